@@ -1,0 +1,78 @@
+"""The ``<memori_context>`` block written into system prompts."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from datetime import datetime, timezone
+from typing import Any
+
+OPEN_TAG = "<memori_context>"
+CLOSE_TAG = "</memori_context>"
+PREAMBLE = (
+    "Only use the relevant context if it is relevant to the user's query. "
+    "Relevant context about the user:"
+)
+
+# Any spelling of the block's tags that a model might read as one: case,
+# inner spaces, a closing slash, attributes.
+_TAG_LIKE = re.compile(r"<(\s*/?\s*memori_context\b[^<>]*)>", re.IGNORECASE)
+
+
+def sanitize_fact(content: str) -> str:
+    """Make stored text safe inside the block: one line, and no tag that could open or close it."""
+    one_line = " ".join(content.split())
+    return _TAG_LIKE.sub(lambda m: f"&lt;{m.group(1)}&gt;", one_line)
+
+
+def format_timestamp(created_at: Any) -> str | None:
+    """``YYYY-MM-DD HH:MM`` in UTC for a datetime or ISO 8601 string; ``None`` if absent or unreadable."""
+    if created_at is None or created_at == "":
+        return None
+    if isinstance(created_at, datetime):
+        dt = created_at
+    else:
+        try:
+            dt = datetime.fromisoformat(str(created_at).replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=timezone.utc)
+    return dt.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M")
+
+
+def format_fact_line(content: str, created_at: Any = None) -> str:
+    """``- {content}. Stated at {YYYY-MM-DD HH:MM}``; no timestamp gives ``- {content}``."""
+    text = sanitize_fact(content)
+    stamp = format_timestamp(created_at)
+    if stamp is None:
+        return f"- {text}"
+    end = "" if text.endswith((".", "!", "?")) else "."
+    return f"- {text}{end} Stated at {stamp}"
+
+
+def format_context(facts: Iterable[Any]) -> str:
+    """The ``<memori_context>`` block for recalled facts, or ``""`` when there are none.
+
+    Accepts :class:`~memori_core.RecalledFact` objects or anything with
+    ``content`` and ``created_at`` attributes (or such mapping keys).
+    """
+    lines = []
+    for fact in facts:
+        if isinstance(fact, dict):
+            content, created = fact.get("content"), fact.get("created_at")
+        else:
+            content, created = getattr(fact, "content", None), getattr(fact, "created_at", None)
+        if not isinstance(content, str) or not content.strip():
+            continue
+        lines.append(format_fact_line(content, created))
+    if not lines:
+        return ""
+    return "\n".join([OPEN_TAG, PREAMBLE, *lines, CLOSE_TAG])
+
+
+def append_block(text: str | None, block: str) -> str:
+    """Append ``block`` to existing prompt text, after a blank line; the block alone if ``text`` is empty."""
+    if not text:
+        return block
+    return f"{text}\n\n{block}"

@@ -1,0 +1,427 @@
+"""The recall pipeline: store -> dense pool -> BM25 over the pool -> fusion -> threshold."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from typing import Any
+
+import numpy as np
+
+from .cache import CacheRegistry, EntityCache
+from .config import RecallConfig
+from .dense import cosine_scores, l2_normalise, top_k
+from .embedders import Embedder, as_embedder, check_matrix, default_embedder, embed_in_batches
+from .explain import CandidateScore, RecallReport
+from .facts import RecalledFact, StoredFact
+from .lexical import bm25_pool, fusion_weights, unique_terms
+from .ranking import candidate_limit, fuse, passes_threshold, rank_order
+from .store.base import FactStore
+from .text import get_tokenizer, normalize_fact_text
+from .validate import (
+    check_entity_id,
+    check_facts,
+    check_ids,
+    check_limit,
+    check_metadata,
+    check_query,
+    per_fact,
+    to_iso_utc,
+)
+
+logger = logging.getLogger(__name__)
+
+
+def derived_fact_id(text: str) -> str:
+    """Stable id of a fact from its normalised text (ids are scoped per entity)."""
+    return hashlib.sha256(normalize_fact_text(text).encode("utf-8")).hexdigest()[:32]
+
+
+@dataclass
+class _Scored:
+    """Pool arrays of one recall, before they are turned into facts or a report."""
+
+    cache: EntityCache
+    rows: np.ndarray  # cache rows, pool order
+    cosine: np.ndarray
+    bm25: np.ndarray
+    lexical: np.ndarray
+    rank_score: np.ndarray
+    query_tokens: list[str]
+    w_cos: float
+    w_lex: float
+    rows_scored: int
+
+
+class RecallEngine:
+    """Long-term memory for many users: add facts, recall the few that matter for a query.
+
+    >>> engine = RecallEngine(store=ChromaStore.in_memory(), embedder=my_embed_fn)
+    >>> engine.add("user-1", ["User is allergic to peanuts."])
+    >>> engine.recall("what should I cook?", entity_id="user-1")
+
+    Recall scores an in-process copy of each entity's rows (exactly, no ANN),
+    kept fresh by this engine's own writes, and for stores shared between
+    processes (HTTP) by a revision record read before each recall.
+    """
+
+    def __init__(
+        self,
+        store: FactStore | None = None,
+        embedder: Any | None = None,
+        config: RecallConfig | None = None,
+        *,
+        embed_batch_size: int = 256,
+        max_cached_entities: int = 256,
+    ) -> None:
+        """``store`` defaults to the embedded Chroma store in the user's data directory,
+        ``embedder`` to the local all-MiniLM-L6-v2, ``config`` to :class:`RecallConfig` defaults."""
+        if store is None:
+            from .store.chroma import ChromaStore
+
+            store = ChromaStore()
+        self.store: FactStore = store
+        self._embedder: Embedder | None = as_embedder(embedder) if embedder is not None else None
+        self.config = config if config is not None else RecallConfig()
+        if not isinstance(self.config, RecallConfig):
+            raise TypeError(f"config must be a RecallConfig, got {type(self.config).__name__}")
+        if embed_batch_size < 1:
+            raise ValueError("embed_batch_size must be >= 1")
+        self.embed_batch_size = embed_batch_size
+        self._caches = CacheRegistry(max_cached_entities)
+        self._lock = threading.RLock()
+
+    @property
+    def embedder(self) -> Embedder:
+        """The embedder in use (the local MiniLM is loaded on first use when none was given)."""
+        if self._embedder is None:
+            self._embedder = default_embedder()
+        return self._embedder
+
+    # -- write path ---------------------------------------------------------
+
+    def add(
+        self,
+        entity_id: str,
+        facts: Sequence[str] | str,
+        ids: Sequence[str] | None = None,
+        created_at: Any = None,
+        metadata: Any = None,
+    ) -> list[str]:
+        """Store facts for ``entity_id``; returns their ids, one per input fact.
+
+        Without ``ids``, a fact whose normalised text is already stored for the
+        entity is not stored again: its ``last_seen`` / ``times_seen`` are
+        updated. With ``ids``, facts are upserted by id. ``created_at`` (datetime
+        or ISO 8601; default now) and ``metadata`` (dict) take one value for all
+        facts or a list with one per fact. Everything is validated and embedded
+        before anything is written.
+        """
+        entity_id = check_entity_id(entity_id)
+        texts = check_facts(facts)
+        n = len(texts)
+        if n == 0:
+            return []
+        given_ids = check_ids(ids, n)
+        now = datetime.now(timezone.utc).isoformat()
+        stamps = [to_iso_utc(v) or now for v in per_fact(created_at, n, "created_at", (str, datetime))]
+        metas = [check_metadata(m, i) for i, m in enumerate(per_fact(metadata, n, "metadata", (dict,)))]
+        out_ids = given_ids or [derived_fact_id(t) for t in texts]
+
+        # Collapse repeats within the call: the last value of an id wins for
+        # caller ids; for derived ids the first occurrence is stored and the rest count as sightings.
+        batch: dict[str, StoredFact] = {}
+        for fid, text, stamp, meta in zip(out_ids, texts, stamps, metas):
+            prev = batch.get(fid)
+            if prev is None or given_ids is not None:
+                batch[fid] = StoredFact(fid, entity_id, text, stamp, meta, last_seen=stamp, times_seen=1)
+            else:
+                batch[fid] = replace(
+                    prev,
+                    times_seen=prev.times_seen + 1,
+                    last_seen=max(prev.last_seen or stamp, stamp),
+                    metadata={**prev.metadata, **meta},
+                )
+
+        existing = {} if given_ids is not None else {f.id: f for f in self.store.get(entity_id, list(batch))}
+        seen: list[StoredFact] = []
+        new: list[StoredFact] = []
+        for fid, fact in batch.items():
+            old = existing.get(fid)
+            if old is None:
+                new.append(fact)
+            else:
+                seen.append(
+                    replace(
+                        old,
+                        times_seen=old.times_seen + fact.times_seen,
+                        last_seen=max(old.last_seen or "", fact.last_seen or ""),
+                        metadata={**old.metadata, **fact.metadata},
+                    )
+                )
+
+        vectors = np.zeros((0, 0), dtype=np.float32)
+        if new:
+            vectors = embed_in_batches(self.embedder, [f.content for f in new], self.embed_batch_size)
+            stored_dim = self.store.dimension()
+            if stored_dim is not None and stored_dim != vectors.shape[1]:
+                raise ValueError(
+                    f"embedder {self.embedder.name!r} produces {vectors.shape[1]}-d vectors but the store "
+                    f"holds {stored_dim}-d vectors; use the embedder the store was filled with, or a new store"
+                )
+
+        with self._lock:
+            if new:
+                self.store.upsert(entity_id, new, vectors)
+            if seen:
+                self.store.update_seen(entity_id, seen)
+            token = self.store.bump_revision(entity_id)
+            cache = self._caches.get(entity_id)
+            if cache is not None:
+                if self.store.shared:
+                    # Another process may have written between our load and this
+                    # write; only a reload is sure to include its rows.
+                    self._caches.drop(entity_id)
+                else:
+                    cache.upsert(new, vectors)
+                    cache.update_seen(seen)
+                    cache.revision = token
+        return out_ids
+
+    def delete(self, entity_id: str, ids: Sequence[str]) -> None:
+        """Delete some of ``entity_id``'s facts by id (unknown ids are ignored)."""
+        entity_id = check_entity_id(entity_id)
+        id_list = [ids] if isinstance(ids, str) else list(ids)
+        for i, fid in enumerate(id_list):
+            if not isinstance(fid, str):
+                raise TypeError(f"ids[{i}] must be a str, got {type(fid).__name__}")
+        with self._lock:
+            self.store.delete(entity_id, id_list)
+            token = self.store.bump_revision(entity_id)
+            cache = self._caches.get(entity_id)
+            if cache is not None:
+                if self.store.shared:
+                    self._caches.drop(entity_id)
+                else:
+                    cache.remove(id_list)
+                    cache.revision = token
+
+    def forget(self, entity_id: str) -> None:
+        """Delete every fact of ``entity_id`` (and nothing of any other entity)."""
+        entity_id = check_entity_id(entity_id)
+        with self._lock:
+            self.store.forget(entity_id)
+            self.store.bump_revision(entity_id)
+            self._caches.drop(entity_id)
+
+    def count(self, entity_id: str) -> int:
+        """Number of facts stored for ``entity_id``."""
+        return self.store.count(check_entity_id(entity_id))
+
+    def clear_cache(self) -> None:
+        """Forget the in-process copies (the next recall reloads from the store)."""
+        with self._lock:
+            self._caches.clear()
+
+    # -- read path ----------------------------------------------------------
+
+    def _cache_for(self, entity_id: str) -> EntityCache:
+        cache = self._caches.get(entity_id)
+        if cache is not None and not self.store.shared:
+            return cache
+        revision = self.store.revision(entity_id) if self.store.shared or cache is None else None
+        if cache is not None and cache.revision == revision:
+            return cache
+        rows = self.store.load_entity(entity_id)
+        cache = EntityCache(entity_id, revision)
+        cache.upsert(rows.facts, rows.embeddings)
+        self._caches.put(cache)
+        return cache
+
+    def _embed_query(self, query: str, query_vector: Any | None) -> np.ndarray:
+        if query_vector is not None:
+            return check_matrix([query_vector], rows=1, name="query_vector")[0]
+        return self.embedder.embed_query(query)
+
+    def _score(
+        self, query: str, entity_id: str, limit: int, query_vector: Any | None
+    ) -> _Scored | str:
+        """Score the pool, or return the reason nothing could be scored."""
+        vec = self._embed_query(query, query_vector)
+        q = l2_normalise(vec)[0]
+        cfg = self.config
+        with self._lock:
+            cache = self._cache_for(entity_id)
+            if cache.skipped_dims and not cache.warned_skipped:
+                cache.warned_skipped = True
+                logger.warning(
+                    "entity %r: skipped %d stored row(s) whose dimension differs from the others (%s)",
+                    entity_id, sum(cache.skipped_dims.values()), dict(cache.skipped_dims),
+                )
+            if len(cache) == 0:
+                return "no facts stored for this entity"
+            if cache.dim != q.shape[0]:
+                if q.shape[0] not in cache.warned_dims:
+                    cache.warned_dims.add(q.shape[0])
+                    logger.warning(
+                        "entity %r: query embedding is %d-d but the stored rows are %d-d; skipping them",
+                        entity_id, q.shape[0], cache.dim,
+                    )
+                return f"query embedding is {q.shape[0]}-d but stored rows are {cache.dim}-d"
+            matrix = cache.matrix
+            subset: np.ndarray | None = None
+            if cfg.dense_limit is not None and cfg.dense_limit < len(cache):
+                subset = top_k(cache.recency, cfg.dense_limit)
+                matrix = matrix[subset]
+            cos_all = cosine_scores(matrix, q)
+            pool_n = candidate_limit(limit, cos_all.shape[0], bool(query.strip()), cfg)
+            pool = top_k(cos_all, pool_n)
+            cosine = cos_all[pool]
+            rows = subset[pool] if subset is not None else pool
+            docs = cache.tokens(cfg.tokenizer)
+            pool_docs = [docs[r] for r in rows]
+        q_tokens = get_tokenizer(cfg.tokenizer)(query)
+        lex = bm25_pool(unique_terms(q_tokens), pool_docs, k1=cfg.k1, b=cfg.b)
+        w_cos, w_lex = fusion_weights(len(q_tokens), cfg)
+        return _Scored(
+            cache=cache,
+            rows=rows,
+            cosine=cosine,
+            bm25=lex.raw,
+            lexical=lex.normalised,
+            rank_score=fuse(cosine, lex.normalised, w_cos, w_lex),
+            query_tokens=q_tokens,
+            w_cos=w_cos,
+            w_lex=w_lex,
+            rows_scored=int(cos_all.shape[0]),
+        )
+
+    def _fact(self, s: _Scored, i: int) -> RecalledFact:
+        f = s.cache.facts[s.rows[i]]
+        meta = dict(f.metadata)
+        meta.setdefault("times_seen", f.times_seen)
+        if f.last_seen:
+            meta.setdefault("last_seen", f.last_seen)
+        return RecalledFact(
+            id=f.id,
+            entity_id=f.entity_id,
+            content=f.content,
+            created_at=f.created_at,
+            cosine=float(s.cosine[i]),
+            lexical=float(s.lexical[i]),
+            rank_score=float(s.rank_score[i]),
+            metadata=meta,
+        )
+
+    def recall(
+        self,
+        query: str,
+        entity_id: str,
+        limit: int | None = None,
+        *,
+        query_vector: Any | None = None,
+    ) -> list[RecalledFact]:
+        """The facts of ``entity_id`` most relevant to ``query``, best first, threshold applied.
+
+        A blank query or ``limit <= 0`` returns ``[]`` without touching the
+        embedder or the store. ``query_vector`` skips embedding the query (it
+        must come from the same embedder as the stored facts).
+        """
+        query = check_query(query)
+        entity_id = check_entity_id(entity_id)
+        limit = check_limit(limit, self.config.limit)
+        if not query.strip() or limit <= 0:
+            return []
+        scored = self._score(query, entity_id, limit, query_vector)
+        if isinstance(scored, str):
+            return []
+        top = rank_order(scored.rank_score, scored.cosine, limit)
+        keep = passes_threshold(scored.rank_score[top], self.config.relevance_threshold)
+        return [self._fact(scored, int(i)) for i in top[keep]]
+
+    def explain(
+        self,
+        query: str,
+        entity_id: str,
+        limit: int | None = None,
+        *,
+        query_vector: Any | None = None,
+    ) -> RecallReport:
+        """Recall with every pool candidate's score parts and fate; ``print()`` it for a table."""
+        query = check_query(query)
+        entity_id = check_entity_id(entity_id)
+        limit = check_limit(limit, self.config.limit)
+        cfg = self.config
+        q_tokens = get_tokenizer(cfg.tokenizer)(query)
+        w_cos, w_lex = fusion_weights(len(q_tokens), cfg)
+
+        def empty(note: str) -> RecallReport:
+            return RecallReport(query, entity_id, limit, q_tokens, w_cos, w_lex, cfg.relevance_threshold, 0, 0, [], note)
+
+        if not query.strip():
+            return empty("blank query: nothing is recalled")
+        if limit <= 0:
+            return empty(f"limit {limit} <= 0: nothing is recalled")
+        scored = self._score(query, entity_id, limit, query_vector)
+        if isinstance(scored, str):
+            return empty(scored)
+        order = rank_order(scored.rank_score, scored.cosine)
+        kept = passes_threshold(scored.rank_score, cfg.relevance_threshold)
+        candidates = []
+        for rank, i in enumerate(order, start=1):
+            fact = self._fact(scored, int(i))
+            if rank > limit:
+                reason = "beyond limit"
+            elif not kept[i]:
+                reason = "below threshold"
+            else:
+                reason = "kept"
+            candidates.append(
+                CandidateScore(
+                    rank=rank,
+                    id=fact.id,
+                    content=fact.content,
+                    created_at=fact.created_at,
+                    cosine=fact.cosine,
+                    bm25=float(scored.bm25[i]),
+                    lexical=fact.lexical,
+                    rank_score=fact.rank_score,
+                    kept=reason == "kept",
+                    reason=reason,
+                    metadata=fact.metadata,
+                )
+            )
+        return RecallReport(
+            query, entity_id, limit, scored.query_tokens, scored.w_cos, scored.w_lex,
+            cfg.relevance_threshold, scored.rows_scored, len(order), candidates,
+        )
+
+    # -- async twins --------------------------------------------------------
+
+    async def aadd(self, entity_id: str, facts: Sequence[str] | str, ids: Sequence[str] | None = None,
+                   created_at: Any = None, metadata: Any = None) -> list[str]:
+        """Async :meth:`add` (runs in a worker thread)."""
+        return await asyncio.to_thread(self.add, entity_id, facts, ids, created_at, metadata)
+
+    async def arecall(self, query: str, entity_id: str, limit: int | None = None, *,
+                      query_vector: Any | None = None) -> list[RecalledFact]:
+        """Async :meth:`recall` (runs in a worker thread)."""
+        return await asyncio.to_thread(self.recall, query, entity_id, limit, query_vector=query_vector)
+
+    async def aexplain(self, query: str, entity_id: str, limit: int | None = None, *,
+                       query_vector: Any | None = None) -> RecallReport:
+        """Async :meth:`explain` (runs in a worker thread)."""
+        return await asyncio.to_thread(self.explain, query, entity_id, limit, query_vector=query_vector)
+
+    async def adelete(self, entity_id: str, ids: Sequence[str]) -> None:
+        """Async :meth:`delete`."""
+        await asyncio.to_thread(self.delete, entity_id, ids)
+
+    async def aforget(self, entity_id: str) -> None:
+        """Async :meth:`forget`."""
+        await asyncio.to_thread(self.forget, entity_id)

@@ -1,0 +1,96 @@
+"""The answer to "why was this recalled, and why was nothing recalled"."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .facts import RecalledFact
+
+
+@dataclass(frozen=True)
+class CandidateScore:
+    """One pool candidate with every part of its score."""
+
+    rank: int
+    """1-based position by rank score within the pool."""
+    id: str
+    content: str
+    created_at: str | None
+    cosine: float
+    bm25: float
+    """Raw BM25 over the pool."""
+    lexical: float
+    """``bm25`` divided by the pool's maximum."""
+    rank_score: float
+    kept: bool
+    """Returned by ``recall``."""
+    reason: str
+    """``"kept"``, ``"below threshold"`` or ``"beyond limit"``."""
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RecallReport:
+    """Everything a recall computed: query tokens, weights, pool, and each candidate's fate."""
+
+    query: str
+    entity_id: str
+    limit: int
+    query_tokens: list[str]
+    w_cos: float
+    w_lex: float
+    threshold: float | None
+    rows_scored: int
+    """Rows of the entity the query was scored against."""
+    pool_size: int
+    candidates: list[CandidateScore]
+    note: str = ""
+    """Why nothing was scored, when that is the case (blank query, no facts...)."""
+
+    @property
+    def facts(self) -> list[RecalledFact]:
+        """What ``recall`` returns for the same call."""
+        return [
+            RecalledFact(
+                id=c.id,
+                entity_id=self.entity_id,
+                content=c.content,
+                created_at=c.created_at,
+                cosine=c.cosine,
+                lexical=c.lexical,
+                rank_score=c.rank_score,
+                metadata=c.metadata,
+            )
+            for c in self.candidates
+            if c.kept
+        ]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready form."""
+        return asdict(self)
+
+    def table(self, width: int = 48) -> str:
+        """A readable, fixed-width table of the pool."""
+        head = (
+            f"query: {self.query!r}  entity: {self.entity_id!r}\n"
+            f"tokens: {self.query_tokens}  weights: cos {self.w_cos:.2f} / lex {self.w_lex:.2f}  "
+            f"threshold: {self.threshold}  limit: {self.limit}  "
+            f"pool: {self.pool_size} of {self.rows_scored} rows"
+        )
+        if self.note:
+            head += f"\n{self.note}"
+        if not self.candidates:
+            return head
+        cols = f"{'rank':>4}  {'cosine':>7}  {'bm25':>7}  {'lex':>5}  {'score':>6}  {'':<15}  fact"
+        lines = [head, cols, "-" * len(cols)]
+        for c in self.candidates:
+            text = c.content if len(c.content) <= width else c.content[: width - 1] + "…"
+            lines.append(
+                f"{c.rank:>4}  {c.cosine:>7.4f}  {c.bm25:>7.3f}  {c.lexical:>5.3f}  {c.rank_score:>6.4f}  "
+                f"{c.reason:<15}  {text}"
+            )
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()

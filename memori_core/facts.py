@@ -1,0 +1,40 @@
+"""Plain data types shared by the store, the engine and the adapters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class StoredFact:
+    """One fact as the store keeps it."""
+
+    id: str
+    entity_id: str
+    content: str
+    created_at: str | None
+    metadata: dict[str, Any] = field(default_factory=dict)
+    """User metadata (JSON values)."""
+    last_seen: str | None = None
+    times_seen: int = 1
+    embedding: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class RecalledFact:
+    """A fact returned by recall, with every part of its score."""
+
+    id: str
+    entity_id: str
+    content: str
+    created_at: str | None
+    cosine: float
+    """Cosine similarity of the fact's embedding to the query's."""
+    lexical: float
+    """BM25 over the candidate pool, divided by the pool's maximum (0..1)."""
+    rank_score: float
+    """``w_cos * cosine + w_lex * lexical``: the score facts are ordered and thresholded by."""
+    metadata: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,47 @@
+"""Pool sizing, fusion, ordering and the relevance threshold."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .config import RecallConfig
+
+
+def candidate_limit(limit: int, rows: int, has_query_text: bool, config: RecallConfig) -> int:
+    """Dense pool size: ``max(limit, min(rows, max(limit * multiplier, floor)))``, or ``limit`` without query text."""
+    if not has_query_text:
+        return limit
+    return max(limit, min(rows, max(limit * config.candidate_multiplier, config.candidate_floor)))
+
+
+def fuse(cosine: np.ndarray, lexical: np.ndarray, w_cos: float, w_lex: float) -> np.ndarray:
+    """Linear fusion ``w_cos * cosine + w_lex * lexical`` in float64."""
+    return w_cos * cosine.astype(np.float64) + w_lex * lexical
+
+
+def rank_order(rank_score: np.ndarray, cosine: np.ndarray, k: int | None = None) -> np.ndarray:
+    """Pool positions ordered by rank score, then cosine, then pool order; the first ``k`` only.
+
+    With ``k`` smaller than the pool a partial sort keeps the work to the top rows.
+    """
+    n = rank_score.shape[0]
+    if k is None or k >= n:
+        idx = np.arange(n)
+    elif k <= 0:
+        return np.empty(0, dtype=np.int64)
+    else:
+        # Everything strictly above the k-th score is in; ties at the boundary are
+        # resolved below by the full key, so the cut never depends on argpartition's order.
+        kth = np.partition(rank_score, n - k)[n - k]
+        idx = np.flatnonzero(rank_score >= kth)
+    # lexsort: last key is primary.
+    order = np.lexsort((idx, -cosine[idx], -rank_score[idx]))
+    out = idx[order]
+    return out if k is None else out[:k]
+
+
+def passes_threshold(rank_score: np.ndarray, threshold: float | None) -> np.ndarray:
+    """Boolean mask of scores kept by the relevance threshold (all kept when it is ``None``)."""
+    if threshold is None:
+        return np.ones(rank_score.shape[0], dtype=bool)
+    return rank_score >= threshold

@@ -1,0 +1,6 @@
+"""Embedding stores. Chroma serves all three deployments (embedded, in-memory, HTTP server)."""
+
+from .base import EntityRows, FactStore
+from .chroma import ChromaStore, default_store_path
+
+__all__ = ["ChromaStore", "EntityRows", "FactStore", "default_store_path"]

@@ -1,0 +1,51 @@
+"""The interface the engine needs from an embedding store."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from ..facts import StoredFact
+
+
+@dataclass(frozen=True)
+class EntityRows:
+    """All of one entity's rows, as loaded into the recall cache."""
+
+    facts: list[StoredFact]
+    embeddings: list[np.ndarray]
+
+
+class FactStore(Protocol):
+    """Storage of facts and their embeddings, isolated per entity.
+
+    Every method takes the entity and must filter by it inside the store's
+    own query, so one entity's rows are never read for another.
+    """
+
+    shared: bool
+    """True when other processes may write to the same store (an HTTP server):
+    the engine then checks :meth:`revision` before using its cache."""
+
+    def load_entity(self, entity_id: str) -> EntityRows: ...
+
+    def get(self, entity_id: str, ids: Sequence[str]) -> list[StoredFact]: ...
+
+    def upsert(self, entity_id: str, facts: Sequence[StoredFact], embeddings: np.ndarray) -> None: ...
+
+    def update_seen(self, entity_id: str, facts: Sequence[StoredFact]) -> None: ...
+
+    def delete(self, entity_id: str, ids: Sequence[str]) -> None: ...
+
+    def forget(self, entity_id: str) -> None: ...
+
+    def count(self, entity_id: str) -> int: ...
+
+    def dimension(self) -> int | None: ...
+
+    def revision(self, entity_id: str) -> str | None: ...
+
+    def bump_revision(self, entity_id: str) -> str: ...

@@ -1,0 +1,277 @@
+"""Chroma as the embedding store: embedded on disk, in memory, or a ``chroma run`` server."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+import time
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..facts import StoredFact
+from .base import EntityRows
+
+logger = logging.getLogger(__name__)
+
+PATH_ENV = "MEMORI_RECALL_PATH"
+DEFAULT_COLLECTION = "memori_facts"
+_PAGE = 5000
+
+# Metadata keys the store owns; user metadata travels as JSON in META_JSON.
+ENTITY, FACT_ID, CREATED_AT, CREATED_TS = "entity_id", "fact_id", "created_at", "created_ts"
+LAST_SEEN, LAST_SEEN_TS, TIMES_SEEN, META_JSON = "last_seen", "last_seen_ts", "times_seen", "metadata_json"
+
+
+def default_store_path() -> Path:
+    """Where the embedded store lives by default: ``$MEMORI_RECALL_PATH``, else the user's data directory."""
+    env = os.environ.get(PATH_ENV)
+    if env:
+        return Path(env).expanduser()
+    home = Path.home()
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = home / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
+    return base / "memori-recall"
+
+
+def iso_to_ts(value: str | None) -> float:
+    """Seconds since the epoch for an ISO 8601 timestamp (0.0 when absent)."""
+    if not value:
+        return 0.0
+    from datetime import datetime, timezone
+
+    dt = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=timezone.utc)
+    return dt.timestamp()
+
+
+def _chroma_id(entity_id: str, fact_id: str) -> str:
+    # Length-prefixed so that no (entity, fact) pair can spell another's id.
+    return f"{len(entity_id)}:{entity_id}:{fact_id}"
+
+
+def _chroma_settings() -> Any:
+    from chromadb.config import Settings
+
+    return Settings(anonymized_telemetry=False, allow_reset=False)
+
+
+class ChromaStore:
+    """Facts and embeddings of every entity in one Chroma collection, filtered by ``entity_id``.
+
+    Embeddings are always computed by the engine and handed to Chroma; the
+    collection has no embedding function, so Chroma never downloads a model.
+
+    >>> store = ChromaStore(path="./memories")              # embedded, persistent
+    >>> store = ChromaStore.in_memory()                     # ephemeral, isolated
+    >>> store = ChromaStore.http(host="127.0.0.1", port=8000)  # a `chroma run` server
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        collection: str = DEFAULT_COLLECTION,
+        client: Any | None = None,
+        shared: bool | None = None,
+    ) -> None:
+        """Open (creating if needed) the embedded store at ``path`` (default: :func:`default_store_path`).
+
+        Pass ``client`` to use an existing ``chromadb`` client instead; ``shared``
+        says whether other processes write to it (defaults to True for HTTP clients).
+        """
+        import chromadb
+
+        if client is None:
+            resolved = Path(path).expanduser() if path is not None else default_store_path()
+            resolved.mkdir(parents=True, exist_ok=True)
+            client = chromadb.PersistentClient(path=str(resolved), settings=_chroma_settings())
+            self.location = str(resolved)
+        else:
+            self.location = getattr(client, "_identifier", None) or type(client).__name__
+        self._client = client
+        self.shared = bool(shared) if shared is not None else "http" in type(client).__name__.lower()
+        self._facts = client.get_or_create_collection(
+            collection, embedding_function=None, metadata={"hnsw:space": "cosine"}
+        )
+        self._revisions = client.get_or_create_collection(f"{collection}_revisions", embedding_function=None)
+        try:
+            self.max_batch_size = int(client.get_max_batch_size())
+        except Exception:  # noqa: BLE001 - older servers do not report it
+            self.max_batch_size = 5461
+
+    @classmethod
+    def in_memory(cls) -> ChromaStore:
+        """An ephemeral store; every call gives a new, isolated one (nothing is written to disk)."""
+        import chromadb
+
+        client = chromadb.EphemeralClient(settings=_chroma_settings())
+        store = cls(client=client, collection=f"memori_facts_{uuid.uuid4().hex}", shared=False)
+        store.location = "in-memory"
+        return store
+
+    @classmethod
+    def http(
+        cls,
+        host: str = "127.0.0.1",
+        port: int = 8000,
+        *,
+        ssl: bool = False,
+        headers: dict[str, str] | None = None,
+        collection: str = DEFAULT_COLLECTION,
+    ) -> ChromaStore:
+        """Connect to a Chroma server (``chroma run --path DIR --port PORT``) shared by several processes."""
+        import chromadb
+
+        client = chromadb.HttpClient(host=host, port=port, ssl=ssl, headers=headers, settings=_chroma_settings())
+        store = cls(client=client, collection=collection, shared=True)
+        store.location = f"{'https' if ssl else 'http'}://{host}:{port}"
+        return store
+
+    def __repr__(self) -> str:
+        return f"ChromaStore({self.location!r}, collection={self._facts.name!r})"
+
+    # -- reads -------------------------------------------------------------
+
+    def load_entity(self, entity_id: str) -> EntityRows:
+        """Every row of ``entity_id`` with its embedding (paged, filtered inside Chroma)."""
+        facts: list[StoredFact] = []
+        embeddings: list[np.ndarray] = []
+        offset = 0
+        while True:
+            page = self._facts.get(
+                where={ENTITY: entity_id},
+                include=["embeddings", "documents", "metadatas"],
+                limit=_PAGE,
+                offset=offset,
+            )
+            ids = page["ids"]
+            for doc, meta, emb in zip(page["documents"], page["metadatas"], page["embeddings"]):
+                fact = self._to_fact(entity_id, doc, meta)
+                if fact is not None:
+                    facts.append(fact)
+                    embeddings.append(np.asarray(emb, dtype=np.float32))
+            if len(ids) < _PAGE:
+                break
+            offset += _PAGE
+        return EntityRows(facts=facts, embeddings=embeddings)
+
+    def get(self, entity_id: str, ids: Sequence[str]) -> list[StoredFact]:
+        """The stored facts of ``entity_id`` among ``ids`` (missing ids are left out)."""
+        if not ids:
+            return []
+        out: list[StoredFact] = []
+        for start in range(0, len(ids), self.max_batch_size):
+            chunk = [_chroma_id(entity_id, i) for i in ids[start : start + self.max_batch_size]]
+            page = self._facts.get(ids=chunk, where={ENTITY: entity_id}, include=["documents", "metadatas"])
+            for doc, meta in zip(page["documents"], page["metadatas"]):
+                fact = self._to_fact(entity_id, doc, meta)
+                if fact is not None:
+                    out.append(fact)
+        return out
+
+    def count(self, entity_id: str) -> int:
+        """Number of facts stored for ``entity_id``."""
+        return len(self._facts.get(where={ENTITY: entity_id}, include=[])["ids"])
+
+    def dimension(self) -> int | None:
+        """Dimension of the stored embeddings (a Chroma collection holds one), ``None`` when empty."""
+        page = self._facts.peek(limit=1)
+        embs = page.get("embeddings")
+        if embs is None or len(embs) == 0:
+            return None
+        return int(len(embs[0]))
+
+    @staticmethod
+    def _to_fact(entity_id: str, doc: str | None, meta: dict[str, Any] | None) -> StoredFact | None:
+        if meta is None or meta.get(ENTITY) != entity_id or doc is None:
+            return None  # belt and braces: the where filter already excludes these
+        raw_user = meta.get(META_JSON)
+        return StoredFact(
+            id=str(meta[FACT_ID]),
+            entity_id=entity_id,
+            content=doc,
+            created_at=meta.get(CREATED_AT),
+            metadata=json.loads(raw_user) if raw_user else {},
+            last_seen=meta.get(LAST_SEEN),
+            times_seen=int(meta.get(TIMES_SEEN, 1)),
+        )
+
+    # -- writes ------------------------------------------------------------
+
+    @staticmethod
+    def _to_meta(fact: StoredFact) -> dict[str, Any]:
+        meta: dict[str, Any] = {
+            ENTITY: fact.entity_id,
+            FACT_ID: fact.id,
+            TIMES_SEEN: int(fact.times_seen),
+        }
+        if fact.created_at:
+            meta[CREATED_AT] = fact.created_at
+            meta[CREATED_TS] = iso_to_ts(fact.created_at)
+        if fact.last_seen:
+            meta[LAST_SEEN] = fact.last_seen
+            meta[LAST_SEEN_TS] = iso_to_ts(fact.last_seen)
+        if fact.metadata:
+            meta[META_JSON] = json.dumps(fact.metadata, sort_keys=True, ensure_ascii=False)
+        return meta
+
+    def upsert(self, entity_id: str, facts: Sequence[StoredFact], embeddings: np.ndarray) -> None:
+        """Insert or replace ``facts`` with their embeddings, in batches Chroma accepts."""
+        if len(facts) != len(embeddings):
+            raise ValueError(f"{len(facts)} facts but {len(embeddings)} embeddings")
+        for start in range(0, len(facts), self.max_batch_size):
+            chunk = facts[start : start + self.max_batch_size]
+            self._facts.upsert(
+                ids=[_chroma_id(entity_id, f.id) for f in chunk],
+                embeddings=np.asarray(embeddings[start : start + self.max_batch_size], dtype=np.float32),
+                documents=[f.content for f in chunk],
+                metadatas=[self._to_meta(f) for f in chunk],
+            )
+
+    def update_seen(self, entity_id: str, facts: Sequence[StoredFact]) -> None:
+        """Rewrite the metadata of existing facts (``last_seen``, ``times_seen``, user metadata)."""
+        for start in range(0, len(facts), self.max_batch_size):
+            chunk = facts[start : start + self.max_batch_size]
+            self._facts.update(
+                ids=[_chroma_id(entity_id, f.id) for f in chunk],
+                metadatas=[self._to_meta(f) for f in chunk],
+            )
+
+    def delete(self, entity_id: str, ids: Sequence[str]) -> None:
+        """Delete facts of ``entity_id`` by id (unknown ids are ignored)."""
+        for start in range(0, len(ids), self.max_batch_size):
+            chunk = [_chroma_id(entity_id, i) for i in ids[start : start + self.max_batch_size]]
+            self._facts.delete(ids=chunk, where={ENTITY: entity_id})
+
+    def forget(self, entity_id: str) -> None:
+        """Delete every fact of ``entity_id`` and nothing else."""
+        self._facts.delete(where={ENTITY: entity_id})
+
+    # -- freshness across processes -----------------------------------------
+
+    def revision(self, entity_id: str) -> str | None:
+        """Token that changes whenever ``entity_id``'s facts change (read by id: one cheap lookup)."""
+        page = self._revisions.get(ids=[_chroma_id(entity_id, "rev")], include=["metadatas"])
+        metas = page["metadatas"]
+        return str(metas[0]["token"]) if metas else None
+
+    def bump_revision(self, entity_id: str) -> str:
+        """Record that ``entity_id`` changed; call after the write has finished."""
+        token = f"{time.time_ns()}-{uuid.uuid4().hex[:12]}"
+        self._revisions.upsert(
+            ids=[_chroma_id(entity_id, "rev")],
+            embeddings=[[1.0]],
+            metadatas=[{ENTITY: entity_id, "token": token}],
+        )
+        return token

@@ -1,0 +1,107 @@
+"""Tokenizers for BM25: upstream Memori's ASCII one and a Unicode/CJK one."""
+
+from __future__ import annotations
+
+import re
+import sys
+import unicodedata
+from collections.abc import Callable
+from functools import lru_cache
+
+#: The 41 English stopwords upstream Memori drops (kept sorted).
+STOPWORDS: frozenset[str] = frozenset(
+    (
+        "a an and are as at be by did do does for from had has have how i in is it "
+        "of on or that the their then there to was were what when where which who "
+        "why with you your"
+    ).split()
+)
+
+Tokenizer = Callable[[str], list[str]]
+
+_ASCII_WORD = re.compile(r"[a-z0-9]+")
+
+
+def memori_tokenize(text: str) -> list[str]:
+    """Upstream Memori's tokenizer: lowercase, ASCII ``[a-z0-9]`` runs, stopwords dropped."""
+    return [t for t in _ASCII_WORD.findall((text or "").lower()) if t not in STOPWORDS]
+
+
+def _mark_class() -> str:
+    # Combining marks (Mn/Mc/Me) belong to the word they follow: without them
+    # Devanagari, Thai and similar scripts would be cut inside words.
+    ranges: list[tuple[int, int]] = []
+    for cp in range(0x300, 0x10000):
+        if unicodedata.category(chr(cp)) in ("Mn", "Mc", "Me"):
+            if ranges and ranges[-1][1] == cp - 1:
+                ranges[-1] = (ranges[-1][0], cp)
+            else:
+                ranges.append((cp, cp))
+    return "".join(
+        re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges
+    )
+
+
+# Han (with the iteration marks), Hiragana, Katakana (incl. the prolonged
+# sound mark U+30FC) and Hangul: scripts written without spaces between words.
+_CJK = (
+    "\u3005\u3007\u3021-\u3029\u3038-\u303b"
+    "\u3040-\u309f\u30a0-\u30fa\u30fc-\u30ff\u31f0-\u31ff"
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+    "\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff"
+    "\uff66-\uff9f"
+)
+if sys.maxunicode > 0xFFFF:
+    _CJK += "\U00020000-\U0003134f"
+
+_WORD = re.compile(rf"(?:[^\W_]|[{_mark_class()}])+")
+_CJK_RUN = re.compile(rf"[{_CJK}]+|[^{_CJK}]+")
+_HAS_CJK = re.compile(rf"[{_CJK}]")
+
+
+def _cjk_bigrams(run: str) -> list[str]:
+    if len(run) == 1:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def unicode_tokenize(text: str) -> list[str]:
+    """Tokenize any script: NFKC + casefold, letter/digit runs, CJK character bigrams.
+
+    Underscore and punctuation separate words; accented Latin stays whole
+    (``café`` -> ``café``); Han/Kana/Hangul runs become overlapping bigrams
+    (a lone character stays a unigram). English stopwords are dropped.
+    """
+    if not text:
+        return []
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    out: list[str] = []
+    for word in _WORD.findall(folded):
+        if _HAS_CJK.search(word) is None:
+            if word not in STOPWORDS:
+                out.append(word)
+            continue
+        for part in _CJK_RUN.findall(word):
+            if _HAS_CJK.match(part):
+                out.extend(_cjk_bigrams(part))
+            elif part not in STOPWORDS:
+                out.append(part)
+    return out
+
+
+_TOKENIZERS: dict[str, Tokenizer] = {"memori": memori_tokenize, "unicode": unicode_tokenize}
+
+
+@lru_cache(maxsize=None)
+def get_tokenizer(name: str) -> Tokenizer:
+    """Return the tokenizer called ``name`` (``"unicode"`` or ``"memori"``)."""
+    try:
+        return _TOKENIZERS[name]
+    except KeyError:
+        raise ValueError(f"unknown tokenizer {name!r}; choose one of {sorted(_TOKENIZERS)}") from None
+
+
+def normalize_fact_text(text: str) -> str:
+    """The key under which two facts count as the same: NFKC, casefold, single spaces, no trailing period."""
+    folded = " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    return folded.rstrip(". ")

@@ -1,0 +1,104 @@
+"""Argument checks shared by the engine and the adapters: fail early, name the problem."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+
+def check_entity_id(entity_id: Any) -> str:
+    """Return ``entity_id`` if it is a non-blank ``str``; raise ``TypeError`` / ``ValueError`` otherwise."""
+    if not isinstance(entity_id, str):
+        raise TypeError(f"entity_id must be a non-empty str, got {type(entity_id).__name__}")
+    if not entity_id.strip():
+        raise ValueError("entity_id must be a non-empty str, got a blank string")
+    return entity_id
+
+
+def check_limit(limit: Any, default: int) -> int:
+    """``None`` -> ``default``; otherwise an int (negative or zero is allowed: it means no recall)."""
+    if limit is None:
+        return default
+    if isinstance(limit, bool) or not isinstance(limit, int):
+        raise TypeError(f"limit must be an int, got {type(limit).__name__}")
+    return limit
+
+
+def check_query(query: Any) -> str:
+    """A query must be a ``str`` (blank is allowed: it recalls nothing)."""
+    if query is None:
+        return ""
+    if not isinstance(query, str):
+        raise TypeError(f"query must be a str, got {type(query).__name__}")
+    return query
+
+
+def check_facts(facts: Any) -> list[str]:
+    """A list of non-blank strings (a single ``str`` counts as one fact)."""
+    if isinstance(facts, str):
+        facts = [facts]
+    if not isinstance(facts, Sequence):
+        raise TypeError(f"facts must be a list of str, got {type(facts).__name__}")
+    out: list[str] = []
+    for i, fact in enumerate(facts):
+        if not isinstance(fact, str):
+            raise TypeError(f"fact #{i} must be a str, got {type(fact).__name__}")
+        if not fact.strip():
+            raise ValueError(f"fact #{i} is empty")
+        out.append(fact.strip())
+    return out
+
+
+def per_fact(value: Any, n: int, name: str, scalar_types: tuple[type, ...]) -> list[Any]:
+    """Broadcast one value to ``n`` facts, or check a list has one value per fact."""
+    if value is None or isinstance(value, scalar_types):
+        return [value] * n
+    if isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
+        if len(value) != n:
+            raise ValueError(f"{name} has {len(value)} entries for {n} facts")
+        return list(value)
+    raise TypeError(f"{name} must be one value or a list with one per fact, got {type(value).__name__}")
+
+
+def check_ids(ids: Any, n: int) -> list[str] | None:
+    """Caller-given fact ids: one non-blank, unique ``str`` per fact."""
+    if ids is None:
+        return None
+    ids = per_fact(ids, n, "ids", ())
+    for i, fid in enumerate(ids):
+        if not isinstance(fid, str) or not fid.strip():
+            raise TypeError(f"ids[{i}] must be a non-empty str, got {fid!r}")
+    if len(set(ids)) != len(ids):
+        raise ValueError("ids must be unique within one add() call")
+    return ids
+
+
+def to_iso_utc(value: Any, name: str = "created_at") -> str | None:
+    """A ``datetime`` or ISO 8601 string as a UTC ISO string (naive times are taken as UTC)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            raise ValueError(f"{name} {value!r} is not an ISO 8601 timestamp") from None
+    if not isinstance(value, datetime):
+        raise TypeError(f"{name} must be a datetime or ISO 8601 str, got {type(value).__name__}")
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=timezone.utc)
+    return value.astimezone(timezone.utc).isoformat()
+
+
+def check_metadata(value: Any, i: int) -> dict[str, Any]:
+    """User metadata: a dict of JSON-serialisable values."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        raise TypeError(f"metadata #{i} must be a dict with str keys, got {type(value).__name__}")
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"metadata #{i} is not JSON-serialisable: {exc}") from None
+    return dict(value)
