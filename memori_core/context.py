@@ -47,7 +47,7 @@ def format_fact_line(content: str, created_at: Any = None) -> str:
     stamp = format_timestamp(created_at)
     if stamp is None:
         return f"- {text}"
-    end = "" if text.endswith((".", "!", "?")) else "."
+    end = "" if text.endswith((".", "!", "?", "\u3002", "\uff01", "\uff1f")) else "."
     return f"- {text}{end} Stated at {stamp}"
 
 

@@ -82,12 +82,12 @@ class RecallReport:
             head += f"\n{self.note}"
         if not self.candidates:
             return head
-        cols = f"{'rank':>4}  {'cosine':>7}  {'bm25':>7}  {'lex':>5}  {'score':>6}  {'':<15}  fact"
+        cols = f"{'rank':>4}  {'cosine':>7}  {'bm25':>7}  {'lex':>5}  {'score':>7}  {'':<15}  fact"
         lines = [head, cols, "-" * len(cols)]
         for c in self.candidates:
             text = c.content if len(c.content) <= width else c.content[: width - 1] + "…"
             lines.append(
-                f"{c.rank:>4}  {c.cosine:>7.4f}  {c.bm25:>7.3f}  {c.lexical:>5.3f}  {c.rank_score:>6.4f}  "
+                f"{c.rank:>4}  {c.cosine:>7.4f}  {c.bm25:>7.3f}  {c.lexical:>5.3f}  {c.rank_score:>7.4f}  "
                 f"{c.reason:<15}  {text}"
             )
         return "\n".join(lines)

@@ -1,0 +1,167 @@
+"""The ``memori`` command: add, recall, forget, demo."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from .config import RecallConfig
+from .context import format_context
+from .engine import RecallEngine
+from .store.chroma import PATH_ENV, ChromaStore, default_store_path
+
+DEMO_MEMORIES: dict[str, list[str]] = {
+    "alice": [
+        "User is allergic to peanuts.",
+        "User prefers spicy food, especially Sichuan dishes.",
+        "User lives in Zürich and commutes by bike.",
+        "User's daughter Mia starts school in September.",
+        "User is training for the Berlin marathon in April.",
+        "User works as a data engineer at a logistics company.",
+        "User is learning Japanese; 日本語の勉強を毎朝している。",
+    ],
+    "bob": [
+        "User is vegetarian.",
+        "User lives in Lisbon.",
+        "User plays the cello in a community orchestra.",
+        "User is allergic to cats.",
+    ],
+}
+
+DEMO_QUESTIONS: list[tuple[str, str]] = [
+    ("alice", "Which snacks should I avoid because of my allergies?"),
+    ("alice", "Plan a training week for my race."),
+    ("alice", "marathon"),
+    ("alice", "日本語"),
+    ("bob", "What should I cook for dinner tonight?"),
+    ("bob", "What's the capital of Australia?"),
+]
+
+
+def _store(args: argparse.Namespace) -> ChromaStore:
+    if args.server:
+        host, _, port = args.server.rpartition(":")
+        if not host or not port.isdigit():
+            raise SystemExit(f"--server must be HOST:PORT, got {args.server!r}")
+        return ChromaStore.http(host=host, port=int(port))
+    return ChromaStore(path=args.path)
+
+
+def _engine(args: argparse.Namespace) -> RecallEngine:
+    config = RecallConfig.memori_compat() if getattr(args, "memori_compat", False) else RecallConfig.from_env()
+    return RecallEngine(store=_store(args), config=config)
+
+
+def cmd_add(args: argparse.Namespace) -> int:
+    facts = list(args.facts)
+    if not facts and not sys.stdin.isatty():
+        facts = [line.strip() for line in sys.stdin if line.strip()]
+    if not facts:
+        raise SystemExit("memori add: give facts as arguments or one per line on standard input")
+    ids = _engine(args).add(args.entity, facts)
+    for fid, fact in zip(ids, facts):
+        print(f"{fid}  {fact}")
+    return 0
+
+
+def cmd_recall(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    if args.explain:
+        report = engine.explain(args.query, entity_id=args.entity, limit=args.limit)
+        if args.json:
+            print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
+            return 0
+        print(report.table())
+        facts = report.facts
+    else:
+        facts = engine.recall(args.query, entity_id=args.entity, limit=args.limit)
+        if args.json:
+            print(json.dumps([f.__dict__ for f in facts], ensure_ascii=False, indent=2))
+            return 0
+    block = format_context(facts)
+    print(block if block else "(nothing recalled: no fact passed the relevance threshold)")
+    return 0
+
+
+def cmd_forget(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    before = engine.count(args.entity)
+    engine.forget(args.entity)
+    print(f"forgot {before} fact(s) of {args.entity!r}")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory(prefix="memori-demo-") as tmp:
+        path = Path(args.path) if args.path else Path(tmp)
+        print(f"memori-recall demo: embedded Chroma store at {path}")
+        print("loading the local all-MiniLM-L6-v2 embedder...")
+        engine = RecallEngine(store=ChromaStore(path=path))
+        for user, facts in DEMO_MEMORIES.items():
+            engine.add(user, facts)
+            print(f"stored {len(facts)} facts for {user!r}")
+        for user, question in DEMO_QUESTIONS:
+            print("\n" + "=" * 78)
+            print(f"{user} asks: {question}")
+            print("-" * 78)
+            report = engine.explain(question, entity_id=user)
+            print(report.table())
+            block = format_context(report.facts)
+            print("\nsystem prompt addition:")
+            print(block if block else "(nothing recalled: no fact passed the relevance threshold, so nothing is injected)")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``memori`` command."""
+    parser = argparse.ArgumentParser(prog="memori", description="Long-term memory recall over Chroma.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    def store_opts(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--path", default=None,
+                       help=f"embedded store folder (default ${PATH_ENV} or {default_store_path()})")
+        p.add_argument("--server", default=None, metavar="HOST:PORT", help="use a `chroma run` server instead")
+
+    p_add = sub.add_parser("add", help="store facts for an entity")
+    p_add.add_argument("--entity", "-e", required=True)
+    p_add.add_argument("facts", nargs="*", help="facts (or one per line on stdin)")
+    store_opts(p_add)
+    p_add.set_defaults(func=cmd_add)
+
+    p_recall = sub.add_parser("recall", help="recall an entity's facts for a query")
+    p_recall.add_argument("--entity", "-e", required=True)
+    p_recall.add_argument("query")
+    p_recall.add_argument("--limit", "-k", type=int, default=None)
+    p_recall.add_argument("--explain", action="store_true", help="show every candidate's scores")
+    p_recall.add_argument("--json", action="store_true", help="machine-readable output")
+    p_recall.add_argument("--memori-compat", action="store_true", help="upstream Memori's exact ranking")
+    store_opts(p_recall)
+    p_recall.set_defaults(func=cmd_recall)
+
+    p_forget = sub.add_parser("forget", help="delete every fact of an entity")
+    p_forget.add_argument("--entity", "-e", required=True)
+    store_opts(p_forget)
+    p_forget.set_defaults(func=cmd_forget)
+
+    p_demo = sub.add_parser("demo", help="seed two users, recall, explain (temporary embedded store)")
+    p_demo.add_argument("--path", default=None, help="keep the demo store in this folder")
+    p_demo.set_defaults(func=cmd_demo)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``memori`` console script."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (TypeError, ValueError, RuntimeError) as exc:
+        print(f"memori: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
