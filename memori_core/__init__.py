@@ -12,6 +12,9 @@ from .embedders import Embedder, LocalMiniLM, as_embedder, default_embedder
 from .engine import RecallEngine
 from .explain import CandidateScore, RecallReport
 from .facts import RecalledFact, StoredFact
+from .injection import inject_context
+from .query import extract_user_query
+from .sdk_recall import MemoriRecall
 from .store import ChromaStore, FactStore, default_store_path
 from .text import memori_tokenize, unicode_tokenize
 
@@ -21,6 +24,7 @@ __all__ = [
     "Embedder",
     "FactStore",
     "LocalMiniLM",
+    "MemoriRecall",
     "RecallConfig",
     "RecallEngine",
     "RecallReport",
@@ -29,8 +33,10 @@ __all__ = [
     "as_embedder",
     "default_embedder",
     "default_store_path",
+    "extract_user_query",
     "format_context",
     "format_fact_line",
+    "inject_context",
     "memori_tokenize",
     "unicode_tokenize",
 ]

@@ -176,16 +176,18 @@ class RecallEngine:
                 )
 
         with self._lock:
+            cache = self._caches.get(entity_id)
+            fresh = self._cache_is_current(cache)
             if new:
                 self.store.upsert(entity_id, new, vectors)
             if seen:
                 self.store.update_seen(entity_id, seen)
             token = self.store.bump_revision(entity_id)
-            cache = self._caches.get(entity_id)
             if cache is not None:
-                if self.store.shared:
-                    # Another process may have written between our load and this
-                    # write; only a reload is sure to include its rows.
+                if not fresh:
+                    # Another process (shared store) or another engine of this
+                    # process may have written since our load; only a reload is
+                    # sure to include its rows.
                     self._caches.drop(entity_id)
                 else:
                     cache.upsert(new, vectors)
@@ -201,11 +203,12 @@ class RecallEngine:
             if not isinstance(fid, str):
                 raise TypeError(f"ids[{i}] must be a str, got {type(fid).__name__}")
         with self._lock:
+            cache = self._caches.get(entity_id)
+            fresh = self._cache_is_current(cache)
             self.store.delete(entity_id, id_list)
             token = self.store.bump_revision(entity_id)
-            cache = self._caches.get(entity_id)
             if cache is not None:
-                if self.store.shared:
+                if not fresh:
                     self._caches.drop(entity_id)
                 else:
                     cache.remove(id_list)
@@ -230,11 +233,18 @@ class RecallEngine:
 
     # -- read path ----------------------------------------------------------
 
+    def _cache_is_current(self, cache: EntityCache | None) -> bool:
+        """True when ``cache`` may be updated in place: nobody else wrote since it was loaded."""
+        if cache is None or self.store.shared:
+            return False
+        return cache.revision == self.store.revision(cache.entity_id)
+
     def _cache_for(self, entity_id: str) -> EntityCache:
         cache = self._caches.get(entity_id)
-        if cache is not None and not self.store.shared:
-            return cache
-        revision = self.store.revision(entity_id) if self.store.shared or cache is None else None
+        # Read on every recall: for a store only this process writes to it is an
+        # in-memory lookup (other engines of the process bump it); for a shared
+        # store it is one read by id that sees other processes' finished writes.
+        revision = self.store.revision(entity_id)
         if cache is not None and cache.revision == revision:
             return cache
         rows = self.store.load_entity(entity_id)

@@ -27,8 +27,12 @@ class FactStore(Protocol):
     """
 
     shared: bool
-    """True when other processes may write to the same store (an HTTP server):
-    the engine then checks :meth:`revision` before using its cache."""
+    """True when other processes may write to the same store (an HTTP server).
+
+    The engine reads :meth:`revision` before every recall and reloads an
+    entity when it changed; a store only this process writes to should answer
+    it from memory (several engines of one process share the store), and the
+    engine then also updates its cache in place after its own writes."""
 
     def load_entity(self, entity_id: str) -> EntityRows: ...
 

@@ -1,0 +1,161 @@
+"""Long-term memory for direct provider SDK calls: extract the question, recall, inject."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from .context import format_context
+from .engine import RecallEngine
+from .facts import RecalledFact
+from .injection import check_injectable, inject_context, normalize_provider
+from .query import extract_user_query
+from .validate import check_entity_id, check_limit
+
+__all__ = ["MemoriRecall"]
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+def _in_daemon_thread(fn: Callable[[], T]) -> concurrent.futures.Future[T]:
+    """Run ``fn`` in a daemon thread, so a recall that never returns cannot hold up interpreter exit."""
+    future: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+    def run() -> None:
+        if not future.set_running_or_notify_cancel():
+            return
+        try:
+            future.set_result(fn())
+        except BaseException as exc:  # handed to the waiting caller
+            future.set_exception(exc)
+
+    threading.Thread(target=run, name="memori-recall", daemon=True).start()
+    return future
+
+
+class MemoriRecall:
+    """Recall a user's facts for a provider SDK call and write them into its system prompt.
+
+    >>> memory = MemoriRecall(engine, entity_id="user-1")
+    >>> kwargs = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "What should I cook?"}]}
+    >>> client.chat.completions.create(**memory.apply(kwargs, provider="openai"))
+
+    Recall never blocks the model call: if the store or the embedder fails (or
+    ``timeout`` seconds pass), a warning is logged and the kwargs come back
+    without memory; ``strict=True`` raises instead. Usage errors (no entity,
+    an unknown provider, a kwargs shape the provider cannot take) always raise.
+    """
+
+    def __init__(
+        self,
+        engine: RecallEngine,
+        entity_id: str | None = None,
+        limit: int | None = None,
+        strict: bool = False,
+        *,
+        provider: str | None = None,
+        timeout: float | None = None,
+    ) -> None:
+        """``entity_id`` and ``provider`` are defaults that each call may override; ``limit``
+        defaults to the engine's ``config.limit``; ``timeout`` (seconds) bounds one recall."""
+        if not callable(getattr(engine, "recall", None)):
+            raise TypeError(f"engine must be a RecallEngine, got {type(engine).__name__}")
+        self.engine = engine
+        self.entity_id = None if entity_id is None else check_entity_id(entity_id)
+        self.limit = None if limit is None else check_limit(limit, 0)
+        self.strict = bool(strict)
+        self.provider = None if provider is None else normalize_provider(provider)
+        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0):
+            raise ValueError(f"timeout must be a positive number of seconds or None, got {timeout!r}")
+        self.timeout = timeout
+
+    # -- resolution ---------------------------------------------------------
+
+    def _entity(self, entity_id: str | None) -> str:
+        if entity_id is not None:
+            return check_entity_id(entity_id)
+        if self.entity_id is None:
+            raise ValueError(
+                "MemoriRecall needs an entity_id: pass MemoriRecall(engine, entity_id=...) or apply(..., entity_id=...)"
+            )
+        return self.entity_id
+
+    def _provider(self, provider: str | None) -> str:
+        if provider is not None:
+            return normalize_provider(provider)
+        if self.provider is None:
+            raise ValueError(
+                "MemoriRecall needs a provider: pass apply(kwargs, provider=...) or MemoriRecall(..., provider=...)"
+            )
+        return self.provider
+
+    def _failed(self, exc: BaseException, entity_id: str) -> None:
+        if self.strict:
+            raise exc
+        if isinstance(exc, (TimeoutError, concurrent.futures.TimeoutError, asyncio.TimeoutError)):
+            reason = f"no answer within {self.timeout} s"
+        else:
+            reason = f"{type(exc).__name__}: {exc}"
+        logger.warning("memori recall failed for entity %r (%s); calling the model without memory", entity_id, reason)
+
+    # -- sync ---------------------------------------------------------------
+
+    def recall_for(self, kwargs: Mapping[str, Any], *, entity_id: str | None = None) -> list[RecalledFact]:
+        """The facts recalled for the call's last user turn (``[]`` when there is no query or recall fails)."""
+        entity = self._entity(entity_id)
+        query = extract_user_query(kwargs)
+        if not query:
+            logger.debug("no user query in the call's kwargs; nothing to recall")
+            return []
+        try:
+            if self.timeout is None:
+                return self.engine.recall(query, entity, self.limit)
+            future = _in_daemon_thread(lambda: self.engine.recall(query, entity, self.limit))
+            return future.result(timeout=self.timeout)
+        except Exception as exc:
+            self._failed(exc, entity)
+            return []
+
+    def apply(
+        self, kwargs: Mapping[str, Any], provider: str | None = None, *, entity_id: str | None = None
+    ) -> dict[str, Any]:
+        """A copy of ``kwargs`` with the user's recalled facts in the system prompt.
+
+        Unchanged (a plain copy) when there is no user query, nothing passes
+        the relevance threshold, or recall fails without ``strict``.
+        """
+        name = check_injectable(kwargs, self._provider(provider))
+        block = format_context(self.recall_for(kwargs, entity_id=entity_id))
+        return inject_context(kwargs, block, name)
+
+    # -- async --------------------------------------------------------------
+
+    async def arecall_for(self, kwargs: Mapping[str, Any], *, entity_id: str | None = None) -> list[RecalledFact]:
+        """Async :meth:`recall_for`."""
+        entity = self._entity(entity_id)
+        query = extract_user_query(kwargs)
+        if not query:
+            logger.debug("no user query in the call's kwargs; nothing to recall")
+            return []
+        try:
+            if self.timeout is None:
+                return await self.engine.arecall(query, entity, self.limit)
+            future = _in_daemon_thread(lambda: self.engine.recall(query, entity, self.limit))
+            return await asyncio.wait_for(asyncio.wrap_future(future), self.timeout)
+        except Exception as exc:
+            self._failed(exc, entity)
+            return []
+
+    async def aapply(
+        self, kwargs: Mapping[str, Any], provider: str | None = None, *, entity_id: str | None = None
+    ) -> dict[str, Any]:
+        """Async :meth:`apply` (the recall runs in a worker thread)."""
+        name = check_injectable(kwargs, self._provider(provider))
+        block = format_context(await self.arecall_for(kwargs, entity_id=entity_id))
+        return inject_context(kwargs, block, name)

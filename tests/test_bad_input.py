@@ -1,0 +1,241 @@
+"""Bad input fails early and clearly, and never writes half of an add."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+import numpy as np
+import pytest
+
+from conftest import HashEmbedder
+from memori_core import ChromaStore, RecallConfig, RecallEngine
+
+
+class BrokenEmbedder:
+    """An embedder that returns a chosen kind of bad output (for documents and queries)."""
+
+    name = "broken-embedder"
+
+    def __init__(self, mode: str, dim: int = 64) -> None:
+        self.mode = mode
+        self.good = HashEmbedder(dim)
+
+    def _spoil(self, arr: np.ndarray) -> np.ndarray:
+        arr = np.array(arr, dtype=np.float32)
+        if self.mode == "nan":
+            arr[..., 1] = np.nan
+        elif self.mode == "inf":
+            arr[..., 1] = np.inf
+        elif self.mode == "zero":
+            arr[...] = 0.0
+        elif self.mode == "extra-row":
+            arr = np.concatenate([np.atleast_2d(arr), np.atleast_2d(arr)[:1]])
+        elif self.mode == "3d":
+            arr = arr[None, ...]
+        return arr
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        return self._spoil(self.good.embed_documents(texts))
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self._spoil(self.good.embed_query(text))
+
+
+BAD_MODES = ["nan", "inf", "zero", "extra-row", "3d"]
+
+
+@pytest.fixture
+def filled(engine: RecallEngine) -> RecallEngine:
+    engine.add("u1", ["User likes tea.", "User plays the cello."])
+    return engine
+
+
+# -- queries and limits --------------------------------------------------------
+
+
+@pytest.mark.parametrize("query", ["", "   ", "\n\t", None])
+def test_blank_query_returns_nothing_without_embedding(filled: RecallEngine, hash_embedder: HashEmbedder, query) -> None:
+    calls = hash_embedder.calls
+    assert filled.recall(query, "u1") == []
+    report = filled.explain(query, "u1")
+    assert report.candidates == [] and report.facts == [] and "blank" in report.note
+    assert hash_embedder.calls == calls
+
+
+@pytest.mark.parametrize("limit", [0, -1, -100])
+def test_limit_zero_or_negative_returns_nothing_without_embedding(
+    filled: RecallEngine, hash_embedder: HashEmbedder, limit: int
+) -> None:
+    calls = hash_embedder.calls
+    assert filled.recall("tea", "u1", limit=limit) == []
+    assert filled.explain("tea", "u1", limit=limit).candidates == []
+    assert hash_embedder.calls == calls
+
+
+@pytest.mark.parametrize("limit", ["3", 2.0, True, [3]])
+def test_non_int_limit_is_a_type_error(filled: RecallEngine, limit) -> None:
+    with pytest.raises(TypeError, match="limit"):
+        filled.recall("tea", "u1", limit=limit)
+    with pytest.raises(TypeError, match="limit"):
+        filled.explain("tea", "u1", limit=limit)
+
+
+@pytest.mark.parametrize("query", [b"tea", 42, ["tea"]])
+def test_non_str_query_is_a_type_error(filled: RecallEngine, query) -> None:
+    with pytest.raises(TypeError, match="query"):
+        filled.recall(query, "u1")
+
+
+# -- broken embedders ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", BAD_MODES)
+def test_broken_embedder_on_add_raises_naming_it_and_writes_nothing(filled: RecallEngine, mode: str) -> None:
+    bad = RecallEngine(store=filled.store, embedder=BrokenEmbedder(mode))
+    with pytest.raises(ValueError, match="broken-embedder"):
+        bad.add("u1", ["User owns a kayak.", "User likes tea."])
+    with pytest.raises(ValueError, match="broken-embedder"):
+        bad.add("u2", ["User owns a kayak."])
+    assert filled.count("u1") == 2 and filled.count("u2") == 0
+    # The sighting of the already-stored "User likes tea." was not written either.
+    assert all(f.times_seen == 1 for f in filled.store.load_entity("u1").facts)
+
+
+@pytest.mark.parametrize("mode", BAD_MODES)
+def test_broken_embedder_on_recall_raises_naming_it(filled: RecallEngine, mode: str) -> None:
+    bad = RecallEngine(store=filled.store, embedder=BrokenEmbedder(mode))
+    with pytest.raises(ValueError, match="broken-embedder"):
+        bad.recall("tea", "u1")
+    with pytest.raises(ValueError, match="broken-embedder"):
+        bad.explain("tea", "u1")
+
+
+def test_plain_callable_embedder_with_wrong_row_count_is_rejected() -> None:
+    def one_row_only(texts: list[str]) -> np.ndarray:
+        return np.ones((1, 8), dtype=np.float32)
+
+    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=one_row_only)
+    with pytest.raises(ValueError, match="one_row_only"):
+        eng.add("u1", ["a fact", "another fact"])
+    assert eng.count("u1") == 0
+
+
+def test_bad_query_vector_is_rejected(filled: RecallEngine) -> None:
+    with pytest.raises(ValueError, match="query_vector"):
+        filled.recall("tea", "u1", query_vector=np.zeros(64))
+    with pytest.raises(ValueError, match="query_vector"):
+        filled.recall("tea", "u1", query_vector=np.full(64, np.nan))
+
+
+# -- facts and per-fact arguments ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("facts", "error"),
+    [
+        (["User likes tea.", ""], ValueError),
+        (["User likes tea.", "   \n"], ValueError),
+        (["User likes tea.", 3], TypeError),
+        (["User likes tea.", None], TypeError),
+        (["User likes tea.", b"bytes"], TypeError),
+        (None, TypeError),
+        (42, TypeError),
+        ({"fact": "User likes tea."}, TypeError),
+    ],
+)
+def test_empty_or_non_str_facts_are_rejected_before_anything_is_written(
+    engine: RecallEngine, hash_embedder: HashEmbedder, facts, error: type[Exception]
+) -> None:
+    with pytest.raises(error):
+        engine.add("u1", facts)
+    assert engine.count("u1") == 0
+    assert hash_embedder.calls == 0
+
+
+def test_empty_fact_list_adds_nothing(engine: RecallEngine) -> None:
+    assert engine.add("u1", []) == []
+    assert engine.count("u1") == 0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        ({"ids": ["a", "b", "c"]}, "ids"),
+        ({"ids": ["a"]}, "ids"),
+        ({"created_at": ["2024-01-01T00:00:00+00:00"]}, "created_at"),
+        ({"created_at": [datetime(2024, 1, 1)] * 3}, "created_at"),
+        ({"metadata": [{"a": 1}]}, "metadata"),
+        ({"metadata": [{}, {}, {}]}, "metadata"),
+    ],
+)
+def test_mismatched_lengths_are_a_clear_error(engine: RecallEngine, kwargs: dict, name: str) -> None:
+    with pytest.raises(ValueError, match=rf"{name} has \d+ entries for 2 facts"):
+        engine.add("u1", ["User likes tea.", "User likes jazz."], **kwargs)
+    assert engine.count("u1") == 0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"ids": ["same", "same"]}, ValueError),
+        ({"ids": ["ok", ""]}, TypeError),
+        ({"ids": ["ok", 7]}, TypeError),
+        ({"created_at": "yesterday"}, ValueError),
+        ({"created_at": 1700000000}, TypeError),
+        ({"metadata": "source=chat"}, TypeError),
+        ({"metadata": [{"ok": 1}, "x"]}, TypeError),
+    ],
+)
+def test_bad_ids_timestamps_and_metadata_write_nothing(engine: RecallEngine, kwargs: dict, error) -> None:
+    with pytest.raises(error):
+        engine.add("u1", ["User likes tea.", "User likes jazz."], **kwargs)
+    assert engine.count("u1") == 0
+
+
+@pytest.mark.parametrize(
+    "metadata",
+    [{"when": datetime(2024, 1, 1)}, {"obj": object()}, {"s": {1, 2}}, {1: "int key"}, [{"a": 1}, {"b": b"x"}]],
+)
+def test_non_json_metadata_is_a_type_error(engine: RecallEngine, metadata) -> None:
+    with pytest.raises(TypeError, match="metadata"):
+        engine.add("u1", ["User likes tea.", "User likes jazz."], metadata=metadata)
+    assert engine.count("u1") == 0
+
+
+# -- dimensions -------------------------------------------------------------------
+
+
+def test_rows_of_another_dimension_are_skipped_with_one_warning(caplog: pytest.LogCaptureFixture) -> None:
+    store = ChromaStore.in_memory()
+    RecallEngine(store=store, embedder=HashEmbedder(dim=32)).add("u1", ["User likes tea.", "User plays chess."])
+    eng64 = RecallEngine(store=store, embedder=HashEmbedder(dim=64), config=RecallConfig(relevance_threshold=None))
+    with caplog.at_level(logging.WARNING, logger="memori_core"):
+        for _ in range(3):
+            assert eng64.recall("tea", "u1") == []
+        assert eng64.explain("chess", "u1").candidates == []
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 1, [r.getMessage() for r in warnings]
+    message = warnings[0].getMessage()
+    assert "32" in message and "64" in message and "u1" in message
+
+
+def test_adding_with_another_dimension_than_the_store_is_a_clear_value_error() -> None:
+    store = ChromaStore.in_memory()
+    RecallEngine(store=store, embedder=HashEmbedder(dim=32)).add("u1", ["User likes tea."])
+    eng64 = RecallEngine(store=store, embedder=HashEmbedder(dim=64))
+    for entity in ("u1", "u2"):
+        with pytest.raises(ValueError, match=r"64-d.*32-d") as info:
+            eng64.add(entity, ["User owns a kayak."])
+        assert type(info.value) is ValueError  # ours, not a chromadb error
+    assert store.count("u1") == 1 and store.count("u2") == 0
+
+
+def test_adding_another_dimension_after_everything_was_forgotten_is_a_clear_value_error() -> None:
+    store = ChromaStore.in_memory()
+    eng32 = RecallEngine(store=store, embedder=HashEmbedder(dim=32))
+    eng32.add("u1", ["User likes tea."])
+    eng32.forget("u1")
+    with pytest.raises(ValueError, match=r"64-d.*32-d") as info:
+        RecallEngine(store=store, embedder=HashEmbedder(dim=64)).add("u1", ["User owns a kayak."])
+    assert type(info.value) is ValueError

@@ -1,0 +1,374 @@
+"""Behaviour of RecallEngine over a real in-memory Chroma store (hash embedder unless noted)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import numpy as np
+import pytest
+
+from conftest import HashEmbedder
+from memori_core import ChromaStore, RecallConfig, RecallEngine, format_context
+from memori_core.engine import derived_fact_id
+from memori_core.text import unicode_tokenize
+
+FACTS = [
+    "User is allergic to peanuts.",
+    "User lives in Lisbon near the river.",
+    "User works as a data engineer.",
+    "User has a golden retriever named Biscuit.",
+    "User plays the cello on weekends.",
+    "User drives a blue Toyota.",
+    "User's sister Maria lives in Porto.",
+    "User prefers dark mode in every app.",
+]
+
+
+def no_threshold_engine(embedder: HashEmbedder | None = None, **cfg: object) -> RecallEngine:
+    return RecallEngine(
+        store=ChromaStore.in_memory(),
+        embedder=embedder or HashEmbedder(),
+        config=RecallConfig(relevance_threshold=None, **cfg),  # type: ignore[arg-type]
+    )
+
+
+def contents(facts) -> list[str]:
+    return [f.content for f in facts]
+
+
+# -- add / recall basics ------------------------------------------------------
+
+
+def test_add_returns_one_id_per_input_fact_including_repeats(engine: RecallEngine) -> None:
+    ids = engine.add("u1", ["User likes tea.", "User likes jazz.", "User likes tea."])
+    assert len(ids) == 3
+    assert ids[0] == ids[2] != ids[1]
+    assert engine.count("u1") == 2
+
+
+def test_add_single_string_is_one_fact(engine: RecallEngine) -> None:
+    ids = engine.add("u1", "User likes tea.")
+    assert len(ids) == 1 and engine.count("u1") == 1
+
+
+def test_recall_ranks_the_fact_sharing_query_words_first(engine: RecallEngine) -> None:
+    engine.add("u1", FACTS)
+    facts = engine.recall("golden retriever Biscuit", entity_id="u1")
+    assert facts, "expected at least one recalled fact"
+    assert facts[0].content == "User has a golden retriever named Biscuit."
+    assert facts[0].entity_id == "u1"
+    scores = [f.rank_score for f in facts]
+    assert scores == sorted(scores, reverse=True)
+    assert all(f.rank_score >= 0.1 for f in facts)
+
+
+def test_recall_limit_caps_the_result(engine: RecallEngine) -> None:
+    engine.add("u1", FACTS)
+    eng = RecallEngine(store=engine.store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    assert len(eng.recall("user", "u1", limit=3)) == 3
+    assert len(eng.recall("user", "u1")) == RecallConfig().limit
+
+
+def test_recall_for_unknown_entity_is_empty(engine: RecallEngine) -> None:
+    engine.add("u1", FACTS)
+    assert engine.recall("peanuts", entity_id="nobody") == []
+
+
+# -- ids ----------------------------------------------------------------------
+
+
+def test_derived_id_dedupes_normalised_text_and_updates_sightings(engine: RecallEngine) -> None:
+    first = datetime(2024, 1, 1, 9, 0, tzinfo=timezone.utc)
+    later = datetime(2024, 6, 1, 9, 0, tzinfo=timezone.utc)
+    [a] = engine.add("u1", ["User likes green tea."], created_at=first)
+    [b] = engine.add("u1", ["  user LIKES   green tea  "], created_at=later)
+    assert a == b == derived_fact_id("User likes green tea.")
+    assert engine.count("u1") == 1
+    [stored] = engine.store.get("u1", [a])
+    assert stored.content == "User likes green tea."  # the first text is kept
+    assert stored.times_seen == 2
+    assert stored.created_at == "2024-01-01T09:00:00+00:00"
+    assert stored.last_seen == "2024-06-01T09:00:00+00:00"
+    [recalled] = engine.recall("green tea", "u1")
+    assert recalled.metadata["times_seen"] == 2
+    assert recalled.metadata["last_seen"] == "2024-06-01T09:00:00+00:00"
+
+
+def test_derived_id_repeat_within_one_call_counts_as_sighting(engine: RecallEngine) -> None:
+    engine.add("u1", ["User likes tea.", "user likes tea"])
+    [stored] = engine.store.get("u1", [derived_fact_id("User likes tea.")])
+    assert stored.times_seen == 2
+    assert engine.count("u1") == 1
+
+
+def test_two_entities_may_store_the_same_text(engine: RecallEngine) -> None:
+    [a] = engine.add("alice", ["User likes green tea."])
+    [b] = engine.add("bob", ["User likes green tea."])
+    assert a == b
+    assert engine.count("alice") == 1 and engine.count("bob") == 1
+    assert [f.entity_id for f in engine.recall("green tea", "alice")] == ["alice"]
+    assert [f.entity_id for f in engine.recall("green tea", "bob")] == ["bob"]
+    engine.add("alice", ["User likes green tea."])  # a sighting for alice only
+    assert engine.store.get("alice", [a])[0].times_seen == 2
+    assert engine.store.get("bob", [b])[0].times_seen == 1
+
+
+def test_same_caller_id_in_two_entities_does_not_clobber(engine: RecallEngine) -> None:
+    engine.add("alice", ["Alice plays chess."], ids=["fact-1"])
+    engine.add("bob", ["Bob plays tennis."], ids=["fact-1"])
+    assert contents(engine.store.get("alice", ["fact-1"])) == ["Alice plays chess."]
+    assert contents(engine.store.get("bob", ["fact-1"])) == ["Bob plays tennis."]
+    assert contents(engine.recall("plays chess", "alice")) == ["Alice plays chess."]
+
+
+def test_caller_id_upsert_replaces_content_and_metadata(engine: RecallEngine) -> None:
+    assert engine.add("u1", ["User owns a red bicycle."], ids=["bike"], metadata={"source": "chat"}) == ["bike"]
+    assert contents(engine.recall("red bicycle", "u1")) == ["User owns a red bicycle."]
+    engine.add("u1", ["User owns a green scooter."], ids=["bike"])
+    assert engine.count("u1") == 1
+    # The cache of this engine and a fresh engine (reading the store) agree.
+    for eng in (engine, RecallEngine(store=engine.store, embedder=HashEmbedder())):
+        [fact] = eng.recall("green scooter", "u1")
+        assert fact.id == "bike" and fact.content == "User owns a green scooter."
+        assert "source" not in fact.metadata
+        assert "User owns a red bicycle." not in contents(eng.recall("red bicycle", "u1"))
+
+
+# -- created_at and metadata ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (datetime(2024, 5, 1, 10, 0, tzinfo=timezone(timedelta(hours=2))), "2024-05-01T08:00:00+00:00"),
+        (datetime(2024, 5, 1, 10, 0), "2024-05-01T10:00:00+00:00"),  # naive = UTC
+        ("2024-05-01T10:00:00+02:00", "2024-05-01T08:00:00+00:00"),
+        ("2024-05-01T10:00:00Z", "2024-05-01T10:00:00+00:00"),
+    ],
+)
+def test_created_at_is_stored_as_utc_iso(engine: RecallEngine, value: object, expected: str) -> None:
+    engine.add("u1", ["User likes tea.", "User likes jazz."], created_at=value)
+    facts = engine.recall("likes", "u1", limit=5)
+    assert len(facts) == 2
+    assert {f.created_at for f in facts} == {expected}
+    fresh = RecallEngine(store=engine.store, embedder=HashEmbedder())
+    assert {f.created_at for f in fresh.recall("likes", "u1")} == {expected}
+
+
+def test_created_at_one_per_fact(engine: RecallEngine) -> None:
+    stamps = [datetime(2023, 1, 1, tzinfo=timezone.utc), "2024-02-03T04:05:06+00:00", None]
+    before = datetime.now(timezone.utc)
+    ids = engine.add("u1", ["User likes tea.", "User likes jazz.", "User likes chess."], created_at=stamps)
+    by_id = {f.id: f for f in engine.store.get("u1", ids)}
+    assert by_id[ids[0]].created_at == "2023-01-01T00:00:00+00:00"
+    assert by_id[ids[1]].created_at == "2024-02-03T04:05:06+00:00"
+    defaulted = datetime.fromisoformat(by_id[ids[2]].created_at)
+    assert defaulted.utcoffset() == timedelta(0) and defaulted >= before - timedelta(seconds=1)
+
+
+def test_metadata_one_dict_for_all_facts_round_trips(engine: RecallEngine) -> None:
+    engine.add("u1", ["User likes tea.", "User likes jazz."], metadata={"source": "chat", "n": [1, 2]})
+    facts = engine.recall("likes", "u1")
+    assert len(facts) == 2
+    for f in facts:
+        assert f.metadata["source"] == "chat" and f.metadata["n"] == [1, 2]
+
+
+def test_metadata_per_fact_round_trips_through_a_fresh_engine(engine: RecallEngine) -> None:
+    metas = [{"topic": "drink", "score": 0.5}, {"topic": "music", "nested": {"a": "é"}}]
+    ids = engine.add("u1", ["User likes tea.", "User likes jazz."], metadata=metas)
+    fresh = RecallEngine(store=engine.store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    by_id = {f.id: f for f in fresh.recall("likes tea jazz", "u1")}
+    assert by_id[ids[0]].metadata["topic"] == "drink" and by_id[ids[0]].metadata["score"] == 0.5
+    assert by_id[ids[1]].metadata["nested"] == {"a": "é"}
+
+
+# -- delete / forget / count / cache ----------------------------------------------
+
+
+def test_delete_removes_only_the_given_ids(engine: RecallEngine) -> None:
+    ids = engine.add("u1", FACTS)
+    engine.delete("u1", [ids[0], "no-such-id"])
+    assert engine.count("u1") == len(FACTS) - 1
+    assert "User is allergic to peanuts." not in contents(engine.recall("allergic peanuts", "u1", limit=10))
+
+
+def test_forget_removes_one_entity_and_nothing_else(engine: RecallEngine) -> None:
+    engine.add("u1", FACTS)
+    engine.add("u2", FACTS[:3])
+    engine.forget("u1")
+    assert engine.count("u1") == 0
+    assert engine.count("u2") == 3
+    assert engine.recall("peanuts", "u1") == []
+    assert contents(engine.recall("allergic peanuts", "u2"))[0] == "User is allergic to peanuts."
+
+
+def test_cache_follows_this_engines_add_delete_and_forget() -> None:
+    eng = no_threshold_engine()
+    eng.add("u1", ["User likes tea."])
+    assert contents(eng.recall("tea", "u1")) == ["User likes tea."]  # the cache is loaded now
+    [jazz] = eng.add("u1", ["User likes jazz."])
+    assert set(contents(eng.recall("likes", "u1"))) == {"User likes tea.", "User likes jazz."}
+    eng.delete("u1", [jazz])
+    assert contents(eng.recall("likes", "u1")) == ["User likes tea."]
+    eng.add("u1", ["User likes tea."], metadata={"again": True})  # a sighting updates the cached row
+    [tea] = eng.recall("likes", "u1")
+    assert tea.metadata["times_seen"] == 2 and tea.metadata["again"] is True
+    eng.forget("u1")
+    assert eng.recall("likes", "u1") == []
+    eng.add("u1", ["User likes chess."])
+    assert contents(eng.recall("likes", "u1")) == ["User likes chess."]
+
+
+def test_second_engine_on_the_same_store_sees_writes_and_forget() -> None:
+    store = ChromaStore.in_memory()
+    cfg = RecallConfig(relevance_threshold=None)
+    a = RecallEngine(store=store, embedder=HashEmbedder(), config=cfg)
+    b = RecallEngine(store=store, embedder=HashEmbedder(), config=cfg)
+    a.add("u1", ["User likes tea."])
+    assert contents(a.recall("likes", "u1")) == ["User likes tea."]
+    b.add("u1", ["User likes jazz."])
+    assert set(contents(a.recall("likes", "u1"))) == {"User likes tea.", "User likes jazz."}
+    a.add("u1", ["User likes chess."])  # a's cache was stale before this write: it must not lose b's row
+    assert len(a.recall("likes", "u1", limit=10)) == 3
+    b.forget("u1")
+    assert a.recall("likes", "u1") == []
+
+
+# -- explain -------------------------------------------------------------------
+
+
+def test_explain_lists_every_pool_candidate_with_score_parts() -> None:
+    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=0.5))
+    eng.add("u1", FACTS)
+    query = "is the user allergic to peanuts or to dogs"
+    report = eng.explain(query, "u1", limit=3)
+    assert report.pool_size == len(report.candidates) == len(FACTS) == report.rows_scored
+    assert report.query_tokens == unicode_tokenize(query)
+    assert report.w_lex == pytest.approx(0.15) and report.w_cos == pytest.approx(0.85)  # > 2 tokens
+    assert report.threshold == 0.5 and report.limit == 3
+    assert [c.rank for c in report.candidates] == list(range(1, len(FACTS) + 1))
+    assert {c.content for c in report.candidates} == set(FACTS)
+    scores = [c.rank_score for c in report.candidates]
+    assert scores == sorted(scores, reverse=True)
+    top_bm25 = max(c.bm25 for c in report.candidates)
+    assert top_bm25 > 0
+    for c in report.candidates:
+        assert c.lexical == pytest.approx(c.bm25 / top_bm25)
+        assert c.rank_score == pytest.approx(report.w_cos * c.cosine + report.w_lex * c.lexical, abs=1e-6)
+        expected = "beyond limit" if c.rank > 3 else ("kept" if c.rank_score >= 0.5 else "below threshold")
+        assert c.reason == expected and c.kept == (expected == "kept")
+    assert report.candidates[0].content == "User is allergic to peanuts."
+    assert {c.reason for c in report.candidates} == {"kept", "below threshold", "beyond limit"}
+
+
+def test_explain_prints_a_table_with_every_candidate() -> None:
+    eng = no_threshold_engine()
+    eng.add("u1", FACTS)
+    report = eng.explain("dark mode app", "u1", limit=2)
+    text = str(report)
+    assert text == report.table()
+    for word in ("rank", "cosine", "bm25", "score", "kept", "beyond limit", "dark", "mode"):
+        assert word in text
+    lines = text.splitlines()
+    for c in report.candidates:
+        assert any(c.content in line and line.lstrip().startswith(str(c.rank)) for line in lines)
+
+
+@pytest.mark.parametrize("threshold", [None, 0.1, 0.3])
+@pytest.mark.parametrize("limit", [1, 3, 20])
+def test_recall_equals_the_kept_candidates_of_explain(threshold: float | None, limit: int) -> None:
+    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=threshold))
+    eng.add("u1", FACTS)
+    for query in ["user lives in Lisbon", "cello", "blue Toyota dark mode", "nothing matches xyzzy"]:
+        recalled = eng.recall(query, "u1", limit=limit)
+        report = eng.explain(query, "u1", limit=limit)
+        assert recalled == report.facts
+        assert [f.id for f in recalled] == [c.id for c in report.candidates if c.kept]
+
+
+def test_threshold_none_keeps_everything_even_negative_scores() -> None:
+    eng = no_threshold_engine()
+    eng.add("u1", FACTS)
+    facts = eng.recall("quantum chromodynamics", "u1", limit=len(FACTS))
+    assert len(facts) == len(FACTS)
+    assert min(f.rank_score for f in facts) < 0.1
+
+
+def test_threshold_filters_weak_matches() -> None:
+    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=0.99))
+    eng.add("u1", FACTS)
+    assert eng.recall("quantum chromodynamics", "u1", limit=len(FACTS)) == []
+
+
+def test_dense_limit_scores_only_the_most_recent_rows() -> None:
+    eng = no_threshold_engine(dense_limit=2)
+    eng.add("u1", ["User likes tea."], created_at="2020-01-01T00:00:00+00:00")
+    eng.add("u1", ["User likes jazz."], created_at="2021-01-01T00:00:00+00:00")
+    eng.add("u1", ["User likes chess."], created_at="2022-01-01T00:00:00+00:00")
+    report = eng.explain("likes tea", "u1", limit=5)
+    assert report.rows_scored == 2
+    assert {c.content for c in report.candidates} == {"User likes jazz.", "User likes chess."}
+    # Mentioning the oldest fact again makes it recent (last_seen), pushing out jazz.
+    eng.add("u1", ["user likes tea"], created_at="2023-01-01T00:00:00+00:00")
+    assert {f.content for f in eng.recall("likes tea", "u1")} == {"User likes tea.", "User likes chess."}
+    fresh = RecallEngine(store=eng.store, embedder=HashEmbedder(), config=eng.config)
+    assert {f.content for f in fresh.recall("likes tea", "u1")} == {"User likes tea.", "User likes chess."}
+
+
+def test_query_vector_skips_the_embedder() -> None:
+    emb = HashEmbedder()
+    eng = no_threshold_engine(emb)
+    eng.add("u1", FACTS)
+    vec = emb.embed_query("golden retriever")
+    calls = emb.calls
+    facts = eng.recall("golden retriever", "u1", query_vector=vec)
+    assert emb.calls == calls
+    assert facts[0].content == "User has a golden retriever named Biscuit."
+    assert facts == eng.recall("golden retriever", "u1")
+
+
+# -- async twins ----------------------------------------------------------------
+
+
+async def test_async_twins_give_the_same_results() -> None:
+    eng = no_threshold_engine()
+    ids = await eng.aadd("u1", FACTS, metadata={"via": "async"})
+    assert ids == [derived_fact_id(f) for f in FACTS]
+    for query in ["golden retriever", "lives in Lisbon", "cello weekends"]:
+        assert await eng.arecall(query, "u1", limit=4) == eng.recall(query, "u1", limit=4)
+        assert (await eng.aexplain(query, "u1", limit=4)).to_dict() == eng.explain(query, "u1", limit=4).to_dict()
+    await eng.adelete("u1", ids[:2])
+    assert eng.count("u1") == len(FACTS) - 2
+    await eng.aforget("u1")
+    assert await eng.arecall("golden retriever", "u1") == []
+
+
+# -- the real local model ---------------------------------------------------------
+
+
+@pytest.mark.model
+def test_minilm_recalls_the_allergy_for_a_snack_question(minilm) -> None:
+    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    eng.add(
+        "u1",
+        [
+            "User is allergic to peanuts.",
+            "User lives in Lisbon.",
+            "User works as a data engineer.",
+            "User has a golden retriever named Biscuit.",
+            "User plays the cello on weekends.",
+            "User drives a blue Toyota.",
+            "User's sister is called Maria.",
+            "User prefers dark mode in every app.",
+            "User is learning Japanese.",
+            "User runs a marathon every spring.",
+        ],
+    )
+    facts = eng.recall("what snacks should I avoid?", "u1")
+    assert facts and facts[0].content == "User is allergic to peanuts."
+    assert "User is allergic to peanuts." in format_context(facts)
+    assert eng.recall("   ", "u1") == [] and format_context(eng.recall("", "u1")) == ""
+    irrelevant = eng.recall("What is the boiling point of mercury in kelvin?", "u1")
+    assert irrelevant == [] and format_context(irrelevant) == ""
+    assert np.isfinite([f.cosine for f in facts]).all()

@@ -1,0 +1,206 @@
+"""One entity's memory never leaks into another's, and bad entity ids never reach the store."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+from conftest import HashEmbedder
+from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core.store.base import EntityRows
+
+
+class RecordingStore(ChromaStore):
+    """A real in-memory ChromaStore that records every store call the engine makes."""
+
+    calls: list[str]
+
+    def _record(self, name: str) -> None:
+        if not hasattr(self, "calls"):
+            self.calls = []
+        self.calls.append(name)
+
+    def load_entity(self, entity_id: str) -> EntityRows:
+        self._record("load_entity")
+        return super().load_entity(entity_id)
+
+    def get(self, entity_id: str, ids: Sequence[str]) -> list:
+        self._record("get")
+        return super().get(entity_id, ids)
+
+    def upsert(self, entity_id: str, facts: Sequence[Any], embeddings: np.ndarray) -> None:
+        self._record("upsert")
+        super().upsert(entity_id, facts, embeddings)
+
+    def update_seen(self, entity_id: str, facts: Sequence[Any]) -> None:
+        self._record("update_seen")
+        super().update_seen(entity_id, facts)
+
+    def delete(self, entity_id: str, ids: Sequence[str]) -> None:
+        self._record("delete")
+        super().delete(entity_id, ids)
+
+    def forget(self, entity_id: str) -> None:
+        self._record("forget")
+        super().forget(entity_id)
+
+    def count(self, entity_id: str) -> int:
+        self._record("count")
+        return super().count(entity_id)
+
+    def dimension(self) -> int | None:
+        self._record("dimension")
+        return super().dimension()
+
+    def revision(self, entity_id: str) -> str | None:
+        self._record("revision")
+        return super().revision(entity_id)
+
+    def bump_revision(self, entity_id: str) -> str:
+        self._record("bump_revision")
+        return super().bump_revision(entity_id)
+
+
+SHARED_TEXTS = ["User likes green tea.", "User plays the cello.", "User lives in Lisbon."]
+
+# Entity ids chosen to trip naive id schemes: prefixes, separators, case, whitespace, unicode.
+ENTITIES = ["u", "u1", "U1", "u1 ", "1:u", "u:1", "1", "user:1:x", "üser", "用户", "a" * 200, "tenant/42", "x%y"] + [
+    f"user-{i}" for i in range(12)
+]
+
+
+@pytest.fixture
+def crowded() -> RecallEngine:
+    """Many entities with overlapping texts, the same caller ids and one private fact each."""
+    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(),
+                       config=RecallConfig(relevance_threshold=None))
+    for i, entity in enumerate(ENTITIES):
+        eng.add(entity, SHARED_TEXTS)
+        eng.add(entity, [f"Private note {i} of {entity}: code word {i * 7919}."], ids=["private"])
+        eng.add(entity, [f"Shared caller id fact for entity number {i}."], ids=["same-id"])
+    return eng
+
+
+def test_recall_returns_only_the_entitys_own_facts(crowded: RecallEngine) -> None:
+    for i, entity in enumerate(ENTITIES):
+        facts = crowded.recall("private note code word shared caller id fact", entity, limit=100)
+        assert len(facts) == len(SHARED_TEXTS) + 2
+        assert {f.entity_id for f in facts} == {entity}
+        by_id = {f.id: f.content for f in facts}
+        assert by_id["private"] == f"Private note {i} of {entity}: code word {i * 7919}."
+        assert by_id["same-id"] == f"Shared caller id fact for entity number {i}."
+        assert crowded.count(entity) == len(SHARED_TEXTS) + 2
+
+
+def test_explain_scores_only_the_entitys_rows(crowded: RecallEngine) -> None:
+    report = crowded.explain("green tea", "u1", limit=100)
+    assert report.rows_scored == len(SHARED_TEXTS) + 2
+    assert all("u1 " not in c.content and "U1" not in c.content for c in report.candidates)
+
+
+def test_fresh_engine_loads_only_the_entitys_rows(crowded: RecallEngine) -> None:
+    fresh = RecallEngine(store=crowded.store, embedder=HashEmbedder(), config=crowded.config)
+    for entity in ("u1", "u1 ", "1:u", "u:1"):
+        facts = fresh.recall("private note", entity, limit=100)
+        assert {f.entity_id for f in facts} == {entity}
+        assert len(facts) == len(SHARED_TEXTS) + 2
+
+
+def test_forget_removes_one_entity_and_nothing_else(crowded: RecallEngine) -> None:
+    crowded.forget("u1")
+    assert crowded.count("u1") == 0
+    assert crowded.recall("green tea", "u1") == []
+    for entity in ENTITIES:
+        if entity != "u1":
+            assert crowded.count(entity) == len(SHARED_TEXTS) + 2, entity
+
+
+def test_delete_by_shared_caller_id_touches_one_entity(crowded: RecallEngine) -> None:
+    crowded.delete("u", ["same-id", "private"])
+    assert crowded.count("u") == len(SHARED_TEXTS)
+    for entity in ("u1", "1:u", "u:1", "user-3"):
+        assert {f.id for f in crowded.store.get(entity, ["same-id", "private"])} == {"same-id", "private"}
+
+
+def test_upsert_by_caller_id_touches_one_entity(crowded: RecallEngine) -> None:
+    crowded.add("u1", ["Replaced private note."], ids=["private"])
+    assert [f.content for f in crowded.store.get("u1", ["private"])] == ["Replaced private note."]
+    assert crowded.store.get("U1", ["private"])[0].content.startswith("Private note")
+    assert crowded.store.get("u1 ", ["private"])[0].content.startswith("Private note")
+
+
+def test_sighting_of_a_shared_text_touches_one_entity(crowded: RecallEngine) -> None:
+    [fid] = crowded.add("u1", ["User likes green tea."])
+    assert crowded.store.get("u1", [fid])[0].times_seen == 2
+    assert all(crowded.store.get(e, [fid])[0].times_seen == 1 for e in ENTITIES if e != "u1")
+
+
+# -- bad entity ids never reach the store -----------------------------------------------
+
+BAD_ENTITY_IDS = [None, 123, 1.5, {"$ne": "x"}, ["u1"], b"u1", "", "   ", "\t\n"]
+
+
+def expected_error(entity_id: Any) -> type[Exception]:
+    return ValueError if isinstance(entity_id, str) else TypeError
+
+
+@pytest.fixture
+def recording() -> tuple[RecallEngine, RecordingStore, HashEmbedder]:
+    store = RecordingStore.in_memory()
+    emb = HashEmbedder()
+    eng = RecallEngine(store=store, embedder=emb)
+    eng.add("u1", ["User likes green tea."])
+    store.calls = []
+    emb.calls = 0
+    return eng, store, emb
+
+
+@pytest.mark.parametrize("entity_id", BAD_ENTITY_IDS, ids=repr)
+def test_bad_entity_id_is_rejected_before_the_store_or_embedder(recording, entity_id: Any) -> None:
+    eng, store, emb = recording
+    error = expected_error(entity_id)
+    with pytest.raises(error, match="entity_id"):
+        eng.add(entity_id, ["User likes green tea."])
+    with pytest.raises(error, match="entity_id"):
+        eng.recall("green tea", entity_id)
+    with pytest.raises(error, match="entity_id"):
+        eng.recall("", entity_id)  # even a blank query checks the entity
+    with pytest.raises(error, match="entity_id"):
+        eng.explain("green tea", entity_id)
+    with pytest.raises(error, match="entity_id"):
+        eng.delete(entity_id, ["x"])
+    with pytest.raises(error, match="entity_id"):
+        eng.forget(entity_id)
+    with pytest.raises(error, match="entity_id"):
+        eng.count(entity_id)
+    assert store.calls == []
+    assert emb.calls == 0
+    assert store.count("u1") == 1
+
+
+@pytest.mark.parametrize("entity_id", [None, {"$ne": "x"}, "  "], ids=repr)
+async def test_bad_entity_id_is_rejected_by_the_async_twins(recording, entity_id: Any) -> None:
+    eng, store, emb = recording
+    error = expected_error(entity_id)
+    with pytest.raises(error):
+        await eng.aadd(entity_id, ["User likes green tea."])
+    with pytest.raises(error):
+        await eng.arecall("green tea", entity_id)
+    with pytest.raises(error):
+        await eng.aexplain("green tea", entity_id)
+    with pytest.raises(error):
+        await eng.adelete(entity_id, ["x"])
+    with pytest.raises(error):
+        await eng.aforget(entity_id)
+    assert store.calls == [] and emb.calls == 0
+
+
+def test_recording_store_does_record_valid_calls(recording) -> None:
+    """Guard for the tests above: the wrapper sees the engine's store calls."""
+    eng, store, emb = recording
+    eng.recall("green tea", "u1")
+    eng.count("u1")
+    assert "revision" in store.calls and "count" in store.calls and emb.calls == 1

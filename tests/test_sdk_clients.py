@@ -1,0 +1,474 @@
+"""MemoriRecall over a real engine, and injected kwargs sent through the real OpenAI, Anthropic
+and Google GenAI clients to a loopback HTTP server that records what each SDK actually sent."""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+from memori_core import (
+    ChromaStore,
+    MemoriRecall,
+    RecallConfig,
+    RecallEngine,
+    format_context,
+    inject_context,
+)
+
+FACTS = [
+    "User is allergic to peanuts.",
+    "User lives in Lisbon.",
+    "User plays the cello in an amateur orchestra.",
+]
+QUESTION = "Is peanut butter safe for me, given my peanuts allergy?"
+
+# -- a loopback endpoint speaking just enough of each API ---------------------------
+
+
+def _reply_for(path: str) -> dict[str, Any]:
+    if path.endswith("/chat/completions"):
+        return {
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 0,
+            "model": "gpt-test",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],
+        }
+    if path.endswith("/responses"):
+        return {
+            "id": "resp_1",
+            "object": "response",
+            "created_at": 0,
+            "model": "gpt-test",
+            "status": "completed",
+            "output": [
+                {
+                    "type": "message",
+                    "id": "msg_1",
+                    "role": "assistant",
+                    "status": "completed",
+                    "content": [{"type": "output_text", "text": "ok", "annotations": []}],
+                }
+            ],
+            "parallel_tool_calls": False,
+            "tool_choice": "auto",
+            "tools": [],
+        }
+    if path.endswith("/v1/messages"):
+        return {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-test",
+            "content": [{"type": "text", "text": "ok"}],
+            "stop_reason": "end_turn",
+            "stop_sequence": None,
+            "usage": {"input_tokens": 1, "output_tokens": 1},
+        }
+    if ":generateContent" in path:
+        return {"candidates": [{"content": {"role": "model", "parts": [{"text": "ok"}]}, "finishReason": "STOP"}]}
+    raise LookupError(path)
+
+
+class Recorder:
+    """The requests the loopback server received: (path, JSON body)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.requests: list[tuple[str, dict[str, Any]]] = []
+        self.lock = threading.Lock()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def last(self, path_part: str) -> dict[str, Any]:
+        with self.lock:
+            bodies = [body for path, body in self.requests if path_part in path]
+        assert bodies, f"no request to a path containing {path_part!r}; got {[p for p, _ in self.requests]}"
+        return bodies[-1]
+
+
+@pytest.fixture(scope="module")
+def endpoint() -> Iterator[Recorder]:
+    recorder: Recorder
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+            body = json.loads(self.rfile.read(int(self.headers.get("content-length") or 0)) or b"{}")
+            path = self.path.split("?", 1)[0]
+            with recorder.lock:
+                recorder.requests.append((path, body))
+            try:
+                payload, status = json.dumps(_reply_for(path)).encode(), 200
+            except LookupError:
+                payload, status = b'{"error": "unknown path"}', 404
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    recorder = Recorder(server.server_address[1])
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield recorder
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+@pytest.fixture
+def openai_client(endpoint: Recorder) -> Any:
+    import openai
+
+    return openai.OpenAI(api_key="test-key", base_url=endpoint.url + "/v1", max_retries=0)
+
+
+@pytest.fixture
+def anthropic_client(endpoint: Recorder) -> Any:
+    import anthropic
+
+    return anthropic.Anthropic(api_key="test-key", base_url=endpoint.url, max_retries=0)
+
+
+@pytest.fixture
+def genai_client(endpoint: Recorder) -> Any:
+    from google import genai
+    from google.genai import types
+
+    return genai.Client(api_key="test-key", http_options=types.HttpOptions(base_url=endpoint.url))
+
+
+@pytest.fixture
+def stocked(engine: RecallEngine) -> RecallEngine:
+    engine.add("u1", FACTS, created_at="2026-05-01T09:30:00Z")
+    engine.add("u2", ["User is allergic to shellfish."], created_at="2026-05-01T09:30:00Z")
+    return engine
+
+
+@pytest.fixture
+def expected_block(stocked: RecallEngine) -> str:
+    block = format_context(stocked.recall(QUESTION, entity_id="u1"))
+    assert "User is allergic to peanuts." in block  # the question is answerable from memory
+    return block
+
+
+# -- MemoriRecall over the real engine -----------------------------------------------
+
+
+def test_apply_injects_the_engines_block_for_the_entity(stocked: RecallEngine, expected_block: str) -> None:
+    kwargs = {
+        "model": "m",
+        "messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": QUESTION}],
+    }
+    before = copy.deepcopy(kwargs)
+    out = MemoriRecall(stocked, entity_id="u1").apply(kwargs, provider="openai")
+    assert out["messages"][0]["content"] == "Be brief.\n\n" + expected_block
+    assert "shellfish" not in out["messages"][0]["content"]  # another entity's facts never leak in
+    assert kwargs == before
+
+
+def test_apply_entity_can_be_given_per_call(stocked: RecallEngine) -> None:
+    memory = MemoriRecall(stocked)
+    out = memory.apply(
+        {"system": "s", "messages": [{"role": "user", "content": "What am I allergic to?"}]},
+        provider="anthropic",
+        entity_id="u2",
+    )
+    assert "User is allergic to shellfish." in out["system"]
+    assert "peanuts" not in out["system"]
+
+
+def test_apply_without_entity_or_provider_is_a_clear_error(stocked: RecallEngine) -> None:
+    kwargs = {"messages": [{"role": "user", "content": QUESTION}]}
+    with pytest.raises(ValueError, match="entity_id"):
+        MemoriRecall(stocked).apply(kwargs, provider="openai")
+    with pytest.raises(ValueError, match="provider"):
+        MemoriRecall(stocked, entity_id="u1").apply(kwargs)
+    with pytest.raises(TypeError, match="entity_id"):
+        MemoriRecall(stocked, entity_id={"id": "u1"})  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="timeout"):
+        MemoriRecall(stocked, entity_id="u1", timeout=0)
+    with pytest.raises(ValueError, match="unknown provider"):
+        MemoriRecall(stocked, entity_id="u1", provider="cohere")
+
+
+def test_recall_for_returns_the_engines_facts(stocked: RecallEngine) -> None:
+    memory = MemoriRecall(stocked, entity_id="u1", limit=2)
+    kwargs = {"messages": [{"role": "user", "content": QUESTION}]}
+    facts = memory.recall_for(kwargs)
+    assert facts == stocked.recall(QUESTION, entity_id="u1", limit=2)
+    assert facts[0].content == "User is allergic to peanuts."
+
+
+def test_default_provider_from_the_constructor(stocked: RecallEngine, expected_block: str) -> None:
+    memory = MemoriRecall(stocked, entity_id="u1", provider="openai-responses")
+    assert memory.apply({"input": QUESTION})["instructions"] == expected_block
+
+
+def test_no_query_returns_kwargs_unchanged_without_recall(stocked: RecallEngine, hash_embedder: Any) -> None:
+    kwargs = {"messages": [{"role": "system", "content": "Be brief."}]}
+    calls = hash_embedder.calls
+    out = MemoriRecall(stocked, entity_id="u1").apply(kwargs, provider="openai")
+    assert out == kwargs
+    assert hash_embedder.calls == calls  # nothing was embedded
+
+
+def test_nothing_recalled_returns_kwargs_unchanged(stocked: RecallEngine) -> None:
+    kwargs = {"messages": [{"role": "user", "content": QUESTION}]}
+    assert MemoriRecall(stocked, entity_id="nobody").apply(kwargs, provider="openai") == kwargs
+
+
+def test_relevance_threshold_is_applied(hash_embedder: Any) -> None:
+    engine = RecallEngine(ChromaStore.in_memory(), hash_embedder, RecallConfig(relevance_threshold=0.99))
+    engine.add("u1", FACTS)
+    kwargs = {"messages": [{"role": "user", "content": "what about my orchestra schedule next week"}]}
+    assert MemoriRecall(engine, entity_id="u1").apply(kwargs, provider="openai") == kwargs
+    loose = RecallEngine(ChromaStore.in_memory(), hash_embedder, RecallConfig(relevance_threshold=None))
+    loose.add("u1", FACTS)
+    assert MemoriRecall(loose, entity_id="u1").apply(kwargs, provider="openai") != kwargs
+
+
+def test_limit_caps_the_facts_injected(stocked: RecallEngine) -> None:
+    memory = MemoriRecall(stocked, entity_id="u1", limit=1)
+    out = memory.apply({"input": QUESTION}, provider="openai-responses")
+    assert out["instructions"].count("\n- ") == 1
+
+
+def test_bad_shape_raises_before_recall_even_when_not_strict(stocked: RecallEngine, hash_embedder: Any) -> None:
+    calls = hash_embedder.calls
+    with pytest.raises(ValueError, match="messages"):
+        MemoriRecall(stocked, entity_id="u1").apply({"input": QUESTION}, provider="openai")
+    assert hash_embedder.calls == calls
+
+
+class BrokenStore(ChromaStore):
+    """A real in-memory Chroma store whose reads fail, as a store that went down would."""
+
+    def load_entity(self, entity_id: str) -> Any:
+        raise ConnectionError("store is down")
+
+
+class BlockingStore(ChromaStore):
+    """A real in-memory Chroma store whose reads wait until released."""
+
+    release: threading.Event
+
+    def load_entity(self, entity_id: str) -> Any:
+        self.release.wait()
+        return super().load_entity(entity_id)
+
+
+@pytest.fixture
+def broken_engine(hash_embedder: Any) -> RecallEngine:
+    engine = RecallEngine(store=BrokenStore.in_memory(), embedder=hash_embedder)
+    engine.add("u1", FACTS)
+    return engine
+
+
+def test_recall_failure_fails_open_with_a_warning(
+    broken_engine: RecallEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    kwargs = {"system": [{"type": "text", "text": "Policy."}], "messages": [{"role": "user", "content": QUESTION}]}
+    with caplog.at_level(logging.WARNING, logger="memori_core.sdk_recall"):
+        out = MemoriRecall(broken_engine, entity_id="u1").apply(kwargs, provider="anthropic")
+    assert out == kwargs
+    assert any("store is down" in r.getMessage() and r.levelno == logging.WARNING for r in caplog.records)
+
+
+def test_recall_failure_raises_when_strict(broken_engine: RecallEngine) -> None:
+    with pytest.raises(ConnectionError, match="store is down"):
+        MemoriRecall(broken_engine, entity_id="u1", strict=True).apply(
+            {"messages": [{"role": "user", "content": QUESTION}]}, provider="anthropic"
+        )
+
+
+def test_embedder_failure_fails_open(hash_embedder: Any, caplog: pytest.LogCaptureFixture) -> None:
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder)
+    engine.add("u1", FACTS)
+
+    def broken(text: str) -> Any:
+        raise RuntimeError("embedding service unavailable")
+
+    hash_embedder.embed_query = broken
+    kwargs = {"contents": QUESTION}
+    with caplog.at_level(logging.WARNING, logger="memori_core.sdk_recall"):
+        assert MemoriRecall(engine, entity_id="u1").apply(kwargs, provider="google") == kwargs
+    assert "embedding service unavailable" in caplog.text
+
+
+@pytest.fixture
+def blocking_engine(hash_embedder: Any) -> Iterator[RecallEngine]:
+    store = BlockingStore.in_memory()
+    store.release = threading.Event()
+    engine = RecallEngine(store=store, embedder=hash_embedder)
+    engine.add("u1", FACTS)
+    try:
+        yield engine
+    finally:
+        store.release.set()
+
+
+def test_recall_timeout_fails_open(blocking_engine: RecallEngine, caplog: pytest.LogCaptureFixture) -> None:
+    kwargs = {"messages": [{"role": "user", "content": QUESTION}]}
+    with caplog.at_level(logging.WARNING, logger="memori_core.sdk_recall"):
+        out = MemoriRecall(blocking_engine, entity_id="u1", timeout=0.05).apply(kwargs, provider="openai")
+    assert out == kwargs
+    assert "no answer within 0.05 s" in caplog.text
+
+
+async def test_async_recall_timeout_fails_open(blocking_engine: RecallEngine, caplog: pytest.LogCaptureFixture) -> None:
+    kwargs = {"input": QUESTION}
+    with caplog.at_level(logging.WARNING, logger="memori_core.sdk_recall"):
+        out = await MemoriRecall(blocking_engine, entity_id="u1", timeout=0.05).aapply(kwargs, "openai-responses")
+    assert out == kwargs
+    assert "no answer within" in caplog.text
+
+
+def test_recall_timeout_raises_when_strict(blocking_engine: RecallEngine) -> None:
+    memory = MemoriRecall(blocking_engine, entity_id="u1", timeout=0.05, strict=True)
+    with pytest.raises(TimeoutError):
+        memory.apply({"input": QUESTION}, provider="openai-responses")
+
+
+async def test_aapply_matches_apply(stocked: RecallEngine) -> None:
+    memory = MemoriRecall(stocked, entity_id="u1")
+    kwargs = {"contents": [{"role": "user", "parts": [{"text": QUESTION}]}]}
+    assert await memory.aapply(kwargs, provider="google") == memory.apply(kwargs, provider="google")
+
+
+async def test_aapply_fails_open(broken_engine: RecallEngine, caplog: pytest.LogCaptureFixture) -> None:
+    kwargs = {"messages": [{"role": "user", "content": QUESTION}]}
+    with caplog.at_level(logging.WARNING, logger="memori_core.sdk_recall"):
+        assert await MemoriRecall(broken_engine, entity_id="u1").aapply(kwargs, provider="openai") == kwargs
+    assert "store is down" in caplog.text
+
+
+# -- the real SDK clients: what actually goes over the wire ----------------------------
+
+
+def test_openai_chat_request_carries_the_block_in_the_system_message(
+    openai_client: Any, endpoint: Recorder, stocked: RecallEngine, expected_block: str
+) -> None:
+    kwargs = {
+        "model": "gpt-test",
+        "messages": [
+            {"role": "system", "content": [{"type": "text", "text": "Be brief."}]},  # upstream crashes on this
+            {"role": "user", "content": [{"type": "text", "text": QUESTION}]},
+        ],
+    }
+    new = MemoriRecall(stocked, entity_id="u1").apply(kwargs, provider="openai")
+    reply = openai_client.chat.completions.create(**new)
+    assert reply.choices[0].message.content == "ok"
+    sent = endpoint.last("/chat/completions")
+    assert sent["messages"][0] == {
+        "role": "system",
+        "content": [{"type": "text", "text": "Be brief."}, {"type": "text", "text": expected_block}],
+    }
+    assert sent["messages"][1] == kwargs["messages"][1]
+
+
+def test_openai_chat_request_gets_a_system_message_when_there_is_none(openai_client: Any, endpoint: Recorder) -> None:
+    kwargs = {"model": "gpt-test", "messages": [{"role": "user", "content": "hi"}]}
+    block = format_context([{"content": "User likes tea"}])
+    openai_client.chat.completions.create(**inject_context(kwargs, block, provider="openai"))
+    sent = endpoint.last("/chat/completions")
+    assert sent["messages"] == [{"role": "system", "content": block}, {"role": "user", "content": "hi"}]
+
+
+async def test_async_openai_chat_with_aapply(endpoint: Recorder, stocked: RecallEngine, expected_block: str) -> None:
+    import openai
+
+    client = openai.AsyncOpenAI(api_key="test-key", base_url=endpoint.url + "/v1", max_retries=0)
+    kwargs = {"model": "gpt-test", "messages": [{"role": "user", "content": QUESTION}]}
+    new = await MemoriRecall(stocked, entity_id="u1").aapply(kwargs, provider="openai")
+    await client.chat.completions.create(**new)
+    await client.close()
+    assert endpoint.last("/chat/completions")["messages"][0] == {"role": "system", "content": expected_block}
+
+
+def test_openai_responses_request_carries_the_block_in_instructions(
+    openai_client: Any, endpoint: Recorder, stocked: RecallEngine, expected_block: str
+) -> None:
+    kwargs = {
+        "model": "gpt-test",
+        "instructions": "Answer in French.",
+        "input": [{"role": "user", "content": [{"type": "input_text", "text": QUESTION}]}],
+    }
+    new = MemoriRecall(stocked, entity_id="u1").apply(kwargs, provider="openai-responses")
+    reply = openai_client.responses.create(**new)
+    assert reply.output_text == "ok"
+    sent = endpoint.last("/responses")
+    assert sent["instructions"] == "Answer in French.\n\n" + expected_block
+    assert sent["input"] == kwargs["input"]
+
+
+@pytest.mark.parametrize("system", ["absent", "blocks"])
+def test_anthropic_request_carries_the_block_in_system(
+    anthropic_client: Any, endpoint: Recorder, stocked: RecallEngine, expected_block: str, system: str
+) -> None:
+    kwargs: dict[str, Any] = {
+        "model": "claude-test",
+        "max_tokens": 64,
+        "messages": [{"role": "user", "content": [{"type": "text", "text": QUESTION}]}],
+    }
+    if system == "blocks":  # upstream crashes on this
+        kwargs["system"] = [{"type": "text", "text": "Policy.", "cache_control": {"type": "ephemeral"}}]
+    new = MemoriRecall(stocked, entity_id="u1").apply(kwargs, provider="anthropic")
+    reply = anthropic_client.messages.create(**new)
+    assert reply.content[0].text == "ok"
+    sent = endpoint.last("/v1/messages")
+    if system == "blocks":
+        assert sent["system"] == [kwargs["system"][0], {"type": "text", "text": expected_block}]
+    else:
+        assert sent["system"] == expected_block
+    assert sent["messages"] == kwargs["messages"]
+
+
+@pytest.mark.parametrize("shape", ["no-config", "typed-empty", "typed-str", "typed-content", "dict-parts"])
+def test_google_genai_request_carries_the_block_in_system_instruction(
+    genai_client: Any, endpoint: Recorder, stocked: RecallEngine, expected_block: str, shape: str
+) -> None:
+    from google.genai import types
+
+    kwargs: dict[str, Any] = {
+        "model": "gemini-test",
+        "contents": [types.Content(role="user", parts=[types.Part(text=QUESTION)])],
+    }
+    if shape == "typed-empty":
+        kwargs["config"] = types.GenerateContentConfig(temperature=0.1)
+    elif shape == "typed-str":
+        kwargs["config"] = types.GenerateContentConfig(system_instruction="Be terse.", temperature=0.1)
+    elif shape == "typed-content":
+        kwargs["config"] = types.GenerateContentConfig(
+            system_instruction=types.Content(parts=[types.Part(text="Be terse.")])
+        )
+    elif shape == "dict-parts":
+        kwargs["config"] = {"system_instruction": [{"text": "Be terse."}]}
+    new = MemoriRecall(stocked, entity_id="u1").apply(kwargs, provider="google")
+    reply = genai_client.models.generate_content(**new)
+    assert reply.text == "ok"
+    sent = endpoint.last(":generateContent")
+    texts = [p["text"] for p in sent["systemInstruction"]["parts"]]
+    if shape in ("no-config", "typed-empty"):
+        assert texts == [expected_block]
+    elif shape == "typed-str":
+        assert texts == ["Be terse.\n\n" + expected_block]
+        assert sent["generationConfig"]["temperature"] == pytest.approx(0.1)
+    else:
+        assert texts == ["Be terse.", expected_block]
+    assert sent["contents"][0]["parts"] == [{"text": QUESTION}]

@@ -1,0 +1,155 @@
+"""ChromaStore: batching beyond Chroma's limit, persistence across processes, store-level semantics."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import HashEmbedder
+from memori_core import ChromaStore, RecallConfig, RecallEngine, StoredFact
+
+ROOT = Path(__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parent
+
+
+def run_python(code: str, *args: str) -> str:
+    """Run ``code`` in a fresh Python process (HashEmbedder importable) and return its stdout."""
+    env = dict(os.environ, ANONYMIZED_TELEMETRY="False")
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(TESTS), env.get("PYTHONPATH", "")])
+    proc = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code), *args],
+        capture_output=True, text=True, env=env, cwd=str(ROOT), timeout=120,
+    )
+    assert proc.returncode == 0, f"subprocess failed:\n{proc.stdout}\n{proc.stderr[-3000:]}"
+    return proc.stdout
+
+
+# -- batches larger than Chroma's maximum ----------------------------------------
+
+
+def test_add_splits_batches_beyond_chromas_max_batch_size() -> None:
+    store = ChromaStore.in_memory()
+    assert store.max_batch_size < 6000, "the test must exceed Chroma's batch limit to mean anything"
+    n = store.max_batch_size + 600
+    facts = [f"fact number {i} tag{i % 97}" for i in range(n)]
+    eng = RecallEngine(store=store, embedder=HashEmbedder(dim=8), config=RecallConfig(relevance_threshold=None),
+                       embed_batch_size=4096)
+    ids = eng.add("bulk", facts)
+    assert len(ids) == n and len(set(ids)) == n
+    assert eng.count("bulk") == n
+    # Adding them all again goes through the existence check (also chunked) and stores nothing new.
+    eng.add("bulk", facts[:10] + facts[-10:])
+    assert eng.count("bulk") == n
+    # A fresh engine loads the entity in pages and scores every row.
+    fresh = RecallEngine(store=store, embedder=HashEmbedder(dim=8), config=RecallConfig(relevance_threshold=None))
+    report = fresh.explain("fact number 6000", "bulk", limit=3)
+    assert report.rows_scored == n
+    assert sum(f.times_seen for f in store.get("bulk", [ids[0], ids[-1], ids[100]])) == 5
+
+
+def test_store_get_is_chunked_for_many_ids() -> None:
+    store = ChromaStore.in_memory()
+    n = store.max_batch_size + 10
+    vecs = np.random.default_rng(0).normal(size=(n, 4)).astype(np.float32)
+    store.upsert("e", [StoredFact(f"id{i}", "e", f"text {i}", "2024-01-01T00:00:00+00:00") for i in range(n)], vecs)
+    got = store.get("e", [f"id{i}" for i in range(n)] + ["missing"])
+    assert len(got) == n
+    assert store.count("e") == n
+
+
+# -- store-level semantics ---------------------------------------------------------
+
+
+def test_upsert_by_id_replaces_user_metadata() -> None:
+    store = ChromaStore.in_memory()
+    vec = np.ones((1, 4), dtype=np.float32)
+    store.upsert("e", [StoredFact("x", "e", "first", "2024-01-01T00:00:00+00:00", {"a": 1})], vec)
+    store.upsert("e", [StoredFact("x", "e", "second", "2024-02-01T00:00:00+00:00", {})], vec)
+    [fact] = store.get("e", ["x"])
+    assert fact.content == "second" and fact.metadata == {}
+    assert fact.created_at == "2024-02-01T00:00:00+00:00"
+
+
+def test_store_filters_by_entity_even_for_matching_fact_ids() -> None:
+    store = ChromaStore.in_memory()
+    vec = np.ones((1, 4), dtype=np.float32)
+    store.upsert("a", [StoredFact("k", "a", "A's fact", None)], vec)
+    store.upsert("b", [StoredFact("k", "b", "B's fact", None)], vec)
+    assert [f.content for f in store.get("a", ["k"])] == ["A's fact"]
+    store.delete("a", ["k"])
+    assert store.get("a", ["k"]) == [] and [f.content for f in store.get("b", ["k"])] == ["B's fact"]
+    assert [f.content for f in store.load_entity("b").facts] == ["B's fact"]
+
+
+def test_dimension_is_reported_even_after_every_row_is_forgotten() -> None:
+    store = ChromaStore.in_memory()
+    assert store.dimension() is None
+    RecallEngine(store=store, embedder=HashEmbedder(dim=32)).add("u", ["User likes tea."])
+    assert store.dimension() == 32
+    RecallEngine(store=store, embedder=HashEmbedder(dim=32)).forget("u")
+    assert store.dimension() == 32
+
+
+def test_revision_changes_on_every_write() -> None:
+    store = ChromaStore.in_memory()
+    eng = RecallEngine(store=store, embedder=HashEmbedder())
+    assert store.revision("u") is None
+    eng.add("u", ["User likes tea."])
+    r1 = store.revision("u")
+    [jazz] = eng.add("u", ["User likes jazz."])
+    r2 = store.revision("u")
+    eng.delete("u", [jazz])
+    r3 = store.revision("u")
+    eng.forget("u")
+    r4 = store.revision("u")
+    assert None not in (r1, r2, r3, r4) and len({r1, r2, r3, r4}) == 4
+    assert store.revision("other") is None
+
+
+# -- persistence across processes -----------------------------------------------------
+
+WRITER = """
+import sys
+from datetime import datetime, timezone
+from conftest import HashEmbedder
+from memori_core import ChromaStore, RecallEngine
+eng = RecallEngine(store=ChromaStore(path=sys.argv[1]), embedder=HashEmbedder())
+eng.add("alice", ["User is allergic to peanuts.", "User lives in Lisbon."],
+        created_at=datetime(2024, 5, 1, 9, 30, tzinfo=timezone.utc), metadata={"source": "writer"})
+eng.add("alice", ["user is allergic to peanuts"])
+eng.add("bob", ["User plays the cello."], ids=["b-1"])
+print("written")
+"""
+
+READER = """
+import json, sys
+from conftest import HashEmbedder
+from memori_core import ChromaStore, RecallEngine
+eng = RecallEngine(store=ChromaStore(path=sys.argv[1]), embedder=HashEmbedder())
+out = [dict(content=f.content, created_at=f.created_at, metadata=f.metadata)
+       for f in eng.recall("allergic to peanuts", "alice")]
+print(json.dumps({"alice": out, "count_bob": eng.count("bob")}))
+"""
+
+
+def test_facts_persist_across_processes(tmp_path: Path) -> None:
+    path = str(tmp_path / "store")
+    assert run_python(WRITER, path).strip() == "written"
+    seen = json.loads(run_python(READER, path))
+    assert seen["count_bob"] == 1
+    top = seen["alice"][0]
+    assert top["content"] == "User is allergic to peanuts."
+    assert top["created_at"] == "2024-05-01T09:30:00+00:00"
+    assert top["metadata"]["source"] == "writer" and top["metadata"]["times_seen"] == 2
+    # This process, with a fresh engine, sees the same data.
+    eng = RecallEngine(store=ChromaStore(path=path), embedder=HashEmbedder())
+    assert eng.count("alice") == 2
+    assert eng.recall("allergic to peanuts", "alice")[0].content == "User is allergic to peanuts."
+    assert [f.content for f in eng.recall("cello", "bob")] == ["User plays the cello."]
