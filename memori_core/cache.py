@@ -1,130 +1,285 @@
-"""In-process copy of each entity's facts: normalised matrix, contents, tokens."""
+"""In-process copy of each entity's facts: normalised matrix, tokens, inverted index, sessions."""
 
 from __future__ import annotations
 
 import logging
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-from .dense import l2_normalise
+from .dense import l2_normalise, top_k
 from .facts import StoredFact
+from .inverted import InvertedIndex
+from .stemming import analyzer
 from .store.chroma import iso_to_ts
-from .text import get_tokenizer
 
 logger = logging.getLogger(__name__)
+
+AnalyzerKey = tuple[str, "str | None"]
+
+# Dead rows are compacted away once they are this many and this share of all rows.
+_COMPACT_MIN_DEAD = 256
+_COMPACT_SHARE = 0.25
 
 
 class EntityCache:
     """One entity's facts in scoring form.
 
-    Rows are appended into a matrix with spare capacity, so adding a fact to
-    a large memory does not copy the matrix; deletes compact it.
+    Rows are append-only: adding a fact appends a row (into a matrix with
+    spare capacity), replacing or deleting one marks its old row dead. Every
+    structure (matrix, token lists, inverted indexes, session order) is
+    therefore updated incrementally; dead rows are compacted away in one
+    rebuild once they make up a quarter of the rows.
     """
 
     def __init__(self, entity_id: str, revision: str | None = None) -> None:
         self.entity_id = entity_id
         self.revision = revision
-        self.facts: list[StoredFact] = []
-        self.pos: dict[str, int] = {}
         self.dim: int | None = None
+        self.facts: list[StoredFact | None] = []  # None marks a dead row
+        self.pos: dict[str, int] = {}
         self._matrix = np.zeros((0, 0), dtype=np.float32)
         self._recency = np.zeros(0, dtype=np.float64)
-        self._tokens: dict[str, list[tuple[str, ...]]] = {}
+        self._session = np.zeros(0, dtype=np.int32)
+        self.n_dead = 0
+        self._dead_rows: np.ndarray | None = np.zeros(0, dtype=np.int64)
+        self._recent: tuple[int, np.ndarray] | None = None
+        self._tokens: dict[AnalyzerKey, list[tuple[str, ...]]] = {}
+        self._indexes: dict[AnalyzerKey, InvertedIndex] = {}
+        self._session_codes: dict[str, int] = {}
+        self._session_rows: list[list[int]] = []  # per session code: rows in session order
+        self._session_pos = np.zeros(0, dtype=np.int32)  # row -> index in its session list
         self.skipped_dims: Counter[int] = Counter()
         self.warned_dims: set[int] = set()
         self.warned_skipped = False
 
+    # -- views --------------------------------------------------------------
+
     def __len__(self) -> int:
+        """Live facts."""
+        return len(self.facts) - self.n_dead
+
+    @property
+    def n_rows(self) -> int:
+        """Rows, dead ones included."""
         return len(self.facts)
 
     @property
     def matrix(self) -> np.ndarray:
-        """``(n, d)`` float32, L2-normalised rows."""
-        return self._matrix[: len(self.facts)]
+        """``(n_rows, d)`` float32, L2-normalised rows (dead rows zero)."""
+        return self._matrix[: self.n_rows]
 
     @property
     def recency(self) -> np.ndarray:
-        """Per row, the later of created / last seen (epoch seconds)."""
-        return self._recency[: len(self.facts)]
+        """Per row, the later of created / last seen (epoch seconds); ``-inf`` for dead rows."""
+        return self._recency[: self.n_rows]
 
-    def tokens(self, tokenizer: str) -> list[tuple[str, ...]]:
-        """Pre-tokenised documents for ``tokenizer``, computed once per tokenizer."""
-        cached = self._tokens.get(tokenizer)
-        if cached is None:
-            tok = get_tokenizer(tokenizer)
-            cached = [tuple(tok(f.content)) for f in self.facts]
-            self._tokens[tokenizer] = cached
-        return cached
+    @property
+    def sessions(self) -> np.ndarray:
+        """Per row, the session code (``-1``: no session)."""
+        return self._session[: self.n_rows]
+
+    @property
+    def has_sessions(self) -> bool:
+        return bool(self._session_codes)
+
+    def dead_rows(self) -> np.ndarray:
+        """Row numbers of dead rows."""
+        if self._dead_rows is None:
+            self._dead_rows = np.array([r for r, f in enumerate(self.facts) if f is None], dtype=np.int64)
+        return self._dead_rows
+
+    def recent_rows(self, n: int) -> np.ndarray:
+        """The ``n`` most recently created/seen live rows (memoised until the next write)."""
+        if self._recent is None or self._recent[0] != n:
+            self._recent = (n, top_k(self.recency, n))
+        return self._recent[1]
+
+    def tokens(self, key: AnalyzerKey) -> list[tuple[str, ...]]:
+        """Analysed documents (one tuple per row) for ``(tokenizer, stemmer)``, computed once."""
+        toks = self._tokens.get(key)
+        if toks is None:
+            run = analyzer(*key)
+            toks = [tuple(run(f.content)) if f is not None else () for f in self.facts]
+            self._tokens[key] = toks
+        return toks
+
+    def index(self, key: AnalyzerKey) -> InvertedIndex:
+        """The inverted index over the whole memory for ``(tokenizer, stemmer)``, built once, then kept current."""
+        ix = self._indexes.get(key)
+        if ix is None:
+            ix = InvertedIndex()
+            for row, toks in enumerate(self.tokens(key)):
+                ix.add(row, toks)
+                if self.facts[row] is None:
+                    ix.remove(row, toks)
+            self._indexes[key] = ix
+        return ix
+
+    def neighbours(self, row: int) -> tuple[int, int]:
+        """The live rows just before and after ``row`` in its session (``-1`` where there is none)."""
+        code = int(self._session[row])
+        if code < 0:
+            return -1, -1
+        rows = self._session_rows[code]
+        at = int(self._session_pos[row])
+        before = after = -1
+        i = at - 1
+        while i >= 0:
+            if self.facts[rows[i]] is not None:
+                before = rows[i]
+                break
+            i -= 1
+        i = at + 1
+        while i < len(rows):
+            if self.facts[rows[i]] is not None:
+                after = rows[i]
+                break
+            i += 1
+        return before, after
+
+    # -- writes -------------------------------------------------------------
 
     @staticmethod
     def _recency_of(fact: StoredFact) -> float:
         return max(iso_to_ts(fact.created_at), iso_to_ts(fact.last_seen))
 
     def _reserve(self, rows: int) -> None:
-        needed = len(self.facts) + rows
+        needed = self.n_rows + rows
         if needed <= self._matrix.shape[0] and self._matrix.shape[1] == self.dim:
             return
         capacity = max(needed, 2 * self._matrix.shape[0], 64)
+        n = self.n_rows
         grown = np.zeros((capacity, self.dim or 0), dtype=np.float32)
-        if self.facts:
-            grown[: len(self.facts)] = self.matrix
-        recency = np.zeros(capacity, dtype=np.float64)
-        recency[: len(self.facts)] = self.recency
-        self._matrix, self._recency = grown, recency
+        recency = np.full(capacity, -np.inf, dtype=np.float64)
+        session = np.full(capacity, -1, dtype=np.int32)
+        spos = np.zeros(capacity, dtype=np.int32)
+        if n:
+            grown[:n] = self._matrix[:n]
+            recency[:n] = self._recency[:n]
+            session[:n] = self._session[:n]
+            spos[:n] = self._session_pos[:n]
+        self._matrix, self._recency, self._session, self._session_pos = grown, recency, session, spos
+
+    def _kill(self, row: int) -> None:
+        fact = self.facts[row]
+        if fact is None:
+            return
+        for key, ix in self._indexes.items():
+            ix.remove(row, self._tokens[key][row])
+        self.facts[row] = None
+        self._recent = None
+        self._matrix[row] = 0.0
+        self._recency[row] = -np.inf
+        self.n_dead += 1
+        self._dead_rows = None
+
+    def _append(self, fact: StoredFact, vec: np.ndarray) -> None:
+        row = self.n_rows
+        self._recent = None
+        self.facts.append(fact)
+        self.pos[fact.id] = row
+        self._matrix[row] = vec
+        self._recency[row] = self._recency_of(fact)
+        for key, toks in self._tokens.items():
+            doc = tuple(analyzer(*key)(fact.content))
+            toks.append(doc)
+            ix = self._indexes.get(key)
+            if ix is not None:
+                ix.add(row, doc)
+        if fact.session_id is None:
+            self._session[row] = -1
+            return
+        # Session order is by seq alone (a replaced fact goes where its seq puts it),
+        # so the incremental state is the one a reload from the store builds.
+        code = self._session_codes.get(fact.session_id)
+        if code is None:
+            code = self._session_codes[fact.session_id] = len(self._session_rows)
+            self._session_rows.append([])
+        at = self._insert_in_session(code, fact.seq, row)
+        self._session[row] = code
+        self._session_pos[row] = at
+
+    def _insert_in_session(self, code: int, seq: int, row: int) -> int:
+        rows = self._session_rows[code]
+        at = len(rows)
+        # Facts normally arrive in order; an older one (e.g. loaded late) is placed by its seq.
+        # Dead rows are stepped over: their place does not matter, neighbours skip them.
+        while at > 0:
+            prev = self.facts[rows[at - 1]]
+            if prev is not None and prev.seq <= seq:
+                break
+            at -= 1
+        rows.insert(at, row)
+        if at != len(rows) - 1:
+            for i in range(at, len(rows)):
+                self._session_pos[rows[i]] = i
+        return at
 
     def upsert(self, facts: Sequence[StoredFact], embeddings: Sequence[np.ndarray] | np.ndarray) -> None:
-        """Add new rows or replace rows with the same id. Rows of a foreign dimension are counted and left out."""
+        """Add facts; a fact whose id is present replaces it. Rows of a foreign dimension are counted and left out."""
         if len(facts) == 0:
             return
         if self.dim is None:
-            dims = Counter(int(np.shape(e)[-1]) for e in embeddings)
-            self.dim = dims.most_common(1)[0][0]
-        keep = [i for i, e in enumerate(embeddings) if np.shape(e)[-1] == self.dim]
-        for i in range(len(facts)):
-            if np.shape(embeddings[i])[-1] != self.dim:
-                self.skipped_dims[int(np.shape(embeddings[i])[-1])] += 1
+            self.dim = Counter(int(np.shape(e)[-1]) for e in embeddings).most_common(1)[0][0]
+        keep = []
+        for i, e in enumerate(embeddings):
+            if np.shape(e)[-1] == self.dim:
+                keep.append(i)
+            else:
+                self.skipped_dims[int(np.shape(e)[-1])] += 1
         if not keep:
             return
         normed = l2_normalise(np.stack([np.asarray(embeddings[i], dtype=np.float32) for i in keep]))
-        new_rows = [i for i in keep if facts[i].id not in self.pos]
-        self._reserve(len(new_rows))
-        for row_vec, i in zip(normed, keep):
+        self._reserve(len(keep))
+        for vec, i in zip(normed, keep):
             fact = facts[i]
-            at = self.pos.get(fact.id)
-            if at is None:
-                at = len(self.facts)
-                self.pos[fact.id] = at
-                self.facts.append(fact)
-                for name, toks in self._tokens.items():
-                    toks.append(tuple(get_tokenizer(name)(fact.content)))
-            else:
-                self.facts[at] = fact
-                for name, toks in self._tokens.items():
-                    toks[at] = tuple(get_tokenizer(name)(fact.content))
-            self._matrix[at] = row_vec
-            self._recency[at] = self._recency_of(fact)
+            old = self.pos.get(fact.id)
+            if old is not None:
+                self._kill(old)
+            self._append(fact, vec)
+        self.maybe_compact()
 
     def update_seen(self, facts: Sequence[StoredFact]) -> None:
         """Replace the metadata of rows already present (content and vector unchanged)."""
         for fact in facts:
             at = self.pos.get(fact.id)
-            if at is not None:
+            if at is not None and self.facts[at] is not None:
                 self.facts[at] = fact
                 self._recency[at] = self._recency_of(fact)
+                self._recent = None
 
     def remove(self, ids: Sequence[str]) -> None:
-        """Drop rows by id and compact the arrays."""
-        gone = {self.pos[i] for i in ids if i in self.pos}
-        if not gone:
+        """Mark rows dead by fact id."""
+        for fid in ids:
+            row = self.pos.pop(fid, None)
+            if row is not None:
+                self._kill(row)
+        self.maybe_compact()
+
+    def maybe_compact(self) -> None:
+        """Rebuild without dead rows once they are many (amortised: never on every write)."""
+        if self.n_dead < _COMPACT_MIN_DEAD or self.n_dead < _COMPACT_SHARE * self.n_rows:
             return
-        keep = np.array([r for r in range(len(self.facts)) if r not in gone], dtype=np.int64)
-        self._matrix = np.ascontiguousarray(self.matrix[keep])
-        self._recency = self.recency[keep].copy()
-        self.facts = [self.facts[r] for r in keep]
-        self._tokens = {name: [toks[r] for r in keep] for name, toks in self._tokens.items()}
-        self.pos = {f.id: r for r, f in enumerate(self.facts)}
+        alive = [r for r, f in enumerate(self.facts) if f is not None]
+        facts = [self.facts[r] for r in alive]
+        vectors = self.matrix[alive].copy()
+        keys = list(self._tokens)
+        fresh = EntityCache(self.entity_id, self.revision)
+        fresh.dim = self.dim
+        # Same row order as now (upsert_sorted would reorder rows and misalign the token lists below).
+        fresh.upsert(facts, vectors)  # type: ignore[arg-type]
+        for key in keys:
+            fresh._tokens[key] = [self._tokens[key][r] for r in alive]
+        self.__dict__.update({k: v for k, v in fresh.__dict__.items() if k not in ("skipped_dims", "warned_dims", "warned_skipped")})
+        for key in keys:
+            self.index(key)
+
+    def upsert_sorted(self, facts: Sequence[StoredFact], embeddings: Sequence[np.ndarray] | np.ndarray) -> None:
+        """Load rows, placing session facts in ``seq`` order (used when loading from the store)."""
+        order = sorted(range(len(facts)), key=lambda i: (facts[i].session_id is None, facts[i].seq))
+        self.upsert([facts[i] for i in order], [embeddings[i] for i in order])
 
 
 class CacheRegistry:
@@ -151,11 +306,3 @@ class CacheRegistry:
 
     def clear(self) -> None:
         self._items.clear()
-
-
-def build_cache(entity_id: str, revision: str | None, load: Callable[[], tuple[list[StoredFact], list[np.ndarray]]]) -> EntityCache:
-    """Load an entity's rows through ``load`` into a fresh cache."""
-    facts, embeddings = load()
-    cache = EntityCache(entity_id, revision)
-    cache.upsert(facts, embeddings)
-    return cache

@@ -116,6 +116,33 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_eval_locomo(args: argparse.Namespace) -> int:
+    from .evaluation import evaluate_locomo, format_table, load_embedder, load_locomo, progress_bar
+
+    conversations = load_locomo(args.file)
+    if args.conversations:
+        wanted = set(args.conversations.split(","))
+        conversations = [c for c in conversations if c.sample_id in wanted]
+        if not conversations:
+            raise ValueError(f"no conversation matches --conversations {args.conversations!r}")
+    n_q = sum(len(c.questions) for c in conversations)
+    n_t = sum(len(c.turns) for c in conversations)
+    print(f"LoCoMo recall: {len(conversations)} conversations, {n_t} turns, {n_q} questions; limit {args.limit}",
+          file=sys.stderr)
+    result = evaluate_locomo(
+        conversations,
+        embedder=load_embedder(args.embedder),
+        limit=args.limit,
+        short_queries=args.short_queries,
+        progress=None if args.quiet else progress_bar,
+    )
+    print(format_table(result))
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=2), encoding="utf-8")
+        print(f"\nwrote {args.json}", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``memori`` command."""
     parser = argparse.ArgumentParser(prog="memori", description="Long-term memory recall over Chroma.")
@@ -146,6 +173,19 @@ def build_parser() -> argparse.ArgumentParser:
     p_forget.add_argument("--entity", "-e", required=True)
     store_opts(p_forget)
     p_forget.set_defaults(func=cmd_forget)
+
+    p_eval = sub.add_parser("eval", help="measure recall quality on a benchmark file")
+    eval_sub = p_eval.add_subparsers(dest="benchmark", required=True)
+    p_locomo = eval_sub.add_parser("locomo", help="LoCoMo-format conversations: R@5, R@10, nDCG@10 per category")
+    p_locomo.add_argument("file", help="a JSON file in LoCoMo's format (e.g. locomo10.json)")
+    p_locomo.add_argument("--json", default=None, metavar="FILE", help="also write the results as JSON")
+    p_locomo.add_argument("--embedder", default="minilm", help="'minilm' (default) or 'module:attribute'")
+    p_locomo.add_argument("--limit", type=int, default=10, help="results per question (default 10)")
+    p_locomo.add_argument("--conversations", default=None, help="comma-separated sample ids to keep")
+    p_locomo.add_argument("--short-queries", action="store_true",
+                          help="also compare default vs Memori ranking on 1- and 2-word queries")
+    p_locomo.add_argument("--quiet", action="store_true", help="no progress bar")
+    p_locomo.set_defaults(func=cmd_eval_locomo)
 
     p_demo = sub.add_parser("demo", help="seed two users, recall, explain (temporary embedded store)")
     p_demo.add_argument("--path", default=None, help="keep the demo store in this folder")

@@ -11,6 +11,7 @@ from typing import Any, Literal
 logger = logging.getLogger(__name__)
 
 TokenizerName = Literal["unicode", "memori"]
+PoolName = Literal["union", "dense"]
 
 #: Environment variables read by :meth:`RecallConfig.from_env`, mapped to fields.
 ENV_FIELDS: dict[str, str] = {
@@ -20,6 +21,9 @@ ENV_FIELDS: dict[str, str] = {
     "MEMORI_RECALL_LIMIT": "limit",
     "MEMORI_RECALL_DENSE_LIMIT": "dense_limit",
     "MEMORI_RECALL_TOKENIZER": "tokenizer",
+    "MEMORI_RECALL_STEMMER": "stemmer",
+    "MEMORI_RECALL_POOL": "pool",
+    "MEMORI_RECALL_NEIGHBOUR_WEIGHT": "neighbour_weight",
 }
 
 
@@ -35,26 +39,35 @@ class RecallConfig:
     """Facts returned by ``recall`` when the call gives no limit."""
     dense_limit: int | None = None
     """Most recent rows scored per recall; ``None`` scores all of an entity's facts."""
-    relevance_threshold: float | None = 0.1
-    """Minimum fused score kept by ``recall``; ``None`` turns the threshold off."""
-    lex_weight: float = 0.15
+    relevance_threshold: float | None = 0.19
+    """Minimum final score kept by ``recall``; ``None`` turns the threshold off. Calibrated on LoCoMo's
+    dev half: the largest value that keeps >= 95% of the evidence facts ranked in the top 10, both as
+    scored and with their lexical part removed (a question paraphrased with none of the fact's words)."""
+    lex_weight: float = 0.35
     """Lexical (BM25) weight for queries longer than ``short_query_max_tokens``."""
-    lex_weight_short: float = 0.30
+    lex_weight_short: float = 0.35
     """Lexical weight for short queries."""
     short_query_max_tokens: int = 2
     """Queries with at most this many tokens (after stopwords) count as short."""
     weight_clamp: tuple[float, float] = (0.05, 0.40)
     """Both lexical weights are clamped into this closed interval."""
     candidate_multiplier: int = 10
-    """Dense pool size is ``max(limit * candidate_multiplier, candidate_floor)``..."""
+    """Pool size P is ``max(limit * candidate_multiplier, candidate_floor)``..."""
     candidate_floor: int = 50
     """...bounded by the number of rows and never below ``limit``."""
     k1: float = 1.2
     """BM25 term-frequency saturation."""
-    b: float = 0.75
+    b: float = 0.4
     """BM25 length normalisation."""
     tokenizer: TokenizerName = "unicode"
     """``"unicode"`` (every script, CJK bigrams) or ``"memori"`` (ASCII, upstream parity)."""
+    stemmer: str | None = "english"
+    """Snowball language for Latin-script tokens (PyStemmer); ``None`` turns stemming off."""
+    pool: PoolName = "union"
+    """``"union"``: dense top P plus BM25 top P over the whole memory; ``"dense"``: dense top P only (Memori)."""
+    neighbour_weight: float = 0.3
+    """Neighbour smoothing alpha: a fact gains this share of the best fused score of the facts said just
+    before / after it in the same session. Only facts added with a ``session_id`` have neighbours; 0 turns it off."""
 
     def __post_init__(self) -> None:
         _check_int("limit", self.limit, minimum=0)
@@ -78,6 +91,13 @@ class RecallConfig:
             raise ValueError(f"BM25 needs k1 >= 0 and 0 <= b <= 1, got k1={self.k1}, b={self.b}")
         if self.tokenizer not in ("unicode", "memori"):
             raise ValueError(f"tokenizer must be 'unicode' or 'memori', got {self.tokenizer!r}")
+        if self.stemmer is not None and (not isinstance(self.stemmer, str) or not self.stemmer):
+            raise ValueError(f"stemmer must be a Snowball language name or None, got {self.stemmer!r}")
+        if self.pool not in ("union", "dense"):
+            raise ValueError(f"pool must be 'union' or 'dense', got {self.pool!r}")
+        _check_number("neighbour_weight", self.neighbour_weight)
+        if self.neighbour_weight < 0:
+            raise ValueError(f"neighbour_weight must be >= 0, got {self.neighbour_weight}")
 
     def replace(self, **changes: Any) -> RecallConfig:
         """Return a copy with some fields changed (validated like the constructor)."""
@@ -85,17 +105,32 @@ class RecallConfig:
 
     @classmethod
     def memori_compat(cls, **overrides: Any) -> RecallConfig:
-        """Upstream Memori 3.3.6's exact ranking: ASCII tokenizer, 1000 most recent rows."""
-        base: dict[str, Any] = {"tokenizer": "memori", "dense_limit": 1000}
+        """Upstream Memori 3.3.6's exact ranking: dense pool only, ASCII tokenizer without stemming,
+        BM25 b=0.75, weights 0.15 / 0.30 (short), no neighbour smoothing, threshold 0.1, 1000 most recent rows."""
+        base: dict[str, Any] = {
+            "tokenizer": "memori",
+            "dense_limit": 1000,
+            "relevance_threshold": 0.1,
+            "lex_weight": 0.15,
+            "lex_weight_short": 0.30,
+            "b": 0.75,
+            "stemmer": None,
+            "pool": "dense",
+            "neighbour_weight": 0.0,
+        }
         base.update(overrides)
         return cls(**base)
 
     @classmethod
-    def from_env(cls, **overrides: Any) -> RecallConfig:
+    def from_env(cls, base: RecallConfig | None = None, **overrides: Any) -> RecallConfig:
         """Build a config from ``MEMORI_RECALL_*`` environment variables, read now.
 
-        Unparsable values are ignored with a warning (the default stays), as
-        upstream Memori does. Keyword ``overrides`` win over the environment.
+        Fields the environment does not set keep ``base``'s values (default:
+        :class:`RecallConfig` defaults); ``from_env(base=RecallConfig.memori_compat())``
+        handles the variables exactly as upstream Memori does. Unparsable or
+        invalid values (e.g. ``MEMORI_RECALL_LIMIT=-3``) are ignored with a
+        warning (the base value stays), as upstream Memori does. Keyword
+        ``overrides`` win over the environment and are validated strictly.
         """
         values: dict[str, Any] = {}
         for var, name in ENV_FIELDS.items():
@@ -103,18 +138,23 @@ class RecallConfig:
             if raw is None or raw.strip() == "":
                 continue
             try:
-                values[name] = _parse_env_value(name, raw.strip())
-            except ValueError:
+                value = _parse_env_value(name, raw.strip())
+                cls(**{name: value})  # the field's own checks, with every other field at its default
+            except (TypeError, ValueError):
                 logger.warning("ignoring %s=%r: not a valid value for %s", var, raw, name)
+                continue
+            values[name] = value
         values.update(overrides)
+        if base is not None:
+            return dataclasses.replace(base, **values)
         return cls(**values)
 
 
 def _parse_env_value(name: str, raw: str) -> Any:
-    if name == "tokenizer":
-        if raw not in ("unicode", "memori"):
-            raise ValueError(raw)
+    if name in ("tokenizer", "pool"):
         return raw
+    if name == "stemmer":
+        return None if raw.lower() in ("none", "off") else raw
     if name in ("limit", "dense_limit"):
         if name == "dense_limit" and raw.lower() in ("none", "all"):
             return None
@@ -122,6 +162,10 @@ def _parse_env_value(name: str, raw: str) -> Any:
     if name == "relevance_threshold" and raw.lower() in ("none", "off"):
         return None
     value = float(raw)
+    if name in ("lex_weight", "lex_weight_short") and value in (float("inf"), float("-inf")):
+        # Upstream clamps an infinite weight to the clamp's bound; 1.0 / 0.0 are
+        # valid weights that the clamp maps to the same bound.
+        return 1.0 if value > 0 else 0.0
     if value != value or value in (float("inf"), float("-inf")):
         raise ValueError(raw)
     return value

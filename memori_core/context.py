@@ -17,12 +17,15 @@ PREAMBLE = (
 # Any spelling of the block's tags that a model might read as one: case,
 # inner spaces, a closing slash, attributes.
 _TAG_LIKE = re.compile(r"<(\s*/?\s*memori_context\b[^<>]*)>", re.IGNORECASE)
+# The start of such a tag without its '>' (which a later line could supply).
+_TAG_START = re.compile(r"<(?=\s*/?\s*memori_context\b)", re.IGNORECASE)
 
 
 def sanitize_fact(content: str) -> str:
     """Make stored text safe inside the block: one line, and no tag that could open or close it."""
     one_line = " ".join(content.split())
-    return _TAG_LIKE.sub(lambda m: f"&lt;{m.group(1)}&gt;", one_line)
+    escaped = _TAG_LIKE.sub(lambda m: f"&lt;{m.group(1)}&gt;", one_line)
+    return _TAG_START.sub("&lt;", escaped)
 
 
 def format_timestamp(created_at: Any) -> str | None:

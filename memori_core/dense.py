@@ -31,7 +31,13 @@ def top_k(scores: np.ndarray, k: int) -> np.ndarray:
     if k <= 0 or n == 0:
         return np.empty(0, dtype=np.int64)
     if k < n:
-        kept = np.argpartition(-scores, k - 1)[:k]
+        # Everything strictly above the k-th best score is in; of the rows tied
+        # with it, the earliest fill the remaining places (argpartition alone
+        # would pick an arbitrary subset of the tied rows).
+        kth = np.partition(scores, n - k)[n - k]
+        above = np.flatnonzero(scores > kth)
+        tied = np.flatnonzero(scores == kth)[: k - above.size]
+        kept = np.concatenate([above, tied])
         kept.sort()
     else:
         kept = np.arange(n)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import logging
+import types
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -27,7 +29,20 @@ class Embedder(Protocol):
 
 
 def _describe(obj: Any) -> str:
-    return getattr(obj, "model_name", None) or getattr(obj, "__qualname__", None) or type(obj).__name__
+    """A name for error messages: the function or class, with the model when it has one.
+
+    ``"embed_texts"``, ``"OpenAIEmbeddings(text-embedding-3-small)"``,
+    ``"MockEmbedding"`` (LlamaIndex's placeholder model name ``"unknown"`` is left out).
+    """
+    target = obj.func if isinstance(obj, functools.partial) else obj
+    if isinstance(target, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
+        kind = target.__qualname__
+    else:
+        kind = type(target).__name__
+    model = getattr(obj, "model_name", None) or getattr(obj, "model", None)
+    if isinstance(model, str) and model.strip() and model != "unknown":
+        return f"{kind}({model})"
+    return kind
 
 
 def check_matrix(value: Any, *, rows: int, name: str, dim: int | None = None) -> np.ndarray:

@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import logging
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
@@ -22,7 +23,8 @@ from .facts import RecalledFact, StoredFact
 from .lexical import bm25_pool, fusion_weights, unique_terms
 from .ranking import candidate_limit, fuse, passes_threshold, rank_order
 from .store.base import FactStore
-from .text import get_tokenizer, normalize_fact_text
+from .stemming import analyzer
+from .text import normalize_fact_text
 from .validate import (
     check_entity_id,
     check_facts,
@@ -30,11 +32,22 @@ from .validate import (
     check_limit,
     check_metadata,
     check_query,
+    check_session_id,
     per_fact,
     to_iso_utc,
 )
 
 logger = logging.getLogger(__name__)
+
+
+SOURCE_DENSE, SOURCE_LEXICAL, SOURCE_NEIGHBOUR = 1, 2, 4
+
+
+def source_label(flags: int) -> str:
+    """``"dense"``, ``"lexical"``, ``"dense+lexical"`` or ``"neighbour"``."""
+    if flags & SOURCE_NEIGHBOUR:
+        return "neighbour"
+    return "+".join(name for bit, name in ((SOURCE_DENSE, "dense"), (SOURCE_LEXICAL, "lexical")) if flags & bit)
 
 
 def derived_fact_id(text: str) -> str:
@@ -51,7 +64,10 @@ class _Scored:
     cosine: np.ndarray
     bm25: np.ndarray
     lexical: np.ndarray
+    fused: np.ndarray
+    bonus: np.ndarray
     rank_score: np.ndarray
+    source: np.ndarray
     query_tokens: list[str]
     w_cos: float
     w_lex: float
@@ -112,6 +128,8 @@ class RecallEngine:
         ids: Sequence[str] | None = None,
         created_at: Any = None,
         metadata: Any = None,
+        *,
+        session_id: Any = None,
     ) -> list[str]:
         """Store facts for ``entity_id``; returns their ids, one per input fact.
 
@@ -119,8 +137,11 @@ class RecallEngine:
         entity is not stored again: its ``last_seen`` / ``times_seen`` are
         updated. With ``ids``, facts are upserted by id. ``created_at`` (datetime
         or ISO 8601; default now) and ``metadata`` (dict) take one value for all
-        facts or a list with one per fact. Everything is validated and embedded
-        before anything is written.
+        facts or a list with one per fact. ``session_id`` (a str, or one per
+        fact) marks the conversation the facts were said in: facts of one
+        session keep the order in which they were added, and recall lets a
+        fact borrow relevance from its neighbours (``neighbour_weight``).
+        Everything is validated and embedded before anything is written.
         """
         entity_id = check_entity_id(entity_id)
         texts = check_facts(facts)
@@ -131,15 +152,19 @@ class RecallEngine:
         now = datetime.now(timezone.utc).isoformat()
         stamps = [to_iso_utc(v) or now for v in per_fact(created_at, n, "created_at", (str, datetime))]
         metas = [check_metadata(m, i) for i, m in enumerate(per_fact(metadata, n, "metadata", (dict,)))]
+        sessions = [check_session_id(v, i) for i, v in enumerate(per_fact(session_id, n, "session_id", (str,)))]
         out_ids = given_ids or [derived_fact_id(t) for t in texts]
+        seq0 = time.time_ns()
 
         # Collapse repeats within the call: the last value of an id wins for
         # caller ids; for derived ids the first occurrence is stored and the rest count as sightings.
         batch: dict[str, StoredFact] = {}
-        for fid, text, stamp, meta in zip(out_ids, texts, stamps, metas):
+        for i, (fid, text, stamp, meta, session) in enumerate(zip(out_ids, texts, stamps, metas, sessions)):
             prev = batch.get(fid)
             if prev is None or given_ids is not None:
-                batch[fid] = StoredFact(fid, entity_id, text, stamp, meta, last_seen=stamp, times_seen=1)
+                batch[fid] = StoredFact(
+                    fid, entity_id, text, stamp, meta, last_seen=stamp, times_seen=1, session_id=session, seq=seq0 + i
+                )
             else:
                 batch[fid] = replace(
                     prev,
@@ -249,22 +274,28 @@ class RecallEngine:
             return cache
         rows = self.store.load_entity(entity_id)
         cache = EntityCache(entity_id, revision)
-        cache.upsert(rows.facts, rows.embeddings)
+        cache.upsert_sorted(rows.facts, rows.embeddings)
         self._caches.put(cache)
         return cache
 
     def _embed_query(self, query: str, query_vector: Any | None) -> np.ndarray:
-        if query_vector is not None:
-            return check_matrix([query_vector], rows=1, name="query_vector")[0]
-        return self.embedder.embed_query(query)
+        if query_vector is None:
+            return self.embedder.embed_query(query)
+        vec = np.asarray(query_vector, dtype=np.float32)
+        if vec.ndim == 1 and vec.size and np.isfinite(sq := float(np.dot(vec, vec))) and sq > 0:
+            return vec  # fast path: a finite, non-zero vector (the norm check covers NaN and inf)
+        return check_matrix([query_vector], rows=1, name="query_vector")[0]
 
     def _score(
         self, query: str, entity_id: str, limit: int, query_vector: Any | None
     ) -> _Scored | str:
-        """Score the pool, or return the reason nothing could be scored."""
+        """Score the candidates, or return the reason nothing could be scored."""
         vec = self._embed_query(query, query_vector)
         q = l2_normalise(vec)[0]
         cfg = self.config
+        key = (cfg.tokenizer, cfg.stemmer)
+        q_tokens = analyzer(*key)(query)
+        q_terms = unique_terms(q_tokens)
         with self._lock:
             cache = self._cache_for(entity_id)
             if cache.skipped_dims and not cache.warned_skipped:
@@ -283,32 +314,74 @@ class RecallEngine:
                         entity_id, q.shape[0], cache.dim,
                     )
                 return f"query embedding is {q.shape[0]}-d but stored rows are {cache.dim}-d"
-            matrix = cache.matrix
+
             subset: np.ndarray | None = None
             if cfg.dense_limit is not None and cfg.dense_limit < len(cache):
-                subset = top_k(cache.recency, cfg.dense_limit)
-                matrix = matrix[subset]
-            cos_all = cosine_scores(matrix, q)
-            pool_n = candidate_limit(limit, cos_all.shape[0], bool(query.strip()), cfg)
-            pool = top_k(cos_all, pool_n)
-            cosine = cos_all[pool]
-            rows = subset[pool] if subset is not None else pool
-            docs = cache.tokens(cfg.tokenizer)
+                subset = cache.recent_rows(cfg.dense_limit)
+            scorable = len(cache) if subset is None else int(subset.shape[0])
+            pool_n = candidate_limit(limit, scorable, bool(query.strip()), cfg)
+            if subset is None:
+                cos_all = cosine_scores(cache.matrix, q)
+                if cache.n_dead:
+                    cos_all[cache.dead_rows()] = -np.inf
+                dense_rows = top_k(cos_all, pool_n)
+                if cache.n_dead:
+                    dense_rows = dense_rows[np.isfinite(cos_all[dense_rows])]
+            else:
+                # Only the most recent rows are scored (dead rows are never among them).
+                dense_rows = subset[top_k(cosine_scores(cache.matrix[subset], q), pool_n)]
+            rows = dense_rows.tolist()
+            source = dict.fromkeys(rows, SOURCE_DENSE)
+            if cfg.pool == "union" and q_terms:
+                lex_rows, _ = cache.index(key).top(q_terms, pool_n, k1=cfg.k1, b=cfg.b)
+                if subset is not None:
+                    allowed = np.zeros(cache.n_rows, dtype=bool)
+                    allowed[subset] = True
+                    lex_rows = lex_rows[allowed[lex_rows]]
+                for r in lex_rows.tolist():
+                    if r in source:
+                        source[r] |= SOURCE_LEXICAL
+                    else:
+                        source[r] = SOURCE_LEXICAL
+                        rows.append(r)
+            links: list[tuple[int, int]] | None = None
+            if cfg.neighbour_weight > 0 and cache.has_sessions:
+                links = [cache.neighbours(r) for r in rows]
+                for pair in list(links):
+                    for r in pair:
+                        if r >= 0 and r not in source:
+                            source[r] = SOURCE_NEIGHBOUR
+                            rows.append(r)
+                            links.append(cache.neighbours(r))
+            docs = cache.tokens(key)
             pool_docs = [docs[r] for r in rows]
-        q_tokens = get_tokenizer(cfg.tokenizer)(query)
-        lex = bm25_pool(unique_terms(q_tokens), pool_docs, k1=cfg.k1, b=cfg.b)
+            pool_matrix = cache.matrix[rows]
+        pool = np.asarray(rows, dtype=np.int64)
+        cosine = cosine_scores(pool_matrix, q).astype(np.float64)
+        lex = bm25_pool(q_terms, pool_docs, k1=cfg.k1, b=cfg.b)
         w_cos, w_lex = fusion_weights(len(q_tokens), cfg)
+        fused = fuse(cosine, lex.normalised, w_cos, w_lex)
+        bonus = np.zeros_like(fused)
+        if links is not None:
+            at = {r: i for i, r in enumerate(rows)}
+            for i, pair in enumerate(links):
+                best = max((fused[at[r]] for r in pair if r in at), default=None)
+                if best is not None and best > 0:
+                    bonus[i] = cfg.neighbour_weight * best
         return _Scored(
             cache=cache,
-            rows=rows,
+            rows=pool,
             cosine=cosine,
             bm25=lex.raw,
             lexical=lex.normalised,
-            rank_score=fuse(cosine, lex.normalised, w_cos, w_lex),
+            fused=fused,
+            bonus=bonus,
+            rank_score=fused + bonus,
+            source=np.fromiter((source[r] for r in rows), dtype=np.int8, count=len(rows)),
             query_tokens=q_tokens,
             w_cos=w_cos,
             w_lex=w_lex,
-            rows_scored=int(cos_all.shape[0]),
+            rows_scored=scorable,
         )
 
     def _fact(self, s: _Scored, i: int) -> RecalledFact:
@@ -317,6 +390,8 @@ class RecallEngine:
         meta.setdefault("times_seen", f.times_seen)
         if f.last_seen:
             meta.setdefault("last_seen", f.last_seen)
+        if f.session_id is not None:
+            meta.setdefault("session_id", f.session_id)
         return RecalledFact(
             id=f.id,
             entity_id=f.entity_id,
@@ -367,7 +442,7 @@ class RecallEngine:
         entity_id = check_entity_id(entity_id)
         limit = check_limit(limit, self.config.limit)
         cfg = self.config
-        q_tokens = get_tokenizer(cfg.tokenizer)(query)
+        q_tokens = analyzer(cfg.tokenizer, cfg.stemmer)(query)
         w_cos, w_lex = fusion_weights(len(q_tokens), cfg)
 
         def empty(note: str) -> RecallReport:
@@ -404,6 +479,9 @@ class RecallEngine:
                     kept=reason == "kept",
                     reason=reason,
                     metadata=fact.metadata,
+                    source=source_label(int(scored.source[i])),
+                    fused=float(scored.fused[i]),
+                    neighbour_bonus=float(scored.bonus[i]),
                 )
             )
         return RecallReport(
@@ -414,9 +492,9 @@ class RecallEngine:
     # -- async twins --------------------------------------------------------
 
     async def aadd(self, entity_id: str, facts: Sequence[str] | str, ids: Sequence[str] | None = None,
-                   created_at: Any = None, metadata: Any = None) -> list[str]:
+                   created_at: Any = None, metadata: Any = None, *, session_id: Any = None) -> list[str]:
         """Async :meth:`add` (runs in a worker thread)."""
-        return await asyncio.to_thread(self.add, entity_id, facts, ids, created_at, metadata)
+        return await asyncio.to_thread(self.add, entity_id, facts, ids, created_at, metadata, session_id=session_id)
 
     async def arecall(self, query: str, entity_id: str, limit: int | None = None, *,
                       query_vector: Any | None = None) -> list[RecalledFact]:

@@ -28,6 +28,12 @@ class CandidateScore:
     reason: str
     """``"kept"``, ``"below threshold"`` or ``"beyond limit"``."""
     metadata: dict[str, Any] = field(default_factory=dict)
+    source: str = "dense"
+    """Where the candidate came from: ``"dense"``, ``"lexical"``, ``"dense+lexical"`` or ``"neighbour"``."""
+    fused: float = 0.0
+    """``w_cos * cosine + w_lex * lexical`` before neighbour smoothing."""
+    neighbour_bonus: float = 0.0
+    """``neighbour_weight`` x the best fused score of its session neighbours (``rank_score = fused + bonus``)."""
 
 
 @dataclass(frozen=True)
@@ -82,13 +88,16 @@ class RecallReport:
             head += f"\n{self.note}"
         if not self.candidates:
             return head
-        cols = f"{'rank':>4}  {'cosine':>7}  {'bm25':>7}  {'lex':>5}  {'score':>7}  {'':<15}  fact"
+        cols = (
+            f"{'rank':>4}  {'from':<13}  {'cosine':>7}  {'bm25':>7}  {'lex':>5}  {'bonus':>6}  "
+            f"{'score':>7}  {'':<15}  fact"
+        )
         lines = [head, cols, "-" * len(cols)]
         for c in self.candidates:
             text = c.content if len(c.content) <= width else c.content[: width - 1] + "…"
             lines.append(
-                f"{c.rank:>4}  {c.cosine:>7.4f}  {c.bm25:>7.3f}  {c.lexical:>5.3f}  {c.rank_score:>7.4f}  "
-                f"{c.reason:<15}  {text}"
+                f"{c.rank:>4}  {c.source:<13}  {c.cosine:>7.4f}  {c.bm25:>7.3f}  {c.lexical:>5.3f}  "
+                f"{c.neighbour_bonus:>6.3f}  {c.rank_score:>7.4f}  {c.reason:<15}  {text}"
             )
         return "\n".join(lines)
 

@@ -20,6 +20,10 @@ class StoredFact:
     """User metadata (JSON values)."""
     last_seen: str | None = None
     times_seen: int = 1
+    session_id: str | None = None
+    """Conversation/thread the fact was said in; facts of one session are ordered by ``seq``."""
+    seq: int = 0
+    """Order of addition within the entity (nanosecond clock at add time, plus position in the batch)."""
     embedding: np.ndarray | None = field(default=None, repr=False, compare=False)
 
 

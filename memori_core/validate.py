@@ -102,3 +102,12 @@ def check_metadata(value: Any, i: int) -> dict[str, Any]:
     except (TypeError, ValueError) as exc:
         raise TypeError(f"metadata #{i} is not JSON-serialisable: {exc}") from None
     return dict(value)
+
+
+def check_session_id(value: Any, i: int) -> str | None:
+    """A session id is ``None`` or a non-blank ``str``."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise TypeError(f"session_id #{i} must be a non-empty str or None, got {value!r}")
+    return value

@@ -7,10 +7,11 @@ from datetime import datetime, timedelta, timezone
 import numpy as np
 import pytest
 
+from memori_core.stemming import analyzer
+
 from conftest import HashEmbedder
 from memori_core import ChromaStore, RecallConfig, RecallEngine, format_context
 from memori_core.engine import derived_fact_id
-from memori_core.text import unicode_tokenize
 
 FACTS = [
     "User is allergic to peanuts.",
@@ -244,8 +245,8 @@ def test_explain_lists_every_pool_candidate_with_score_parts() -> None:
     query = "is the user allergic to peanuts or to dogs"
     report = eng.explain(query, "u1", limit=3)
     assert report.pool_size == len(report.candidates) == len(FACTS) == report.rows_scored
-    assert report.query_tokens == unicode_tokenize(query)
-    assert report.w_lex == pytest.approx(0.15) and report.w_cos == pytest.approx(0.85)  # > 2 tokens
+    assert report.query_tokens == analyzer("unicode", "english")(query)  # the default: stemmed unicode tokens
+    assert report.w_lex == pytest.approx(0.35) and report.w_cos == pytest.approx(0.65)  # default weights
     assert report.threshold == 0.5 and report.limit == 3
     assert [c.rank for c in report.candidates] == list(range(1, len(FACTS) + 1))
     assert {c.content for c in report.candidates} == set(FACTS)

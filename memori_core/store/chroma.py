@@ -34,6 +34,7 @@ _LOCAL_LOCK = threading.Lock()
 # Metadata keys the store owns; user metadata travels as JSON in META_JSON.
 ENTITY, FACT_ID, CREATED_AT, CREATED_TS = "entity_id", "fact_id", "created_at", "created_ts"
 LAST_SEEN, LAST_SEEN_TS, TIMES_SEEN, META_JSON = "last_seen", "last_seen_ts", "times_seen", "metadata_json"
+SESSION, SEQ = "session_id", "seq"
 
 
 def default_store_path() -> Path:
@@ -221,6 +222,8 @@ class ChromaStore:
             metadata=json.loads(raw_user) if raw_user else {},
             last_seen=meta.get(LAST_SEEN),
             times_seen=int(meta.get(TIMES_SEEN, 1)),
+            session_id=meta.get(SESSION) or None,
+            seq=int(meta.get(SEQ, 0)),
         )
 
     # -- writes ------------------------------------------------------------
@@ -231,6 +234,9 @@ class ChromaStore:
             ENTITY: fact.entity_id,
             FACT_ID: fact.id,
             TIMES_SEEN: int(fact.times_seen),
+            SEQ: int(fact.seq),
+            # Always written ("" = none): Chroma merges metadata on upsert.
+            SESSION: fact.session_id or "",
         }
         if fact.created_at:
             meta[CREATED_AT] = fact.created_at

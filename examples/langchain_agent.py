@@ -1,0 +1,83 @@
+"""A `create_agent` agent with long-term memory: `MemoriMiddleware`.
+
+Runs offline with the local all-MiniLM-L6-v2 and an in-memory Chroma store.
+The fake chat model calls a tool once and then answers, so the model is called
+twice; both calls get the user's facts in their system prompt, and the agent's
+message history never contains the memory block. With `capture=True` the
+user's turn is stored as a new fact once the model has answered it.
+
+    python examples/langchain_agent.py
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from langchain.agents import create_agent
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.tools import tool
+
+from memori_core import ChromaStore, RecallEngine
+from memori_langchain import MemoriMiddleware
+
+
+class ScriptedToolModel(GenericFakeChatModel):
+    """LangChain's fake chat model, accepting tools and printing what it is sent."""
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> ScriptedToolModel:
+        return self
+
+    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
+        print("--- the model saw ---")
+        for message in messages:
+            calls = [f"{c['name']}({c['args']})" for c in getattr(message, "tool_calls", [])]
+            print(f"[{message.type}] {message.text or ' '.join(calls)}")
+        print("---------------------")
+        return super()._generate(messages, *args, **kwargs)
+
+
+@tool
+def search_recipes(query: str) -> str:
+    """Search the recipe book."""
+    return "banana oat porridge; rice with grilled chicken; peanut noodles"
+
+
+@dataclass
+class UserContext:
+    user_id: str
+
+
+def main() -> None:
+    engine = RecallEngine(store=ChromaStore.in_memory())  # default embedder: local MiniLM
+    engine.add("alice", [
+        "Alice is allergic to peanuts.",
+        "Alice is training for a marathon in October.",
+        "Alice's daughter is called Inês.",
+    ], created_at="2026-05-01T09:30:00Z")
+    engine.add("bob", ["Bob is allergic to shellfish.", "Bob lives in Oslo."])
+
+    model = ScriptedToolModel(disable_streaming=True, messages=iter([
+        AIMessage(content="", tool_calls=[{"name": "search_recipes", "args": {"query": "pre-run meal"}, "id": "call-1"}]),
+        AIMessage(content="Banana oat porridge: good carbs, and no peanuts."),
+    ]))
+    agent = create_agent(
+        model,
+        [search_recipes],
+        system_prompt="You are a nutrition coach.",
+        context_schema=UserContext,
+        middleware=[MemoriMiddleware(engine=engine, capture=True)],  # entity from the run's context
+    )
+    result = agent.invoke(
+        {"messages": [("human", "I am training for a marathon: can I eat peanuts before my long run?")]},
+        context=UserContext(user_id="alice"),
+    )
+    print("agent answered:", result["messages"][-1].content)
+    print("history:", [m.type for m in result["messages"]],
+          "| block in history:", any("<memori_context>" in str(m.content) for m in result["messages"]))
+    print("alice now has", engine.count("alice"), "facts (the user turn was captured)")
+
+
+if __name__ == "__main__":
+    main()

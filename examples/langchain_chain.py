@@ -1,0 +1,60 @@
+"""LangChain chain with long-term memory: `prompt | MemoriContextInjector | model`.
+
+Runs offline: the local all-MiniLM-L6-v2 embeds the facts, an in-memory Chroma
+store holds them, and LangChain's fake chat model stands in for a real one.
+The callback prints exactly what the model was sent.
+
+    python examples/langchain_chain.py
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.prompts import ChatPromptTemplate
+
+from memori_core import ChromaStore, RecallEngine
+from memori_langchain import MemoriContextInjector, MemoriRetriever
+
+
+class ShowPrompt(BaseCallbackHandler):
+    """Print the messages each chat model call receives."""
+
+    def on_chat_model_start(self, serialized: Any, messages: list[list[Any]], **kwargs: Any) -> None:
+        print("--- the model saw ---")
+        for message in messages[0]:
+            print(f"[{message.type}] {message.text}")
+        print("---------------------")
+
+
+def main() -> None:
+    engine = RecallEngine(store=ChromaStore.in_memory())  # default embedder: local MiniLM
+    engine.add("alice", [
+        "Alice is allergic to peanuts.",
+        "Alice is training for a marathon in October.",
+        "Alice's daughter is called Inês.",
+    ], created_at="2026-05-01T09:30:00Z")
+    engine.add("bob", ["Bob is allergic to shellfish.", "Bob lives in Oslo."])
+
+    prompt = ChatPromptTemplate.from_messages([
+        ("system", "You are a helpful cooking assistant."),
+        ("human", "{question}"),
+    ])
+    model = GenericFakeChatModel(messages=iter(["How about a chickpea curry (no peanuts)?"]))
+
+    # The three lines: an injector in the chain, the user's id in the run config.
+    chain = prompt | MemoriContextInjector(engine=engine) | model
+    config = {"configurable": {"entity_id": "alice"}, "callbacks": [ShowPrompt()]}
+    answer = chain.invoke({"question": "Suggest a dinner with peanut sauce for tonight."}, config)
+    print("model answered:", answer.content)
+
+    # The same memory as a plain retriever (Documents with scores in their metadata).
+    retriever = MemoriRetriever(engine=engine, entity_id="alice", k=2)
+    for doc in retriever.invoke("Am I allergic to anything?"):
+        print(f"retrieved: {doc.page_content} (rank_score={doc.metadata['rank_score']:.3f})")
+
+
+if __name__ == "__main__":
+    main()

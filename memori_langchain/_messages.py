@@ -1,0 +1,65 @@
+"""Message helpers: the query of a conversation, and the block written into its system prompt."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+
+from memori_core.context import append_block
+
+
+def message_text(message: BaseMessage) -> str:
+    """The text parts of a message's content, joined by newlines (images, audio, tool calls are skipped)."""
+    content = message.content
+    if isinstance(content, str):
+        return content
+    parts: list[str] = []
+    for part in content:
+        if isinstance(part, str):
+            parts.append(part)
+        elif isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str):
+            parts.append(part["text"])
+    return "\n".join(p for p in parts if p)
+
+
+def last_human_message(messages: Sequence[BaseMessage]) -> HumanMessage | None:
+    """The most recent human message, or ``None``."""
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage):
+            return message
+    return None
+
+
+def last_human_text(messages: Sequence[BaseMessage]) -> str:
+    """The text of the most recent human message ("" when there is none): the recall query."""
+    message = last_human_message(messages)
+    return message_text(message) if message is not None else ""
+
+
+def system_with_block(system: SystemMessage | None, block: str) -> SystemMessage:
+    """``system`` with ``block`` appended (a new text part for list content); a new message if ``None``.
+
+    The original message is not modified; its id and extra fields are kept.
+    """
+    if system is None:
+        return SystemMessage(content=block)
+    content: Any = system.content
+    if isinstance(content, str):
+        new_content: Any = append_block(content, block)
+    else:
+        new_content = [*content, {"type": "text", "text": block}]
+    return system.model_copy(update={"content": new_content})
+
+
+def messages_with_block(messages: Sequence[BaseMessage], block: str) -> list[BaseMessage]:
+    """A copy of ``messages`` with ``block`` in the first system message, or in a new one put first."""
+    out = list(messages)
+    if not block:
+        return out
+    for i, message in enumerate(out):
+        if isinstance(message, SystemMessage):
+            out[i] = system_with_block(message, block)
+            return out
+    return [system_with_block(None, block), *out]

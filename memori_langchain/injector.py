@@ -1,0 +1,96 @@
+"""``MemoriContextInjector``: a Runnable that writes recalled facts into a prompt's system message."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from langchain_core.messages import BaseMessage, convert_to_messages
+from langchain_core.prompt_values import ChatPromptValue
+from langchain_core.runnables import RunnableConfig, RunnableSerializable
+from pydantic import ConfigDict, Field
+
+from ._entity import arecall_block, recall_block, resolve_entity_id
+from ._messages import last_human_text, messages_with_block
+
+PromptInput = ChatPromptValue | list[BaseMessage] | dict[str, Any]
+
+
+def _messages_of(value: Any) -> list[BaseMessage]:
+    if isinstance(value, ChatPromptValue):
+        return list(value.messages)
+    if isinstance(value, Mapping):
+        if "messages" not in value:
+            raise TypeError("MemoriContextInjector got a dict without a 'messages' key")
+        return convert_to_messages(value["messages"])
+    if isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
+        return convert_to_messages(value)
+    raise TypeError(
+        "MemoriContextInjector takes a ChatPromptValue, a list of messages or a dict with 'messages'; "
+        f"got {type(value).__name__}"
+    )
+
+
+def _rebuild(value: Any, messages: list[BaseMessage]) -> Any:
+    if isinstance(value, ChatPromptValue):
+        return ChatPromptValue(messages=messages)
+    if isinstance(value, Mapping):
+        return {**value, "messages": messages}
+    return messages
+
+
+class MemoriContextInjector(RunnableSerializable[PromptInput, PromptInput]):
+    """Put the user's relevant facts into the system prompt before the model sees it.
+
+    >>> chain = prompt | MemoriContextInjector(engine=engine, entity_id="user-1") | model
+
+    Input: a ``ChatPromptValue``, a list of messages, or a dict with
+    ``"messages"``; the output has the same type. The query is the text of the
+    last human message; the ``<memori_context>`` block is appended to the first
+    system message (as a new text part when its content is a list), or a new
+    system message is put first. When nothing passes the relevance threshold,
+    or the query is blank, the messages pass through unchanged.
+
+    The entity is ``config["configurable"]["entity_id"]`` when the run names
+    one, else the constructor's ``entity_id``; neither -> ``ValueError``.
+    If recall fails the input passes through unchanged and a warning is logged
+    (``strict=True`` raises instead).
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    engine: Any = Field(exclude=True)
+    """The :class:`~memori_core.RecallEngine` to recall from."""
+    entity_id: str | None = None
+    """Whose facts to recall when the run's config names no entity."""
+    k: int | None = Field(default=None, ge=0)
+    """Maximum facts injected (``None``: the engine's configured limit, 5 by default)."""
+    strict: bool = False
+    """Raise recall errors instead of logging a warning and injecting nothing."""
+
+    def _prepare(self, value: Any, config: RunnableConfig) -> tuple[list[BaseMessage], str, str]:
+        messages = _messages_of(value)
+        entity = resolve_entity_id(self.entity_id, config, owner=type(self).__name__)
+        return messages, entity, last_human_text(messages)
+
+    def _inject(self, value: Any, config: RunnableConfig) -> Any:
+        messages, entity, query = self._prepare(value, config)
+        block = recall_block(self.engine, query, entity, self.k, strict=self.strict, owner=type(self).__name__)
+        return _rebuild(value, messages_with_block(messages, block)) if block else value
+
+    async def _ainject(self, value: Any, config: RunnableConfig) -> Any:
+        messages, entity, query = self._prepare(value, config)
+        block = await arecall_block(
+            self.engine, query, entity, self.k, strict=self.strict, owner=type(self).__name__
+        )
+        return _rebuild(value, messages_with_block(messages, block)) if block else value
+
+    def invoke(self, input: PromptInput, config: RunnableConfig | None = None, **kwargs: Any) -> PromptInput:
+        """The input with the recalled facts in its system prompt."""
+        return self._call_with_config(self._inject, input, config, **kwargs)
+
+    async def ainvoke(
+        self, input: PromptInput, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> PromptInput:
+        """Async :meth:`invoke` (native: uses ``engine.arecall``)."""
+        return await self._acall_with_config(self._ainject, input, config, **kwargs)

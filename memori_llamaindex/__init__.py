@@ -1,0 +1,25 @@
+"""LlamaIndex adapters for memori-recall: a retriever, a hybrid node postprocessor and a memory block.
+
+>>> from memori_llamaindex import MemoriMemoryBlock, MemoriRetriever, MemoriHybridPostprocessor, RecallEngine
+>>> engine = RecallEngine()
+>>> retriever = MemoriRetriever(engine=engine, entity_id="user-1", similarity_top_k=5)
+>>> reranker = MemoriHybridPostprocessor(top_n=5, config=RecallConfig())
+>>> memory = Memory.from_defaults(session_id="s1", memory_blocks=[MemoriMemoryBlock(engine=engine, entity_id="user-1")])
+
+``RecallEngine``, ``RecallConfig`` and ``ChromaStore`` are :mod:`memori_core`'s, re-exported for convenience.
+"""
+
+from memori_core import ChromaStore, RecallConfig, RecallEngine
+
+from .memory_block import MemoriMemoryBlock
+from .postprocessor import MemoriHybridPostprocessor
+from .retriever import MemoriRetriever
+
+__all__ = [
+    "ChromaStore",
+    "MemoriHybridPostprocessor",
+    "MemoriMemoryBlock",
+    "MemoriRetriever",
+    "RecallConfig",
+    "RecallEngine",
+]

@@ -1,0 +1,113 @@
+"""A ``llama_index.core.memory.Memory`` block that recalls the user's long-term facts."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from llama_index.core.base.llms.types import ChatMessage, MessageRole
+from llama_index.core.bridge.pydantic import Field, field_validator
+from llama_index.core.memory import BaseMemoryBlock
+
+from memori_core import RecallEngine
+from memori_core.context import PREAMBLE, format_fact_line
+from memori_core.validate import check_entity_id
+
+from ._common import asafe_add, asafe_recall, latest_user_text, message_text
+
+_OWNER = "MemoriMemoryBlock"
+
+DEFAULT_BLOCK_NAME = "memori_context"
+"""Memory renders a block as ``<name>...</name>``: with this name the system prompt carries memori's usual block."""
+
+
+class MemoriMemoryBlock(BaseMemoryBlock[str]):
+    """Long-term memory for ``Memory.from_defaults(memory_blocks=[...])``: agents and chat engines see recalled facts.
+
+    >>> block = MemoriMemoryBlock(engine=engine, entity_id="user-1")
+    >>> memory = Memory.from_defaults(session_id="s1", memory_blocks=[block])
+    >>> agent = FunctionAgent(llm=llm, tools=tools)
+    >>> await agent.run("What should I cook tonight?", memory=memory)
+
+    On every ``Memory.get``/``aget`` the block recalls ``entity_id``'s facts
+    for the latest user message and returns memori's preamble followed by one
+    line per fact (``- {content}. Stated at {YYYY-MM-DD HH:MM}``). ``Memory``
+    wraps it in ``<memori_context>...</memori_context>`` (the block's
+    ``name``) inside its ``<memory>`` section of the system message, so the
+    model reads the same block as with memori's other adapters. Nothing
+    passes the threshold -> the block is empty and ``Memory`` leaves it out.
+
+    With ``capture=True``, user messages that ``Memory`` flushes out of its
+    short-term queue are stored as facts of ``entity_id``, in order, with the
+    memory's ``session_id`` as their session (so recall can use a fact's
+    neighbours in the conversation); assistant and tool messages are not stored.
+
+    Recall or capture failures log a warning and the conversation goes on
+    without memory; ``strict=True`` raises instead. ``priority`` defaults to
+    0 (never truncated); with a priority, truncation drops the lowest-ranked
+    facts first.
+    """
+
+    name: str = Field(default=DEFAULT_BLOCK_NAME, description="The name of the memory block.")
+    engine: RecallEngine = Field(description="The recall engine holding the facts.", exclude=True)
+    entity_id: str = Field(description="Whose facts to recall (and to capture into).")
+    limit: int | None = Field(default=None, description="Facts per recall; None uses the engine's config.limit.")
+    capture: bool = Field(default=False, description="Store user messages flushed from short-term memory as facts.")
+    strict: bool = Field(default=False, description="Raise on recall / capture failure instead of warning.")
+
+    @field_validator("entity_id", mode="before")
+    @classmethod
+    def _check_entity(cls, value: Any) -> str:
+        if value is None:
+            raise ValueError(
+                "MemoriMemoryBlock does not know whose memory to use: pass entity_id=... "
+                "(one Memory per user session)"
+            )
+        return check_entity_id(value)
+
+    @field_validator("engine", mode="before")
+    @classmethod
+    def _check_engine(cls, value: Any) -> Any:
+        if not isinstance(value, RecallEngine):
+            raise TypeError(f"engine must be a RecallEngine, got {type(value).__name__}")
+        return value
+
+    async def _aget(self, messages: list[ChatMessage] | None = None, **block_kwargs: Any) -> str:
+        query = latest_user_text(messages)
+        facts = await asafe_recall(self.engine, query, self.entity_id, self.limit, strict=self.strict, owner=_OWNER)
+        lines = [self._guard(format_fact_line(f.content, f.created_at)) for f in facts if f.content.strip()]
+        if not lines:
+            return ""
+        return "\n".join([PREAMBLE, *lines])
+
+    def _guard(self, line: str) -> str:
+        """Escape anything in a fact that reads like a tag of ``Memory``'s template or of this block."""
+        names = "|".join(re.escape(n) for n in dict.fromkeys(("memory", self.name)))
+        pattern = re.compile(rf"<(\s*/?\s*(?:{names})\b[^<>]*)>", re.IGNORECASE)
+        return pattern.sub(lambda m: f"&lt;{m.group(1)}&gt;", line)
+
+    async def _aput(self, messages: list[ChatMessage]) -> None:
+        if not self.capture:
+            return
+        texts: list[str] = []
+        sessions: list[str | None] = []
+        for message in messages:
+            if message.role != MessageRole.USER:
+                continue
+            text = message_text(message)
+            if not text:
+                continue
+            session_id = message.additional_kwargs.get("session_id")
+            texts.append(text)
+            sessions.append(session_id if isinstance(session_id, str) and session_id.strip() else None)
+        metas: list[dict[str, Any]] = [{"source": "llamaindex"} for _ in texts]
+        await asafe_add(self.engine, self.entity_id, texts, metas, sessions, strict=self.strict, owner=_OWNER)
+
+    async def atruncate(self, content: str, tokens_to_truncate: int) -> str | None:
+        """Drop the lowest-ranked fact lines until about ``tokens_to_truncate`` tokens (~4 chars each) are gone."""
+        lines = content.split("\n")
+        head, facts = lines[:1], lines[1:]
+        budget = max(0, tokens_to_truncate) * 4
+        while facts and budget > 0:
+            budget -= len(facts.pop()) + 1
+        return "\n".join(head + facts) if facts else None

@@ -1,0 +1,61 @@
+"""LangChain's own fake chat model, extended to record what it was sent and to accept tools."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
+from pydantic import Field
+
+
+class RecordingChatModel(GenericFakeChatModel):
+    """``GenericFakeChatModel`` that keeps every message list it receives and supports ``bind_tools``."""
+
+    calls: list[list[BaseMessage]] = Field(default_factory=list)
+    disable_streaming: bool = True  # the parent's streaming drops tool calls
+
+    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any):
+        self.calls.append(list(messages))
+        return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> RecordingChatModel:
+        return self
+
+    def system_texts(self) -> list[str]:
+        """The system prompt text of each call ("" when a call had none)."""
+        return [system_text(call) for call in self.calls]
+
+
+def system_text(messages: Iterable[BaseMessage]) -> str:
+    for m in messages:
+        if isinstance(m, SystemMessage):
+            return m.text
+    return ""
+
+
+def replies(*items: AIMessage | str) -> RecordingChatModel:
+    return RecordingChatModel(messages=iter(items))
+
+
+class FailingEmbedder:
+    """An embedder whose service is down: every call raises (documents are embedded by ``fallback``)."""
+
+    name = "failing-embedder"
+
+    def __init__(self, fallback: Any) -> None:
+        self._fallback = fallback
+
+    def embed_documents(self, texts: list[str]):
+        return self._fallback.embed_documents(texts)
+
+    def embed_query(self, text: str):
+        raise ConnectionError("embedding service unavailable")
+
+
+def break_store(engine: Any) -> None:
+    """Make the engine's real in-memory Chroma store fail: its collection is dropped behind its back."""
+    store = engine.store
+    store._client.delete_collection(store._facts.name)
+    engine.clear_cache()

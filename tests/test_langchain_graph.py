@@ -1,0 +1,146 @@
+"""memori_recall_node in a real LangGraph `StateGraph`, with a tool loop and a checkpointer."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.tools import tool
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import START, StateGraph
+from langgraph.prebuilt import ToolNode, tools_condition
+
+from _langchain_fakes import break_store, replies
+from memori_core.context import OPEN_TAG
+from memori_langchain import MemoriState, memori_recall_node, with_memori_context
+
+PEANUTS = "Alice is allergic to peanuts."
+SYSTEM = "You are a cooking assistant."
+
+
+@tool
+def shop_search(item: str) -> str:
+    """Search the local shop for an item."""
+    return f"3 results for {item}"
+
+
+@dataclass
+class UserContext:
+    user_id: str
+
+
+def build_graph(engine, model, *, entity_id=None, checkpointer=None, strict=False, context_schema=None):
+    bound = model.bind_tools([shop_search])
+
+    def call_model(state: MemoriState) -> dict:
+        return {"messages": [bound.invoke(with_memori_context(state, SYSTEM))]}
+
+    builder = StateGraph(MemoriState, context_schema=context_schema)
+    builder.add_node("memori", memori_recall_node(engine, entity_id=entity_id, strict=strict))
+    builder.add_node("model", call_model)
+    builder.add_node("tools", ToolNode([shop_search]))
+    builder.add_edge(START, "memori")
+    builder.add_edge("memori", "model")
+    builder.add_conditional_edges("model", tools_condition)
+    builder.add_edge("tools", "model")
+    return builder.compile(checkpointer=checkpointer)
+
+
+def tool_round_trip():
+    return replies(
+        AIMessage(content="", tool_calls=[{"name": "shop_search", "args": {"item": "snack"}, "id": "call-1"}]),
+        AIMessage(content="Buy the rice crackers."),
+    )
+
+
+@pytest.fixture
+def seeded(engine):
+    engine.add("alice", [PEANUTS, "Alice lives in Lisbon."], created_at="2026-05-01T09:30:00Z")
+    engine.add("bob", ["Bob is allergic to shellfish.", "Bob lives in Oslo."])
+    return engine
+
+
+def test_model_node_sees_block_on_every_call_and_history_stays_clean(seeded):
+    model = tool_round_trip()
+    graph = build_graph(seeded, model, entity_id="alice")
+    result = graph.invoke({"messages": [HumanMessage("Which peanuts snack is safe for me?")]})
+    assert len(model.calls) == 2
+    for sent in model.calls:
+        assert sent[0].content.startswith(SYSTEM + "\n\n" + OPEN_TAG)
+        assert f"- {PEANUTS} Stated at 2026-05-01 09:30" in sent[0].content
+    assert [m.type for m in result["messages"]] == ["human", "ai", "tool", "ai"]
+    assert all(OPEN_TAG not in str(m.content) for m in result["messages"])
+    assert PEANUTS in result["memori_context"]  # beside the history, not in it
+
+
+async def test_async_graph(seeded):
+    model = tool_round_trip()
+    graph = build_graph(seeded, model)
+    await graph.ainvoke({"messages": [HumanMessage("peanuts snack?")]}, {"configurable": {"entity_id": "alice"}})
+    assert len(model.calls) == 2 and all(PEANUTS in t for t in model.system_texts())
+
+
+def test_entity_from_runtime_context(seeded):
+    model = replies("ok")
+    graph = build_graph(seeded, model, context_schema=UserContext)
+    graph.invoke({"messages": [HumanMessage("what am I allergic to?")]}, context=UserContext(user_id="bob"))
+    [seen] = model.system_texts()
+    assert "shellfish" in seen and "Alice" not in seen
+
+
+def test_other_users_facts_never_appear(seeded):
+    model = replies("a", "b")
+    graph = build_graph(seeded, model)
+    graph.invoke({"messages": [HumanMessage("allergic lives")]}, {"configurable": {"entity_id": "bob"}})
+    graph.invoke({"messages": [HumanMessage("allergic lives")]}, {"configurable": {"entity_id": "alice"}})
+    bob_seen, alice_seen = model.system_texts()
+    assert "Bob" in bob_seen and "Alice" not in bob_seen
+    assert "Alice" in alice_seen and "Bob" not in alice_seen
+
+
+def test_last_turns_block_is_cleared_when_nothing_passes(seeded):
+    query = "zebra xylophone quartz"
+    assert seeded.recall(query, "alice") == []  # precondition
+    model = replies("one", "two")
+    graph = build_graph(seeded, model, entity_id="alice", checkpointer=InMemorySaver())
+    cfg = {"configurable": {"thread_id": "t-1"}}
+    graph.invoke({"messages": [HumanMessage("peanuts?")]}, cfg)
+    result = graph.invoke({"messages": [HumanMessage(query)]}, cfg)
+    first, second = model.system_texts()
+    assert PEANUTS in first
+    assert second == SYSTEM
+    assert result["memori_context"] == ""
+    assert all(OPEN_TAG not in str(m.content) for m in result["messages"])
+
+
+def test_without_entity_raises_a_clear_error(seeded):
+    graph = build_graph(seeded, replies("ok"))
+    with pytest.raises(ValueError, match=r"memori_recall_node.*entity_id.*user_id"):
+        graph.invoke({"messages": [HumanMessage("peanuts")]})
+
+
+def test_broken_store_fails_open_and_strict_raises(seeded, caplog):
+    model = replies("still answered")
+    graph = build_graph(seeded, model, entity_id="alice")
+    break_store(seeded)
+    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
+        result = graph.invoke({"messages": [HumanMessage("peanuts?")]})
+    assert result["messages"][-1].content == "still answered"
+    assert model.system_texts() == [SYSTEM]
+    assert any("recall failed" in r.getMessage() for r in caplog.records)
+    strict = build_graph(seeded, replies("ok"), entity_id="alice", strict=True)
+    with pytest.raises(Exception, match="does not exist"):
+        strict.invoke({"messages": [HumanMessage("peanuts?")]})
+
+
+def test_with_memori_context_helper():
+    state = {"messages": [HumanMessage("hi")], "memori_context": "<memori_context>\nX\n</memori_context>"}
+    out = with_memori_context(state, "Sys.")
+    assert isinstance(out[0], SystemMessage) and out[0].content == "Sys.\n\n<memori_context>\nX\n</memori_context>"
+    assert out[1:] == state["messages"]
+    assert with_memori_context({"messages": [HumanMessage("hi")]}) == [HumanMessage("hi")]
+    assert with_memori_context({"messages": [HumanMessage("hi")], "memori_context": ""}, "Sys.") == [
+        SystemMessage("Sys."), HumanMessage("hi")
+    ]

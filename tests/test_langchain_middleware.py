@@ -1,0 +1,262 @@
+"""MemoriMiddleware in a real `create_agent` agent, driven by LangChain's fake chat model."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+from dataclasses import dataclass
+
+import pytest
+from langchain.agents import create_agent
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.tools import tool
+from langgraph.checkpoint.memory import InMemorySaver
+
+from _langchain_fakes import break_store, replies
+from memori_core import ChromaStore, RecallEngine
+from memori_core.context import OPEN_TAG
+from memori_langchain import MemoriMiddleware
+
+PEANUTS = "Alice is allergic to peanuts."
+SYSTEM = "You are a cooking assistant."
+QUESTION = "Which peanuts snack can I buy in Lisbon?"
+
+
+@tool
+def shop_search(item: str) -> str:
+    """Search the local shop for an item."""
+    return f"3 results for {item}"
+
+
+def tool_round_trip():
+    """A model that calls `shop_search` once, then answers."""
+    return replies(
+        AIMessage(content="", tool_calls=[{"name": "shop_search", "args": {"item": "snack"}, "id": "call-1"}]),
+        AIMessage(content="Buy the rice crackers."),
+    )
+
+
+@pytest.fixture
+def seeded(engine):
+    engine.add("alice", [PEANUTS, "Alice lives in Lisbon."], created_at="2026-05-01T09:30:00Z")
+    engine.add("bob", ["Bob is allergic to shellfish.", "Bob lives in Oslo."])
+    return engine
+
+
+def _no_block_in(messages) -> bool:
+    return all(OPEN_TAG not in str(m.content) for m in messages)
+
+
+def test_every_model_call_of_a_tool_loop_sees_the_block_and_state_stays_clean(seeded):
+    model = tool_round_trip()
+    agent = create_agent(model, [shop_search], system_prompt=SYSTEM,
+                         middleware=[MemoriMiddleware(engine=seeded, entity_id="alice")])
+    result = agent.invoke({"messages": [HumanMessage(QUESTION)]})
+
+    assert len(model.calls) == 2
+    for sent in model.calls:
+        assert isinstance(sent[0], SystemMessage)
+        assert sent[0].content.startswith(SYSTEM + "\n\n" + OPEN_TAG)
+        assert f"- {PEANUTS} Stated at 2026-05-01 09:30" in sent[0].content
+    assert [m.type for m in model.calls[1]] == ["system", "human", "ai", "tool"]
+    assert [m.type for m in result["messages"]] == ["human", "ai", "tool", "ai"]
+    assert result["messages"][-1].content == "Buy the rice crackers."
+    assert _no_block_in(result["messages"])
+
+
+async def test_async_agent_tool_loop_sees_the_block(seeded):
+    model = tool_round_trip()
+    agent = create_agent(model, [shop_search], system_prompt=SYSTEM,
+                         middleware=[MemoriMiddleware(engine=seeded, entity_id="alice")])
+    result = await agent.ainvoke({"messages": [HumanMessage(QUESTION)]})
+    assert len(model.calls) == 2 and all(PEANUTS in t for t in model.system_texts())
+    assert _no_block_in(result["messages"])
+
+
+def test_agent_without_system_prompt_gets_a_system_message(seeded):
+    model = replies("ok")
+    agent = create_agent(model, [], middleware=[MemoriMiddleware(engine=seeded, entity_id="alice")])
+    agent.invoke({"messages": [HumanMessage("peanuts?")]})
+    [sent] = model.calls
+    assert isinstance(sent[0], SystemMessage) and sent[0].content.startswith(OPEN_TAG)
+
+
+def test_block_is_not_persisted_across_turns_of_a_thread(seeded):
+    model = replies("one", "two")
+    agent = create_agent(model, [], system_prompt=SYSTEM, checkpointer=InMemorySaver(),
+                         middleware=[MemoriMiddleware(engine=seeded, entity_id="alice")])
+    cfg = {"configurable": {"thread_id": "t-1"}}
+    agent.invoke({"messages": [HumanMessage("peanuts?")]}, cfg)
+    result = agent.invoke({"messages": [HumanMessage("Alice lives in Lisbon?")]}, cfg)
+    assert _no_block_in(result["messages"])
+    second = model.calls[1]
+    assert sum(OPEN_TAG in str(m.content) for m in second) == 1  # one block, only in the system message
+    assert "Alice lives in Lisbon." in second[0].content
+
+
+@dataclass
+class UserContext:
+    user_id: str
+
+
+def test_entity_from_runtime_context_object(seeded):
+    model = replies("ok")
+    agent = create_agent(model, [], system_prompt=SYSTEM, context_schema=UserContext,
+                         middleware=[MemoriMiddleware(engine=seeded)])
+    agent.invoke({"messages": [HumanMessage("what am I allergic to?")]}, context=UserContext(user_id="bob"))
+    [seen] = model.system_texts()
+    assert "shellfish" in seen and "Alice" not in seen
+
+
+def test_entity_from_runtime_context_dict_and_from_config(seeded):
+    model = replies("a", "b")
+    agent = create_agent(model, [], system_prompt=SYSTEM, middleware=[MemoriMiddleware(engine=seeded)])
+    agent.invoke({"messages": [HumanMessage("allergic")]}, context={"entity_id": "alice"})
+    agent.invoke({"messages": [HumanMessage("allergic")]}, {"configurable": {"entity_id": "bob"}})
+    alice_seen, bob_seen = model.system_texts()
+    assert "peanuts" in alice_seen and "shellfish" not in alice_seen
+    assert "shellfish" in bob_seen and "peanuts" not in bob_seen
+
+
+def test_per_call_entity_overrides_constructor(seeded):
+    model = replies("ok")
+    agent = create_agent(model, [], middleware=[MemoriMiddleware(engine=seeded, entity_id="alice")])
+    agent.invoke({"messages": [HumanMessage("allergic")]}, context=UserContext(user_id="bob"))
+    assert "shellfish" in model.system_texts()[0] and "peanuts" not in model.system_texts()[0]
+
+
+def test_without_entity_raises_a_clear_error(seeded):
+    agent = create_agent(replies("ok"), [], middleware=[MemoriMiddleware(engine=seeded)])
+    with pytest.raises(ValueError, match=r"MemoriMiddleware.*entity_id.*user_id"):
+        agent.invoke({"messages": [HumanMessage("peanuts")]})
+
+
+def test_other_users_facts_never_appear(seeded):
+    model = tool_round_trip()
+    agent = create_agent(model, [shop_search], system_prompt=SYSTEM,
+                         middleware=[MemoriMiddleware(engine=seeded, entity_id="bob", k=50)])
+    agent.invoke({"messages": [HumanMessage("peanuts Lisbon allergic lives")]})
+    for seen in model.system_texts():
+        assert "Bob" in seen and "Alice" not in seen
+
+
+def test_nothing_injected_below_threshold(seeded):
+    query = "zebra xylophone quartz"
+    assert seeded.recall(query, "alice") == []  # precondition
+    model = tool_round_trip()
+    agent = create_agent(model, [shop_search], system_prompt=SYSTEM,
+                         middleware=[MemoriMiddleware(engine=seeded, entity_id="alice")])
+    agent.invoke({"messages": [HumanMessage(query)]})
+    assert model.system_texts() == [SYSTEM, SYSTEM]
+
+
+def test_broken_store_fails_open_with_warnings(seeded, caplog):
+    model = tool_round_trip()
+    agent = create_agent(model, [shop_search], system_prompt=SYSTEM,
+                         middleware=[MemoriMiddleware(engine=seeded, entity_id="alice", capture=True)])
+    break_store(seeded)
+    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
+        result = agent.invoke({"messages": [HumanMessage(QUESTION)]})
+    assert result["messages"][-1].content == "Buy the rice crackers."
+    assert model.system_texts() == [SYSTEM, SYSTEM]
+    text = "\n".join(r.getMessage() for r in caplog.records)
+    assert "recall failed for entity 'alice'" in text and "capture failed for entity 'alice'" in text
+
+
+async def test_broken_store_strict_raises(seeded):
+    agent = create_agent(replies("ok"), [], middleware=[MemoriMiddleware(engine=seeded, entity_id="alice", strict=True)])
+    break_store(seeded)
+    with pytest.raises(Exception, match="does not exist"):
+        await agent.ainvoke({"messages": [HumanMessage("peanuts")]})
+
+
+@pytest.mark.server
+def test_chroma_server_going_down_leaves_the_agent_working(tmp_path, hash_embedder, caplog):
+    from conftest import _chroma_cli, free_port
+    import chromadb
+    import time
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [*_chroma_cli(), "run", "--path", str(tmp_path / "db"), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ, ANONYMIZED_TELEMETRY="False"),
+    )
+    try:
+        for _ in range(300):
+            try:
+                chromadb.HttpClient(host="127.0.0.1", port=port).heartbeat()
+                break
+            except Exception:
+                time.sleep(0.2)
+        engine = RecallEngine(store=ChromaStore.http("127.0.0.1", port), embedder=hash_embedder)
+        engine.add("alice", [PEANUTS])
+        model = replies("with memory", "without memory")
+        agent = create_agent(model, [], system_prompt=SYSTEM,
+                             middleware=[MemoriMiddleware(engine=engine, entity_id="alice")])
+        agent.invoke({"messages": [HumanMessage("peanuts?")]})
+        assert PEANUTS in model.system_texts()[0]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
+        result = agent.invoke({"messages": [HumanMessage("peanuts?")]})
+    assert result["messages"][-1].content == "without memory"
+    assert model.system_texts()[1] == SYSTEM
+    assert any("recall failed" in r.getMessage() for r in caplog.records)
+
+
+def test_capture_stores_each_user_turn_once_with_thread_metadata(seeded):
+    model = replies(
+        AIMessage(content="", tool_calls=[{"name": "shop_search", "args": {"item": "tofu"}, "id": "c1"}]),
+        AIMessage(content="noted"),
+        AIMessage(content="Use tofu."),
+    )
+    agent = create_agent(model, [shop_search], system_prompt=SYSTEM, checkpointer=InMemorySaver(),
+                         middleware=[MemoriMiddleware(engine=seeded, entity_id="alice", capture=True)])
+    cfg = {"configurable": {"thread_id": "kitchen-1"}}
+    before = seeded.count("alice")
+    agent.invoke({"messages": [HumanMessage("I became vegetarian last month.")]}, cfg)
+    assert seeded.count("alice") == before + 1  # two model calls, one user turn, one fact
+    [fact] = [f for f in seeded.recall("vegetarian last month", "alice") if "vegetarian" in f.content]
+    assert fact.content == "I became vegetarian last month."
+    assert fact.metadata["thread_id"] == "kitchen-1" and fact.metadata["role"] == "user"
+    assert fact.metadata["session_id"] == "kitchen-1"
+    assert fact.metadata["message_id"]
+    # The turn being answered is never injected back at the model ...
+    assert all("vegetarian" not in t for t in model.system_texts())
+    # ... but the next turn recalls it.
+    agent.invoke({"messages": [HumanMessage("What protein should a vegetarian like me cook?")]}, cfg)
+    assert "I became vegetarian last month." in model.system_texts()[-1]
+    assert seeded.count("alice") == before + 2
+
+
+async def test_capture_async(seeded):
+    agent = create_agent(replies("ok"), [], middleware=[MemoriMiddleware(engine=seeded, entity_id="alice", capture=True)])
+    await agent.ainvoke({"messages": [HumanMessage("My sister Ana visits on Fridays.")]})
+    assert any(f.content == "My sister Ana visits on Fridays." for f in seeded.recall("sister Ana Fridays", "alice"))
+
+
+def test_capture_off_by_default(seeded):
+    agent = create_agent(replies("ok"), [], middleware=[MemoriMiddleware(engine=seeded, entity_id="alice")])
+    before = seeded.count("alice")
+    agent.invoke({"messages": [HumanMessage("I moved to Porto.")]})
+    assert seeded.count("alice") == before
+
+
+async def test_async_agent_entity_from_config(seeded):
+    model = replies("ok")
+    agent = create_agent(model, [], system_prompt=SYSTEM, middleware=[MemoriMiddleware(engine=seeded)])
+    await agent.ainvoke({"messages": [HumanMessage("allergic")]}, {"configurable": {"entity_id": "bob"}})
+    assert "shellfish" in model.system_texts()[0] and "peanuts" not in model.system_texts()[0]
+
+
+def test_list_content_system_message_gets_a_text_block(seeded):
+    model = replies("ok")
+    system = SystemMessage(content=[{"type": "text", "text": SYSTEM}])
+    agent = create_agent(model, [], system_prompt=system,
+                         middleware=[MemoriMiddleware(engine=seeded, entity_id="alice")])
+    agent.invoke({"messages": [HumanMessage("peanuts?")]})
+    content = model.calls[0][0].content
+    assert content[0] == {"type": "text", "text": SYSTEM}
+    assert content[1]["type"] == "text" and PEANUTS in content[1]["text"]

@@ -1,0 +1,144 @@
+"""MemoriRetriever: the langchain-tests standard suite, documents, k, entity resolution."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from langchain_core.runnables import RunnableLambda
+from langchain_tests.integration_tests import RetrieversIntegrationTests
+
+from _langchain_fakes import break_store
+from memori_langchain import MemoriRetriever
+
+COFFEE_FACTS = [
+    "User drinks coffee every morning.",
+    "User likes coffee with oat milk.",
+    "User buys coffee beans from Ethiopia.",
+    "User grinds coffee by hand.",
+    "User never drinks coffee after 4 pm.",
+    "User owns a coffee machine from Italy.",
+]
+
+
+class TestMemoriRetrieverStandard(RetrieversIntegrationTests):
+    """The standard retriever suite of langchain-tests, over a real in-memory Chroma store."""
+
+    @pytest.fixture(autouse=True)
+    def _seeded_engine(self, engine) -> None:
+        engine.add("user-1", COFFEE_FACTS)
+        engine.add("user-2", ["User drinks coffee black.", "User hates coffee pods.", "User likes coffee."])
+        self._engine = engine
+
+    @property
+    def retriever_constructor(self) -> type[MemoriRetriever]:
+        return MemoriRetriever
+
+    @property
+    def retriever_constructor_params(self) -> dict[str, Any]:
+        return {"engine": self._engine, "entity_id": "user-1", "k": 2}
+
+    @property
+    def retriever_query_example(self) -> str:
+        return "how does the user take coffee"
+
+
+@pytest.fixture
+def seeded(engine):
+    engine.add("alice", ["Alice is allergic to peanuts.", "Alice lives in Lisbon.", *COFFEE_FACTS],
+               created_at="2026-05-01T09:30:00Z", metadata={"source": "onboarding"})
+    engine.add("bob", ["Bob is allergic to shellfish.", "Bob lives in Oslo."])
+    return engine
+
+
+def test_documents_carry_fact_id_content_and_scores(seeded):
+    docs = MemoriRetriever(engine=seeded, entity_id="alice").invoke("is alice allergic to peanuts")
+    facts = seeded.recall("is alice allergic to peanuts", "alice")
+    assert docs and docs[0].page_content == "Alice is allergic to peanuts."
+    assert [d.id for d in docs] == [f.id for f in facts]
+    top, fact = docs[0], facts[0]
+    assert top.metadata["id"] == fact.id
+    assert top.metadata["entity_id"] == "alice"
+    assert top.metadata["created_at"].startswith("2026-05-01T09:30")
+    assert top.metadata["cosine"] == pytest.approx(fact.cosine)
+    assert top.metadata["lexical"] == pytest.approx(fact.lexical)
+    assert top.metadata["rank_score"] == pytest.approx(fact.rank_score)
+    assert top.metadata["source"] == "onboarding"
+    scores = [d.metadata["rank_score"] for d in docs]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_k_field_and_per_call_k(seeded):
+    retriever = MemoriRetriever(engine=seeded, entity_id="alice", k=4)
+    assert len(retriever.invoke("coffee")) == 4
+    assert len(retriever.invoke("coffee", k=2)) == 2
+    assert len(retriever.invoke("coffee", k=0)) == 0
+
+
+def test_default_k_is_five(seeded):
+    assert MemoriRetriever(engine=seeded, entity_id="alice").k == 5
+    assert len(MemoriRetriever(engine=seeded, entity_id="alice").invoke("coffee")) == 5
+
+
+async def test_async_matches_sync(seeded):
+    retriever = MemoriRetriever(engine=seeded, entity_id="alice", k=3)
+    sync_docs = retriever.invoke("coffee with milk")
+    async_docs = await retriever.ainvoke("coffee with milk")
+    assert [d.id for d in async_docs] == [d.id for d in sync_docs]
+    assert len(await retriever.ainvoke("coffee with milk", k=1)) == 1
+
+
+def test_entity_from_config_overrides_constructor(seeded):
+    retriever = MemoriRetriever(engine=seeded, entity_id="alice")
+    docs = retriever.invoke("who lives there", config={"configurable": {"entity_id": "bob"}})
+    assert docs and {d.metadata["entity_id"] for d in docs} == {"bob"}
+    assert all("Alice" not in d.page_content for d in docs)
+
+
+def test_entity_from_config_inside_a_chain(seeded):
+    retriever = MemoriRetriever(engine=seeded)  # no entity of its own
+    chain = retriever | RunnableLambda(lambda docs: [d.page_content for d in docs])
+    alice = chain.invoke("allergic", config={"configurable": {"entity_id": "alice"}})
+    bob = chain.invoke("allergic", config={"configurable": {"entity_id": "bob"}})
+    assert "Alice is allergic to peanuts." in alice and not any("Bob" in t for t in alice)
+    assert "Bob is allergic to shellfish." in bob and not any("Alice" in t for t in bob)
+
+
+async def test_entity_from_config_async_and_batch(seeded):
+    retriever = MemoriRetriever(engine=seeded)
+    docs = await retriever.ainvoke("allergic", config={"configurable": {"entity_id": "bob"}})
+    assert docs[0].page_content == "Bob is allergic to shellfish."
+    batched = retriever.batch(
+        ["allergic", "allergic"],
+        config=[{"configurable": {"entity_id": "alice"}}, {"configurable": {"entity_id": "bob"}}],
+    )
+    assert batched[0][0].page_content.startswith("Alice") and batched[1][0].page_content.startswith("Bob")
+
+
+def test_other_users_facts_never_returned(seeded):
+    docs = MemoriRetriever(engine=seeded, entity_id="bob", k=50).invoke("coffee peanuts Lisbon")
+    assert all(d.metadata["entity_id"] == "bob" for d in docs)
+    assert all("coffee" not in d.page_content for d in docs)
+
+
+def test_without_entity_raises_a_clear_error(seeded):
+    with pytest.raises(ValueError, match="entity_id"):
+        MemoriRetriever(engine=seeded).invoke("coffee")
+
+
+def test_blank_query_returns_nothing(seeded):
+    assert MemoriRetriever(engine=seeded, entity_id="alice").invoke("   ") == []
+
+
+def test_store_failure_is_raised_not_hidden(seeded):
+    retriever = MemoriRetriever(engine=seeded, entity_id="alice")
+    break_store(seeded)
+    with pytest.raises(Exception, match="does not exist"):
+        retriever.invoke("coffee")
+
+
+def test_returns_langchain_documents(seeded):
+    from langchain_core.documents import Document
+
+    docs = MemoriRetriever(engine=seeded, entity_id="alice", k=2).invoke("coffee")
+    assert len(docs) == 2 and all(isinstance(d, Document) for d in docs)

@@ -1,0 +1,216 @@
+"""MemoriHybridPostprocessor on plain nodes and behind a real VectorStoreIndex query engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from llama_index.core import VectorStoreIndex
+from llama_index.core.base.embeddings.base import BaseEmbedding
+from llama_index.core.bridge.pydantic import PrivateAttr
+from llama_index.core.embeddings import MockEmbedding
+from llama_index.core.llms.mock import MockLLM
+from llama_index.core.postprocessor.types import BaseNodePostprocessor
+from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle, TextNode
+
+from memori_core import RecallConfig, RecallEngine
+from memori_core.lexical import fusion_weights
+from memori_llamaindex import MemoriHybridPostprocessor
+
+EXAMPLE = [("Lives in New York City.", 0.9), ("Favorite color is blue.", 0.8), ("Likes pizza with extra cheese.", 0.7)]
+
+
+def scored(pairs: list[tuple[str, float | None]]) -> list[NodeWithScore]:
+    return [NodeWithScore(node=TextNode(text=t, id_=f"n{i}"), score=s) for i, (t, s) in enumerate(pairs)]
+
+
+def texts(nodes: list[NodeWithScore]) -> list[str]:
+    return [n.node.get_content() for n in nodes]
+
+
+class HashLlamaEmbedding(BaseEmbedding):
+    """A LlamaIndex embedding over the tests' hashing embedder, so index cosines equal the engine's."""
+
+    _inner: Any = PrivateAttr()
+
+    def __init__(self, inner: Any) -> None:
+        super().__init__(model_name="hash-embedder", embed_batch_size=64)
+        self._inner = inner
+
+    def _get_query_embedding(self, query: str) -> list[float]:
+        return [float(x) for x in np.asarray(self._inner.embed_query(query))]
+
+    def _get_text_embedding(self, text: str) -> list[float]:
+        return [float(x) for x in np.asarray(self._inner.embed_documents([text])[0])]
+
+    async def _aget_query_embedding(self, query: str) -> list[float]:
+        return self._get_query_embedding(query)
+
+
+def test_is_a_llamaindex_node_postprocessor() -> None:
+    assert isinstance(MemoriHybridPostprocessor(), BaseNodePostprocessor)
+
+
+def test_issue_example_blue_first_with_score_086() -> None:
+    # The example's weights are memori's (short query: 0.7 cosine + 0.3 lexical), kept by memori_compat().
+    reranker = MemoriHybridPostprocessor(top_n=5, config=RecallConfig.memori_compat())
+    out = reranker.postprocess_nodes(scored(EXAMPLE), query_str="blue")
+    assert texts(out) == ["Favorite color is blue.", "Lives in New York City.", "Likes pizza with extra cheese."]
+    assert out[0].score == pytest.approx(0.7 * 0.8 + 0.3 * 1.0, abs=1e-12)
+    assert out[0].score == pytest.approx(0.86, abs=1e-12)
+    assert [n.score for n in out[1:]] == pytest.approx([0.7 * 0.9, 0.7 * 0.7])
+
+
+def test_issue_example_with_the_default_config() -> None:
+    cfg = RecallConfig()
+    w_cos, w_lex = fusion_weights(1, cfg)
+    out = MemoriHybridPostprocessor(top_n=5, config=cfg).postprocess_nodes(scored(EXAMPLE), query_str="blue")
+    assert texts(out)[0] == "Favorite color is blue."
+    assert out[0].score == pytest.approx(w_cos * 0.8 + w_lex * 1.0)
+
+
+def test_incoming_nodes_are_not_mutated_and_keep_their_identity() -> None:
+    nodes = scored(EXAMPLE)
+    out = MemoriHybridPostprocessor().postprocess_nodes(nodes, query_str="blue")
+    assert [n.score for n in nodes] == [0.9, 0.8, 0.7]
+    assert out[0].node is nodes[1].node
+    assert out[0].node.metadata == {}
+
+
+def test_top_n_is_respected() -> None:
+    nodes = scored([(f"blue item {i}", 0.9 - i * 0.01) for i in range(12)])
+    out = MemoriHybridPostprocessor(top_n=3).postprocess_nodes(nodes, query_str="blue item")
+    assert len(out) == 3
+    assert texts(out) == ["blue item 0", "blue item 1", "blue item 2"]
+
+
+def test_nodes_without_a_score_rank_by_their_words_only() -> None:
+    nodes = scored([("Lives in New York City.", 0.2), ("Favorite color is blue.", None)])
+    cfg = RecallConfig(relevance_threshold=None)
+    out = MemoriHybridPostprocessor(config=cfg).postprocess_nodes(nodes, query_str="blue")
+    w_cos, w_lex = fusion_weights(1, cfg)
+    assert texts(out) == ["Favorite color is blue.", "Lives in New York City."]
+    assert out[0].score == pytest.approx(w_lex * 1.0)
+    assert out[1].score == pytest.approx(w_cos * 0.2)
+
+
+def test_nodes_without_a_score_or_words_in_common_are_dropped_by_the_threshold() -> None:
+    nodes = scored([("Favorite color is blue.", None), ("Likes pizza.", 0.9)])
+    assert texts(MemoriHybridPostprocessor().postprocess_nodes(nodes, query_str="pizza")) == ["Likes pizza."]
+
+
+def test_threshold_filters_weak_nodes() -> None:
+    nodes = scored([("Likes pizza.", 0.9), ("Owns a bicycle.", 0.05)])
+    out = MemoriHybridPostprocessor(config=RecallConfig(relevance_threshold=0.1)).postprocess_nodes(
+        nodes, query_str="what do I like to eat"
+    )
+    assert texts(out) == ["Likes pizza."]
+    no_threshold = MemoriHybridPostprocessor(config=RecallConfig(relevance_threshold=None))
+    assert len(no_threshold.postprocess_nodes(nodes, query_str="what do I like to eat")) == 2
+
+
+@pytest.mark.parametrize("bundle", [None, QueryBundle(""), QueryBundle("   ")])
+def test_without_a_query_nodes_are_ordered_by_score_and_not_rescored(bundle: QueryBundle | None) -> None:
+    nodes = scored([("a", 0.2), ("b", None), ("c", 0.05), ("d", 0.9)])
+    out = MemoriHybridPostprocessor(top_n=3).postprocess_nodes(nodes, query_bundle=bundle)
+    assert texts(out) == ["d", "a", "c"]  # below the 0.1 threshold is kept: the scores are not ours
+    assert [n.score for n in out] == [0.9, 0.2, 0.05]
+    assert out[0] is nodes[3]
+
+
+def test_pool_sizing_follows_the_engine() -> None:
+    pairs = [(f"note number {i}", 0.5 - 0.001 * i) for i in range(59)] + [("favorite color blue", 0.441)]
+    dense = RecallConfig(pool="dense", relevance_threshold=None)
+
+    def top(cfg: RecallConfig) -> list[str]:
+        return texts(MemoriHybridPostprocessor(top_n=1, config=cfg).postprocess_nodes(scored(pairs), query_str="blue"))
+
+    assert top(dense) == ["note number 0"]  # outside the 50-node dense pool: never scored
+    assert top(dense.replace(candidate_floor=60)) == ["favorite color blue"]
+    assert top(dense.replace(pool="union")) == ["favorite color blue"]  # joins through the lexical half
+
+
+def test_bm25_reads_node_text_not_metadata() -> None:
+    nodes = [
+        NodeWithScore(node=TextNode(text="Owns a red car.", metadata={"topic": "blue"}), score=0.5),
+        NodeWithScore(node=TextNode(text="Painted the fence blue."), score=0.5),
+    ]
+    out = MemoriHybridPostprocessor().postprocess_nodes(nodes, query_str="blue")
+    assert texts(out)[0] == "Painted the fence blue."
+
+
+def test_attach_scores_adds_hidden_metadata_on_copies() -> None:
+    nodes = scored(EXAMPLE)
+    out = MemoriHybridPostprocessor(attach_scores=True).postprocess_nodes(nodes, query_str="blue")
+    meta = out[0].node.metadata
+    assert meta["cosine"] == 0.8 and meta["lexical"] == 1.0 and meta["rank_score"] == out[0].score
+    assert "rank_score" not in out[0].node.get_content(metadata_mode=MetadataMode.LLM)
+    assert "cosine" not in out[0].node.get_content(metadata_mode=MetadataMode.EMBED)
+    assert nodes[1].node.metadata == {}  # the retriever's node is untouched
+
+
+async def test_async_postprocess_gives_the_same_result() -> None:
+    reranker = MemoriHybridPostprocessor(config=RecallConfig.memori_compat())
+    out = await reranker.apostprocess_nodes(scored(EXAMPLE), query_str="blue")
+    assert texts(out)[0] == "Favorite color is blue." and out[0].score == pytest.approx(0.86)
+
+
+def test_is_serialisable_like_other_llamaindex_components() -> None:
+    reranker = MemoriHybridPostprocessor(top_n=3, config=RecallConfig.memori_compat(lex_weight=0.2))
+    again = MemoriHybridPostprocessor.from_json(reranker.to_json())
+    assert again.top_n == 3 and again.config == reranker.config
+    assert reranker.to_dict()["class_name"] == "MemoriHybridPostprocessor"
+
+
+def test_invalid_fields_are_rejected() -> None:
+    with pytest.raises(ValueError):
+        MemoriHybridPostprocessor(top_n=0)
+    with pytest.raises(ValueError):
+        MemoriHybridPostprocessor(config={"tokenizer": "klingon"})
+
+
+def test_query_engine_over_vector_store_index_sends_the_reranked_node() -> None:
+    # MockEmbedding gives every node the same similarity: the vector retriever cannot
+    # tell them apart, the postprocessor's BM25 + fusion picks the one about the question.
+    nodes = [TextNode(text=t) for t, _ in EXAMPLE] + [TextNode(text="Works as a nurse in Boston.")]
+    index = VectorStoreIndex(nodes=nodes, embed_model=MockEmbedding(embed_dim=8))
+    query_engine = index.as_query_engine(
+        llm=MockLLM(), similarity_top_k=4, node_postprocessors=[MemoriHybridPostprocessor(top_n=1)]
+    )
+    response = query_engine.query("blue")
+    answer = str(response)  # MockLLM answers with its prompt
+    assert "Favorite color is blue." in answer
+    assert "New York" not in answer and "pizza" not in answer and "nurse" not in answer
+    assert len(response.source_nodes) == 1
+
+
+async def test_async_query_engine_over_vector_store_index() -> None:
+    nodes = [TextNode(text=t) for t, _ in EXAMPLE]
+    index = VectorStoreIndex(nodes=nodes, embed_model=MockEmbedding(embed_dim=8))
+    query_engine = index.as_query_engine(
+        llm=MockLLM(), similarity_top_k=3, node_postprocessors=[MemoriHybridPostprocessor(top_n=1)]
+    )
+    response = await query_engine.aquery("pizza with cheese")
+    assert "Likes pizza with extra cheese." in str(response) and "blue" not in str(response)
+
+
+def test_behind_a_vector_index_it_reproduces_the_engines_ranking(engine: RecallEngine, hash_embedder: Any) -> None:
+    facts = [
+        "User is allergic to peanuts.",
+        "User prefers spicy food.",
+        "User's sister is allergic to cats.",
+        "User cooks Thai curry on Fridays.",
+        "User lives in Lisbon near the river.",
+        "User drinks green tea in the morning.",
+        "User plays tennis on Sundays.",
+    ]
+    engine.add("u", facts)
+    index = VectorStoreIndex(nodes=[TextNode(text=t) for t in facts], embed_model=HashLlamaEmbedding(hash_embedder))
+    retriever = index.as_retriever(similarity_top_k=len(facts))
+    reranker = MemoriHybridPostprocessor(top_n=3, config=engine.config)
+    for query in ("what food allergy do I have", "tea", "sunday sports"):
+        out = reranker.postprocess_nodes(retriever.retrieve(query), query_str=query)
+        expected = engine.recall(query, "u", limit=3)
+        assert texts(out) == [f.content for f in expected], query
+        assert [n.score for n in out] == pytest.approx([f.rank_score for f in expected], abs=1e-5)
