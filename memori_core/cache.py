@@ -50,6 +50,7 @@ class EntityCache:
         self._session_codes: dict[str, int] = {}
         self._session_rows: list[list[int]] = []  # per session code: rows in session order
         self._session_pos = np.zeros(0, dtype=np.int32)  # row -> index in its session list
+        self._seq = np.zeros(0, dtype=np.int64)  # row -> seq (kept for dead rows too)
         self.skipped_dims: Counter[int] = Counter()
         self.warned_dims: set[int] = set()
         self.warned_skipped = False
@@ -139,6 +140,20 @@ class EntityCache:
             i += 1
         return before, after
 
+    def memory_report(self) -> dict[str, int]:
+        """Bytes held by the matrix, the inverted indexes and the neighbour (session) structures."""
+        n = self.n_rows
+        lists = sum(8 * len(rows) + 56 for rows in self._session_rows)
+        ints = 28 * sum(len(rows) for rows in self._session_rows)  # the row numbers the lists point to
+        codes = sum(len(k.encode("utf-8")) + 49 + 16 for k in self._session_codes)
+        return {
+            "matrix": int(self.matrix.nbytes),
+            "inverted_index": sum(ix.nbytes() for ix in self._indexes.values()),
+            "neighbours": int(
+                self.sessions.nbytes + self._session_pos[:n].nbytes + self._seq[:n].nbytes + lists + ints + codes
+            ),
+        }
+
     # -- writes -------------------------------------------------------------
 
     @staticmethod
@@ -155,12 +170,15 @@ class EntityCache:
         recency = np.full(capacity, -np.inf, dtype=np.float64)
         session = np.full(capacity, -1, dtype=np.int32)
         spos = np.zeros(capacity, dtype=np.int32)
+        seqs = np.zeros(capacity, dtype=np.int64)
         if n:
             grown[:n] = self._matrix[:n]
             recency[:n] = self._recency[:n]
             session[:n] = self._session[:n]
             spos[:n] = self._session_pos[:n]
+            seqs[:n] = self._seq[:n]
         self._matrix, self._recency, self._session, self._session_pos = grown, recency, session, spos
+        self._seq = seqs
 
     def _kill(self, row: int) -> None:
         fact = self.facts[row]
@@ -182,6 +200,7 @@ class EntityCache:
         self.pos[fact.id] = row
         self._matrix[row] = vec
         self._recency[row] = self._recency_of(fact)
+        self._seq[row] = fact.seq
         for key, toks in self._tokens.items():
             doc = tuple(analyzer(*key)(fact.content))
             toks.append(doc)
@@ -205,11 +224,8 @@ class EntityCache:
         rows = self._session_rows[code]
         at = len(rows)
         # Facts normally arrive in order; an older one (e.g. loaded late) is placed by its seq.
-        # Dead rows are stepped over: their place does not matter, neighbours skip them.
-        while at > 0:
-            prev = self.facts[rows[at - 1]]
-            if prev is not None and prev.seq <= seq:
-                break
+        # Dead rows keep their seq, so the list stays sorted and a normal append is O(1).
+        while at > 0 and self._seq[rows[at - 1]] > seq:
             at -= 1
         rows.insert(at, row)
         if at != len(rows) - 1:

@@ -91,8 +91,12 @@ class RecallConfig:
             raise ValueError(f"BM25 needs k1 >= 0 and 0 <= b <= 1, got k1={self.k1}, b={self.b}")
         if self.tokenizer not in ("unicode", "memori"):
             raise ValueError(f"tokenizer must be 'unicode' or 'memori', got {self.tokenizer!r}")
-        if self.stemmer is not None and (not isinstance(self.stemmer, str) or not self.stemmer):
-            raise ValueError(f"stemmer must be a Snowball language name or None, got {self.stemmer!r}")
+        if self.stemmer is not None:
+            if not isinstance(self.stemmer, str) or not self.stemmer:
+                raise ValueError(f"stemmer must be a Snowball language name or None, got {self.stemmer!r}")
+            from .stemming import get_stemmer
+
+            get_stemmer(self.stemmer)  # an unknown language fails here, not at the first recall
         if self.pool not in ("union", "dense"):
             raise ValueError(f"pool must be 'union' or 'dense', got {self.pool!r}")
         _check_number("neighbour_weight", self.neighbour_weight)

@@ -333,11 +333,7 @@ class RecallEngine:
             rows = dense_rows.tolist()
             source = dict.fromkeys(rows, SOURCE_DENSE)
             if cfg.pool == "union" and q_terms:
-                lex_rows, _ = cache.index(key).top(q_terms, pool_n, k1=cfg.k1, b=cfg.b)
-                if subset is not None:
-                    allowed = np.zeros(cache.n_rows, dtype=bool)
-                    allowed[subset] = True
-                    lex_rows = lex_rows[allowed[lex_rows]]
+                lex_rows, _ = cache.index(key).top(q_terms, pool_n, k1=cfg.k1, b=cfg.b, within=subset)
                 for r in lex_rows.tolist():
                     if r in source:
                         source[r] |= SOURCE_LEXICAL

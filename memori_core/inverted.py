@@ -91,9 +91,18 @@ class InvertedIndex:
         weights = np.concatenate(all_w)
         return np.bincount(rows, weights=weights, minlength=n_rows)
 
-    def top(self, query_terms: Sequence[str], k: int, *, k1: float, b: float) -> tuple[np.ndarray, np.ndarray]:
-        """Rows of the ``k`` best positive BM25 scores, best first (ties: lower row first), and the scores."""
+    def top(
+        self, query_terms: Sequence[str], k: int, *, k1: float, b: float, within: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Rows of the ``k`` best positive BM25 scores, best first (ties: lower row first), and the scores.
+
+        ``within`` (row numbers) restricts the candidates, e.g. to a recency window.
+        """
         scores = self.scores(query_terms, k1=k1, b=b)
+        if within is not None:
+            kept = np.zeros_like(scores)
+            kept[within] = scores[within]
+            scores = kept
         hits = np.flatnonzero(scores > 0)
         # top_k keeps the lowest rows among those tied at the cut (argpartition would not).
         best = hits[top_k(scores[hits], k)]

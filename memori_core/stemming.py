@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -26,7 +27,16 @@ def get_stemmer(language: str) -> Callable[[str], str]:
         raise ValueError(
             f"unknown stemmer language {language!r}; choose one of {sorted(Stemmer.algorithms())}"
         ) from None
-    return stemmer.stemWord
+    # A PyStemmer object "must not be called concurrently" (its docs), and engines
+    # recall from several threads (async twins, web servers): one call at a time.
+    lock = threading.Lock()
+    stem_word = stemmer.stemWord
+
+    def stem(word: str) -> str:
+        with lock:
+            return stem_word(word)
+
+    return stem
 
 
 @lru_cache(maxsize=None)

@@ -1,0 +1,288 @@
+"""Union candidate pool (dense top P + whole-memory BM25 top P) and session-neighbour smoothing.
+
+The embedder here gives every fact a chosen cosine to the query vector, so
+which facts the dense pool holds is known exactly.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core.explain import RecallReport
+
+DIM = 16
+QUERY_VEC = np.eye(DIM, dtype=np.float32)[0]
+FILLERS = 200
+TARGET = "Grandpa flies a zephyr kite on Sundays"
+
+
+class ControlledEmbedder:
+    """A callable embedder: each registered text gets a vector with a chosen cosine to ``QUERY_VEC``."""
+
+    def __init__(self) -> None:
+        self.vecs: dict[str, np.ndarray] = {}
+
+    def set(self, text: str, cosine: float) -> str:
+        v = np.zeros(DIM, dtype=np.float32)
+        v[0] = cosine
+        v[1 + len(self.vecs) % (DIM - 1)] = math.sqrt(1.0 - cosine * cosine)
+        self.vecs[text] = v
+        return text
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        return np.stack([self.vecs[t] for t in texts])
+
+
+def make_engine(config: RecallConfig, fillers: int = FILLERS, lo: float = 0.2, hi: float = 0.5):
+    """An engine whose entity ``u`` holds ``fillers`` session-less facts with cosines spread over [lo, hi)."""
+    emb = ControlledEmbedder()
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=emb, config=config)
+    if fillers:
+        texts = [emb.set(f"filler number {i} about weather notes", lo + (hi - lo) * i / fillers) for i in range(fillers)]
+        engine.add("u", texts, ids=[f"filler{i}" for i in range(fillers)])
+    return engine, emb
+
+
+def by_id(report: RecallReport) -> dict:
+    return {c.id: c for c in report.candidates}
+
+
+def assert_score_parts_add_up(report: RecallReport) -> None:
+    assert report.candidates
+    for c in report.candidates:
+        assert c.rank_score == pytest.approx(c.fused + c.neighbour_bonus, abs=1e-12)
+        assert c.fused == pytest.approx(report.w_cos * c.cosine + report.w_lex * c.lexical, abs=1e-6)
+        assert c.neighbour_bonus >= 0.0
+
+
+def explain(engine: RecallEngine, query: str = "zephyr", limit: int = 5) -> RecallReport:
+    return engine.explain(query, "u", limit, query_vector=QUERY_VEC)
+
+
+def recall_ids(engine: RecallEngine, query: str = "zephyr", limit: int = 5) -> list[str]:
+    return [f.id for f in engine.recall(query, "u", limit, query_vector=QUERY_VEC)]
+
+
+# -- union pool ----------------------------------------------------------------
+
+
+def with_target(config: RecallConfig) -> RecallEngine:
+    engine, emb = make_engine(config)
+    engine.add("u", [emb.set(TARGET, 0.0)], ids=["t"])
+    return engine
+
+
+def test_union_pool_recalls_a_word_match_outside_the_dense_pool() -> None:
+    engine = with_target(RecallConfig())
+    report = explain(engine)
+    cands = by_id(report)
+    # P = max(5, min(201, 50)) = 50: the dense pool is 50 fillers (cos >= 0.2 > 0 = the target's).
+    assert [c.source for c in report.candidates].count("dense") == 50
+    assert cands["t"].source == "lexical"
+    assert cands["t"].cosine == pytest.approx(0.0, abs=1e-6)
+    assert cands["t"].bm25 > 0 and cands["t"].lexical == 1.0
+    assert_score_parts_add_up(report)
+    assert recall_ids(engine)[0] == "t"
+
+
+@pytest.mark.parametrize(
+    "config", [RecallConfig.memori_compat(), RecallConfig(pool="dense")], ids=["memori_compat", "pool=dense"]
+)
+def test_dense_only_pool_cannot_recall_it(config: RecallConfig) -> None:
+    engine = with_target(config)
+    report = explain(engine)
+    assert "t" not in by_id(report)
+    assert {c.source for c in report.candidates} == {"dense"}
+    assert "t" not in recall_ids(engine)
+
+
+def test_fact_in_both_pools_is_labelled_dense_plus_lexical() -> None:
+    engine, emb = make_engine(RecallConfig())
+    engine.add("u", [emb.set("a zephyr is a gentle west wind", 0.9)], ids=["both"])
+    report = explain(engine)
+    assert by_id(report)["both"].source == "dense+lexical"
+    assert report.candidates[0].id == "both"
+
+
+def test_union_pool_forgets_deleted_facts() -> None:
+    engine = with_target(RecallConfig())
+    assert recall_ids(engine)[0] == "t"  # cache and inverted index built
+    engine.delete("u", ["t"])
+    report = explain(engine)
+    assert "t" not in by_id(report)
+    assert {c.source for c in report.candidates} == {"dense"}
+
+
+def test_union_pool_sees_facts_added_after_the_index_was_built() -> None:
+    engine, emb = make_engine(RecallConfig())
+    assert "t" not in recall_ids(engine)
+    engine.add("u", [emb.set(TARGET, 0.0)], ids=["t"])
+    assert by_id(explain(engine))["t"].source == "lexical"
+
+
+def test_lexical_pool_adds_at_most_p_rows() -> None:
+    engine, emb = make_engine(RecallConfig())
+    matches = [emb.set(f"zephyr sighting number {i}", -0.5 + 0.001 * i) for i in range(120)]
+    engine.add("u", matches, ids=[f"z{i}" for i in range(120)])
+    report = explain(engine)
+    sources = [c.source for c in report.candidates]
+    assert sources.count("dense") == 50 and sources.count("lexical") == 50
+    assert report.pool_size == 100
+
+
+# -- neighbour smoothing -------------------------------------------------------
+
+
+def session_engine(config: RecallConfig):
+    """Fillers (cos 0.15..0.30, no session) plus session s1 = [before, match, after], then s2 and a loose fact."""
+    engine, emb = make_engine(config, lo=0.15, hi=0.30)
+    engine.add(
+        "u",
+        [
+            emb.set("we chatted over breakfast", 0.10),
+            emb.set("the zephyr kite is blue", 0.30),
+            emb.set("then it started to rain", 0.05),
+        ],
+        ids=["before", "match", "after"],
+        session_id="s1",
+    )
+    engine.add("u", [emb.set("someone else said hello", 0.10)], ids=["other"], session_id="s2")
+    engine.add("u", [emb.set("a loose remark", 0.10)], ids=["loose"])
+    return engine
+
+
+def test_neighbour_gains_weight_times_the_neighbours_fused_score() -> None:
+    engine = session_engine(RecallConfig())
+    report = explain(engine, limit=10)
+    cands = by_id(report)
+    match = cands["match"]
+    assert match.source == "dense+lexical"  # cos 0.30 is above every filler
+    for fid in ("before", "after"):
+        c = cands[fid]
+        assert c.source == "neighbour"  # outside both pools, brought in by the match
+        assert c.lexical == 0.0
+        assert c.neighbour_bonus == pytest.approx(0.3 * match.fused, abs=1e-12)
+        assert c.rank_score == pytest.approx(c.fused + 0.3 * match.fused, abs=1e-12)
+    # The match's own neighbours have a lower fused score than it, but still lend it some.
+    assert match.neighbour_bonus == pytest.approx(0.3 * max(cands["before"].fused, cands["after"].fused), abs=1e-12)
+    assert_score_parts_add_up(report)
+    # "before": 0.65 * 0.10 + 0.3 * match.fused beats every filler (0.65 * cos <= 0.195) and the threshold.
+    assert recall_ids(engine, limit=10)[:2] == ["match", "before"]
+
+
+def test_no_bonus_across_sessions_or_without_session() -> None:
+    engine = session_engine(RecallConfig())
+    cands = by_id(explain(engine, limit=10))
+    # "other" (session s2) and "loose" (no session) were added right after the session s1 turns,
+    # but neither is anyone's neighbour: they stay out of the pool.
+    assert "other" not in cands and "loose" not in cands
+    assert all(c.neighbour_bonus == 0.0 for fid, c in cands.items() if fid.startswith("filler"))
+
+
+def test_no_bonus_for_facts_in_the_pool_without_a_matching_neighbour() -> None:
+    # Small memory: every fact is in the dense pool.
+    engine, emb = make_engine(RecallConfig(), fillers=0)
+    engine.add("u", [emb.set("first turn", 0.2), emb.set("zephyr kite", 0.4)], ids=["a1", "m1"], session_id="s1")
+    engine.add("u", [emb.set("another session turn", 0.2)], ids=["d"], session_id="s2")
+    engine.add("u", [emb.set("no session here", 0.2)], ids=["e"])
+    engine.add("u", [emb.set("last turn of s1", 0.2)], ids=["a2"], session_id="s1")
+    cands = by_id(explain(engine, limit=10))
+    assert {c.source for c in cands.values()} <= {"dense", "dense+lexical"}
+    assert cands["a1"].neighbour_bonus == pytest.approx(0.3 * cands["m1"].fused)
+    # a2 was added to s1 after d and e: its neighbour in s1 is the match.
+    assert cands["a2"].neighbour_bonus == pytest.approx(0.3 * cands["m1"].fused)
+    assert cands["d"].neighbour_bonus == 0.0  # only other sessions around it
+    assert cands["e"].neighbour_bonus == 0.0  # no session, no neighbours
+
+
+def test_bonus_takes_the_better_of_both_neighbours() -> None:
+    engine, emb = make_engine(RecallConfig(), fillers=0)
+    engine.add(
+        "u",
+        [emb.set("zephyr", 0.1), emb.set("middle turn", 0.0), emb.set("zephyr kite zephyr", 0.6)],
+        ids=["weak", "mid", "strong"],
+        session_id="s",
+    )
+    cands = by_id(explain(engine))
+    assert cands["strong"].fused > cands["weak"].fused > 0
+    assert cands["mid"].neighbour_bonus == pytest.approx(0.3 * cands["strong"].fused, abs=1e-12)
+
+
+def test_neighbour_with_negative_fused_score_lends_nothing() -> None:
+    engine, emb = make_engine(RecallConfig(), fillers=0)
+    engine.add("u", [emb.set("far away", -0.8), emb.set("close by", 0.5)], ids=["neg", "pos"], session_id="s")
+    cands = by_id(explain(engine, query="unrelated words"))
+    assert cands["neg"].fused < 0
+    assert cands["pos"].neighbour_bonus == 0.0
+    assert cands["neg"].neighbour_bonus == pytest.approx(0.3 * cands["pos"].fused)
+
+
+def test_neighbour_weight_is_configurable() -> None:
+    engine = session_engine(RecallConfig(neighbour_weight=0.5))
+    cands = by_id(explain(engine, limit=10))
+    assert cands["before"].neighbour_bonus == pytest.approx(0.5 * cands["match"].fused, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "config", [RecallConfig(neighbour_weight=0.0), RecallConfig.memori_compat()], ids=["weight=0", "memori_compat"]
+)
+def test_neighbour_weight_zero_turns_smoothing_off(config: RecallConfig) -> None:
+    engine = session_engine(config)
+    report = explain(engine, limit=10)
+    cands = by_id(report)
+    assert "before" not in cands and "after" not in cands
+    assert all(c.neighbour_bonus == 0.0 and c.source != "neighbour" for c in report.candidates)
+    assert_score_parts_add_up(report)
+
+
+def test_neighbours_skip_deleted_turns_in_recall() -> None:
+    engine, emb = make_engine(RecallConfig(), fillers=0)
+    engine.add(
+        "u",
+        [emb.set("opening", 0.1), emb.set("deleted turn", 0.1), emb.set("zephyr kite", 0.5)],
+        ids=["open", "gone", "match"],
+        session_id="s",
+    )
+    explain(engine)  # cache built
+    engine.delete("u", ["gone"])
+    cands = by_id(explain(engine))
+    assert "gone" not in cands
+    assert cands["open"].neighbour_bonus == pytest.approx(0.3 * cands["match"].fused, abs=1e-12)
+
+
+def test_fresh_engine_on_the_same_store_gives_the_same_bonuses() -> None:
+    engine = session_engine(RecallConfig())
+    a = by_id(explain(engine, limit=10))
+    fresh = RecallEngine(store=engine.store, embedder=engine.embedder, config=engine.config)
+    b = by_id(explain(fresh, limit=10))
+    assert a.keys() == b.keys()
+    for fid in a:
+        assert a[fid].neighbour_bonus == pytest.approx(b[fid].neighbour_bonus, abs=1e-9)
+        assert a[fid].source == b[fid].source
+
+
+def test_session_id_is_returned_in_metadata() -> None:
+    engine = session_engine(RecallConfig())
+    facts = engine.recall("zephyr", "u", 10, query_vector=QUERY_VEC)
+    meta = {f.id: f.metadata for f in facts}
+    assert meta["match"]["session_id"] == "s1"
+
+
+# -- union pool with a recency window (dense_limit) ---------------------------
+
+
+def test_lexical_pool_within_the_recency_window_finds_recent_matches() -> None:
+    engine, emb = make_engine(RecallConfig(dense_limit=60), fillers=0)
+    old = [emb.set(f"zephyr {i}", 0.0) for i in range(100)]  # short docs: high BM25
+    engine.add("u", old, ids=[f"old{i}" for i in range(100)], created_at="2020-01-01T00:00:00+00:00")
+    recent = [emb.set(f"filler number {i} about weather notes", 0.2 + 0.001 * i) for i in range(59)]
+    engine.add("u", recent, ids=[f"filler{i}" for i in range(59)], created_at="2024-01-01T00:00:00+00:00")
+    engine.add("u", [emb.set(TARGET, 0.0)], ids=["t"], created_at="2024-01-02T00:00:00+00:00")
+    report = explain(engine)
+    assert report.rows_scored == 60
+    assert by_id(report)["t"].source == "lexical"
+
