@@ -48,8 +48,12 @@ class EntityCache:
         self._tokens: dict[AnalyzerKey, list[tuple[str, ...]]] = {}
         self._indexes: dict[AnalyzerKey, InvertedIndex] = {}
         self._session_codes: dict[str, int] = {}
-        self._session_rows: list[list[int]] = []  # per session code: rows in session order
-        self._session_pos = np.zeros(0, dtype=np.int32)  # row -> index in its session list
+        self._session_tail: list[int] = []  # per session code: its last row by seq
+        # Rows of a session form a doubly linked list in seq order; dead rows stay
+        # linked (and are stepped over) until compaction.
+        self._prev = np.zeros(0, dtype=np.int32)
+        self._next = np.zeros(0, dtype=np.int32)
+        self._alive = np.zeros(0, dtype=bool)
         self._seq = np.zeros(0, dtype=np.int64)  # row -> seq (kept for dead rows too)
         self.skipped_dims: Counter[int] = Counter()
         self.warned_dims: set[int] = set()
@@ -120,38 +124,30 @@ class EntityCache:
 
     def neighbours(self, row: int) -> tuple[int, int]:
         """The live rows just before and after ``row`` in its session (``-1`` where there is none)."""
-        code = int(self._session[row])
-        if code < 0:
-            return -1, -1
-        rows = self._session_rows[code]
-        at = int(self._session_pos[row])
-        before = after = -1
-        i = at - 1
-        while i >= 0:
-            if self.facts[rows[i]] is not None:
-                before = rows[i]
-                break
-            i -= 1
-        i = at + 1
-        while i < len(rows):
-            if self.facts[rows[i]] is not None:
-                after = rows[i]
-                break
-            i += 1
-        return before, after
+        before, after = self.neighbour_rows(np.array([row], dtype=np.int64))
+        return int(before[0]), int(after[0])
+
+    def neighbour_rows(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For each row, the live rows just before and after it in its session (``-1``: none)."""
+        return self._step_live(self._prev, rows), self._step_live(self._next, rows)
+
+    def _step_live(self, link: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        out = link[rows].astype(np.int64)
+        dead = (out >= 0) & ~self._alive[np.maximum(out, 0)]
+        while dead.any():  # step over deleted rows (runs of them are short: compaction removes them)
+            out[dead] = link[out[dead]]
+            dead = (out >= 0) & ~self._alive[np.maximum(out, 0)]
+        return out
 
     def memory_report(self) -> dict[str, int]:
         """Bytes held by the matrix, the inverted indexes and the neighbour (session) structures."""
         n = self.n_rows
-        lists = sum(8 * len(rows) + 56 for rows in self._session_rows)
-        ints = 28 * sum(len(rows) for rows in self._session_rows)  # the row numbers the lists point to
-        codes = sum(len(k.encode("utf-8")) + 49 + 16 for k in self._session_codes)
+        codes = sum(len(k.encode("utf-8")) + 49 + 16 for k in self._session_codes) + 36 * len(self._session_tail)
+        per_row = (self.sessions, self._seq[:n], self._prev[:n], self._next[:n], self._alive[:n])
         return {
             "matrix": int(self.matrix.nbytes),
             "inverted_index": sum(ix.nbytes() for ix in self._indexes.values()),
-            "neighbours": int(
-                self.sessions.nbytes + self._session_pos[:n].nbytes + self._seq[:n].nbytes + lists + ints + codes
-            ),
+            "neighbours": int(sum(a.nbytes for a in per_row) + codes),
         }
 
     # -- writes -------------------------------------------------------------
@@ -169,16 +165,20 @@ class EntityCache:
         grown = np.zeros((capacity, self.dim or 0), dtype=np.float32)
         recency = np.full(capacity, -np.inf, dtype=np.float64)
         session = np.full(capacity, -1, dtype=np.int32)
-        spos = np.zeros(capacity, dtype=np.int32)
         seqs = np.zeros(capacity, dtype=np.int64)
+        prev = np.full(capacity, -1, dtype=np.int32)
+        nxt = np.full(capacity, -1, dtype=np.int32)
+        alive = np.zeros(capacity, dtype=bool)
         if n:
             grown[:n] = self._matrix[:n]
             recency[:n] = self._recency[:n]
             session[:n] = self._session[:n]
-            spos[:n] = self._session_pos[:n]
             seqs[:n] = self._seq[:n]
-        self._matrix, self._recency, self._session, self._session_pos = grown, recency, session, spos
-        self._seq = seqs
+            prev[:n] = self._prev[:n]
+            nxt[:n] = self._next[:n]
+            alive[:n] = self._alive[:n]
+        self._matrix, self._recency, self._session, self._seq = grown, recency, session, seqs
+        self._prev, self._next, self._alive = prev, nxt, alive
 
     def _kill(self, row: int) -> None:
         fact = self.facts[row]
@@ -187,6 +187,7 @@ class EntityCache:
         for key, ix in self._indexes.items():
             ix.remove(row, self._tokens[key][row])
         self.facts[row] = None
+        self._alive[row] = False
         self._recent = None
         self._matrix[row] = 0.0
         self._recency[row] = -np.inf
@@ -201,12 +202,14 @@ class EntityCache:
         self._matrix[row] = vec
         self._recency[row] = self._recency_of(fact)
         self._seq[row] = fact.seq
+        self._prev[row] = self._next[row] = -1
         for key, toks in self._tokens.items():
             doc = tuple(analyzer(*key)(fact.content))
             toks.append(doc)
             ix = self._indexes.get(key)
             if ix is not None:
                 ix.add(row, doc)
+        self._alive[row] = True
         if fact.session_id is None:
             self._session[row] = -1
             return
@@ -214,24 +217,24 @@ class EntityCache:
         # so the incremental state is the one a reload from the store builds.
         code = self._session_codes.get(fact.session_id)
         if code is None:
-            code = self._session_codes[fact.session_id] = len(self._session_rows)
-            self._session_rows.append([])
-        at = self._insert_in_session(code, fact.seq, row)
+            code = self._session_codes[fact.session_id] = len(self._session_tail)
+            self._session_tail.append(-1)
         self._session[row] = code
-        self._session_pos[row] = at
+        self._link_in_session(code, fact.seq, row)
 
-    def _insert_in_session(self, code: int, seq: int, row: int) -> int:
-        rows = self._session_rows[code]
-        at = len(rows)
-        # Facts normally arrive in order; an older one (e.g. loaded late) is placed by its seq.
-        # Dead rows keep their seq, so the list stays sorted and a normal append is O(1).
-        while at > 0 and self._seq[rows[at - 1]] > seq:
-            at -= 1
-        rows.insert(at, row)
-        if at != len(rows) - 1:
-            for i in range(at, len(rows)):
-                self._session_pos[rows[i]] = i
-        return at
+    def _link_in_session(self, code: int, seq: int, row: int) -> None:
+        # Facts normally arrive in seq order (O(1)); an older one is walked back to its place.
+        # Dead rows keep their seq and links, so the chain stays sorted.
+        before, after = self._session_tail[code], -1
+        while before >= 0 and self._seq[before] > seq:
+            before, after = int(self._prev[before]), before
+        self._prev[row], self._next[row] = before, after
+        if before >= 0:
+            self._next[before] = row
+        if after >= 0:
+            self._prev[after] = row
+        else:
+            self._session_tail[code] = row
 
     def upsert(self, facts: Sequence[StoredFact], embeddings: Sequence[np.ndarray] | np.ndarray) -> None:
         """Add facts; a fact whose id is present replaces it. Rows of a foreign dimension are counted and left out."""
@@ -288,7 +291,9 @@ class EntityCache:
         fresh.upsert(facts, vectors)  # type: ignore[arg-type]
         for key in keys:
             fresh._tokens[key] = [self._tokens[key][r] for r in alive]
-        self.__dict__.update({k: v for k, v in fresh.__dict__.items() if k not in ("skipped_dims", "warned_dims", "warned_skipped")})
+        # Take over the rebuilt state; this cache's warning bookkeeping stays.
+        warnings = {k: self.__dict__[k] for k in ("skipped_dims", "warned_dims", "warned_skipped")}
+        self.__dict__.update(fresh.__dict__, **warnings)
         for key in keys:
             self.index(key)
 

@@ -20,7 +20,7 @@ from .dense import cosine_scores, l2_normalise, top_k
 from .embedders import Embedder, as_embedder, check_matrix, default_embedder, embed_in_batches
 from .explain import CandidateScore, RecallReport
 from .facts import RecalledFact, StoredFact
-from .lexical import bm25_pool, fusion_weights, unique_terms
+from .lexical import bm25_from_tf, bm25_pool, fusion_weights, unique_terms
 from .ranking import candidate_limit, fuse, passes_threshold, rank_order
 from .store.base import FactStore
 from .stemming import analyzer
@@ -48,6 +48,15 @@ def source_label(flags: int) -> str:
     if flags & SOURCE_NEIGHBOUR:
         return "neighbour"
     return "+".join(name for bit, name in ((SOURCE_DENSE, "dense"), (SOURCE_LEXICAL, "lexical")) if flags & bit)
+
+
+def _fused_of(neighbours: np.ndarray, pool: np.ndarray, fused: np.ndarray) -> np.ndarray:
+    """Fused score of each neighbour row that is in the pool; ``-inf`` for none / not in the pool."""
+    order = np.argsort(pool, kind="stable")
+    sorted_rows = pool[order]
+    at = np.minimum(np.searchsorted(sorted_rows, neighbours), len(sorted_rows) - 1)
+    hit = (neighbours >= 0) & (sorted_rows[at] == neighbours)
+    return np.where(hit, fused[order[at]], -np.inf)
 
 
 def derived_fact_id(text: str) -> str:
@@ -340,30 +349,34 @@ class RecallEngine:
                     else:
                         source[r] = SOURCE_LEXICAL
                         rows.append(r)
-            links: list[tuple[int, int]] | None = None
+            links: tuple[np.ndarray, np.ndarray] | None = None
             if cfg.neighbour_weight > 0 and cache.has_sessions:
-                links = [cache.neighbours(r) for r in rows]
-                for pair in list(links):
-                    for r in pair:
-                        if r >= 0 and r not in source:
-                            source[r] = SOURCE_NEIGHBOUR
-                            rows.append(r)
-                            links.append(cache.neighbours(r))
-            docs = cache.tokens(key)
-            pool_docs = [docs[r] for r in rows]
-            pool_matrix = cache.matrix[rows]
-        pool = np.asarray(rows, dtype=np.int64)
+                before, after = cache.neighbour_rows(np.asarray(rows, dtype=np.int64))
+                extra = [r for r in dict.fromkeys(np.column_stack((before, after)).ravel().tolist())
+                         if r >= 0 and r not in source]
+                for r in extra:
+                    source[r] = SOURCE_NEIGHBOUR
+                    rows.append(r)
+                if extra:  # the entrants' own neighbours can lend them a bonus too
+                    b2, a2 = cache.neighbour_rows(np.asarray(extra, dtype=np.int64))
+                    before, after = np.concatenate((before, b2)), np.concatenate((after, a2))
+                links = (before, after)
+            pool = np.asarray(rows, dtype=np.int64)
+            pool_matrix = cache.matrix[pool]
+            if cfg.pool == "union":
+                # The whole-memory index holds the pool's term counts: no document is re-read.
+                tf, dl = cache.index(key).pool_tf(q_terms, pool)
+                lex = bm25_from_tf(tf, dl, k1=cfg.k1, b=cfg.b)
+            else:
+                docs = cache.tokens(key)
+                lex = bm25_pool(q_terms, [docs[r] for r in rows], k1=cfg.k1, b=cfg.b)
         cosine = cosine_scores(pool_matrix, q).astype(np.float64)
-        lex = bm25_pool(q_terms, pool_docs, k1=cfg.k1, b=cfg.b)
         w_cos, w_lex = fusion_weights(len(q_tokens), cfg)
         fused = fuse(cosine, lex.normalised, w_cos, w_lex)
         bonus = np.zeros_like(fused)
         if links is not None:
-            at = {r: i for i, r in enumerate(rows)}
-            for i, pair in enumerate(links):
-                best = max((fused[at[r]] for r in pair if r in at), default=None)
-                if best is not None and best > 0:
-                    bonus[i] = cfg.neighbour_weight * best
+            best = np.maximum(_fused_of(links[0], pool, fused), _fused_of(links[1], pool, fused))
+            bonus = np.where(best > 0, cfg.neighbour_weight * best, 0.0)
         return _Scored(
             cache=cache,
             rows=pool,

@@ -28,6 +28,7 @@ class InvertedIndex:
         self._alive = array("b")
         self.n_alive = 0
         self.total_len = 0
+        self._slot = np.zeros(0, dtype=np.int64)  # scratch: row -> position in the pool of one call
 
     @property
     def n_rows(self) -> int:
@@ -107,6 +108,28 @@ class InvertedIndex:
         # top_k keeps the lowest rows among those tied at the cut (argpartition would not).
         best = hits[top_k(scores[hits], k)]
         return best, scores[best]
+
+    def pool_tf(self, query_terms: Sequence[str], rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Term frequencies (``len(rows)`` x ``len(query_terms)``) and document lengths of some rows,
+        read from the postings: the pool statistics of BM25 without touching the documents."""
+        n_rows = len(self._len)
+        if self._slot.shape[0] < n_rows:
+            self._slot = np.full(max(n_rows, 2 * self._slot.shape[0]), -1, dtype=np.int64)
+        slot = self._slot
+        slot[rows] = np.arange(rows.shape[0])
+        tf = np.zeros((rows.shape[0], len(query_terms)), dtype=np.float64)
+        try:
+            for j, term in enumerate(query_terms):
+                buf = self._rows.get(term)
+                if buf is None:
+                    continue
+                at = slot[np.frombuffer(buf, dtype=np.int32)]
+                hit = at >= 0
+                tf[at[hit], j] = np.frombuffer(self._tfs[term], dtype=np.int32)[hit]
+        finally:
+            slot[rows] = -1  # the scratch array is shared by every call: leave it clean
+        lengths = np.frombuffer(self._len, dtype=np.int32)[rows].astype(np.float64) if n_rows else np.zeros(0)
+        return tf, lengths
 
     def nbytes(self) -> int:
         """Approximate memory held by the postings and per-row arrays (bytes)."""

@@ -38,10 +38,18 @@ def bm25_pool(
     """
     n = len(docs)
     if n == 0 or not query_terms:
-        zeros = np.zeros(n, dtype=np.float64)
-        return LexicalScores(zeros, zeros.copy())
+        return bm25_from_tf(np.zeros((n, 0)), np.zeros(n), k1=k1, b=b)
     tf = np.array([[doc.count(t) for t in query_terms] for doc in docs], dtype=np.float64)
     dl = np.fromiter((len(doc) for doc in docs), dtype=np.float64, count=n)
+    return bm25_from_tf(tf, dl, k1=k1, b=b)
+
+
+def bm25_from_tf(tf: np.ndarray, dl: np.ndarray, *, k1: float, b: float) -> LexicalScores:
+    """BM25 of a pool from its term-frequency matrix ``tf`` (docs x unique query terms) and doc lengths ``dl``."""
+    n = tf.shape[0]
+    if n == 0 or tf.shape[1] == 0:
+        zeros = np.zeros(n, dtype=np.float64)
+        return LexicalScores(zeros, zeros.copy())
     avgdl = float(dl.mean())
     norm = (1.0 - b) + b * (dl / avgdl) if avgdl > 0 else np.ones(n)
     df = np.count_nonzero(tf, axis=0).astype(np.float64)
