@@ -117,7 +117,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_eval_locomo(args: argparse.Namespace) -> int:
-    from .evaluation import evaluate_locomo, format_table, load_embedder, load_locomo, progress_bar
+    from .evaluation import RANKINGS, evaluate_locomo, format_table, load_embedder, load_locomo, progress_bar
 
     conversations = load_locomo(args.file)
     if args.conversations:
@@ -137,9 +137,14 @@ def cmd_eval_locomo(args: argparse.Namespace) -> int:
         progress=None if args.quiet else progress_bar,
     )
     print(format_table(result))
-    if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=2), encoding="utf-8")
+    if args.json:  # exactly the rankings, each with "overall" and one entry per category
+        rankings = {name: result[name] for name in RANKINGS}
+        Path(args.json).write_text(json.dumps(rankings, indent=2), encoding="utf-8")
         print(f"\nwrote {args.json}", file=sys.stderr)
+    if args.details_json:
+        extras = {k: v for k, v in result.items() if k not in RANKINGS}
+        Path(args.details_json).write_text(json.dumps(extras, indent=2), encoding="utf-8")
+        print(f"wrote {args.details_json}", file=sys.stderr)
     return 0
 
 
@@ -179,6 +184,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_locomo = eval_sub.add_parser("locomo", help="LoCoMo-format conversations: R@5, R@10, nDCG@10 per category")
     p_locomo.add_argument("file", help="a JSON file in LoCoMo's format (e.g. locomo10.json)")
     p_locomo.add_argument("--json", default=None, metavar="FILE", help="also write the results as JSON")
+    p_locomo.add_argument("--details-json", default=None, metavar="FILE",
+                          help="write the threshold calibration and short-query results as JSON")
     p_locomo.add_argument("--embedder", default="minilm", help="'minilm' (default) or 'module:attribute'")
     p_locomo.add_argument("--limit", type=int, default=10, help="results per question (default 10)")
     p_locomo.add_argument("--conversations", default=None, help="comma-separated sample ids to keep")

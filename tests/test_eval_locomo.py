@@ -131,7 +131,7 @@ def test_cli_subprocess_prints_the_table_and_writes_json(locomo_file: Path, tmp_
     assert "6 questions" in proc.stdout
     assert "[###" not in proc.stderr  # --quiet: no progress bar
     result = json.loads(out.read_text(encoding="utf-8"))
-    assert set(RANKINGS) <= set(result)
+    assert set(result) == set(RANKINGS)  # exactly the five rankings
     check_result(result)
 
 
@@ -283,10 +283,14 @@ def test_rrf_ignores_rows_without_a_query_word(tmp_path: Path) -> None:
 
 def test_short_queries_option_compares_default_and_memori_on_rare_words(locomo_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "r.json"
+    details = tmp_path / "details.json"
     code = main(["eval", "locomo", str(locomo_file), "--json", str(out), "--quiet", "--short-queries",
-                 "--embedder", "conftest:HashEmbedder"])
+                 "--details-json", str(details), "--embedder", "conftest:HashEmbedder"])
     assert code == 0
-    short = json.loads(out.read_text(encoding="utf-8"))["short_queries"]
+    assert set(json.loads(out.read_text(encoding="utf-8"))) == {"default", "memori_compat", "dense", "bm25", "rrf"}
+    extras = json.loads(details.read_text(encoding="utf-8"))
+    assert 0.0 <= extras["threshold"]["evidence_kept"] <= 1.0
+    short = extras["short_queries"]
     assert set(short) == {"default@1", "default@2", "memori_compat@1", "memori_compat@2"}
     for entry in short.values():
         assert 0.0 <= entry["R@10"] <= 1.0 and entry["n"] > 0
