@@ -134,10 +134,6 @@ async def arecall_block(
     return _block(facts, keep, skip_text)
 
 
-def _session_kwargs(session_id: str | None) -> dict[str, Any]:
-    return {} if session_id is None else {"session_id": session_id}
-
-
 def capture_fact(
     engine: Any,
     text: str,
@@ -152,7 +148,7 @@ def capture_fact(
     if not text.strip():
         return
     try:
-        engine.add(entity_id, [text], metadata=metadata, **_session_kwargs(session_id))
+        engine.add(entity_id, [text], metadata=metadata, session_id=session_id)
     except Exception as exc:
         if strict:
             raise
@@ -173,7 +169,7 @@ async def acapture_fact(
     if not text.strip():
         return
     try:
-        await engine.aadd(entity_id, [text], metadata=metadata, **_session_kwargs(session_id))
+        await engine.aadd(entity_id, [text], metadata=metadata, session_id=session_id)
     except Exception as exc:
         if strict:
             raise
