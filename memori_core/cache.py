@@ -92,7 +92,7 @@ class EntityCache:
     def dead_rows(self) -> np.ndarray:
         """Row numbers of dead rows."""
         if self._dead_rows is None:
-            self._dead_rows = np.array([r for r, f in enumerate(self.facts) if f is None], dtype=np.int64)
+            self._dead_rows = np.flatnonzero(~self._alive[: self.n_rows])
         return self._dead_rows
 
     def recent_rows(self, n: int) -> np.ndarray:

@@ -131,6 +131,7 @@ def cmd_eval_locomo(args: argparse.Namespace) -> int:
           file=sys.stderr)
     result = evaluate_locomo(
         conversations,
+        config=RecallConfig.from_env(),  # the default ranking, with any MEMORI_RECALL_* overrides
         embedder=load_embedder(args.embedder),
         limit=args.limit,
         short_queries=args.short_queries,
@@ -181,7 +182,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p_eval = sub.add_parser("eval", help="measure recall quality on a benchmark file")
     eval_sub = p_eval.add_subparsers(dest="benchmark", required=True)
-    p_locomo = eval_sub.add_parser("locomo", help="LoCoMo-format conversations: R@5, R@10, nDCG@10 per category")
+    p_locomo = eval_sub.add_parser(
+        "locomo",
+        help="LoCoMo-format conversations: R@5, R@10, nDCG@10 per category",
+        description="The 'default' ranking is RecallConfig.from_env(): MEMORI_RECALL_* variables "
+        "(e.g. MEMORI_RECALL_NEIGHBOUR_WEIGHT=0.5) let you measure other settings.",
+    )
     p_locomo.add_argument("file", help="a JSON file in LoCoMo's format (e.g. locomo10.json)")
     p_locomo.add_argument("--json", default=None, metavar="FILE", help="also write the results as JSON")
     p_locomo.add_argument("--details-json", default=None, metavar="FILE",

@@ -68,7 +68,7 @@ def derived_fact_id(text: str) -> str:
 class _Scored:
     """Pool arrays of one recall, before they are turned into facts or a report."""
 
-    cache: EntityCache
+    facts: list[StoredFact]  # the pool's facts, read under the lock (rows may be reused after it)
     rows: np.ndarray  # cache rows, pool order
     cosine: np.ndarray
     bm25: np.ndarray
@@ -209,7 +209,7 @@ class RecallEngine:
                     f"holds {stored_dim}-d vectors; use the embedder the store was filled with, or a new store"
                 )
 
-        with self._lock:
+        with self._lock, self.store.write_lock():
             cache = self._caches.get(entity_id)
             fresh = self._cache_is_current(cache)
             if new:
@@ -236,7 +236,7 @@ class RecallEngine:
         for i, fid in enumerate(id_list):
             if not isinstance(fid, str):
                 raise TypeError(f"ids[{i}] must be a str, got {type(fid).__name__}")
-        with self._lock:
+        with self._lock, self.store.write_lock():
             cache = self._caches.get(entity_id)
             fresh = self._cache_is_current(cache)
             self.store.delete(entity_id, id_list)
@@ -251,7 +251,7 @@ class RecallEngine:
     def forget(self, entity_id: str) -> None:
         """Delete every fact of ``entity_id`` (and nothing of any other entity)."""
         entity_id = check_entity_id(entity_id)
-        with self._lock:
+        with self._lock, self.store.write_lock():
             self.store.forget(entity_id)
             self.store.bump_revision(entity_id)
             self._caches.drop(entity_id)
@@ -362,7 +362,11 @@ class RecallEngine:
                     before, after = np.concatenate((before, b2)), np.concatenate((after, a2))
                 links = (before, after)
             pool = np.asarray(rows, dtype=np.int64)
-            pool_matrix = cache.matrix[pool]
+            pool_facts: list[StoredFact] = [cache.facts[r] for r in rows]  # type: ignore[misc]
+            if subset is None:
+                cosine = cos_all[pool].astype(np.float64)
+            else:
+                cosine = cosine_scores(cache.matrix[pool], q).astype(np.float64)
             if cfg.pool == "union":
                 # The whole-memory index holds the pool's term counts: no document is re-read.
                 tf, dl = cache.index(key).pool_tf(q_terms, pool)
@@ -370,7 +374,6 @@ class RecallEngine:
             else:
                 docs = cache.tokens(key)
                 lex = bm25_pool(q_terms, [docs[r] for r in rows], k1=cfg.k1, b=cfg.b)
-        cosine = cosine_scores(pool_matrix, q).astype(np.float64)
         w_cos, w_lex = fusion_weights(len(q_tokens), cfg)
         fused = fuse(cosine, lex.normalised, w_cos, w_lex)
         bonus = np.zeros_like(fused)
@@ -378,7 +381,7 @@ class RecallEngine:
             best = np.maximum(_fused_of(links[0], pool, fused), _fused_of(links[1], pool, fused))
             bonus = np.where(best > 0, cfg.neighbour_weight * best, 0.0)
         return _Scored(
-            cache=cache,
+            facts=pool_facts,
             rows=pool,
             cosine=cosine,
             bm25=lex.raw,
@@ -394,7 +397,7 @@ class RecallEngine:
         )
 
     def _fact(self, s: _Scored, i: int) -> RecalledFact:
-        f = s.cache.facts[s.rows[i]]
+        f = s.facts[i]
         meta = dict(f.metadata)
         meta.setdefault("times_seen", f.times_seen)
         if f.last_seen:

@@ -69,7 +69,8 @@ def _replace(obj: Any, name: str, value: Any, what: str) -> Any:
 _SYSTEM_ROLES = ("system", "developer")
 
 
-def _append_to_chat_content(content: Any, block: str, what: str) -> Any:
+def append_to_content(content: Any, block: str, what: str = "message") -> Any:
+    """Message content with ``block`` added last: after a blank line in a string, as a new text part in a list."""
     if content is None or isinstance(content, str):
         return append_block(content, block)
     if _is_list(content):
@@ -91,7 +92,7 @@ def _inject_openai(kwargs: dict[str, Any], block: str) -> dict[str, Any]:
     messages = list(messages)
     if messages and field_of(messages[0], "role") in _SYSTEM_ROLES:
         first = messages[0]
-        content = _append_to_chat_content(field_of(first, "content"), block, "the leading system message's")
+        content = append_to_content(field_of(first, "content"), block, "the leading system message's")
         messages[0] = _replace(first, "content", content, "the leading system message")
     else:
         messages.insert(0, {"role": "system", "content": block})

@@ -46,7 +46,7 @@ def part_text(part: Any) -> str | None:
     return text if isinstance(text, str) else None
 
 
-def _content_text(content: Any) -> str:
+def content_text(content: Any) -> str:
     """Text of a message's content: a string, or the text parts of a list joined by newlines."""
     if isinstance(content, str):
         return content.strip()
@@ -63,7 +63,7 @@ def _last_user_text(items: Any, content_key: str) -> str:
     for item in reversed(items):
         if field_of(item, "role") != "user":
             continue
-        text = _content_text(field_of(item, content_key))
+        text = content_text(field_of(item, content_key))
         if text:
             return text
     return ""
@@ -86,7 +86,7 @@ def _google_content_text(content: Any) -> str:
     """Text of a user ``Content``; ``""`` for the model's turns. A missing role means user."""
     if field_of(content, "role") not in (None, "user"):
         return ""
-    return _content_text(field_of(content, "parts"))
+    return content_text(field_of(content, "parts"))
 
 
 def _from_contents(value: Any) -> str:
@@ -103,13 +103,13 @@ def _from_contents(value: Any) -> str:
     for item in value:
         if _is_google_content(item):
             if run:
-                turns.append(_content_text(run))
+                turns.append(content_text(run))
                 run = []
             turns.append(_google_content_text(item))
         else:
             run.append(item)
     if run:
-        turns.append(_content_text(run))
+        turns.append(content_text(run))
     for text in reversed(turns):
         if text:
             return text

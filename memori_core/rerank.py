@@ -24,7 +24,7 @@ from .config import RecallConfig
 from .dense import top_k
 from .lexical import bm25_pool, fusion_weights, unique_terms
 from .ranking import candidate_limit, fuse, passes_threshold, rank_order
-from .text import Tokenizer, get_tokenizer
+from .stemming import analyzer
 from .validate import check_limit, check_query
 
 
@@ -54,16 +54,6 @@ def as_cosines(scores: Sequence[float | None]) -> np.ndarray:
         if math.isfinite(value):
             out[i] = value
     return out
-
-
-def analyzer_for(config: RecallConfig) -> Tokenizer:
-    """The tokens BM25 sees under ``config``: its tokenizer, then its stemmer when it has one."""
-    stemmer = getattr(config, "stemmer", None)  # configs without stemming support have no such field
-    if stemmer is None:
-        return get_tokenizer(config.tokenizer)
-    from .stemming import analyzer
-
-    return analyzer(config.tokenizer, stemmer)
 
 
 def _lexical_extra(
@@ -119,10 +109,10 @@ def rerank(
     pool_n = candidate_limit(limit, n, has_text, cfg)
     rows = top_k(cos_all, pool_n).tolist()
     if has_text:
-        analyze = analyzer_for(cfg)
+        analyze = analyzer(cfg.tokenizer, cfg.stemmer)
         q_tokens = analyze(query)
         q_terms = unique_terms(q_tokens)
-        if getattr(cfg, "pool", "dense") == "union" and q_terms and pool_n < n:
+        if cfg.pool == "union" and q_terms and pool_n < n:
             docs = [analyze(text) for text in contents]
             rows += _lexical_extra(q_terms, docs, pool_n, set(rows), cfg)
             pool_docs = [docs[i] for i in rows]

@@ -3,25 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from memori_core.context import append_block
+from memori_core.injection import append_to_content
+from memori_core.query import content_text
 
 
 def message_text(message: BaseMessage) -> str:
     """The text parts of a message's content, joined by newlines (images, audio, tool calls are skipped)."""
-    content = message.content
-    if isinstance(content, str):
-        return content
-    parts: list[str] = []
-    for part in content:
-        if isinstance(part, str):
-            parts.append(part)
-        elif isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str):
-            parts.append(part["text"])
-    return "\n".join(p for p in parts if p)
+    return content_text(message.content)
 
 
 def last_human_message(messages: Sequence[BaseMessage]) -> HumanMessage | None:
@@ -45,12 +36,7 @@ def system_with_block(system: SystemMessage | None, block: str) -> SystemMessage
     """
     if system is None:
         return SystemMessage(content=block)
-    content: Any = system.content
-    if isinstance(content, str):
-        new_content: Any = append_block(content, block)
-    else:
-        new_content = [*content, {"type": "text", "text": block}]
-    return system.model_copy(update={"content": new_content})
+    return system.model_copy(update={"content": append_to_content(system.content, block, "system message")})
 
 
 def messages_with_block(messages: Sequence[BaseMessage], block: str) -> list[BaseMessage]:

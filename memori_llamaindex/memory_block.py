@@ -75,16 +75,20 @@ class MemoriMemoryBlock(BaseMemoryBlock[str]):
     async def _aget(self, messages: list[ChatMessage] | None = None, **block_kwargs: Any) -> str:
         query = latest_user_text(messages)
         facts = await asafe_recall(self.engine, query, self.entity_id, self.limit, strict=self.strict, owner=_OWNER)
-        lines = [self._guard(format_fact_line(f.content, f.created_at)) for f in facts if f.content.strip()]
+        tag = self._tag_pattern()
+        lines = [
+            tag.sub(lambda m: f"&lt;{m.group(1)}&gt;", format_fact_line(f.content, f.created_at))
+            for f in facts
+            if f.content.strip()
+        ]
         if not lines:
             return ""
         return "\n".join([PREAMBLE, *lines])
 
-    def _guard(self, line: str) -> str:
-        """Escape anything in a fact that reads like a tag of ``Memory``'s template or of this block."""
+    def _tag_pattern(self) -> re.Pattern[str]:
+        """What in a fact reads like a tag of ``Memory``'s template or of this block (escaped before use)."""
         names = "|".join(re.escape(n) for n in dict.fromkeys(("memory", self.name)))
-        pattern = re.compile(rf"<(\s*/?\s*(?:{names})\b[^<>]*)>", re.IGNORECASE)
-        return pattern.sub(lambda m: f"&lt;{m.group(1)}&gt;", line)
+        return re.compile(rf"<(\s*/?\s*(?:{names})\b[^<>]*)>", re.IGNORECASE)
 
     async def _aput(self, messages: list[ChatMessage]) -> None:
         if not self.capture:

@@ -373,3 +373,44 @@ def test_minilm_recalls_the_allergy_for_a_snack_question(minilm) -> None:
     irrelevant = eng.recall("What is the boiling point of mercury in kelvin?", "u1")
     assert irrelevant == [] and format_context(irrelevant) == ""
     assert np.isfinite([f.cosine for f in facts]).all()
+
+
+# -- concurrency -----------------------------------------------------------------
+
+
+def test_scored_pool_keeps_its_facts_when_a_write_lands_before_they_are_read() -> None:
+    # recall scores under the engine lock, then builds RecalledFacts after releasing it;
+    # a delete (here one that also compacts the cache) in between must not change them.
+    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    eng.add("u1", [f"User note number {i} about tea." for i in range(400)])
+    scored = eng._score("tea note", "u1", 5, None)
+    expected = [scored.facts[i].content for i in range(len(scored.facts))]
+    eng.delete("u1", [f.id for f in scored.facts] + [f"x{i}" for i in range(10)])
+    eng.delete("u1", [derived_fact_id(f"User note number {i} about tea.") for i in range(300)])  # compacts
+    assert [eng._fact(scored, i).content for i in range(len(expected))] == expected
+
+
+def test_two_engines_writing_one_store_concurrently_both_see_every_fact() -> None:
+    import threading
+
+    store = ChromaStore.in_memory()
+    cfg = RecallConfig(relevance_threshold=None)
+    a = RecallEngine(store=store, embedder=HashEmbedder(), config=cfg)
+    b = RecallEngine(store=store, embedder=HashEmbedder(), config=cfg)
+    a.add("u1", ["User likes tea."])
+    b.add("u1", ["User likes jazz."])
+    a.recall("likes", "u1")
+    b.recall("likes", "u1")  # both caches loaded, so later writes update them in place when they may
+
+    def write(engine: RecallEngine, tag: str) -> None:
+        for i in range(25):
+            engine.add("u1", [f"User likes {tag} {i}."])
+
+    threads = [threading.Thread(target=write, args=(e, t)) for e, t in ((a, "red"), (b, "blue"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert a.count("u1") == 52
+    assert len(a.recall("likes", "u1", limit=100)) == 52
+    assert len(b.recall("likes", "u1", limit=100)) == 52

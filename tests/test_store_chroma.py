@@ -10,7 +10,6 @@ import textwrap
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from conftest import HashEmbedder
 from memori_core import ChromaStore, RecallConfig, RecallEngine, StoredFact

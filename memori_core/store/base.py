@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -53,3 +54,7 @@ class FactStore(Protocol):
     def revision(self, entity_id: str) -> str | None: ...
 
     def bump_revision(self, entity_id: str) -> str: ...
+
+    def write_lock(self) -> AbstractContextManager[Any]:
+        """A lock held around each write and its revision bump (shared by this process's writers)."""
+        ...

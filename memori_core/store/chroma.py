@@ -30,6 +30,10 @@ _PAGE = 5000
 # only this process writes to; shared (HTTP) stores always read the record.
 _LOCAL_REVISIONS: dict[str, str | None] = {}
 _LOCAL_LOCK = threading.Lock()
+# One write lock per collection, shared by every store object of the process: an
+# engine's "is my cache current? write, bump the revision" must not interleave with
+# another engine's write to the same collection, or its cache would miss those rows.
+_WRITE_LOCKS: dict[str, threading.RLock] = {}
 
 # Metadata keys the store owns; user metadata travels as JSON in META_JSON.
 ENTITY, FACT_ID, CREATED_AT, CREATED_TS = "entity_id", "fact_id", "created_at", "created_ts"
@@ -304,6 +308,11 @@ class ChromaStore:
 
     def _local_key(self, entity_id: str) -> str:
         return f"{self._facts.id}:{_chroma_id(entity_id, 'rev')}"
+
+    def write_lock(self) -> threading.RLock:
+        """The process-wide lock that writers of this collection hold around a write and its revision bump."""
+        with _LOCAL_LOCK:
+            return _WRITE_LOCKS.setdefault(str(self._facts.id), threading.RLock())
 
     def bump_revision(self, entity_id: str) -> str:
         """Record that ``entity_id`` changed; call after the write has finished."""
