@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from collections import Counter, OrderedDict
 from collections.abc import Sequence
 
@@ -304,26 +305,31 @@ class EntityCache:
 
 
 class CacheRegistry:
-    """Least-recently-used map of entity -> :class:`EntityCache`, bounded in entities."""
+    """Least-recently-used map of entity -> :class:`EntityCache`, bounded in entities; thread-safe."""
 
     def __init__(self, max_entities: int) -> None:
         self.max_entities = max_entities
         self._items: OrderedDict[str, EntityCache] = OrderedDict()
+        self._lock = threading.Lock()
 
     def get(self, entity_id: str) -> EntityCache | None:
-        item = self._items.get(entity_id)
-        if item is not None:
-            self._items.move_to_end(entity_id)
-        return item
+        with self._lock:
+            item = self._items.get(entity_id)
+            if item is not None:
+                self._items.move_to_end(entity_id)
+            return item
 
     def put(self, cache: EntityCache) -> None:
-        self._items[cache.entity_id] = cache
-        self._items.move_to_end(cache.entity_id)
-        while len(self._items) > self.max_entities:
-            self._items.popitem(last=False)
+        with self._lock:
+            self._items[cache.entity_id] = cache
+            self._items.move_to_end(cache.entity_id)
+            while len(self._items) > self.max_entities:
+                self._items.popitem(last=False)
 
     def drop(self, entity_id: str) -> None:
-        self._items.pop(entity_id, None)
+        with self._lock:
+            self._items.pop(entity_id, None)
 
     def clear(self) -> None:
-        self._items.clear()
+        with self._lock:
+            self._items.clear()

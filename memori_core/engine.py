@@ -41,6 +41,7 @@ logger = logging.getLogger(__name__)
 
 
 SOURCE_DENSE, SOURCE_LEXICAL, SOURCE_NEIGHBOUR = 1, 2, 4
+_LOCK_STRIPES = 64
 
 
 def source_label(flags: int) -> str:
@@ -119,7 +120,9 @@ class RecallEngine:
             raise ValueError("embed_batch_size must be >= 1")
         self.embed_batch_size = embed_batch_size
         self._caches = CacheRegistry(max_cached_entities)
-        self._lock = threading.RLock()
+        # Striped per-entity locks: recalls and writes of one entity are serialised,
+        # different entities proceed in parallel (the cache registry has its own lock).
+        self._locks = tuple(threading.RLock() for _ in range(_LOCK_STRIPES))
 
     @property
     def embedder(self) -> Embedder:
@@ -209,7 +212,7 @@ class RecallEngine:
                     f"holds {stored_dim}-d vectors; use the embedder the store was filled with, or a new store"
                 )
 
-        with self._lock, self.store.write_lock():
+        with self._entity_lock(entity_id), self.store.write_lock():
             cache = self._caches.get(entity_id)
             fresh = self._cache_is_current(cache)
             if new:
@@ -236,7 +239,7 @@ class RecallEngine:
         for i, fid in enumerate(id_list):
             if not isinstance(fid, str):
                 raise TypeError(f"ids[{i}] must be a str, got {type(fid).__name__}")
-        with self._lock, self.store.write_lock():
+        with self._entity_lock(entity_id), self.store.write_lock():
             cache = self._caches.get(entity_id)
             fresh = self._cache_is_current(cache)
             self.store.delete(entity_id, id_list)
@@ -251,7 +254,7 @@ class RecallEngine:
     def forget(self, entity_id: str) -> None:
         """Delete every fact of ``entity_id`` (and nothing of any other entity)."""
         entity_id = check_entity_id(entity_id)
-        with self._lock, self.store.write_lock():
+        with self._entity_lock(entity_id), self.store.write_lock():
             self.store.forget(entity_id)
             self.store.bump_revision(entity_id)
             self._caches.drop(entity_id)
@@ -262,10 +265,12 @@ class RecallEngine:
 
     def clear_cache(self) -> None:
         """Forget the in-process copies (the next recall reloads from the store)."""
-        with self._lock:
-            self._caches.clear()
+        self._caches.clear()
 
     # -- read path ----------------------------------------------------------
+
+    def _entity_lock(self, entity_id: str) -> threading.RLock:
+        return self._locks[hash(entity_id) % _LOCK_STRIPES]
 
     def _cache_is_current(self, cache: EntityCache | None) -> bool:
         """True when ``cache`` may be updated in place: nobody else wrote since it was loaded."""
@@ -305,7 +310,7 @@ class RecallEngine:
         key = (cfg.tokenizer, cfg.stemmer)
         q_tokens = analyzer(*key)(query)
         q_terms = unique_terms(q_tokens)
-        with self._lock:
+        with self._entity_lock(entity_id):
             cache = self._cache_for(entity_id)
             if cache.skipped_dims and not cache.warned_skipped:
                 cache.warned_skipped = True

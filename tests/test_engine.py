@@ -414,3 +414,41 @@ def test_two_engines_writing_one_store_concurrently_both_see_every_fact() -> Non
     assert a.count("u1") == 52
     assert len(a.recall("likes", "u1", limit=100)) == 52
     assert len(b.recall("likes", "u1", limit=100)) == 52
+
+
+def test_a_slow_load_of_one_entity_does_not_block_recall_for_another() -> None:
+    import threading
+
+    release = threading.Event()
+    loading = threading.Event()
+
+    class SlowStore(ChromaStore):
+        def load_entity(self, entity_id: str):  # type: ignore[override]
+            if entity_id.startswith("slow"):
+                loading.set()
+                release.wait(30)
+            return super().load_entity(entity_id)
+
+    base = ChromaStore.in_memory()
+    store = SlowStore(client=base._client, collection=base._facts.name, shared=False)
+    eng = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    fast = "fast"
+    slow = next(f"slow{i}" for i in range(1000) if eng._entity_lock(f"slow{i}") is not eng._entity_lock(fast))
+    eng.add(fast, ["User likes tea."])
+    eng.add(slow, ["User likes jazz."])
+    eng.clear_cache()
+
+    slow_result: list = []
+    t_slow = threading.Thread(target=lambda: slow_result.extend(eng.recall("likes", slow)))
+    t_slow.start()
+    assert loading.wait(30)
+    fast_result: list = []
+    t_fast = threading.Thread(target=lambda: fast_result.extend(eng.recall("likes", fast)))
+    t_fast.start()
+    t_fast.join(30)
+    finished_while_slow_was_loading = not t_fast.is_alive() and t_slow.is_alive()
+    release.set()
+    t_slow.join(30)
+    assert finished_while_slow_was_loading
+    assert [f.content for f in fast_result] == ["User likes tea."]
+    assert [f.content for f in slow_result] == ["User likes jazz."]
