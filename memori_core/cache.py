@@ -13,7 +13,7 @@ from .dense import l2_normalise, top_k
 from .facts import StoredFact
 from .inverted import InvertedIndex
 from .stemming import analyzer
-from .store.chroma import iso_to_ts
+from .validate import iso_to_ts
 
 logger = logging.getLogger(__name__)
 

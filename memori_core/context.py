@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
+
+from .validate import parse_utc
 
 OPEN_TAG = "<memori_context>"
 CLOSE_TAG = "</memori_context>"
@@ -32,16 +34,11 @@ def format_timestamp(created_at: Any) -> str | None:
     """``YYYY-MM-DD HH:MM`` in UTC for a datetime or ISO 8601 string; ``None`` if absent or unreadable."""
     if created_at is None or created_at == "":
         return None
-    if isinstance(created_at, datetime):
-        dt = created_at
-    else:
-        try:
-            dt = datetime.fromisoformat(str(created_at).replace("Z", "+00:00"))
-        except ValueError:
-            return None
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=timezone.utc)
-    return dt.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M")
+    try:
+        dt = parse_utc(created_at if isinstance(created_at, datetime) else str(created_at))
+    except ValueError:
+        return None
+    return dt.strftime("%Y-%m-%d %H:%M")
 
 
 def format_fact_line(content: str, created_at: Any = None) -> str:

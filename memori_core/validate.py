@@ -75,20 +75,33 @@ def check_ids(ids: Any, n: int) -> list[str] | None:
     return ids
 
 
+def parse_utc(value: datetime | str) -> datetime:
+    """An aware UTC datetime from a ``datetime`` or ISO 8601 string (naive times are taken as UTC).
+
+    Raises ``ValueError`` for a string that is not ISO 8601.
+    """
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=timezone.utc)
+    return value.astimezone(timezone.utc)
+
+
+def iso_to_ts(value: str | None) -> float:
+    """Seconds since the epoch for a stored ISO 8601 timestamp (0.0 when absent)."""
+    return parse_utc(value).timestamp() if value else 0.0
+
+
 def to_iso_utc(value: Any, name: str = "created_at") -> str | None:
     """A ``datetime`` or ISO 8601 string as a UTC ISO string (naive times are taken as UTC)."""
     if value is None:
         return None
-    if isinstance(value, str):
-        try:
-            value = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-        except ValueError:
-            raise ValueError(f"{name} {value!r} is not an ISO 8601 timestamp") from None
-    if not isinstance(value, datetime):
+    if not isinstance(value, (str, datetime)):
         raise TypeError(f"{name} must be a datetime or ISO 8601 str, got {type(value).__name__}")
-    if value.tzinfo is None:
-        value = value.replace(tzinfo=timezone.utc)
-    return value.astimezone(timezone.utc).isoformat()
+    try:
+        return parse_utc(value).isoformat()
+    except ValueError:
+        raise ValueError(f"{name} {value!r} is not an ISO 8601 timestamp") from None
 
 
 def check_metadata(value: Any, i: int) -> dict[str, Any]:

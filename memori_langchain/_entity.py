@@ -9,6 +9,7 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 
 from memori_core import RecalledFact, format_context
+from memori_core.failopen import aadd_or_warn, add_or_warn, arecall_or_empty, recall_or_empty
 from memori_core.text import normalize_fact_text
 from memori_core.validate import check_entity_id
 
@@ -60,13 +61,6 @@ def resolve_entity_id(
     raise ValueError(f"{owner} does not know whose memory to use: {ways}")
 
 
-def _warn(owner: str, what: str, entity_id: str, exc: BaseException) -> None:
-    logger.warning(
-        "%s: %s failed for entity %r (%s: %s); continuing without memory",
-        owner, what, entity_id, type(exc).__name__, exc,
-    )
-
-
 def _recall_args(engine: Any, limit: int | None, skip_text: str | None) -> tuple[int | None, int | None]:
     """(limit to ask the engine for, limit to keep): one extra when a text is to be skipped."""
     if skip_text is None:
@@ -97,16 +91,8 @@ def recall_block(
     A recalled fact whose normalised text equals ``skip_text`` (the user turn
     being answered, when turns are captured) is left out.
     """
-    if not query.strip():
-        return ""
     ask, keep = _recall_args(engine, limit, skip_text)
-    try:
-        facts: list[RecalledFact] = engine.recall(query, entity_id, ask)
-    except Exception as exc:
-        if strict:
-            raise
-        _warn(owner, "recall", entity_id, exc)
-        return ""
+    facts = recall_or_empty(engine, query, entity_id, ask, strict=strict, owner=owner, logger=logger)
     return _block(facts, keep, skip_text)
 
 
@@ -121,16 +107,8 @@ async def arecall_block(
     skip_text: str | None = None,
 ) -> str:
     """Async :func:`recall_block` (``engine.arecall``)."""
-    if not query.strip():
-        return ""
     ask, keep = _recall_args(engine, limit, skip_text)
-    try:
-        facts: list[RecalledFact] = await engine.arecall(query, entity_id, ask)
-    except Exception as exc:
-        if strict:
-            raise
-        _warn(owner, "recall", entity_id, exc)
-        return ""
+    facts = await arecall_or_empty(engine, query, entity_id, ask, strict=strict, owner=owner, logger=logger)
     return _block(facts, keep, skip_text)
 
 
@@ -145,14 +123,9 @@ def capture_fact(
     session_id: str | None = None,
 ) -> None:
     """Store one user turn as a fact (in ``session_id``'s conversation when given); fails open unless ``strict``."""
-    if not text.strip():
-        return
-    try:
-        engine.add(entity_id, [text], metadata=metadata, session_id=session_id)
-    except Exception as exc:
-        if strict:
-            raise
-        _warn(owner, "capture", entity_id, exc)
+    if text.strip():
+        add_or_warn(engine, entity_id, [text], strict=strict, owner=owner, logger=logger,
+                    metadata=metadata, session_id=session_id)
 
 
 async def acapture_fact(
@@ -166,11 +139,6 @@ async def acapture_fact(
     session_id: str | None = None,
 ) -> None:
     """Async :func:`capture_fact` (``engine.aadd``)."""
-    if not text.strip():
-        return
-    try:
-        await engine.aadd(entity_id, [text], metadata=metadata, session_id=session_id)
-    except Exception as exc:
-        if strict:
-            raise
-        _warn(owner, "capture", entity_id, exc)
+    if text.strip():
+        await aadd_or_warn(engine, entity_id, [text], strict=strict, owner=owner, logger=logger,
+                           metadata=metadata, session_id=session_id)

@@ -9,6 +9,7 @@ from typing import Any
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, TextBlock
 
 from memori_core import RecalledFact
+from memori_core.failopen import aadd_or_warn, arecall_or_empty, recall_or_empty
 from memori_core.validate import check_entity_id
 
 logger = logging.getLogger("memori_llamaindex")
@@ -21,41 +22,18 @@ def require_entity(entity_id: Any, owner: str, how: str) -> str:
     return check_entity_id(entity_id)
 
 
-def _warn(owner: str, what: str, entity_id: str, exc: BaseException) -> None:
-    logger.warning(
-        "%s: %s failed for entity %r (%s: %s); continuing without memory",
-        owner, what, entity_id, type(exc).__name__, exc,
-    )
-
-
 def safe_recall(
     engine: Any, query: str, entity_id: str, limit: int | None, *, strict: bool, owner: str
 ) -> list[RecalledFact]:
     """``engine.recall``; on failure a warning and ``[]`` (or the exception when ``strict``)."""
-    if not query.strip():
-        return []
-    try:
-        return list(engine.recall(query, entity_id, limit))
-    except Exception as exc:
-        if strict:
-            raise
-        _warn(owner, "recall", entity_id, exc)
-        return []
+    return recall_or_empty(engine, query, entity_id, limit, strict=strict, owner=owner, logger=logger)
 
 
 async def asafe_recall(
     engine: Any, query: str, entity_id: str, limit: int | None, *, strict: bool, owner: str
 ) -> list[RecalledFact]:
     """Async :func:`safe_recall` (``engine.arecall``)."""
-    if not query.strip():
-        return []
-    try:
-        return list(await engine.arecall(query, entity_id, limit))
-    except Exception as exc:
-        if strict:
-            raise
-        _warn(owner, "recall", entity_id, exc)
-        return []
+    return await arecall_or_empty(engine, query, entity_id, limit, strict=strict, owner=owner, logger=logger)
 
 
 async def asafe_add(
@@ -69,15 +47,9 @@ async def asafe_add(
     owner: str,
 ) -> list[str]:
     """``engine.aadd``; on failure a warning and ``[]`` (or the exception when ``strict``)."""
-    if not facts:
-        return []
-    try:
-        return list(await engine.aadd(entity_id, facts, metadata=metadata, session_id=session_ids))
-    except Exception as exc:
-        if strict:
-            raise
-        _warn(owner, "capture", entity_id, exc)
-        return []
+    return await aadd_or_warn(
+        engine, entity_id, facts, strict=strict, owner=owner, logger=logger, metadata=metadata, session_id=session_ids
+    )
 
 
 def message_text(message: ChatMessage) -> str:

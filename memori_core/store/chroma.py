@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..facts import StoredFact
+from ..validate import iso_to_ts
 from .base import EntityRows
 
 logger = logging.getLogger(__name__)
@@ -54,18 +55,6 @@ def default_store_path() -> Path:
     else:
         base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
     return base / "memori-recall"
-
-
-def iso_to_ts(value: str | None) -> float:
-    """Seconds since the epoch for an ISO 8601 timestamp (0.0 when absent)."""
-    if not value:
-        return 0.0
-    from datetime import datetime, timezone
-
-    dt = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=timezone.utc)
-    return dt.timestamp()
 
 
 def _chroma_id(entity_id: str, fact_id: str) -> str:

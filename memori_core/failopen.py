@@ -1,0 +1,80 @@
+"""Fail-open engine calls for the framework adapters: memory must never block the model call.
+
+On failure they log one warning on the adapter's logger and return an empty
+result; with ``strict=True`` they raise instead.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from .facts import RecalledFact
+
+
+def warn_failed(logger: logging.Logger, owner: str, what: str, entity_id: str, exc: BaseException) -> None:
+    """The warning every adapter logs when recall or capture fails."""
+    logger.warning(
+        "%s: %s failed for entity %r (%s: %s); continuing without memory",
+        owner, what, entity_id, type(exc).__name__, exc,
+    )
+
+
+def recall_or_empty(
+    engine: Any, query: str, entity_id: str, limit: int | None, *, strict: bool, owner: str, logger: logging.Logger
+) -> list[RecalledFact]:
+    """``engine.recall``; a blank query gives ``[]``, a failure a warning and ``[]`` (unless ``strict``)."""
+    if not query.strip():
+        return []
+    try:
+        return list(engine.recall(query, entity_id, limit))
+    except Exception as exc:
+        if strict:
+            raise
+        warn_failed(logger, owner, "recall", entity_id, exc)
+        return []
+
+
+async def arecall_or_empty(
+    engine: Any, query: str, entity_id: str, limit: int | None, *, strict: bool, owner: str, logger: logging.Logger
+) -> list[RecalledFact]:
+    """Async :func:`recall_or_empty` (``engine.arecall``)."""
+    if not query.strip():
+        return []
+    try:
+        return list(await engine.arecall(query, entity_id, limit))
+    except Exception as exc:
+        if strict:
+            raise
+        warn_failed(logger, owner, "recall", entity_id, exc)
+        return []
+
+
+def add_or_warn(
+    engine: Any, entity_id: str, facts: list[str], *, strict: bool, owner: str, logger: logging.Logger, **kwargs: Any
+) -> list[str]:
+    """``engine.add`` (capture); nothing to add gives ``[]``, a failure a warning and ``[]`` (unless ``strict``)."""
+    if not facts:
+        return []
+    try:
+        return list(engine.add(entity_id, facts, **kwargs))
+    except Exception as exc:
+        if strict:
+            raise
+        warn_failed(logger, owner, "capture", entity_id, exc)
+        return []
+
+
+async def aadd_or_warn(
+    engine: Any, entity_id: str, facts: list[str], *, strict: bool, owner: str, logger: logging.Logger, **kwargs: Any
+) -> list[str]:
+    """Async :func:`add_or_warn` (``engine.aadd``)."""
+    if not facts:
+        return []
+    try:
+        return list(await engine.aadd(entity_id, facts, **kwargs))
+    except Exception as exc:
+        if strict:
+            raise
+        warn_failed(logger, owner, "capture", entity_id, exc)
+        return []
