@@ -60,6 +60,28 @@ def _fused_of(neighbours: np.ndarray, pool: np.ndarray, fused: np.ndarray) -> np
     return np.where(hit, fused[order[at]], -np.inf)
 
 
+def _split_new_and_seen(
+    batch: dict[str, StoredFact], existing: dict[str, StoredFact]
+) -> tuple[list[StoredFact], list[StoredFact]]:
+    """Facts to store, and stored facts seen again (their sightings and metadata merged in)."""
+    new: list[StoredFact] = []
+    seen: list[StoredFact] = []
+    for fid, fact in batch.items():
+        old = existing.get(fid)
+        if old is None:
+            new.append(fact)
+        else:
+            seen.append(
+                replace(
+                    old,
+                    times_seen=old.times_seen + fact.times_seen,
+                    last_seen=max(old.last_seen or "", fact.last_seen or ""),
+                    metadata={**old.metadata, **fact.metadata},
+                )
+            )
+    return new, seen
+
+
 def derived_fact_id(text: str) -> str:
     """Stable id of a fact from its normalised text (ids are scoped per entity)."""
     return hashlib.sha256(normalize_fact_text(text).encode("utf-8")).hexdigest()[:32]
@@ -185,34 +207,18 @@ class RecallEngine:
                     metadata={**prev.metadata, **meta},
                 )
 
-        existing = {} if given_ids is not None else {f.id: f for f in self.store.get(entity_id, list(batch))}
-        seen: list[StoredFact] = []
-        new: list[StoredFact] = []
-        for fid, fact in batch.items():
-            old = existing.get(fid)
-            if old is None:
-                new.append(fact)
-            else:
-                seen.append(
-                    replace(
-                        old,
-                        times_seen=old.times_seen + fact.times_seen,
-                        last_seen=max(old.last_seen or "", fact.last_seen or ""),
-                        metadata={**old.metadata, **fact.metadata},
-                    )
-                )
-
-        vectors = np.zeros((0, 0), dtype=np.float32)
-        if new:
-            vectors = embed_in_batches(self.embedder, [f.content for f in new], self.embed_batch_size)
-            stored_dim = self.store.dimension()
-            if stored_dim is not None and stored_dim != vectors.shape[1]:
-                raise ValueError(
-                    f"embedder {self.embedder.name!r} produces {vectors.shape[1]}-d vectors but the store "
-                    f"holds {stored_dim}-d vectors; use the embedder the store was filled with, or a new store"
-                )
+        derived = given_ids is None
+        # Embed (slow) before taking the locks, only what is not stored yet...
+        new, _ = _split_new_and_seen(batch, self._stored(entity_id, batch) if derived else {})
+        vec_of = self._embed_new(new)
 
         with self._entity_lock(entity_id), self.store.write_lock():
+            # ...and decide under them, so that concurrent adds of one fact count every sighting.
+            new, seen = _split_new_and_seen(batch, self._stored(entity_id, batch) if derived else {})
+            late = [f for f in new if f.id not in vec_of]  # deleted meanwhile: embed now (rare)
+            if late:
+                vec_of.update(self._embed_new(late))
+            vectors = np.stack([vec_of[f.id] for f in new]) if new else np.zeros((0, 0), dtype=np.float32)
             cache = self._caches.get(entity_id)
             fresh = self._cache_is_current(cache)
             if new:
@@ -231,6 +237,22 @@ class RecallEngine:
                     cache.update_seen(seen)
                     cache.revision = token
         return out_ids
+
+    def _stored(self, entity_id: str, batch: dict[str, StoredFact]) -> dict[str, StoredFact]:
+        return {f.id: f for f in self.store.get(entity_id, list(batch))}
+
+    def _embed_new(self, facts: list[StoredFact]) -> dict[str, np.ndarray]:
+        """Embed facts about to be stored, checking the dimension against the store's."""
+        if not facts:
+            return {}
+        vectors = embed_in_batches(self.embedder, [f.content for f in facts], self.embed_batch_size)
+        stored_dim = self.store.dimension()
+        if stored_dim is not None and stored_dim != vectors.shape[1]:
+            raise ValueError(
+                f"embedder {self.embedder.name!r} produces {vectors.shape[1]}-d vectors but the store "
+                f"holds {stored_dim}-d vectors; use the embedder the store was filled with, or a new store"
+            )
+        return {f.id: v for f, v in zip(facts, vectors)}
 
     def delete(self, entity_id: str, ids: Sequence[str]) -> None:
         """Delete some of ``entity_id``'s facts by id (unknown ids are ignored)."""

@@ -452,3 +452,24 @@ def test_a_slow_load_of_one_entity_does_not_block_recall_for_another() -> None:
     assert finished_while_slow_was_loading
     assert [f.content for f in fast_result] == ["User likes tea."]
     assert [f.content for f in slow_result] == ["User likes jazz."]
+
+
+def test_concurrent_adds_of_one_fact_count_every_sighting() -> None:
+    import threading
+
+    store = ChromaStore.in_memory()
+    engines = [RecallEngine(store=store, embedder=HashEmbedder()) for _ in range(2)]
+    engines[0].add("u1", ["User likes tea."])
+
+    def sight(engine: RecallEngine) -> None:
+        for _ in range(10):
+            engine.add("u1", ["user likes tea"])
+
+    threads = [threading.Thread(target=sight, args=(e,)) for e in engines for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    [stored] = store.get("u1", [derived_fact_id("User likes tea.")])
+    assert stored.times_seen == 1 + 4 * 10
+    assert engines[0].count("u1") == 1
