@@ -52,7 +52,7 @@ def source_label(flags: int) -> str:
 
 
 def _fused_of(neighbours: np.ndarray, pool: np.ndarray, fused: np.ndarray) -> np.ndarray:
-    """Fused score of each neighbour row that is in the pool; ``-inf`` for none / not in the pool."""
+    """Fused score of each neighbour row (any shape) that is in the pool; ``-inf`` for none / not in the pool."""
     order = np.argsort(pool, kind="stable")
     sorted_rows = pool[order]
     at = np.minimum(np.searchsorted(sorted_rows, neighbours), len(sorted_rows) - 1)
@@ -405,7 +405,7 @@ class RecallEngine:
         fused = fuse(cosine, lex.normalised, w_cos, w_lex)
         bonus = np.zeros_like(fused)
         if links is not None:
-            best = np.maximum(_fused_of(links[0], pool, fused), _fused_of(links[1], pool, fused))
+            best = _fused_of(np.stack(links), pool, fused).max(axis=0)  # before / after, one lookup
             bonus = np.where(best > 0, cfg.neighbour_weight * best, 0.0)
         return _Scored(
             facts=pool_facts,
