@@ -9,9 +9,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .dense import l2_normalise, top_k
 from .facts import StoredFact
 from .inverted import InvertedIndex
+from .ranking.dense import l2_normalise, top_k
 from .stemming import analyzer
 from .validate import iso_to_ts
 

@@ -8,11 +8,15 @@ import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .config import RecallConfig
 from .context import format_context
 from .engine import RecallEngine
 from .store.chroma import PATH_ENV, ChromaStore, default_store_path
+
+if TYPE_CHECKING:
+    from .evaluation import Memory
 
 DEMO_MEMORIES: dict[str, list[str]] = {
     "alice": [
@@ -116,8 +120,34 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _eval_run(args: argparse.Namespace, task: str, memories: list[Memory],
+              category_labels: dict[str, str] | None = None, short_queries: bool = False) -> dict[str, Any]:
+    """Evaluate ``memories``, print the tables, write ``--json``; returns the metrics dict."""
+    from .evaluation import count, evaluate, format_table, load_embedder, progress_bar
+
+    if args.limit < 1:
+        raise ValueError(f"--limit must be >= 1, got {args.limit}")
+    n = count(memories)
+    print(f"{task}: {n['memories']} memories, {n['facts']} facts, {n['answerable']} questions with evidence, "
+          f"{n['abstention']} abstention questions; limit {args.limit}", file=sys.stderr)
+    result = {"task": task, **evaluate(
+        memories,
+        config=RecallConfig.from_env(),  # the shipped config, with any MEMORI_RECALL_* overrides
+        embedder=load_embedder(args.embedder),
+        limit=args.limit,
+        short_queries=short_queries,
+        category_labels=category_labels,
+        progress=None if args.quiet else progress_bar,
+    )}
+    print(format_table(result))
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=2), encoding="utf-8")
+        print(f"\nwrote {args.json}", file=sys.stderr)
+    return result
+
+
 def cmd_eval_locomo(args: argparse.Namespace) -> int:
-    from .evaluation import RANKINGS, evaluate_locomo, format_table, load_embedder, load_locomo, progress_bar
+    from .evaluation import CATEGORY_LABELS, conversation_memory, load_locomo
 
     conversations = load_locomo(args.file)
     if args.conversations:
@@ -125,28 +155,37 @@ def cmd_eval_locomo(args: argparse.Namespace) -> int:
         conversations = [c for c in conversations if c.sample_id in wanted]
         if not conversations:
             raise ValueError(f"no conversation matches --conversations {args.conversations!r}")
-    n_q = sum(len(c.questions) for c in conversations)
-    n_t = sum(len(c.turns) for c in conversations)
-    print(f"LoCoMo recall: {len(conversations)} conversations, {n_t} turns, {n_q} questions; limit {args.limit}",
-          file=sys.stderr)
-    result = evaluate_locomo(
-        conversations,
-        config=RecallConfig.from_env(),  # the default ranking, with any MEMORI_RECALL_* overrides
-        embedder=load_embedder(args.embedder),
-        limit=args.limit,
-        short_queries=args.short_queries,
-        progress=None if args.quiet else progress_bar,
-    )
-    print(format_table(result))
-    if args.json:  # exactly the rankings, each with "overall" and one entry per category
-        rankings = {name: result[name] for name in RANKINGS}
-        Path(args.json).write_text(json.dumps(rankings, indent=2), encoding="utf-8")
-        print(f"\nwrote {args.json}", file=sys.stderr)
+    memories = [conversation_memory(c) for c in conversations]
+    result = _eval_run(args, "locomo", memories, CATEGORY_LABELS, short_queries=args.short_queries)
     if args.details_json:
-        extras = {k: v for k, v in result.items() if k not in RANKINGS}
+        extras = {k: result[k] for k in ("threshold", "short_queries") if k in result}
         Path(args.details_json).write_text(json.dumps(extras, indent=2), encoding="utf-8")
         print(f"wrote {args.details_json}", file=sys.stderr)
     return 0
+
+
+def cmd_eval_memory(args: argparse.Namespace) -> int:
+    from .evaluation import load_memory
+
+    _eval_run(args, "memory", load_memory(args.file))
+    return 0
+
+
+def cmd_eval_prefeval(args: argparse.Namespace) -> int:
+    from .evaluation import load_prefeval
+
+    _eval_run(args, "prefeval", load_prefeval(args.file))
+    return 0
+
+
+def _eval_options(p: argparse.ArgumentParser) -> None:
+    """Options every ``memori eval`` task takes."""
+    p.add_argument("--json", default=None, metavar="FILE", help="also write the metrics as JSON")
+    p.add_argument("--embedder", default="minilm", help="'minilm' (default) or 'module:attribute'")
+    p.add_argument("--limit", type=int, default=5,
+                   help="facts recall() returns per question, for the injection table (default 5; "
+                   "rankings are always scored on their top 10)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -182,23 +221,40 @@ def build_parser() -> argparse.ArgumentParser:
 
     p_eval = sub.add_parser("eval", help="measure recall quality on a benchmark file")
     eval_sub = p_eval.add_subparsers(dest="benchmark", required=True)
+    shipped = ("The shipped config is RecallConfig.from_env(): MEMORI_RECALL_* variables "
+               "(e.g. MEMORI_RECALL_NEIGHBOUR_WEIGHT=0.5) let you measure other settings.")
     p_locomo = eval_sub.add_parser(
         "locomo",
-        help="LoCoMo-format conversations: R@5, R@10, nDCG@10 per category",
-        description="The 'default' ranking is RecallConfig.from_env(): MEMORI_RECALL_* variables "
-        "(e.g. MEMORI_RECALL_NEIGHBOUR_WEIGHT=0.5) let you measure other settings.",
+        help="LoCoMo-format conversations: rankings (R@5, R@10, nDCG@10 per category) and injection",
+        description="Each conversation is a memory, each turn a fact, each question with evidence a query. "
+        + shipped,
     )
     p_locomo.add_argument("file", help="a JSON file in LoCoMo's format (e.g. locomo10.json)")
-    p_locomo.add_argument("--json", default=None, metavar="FILE", help="also write the results as JSON")
+    _eval_options(p_locomo)
     p_locomo.add_argument("--details-json", default=None, metavar="FILE",
                           help="write the threshold calibration and short-query results as JSON")
-    p_locomo.add_argument("--embedder", default="minilm", help="'minilm' (default) or 'module:attribute'")
-    p_locomo.add_argument("--limit", type=int, default=10, help="results per question (default 10)")
     p_locomo.add_argument("--conversations", default=None, help="comma-separated sample ids to keep")
     p_locomo.add_argument("--short-queries", action="store_true",
                           help="also compare default vs Memori ranking on 1- and 2-word queries")
-    p_locomo.add_argument("--quiet", action="store_true", help="no progress bar")
     p_locomo.set_defaults(func=cmd_eval_locomo)
+    p_memory = eval_sub.add_parser(
+        "memory",
+        help="LongMemEval-style chat memories: rankings, injection and abstentions",
+        description="A list of pools {id, facts: [{id, text, session_id, when, role}], queries: [{q, evidence, "
+        "category, abstention}]}; facts are added session by session. " + shipped,
+    )
+    p_memory.add_argument("file", help="a JSON file of memory pools (e.g. longmemeval/dev.json)")
+    _eval_options(p_memory)
+    p_memory.set_defaults(func=cmd_eval_memory)
+    p_prefeval = eval_sub.add_parser(
+        "prefeval",
+        help="PrefEval preferences among persona facts: rankings, injection and abstentions",
+        description="A list of users {user, facts: [{id, text, source, topic}], queries: [{q, evidence, topic, "
+        "abstention}]}; categories are the topics' prefixes. " + shipped,
+    )
+    p_prefeval.add_argument("file", help="a JSON file in the PrefEval task's format (e.g. prefeval/dev.json)")
+    _eval_options(p_prefeval)
+    p_prefeval.set_defaults(func=cmd_eval_prefeval)
 
     p_demo = sub.add_parser("demo", help="seed two users, recall, explain (temporary embedded store)")
     p_demo.add_argument("--path", default=None, help="keep the demo store in this folder")

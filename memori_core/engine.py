@@ -1,4 +1,9 @@
-"""The recall pipeline: store -> dense pool -> BM25 over the pool -> fusion -> threshold."""
+"""The recall engine: writes, the per-entity caches and locks, and recall over them.
+
+Under an entity's lock a recall only gathers what the ranking needs from the
+cache (cosines, the lexical top rows, neighbour links, the pool's term
+frequencies and facts); the ranking itself is :mod:`memori_core.ranking.pipeline`.
+"""
 
 from __future__ import annotations
 
@@ -16,12 +21,13 @@ import numpy as np
 
 from .cache import CacheRegistry, EntityCache
 from .config import RecallConfig
-from .dense import cosine_scores, l2_normalise, top_k
 from .embedders import Embedder, as_embedder, check_matrix, default_embedder, embed_in_batches
 from .explain import CandidateScore, RecallReport
 from .facts import RecalledFact, StoredFact
-from .lexical import bm25_from_tf, bm25_pool, fusion_weights, unique_terms
-from .ranking import candidate_limit, fuse, passes_threshold, rank_order
+from .ranking.dense import cosine_scores, l2_normalise
+from .ranking.fusion import candidate_limit, fusion_weights
+from .ranking.lexical import term_frequencies, unique_terms
+from .ranking.pipeline import KEPT, PoolScores, assemble_pool, dense_top, fates, score_pool, select, source_label
 from .store.base import FactStore
 from .stemming import analyzer
 from .text import normalize_fact_text
@@ -40,24 +46,7 @@ from .validate import (
 logger = logging.getLogger(__name__)
 
 
-SOURCE_DENSE, SOURCE_LEXICAL, SOURCE_NEIGHBOUR = 1, 2, 4
 _LOCK_STRIPES = 64
-
-
-def source_label(flags: int) -> str:
-    """``"dense"``, ``"lexical"``, ``"dense+lexical"`` or ``"neighbour"``."""
-    if flags & SOURCE_NEIGHBOUR:
-        return "neighbour"
-    return "+".join(name for bit, name in ((SOURCE_DENSE, "dense"), (SOURCE_LEXICAL, "lexical")) if flags & bit)
-
-
-def _fused_of(neighbours: np.ndarray, pool: np.ndarray, fused: np.ndarray) -> np.ndarray:
-    """Fused score of each neighbour row (any shape) that is in the pool; ``-inf`` for none / not in the pool."""
-    order = np.argsort(pool, kind="stable")
-    sorted_rows = pool[order]
-    at = np.minimum(np.searchsorted(sorted_rows, neighbours), len(sorted_rows) - 1)
-    hit = (neighbours >= 0) & (sorted_rows[at] == neighbours)
-    return np.where(hit, fused[order[at]], -np.inf)
 
 
 def _split_new_and_seen(
@@ -87,22 +76,12 @@ def derived_fact_id(text: str) -> str:
     return hashlib.sha256(normalize_fact_text(text).encode("utf-8")).hexdigest()[:32]
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Scored:
-    """Pool arrays of one recall, before they are turned into facts or a report."""
+    """One recall's pool scores, before they are turned into facts or a report."""
 
+    scores: PoolScores
     facts: list[StoredFact]  # the pool's facts, read under the lock (rows may be reused after it)
-    rows: np.ndarray  # cache rows, pool order
-    cosine: np.ndarray
-    bm25: np.ndarray
-    lexical: np.ndarray
-    fused: np.ndarray
-    bonus: np.ndarray
-    rank_score: np.ndarray
-    source: np.ndarray
-    query_tokens: list[str]
-    w_cos: float
-    w_lex: float
     rows_scored: int
 
 
@@ -360,71 +339,32 @@ class RecallEngine:
                 cos_all = cosine_scores(cache.matrix, q)
                 if cache.n_dead:
                     cos_all[cache.dead_rows()] = -np.inf
-                dense_rows = top_k(cos_all, pool_n)
-                if cache.n_dead:
-                    dense_rows = dense_rows[np.isfinite(cos_all[dense_rows])]
+                dense_rows = dense_top(cos_all, pool_n)
             else:
                 # Only the most recent rows are scored (dead rows are never among them).
-                dense_rows = subset[top_k(cosine_scores(cache.matrix[subset], q), pool_n)]
-            rows = dense_rows.tolist()
-            source = dict.fromkeys(rows, SOURCE_DENSE)
+                dense_rows = dense_top(cosine_scores(cache.matrix[subset], q), pool_n, subset)
+            lexical_rows = None
             if cfg.pool == "union" and q_terms:
-                lex_rows, _ = cache.index(key).top(q_terms, pool_n, k1=cfg.k1, b=cfg.b, within=subset)
-                for r in lex_rows.tolist():
-                    if r in source:
-                        source[r] |= SOURCE_LEXICAL
-                    else:
-                        source[r] = SOURCE_LEXICAL
-                        rows.append(r)
-            links: tuple[np.ndarray, np.ndarray] | None = None
-            if cfg.neighbour_weight > 0 and cache.has_sessions:
-                before, after = cache.neighbour_rows(np.asarray(rows, dtype=np.int64))
-                extra = [r for r in dict.fromkeys(np.column_stack((before, after)).ravel().tolist())
-                         if r >= 0 and r not in source]
-                for r in extra:
-                    source[r] = SOURCE_NEIGHBOUR
-                    rows.append(r)
-                if extra:  # the entrants' own neighbours can lend them a bonus too
-                    b2, a2 = cache.neighbour_rows(np.asarray(extra, dtype=np.int64))
-                    before, after = np.concatenate((before, b2)), np.concatenate((after, a2))
-                links = (before, after)
-            pool = np.asarray(rows, dtype=np.int64)
+                lexical_rows, _ = cache.index(key).top(q_terms, pool_n, k1=cfg.k1, b=cfg.b, within=subset)
+            smooth = cfg.neighbour_weight > 0 and cache.has_sessions
+            pool = assemble_pool(dense_rows, lexical_rows, cache.neighbour_rows if smooth else None)
+            rows = pool.rows.tolist()
             pool_facts: list[StoredFact] = [cache.facts[r] for r in rows]  # type: ignore[misc]
             if subset is None:
-                cosine = cos_all[pool].astype(np.float64)
+                cosine = cos_all[pool.rows]
             else:
-                cosine = cosine_scores(cache.matrix[pool], q).astype(np.float64)
+                cosine = cosine_scores(cache.matrix[pool.rows], q)
             if cfg.pool == "union":
                 # The whole-memory index holds the pool's term counts: no document is re-read.
-                tf, dl = cache.index(key).pool_tf(q_terms, pool)
-                lex = bm25_from_tf(tf, dl, k1=cfg.k1, b=cfg.b)
+                tf, dl = cache.index(key).pool_tf(q_terms, pool.rows)
             else:
                 docs = cache.tokens(key)
-                lex = bm25_pool(q_terms, [docs[r] for r in rows], k1=cfg.k1, b=cfg.b)
-        w_cos, w_lex = fusion_weights(len(q_tokens), cfg)
-        fused = fuse(cosine, lex.normalised, w_cos, w_lex)
-        bonus = np.zeros_like(fused)
-        if links is not None:
-            best = _fused_of(np.stack(links), pool, fused).max(axis=0)  # before / after, one lookup
-            bonus = np.where(best > 0, cfg.neighbour_weight * best, 0.0)
-        return _Scored(
-            facts=pool_facts,
-            rows=pool,
-            cosine=cosine,
-            bm25=lex.raw,
-            lexical=lex.normalised,
-            fused=fused,
-            bonus=bonus,
-            rank_score=fused + bonus,
-            source=np.fromiter((source[r] for r in rows), dtype=np.int8, count=len(rows)),
-            query_tokens=q_tokens,
-            w_cos=w_cos,
-            w_lex=w_lex,
-            rows_scored=scorable,
-        )
+                tf, dl = term_frequencies(q_terms, [docs[r] for r in rows])
+        return _Scored(score_pool(pool, cosine, tf, dl, q_tokens, cfg), pool_facts, scorable)
 
-    def _fact(self, s: _Scored, i: int) -> RecalledFact:
-        f = s.facts[i]
+    def _fact(self, scored: _Scored, i: int) -> RecalledFact:
+        f = scored.facts[i]
+        s = scored.scores
         meta = dict(f.metadata)
         meta.setdefault("times_seen", f.times_seen)
         if f.last_seen:
@@ -464,9 +404,7 @@ class RecallEngine:
         scored = self._score(query, entity_id, limit, query_vector)
         if isinstance(scored, str):
             return []
-        top = rank_order(scored.rank_score, scored.cosine, limit)
-        keep = passes_threshold(scored.rank_score[top], self.config.relevance_threshold)
-        return [self._fact(scored, int(i)) for i in top[keep]]
+        return [self._fact(scored, i) for i in select(scored.scores, limit, self.config.relevance_threshold).tolist()]
 
     def explain(
         self,
@@ -494,17 +432,11 @@ class RecallEngine:
         scored = self._score(query, entity_id, limit, query_vector)
         if isinstance(scored, str):
             return empty(scored)
-        order = rank_order(scored.rank_score, scored.cosine)
-        kept = passes_threshold(scored.rank_score, cfg.relevance_threshold)
+        s = scored.scores
+        order, fate = fates(s, limit, cfg.relevance_threshold)
         candidates = []
-        for rank, i in enumerate(order, start=1):
-            fact = self._fact(scored, int(i))
-            if rank > limit:
-                reason = "beyond limit"
-            elif not kept[i]:
-                reason = "below threshold"
-            else:
-                reason = "kept"
+        for rank, (i, reason) in enumerate(zip(order.tolist(), fate), start=1):
+            fact = self._fact(scored, i)
             candidates.append(
                 CandidateScore(
                     rank=rank,
@@ -512,19 +444,19 @@ class RecallEngine:
                     content=fact.content,
                     created_at=fact.created_at,
                     cosine=fact.cosine,
-                    bm25=float(scored.bm25[i]),
+                    bm25=float(s.bm25[i]),
                     lexical=fact.lexical,
                     rank_score=fact.rank_score,
-                    kept=reason == "kept",
+                    kept=reason == KEPT,
                     reason=reason,
                     metadata=fact.metadata,
-                    source=source_label(int(scored.source[i])),
-                    fused=float(scored.fused[i]),
-                    neighbour_bonus=float(scored.bonus[i]),
+                    source=source_label(int(s.source[i])),
+                    fused=float(s.fused[i]),
+                    neighbour_bonus=float(s.bonus[i]),
                 )
             )
         return RecallReport(
-            query, entity_id, limit, scored.query_tokens, scored.w_cos, scored.w_lex,
+            query, entity_id, limit, s.query_tokens, s.w_cos, s.w_lex,
             cfg.relevance_threshold, scored.rows_scored, len(order), candidates,
         )
 

@@ -1,4 +1,8 @@
-"""An incrementally maintained inverted index for BM25 over an entity's whole memory."""
+"""An incrementally maintained inverted index for BM25 over an entity's whole memory.
+
+The index is per-entity cache state (postings, lengths, liveness); the BM25
+formula is :mod:`memori_core.ranking.lexical`'s.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .dense import top_k
+from .ranking.lexical import bm25_idf, bm25_term_weight, top_positive
 
 
 class InvertedIndex:
@@ -63,7 +67,8 @@ class InvertedIndex:
             self._df[term] -= 1
 
     def scores(self, query_terms: Sequence[str], *, k1: float, b: float) -> np.ndarray:
-        """BM25 of every row against the unique ``query_terms`` with whole-memory statistics (dead rows 0)."""
+        """BM25 (:data:`~memori_core.ranking.lexical.BM25_VARIANT`) of every row against the unique
+        ``query_terms``, with the statistics of the live rows (dead rows score 0)."""
         n_rows = len(self._len)
         out = np.zeros(n_rows, dtype=np.float64)
         if self.n_alive == 0 or not query_terms:
@@ -81,9 +86,7 @@ class InvertedIndex:
                 continue
             rows = np.frombuffer(rows_buf, dtype=np.int32)
             tf = np.frombuffer(self._tfs[term], dtype=np.int32).astype(np.float64)
-            idf = np.log1p((n - df + 0.5) / (df + 0.5))
-            norm = (1.0 - b) + b * (lengths[rows] / avgdl) if avgdl > 0 else 1.0
-            w = idf * tf * (k1 + 1.0) / (tf + k1 * norm)
+            w = bm25_term_weight(tf, lengths[rows], avgdl, bm25_idf(n, df), k1=k1, b=b)
             all_rows.append(rows)
             all_w.append(w * alive[rows])
         if not all_rows:
@@ -104,9 +107,7 @@ class InvertedIndex:
             kept = np.zeros_like(scores)
             kept[within] = scores[within]
             scores = kept
-        hits = np.flatnonzero(scores > 0)
-        # top_k keeps the lowest rows among those tied at the cut (argpartition would not).
-        best = hits[top_k(scores[hits], k)]
+        best = top_positive(scores, k)
         return best, scores[best]
 
     def pool_tf(self, query_terms: Sequence[str], rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

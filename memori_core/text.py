@@ -17,6 +17,20 @@ STOPWORDS: frozenset[str] = frozenset(
     ).split()
 )
 
+#: English function words the ``unicode`` tokenizer drops (before stemming). Upstream's 41 plus
+#: pronouns, auxiliaries, modals, prepositions, conjunctions and determiners: words that carry no topic,
+#: so that "my", "me", "can" or "should" can never make a fact the best lexical match.
+ENGLISH_STOPWORDS: frozenset[str] = STOPWORDS | frozenset(
+    (
+        "about above after again against all am any because been before being below between both but "
+        "can cannot could doing down during each few further having he her here hers herself him himself "
+        "his if into its itself just let me might more most must my myself no nor not now off once only "
+        "other ought our ours ourselves out over own same shall she should so some such than theirs them "
+        "themselves these they this those through too under until up us very we will would yes yet "
+        "yours yourself yourselves whom whose while shan won"
+    ).split()
+)
+
 Tokenizer = Callable[[str], list[str]]
 
 _ASCII_WORD = re.compile(r"[a-z0-9]+")
@@ -65,26 +79,43 @@ def _cjk_bigrams(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)]
 
 
+# English contractions, straight or curly apostrophe: "n't" becomes " not" (a stopword) and the tails
+# 's 'd 'll 're 've 'm are dropped, so "what's", "I'm", "you'd" leave no one-letter fragment behind.
+_IRREGULAR_NEGATION = re.compile(r"\b(can|won|shan)['\u2019]t\b")
+_IRREGULAR_STEM = {"can": "can", "won": "will", "shan": "shall"}
+_NEGATION = re.compile(r"(?<=[a-z])n['\u2019]t\b")
+_CONTRACTION_TAIL = re.compile(r"(?<=[^\W_])['\u2019](?:s|d|ll|re|ve|m)\b")
+
+
+def _expand_contractions(folded: str) -> str:
+    if "'" not in folded and "\u2019" not in folded:
+        return folded
+    folded = _IRREGULAR_NEGATION.sub(lambda m: _IRREGULAR_STEM[m.group(1)] + " not", folded)
+    return _CONTRACTION_TAIL.sub("", _NEGATION.sub(" not", folded))
+
+
 def unicode_tokenize(text: str) -> list[str]:
     """Tokenize any script: NFKC + casefold, letter/digit runs, CJK character bigrams.
 
     Underscore and punctuation separate words; accented Latin stays whole
     (``café`` -> ``café``); Han/Kana/Hangul runs become overlapping bigrams
-    (a lone character stays a unigram). English stopwords are dropped.
+    (a lone character stays a unigram). English contraction tails are dropped
+    (``what's`` -> ``what``, ``don't`` -> ``do not``) and so are the
+    :data:`ENGLISH_STOPWORDS`.
     """
     if not text:
         return []
-    folded = unicodedata.normalize("NFKC", text).casefold()
+    folded = _expand_contractions(unicodedata.normalize("NFKC", text).casefold())
     out: list[str] = []
     for word in _WORD.findall(folded):
         if _HAS_CJK.search(word) is None:
-            if word not in STOPWORDS:
+            if word not in ENGLISH_STOPWORDS:
                 out.append(word)
             continue
         for part in _CJK_RUN.findall(word):
             if _HAS_CJK.match(part):
                 out.extend(_cjk_bigrams(part))
-            elif part not in STOPWORDS:
+            elif part not in ENGLISH_STOPWORDS:
                 out.append(part)
     return out
 

@@ -12,7 +12,7 @@ import pytest
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.cache import EntityCache
 from memori_core.facts import StoredFact
-from memori_core.lexical import unique_terms
+from memori_core.ranking.lexical import unique_terms
 from memori_core.stemming import analyzer
 
 from conftest import HashEmbedder

@@ -15,6 +15,7 @@ import pytest
 
 from memori_core.cli import main
 from memori_core.evaluation import (
+    GATES,
     RANKINGS,
     evaluate_locomo,
     format_table,
@@ -100,17 +101,29 @@ def locomo_file(tmp_path: Path) -> Path:
 
 
 def check_result(result: dict) -> None:
+    rankings = result["rankings"]
+    assert set(rankings) == set(RANKINGS)  # exactly the five rankings
     for name in RANKINGS:
-        assert "overall" in result[name]
-        assert set(result[name]) == {"overall", "1", "2", "4", "5"}
-        for entry in result[name].values():
+        assert "overall" in rankings[name]
+        assert set(rankings[name]) == {"overall", "1", "2", "4", "5"}
+        for entry in rankings[name].values():
             for m in METRICS:
                 assert 0.0 <= entry[m] <= 1.0, (name, m)
-    assert result["default"]["overall"]["n"] == 6  # 4 usable questions in conv-a, 2 in conv-b
-    assert result["default"]["4"]["n"] == 3
+    assert rankings["default"]["overall"]["n"] == 6  # 4 usable questions in conv-a, 2 in conv-b
+    assert rankings["default"]["4"]["n"] == 3
     # Every category-4 question names a word found in its evidence turn only.
-    assert result["bm25"]["4"]["R@10"] == 1.0
-    assert result["bm25"]["4"]["R@5"] == 1.0
+    assert rankings["bm25"]["4"]["R@10"] == 1.0
+    assert rankings["bm25"]["4"]["R@5"] == 1.0
+    assert result["category_labels"] == {"1": "multi-hop", "2": "temporal", "4": "single-hop", "5": "adversarial"}
+    # LoCoMo has no abstention queries: the abstention metrics are absent, not zero.
+    assert set(result["injection"]) == set(GATES)
+    for gate in result["injection"].values():
+        assert gate["n_answerable"] == 6 and gate["n_abstention"] == 0
+        assert gate["clean_abstentions"] is None and gate["facts_per_abstention"] is None
+        assert 0.0 <= gate["hit@k"] <= 1.0 and 0.0 <= gate["R@1"] <= gate["hit@k"]
+    # Without a threshold, recall returns `limit` facts (every conversation has more).
+    assert result["injection"]["dense_no_threshold"]["facts_per_answerable"] == result["limit"]
+    assert result["injection"]["default_no_threshold"]["facts_per_answerable"] == result["limit"]
 
 
 # -- the command -------------------------------------------------------------
@@ -128,10 +141,12 @@ def test_cli_subprocess_prints_the_table_and_writes_json(locomo_file: Path, tmp_
     for name in RANKINGS:
         assert f"| {name} |" in proc.stdout
     assert "| ranking | R@5 | R@10 | nDCG@10 |" in proc.stdout
+    assert "| ranking / gate | hit@5 | R@1 |" in proc.stdout
     assert "6 questions" in proc.stdout
     assert "[###" not in proc.stderr  # --quiet: no progress bar
     result = json.loads(out.read_text(encoding="utf-8"))
-    assert set(result) == set(RANKINGS)  # exactly the five rankings
+    assert result["task"] == "locomo" and result["limit"] == 5
+    assert {"rankings", "injection", "threshold", "counts", "category_labels"} <= set(result)
     check_result(result)
 
 
@@ -141,7 +156,11 @@ def test_cli_in_process_with_progress_bar(locomo_file: Path, tmp_path: Path, cap
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert "6/6 questions" in captured.err
+    assert "embedding facts" in captured.err
     assert "| default |" in captured.out
+    # The injection table: no abstention query in LoCoMo, so its two abstention columns say n/a.
+    gate_rows = [line for line in captured.out.splitlines() if line.startswith("| plain cosine, no threshold |")]
+    assert len(gate_rows) == 1 and gate_rows[0].rstrip(" |").endswith("| n/a | n/a")
     check_result(json.loads(out.read_text(encoding="utf-8")))
 
 
@@ -151,7 +170,7 @@ def test_cli_conversations_filter(locomo_file: Path, tmp_path: Path, capsys) -> 
                  "--embedder", "conftest:HashEmbedder", "--conversations", "conv-b"])
     assert code == 0
     result = json.loads(out.read_text(encoding="utf-8"))
-    assert result["default"]["overall"]["n"] == 2
+    assert result["rankings"]["default"]["overall"]["n"] == 2
     assert main(["eval", "locomo", str(locomo_file), "--quiet", "--embedder", "conftest:HashEmbedder",
                  "--conversations", "nope"]) == 2
     assert "no conversation matches" in capsys.readouterr().err
@@ -275,10 +294,11 @@ def test_rrf_ignores_rows_without_a_query_word(tmp_path: Path) -> None:
     path = tmp_path / "p.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     result = evaluate_locomo(load_locomo(path), embedder=_paraphrase_embedder)
-    assert result["bm25"]["3"]["R@10"] == 0.0
-    assert result["dense"]["3"]["nDCG@10"] == 1.0
+    rankings = result["rankings"]
+    assert rankings["bm25"]["3"]["R@10"] == 0.0
+    assert rankings["dense"]["3"]["nDCG@10"] == 1.0
     # No BM25 list to fuse: RRF is the dense ranking (not a boost for the first rows).
-    assert result["rrf"]["3"]["nDCG@10"] == 1.0
+    assert rankings["rrf"]["3"]["nDCG@10"] == 1.0
 
 
 def test_short_queries_option_compares_default_and_memori_on_rare_words(locomo_file: Path, tmp_path: Path) -> None:
@@ -287,7 +307,9 @@ def test_short_queries_option_compares_default_and_memori_on_rare_words(locomo_f
     code = main(["eval", "locomo", str(locomo_file), "--json", str(out), "--quiet", "--short-queries",
                  "--details-json", str(details), "--embedder", "conftest:HashEmbedder"])
     assert code == 0
-    assert set(json.loads(out.read_text(encoding="utf-8"))) == {"default", "memori_compat", "dense", "bm25", "rrf"}
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert set(result["rankings"]) == {"default", "memori_compat", "dense", "bm25", "rrf"}
+    assert set(result["short_queries"]) == {"default@1", "default@2", "memori_compat@1", "memori_compat@2"}
     extras = json.loads(details.read_text(encoding="utf-8"))
     assert 0.0 <= extras["threshold"]["evidence_kept"] <= 1.0
     short = extras["short_queries"]

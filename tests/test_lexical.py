@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from memori_core.config import RecallConfig
-from memori_core.lexical import bm25_pool, fusion_weights, unique_terms
+from memori_core.ranking.fusion import fusion_weights
+from memori_core.ranking.lexical import bm25_pool, unique_terms
 
 
 def reference_bm25(query: list[str], docs: list[list[str]], k1: float, b: float) -> list[float]:

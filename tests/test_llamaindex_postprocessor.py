@@ -15,7 +15,7 @@ from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle, TextNode
 
 from memori_core import RecallConfig, RecallEngine
-from memori_core.lexical import fusion_weights
+from memori_core.ranking.fusion import fusion_weights
 from memori_llamaindex import MemoriHybridPostprocessor
 
 EXAMPLE = [("Lives in New York City.", 0.9), ("Favorite color is blue.", 0.8), ("Likes pizza with extra cheese.", 0.7)]

@@ -20,7 +20,7 @@ import pytest
 
 from _memori_upstream import load_memori_search, memori_version
 from memori_core import ChromaStore, RecallConfig, RecallEngine
-from memori_core.lexical import fusion_weights
+from memori_core.ranking.fusion import fusion_weights
 from memori_core.text import memori_tokenize
 
 DIM = 16

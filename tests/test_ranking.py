@@ -1,4 +1,4 @@
-"""Pool size, fusion, ordering, threshold (ranking.py) and dense top-k (dense.py)."""
+"""Pool size, fusion, ordering, threshold (ranking.fusion) and dense top-k (ranking.dense)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pytest
 
 from _memori_upstream import load_memori_search
 from memori_core.config import RecallConfig
-from memori_core.dense import FaissFlatIndex, cosine_scores, l2_normalise, top_k
-from memori_core.ranking import candidate_limit, fuse, passes_threshold, rank_order
+from memori_core.ranking.dense import FaissFlatIndex, cosine_scores, l2_normalise, top_k
+from memori_core.ranking.fusion import candidate_limit, fuse, passes_threshold, rank_order
 
 # -- candidate pool size --------------------------------------------------
 

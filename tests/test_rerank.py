@@ -7,7 +7,7 @@ import math
 import pytest
 
 from memori_core import RecallConfig, RecallEngine
-from memori_core.lexical import fusion_weights
+from memori_core.ranking.fusion import fusion_weights
 from memori_core.rerank import rerank
 
 TEXTS = ["Lives in New York City.", "Favorite color is blue.", "Likes pizza with extra cheese."]

@@ -1,10 +1,12 @@
-"""Pool sizing, fusion, ordering and the relevance threshold."""
+"""Pool sizing, fusion weights, linear fusion, ordering and the relevance threshold."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from .config import RecallConfig
+from ..config import RecallConfig
+
+__all__ = ["candidate_limit", "fuse", "fusion_weights", "passes_threshold", "rank_order"]
 
 
 def candidate_limit(limit: int, rows: int, has_query_text: bool, config: RecallConfig) -> int:
@@ -12,6 +14,15 @@ def candidate_limit(limit: int, rows: int, has_query_text: bool, config: RecallC
     if not has_query_text:
         return limit
     return max(limit, min(rows, max(limit * config.candidate_multiplier, config.candidate_floor)))
+
+
+def fusion_weights(query_token_count: int, config: RecallConfig) -> tuple[float, float]:
+    """``(w_cos, w_lex)`` for a query with this many tokens (stopwords removed, repeats counted)."""
+    short = query_token_count <= config.short_query_max_tokens
+    w_lex = config.lex_weight_short if short else config.lex_weight
+    lo, hi = config.weight_clamp
+    w_lex = max(lo, min(hi, float(w_lex)))
+    return 1.0 - w_lex, w_lex
 
 
 def fuse(cosine: np.ndarray, lexical: np.ndarray, w_cos: float, w_lex: float) -> np.ndarray:

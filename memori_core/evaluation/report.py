@@ -1,0 +1,125 @@
+"""Markdown tables of an evaluation's metrics, and the progress line."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from .configs import GATES, RANKINGS
+
+GATE_NAMES = {
+    "default": "default",
+    "memori_compat": "memori_compat",
+    "default_no_threshold": "default, no threshold",
+    "dense_no_threshold": "plain cosine, no threshold",
+}
+
+
+def _row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _number(value: float | None, digits: int = 3) -> str:
+    return "n/a" if value is None else f"{value:.{digits}f}"
+
+
+def _category_header(key: str, label: str) -> str:
+    return f"R@10 c{key} ({label})" if label != key else f"R@10 {key}"
+
+
+def rankings_table(result: dict[str, Any]) -> str:
+    """One row per ranking: R@5 / R@10 / nDCG@10 overall, then R@10 per category."""
+    labels: dict[str, str] = result["category_labels"]
+    head = ["ranking", "R@5", "R@10", "nDCG@10"] + [_category_header(c, labels[c]) for c in labels]
+    lines = [_row(head), "|" + "---|" * len(head)]
+    for name in RANKINGS:
+        r = result["rankings"][name]
+        cells = [name] + [_number(r["overall"][m]) for m in ("R@5", "R@10", "nDCG@10")]
+        cells += [_number(r[c]["R@10"]) if c in r else "n/a" for c in labels]
+        lines.append(_row(cells))
+    return "\n".join(lines)
+
+
+def _gate_label(name: str, threshold: float | None) -> str:
+    label = GATE_NAMES.get(name, name)
+    if name in ("default", "memori_compat"):
+        label += f" (threshold {threshold})" if threshold is not None else " (threshold off)"
+    return label
+
+
+def injection_table(result: dict[str, Any]) -> str:
+    """One row per gate: hit@k, R@1, facts per answerable query, clean abstentions, facts per abstention query
+    ("n/a" where there are no queries of that kind)."""
+    k = result["limit"]
+    head = ["ranking / gate", f"hit@{k}", "R@1", "facts / answerable q", "clean abstentions", "facts / abstention q"]
+    lines = [_row(head), "|" + "---|" * len(head)]
+    for name in GATES:
+        g = result["injection"][name]
+        lines.append(_row([
+            _gate_label(name, g["threshold"]), _number(g["hit@k"]), _number(g["R@1"]),
+            _number(g["facts_per_answerable"], 2), _number(g["clean_abstentions"]),
+            _number(g["facts_per_abstention"], 2),
+        ]))
+    return "\n".join(lines)
+
+
+def _counts_line(result: dict[str, Any]) -> str:
+    n = result["counts"]
+    labels: dict[str, str] = result["category_labels"]
+    per_cat = ", ".join(
+        f"{c} = {labels[c]} (n={result['rankings']['default'][c]['n']})" if labels[c] != c
+        else f"{c} (n={result['rankings']['default'][c]['n']})"
+        for c in labels
+    )
+    return (f"{n['answerable']} questions with evidence, {n['abstention']} abstention questions, "
+            f"{n['facts']} facts in {n['memories']} memories; categories: {per_cat}")
+
+
+def _threshold_line(th: dict[str, Any]) -> str | None:
+    if "evidence_kept" not in th:
+        return None
+    return (
+        f"threshold {th['threshold']}: keeps {th['evidence_kept']:.1%} of the evidence in the top 10 "
+        f"({th['evidence_kept_paraphrased']:.1%} if paraphrased with none of its words), removes "
+        f"{th.get('non_evidence_removed', 0.0):.1%} of the rest; precision of what it keeps "
+        f"{th['precision_of_kept']:.3f}. Largest threshold keeping >= 95% both ways: {th['calibrated']:.3f}"
+    )
+
+
+def _short_queries_table(sq: dict[str, Any]) -> str:
+    lines = ["short queries (the question's rarest 1 / 2 words), R@10:",
+             "| ranking | 1 word | 2 words |", "|---|---|---|"]
+    for name in ("default", "memori_compat"):
+        lines.append(f"| {name} | {sq[f'{name}@1']['R@10']:.3f} | {sq[f'{name}@2']['R@10']:.3f} |")
+    return "\n".join(lines)
+
+
+def format_table(result: dict[str, Any]) -> str:
+    """The whole report: rankings table, counts, injection table, threshold line, short queries."""
+    parts = [
+        f"rankings (threshold off, top 10; embedder {result['embedder']}):",
+        rankings_table(result),
+        _counts_line(result),
+        f"injection (what recall() returns, limit {result['limit']}):",
+        injection_table(result),
+    ]
+    threshold = _threshold_line(result.get("threshold") or {})
+    if threshold:
+        parts.append(threshold)
+    if "short_queries" in result:
+        parts.append(_short_queries_table(result["short_queries"]))
+    return "\n\n".join(parts)
+
+
+def progress_bar(done: int, total: int, what: str = "questions") -> None:
+    """A one-line progress bar on stderr saying what it counts (redrawn at each whole percent)."""
+    if total <= 0:
+        return
+    if 0 < done != total and (100 * done) // max(total, 1) == (100 * (done - 1)) // max(total, 1):
+        return
+    width = 40
+    filled = int(width * done / max(total, 1))
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what}")
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()

@@ -1,0 +1,225 @@
+"""Run an evaluation through the public API: add every memory once, ask every query of each ranking and gate."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import ChromaStore, RecallConfig, RecallEngine, RecalledFact, RecallReport, default_embedder
+from .configs import GATES, RANKINGS, baseline_configs, gate_configs
+from .data import Memory, Query, count, session_runs
+from .embedding import CachingEmbedder
+from .locomo import CATEGORY_LABELS, Conversation, conversation_memory
+from .metrics import Injection, Scores, category_order, reciprocal_rank_fusion, threshold_report
+from .short_queries import document_frequency, rarest_words
+
+RANKING_DEPTH = 10
+"""Results per query for the ranking metrics (R@5, R@10, nDCG@10)."""
+RRF_DEPTH = 100
+"""Length of the dense and BM25 lists fused by RRF."""
+RRF_K = 60
+SHORT_CUTS = (1, 2)
+"""Short-query lengths (rarest words kept)."""
+
+Progress = Callable[[int, int, str], None]
+"""``progress(done, total, what)``; ``what`` is ``"embedding facts"`` or ``"questions"``."""
+
+
+class EnginePool:
+    """One :class:`RecallEngine` per distinct config, all over one in-memory store and one caching embedder."""
+
+    def __init__(self, embedder: CachingEmbedder) -> None:
+        self.store = ChromaStore.in_memory()
+        self.embedder = embedder
+        self._engines: dict[RecallConfig, RecallEngine] = {}
+
+    def engine(self, config: RecallConfig) -> RecallEngine:
+        """The engine of ``config`` (created on first use)."""
+        if config not in self._engines:
+            self._engines[config] = RecallEngine(store=self.store, embedder=self.embedder, config=config)
+        return self._engines[config]
+
+
+def add_memory(engine: RecallEngine, memory: Memory) -> None:
+    """Add a memory's facts in order, one ``add`` per session run, with ids, dates, sessions and metadata."""
+    for run in session_runs(memory.facts):
+        engine.add(
+            memory.entity_id,
+            [f.text for f in run],
+            ids=[f.id for f in run],
+            created_at=[f.created_at for f in run],
+            metadata=[f.metadata or None for f in run],
+            session_id=run[0].session_id,
+        )
+
+
+def _ids(facts: Iterable[RecalledFact]) -> list[str]:
+    return [f.id for f in facts]
+
+
+def rank(
+    engines: Mapping[str, RecallEngine], entity_id: str, text: str, vector: Any
+) -> tuple[dict[str, list[str]], RecallReport]:
+    """Each ranking's top ``RANKING_DEPTH`` ids for one query, and the default ranking's explain report.
+
+    RRF fuses the dense and BM25 lists (``RRF_DEPTH`` long); facts without a
+    query word (lexical 0) are not in BM25's list.
+    """
+    report = engines["default"].explain(text, entity_id, RANKING_DEPTH, query_vector=vector)
+    dense = _ids(engines["dense"].recall(text, entity_id, RRF_DEPTH, query_vector=vector))
+    bm25 = [f.id for f in engines["bm25"].recall(text, entity_id, RRF_DEPTH, query_vector=vector) if f.lexical > 0]
+    compat = engines["memori_compat"].recall(text, entity_id, RANKING_DEPTH, query_vector=vector)
+    lists = {
+        "default": [c.id for c in report.candidates if c.kept],
+        "memori_compat": _ids(compat),
+        "dense": dense[:RANKING_DEPTH],
+        "bm25": bm25[:RANKING_DEPTH],
+        "rrf": reciprocal_rank_fusion([dense, bm25], RRF_K)[:RANKING_DEPTH],
+    }
+    return lists, report
+
+
+def calibration_rows(report: RecallReport, evidence: Iterable[str]) -> list[tuple[float, float, bool]]:
+    """``(rank score, w_cos * cosine, is evidence)`` of the report's top ``RANKING_DEPTH`` candidates."""
+    ev = set(evidence)
+    return [(c.rank_score, report.w_cos * c.cosine, c.id in ev) for c in report.candidates[:RANKING_DEPTH]]
+
+
+@dataclass
+class Tally:
+    """Everything measured so far."""
+
+    gates: dict[str, Injection]
+    rankings: dict[str, Scores] = field(default_factory=lambda: {name: Scores() for name in RANKINGS})
+    short: dict[str, Scores] = field(default_factory=dict)
+    calibration: list[tuple[float, float, bool]] = field(default_factory=list)
+
+
+@dataclass
+class Evaluation:
+    """The engines of one run and how a query is put to them."""
+
+    pool: EnginePool
+    rankers: dict[str, RecallEngine]
+    gates: dict[str, RecallEngine]
+    limit: int
+
+    def ask(self, memory: Memory, query: Query, df: Counter[str] | None, tally: Tally) -> None:
+        """Put one query to every gate and, when it is answerable, to every ranking."""
+        vector = self.pool.embedder.embed_query(query.text)
+        for name, engine in self.gates.items():
+            returned = engine.recall(query.text, memory.entity_id, self.limit, query_vector=vector)
+            tally.gates[name].add(query, _ids(returned))
+        if query.abstention:
+            return
+        lists, report = rank(self.rankers, memory.entity_id, query.text, vector)
+        for name, ranked in lists.items():
+            tally.rankings[name].add(query.category, ranked, query.evidence)
+        tally.calibration.extend(calibration_rows(report, query.evidence))
+        if df is not None:
+            self.ask_short(memory, query, df, tally)
+
+    def ask_short(self, memory: Memory, query: Query, df: Counter[str], tally: Tally) -> None:
+        """The default and Memori rankings on the question cut to its 1 and 2 rarest words."""
+        for n in SHORT_CUTS:
+            text = rarest_words(query.text, df, n)
+            if not text:
+                continue
+            vector = self.pool.embedder.embed_query(text)
+            for name in ("default", "memori_compat"):
+                got = self.rankers[name].recall(text, memory.entity_id, RANKING_DEPTH, query_vector=vector)
+                tally.short.setdefault(f"{name}@{n}", Scores()).add(query.category, _ids(got), query.evidence)
+
+
+def _load(memories: list[Memory], pool: EnginePool, engine: RecallEngine, progress: Progress | None) -> None:
+    """Embed every fact once (batched, with progress), then add the memories through ``engine``."""
+    report = None if progress is None else (lambda done, total: progress(done, total, "embedding facts"))
+    pool.embedder.warm([f.text for m in memories for f in m.facts], progress=report)
+    for memory in memories:
+        add_memory(engine, memory)
+
+
+def evaluate(
+    memories: Iterable[Memory],
+    *,
+    embedder: Any = None,
+    config: RecallConfig | None = None,
+    limit: int = 5,
+    short_queries: bool = False,
+    category_labels: Mapping[str, str] | None = None,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Measure rankings and gates on ``memories``; returns the metrics dict.
+
+    ``config`` is the shipped config under test (default :class:`RecallConfig`).
+    ``rankings``: R@5 / R@10 / nDCG@10 of each of :data:`RANKINGS` (threshold
+    off), overall and per category, over answerable queries. ``injection``: for
+    each of :data:`GATES`, what ``recall(limit)`` returns (hit@k, R@1, facts per
+    answerable query, clean abstentions, facts per abstention query).
+    ``threshold``: how ``config``'s threshold treats the default ranking's top
+    10. With ``short_queries``, ``short_queries`` holds the default and Memori
+    rankings on questions cut to their 1 / 2 rarest words (keys ``default@1``...).
+    """
+    memories = list(memories)
+    default = config if config is not None else RecallConfig()
+    pool = EnginePool(CachingEmbedder(embedder if embedder is not None else default_embedder()))
+    gates = gate_configs(default)
+    run = Evaluation(
+        pool=pool,
+        rankers={name: pool.engine(cfg) for name, cfg in baseline_configs(default).items()},
+        gates={name: pool.engine(cfg) for name, cfg in gates.items()},
+        limit=limit,
+    )
+    _load(memories, pool, run.rankers["default"], progress)
+    tally = Tally(gates={name: Injection(limit, cfg.relevance_threshold) for name, cfg in gates.items()})
+    total = sum(len(m.queries) for m in memories)
+    done = 0
+    for memory in memories:
+        df = document_frequency(f.text for f in memory.facts) if short_queries else None
+        for query in memory.queries:
+            run.ask(memory, query, df, tally)
+            done += 1
+            if progress is not None:
+                progress(done, total, "questions")
+    return _result(memories, pool, tally, default, limit, category_labels or {}, short_queries)
+
+
+def _result(memories: list[Memory], pool: EnginePool, tally: Tally, default: RecallConfig, limit: int,
+            labels: Mapping[str, str], short_queries: bool) -> dict[str, Any]:
+    categories = category_order({q.category for m in memories for q in m.answerable})
+    result: dict[str, Any] = {
+        "embedder": pool.embedder.name,
+        "limit": limit,
+        "counts": count(memories),
+        "category_labels": {c: labels.get(c, c) for c in categories},
+        "rankings": {name: tally.rankings[name].summary() for name in RANKINGS},
+        "injection": {name: tally.gates[name].summary() for name in GATES},
+        "threshold": threshold_report(tally.calibration, default.relevance_threshold),
+    }
+    if short_queries:
+        result["short_queries"] = {f"{name}@{n}": tally.short.get(f"{name}@{n}", Scores()).summary()["overall"]
+                                   for name in ("default", "memori_compat") for n in SHORT_CUTS}
+    return result
+
+
+def evaluate_locomo(
+    conversations: Iterable[Conversation],
+    *,
+    embedder: Any = None,
+    limit: int = 5,
+    config: RecallConfig | None = None,
+    short_queries: bool = False,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """:func:`evaluate` on LoCoMo conversations (categories named as LoCoMo's)."""
+    return evaluate(
+        [conversation_memory(c) for c in conversations],
+        embedder=embedder,
+        config=config,
+        limit=limit,
+        short_queries=short_queries,
+        category_labels=CATEGORY_LABELS,
+        progress=progress,
+    )

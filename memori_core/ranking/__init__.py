@@ -1,0 +1,75 @@
+"""Ranking: exact dense scores, BM25, fusion and the pipeline that combines them.
+
+Pure functions over numpy arrays (no store, no locks), shared by
+:class:`memori_core.RecallEngine` and :func:`memori_core.rerank.rerank`:
+
+* :mod:`.dense`: cosine scores, top-k, L2 normalisation;
+* :mod:`.lexical`: BM25 (variant :data:`~.lexical.BM25_VARIANT`) and its max-normalisation;
+* :mod:`.fusion`: pool size, fusion weights, linear fusion, ordering, threshold;
+* :mod:`.pipeline`: pool -> lexical -> fusion -> neighbour smoothing -> threshold;
+* :mod:`.rerank`: the pipeline over candidates found by another retriever (import it from
+  :mod:`memori_core.rerank`; it is not re-exported here, so that ``ranking.rerank`` stays the module).
+"""
+
+from .dense import FaissFlatIndex, cosine_scores, l2_normalise, top_k
+from .fusion import candidate_limit, fuse, fusion_weights, passes_threshold, rank_order
+from .lexical import (
+    BM25_VARIANT,
+    LexicalScores,
+    bm25_from_tf,
+    bm25_idf,
+    bm25_pool,
+    bm25_term_weight,
+    max_normalise,
+    term_frequencies,
+    top_positive,
+    unique_terms,
+)
+from .pipeline import (
+    SOURCE_DENSE,
+    SOURCE_LEXICAL,
+    SOURCE_NEIGHBOUR,
+    Pool,
+    PoolScores,
+    assemble_pool,
+    dense_top,
+    fates,
+    neighbour_bonus,
+    score_pool,
+    select,
+    source_label,
+)
+
+__all__ = [
+    "BM25_VARIANT",
+    "SOURCE_DENSE",
+    "SOURCE_LEXICAL",
+    "SOURCE_NEIGHBOUR",
+    "FaissFlatIndex",
+    "LexicalScores",
+    "Pool",
+    "PoolScores",
+    "assemble_pool",
+    "bm25_from_tf",
+    "bm25_idf",
+    "bm25_pool",
+    "bm25_term_weight",
+    "candidate_limit",
+    "cosine_scores",
+    "dense_top",
+    "fates",
+    "fuse",
+    "fusion_weights",
+    "l2_normalise",
+    "max_normalise",
+    "neighbour_bonus",
+    "passes_threshold",
+    "rank_order",
+    "score_pool",
+    "select",
+    "source_label",
+    "term_frequencies",
+    "top_k",
+    "top_positive",
+    "unique_terms",
+]
