@@ -94,9 +94,8 @@ async def main() -> None:
     await engine.aadd("bob", ["User is allergic to shellfish.", "User loves spicy food."],
                       created_at="2026-06-12T18:05:00Z")
 
-    await ask(engine, "alice", "What Thai dish should I cook tonight? Keep in mind what I'm allergic to "
-                               "and that I'm vegetarian.")
-    await ask(engine, "bob", "What Thai dish should I cook tonight? Keep in mind what I'm allergic to.")
+    await ask(engine, "alice", "I'm cooking Thai tonight. What am I allergic to, and am I vegetarian?")
+    await ask(engine, "bob", "I'm cooking Thai tonight. What am I allergic to?")
     await capture_demo(engine)
 
 

@@ -12,6 +12,7 @@ logger = logging.getLogger(__name__)
 
 TokenizerName = Literal["unicode", "memori"]
 PoolName = Literal["union", "dense"]
+GateName = Literal["relevance", "threshold"]
 
 #: Environment variables read by :meth:`RecallConfig.from_env`, mapped to fields.
 ENV_FIELDS: dict[str, str] = {
@@ -24,14 +25,19 @@ ENV_FIELDS: dict[str, str] = {
     "MEMORI_RECALL_STEMMER": "stemmer",
     "MEMORI_RECALL_POOL": "pool",
     "MEMORI_RECALL_NEIGHBOUR_WEIGHT": "neighbour_weight",
+    "MEMORI_RECALL_GATE": "gate",
 }
+
+
+_DEFAULT_THRESHOLD = 0.19
 
 
 @dataclass(frozen=True)
 class RecallConfig:
     """Settings of one recall engine (or one retriever / postprocessor).
 
-    Defaults follow the design document; :meth:`memori_compat` reproduces
+    Defaults were chosen on the development halves of LoCoMo, a LongMemEval-style chat memory and
+    PrefEval (docs/ranking.md); :meth:`memori_compat` reproduces
     upstream Memori 3.3.6 exactly.
     """
 
@@ -39,10 +45,22 @@ class RecallConfig:
     """Facts returned by ``recall`` when the call gives no limit."""
     dense_limit: int | None = None
     """Most recent rows scored per recall; ``None`` scores all of an entity's facts."""
-    relevance_threshold: float | None = 0.19
-    """Minimum final score kept by ``recall``; ``None`` turns the threshold off. Calibrated on LoCoMo's
-    dev half: the largest value that keeps >= 95% of the evidence facts ranked in the top 10, both as
-    scored and with their lexical part removed (a question paraphrased with none of the fact's words)."""
+    relevance_threshold: float | None = _DEFAULT_THRESHOLD
+    """``None`` turns every filter off (both gates): recall returns the ``limit`` best. Otherwise, with
+    ``gate="threshold"``, the minimum rank score kept (upstream Memori's rule; 0.1 in :meth:`memori_compat`).
+    The default ``"relevance"`` gate does not read the number."""
+    gate: GateName = "relevance"
+    """What reaches the prompt. ``"relevance"``: the abstaining gate (``gate_open``, ``gate_keep``,
+    ``gate_confident``, ``gate_band``), which looks at cosines, so shared words alone never open it;
+    ``"threshold"``: keep rank scores >= ``relevance_threshold``."""
+    gate_open: float = 0.31
+    """Relevance gate: nothing is injected unless the best cosine among the ``limit`` best facts reaches this."""
+    gate_keep: float = 0.30
+    """Relevance gate: once open, a fact among the ``limit`` best is kept when its cosine reaches this..."""
+    gate_confident: float = 0.44
+    """...or, when the best cosine reaches this (a confident match), when its rank score is at least..."""
+    gate_band: float = 0.5
+    """...this share of the best rank score (its words and its session then count, not only its cosine)."""
     lex_weight: float = 0.35
     """Lexical (BM25) weight for queries longer than ``short_query_max_tokens``."""
     lex_weight_short: float = 0.35
@@ -65,9 +83,19 @@ class RecallConfig:
     """Snowball language for Latin-script tokens (PyStemmer); ``None`` turns stemming off."""
     pool: PoolName = "union"
     """``"union"``: dense top P plus BM25 top P over the whole memory; ``"dense"``: dense top P only (Memori)."""
-    neighbour_weight: float = 0.3
-    """Neighbour smoothing alpha: a fact gains this share of the best fused score of the facts said just
+    neighbour_weight: float = 0.4
+    """Neighbour smoothing: a fact gains this share of the best fused score of the facts said just
     before / after it in the same session. Only facts added with a ``session_id`` have neighbours; 0 turns it off."""
+    second_neighbour_weight: float = 0.15
+    """...plus this share of the best fused score of the facts two turns away (0 turns it off)."""
+    session_weight: float = 0.3
+    """...plus this share of the best fused score among the pooled facts of its session (0 turns it off)."""
+    neighbour_length_ref: int | None = 500
+    """The whole bonus is scaled by ``min(1, neighbour_length_ref / len(fact text))``: a short turn
+    ("Yes, in May!") takes its meaning from its neighbours, a long one stands on its own. ``None``: no scaling."""
+    lexical_floor: float = 0.5
+    """BM25 is divided by ``max(pool maximum, lexical_floor * sum of the matched query terms' idf)``, so a
+    fact matching one common word of a long query is not the "perfect" lexical match; 0: pool maximum only."""
 
     def __post_init__(self) -> None:
         _check_int("limit", self.limit, minimum=0)
@@ -99,9 +127,22 @@ class RecallConfig:
             get_stemmer(self.stemmer)  # an unknown language fails here, not at the first recall
         if self.pool not in ("union", "dense"):
             raise ValueError(f"pool must be 'union' or 'dense', got {self.pool!r}")
-        _check_number("neighbour_weight", self.neighbour_weight)
-        if self.neighbour_weight < 0:
-            raise ValueError(f"neighbour_weight must be >= 0, got {self.neighbour_weight}")
+        for name in ("neighbour_weight", "second_neighbour_weight", "session_weight", "lexical_floor"):
+            value = getattr(self, name)
+            _check_number(name, value)
+            if value < 0:
+                raise ValueError(f"{name} must be >= 0, got {value}")
+        if self.neighbour_length_ref is not None:
+            _check_int("neighbour_length_ref", self.neighbour_length_ref, minimum=1)
+        if self.gate not in ("relevance", "threshold"):
+            raise ValueError(f"gate must be 'relevance' or 'threshold', got {self.gate!r}")
+        for name in ("gate_open", "gate_keep", "gate_confident", "gate_band"):
+            _check_number(name, getattr(self, name))
+        if self.gate == "relevance" and self.relevance_threshold not in (None, _DEFAULT_THRESHOLD):
+            logger.warning(
+                "relevance_threshold=%r has no effect with gate='relevance' (only None, which turns the gate "
+                "off, does); pass gate='threshold' to filter by rank score", self.relevance_threshold,
+            )
 
     def replace(self, **changes: Any) -> RecallConfig:
         """Return a copy with some fields changed (validated like the constructor)."""
@@ -110,7 +151,8 @@ class RecallConfig:
     @classmethod
     def memori_compat(cls, **overrides: Any) -> RecallConfig:
         """Upstream Memori 3.3.6's exact ranking: dense pool only, ASCII tokenizer without stemming,
-        BM25 b=0.75, weights 0.15 / 0.30 (short), no neighbour smoothing, threshold 0.1, 1000 most recent rows."""
+        BM25 b=0.75 max-normalised over the pool, weights 0.15 / 0.30 (short), no neighbour smoothing,
+        threshold gate at 0.1, 1000 most recent rows."""
         base: dict[str, Any] = {
             "tokenizer": "memori",
             "dense_limit": 1000,
@@ -121,6 +163,10 @@ class RecallConfig:
             "stemmer": None,
             "pool": "dense",
             "neighbour_weight": 0.0,
+            "second_neighbour_weight": 0.0,
+            "session_weight": 0.0,
+            "lexical_floor": 0.0,
+            "gate": "threshold",
         }
         base.update(overrides)
         return cls(**base)
@@ -133,7 +179,9 @@ class RecallConfig:
         :class:`RecallConfig` defaults); ``from_env(base=RecallConfig.memori_compat())``
         handles the variables exactly as upstream Memori does. Unparsable or
         invalid values (e.g. ``MEMORI_RECALL_LIMIT=-3``) are ignored with a
-        warning (the base value stays), as upstream Memori does. Keyword
+        warning (the base value stays), as upstream Memori does. A number in
+        ``MEMORI_RECALL_RELEVANCE_THRESHOLD`` (without ``MEMORI_RECALL_GATE``)
+        selects ``gate="threshold"``, the rule that number belongs to. Keyword
         ``overrides`` win over the environment and are validated strictly.
         """
         values: dict[str, Any] = {}
@@ -143,11 +191,14 @@ class RecallConfig:
                 continue
             try:
                 value = _parse_env_value(name, raw.strip())
-                cls(**{name: value})  # the field's own checks, with every other field at its default
+                cls(**{name: value}, **({"gate": "threshold"} if name == "relevance_threshold" else {}))
             except (TypeError, ValueError):
                 logger.warning("ignoring %s=%r: not a valid value for %s", var, raw, name)
                 continue
             values[name] = value
+        if values.get("relevance_threshold") is not None and "gate" not in values:
+            # A number in MEMORI_RECALL_RELEVANCE_THRESHOLD means upstream's rank-score rule.
+            values["gate"] = "threshold"
         values.update(overrides)
         if base is not None:
             return dataclasses.replace(base, **values)
@@ -155,7 +206,7 @@ class RecallConfig:
 
 
 def _parse_env_value(name: str, raw: str) -> Any:
-    if name in ("tokenizer", "pool"):
+    if name in ("tokenizer", "pool", "gate"):
         return raw
     if name == "stemmer":
         return None if raw.lower() in ("none", "off") else raw

@@ -346,10 +346,14 @@ class RecallEngine:
             lexical_rows = None
             if cfg.pool == "union" and q_terms:
                 lexical_rows, _ = cache.index(key).top(q_terms, pool_n, k1=cfg.k1, b=cfg.b, within=subset)
-            smooth = cfg.neighbour_weight > 0 and cache.has_sessions
-            pool = assemble_pool(dense_rows, lexical_rows, cache.neighbour_rows if smooth else None)
+            smooth = cache.has_sessions and (
+                cfg.neighbour_weight > 0 or cfg.second_neighbour_weight > 0 or cfg.session_weight > 0
+            )
+            hops = 2 if cfg.second_neighbour_weight > 0 else 1
+            pool = assemble_pool(dense_rows, lexical_rows, cache.neighbour_rows if smooth else None, hops)
             rows = pool.rows.tolist()
             pool_facts: list[StoredFact] = [cache.facts[r] for r in rows]  # type: ignore[misc]
+            sessions = cache.sessions[pool.rows] if smooth else None
             if subset is None:
                 cosine = cos_all[pool.rows]
             else:
@@ -360,7 +364,11 @@ class RecallEngine:
             else:
                 docs = cache.tokens(key)
                 tf, dl = term_frequencies(q_terms, [docs[r] for r in rows])
-        return _Scored(score_pool(pool, cosine, tf, dl, q_tokens, cfg), pool_facts, scorable)
+        lengths = None
+        if smooth and cfg.neighbour_length_ref is not None:
+            lengths = np.fromiter((len(f.content) for f in pool_facts), dtype=np.float64, count=len(pool_facts))
+        scores = score_pool(pool, cosine, tf, dl, q_tokens, cfg, sessions=sessions, lengths=lengths)
+        return _Scored(scores, pool_facts, scorable)
 
     def _fact(self, scored: _Scored, i: int) -> RecalledFact:
         f = scored.facts[i]
@@ -404,7 +412,7 @@ class RecallEngine:
         scored = self._score(query, entity_id, limit, query_vector)
         if isinstance(scored, str):
             return []
-        return [self._fact(scored, i) for i in select(scored.scores, limit, self.config.relevance_threshold).tolist()]
+        return [self._fact(scored, i) for i in select(scored.scores, limit, self.config).tolist()]
 
     def explain(
         self,
@@ -433,7 +441,7 @@ class RecallEngine:
         if isinstance(scored, str):
             return empty(scored)
         s = scored.scores
-        order, fate = fates(s, limit, cfg.relevance_threshold)
+        order, fate, gate = fates(s, limit, cfg)
         candidates = []
         for rank, (i, reason) in enumerate(zip(order.tolist(), fate), start=1):
             fact = self._fact(scored, i)
@@ -458,6 +466,7 @@ class RecallEngine:
         return RecallReport(
             query, entity_id, limit, s.query_tokens, s.w_cos, s.w_lex,
             cfg.relevance_threshold, scored.rows_scored, len(order), candidates,
+            gate=gate.kind, gate_opened=gate.opened, best_cosine=gate.best_cosine, gate_note=gate.note,
         )
 
     # -- async twins --------------------------------------------------------

@@ -26,7 +26,8 @@ class CandidateScore:
     kept: bool
     """Returned by ``recall``."""
     reason: str
-    """``"kept"``, ``"below threshold"`` or ``"beyond limit"``."""
+    """``"kept"``, ``"gate closed"`` (nothing passed the relevance gate), ``"below gate"``,
+    ``"below threshold"`` (threshold gate) or ``"beyond limit"``."""
     metadata: dict[str, Any] = field(default_factory=dict)
     source: str = "dense"
     """Where the candidate came from: ``"dense"``, ``"lexical"``, ``"dense+lexical"`` or ``"neighbour"``."""
@@ -53,6 +54,14 @@ class RecallReport:
     candidates: list[CandidateScore]
     note: str = ""
     """Why nothing was scored, when that is the case (blank query, no facts...)."""
+    gate: str = ""
+    """The gate applied: ``"relevance"``, ``"threshold"`` or ``"off"`` (empty when nothing was scored)."""
+    gate_opened: bool | None = None
+    """Whether the gate let anything through (``None`` when nothing was scored)."""
+    best_cosine: float | None = None
+    """The best cosine among the ``limit`` best candidates: what the relevance gate opens on."""
+    gate_note: str = ""
+    """The gate's decision and cutoffs in words."""
 
     @property
     def facts(self) -> list[RecalledFact]:
@@ -81,9 +90,12 @@ class RecallReport:
         head = (
             f"query: {self.query!r}  entity: {self.entity_id!r}\n"
             f"tokens: {self.query_tokens}  weights: cos {self.w_cos:.2f} / lex {self.w_lex:.2f}  "
-            f"threshold: {self.threshold}  limit: {self.limit}  "
+            + (f"threshold: {self.threshold}  " if self.gate in ("", "threshold") else "")
+            + f"limit: {self.limit}  "
             f"pool: {self.pool_size} of {self.rows_scored} rows"
         )
+        if self.gate_note:
+            head += f"\ngate: {self.gate_note}"
         if self.note:
             head += f"\n{self.note}"
         if not self.candidates:

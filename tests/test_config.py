@@ -11,8 +11,10 @@ from memori_core.config import ENV_FIELDS, RecallConfig
 
 # The product defaults: DESIGN.md section 2 ("Defaults", and "Beyond Memori":
 # union pool, Snowball stemming, b = 0.4, lexical weight 0.35 for every query
-# length, neighbour smoothing 0.3) and the tokenizer of section 3. The relevance
-# threshold is calibrated on LoCoMo (issue 5), so it is only checked for range.
+# length), the tokenizer of section 3 and ranking v2 (docs/ranking.md: session
+# smoothing 0.4 / 0.15 / 0.3 scaled for facts longer than 500 characters, the
+# lexical floor 0.5, the relevance gate). The rank-score threshold of
+# gate="threshold" is calibrated on LoCoMo (issue 5), so it is only checked for range.
 DESIGN_DEFAULTS = {
     "limit": 5,
     "dense_limit": None,
@@ -27,7 +29,16 @@ DESIGN_DEFAULTS = {
     "tokenizer": "unicode",
     "stemmer": "english",
     "pool": "union",
-    "neighbour_weight": 0.3,
+    "neighbour_weight": 0.4,
+    "second_neighbour_weight": 0.15,
+    "session_weight": 0.3,
+    "neighbour_length_ref": 500,
+    "lexical_floor": 0.5,
+    "gate": "relevance",
+    "gate_open": 0.31,
+    "gate_keep": 0.30,
+    "gate_confident": 0.44,
+    "gate_band": 0.5,
 }
 
 
@@ -48,6 +59,10 @@ MEMORI_VALUES = {
     "stemmer": None,
     "pool": "dense",
     "neighbour_weight": 0.0,
+    "second_neighbour_weight": 0.0,
+    "session_weight": 0.0,
+    "lexical_floor": 0.0,
+    "gate": "threshold",
 }
 
 
@@ -138,6 +153,24 @@ def test_from_env_special_values(monkeypatch, var, raw, field, value):
     assert getattr(RecallConfig.from_env(), field) == value
 
 
+def test_from_env_gate_threshold_selects_the_rank_score_rule(monkeypatch):
+    monkeypatch.setenv("MEMORI_RECALL_GATE", "threshold")
+    monkeypatch.setenv("MEMORI_RECALL_RELEVANCE_THRESHOLD", "0.25")
+    cfg = RecallConfig.from_env()
+    assert (cfg.gate, cfg.relevance_threshold) == ("threshold", 0.25)
+    assert cfg == RecallConfig(gate="threshold", relevance_threshold=0.25)  # nothing else moved
+    monkeypatch.setenv("MEMORI_RECALL_GATE", "relevance")
+    assert RecallConfig.from_env(base=RecallConfig.memori_compat()).gate == "relevance"
+
+
+def test_from_env_ignores_an_unknown_gate_name(monkeypatch, caplog):
+    monkeypatch.setenv("MEMORI_RECALL_GATE", "cosine")
+    with caplog.at_level(logging.WARNING, logger="memori_core.config"):
+        cfg = RecallConfig.from_env()
+    assert cfg.gate == "relevance"
+    assert "MEMORI_RECALL_GATE" in caplog.text
+
+
 @pytest.mark.parametrize(("var", "raw"), [
     ("MEMORI_RECALL_LEX_WEIGHT", "abc"),
     ("MEMORI_RECALL_LEX_WEIGHT", "nan"),
@@ -223,8 +256,67 @@ def test_invalid_values_raise(changes, error):
         RecallConfig(**changes)
 
 
+@pytest.mark.parametrize("field", ["neighbour_weight", "second_neighbour_weight", "session_weight", "lexical_floor"])
+def test_negative_smoothing_weights_and_floor_raise_naming_the_field(field):
+    with pytest.raises(ValueError, match=rf"^{field} must be >= 0"):
+        RecallConfig(**{field: -0.1})
+    with pytest.raises(ValueError, match=rf"^{field} must be finite"):
+        RecallConfig(**{field: float("nan")})
+    assert getattr(RecallConfig(**{field: 0.0}), field) == 0.0  # 0 turns the part off
+
+
+@pytest.mark.parametrize("value", [0, -5])
+def test_neighbour_length_ref_below_one_raises_naming_the_field(value):
+    with pytest.raises(ValueError, match=r"^neighbour_length_ref must be >= 1"):
+        RecallConfig(neighbour_length_ref=value)
+
+
+def test_neighbour_length_ref_must_be_an_int_or_none():
+    with pytest.raises(TypeError, match=r"^neighbour_length_ref must be an int"):
+        RecallConfig(neighbour_length_ref=500.0)  # type: ignore[arg-type]
+    assert RecallConfig(neighbour_length_ref=None).neighbour_length_ref is None
+    assert RecallConfig(neighbour_length_ref=1).neighbour_length_ref == 1
+
+
+@pytest.mark.parametrize("gate", ["cosine", "", "Relevance", None])
+def test_unknown_gate_name_raises_naming_the_field(gate):
+    with pytest.raises(ValueError, match=r"^gate must be 'relevance' or 'threshold'"):
+        RecallConfig(gate=gate)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("field", ["gate_open", "gate_keep", "gate_confident", "gate_band"])
+def test_gate_cutoffs_must_be_finite_numbers(field):
+    with pytest.raises(TypeError, match=rf"^{field} must be a number"):
+        RecallConfig(**{field: "0.3"})
+    with pytest.raises(ValueError, match=rf"^{field} must be finite"):
+        RecallConfig(**{field: float("inf")})
+
+
 def test_valid_edge_values_are_accepted():
     cfg = RecallConfig(limit=0, dense_limit=1, relevance_threshold=None, weight_clamp=(0.0, 1.0),
                        candidate_floor=0, k1=0.0, b=0.0, short_query_max_tokens=0)
     assert cfg.limit == 0 and cfg.relevance_threshold is None
     assert RecallConfig(relevance_threshold=-1.0).relevance_threshold == -1.0
+
+
+def test_a_numeric_threshold_from_the_environment_selects_the_threshold_gate(monkeypatch) -> None:
+    monkeypatch.setenv("MEMORI_RECALL_RELEVANCE_THRESHOLD", "0.3")
+    cfg = RecallConfig.from_env()
+    assert (cfg.gate, cfg.relevance_threshold) == ("threshold", 0.3)
+    monkeypatch.setenv("MEMORI_RECALL_GATE", "relevance")
+    assert RecallConfig.from_env().gate == "relevance"
+    monkeypatch.setenv("MEMORI_RECALL_RELEVANCE_THRESHOLD", "none")
+    monkeypatch.delenv("MEMORI_RECALL_GATE")
+    assert (RecallConfig.from_env().gate, RecallConfig.from_env().relevance_threshold) == ("relevance", None)
+
+
+def test_a_threshold_the_relevance_gate_ignores_is_warned_about(caplog) -> None:
+    with caplog.at_level("WARNING", logger="memori_core.config"):
+        RecallConfig(relevance_threshold=0.3)
+    assert "has no effect with gate='relevance'" in caplog.text
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="memori_core.config"):
+        RecallConfig(gate="threshold", relevance_threshold=0.3)
+        RecallConfig(relevance_threshold=None)
+        RecallConfig()
+    assert caplog.text == ""

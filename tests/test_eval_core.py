@@ -21,20 +21,25 @@ from memori_core.evaluation.short_queries import document_frequency, rarest_word
 
 
 def test_baseline_configs_are_the_given_config_with_parts_turned_off() -> None:
-    given = RecallConfig(b=0.5, stemmer=None, relevance_threshold=0.3, neighbour_weight=0.4)
+    given = RecallConfig(b=0.5, stemmer=None, relevance_threshold=0.3, neighbour_weight=0.25,
+                         second_neighbour_weight=0.1, session_weight=0.2, neighbour_length_ref=300,
+                         lexical_floor=0.4, gate="threshold", gate_open=0.35)
     configs = baseline_configs(given)
     assert set(configs) == {"default", "memori_compat", "dense", "bm25"}
     assert all(c.relevance_threshold is None for c in configs.values())
     assert configs["default"] == given.replace(relevance_threshold=None)
     assert configs["memori_compat"] == RecallConfig.memori_compat(relevance_threshold=None)
+    smoothing = ("neighbour_weight", "second_neighbour_weight", "session_weight")
     dense = configs["dense"]
-    assert (dense.pool, dense.lex_weight, dense.lex_weight_short, dense.weight_clamp, dense.neighbour_weight) == (
-        "dense", 0.0, 0.0, (0.0, 0.0), 0.0)
+    assert (dense.pool, dense.lex_weight, dense.lex_weight_short, dense.weight_clamp) == (
+        "dense", 0.0, 0.0, (0.0, 0.0))
     bm25 = configs["bm25"]
-    assert (bm25.lex_weight, bm25.lex_weight_short, bm25.weight_clamp, bm25.neighbour_weight) == (
-        1.0, 1.0, (1.0, 1.0), 0.0)
-    # Everything else is the given config's (tokenizer, stemmer, BM25 parameters...).
-    changed = {"pool", "lex_weight", "lex_weight_short", "weight_clamp", "neighbour_weight", "relevance_threshold"}
+    assert (bm25.lex_weight, bm25.lex_weight_short, bm25.weight_clamp) == (1.0, 1.0, (1.0, 1.0))
+    # The plain baselines borrow nothing from other facts: every smoothing share is off.
+    for cfg in (dense, bm25):
+        assert [getattr(cfg, name) for name in smoothing] == [0.0, 0.0, 0.0]
+    # Everything else is the given config's (tokenizer, stemmer, BM25 parameters, lexical floor, gate...).
+    changed = {"pool", "lex_weight", "lex_weight_short", "weight_clamp", *smoothing, "relevance_threshold"}
     for cfg in (dense, bm25):
         for f in dataclasses.fields(RecallConfig):
             if f.name not in changed:
@@ -44,7 +49,13 @@ def test_baseline_configs_are_the_given_config_with_parts_turned_off() -> None:
 def test_the_plain_cosine_baseline_matches_the_spelled_out_config() -> None:
     assert baseline_configs(RecallConfig())["dense"] == RecallConfig(
         pool="dense", lex_weight=0.0, lex_weight_short=0.0, weight_clamp=(0.0, 0.0), neighbour_weight=0.0,
-        relevance_threshold=None)
+        second_neighbour_weight=0.0, session_weight=0.0, relevance_threshold=None)
+
+
+def test_the_default_ranking_keeps_the_given_smoothing() -> None:
+    given = RecallConfig(neighbour_weight=0.2, second_neighbour_weight=0.1, session_weight=0.05)
+    default = baseline_configs(given)["default"]
+    assert (default.neighbour_weight, default.second_neighbour_weight, default.session_weight) == (0.2, 0.1, 0.05)
 
 
 def test_gate_configs_keep_the_shipped_thresholds() -> None:

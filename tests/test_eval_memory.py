@@ -234,9 +234,12 @@ def test_injection_metrics_on_a_hand_checked_case(result: dict) -> None:
     assert inj["memori_compat"]["threshold"] == RecallConfig.memori_compat().relevance_threshold
 
 
-def test_a_stricter_config_changes_only_the_shipped_gate(memory_file: Path) -> None:
-    strict = evaluate(load_memory(memory_file), embedder=BagOfWordsEmbedder(),
-                      config=RecallConfig(relevance_threshold=5.0))
+@pytest.mark.parametrize("config", [
+    RecallConfig(gate="threshold", relevance_threshold=5.0),  # no rank score reaches 5
+    RecallConfig(gate_open=1.5),  # the relevance gate: no cosine reaches 1.5, it never opens
+], ids=["threshold-gate", "relevance-gate"])
+def test_a_stricter_config_changes_only_the_shipped_gate(memory_file: Path, config: RecallConfig) -> None:
+    strict = evaluate(load_memory(memory_file), embedder=BagOfWordsEmbedder(), config=config)
     assert strict["injection"]["default"]["hit@k"] == 0.0
     assert strict["injection"]["default"]["facts_per_answerable"] == 0.0
     assert strict["injection"]["default"]["clean_abstentions"] == 1.0
@@ -265,16 +268,16 @@ def test_cli_writes_the_metrics_json_and_prints_both_tables(memory_file: Path, t
     assert code == 0, captured.err
     assert "embedding facts" in captured.err and "6/6 questions" in captured.err
     assert "| ranking | R@5 | R@10 | nDCG@10 | R@10 single-session-user | R@10 temporal-reasoning |" in captured.out
-    assert "| ranking / gate | hit@3 | R@1 | facts / answerable q | clean abstentions | facts / abstention q |" \
+    assert "| ranking / gate | hit@3 | R@1 | R@3 | facts / answerable q | clean abstentions | facts / abstention q |" \
         in captured.out
-    assert "| default (threshold 0.19) | 1.000 | 1.000 |" in captured.out
-    assert "| plain cosine, no threshold | 1.000 | 1.000 | 2.75 | 0.000 | 3.00 |" in captured.out
+    assert "| default (relevance gate: open 0.31, keep 0.3, confident 0.44, band 0.5) | 1.000 | 1.000 |" in captured.out
+    assert "| plain cosine, no threshold | 1.000 | 1.000 | 1.000 | 2.75 | 0.000 | 3.00 |" in captured.out
     result = json.loads(out.read_text(encoding="utf-8"))
     assert result["task"] == "memory" and result["limit"] == 3
     assert {"rankings", "injection", "threshold", "counts", "category_labels", "embedder"} <= set(result)
     assert set(result["rankings"]) == set(RANKINGS) and set(result["injection"]) == set(GATES)
     assert set(result["injection"]["default"]) == {
-        "hit@k", "R@1", "facts_per_answerable", "clean_abstentions", "facts_per_abstention",
+        "hit@k", "R@1", "R@k", "facts_per_answerable", "clean_abstentions", "facts_per_abstention",
         "n_answerable", "n_abstention", "k", "threshold",
     }
     assert result["injection"]["dense_no_threshold"]["facts_per_abstention"] == 3.0

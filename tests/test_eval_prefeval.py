@@ -177,7 +177,7 @@ def test_cli_json_has_the_expected_keys(prefeval_file: Path, tmp_path: Path, cap
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert "[#" not in captured.err
-    assert "| default (threshold 0.19) | 1.000 | 1.000 |" in captured.out
+    assert "| default (relevance gate: open 0.31, keep 0.3, confident 0.44, band 0.5) | 1.000 | 1.000 |" in captured.out
     assert "| memori_compat (threshold 0.1) |" in captured.out
     assert "4 questions with evidence, 2 abstention questions" in captured.out
     result = json.loads(out.read_text(encoding="utf-8"))
@@ -192,7 +192,7 @@ def test_cli_threshold_from_the_environment(prefeval_file: Path, tmp_path: Path,
     out = tmp_path / "p.json"
     assert main(["eval", "prefeval", str(prefeval_file), "--json", str(out), "--quiet",
                  "--embedder", "test_eval_prefeval:WordHashEmbedder"]) == 0
-    assert "| default (threshold off) |" in capsys.readouterr().out
+    assert "| default (no gate) |" in capsys.readouterr().out
     result = json.loads(out.read_text(encoding="utf-8"))
     assert result["injection"]["default"]["threshold"] is None
     assert result["injection"]["default"]["clean_abstentions"] == 0.0

@@ -14,7 +14,7 @@ from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 
 from _langchain_fakes import break_store, replies
-from memori_core import ChromaStore, RecallEngine
+from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.context import OPEN_TAG
 from memori_langchain import MemoriMiddleware
 
@@ -37,11 +37,24 @@ def tool_round_trip():
     )
 
 
-@pytest.fixture
-def seeded(engine):
+def _seed(engine: RecallEngine) -> RecallEngine:
     engine.add("alice", [PEANUTS, "Alice lives in Lisbon."], created_at="2026-05-01T09:30:00Z")
     engine.add("bob", ["Bob is allergic to shellfish.", "Bob lives in Oslo."])
     return engine
+
+
+@pytest.fixture
+def seeded(hash_embedder):
+    """Alice's and Bob's facts, recalled without a gate: these tests are about where the block
+    goes and whose facts it holds, and the hash embedder's cosines mean nothing to the relevance gate."""
+    config = RecallConfig(relevance_threshold=None)
+    return _seed(RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=config))
+
+
+@pytest.fixture
+def seeded_gated(engine):
+    """The same facts under the shipped config (relevance gate on)."""
+    return _seed(engine)
 
 
 def _no_block_in(messages) -> bool:
@@ -141,12 +154,12 @@ def test_other_users_facts_never_appear(seeded):
         assert "Bob" in seen and "Alice" not in seen
 
 
-def test_nothing_injected_below_threshold(seeded):
+def test_nothing_injected_when_the_gate_stays_closed(seeded_gated):
     query = "zebra xylophone quartz"
-    assert seeded.recall(query, "alice") == []  # precondition
+    assert seeded_gated.recall(query, "alice") == []  # precondition
     model = tool_round_trip()
     agent = create_agent(model, [shop_search], system_prompt=SYSTEM,
-                         middleware=[MemoriMiddleware(engine=seeded, entity_id="alice")])
+                         middleware=[MemoriMiddleware(engine=seeded_gated, entity_id="alice")])
     agent.invoke({"messages": [HumanMessage(query)]})
     assert model.system_texts() == [SYSTEM, SYSTEM]
 

@@ -95,18 +95,20 @@ def test_nodes_without_a_score_rank_by_their_words_only() -> None:
     assert out[1].score == pytest.approx(w_cos * 0.2)
 
 
-def test_nodes_without_a_score_or_words_in_common_are_dropped_by_the_threshold() -> None:
+def test_nodes_without_a_score_or_words_in_common_are_dropped_by_the_default_gate() -> None:
     nodes = scored([("Favorite color is blue.", None), ("Likes pizza.", 0.9)])
     assert texts(MemoriHybridPostprocessor().postprocess_nodes(nodes, query_str="pizza")) == ["Likes pizza."]
 
 
-def test_threshold_filters_weak_nodes() -> None:
+@pytest.mark.parametrize("config", [
+    RecallConfig(gate="threshold", relevance_threshold=0.1),
+    RecallConfig(),  # the relevance gate: 0.9 opens it confidently, 0.05 is far below gate_keep and the band
+], ids=["threshold-gate", "relevance-gate"])
+def test_gate_filters_weak_nodes(config: RecallConfig) -> None:
     nodes = scored([("Likes pizza.", 0.9), ("Owns a bicycle.", 0.05)])
-    out = MemoriHybridPostprocessor(config=RecallConfig(relevance_threshold=0.1)).postprocess_nodes(
-        nodes, query_str="what do I like to eat"
-    )
+    out = MemoriHybridPostprocessor(config=config).postprocess_nodes(nodes, query_str="what do I like to eat")
     assert texts(out) == ["Likes pizza."]
-    no_threshold = MemoriHybridPostprocessor(config=RecallConfig(relevance_threshold=None))
+    no_threshold = MemoriHybridPostprocessor(config=config.replace(relevance_threshold=None))
     assert len(no_threshold.postprocess_nodes(nodes, query_str="what do I like to eat")) == 2
 
 

@@ -8,8 +8,10 @@ import pytest
 from memori_core import RecallConfig
 from memori_core.ranking.lexical import bm25_pool
 from memori_core.ranking.pipeline import (
+    BELOW_GATE,
     BELOW_THRESHOLD,
     BEYOND_LIMIT,
+    GATE_CLOSED,
     KEPT,
     SOURCE_DENSE,
     SOURCE_LEXICAL,
@@ -19,6 +21,8 @@ from memori_core.ranking.pipeline import (
     fates,
     score_pool,
     select,
+    session_best,
+    smoothing_bonus,
     source_label,
 )
 
@@ -82,13 +86,94 @@ def test_blank_query_ranks_by_cosine_alone() -> None:
 
 
 @pytest.mark.parametrize(("limit", "threshold"), [(2, 0.5), (10, 0.5), (3, None), (1, 0.95)])
-def test_fates_agree_with_select(limit: int, threshold: float | None) -> None:
+def test_fates_agree_with_select_under_the_threshold_gate(limit: int, threshold: float | None) -> None:
     pool = assemble_pool(np.arange(6))
     s = score_pool(pool, np.array([0.9, 0.2, 0.6, 0.6, 0.8, 0.1]), np.zeros((6, 0)), np.ones(6), [], RecallConfig(),
                    has_text=False)
-    order, fate = fates(s, limit, threshold)
+    cfg = RecallConfig(gate="threshold", relevance_threshold=threshold)
+    order, fate, decision = fates(s, limit, cfg)
     assert order.tolist() == [0, 4, 2, 3, 1, 5]  # ties (2, 3) by pool order
     kept = [int(i) for i, f in zip(order, fate) if f == KEPT]
-    assert kept == select(s, limit, threshold).tolist()
+    assert kept == select(s, limit, cfg).tolist()
+    assert kept == [i for i in order.tolist()[:limit] if threshold is None or s.rank_score[i] >= threshold]
     assert all(f == BEYOND_LIMIT for f in fate[limit:])
     assert all(f in (KEPT, BELOW_THRESHOLD) for f in fate[:limit])
+    assert decision.kind == ("off" if threshold is None else "threshold")
+
+
+def test_second_hop_pool_links_two_turns_away_and_their_entrants() -> None:
+    pool = assemble_pool(np.array([5]), None, chain_neighbours(10), hops=2)
+    assert pool.rows.tolist() == [5, 4, 6, 3, 7]
+    assert pool.links is not None and pool.links.shape == (4, 5)
+    assert pool.links[:, 0].tolist() == [4, 6, 3, 7]
+    assert pool.links[:, 3].tolist() == [2, 4, 1, 5]  # row 3: before 2, after 4, two before 1, two after 5
+    edge = assemble_pool(np.array([0]), None, chain_neighbours(3), hops=2)
+    assert edge.links is not None and edge.links[:, 0].tolist() == [-1, 1, -1, 2]
+
+
+def test_smoothing_adds_second_hop_and_session_shares_scaled_down_for_long_facts() -> None:
+    cfg = RecallConfig(neighbour_weight=0.4, second_neighbour_weight=0.15, session_weight=0.3, neighbour_length_ref=100)
+    pool = assemble_pool(np.array([0, 1, 2, 3]), None, chain_neighbours(4), hops=2)
+    fused = np.array([0.8, 0.1, 0.2, -0.1])
+    sessions = np.array([0, 0, 0, 1])  # row 3 alone in its session
+    lengths = np.array([50.0, 50.0, 400.0, 50.0])
+    bonus = smoothing_bonus(pool.rows, fused, pool.links, cfg, sessions, lengths)
+    expected = np.array([
+        0.4 * 0.1 + 0.15 * 0.2 + 0.3 * 0.8,
+        0.4 * 0.8 + 0.15 * 0.0 + 0.3 * 0.8,  # two after row 1 is row 3, whose fused is negative: lends nothing
+        (0.4 * 0.1 + 0.15 * 0.8 + 0.3 * 0.8) * 100 / 400,
+        0.4 * 0.2 + 0.15 * 0.1 + 0.0,  # its own session's best is negative
+    ])
+    np.testing.assert_allclose(bonus, expected, atol=1e-12)
+    assert session_best(fused, np.array([-1, 2, 2, 7])).tolist() == [0.0, 0.2, 0.2, 0.0]
+
+
+def test_lexical_floor_keeps_a_one_word_match_of_a_three_word_query_from_being_perfect() -> None:
+    tf = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 0.0]])  # one query word each
+    dl = np.full(4, 2.0)
+    pool = assemble_pool(np.arange(4))
+    plain = score_pool(pool, np.zeros(4), tf, dl, ["a", "b", "c"], RecallConfig(lexical_floor=0.0))
+    floored = score_pool(pool, np.zeros(4), tf, dl, ["a", "b", "c"], RecallConfig(lexical_floor=0.5))
+    assert plain.lexical.tolist() == pytest.approx([1.0, 1.0, 1.0, 0.0])
+    # Each matches a third of the query's idf mass; the floor is half of it: 1/3 / 1/2.
+    assert floored.lexical.tolist() == pytest.approx([2 / 3, 2 / 3, 2 / 3, 0.0])
+    assert np.array_equal(floored.bm25, plain.bm25)
+
+
+def _relevance_scores(cosine: list[float], rank: list[float]):
+    pool = assemble_pool(np.arange(len(cosine)))
+    s = score_pool(pool, np.array(cosine), np.zeros((len(cosine), 0)), np.ones(len(cosine)), [], RecallConfig(),
+                   has_text=False)
+    return s.__class__(**{**s.__dict__, "rank_score": np.array(rank), "fused": np.array(rank)})
+
+
+def test_relevance_gate_stays_closed_when_no_cosine_reaches_gate_open() -> None:
+    cfg = RecallConfig()
+    s = _relevance_scores([0.30, 0.29, 0.1], [0.9, 0.8, 0.7])  # high scores from words alone do not open it
+    order, fate, decision = fates(s, 3, cfg)
+    assert select(s, 3, cfg).tolist() == [] and not decision.opened
+    assert fate == [GATE_CLOSED] * 3 and "closed" in decision.note
+
+
+def test_tentative_gate_keeps_only_cosines_above_gate_keep() -> None:
+    cfg = RecallConfig()
+    s = _relevance_scores([0.35, 0.30, 0.28, 0.05], [0.6, 0.5, 0.55, 0.52])
+    order, fate, decision = fates(s, 4, cfg)
+    assert decision.opened and not decision.confident
+    assert select(s, 4, cfg).tolist() == [0, 1] == [int(i) for i, f in zip(order, fate) if f == KEPT]
+    assert fate.count(BELOW_GATE) == 2
+
+
+def test_confident_gate_also_keeps_facts_within_the_band_of_the_best_score() -> None:
+    cfg = RecallConfig()
+    s = _relevance_scores([0.60, 0.10, 0.05, 0.02], [1.0, 0.55, 0.45, 0.2])
+    order, fate, decision = fates(s, 4, cfg)
+    assert decision.confident
+    assert select(s, 4, cfg).tolist() == [0, 1]  # 0.55 >= 0.5 x 1.0 through its words / session; 0.45 is not
+    assert fate[:4] == [KEPT, KEPT, BELOW_GATE, BELOW_GATE]
+
+
+def test_relevance_threshold_none_turns_the_relevance_gate_off() -> None:
+    s = _relevance_scores([0.1, 0.05], [0.1, 0.05])
+    assert select(s, 2, RecallConfig(relevance_threshold=None)).tolist() == [0, 1]
+    assert select(s, 2, RecallConfig()).tolist() == []

@@ -89,8 +89,11 @@ def test_missing_or_non_finite_scores_count_as_zero_cosine() -> None:
     assert ranked[0].rank_score == pytest.approx(w_lex)
 
 
-def test_threshold_drops_weak_candidates_unless_disabled() -> None:
-    cfg = RecallConfig(relevance_threshold=0.5)
+@pytest.mark.parametrize("cfg", [
+    RecallConfig(gate="threshold", relevance_threshold=0.5),  # rank scores <= 0.65 x 0.2 + 0.35 x 1 < 0.5
+    RecallConfig(),  # the relevance gate: no cosine reaches gate_open
+], ids=["threshold-gate", "relevance-gate"])
+def test_gate_drops_weak_candidates_unless_disabled(cfg: RecallConfig) -> None:
     assert [r.index for r in rerank("cheese", TEXTS, [0.1, 0.1, 0.2], limit=3, config=cfg)] == []
     kept = rerank("cheese", TEXTS, [0.1, 0.1, 0.2], limit=3, config=cfg, apply_threshold=False)
     assert [r.index for r in kept] == [2, 0, 1]

@@ -154,7 +154,11 @@ def genai_client(endpoint: Recorder) -> Any:
 
 
 @pytest.fixture
-def stocked(engine: RecallEngine) -> RecallEngine:
+def stocked(hash_embedder: Any) -> RecallEngine:
+    """Two entities' facts, recalled without a gate: these tests check what reaches each SDK's request
+    and whose facts it holds; the hash embedder's cosines mean nothing to the relevance gate
+    (``test_relevance_gate_is_applied`` covers the gate)."""
+    engine = RecallEngine(ChromaStore.in_memory(), hash_embedder, RecallConfig(relevance_threshold=None))
     engine.add("u1", FACTS, created_at="2026-05-01T09:30:00Z")
     engine.add("u2", ["User is allergic to shellfish."], created_at="2026-05-01T09:30:00Z")
     return engine
@@ -233,12 +237,16 @@ def test_nothing_recalled_returns_kwargs_unchanged(stocked: RecallEngine) -> Non
     assert MemoriRecall(stocked, entity_id="nobody").apply(kwargs, provider="openai") == kwargs
 
 
-def test_relevance_threshold_is_applied(hash_embedder: Any) -> None:
-    engine = RecallEngine(ChromaStore.in_memory(), hash_embedder, RecallConfig(relevance_threshold=0.99))
+@pytest.mark.parametrize("config", [
+    RecallConfig(gate="threshold", relevance_threshold=0.99),
+    RecallConfig(gate_open=0.99),  # the relevance gate, opening only for a near-identical fact
+], ids=["threshold-gate", "relevance-gate"])
+def test_relevance_gate_is_applied(hash_embedder: Any, config: RecallConfig) -> None:
+    engine = RecallEngine(ChromaStore.in_memory(), hash_embedder, config)
     engine.add("u1", FACTS)
     kwargs = {"messages": [{"role": "user", "content": "what about my orchestra schedule next week"}]}
     assert MemoriRecall(engine, entity_id="u1").apply(kwargs, provider="openai") == kwargs
-    loose = RecallEngine(ChromaStore.in_memory(), hash_embedder, RecallConfig(relevance_threshold=None))
+    loose = RecallEngine(ChromaStore.in_memory(), hash_embedder, config.replace(relevance_threshold=None))
     loose.add("u1", FACTS)
     assert MemoriRecall(loose, entity_id="u1").apply(kwargs, provider="openai") != kwargs
 

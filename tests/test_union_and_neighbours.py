@@ -1,7 +1,10 @@
-"""Union candidate pool (dense top P + whole-memory BM25 top P) and session-neighbour smoothing.
+"""Union candidate pool (dense top P + whole-memory BM25 top P) and session smoothing.
 
-The embedder here gives every fact a chosen cosine to the query vector, so
-which facts the dense pool holds is known exactly.
+The embedder of most tests here gives every fact a chosen cosine to the query
+vector, so which facts the dense pool holds is known exactly. The one-hop
+neighbour tests pin the ranking-v1 config they were written for (``V1``); the
+ranking-v2 parts (second hop, session prior, length scaling) are checked
+through the engine at the end, against the score parts ``explain`` reports.
 """
 
 from __future__ import annotations
@@ -35,6 +38,20 @@ class ControlledEmbedder:
 
     def __call__(self, texts: list[str]) -> np.ndarray:
         return np.stack([self.vecs[t] for t in texts])
+
+
+# Ranking v1's smoothing and gate: the one-hop neighbour bonus alone (alpha 0.3, no second hop,
+# no session prior, no length scaling), BM25 divided by the pool maximum, and the rank-score
+# threshold 0.19. The one-hop tests below check exactly this arithmetic.
+V1 = RecallConfig(
+    neighbour_weight=0.3,
+    second_neighbour_weight=0.0,
+    session_weight=0.0,
+    neighbour_length_ref=None,
+    lexical_floor=0.0,
+    gate="threshold",
+    relevance_threshold=0.19,
+)
 
 
 def make_engine(config: RecallConfig, fillers: int = FILLERS, lo: float = 0.2, hi: float = 0.5):
@@ -156,7 +173,7 @@ def session_engine(config: RecallConfig):
 
 
 def test_neighbour_gains_weight_times_the_neighbours_fused_score() -> None:
-    engine = session_engine(RecallConfig())
+    engine = session_engine(V1)
     report = explain(engine, limit=10)
     cands = by_id(report)
     match = cands["match"]
@@ -185,7 +202,7 @@ def test_no_bonus_across_sessions_or_without_session() -> None:
 
 def test_no_bonus_for_facts_in_the_pool_without_a_matching_neighbour() -> None:
     # Small memory: every fact is in the dense pool.
-    engine, emb = make_engine(RecallConfig(), fillers=0)
+    engine, emb = make_engine(V1, fillers=0)
     engine.add("u", [emb.set("first turn", 0.2), emb.set("zephyr kite", 0.4)], ids=["a1", "m1"], session_id="s1")
     engine.add("u", [emb.set("another session turn", 0.2)], ids=["d"], session_id="s2")
     engine.add("u", [emb.set("no session here", 0.2)], ids=["e"])
@@ -200,7 +217,7 @@ def test_no_bonus_for_facts_in_the_pool_without_a_matching_neighbour() -> None:
 
 
 def test_bonus_takes_the_better_of_both_neighbours() -> None:
-    engine, emb = make_engine(RecallConfig(), fillers=0)
+    engine, emb = make_engine(V1, fillers=0)
     engine.add(
         "u",
         [emb.set("zephyr", 0.1), emb.set("middle turn", 0.0), emb.set("zephyr kite zephyr", 0.6)],
@@ -213,7 +230,7 @@ def test_bonus_takes_the_better_of_both_neighbours() -> None:
 
 
 def test_neighbour_with_negative_fused_score_lends_nothing() -> None:
-    engine, emb = make_engine(RecallConfig(), fillers=0)
+    engine, emb = make_engine(V1, fillers=0)
     engine.add("u", [emb.set("far away", -0.8), emb.set("close by", 0.5)], ids=["neg", "pos"], session_id="s")
     cands = by_id(explain(engine, query="unrelated words"))
     assert cands["neg"].fused < 0
@@ -222,15 +239,21 @@ def test_neighbour_with_negative_fused_score_lends_nothing() -> None:
 
 
 def test_neighbour_weight_is_configurable() -> None:
-    engine = session_engine(RecallConfig(neighbour_weight=0.5))
+    engine = session_engine(V1.replace(neighbour_weight=0.5))
     cands = by_id(explain(engine, limit=10))
     assert cands["before"].neighbour_bonus == pytest.approx(0.5 * cands["match"].fused, abs=1e-12)
 
 
 @pytest.mark.parametrize(
-    "config", [RecallConfig(neighbour_weight=0.0), RecallConfig.memori_compat()], ids=["weight=0", "memori_compat"]
+    "config",
+    [
+        V1.replace(neighbour_weight=0.0),
+        RecallConfig(neighbour_weight=0.0, second_neighbour_weight=0.0, session_weight=0.0),
+        RecallConfig.memori_compat(),
+    ],
+    ids=["v1 weight=0", "all smoothing weights 0", "memori_compat"],
 )
-def test_neighbour_weight_zero_turns_smoothing_off(config: RecallConfig) -> None:
+def test_smoothing_weights_all_zero_turn_smoothing_off(config: RecallConfig) -> None:
     engine = session_engine(config)
     report = explain(engine, limit=10)
     cands = by_id(report)
@@ -240,7 +263,7 @@ def test_neighbour_weight_zero_turns_smoothing_off(config: RecallConfig) -> None
 
 
 def test_neighbours_skip_deleted_turns_in_recall() -> None:
-    engine, emb = make_engine(RecallConfig(), fillers=0)
+    engine, emb = make_engine(V1, fillers=0)
     engine.add(
         "u",
         [emb.set("opening", 0.1), emb.set("deleted turn", 0.1), emb.set("zephyr kite", 0.5)],
@@ -266,7 +289,7 @@ def test_fresh_engine_on_the_same_store_gives_the_same_bonuses() -> None:
 
 
 def test_session_id_is_returned_in_metadata() -> None:
-    engine = session_engine(RecallConfig())
+    engine = session_engine(RecallConfig(relevance_threshold=None))  # metadata plumbing: no gate
     facts = engine.recall("zephyr", "u", 10, query_vector=QUERY_VEC)
     meta = {f.id: f.metadata for f in facts}
     assert meta["match"]["session_id"] == "s1"
@@ -286,3 +309,202 @@ def test_lexical_pool_within_the_recency_window_finds_recent_matches() -> None:
     assert report.rows_scored == 60
     assert by_id(report)["t"].source == "lexical"
 
+
+
+# -- ranking v2: second hop, session prior, length scaling (through the engine) -------------
+
+LONG_TURN = "The kite festival went on all afternoon, " + " ".join(
+    f"and then we watched flyer number {i} loop over the dunes" for i in range(20)
+) + "."
+SESSION_A = [
+    "We flew the zephyr kite at the beach.",  # a0: the match
+    "It was windy that Sunday.",
+    "Grandpa brought sandwiches.",  # a2: two turns after the match
+    LONG_TURN,  # a3: over 1,000 characters
+    "We laughed all the way home.",
+    "Next year we will go again.",  # a5: three turns or more from the match
+]
+SESSION_B = ["My zephyr kite is blue.", "I bought it in Porto."]
+LOOSE = ["User likes jazz.", "User owns a zephyr kite too."]
+SESSIONS = {"A": [f"a{i}" for i in range(len(SESSION_A))], "B": ["b0", "b1"]}
+
+
+def kite_engine(config: RecallConfig, embedder, store: ChromaStore | None = None) -> RecallEngine:
+    """Hash-embedder engine over two sessions and two session-less facts (a small memory: all in the pool).
+
+    With ``store``, a second engine over the facts already written there.
+    """
+    engine = RecallEngine(store=store or ChromaStore.in_memory(), embedder=embedder, config=config)
+    if store is None:
+        engine.add("u", SESSION_A, ids=SESSIONS["A"], session_id="A")
+        engine.add("u", SESSION_B, ids=SESSIONS["B"], session_id="B")
+        engine.add("u", LOOSE, ids=["l0", "l1"])
+    return engine
+
+
+def kite_report(engine: RecallEngine) -> RecallReport:
+    report = engine.explain("zephyr kite", "u", limit=10)
+    assert report.pool_size == report.rows_scored == 10  # every fact is scored: each can lend
+    return report
+
+
+def expected_bonuses(report: RecallReport, sessions: dict[str, list[str]], config: RecallConfig) -> dict[str, float]:
+    """The v2 bonus of every candidate, recomputed from the fused scores explain reports.
+
+    ``sessions`` lists each session's fact ids in the order they were said. Facts outside the pool lend nothing.
+    """
+    cands = by_id(report)
+
+    def best(ids: list[str]) -> float:  # the best positive fused score among those in the pool, else 0
+        return max([0.0] + [cands[i].fused for i in ids if i in cands])
+
+    out = {fid: 0.0 for fid in cands}
+    for order in sessions.values():
+        for i, fid in enumerate(order):
+            if fid not in cands:
+                continue
+            one = [order[j] for j in (i - 1, i + 1) if 0 <= j < len(order)]
+            two = [order[j] for j in (i - 2, i + 2) if 0 <= j < len(order)]
+            bonus = (config.neighbour_weight * best(one) + config.second_neighbour_weight * best(two)
+                     + config.session_weight * best(order))
+            if config.neighbour_length_ref is not None:
+                bonus *= min(1.0, config.neighbour_length_ref / len(cands[fid].content))
+            out[fid] = bonus
+    return out
+
+
+def bonus_gap(with_part: RecallReport, without_part: RecallReport) -> dict[str, float]:
+    """Per fact, how much bonus one part adds (the fused scores are the same in both reports)."""
+    a, b = by_id(with_part), by_id(without_part)
+    assert a.keys() == b.keys()
+    for fid in a:
+        assert a[fid].fused == pytest.approx(b[fid].fused, abs=1e-12)
+    return {fid: a[fid].neighbour_bonus - b[fid].neighbour_bonus for fid in a}
+
+
+def test_second_hop_bonus_is_the_weight_times_the_fused_score_two_turns_away(hash_embedder) -> None:
+    config = RecallConfig(session_weight=0.0, neighbour_length_ref=None, relevance_threshold=None)
+    assert config.second_neighbour_weight == 0.15  # the default under test
+    engine = kite_engine(config, hash_embedder)
+    report = kite_report(engine)
+    one_hop = kite_report(RecallEngine(store=engine.store, embedder=hash_embedder,
+                                       config=config.replace(second_neighbour_weight=0.0)))
+    gap = bonus_gap(report, one_hop)
+    c = by_id(report)
+    # a2 is two turns after the match a0 (and two before a4, which matches nothing).
+    assert c["a0"].fused > 0.5 > c["a4"].fused
+    assert gap["a2"] == pytest.approx(0.15 * c["a0"].fused, abs=1e-12)
+    assert gap["a2"] > 0.1  # a real share, not rounding
+    # a1 is next to the match: that stays the one-hop share; its only fact two turns away is a3.
+    assert gap["a1"] == pytest.approx(0.15 * max(c["a3"].fused, 0.0), abs=1e-12)
+    # A two-turn session has no fact two turns away; facts without a session have no neighbours.
+    assert gap["b0"] == gap["b1"] == 0.0
+    assert c["l0"].neighbour_bonus == c["l1"].neighbour_bonus == 0.0
+    expected = expected_bonuses(report, SESSIONS, config)
+    for fid, cand in c.items():
+        assert cand.neighbour_bonus == pytest.approx(expected[fid], abs=1e-12), fid
+
+
+def test_facts_two_turns_from_a_pooled_fact_join_the_pool_as_neighbours() -> None:
+    config = RecallConfig(session_weight=0.0, neighbour_length_ref=None, relevance_threshold=None)
+    engine, emb = make_engine(config, lo=0.15, hi=0.30)
+    turns = [("far before", 0.05), ("just before", 0.10), ("the zephyr kite is blue", 0.30),
+             ("just after", 0.05), ("far after", 0.02), ("three turns after", 0.01)]
+    ids = ["far_before", "before", "match", "after", "far_after", "beyond"]
+    engine.add("u", [emb.set(t, cos) for t, cos in turns], ids=ids, session_id="s1")
+    cands = by_id(explain(engine, limit=10))
+    assert cands["match"].source == "dense+lexical"
+    assert {cands[fid].source for fid in ("before", "after", "far_before", "far_after")} == {"neighbour"}
+    assert "beyond" not in cands  # three turns away: not brought in
+    f = {fid: cands[fid].fused for fid in ids[:5]}
+    # far_before: its next turn is "before", the one after that is the match.
+    assert cands["far_before"].neighbour_bonus == pytest.approx(
+        0.4 * max(f["before"], 0.0) + 0.15 * f["match"], abs=1e-12)
+    assert cands["far_after"].neighbour_bonus == pytest.approx(
+        0.4 * max(f["after"], 0.0) + 0.15 * f["match"], abs=1e-12)
+    # Without the second hop only the match's direct neighbours come in.
+    one_hop = by_id(explain(RecallEngine(store=engine.store, embedder=emb,
+                                         config=config.replace(second_neighbour_weight=0.0)), limit=10))
+    assert "before" in one_hop and "after" in one_hop
+    assert "far_before" not in one_hop and "far_after" not in one_hop
+
+
+def test_session_prior_is_the_weight_times_the_best_fused_score_of_the_session(hash_embedder) -> None:
+    config = RecallConfig(neighbour_length_ref=None, relevance_threshold=None)
+    assert config.session_weight == 0.3  # the default under test
+    engine = kite_engine(config, hash_embedder)
+    report = kite_report(engine)
+    no_prior = kite_report(RecallEngine(store=engine.store, embedder=hash_embedder,
+                                        config=config.replace(session_weight=0.0)))
+    gap = bonus_gap(report, no_prior)
+    c = by_id(report)
+    best_a = max(c[fid].fused for fid in SESSIONS["A"])
+    assert best_a == c["a0"].fused > 0.5
+    # Every fact of session A, the match itself included, gains 0.3 x the match's fused score...
+    for fid in SESSIONS["A"]:
+        assert gap[fid] == pytest.approx(0.3 * best_a, abs=1e-12), fid
+    # ...and those of session B 0.3 x the best of B; facts without a session nothing.
+    for fid in SESSIONS["B"]:
+        assert gap[fid] == pytest.approx(0.3 * max(c["b0"].fused, c["b1"].fused), abs=1e-12), fid
+    assert gap["l0"] == gap["l1"] == 0.0
+    # a5 is three turns from the match: the session prior is all it borrows from it.
+    assert c["a5"].neighbour_bonus == pytest.approx(
+        0.4 * max(c["a4"].fused, 0.0) + 0.15 * max(c["a3"].fused, 0.0) + 0.3 * best_a, abs=1e-12)
+    expected = expected_bonuses(report, SESSIONS, config)
+    for fid, cand in c.items():
+        assert cand.neighbour_bonus == pytest.approx(expected[fid], abs=1e-12), fid
+
+
+def test_long_fact_bonus_is_scaled_by_the_length_reference(hash_embedder) -> None:
+    config = RecallConfig(relevance_threshold=None)
+    assert config.neighbour_length_ref == 500  # the default under test
+    engine = kite_engine(config, hash_embedder)
+    scaled = by_id(kite_report(engine))
+    unscaled = by_id(kite_report(RecallEngine(store=engine.store, embedder=hash_embedder,
+                                              config=config.replace(neighbour_length_ref=None))))
+    long = scaled["a3"]
+    assert long.content == LONG_TURN and len(LONG_TURN) > 1000
+    # Three turns from the match, a3 still borrows 0.3 x its fused score through the session prior.
+    assert unscaled["a3"].neighbour_bonus > 0.2
+    assert long.neighbour_bonus == pytest.approx(unscaled["a3"].neighbour_bonus * 500 / len(LONG_TURN), abs=1e-12)
+    assert long.fused == pytest.approx(unscaled["a3"].fused, abs=1e-12)  # only the bonus is scaled
+    for fid, cand in scaled.items():  # every other fact is at most 500 characters: unchanged
+        if fid != "a3":
+            assert len(cand.content) <= 500
+            assert cand.neighbour_bonus == pytest.approx(unscaled[fid].neighbour_bonus, abs=1e-12), fid
+
+
+def test_neighbour_weight_zero_alone_keeps_the_second_hop_and_the_session_prior(hash_embedder) -> None:
+    # Only the one-hop share is off: smoothing (and the pool's neighbour links) stay on.
+    config = RecallConfig(neighbour_weight=0.0, neighbour_length_ref=None, relevance_threshold=None)
+    report = kite_report(kite_engine(config, hash_embedder))
+    c = by_id(report)
+    assert c["a2"].neighbour_bonus == pytest.approx(0.15 * c["a0"].fused + 0.3 * c["a0"].fused, abs=1e-12)
+    assert c["a1"].neighbour_bonus == pytest.approx(
+        0.15 * max(c["a3"].fused, 0.0) + 0.3 * c["a0"].fused, abs=1e-12)  # next to the match: no one-hop share
+    expected = expected_bonuses(report, SESSIONS, config)
+    for fid, cand in c.items():
+        assert cand.neighbour_bonus == pytest.approx(expected[fid], abs=1e-12), fid
+
+
+@pytest.mark.parametrize("data", ["kite sessions", "fillers and neighbour entrants"])
+def test_explain_score_parts_add_up_under_the_default_config(hash_embedder, data: str) -> None:
+    config = RecallConfig()
+    if data == "kite sessions":
+        engine = kite_engine(config, hash_embedder)
+        report = kite_report(engine)
+        sessions = SESSIONS
+        query, vector = "zephyr kite", None
+    else:
+        engine = session_engine(config)
+        report = explain(engine, limit=10)
+        sessions = {"s1": ["before", "match", "after"], "s2": ["other"]}
+        query, vector = "zephyr", QUERY_VEC
+    assert_score_parts_add_up(report)  # rank_score == fused + neighbour_bonus, for every candidate
+    assert [c.rank_score for c in report.candidates] == sorted((c.rank_score for c in report.candidates),
+                                                               reverse=True)
+    assert any(c.neighbour_bonus > 0 for c in report.candidates)
+    expected = expected_bonuses(report, sessions, config)
+    for c in report.candidates:
+        assert c.neighbour_bonus == pytest.approx(expected[c.id], abs=1e-12), c.id
+    assert engine.recall(query, "u", 10, query_vector=vector) == report.facts

@@ -19,7 +19,7 @@ def _smoothing_off() -> dict[str, Any]:
     Add any new smoothing field (second hop, session prior...) here: the plain
     ``dense`` and ``bm25`` baselines then stay plain.
     """
-    return {"neighbour_weight": 0.0}
+    return {"neighbour_weight": 0.0, "second_neighbour_weight": 0.0, "session_weight": 0.0}
 
 
 def baseline_configs(default: RecallConfig) -> dict[str, RecallConfig]:
@@ -54,3 +54,13 @@ def gate_configs(default: RecallConfig) -> dict[str, RecallConfig]:
         "default_no_threshold": rankings["default"],
         "dense_no_threshold": rankings["dense"],
     }
+
+
+def describe_gate(config: RecallConfig) -> str:
+    """The gate of ``config`` in a few words, for report tables."""
+    if config.relevance_threshold is None:
+        return "no gate"
+    if config.gate == "threshold":
+        return f"threshold {config.relevance_threshold:g}"
+    return (f"relevance gate: open {config.gate_open:g}, keep {config.gate_keep:g}, "
+            f"confident {config.gate_confident:g}, band {config.gate_band:g}")

@@ -80,6 +80,7 @@ class Injection:
     threshold: float | None
     hits: list[float] = field(default_factory=list)
     first: list[float] = field(default_factory=list)
+    recalled: list[float] = field(default_factory=list)
     answerable_sizes: list[int] = field(default_factory=list)
     abstention_sizes: list[int] = field(default_factory=list)
 
@@ -90,14 +91,16 @@ class Injection:
             return
         self.hits.append(1.0 if set(returned) & set(query.evidence) else 0.0)
         self.first.append(recall_at(returned, query.evidence, 1))
+        self.recalled.append(recall_at(returned, query.evidence, self.k))
         self.answerable_sizes.append(len(returned))
 
     def summary(self) -> dict[str, Any]:
-        """hit@k, R@1, facts per answerable query, clean abstentions, facts per abstention query
+        """hit@k, R@1, R@k (share of the evidence injected), facts per answerable query, clean abstentions, facts per abstention query
         (``None`` where there is no query of that kind), with the counts, k and the threshold."""
         return {
             "hit@k": _mean_or_none(self.hits),
             "R@1": _mean_or_none(self.first),
+            "R@k": _mean_or_none(self.recalled),
             "facts_per_answerable": _mean_or_none(self.answerable_sizes),
             "clean_abstentions": _mean_or_none([1.0 if n == 0 else 0.0 for n in self.abstention_sizes]),
             "facts_per_abstention": _mean_or_none(self.abstention_sizes),

@@ -40,10 +40,14 @@ def rankings_table(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _gate_label(name: str, threshold: float | None) -> str:
+def _gate_label(name: str, result: dict[str, Any]) -> str:
     label = GATE_NAMES.get(name, name)
     if name in ("default", "memori_compat"):
-        label += f" (threshold {threshold})" if threshold is not None else " (threshold off)"
+        gate = (result.get("gates") or {}).get(name)
+        if gate is None:  # a result written before gates were described
+            threshold = result["injection"][name]["threshold"]
+            gate = f"threshold {threshold}" if threshold is not None else "threshold off"
+        label += f" ({gate})"
     return label
 
 
@@ -51,12 +55,13 @@ def injection_table(result: dict[str, Any]) -> str:
     """One row per gate: hit@k, R@1, facts per answerable query, clean abstentions, facts per abstention query
     ("n/a" where there are no queries of that kind)."""
     k = result["limit"]
-    head = ["ranking / gate", f"hit@{k}", "R@1", "facts / answerable q", "clean abstentions", "facts / abstention q"]
+    head = ["ranking / gate", f"hit@{k}", "R@1", f"R@{k}", "facts / answerable q", "clean abstentions",
+            "facts / abstention q"]
     lines = [_row(head), "|" + "---|" * len(head)]
     for name in GATES:
         g = result["injection"][name]
         lines.append(_row([
-            _gate_label(name, g["threshold"]), _number(g["hit@k"]), _number(g["R@1"]),
+            _gate_label(name, result), _number(g["hit@k"]), _number(g["R@1"]), _number(g.get("R@k")),
             _number(g["facts_per_answerable"], 2), _number(g["clean_abstentions"]),
             _number(g["facts_per_abstention"], 2),
         ]))
@@ -79,7 +84,7 @@ def _threshold_line(th: dict[str, Any]) -> str | None:
     if "evidence_kept" not in th:
         return None
     return (
-        f"threshold {th['threshold']}: keeps {th['evidence_kept']:.1%} of the evidence in the top 10 "
+        f"a rank-score threshold (gate='threshold') of {th['threshold']}: keeps {th['evidence_kept']:.1%} of the evidence in the top 10 "
         f"({th['evidence_kept_paraphrased']:.1%} if paraphrased with none of its words), removes "
         f"{th.get('non_evidence_removed', 0.0):.1%} of the rest; precision of what it keeps "
         f"{th['precision_of_kept']:.3f}. Largest threshold keeping >= 95% both ways: {th['calibrated']:.3f}"

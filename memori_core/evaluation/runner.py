@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import ChromaStore, RecallConfig, RecallEngine, RecalledFact, RecallReport, default_embedder
-from .configs import GATES, RANKINGS, baseline_configs, gate_configs
+from .configs import GATES, RANKINGS, baseline_configs, describe_gate, gate_configs
 from .data import Memory, Query, count, session_runs
 from .embedding import CachingEmbedder
 from .locomo import CATEGORY_LABELS, Conversation, conversation_memory
@@ -196,6 +196,7 @@ def _result(memories: list[Memory], pool: EnginePool, tally: Tally, default: Rec
         "category_labels": {c: labels.get(c, c) for c in categories},
         "rankings": {name: tally.rankings[name].summary() for name in RANKINGS},
         "injection": {name: tally.gates[name].summary() for name in GATES},
+        "gates": {name: describe_gate(cfg) for name, cfg in gate_configs(default).items()},
         "threshold": threshold_report(tally.calibration, default.relevance_threshold),
     }
     if short_queries:

@@ -88,21 +88,26 @@ def term_frequencies(query_terms: Sequence[str], docs: Sequence[Sequence[str]]) 
     return tf, dl
 
 
-def max_normalise(raw: np.ndarray) -> np.ndarray:
-    """``raw / raw.max()``; all zeros when no score is positive (or there are none)."""
+def max_normalise(raw: np.ndarray, floor: float = 0.0) -> np.ndarray:
+    """``raw / max(raw.max(), floor)``; all zeros when no score is positive (or there are none)."""
     if raw.shape[0] == 0:
         return np.zeros(0, dtype=np.float64)
     top = float(raw.max())
     if top <= 0.0:
         return np.zeros(raw.shape[0], dtype=np.float64)
-    return raw / top
+    return raw / max(top, floor)
 
 
-def bm25_from_tf(tf: np.ndarray, dl: np.ndarray, *, k1: float, b: float) -> LexicalScores:
+def bm25_from_tf(tf: np.ndarray, dl: np.ndarray, *, k1: float, b: float, floor: float = 0.0) -> LexicalScores:
     """BM25 of a pool from its term-frequency matrix ``tf`` (docs x unique query terms) and doc lengths ``dl``.
 
     Statistics (document count, document frequency, average length) are the
-    pool's own, as upstream Memori computes them.
+    pool's own, as upstream Memori computes them. The scores are divided by
+    the pool's maximum, or by ``floor`` x the sum of the idf of the query
+    terms that occur in the pool when that is larger (the BM25 of an
+    average-length document holding each of those terms once): with
+    ``floor > 0`` a fact matching only a common word of the query is not the
+    "perfect" lexical match just because nothing matches better.
     """
     n = tf.shape[0]
     if n == 0 or tf.shape[1] == 0:
@@ -114,7 +119,7 @@ def bm25_from_tf(tf: np.ndarray, dl: np.ndarray, *, k1: float, b: float) -> Lexi
         weight = bm25_term_weight(tf, dl[:, None], float(dl.mean()), idf, k1=k1, b=b)
         per_term = np.where(tf > 0, weight, 0.0)
     raw = per_term.sum(axis=1)
-    return LexicalScores(raw, max_normalise(raw))
+    return LexicalScores(raw, max_normalise(raw, floor * float(idf[df > 0].sum()) if floor > 0 else 0.0))
 
 
 def bm25_pool(

@@ -1,4 +1,4 @@
-"""The ranking pipeline: pool -> lexical -> fusion -> neighbour smoothing -> threshold.
+"""The ranking pipeline: pool -> lexical -> fusion -> session smoothing -> gate.
 
 Pure functions over numpy arrays, shared by :class:`memori_core.RecallEngine`
 (over an entity's cached rows) and :func:`memori_core.ranking.rerank.rerank`
@@ -9,9 +9,10 @@ turns them into a ranking is here or in the modules this one calls
 
 1. :func:`dense_top` / :func:`assemble_pool`: which rows are scored, and why
    (:data:`SOURCE_DENSE`, :data:`SOURCE_LEXICAL`, :data:`SOURCE_NEIGHBOUR`);
-2. :func:`score_pool`: BM25 over the pool, max-normalised, fused with the
-   cosine, plus the neighbour bonus (:func:`neighbour_bonus`);
-3. :func:`select` (what recall returns) and :func:`fates` (what explain reports).
+2. :func:`score_pool`: BM25 over the pool, normalised, fused with the
+   cosine, plus what a fact borrows from its session (:func:`smoothing_bonus`);
+3. the gate (:mod:`.gate`): :func:`select` (what recall returns) and
+   :func:`fates` (what explain reports).
 """
 
 from __future__ import annotations
@@ -23,12 +24,15 @@ import numpy as np
 
 from ..config import RecallConfig
 from .dense import top_k
-from .fusion import fuse, fusion_weights, passes_threshold, rank_order
+from .fusion import fuse, fusion_weights, rank_order
+from .gate import BELOW_GATE, BELOW_THRESHOLD, GATE_CLOSED, KEPT, GateDecision, decide
 from .lexical import bm25_from_tf
 
 __all__ = [
     "BELOW_THRESHOLD",
+    "BELOW_GATE",
     "BEYOND_LIMIT",
+    "GATE_CLOSED",
     "KEPT",
     "SOURCE_DENSE",
     "SOURCE_LEXICAL",
@@ -42,14 +46,16 @@ __all__ = [
     "neighbour_bonus",
     "score_pool",
     "select",
+    "session_best",
+    "smoothing_bonus",
     "source_label",
 ]
 
 SOURCE_DENSE, SOURCE_LEXICAL, SOURCE_NEIGHBOUR = 1, 2, 4
 """Source flags of a pool row: among the dense top, the lexical top, or a neighbour that entered the pool."""
 
-KEPT, BELOW_THRESHOLD, BEYOND_LIMIT = "kept", "below threshold", "beyond limit"
-"""Fates of a pool row in an explain report."""
+BEYOND_LIMIT = "beyond limit"
+"""Fate of a pool row ranked below ``limit`` (the gate's fates are in :mod:`.gate`)."""
 
 NeighbourLookup = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 """``rows -> (before, after)``: for each row, the row said just before / after it (``-1``: none)."""
@@ -115,9 +121,11 @@ def assemble_pool(
     dense_rows: np.ndarray,
     lexical_rows: np.ndarray | None = None,
     neighbours_of: NeighbourLookup | None = None,
+    hops: int = 1,
 ) -> Pool:
     """The pool: ``dense_rows``, then the ``lexical_rows`` not among them, then the session
-    neighbours of all of those that are not in the pool yet (first seen first).
+    neighbours (up to ``hops`` turns away, 1 or 2) of all of those that are not in the pool yet
+    (first seen first).
 
     Each row's neighbours come from ``neighbours_of`` (``None``: no smoothing);
     the entrants' own neighbours are looked up too, so that they can lend the
@@ -131,15 +139,24 @@ def assemble_pool(
         rows, source = _extend(rows, source, lexical_rows[~_member(lexical_rows, rows)], SOURCE_LEXICAL)
     if neighbours_of is None:
         return Pool(rows, source, None)
-    before, after = neighbours_of(rows)
-    around = np.column_stack((before, after)).ravel()  # each row's before, then its after
+    links = _links(rows, neighbours_of, hops)
+    around = links.T.ravel()  # per row: before, after (, two before, two after)
     around = around[around >= 0]
     entrants = _first_occurrences(around[~_member(around, rows)])
     rows, source = _extend(rows, source, entrants, SOURCE_NEIGHBOUR)
     if entrants.shape[0]:
-        before2, after2 = neighbours_of(entrants)
-        before, after = np.concatenate((before, before2)), np.concatenate((after, after2))
-    return Pool(rows, source, np.stack((before, after)))
+        links = np.concatenate((links, _links(entrants, neighbours_of, hops)), axis=1)
+    return Pool(rows, source, links)
+
+
+def _links(rows: np.ndarray, neighbours_of: NeighbourLookup, hops: int) -> np.ndarray:
+    """``(2 * hops, len(rows))``: before, after, and with two hops the rows two before / two after."""
+    before, after = neighbours_of(rows)
+    if hops < 2:
+        return np.stack((before, after))
+    before2 = np.where(before >= 0, neighbours_of(np.maximum(before, 0))[0], -1)
+    after2 = np.where(after >= 0, neighbours_of(np.maximum(after, 0))[1], -1)
+    return np.stack((before, after, before2, after2))
 
 
 def _extend(rows: np.ndarray, source: np.ndarray, new: np.ndarray, flag: int) -> tuple[np.ndarray, np.ndarray]:
@@ -175,16 +192,19 @@ def score_pool(
     config: RecallConfig,
     *,
     has_text: bool = True,
+    sessions: np.ndarray | None = None,
+    lengths: np.ndarray | None = None,
 ) -> PoolScores:
-    """Score the pool: BM25 with the pool's statistics, max-normalised, fused with the cosine, smoothed.
+    """Score the pool: BM25 with the pool's statistics, normalised, fused with the cosine, smoothed.
 
-    ``cosine``, ``tf`` (pool rows x unique query terms) and ``dl`` (token
-    counts) are aligned with ``pool.rows``; ``query_tokens`` (repeats counted)
-    choose the fusion weights. Without query text (``has_text=False``) the
-    cosine alone is the fused score.
+    ``cosine``, ``tf`` (pool rows x unique query terms), ``dl`` (token
+    counts), ``sessions`` (session codes, ``-1``: none) and ``lengths`` (text
+    lengths in characters) are aligned with ``pool.rows``; ``query_tokens``
+    (repeats counted) choose the fusion weights. Without query text
+    (``has_text=False``) the cosine alone is the fused score.
     """
     cosine = cosine.astype(np.float64, copy=False)
-    lex = bm25_from_tf(tf, dl, k1=config.k1, b=config.b)
+    lex = bm25_from_tf(tf, dl, k1=config.k1, b=config.b, floor=config.lexical_floor)
     if has_text:
         w_cos, w_lex = fusion_weights(len(query_tokens), config)
         fused = fuse(cosine, lex.normalised, w_cos, w_lex)
@@ -194,7 +214,7 @@ def score_pool(
     if pool.links is None:
         bonus, rank_score = np.zeros_like(fused), fused
     else:
-        bonus = neighbour_bonus(pool.rows, fused, pool.links, config.neighbour_weight)
+        bonus = smoothing_bonus(pool.rows, fused, pool.links, config, sessions, lengths)
         rank_score = fused + bonus
     return PoolScores(
         rows=pool.rows,
@@ -211,10 +231,48 @@ def score_pool(
     )
 
 
+def smoothing_bonus(
+    rows: np.ndarray,
+    fused: np.ndarray,
+    links: np.ndarray,
+    config: RecallConfig,
+    sessions: np.ndarray | None = None,
+    lengths: np.ndarray | None = None,
+) -> np.ndarray:
+    """What each pool row borrows from its session (facts outside the pool lend nothing):
+
+    ``neighbour_weight`` x the best positive fused score of the facts just before / after it,
+    + ``second_neighbour_weight`` x that of the facts two turns away (``links`` rows 2-3),
+    + ``session_weight`` x the best positive fused score among the pooled facts of its session,
+    all scaled by ``min(1, neighbour_length_ref / length)`` for long facts.
+    """
+    bonus = neighbour_bonus(rows, fused, links[:2], config.neighbour_weight)
+    if config.second_neighbour_weight > 0 and links.shape[0] >= 4:
+        bonus += neighbour_bonus(rows, fused, links[2:4], config.second_neighbour_weight)
+    if config.session_weight > 0 and sessions is not None:
+        bonus += config.session_weight * session_best(fused, sessions)
+    if config.neighbour_length_ref is not None and lengths is not None:
+        bonus *= np.minimum(1.0, config.neighbour_length_ref / np.maximum(lengths, 1))
+    return bonus
+
+
 def neighbour_bonus(rows: np.ndarray, fused: np.ndarray, links: np.ndarray, weight: float) -> np.ndarray:
     """``weight`` x the best positive fused score among each row's neighbours in the pool (else 0)."""
     best = _fused_of(links, rows, fused).max(axis=0)  # before / after, one lookup
-    return np.where(best > 0, weight * best, 0.0)
+    return weight * np.where(best > 0, best, 0.0)  # -inf (no neighbour) lends 0, without 0 * -inf
+
+
+def session_best(fused: np.ndarray, sessions: np.ndarray) -> np.ndarray:
+    """For each pool row, the best positive fused score among the pool rows of its session (0 without one)."""
+    has = sessions >= 0
+    if not has.any():
+        return np.zeros_like(fused)
+    codes, at = np.unique(sessions[has], return_inverse=True)
+    best = np.full(codes.shape[0], -np.inf)
+    np.maximum.at(best, at, fused[has])
+    out = np.zeros_like(fused)
+    out[has] = np.maximum(best[at], 0.0)
+    return out
 
 
 def _fused_of(neighbours: np.ndarray, pool: np.ndarray, fused: np.ndarray) -> np.ndarray:
@@ -229,17 +287,21 @@ def _fused_of(neighbours: np.ndarray, pool: np.ndarray, fused: np.ndarray) -> np
 # -- 3. the outcome -----------------------------------------------------------
 
 
-def select(scores: PoolScores, limit: int, threshold: float | None) -> np.ndarray:
+def select(scores: PoolScores, limit: int, config: RecallConfig | None) -> np.ndarray:
     """Pool positions that recall returns, best first: the ``limit`` best by
-    :func:`~.fusion.rank_order`, less those below ``threshold`` (``None``: no threshold)."""
+    :func:`~.fusion.rank_order`, less those the gate drops (``config=None``: no gate)."""
     top = rank_order(scores.rank_score, scores.cosine, limit)
-    return top[passes_threshold(scores.rank_score[top], threshold)]
+    return top[decide(scores.cosine[top], scores.rank_score[top], config).keep]
 
 
-def fates(scores: PoolScores, limit: int, threshold: float | None) -> tuple[np.ndarray, list[str]]:
-    """Every pool position, best first, and its fate (:data:`KEPT`, :data:`BELOW_THRESHOLD`,
-    :data:`BEYOND_LIMIT`); the kept ones are exactly :func:`select`'s."""
+def fates(scores: PoolScores, limit: int, config: RecallConfig | None) -> tuple[np.ndarray, list[str], GateDecision]:
+    """Every pool position, best first, its fate (:data:`KEPT`, :data:`BELOW_THRESHOLD`,
+    :data:`GATE_CLOSED`, :data:`BELOW_GATE`, :data:`BEYOND_LIMIT`) and the gate's decision;
+    the kept ones are exactly :func:`select`'s."""
     order = rank_order(scores.rank_score, scores.cosine)
-    passed = passes_threshold(scores.rank_score[order], threshold).tolist()
-    fate = [BEYOND_LIMIT if at >= limit else KEPT if ok else BELOW_THRESHOLD for at, ok in enumerate(passed)]
-    return order, fate
+    top = order[:limit]
+    decision = decide(scores.cosine[top], scores.rank_score[top], config)
+    dropped = BELOW_THRESHOLD if decision.kind == "threshold" else BELOW_GATE if decision.opened else GATE_CLOSED
+    fate = [KEPT if ok else dropped for ok in decision.keep.tolist()]
+    fate += [BEYOND_LIMIT] * (order.shape[0] - top.shape[0])
+    return order, fate, decision

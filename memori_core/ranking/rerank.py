@@ -119,7 +119,7 @@ def rerank(
         pool = assemble_pool(dense_rows)
         tf, dl = np.zeros((pool.rows.shape[0], 0)), np.zeros(pool.rows.shape[0])  # no query terms
     scores = score_pool(pool, cos_all[pool.rows], tf, dl, q_tokens, cfg, has_text=has_text)
-    top = select(scores, limit, cfg.relevance_threshold if apply_threshold else None)
+    top = select(scores, limit, cfg if apply_threshold else None)
     return [
         RerankedCandidate(
             index=int(scores.rows[i]),

@@ -1,0 +1,78 @@
+"""The gate: whether anything, and which of the ``limit`` best facts, reaches the prompt.
+
+Two rules, chosen by :attr:`RecallConfig.gate`:
+
+- ``"relevance"`` (default) looks first at the cosines, which words shared by
+  chance cannot raise: nothing is injected unless the best cosine among the
+  ``limit`` best facts reaches ``gate_open``. Once open, a fact is kept when
+  its own cosine reaches ``gate_keep``; and when the best cosine reaches
+  ``gate_confident`` (the query clearly is about something stored), also when
+  its rank score is at least ``gate_band`` x the best rank score, so facts
+  that matter through their words or their session come along.
+- ``"threshold"`` is upstream Memori's rule: keep rank scores >= ``relevance_threshold``.
+
+``relevance_threshold=None`` turns both off. The cutoffs were calibrated on
+the development halves of PrefEval, a LongMemEval-style chat memory and LoCoMo
+(``docs/ranking.md``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..config import RecallConfig
+
+__all__ = ["BELOW_GATE", "BELOW_THRESHOLD", "GATE_CLOSED", "KEPT", "GateDecision", "decide"]
+
+KEPT = "kept"
+BELOW_THRESHOLD = "below threshold"
+"""Dropped by the ``"threshold"`` gate."""
+GATE_CLOSED = "gate closed"
+"""The relevance gate did not open for this query: nothing is injected."""
+BELOW_GATE = "below gate"
+"""The relevance gate opened, but this fact is not relevant enough."""
+
+
+@dataclass(frozen=True)
+class GateDecision:
+    """What the gate decided for one query, over the ``limit`` best facts in rank order."""
+
+    kind: str
+    """``"relevance"``, ``"threshold"`` or ``"off"``."""
+    keep: np.ndarray
+    """Per fact (rank order), kept or not."""
+    opened: bool
+    """Whether anything could be injected (always true for ``"threshold"`` and ``"off"``)."""
+    best_cosine: float
+    """The best cosine among the ``limit`` best facts (``nan`` when there are none)."""
+    confident: bool
+    """Relevance gate: the best cosine reached ``gate_confident``."""
+    note: str
+    """The decision in words, for ``explain()``."""
+
+
+def decide(cosine: np.ndarray, rank_score: np.ndarray, config: RecallConfig | None) -> GateDecision:
+    """Apply the configured gate to the ``limit`` best facts (``cosine`` / ``rank_score`` in rank order)."""
+    n = cosine.shape[0]
+    best = float(cosine.max()) if n else float("nan")
+    if config is None or config.relevance_threshold is None:
+        return GateDecision("off", np.ones(n, dtype=bool), True, best, False, "no gate: the limit best are kept")
+    if config.gate == "threshold":
+        t = config.relevance_threshold
+        return GateDecision("threshold", rank_score >= t, True, best, False, f"threshold: keep score >= {t:g}")
+    if not n or best < config.gate_open:
+        return GateDecision(
+            "relevance", np.zeros(n, dtype=bool), False, best, False,
+            f"relevance gate closed: best cosine {best:.3f} < open {config.gate_open:g}",
+        )
+    keep = cosine >= config.gate_keep
+    confident = best >= config.gate_confident
+    if confident:
+        keep |= rank_score >= config.gate_band * float(rank_score.max())
+        how = (f"confident (>= {config.gate_confident:g}): keep cosine >= {config.gate_keep:g} "
+               f"or score >= {config.gate_band:g} x best score {float(rank_score.max()):.3f}")
+    else:
+        how = f"tentative (< {config.gate_confident:g}): keep cosine >= {config.gate_keep:g}"
+    return GateDecision("relevance", keep, True, best, confident, f"relevance gate open: best cosine {best:.3f}; {how}")
