@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -149,3 +149,39 @@ def count(memories: Iterable[Memory]) -> dict[str, int]:
         "answerable": sum(len(m.answerable) for m in ms),
         "abstention": sum(len(m.abstentions) for m in ms),
     }
+
+
+def read_memories(
+    path: str | Path,
+    what: str,
+    entry: str,
+    id_key: str,
+    prefix: str,
+    fact: Callable[[Any, str], Fact],
+    category: Callable[[dict[str, Any], str], str],
+) -> list[Memory]:
+    """Read a JSON list of ``what`` (each an ``entry``): ``{id_key, facts: [...], queries: [{q, evidence,
+    abstention, ...}]}``, named ``prefix:<id>``.
+
+    ``fact`` parses one fact, ``category`` names a query's category; every error
+    is a ``ValueError`` naming the file and the entry.
+    """
+    def query(item: Any, where: str) -> Query:
+        obj = expect_object(item, where)
+        return Query(
+            text=expect_text(obj, "q", where),
+            evidence=expect_ids(obj, "evidence", where),
+            category=category(obj, where),
+            abstention=expect_flag(obj, "abstention", where),
+        )
+
+    def memory(item: Any, where: str) -> Memory:
+        obj = expect_object(item, where)
+        name = expect_text(obj, id_key, where)
+        facts = [fact(f, f"{where} fact #{i}") for i, f in enumerate(expect_list(obj.get("facts"), where, "facts"))]
+        queries = [query(q, f"{where} query #{i}")
+                   for i, q in enumerate(expect_list(obj.get("queries"), where, "queries"))]
+        return check_memory(Memory(f"{prefix}:{name}", facts, queries), f"{where} ({name})")
+
+    items = expect_list(read_json(path), str(path), what)
+    return [memory(item, f"{path}: {entry} #{k}") for k, item in enumerate(items)]
