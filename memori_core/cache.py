@@ -56,6 +56,7 @@ class EntityCache:
         self._next = np.zeros(0, dtype=np.int32)
         self._alive = np.zeros(0, dtype=bool)
         self._seq = np.zeros(0, dtype=np.int64)  # row -> seq (kept for dead rows too)
+        self._chars = np.zeros(0, dtype=np.int32)  # row -> length of the text in characters
         self.skipped_dims: Counter[int] = Counter()
         self.warned_dims: set[int] = set()
         self.warned_skipped = False
@@ -85,6 +86,11 @@ class EntityCache:
     def sessions(self) -> np.ndarray:
         """Per row, the session code (``-1``: no session)."""
         return self._session[: self.n_rows]
+
+    @property
+    def lengths(self) -> np.ndarray:
+        """Per row, the length of the fact's text in characters."""
+        return self._chars[: self.n_rows]
 
     @property
     def has_sessions(self) -> bool:
@@ -144,7 +150,7 @@ class EntityCache:
         """Bytes held by the matrix, the inverted indexes and the neighbour (session) structures."""
         n = self.n_rows
         codes = sum(len(k.encode("utf-8")) + 49 + 16 for k in self._session_codes) + 36 * len(self._session_tail)
-        per_row = (self.sessions, self._seq[:n], self._prev[:n], self._next[:n], self._alive[:n])
+        per_row = (self.sessions, self._seq[:n], self._chars[:n], self._prev[:n], self._next[:n], self._alive[:n])
         return {
             "matrix": int(self.matrix.nbytes),
             "inverted_index": sum(ix.nbytes() for ix in self._indexes.values()),
@@ -167,6 +173,7 @@ class EntityCache:
         recency = np.full(capacity, -np.inf, dtype=np.float64)
         session = np.full(capacity, -1, dtype=np.int32)
         seqs = np.zeros(capacity, dtype=np.int64)
+        chars = np.zeros(capacity, dtype=np.int32)
         prev = np.full(capacity, -1, dtype=np.int32)
         nxt = np.full(capacity, -1, dtype=np.int32)
         alive = np.zeros(capacity, dtype=bool)
@@ -175,10 +182,11 @@ class EntityCache:
             recency[:n] = self._recency[:n]
             session[:n] = self._session[:n]
             seqs[:n] = self._seq[:n]
+            chars[:n] = self._chars[:n]
             prev[:n] = self._prev[:n]
             nxt[:n] = self._next[:n]
             alive[:n] = self._alive[:n]
-        self._matrix, self._recency, self._session, self._seq = grown, recency, session, seqs
+        self._matrix, self._recency, self._session, self._seq, self._chars = grown, recency, session, seqs, chars
         self._prev, self._next, self._alive = prev, nxt, alive
 
     def _kill(self, row: int) -> None:
@@ -203,6 +211,7 @@ class EntityCache:
         self._matrix[row] = vec
         self._recency[row] = self._recency_of(fact)
         self._seq[row] = fact.seq
+        self._chars[row] = len(fact.content)
         self._prev[row] = self._next[row] = -1
         for key, toks in self._tokens.items():
             doc = tuple(analyzer(*key)(fact.content))

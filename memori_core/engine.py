@@ -354,6 +354,7 @@ class RecallEngine:
             rows = pool.rows.tolist()
             pool_facts: list[StoredFact] = [cache.facts[r] for r in rows]  # type: ignore[misc]
             sessions = cache.sessions[pool.rows] if smooth else None
+            lengths = cache.lengths[pool.rows] if smooth and cfg.neighbour_length_ref is not None else None
             if subset is None:
                 cosine = cos_all[pool.rows]
             else:
@@ -364,9 +365,6 @@ class RecallEngine:
             else:
                 docs = cache.tokens(key)
                 tf, dl = term_frequencies(q_terms, [docs[r] for r in rows])
-        lengths = None
-        if smooth and cfg.neighbour_length_ref is not None:
-            lengths = np.fromiter((len(f.content) for f in pool_facts), dtype=np.float64, count=len(pool_facts))
         scores = score_pool(pool, cosine, tf, dl, q_tokens, cfg, sessions=sessions, lengths=lengths)
         return _Scored(scores, pool_facts, scorable)
 
