@@ -8,11 +8,12 @@ frequencies and facts); the ranking itself is :mod:`memori_core.ranking.pipeline
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any
@@ -191,7 +192,7 @@ class RecallEngine:
         new, _ = _split_new_and_seen(batch, self._stored(entity_id, batch) if derived else {})
         vec_of = self._embed_new(new)
 
-        with self._entity_lock(entity_id), self.store.write_lock():
+        with self._entity_lock(entity_id), self.store.write_lock(), self._invalidated_on_failure(entity_id):
             # ...and decide under them, so that concurrent adds of one fact count every sighting.
             new, seen = _split_new_and_seen(batch, self._stored(entity_id, batch) if derived else {})
             late = [f for f in new if f.id not in vec_of]  # deleted meanwhile: embed now (rare)
@@ -236,11 +237,14 @@ class RecallEngine:
     def delete(self, entity_id: str, ids: Sequence[str]) -> None:
         """Delete some of ``entity_id``'s facts by id (unknown ids are ignored)."""
         entity_id = check_entity_id(entity_id)
+        if ids is None:
+            raise TypeError("ids must be a str or a sequence of str, got None")
         id_list = [ids] if isinstance(ids, str) else list(ids)
         for i, fid in enumerate(id_list):
             if not isinstance(fid, str):
                 raise TypeError(f"ids[{i}] must be a str, got {type(fid).__name__}")
-        with self._entity_lock(entity_id), self.store.write_lock():
+        id_list = list(dict.fromkeys(id_list))  # a repeated id is deleted once (Chroma refuses duplicates)
+        with self._entity_lock(entity_id), self.store.write_lock(), self._invalidated_on_failure(entity_id):
             cache = self._caches.get(entity_id)
             fresh = self._cache_is_current(cache)
             self.store.delete(entity_id, id_list)
@@ -255,10 +259,24 @@ class RecallEngine:
     def forget(self, entity_id: str) -> None:
         """Delete every fact of ``entity_id`` (and nothing of any other entity)."""
         entity_id = check_entity_id(entity_id)
-        with self._entity_lock(entity_id), self.store.write_lock():
+        with self._entity_lock(entity_id), self.store.write_lock(), self._invalidated_on_failure(entity_id):
             self.store.forget(entity_id)
             self.store.bump_revision(entity_id)
             self._caches.drop(entity_id)
+
+    @contextlib.contextmanager
+    def _invalidated_on_failure(self, entity_id: str) -> Iterator[None]:
+        """Run a write; if it fails at any point, drop the entity's cache and change its revision before
+        re-raising, so that the next recall (of this engine or any other) reloads what the store really holds."""
+        try:
+            yield
+        except BaseException:
+            self._caches.drop(entity_id)
+            try:
+                self.store.bump_revision(entity_id)
+            except Exception:  # the store is failing; the local token has changed, the error that matters is the first
+                logger.warning("entity %r: could not record the revision after a failed write", entity_id, exc_info=True)
+            raise
 
     def count(self, entity_id: str) -> int:
         """Number of facts stored for ``entity_id``."""

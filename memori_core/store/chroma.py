@@ -304,13 +304,18 @@ class ChromaStore:
             return _WRITE_LOCKS.setdefault(str(self._facts.id), threading.RLock())
 
     def bump_revision(self, entity_id: str) -> str:
-        """Record that ``entity_id`` changed; call after the write has finished."""
+        """Record that ``entity_id`` changed; call after the write has finished (or failed part-way).
+
+        The process-local token changes first, so that even when the store
+        write of the record fails, no engine of this process keeps serving the
+        rows it cached before.
+        """
         token = f"{time.time_ns()}-{uuid.uuid4().hex[:12]}"
+        with _LOCAL_LOCK:
+            _LOCAL_REVISIONS[self._local_key(entity_id)] = token
         self._revisions.upsert(
             ids=[_chroma_id(entity_id, "rev")],
             embeddings=[[1.0]],
             metadatas=[{ENTITY: entity_id, "token": token}],
         )
-        with _LOCAL_LOCK:
-            _LOCAL_REVISIONS[self._local_key(entity_id)] = token
         return token

@@ -1,0 +1,192 @@
+"""A write that fails at any point never leaves the engine's cache out of step with the store.
+
+The faults are real: a Chroma store whose method does its work and then raises
+(the store changed, the caller saw an error), or raises before doing anything.
+After every failure the engine must answer exactly as a fresh engine over the
+same store would.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from memori_core import ChromaStore, RecallConfig, RecallEngine
+
+CONFIG = RecallConfig(relevance_threshold=None, limit=8)
+QUERIES = ["passport number", "favourite tea", "dog walking schedule", "allergy", "user"]
+
+
+class InjectedFault(RuntimeError):
+    pass
+
+
+class FaultyStore(ChromaStore):
+    """An in-memory Chroma store whose next call of one method fails, after or before doing its work."""
+
+    fail: dict[str, str]
+
+    def arm(self, method: str, when: str) -> None:
+        self.fail = {method: when}
+
+    def _maybe_fail(self, method: str, when: str) -> None:
+        if getattr(self, "fail", {}).get(method) == when:
+            self.fail = {}
+            raise InjectedFault(f"{method} failed {when} its work")
+
+    def upsert(self, entity_id, facts, embeddings):  # type: ignore[override]
+        self._maybe_fail("upsert", "before")
+        super().upsert(entity_id, facts, embeddings)
+        self._maybe_fail("upsert", "after")
+
+    def update_seen(self, entity_id, facts):  # type: ignore[override]
+        self._maybe_fail("update_seen", "before")
+        super().update_seen(entity_id, facts)
+        self._maybe_fail("update_seen", "after")
+
+    def delete(self, entity_id, ids):  # type: ignore[override]
+        self._maybe_fail("delete", "before")
+        super().delete(entity_id, ids)
+        self._maybe_fail("delete", "after")
+
+    def forget(self, entity_id):  # type: ignore[override]
+        self._maybe_fail("forget", "before")
+        super().forget(entity_id)
+        self._maybe_fail("forget", "after")
+
+    def bump_revision(self, entity_id):  # type: ignore[override]
+        self._maybe_fail("bump_revision", "before")
+        token = super().bump_revision(entity_id)
+        self._maybe_fail("bump_revision", "after")
+        return token
+
+
+class Answers(list):
+    """Each query's recalled ids with their scores. Two are equal when they hold the same facts with the
+    same scores to 1e-6, best first: float32 products over a cache with tombstoned rows and over a freshly
+    loaded one can differ in the last bits (BLAS blocking), which no caller can tell apart."""
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, list) or len(self) != len(other):
+            return False
+        for mine, theirs in zip(self, other):
+            score_of = dict(theirs)
+            if len(mine) != len(theirs) or set(score_of) != {fid for fid, _ in mine}:
+                return False
+            if any(abs(score - score_of[fid]) > 1e-6 for fid, score in mine):
+                return False
+            # Best first in both; facts whose scores tie within the noise may come in either order.
+            if any(abs(a - b) > 1e-6 for (_, a), (_, b) in zip(mine, theirs)):
+                return False
+        return True
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _answers(engine: RecallEngine, entity: str = "u") -> Answers:
+    return Answers([(f.id, f.rank_score) for f in engine.recall(q, entity)] for q in QUERIES)
+
+
+def _fresh(store: ChromaStore, embedder) -> RecallEngine:
+    return RecallEngine(store=store, embedder=embedder, config=CONFIG)
+
+
+@pytest.fixture
+def setup(hash_embedder):
+    store = FaultyStore.in_memory()
+    engine = RecallEngine(store=store, embedder=hash_embedder, config=CONFIG)
+    engine.add("u", ["User's passport number is X123.", "User likes green tea.", "User walks the dog at 7."],
+               ids=["passport", "tea", "dog"])
+    engine.add("other", ["Other user's allergy is peanuts."], ids=["peanuts"])
+    assert _answers(engine)  # the cache is loaded before the fault
+    return store, engine, hash_embedder
+
+
+def test_a_delete_that_fails_after_deleting_never_recalls_the_deleted_fact_again(setup) -> None:
+    store, engine, emb = setup
+    store.arm("delete", "after")
+    with pytest.raises(InjectedFault):
+        engine.delete("u", ["passport"])
+    assert all("passport" not in [fid for fid, _ in answer] for answer in _answers(engine))
+    assert _answers(engine) == _answers(_fresh(store, emb))
+    engine.add("u", ["User drinks coffee on Mondays."], ids=["coffee"])  # later writes keep it so
+    assert _answers(engine) == _answers(_fresh(store, emb))
+
+
+def test_an_add_that_fails_after_storing_recalls_what_was_stored(setup) -> None:
+    store, engine, emb = setup
+    store.arm("upsert", "after")
+    with pytest.raises(InjectedFault):
+        engine.add("u", ["User's allergy is shellfish."], ids=["shellfish"])
+    assert "shellfish" in {fid for answer in _answers(engine) for fid, _ in answer}
+    assert _answers(engine) == _answers(_fresh(store, emb))
+
+
+def test_a_forget_that_fails_after_forgetting_recalls_nothing(setup) -> None:
+    store, engine, emb = setup
+    store.arm("forget", "after")
+    with pytest.raises(InjectedFault):
+        engine.forget("u")
+    assert _answers(engine) == [[] for _ in QUERIES]
+    assert _answers(engine) == _answers(_fresh(store, emb))
+    assert _answers(engine, "other") == _answers(_fresh(store, emb), "other")
+    assert not _answers(engine, "other") == [[] for _ in QUERIES]
+
+
+def test_a_failed_revision_write_still_reaches_another_engine_of_the_process(setup) -> None:
+    store, engine, emb = setup
+    reader = _fresh(store, emb)
+    assert _answers(reader) == _answers(engine)  # the reader has its own cache now
+    store.arm("bump_revision", "after")  # the local token changed, the store write of the record "failed"
+    with pytest.raises(InjectedFault):
+        engine.delete("u", ["tea"])
+    assert all("tea" not in [fid for fid, _ in answer] for answer in _answers(reader))
+    assert _answers(reader) == _answers(engine)
+    assert _answers(reader) == _answers(_fresh(store, emb))
+
+
+def test_a_write_that_fails_before_doing_anything_changes_nothing(setup) -> None:
+    store, engine, emb = setup
+    before = _answers(engine)
+    store.arm("delete", "before")
+    with pytest.raises(InjectedFault):
+        engine.delete("u", ["dog"])
+    assert _answers(engine) == before
+    assert _answers(engine) == _answers(_fresh(store, emb))
+
+
+def test_random_writes_with_injected_faults_always_answer_as_a_fresh_engine(setup) -> None:
+    store, engine, emb = setup
+    rng = random.Random(11)
+    words = ["tea", "dog", "passport", "allergy", "coffee", "user", "walks", "number", "green", "Monday"]
+    methods = {"add": ["upsert", "update_seen", "bump_revision"], "delete": ["delete", "bump_revision"],
+               "forget": ["forget", "bump_revision"]}
+    failures = 0
+    for step in range(60):
+        op = rng.choices(["add", "delete", "forget"], weights=[6, 3, 1])[0]
+        if rng.random() < 0.5:
+            store.arm(rng.choice(methods[op]), rng.choice(["before", "after"]))
+        try:
+            if op == "add":
+                texts = [" ".join(rng.sample(words, 3)) + f" note{step}x{j}" for j in range(rng.randint(1, 3))]
+                engine.add("u", texts, session_id=f"s{step % 4}")
+            elif op == "delete":
+                ids = [fid for answer in _answers(engine) for fid, _ in answer][:2]
+                engine.delete("u", ids or ["missing"])
+            else:
+                engine.forget("u")
+        except InjectedFault:
+            failures += 1
+        store.fail = {}
+        assert _answers(engine) == _answers(_fresh(store, emb)), f"step {step}: {op}"
+        assert _answers(engine, "other") == _answers(_fresh(store, emb), "other")
+    assert failures >= 5  # the faults really fired
+
+
+def test_delete_takes_repeated_ids_and_refuses_none(setup) -> None:
+    store, engine, emb = setup
+    engine.delete("u", ["dog", "dog", "tea"])
+    assert engine.count("u") == 1
+    with pytest.raises(TypeError, match="ids must be a str or a sequence of str"):
+        engine.delete("u", None)  # type: ignore[arg-type]
