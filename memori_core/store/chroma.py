@@ -68,6 +68,20 @@ def _chroma_settings() -> Any:
     return Settings(anonymized_telemetry=False, allow_reset=False)
 
 
+DEFAULT_HTTP_TIMEOUT = 4.0
+"""Seconds any one request to a Chroma server may take (:meth:`ChromaStore.http`)."""
+
+
+def _bound_requests(client: Any, timeout: float | None) -> None:
+    """Give the chromadb HTTP client's connection a time limit (chromadb creates it with none)."""
+    import httpx
+
+    session = getattr(getattr(client, "_server", None), "_session", None)
+    if not isinstance(session, httpx.Client):
+        raise RuntimeError("this chromadb version's HTTP client has no httpx session to bound; pin chromadb<2")
+    session.timeout = httpx.Timeout(timeout)
+
+
 class ChromaStore:
     """Facts and embeddings of every entity in one Chroma collection, filtered by ``entity_id``.
 
@@ -131,11 +145,23 @@ class ChromaStore:
         ssl: bool = False,
         headers: dict[str, str] | None = None,
         collection: str = DEFAULT_COLLECTION,
+        timeout: float | None = DEFAULT_HTTP_TIMEOUT,
     ) -> ChromaStore:
-        """Connect to a Chroma server (``chroma run --path DIR --port PORT``) shared by several processes."""
+        """Connect to a Chroma server (``chroma run --path DIR --port PORT``) shared by several processes.
+
+        Every request to the server is bounded by ``timeout`` seconds (default
+        4): a server that stops answering makes the call raise
+        ``httpx.TimeoutException`` instead of blocking forever, so adapters fail
+        open in about that time. ``None`` waits without limit (chromadb's own
+        default). Clients of one host and port in a process share chromadb's
+        connection, so they share the last timeout set.
+        """
         import chromadb
 
+        if timeout is not None and not (isinstance(timeout, (int, float)) and 0 < timeout < float("inf")):
+            raise ValueError(f"timeout must be a positive number of seconds or None, got {timeout!r}")
         client = chromadb.HttpClient(host=host, port=port, ssl=ssl, headers=headers, settings=_chroma_settings())
+        _bound_requests(client, timeout)
         store = cls(client=client, collection=collection, shared=True)
         store.location = f"{'https' if ssl else 'http'}://{host}:{port}"
         return store

@@ -1,0 +1,128 @@
+"""A Chroma server that stops answering (SIGSTOP) bounds every call instead of blocking it forever.
+
+The server is a real `chroma run` of its own (the session server stays untouched);
+the fault is real: the process is stopped, its socket stays open, requests hang.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+
+import pytest
+from langchain_core.messages import HumanMessage, SystemMessage
+
+from conftest import HashEmbedder, _chroma_cli, free_port
+from memori_core import ChromaStore, RecallConfig, RecallEngine
+
+pytestmark = [pytest.mark.server, pytest.mark.skipif(os.name != "posix", reason="needs SIGSTOP")]
+
+GIVE_UP = 60.0  # seconds: a call still running by then is hung (no timing is asserted below it)
+
+
+@pytest.fixture
+def stoppable_server(tmp_path) -> Iterator[tuple[str, int, subprocess.Popen]]:
+    import chromadb
+
+    port = free_port()
+    log = open(tmp_path / "server.log", "wb")
+    proc = subprocess.Popen(
+        [*_chroma_cli(), "run", "--path", str(tmp_path / "db"), "--host", "127.0.0.1", "--port", str(port)],
+        stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, ANONYMIZED_TELEMETRY="False"),
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                chromadb.HttpClient(host="127.0.0.1", port=port).heartbeat()
+                break
+            except Exception:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("chroma run did not start")
+                time.sleep(0.2)
+        yield "127.0.0.1", port, proc
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGCONT)
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        log.close()
+
+
+def _finishes(fn) -> tuple[bool, object]:
+    """Run ``fn`` in a thread; (finished, result or exception). A hung call is reported, not waited for."""
+    box: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - the exception is the result under test
+            box["value"] = exc
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    t.join(GIVE_UP)
+    return not t.is_alive(), box.get("value")
+
+
+def test_a_stopped_server_makes_recall_and_add_raise_a_timeout_instead_of_hanging(stoppable_server) -> None:
+    import httpx
+
+    host, port, proc = stoppable_server
+    store = ChromaStore.http(host=host, port=port, collection=f"t_{uuid.uuid4().hex}", timeout=1.0)
+    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    engine.add("u", ["User likes tea."])
+    assert [f.content for f in engine.recall("tea", "u")] == ["User likes tea."]
+    proc.send_signal(signal.SIGSTOP)
+    try:
+        done, value = _finishes(lambda: engine.recall("tea", "u"))
+        assert done, "recall hung on a stopped server"
+        assert isinstance(value, httpx.TimeoutException), value
+        done, value = _finishes(lambda: engine.add("u", ["User likes coffee."]))
+        assert done, "add hung on a stopped server"
+        assert isinstance(value, httpx.TimeoutException), value
+        # The hung calls left no lock behind: another entity's call is bounded too, not stuck behind them.
+        done, value = _finishes(lambda: engine.recall("tea", "someone-else"))
+        assert done and isinstance(value, httpx.TimeoutException), value
+    finally:
+        proc.send_signal(signal.SIGCONT)
+    # The failed add never reported success; once the server answers again the engine is whole.
+    assert sorted(f.content for f in engine.recall("tea", "u", limit=5)) == sorted(
+        f.content for f in RecallEngine(store=store, embedder=HashEmbedder(),
+                                        config=RecallConfig(relevance_threshold=None)).recall("tea", "u", limit=5)
+    )
+
+
+def test_the_langchain_injector_fails_open_when_the_server_hangs(stoppable_server) -> None:
+    from memori_langchain import MemoriContextInjector
+
+    host, port, proc = stoppable_server
+    store = ChromaStore.http(host=host, port=port, collection=f"t_{uuid.uuid4().hex}", timeout=1.0)
+    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    engine.add("u", ["User likes tea."])
+    injector = MemoriContextInjector(engine=engine, entity_id="u")
+    messages = [SystemMessage("Be brief."), HumanMessage("tea?")]
+    assert "User likes tea." in injector.invoke(messages)[0].content
+    proc.send_signal(signal.SIGSTOP)
+    try:
+        done, value = _finishes(lambda: injector.invoke(messages))
+    finally:
+        proc.send_signal(signal.SIGCONT)
+    assert done, "the injector hung on a stopped server"
+    assert not isinstance(value, BaseException), value
+    assert [m.content for m in value] == ["Be brief.", "tea?"]  # the prompt goes on without memory
+
+
+def test_http_timeout_is_validated() -> None:
+    with pytest.raises(ValueError, match="timeout must be a positive number"):
+        ChromaStore.http(port=1, timeout=0)
+    with pytest.raises(ValueError, match="timeout must be a positive number"):
+        ChromaStore.http(port=1, timeout=float("nan"))
