@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -23,10 +24,26 @@ _TAG_LIKE = re.compile(r"<(\s*/?\s*memori_context\b[^<>]*)>", re.IGNORECASE)
 _TAG_START = re.compile(r"<(?=\s*/?\s*memori_context\b)", re.IGNORECASE)
 
 
+# Chat-template control tokens (ChatML and its kin: <|im_end|>, <|endoftext|>, <|eot_id|> ...).
+_CONTROL_TOKEN = re.compile(r"<\|([^<>|]{0,64})\|>")
+
+
+def _skeleton(text: str) -> str:
+    """What a model may read: NFKC (fullwidth ＜ is <) without invisible format characters
+    (zero-width spaces, soft hyphens, joiners, bidi marks), which can hide inside a tag."""
+    folded = unicodedata.normalize("NFKC", text)
+    return "".join(ch for ch in folded if unicodedata.category(ch) != "Cf")
+
+
 def sanitize_fact(content: str) -> str:
-    """Make stored text safe inside the block: one line, and no tag that could open or close it."""
+    """Make stored text safe inside the block: one line, no tag that could open or close it (in any
+    lookalike spelling), no chat-template control token."""
     one_line = " ".join(content.split())
+    seen = _skeleton(one_line)
+    if seen != one_line and (_TAG_START.search(seen) or _CONTROL_TOKEN.search(seen)):
+        one_line = seen  # only a fact that hides a tag or token is rewritten to what the model would see
     escaped = _TAG_LIKE.sub(lambda m: f"&lt;{m.group(1)}&gt;", one_line)
+    escaped = _CONTROL_TOKEN.sub(lambda m: f"&lt;|{m.group(1)}|&gt;", escaped)
     return _TAG_START.sub("&lt;", escaped)
 
 

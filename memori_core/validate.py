@@ -8,13 +8,26 @@ from datetime import datetime, timezone
 from typing import Any
 
 
+#: Keys recall adds to every fact's metadata; user metadata may not use them (they would shadow the bookkeeping).
+RESERVED_METADATA_KEYS = frozenset({"times_seen", "last_seen", "session_id"})
+
+
+def check_text(value: str, name: str) -> str:
+    """``value`` if it can be stored as UTF-8; a lone surrogate (``"\\ud800"``) raises ``ValueError`` naming it."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"{name} is not valid Unicode text (lone surrogate at position {exc.start})") from None
+    return value
+
+
 def check_entity_id(entity_id: Any) -> str:
     """Return ``entity_id`` if it is a non-blank ``str``; raise ``TypeError`` / ``ValueError`` otherwise."""
     if not isinstance(entity_id, str):
         raise TypeError(f"entity_id must be a non-empty str, got {type(entity_id).__name__}")
     if not entity_id.strip():
         raise ValueError("entity_id must be a non-empty str, got a blank string")
-    return entity_id
+    return check_text(entity_id, "entity_id")
 
 
 def check_limit(limit: Any, default: int) -> int:
@@ -32,7 +45,7 @@ def check_query(query: Any) -> str:
         return ""
     if not isinstance(query, str):
         raise TypeError(f"query must be a str, got {type(query).__name__}")
-    return query
+    return check_text(query, "query")
 
 
 def check_facts(facts: Any) -> list[str]:
@@ -47,7 +60,7 @@ def check_facts(facts: Any) -> list[str]:
             raise TypeError(f"fact #{i} must be a str, got {type(fact).__name__}")
         if not fact.strip():
             raise ValueError(f"fact #{i} is empty")
-        out.append(fact.strip())
+        out.append(check_text(fact.strip(), f"fact #{i}"))
     return out
 
 
@@ -70,9 +83,14 @@ def check_ids(ids: Any, n: int) -> list[str] | None:
     for i, fid in enumerate(ids):
         if not isinstance(fid, str) or not fid.strip():
             raise TypeError(f"ids[{i}] must be a non-empty str, got {fid!r}")
+        check_text(fid, f"ids[{i}]")
     if len(set(ids)) != len(ids):
         raise ValueError("ids must be unique within one add() call")
     return ids
+
+
+class OutOfRangeError(ValueError):
+    """A valid timestamp that has no UTC equivalent in the years 1-9999."""
 
 
 def parse_utc(value: datetime | str) -> datetime:
@@ -84,7 +102,10 @@ def parse_utc(value: datetime | str) -> datetime:
         value = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
     if value.tzinfo is None:
         value = value.replace(tzinfo=timezone.utc)
-    return value.astimezone(timezone.utc)
+    try:
+        return value.astimezone(timezone.utc)
+    except OverflowError:
+        raise OutOfRangeError(f"{value.isoformat()} is outside the years 1-9999 in UTC") from None
 
 
 def iso_to_ts(value: str | None) -> float:
@@ -100,6 +121,8 @@ def to_iso_utc(value: Any, name: str = "created_at") -> str | None:
         raise TypeError(f"{name} must be a datetime or ISO 8601 str, got {type(value).__name__}")
     try:
         return parse_utc(value).isoformat()
+    except OutOfRangeError as exc:
+        raise ValueError(f"{name} {value!r}: {exc}") from None
     except ValueError:
         raise ValueError(f"{name} {value!r} is not an ISO 8601 timestamp") from None
 
@@ -110,10 +133,18 @@ def check_metadata(value: Any, i: int) -> dict[str, Any]:
         return {}
     if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
         raise TypeError(f"metadata #{i} must be a dict with str keys, got {type(value).__name__}")
+    reserved = RESERVED_METADATA_KEYS.intersection(value)
+    if reserved:
+        raise ValueError(
+            f"metadata #{i} uses reserved key(s) {sorted(reserved)}: recall reports them for every fact; rename them"
+        )
     try:
-        json.dumps(value)
-    except (TypeError, ValueError) as exc:
+        encoded = json.dumps(value, allow_nan=False, ensure_ascii=False)
+    except TypeError as exc:
         raise TypeError(f"metadata #{i} is not JSON-serialisable: {exc}") from None
+    except ValueError:
+        raise ValueError(f"metadata #{i} holds NaN or an infinity, which JSON cannot carry") from None
+    check_text(encoded, f"metadata #{i}")
     return dict(value)
 
 
@@ -123,4 +154,4 @@ def check_session_id(value: Any, i: int) -> str | None:
         return None
     if not isinstance(value, str) or not value.strip():
         raise TypeError(f"session_id #{i} must be a non-empty str or None, got {value!r}")
-    return value
+    return check_text(value, f"session_id #{i}")

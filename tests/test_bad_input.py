@@ -239,3 +239,25 @@ def test_adding_another_dimension_after_everything_was_forgotten_is_a_clear_valu
     with pytest.raises(ValueError, match=r"64-d.*32-d") as info:
         RecallEngine(store=store, embedder=HashEmbedder(dim=64)).add("u1", ["User owns a kayak."])
     assert type(info.value) is ValueError
+
+
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda e: e.add("u", ["bad \ud800 text"]), "fact #0 is not valid Unicode"),
+        (lambda e: e.add("u", ["ok"], ids=["id-\ud800"]), r"ids\[0\] is not valid Unicode"),
+        (lambda e: e.add("u", ["ok"], session_id="s-\ud800"), "session_id #0 is not valid Unicode"),
+        (lambda e: e.add("u", ["ok"], metadata={"k": "v\ud800"}), "metadata #0 is not valid Unicode"),
+        (lambda e: e.add("u\ud800", ["ok"]), "entity_id is not valid Unicode"),
+        (lambda e: e.recall("q \ud800", "u"), "query is not valid Unicode"),
+        (lambda e: e.add("u", ["ok"], metadata={"score": float("nan")}), "NaN or an infinity"),
+        (lambda e: e.add("u", ["ok"], metadata={"score": float("inf")}), "NaN or an infinity"),
+        (lambda e: e.add("u", ["ok"], metadata={"times_seen": 3}), r"reserved key\(s\) \['times_seen'\]"),
+        (lambda e: e.add("u", ["ok"], metadata={"session_id": "x", "last_seen": "y"}), "reserved key"),
+        (lambda e: e.add("u", ["ok"], created_at="9999-12-31T23:00:00-05:00"), "outside the years 1-9999"),
+    ],
+)
+def test_input_chroma_or_json_would_refuse_is_refused_first_with_the_argument_named(engine, call, match) -> None:
+    with pytest.raises(ValueError, match=match):
+        call(engine)
+    assert engine.count("u") == 0  # nothing was written
