@@ -2,5 +2,6 @@
 
 from .base import EntityRows, FactStore
 from .chroma import ChromaStore, default_store_path
+from .folder_lock import FolderInUseError
 
-__all__ = ["ChromaStore", "EntityRows", "FactStore", "default_store_path"]
+__all__ = ["ChromaStore", "EntityRows", "FactStore", "FolderInUseError", "default_store_path"]

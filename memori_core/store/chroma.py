@@ -18,6 +18,8 @@ import numpy as np
 from ..facts import StoredFact
 from ..validate import iso_to_ts
 from .base import EntityRows
+from .folder_lock import FolderHold
+from .folder_lock import acquire as acquire_folder
 
 logger = logging.getLogger(__name__)
 
@@ -103,28 +105,70 @@ class ChromaStore:
     ) -> None:
         """Open (creating if needed) the embedded store at ``path`` (default: :func:`default_store_path`).
 
-        Pass ``client`` to use an existing ``chromadb`` client instead; ``shared``
-        says whether other processes write to it (defaults to True for HTTP clients).
+        One process per embedded folder: while another live process holds the
+        folder, this raises :class:`~memori_core.store.folder_lock.FolderInUseError`
+        naming the holder (share a folder between processes through a Chroma
+        server: :meth:`http`). Store objects of one process share the folder;
+        a folder left behind by a killed process opens normally. See
+        :mod:`memori_core.store.folder_lock` for how.
+
+        Pass ``client`` to use an existing ``chromadb`` client instead (no folder
+        check); ``shared`` says whether other processes write to it (defaults to
+        True for HTTP clients).
         """
         import chromadb
 
+        self._folder_hold: FolderHold | None = None
         if client is None:
             resolved = Path(path).expanduser() if path is not None else default_store_path()
             resolved.mkdir(parents=True, exist_ok=True)
-            client = chromadb.PersistentClient(path=str(resolved), settings=_chroma_settings())
+            hold = acquire_folder(resolved)  # before Chroma touches the folder
+            try:
+                # The real path, so every store object of the process on this folder shares one Chroma system.
+                client = chromadb.PersistentClient(path=hold.folder, settings=_chroma_settings())
+            except BaseException:
+                hold.release()
+                raise
+            self._folder_hold = hold
             self.location = str(resolved)
         else:
             self.location = getattr(client, "_identifier", None) or type(client).__name__
         self._client = client
         self.shared = bool(shared) if shared is not None else "http" in type(client).__name__.lower()
-        self._facts = client.get_or_create_collection(
-            collection, embedding_function=None, metadata={"hnsw:space": "cosine"}
-        )
-        self._revisions = client.get_or_create_collection(f"{collection}_revisions", embedding_function=None)
+        try:
+            self._facts = client.get_or_create_collection(
+                collection, embedding_function=None, metadata={"hnsw:space": "cosine"}
+            )
+            self._revisions = client.get_or_create_collection(f"{collection}_revisions", embedding_function=None)
+        except BaseException:
+            self.close()  # a store that failed to open does not keep the folder
+            raise
         try:
             self.max_batch_size = int(client.get_max_batch_size())
         except Exception:  # noqa: BLE001 - older servers do not report it
             self.max_batch_size = 5461
+
+    def close(self) -> None:
+        """Close an embedded store opened from a path: its Chroma client, and this object's hold on the folder.
+
+        The folder is free for other processes once every store object of this
+        process on it is closed (or the process ends). Do not use the store
+        afterwards. Idempotent; does nothing for in-memory, HTTP or ``client=`` stores.
+        """
+        hold, self._folder_hold = self._folder_hold, None
+        if hold is None:
+            return
+        try:
+            # Once the folder is free, another process may write it: forget the revision
+            # tokens this process kept for the collection, so they are read again.
+            if hasattr(self, "_facts"):
+                prefix = f"{self._facts.id}:"
+                with _LOCAL_LOCK:
+                    for key in [k for k in _LOCAL_REVISIONS if k.startswith(prefix)]:
+                        del _LOCAL_REVISIONS[key]
+            self._client.close()  # chromadb stops the folder's system when its last client closes
+        finally:
+            hold.release()
 
     @classmethod
     def in_memory(cls) -> ChromaStore:
