@@ -155,7 +155,11 @@ class RecallEngine:
         fact) marks the conversation the facts were said in: facts of one
         session keep the order in which they were added, and recall lets a
         fact borrow relevance from its neighbours (``neighbour_weight``).
-        Everything is validated and embedded before anything is written.
+        Everything is validated and embedded before anything is written. A
+        store failure after some of the new facts were stored raises
+        :class:`~memori_core.PartialWriteError` whose ``stored_ids`` /
+        ``unstored_ids`` say which landed (add the unstored ones again); after
+        any failure the next recall reads what the store really holds.
         """
         entity_id = check_entity_id(entity_id)
         texts = check_facts(facts)

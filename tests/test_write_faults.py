@@ -190,3 +190,48 @@ def test_delete_takes_repeated_ids_and_refuses_none(setup) -> None:
     assert engine.count("u") == 1
     with pytest.raises(TypeError, match="ids must be a str or a sequence of str"):
         engine.delete("u", None)  # type: ignore[arg-type]
+
+
+class FailingBatches:
+    """A real Chroma collection whose ``upsert`` fails on its n-th call (a full disk, a dropped connection)."""
+
+    def __init__(self, collection, fail_on: int) -> None:
+        self._collection, self._fail_on, self.calls = collection, fail_on, 0
+
+    def upsert(self, **kwargs):
+        self.calls += 1
+        if self.calls == self._fail_on:
+            raise InjectedFault("disk full")
+        return self._collection.upsert(**kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._collection, name)
+
+
+def test_an_add_that_fails_after_its_first_batch_says_exactly_which_facts_landed(hash_embedder) -> None:
+    from memori_core import PartialWriteError
+
+    store = ChromaStore.in_memory()
+    store.max_batch_size = 2
+    engine = RecallEngine(store=store, embedder=hash_embedder, config=CONFIG)
+    store._facts = FailingBatches(store._facts, fail_on=2)
+    facts = [f"User fact number {i} about tea" for i in range(5)]
+    with pytest.raises(PartialWriteError) as caught:
+        engine.add("u", facts, ids=[f"f{i}" for i in range(5)])
+    err = caught.value
+    assert err.stored_ids == ["f0", "f1"] and err.unstored_ids == ["f2", "f3", "f4"]
+    assert isinstance(err.__cause__, InjectedFault)
+    assert sorted(f.id for f in store.get("u", [f"f{i}" for i in range(5)])) == ["f0", "f1"]
+    # Retrying the unstored ones is exact: every fact once, and recall agrees with a fresh engine.
+    engine.add("u", facts[2:], ids=err.unstored_ids)
+    assert engine.count("u") == 5
+    assert _answers(engine) == _answers(_fresh(store, hash_embedder))
+
+
+def test_an_add_that_fails_on_its_first_batch_raises_the_store_error_itself(hash_embedder) -> None:
+    store = ChromaStore.in_memory()
+    engine = RecallEngine(store=store, embedder=hash_embedder, config=CONFIG)
+    store._facts = FailingBatches(store._facts, fail_on=1)
+    with pytest.raises(InjectedFault):
+        engine.add("u", ["User likes tea."])
+    assert engine.count("u") == 0

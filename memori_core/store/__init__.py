@@ -1,7 +1,7 @@
 """Embedding stores. Chroma serves all three deployments (embedded, in-memory, HTTP server)."""
 
-from .base import EntityRows, FactStore
+from .base import EntityRows, FactStore, PartialWriteError
 from .chroma import ChromaStore, default_store_path
 from .folder_lock import FolderInUseError
 
-__all__ = ["ChromaStore", "EntityRows", "FactStore", "FolderInUseError", "default_store_path"]
+__all__ = ["ChromaStore", "EntityRows", "FactStore", "FolderInUseError", "PartialWriteError", "default_store_path"]

@@ -12,6 +12,20 @@ import numpy as np
 from ..facts import StoredFact
 
 
+class PartialWriteError(RuntimeError):
+    """A write that failed after some of its batches were stored.
+
+    ``stored_ids`` are the fact ids that are in the store now, ``unstored_ids``
+    those that are not: retrying with the unstored ones only is exact. The
+    original error is the ``__cause__``.
+    """
+
+    def __init__(self, message: str, stored_ids: Sequence[str], unstored_ids: Sequence[str]) -> None:
+        super().__init__(message)
+        self.stored_ids = list(stored_ids)
+        self.unstored_ids = list(unstored_ids)
+
+
 @dataclass(frozen=True)
 class EntityRows:
     """All of one entity's rows, as loaded into the recall cache."""

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..facts import StoredFact
 from ..validate import iso_to_ts
-from .base import EntityRows
+from .base import EntityRows, PartialWriteError
 from .folder_lock import FolderHold
 from .folder_lock import acquire as acquire_folder
 
@@ -313,17 +313,28 @@ class ChromaStore:
         return meta
 
     def upsert(self, entity_id: str, facts: Sequence[StoredFact], embeddings: np.ndarray) -> None:
-        """Insert or replace ``facts`` with their embeddings, in batches Chroma accepts."""
+        """Insert or replace ``facts`` with their embeddings, in batches Chroma accepts.
+
+        A failure after the first batch raises :class:`PartialWriteError` with the ids that landed.
+        """
         if len(facts) != len(embeddings):
             raise ValueError(f"{len(facts)} facts but {len(embeddings)} embeddings")
         for start in range(0, len(facts), self.max_batch_size):
             chunk = facts[start : start + self.max_batch_size]
-            self._facts.upsert(
-                ids=[_chroma_id(entity_id, f.id) for f in chunk],
-                embeddings=np.asarray(embeddings[start : start + self.max_batch_size], dtype=np.float32),
-                documents=[f.content for f in chunk],
-                metadatas=[self._to_meta(f) for f in chunk],
-            )
+            try:
+                self._facts.upsert(
+                    ids=[_chroma_id(entity_id, f.id) for f in chunk],
+                    embeddings=np.asarray(embeddings[start : start + self.max_batch_size], dtype=np.float32),
+                    documents=[f.content for f in chunk],
+                    metadatas=[self._to_meta(f) for f in chunk],
+                )
+            except Exception as exc:
+                if start == 0:
+                    raise
+                raise PartialWriteError(
+                    f"stored {start} of {len(facts)} facts for entity {entity_id!r} before failing: {exc}",
+                    [f.id for f in facts[:start]], [f.id for f in facts[start:]],
+                ) from exc
 
     def update_seen(self, entity_id: str, facts: Sequence[StoredFact]) -> None:
         """Rewrite the metadata of existing facts (``last_seen``, ``times_seen``, user metadata)."""
