@@ -55,12 +55,20 @@ class RecallConfig:
     ``"threshold"``: keep rank scores >= ``relevance_threshold``."""
     gate_open: float = 0.31
     """Relevance gate: nothing is injected unless the best cosine among the ``limit`` best facts reaches this."""
-    gate_keep: float = 0.30
+    gate_keep: float = 0.31
     """Relevance gate: once open, a fact among the ``limit`` best is kept when its cosine reaches this..."""
     gate_confident: float = 0.44
     """...or, when the best cosine reaches this (a confident match), when its rank score is at least..."""
     gate_band: float = 0.5
     """...this share of the best rank score (its words and its session then count, not only its cosine)."""
+    gate_words: float = 0.7
+    """Relevance gate, by words: a fact whose normalised BM25 reaches this (it holds most of the query's
+    informative words) opens the gate and is kept, if its cosine reaches ``gate_words_cosine`` and its raw
+    BM25 reaches ``gate_words_bm25`` (so words common to most candidates never count)."""
+    gate_words_cosine: float = 0.25
+    """See ``gate_words``."""
+    gate_words_bm25: float = 1.0
+    """See ``gate_words``."""
     lex_weight: float = 0.35
     """Lexical (BM25) weight for queries longer than ``short_query_max_tokens``."""
     lex_weight_short: float = 0.35
@@ -136,7 +144,8 @@ class RecallConfig:
             _check_int("neighbour_length_ref", self.neighbour_length_ref, minimum=1)
         if self.gate not in ("relevance", "threshold"):
             raise ValueError(f"gate must be 'relevance' or 'threshold', got {self.gate!r}")
-        for name in ("gate_open", "gate_keep", "gate_confident", "gate_band"):
+        for name in ("gate_open", "gate_keep", "gate_confident", "gate_band", "gate_words", "gate_words_cosine",
+                     "gate_words_bm25"):
             _check_number(name, getattr(self, name))
         if self.gate == "relevance" and self.relevance_threshold not in (None, _DEFAULT_THRESHOLD):
             logger.warning(

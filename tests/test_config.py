@@ -36,9 +36,12 @@ DESIGN_DEFAULTS = {
     "lexical_floor": 0.5,
     "gate": "relevance",
     "gate_open": 0.31,
-    "gate_keep": 0.30,
+    "gate_keep": 0.31,
     "gate_confident": 0.44,
     "gate_band": 0.5,
+    "gate_words": 0.7,
+    "gate_words_cosine": 0.25,
+    "gate_words_bm25": 1.0,
 }
 
 
@@ -284,7 +287,8 @@ def test_unknown_gate_name_raises_naming_the_field(gate):
         RecallConfig(gate=gate)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("field", ["gate_open", "gate_keep", "gate_confident", "gate_band"])
+@pytest.mark.parametrize("field", ["gate_open", "gate_keep", "gate_confident", "gate_band", "gate_words",
+                                   "gate_words_cosine", "gate_words_bm25"])
 def test_gate_cutoffs_must_be_finite_numbers(field):
     with pytest.raises(TypeError, match=rf"^{field} must be a number"):
         RecallConfig(**{field: "0.3"})

@@ -236,7 +236,7 @@ def test_injection_metrics_on_a_hand_checked_case(result: dict) -> None:
 
 @pytest.mark.parametrize("config", [
     RecallConfig(gate="threshold", relevance_threshold=5.0),  # no rank score reaches 5
-    RecallConfig(gate_open=1.5),  # the relevance gate: no cosine reaches 1.5, it never opens
+    RecallConfig(gate_open=1.5, gate_words=2.0),  # the relevance gate: no cosine reaches 1.5, no lexical 2.0
 ], ids=["threshold-gate", "relevance-gate"])
 def test_a_stricter_config_changes_only_the_shipped_gate(memory_file: Path, config: RecallConfig) -> None:
     strict = evaluate(load_memory(memory_file), embedder=BagOfWordsEmbedder(), config=config)
@@ -270,7 +270,7 @@ def test_cli_writes_the_metrics_json_and_prints_both_tables(memory_file: Path, t
     assert "| ranking | R@5 | R@10 | nDCG@10 | R@10 single-session-user | R@10 temporal-reasoning |" in captured.out
     assert "| ranking / gate | hit@3 | R@1 | R@3 | facts / answerable q | clean abstentions | facts / abstention q |" \
         in captured.out
-    assert "| default (relevance gate: open 0.31, keep 0.3, confident 0.44, band 0.5) | 1.000 | 1.000 |" in captured.out
+    assert "| default (relevance gate: open 0.31, keep 0.31, confident 0.44, band 0.5, words 0.7) | 1.000 | 1.000 |" in captured.out
     assert "| plain cosine, no threshold | 1.000 | 1.000 | 1.000 | 2.75 | 0.000 | 3.00 |" in captured.out
     result = json.loads(out.read_text(encoding="utf-8"))
     assert result["task"] == "memory" and result["limit"] == 3

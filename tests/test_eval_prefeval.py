@@ -177,7 +177,7 @@ def test_cli_json_has_the_expected_keys(prefeval_file: Path, tmp_path: Path, cap
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert "[#" not in captured.err
-    assert "| default (relevance gate: open 0.31, keep 0.3, confident 0.44, band 0.5) | 1.000 | 1.000 |" in captured.out
+    assert "| default (relevance gate: open 0.31, keep 0.31, confident 0.44, band 0.5, words 0.7) | 1.000 | 1.000 |" in captured.out
     assert "| memori_compat (threshold 0.1) |" in captured.out
     assert "4 questions with evidence, 2 abstention questions" in captured.out
     result = json.loads(out.read_text(encoding="utf-8"))

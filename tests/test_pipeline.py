@@ -157,7 +157,7 @@ def test_relevance_gate_stays_closed_when_no_cosine_reaches_gate_open() -> None:
 
 def test_tentative_gate_keeps_only_cosines_above_gate_keep() -> None:
     cfg = RecallConfig()
-    s = _relevance_scores([0.35, 0.30, 0.28, 0.05], [0.6, 0.5, 0.55, 0.52])
+    s = _relevance_scores([0.35, 0.31, 0.30, 0.05], [0.6, 0.5, 0.55, 0.52])
     order, fate, decision = fates(s, 4, cfg)
     assert decision.opened and not decision.confident
     assert select(s, 4, cfg).tolist() == [0, 1] == [int(i) for i, f in zip(order, fate) if f == KEPT]
@@ -177,3 +177,24 @@ def test_relevance_threshold_none_turns_the_relevance_gate_off() -> None:
     s = _relevance_scores([0.1, 0.05], [0.1, 0.05])
     assert select(s, 2, RecallConfig(relevance_threshold=None)).tolist() == [0, 1]
     assert select(s, 2, RecallConfig()).tolist() == []
+
+
+def _scores_with_words(cosine: list[float], lexical: list[float], bm25: list[float]):
+    s = _relevance_scores(cosine, [0.65 * c + 0.35 * x for c, x in zip(cosine, lexical)])
+    return s.__class__(**{**s.__dict__, "lexical": np.array(lexical), "bm25": np.array(bm25)})
+
+
+def test_a_fact_holding_the_querys_informative_words_opens_the_gate_and_is_kept() -> None:
+    cfg = RecallConfig()
+    s = _scores_with_words([0.27, 0.20, 0.26], [1.0, 0.1, 0.5], [3.2, 0.3, 1.6])
+    order, fate, decision = fates(s, 3, cfg)
+    assert decision.opened and "kept by their words" in decision.note
+    assert select(s, 3, cfg).tolist() == [0]  # 0.26 matches half the words: not enough
+
+
+def test_words_common_to_the_candidates_or_an_unrelated_meaning_cannot_open_the_gate() -> None:
+    cfg = RecallConfig()
+    common = _scores_with_words([0.27, 0.2], [1.0, 1.0], [0.2, 0.2])  # full match, but on a word every fact has
+    assert select(common, 2, cfg).tolist() == [] and not fates(common, 2, cfg)[2].opened
+    unrelated = _scores_with_words([0.1, 0.05], [1.0, 0.0], [4.0, 0.0])  # the words, but nothing of the meaning
+    assert select(unrelated, 2, cfg).tolist() == []

@@ -63,4 +63,4 @@ def describe_gate(config: RecallConfig) -> str:
     if config.gate == "threshold":
         return f"threshold {config.relevance_threshold:g}"
     return (f"relevance gate: open {config.gate_open:g}, keep {config.gate_keep:g}, "
-            f"confident {config.gate_confident:g}, band {config.gate_band:g}")
+            f"confident {config.gate_confident:g}, band {config.gate_band:g}, words {config.gate_words:g}")

@@ -8,7 +8,11 @@ Two rules, chosen by :attr:`RecallConfig.gate`:
   its own cosine reaches ``gate_keep``; and when the best cosine reaches
   ``gate_confident`` (the query clearly is about something stored), also when
   its rank score is at least ``gate_band`` x the best rank score, so facts
-  that matter through their words or their session come along.
+  that matter through their words or their session come along. A fact that
+  holds most of the query's informative words (normalised BM25 >=
+  ``gate_words``, raw BM25 >= ``gate_words_bm25``, cosine >= ``gate_words_cosine``)
+  opens the gate and is kept too: words common to most candidates carry no
+  BM25 weight, so they cannot do this.
 - ``"threshold"`` is upstream Memori's rule: keep rank scores >= ``relevance_threshold``.
 
 ``relevance_threshold=None`` turns both off. The cutoffs were calibrated on
@@ -53,8 +57,15 @@ class GateDecision:
     """The decision in words, for ``explain()``."""
 
 
-def decide(cosine: np.ndarray, rank_score: np.ndarray, config: RecallConfig | None) -> GateDecision:
-    """Apply the configured gate to the ``limit`` best facts (``cosine`` / ``rank_score`` in rank order)."""
+def decide(
+    cosine: np.ndarray,
+    rank_score: np.ndarray,
+    config: RecallConfig | None,
+    lexical: np.ndarray | None = None,
+    bm25: np.ndarray | None = None,
+) -> GateDecision:
+    """Apply the configured gate to the ``limit`` best facts (``cosine``, ``rank_score``, normalised
+    ``lexical`` and raw ``bm25``, all in rank order; without the lexical arrays words do not count)."""
     n = cosine.shape[0]
     best = float(cosine.max()) if n else float("nan")
     if config is None or config.relevance_threshold is None:
@@ -62,12 +73,18 @@ def decide(cosine: np.ndarray, rank_score: np.ndarray, config: RecallConfig | No
     if config.gate == "threshold":
         t = config.relevance_threshold
         return GateDecision("threshold", rank_score >= t, True, best, False, f"threshold: keep score >= {t:g}")
-    if not n or best < config.gate_open:
+    by_words = np.zeros(n, dtype=bool)
+    if lexical is not None and bm25 is not None:
+        by_words = ((lexical >= config.gate_words) & (cosine >= config.gate_words_cosine)
+                    & (bm25 >= config.gate_words_bm25))
+    if not n or (best < config.gate_open and not by_words.any()):
         return GateDecision(
             "relevance", np.zeros(n, dtype=bool), False, best, False,
-            f"relevance gate closed: best cosine {best:.3f} < open {config.gate_open:g}",
+            f"relevance gate closed: best cosine {best:.3f} < open {config.gate_open:g}, and no fact holds "
+            f"the query's informative words (lexical >= {config.gate_words:g} with cosine >= "
+            f"{config.gate_words_cosine:g})",
         )
-    keep = cosine >= config.gate_keep
+    keep = (cosine >= config.gate_keep) | by_words
     confident = best >= config.gate_confident
     if confident:
         keep |= rank_score >= config.gate_band * float(rank_score.max())
@@ -75,4 +92,6 @@ def decide(cosine: np.ndarray, rank_score: np.ndarray, config: RecallConfig | No
                f"or score >= {config.gate_band:g} x best score {float(rank_score.max()):.3f}")
     else:
         how = f"tentative (< {config.gate_confident:g}): keep cosine >= {config.gate_keep:g}"
+    if by_words.any():
+        how += f"; {int(by_words.sum())} kept by their words (lexical >= {config.gate_words:g})"
     return GateDecision("relevance", keep, True, best, confident, f"relevance gate open: best cosine {best:.3f}; {how}")

@@ -295,7 +295,7 @@ def select(scores: PoolScores, limit: int, config: RecallConfig | None) -> np.nd
     """Pool positions that recall returns, best first: the ``limit`` best by
     :func:`~.fusion.rank_order`, less those the gate drops (``config=None``: no gate)."""
     top = rank_order(scores.rank_score, scores.cosine, limit)
-    return top[decide(scores.cosine[top], scores.rank_score[top], config).keep]
+    return top[_decide(scores, top, config).keep]
 
 
 def fates(scores: PoolScores, limit: int, config: RecallConfig | None) -> tuple[np.ndarray, list[str], GateDecision]:
@@ -304,8 +304,12 @@ def fates(scores: PoolScores, limit: int, config: RecallConfig | None) -> tuple[
     the kept ones are exactly :func:`select`'s."""
     order = rank_order(scores.rank_score, scores.cosine)
     top = order[:limit]
-    decision = decide(scores.cosine[top], scores.rank_score[top], config)
+    decision = _decide(scores, top, config)
     dropped = BELOW_THRESHOLD if decision.kind == "threshold" else BELOW_GATE if decision.opened else GATE_CLOSED
     fate = [KEPT if ok else dropped for ok in decision.keep.tolist()]
     fate += [BEYOND_LIMIT] * (order.shape[0] - top.shape[0])
     return order, fate, decision
+
+
+def _decide(scores: PoolScores, top: np.ndarray, config: RecallConfig | None) -> GateDecision:
+    return decide(scores.cosine[top], scores.rank_score[top], config, scores.lexical[top], scores.bm25[top])
