@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -81,12 +83,11 @@ def _chroma_cli() -> list[str]:
     return [exe]
 
 
-@pytest.fixture(scope="session")
-def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
-    """A real `chroma run` server on a free loopback port, for the whole session."""
+@contextlib.contextmanager
+def running_chroma_server(data: Path) -> Iterator[tuple[str, int, subprocess.Popen]]:
+    """A real `chroma run` over ``data/db`` on a free loopback port: (host, port, process), stopped on exit."""
     import chromadb
 
-    data = tmp_path_factory.mktemp("chroma-server")
     port = free_port()
     log = open(data / "server.log", "wb")
     env = dict(os.environ, ANONYMIZED_TELEMETRY="False")
@@ -108,11 +109,21 @@ def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[st
                 if time.monotonic() > deadline:
                     pytest.fail("chroma run did not answer within 60 s")
                 time.sleep(0.2)
-        yield "127.0.0.1", port
+        yield "127.0.0.1", port, proc
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        if proc.poll() is None:
+            if hasattr(signal, "SIGCONT"):
+                proc.send_signal(signal.SIGCONT)  # a test may have stopped it
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
         log.close()
+
+
+@pytest.fixture(scope="session")
+def chroma_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]]:
+    """A real `chroma run` server on a free loopback port, for the whole session."""
+    with running_chroma_server(tmp_path_factory.mktemp("chroma-server")) as (host, port, _):
+        yield host, port

@@ -10,14 +10,13 @@ import os
 import signal
 import subprocess
 import threading
-import time
 import uuid
 from collections.abc import Iterator
 
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from conftest import HashEmbedder, _chroma_cli, free_port
+from conftest import HashEmbedder, running_chroma_server
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 
 pytestmark = [pytest.mark.server, pytest.mark.skipif(os.name != "posix", reason="needs SIGSTOP")]
@@ -27,34 +26,9 @@ GIVE_UP = 60.0  # seconds: a call still running by then is hung (no timing is as
 
 @pytest.fixture
 def stoppable_server(tmp_path) -> Iterator[tuple[str, int, subprocess.Popen]]:
-    import chromadb
-
-    port = free_port()
-    log = open(tmp_path / "server.log", "wb")
-    proc = subprocess.Popen(
-        [*_chroma_cli(), "run", "--path", str(tmp_path / "db"), "--host", "127.0.0.1", "--port", str(port)],
-        stdout=log, stderr=subprocess.STDOUT, env=dict(os.environ, ANONYMIZED_TELEMETRY="False"),
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                chromadb.HttpClient(host="127.0.0.1", port=port).heartbeat()
-                break
-            except Exception:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("chroma run did not start")
-                time.sleep(0.2)
-        yield "127.0.0.1", port, proc
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGCONT)
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        log.close()
+    """A `chroma run` of this test's own, so that stopping it touches no other test."""
+    with running_chroma_server(tmp_path) as server:
+        yield server
 
 
 def _finishes(fn) -> tuple[bool, object]:
