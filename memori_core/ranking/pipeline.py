@@ -43,7 +43,6 @@ __all__ = [
     "assemble_pool",
     "dense_top",
     "fates",
-    "neighbour_bonus",
     "score_pool",
     "select",
     "session_best",
@@ -255,12 +254,6 @@ def smoothing_bonus(
     if config.neighbour_length_ref is not None and lengths is not None:
         bonus *= np.minimum(1.0, config.neighbour_length_ref / np.maximum(lengths, 1))
     return bonus
-
-
-def neighbour_bonus(rows: np.ndarray, fused: np.ndarray, links: np.ndarray, weight: float) -> np.ndarray:
-    """``weight`` x the best positive fused score among each row's neighbours in the pool (else 0)."""
-    best = _fused_of(links, rows, fused).max(axis=0)  # before / after, one lookup
-    return weight * np.where(best > 0, best, 0.0)  # -inf (no neighbour) lends 0, without 0 * -inf
 
 
 def session_best(fused: np.ndarray, sessions: np.ndarray) -> np.ndarray:
