@@ -51,7 +51,8 @@ class RecallConfig:
     The default ``"relevance"`` gate does not read the number."""
     gate: GateName = "relevance"
     """What reaches the prompt. ``"relevance"``: the abstaining gate (``gate_open``, ``gate_keep``,
-    ``gate_confident``, ``gate_band``), which looks at cosines, so shared words alone never open it;
+    ``gate_confident``, ``gate_band``, ``gate_words*``), which opens on cosines or on the query's
+    informative words, so function words or a word every candidate shares never open it;
     ``"threshold"``: keep rank scores >= ``relevance_threshold``."""
     gate_open: float = 0.31
     """Relevance gate: nothing is injected unless the best cosine among the ``limit`` best facts reaches this."""

@@ -28,7 +28,17 @@ from .facts import RecalledFact, StoredFact
 from .ranking.dense import cosine_scores, l2_normalise
 from .ranking.fusion import candidate_limit, fusion_weights
 from .ranking.lexical import term_frequencies, unique_terms
-from .ranking.pipeline import KEPT, PoolScores, assemble_pool, dense_top, fates, score_pool, select, source_label
+from .ranking.pipeline import (
+    KEPT,
+    PoolScores,
+    assemble_pool,
+    dense_top,
+    fates,
+    neighbour_hops,
+    score_pool,
+    select,
+    source_label,
+)
 from .store.base import FactStore
 from .stemming import analyzer
 from .text import normalize_fact_text
@@ -368,10 +378,8 @@ class RecallEngine:
             lexical_rows = None
             if cfg.pool == "union" and q_terms:
                 lexical_rows, _ = cache.index(key).top(q_terms, pool_n, k1=cfg.k1, b=cfg.b, within=subset)
-            smooth = cache.has_sessions and (
-                cfg.neighbour_weight > 0 or cfg.second_neighbour_weight > 0 or cfg.session_weight > 0
-            )
-            hops = 2 if cfg.second_neighbour_weight > 0 else 1
+            hops = neighbour_hops(cfg) if cache.has_sessions else 0
+            smooth = hops > 0
             pool = assemble_pool(dense_rows, lexical_rows, cache.neighbour_rows if smooth else None, hops)
             rows = pool.rows.tolist()
             pool_facts: list[StoredFact] = [cache.facts[r] for r in rows]  # type: ignore[misc]

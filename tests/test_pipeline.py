@@ -19,6 +19,7 @@ from memori_core.ranking.pipeline import (
     assemble_pool,
     dense_top,
     fates,
+    neighbour_hops,
     score_pool,
     select,
     session_best,
@@ -198,3 +199,10 @@ def test_words_common_to_the_candidates_or_an_unrelated_meaning_cannot_open_the_
     assert select(common, 2, cfg).tolist() == [] and not fates(common, 2, cfg)[2].opened
     unrelated = _scores_with_words([0.1, 0.05], [1.0, 0.0], [4.0, 0.0])  # the words, but nothing of the meaning
     assert select(unrelated, 2, cfg).tolist() == []
+
+
+def test_neighbour_hops_follow_the_smoothing_weights() -> None:
+    assert neighbour_hops(RecallConfig()) == 2
+    assert neighbour_hops(RecallConfig(second_neighbour_weight=0.0)) == 1
+    assert neighbour_hops(RecallConfig(second_neighbour_weight=0.0, neighbour_weight=0.0)) == 1  # session prior
+    assert neighbour_hops(RecallConfig.memori_compat()) == 0

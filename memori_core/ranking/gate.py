@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..config import RecallConfig
+from .fusion import passes_threshold
 
 __all__ = ["BELOW_GATE", "BELOW_THRESHOLD", "GATE_CLOSED", "KEPT", "GateDecision", "decide"]
 
@@ -72,7 +73,8 @@ def decide(
         return GateDecision("off", np.ones(n, dtype=bool), True, best, False, "no gate: the limit best are kept")
     if config.gate == "threshold":
         t = config.relevance_threshold
-        return GateDecision("threshold", rank_score >= t, True, best, False, f"threshold: keep score >= {t:g}")
+        keep = passes_threshold(rank_score, t)
+        return GateDecision("threshold", keep, True, best, False, f"threshold: keep score >= {t:g}")
     by_words = np.zeros(n, dtype=bool)
     if lexical is not None and bm25 is not None:
         by_words = ((lexical >= config.gate_words) & (cosine >= config.gate_words_cosine)

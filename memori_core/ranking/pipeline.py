@@ -43,6 +43,7 @@ __all__ = [
     "assemble_pool",
     "dense_top",
     "fates",
+    "neighbour_hops",
     "score_pool",
     "select",
     "session_best",
@@ -114,6 +115,13 @@ def dense_top(cosine: np.ndarray, k: int, rows: np.ndarray | None = None) -> np.
     top = top_k(cosine, k)
     top = top[~np.isneginf(cosine[top])]
     return top if rows is None else rows[top]
+
+
+def neighbour_hops(config: RecallConfig) -> int:
+    """How many turns away session smoothing looks under ``config``: 0 (off), 1 or 2."""
+    if config.second_neighbour_weight > 0:
+        return 2
+    return 1 if config.neighbour_weight > 0 or config.session_weight > 0 else 0
 
 
 def assemble_pool(
