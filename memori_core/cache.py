@@ -10,6 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from .facts import StoredFact
+from .filters import Where, matches, where_key
 from .inverted import InvertedIndex
 from .ranking.dense import l2_normalise, top_k
 from .stemming import analyzer
@@ -46,6 +47,7 @@ class EntityCache:
         self.n_dead = 0
         self._dead_rows: np.ndarray | None = np.zeros(0, dtype=np.int64)
         self._recent: tuple[int, np.ndarray] | None = None
+        self._matching: dict[str, np.ndarray] = {}  # where filter -> its live rows (until the next write)
         self._tokens: dict[AnalyzerKey, list[tuple[str, ...]]] = {}
         self._indexes: dict[AnalyzerKey, InvertedIndex] = {}
         self._session_codes: dict[str, int] = {}
@@ -57,6 +59,8 @@ class EntityCache:
         self._alive = np.zeros(0, dtype=bool)
         self._seq = np.zeros(0, dtype=np.int64)  # row -> seq (kept for dead rows too)
         self._chars = np.zeros(0, dtype=np.int32)  # row -> length of the text in characters
+        self._expires = np.zeros(0, dtype=np.float64)  # row -> expiry (epoch seconds; inf: never)
+        self.n_expiring = 0  # rows ever given an expiry (0: recall skips the expiry check)
         self.skipped_dims: Counter[int] = Counter()
         self.warned_dims: set[int] = set()
         self.warned_skipped = False
@@ -95,6 +99,25 @@ class EntityCache:
     @property
     def has_sessions(self) -> bool:
         return bool(self._session_codes)
+
+    def expired_rows(self, now: float) -> np.ndarray:
+        """Live rows whose expiry is at or before ``now`` (epoch seconds)."""
+        if not self.n_expiring:
+            return np.zeros(0, dtype=np.int64)
+        return np.flatnonzero((self._expires[: self.n_rows] <= now) & self._alive[: self.n_rows])
+
+    def matching_rows(self, where: Where) -> np.ndarray:
+        """Live rows whose user metadata satisfies ``where`` (memoised until the next write)."""
+        key = where_key(where)
+        rows = self._matching.get(key)
+        if rows is None:
+            rows = np.fromiter(
+                (r for r, f in enumerate(self.facts) if f is not None and matches(f.metadata, where)), dtype=np.int64
+            )
+            if len(self._matching) >= 32:
+                self._matching.clear()
+            self._matching[key] = rows
+        return rows
 
     def dead_rows(self) -> np.ndarray:
         """Row numbers of dead rows."""
@@ -174,6 +197,7 @@ class EntityCache:
         session = np.full(capacity, -1, dtype=np.int32)
         seqs = np.zeros(capacity, dtype=np.int64)
         chars = np.zeros(capacity, dtype=np.int32)
+        expires = np.full(capacity, np.inf, dtype=np.float64)
         prev = np.full(capacity, -1, dtype=np.int32)
         nxt = np.full(capacity, -1, dtype=np.int32)
         alive = np.zeros(capacity, dtype=bool)
@@ -183,11 +207,20 @@ class EntityCache:
             session[:n] = self._session[:n]
             seqs[:n] = self._seq[:n]
             chars[:n] = self._chars[:n]
+            expires[:n] = self._expires[:n]
             prev[:n] = self._prev[:n]
             nxt[:n] = self._next[:n]
             alive[:n] = self._alive[:n]
         self._matrix, self._recency, self._session, self._seq, self._chars = grown, recency, session, seqs, chars
+        self._expires = expires
         self._prev, self._next, self._alive = prev, nxt, alive
+
+    def _set_expiry(self, row: int, fact: StoredFact) -> None:
+        if fact.expires_at:
+            self._expires[row] = iso_to_ts(fact.expires_at)
+            self.n_expiring += 1
+        else:
+            self._expires[row] = np.inf
 
     def _kill(self, row: int) -> None:
         fact = self.facts[row]
@@ -198,6 +231,7 @@ class EntityCache:
         self.facts[row] = None
         self._alive[row] = False
         self._recent = None
+        self._matching = {}
         self._matrix[row] = 0.0
         self._recency[row] = -np.inf
         self.n_dead += 1
@@ -206,12 +240,14 @@ class EntityCache:
     def _append(self, fact: StoredFact, vec: np.ndarray) -> None:
         row = self.n_rows
         self._recent = None
+        self._matching = {}
         self.facts.append(fact)
         self.pos[fact.id] = row
         self._matrix[row] = vec
         self._recency[row] = self._recency_of(fact)
         self._seq[row] = fact.seq
         self._chars[row] = len(fact.content)
+        self._set_expiry(row, fact)
         self._prev[row] = self._next[row] = -1
         for key, toks in self._tokens.items():
             doc = tuple(analyzer(*key)(fact.content))
@@ -277,7 +313,9 @@ class EntityCache:
             if at is not None and self.facts[at] is not None:
                 self.facts[at] = fact
                 self._recency[at] = self._recency_of(fact)
+                self._set_expiry(at, fact)
                 self._recent = None
+        self._matching = {}
 
     def remove(self, ids: Sequence[str]) -> None:
         """Mark rows dead by fact id."""

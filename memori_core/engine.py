@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import numpy as np
@@ -25,7 +25,8 @@ from .config import RecallConfig
 from .embedders import Embedder, as_embedder, check_matrix, default_embedder, embed_in_batches
 from .explain import CandidateScore, RecallReport
 from .facts import RecalledFact, StoredFact
-from .ranking.dense import cosine_scores, l2_normalise
+from .filters import Where, check_where
+from .ranking.dense import cosine_scores, l2_normalise, top_k
 from .ranking.fusion import candidate_limit, fusion_weights
 from .ranking.lexical import term_frequencies, unique_terms
 from .ranking.pipeline import (
@@ -39,22 +40,28 @@ from .ranking.pipeline import (
     select,
     source_label,
 )
+from .records import from_record, to_record
 from .store.base import FactStore
 from .stemming import analyzer
 from .text import normalize_fact_text
 from .validate import (
     check_entity_id,
+    check_expiry,
     check_facts,
+    check_id_list,
     check_ids,
     check_limit,
     check_metadata,
     check_query,
     check_session_id,
     per_fact,
+    iso_to_ts,
     to_iso_utc,
 )
 
 logger = logging.getLogger(__name__)
+
+_UNSET: Any = object()
 
 
 _LOCK_STRIPES = 64
@@ -77,6 +84,7 @@ def _split_new_and_seen(
                     times_seen=old.times_seen + fact.times_seen,
                     last_seen=max(old.last_seen or "", fact.last_seen or ""),
                     metadata={**old.metadata, **fact.metadata},
+                    expires_at=fact.expires_at or old.expires_at,
                 )
             )
     return new, seen
@@ -154,6 +162,8 @@ class RecallEngine:
         metadata: Any = None,
         *,
         session_id: Any = None,
+        supersedes: Sequence[str] | str | None = None,
+        expires_at: Any = None,
     ) -> list[str]:
         """Store facts for ``entity_id``; returns their ids, one per input fact.
 
@@ -165,6 +175,17 @@ class RecallEngine:
         fact) marks the conversation the facts were said in: facts of one
         session keep the order in which they were added, and recall lets a
         fact borrow relevance from its neighbours (``neighbour_weight``).
+
+        ``supersedes`` lists ids of the entity's stored facts that the new
+        facts replace ("User moved to Paris" over "User lives in Lyon"): they
+        are deleted in the same write, after the new facts are stored, so
+        recall shows only the newer fact (deleted rather than hidden: a
+        replaced fact should not linger in exports, counts or the store; keep
+        history by exporting first). Ids of the facts being added and unknown
+        ids are ignored. ``expires_at`` (datetime, ISO 8601, or a
+        ``timedelta`` from now; one or one per fact) is when a fact stops
+        being recalled; a fact seen again with a new ``expires_at`` takes it.
+
         Everything is validated and embedded before anything is written. A
         store failure after some of the new facts were stored raises
         :class:`~memori_core.PartialWriteError` whose ``stored_ids`` /
@@ -181,17 +202,22 @@ class RecallEngine:
         stamps = [to_iso_utc(v) or now for v in per_fact(created_at, n, "created_at", (str, datetime))]
         metas = [check_metadata(m, i) for i, m in enumerate(per_fact(metadata, n, "metadata", (dict,)))]
         sessions = [check_session_id(v, i) for i, v in enumerate(per_fact(session_id, n, "session_id", (str,)))]
+        expiries = [check_expiry(v) for v in per_fact(expires_at, n, "expires_at", (str, datetime, timedelta))]
+        replaced = check_id_list(supersedes, "supersedes") if supersedes is not None else []
         out_ids = given_ids or [derived_fact_id(t) for t in texts]
         seq0 = time.time_ns()
 
         # Collapse repeats within the call: the last value of an id wins for
         # caller ids; for derived ids the first occurrence is stored and the rest count as sightings.
         batch: dict[str, StoredFact] = {}
-        for i, (fid, text, stamp, meta, session) in enumerate(zip(out_ids, texts, stamps, metas, sessions)):
+        for i, (fid, text, stamp, meta, session, expiry) in enumerate(
+            zip(out_ids, texts, stamps, metas, sessions, expiries)
+        ):
             prev = batch.get(fid)
             if prev is None or given_ids is not None:
                 batch[fid] = StoredFact(
-                    fid, entity_id, text, stamp, meta, last_seen=stamp, times_seen=1, session_id=session, seq=seq0 + i
+                    fid, entity_id, text, stamp, meta, last_seen=stamp, times_seen=1, session_id=session,
+                    seq=seq0 + i, expires_at=expiry,
                 )
             else:
                 batch[fid] = replace(
@@ -199,7 +225,9 @@ class RecallEngine:
                     times_seen=prev.times_seen + 1,
                     last_seen=max(prev.last_seen or stamp, stamp),
                     metadata={**prev.metadata, **meta},
+                    expires_at=expiry or prev.expires_at,
                 )
+        replaced = [fid for fid in replaced if fid not in batch]
 
         derived = given_ids is None
         # Embed (slow) before taking the locks, only what is not stored yet...
@@ -219,6 +247,8 @@ class RecallEngine:
                 self.store.upsert(entity_id, new, vectors)
             if seen:
                 self.store.update_seen(entity_id, seen)
+            if replaced:
+                self.store.delete(entity_id, replaced)
             token = self.store.bump_revision(entity_id)
             if cache is not None:
                 if not fresh:
@@ -229,6 +259,7 @@ class RecallEngine:
                 else:
                     cache.upsert(new, vectors)
                     cache.update_seen(seen)
+                    cache.remove(replaced)
                     cache.revision = token
         return out_ids
 
@@ -251,13 +282,7 @@ class RecallEngine:
     def delete(self, entity_id: str, ids: Sequence[str]) -> None:
         """Delete some of ``entity_id``'s facts by id (unknown ids are ignored)."""
         entity_id = check_entity_id(entity_id)
-        if ids is None:
-            raise TypeError("ids must be a str or a sequence of str, got None")
-        id_list = [ids] if isinstance(ids, str) else list(ids)
-        for i, fid in enumerate(id_list):
-            if not isinstance(fid, str):
-                raise TypeError(f"ids[{i}] must be a str, got {type(fid).__name__}")
-        id_list = list(dict.fromkeys(id_list))  # a repeated id is deleted once (Chroma refuses duplicates)
+        id_list = check_id_list(ids, "ids")
         with self._entity_lock(entity_id), self.store.write_lock(), self._invalidated_on_failure(entity_id):
             cache = self._caches.get(entity_id)
             fresh = self._cache_is_current(cache)
@@ -295,6 +320,163 @@ class RecallEngine:
     def count(self, entity_id: str) -> int:
         """Number of facts stored for ``entity_id``."""
         return self.store.count(check_entity_id(entity_id))
+
+    # -- browse, update, export --------------------------------------------
+
+    def list(
+        self,
+        entity_id: str,
+        *,
+        limit: int = 100,
+        offset: int = 0,
+        session_id: str | None = None,
+        where: dict[str, Any] | None = None,
+        newest_first: bool = True,
+    ) -> list[StoredFact]:
+        """A page of ``entity_id``'s stored facts, newest first (by ``created_at``, then order of addition).
+
+        ``session_id`` and ``where`` (as in :meth:`recall`) narrow the list;
+        expired facts are listed (they are stored until deleted) with their
+        ``expires_at``. Page with ``offset``: ``list(e, offset=100)`` is the next
+        100.
+        """
+        entity_id = check_entity_id(entity_id)
+        for name, value in (("limit", limit), ("offset", offset)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be an int >= 0, got {value!r}")
+        if session_id is not None:
+            session_id = check_session_id(session_id, 0)
+        where = check_where(where)
+        with self._entity_lock(entity_id):
+            cache = self._cache_for(entity_id)
+            rows = cache.matching_rows(where) if where is not None else np.flatnonzero(
+                np.asarray([f is not None for f in cache.facts], dtype=bool)
+            )
+            facts = [cache.facts[r] for r in rows.tolist()]
+        picked: list[StoredFact] = [f for f in facts if f is not None and (session_id is None or f.session_id == session_id)]
+        picked.sort(key=lambda f: (iso_to_ts(f.created_at), f.seq), reverse=newest_first)
+        return picked[offset : offset + limit]
+
+    def get(self, entity_id: str, ids: Sequence[str] | str) -> list[StoredFact]:
+        """The stored facts of ``entity_id`` with these ids, in the order asked (unknown ids are left out)."""
+        entity_id = check_entity_id(entity_id)
+        id_list = check_id_list(ids, "ids")
+        found = {f.id: f for f in self.store.get(entity_id, id_list)}
+        return [found[i] for i in id_list if i in found]
+
+    def update(
+        self,
+        entity_id: str,
+        id: str,
+        *,
+        text: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        expires_at: Any = _UNSET,
+    ) -> StoredFact:
+        """Edit one stored fact in place and return it; its id, session place and sightings are kept.
+
+        A new ``text`` is re-embedded; ``metadata`` replaces the user metadata
+        (pass the whole dict); ``expires_at`` sets (``None`` clears) the
+        expiry. ``updated_at`` records when. An unknown id raises ``KeyError``.
+        Note that the id stays the one derived from the old text: adding the
+        new text later without ``ids`` stores it as a second fact.
+        """
+        entity_id = check_entity_id(entity_id)
+        fid = check_id_list(id, "id")
+        if len(fid) != 1:
+            raise TypeError("id must be one fact id (a str)")
+        fid_s = fid[0]
+        new_text = check_facts(text)[0] if text is not None else None
+        new_meta = check_metadata(metadata, 0) if metadata is not None else None
+        new_expiry = check_expiry(expires_at) if expires_at is not _UNSET else None
+        vector = self._embed_new([StoredFact(fid_s, entity_id, new_text, None)]) if new_text is not None else {}
+        with self._entity_lock(entity_id), self.store.write_lock(), self._invalidated_on_failure(entity_id):
+            old = self.store.get(entity_id, [fid_s])
+            if not old:
+                raise KeyError(f"entity {entity_id!r} has no fact with id {fid_s!r}")
+            fact = replace(
+                old[0],
+                content=new_text if new_text is not None else old[0].content,
+                metadata=new_meta if new_meta is not None else old[0].metadata,
+                expires_at=new_expiry if expires_at is not _UNSET else old[0].expires_at,
+                updated_at=datetime.now(timezone.utc).isoformat(),
+            )
+            cache = self._caches.get(entity_id)
+            fresh = self._cache_is_current(cache)
+            if new_text is not None:
+                vectors = np.stack([vector[fid_s]])
+                self.store.upsert(entity_id, [fact], vectors)
+            else:
+                self.store.update_seen(entity_id, [fact])
+            token = self.store.bump_revision(entity_id)
+            if cache is not None:
+                if not fresh:
+                    self._caches.drop(entity_id)
+                else:
+                    if new_text is not None:
+                        cache.upsert([fact], vectors)
+                    else:
+                        cache.update_seen([fact])
+                    cache.revision = token
+        return fact
+
+    def export(self, entity_id: str, *, include_vectors: bool = False) -> list[dict[str, Any]]:
+        """Every stored fact of ``entity_id`` as a record (see :mod:`memori_core.records`), in order of addition.
+
+        Read from the store itself, not the cache. Write them as JSON Lines
+        (one ``json.dumps`` per line) to move a user's memory between stores;
+        with ``include_vectors`` an import into the same embedder's store needs
+        no re-embedding.
+        """
+        entity_id = check_entity_id(entity_id)
+        rows = self.store.load_entity(entity_id)
+        order = sorted(range(len(rows.facts)), key=lambda i: (rows.facts[i].seq, rows.facts[i].id))
+        return [to_record(rows.facts[i], rows.embeddings[i] if include_vectors else None) for i in order]
+
+    def import_(self, entity_id: str, records: Sequence[dict[str, Any]], *, reembed: bool = False) -> list[str]:
+        """Store exported records as ``entity_id``'s facts (upserted by id); returns their ids.
+
+        Vectors in the records are used when every record has one of the
+        store's dimension and ``reembed`` is False; otherwise every text is
+        embedded with this engine's embedder (e.g. to move to another
+        embedder). Ids, timestamps, sightings, sessions and their order are
+        kept, so recall over the imported facts is the recall of the export.
+        Everything is validated before anything is written; a failure part-way
+        raises :class:`~memori_core.PartialWriteError` like :meth:`add`.
+        """
+        entity_id = check_entity_id(entity_id)
+        if isinstance(records, (str, bytes, dict)) or not isinstance(records, Sequence):
+            raise TypeError(f"records must be a list of dicts, got {type(records).__name__}")
+        now = datetime.now(timezone.utc).isoformat()
+        seq0 = time.time_ns()
+        batch: dict[str, tuple[StoredFact, np.ndarray | None]] = {}
+        for i, record in enumerate(records):
+            text = record.get("text") if isinstance(record, dict) else None
+            default_id = derived_fact_id(text) if isinstance(text, str) and text.strip() else ""
+            fact, vec = from_record(entity_id, record, i, default_id=default_id, default_seq=seq0 + i, now=now)
+            batch[fact.id] = (fact, vec)  # a repeated id: the last record wins, as in add(ids=...)
+        if not batch:
+            return []
+        facts = [f for f, _ in batch.values()]
+        given = [v for _, v in batch.values()]
+        stored_dim = self.store.dimension()
+        dims = {v.shape[0] for v in given if v is not None}
+        usable = not reembed and all(v is not None for v in given) and len(dims) == 1
+        if usable and stored_dim is not None and dims != {stored_dim}:
+            raise ValueError(
+                f"records carry {dims.pop()}-d vectors but the store holds {stored_dim}-d vectors; "
+                "pass reembed=True to embed the texts with this engine's embedder"
+            )
+        if usable:
+            vectors = np.stack(given).astype(np.float32)  # type: ignore[arg-type]
+        else:
+            vec_of = self._embed_new(facts)
+            vectors = np.stack([vec_of[f.id] for f in facts])
+        with self._entity_lock(entity_id), self.store.write_lock(), self._invalidated_on_failure(entity_id):
+            self.store.upsert(entity_id, facts, vectors)
+            self.store.bump_revision(entity_id)
+            self._caches.drop(entity_id)  # a bulk write: the next recall loads it whole
+        return list(batch)
 
     def clear_cache(self) -> None:
         """Forget the in-process copies (the next recall reloads from the store)."""
@@ -334,7 +516,7 @@ class RecallEngine:
         return check_matrix([query_vector], rows=1, name="query_vector")[0]
 
     def _score(
-        self, query: str, entity_id: str, limit: int, query_vector: Any | None
+        self, query: str, entity_id: str, limit: int, query_vector: Any | None, where: Where | None = None
     ) -> _Scored | str:
         """Score the candidates, or return the reason nothing could be scored."""
         vec = self._embed_query(query, query_vector)
@@ -362,9 +544,17 @@ class RecallEngine:
                     )
                 return f"query embedding is {q.shape[0]}-d but stored rows are {cache.dim}-d"
 
-            subset: np.ndarray | None = None
-            if cfg.dense_limit is not None and cfg.dense_limit < len(cache):
-                subset = cache.recent_rows(cfg.dense_limit)
+            # The rows a recall may return: live, not expired, matching ``where``
+            # (None: all live rows), then the recency window of ``dense_limit``.
+            allowed = self._allowed_rows(cache, where)
+            subset: np.ndarray | None = allowed
+            if allowed is not None and allowed.size == 0:
+                return "no stored fact matches the filter" if where else "every stored fact has expired"
+            if cfg.dense_limit is not None:
+                if allowed is None and cfg.dense_limit < len(cache):
+                    subset = cache.recent_rows(cfg.dense_limit)
+                elif allowed is not None and cfg.dense_limit < allowed.size:
+                    subset = allowed[top_k(cache.recency[allowed], cfg.dense_limit)]
             scorable = len(cache) if subset is None else int(subset.shape[0])
             pool_n = candidate_limit(limit, scorable, bool(query.strip()), cfg)
             if subset is None:
@@ -380,7 +570,20 @@ class RecallEngine:
                 lexical_rows, _ = cache.index(key).top(q_terms, pool_n, k1=cfg.k1, b=cfg.b, within=subset)
             hops = neighbour_hops(cfg) if cache.has_sessions else 0
             smooth = hops > 0
-            pool = assemble_pool(dense_rows, lexical_rows, cache.neighbour_rows if smooth else None, hops)
+            neighbours_of = cache.neighbour_rows
+            if smooth and allowed is not None:
+                mask = np.zeros(cache.n_rows, dtype=bool)
+                mask[allowed] = True
+
+                def neighbours_of(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                    # A filtered-out or expired fact neither enters the pool nor lends relevance.
+                    before, after = cache.neighbour_rows(rows)
+                    return (
+                        np.where((before >= 0) & mask[np.maximum(before, 0)], before, -1),
+                        np.where((after >= 0) & mask[np.maximum(after, 0)], after, -1),
+                    )
+
+            pool = assemble_pool(dense_rows, lexical_rows, neighbours_of if smooth else None, hops)
             rows = pool.rows.tolist()
             pool_facts: list[StoredFact] = [cache.facts[r] for r in rows]  # type: ignore[misc]
             sessions = cache.sessions[pool.rows] if smooth else None
@@ -398,6 +601,22 @@ class RecallEngine:
         scores = score_pool(pool, cosine, tf, dl, q_tokens, cfg, sessions=sessions, lengths=lengths)
         return _Scored(scores, pool_facts, scorable)
 
+    @staticmethod
+    def _allowed_rows(cache: EntityCache, where: Where | None) -> np.ndarray | None:
+        """Live rows that are not expired and match ``where``; ``None`` when that is every live row."""
+        expired = cache.expired_rows(time.time())
+        if where is None and expired.size == 0:
+            return None
+        if where is not None:
+            rows = cache.matching_rows(where)
+        else:
+            alive = np.ones(cache.n_rows, dtype=bool)
+            alive[cache.dead_rows()] = False
+            rows = np.flatnonzero(alive)
+        if expired.size:
+            rows = rows[~np.isin(rows, expired, assume_unique=True)]
+        return rows
+
     def _fact(self, scored: _Scored, i: int) -> RecalledFact:
         f = scored.facts[i]
         s = scored.scores
@@ -407,6 +626,10 @@ class RecallEngine:
             meta.setdefault("last_seen", f.last_seen)
         if f.session_id is not None:
             meta.setdefault("session_id", f.session_id)
+        if f.updated_at:
+            meta.setdefault("updated_at", f.updated_at)
+        if f.expires_at:
+            meta.setdefault("expires_at", f.expires_at)
         return RecalledFact(
             id=f.id,
             entity_id=f.entity_id,
@@ -425,19 +648,24 @@ class RecallEngine:
         limit: int | None = None,
         *,
         query_vector: Any | None = None,
+        where: dict[str, Any] | None = None,
     ) -> list[RecalledFact]:
         """The facts of ``entity_id`` most relevant to ``query``, best first, threshold applied.
 
         A blank query or ``limit <= 0`` returns ``[]`` without touching the
         embedder or the store. ``query_vector`` skips embedding the query (it
-        must come from the same embedder as the stored facts).
+        must come from the same embedder as the stored facts). ``where``
+        restricts recall to facts whose own metadata matches (``{"source":
+        "chat"}``, ``{"topic": {"$in": ["food", "health"]}}``; keys are ANDed),
+        before the candidate pool is sized. Expired facts are never recalled.
         """
         query = check_query(query)
         entity_id = check_entity_id(entity_id)
         limit = check_limit(limit, self.config.limit)
+        where = check_where(where)
         if not query.strip() or limit <= 0:
             return []
-        scored = self._score(query, entity_id, limit, query_vector)
+        scored = self._score(query, entity_id, limit, query_vector, where)
         if isinstance(scored, str):
             return []
         return [self._fact(scored, i) for i in select(scored.scores, limit, self.config).tolist()]
@@ -449,11 +677,13 @@ class RecallEngine:
         limit: int | None = None,
         *,
         query_vector: Any | None = None,
+        where: dict[str, Any] | None = None,
     ) -> RecallReport:
         """Recall with every pool candidate's score parts and fate; ``print()`` it for a table."""
         query = check_query(query)
         entity_id = check_entity_id(entity_id)
         limit = check_limit(limit, self.config.limit)
+        where = check_where(where)
         cfg = self.config
         q_tokens = analyzer(cfg.tokenizer, cfg.stemmer)(query)
         w_cos, w_lex = fusion_weights(len(q_tokens), cfg)
@@ -465,7 +695,7 @@ class RecallEngine:
             return empty("blank query: nothing is recalled")
         if limit <= 0:
             return empty(f"limit {limit} <= 0: nothing is recalled")
-        scored = self._score(query, entity_id, limit, query_vector)
+        scored = self._score(query, entity_id, limit, query_vector, where)
         if isinstance(scored, str):
             return empty(scored)
         s = scored.scores
@@ -500,19 +730,21 @@ class RecallEngine:
     # -- async twins --------------------------------------------------------
 
     async def aadd(self, entity_id: str, facts: Sequence[str] | str, ids: Sequence[str] | None = None,
-                   created_at: Any = None, metadata: Any = None, *, session_id: Any = None) -> list[str]:
+                   created_at: Any = None, metadata: Any = None, *, session_id: Any = None,
+                   supersedes: Sequence[str] | str | None = None, expires_at: Any = None) -> list[str]:
         """Async :meth:`add` (runs in a worker thread)."""
-        return await asyncio.to_thread(self.add, entity_id, facts, ids, created_at, metadata, session_id=session_id)
+        return await asyncio.to_thread(self.add, entity_id, facts, ids, created_at, metadata, session_id=session_id,
+                                       supersedes=supersedes, expires_at=expires_at)
 
     async def arecall(self, query: str, entity_id: str, limit: int | None = None, *,
-                      query_vector: Any | None = None) -> list[RecalledFact]:
+                      query_vector: Any | None = None, where: dict[str, Any] | None = None) -> list[RecalledFact]:
         """Async :meth:`recall` (runs in a worker thread)."""
-        return await asyncio.to_thread(self.recall, query, entity_id, limit, query_vector=query_vector)
+        return await asyncio.to_thread(self.recall, query, entity_id, limit, query_vector=query_vector, where=where)
 
     async def aexplain(self, query: str, entity_id: str, limit: int | None = None, *,
-                       query_vector: Any | None = None) -> RecallReport:
+                       query_vector: Any | None = None, where: dict[str, Any] | None = None) -> RecallReport:
         """Async :meth:`explain` (runs in a worker thread)."""
-        return await asyncio.to_thread(self.explain, query, entity_id, limit, query_vector=query_vector)
+        return await asyncio.to_thread(self.explain, query, entity_id, limit, query_vector=query_vector, where=where)
 
     async def adelete(self, entity_id: str, ids: Sequence[str]) -> None:
         """Async :meth:`delete`."""
@@ -521,3 +753,23 @@ class RecallEngine:
     async def aforget(self, entity_id: str) -> None:
         """Async :meth:`forget`."""
         await asyncio.to_thread(self.forget, entity_id)
+
+    async def alist(self, entity_id: str, **kwargs: Any) -> list[StoredFact]:
+        """Async :meth:`list`."""
+        return await asyncio.to_thread(self.list, entity_id, **kwargs)
+
+    async def aget(self, entity_id: str, ids: Sequence[str] | str) -> list[StoredFact]:
+        """Async :meth:`get`."""
+        return await asyncio.to_thread(self.get, entity_id, ids)
+
+    async def aupdate(self, entity_id: str, id: str, **kwargs: Any) -> StoredFact:
+        """Async :meth:`update`."""
+        return await asyncio.to_thread(self.update, entity_id, id, **kwargs)
+
+    async def aexport(self, entity_id: str, *, include_vectors: bool = False) -> list[dict[str, Any]]:
+        """Async :meth:`export`."""
+        return await asyncio.to_thread(self.export, entity_id, include_vectors=include_vectors)
+
+    async def aimport_(self, entity_id: str, records: Sequence[dict[str, Any]], *, reembed: bool = False) -> list[str]:
+        """Async :meth:`import_`."""
+        return await asyncio.to_thread(self.import_, entity_id, records, reembed=reembed)

@@ -24,6 +24,10 @@ class StoredFact:
     """Conversation/thread the fact was said in; facts of one session are ordered by ``seq``."""
     seq: int = 0
     """Order of addition within the entity (nanosecond clock at add time, plus position in the batch)."""
+    updated_at: str | None = None
+    """When :meth:`~memori_core.RecallEngine.update` last changed the fact (``None``: never)."""
+    expires_at: str | None = None
+    """When the fact stops being recalled (``None``: never)."""
     embedding: np.ndarray | None = field(default=None, repr=False, compare=False)
 
 

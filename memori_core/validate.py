@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 
 #: Keys recall adds to every fact's metadata; user metadata may not use them (they would shadow the bookkeeping).
-RESERVED_METADATA_KEYS = frozenset({"times_seen", "last_seen", "session_id"})
+RESERVED_METADATA_KEYS = frozenset({"times_seen", "last_seen", "session_id", "updated_at", "expires_at"})
 
 
 def check_text(value: str, name: str) -> str:
@@ -155,3 +155,30 @@ def check_session_id(value: Any, i: int) -> str | None:
     if not isinstance(value, str) or not value.strip():
         raise TypeError(f"session_id #{i} must be a non-empty str or None, got {value!r}")
     return check_text(value, f"session_id #{i}")
+
+
+def check_id_list(ids: Any, name: str) -> list[str]:
+    """One id or a sequence of ids (each a str), repeats removed in order; ``None`` raises ``TypeError``."""
+    if ids is None:
+        raise TypeError(f"{name} must be a str or a sequence of str, got None")
+    if isinstance(ids, str):
+        id_list = [ids]
+    elif isinstance(ids, Sequence) or isinstance(ids, (set, frozenset)):
+        id_list = list(ids)
+    else:
+        raise TypeError(f"{name} must be a str or a sequence of str, got {type(ids).__name__}")
+    for i, fid in enumerate(id_list):
+        if not isinstance(fid, str):
+            raise TypeError(f"{name}[{i}] must be a str, got {type(fid).__name__}")
+        check_text(fid, f"{name}[{i}]")
+    return list(dict.fromkeys(id_list))  # a repeated id counts once (Chroma refuses duplicates)
+
+
+def check_expiry(value: Any) -> str | None:
+    """``expires_at``: ``None``, a datetime / ISO 8601 string, or a ``timedelta`` from now; as a UTC ISO string."""
+    if isinstance(value, timedelta):
+        try:
+            return (datetime.now(timezone.utc) + value).isoformat()
+        except OverflowError:
+            raise ValueError(f"expires_at {value!r} is beyond the year 9999") from None
+    return to_iso_utc(value, "expires_at")

@@ -42,6 +42,7 @@ _WRITE_LOCKS: dict[str, threading.RLock] = {}
 ENTITY, FACT_ID, CREATED_AT, CREATED_TS = "entity_id", "fact_id", "created_at", "created_ts"
 LAST_SEEN, LAST_SEEN_TS, TIMES_SEEN, META_JSON = "last_seen", "last_seen_ts", "times_seen", "metadata_json"
 SESSION, SEQ = "session_id", "seq"
+UPDATED_AT, EXPIRES_AT = "updated_at", "expires_at"
 
 
 def default_store_path() -> Path:
@@ -287,6 +288,8 @@ class ChromaStore:
             times_seen=int(meta.get(TIMES_SEEN, 1)),
             session_id=meta.get(SESSION) or None,
             seq=int(meta.get(SEQ, 0)),
+            updated_at=meta.get(UPDATED_AT) or None,
+            expires_at=meta.get(EXPIRES_AT) or None,
         )
 
     # -- writes ------------------------------------------------------------
@@ -307,6 +310,9 @@ class ChromaStore:
         if fact.last_seen:
             meta[LAST_SEEN] = fact.last_seen
             meta[LAST_SEEN_TS] = iso_to_ts(fact.last_seen)
+        # Always written ("" = none): Chroma merges metadata on upsert/update.
+        meta[UPDATED_AT] = fact.updated_at or ""
+        meta[EXPIRES_AT] = fact.expires_at or ""
         # Always written: Chroma merges metadata on upsert/update, so leaving the key
         # out would keep the previous user metadata of a fact replaced by id.
         meta[META_JSON] = json.dumps(fact.metadata or {}, sort_keys=True, ensure_ascii=False)

@@ -1,0 +1,90 @@
+"""Export records: one JSON object per fact, the format of ``engine.export`` / ``engine.import_`` and JSON Lines files.
+
+A record holds everything recall depends on, so importing an export reproduces
+the same recall: ``id``, ``text``, ``created_at``, ``last_seen``,
+``times_seen``, ``session_id``, ``seq`` (order within the entity, which orders
+a session's facts), ``metadata``, ``updated_at``, ``expires_at`` and,
+optionally, ``vector`` (the stored embedding). Records carry no entity: they
+are imported into the entity the caller names.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from .facts import StoredFact
+from .validate import check_metadata, check_session_id, check_text, to_iso_utc
+
+RECORD_FIELDS = (
+    "id", "text", "created_at", "last_seen", "times_seen", "session_id", "seq",
+    "metadata", "updated_at", "expires_at", "vector",
+)
+
+
+def to_record(fact: StoredFact, vector: np.ndarray | None = None) -> dict[str, Any]:
+    """``fact`` as a JSON-serialisable record (with ``vector`` when given)."""
+    record: dict[str, Any] = {
+        "id": fact.id,
+        "text": fact.content,
+        "created_at": fact.created_at,
+        "last_seen": fact.last_seen,
+        "times_seen": fact.times_seen,
+        "session_id": fact.session_id,
+        "seq": fact.seq,
+        "metadata": dict(fact.metadata),
+        "updated_at": fact.updated_at,
+        "expires_at": fact.expires_at,
+    }
+    if vector is not None:
+        record["vector"] = [float(x) for x in np.asarray(vector, dtype=np.float32)]
+    return record
+
+
+def _int(record: Mapping[str, Any], key: str, default: int, i: int, minimum: int) -> int:
+    value = record.get(key, default)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise ValueError(f"records[{i}][{key!r}] must be an int >= {minimum}, got {value!r}")
+    return value
+
+
+def from_record(entity_id: str, record: Any, i: int, *, default_id: str, default_seq: int, now: str
+                ) -> tuple[StoredFact, np.ndarray | None]:
+    """Validate record ``i`` and turn it into a fact of ``entity_id`` (and its vector, if it carries one)."""
+    if not isinstance(record, Mapping):
+        raise TypeError(f"records[{i}] must be a dict, got {type(record).__name__}")
+    unknown = set(record) - set(RECORD_FIELDS)
+    if unknown:
+        raise ValueError(f"records[{i}] has unknown field(s) {sorted(unknown)}; known: {', '.join(RECORD_FIELDS)}")
+    text = record.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"records[{i}]['text'] must be a non-empty str, got {text!r}")
+    fid = record.get("id") or default_id
+    if not isinstance(fid, str) or not fid.strip():
+        raise ValueError(f"records[{i}]['id'] must be a non-empty str, got {fid!r}")
+    created = to_iso_utc(record.get("created_at"), f"records[{i}]['created_at']") or now
+    vector = record.get("vector")
+    vec: np.ndarray | None = None
+    if vector is not None:
+        vec = np.asarray(vector, dtype=np.float32)
+        if vec.ndim != 1 or vec.size == 0 or not np.isfinite(vec).all() or not math.isfinite(float(vec @ vec)):
+            raise ValueError(f"records[{i}]['vector'] must be a non-empty list of finite numbers")
+    fact = StoredFact(
+        id=check_text(fid, f"records[{i}]['id']"),
+        entity_id=entity_id,
+        content=check_text(text.strip(), f"records[{i}]['text']"),
+        created_at=created,
+        metadata=check_metadata(record.get("metadata"), i),
+        last_seen=to_iso_utc(record.get("last_seen"), f"records[{i}]['last_seen']") or created,
+        times_seen=_int(record, "times_seen", 1, i, 1),
+        session_id=check_session_id(record.get("session_id"), i),
+        seq=_int(record, "seq", default_seq, i, 0),
+        updated_at=to_iso_utc(record.get("updated_at"), f"records[{i}]['updated_at']"),
+        expires_at=to_iso_utc(record.get("expires_at"), f"records[{i}]['expires_at']"),
+    )
+    return fact, vec

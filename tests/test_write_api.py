@@ -1,0 +1,272 @@
+"""The write path users expect: list, get, update, supersede, expiry, where filters, export / import.
+
+Each test runs over a real embedded Chroma folder, and the server-marked ones
+over a real `chroma run` server.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from memori_core import ChromaStore, RecallConfig, RecallEngine
+
+OPEN = RecallConfig(relevance_threshold=None)  # every gate off: these tests check what can be recalled at all
+
+
+@pytest.fixture
+def eng(tmp_path: Path, hash_embedder: Any) -> Any:
+    store = ChromaStore(path=tmp_path / "store")
+    yield RecallEngine(store=store, embedder=hash_embedder, config=OPEN)
+    store.close()
+
+
+def texts(facts: list[Any]) -> list[str]:
+    return [f.content for f in facts]
+
+
+# -- list / get ---------------------------------------------------------------
+
+
+def test_list_pages_newest_first_and_filters_by_session_and_metadata(eng: RecallEngine) -> None:
+    base = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    for i in range(5):
+        eng.add("u", f"User fact number {i}.", created_at=base + timedelta(days=i),
+                metadata={"source": "chat" if i % 2 else "import"}, session_id="s1" if i < 3 else "s2")
+    eng.add("other", "User fact number 9.")
+    page1 = eng.list("u", limit=2)
+    page2 = eng.list("u", limit=2, offset=2)
+    page3 = eng.list("u", limit=2, offset=4)
+    assert texts(page1 + page2 + page3) == [f"User fact number {i}." for i in (4, 3, 2, 1, 0)]
+    assert texts(eng.list("u", newest_first=False))[0] == "User fact number 0."
+    assert texts(eng.list("u", session_id="s2")) == ["User fact number 4.", "User fact number 3."]
+    assert texts(eng.list("u", where={"source": "chat"})) == ["User fact number 3.", "User fact number 1."]
+    assert all(f.entity_id == "u" for f in eng.list("u", limit=100))
+
+
+def test_get_returns_in_asked_order_and_never_another_entitys_fact(eng: RecallEngine) -> None:
+    a, b = eng.add("u", ["User likes tea.", "User likes jazz."])
+    (foreign,) = eng.add("v", ["User likes opera."])
+    got = eng.get("u", [b, "missing", a, foreign])
+    assert [f.id for f in got] == [b, a]
+    assert eng.get("v", a) == []
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [({"limit": -1}, "limit"), ({"offset": "x"}, "offset"), ({"where": {"k": [1, 2]}}, "where"),
+     ({"where": {"$or": []}}, "where"), ({"session_id": ""}, "session_id")],
+)
+def test_list_rejects_bad_arguments_by_name(eng: RecallEngine, kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises((TypeError, ValueError), match=message):
+        eng.list("u", **kwargs)
+
+
+# -- update -------------------------------------------------------------------
+
+
+def test_update_text_reembeds_keeps_id_and_records_updated_at(eng: RecallEngine) -> None:
+    (fid,) = eng.add("u", "User lives in Lyon.", session_id="s")
+    assert texts(eng.recall("where does the user live Lyon", "u")) == ["User lives in Lyon."]
+    fact = eng.update("u", fid, text="User lives in Paris.")
+    assert fact.id == fid and fact.session_id == "s" and fact.updated_at is not None
+    hits = eng.recall("Paris", "u")
+    assert [(h.id, h.content) for h in hits] == [(fid, "User lives in Paris.")]
+    assert hits[0].metadata["updated_at"] == fact.updated_at
+    assert eng.count("u") == 1
+    fresh = RecallEngine(store=eng.store, embedder=eng.embedder, config=OPEN)
+    assert [(h.id, h.content) for h in fresh.recall("Paris", "u")] == [(fid, "User lives in Paris.")]
+
+
+def test_update_metadata_replaces_it_without_reembedding(eng: RecallEngine, hash_embedder: Any) -> None:
+    (fid,) = eng.add("u", "User drinks coffee.", metadata={"source": "chat", "n": 1})
+    calls = hash_embedder.calls
+    eng.update("u", fid, metadata={"source": "import"})
+    assert hash_embedder.calls == calls
+    assert eng.get("u", fid)[0].metadata == {"source": "import"}
+    assert eng.recall("coffee", "u", where={"source": "chat"}) == []
+    assert texts(eng.recall("coffee", "u", where={"source": "import"})) == ["User drinks coffee."]
+
+
+def test_update_of_unknown_id_raises_keyerror_and_changes_nothing(eng: RecallEngine) -> None:
+    (fid,) = eng.add("u", "User drinks coffee.")
+    with pytest.raises(KeyError, match="no fact"):
+        eng.update("u", "nope", text="x")
+    with pytest.raises(KeyError):
+        eng.update("other", fid, text="User drinks tea.")  # another entity's id is unknown here
+    assert texts(eng.list("u")) == ["User drinks coffee."]
+
+
+# -- supersede and expiry -----------------------------------------------------
+
+
+def test_supersedes_deletes_the_replaced_fact_in_the_same_write(eng: RecallEngine) -> None:
+    (lyon,) = eng.add("u", "User lives in Lyon.")
+    (other,) = eng.add("v", "User lives in Lyon.")
+    (paris,) = eng.add("u", "User moved to Paris last month.", supersedes=[lyon, "unknown-id"])
+    assert [h.content for h in eng.recall("where does the user live", "u")] == ["User moved to Paris last month."]
+    assert eng.get("u", lyon) == [] and [f.id for f in eng.get("v", other)] == [other]
+    assert eng.count("u") == 1
+    # an id being added is never deleted by its own add
+    assert eng.add("u", "User moved to Paris last month.", supersedes=[paris]) == [paris]
+    assert eng.count("u") == 1
+
+
+def test_expired_facts_are_not_recalled_but_are_listed(eng: RecallEngine) -> None:
+    past = datetime.now(timezone.utc) - timedelta(minutes=1)
+    eng.add("u", "User is in Rome this week.", expires_at=past, session_id="s")
+    eng.add("u", "User likes Rome a lot.", expires_at=timedelta(days=30), session_id="s")
+    assert texts(eng.recall("Rome", "u")) == ["User likes Rome a lot."]
+    assert {f.content for f in eng.list("u")} == {"User is in Rome this week.", "User likes Rome a lot."}
+    report = eng.explain("Rome", "u")
+    assert [c.content for c in report.candidates] == ["User likes Rome a lot."]
+    fid = eng.list("u", limit=1, newest_first=False)[0].id
+    eng.update("u", fid, expires_at=None)  # clearing the expiry brings it back
+    assert set(texts(eng.recall("Rome", "u"))) == {"User is in Rome this week.", "User likes Rome a lot."}
+
+
+def test_expires_at_validation_names_the_argument(eng: RecallEngine) -> None:
+    with pytest.raises(ValueError, match="expires_at"):
+        eng.add("u", "User is here.", expires_at="next tuesday")
+    with pytest.raises(TypeError, match="expires_at"):
+        eng.add("u", "User is here.", expires_at=5)
+    with pytest.raises(TypeError, match="supersedes"):
+        eng.add("u", "User is here.", supersedes=[3])
+    assert eng.count("u") == 0
+
+
+# -- where filters --------------------------------------------------------------
+
+
+def test_where_filters_apply_before_pool_sizing_and_support_in(eng: RecallEngine) -> None:
+    eng.add("u", [f"User note about cooking {i}." for i in range(40)], metadata={"topic": "food"})
+    eng.add("u", "User note about cooking pasta in Rome.", metadata={"topic": "travel"})
+    eng.add("u", "User note about cooking in Oslo.", metadata={"topic": "work", "flag": True})
+    hits = eng.recall("cooking", "u", limit=5, where={"topic": "travel"})
+    assert texts(hits) == ["User note about cooking pasta in Rome."]
+    hits = eng.recall("cooking", "u", limit=5, where={"topic": {"$in": ["travel", "work"]}})
+    assert set(texts(hits)) == {"User note about cooking pasta in Rome.", "User note about cooking in Oslo."}
+    assert eng.recall("cooking", "u", where={"flag": 1}) == []  # a bool never matches a number
+    assert eng.recall("cooking", "u", where={"topic": "nothing"}) == []
+
+
+def test_where_can_never_reach_another_entity(eng: RecallEngine) -> None:
+    eng.add("victim", "Victim secret code is 1234.", metadata={"source": "chat"})
+    eng.add("u", "User likes chess.", metadata={"source": "chat"})
+    for where in ({"source": "chat"}, {"entity_id": "victim"}, {"source": {"$in": ["chat"]}}):
+        assert all(h.entity_id == "u" for h in eng.recall("secret code 1234", "u", where=where))
+        assert "Victim secret code is 1234." not in texts(eng.list("u", where=where))
+
+
+def test_neighbours_outside_the_filter_do_not_enter_the_pool(hash_embedder: Any) -> None:
+    cfg = RecallConfig(relevance_threshold=None)
+    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=cfg)
+    eng.add("u", ["We talked about the garden.", "Tomatoes grew well.", "The dog barked."],
+            metadata=[{"k": "a"}, {"k": "b"}, {"k": "a"}], session_id="s")
+    report = eng.explain("garden", "u", where={"k": "a"})
+    assert {c.content for c in report.candidates} <= {"We talked about the garden.", "The dog barked."}
+
+
+# -- export / import -------------------------------------------------------------
+
+
+def _fill(eng: RecallEngine) -> None:
+    eng.add("u", ["I adopted a cat.", "Her name is Miso.", "She is grey."], session_id="s1",
+            metadata={"source": "chat"})
+    eng.add("u", ["User is vegetarian.", "User runs marathons."], created_at="2025-05-01T10:00:00+00:00")
+    eng.add("u", "User is vegetarian.")  # a second sighting
+    eng.add("u", "User visits Rome.", expires_at=timedelta(days=3))
+
+
+QUERIES = ["what is the cat called", "food the user avoids", "running", "grey pet", "Rome"]
+
+
+def _recall_table(eng: RecallEngine) -> list[list[tuple[str, float]]]:
+    return [[(h.id, round(h.rank_score, 6)) for h in eng.recall(q, "u", limit=5)] for q in QUERIES]
+
+
+def test_export_import_as_json_lines_reproduces_recall_in_a_fresh_store(
+    eng: RecallEngine, tmp_path: Path, hash_embedder: Any
+) -> None:
+    _fill(eng)
+    before = _recall_table(eng)
+    path = tmp_path / "u.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in eng.export("u", include_vectors=True)))
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [r["text"] for r in records][:3] == ["I adopted a cat.", "Her name is Miso.", "She is grey."]
+    assert next(r for r in records if r["text"] == "User is vegetarian.")["times_seen"] == 2
+
+    calls = hash_embedder.calls
+    target = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=OPEN)
+    ids = target.import_("u2", records)
+    assert hash_embedder.calls == calls  # vectors were reused
+    assert sorted(ids) == sorted(r["id"] for r in records)
+    after = [[(h.id, round(h.rank_score, 6)) for h in target.recall(q, "u2", limit=5)] for q in QUERIES]
+    assert after == before
+    assert [r["text"] for r in target.export("u2")] == [r["text"] for r in records]
+
+
+def test_import_with_reembed_moves_to_another_embedder(eng: RecallEngine) -> None:
+    _fill(eng)
+    records = eng.export("u", include_vectors=True)
+
+    class Other:
+        name = "other-32"
+
+        def embed_documents(self, texts: list[str]) -> np.ndarray:
+            return np.stack([self.embed_query(t) for t in texts])
+
+        def embed_query(self, text: str) -> np.ndarray:
+            rng = np.random.default_rng(abs(hash(text.lower())) % 2**32)
+            return rng.standard_normal(32).astype(np.float32)
+
+    target = RecallEngine(store=ChromaStore.in_memory(), embedder=Other(), config=OPEN)
+    target.add("seed", "User exists.")  # the target store is 32-d
+    with pytest.raises(ValueError, match="reembed=True"):
+        target.import_("u", records)
+    assert target.count("u") == 0
+    target.import_("u", records, reembed=True)
+    assert target.count("u") == len(records)
+    assert "Her name is Miso." in texts(target.recall("Miso", "u", limit=6))
+
+
+@pytest.mark.parametrize(
+    "records, message",
+    [([{"text": ""}], r"records\[1\]\['text'\]"), ([{"text": "x", "seq": -1}], "seq"),
+     ([{"text": "x", "colour": 1}], "unknown field"), ([{"text": "x", "vector": [float("nan")]}], "vector"),
+     ([{"text": "x", "metadata": {"times_seen": 3}}], "reserved"), (["x"], r"records\[1\]"),
+     ({"text": "x"}, "list of dicts")],
+)
+def test_import_validates_every_record_before_writing(eng: RecallEngine, records: Any, message: str) -> None:
+    good = {"text": "User is fine."}
+    with pytest.raises((TypeError, ValueError), match=message):
+        eng.import_("u", [good, *records] if isinstance(records, list) else records)
+    assert eng.count("u") == 0
+
+
+# -- the same over a real Chroma server -----------------------------------------
+
+
+@pytest.mark.server
+def test_write_api_over_a_chroma_server(chroma_server: tuple[str, int], hash_embedder: Any) -> None:
+    host, port = chroma_server
+    store = ChromaStore.http(host=host, port=port, collection=f"t_{uuid.uuid4().hex}")
+    eng = RecallEngine(store=store, embedder=hash_embedder, config=OPEN)
+    (lyon,) = eng.add("u", "User lives in Lyon.", metadata={"source": "chat"})
+    eng.add("u", "User moved to Paris.", supersedes=lyon, metadata={"source": "chat"})
+    eng.add("u", "User was in Rome.", expires_at=datetime.now(timezone.utc) - timedelta(seconds=1))
+    assert texts(eng.recall("where does the user live", "u", where={"source": "chat"})) == ["User moved to Paris."]
+    (paris,) = [f.id for f in eng.list("u") if f.content == "User moved to Paris."]
+    eng.update("u", paris, text="User moved to Paris in May.")
+    other = RecallEngine(store=store, embedder=hash_embedder, config=OPEN)  # sees the edit: reads the store
+    assert texts(other.recall("Paris", "u")) == ["User moved to Paris in May."]
+    records = eng.export("u", include_vectors=True)
+    embedded = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=OPEN)
+    embedded.import_("u", records)
+    assert [h.id for h in embedded.recall("Paris", "u")] == [h.id for h in eng.recall("Paris", "u")]
