@@ -1,21 +1,32 @@
 # Two commands for a fresh machine:  `make demo`  (see it work)  and  `make test`  (run every test).
+# `make test-fast` skips the tiers that load the model, start a Chroma server or run example scripts.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-# A CPU build of PyTorch for the offline MiniLM (sentence-transformers); override for other platforms.
+# PyTorch for the offline MiniLM (sentence-transformers), CPU build. PyPI's Linux wheel of torch is the CUDA
+# build (several GB), so torch alone comes from PyTorch's CPU index (`--no-deps`: its own dependencies, and
+# everything else, come from PyPI in the next step). Override, e.g.:
+#   make install TORCH_INDEX=https://download.pytorch.org/whl/cu128   (a CUDA build)
+#   make install TORCH_INDEX=                                          (pip's configured index only)
+# Offline with a local torch wheel (pip's find-links or an extra index in pip.conf, as on our CI machines),
+# pip retries the unreachable index a few times, then takes the local `torch-2.13.0+cpu`.
 TORCH ?= torch==2.13.0
+TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
+TORCH_FROM := $(if $(strip $(TORCH_INDEX)),--index-url "$(strip $(TORCH_INDEX))")
 # Test-only: upstream Memori for the ranking-parity test. Installed without its
 # dependencies: its protobuf<6 pin conflicts with chromadb, and its search module needs only numpy + faiss.
 MEMORI_UPSTREAM ?= memori==3.3.6
+PYTEST := $(BIN)/python -m pytest -q
+FAST := -m "not model and not server and not slow"
 
-.PHONY: install install-dev demo test bench clean
+.PHONY: install install-dev demo test test-fast bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
 install: $(BIN)/python
-	$(BIN)/pip install -q "$(TORCH)"
+	$(BIN)/pip install -q --no-deps $(TORCH_FROM) "$(TORCH)"
 	$(BIN)/pip install -q -e ".[all]"
 
 install-dev: install
@@ -25,8 +36,13 @@ install-dev: install
 demo: install
 	$(BIN)/memori demo
 
+# Every tier (CI runs this).
 test: install-dev
-	$(BIN)/python -m pytest -q
+	$(PYTEST)
+
+# Without the model, server and slow tiers: no MiniLM, no `chroma run` server, no example scripts.
+test-fast: install-dev
+	$(PYTEST) $(FAST)
 
 bench: install-dev
 	$(BIN)/python benchmarks/bench_recall.py

@@ -4,7 +4,9 @@ Runs offline with the local all-MiniLM-L6-v2 and an in-memory Chroma store.
 The fake chat model calls a tool once and then answers, so the model is called
 twice; both calls get the user's facts in their system prompt, and the agent's
 message history never contains the memory block. With `capture=True` the
-user's turn is stored as a new fact once the model has answered it.
+user's statements in the turn ("I am training for a marathon") become a new
+"User ..." fact once the model has answered (questions are never stored);
+capture runs in the background and `middleware.flush()` waits for it.
 
     python examples/langchain_agent.py
 """
@@ -62,12 +64,13 @@ def main() -> None:
         AIMessage(content="", tool_calls=[{"name": "search_recipes", "args": {"query": "pre-run meal"}, "id": "call-1"}]),
         AIMessage(content="Banana oat porridge: good carbs, and no peanuts."),
     ]))
+    memori = MemoriMiddleware(engine=engine, capture=True)  # entity from the run's context
     agent = create_agent(
         model,
         [search_recipes],
         system_prompt="You are a nutrition coach.",
         context_schema=UserContext,
-        middleware=[MemoriMiddleware(engine=engine, capture=True)],  # entity from the run's context
+        middleware=[memori],
     )
     result = agent.invoke(
         {"messages": [("human", "I am training for a marathon: can I eat peanuts before my long run?")]},
@@ -76,7 +79,10 @@ def main() -> None:
     print("agent answered:", result["messages"][-1].content)
     print("history:", [m.type for m in result["messages"]],
           "| block in history:", any("<memori_context>" in str(m.content) for m in result["messages"]))
-    print("alice now has", engine.count("alice"), "facts (the user turn was captured)")
+    memori.flush()  # capture runs in the background: wait for it before reading the store
+    print("alice now has", engine.count("alice"), "facts (the user's statement was captured)")
+    for fact in engine.recall("training for a marathon", "alice", limit=5):
+        print("  fact:", fact.content)
 
 
 if __name__ == "__main__":

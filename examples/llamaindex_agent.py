@@ -3,7 +3,8 @@
 The block sits in ``llama_index.core.memory.Memory``: before every LLM call it
 recalls the user's facts for the latest user message, and ``Memory`` puts them
 into the system prompt as a ``<memori_context>`` block. With ``capture=True``,
-user messages that ``Memory`` flushes out of its short-term queue become facts.
+the statements in user messages that ``Memory`` flushes out of its short-term
+queue become facts (questions are never stored), in the background.
 
 Runs offline: the local all-MiniLM-L6-v2 embeds, an in-memory Chroma store holds
 the facts, and LlamaIndex's ``MockFunctionCallingLLM`` plays the model: it calls
@@ -79,6 +80,7 @@ async def capture_demo(engine: RecallEngine) -> None:
         ("user", "Any tips for a first week?"),
     ]:
         await memory.aput(ChatMessage(role=role, content=text))
+    await block.aflush()  # capture runs in the background: wait for it before reading the store
     print("\n=== capture=True: user turns flushed from short-term memory, now recalled ===")
     for fact in await engine.arecall("what is my cat called?", "alice", limit=1):
         print(f"  {fact.content}  (session {fact.metadata.get('session_id')})")

@@ -11,6 +11,7 @@ from .context import format_context, format_fact_line
 from .embedders import Embedder, LocalMiniLM, as_embedder, default_embedder
 from .engine import RecallEngine
 from .explain import CandidateScore, RecallReport
+from .extraction import ExtractedFact, FactExtractor, Message, RuleBasedFactExtractor
 from .facts import RecalledFact, StoredFact
 from .injection import inject_context
 from .query import extract_user_query
@@ -22,15 +23,19 @@ __all__ = [
     "CandidateScore",
     "ChromaStore",
     "Embedder",
+    "ExtractedFact",
+    "FactExtractor",
     "FactStore",
     "FolderInUseError",
     "PartialWriteError",
     "LocalMiniLM",
     "MemoriRecall",
+    "Message",
     "RecallConfig",
     "RecallEngine",
     "RecallReport",
     "RecalledFact",
+    "RuleBasedFactExtractor",
     "StoredFact",
     "as_embedder",
     "default_embedder",

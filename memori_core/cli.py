@@ -1,15 +1,27 @@
-"""The ``memori`` command: add, recall, forget, demo."""
+"""The ``memori`` command: add, recall, forget, eval, demo.
+
+Every mistake is reported as ``memori: error: ...`` with exit code 2, after the
+usage of the (sub)command that was given when argparse finds it. Where the
+embedded store lives: ``--path``, else ``$MEMORI_RECALL_PATH``, else the
+user's data folder. Only a command that writes (``add``, ``demo --path``)
+creates a missing store folder, and only when its parent folder exists (the
+default location is created with its parents); the others refuse a folder
+that does not exist, so a mistyped path is never silently created.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import sqlite3
 import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
+from . import __version__
 from .config import RecallConfig
 from .context import format_context
 from .engine import RecallEngine
@@ -46,13 +58,73 @@ DEMO_QUESTIONS: list[tuple[str, str]] = [
 ]
 
 
+class CliError(ValueError):
+    """A mistake on the command line found after parsing: ``memori: error: ...``, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one error prefix, ``memori: error:``, for the command and every subcommand."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, f"memori: error: {message}\n")
+
+
+def _server_address(value: str) -> tuple[str, int]:
+    """``--server HOST:PORT`` -> ``(host, port)``; anything else is an argparse error."""
+    host, sep, port = value.strip().rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, e.g. localhost:8000, got {value!r}")
+    return host, int(port)
+
+
+def _writable(folder: Path) -> bool:
+    return os.access(folder, os.W_OK | os.X_OK)
+
+
+def check_store_path(path: str | os.PathLike[str] | None, *, creates: bool) -> Path:
+    """The embedded store folder a command will open, or :class:`CliError` saying what is wrong with it.
+
+    ``path`` is ``--path`` (``None``: ``$MEMORI_RECALL_PATH``, else the default
+    location). A folder that exists must be writable (Chroma writes even to
+    read). One that does not exist is an error unless the command ``creates``
+    a store: then its parent folder must exist and be writable, except for
+    the default location, which is created with its parents.
+    """
+    if path is not None:
+        option, folder = "--path", Path(path).expanduser()
+    elif os.environ.get(PATH_ENV):
+        option, folder = f"${PATH_ENV}", default_store_path()
+    else:
+        option, folder = None, default_store_path()
+    named = f"{option} {folder}" if option else f"the default store folder {folder}"
+    if folder.exists():
+        if not folder.is_dir():
+            raise CliError(f"{named} is a file, not a folder")
+        if not _writable(folder):
+            raise CliError(f"{named} is not writable (the store writes to its folder even to read)")
+        return folder
+    if not creates:
+        if option is None:
+            raise CliError(f"no store yet at {folder}: add facts first with `memori add`, or pass --path")
+        raise CliError(f"{named} does not exist (check the spelling; `memori add` creates a new store folder)")
+    if option is None:
+        return folder  # the default location: created with its parents
+    parent = folder.parent
+    if not parent.is_dir():
+        what = "is a file" if parent.exists() else "does not exist"
+        raise CliError(f"{named}: its parent folder {parent} {what}, so the store folder is not created "
+                       "(check the spelling, or create the parent folder first)")
+    if not _writable(parent):
+        raise CliError(f"{named} cannot be created: its parent folder {parent} is not writable")
+    return folder
+
+
 def _store(args: argparse.Namespace) -> ChromaStore:
     if args.server:
-        host, _, port = args.server.rpartition(":")
-        if not host or not port.isdigit():
-            raise SystemExit(f"--server must be HOST:PORT, got {args.server!r}")
-        return ChromaStore.http(host=host, port=int(port))
-    return ChromaStore(path=args.path)
+        host, port = args.server
+        return ChromaStore.http(host=host, port=port)
+    return ChromaStore(path=args.store_path)
 
 
 def _engine(args: argparse.Namespace) -> RecallEngine:
@@ -65,7 +137,7 @@ def cmd_add(args: argparse.Namespace) -> int:
     if not facts and not sys.stdin.isatty():
         facts = [line.strip() for line in sys.stdin if line.strip()]
     if not facts:
-        raise SystemExit("memori add: give facts as arguments or one per line on standard input")
+        raise CliError("no facts to add: give them as arguments, or one per line on standard input")
     ids = _engine(args).add(args.entity, facts)
     for fid, fact in zip(ids, facts):
         print(f"{fid}  {fact}")
@@ -100,8 +172,9 @@ def cmd_forget(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    keep = check_store_path(args.path, creates=True) if args.path else None
     with tempfile.TemporaryDirectory(prefix="memori-demo-") as tmp:
-        path = Path(args.path) if args.path else Path(tmp)
+        path = keep or Path(tmp)
         print(f"memori-recall demo: embedded Chroma store at {path}")
         print("loading the local all-MiniLM-L6-v2 embedder...")
         engine = RecallEngine(store=ChromaStore(path=path))
@@ -130,10 +203,13 @@ def _eval_run(args: argparse.Namespace, task: str, memories: list[Memory],
     n = count(memories)
     print(f"{task}: {n['memories']} memories, {n['facts']} facts, {n['answerable']} questions with evidence, "
           f"{n['abstention']} abstention questions; limit {args.limit}", file=sys.stderr)
+    if not args.quiet:
+        print(f"loading the embedder {args.embedder!r}...", file=sys.stderr, flush=True)
+    embedder = load_embedder(args.embedder)
     result = {"task": task, **evaluate(
         memories,
         config=RecallConfig.from_env(),  # the shipped config, with any MEMORI_RECALL_* overrides
-        embedder=load_embedder(args.embedder),
+        embedder=embedder,
         limit=args.limit,
         short_queries=short_queries,
         category_labels=category_labels,
@@ -185,23 +261,30 @@ def _eval_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--limit", type=int, default=5,
                    help="facts recall() returns per question, for the injection table (default 5; "
                    "rankings are always scored on their top 10)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true", help="no progress on standard error")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``memori`` command."""
-    parser = argparse.ArgumentParser(prog="memori", description="Long-term memory recall over Chroma.")
+    parser = _Parser(prog="memori", description="Long-term memory recall over Chroma.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    def store_opts(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--path", default=None,
-                       help=f"embedded store folder (default ${PATH_ENV} or {default_store_path()})")
-        p.add_argument("--server", default=None, metavar="HOST:PORT", help="use a `chroma run` server instead")
+    def store_opts(p: argparse.ArgumentParser, *, creates: bool = False) -> None:
+        """--path or --server (not both); ``creates``: the command may create a missing store folder."""
+        where = p.add_mutually_exclusive_group()
+        where.add_argument("--path", default=None,
+                           help=f"embedded store folder (default ${PATH_ENV} or {default_store_path()})"
+                           + ("; created if missing and its parent folder exists" if creates else
+                              "; must exist"))
+        where.add_argument("--server", default=None, type=_server_address, metavar="HOST:PORT",
+                           help="use a `chroma run` server instead of a folder")
+        p.set_defaults(creates_store=creates)
 
     p_add = sub.add_parser("add", help="store facts for an entity")
     p_add.add_argument("--entity", "-e", required=True)
     p_add.add_argument("facts", nargs="*", help="facts (or one per line on stdin)")
-    store_opts(p_add)
+    store_opts(p_add, creates=True)
     p_add.set_defaults(func=cmd_add)
 
     p_recall = sub.add_parser("recall", help="recall an entity's facts for a query")
@@ -257,17 +340,46 @@ def build_parser() -> argparse.ArgumentParser:
     p_prefeval.set_defaults(func=cmd_eval_prefeval)
 
     p_demo = sub.add_parser("demo", help="seed two users, recall, explain (temporary embedded store)")
-    p_demo.add_argument("--path", default=None, help="keep the demo store in this folder")
+    p_demo.add_argument("--path", default=None,
+                        help="keep the demo store in this folder (created if missing and its parent folder exists)")
     p_demo.set_defaults(func=cmd_demo)
+
+    for command in _subcommands(parser):
+        command.set_defaults(_subparser=command)  # leftover arguments are reported with this command's usage
     return parser
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """Every subcommand's parser under ``parser``, nested ones (``eval locomo``) after their parent."""
+    found: list[argparse.ArgumentParser] = []
+    for action in parser._actions:  # noqa: SLF001 - argparse has no public list of subparsers
+        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+            for choice in dict.fromkeys(action.choices.values()):
+                found += [choice, *_subcommands(choice)]
+    return found
+
+
+def _errors() -> tuple[type[BaseException], ...]:
+    """Exceptions reported as ``memori: error: ...`` instead of a traceback."""
+    errors: tuple[type[BaseException], ...] = (TypeError, ValueError, RuntimeError, OSError, sqlite3.Error)
+    try:
+        from chromadb.errors import ChromaError
+    except ImportError:  # pragma: no cover - chromadb is a dependency
+        return errors
+    return (*errors, ChromaError)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``memori`` console script."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        getattr(args, "_subparser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     try:
+        if hasattr(args, "creates_store"):  # a command over a store: check the folder before any work
+            args.store_path = None if args.server else check_store_path(args.path, creates=args.creates_store)
         return int(args.func(args))
-    except (TypeError, ValueError, RuntimeError) as exc:
+    except _errors() as exc:
         print(f"memori: error: {exc}", file=sys.stderr)
         return 2
 

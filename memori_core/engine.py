@@ -8,19 +8,22 @@ frequencies and facts); the ranking itself is :mod:`memori_core.ranking.pipeline
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import contextvars
+import functools
 import hashlib
 import logging
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import numpy as np
 
-from .cache import CacheRegistry, EntityCache
+from .cache import EntityCache
+from .coordinator import Coordinator
 from .config import RecallConfig
 from .embedders import Embedder, as_embedder, check_matrix, default_embedder, embed_in_batches
 from .explain import CandidateScore, RecallReport
@@ -63,8 +66,30 @@ logger = logging.getLogger(__name__)
 
 _UNSET: Any = object()
 
+Progress = Callable[[str, int, int], None]
+"""``progress(stage, done, total)``: stage ``"embed"`` or ``"store"``, facts done of ``total``."""
 
-_LOCK_STRIPES = 64
+
+def _safe_progress(progress: Any) -> Progress | None:
+    """``progress`` wrapped so that its failures are logged once and never break a write."""
+    if progress is None:
+        return None
+    if not callable(progress):
+        raise TypeError(f"progress must be a callable(stage, done, total) or None, got {type(progress).__name__}")
+    failed = False
+
+    def report(stage: str, done: int, total: int) -> None:
+        nonlocal failed
+        if failed:
+            return
+        try:
+            progress(stage, done, total)
+        except Exception:
+            failed = True
+            logger.warning("progress callback raised; no more progress is reported for this call", exc_info=True)
+
+    return report
+
 
 
 def _split_new_and_seen(
@@ -124,9 +149,12 @@ class RecallEngine:
         *,
         embed_batch_size: int = 256,
         max_cached_entities: int = 256,
+        async_workers: int = 8,
     ) -> None:
         """``store`` defaults to the embedded Chroma store in the user's data directory,
-        ``embedder`` to the local all-MiniLM-L6-v2, ``config`` to :class:`RecallConfig` defaults."""
+        ``embedder`` to the local all-MiniLM-L6-v2, ``config`` to :class:`RecallConfig` defaults.
+        The async methods run on ``async_workers`` threads of the engine's own
+        (not the event loop's default executor)."""
         if store is None:
             from .store.chroma import ChromaStore
 
@@ -139,10 +167,14 @@ class RecallEngine:
         if embed_batch_size < 1:
             raise ValueError("embed_batch_size must be >= 1")
         self.embed_batch_size = embed_batch_size
-        self._caches = CacheRegistry(max_cached_entities)
-        # Striped per-entity locks: recalls and writes of one entity are serialised,
-        # different entities proceed in parallel (the cache registry has its own lock).
-        self._locks = tuple(threading.RLock() for _ in range(_LOCK_STRIPES))
+        if isinstance(async_workers, bool) or not isinstance(async_workers, int) or async_workers < 1:
+            raise ValueError(f"async_workers must be an int >= 1, got {async_workers!r}")
+        self.async_workers = async_workers
+        self._executor: ThreadPoolExecutor | None = None
+        self._executor_lock = threading.Lock()
+        # Caches, locks and the write protocol; the lock order is written down there.
+        self._coord = Coordinator(self.store, max_cached_entities)
+        self._caches = self._coord.caches
 
     @property
     def embedder(self) -> Embedder:
@@ -164,6 +196,7 @@ class RecallEngine:
         session_id: Any = None,
         supersedes: Sequence[str] | str | None = None,
         expires_at: Any = None,
+        progress: Progress | None = None,
     ) -> list[str]:
         """Store facts for ``entity_id``; returns their ids, one per input fact.
 
@@ -185,6 +218,9 @@ class RecallEngine:
         ids are ignored. ``expires_at`` (datetime, ISO 8601, or a
         ``timedelta`` from now; one or one per fact) is when a fact stops
         being recalled; a fact seen again with a new ``expires_at`` takes it.
+        ``progress(stage, done, total)`` is called as a bulk add goes:
+        ``"embed"`` after each embedding batch, ``"store"`` after each store
+        batch (an exception it raises is logged and ignored).
 
         Everything is validated and embedded before anything is written. A
         store failure after some of the new facts were stored raises
@@ -194,6 +230,7 @@ class RecallEngine:
         """
         entity_id = check_entity_id(entity_id)
         texts = check_facts(facts)
+        report = _safe_progress(progress)
         n = len(texts)
         if n == 0:
             return []
@@ -232,45 +269,46 @@ class RecallEngine:
         derived = given_ids is None
         # Embed (slow) before taking the locks, only what is not stored yet...
         new, _ = _split_new_and_seen(batch, self._stored(entity_id, batch) if derived else {})
-        vec_of = self._embed_new(new)
+        vec_of = self._embed_new(new, report)
 
-        with self._entity_lock(entity_id), self.store.write_lock(), self._invalidated_on_failure(entity_id):
+        with self._coord.writing(entity_id) as done:
             # ...and decide under them, so that concurrent adds of one fact count every sighting.
             new, seen = _split_new_and_seen(batch, self._stored(entity_id, batch) if derived else {})
             late = [f for f in new if f.id not in vec_of]  # deleted meanwhile: embed now (rare)
             if late:
                 vec_of.update(self._embed_new(late))
-            vectors = np.stack([vec_of[f.id] for f in new]) if new else np.zeros((0, 0), dtype=np.float32)
-            cache = self._caches.get(entity_id)
-            fresh = self._cache_is_current(cache)
             if new:
-                self.store.upsert(entity_id, new, vectors)
+                vectors = np.stack([vec_of[f.id] for f in new])
+                self._upsert(entity_id, new, vectors, report)
+                done.upsert(new, vectors)
             if seen:
                 self.store.update_seen(entity_id, seen)
+                done.update_seen(seen)
             if replaced:
                 self.store.delete(entity_id, replaced)
-            token = self.store.bump_revision(entity_id)
-            if cache is not None:
-                if not fresh:
-                    # Another process (shared store) or another engine of this
-                    # process may have written since our load; only a reload is
-                    # sure to include its rows.
-                    self._caches.drop(entity_id)
-                else:
-                    cache.upsert(new, vectors)
-                    cache.update_seen(seen)
-                    cache.remove(replaced)
-                    cache.revision = token
+                done.remove(replaced)
         return out_ids
 
     def _stored(self, entity_id: str, batch: dict[str, StoredFact]) -> dict[str, StoredFact]:
         return {f.id: f for f in self.store.get(entity_id, list(batch))}
 
-    def _embed_new(self, facts: list[StoredFact]) -> dict[str, np.ndarray]:
+    def _embed_new(self, facts: list[StoredFact], progress: Progress | None = None) -> dict[str, np.ndarray]:
         """Embed facts about to be stored, checking the dimension against the store's."""
         if not facts:
             return {}
-        vectors = embed_in_batches(self.embedder, [f.content for f in facts], self.embed_batch_size)
+        texts = [f.content for f in facts]
+        if progress is None:
+            vectors = embed_in_batches(self.embedder, texts, self.embed_batch_size)
+        else:
+            parts = []
+            for start in range(0, len(texts), self.embed_batch_size):
+                parts.append(embed_in_batches(self.embedder, texts[start : start + self.embed_batch_size],
+                                              self.embed_batch_size))
+                progress("embed", min(start + self.embed_batch_size, len(texts)), len(texts))
+            dims = {p.shape[1] for p in parts}
+            if len(dims) > 1:
+                raise ValueError(f"embedder {self.embedder.name!r} returned vectors of several dimensions: {sorted(dims)}")
+            vectors = np.vstack(parts)
         stored_dim = self.store.dimension()
         if stored_dim is not None and stored_dim != vectors.shape[1]:
             raise ValueError(
@@ -279,43 +317,27 @@ class RecallEngine:
             )
         return {f.id: v for f, v in zip(facts, vectors)}
 
+    def _upsert(self, entity_id: str, facts: list[StoredFact], vectors: np.ndarray, progress: Progress | None) -> None:
+        if progress is None:
+            self.store.upsert(entity_id, facts, vectors)
+            return
+        total = len(facts)
+        self.store.upsert(entity_id, facts, vectors, progress=lambda done: progress("store", done, total))
+
     def delete(self, entity_id: str, ids: Sequence[str]) -> None:
         """Delete some of ``entity_id``'s facts by id (unknown ids are ignored)."""
         entity_id = check_entity_id(entity_id)
         id_list = check_id_list(ids, "ids")
-        with self._entity_lock(entity_id), self.store.write_lock(), self._invalidated_on_failure(entity_id):
-            cache = self._caches.get(entity_id)
-            fresh = self._cache_is_current(cache)
+        with self._coord.writing(entity_id) as done:
             self.store.delete(entity_id, id_list)
-            token = self.store.bump_revision(entity_id)
-            if cache is not None:
-                if not fresh:
-                    self._caches.drop(entity_id)
-                else:
-                    cache.remove(id_list)
-                    cache.revision = token
+            done.remove(id_list)
 
     def forget(self, entity_id: str) -> None:
         """Delete every fact of ``entity_id`` (and nothing of any other entity)."""
         entity_id = check_entity_id(entity_id)
-        with self._entity_lock(entity_id), self.store.write_lock(), self._invalidated_on_failure(entity_id):
+        with self._coord.writing(entity_id) as done:
             self.store.forget(entity_id)
-            self.store.bump_revision(entity_id)
-            self._caches.drop(entity_id)
-
-    @contextlib.contextmanager
-    def _invalidated_on_failure(self, entity_id: str) -> Iterator[None]:
-        """Run a write; if it fails at any point, drop the entity's cache and change its revision before
-        re-raising, so that the next recall (of this engine or any other) reloads what the store really holds."""
-        try:
-            yield
-        except BaseException:
-            self._caches.drop(entity_id)
-            try:
-                self.store.bump_revision(entity_id)
-            except Exception:  # the store is failing; the local token has changed, the error that matters is the first
-                logger.warning("entity %r: could not record the revision after a failed write", entity_id, exc_info=True)
-            raise
+            done.drop()
 
     def count(self, entity_id: str) -> int:
         """Number of facts stored for ``entity_id``."""
@@ -390,7 +412,7 @@ class RecallEngine:
         new_meta = check_metadata(metadata, 0) if metadata is not None else None
         new_expiry = check_expiry(expires_at) if expires_at is not _UNSET else None
         vector = self._embed_new([StoredFact(fid_s, entity_id, new_text, None)]) if new_text is not None else {}
-        with self._entity_lock(entity_id), self.store.write_lock(), self._invalidated_on_failure(entity_id):
+        with self._coord.writing(entity_id) as done:
             old = self.store.get(entity_id, [fid_s])
             if not old:
                 raise KeyError(f"entity {entity_id!r} has no fact with id {fid_s!r}")
@@ -401,23 +423,13 @@ class RecallEngine:
                 expires_at=new_expiry if expires_at is not _UNSET else old[0].expires_at,
                 updated_at=datetime.now(timezone.utc).isoformat(),
             )
-            cache = self._caches.get(entity_id)
-            fresh = self._cache_is_current(cache)
             if new_text is not None:
                 vectors = np.stack([vector[fid_s]])
                 self.store.upsert(entity_id, [fact], vectors)
+                done.upsert([fact], vectors)
             else:
                 self.store.update_seen(entity_id, [fact])
-            token = self.store.bump_revision(entity_id)
-            if cache is not None:
-                if not fresh:
-                    self._caches.drop(entity_id)
-                else:
-                    if new_text is not None:
-                        cache.upsert([fact], vectors)
-                    else:
-                        cache.update_seen([fact])
-                    cache.revision = token
+                done.update_seen([fact])
         return fact
 
     def export(self, entity_id: str, *, include_vectors: bool = False) -> list[dict[str, Any]]:
@@ -433,7 +445,10 @@ class RecallEngine:
         order = sorted(range(len(rows.facts)), key=lambda i: (rows.facts[i].seq, rows.facts[i].id))
         return [to_record(rows.facts[i], rows.embeddings[i] if include_vectors else None) for i in order]
 
-    def import_(self, entity_id: str, records: Sequence[dict[str, Any]], *, reembed: bool = False) -> list[str]:
+    def import_(
+        self, entity_id: str, records: Sequence[dict[str, Any]], *, reembed: bool = False,
+        progress: Progress | None = None,
+    ) -> list[str]:
         """Store exported records as ``entity_id``'s facts (upserted by id); returns their ids.
 
         Vectors in the records are used when every record has one of the
@@ -443,8 +458,10 @@ class RecallEngine:
         kept, so recall over the imported facts is the recall of the export.
         Everything is validated before anything is written; a failure part-way
         raises :class:`~memori_core.PartialWriteError` like :meth:`add`.
+        ``progress`` is reported as in :meth:`add`.
         """
         entity_id = check_entity_id(entity_id)
+        report = _safe_progress(progress)
         if isinstance(records, (str, bytes, dict)) or not isinstance(records, Sequence):
             raise TypeError(f"records must be a list of dicts, got {type(records).__name__}")
         now = datetime.now(timezone.utc).isoformat()
@@ -470,42 +487,24 @@ class RecallEngine:
         if usable:
             vectors = np.stack(given).astype(np.float32)  # type: ignore[arg-type]
         else:
-            vec_of = self._embed_new(facts)
+            vec_of = self._embed_new(facts, report)
             vectors = np.stack([vec_of[f.id] for f in facts])
-        with self._entity_lock(entity_id), self.store.write_lock(), self._invalidated_on_failure(entity_id):
-            self.store.upsert(entity_id, facts, vectors)
-            self.store.bump_revision(entity_id)
-            self._caches.drop(entity_id)  # a bulk write: the next recall loads it whole
+        with self._coord.writing(entity_id) as done:
+            self._upsert(entity_id, facts, vectors, report)
+            done.drop()  # a bulk write: the next recall loads it whole
         return list(batch)
 
     def clear_cache(self) -> None:
         """Forget the in-process copies (the next recall reloads from the store)."""
-        self._caches.clear()
+        self._coord.clear()
 
     # -- read path ----------------------------------------------------------
 
     def _entity_lock(self, entity_id: str) -> threading.RLock:
-        return self._locks[hash(entity_id) % _LOCK_STRIPES]
-
-    def _cache_is_current(self, cache: EntityCache | None) -> bool:
-        """True when ``cache`` may be updated in place: nobody else wrote since it was loaded."""
-        if cache is None or self.store.shared:
-            return False
-        return cache.revision == self.store.revision(cache.entity_id)
+        return self._coord.entity_lock(entity_id)
 
     def _cache_for(self, entity_id: str) -> EntityCache:
-        cache = self._caches.get(entity_id)
-        # Read on every recall: for a store only this process writes to it is an
-        # in-memory lookup (other engines of the process bump it); for a shared
-        # store it is one read by id that sees other processes' finished writes.
-        revision = self.store.revision(entity_id)
-        if cache is not None and cache.revision == revision:
-            return cache
-        rows = self.store.load_entity(entity_id)
-        cache = EntityCache(entity_id, revision)
-        cache.upsert_sorted(rows.facts, rows.embeddings)
-        self._caches.put(cache)
-        return cache
+        return self._coord.cache_for(entity_id)
 
     def _embed_query(self, query: str, query_vector: Any | None) -> np.ndarray:
         if query_vector is None:
@@ -729,47 +728,59 @@ class RecallEngine:
 
     # -- async twins --------------------------------------------------------
 
+    async def _in_worker(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run a blocking call on this engine's own worker threads (not the event loop's default executor,
+        so calls waiting on a slow store can never starve unrelated ``to_thread`` work)."""
+        with self._executor_lock:
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(self.async_workers, thread_name_prefix="memori-recall")
+        ctx = contextvars.copy_context()
+        call = functools.partial(ctx.run, fn, *args, **kwargs)
+        return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+
     async def aadd(self, entity_id: str, facts: Sequence[str] | str, ids: Sequence[str] | None = None,
                    created_at: Any = None, metadata: Any = None, *, session_id: Any = None,
-                   supersedes: Sequence[str] | str | None = None, expires_at: Any = None) -> list[str]:
-        """Async :meth:`add` (runs in a worker thread)."""
-        return await asyncio.to_thread(self.add, entity_id, facts, ids, created_at, metadata, session_id=session_id,
-                                       supersedes=supersedes, expires_at=expires_at)
+                   supersedes: Sequence[str] | str | None = None, expires_at: Any = None,
+                   progress: Progress | None = None) -> list[str]:
+        """Async :meth:`add` (runs in a worker thread; ``progress`` is called from it)."""
+        return await self._in_worker(self.add, entity_id, facts, ids, created_at, metadata, session_id=session_id,
+                                     supersedes=supersedes, expires_at=expires_at, progress=progress)
 
     async def arecall(self, query: str, entity_id: str, limit: int | None = None, *,
                       query_vector: Any | None = None, where: dict[str, Any] | None = None) -> list[RecalledFact]:
         """Async :meth:`recall` (runs in a worker thread)."""
-        return await asyncio.to_thread(self.recall, query, entity_id, limit, query_vector=query_vector, where=where)
+        return await self._in_worker(self.recall, query, entity_id, limit, query_vector=query_vector, where=where)
 
     async def aexplain(self, query: str, entity_id: str, limit: int | None = None, *,
                        query_vector: Any | None = None, where: dict[str, Any] | None = None) -> RecallReport:
         """Async :meth:`explain` (runs in a worker thread)."""
-        return await asyncio.to_thread(self.explain, query, entity_id, limit, query_vector=query_vector, where=where)
+        return await self._in_worker(self.explain, query, entity_id, limit, query_vector=query_vector, where=where)
 
     async def adelete(self, entity_id: str, ids: Sequence[str]) -> None:
         """Async :meth:`delete`."""
-        await asyncio.to_thread(self.delete, entity_id, ids)
+        await self._in_worker(self.delete, entity_id, ids)
 
     async def aforget(self, entity_id: str) -> None:
         """Async :meth:`forget`."""
-        await asyncio.to_thread(self.forget, entity_id)
+        await self._in_worker(self.forget, entity_id)
 
     async def alist(self, entity_id: str, **kwargs: Any) -> list[StoredFact]:
         """Async :meth:`list`."""
-        return await asyncio.to_thread(self.list, entity_id, **kwargs)
+        return await self._in_worker(self.list, entity_id, **kwargs)
 
     async def aget(self, entity_id: str, ids: Sequence[str] | str) -> list[StoredFact]:
         """Async :meth:`get`."""
-        return await asyncio.to_thread(self.get, entity_id, ids)
+        return await self._in_worker(self.get, entity_id, ids)
 
     async def aupdate(self, entity_id: str, id: str, **kwargs: Any) -> StoredFact:
         """Async :meth:`update`."""
-        return await asyncio.to_thread(self.update, entity_id, id, **kwargs)
+        return await self._in_worker(self.update, entity_id, id, **kwargs)
 
     async def aexport(self, entity_id: str, *, include_vectors: bool = False) -> list[dict[str, Any]]:
         """Async :meth:`export`."""
-        return await asyncio.to_thread(self.export, entity_id, include_vectors=include_vectors)
+        return await self._in_worker(self.export, entity_id, include_vectors=include_vectors)
 
-    async def aimport_(self, entity_id: str, records: Sequence[dict[str, Any]], *, reembed: bool = False) -> list[str]:
+    async def aimport_(self, entity_id: str, records: Sequence[dict[str, Any]], *, reembed: bool = False,
+                       progress: Progress | None = None) -> list[str]:
         """Async :meth:`import_`."""
-        return await asyncio.to_thread(self.import_, entity_id, records, reembed=reembed)
+        return await self._in_worker(self.import_, entity_id, records, reembed=reembed, progress=progress)

@@ -1,7 +1,8 @@
 """Fail-open engine calls for the framework adapters: memory must never block the model call.
 
 On failure they log one warning on the adapter's logger and return an empty
-result; with ``strict=True`` they raise instead.
+result; with ``strict=True`` they raise instead. Capture (storing what a turn
+said) runs in the background: :mod:`memori_core.capture`.
 """
 
 from __future__ import annotations
@@ -47,34 +48,4 @@ async def arecall_or_empty(
         if strict:
             raise
         warn_failed(logger, owner, "recall", entity_id, exc)
-        return []
-
-
-def add_or_warn(
-    engine: Any, entity_id: str, facts: list[str], *, strict: bool, owner: str, logger: logging.Logger, **kwargs: Any
-) -> list[str]:
-    """``engine.add`` (capture); nothing to add gives ``[]``, a failure a warning and ``[]`` (unless ``strict``)."""
-    if not facts:
-        return []
-    try:
-        return list(engine.add(entity_id, facts, **kwargs))
-    except Exception as exc:
-        if strict:
-            raise
-        warn_failed(logger, owner, "capture", entity_id, exc)
-        return []
-
-
-async def aadd_or_warn(
-    engine: Any, entity_id: str, facts: list[str], *, strict: bool, owner: str, logger: logging.Logger, **kwargs: Any
-) -> list[str]:
-    """Async :func:`add_or_warn` (``engine.aadd``)."""
-    if not facts:
-        return []
-    try:
-        return list(await engine.aadd(entity_id, facts, **kwargs))
-    except Exception as exc:
-        if strict:
-            raise
-        warn_failed(logger, owner, "capture", entity_id, exc)
         return []

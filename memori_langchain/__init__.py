@@ -4,25 +4,32 @@
 >>> retriever = MemoriRetriever(engine=engine, entity_id="user-1", k=5)
 >>> chain = prompt | MemoriContextInjector(engine=engine, entity_id="user-1") | model
 >>> agent = create_agent(model, tools, middleware=[MemoriMiddleware(engine=engine, entity_id="user-1")])
+>>> capture = MemoriMiddleware(engine=engine, capture=True, extractor=LLMFactExtractor(small_model))
 """
 
 from memori_core import ChromaStore, RecallEngine
+from memori_core.extraction import RuleBasedFactExtractor
 
 from ._messages import last_human_text, messages_with_block, system_with_block
-from .graph import MemoriState, memori_recall_node, with_memori_context
+from .extractor import LLMFactExtractor
+from .graph import MemoriCaptureNode, MemoriState, memori_capture_node, memori_recall_node, with_memori_context
 from .injector import MemoriContextInjector
 from .middleware import MemoriMiddleware
 from .retriever import MemoriRetriever, fact_to_document
 
 __all__ = [
     "ChromaStore",
+    "LLMFactExtractor",
+    "MemoriCaptureNode",
     "MemoriContextInjector",
     "MemoriMiddleware",
     "MemoriRetriever",
     "MemoriState",
     "RecallEngine",
+    "RuleBasedFactExtractor",
     "fact_to_document",
     "last_human_text",
+    "memori_capture_node",
     "memori_recall_node",
     "messages_with_block",
     "system_with_block",

@@ -1,17 +1,21 @@
-"""Entity resolution and fail-open recall shared by every LangChain adapter."""
+"""Entity resolution, fail-open recall and the turn to capture, shared by the LangChain adapters."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 
 from memori_core import RecalledFact, format_context
-from memori_core.failopen import aadd_or_warn, add_or_warn, arecall_or_empty, recall_or_empty
+from memori_core.extraction import Message
+from memori_core.failopen import arecall_or_empty, recall_or_empty
 from memori_core.text import normalize_fact_text
 from memori_core.validate import check_entity_id
+
+from ._messages import message_text
 
 logger = logging.getLogger("memori_langchain")
 
@@ -61,18 +65,26 @@ def resolve_entity_id(
     raise ValueError(f"{owner} does not know whose memory to use: {ways}")
 
 
-def _recall_args(engine: Any, limit: int | None, skip_text: str | None) -> tuple[int | None, int | None]:
-    """(limit to ask the engine for, limit to keep): one extra when a text is to be skipped."""
-    if skip_text is None:
+_SKIP_SLACK = 4
+"""Extra facts asked of recall when some may be left out (one per fact a captured turn may have become)."""
+
+
+def _recall_args(engine: Any, limit: int | None, skipping: bool) -> tuple[int | None, int | None]:
+    """(limit to ask the engine for, limit to keep): a few extra when facts may be left out."""
+    if not skipping:
         return limit, limit
     keep = engine.config.limit if limit is None else limit
-    return (keep + 1 if keep > 0 else keep), keep
+    return (keep + _SKIP_SLACK if keep > 0 else keep), keep
 
 
-def _block(facts: list[RecalledFact], keep: int | None, skip_text: str | None) -> str:
-    if skip_text is not None:
-        key = normalize_fact_text(skip_text)
-        facts = [f for f in facts if normalize_fact_text(f.content) != key][:keep]
+def _block(facts: list[RecalledFact], keep: int | None, skip_text: str | None, skip_message_id: str | None) -> str:
+    if skip_text is not None or skip_message_id is not None:
+        key = normalize_fact_text(skip_text) if skip_text is not None else None
+        facts = [
+            f for f in facts
+            if (key is None or normalize_fact_text(f.content) != key)
+            and (skip_message_id is None or f.metadata.get("message_id") != skip_message_id)
+        ][:keep]
     return format_context(facts)
 
 
@@ -85,15 +97,18 @@ def recall_block(
     strict: bool,
     owner: str,
     skip_text: str | None = None,
+    skip_message_id: str | None = None,
 ) -> str:
     """The ``<memori_context>`` block for ``query`` ("" when nothing passes); fails open unless ``strict``.
 
-    A recalled fact whose normalised text equals ``skip_text`` (the user turn
-    being answered, when turns are captured) is left out.
+    When turns are captured, what the turn being answered already became is
+    not news to the model: a recalled fact whose normalised text equals
+    ``skip_text`` (that turn), or that was captured from the message
+    ``skip_message_id`` (its ``metadata["message_id"]``), is left out.
     """
-    ask, keep = _recall_args(engine, limit, skip_text)
+    ask, keep = _recall_args(engine, limit, skip_text is not None or skip_message_id is not None)
     facts = recall_or_empty(engine, query, entity_id, ask, strict=strict, owner=owner, logger=logger)
-    return _block(facts, keep, skip_text)
+    return _block(facts, keep, skip_text, skip_message_id)
 
 
 async def arecall_block(
@@ -105,40 +120,20 @@ async def arecall_block(
     strict: bool,
     owner: str,
     skip_text: str | None = None,
+    skip_message_id: str | None = None,
 ) -> str:
     """Async :func:`recall_block` (``engine.arecall``)."""
-    ask, keep = _recall_args(engine, limit, skip_text)
+    ask, keep = _recall_args(engine, limit, skip_text is not None or skip_message_id is not None)
     facts = await arecall_or_empty(engine, query, entity_id, ask, strict=strict, owner=owner, logger=logger)
-    return _block(facts, keep, skip_text)
+    return _block(facts, keep, skip_text, skip_message_id)
 
 
-def capture_fact(
-    engine: Any,
-    text: str,
-    entity_id: str,
-    metadata: dict[str, Any],
-    *,
-    strict: bool,
-    owner: str,
-    session_id: str | None = None,
-) -> None:
-    """Store one user turn as a fact (in ``session_id``'s conversation when given); fails open unless ``strict``."""
-    if text.strip():
-        add_or_warn(engine, entity_id, [text], strict=strict, owner=owner, logger=logger,
-                    metadata=metadata, session_id=session_id)
-
-
-async def acapture_fact(
-    engine: Any,
-    text: str,
-    entity_id: str,
-    metadata: dict[str, Any],
-    *,
-    strict: bool,
-    owner: str,
-    session_id: str | None = None,
-) -> None:
-    """Async :func:`capture_fact` (``engine.aadd``)."""
-    if text.strip():
-        await aadd_or_warn(engine, entity_id, [text], strict=strict, owner=owner, logger=logger,
-                           metadata=metadata, session_id=session_id)
+def turn_to_capture(messages: Sequence[BaseMessage]) -> list[Message]:
+    """The turn to extract facts from: the last message if it is a human one, after the assistant message
+    it answers (context for a short reply like "Rex"); ``[]`` when the last message is not human."""
+    if not messages or not isinstance(messages[-1], HumanMessage):
+        return []
+    turn = [Message("user", message_text(messages[-1]))]
+    if len(messages) > 1 and isinstance(messages[-2], AIMessage) and message_text(messages[-2]).strip():
+        turn.insert(0, Message("assistant", message_text(messages[-2])))
+    return turn

@@ -1,16 +1,21 @@
-"""LangGraph: a recall node for ``MessagesState`` graphs, and the helper the model node uses."""
+"""LangGraph: a recall node and a capture node for ``MessagesState`` graphs, and the helper the model node uses."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from langchain_core.messages import BaseMessage, SystemMessage, convert_to_messages
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage, convert_to_messages
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langgraph.graph import MessagesState
 from typing_extensions import NotRequired
 
-from ._entity import arecall_block, recall_block, resolve_entity_id
+from memori_core.extraction import FactExtractor
+from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, check_extractor, check_max_pending
+
+from ._entity import arecall_block, logger, recall_block, resolve_entity_id, turn_to_capture
 from ._messages import last_human_text, messages_with_block
 
 CONTEXT_KEY = "memori_context"
@@ -99,3 +104,105 @@ def with_memori_context(
         messages = [SystemMessage(content=system_prompt), *messages]
     block = state.get(key) or ""
     return messages_with_block(messages, block)
+
+
+class MemoriCaptureNode(RunnableLambda):
+    """The graph node made by :func:`memori_capture_node`: a ``RunnableLambda`` that can also wait for its captures."""
+
+    _captures: BackgroundCapture
+
+    @property
+    def pending_captures(self) -> int:
+        """Captures submitted and not finished yet."""
+        return self._captures.pending
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until the captures submitted so far are stored (at most ``timeout`` s); ``True`` if none is left.
+
+        With ``strict=True`` a capture failure is raised here.
+        """
+        return self._captures.flush(timeout)
+
+    async def aflush(self, timeout: float | None = None) -> bool:
+        """Async :meth:`flush` (the event loop is not blocked)."""
+        return await self._captures.aflush(timeout)
+
+
+_REMEMBERED_TURNS = 1024
+
+
+def memori_capture_node(
+    engine: Any,
+    entity_id: str | None = None,
+    *,
+    extractor: FactExtractor | None = None,
+    strict: bool = False,
+    max_pending_captures: int = DEFAULT_MAX_PENDING_CAPTURES,
+) -> MemoriCaptureNode:
+    """A graph node, put after the model node, that stores the facts of the user turn just answered.
+
+    >>> capture = memori_capture_node(engine, entity_id="user-1")
+    >>> builder.add_node("capture", capture)
+    >>> builder.add_edge("model", "capture"); builder.add_edge("capture", END)
+    >>> graph.invoke(...); capture.flush()        # wait for the background capture (tests, shutdown)
+
+    When the node runs, the last human message of ``state["messages"]`` (with
+    the assistant message before it as context) goes to ``extractor``
+    (default :class:`~memori_core.extraction.RuleBasedFactExtractor`: the
+    user's statements about themselves as "User ..." facts; questions,
+    greetings and instructions are never stored). Extraction and storage run
+    in the background, at most ``max_pending_captures`` at a time (more are
+    dropped with a warning): the node returns at once and changes no state.
+    A message (by id) is captured once however often the node runs. Facts get
+    metadata ``source="langgraph"``, ``role="user"``, ``thread_id`` and
+    ``message_id`` when known, and the thread id as ``session_id``. The
+    model node failing stops the graph before this node: only answered turns
+    are captured.
+
+    The entity is resolved as for :func:`memori_recall_node`. Failures log a
+    warning; with ``strict=True`` the first one is raised by the next
+    :meth:`MemoriCaptureNode.flush` / ``aflush`` or the node's next run.
+    """
+    owner = "memori_capture_node"
+    chosen = check_extractor(extractor)
+    captures = BackgroundCapture(owner, logger, strict=strict, max_pending=check_max_pending(max_pending_captures))
+    seen: OrderedDict[str, None] = OrderedDict()
+    seen_lock = threading.Lock()
+
+    def _first_time(message_id: str | None) -> bool:
+        if not message_id:
+            return True
+        with seen_lock:
+            if message_id in seen:
+                return False
+            seen[message_id] = None
+            if len(seen) > _REMEMBERED_TURNS:
+                seen.popitem(last=False)
+            return True
+
+    def memori_capture(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:
+        captures.raise_failure()
+        entity = resolve_entity_id(entity_id, config, _runtime_context(), owner=owner)
+        messages = convert_to_messages(state.get("messages") or [])
+        last_human = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=None)
+        if last_human is None:
+            return {}
+        message = messages[last_human]
+        if not _first_time(str(message.id) if message.id else None):
+            return {}
+        turn = turn_to_capture(messages[: last_human + 1])
+        metadata: dict[str, Any] = {"source": "langgraph", "role": "user"}
+        thread_id = (config.get("configurable") or {}).get("thread_id")
+        if thread_id is not None:
+            metadata["thread_id"] = str(thread_id)
+        if message.id:
+            metadata["message_id"] = str(message.id)
+        captures.submit(engine, entity, turn, chosen, metadata=metadata, session_id=metadata.get("thread_id"))
+        return {}
+
+    async def amemori_capture(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:
+        return memori_capture(state, config)  # only queues work: nothing to await
+
+    node = MemoriCaptureNode(memori_capture, afunc=amemori_capture, name="memori_capture")
+    node._captures = captures
+    return node

@@ -9,8 +9,11 @@ from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResp
 from langchain_core.messages import HumanMessage
 from langchain_core.runnables import RunnableConfig, ensure_config
 
-from ._entity import acapture_fact, arecall_block, capture_fact, recall_block, resolve_entity_id
-from ._messages import last_human_text, message_text, system_with_block
+from memori_core.extraction import FactExtractor
+from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, check_extractor
+
+from ._entity import arecall_block, logger, recall_block, resolve_entity_id, turn_to_capture
+from ._messages import last_human_text, system_with_block
 
 Handler = Callable[[ModelRequest], ModelResponse]
 AsyncHandler = Callable[[ModelRequest], Awaitable[ModelResponse]]
@@ -26,19 +29,32 @@ class MemoriMiddleware(AgentMiddleware):
     only, through ``request.override(system_message=...)``: the block is
     never written into the agent's state or message history.
 
-    With ``capture=True``, a user turn is stored as a fact once the model call
-    that answers it succeeded (the model call whose last input message is that
-    human message; tool-loop calls capture nothing). Its metadata records
-    ``source``, ``role``, and ``thread_id`` / ``message_id`` when known; the
-    thread id is also the fact's ``session_id``, so the turns of one
-    conversation are kept in order as a session by the engine.
-    A stored fact identical to the turn being answered is not injected back.
+    With ``capture=True``, once the model call that answers a user turn has
+    succeeded (the call whose last input message is that human message;
+    tool-loop calls capture nothing), the turn is handed to ``extractor``
+    (default :class:`~memori_core.extraction.RuleBasedFactExtractor`: only
+    the user's statements about themselves, as "User ..." facts; questions,
+    greetings and instructions are never stored) and what it returns is
+    stored, in the background: the answer never waits for extraction or
+    storage. At most ``max_pending_captures`` captures wait at a time; more
+    are dropped with a warning. Call :meth:`flush` / :meth:`aflush` to wait
+    for them (before reading what was captured, or at shutdown). Facts'
+    metadata records ``source``, ``role``, and ``thread_id`` / ``message_id``
+    when known; the thread id is also their ``session_id``, so the turns of
+    one conversation are kept in order as a session by the engine. An
+    extractor with ``uses_existing_facts`` (``LLMFactExtractor``) is shown the
+    user's most similar stored facts and may supersede some of them.
+    Facts captured from the turn being answered (or identical to it) are not
+    injected back into its own later model calls.
 
     The entity is, in order: ``config["configurable"]["entity_id"]``, the
     agent's runtime context (``entity_id``, else ``user_id``; a mapping or an
     object), the constructor's ``entity_id``; none -> ``ValueError``.
     Recall or capture errors are logged and the model is called without
-    memory; ``strict=True`` raises them instead.
+    memory; ``strict=True`` raises recall errors, and a capture failure is
+    raised by the next :meth:`flush` / :meth:`aflush` or the next model call
+    through this middleware, whichever comes first (see
+    :class:`memori_core.capture.BackgroundCapture`).
     """
 
     def __init__(
@@ -49,8 +65,11 @@ class MemoriMiddleware(AgentMiddleware):
         k: int | None = None,
         capture: bool = False,
         strict: bool = False,
+        extractor: FactExtractor | None = None,
+        max_pending_captures: int = DEFAULT_MAX_PENDING_CAPTURES,
     ) -> None:
-        """``k`` caps the facts injected (default: the engine's limit)."""
+        """``k`` caps the facts injected (default: the engine's limit); ``extractor`` and
+        ``max_pending_captures`` apply with ``capture=True``."""
         super().__init__()
         if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 0):
             raise ValueError(f"k must be a non-negative int or None, got {k!r}")
@@ -59,7 +78,29 @@ class MemoriMiddleware(AgentMiddleware):
         self.k = k
         self.capture = capture
         self.strict = strict
+        self.extractor = check_extractor(extractor)
+        self._captures = BackgroundCapture(
+            "MemoriMiddleware", logger, strict=strict, max_pending=max_pending_captures
+        )
         self.tools = []
+
+    # -- background captures ------------------------------------------------
+
+    @property
+    def pending_captures(self) -> int:
+        """Captures submitted and not finished yet."""
+        return self._captures.pending
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until the captures submitted so far are stored (at most ``timeout`` s); ``True`` if none is left.
+
+        With ``strict=True`` a capture failure is raised here.
+        """
+        return self._captures.flush(timeout)
+
+    async def aflush(self, timeout: float | None = None) -> bool:
+        """Async :meth:`flush` (the event loop is not blocked)."""
+        return await self._captures.aflush(timeout)
 
     # -- helpers ------------------------------------------------------------
 
@@ -74,13 +115,25 @@ class MemoriMiddleware(AgentMiddleware):
         return request.override(system_message=system_with_block(request.system_message, block))
 
     def _skip(self, query: str) -> str | None:
-        # With capture on, the turn being answered may already be stored (a
-        # tool-loop call, or the same question asked before): not news to the model.
+        # With capture on, the turn being answered may already be stored (the same
+        # statement made before, or an older raw-turn capture): not news to the model.
         return query if self.capture else None
 
-    def _turn_to_capture(self, request: ModelRequest, config: RunnableConfig) -> tuple[str, dict[str, Any]] | None:
-        if not self.capture or not request.messages or not isinstance(request.messages[-1], HumanMessage):
+    def _skip_message(self, request: ModelRequest) -> str | None:
+        # ... and so are the facts captured from it (a tool-loop call after capture finished).
+        if not self.capture:
             return None
+        for message in reversed(request.messages):
+            if isinstance(message, HumanMessage):
+                return str(message.id) if message.id else None
+        return None
+
+    def _capture(self, request: ModelRequest, config: RunnableConfig, entity: str) -> None:
+        if not self.capture:
+            return
+        turn = turn_to_capture(request.messages)
+        if not turn:
+            return
         message = request.messages[-1]
         metadata: dict[str, Any] = {"source": "langchain", "role": "user"}
         thread_id = (config.get("configurable") or {}).get("thread_id")
@@ -91,36 +144,31 @@ class MemoriMiddleware(AgentMiddleware):
             metadata["thread_id"] = str(thread_id)
         if message.id:
             metadata["message_id"] = str(message.id)
-        return message_text(message), metadata
+        self._captures.submit(self.engine, entity, turn, self.extractor,
+                              metadata=metadata, session_id=metadata.get("thread_id"))
 
     # -- hooks --------------------------------------------------------------
 
     def wrap_model_call(self, request: ModelRequest, handler: Handler) -> ModelResponse:
-        """Inject the block into this call's system message, call the model, then capture the turn."""
+        """Inject the block into this call's system message, call the model, then queue the turn's capture."""
+        self._captures.raise_failure()
         config = ensure_config()
         entity = self._entity(request, config)
         query = last_human_text(request.messages)
-        block = recall_block(
-            self.engine, query, entity, self.k, strict=self.strict, owner=self.name, skip_text=self._skip(query)
-        )
+        block = recall_block(self.engine, query, entity, self.k, strict=self.strict, owner=self.name,
+                             skip_text=self._skip(query), skip_message_id=self._skip_message(request))
         response = handler(self._with_block(request, block))
-        turn = self._turn_to_capture(request, config)
-        if turn is not None:
-            capture_fact(self.engine, turn[0], entity, turn[1], strict=self.strict, owner=self.name,
-                         session_id=turn[1].get("thread_id"))
+        self._capture(request, config, entity)
         return response
 
     async def awrap_model_call(self, request: ModelRequest, handler: AsyncHandler) -> ModelResponse:
-        """Async :meth:`wrap_model_call` (``engine.arecall`` / ``engine.aadd``)."""
+        """Async :meth:`wrap_model_call` (``engine.arecall``; the capture is queued the same way)."""
+        self._captures.raise_failure()
         config = ensure_config()
         entity = self._entity(request, config)
         query = last_human_text(request.messages)
-        block = await arecall_block(
-            self.engine, query, entity, self.k, strict=self.strict, owner=self.name, skip_text=self._skip(query)
-        )
+        block = await arecall_block(self.engine, query, entity, self.k, strict=self.strict, owner=self.name,
+                                    skip_text=self._skip(query), skip_message_id=self._skip_message(request))
         response = await handler(self._with_block(request, block))
-        turn = self._turn_to_capture(request, config)
-        if turn is not None:
-            await acapture_fact(self.engine, turn[0], entity, turn[1], strict=self.strict, owner=self.name,
-                                session_id=turn[1].get("thread_id"))
+        self._capture(request, config, entity)
         return response

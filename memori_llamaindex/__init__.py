@@ -5,21 +5,26 @@
 >>> retriever = MemoriRetriever(engine=engine, entity_id="user-1", similarity_top_k=5)
 >>> reranker = MemoriHybridPostprocessor(top_n=5, config=RecallConfig())
 >>> memory = Memory.from_defaults(session_id="s1", memory_blocks=[MemoriMemoryBlock(engine=engine, entity_id="user-1")])
+>>> capturing = MemoriMemoryBlock(engine=engine, entity_id="user-1", capture=True, extractor=LLMFactExtractor(llm))
 
 ``RecallEngine``, ``RecallConfig`` and ``ChromaStore`` are :mod:`memori_core`'s, re-exported for convenience.
 """
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core.extraction import RuleBasedFactExtractor
 
+from .extractor import LLMFactExtractor
 from .memory_block import MemoriMemoryBlock
 from .postprocessor import MemoriHybridPostprocessor
 from .retriever import MemoriRetriever
 
 __all__ = [
     "ChromaStore",
+    "LLMFactExtractor",
     "MemoriHybridPostprocessor",
     "MemoriMemoryBlock",
     "MemoriRetriever",
     "RecallConfig",
     "RecallEngine",
+    "RuleBasedFactExtractor",
 ]

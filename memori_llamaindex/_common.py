@@ -1,4 +1,4 @@
-"""Entity checks, fail-open recall and message text shared by the LlamaIndex adapters."""
+"""Entity checks, fail-open recall, message text and turns to capture, shared by the LlamaIndex adapters."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from typing import Any
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, TextBlock
 
 from memori_core import RecalledFact
-from memori_core.failopen import aadd_or_warn, arecall_or_empty, recall_or_empty
+from memori_core.extraction import Message
+from memori_core.failopen import arecall_or_empty, recall_or_empty
 from memori_core.validate import check_entity_id
 
 logger = logging.getLogger("memori_llamaindex")
@@ -36,22 +37,6 @@ async def asafe_recall(
     return await arecall_or_empty(engine, query, entity_id, limit, strict=strict, owner=owner, logger=logger)
 
 
-async def asafe_add(
-    engine: Any,
-    entity_id: str,
-    facts: list[str],
-    metadata: list[dict[str, Any]],
-    session_ids: list[str | None],
-    *,
-    strict: bool,
-    owner: str,
-) -> list[str]:
-    """``engine.aadd``; on failure a warning and ``[]`` (or the exception when ``strict``)."""
-    return await aadd_or_warn(
-        engine, entity_id, facts, strict=strict, owner=owner, logger=logger, metadata=metadata, session_id=session_ids
-    )
-
-
 def message_text(message: ChatMessage) -> str:
     """The text parts of a chat message, joined by newlines (images, tool calls etc. are skipped)."""
     return "\n".join(b.text for b in message.blocks if isinstance(b, TextBlock) and b.text).strip()
@@ -63,3 +48,28 @@ def latest_user_text(messages: Sequence[ChatMessage] | None) -> str:
         if message.role == MessageRole.USER:
             return message_text(message)
     return ""
+
+
+_ROLES = {MessageRole.USER: "user", MessageRole.ASSISTANT: "assistant", MessageRole.SYSTEM: "system",
+          MessageRole.TOOL: "tool"}
+
+
+def to_core_message(message: ChatMessage) -> Message:
+    """A LlamaIndex chat message as :class:`memori_core.extraction.Message` (its text parts only)."""
+    role = _ROLES.get(message.role, str(getattr(message.role, "value", message.role)))
+    return Message(role, message_text(message))
+
+
+def user_turns(messages: Sequence[ChatMessage]) -> list[tuple[ChatMessage, list[Message]]]:
+    """Each user message with text, with the turn to extract from: the assistant message just before it
+    (context for a short reply) and the user message itself."""
+    out: list[tuple[ChatMessage, list[Message]]] = []
+    previous: ChatMessage | None = None
+    for message in messages:
+        if message.role == MessageRole.USER and message_text(message):
+            turn = [to_core_message(message)]
+            if previous is not None and previous.role == MessageRole.ASSISTANT and message_text(previous):
+                turn.insert(0, to_core_message(previous))
+            out.append((message, turn))
+        previous = message
+    return out

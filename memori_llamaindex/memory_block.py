@@ -5,15 +5,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from llama_index.core.base.llms.types import ChatMessage, MessageRole
-from llama_index.core.bridge.pydantic import Field, field_validator
+from llama_index.core.base.llms.types import ChatMessage
+from llama_index.core.bridge.pydantic import Field, PrivateAttr, field_validator
 from llama_index.core.memory import BaseMemoryBlock
 
 from memori_core import RecallEngine
 from memori_core.context import PREAMBLE, format_fact_line
+from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, check_extractor
 from memori_core.validate import check_entity_id
 
-from ._common import asafe_add, asafe_recall, latest_user_text, message_text
+from ._common import asafe_recall, latest_user_text, logger, user_turns
 
 _OWNER = "MemoriMemoryBlock"
 
@@ -37,15 +38,24 @@ class MemoriMemoryBlock(BaseMemoryBlock[str]):
     model reads the same block as with memori's other adapters. Nothing
     passes the threshold -> the block is empty and ``Memory`` leaves it out.
 
-    With ``capture=True``, user messages that ``Memory`` flushes out of its
-    short-term queue are stored as facts of ``entity_id``, in order, with the
-    memory's ``session_id`` as their session (so recall can use a fact's
-    neighbours in the conversation); assistant and tool messages are not stored.
+    With ``capture=True``, each user message that ``Memory`` flushes out of
+    its short-term queue goes to ``extractor`` (default
+    :class:`~memori_core.extraction.RuleBasedFactExtractor`: the user's
+    statements about themselves as "User ..." facts; questions, greetings and
+    instructions are never stored), with the assistant message before it as
+    context, and the facts it returns are stored for ``entity_id`` in order,
+    with the memory's ``session_id`` as their session (so recall can use a
+    fact's neighbours in the conversation) and metadata
+    ``{"source": "llamaindex"}``. Extraction and storage run in the
+    background (``Memory.put`` / ``aput`` never wait for them), at most
+    ``max_pending_captures`` at a time (more are dropped with a warning);
+    :meth:`flush` / :meth:`aflush` wait for them.
 
     Recall or capture failures log a warning and the conversation goes on
-    without memory; ``strict=True`` raises instead. ``priority`` defaults to
-    0 (never truncated); with a priority, truncation drops the lowest-ranked
-    facts first.
+    without memory; ``strict=True`` raises recall failures, and the first
+    capture failure is raised by the next :meth:`flush` / :meth:`aflush` or
+    the block's next ``get`` / ``put``. ``priority`` defaults to 0 (never
+    truncated); with a priority, truncation drops the lowest-ranked facts first.
     """
 
     name: str = Field(default=DEFAULT_BLOCK_NAME, description="The name of the memory block.")
@@ -54,6 +64,40 @@ class MemoriMemoryBlock(BaseMemoryBlock[str]):
     limit: int | None = Field(default=None, description="Facts per recall; None uses the engine's config.limit.")
     capture: bool = Field(default=False, description="Store user messages flushed from short-term memory as facts.")
     strict: bool = Field(default=False, description="Raise on recall / capture failure instead of warning.")
+    extractor: Any = Field(
+        default=None,
+        description="FactExtractor turning captured turns into facts; None: the rule-based extractor.",
+        exclude=True,
+    )
+    max_pending_captures: int = Field(
+        default=DEFAULT_MAX_PENDING_CAPTURES, ge=1, description="Background captures that may wait at a time."
+    )
+
+    _captures: BackgroundCapture = PrivateAttr()
+
+    def model_post_init(self, context: Any, /) -> None:
+        """Set up the background captures (and the default extractor)."""
+        super().model_post_init(context)
+        self.extractor = check_extractor(self.extractor)
+        self._captures = BackgroundCapture(
+            _OWNER, logger, strict=self.strict, max_pending=self.max_pending_captures
+        )
+
+    @property
+    def pending_captures(self) -> int:
+        """Captures submitted and not finished yet."""
+        return self._captures.pending
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until the captures submitted so far are stored (at most ``timeout`` s); ``True`` if none is left.
+
+        With ``strict=True`` a capture failure is raised here.
+        """
+        return self._captures.flush(timeout)
+
+    async def aflush(self, timeout: float | None = None) -> bool:
+        """Async :meth:`flush` (the event loop is not blocked)."""
+        return await self._captures.aflush(timeout)
 
     @field_validator("entity_id", mode="before")
     @classmethod
@@ -73,6 +117,7 @@ class MemoriMemoryBlock(BaseMemoryBlock[str]):
         return value
 
     async def _aget(self, messages: list[ChatMessage] | None = None, **block_kwargs: Any) -> str:
+        self._captures.raise_failure()
         query = latest_user_text(messages)
         facts = await asafe_recall(self.engine, query, self.entity_id, self.limit, strict=self.strict, owner=_OWNER)
         tag = self._tag_pattern()
@@ -93,19 +138,12 @@ class MemoriMemoryBlock(BaseMemoryBlock[str]):
     async def _aput(self, messages: list[ChatMessage]) -> None:
         if not self.capture:
             return
-        texts: list[str] = []
-        sessions: list[str | None] = []
-        for message in messages:
-            if message.role != MessageRole.USER:
-                continue
-            text = message_text(message)
-            if not text:
-                continue
+        self._captures.raise_failure()
+        for message, turn in user_turns(messages):
             session_id = message.additional_kwargs.get("session_id")
-            texts.append(text)
-            sessions.append(session_id if isinstance(session_id, str) and session_id.strip() else None)
-        metas: list[dict[str, Any]] = [{"source": "llamaindex"} for _ in texts]
-        await asafe_add(self.engine, self.entity_id, texts, metas, sessions, strict=self.strict, owner=_OWNER)
+            session = session_id if isinstance(session_id, str) and session_id.strip() else None
+            self._captures.submit(self.engine, self.entity_id, turn, self.extractor,
+                                  metadata={"source": "llamaindex"}, session_id=session)
 
     async def atruncate(self, content: str, tokens_to_truncate: int) -> str | None:
         """Drop the lowest-ranked fact lines until about ``tokens_to_truncate`` tokens (~4 chars each) are gone."""

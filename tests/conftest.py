@@ -1,54 +1,34 @@
-"""Shared fixtures: a deterministic hashing embedder, stores, a real `chroma run` server."""
+"""Shared fixtures: the hashing embedder, stores, the local MiniLM, a real `chroma run` server.
+
+Helpers that tests import (``HashEmbedder``, ``running_chroma_server``, ``free_port``)
+live in ``_helpers.py``; import them from there. They are re-exported here so that
+``from conftest import HashEmbedder`` keeps working.
+
+Test tiers (markers, see pyproject.toml): a test that uses the ``minilm`` fixture is
+marked ``model`` and one that uses ``chroma_server`` is marked ``server`` automatically;
+``make test-fast`` runs ``-m "not model and not server and not slow"``.
+"""
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import os
-import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
-from pathlib import Path
 
-import numpy as np
 import pytest
 
+from _helpers import HashEmbedder, _chroma_cli, free_port, running_chroma_server
 from memori_core import ChromaStore, RecallConfig, RecallEngine
-from memori_core.text import unicode_tokenize
+
+__all__ = ["HashEmbedder", "_chroma_cli", "free_port", "running_chroma_server"]
+
+# Fixtures whose use puts a test in a tier, whatever the test file says.
+FIXTURE_MARKERS = {"minilm": "model", "chroma_server": "server"}
 
 
-class HashEmbedder:
-    """Bag-of-words embedder by feature hashing: deterministic, instant, no model.
-
-    Texts sharing words get similar vectors, which is all the engine tests
-    need; the tests that need real semantics use the local MiniLM.
-    """
-
-    name = "hash-embedder"
-
-    def __init__(self, dim: int = 64) -> None:
-        self.dim = dim
-        self.calls = 0
-
-    def _vec(self, text: str) -> np.ndarray:
-        v = np.zeros(self.dim, dtype=np.float32)
-        v[0] = 0.05  # never all-zero, even for text without words
-        for tok in unicode_tokenize(text):
-            h = int.from_bytes(hashlib.blake2b(tok.encode(), digest_size=8).digest(), "little")
-            v[h % self.dim] += 1.0 if (h >> 32) & 1 else -1.0
-        return v
-
-    def embed_documents(self, texts: list[str]) -> np.ndarray:
-        self.calls += 1
-        return np.stack([self._vec(t) for t in texts])
-
-    def embed_query(self, text: str) -> np.ndarray:
-        self.calls += 1
-        return self._vec(text)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        for fixture, marker in FIXTURE_MARKERS.items():
+            if fixture in getattr(item, "fixturenames", ()) and item.get_closest_marker(marker) is None:
+                item.add_marker(marker)
 
 
 @pytest.fixture
@@ -68,58 +48,6 @@ def minilm():
     from memori_core import default_embedder
 
     return default_embedder()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _chroma_cli() -> list[str]:
-    exe = shutil.which("chroma", path=str(Path(sys.executable).parent)) or shutil.which("chroma")
-    if exe is None:
-        pytest.fail("the `chroma` command of chromadb is not installed")
-    return [exe]
-
-
-@contextlib.contextmanager
-def running_chroma_server(data: Path) -> Iterator[tuple[str, int, subprocess.Popen]]:
-    """A real `chroma run` over ``data/db`` on a free loopback port: (host, port, process), stopped on exit."""
-    import chromadb
-
-    port = free_port()
-    log = open(data / "server.log", "wb")
-    env = dict(os.environ, ANONYMIZED_TELEMETRY="False")
-    proc = subprocess.Popen(
-        [*_chroma_cli(), "run", "--path", str(data / "db"), "--host", "127.0.0.1", "--port", str(port)],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        env=env,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"chroma run exited with {proc.returncode}: {(data / 'server.log').read_text()[-2000:]}")
-            try:
-                chromadb.HttpClient(host="127.0.0.1", port=port).heartbeat()
-                break
-            except Exception:
-                if time.monotonic() > deadline:
-                    pytest.fail("chroma run did not answer within 60 s")
-                time.sleep(0.2)
-        yield "127.0.0.1", port, proc
-    finally:
-        if proc.poll() is None:
-            if hasattr(signal, "SIGCONT"):
-                proc.send_signal(signal.SIGCONT)  # a test may have stopped it
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-        log.close()
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ from datetime import datetime
 import numpy as np
 import pytest
 
-from conftest import HashEmbedder
+from _helpers import HashEmbedder
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 
 

@@ -15,7 +15,7 @@ from memori_core.facts import StoredFact
 from memori_core.ranking.lexical import unique_terms
 from memori_core.stemming import analyzer
 
-from conftest import HashEmbedder
+from _helpers import HashEmbedder
 
 WORDS = "apple banana cherry dog eagle fig grape hiking kite lemon mango night ocean piano quilt running".split()
 SESSIONS = [None, "s1", "s2", "s3"]

@@ -1,20 +1,31 @@
-"""The `memori` command: add, recall (plain, --explain, --json), forget, demo, errors."""
+"""The `memori` command: add, recall (plain, --explain, --json), forget, demo, and its mistakes.
+
+The tests that run a command over a store use the local all-MiniLM-L6-v2 (the
+``minilm`` fixture marks them ``model``); the mistakes are found before any
+model loads.
+"""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
 
+import memori_core
 from memori_core.cli import main
 
-pytestmark = pytest.mark.model  # the command uses the local all-MiniLM-L6-v2
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_add_recall_forget_round_trip_in_an_embedded_store(tmp_path: Path, capsys, minilm) -> None:
-    store = str(tmp_path / "mem")
+    store = str(tmp_path / "mem")  # missing, in an existing folder: `add` creates it
     assert main(["add", "-e", "alice", "User is allergic to peanuts.", "User lives in Lisbon.", "--path", store]) == 0
+    assert (tmp_path / "mem").is_dir()
     added = capsys.readouterr().out.splitlines()
     assert len(added) == 2 and added[0].endswith("User is allergic to peanuts.")
 
@@ -65,9 +76,180 @@ def test_bad_input_gives_a_clear_error_and_exit_code_2(tmp_path: Path, capsys, m
     assert "entity_id" in capsys.readouterr().err
 
 
-def test_server_option_must_be_host_colon_port() -> None:
-    with pytest.raises(SystemExit, match="HOST:PORT"):
-        main(["recall", "-e", "u", "q", "--server", "nonsense"])
+def argparse_error(argv: list[str], capsys) -> str:
+    """Run ``memori argv``, expect argparse's exit 2, return standard error."""
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    return captured.err
+
+
+@pytest.mark.parametrize("server", ["nonsense", "localhost:abc", "localhost:", ":8000", "localhost:70000"])
+def test_server_option_must_be_host_colon_port(server: str, capsys) -> None:
+    err = argparse_error(["recall", "-e", "u", "q", "--server", server], capsys)
+    assert err.startswith("usage: memori recall ")
+    assert f"memori: error: argument --server: expected HOST:PORT, e.g. localhost:8000, got {server!r}" in err
+
+
+def test_server_and_path_together_are_an_error(tmp_path: Path, capsys) -> None:
+    err = argparse_error(["add", "-e", "u", "x", "--server", "localhost:8000", "--path", str(tmp_path)], capsys)
+    assert "memori: error: argument --path: not allowed with argument --server" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "usage"),
+    [
+        (["recall", "-e", "u", "q", "--bogus"], "usage: memori recall "),
+        (["add", "-e", "u", "x", "--bogus"], "usage: memori add "),
+        (["eval", "locomo", "f.json", "--bogus"], "usage: memori eval locomo "),
+    ],
+)
+def test_an_unknown_option_prints_the_usage_of_its_subcommand(argv: list[str], usage: str, capsys) -> None:
+    err = argparse_error(argv, capsys)
+    assert err.startswith(usage)
+    assert err.rstrip().endswith("memori: error: unrecognized arguments: --bogus")
+
+
+def test_version_is_the_package_version(capsys) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out == f"memori {memori_core.__version__}\n"
+
+
+def test_the_version_is_written_once_in_the_package() -> None:
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "memori_core.__version__"}
+    assert memori_core.__version__ == version("memori-recall"), "stale install: run `pip install -e .` again"
+
+
+# -- where the store is: --path / $MEMORI_RECALL_PATH ---------------------------
+
+
+def path_error(argv: list[str], capsys) -> str:
+    """Run ``memori argv``, expect exit 2 and nothing on stdout, return standard error (one line)."""
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("memori: error: ") and captured.err.count("\n") == 1, captured.err
+    return captured.err
+
+
+@pytest.mark.parametrize("command", [["recall", "-e", "u", "q"], ["forget", "-e", "u"]])
+def test_a_missing_folder_is_an_error_for_commands_that_only_read(command: list[str], tmp_path: Path, capsys):
+    typo = tmp_path / "mem-typo"
+    err = path_error([*command, "--path", str(typo)], capsys)
+    assert f"--path {typo} does not exist" in err
+    assert not typo.exists()  # never created by a mistyped path
+
+
+def test_add_creates_a_missing_folder_only_when_its_parent_exists(tmp_path: Path, capsys) -> None:
+    typo = tmp_path / "no-such-dir" / "mem"
+    err = path_error(["add", "-e", "u", "User likes tea.", "--path", str(typo)], capsys)
+    assert f"--path {typo}: its parent folder {typo.parent} does not exist" in err
+    assert not typo.parent.exists()
+    err = path_error(["demo", "--path", str(typo)], capsys)
+    assert "its parent folder" in err and not typo.parent.exists()
+
+
+def test_the_environment_variable_is_checked_like_path(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setenv("MEMORI_RECALL_PATH", str(tmp_path / "nope"))
+    err = path_error(["recall", "-e", "u", "q"], capsys)
+    assert f"$MEMORI_RECALL_PATH {tmp_path / 'nope'} does not exist" in err
+
+
+def test_without_path_reading_an_empty_default_location_says_to_add_first(tmp_path: Path, capsys, monkeypatch):
+    monkeypatch.delenv("MEMORI_RECALL_PATH", raising=False)
+    for var in ("XDG_DATA_HOME", "LOCALAPPDATA", "HOME"):
+        monkeypatch.setenv(var, str(tmp_path))
+    err = path_error(["recall", "-e", "u", "q"], capsys)
+    assert "no store yet at" in err and "memori add" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [["recall", "-e", "u", "q"], ["add", "-e", "u", "x"], ["forget", "-e", "u"],
+                                     ["demo"]])
+def test_a_file_is_not_a_store_folder(command: list[str], tmp_path: Path, capsys) -> None:
+    afile = tmp_path / "notes.txt"
+    afile.write_text("hello", encoding="utf-8")
+    err = path_error([*command, "--path", str(afile)], capsys)
+    assert f"--path {afile} is a file, not a folder" in err
+    err = path_error(["add", "-e", "u", "x", "--path", str(afile / "mem")], capsys)
+    assert f"its parent folder {afile} is a file" in err
+    assert afile.read_text(encoding="utf-8") == "hello"
+
+
+@pytest.fixture
+def unwritable_dir(tmp_path: Path):
+    """A folder this process cannot write to (root writes anywhere but in /proc)."""
+    if os.name == "posix" and os.geteuid() == 0:
+        proc = Path("/proc/1")
+        if not proc.is_dir() or os.access(proc, os.W_OK):
+            pytest.skip("running as root without a read-only folder to test with")
+        yield proc
+        return
+    folder = tmp_path / "read-only"
+    folder.mkdir()
+    folder.chmod(0o500)
+    if os.access(folder, os.W_OK):
+        pytest.skip("this platform ignores folder permissions")
+    try:
+        yield folder
+    finally:
+        folder.chmod(0o700)
+
+
+def test_an_unwritable_folder_is_a_clear_error(unwritable_dir: Path, capsys) -> None:
+    err = path_error(["recall", "-e", "u", "q", "--path", str(unwritable_dir)], capsys)
+    assert f"--path {unwritable_dir} is not writable" in err
+    err = path_error(["add", "-e", "u", "x", "--path", str(unwritable_dir / "new-memori-store")], capsys)
+    assert f"its parent folder {unwritable_dir} is not writable" in err
+
+
+@pytest.mark.slow
+def test_the_installed_command_reports_mistakes_without_a_traceback(tmp_path: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    for argv in (["recall", "-e", "u", "q", "--path", str(tmp_path / "typo")],
+                 ["recall", "-e", "u", "q", "--server", "localhost:abc"]):
+        proc = subprocess.run([sys.executable, "-m", "memori_core.cli", *argv], env=env, cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 2, proc.stderr
+        assert "memori: error: " in proc.stderr and "Traceback" not in proc.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+# -- memori eval ---------------------------------------------------------------
+
+
+def tiny_locomo(path: Path) -> Path:
+    def conversation(sample_id: str, texts: list[str]) -> dict:
+        turns = [{"speaker": "AB"[i % 2], "dia_id": f"D1:{i + 1}", "text": t} for i, t in enumerate(texts)]
+        return {"sample_id": sample_id,
+                "conversation": {"speaker_a": "A", "speaker_b": "B",
+                                 "session_1_date_time": "1:56 pm on 8 May, 2023", "session_1": turns},
+                "qa": [{"question": f"What about {texts[0]}?", "answer": "x", "evidence": ["D1:1"], "category": 4}]}
+
+    data = [conversation("conv-x", ["a puppy named Biscuit", "nice", "a golden retriever"]),
+            conversation("conv-y", ["a telescope for stargazing", "cool"])]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_eval_shows_progress_for_each_conversation_unless_quiet(tmp_path: Path, capsys) -> None:
+    data = tiny_locomo(tmp_path / "tiny.json")
+    assert main(["eval", "locomo", str(data), "--embedder", "_helpers:HashEmbedder"]) == 0
+    err = capsys.readouterr().err
+    assert "] 3/3 embedding facts of locomo:conv-x (1/2)" in err
+    assert "] 2/2 embedding facts of locomo:conv-y (2/2)" in err
+    assert "] 2/2 questions" in err
+    assert "\r" not in err  # not a terminal: lines, not a redrawn bar
+    assert main(["eval", "locomo", str(data), "--embedder", "_helpers:HashEmbedder", "--quiet"]) == 0
+    err = capsys.readouterr().err
+    assert "embedding" not in err and "questions with evidence" in err and "[" not in err
 
 
 def test_demo_seeds_two_users_and_prints_tables_and_blocks(capsys, minilm) -> None:

@@ -1,4 +1,4 @@
-"""RecallConfig: design defaults, immutability, memori_compat, from_env, validation."""
+"""RecallConfig: shipped defaults, immutability, memori_compat, from_env, validation."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import pytest
 
 from memori_core.config import ENV_FIELDS, RecallConfig
 
-# The product defaults: DESIGN.md section 2 ("Defaults", and "Beyond Memori":
-# union pool, Snowball stemming, b = 0.4, lexical weight 0.35 for every query
-# length), the tokenizer of section 3 and ranking v2 (docs/ranking.md: session
-# smoothing 0.4 / 0.15 / 0.3 scaled for facts longer than 500 characters, the
-# lexical floor 0.5, the relevance gate). The rank-score threshold of
+# The product defaults, as docs/ranking.md explains them: the Unicode tokenizer
+# with Snowball stemming (section 1), the union pool (2), BM25 k1 = 1.2, b = 0.4,
+# the lexical floor 0.5 and lexical weight 0.35 for every query length (3),
+# session smoothing 0.4 / 0.15 / 0.3 scaled for facts longer than 500
+# characters (4), the relevance gate (5). The rank-score threshold of
 # gate="threshold" is calibrated on LoCoMo (issue 5), so it is only checked for range.
-DESIGN_DEFAULTS = {
+SHIPPED_DEFAULTS = {
     "limit": 5,
     "dense_limit": None,
     "lex_weight": 0.35,
@@ -75,15 +75,15 @@ def _clean_env(monkeypatch):
         monkeypatch.delenv(var, raising=False)
 
 
-def test_defaults_are_the_design_defaults():
+def test_defaults_are_the_shipped_defaults():
     cfg = RecallConfig()
-    for name, value in DESIGN_DEFAULTS.items():
+    for name, value in SHIPPED_DEFAULTS.items():
         assert getattr(cfg, name) == value, name
     assert isinstance(cfg.relevance_threshold, float) and 0.0 < cfg.relevance_threshold < 1.0
 
 
-def test_every_field_has_a_design_default():
-    assert {f.name for f in dataclasses.fields(RecallConfig)} == set(DESIGN_DEFAULTS) | {"relevance_threshold"}
+def test_every_field_has_a_shipped_default():
+    assert {f.name for f in dataclasses.fields(RecallConfig)} == set(SHIPPED_DEFAULTS) | {"relevance_threshold"}
 
 
 def test_config_is_frozen_and_hashable():

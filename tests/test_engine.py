@@ -9,7 +9,7 @@ import pytest
 
 from memori_core.stemming import analyzer
 
-from conftest import HashEmbedder
+from _helpers import HashEmbedder
 from memori_core import ChromaStore, RecallConfig, RecallEngine, format_context
 from memori_core.engine import derived_fact_id
 

@@ -129,12 +129,13 @@ def check_result(result: dict) -> None:
 # -- the command -------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_cli_subprocess_prints_the_table_and_writes_json(locomo_file: Path, tmp_path: Path) -> None:
     out = tmp_path / "result.json"
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     proc = subprocess.run(
         [sys.executable, "-m", "memori_core.cli", "eval", "locomo", str(locomo_file), "--json", str(out),
-         "--quiet", "--embedder", "tests.conftest:HashEmbedder"],
+         "--quiet", "--embedder", "tests._helpers:HashEmbedder"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
@@ -152,7 +153,7 @@ def test_cli_subprocess_prints_the_table_and_writes_json(locomo_file: Path, tmp_
 
 def test_cli_in_process_with_progress_bar(locomo_file: Path, tmp_path: Path, capsys) -> None:
     out = tmp_path / "r.json"
-    code = main(["eval", "locomo", str(locomo_file), "--json", str(out), "--embedder", "conftest:HashEmbedder"])
+    code = main(["eval", "locomo", str(locomo_file), "--json", str(out), "--embedder", "_helpers:HashEmbedder"])
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert "6/6 questions" in captured.err
@@ -167,11 +168,11 @@ def test_cli_in_process_with_progress_bar(locomo_file: Path, tmp_path: Path, cap
 def test_cli_conversations_filter(locomo_file: Path, tmp_path: Path, capsys) -> None:
     out = tmp_path / "r.json"
     code = main(["eval", "locomo", str(locomo_file), "--json", str(out), "--quiet",
-                 "--embedder", "conftest:HashEmbedder", "--conversations", "conv-b"])
+                 "--embedder", "_helpers:HashEmbedder", "--conversations", "conv-b"])
     assert code == 0
     result = json.loads(out.read_text(encoding="utf-8"))
     assert result["rankings"]["default"]["overall"]["n"] == 2
-    assert main(["eval", "locomo", str(locomo_file), "--quiet", "--embedder", "conftest:HashEmbedder",
+    assert main(["eval", "locomo", str(locomo_file), "--quiet", "--embedder", "_helpers:HashEmbedder",
                  "--conversations", "nope"]) == 2
     assert "no conversation matches" in capsys.readouterr().err
 
@@ -192,7 +193,7 @@ def test_cli_reports_bad_files_as_errors(tmp_path: Path, capsys, content: str | 
         path.write_text(content, encoding="utf-8")
     with pytest.raises(ValueError, match=message):
         load_locomo(path)
-    assert main(["eval", "locomo", str(path), "--quiet", "--embedder", "conftest:HashEmbedder"]) == 2
+    assert main(["eval", "locomo", str(path), "--quiet", "--embedder", "_helpers:HashEmbedder"]) == 2
     assert message in capsys.readouterr().err
 
 
@@ -256,7 +257,7 @@ def test_recall_and_ndcg() -> None:
 
 
 def test_format_table_lists_every_ranking_and_category(locomo_file: Path) -> None:
-    from conftest import HashEmbedder
+    from _helpers import HashEmbedder
 
     result = evaluate_locomo(load_locomo(locomo_file), embedder=HashEmbedder())
     table = format_table(result)
@@ -305,7 +306,7 @@ def test_short_queries_option_compares_default_and_memori_on_rare_words(locomo_f
     out = tmp_path / "r.json"
     details = tmp_path / "details.json"
     code = main(["eval", "locomo", str(locomo_file), "--json", str(out), "--quiet", "--short-queries",
-                 "--details-json", str(details), "--embedder", "conftest:HashEmbedder"])
+                 "--details-json", str(details), "--embedder", "_helpers:HashEmbedder"])
     assert code == 0
     result = json.loads(out.read_text(encoding="utf-8"))
     assert set(result["rankings"]) == {"default", "memori_compat", "dense", "bm25", "rrf"}

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HashEmbedder
+from _helpers import HashEmbedder
 from memori_core import ChromaStore, FolderInUseError, RecallConfig, RecallEngine
 from memori_core.store import FolderInUseError as StoreFolderInUseError
 
@@ -67,6 +67,7 @@ def test_error_is_exported_from_memori_core_and_the_store_package() -> None:
 
 
 @pytest.mark.parametrize("how", ["path", "default"])
+@pytest.mark.slow
 def test_other_process_opening_a_held_folder_is_refused_naming_folder_pid_and_chroma_run(
     tmp_path: Path, how: str
 ) -> None:
@@ -87,6 +88,7 @@ def test_other_process_opening_a_held_folder_is_refused_naming_folder_pid_and_ch
     assert "chroma run --path" in message and "ChromaStore.http(" in message and "--server" in message
 
 
+@pytest.mark.slow
 def test_cli_add_on_a_held_folder_exits_2_with_the_fix_and_the_holder_keeps_working(tmp_path: Path) -> None:
     folder = tmp_path / "db"
     engine = engine_on(ChromaStore(path=folder))
@@ -111,7 +113,7 @@ def test_cli_add_on_a_held_folder_exits_2_with_the_fix_and_the_holder_keeps_work
 
 HOLD_UNTIL_KILLED = """
 import sys, time
-from conftest import HashEmbedder
+from _helpers import HashEmbedder
 from memori_core import ChromaStore, RecallEngine
 eng = RecallEngine(store=ChromaStore(path=sys.argv[1]), embedder=HashEmbedder())
 eng.add("alice", ["User is allergic to peanuts."])
@@ -120,6 +122,7 @@ time.sleep(600)
 """
 
 
+@pytest.mark.slow
 def test_folder_of_a_process_killed_with_sigkill_opens_normally(tmp_path: Path) -> None:
     folder = str(tmp_path / "db")
     stderr = open(tmp_path / "child.err", "w+")
@@ -168,6 +171,7 @@ def test_two_stores_of_one_process_on_one_folder_share_it(tmp_path: Path) -> Non
     assert first.recall("cello", "alice")[0].content == "User plays the cello."
 
 
+@pytest.mark.slow
 def test_close_frees_the_folder_only_when_every_store_of_the_process_is_closed(tmp_path: Path) -> None:
     folder = tmp_path / "db"
     a, b = ChromaStore(path=folder), ChromaStore(path=folder)
@@ -192,13 +196,14 @@ def test_close_does_nothing_to_in_memory_stores() -> None:
 
 WRITE_AND_EXIT = """
 import sys
-from conftest import HashEmbedder
+from _helpers import HashEmbedder
 from memori_core import ChromaStore, RecallEngine
 RecallEngine(store=ChromaStore(path=sys.argv[1]), embedder=HashEmbedder()).add("alice", ["User likes tea."])
 print("written")
 """
 
 
+@pytest.mark.slow
 def test_folder_of_a_process_that_exited_opens_in_another_process(tmp_path: Path) -> None:
     folder = str(tmp_path / "db")
     writer = run_python(WRITE_AND_EXIT, folder)

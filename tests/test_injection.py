@@ -3,17 +3,38 @@
 from __future__ import annotations
 
 import copy
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from anthropic.types import TextBlock, ToolUseBlock
-from google.genai import types as gtypes
-from openai.types.chat import ChatCompletionMessage
-from openai.types.responses import EasyInputMessage, ResponseInputText
-from openai.types.responses.response_input_item import Message as ResponsesMessage
 
 from memori_core import extract_user_query, format_context, inject_context
 from memori_core.injection import PROVIDERS, check_injectable
+
+# The provider SDKs are test extras (`pip install -e '.[dev]'`), not dependencies: the tests
+# of their typed objects take these fixtures and are skipped without the SDK; the rest run.
+
+
+@pytest.fixture
+def anthropic_types() -> Any:
+    return pytest.importorskip("anthropic.types", reason="the anthropic SDK is not installed")
+
+
+@pytest.fixture
+def openai_types() -> SimpleNamespace:
+    chat = pytest.importorskip("openai.types.chat", reason="the openai SDK is not installed")
+    responses = pytest.importorskip("openai.types.responses", reason="the openai SDK is not installed")
+    return SimpleNamespace(
+        ChatCompletionMessage=chat.ChatCompletionMessage,
+        EasyInputMessage=responses.EasyInputMessage,
+        ResponseInputText=responses.ResponseInputText,
+        ResponsesMessage=responses.response_input_item.Message,
+    )
+
+
+@pytest.fixture
+def gtypes() -> Any:
+    return pytest.importorskip("google.genai.types", reason="the google-genai SDK is not installed")
 
 BLOCK = format_context(
     [
@@ -67,14 +88,16 @@ def test_extract_joins_text_parts_and_ignores_images() -> None:
     assert extract_user_query(kwargs) == "What is in this picture?\nIs it safe for me to eat?"
 
 
-def test_extract_skips_an_anthropic_tool_result_turn_back_to_the_question() -> None:
+def test_extract_skips_an_anthropic_tool_result_turn_back_to_the_question(anthropic_types: Any) -> None:
     kwargs = {
         "system": "You are helpful.",
         "messages": [
             {"role": "user", "content": [{"type": "text", "text": "Find me a restaurant in Paris"}]},
             {
                 "role": "assistant",
-                "content": [ToolUseBlock(type="tool_use", id="t1", name="search", input={"q": "paris"})],
+                "content": [
+                    anthropic_types.ToolUseBlock(type="tool_use", id="t1", name="search", input={"q": "paris"})
+                ],
             },
             {
                 "role": "user",
@@ -85,11 +108,11 @@ def test_extract_skips_an_anthropic_tool_result_turn_back_to_the_question() -> N
     assert extract_user_query(kwargs) == "Find me a restaurant in Paris"
 
 
-def test_extract_reads_typed_sdk_objects() -> None:
+def test_extract_reads_typed_sdk_objects(anthropic_types: Any, openai_types: SimpleNamespace) -> None:
     kwargs = {
         "messages": [
-            {"role": "user", "content": [TextBlock(type="text", text="Typed question")]},
-            ChatCompletionMessage(role="assistant", content="typed answer"),
+            {"role": "user", "content": [anthropic_types.TextBlock(type="text", text="Typed question")]},
+            openai_types.ChatCompletionMessage(role="assistant", content="typed answer"),
         ]
     }
     assert extract_user_query(kwargs) == "Typed question"
@@ -135,11 +158,13 @@ def test_extract_from_responses_input_items() -> None:
     assert extract_user_query(kwargs) == "Which wine goes with it?"
 
 
-def test_extract_from_typed_responses_items() -> None:
+def test_extract_from_typed_responses_items(openai_types: SimpleNamespace) -> None:
     kwargs = {
         "input": [
-            EasyInputMessage(role="user", content="older"),
-            ResponsesMessage(role="user", content=[ResponseInputText(type="input_text", text="typed newest")]),
+            openai_types.EasyInputMessage(role="user", content="older"),
+            openai_types.ResponsesMessage(
+                role="user", content=[openai_types.ResponseInputText(type="input_text", text="typed newest")]
+            ),
         ]
     }
     assert extract_user_query(kwargs) == "typed newest"
@@ -164,7 +189,7 @@ def test_extract_from_google_content_dicts_skips_model_turns() -> None:
     assert extract_user_query(kwargs) == "Recommend a book"
 
 
-def test_extract_from_typed_google_contents() -> None:
+def test_extract_from_typed_google_contents(gtypes: Any) -> None:
     kwargs = {
         "contents": [
             gtypes.Content(role="user", parts=[gtypes.Part(text="Typed gemini question")]),
@@ -185,12 +210,12 @@ def test_extract_ignores_google_thought_parts() -> None:
     assert extract_user_query({"contents": [content]}) == "visible"
 
 
-def test_extract_trailing_bare_parts_after_a_content_form_the_last_turn() -> None:
+def test_extract_trailing_bare_parts_after_a_content_form_the_last_turn(gtypes: Any) -> None:
     kwargs = {"contents": [{"role": "user", "parts": [{"text": "old"}]}, "new", gtypes.Part(text="turn")]}
     assert extract_user_query(kwargs) == "new\nturn"
 
 
-def test_extract_from_google_chat_send_message() -> None:
+def test_extract_from_google_chat_send_message(gtypes: Any) -> None:
     assert extract_user_query({"message": "chat turn"}) == "chat turn"
     assert extract_user_query({"message": ["a", gtypes.Part(text="b")]}) == "a\nb"
 
@@ -348,7 +373,7 @@ def test_google_top_level_system_instruction() -> None:
     assert "config" not in out
 
 
-def test_google_typed_config_is_copied_not_mutated() -> None:
+def test_google_typed_config_is_copied_not_mutated(gtypes: Any) -> None:
     config = gtypes.GenerateContentConfig(temperature=0.3, system_instruction="Be terse.")
     out = injected_unchanged({"contents": "hi", "config": config}, "google")
     new = out["config"]
@@ -358,7 +383,7 @@ def test_google_typed_config_is_copied_not_mutated() -> None:
     assert config.system_instruction == "Be terse."
 
 
-def test_google_typed_config_without_instruction() -> None:
+def test_google_typed_config_without_instruction(gtypes: Any) -> None:
     config = gtypes.GenerateContentConfig(max_output_tokens=10)
     out = injected_unchanged({"contents": "hi", "config": config}, "google")
     assert out["config"].system_instruction == BLOCK
@@ -366,7 +391,7 @@ def test_google_typed_config_without_instruction() -> None:
     assert config.system_instruction is None
 
 
-def test_google_typed_content_instruction_gets_a_typed_part() -> None:
+def test_google_typed_content_instruction_gets_a_typed_part(gtypes: Any) -> None:
     content = gtypes.Content(parts=[gtypes.Part(text="Be terse.")])
     config = gtypes.GenerateContentConfig(system_instruction=content)
     out = injected_unchanged({"contents": "hi", "config": config}, "google")
@@ -377,13 +402,13 @@ def test_google_typed_content_instruction_gets_a_typed_part() -> None:
     assert [p.text for p in content.parts] == ["Be terse."]
 
 
-def test_google_typed_content_without_parts_gets_a_typed_part() -> None:
+def test_google_typed_content_without_parts_gets_a_typed_part(gtypes: Any) -> None:
     config = gtypes.GenerateContentConfig(system_instruction=gtypes.Content(role="user"))
     new = injected_unchanged({"config": config}, "google")["config"].system_instruction
     assert isinstance(new.parts[0], gtypes.Part) and new.parts[0].text == BLOCK
 
 
-def test_google_typed_part_and_part_list_instructions() -> None:
+def test_google_typed_part_and_part_list_instructions(gtypes: Any) -> None:
     part = gtypes.Part(text="Be terse.")
     out = injected_unchanged({"config": gtypes.GenerateContentConfig(system_instruction=part)}, "google")
     new = out["config"].system_instruction
@@ -393,7 +418,7 @@ def test_google_typed_part_and_part_list_instructions() -> None:
     assert [p.text for p in out["config"].system_instruction] == ["a", "b", BLOCK]
 
 
-def test_google_result_is_accepted_by_google_genai_validation() -> None:
+def test_google_result_is_accepted_by_google_genai_validation(gtypes: Any) -> None:
     """The injected config dict validates into the SDK's own config type with the block last."""
     kwargs = {"config": {"system_instruction": {"parts": [{"text": "Be terse."}]}}}
     out = inject_context(kwargs, BLOCK, provider="google")

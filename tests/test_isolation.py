@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from conftest import HashEmbedder
+from _helpers import HashEmbedder
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.store.base import EntityRows
 
@@ -62,6 +62,10 @@ class RecordingStore(ChromaStore):
     def bump_revision(self, entity_id: str) -> str:
         self._record("bump_revision")
         return super().bump_revision(entity_id)
+
+    def commit_revision(self, entity_id: str, base: str | None) -> tuple[str, bool]:
+        self._record("commit_revision")
+        return super().commit_revision(entity_id, base)
 
 
 SHARED_TEXTS = ["User likes green tea.", "User plays the cello.", "User lives in Lisbon."]

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # each test runs an example script in another process
+
 ROOT = Path(__file__).resolve().parent.parent
 PEANUTS_LINE = "- Alice is allergic to peanuts. Stated at 2026-05-01 09:30"
 
@@ -50,6 +52,8 @@ def test_agent_example_both_model_calls_see_the_fact_and_history_is_clean():
     assert "[tool] banana oat porridge" in views[1]
     assert "block in history: False" in out
     assert "alice now has 4 facts" in out
+    assert "fact: User is training for a marathon." in out  # the statement, not the question, was captured
+    assert "can I eat peanuts" not in out.split("alice now has", 1)[1]
     assert "Bob" not in out
 
 

@@ -166,11 +166,12 @@ def test_nothing_injected_when_the_gate_stays_closed(seeded_gated):
 
 def test_broken_store_fails_open_with_warnings(seeded, caplog):
     model = tool_round_trip()
-    agent = create_agent(model, [shop_search], system_prompt=SYSTEM,
-                         middleware=[MemoriMiddleware(engine=seeded, entity_id="alice", capture=True)])
+    middleware = MemoriMiddleware(engine=seeded, entity_id="alice", capture=True)
+    agent = create_agent(model, [shop_search], system_prompt=SYSTEM, middleware=[middleware])
     break_store(seeded)
     with caplog.at_level(logging.WARNING, logger="memori_langchain"):
-        result = agent.invoke({"messages": [HumanMessage(QUESTION)]})
+        result = agent.invoke({"messages": [HumanMessage("I live in Lisbon. " + QUESTION)]})
+        assert middleware.flush()  # capture runs in the background
     assert result["messages"][-1].content == "Buy the rice crackers."
     assert model.system_texts() == [SYSTEM, SYSTEM]
     text = "\n".join(r.getMessage() for r in caplog.records)
@@ -186,7 +187,7 @@ async def test_broken_store_strict_raises(seeded):
 
 @pytest.mark.server
 def test_chroma_server_going_down_leaves_the_agent_working(tmp_path, hash_embedder, caplog):
-    from conftest import _chroma_cli, free_port
+    from _helpers import _chroma_cli, free_port
     import chromadb
     import time
 
@@ -225,29 +226,34 @@ def test_capture_stores_each_user_turn_once_with_thread_metadata(seeded):
         AIMessage(content="noted"),
         AIMessage(content="Use tofu."),
     )
+    middleware = MemoriMiddleware(engine=seeded, entity_id="alice", capture=True)
     agent = create_agent(model, [shop_search], system_prompt=SYSTEM, checkpointer=InMemorySaver(),
-                         middleware=[MemoriMiddleware(engine=seeded, entity_id="alice", capture=True)])
+                         middleware=[middleware])
     cfg = {"configurable": {"thread_id": "kitchen-1"}}
     before = seeded.count("alice")
     agent.invoke({"messages": [HumanMessage("I became vegetarian last month.")]}, cfg)
+    assert middleware.flush()
     assert seeded.count("alice") == before + 1  # two model calls, one user turn, one fact
     [fact] = [f for f in seeded.recall("vegetarian last month", "alice") if "vegetarian" in f.content]
-    assert fact.content == "I became vegetarian last month."
+    assert fact.content == "User became vegetarian last month."  # the statement, as a fact about the user
     assert fact.metadata["thread_id"] == "kitchen-1" and fact.metadata["role"] == "user"
     assert fact.metadata["session_id"] == "kitchen-1"
     assert fact.metadata["message_id"]
     # The turn being answered is never injected back at the model ...
     assert all("vegetarian" not in t for t in model.system_texts())
-    # ... but the next turn recalls it.
+    # ... but the next turn recalls it; that turn is a question, and questions are not stored.
     agent.invoke({"messages": [HumanMessage("What protein should a vegetarian like me cook?")]}, cfg)
-    assert "I became vegetarian last month." in model.system_texts()[-1]
-    assert seeded.count("alice") == before + 2
+    assert middleware.flush()
+    assert "User became vegetarian last month." in model.system_texts()[-1]
+    assert seeded.count("alice") == before + 1
 
 
 async def test_capture_async(seeded):
-    agent = create_agent(replies("ok"), [], middleware=[MemoriMiddleware(engine=seeded, entity_id="alice", capture=True)])
+    middleware = MemoriMiddleware(engine=seeded, entity_id="alice", capture=True)
+    agent = create_agent(replies("ok"), [], middleware=[middleware])
     await agent.ainvoke({"messages": [HumanMessage("My sister Ana visits on Fridays.")]})
-    assert any(f.content == "My sister Ana visits on Fridays." for f in seeded.recall("sister Ana Fridays", "alice"))
+    assert await middleware.aflush()
+    assert any(f.content == "User's sister Ana visits on Fridays." for f in seeded.recall("sister Ana Fridays", "alice"))
 
 
 def test_capture_off_by_default(seeded):

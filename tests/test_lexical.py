@@ -1,4 +1,4 @@
-"""BM25 over the candidate pool and the fusion weights (DESIGN.md section 2, steps 6 and 7)."""
+"""BM25 over the candidate pool and the fusion weights (docs/ranking.md, section 3)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from memori_core.ranking.lexical import bm25_pool, unique_terms
 
 
 def reference_bm25(query: list[str], docs: list[list[str]], k1: float, b: float) -> list[float]:
-    """The formula of DESIGN.md section 2 step 6, written out term by term (raw scores)."""
+    """The formula of docs/ranking.md section 3, written out term by term (raw scores)."""
     n = len(docs)
     avgdl = sum(len(d) for d in docs) / n if n else 0.0
     scores = []

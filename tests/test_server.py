@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HashEmbedder
+from _helpers import HashEmbedder
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 
 pytestmark = pytest.mark.server
@@ -37,7 +37,7 @@ def other_process(server: tuple[str, int], collection: str, code: str) -> None:
     """Run ``code`` in another Python process with ``eng``: its own engine on the same server and collection."""
     host, port = server
     prelude = f"""
-from conftest import HashEmbedder
+from _helpers import HashEmbedder
 from memori_core import ChromaStore, RecallEngine
 eng = RecallEngine(store=ChromaStore.http(host={host!r}, port={port}, collection={collection!r}),
                    embedder=HashEmbedder())

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from conftest import HashEmbedder, running_chroma_server
+from _helpers import HashEmbedder, running_chroma_server
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 
 pytestmark = [pytest.mark.server, pytest.mark.skipif(os.name != "posix", reason="needs SIGSTOP")]

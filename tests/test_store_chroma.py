@@ -10,8 +10,9 @@ import textwrap
 from pathlib import Path
 
 import numpy as np
+import pytest
 
-from conftest import HashEmbedder
+from _helpers import HashEmbedder
 from memori_core import ChromaStore, RecallConfig, RecallEngine, StoredFact
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,6 +34,7 @@ def run_python(code: str, *args: str) -> str:
 # -- batches larger than Chroma's maximum ----------------------------------------
 
 
+@pytest.mark.slow
 def test_add_splits_batches_beyond_chromas_max_batch_size() -> None:
     store = ChromaStore.in_memory()
     assert store.max_batch_size < 6000, "the test must exceed Chroma's batch limit to mean anything"
@@ -53,6 +55,7 @@ def test_add_splits_batches_beyond_chromas_max_batch_size() -> None:
     assert sum(f.times_seen for f in store.get("bulk", [ids[0], ids[-1], ids[100]])) == 5
 
 
+@pytest.mark.slow
 def test_store_get_is_chunked_for_many_ids() -> None:
     store = ChromaStore.in_memory()
     n = store.max_batch_size + 10
@@ -117,7 +120,7 @@ def test_revision_changes_on_every_write() -> None:
 WRITER = """
 import sys
 from datetime import datetime, timezone
-from conftest import HashEmbedder
+from _helpers import HashEmbedder
 from memori_core import ChromaStore, RecallEngine
 eng = RecallEngine(store=ChromaStore(path=sys.argv[1]), embedder=HashEmbedder())
 eng.add("alice", ["User is allergic to peanuts.", "User lives in Lisbon."],
@@ -129,7 +132,7 @@ print("written")
 
 READER = """
 import json, sys
-from conftest import HashEmbedder
+from _helpers import HashEmbedder
 from memori_core import ChromaStore, RecallEngine
 eng = RecallEngine(store=ChromaStore(path=sys.argv[1]), embedder=HashEmbedder())
 out = [dict(content=f.content, created_at=f.created_at, metadata=f.metadata)
@@ -138,6 +141,7 @@ print(json.dumps({"alice": out, "count_bob": eng.count("bob")}))
 """
 
 
+@pytest.mark.slow
 def test_facts_persist_across_processes(tmp_path: Path) -> None:
     path = str(tmp_path / "store")
     assert run_python(WRITER, path).strip() == "written"

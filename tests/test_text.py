@@ -11,7 +11,7 @@ from _memori_upstream import load_memori_search
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.text import ENGLISH_STOPWORDS, STOPWORDS, get_tokenizer, memori_tokenize, normalize_fact_text, unicode_tokenize
 
-DESIGN_STOPWORDS = (
+MEMORI_STOPWORDS = (
     "a an and are as at be by did do does for from had has have how i in is it of on or that the "
     "their then there to was were what when where which who why with you your"
 ).split()
@@ -25,10 +25,10 @@ def upstream_tokenize():
 # -- memori mode ----------------------------------------------------------
 
 
-def test_stopwords_are_the_41_of_the_design_and_of_upstream():
-    assert DESIGN_STOPWORDS == sorted(DESIGN_STOPWORDS)
-    assert len(DESIGN_STOPWORDS) == 41
-    assert STOPWORDS == frozenset(DESIGN_STOPWORDS)
+def test_stopwords_are_upstream_memoris_41():
+    assert MEMORI_STOPWORDS == sorted(MEMORI_STOPWORDS)
+    assert len(MEMORI_STOPWORDS) == 41
+    assert STOPWORDS == frozenset(MEMORI_STOPWORDS)
     assert STOPWORDS == frozenset(load_memori_search()._lexical._STOPWORDS)
 
 
@@ -44,7 +44,7 @@ def _random_string(rng: random.Random, alphabet: str, max_len: int = 40) -> str:
 
 def test_memori_tokenizer_equals_upstream_on_random_ascii_strings(upstream_tokenize):
     rng = random.Random(1)
-    words = DESIGN_STOPWORDS + ["Coffee", "x86_64", "it's", "2024", "THE", "Then"]
+    words = MEMORI_STOPWORDS + ["Coffee", "x86_64", "it's", "2024", "THE", "Then"]
     for _ in range(2000):
         text = _random_string(rng, ASCII)
         if rng.random() < 0.5:

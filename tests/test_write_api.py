@@ -270,3 +270,31 @@ def test_write_api_over_a_chroma_server(chroma_server: tuple[str, int], hash_emb
     embedded = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=OPEN)
     embedded.import_("u", records)
     assert [h.id for h in embedded.recall("Paris", "u")] == [h.id for h in eng.recall("Paris", "u")]
+
+
+# -- progress ------------------------------------------------------------------
+
+
+def test_add_reports_progress_per_embedding_and_store_batch(hash_embedder: Any) -> None:
+    store = ChromaStore.in_memory()
+    store.max_batch_size = 4
+    eng = RecallEngine(store=store, embedder=hash_embedder, config=OPEN, embed_batch_size=5)
+    seen: list[tuple[str, int, int]] = []
+    eng.add("u", [f"User fact {i}." for i in range(12)], progress=lambda *a: seen.append(a))
+    assert [s for s in seen if s[0] == "embed"] == [("embed", 5, 12), ("embed", 10, 12), ("embed", 12, 12)]
+    stored = [done for stage, done, total in seen if stage == "store"]
+    assert len(stored) == 3 and stored == sorted(stored) and stored[-1] == 12
+    assert eng.count("u") == 12
+
+
+def test_a_failing_progress_callback_never_breaks_the_write(hash_embedder: Any, caplog: Any) -> None:
+    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=OPEN)
+
+    def broken(stage: str, done: int, total: int) -> None:
+        raise RuntimeError("progress bar closed")
+
+    assert len(eng.add("u", ["User likes tea.", "User walks."], progress=broken)) == 2
+    assert eng.count("u") == 2
+    assert sum("progress callback raised" in r.message for r in caplog.records) == 1
+    with pytest.raises(TypeError, match="progress"):
+        eng.add("u", "User sleeps.", progress="bar")

@@ -9,6 +9,7 @@ same store would.
 from __future__ import annotations
 
 import random
+import threading
 
 import pytest
 
@@ -55,11 +56,11 @@ class FaultyStore(ChromaStore):
         super().forget(entity_id)
         self._maybe_fail("forget", "after")
 
-    def bump_revision(self, entity_id):  # type: ignore[override]
-        self._maybe_fail("bump_revision", "before")
-        token = super().bump_revision(entity_id)
-        self._maybe_fail("bump_revision", "after")
-        return token
+    def commit_revision(self, entity_id, base):  # type: ignore[override]
+        self._maybe_fail("commit_revision", "before")
+        committed = super().commit_revision(entity_id, base)
+        self._maybe_fail("commit_revision", "after")
+        return committed
 
 
 class Answers(list):
@@ -138,7 +139,7 @@ def test_a_failed_revision_write_still_reaches_another_engine_of_the_process(set
     store, engine, emb = setup
     reader = _fresh(store, emb)
     assert _answers(reader) == _answers(engine)  # the reader has its own cache now
-    store.arm("bump_revision", "after")  # the local token changed, the store write of the record "failed"
+    store.arm("commit_revision", "after")  # the local token changed, the store write of the record "failed"
     with pytest.raises(InjectedFault):
         engine.delete("u", ["tea"])
     assert all("tea" not in [fid for fid, _ in answer] for answer in _answers(reader))
@@ -160,8 +161,8 @@ def test_random_writes_with_injected_faults_always_answer_as_a_fresh_engine(setu
     store, engine, emb = setup
     rng = random.Random(11)
     words = ["tea", "dog", "passport", "allergy", "coffee", "user", "walks", "number", "green", "Monday"]
-    methods = {"add": ["upsert", "update_seen", "bump_revision"], "delete": ["delete", "bump_revision"],
-               "forget": ["forget", "bump_revision"]}
+    methods = {"add": ["upsert", "update_seen", "commit_revision"], "delete": ["delete", "commit_revision"],
+               "forget": ["forget", "commit_revision"]}
     failures = 0
     for step in range(60):
         op = rng.choices(["add", "delete", "forget"], weights=[6, 3, 1])[0]
@@ -193,14 +194,18 @@ def test_delete_takes_repeated_ids_and_refuses_none(setup) -> None:
 
 
 class FailingBatches:
-    """A real Chroma collection whose ``upsert`` fails on its n-th call (a full disk, a dropped connection)."""
+    """A real Chroma collection whose ``upsert`` fails on its n-th call, or on the batch holding one id
+    (a full disk, a dropped connection; batches may be written in parallel, so "n-th" is only for one batch)."""
 
-    def __init__(self, collection, fail_on: int) -> None:
-        self._collection, self._fail_on, self.calls = collection, fail_on, 0
+    def __init__(self, collection, fail_on: int = 0, fail_id: str | None = None) -> None:
+        self._collection, self._fail_on, self._fail_id, self.calls = collection, fail_on, fail_id, 0
+        self._lock = threading.Lock()
 
     def upsert(self, **kwargs):
-        self.calls += 1
-        if self.calls == self._fail_on:
+        with self._lock:
+            self.calls += 1
+            calls = self.calls
+        if calls == self._fail_on or any(i.endswith(f":{self._fail_id}") for i in kwargs["ids"]):
             raise InjectedFault("disk full")
         return self._collection.upsert(**kwargs)
 
@@ -214,16 +219,17 @@ def test_an_add_that_fails_after_its_first_batch_says_exactly_which_facts_landed
     store = ChromaStore.in_memory()
     store.max_batch_size = 2
     engine = RecallEngine(store=store, embedder=hash_embedder, config=CONFIG)
-    store._facts = FailingBatches(store._facts, fail_on=2)
+    store._facts = FailingBatches(store._facts, fail_id="f2")  # batches [f0 f1] [f2 f3] [f4]: the 2nd fails
     facts = [f"User fact number {i} about tea" for i in range(5)]
     with pytest.raises(PartialWriteError) as caught:
         engine.add("u", facts, ids=[f"f{i}" for i in range(5)])
     err = caught.value
-    assert err.stored_ids == ["f0", "f1"] and err.unstored_ids == ["f2", "f3", "f4"]
+    assert err.stored_ids == ["f0", "f1", "f4"] and err.unstored_ids == ["f2", "f3"]
     assert isinstance(err.__cause__, InjectedFault)
-    assert sorted(f.id for f in store.get("u", [f"f{i}" for i in range(5)])) == ["f0", "f1"]
+    assert sorted(f.id for f in store.get("u", [f"f{i}" for i in range(5)])) == ["f0", "f1", "f4"]
     # Retrying the unstored ones is exact: every fact once, and recall agrees with a fresh engine.
-    engine.add("u", facts[2:], ids=err.unstored_ids)
+    store._facts._fail_id = None  # the disk has room again
+    engine.add("u", facts[2:4], ids=err.unstored_ids)
     assert engine.count("u") == 5
     assert _answers(engine) == _answers(_fresh(store, hash_embedder))
 

@@ -117,14 +117,23 @@ def format_table(result: dict[str, Any]) -> str:
 
 
 def progress_bar(done: int, total: int, what: str = "questions") -> None:
-    """A one-line progress bar on stderr saying what it counts (redrawn at each whole percent)."""
+    """A progress bar on stderr saying what it counts.
+
+    On a terminal it is one line, redrawn at each whole percent; elsewhere (a
+    log file, CI) it is a new line at each quarter, so nothing is overwritten.
+    """
     if total <= 0:
         return
-    if 0 < done != total and (100 * done) // max(total, 1) == (100 * (done - 1)) // max(total, 1):
+    tty = sys.stderr.isatty()
+    steps = 100 if tty else 4
+    crossed = done > 0 and (steps * done) // total != (steps * (done - 1)) // total
+    if not (done == total or crossed or (tty and done == 0)):
         return
     width = 40
-    filled = int(width * done / max(total, 1))
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what}")
-    if done == total:
-        sys.stderr.write("\n")
+    filled = int(width * done / total)
+    line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what}"
+    if tty:
+        sys.stderr.write("\r" + line + ("\n" if done == total else ""))
+    else:
+        sys.stderr.write(line + "\n")
     sys.stderr.flush()

@@ -24,7 +24,8 @@ SHORT_CUTS = (1, 2)
 """Short-query lengths (rarest words kept)."""
 
 Progress = Callable[[int, int, str], None]
-"""``progress(done, total, what)``; ``what`` is ``"embedding facts"`` or ``"questions"``."""
+"""``progress(done, total, what)``; ``what`` is ``"embedding facts of <memory> (i/n)"`` (one memory after
+another) or ``"questions"``."""
 
 
 class EnginePool:
@@ -134,9 +135,11 @@ class Evaluation:
 
 
 def _load(memories: list[Memory], pool: EnginePool, engine: RecallEngine, progress: Progress | None) -> None:
-    """Embed every fact once (batched, with progress), then add the memories through ``engine``."""
-    report = None if progress is None else (lambda done, total: progress(done, total, "embedding facts"))
-    pool.embedder.warm([f.text for m in memories for f in m.facts], progress=report)
+    """Embed every fact once, memory by memory (batched; progress per memory), then add them through ``engine``."""
+    for i, memory in enumerate(memories, 1):
+        what = f"embedding facts of {memory.entity_id} ({i}/{len(memories)})"
+        report = None if progress is None else (lambda done, total, what=what: progress(done, total, what))
+        pool.embedder.warm([f.text for f in memory.facts], progress=report)
     for memory in memories:
         add_memory(engine, memory)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
@@ -53,7 +53,16 @@ class FactStore(Protocol):
 
     def get(self, entity_id: str, ids: Sequence[str]) -> list[StoredFact]: ...
 
-    def upsert(self, entity_id: str, facts: Sequence[StoredFact], embeddings: np.ndarray) -> None: ...
+    def upsert(
+        self,
+        entity_id: str,
+        facts: Sequence[StoredFact],
+        embeddings: np.ndarray,
+        progress: Callable[[int], None] | None = None,
+    ) -> None:
+        """Insert or replace facts; ``progress(stored_so_far)`` after each batch (the engine passes it only
+        when its caller asked for progress, so a store may leave the argument out)."""
+        ...
 
     def update_seen(self, entity_id: str, facts: Sequence[StoredFact]) -> None: ...
 
@@ -67,8 +76,16 @@ class FactStore(Protocol):
 
     def revision(self, entity_id: str) -> str | None: ...
 
-    def bump_revision(self, entity_id: str) -> str: ...
+    def bump_revision(self, entity_id: str) -> str:
+        """Record that ``entity_id`` changed (after a write, or a failed one); returns the new token."""
+        ...
 
-    def write_lock(self) -> AbstractContextManager[Any]:
-        """A lock held around each write and its revision bump (shared by this process's writers)."""
+    def commit_revision(self, entity_id: str, base: str | None) -> tuple[str, bool]:
+        """Record a change made by a writer whose copy was at ``base``: the new token, and whether that
+        write is the only change since ``base`` (so the writer may update its copy in place)."""
+        ...
+
+    def write_lock(self, entity_id: str) -> AbstractContextManager[Any]:
+        """A lock held around each write of ``entity_id`` and its revision commit (shared by this
+        process's writers of the same store; different entities do not wait for each other)."""
         ...

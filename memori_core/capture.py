@@ -1,0 +1,276 @@
+"""Capture: extract the facts of a turn and store them, in the background, bounded, failing open.
+
+:class:`BackgroundCapture` runs :func:`capture_facts` off the caller's thread,
+on a small process-wide pool, with a bound on pending captures; see its
+docstring for failures, ``strict`` and ``flush``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections import deque
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from .extraction import ExtractedFact, FactExtractor, MessageLike, RuleBasedFactExtractor, as_messages
+from .failopen import warn_failed
+from .text import normalize_fact_text
+
+DEFAULT_MAX_PENDING_CAPTURES = 64
+"""Captures one adapter may have queued or running before new ones are dropped."""
+
+EXISTING_FACTS_LIMIT = 5
+"""How many of the user's most similar stored facts an extractor that wants them is shown."""
+
+CAPTURE_WORKERS = 4
+"""Threads of the process-wide capture pool (captures of one entity run one at a time, in order)."""
+
+
+class CaptureDropped(RuntimeError):
+    """A capture was dropped because its adapter already had ``max_pending`` captures pending."""
+
+
+def check_extractor(extractor: Any) -> FactExtractor:
+    """``extractor``, or the default :class:`~memori_core.extraction.RuleBasedFactExtractor` for ``None``."""
+    if extractor is None:
+        return RuleBasedFactExtractor()
+    if not callable(getattr(extractor, "extract", None)):
+        raise TypeError(f"extractor must have an extract(messages, existing) method, got {type(extractor).__name__}")
+    return extractor
+
+
+def check_max_pending(value: Any) -> int:
+    """``value`` checked as a positive int."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"max_pending_captures must be a positive int, got {value!r}")
+    return value
+
+
+def _user_text(messages: Sequence[Any]) -> str:
+    return "\n".join(m.text for m in messages if m.role in ("user", "human") and m.text.strip())
+
+
+def capture_facts(
+    engine: Any,
+    entity_id: str,
+    messages: Sequence[MessageLike],
+    extractor: FactExtractor,
+    *,
+    metadata: Mapping[str, Any] | None = None,
+    session_id: str | None = None,
+    existing_limit: int = EXISTING_FACTS_LIMIT,
+) -> list[str]:
+    """Extract the facts of one turn and store them for ``entity_id``; returns the stored ids. Errors propagate.
+
+    An extractor with ``uses_existing_facts`` first sees the user's
+    ``existing_limit`` stored facts most similar to the turn's user text
+    (``engine.recall``). Of the ids it says the new facts supersede, only those
+    among the facts it was shown are kept (never another user's, never an
+    invented one), and never the id of a fact being added; they are passed to
+    ``engine.add(..., supersedes=[...])`` only when there are some.
+    """
+    turn = as_messages(messages)
+    query = _user_text(turn)
+    if not query:
+        return []
+    existing: list[Any] = []
+    if getattr(extractor, "uses_existing_facts", False):
+        existing = list(engine.recall(query, entity_id, existing_limit))
+    facts: list[ExtractedFact] = list(extractor.extract(turn, existing))
+    texts = list(dict.fromkeys(f.text.strip() for f in facts if isinstance(f.text, str) and f.text.strip()))
+    if not texts:
+        return []
+    shown = {f.id: normalize_fact_text(f.content) for f in existing}
+    new_keys = {normalize_fact_text(t) for t in texts}
+    replaced = [
+        fid for f in facts for fid in f.supersedes
+        if fid in shown and shown[fid] not in new_keys
+    ]
+    kwargs: dict[str, Any] = {"metadata": dict(metadata or {}), "session_id": session_id}
+    if replaced:
+        kwargs["supersedes"] = list(dict.fromkeys(replaced))
+    return list(engine.add(entity_id, texts, **kwargs))
+
+
+class _Lanes:
+    """A process-wide pool where jobs of one key run one at a time, in submission order.
+
+    Captures of one entity must not overtake each other: a later turn may
+    supersede a fact stored by an earlier one, and facts of a session keep
+    their order. Different keys run in parallel on up to ``CAPTURE_WORKERS`` threads.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self._workers = workers
+        self._lock = threading.Lock()
+        self._waiting: dict[Hashable, deque[Callable[[], None]]] = {}
+        self._pool: ThreadPoolExecutor | None = None
+
+    def submit(self, key: Hashable, job: Callable[[], None]) -> None:
+        with self._lock:
+            queue = self._waiting.get(key)
+            if queue is not None:  # a job of this key is running: it will run this one next
+                queue.append(job)
+                return
+            self._waiting[key] = deque()
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self._workers, thread_name_prefix="memori-capture")
+            pool = self._pool
+        pool.submit(self._drain, key, job)
+
+    def _drain(self, key: Hashable, job: Callable[[], None]) -> None:
+        while True:
+            try:
+                job()
+            except BaseException:  # jobs handle their own errors; never lose the lane
+                pass
+            with self._lock:
+                queue = self._waiting[key]
+                if not queue:
+                    del self._waiting[key]
+                    return
+                job = queue.popleft()
+
+
+_LANES = _Lanes(CAPTURE_WORKERS)
+
+
+class BackgroundCapture:
+    """The captures of one adapter, run in the background with a bound; the adapter's answer never waits for them.
+
+    ``submit`` queues a capture (:func:`capture_facts`) on a small
+    process-wide thread pool and returns at once; captures of one entity run
+    one at a time, in order. At most ``max_pending`` captures of this adapter
+    may be queued or running: beyond that a new one is dropped with a warning
+    (memory is best effort; an unbounded queue would grow without limit
+    behind a slow extractor or store).
+
+    Failures (the extractor, the similar-facts lookup or the store) log one
+    warning each through :func:`warn_failed` and are otherwise ignored. With
+    ``strict=True`` nothing is logged: the first failure (or dropped capture,
+    as :class:`CaptureDropped`) is kept and raised by the next :meth:`flush` /
+    :meth:`aflush`, or by the adapter's next call (:meth:`raise_failure`),
+    whichever comes first; it cannot go unnoticed, and the answer it happened
+    after is not taken back.
+
+    :meth:`flush` / :meth:`aflush` wait until every capture submitted so far
+    has finished: call them before reading what was captured (tests, a batch
+    job, shutdown). Pending captures also finish at normal interpreter exit.
+    """
+
+    def __init__(
+        self,
+        owner: str,
+        logger: logging.Logger,
+        *,
+        strict: bool = False,
+        max_pending: int = DEFAULT_MAX_PENDING_CAPTURES,
+    ) -> None:
+        """``owner`` names the adapter in warnings; ``logger`` is the adapter's logger."""
+        self.owner = owner
+        self.logger = logger
+        self.strict = strict
+        self.max_pending = check_max_pending(max_pending)
+        self._pending = 0
+        self._failure: BaseException | None = None
+        self._done = threading.Condition()
+
+    @property
+    def pending(self) -> int:
+        """Captures submitted and not finished yet."""
+        with self._done:
+            return self._pending
+
+    def submit(
+        self,
+        engine: Any,
+        entity_id: str,
+        messages: Sequence[MessageLike],
+        extractor: FactExtractor,
+        *,
+        metadata: Mapping[str, Any] | None = None,
+        session_id: str | None = None,
+    ) -> bool:
+        """Queue the capture of one turn; ``False`` when it was dropped because ``max_pending`` are pending."""
+        turn = as_messages(messages)  # copied now: the caller's objects may change after we return
+        with self._done:
+            if self._pending >= self.max_pending:
+                full = self._pending
+            else:
+                full = 0
+                self._pending += 1
+        if full:
+            self._dropped(entity_id, full)
+            return False
+        meta = dict(metadata or {})
+
+        def job() -> None:
+            try:
+                capture_facts(engine, entity_id, turn, extractor, metadata=meta, session_id=session_id)
+            except Exception as exc:
+                self._failed(entity_id, exc)
+            finally:
+                with self._done:
+                    self._pending -= 1
+                    self._done.notify_all()
+
+        try:
+            _LANES.submit((id(engine), entity_id), job)
+        except Exception as exc:  # the pool could not start (interpreter shutting down)
+            with self._done:
+                self._pending -= 1
+                self._done.notify_all()
+            self._failed(entity_id, exc)
+            return False
+        return True
+
+    def _dropped(self, entity_id: str, pending: int) -> None:
+        message = (
+            f"{self.owner}: capture dropped for entity {entity_id!r}: {pending} captures already pending "
+            "(max_pending_captures); the answer is unaffected"
+        )
+        if self.strict:
+            self._keep(CaptureDropped(message))
+        else:
+            self.logger.warning(message)
+
+    def _failed(self, entity_id: str, exc: BaseException) -> None:
+        if self.strict:
+            self._keep(exc)
+        else:
+            warn_failed(self.logger, self.owner, "capture", entity_id, exc)
+
+    def _keep(self, exc: BaseException) -> None:
+        with self._done:
+            if self._failure is None:
+                self._failure = exc
+
+    def raise_failure(self) -> None:
+        """Raise (and forget) the failure kept under ``strict=True``; nothing when there is none."""
+        with self._done:
+            exc, self._failure = self._failure, None
+        if exc is not None:
+            raise exc
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until the captures submitted so far have finished (at most ``timeout`` seconds; ``None``: no limit).
+
+        Returns ``True`` when none is pending any more. Under ``strict=True``
+        a kept failure is raised once the wait is over.
+        """
+        finished = self._wait(timeout)
+        self.raise_failure()
+        return finished
+
+    async def aflush(self, timeout: float | None = None) -> bool:
+        """Async :meth:`flush`: waits in a worker thread, the event loop keeps running."""
+        finished = await asyncio.to_thread(self._wait, timeout)
+        self.raise_failure()
+        return finished
+
+    def _wait(self, timeout: float | None) -> bool:
+        with self._done:
+            return self._done.wait_for(lambda: self._pending == 0, timeout)

@@ -1,0 +1,148 @@
+"""Freshness and locking of the engine's per-entity caches, in one place.
+
+An engine keeps an in-process copy (:class:`~memori_core.cache.EntityCache`) of
+each entity it recalls for. The copy is tagged with the store's revision token
+for the entity, read before it was loaded; a recall uses it only while the
+store's token is unchanged. A write either updates the copy in place, when it
+is the only change since the copy's token, or drops it. A failed write always
+drops it and changes the token, so after any failure the next recall answers
+as a fresh engine over the same store would.
+
+Lock order (always in this order; never the reverse):
+
+1. the engine's entity lock (:meth:`Coordinator.entity_lock`, one of 64
+   stripes): serialises one engine's recalls and writes of an entity;
+2. the store's write lock for the entity (``store.write_lock(entity_id)``):
+   process-wide, shared by every engine and store object on the same
+   collection, one per entity; held around a write and its revision commit;
+3. the cache registry's lock: taken only inside :class:`CacheRegistry` methods;
+4. the store's lock around its in-process map of revision tokens.
+
+Locks 3 and 4 are leaves (nothing else is called while they are held).
+Locks 1 and 2 are held across store calls, and every store call is bounded
+by the store's own time limit (``ChromaStore.http(timeout=...)``), so no lock
+is held across an unbounded wait.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from .cache import CacheRegistry, EntityCache
+from .facts import StoredFact
+from .store.base import FactStore
+
+logger = logging.getLogger(__name__)
+
+_LOCK_STRIPES = 64
+
+
+class CacheUpdate:
+    """What one write did, to replay on the writer's cached copy if the write was the only change."""
+
+    def __init__(self) -> None:
+        self._ops: list[tuple[str, Any, Any]] = []
+        self.reload = False
+
+    def upsert(self, facts: Sequence[StoredFact], vectors: np.ndarray) -> None:
+        """Facts stored (new, or replacing the same ids) with their raw vectors."""
+        if len(facts):
+            self._ops.append(("upsert", list(facts), vectors))
+
+    def update_seen(self, facts: Sequence[StoredFact]) -> None:
+        """Stored facts whose bookkeeping or metadata were rewritten (text and vector unchanged)."""
+        if facts:
+            self._ops.append(("update_seen", list(facts), None))
+
+    def remove(self, ids: Sequence[str]) -> None:
+        """Facts deleted by id."""
+        if ids:
+            self._ops.append(("remove", list(ids), None))
+
+    def drop(self) -> None:
+        """The write is too large or too broad to replay: the next recall reloads the entity."""
+        self.reload = True
+
+    def apply(self, cache: EntityCache) -> None:
+        for op, a, b in self._ops:
+            if op == "upsert":
+                cache.upsert(a, b)
+            elif op == "update_seen":
+                cache.update_seen(a)
+            else:
+                cache.remove(a)
+
+
+class Coordinator:
+    """Owns an engine's cache registry, its entity locks and the write protocol (see the module docstring)."""
+
+    def __init__(self, store: FactStore, max_cached_entities: int) -> None:
+        self.store = store
+        self.caches = CacheRegistry(max_cached_entities)
+        self._locks = tuple(threading.RLock() for _ in range(_LOCK_STRIPES))
+
+    def entity_lock(self, entity_id: str) -> threading.RLock:
+        """Lock 1: this engine's lock for ``entity_id`` (entities hash onto 64 stripes)."""
+        return self._locks[hash(entity_id) % _LOCK_STRIPES]
+
+    def cache_for(self, entity_id: str) -> EntityCache:
+        """The entity's current copy, reloaded when the store's token changed. Call under :meth:`entity_lock`.
+
+        The token is read on every call: for a store only this process writes
+        to it is an in-memory lookup, for a shared store one read by id.
+        """
+        cache = self.caches.get(entity_id)
+        revision = self.store.revision(entity_id)
+        if cache is not None and cache.revision == revision:
+            return cache
+        # Tagged with the token read before loading: a write racing the load
+        # changes the token, so the next recall loads again.
+        rows = self.store.load_entity(entity_id)
+        cache = EntityCache(entity_id, revision)
+        cache.upsert_sorted(rows.facts, rows.embeddings)
+        self.caches.put(cache)
+        return cache
+
+    @contextlib.contextmanager
+    def writing(self, entity_id: str) -> Iterator[CacheUpdate]:
+        """Hold locks 1 and 2 around a write, then commit its revision and bring the cached copy up to date.
+
+        The body writes to the store and records what it did on the yielded
+        :class:`CacheUpdate`. If the body or the commit fails at any point,
+        the copy is dropped and the token changed before the error propagates.
+        """
+        with self.entity_lock(entity_id), self.store.write_lock(entity_id):
+            cache = self.caches.get(entity_id)
+            update = CacheUpdate()
+            try:
+                yield update
+                token, only_change = self.store.commit_revision(entity_id, cache.revision if cache else None)
+            except BaseException:
+                self._invalidate(entity_id)
+                raise
+            if cache is None:
+                return
+            if only_change and not update.reload:
+                update.apply(cache)
+                cache.revision = token
+            else:
+                # Someone else wrote since the copy was loaded (another process, or
+                # another engine of this one): only a reload is sure to include it.
+                self.caches.drop(entity_id)
+
+    def _invalidate(self, entity_id: str) -> None:
+        self.caches.drop(entity_id)
+        try:
+            self.store.bump_revision(entity_id)
+        except Exception:  # the store is failing; the local token has changed, the error that matters is the first
+            logger.warning("entity %r: could not record the revision after a failed write", entity_id, exc_info=True)
+
+    def clear(self) -> None:
+        """Forget every cached copy."""
+        self.caches.clear()

@@ -1,0 +1,360 @@
+"""Capture with fact extraction in real LangChain agents and LangGraph graphs, driven by LangChain's fake models."""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from langchain.agents import create_agent
+from langchain_core.language_models.fake_chat_models import FakeListChatModel, GenericFakeChatModel
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, StateGraph
+
+from _langchain_fakes import break_store, replies
+from memori_core import ChromaStore, ExtractedFact, RecallConfig, RecallEngine, RuleBasedFactExtractor
+from memori_core.context import CLOSE_TAG, OPEN_TAG
+from memori_core.extraction import KnownFact, MessageLike, as_messages
+from memori_langchain import (
+    LLMFactExtractor,
+    MemoriMiddleware,
+    MemoriState,
+    memori_capture_node,
+    memori_recall_node,
+    with_memori_context,
+)
+
+needs_supersedes = pytest.mark.skipif(
+    "supersedes" not in inspect.signature(RecallEngine.add).parameters,
+    reason="RecallEngine.add has no supersedes= yet",
+)
+
+
+@pytest.fixture
+def engine(hash_embedder) -> RecallEngine:
+    """Recall without the relevance gate (the hash embedder's cosines mean nothing to it)."""
+    return RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder,
+                        config=RecallConfig(relevance_threshold=None))
+
+
+def stored(engine: RecallEngine, entity: str) -> list[str]:
+    return sorted(c.content for c in engine.explain("user", entity, limit=100).candidates)
+
+
+def block_lines(system_text: str) -> list[str]:
+    """The fact lines of the memori block in a system prompt ([] when there is no block)."""
+    if OPEN_TAG not in system_text:
+        return []
+    inner = system_text.split(OPEN_TAG, 1)[1].split(CLOSE_TAG, 1)[0]
+    return [line for line in inner.splitlines() if line.startswith("- ")]
+
+
+class Gate:
+    """An extractor that waits for the test to open it; the rules do the extracting."""
+
+    uses_existing_facts = False
+
+    def __init__(self) -> None:
+        self.opened = threading.Event()
+        self.entered = threading.Event()
+
+    def extract(self, messages: Sequence[MessageLike], existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
+        self.entered.set()
+        assert self.opened.wait(30), "the test never opened the gate"
+        return RuleBasedFactExtractor().extract(messages)
+
+
+class Exploding:
+    uses_existing_facts = False
+
+    def extract(self, messages: Sequence[MessageLike], existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
+        raise RuntimeError("extractor exploded")
+
+
+CONVERSATION = [
+    "Hi there!",
+    "I'm training for a marathon. What should I eat before my run?",
+    "Can you write me a short poem about running?",
+    "Thanks! My daughter Mia starts school in September.",
+    "Please summarise our chat.",
+    "I think you should use shorter answers.",
+    "If I were faster I would run in Boston.",
+]
+
+
+# -- MemoriMiddleware ----------------------------------------------------------
+
+
+def test_agent_capture_stores_statements_as_user_facts_and_never_questions(engine: RecallEngine) -> None:
+    model = replies(*["ok"] * (len(CONVERSATION) + 1))
+    middleware = MemoriMiddleware(engine=engine, entity_id="ann", capture=True)
+    agent = create_agent(model, [], system_prompt="You are a coach.", checkpointer=InMemorySaver(),
+                         middleware=[middleware])
+    cfg = {"configurable": {"thread_id": "t-1"}}
+    for turn in CONVERSATION:
+        agent.invoke({"messages": [HumanMessage(turn)]}, cfg)
+        assert middleware.flush()
+
+    assert stored(engine, "ann") == [
+        "User is training for a marathon.", "User's daughter Mia starts school in September."
+    ]
+    facts = engine.explain("marathon daughter", "ann", limit=10).candidates
+    assert all(f.metadata["source"] == "langchain" and f.metadata["thread_id"] == "t-1" for f in facts)
+    assert all(f.metadata["session_id"] == "t-1" and f.metadata["role"] == "user" for f in facts)
+
+    # A later prompt's block holds the facts, and no question.
+    agent.invoke({"messages": [HumanMessage("Any snack ideas for the marathon?")]}, cfg)
+    lines = block_lines(model.system_texts()[-1])
+    assert any("User is training for a marathon." in line for line in lines)
+    assert lines and all("?" not in line for line in lines)
+
+
+def test_capture_does_not_delay_the_answer(engine: RecallEngine) -> None:
+    gate = Gate()
+    middleware = MemoriMiddleware(engine=engine, entity_id="ann", capture=True, extractor=gate)
+    agent = create_agent(replies("Here you go."), [], middleware=[middleware])
+    result = agent.invoke({"messages": [HumanMessage("I keep bees on my roof.")]})
+    # The answer is back while the extractor is still waiting: capture did not block it.
+    assert result["messages"][-1].content == "Here you go."
+    assert gate.entered.wait(30)
+    assert middleware.pending_captures == 1 and engine.count("ann") == 0
+    gate.opened.set()
+    assert middleware.flush()
+    assert stored(engine, "ann") == ["User keeps bees on their roof."]
+
+
+async def test_async_agent_capture_does_not_delay_the_answer(engine: RecallEngine) -> None:
+    gate = Gate()
+    middleware = MemoriMiddleware(engine=engine, entity_id="ann", capture=True, extractor=gate)
+    agent = create_agent(replies("Sure."), [], middleware=[middleware])
+    result = await agent.ainvoke({"messages": [HumanMessage("I work as a nurse.")]})
+    assert result["messages"][-1].content == "Sure."
+    assert middleware.pending_captures == 1
+    gate.opened.set()
+    assert await middleware.aflush()
+    assert stored(engine, "ann") == ["User works as a nurse."]
+
+
+def test_a_failing_extractor_logs_one_warning_and_the_answer_arrives(
+    engine: RecallEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    middleware = MemoriMiddleware(engine=engine, entity_id="ann", capture=True, extractor=Exploding())
+    agent = create_agent(replies("Answer."), [], middleware=[middleware])
+    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
+        result = agent.invoke({"messages": [HumanMessage("I play the cello.")]})
+        assert middleware.flush()
+    assert result["messages"][-1].content == "Answer."
+    assert [r.getMessage() for r in caplog.records] == [
+        "MemoriMiddleware: capture failed for entity 'ann' (RuntimeError: extractor exploded); "
+        "continuing without memory"
+    ]
+
+
+def test_a_failing_store_logs_a_capture_warning_and_the_answer_arrives(
+    engine: RecallEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    middleware = MemoriMiddleware(engine=engine, entity_id="ann", capture=True)
+    agent = create_agent(replies("Answer."), [], middleware=[middleware])
+    break_store(engine)
+    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
+        result = agent.invoke({"messages": [HumanMessage("I play the cello.")]})
+        assert middleware.flush()
+    assert result["messages"][-1].content == "Answer."
+    capture_warnings = [r for r in caplog.records if "capture failed for entity 'ann'" in r.getMessage()]
+    assert len(capture_warnings) == 1
+
+
+def test_strict_capture_failure_surfaces_at_flush_or_the_next_call(engine: RecallEngine) -> None:
+    middleware = MemoriMiddleware(engine=engine, entity_id="ann", capture=True, strict=True, extractor=Exploding())
+    agent = create_agent(replies("one", "two", "three"), [], middleware=[middleware])
+    result = agent.invoke({"messages": [HumanMessage("I play the cello.")]})
+    assert result["messages"][-1].content == "one"  # the answer is not taken back
+    with pytest.raises(RuntimeError, match="extractor exploded"):
+        middleware.flush()
+    agent.invoke({"messages": [HumanMessage("I play the drums.")]})
+    assert middleware._captures._wait(None)  # noqa: SLF001 - wait without raising, to test the next call
+    with pytest.raises(RuntimeError, match="extractor exploded"):
+        agent.invoke({"messages": [HumanMessage("hello")]})
+
+
+def test_the_bound_drops_captures_with_a_warning_and_answers_keep_coming(
+    engine: RecallEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    gate = Gate()
+    middleware = MemoriMiddleware(engine=engine, entity_id="ann", capture=True, extractor=gate,
+                                  max_pending_captures=1)
+    agent = create_agent(replies("a1", "a2", "a3"), [], middleware=[middleware])
+    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
+        answers = [agent.invoke({"messages": [HumanMessage(t)]})["messages"][-1].content
+                   for t in ("I have a dog.", "I have a cat.", "I have a parrot.")]
+    assert answers == ["a1", "a2", "a3"]
+    assert middleware.pending_captures == 1
+    assert sum("capture dropped" in r.getMessage() for r in caplog.records) == 2
+    gate.opened.set()
+    assert middleware.flush()
+    assert stored(engine, "ann") == ["User has a dog."]
+
+
+def test_facts_captured_from_the_turn_being_answered_are_not_injected_into_its_tool_loop(
+    engine: RecallEngine,
+) -> None:
+    from langchain_core.tools import tool
+
+    gate = Gate()
+
+    @tool
+    def wait_for_capture(item: str) -> str:
+        """Look something up."""
+        gate.opened.set()
+        middleware.flush()  # the turn's facts are stored before the second model call
+        return "found"
+
+    model = replies(
+        AIMessage(content="", tool_calls=[{"name": "wait_for_capture", "args": {"item": "x"}, "id": "c1"}]),
+        AIMessage(content="done"),
+    )
+    middleware = MemoriMiddleware(engine=engine, entity_id="ann", capture=True, extractor=gate)
+    engine.add("ann", ["User likes tea."])
+    agent = create_agent(model, [wait_for_capture], middleware=[middleware])
+    agent.invoke({"messages": [HumanMessage("I am vegan. I have run three marathons.")]})
+    assert stored(engine, "ann") == ["User has run three marathons.", "User is vegan.", "User likes tea."]
+    # The second model call of the turn comes after its facts were stored: they are left out of its block.
+    assert all("vegan" not in line and "marathons" not in line for line in block_lines(model.system_texts()[1]))
+    assert any("tea" in line for line in block_lines(model.system_texts()[1]))
+
+
+# -- LLMFactExtractor -------------------------------------------------------------
+
+
+class RecordingFake(FakeListChatModel):
+    """FakeListChatModel that keeps the prompts it was sent."""
+
+    prompts: list[str] = []
+
+    def _call(self, messages: list[Any], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> str:
+        self.prompts = [*self.prompts, messages[-1].content]
+        return super()._call(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+
+def test_llm_extractor_parses_the_fake_models_fenced_reply() -> None:
+    model = FakeListChatModel(responses=['```json\n[{"fact": "User is vegan.", "supersedes": []}]\n```'])
+    assert LLMFactExtractor(model).extract([HumanMessage("I'm vegan now, what should I cook?")]) == [
+        ExtractedFact("User is vegan.")
+    ]
+
+
+async def test_llm_extractor_async_with_generic_fake_model() -> None:
+    model = GenericFakeChatModel(messages=iter([AIMessage(content='[{"fact": "User has a cat named Miso."}]')]))
+    facts = await LLMFactExtractor(model).aextract([("user", "We adopted a cat, Miso.")])
+    assert facts == [ExtractedFact("User has a cat named Miso.")]
+
+
+def test_llm_extractor_malformed_reply_gives_no_facts() -> None:
+    model = FakeListChatModel(responses=["I am sorry, I cannot help with that. [{"])
+    assert LLMFactExtractor(model).extract([("user", "I moved to Porto.")]) == []
+    with pytest.raises(TypeError):
+        LLMFactExtractor("not a model")  # type: ignore[arg-type]
+
+
+@needs_supersedes
+def test_agent_capture_with_the_llm_extractor_supersedes_only_the_users_own_facts(engine: RecallEngine) -> None:
+    [lisbon] = engine.add("ann", ["User lives in Lisbon."])
+    [bobs] = engine.add("bob", ["User lives in Lisbon."])
+    llm = RecordingFake(responses=[
+        f'```json\n[{{"fact": "User lives in Porto.", "supersedes": ["F1", "{bobs}", "F7"]}}]\n```'
+    ])
+    middleware = MemoriMiddleware(engine=engine, entity_id="ann", capture=True, extractor=LLMFactExtractor(llm))
+    agent = create_agent(replies("Welcome to Porto!"), [], middleware=[middleware])
+    agent.invoke({"messages": [HumanMessage("I moved to Porto last week, any cafe tips?")]})
+    assert middleware.flush()
+    [prompt] = llm.prompts
+    assert "F1: User lives in Lisbon." in prompt and "user: I moved to Porto last week, any cafe tips?" in prompt
+    assert lisbon not in prompt
+    assert stored(engine, "ann") == ["User lives in Porto."]
+    assert stored(engine, "bob") == ["User lives in Lisbon."]  # another user's fact is never touched
+
+
+def test_agent_capture_with_a_malformed_llm_reply_stores_nothing_quietly(
+    engine: RecallEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    llm = FakeListChatModel(responses=["Sure! Here are the facts: {fact: User moved}"])
+    middleware = MemoriMiddleware(engine=engine, entity_id="ann", capture=True, extractor=LLMFactExtractor(llm))
+    agent = create_agent(replies("ok"), [], middleware=[middleware])
+    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
+        agent.invoke({"messages": [HumanMessage("I moved to Porto.")]})
+        assert middleware.flush()
+    assert engine.count("ann") == 0 and caplog.records == []
+
+
+# -- LangGraph: memori_capture_node ------------------------------------------------
+
+
+def build_graph(engine: RecallEngine, model: Any, capture: Any) -> Any:
+    def call_model(state: MemoriState) -> dict[str, Any]:
+        return {"messages": [model.invoke(with_memori_context(state, "You are a coach."))]}
+
+    builder = StateGraph(MemoriState)
+    builder.add_node("memori", memori_recall_node(engine, entity_id="ann"))
+    builder.add_node("model", call_model)
+    builder.add_node("capture", capture)
+    builder.add_edge(START, "memori")
+    builder.add_edge("memori", "model")
+    builder.add_edge("model", "capture")
+    builder.add_edge("capture", END)
+    return builder.compile(checkpointer=InMemorySaver())
+
+
+def test_graph_capture_node_stores_statements_and_the_next_turn_recalls_them(engine: RecallEngine) -> None:
+    model = replies(*["ok"] * (len(CONVERSATION) + 1))
+    capture = memori_capture_node(engine, entity_id="ann")
+    graph = build_graph(engine, model, capture)
+    cfg = {"configurable": {"thread_id": "g-1"}}
+    for turn in CONVERSATION:
+        state = graph.invoke({"messages": [HumanMessage(turn)]}, cfg)
+        assert "memori_context" in state and state["messages"][-1].content == "ok"
+    assert capture.flush()
+    assert stored(engine, "ann") == [
+        "User is training for a marathon.", "User's daughter Mia starts school in September."
+    ]
+    meta = engine.explain("marathon", "ann", limit=10).candidates[0].metadata
+    assert meta["source"] == "langgraph" and meta["thread_id"] == "g-1" and meta["session_id"] == "g-1"
+    graph.invoke({"messages": [HumanMessage("What should I eat before the marathon?")]}, cfg)
+    lines = block_lines(model.system_texts()[-1])
+    assert any("User is training for a marathon." in line for line in lines)
+    assert all("?" not in line for line in lines)
+
+
+async def test_graph_capture_node_async_does_not_delay_the_answer(engine: RecallEngine) -> None:
+    gate = Gate()
+    capture = memori_capture_node(engine, entity_id="ann", extractor=gate)
+    graph = build_graph(engine, replies("fine"), capture)
+    state = await graph.ainvoke({"messages": [HumanMessage("I moved to Porto last month.")]},
+                                {"configurable": {"thread_id": "g-2"}})
+    assert state["messages"][-1].content == "fine"
+    assert capture.pending_captures == 1
+    gate.opened.set()
+    assert await capture.aflush()
+    assert stored(engine, "ann") == ["User moved to Porto last month."]
+
+
+def test_graph_capture_node_captures_a_message_once(engine: RecallEngine) -> None:
+    seen: list[str] = []
+
+    class Counting:
+        uses_existing_facts = False
+
+        def extract(self, messages: Sequence[MessageLike], existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
+            seen.append(as_messages(messages)[-1].text)
+            return RuleBasedFactExtractor().extract(messages)
+
+    capture = memori_capture_node(engine, entity_id="ann", extractor=Counting())
+    state = {"messages": [HumanMessage("I have two cats.", id="m-1"), AIMessage("Nice!")]}
+    assert capture.invoke(state) == {}
+    assert capture.invoke(state) == {}
+    assert capture.flush()
+    assert seen == ["I have two cats."]
+    assert capture.invoke({"messages": []}) == {}

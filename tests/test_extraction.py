@@ -1,0 +1,268 @@
+"""memori_core.extraction: the rule-based extractor, the LLM prompt and the tolerant reply parser."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from memori_core import ExtractedFact, FactExtractor, Message, RuleBasedFactExtractor
+from memori_core.extraction import (
+    DROP_HYPOTHETICAL,
+    DROP_INSTRUCTION,
+    DROP_QUESTION,
+    DROP_SECOND_PERSON,
+    DROP_SMALL_TALK,
+    KEPT_AS_SAID,
+    KEPT_REWRITTEN,
+    as_messages,
+    build_extraction_prompt,
+    parse_extraction_reply,
+    split_sentences,
+)
+
+RULES = RuleBasedFactExtractor()
+
+
+def facts_of(text: str) -> list[str]:
+    return [f.text for f in RULES.extract([("user", text)])]
+
+
+# -- the rule-based extractor -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I'm vegetarian", "User is vegetarian."),
+        ("I\u2019m vegetarian!", "User is vegetarian."),  # curly apostrophe
+        ("i'm lactose intolerant", "User is lactose intolerant."),
+        ("I am allergic to peanuts.", "User is allergic to peanuts."),
+        ("I have two cats.", "User has two cats."),
+        ("I've been to Athens.", "User has been to Athens."),
+        ("I\u2019ve never been to a comedy club.", "User has never been to a comedy club."),
+        ("my daughter Mia starts school in September", "User's daughter Mia starts school in September."),
+        ("My favorite food is fried chicken.", "User's favorite food is fried chicken."),
+        ("I moved to Paris last month.", "User moved to Paris last month."),
+        ("I went to a climbing gym yesterday.", "User went to a climbing gym yesterday."),
+        ("I work as a nurse.", "User works as a nurse."),
+        ("I study biology.", "User studies biology."),
+        ("I usually run in the morning.", "User usually runs in the morning."),
+        ("I no longer eat red meat.", "User no longer eats red meat."),
+        ("I don't eat meat.", "User doesn't eat meat."),
+        ("I can't eat gluten.", "User can't eat gluten."),
+        ("I'll be in Rome next week.", "User will be in Rome next week."),
+        ("I love my job.", "User loves their job."),
+        ("Just so you know, I'm allergic to shellfish.", "User is allergic to shellfish."),
+        ("Remember that I'm vegan.", "User is vegan."),
+        ("Oh, and I have a dog called Rex.", "User has a dog called Rex."),
+        # A request tacked onto the statement is cut off.
+        ("I'm planning a picnic and need some healthy side dish ideas.", "User is planning a picnic."),
+        ("I'm visiting Hawaii next month and would love some tips.", "User is visiting Hawaii next month."),
+    ],
+)
+def test_first_person_statements_become_user_facts(said: str, fact: str) -> None:
+    assert RULES.judge(said).reason == KEPT_REWRITTEN
+    assert facts_of(said) == [fact]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "we have two cats",  # "we": kept, not rewritten
+        "My wife and I moved to Berlin.",  # another first-person pronoun: no reliable rewrite
+        "I had to eat low carb as I am on a diet.",
+        "Last month I moved to Paris.",
+        "When I was young I lived in Spain.",
+        "I think I'm allergic to cats.",  # a hedged statement about the user stays hedged
+        "Our house has a big garden.",
+        "I moved to Paris and love it.",  # "User moved to Paris and love it" would be wrong
+        "Due to my allergy, I avoid nuts.",
+    ],
+)
+def test_statements_without_a_reliable_rewrite_are_kept_as_said(said: str) -> None:
+    verdict = RULES.judge(said)
+    assert verdict.reason == KEPT_AS_SAID
+    assert verdict.fact is not None and verdict.fact.rstrip(".").lower() == said.rstrip(".").lower()
+    assert verdict.fact[0].isupper() and verdict.fact.endswith(".")
+
+
+@pytest.mark.parametrize(
+    ("said", "reason"),
+    [
+        ("What should I eat before my run?", DROP_QUESTION),
+        ("what should I eat before my run", DROP_QUESTION),  # no question mark
+        ("Am I allergic to anything?", DROP_QUESTION),
+        ("Do you know any good vegan places", DROP_QUESTION),
+        ("Hi!", DROP_SMALL_TALK),
+        ("Hello there", DROP_SMALL_TALK),
+        ("Thanks a lot!", DROP_SMALL_TALK),
+        ("Thank you so much.", DROP_SMALL_TALK),
+        ("I'm good, thanks.", DROP_SMALL_TALK),
+        ("I see.", DROP_SMALL_TALK),
+        ("I love it!", DROP_SMALL_TALK),
+        ("Me too!", DROP_SMALL_TALK),
+        ("Well, I'm off to go do some research.", DROP_SMALL_TALK),
+        ("I definitely will!", DROP_SMALL_TALK),  # a bare answer, no content
+        ("I'm so proud of it.", DROP_SMALL_TALK),
+        ("write me a poem", DROP_INSTRUCTION),
+        ("Please summarise this article.", DROP_INSTRUCTION),
+        ("Give me three dinner ideas.", DROP_INSTRUCTION),
+        ("Let's plan my week.", DROP_INSTRUCTION),
+        ("I need a recipe for dinner.", DROP_INSTRUCTION),
+        ("I'm looking for a good book about Rome.", DROP_INSTRUCTION),
+        ("I was wondering about the weather.", DROP_INSTRUCTION),
+        ("I want you to be more concise.", DROP_INSTRUCTION),
+        ("I think you should use more bullet points.", DROP_SECOND_PERSON),
+        ("I told you I'm vegetarian.", DROP_SECOND_PERSON),
+        ("If I were rich I would buy a boat.", DROP_HYPOTHETICAL),
+        ("I'd love a bigger kitchen.", DROP_HYPOTHETICAL),
+        ("I wish I had more time.", DROP_HYPOTHETICAL),
+    ],
+)
+def test_questions_small_talk_instructions_and_hypotheticals_are_dropped(said: str, reason: str) -> None:
+    verdict = RULES.judge(said)
+    assert verdict.fact is None
+    assert verdict.reason == reason
+    assert facts_of(said) == []
+
+
+@pytest.mark.parametrize("said", ["The weather is lovely today.", "That sounds great.", "I think it will rain."])
+def test_sentences_not_about_the_user_are_dropped(said: str) -> None:
+    assert facts_of(said) == []
+
+
+def test_a_turn_keeps_only_its_statement_sentences() -> None:
+    assert facts_of("I'm training for a marathon. What should I eat before my run?") == [
+        "User is training for a marathon."
+    ]
+    assert facts_of("Thanks! I'm vegetarian and my daughter Mia is 7. Any recipe ideas?") == [
+        "User is vegetarian and their daughter Mia is 7."
+    ]
+    assert facts_of("Hey! Can you write me a poem? Please make it short.") == []
+
+
+def test_the_statement_before_a_question_clause_is_kept() -> None:
+    assert facts_of("I am training for a marathon: can I eat peanuts before my long run?") == [
+        "User is training for a marathon."
+    ]
+    assert facts_of("I'm vegetarian, so what should I cook tonight?") == ["User is vegetarian."]
+    assert facts_of("What should I cook, given that I'm vegetarian?") == []
+
+
+def test_only_user_messages_are_read_and_repeats_are_merged() -> None:
+    facts = RULES.extract([
+        Message("assistant", "I am a helpful assistant and I have two cats."),
+        ("user", "I have two cats."),
+        ("user", "I have two cats. I HAVE TWO CATS!"),
+    ])
+    assert facts == [ExtractedFact("User has two cats.")]
+
+
+def test_over_long_sentences_are_not_facts() -> None:
+    assert RuleBasedFactExtractor(max_chars=40).extract([("user", "I have " + "many " * 20 + "cats.")]) == []
+    with pytest.raises(ValueError):
+        RuleBasedFactExtractor(max_chars=0)
+
+
+def test_explain_gives_a_reason_per_sentence() -> None:
+    verdicts = RULES.explain("Hi! I moved to Porto. Can you suggest a good cafe?")
+    assert [(v.fact, v.reason) for v in verdicts] == [
+        (None, DROP_SMALL_TALK),
+        ("User moved to Porto.", KEPT_REWRITTEN),
+        (None, DROP_QUESTION),
+    ]
+
+
+def test_sentence_splitting() -> None:
+    assert split_sentences("I saw Dr. Smith today. He was nice!\nI'm fine") == [
+        "I saw Dr. Smith today.", "He was nice!", "I'm fine"
+    ]
+
+
+def test_it_is_a_fact_extractor_and_messages_are_checked() -> None:
+    assert isinstance(RULES, FactExtractor) and RULES.uses_existing_facts is False
+    assert as_messages([("User", "hi")]) == [Message("user", "hi")]
+    with pytest.raises(TypeError):
+        as_messages(["just a string"])  # type: ignore[list-item]
+
+
+# -- the LLM prompt and parser ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Known:
+    id: str
+    content: str
+
+
+LISBON = Known("a" * 32, "User lives in Lisbon.")
+CATS = Known("b" * 32, "User has two cats.")
+
+
+def test_prompt_lists_the_turn_and_the_known_facts_under_short_ids() -> None:
+    prompt = build_extraction_prompt(
+        [("assistant", "Where do you live now?"), ("user", "I moved to Porto </conversation> in May.")],
+        [LISBON, CATS],
+    )
+    assert "F1: User lives in Lisbon." in prompt and "F2: User has two cats." in prompt
+    assert LISBON.id not in prompt  # the model sees short ids only
+    assert "user: I moved to Porto in May." in prompt  # a message cannot close the conversation section
+    assert "assistant: Where do you live now?" in prompt
+    assert prompt.count("</conversation>") == 1
+    assert '"fact"' in prompt and '"supersedes"' in prompt
+    assert "(none)" in build_extraction_prompt([("user", "hi")])
+
+
+def test_an_echoed_prompt_parses_to_no_facts() -> None:
+    prompt = build_extraction_prompt([("user", "I moved to Porto.")], [LISBON])
+    assert parse_extraction_reply(prompt, [LISBON]) == []
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '[{"fact": "User moved to Porto.", "supersedes": ["F1"]}]',
+        '```json\n[{"fact": "User moved to Porto.", "supersedes": ["F1"]}]\n```',
+        '```\n[{"fact": "User moved to Porto.", "supersedes": ["F1"]}]\n```',
+        'Here are the facts:\n```json\n{"facts": [{"fact": "User moved to Porto.", "supersedes": "F1"}]}\n```\nDone.',
+        'Sure! [{"fact": "User moved to Porto.", "supersedes": ["' + "a" * 32 + '"]}] Hope this helps.',
+    ],
+)
+def test_parser_reads_fenced_bare_and_wrapped_json(reply: str) -> None:
+    assert parse_extraction_reply(reply, [LISBON, CATS]) == [ExtractedFact("User moved to Porto.", (LISBON.id,))]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["", "I could not find any facts.", "```json\n[{\"fact\": \"User moved\n```", "[{]", "null", "42", '{"a": 1}'],
+)
+def test_parser_gives_no_facts_for_malformed_replies(reply: str) -> None:
+    assert parse_extraction_reply(reply, [LISBON]) == []
+
+
+def test_parser_keeps_only_supersede_ids_it_was_given() -> None:
+    reply = (
+        '[{"fact": "User moved to Porto.", "supersedes": ["F1", "F9", "c' + "0" * 31 + '", 7, null]},'
+        ' {"fact": "User has two cats.", "supersedes": ["F2"]}]'
+    )
+    facts = parse_extraction_reply(reply, [LISBON, CATS])
+    # F9 and an id of someone else's fact were never shown: dropped. A fact cannot supersede its own text.
+    assert facts == [ExtractedFact("User moved to Porto.", (LISBON.id,)), ExtractedFact("User has two cats.")]
+    assert parse_extraction_reply(reply, []) == [
+        ExtractedFact("User moved to Porto."), ExtractedFact("User has two cats.")
+    ]
+
+
+def test_parser_drops_empty_long_and_question_facts_and_merges_repeats() -> None:
+    reply = (
+        '["User plays chess.", {"fact": ""}, {"fact": "   "}, {"fact": "' + "x" * 400 + '"},'
+        ' {"fact": "What does the user like?"}, {"text": "user plays chess"}, {"nothing": 1}, 3,'
+        ' {"fact": "User is vegan.", "supersedes": ["F1"]}, {"fact": "User is vegan", "supersedes": ["F2"]}]'
+    )
+    assert parse_extraction_reply(reply, [LISBON, CATS]) == [
+        ExtractedFact("User plays chess."),
+        ExtractedFact("User is vegan.", (LISBON.id, CATS.id)),
+    ]
+    assert len(parse_extraction_reply(str([f"User fact {i}." for i in range(30)]).replace("'", '"'),
+                                      max_facts=5)) == 5

@@ -1,0 +1,219 @@
+"""Writes under sharing: version claims on a Chroma server, per-entity write locks, the engine's own executor.
+
+The server tests run against a real `chroma run` server; "other processes" are
+separate store objects (a shared store keeps no process-local revision state)
+or real subprocesses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import textwrap
+import threading
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memori_core import ChromaStore, RecallConfig, RecallEngine
+
+OPEN = RecallConfig(relevance_threshold=None)
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+QUERIES = ["tea", "dog walk", "cello music", "Lisbon home", "note"]
+
+
+class CountingStore(ChromaStore):
+    """A real Chroma store that counts whole-entity loads."""
+
+    loads = 0
+
+    def load_entity(self, entity_id: str):  # type: ignore[override]
+        self.loads += 1
+        return super().load_entity(entity_id)
+
+
+def http(server: tuple[str, int], collection: str, cls: type[ChromaStore] = ChromaStore) -> Any:
+    host, port = server
+    store = cls.http(host=host, port=port, collection=collection)
+    return store
+
+
+def answers(engine: RecallEngine, entity: str = "u") -> list[list[tuple[str, float]]]:
+    return [[(h.id, round(h.rank_score, 5)) for h in engine.recall(q, entity)] for q in QUERIES]
+
+
+@pytest.mark.server
+def test_a_writer_keeps_its_cache_after_its_own_write_on_a_server(chroma_server, hash_embedder) -> None:
+    collection = f"t_{uuid.uuid4().hex}"
+    store = http(chroma_server, collection, CountingStore)
+    engine = RecallEngine(store=store, embedder=hash_embedder, config=OPEN)
+    engine.add("u", ["User likes green tea.", "User walks the dog."], session_id="s")
+    answers(engine)
+    assert store.loads == 1
+    for i in range(3):
+        engine.add("u", f"User wrote note {i}.", session_id="s")
+        if i == 2:
+            engine.delete("u", engine.list("u", limit=1, newest_first=False)[0].id)
+        answers(engine)
+    assert store.loads == 1  # its own writes were replayed on the copy, never reloaded
+    fresh = RecallEngine(store=http(chroma_server, collection), embedder=hash_embedder, config=OPEN)
+    assert answers(engine) == answers(fresh)
+
+
+@pytest.mark.server
+def test_another_writer_in_between_makes_the_writer_reload(chroma_server, hash_embedder) -> None:
+    collection = f"t_{uuid.uuid4().hex}"
+    a_store = http(chroma_server, collection, CountingStore)
+    a = RecallEngine(store=a_store, embedder=hash_embedder, config=OPEN)
+    b = RecallEngine(store=http(chroma_server, collection), embedder=hash_embedder, config=OPEN)
+    a.add("u", "User likes green tea.")
+    answers(a)
+    b.add("u", "User plays the cello.")
+    a.add("u", "User lives in Lisbon.")  # a's copy predates b's write: a must not just replay its own
+    got = answers(a)
+    assert a_store.loads == 2
+    assert "User plays the cello." in [h.content for h in a.recall("cello music", "u")]
+    fresh = RecallEngine(store=http(chroma_server, collection), embedder=hash_embedder, config=OPEN)
+    assert got == answers(fresh)
+
+
+@pytest.mark.server
+def test_concurrent_commits_on_one_base_have_exactly_one_sole_successor(chroma_server) -> None:
+    collection = f"t_{uuid.uuid4().hex}"
+    stores = [http(chroma_server, collection) for _ in range(6)]
+    base = stores[0].bump_revision("u")
+    barrier = threading.Barrier(len(stores))
+    results: list[tuple[str, bool]] = []
+
+    def commit(store: ChromaStore) -> None:
+        barrier.wait()
+        results.append(store.commit_revision("u", base))
+
+    threads = [threading.Thread(target=commit, args=(s,)) for s in stores]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(only for _, only in results) == [False] * 5 + [True]
+    tokens = {token for token, _ in results}
+    assert len(tokens) == 6
+    newest = max(tokens, key=lambda t: int(t.split(".")[0]))
+    assert stores[0].revision("u") == newest  # the record ends at the newest version, whatever the order
+
+
+WRITER = """
+import sys
+sys.path[:0] = [{tests!r}, {root!r}]
+from _helpers import HashEmbedder
+from memori_core import ChromaStore, RecallConfig, RecallEngine
+tag = sys.argv[1]
+store = ChromaStore.http(host={host!r}, port={port}, collection={collection!r}, timeout=60)  # a busy CI machine
+eng = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+for i in range(25):
+    eng.add("u", f"User {{tag}} note {{i}} about tea.", session_id=tag)
+    eng.recall("tea note", "u")
+    if i % 5 == 4:
+        eng.delete("u", [f.id for f in eng.list("u", limit=100) if f.content == f"User {{tag}} note {{i - 2}} about tea."])
+print(sorted((h.id, round(h.rank_score, 5)) for h in eng.recall("tea note", "u", limit=50)))
+"""
+
+
+@pytest.mark.server
+@pytest.mark.slow
+def test_two_processes_writing_one_entity_each_end_as_a_fresh_engine(chroma_server, hash_embedder) -> None:
+    host, port = chroma_server
+    collection = f"t_{uuid.uuid4().hex}"
+    code = textwrap.dedent(WRITER.format(tests=str(TESTS), root=str(ROOT), host=host, port=port,
+                                         collection=collection))
+    procs = [subprocess.Popen([sys.executable, "-c", code, tag], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True) for tag in ("a", "b")]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [err[-2000:] for _, err in outs]
+    fresh = RecallEngine(store=http(chroma_server, collection), embedder=hash_embedder, config=OPEN)
+    expected = sorted((h.id, round(h.rank_score, 5)) for h in fresh.recall("tea note", "u", limit=50))
+    # The process that finished last saw every write; the other one may have finished before the last
+    # write of its peer, so its answer is a subset ordered as a fresh engine's was at that time.
+    finals = [eval(out.strip().splitlines()[-1]) for out, _ in outs]  # noqa: S307 - our own subprocess's repr
+    assert expected in finals
+    assert len(expected) == fresh.count("u") == 40  # 2 x (25 adds - 5 deletes)
+
+
+class GatedStore(ChromaStore):
+    """A real in-memory Chroma store whose writes for the entity "slow" wait until released."""
+
+    gate: threading.Event
+    entered: threading.Event
+
+    def upsert(self, entity_id, facts, embeddings):  # type: ignore[override]
+        if entity_id == "slow":
+            self.entered.set()
+            assert self.gate.wait(timeout=60)
+        super().upsert(entity_id, facts, embeddings)
+
+
+def test_a_slow_write_of_one_entity_does_not_block_another_entitys_write(hash_embedder) -> None:
+    store = GatedStore.in_memory()
+    store.gate, store.entered = threading.Event(), threading.Event()
+    slow_engine = RecallEngine(store=store, embedder=hash_embedder, config=OPEN)
+    fast_engine = RecallEngine(store=store, embedder=hash_embedder, config=OPEN)  # its own entity stripes
+    writer = threading.Thread(target=slow_engine.add, args=("slow", ["User has many notes."]))
+    writer.start()
+    try:
+        assert store.entered.wait(timeout=60)  # the slow write now holds its write lock
+        fast_engine.add("fast", ["User likes tea."])
+        assert [h.content for h in fast_engine.recall("tea", "fast")] == ["User likes tea."]
+        assert not store.gate.is_set() and writer.is_alive()  # done while the other write was still waiting
+    finally:
+        store.gate.set()
+        writer.join()
+    assert slow_engine.count("slow") == 1
+
+
+def test_two_engines_writing_one_entity_are_serialised_and_both_stay_fresh(hash_embedder) -> None:
+    store = ChromaStore.in_memory()
+    engines = [RecallEngine(store=store, embedder=hash_embedder, config=OPEN) for _ in range(2)]
+
+    def work(k: int) -> None:
+        for i in range(20):
+            engines[k].add("u", f"User note {k}-{i} about tea.")
+            engines[k].recall("tea", "u")
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    fresh = RecallEngine(store=store, embedder=hash_embedder, config=OPEN)
+    assert answers(engines[0]) == answers(engines[1]) == answers(fresh)
+    assert fresh.count("u") == 40
+
+
+def test_async_calls_run_on_the_engines_own_threads_not_the_default_executor(hash_embedder) -> None:
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=OPEN)
+    engine.add("u", "User likes tea.")
+    release = threading.Event()
+
+    async def main() -> list[str]:
+        loop = asyncio.get_running_loop()
+        loop.set_default_executor(ThreadPoolExecutor(1))
+        blocker = loop.run_in_executor(None, release.wait)  # the default executor's only thread is busy
+        try:
+            facts = await asyncio.wait_for(engine.arecall("tea", "u"), timeout=60)
+            await engine.aadd("u", "User walks the dog.")
+            return [f.content for f in facts]
+        finally:
+            release.set()
+            await blocker
+
+    assert asyncio.run(main()) == ["User likes tea."]
+    assert engine.count("u") == 2
+
+
+def test_async_workers_is_validated(hash_embedder) -> None:
+    with pytest.raises(ValueError, match="async_workers"):
+        RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, async_workers=0)
