@@ -20,24 +20,32 @@ embedder used by ``add`` looks precomputed vectors up. The first recall of
 each engine (which loads the entity from Chroma into the in-process cache) is
 reported separately as the cold load.
 
+Cold start in a new process (disk stores): after the warm timings the store is
+closed and three fresh processes open its folder and recall once, then
+``--cold-recalls`` times: from Chroma with snapshots off, from Chroma writing
+the entity's snapshot, and from that snapshot. Each reports the store open
+time, the first recall (store open excluded), the RSS growth from before the
+store was opened (chromadb's import and open included) to after its warm
+recalls, and its warm median next to the numpy floor over the same matrix.
+
     python benchmarks/bench_recall.py               # 1k, 10k, 100k
     python benchmarks/bench_recall.py --quick       # 1k, 10k
     python benchmarks/bench_recall.py --sizes 10000 --json results.json
+    python benchmarks/bench_recall.py --sizes 10000,100000 --blas-threads 1 --stores ~/bench-stores  # keep/reuse stores
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import inspect
 import json
-import os
-import platform
+import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -45,13 +53,23 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _memori_upstream import InMemoryFactDriver, load_memori_search, memori_version  # noqa: E402
+from _common import (  # noqa: E402 - shared with bench_peers.py
+    DIM,
+    ENTITY,
+    FLOOR_K,
+    Corpus,
+    Stats,
+    machine_info,
+    make_corpus,
+    run_round_robin,
+)
+from _common import loadavg as _loadavg  # noqa: E402
+from _common import progress as _progress  # noqa: E402
+from _common import rss_mb as _rss_mb  # noqa: E402
+from _memori_upstream import InMemoryFactDriver, load_memori_search  # noqa: E402
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine  # noqa: E402
 
-DIM = 384
-ENTITY = "bench-user"
-FLOOR_K = 50
 INSERT_BATCH = 5000
 SESSION_SIZE = 20  # facts are said in conversations of this many turns (exercises neighbour smoothing)
 
@@ -64,164 +82,7 @@ METHODS = (FLOOR, DEFAULT, COMPAT, MEMORI_ALL, MEMORI_1000)
 SLOW_METHODS = (MEMORI_ALL, MEMORI_1000)
 
 # --------------------------------------------------------------------------
-# Synthetic memories: short sentences from a vocabulary, embeddings built from
-# their parts so that facts sharing an object or a person are near each other.
-
-PEOPLE = (
-    "User", "User's sister", "User's brother", "User's mother", "User's father", "User's partner",
-    "User's daughter", "User's son", "User's manager", "User's best friend", "User's neighbour",
-    "User's roommate", "User's grandmother", "User's colleague Priya", "User's friend Tom",
-    "User's friend Aiko", "User's cousin Mateo", "User's teacher", "User's doctor", "User's landlord",
-)
-VERBS = (
-    "likes", "loves", "dislikes", "is allergic to", "is learning", "collects", "plays", "cooks",
-    "prefers", "bought", "wants to try", "stopped eating", "teaches", "reads about", "talks about",
-    "is afraid of", "saves money for", "repairs", "paints", "writes about", "visits", "recommends",
-    "avoids", "orders", "practises", "studies", "sells", "borrowed", "lost", "gave away",
-)
-OBJECTS = tuple(
-    (
-        "peanuts shellfish gluten lactose sushi ramen tacos paella lasagna curry dumplings falafel "
-        "kimchi espresso matcha oolong kombucha sourdough croissants tiramisu mangoes durian avocados "
-        "olives truffles jazz techno opera flamenco salsa tango podcasts audiobooks vinyl records "
-        "chess poker sudoku crosswords origami pottery knitting woodworking gardening bonsai "
-        "beekeeping birdwatching astronomy photography calligraphy archery fencing climbing "
-        "bouldering surfing sailing kayaking snowboarding skiing cycling marathons triathlons yoga "
-        "pilates karate judo boxing tennis badminton squash cricket baseball hockey rugby football "
-        "basketball volleyball golf bowling darts snooker guitar piano violin cello drums ukulele "
-        "saxophone trumpet harmonica banjo spanish french german italian japanese korean mandarin "
-        "portuguese arabic swahili python rust haskell kotlin javascript databases kubernetes linux "
-        "robotics drones telescopes microscopes aquariums terrariums succulents orchids tulips roses "
-        "cacti ferns cats dogs parrots rabbits hamsters tortoises horses ferrets goldfish hedgehogs "
-        "motorcycles scooters campervans sailboats bicycles skateboards trains trams airships "
-        "watches fountain pens notebooks typewriters cameras lenses headphones speakers keyboards "
-        "monitors laptops tablets smartwatches thermostats sneakers boots scarves hats umbrellas "
-        "perfume candles incense tea sets teapots mugs wine whisky gin cider mead lemonade smoothies"
-    ).split()
-)
-QUALIFIERS = (
-    "on weekends", "every morning", "since 2019", "since childhood", "after work", "in Lisbon",
-    "in Kyoto", "in Nairobi", "in Toronto", "in Berlin", "in Oaxaca", "in Reykjavik", "with friends",
-    "with the kids", "for work", "for a class", "as a hobby", "during holidays", "at night",
-    "twice a week", "once a month", "at the market", "online", "at the club", "in the garden",
-    "before breakfast", "on long trips", "at university", "since last spring", "on Fridays",
-    "with a coach", "near the office", "for charity", "in winter", "in summer", "on the balcony",
-    "to relax", "to stay fit", "for the wedding", "since the move",
-)
-QUERY_TEMPLATES = (
-    "{obj}",
-    "{obj} {qual}",
-    "what does the user think about {obj}?",
-    "does my {person_short} like {obj}?",
-    "recommend something {qual} involving {obj}",
-    "anything I should know about {obj} before dinner {qual}?",
-    "who {verb} {obj}",
-    "plans {qual}",
-)
-
-
-@dataclass
-class Corpus:
-    """One entity's facts and queries with their embeddings (rows most recent last)."""
-
-    texts: list[str]
-    ids: list[str]
-    created: list[str]
-    vectors: np.ndarray  # (n, DIM) float32, raw (not normalised)
-    queries: list[str]
-    query_vectors: np.ndarray  # (q, DIM) float32
-
-
-def _part_vectors(rng: np.random.Generator) -> dict[str, np.ndarray]:
-    return {
-        "person": rng.standard_normal((len(PEOPLE), DIM)).astype(np.float32),
-        "verb": rng.standard_normal((len(VERBS), DIM)).astype(np.float32),
-        "obj": rng.standard_normal((len(OBJECTS), DIM)).astype(np.float32),
-        "qual": rng.standard_normal((len(QUALIFIERS), DIM)).astype(np.float32),
-    }
-
-
-def make_corpus(n: int, n_queries: int, seed: int) -> Corpus:
-    """``n`` distinct facts and ``n_queries`` queries, deterministic for a seed."""
-    rng = np.random.default_rng(seed)
-    parts = _part_vectors(rng)
-    seen: set[tuple[int, int, int, int]] = set()
-    combos: list[tuple[int, int, int, int]] = []
-    while len(combos) < n:
-        want = n - len(combos)
-        draw = np.stack(
-            [
-                rng.integers(0, len(PEOPLE), want * 2),
-                rng.integers(0, len(VERBS), want * 2),
-                rng.integers(0, len(OBJECTS), want * 2),
-                rng.integers(0, len(QUALIFIERS), want * 2),
-            ],
-            axis=1,
-        )
-        for row in draw.tolist():
-            key = (row[0], row[1], row[2], row[3])
-            if key not in seen:
-                seen.add(key)
-                combos.append(key)
-                if len(combos) == n:
-                    break
-    c = np.asarray(combos, dtype=np.int64)
-    texts = [f"{PEOPLE[p]} {VERBS[v]} {OBJECTS[o]} {QUALIFIERS[q]}." for p, v, o, q in combos]
-    vectors = (
-        0.6 * parts["person"][c[:, 0]]
-        + 0.5 * parts["verb"][c[:, 1]]
-        + 1.0 * parts["obj"][c[:, 2]]
-        + 0.5 * parts["qual"][c[:, 3]]
-        + 0.6 * rng.standard_normal((n, DIM)).astype(np.float32)
-    ).astype(np.float32)
-    start = datetime(2024, 1, 1, tzinfo=timezone.utc)
-    created = [(start + timedelta(minutes=i)).isoformat() for i in range(n)]
-    ids = [f"fact-{i:06d}" for i in range(n)]
-
-    queries: list[str] = []
-    qvecs = np.empty((n_queries, DIM), dtype=np.float32)
-    for j in range(n_queries):
-        template = QUERY_TEMPLATES[j % len(QUERY_TEMPLATES)]
-        p, v, o, q = (int(rng.integers(0, len(x))) for x in (PEOPLE, VERBS, OBJECTS, QUALIFIERS))
-        person_short = PEOPLE[p].replace("User's ", "").replace("User", "partner")
-        queries.append(template.format(obj=OBJECTS[o], qual=QUALIFIERS[q], verb=VERBS[v], person_short=person_short))
-        vec = 0.7 * rng.standard_normal(DIM).astype(np.float32)
-        if "{obj}" in template:
-            vec += parts["obj"][o]
-        if "{qual}" in template:
-            vec += 0.6 * parts["qual"][q]
-        if "{verb}" in template:
-            vec += 0.5 * parts["verb"][v]
-        if "{person_short}" in template:
-            vec += 0.5 * parts["person"][p]
-        qvecs[j] = vec
-    return Corpus(texts, ids, created, vectors, queries, qvecs)
-
-
-# --------------------------------------------------------------------------
 # Timing
-
-
-@dataclass
-class Stats:
-    """Latency summary of one method at one size, in milliseconds."""
-
-    queries: int
-    median_ms: float
-    p95_ms: float
-    mean_ms: float
-    min_ms: float
-
-    @classmethod
-    def of(cls, ns: Sequence[int]) -> Stats:
-        ms = np.asarray(ns, dtype=np.float64) / 1e6
-        return cls(
-            queries=int(ms.size),
-            median_ms=float(np.median(ms)),
-            p95_ms=float(np.percentile(ms, 95)),
-            mean_ms=float(ms.mean()),
-            min_ms=float(ms.min()),
-        )
 
 
 @dataclass
@@ -237,50 +98,122 @@ class SizeResult:
     compat_agrees_with_memori_1000: str = ""
     default_results_per_query: float = 0.0
     memory: dict[str, int] = field(default_factory=dict)
-
-
-def run_round_robin(
-    methods: dict[str, Callable[[int], Any]],
-    quotas: dict[str, int],
-    chunk: int,
-) -> dict[str, list[int]]:
-    """Time each method on queries 0..quota-1, interleaving methods chunk by chunk.
-
-    Interleaving spreads any slowdown of the (shared) machine over all methods
-    instead of charging it to whichever ran at the wrong moment; within a
-    chunk a method runs back to back, as it would in an application.
-    """
-    timings: dict[str, list[int]] = {name: [] for name in methods}
-    perf = time.perf_counter_ns
-    start = 0
-    while any(start < quotas[name] for name in methods):
-        for name, fn in methods.items():
-            stop = min(start + chunk, quotas[name])
-            out = timings[name]
-            for i in range(start, stop):
-                t0 = perf()
-                fn(i)
-                out.append(perf() - t0)
-        start += chunk
-    return timings
+    cold: dict[str, dict[str, Any]] = field(default_factory=dict)  # mode -> what its fresh process measured
 
 
 # --------------------------------------------------------------------------
 # One size
 
 
-def _progress(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
-
-
-def _make_store(kind: str, root: Path, n: int) -> ChromaStore:
+def _make_store(kind: str, root: Path, n: int, seed: int) -> ChromaStore:
     if kind == "memory":
         return ChromaStore.in_memory()
-    return ChromaStore(path=root / f"chroma-{n}")
+    # No snapshots in this process: its cold loads are from Chroma; the cold processes use them.
+    return ChromaStore(path=_store_path(root, n, seed), snapshots=False)
 
 
-def bench_size(n: int, args: argparse.Namespace, root: Path, memori_search: Any) -> SizeResult:
-    """Build one store of ``n`` facts and time every method on it."""
+def _store_path(root: Path, n: int, seed: int) -> Path:
+    return root / f"chroma-{n}-seed{seed}"
+
+
+def _built(path: Path, n: int) -> float | None:
+    """Seconds the kept store at ``path`` took to fill, if it holds all ``n`` facts (``--stores``)."""
+    try:
+        marker = json.loads((path / "bench-built.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return float(marker["insert_s"]) if marker.get("facts") == n and marker.get("dim") == DIM else None
+
+
+# --------------------------------------------------------------------------
+# Cold start in a fresh process
+
+COLD_MODES = ("chroma", "write", "snapshot")
+
+
+def cold_child(args: argparse.Namespace) -> int:
+    """One fresh process: open the store, first recall, warm recalls; prints one JSON line."""
+    data = np.load(args.cold_queries, allow_pickle=False)
+    texts, qvecs = [str(t) for t in data["texts"]], data["vectors"]
+    mode = args.cold_mode
+    gc.collect()
+    rss0 = _rss_mb()
+    t = time.perf_counter()
+    # (Older memori-recall versions, e.g. for a before/after comparison, have no snapshots to turn off.)
+    off = {"snapshots": False} if mode == "chroma" and "snapshots" in inspect.signature(ChromaStore).parameters else {}
+    store = ChromaStore(path=args.cold_child, **off)
+    open_s = time.perf_counter() - t
+    rss_open = _rss_mb()
+    engine = RecallEngine(store=store, embedder=lambda texts: None, config=RecallConfig())
+    if mode == "write":
+        store.invalidate_snapshot(ENTITY)  # a kept store may hold one from an earlier run: load from Chroma
+    t = time.perf_counter()
+    first = engine.recall(texts[0], ENTITY, limit=5, query_vector=qvecs[0])
+    first_s = time.perf_counter() - t
+    files = getattr(store, "snapshots", None)
+    out: dict[str, Any] = {
+        "mode": mode, "open_s": open_s, "first_recall_s": first_s, "first_ids": [f.id for f in first],
+        "from_snapshot": bool(files is not None and files.loaded),
+    }
+    gc.collect()
+    out["rss_after_first_mb"] = _rss_mb() - rss0
+    ns = []
+    for i in range(1, len(texts)):
+        t0 = time.perf_counter_ns()
+        engine.recall(texts[i], ENTITY, limit=5, query_vector=qvecs[i])
+        ns.append(time.perf_counter_ns() - t0)
+    gc.collect()
+    out["rss_after_warm_mb"] = _rss_mb() - rss0
+    out["rss_store_open_mb"] = rss_open - rss0
+    out["warm"] = asdict(Stats.of(ns)) if ns else None
+    if mode == "write":
+        t = time.perf_counter()
+        files.wait()  # type: ignore[union-attr]
+        out["snapshot_wait_s"] = time.perf_counter() - t
+        out["snapshots_written"] = files.written  # type: ignore[union-attr]
+    # The floor over this process's own matrix (after the RSS readings: it copies the matrix).
+    cache = engine._cache_for(ENTITY)
+    matrix = np.ascontiguousarray(cache.matrix)
+    q = np.ascontiguousarray(qvecs / np.linalg.norm(qvecs, axis=1, keepdims=True), dtype=np.float32)
+    n, k = matrix.shape[0], min(FLOOR_K, matrix.shape[0])
+    floor_ns = []
+    for i in range(1, len(texts)):
+        t0 = time.perf_counter_ns()
+        np.argpartition(matrix @ q[i], n - k)[n - k :]
+        floor_ns.append(time.perf_counter_ns() - t0)
+    out["floor"] = asdict(Stats.of(floor_ns)) if floor_ns else None
+    out["cache_memory_mb"] = {k2: round(v / 2**20, 1) for k2, v in cache.memory_report().items()}
+    t = time.perf_counter()
+    store.close()
+    out["close_s"] = time.perf_counter() - t
+    print(json.dumps(out))
+    return 0
+
+
+def cold_processes(folder: Path, corpus: Corpus, args: argparse.Namespace, root: Path) -> dict[str, dict[str, Any]]:
+    """Run the cold modes, each in a fresh process, over the (closed) store at ``folder``."""
+    m = min(len(corpus.queries), args.cold_recalls + 1)
+    qfile = root / f"cold-queries-{folder.name}.npz"
+    np.savez(qfile, texts=np.asarray(corpus.queries[:m]), vectors=corpus.query_vectors[:m])
+    results: dict[str, dict[str, Any]] = {}
+    for mode in COLD_MODES:
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--cold-child", str(folder), "--cold-mode", mode,
+               "--cold-queries", str(qfile)]
+        if args.blas_threads is not None:
+            cmd += ["--blas-threads", str(args.blas_threads)]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+        if done.returncode != 0:
+            raise RuntimeError(f"cold process ({mode}) failed:\n{done.stderr[-4000:]}")
+        results[mode] = json.loads(done.stdout.strip().splitlines()[-1])
+        r = results[mode]
+        _progress(f"  [cold {mode:>8}] first recall {r['first_recall_s']:.3f} s (open {r['open_s']:.2f} s), "
+                  f"RSS +{r['rss_after_warm_mb']:.0f} MB, warm median {r['warm']['median_ms']:.3f} ms "
+                  f"(floor {r['floor']['median_ms']:.3f} ms), from snapshot: {r['from_snapshot']}")
+    return results
+
+
+def bench_size(n: int, args: argparse.Namespace, root: Path, memori_search: Any, store_root: Path | None = None) -> SizeResult:
+    """Build one store of ``n`` facts (in ``store_root``, default ``root``) and time every method on it."""
     corpus = make_corpus(n, args.queries, args.seed)
     lookup = {text: i for i, text in enumerate(corpus.texts)}
     vectors = corpus.vectors
@@ -288,21 +221,28 @@ def bench_size(n: int, args: argparse.Namespace, root: Path, memori_search: Any)
     def precomputed(texts: list[str]) -> np.ndarray:
         return vectors[[lookup[t] for t in texts]]
 
-    store = _make_store(args.store, root, n)
-    writer = RecallEngine(store=store, embedder=precomputed, config=RecallConfig())
-    t0 = time.perf_counter()
-    for start in range(0, n, INSERT_BATCH):
-        stop = min(start + INSERT_BATCH, n)
-        writer.add(
-            ENTITY,
-            corpus.texts[start:stop],
-            ids=corpus.ids[start:stop],
-            created_at=corpus.created[start:stop],
-            session_id=[f"s{i // SESSION_SIZE}" for i in range(start, stop)],
-        )
-        _progress(f"  [{n:>7,} facts] inserted {stop:>7,}/{n:,} into Chroma ({time.perf_counter() - t0:6.1f} s)")
-    insert_s = time.perf_counter() - t0
-    del writer
+    store = _make_store(args.store, store_root or root, n, args.seed)
+    kept = _built(Path(store.location), n) if args.store == "disk" and args.stores else None
+    if kept is not None:
+        insert_s = kept
+        _progress(f"  [{n:>7,} facts] reusing the store in {store.location} (filled in {kept:.0f} s)")
+    else:
+        writer = RecallEngine(store=store, embedder=precomputed, config=RecallConfig())
+        t0 = time.perf_counter()
+        for start in range(0, n, INSERT_BATCH):
+            stop = min(start + INSERT_BATCH, n)
+            writer.add(
+                ENTITY,
+                corpus.texts[start:stop],
+                ids=corpus.ids[start:stop],
+                created_at=corpus.created[start:stop],
+                session_id=[f"s{i // SESSION_SIZE}" for i in range(start, stop)],
+            )
+            _progress(f"  [{n:>7,} facts] inserted {stop:>7,}/{n:,} into Chroma ({time.perf_counter() - t0:6.1f} s)")
+        insert_s = time.perf_counter() - t0
+        del writer
+        if args.store == "disk":
+            (Path(store.location) / "bench-built.json").write_text(json.dumps({"facts": n, "dim": DIM, "insert_s": insert_s}))
 
     queries = corpus.queries
     qvecs = corpus.query_vectors
@@ -321,8 +261,8 @@ def bench_size(n: int, args: argparse.Namespace, root: Path, memori_search: Any)
     t = time.perf_counter_ns()
     rows = store.load_entity(ENTITY)
     chroma_load_ms = (time.perf_counter_ns() - t) / 1e6
-    if len(rows.facts) != n:
-        raise RuntimeError(f"store returned {len(rows.facts)} rows for {n} facts")
+    if len(rows) != n:
+        raise RuntimeError(f"store returned {len(rows)} rows for {n} facts")
     del rows
     _progress(
         f"  [{n:>7,} facts] cold first recall: default {cold_default_ms:,.0f} ms, "
@@ -403,66 +343,15 @@ def bench_size(n: int, args: argparse.Namespace, root: Path, memori_search: Any)
     result.compat_agrees_with_memori_1000 = f"{agree}/{checked}"
     result.memory = default._cache_for(ENTITY).memory_report()
     result.default_results_per_query = returned / checked
+    if args.store == "disk" and args.cold_recalls >= 0:
+        folder = Path(store.location)
+        store.close()  # frees the folder for the fresh processes
+        result.cold = cold_processes(folder, corpus, args, root)
     return result
 
 
 # --------------------------------------------------------------------------
 # Report
-
-
-def machine_info() -> dict[str, Any]:
-    """Cores, BLAS and library versions: what the numbers depend on."""
-    import chromadb
-    import faiss
-
-    info: dict[str, Any] = {
-        "python": platform.python_version(),
-        "platform": platform.platform(),
-        "processor": _cpu_model(),
-        "logical_cores": os.cpu_count(),
-        "usable_cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
-        "numpy": np.__version__,
-        "chromadb": chromadb.__version__,
-        "faiss": getattr(faiss, "__version__", "?"),
-        "memori": memori_version(),
-        "OPENBLAS_CORETYPE": os.environ.get("OPENBLAS_CORETYPE"),
-        "OPENBLAS_NUM_THREADS": os.environ.get("OPENBLAS_NUM_THREADS"),
-        "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS"),
-        "blas": [],
-        "load_average_at_start": _loadavg(),
-    }
-    try:
-        from threadpoolctl import threadpool_info
-
-        numpy_dir = str(Path(np.__file__).resolve().parent)
-        for pool in threadpool_info():
-            entry = {k: pool.get(k) for k in ("internal_api", "num_threads", "architecture", "version", "prefix")}
-            path = str(pool.get("filepath") or "")
-            entry["owner"] = "numpy" if path.startswith(numpy_dir) or "numpy.libs" in path else Path(path).parent.name
-            info["blas"].append(entry)
-    except ImportError:
-        cfg = np.show_config(mode="dicts") if "mode" in np.show_config.__code__.co_varnames else {}
-        blas = cfg.get("Build Dependencies", {}).get("blas", {}) if isinstance(cfg, dict) else {}
-        info["blas"] = [{"internal_api": blas.get("name"), "num_threads": "? (install threadpoolctl)",
-                         "version": blas.get("version")}]
-    return info
-
-
-def _loadavg() -> str:
-    try:
-        return " ".join(f"{x:.2f}" for x in os.getloadavg())
-    except (AttributeError, OSError):
-        return "?"
-
-
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "?"
 
 
 def _cell(s: Stats | None) -> str:
@@ -539,15 +428,50 @@ def render(results: list[SizeResult], info: dict[str, Any], args: argparse.Names
     add("Memory of the default engine's per-entity cache (MiB): the inverted index and the neighbour (session) "
         "arrays against the embedding matrix they sit beside.")
     add("")
-    add("| facts | embedding matrix | inverted index | neighbour arrays | index + neighbours / matrix |")
-    add("|---:|---:|---:|---:|---:|")
+    add("| facts | embedding matrix | inverted index | neighbour arrays | other columns (texts, ids, metadata...) "
+        "| index + neighbours / matrix |")
+    add("|---:|---:|---:|---:|---:|---:|")
     for r in results:
         mem = r.memory
         if mem:
             side = mem["inverted_index"] + mem["neighbours"]
             add(f"| {r.facts:,} | {mem['matrix'] / 2**20:.1f} | {mem['inverted_index'] / 2**20:.1f} | "
-                f"{mem['neighbours'] / 2**20:.1f} | {side / mem['matrix']:.2f} |")
+                f"{mem['neighbours'] / 2**20:.1f} | {mem.get('columns', 0) / 2**20:.1f} | {side / mem['matrix']:.2f} |")
     add("")
+    cold = [r for r in results if r.cold]
+    if cold:
+        add("Cold start in a fresh process (disk store; store open excluded from the first recall; RSS growth from "
+            "before the store is opened, chromadb's import and open included, to after the first recall and "
+            f"{args.cold_recalls} warm recalls; warm = those recalls vs the numpy floor over the same process's matrix):")
+        add("")
+        add("| facts | path | store open (s) | first recall (s) | RSS growth (MB) | warm median / floor (ms) | warm / floor |")
+        add("|---:|---|---:|---:|---:|---:|---:|")
+        labels = {"chroma": "from Chroma (snapshots off)", "write": "from Chroma, writing the snapshot",
+                  "snapshot": "from the snapshot"}
+        for r in cold:
+            for mode in COLD_MODES:
+                c = r.cold.get(mode)
+                if not c:
+                    continue
+                w, f = c["warm"]["median_ms"], c["floor"]["median_ms"]
+                add(f"| {r.facts:,} | {labels[mode]} | {c['open_s']:.2f} | {c['first_recall_s']:.3f} | "
+                    f"{c['rss_after_warm_mb']:.0f} | {w:.3f} / {f:.3f} | {w / f:.2f}x |")
+        add("")
+        for r in cold:
+            snap = r.cold.get("snapshot")
+            if not snap:
+                continue
+            bound = {10_000: 0.5, 100_000: 4.0}.get(r.facts)
+            if bound is not None:
+                ok = snap["from_snapshot"] and snap["first_recall_s"] <= bound
+                add(f"first recall in a new process at {r.facts // 1000}k <= {bound} s (issue 12, from the snapshot): "
+                    f"{'PASS' if ok else 'FAIL'} ({snap['first_recall_s']:.3f} s; from Chroma "
+                    f"{r.cold['chroma']['first_recall_s']:.2f} s)")
+            if r.facts == 100_000:
+                add(f"RSS growth at 100k <= 300 MB (issue 12, from the snapshot): "
+                    f"{'PASS' if snap['rss_after_warm_mb'] <= 300 else 'FAIL'} ({snap['rss_after_warm_mb']:.0f} MB; "
+                    f"from Chroma {r.cold['chroma']['rss_after_warm_mb']:.0f} MB)")
+        add("")
     unsteady = [r.facts for r in results if _unsteady(r.methods[FLOOR])]
     if unsteady:
         add(f"**Warning:** the floor's latency is bimodal at {', '.join(f'{n:,}' for n in unsteady)} facts "
@@ -605,6 +529,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     parser.add_argument("--profile", action="store_true",
                         help="after timing, cProfile the default engine's warm recall at the largest size")
+    parser.add_argument("--cold-recalls", type=int, default=50,
+                        help="warm recalls timed in each fresh cold-start process (default 50; -1: no cold processes)")
+    parser.add_argument("--stores", metavar="DIR",
+                        help="build the disk stores in DIR and keep them; a later run reuses a complete one")
+    parser.add_argument("--cold-child", metavar="STORE", help=argparse.SUPPRESS)
+    parser.add_argument("--cold-mode", choices=COLD_MODES, default="snapshot", help=argparse.SUPPRESS)
+    parser.add_argument("--cold-queries", metavar="NPZ", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     args.size_list = [1000, 10000] if args.quick else [int(s.replace("_", "")) for s in args.sizes.split(",") if s.strip()]
     if not args.size_list or min(args.size_list) < 1:
@@ -646,6 +577,13 @@ def profile_default(n: int, args: argparse.Namespace) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.cold_child:
+        if args.blas_threads is None:
+            return cold_child(args)
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(limits=args.blas_threads):
+            return cold_child(args)
     if args.blas_threads is None:
         return _run(args)
     import faiss  # noqa: F401 - load FAISS's BLAS/OpenMP before limiting, so the limit reaches them too
@@ -669,7 +607,10 @@ def _run(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="memori-bench-") as tmp:
         for n in args.size_list:
             _progress(f"== {n:,} facts ==")
-            results.append(bench_size(n, args, Path(tmp), memori_search))
+            store_root = Path(args.stores).expanduser() if args.stores else None
+            if store_root is not None:
+                store_root.mkdir(parents=True, exist_ok=True)
+            results.append(bench_size(n, args, Path(tmp), memori_search, store_root))
             gc.collect()
     report = render(results, info, args)
     print(report)

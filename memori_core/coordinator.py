@@ -22,6 +22,14 @@ Locks 3 and 4 are leaves (nothing else is called while they are held).
 Locks 1 and 2 are held across store calls, and every store call is bounded
 by the store's own time limit (``ChromaStore.http(timeout=...)``), so no lock
 is held across an unbounded wait.
+
+Snapshots (embedded stores, :mod:`memori_core.memory.snapshots`): a write
+deletes the entity's snapshot first, under locks 1 and 2. The snapshot
+writer (a background thread, or ``store.close()``) takes lock 2 alone, only
+to check the revision and rename its finished file into place, so it never
+waits for lock 1 and never blocks a recall. They add one lock:
+
+5. the snapshot folder's queue lock (``SnapshotFiles._lock``), a leaf like 3 and 4.
 """
 
 from __future__ import annotations
@@ -29,14 +37,16 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
-from .cache import CacheRegistry, EntityCache
+from .cache import DEFAULT_KEY, DEFAULT_MAX_CACHED_BYTES, AnalyzerKey, CacheRegistry, EntityCache
 from .facts import StoredFact
-from .store.base import FactStore
+from .memory.columns import columns_from_store
+from .memory.trim import TRIM_MIN_ROWS, release_free_heap
+from .store.base import FactStore, invalidate_snapshot, snapshot_files
 
 logger = logging.getLogger(__name__)
 
@@ -82,9 +92,21 @@ class CacheUpdate:
 class Coordinator:
     """Owns an engine's cache registry, its entity locks and the write protocol (see the module docstring)."""
 
-    def __init__(self, store: FactStore, max_cached_entities: int) -> None:
+    def __init__(
+        self,
+        store: FactStore,
+        max_cached_entities: int,
+        max_cached_bytes: int | None = DEFAULT_MAX_CACHED_BYTES,
+        analyzer_key: Callable[[], AnalyzerKey] = lambda: DEFAULT_KEY,
+    ) -> None:
+        """``analyzer_key()`` is the engine's current ``(tokenizer, stemmer)``: caches index it."""
         self.store = store
-        self.caches = CacheRegistry(max_cached_entities)
+        snaps = snapshot_files(store)
+        # An evicted cache's snapshot is written (in the background) if it has none.
+        self.caches: CacheRegistry[EntityCache] = CacheRegistry(
+            max_cached_entities, max_cached_bytes, on_evict=snaps.schedule if snaps is not None else None
+        )
+        self._analyzer_key = analyzer_key
         self._locks = tuple(threading.RLock() for _ in range(_LOCK_STRIPES))
 
     def entity_lock(self, entity_id: str) -> threading.RLock:
@@ -95,18 +117,33 @@ class Coordinator:
         """The entity's current copy, reloaded when the store's token changed. Call under :meth:`entity_lock`.
 
         The token is read on every call: for a store only this process writes
-        to it is an in-memory lookup, for a shared store one read by id.
+        to it is an in-memory lookup, for a shared store one read by id. A
+        reload reads the entity's snapshot when the store keeps one that is
+        valid for this very token, else every row from the store (and then
+        schedules the snapshot's write in the background).
         """
         cache = self.caches.get(entity_id)
         revision = self.store.revision(entity_id)
         if cache is not None and cache.revision == revision:
             return cache
+        key = self._analyzer_key()
+        snaps = snapshot_files(self.store)
+        if snaps is not None:
+            cache = snaps.load(entity_id, revision, key)  # None unless valid for this very revision
+            if cache is not None:
+                self.caches.put(cache)
+                return cache
         # Tagged with the token read before loading: a write racing the load
         # changes the token, so the next recall loads again.
         rows = self.store.load_entity(entity_id)
-        cache = EntityCache(entity_id, revision)
-        cache.upsert_sorted(rows.facts, rows.embeddings)
+        cache = EntityCache.from_columns(entity_id, revision, columns_from_store(rows.columns), key)
+        n = len(rows)
+        del rows
+        if n >= TRIM_MIN_ROWS:
+            release_free_heap()  # the store's read buffers, freed just now
         self.caches.put(cache)
+        if snaps is not None:
+            snaps.schedule(cache)
         return cache
 
     @contextlib.contextmanager
@@ -118,6 +155,7 @@ class Coordinator:
         the copy is dropped and the token changed before the error propagates.
         """
         with self.entity_lock(entity_id), self.store.write_lock(entity_id):
+            invalidate_snapshot(self.store, entity_id)
             cache = self.caches.get(entity_id)
             update = CacheUpdate()
             try:

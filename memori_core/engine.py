@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .cache import EntityCache
+from .cache import DEFAULT_MAX_CACHED_BYTES, EntityCache
 from .coordinator import Coordinator
 from .config import RecallConfig
 from .embedders import Embedder, as_embedder, check_matrix, default_embedder, embed_in_batches
@@ -31,7 +31,7 @@ from .facts import RecalledFact, StoredFact
 from .filters import Where, check_where
 from .ranking.dense import cosine_scores, l2_normalise, top_k
 from .ranking.fusion import candidate_limit, fusion_weights
-from .ranking.lexical import term_frequencies, unique_terms
+from .ranking.lexical import unique_terms
 from .ranking.pipeline import (
     KEPT,
     PoolScores,
@@ -58,7 +58,6 @@ from .validate import (
     check_query,
     check_session_id,
     per_fact,
-    iso_to_ts,
     to_iso_utc,
 )
 
@@ -125,7 +124,7 @@ class _Scored:
     """One recall's pool scores, before they are turned into facts or a report."""
 
     scores: PoolScores
-    facts: list[StoredFact]  # the pool's facts, read under the lock (rows may be reused after it)
+    facts: Sequence[StoredFact]  # the pool's facts (PoolFacts: made under the lock, right after it)
     rows_scored: int
 
 
@@ -149,12 +148,18 @@ class RecallEngine:
         *,
         embed_batch_size: int = 256,
         max_cached_entities: int = 256,
+        max_cached_bytes: int | None = DEFAULT_MAX_CACHED_BYTES,
         async_workers: int = 8,
     ) -> None:
         """``store`` defaults to the embedded Chroma store in the user's data directory,
         ``embedder`` to the local all-MiniLM-L6-v2, ``config`` to :class:`RecallConfig` defaults.
         The async methods run on ``async_workers`` threads of the engine's own
-        (not the event loop's default executor)."""
+        (not the event loop's default executor).
+
+        The per-entity caches are bounded by ``max_cached_entities`` and
+        ``max_cached_bytes`` (default 1 GiB; ``None``: no byte bound): the least
+        recently recalled entities are dropped first (an entity alone above the
+        byte bound is still cached)."""
         if store is None:
             from .store.chroma import ChromaStore
 
@@ -173,7 +178,9 @@ class RecallEngine:
         self._executor: ThreadPoolExecutor | None = None
         self._executor_lock = threading.Lock()
         # Caches, locks and the write protocol; the lock order is written down there.
-        self._coord = Coordinator(self.store, max_cached_entities)
+        self._coord = Coordinator(
+            self.store, max_cached_entities, max_cached_bytes, lambda: (self.config.tokenizer, self.config.stemmer)
+        )
         self._caches = self._coord.caches
 
     @property
@@ -371,13 +378,13 @@ class RecallEngine:
         where = check_where(where)
         with self._entity_lock(entity_id):
             cache = self._cache_for(entity_id)
-            rows = cache.matching_rows(where) if where is not None else np.flatnonzero(
-                np.asarray([f is not None for f in cache.facts], dtype=bool)
-            )
-            facts = [cache.facts[r] for r in rows.tolist()]
-        picked: list[StoredFact] = [f for f in facts if f is not None and (session_id is None or f.session_id == session_id)]
-        picked.sort(key=lambda f: (iso_to_ts(f.created_at), f.seq), reverse=newest_first)
-        return picked[offset : offset + limit]
+            rows = cache.matching_rows(where) if where is not None else cache.live_rows()
+            if session_id is not None:
+                code = cache.session_code(session_id)
+                rows = rows[cache.sessions[rows] == code] if code is not None else rows[:0]
+            # Sorted as columns (created_at, then seq; ties keep row order); facts only for the page.
+            page = cache.newest_first(rows, newest_first)[offset : offset + limit]
+            return [f for f in map(cache.fact, page.tolist()) if f is not None]
 
     def get(self, entity_id: str, ids: Sequence[str] | str) -> list[StoredFact]:
         """The stored facts of ``entity_id`` with these ids, in the order asked (unknown ids are left out)."""
@@ -583,8 +590,8 @@ class RecallEngine:
                     )
 
             pool = assemble_pool(dense_rows, lexical_rows, neighbours_of if smooth else None, hops)
-            rows = pool.rows.tolist()
-            pool_facts: list[StoredFact] = [cache.facts[r] for r in rows]  # type: ignore[misc]
+            # One object for the pool: a StoredFact is built only for the facts read from it.
+            pool_facts = cache.pool_facts(pool.rows)
             sessions = cache.sessions[pool.rows] if smooth else None
             lengths = cache.lengths[pool.rows] if smooth and cfg.neighbour_length_ref is not None else None
             if subset is None:
@@ -595,8 +602,7 @@ class RecallEngine:
                 # The whole-memory index holds the pool's term counts: no document is re-read.
                 tf, dl = cache.index(key).pool_tf(q_terms, pool.rows)
             else:
-                docs = cache.tokens(key)
-                tf, dl = term_frequencies(q_terms, [docs[r] for r in rows])
+                tf, dl = cache.pool_term_frequencies(key, q_terms, pool.rows)
         scores = score_pool(pool, cosine, tf, dl, q_tokens, cfg, sessions=sessions, lengths=lengths)
         return _Scored(scores, pool_facts, scorable)
 
@@ -606,12 +612,7 @@ class RecallEngine:
         expired = cache.expired_rows(time.time())
         if where is None and expired.size == 0:
             return None
-        if where is not None:
-            rows = cache.matching_rows(where)
-        else:
-            alive = np.ones(cache.n_rows, dtype=bool)
-            alive[cache.dead_rows()] = False
-            rows = np.flatnonzero(alive)
+        rows = cache.matching_rows(where) if where is not None else cache.live_rows()
         if expired.size:
             rows = rows[~np.isin(rows, expired, assume_unique=True)]
         return rows

@@ -370,7 +370,7 @@ def test_memory_report_counts_matrix_index_and_neighbours() -> None:
     _fill(cache, w, 50, "s1")
     cache.index(STEMMED)
     small = cache.memory_report()
-    assert set(small) == {"matrix", "inverted_index", "neighbours"}
+    assert set(small) == {"matrix", "inverted_index", "neighbours", "columns"}
     assert small["matrix"] == 50 * DIM * 4
     assert all(v > 0 for v in small.values())
     _fill(cache, w, 500, "s2")

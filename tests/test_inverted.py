@@ -188,3 +188,52 @@ def test_nbytes_is_positive_and_grows_with_postings() -> None:
     for row in range(500, 1500):
         ix.add(row, ["a", "b"])
     assert ix.nbytes() > big
+
+
+# -- CSRIndex: the same statistics and floats from CSR postings of term ids ------------
+
+
+def _csr_of(docs: list[list[str]]):
+    from memori_core.memory.postings import CSRIndex
+
+    vocab: dict[str, int] = {}
+    ids = [[vocab.setdefault(t, len(vocab)) for t in d] for d in docs]
+    ptr = np.zeros(len(docs) + 1, dtype=np.int64)
+    np.cumsum([len(d) for d in ids], out=ptr[1:])
+    flat = np.asarray([t for d in ids for t in d], dtype=np.int32)
+    return CSRIndex.build(vocab, ptr, flat), vocab
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_csr_index_built_then_appended_equals_the_incremental_index(seed: int) -> None:
+    rng = random.Random(seed)
+    docs = [random_doc(rng) for _ in range(80)]
+    csr, vocab = _csr_of(docs[:50])  # built vectorised from the first 50 rows...
+    plain = InvertedIndex()
+    for row, doc in enumerate(docs[:50]):
+        plain.add(row, doc)
+    for row, doc in enumerate(docs[50:], start=50):  # ...the rest appended row by row
+        csr.add(row, [csr.term_id(t) for t in doc])
+        plain.add(row, doc)
+    for row in rng.sample(range(80), 20):
+        csr.remove(row, [vocab[t] for t in docs[row]])
+        plain.remove(row, docs[row])
+    assert csr.n_rows == plain.n_rows and csr.n_alive == plain.n_alive and csr.total_len == plain.total_len
+    for _ in range(15):
+        query = list(dict.fromkeys(rng.choice(VOCAB + ["unseen"]) for _ in range(rng.randint(1, 4))))
+        np.testing.assert_array_equal(csr.scores(query, k1=1.2, b=0.75), plain.scores(query, k1=1.2, b=0.75))
+        a_rows, a_scores = csr.top(query, 10, k1=1.2, b=0.4)
+        b_rows, b_scores = plain.top(query, 10, k1=1.2, b=0.4)
+        assert a_rows.tolist() == b_rows.tolist() and a_scores.tolist() == b_scores.tolist()
+        pool = np.asarray(sorted(rng.sample(range(80), 25)), dtype=np.int64)
+        for x, y in zip(csr.pool_tf(query, pool), plain.pool_tf(query, pool)):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_csr_postings_hold_rows_ascending_with_term_counts() -> None:
+    csr, vocab = _csr_of([["a", "b", "a"], [], ["b"], ["a"]])
+    rows, tfs = csr.postings(vocab["a"])
+    assert rows.tolist() == [0, 3] and tfs.tolist() == [2, 1]
+    rows, tfs = csr.postings(vocab["b"])
+    assert rows.tolist() == [0, 2] and tfs.tolist() == [1, 1]
+    assert csr.df[: len(vocab)].tolist() == [2, 2]

@@ -13,15 +13,18 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..facts import StoredFact
 from ..validate import iso_to_ts
-from .base import EntityRows, PartialWriteError
+from .base import EntityColumns, EntityRows, PartialWriteError
 from .folder_lock import FolderHold
 from .folder_lock import acquire as acquire_folder
+
+if TYPE_CHECKING:
+    from ..memory.snapshots import SnapshotFiles
 
 logger = logging.getLogger(__name__)
 
@@ -147,6 +150,7 @@ class ChromaStore:
         collection: str = DEFAULT_COLLECTION,
         client: Any | None = None,
         shared: bool | None = None,
+        snapshots: bool = True,
     ) -> None:
         """Open (creating if needed) the embedded store at ``path`` (default: :func:`default_store_path`).
 
@@ -160,6 +164,13 @@ class ChromaStore:
         Pass ``client`` to use an existing ``chromadb`` client instead (no folder
         check); ``shared`` says whether other processes write to it (defaults to
         True for HTTP clients).
+
+        An embedded store keeps a snapshot of each entity's recall cache in
+        ``path/snapshots/`` (:mod:`memori_core.memory.snapshots`), so that the
+        first recall of a new process reads one file instead of every row from
+        Chroma; Chroma stays the store of record, and a snapshot is used only
+        while it matches the entity's revision. ``snapshots=False`` keeps none.
+        In-memory, HTTP and ``client=`` stores never keep snapshots.
         """
         import chromadb
 
@@ -192,6 +203,19 @@ class ChromaStore:
             self.max_batch_size = int(client.get_max_batch_size())
         except Exception:  # noqa: BLE001 - older servers do not report it
             self.max_batch_size = 5461
+        self.snapshots: SnapshotFiles | None = None
+        if snapshots and self._folder_hold is not None:
+            from ..memory import snapshots as snapshot_folder
+
+            folder = Path(self._folder_hold.folder) / "snapshots" / str(self._facts.id)
+            self.snapshots = snapshot_folder.SnapshotFiles(folder, str(self._facts.id), self.revision, self.write_lock)
+
+    def invalidate_snapshot(self, entity_id: str) -> None:
+        """Delete ``entity_id``'s cache snapshot (the engine calls this under the entity's write lock,
+        before every write of the entity). Does nothing for stores without snapshots."""
+        files = getattr(self, "snapshots", None)
+        if files is not None:
+            files.invalidate(entity_id)
 
     def close(self) -> None:
         """Close an embedded store opened from a path: its Chroma client, and this object's hold on the folder.
@@ -203,6 +227,9 @@ class ChromaStore:
         hold, self._folder_hold = self._folder_hold, None
         if hold is None:
             return
+        files, self.snapshots = getattr(self, "snapshots", None), None
+        if files is not None:
+            files.close()  # writes the snapshots of current caches that have none, while the store is open
         try:
             # Once the folder is free, another process may write it: forget the revision
             # tokens this process kept for the collection, so they are read again.
@@ -279,8 +306,9 @@ class ChromaStore:
         raise AssertionError("unreachable")
 
     def _load_entity(self, entity_id: str) -> EntityRows:
-        facts: list[StoredFact] = []
-        embeddings: list[np.ndarray] = []
+        # Columns, not a StoredFact per row: the recall cache reads them as they are
+        # (user metadata stays JSON text); ``rows.facts`` builds the facts on request.
+        cols = EntityColumns([], [], [], [], [], [], [], [], [], [], [])
         offset = 0
         while True:
             page = self._facts.get(
@@ -289,16 +317,43 @@ class ChromaStore:
                 limit=_PAGE,
                 offset=offset,
             )
-            ids = page["ids"]
-            for doc, meta, emb in zip(page["documents"], page["metadatas"], page["embeddings"]):
-                fact = self._to_fact(entity_id, doc, meta)
-                if fact is not None:
-                    facts.append(fact)
-                    embeddings.append(np.asarray(emb, dtype=np.float32))
-            if len(ids) < _PAGE:
+            n_page = len(page["ids"])
+            self._add_page(cols, entity_id, page)
+            del page
+            if n_page < _PAGE:
                 break
             offset += _PAGE
-        return EntityRows(facts=facts, embeddings=embeddings)
+        return EntityRows(entity_id=entity_id, columns=cols)
+
+    @staticmethod
+    def _add_page(cols: EntityColumns, entity_id: str, page: dict[str, Any]) -> None:
+        """Append a ``get`` page's rows of ``entity_id`` to ``cols`` (float32 embeddings, one block per page)."""
+        keep: list[int] = []
+        for i, (doc, meta) in enumerate(zip(page["documents"], page["metadatas"])):
+            if meta is None or meta.get(ENTITY) != entity_id or doc is None:
+                continue  # belt and braces: the where filter already excludes these
+            keep.append(i)
+            cols.ids.append(str(meta[FACT_ID]))
+            cols.texts.append(doc)
+            cols.created_at.append(meta.get(CREATED_AT))
+            cols.last_seen.append(meta.get(LAST_SEEN))
+            cols.times_seen.append(int(meta.get(TIMES_SEEN, 1)))
+            cols.session_id.append(meta.get(SESSION) or None)
+            cols.seq.append(int(meta.get(SEQ, 0)))
+            cols.metadata_json.append(meta.get(META_JSON) or "")
+            cols.updated_at.append(meta.get(UPDATED_AT) or None)
+            cols.expires_at.append(meta.get(EXPIRES_AT) or None)
+        if not keep:
+            return
+        embs = page["embeddings"]
+        try:
+            block = np.asarray(embs, dtype=np.float32)
+        except ValueError:  # rows of several dimensions: one block per row
+            block = None
+        if block is None or block.ndim != 2:
+            cols.embeddings.extend(np.asarray(embs[i], dtype=np.float32).reshape(1, -1) for i in keep)
+        else:
+            cols.embeddings.append(block if len(keep) == block.shape[0] else block[keep])
 
     def get(self, entity_id: str, ids: Sequence[str]) -> list[StoredFact]:
         """The stored facts of ``entity_id`` among ``ids`` (missing ids are left out)."""

@@ -1,0 +1,272 @@
+"""Per-row columns of an entity cache, and building them from a store's rows in reload order."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..facts import StoredFact
+from ..store.base import EntityColumns
+from ..validate import iso_to_ts
+from .strings import StrColumn
+
+# String columns and the StoredFact field each holds (meta_json holds the metadata as JSON).
+STRING_FIELDS: dict[str, str] = {
+    "ids": "id",
+    "texts": "content",
+    "created": "created_at",
+    "last_seen": "last_seen",
+    "meta_json": "metadata",
+    "updated": "updated_at",
+    "expiry": "expires_at",
+}
+# Numeric columns: dtype and the value of a row that holds nothing (spare capacity, dead rows).
+NUMERIC_FIELDS: dict[str, tuple[Any, float]] = {
+    "session": (np.int32, -1),  # session code (-1: no session)
+    "times_seen": (np.int64, 0),
+    "seq": (np.int64, 0),
+    "recency": (np.float64, -np.inf),  # later of created / last seen (epoch s); -inf: dead
+    "created_ts": (np.float64, 0.0),
+    "expires": (np.float64, np.inf),  # expiry (epoch s); inf: never
+    "chars": (np.int32, 0),  # length of the text in characters
+}
+
+
+def metadata_json(metadata: Mapping[str, Any] | None) -> str:
+    """User metadata as the store writes it (sorted keys, UTF-8 kept)."""
+    import json
+
+    return json.dumps(metadata or {}, sort_keys=True, ensure_ascii=False)
+
+
+@dataclass
+class Columns:
+    """One entity's rows, in cache row order; numeric arrays and the matrix may hold spare capacity.
+
+    A column object is never changed in place except by appending a row or,
+    for the numeric arrays and the matrix, by a write of the cache that owns
+    it; rebuilding (compaction, snapshot) makes new columns, so a reader may
+    keep references to the string columns of a recall's pool.
+    """
+
+    ids: StrColumn
+    texts: StrColumn
+    created: StrColumn
+    last_seen: StrColumn
+    meta_json: StrColumn
+    updated: StrColumn
+    expiry: StrColumn
+    session_names: list[str]  # session code -> session id
+    session: np.ndarray
+    times_seen: np.ndarray
+    seq: np.ndarray
+    recency: np.ndarray
+    created_ts: np.ndarray
+    expires: np.ndarray
+    chars: np.ndarray
+    matrix: np.ndarray  # float32 (capacity, dim), L2-normalised rows; dead rows zero
+
+    @classmethod
+    def empty(cls, dim: int = 0) -> Columns:
+        """Columns with no row."""
+        strings = {name: StrColumn.from_list([]) for name in STRING_FIELDS}
+        numeric = {name: np.zeros(0, dtype=dt) for name, (dt, _) in NUMERIC_FIELDS.items()}
+        return cls(**strings, **numeric, session_names=[], matrix=np.zeros((0, dim), dtype=np.float32))
+
+    @property
+    def capacity(self) -> int:
+        """Rows the numeric arrays hold (live, dead and spare)."""
+        return int(self.seq.shape[0])
+
+    def writeable(self) -> bool:
+        """False while arrays are read-only views (e.g. of a snapshot file)."""
+        return all(getattr(self, name).flags.writeable for name in NUMERIC_FIELDS) and self.matrix.flags.writeable
+
+    def regrow(self, n: int, capacity: int, dim: int) -> None:
+        """Give the numeric arrays and the matrix ``capacity`` rows (private, writeable), keeping the first ``n``."""
+        for name, (dt, fill) in NUMERIC_FIELDS.items():
+            old = getattr(self, name)
+            new = np.full(capacity, fill, dtype=dt)
+            new[:n] = old[:n]
+            setattr(self, name, new)
+        matrix = np.zeros((capacity, dim), dtype=np.float32)
+        if n and self.matrix.shape[1] == dim:
+            matrix[:n] = self.matrix[:n]
+        self.matrix = matrix
+
+    def strings(self) -> dict[str, StrColumn]:
+        """The string columns by name."""
+        return {name: getattr(self, name) for name in STRING_FIELDS}
+
+    def string_of(self, name: str, fact: StoredFact) -> str | None:
+        """The value ``fact`` stores in string column ``name``."""
+        field = STRING_FIELDS[name]
+        if field == "metadata":
+            return metadata_json(fact.metadata)
+        return getattr(fact, field)
+
+    def patch_strings(self, n: int, facts: Mapping[int, StoredFact], names: tuple[str, ...]) -> None:
+        """Replace string columns ``names`` by new ones in which rows ``facts`` hold those facts' values."""
+        for name in names:
+            values = getattr(self, name).values(range(n))
+            for row, fact in facts.items():
+                values[row] = self.string_of(name, fact)
+            setattr(self, name, StrColumn.from_list(values))
+
+    def take(self, rows: np.ndarray, overrides: Mapping[int, StoredFact] | None = None) -> Columns:
+        """New columns holding ``rows`` (in that order) and no spare capacity.
+
+        ``overrides`` are facts whose strings replace a row's (rows written in
+        place); session codes are renumbered by first appearance.
+        """
+        rows = np.asarray(rows, dtype=np.int64)
+        patch = {i: overrides[r] for i, r in enumerate(rows.tolist()) if r in overrides} if overrides else {}
+        strings: dict[str, StrColumn] = {}
+        for name, col in self.strings().items():
+            if patch:
+                values = col.values(rows)
+                for i, fact in patch.items():
+                    values[i] = self.string_of(name, fact)
+                strings[name] = StrColumn.from_list(values)
+            else:
+                strings[name] = col.take(rows)
+        numeric = {name: np.ascontiguousarray(getattr(self, name)[rows]) for name in NUMERIC_FIELDS}
+        codes = numeric["session"]
+        names, numeric["session"] = renumber_sessions(codes, self.session_names)
+        return Columns(**strings, **numeric, session_names=names, matrix=np.ascontiguousarray(self.matrix[rows]))
+
+    def nbytes(self) -> int:
+        """Bytes held by the columns other than the matrix."""
+        strings = sum(col.nbytes() for col in self.strings().values())
+        numeric = sum(int(getattr(self, name).nbytes) for name in NUMERIC_FIELDS)
+        return strings + numeric + sum(len(s) + 57 for s in self.session_names)
+
+
+def renumber_sessions(codes: np.ndarray, names: list[str]) -> tuple[list[str], np.ndarray]:
+    """Session codes renumbered 0.. by first appearance in ``codes``, and the names of the new codes."""
+    has = codes >= 0
+    if not has.any():
+        return [], codes.astype(np.int32)
+    uniq, first = np.unique(codes[has], return_index=True)
+    by_first = uniq[np.argsort(first, kind="stable")]
+    mapping = np.full(int(uniq.max()) + 1, -1, dtype=np.int32)
+    mapping[by_first] = np.arange(by_first.shape[0], dtype=np.int32)
+    out = np.full(codes.shape[0], -1, dtype=np.int32)
+    out[has] = mapping[codes[has]]
+    return [names[int(c)] for c in by_first], out
+
+
+def _timestamps(values: list[str | None]) -> np.ndarray:
+    """``iso_to_ts`` of each value (parsed once per distinct string)."""
+    seen: dict[str | None, float] = {}
+    out = np.empty(len(values), dtype=np.float64)
+    for i, v in enumerate(values):
+        ts = seen.get(v)
+        if ts is None:
+            ts = seen[v] = iso_to_ts(v)
+        out[i] = ts
+    return out
+
+
+def _main_dimension(row_dims: np.ndarray, order: np.ndarray) -> int:
+    """The most common dimension; among equally common ones, the first in ``order`` (as ``Counter.most_common``)."""
+    dims, counts = np.unique(row_dims, return_counts=True)
+    best = dims[counts == counts.max()]
+    if best.shape[0] == 1:
+        return int(best[0])
+    in_order = row_dims[order]
+    return int(in_order[np.isin(in_order, best)][0])
+
+
+@dataclass
+class LoadedColumns:
+    """Columns built from a store's rows, with what the cache needs besides them."""
+
+    columns: Columns
+    skipped_dims: Counter[int]  # rows of another dimension than the main one, left out
+    n_expiring: int  # rows with an expiry
+
+
+def columns_from_store(rows: EntityColumns) -> LoadedColumns:
+    """Columns in reload order (session-less facts after session facts, each by ``seq``; ties keep the
+    store's order), rows of a foreign dimension left out, vectors L2-normalised as ``l2_normalise`` does."""
+    n = len(rows)
+    if n == 0:
+        return LoadedColumns(Columns.empty(), Counter(), 0)
+    seq = np.asarray(rows.seq, dtype=np.int64)
+    no_session = np.fromiter((s is None for s in rows.session_id), dtype=bool, count=n)
+    order = np.lexsort((np.arange(n), seq, no_session))
+    sizes = np.fromiter((b.shape[0] for b in rows.embeddings), dtype=np.int64, count=len(rows.embeddings))
+    if int(sizes.sum()) != n:
+        raise ValueError(f"{n} rows but {int(sizes.sum())} embeddings")
+    block_dims = np.fromiter((b.shape[1] for b in rows.embeddings), dtype=np.int64, count=len(rows.embeddings))
+    row_dims = np.repeat(block_dims, sizes)
+    dim = _main_dimension(row_dims, order)
+    keep = order[row_dims[order] == dim]
+    skipped: Counter[int] = Counter()
+    if keep.shape[0] != n:
+        foreign, counts = np.unique(row_dims[row_dims != dim], return_counts=True)
+        skipped.update({int(d): int(c) for d, c in zip(foreign, counts)})
+    matrix = _gather_normalised(rows.embeddings, keep, n, dim)
+    kl = keep.tolist()
+
+    def pick(values: list[Any]) -> list[Any]:
+        return [values[i] for i in kl]
+
+    texts = pick(rows.texts)
+    created = pick(rows.created_at)
+    last_seen = pick(rows.last_seen)
+    expiry = pick(rows.expires_at)
+    sessions = pick(rows.session_id)
+    code_of: dict[str, int] = {}
+    session = np.fromiter(
+        (-1 if s is None else code_of.setdefault(s, len(code_of)) for s in sessions), dtype=np.int32, count=len(kl)
+    )
+    created_ts = _timestamps(created)
+    recency = np.maximum(created_ts, _timestamps(last_seen))
+    has_expiry = np.fromiter((bool(e) for e in expiry), dtype=bool, count=len(kl))
+    expires = np.full(len(kl), np.inf, dtype=np.float64)
+    if has_expiry.any():
+        expires[has_expiry] = _timestamps([e for e in expiry if e])
+    cols = Columns(
+        ids=StrColumn.from_list(pick(rows.ids)),
+        texts=StrColumn.from_list(texts),
+        created=StrColumn.from_list(created),
+        last_seen=StrColumn.from_list(last_seen),
+        meta_json=StrColumn.from_list(pick(rows.metadata_json)),
+        updated=StrColumn.from_list(pick(rows.updated_at)),
+        expiry=StrColumn.from_list(expiry),
+        session_names=list(code_of),
+        session=session,
+        times_seen=np.asarray(rows.times_seen, dtype=np.int64)[keep],
+        seq=seq[keep],
+        recency=recency,
+        created_ts=created_ts,
+        expires=expires,
+        chars=np.fromiter(map(len, texts), dtype=np.int32, count=len(kl)),
+        matrix=matrix,
+    )
+    return LoadedColumns(cols, skipped, int(has_expiry.sum()))
+
+
+def _gather_normalised(blocks: list[np.ndarray], keep: np.ndarray, n: int, dim: int) -> np.ndarray:
+    """Rows ``keep`` of the stacked blocks as float32, L2-normalised in place (no stacked copy of all rows)."""
+    dest = np.full(n, -1, dtype=np.int64)
+    dest[keep] = np.arange(keep.shape[0])
+    out = np.empty((keep.shape[0], dim), dtype=np.float32)
+    start = 0
+    for block in blocks:
+        k = block.shape[0]
+        if block.shape[1] == dim:
+            at = dest[start : start + k]
+            ok = at >= 0
+            out[at[ok]] = block[ok] if not ok.all() else block
+        start += k
+    norms = np.linalg.norm(out, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    out /= norms
+    return out

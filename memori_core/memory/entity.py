@@ -1,0 +1,565 @@
+"""One entity's facts in scoring form, held as columns: no Python object per row."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..facts import StoredFact
+from ..filters import Where, matches, where_key
+from ..ranking.dense import l2_normalise, top_k
+from ..ranking.lexical import term_frequencies
+from ..stemming import analyzer
+from ..validate import iso_to_ts
+from .columns import Columns, LoadedColumns, metadata_json
+from .facts_view import FactsView, PoolFacts, build_fact
+from .inverted import InvertedIndex
+from .postings import AnalyzerKey, CSRIndex, tokenize_to_ids
+from .sessions import link_sessions
+
+DEFAULT_KEY: AnalyzerKey = ("unicode", "english")
+"""The analyzer of :class:`~memori_core.RecallConfig`'s defaults (``tokenizer``, ``stemmer``)."""
+
+# Dead rows are compacted away once they are this many and this share of all rows.
+_COMPACT_MIN_DEAD = 256
+_COMPACT_SHARE = 0.25
+# Facts rewritten in place (update_seen) are folded into the string columns beyond this many.
+_FOLD_MIN = 4096
+
+Forward = tuple[np.ndarray, np.ndarray]  # doc_ptr (int64, rows + 1), doc_terms (int32): term ids per row
+
+
+class EntityCache:
+    """One entity's facts in scoring form.
+
+    Rows are append-only: adding a fact appends a row (into arrays with spare
+    capacity), replacing or deleting one marks its old row dead; dead rows are
+    compacted away in one rebuild once they make up a quarter of the rows.
+    Every row lives in columns (:class:`~memori_core.memory.columns.Columns`:
+    numpy arrays, and strings as one UTF-8 buffer + offsets); the BM25 index of
+    the cache's analyzer ``key`` holds CSR postings of term ids
+    (:class:`~memori_core.memory.postings.CSRIndex`), with the rows' term ids as
+    a forward index. A :class:`StoredFact` is built only for the rows that are
+    read (``fact(row)``, ``facts[row]``, :meth:`pool_facts`); user metadata is
+    parsed then, or once per metadata key for ``where`` filters.
+    """
+
+    def __init__(self, entity_id: str, revision: str | None = None, *, key: AnalyzerKey = DEFAULT_KEY) -> None:
+        self.entity_id = entity_id
+        self.revision = revision
+        self.key: AnalyzerKey = tuple(key)  # type: ignore[assignment]
+        self.dim: int | None = None
+        self.skipped_dims: Counter[int] = Counter()
+        self.warned_dims: set[int] = set()
+        self.warned_skipped = False
+        empty: Forward = (np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32))
+        self._adopt(Columns.empty(), empty, CSRIndex.build({}, *empty), 0)
+
+    @classmethod
+    def from_columns(
+        cls,
+        entity_id: str,
+        revision: str | None,
+        loaded: LoadedColumns,
+        key: AnalyzerKey,
+        *,
+        forward: Forward | None = None,
+        index: CSRIndex | None = None,
+    ) -> EntityCache:
+        """A cache over loaded columns; tokenises the texts unless their ``forward`` index (and ``index``) is given."""
+        cache = cls(entity_id, revision, key=key)
+        cols = loaded.columns
+        n = cols.capacity
+        if forward is None or index is None:
+            doc_ptr, doc_terms, vocab = tokenize_to_ids(cols.texts.values(), cache.key)
+            forward = (doc_ptr, doc_terms)
+            index = CSRIndex.build(vocab, doc_ptr, doc_terms)
+        cache.dim = int(cols.matrix.shape[1]) if n else None
+        cache.skipped_dims = Counter(loaded.skipped_dims)
+        cache._adopt(cols, forward, index, loaded.n_expiring)
+        return cache
+
+    def _adopt(self, cols: Columns, forward: Forward, index: CSRIndex, n_expiring: int) -> None:
+        """Take ``cols`` (every row live, no spare capacity) as this cache's rows."""
+        n = cols.capacity
+        self.c = cols
+        self._n = n
+        self.n_dead = 0
+        self._alive = np.ones(n, dtype=bool)
+        self._session_codes = {s: i for i, s in enumerate(cols.session_names)}
+        # Rows of a session form a doubly linked list in seq order; dead rows stay
+        # linked (and are stepped over) until compaction.
+        self._prev, self._next, self._session_tail = link_sessions(cols.session, cols.seq, len(cols.session_names))
+        self._doc_ptr, self._doc_terms = forward
+        self._delta_docs: list[list[int]] = []  # term ids of rows appended since the forward index was built
+        self._delta_terms = 0  # term ids in _delta_docs
+        self._ix = index
+        self._tokens: dict[AnalyzerKey, list[tuple[str, ...]]] = {}  # token lists, built on request
+        self._indexes: dict[AnalyzerKey, InvertedIndex] = {}  # other analyzers' indexes
+        self._overrides: dict[int, StoredFact] = {}  # rows rewritten in place (copied on write once shared)
+        self._overrides_shared = False  # a PoolFacts holds the dict: copy it before changing it
+        self._pos: dict[str, int] | None = None  # fact id -> row, built on first use
+        self._dead_rows: np.ndarray | None = np.zeros(0, dtype=np.int64)
+        self._recent: tuple[int, np.ndarray] | None = None
+        self._matching: dict[str, np.ndarray] = {}  # where filter -> its live rows (until the next write)
+        self._meta_values: dict[str, list[Any]] = {}  # metadata key -> value per row (for where filters)
+        self.n_expiring = n_expiring  # rows ever given an expiry (0: recall skips the expiry check)
+        self.facts = FactsView(self)
+
+    # -- views --------------------------------------------------------------
+
+    def __len__(self) -> int:
+        """Live facts."""
+        return self._n - self.n_dead
+
+    @property
+    def n_rows(self) -> int:
+        """Rows, dead ones included."""
+        return self._n
+
+    @property
+    def columns(self) -> Columns:
+        """The per-row columns (arrays may hold spare capacity past :attr:`n_rows`)."""
+        return self.c
+
+    @property
+    def overrides(self) -> Mapping[int, StoredFact]:
+        """Facts of rows rewritten in place since the columns were built (row -> fact).
+
+        The mapping a caller gets never changes afterwards (writes change a copy)."""
+        if self._overrides:
+            self._overrides_shared = True
+        return self._overrides
+
+    def _own_overrides(self) -> dict[int, StoredFact]:
+        if self._overrides_shared:
+            self._overrides = dict(self._overrides)
+            self._overrides_shared = False
+        return self._overrides
+
+    @property
+    def forward(self) -> Forward:
+        """Term ids of the rows the forward index was built with (rows appended later are not in it)."""
+        return self._doc_ptr, self._doc_terms
+
+    @property
+    def lexicon(self) -> CSRIndex:
+        """The BM25 index of the cache's analyzer ``key``."""
+        return self._ix
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """``(n_rows, d)`` float32, L2-normalised rows (dead rows zero)."""
+        return self.c.matrix[: self._n]
+
+    @property
+    def recency(self) -> np.ndarray:
+        """Per row, the later of created / last seen (epoch seconds); ``-inf`` for dead rows."""
+        return self.c.recency[: self._n]
+
+    @property
+    def sessions(self) -> np.ndarray:
+        """Per row, the session code (``-1``: no session)."""
+        return self.c.session[: self._n]
+
+    @property
+    def lengths(self) -> np.ndarray:
+        """Per row, the length of the fact's text in characters."""
+        return self.c.chars[: self._n]
+
+    @property
+    def created_ts(self) -> np.ndarray:
+        """Per row, ``created_at`` in epoch seconds (0 when absent)."""
+        return self.c.created_ts[: self._n]
+
+    @property
+    def seqs(self) -> np.ndarray:
+        """Per row, the fact's ``seq``."""
+        return self.c.seq[: self._n]
+
+    @property
+    def has_sessions(self) -> bool:
+        return bool(self._session_codes)
+
+    @property
+    def pos(self) -> dict[str, int]:
+        """Fact id -> its live row."""
+        if self._pos is None:
+            live = self.live_rows()
+            self._pos = dict(zip(self.c.ids.values(live), live.tolist()))  # type: ignore[arg-type]
+        return self._pos
+
+    def session_code(self, session_id: str) -> int | None:
+        """The code rows of ``session_id`` carry in :attr:`sessions` (``None``: no row has had it)."""
+        return self._session_codes.get(session_id)
+
+    def live_rows(self) -> np.ndarray:
+        """Row numbers of live rows, ascending."""
+        return np.flatnonzero(self._alive[: self._n])
+
+    def expired_rows(self, now: float) -> np.ndarray:
+        """Live rows whose expiry is at or before ``now`` (epoch seconds)."""
+        if not self.n_expiring:
+            return np.zeros(0, dtype=np.int64)
+        n = self._n
+        return np.flatnonzero((self.c.expires[:n] <= now) & self._alive[:n])
+
+    def matching_rows(self, where: Where) -> np.ndarray:
+        """Live rows whose user metadata satisfies ``where`` (memoised until the next write)."""
+        key = where_key(where)
+        rows = self._matching.get(key)
+        if rows is None:
+            keys = list(where)
+            values = [self._metadata_values(k) for k in keys]
+            live = self.live_rows().tolist()
+            rows = np.fromiter(
+                (r for r in live if matches({k: v[r] for k, v in zip(keys, values)}, where)), dtype=np.int64
+            )
+            if len(self._matching) >= 32:
+                self._matching.clear()
+            self._matching[key] = rows
+        return rows
+
+    def _metadata_values(self, key: str) -> list[Any]:
+        """Per row, the user metadata value of ``key`` (``None`` when absent or dead); parsed once per key."""
+        values = self._meta_values.get(key)
+        if values is None:
+            needle = json.dumps(key, ensure_ascii=False)
+            quick = needle.isascii()  # then the key is spelled the same with or without ensure_ascii
+            meta = self.c.meta_json
+            over = self._overrides
+            values = [None] * self._n
+            for r in self.live_rows().tolist():
+                fact = over.get(r)
+                if fact is not None:
+                    values[r] = fact.metadata.get(key)
+                    continue
+                raw = meta[r]
+                if raw and (not quick or needle in raw):  # type: ignore[operator]
+                    values[r] = json.loads(raw).get(key)  # type: ignore[arg-type]
+            self._meta_values[key] = values
+        return values
+
+    def dead_rows(self) -> np.ndarray:
+        """Row numbers of dead rows."""
+        if self._dead_rows is None:
+            self._dead_rows = np.flatnonzero(~self._alive[: self._n])
+        return self._dead_rows
+
+    def recent_rows(self, n: int) -> np.ndarray:
+        """The ``n`` most recently created/seen live rows (memoised until the next write)."""
+        if self._recent is None or self._recent[0] != n:
+            self._recent = (n, top_k(self.recency, n))
+        return self._recent[1]
+
+    def fact(self, row: int) -> StoredFact | None:
+        """Row ``row`` as a StoredFact (``None`` for a dead row)."""
+        if not self._alive[row]:
+            return None
+        fact = self._overrides.get(row)
+        if fact is not None:
+            return fact
+        c = self.c
+        return build_fact(self.entity_id, c, row, int(c.times_seen[row]), int(c.seq[row]), int(c.session[row]))
+
+    def pool_facts(self, rows: np.ndarray) -> PoolFacts:
+        """The facts of ``rows`` (live rows), built when read; stays right after the entity lock is released."""
+        return PoolFacts(self, rows)
+
+    def newest_first(self, rows: np.ndarray, newest_first: bool = True) -> np.ndarray:
+        """``rows`` ordered by ``created_at`` then ``seq`` (newest first, or oldest first); ties keep row order."""
+        ts = self.c.created_ts[rows]
+        seq = self.c.seq[rows]
+        order = np.lexsort((-seq, -ts) if newest_first else (seq, ts))
+        return rows[order]
+
+    def _row_terms(self, row: int) -> list[int]:
+        n0 = self._doc_ptr.shape[0] - 1
+        if row < n0:
+            return self._doc_terms[self._doc_ptr[row] : self._doc_ptr[row + 1]].tolist()
+        return self._delta_docs[row - n0]
+
+    def tokens(self, key: AnalyzerKey) -> list[tuple[str, ...]]:
+        """Analysed documents (one tuple per row; dead rows may be empty) for ``(tokenizer, stemmer)``, computed once.
+
+        Prefer :meth:`pool_term_frequencies` and :meth:`index`: this holds a tuple per row.
+        """
+        key = tuple(key)  # type: ignore[assignment]
+        toks = self._tokens.get(key)
+        if toks is None:
+            alive = self._alive
+            if key == self.key:
+                terms = list(self._ix.vocab)
+                toks = [tuple(terms[t] for t in self._row_terms(r)) if alive[r] else () for r in range(self._n)]
+            else:
+                run = analyzer(*key)
+                texts = self.c.texts
+                toks = [tuple(run(texts[r])) if alive[r] else () for r in range(self._n)]  # type: ignore[arg-type]
+            self._tokens[key] = toks
+        return toks
+
+    def index(self, key: AnalyzerKey) -> CSRIndex | InvertedIndex:
+        """The inverted index over the whole memory for ``(tokenizer, stemmer)``, built once, then kept current."""
+        key = tuple(key)  # type: ignore[assignment]
+        if key == self.key:
+            return self._ix
+        ix = self._indexes.get(key)
+        if ix is None:
+            ix = InvertedIndex()
+            for row, toks in enumerate(self.tokens(key)):
+                ix.add(row, toks)
+                if not self._alive[row]:
+                    ix.remove(row, toks)
+            self._indexes[key] = ix
+        return ix
+
+    def pool_term_frequencies(
+        self, key: AnalyzerKey, query_terms: Sequence[str], rows: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """What ``term_frequencies(query_terms, [tokens(key)[r] for r in rows])`` gives, read from the
+        postings when ``key`` is the cache's analyzer (no token list is built)."""
+        if not query_terms:
+            return np.zeros((rows.shape[0], 0)), np.zeros(rows.shape[0])
+        if tuple(key) == self.key:
+            return self._ix.pool_tf(query_terms, rows)
+        docs = self.tokens(key)
+        return term_frequencies(query_terms, [docs[r] for r in rows.tolist()])
+
+    def neighbours(self, row: int) -> tuple[int, int]:
+        """The live rows just before and after ``row`` in its session (``-1`` where there is none)."""
+        before, after = self.neighbour_rows(np.array([row], dtype=np.int64))
+        return int(before[0]), int(after[0])
+
+    def neighbour_rows(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For each row, the live rows just before and after it in its session (``-1``: none)."""
+        return self._step_live(self._prev, rows), self._step_live(self._next, rows)
+
+    def _step_live(self, link: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        out = link[rows].astype(np.int64)
+        dead = (out >= 0) & ~self._alive[np.maximum(out, 0)]
+        while dead.any():  # step over deleted rows (runs of them are short: compaction removes them)
+            out[dead] = link[out[dead]]
+            dead = (out >= 0) & ~self._alive[np.maximum(out, 0)]
+        return out
+
+    def memory_report(self) -> dict[str, int]:
+        """Bytes held by the matrix, the inverted indexes, the neighbour (session) structures and the other columns."""
+        n = self._n
+        c = self.c
+        codes = 150 * len(self._session_codes)  # name str + dict slot + int + tail list slot
+        per_row = (c.session[:n], c.seq[:n], c.chars[:n], self._prev[:n], self._next[:n], self._alive[:n])
+        index = self._ix.nbytes() + int(self._doc_ptr.nbytes + self._doc_terms.nbytes)
+        index += 8 * self._delta_terms + 88 * len(self._delta_docs)
+        index += sum(ix.nbytes() for ix in self._indexes.values())
+        other = (c.times_seen[:n], c.recency[:n], c.created_ts[:n], c.expires[:n])
+        strings = sum(col.nbytes() for col in c.strings().values())
+        return {
+            "matrix": int(self.matrix.nbytes),
+            "inverted_index": int(index),
+            "neighbours": int(sum(a.nbytes for a in per_row) + codes),
+            "columns": int(strings + sum(a.nbytes for a in other) + 600 * len(self._overrides)),
+        }
+
+    def nbytes(self) -> int:
+        """Approximate bytes held, spare capacity and memoised lists included (for the registry's bound)."""
+        c = self.c
+        spare = (c.capacity - self._n) * (c.matrix.shape[1] * 4 + 8 * 7)
+        report = self.memory_report()
+        memo = sum(8 * len(v) for v in self._meta_values.values()) + sum(64 * len(t) for t in self._tokens.values())
+        return int(sum(report.values()) + spare + memo)
+
+    # -- writes -------------------------------------------------------------
+
+    def _wrote(self) -> None:
+        self._recent = None
+        self._matching = {}
+
+    def _reserve(self, rows: int) -> None:
+        """Room for ``rows`` more rows, in private writeable arrays (a snapshot's are read-only views)."""
+        c = self.c
+        n = self._n
+        cap = c.capacity
+        dim = self.dim or 0
+        needed = n + rows
+        if needed <= cap and c.matrix.shape[1] == dim and c.writeable():
+            return
+        capacity = max(needed, 2 * cap, 64) if needed > cap else cap
+        c.regrow(n, capacity, dim)
+        for name, fill, dt in (("_prev", -1, np.int32), ("_next", -1, np.int32), ("_alive", False, bool)):
+            new = np.full(capacity, fill, dtype=dt)
+            new[:n] = getattr(self, name)[:n]
+            setattr(self, name, new)
+
+    def _set_expiry(self, row: int, fact: StoredFact) -> None:
+        if fact.expires_at:
+            self.c.expires[row] = iso_to_ts(fact.expires_at)
+            self.n_expiring += 1
+        else:
+            self.c.expires[row] = np.inf
+
+    def _set_times(self, row: int, fact: StoredFact) -> None:
+        c = self.c
+        created = iso_to_ts(fact.created_at)
+        c.created_ts[row] = created
+        c.recency[row] = max(created, iso_to_ts(fact.last_seen))
+        c.times_seen[row] = fact.times_seen
+        self._set_expiry(row, fact)
+
+    def _kill(self, row: int) -> None:
+        if not self._alive[row]:
+            return
+        self._ix.remove(row, self._row_terms(row))
+        for key, ix in self._indexes.items():
+            ix.remove(row, self._tokens[key][row])
+        self._alive[row] = False
+        if row in self._overrides:
+            del self._own_overrides()[row]
+        self._wrote()
+        self.c.matrix[row] = 0.0
+        self.c.recency[row] = -np.inf
+        self.n_dead += 1
+        self._dead_rows = None
+
+    def _append(self, fact: StoredFact, vec: np.ndarray) -> None:
+        row = self._n
+        c = self.c
+        self._wrote()
+        for name, value in (
+            ("ids", fact.id), ("texts", fact.content), ("created", fact.created_at), ("last_seen", fact.last_seen),
+            ("meta_json", metadata_json(fact.metadata)), ("updated", fact.updated_at), ("expiry", fact.expires_at),
+        ):
+            getattr(c, name).append(value)
+        self.pos[fact.id] = row
+        c.matrix[row] = vec
+        c.seq[row] = fact.seq
+        c.chars[row] = len(fact.content)
+        self._set_times(row, fact)
+        self._prev[row] = self._next[row] = -1
+        toks = analyzer(*self.key)(fact.content)
+        terms = [self._ix.term_id(t) for t in toks]
+        self._delta_docs.append(terms)
+        self._delta_terms += len(terms)
+        self._ix.add(row, terms)
+        for key, lists in self._tokens.items():
+            doc = tuple(toks) if key == self.key else tuple(analyzer(*key)(fact.content))
+            lists.append(doc)
+            ix = self._indexes.get(key)
+            if ix is not None:
+                ix.add(row, doc)
+        for key, values in self._meta_values.items():
+            values.append(fact.metadata.get(key))
+        self._alive[row] = True
+        self._n += 1
+        if fact.session_id is None:
+            c.session[row] = -1
+            return
+        # Session order is by seq alone (a replaced fact goes where its seq puts it),
+        # so the incremental state is the one a reload from the store builds.
+        code = self._session_codes.get(fact.session_id)
+        if code is None:
+            code = self._session_codes[fact.session_id] = len(self._session_tail)
+            c.session_names.append(fact.session_id)
+            self._session_tail.append(-1)
+        c.session[row] = code
+        self._link_in_session(code, fact.seq, row)
+
+    def _link_in_session(self, code: int, seq: int, row: int) -> None:
+        # Facts normally arrive in seq order (O(1)); an older one is walked back to its place.
+        # Dead rows keep their seq and links, so the chain stays sorted.
+        before, after = self._session_tail[code], -1
+        while before >= 0 and self.c.seq[before] > seq:
+            before, after = int(self._prev[before]), before
+        self._prev[row], self._next[row] = before, after
+        if before >= 0:
+            self._next[before] = row
+        if after >= 0:
+            self._prev[after] = row
+        else:
+            self._session_tail[code] = row
+
+    def upsert(self, facts: Sequence[StoredFact], embeddings: Sequence[np.ndarray] | np.ndarray) -> None:
+        """Add facts; a fact whose id is present replaces it. Rows of a foreign dimension are counted and left out."""
+        if len(facts) == 0:
+            return
+        if self.dim is None:
+            self.dim = Counter(int(np.shape(e)[-1]) for e in embeddings).most_common(1)[0][0]
+        keep = []
+        for i, e in enumerate(embeddings):
+            if np.shape(e)[-1] == self.dim:
+                keep.append(i)
+            else:
+                self.skipped_dims[int(np.shape(e)[-1])] += 1
+        if not keep:
+            return
+        normed = l2_normalise(np.stack([np.asarray(embeddings[i], dtype=np.float32) for i in keep]))
+        self._reserve(len(keep))
+        for vec, i in zip(normed, keep):
+            fact = facts[i]
+            old = self.pos.get(fact.id)
+            if old is not None:
+                self._kill(old)
+            self._append(fact, vec)
+        self.maybe_compact()
+
+    def update_seen(self, facts: Sequence[StoredFact]) -> None:
+        """Replace the metadata of rows already present (content and vector unchanged)."""
+        changed = False
+        for fact in facts:
+            at = self.pos.get(fact.id)
+            if at is not None and self._alive[at]:
+                if not changed:
+                    self._reserve(0)
+                    changed = True
+                self._own_overrides()[at] = fact
+                self._set_times(at, fact)
+                for key, values in self._meta_values.items():
+                    values[at] = fact.metadata.get(key)
+        self._wrote()
+        if len(self._overrides) > max(_FOLD_MIN, self._n // 8):
+            self._fold()
+
+    def _fold(self) -> None:
+        """Write the facts rewritten in place into new string columns (the old columns stay as they were)."""
+        self.c.patch_strings(self._n, self._overrides, ("created", "last_seen", "meta_json", "updated", "expiry"))
+        self._overrides = {}
+        self._overrides_shared = False
+
+    def remove(self, ids: Sequence[str]) -> None:
+        """Mark rows dead by fact id."""
+        for fid in ids:
+            row = self.pos.pop(fid, None)
+            if row is not None:
+                self._reserve(0)
+                self._kill(row)
+        self.maybe_compact()
+
+    def maybe_compact(self) -> None:
+        """Rebuild without dead rows once they are many (amortised: never on every write)."""
+        if self.n_dead < _COMPACT_MIN_DEAD or self.n_dead < _COMPACT_SHARE * self._n:
+            return
+        from .compaction import rebuild_into
+
+        rebuild_into(self, self.live_rows())
+
+    def upsert_sorted(self, facts: Sequence[StoredFact], embeddings: Sequence[np.ndarray] | np.ndarray) -> None:
+        """Load rows, placing session facts in ``seq`` order (used when loading from the store)."""
+        order = sorted(range(len(facts)), key=lambda i: (facts[i].session_id is None, facts[i].seq))
+        self.upsert([facts[i] for i in order], [embeddings[i] for i in order])
+
+    def is_canonical(self) -> bool:
+        """True when the rows are exactly what a reload from the store gives (nothing written in place)."""
+        return not (self.n_dead or self._overrides or self._delta_docs or self._doc_ptr.shape[0] - 1 != self._n)
+
+    def canonical(self) -> EntityCache:
+        """This cache as a reload from the store would build it (itself when nothing was written in place)."""
+        if self.is_canonical():
+            return self
+        from .compaction import rebuilt
+
+        live = self.live_rows()
+        no_session = self.c.session[live] < 0
+        return rebuilt(self, live[np.lexsort((live, self.c.seq[live], no_session))])
