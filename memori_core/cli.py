@@ -1,12 +1,18 @@
-"""The ``memori`` command: add, recall, forget, eval, demo.
+"""The ``memori`` command: add, recall, list, get, count, delete, forget, export, import, eval, demo.
 
 Every mistake is reported as ``memori: error: ...`` with exit code 2, after the
 usage of the (sub)command that was given when argparse finds it. Where the
 embedded store lives: ``--path``, else ``$MEMORI_RECALL_PATH``, else the
-user's data folder. Only a command that writes (``add``, ``demo --path``)
-creates a missing store folder, and only when its parent folder exists (the
-default location is created with its parents); the others refuse a folder
-that does not exist, so a mistyped path is never silently created.
+user's data folder. Only a command that adds facts (``add``, ``import``,
+``demo --path``) creates a missing store folder, and only when its parent
+folder exists (the default location is created with its parents); the others
+refuse a folder that does not exist, so a mistyped path is never silently
+created.
+
+Data goes to standard output, messages to standard error. Exit codes: 0 done,
+1 done but some asked-for fact ids were not found (``get``, ``delete``), 2 a
+mistake (nothing was done). The store a command opened is closed when it ends,
+so the next process can open the folder.
 """
 
 from __future__ import annotations
@@ -14,9 +20,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sqlite3
 import sys
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -24,8 +32,12 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from . import __version__
 from .config import RecallConfig
 from .context import format_context
-from .engine import RecallEngine
+from .engine import RecallEngine, derived_fact_id
+from .facts import StoredFact
+from .filters import check_where
+from .records import from_record, to_record
 from .store.chroma import PATH_ENV, ChromaStore, default_store_path
+from .validate import parse_utc
 
 if TYPE_CHECKING:
     from .evaluation import Memory
@@ -78,6 +90,43 @@ def _server_address(value: str) -> tuple[str, int]:
     return host, int(port)
 
 
+def _int_at_least(minimum: int) -> Any:
+    """An argparse type: an int >= ``minimum``."""
+
+    def parse(value: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
+        if number < minimum:
+            raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {number}")
+        return number
+
+    return parse
+
+
+def _where_json(value: str) -> dict[str, Any]:
+    """``--where '{"topic": "food"}'`` -> the filter dict; bad JSON or a bad filter is an argparse error."""
+    try:
+        where = json.loads(value)
+    except json.JSONDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"not valid JSON ({exc.msg}, column {exc.colno}): {value!r}") from None
+    if not isinstance(where, dict):
+        raise argparse.ArgumentTypeError(
+            f"expected a JSON object of metadata key -> value, e.g. '{{\"topic\": \"food\"}}', got {value!r}")
+    try:
+        check_where(where)
+    except (TypeError, ValueError) as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return where
+
+
+def _non_blank(value: str) -> str:
+    if not value.strip():
+        raise argparse.ArgumentTypeError("must not be blank")
+    return value
+
+
 def _writable(folder: Path) -> bool:
     return os.access(folder, os.W_OK | os.X_OK)
 
@@ -123,8 +172,21 @@ def check_store_path(path: str | os.PathLike[str] | None, *, creates: bool) -> P
 def _store(args: argparse.Namespace) -> ChromaStore:
     if args.server:
         host, port = args.server
-        return ChromaStore.http(host=host, port=port)
-    return ChromaStore(path=args.store_path)
+        store = ChromaStore.http(host=host, port=port)
+    else:
+        store = ChromaStore(path=args.store_path)
+    args.opened_stores = [*getattr(args, "opened_stores", []), store]  # closed by main() when the command ends
+    return store
+
+
+def _close_stores(args: argparse.Namespace) -> None:
+    """Close the stores the command opened: frees the folder for the next process (and writes its snapshots)."""
+    for store in getattr(args, "opened_stores", []):
+        try:
+            store.close()
+        except _errors() as exc:
+            print(f"memori: warning: closing the store failed: {exc}", file=sys.stderr)
+    args.opened_stores = []
 
 
 def _engine(args: argparse.Namespace) -> RecallEngine:
@@ -168,6 +230,198 @@ def cmd_forget(args: argparse.Namespace) -> int:
     before = engine.count(args.entity)
     engine.forget(args.entity)
     print(f"forgot {before} fact(s) of {args.entity!r}")
+    return 0
+
+
+def _when(stamp: str | None) -> str:
+    """A stored UTC timestamp for people: ``2024-05-01T12:34:56Z`` (seconds; ``-`` when absent)."""
+    if not stamp:
+        return "-"
+    try:
+        return parse_utc(stamp).strftime("%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        return stamp
+
+
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _one_line(text: str) -> str:
+    """``text`` on one line for reading: line breaks, tabs and other unprintable characters escaped as in Python
+    (backslashes are left alone, so ``C:\\Users`` reads as written; ``--json`` is the exact text)."""
+    out = []
+    for ch in text:
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif ch.isprintable():
+            out.append(ch)
+        else:
+            out.append(ch.encode("unicode_escape").decode("ascii"))
+    return "".join(out)
+
+
+def _fact_line(fact: StoredFact, now: float) -> str:
+    """``ID  CREATED_AT  TEXT`` (and ``[expired]`` for a fact past its ``expires_at``)."""
+    expired = ""
+    if fact.expires_at:
+        try:
+            if parse_utc(fact.expires_at).timestamp() <= now:
+                expired = "  [expired]"
+        except ValueError:
+            pass
+    return f"{fact.id}  {_when(fact.created_at)}  {_one_line(fact.content)}{expired}"
+
+
+def _print_facts(facts: Sequence[StoredFact], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps([to_record(f) for f in facts], ensure_ascii=False, indent=2))
+        return
+    now = time.time()
+    for fact in facts:
+        print(_fact_line(fact, now))
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    # One fact more than the page, to tell a person (on stderr) that there is a next page.
+    facts = _engine(args).list(args.entity, limit=args.limit + 1, offset=args.offset, session_id=args.session,
+                               where=args.where, newest_first=not args.oldest_first)
+    page, more = facts[: args.limit], len(facts) > args.limit
+    _print_facts(page, args.json)
+    if not args.json:
+        if not page:
+            what = "matching facts" if args.where is not None or args.session is not None else "facts"
+            where = f" from offset {args.offset}" if args.offset else ""
+            print(f"memori: no {what} of {args.entity!r}{where}", file=sys.stderr)
+        elif more:
+            print(f"memori: more facts follow: --offset {args.offset + args.limit} lists the next page",
+                  file=sys.stderr)
+    return 0
+
+
+def _unknown_ids(entity: str, ids: Sequence[str], found: set[str]) -> list[str]:
+    unknown = [i for i in ids if i not in found]
+    for fid in unknown:
+        print(f"memori: entity {entity!r} has no fact with id {fid!r}", file=sys.stderr)
+    return unknown
+
+
+def cmd_get(args: argparse.Namespace) -> int:
+    ids = list(dict.fromkeys(args.ids))  # an id asked twice is shown once
+    facts = _engine(args).get(args.entity, ids)
+    _print_facts(facts, args.json)
+    return 1 if _unknown_ids(args.entity, ids, {f.id for f in facts}) else 0
+
+
+def cmd_delete(args: argparse.Namespace) -> int:
+    engine = _engine(args)
+    ids = list(dict.fromkeys(args.ids))
+    found = {f.id for f in engine.get(args.entity, ids)}  # engine.delete ignores unknown ids silently
+    unknown = _unknown_ids(args.entity, ids, found)
+    known = [i for i in ids if i in found]
+    if known:
+        engine.delete(args.entity, known)
+    print(f"deleted {len(known)} fact(s) of {args.entity!r}")
+    return 1 if unknown else 0
+
+
+def cmd_count(args: argparse.Namespace) -> int:
+    n = _engine(args).count(args.entity)
+    print(json.dumps({"entity_id": args.entity, "count": n}, ensure_ascii=False) if args.json else n)
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    records = _engine(args).export(args.entity, include_vectors=args.vectors)
+    # ASCII JSON (non-ASCII escaped): the same bytes whatever the terminal's or the platform's encoding.
+    text = "".join(json.dumps(r, ensure_ascii=True, allow_nan=False) + "\n" for r in records)
+    if not records:
+        print(f"memori: warning: entity {args.entity!r} has no facts: the export is empty", file=sys.stderr)
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    else:
+        # Opened only now: a failed export leaves an existing file as it was.
+        with open(args.output, "w", encoding="utf-8", newline="\n") as out:
+            out.write(text)
+        print(f"exported {len(records)} fact(s) of {args.entity!r} to {args.output}", file=sys.stderr)
+    return 0
+
+
+_RECORD_FIELD = re.compile(r"records\[\d+\]\[('[^']*')\]")
+_RECORD = re.compile(r"records\[\d+\]")
+_NUMBERED = re.compile(r"\b(metadata|session_id) #\d+")
+
+
+def _record_problem(exc: Exception) -> str:
+    """A record's validation error without the record index (the caller says which line)."""
+    message = _RECORD_FIELD.sub(r"field \1", str(exc))
+    message = _RECORD.sub("the record", message)
+    return _NUMBERED.sub(r"field '\1'", message)
+
+
+def _read_input(args: argparse.Namespace) -> str:
+    """The import's input as text: ``-i FILE``, else standard input (UTF-8, a BOM is skipped)."""
+    if args.input not in (None, "-"):
+        with open(args.input, "rb") as f:
+            raw = f.read()
+        name = args.input
+    else:
+        if sys.stdin is None or sys.stdin.isatty():
+            raise CliError("no input: pipe JSON Lines into standard input (e.g. from `memori export`), "
+                           "or pass -i FILE")
+        buffer = getattr(sys.stdin, "buffer", None)
+        raw = buffer.read() if buffer is not None else sys.stdin.read().encode("utf-8", "surrogateescape")
+        name = "standard input"
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise CliError(f"line {line}: {name} is not UTF-8 text (byte {raw[exc.start]:#04x})") from None
+
+
+def _parse_records(entity: str, text: str) -> tuple[list[dict[str, Any]], list[Any]]:
+    """Every record of the JSON Lines ``text``, validated (``line N: ...`` on the first bad one), with its vector."""
+    records: list[dict[str, Any]] = []
+    vectors: list[Any] = []
+    # Split on "\n" only: str.splitlines() would also split inside strings holding U+2028 or U+0085.
+    for n, line in enumerate(text.split("\n"), start=1):
+        if not line.strip():
+            continue  # blank lines (a trailing newline, an empty export) hold no record
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CliError(f"line {n}: not valid JSON: {exc.msg} (column {exc.colno})") from None
+        if not isinstance(record, dict):
+            raise CliError(f"line {n}: expected a JSON object (one record per line), got {type(record).__name__}")
+        text_field = record.get("text")
+        default_id = derived_fact_id(text_field) if isinstance(text_field, str) and text_field.strip() else ""
+        try:
+            _, vector = from_record(entity, record, len(records), default_id=default_id, default_seq=0, now="")
+        except (TypeError, ValueError) as exc:
+            raise CliError(f"line {n}: {_record_problem(exc)}") from None
+        records.append(record)
+        vectors.append(vector)
+    return records, vectors
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    # Read and validate everything before the store is opened: a bad line writes nothing.
+    records, vectors = _parse_records(args.entity, _read_input(args))
+    engine = _engine(args)
+    reembed = args.reembed
+    dims = {v.shape[0] for v in vectors if v is not None}
+    if records and not reembed:
+        if any(v is None for v in vectors) or len(dims) != 1:
+            reembed = True  # what import_ does anyway: said here so that the summary is right
+        else:
+            # The store's dimension, or for an empty store the embedder's (the one recall will use).
+            target = engine.store.dimension()
+            if target is None:
+                target = int(engine.embedder.embed_query("dimension probe").shape[0])
+            reembed = dims != {target}
+    ids = engine.import_(args.entity, records, reembed=reembed)
+    how = "texts embedded" if reembed else "vectors kept"
+    print(f"imported {len(ids)} fact(s) into {args.entity!r}" + (f" ({how})" if ids else ""))
     return 0
 
 
@@ -302,6 +556,107 @@ def build_parser() -> argparse.ArgumentParser:
     store_opts(p_forget)
     p_forget.set_defaults(func=cmd_forget)
 
+    def entity_opt(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--entity", "-e", required=True, help="whose facts (user, agent, ...)")
+
+    p_list = sub.add_parser(
+        "list", help="list an entity's stored facts, newest first",
+        description="List the stored facts of an entity, newest first (by created_at, then order of addition), "
+        "one per line: ID, CREATED_AT (UTC, to the second) and TEXT (line breaks shown as \\n); facts past "
+        "their expires_at are listed, marked [expired] (recall skips them). When more facts follow the page, "
+        "standard error says which --offset shows them; an entity without facts lists nothing (exit 0, a "
+        "note on standard error). --json prints a JSON array of records (the fields of `memori export`, "
+        "without vectors) and nothing on standard error.",
+    )
+    entity_opt(p_list)
+    p_list.add_argument("--limit", "-n", type=_int_at_least(1), default=20, metavar="N",
+                        help="facts per page (default 20)")
+    p_list.add_argument("--offset", type=_int_at_least(0), default=0, metavar="N",
+                        help="skip the first N facts of the order (default 0)")
+    p_list.add_argument("--session", type=_non_blank, default=None, metavar="S",
+                        help="only the facts of this session_id")
+    p_list.add_argument("--where", type=_where_json, default=None, metavar="JSON",
+                        help='only facts whose metadata matches, e.g. \'{"topic": "food"}\' or '
+                        '\'{"topic": {"$in": ["food", "health"]}}\' (keys are ANDed)')
+    p_list.add_argument("--oldest-first", action="store_true", help="oldest first instead")
+    p_list.add_argument("--json", action="store_true", help="a JSON array of records")
+    store_opts(p_list)
+    p_list.set_defaults(func=cmd_list)
+
+    p_get = sub.add_parser(
+        "get", help="show an entity's facts by id",
+        description="Show the facts of an entity with these ids, in the order given (an id given twice is shown "
+        "once), in the format of `memori list`. Ids are scoped per entity: another entity's fact with the same "
+        "id is never shown. Each unknown id is reported on standard error and makes the exit code 1; the "
+        "facts that were found are still printed.",
+    )
+    entity_opt(p_get)
+    p_get.add_argument("ids", nargs="+", metavar="ID", help="fact ids (from `memori add` or `memori list`)")
+    p_get.add_argument("--json", action="store_true", help="a JSON array of the records found")
+    store_opts(p_get)
+    p_get.set_defaults(func=cmd_get)
+
+    p_delete = sub.add_parser(
+        "delete", help="delete an entity's facts by id",
+        description="Delete the facts of an entity with these ids (never another entity's, even with the same "
+        "id) and print how many were deleted. Like rm: each unknown id is reported on standard error and "
+        "makes the exit code 1, and the known ones are deleted anyway. There is no confirmation and no undo "
+        "(keep a copy with `memori export` first); `memori forget` deletes every fact of an entity.",
+    )
+    entity_opt(p_delete)
+    p_delete.add_argument("ids", nargs="+", metavar="ID", help="fact ids (from `memori add` or `memori list`)")
+    store_opts(p_delete)
+    p_delete.set_defaults(func=cmd_delete)
+
+    p_count = sub.add_parser(
+        "count", help="print how many facts an entity has",
+        description="Print the number of facts stored for an entity (expired ones included; 0 for an entity "
+        "without facts). --json prints {\"entity_id\": ..., \"count\": N}.",
+    )
+    entity_opt(p_count)
+    p_count.add_argument("--json", action="store_true", help="a JSON object {entity_id, count}")
+    store_opts(p_count)
+    p_count.set_defaults(func=cmd_count)
+
+    p_export = sub.add_parser(
+        "export", help="write an entity's facts as JSON Lines",
+        description="Write every fact of an entity as JSON Lines, one record per line in order of addition: "
+        "id, text, created_at, last_seen, times_seen, session_id, seq, metadata, updated_at, expires_at "
+        "(and vector with --vectors). Records carry no entity: `memori import -e NAME` names it. The JSON is "
+        "ASCII (other characters escaped), so the bytes are the same on every platform. To move a user "
+        "between stores: `memori export -e u --path A | memori import -e u --server HOST:PORT`. An entity "
+        "without facts gives an empty export (exit 0, a warning on standard error).",
+    )
+    entity_opt(p_export)
+    p_export.add_argument("--output", "-o", default=None, metavar="FILE",
+                          help="write to FILE (replaced if it exists; written only once the export was read) "
+                          "instead of standard output ('-')")
+    p_export.add_argument("--vectors", action="store_true",
+                          help="include the stored embeddings: an import into a store of the same embedder "
+                          "then needs no re-embedding (about 8 KB more per fact for MiniLM)")
+    store_opts(p_export)
+    p_export.set_defaults(func=cmd_export)
+
+    p_import = sub.add_parser(
+        "import", help="add facts from JSON Lines written by `memori export`",
+        description="Read JSON Lines written by `memori export` (blank lines are skipped) and store the records "
+        "as the entity's facts, keeping their ids, timestamps, sightings and sessions, so that recall over "
+        "them is the recall of the export; a record with the id of a stored fact replaces it. Every line is "
+        "checked before anything is written: a bad line is reported as `line N: ...` (exit 2) and nothing is "
+        "imported. The records' vectors are kept when every record has one and they have the store's "
+        "dimension (for an empty store: the embedder's); otherwise, or with --reembed, the texts are embedded "
+        "with the local MiniLM. Prints how many facts were imported. An export and an import over the same "
+        "folder cannot run in one pipe (one process per folder): go through a file with -o / -i.",
+    )
+    entity_opt(p_import)
+    p_import.add_argument("--input", "-i", default=None, metavar="FILE",
+                          help="read FILE instead of standard input ('-'); standard input must not be a terminal")
+    p_import.add_argument("--reembed", action="store_true",
+                          help="embed the texts even when the records carry usable vectors (e.g. vectors of "
+                          "another embedder with the same dimension)")
+    store_opts(p_import, creates=True)
+    p_import.set_defaults(func=cmd_import)
+
     p_eval = sub.add_parser("eval", help="measure recall quality on a benchmark file")
     eval_sub = p_eval.add_subparsers(dest="benchmark", required=True)
     shipped = ("The shipped config is RecallConfig.from_env(): MEMORI_RECALL_* variables "
@@ -379,9 +734,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         if hasattr(args, "creates_store"):  # a command over a store: check the folder before any work
             args.store_path = None if args.server else check_store_path(args.path, creates=args.creates_store)
         return int(args.func(args))
+    except BrokenPipeError:
+        # The reader of standard output went away (`memori list | head -1`): stop quietly.
+        _silence_stdout()
+        return 1
     except _errors() as exc:
         print(f"memori: error: {exc}", file=sys.stderr)
         return 2
+    finally:
+        _close_stores(args)
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so that flushing it at exit does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (e.g. captured in tests)
+        pass
 
 
 if __name__ == "__main__":
