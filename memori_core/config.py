@@ -90,6 +90,9 @@ class RecallConfig:
     """``"unicode"`` (every script, CJK bigrams) or ``"memori"`` (ASCII, upstream parity)."""
     stemmer: str | None = "english"
     """Snowball language for Latin-script tokens (PyStemmer); ``None`` turns stemming off."""
+    time_zone_label: bool = True
+    """The block's ``Stated at`` times are UTC; ``True`` says so (``2026-05-01 09:30 UTC``),
+    ``False`` prints upstream Memori's ``2026-05-01 09:30`` (what :meth:`memori_compat` uses)."""
     pool: PoolName = "union"
     """``"union"``: dense top P plus BM25 top P over the whole memory; ``"dense"``: dense top P only (Memori)."""
     neighbour_weight: float = 0.4
@@ -177,6 +180,7 @@ class RecallConfig:
             "session_weight": 0.0,
             "lexical_floor": 0.0,
             "gate": "threshold",
+            "time_zone_label": False,
         }
         base.update(overrides)
         return cls(**base)

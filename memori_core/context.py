@@ -47,32 +47,38 @@ def sanitize_fact(content: str) -> str:
     return _TAG_START.sub("&lt;", escaped)
 
 
-def format_timestamp(created_at: Any) -> str | None:
-    """``YYYY-MM-DD HH:MM`` in UTC for a datetime or ISO 8601 string; ``None`` if absent or unreadable."""
+def format_timestamp(created_at: Any, *, zone: bool = True) -> str | None:
+    """``YYYY-MM-DD HH:MM UTC`` for a datetime or ISO 8601 string (``zone=False``: without the
+    ``UTC``, upstream Memori's format); ``None`` if absent or unreadable."""
     if created_at is None or created_at == "":
         return None
     try:
         dt = parse_utc(created_at if isinstance(created_at, datetime) else str(created_at))
     except ValueError:
         return None
-    return dt.strftime("%Y-%m-%d %H:%M")
+    return dt.strftime("%Y-%m-%d %H:%M UTC" if zone else "%Y-%m-%d %H:%M")
 
 
-def format_fact_line(content: str, created_at: Any = None) -> str:
-    """``- {content}. Stated at {YYYY-MM-DD HH:MM}``; no timestamp gives ``- {content}``."""
+def format_fact_line(content: str, created_at: Any = None, *, zone: bool = True) -> str:
+    """``- {content}. Stated at {YYYY-MM-DD HH:MM} UTC``; no timestamp gives ``- {content}``.
+
+    ``zone=False`` leaves out the ``UTC`` (upstream Memori's line, what
+    ``RecallConfig.memori_compat()`` asks for through ``time_zone_label``).
+    """
     text = sanitize_fact(content)
-    stamp = format_timestamp(created_at)
+    stamp = format_timestamp(created_at, zone=zone)
     if stamp is None:
         return f"- {text}"
     end = "" if text.endswith((".", "!", "?", "\u3002", "\uff01", "\uff1f")) else "."
     return f"- {text}{end} Stated at {stamp}"
 
 
-def format_context(facts: Iterable[Any]) -> str:
+def format_context(facts: Iterable[Any], *, zone: bool = True) -> str:
     """The ``<memori_context>`` block for recalled facts, or ``""`` when there are none.
 
     Accepts :class:`~memori_core.RecalledFact` objects or anything with
-    ``content`` and ``created_at`` attributes (or such mapping keys).
+    ``content`` and ``created_at`` attributes (or such mapping keys). Times are
+    UTC and say so (``zone=False``: Memori's format, without the label).
     """
     lines = []
     for fact in facts:
@@ -82,7 +88,7 @@ def format_context(facts: Iterable[Any]) -> str:
             content, created = getattr(fact, "content", None), getattr(fact, "created_at", None)
         if not isinstance(content, str) or not content.strip():
             continue
-        lines.append(format_fact_line(content, created))
+        lines.append(format_fact_line(content, created, zone=zone))
     if not lines:
         return ""
     return "\n".join([OPEN_TAG, PREAMBLE, *lines, CLOSE_TAG])

@@ -131,7 +131,7 @@ class MemoriRecall:
         the relevance threshold, or recall fails without ``strict``.
         """
         name = check_injectable(kwargs, self._provider(provider))
-        block = format_context(self.recall_for(kwargs, entity_id=entity_id))
+        block = format_context(self.recall_for(kwargs, entity_id=entity_id), zone=self.engine.config.time_zone_label)
         return inject_context(kwargs, block, name)
 
     # -- async --------------------------------------------------------------
@@ -157,5 +157,6 @@ class MemoriRecall:
     ) -> dict[str, Any]:
         """Async :meth:`apply` (the recall runs in a worker thread)."""
         name = check_injectable(kwargs, self._provider(provider))
-        block = format_context(await self.arecall_for(kwargs, entity_id=entity_id))
+        facts = await self.arecall_for(kwargs, entity_id=entity_id)
+        block = format_context(facts, zone=self.engine.config.time_zone_label)
         return inject_context(kwargs, block, name)

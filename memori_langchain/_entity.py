@@ -77,7 +77,9 @@ def _recall_args(engine: Any, limit: int | None, skipping: bool) -> tuple[int | 
     return (keep + _SKIP_SLACK if keep > 0 else keep), keep
 
 
-def _block(facts: list[RecalledFact], keep: int | None, skip_text: str | None, skip_message_id: str | None) -> str:
+def _block(
+    engine: Any, facts: list[RecalledFact], keep: int | None, skip_text: str | None, skip_message_id: str | None
+) -> str:
     if skip_text is not None or skip_message_id is not None:
         key = normalize_fact_text(skip_text) if skip_text is not None else None
         facts = [
@@ -85,7 +87,7 @@ def _block(facts: list[RecalledFact], keep: int | None, skip_text: str | None, s
             if (key is None or normalize_fact_text(f.content) != key)
             and (skip_message_id is None or f.metadata.get("message_id") != skip_message_id)
         ][:keep]
-    return format_context(facts)
+    return format_context(facts, zone=engine.config.time_zone_label)
 
 
 def recall_block(
@@ -108,7 +110,7 @@ def recall_block(
     """
     ask, keep = _recall_args(engine, limit, skip_text is not None or skip_message_id is not None)
     facts = recall_or_empty(engine, query, entity_id, ask, strict=strict, owner=owner, logger=logger)
-    return _block(facts, keep, skip_text, skip_message_id)
+    return _block(engine, facts, keep, skip_text, skip_message_id)
 
 
 async def arecall_block(
@@ -125,7 +127,7 @@ async def arecall_block(
     """Async :func:`recall_block` (``engine.arecall``)."""
     ask, keep = _recall_args(engine, limit, skip_text is not None or skip_message_id is not None)
     facts = await arecall_or_empty(engine, query, entity_id, ask, strict=strict, owner=owner, logger=logger)
-    return _block(facts, keep, skip_text, skip_message_id)
+    return _block(engine, facts, keep, skip_text, skip_message_id)
 
 
 def turn_to_capture(messages: Sequence[BaseMessage]) -> list[Message]:

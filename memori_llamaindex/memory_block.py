@@ -121,8 +121,9 @@ class MemoriMemoryBlock(BaseMemoryBlock[str]):
         query = latest_user_text(messages)
         facts = await asafe_recall(self.engine, query, self.entity_id, self.limit, strict=self.strict, owner=_OWNER)
         tag = self._tag_pattern()
+        zone = self.engine.config.time_zone_label
         lines = [
-            tag.sub(lambda m: f"&lt;{m.group(1)}&gt;", format_fact_line(f.content, f.created_at))
+            tag.sub(lambda m: f"&lt;{m.group(1)}&gt;", format_fact_line(f.content, f.created_at, zone=zone))
             for f in facts
             if f.content.strip()
         ]

@@ -13,8 +13,8 @@ from memori_core.context import CLOSE_TAG, OPEN_TAG, append_block, format_timest
 
 EXPECTED_BLOCK = """<memori_context>
 Only use the relevant context if it is relevant to the user's query. Relevant context about the user:
-- User is allergic to peanuts. Stated at 2026-05-01 09:30
-- User prefers spicy food. Stated at 2026-06-12 18:05
+- User is allergic to peanuts. Stated at 2026-05-01 09:30 UTC
+- User prefers spicy food. Stated at 2026-06-12 18:05 UTC
 </memori_context>"""
 
 
@@ -71,9 +71,22 @@ def test_blank_facts_are_left_out_of_the_block():
         ("2026-05-01", "2026-05-01 00:00"),
     ],
 )
-def test_timestamps_are_utc_minutes(created_at, stamp):
-    assert format_timestamp(created_at) == stamp
-    assert format_fact_line("User likes tea", created_at) == f"- User likes tea. Stated at {stamp}"
+def test_timestamps_are_utc_minutes_labelled_utc(created_at, stamp):
+    assert format_timestamp(created_at) == f"{stamp} UTC"
+    assert format_fact_line("User likes tea", created_at) == f"- User likes tea. Stated at {stamp} UTC"
+    # Upstream Memori's line (memori_compat) carries no label.
+    assert format_timestamp(created_at, zone=False) == stamp
+    assert format_fact_line("User likes tea", created_at, zone=False) == f"- User likes tea. Stated at {stamp}"
+
+
+def test_memori_compat_blocks_use_memoris_time_format_and_defaults_say_utc():
+    from memori_core import RecallConfig
+
+    assert RecallConfig().time_zone_label is True
+    assert RecallConfig.memori_compat().time_zone_label is False
+    fact = {"content": "User likes tea", "created_at": "2026-05-01T09:30:00Z"}
+    assert "- User likes tea. Stated at 2026-05-01 09:30 UTC\n" in format_context([fact])
+    assert "- User likes tea. Stated at 2026-05-01 09:30\n" in format_context([fact], zone=False)
 
 
 @pytest.mark.parametrize("created_at", [None, "", "yesterday", "2026-13-45"])
@@ -86,13 +99,13 @@ def test_missing_or_unreadable_timestamp_gives_a_bare_line(created_at):
 @pytest.mark.parametrize(
     ("content", "line"),
     [
-        ("User likes tea", "- User likes tea. Stated at 2026-05-01 09:30"),
-        ("User likes tea.", "- User likes tea. Stated at 2026-05-01 09:30"),
-        ("User loves tea!", "- User loves tea! Stated at 2026-05-01 09:30"),
-        ("Does the user like tea?", "- Does the user like tea? Stated at 2026-05-01 09:30"),
-        ("User said wait...", "- User said wait... Stated at 2026-05-01 09:30"),
-        ("User likes tea.  ", "- User likes tea. Stated at 2026-05-01 09:30"),  # trailing space trimmed first
-        ("User likes tea;", "- User likes tea;. Stated at 2026-05-01 09:30"),
+        ("User likes tea", "- User likes tea. Stated at 2026-05-01 09:30 UTC"),
+        ("User likes tea.", "- User likes tea. Stated at 2026-05-01 09:30 UTC"),
+        ("User loves tea!", "- User loves tea! Stated at 2026-05-01 09:30 UTC"),
+        ("Does the user like tea?", "- Does the user like tea? Stated at 2026-05-01 09:30 UTC"),
+        ("User said wait...", "- User said wait... Stated at 2026-05-01 09:30 UTC"),
+        ("User likes tea.  ", "- User likes tea. Stated at 2026-05-01 09:30 UTC"),  # trailing space trimmed first
+        ("User likes tea;", "- User likes tea;. Stated at 2026-05-01 09:30 UTC"),
     ],
 )
 def test_no_extra_period_after_sentence_end(content, line):
@@ -155,7 +168,7 @@ def test_newlines_in_a_fact_cannot_create_lines(content):
     block = format_context([_fact(content, "2026-05-01T09:30:00Z")])
     lines = block.splitlines()
     assert len(lines) == 4, lines
-    assert lines[2].startswith("- ") and lines[2].endswith(" Stated at 2026-05-01 09:30")
+    assert lines[2].startswith("- ") and lines[2].endswith(" Stated at 2026-05-01 09:30 UTC")
     assert "  " not in lines[2]  # runs of whitespace collapse to one space
 
 

@@ -12,7 +12,7 @@ import pytest
 pytestmark = pytest.mark.slow  # each test runs an example script in another process
 
 ROOT = Path(__file__).resolve().parent.parent
-PEANUTS_LINE = "- Alice is allergic to peanuts. Stated at 2026-05-01 09:30"
+PEANUTS_LINE = "- Alice is allergic to peanuts. Stated at 2026-05-01 09:30 UTC"
 
 
 def run_example(name: str) -> str:

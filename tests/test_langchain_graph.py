@@ -69,7 +69,7 @@ def test_model_node_sees_block_on_every_call_and_history_stays_clean(seeded):
     assert len(model.calls) == 2
     for sent in model.calls:
         assert sent[0].content.startswith(SYSTEM + "\n\n" + OPEN_TAG)
-        assert f"- {PEANUTS} Stated at 2026-05-01 09:30" in sent[0].content
+        assert f"- {PEANUTS} Stated at 2026-05-01 09:30 UTC" in sent[0].content
     assert [m.type for m in result["messages"]] == ["human", "ai", "tool", "ai"]
     assert all(OPEN_TAG not in str(m.content) for m in result["messages"])
     assert PEANUTS in result["memori_context"]  # beside the history, not in it

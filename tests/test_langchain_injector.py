@@ -38,7 +38,7 @@ def test_chain_model_sees_fact_in_its_system_prompt(seeded, prompt):
     [sent] = model.calls
     assert isinstance(sent[0], SystemMessage)
     assert sent[0].content.startswith("You are a cooking assistant.\n\n<memori_context>\n")
-    assert f"- {PEANUTS} Stated at 2026-05-01 09:30" in sent[0].content
+    assert f"- {PEANUTS} Stated at 2026-05-01 09:30 UTC" in sent[0].content
     assert sum(isinstance(m, SystemMessage) for m in sent) == 1
     assert sent[-1] == HumanMessage("Can I cook with peanuts?")
 

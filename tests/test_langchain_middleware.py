@@ -71,7 +71,7 @@ def test_every_model_call_of_a_tool_loop_sees_the_block_and_state_stays_clean(se
     for sent in model.calls:
         assert isinstance(sent[0], SystemMessage)
         assert sent[0].content.startswith(SYSTEM + "\n\n" + OPEN_TAG)
-        assert f"- {PEANUTS} Stated at 2026-05-01 09:30" in sent[0].content
+        assert f"- {PEANUTS} Stated at 2026-05-01 09:30 UTC" in sent[0].content
     assert [m.type for m in model.calls[1]] == ["system", "human", "ai", "tool"]
     assert [m.type for m in result["messages"]] == ["human", "ai", "tool", "ai"]
     assert result["messages"][-1].content == "Buy the rice crackers."

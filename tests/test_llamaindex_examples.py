@@ -50,9 +50,9 @@ def test_agent_example_llm_sees_each_users_own_facts() -> None:
     alice = section(out, "=== alice asks", "=== bob asks")
     bob = section(out, "=== bob asks", "=== capture=True")
     assert alice.count("--- what the LLM saw") == 2  # before and after the tool call
-    assert alice.count("- User is allergic to peanuts. Stated at 2026-05-01 09:30") == 2
+    assert alice.count("- User is allergic to peanuts. Stated at 2026-05-01 09:30 UTC") == 2
     assert "- User is vegetarian." in alice and "<memori_context>" in alice
-    assert "- User is allergic to shellfish. Stated at 2026-06-12 18:05" in bob
+    assert "- User is allergic to shellfish. Stated at 2026-06-12 18:05 UTC" in bob
     assert "shellfish" not in alice and "peanuts." not in bob
     assert "agent answer: Try the green curry with tofu." in out
     captured = section(out, "=== capture=True")

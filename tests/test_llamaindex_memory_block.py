@@ -108,7 +108,7 @@ async def test_function_agent_llm_sees_the_fact_in_its_system_prompt(filled: Rec
     for system in recorder.system_texts():
         assert "You are a cooking assistant." in system
         assert "<memori_context>" in system and "</memori_context>" in system
-        assert f"- {PEANUTS} Stated at 2026-05-01 09:30" in system
+        assert f"- {PEANUTS} Stated at 2026-05-01 09:30 UTC" in system
         assert "shellfish" not in system and "mild" not in system
     assert any(role == "tool" and "peanut sauce" in text for role, text in recorder.prompts[1])
 
@@ -121,7 +121,7 @@ async def test_agent_workflow_llm_sees_the_fact(filled: RecallEngine) -> None:
     workflow = AgentWorkflow(agents=[chef], root_agent="chef")
     await workflow.run(user_msg="Do I like spicy food?", memory=memory_for(filled, "alice", session_id="wf"))
     system = recorder.system_texts()[0]
-    assert "- User prefers spicy food. Stated at 2026-05-01 09:30" in system and "mild" not in system
+    assert "- User prefers spicy food. Stated at 2026-05-01 09:30 UTC" in system and "mild" not in system
 
 
 async def test_another_users_facts_never_appear(filled: RecallEngine) -> None:
@@ -158,7 +158,7 @@ def test_sync_memory_get_includes_the_block(filled: RecallEngine) -> None:
     messages = memory_for(filled, "alice").get(input="do I like spicy food?")
     system = messages[0]
     assert system.role == MessageRole.SYSTEM
-    assert "- User prefers spicy food. Stated at 2026-05-01 09:30" in (system.content or "")
+    assert "- User prefers spicy food. Stated at 2026-05-01 09:30 UTC" in (system.content or "")
 
 
 def test_simple_chat_engine_model_sees_the_fact(filled: RecallEngine) -> None:
