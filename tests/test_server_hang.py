@@ -95,6 +95,23 @@ def test_the_langchain_injector_fails_open_when_the_server_hangs(stoppable_serve
     assert [m.content for m in value] == ["Be brief.", "tea?"]  # the prompt goes on without memory
 
 
+def test_connecting_to_a_stopped_server_raises_a_timeout_naming_it(stoppable_server) -> None:
+    import httpx
+
+    host, port, proc = stoppable_server
+    proc.send_signal(signal.SIGSTOP)
+    try:
+        done, value = _finishes(lambda: ChromaStore.http(host=host, port=port, timeout=1.0))
+    finally:
+        proc.send_signal(signal.SIGCONT)
+    assert done, "connecting hung on a stopped server"
+    assert isinstance(value, httpx.TimeoutException), value
+    assert f"{host}:{port}" in str(value) and "did not answer" in str(value)
+    # Once it answers again, connecting works.
+    store = ChromaStore.http(host=host, port=port, collection=f"t_{uuid.uuid4().hex}", timeout=5.0)
+    assert store.count("u") == 0
+
+
 def test_http_timeout_is_validated() -> None:
     with pytest.raises(ValueError, match="timeout must be a positive number"):
         ChromaStore.http(port=1, timeout=0)

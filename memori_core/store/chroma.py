@@ -132,6 +132,40 @@ def _bound_requests(client: Any, timeout: float | None) -> None:
     session.timeout = httpx.Timeout(timeout)
 
 
+def _connect(make_client: Callable[[], Any], url: str, timeout: float | None) -> Any:
+    """``make_client()`` within ``timeout`` seconds, or ``httpx.ConnectTimeout`` naming ``url``.
+
+    chromadb's ``HttpClient`` asks the server for its tenant and database while
+    it is built, before its connection can be given a time limit; a server that
+    accepts connections but never answers would block that forever. The build
+    runs in a daemon thread instead, which a hung server leaves parked until it
+    answers or dies (one thread per failed connect, not per call).
+    """
+    import httpx
+
+    if timeout is None:
+        return make_client()
+    box: dict[str, Any] = {}
+
+    def build() -> None:
+        try:
+            box["client"] = make_client()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+            box["error"] = exc
+
+    thread = threading.Thread(target=build, name="memori-chroma-connect", daemon=True)
+    thread.start()
+    thread.join(timeout)
+    if thread.is_alive():
+        raise httpx.ConnectTimeout(
+            f"the Chroma server at {url} did not answer within {timeout:g} s (is it stopped or overloaded?); "
+            "ChromaStore.http(timeout=...) sets the limit"
+        )
+    if "error" in box:
+        raise box["error"]
+    return box["client"]
+
+
 class ChromaStore:
     """Facts and embeddings of every entity in one Chroma collection, filtered by ``entity_id``.
 
@@ -276,7 +310,11 @@ class ChromaStore:
 
         if timeout is not None and not (isinstance(timeout, (int, float)) and 0 < timeout < float("inf")):
             raise ValueError(f"timeout must be a positive number of seconds or None, got {timeout!r}")
-        client = chromadb.HttpClient(host=host, port=port, ssl=ssl, headers=headers, settings=_chroma_settings())
+        client = _connect(
+            lambda: chromadb.HttpClient(host=host, port=port, ssl=ssl, headers=headers, settings=_chroma_settings()),
+            f"{'https' if ssl else 'http'}://{host}:{port}",
+            timeout,
+        )
         _bound_requests(client, timeout)
         store = cls(client=client, collection=collection, shared=True)
         store.location = f"{'https' if ssl else 'http'}://{host}:{port}"
