@@ -30,6 +30,14 @@ to check the revision and rename its finished file into place, so it never
 waits for lock 1 and never blocks a recall. They add one lock:
 
 5. the snapshot folder's queue lock (``SnapshotFiles._lock``), a leaf like 3 and 4.
+
+Writes in doubt (shared stores): a write that failed on a timeout may still
+land later (a stopped server handles the request once it runs again), with
+no revision change after it. So after a failed write to a shared store the
+entity is *in doubt*: its copy is not kept, every recall reads the store,
+until a load that began ``settle`` seconds after the store first answered
+again (twice the store's request time limit); that load is kept. The doubt
+map is read and written only under lock 1 of its entity.
 """
 
 from __future__ import annotations
@@ -37,6 +45,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -108,6 +117,11 @@ class Coordinator:
         )
         self._analyzer_key = analyzer_key
         self._locks = tuple(threading.RLock() for _ in range(_LOCK_STRIPES))
+        # entity -> when (monotonic) the store first answered after a failed write of it; None: not yet.
+        self._doubt: dict[str, float | None] = {}
+        limit = getattr(store, "request_timeout", None)
+        self.settle = 2.0 * float(limit) if isinstance(limit, (int, float)) else 10.0
+        """Seconds after the store answers again that a failed write is taken to have landed or not."""
 
     def entity_lock(self, entity_id: str) -> threading.RLock:
         """Lock 1: this engine's lock for ``entity_id`` (entities hash onto 64 stripes)."""
@@ -122,6 +136,8 @@ class Coordinator:
         valid for this very token, else every row from the store (and then
         schedules the snapshot's write in the background).
         """
+        if entity_id in self._doubt:
+            return self._load_in_doubt(entity_id)
         cache = self.caches.get(entity_id)
         revision = self.store.revision(entity_id)
         if cache is not None and cache.revision == revision:
@@ -135,16 +151,39 @@ class Coordinator:
                 return cache
         # Tagged with the token read before loading: a write racing the load
         # changes the token, so the next recall loads again.
+        cache = self._load(entity_id, revision, key)
+        self.caches.put(cache)
+        if snaps is not None:
+            snaps.schedule(cache)
+        return cache
+
+    def _load(self, entity_id: str, revision: str | None, key: AnalyzerKey) -> EntityCache:
         rows = self.store.load_entity(entity_id)
         cache = EntityCache.from_columns(entity_id, revision, columns_from_store(rows.columns), key)
         n = len(rows)
         del rows
         if n >= TRIM_MIN_ROWS:
             release_free_heap()  # the store's read buffers, freed just now
-        self.caches.put(cache)
-        if snaps is not None:
-            snaps.schedule(cache)
         return cache
+
+    def _load_in_doubt(self, entity_id: str) -> EntityCache:
+        """A load from the store, kept only once the entity's failed write has settled (module docstring)."""
+        started = time.monotonic()
+        revision = self.store.revision(entity_id)  # raises while the store fails: still in doubt
+        answered = self._doubt[entity_id]
+        if answered is None:
+            self._doubt[entity_id] = answered = started
+        cache = self._load(entity_id, revision, self._analyzer_key())
+        if started - answered >= self.settle:
+            del self._doubt[entity_id]
+            self.caches.put(cache)
+        else:
+            self.caches.drop(entity_id)
+        return cache
+
+    def in_doubt(self, entity_id: str) -> bool:
+        """Whether a failed write of ``entity_id`` to a shared store may still land (its copy is not kept)."""
+        return entity_id in self._doubt
 
     @contextlib.contextmanager
     def writing(self, entity_id: str) -> Iterator[CacheUpdate]:
@@ -163,8 +202,11 @@ class Coordinator:
                 token, only_change = self.store.commit_revision(entity_id, cache.revision if cache else None)
             except BaseException:
                 self._invalidate(entity_id)
+                if getattr(self.store, "shared", False):
+                    self._doubt[entity_id] = None
                 raise
-            if cache is None:
+            if cache is None or entity_id in self._doubt:
+                self.caches.drop(entity_id)
                 return
             if only_change and not update.reload:
                 update.apply(cache)

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -63,6 +64,63 @@ def test_a_writer_keeps_its_cache_after_its_own_write_on_a_server(chroma_server,
     assert store.loads == 1  # its own writes were replayed on the copy, never reloaded
     fresh = RecallEngine(store=http(chroma_server, collection), embedder=hash_embedder, config=OPEN)
     assert answers(engine) == answers(fresh)
+
+
+@pytest.mark.server
+def test_a_failed_write_that_lands_later_is_recalled_once_it_lands(chroma_server, hash_embedder) -> None:
+    """A stopped server handles a timed-out request once it runs again, with no revision change after it."""
+    import httpx
+
+    store = http(chroma_server, f"t_{uuid.uuid4().hex}")
+    engine = RecallEngine(store=store, embedder=hash_embedder, config=OPEN)
+    engine.add("u", ["User likes green tea.", "User walks the dog."])
+    assert answers(engine)
+    late: list[threading.Timer] = []
+    real_upsert = store.upsert
+
+    def upsert_late(*args: Any, **kwargs: Any) -> None:
+        timer = threading.Timer(0.3, real_upsert, args, kwargs)  # the server gets to it later
+        late.append(timer)
+        timer.start()
+        raise httpx.ReadTimeout("timed out")
+
+    store.upsert = upsert_late  # type: ignore[method-assign]
+    with pytest.raises(httpx.ReadTimeout):
+        engine.add("u", ["User plays tea ceremony music."])
+    store.upsert = real_upsert  # type: ignore[method-assign]
+    assert engine._coord.in_doubt("u")
+    assert answers(engine) == answers(RecallEngine(store=store, embedder=hash_embedder, config=OPEN))
+    late[0].join()
+    assert store.count("u") == 3  # it landed, and nothing told the engine
+    fresh = RecallEngine(store=store, embedder=hash_embedder, config=OPEN)
+    assert any("ceremony" in f.content for f in fresh.recall("tea", "u", limit=5))
+    assert answers(engine) == answers(fresh)
+    engine.add("u", ["User lives in Lisbon."])  # a write while in doubt keeps no stale copy either
+    assert answers(engine) == answers(RecallEngine(store=store, embedder=hash_embedder, config=OPEN))
+
+
+def test_a_failed_write_to_a_shared_store_is_in_doubt_until_the_store_has_settled(hash_embedder) -> None:
+    import httpx
+
+    store = ChromaStore.in_memory()
+    store.shared = True  # as a server's store: a failed request may land later
+    engine = RecallEngine(store=store, embedder=hash_embedder, config=OPEN)
+    engine.add("u", ["User likes green tea."])
+    engine._coord.settle = 0.2
+    real_upsert = store.upsert
+    store.upsert = lambda *a, **k: (_ for _ in ()).throw(httpx.ReadTimeout("timed out"))  # type: ignore[method-assign]
+    with pytest.raises(httpx.ReadTimeout):
+        engine.add("u", ["User walks the dog."])
+    store.upsert = real_upsert  # type: ignore[method-assign]
+    assert engine._coord.in_doubt("u")
+    engine.recall("tea", "u")  # the store answers again: the settling time starts
+    assert engine._coord.in_doubt("u") and engine._coord.caches.get("u") is None
+    deadline = time.monotonic() + 30
+    while engine._coord.in_doubt("u") and time.monotonic() < deadline:
+        time.sleep(0.05)
+        engine.recall("tea", "u")
+    assert not engine._coord.in_doubt("u")
+    assert engine._coord.caches.get("u") is not None  # the settled load is kept again
 
 
 @pytest.mark.server

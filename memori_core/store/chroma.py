@@ -225,6 +225,8 @@ class ChromaStore:
             self.location = getattr(client, "_identifier", None) or type(client).__name__
         self._client = client
         self.shared = bool(shared) if shared is not None else "http" in type(client).__name__.lower()
+        self.request_timeout: float | None = None
+        """The time limit of each request to a server (set by :meth:`http`); ``None``: none or in process."""
         try:
             self._facts = client.get_or_create_collection(
                 collection, embedding_function=None, metadata=dict(_HNSW)
@@ -317,6 +319,7 @@ class ChromaStore:
         )
         _bound_requests(client, timeout)
         store = cls(client=client, collection=collection, shared=True)
+        store.request_timeout = timeout
         store.location = f"{'https' if ssl else 'http'}://{host}:{port}"
         return store
 
