@@ -201,6 +201,26 @@ def test_words_common_to_the_candidates_or_an_unrelated_meaning_cannot_open_the_
     assert select(unrelated, 2, cfg).tolist() == []
 
 
+def test_in_a_new_users_tiny_memory_a_word_held_by_one_fact_can_open_the_gate() -> None:
+    from memori_core.ranking.gate import decide, words_bm25_bar
+    from memori_core.ranking.lexical import bm25_idf
+
+    cfg = RecallConfig()
+    # "Where do I live?" over "User lives in Lyon." + "User is vegetarian.": only "live" is left of the query,
+    # held by one fact of two, so its BM25 is about ln 2 = 0.69, below the bar of large memories (1.0).
+    rarest_of_two = float(bm25_idf(2.0, 1.0))
+    scores = _scores_with_words([0.27, 0.04], [1.0, 0.0], [0.95 * rarest_of_two, 0.0])
+    assert select(scores, 2, cfg).tolist() == [0]
+    # The same scores from a large pool are a word that many facts hold: the bar is not lowered there.
+    args = (np.array([0.27, 0.04]), np.array([0.52, 0.03]), cfg, np.array([1.0, 0.0]), np.array([0.66, 0.0]))
+    assert not decide(*args, pool_size=50).opened and decide(*args, pool_size=2).opened
+    assert words_bm25_bar(cfg, 50) == cfg.gate_words_bm25 and words_bm25_bar(cfg, None) == cfg.gate_words_bm25
+    assert [round(words_bm25_bar(cfg, n), 3) for n in (1, 2, 3, 4, 5)] == [
+        round(min(1.0, 0.8 * float(bm25_idf(float(n), 1.0))), 3) for n in (1, 2, 3, 4, 5)
+    ]
+    assert words_bm25_bar(cfg, 5) == cfg.gate_words_bm25  # from five facts on, the usual bar
+
+
 def test_neighbour_hops_follow_the_smoothing_weights() -> None:
     assert neighbour_hops(RecallConfig()) == 2
     assert neighbour_hops(RecallConfig(second_neighbour_weight=0.0)) == 1

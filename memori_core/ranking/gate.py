@@ -12,7 +12,9 @@ Two rules, chosen by :attr:`RecallConfig.gate`:
   holds most of the query's informative words (normalised BM25 >=
   ``gate_words``, raw BM25 >= ``gate_words_bm25``, cosine >= ``gate_words_cosine``)
   opens the gate and is kept too: words common to most candidates carry no
-  BM25 weight, so they cannot do this.
+  BM25 weight, so they cannot do this. In a pool of four facts or fewer (a new
+  user's memory) no word can reach ``gate_words_bm25``, however rare, so there
+  the bar is :data:`SMALL_POOL_SHARE` of what a word held by a single fact scores.
 - ``"threshold"`` is upstream Memori's rule: keep rank scores >= ``relevance_threshold``.
 
 ``relevance_threshold=None`` turns both off. The cutoffs were calibrated on
@@ -28,8 +30,15 @@ import numpy as np
 
 from ..config import RecallConfig
 from .fusion import passes_threshold
+from .lexical import bm25_idf
 
-__all__ = ["BELOW_GATE", "BELOW_THRESHOLD", "GATE_CLOSED", "KEPT", "GateDecision", "decide"]
+__all__ = ["BELOW_GATE", "BELOW_THRESHOLD", "GATE_CLOSED", "KEPT", "SMALL_POOL_SHARE", "GateDecision", "decide",
+           "words_bm25_bar"]
+
+SMALL_POOL_SHARE = 0.8
+"""In a small pool, the raw BM25 a fact needs to open the gate by its words, as a share of the idf of a
+word held by that fact alone (the most any word can show there); a term counted once in a document of
+average length scores about its idf."""
 
 KEPT = "kept"
 BELOW_THRESHOLD = "below threshold"
@@ -58,15 +67,26 @@ class GateDecision:
     """The decision in words, for ``explain()``."""
 
 
+def words_bm25_bar(config: RecallConfig, pool_size: int | None) -> float:
+    """The raw BM25 a fact needs to open the gate by its words: ``gate_words_bm25``, lowered in a pool
+    too small for any word to reach it (``pool_size`` documents; ``None``: not lowered)."""
+    if pool_size is None or pool_size < 1:
+        return config.gate_words_bm25
+    rarest = float(bm25_idf(float(pool_size), 1.0))
+    return min(config.gate_words_bm25, SMALL_POOL_SHARE * rarest)
+
+
 def decide(
     cosine: np.ndarray,
     rank_score: np.ndarray,
     config: RecallConfig | None,
     lexical: np.ndarray | None = None,
     bm25: np.ndarray | None = None,
+    pool_size: int | None = None,
 ) -> GateDecision:
     """Apply the configured gate to the ``limit`` best facts (``cosine``, ``rank_score``, normalised
-    ``lexical`` and raw ``bm25``, all in rank order; without the lexical arrays words do not count)."""
+    ``lexical`` and raw ``bm25``, all in rank order; without the lexical arrays words do not count).
+    ``pool_size`` is the number of documents the BM25 statistics came from (see :func:`words_bm25_bar`)."""
     n = cosine.shape[0]
     best = float(cosine.max()) if n else float("nan")
     if config is None or config.relevance_threshold is None:
@@ -78,7 +98,7 @@ def decide(
     by_words = np.zeros(n, dtype=bool)
     if lexical is not None and bm25 is not None:
         by_words = ((lexical >= config.gate_words) & (cosine >= config.gate_words_cosine)
-                    & (bm25 >= config.gate_words_bm25))
+                    & (bm25 >= words_bm25_bar(config, pool_size)))
     if not n or (best < config.gate_open and not by_words.any()):
         return GateDecision(
             "relevance", np.zeros(n, dtype=bool), False, best, False,

@@ -313,4 +313,5 @@ def fates(scores: PoolScores, limit: int, config: RecallConfig | None) -> tuple[
 
 
 def _decide(scores: PoolScores, top: np.ndarray, config: RecallConfig | None) -> GateDecision:
-    return decide(scores.cosine[top], scores.rank_score[top], config, scores.lexical[top], scores.bm25[top])
+    return decide(scores.cosine[top], scores.rank_score[top], config, scores.lexical[top], scores.bm25[top],
+                  pool_size=int(scores.rows.shape[0]))
