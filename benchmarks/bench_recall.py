@@ -57,6 +57,8 @@ from _common import (  # noqa: E402 - shared with bench_peers.py
     DIM,
     ENTITY,
     FLOOR_K,
+    INSERT_BATCH,
+    SESSION_SIZE,
     Corpus,
     Stats,
     machine_info,
@@ -69,9 +71,6 @@ from _common import rss_mb as _rss_mb  # noqa: E402
 from _memori_upstream import InMemoryFactDriver, load_memori_search  # noqa: E402
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine  # noqa: E402
-
-INSERT_BATCH = 5000
-SESSION_SIZE = 20  # facts are said in conversations of this many turns (exercises neighbour smoothing)
 
 FLOOR = "numpy floor"
 DEFAULT = "default"

@@ -1,0 +1,340 @@
+"""Helpers shared by the benchmarks (``bench_recall.py`` and ``bench_peers.py``).
+
+- the synthetic corpus: :func:`make_corpus` (one entity's fact sentences with
+  precomputed embeddings, and queries with theirs);
+- timing: :class:`Stats` and :func:`run_round_robin` (methods interleaved chunk by chunk);
+- what the numbers depend on: :func:`machine_info` (cores, library versions, the
+  BLAS pools with their kernel and thread count), :func:`blas_summary`,
+  :func:`limit_blas`, :func:`loadavg`, and :func:`rss_mb`.
+
+Importing this module costs numpy and the standard library only (no
+memori_core, chromadb or FAISS), so fresh processes that measure another
+system's memory are not charged for them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import platform
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from _memori_upstream import memori_version
+
+DIM = 384
+ENTITY = "bench-user"
+FLOOR_K = 50
+INSERT_BATCH = 5000
+SESSION_SIZE = 20  # facts are said in conversations of this many turns (exercises neighbour smoothing)
+
+# --------------------------------------------------------------------------
+# Synthetic memories: short sentences from a vocabulary, embeddings built from
+# their parts so that facts sharing an object or a person are near each other.
+
+PEOPLE = (
+    "User", "User's sister", "User's brother", "User's mother", "User's father", "User's partner",
+    "User's daughter", "User's son", "User's manager", "User's best friend", "User's neighbour",
+    "User's roommate", "User's grandmother", "User's colleague Priya", "User's friend Tom",
+    "User's friend Aiko", "User's cousin Mateo", "User's teacher", "User's doctor", "User's landlord",
+)
+VERBS = (
+    "likes", "loves", "dislikes", "is allergic to", "is learning", "collects", "plays", "cooks",
+    "prefers", "bought", "wants to try", "stopped eating", "teaches", "reads about", "talks about",
+    "is afraid of", "saves money for", "repairs", "paints", "writes about", "visits", "recommends",
+    "avoids", "orders", "practises", "studies", "sells", "borrowed", "lost", "gave away",
+)
+OBJECTS = tuple(
+    (
+        "peanuts shellfish gluten lactose sushi ramen tacos paella lasagna curry dumplings falafel "
+        "kimchi espresso matcha oolong kombucha sourdough croissants tiramisu mangoes durian avocados "
+        "olives truffles jazz techno opera flamenco salsa tango podcasts audiobooks vinyl records "
+        "chess poker sudoku crosswords origami pottery knitting woodworking gardening bonsai "
+        "beekeeping birdwatching astronomy photography calligraphy archery fencing climbing "
+        "bouldering surfing sailing kayaking snowboarding skiing cycling marathons triathlons yoga "
+        "pilates karate judo boxing tennis badminton squash cricket baseball hockey rugby football "
+        "basketball volleyball golf bowling darts snooker guitar piano violin cello drums ukulele "
+        "saxophone trumpet harmonica banjo spanish french german italian japanese korean mandarin "
+        "portuguese arabic swahili python rust haskell kotlin javascript databases kubernetes linux "
+        "robotics drones telescopes microscopes aquariums terrariums succulents orchids tulips roses "
+        "cacti ferns cats dogs parrots rabbits hamsters tortoises horses ferrets goldfish hedgehogs "
+        "motorcycles scooters campervans sailboats bicycles skateboards trains trams airships "
+        "watches fountain pens notebooks typewriters cameras lenses headphones speakers keyboards "
+        "monitors laptops tablets smartwatches thermostats sneakers boots scarves hats umbrellas "
+        "perfume candles incense tea sets teapots mugs wine whisky gin cider mead lemonade smoothies"
+    ).split()
+)
+QUALIFIERS = (
+    "on weekends", "every morning", "since 2019", "since childhood", "after work", "in Lisbon",
+    "in Kyoto", "in Nairobi", "in Toronto", "in Berlin", "in Oaxaca", "in Reykjavik", "with friends",
+    "with the kids", "for work", "for a class", "as a hobby", "during holidays", "at night",
+    "twice a week", "once a month", "at the market", "online", "at the club", "in the garden",
+    "before breakfast", "on long trips", "at university", "since last spring", "on Fridays",
+    "with a coach", "near the office", "for charity", "in winter", "in summer", "on the balcony",
+    "to relax", "to stay fit", "for the wedding", "since the move",
+)
+QUERY_TEMPLATES = (
+    "{obj}",
+    "{obj} {qual}",
+    "what does the user think about {obj}?",
+    "does my {person_short} like {obj}?",
+    "recommend something {qual} involving {obj}",
+    "anything I should know about {obj} before dinner {qual}?",
+    "who {verb} {obj}",
+    "plans {qual}",
+)
+
+
+@dataclass
+class Corpus:
+    """One entity's facts and queries with their embeddings (rows most recent last)."""
+
+    texts: list[str]
+    ids: list[str]
+    created: list[str]
+    vectors: np.ndarray  # (n, DIM) float32, raw (not normalised)
+    queries: list[str]
+    query_vectors: np.ndarray  # (q, DIM) float32
+
+
+def _part_vectors(rng: np.random.Generator) -> dict[str, np.ndarray]:
+    return {
+        "person": rng.standard_normal((len(PEOPLE), DIM)).astype(np.float32),
+        "verb": rng.standard_normal((len(VERBS), DIM)).astype(np.float32),
+        "obj": rng.standard_normal((len(OBJECTS), DIM)).astype(np.float32),
+        "qual": rng.standard_normal((len(QUALIFIERS), DIM)).astype(np.float32),
+    }
+
+
+def make_corpus(n: int, n_queries: int, seed: int) -> Corpus:
+    """``n`` distinct facts and ``n_queries`` queries, deterministic for a seed."""
+    rng = np.random.default_rng(seed)
+    parts = _part_vectors(rng)
+    seen: set[tuple[int, int, int, int]] = set()
+    combos: list[tuple[int, int, int, int]] = []
+    while len(combos) < n:
+        want = n - len(combos)
+        draw = np.stack(
+            [
+                rng.integers(0, len(PEOPLE), want * 2),
+                rng.integers(0, len(VERBS), want * 2),
+                rng.integers(0, len(OBJECTS), want * 2),
+                rng.integers(0, len(QUALIFIERS), want * 2),
+            ],
+            axis=1,
+        )
+        for row in draw.tolist():
+            key = (row[0], row[1], row[2], row[3])
+            if key not in seen:
+                seen.add(key)
+                combos.append(key)
+                if len(combos) == n:
+                    break
+    c = np.asarray(combos, dtype=np.int64)
+    texts = [f"{PEOPLE[p]} {VERBS[v]} {OBJECTS[o]} {QUALIFIERS[q]}." for p, v, o, q in combos]
+    vectors = (
+        0.6 * parts["person"][c[:, 0]]
+        + 0.5 * parts["verb"][c[:, 1]]
+        + 1.0 * parts["obj"][c[:, 2]]
+        + 0.5 * parts["qual"][c[:, 3]]
+        + 0.6 * rng.standard_normal((n, DIM)).astype(np.float32)
+    ).astype(np.float32)
+    start = datetime(2024, 1, 1, tzinfo=timezone.utc)
+    created = [(start + timedelta(minutes=i)).isoformat() for i in range(n)]
+    ids = [f"fact-{i:06d}" for i in range(n)]
+
+    queries: list[str] = []
+    qvecs = np.empty((n_queries, DIM), dtype=np.float32)
+    for j in range(n_queries):
+        template = QUERY_TEMPLATES[j % len(QUERY_TEMPLATES)]
+        p, v, o, q = (int(rng.integers(0, len(x))) for x in (PEOPLE, VERBS, OBJECTS, QUALIFIERS))
+        person_short = PEOPLE[p].replace("User's ", "").replace("User", "partner")
+        queries.append(template.format(obj=OBJECTS[o], qual=QUALIFIERS[q], verb=VERBS[v], person_short=person_short))
+        vec = 0.7 * rng.standard_normal(DIM).astype(np.float32)
+        if "{obj}" in template:
+            vec += parts["obj"][o]
+        if "{qual}" in template:
+            vec += 0.6 * parts["qual"][q]
+        if "{verb}" in template:
+            vec += 0.5 * parts["verb"][v]
+        if "{person_short}" in template:
+            vec += 0.5 * parts["person"][p]
+        qvecs[j] = vec
+    return Corpus(texts, ids, created, vectors, queries, qvecs)
+
+
+# --------------------------------------------------------------------------
+# Timing
+
+
+@dataclass
+class Stats:
+    """Latency summary of one method at one size, in milliseconds."""
+
+    queries: int
+    median_ms: float
+    p95_ms: float
+    mean_ms: float
+    min_ms: float
+
+    @classmethod
+    def of(cls, ns: Sequence[int]) -> Stats:
+        ms = np.asarray(ns, dtype=np.float64) / 1e6
+        return cls(
+            queries=int(ms.size),
+            median_ms=float(np.median(ms)),
+            p95_ms=float(np.percentile(ms, 95)),
+            mean_ms=float(ms.mean()),
+            min_ms=float(ms.min()),
+        )
+
+
+def run_round_robin(
+    methods: dict[str, Callable[[int], Any]],
+    quotas: dict[str, int],
+    chunk: int | Mapping[str, int],
+) -> dict[str, list[int]]:
+    """Time each method on queries 0..quota-1, interleaving methods chunk by chunk.
+
+    Interleaving spreads any slowdown of the (shared) machine over all methods
+    instead of charging it to whichever ran at the wrong moment; within a
+    chunk a method runs back to back, as it would in an application.
+    ``chunk`` is one size for all methods or a size per method (a slow method
+    with a small quota then takes a small chunk in every round, so its queries
+    are spread over the whole run instead of bunched at its start).
+    """
+    sizes = {name: max(1, chunk if isinstance(chunk, int) else chunk[name]) for name in methods}
+    timings: dict[str, list[int]] = {name: [] for name in methods}
+    perf = time.perf_counter_ns
+    done = dict.fromkeys(methods, 0)
+    while any(done[name] < quotas[name] for name in methods):
+        for name, fn in methods.items():
+            start = done[name]
+            stop = min(start + sizes[name], quotas[name])
+            out = timings[name]
+            for i in range(start, stop):
+                t0 = perf()
+                fn(i)
+                out.append(perf() - t0)
+            done[name] = max(start, stop)
+    return timings
+
+
+# --------------------------------------------------------------------------
+# Process and machine
+
+
+def progress(msg: str) -> None:
+    """A progress line on stderr (stdout carries the report)."""
+    print(msg, file=sys.stderr, flush=True)
+
+
+def rss_mb() -> float:
+    """Resident set size of this process (MB; Linux /proc, else the peak from getrusage)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024
+
+
+def machine_info() -> dict[str, Any]:
+    """Cores, BLAS and library versions: what the numbers depend on."""
+    import chromadb
+    import faiss
+
+    info: dict[str, Any] = {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "processor": cpu_model(),
+        "logical_cores": os.cpu_count(),
+        "usable_cores": len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count(),
+        "numpy": np.__version__,
+        "chromadb": chromadb.__version__,
+        "faiss": getattr(faiss, "__version__", "?"),
+        "memori": memori_version(),
+        "OPENBLAS_CORETYPE": os.environ.get("OPENBLAS_CORETYPE"),
+        "OPENBLAS_NUM_THREADS": os.environ.get("OPENBLAS_NUM_THREADS"),
+        "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS"),
+        "blas": [],
+        "load_average_at_start": loadavg(),
+    }
+    try:
+        from threadpoolctl import threadpool_info
+
+        numpy_dir = str(Path(np.__file__).resolve().parent)
+        for pool in threadpool_info():
+            entry = {k: pool.get(k) for k in ("internal_api", "num_threads", "architecture", "version", "prefix")}
+            path = str(pool.get("filepath") or "")
+            entry["owner"] = "numpy" if path.startswith(numpy_dir) or "numpy.libs" in path else Path(path).parent.name
+            info["blas"].append(entry)
+    except ImportError:
+        cfg = np.show_config(mode="dicts") if "mode" in np.show_config.__code__.co_varnames else {}
+        blas = cfg.get("Build Dependencies", {}).get("blas", {}) if isinstance(cfg, dict) else {}
+        info["blas"] = [{"internal_api": blas.get("name"), "num_threads": "? (install threadpoolctl)",
+                         "version": blas.get("version")}]
+    return info
+
+
+def loadavg() -> str:
+    """The 1/5/15-minute load averages, or ``"?"``."""
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except (AttributeError, OSError):
+        return "?"
+
+
+def cpu_model() -> str:
+    """The CPU's model name."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "?"
+
+
+def blas_summary(info: dict[str, Any]) -> str:
+    """One line: numpy's BLAS (library, version, kernel, threads), then the other pools loaded (FAISS's...)."""
+
+    def pool(b: dict[str, Any]) -> str:
+        return (f"{b.get('internal_api')} {b.get('version') or ''} threads={b.get('num_threads')} "
+                f"arch={b.get('architecture')}")
+
+    numpy_pools = [b for b in info["blas"] if b.get("owner") in ("numpy", None) and b.get("internal_api") != "openmp"]
+    others = [b for b in info["blas"] if b not in numpy_pools]
+    out = "; ".join(pool(b) for b in numpy_pools) or "?"
+    if others:
+        out += " (also loaded: " + "; ".join(f"{b.get('owner')}: {pool(b)}" for b in others) + ")"
+    return out
+
+
+@contextlib.contextmanager
+def limit_blas(threads: int | None) -> Iterator[None]:
+    """Limit the BLAS/OpenMP pools of numpy and FAISS to ``threads`` (``None``: leave them as configured).
+
+    FAISS is imported first so that its OpenBLAS/OpenMP pools exist when the limit is set
+    and the limit reaches them too. Needs threadpoolctl.
+    """
+    if threads is None:
+        yield
+        return
+    with contextlib.suppress(ImportError):
+        import faiss  # noqa: F401 - load FAISS's BLAS/OpenMP before limiting
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=threads):
+        yield
