@@ -25,7 +25,7 @@ import sqlite3
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -194,13 +194,28 @@ def _engine(args: argparse.Namespace) -> RecallEngine:
     return RecallEngine(store=_store(args), config=config)
 
 
+_STAGE_WORDS = {"embed": "facts embedded", "store": "facts stored"}
+
+
+def _write_progress(args: argparse.Namespace) -> Callable[[str, int, int], None] | None:
+    """A progress bar on standard error for a bulk write, when that is a terminal and ``--quiet`` is not given."""
+    if getattr(args, "quiet", False) or not sys.stderr.isatty():
+        return None
+    from .evaluation.report import progress_bar
+
+    def show(stage: str, done: int, total: int) -> None:
+        progress_bar(done, total, _STAGE_WORDS.get(stage, stage))
+
+    return show
+
+
 def cmd_add(args: argparse.Namespace) -> int:
     facts = list(args.facts)
     if not facts and not sys.stdin.isatty():
         facts = [line.strip() for line in sys.stdin if line.strip()]
     if not facts:
         raise CliError("no facts to add: give them as arguments, or one per line on standard input")
-    ids = _engine(args).add(args.entity, facts)
+    ids = _engine(args).add(args.entity, facts, progress=_write_progress(args))
     for fid, fact in zip(ids, facts):
         print(f"{fid}  {fact}")
     return 0
@@ -419,7 +434,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             if target is None:
                 target = int(engine.embedder.embed_query("dimension probe").shape[0])
             reembed = dims != {target}
-    ids = engine.import_(args.entity, records, reembed=reembed)
+    ids = engine.import_(args.entity, records, reembed=reembed, progress=_write_progress(args))
     how = "texts embedded" if reembed else "vectors kept"
     print(f"imported {len(ids)} fact(s) into {args.entity!r}" + (f" ({how})" if ids else ""))
     return 0
@@ -538,6 +553,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_add = sub.add_parser("add", help="store facts for an entity")
     p_add.add_argument("--entity", "-e", required=True)
     p_add.add_argument("facts", nargs="*", help="facts (or one per line on stdin)")
+    p_add.add_argument("--quiet", "-q", action="store_true",
+                       help="no progress bar (shown on standard error only when it is a terminal)")
     store_opts(p_add, creates=True)
     p_add.set_defaults(func=cmd_add)
 
@@ -651,6 +668,8 @@ def build_parser() -> argparse.ArgumentParser:
     entity_opt(p_import)
     p_import.add_argument("--input", "-i", default=None, metavar="FILE",
                           help="read FILE instead of standard input ('-'); standard input must not be a terminal")
+    p_import.add_argument("--quiet", "-q", action="store_true",
+                          help="no progress bar (shown on standard error only when it is a terminal)")
     p_import.add_argument("--reembed", action="store_true",
                           help="embed the texts even when the records carry usable vectors (e.g. vectors of "
                           "another embedder with the same dimension)")

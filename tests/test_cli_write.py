@@ -543,3 +543,41 @@ def test_export_from_a_folder_imports_into_a_chroma_server(store_dir: Path, tmp_
         assert run(["count", "-e", "alice", *server], capsys) == (0, "3\n", "")
         code, back, _ = run(["export", "-e", "alice", "--vectors", *server], capsys)
         assert back == dump.read_text(encoding="utf-8")  # the server holds exactly what the folder held
+
+
+class _Terminal(io.StringIO):
+    """Standard error as a terminal (the progress bar is shown only there)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_add_and_import_draw_a_progress_bar_on_a_terminal_unless_quiet(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "m"
+    facts = [f"User note number {i}." for i in range(5)]
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["add", "-e", "u", "--path", str(folder), *facts]) == 0
+    drawn = terminal.getvalue()
+    assert "5/5 facts embedded" in drawn and "5/5 facts stored" in drawn
+
+    exported = tmp_path / "u.jsonl"
+    assert main(["export", "-e", "u", "--path", str(folder), "-o", str(exported)]) == 0
+    terminal.seek(0), terminal.truncate()
+    assert main(["import", "-e", "v", "--path", str(folder), "-i", str(exported)]) == 0
+    assert "5/5 facts stored" in terminal.getvalue()
+
+    terminal.seek(0), terminal.truncate()
+    assert main(["add", "-e", "w", "--path", str(folder), "--quiet", *facts]) == 0
+    assert "facts" not in terminal.getvalue()  # --quiet: no bar
+    capsys.readouterr()
+
+
+def test_add_draws_no_progress_bar_when_standard_error_is_not_a_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(["add", "-e", "u", "--path", str(tmp_path / "m"), "User likes tea."], capsys)
+    assert code == 0 and out.strip().endswith("User likes tea.")
+    assert "facts embedded" not in err and "facts stored" not in err
