@@ -43,6 +43,7 @@ from .ranking.pipeline import (
     select,
     source_label,
 )
+from .ranking.quantized import worth_searching
 from .records import from_record, to_record
 from .store.base import FactStore
 from .stemming import analyzer
@@ -563,12 +564,23 @@ class RecallEngine:
                     subset = allowed[top_k(cache.recency[allowed], cfg.dense_limit)]
             scorable = len(cache) if subset is None else int(subset.shape[0])
             pool_n = candidate_limit(limit, scorable, bool(query.strip()), cfg)
-            if subset is None:
+            cos_all: np.ndarray | None = None
+            dense_rows: np.ndarray | None = None
+            if (
+                cfg.quantized_above is not None
+                and scorable > cfg.quantized_above
+                and worth_searching(pool_n, scorable)
+                and (quantized := cache.quantized()) is not None
+            ):
+                # A large memory: candidates from its 8-bit copy, re-scored exactly; the same rows as the
+                # scan below (ranking/quantized.py), or None when that would need too many candidates.
+                dense_rows = quantized.top(cache.matrix, q, pool_n, subset)
+            if dense_rows is None and subset is None:
                 cos_all = cosine_scores(cache.matrix, q)
                 if cache.n_dead:
                     cos_all[cache.dead_rows()] = -np.inf
                 dense_rows = dense_top(cos_all, pool_n)
-            else:
+            elif dense_rows is None:
                 # Only the most recent rows are scored (dead rows are never among them).
                 dense_rows = dense_top(cosine_scores(cache.matrix[subset], q), pool_n, subset)
             lexical_rows = None
@@ -594,7 +606,7 @@ class RecallEngine:
             pool_facts = cache.pool_facts(pool.rows)
             sessions = cache.sessions[pool.rows] if smooth else None
             lengths = cache.lengths[pool.rows] if smooth and cfg.neighbour_length_ref is not None else None
-            if subset is None:
+            if cos_all is not None:
                 cosine = cos_all[pool.rows]
             else:
                 cosine = cosine_scores(cache.matrix[pool.rows], q)

@@ -43,6 +43,7 @@ SHIPPED_DEFAULTS = {
     "gate_words_cosine": 0.25,
     "gate_words_bm25": 1.0,
     "time_zone_label": True,
+    "quantized_above": 8_000,
 }
 
 

@@ -13,6 +13,7 @@ from ..facts import StoredFact
 from ..filters import Where, matches, where_key
 from ..ranking.dense import l2_normalise, top_k
 from ..ranking.lexical import term_frequencies
+from ..ranking.quantized import QuantizedMatrix
 from ..stemming import analyzer
 from ..validate import iso_to_ts
 from .columns import Columns, LoadedColumns, metadata_json
@@ -109,6 +110,8 @@ class EntityCache:
         self._meta_values: dict[str, list[Any]] = {}  # metadata key -> value per row (for where filters)
         self.n_expiring = n_expiring  # rows ever given an expiry (0: recall skips the expiry check)
         self.facts = FactsView(self)
+        self._quantized: QuantizedMatrix | None = None  # 8-bit copy of the matrix, made on first use (quantized())
+        self._quantized_failed = False
 
     # -- views --------------------------------------------------------------
 
@@ -256,6 +259,25 @@ class EntityCache:
             self._recent = (n, top_k(self.recency, n))
         return self._recent[1]
 
+    def quantized(self) -> QuantizedMatrix | None:
+        """The 8-bit copy of :attr:`matrix` that large recalls search first, in step with every write.
+
+        Made on first use (and again once :attr:`QuantizedMatrix.stale`, or after a
+        compaction renumbered the rows); rows appended or deleted since the last
+        call are brought in here. ``None`` when the installed FAISS cannot hold it.
+        """
+        if self._quantized_failed or self.dim is None:
+            return None
+        qm = self._quantized
+        if qm is not None and qm.dim == self.dim:
+            qm.sync(self.matrix, self._alive[: self._n], self.n_dead)
+            if not qm.stale:
+                return qm
+        self._quantized = None  # drop the old copy before making the new one
+        qm = self._quantized = QuantizedMatrix.build(self.matrix, self._alive[: self._n])
+        self._quantized_failed = qm is None
+        return qm
+
     def fact(self, row: int) -> StoredFact | None:
         """Row ``row`` as a StoredFact (``None`` for a dead row)."""
         if not self._alive[row]:
@@ -347,7 +369,8 @@ class EntityCache:
         return out
 
     def memory_report(self) -> dict[str, int]:
-        """Bytes held by the matrix, the inverted indexes, the neighbour (session) structures and the other columns."""
+        """Bytes held by the matrix, the inverted indexes, the neighbour (session) structures and the other columns
+        (and ``"quantized"``, the 8-bit copy of the matrix, once a large recall made it)."""
         n = self._n
         c = self.c
         codes = 150 * len(self._session_codes)  # name str + dict slot + int + tail list slot
@@ -357,12 +380,15 @@ class EntityCache:
         index += sum(ix.nbytes() for ix in self._indexes.values())
         other = (c.times_seen[:n], c.recency[:n], c.created_ts[:n], c.expires[:n])
         strings = sum(col.nbytes() for col in c.strings().values())
-        return {
+        report = {
             "matrix": int(self.matrix.nbytes),
             "inverted_index": int(index),
             "neighbours": int(sum(a.nbytes for a in per_row) + codes),
             "columns": int(strings + sum(a.nbytes for a in other) + 600 * len(self._overrides)),
         }
+        if self._quantized is not None:
+            report["quantized"] = self._quantized.nbytes
+        return report
 
     def nbytes(self) -> int:
         """Approximate bytes held, spare capacity and memoised lists included (for the registry's bound)."""
