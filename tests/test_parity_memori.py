@@ -174,6 +174,7 @@ def _assert_same(ours: list, theirs: list, case: Case, label: str) -> None:
         assert abs(f.cosine - r.similarity) <= SCORE_TOL, f"{ctx}: {f.id} {f.cosine} vs {r.similarity}"
 
 
+@pytest.mark.slow  # several seconds: left out of `make test-fast`
 def test_memori_compat_matches_upstream_search_facts_on_random_cases(upstream, lookup):
     """420 random cases: 60 random memories (1..300 facts), 7 random queries and limits each."""
     rng = random.Random(20260501)

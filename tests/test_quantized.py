@@ -355,6 +355,7 @@ def assert_same_answers(engine: RecallEngine, texts: list[str], *, limits=(5, 10
             assert report.rows_scored == want_report.rows_scored
 
 
+@pytest.mark.slow  # several seconds: left out of `make test-fast`
 def test_engine_answers_are_the_exact_answers(fast_engine: RecallEngine, fast_calls: list[bool]) -> None:
     fill(fast_engine, 2500)
     assert_same_answers(fast_engine, query_texts(0, 30))
@@ -363,12 +364,14 @@ def test_engine_answers_are_the_exact_answers(fast_engine: RecallEngine, fast_ca
     assert cache._quantized is not None and cache.memory_report()["quantized"] == 2500 * 48 + 2500
 
 
+@pytest.mark.slow  # several seconds: left out of `make test-fast`
 def test_engine_with_widening_searches(fast_engine: RecallEngine, fast_calls: list[bool], narrow: None) -> None:
     fill(fast_engine, 2500, seed=1)
     assert_same_answers(fast_engine, query_texts(1, 15), limits=(1, 5, 10))
     assert any(fast_calls)
 
 
+@pytest.mark.slow  # several seconds: left out of `make test-fast`
 def test_engine_query_vectors(fast_engine: RecallEngine, fast_calls: list[bool]) -> None:
     fill(fast_engine, 2200, seed=2)
     rng = np.random.default_rng(2)
@@ -379,6 +382,7 @@ def test_engine_query_vectors(fast_engine: RecallEngine, fast_calls: list[bool])
     assert all(fast_calls)
 
 
+@pytest.mark.slow  # several seconds: left out of `make test-fast`
 def test_engine_where_filters_expiry_and_dense_limit(fast_engine: RecallEngine, fast_calls: list[bool]) -> None:
     fill(fast_engine, 3000, seed=3, expiring=200)  # 200 facts expired already: every recall scores a subset
     texts = query_texts(3, 10)
@@ -394,6 +398,7 @@ def test_engine_where_filters_expiry_and_dense_limit(fast_engine: RecallEngine, 
     assert fast_calls and all(fast_calls)
 
 
+@pytest.mark.slow  # several seconds: left out of `make test-fast`
 def test_engine_after_adds_deletes_updates_and_compaction(fast_engine: RecallEngine, fast_calls: list[bool]) -> None:
     ids = fill(fast_engine, 2400, seed=4)
     texts = query_texts(4, 12)
@@ -419,6 +424,7 @@ def test_engine_after_adds_deletes_updates_and_compaction(fast_engine: RecallEng
     assert all(fast_calls)
 
 
+@pytest.mark.slow  # several seconds: left out of `make test-fast`
 def test_threshold_boundary(fast_engine: RecallEngine, fast_calls: list[bool]) -> None:
     fill(fast_engine, 2000, seed=6)
     fast_engine.config = RecallConfig(quantized_above=2000)  # "more rows than this": 2,000 is not
@@ -436,6 +442,7 @@ def test_threshold_boundary(fast_engine: RecallEngine, fast_calls: list[bool]) -
     assert len(fast_calls) == before
 
 
+@pytest.mark.slow  # several seconds: left out of `make test-fast`
 def test_memori_compat_never_uses_the_copy(fast_calls: list[bool]) -> None:
     compat = RecallConfig.memori_compat()
     assert compat.dense_limit == 1000
@@ -448,6 +455,7 @@ def test_memori_compat_never_uses_the_copy(fast_calls: list[bool]) -> None:
     assert engine._cache_for(ENTITY)._quantized is None and not fast_calls
 
 
+@pytest.mark.slow  # several seconds: left out of `make test-fast`
 def test_default_threshold_and_none(fast_engine: RecallEngine, fast_calls: list[bool]) -> None:
     assert RecallConfig().quantized_above == 8_000
     with pytest.raises(ValueError):
@@ -462,6 +470,7 @@ def test_default_threshold_and_none(fast_engine: RecallEngine, fast_calls: list[
     assert fast_engine._cache_for(ENTITY)._quantized is None and not fast_calls
 
 
+@pytest.mark.slow  # several seconds: left out of `make test-fast`
 def test_without_a_usable_faiss_recall_scans(fast_engine: RecallEngine, monkeypatch: pytest.MonkeyPatch) -> None:
     fill(fast_engine, 2000, seed=9)
     monkeypatch.setattr(qmod, "_faiss", lambda: None)

@@ -135,6 +135,7 @@ def loaded_store(path: Path, **kw: Any) -> tuple[CountingStore, RecallEngine]:
 # -- same answers -------------------------------------------------------------------
 
 
+@pytest.mark.slow  # several seconds: left out of `make test-fast`
 def test_new_process_answers_from_the_snapshot_as_from_chroma(tmp_path: Path) -> None:
     store, engine = loaded_store(tmp_path / "db")
     fill(engine)
@@ -153,6 +154,7 @@ def test_new_process_answers_from_the_snapshot_as_from_chroma(tmp_path: Path) ->
     assert from_snapshot["list"] == from_chroma["list"]
 
 
+@pytest.mark.slow  # several seconds: left out of `make test-fast`
 def test_snapshot_written_at_close_after_in_place_writes_answers_as_chroma(tmp_path: Path) -> None:
     store, engine = loaded_store(tmp_path / "db")
     fill(engine, n=300)

@@ -157,6 +157,7 @@ def test_a_write_that_fails_before_doing_anything_changes_nothing(setup) -> None
     assert _answers(engine) == _answers(_fresh(store, emb))
 
 
+@pytest.mark.slow  # several seconds: left out of `make test-fast`
 def test_random_writes_with_injected_faults_always_answer_as_a_fresh_engine(setup) -> None:
     store, engine, emb = setup
     rng = random.Random(11)
