@@ -49,6 +49,29 @@ def check_max_pending(value: Any) -> int:
     return value
 
 
+class WaitsForCaptures:
+    """``pending_captures``, ``flush`` and ``aflush`` for an adapter whose captures run on ``self._captures``
+    (the LangChain middleware and graph node, the LlamaIndex memory block)."""
+
+    _captures: BackgroundCapture
+
+    @property
+    def pending_captures(self) -> int:
+        """Captures submitted and not finished yet."""
+        return self._captures.pending
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until the captures submitted so far are stored (at most ``timeout`` s); ``True`` if none is left.
+
+        With ``strict=True`` a capture failure is raised here.
+        """
+        return self._captures.flush(timeout)
+
+    async def aflush(self, timeout: float | None = None) -> bool:
+        """Async :meth:`flush` (the event loop is not blocked)."""
+        return await self._captures.aflush(timeout)
+
+
 def _user_text(messages: Sequence[Any]) -> str:
     return "\n".join(m.text for m in messages if m.role in ("user", "human") and m.text.strip())
 

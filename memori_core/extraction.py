@@ -41,6 +41,7 @@ __all__ = [
     "SentenceVerdict",
     "as_messages",
     "build_extraction_prompt",
+    "check_max_facts",
     "parse_extraction_reply",
     "split_sentences",
 ]
@@ -535,6 +536,13 @@ class RuleBasedFactExtractor:
 # -- LLM extraction: the prompt and the reply parser -------------------------
 
 _TAG = re.compile(r"</?\s*(?:conversation|known_facts)\s*>", re.IGNORECASE)
+
+
+def check_max_facts(value: Any) -> int:
+    """``max_facts`` of an LLM extractor, checked as a positive int."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"max_facts must be a positive int, got {value!r}")
+    return value
 
 
 def _alias(i: int) -> str:

@@ -16,6 +16,7 @@ from memori_core.extraction import (
     MessageLike,
     as_messages,
     build_extraction_prompt,
+    check_max_facts,
     parse_extraction_reply,
 )
 
@@ -68,10 +69,8 @@ class LLMFactExtractor:
         """``max_facts`` per turn and ``max_chars`` per fact bound what a reply can store."""
         if not callable(getattr(model, "invoke", None)):
             raise TypeError(f"model must be a LangChain chat model, got {type(model).__name__}")
-        if isinstance(max_facts, bool) or not isinstance(max_facts, int) or max_facts < 1:
-            raise ValueError(f"max_facts must be a positive int, got {max_facts!r}")
         self.model = model
-        self.max_facts = max_facts
+        self.max_facts = check_max_facts(max_facts)
         self.max_chars = max_chars
 
     def _prompt(

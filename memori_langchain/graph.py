@@ -13,7 +13,13 @@ from langgraph.graph import MessagesState
 from typing_extensions import NotRequired
 
 from memori_core.extraction import FactExtractor
-from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, check_extractor, check_max_pending
+from memori_core.capture import (
+    DEFAULT_MAX_PENDING_CAPTURES,
+    BackgroundCapture,
+    WaitsForCaptures,
+    check_extractor,
+    check_max_pending,
+)
 
 from ._entity import arecall_block, logger, recall_block, resolve_entity_id, turn_to_capture
 from ._messages import last_human_text, messages_with_block
@@ -106,26 +112,9 @@ def with_memori_context(
     return messages_with_block(messages, block)
 
 
-class MemoriCaptureNode(RunnableLambda):
-    """The graph node made by :func:`memori_capture_node`: a ``RunnableLambda`` that can also wait for its captures."""
-
-    _captures: BackgroundCapture
-
-    @property
-    def pending_captures(self) -> int:
-        """Captures submitted and not finished yet."""
-        return self._captures.pending
-
-    def flush(self, timeout: float | None = None) -> bool:
-        """Wait until the captures submitted so far are stored (at most ``timeout`` s); ``True`` if none is left.
-
-        With ``strict=True`` a capture failure is raised here.
-        """
-        return self._captures.flush(timeout)
-
-    async def aflush(self, timeout: float | None = None) -> bool:
-        """Async :meth:`flush` (the event loop is not blocked)."""
-        return await self._captures.aflush(timeout)
+class MemoriCaptureNode(WaitsForCaptures, RunnableLambda):
+    """The graph node made by :func:`memori_capture_node`: a ``RunnableLambda`` that can also wait for its captures
+    (``pending_captures``, ``flush``, ``aflush``)."""
 
 
 _REMEMBERED_TURNS = 1024

@@ -10,7 +10,7 @@ from langchain_core.messages import HumanMessage
 from langchain_core.runnables import RunnableConfig, ensure_config
 
 from memori_core.extraction import FactExtractor
-from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, check_extractor
+from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, WaitsForCaptures, check_extractor
 
 from ._entity import arecall_block, logger, recall_block, resolve_entity_id, turn_to_capture
 from ._messages import last_human_text, system_with_block
@@ -19,7 +19,7 @@ Handler = Callable[[ModelRequest], ModelResponse]
 AsyncHandler = Callable[[ModelRequest], Awaitable[ModelResponse]]
 
 
-class MemoriMiddleware(AgentMiddleware):
+class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     """Recall the user's relevant facts before every model call of an agent.
 
     >>> agent = create_agent(model, tools, middleware=[MemoriMiddleware(engine=engine, entity_id="user-1")])
@@ -83,24 +83,6 @@ class MemoriMiddleware(AgentMiddleware):
             "MemoriMiddleware", logger, strict=strict, max_pending=max_pending_captures
         )
         self.tools = []
-
-    # -- background captures ------------------------------------------------
-
-    @property
-    def pending_captures(self) -> int:
-        """Captures submitted and not finished yet."""
-        return self._captures.pending
-
-    def flush(self, timeout: float | None = None) -> bool:
-        """Wait until the captures submitted so far are stored (at most ``timeout`` s); ``True`` if none is left.
-
-        With ``strict=True`` a capture failure is raised here.
-        """
-        return self._captures.flush(timeout)
-
-    async def aflush(self, timeout: float | None = None) -> bool:
-        """Async :meth:`flush` (the event loop is not blocked)."""
-        return await self._captures.aflush(timeout)
 
     # -- helpers ------------------------------------------------------------
 

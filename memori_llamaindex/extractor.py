@@ -15,6 +15,7 @@ from memori_core.extraction import (
     MessageLike,
     as_messages,
     build_extraction_prompt,
+    check_max_facts,
     parse_extraction_reply,
 )
 
@@ -54,10 +55,8 @@ class LLMFactExtractor:
         """``llm``: a ``llama_index.core.llms.LLM``; ``max_facts`` per turn and ``max_chars`` per fact bound a reply."""
         if not callable(getattr(llm, "chat", None)):
             raise TypeError(f"llm must be a LlamaIndex LLM, got {type(llm).__name__}")
-        if isinstance(max_facts, bool) or not isinstance(max_facts, int) or max_facts < 1:
-            raise ValueError(f"max_facts must be a positive int, got {max_facts!r}")
         self.llm = llm
-        self.max_facts = max_facts
+        self.max_facts = check_max_facts(max_facts)
         self.max_chars = max_chars
 
     def _prompt(

@@ -11,7 +11,7 @@ from llama_index.core.memory import BaseMemoryBlock
 
 from memori_core import RecallEngine
 from memori_core.context import PREAMBLE, format_fact_line
-from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, check_extractor
+from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, WaitsForCaptures, check_extractor
 from memori_core.validate import check_entity_id
 
 from ._common import asafe_recall, latest_user_text, logger, user_turns
@@ -22,7 +22,7 @@ DEFAULT_BLOCK_NAME = "memori_context"
 """Memory renders a block as ``<name>...</name>``: with this name the system prompt carries memori's usual block."""
 
 
-class MemoriMemoryBlock(BaseMemoryBlock[str]):
+class MemoriMemoryBlock(WaitsForCaptures, BaseMemoryBlock[str]):
     """Long-term memory for ``Memory.from_defaults(memory_blocks=[...])``: agents and chat engines see recalled facts.
 
     >>> block = MemoriMemoryBlock(engine=engine, entity_id="user-1")
@@ -83,21 +83,6 @@ class MemoriMemoryBlock(BaseMemoryBlock[str]):
             _OWNER, logger, strict=self.strict, max_pending=self.max_pending_captures
         )
 
-    @property
-    def pending_captures(self) -> int:
-        """Captures submitted and not finished yet."""
-        return self._captures.pending
-
-    def flush(self, timeout: float | None = None) -> bool:
-        """Wait until the captures submitted so far are stored (at most ``timeout`` s); ``True`` if none is left.
-
-        With ``strict=True`` a capture failure is raised here.
-        """
-        return self._captures.flush(timeout)
-
-    async def aflush(self, timeout: float | None = None) -> bool:
-        """Async :meth:`flush` (the event loop is not blocked)."""
-        return await self._captures.aflush(timeout)
 
     @field_validator("entity_id", mode="before")
     @classmethod
