@@ -55,7 +55,7 @@ from .cache import DEFAULT_KEY, DEFAULT_MAX_CACHED_BYTES, AnalyzerKey, CacheRegi
 from .facts import StoredFact
 from .memory.columns import columns_from_store
 from .memory.trim import TRIM_MIN_ROWS, release_free_heap
-from .store.base import FactStore, invalidate_snapshot, snapshot_files
+from .store.base import EntityColumns, FactStore, invalidate_snapshot, snapshot_files
 
 logger = logging.getLogger(__name__)
 
@@ -87,6 +87,13 @@ class CacheUpdate:
     def drop(self) -> None:
         """The write is too large or too broad to replay: the next recall reloads the entity."""
         self.reload = True
+
+    def only_rows(self) -> tuple[list[StoredFact], np.ndarray] | None:
+        """The facts and raw vectors of a write that did nothing but store them (``None`` for any other write)."""
+        if len(self._ops) == 1 and self._ops[0][0] == "upsert":
+            _, facts, vectors = self._ops[0]
+            return facts, vectors
+        return None
 
     def apply(self, cache: EntityCache) -> None:
         for op, a, b in self._ops:
@@ -196,6 +203,7 @@ class Coordinator:
         with self.entity_lock(entity_id), self.store.write_lock(entity_id):
             invalidate_snapshot(self.store, entity_id)
             cache = self.caches.get(entity_id)
+            first = cache is None and self._never_written(entity_id)
             update = CacheUpdate()
             try:
                 yield update
@@ -207,6 +215,8 @@ class Coordinator:
                 raise
             if cache is None or entity_id in self._doubt:
                 self.caches.drop(entity_id)
+                if first and entity_id not in self._doubt:
+                    self._adopt_first_write(entity_id, token, update)
                 return
             if only_change and not update.reload:
                 update.apply(cache)
@@ -215,6 +225,32 @@ class Coordinator:
                 # Someone else wrote since the copy was loaded (another process, or
                 # another engine of this one): only a reload is sure to include it.
                 self.caches.drop(entity_id)
+
+    def _never_written(self, entity_id: str) -> bool:
+        """Whether ``entity_id`` has no rows and no revision in a store only this process writes to.
+
+        Then, under the write lock, the rows after a write are exactly the ones it
+        wrote (the revision alone could be missing after a crash between a write
+        and its revision record, hence the count).
+        """
+        if getattr(self.store, "shared", True):
+            return False
+        return self.store.revision(entity_id) is None and self.store.count(entity_id) == 0
+
+    def _adopt_first_write(self, entity_id: str, token: str, update: CacheUpdate) -> None:
+        """Cache an entity's first write as a reload would build it, so that the first recall after a bulk
+        add needs no reload (the rows are in hand; reload order depends only on sessions and ``seq``)."""
+        written = update.only_rows()
+        if written is None:
+            return
+        facts, vectors = written
+        rows = EntityColumns.from_facts(facts, ())
+        rows.embeddings = [np.asarray(vectors, dtype=np.float32).reshape(len(facts), -1)]  # one block
+        cache = EntityCache.from_columns(entity_id, token, columns_from_store(rows), self._analyzer_key())
+        self.caches.put(cache)
+        snaps = snapshot_files(self.store)
+        if snaps is not None:
+            snaps.schedule(cache)
 
     def _invalidate(self, entity_id: str) -> None:
         self.caches.drop(entity_id)

@@ -499,7 +499,8 @@ class RecallEngine:
             vectors = np.stack([vec_of[f.id] for f in facts])
         with self._coord.writing(entity_id) as done:
             self._upsert(entity_id, facts, vectors, report)
-            done.drop()  # a bulk write: the next recall loads it whole
+            done.upsert(facts, vectors)  # kept as the whole copy when it is the entity's first write...
+            done.drop()  # ...else a bulk write: the next recall loads it whole
         return list(batch)
 
     def clear_cache(self) -> None:

@@ -376,3 +376,53 @@ def test_memory_report_counts_matrix_index_and_neighbours() -> None:
     _fill(cache, w, 500, "s2")
     big = cache.memory_report()
     assert all(big[k] > small[k] for k in small)
+
+
+class _CountingLoads(ChromaStore):
+    """A real embedded store that counts whole-entity loads."""
+
+    loads = 0
+
+    def load_entity(self, entity_id: str):  # type: ignore[override]
+        self.loads += 1
+        return super().load_entity(entity_id)
+
+
+def _answers(engine: RecallEngine, entity: str) -> list[list[tuple[str, float]]]:
+    return [[(f.id, round(f.rank_score, 6)) for f in engine.recall(q, entity, limit=5)]
+            for q in ("tea", "dog walk", "Lisbon music", "note 7")]
+
+
+def test_the_first_write_of_an_entity_becomes_its_copy_as_a_reload_would_build_it(tmp_path) -> None:
+    store = _CountingLoads(path=tmp_path / "m")
+    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    texts = [f"User note {i} about {w}." for i, w in enumerate(["tea", "dog walk", "Lisbon", "music"] * 30)]
+    engine.add("u", texts[:60], session_id="s1")
+    engine.add("u", texts[60:])  # a second write is replayed on the copy
+    records = engine.export("u", include_vectors=True)  # export reads the store (one load)
+    engine.import_("v", records)  # an import is a first write too
+    loads = store.loads
+    first = (_answers(engine, "u"), _answers(engine, "v"))
+    assert store.loads == loads  # neither entity was reloaded for its recalls
+    assert engine._coord.caches.get("v").is_canonical()
+    store.close()
+    again = _CountingLoads(path=tmp_path / "m", snapshots=False)
+    fresh = RecallEngine(store=again, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    assert (_answers(fresh, "u"), _answers(fresh, "v")) == first
+    assert again.loads == 2
+    again.close()
+
+
+def test_rows_without_a_revision_are_never_taken_for_an_empty_entity(tmp_path) -> None:
+    store = _CountingLoads(path=tmp_path / "m")
+    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    engine.add("other", ["User likes tea."])
+    # Rows written without their revision record (a crash between the two), for entity "u".
+    [fact] = engine.get("other", engine.list("other")[0].id)
+    orphan = replace(fact, entity_id="u")
+    store.upsert("u", [orphan], HashEmbedder().embed_documents(["User likes tea."]))
+    assert store.revision("u") is None and store.count("u") == 1
+    engine.add("u", ["User walks the dog."])
+    assert sorted(f.content for f in engine.recall("tea dog", "u", limit=5)) == [
+        "User likes tea.", "User walks the dog."]
+    store.close()

@@ -285,6 +285,7 @@ class BlockingStore(ChromaStore):
 def broken_engine(hash_embedder: Any) -> RecallEngine:
     engine = RecallEngine(store=BrokenStore.in_memory(), embedder=hash_embedder)
     engine.add("u1", FACTS)
+    engine.clear_cache()  # the first write left a copy; recall must go to the (failing) store
     return engine
 
 
@@ -325,6 +326,7 @@ def blocking_engine(hash_embedder: Any) -> Iterator[RecallEngine]:
     store.release = threading.Event()
     engine = RecallEngine(store=store, embedder=hash_embedder)
     engine.add("u1", FACTS)
+    engine.clear_cache()  # the first write left a copy; recall must go to the (blocking) store
     try:
         yield engine
     finally:
