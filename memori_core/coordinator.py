@@ -4,7 +4,9 @@ An engine keeps an in-process copy (:class:`~memori_core.cache.EntityCache`) of
 each entity it recalls for. The copy is tagged with the store's revision token
 for the entity, read before it was loaded; a recall uses it only while the
 store's token is unchanged. A write either updates the copy in place, when it
-is the only change since the copy's token, or drops it. A failed write always
+is the only change since the copy's token, or drops it; the first write of an
+entity in a store only this process writes (no revision, no rows before it)
+becomes the copy itself, built as a reload would build it. A failed write always
 drops it and changes the token, so after any failure the next recall answers
 as a fresh engine over the same store would.
 
