@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..ranking.lexical import bm25_idf, bm25_term_weight, top_positive
+from .postings import gather_pool_tf, grown_slot
 
 
 class InvertedIndex:
@@ -114,21 +115,12 @@ class InvertedIndex:
         """Term frequencies (``len(rows)`` x ``len(query_terms)``) and document lengths of some rows,
         read from the postings: the pool statistics of BM25 without touching the documents."""
         n_rows = len(self._len)
-        if self._slot.shape[0] < n_rows:
-            self._slot = np.full(max(n_rows, 2 * self._slot.shape[0]), -1, dtype=np.int64)
-        slot = self._slot
-        slot[rows] = np.arange(rows.shape[0])
-        tf = np.zeros((rows.shape[0], len(query_terms)), dtype=np.float64)
-        try:
-            for j, term in enumerate(query_terms):
-                buf = self._rows.get(term)
-                if buf is None:
-                    continue
-                at = slot[np.frombuffer(buf, dtype=np.int32)]
-                hit = at >= 0
-                tf[at[hit], j] = np.frombuffer(self._tfs[term], dtype=np.int32)[hit]
-        finally:
-            slot[rows] = -1  # the scratch array is shared by every call: leave it clean
+        self._slot = grown_slot(self._slot, n_rows)
+        tf = gather_pool_tf(self._slot, rows, [
+            None if term not in self._rows
+            else (np.frombuffer(self._rows[term], dtype=np.int32), np.frombuffer(self._tfs[term], dtype=np.int32))
+            for term in query_terms
+        ])
         lengths = np.frombuffer(self._len, dtype=np.int32)[rows].astype(np.float64) if n_rows else np.zeros(0)
         return tf, lengths
 

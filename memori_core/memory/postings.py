@@ -169,22 +169,9 @@ class CSRIndex:
     def pool_tf(self, query_terms: Sequence[str], rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Term frequencies (``len(rows)`` x ``len(query_terms)``) and document lengths of some rows."""
         n_rows = self._n
-        if self._slot.shape[0] < n_rows:
-            self._slot = np.full(max(n_rows, 2 * self._slot.shape[0]), -1, dtype=np.int64)
-        slot = self._slot
-        slot[rows] = np.arange(rows.shape[0])
-        tf = np.zeros((rows.shape[0], len(query_terms)), dtype=np.float64)
-        try:
-            for j, term in enumerate(query_terms):
-                tid = self.vocab.get(term)
-                if tid is None:
-                    continue
-                prow, ptf = self.postings(tid)
-                at = slot[prow]
-                hit = at >= 0
-                tf[at[hit], j] = ptf[hit]
-        finally:
-            slot[rows] = -1  # the scratch array is shared by every call: leave it clean
+        self._slot = grown_slot(self._slot, n_rows)
+        ids = [self.vocab.get(term) for term in query_terms]
+        tf = gather_pool_tf(self._slot, rows, [None if tid is None else self.postings(tid) for tid in ids])
         lengths = self._len[:n_rows][rows].astype(np.float64)
         return tf, lengths
 
@@ -193,6 +180,37 @@ class CSRIndex:
         arrays = (self.ptr, self.rows, self.tfs, self.df, self._len, self._alive, self._slot)
         delta = self._delta_n * 8 + len(self._delta_rows) * (2 * 64 + 200)
         return int(sum(a.nbytes for a in arrays)) + delta + self._vocab_bytes
+
+
+def gather_pool_tf(
+    slot: np.ndarray, rows: np.ndarray, term_postings: Sequence[tuple[np.ndarray, np.ndarray] | None]
+) -> np.ndarray:
+    """Term frequencies (``len(rows)`` x ``len(term_postings)``) of some rows, read from each query term's
+    postings (its rows and counts; ``None``: the term is in no document), so no document is re-read.
+
+    ``slot`` is a scratch row -> position array, all ``-1`` and at least as long as the index: it is
+    filled for ``rows`` and left clean again.
+    """
+    slot[rows] = np.arange(rows.shape[0])
+    tf = np.zeros((rows.shape[0], len(term_postings)), dtype=np.float64)
+    try:
+        for j, postings in enumerate(term_postings):
+            if postings is None:
+                continue
+            prow, ptf = postings
+            at = slot[prow]
+            hit = at >= 0
+            tf[at[hit], j] = ptf[hit]
+    finally:
+        slot[rows] = -1  # the scratch array is shared by every call: leave it clean
+    return tf
+
+
+def grown_slot(slot: np.ndarray, n_rows: int) -> np.ndarray:
+    """``slot`` (see :func:`gather_pool_tf`), or a larger one of ``-1`` when it cannot hold ``n_rows`` rows."""
+    if slot.shape[0] < n_rows:
+        return np.full(max(n_rows, 2 * slot.shape[0]), -1, dtype=np.int64)
+    return slot
 
 
 def build_postings(doc_ptr: np.ndarray, doc_terms: np.ndarray, n_terms: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
