@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from .memory.entity import _COMPACT_MIN_DEAD, _COMPACT_SHARE, DEFAULT_KEY, AnalyzerKey, EntityCache
+from .memory.entity import _COMPACT_MIN_DEAD, _COMPACT_SHARE, DEFAULT_KEY, AnalyzerKey, EntityCache, Tokens
 from .memory.registry import DEFAULT_MAX_CACHED_BYTES, CacheRegistry
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "AnalyzerKey",
     "CacheRegistry",
     "EntityCache",
+    "Tokens",
     "_COMPACT_MIN_DEAD",
     "_COMPACT_SHARE",
 ]

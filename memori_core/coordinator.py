@@ -49,19 +49,23 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 
-from .cache import DEFAULT_KEY, DEFAULT_MAX_CACHED_BYTES, AnalyzerKey, CacheRegistry, EntityCache
+from .cache import DEFAULT_KEY, DEFAULT_MAX_CACHED_BYTES, AnalyzerKey, CacheRegistry, EntityCache, Tokens
 from .facts import StoredFact
 from .memory.columns import columns_from_store
+from .stemming import analyzer
 from .memory.trim import TRIM_MIN_ROWS, release_free_heap
 from .store.base import EntityColumns, FactStore, invalidate_snapshot, snapshot_files
 
 logger = logging.getLogger(__name__)
 
 _LOCK_STRIPES = 64
+# Writes of at least this many facts tokenise them for the cache while the store writes.
+_TOKENISE_BESIDE = 512
 
 
 class CacheUpdate:
@@ -71,10 +75,11 @@ class CacheUpdate:
         self._ops: list[tuple[str, Any, Any]] = []
         self.reload = False
 
-    def upsert(self, facts: Sequence[StoredFact], vectors: np.ndarray) -> None:
-        """Facts stored (new, or replacing the same ids) with their raw vectors."""
+    def upsert(self, facts: Sequence[StoredFact], vectors: np.ndarray, tokens: Tokens | None = None) -> None:
+        """Facts stored (new, or replacing the same ids) with their raw vectors (and their texts' tokens,
+        when :meth:`Coordinator.write_and_tokenise` made them)."""
         if len(facts):
-            self._ops.append(("upsert", list(facts), vectors))
+            self._ops.append(("upsert", list(facts), (vectors, tokens)))
 
     def update_seen(self, facts: Sequence[StoredFact]) -> None:
         """Stored facts whose bookkeeping or metadata were rewritten (text and vector unchanged)."""
@@ -93,14 +98,14 @@ class CacheUpdate:
     def only_rows(self) -> tuple[list[StoredFact], np.ndarray] | None:
         """The facts and raw vectors of a write that did nothing but store them (``None`` for any other write)."""
         if len(self._ops) == 1 and self._ops[0][0] == "upsert":
-            _, facts, vectors = self._ops[0]
+            _, facts, (vectors, _) = self._ops[0]
             return facts, vectors
         return None
 
     def apply(self, cache: EntityCache) -> None:
         for op, a, b in self._ops:
             if op == "upsert":
-                cache.upsert(a, b)
+                cache.upsert(a, b[0], tokens=b[1])
             elif op == "update_seen":
                 cache.update_seen(a)
             else:
@@ -189,6 +194,25 @@ class Coordinator:
         else:
             self.caches.drop(entity_id)
         return cache
+
+    def write_and_tokenise(self, facts: Sequence[StoredFact], write: Callable[[], None]) -> Tokens | None:
+        """Run ``write`` (the store write of ``facts``); for a large write, tokenise the facts' texts for the
+        cached copy meanwhile, on a helper thread.
+
+        Tokenising is most of the cost of bringing a copy up to date, and Chroma
+        releases the GIL while it writes, so the two overlap. The tokens are
+        only used once the write has succeeded (:meth:`CacheUpdate.upsert`).
+        """
+        if len(facts) < _TOKENISE_BESIDE:
+            write()
+            return None
+        key = self._analyzer_key()
+        run = analyzer(*key)
+        texts = [f.content for f in facts]
+        with ThreadPoolExecutor(1, thread_name_prefix="memori-tokenise") as pool:
+            future = pool.submit(lambda: [run(t) for t in texts])
+            write()
+            return key, future.result()
 
     def in_doubt(self, entity_id: str) -> bool:
         """Whether a failed write of ``entity_id`` to a shared store may still land (its copy is not kept)."""

@@ -287,8 +287,8 @@ class RecallEngine:
                 vec_of.update(self._embed_new(late))
             if new:
                 vectors = np.stack([vec_of[f.id] for f in new])
-                self._upsert(entity_id, new, vectors, report)
-                done.upsert(new, vectors)
+                tokens = self._coord.write_and_tokenise(new, lambda: self._upsert(entity_id, new, vectors, report))
+                done.upsert(new, vectors, tokens)
             if seen:
                 self.store.update_seen(entity_id, seen)
                 done.update_seen(seen)

@@ -14,6 +14,7 @@ import pytest
 
 from _helpers import HashEmbedder
 from memori_core import ChromaStore, RecallConfig, RecallEngine, StoredFact
+from memori_core.store.chroma import _chroma_id
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
@@ -156,3 +157,91 @@ def test_facts_persist_across_processes(tmp_path: Path) -> None:
     assert eng.count("alice") == 2
     assert eng.recall("allergic to peanuts", "alice")[0].content == "User is allergic to peanuts."
     assert [f.content for f in eng.recall("cello", "bob")] == ["User plays the cello."]
+
+
+# -- row layout ------------------------------------------------------------------
+
+
+def _legacy_meta(entity: str, fact_id: str, **fields: object) -> dict[str, object]:
+    """Chroma metadata as versions before the packed layout wrote it: one key per field."""
+    meta: dict[str, object] = {
+        "entity_id": entity, "fact_id": fact_id, "times_seen": 1, "seq": 0, "session_id": "",
+        "updated_at": "", "expires_at": "", "metadata_json": "{}",
+    }
+    meta.update(fields)
+    return meta
+
+
+def test_a_fact_is_stored_as_its_entity_and_one_json_record_holding_its_text() -> None:
+    store = ChromaStore.in_memory()
+    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig())
+    engine.add("u1", ["User likes tea."], ids=["t"], metadata={"source": "chat"},
+               created_at="2026-01-02T03:04:05+00:00", session_id="s1")
+    raw = store._facts.get(include=["metadatas", "documents"])  # noqa: SLF001 - the layout on disk is the subject
+    assert raw["documents"] == [None], "a short text stays out of Chroma's full-text index"
+    meta = raw["metadatas"][0]
+    assert set(meta) == {"entity_id", "memori_fact"}
+    assert meta["entity_id"] == "u1"
+    record = json.loads(meta["memori_fact"])
+    assert record["id"] == "t" and record["session_id"] == "s1" and record["text"] == "User likes tea."
+    assert record["created_at"] == "2026-01-02T03:04:05+00:00"
+    assert record["metadata"] == {"source": "chat"}
+
+
+def test_rows_written_in_the_per_key_layout_are_read_as_before() -> None:
+    store = ChromaStore.in_memory()
+    vectors = HashEmbedder().embed_documents(["User likes tea.", "User owns a bike."])
+    store._facts.upsert(  # noqa: SLF001 - writes rows exactly as an older version did
+        ids=[_chroma_id("u1", "a"), _chroma_id("u1", "b")],
+        embeddings=np.asarray(vectors, dtype=np.float32),
+        documents=["User likes tea.", "User owns a bike."],
+        metadatas=[
+            _legacy_meta("u1", "a", created_at="2026-01-01T00:00:00+00:00", created_ts=1767225600.0,
+                         times_seen=3, seq=1, session_id="s9", metadata_json='{"k": 1}',
+                         last_seen="2026-02-01T00:00:00+00:00", last_seen_ts=1769904000.0),
+            _legacy_meta("u1", "b", expires_at="2030-01-01T00:00:00+00:00"),
+        ],
+    )
+    got = {f.id: f for f in store.get("u1", ["a", "b"])}
+    assert got["a"].content == "User likes tea." and got["a"].times_seen == 3 and got["a"].seq == 1
+    assert got["a"].session_id == "s9" and got["a"].metadata == {"k": 1}
+    assert got["a"].created_at == "2026-01-01T00:00:00+00:00"
+    assert got["a"].last_seen == "2026-02-01T00:00:00+00:00"
+    assert got["b"].expires_at == "2030-01-01T00:00:00+00:00" and got["b"].metadata == {}
+    columns = store.load_entity("u1").columns
+    assert sorted(columns.ids) == ["a", "b"]
+    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    assert [f.id for f in engine.recall("tea", "u1", limit=1)] == ["a"]
+    # Rewriting an old row (Chroma merges metadata keys) stores it in the new layout, which wins.
+    from dataclasses import replace
+    store.update_seen("u1", [replace(got["a"], times_seen=4)])
+    fact = store.get("u1", ["a"])[0]
+    assert fact.times_seen == 4 and fact.metadata == {"k": 1} and fact.session_id == "s9"
+    meta = store._facts.get(ids=[_chroma_id("u1", "a")], include=["metadatas"])["metadatas"][0]  # noqa: SLF001
+    assert json.loads(meta["memori_fact"])["times_seen"] == 4
+
+
+def test_a_text_too_long_for_the_record_is_kept_as_the_document_and_reads_back() -> None:
+    from memori_core.store.chroma import INLINE_TEXT_BYTES
+
+    store = ChromaStore.in_memory()
+    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    long_text = "User wrote: " + "é" * INLINE_TEXT_BYTES  # short in characters, too long in UTF-8 bytes
+    engine.add("u1", [long_text, "User likes tea."], ids=["long", "short"])
+    raw = store._facts.get(ids=[_chroma_id("u1", "long")], include=["metadatas", "documents"])  # noqa: SLF001
+    assert raw["documents"] == [long_text]
+    assert "text" not in json.loads(raw["metadatas"][0]["memori_fact"])
+    assert len(raw["metadatas"][0]["memori_fact"].encode()) < 4096
+    assert {f.id: f.content for f in store.get("u1", ["long", "short"])} == {"long": long_text,
+                                                                           "short": "User likes tea."}
+    assert sorted(store.load_entity("u1").columns.texts) == sorted([long_text, "User likes tea."])
+    # A sighting rewrites only the record; the document still gives the text.
+    fact = store.get("u1", ["long"])[0]
+    from dataclasses import replace
+    store.update_seen("u1", [replace(fact, times_seen=2)])
+    assert store.get("u1", ["long"])[0].content == long_text
+    # Shortened by an update: the record's text wins over the old document.
+    engine.update("u1", "long", text="User wrote a short note.")
+    assert store.get("u1", ["long"])[0].content == "User wrote a short note."
+    fresh = RecallEngine(store=store, embedder=HashEmbedder(), config=engine.config)
+    assert {f.content for f in fresh.list("u1")} == {"User wrote a short note.", "User likes tea."}

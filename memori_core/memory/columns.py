@@ -38,9 +38,11 @@ NUMERIC_FIELDS: dict[str, tuple[Any, float]] = {
 
 def metadata_json(metadata: Mapping[str, Any] | None) -> str:
     """User metadata as the store writes it (sorted keys, UTF-8 kept)."""
+    if not metadata:
+        return "{}"
     import json
 
-    return json.dumps(metadata or {}, sort_keys=True, ensure_ascii=False)
+    return json.dumps(metadata, sort_keys=True, ensure_ascii=False)
 
 
 @dataclass

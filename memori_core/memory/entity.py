@@ -23,6 +23,8 @@ from .postings import AnalyzerKey, CSRIndex, tokenize_to_ids
 from .sessions import link_sessions
 
 DEFAULT_KEY: AnalyzerKey = ("unicode", "english")
+Tokens = tuple[AnalyzerKey, list[list[str]]]
+"""The tokens of some facts' texts under one analyzer, one list per fact (made ahead of :meth:`EntityCache.upsert`)."""
 """The analyzer of :class:`~memori_core.RecallConfig`'s defaults (``tokenizer``, ``stemmer``)."""
 
 # Dead rows are compacted away once they are this many and this share of all rows.
@@ -431,7 +433,8 @@ class EntityCache:
         c = self.c
         created = iso_to_ts(fact.created_at)
         c.created_ts[row] = created
-        c.recency[row] = max(created, iso_to_ts(fact.last_seen))
+        seen = created if fact.last_seen == fact.created_at else iso_to_ts(fact.last_seen)
+        c.recency[row] = max(created, seen)
         c.times_seen[row] = fact.times_seen
         self._set_expiry(row, fact)
 
@@ -450,7 +453,7 @@ class EntityCache:
         self.n_dead += 1
         self._dead_rows = None
 
-    def _append(self, fact: StoredFact, vec: np.ndarray) -> None:
+    def _append(self, fact: StoredFact, vec: np.ndarray, toks: list[str] | None = None) -> None:
         row = self._n
         c = self.c
         self._wrote()
@@ -465,7 +468,8 @@ class EntityCache:
         c.chars[row] = len(fact.content)
         self._set_times(row, fact)
         self._prev[row] = self._next[row] = -1
-        toks = analyzer(*self.key)(fact.content)
+        if toks is None:
+            toks = analyzer(*self.key)(fact.content)
         terms = [self._ix.term_id(t) for t in toks]
         self._delta_docs.append(terms)
         self._delta_terms += len(terms)
@@ -507,8 +511,13 @@ class EntityCache:
         else:
             self._session_tail[code] = row
 
-    def upsert(self, facts: Sequence[StoredFact], embeddings: Sequence[np.ndarray] | np.ndarray) -> None:
-        """Add facts; a fact whose id is present replaces it. Rows of a foreign dimension are counted and left out."""
+    def upsert(
+        self, facts: Sequence[StoredFact], embeddings: Sequence[np.ndarray] | np.ndarray, tokens: Tokens | None = None
+    ) -> None:
+        """Add facts; a fact whose id is present replaces it. Rows of a foreign dimension are counted and left out.
+
+        ``tokens``: the facts' texts already tokenised (used when made with this cache's analyzer).
+        """
         if len(facts) == 0:
             return
         if self.dim is None:
@@ -523,12 +532,13 @@ class EntityCache:
             return
         normed = l2_normalise(np.stack([np.asarray(embeddings[i], dtype=np.float32) for i in keep]))
         self._reserve(len(keep))
+        made = tokens[1] if tokens is not None and tuple(tokens[0]) == self.key else None
         for vec, i in zip(normed, keep):
             fact = facts[i]
             old = self.pos.get(fact.id)
             if old is not None:
                 self._kill(old)
-            self._append(fact, vec)
+            self._append(fact, vec, made[i] if made is not None else None)
         self.maybe_compact()
 
     def update_seen(self, facts: Sequence[StoredFact]) -> None:

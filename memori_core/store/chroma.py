@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..facts import StoredFact
-from ..validate import iso_to_ts
 from .base import EntityColumns, EntityRows, PartialWriteError
 from .folder_lock import FolderHold
 from .folder_lock import acquire as acquire_folder
@@ -85,11 +84,74 @@ def _version(token: str | None) -> int:
     head, dot, _ = (token or "").partition(".")
     return int(head) if dot and head.isdigit() else 0
 
-# Metadata keys the store owns; user metadata travels as JSON in META_JSON.
-ENTITY, FACT_ID, CREATED_AT, CREATED_TS = "entity_id", "fact_id", "created_at", "created_ts"
-LAST_SEEN, LAST_SEEN_TS, TIMES_SEEN, META_JSON = "last_seen", "last_seen_ts", "times_seen", "metadata_json"
-SESSION, SEQ = "session_id", "seq"
-UPDATED_AT, EXPIRES_AT = "updated_at", "expires_at"
+# Row layout. Chroma filters on ENTITY only; everything else the store keeps about a fact
+# travels as one JSON object under FACT_KEY: the FACT_FIELDS, "metadata" (the user's) and
+# "text". The text sits in the record rather than in the Chroma document because a
+# document also feeds Chroma's full-text index, which the engine never queries and which
+# costs more than every other part of a write (10k facts: 3.4 s with documents, 1.9 s
+# without; benchmarks/bench_writes.py). A text longer than INLINE_TEXT_BYTES is kept as the
+# document instead, so the record stays small (Chroma Cloud bounds a metadata value at 4 KiB).
+ENTITY, FACT_KEY = "entity_id", "memori_fact"
+FACT_FIELDS = ("id", "times_seen", "seq", "session_id", "created_at", "last_seen", "updated_at", "expires_at")
+INLINE_TEXT_BYTES = 2048
+# The layout before FACT_KEY: one metadata key per field (rows written so are still read).
+FACT_ID, CREATED_AT, LAST_SEEN, TIMES_SEEN, META_JSON = "fact_id", "created_at", "last_seen", "times_seen", "metadata_json"
+SESSION, SEQ, UPDATED_AT, EXPIRES_AT = "session_id", "seq", "updated_at", "expires_at"
+
+
+class _Row:
+    """A fact's fields as decoded from its Chroma metadata (either layout)."""
+
+    __slots__ = ("id", "text", "times_seen", "seq", "session_id", "created_at", "last_seen", "updated_at",
+                 "expires_at", "metadata_json")
+
+    def __init__(self, meta: dict[str, Any], document: str | None) -> None:
+        packed = meta.get(FACT_KEY)
+        if packed is not None:
+            rec = json.loads(packed)
+            user = rec.get("metadata")
+            self.id = str(rec["id"])
+            self.text: str | None = rec.get("text", document)
+            self.times_seen = int(rec.get("times_seen", 1))
+            self.seq = int(rec.get("seq", 0))
+            self.session_id = rec.get("session_id") or None
+            self.created_at = rec.get("created_at")
+            self.last_seen = rec.get("last_seen")
+            self.updated_at = rec.get("updated_at") or None
+            self.expires_at = rec.get("expires_at") or None
+            self.metadata_json = json.dumps(user, sort_keys=True, ensure_ascii=False) if user else ""
+            return
+        self.id = str(meta[FACT_ID])
+        self.text = document
+        self.times_seen = int(meta.get(TIMES_SEEN, 1))
+        self.seq = int(meta.get(SEQ, 0))
+        self.session_id = meta.get(SESSION) or None
+        self.created_at = meta.get(CREATED_AT)
+        self.last_seen = meta.get(LAST_SEEN)
+        self.updated_at = meta.get(UPDATED_AT) or None
+        self.expires_at = meta.get(EXPIRES_AT) or None
+        self.metadata_json = meta.get(META_JSON) or ""
+
+
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode  # one encoder for every row
+
+
+def _inline(text: str) -> bool:
+    return len(text) * 4 <= INLINE_TEXT_BYTES or len(text.encode("utf-8")) <= INLINE_TEXT_BYTES
+
+
+def _pack(fact: StoredFact) -> dict[str, Any]:
+    """A fact's Chroma metadata: its entity (filtered on) and the rest as one JSON object."""
+    rec: dict[str, Any] = {"id": fact.id, "times_seen": int(fact.times_seen), "seq": int(fact.seq)}
+    if _inline(fact.content):
+        rec["text"] = fact.content
+    for name in ("session_id", "created_at", "last_seen", "updated_at", "expires_at"):
+        value = getattr(fact, name)
+        if value:
+            rec[name] = value
+    if fact.metadata:
+        rec["metadata"] = fact.metadata
+    return {ENTITY: fact.entity_id, FACT_KEY: _ENCODE(rec)}
 
 
 def default_store_path() -> Path:
@@ -371,19 +433,22 @@ class ChromaStore:
         """Append a ``get`` page's rows of ``entity_id`` to ``cols`` (float32 embeddings, one block per page)."""
         keep: list[int] = []
         for i, (doc, meta) in enumerate(zip(page["documents"], page["metadatas"])):
-            if meta is None or meta.get(ENTITY) != entity_id or doc is None:
+            if meta is None or meta.get(ENTITY) != entity_id:
                 continue  # belt and braces: the where filter already excludes these
+            row = _Row(meta, doc)
+            if row.text is None:
+                continue
             keep.append(i)
-            cols.ids.append(str(meta[FACT_ID]))
-            cols.texts.append(doc)
-            cols.created_at.append(meta.get(CREATED_AT))
-            cols.last_seen.append(meta.get(LAST_SEEN))
-            cols.times_seen.append(int(meta.get(TIMES_SEEN, 1)))
-            cols.session_id.append(meta.get(SESSION) or None)
-            cols.seq.append(int(meta.get(SEQ, 0)))
-            cols.metadata_json.append(meta.get(META_JSON) or "")
-            cols.updated_at.append(meta.get(UPDATED_AT) or None)
-            cols.expires_at.append(meta.get(EXPIRES_AT) or None)
+            cols.ids.append(row.id)
+            cols.texts.append(row.text)
+            cols.created_at.append(row.created_at)
+            cols.last_seen.append(row.last_seen)
+            cols.times_seen.append(row.times_seen)
+            cols.session_id.append(row.session_id)
+            cols.seq.append(row.seq)
+            cols.metadata_json.append(row.metadata_json)
+            cols.updated_at.append(row.updated_at)
+            cols.expires_at.append(row.expires_at)
         if not keep:
             return
         embs = page["embeddings"]
@@ -432,48 +497,26 @@ class ChromaStore:
 
     @staticmethod
     def _to_fact(entity_id: str, doc: str | None, meta: dict[str, Any] | None) -> StoredFact | None:
-        if meta is None or meta.get(ENTITY) != entity_id or doc is None:
+        if meta is None or meta.get(ENTITY) != entity_id:
             return None  # belt and braces: the where filter already excludes these
-        raw_user = meta.get(META_JSON)
+        row = _Row(meta, doc)
+        if row.text is None:
+            return None
         return StoredFact(
-            id=str(meta[FACT_ID]),
+            id=row.id,
             entity_id=entity_id,
-            content=doc,
-            created_at=meta.get(CREATED_AT),
-            metadata=json.loads(raw_user) if raw_user else {},
-            last_seen=meta.get(LAST_SEEN),
-            times_seen=int(meta.get(TIMES_SEEN, 1)),
-            session_id=meta.get(SESSION) or None,
-            seq=int(meta.get(SEQ, 0)),
-            updated_at=meta.get(UPDATED_AT) or None,
-            expires_at=meta.get(EXPIRES_AT) or None,
+            content=row.text,
+            created_at=row.created_at,
+            metadata=json.loads(row.metadata_json) if row.metadata_json else {},
+            last_seen=row.last_seen,
+            times_seen=row.times_seen,
+            session_id=row.session_id,
+            seq=row.seq,
+            updated_at=row.updated_at,
+            expires_at=row.expires_at,
         )
 
     # -- writes ------------------------------------------------------------
-
-    @staticmethod
-    def _to_meta(fact: StoredFact) -> dict[str, Any]:
-        meta: dict[str, Any] = {
-            ENTITY: fact.entity_id,
-            FACT_ID: fact.id,
-            TIMES_SEEN: int(fact.times_seen),
-            SEQ: int(fact.seq),
-            # Always written ("" = none): Chroma merges metadata on upsert.
-            SESSION: fact.session_id or "",
-        }
-        if fact.created_at:
-            meta[CREATED_AT] = fact.created_at
-            meta[CREATED_TS] = iso_to_ts(fact.created_at)
-        if fact.last_seen:
-            meta[LAST_SEEN] = fact.last_seen
-            meta[LAST_SEEN_TS] = iso_to_ts(fact.last_seen)
-        # Always written ("" = none): Chroma merges metadata on upsert/update.
-        meta[UPDATED_AT] = fact.updated_at or ""
-        meta[EXPIRES_AT] = fact.expires_at or ""
-        # Always written: Chroma merges metadata on upsert/update, so leaving the key
-        # out would keep the previous user metadata of a fact replaced by id.
-        meta[META_JSON] = json.dumps(fact.metadata or {}, sort_keys=True, ensure_ascii=False)
-        return meta
 
     def upsert(
         self,
@@ -494,11 +537,14 @@ class ChromaStore:
 
         def write(start: int) -> int:
             chunk = facts[start : start + step]
+            metas = [_pack(f) for f in chunk]
+            long_texts = any(not _inline(f.content) for f in chunk)
             self._facts.upsert(
                 ids=[_chroma_id(entity_id, f.id) for f in chunk],
                 embeddings=np.asarray(embeddings[start : start + step], dtype=np.float32),
-                documents=[f.content for f in chunk],
-                metadatas=[self._to_meta(f) for f in chunk],
+                # Documents only for a chunk holding a text too long for its record (see INLINE_TEXT_BYTES).
+                documents=[f.content for f in chunk] if long_texts else None,
+                metadatas=metas,
             )
             return len(chunk)
 
@@ -540,7 +586,7 @@ class ChromaStore:
             chunk = facts[start : start + self.max_batch_size]
             self._facts.update(
                 ids=[_chroma_id(entity_id, f.id) for f in chunk],
-                metadatas=[self._to_meta(f) for f in chunk],
+                metadatas=[_pack(f) for f in chunk],
             )
 
     def delete(self, entity_id: str, ids: Sequence[str]) -> None:
