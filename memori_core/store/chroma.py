@@ -411,21 +411,16 @@ class ChromaStore:
     def _load_entity(self, entity_id: str) -> EntityRows:
         # Columns, not a StoredFact per row: the recall cache reads them as they are
         # (user metadata stays JSON text); ``rows.facts`` builds the facts on request.
+        # The entity's ids first (one filtered read of ids alone), then its rows by id in
+        # pages: Chroma pages a filtered read by offset, re-filtering for every page, so
+        # reading by id is faster (100k rows: 6 s instead of 8-9 s). Chroma returns
+        # rows in its own order whatever the order asked, so pages follow one another.
         cols = EntityColumns([], [], [], [], [], [], [], [], [], [], [])
-        offset = 0
-        while True:
-            page = self._facts.get(
-                where={ENTITY: entity_id},
-                include=["embeddings", "documents", "metadatas"],
-                limit=_PAGE,
-                offset=offset,
-            )
-            n_page = len(page["ids"])
+        ids = self._facts.get(where={ENTITY: entity_id}, include=[])["ids"]
+        for start in range(0, len(ids), _PAGE):
+            page = self._facts.get(ids=ids[start : start + _PAGE], include=["embeddings", "documents", "metadatas"])
             self._add_page(cols, entity_id, page)
             del page
-            if n_page < _PAGE:
-                break
-            offset += _PAGE
         return EntityRows(entity_id=entity_id, columns=cols)
 
     @staticmethod
