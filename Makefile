@@ -44,7 +44,7 @@ test: install-dev
 test-fast: install-dev
 	$(PYTEST) $(FAST)
 
-# Both benchmarks (benchmarks/README.md). No model is loaded, so no torch: the core and the bench extra, then,
+# The benchmarks (benchmarks/README.md). No model is loaded, so no torch: the core and the bench extra, then,
 # without their dependencies, upstream Memori and llama-index-retrievers-bm25 (its PyStemmer<3 pin would
 # downgrade the PyStemmer the core runs on; its code works with PyStemmer 3). The full peers run (100k facts) is long:
 #   make bench BENCH_PEERS_ARGS=--quick        (1k and 10k facts only)
@@ -55,6 +55,7 @@ bench: $(BIN)/python
 	$(BIN)/pip install -q -e ".[bench]"
 	$(BIN)/pip install -q --no-deps "$(MEMORI_UPSTREAM)" $(BENCH_NO_DEPS)
 	$(BIN)/python benchmarks/bench_recall.py $(BENCH_RECALL_ARGS)
+	$(BIN)/python benchmarks/bench_writes.py
 	$(BIN)/python benchmarks/bench_peers.py $(BENCH_PEERS_ARGS)
 
 clean:

@@ -88,7 +88,7 @@ def _version(token: str | None) -> int:
 # travels as one JSON object under FACT_KEY: the FACT_FIELDS, "metadata" (the user's) and
 # "text". The text sits in the record rather than in the Chroma document because a
 # document also feeds Chroma's full-text index, which the engine never queries and which
-# costs more than every other part of a write (10k facts: 3.4 s with documents, 1.9 s
+# costs more than every other part of a write (10k facts: 4.8 s with documents, 2.3 s
 # without; benchmarks/bench_writes.py). A text longer than INLINE_TEXT_BYTES is kept as the
 # document instead, so the record stays small (Chroma Cloud bounds a metadata value at 4 KiB).
 ENTITY, FACT_KEY = "entity_id", "memori_fact"
