@@ -17,13 +17,17 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from memori_core.text import unicode_tokenize
 
-__all__ = ["HashEmbedder", "free_port", "running_chroma_server", "_chroma_cli"]
+__all__ = [
+    "HashEmbedder", "assert_same_rows", "copy_rows", "free_port", "left_unchanged", "running_chroma_server",
+    "shared_engine", "store_rows", "_chroma_cli",
+]
 
 
 class HashEmbedder:
@@ -107,3 +111,62 @@ def running_chroma_server(data: Path, port: int | None = None) -> Iterator[tuple
             except subprocess.TimeoutExpired:
                 proc.kill()
         log.close()
+
+
+def store_rows(store: Any) -> dict[str, Any]:
+    """Every row a ChromaStore holds (facts and revision records), to check that a fixture shared by
+    several tests was left as built: compare with :func:`assert_same_rows` at the fixture's teardown."""
+    out: dict[str, Any] = {}
+    for name in ("_facts", "_revisions"):
+        page = getattr(store, name).get(include=["embeddings", "documents", "metadatas"])
+        order = sorted(range(len(page["ids"])), key=lambda k: page["ids"][k])
+        embeddings = np.asarray(page["embeddings"], dtype=np.float32)
+        out[name] = {
+            "ids": [page["ids"][k] for k in order],
+            "documents": [page["documents"][k] for k in order],
+            "metadatas": [page["metadatas"][k] for k in order],
+            "embeddings": embeddings[order] if order else np.zeros((0, 0), dtype=np.float32),
+        }
+    return out
+
+
+def assert_same_rows(now: dict[str, Any], then: dict[str, Any], what: str = "store") -> None:
+    """``now`` holds the rows of ``then`` (embeddings to float32 rounding: Chroma may hand back a cosine
+    collection's vectors renormalised, so a copied vector can differ from its source in the last bit)."""
+    for name in ("_facts", "_revisions"):
+        a, b = now[name], then[name]
+        assert a["ids"] == b["ids"], f"{what}: rows added or removed in {name}"
+        assert a["documents"] == b["documents"], f"{what}: texts changed in {name}"
+        assert a["metadatas"] == b["metadatas"], f"{what}: metadata changed in {name}"
+        assert a["embeddings"].shape == b["embeddings"].shape, f"{what}: embeddings changed in {name}"
+        assert np.allclose(a["embeddings"], b["embeddings"], rtol=0, atol=1e-6), f"{what}: embeddings changed in {name}"
+
+
+def copy_rows(rows: dict[str, Any], store: Any) -> None:
+    """Write ``rows`` (from :func:`store_rows`) into an empty ChromaStore: a cheap copy of a built store."""
+    for name in ("_facts", "_revisions"):
+        r = rows[name]
+        if r["ids"]:
+            getattr(store, name).upsert(ids=r["ids"], embeddings=r["embeddings"], documents=r["documents"],
+                                        metadatas=r["metadatas"])
+    assert_same_rows(store_rows(store), rows, "copied store")
+
+
+@contextlib.contextmanager
+def left_unchanged(shared: Any, what: str) -> Iterator[Any]:
+    """For a module-scoped engine (or store) that tests only read: yields it, then checks its store still
+    holds exactly the rows it held before (a test that wrote to a shared fixture fails at its teardown)."""
+    store = getattr(shared, "store", shared)
+    built = store_rows(store)
+    yield shared
+    assert_same_rows(store_rows(store), built, what)
+
+
+def shared_engine(seed: Any, what: str) -> Iterator[Any]:
+    """For a module-scoped fixture: an engine over a new in-memory store (hashing embedder, shipped config)
+    holding what ``seed(engine)`` wrote; yields it, then checks that no test changed its store."""
+    from memori_core import ChromaStore, RecallConfig, RecallEngine
+
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=RecallConfig())
+    with left_unchanged(seed(engine), what) as shared:
+        yield shared

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from datetime import datetime
 
 import numpy as np
 import pytest
 
-from _helpers import HashEmbedder
+from _helpers import HashEmbedder, left_unchanged
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 
 
@@ -45,32 +46,62 @@ class BrokenEmbedder:
 BAD_MODES = ["nan", "inf", "zero", "extra-row", "3d"]
 
 
-@pytest.fixture
-def filled(engine: RecallEngine) -> RecallEngine:
+def _fill(engine: RecallEngine) -> RecallEngine:
     engine.add("u1", ["User likes tea.", "User plays the cello."])
     return engine
+
+
+@pytest.fixture(scope="module")
+def filled_embedder() -> HashEmbedder:
+    """The embedder of ``filled`` (tests that count its calls take it)."""
+    return HashEmbedder()
+
+
+@pytest.fixture(scope="module")
+def filled(filled_embedder: HashEmbedder) -> Iterator[RecallEngine]:
+    """u1's two facts, shared by the tests that only read them (checked unchanged at teardown);
+    a test whose engine may write takes ``fresh_filled``."""
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=filled_embedder)
+    with left_unchanged(_fill(engine), "the shared filled engine") as shared:
+        yield shared
+
+
+@pytest.fixture
+def fresh_filled(engine: RecallEngine) -> RecallEngine:
+    return _fill(engine)
+
+
+@pytest.fixture(scope="module")
+def rejecting_engine() -> Iterator[RecallEngine]:
+    """An engine over an empty in-memory store for the module's tests whose writes must all be refused:
+    each checks that its own call wrote nothing, and the store must still be empty at teardown."""
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder())
+    with left_unchanged(engine, "the shared engine") as shared:
+        yield shared
 
 
 # -- queries and limits --------------------------------------------------------
 
 
 @pytest.mark.parametrize("query", ["", "   ", "\n\t", None])
-def test_blank_query_returns_nothing_without_embedding(filled: RecallEngine, hash_embedder: HashEmbedder, query) -> None:
-    calls = hash_embedder.calls
+def test_blank_query_returns_nothing_without_embedding(
+    filled: RecallEngine, filled_embedder: HashEmbedder, query
+) -> None:
+    calls = filled_embedder.calls
     assert filled.recall(query, "u1") == []
     report = filled.explain(query, "u1")
     assert report.candidates == [] and report.facts == [] and "blank" in report.note
-    assert hash_embedder.calls == calls
+    assert filled_embedder.calls == calls
 
 
 @pytest.mark.parametrize("limit", [0, -1, -100])
 def test_limit_zero_or_negative_returns_nothing_without_embedding(
-    filled: RecallEngine, hash_embedder: HashEmbedder, limit: int
+    filled: RecallEngine, filled_embedder: HashEmbedder, limit: int
 ) -> None:
-    calls = hash_embedder.calls
+    calls = filled_embedder.calls
     assert filled.recall("tea", "u1", limit=limit) == []
     assert filled.explain("tea", "u1", limit=limit).candidates == []
-    assert hash_embedder.calls == calls
+    assert filled_embedder.calls == calls
 
 
 @pytest.mark.parametrize("limit", ["3", 2.0, True, [3]])
@@ -91,15 +122,15 @@ def test_non_str_query_is_a_type_error(filled: RecallEngine, query) -> None:
 
 
 @pytest.mark.parametrize("mode", BAD_MODES)
-def test_broken_embedder_on_add_raises_naming_it_and_writes_nothing(filled: RecallEngine, mode: str) -> None:
-    bad = RecallEngine(store=filled.store, embedder=BrokenEmbedder(mode))
+def test_broken_embedder_on_add_raises_naming_it_and_writes_nothing(fresh_filled: RecallEngine, mode: str) -> None:
+    bad = RecallEngine(store=fresh_filled.store, embedder=BrokenEmbedder(mode))
     with pytest.raises(ValueError, match="broken-embedder"):
         bad.add("u1", ["User owns a kayak.", "User likes tea."])
     with pytest.raises(ValueError, match="broken-embedder"):
         bad.add("u2", ["User owns a kayak."])
-    assert filled.count("u1") == 2 and filled.count("u2") == 0
+    assert fresh_filled.count("u1") == 2 and fresh_filled.count("u2") == 0
     # The sighting of the already-stored "User likes tea." was not written either.
-    assert all(f.times_seen == 1 for f in filled.store.load_entity("u1").facts)
+    assert all(f.times_seen == 1 for f in fresh_filled.store.load_entity("u1").facts)
 
 
 @pytest.mark.parametrize("mode", BAD_MODES)
@@ -169,10 +200,10 @@ def test_empty_fact_list_adds_nothing(engine: RecallEngine) -> None:
         ({"metadata": [{}, {}, {}]}, "metadata"),
     ],
 )
-def test_mismatched_lengths_are_a_clear_error(engine: RecallEngine, kwargs: dict, name: str) -> None:
+def test_mismatched_lengths_are_a_clear_error(rejecting_engine: RecallEngine, kwargs: dict, name: str) -> None:
     with pytest.raises(ValueError, match=rf"{name} has \d+ entries for 2 facts"):
-        engine.add("u1", ["User likes tea.", "User likes jazz."], **kwargs)
-    assert engine.count("u1") == 0
+        rejecting_engine.add("u1", ["User likes tea.", "User likes jazz."], **kwargs)
+    assert rejecting_engine.count("u1") == 0
 
 
 @pytest.mark.parametrize(
@@ -187,20 +218,20 @@ def test_mismatched_lengths_are_a_clear_error(engine: RecallEngine, kwargs: dict
         ({"metadata": [{"ok": 1}, "x"]}, TypeError),
     ],
 )
-def test_bad_ids_timestamps_and_metadata_write_nothing(engine: RecallEngine, kwargs: dict, error) -> None:
+def test_bad_ids_timestamps_and_metadata_write_nothing(rejecting_engine: RecallEngine, kwargs: dict, error) -> None:
     with pytest.raises(error):
-        engine.add("u1", ["User likes tea.", "User likes jazz."], **kwargs)
-    assert engine.count("u1") == 0
+        rejecting_engine.add("u1", ["User likes tea.", "User likes jazz."], **kwargs)
+    assert rejecting_engine.count("u1") == 0
 
 
 @pytest.mark.parametrize(
     "metadata",
     [{"when": datetime(2024, 1, 1)}, {"obj": object()}, {"s": {1, 2}}, {1: "int key"}, [{"a": 1}, {"b": b"x"}]],
 )
-def test_non_json_metadata_is_a_type_error(engine: RecallEngine, metadata) -> None:
+def test_non_json_metadata_is_a_type_error(rejecting_engine: RecallEngine, metadata) -> None:
     with pytest.raises(TypeError, match="metadata"):
-        engine.add("u1", ["User likes tea.", "User likes jazz."], metadata=metadata)
-    assert engine.count("u1") == 0
+        rejecting_engine.add("u1", ["User likes tea.", "User likes jazz."], metadata=metadata)
+    assert rejecting_engine.count("u1") == 0
 
 
 # -- dimensions -------------------------------------------------------------------
@@ -257,7 +288,9 @@ def test_adding_another_dimension_after_everything_was_forgotten_is_a_clear_valu
         (lambda e: e.add("u", ["ok"], created_at="9999-12-31T23:00:00-05:00"), "outside the years 1-9999"),
     ],
 )
-def test_input_chroma_or_json_would_refuse_is_refused_first_with_the_argument_named(engine, call, match) -> None:
+def test_input_chroma_or_json_would_refuse_is_refused_first_with_the_argument_named(
+    rejecting_engine, call, match
+) -> None:
     with pytest.raises(ValueError, match=match):
-        call(engine)
-    assert engine.count("u") == 0  # nothing was written
+        call(rejecting_engine)
+    assert rejecting_engine.count("u") == 0  # nothing was written

@@ -78,12 +78,20 @@ def snapshot(cache: EntityCache, keys=(STEMMED, PLAIN)) -> dict:
 def assert_same(a: dict, b: dict) -> None:
     assert a["facts"] == b["facts"]
     assert a["neighbours"] == b["neighbours"]
-    for fid, v in a["vectors"].items():
-        np.testing.assert_allclose(v, b["vectors"][fid], rtol=1e-6, atol=1e-6)
+    fids = list(a["vectors"])
+    if fids:  # every vector within rtol/atol 1e-6 (one array comparison instead of one per fact)
+        np.testing.assert_allclose(np.stack([a["vectors"][f] for f in fids]),
+                                   np.stack([b["vectors"][f] for f in fids]), rtol=1e-6, atol=1e-6)
     assert a["bm25"].keys() == b["bm25"].keys()
     for k in a["bm25"]:
-        for fid, s in a["bm25"][k].items():
-            assert s == pytest.approx(b["bm25"][k][fid], rel=1e-9, abs=1e-12), (k, fid)
+        # Each score as pytest.approx(expected, rel=1e-9, abs=1e-12) would take it:
+        # equal, or within max(1e-9 * |expected|, 1e-12); NaN never matches.
+        fids = list(a["bm25"][k])
+        got = np.array([a["bm25"][k][fid] for fid in fids], dtype=np.float64)
+        want = np.array([b["bm25"][k][fid] for fid in fids], dtype=np.float64)
+        with np.errstate(invalid="ignore"):
+            ok = (got == want) | (np.abs(got - want) <= np.maximum(1e-9 * np.abs(want), 1e-12))
+        assert ok.all(), (k, [(fids[i], got[i], want[i]) for i in np.flatnonzero(~ok)[:5]])
 
 
 def rebuild(facts: dict[str, tuple[StoredFact, np.ndarray]], seed: int) -> EntityCache:

@@ -13,6 +13,7 @@ import io
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -90,16 +91,28 @@ def same_recall(a: list[dict], b: list[dict]) -> None:
     assert [f["rank_score"] for f in a] == pytest.approx([f["rank_score"] for f in b], abs=1e-6)
 
 
-@pytest.fixture
-def store_dir(tmp_path: Path) -> Path:
-    """A store folder with alice's three facts (oldest first) and bob's one."""
-    folder = tmp_path / "mem"
+def copy_of(template: Path, folder: Path) -> Path:
+    """A private copy of a closed store folder (``folder`` may exist): each test gets the folder exactly as
+    the template's seeding left it, without paying for the seeding (two Chroma opens and writes) again."""
+    shutil.copytree(template, folder, dirs_exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def store_dir_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("store-dir-template") / "mem"
     folder.mkdir()
     seed(folder, "alice", ["User is allergic to peanuts.", "User lives in Zürich.", "User runs marathons."],
          created_at=["2024-01-01T10:00:00+00:00", "2024-02-01T10:00:00+00:00", "2024-03-01T10:00:00+00:00"],
          session_id=["s1", "s1", "s2"], metadata=[{"topic": "health"}, {"topic": "home"}, {"topic": "health"}])
     seed(folder, "bob", ["User is vegetarian."])
     return folder
+
+
+@pytest.fixture
+def store_dir(store_dir_template: Path, tmp_path: Path) -> Path:
+    """A store folder with alice's three facts (oldest first) and bob's one (a private copy: tests may write)."""
+    return copy_of(store_dir_template, tmp_path / "mem")
 
 
 # -- memori list ---------------------------------------------------------------------------
@@ -415,6 +428,14 @@ def test_import_splits_lines_only_at_newlines(tmp_path: Path, capsys) -> None:
     assert [r["text"] for r in _records(tmp_path, "u", capsys)] == [text]
 
 
+@pytest.fixture(scope="module")
+def tea_store_template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A closed store folder holding u's one fact, and that fact's id."""
+    folder = tmp_path_factory.mktemp("tea-store-template")
+    [fid] = seed(folder, "u", ["User likes tea."])
+    return folder, fid
+
+
 @pytest.mark.parametrize(
     ("line2", "message"),
     [
@@ -430,8 +451,10 @@ def test_import_splits_lines_only_at_newlines(tmp_path: Path, capsys) -> None:
     ],
 )
 def test_import_reports_the_first_bad_line_and_writes_nothing(line2: str, message: str, tmp_path: Path,
+                                                              tea_store_template: tuple[Path, str],
                                                               capsys) -> None:
-    [kept] = seed(tmp_path, "u", ["User likes tea."])
+    template, kept = tea_store_template
+    copy_of(template, tmp_path)  # u's one fact, as seed(tmp_path, "u", ["User likes tea."]) leaves it
     dump = tmp_path / "in.jsonl"
     dump.write_text('{"id": "good", "text": "User cycles."}\n' + line2 + '\n{"text": "User swims."}\n',
                     encoding="utf-8")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 
 import numpy as np
@@ -9,7 +10,7 @@ import pytest
 
 from memori_core.stemming import analyzer
 
-from _helpers import HashEmbedder
+from _helpers import HashEmbedder, left_unchanged
 from memori_core import ChromaStore, RecallConfig, RecallEngine, format_context
 from memori_core.engine import derived_fact_id
 
@@ -281,6 +282,16 @@ def test_explain_prints_a_table_with_every_candidate() -> None:
         assert any(c.content in line and line.lstrip().startswith(str(c.rank)) for line in lines)
 
 
+@pytest.fixture(scope="module")
+def facts_store() -> Iterator[ChromaStore]:
+    """A store holding u1's FACTS, shared by tests that only read it (each through an engine of its own
+    config; the rows a write stores do not depend on the config). Checked unchanged at teardown."""
+    store = ChromaStore.in_memory()
+    RecallEngine(store=store, embedder=HashEmbedder()).add("u1", FACTS)
+    with left_unchanged(store, "the shared facts store") as shared:
+        yield shared
+
+
 @pytest.mark.parametrize("config", [
     RecallConfig(relevance_threshold=None),
     RecallConfig(gate="threshold", relevance_threshold=0.1),
@@ -289,9 +300,9 @@ def test_explain_prints_a_table_with_every_candidate() -> None:
     RecallConfig(gate_open=0.2, gate_keep=0.15, gate_confident=0.3),  # looser cutoffs: also a tentative opening
 ], ids=["no-gate", "threshold-0.1", "threshold-0.3", "relevance-gate", "relevance-gate-low"])
 @pytest.mark.parametrize("limit", [1, 3, 20])
-def test_recall_equals_the_kept_candidates_of_explain(config: RecallConfig, limit: int) -> None:
-    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=config)
-    eng.add("u1", FACTS)
+def test_recall_equals_the_kept_candidates_of_explain(facts_store: ChromaStore, config: RecallConfig,
+                                                       limit: int) -> None:
+    eng = RecallEngine(store=facts_store, embedder=HashEmbedder(), config=config)
     for query in ["user lives in Lisbon", "cello", "blue Toyota dark mode", "nothing matches xyzzy"]:
         recalled = eng.recall(query, "u1", limit=limit)
         report = eng.explain(query, "u1", limit=limit)

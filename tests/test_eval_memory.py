@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import re
@@ -190,9 +191,18 @@ def test_facts_are_added_by_session_with_role_and_session_metadata(memory_file: 
 # -- metrics -----------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def evaluated(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """One evaluation of the synthetic pools for the module (it adds every pool to a store: ~0.2 s)."""
+    path = tmp_path_factory.mktemp("eval-memory") / "memory_tiny.json"
+    path.write_text(json.dumps(synthetic_pools()), encoding="utf-8")
+    return evaluate(load_memory(path), embedder=BagOfWordsEmbedder(), limit=5)
+
+
 @pytest.fixture
-def result(memory_file: Path) -> dict:
-    return evaluate(load_memory(memory_file), embedder=BagOfWordsEmbedder(), limit=5)
+def result(evaluated: dict) -> dict:
+    """The evaluation's report; each test reads its own deep copy."""
+    return copy.deepcopy(evaluated)
 
 
 def test_abstention_queries_are_left_out_of_the_rankings(result: dict) -> None:

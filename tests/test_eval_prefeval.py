@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import re
@@ -131,9 +132,18 @@ def test_load_prefeval_rejects_malformed_files_naming_the_file(tmp_path: Path, d
 # -- metrics -----------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def evaluated(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """One evaluation of the synthetic users for the module."""
+    path = tmp_path_factory.mktemp("eval-prefeval") / "prefeval_tiny.json"
+    path.write_text(json.dumps(synthetic_users()), encoding="utf-8")
+    return evaluate(load_prefeval(path), embedder=WordHashEmbedder(), limit=5)
+
+
 @pytest.fixture
-def result(prefeval_file: Path) -> dict:
-    return evaluate(load_prefeval(prefeval_file), embedder=WordHashEmbedder(), limit=5)
+def result(evaluated: dict) -> dict:
+    """The evaluation's report; each test reads its own deep copy."""
+    return copy.deepcopy(evaluated)
 
 
 def test_rankings_cover_answerable_queries_only(result: dict) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import importlib
 from types import SimpleNamespace
 from typing import Any
 
@@ -13,6 +14,13 @@ from memori_core.injection import PROVIDERS, check_injectable
 
 # The provider SDKs are test extras (`pip install -e '.[dev]'`), not dependencies: the tests
 # of their typed objects take these fixtures and are skipped without the SDK; the rest run.
+# Those that are installed are imported here, while the module is collected: their thousands of
+# pydantic classes then cost no garbage-collector passes during the run (conftest.pytest_collection).
+for _sdk in ("anthropic.types", "openai.types.chat", "openai.types.responses", "google.genai.types"):
+    try:
+        importlib.import_module(_sdk)
+    except ImportError:
+        pass
 
 
 @pytest.fixture

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 import pytest
 
-from _helpers import HashEmbedder
+from _helpers import HashEmbedder, copy_rows, left_unchanged, store_rows
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.store.base import EntityRows
 
@@ -76,19 +76,43 @@ ENTITIES = ["u", "u1", "U1", "u1 ", "1:u", "u:1", "1", "user:1:x", "üser", "用
 ]
 
 
-@pytest.fixture
-def crowded() -> RecallEngine:
-    """Many entities with overlapping texts, the same caller ids and one private fact each."""
+@pytest.fixture(scope="module")
+def crowded_readonly() -> Iterator[RecallEngine]:
+    """Many entities with overlapping texts, the same caller ids and one private fact each.
+
+    Built once for the module (its 50 writes take most of a second): tests that only read take
+    this one; tests that write take ``crowded``, a private copy. At teardown the store must
+    still hold exactly the rows it was built with, so a test that wrote to it fails.
+    """
     eng = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(),
                        config=RecallConfig(relevance_threshold=None))
     for i, entity in enumerate(ENTITIES):
         eng.add(entity, SHARED_TEXTS)
-        eng.add(entity, [f"Private note {i} of {entity}: code word {i * 7919}."], ids=["private"])
-        eng.add(entity, [f"Shared caller id fact for entity number {i}."], ids=["same-id"])
+        eng.add(entity, [f"Private note {i} of {entity}: code word {i * 7919}.",
+                         f"Shared caller id fact for entity number {i}."], ids=["private", "same-id"])
+    with left_unchanged(eng, "the shared crowded engine") as shared:
+        yield shared
+
+
+# The entities the tests below write to (their assertions about every other entity read the store).
+WRITTEN = ("u", "u1")
+
+
+@pytest.fixture
+def crowded(crowded_readonly: RecallEngine) -> RecallEngine:
+    """A private copy of ``crowded_readonly`` for a test that writes: the same rows (ids, texts,
+    metadata, embeddings) and revision records in a new in-memory store, under a new engine
+    whose copies of the written entities are already loaded, as the builder's were."""
+    store = ChromaStore.in_memory()
+    copy_rows(store_rows(crowded_readonly.store), store)
+    eng = RecallEngine(store=store, embedder=HashEmbedder(), config=crowded_readonly.config)
+    for entity in WRITTEN:
+        eng._cache_for(entity)
     return eng
 
 
-def test_recall_returns_only_the_entitys_own_facts(crowded: RecallEngine) -> None:
+def test_recall_returns_only_the_entitys_own_facts(crowded_readonly: RecallEngine) -> None:
+    crowded = crowded_readonly
     for i, entity in enumerate(ENTITIES):
         facts = crowded.recall("private note code word shared caller id fact", entity, limit=100)
         assert len(facts) == len(SHARED_TEXTS) + 2
@@ -99,13 +123,15 @@ def test_recall_returns_only_the_entitys_own_facts(crowded: RecallEngine) -> Non
         assert crowded.count(entity) == len(SHARED_TEXTS) + 2
 
 
-def test_explain_scores_only_the_entitys_rows(crowded: RecallEngine) -> None:
+def test_explain_scores_only_the_entitys_rows(crowded_readonly: RecallEngine) -> None:
+    crowded = crowded_readonly
     report = crowded.explain("green tea", "u1", limit=100)
     assert report.rows_scored == len(SHARED_TEXTS) + 2
     assert all("u1 " not in c.content and "U1" not in c.content for c in report.candidates)
 
 
-def test_fresh_engine_loads_only_the_entitys_rows(crowded: RecallEngine) -> None:
+def test_fresh_engine_loads_only_the_entitys_rows(crowded_readonly: RecallEngine) -> None:
+    crowded = crowded_readonly
     fresh = RecallEngine(store=crowded.store, embedder=HashEmbedder(), config=crowded.config)
     for entity in ("u1", "u1 ", "1:u", "u:1"):
         facts = fresh.recall("private note", entity, limit=100)
@@ -151,12 +177,22 @@ def expected_error(entity_id: Any) -> type[Exception]:
     return ValueError if isinstance(entity_id, str) else TypeError
 
 
-@pytest.fixture
-def recording() -> tuple[RecallEngine, RecordingStore, HashEmbedder]:
+@pytest.fixture(scope="module")
+def recorded() -> Iterator[tuple[RecallEngine, RecordingStore, HashEmbedder]]:
+    """u1's one fact behind a recording store, shared by the module's tests: they only read
+    (the store is checked unchanged at teardown)."""
     store = RecordingStore.in_memory()
     emb = HashEmbedder()
     eng = RecallEngine(store=store, embedder=emb)
     eng.add("u1", ["User likes green tea."])
+    with left_unchanged(eng, "the shared recording engine"):
+        yield eng, store, emb
+
+
+@pytest.fixture
+def recording(recorded) -> tuple[RecallEngine, RecordingStore, HashEmbedder]:
+    """``recorded`` with its store calls and embedder calls counted from zero for this test."""
+    eng, store, emb = recorded
     store.calls = []
     emb.calls = 0
     return eng, store, emb

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -12,7 +13,9 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
 
+from _helpers import shared_engine
 from _langchain_fakes import break_store, replies
+from memori_core import RecallEngine
 from memori_core.context import OPEN_TAG
 from memori_langchain import MemoriState, memori_recall_node, with_memori_context
 
@@ -55,11 +58,22 @@ def tool_round_trip():
     )
 
 
-@pytest.fixture
-def seeded(engine):
+def _seed(engine: RecallEngine) -> RecallEngine:
     engine.add("alice", [PEANUTS, "Alice lives in Lisbon."], created_at="2026-05-01T09:30:00Z")
     engine.add("bob", ["Bob is allergic to shellfish.", "Bob lives in Oslo."])
     return engine
+
+
+@pytest.fixture(scope="module")
+def seeded() -> Iterator[RecallEngine]:
+    """Alice's and Bob's facts under the shipped config, shared by the tests that only read them
+    (checked at teardown); a test that breaks the store takes ``fresh_seeded``."""
+    yield from shared_engine(_seed, "the shared seeded engine")
+
+
+@pytest.fixture
+def fresh_seeded(engine: RecallEngine) -> RecallEngine:
+    return _seed(engine)
 
 
 def test_model_node_sees_block_on_every_call_and_history_stays_clean(seeded):
@@ -121,16 +135,16 @@ def test_without_entity_raises_a_clear_error(seeded):
         graph.invoke({"messages": [HumanMessage("peanuts")]})
 
 
-def test_broken_store_fails_open_and_strict_raises(seeded, caplog):
+def test_broken_store_fails_open_and_strict_raises(fresh_seeded, caplog):
     model = replies("still answered")
-    graph = build_graph(seeded, model, entity_id="alice")
-    break_store(seeded)
+    graph = build_graph(fresh_seeded, model, entity_id="alice")
+    break_store(fresh_seeded)
     with caplog.at_level(logging.WARNING, logger="memori_langchain"):
         result = graph.invoke({"messages": [HumanMessage("peanuts?")]})
     assert result["messages"][-1].content == "still answered"
     assert model.system_texts() == [SYSTEM]
     assert any("recall failed" in r.getMessage() for r in caplog.records)
-    strict = build_graph(seeded, replies("ok"), entity_id="alice", strict=True)
+    strict = build_graph(fresh_seeded, replies("ok"), entity_id="alice", strict=True)
     with pytest.raises(Exception, match="does not exist"):
         strict.invoke({"messages": [HumanMessage("peanuts?")]})
 

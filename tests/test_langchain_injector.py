@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langchain_core.prompt_values import ChatPromptValue
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
+from _helpers import shared_engine
 from _langchain_fakes import FailingEmbedder, break_store, replies
 from memori_core import ChromaStore, RecallEngine
 from memori_core.context import OPEN_TAG
@@ -18,11 +20,22 @@ PEANUTS = "Alice is allergic to peanuts."
 OFF_TOPIC = "zebra xylophone quartz"
 
 
-@pytest.fixture
-def seeded(engine):
+def _seed(engine: RecallEngine) -> RecallEngine:
     engine.add("alice", [PEANUTS, "Alice lives in Lisbon."], created_at="2026-05-01T09:30:00Z")
     engine.add("bob", ["Bob is allergic to shellfish.", "Bob lives in Oslo."])
     return engine
+
+
+@pytest.fixture(scope="module")
+def seeded() -> Iterator[RecallEngine]:
+    """Alice's and Bob's facts under the shipped config, shared by the tests that only read them
+    (checked at teardown); a test that breaks the store or watches the embedder takes ``fresh_seeded``."""
+    yield from shared_engine(_seed, "the shared seeded engine")
+
+
+@pytest.fixture
+def fresh_seeded(engine: RecallEngine) -> RecallEngine:
+    return _seed(engine)
 
 
 @pytest.fixture
@@ -67,8 +80,8 @@ def test_nothing_injected_below_threshold(seeded, prompt):
     assert model.system_texts() == ["You are a cooking assistant."]
 
 
-def test_blank_query_injects_nothing_and_skips_recall(seeded, hash_embedder):
-    injector = MemoriContextInjector(engine=seeded, entity_id="alice")
+def test_blank_query_injects_nothing_and_skips_recall(fresh_seeded, hash_embedder):
+    injector = MemoriContextInjector(engine=fresh_seeded, entity_id="alice")
     before = hash_embedder.calls
     messages = [SystemMessage("sys"), HumanMessage("   ")]
     assert injector.invoke(messages) == messages
@@ -116,7 +129,7 @@ def test_dict_with_messages_keeps_other_keys(seeded):
     assert isinstance(out["messages"][0], SystemMessage) and PEANUTS in out["messages"][0].content
 
 
-def test_query_is_last_human_text_parts_only(seeded, hash_embedder):
+def test_query_is_last_human_text_parts_only(fresh_seeded, hash_embedder):
     seen: list[str] = []
     inner = hash_embedder.embed_query
 
@@ -130,7 +143,7 @@ def test_query_is_last_human_text_parts_only(seeded, hash_embedder):
         {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}},
         {"type": "text", "text": "peanuts"},
     ])
-    out = MemoriContextInjector(engine=seeded, entity_id="alice").invoke(
+    out = MemoriContextInjector(engine=fresh_seeded, entity_id="alice").invoke(
         [HumanMessage("where do I live?"), AIMessage("Lisbon"), message]
     )
     assert seen == ["what about\npeanuts"]
@@ -186,10 +199,10 @@ def test_unsupported_input_type_is_a_type_error(seeded):
         MemoriContextInjector(engine=seeded, entity_id="alice").invoke("peanuts")
 
 
-def test_store_failure_fails_open_with_a_warning(seeded, prompt, caplog):
+def test_store_failure_fails_open_with_a_warning(fresh_seeded, prompt, caplog):
     model = replies("answered anyway")
-    chain = prompt | MemoriContextInjector(engine=seeded, entity_id="alice") | model
-    break_store(seeded)
+    chain = prompt | MemoriContextInjector(engine=fresh_seeded, entity_id="alice") | model
+    break_store(fresh_seeded)
     with caplog.at_level(logging.WARNING, logger="memori_langchain"):
         answer = chain.invoke({"question": "peanuts?"})
     assert answer.content == "answered anyway"
@@ -197,10 +210,10 @@ def test_store_failure_fails_open_with_a_warning(seeded, prompt, caplog):
     assert any("recall failed" in r.getMessage() and "'alice'" in r.getMessage() for r in caplog.records)
 
 
-async def test_store_failure_fails_open_async(seeded, prompt):
+async def test_store_failure_fails_open_async(fresh_seeded, prompt):
     model = replies("answered anyway")
-    chain = prompt | MemoriContextInjector(engine=seeded, entity_id="alice") | model
-    break_store(seeded)
+    chain = prompt | MemoriContextInjector(engine=fresh_seeded, entity_id="alice") | model
+    break_store(fresh_seeded)
     assert (await chain.ainvoke({"question": "peanuts?"})).content == "answered anyway"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import subprocess
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -13,6 +14,7 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 
+from _helpers import HashEmbedder, left_unchanged
 from _langchain_fakes import break_store, replies
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.context import OPEN_TAG
@@ -43,12 +45,24 @@ def _seed(engine: RecallEngine) -> RecallEngine:
     return engine
 
 
-@pytest.fixture
-def seeded(hash_embedder):
+def _seeded_open() -> RecallEngine:
     """Alice's and Bob's facts, recalled without a gate: these tests are about where the block
     goes and whose facts it holds, and the hash embedder's cosines mean nothing to the relevance gate."""
     config = RecallConfig(relevance_threshold=None)
-    return _seed(RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=config))
+    return _seed(RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=config))
+
+
+@pytest.fixture(scope="module")
+def seeded() -> Iterator[RecallEngine]:
+    """``_seeded_open()``, shared by the tests that only read it (checked at teardown);
+    a test that writes (capture) or breaks the store takes ``fresh_seeded``."""
+    with left_unchanged(_seeded_open(), "the shared seeded engine") as shared:
+        yield shared
+
+
+@pytest.fixture
+def fresh_seeded() -> RecallEngine:
+    return _seeded_open()
 
 
 @pytest.fixture
@@ -164,11 +178,11 @@ def test_nothing_injected_when_the_gate_stays_closed(seeded_gated):
     assert model.system_texts() == [SYSTEM, SYSTEM]
 
 
-def test_broken_store_fails_open_with_warnings(seeded, caplog):
+def test_broken_store_fails_open_with_warnings(fresh_seeded, caplog):
     model = tool_round_trip()
-    middleware = MemoriMiddleware(engine=seeded, entity_id="alice", capture=True)
+    middleware = MemoriMiddleware(engine=fresh_seeded, entity_id="alice", capture=True)
     agent = create_agent(model, [shop_search], system_prompt=SYSTEM, middleware=[middleware])
-    break_store(seeded)
+    break_store(fresh_seeded)
     with caplog.at_level(logging.WARNING, logger="memori_langchain"):
         result = agent.invoke({"messages": [HumanMessage("I live in Lisbon. " + QUESTION)]})
         assert middleware.flush()  # capture runs in the background
@@ -178,9 +192,10 @@ def test_broken_store_fails_open_with_warnings(seeded, caplog):
     assert "recall failed for entity 'alice'" in text and "capture failed for entity 'alice'" in text
 
 
-async def test_broken_store_strict_raises(seeded):
-    agent = create_agent(replies("ok"), [], middleware=[MemoriMiddleware(engine=seeded, entity_id="alice", strict=True)])
-    break_store(seeded)
+async def test_broken_store_strict_raises(fresh_seeded):
+    agent = create_agent(replies("ok"), [],
+                         middleware=[MemoriMiddleware(engine=fresh_seeded, entity_id="alice", strict=True)])
+    break_store(fresh_seeded)
     with pytest.raises(Exception, match="does not exist"):
         await agent.ainvoke({"messages": [HumanMessage("peanuts")]})
 
@@ -220,21 +235,21 @@ def test_chroma_server_going_down_leaves_the_agent_working(tmp_path, hash_embedd
     assert any("recall failed" in r.getMessage() for r in caplog.records)
 
 
-def test_capture_stores_each_user_turn_once_with_thread_metadata(seeded):
+def test_capture_stores_each_user_turn_once_with_thread_metadata(fresh_seeded):
     model = replies(
         AIMessage(content="", tool_calls=[{"name": "shop_search", "args": {"item": "tofu"}, "id": "c1"}]),
         AIMessage(content="noted"),
         AIMessage(content="Use tofu."),
     )
-    middleware = MemoriMiddleware(engine=seeded, entity_id="alice", capture=True)
+    middleware = MemoriMiddleware(engine=fresh_seeded, entity_id="alice", capture=True)
     agent = create_agent(model, [shop_search], system_prompt=SYSTEM, checkpointer=InMemorySaver(),
                          middleware=[middleware])
     cfg = {"configurable": {"thread_id": "kitchen-1"}}
-    before = seeded.count("alice")
+    before = fresh_seeded.count("alice")
     agent.invoke({"messages": [HumanMessage("I became vegetarian last month.")]}, cfg)
     assert middleware.flush()
-    assert seeded.count("alice") == before + 1  # two model calls, one user turn, one fact
-    [fact] = [f for f in seeded.recall("vegetarian last month", "alice") if "vegetarian" in f.content]
+    assert fresh_seeded.count("alice") == before + 1  # two model calls, one user turn, one fact
+    [fact] = [f for f in fresh_seeded.recall("vegetarian last month", "alice") if "vegetarian" in f.content]
     assert fact.content == "User became vegetarian last month."  # the statement, as a fact about the user
     assert fact.metadata["thread_id"] == "kitchen-1" and fact.metadata["role"] == "user"
     assert fact.metadata["session_id"] == "kitchen-1"
@@ -245,22 +260,23 @@ def test_capture_stores_each_user_turn_once_with_thread_metadata(seeded):
     agent.invoke({"messages": [HumanMessage("What protein should a vegetarian like me cook?")]}, cfg)
     assert middleware.flush()
     assert "User became vegetarian last month." in model.system_texts()[-1]
-    assert seeded.count("alice") == before + 1
+    assert fresh_seeded.count("alice") == before + 1
 
 
-async def test_capture_async(seeded):
-    middleware = MemoriMiddleware(engine=seeded, entity_id="alice", capture=True)
+async def test_capture_async(fresh_seeded):
+    middleware = MemoriMiddleware(engine=fresh_seeded, entity_id="alice", capture=True)
     agent = create_agent(replies("ok"), [], middleware=[middleware])
     await agent.ainvoke({"messages": [HumanMessage("My sister Ana visits on Fridays.")]})
     assert await middleware.aflush()
-    assert any(f.content == "User's sister Ana visits on Fridays." for f in seeded.recall("sister Ana Fridays", "alice"))
+    assert any(f.content == "User's sister Ana visits on Fridays."
+               for f in fresh_seeded.recall("sister Ana Fridays", "alice"))
 
 
-def test_capture_off_by_default(seeded):
-    agent = create_agent(replies("ok"), [], middleware=[MemoriMiddleware(engine=seeded, entity_id="alice")])
-    before = seeded.count("alice")
+def test_capture_off_by_default(fresh_seeded):
+    agent = create_agent(replies("ok"), [], middleware=[MemoriMiddleware(engine=fresh_seeded, entity_id="alice")])
+    before = fresh_seeded.count("alice")
     agent.invoke({"messages": [HumanMessage("I moved to Porto.")]})
-    assert seeded.count("alice") == before
+    assert fresh_seeded.count("alice") == before
 
 
 async def test_async_agent_entity_from_config(seeded):

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from langchain_core.runnables import RunnableLambda
 from langchain_tests.integration_tests import RetrieversIntegrationTests
 
+from _helpers import shared_engine
 from _langchain_fakes import break_store
+from memori_core import RecallEngine
 from memori_langchain import MemoriRetriever
 
 COFFEE_FACTS = [
@@ -43,12 +46,23 @@ class TestMemoriRetrieverStandard(RetrieversIntegrationTests):
         return "how does the user take coffee"
 
 
-@pytest.fixture
-def seeded(engine):
+def _seed(engine: RecallEngine) -> RecallEngine:
     engine.add("alice", ["Alice is allergic to peanuts.", "Alice lives in Lisbon.", *COFFEE_FACTS],
                created_at="2026-05-01T09:30:00Z", metadata={"source": "onboarding"})
     engine.add("bob", ["Bob is allergic to shellfish.", "Bob lives in Oslo."])
     return engine
+
+
+@pytest.fixture(scope="module")
+def seeded() -> Iterator[RecallEngine]:
+    """Alice's and Bob's facts under the shipped config, shared by the tests that only read them
+    (checked at teardown); a test that breaks the store takes ``fresh_seeded``."""
+    yield from shared_engine(_seed, "the shared seeded engine")
+
+
+@pytest.fixture
+def fresh_seeded(engine: RecallEngine) -> RecallEngine:
+    return _seed(engine)
 
 
 def test_documents_carry_fact_id_content_and_scores(seeded):
@@ -130,9 +144,9 @@ def test_blank_query_returns_nothing(seeded):
     assert MemoriRetriever(engine=seeded, entity_id="alice").invoke("   ") == []
 
 
-def test_store_failure_is_raised_not_hidden(seeded):
-    retriever = MemoriRetriever(engine=seeded, entity_id="alice")
-    break_store(seeded)
+def test_store_failure_is_raised_not_hidden(fresh_seeded):
+    retriever = MemoriRetriever(engine=fresh_seeded, entity_id="alice")
+    break_store(fresh_seeded)
     with pytest.raises(Exception, match="does not exist"):
         retriever.invoke("coffee")
 

@@ -16,6 +16,7 @@ from llama_index.core.llms.mock import MockFunctionCallingLLM, MockLLM
 from llama_index.core.memory import BaseMemoryBlock, Memory
 from llama_index.core.tools import FunctionTool
 
+from _helpers import shared_engine
 from memori_core import RecallEngine
 from memori_llamaindex import MemoriMemoryBlock
 
@@ -49,11 +50,22 @@ def close_chat_stores(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
         asyncio.run(async_engine.dispose())
 
 
-@pytest.fixture
-def filled(engine: RecallEngine) -> RecallEngine:
+def _fill(engine: RecallEngine) -> RecallEngine:
     engine.add("alice", [PEANUTS, "User prefers spicy food."], created_at="2026-05-01T09:30:00Z")
     engine.add("bob", ["User is allergic to shellfish.", "User prefers mild food."], created_at="2026-06-12T18:05:00Z")
     return engine
+
+
+@pytest.fixture(scope="module")
+def filled() -> Iterator[RecallEngine]:
+    """Alice's and Bob's facts under the shipped config, shared by the tests that only read them
+    (checked at teardown); a test that writes or breaks the store takes ``fresh_filled``."""
+    yield from shared_engine(_fill, "the shared filled engine")
+
+
+@pytest.fixture
+def fresh_filled(engine: RecallEngine) -> RecallEngine:
+    return _fill(engine)
 
 
 def memory_for(engine: RecallEngine, entity_id: str, session_id: str = "s1", **block_kwargs: Any) -> Memory:
@@ -218,12 +230,12 @@ async def test_capture_is_off_by_default(engine: RecallEngine) -> None:
 
 
 async def test_recall_failure_fails_open_and_the_agent_still_answers(
-    filled: RecallEngine, caplog: pytest.LogCaptureFixture
+    fresh_filled: RecallEngine, caplog: pytest.LogCaptureFixture
 ) -> None:
     recorder = Recorder()
     agent = FunctionAgent(llm=MockFunctionCallingLLM(response_generator=recorder), tools=[])
-    memory = memory_for(filled, "alice")
-    break_store(filled)
+    memory = memory_for(fresh_filled, "alice")
+    break_store(fresh_filled)
     with caplog.at_level(logging.WARNING, logger="memori_llamaindex"):
         result = await agent.run("Am I allergic to peanuts?", memory=memory)
     assert "safe dinner idea" in str(result)
@@ -231,9 +243,9 @@ async def test_recall_failure_fails_open_and_the_agent_still_answers(
     assert "MemoriMemoryBlock: recall failed for entity 'alice'" in caplog.text
 
 
-async def test_strict_block_raises_on_recall_failure(filled: RecallEngine) -> None:
-    block = MemoriMemoryBlock(engine=filled, entity_id="alice", strict=True)
-    break_store(filled)
+async def test_strict_block_raises_on_recall_failure(fresh_filled: RecallEngine) -> None:
+    block = MemoriMemoryBlock(engine=fresh_filled, entity_id="alice", strict=True)
+    break_store(fresh_filled)
     with pytest.raises(chromadb.errors.ChromaError):
         await block.aget([ChatMessage(role="user", content="peanuts")])
 

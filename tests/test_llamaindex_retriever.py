@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 
 import chromadb
 import pytest
@@ -11,6 +12,7 @@ from llama_index.core.llms.mock import MockLLM
 from llama_index.core.query_engine import RetrieverQueryEngine
 from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle, TextNode
 
+from _helpers import HashEmbedder, left_unchanged
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_llamaindex import MemoriRetriever
 
@@ -22,15 +24,27 @@ ALICE_FACTS = [
 BOB_FACTS = ["User is allergic to shellfish.", "User lives in Oslo."]
 
 
-@pytest.fixture
-def filled(hash_embedder) -> RecallEngine:
+def _filled() -> RecallEngine:
     """Two users' facts, recalled without a gate: these tests are about the retriever's plumbing
     (nodes, metadata, top k, whose facts), and the hash embedder's cosines mean nothing to the relevance gate."""
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder,
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(),
                           config=RecallConfig(relevance_threshold=None))
     engine.add("alice", ALICE_FACTS, created_at="2026-05-01T09:30:00Z")
     engine.add("bob", BOB_FACTS, created_at="2026-06-12T18:05:00Z")
     return engine
+
+
+@pytest.fixture(scope="module")
+def filled() -> Iterator[RecallEngine]:
+    """``_filled()``, shared by the module's tests that only read it (checked at teardown)."""
+    with left_unchanged(_filled(), "the shared filled engine") as engine:
+        yield engine
+
+
+@pytest.fixture
+def fresh_filled() -> RecallEngine:
+    """``_filled()`` of one's own, for a test that writes, patches or breaks it."""
+    return _filled()
 
 
 def break_store(engine: RecallEngine) -> None:
@@ -80,9 +94,9 @@ def test_excluded_llm_metadata_keys_can_be_overridden(filled: RecallEngine) -> N
     assert "rank_score" in llm_view and "entity_id: alice" in llm_view
 
 
-def test_similarity_top_k_caps_the_number_of_nodes(filled: RecallEngine) -> None:
-    filled.add("alice", [f"User owns board game number {i}." for i in range(10)])
-    retriever = MemoriRetriever(engine=filled, entity_id="alice", similarity_top_k=2)
+def test_similarity_top_k_caps_the_number_of_nodes(fresh_filled: RecallEngine) -> None:
+    fresh_filled.add("alice", [f"User owns board game number {i}." for i in range(10)])
+    retriever = MemoriRetriever(engine=fresh_filled, entity_id="alice", similarity_top_k=2)
     assert len(retriever.retrieve("board game")) == 2
 
 
@@ -104,16 +118,16 @@ async def test_async_query_engine_uses_the_same_recall(filled: RecallEngine) -> 
     assert "Oslo" not in str(response)
 
 
-async def test_aretrieve_calls_engine_arecall(filled: RecallEngine, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_aretrieve_calls_engine_arecall(fresh_filled: RecallEngine, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[str, str, int | None]] = []
-    real_arecall = filled.arecall
+    real_arecall = fresh_filled.arecall
 
     async def spy(query: str, entity_id: str, limit: int | None = None, **kw):  # type: ignore[no-untyped-def]
         calls.append((query, entity_id, limit))
         return await real_arecall(query, entity_id, limit, **kw)
 
-    monkeypatch.setattr(filled, "arecall", spy)
-    nodes = await MemoriRetriever(engine=filled, entity_id="alice", similarity_top_k=4).aretrieve("spicy food")
+    monkeypatch.setattr(fresh_filled, "arecall", spy)
+    nodes = await MemoriRetriever(engine=fresh_filled, entity_id="alice", similarity_top_k=4).aretrieve("spicy food")
     assert calls == [("spicy food", "alice", 4)]
     assert nodes[0].node.get_content() == "User prefers spicy food."
 
@@ -158,9 +172,9 @@ def test_unknown_entity_returns_no_nodes(filled: RecallEngine) -> None:
     assert MemoriRetriever(engine=filled, entity_id="carol").retrieve("peanuts") == []
 
 
-def test_store_failure_fails_open_with_a_warning(filled: RecallEngine, caplog: pytest.LogCaptureFixture) -> None:
-    retriever = MemoriRetriever(engine=filled, entity_id="alice")
-    break_store(filled)
+def test_store_failure_fails_open_with_a_warning(fresh_filled: RecallEngine, caplog: pytest.LogCaptureFixture) -> None:
+    retriever = MemoriRetriever(engine=fresh_filled, entity_id="alice")
+    break_store(fresh_filled)
     with caplog.at_level(logging.WARNING, logger="memori_llamaindex"):
         assert retriever.retrieve("peanuts") == []
         answer = str(RetrieverQueryEngine.from_args(retriever, llm=MockLLM()).query("peanuts?"))
@@ -169,17 +183,17 @@ def test_store_failure_fails_open_with_a_warning(filled: RecallEngine, caplog: p
 
 
 async def test_store_failure_fails_open_on_the_async_path(
-    filled: RecallEngine, caplog: pytest.LogCaptureFixture
+    fresh_filled: RecallEngine, caplog: pytest.LogCaptureFixture
 ) -> None:
-    retriever = MemoriRetriever(engine=filled, entity_id="alice")
-    break_store(filled)
+    retriever = MemoriRetriever(engine=fresh_filled, entity_id="alice")
+    break_store(fresh_filled)
     with caplog.at_level(logging.WARNING, logger="memori_llamaindex"):
         assert await retriever.aretrieve("peanuts") == []
     assert "recall failed" in caplog.text
 
 
-def test_strict_retriever_raises_on_store_failure(filled: RecallEngine) -> None:
-    retriever = MemoriRetriever(engine=filled, entity_id="alice", strict=True)
-    break_store(filled)
+def test_strict_retriever_raises_on_store_failure(fresh_filled: RecallEngine) -> None:
+    retriever = MemoriRetriever(engine=fresh_filled, entity_id="alice", strict=True)
+    break_store(fresh_filled)
     with pytest.raises(chromadb.errors.ChromaError):
         retriever.retrieve("peanuts")

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from _helpers import HashEmbedder, left_unchanged
 from memori_core import (
     ChromaStore,
     MemoriRecall,
@@ -121,7 +122,8 @@ def endpoint() -> Iterator[Recorder]:
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     recorder = Recorder(server.server_address[1])
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # A short poll interval: shutdown() waits for the serving loop to look up (0.5 s by default).
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
         yield recorder
@@ -131,21 +133,23 @@ def endpoint() -> Iterator[Recorder]:
         thread.join()
 
 
-@pytest.fixture
+# The SDK clients hold no state a test could change (each builds its HTTP client and TLS context,
+# ~0.1 s): one of each serves the module.
+@pytest.fixture(scope="module")
 def openai_client(endpoint: Recorder) -> Any:
     import openai
 
     return openai.OpenAI(api_key="test-key", base_url=endpoint.url + "/v1", max_retries=0)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def anthropic_client(endpoint: Recorder) -> Any:
     import anthropic
 
     return anthropic.Anthropic(api_key="test-key", base_url=endpoint.url, max_retries=0)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def genai_client(endpoint: Recorder) -> Any:
     from google import genai
     from google.genai import types
@@ -153,15 +157,25 @@ def genai_client(endpoint: Recorder) -> Any:
     return genai.Client(api_key="test-key", http_options=types.HttpOptions(base_url=endpoint.url))
 
 
-@pytest.fixture
-def stocked(hash_embedder: Any) -> RecallEngine:
+@pytest.fixture(scope="module")
+def stocked_embedder() -> HashEmbedder:
+    """The embedder of ``stocked`` (tests that count its calls take it)."""
+    return HashEmbedder()
+
+
+@pytest.fixture(scope="module")
+def stocked(stocked_embedder: HashEmbedder) -> Iterator[RecallEngine]:
     """Two entities' facts, recalled without a gate: these tests check what reaches each SDK's request
     and whose facts it holds; the hash embedder's cosines mean nothing to the relevance gate
-    (``test_relevance_gate_is_applied`` covers the gate)."""
-    engine = RecallEngine(ChromaStore.in_memory(), hash_embedder, RecallConfig(relevance_threshold=None))
+    (``test_relevance_gate_is_applied`` covers the gate).
+
+    Shared by the module: the tests that take it only recall. At teardown the store must still
+    hold exactly the rows it was built with."""
+    engine = RecallEngine(ChromaStore.in_memory(), stocked_embedder, RecallConfig(relevance_threshold=None))
     engine.add("u1", FACTS, created_at="2026-05-01T09:30:00Z")
     engine.add("u2", ["User is allergic to shellfish."], created_at="2026-05-01T09:30:00Z")
-    return engine
+    with left_unchanged(engine, "the shared stocked engine") as shared:
+        yield shared
 
 
 @pytest.fixture
@@ -224,12 +238,13 @@ def test_default_provider_from_the_constructor(stocked: RecallEngine, expected_b
     assert memory.apply({"input": QUESTION})["instructions"] == expected_block
 
 
-def test_no_query_returns_kwargs_unchanged_without_recall(stocked: RecallEngine, hash_embedder: Any) -> None:
+def test_no_query_returns_kwargs_unchanged_without_recall(stocked: RecallEngine,
+                                                         stocked_embedder: HashEmbedder) -> None:
     kwargs = {"messages": [{"role": "system", "content": "Be brief."}]}
-    calls = hash_embedder.calls
+    calls = stocked_embedder.calls
     out = MemoriRecall(stocked, entity_id="u1").apply(kwargs, provider="openai")
     assert out == kwargs
-    assert hash_embedder.calls == calls  # nothing was embedded
+    assert stocked_embedder.calls == calls  # nothing was embedded
 
 
 def test_nothing_recalled_returns_kwargs_unchanged(stocked: RecallEngine) -> None:
@@ -257,11 +272,12 @@ def test_limit_caps_the_facts_injected(stocked: RecallEngine) -> None:
     assert out["instructions"].count("\n- ") == 1
 
 
-def test_bad_shape_raises_before_recall_even_when_not_strict(stocked: RecallEngine, hash_embedder: Any) -> None:
-    calls = hash_embedder.calls
+def test_bad_shape_raises_before_recall_even_when_not_strict(stocked: RecallEngine,
+                                                           stocked_embedder: HashEmbedder) -> None:
+    calls = stocked_embedder.calls
     with pytest.raises(ValueError, match="messages"):
         MemoriRecall(stocked, entity_id="u1").apply({"input": QUESTION}, provider="openai")
-    assert hash_embedder.calls == calls
+    assert stocked_embedder.calls == calls
 
 
 class BrokenStore(ChromaStore):

@@ -132,6 +132,30 @@ def loaded_store(path: Path, **kw: Any) -> tuple[CountingStore, RecallEngine]:
     return store, RecallEngine(store=store, embedder=gaussian_embedder, config=OPEN)
 
 
+class Snapshotted:
+    """A closed store folder where ``fill(engine)`` was followed by ``answers(engine)`` and a flush of the
+    snapshot of u's copy; ``copy(folder)`` gives a test its own copy of it (one fill for the module)."""
+
+    def __init__(self, folder: Path) -> None:
+        store, engine = loaded_store(folder)
+        fill(engine)
+        self.answers = answers(engine)  # what the engine that wrote the snapshot answered
+        store.snapshots.flush()  # type: ignore[union-attr]
+        self.snap = snap_path(store).relative_to(folder)
+        store.close()
+        self.folder = folder
+
+    def copy(self, folder: Path) -> Path:
+        """A copy of the folder at ``folder``; returns the path of its snapshot of u."""
+        shutil.copytree(self.folder, folder)
+        return folder / self.snap
+
+
+@pytest.fixture(scope="module")
+def snapshotted(tmp_path_factory: pytest.TempPathFactory) -> Snapshotted:
+    return Snapshotted(tmp_path_factory.mktemp("snapshotted") / "db")
+
+
 # -- same answers -------------------------------------------------------------------
 
 
@@ -181,12 +205,10 @@ def test_snapshot_written_at_close_after_in_place_writes_answers_as_chroma(tmp_p
     assert_same_answers(in_process, from_chroma)
 
 
-def test_a_snapshot_for_another_analyzer_gives_the_rows_and_is_retokenised(tmp_path: Path) -> None:
-    store, engine = loaded_store(tmp_path / "db")
-    fill(engine)
-    engine.recall("apple", "u")
-    store.snapshots.wait()  # type: ignore[union-attr]
-    store.close()
+def test_a_snapshot_for_another_analyzer_gives_the_rows_and_is_retokenised(
+    tmp_path: Path, snapshotted: Snapshotted
+) -> None:
+    assert snapshotted.copy(tmp_path / "db").exists()  # a snapshot made with the default analyzer
     compat = RecallConfig.memori_compat()
     store, _ = loaded_store(tmp_path / "db")
     a = RecallEngine(store=store, embedder=gaussian_embedder, config=compat)
@@ -317,13 +339,9 @@ def _damage(path: Path, how: str) -> None:
 
 
 @pytest.mark.parametrize("how", ["truncated", "empty", "flipped byte", "garbage header", "wrong magic", "appended"])
-def test_a_damaged_snapshot_is_ignored_and_removed(tmp_path: Path, how: str) -> None:
-    store, engine = loaded_store(tmp_path / "db")
-    fill(engine)
-    expected = answers(engine)
-    store.snapshots.flush()  # type: ignore[union-attr]
-    path = snap_path(store)
-    store.close()
+def test_a_damaged_snapshot_is_ignored_and_removed(tmp_path: Path, snapshotted: Snapshotted, how: str) -> None:
+    path = snapshotted.copy(tmp_path / "db")
+    expected = snapshotted.answers
     _damage(path, how)
     store = CountingStore(path=tmp_path / "db")
     files = store.snapshots
@@ -337,12 +355,10 @@ def test_a_damaged_snapshot_is_ignored_and_removed(tmp_path: Path, how: str) -> 
     store.close()
 
 
-def test_a_corrupted_array_fails_the_checksum(tmp_path: Path) -> None:
-    store, engine = loaded_store(tmp_path / "db")
-    fill(engine)
-    engine.recall("apple", "u")
-    store.snapshots.flush()  # type: ignore[union-attr]
-    path = snap_path(store)
+def test_a_corrupted_array_fails_the_checksum(tmp_path: Path, snapshotted: Snapshotted) -> None:
+    path = snapshotted.copy(tmp_path / "db")
+    store = CountingStore(path=tmp_path / "db")
+    assert snap_path(store) == path
     header, start = snapshot_format.read_header(path)
     data = bytearray(path.read_bytes())
     _, _, off, nbytes = header["arrays"]["texts.buf"]
@@ -427,12 +443,8 @@ def test_close_waits_for_the_background_write_and_leaves_no_temporary_file(tmp_p
     assert [p.name for p in folder.iterdir()] == [snapshot_name("u")]
 
 
-def test_leftover_temporary_files_are_removed_on_open(tmp_path: Path) -> None:
-    store, engine = loaded_store(tmp_path / "db")
-    fill(engine)
-    engine.recall("apple", "u")
-    leftover = snap_path(store).with_name(snapshot_name("u") + ".tmp999-1")
-    store.close()
+def test_leftover_temporary_files_are_removed_on_open(tmp_path: Path, snapshotted: Snapshotted) -> None:
+    leftover = snapshotted.copy(tmp_path / "db").with_name(snapshot_name("u") + ".tmp999-1")
     leftover.write_bytes(b"partial")
     store = ChromaStore(path=tmp_path / "db")
     assert not leftover.exists() and snap_path(store).exists()

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from _helpers import HashEmbedder, left_unchanged
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 
 OPEN = RecallConfig(relevance_threshold=None)  # every gate off: these tests check what can be recalled at all
@@ -25,6 +26,20 @@ def eng(tmp_path: Path, hash_embedder: Any) -> Any:
     store = ChromaStore(path=tmp_path / "store")
     yield RecallEngine(store=store, embedder=hash_embedder, config=OPEN)
     store.close()
+
+
+@pytest.fixture(scope="module")
+def rejecting_eng(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """An engine over one embedded folder for the module's tests whose calls must all be rejected
+    before anything is written (opening a folder per test costs more than the test); the folder
+    must still hold exactly what it held when they started (checked at teardown)."""
+    store = ChromaStore(path=tmp_path_factory.mktemp("write-api") / "store")
+    try:
+        engine = RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN)
+        with left_unchanged(engine, "the shared engine") as shared:
+            yield shared
+    finally:
+        store.close()
 
 
 def texts(facts: list[Any]) -> list[str]:
@@ -63,9 +78,9 @@ def test_get_returns_in_asked_order_and_never_another_entitys_fact(eng: RecallEn
     [({"limit": -1}, "limit"), ({"offset": "x"}, "offset"), ({"where": {"k": [1, 2]}}, "where"),
      ({"where": {"$or": []}}, "where"), ({"session_id": ""}, "session_id")],
 )
-def test_list_rejects_bad_arguments_by_name(eng: RecallEngine, kwargs: dict[str, Any], message: str) -> None:
+def test_list_rejects_bad_arguments_by_name(rejecting_eng: RecallEngine, kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises((TypeError, ValueError), match=message):
-        eng.list("u", **kwargs)
+        rejecting_eng.list("u", **kwargs)
 
 
 # -- update -------------------------------------------------------------------
@@ -243,11 +258,11 @@ def test_import_with_reembed_moves_to_another_embedder(eng: RecallEngine) -> Non
      ([{"text": "x", "metadata": {"times_seen": 3}}], "reserved"), (["x"], r"records\[1\]"),
      ({"text": "x"}, "list of dicts")],
 )
-def test_import_validates_every_record_before_writing(eng: RecallEngine, records: Any, message: str) -> None:
+def test_import_validates_every_record_before_writing(rejecting_eng: RecallEngine, records: Any, message: str) -> None:
     good = {"text": "User is fine."}
     with pytest.raises((TypeError, ValueError), match=message):
-        eng.import_("u", [good, *records] if isinstance(records, list) else records)
-    assert eng.count("u") == 0
+        rejecting_eng.import_("u", [good, *records] if isinstance(records, list) else records)
+    assert rejecting_eng.count("u") == 0
 
 
 # -- the same over a real Chroma server -----------------------------------------
