@@ -57,8 +57,8 @@ import numpy as np
 from .cache import DEFAULT_KEY, DEFAULT_MAX_CACHED_BYTES, AnalyzerKey, CacheRegistry, EntityCache, Tokens
 from .facts import StoredFact
 from .memory.columns import columns_from_store
-from .stemming import analyzer
 from .memory.trim import TRIM_MIN_ROWS, release_free_heap
+from .stemming import analyzer
 from .store.base import EntityColumns, FactStore, invalidate_snapshot, snapshot_files
 
 logger = logging.getLogger(__name__)

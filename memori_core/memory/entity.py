@@ -23,9 +23,9 @@ from .postings import AnalyzerKey, CSRIndex, tokenize_to_ids
 from .sessions import link_sessions
 
 DEFAULT_KEY: AnalyzerKey = ("unicode", "english")
+"""The analyzer of :class:`~memori_core.RecallConfig`'s defaults (``tokenizer``, ``stemmer``)."""
 Tokens = tuple[AnalyzerKey, list[list[str]]]
 """The tokens of some facts' texts under one analyzer, one list per fact (made ahead of :meth:`EntityCache.upsert`)."""
-"""The analyzer of :class:`~memori_core.RecallConfig`'s defaults (``tokenizer``, ``stemmer``)."""
 
 # Dead rows are compacted away once they are this many and this share of all rows.
 _COMPACT_MIN_DEAD = 256

@@ -85,14 +85,14 @@ def _version(token: str | None) -> int:
     return int(head) if dot and head.isdigit() else 0
 
 # Row layout. Chroma filters on ENTITY only; everything else the store keeps about a fact
-# travels as one JSON object under FACT_KEY: the FACT_FIELDS, "metadata" (the user's) and
-# "text". The text sits in the record rather than in the Chroma document because a
-# document also feeds Chroma's full-text index, which the engine never queries and which
-# costs more than every other part of a write (10k facts: 4.8 s with documents, 2.3 s
-# without; benchmarks/bench_writes.py). A text longer than INLINE_TEXT_BYTES is kept as the
+# travels as one JSON object under FACT_KEY (written by _pack, read by _Row): the fact's
+# id, text, sightings, order, session, times and expiry, and the user's "metadata". The
+# text sits in the record rather than in the Chroma document because a document also
+# feeds Chroma's full-text index, which the engine never queries and which costs more
+# than every other part of a write (10k facts: 4.8 s with documents, 2.3 s without;
+# benchmarks/bench_writes.py). A text longer than INLINE_TEXT_BYTES is kept as the
 # document instead, so the record stays small (Chroma Cloud bounds a metadata value at 4 KiB).
 ENTITY, FACT_KEY = "entity_id", "memori_fact"
-FACT_FIELDS = ("id", "times_seen", "seq", "session_id", "created_at", "last_seen", "updated_at", "expires_at")
 INLINE_TEXT_BYTES = 2048
 # The layout before FACT_KEY: one metadata key per field (rows written so are still read).
 FACT_ID, CREATED_AT, LAST_SEEN, TIMES_SEEN, META_JSON = "fact_id", "created_at", "last_seen", "times_seen", "metadata_json"
