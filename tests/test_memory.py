@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import gc
+import os
 import random
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,6 +19,7 @@ from memori_core.facts import StoredFact
 from memori_core.filters import matches
 from memori_core.memory import entity as entity_mod
 from memori_core.memory.registry import DEFAULT_MAX_CACHED_BYTES, CacheRegistry
+from memori_core.memory import snapshot as snapshot_format
 from memori_core.memory.snapshot import Expected, load_snapshot, write_snapshot
 from memori_core.validate import iso_to_ts
 
@@ -231,6 +235,124 @@ def test_snapshot_of_an_in_place_written_cache_loads_as_a_fresh_load(tmp_path: P
     for other in (Expected("e", "rev-2", "coll"), Expected("x", "rev-1", "coll"), Expected("e", "rev-1", "other")):
         with pytest.raises(ValueError):
             load_snapshot(path, other)
+
+
+def _plain_cache(n: int = 300, seed: int = 5) -> EntityCache:
+    """A canonical cache of facts with no metadata, update or expiry, each seen once."""
+    w = World(seed)
+    made = [w.fact() for _ in range(n)]
+    cache = EntityCache("e", "r")
+    cache.upsert([f for f, _ in made], [v for _, v in made])
+    return cache.canonical()
+
+
+def _load(path: Path, **kw: Any) -> tuple[Any, EntityCache]:
+    snap = load_snapshot(path, Expected("e", "r", "c"), **kw)
+    return snap, EntityCache.from_columns("e", "r", snap.loaded, snap.key, forward=snap.forward, index=snap.index)
+
+
+def test_snapshot_leaves_out_zero_arrays_and_writes_equal_arrays_once(tmp_path: Path) -> None:
+    cache = _plain_cache()
+    path = tmp_path / "e.snap"
+    write_snapshot(path, cache, "c")
+    header, _ = snapshot_format.read_header(path)
+    table = header["arrays"]
+    # No fact has a last sighting, an update or an expiry: those offsets are all zero and not stored ...
+    assert [table[f"{c}.off"][2] for c in ("last_seen", "updated", "expiry")] == [-1, -1, -1]
+    # ... and their (equal) None masks are written once.
+    assert table["last_seen.none"][2] == table["updated.none"][2] == table["expiry.none"][2] >= 0
+    assert table["texts.off"][0] == "<u4" and table["ids.off"][0] == "<u4"
+    assert header["data_size"] < sum(entry[3] for entry in table.values())
+    _, loaded = _load(path)
+    assert [loaded.facts[r] for r in range(loaded.n_rows)] == [cache.facts[r] for r in range(cache.n_rows)]
+    assert_same(snapshot(loaded), snapshot(cache))
+
+
+def test_texts_of_nul_characters_round_trip(tmp_path: Path) -> None:
+    """A string buffer of zero bytes is still written (only zero offsets and masks are left out)."""
+    w = World(3)
+    made = [w.fact() for _ in range(40)]
+    facts = [replace(f, content="\x00" * 8) for f, _ in made]
+    cache = EntityCache("e", "r")
+    cache.upsert(facts, [v for _, v in made])
+    write_snapshot(tmp_path / "e.snap", cache.canonical(), "c")
+    _, loaded = _load(tmp_path / "e.snap")
+    assert [loaded.facts[r].content for r in range(loaded.n_rows)] == ["\x00" * 8] * 40  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("chunk", [64, 1 << 18])
+def test_bounds_gathered_while_checksumming_give_the_same_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
+    """Offsets, term ids and token counts are checked from the CRC pass's buffer, also when every array
+    spans many reads (64-byte reads)."""
+    monkeypatch.setattr(snapshot_format, "_CHUNK", chunk)
+    cache, live = random_writes(7, steps=300)
+    cache.revision = "r"
+    write_snapshot(tmp_path / "e.snap", cache.canonical(), "c")
+    _, loaded = _load(tmp_path / "e.snap")
+    assert_same(snapshot(loaded), snapshot(rebuild(live, 7)))
+
+
+def _spoil(name: str, a: np.ndarray) -> np.ndarray:
+    a = a.copy()
+    if name == "texts.off":
+        a[len(a) // 2] = a[-1] + 1  # offsets going back down after this row
+    elif name == "doc_terms":
+        a[-1] = 10_000  # a term id past the vocabulary
+    else:  # post_rows
+        a[0] = -1
+    return a
+
+
+@pytest.mark.parametrize("chunk", [64, 1 << 18])
+@pytest.mark.parametrize(
+    ("name", "why"), [("texts.off", "string offsets of texts"), ("doc_terms", "token arrays"), ("post_rows", "token arrays")]
+)
+def test_a_snapshot_with_an_array_out_of_bounds_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, why: str, chunk: int
+) -> None:
+    """The file is intact (its CRC is of the bad bytes): only the bounds checks can refuse it."""
+    real = snapshot_format.snapshot_arrays
+
+    def spoiled(cache: EntityCache) -> dict[str, np.ndarray]:
+        out = real(cache)
+        out[name] = _spoil(name, out[name])
+        return out
+
+    monkeypatch.setattr(snapshot_format, "snapshot_arrays", spoiled)
+    monkeypatch.setattr(snapshot_format, "_CHUNK", chunk)
+    write_snapshot(tmp_path / "e.snap", _plain_cache(), "c")
+    with pytest.raises(snapshot_format.SnapshotError, match=why):
+        load_snapshot(tmp_path / "e.snap", Expected("e", "r", "c"))
+
+
+def test_rows_read_after_the_snapshot_file_is_replaced_are_the_loaded_ones(tmp_path: Path) -> None:
+    """Single rows are read from the open file (not the mapping): a write that deletes the file and a
+    later snapshot renamed over the path change nothing for a cache already loaded."""
+    path = tmp_path / "e.snap"
+    cache = _plain_cache(seed=1)
+    write_snapshot(path, cache, "c")
+    snap, loaded = _load(path)
+    assert loaded.columns.texts.file is not None
+    path.unlink()
+    write_snapshot(tmp_path / "next.snap", _plain_cache(seed=2), "c")
+    (tmp_path / "next.snap").rename(path)
+    assert [loaded.facts[r] for r in range(loaded.n_rows)] == [cache.facts[r] for r in range(cache.n_rows)]
+    fd = loaded.columns.texts.file.fd
+    os.fstat(fd)
+    del snap, loaded
+    gc.collect()
+    with pytest.raises(OSError):
+        os.fstat(fd)  # the last column gone, the file is closed
+
+
+def test_a_snapshot_read_without_mapping_holds_no_open_file(tmp_path: Path) -> None:
+    cache = _plain_cache()
+    write_snapshot(tmp_path / "e.snap", cache, "c")
+    _, loaded = _load(tmp_path / "e.snap", use_mmap=False)
+    assert loaded.columns.texts.file is None
+    assert [loaded.facts[r] for r in range(loaded.n_rows)] == [cache.facts[r] for r in range(cache.n_rows)]
 
 
 def test_snapshot_of_an_empty_cache_round_trips(tmp_path: Path) -> None:

@@ -19,17 +19,26 @@ the Unicode database: what tokenising depends on), ``n``, ``dim``,
 Arrays, rows in reload order (what a load from the store gives):
 ``matrix`` (float32 n x dim, L2-normalised), the numeric columns (``session``,
 ``times_seen``, ``seq``, ``recency``, ``created_ts``, ``expires``, ``chars``),
-each string column ``<name>.buf`` (uint8 UTF-8) + ``<name>.off`` (int64, n + 1)
-[+ ``<name>.none`` (bool)] for ids, texts, created, last_seen, meta_json,
-updated, expiry and session_names, ``vocab.buf`` (the terms NUL-joined: a
-term's id is its position), the forward index ``doc_ptr`` / ``doc_terms`` and
-the CSR postings ``post_ptr`` / ``post_rows`` / ``post_tfs``.
+each string column ``<name>.buf`` (uint8 UTF-8) + ``<name>.off`` (n + 1;
+uint32, or int64 past 4 GiB of text) [+ ``<name>.none`` (bool)] for ids,
+texts, created, last_seen, meta_json, updated, expiry and session_names,
+``vocab.buf`` (the terms NUL-joined: a term's id is its position), the
+forward index ``doc_ptr`` / ``doc_terms`` and the CSR postings ``post_ptr`` /
+``post_rows`` / ``post_tfs``.
+
+Two rules keep the file (and what a process maps of it) small: an array whose
+bytes are all zero (e.g. the offsets of a column no fact fills) is not stored
+(offset -1: it reads as zeros), and an array equal to one written before it
+(e.g. ``last_seen`` while no fact was seen twice) points at that one's bytes.
 
 A file is written to a temporary name, fsynced and renamed over the old one
 (readers see the old file or the new one, never a part). It is used only when
 every header field matches and the data region's size and CRC-32 are right;
 loading maps the file once and every array is a read-only view of it (nothing
-is parsed per row; arrays are copied on the first write to the cache).
+is parsed per row; arrays are copied on the first write to the cache). The
+bounds of the offsets and term ids are checked while the CRC is read, from
+the read buffer, so the load maps in no page that recall does not use (the
+forward index, for one, is read only by rare paths).
 """
 
 from __future__ import annotations
@@ -37,25 +46,31 @@ from __future__ import annotations
 import json
 import mmap
 import os
+import sys
 import unicodedata
 import zlib
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
 from .columns import NUMERIC_FIELDS, STRING_FIELDS, Columns, LoadedColumns
 from .entity import EntityCache
 from .postings import AnalyzerKey, CSRIndex
-from .strings import StrColumn
+from .strings import OpenFile, StrColumn
 
-MAGIC = b"MRSNAP\x00\x02"
-SCHEMA = 2
+MAGIC = b"MRSNAP\x00\x03"
+SCHEMA = 3
 ALIGN = 64
-_CHUNK = 1 << 22  # bytes read at a time while checking the CRC
+# Bytes read at a time while checking the CRC: a multiple of ALIGN (no array item straddles two reads) and small,
+# so the buffer does not stay behind in the heap once glibc has raised its mmap threshold.
+_CHUNK = 1 << 18
+_NO_DUP: dict[str, Any] = {"trackfd": False} if sys.version_info >= (3, 13) else {}
+_NOT_STORED = -1  # the offset of an all-zero array
+_AS_IS = frozenset({"matrix", "vocab.buf"})  # always written as they are (no zero / duplicate check)
 
 
 class SnapshotError(ValueError):
@@ -95,10 +110,15 @@ def _raw(a: np.ndarray) -> memoryview:
     return memoryview(a.reshape(-1).view(np.uint8))
 
 
+def _offsets(off: np.ndarray) -> np.ndarray:
+    """String offsets as uint32 when the text fits in 4 GiB, else int64."""
+    return np.asarray(off, dtype=np.uint32 if int(off[-1]) < 2**32 else np.int64)
+
+
 def _string_arrays(name: str, col: StrColumn, out: dict[str, np.ndarray]) -> None:
     col = col.compacted()
     out[f"{name}.buf"] = col.buffer()
-    out[f"{name}.off"] = np.asarray(col.off, dtype=np.int64)
+    out[f"{name}.off"] = _offsets(col.off)
     if col.none is not None:
         out[f"{name}.none"] = np.asarray(col.none, dtype=bool)
 
@@ -127,16 +147,39 @@ def snapshot_arrays(cache: EntityCache) -> dict[str, np.ndarray]:
     return out
 
 
+def _layout(arrays: dict[str, np.ndarray]) -> tuple[dict[str, list[Any]], list[np.ndarray], int]:
+    """The header's array table, the arrays to write (in order) and the data size: all-zero arrays are not
+    stored, an array equal to an earlier one points at its bytes."""
+    table: dict[str, list[Any]] = {}
+    stored: list[np.ndarray] = []
+    written: dict[tuple[str, tuple[int, ...]], list[tuple[np.ndarray, int]]] = {}
+    offset = 0
+    for name, a in arrays.items():
+        entry: list[Any] = [a.dtype.str, list(a.shape), offset, int(a.nbytes)]
+        if name not in _AS_IS and a.nbytes:
+            raw = np.frombuffer(_raw(a), dtype=np.uint8)
+            if not name.endswith(".buf") and not raw.any():  # (a string buffer is read at its offset)
+                table[name] = [a.dtype.str, list(a.shape), _NOT_STORED, int(a.nbytes)]
+                continue
+            same = written.setdefault((a.dtype.str, a.shape), [])
+            at = next((off for b, off in same if np.array_equal(raw, np.frombuffer(_raw(b), dtype=np.uint8))), None)
+            if at is not None:
+                entry[2] = at
+                table[name] = entry
+                continue
+            same.append((a, offset))
+        table[name] = entry
+        stored.append(a)
+        offset += _aligned(a.nbytes)
+    return table, stored, offset
+
+
 def write_snapshot(path: Path, cache: EntityCache, collection_id: str) -> int:
     """Write the canonical ``cache`` at ``path`` (fsynced; not renamed: the caller does that); returns its size."""
     arrays = {k: np.ascontiguousarray(v) for k, v in snapshot_arrays(cache).items()}
-    table: dict[str, list[Any]] = {}
-    offset = 0
-    for name, a in arrays.items():
-        table[name] = [a.dtype.str, list(a.shape), offset, int(a.nbytes)]
-        offset += _aligned(a.nbytes)
+    table, stored, offset = _layout(arrays)
     crc = 0
-    for a in arrays.values():
+    for a in stored:
         crc = zlib.crc32(_raw(a), crc)
         crc = zlib.crc32(bytes(_aligned(a.nbytes) - a.nbytes), crc)
     header = {
@@ -162,7 +205,7 @@ def write_snapshot(path: Path, cache: EntityCache, collection_id: str) -> int:
         f.write(len(head).to_bytes(8, "little"))
         f.write(head)
         f.write(bytes(start - 16 - len(head)))
-        for a in arrays.values():
+        for a in stored:
             f.write(_raw(a))
             f.write(bytes(_aligned(a.nbytes) - a.nbytes))
         f.flush()
@@ -173,13 +216,18 @@ def write_snapshot(path: Path, cache: EntityCache, collection_id: str) -> int:
 def read_header(path: Path) -> tuple[dict[str, Any], int]:
     """The header of the snapshot at ``path`` and where its data region starts (raises SnapshotError, OSError)."""
     with open(path, "rb") as f:
-        head = f.read(16)
-        if len(head) < 16 or head[:8] != MAGIC:
-            raise SnapshotError("not a snapshot of this format")
-        size = int.from_bytes(head[8:16], "little")
-        if size > 1 << 26:
-            raise SnapshotError("header too large")
-        raw = f.read(size)
+        return _read_header(f)
+
+
+def _read_header(f: BinaryIO) -> tuple[dict[str, Any], int]:
+    f.seek(0)
+    head = f.read(16)
+    if len(head) < 16 or head[:8] != MAGIC:
+        raise SnapshotError("not a snapshot of this format")
+    size = int.from_bytes(head[8:16], "little")
+    if size > 1 << 26:
+        raise SnapshotError("header too large")
+    raw = f.read(size)
     if len(raw) != size:
         raise SnapshotError("truncated header")
     try:
@@ -210,24 +258,98 @@ class Expected:
         return None
 
 
-def _check_crc(path: Path, start: int, header: dict[str, Any]) -> None:
+class _Bounds:
+    """What the load checks of one integer array (range, order, ends), gathered from the CRC pass's buffer."""
+
+    __slots__ = ("lo", "hi", "first", "last", "ascending", "steps", "_at")
+
+    def __init__(self, count: int, steps: bool) -> None:
+        self.lo: int | None = None
+        self.hi: int | None = None
+        self.first: int | None = None
+        self.last: int | None = None
+        self.ascending = True
+        # steps[i] = a[i + 1] - a[i] (for doc_ptr: each row's token count), when asked for
+        self.steps = np.zeros(max(count - 1, 0), dtype=np.int32) if steps else None
+        self._at = 0
+
+    def feed(self, a: np.ndarray) -> None:
+        """The next items of the array, in order."""
+        if not a.shape[0]:
+            return
+        lo, hi, head = int(a.min()), int(a.max()), int(a[0])
+        self.lo = lo if self.lo is None else min(self.lo, lo)
+        self.hi = hi if self.hi is None else max(self.hi, hi)
+        if self.first is None:
+            self.first = head
+        if (self.last is not None and head < self.last) or bool((a[1:] < a[:-1]).any()):
+            self.ascending = False
+        if self.steps is not None:
+            if self.last is not None:
+                self.steps[self._at - 1] = head - self.last
+            self.steps[self._at : self._at + a.shape[0] - 1] = np.diff(a)
+        self.last = int(a[-1])
+        self._at += a.shape[0]
+
+
+def _bounded(name: str) -> bool:
+    """Arrays whose bounds the load checks (from the CRC pass, not the mapping)."""
+    return name.endswith(".off") or name in ("doc_ptr", "doc_terms", "post_rows")
+
+
+def _scan_data(f: BinaryIO, start: int, header: dict[str, Any]) -> dict[str, _Bounds]:
+    """Check the data region's size and CRC-32 and gather the bounds of the checked arrays on the way."""
     size = header.get("data_size")
-    if not isinstance(size, int) or os.path.getsize(path) != start + size:
+    table = header.get("arrays")
+    if not isinstance(size, int) or os.fstat(f.fileno()).st_size != start + size:
         raise SnapshotError("truncated or oversized file")
+    if not isinstance(table, dict):
+        raise SnapshotError("no array table")
+    bounds: dict[str, _Bounds] = {}
+    spans: list[tuple[int, int, np.dtype[Any], _Bounds]] = []
+    try:
+        for name, (dt_s, shape, off, nbytes) in table.items():
+            if not _bounded(name):
+                continue
+            dt = np.dtype(dt_s)
+            count = int(np.prod(shape, dtype=np.int64))
+            if dt.kind not in "iu" or len(shape) != 1 or count * dt.itemsize != nbytes:
+                raise SnapshotError(f"array {name} has the wrong type or size")
+            b = bounds[name] = _Bounds(count, steps=name == "doc_ptr")
+            if off == _NOT_STORED:
+                b.feed(np.zeros(min(count, 1), dtype=dt))
+                if b.steps is not None:
+                    b.steps[:] = 0
+            elif nbytes:
+                if off < 0 or off % ALIGN or off + nbytes > size:
+                    raise SnapshotError(f"array {name} out of bounds")
+                spans.append((off, off + nbytes, dt, b))
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, SnapshotError):
+            raise
+        raise SnapshotError(f"unreadable array table: {exc}") from None
     crc = 0
     buf = bytearray(min(_CHUNK, max(size, 1)))
     view = memoryview(buf)
-    with open(path, "rb") as f:
-        f.seek(start)
-        left = size
-        while left:
-            got = f.readinto(view[: min(left, len(buf))])
-            if not got:
+    f.seek(start)
+    pos = 0
+    while pos < size:
+        want = min(size - pos, len(buf))
+        got = 0
+        while got < want:  # fill the whole chunk: array items never straddle two reads
+            k = f.readinto(view[got:want])
+            if not k:
                 raise SnapshotError("truncated file")
-            crc = zlib.crc32(view[:got], crc)
-            left -= got
+            got += k
+        crc = zlib.crc32(view[:got], crc)
+        for lo, hi, dt, b in spans:
+            a, z = max(lo, pos), min(hi, pos + got)
+            if a < z:
+                b.feed(np.frombuffer(view[a - pos : z - pos], dtype=dt))
+        pos += got
     if crc != header.get("crc32"):
         raise SnapshotError("checksum differs")
+    return bounds
 
 
 @dataclass
@@ -242,25 +364,39 @@ class LoadedSnapshot:
 
 def load_snapshot(path: Path, expected: Expected, *, use_mmap: bool | None = None) -> LoadedSnapshot:
     """The rows stored at ``path`` if it was written for ``expected`` and is intact; raises SnapshotError otherwise."""
-    header, start = read_header(path)
-    why = expected.mismatch(header)
-    if why is not None:
-        raise SnapshotError(why)
-    _check_crc(path, start, header)
     if use_mmap is None:
         use_mmap = os.name != "nt"  # Windows cannot delete or replace a mapped file
-    with open(path, "rb") as f:
-        if use_mmap:
-            buf: Any = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-        else:
-            buf = f.read()
+    # One open file for the checks, the mapping and single-row string reads: a file renamed over this path
+    # meanwhile is never mixed in.
+    f = open(path, "rb", buffering=0)  # noqa: SIM115 - kept open by the string columns (see OpenFile)
+    opened = OpenFile(f)
     try:
-        return _parse(header, start, buf)
+        header, start = _read_header(f)
+        why = expected.mismatch(header)
+        if why is not None:
+            raise SnapshotError(why)
+        bounds = _scan_data(f, start, header)
+        if use_mmap:
+            # (Python >= 3.13 can map without a second descriptor: this file stays open for the columns anyway)
+            buf: Any = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ, **_NO_DUP)
+        else:
+            f.seek(0)
+            buf = f.read()
+            opened.close()
+        return _parse(header, start, buf, bounds, opened if use_mmap else None)
     except (KeyError, TypeError, ValueError, IndexError) as exc:
+        opened.close()
+        if isinstance(exc, SnapshotError):
+            raise
         raise SnapshotError(f"inconsistent arrays: {exc}") from None
+    except BaseException:
+        opened.close()
+        raise
 
 
-def _parse(h: dict[str, Any], start: int, buf: Any) -> LoadedSnapshot:
+def _parse(
+    h: dict[str, Any], start: int, buf: Any, bounds: dict[str, _Bounds], opened: OpenFile | None
+) -> LoadedSnapshot:
     table: dict[str, list[Any]] = h["arrays"]
     size = int(h["data_size"])
     n = int(h["n"])
@@ -269,19 +405,25 @@ def _parse(h: dict[str, Any], start: int, buf: Any) -> LoadedSnapshot:
         dt_s, shape, off, nbytes = table[name]
         dt = np.dtype(dt_s)
         count = int(np.prod(shape, dtype=np.int64))
-        if off < 0 or off + nbytes > size or count * dt.itemsize != nbytes or (rows is not None and shape[0] != rows):
+        if (
+            (off != _NOT_STORED and (off < 0 or off + nbytes > size)) or count * dt.itemsize != nbytes
+            or (rows is not None and shape[0] != rows)
+        ):
             raise SnapshotError(f"array {name} out of bounds")
-        if nbytes == 0:
-            return np.zeros(shape, dtype=dt)
+        if nbytes == 0 or off == _NOT_STORED:
+            zeros = np.zeros(shape, dtype=dt)  # (pages a read never touches stay unallocated)
+            zeros.flags.writeable = False
+            return zeros
         return np.frombuffer(buf, dtype=dt, count=count, offset=start + off).reshape(shape)
 
     def strings(name: str, rows: int) -> StrColumn:
         off = arr(f"{name}.off", rows + 1)
         data = table[f"{name}.buf"]
-        if off.shape[0] and (off[0] != 0 or off[-1] != data[3] or (np.diff(off) < 0).any()):
+        b = bounds[f"{name}.off"]
+        if off.shape[0] and (b.first != 0 or b.last != data[3] or not b.ascending):
             raise SnapshotError(f"string offsets of {name} out of bounds")
         none = arr(f"{name}.none", rows) if f"{name}.none" in table else None
-        return StrColumn(buf, off, none, base=start + data[2])
+        return StrColumn(buf, off, none, base=start + data[2], file=opened)
 
     names_col = strings("session_names", int(table["session_names.off"][1][0]) - 1)
     numeric = {name: arr(name, n) for name in NUMERIC_FIELDS}
@@ -307,14 +449,16 @@ def _parse(h: dict[str, Any], start: int, buf: Any) -> LoadedSnapshot:
     vocab = dict(zip(terms, range(vocab_size)))
     doc_ptr, doc_terms = arr("doc_ptr", n + 1), arr("doc_terms")
     post_ptr, post_rows, post_tfs = arr("post_ptr", vocab_size + 1), arr("post_rows"), arr("post_tfs")
+    ptr_b, terms_b, rows_b = bounds["doc_ptr"], bounds["doc_terms"], bounds["post_rows"]
     if (
-        doc_ptr[0] != 0 or doc_ptr[-1] != doc_terms.shape[0] or post_ptr[0] != 0
+        ptr_b.first != 0 or ptr_b.last != doc_terms.shape[0] or not ptr_b.ascending or post_ptr[0] != 0
         or post_ptr[-1] != post_rows.shape[0] or post_rows.shape != post_tfs.shape
-        or (doc_terms.size and (int(doc_terms.max()) >= vocab_size or int(doc_terms.min()) < 0))
-        or (post_rows.size and (int(post_rows.max()) >= n or int(post_rows.min()) < 0))
+        or (doc_terms.size and (terms_b.hi >= vocab_size or terms_b.lo < 0))  # type: ignore[operator]
+        or (post_rows.size and (rows_b.hi >= n or rows_b.lo < 0))  # type: ignore[operator]
     ):
         raise SnapshotError("token arrays out of bounds")
-    index = CSRIndex(vocab, post_ptr, post_rows, post_tfs, np.diff(doc_ptr).astype(np.int32))
+    lengths = ptr_b.steps if ptr_b.steps is not None else np.zeros(n, dtype=np.int32)
+    index = CSRIndex(vocab, post_ptr, post_rows, post_tfs, lengths)
     skipped = Counter({int(k): int(v) for k, v in dict(h.get("skipped_dims") or {}).items()})
     loaded = LoadedColumns(cols, skipped, int(h.get("n_expiring") or 0))
     key = tuple(h["analyzer"])

@@ -2,10 +2,26 @@
 
 from __future__ import annotations
 
+import os
+import weakref
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
+
+
+class OpenFile:
+    """A file kept open for as long as a column reads from it; closed when the last such column is gone."""
+
+    __slots__ = ("fd", "_close", "__weakref__")
+
+    def __init__(self, f: BinaryIO) -> None:
+        self.fd = f.fileno()
+        self._close = weakref.finalize(self, f.close)
+
+    def close(self) -> None:
+        """Close the file now."""
+        self._close()
 
 
 class StrColumn:
@@ -19,13 +35,23 @@ class StrColumn:
     ``extra`` until the owner rebuilds the column (compaction, snapshot).
     Values never change once stored, so a reader may keep a reference to the
     column while writers append to it.
+
+    With ``file`` (the open snapshot file ``raw`` maps), reading one row reads
+    its bytes from the file instead of the mapping: the few rows a recall
+    returns would otherwise map in whole blocks of the text around them
+    (fault-around, large page-cache folios), so over a few dozen recalls the
+    process would hold every string of the memory. Reads of many rows
+    (:meth:`values`, :meth:`take`) go through the mapping.
     """
 
-    __slots__ = ("raw", "base", "off", "none", "extra", "n_base", "_extra_bytes", "_off_view", "_none_view")
+    __slots__ = ("raw", "base", "off", "none", "extra", "n_base", "file", "_extra_bytes", "_off_view", "_none_view")
 
-    def __init__(self, raw: Any, off: np.ndarray, none: np.ndarray | None = None, base: int = 0) -> None:
+    def __init__(
+        self, raw: Any, off: np.ndarray, none: np.ndarray | None = None, base: int = 0, file: OpenFile | None = None
+    ) -> None:
         self.raw = raw
         self.base = base
+        self.file = file
         self.off = off
         self.none = none
         self.extra: list[str | None] = []
@@ -54,6 +80,19 @@ class StrColumn:
             return self.extra[row - self.n_base]
         if self._none_view is not None and self._none_view[row]:
             return None
+        off = self._off_view
+        lo, hi = off[row], off[row + 1]
+        if self.file is not None and hi > lo:
+            data = os.pread(self.file.fd, hi - lo, self.base + lo)
+            if len(data) == hi - lo:
+                return data.decode("utf-8")
+        return self.raw[self.base + lo : self.base + hi].decode("utf-8")
+
+    def _mapped(self, row: int) -> str | None:
+        if row >= self.n_base:
+            return self.extra[row - self.n_base]
+        if self._none_view is not None and self._none_view[row]:
+            return None
         b = self.base
         off = self._off_view
         return self.raw[b + off[row] : b + off[row + 1]].decode("utf-8")
@@ -62,7 +101,8 @@ class StrColumn:
         """The strings of ``rows`` (all rows when ``None``)."""
         if rows is None:
             rows = range(len(self))
-        return [self[int(r)] for r in rows]
+        get = self._mapped
+        return [get(int(r)) for r in rows]
 
     def take(self, rows: np.ndarray) -> StrColumn:
         """A new column of ``rows`` (in that order), in one buffer."""
