@@ -16,7 +16,7 @@ from .facts import RecalledFact, StoredFact
 from .injection import inject_context
 from .query import extract_user_query
 from .sdk_recall import MemoriRecall
-from .store import ChromaStore, FactStore, FolderInUseError, PartialWriteError, default_store_path
+from .store import ChromaStore, FactStore, FolderInUseError, PartialDeleteError, PartialWriteError, default_store_path
 from .text import memori_tokenize, unicode_tokenize
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "FactExtractor",
     "FactStore",
     "FolderInUseError",
+    "PartialDeleteError",
     "PartialWriteError",
     "LocalMiniLM",
     "MemoriRecall",

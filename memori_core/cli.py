@@ -330,12 +330,9 @@ def cmd_get(args: argparse.Namespace) -> int:
 def cmd_delete(args: argparse.Namespace) -> int:
     engine = _engine(args)
     ids = list(dict.fromkeys(args.ids))
-    found = {f.id for f in engine.get(args.entity, ids)}  # engine.delete ignores unknown ids silently
-    unknown = _unknown_ids(args.entity, ids, found)
-    known = [i for i in ids if i in found]
-    if known:
-        engine.delete(args.entity, known)
-    print(f"deleted {len(known)} fact(s) of {args.entity!r}")
+    deleted = engine.delete(args.entity, ids)  # the ids that were stored
+    unknown = _unknown_ids(args.entity, ids, set(deleted))
+    print(f"deleted {len(deleted)} fact(s) of {args.entity!r}")
     return 1 if unknown else 0
 
 

@@ -332,13 +332,24 @@ class RecallEngine:
         total = len(facts)
         self.store.upsert(entity_id, facts, vectors, progress=lambda done: progress("store", done, total))
 
-    def delete(self, entity_id: str, ids: Sequence[str]) -> None:
-        """Delete some of ``entity_id``'s facts by id (unknown ids are ignored)."""
+    def delete(self, entity_id: str, ids: Sequence[str]) -> list[str]:
+        """Delete some of ``entity_id``'s facts by id; returns the ids that were stored (and are deleted now),
+        in the order given, each once. Unknown ids are ignored.
+
+        A store failure after some of them were deleted raises
+        :class:`~memori_core.PartialDeleteError` with ``deleted_ids`` and
+        ``remaining_ids`` (read back from the store; deleting the remaining ones
+        again is exact); after any failure the next recall reads what the store
+        really holds.
+        """
         entity_id = check_entity_id(entity_id)
         id_list = check_id_list(ids, "ids")
         with self._coord.writing(entity_id) as done:
-            self.store.delete(entity_id, id_list)
-            done.remove(id_list)
+            present = self.store.present(entity_id, id_list) if id_list else []
+            if present:
+                self.store.delete(entity_id, present)
+                done.remove(present)
+        return present
 
     def forget(self, entity_id: str) -> None:
         """Delete every fact of ``entity_id`` (and nothing of any other entity)."""
@@ -770,9 +781,9 @@ class RecallEngine:
         """Async :meth:`explain` (runs in a worker thread)."""
         return await self._in_worker(self.explain, query, entity_id, limit, query_vector=query_vector, where=where)
 
-    async def adelete(self, entity_id: str, ids: Sequence[str]) -> None:
+    async def adelete(self, entity_id: str, ids: Sequence[str]) -> list[str]:
         """Async :meth:`delete`."""
-        await self._in_worker(self.delete, entity_id, ids)
+        return await self._in_worker(self.delete, entity_id, ids)
 
     async def aforget(self, entity_id: str) -> None:
         """Async :meth:`forget`."""

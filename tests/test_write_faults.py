@@ -242,3 +242,149 @@ def test_an_add_that_fails_on_its_first_batch_raises_the_store_error_itself(hash
     with pytest.raises(InjectedFault):
         engine.add("u", ["User likes tea."])
     assert engine.count("u") == 0
+
+
+class FaultyCollection:
+    """A real Chroma collection whose calls fail as told: ``fail[(method, fact id)] = "before" | "after"``
+    (the call that touches that fact raises before doing its work, or after), ``reads_fail`` (every ``get``
+    raises: a store that went down)."""
+
+    def __init__(self, collection) -> None:
+        self._collection = collection
+        self.fail: dict[tuple[str, str], str] = {}
+        self.reads_fail = False
+        self._lock = threading.Lock()
+
+    def _call(self, method: str, **kwargs):
+        with self._lock:
+            when = next((w for (m, fid), w in self.fail.items()
+                         if m == method and any(i.endswith(f":{fid}") for i in kwargs.get("ids") or [])), None)
+        if when == "before":
+            raise InjectedFault(f"{method} failed before its work")
+        out = getattr(self._collection, method)(**kwargs)
+        if when == "after":
+            raise InjectedFault(f"{method} failed after its work")
+        return out
+
+    def upsert(self, **kwargs):
+        return self._call("upsert", **kwargs)
+
+    def update(self, **kwargs):
+        return self._call("update", **kwargs)
+
+    def delete(self, **kwargs):
+        return self._call("delete", **kwargs)
+
+    def get(self, **kwargs):
+        if self.reads_fail:
+            raise InjectedFault("get failed: the store is down")
+        return self._collection.get(**kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._collection, name)
+
+
+@pytest.fixture
+def faulty(hash_embedder):
+    store = ChromaStore.in_memory()
+    store.max_batch_size = 2
+    store._facts = FaultyCollection(store._facts)
+    return store, RecallEngine(store=store, embedder=hash_embedder, config=CONFIG), hash_embedder
+
+
+FIVE = [f"User fact number {i} about tea" for i in range(5)]
+FIVE_IDS = [f"f{i}" for i in range(5)]
+
+
+def test_an_add_whose_batch_failed_after_landing_counts_it_as_stored(faulty) -> None:
+    from memori_core import PartialWriteError
+
+    store, engine, emb = faulty
+    # batches [f0 f1] [f2 f3] [f4]: the second lands and then fails, the third fails before landing
+    store._facts.fail = {("upsert", "f2"): "after", ("upsert", "f4"): "before"}
+    with pytest.raises(PartialWriteError) as caught:
+        engine.add("u", FIVE, ids=FIVE_IDS)
+    assert caught.value.stored_ids == ["f0", "f1", "f2", "f3"] and caught.value.unstored_ids == ["f4"]
+    assert sorted(store.present("u", FIVE_IDS)) == ["f0", "f1", "f2", "f3"]
+    assert _answers(engine) == _answers(_fresh(store, emb))
+
+
+def test_an_add_whose_only_batch_failed_after_landing_is_done(faulty) -> None:
+    store, engine, emb = faulty
+    store._facts.fail = {("upsert", "f0"): "after"}
+    assert engine.add("u", FIVE[:2], ids=FIVE_IDS[:2]) == ["f0", "f1"]  # the store's error, read back: all landed
+    assert engine.count("u") == 2
+    assert _answers(engine) == _answers(_fresh(store, emb))
+
+
+def test_an_add_that_cannot_be_read_back_reports_only_what_surely_landed(faulty) -> None:
+    from memori_core import PartialWriteError
+
+    store, engine, emb = faulty
+    store._facts.fail = {("upsert", "f2"): "after"}
+    real_upsert = store._facts.upsert
+
+    def upsert_then_go_down(**kwargs):
+        try:
+            return real_upsert(**kwargs)
+        except InjectedFault:
+            store._facts.reads_fail = True  # the failure took the store down: nothing can be read back
+            raise
+
+    store._facts.upsert = upsert_then_go_down
+    with pytest.raises(PartialWriteError, match="read back failed") as caught:
+        engine.add("u", FIVE, ids=FIVE_IDS)
+    assert caught.value.stored_ids == ["f0", "f1", "f4"]  # the batches that returned
+    store._facts.reads_fail = False
+    assert set(store.present("u", FIVE_IDS)) >= set(caught.value.stored_ids)
+    assert _answers(engine) == _answers(_fresh(store, emb))
+
+
+def test_a_sighting_update_that_failed_after_landing_is_done(faulty) -> None:
+    store, engine, emb = faulty
+    engine.add("u", ["User likes green tea."])
+    fid = engine.list("u")[0].id
+    store._facts.fail = {("update", fid): "after"}
+    engine.add("u", ["User likes green tea."])  # seen again: times_seen 2, although the update raised
+    assert engine.get("u", [fid])[0].times_seen == 2
+    assert _answers(engine) == _answers(_fresh(store, emb))
+
+
+def test_delete_returns_the_ids_that_were_stored_once_each_in_order(faulty) -> None:
+    store, engine, emb = faulty
+    engine.add("u", FIVE, ids=FIVE_IDS)
+    assert engine.delete("u", ["f3", "nope", "f1", "f3"]) == ["f3", "f1"]
+    assert engine.delete("u", ["f3", "nope"]) == []
+    assert engine.delete("other-user", ["f0"]) == []  # another entity's ids are not this one's
+    assert sorted(store.present("u", FIVE_IDS)) == ["f0", "f2", "f4"]
+    assert _answers(engine) == _answers(_fresh(store, emb))
+
+
+def test_a_delete_that_fails_part_way_says_which_facts_are_gone(faulty) -> None:
+    from memori_core import PartialDeleteError, PartialWriteError
+
+    store, engine, emb = faulty
+    engine.add("u", FIVE, ids=FIVE_IDS)
+    store._facts.fail = {("delete", "f2"): "before"}  # chunks [f0 f1] [f2 f3] [f4]: the second fails
+    with pytest.raises(PartialDeleteError) as caught:
+        engine.delete("u", FIVE_IDS)
+    err = caught.value
+    assert isinstance(err, PartialWriteError) and isinstance(err.__cause__, InjectedFault)
+    assert err.deleted_ids == ["f0", "f1"] and err.remaining_ids == ["f2", "f3", "f4"]
+    assert sorted(store.present("u", FIVE_IDS)) == ["f2", "f3", "f4"]
+    assert _answers(engine) == _answers(_fresh(store, emb))
+    store._facts.fail = {}
+    assert engine.delete("u", err.remaining_ids) == ["f2", "f3", "f4"]  # deleting the rest again is exact
+    assert engine.count("u") == 0
+
+
+def test_a_delete_whose_chunk_failed_after_deleting_is_done_and_one_that_failed_first_raises(faulty) -> None:
+    store, engine, emb = faulty
+    engine.add("u", FIVE, ids=FIVE_IDS)
+    store._facts.fail = {("delete", "f0"): "after"}
+    assert engine.delete("u", ["f0", "f1"]) == ["f0", "f1"]
+    store._facts.fail = {("delete", "f2"): "before"}
+    with pytest.raises(InjectedFault):
+        engine.delete("u", ["f2", "f3"])  # nothing deleted: the store's own error
+    assert sorted(store.present("u", FIVE_IDS)) == ["f2", "f3", "f4"]
+    assert _answers(engine) == _answers(_fresh(store, emb))

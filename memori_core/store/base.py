@@ -27,6 +27,21 @@ class PartialWriteError(RuntimeError):
         self.unstored_ids = list(unstored_ids)
 
 
+class PartialDeleteError(PartialWriteError):
+    """A delete that failed after some of the facts were deleted.
+
+    ``deleted_ids`` are no longer in the store, ``remaining_ids`` still are:
+    deleting the remaining ones again is exact. (As a :class:`PartialWriteError`,
+    ``stored_ids`` are the remaining ids and ``unstored_ids`` the deleted ones.)
+    The original error is the ``__cause__``.
+    """
+
+    def __init__(self, message: str, deleted_ids: Sequence[str], remaining_ids: Sequence[str]) -> None:
+        super().__init__(message, remaining_ids, deleted_ids)
+        self.deleted_ids = list(deleted_ids)
+        self.remaining_ids = list(remaining_ids)
+
+
 @dataclass
 class EntityColumns:
     """One entity's rows as columns (one list or array per field, rows in the store's order).
@@ -166,6 +181,10 @@ class FactStore(Protocol):
     def load_entity(self, entity_id: str) -> EntityRows: ...
 
     def get(self, entity_id: str, ids: Sequence[str]) -> list[StoredFact]: ...
+
+    def present(self, entity_id: str, ids: Sequence[str]) -> list[str]:
+        """Those of ``ids`` that are stored for ``entity_id``, in the order given, each once."""
+        ...
 
     def upsert(
         self,

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..facts import StoredFact
-from .base import EntityColumns, EntityRows, PartialWriteError
+from .base import EntityColumns, EntityRows, PartialDeleteError, PartialWriteError
 from .folder_lock import FolderHold
 from .folder_lock import acquire as acquire_folder
 
@@ -548,47 +548,129 @@ class ChromaStore:
         failures: list[BaseException] = []
         stored = 0
         if len(starts) == 1:
-            stored = write(0)
-            if progress is not None:
-                progress(stored)
-            return
-        # Chroma spends most of an upsert in work that runs beside a second batch's (measured: 12 s -> 9 s at 10k).
-        with ThreadPoolExecutor(_WRITE_THREADS, thread_name_prefix="memori-upsert") as pool:
-            futures = {pool.submit(write, start): start for start in starts}
-            for future in as_completed(futures):
-                try:
-                    stored += future.result()
-                except Exception as exc:  # noqa: BLE001 - reported below with what landed
-                    failures.append(exc)
-                    continue
-                landed.append(futures[future])
+            try:
+                stored = write(0)
+            except Exception as exc:  # noqa: BLE001 - read back below: it may have landed before failing
+                failures.append(exc)
+            else:
                 if progress is not None:
                     progress(stored)
-        if not failures:
-            return
-        if not landed:
-            raise failures[0]
-        stored_ids = [f.id for start in sorted(landed) for f in facts[start : start + step]]
+                return
+        else:
+            # Chroma spends most of an upsert in work that runs beside a second batch's (12 s -> 9 s at 10k).
+            with ThreadPoolExecutor(_WRITE_THREADS, thread_name_prefix="memori-upsert") as pool:
+                futures = {pool.submit(write, start): start for start in starts}
+                for future in as_completed(futures):
+                    try:
+                        stored += future.result()
+                    except Exception as exc:  # noqa: BLE001 - reported below with what landed
+                        failures.append(exc)
+                        continue
+                    landed.append(futures[future])
+                    if progress is not None:
+                        progress(stored)
+        if failures:
+            self._report_upsert(entity_id, facts, [f for start in sorted(landed) for f in facts[start : start + step]],
+                                failures[0])
+
+    def _report_upsert(
+        self, entity_id: str, facts: Sequence[StoredFact], in_landed_batches: list[StoredFact], error: BaseException
+    ) -> None:
+        """After a failed upsert: which facts landed, read back from the store (a batch can fail after
+        landing). Returns when every fact landed; raises ``error`` when none did, else PartialWriteError."""
+        flags = self._holds(entity_id, facts)
+        if flags is None:  # the store cannot be read either: only the batches that returned are known to be in
+            if not in_landed_batches:
+                raise error
+            stored_ids = [f.id for f in in_landed_batches]
+            note = " (read back failed: facts of the failed batches may have landed too)"
+        else:
+            stored_ids = [f.id for f, ok in zip(facts, flags) if ok]
+            if len(stored_ids) == len(facts):
+                logger.warning("entity %r: the store raised %r, but every fact of the write landed", entity_id, error)
+                return
+            if not stored_ids:
+                raise error
+            note = ""
         kept = set(stored_ids)
         raise PartialWriteError(
-            f"stored {len(stored_ids)} of {len(facts)} facts for entity {entity_id!r} before failing: {failures[0]}",
+            f"stored {len(stored_ids)} of {len(facts)} facts for entity {entity_id!r} before failing: {error}{note}",
             stored_ids, [f.id for f in facts if f.id not in kept],
-        ) from failures[0]
+        ) from error
+
+    def _records(self, entity_id: str, ids: Sequence[str]) -> dict[str, Any]:
+        """The stored Chroma metadata of those of ``ids`` that are stored (fact id -> metadata)."""
+        out: dict[str, Any] = {}
+        for start in range(0, len(ids), self.max_batch_size):
+            fact_ids = ids[start : start + self.max_batch_size]
+            by_chroma = {_chroma_id(entity_id, i): i for i in fact_ids}
+            page = self._facts.get(ids=list(by_chroma), include=["metadatas"])
+            for cid, meta in zip(page["ids"], page["metadatas"]):
+                if cid in by_chroma:
+                    out[by_chroma[cid]] = meta
+        return out
+
+    def _holds(self, entity_id: str, facts: Sequence[StoredFact]) -> list[bool] | None:
+        """Per fact, whether the store holds exactly the record written for it (``None``: it cannot be read)."""
+        try:
+            have = self._records(entity_id, [f.id for f in facts])
+        except Exception as exc:  # noqa: BLE001 - a store that fails reads too: nothing more can be said
+            logger.warning("entity %r: could not read back a failed write: %s", entity_id, exc)
+            return None
+        return [have.get(f.id) == _pack(f) for f in facts]
 
     def update_seen(self, entity_id: str, facts: Sequence[StoredFact]) -> None:
-        """Rewrite the metadata of existing facts (``last_seen``, ``times_seen``, user metadata)."""
+        """Rewrite the metadata of existing facts (``last_seen``, ``times_seen``, user metadata).
+
+        A failure is read back like :meth:`upsert`'s: :class:`PartialWriteError`
+        names the facts whose new record landed (``stored_ids``) and those that
+        still hold the old one.
+        """
         for start in range(0, len(facts), self.max_batch_size):
             chunk = facts[start : start + self.max_batch_size]
-            self._facts.update(
-                ids=[_chroma_id(entity_id, f.id) for f in chunk],
-                metadatas=[_pack(f) for f in chunk],
-            )
+            try:
+                self._facts.update(ids=[_chroma_id(entity_id, f.id) for f in chunk], metadatas=[_pack(f) for f in chunk])
+            except Exception as exc:  # noqa: BLE001 - read back: what landed before (or despite) the failure
+                self._report_upsert(entity_id, facts, list(facts[:start]), exc)
+                return
+
+    def present(self, entity_id: str, ids: Sequence[str]) -> list[str]:
+        """Those of ``ids`` that ``entity_id`` has stored, in the order given (read by id)."""
+        have = self._records(entity_id, list(dict.fromkeys(ids)))
+        return [i for i in dict.fromkeys(ids) if i in have]
 
     def delete(self, entity_id: str, ids: Sequence[str]) -> None:
-        """Delete facts of ``entity_id`` by id (unknown ids are ignored)."""
+        """Delete facts of ``entity_id`` by id (unknown ids are ignored).
+
+        A failure is read back: when some of the facts are gone and some are
+        not, :class:`PartialDeleteError` names both; when none is gone, the
+        store's error is raised; when all are, the delete is done.
+        """
         for start in range(0, len(ids), self.max_batch_size):
             chunk = [_chroma_id(entity_id, i) for i in ids[start : start + self.max_batch_size]]
-            self._facts.delete(ids=chunk)  # entity-scoped ids; see get()
+            try:
+                self._facts.delete(ids=chunk)  # entity-scoped ids; see get()
+            except Exception as exc:  # noqa: BLE001 - read back: what was deleted before (or despite) the failure
+                self._report_delete(entity_id, ids, exc)
+                return
+
+    def _report_delete(self, entity_id: str, ids: Sequence[str], error: BaseException) -> None:
+        try:
+            left = self._records(entity_id, list(dict.fromkeys(ids)))
+        except Exception as exc:  # noqa: BLE001 - nothing more can be said than the store's error
+            logger.warning("entity %r: could not read back a failed delete: %s", entity_id, exc)
+            raise error from None
+        unique = list(dict.fromkeys(ids))
+        remaining = [i for i in unique if i in left]
+        if not remaining:
+            logger.warning("entity %r: the store raised %r, but every fact of the delete is gone", entity_id, error)
+            return
+        if len(remaining) == len(unique):
+            raise error
+        raise PartialDeleteError(
+            f"deleted {len(unique) - len(remaining)} of {len(unique)} facts of entity {entity_id!r} before failing: "
+            f"{error}", [i for i in unique if i not in left], remaining,
+        ) from error
 
     def forget(self, entity_id: str) -> None:
         """Delete every fact of ``entity_id`` and nothing else."""
