@@ -45,7 +45,7 @@ from .ranking.pipeline import (
 )
 from .ranking.quantized import worth_searching
 from .records import from_record, to_record
-from .store.base import FactStore
+from .store.base import FactStore, PartialDeleteError, PartialWriteError
 from .stemming import analyzer
 from .text import normalize_fact_text
 from .validate import (
@@ -127,6 +127,35 @@ class _Scored:
     scores: PoolScores
     facts: Sequence[StoredFact]  # the pool's facts (PoolFacts: made under the lock, right after it)
     rows_scored: int
+
+
+def _add_failure(
+    entity_id: str, facts: list[StoredFact], written: list[str], replaced: list[str], exc: Exception
+) -> Exception:
+    """What an ``add`` that failed part-way raises: the store's error when nothing landed, else a
+    PartialWriteError naming every fact of the call that landed (stored or seen again) and every one that
+    did not; superseded facts left in place are named in the message."""
+    cause = exc.__cause__ if isinstance(exc, PartialWriteError) and exc.__cause__ is not None else exc
+    if isinstance(exc, PartialWriteError) and not isinstance(exc, PartialDeleteError):
+        if not written and len(exc.stored_ids) + len(exc.unstored_ids) == len(facts):
+            return exc  # the only step that ran said it all
+        landed = set(written) | set(exc.stored_ids)  # the step that failed said which of its facts landed
+    elif isinstance(exc, PartialDeleteError) or (written and len(written) == len(facts) and replaced):
+        left = (f"still stored: {', '.join(exc.remaining_ids)}" if isinstance(exc, PartialDeleteError)
+                else f"not known to be deleted: {', '.join(replaced)}")
+        return PartialWriteError(
+            f"stored every fact for entity {entity_id!r}, but deleting the superseded facts failed ({left}): {cause}",
+            [f.id for f in facts], [],
+        )
+    else:
+        landed = set(written)
+    if not landed:
+        return exc
+    stored = [f.id for f in facts if f.id in landed]
+    return PartialWriteError(
+        f"stored {len(stored)} of {len(facts)} facts for entity {entity_id!r} before failing: {cause}",
+        stored, [f.id for f in facts if f.id not in landed],
+    )
 
 
 class RecallEngine:
@@ -231,10 +260,12 @@ class RecallEngine:
         batch (an exception it raises is logged and ignored).
 
         Everything is validated and embedded before anything is written. A
-        store failure after some of the new facts were stored raises
-        :class:`~memori_core.PartialWriteError` whose ``stored_ids`` /
-        ``unstored_ids`` say which landed (add the unstored ones again); after
-        any failure the next recall reads what the store really holds.
+        store failure after some of the facts landed (stored, or counted as
+        seen again) raises :class:`~memori_core.PartialWriteError` whose
+        ``stored_ids`` / ``unstored_ids`` say which (add the unstored ones
+        again); superseded facts a failure left in place are named in its
+        message. After any failure the next recall reads what the store really
+        holds.
         """
         entity_id = check_entity_id(entity_id)
         texts = check_facts(facts)
@@ -285,16 +316,26 @@ class RecallEngine:
             late = [f for f in new if f.id not in vec_of]  # deleted meanwhile: embed now (rare)
             if late:
                 vec_of.update(self._embed_new(late))
-            if new:
-                vectors = np.stack([vec_of[f.id] for f in new])
-                tokens = self._coord.write_and_tokenise(new, lambda: self._upsert(entity_id, new, vectors, report))
-                done.upsert(new, vectors, tokens)
-            if seen:
-                self.store.update_seen(entity_id, seen)
-                done.update_seen(seen)
-            if replaced:
-                self.store.delete(entity_id, replaced)
-                done.remove(replaced)
+            written: list[str] = []  # facts whose write landed, step by step
+            try:
+                if new:
+                    vectors = np.stack([vec_of[f.id] for f in new])
+                    tokens = self._coord.write_and_tokenise(new, lambda: self._upsert(entity_id, new, vectors, report))
+                    written += [f.id for f in new]
+                    done.upsert(new, vectors, tokens)
+                if seen:
+                    self.store.update_seen(entity_id, seen)
+                    written += [f.id for f in seen]
+                    done.update_seen(seen)
+                if replaced:
+                    self.store.delete(entity_id, replaced)
+                    done.remove(replaced)
+            except Exception as exc:
+                failure = _add_failure(entity_id, [*new, *seen], written, replaced, exc)
+                if failure is exc:
+                    raise
+                root = exc.__cause__ if isinstance(exc, PartialWriteError) and exc.__cause__ is not None else exc
+                raise failure from root
         return out_ids
 
     def _stored(self, entity_id: str, batch: dict[str, StoredFact]) -> dict[str, StoredFact]:

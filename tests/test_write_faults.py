@@ -388,3 +388,44 @@ def test_a_delete_whose_chunk_failed_after_deleting_is_done_and_one_that_failed_
         engine.delete("u", ["f2", "f3"])  # nothing deleted: the store's own error
     assert sorted(store.present("u", FIVE_IDS)) == ["f2", "f3", "f4"]
     assert _answers(engine) == _answers(_fresh(store, emb))
+
+
+def test_an_add_whose_sightings_fail_after_its_new_facts_landed_names_both(faulty) -> None:
+    from memori_core import PartialWriteError
+
+    store, engine, emb = faulty
+    engine.add("u", ["User likes green tea."])
+    seen_id = engine.list("u")[0].id
+    store._facts.fail = {("update", seen_id): "before"}
+    with pytest.raises(PartialWriteError) as caught:
+        engine.add("u", ["User walks the dog at 7.", "User likes green tea."])
+    err = caught.value
+    assert seen_id in err.unstored_ids and len(err.stored_ids) == 1 and isinstance(err.__cause__, InjectedFault)
+    assert engine.get("u", err.stored_ids)[0].content == "User walks the dog at 7."
+    assert engine.get("u", [seen_id])[0].times_seen == 1
+    store._facts.fail = {}
+    engine.add("u", ["User likes green tea."])  # adding the unstored one again is exact
+    assert engine.get("u", [seen_id])[0].times_seen == 2 and engine.count("u") == 2
+    assert _answers(engine) == _answers(_fresh(store, emb))
+
+
+def test_an_add_whose_supersede_delete_fails_says_every_fact_is_stored(faulty) -> None:
+    from memori_core import PartialWriteError
+
+    store, engine, emb = faulty
+    engine.add("u", FIVE, ids=FIVE_IDS)
+    store._facts.fail = {("delete", "f1"): "before"}
+    with pytest.raises(PartialWriteError, match="superseded facts failed") as caught:
+        engine.add("u", ["User moved to Porto."], ids=["porto"], supersedes=["f1"])
+    assert caught.value.stored_ids == ["porto"] and caught.value.unstored_ids == []
+    assert "f1" in str(caught.value)
+    assert sorted(store.present("u", ["porto", "f1"])) == ["f1", "porto"]
+    assert _answers(engine) == _answers(_fresh(store, emb))
+
+
+def test_an_add_that_stores_nothing_raises_the_store_error_itself(faulty) -> None:
+    store, engine, emb = faulty
+    store._facts.fail = {("upsert", "f0"): "before"}
+    with pytest.raises(InjectedFault):
+        engine.add("u", FIVE[:2], ids=FIVE_IDS[:2])
+    assert engine.count("u") == 0
