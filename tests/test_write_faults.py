@@ -340,11 +340,17 @@ def test_an_add_that_cannot_be_read_back_reports_only_what_surely_landed(faulty)
     assert _answers(engine) == _answers(_fresh(store, emb))
 
 
-def test_a_sighting_update_that_failed_after_landing_is_done(faulty) -> None:
-    store, engine, emb = faulty
+def _stored_once_then_failing_update(store, engine, when: str) -> str:
+    """Store "User likes green tea." once; its next sighting update will fail ``when``; returns its id."""
     engine.add("u", ["User likes green tea."])
     fid = engine.list("u")[0].id
-    store._facts.fail = {("update", fid): "after"}
+    store._facts.fail = {("update", fid): when}
+    return fid
+
+
+def test_a_sighting_update_that_failed_after_landing_is_done(faulty) -> None:
+    store, engine, emb = faulty
+    fid = _stored_once_then_failing_update(store, engine, "after")
     engine.add("u", ["User likes green tea."])  # seen again: times_seen 2, although the update raised
     assert engine.get("u", [fid])[0].times_seen == 2
     assert _answers(engine) == _answers(_fresh(store, emb))
@@ -394,9 +400,7 @@ def test_an_add_whose_sightings_fail_after_its_new_facts_landed_names_both(fault
     from memori_core import PartialWriteError
 
     store, engine, emb = faulty
-    engine.add("u", ["User likes green tea."])
-    seen_id = engine.list("u")[0].id
-    store._facts.fail = {("update", seen_id): "before"}
+    seen_id = _stored_once_then_failing_update(store, engine, "before")
     with pytest.raises(PartialWriteError) as caught:
         engine.add("u", ["User walks the dog at 7.", "User likes green tea."])
     err = caught.value
