@@ -129,13 +129,18 @@ class _Scored:
     rows_scored: int
 
 
+def _root_cause(exc: Exception) -> BaseException:
+    """The store's own error behind a PartialWriteError (``exc`` itself otherwise)."""
+    return exc.__cause__ if isinstance(exc, PartialWriteError) and exc.__cause__ is not None else exc
+
+
 def _add_failure(
     entity_id: str, facts: list[StoredFact], written: list[str], replaced: list[str], exc: Exception
 ) -> Exception:
     """What an ``add`` that failed part-way raises: the store's error when nothing landed, else a
     PartialWriteError naming every fact of the call that landed (stored or seen again) and every one that
     did not; superseded facts left in place are named in the message."""
-    cause = exc.__cause__ if isinstance(exc, PartialWriteError) and exc.__cause__ is not None else exc
+    cause = _root_cause(exc)
     if isinstance(exc, PartialWriteError) and not isinstance(exc, PartialDeleteError):
         if not written and len(exc.stored_ids) + len(exc.unstored_ids) == len(facts):
             return exc  # the only step that ran said it all
@@ -334,8 +339,7 @@ class RecallEngine:
                 failure = _add_failure(entity_id, [*new, *seen], written, replaced, exc)
                 if failure is exc:
                     raise
-                root = exc.__cause__ if isinstance(exc, PartialWriteError) and exc.__cause__ is not None else exc
-                raise failure from root
+                raise failure from _root_cause(exc)
         return out_ids
 
     def _stored(self, entity_id: str, batch: dict[str, StoredFact]) -> dict[str, StoredFact]:

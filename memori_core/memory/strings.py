@@ -76,17 +76,12 @@ class StrColumn:
         return self.n_base + len(self.extra)
 
     def __getitem__(self, row: int) -> str | None:
-        if row >= self.n_base:
-            return self.extra[row - self.n_base]
-        if self._none_view is not None and self._none_view[row]:
-            return None
-        off = self._off_view
-        lo, hi = off[row], off[row + 1]
-        if self.file is not None and hi > lo:
+        if self.file is not None and row < self.n_base and (self._none_view is None or not self._none_view[row]):
+            lo, hi = self._off_view[row], self._off_view[row + 1]
             data = os.pread(self.file.fd, hi - lo, self.base + lo)
             if len(data) == hi - lo:
                 return data.decode("utf-8")
-        return self.raw[self.base + lo : self.base + hi].decode("utf-8")
+        return self._mapped(row)
 
     def _mapped(self, row: int) -> str | None:
         if row >= self.n_base:

@@ -640,8 +640,9 @@ class ChromaStore:
 
     def present(self, entity_id: str, ids: Sequence[str]) -> list[str]:
         """Those of ``ids`` that ``entity_id`` has stored, in the order given (read by id)."""
-        have = self._records(entity_id, list(dict.fromkeys(ids)))
-        return [i for i in dict.fromkeys(ids) if i in have]
+        unique = list(dict.fromkeys(ids))
+        have = self._records(entity_id, unique)
+        return [i for i in unique if i in have]
 
     def delete(self, entity_id: str, ids: Sequence[str]) -> None:
         """Delete facts of ``entity_id`` by id (unknown ids are ignored).
@@ -659,12 +660,12 @@ class ChromaStore:
                 return
 
     def _report_delete(self, entity_id: str, ids: Sequence[str], error: BaseException) -> None:
+        unique = list(dict.fromkeys(ids))
         try:
-            left = self._records(entity_id, list(dict.fromkeys(ids)))
+            left = self._records(entity_id, unique)
         except Exception as exc:  # noqa: BLE001 - nothing more can be said than the store's error
             logger.warning("entity %r: could not read back a failed delete: %s", entity_id, exc)
             raise error from None
-        unique = list(dict.fromkeys(ids))
         remaining = [i for i in unique if i in left]
         if not remaining:
             logger.warning("entity %r: the store raised %r, but every fact of the delete is gone", entity_id, error)
