@@ -275,3 +275,117 @@ def test_async_calls_run_on_the_engines_own_threads_not_the_default_executor(has
 def test_async_workers_is_validated(hash_embedder) -> None:
     with pytest.raises(ValueError, match="async_workers"):
         RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, async_workers=0)
+
+
+def _slot_rows(store: ChromaStore, entity: str) -> list[str]:
+    return sorted(store._revisions.get(where={"entity_id": entity}, include=[])["ids"])
+
+
+@pytest.mark.server
+def test_a_shared_store_keeps_only_the_last_version_slots(chroma_server, monkeypatch) -> None:
+    import memori_core.store.chroma as chroma_mod
+
+    monkeypatch.setattr(chroma_mod, "_KEPT_SLOTS", 4)
+    store = http(chroma_server, f"t_{uuid.uuid4().hex}")
+    tokens = [store.bump_revision("u") for _ in range(10)]
+    rows = _slot_rows(store, "u")
+    assert len(rows) == 5  # slots of versions 7-10 and the revision record
+    assert store.revision("u") == tokens[-1]
+    assert _slot_rows(store, "v") == []  # nothing of another entity
+
+
+@pytest.mark.server
+def test_a_writer_older_than_the_kept_slots_is_never_the_sole_successor(chroma_server, monkeypatch) -> None:
+    """Its base + 1 slot was deleted as too old: claiming it again must not pass for an exclusive commit."""
+    import memori_core.store.chroma as chroma_mod
+
+    monkeypatch.setattr(chroma_mod, "_KEPT_SLOTS", 2)
+    collection = f"t_{uuid.uuid4().hex}"
+    a, b = http(chroma_server, collection), http(chroma_server, collection)
+    base = a.bump_revision("u")  # version 1
+    for _ in range(5):
+        b.bump_revision("u")  # versions 2-6; slots 1-4 deleted
+    token, only = a.commit_revision("u", base)
+    assert only is False
+    assert token.split(".")[0] == "7" and a.revision("u") == token == b.revision("u")
+    assert len(_slot_rows(a, "u")) == 3  # slots 6 and 7 and the record: the re-claimed slot 2 is gone again
+
+
+@pytest.mark.server
+def test_an_engine_whose_copy_predates_the_kept_slots_reloads_after_its_write(
+    chroma_server, hash_embedder, monkeypatch
+) -> None:
+    import memori_core.store.chroma as chroma_mod
+
+    monkeypatch.setattr(chroma_mod, "_KEPT_SLOTS", 2)
+    collection = f"t_{uuid.uuid4().hex}"
+    a_store = http(chroma_server, collection, CountingStore)
+    a = RecallEngine(store=a_store, embedder=hash_embedder, config=OPEN)
+    b = RecallEngine(store=http(chroma_server, collection), embedder=hash_embedder, config=OPEN)
+    a.add("u", "User likes green tea.")
+    answers(a)
+    for i in range(4):
+        b.add("u", f"User plays the cello on day {i}.")
+    a.add("u", "User lives in Lisbon.")
+    got = answers(a)
+    assert a_store.loads == 2  # not replayed on the old copy
+    fresh = RecallEngine(store=http(chroma_server, collection), embedder=hash_embedder, config=OPEN)
+    assert got == answers(fresh)
+
+
+@pytest.mark.server
+def test_slots_left_by_earlier_versions_are_deleted_at_the_next_commit(chroma_server, monkeypatch) -> None:
+    import memori_core.store.chroma as chroma_mod
+
+    store = http(chroma_server, f"t_{uuid.uuid4().hex}")
+    for _ in range(20):
+        store.bump_revision("u")  # with the default window: 20 slots kept
+    assert len(_slot_rows(store, "u")) == 21
+    monkeypatch.setattr(chroma_mod, "_KEPT_SLOTS", 4)
+    token = store.bump_revision("u")
+    assert len(_slot_rows(store, "u")) == 5 and store.revision("u") == token
+
+
+@pytest.mark.server
+def test_a_publisher_stalled_past_the_kept_slots_publishes_the_newest_version(chroma_server, monkeypatch) -> None:
+    """Its own slot's successors were deleted meanwhile: the record must still end at the newest token,
+    never at the stalled writer's older one."""
+    import memori_core.store.chroma as chroma_mod
+
+    monkeypatch.setattr(chroma_mod, "_KEPT_SLOTS", 2)
+    collection = f"t_{uuid.uuid4().hex}"
+    a, b = http(chroma_server, collection), http(chroma_server, collection)
+    a.bump_revision("u")  # version 1
+    stalled = chroma_mod._new_token(2)
+    assert a._claim("u", 2, stalled)  # a claims version 2 ... and stalls before publishing
+    newest = [b.bump_revision("u") for _ in range(5)][-1]  # versions 3-7; slots below 6 deleted
+    a._publish("u", 2, stalled)
+    assert a.revision("u") == newest == b.revision("u")
+    assert len(_slot_rows(a, "u")) == 3  # slots 6 and 7 and the record
+
+
+@pytest.mark.server
+def test_concurrent_commits_with_a_small_window_still_have_exactly_one_sole_successor(chroma_server, monkeypatch) -> None:
+    import memori_core.store.chroma as chroma_mod
+
+    monkeypatch.setattr(chroma_mod, "_KEPT_SLOTS", 2)
+    collection = f"t_{uuid.uuid4().hex}"
+    stores = [http(chroma_server, collection) for _ in range(6)]
+    base = stores[0].bump_revision("u")
+    barrier = threading.Barrier(len(stores))
+    results: list[tuple[str, bool]] = []
+
+    def commit(store: ChromaStore) -> None:
+        barrier.wait()
+        results.append(store.commit_revision("u", base))
+
+    threads = [threading.Thread(target=commit, args=(s,)) for s in stores]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(only for _, only in results) == [False] * 5 + [True]
+    assert len({token for token, _ in results}) == 6
+    newest = max((token for token, _ in results), key=lambda t: int(t.split(".")[0]))
+    assert stores[0].revision("u") == newest
+    assert len(_slot_rows(stores[0], "u")) <= 3

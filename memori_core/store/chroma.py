@@ -77,6 +77,7 @@ class _KeyedLocks:
 # Writes to different entities never wait for each other.
 _WRITE_LOCKS = _KeyedLocks()
 _MAX_CLAIMS = 1000  # versions a commit may step over before giving up (each one is another writer's commit)
+_KEPT_SLOTS = 64  # version slots a shared store keeps per entity; older ones are deleted as new ones are claimed
 
 
 def _new_token(version: int) -> str:
@@ -733,6 +734,15 @@ class ChromaStore:
         a writer that finds a newer slot already claimed publishes that one,
         so the record can lag a concurrent commit only until that commit
         publishes, never for good.
+
+        Slots do not pile up: only those of the last :data:`_KEPT_SLOTS`
+        versions are kept, so publishing lists the entity's slots (one
+        filtered read of at most that many rows), publishes the newest one's
+        token (a claim is made only after its write landed, so the newest
+        token covers every write) and deletes the slots that fell out of the
+        window. A writer whose copy is older than the window could claim a
+        deleted slot again: a claim below the window is dropped and the writer
+        claims past the newest (and is not the sole successor of its base).
         """
         key = self._local_key(entity_id)
         if not self.shared:
@@ -750,9 +760,17 @@ class ChromaStore:
         for _ in range(_MAX_CLAIMS):
             version += 1
             token = _new_token(version)
-            if self._claim(entity_id, version, token):
+            if not self._claim(entity_id, version, token):
+                exclusive = False  # another writer committed version `version` since `base`
+                version = max(version, _version(self.revision(entity_id)))  # (past old, deleted slots at once)
+                continue
+            newest = max(self._slots(entity_id), default=version)
+            if version > newest - _KEPT_SLOTS:
                 break
-            exclusive = False  # another writer committed version `version` since `base`
+            # A slot deleted as too old, claimed again: drop it and claim past the newest.
+            self._revisions.delete(ids=[self._slot(entity_id, version)])
+            exclusive = False
+            version = newest
         else:
             raise RuntimeError(f"entity {entity_id!r}: {_MAX_CLAIMS} concurrent commits in a row; giving up")
         self._publish(entity_id, version, token)
@@ -776,16 +794,24 @@ class ChromaStore:
         return bool(page["metadatas"]) and page["metadatas"][0].get("token") == token
 
     def _publish(self, entity_id: str, version: int, token: str) -> None:
-        """Point the revision record at the newest claimed version (``version``, or a later one found claimed)."""
+        """Point the revision record at the newest claimed version (``version``, or a later one found claimed)
+        and delete the slots that fell out of the kept window."""
         while True:
             self._write_record(entity_id, token)
-            later: list[tuple[int, str]] = []
-            for _ in range(_MAX_CLAIMS):
-                page = self._revisions.get(ids=[self._slot(entity_id, version + 1)], include=["metadatas"])
-                if not page["metadatas"]:
-                    break
-                version += 1
-                later.append((version, str(page["metadatas"][0]["token"])))
-            if not later:
+            slots = self._slots(entity_id)
+            newest = max(slots, default=version)
+            old = [slot for v, slot in slots.items() if v <= newest - _KEPT_SLOTS]
+            for start in range(0, len(old), self.max_batch_size):
+                self._revisions.delete(ids=old[start : start + self.max_batch_size])
+            if newest <= version:
                 return
-            version, token = later[-1]
+            page = self._revisions.get(ids=[slots[newest]], include=["metadatas"])
+            if not page["metadatas"]:
+                return  # (only a slot below the window is ever deleted: not reached)
+            version, token = newest, str(page["metadatas"][0]["token"])
+
+    def _slots(self, entity_id: str) -> dict[int, str]:
+        """The entity's version slots: version -> slot id (one filtered read of the revisions collection)."""
+        prefix = _chroma_id(entity_id, "rev#")
+        ids = self._revisions.get(where={ENTITY: entity_id}, include=[])["ids"]
+        return {int(i[len(prefix):]): i for i in ids if i.startswith(prefix) and i[len(prefix):].isdigit()}
