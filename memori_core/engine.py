@@ -389,8 +389,10 @@ class RecallEngine:
         """
         entity_id = check_entity_id(entity_id)
         id_list = check_id_list(ids, "ids")
+        if not id_list or not self.store.present(entity_id, id_list):
+            return []  # nothing to delete: no write, so the revision (and a snapshot) stay as they are
         with self._coord.writing(entity_id) as done:
-            present = self.store.present(entity_id, id_list) if id_list else []
+            present = self.store.present(entity_id, id_list)  # again under the locks: exact
             if present:
                 self.store.delete(entity_id, present)
                 done.remove(present)

@@ -360,7 +360,9 @@ def test_delete_returns_the_ids_that_were_stored_once_each_in_order(faulty) -> N
     store, engine, emb = faulty
     engine.add("u", FIVE, ids=FIVE_IDS)
     assert engine.delete("u", ["f3", "nope", "f1", "f3"]) == ["f3", "f1"]
+    revision = store.revision("u")
     assert engine.delete("u", ["f3", "nope"]) == []
+    assert store.revision("u") == revision  # nothing deleted: no write, no new revision
     assert engine.delete("other-user", ["f0"]) == []  # another entity's ids are not this one's
     assert sorted(store.present("u", FIVE_IDS)) == ["f0", "f2", "f4"]
     assert _answers(engine) == _answers(_fresh(store, emb))
