@@ -253,6 +253,7 @@ class FaultyCollection:
         self._collection = collection
         self.fail: dict[tuple[str, str], str] = {}
         self.reads_fail = False
+        self.internal_errors = 0  # the next reads that fail with Chroma's InternalError
         self._lock = threading.Lock()
 
     def _call(self, method: str, **kwargs):
@@ -278,6 +279,11 @@ class FaultyCollection:
     def get(self, **kwargs):
         if self.reads_fail:
             raise InjectedFault("get failed: the store is down")
+        if self.internal_errors:
+            from chromadb.errors import InternalError
+
+            self.internal_errors -= 1
+            raise InternalError("Error executing plan: Internal error: Error creating hnsw segment reader")
         return self._collection.get(**kwargs)
 
     def __getattr__(self, name):
@@ -435,3 +441,16 @@ def test_an_add_that_stores_nothing_raises_the_store_error_itself(faulty) -> Non
     with pytest.raises(InjectedFault):
         engine.add("u", FIVE[:2], ids=FIVE_IDS[:2])
     assert engine.count("u") == 0
+
+
+def test_reads_that_chroma_fails_internally_are_tried_again(faulty) -> None:
+    from chromadb.errors import InternalError
+
+    store, engine, emb = faulty
+    engine.add("u", FIVE, ids=FIVE_IDS)
+    store._facts.internal_errors = 2  # a server racing its own segment flush, twice
+    assert store.present("u", ["f1", "nope"]) == ["f1"]
+    assert [f.id for f in store.get("u", ["f2"])] == ["f2"]
+    store._facts.internal_errors = 3  # three in a row: the error is the caller's
+    with pytest.raises(InternalError):
+        store.present("u", ["f1"])

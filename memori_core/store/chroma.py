@@ -89,6 +89,23 @@ def _version(token: str | None) -> int:
     head, dot, _ = (token or "").partition(".")
     return int(head) if dot and head.isdigit() else 0
 
+def _read(call: Callable[[], Any]) -> Any:
+    """An idempotent Chroma read, tried again (up to ``_LOAD_ATTEMPTS`` times in all) when Chroma reports an
+    internal error: a server can fail a read that races its own segment flush ("Error creating hnsw segment
+    reader: Nothing found on disk", chroma-core/chroma#4212) and answer the same read a moment later."""
+    from chromadb.errors import InternalError
+
+    for attempt in range(_LOAD_ATTEMPTS):
+        try:
+            return call()
+        except InternalError:
+            if attempt == _LOAD_ATTEMPTS - 1:
+                raise
+            logger.info("Chroma failed a read with an internal error; reading again")
+            time.sleep(0.05 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
 # Row layout. Chroma filters on ENTITY only; everything else the store keeps about a fact
 # travels as one JSON object under FACT_KEY (written by _pack, read by _Row): the fact's
 # id, text, sightings, order, session, times and expiry, and the user's "metadata". The
@@ -470,7 +487,7 @@ class ChromaStore:
             chunk = [_chroma_id(entity_id, i) for i in ids[start : start + self.max_batch_size]]
             # The Chroma id names the entity (see _chroma_id), so the lookup is scoped
             # to it without a `where` filter, which makes Chroma 1.x ~50x slower here.
-            page = self._facts.get(ids=chunk, include=["documents", "metadatas"])
+            page = _read(lambda: self._facts.get(ids=chunk, include=["documents", "metadatas"]))
             for doc, meta in zip(page["documents"], page["metadatas"]):
                 fact = self._to_fact(entity_id, doc, meta)
                 if fact is not None:
@@ -609,7 +626,7 @@ class ChromaStore:
         for start in range(0, len(ids), self.max_batch_size):
             fact_ids = ids[start : start + self.max_batch_size]
             by_chroma = {_chroma_id(entity_id, i): i for i in fact_ids}
-            page = self._facts.get(ids=list(by_chroma), include=["metadatas"])
+            page = _read(lambda: self._facts.get(ids=list(by_chroma), include=["metadatas"]))
             for cid, meta in zip(page["ids"], page["metadatas"]):
                 if cid in by_chroma:
                     out[by_chroma[cid]] = meta
@@ -695,7 +712,7 @@ class ChromaStore:
             with _LOCAL_LOCK:
                 if key in _LOCAL_REVISIONS:
                     return _LOCAL_REVISIONS[key]
-        page = self._revisions.get(ids=[_chroma_id(entity_id, "rev")], include=["metadatas"])
+        page = _read(lambda: self._revisions.get(ids=[_chroma_id(entity_id, "rev")], include=["metadatas"]))
         metas = page["metadatas"]
         token = str(metas[0]["token"]) if metas else None
         if not self.shared:
@@ -790,7 +807,7 @@ class ChromaStore:
         """Insert-if-absent of version slot ``version``; True when it now holds ``token``."""
         slot = self._slot(entity_id, version)
         self._revisions.add(ids=[slot], embeddings=[[1.0]], metadatas=[{ENTITY: entity_id, "token": token}])
-        page = self._revisions.get(ids=[slot], include=["metadatas"])
+        page = _read(lambda: self._revisions.get(ids=[slot], include=["metadatas"]))
         return bool(page["metadatas"]) and page["metadatas"][0].get("token") == token
 
     def _publish(self, entity_id: str, version: int, token: str) -> None:
@@ -805,7 +822,7 @@ class ChromaStore:
                 self._revisions.delete(ids=old[start : start + self.max_batch_size])
             if newest <= version:
                 return
-            page = self._revisions.get(ids=[slots[newest]], include=["metadatas"])
+            page = _read(lambda: self._revisions.get(ids=[slots[newest]], include=["metadatas"]))
             if not page["metadatas"]:
                 return  # (only a slot below the window is ever deleted: not reached)
             version, token = newest, str(page["metadatas"][0]["token"])
@@ -813,5 +830,5 @@ class ChromaStore:
     def _slots(self, entity_id: str) -> dict[int, str]:
         """The entity's version slots: version -> slot id (one filtered read of the revisions collection)."""
         prefix = _chroma_id(entity_id, "rev#")
-        ids = self._revisions.get(where={ENTITY: entity_id}, include=[])["ids"]
+        ids = _read(lambda: self._revisions.get(where={ENTITY: entity_id}, include=[]))["ids"]
         return {int(i[len(prefix):]): i for i in ids if i.startswith(prefix) and i[len(prefix):].isdigit()}
