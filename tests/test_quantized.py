@@ -477,3 +477,68 @@ def test_without_a_usable_faiss_recall_scans(fast_engine: RecallEngine, monkeypa
     assert_same_answers(fast_engine, query_texts(9, 5))
     cache = fast_engine._cache_for(ENTITY)
     assert cache._quantized is None and cache.quantized() is None
+
+
+# -- the copy kept in a snapshot ------------------------------------------------------------
+
+
+def _snapshotted_cache(tmp_path, monkeypatch: pytest.MonkeyPatch, n: int = 1200, d: int = 32):
+    """A canonical cache of ``n`` clustered rows written to a snapshot (which keeps the copy from 100 rows on
+    here), and the cache loaded back from it."""
+    from memori_core.cache import EntityCache
+    from memori_core.facts import StoredFact
+    from memori_core.memory import snapshot as snapshot_format
+
+    monkeypatch.setattr(snapshot_format, "COPY_FROM_ROWS", 100)
+    rng = np.random.default_rng(11)
+    m = clustered(rng, n, d)
+    facts = [StoredFact(f"f{i}", "e", f"fact {i}", "2024-01-01T00:00:00+00:00", seq=i + 1) for i in range(n)]
+    cache = EntityCache("e", "r")
+    cache.upsert(facts, m)
+    path = tmp_path / "e.snap"
+    snapshot_format.write_snapshot(path, cache.canonical(), "c")
+    snap = snapshot_format.load_snapshot(path, snapshot_format.Expected("e", "r", "c"))
+    loaded = EntityCache.from_columns("e", "r", snap.loaded, snap.key, forward=snap.forward, index=snap.index,
+                                      stored_copy=snap.copy)
+    return snap, loaded, rng
+
+
+def test_a_snapshot_keeps_the_copy_a_build_would_make(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    snap, loaded, rng = _snapshotted_cache(tmp_path, monkeypatch)
+    assert snap.copy is not None
+    built = QuantizedMatrix.build(np.asarray(loaded.matrix))
+    qm = loaded.quantized()
+    assert qm is not None and loaded._stored_copy is None  # taken from the snapshot, once
+    for mine, theirs in zip(qm.parts(), built.parts()):  # codes, scale, rho, R: the same copy
+        assert np.array_equal(mine, theirs)
+    m = np.asarray(loaded.matrix)
+    for q in queries(rng, m, 40):
+        got = qm.top(m, q, 50)
+        assert got is not None and np.array_equal(got, exact(m, q, 50))
+
+
+def test_a_copy_from_the_snapshot_follows_later_writes(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows appended (some beyond the copy's scales) and deleted after the load, before the copy is first used."""
+    from memori_core.facts import StoredFact
+
+    _, loaded, rng = _snapshotted_cache(tmp_path, monkeypatch)
+    extra = clustered(rng, 60, 32)
+    extra[:3] = l2_normalise(np.eye(32, dtype=np.float32)[:3] * 5 + 0.01)  # new maxima in some dimensions
+    loaded.upsert([StoredFact(f"x{i}", "e", f"new {i}", "2024-02-01T00:00:00+00:00", seq=10_000 + i)
+                   for i in range(60)], extra)
+    loaded.remove([f"f{i}" for i in range(0, 1200, 7)])
+    qm = loaded.quantized()
+    assert qm is not None and qm.n == loaded.n_rows and qm.n_built == 1200  # the stored copy, brought up to date
+    m = np.asarray(loaded.matrix)[: loaded.n_rows]
+    dead = ~loaded._alive[: loaded.n_rows]
+    for q in queries(rng, m, 40):
+        got = qm.top(m, q, 50)
+        assert got is not None and np.array_equal(got, exact(m, q, 50, dead=dead))
+
+
+def test_a_snapshot_below_the_size_keeps_no_copy(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from memori_core.memory import snapshot as snapshot_format
+
+    snap, _, _ = _snapshotted_cache(tmp_path, monkeypatch, n=60)
+    assert snap.copy is None
+    assert "q.codes" not in snapshot_format.read_header(tmp_path / "e.snap")[0]["arrays"]

@@ -72,8 +72,13 @@ class EntityCache:
         *,
         forward: Forward | None = None,
         index: CSRIndex | None = None,
+        stored_copy: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
     ) -> EntityCache:
-        """A cache over loaded columns; tokenises the texts unless their ``forward`` index (and ``index``) is given."""
+        """A cache over loaded columns; tokenises the texts unless their ``forward`` index (and ``index``) is given.
+
+        ``stored_copy``: the parts of the 8-bit copy of these rows (codes, scale, ``[rho, R]``), as a snapshot kept
+        them; the copy is made from them instead of the matrix on first use.
+        """
         cache = cls(entity_id, revision, key=key)
         cols = loaded.columns
         n = cols.capacity
@@ -84,6 +89,7 @@ class EntityCache:
         cache.dim = int(cols.matrix.shape[1]) if n else None
         cache.skipped_dims = Counter(loaded.skipped_dims)
         cache._adopt(cols, forward, index, loaded.n_expiring)
+        cache._stored_copy = stored_copy
         return cache
 
     def _adopt(self, cols: Columns, forward: Forward, index: CSRIndex, n_expiring: int) -> None:
@@ -114,6 +120,8 @@ class EntityCache:
         self.facts = FactsView(self)
         self._quantized: QuantizedMatrix | None = None  # 8-bit copy of the matrix, made on first use (quantized())
         self._quantized_failed = False
+        # The copy's parts as a snapshot kept them (codes, scale, [rho, R]) for these columns' first rows.
+        self._stored_copy: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     # -- views --------------------------------------------------------------
 
@@ -276,6 +284,16 @@ class EntityCache:
             if not qm.stale:
                 return qm
         self._quantized = None  # drop the old copy before making the new one
+        stored, self._stored_copy = self._stored_copy, None
+        if qm is None and stored is not None and stored[0].shape[0] <= self._n and stored[0].shape[1] == self.dim:
+            # Made from this cache's first rows when its snapshot was written (rows are only appended or killed).
+            codes, scale, bounds = stored
+            qm = QuantizedMatrix.from_parts(codes, scale, float(bounds[0]), float(bounds[1]))
+            if qm is not None:
+                qm.sync(self.matrix, self._alive[: self._n], self.n_dead)
+                if not qm.stale:
+                    self._quantized = qm
+                    return qm
         qm = self._quantized = QuantizedMatrix.build(self.matrix, self._alive[: self._n])
         self._quantized_failed = qm is None
         return qm

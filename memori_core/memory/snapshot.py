@@ -24,7 +24,10 @@ uint32, or int64 past 4 GiB of text) [+ ``<name>.none`` (bool)] for ids,
 texts, created, last_seen, meta_json, updated, expiry and session_names,
 ``vocab.buf`` (the terms NUL-joined: a term's id is its position), the
 forward index ``doc_ptr`` / ``doc_terms`` and the CSR postings ``post_ptr`` /
-``post_rows`` / ``post_tfs``.
+``post_rows`` / ``post_tfs``; from :data:`COPY_FROM_ROWS` rows on, the 8-bit
+copy recall searches first (``q.codes`` uint8 n x dim, ``q.scale`` float64,
+``q.bounds`` = [rho, R]; see :mod:`memori_core.ranking.quantized`), so a load
+does not re-quantise the matrix (nor read all of it) before the first recall.
 
 Two rules keep the file (and what a process maps of it) small: an array whose
 bytes are all zero (e.g. the offsets of a column no fact fills) is not stored
@@ -60,6 +63,8 @@ import numpy as np
 from .columns import NUMERIC_FIELDS, STRING_FIELDS, Columns, LoadedColumns
 from .entity import EntityCache
 from .postings import AnalyzerKey, CSRIndex
+from ..config import RecallConfig
+from ..ranking.quantized import QuantizedMatrix
 from .strings import OpenFile, StrColumn
 
 MAGIC = b"MRSNAP\x00\x03"
@@ -68,9 +73,11 @@ ALIGN = 64
 # Bytes read at a time while checking the CRC: a multiple of ALIGN (no array item straddles two reads) and small,
 # so the buffer does not stay behind in the heap once glibc has raised its mmap threshold.
 _CHUNK = 1 << 18
+COPY_FROM_ROWS: int = RecallConfig().quantized_above or 0
+"""Rows from which a snapshot keeps the 8-bit copy of the matrix (``RecallConfig.quantized_above``'s default)."""
 _NO_DUP: dict[str, Any] = {"trackfd": False} if sys.version_info >= (3, 13) else {}
 _NOT_STORED = -1  # the offset of an all-zero array
-_AS_IS = frozenset({"matrix", "vocab.buf"})  # always written as they are (no zero / duplicate check)
+_AS_IS = frozenset({"matrix", "vocab.buf", "q.codes"})  # always written as they are (no zero / duplicate check)
 
 
 class SnapshotError(ValueError):
@@ -144,6 +151,13 @@ def snapshot_arrays(cache: EntityCache) -> dict[str, np.ndarray]:
     out["doc_ptr"], out["doc_terms"] = doc_ptr, doc_terms
     ix = cache.lexicon
     out["post_ptr"], out["post_rows"], out["post_tfs"] = ix.ptr, ix.rows, ix.tfs
+    if n >= COPY_FROM_ROWS and n:
+        # Made here from the rows written (every row of a canonical cache is live), never taken from the
+        # live cache's copy, which recalls may be changing meanwhile.
+        qm = QuantizedMatrix.build(out["matrix"])
+        if qm is not None:
+            codes, scale, rho, code_norm = qm.parts()
+            out["q.codes"], out["q.scale"], out["q.bounds"] = codes, scale, np.array([rho, code_norm])
     return out
 
 
@@ -360,6 +374,7 @@ class LoadedSnapshot:
     key: AnalyzerKey
     forward: tuple[np.ndarray, np.ndarray]
     index: CSRIndex
+    copy: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # the 8-bit copy's parts, when kept
 
 
 def load_snapshot(path: Path, expected: Expected, *, use_mmap: bool | None = None) -> LoadedSnapshot:
@@ -461,5 +476,15 @@ def _parse(
     index = CSRIndex(vocab, post_ptr, post_rows, post_tfs, lengths)
     skipped = Counter({int(k): int(v) for k, v in dict(h.get("skipped_dims") or {}).items()})
     loaded = LoadedColumns(cols, skipped, int(h.get("n_expiring") or 0))
+    copy = None
+    if "q.codes" in table:
+        codes, scale, bounds = arr("q.codes", n), arr("q.scale"), arr("q.bounds")
+        if (
+            codes.dtype != np.uint8 or codes.ndim != 2 or codes.shape[1] != dim or scale.dtype != np.float64
+            or scale.shape != (dim,) or bounds.dtype != np.float64 or bounds.shape != (2,)
+            or not np.isfinite(bounds).all() or not np.isfinite(scale).all() or not (scale > 0).all()
+        ):
+            raise SnapshotError("8-bit copy out of shape")
+        copy = (codes, scale, bounds)
     key = tuple(h["analyzer"])
-    return LoadedSnapshot(loaded, key, (doc_ptr, doc_terms), index)  # type: ignore[arg-type]
+    return LoadedSnapshot(loaded, key, (doc_ptr, doc_terms), index, copy)  # type: ignore[arg-type]

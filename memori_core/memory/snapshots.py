@@ -133,10 +133,11 @@ class SnapshotFiles:
             snap = load_snapshot(path, Expected(entity_id, revision, self.collection_id))
             if snap.key == key:
                 cache = EntityCache.from_columns(
-                    entity_id, revision, snap.loaded, key, forward=snap.forward, index=snap.index
+                    entity_id, revision, snap.loaded, key, forward=snap.forward, index=snap.index,
+                    stored_copy=snap.copy,
                 )
             else:  # written for another analyzer: the rows are right, the tokens are not
-                cache = EntityCache.from_columns(entity_id, revision, snap.loaded, key)
+                cache = EntityCache.from_columns(entity_id, revision, snap.loaded, key, stored_copy=snap.copy)
         except FileNotFoundError:
             return None
         except Exception as exc:  # noqa: BLE001 - any damaged or foreign file: load from the store instead

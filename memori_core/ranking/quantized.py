@@ -121,6 +121,7 @@ class QuantizedMatrix:
     def __init__(self, faiss: Any, dim: int, scale: np.ndarray) -> None:
         self._faiss = faiss
         self.dim = dim
+        self._scale64 = scale.astype(np.float64)
         self._scale = scale.astype(np.float32)  # per dimension; codes = rint(x * scale)
         self._inv_scale32 = (1.0 / scale).astype(np.float32)
         self._inv_scale64 = 1.0 / scale.astype(np.float64)
@@ -156,6 +157,30 @@ class QuantizedMatrix:
         out._append(m, alive, measuring=True)
         out.n_built = n
         return out
+
+    @classmethod
+    def from_parts(cls, codes: np.ndarray, scale: np.ndarray, rho: float, code_norm: float) -> QuantizedMatrix | None:
+        """The copy :meth:`build` made of a matrix with every row live, from its :meth:`parts` (e.g. kept in a
+        snapshot beside that matrix); ``None`` without a usable FAISS."""
+        faiss = _faiss()
+        if faiss is None or codes.ndim != 2 or codes.dtype != np.uint8 or scale.shape != (codes.shape[1],):
+            return None
+        n, d = codes.shape
+        out = cls(faiss, d, np.asarray(scale, dtype=np.float64))
+        if n:
+            out._index.codes.resize(n * d)
+            out.n = n
+            out._codes()[:] = codes
+            out._index.ntotal = n
+        out.n_built = n
+        out.rho, out.code_norm = float(rho), float(code_norm)
+        out._dead = np.zeros(n, dtype=bool)
+        return out
+
+    def parts(self) -> tuple[np.ndarray, np.ndarray, float, float]:
+        """Codes (a copy, ``(n, d)`` uint8 as FAISS stores them), per-dimension scale, ``rho`` and ``R``:
+        what :meth:`from_parts` takes back."""
+        return self._codes().copy(), self._scale64.copy(), self.rho, self.code_norm
 
     def sync(self, matrix: np.ndarray, alive: np.ndarray, n_dead: int) -> None:
         """Catch up with ``matrix`` (rows only ever appended; ``alive`` per row; ``n_dead`` dead rows in all)."""
