@@ -482,7 +482,7 @@ def test_without_a_usable_faiss_recall_scans(fast_engine: RecallEngine, monkeypa
 # -- the copy kept in a snapshot ------------------------------------------------------------
 
 
-def _snapshotted_cache(tmp_path, monkeypatch: pytest.MonkeyPatch, n: int = 1200, d: int = 32):
+def _snapshotted_cache(tmp_path, monkeypatch: pytest.MonkeyPatch, n: int = 1200, d: int = 32, use_mmap: bool = True):
     """A canonical cache of ``n`` clustered rows written to a snapshot (which keeps the copy from 100 rows on
     here), and the cache loaded back from it."""
     from memori_core.cache import EntityCache
@@ -497,15 +497,19 @@ def _snapshotted_cache(tmp_path, monkeypatch: pytest.MonkeyPatch, n: int = 1200,
     cache.upsert(facts, m)
     path = tmp_path / "e.snap"
     snapshot_format.write_snapshot(path, cache.canonical(), "c")
-    snap = snapshot_format.load_snapshot(path, snapshot_format.Expected("e", "r", "c"))
+    snap = snapshot_format.load_snapshot(path, snapshot_format.Expected("e", "r", "c"), use_mmap=use_mmap)
     loaded = EntityCache.from_columns("e", "r", snap.loaded, snap.key, forward=snap.forward, index=snap.index,
                                       stored_copy=snap.copy)
     return snap, loaded, rng
 
 
-def test_a_snapshot_keeps_the_copy_a_build_would_make(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    snap, loaded, rng = _snapshotted_cache(tmp_path, monkeypatch)
-    assert snap.copy is not None
+@pytest.mark.parametrize("use_mmap", [True, False])
+def test_a_snapshot_keeps_the_copy_a_build_would_make(tmp_path, monkeypatch: pytest.MonkeyPatch, use_mmap) -> None:
+    """Mapped, the codes are read from the file straight into FAISS (a FileArray, never mapped twice)."""
+    from memori_core.memory.snapshot import FileArray
+
+    snap, loaded, rng = _snapshotted_cache(tmp_path, monkeypatch, use_mmap=use_mmap)
+    assert snap.copy is not None and isinstance(snap.copy[0], FileArray) == use_mmap
     built = QuantizedMatrix.build(np.asarray(loaded.matrix))
     qm = loaded.quantized()
     assert qm is not None and loaded._stored_copy is None  # taken from the snapshot, once

@@ -72,7 +72,7 @@ class EntityCache:
         *,
         forward: Forward | None = None,
         index: CSRIndex | None = None,
-        stored_copy: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+        stored_copy: tuple[Any, np.ndarray, np.ndarray] | None = None,
     ) -> EntityCache:
         """A cache over loaded columns; tokenises the texts unless their ``forward`` index (and ``index``) is given.
 
@@ -121,7 +121,7 @@ class EntityCache:
         self._quantized: QuantizedMatrix | None = None  # 8-bit copy of the matrix, made on first use (quantized())
         self._quantized_failed = False
         # The copy's parts as a snapshot kept them (codes, scale, [rho, R]) for these columns' first rows.
-        self._stored_copy: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._stored_copy: tuple[Any, np.ndarray, np.ndarray] | None = None
 
     # -- views --------------------------------------------------------------
 

@@ -366,6 +366,28 @@ def _scan_data(f: BinaryIO, start: int, header: dict[str, Any]) -> dict[str, _Bo
     return bounds
 
 
+class FileArray:
+    """An array of a snapshot read from its open file into a caller's buffer on request, never mapped: the
+    8-bit copy's codes, which FAISS keeps in its own memory (mapping them too would hold them twice)."""
+
+    __slots__ = ("_file", "_offset", "shape", "dtype")
+
+    def __init__(self, file: OpenFile, offset: int, shape: tuple[int, ...], dtype: np.dtype[Any]) -> None:
+        self._file, self._offset, self.shape, self.dtype = file, offset, shape, dtype
+
+    def read_into(self, out: np.ndarray) -> None:
+        """Fill ``out`` (C-contiguous, this shape and dtype) from the file."""
+        if out.shape != self.shape or out.dtype != self.dtype or not out.flags.c_contiguous:
+            raise ValueError("buffer of another shape or type")
+        view = memoryview(out.reshape(-1).view(np.uint8))
+        done = 0
+        while done < len(view):
+            got = os.preadv(self._file.fd, [view[done:]], self._offset + done)
+            if got <= 0:
+                raise SnapshotError("snapshot file shorter than its header says")
+            done += got
+
+
 @dataclass
 class LoadedSnapshot:
     """A snapshot's rows, as views of the file."""
@@ -374,7 +396,7 @@ class LoadedSnapshot:
     key: AnalyzerKey
     forward: tuple[np.ndarray, np.ndarray]
     index: CSRIndex
-    copy: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # the 8-bit copy's parts, when kept
+    copy: tuple[Any, np.ndarray, np.ndarray] | None = None  # the 8-bit copy's parts (codes: FileArray), when kept
 
 
 def load_snapshot(path: Path, expected: Expected, *, use_mmap: bool | None = None) -> LoadedSnapshot:
@@ -478,13 +500,16 @@ def _parse(
     loaded = LoadedColumns(cols, skipped, int(h.get("n_expiring") or 0))
     copy = None
     if "q.codes" in table:
-        codes, scale, bounds = arr("q.codes", n), arr("q.scale"), arr("q.bounds")
+        codes: Any = arr("q.codes", n)
+        scale, bounds = arr("q.scale"), arr("q.bounds")
         if (
             codes.dtype != np.uint8 or codes.ndim != 2 or codes.shape[1] != dim or scale.dtype != np.float64
             or scale.shape != (dim,) or bounds.dtype != np.float64 or bounds.shape != (2,)
             or not np.isfinite(bounds).all() or not np.isfinite(scale).all() or not (scale > 0).all()
         ):
             raise SnapshotError("8-bit copy out of shape")
+        if opened is not None and codes.size:  # read from the file when the copy is made, not mapped
+            codes = FileArray(opened, start + table["q.codes"][2], codes.shape, codes.dtype)
         copy = (codes, scale, bounds)
     key = tuple(h["analyzer"])
     return LoadedSnapshot(loaded, key, (doc_ptr, doc_terms), index, copy)  # type: ignore[arg-type]
