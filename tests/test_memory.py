@@ -372,3 +372,20 @@ def test_default_key_is_the_config_default() -> None:
     assert entity_mod.DEFAULT_KEY == (cfg.tokenizer, cfg.stemmer)
     cache = EntityCache("e")
     assert cache.index(STEMMED) is cache.lexicon and cache.index(PLAIN) is not cache.lexicon
+
+
+@pytest.mark.parametrize("preadv", [True, False])
+def test_a_file_array_reads_its_bytes_into_the_buffer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, preadv: bool) -> None:
+    from memori_core.memory.snapshot import FileArray
+    from memori_core.memory.strings import OpenFile
+
+    data = (np.arange(3 << 20) % 251).astype(np.uint8).reshape(-1, 64)  # several 1 MiB reads without preadv
+    (tmp_path / "f").write_bytes(b"head" + data.tobytes() + b"tail")
+    if not preadv:
+        monkeypatch.delattr(os, "preadv", raising=False)
+    array = FileArray(OpenFile(open(tmp_path / "f", "rb", buffering=0)), 4, data.shape, data.dtype)
+    out = np.empty_like(data)
+    array.read_into(out)
+    assert np.array_equal(out, data)
+    with pytest.raises(ValueError, match="another shape"):
+        array.read_into(np.empty((3, 64), dtype=np.uint8))

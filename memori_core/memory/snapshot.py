@@ -382,7 +382,12 @@ class FileArray:
         view = memoryview(out.reshape(-1).view(np.uint8))
         done = 0
         while done < len(view):
-            got = os.preadv(self._file.fd, [view[done:]], self._offset + done)
+            if hasattr(os, "preadv"):
+                got = os.preadv(self._file.fd, [view[done:]], self._offset + done)
+            else:  # (a platform without preadv: 1 MiB at a time)
+                data = os.pread(self._file.fd, min(len(view) - done, 1 << 20), self._offset + done)
+                got = len(data)
+                view[done : done + got] = data
             if got <= 0:
                 raise SnapshotError("snapshot file shorter than its header says")
             done += got
