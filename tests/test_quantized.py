@@ -546,3 +546,18 @@ def test_a_snapshot_below_the_size_keeps_no_copy(tmp_path, monkeypatch: pytest.M
     snap, _, _ = _snapshotted_cache(tmp_path, monkeypatch, n=60)
     assert snap.copy is None
     assert "q.codes" not in snapshot_format.read_header(tmp_path / "e.snap")[0]["arrays"]
+
+
+def test_a_copy_whose_file_cannot_be_read_is_built_from_the_matrix(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from memori_core.memory.snapshot import FileArray, SnapshotError
+
+    snap, loaded, rng = _snapshotted_cache(tmp_path, monkeypatch)
+
+    def fail(self, out):  # e.g. the file was cut short by something outside memori-recall
+        raise SnapshotError("snapshot file shorter than its header says")
+
+    monkeypatch.setattr(FileArray, "read_into", fail)
+    qm = loaded.quantized()
+    assert qm is not None
+    for mine, theirs in zip(qm.parts(), QuantizedMatrix.build(np.asarray(loaded.matrix)).parts()):
+        assert np.array_equal(mine, theirs)

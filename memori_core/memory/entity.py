@@ -288,7 +288,10 @@ class EntityCache:
         if qm is None and stored is not None and stored[0].shape[0] <= self._n and stored[0].shape[1] == self.dim:
             # Made from this cache's first rows when its snapshot was written (rows are only appended or killed).
             codes, scale, bounds = stored
-            qm = QuantizedMatrix.from_parts(codes, scale, float(bounds[0]), float(bounds[1]))
+            try:
+                qm = QuantizedMatrix.from_parts(codes, scale, float(bounds[0]), float(bounds[1]))
+            except (OSError, ValueError):  # the snapshot file cannot be read after all: build from the matrix
+                qm = None
             if qm is not None:
                 qm.sync(self.matrix, self._alive[: self._n], self.n_dead)
                 if not qm.stale:
