@@ -170,3 +170,20 @@ def shared_engine(seed: Any, what: str) -> Iterator[Any]:
     engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=RecallConfig())
     with left_unchanged(seed(engine), what) as shared:
         yield shared
+
+
+def seeded_fixtures(seed: Any) -> tuple[Any, Any]:
+    """The fixture pair of a module whose tests read what ``seed(engine)`` wrote: ``seeded`` (module-scoped,
+    shared, checked unchanged at teardown; see :func:`shared_engine`) and ``fresh_seeded`` (a new engine per
+    test, for tests that write to or break the store). Assign both: ``seeded, fresh_seeded = seeded_fixtures(f)``."""
+    import pytest
+
+    @pytest.fixture(scope="module")
+    def seeded() -> Iterator[Any]:
+        yield from shared_engine(seed, "the shared seeded engine")
+
+    @pytest.fixture
+    def fresh_seeded(engine: Any) -> Any:
+        return seed(engine)
+
+    return seeded, fresh_seeded

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -13,7 +12,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
 
-from _helpers import shared_engine
+from _helpers import seeded_fixtures
 from _langchain_fakes import break_store, replies
 from memori_core import RecallEngine
 from memori_core.context import OPEN_TAG
@@ -64,16 +63,9 @@ def _seed(engine: RecallEngine) -> RecallEngine:
     return engine
 
 
-@pytest.fixture(scope="module")
-def seeded() -> Iterator[RecallEngine]:
-    """Alice's and Bob's facts under the shipped config, shared by the tests that only read them
-    (checked at teardown); a test that breaks the store takes ``fresh_seeded``."""
-    yield from shared_engine(_seed, "the shared seeded engine")
-
-
-@pytest.fixture
-def fresh_seeded(engine: RecallEngine) -> RecallEngine:
-    return _seed(engine)
+# Alice's and Bob's facts under the shipped config, shared by the tests that only read them (checked at
+# teardown); a test that breaks the store takes ``fresh_seeded``.
+seeded, fresh_seeded = seeded_fixtures(_seed)
 
 
 def test_model_node_sees_block_on_every_call_and_history_stays_clean(seeded):

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langchain_core.prompt_values import ChatPromptValue
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
-from _helpers import shared_engine
+from _helpers import seeded_fixtures
 from _langchain_fakes import FailingEmbedder, break_store, replies
 from memori_core import ChromaStore, RecallEngine
 from memori_core.context import OPEN_TAG
@@ -26,16 +25,9 @@ def _seed(engine: RecallEngine) -> RecallEngine:
     return engine
 
 
-@pytest.fixture(scope="module")
-def seeded() -> Iterator[RecallEngine]:
-    """Alice's and Bob's facts under the shipped config, shared by the tests that only read them
-    (checked at teardown); a test that breaks the store or watches the embedder takes ``fresh_seeded``."""
-    yield from shared_engine(_seed, "the shared seeded engine")
-
-
-@pytest.fixture
-def fresh_seeded(engine: RecallEngine) -> RecallEngine:
-    return _seed(engine)
+# Alice's and Bob's facts under the shipped config, shared by the tests that only read them (checked at
+# teardown); a test that breaks the store or watches the embedder takes ``fresh_seeded``.
+seeded, fresh_seeded = seeded_fixtures(_seed)
 
 
 @pytest.fixture

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from langchain_core.runnables import RunnableLambda
 from langchain_tests.integration_tests import RetrieversIntegrationTests
 
-from _helpers import shared_engine
+from _helpers import seeded_fixtures
 from _langchain_fakes import break_store
 from memori_core import RecallEngine
 from memori_langchain import MemoriRetriever
@@ -53,16 +52,9 @@ def _seed(engine: RecallEngine) -> RecallEngine:
     return engine
 
 
-@pytest.fixture(scope="module")
-def seeded() -> Iterator[RecallEngine]:
-    """Alice's and Bob's facts under the shipped config, shared by the tests that only read them
-    (checked at teardown); a test that breaks the store takes ``fresh_seeded``."""
-    yield from shared_engine(_seed, "the shared seeded engine")
-
-
-@pytest.fixture
-def fresh_seeded(engine: RecallEngine) -> RecallEngine:
-    return _seed(engine)
+# Alice's and Bob's facts under the shipped config, shared by the tests that only read them (checked at
+# teardown); a test that breaks the store takes ``fresh_seeded``.
+seeded, fresh_seeded = seeded_fixtures(_seed)
 
 
 def test_documents_carry_fact_id_content_and_scores(seeded):
