@@ -223,6 +223,10 @@ def cmd_add(args: argparse.Namespace) -> int:
 
 def cmd_recall(args: argparse.Namespace) -> int:
     engine = _engine(args)
+    if not args.json and engine.count(args.entity) == 0:
+        # The engine answers an unknown entity without loading the model; a person is told why it is empty.
+        print(f"memori: entity {args.entity!r} has no facts: nothing to recall", file=sys.stderr)
+        return 0
     if args.explain:
         report = engine.explain(args.query, entity_id=args.entity, limit=args.limit)
         if args.json:
@@ -520,12 +524,39 @@ def cmd_eval_prefeval(args: argparse.Namespace) -> int:
     return 0
 
 
-def _eval_options(p: argparse.ArgumentParser) -> None:
-    """Options every ``memori eval`` task takes."""
+def cmd_eval_app(args: argparse.Namespace) -> int:
+    from .evaluation import app_memory_table, evaluate_app_memory, load_app_memory, load_embedder, progress_bar
+
+    if args.limit < 1:
+        raise ValueError(f"--limit must be >= 1, got {args.limit}")
+    data = load_app_memory(args.file)
+    n = data.count()
+    print(f"app: {n['users']} users, {n['facts']} facts, {n['dialogues']} dialogues, {n['turns']} turns; "
+          f"limit {args.limit}", file=sys.stderr)
+    if not args.quiet:
+        print(f"loading the embedder {args.embedder!r}...", file=sys.stderr, flush=True)
+    result = {"task": "app", **evaluate_app_memory(
+        data,
+        embedder=load_embedder(args.embedder),
+        config=RecallConfig.from_env(),  # the shipped config, with any MEMORI_RECALL_* overrides
+        limit=args.limit,
+        use_context=not args.no_context,
+        core=args.core,
+        progress=None if args.quiet else progress_bar,
+    )}
+    print(app_memory_table(result))
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=2, ensure_ascii=False), encoding="utf-8")
+        print(f"\nwrote {args.json}", file=sys.stderr)
+    return 0
+
+
+def _eval_options(p: argparse.ArgumentParser, limit_help: str | None = None) -> None:
+    """Options every ``memori eval`` task takes (``limit_help``: another help text for ``--limit``)."""
     p.add_argument("--json", default=None, metavar="FILE", help="also write the metrics as JSON")
     p.add_argument("--embedder", default="minilm", help="'minilm' (default) or 'module:attribute'")
     p.add_argument("--limit", type=int, default=5,
-                   help="facts recall() returns per question, for the injection table (default 5; "
+                   help=limit_help or "facts recall() returns per question, for the injection table (default 5; "
                    "rankings are always scored on their top 10)")
     p.add_argument("--quiet", action="store_true", help="no progress on standard error")
 
@@ -709,6 +740,22 @@ def build_parser() -> argparse.ArgumentParser:
     p_prefeval.add_argument("file", help="a JSON file in the PrefEval task's format (e.g. prefeval/dev.json)")
     _eval_options(p_prefeval)
     p_prefeval.set_defaults(func=cmd_eval_prefeval)
+    p_app = eval_sub.add_parser(
+        "app",
+        help="app memory: what recall() injects turn by turn in everyday dialogues",
+        description="A file {name, version, users: [{user, facts: [{id, text, core, domain}], dialogues: [{id, "
+        "turns: [{text, needs, kind}]}]}]} (evals/app_memory/README.md). Every turn is recalled with the "
+        "earlier turns of its dialogue as context (when recall() takes context=), and scored by kind: "
+        "needed-fact hit, all-needed hit, follow-up hit, off-topic clean, facts per turn, and the same "
+        "ranking without its gate. " + shipped,
+    )
+    p_app.add_argument("file", help="a JSON file in the app-memory format (e.g. evals/app_memory/dev.json)")
+    _eval_options(p_app, limit_help="facts recall() returns per turn (default 5)")
+    p_app.add_argument("--no-context", action="store_true",
+                       help="recall each turn alone, without the earlier turns of its dialogue")
+    p_app.add_argument("--core", action="store_true",
+                       help="add the facts marked core with core=True (when the engine's add() takes it)")
+    p_app.set_defaults(func=cmd_eval_app)
 
     p_demo = sub.add_parser("demo", help="seed two users, recall, explain (temporary embedded store)")
     p_demo.add_argument("--path", default=None,

@@ -16,6 +16,17 @@ Loaders: :func:`load_locomo` (LoCoMo conversations, see
 memories), :func:`load_prefeval` (PrefEval preferences among persona facts).
 """
 
+from .app_memory import (
+    KINDS,
+    OFFTOPIC_KINDS,
+    AppDialogue,
+    AppFact,
+    AppMemory,
+    AppTurn,
+    AppUser,
+    evaluate_app_memory,
+    load_app_memory,
+)
 from .configs import GATES, RANKINGS, baseline_configs, gate_configs
 from .data import Fact, Memory, Query, count
 from .embedding import CachingEmbedder, load_embedder
@@ -32,17 +43,24 @@ from .locomo import (
 from .longmemeval import load_memory
 from .metrics import Injection, Scores, ndcg_at, recall_at, reciprocal_rank_fusion, threshold_report
 from .prefeval import load_prefeval, topic_category
-from .report import format_table, injection_table, progress_bar, rankings_table
+from .report import app_memory_table, format_table, injection_table, progress_bar, rankings_table
 from .runner import RANKING_DEPTH, RRF_DEPTH, RRF_K, evaluate, evaluate_locomo
 
 __all__ = [
     "CATEGORY_LABELS",
     "CATEGORY_NAMES",
     "GATES",
+    "KINDS",
+    "OFFTOPIC_KINDS",
     "RANKINGS",
     "RANKING_DEPTH",
     "RRF_DEPTH",
     "RRF_K",
+    "AppDialogue",
+    "AppFact",
+    "AppMemory",
+    "AppTurn",
+    "AppUser",
     "CachingEmbedder",
     "Conversation",
     "Fact",
@@ -52,14 +70,17 @@ __all__ = [
     "Question",
     "Scores",
     "Turn",
+    "app_memory_table",
     "baseline_configs",
     "conversation_memory",
     "count",
     "evaluate",
+    "evaluate_app_memory",
     "evaluate_locomo",
     "format_table",
     "gate_configs",
     "injection_table",
+    "load_app_memory",
     "load_embedder",
     "load_locomo",
     "load_memory",

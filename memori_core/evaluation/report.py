@@ -137,3 +137,59 @@ def progress_bar(done: int, total: int, what: str = "questions") -> None:
     else:
         sys.stderr.write(line + "\n")
     sys.stderr.flush()
+
+
+def _switch(state: dict[str, Any], on: str, missing: str) -> str:
+    """How an optional engine feature was used in an app-memory run, in a few words."""
+    if not state["requested"]:
+        return "off"
+    return on if state["used"] else f"off ({missing})"
+
+
+def app_memory_table(result: dict[str, Any]) -> str:
+    """The app-memory report: one row per turn kind, the totals, the headline line, one row per user."""
+    k = result["limit"]
+    context = _switch(result["context"], "earlier turns of the dialogue", "recall() takes no context= keyword")
+    core = _switch(result["core"], "core facts added with core=True", "add() takes no core= keyword")
+    head = ["kind", "turns", "needed-fact hit", "all-needed hit", "facts / turn", f"no gate: needed hit@{k}",
+            f"no gate: all-needed@{k}", "off-topic clean"]
+    lines = [_row(head), "|" + "---|" * len(head)]
+
+    def row(label: str, s: dict[str, Any]) -> str:
+        if s["n_needed"]:
+            return _row([label, str(s["n_needed"]), _number(s["needed_hit"]), _number(s["all_needed_hit"]),
+                         _number(s["facts_per_needed_turn"], 2), _number(s["no_gate_needed_hit"]),
+                         _number(s["no_gate_all_needed_hit"]), "n/a"])
+        return _row([label, str(s["n_offtopic"]), "n/a", "n/a", _number(s["facts_per_offtopic_turn"], 2),
+                     "n/a", "n/a", _number(s["offtopic_clean"])])
+
+    for kind, s in result["kinds"].items():
+        if s["n_needed"] or s["n_offtopic"]:
+            lines.append(row(kind, s))
+    o = result["overall"]
+    lines.append(row("all with needs", {**o, "n_offtopic": 0}))
+    lines.append(row("all off-topic", {**o, "n_needed": 0}))
+    n = result["counts"]
+    dropped = (None if o["no_gate_needed_hit"] is None or o["needed_hit"] is None
+               else o["no_gate_needed_hit"] - o["needed_hit"])
+    headline = (
+        f"needed-fact hit {_number(o['needed_hit'])}, all-needed hit {_number(o['all_needed_hit'])}, "
+        f"follow-up hit {_number(o['followup_hit'])}, off-topic clean {_number(o['offtopic_clean'])}; "
+        f"facts injected per turn: {_number(o['facts_per_needed_turn'], 2)} with needs, "
+        f"{_number(o['facts_per_offtopic_turn'], 2)} off-topic. Without the gate the same ranking's top {k} "
+        f"holds a needed fact for {_number(o['no_gate_needed_hit'])} of the turns with needs"
+        + (f", {dropped:.3f} more than what the gate lets through." if dropped is not None else ".")
+    )
+    users = [_row(["user", "facts", "turns", "needed-fact hit", "all-needed hit", "off-topic clean"]),
+             "|---|---|---|---|---|---|"]
+    for name, u in result["users"].items():
+        users.append(_row([name, str(u["facts"]), str(u["turns"]), _number(u["needed_hit"]),
+                           _number(u["all_needed_hit"]), _number(u["offtopic_clean"])]))
+    return "\n\n".join([
+        f"app memory ({result['name']}: {n['users']} users, {n['facts']} facts, {n['dialogues']} dialogues, "
+        f"{n['turns']} turns; embedder {result['embedder']}; limit {k}; {result['gate']}; "
+        f"context: {context}; core: {core}):",
+        "\n".join(lines),
+        headline,
+        "\n".join(users),
+    ])
