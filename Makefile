@@ -3,11 +3,13 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-# PyTorch for the offline MiniLM (sentence-transformers), CPU build. PyPI's Linux wheel of torch is the CUDA
-# build (several GB), so torch alone comes from PyTorch's CPU index (`--no-deps`: its own dependencies, and
-# everything else, come from PyPI in the next step). Override, e.g.:
-#   make install TORCH_INDEX=https://download.pytorch.org/whl/cu128   (a CUDA build)
-#   make install TORCH_INDEX=                                          (pip's configured index only)
+# The default install needs no PyTorch: the offline MiniLM runs on onnxruntime (the `local` extra).
+# PyTorch is installed only for the tests (install-dev): the model tier compares the default runtime with
+# sentence-transformers. PyPI's Linux wheel of torch is the CUDA build (several GB), so torch alone comes from
+# PyTorch's CPU index (`--no-deps`: its own dependencies, and everything else, come from PyPI in the next step).
+# Override, e.g.:
+#   make install-dev TORCH_INDEX=https://download.pytorch.org/whl/cu128   (a CUDA build)
+#   make install-dev TORCH_INDEX=                                          (pip's configured index only)
 # Offline with a local torch wheel (pip's find-links or an extra index in pip.conf, as on our CI machines),
 # pip retries the unreachable index a few times, then takes the local `torch-2.13.0+cpu`.
 TORCH ?= torch==2.13.0
@@ -26,10 +28,10 @@ $(BIN)/python:
 	$(BIN)/pip install -q --upgrade pip
 
 install: $(BIN)/python
-	$(BIN)/pip install -q --no-deps $(TORCH_FROM) "$(TORCH)"
 	$(BIN)/pip install -q -e ".[all]"
 
 install-dev: install
+	$(BIN)/pip install -q --no-deps $(TORCH_FROM) "$(TORCH)"
 	$(BIN)/pip install -q -e ".[all,dev]"
 	$(BIN)/pip install -q --no-deps "$(MEMORI_UPSTREAM)"
 

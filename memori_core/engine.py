@@ -585,6 +585,10 @@ class RecallEngine:
         self, query: str, entity_id: str, limit: int, query_vector: Any | None, where: Where | None = None
     ) -> _Scored | str:
         """Score the candidates, or return the reason nothing could be scored."""
+        with self._entity_lock(entity_id):
+            if len(self._cache_for(entity_id)) == 0:
+                # Said before the query is embedded: an unknown entity never loads the model.
+                return "no facts stored for this entity"
         vec = self._embed_query(query, query_vector)
         q = l2_normalise(vec)[0]
         cfg = self.config

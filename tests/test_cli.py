@@ -34,12 +34,14 @@ def test_add_recall_forget_round_trip_in_an_embedded_store(tmp_path: Path, capsy
     assert out.startswith("<memori_context>") and "- User is allergic to peanuts." in out
 
     assert main(["recall", "-e", "bob", "peanut allergy", "--path", store]) == 0
-    assert "nothing recalled" in capsys.readouterr().out  # another entity sees nothing
+    seen = capsys.readouterr()  # another entity sees nothing, and is told why
+    assert seen.out == "" and "entity 'bob' has no facts" in seen.err
 
     assert main(["forget", "-e", "alice", "--path", store]) == 0
     assert "forgot 2 fact(s)" in capsys.readouterr().out
     assert main(["recall", "-e", "alice", "peanut allergy", "--path", store]) == 0
-    assert "nothing recalled" in capsys.readouterr().out
+    seen = capsys.readouterr()  # after forget the entity has nothing, and the user is told so
+    assert seen.out == "" and "entity 'alice' has no facts" in seen.err
 
 
 def test_recall_explain_prints_the_score_table_and_the_block(tmp_path: Path, capsys, minilm) -> None:

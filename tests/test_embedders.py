@@ -168,7 +168,7 @@ def loaded_libraries():
 
 
 @pytest.mark.model
-def test_loading_the_local_minilm_changes_no_environment_variable_and_prints_no_progress_bar(
+def test_loading_sentence_transformers_changes_no_environment_variable_and_prints_no_progress_bar(
     loaded_libraries, monkeypatch, capfd
 ):
     import importlib
@@ -182,7 +182,7 @@ def test_loading_the_local_minilm_changes_no_environment_variable_and_prints_no_
     before_env, before_bars = dict(os.environ), dict(hub_tqdm.progress_bar_states)
     assert loaded_libraries.is_progress_bar_enabled()
 
-    model = LocalMiniLM()
+    model = LocalMiniLM(runtime="sentence-transformers")
     assert model.embed_documents(["User likes tea.", "User lives in Lisbon."]).shape == (2, 384)
 
     assert dict(os.environ) == before_env  # no HF_HUB_OFFLINE, no TOKENIZERS_PARALLELISM left behind
@@ -196,12 +196,12 @@ def test_loading_the_local_minilm_changes_no_environment_variable_and_prints_no_
 def test_the_progress_bars_show_when_asked_and_a_host_that_turned_them_off_keeps_them_off(loaded_libraries, capfd):
     from memori_core.embedders import LocalMiniLM
 
-    LocalMiniLM(show_progress=True)
+    LocalMiniLM(runtime="sentence-transformers", show_progress=True)
     assert "Loading weights" in capfd.readouterr().err
 
     loaded_libraries.disable_progress_bar()
     try:
-        LocalMiniLM()
+        LocalMiniLM(runtime="sentence-transformers")
         assert not loaded_libraries.is_progress_bar_enabled()
     finally:
         loaded_libraries.enable_progress_bar()
