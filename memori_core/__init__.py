@@ -14,7 +14,8 @@ from .explain import CandidateScore, RecallReport
 from .extraction import ExtractedFact, FactExtractor, Message, RuleBasedFactExtractor
 from .facts import RecalledFact, StoredFact
 from .injection import inject_context
-from .query import extract_user_query
+from .judge import Judge
+from .query import extract_query_and_context, extract_user_query
 from .sdk_recall import MemoriRecall
 from .store import ChromaStore, FactStore, FolderInUseError, PartialDeleteError, PartialWriteError, default_store_path
 from .text import memori_tokenize, unicode_tokenize
@@ -27,6 +28,7 @@ __all__ = [
     "FactExtractor",
     "FactStore",
     "FolderInUseError",
+    "Judge",
     "PartialDeleteError",
     "PartialWriteError",
     "LocalMiniLM",
@@ -41,6 +43,7 @@ __all__ = [
     "as_embedder",
     "default_embedder",
     "default_store_path",
+    "extract_query_and_context",
     "extract_user_query",
     "format_context",
     "format_fact_line",

@@ -93,7 +93,9 @@ def capture_facts(
     (``engine.recall``). Of the ids it says the new facts supersede, only those
     among the facts it was shown are kept (never another user's, never an
     invented one), and never the id of a fact being added; they are passed to
-    ``engine.add(..., supersedes=[...])`` only when there are some.
+    ``engine.add(..., supersedes=[...])`` only when there are some. Facts the
+    extractor marks ``core`` are added with ``core=True`` (``core=`` is passed
+    only when some are), so recall injects them on every turn.
     """
     turn = as_messages(messages)
     query = _user_text(turn)
@@ -115,6 +117,9 @@ def capture_facts(
     kwargs: dict[str, Any] = {"metadata": dict(metadata or {}), "session_id": session_id}
     if replaced:
         kwargs["supersedes"] = list(dict.fromkeys(replaced))
+    core = {f.text.strip() for f in facts if getattr(f, "core", False) is True and isinstance(f.text, str)}
+    if core:
+        kwargs["core"] = [t in core for t in texts]
     return list(engine.add(entity_id, texts, **kwargs))
 
 

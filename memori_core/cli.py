@@ -35,6 +35,7 @@ from .context import format_context
 from .engine import RecallEngine, derived_fact_id
 from .facts import StoredFact
 from .filters import check_where
+from .ranking.core import is_core
 from .records import from_record, to_record
 from .store.chroma import PATH_ENV, ChromaStore, default_store_path
 from .validate import parse_utc
@@ -215,7 +216,7 @@ def cmd_add(args: argparse.Namespace) -> int:
         facts = [line.strip() for line in sys.stdin if line.strip()]
     if not facts:
         raise CliError("no facts to add: give them as arguments, or one per line on standard input")
-    ids = _engine(args).add(args.entity, facts, progress=_write_progress(args))
+    ids = _engine(args).add(args.entity, facts, progress=_write_progress(args), core=args.core)
     for fid, fact in zip(ids, facts):
         print(f"{fid}  {fact}")
     return 0
@@ -280,12 +281,12 @@ def _one_line(text: str) -> str:
 
 
 def _fact_line(fact: StoredFact, now: float) -> str:
-    """``ID  CREATED_AT  TEXT`` (and ``[expired]`` for a fact past its ``expires_at``)."""
-    expired = ""
+    """``ID  CREATED_AT  TEXT`` (then ``[core]`` for a core fact, ``[expired]`` for one past its ``expires_at``)."""
+    expired = "  [core]" if is_core(fact.metadata) else ""
     if fact.expires_at:
         try:
             if parse_utc(fact.expires_at).timestamp() <= now:
-                expired = "  [expired]"
+                expired += "  [expired]"
         except ValueError:
             pass
     return f"{fact.id}  {_when(fact.created_at)}  {_one_line(fact.content)}{expired}"
@@ -583,6 +584,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_add.add_argument("facts", nargs="*", help="facts (or one per line on stdin)")
     p_add.add_argument("--quiet", "-q", action="store_true",
                        help="no progress bar (shown on standard error only when it is a terminal)")
+    p_add.add_argument("--core", action="store_true",
+                       help="mark the facts core (allergies, medication, diet): recall appends them on every query")
     store_opts(p_add, creates=True)
     p_add.set_defaults(func=cmd_add)
 
@@ -608,7 +611,8 @@ def build_parser() -> argparse.ArgumentParser:
         "list", help="list an entity's stored facts, newest first",
         description="List the stored facts of an entity, newest first (by created_at, then order of addition), "
         "one per line: ID, CREATED_AT (UTC, to the second) and TEXT (line breaks shown as \\n); facts past "
-        "their expires_at are listed, marked [expired] (recall skips them). When more facts follow the page, "
+        "their expires_at are listed, marked [expired] (recall skips them); core facts are marked [core]. "
+        "When more facts follow the page, "
         "standard error says which --offset shows them; an entity without facts lists nothing (exit 0, a "
         "note on standard error). --json prints a JSON array of records (the fields of `memori export`, "
         "without vectors) and nothing on standard error.",

@@ -26,6 +26,9 @@ ENV_FIELDS: dict[str, str] = {
     "MEMORI_RECALL_POOL": "pool",
     "MEMORI_RECALL_NEIGHBOUR_WEIGHT": "neighbour_weight",
     "MEMORI_RECALL_GATE": "gate",
+    "MEMORI_RECALL_CONTEXT_TURNS": "context_turns",
+    "MEMORI_RECALL_CONTEXT_WEIGHT": "context_weight",
+    "MEMORI_RECALL_CORE_LIMIT": "core_limit",
 }
 
 
@@ -119,8 +122,32 @@ class RecallConfig:
     through the copy takes 1.7x the scan's time at 5,000 rows (0.1 ms more), 1.0x at 7,000, 0.86x at
     8,000, 0.41x at 10,000 and 0.16x at 100,000 (the scan slows once the matrix outgrows the CPU caches)."""
 
+    context_turns: int = 3
+    """Conversation-aware recall: how many of the latest turns of ``recall(..., context=[...])`` are read
+    (older ones are dropped); 0 ignores the context."""
+    context_weight: float = 0.5
+    """How far the conversation moves the query: recall searches with ``normalise(q + context_weight * c)``,
+    ``q`` the question's embedding and ``c`` the embedding of the read turns followed by the question (one
+    extra embedding per recall, only when there is context); 0 ignores the context."""
+
+    core_limit: int = 3
+    """Core facts (``add(..., core=True)``: allergies, medication, diet) appended after what the ranking and
+    the gate chose, whatever the query: at most this many of those not already recalled, most relevant first
+    (so a recall returns up to ``limit + core_limit`` facts). 0 turns core injection off (``memori_compat``)."""
+
+    judge_candidates: int = 8
+    """With a judge (``RecallEngine(judge=...)``, :mod:`memori_core.judge`): how many of the best candidates,
+    ungated, the judge is shown (at least ``limit``); recall keeps those it calls relevant. Without a judge
+    it has no effect."""
+
     def __post_init__(self) -> None:
         _check_int("limit", self.limit, minimum=0)
+        _check_int("core_limit", self.core_limit, minimum=0)
+        _check_int("judge_candidates", self.judge_candidates, minimum=1)
+        _check_int("context_turns", self.context_turns, minimum=0)
+        _check_number("context_weight", self.context_weight)
+        if self.context_weight < 0:
+            raise ValueError(f"context_weight must be >= 0, got {self.context_weight}")
         if self.dense_limit is not None:
             _check_int("dense_limit", self.dense_limit, minimum=1)
         if self.relevance_threshold is not None:
@@ -177,7 +204,7 @@ class RecallConfig:
     def memori_compat(cls, **overrides: Any) -> RecallConfig:
         """Upstream Memori 3.3.6's exact ranking: dense pool only, ASCII tokenizer without stemming,
         BM25 b=0.75 max-normalised over the pool, weights 0.15 / 0.30 (short), no neighbour smoothing,
-        threshold gate at 0.1, 1000 most recent rows."""
+        threshold gate at 0.1, 1000 most recent rows, no core facts appended (``core_limit=0``)."""
         base: dict[str, Any] = {
             "tokenizer": "memori",
             "dense_limit": 1000,
@@ -188,6 +215,8 @@ class RecallConfig:
             "stemmer": None,
             "pool": "dense",
             "neighbour_weight": 0.0,
+            "context_turns": 0,
+            "core_limit": 0,
             "second_neighbour_weight": 0.0,
             "session_weight": 0.0,
             "lexical_floor": 0.0,
@@ -236,7 +265,7 @@ def _parse_env_value(name: str, raw: str) -> Any:
         return raw
     if name == "stemmer":
         return None if raw.lower() in ("none", "off") else raw
-    if name in ("limit", "dense_limit"):
+    if name in ("limit", "dense_limit", "context_turns", "core_limit"):
         if name == "dense_limit" and raw.lower() in ("none", "all"):
             return None
         return int(raw)

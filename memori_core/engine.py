@@ -29,8 +29,12 @@ from .embedders import Embedder, as_embedder, check_matrix, default_embedder, em
 from .explain import CandidateScore, RecallReport
 from .facts import RecalledFact, StoredFact
 from .filters import Where, check_where
+from .judge import Judge, as_indices
+from .ranking.conversation import COURTESY_WORDS, blend_query, conversation_text, gate_cosine, is_courtesy
+from .ranking.core import CORE, CORE_KEY, core_picks
 from .ranking.dense import cosine_scores, l2_normalise, top_k
 from .ranking.fusion import candidate_limit, fusion_weights
+from .ranking.judged import JUDGED_RELEVANT, judge_pool, judged_fates, judged_select
 from .ranking.lexical import unique_terms
 from .ranking.pipeline import (
     KEPT,
@@ -49,6 +53,9 @@ from .store.base import FactStore, PartialDeleteError, PartialWriteError
 from .stemming import analyzer
 from .text import normalize_fact_text
 from .validate import (
+    check_context,
+    check_core,
+    check_core_flag,
     check_entity_id,
     check_expiry,
     check_facts,
@@ -92,6 +99,34 @@ def _safe_progress(progress: Any) -> Progress | None:
 
 
 
+MAX_JUDGE_CALLS = 16
+"""Judge calls one engine lets run at once. A call past ``judge_timeout`` keeps its thread until the judge
+returns; with this many still running, recall falls back to the gate at once instead of starting another."""
+
+
+def _check_judge(judge: Any, judge_timeout: Any) -> float:
+    """``judge`` must be callable or ``None``; ``judge_timeout`` a positive, finite number of seconds."""
+    if judge is not None and not callable(judge):
+        raise TypeError(f"judge must be a callable(query, facts, context) -> indices or None, "
+                        f"got {type(judge).__name__}")
+    if isinstance(judge_timeout, bool) or not isinstance(judge_timeout, (int, float)):
+        raise TypeError(f"judge_timeout must be a number of seconds, got {type(judge_timeout).__name__}")
+    if not (0 < judge_timeout < float("inf")):
+        raise ValueError(f"judge_timeout must be a positive, finite number of seconds, got {judge_timeout!r}")
+    return float(judge_timeout)
+
+
+def _read_turns(turns: list[str], n: int) -> list[str]:
+    """The latest ``n`` non-blank turns of a recall's context, stripped: what recall reads (and a judge is shown)."""
+    read = [t.strip() for t in turns if t.strip()]
+    return read[-n:] if n > 0 else []
+
+
+def _short_repr(value: Any, width: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def _split_new_and_seen(
     batch: dict[str, StoredFact], existing: dict[str, StoredFact]
 ) -> tuple[list[StoredFact], list[StoredFact]]:
@@ -115,6 +150,13 @@ def _split_new_and_seen(
     return new, seen
 
 
+@functools.lru_cache(maxsize=8)
+def _courtesy_terms(key: tuple[str, str | None]) -> frozenset[str]:
+    """The courtesy words as the analyzer ``key`` turns them into terms."""
+    analyse = analyzer(*key)
+    return frozenset(t for word in COURTESY_WORDS for t in analyse(word))
+
+
 def derived_fact_id(text: str) -> str:
     """Stable id of a fact from its normalised text (ids are scoped per entity)."""
     return hashlib.sha256(normalize_fact_text(text).encode("utf-8")).hexdigest()[:32]
@@ -127,6 +169,26 @@ class _Scored:
     scores: PoolScores
     facts: Sequence[StoredFact]  # the pool's facts (PoolFacts: made under the lock, right after it)
     rows_scored: int
+    core: _CoreRows | None = None  # the core facts recall may append (None: none, or core_limit 0)
+
+
+@dataclass(frozen=True)
+class _Judgement:
+    """What the judge said about one recall's best candidates."""
+
+    seen: np.ndarray  # pool positions it was shown, best first
+    relevant: list[int] | None  # indices into ``seen`` it called relevant; None: it failed, the gate decides
+    failure: str = ""  # why it failed
+
+
+@dataclass(frozen=True)
+class _CoreRows:
+    """The entity's core facts that a recall may return (live, not expired, matching ``where``)."""
+
+    rows: np.ndarray
+    cosine: np.ndarray  # to the query
+    recency: np.ndarray  # later of created / last seen (epoch s): breaks cosine ties
+    facts: Sequence[StoredFact]  # PoolFacts of ``rows``, made under the lock
 
 
 def _root_cause(exc: Exception) -> BaseException:
@@ -185,6 +247,8 @@ class RecallEngine:
         max_cached_entities: int = 256,
         max_cached_bytes: int | None = DEFAULT_MAX_CACHED_BYTES,
         async_workers: int = 8,
+        judge: Judge | None = None,
+        judge_timeout: float = 10.0,
     ) -> None:
         """``store`` defaults to the embedded Chroma store in the user's data directory,
         ``embedder`` to the local all-MiniLM-L6-v2, ``config`` to :class:`RecallConfig` defaults.
@@ -194,7 +258,16 @@ class RecallEngine:
         The per-entity caches are bounded by ``max_cached_entities`` and
         ``max_cached_bytes`` (default 1 GiB; ``None``: no byte bound): the least
         recently recalled entities are dropped first (an entity alone above the
-        byte bound is still cached)."""
+        byte bound is still cached).
+
+        ``judge`` (:class:`~memori_core.judge.Judge`, off by default) replaces the gate's decision by a
+        judge's, typically one model call per recall: it is shown the query, the
+        ``config.judge_candidates`` best candidates and the earlier turns, and recall keeps the ones it
+        calls relevant (core facts are still appended). It runs on a thread of its own for at most
+        ``judge_timeout`` seconds; when it raises, times out or answers something that is not a list
+        of indices, a warning is logged and the gate decides as without a judge. It is not called
+        when the gate is off (``relevance_threshold=None``) or there is nothing to rank."""
+        judge_timeout = _check_judge(judge, judge_timeout)
         if store is None:
             from .store.chroma import ChromaStore
 
@@ -210,6 +283,9 @@ class RecallEngine:
         if isinstance(async_workers, bool) or not isinstance(async_workers, int) or async_workers < 1:
             raise ValueError(f"async_workers must be an int >= 1, got {async_workers!r}")
         self.async_workers = async_workers
+        self.judge: Judge | None = judge
+        self.judge_timeout: float = judge_timeout
+        self._judge_slots = threading.BoundedSemaphore(MAX_JUDGE_CALLS)
         self._executor: ThreadPoolExecutor | None = None
         self._executor_lock = threading.Lock()
         # Caches, locks and the write protocol; the lock order is written down there.
@@ -239,6 +315,7 @@ class RecallEngine:
         supersedes: Sequence[str] | str | None = None,
         expires_at: Any = None,
         progress: Progress | None = None,
+        core: bool | Sequence[bool] = False,
     ) -> list[str]:
         """Store facts for ``entity_id``; returns their ids, one per input fact.
 
@@ -264,6 +341,16 @@ class RecallEngine:
         ``"embed"`` after each embedding batch, ``"store"`` after each store
         batch (an exception it raises is logged and ignored).
 
+        ``core`` (one bool, or one per fact) marks facts worth injecting on
+        every turn (an allergy, a medication, a diet): they get ``"core": True``
+        in their own metadata, and recall appends up to
+        ``config.core_limit`` of them after the facts it chose, whatever the
+        query. Metadata ``{"core": True}`` given by hand has the same effect;
+        ``core=False`` leaves a ``"core"`` key the metadata gives alone. A
+        fact seen again with ``core=True`` becomes core (a repeat without it
+        stays as it was); an upsert by ``ids`` replaces the metadata, core
+        flag included. ``update(..., core=False)`` unmarks a fact.
+
         Everything is validated and embedded before anything is written. A
         store failure after some of the facts landed (stored, or counted as
         seen again) raises :class:`~memori_core.PartialWriteError` whose
@@ -284,6 +371,7 @@ class RecallEngine:
         metas = [check_metadata(m, i) for i, m in enumerate(per_fact(metadata, n, "metadata", (dict,)))]
         sessions = [check_session_id(v, i) for i, v in enumerate(per_fact(session_id, n, "session_id", (str,)))]
         expiries = [check_expiry(v) for v in per_fact(expires_at, n, "expires_at", (str, datetime, timedelta))]
+        metas = [{**m, CORE_KEY: True} if c else m for m, c in zip(metas, check_core(core, n))]
         replaced = check_id_list(supersedes, "supersedes") if supersedes is not None else []
         out_ids = given_ids or [derived_fact_id(t) for t in texts]
         seq0 = time.time_ns()
@@ -460,12 +548,15 @@ class RecallEngine:
         text: str | None = None,
         metadata: dict[str, Any] | None = None,
         expires_at: Any = _UNSET,
+        core: bool | None = None,
     ) -> StoredFact:
         """Edit one stored fact in place and return it; its id, session place and sightings are kept.
 
         A new ``text`` is re-embedded; ``metadata`` replaces the user metadata
         (pass the whole dict); ``expires_at`` sets (``None`` clears) the
-        expiry. ``updated_at`` records when. An unknown id raises ``KeyError``.
+        expiry; ``core=True`` / ``False`` marks / unmarks the fact core (its
+        ``"core"`` metadata key, applied after ``metadata``; ``None`` leaves it
+        as the metadata says). ``updated_at`` records when. An unknown id raises ``KeyError``.
         Note that the id stays the one derived from the old text: adding the
         new text later without ``ids`` stores it as a second fact.
         """
@@ -477,15 +568,21 @@ class RecallEngine:
         new_text = check_facts(text)[0] if text is not None else None
         new_meta = check_metadata(metadata, 0) if metadata is not None else None
         new_expiry = check_expiry(expires_at) if expires_at is not _UNSET else None
+        new_core = check_core_flag(core)
         vector = self._embed_new([StoredFact(fid_s, entity_id, new_text, None)]) if new_text is not None else {}
         with self._coord.writing(entity_id) as done:
             old = self.store.get(entity_id, [fid_s])
             if not old:
                 raise KeyError(f"entity {entity_id!r} has no fact with id {fid_s!r}")
+            meta = dict(new_meta if new_meta is not None else old[0].metadata)
+            if new_core is True:
+                meta[CORE_KEY] = True
+            elif new_core is False:
+                meta.pop(CORE_KEY, None)
             fact = replace(
                 old[0],
                 content=new_text if new_text is not None else old[0].content,
-                metadata=new_meta if new_meta is not None else old[0].metadata,
+                metadata=meta,
                 expires_at=new_expiry if expires_at is not _UNSET else old[0].expires_at,
                 updated_at=datetime.now(timezone.utc).isoformat(),
             )
@@ -582,14 +679,23 @@ class RecallEngine:
         return check_matrix([query_vector], rows=1, name="query_vector")[0]
 
     def _score(
-        self, query: str, entity_id: str, limit: int, query_vector: Any | None, where: Where | None = None
+        self, query: str, entity_id: str, limit: int, query_vector: Any | None, where: Where | None = None,
+        conversation: str | None = None,
     ) -> _Scored | str:
-        """Score the candidates, or return the reason nothing could be scored."""
+        """Score the candidates, or return the reason nothing could be scored. ``conversation`` (see
+        :func:`~memori_core.ranking.conversation.conversation_text`) moves the search direction."""
         with self._entity_lock(entity_id):
             if len(self._cache_for(entity_id)) == 0:
                 # Said before the query is embedded: an unknown entity never loads the model.
                 return "no facts stored for this entity"
         vec = self._embed_query(query, query_vector)
+        question = conv = None
+        if conversation is not None and self._is_courtesy(query):
+            conversation = None
+        if conversation is not None and self.config.context_weight > 0:
+            question = l2_normalise(vec)[0]
+            conv = l2_normalise(self.embedder.embed_query(conversation))[0]
+            vec = blend_query(question, conv, self.config.context_weight)
         q = l2_normalise(vec)[0]
         cfg = self.config
         key = (cfg.tokenizer, cfg.stemmer)
@@ -678,8 +784,87 @@ class RecallEngine:
                 tf, dl = cache.index(key).pool_tf(q_terms, pool.rows)
             else:
                 tf, dl = cache.pool_term_frequencies(key, q_terms, pool.rows)
+            core = self._core_rows(cache, allowed, q) if cfg.core_limit > 0 else None
+            gate_cos = None
+            if question is not None and conv is not None and question.shape == q.shape:
+                pooled = cache.matrix[pool.rows]
+                gate_cos = gate_cosine(cosine_scores(pooled, question), cosine_scores(pooled, conv))
         scores = score_pool(pool, cosine, tf, dl, q_tokens, cfg, sessions=sessions, lengths=lengths)
-        return _Scored(scores, pool_facts, scorable)
+        if gate_cos is not None:
+            scores = replace(scores, gate_cosine=gate_cos.astype(scores.cosine.dtype))
+        return _Scored(scores, pool_facts, scorable, core)
+
+    @staticmethod
+    def _core_rows(cache: EntityCache, allowed: np.ndarray | None, q: np.ndarray) -> _CoreRows | None:
+        """The core facts a recall may append (live, not expired, matching ``where``: among ``allowed``,
+        ``None`` meaning every live row), with their cosines to ``q``; ``None`` when there are none."""
+        rows = cache.core_rows()  # memoised and kept current by writes: nothing to do without core facts
+        if rows.size and allowed is not None:
+            rows = rows[np.isin(rows, allowed)]
+        if rows.size == 0:
+            return None
+        cosine = cosine_scores(cache.matrix[rows], q)
+        return _CoreRows(rows, cosine, cache.recency[rows].copy(), cache.pool_facts(rows))
+
+    def _core_added(self, scored: _Scored, chosen: np.ndarray) -> list[tuple[int, int]]:
+        """The core facts to append after the pool positions ``chosen``, in order: (position among
+        ``scored.core``, position in the pool or -1 when the fact was not a candidate)."""
+        core = scored.core
+        if core is None:
+            return []
+        pool_rows = scored.scores.rows
+        pos = np.full(core.rows.shape[0], -1, dtype=np.int64)
+        if pool_rows.shape[0]:
+            order = np.argsort(pool_rows, kind="stable")
+            sorted_rows = pool_rows[order]
+            at = np.minimum(np.searchsorted(sorted_rows, core.rows), sorted_rows.shape[0] - 1)
+            hit = sorted_rows[at] == core.rows
+            pos[hit] = order[at[hit]]
+        is_chosen = np.zeros(pool_rows.shape[0] + 1, dtype=bool)  # the last slot (pos -1): not in the pool
+        is_chosen[np.asarray(chosen, dtype=np.int64)] = True
+        picks = core_picks(core.cosine, core.recency, is_chosen[pos], self.config.core_limit)
+        return [(p, int(pos[p])) for p in picks.tolist()]
+
+    def _core_fact(self, scored: _Scored, p: int, i: int) -> RecalledFact:
+        """Core fact ``p`` of ``scored.core`` as recall returns it: with its pool scores when it was a
+        candidate (pool position ``i`` >= 0), else with its cosine and 0 for the lexical and rank scores."""
+        if i >= 0:
+            return self._fact(scored, i)
+        core = scored.core
+        assert core is not None
+        return self._recalled(core.facts[p], float(core.cosine[p]), 0.0, 0.0)
+
+    def _with_core(
+        self, scored: _Scored, order: np.ndarray, fate: Sequence[str], candidates: list[CandidateScore]
+    ) -> list[CandidateScore]:
+        """``explain``'s candidates with the core facts recall appends moved (pool candidates) or added (the
+        others, ``source="core"``, numbered after the pool) to the end, kept, with the fate :data:`CORE`:
+        the kept candidates in list order are exactly what ``recall`` returns."""
+        added = self._core_added(scored, order[np.asarray([r in (KEPT, JUDGED_RELEVANT) for r in fate], dtype=bool)])
+        if not added:
+            return candidates
+        at = {i: k for k, i in enumerate(order.tolist())}  # pool position -> index in candidates
+        moved: set[int] = set()
+        tail: list[CandidateScore] = []
+        rank = len(order)
+        for p, i in added:
+            if i >= 0:
+                moved.add(at[i])
+                tail.append(replace(candidates[at[i]], kept=True, reason=CORE))
+                continue
+            f = self._core_fact(scored, p, i)
+            rank += 1
+            tail.append(CandidateScore(
+                rank=rank, id=f.id, content=f.content,
+                created_at=f.created_at, cosine=f.cosine, bm25=0.0, lexical=0.0, rank_score=0.0, kept=True,
+                reason=CORE, metadata=f.metadata, source="core",
+            ))
+        return [c for k, c in enumerate(candidates) if k not in moved] + tail
+
+    def _is_courtesy(self, query: str) -> bool:
+        """A courtesy turn ("Thanks!", "ok"): it reads no context (:func:`~.ranking.conversation.is_courtesy`)."""
+        key = (self.config.tokenizer, self.config.stemmer)
+        return is_courtesy(analyzer(*key)(query), _courtesy_terms(key))
 
     @staticmethod
     def _allowed_rows(cache: EntityCache, where: Where | None) -> np.ndarray | None:
@@ -693,8 +878,11 @@ class RecallEngine:
         return rows
 
     def _fact(self, scored: _Scored, i: int) -> RecalledFact:
-        f = scored.facts[i]
         s = scored.scores
+        return self._recalled(scored.facts[i], float(s.cosine[i]), float(s.lexical[i]), float(s.rank_score[i]))
+
+    @staticmethod
+    def _recalled(f: StoredFact, cosine: float, lexical: float, rank_score: float) -> RecalledFact:
         meta = dict(f.metadata)
         meta.setdefault("times_seen", f.times_seen)
         if f.last_seen:
@@ -710,11 +898,72 @@ class RecallEngine:
             entity_id=f.entity_id,
             content=f.content,
             created_at=f.created_at,
-            cosine=float(s.cosine[i]),
-            lexical=float(s.lexical[i]),
-            rank_score=float(s.rank_score[i]),
+            cosine=cosine,
+            lexical=lexical,
+            rank_score=rank_score,
             metadata=meta,
         )
+
+    def _judgement(self, query: str, scored: _Scored, limit: int, turns: list[str]) -> _Judgement | None:
+        """The judge's verdict on the best candidates (``turns``: the earlier turns it is shown); ``None``
+        when no judge applies (none set, the gate off, no candidate). A failure is logged and returned."""
+        if self.judge is None or self.config.relevance_threshold is None:
+            return None
+        seen = judge_pool(scored.scores, limit, self.config)
+        if seen.shape[0] == 0:
+            return None
+        facts = [scored.facts[i].content for i in seen.tolist()]
+        try:
+            answer = self._call_judge(query, facts, turns)
+        except TimeoutError as exc:
+            logger.warning("judge gave no answer (%s); the gate decides instead", exc)
+            return _Judgement(seen, None, f"timed out: {exc}")
+        except Exception as exc:
+            logger.warning("judge raised %s; the gate decides instead", type(exc).__name__, exc_info=True)
+            return _Judgement(seen, None, f"raised {type(exc).__name__}: {exc}")
+        relevant = as_indices(answer, len(facts))
+        if relevant is None:
+            failure = f"answered {_short_repr(answer)}, not a list of indices 0..{len(facts) - 1}"
+            logger.warning("judge %s; the gate decides instead", failure)
+            return _Judgement(seen, None, failure)
+        return _Judgement(seen, relevant)
+
+    def _call_judge(self, query: str, facts: list[str], context: list[str]) -> Any:
+        """``judge(query, facts, context)`` on a thread of its own, waited for at most ``judge_timeout``
+        seconds (``TimeoutError`` after that). The thread is a daemon, so a judge that never returns holds
+        only that thread, never the recall nor the interpreter's exit; at most :data:`MAX_JUDGE_CALLS` run
+        at once."""
+        judge = self.judge
+        assert judge is not None
+        if not self._judge_slots.acquire(blocking=False):
+            raise TimeoutError(f"{MAX_JUDGE_CALLS} earlier judge calls are still running")
+        result: list[Any] = []
+        error: list[Exception] = []
+        done = threading.Event()
+
+        def run() -> None:
+            try:
+                result.append(judge(query, list(facts), list(context)))
+            except Exception as exc:
+                error.append(exc)
+            finally:
+                self._judge_slots.release()
+                done.set()
+
+        worker = threading.Thread(target=contextvars.copy_context().run, args=(run,), name="memori-judge",
+                                  daemon=True)
+        try:
+            worker.start()
+        except BaseException:
+            self._judge_slots.release()
+            raise
+        if not done.wait(self.judge_timeout):
+            raise TimeoutError(f"nothing within judge_timeout={self.judge_timeout:g} s")
+        if error:
+            raise error[0]
+        if not result:
+            raise RuntimeError("the judge's thread ended without an answer")
+        return result[0]
 
     def recall(
         self,
@@ -724,6 +973,7 @@ class RecallEngine:
         *,
         query_vector: Any | None = None,
         where: dict[str, Any] | None = None,
+        context: Sequence[str] | str | None = None,
     ) -> list[RecalledFact]:
         """The facts of ``entity_id`` most relevant to ``query``, best first, threshold applied.
 
@@ -733,17 +983,31 @@ class RecallEngine:
         restricts recall to facts whose own metadata matches (``{"source":
         "chat"}``, ``{"topic": {"$in": ["food", "health"]}}``; keys are ANDed),
         before the candidate pool is sized. Expired facts are never recalled.
+        ``context`` is the conversation before ``query`` (earlier user turns,
+        oldest first, optionally the last assistant reply): the latest
+        ``config.context_turns`` of them move the search towards what the
+        conversation is about, so a follow-up recalls what an earlier turn named.
+        With a ``judge`` (see ``__init__``) the judge, shown those turns too, chooses instead of the gate.
         """
         query = check_query(query)
         entity_id = check_entity_id(entity_id)
         limit = check_limit(limit, self.config.limit)
         where = check_where(where)
+        turns = check_context(context)
+        conversation = conversation_text(query, turns, self.config.context_turns)
         if not query.strip() or limit <= 0:
             return []
-        scored = self._score(query, entity_id, limit, query_vector, where)
+        scored = self._score(query, entity_id, limit, query_vector, where, conversation)
         if isinstance(scored, str):
             return []
-        return [self._fact(scored, i) for i in select(scored.scores, limit, self.config).tolist()]
+        judged = self._judgement(query, scored, limit, _read_turns(turns, self.config.context_turns))
+        if judged is not None and judged.relevant is not None:
+            chosen = judged_select(judged.seen, judged.relevant, limit)  # the judge decided
+        else:
+            chosen = select(scored.scores, limit, self.config)
+        # Then the core facts not chosen (at most core_limit, most relevant first): on every turn.
+        core = [self._core_fact(scored, p, i) for p, i in self._core_added(scored, chosen)]
+        return [*(self._fact(scored, i) for i in chosen.tolist()), *core]
 
     def explain(
         self,
@@ -753,6 +1017,7 @@ class RecallEngine:
         *,
         query_vector: Any | None = None,
         where: dict[str, Any] | None = None,
+        context: Sequence[str] | str | None = None,
     ) -> RecallReport:
         """Recall with every pool candidate's score parts and fate; ``print()`` it for a table."""
         query = check_query(query)
@@ -760,21 +1025,36 @@ class RecallEngine:
         limit = check_limit(limit, self.config.limit)
         where = check_where(where)
         cfg = self.config
+        turns = check_context(context)
+        conversation = conversation_text(query, turns, cfg.context_turns)
+        read = conversation if cfg.context_weight > 0 and not self._is_courtesy(query) else None
         q_tokens = analyzer(cfg.tokenizer, cfg.stemmer)(query)
         w_cos, w_lex = fusion_weights(len(q_tokens), cfg)
 
         def empty(note: str) -> RecallReport:
-            return RecallReport(query, entity_id, limit, q_tokens, w_cos, w_lex, cfg.relevance_threshold, 0, 0, [], note)
+            return RecallReport(query, entity_id, limit, q_tokens, w_cos, w_lex, cfg.relevance_threshold, 0, 0, [], note,
+                                conversation=read, context_weight=cfg.context_weight if read else 0.0)
 
         if not query.strip():
             return empty("blank query: nothing is recalled")
         if limit <= 0:
             return empty(f"limit {limit} <= 0: nothing is recalled")
-        scored = self._score(query, entity_id, limit, query_vector, where)
+        scored = self._score(query, entity_id, limit, query_vector, where, conversation)
         if isinstance(scored, str):
             return empty(scored)
         s = scored.scores
         order, fate, gate = fates(s, limit, cfg)
+        gate_kind, gate_opened, gate_note = gate.kind, gate.opened, gate.note
+        judged = self._judgement(query, scored, limit, _read_turns(turns, cfg.context_turns))
+        if judged is not None and judged.relevant is not None:
+            order, fate = judged_fates(s, judged.seen, judged.relevant, limit)
+            kept_n = fate.count(JUDGED_RELEVANT)
+            gate_kind, gate_opened = "judge", kept_n > 0
+            gate_note = (f"judge: {len(judged.relevant)} of the {len(judged.seen)} best candidates judged relevant, "
+                         f"{kept_n} kept (limit {limit}); without the judge, {gate.note}")
+        elif judged is not None:
+            gate_note = (f"judge failed on the {len(judged.seen)} best candidates ({judged.failure}); fell back to "
+                         f"the {gate.kind} gate: {gate.note}")
         candidates = []
         for rank, (i, reason) in enumerate(zip(order.tolist(), fate), start=1):
             fact = self._fact(scored, i)
@@ -788,18 +1068,21 @@ class RecallEngine:
                     bm25=float(s.bm25[i]),
                     lexical=fact.lexical,
                     rank_score=fact.rank_score,
-                    kept=reason == KEPT,
+                    kept=reason in (KEPT, JUDGED_RELEVANT),
                     reason=reason,
                     metadata=fact.metadata,
                     source=source_label(int(s.source[i])),
                     fused=float(s.fused[i]),
                     neighbour_bonus=float(s.bonus[i]),
+                    gate_cosine=None if s.gate_cosine is None else float(s.gate_cosine[i]),
                 )
             )
+        candidates = self._with_core(scored, order, fate, candidates)
         return RecallReport(
             query, entity_id, limit, s.query_tokens, s.w_cos, s.w_lex,
             cfg.relevance_threshold, scored.rows_scored, len(order), candidates,
-            gate=gate.kind, gate_opened=gate.opened, best_cosine=gate.best_cosine, gate_note=gate.note,
+            gate=gate_kind, gate_opened=gate_opened, best_cosine=gate.best_cosine, gate_note=gate_note,
+            conversation=read, context_weight=cfg.context_weight if read else 0.0,
         )
 
     # -- async twins --------------------------------------------------------
@@ -817,20 +1100,24 @@ class RecallEngine:
     async def aadd(self, entity_id: str, facts: Sequence[str] | str, ids: Sequence[str] | None = None,
                    created_at: Any = None, metadata: Any = None, *, session_id: Any = None,
                    supersedes: Sequence[str] | str | None = None, expires_at: Any = None,
-                   progress: Progress | None = None) -> list[str]:
+                   progress: Progress | None = None, core: bool | Sequence[bool] = False) -> list[str]:
         """Async :meth:`add` (runs in a worker thread; ``progress`` is called from it)."""
         return await self._in_worker(self.add, entity_id, facts, ids, created_at, metadata, session_id=session_id,
-                                     supersedes=supersedes, expires_at=expires_at, progress=progress)
+                                     supersedes=supersedes, expires_at=expires_at, progress=progress, core=core)
 
     async def arecall(self, query: str, entity_id: str, limit: int | None = None, *,
-                      query_vector: Any | None = None, where: dict[str, Any] | None = None) -> list[RecalledFact]:
+                      query_vector: Any | None = None, where: dict[str, Any] | None = None,
+                      context: Sequence[str] | str | None = None) -> list[RecalledFact]:
         """Async :meth:`recall` (runs in a worker thread)."""
-        return await self._in_worker(self.recall, query, entity_id, limit, query_vector=query_vector, where=where)
+        return await self._in_worker(self.recall, query, entity_id, limit, query_vector=query_vector, where=where,
+                                     context=context)
 
     async def aexplain(self, query: str, entity_id: str, limit: int | None = None, *,
-                       query_vector: Any | None = None, where: dict[str, Any] | None = None) -> RecallReport:
+                       query_vector: Any | None = None, where: dict[str, Any] | None = None,
+                       context: Sequence[str] | str | None = None) -> RecallReport:
         """Async :meth:`explain` (runs in a worker thread)."""
-        return await self._in_worker(self.explain, query, entity_id, limit, query_vector=query_vector, where=where)
+        return await self._in_worker(self.explain, query, entity_id, limit, query_vector=query_vector, where=where,
+                                     context=context)
 
     async def adelete(self, entity_id: str, ids: Sequence[str]) -> list[str]:
         """Async :meth:`delete`."""

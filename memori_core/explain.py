@@ -13,7 +13,7 @@ class CandidateScore:
     """One pool candidate with every part of its score."""
 
     rank: int
-    """1-based position by rank score within the pool."""
+    """1-based position by rank score within the pool (a core fact from outside the pool: numbered after it)."""
     id: str
     content: str
     created_at: str | None
@@ -27,14 +27,20 @@ class CandidateScore:
     """Returned by ``recall``."""
     reason: str
     """``"kept"``, ``"gate closed"`` (nothing passed the relevance gate), ``"below gate"``,
-    ``"below threshold"`` (threshold gate) or ``"beyond limit"``."""
+    ``"below threshold"`` (threshold gate), ``"beyond limit"``, ``"judged relevant"`` (kept) / ``"judged out"``
+    with a judge (``RecallEngine(judge=...)``), or ``"core (injected)"`` for a core fact recall appends after
+    the ones it chose (kept; listed last, in the order recall returns them)."""
     metadata: dict[str, Any] = field(default_factory=dict)
     source: str = "dense"
-    """Where the candidate came from: ``"dense"``, ``"lexical"``, ``"dense+lexical"`` or ``"neighbour"``."""
+    """Where the candidate came from: ``"dense"``, ``"lexical"``, ``"dense+lexical"``, ``"neighbour"``, or
+    ``"core"`` (a core fact that was not in the pool, appended by recall)."""
     fused: float = 0.0
     """``w_cos * cosine + w_lex * lexical`` before neighbour smoothing."""
     neighbour_bonus: float = 0.0
     """``neighbour_weight`` x the best fused score of its session neighbours (``rank_score = fused + bonus``)."""
+    gate_cosine: float | None = None
+    """With conversation context, what the relevance gate read: the larger of the fact's cosine to the
+    question alone and to the conversation (``cosine`` is to the blended direction). ``None`` without context."""
 
 
 @dataclass(frozen=True)
@@ -55,13 +61,18 @@ class RecallReport:
     note: str = ""
     """Why nothing was scored, when that is the case (blank query, no facts...)."""
     gate: str = ""
-    """The gate applied: ``"relevance"``, ``"threshold"`` or ``"off"`` (empty when nothing was scored)."""
+    """The gate applied: ``"relevance"``, ``"threshold"``, ``"off"`` or ``"judge"`` (the judge decided; when it
+    failed, the gate that decided instead, ``gate_note`` saying why); empty when nothing was scored."""
     gate_opened: bool | None = None
     """Whether the gate let anything through (``None`` when nothing was scored)."""
     best_cosine: float | None = None
     """The best cosine among the ``limit`` best candidates: what the relevance gate opens on."""
     gate_note: str = ""
     """The gate's decision and cutoffs in words."""
+    conversation: str | None = None
+    """The conversation text read with the query (earlier turns, then the query), when context was given."""
+    context_weight: float = 0.0
+    """How far that conversation moved the search: ``normalise(q + context_weight * c)``; cosines are to it."""
 
     @property
     def facts(self) -> list[RecalledFact]:
@@ -94,21 +105,30 @@ class RecallReport:
             + f"limit: {self.limit}  "
             f"pool: {self.pool_size} of {self.rows_scored} rows"
         )
+        if self.conversation:
+            turns = self.conversation.count("\n")
+            head += (f"\ncontext: {turns} earlier turn(s) read, weight {self.context_weight:g}: cosines are to "
+                     f"normalise(query + {self.context_weight:g} x conversation); the gate reads 'gate cos', the "
+                     "larger of each fact's cosine to the query alone and to the conversation")
         if self.gate_note:
             head += f"\ngate: {self.gate_note}"
         if self.note:
             head += f"\n{self.note}"
         if not self.candidates:
             return head
+        with_gate = any(c.gate_cosine is not None for c in self.candidates)
         cols = (
-            f"{'rank':>4}  {'from':<13}  {'cosine':>7}  {'bm25':>7}  {'lex':>5}  {'bonus':>6}  "
-            f"{'score':>7}  {'':<15}  fact"
+            f"{'rank':>4}  {'from':<13}  {'cosine':>7}  " + (f"{'gate cos':>8}  " if with_gate else "")
+            + f"{'bm25':>7}  {'lex':>5}  {'bonus':>6}  {'score':>7}  {'':<15}  fact"
         )
         lines = [head, cols, "-" * len(cols)]
         for c in self.candidates:
             text = c.content if len(c.content) <= width else c.content[: width - 1] + "…"
+            gate_col = ""
+            if with_gate:
+                gate_col = f"{c.gate_cosine:>8.4f}  " if c.gate_cosine is not None else f"{'-':>8}  "
             lines.append(
-                f"{c.rank:>4}  {c.source:<13}  {c.cosine:>7.4f}  {c.bm25:>7.3f}  {c.lexical:>5.3f}  "
+                f"{c.rank:>4}  {c.source:<13}  {c.cosine:>7.4f}  {gate_col}{c.bm25:>7.3f}  {c.lexical:>5.3f}  "
                 f"{c.neighbour_bonus:>6.3f}  {c.rank_score:>7.4f}  {c.reason:<15}  {text}"
             )
         return "\n".join(lines)

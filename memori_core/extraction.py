@@ -7,24 +7,30 @@ Capture (``capture=True`` in the adapters) hands the latest turn to a
   statements ("I'm vegetarian", "my daughter Mia starts school in September")
   and rewrites them as "User ..." facts where the rewrite is reliable. It drops
   questions, greetings / thanks / small talk, instructions and requests to the
-  assistant, hypotheticals and opinions.
+  assistant, hypotheticals and opinions. Allergies, intolerances, medication
+  and dietary restrictions come back ``core`` (:func:`is_core_fact`; its
+  ``core_rule=`` replaces the rule, ``None`` marks nothing).
 - An LLM extractor (``memori_langchain.LLMFactExtractor``,
   ``memori_llamaindex.LLMFactExtractor``) asks a model, with the prompt of
   :func:`build_extraction_prompt`, and reads its reply with
   :func:`parse_extraction_reply`. It also sees the user's most similar stored
-  facts, so it can say which ones a new fact replaces (``supersedes``).
+  facts, so it can say which ones a new fact replaces (``supersedes``), and it
+  marks the same kinds of facts ``core`` (``mark_core=False`` turns that off).
+
+Capture stores a ``core`` fact with ``engine.add(..., core=True)``: recall
+then appends it on every turn (``RecallConfig.core_limit``).
 
 This module is pure: no framework, no engine, no I/O.
 
 >>> RuleBasedFactExtractor().extract([("user", "I'm training for a marathon. What should I eat before my run?")])
-[ExtractedFact(text='User is training for a marathon.', supersedes=())]
+[ExtractedFact(text='User is training for a marathon.', supersedes=(), core=False)]
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -41,7 +47,9 @@ __all__ = [
     "SentenceVerdict",
     "as_messages",
     "build_extraction_prompt",
+    "check_core_rule",
     "check_max_facts",
+    "is_core_fact",
     "parse_extraction_reply",
     "split_sentences",
 ]
@@ -83,10 +91,12 @@ def as_messages(items: Iterable[MessageLike]) -> list[Message]:
 
 @dataclass(frozen=True)
 class ExtractedFact:
-    """A fact to store, and the ids of the user's stored facts it replaces (they stop being recalled)."""
+    """A fact to store, the ids of the user's stored facts it replaces (they stop being recalled), and
+    whether it is a core fact (an allergy, a medication, a diet: stored with ``core=True``, injected on every turn)."""
 
     text: str
     supersedes: tuple[str, ...] = ()
+    core: bool = False
 
 
 class KnownFact(Protocol):
@@ -416,11 +426,61 @@ def _rewrite(statement: str) -> str | None:
     return _end(f"User {adv}{new_verb}{tail}")
 
 
+# -- core facts: worth a few tokens on every turn ------------------------------
+
+_DRUGS = _words(
+    "metformin", "insulin", "warfarin", "levothyroxine", "lisinopril", "atorvastatin", "simvastatin", "statin",
+    "statins", "sertraline", "fluoxetine", "citalopram", "lithium", "methotrexate", "prednisone", "antidepressant",
+    "antidepressants", "blood thinner", "blood thinners", "beta blocker", "beta blockers", "ssri", "ssris",
+    "adderall", "ritalin", "the pill", "birth control",
+)
+_CORE_TERMS = _rx(
+    r"\b(?:allerg(?:y|ies|ic)|intoleran(?:t|ce|ces)|anaphyla\w*|epi-?pens?|coeliac|celiac|"
+    r"medications?|medicines?|meds|prescri(?:bed|ption|ptions)|inhalers?|"
+    r"vegetarian|vegan|pescatarian|halal|kosher|teetotal(?:l?er)?|"
+    r"(?:gluten|lactose|dairy|nut|peanut|alcohol)[-\s]free)\b"
+    rf"|\b(?:takes?|taking|took|on)\s+(?:(?:daily|a|an|some|their|her|his)\s+)?(?:{_DRUGS})\b"
+    r"|\b(?:do(?:es)?n't|do(?:es)?\s+not|never|no\s+longer|cannot|can't|can\s+not)\s+(?:drink|drinks|consume)\s+"
+    r"(?:any\s+)?(?:alcohol|booze|wine|beer|spirits|liquor)\b"
+    r"|\b(?:avoids?|avoiding|abstains?\s+from|stays?\s+away\s+from)\s+(?:all\s+|any\s+)?alcohol\b"
+    r"|\b(?:do(?:es)?n't|do(?:es)?\s+not|never)\s+drinks?\s*[.!]*$"
+)
+# "User is not vegan", "User has no allergies": a negation just before the term.
+_CORE_NEGATED = _rx(r"\b(?:not|no|no\s+longer|isn't|aren't|wasn't|never|without)\s+(?:\w+\s+)?$")
+
+
+def is_core_fact(text: str) -> bool:
+    """Whether a fact is worth injecting on every turn: an allergy or intolerance, a medication, or a dietary
+    restriction (vegetarian, vegan, halal, kosher, gluten-free, coeliac, lactose-free, no alcohol...).
+
+    >>> is_core_fact("User is allergic to peanuts."), is_core_fact("User lives in Leeds.")
+    (True, False)
+
+    A term right after a negation does not count ("User is not vegan.", "User has no allergies.").
+    The rule reads words, not meaning: pass your own ``core_rule`` to an extractor to change it.
+    """
+    for m in _CORE_TERMS.finditer(text):
+        if not _CORE_NEGATED.search(text[max(0, m.start() - 30) : m.start()]):
+            return True
+    return False
+
+
+CoreRule = Callable[[str], bool]
+"""``rule(fact_text) -> bool``: whether an extracted fact is core."""
+
+
+def check_core_rule(rule: Any) -> CoreRule | None:
+    """``core_rule`` of an extractor: a callable ``(text) -> bool``, or ``None`` (no fact is marked core)."""
+    if rule is not None and not callable(rule):
+        raise TypeError(f"core_rule must be a callable(text) -> bool or None, got {type(rule).__name__}")
+    return rule
+
+
 class RuleBasedFactExtractor:
     """The default extractor: first-person statements about the user, as "User ..." facts; no model, no I/O.
 
     >>> RuleBasedFactExtractor().extract([("user", "Thanks! I'm vegetarian and my daughter Mia is 7. Any ideas?")])
-    [ExtractedFact(text='User is vegetarian and their daughter Mia is 7.', supersedes=())]
+    [ExtractedFact(text='User is vegetarian and their daughter Mia is 7.', supersedes=(), core=True)]
 
     Each user message is cut into sentences; a sentence is kept only when,
     once leading interjections ("Oh,", "Thanks!", "Just so you know,") are
@@ -440,16 +500,25 @@ class RuleBasedFactExtractor:
     "User's X"; a later "my" becomes "their". When the sentence has another
     first-person pronoun, or an unknown verb, it is kept as said. Curly
     apostrophes count as straight ones. Assistant messages are ignored.
+
+    A kept fact is ``core`` when ``core_rule(fact_text)`` says so (default
+    :func:`is_core_fact`: allergies, intolerances, medication, dietary
+    restrictions); capture then stores it with ``core=True`` and recall
+    injects it on every turn. ``core_rule=None`` marks no fact core.
     """
 
     uses_existing_facts = False
     """The rules never look at stored facts (and never supersede any)."""
 
-    def __init__(self, *, max_chars: int = DEFAULT_MAX_FACT_CHARS) -> None:
-        """``max_chars``: a longer sentence is not a fact (a paste, a story) and is dropped."""
+    def __init__(
+        self, *, max_chars: int = DEFAULT_MAX_FACT_CHARS, core_rule: CoreRule | None = is_core_fact
+    ) -> None:
+        """``max_chars``: a longer sentence is not a fact (a paste, a story) and is dropped. ``core_rule``:
+        which kept facts are core (``None``: none)."""
         if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 1:
             raise ValueError(f"max_chars must be a positive int, got {max_chars!r}")
         self.max_chars = max_chars
+        self.core_rule = check_core_rule(core_rule)
 
     def extract(self, messages: Sequence[MessageLike], existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
         """The kept facts of the user messages in ``messages``, in order, without repeats."""
@@ -464,7 +533,8 @@ class RuleBasedFactExtractor:
                 key = normalize_fact_text(verdict.fact)
                 if key not in seen:
                     seen.add(key)
-                    facts.append(ExtractedFact(verdict.fact))
+                    core = self.core_rule is not None and bool(self.core_rule(verdict.fact))
+                    facts.append(ExtractedFact(verdict.fact, core=core))
         return facts
 
     def explain(self, text: str) -> list[SentenceVerdict]:
@@ -554,15 +624,17 @@ def _one_line(text: str) -> str:
 
 
 def build_extraction_prompt(
-    messages: Sequence[MessageLike], existing: Sequence[KnownFact] = (), *, max_facts: int = 10
+    messages: Sequence[MessageLike], existing: Sequence[KnownFact] = (), *, max_facts: int = 10, core: bool = True
 ) -> str:
     """The prompt asking a model for the user's facts in ``messages`` as JSON.
 
     Stored facts in ``existing`` are listed under short ids (``F1``, ``F2``
     ... in order) that :func:`parse_extraction_reply` maps back to their real
     ids. The model is asked for a JSON array of
-    ``{"fact": "User ...", "supersedes": ["F1"]}`` objects (``[]`` when
-    nothing is worth keeping).
+    ``{"fact": "User ...", "supersedes": ["F1"], "core": false}`` objects
+    (``[]`` when nothing is worth keeping); with ``core`` (default) it is told
+    to set ``"core": true`` on allergies, intolerances, medication and dietary
+    restrictions (without, the key is not asked for).
     """
     lines = [
         "You maintain a long-term memory about a user. Read the new conversation turn below and write down the "
@@ -578,6 +650,14 @@ def build_extraction_prompt(
         '- If a new fact updates or contradicts one of the known facts, put that known fact\'s id in "supersedes". '
         "Use only ids from the list of known facts.",
         f"- At most {max_facts} facts.",
+    ]
+    if core:
+        lines.append(
+            '- Set "core" to true for a fact that must be remembered in every conversation whatever the topic: '
+            "allergies and intolerances, medications, and dietary restrictions (vegetarian, vegan, halal, kosher, "
+            "gluten-free, coeliac, lactose-free, does not drink alcohol). Set it to false for every other fact."
+        )
+    lines += [
         "",
         "<known_facts>",
     ]
@@ -591,8 +671,10 @@ def build_extraction_prompt(
     lines += [
         "</conversation>",
         "",
-        'Reply with a JSON array only, each item an object with a "fact" string and a "supersedes" list of ids; '
-        "reply with an empty array when there is nothing worth remembering.",
+        "Reply with a JSON array only, each item an object with a "
+        + ('"fact" string, a "supersedes" list of ids and a "core" boolean' if core
+           else '"fact" string and a "supersedes" list of ids')
+        + "; reply with an empty array when there is nothing worth remembering.",
     ]
     return "\n".join(lines)
 
@@ -601,6 +683,13 @@ _FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
 _LIST_KEYS = ("facts", "memories", "items", "results")
 _TEXT_KEYS = ("fact", "text", "content", "memory")
 _SUPERSEDE_KEYS = ("supersedes", "replaces", "supersede")
+
+
+def _flag(value: Any) -> bool:
+    """A model's ``"core"`` value: JSON ``true`` (or the string ``"true"`` / ``"yes"``) is true, anything else false."""
+    if isinstance(value, str):
+        return value.strip().lower() in ("true", "yes")
+    return value is True
 
 
 def _decoded_values(text: str) -> Iterable[Any]:
@@ -638,6 +727,7 @@ def parse_extraction_reply(
     *,
     max_chars: int = DEFAULT_MAX_FACT_CHARS,
     max_facts: int = 20,
+    core: bool = True,
 ) -> list[ExtractedFact]:
     """The facts in a model's reply to :func:`build_extraction_prompt`; ``[]`` for a reply it cannot read.
 
@@ -648,7 +738,8 @@ def parse_extraction_reply(
     ... or its real id), and not a fact with the same text as the new one: a
     model can never point at another user's facts or invent ids. Empty,
     over-long (``max_chars``) and question facts are dropped, repeats merged,
-    and at most ``max_facts`` are returned.
+    and at most ``max_facts`` are returned. An object's ``"core": true``
+    makes the fact core (read only with ``core``; a repeat is core if any copy is).
     """
     if not isinstance(reply, str) or not reply.strip():
         return []
@@ -670,13 +761,16 @@ def parse_extraction_reply(
         return []
 
     out: dict[str, tuple[str, list[str]]] = {}
+    cores: set[str] = set()
     for item in items:
+        is_core = False
         if isinstance(item, str):
             text, raw_ids = item, []
         elif isinstance(item, dict):
             text = next((item[k] for k in _TEXT_KEYS if isinstance(item.get(k), str)), "")
             raw = next((item[k] for k in _SUPERSEDE_KEYS if k in item), [])
             raw_ids = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+            is_core = core and _flag(item.get("core"))
         else:
             continue
         text = " ".join(text.split())
@@ -691,4 +785,8 @@ def parse_extraction_reply(
             out[key][1].extend(r for r in replaced if r not in out[key][1])
         elif len(out) < max_facts:
             out[key] = (text, list(dict.fromkeys(replaced)))
-    return [ExtractedFact(text, tuple(replaced)) for text, replaced in out.values()]
+        else:
+            continue
+        if is_core:
+            cores.add(key)
+    return [ExtractedFact(text, tuple(replaced), core=key in cores) for key, (text, replaced) in out.items()]

@@ -8,6 +8,7 @@ said) runs in the background: :mod:`memori_core.capture`.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 from .facts import RecalledFact
@@ -21,14 +22,22 @@ def warn_failed(logger: logging.Logger, owner: str, what: str, entity_id: str, e
     )
 
 
+def _context_kwargs(context: Sequence[str] | None) -> dict[str, Any]:
+    # No earlier turn: the call is exactly the single-turn one (``context`` is not passed at all).
+    return {"context": list(context)} if context else {}
+
+
 def recall_or_empty(
-    engine: Any, query: str, entity_id: str, limit: int | None, *, strict: bool, owner: str, logger: logging.Logger
+    engine: Any, query: str, entity_id: str, limit: int | None, *, strict: bool, owner: str, logger: logging.Logger,
+    context: Sequence[str] | None = None,
 ) -> list[RecalledFact]:
-    """``engine.recall``; a blank query gives ``[]``, a failure a warning and ``[]`` (unless ``strict``)."""
+    """``engine.recall``; a blank query gives ``[]``, a failure a warning and ``[]`` (unless ``strict``).
+
+    ``context`` (the user turns before ``query``, oldest first) is passed on when it holds any."""
     if not query.strip():
         return []
     try:
-        return list(engine.recall(query, entity_id, limit))
+        return list(engine.recall(query, entity_id, limit, **_context_kwargs(context)))
     except Exception as exc:
         if strict:
             raise
@@ -37,13 +46,14 @@ def recall_or_empty(
 
 
 async def arecall_or_empty(
-    engine: Any, query: str, entity_id: str, limit: int | None, *, strict: bool, owner: str, logger: logging.Logger
+    engine: Any, query: str, entity_id: str, limit: int | None, *, strict: bool, owner: str, logger: logging.Logger,
+    context: Sequence[str] | None = None,
 ) -> list[RecalledFact]:
     """Async :func:`recall_or_empty` (``engine.arecall``)."""
     if not query.strip():
         return []
     try:
-        return list(await engine.arecall(query, entity_id, limit))
+        return list(await engine.arecall(query, entity_id, limit, **_context_kwargs(context)))
     except Exception as exc:
         if strict:
             raise

@@ -15,9 +15,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .context import append_block
-from .query import extract_user_query, field_of
+from .query import extract_query_and_context, extract_user_query, field_of
 
-__all__ = ["PROVIDERS", "check_injectable", "extract_user_query", "inject_context", "normalize_provider"]
+__all__ = [
+    "PROVIDERS", "check_injectable", "extract_query_and_context", "extract_user_query", "inject_context",
+    "normalize_provider",
+]
 
 #: Provider names accepted by :func:`inject_context`.
 PROVIDERS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "bedrock", "bedrock-converse", "google")

@@ -9,6 +9,12 @@ Shapes read (dicts and typed SDK objects alike):
   carry a string or ``input_text`` parts.
 - ``contents`` (and ``message`` of a Google chat's ``send_message``): Google
   GenAI, a string, a ``Content`` / ``Part`` / string, or a list of them.
+
+:func:`extract_query_and_context` also returns the user turns before the
+question (the ``context`` of :meth:`~memori_core.RecallEngine.recall`), so a
+follow-up ("What should I order there?") is recalled with the turn that named
+its subject. Only user turns are read: assistant replies, system prompts and
+tool messages are not context.
 """
 
 from __future__ import annotations
@@ -16,7 +22,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["extract_user_query", "field_of", "part_text"]
+__all__ = [
+    "DEFAULT_CONTEXT_TURNS",
+    "context_turns",
+    "extract_query_and_context",
+    "extract_user_query",
+    "field_of",
+    "part_text",
+    "query_and_context",
+    "recent_turns",
+]
+
+DEFAULT_CONTEXT_TURNS = 3
+"""Earlier user turns passed as ``context`` when the engine does not say (``RecallConfig.context_turns``)."""
 
 # Part types whose ``text`` is something the user wrote.
 _TEXT_PART_TYPES = frozenset({"text", "input_text"})
@@ -56,23 +74,48 @@ def content_text(content: Any) -> str:
     return ""
 
 
-def _last_user_text(items: Any, content_key: str) -> str:
-    """Walk ``items`` from the end; the first item with role ``user`` and some text wins."""
+def context_turns(engine: Any) -> int:
+    """How many earlier turns ``engine`` reads as context: its ``config.context_turns``
+    (:data:`DEFAULT_CONTEXT_TURNS` for an engine without one)."""
+    turns = getattr(getattr(engine, "config", None), "context_turns", DEFAULT_CONTEXT_TURNS)
+    if isinstance(turns, bool) or not isinstance(turns, int):
+        return DEFAULT_CONTEXT_TURNS
+    return turns
+
+
+def query_and_context(turns: Sequence[str], keep: int = DEFAULT_CONTEXT_TURNS) -> tuple[str, list[str]]:
+    """(the last non-blank turn, up to ``keep`` non-blank turns before it, oldest first), all stripped.
+
+    ``("", [])`` when no turn has text; the context is ``[]`` for a single turn or ``keep <= 0``.
+
+    >>> query_and_context(["I'm going to a seafood restaurant.", " ", "What should I order there?"])
+    ('What should I order there?', ["I'm going to a seafood restaurant."])
+    """
+    texts = recent_turns(turns, len(turns))
+    if not texts:
+        return "", []
+    return texts[-1], recent_turns(texts[:-1], keep)
+
+
+def recent_turns(turns: Sequence[str], keep: int = DEFAULT_CONTEXT_TURNS) -> list[str]:
+    """The last ``keep`` non-blank ``turns``, stripped, oldest first (``[]`` for ``keep <= 0``)."""
+    if keep <= 0:
+        return []
+    return [t.strip() for t in turns if isinstance(t, str) and t.strip()][-keep:]
+
+
+def _user_texts(items: Any, content_key: str) -> list[str]:
+    """The text of each item with role ``user`` that has some, in order."""
     if not _is_list(items):
-        return ""
-    for item in reversed(items):
-        if field_of(item, "role") != "user":
-            continue
-        text = content_text(field_of(item, content_key))
-        if text:
-            return text
-    return ""
+        return []
+    texts = (content_text(field_of(item, content_key)) for item in items if field_of(item, "role") == "user")
+    return [text for text in texts if text]
 
 
-def _from_input(value: Any) -> str:
+def _from_input(value: Any) -> list[str]:
     if isinstance(value, str):
-        return value.strip()
-    return _last_user_text(value, "content")
+        return [value.strip()] if value.strip() else []
+    return _user_texts(value, "content")
 
 
 def _is_google_content(item: Any) -> bool:
@@ -89,15 +132,14 @@ def _google_content_text(content: Any) -> str:
     return content_text(field_of(content, "parts"))
 
 
-def _from_contents(value: Any) -> str:
+def _from_contents(value: Any) -> list[str]:
     if isinstance(value, str):
-        return value.strip()
+        return [value.strip()] if value.strip() else []
     if not _is_list(value):
-        if _is_google_content(value):
-            return _google_content_text(value)
-        return (part_text(value) or "").strip()
+        text = _google_content_text(value) if _is_google_content(value) else (part_text(value) or "").strip()
+        return [text] if text else []
     # google-genai turns each run of consecutive bare parts / strings into one
-    # user Content; group them the same way, then read the turns from the end.
+    # user Content; group them the same way (the model's turns read as "").
     turns: list[str] = []
     run: list[Any] = []
     for item in value:
@@ -110,10 +152,19 @@ def _from_contents(value: Any) -> str:
             run.append(item)
     if run:
         turns.append(content_text(run))
-    for text in reversed(turns):
-        if text:
-            return text
-    return ""
+    return [text for text in turns if text]
+
+
+def _user_turns(kwargs: Mapping[str, Any]) -> list[str]:
+    """The texts of the user turns of the first field that has one: ``messages``, ``input``, ``contents``,
+    ``message``."""
+    if not isinstance(kwargs, Mapping):
+        raise TypeError(f"kwargs must be a mapping of the SDK call's keyword arguments, got {type(kwargs).__name__}")
+    turns = _user_texts(kwargs.get("messages"), "content")
+    for key, read in (("input", _from_input), ("contents", _from_contents), ("message", _from_contents)):
+        if not turns and key in kwargs:
+            turns = read(kwargs[key])
+    return turns
 
 
 def extract_user_query(kwargs: Mapping[str, Any]) -> str:
@@ -128,13 +179,27 @@ def extract_user_query(kwargs: Mapping[str, Any]) -> str:
     >>> extract_user_query({"messages": [{"role": "user", "content": "What should I cook?"}]})
     'What should I cook?'
     """
-    if not isinstance(kwargs, Mapping):
-        raise TypeError(f"kwargs must be a mapping of the SDK call's keyword arguments, got {type(kwargs).__name__}")
-    text = _last_user_text(kwargs.get("messages"), "content")
-    if not text and "input" in kwargs:
-        text = _from_input(kwargs["input"])
-    if not text and "contents" in kwargs:
-        text = _from_contents(kwargs["contents"])
-    if not text and "message" in kwargs:
-        text = _from_contents(kwargs["message"])
-    return text
+    turns = _user_turns(kwargs)
+    return turns[-1] if turns else ""
+
+
+def extract_query_and_context(
+    kwargs: Mapping[str, Any], turns: int = DEFAULT_CONTEXT_TURNS
+) -> tuple[str, list[str]]:
+    """(the question, the user turns before it): ``query`` and ``context`` for ``engine.recall``.
+
+    The question is :func:`extract_user_query`'s. The context is the text of
+    up to ``turns`` earlier user turns with text, oldest first (``[]`` for a
+    single turn or ``turns <= 0``), read from the same field as the question.
+    Assistant / model turns, system and developer messages, tool messages and
+    user turns holding only tool results or images are not context. A Google
+    chat's ``send_message`` shows only the new message: its context is ``[]``.
+
+    >>> kwargs = {"messages": [
+    ...     {"role": "user", "content": "I'm going to a seafood restaurant tonight."},
+    ...     {"role": "assistant", "content": "Enjoy!"},
+    ...     {"role": "user", "content": "What should I order there?"}]}
+    >>> extract_query_and_context(kwargs)
+    ('What should I order there?', ["I'm going to a seafood restaurant tonight."])
+    """
+    return query_and_context(_user_turns(kwargs), turns)

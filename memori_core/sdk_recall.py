@@ -13,7 +13,7 @@ from .context import format_context
 from .engine import RecallEngine
 from .facts import RecalledFact
 from .injection import check_injectable, inject_context, normalize_provider
-from .query import extract_user_query
+from .query import context_turns, extract_query_and_context
 from .validate import check_entity_id, check_limit
 
 __all__ = ["MemoriRecall"]
@@ -45,6 +45,11 @@ class MemoriRecall:
     >>> memory = MemoriRecall(engine, entity_id="user-1")
     >>> kwargs = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "What should I cook?"}]}
     >>> client.chat.completions.create(**memory.apply(kwargs, provider="openai"))
+
+    The query is the call's last user turn; up to ``engine.config.context_turns``
+    user turns before it go to recall as ``context`` (assistant replies, system
+    prompts and tool messages are not read), so a follow-up such as "What should
+    I order there?" is recalled with the turn that named the place.
 
     Recall never blocks the model call: if the store or the embedder fails (or
     ``timeout`` seconds pass), a warning is logged and the kwargs come back
@@ -104,19 +109,25 @@ class MemoriRecall:
             reason = f"{type(exc).__name__}: {exc}"
         logger.warning("memori recall failed for entity %r (%s); calling the model without memory", entity_id, reason)
 
+    def _query(self, kwargs: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+        """The call's question and the keyword arguments of its recall (``context`` when there are earlier turns)."""
+        query, context = extract_query_and_context(kwargs, context_turns(self.engine))
+        return query, ({"context": context} if context else {})
+
     # -- sync ---------------------------------------------------------------
 
     def recall_for(self, kwargs: Mapping[str, Any], *, entity_id: str | None = None) -> list[RecalledFact]:
-        """The facts recalled for the call's last user turn (``[]`` when there is no query or recall fails)."""
+        """The facts recalled for the call's last user turn, read with the user turns before it
+        (``[]`` when there is no query or recall fails)."""
         entity = self._entity(entity_id)
-        query = extract_user_query(kwargs)
+        query, extra = self._query(kwargs)
         if not query:
             logger.debug("no user query in the call's kwargs; nothing to recall")
             return []
         try:
             if self.timeout is None:
-                return self.engine.recall(query, entity, self.limit)
-            future = _in_daemon_thread(lambda: self.engine.recall(query, entity, self.limit))
+                return self.engine.recall(query, entity, self.limit, **extra)
+            future = _in_daemon_thread(lambda: self.engine.recall(query, entity, self.limit, **extra))
             return future.result(timeout=self.timeout)
         except Exception as exc:
             self._failed(exc, entity)
@@ -139,14 +150,14 @@ class MemoriRecall:
     async def arecall_for(self, kwargs: Mapping[str, Any], *, entity_id: str | None = None) -> list[RecalledFact]:
         """Async :meth:`recall_for`."""
         entity = self._entity(entity_id)
-        query = extract_user_query(kwargs)
+        query, extra = self._query(kwargs)
         if not query:
             logger.debug("no user query in the call's kwargs; nothing to recall")
             return []
         try:
             if self.timeout is None:
-                return await self.engine.arecall(query, entity, self.limit)
-            future = _in_daemon_thread(lambda: self.engine.recall(query, entity, self.limit))
+                return await self.engine.arecall(query, entity, self.limit, **extra)
+            future = _in_daemon_thread(lambda: self.engine.recall(query, entity, self.limit, **extra))
             return await asyncio.wait_for(asyncio.wrap_future(future), self.timeout)
         except Exception as exc:
             self._failed(exc, entity)

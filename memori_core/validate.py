@@ -48,6 +48,22 @@ def check_query(query: Any) -> str:
     return check_text(query, "query")
 
 
+def check_context(context: Any) -> list[str]:
+    """Earlier turns of the conversation, oldest first: ``None`` (none), one ``str`` or a list of ``str``."""
+    if context is None:
+        return []
+    if isinstance(context, str):
+        context = [context]
+    if isinstance(context, (bytes, bytearray)) or not isinstance(context, (list, tuple)):
+        raise TypeError(f"context must be a list of earlier turns (str), got {type(context).__name__}")
+    out = []
+    for i, turn in enumerate(context):
+        if not isinstance(turn, str):
+            raise TypeError(f"context[{i}] must be a str, got {type(turn).__name__}")
+        out.append(check_text(turn, f"context[{i}]"))
+    return out
+
+
 def check_facts(facts: Any) -> list[str]:
     """A list of non-blank strings (a single ``str`` counts as one fact)."""
     if isinstance(facts, str):
@@ -182,3 +198,21 @@ def check_expiry(value: Any) -> str | None:
         except OverflowError:
             raise ValueError(f"expires_at {value!r} is beyond the year 9999") from None
     return to_iso_utc(value, "expires_at")
+
+
+def check_core(value: Any, n: int) -> list[bool]:
+    """``core`` of ``add``: one bool for all ``n`` facts (``None``: ``False``), or a list of one bool per fact."""
+    if value is None:
+        return [False] * n
+    values = per_fact(value, n, "core", (bool,))
+    for i, v in enumerate(values):
+        if not isinstance(v, bool):
+            raise TypeError(f"core[{i}] must be a bool, got {type(v).__name__}")
+    return values
+
+
+def check_core_flag(value: Any) -> bool | None:
+    """``core`` of ``update``: ``True`` (mark core), ``False`` (unmark) or ``None`` (leave as it is)."""
+    if value is not None and not isinstance(value, bool):
+        raise TypeError(f"core must be a bool or None, got {type(value).__name__}")
+    return value

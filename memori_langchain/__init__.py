@@ -10,10 +10,11 @@
 from memori_core import ChromaStore, RecallEngine
 from memori_core.extraction import RuleBasedFactExtractor
 
-from ._messages import last_human_text, messages_with_block, system_with_block
+from ._messages import human_query_and_context, last_human_text, messages_with_block, system_with_block
 from .extractor import LLMFactExtractor
 from .graph import MemoriCaptureNode, MemoriState, memori_capture_node, memori_recall_node, with_memori_context
 from .injector import MemoriContextInjector
+from .judge import chat_model_judge
 from .middleware import MemoriMiddleware
 from .retriever import MemoriRetriever, fact_to_document
 
@@ -27,7 +28,9 @@ __all__ = [
     "MemoriState",
     "RecallEngine",
     "RuleBasedFactExtractor",
+    "chat_model_judge",
     "fact_to_document",
+    "human_query_and_context",
     "last_human_text",
     "memori_capture_node",
     "memori_recall_node",

@@ -12,6 +12,7 @@ from langchain_core.runnables import RunnableConfig
 from memori_core import RecalledFact, format_context
 from memori_core.extraction import Message
 from memori_core.failopen import arecall_or_empty, recall_or_empty
+from memori_core.ranking.core import is_core
 from memori_core.text import normalize_fact_text
 from memori_core.validate import check_entity_id
 
@@ -86,7 +87,10 @@ def _block(
             f for f in facts
             if (key is None or normalize_fact_text(f.content) != key)
             and (skip_message_id is None or f.metadata.get("message_id") != skip_message_id)
-        ][:keep]
+        ]
+        # The first ``keep``, then the core facts after them (recall appends those beyond its limit).
+        core = [f for f in facts[keep:] if is_core(f.metadata)] if keep is not None else []
+        facts = facts[:keep] + core[: getattr(engine.config, "core_limit", 0)]
     return format_context(facts, zone=engine.config.time_zone_label)
 
 
@@ -100,8 +104,11 @@ def recall_block(
     owner: str,
     skip_text: str | None = None,
     skip_message_id: str | None = None,
+    context: Sequence[str] | None = None,
 ) -> str:
     """The ``<memori_context>`` block for ``query`` ("" when nothing passes); fails open unless ``strict``.
+
+    ``context`` (the human turns before ``query``, oldest first) is passed to recall when it holds any.
 
     When turns are captured, what the turn being answered already became is
     not news to the model: a recalled fact whose normalised text equals
@@ -109,7 +116,8 @@ def recall_block(
     ``skip_message_id`` (its ``metadata["message_id"]``), is left out.
     """
     ask, keep = _recall_args(engine, limit, skip_text is not None or skip_message_id is not None)
-    facts = recall_or_empty(engine, query, entity_id, ask, strict=strict, owner=owner, logger=logger)
+    facts = recall_or_empty(engine, query, entity_id, ask, strict=strict, owner=owner, logger=logger,
+                            context=context)
     return _block(engine, facts, keep, skip_text, skip_message_id)
 
 
@@ -123,10 +131,12 @@ async def arecall_block(
     owner: str,
     skip_text: str | None = None,
     skip_message_id: str | None = None,
+    context: Sequence[str] | None = None,
 ) -> str:
     """Async :func:`recall_block` (``engine.arecall``)."""
     ask, keep = _recall_args(engine, limit, skip_text is not None or skip_message_id is not None)
-    facts = await arecall_or_empty(engine, query, entity_id, ask, strict=strict, owner=owner, logger=logger)
+    facts = await arecall_or_empty(engine, query, entity_id, ask, strict=strict, owner=owner, logger=logger,
+                                   context=context)
     return _block(engine, facts, keep, skip_text, skip_message_id)
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from memori_core.injection import append_to_content
-from memori_core.query import content_text
+from memori_core.query import DEFAULT_CONTEXT_TURNS, content_text, recent_turns
 
 
 def message_text(message: BaseMessage) -> str:
@@ -27,6 +27,20 @@ def last_human_text(messages: Sequence[BaseMessage]) -> str:
     """The text of the most recent human message ("" when there is none): the recall query."""
     message = last_human_message(messages)
     return message_text(message) if message is not None else ""
+
+
+def human_query_and_context(
+    messages: Sequence[BaseMessage], turns: int = DEFAULT_CONTEXT_TURNS
+) -> tuple[str, list[str]]:
+    """(the recall query, its context): :func:`last_human_text`, and the text of up to ``turns`` human
+    messages with text before that message, oldest first (``[]`` for a single human turn).
+
+    Only human messages are read (their text parts): AI replies, system and tool messages are not context.
+    """
+    humans = [message_text(m) for m in messages if isinstance(m, HumanMessage)]
+    if not humans:
+        return "", []
+    return humans[-1], recent_turns(humans[:-1], turns)
 
 
 def system_with_block(system: SystemMessage | None, block: str) -> SystemMessage:

@@ -55,7 +55,8 @@ class LLMFactExtractor:
     (fenced or bare JSON; anything unreadable gives no facts). Plain text is
     used on purpose rather than tool calling / ``with_structured_output``: it
     works with every chat model, fake ones included, and the parser is
-    tolerant. Supersede ids name only the facts shown to the model. Model
+    tolerant. Supersede ids name only the facts shown to the model; facts it
+    flags ``"core"`` (allergies, medication, diet) are stored core. Model
     errors propagate (capture logs them and goes on). Use a small, cheap model
     with ``temperature=0``; it is called once per captured turn, in the background.
     """
@@ -64,24 +65,30 @@ class LLMFactExtractor:
     """Capture shows the model the user's most similar stored facts, so it can say which a new fact replaces."""
 
     def __init__(
-        self, model: BaseChatModel, *, max_facts: int = 10, max_chars: int = DEFAULT_MAX_FACT_CHARS
+        self, model: BaseChatModel, *, max_facts: int = 10, max_chars: int = DEFAULT_MAX_FACT_CHARS,
+        mark_core: bool = True,
     ) -> None:
-        """``max_facts`` per turn and ``max_chars`` per fact bound what a reply can store."""
+        """``max_facts`` per turn and ``max_chars`` per fact bound what a reply can store. With ``mark_core``
+        the model is asked to flag allergies, medication and dietary restrictions ``"core": true`` (stored
+        with ``core=True``: recalled on every turn); ``False`` neither asks nor reads the flag."""
         if not callable(getattr(model, "invoke", None)):
             raise TypeError(f"model must be a LangChain chat model, got {type(model).__name__}")
         self.model = model
         self.max_facts = check_max_facts(max_facts)
         self.max_chars = max_chars
+        self.mark_core = bool(mark_core)
 
     def _prompt(
         self, messages: Sequence[BaseMessage | MessageLike], existing: Sequence[KnownFact]
     ) -> list[HumanMessage]:
-        text = build_extraction_prompt(to_core_messages(messages), existing, max_facts=self.max_facts)
+        text = build_extraction_prompt(to_core_messages(messages), existing, max_facts=self.max_facts,
+                                       core=self.mark_core)
         return [HumanMessage(content=text)]
 
     def _parse(self, reply: Any, existing: Sequence[KnownFact]) -> list[ExtractedFact]:
         text = message_text(reply) if isinstance(reply, BaseMessage) else str(reply)
-        return parse_extraction_reply(text, existing, max_chars=self.max_chars, max_facts=self.max_facts)
+        return parse_extraction_reply(text, existing, max_chars=self.max_chars, max_facts=self.max_facts,
+                                      core=self.mark_core)
 
     def extract(
         self, messages: Sequence[BaseMessage | MessageLike], existing: Sequence[KnownFact] = ()

@@ -22,7 +22,9 @@ from memori_core.capture import (
 )
 
 from ._entity import arecall_block, logger, recall_block, resolve_entity_id, turn_to_capture
-from ._messages import last_human_text, messages_with_block
+from memori_core.query import context_turns
+
+from ._messages import human_query_and_context, messages_with_block
 
 CONTEXT_KEY = "memori_context"
 
@@ -68,6 +70,8 @@ def memori_recall_node(
     leaves the messages alone; the model node merges it into the system prompt
     with :func:`with_memori_context`. The state schema needs the key:
     use :class:`MemoriState` or add ``memori_context: str`` to your own.
+    The human messages before the last one (up to ``engine.config.context_turns``)
+    are read with it, so a follow-up recalls what an earlier turn named.
 
     The entity is ``config["configurable"]["entity_id"]``, else the graph's
     runtime context (``entity_id``, else ``user_id``), else ``entity_id``.
@@ -78,17 +82,19 @@ def memori_recall_node(
         raise ValueError(f"k must be a non-negative int or None, got {k!r}")
     owner = "memori_recall_node"
 
-    def _query_and_entity(state: Mapping[str, Any], config: RunnableConfig) -> tuple[str, str]:
+    def _query_and_entity(state: Mapping[str, Any], config: RunnableConfig) -> tuple[str, list[str], str]:
         entity = resolve_entity_id(entity_id, config, _runtime_context(), owner=owner)
-        return last_human_text(convert_to_messages(state.get("messages") or [])), entity
+        messages = convert_to_messages(state.get("messages") or [])
+        query, context = human_query_and_context(messages, context_turns(engine))
+        return query, context, entity
 
     def memori_recall(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, str]:
-        query, entity = _query_and_entity(state, config)
-        return {key: recall_block(engine, query, entity, k, strict=strict, owner=owner)}
+        query, context, entity = _query_and_entity(state, config)
+        return {key: recall_block(engine, query, entity, k, strict=strict, owner=owner, context=context)}
 
     async def amemori_recall(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, str]:
-        query, entity = _query_and_entity(state, config)
-        return {key: await arecall_block(engine, query, entity, k, strict=strict, owner=owner)}
+        query, context, entity = _query_and_entity(state, config)
+        return {key: await arecall_block(engine, query, entity, k, strict=strict, owner=owner, context=context)}
 
     return RunnableLambda(memori_recall, afunc=amemori_recall, name="memori_recall")
 

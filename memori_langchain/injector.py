@@ -11,7 +11,9 @@ from langchain_core.runnables import RunnableConfig, RunnableSerializable
 from pydantic import ConfigDict, Field
 
 from ._entity import arecall_block, recall_block, resolve_entity_id
-from ._messages import last_human_text, messages_with_block
+from memori_core.query import context_turns
+
+from ._messages import human_query_and_context, messages_with_block
 
 PromptInput = ChatPromptValue | list[BaseMessage] | dict[str, Any]
 
@@ -46,7 +48,9 @@ class MemoriContextInjector(RunnableSerializable[PromptInput, PromptInput]):
 
     Input: a ``ChatPromptValue``, a list of messages, or a dict with
     ``"messages"``; the output has the same type. The query is the text of the
-    last human message; the ``<memori_context>`` block is appended to the first
+    last human message, read with up to ``engine.config.context_turns`` human
+    messages before it (so a follow-up recalls what an earlier turn named; AI,
+    system and tool messages are not read); the ``<memori_context>`` block is appended to the first
     system message (as a new text part when its content is a list), or a new
     system message is put first. When nothing passes the relevance threshold,
     or the query is blank, the messages pass through unchanged.
@@ -68,20 +72,22 @@ class MemoriContextInjector(RunnableSerializable[PromptInput, PromptInput]):
     strict: bool = False
     """Raise recall errors instead of logging a warning and injecting nothing."""
 
-    def _prepare(self, value: Any, config: RunnableConfig) -> tuple[list[BaseMessage], str, str]:
+    def _prepare(self, value: Any, config: RunnableConfig) -> tuple[list[BaseMessage], str, str, list[str]]:
         messages = _messages_of(value)
         entity = resolve_entity_id(self.entity_id, config, owner=type(self).__name__)
-        return messages, entity, last_human_text(messages)
+        query, context = human_query_and_context(messages, context_turns(self.engine))
+        return messages, entity, query, context
 
     def _inject(self, value: Any, config: RunnableConfig) -> Any:
-        messages, entity, query = self._prepare(value, config)
-        block = recall_block(self.engine, query, entity, self.k, strict=self.strict, owner=type(self).__name__)
+        messages, entity, query, context = self._prepare(value, config)
+        block = recall_block(self.engine, query, entity, self.k, strict=self.strict, owner=type(self).__name__,
+                             context=context)
         return _rebuild(value, messages_with_block(messages, block)) if block else value
 
     async def _ainject(self, value: Any, config: RunnableConfig) -> Any:
-        messages, entity, query = self._prepare(value, config)
+        messages, entity, query, context = self._prepare(value, config)
         block = await arecall_block(
-            self.engine, query, entity, self.k, strict=self.strict, owner=type(self).__name__
+            self.engine, query, entity, self.k, strict=self.strict, owner=type(self).__name__, context=context
         )
         return _rebuild(value, messages_with_block(messages, block)) if block else value
 

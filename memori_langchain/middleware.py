@@ -13,7 +13,9 @@ from memori_core.extraction import FactExtractor
 from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, WaitsForCaptures, check_extractor
 
 from ._entity import arecall_block, logger, recall_block, resolve_entity_id, turn_to_capture
-from ._messages import last_human_text, system_with_block
+from memori_core.query import context_turns
+
+from ._messages import human_query_and_context, system_with_block
 
 Handler = Callable[[ModelRequest], ModelResponse]
 AsyncHandler = Callable[[ModelRequest], Awaitable[ModelResponse]]
@@ -25,8 +27,9 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     >>> agent = create_agent(model, tools, middleware=[MemoriMiddleware(engine=engine, entity_id="user-1")])
 
     Before each model call (tool-loop calls included) the facts relevant to
-    the last human message are appended to the system message of that call
-    only, through ``request.override(system_message=...)``: the block is
+    the last human message, read with up to ``engine.config.context_turns``
+    human messages before it (AI, system and tool messages are not read), are
+    appended to the system message of that call only, through ``request.override(system_message=...)``: the block is
     never written into the agent's state or message history.
 
     With ``capture=True``, once the model call that answers a user turn has
@@ -136,9 +139,10 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         self._captures.raise_failure()
         config = ensure_config()
         entity = self._entity(request, config)
-        query = last_human_text(request.messages)
+        query, context = human_query_and_context(request.messages, context_turns(self.engine))
         block = recall_block(self.engine, query, entity, self.k, strict=self.strict, owner=self.name,
-                             skip_text=self._skip(query), skip_message_id=self._skip_message(request))
+                             skip_text=self._skip(query), skip_message_id=self._skip_message(request),
+                             context=context)
         response = handler(self._with_block(request, block))
         self._capture(request, config, entity)
         return response
@@ -148,9 +152,10 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         self._captures.raise_failure()
         config = ensure_config()
         entity = self._entity(request, config)
-        query = last_human_text(request.messages)
+        query, context = human_query_and_context(request.messages, context_turns(self.engine))
         block = await arecall_block(self.engine, query, entity, self.k, strict=self.strict, owner=self.name,
-                                    skip_text=self._skip(query), skip_message_id=self._skip_message(request))
+                                    skip_text=self._skip(query), skip_message_id=self._skip_message(request),
+                                    context=context)
         response = await handler(self._with_block(request, block))
         self._capture(request, config, entity)
         return response

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from langchain_core.callbacks import AsyncCallbackManagerForRetrieverRun, CallbackManagerForRetrieverRun
@@ -44,6 +45,12 @@ class MemoriRetriever(BaseRetriever):
     >>> retriever.invoke("what should I cook?")
     >>> retriever.invoke("what should I cook?", k=3)  # per-call k
     >>> retriever.invoke("...", config={"configurable": {"entity_id": "user-2"}})
+    >>> retriever.invoke("What should I order there?", context=["I'm going to a seafood restaurant."])
+
+    A retriever is given a query string, not the conversation: to recall a
+    follow-up with the turns before it, pass them as ``context=`` (earlier
+    user turns, oldest first; the engine reads the latest
+    ``config.context_turns``), as for :meth:`~memori_core.RecallEngine.recall`.
 
     The entity is, in order: an ``entity_id=`` keyword of the call,
     ``config["configurable"]["entity_id"]``, the constructor's ``entity_id``.
@@ -65,7 +72,8 @@ class MemoriRetriever(BaseRetriever):
         return params
 
     def invoke(self, input: str, config: RunnableConfig | None = None, **kwargs: Any) -> list[Document]:
-        """Documents for ``input``; keyword arguments ``k`` and ``entity_id`` override the fields."""
+        """Documents for ``input``; keyword arguments ``k`` and ``entity_id`` override the fields,
+        ``context`` (earlier user turns, oldest first) is read with the query."""
         return super().invoke(input, config, **self._with_config_entity(config, kwargs))
 
     async def ainvoke(self, input: str, config: RunnableConfig | None = None, **kwargs: Any) -> list[Document]:
@@ -92,6 +100,10 @@ class MemoriRetriever(BaseRetriever):
     def _entity(self, entity_id: str | None) -> str:
         return resolve_entity_id(self.entity_id, override=entity_id, owner=type(self).__name__)
 
+    @staticmethod
+    def _context(context: Sequence[str] | str | None) -> dict[str, Any]:
+        return {} if context is None else {"context": context}
+
     def _get_relevant_documents(
         self,
         query: str,
@@ -99,8 +111,9 @@ class MemoriRetriever(BaseRetriever):
         run_manager: CallbackManagerForRetrieverRun,
         k: int | None = None,
         entity_id: str | None = None,
+        context: Sequence[str] | str | None = None,
     ) -> list[Document]:
-        facts = self.engine.recall(query, self._entity(entity_id), self._limit(k))
+        facts = self.engine.recall(query, self._entity(entity_id), self._limit(k), **self._context(context))
         return [fact_to_document(f) for f in facts]
 
     async def _aget_relevant_documents(
@@ -110,6 +123,7 @@ class MemoriRetriever(BaseRetriever):
         run_manager: AsyncCallbackManagerForRetrieverRun,
         k: int | None = None,
         entity_id: str | None = None,
+        context: Sequence[str] | str | None = None,
     ) -> list[Document]:
-        facts = await self.engine.arecall(query, self._entity(entity_id), self._limit(k))
+        facts = await self.engine.arecall(query, self._entity(entity_id), self._limit(k), **self._context(context))
         return [fact_to_document(f) for f in facts]

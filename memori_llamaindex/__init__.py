@@ -14,6 +14,7 @@ from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.extraction import RuleBasedFactExtractor
 
 from .extractor import LLMFactExtractor
+from .judge import llm_judge
 from .memory_block import MemoriMemoryBlock
 from .postprocessor import MemoriHybridPostprocessor
 from .retriever import MemoriRetriever
@@ -27,4 +28,5 @@ __all__ = [
     "RecallConfig",
     "RecallEngine",
     "RuleBasedFactExtractor",
+    "llm_judge",
 ]

@@ -11,6 +11,7 @@ from llama_index.core.base.llms.types import ChatMessage, MessageRole, TextBlock
 from memori_core import RecalledFact
 from memori_core.extraction import Message
 from memori_core.failopen import arecall_or_empty, recall_or_empty
+from memori_core.query import DEFAULT_CONTEXT_TURNS, recent_turns
 from memori_core.validate import check_entity_id
 
 logger = logging.getLogger("memori_llamaindex")
@@ -24,17 +25,22 @@ def require_entity(entity_id: Any, owner: str, how: str) -> str:
 
 
 def safe_recall(
-    engine: Any, query: str, entity_id: str, limit: int | None, *, strict: bool, owner: str
+    engine: Any, query: str, entity_id: str, limit: int | None, *, strict: bool, owner: str,
+    context: Sequence[str] | None = None,
 ) -> list[RecalledFact]:
-    """``engine.recall``; on failure a warning and ``[]`` (or the exception when ``strict``)."""
-    return recall_or_empty(engine, query, entity_id, limit, strict=strict, owner=owner, logger=logger)
+    """``engine.recall`` (with ``context``, the user turns before ``query``, when it holds any);
+    on failure a warning and ``[]`` (or the exception when ``strict``)."""
+    return recall_or_empty(engine, query, entity_id, limit, strict=strict, owner=owner, logger=logger,
+                           context=context)
 
 
 async def asafe_recall(
-    engine: Any, query: str, entity_id: str, limit: int | None, *, strict: bool, owner: str
+    engine: Any, query: str, entity_id: str, limit: int | None, *, strict: bool, owner: str,
+    context: Sequence[str] | None = None,
 ) -> list[RecalledFact]:
     """Async :func:`safe_recall` (``engine.arecall``)."""
-    return await arecall_or_empty(engine, query, entity_id, limit, strict=strict, owner=owner, logger=logger)
+    return await arecall_or_empty(engine, query, entity_id, limit, strict=strict, owner=owner, logger=logger,
+                                  context=context)
 
 
 def message_text(message: ChatMessage) -> str:
@@ -48,6 +54,25 @@ def latest_user_text(messages: Sequence[ChatMessage] | None) -> str:
         if message.role == MessageRole.USER:
             return message_text(message)
     return ""
+
+
+def user_query_and_context(
+    messages: Sequence[ChatMessage] | None, turns: int = DEFAULT_CONTEXT_TURNS
+) -> tuple[str, list[str]]:
+    """(the recall query, its context): :func:`latest_user_text`, and the text of up to ``turns`` user
+    messages with text before that message, oldest first (``[]`` for a single user turn).
+
+    Only user messages are read (their text blocks): assistant, system and tool messages are not context.
+    """
+    users = [message_text(m) for m in (messages or []) if m.role == MessageRole.USER]
+    if not users:
+        return "", []
+    query, earlier = users[-1], users[:-1]
+    # ``Memory.aget(input=...)`` appends the input to a history that may already end with it (an agent's
+    # calls after a tool result): the same turn read twice is not an earlier turn.
+    while earlier and query and earlier[-1] == query:
+        earlier.pop()
+    return query, recent_turns(earlier, turns)
 
 
 _ROLES = {MessageRole.USER: "user", MessageRole.ASSISTANT: "assistant", MessageRole.SYSTEM: "system",

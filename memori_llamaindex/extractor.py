@@ -45,29 +45,37 @@ class LLMFactExtractor:
     (fenced or bare JSON; anything unreadable gives no facts). Plain text is
     used rather than structured / function-calling output so that every LLM
     works, mocks included. Supersede ids name only the facts shown to the
-    LLM. LLM errors propagate (capture logs them and goes on).
+    LLM; facts it flags ``"core"`` (allergies, medication, diet) are stored core. LLM errors
+    propagate (capture logs them and goes on).
     """
 
     uses_existing_facts = True
     """Capture shows the LLM the user's most similar stored facts, so it can say which a new fact replaces."""
 
-    def __init__(self, llm: Any, *, max_facts: int = 10, max_chars: int = DEFAULT_MAX_FACT_CHARS) -> None:
-        """``llm``: a ``llama_index.core.llms.LLM``; ``max_facts`` per turn and ``max_chars`` per fact bound a reply."""
+    def __init__(
+        self, llm: Any, *, max_facts: int = 10, max_chars: int = DEFAULT_MAX_FACT_CHARS, mark_core: bool = True
+    ) -> None:
+        """``llm``: a ``llama_index.core.llms.LLM``; ``max_facts`` per turn and ``max_chars`` per fact bound a reply.
+        With ``mark_core`` the LLM is asked to flag allergies, medication and dietary restrictions
+        ``"core": true`` (stored with ``core=True``: recalled on every turn); ``False`` neither asks nor reads it."""
         if not callable(getattr(llm, "chat", None)):
             raise TypeError(f"llm must be a LlamaIndex LLM, got {type(llm).__name__}")
         self.llm = llm
         self.max_facts = check_max_facts(max_facts)
         self.max_chars = max_chars
+        self.mark_core = bool(mark_core)
 
     def _prompt(
         self, messages: Sequence[ChatMessage | MessageLike], existing: Sequence[KnownFact]
     ) -> list[ChatMessage]:
-        text = build_extraction_prompt(to_core_messages(messages), existing, max_facts=self.max_facts)
+        text = build_extraction_prompt(to_core_messages(messages), existing, max_facts=self.max_facts,
+                                       core=self.mark_core)
         return [ChatMessage(role=MessageRole.USER, content=text)]
 
     def _parse(self, response: ChatResponse, existing: Sequence[KnownFact]) -> list[ExtractedFact]:
         return parse_extraction_reply(
-            message_text(response.message), existing, max_chars=self.max_chars, max_facts=self.max_facts
+            message_text(response.message), existing, max_chars=self.max_chars, max_facts=self.max_facts,
+            core=self.mark_core,
         )
 
     def extract(

@@ -14,7 +14,9 @@ from memori_core.context import PREAMBLE, format_fact_line
 from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, WaitsForCaptures, check_extractor
 from memori_core.validate import check_entity_id
 
-from ._common import asafe_recall, latest_user_text, logger, user_turns
+from memori_core.query import context_turns
+
+from ._common import asafe_recall, logger, user_query_and_context, user_turns
 
 _OWNER = "MemoriMemoryBlock"
 
@@ -31,10 +33,12 @@ class MemoriMemoryBlock(WaitsForCaptures, BaseMemoryBlock[str]):
     >>> await agent.run("What should I cook tonight?", memory=memory)
 
     On every ``Memory.get``/``aget`` the block recalls ``entity_id``'s facts
-    for the latest user message and returns memori's preamble followed by one
-    line per fact (``- {content}. Stated at {YYYY-MM-DD HH:MM}``). ``Memory``
-    wraps it in ``<memori_context>...</memori_context>`` (the block's
-    ``name``) inside its ``<memory>`` section of the system message, so the
+    for the latest user message (read with up to ``engine.config.context_turns``
+    user messages of the chat history before it, so a follow-up recalls what an
+    earlier turn named; assistant, system and tool messages are not read) and
+    returns memori's preamble followed by one line per fact
+    (``- {content}. Stated at {YYYY-MM-DD HH:MM}``). ``Memory`` wraps it in
+    ``<memori_context>...</memori_context>`` (the block's ``name``) inside its ``<memory>`` section of the system message, so the
     model reads the same block as with memori's other adapters. Nothing
     passes the threshold -> the block is empty and ``Memory`` leaves it out.
 
@@ -103,8 +107,9 @@ class MemoriMemoryBlock(WaitsForCaptures, BaseMemoryBlock[str]):
 
     async def _aget(self, messages: list[ChatMessage] | None = None, **block_kwargs: Any) -> str:
         self._captures.raise_failure()
-        query = latest_user_text(messages)
-        facts = await asafe_recall(self.engine, query, self.entity_id, self.limit, strict=self.strict, owner=_OWNER)
+        query, context = user_query_and_context(messages, context_turns(self.engine))
+        facts = await asafe_recall(self.engine, query, self.entity_id, self.limit, strict=self.strict, owner=_OWNER,
+                                   context=context)
         tag = self._tag_pattern()
         zone = self.engine.config.time_zone_label
         lines = [

@@ -44,6 +44,10 @@ SHIPPED_DEFAULTS = {
     "gate_words_bm25": 1.0,
     "time_zone_label": True,
     "quantized_above": 8_000,
+    "core_limit": 3,
+    "judge_candidates": 8,
+    "context_turns": 3,
+    "context_weight": 0.5,
 }
 
 
@@ -68,6 +72,8 @@ MEMORI_VALUES = {
     "session_weight": 0.0,
     "lexical_floor": 0.0,
     "gate": "threshold",
+    "core_limit": 0,  # no core facts upstream: nothing is appended
+    "context_turns": 0,  # upstream reads the last message only
 }
 
 

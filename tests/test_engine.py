@@ -310,6 +310,59 @@ def test_recall_equals_the_kept_candidates_of_explain(facts_store: ChromaStore, 
         assert [f.id for f in recalled] == [c.id for c in report.candidates if c.kept]
 
 
+@pytest.mark.parametrize("config", [
+    RecallConfig(),
+    RecallConfig(gate="threshold", relevance_threshold=0.3),
+    RecallConfig(judge_candidates=2),
+], ids=["relevance-gate", "threshold-0.3", "judge-2-candidates"])
+@pytest.mark.parametrize("limit", [1, 3, 20])
+def test_recall_equals_the_kept_candidates_of_explain_with_a_judge(facts_store: ChromaStore, config: RecallConfig,
+                                                                    limit: int) -> None:
+    """With a judge (here: the facts naming a place), what it kept is what recall returns (tests/test_judge.py)."""
+    def judge(query: str, facts: list[str], context: list[str]) -> list[int]:
+        return [i for i, f in enumerate(facts) if "lives" in f or "Toyota" in f]
+
+    eng = RecallEngine(store=facts_store, embedder=HashEmbedder(), config=config, judge=judge)
+    for query in ["user lives in Lisbon", "cello", "blue Toyota dark mode", "nothing matches xyzzy"]:
+        recalled = eng.recall(query, "u1", limit=limit)
+        report = eng.explain(query, "u1", limit=limit)
+        assert recalled == report.facts and report.gate == "judge"
+        assert [f.id for f in recalled] == [c.id for c in report.candidates if c.kept]
+
+
+@pytest.fixture(scope="module")
+def core_facts_store() -> Iterator[ChromaStore]:
+    """u1's FACTS with three of them core (the allergy, the dog, the car), read-only like ``facts_store``."""
+    store = ChromaStore.in_memory()
+    core = [i in (0, 3, 5) for i in range(len(FACTS))]
+    RecallEngine(store=store, embedder=HashEmbedder()).add("u1", FACTS, core=core)
+    with left_unchanged(store, "the shared core facts store") as shared:
+        yield shared
+
+
+@pytest.mark.parametrize("config", [
+    RecallConfig(relevance_threshold=None),
+    RecallConfig(gate="threshold", relevance_threshold=0.3),
+    RecallConfig(),  # the relevance gate
+    RecallConfig(core_limit=1),
+    RecallConfig(core_limit=0),
+], ids=["no-gate", "threshold-0.3", "relevance-gate", "core-limit-1", "core-off"])
+@pytest.mark.parametrize("limit", [1, 3, 20])
+def test_recall_equals_the_kept_candidates_of_explain_with_core_facts(core_facts_store: ChromaStore,
+                                                                     config: RecallConfig, limit: int) -> None:
+    eng = RecallEngine(store=core_facts_store, embedder=HashEmbedder(), config=config)
+    for query in ["user lives in Lisbon", "peanuts", "blue Toyota dark mode", "nothing matches xyzzy"]:
+        for where in (None, {"core": True}):
+            recalled = eng.recall(query, "u1", limit=limit, where=where)
+            report = eng.explain(query, "u1", limit=limit, where=where)
+            assert recalled == report.facts
+            core_tail = [c for c in report.candidates if c.reason == "core (injected)"]
+            assert all(c.kept for c in core_tail)
+            assert report.candidates[len(report.candidates) - len(core_tail):] == core_tail
+            assert len(core_tail) <= config.core_limit
+            assert len({f.id for f in recalled}) == len(recalled)  # a core fact recalled anyway is not repeated
+
+
 def test_threshold_none_keeps_everything_even_negative_scores() -> None:
     eng = no_threshold_engine()
     eng.add("u1", FACTS)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from memori_core import extract_user_query, format_context, inject_context
+from memori_core import extract_query_and_context, extract_user_query, format_context, inject_context
 from memori_core.injection import PROVIDERS, check_injectable
 
 # The provider SDKs are test extras (`pip install -e '.[dev]'`), not dependencies: the tests
@@ -226,6 +226,129 @@ def test_extract_trailing_bare_parts_after_a_content_form_the_last_turn(gtypes: 
 def test_extract_from_google_chat_send_message(gtypes: Any) -> None:
     assert extract_user_query({"message": "chat turn"}) == "chat turn"
     assert extract_user_query({"message": ["a", gtypes.Part(text="b")]}) == "a\nb"
+
+
+# -- extract_query_and_context: the question and the user turns before it -------------
+
+SEAFOOD = "I'm going to a seafood restaurant tonight with my wife."
+ORDER = "What should I order there?"
+
+
+def test_context_is_the_earlier_user_turns_of_a_chat_oldest_first() -> None:
+    kwargs = {
+        "messages": [
+            {"role": "system", "content": "Be brief."},
+            {"role": "developer", "content": "Never mention prices."},
+            {"role": "user", "content": "Hi!"},
+            {"role": "assistant", "content": "Hello, how can I help?"},
+            {"role": "user", "content": f"  {SEAFOOD}  "},
+            {"role": "assistant", "content": "Enjoy your evening!"},
+            {"role": "user", "content": ORDER},
+        ]
+    }
+    assert extract_query_and_context(kwargs) == (ORDER, ["Hi!", SEAFOOD])
+    assert extract_query_and_context(kwargs)[0] == extract_user_query(kwargs)
+
+
+def test_context_of_a_single_turn_is_empty() -> None:
+    assert extract_query_and_context({"messages": [{"role": "user", "content": ORDER}]}) == (ORDER, [])
+    assert extract_query_and_context({"messages": [{"role": "system", "content": "x"}]}) == ("", [])
+    assert extract_query_and_context({"model": "m"}) == ("", [])
+    with pytest.raises(TypeError, match="mapping"):
+        extract_query_and_context([{"role": "user", "content": "hi"}])  # type: ignore[arg-type]
+
+
+def test_context_keeps_text_parts_and_skips_image_only_turns() -> None:
+    kwargs = {
+        "messages": [
+            {"role": "user", "content": [{"type": "image_url", "image_url": {"url": "data:image/png;base64,AA"}}]},
+            {"role": "user", "content": [
+                {"type": "text", "text": "This is the menu."},
+                {"type": "image_url", "image_url": {"url": "data:image/png;base64,AA"}},
+                {"type": "text", "text": SEAFOOD},
+            ]},
+            {"role": "assistant", "content": [{"type": "text", "text": "Nice menu."}]},
+            {"role": "user", "content": [{"type": "text", "text": ORDER}]},
+        ]
+    }
+    assert extract_query_and_context(kwargs) == (ORDER, ["This is the menu.\n" + SEAFOOD])
+
+
+def test_context_skips_openai_tool_messages_and_tool_calls() -> None:
+    kwargs = {
+        "messages": [
+            {"role": "user", "content": SEAFOOD},
+            {"role": "assistant", "content": None,
+             "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "menu", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": "oysters, lobster, crab"},
+            {"role": "assistant", "content": "They serve oysters."},
+            {"role": "user", "content": ORDER},
+            {"role": "assistant", "content": None,
+             "tool_calls": [{"id": "c2", "type": "function", "function": {"name": "menu", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "c2", "content": "prices"},
+        ]
+    }
+    assert extract_query_and_context(kwargs) == (ORDER, [SEAFOOD])
+
+
+def test_context_skips_anthropic_tool_result_turns(anthropic_types: Any) -> None:
+    kwargs = {
+        "system": [{"type": "text", "text": "Policy."}],
+        "messages": [
+            {"role": "user", "content": SEAFOOD},
+            {"role": "assistant", "content": [anthropic_types.TextBlock(type="text", text="Have fun!")]},
+            {"role": "user", "content": [{"type": "text", "text": ORDER, "cache_control": {"type": "ephemeral"}}]},
+            {"role": "assistant", "content": [
+                anthropic_types.ToolUseBlock(type="tool_use", id="t1", name="menu", input={})
+            ]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "crab, lobster"}]},
+        ],
+    }
+    assert extract_query_and_context(kwargs) == (ORDER, [SEAFOOD])
+
+
+def test_context_is_bounded_to_the_latest_turns() -> None:
+    kwargs = {"messages": [{"role": "user", "content": f"turn {i}"} for i in range(1, 7)]}
+    assert extract_query_and_context(kwargs) == ("turn 6", ["turn 3", "turn 4", "turn 5"])  # the default, 3
+    assert extract_query_and_context(kwargs, 1) == ("turn 6", ["turn 5"])
+    assert extract_query_and_context(kwargs, 0) == ("turn 6", [])
+    assert extract_query_and_context(kwargs, 10) == ("turn 6", [f"turn {i}" for i in range(1, 6)])
+
+
+def test_context_from_responses_input_items(openai_types: SimpleNamespace) -> None:
+    kwargs = {
+        "instructions": "x",
+        "input": [
+            openai_types.EasyInputMessage(role="user", content=SEAFOOD),
+            {"role": "assistant", "content": "Enjoy!"},
+            {"type": "function_call_output", "call_id": "c1", "output": "{}"},
+            {"type": "message", "role": "user", "content": [
+                {"type": "input_text", "text": ORDER},
+                {"type": "input_image", "image_url": "https://example.invalid/menu.png"},
+            ]},
+        ],
+    }
+    assert extract_query_and_context(kwargs) == (ORDER, [SEAFOOD])
+    assert extract_query_and_context({"input": ORDER}) == (ORDER, [])
+
+
+def test_context_from_google_contents(gtypes: Any) -> None:
+    kwargs = {
+        "contents": [
+            gtypes.Content(role="user", parts=[gtypes.Part(text=SEAFOOD)]),
+            gtypes.Content(role="model", parts=[gtypes.Part(text="Enjoy!")]),
+            {"role": "user", "parts": [{"text": "thinking", "thought": True}, {"text": ORDER},
+                                       {"inline_data": {"mime_type": "image/png"}}]},
+            gtypes.Content(
+                role="user",
+                parts=[gtypes.Part(function_response=gtypes.FunctionResponse(name="f", response={"ok": True}))],
+            ),
+        ]
+    }
+    assert extract_query_and_context(kwargs) == (ORDER, [SEAFOOD])
+    # bare strings in a row are one user turn; a chat's send_message shows only the new message
+    assert extract_query_and_context({"contents": [SEAFOOD, ORDER]}) == (SEAFOOD + "\n" + ORDER, [])
+    assert extract_query_and_context({"message": ORDER}) == (ORDER, [])
 
 
 # -- inject_context: OpenAI chat -------------------------------------------------

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from _helpers import HashEmbedder, left_unchanged
+from _recording import SHELLFISH, TURN_1, TURN_2, RecordingEngine, minilm_engine, recording_engine
 from memori_core import (
     ChromaStore,
     MemoriRecall,
@@ -498,3 +499,140 @@ def test_google_genai_request_carries_the_block_in_system_instruction(
     else:
         assert texts == ["Be terse.", expected_block]
     assert sent["contents"][0]["parts"] == [{"text": QUESTION}]
+
+
+# -- a follow-up is recalled with the user turns before it -----------------------------
+
+
+def _conversation(provider: str) -> dict[str, Any]:
+    """A two-turn conversation (with a tool round trip after the follow-up) in ``provider``'s own shape."""
+    if provider == "openai":
+        return {"model": "gpt-test", "messages": [
+            {"role": "system", "content": "Be brief."},
+            {"role": "user", "content": TURN_1},
+            {"role": "assistant", "content": "Have a lovely evening!"},
+            {"role": "user", "content": [{"type": "text", "text": TURN_2}]},
+            {"role": "assistant", "content": None,
+             "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "menu", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "c1", "content": "oysters, crab, lobster"},
+        ]}
+    if provider == "openai-responses":
+        return {"model": "gpt-test", "instructions": "Be brief.", "input": [
+            {"role": "user", "content": TURN_1},
+            {"role": "assistant", "content": "Have a lovely evening!"},
+            {"role": "user", "content": [{"type": "input_text", "text": TURN_2}]},
+        ]}
+    if provider == "anthropic":
+        return {"model": "claude-test", "max_tokens": 64, "messages": [
+            {"role": "user", "content": TURN_1},
+            {"role": "assistant", "content": "Have a lovely evening!"},
+            {"role": "user", "content": [{"type": "text", "text": TURN_2}]},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "menu", "input": {}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "oysters"}]},
+        ]}
+    from google.genai import types
+
+    return {"model": "gemini-test", "contents": [
+        types.Content(role="user", parts=[types.Part(text=TURN_1)]),
+        types.Content(role="model", parts=[types.Part(text="Have a lovely evening!")]),
+        types.Content(role="user", parts=[types.Part(text=TURN_2)]),
+    ]}
+
+
+def _send(provider: str, kwargs: dict[str, Any], clients: dict[str, Any], endpoint: Recorder) -> str:
+    """Send ``kwargs`` through the provider's real client; the system prompt text the endpoint received."""
+    if provider == "openai":
+        clients["openai"].chat.completions.create(**kwargs)
+        system = endpoint.last("/chat/completions")["messages"][0]
+        assert system["role"] == "system"
+        return system["content"]
+    if provider == "openai-responses":
+        clients["openai"].responses.create(**kwargs)
+        return endpoint.last("/responses")["instructions"]
+    if provider == "anthropic":
+        clients["anthropic"].messages.create(**kwargs)
+        return endpoint.last("/v1/messages")["system"]
+    clients["google"].models.generate_content(**kwargs)
+    return "\n".join(p["text"] for p in endpoint.last(":generateContent")["systemInstruction"]["parts"])
+
+
+@pytest.fixture
+def clients(openai_client: Any, anthropic_client: Any, genai_client: Any) -> dict[str, Any]:
+    return {"openai": openai_client, "anthropic": anthropic_client, "google": genai_client}
+
+
+@pytest.mark.parametrize("provider", ["openai", "openai-responses", "anthropic", "google"])
+def test_follow_up_is_recalled_with_the_earlier_user_turn_as_context(
+    provider: str, clients: dict[str, Any], endpoint: Recorder
+) -> None:
+    engine = recording_engine()
+    kwargs = _conversation(provider)
+    before = copy.deepcopy(kwargs)
+    new = MemoriRecall(engine, entity_id="u1").apply(kwargs, provider=provider)
+    assert engine.recalls == [{"query": TURN_2, "entity_id": "u1", "context": [TURN_1]}]
+    assert kwargs == before
+    system = _send(provider, new, clients, endpoint)
+    assert "<memori_context>" in system and SHELLFISH in system
+
+
+def test_single_turn_passes_no_context() -> None:
+    engine = recording_engine()
+    facts = MemoriRecall(engine, entity_id="u1").recall_for({"messages": [{"role": "user", "content": TURN_2}]})
+    assert engine.recalls == [{"query": TURN_2, "entity_id": "u1", "context": None}]
+    assert facts == engine.recall(TURN_2, "u1")  # exactly the single-turn recall of before
+
+
+def test_context_is_bounded_by_the_engines_context_turns() -> None:
+    engine = RecordingEngine(ChromaStore.in_memory(), HashEmbedder(), RecallConfig(context_turns=1))
+    kwargs = {"messages": [{"role": "user", "content": t} for t in ("first", TURN_1, TURN_2)]}
+    MemoriRecall(engine, entity_id="u1").recall_for(kwargs)
+    assert engine.contexts == [[TURN_1]]
+    off = RecordingEngine(ChromaStore.in_memory(), HashEmbedder(), RecallConfig(context_turns=0))
+    MemoriRecall(off, entity_id="u1").recall_for(kwargs)
+    assert off.contexts == [None]
+
+
+async def test_async_and_timeout_paths_pass_the_context(endpoint: Recorder) -> None:
+    import openai
+
+    engine = recording_engine()
+    kwargs = _conversation("openai")
+    new = await MemoriRecall(engine, entity_id="u1").aapply(kwargs, provider="openai")
+    client = openai.AsyncOpenAI(api_key="test-key", base_url=endpoint.url + "/v1", max_retries=0)
+    await client.chat.completions.create(**new)
+    await client.close()
+    assert SHELLFISH in endpoint.last("/chat/completions")["messages"][0]["content"]
+    await MemoriRecall(engine, entity_id="u1", timeout=30).aapply(kwargs, provider="openai")
+    MemoriRecall(engine, entity_id="u1", timeout=30).apply(kwargs, provider="openai")
+    assert engine.contexts == [[TURN_1]] * 3
+
+
+def test_recall_failure_with_context_still_fails_open(caplog: pytest.LogCaptureFixture) -> None:
+    engine = recording_engine()
+    engine.store._client.delete_collection(engine.store._facts.name)  # noqa: SLF001 - a real store failure
+    engine.clear_cache()
+    kwargs = _conversation("openai")
+    with caplog.at_level(logging.WARNING, logger="memori_core.sdk_recall"):
+        out = MemoriRecall(engine, entity_id="u1").apply(kwargs, provider="openai")
+    assert out == kwargs and engine.contexts == [[TURN_1]]
+    assert "calling the model without memory" in caplog.text
+
+
+def test_minilm_follow_up_gets_the_fact_only_the_earlier_turn_names(
+    minilm: Any, openai_client: Any, endpoint: Recorder
+) -> None:
+    engine = minilm_engine(minilm)
+    # The engine: with the earlier turn the allergy ranks first, without it it does not.
+    with_context = engine.explain(TURN_2, "u1", context=[TURN_1]).candidates
+    alone = engine.explain(TURN_2, "u1").candidates
+    assert with_context[0].content == SHELLFISH and alone[0].content != SHELLFISH
+    shellfish_alone = next(c.cosine for c in alone if c.content == SHELLFISH)
+    assert with_context[0].cosine > shellfish_alone
+
+    memory = MemoriRecall(engine, entity_id="u1", limit=1)
+    openai_client.chat.completions.create(**memory.apply(_conversation("openai"), provider="openai"))
+    system = endpoint.last("/chat/completions")["messages"][0]["content"]
+    assert SHELLFISH in system and "Leeds" not in system
+    single = {"model": "gpt-test", "messages": [{"role": "user", "content": TURN_2}]}
+    openai_client.chat.completions.create(**memory.apply(single, provider="openai"))
+    assert SHELLFISH not in endpoint.last("/chat/completions")["messages"][0]["content"]

@@ -247,11 +247,15 @@ class _Tally:
     clean: list[float] = field(default_factory=list)
     offtopic_sizes: list[int] = field(default_factory=list)
 
-    def add(self, turn: AppTurn, injected: Sequence[str], ungated: Sequence[str]) -> None:
-        """Record what was injected for ``turn`` and what the same ranking returns without the gate."""
+    def add(self, turn: AppTurn, injected: Sequence[str], ungated: Sequence[str],
+            core: Sequence[str] = ()) -> None:
+        """Record what was injected for ``turn`` and what the same ranking returns without the gate;
+        ``core``: the injected facts that are core (always injected by design: an off-topic turn that
+        gets only those is still clean)."""
         if turn.offtopic:
-            self.clean.append(1.0 if not injected else 0.0)
-            self.offtopic_sizes.append(len(injected))
+            chosen = [i for i in injected if i not in set(core)]
+            self.clean.append(1.0 if not chosen else 0.0)
+            self.offtopic_sizes.append(len(chosen))
             return
         needs, got, open_ = set(turn.needs), set(injected), set(ungated)
         self.hit.append(1.0 if needs & got else 0.0)
@@ -300,7 +304,8 @@ def evaluate_app_memory(
     ``overall`` / ``kinds`` / ``users``: needed-fact hit (turns with needs where
     at least one needed fact is injected), all-needed hit, facts per needed
     turn, the same two hits without the gate, off-topic clean (off-topic turns
-    with nothing injected) and facts per off-topic turn; ``overall`` adds
+    with nothing injected but core facts, which are injected on every turn by design) and facts per
+    off-topic turn (core facts not counted); ``overall`` adds
     ``followup_hit``. ``turns`` lists every turn with what was injected.
     """
     users = list(data.users if isinstance(data, AppMemory) else data)
@@ -329,10 +334,12 @@ def evaluate_app_memory(
             for i, turn in enumerate(dialogue.turns):
                 context = [t.text for t in dialogue.turns[:i]]
                 extra = {"context": context} if pass_context and context else {}
-                injected = [f.id for f in gated.recall(turn.text, user.user, limit, **extra)]
+                facts = gated.recall(turn.text, user.user, limit, **extra)
+                injected = [f.id for f in facts]
+                core_ids = [f.id for f in facts if f.metadata.get("core") is True]
                 open_ = [f.id for f in ungated.recall(turn.text, user.user, limit, **extra)]
                 for tally in (overall, kinds[turn.kind], per_user[user.user]):
-                    tally.add(turn, injected, open_)
+                    tally.add(turn, injected, open_, core_ids)
                 details.append({"user": user.user, "dialogue": dialogue.id, "turn": i, "kind": turn.kind,
                                 "text": turn.text, "needs": list(turn.needs), "injected": injected,
                                 "no_gate": open_})

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..facts import StoredFact
 from ..filters import Where, matches, where_key
+from ..ranking.core import CORE_KEY, is_core
 from ..ranking.dense import l2_normalise, top_k
 from ..ranking.lexical import term_frequencies
 from ..ranking.quantized import QuantizedMatrix
@@ -116,6 +117,8 @@ class EntityCache:
         self._recent: tuple[int, np.ndarray] | None = None
         self._matching: dict[str, np.ndarray] = {}  # where filter -> its live rows (until the next write)
         self._meta_values: dict[str, list[Any]] = {}  # metadata key -> value per row (for where filters)
+        self._core: set[int] | None = None  # live core rows (metadata "core": true), found on first use
+        self._core_arr: np.ndarray | None = None  # the same, sorted (until the set changes)
         self.n_expiring = n_expiring  # rows ever given an expiry (0: recall skips the expiry check)
         self.facts = FactsView(self)
         self._quantized: QuantizedMatrix | None = None  # 8-bit copy of the matrix, made on first use (quantized())
@@ -236,6 +239,42 @@ class EntityCache:
                 self._matching.clear()
             self._matching[key] = rows
         return rows
+
+    def core_rows(self) -> np.ndarray:
+        """Live rows whose user metadata marks them core (``"core": true``), ascending.
+
+        Found on first use by one search of the metadata column's bytes for the key (only the rows that
+        hold it are parsed), then kept current by every write: an entity without core facts pays one
+        search per build of its columns, and nothing per recall."""
+        if self._core is None:
+            self._core = self._find_core()
+            self._core_arr = None
+        if self._core_arr is None:
+            self._core_arr = np.fromiter(sorted(self._core), dtype=np.int64, count=len(self._core))
+        return self._core_arr
+
+    def _find_core(self) -> set[int]:
+        meta = self.c.meta_json
+        over = self._overrides
+        alive = self._alive
+        core: set[int] = set()
+        for r in meta.rows_containing(json.dumps(CORE_KEY)).tolist():
+            if r < self._n and alive[r] and r not in over:
+                raw = meta[r]
+                if raw and is_core(json.loads(raw)):
+                    core.add(r)
+        core.update(r for r, fact in over.items() if alive[r] and is_core(fact.metadata))
+        return core
+
+    def _set_core(self, row: int, core: bool) -> None:
+        """Keep the core rows current (once they were found) when ``row`` is written or killed."""
+        if self._core is None or (row in self._core) == core:
+            return
+        if core:
+            self._core.add(row)
+        else:
+            self._core.discard(row)
+        self._core_arr = None
 
     def _metadata_values(self, key: str) -> list[Any]:
         """Per row, the user metadata value of ``key`` (``None`` when absent or dead); parsed once per key."""
@@ -466,6 +505,7 @@ class EntityCache:
         for key, ix in self._indexes.items():
             ix.remove(row, self._tokens[key][row])
         self._alive[row] = False
+        self._set_core(row, False)
         if row in self._overrides:
             del self._own_overrides()[row]
         self._wrote()
@@ -505,6 +545,7 @@ class EntityCache:
             values.append(fact.metadata.get(key))
         self._alive[row] = True
         self._n += 1
+        self._set_core(row, is_core(fact.metadata))
         if fact.session_id is None:
             c.session[row] = -1
             return
@@ -575,6 +616,7 @@ class EntityCache:
                 self._set_times(at, fact)
                 for key, values in self._meta_values.items():
                     values[at] = fact.metadata.get(key)
+                self._set_core(at, is_core(fact.metadata))
         self._wrote()
         if len(self._overrides) > max(_FOLD_MIN, self._n // 8):
             self._fold()

@@ -99,6 +99,30 @@ class StrColumn:
         get = self._mapped
         return [get(int(r)) for r in rows]
 
+    def rows_containing(self, needle: str) -> np.ndarray:
+        """Rows whose string contains ``needle`` (ascending, int64): one search of the buffer per occurrence
+        (a file-backed column reads its bytes once rather than mapping them), not a read per row; rows
+        appended since the column was built are checked one by one."""
+        pattern = needle.encode("utf-8")
+        size = int(self.off[-1]) if self.n_base else 0
+        found: list[int] = []
+        if size and pattern:
+            data: Any = self.raw
+            lo, hi = self.base, self.base + size
+            if self.file is not None:
+                read = os.pread(self.file.fd, size, self.base)
+                if len(read) == size:
+                    data, lo, hi = read, 0, size
+            at = data.find(pattern, lo, hi)
+            while at >= 0:
+                found.append(at - lo)
+                at = data.find(pattern, at + 1, hi)
+        rows = np.unique(np.searchsorted(self.off, np.asarray(found, dtype=np.int64), side="right") - 1)
+        later = [self.n_base + i for i, s in enumerate(self.extra) if s and needle in s]
+        if later:
+            rows = np.concatenate((rows, np.asarray(later, dtype=np.int64)))
+        return rows.astype(np.int64, copy=False)
+
     def take(self, rows: np.ndarray) -> StrColumn:
         """A new column of ``rows`` (in that order), in one buffer."""
         rows = np.asarray(rows, dtype=np.int64)

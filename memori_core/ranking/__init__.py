@@ -7,6 +7,7 @@ Pure functions over numpy arrays (no store, no locks), shared by
 * :mod:`.lexical`: BM25 (variant :data:`~.lexical.BM25_VARIANT`) and its max-normalisation;
 * :mod:`.fusion`: pool size, fusion weights, linear fusion, ordering, threshold;
 * :mod:`.pipeline`: pool -> lexical -> fusion -> neighbour smoothing -> threshold;
+* :mod:`.judged`: with a judge (:mod:`memori_core.judge`), what it sees and what recall then keeps;
 * :mod:`.rerank`: the pipeline over candidates found by another retriever (import it from
   :mod:`memori_core.rerank`; it is not re-exported here, so that ``ranking.rerank`` stays the module).
 """

@@ -101,6 +101,10 @@ class PoolScores:
     query_tokens: list[str]
     w_cos: float
     w_lex: float
+    gate_cosine: np.ndarray | None = None
+    """What the relevance gate reads as each row's cosine when it differs from ``cosine``: with
+    conversation context, ``max(cosine to the question, cosine to the conversation)``
+    (:mod:`.conversation`). ``None``: ``cosine``."""
 
 
 # -- 1. the pool --------------------------------------------------------------
@@ -313,5 +317,6 @@ def fates(scores: PoolScores, limit: int, config: RecallConfig | None) -> tuple[
 
 
 def _decide(scores: PoolScores, top: np.ndarray, config: RecallConfig | None) -> GateDecision:
-    return decide(scores.cosine[top], scores.rank_score[top], config, scores.lexical[top], scores.bm25[top],
+    cosine = scores.cosine if scores.gate_cosine is None else scores.gate_cosine
+    return decide(cosine[top], scores.rank_score[top], config, scores.lexical[top], scores.bm25[top],
                   pool_size=int(scores.rows.shape[0]))

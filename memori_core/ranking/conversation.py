@@ -1,0 +1,63 @@
+"""Conversation-aware recall: which earlier turns are read, and how they move the query vector.
+
+A follow-up ("What should I order there?") names its need only in an earlier turn ("I'm going to a
+seafood restaurant tonight."). Recall then searches with the question's embedding moved towards the
+embedding of the recent conversation (the read turns followed by the question): one extra embedding per
+recall, none when there is no context. The BM25 side reads the question's own words only, so a word
+said turns ago cannot open the gate by itself.
+
+The ranking uses the moved direction; the relevance gate reads, per fact, the larger of its cosine to the
+question and its cosine to the conversation (:func:`gate_cosine`): moving the direction dilutes both, and
+a follow-up's need is often clear only from the conversation as a whole. Measured on the app-memory
+development set (evals/app_memory), follow-up hit 0.375 -> 0.646 for off-topic clean 0.561 -> 0.545.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+__all__ = ["COURTESY_WORDS", "blend_query", "conversation_text", "gate_cosine", "is_courtesy"]
+
+COURTESY_WORDS = frozenset({
+    "thanks", "thank", "thx", "ty", "cheers", "ok", "okay", "k", "great", "cool", "nice", "perfect", "awesome",
+    "good", "sounds", "got", "bye", "goodbye", "hi", "hello", "hey", "lol", "yes", "yeah", "yep", "no", "nope",
+    "please", "much", "lot", "one", "right", "sure", "fine", "alright", "wonderful", "brilliant", "amazing",
+})
+"""Words of a courtesy turn ("Thanks!", "Okay, great", "Bye"): such a turn reads no context, since it
+asks for nothing the conversation's facts would answer (the words are run through the engine's analyzer,
+so stems and stopwords match)."""
+
+
+def conversation_text(query: str, context: Sequence[str], turns: int) -> str | None:
+    """The last ``turns`` non-blank turns of ``context`` (oldest first) and then ``query``, one per line;
+    ``None`` when no turn is read (``turns`` 0, or no non-blank turn)."""
+    if turns <= 0:
+        return None
+    read = [t.strip() for t in context if t.strip()][-turns:]
+    if not read:
+        return None
+    return "\n".join([*read, query.strip()])
+
+
+def blend_query(query_vector: np.ndarray, conversation_vector: np.ndarray, weight: float) -> np.ndarray:
+    """``normalise(normalise(q) + weight * normalise(c))`` as float32: the search direction of a turn
+    read with its conversation (``weight`` 0: the question alone)."""
+    q = np.asarray(query_vector, dtype=np.float32)
+    c = np.asarray(conversation_vector, dtype=np.float32)
+    q = q / max(float(np.linalg.norm(q)), 1e-12)
+    c = c / max(float(np.linalg.norm(c)), 1e-12)
+    v = q + np.float32(weight) * c
+    return (v / max(float(np.linalg.norm(v)), 1e-12)).astype(np.float32)
+
+
+def gate_cosine(question_cosine: np.ndarray, conversation_cosine: np.ndarray) -> np.ndarray:
+    """Per fact, what the relevance gate reads with context: the larger of the two cosines."""
+    return np.maximum(question_cosine, conversation_cosine)
+
+
+def is_courtesy(query_terms: Sequence[str], courtesy_terms: frozenset[str]) -> bool:
+    """True when every analysed term of the question is a courtesy word's (or there is none):
+    "Thanks!", "ok", "Sounds good" read no context."""
+    return all(t in courtesy_terms for t in query_terms)

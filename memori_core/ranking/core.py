@@ -1,0 +1,46 @@
+"""Core facts: the few facts worth a few tokens on every turn (an allergy, a medication, a diet).
+
+A fact is core when its own user metadata holds ``"core": True`` (``add(..., core=True)`` sets it,
+``update(..., core=...)`` sets or clears it, a caller may also set it by hand). After the ranking
+and the gate have chosen what recall returns, up to ``RecallConfig.core_limit`` core facts that
+were not chosen are appended, most relevant first: whatever the question, they reach the prompt.
+
+Pure functions over numpy arrays: the engine gathers the core rows that may be recalled (live, not
+expired, matching ``where``) with their cosines to the query and their recency.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["CORE", "CORE_KEY", "core_picks", "is_core"]
+
+CORE = "core (injected)"
+"""Fate (``explain``) of a core fact appended after the recalled ones (``kept`` is true)."""
+
+CORE_KEY = "core"
+"""The user metadata key that marks a core fact (its value must be ``True``)."""
+
+
+def is_core(metadata: Any) -> bool:
+    """Whether a fact's user metadata marks it core (``{"core": True}``; ``1`` or ``"yes"`` do not)."""
+    return isinstance(metadata, dict) and metadata.get(CORE_KEY) is True
+
+
+def core_picks(cosine: np.ndarray, recency: np.ndarray, chosen: np.ndarray, limit: int) -> np.ndarray:
+    """Positions of the core facts to append, in the order they are appended.
+
+    ``cosine`` (to the query) and ``recency`` (epoch seconds) describe the core facts that may be
+    recalled; ``chosen`` (bool) marks those the ranking already returns. At most ``limit`` of the
+    others are picked: best cosine first, a tie going to the more recent fact, then to the lower position.
+    """
+    if limit <= 0 or cosine.shape[0] == 0:
+        return np.zeros(0, dtype=np.int64)
+    free = np.flatnonzero(~np.asarray(chosen, dtype=bool))
+    if free.shape[0] == 0:
+        return free.astype(np.int64)
+    # lexsort: last key first; stable, so equal keys keep position order.
+    order = np.lexsort((-np.asarray(recency, dtype=np.float64)[free], -np.asarray(cosine, dtype=np.float64)[free]))
+    return free[order[:limit]].astype(np.int64)

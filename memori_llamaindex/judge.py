@@ -1,0 +1,35 @@
+"""``llm_judge``: a LlamaIndex LLM as the recall engine's judge (:mod:`memori_core.judge`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from memori_core.judge import Judge, judge_prompt, parse_judgement
+
+__all__ = ["llm_judge"]
+
+
+def llm_judge(llm: Any) -> Judge:
+    """A judge that asks ``llm`` (a ``llama_index.core.llms.LLM``) which of a recall's best candidates matter.
+
+    >>> engine = RecallEngine(judge=llm_judge(OpenAI(model="gpt-4o-mini", temperature=0)))
+
+    Each call sends :func:`memori_core.judge.judge_prompt` (earlier turns, the question, the facts
+    numbered from 1) with ``llm.complete`` and reads the reply's text with
+    :func:`memori_core.judge.parse_judgement` ("1, 3", "[2]", "none", with or without prose). A reply
+    that cannot be read raises ``ValueError``, and LLM errors propagate: the engine then logs a warning
+    and lets its gate decide. One LLM call per recall (use a small model, ``temperature=0``); the engine
+    bounds it with ``judge_timeout``.
+    """
+    if not callable(getattr(llm, "complete", None)):
+        raise TypeError(f"llm must be a LlamaIndex LLM, got {type(llm).__name__}")
+
+    def judge(query: str, facts: Sequence[str], context: Sequence[str]) -> list[int]:
+        text = llm.complete(judge_prompt(query, facts, context)).text
+        picked = parse_judgement(text, len(facts))
+        if picked is None:
+            raise ValueError(f"the judge's reply names no fact number and not 'none': {str(text)[:200]!r}")
+        return picked
+
+    return judge

@@ -1,0 +1,133 @@
+"""Conversation-aware recall: recall(query, entity_id, context=[earlier turns])."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core.ranking.conversation import blend_query, conversation_text, gate_cosine
+
+FACTS = [
+    "User is allergic to shellfish and prawns.",
+    "User lives in Leeds.",
+    "User plays the cello in an orchestra.",
+    "User's partner is called Sam.",
+]
+EARLIER = "Tonight we go to a seafood restaurant: shellfish prawns lobster oysters."
+FOLLOW_UP = "What should I order there?"
+
+
+# -- the pure functions -----------------------------------------------------
+
+
+def test_conversation_text_keeps_the_latest_turns_then_the_query():
+    turns = ["one", "  ", "two", "three", "four"]
+    assert conversation_text("q?", turns, 2) == "three\nfour\nq?"
+    assert conversation_text("q?", turns, 10) == "one\ntwo\nthree\nfour\nq?"
+
+
+@pytest.mark.parametrize("turns, window", [([], 3), (["", "  "], 3), (["a"], 0)])
+def test_conversation_text_is_none_when_no_turn_is_read(turns, window):
+    assert conversation_text("q?", turns, window) is None
+
+
+def test_blend_is_a_unit_vector_between_query_and_conversation_and_weight_zero_is_the_query():
+    q = np.array([3.0, 0.0, 0.0])
+    c = np.array([0.0, 0.0, 2.0])
+    blended = blend_query(q, c, 0.5)
+    assert np.isclose(np.linalg.norm(blended), 1.0)
+    assert blended[0] > blended[2] > 0
+    np.testing.assert_allclose(blend_query(q, c, 0.0), [1.0, 0.0, 0.0])
+
+
+def test_the_gate_reads_the_larger_cosine():
+    np.testing.assert_array_equal(gate_cosine(np.array([0.1, 0.5]), np.array([0.4, 0.2])), [0.4, 0.5])
+
+
+# -- through the engine -----------------------------------------------------
+
+
+@pytest.fixture
+def seeded(hash_embedder) -> RecallEngine:
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder)
+    engine.add("u1", FACTS)
+    engine.add("u2", ["User is allergic to shellfish and prawns, says u2."])
+    return engine
+
+
+def test_a_follow_up_recalls_what_only_the_earlier_turn_named(seeded):
+    assert "User is allergic to shellfish and prawns." not in [f.content for f in seeded.recall(FOLLOW_UP, "u1")]
+    with_context = seeded.recall(FOLLOW_UP, "u1", context=[EARLIER])
+    assert with_context and with_context[0].content == "User is allergic to shellfish and prawns."
+    assert all(f.entity_id == "u1" for f in with_context)  # context never widens the entity
+
+
+def test_context_costs_one_extra_embedding_and_none_without_context(seeded, hash_embedder):
+    before = hash_embedder.calls
+    seeded.recall(FOLLOW_UP, "u1")
+    assert hash_embedder.calls - before == 1
+    before = hash_embedder.calls
+    seeded.recall(FOLLOW_UP, "u1", context=["first turn", EARLIER])
+    assert hash_embedder.calls - before == 2
+
+
+def test_no_context_empty_context_and_blank_turns_recall_alike(seeded):
+    plain = [(f.id, f.rank_score) for f in seeded.recall("Where do I live?", "u1")]
+    for context in (None, [], ["", "   "]):
+        assert [(f.id, f.rank_score) for f in seeded.recall("Where do I live?", "u1", context=context)] == plain
+
+
+def test_explain_with_context_is_what_recall_returns_and_shows_what_the_gate_read(seeded):
+    report = seeded.explain(FOLLOW_UP, "u1", context=[EARLIER])
+    assert [f.id for f in report.facts] == [f.id for f in seeded.recall(FOLLOW_UP, "u1", context=[EARLIER])]
+    assert report.conversation == f"{EARLIER}\n{FOLLOW_UP}" and report.context_weight == 0.5
+    assert all(c.gate_cosine is not None and c.gate_cosine >= c.cosine - 1e-6 for c in report.candidates)
+    table = report.table()
+    assert "context: 1 earlier turn(s) read" in table and "gate cos" in table
+    assert "gate cos" not in seeded.explain(FOLLOW_UP, "u1").table()
+
+
+async def test_async_twins_take_the_context(seeded):
+    facts = await seeded.arecall(FOLLOW_UP, "u1", context=[EARLIER])
+    assert [f.id for f in facts] == [f.id for f in seeded.recall(FOLLOW_UP, "u1", context=[EARLIER])]
+    report = await seeded.aexplain(FOLLOW_UP, "u1", context=[EARLIER])
+    assert report.conversation is not None
+
+
+@pytest.mark.parametrize("config", [RecallConfig(context_turns=0), RecallConfig(context_weight=0.0),
+                                    RecallConfig.memori_compat()])
+def test_configs_that_ignore_context_answer_as_without_it(hash_embedder, config):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=config)
+    engine.add("u1", FACTS)
+    plain = [(f.id, f.cosine, f.rank_score) for f in engine.recall(FOLLOW_UP, "u1")]
+    before = hash_embedder.calls
+    assert [(f.id, f.cosine, f.rank_score) for f in engine.recall(FOLLOW_UP, "u1", context=[EARLIER])] == plain
+    assert hash_embedder.calls - before == 1  # the conversation is not even embedded
+
+
+@pytest.mark.parametrize("context, kind", [(42, TypeError), ([EARLIER, 3], TypeError), (b"bytes", TypeError),
+                                           (["\ud800"], ValueError)])
+def test_bad_context_is_refused_naming_it(seeded, context, kind):
+    with pytest.raises(kind, match="context"):
+        seeded.recall(FOLLOW_UP, "u1", context=context)
+
+
+def test_a_single_string_counts_as_one_turn(seeded):
+    assert [f.id for f in seeded.recall(FOLLOW_UP, "u1", context=EARLIER)] == [
+        f.id for f in seeded.recall(FOLLOW_UP, "u1", context=[EARLIER])
+    ]
+
+
+@pytest.mark.parametrize("field, value", [("context_turns", -1), ("context_weight", -0.5),
+                                          ("context_weight", float("nan"))])
+def test_bad_context_settings_are_refused(field, value):
+    with pytest.raises((TypeError, ValueError), match=field):
+        RecallConfig(**{field: value})
+
+
+def test_context_settings_come_from_the_environment(monkeypatch):
+    monkeypatch.setenv("MEMORI_RECALL_CONTEXT_TURNS", "5")
+    monkeypatch.setenv("MEMORI_RECALL_CONTEXT_WEIGHT", "0.25")
+    config = RecallConfig.from_env()
+    assert (config.context_turns, config.context_weight) == (5, 0.25)

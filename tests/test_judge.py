@@ -1,0 +1,383 @@
+"""The optional judge (``RecallEngine(judge=...)``): parsing, the engine's use of it, its fallbacks, the adapters."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pytest
+
+from _helpers import HashEmbedder
+from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core.engine import MAX_JUDGE_CALLS
+from memori_core.judge import Judge, as_indices, judge_prompt, parse_judgement
+from memori_core.ranking.core import CORE
+from memori_core.ranking.judged import JUDGED_OUT, JUDGED_RELEVANT
+
+FACTS = ["User lives in Lyon.", "User is vegetarian.", "User is allergic to peanuts.", "User plays the cello."]
+HAM = "Is a ham sandwich OK for me?"
+PEANUTS = "Which snacks have peanuts? I am allergic to peanuts."
+
+
+class Recorder:
+    """A judge that keeps every call and picks the facts holding ``word`` (or answers ``answer``)."""
+
+    def __init__(self, word: str = "vegetarian", answer: Any = None) -> None:
+        self.word, self.answer = word, answer
+        self.calls: list[tuple[str, list[str], list[str]]] = []
+
+    def __call__(self, query: str, facts: Sequence[str], context: Sequence[str]) -> Any:
+        self.calls.append((query, list(facts), list(context)))
+        if self.answer is not None:
+            return self.answer
+        return [i for i, f in enumerate(facts) if self.word in f]
+
+
+def judged_engine(store: ChromaStore, judge: Any, config: RecallConfig | None = None, **kwargs: Any) -> RecallEngine:
+    return RecallEngine(store=store, embedder=HashEmbedder(), config=config or RecallConfig(), judge=judge, **kwargs)
+
+
+@pytest.fixture
+def seeded(engine: RecallEngine) -> RecallEngine:
+    engine.add("u", FACTS)
+    return engine
+
+
+def contents(facts: Sequence[Any]) -> list[str]:
+    return [f.content for f in facts]
+
+
+# -- parsing and the prompt ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("1, 3", [0, 2]),
+    ("[2]", [1]),
+    ("2", [1]),
+    ("3, 1, 3", [0, 2]),
+    ("none", []),
+    ("None.", []),
+    ('"none"', []),
+    ("[]", []),
+    ("Nothing here is relevant.", []),
+    ("I think none are relevant", []),
+    ("No facts matter for this question.", []),
+    ("Facts 2 and 3 are relevant.", [1, 2]),
+    ("The relevant facts are: 1 and 3", [0, 2]),
+    ("1-3", [0, 1, 2]),
+    ("Fact 2 (the 2024 trip)", [1]),  # 2024 is out of range: ignored
+    ("2, 7", [1]),
+    ("7", None),  # only numbers outside 1..n: not an answer about these facts
+    ("0", None),
+    ("I can't tell.", None),
+    ("", None),
+    ("   ", None),
+    (None, None),
+    (3, None),
+])
+def test_parse_judgement(reply: Any, expected: list[int] | None) -> None:
+    assert parse_judgement(reply, 3) == expected
+
+
+def test_the_prompt_numbers_the_facts_from_1_and_shows_the_question_and_the_context() -> None:
+    prompt = judge_prompt(HAM, ["User is vegetarian.", "User lives\nin Lyon."], ["I'm hungry.", "  "])
+    assert "1. User is vegetarian.\n2. User lives in Lyon." in prompt  # one line per fact
+    assert HAM in prompt and "- I'm hungry." in prompt
+    assert '"none"' in prompt and "allerg" in prompt and "medication" in prompt
+    assert "Earlier in the conversation" not in judge_prompt(HAM, ["User is vegetarian."], [])
+    assert parse_judgement("2", 2) == [1]
+
+
+def test_as_indices_accepts_sequences_of_ints_in_range_only() -> None:
+    assert as_indices([2, 0, 2], 3) == [0, 2]
+    assert as_indices((np.int64(1),), 3) == [1]
+    assert as_indices(np.array([1, 0]), 3) == [0, 1]
+    assert as_indices({1}, 3) == [1]
+    assert as_indices([], 3) == []
+    for junk in ("1", b"1", 1, None, [True], [1.0], [3], [-1], {"a": 1}, [[0]]):
+        assert as_indices(junk, 3) is None, junk
+
+
+def test_a_plain_function_is_a_judge() -> None:
+    assert isinstance(Recorder(), Judge)
+
+
+# -- the engine ------------------------------------------------------------------------------------------
+
+
+def test_the_judge_recalls_a_fact_the_gate_misses(seeded: RecallEngine) -> None:
+    assert seeded.recall(HAM, "u") == []  # the gate alone: closed
+    judge = Recorder("vegetarian")
+    judged = judged_engine(seeded.store, judge)
+    assert contents(judged.recall(HAM, "u")) == ["User is vegetarian."]
+    (query, facts, context), = judge.calls
+    assert query == HAM and sorted(facts) == sorted(FACTS) and context == []
+
+
+def test_an_empty_answer_recalls_nothing(seeded: RecallEngine) -> None:
+    assert seeded.recall(PEANUTS, "u") != []  # the gate alone keeps the allergy...
+    judged = judged_engine(seeded.store, Recorder(answer=[]))
+    assert judged.recall(PEANUTS, "u") == []  # ...the judge says nothing matters
+    report = judged.explain(PEANUTS, "u")
+    assert report.gate == "judge" and report.gate_opened is False and report.facts == []
+    assert {c.reason for c in report.candidates} == {JUDGED_OUT}
+
+
+def test_kept_facts_are_in_rank_order_and_at_most_limit(seeded: RecallEngine) -> None:
+    judge = Recorder(answer=[3, 2, 1, 0])
+    judged = judged_engine(seeded.store, judge)
+    ranked = contents(RecallEngine(store=seeded.store, embedder=HashEmbedder(),
+                                   config=RecallConfig(relevance_threshold=None)).recall(PEANUTS, "u", limit=4))
+    assert contents(judged.recall(PEANUTS, "u", limit=2)) == ranked[:2]
+    report = judged.explain(PEANUTS, "u", limit=2)
+    assert [c.reason for c in report.candidates] == [JUDGED_RELEVANT] * 2 + ["beyond limit"] * 2
+    assert "4 of the 4 best candidates judged relevant, 2 kept" in report.gate_note
+
+
+def _fallback_cases() -> list[tuple[str, Any, dict[str, Any]]]:
+    def raising(query: str, facts: Sequence[str], context: Sequence[str]) -> list[int]:
+        raise RuntimeError("model is down")
+
+    return [
+        ("raises", raising, {}),
+        ("junk", Recorder(answer="1, 2"), {}),
+        ("not-ints", Recorder(answer=[0.0]), {}),
+        ("out-of-range", Recorder(answer=[0, 99]), {}),
+        ("none", lambda q, f, c: None, {}),
+    ]
+
+
+@pytest.mark.parametrize(("name", "judge", "kwargs"), _fallback_cases(), ids=[c[0] for c in _fallback_cases()])
+def test_a_failing_judge_falls_back_to_the_gate(seeded: RecallEngine, caplog: pytest.LogCaptureFixture,
+                                                name: str, judge: Any, kwargs: dict[str, Any]) -> None:
+    judged = judged_engine(seeded.store, judge, **kwargs)
+    for query in (HAM, PEANUTS, "cello"):
+        with caplog.at_level(logging.WARNING, logger="memori_core.engine"):
+            caplog.clear()
+            assert judged.recall(query, "u") == seeded.recall(query, "u")
+        assert any("the gate decides instead" in r.getMessage() for r in caplog.records), name
+        report = judged.explain(query, "u")
+        assert report.facts == seeded.recall(query, "u")
+        assert report.gate == "relevance" and report.gate_note.startswith("judge failed on the 4 best candidates")
+
+
+def test_a_judge_past_its_timeout_falls_back_without_blocking(seeded: RecallEngine,
+                                                              caplog: pytest.LogCaptureFixture) -> None:
+    release = threading.Event()
+    started = threading.Event()
+
+    def stuck(query: str, facts: Sequence[str], context: Sequence[str]) -> list[int]:
+        started.set()
+        release.wait(30)
+        return [0]
+
+    judged = judged_engine(seeded.store, stuck, judge_timeout=0.2)
+    try:
+        with caplog.at_level(logging.WARNING, logger="memori_core.engine"):
+            t0 = time.monotonic()
+            assert judged.recall(PEANUTS, "u") == seeded.recall(PEANUTS, "u")
+            assert time.monotonic() - t0 < 5
+        assert started.is_set()
+        assert any("judge gave no answer" in r.getMessage() and "judge_timeout=0.2" in r.getMessage()
+                   for r in caplog.records)
+        report = judged.explain(HAM, "u")
+        assert report.facts == [] and "timed out" in report.gate_note
+    finally:
+        release.set()
+
+
+def test_too_many_stuck_judge_calls_fall_back_at_once(seeded: RecallEngine) -> None:
+    release = threading.Event()
+    judged = judged_engine(seeded.store, lambda q, f, c: release.wait(30) and [1], judge_timeout=0.1)
+    judged._judge_slots = threading.BoundedSemaphore(1)
+    try:
+        assert judged.recall(HAM, "u") == []  # timed out; its thread holds the only slot
+        t0 = time.monotonic()
+        assert judged.recall(PEANUTS, "u") == seeded.recall(PEANUTS, "u")
+        assert time.monotonic() - t0 < 0.1 + 1  # no new thread, no wait for the timeout
+        assert judged.explain(PEANUTS, "u").gate_note.count("still running") == 1
+    finally:
+        release.set()
+    assert MAX_JUDGE_CALLS >= 1
+
+
+@pytest.mark.parametrize("config", [
+    RecallConfig(),
+    RecallConfig(gate="threshold", relevance_threshold=0.1),
+    RecallConfig(judge_candidates=1),
+    RecallConfig(core_limit=0),
+    RecallConfig.memori_compat(),
+], ids=["relevance", "threshold", "one-candidate", "no-core", "memori-compat"])
+@pytest.mark.parametrize("limit", [1, 2, 5])
+def test_explain_reports_what_recall_returns_with_a_judge(config: RecallConfig, limit: int) -> None:
+    store = ChromaStore.in_memory()
+    base = RecallEngine(store=store, embedder=HashEmbedder())
+    base.add("u", FACTS)
+    base.add("u", ["User takes metformin daily."], core=True)
+    for word in ("vegetarian", "User", "nothing-matches"):
+        judged = judged_engine(store, Recorder(word), config)
+        for query in (HAM, PEANUTS, "cello", "metformin"):
+            recalled = judged.recall(query, "u", limit=limit)
+            report = judged.explain(query, "u", limit=limit)
+            assert report.facts == recalled
+            assert report.gate == "judge"
+            kept = [c for c in report.candidates if c.kept]
+            assert {c.reason for c in kept} <= {JUDGED_RELEVANT, CORE}
+            assert all(c.reason != JUDGED_RELEVANT for c in report.candidates if not c.kept)
+            judged_in = [c for c in kept if c.reason == JUDGED_RELEVANT]
+            assert len(judged_in) <= limit and all(word in c.content for c in judged_in)
+
+
+def test_the_judge_sees_the_best_candidates_and_the_context() -> None:
+    store = ChromaStore.in_memory()
+    many = [f"User visited city number {i} last year." for i in range(30)]
+    RecallEngine(store=store, embedder=HashEmbedder()).add("u", many + FACTS)
+    judge = Recorder("cello")
+    judged = judged_engine(store, judge, RecallConfig(judge_candidates=6))
+    context = ["I started a new hobby.", "It is a string instrument."]
+    judged.recall("What instrument do I play?", "u", limit=2, context=context)
+    (_, facts, seen_context), = judge.calls
+    ungated = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    best = ungated.recall("What instrument do I play?", "u", limit=6, context=context)
+    assert facts == contents(best)  # the 6 best, ungated, in rank order
+    assert seen_context == context
+
+    judge.calls.clear()
+    judged.recall("What instrument do I play?", "u", limit=9)  # limit above judge_candidates: limit seen
+    assert len(judge.calls[0][1]) == 9 and judge.calls[0][2] == []
+
+    judge.calls.clear()
+    judged_engine(store, judge, RecallConfig(context_turns=1)).recall("What instrument?", "u", context=context)
+    assert judge.calls[0][2] == ["It is a string instrument."]  # the turns recall reads
+
+
+def test_core_facts_are_still_appended(seeded: RecallEngine) -> None:
+    seeded.add("u", ["User takes metformin daily."], core=True)
+    judged = judged_engine(seeded.store, Recorder("vegetarian"))
+    recalled = judged.recall(HAM, "u")
+    assert contents(recalled) == ["User is vegetarian.", "User takes metformin daily."]
+    report = judged.explain(HAM, "u")
+    assert report.facts == recalled and report.candidates[-1].reason == CORE
+    assert contents(judged_engine(seeded.store, Recorder(answer=[])).recall(HAM, "u")) == [
+        "User takes metformin daily."]
+
+
+def test_the_judge_is_not_called_when_there_is_nothing_to_judge(seeded: RecallEngine) -> None:
+    judge = Recorder()
+    ungated = judged_engine(seeded.store, judge, RecallConfig(relevance_threshold=None))
+    assert len(ungated.recall(HAM, "u")) == len(FACTS)
+    assert ungated.explain(HAM, "u").gate == "off"
+    judged = judged_engine(seeded.store, judge)
+    assert judged.recall("   ", "u") == [] and judged.explain("   ", "u").facts == []
+    assert judged.recall(HAM, "u", limit=0) == [] and judged.explain(HAM, "u", limit=0).facts == []
+    assert judged.recall(HAM, "nobody") == [] and judged.explain(HAM, "nobody").facts == []
+    assert judged.recall(HAM, "u", where={"topic": "none"}) == []
+    assert judge.calls == []
+
+
+def test_memori_compat_with_a_judge() -> None:
+    """The judge applies whenever one is given, whatever the config (memori_compat's threshold gate is on);
+    without one, memori_compat recall is unchanged."""
+    store = ChromaStore.in_memory()
+    compat = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig.memori_compat())
+    compat.add("u", FACTS)
+    judged = judged_engine(store, Recorder("vegetarian"), RecallConfig.memori_compat())
+    assert contents(judged.recall(HAM, "u")) == ["User is vegetarian."]
+    assert compat.recall(HAM, "u") == judged_engine(store, None, RecallConfig.memori_compat()).recall(HAM, "u")
+
+
+def test_async_recall_and_explain_use_the_judge(seeded: RecallEngine) -> None:
+    judged = judged_engine(seeded.store, Recorder("vegetarian"))
+
+    async def both() -> tuple[Any, Any]:
+        return await judged.arecall(HAM, "u", context=["lunch?"]), await judged.aexplain(HAM, "u", context=["lunch?"])
+
+    recalled, report = asyncio.run(both())
+    assert contents(recalled) == ["User is vegetarian."] and report.facts == recalled
+
+
+def test_the_judge_arguments_are_checked(tmp_path: Any) -> None:
+    store = ChromaStore.in_memory()
+    with pytest.raises(TypeError, match="judge must be a callable"):
+        RecallEngine(store=store, embedder=HashEmbedder(), judge="gpt-4o")  # type: ignore[arg-type]
+    for bad, error in ((0, ValueError), (-1.0, ValueError), (float("inf"), ValueError), (float("nan"), ValueError),
+                       ("10", TypeError), (True, TypeError)):
+        with pytest.raises(error, match="judge_timeout"):
+            RecallEngine(store=store, embedder=HashEmbedder(), judge=Recorder(), judge_timeout=bad)
+    with pytest.raises(ValueError, match="judge_candidates"):
+        RecallConfig(judge_candidates=0)
+    engine = RecallEngine(store=store, embedder=HashEmbedder(), judge=None, judge_timeout=1)
+    assert engine.judge is None and engine.judge_timeout == 1.0
+
+
+# -- adapters --------------------------------------------------------------------------------------------
+
+
+def test_langchain_chat_model_judge_end_to_end(seeded: RecallEngine, caplog: pytest.LogCaptureFixture) -> None:
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+
+    from _langchain_fakes import replies
+    from memori_langchain import chat_model_judge
+
+    config = RecallConfig(judge_candidates=2)
+    ranked = contents(RecallEngine(store=seeded.store, embedder=HashEmbedder(),
+                                   config=RecallConfig(relevance_threshold=None)).recall(HAM, "u", limit=2))
+    model = GenericFakeChatModel(messages=iter([AIMessage("2")]))
+    judged = judged_engine(seeded.store, chat_model_judge(model), config)
+    assert contents(judged.recall(HAM, "u", limit=2)) == [ranked[1]]
+
+    recording = replies("I think none are relevant")
+    judged = judged_engine(seeded.store, chat_model_judge(recording), config)
+    assert judged.recall(HAM, "u", limit=2, context=["What's for lunch?"]) == []
+    (prompt,), = [[m.text for m in call] for call in recording.calls]
+    assert HAM in prompt and f"1. {ranked[0]}" in prompt and "- What's for lunch?" in prompt
+
+    judged = judged_engine(seeded.store, chat_model_judge(replies("Hmm, hard to say.")), config)
+    with caplog.at_level(logging.WARNING, logger="memori_core.engine"):
+        assert judged.recall(PEANUTS, "u", limit=2) == seeded.recall(PEANUTS, "u", limit=2)
+    assert any("ValueError" in r.getMessage() for r in caplog.records)
+    with pytest.raises(TypeError):
+        chat_model_judge("gpt-4o")  # type: ignore[arg-type]
+
+
+def test_llamaindex_llm_judge(seeded: RecallEngine) -> None:
+    from llama_index.core.base.llms.types import CompletionResponse, CompletionResponseGen, LLMMetadata
+    from llama_index.core.llms import CustomLLM
+
+    from memori_llamaindex import llm_judge
+
+    class FixedLLM(CustomLLM):
+        reply: str = "none"
+        prompts: list[str] = []
+
+        @property
+        def metadata(self) -> LLMMetadata:
+            return LLMMetadata(model_name="fixed")
+
+        def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
+            self.prompts = [*self.prompts, prompt]
+            return CompletionResponse(text=self.reply)
+
+        def stream_complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponseGen:
+            yield self.complete(prompt, formatted=formatted, **kwargs)
+
+    llm = FixedLLM(reply="Facts 1 and 2.")
+    judge = llm_judge(llm)
+    assert judge(HAM, ["a", "b", "c"], []) == [0, 1]
+    assert "1. a\n2. b\n3. c" in llm.prompts[-1]
+    assert llm_judge(FixedLLM(reply="None of them."))(HAM, ["a"], []) == []
+    with pytest.raises(ValueError):
+        llm_judge(FixedLLM(reply="?"))(HAM, ["a"], [])
+
+    ranked = contents(RecallEngine(store=seeded.store, embedder=HashEmbedder(),
+                                   config=RecallConfig(relevance_threshold=None)).recall(HAM, "u", limit=3))
+    judged = judged_engine(seeded.store, llm_judge(FixedLLM(reply="3")), RecallConfig(judge_candidates=3))
+    assert contents(judged.recall(HAM, "u", limit=3)) == [ranked[2]]
+    with pytest.raises(TypeError):
+        llm_judge(object())
