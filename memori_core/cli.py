@@ -61,14 +61,19 @@ DEMO_MEMORIES: dict[str, list[str]] = {
     ],
 }
 
-DEMO_QUESTIONS: list[tuple[str, str]] = [
-    ("alice", "Which snacks should I avoid because of my allergies?"),
-    ("alice", "Plan a training week for my race."),
-    ("alice", "marathon"),
-    ("alice", "日本語"),
-    ("bob", "What should I cook for dinner tonight?"),
-    ("bob", "What's the capital of Australia?"),
+DEMO_CORE: dict[str, list[str]] = {"bob": ["User is vegetarian."]}
+"""Facts stored with ``core=True``: injected on every turn, whatever the question."""
+
+DEMO_QUESTIONS: list[tuple[str, str, list[str]]] = [
+    ("alice", "Which snacks should I avoid because of my allergies?", []),
+    ("alice", "Plan a training week for my race.", []),
+    ("alice", "marathon", []),
+    ("alice", "日本語", []),
+    ("alice", "What should I order there?", ["We're going to a Chinese restaurant tonight."]),
+    ("alice", "What's the capital of Australia?", []),
+    ("bob", "What should I cook for dinner tonight?", []),
 ]
+"""(user, question, earlier turns of the conversation)."""
 
 
 class CliError(ValueError):
@@ -450,13 +455,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print("loading the local all-MiniLM-L6-v2 embedder...")
         engine = RecallEngine(store=ChromaStore(path=path))
         for user, facts in DEMO_MEMORIES.items():
-            engine.add(user, facts)
-            print(f"stored {len(facts)} facts for {user!r}")
-        for user, question in DEMO_QUESTIONS:
+            core = [f in DEMO_CORE.get(user, []) for f in facts]
+            engine.add(user, facts, core=core)
+            marked = f" ({sum(core)} marked core: always injected)" if any(core) else ""
+            print(f"stored {len(facts)} facts for {user!r}{marked}")
+        for user, question, earlier in DEMO_QUESTIONS:
             print("\n" + "=" * 78)
+            for turn in earlier:
+                print(f"{user} said: {turn}")
             print(f"{user} asks: {question}")
             print("-" * 78)
-            report = engine.explain(question, entity_id=user)
+            report = engine.explain(question, entity_id=user, context=earlier or None)
             print(report.table())
             block = format_context(report.facts)
             print("\nsystem prompt addition:")
