@@ -73,6 +73,12 @@ class RecallConfig:
     """See ``gate_words``."""
     gate_words_bm25: float = 1.0
     """See ``gate_words``."""
+    gate_care: float | None = 0.6
+    """Relevance gate, second signal (memori_core/ranking/care.py): when a personal question's share of the
+    food and health domains reaches this, a care fact (allergy, medication, dietary restriction) among the
+    ``limit`` best is kept, and opens the gate, from a cosine of ``gate_care_cosine``. ``None`` turns it off."""
+    gate_care_cosine: float = 0.1
+    """See ``gate_care``."""
     lex_weight: float = 0.35
     """Lexical (BM25) weight for queries longer than ``short_query_max_tokens``."""
     lex_weight_short: float = 0.35
@@ -185,10 +191,12 @@ class RecallConfig:
             _check_int("neighbour_length_ref", self.neighbour_length_ref, minimum=1)
         if self.quantized_above is not None:
             _check_int("quantized_above", self.quantized_above, minimum=0)
+        if self.gate_care is not None:
+            _check_number("gate_care", self.gate_care)
         if self.gate not in ("relevance", "threshold"):
             raise ValueError(f"gate must be 'relevance' or 'threshold', got {self.gate!r}")
         for name in ("gate_open", "gate_keep", "gate_confident", "gate_band", "gate_words", "gate_words_cosine",
-                     "gate_words_bm25"):
+                     "gate_words_bm25", "gate_care_cosine"):
             _check_number(name, getattr(self, name))
         if self.gate == "relevance" and self.relevance_threshold not in (None, _DEFAULT_THRESHOLD):
             logger.warning(
@@ -221,6 +229,7 @@ class RecallConfig:
             "session_weight": 0.0,
             "lexical_floor": 0.0,
             "gate": "threshold",
+            "gate_care": None,
             "time_zone_label": False,
         }
         base.update(overrides)

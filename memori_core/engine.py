@@ -30,10 +30,11 @@ from .explain import CandidateScore, RecallReport
 from .facts import RecalledFact, StoredFact
 from .filters import Where, check_where
 from .judge import Judge, as_indices
+from .ranking.care import care_share, is_care_fact, is_personal, prototype_texts
 from .ranking.conversation import COURTESY_WORDS, blend_query, conversation_text, gate_cosine, is_courtesy
 from .ranking.core import CORE, CORE_KEY, core_picks
 from .ranking.dense import cosine_scores, l2_normalise, top_k
-from .ranking.fusion import candidate_limit, fusion_weights
+from .ranking.fusion import candidate_limit, fusion_weights, rank_order
 from .ranking.judged import JUDGED_RELEVANT, judge_pool, judged_fates, judged_select
 from .ranking.lexical import unique_terms
 from .ranking.pipeline import (
@@ -288,6 +289,8 @@ class RecallEngine:
         self._judge_slots = threading.BoundedSemaphore(MAX_JUDGE_CALLS)
         self._executor: ThreadPoolExecutor | None = None
         self._executor_lock = threading.Lock()
+        self._prototypes: tuple[np.ndarray, np.ndarray] | None = None  # care-domain prototypes, embedded once
+        self._prototypes_lock = threading.Lock()
         # Caches, locks and the write protocol; the lock order is written down there.
         self._coord = Coordinator(
             self.store, max_cached_entities, max_cached_bytes, lambda: (self.config.tokenizer, self.config.stemmer)
@@ -792,7 +795,42 @@ class RecallEngine:
         scores = score_pool(pool, cosine, tf, dl, q_tokens, cfg, sessions=sessions, lengths=lengths)
         if gate_cos is not None:
             scores = replace(scores, gate_cosine=gate_cos.astype(scores.cosine.dtype))
+        care = self._care(query, question if question is not None else q, conv is not None, scores, pool_facts, limit)
+        if care is not None:
+            scores = replace(scores, care=care)
         return _Scored(scores, pool_facts, scorable, core)
+
+    def _care(self, query: str, question: np.ndarray, in_conversation: bool, scores: PoolScores,
+              facts: Sequence[StoredFact], limit: int) -> np.ndarray | None:
+        """The pool rows the gate may keep as care facts (:mod:`~.ranking.care`): among the ``limit`` best,
+        allergies, medications and diets, when the question is personal and about food or health."""
+        cfg = self.config
+        if (cfg.gate != "relevance" or cfg.gate_care is None or cfg.relevance_threshold is None
+                or not (in_conversation or is_personal(query))):
+            return None
+        prototypes = self._care_prototypes(question.shape[0])
+        if prototypes is None or care_share(question, *prototypes) < cfg.gate_care:
+            return None
+        top = rank_order(scores.rank_score, scores.cosine, limit)
+        mask = np.zeros(scores.rows.shape[0], dtype=bool)
+        for i in top.tolist():
+            mask[i] = is_care_fact(facts[i].content)
+        return mask if mask.any() else None
+
+    def _care_prototypes(self, dim: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """The domain prototypes embedded once by this engine's embedder (``None`` if they cannot be)."""
+        with self._prototypes_lock:
+            if self._prototypes is None:
+                texts, owners = prototype_texts()
+                try:
+                    matrix = l2_normalise(self.embedder.embed_documents(texts))
+                except Exception as exc:  # noqa: BLE001 - the signal is optional: the gate works without it
+                    logger.warning("care-domain prototypes could not be embedded (%s): the gate's care signal is off",
+                                   exc)
+                    matrix = np.zeros((0, 0), dtype=np.float32)
+                self._prototypes = (matrix, owners)
+            matrix, owners = self._prototypes
+        return (matrix, owners) if matrix.shape[1:] == (dim,) else None
 
     @staticmethod
     def _core_rows(cache: EntityCache, allowed: np.ndarray | None, q: np.ndarray) -> _CoreRows | None:

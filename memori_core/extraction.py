@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from .ranking.care import is_care_fact
 from .text import normalize_fact_text
 
 __all__ = [
@@ -428,27 +429,6 @@ def _rewrite(statement: str) -> str | None:
 
 # -- core facts: worth a few tokens on every turn ------------------------------
 
-_DRUGS = _words(
-    "metformin", "insulin", "warfarin", "levothyroxine", "lisinopril", "atorvastatin", "simvastatin", "statin",
-    "statins", "sertraline", "fluoxetine", "citalopram", "lithium", "methotrexate", "prednisone", "antidepressant",
-    "antidepressants", "blood thinner", "blood thinners", "beta blocker", "beta blockers", "ssri", "ssris",
-    "adderall", "ritalin", "the pill", "birth control",
-)
-_CORE_TERMS = _rx(
-    r"\b(?:allerg(?:y|ies|ic)|intoleran(?:t|ce|ces)|anaphyla\w*|epi-?pens?|coeliac|celiac|"
-    r"medications?|medicines?|meds|prescri(?:bed|ption|ptions)|inhalers?|"
-    r"vegetarian|vegan|pescatarian|halal|kosher|teetotal(?:l?er)?|"
-    r"(?:gluten|lactose|dairy|nut|peanut|alcohol)[-\s]free)\b"
-    rf"|\b(?:takes?|taking|took|on)\s+(?:(?:daily|a|an|some|their|her|his)\s+)?(?:{_DRUGS})\b"
-    r"|\b(?:do(?:es)?n't|do(?:es)?\s+not|never|no\s+longer|cannot|can't|can\s+not)\s+(?:drink|drinks|consume)\s+"
-    r"(?:any\s+)?(?:alcohol|booze|wine|beer|spirits|liquor)\b"
-    r"|\b(?:avoids?|avoiding|abstains?\s+from|stays?\s+away\s+from)\s+(?:all\s+|any\s+)?alcohol\b"
-    r"|\b(?:do(?:es)?n't|do(?:es)?\s+not|never)\s+drinks?\s*[.!]*$"
-)
-# "User is not vegan", "User has no allergies": a negation just before the term.
-_CORE_NEGATED = _rx(r"\b(?:not|no|no\s+longer|isn't|aren't|wasn't|never|without)\s+(?:\w+\s+)?$")
-
-
 def is_core_fact(text: str) -> bool:
     """Whether a fact is worth injecting on every turn: an allergy or intolerance, a medication, or a dietary
     restriction (vegetarian, vegan, halal, kosher, gluten-free, coeliac, lactose-free, no alcohol...).
@@ -457,12 +437,10 @@ def is_core_fact(text: str) -> bool:
     (True, False)
 
     A term right after a negation does not count ("User is not vegan.", "User has no allergies.").
-    The rule reads words, not meaning: pass your own ``core_rule`` to an extractor to change it.
+    The rule reads words, not meaning: pass your own ``core_rule`` to an extractor to change it. It is
+    the relevance gate's care-fact rule (:func:`memori_core.ranking.care.is_care_fact`).
     """
-    for m in _CORE_TERMS.finditer(text):
-        if not _CORE_NEGATED.search(text[max(0, m.start() - 30) : m.start()]):
-            return True
-    return False
+    return is_care_fact(text)
 
 
 CoreRule = Callable[[str], bool]

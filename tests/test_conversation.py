@@ -64,6 +64,7 @@ def test_a_follow_up_recalls_what_only_the_earlier_turn_named(seeded):
 
 
 def test_context_costs_one_extra_embedding_and_none_without_context(seeded, hash_embedder):
+    seeded.recall(FOLLOW_UP, "u1", context=[EARLIER])  # embeds the gate's domain prototypes, once per engine
     before = hash_embedder.calls
     seeded.recall(FOLLOW_UP, "u1")
     assert hash_embedder.calls - before == 1

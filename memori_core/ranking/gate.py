@@ -83,10 +83,13 @@ def decide(
     lexical: np.ndarray | None = None,
     bm25: np.ndarray | None = None,
     pool_size: int | None = None,
+    care: np.ndarray | None = None,
 ) -> GateDecision:
     """Apply the configured gate to the ``limit`` best facts (``cosine``, ``rank_score``, normalised
     ``lexical`` and raw ``bm25``, all in rank order; without the lexical arrays words do not count).
-    ``pool_size`` is the number of documents the BM25 statistics came from (see :func:`words_bm25_bar`)."""
+    ``pool_size`` is the number of documents the BM25 statistics came from (see :func:`words_bm25_bar`).
+    ``care`` marks the care facts of a personal food or health question (:mod:`.care`): kept, and opening
+    the gate, from a cosine of ``gate_care_cosine``."""
     n = cosine.shape[0]
     best = float(cosine.max()) if n else float("nan")
     if config is None or config.relevance_threshold is None:
@@ -99,7 +102,10 @@ def decide(
     if lexical is not None and bm25 is not None:
         by_words = ((lexical >= config.gate_words) & (cosine >= config.gate_words_cosine)
                     & (bm25 >= words_bm25_bar(config, pool_size)))
-    if not n or (best < config.gate_open and not by_words.any()):
+    by_care = np.zeros(n, dtype=bool)
+    if care is not None and config.gate_care is not None:
+        by_care = care & (cosine >= config.gate_care_cosine)
+    if not n or (best < config.gate_open and not by_words.any() and not by_care.any()):
         return GateDecision(
             "relevance", np.zeros(n, dtype=bool), False, best, False,
             f"relevance gate closed: best cosine {best:.3f} < open {config.gate_open:g}, and no fact holds "
@@ -116,4 +122,9 @@ def decide(
         how = f"tentative (< {config.gate_confident:g}): keep cosine >= {config.gate_keep:g}"
     if by_words.any():
         how += f"; {int(by_words.sum())} kept by their words (lexical >= {config.gate_words:g})"
+    by_care &= ~keep  # reported only where the care signal alone keeps a fact
+    keep |= by_care
+    if by_care.any():
+        how += (f"; {int(by_care.sum())} more kept as care facts of a personal food or health question "
+                f"(cosine >= {config.gate_care_cosine:g})")
     return GateDecision("relevance", keep, True, best, confident, f"relevance gate open: best cosine {best:.3f}; {how}")

@@ -105,6 +105,8 @@ class PoolScores:
     """What the relevance gate reads as each row's cosine when it differs from ``cosine``: with
     conversation context, ``max(cosine to the question, cosine to the conversation)``
     (:mod:`.conversation`). ``None``: ``cosine``."""
+    care: np.ndarray | None = None
+    """Rows the gate may keep as care facts of a personal food or health question (:mod:`.care`)."""
 
 
 # -- 1. the pool --------------------------------------------------------------
@@ -319,4 +321,4 @@ def fates(scores: PoolScores, limit: int, config: RecallConfig | None) -> tuple[
 def _decide(scores: PoolScores, top: np.ndarray, config: RecallConfig | None) -> GateDecision:
     cosine = scores.cosine if scores.gate_cosine is None else scores.gate_cosine
     return decide(cosine[top], scores.rank_score[top], config, scores.lexical[top], scores.bm25[top],
-                  pool_size=int(scores.rows.shape[0]))
+                  pool_size=int(scores.rows.shape[0]), care=None if scores.care is None else scores.care[top])

@@ -1,0 +1,140 @@
+"""The gate's second signal: a personal question about food or health opens the user's care facts.
+
+MiniLM scores "Is a ham sandwich OK for me?" against "User is vegetarian." at 0.27, below the gate,
+though any assistant would want that fact. Cosines cannot say that ham is meat; two cheaper signals
+can say that the fact matters here:
+
+- the question is about **food or health** (its share of those two life domains, from the embedding's
+  similarity to a few prototype sentences per domain, :data:`DOMAIN_PROTOTYPES`), and it is **personal**
+  (first person, or read with a conversation);
+- the fact is a **care fact**: an allergy or intolerance, a medication, a dietary restriction
+  (:func:`is_care_fact`, the same rule the extractors use to mark facts core).
+
+When both hold, a care fact among the ``limit`` best is kept (and opens the gate) from a cosine of
+``gate_care_cosine`` on. Measured on the four development sets (docs/ranking.md): app memory needed-fact
+hit 0.580 -> 0.629, follow-ups 0.646 -> 0.688, off-topic clean 0.545 -> 0.530; PrefEval hit@5
+0.748 -> 0.760 at clean abstentions 0.505 -> 0.500; LongMemEval and LoCoMo hits unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+__all__ = [
+    "CARE_DOMAINS",
+    "DOMAIN_PROTOTYPES",
+    "DOMAIN_TEMPERATURE",
+    "care_share",
+    "is_care_fact",
+    "is_personal",
+    "prototype_texts",
+]
+
+DOMAIN_PROTOTYPES: dict[str, tuple[str, ...]] = {
+    "food": ("food, meals, cooking, recipes and what to eat", "restaurants, ordering food, takeaway and snacks",
+             "diet, vegetarian or vegan eating, food allergies and intolerances",
+             "drinks, coffee, alcohol, wine and beer"),
+    "health": ("health, illness, symptoms and doctors", "medication, prescriptions, pills and side effects",
+               "allergies, asthma, chronic conditions and pregnancy", "sleep, tiredness, stress and mental health"),
+    "fitness": ("exercise, running, gym, training and sport", "hiking, cycling, swimming and yoga",
+                "injuries, joints and physical limits"),
+    "family": ("family, partner, spouse, children and parents", "kids, school, childcare and birthdays",
+               "relatives visiting, friends and relationships"),
+    "pets": ("pets, dogs, cats and animals", "vet visits, pet food and walking the dog"),
+    "work": ("job, career, office, colleagues and boss", "work schedule, shifts, meetings and deadlines",
+             "business, clients and freelancing"),
+    "commute": ("commuting, driving, car, bike, bus and train", "getting around town, traffic and parking"),
+    "travel": ("travel, holidays, flights, hotels and trips abroad", "packing, passports, visas and sightseeing"),
+    "home": ("home, flat, house, rent, mortgage and neighbours", "garden, cleaning, furniture and home repairs"),
+    "money": ("money, budget, savings, debt and bills", "spending, prices, shopping costs and investments"),
+    "hobbies": ("hobbies, music, instruments, games and crafts", "reading books, films, TV series and podcasts",
+                "learning a language, courses and studying"),
+    "shopping": ("shopping, clothes, gifts and buying things", "products, brands, gadgets and technology"),
+}
+"""Everyday life domains, each described by a few short sentences. A question's share of a domain is a
+softmax over the domains' best prototype similarity; the other domains are there so that food and health
+are measured against the rest of a life, not alone."""
+
+CARE_DOMAINS: tuple[str, ...] = ("food", "health")
+"""The domains whose questions open care facts."""
+
+DOMAIN_TEMPERATURE = 0.05
+"""Softmax temperature over the domains' best prototype cosines (MiniLM cosines differ by a few hundredths)."""
+
+_PERSONAL = re.compile(
+    r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|myself|we|we're|we've|we'd|we'll|us|our|ours|ourselves)\b",
+    re.IGNORECASE,
+)
+
+def _words(*items: str) -> str:
+    """An alternation of words/phrases, longest first (spaces match any run of spaces)."""
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(items, key=len, reverse=True))
+
+
+_DRUGS = _words(
+    "metformin", "insulin", "warfarin", "levothyroxine", "lisinopril", "atorvastatin", "simvastatin", "statin",
+    "statins", "sertraline", "fluoxetine", "citalopram", "lithium", "methotrexate", "prednisone", "antidepressant",
+    "antidepressants", "blood thinner", "blood thinners", "beta blocker", "beta blockers", "ssri", "ssris",
+    "adderall", "ritalin", "the pill", "birth control",
+)
+_CARE_TERMS = re.compile(
+    r"\b(?:allerg(?:y|ies|ic)|intoleran(?:t|ce|ces)|anaphyla\w*|epi-?pens?|coeliac|celiac|"
+    r"medications?|medicines?|meds|prescri(?:bed|ption|ptions)|inhalers?|"
+    r"vegetarian|vegan|pescatarian|halal|kosher|teetotal(?:l?er)?|"
+    r"(?:gluten|lactose|dairy|nut|peanut|alcohol)[-\s]free)\b"
+    rf"|\b(?:takes?|taking|took|on)\s+(?:(?:daily|a|an|some|their|her|his)\s+)?(?:{_DRUGS})\b"
+    r"|\b(?:do(?:es)?n't|do(?:es)?\s+not|never|no\s+longer|cannot|can't|can\s+not)\s+(?:drink|drinks|consume)\s+"
+    r"(?:any\s+)?(?:alcohol|booze|wine|beer|spirits|liquor)\b"
+    r"|\b(?:avoids?|avoiding|abstains?\s+from|stays?\s+away\s+from)\s+(?:all\s+|any\s+)?alcohol\b"
+    r"|\b(?:do(?:es)?n't|do(?:es)?\s+not|never)\s+drinks?\s*[.!]*$",
+    re.IGNORECASE,
+)
+_NEGATED = re.compile(r"\b(?:not|no|no\s+longer|isn't|aren't|wasn't|never|without)\s+(?:\w+\s+)?$", re.IGNORECASE)
+
+
+def is_personal(question: str) -> bool:
+    """Whether the question speaks about the asker (first person singular or plural)."""
+    return _PERSONAL.search(question.replace("\u2019", "'")) is not None
+
+
+def is_care_fact(text: str) -> bool:
+    """An allergy or intolerance, a medication, or a dietary restriction (vegetarian, vegan, halal, kosher,
+    gluten-free, coeliac, lactose-free, no alcohol...). A term right after a negation does not count
+    ("User is not vegan.", "User has no allergies.").
+
+    >>> is_care_fact("User is allergic to peanuts."), is_care_fact("User lives in Leeds.")
+    (True, False)
+    """
+    for m in _CARE_TERMS.finditer(text):
+        if not _NEGATED.search(text[max(0, m.start() - 30) : m.start()]):
+            return True
+    return False
+
+
+def prototype_texts() -> tuple[list[str], np.ndarray]:
+    """Every prototype sentence, and for each the index of its domain in :data:`DOMAIN_PROTOTYPES`."""
+    texts: list[str] = []
+    owners: list[int] = []
+    for i, sentences in enumerate(DOMAIN_PROTOTYPES.values()):
+        texts += sentences
+        owners += [i] * len(sentences)
+    return texts, np.asarray(owners, dtype=np.int64)
+
+
+def care_share(question: np.ndarray, prototypes: np.ndarray, owners: np.ndarray,
+               temperature: float = DOMAIN_TEMPERATURE, domains: Sequence[str] = CARE_DOMAINS) -> float:
+    """The question's share of the ``domains`` (0..1): a softmax over each domain's best prototype cosine.
+
+    ``question`` and the rows of ``prototypes`` are unit vectors; ``owners[j]`` is prototype ``j``'s domain.
+    """
+    sims = prototypes @ question
+    n = len(DOMAIN_PROTOTYPES)
+    best = np.full(n, -np.inf)
+    np.maximum.at(best, owners, sims)
+    z = np.exp((best - best.max()) / temperature)
+    z /= z.sum()
+    names = list(DOMAIN_PROTOTYPES)
+    return float(sum(z[names.index(d)] for d in domains))

@@ -1,0 +1,143 @@
+"""The gate's second signal: personal food / health questions open the user's care facts (ranking/care.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core.ranking.care import (
+    CARE_DOMAINS,
+    DOMAIN_PROTOTYPES,
+    care_share,
+    is_care_fact,
+    is_personal,
+    prototype_texts,
+)
+
+FACTS = ["User lives in Lyon.", "User is vegetarian.", "User is allergic to peanuts."]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Is a ham sandwich OK for me?", True),
+    ("What should we cook tonight?", True),
+    ("I’m hungry", True),  # typographic apostrophe
+    ("What's the capital of Peru?", False),
+    ("Is it okay to have a second coffee this afternoon?", False),
+    ("Imagine a mime", False),  # "i" inside words does not count
+])
+def test_personal_questions_speak_about_the_asker(text, expected):
+    assert is_personal(text) is expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("User is allergic to peanuts.", True),
+    ("User takes metformin daily.", True),
+    ("User is vegetarian.", True),
+    ("User doesn't drink alcohol.", True),
+    ("User is not vegan.", False),
+    ("User has no allergies.", False),
+    ("User lives in Leeds.", False),
+    ("User loves Thai food.", False),
+])
+def test_care_facts_are_allergies_medications_and_diets(text, expected):
+    assert is_care_fact(text) is expected
+
+
+def test_prototypes_cover_every_domain_once_in_order():
+    texts, owners = prototype_texts()
+    assert len(texts) == len(owners) == sum(len(v) for v in DOMAIN_PROTOTYPES.values())
+    assert sorted(set(owners.tolist())) == list(range(len(DOMAIN_PROTOTYPES)))
+    assert set(CARE_DOMAINS) <= set(DOMAIN_PROTOTYPES)
+
+
+def test_care_share_is_the_softmax_share_of_the_care_domains():
+    names = list(DOMAIN_PROTOTYPES)
+    owners = np.arange(len(names))
+    prototypes = np.eye(len(names), dtype=np.float32)  # one prototype per domain, orthogonal
+    food = np.zeros(len(names), dtype=np.float32)
+    food[names.index("food")] = 1.0
+    travel = np.zeros(len(names), dtype=np.float32)
+    travel[names.index("travel")] = 1.0
+    assert care_share(food, prototypes, owners) > 0.99
+    assert care_share(travel, prototypes, owners) < 0.01
+    assert care_share(np.full(len(names), 0.1, np.float32), prototypes, owners) == pytest.approx(2 / len(names))
+
+
+# -- through the engine, with MiniLM --------------------------------------------
+
+
+@pytest.fixture
+def engines(minilm):
+    with_care = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    without = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm, config=RecallConfig(gate_care=None))
+    for engine in (with_care, without):
+        engine.add("u1", FACTS)
+        engine.add("u2", ["User is allergic to shellfish."])
+    return with_care, without
+
+
+@pytest.mark.parametrize("question, needed", [
+    ("Is a ham sandwich OK for me?", "User is vegetarian."),
+    ("What should I cook tonight?", "User is vegetarian."),
+    ("Is satay sauce safe for me to eat?", "User is allergic to peanuts."),
+])
+def test_a_personal_food_question_gets_the_care_fact_the_cosine_gate_drops(engines, question, needed):
+    with_care, without = engines
+    assert needed not in [f.content for f in without.recall(question, "u1")]
+    recalled = [f.content for f in with_care.recall(question, "u1")]
+    assert needed in recalled and "User lives in Lyon." not in recalled
+    assert all(f.entity_id == "u1" for f in with_care.recall(question, "u1"))
+
+
+@pytest.mark.parametrize("question", ["What's the capital of Peru?", "How many grams are in a cup of rice?",
+                                      "Explain how a mutex works."])
+def test_questions_with_no_personal_food_or_health_angle_stay_clean(engines, question):
+    assert engines[0].recall(question, "u1") == []
+
+
+def test_explain_names_the_care_facts_and_equals_recall(engines):
+    report = engines[0].explain("Is a ham sandwich OK for me?", "u1")
+    assert [f.id for f in report.facts] == [f.id for f in engines[0].recall("Is a ham sandwich OK for me?", "u1")]
+    assert "2 more kept as care facts" in report.gate_note
+
+
+# -- through the engine, without a model ----------------------------------------
+
+
+def test_the_prototypes_are_embedded_once_per_engine(hash_embedder):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder)
+    engine.add("u1", FACTS)
+    engine.recall("Can I eat this, I wonder?", "u1")
+    calls = hash_embedder.calls
+    engine.recall("Can I eat that, I wonder?", "u1")
+    assert hash_embedder.calls == calls + 1  # the query only
+
+
+def test_prototypes_that_cannot_be_embedded_leave_the_gate_as_it_was(hash_embedder, caplog):
+    n_prototypes = len(prototype_texts()[0])
+
+    class FailsOnPrototypes:
+        name = "fails-on-prototypes"
+
+        def embed_documents(self, texts):
+            if len(texts) == n_prototypes:
+                raise RuntimeError("embedding service unavailable")
+            return hash_embedder.embed_documents(texts)
+
+        def embed_query(self, text):
+            return hash_embedder.embed_query(text)
+
+    failing = RecallEngine(store=ChromaStore.in_memory(), embedder=FailsOnPrototypes())
+    plain = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig(gate_care=None))
+    for engine in (failing, plain):
+        engine.add("u1", FACTS)
+    for question in ["Am I allowed ham, given my diet?", "What's the capital of Peru?", "vegetarian"]:
+        assert [f.id for f in failing.recall(question, "u1")] == [f.id for f in plain.recall(question, "u1")]
+    assert "care signal is off" in caplog.text
+
+
+def test_upstream_compat_and_the_threshold_gate_have_no_care_signal():
+    assert RecallConfig.memori_compat().gate_care is None
+    with pytest.raises(ValueError, match="gate_care"):
+        RecallConfig(gate_care=float("nan"))
