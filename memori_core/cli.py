@@ -61,9 +61,6 @@ DEMO_MEMORIES: dict[str, list[str]] = {
     ],
 }
 
-DEMO_CORE: dict[str, list[str]] = {"bob": ["User is vegetarian."]}
-"""Facts stored with ``core=True``: injected on every turn, whatever the question."""
-
 DEMO_QUESTIONS: list[tuple[str, str, list[str]]] = [
     ("alice", "Which snacks should I avoid because of my allergies?", []),
     ("alice", "Plan a training week for my race.", []),
@@ -455,10 +452,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print("loading the local all-MiniLM-L6-v2 embedder...")
         engine = RecallEngine(store=ChromaStore(path=path))
         for user, facts in DEMO_MEMORIES.items():
-            core = [f in DEMO_CORE.get(user, []) for f in facts]
-            engine.add(user, facts, core=core)
-            marked = f" ({sum(core)} marked core: always injected)" if any(core) else ""
-            print(f"stored {len(facts)} facts for {user!r}{marked}")
+            engine.add(user, facts)
+            print(f"stored {len(facts)} facts for {user!r}")
         for user, question, earlier in DEMO_QUESTIONS:
             print("\n" + "=" * 78)
             for turn in earlier:

@@ -259,7 +259,7 @@ def test_demo_seeds_two_users_and_prints_tables_and_blocks(capsys, minilm) -> No
 
     assert main(["demo"]) == 0
     out = capsys.readouterr().out
-    assert "stored 7 facts for 'alice'" in out and "stored 4 facts for 'bob' (1 marked core" in out
+    assert "stored 7 facts for 'alice'" in out and "stored 4 facts for 'bob'" in out
     sections = out.split("=" * 78)[1:]
     assert len(sections) == 7
     snack = next(s for s in sections if "alice asks: Which snacks" in s)
@@ -270,9 +270,9 @@ def test_demo_seeds_two_users_and_prints_tables_and_blocks(capsys, minilm) -> No
             assert not any(fact in block for fact in DEMO_MEMORIES["alice"])  # never another user's facts
     capital = next(s for s in sections if "capital of Australia" in s)
     assert "nothing recalled" in capital.split("system prompt addition:")[1]
-    # A follow-up recalls through the earlier turn; an implicit need is met by a core fact.
+    # A follow-up recalls through the earlier turn; an implicit need is met by the gate's care signal.
     follow_up = next(s for s in sections if "alice asks: What should I order there?" in s)
     assert "alice said: We're going to a Chinese restaurant tonight." in follow_up and "gate cos" in follow_up
     assert "- User prefers spicy food" in follow_up.split("system prompt addition:")[1]
     dinner = next(s for s in sections if "bob asks: What should I cook" in s)
-    assert "core (injected)" in dinner and "- User is vegetarian." in dinner.split("system prompt addition:")[1]
+    assert "kept as care facts" in dinner and "- User is vegetarian." in dinner.split("system prompt addition:")[1]

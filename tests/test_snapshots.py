@@ -296,6 +296,7 @@ def test_the_writer_never_renames_a_snapshot_whose_revision_changed(
     files = store.snapshots
     assert files is not None
     files.background = False
+    files.wait()  # a background write queued by fill() may still be running (its temporary file in the folder)
     cache = engine._cache_for("u")
     real = snapshots_mod.write_snapshot
 
