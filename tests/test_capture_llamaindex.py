@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 from llama_index.core.agent.workflow import FunctionAgent
-from llama_index.core.base.llms.types import ChatMessage, CompletionResponse, CompletionResponseGen, LLMMetadata
-from llama_index.core.llms import CustomLLM
+from llama_index.core.base.llms.types import ChatMessage
 from llama_index.core.llms.mock import MockFunctionCallingLLM, MockLLM
 from llama_index.core.memory import Memory
 
+from _llamaindex_fakes import FixedLLM
 from memori_core import ChromaStore, ExtractedFact, RecallConfig, RecallEngine, RuleBasedFactExtractor
 from memori_core.extraction import KnownFact, MessageLike
 from memori_llamaindex import LLMFactExtractor, MemoriMemoryBlock
@@ -66,22 +66,6 @@ def small_memory(block: MemoriMemoryBlock, session_id: str = "chat-1") -> Memory
     return Memory.from_defaults(session_id=session_id, memory_blocks=[block], token_limit=40, token_flush_size=10)
 
 
-class FixedLLM(CustomLLM):
-    """A CustomLLM that always answers ``reply`` and keeps the prompts it got."""
-
-    reply: str = "[]"
-    prompts: list[str] = []
-
-    @property
-    def metadata(self) -> LLMMetadata:
-        return LLMMetadata(model_name="fixed")
-
-    def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
-        self.prompts = [*self.prompts, prompt]
-        return CompletionResponse(text=self.reply)
-
-    def stream_complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponseGen:
-        yield self.complete(prompt, formatted=formatted, **kwargs)
 
 
 class Gate:

@@ -347,25 +347,8 @@ def test_langchain_chat_model_judge_end_to_end(seeded: RecallEngine, caplog: pyt
 
 
 def test_llamaindex_llm_judge(seeded: RecallEngine) -> None:
-    from llama_index.core.base.llms.types import CompletionResponse, CompletionResponseGen, LLMMetadata
-    from llama_index.core.llms import CustomLLM
-
+    from _llamaindex_fakes import FixedLLM
     from memori_llamaindex import llm_judge
-
-    class FixedLLM(CustomLLM):
-        reply: str = "none"
-        prompts: list[str] = []
-
-        @property
-        def metadata(self) -> LLMMetadata:
-            return LLMMetadata(model_name="fixed")
-
-        def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
-            self.prompts = [*self.prompts, prompt]
-            return CompletionResponse(text=self.reply)
-
-        def stream_complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponseGen:
-            yield self.complete(prompt, formatted=formatted, **kwargs)
 
     llm = FixedLLM(reply="Facts 1 and 2.")
     judge = llm_judge(llm)
