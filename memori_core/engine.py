@@ -803,19 +803,26 @@ class RecallEngine:
     def _care(self, query: str, question: np.ndarray, in_conversation: bool, scores: PoolScores,
               facts: Sequence[StoredFact], limit: int) -> np.ndarray | None:
         """The pool rows the gate may keep as care facts (:mod:`~.ranking.care`): among the ``limit`` best,
-        allergies, medications and diets, when the question is personal and about food or health."""
+        allergies, medications and diets, when the question is personal and about food or health.
+
+        Cheapest test first: only rows the cosine rules would drop and the care bar admits are read, and
+        the question's domains are measured only when one of them is a care fact."""
         cfg = self.config
         if (cfg.gate != "relevance" or cfg.gate_care is None or cfg.relevance_threshold is None
                 or not (in_conversation or is_personal(query))):
             return None
+        cosine = scores.cosine if scores.gate_cosine is None else scores.gate_cosine
+        top = rank_order(scores.rank_score, scores.cosine, limit)
+        top = top[(cosine[top] < cfg.gate_keep) & (cosine[top] >= cfg.gate_care_cosine)]
+        rows = [i for i in top.tolist() if is_care_fact(facts[i].content)]
+        if not rows:
+            return None
         prototypes = self._care_prototypes(question.shape[0])
         if prototypes is None or care_share(question, *prototypes) < cfg.gate_care:
             return None
-        top = rank_order(scores.rank_score, scores.cosine, limit)
         mask = np.zeros(scores.rows.shape[0], dtype=bool)
-        for i in top.tolist():
-            mask[i] = is_care_fact(facts[i].content)
-        return mask if mask.any() else None
+        mask[rows] = True
+        return mask
 
     def _care_prototypes(self, dim: int) -> tuple[np.ndarray, np.ndarray] | None:
         """The domain prototypes embedded once by this engine's embedder (``None`` if they cannot be)."""

@@ -105,13 +105,16 @@ def test_explain_names_the_care_facts_and_equals_recall(engines):
 # -- through the engine, without a model ----------------------------------------
 
 
-def test_the_prototypes_are_embedded_once_per_engine(hash_embedder):
+def test_the_prototypes_are_embedded_once_per_engine_and_only_when_a_care_fact_is_in_doubt(hash_embedder):
     engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder)
     engine.add("u1", FACTS)
-    engine.recall("Can I eat this, I wonder?", "u1")
     calls = hash_embedder.calls
-    engine.recall("Can I eat that, I wonder?", "u1")
+    engine.recall("Where do I live?", "u1")  # no care fact between the care bar and gate_keep
     assert hash_embedder.calls == calls + 1  # the query only
+    engine.recall("Is my dinner plan ok with peanuts tonight or not really?", "u1")  # peanuts at cosine 0.24
+    assert hash_embedder.calls == calls + 3  # the query, then the prototypes (one batch)
+    engine.recall("Is my lunch plan ok with peanuts today or not really?", "u1")
+    assert hash_embedder.calls == calls + 4  # the query only
 
 
 def test_prototypes_that_cannot_be_embedded_leave_the_gate_as_it_was(hash_embedder, caplog):
@@ -132,7 +135,9 @@ def test_prototypes_that_cannot_be_embedded_leave_the_gate_as_it_was(hash_embedd
     plain = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig(gate_care=None))
     for engine in (failing, plain):
         engine.add("u1", FACTS)
-    for question in ["Am I allowed ham, given my diet?", "What's the capital of Peru?", "vegetarian"]:
+    # The peanut fact is a care fact at cosine 0.24 (hash embedder): the signal needs the prototypes here.
+    for question in ["Is my dinner plan ok with peanuts tonight or not really?", "What's the capital of Peru?",
+                     "vegetarian"]:
         assert [f.id for f in failing.recall(question, "u1")] == [f.id for f in plain.recall(question, "u1")]
     assert "care signal is off" in caplog.text
 

@@ -63,13 +63,15 @@ def test_a_follow_up_recalls_what_only_the_earlier_turn_named(seeded):
     assert all(f.entity_id == "u1" for f in with_context)  # context never widens the entity
 
 
-def test_context_costs_one_extra_embedding_and_none_without_context(seeded, hash_embedder):
-    seeded.recall(FOLLOW_UP, "u1", context=[EARLIER])  # embeds the gate's domain prototypes, once per engine
+def test_context_costs_one_extra_embedding_and_none_without_context(hash_embedder):
+    # Without the care signal, whose domain prototypes are embedded once per engine when first needed.
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig(gate_care=None))
+    engine.add("u1", FACTS)
     before = hash_embedder.calls
-    seeded.recall(FOLLOW_UP, "u1")
+    engine.recall(FOLLOW_UP, "u1")
     assert hash_embedder.calls - before == 1
     before = hash_embedder.calls
-    seeded.recall(FOLLOW_UP, "u1", context=["first turn", EARLIER])
+    engine.recall(FOLLOW_UP, "u1", context=["first turn", EARLIER])
     assert hash_embedder.calls - before == 2
 
 

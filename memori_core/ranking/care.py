@@ -18,6 +18,7 @@ hit 0.580 -> 0.629, follow-ups 0.646 -> 0.688, off-topic clean 0.545 -> 0.530; P
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -100,6 +101,7 @@ def is_personal(question: str) -> bool:
     return _PERSONAL.search(question.replace("\u2019", "'")) is not None
 
 
+@functools.lru_cache(maxsize=4096)
 def is_care_fact(text: str) -> bool:
     """An allergy or intolerance, a medication, or a dietary restriction (vegetarian, vegan, halal, kosher,
     gluten-free, coeliac, lactose-free, no alcohol...). A term right after a negation does not count
@@ -128,13 +130,17 @@ def care_share(question: np.ndarray, prototypes: np.ndarray, owners: np.ndarray,
                temperature: float = DOMAIN_TEMPERATURE, domains: Sequence[str] = CARE_DOMAINS) -> float:
     """The question's share of the ``domains`` (0..1): a softmax over each domain's best prototype cosine.
 
-    ``question`` and the rows of ``prototypes`` are unit vectors; ``owners[j]`` is prototype ``j``'s domain.
+    ``question`` and the rows of ``prototypes`` are unit vectors; ``owners[j]`` is prototype ``j``'s domain
+    (non-decreasing: each domain's prototypes stand together, as :func:`prototype_texts` gives them).
     """
     sims = prototypes @ question
-    n = len(DOMAIN_PROTOTYPES)
-    best = np.full(n, -np.inf)
-    np.maximum.at(best, owners, sims)
+    starts = np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
+    best = np.maximum.reduceat(sims, starts)
     z = np.exp((best - best.max()) / temperature)
-    z /= z.sum()
+    return float(z[_domain_index(tuple(domains))].sum() / z.sum())
+
+
+@functools.lru_cache(maxsize=16)
+def _domain_index(domains: tuple[str, ...]) -> list[int]:
     names = list(DOMAIN_PROTOTYPES)
-    return float(sum(z[names.index(d)] for d in domains))
+    return [names.index(d) for d in domains]
