@@ -828,16 +828,16 @@ class RecallEngine:
         """The domain prototypes embedded once by this engine's embedder (``None`` if they cannot be)."""
         with self._prototypes_lock:
             if self._prototypes is None:
-                texts, owners = prototype_texts()
+                texts, starts = prototype_texts()
                 try:
                     matrix = l2_normalise(self.embedder.embed_documents(texts))
                 except Exception as exc:  # noqa: BLE001 - the signal is optional: the gate works without it
                     logger.warning("care-domain prototypes could not be embedded (%s): the gate's care signal is off",
                                    exc)
                     matrix = np.zeros((0, 0), dtype=np.float32)
-                self._prototypes = (matrix, owners)
-            matrix, owners = self._prototypes
-        return (matrix, owners) if matrix.shape[1:] == (dim,) else None
+                self._prototypes = (matrix, starts)
+            matrix, starts = self._prototypes
+        return (matrix, starts) if matrix.shape[1:] == (dim,) else None
 
     @staticmethod
     def _core_rows(cache: EntityCache, allowed: np.ndarray | None, q: np.ndarray) -> _CoreRows | None:

@@ -45,23 +45,31 @@ def test_care_facts_are_allergies_medications_and_diets(text, expected):
 
 
 def test_prototypes_cover_every_domain_once_in_order():
-    texts, owners = prototype_texts()
-    assert len(texts) == len(owners) == sum(len(v) for v in DOMAIN_PROTOTYPES.values())
-    assert sorted(set(owners.tolist())) == list(range(len(DOMAIN_PROTOTYPES)))
+    texts, starts = prototype_texts()
+    assert len(texts) == sum(len(v) for v in DOMAIN_PROTOTYPES.values())
+    assert len(starts) == len(DOMAIN_PROTOTYPES) and starts[0] == 0 and (np.diff(starts) > 0).all()
+    for start, sentences in zip(starts.tolist(), DOMAIN_PROTOTYPES.values()):
+        assert texts[start] == sentences[0]
     assert set(CARE_DOMAINS) <= set(DOMAIN_PROTOTYPES)
 
 
 def test_care_share_is_the_softmax_share_of_the_care_domains():
     names = list(DOMAIN_PROTOTYPES)
-    owners = np.arange(len(names))
+    starts = np.arange(len(names))
     prototypes = np.eye(len(names), dtype=np.float32)  # one prototype per domain, orthogonal
     food = np.zeros(len(names), dtype=np.float32)
     food[names.index("food")] = 1.0
     travel = np.zeros(len(names), dtype=np.float32)
     travel[names.index("travel")] = 1.0
-    assert care_share(food, prototypes, owners) > 0.99
-    assert care_share(travel, prototypes, owners) < 0.01
-    assert care_share(np.full(len(names), 0.1, np.float32), prototypes, owners) == pytest.approx(2 / len(names))
+    assert care_share(food, prototypes, starts) > 0.99
+    assert care_share(travel, prototypes, starts) < 0.01
+    assert care_share(np.full(len(names), 0.1, np.float32), prototypes, starts) == pytest.approx(2 / len(names))
+
+
+def test_care_share_takes_each_domains_best_prototype():
+    prototypes = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8]], dtype=np.float32)  # domain 0: rows 0-1
+    share = care_share(np.array([0.0, 1.0], np.float32), prototypes, np.array([0, 2]), domains=["food"])
+    assert share == pytest.approx(1 / (1 + np.exp((0.8 - 1.0) / 0.05)))
 
 
 # -- through the engine, with MiniLM --------------------------------------------

@@ -117,25 +117,23 @@ def is_care_fact(text: str) -> bool:
 
 
 def prototype_texts() -> tuple[list[str], np.ndarray]:
-    """Every prototype sentence, and for each the index of its domain in :data:`DOMAIN_PROTOTYPES`."""
+    """Every prototype sentence, domain after domain, and the index of each domain's first sentence."""
     texts: list[str] = []
-    owners: list[int] = []
-    for i, sentences in enumerate(DOMAIN_PROTOTYPES.values()):
+    starts: list[int] = []
+    for sentences in DOMAIN_PROTOTYPES.values():
+        starts.append(len(texts))
         texts += sentences
-        owners += [i] * len(sentences)
-    return texts, np.asarray(owners, dtype=np.int64)
+    return texts, np.asarray(starts, dtype=np.intp)
 
 
-def care_share(question: np.ndarray, prototypes: np.ndarray, owners: np.ndarray,
+def care_share(question: np.ndarray, prototypes: np.ndarray, starts: np.ndarray,
                temperature: float = DOMAIN_TEMPERATURE, domains: Sequence[str] = CARE_DOMAINS) -> float:
     """The question's share of the ``domains`` (0..1): a softmax over each domain's best prototype cosine.
 
-    ``question`` and the rows of ``prototypes`` are unit vectors; ``owners[j]`` is prototype ``j``'s domain
-    (non-decreasing: each domain's prototypes stand together, as :func:`prototype_texts` gives them).
+    ``question`` and the rows of ``prototypes`` are unit vectors, domain after domain; ``starts[d]`` is the
+    row of domain ``d``'s first prototype (as :func:`prototype_texts` gives them).
     """
-    sims = prototypes @ question
-    starts = np.flatnonzero(np.r_[True, owners[1:] != owners[:-1]])
-    best = np.maximum.reduceat(sims, starts)
+    best = np.maximum.reduceat(prototypes @ question, starts)
     z = np.exp((best - best.max()) / temperature)
     return float(z[_domain_index(tuple(domains))].sum() / z.sum())
 
