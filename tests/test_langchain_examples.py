@@ -37,7 +37,8 @@ def test_chain_example_model_sees_the_fact():
     out = run_example("langchain_chain.py")
     [seen] = model_views(out)
     assert seen.startswith("\n[system] You are a helpful cooking assistant.\n\n<memori_context>")
-    assert PEANUTS_LINE in seen
+    assert PEANUTS_LINE in seen  # an implicit need: the question does not mention peanuts
+    assert "[human] What should I make for dinner tonight?" in seen
     assert "Bob" not in out
     assert "retrieved: Alice is allergic to peanuts." in out
 
