@@ -78,6 +78,7 @@ class MemoriMemoryBlock(WaitsForCaptures, BaseMemoryBlock[str]):
     )
 
     _captures: BackgroundCapture = PrivateAttr()
+    _core_lines: frozenset[str] = PrivateAttr(default=frozenset())
 
     def model_post_init(self, context: Any, /) -> None:
         """Set up the background captures (and the default extractor)."""
@@ -112,14 +113,16 @@ class MemoriMemoryBlock(WaitsForCaptures, BaseMemoryBlock[str]):
                                    context=context)
         tag = self._tag_pattern()
         zone = self.engine.config.time_zone_label
-        lines = [
-            tag.sub(lambda m: f"&lt;{m.group(1)}&gt;", format_fact_line(f.content, f.created_at, zone=zone))
+        rendered = [
+            (tag.sub(lambda m: f"&lt;{m.group(1)}&gt;", format_fact_line(f.content, f.created_at, zone=zone)),
+             f.metadata.get("core") is True)
             for f in facts
             if f.content.strip()
         ]
-        if not lines:
+        self._core_lines = frozenset(line for line, core in rendered if core)
+        if not rendered:
             return ""
-        return "\n".join([PREAMBLE, *lines])
+        return "\n".join([PREAMBLE, *(line for line, _ in rendered)])
 
     def _tag_pattern(self) -> re.Pattern[str]:
         """What in a fact reads like a tag of ``Memory``'s template or of this block (escaped before use)."""
@@ -137,10 +140,12 @@ class MemoriMemoryBlock(WaitsForCaptures, BaseMemoryBlock[str]):
                                   metadata={"source": "llamaindex"}, session_id=session)
 
     async def atruncate(self, content: str, tokens_to_truncate: int) -> str | None:
-        """Drop the lowest-ranked fact lines until about ``tokens_to_truncate`` tokens (~4 chars each) are gone."""
+        """Drop the lowest-ranked fact lines until about ``tokens_to_truncate`` tokens (~4 chars each) are gone;
+        core facts (always injected, listed last) go only after every other fact."""
         lines = content.split("\n")
         head, facts = lines[:1], lines[1:]
         budget = max(0, tokens_to_truncate) * 4
         while facts and budget > 0:
-            budget -= len(facts.pop()) + 1
+            others = [i for i, line in enumerate(facts) if line not in self._core_lines]
+            budget -= len(facts.pop(others[-1] if others else -1)) + 1
         return "\n".join(head + facts) if facts else None

@@ -283,3 +283,17 @@ async def test_truncation_drops_the_lowest_ranked_facts_first(filled: RecallEngi
     shorter = await block.atruncate(content, tokens_to_truncate=2)
     assert shorter == "\n".join(lines[:2])
     assert await block.atruncate(content, tokens_to_truncate=10_000) is None
+
+
+async def test_truncation_drops_core_facts_only_after_every_other_fact(fresh_filled: RecallEngine) -> None:
+    fresh_filled.add("alice", ["Alice takes warfarin every evening."], core=True)
+    block = MemoriMemoryBlock(engine=fresh_filled, entity_id="alice", priority=1)
+    content = await block.aget([ChatMessage(role="user", content="allergic to peanuts, spicy food")])
+    lines = content.splitlines()
+    assert lines[-1].startswith("- Alice takes warfarin every evening.")  # the core fact, appended last
+    shorter = await block.atruncate(content, tokens_to_truncate=2)  # one line's worth
+    assert shorter is not None
+    kept = shorter.splitlines()
+    assert kept[-1] == lines[-1] and len(kept) == len(lines) - 1  # a recalled fact went, not the core one
+    assert kept[:-1] == lines[:len(kept) - 1]
+    assert await block.atruncate(content, tokens_to_truncate=10_000) is None
