@@ -1,6 +1,6 @@
 """Freshness and locking of the engine's per-entity caches, in one place.
 
-An engine keeps an in-process copy (:class:`~memori_core.cache.EntityCache`) of
+An engine keeps an in-process copy (:class:`~memori_core.memory.EntityCache`) of
 each entity it recalls for. The copy is tagged with the store's revision token
 for the entity, read before it was loaded; a recall uses it only while the
 store's token is unchanged. A write either updates the copy in place, when it
@@ -54,7 +54,8 @@ from typing import Any
 
 import numpy as np
 
-from .cache import DEFAULT_KEY, DEFAULT_MAX_CACHED_BYTES, AnalyzerKey, CacheRegistry, EntityCache, Tokens
+from .memory.entity import DEFAULT_KEY, AnalyzerKey, EntityCache, Tokens
+from .memory.registry import DEFAULT_MAX_CACHED_BYTES, CacheRegistry
 from .facts import StoredFact
 from .memory.columns import columns_from_store
 from .memory.trim import TRIM_MIN_ROWS, release_free_heap

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from .cache import DEFAULT_MAX_CACHED_BYTES, EntityCache
+from .memory import DEFAULT_MAX_CACHED_BYTES, EntityCache
 from .coordinator import Coordinator
 from .config import RecallConfig
 from .embedders import Embedder, as_embedder, check_matrix, default_embedder, embed_in_batches

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine
-from memori_core.cache import EntityCache
+from memori_core.memory import EntityCache
 from memori_core.facts import StoredFact
 from memori_core.ranking.lexical import unique_terms
 from memori_core.stemming import analyzer

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import logging
 import threading
 from collections.abc import Sequence
@@ -16,8 +15,6 @@ from memori_core.capture import BackgroundCapture, CaptureDropped, capture_facts
 
 LOG = logging.getLogger("memori_test_capture")
 
-ENGINE_SUPERSEDES = "supersedes" in inspect.signature(RecallEngine.add).parameters
-needs_supersedes = pytest.mark.skipif(not ENGINE_SUPERSEDES, reason="RecallEngine.add has no supersedes= yet")
 
 
 @pytest.fixture
@@ -104,16 +101,14 @@ def test_an_extractor_sees_the_users_similar_facts_and_supersedes_only_those(ung
 
     ungated.add = recording_add  # type: ignore[method-assign]
     extractor = Scripted(ExtractedFact("User lives in Porto.", (lisbon, bobs, "made-up-id", "")))
-    if ENGINE_SUPERSEDES:
-        capture_facts(ungated, "ann", [("user", "I moved to Porto.")], extractor)
-        assert calls[-1]["supersedes"] == [lisbon]  # bob's fact and an invented id never reach the engine
+    capture_facts(ungated, "ann", [("user", "I moved to Porto.")], extractor)
+    assert calls[-1]["supersedes"] == [lisbon]  # bob's fact and an invented id never reach the engine
     assert [f.id for f in extractor.shown] == [lisbon]  # only ann's facts were shown
     no_replace = Scripted(ExtractedFact("User has a cat.", (bobs,)))
     capture_facts(ungated, "ann", [("user", "I have a cat.")], no_replace)
     assert "supersedes" not in calls[-1]  # nothing valid to supersede: add() is called without it
 
 
-@needs_supersedes
 def test_a_superseded_fact_is_no_longer_recalled(ungated: RecallEngine) -> None:
     [lisbon] = ungated.add("ann", ["User lives in Lisbon."])
     ungated.add("bob", ["User lives in Lisbon."])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import logging
 import threading
 from collections.abc import Sequence
@@ -28,10 +27,6 @@ from memori_langchain import (
     with_memori_context,
 )
 
-needs_supersedes = pytest.mark.skipif(
-    "supersedes" not in inspect.signature(RecallEngine.add).parameters,
-    reason="RecallEngine.add has no supersedes= yet",
-)
 
 
 @pytest.fixture
@@ -260,7 +255,6 @@ def test_llm_extractor_malformed_reply_gives_no_facts() -> None:
         LLMFactExtractor("not a model")  # type: ignore[arg-type]
 
 
-@needs_supersedes
 def test_agent_capture_with_the_llm_extractor_supersedes_only_the_users_own_facts(engine: RecallEngine) -> None:
     [lisbon] = engine.add("ann", ["User lives in Lisbon."])
     [bobs] = engine.add("bob", ["User lives in Lisbon."])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import inspect
 import logging
 import threading
 from collections.abc import Iterator, Sequence
@@ -22,10 +21,6 @@ from memori_llamaindex import LLMFactExtractor, MemoriMemoryBlock
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:inspect")
 
-needs_supersedes = pytest.mark.skipif(
-    "supersedes" not in inspect.signature(RecallEngine.add).parameters,
-    reason="RecallEngine.add has no supersedes= yet",
-)
 
 
 @pytest.fixture(autouse=True)
@@ -214,7 +209,6 @@ async def test_llm_extractor_async_and_malformed_replies() -> None:
         LLMFactExtractor("not an llm")
 
 
-@needs_supersedes
 async def test_memory_capture_with_the_llm_extractor_supersedes_only_the_users_facts(engine: RecallEngine) -> None:
     [lisbon] = engine.add("ivy", ["User lives in Lisbon."])
     [other] = engine.add("jon", ["User lives in Lisbon."])

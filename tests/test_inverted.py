@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from memori_core.inverted import InvertedIndex
+from memori_core.memory.inverted import InvertedIndex
 
 VOCAB = [f"w{i}" for i in range(25)]
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine
-from memori_core.cache import EntityCache
+from memori_core.memory import EntityCache
 from memori_core.facts import StoredFact
 from memori_core.filters import matches
 from memori_core.memory import entity as entity_mod

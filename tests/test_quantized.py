@@ -485,7 +485,7 @@ def test_without_a_usable_faiss_recall_scans(fast_engine: RecallEngine, monkeypa
 def _snapshotted_cache(tmp_path, monkeypatch: pytest.MonkeyPatch, n: int = 1200, d: int = 32, use_mmap: bool = True):
     """A canonical cache of ``n`` clustered rows written to a snapshot (which keeps the copy from 100 rows on
     here), and the cache loaded back from it."""
-    from memori_core.cache import EntityCache
+    from memori_core.memory import EntityCache
     from memori_core.facts import StoredFact
     from memori_core.memory import snapshot as snapshot_format
 
