@@ -12,7 +12,7 @@ can say that the fact matters here:
 
 When both hold, a care fact among the ``limit`` best is kept (and opens the gate) from a cosine of
 ``gate_care_cosine`` on. Measured on the four development sets (docs/ranking.md): app memory needed-fact
-hit 0.580 -> 0.629, follow-ups 0.646 -> 0.688, off-topic clean 0.545 -> 0.530; PrefEval hit@5
+hit 0.580 -> 0.624, follow-ups 0.646 -> 0.667, off-topic clean 0.545 -> 0.530; PrefEval hit@5
 0.748 -> 0.760 at clean abstentions 0.505 -> 0.500; LongMemEval and LoCoMo hits unchanged.
 """
 
