@@ -167,23 +167,25 @@ def _dialogue(item: Any, where: str, fact_ids: set[str], user: str) -> AppDialog
                                   for i, t in enumerate(turns)))
 
 
+def _unique(ids: Iterable[str], where: str, what: str) -> set[str]:
+    """``ids`` as a set; ``ValueError`` naming the first one that appears twice."""
+    seen: set[str] = set()
+    for i in ids:
+        if i in seen:
+            raise ValueError(f"{where}: {what} {i!r} appears twice")
+        seen.add(i)
+    return seen
+
+
 def _user(item: Any, where: str) -> AppUser:
     obj = expect_object(item, where)
     name = expect_text(obj, "user", where)
     where = f"{where} ({name})"
     facts = [_fact(f, f"{where} fact #{i}") for i, f in enumerate(expect_list(obj.get("facts"), where, "facts"))]
-    ids: set[str] = set()
-    for fact in facts:
-        if fact.id in ids:
-            raise ValueError(f"{where}: fact id {fact.id!r} appears twice")
-        ids.add(fact.id)
+    ids = _unique((f.id for f in facts), where, "fact id")
     dialogues = [_dialogue(d, f"{where} dialogue #{i}", ids, name)
                  for i, d in enumerate(expect_list(obj.get("dialogues"), where, "dialogues"))]
-    seen: set[str] = set()
-    for d in dialogues:
-        if d.id in seen:
-            raise ValueError(f"{where}: dialogue id {d.id!r} appears twice")
-        seen.add(d.id)
+    _unique((d.id for d in dialogues), where, "dialogue id")
     return AppUser(name, facts, dialogues)
 
 
@@ -196,11 +198,7 @@ def load_app_memory(path: str | Path) -> AppMemory:
     if isinstance(version, bool) or not isinstance(version, int):
         raise ValueError(f"{path}: 'version' must be an integer, got {version!r}")
     users = [_user(u, f"{path}: user #{k}") for k, u in enumerate(expect_list(obj.get("users"), str(path), "users"))]
-    seen: set[str] = set()
-    for u in users:
-        if u.user in seen:
-            raise ValueError(f"{path}: user {u.user!r} appears twice")
-        seen.add(u.user)
+    _unique((u.user for u in users), str(path), "user")
     return AppMemory(name, version, users)
 
 
