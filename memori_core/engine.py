@@ -825,17 +825,19 @@ class RecallEngine:
         return mask
 
     def _care_prototypes(self, dim: int) -> tuple[np.ndarray, np.ndarray] | None:
-        """The domain prototypes embedded once by this engine's embedder (``None`` if they cannot be)."""
+        """The domain prototypes embedded once by this engine's embedder (``None`` while they cannot be).
+
+        A failure is not remembered: the next recall that needs them tries again, so after a passing fault
+        the engine answers as a fresh one would."""
         with self._prototypes_lock:
             if self._prototypes is None:
                 texts, starts = prototype_texts()
                 try:
-                    matrix = l2_normalise(self.embedder.embed_documents(texts))
+                    self._prototypes = (l2_normalise(self.embedder.embed_documents(texts)), starts)
                 except Exception as exc:  # noqa: BLE001 - the signal is optional: the gate works without it
-                    logger.warning("care-domain prototypes could not be embedded (%s): the gate's care signal is off",
-                                   exc)
-                    matrix = np.zeros((0, 0), dtype=np.float32)
-                self._prototypes = (matrix, starts)
+                    logger.warning("care-domain prototypes could not be embedded (%s): the gate's care signal is "
+                                   "off for this recall", exc)
+                    return None
             matrix, starts = self._prototypes
         return (matrix, starts) if matrix.shape[1:] == (dim,) else None
 

@@ -150,6 +150,35 @@ def test_prototypes_that_cannot_be_embedded_leave_the_gate_as_it_was(hash_embedd
     assert "care signal is off" in caplog.text
 
 
+def test_a_passing_prototype_failure_is_not_remembered(hash_embedder):
+    """After the embedder recovers, the engine answers as a fresh engine over the same store does."""
+    n_prototypes = len(prototype_texts()[0])
+    down = {"now": True}
+
+    class Flaky:
+        name = "flaky"
+
+        def embed_documents(self, texts):
+            if down["now"] and len(texts) == n_prototypes:
+                raise RuntimeError("embedding service unavailable")
+            return hash_embedder.embed_documents(texts)
+
+        def embed_query(self, text):
+            return hash_embedder.embed_query(text)
+
+    store = ChromaStore.in_memory()
+    engine = RecallEngine(store=store, embedder=Flaky())
+    engine.add("u1", FACTS)
+    question = "Is my dinner plan ok with peanuts tonight or not really?"
+    during = [f.id for f in engine.recall(question, "u1")]
+    down["now"] = False
+    after = [f.id for f in engine.recall(question, "u1")]
+    fresh = [f.id for f in RecallEngine(store=store, embedder=Flaky()).recall(question, "u1")]
+    assert after == fresh and after != during  # the signal is back once the prototypes could be embedded
+    assert during == [f.id for f in RecallEngine(store=store, embedder=hash_embedder,
+                                                 config=RecallConfig(gate_care=None)).recall(question, "u1")]
+
+
 def test_upstream_compat_and_the_threshold_gate_have_no_care_signal():
     assert RecallConfig.memori_compat().gate_care is None
     with pytest.raises(ValueError, match="gate_care"):
