@@ -31,6 +31,7 @@ from .facts import RecalledFact, StoredFact
 from .filters import Where, check_where
 from .judge import Judge, as_indices
 from .ranking.care import care_share, is_care_fact, is_personal, prototype_texts
+from .query import recent_turns
 from .ranking.conversation import COURTESY_WORDS, blend_query, conversation_text, gate_cosine, is_courtesy
 from .ranking.core import CORE, CORE_KEY, core_picks
 from .ranking.dense import cosine_scores, l2_normalise, top_k
@@ -115,12 +116,6 @@ def _check_judge(judge: Any, judge_timeout: Any) -> float:
     if not (0 < judge_timeout < float("inf")):
         raise ValueError(f"judge_timeout must be a positive, finite number of seconds, got {judge_timeout!r}")
     return float(judge_timeout)
-
-
-def _read_turns(turns: list[str], n: int) -> list[str]:
-    """The latest ``n`` non-blank turns of a recall's context, stripped: what recall reads (and a judge is shown)."""
-    read = [t.strip() for t in turns if t.strip()]
-    return read[-n:] if n > 0 else []
 
 
 def _short_repr(value: Any, width: int = 80) -> str:
@@ -693,9 +688,7 @@ class RecallEngine:
                 return "no facts stored for this entity"
         vec = self._embed_query(query, query_vector)
         question = conv = None
-        if conversation is not None and self._is_courtesy(query):
-            conversation = None
-        if conversation is not None and self.config.context_weight > 0:
+        if conversation is not None:
             question = l2_normalise(vec)[0]
             conv = l2_normalise(self.embedder.embed_query(conversation))[0]
             vec = blend_query(question, conv, self.config.context_weight)
@@ -908,6 +901,14 @@ class RecallEngine:
             ))
         return [c for k, c in enumerate(candidates) if k not in moved] + tail
 
+    def _conversation(self, query: str, context: Any) -> tuple[list[str], str | None]:
+        """The turns of ``context`` that recall reads (a judge is shown them too) and the conversation text
+        that moves the query: ``None`` without read turns, with ``context_weight`` 0, or for a courtesy turn."""
+        read = recent_turns(check_context(context), self.config.context_turns)
+        if not read or self.config.context_weight <= 0 or self._is_courtesy(query):
+            return read, None
+        return read, conversation_text(query, read)
+
     def _is_courtesy(self, query: str) -> bool:
         """A courtesy turn ("Thanks!", "ok"): it reads no context (:func:`~.ranking.conversation.is_courtesy`)."""
         key = (self.config.tokenizer, self.config.stemmer)
@@ -1040,14 +1041,13 @@ class RecallEngine:
         entity_id = check_entity_id(entity_id)
         limit = check_limit(limit, self.config.limit)
         where = check_where(where)
-        turns = check_context(context)
-        conversation = conversation_text(query, turns, self.config.context_turns)
+        read, conversation = self._conversation(query, context)
         if not query.strip() or limit <= 0:
             return []
         scored = self._score(query, entity_id, limit, query_vector, where, conversation)
         if isinstance(scored, str):
             return []
-        judged = self._judgement(query, scored, limit, _read_turns(turns, self.config.context_turns))
+        judged = self._judgement(query, scored, limit, read)
         if judged is not None and judged.relevant is not None:
             chosen = judged_select(judged.seen, judged.relevant, limit)  # the judge decided
         else:
@@ -1072,15 +1072,13 @@ class RecallEngine:
         limit = check_limit(limit, self.config.limit)
         where = check_where(where)
         cfg = self.config
-        turns = check_context(context)
-        conversation = conversation_text(query, turns, cfg.context_turns)
-        read = conversation if cfg.context_weight > 0 and not self._is_courtesy(query) else None
+        read, conversation = self._conversation(query, context)
         q_tokens = analyzer(cfg.tokenizer, cfg.stemmer)(query)
         w_cos, w_lex = fusion_weights(len(q_tokens), cfg)
 
         def empty(note: str) -> RecallReport:
             return RecallReport(query, entity_id, limit, q_tokens, w_cos, w_lex, cfg.relevance_threshold, 0, 0, [], note,
-                                conversation=read, context_weight=cfg.context_weight if read else 0.0)
+                                conversation=conversation, context_weight=cfg.context_weight if conversation else 0.0)
 
         if not query.strip():
             return empty("blank query: nothing is recalled")
@@ -1092,7 +1090,7 @@ class RecallEngine:
         s = scored.scores
         order, fate, gate = fates(s, limit, cfg)
         gate_kind, gate_opened, gate_note = gate.kind, gate.opened, gate.note
-        judged = self._judgement(query, scored, limit, _read_turns(turns, cfg.context_turns))
+        judged = self._judgement(query, scored, limit, read)
         if judged is not None and judged.relevant is not None:
             order, fate = judged_fates(s, judged.seen, judged.relevant, limit)
             kept_n = fate.count(JUDGED_RELEVANT)
@@ -1129,7 +1127,7 @@ class RecallEngine:
             query, entity_id, limit, s.query_tokens, s.w_cos, s.w_lex,
             cfg.relevance_threshold, scored.rows_scored, len(order), candidates,
             gate=gate_kind, gate_opened=gate_opened, best_cosine=gate.best_cosine, gate_note=gate_note,
-            conversation=read, context_weight=cfg.context_weight if read else 0.0,
+            conversation=conversation, context_weight=cfg.context_weight if conversation else 0.0,
         )
 
     # -- async twins --------------------------------------------------------

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core.query import recent_turns
 from memori_core.ranking.conversation import blend_query, conversation_text, gate_cosine
 
 FACTS = [
@@ -23,13 +24,13 @@ FOLLOW_UP = "What should I order there?"
 
 def test_conversation_text_keeps_the_latest_turns_then_the_query():
     turns = ["one", "  ", "two", "three", "four"]
-    assert conversation_text("q?", turns, 2) == "three\nfour\nq?"
-    assert conversation_text("q?", turns, 10) == "one\ntwo\nthree\nfour\nq?"
+    assert conversation_text("q?", recent_turns(turns, 2)) == "three\nfour\nq?"
+    assert conversation_text("q?", recent_turns(turns, 10)) == "one\ntwo\nthree\nfour\nq?"
 
 
 @pytest.mark.parametrize("turns, window", [([], 3), (["", "  "], 3), (["a"], 0)])
 def test_conversation_text_is_none_when_no_turn_is_read(turns, window):
-    assert conversation_text("q?", turns, window) is None
+    assert conversation_text("q?", recent_turns(turns, window)) is None
 
 
 def test_blend_is_a_unit_vector_between_query_and_conversation_and_weight_zero_is_the_query():

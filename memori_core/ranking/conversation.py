@@ -30,12 +30,9 @@ asks for nothing the conversation's facts would answer (the words are run throug
 so stems and stopwords match)."""
 
 
-def conversation_text(query: str, context: Sequence[str], turns: int) -> str | None:
-    """The last ``turns`` non-blank turns of ``context`` (oldest first) and then ``query``, one per line;
-    ``None`` when no turn is read (``turns`` 0, or no non-blank turn)."""
-    if turns <= 0:
-        return None
-    read = [t.strip() for t in context if t.strip()][-turns:]
+def conversation_text(query: str, read: Sequence[str]) -> str | None:
+    """The turns read (oldest first, as :func:`memori_core.query.recent_turns` picks them) and then ``query``,
+    one per line; ``None`` when no turn is read."""
     if not read:
         return None
     return "\n".join([*read, query.strip()])
