@@ -59,3 +59,26 @@ def break_store(engine: Any) -> None:
     store = engine.store
     store._client.delete_collection(store._facts.name)
     engine.clear_cache()
+
+
+def recall_model_capture_graph(engine: Any, model: Any, capture: Any, entity_id: str = "ann",
+                               system: str = "You are a coach.") -> Any:
+    """A LangGraph graph START -> memori_recall_node -> the model (with the block in its system prompt) ->
+    ``capture`` -> END, with an in-memory checkpointer."""
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import END, START, StateGraph
+
+    from memori_langchain import MemoriState, memori_recall_node, with_memori_context
+
+    def call_model(state: MemoriState) -> dict[str, Any]:
+        return {"messages": [model.invoke(with_memori_context(state, system))]}
+
+    builder = StateGraph(MemoriState)
+    builder.add_node("memori", memori_recall_node(engine, entity_id=entity_id))
+    builder.add_node("model", call_model)
+    builder.add_node("capture", capture)
+    builder.add_edge(START, "memori")
+    builder.add_edge("memori", "model")
+    builder.add_edge("model", "capture")
+    builder.add_edge("capture", END)
+    return builder.compile(checkpointer=InMemorySaver())

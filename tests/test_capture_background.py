@@ -16,7 +16,6 @@ from memori_core.capture import BackgroundCapture, CaptureDropped, capture_facts
 LOG = logging.getLogger("memori_test_capture")
 
 
-
 @pytest.fixture
 def ungated(hash_embedder) -> RecallEngine:
     """The hash embedder's cosines mean nothing to the relevance gate: recall everything, best first."""

@@ -12,21 +12,12 @@ from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import FakeListChatModel, GenericFakeChatModel
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.graph import END, START, StateGraph
 
-from _langchain_fakes import break_store, replies
+from _langchain_fakes import break_store, recall_model_capture_graph, replies
 from memori_core import ChromaStore, ExtractedFact, RecallConfig, RecallEngine, RuleBasedFactExtractor
 from memori_core.context import CLOSE_TAG, OPEN_TAG
 from memori_core.extraction import KnownFact, MessageLike, as_messages
-from memori_langchain import (
-    LLMFactExtractor,
-    MemoriMiddleware,
-    MemoriState,
-    memori_capture_node,
-    memori_recall_node,
-    with_memori_context,
-)
-
+from memori_langchain import LLMFactExtractor, MemoriMiddleware, memori_capture_node
 
 
 @pytest.fixture
@@ -287,25 +278,10 @@ def test_agent_capture_with_a_malformed_llm_reply_stores_nothing_quietly(
 # -- LangGraph: memori_capture_node ------------------------------------------------
 
 
-def build_graph(engine: RecallEngine, model: Any, capture: Any) -> Any:
-    def call_model(state: MemoriState) -> dict[str, Any]:
-        return {"messages": [model.invoke(with_memori_context(state, "You are a coach."))]}
-
-    builder = StateGraph(MemoriState)
-    builder.add_node("memori", memori_recall_node(engine, entity_id="ann"))
-    builder.add_node("model", call_model)
-    builder.add_node("capture", capture)
-    builder.add_edge(START, "memori")
-    builder.add_edge("memori", "model")
-    builder.add_edge("model", "capture")
-    builder.add_edge("capture", END)
-    return builder.compile(checkpointer=InMemorySaver())
-
-
 def test_graph_capture_node_stores_statements_and_the_next_turn_recalls_them(engine: RecallEngine) -> None:
     model = replies(*["ok"] * (len(CONVERSATION) + 1))
     capture = memori_capture_node(engine, entity_id="ann")
-    graph = build_graph(engine, model, capture)
+    graph = recall_model_capture_graph(engine, model, capture)
     cfg = {"configurable": {"thread_id": "g-1"}}
     for turn in CONVERSATION:
         state = graph.invoke({"messages": [HumanMessage(turn)]}, cfg)
@@ -325,7 +301,7 @@ def test_graph_capture_node_stores_statements_and_the_next_turn_recalls_them(eng
 async def test_graph_capture_node_async_does_not_delay_the_answer(engine: RecallEngine) -> None:
     gate = Gate()
     capture = memori_capture_node(engine, entity_id="ann", extractor=gate)
-    graph = build_graph(engine, replies("fine"), capture)
+    graph = recall_model_capture_graph(engine, replies("fine"), capture)
     state = await graph.ainvoke({"messages": [HumanMessage("I moved to Porto last month.")]},
                                 {"configurable": {"thread_id": "g-2"}})
     assert state["messages"][-1].content == "fine"

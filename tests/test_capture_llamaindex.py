@@ -22,7 +22,6 @@ from memori_llamaindex import LLMFactExtractor, MemoriMemoryBlock
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:inspect")
 
 
-
 @pytest.fixture(autouse=True)
 def dispose_chat_stores(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Dispose of the SQLite chat stores that ``Memory.from_defaults()`` opens and never closes.
@@ -59,8 +58,6 @@ def stored(engine: RecallEngine, entity: str) -> list[str]:
 def small_memory(block: MemoriMemoryBlock, session_id: str = "chat-1") -> Memory:
     """A Memory whose short-term queue is tiny, so that older turns are flushed to the block quickly."""
     return Memory.from_defaults(session_id=session_id, memory_blocks=[block], token_limit=40, token_flush_size=10)
-
-
 
 
 class Gate:

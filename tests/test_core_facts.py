@@ -12,11 +12,9 @@ import numpy as np
 import pytest
 from langchain_core.messages import HumanMessage
 from langchain_core.prompts import ChatPromptTemplate
-from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.graph import END, START, StateGraph
 
 from _helpers import HashEmbedder
-from _langchain_fakes import replies
+from _langchain_fakes import recall_model_capture_graph, replies
 from memori_core import ChromaStore, RecallConfig, RecallEngine, RuleBasedFactExtractor, embedders
 from memori_core.capture import capture_facts
 from memori_core.cli import main
@@ -512,23 +510,11 @@ def test_langchain_skipping_recall_keeps_the_core_facts_after_the_limit(engine: 
 
 
 def test_langgraph_capture_stores_core_and_the_next_unrelated_turn_sees_it(engine: RecallEngine) -> None:
-    from memori_langchain import MemoriState, memori_capture_node, memori_recall_node, with_memori_context
+    from memori_langchain import memori_capture_node
 
     model = replies("Noted.", "A boat name: Sea Biscuit.")
     capture = memori_capture_node(engine, entity_id="ann")
-
-    def call_model(state: MemoriState) -> dict[str, Any]:
-        return {"messages": [model.invoke(with_memori_context(state, "You are helpful."))]}
-
-    builder = StateGraph(MemoriState)
-    builder.add_node("memori", memori_recall_node(engine, entity_id="ann"))
-    builder.add_node("model", call_model)
-    builder.add_node("capture", capture)
-    builder.add_edge(START, "memori")
-    builder.add_edge("memori", "model")
-    builder.add_edge("model", "capture")
-    builder.add_edge("capture", END)
-    graph = builder.compile(checkpointer=InMemorySaver())
+    graph = recall_model_capture_graph(engine, model, capture, system="You are helpful.")
     cfg = {"configurable": {"thread_id": "t-1"}}
     graph.invoke({"messages": [HumanMessage("I'm allergic to peanuts. I live in Leeds.")]}, cfg)
     assert capture.flush()
