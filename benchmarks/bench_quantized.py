@@ -112,7 +112,7 @@ def _floor_fn(matrix: np.ndarray, qs: np.ndarray) -> Callable[[int], Any]:
 def sweep(n: int, args: argparse.Namespace) -> SweepResult:
     from memori_core.ranking.dense import l2_normalise
     from memori_core.ranking.pipeline import dense_top
-    from memori_core.ranking.quantized import QuantizedMatrix
+    from memori_core.cache.quantized import QuantizedMatrix
 
     corpus = make_corpus(n, args.queries, args.seed)
     matrix = l2_normalise(corpus.vectors)

@@ -4,21 +4,25 @@
 >>> engine = RecallEngine(store=ChromaStore.in_memory())
 >>> engine.add("user-1", ["User is allergic to peanuts."])
 >>> print(format_context(engine.recall("what should I cook?", entity_id="user-1")))
+
+The names below are the public API; lower-level pieces (tokenizers, the ranking functions, the cache)
+are importable from their modules (docs/architecture.md lists them).
 """
 
+from ._version import __version__
+from .capture import capture_facts
 from .config import RecallConfig
-from .context import format_context, format_fact_line
-from .embedders import Embedder, LocalMiniLM, as_embedder, default_embedder
+from .context import format_context
+from .embedders import Embedder, LocalMiniLM, default_embedder
 from .engine import RecallEngine
 from .explain import CandidateScore, RecallReport
-from .extraction import ExtractedFact, FactExtractor, Message, RuleBasedFactExtractor
+from .extraction import ExtractedFact, FactExtractor, RuleBasedFactExtractor
 from .facts import RecalledFact, StoredFact
 from .injection import inject_context
 from .judge import Judge
-from .query import extract_query_and_context, extract_user_query
+from .ranking.rerank import rerank
 from .sdk_recall import MemoriRecall
-from .store import ChromaStore, FactStore, FolderInUseError, PartialDeleteError, PartialWriteError, default_store_path
-from .text import memori_tokenize, unicode_tokenize
+from .store import ChromaStore, FactStore, FolderInUseError, PartialDeleteError, PartialWriteError
 
 __all__ = [
     "CandidateScore",
@@ -29,27 +33,20 @@ __all__ = [
     "FactStore",
     "FolderInUseError",
     "Judge",
-    "PartialDeleteError",
-    "PartialWriteError",
     "LocalMiniLM",
     "MemoriRecall",
-    "Message",
+    "PartialDeleteError",
+    "PartialWriteError",
     "RecallConfig",
     "RecallEngine",
     "RecallReport",
     "RecalledFact",
     "RuleBasedFactExtractor",
     "StoredFact",
-    "as_embedder",
+    "__version__",
+    "capture_facts",
     "default_embedder",
-    "default_store_path",
-    "extract_query_and_context",
-    "extract_user_query",
     "format_context",
-    "format_fact_line",
     "inject_context",
-    "memori_tokenize",
-    "unicode_tokenize",
+    "rerank",
 ]
-
-__version__ = "0.1.0"

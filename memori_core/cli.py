@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from . import __version__
+from ._version import __version__
 from .config import RecallConfig
 from .context import format_context
 from .engine import RecallEngine, derived_fact_id

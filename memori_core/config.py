@@ -121,7 +121,7 @@ class RecallConfig:
     """A recall that scores more rows than this finds its dense candidates in an 8-bit copy of the entity's
     matrix (FAISS; a quarter of the bytes to read) and re-scores them exactly in float32. A per-query error
     bound widens the search until the candidates provably hold the exact dense pool, so the answers are
-    those of the exact scan (memori_core/ranking/quantized.py). The copy costs ``dim`` bytes per fact
+    those of the exact scan (memori_core/cache/quantized.py). The copy costs ``dim`` bytes per fact
     (37 MiB at 100k 384-d facts, plus ~15 MiB for FAISS itself) and is made on the entity's first such
     recall (0.2 s at 100k). ``None``: always scan exactly. Default 8,000: where the copy starts to win,
     measured on a 2-core machine at 1 BLAS thread (benchmarks/bench_quantized.py, 384-d): the dense pool

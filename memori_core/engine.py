@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from .memory import DEFAULT_MAX_CACHED_BYTES, EntityCache
-from .coordinator import Coordinator
+from .cache import DEFAULT_MAX_CACHED_BYTES, EntityCache
+from .cache.coordinator import Coordinator
 from .config import RecallConfig
 from .embedders import Embedder, as_embedder, check_matrix, default_embedder, embed_in_batches
 from .explain import CandidateScore, RecallReport
@@ -49,7 +49,7 @@ from .ranking.pipeline import (
     select,
     source_label,
 )
-from .ranking.quantized import worth_searching
+from .cache.quantized import worth_searching
 from .records import from_record, to_record
 from .store.base import FactStore, PartialDeleteError, PartialWriteError
 from .stemming import analyzer
@@ -290,7 +290,6 @@ class RecallEngine:
         self._coord = Coordinator(
             self.store, max_cached_entities, max_cached_bytes, lambda: (self.config.tokenizer, self.config.stemmer)
         )
-        self._caches = self._coord.caches
 
     @property
     def embedder(self) -> Embedder:
@@ -738,7 +737,7 @@ class RecallEngine:
                 and (quantized := cache.quantized()) is not None
             ):
                 # A large memory: candidates from its 8-bit copy, re-scored exactly; the same rows as the
-                # scan below (ranking/quantized.py), or None when that would need too many candidates.
+                # scan below (cache/quantized.py), or None when that would need too many candidates.
                 dense_rows = quantized.top(cache.matrix, q, pool_n, subset)
             if dense_rows is None and subset is None:
                 cos_all = cosine_scores(cache.matrix, q)

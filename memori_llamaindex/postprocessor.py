@@ -7,7 +7,7 @@ from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle
 
 from memori_core import RecallConfig
-from memori_core.rerank import RerankedCandidate, as_cosines, rerank
+from memori_core.ranking.rerank import RerankedCandidate, as_cosines, rerank
 
 from .retriever import SCORE_METADATA_KEYS
 

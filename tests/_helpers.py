@@ -17,6 +17,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -187,3 +188,22 @@ def seeded_fixtures(seed: Any) -> tuple[Any, Any]:
         return seed(engine)
 
     return seeded, fresh_seeded
+
+
+class TokenIndex:
+    """A :class:`~memori_core.cache.postings.CSRIndex` grown from empty, fed token strings instead of term ids
+    (how the cache indexes an analyzer other than its own)."""
+
+    def __init__(self) -> None:
+        from memori_core.cache.postings import CSRIndex
+
+        self.csr = CSRIndex.empty()
+
+    def add(self, row: int, tokens: Sequence[str]) -> None:
+        self.csr.add(row, [self.csr.term_id(t) for t in tokens])
+
+    def remove(self, row: int, tokens: Sequence[str]) -> None:
+        self.csr.remove(row, [self.csr.term_id(t) for t in tokens])
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.csr, name)

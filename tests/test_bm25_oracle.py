@@ -16,7 +16,7 @@ import pytest
 
 bm25s = pytest.importorskip("bm25s")
 
-from memori_core.memory.inverted import InvertedIndex  # noqa: E402
+from _helpers import TokenIndex  # noqa: E402
 from memori_core.ranking.lexical import bm25_from_tf, bm25_pool  # noqa: E402
 
 EVERY = "every"  # in every document of a corpus
@@ -62,8 +62,8 @@ def ours_same_variant(docs: list[list[str]], query: list[str], k1: float, b: flo
     return oracle(docs, query, k1, b, method="atire", idf_method="lucene")
 
 
-def indexed(docs: list[list[str]]) -> InvertedIndex:
-    ix = InvertedIndex()
+def indexed(docs: list[list[str]]) -> TokenIndex:
+    ix = TokenIndex()
     for row, doc in enumerate(docs):
         ix.add(row, doc)
     return ix

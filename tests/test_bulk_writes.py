@@ -7,9 +7,9 @@ import pytest
 
 from _helpers import HashEmbedder
 from memori_core import ChromaStore, RecallConfig, RecallEngine
-from memori_core.coordinator import _TOKENISE_BESIDE
+from memori_core.cache.coordinator import _TOKENISE_BESIDE
 from memori_core.facts import StoredFact
-from memori_core.memory.entity import EntityCache
+from memori_core.cache.entity import EntityCache
 from memori_core.stemming import analyzer
 
 WORDS = "apple banana cherry dog eagle fig grape hiking kite lemon mango night ocean piano quilt running".split()

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine
-from memori_core.memory import EntityCache
+from memori_core.cache import EntityCache
 from memori_core.facts import StoredFact
 from memori_core.ranking.lexical import unique_terms
 from memori_core.stemming import analyzer
@@ -99,7 +99,8 @@ def rebuild(facts: dict[str, tuple[StoredFact, np.ndarray]], seed: int) -> Entit
     items = list(facts.values())
     random.Random(seed).shuffle(items)
     fresh = EntityCache("e")
-    fresh.upsert_sorted([f for f, _ in items], [v for _, v in items])
+    items.sort(key=lambda item: (item[0].session_id is None, item[0].seq))  # a reload's order
+    fresh.upsert([f for f, _ in items], [v for _, v in items])
     return fresh
 
 
@@ -176,12 +177,12 @@ def test_replaced_fact_moves_by_its_seq_like_a_reload() -> None:
     assert [cache.facts[r].id for r in cache.neighbours(cache.pos["t2"])] == ["t0", "t3"]
 
 
-def test_upsert_sorted_orders_sessions_by_seq() -> None:
+def test_upsert_links_sessions_by_seq_whatever_the_insertion_order() -> None:
     w = World(3)
     turns = [w.fact(f"t{i}", "s") for i in range(6)]
     shuffled = turns[::-1]
     cache = EntityCache("e")
-    cache.upsert_sorted([f for f, _ in shuffled], [v for _, v in shuffled])
+    cache.upsert([f for f, _ in shuffled], [v for _, v in shuffled])
     for i in range(6):
         b, a = cache.neighbours(cache.pos[f"t{i}"])
         assert (cache.facts[b].id if b >= 0 else None) == (f"t{i-1}" if i > 0 else None)
@@ -340,9 +341,9 @@ def test_engine_compaction_keeps_recall_results() -> None:
     for s in range(4):
         engine.add("u", texts[200 + 50 * s : 250 + 50 * s], ids=ids[200 + 50 * s : 250 + 50 * s], session_id=f"s{s}")
     engine.recall("apple", "u")
-    cache = engine._caches.get("u")
+    cache = engine._coord.caches.get("u")
     engine.delete("u", [fid for i, fid in enumerate(ids) if i % 3])  # 266 rows, both kinds
-    assert engine._caches.get("u") is cache and cache.n_dead == 0 and len(cache) == 134  # compacted in place
+    assert engine._coord.caches.get("u") is cache and cache.n_dead == 0 and len(cache) == 134  # compacted in place
     fresh = RecallEngine(store=store, embedder=emb, config=engine.config)
     for q in QUERIES + ["item399 mango", "item1 apple"]:
         a = engine.recall(q, "u", 10)

@@ -125,7 +125,7 @@ def test_the_version_is_written_once_in_the_package() -> None:
     tomllib = pytest.importorskip("tomllib")  # Python 3.11+
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
-    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "memori_core.__version__"}
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "memori_core._version.__version__"}
     assert memori_core.__version__ == version("memori-recall"), "stale install: run `pip install -e .` again"
 
 

@@ -8,7 +8,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from memori_core import RecalledFact, format_context, format_fact_line
+from memori_core import RecalledFact, format_context
+from memori_core.context import format_fact_line
 from memori_core.context import CLOSE_TAG, OPEN_TAG, append_block, format_timestamp, sanitize_fact
 
 EXPECTED_BLOCK = """<memori_context>

@@ -15,9 +15,11 @@ import pytest
 
 from memori_core.cli import main
 from memori_core.evaluation import (
+    CATEGORY_LABELS,
     GATES,
     RANKINGS,
-    evaluate_locomo,
+    conversation_memory,
+    evaluate,
     format_table,
     load_locomo,
     ndcg_at,
@@ -26,6 +28,11 @@ from memori_core.evaluation import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def evaluate_locomo(conversations, embedder) -> dict:
+    """What ``memori eval locomo`` computes: the evaluation over each conversation's memory, LoCoMo's categories."""
+    return evaluate([conversation_memory(c) for c in conversations], embedder=embedder, category_labels=CATEGORY_LABELS)
 METRICS = ("R@5", "R@10", "nDCG@10")
 
 # Small talk with no word in common with any question below.
@@ -259,7 +266,7 @@ def test_recall_and_ndcg() -> None:
 def test_format_table_lists_every_ranking_and_category(locomo_file: Path) -> None:
     from _helpers import HashEmbedder
 
-    result = evaluate_locomo(load_locomo(locomo_file), embedder=HashEmbedder())
+    result = evaluate_locomo(load_locomo(locomo_file), HashEmbedder())
     table = format_table(result)
     for name in RANKINGS:
         assert f"| {name} |" in table
@@ -294,7 +301,7 @@ def test_rrf_ignores_rows_without_a_query_word(tmp_path: Path) -> None:
              "qa": [{"question": "Which lilac shade?", "answer": "x", "evidence": ["D1:25"], "category": 3}]}]
     path = tmp_path / "p.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    result = evaluate_locomo(load_locomo(path), embedder=_paraphrase_embedder)
+    result = evaluate_locomo(load_locomo(path), _paraphrase_embedder)
     rankings = result["rankings"]
     assert rankings["bm25"]["3"]["R@10"] == 0.0
     assert rankings["dense"]["3"]["nDCG@10"] == 1.0

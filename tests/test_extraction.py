@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from memori_core import ExtractedFact, FactExtractor, Message, RuleBasedFactExtractor
+from memori_core import ExtractedFact, FactExtractor, RuleBasedFactExtractor
+from memori_core.extraction import Message
 from memori_core.extraction import (
     DROP_HYPOTHETICAL,
     DROP_INSTRUCTION,

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from memori_core import extract_query_and_context, extract_user_query, format_context, inject_context
+from memori_core import format_context, inject_context
+from memori_core.query import extract_query_and_context, extract_user_query
 from memori_core.injection import PROVIDERS, check_injectable
 
 # The provider SDKs are test extras (`pip install -e '.[dev]'`), not dependencies: the tests

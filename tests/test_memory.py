@@ -14,13 +14,13 @@ import numpy as np
 import pytest
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine
-from memori_core.memory import EntityCache
+from memori_core.cache import EntityCache
 from memori_core.facts import StoredFact
 from memori_core.filters import matches
-from memori_core.memory import entity as entity_mod
-from memori_core.memory.registry import DEFAULT_MAX_CACHED_BYTES, CacheRegistry
-from memori_core.memory import snapshot as snapshot_format
-from memori_core.memory.snapshot import Expected, load_snapshot, write_snapshot
+from memori_core.cache import entity as entity_mod
+from memori_core.cache.registry import DEFAULT_MAX_CACHED_BYTES, CacheRegistry
+from memori_core.cache import snapshot_format
+from memori_core.cache.snapshot_format import Expected, load_snapshot, write_snapshot
 from memori_core.validate import iso_to_ts
 
 from test_cache import PLAIN, STEMMED, World, assert_same, rebuild, snapshot
@@ -45,7 +45,7 @@ def test_registry_evicts_least_recently_used_until_under_the_byte_bound() -> Non
     reg: CacheRegistry[Sized] = CacheRegistry(10, 100, on_evict=lambda c: evicted.append(c.entity_id))
     for name in ("a", "b", "c"):
         reg.put(Sized(name, 40))
-    assert reg.entities() == ["b", "c"] and evicted == ["a"] and reg.total_bytes == 80
+    assert reg.entities() == ["b", "c"] and evicted == ["a"] and sum(reg.get(e).nbytes() for e in reg.entities()) == 80
     assert reg.get("b") is not None  # b is now the most recently used
     reg.put(Sized("d", 30))
     assert reg.entities() == ["b", "d"] and evicted == ["a", "c"]
@@ -79,18 +79,18 @@ def test_engine_cache_is_bounded_in_bytes(tmp_path: Path) -> None:
         writer.add(name, [f"{name} fact number {i} about tea" for i in range(200)])
     probe = RecallEngine(store=store, embedder=gaussian_embedder, config=OPEN)
     probe.recall("tea", "a")
-    one = probe._caches.get("a").nbytes()  # type: ignore[union-attr]
+    one = probe._coord.caches.get("a").nbytes()  # type: ignore[union-attr]
     engine = RecallEngine(store=store, embedder=gaussian_embedder, config=OPEN, max_cached_bytes=int(2.5 * one))
     for name in ("a", "b", "c"):
         engine.recall("tea", name)
-    assert engine._caches.entities() == ["b", "c"]
+    assert engine._coord.caches.entities() == ["b", "c"]
     engine.recall("tea", "b")
     engine.recall("tea", "a")  # c is the least recently used now
-    assert engine._caches.entities() == ["b", "a"]
+    assert engine._coord.caches.entities() == ["b", "a"]
     unbounded = RecallEngine(store=store, embedder=gaussian_embedder, config=OPEN, max_cached_bytes=None)
     for name in ("a", "b", "c"):
         unbounded.recall("tea", name)
-    assert len(unbounded._caches) == 3
+    assert len(unbounded._coord.caches) == 3
 
 
 # -- compact cache --------------------------------------------------------------------
@@ -376,8 +376,8 @@ def test_default_key_is_the_config_default() -> None:
 
 @pytest.mark.parametrize("preadv", [True, False])
 def test_a_file_array_reads_its_bytes_into_the_buffer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, preadv: bool) -> None:
-    from memori_core.memory.snapshot import FileArray
-    from memori_core.memory.strings import OpenFile
+    from memori_core.cache.snapshot_format import FileArray
+    from memori_core.cache.strings import OpenFile
 
     data = (np.arange(3 << 20) % 251).astype(np.uint8).reshape(-1, 64)  # several 1 MiB reads without preadv
     (tmp_path / "f").write_bytes(b"head" + data.tobytes() + b"tail")

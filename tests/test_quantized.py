@@ -1,4 +1,4 @@
-"""The 8-bit copy of a large memory (memori_core/ranking/quantized.py), with the real FAISS.
+"""The 8-bit copy of a large memory (memori_core/cache/quantized.py), with the real FAISS.
 
 Its candidates are re-scored exactly and an error bound widens the search
 until they provably hold the exact dense pool, so:
@@ -24,12 +24,12 @@ import numpy as np
 import pytest
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine
-from memori_core.ranking import quantized as qmod
+from memori_core.cache import quantized as qmod
 from memori_core.ranking.dense import l2_normalise
 from memori_core.ranking.pipeline import dense_top
-from memori_core.ranking.quantized import QuantizedMatrix, faiss_supports_quantized, worth_searching
+from memori_core.cache.quantized import QuantizedMatrix, worth_searching
 
-pytestmark = pytest.mark.skipif(not faiss_supports_quantized(), reason="the installed FAISS cannot hold the 8-bit copy")
+pytestmark = pytest.mark.skipif(qmod._faiss() is None, reason="the installed FAISS cannot hold the 8-bit copy")
 
 ENTITY = "big"
 
@@ -485,9 +485,9 @@ def test_without_a_usable_faiss_recall_scans(fast_engine: RecallEngine, monkeypa
 def _snapshotted_cache(tmp_path, monkeypatch: pytest.MonkeyPatch, n: int = 1200, d: int = 32, use_mmap: bool = True):
     """A canonical cache of ``n`` clustered rows written to a snapshot (which keeps the copy from 100 rows on
     here), and the cache loaded back from it."""
-    from memori_core.memory import EntityCache
+    from memori_core.cache import EntityCache
     from memori_core.facts import StoredFact
-    from memori_core.memory import snapshot as snapshot_format
+    from memori_core.cache import snapshot_format
 
     monkeypatch.setattr(snapshot_format, "COPY_FROM_ROWS", 100)
     rng = np.random.default_rng(11)
@@ -506,7 +506,7 @@ def _snapshotted_cache(tmp_path, monkeypatch: pytest.MonkeyPatch, n: int = 1200,
 @pytest.mark.parametrize("use_mmap", [True, False])
 def test_a_snapshot_keeps_the_copy_a_build_would_make(tmp_path, monkeypatch: pytest.MonkeyPatch, use_mmap) -> None:
     """Mapped, the codes are read from the file straight into FAISS (a FileArray, never mapped twice)."""
-    from memori_core.memory.snapshot import FileArray
+    from memori_core.cache.snapshot_format import FileArray
 
     snap, loaded, rng = _snapshotted_cache(tmp_path, monkeypatch, use_mmap=use_mmap)
     assert snap.copy is not None and isinstance(snap.copy[0], FileArray) == use_mmap
@@ -541,7 +541,7 @@ def test_a_copy_from_the_snapshot_follows_later_writes(tmp_path, monkeypatch: py
 
 
 def test_a_snapshot_below_the_size_keeps_no_copy(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from memori_core.memory import snapshot as snapshot_format
+    from memori_core.cache import snapshot_format
 
     snap, _, _ = _snapshotted_cache(tmp_path, monkeypatch, n=60)
     assert snap.copy is None
@@ -549,7 +549,7 @@ def test_a_snapshot_below_the_size_keeps_no_copy(tmp_path, monkeypatch: pytest.M
 
 
 def test_a_copy_whose_file_cannot_be_read_is_built_from_the_matrix(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from memori_core.memory.snapshot import FileArray, SnapshotError
+    from memori_core.cache.snapshot_format import FileArray, SnapshotError
 
     snap, loaded, rng = _snapshotted_cache(tmp_path, monkeypatch)
 

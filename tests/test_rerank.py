@@ -1,4 +1,4 @@
-"""memori_core.rerank: the engine's ranking applied to (content, cosine) candidates from elsewhere."""
+"""memori_core.rerank (memori_core/ranking/rerank.py): the engine's ranking applied to (content, cosine) candidates from elsewhere."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from memori_core import RecallConfig, RecallEngine
 from memori_core.ranking.fusion import fusion_weights
-from memori_core.rerank import rerank
+from memori_core import rerank
 
 TEXTS = ["Lives in New York City.", "Favorite color is blue.", "Likes pizza with extra cheese."]
 SCORES = [0.9, 0.8, 0.7]

@@ -88,7 +88,7 @@ def test_a_failed_write_that_lands_later_is_recalled_once_it_lands(chroma_server
     with pytest.raises(httpx.ReadTimeout):
         engine.add("u", ["User plays tea ceremony music."])
     store.upsert = real_upsert  # type: ignore[method-assign]
-    assert engine._coord.in_doubt("u")
+    assert ("u" in engine._coord._doubt)
     assert answers(engine) == answers(RecallEngine(store=store, embedder=hash_embedder, config=OPEN))
     late[0].join()
     assert store.count("u") == 3  # it landed, and nothing told the engine
@@ -112,14 +112,14 @@ def test_a_failed_write_to_a_shared_store_is_in_doubt_until_the_store_has_settle
     with pytest.raises(httpx.ReadTimeout):
         engine.add("u", ["User walks the dog."])
     store.upsert = real_upsert  # type: ignore[method-assign]
-    assert engine._coord.in_doubt("u")
+    assert ("u" in engine._coord._doubt)
     engine.recall("tea", "u")  # the store answers again: the settling time starts
-    assert engine._coord.in_doubt("u") and engine._coord.caches.get("u") is None
+    assert ("u" in engine._coord._doubt) and engine._coord.caches.get("u") is None
     deadline = time.monotonic() + 30
-    while engine._coord.in_doubt("u") and time.monotonic() < deadline:
+    while ("u" in engine._coord._doubt) and time.monotonic() < deadline:
         time.sleep(0.05)
         engine.recall("tea", "u")
-    assert not engine._coord.in_doubt("u")
+    assert not ("u" in engine._coord._doubt)
     assert engine._coord.caches.get("u") is not None  # the settled load is kept again
 
 

@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine
-from memori_core.memory import snapshot as snapshot_format
-from memori_core.memory import snapshots as snapshots_mod
-from memori_core.memory.snapshots import SnapshotFiles, snapshot_name
+from memori_core.cache import snapshot_format
+from memori_core.cache import snapshot_files as snapshots_mod
+from memori_core.cache.snapshot_files import SnapshotFiles, snapshot_name
 
 ROOT = Path(__file__).resolve().parent.parent
 OPEN = RecallConfig(relevance_threshold=None)
@@ -192,7 +192,7 @@ def test_snapshot_written_at_close_after_in_place_writes_answers_as_chroma(tmp_p
     engine.add("u", ["User likes jazz piano at night", "User likes jazz piano at night"])
     engine.delete("u", [f"u-{i}" for i in range(10, 40)])
     engine.update("u", "u-50", metadata={"topic": "travel", "edited": True})
-    cache = engine._caches.get("u")
+    cache = engine._coord.caches.get("u")
     assert cache is not None and not cache.is_canonical()
     assert not snap_path(store).exists()  # every write deletes the snapshot first
     in_process = answers(engine)
@@ -490,7 +490,7 @@ def test_snapshots_stay_right_under_concurrent_writes_and_recalls(tmp_path: Path
         try:
             for q, v in zip(QUERIES * 3, query_vectors() * 3):
                 engine.recall(q, "u", 5, query_vector=v)
-                cache = engine._caches.get("u")
+                cache = engine._coord.caches.get("u")
                 if cache is not None:
                     files.schedule(cache)  # snapshot writes racing the writes
         except BaseException as exc:  # noqa: BLE001

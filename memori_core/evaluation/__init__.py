@@ -44,7 +44,7 @@ from .longmemeval import load_memory
 from .metrics import Injection, Scores, ndcg_at, recall_at, reciprocal_rank_fusion, threshold_report
 from .prefeval import load_prefeval, topic_category
 from .report import app_memory_table, format_table, injection_table, progress_bar, rankings_table
-from .runner import RANKING_DEPTH, RRF_DEPTH, RRF_K, evaluate, evaluate_locomo
+from .runner import RANKING_DEPTH, RRF_DEPTH, RRF_K, evaluate
 
 __all__ = [
     "CATEGORY_LABELS",
@@ -76,7 +76,6 @@ __all__ = [
     "count",
     "evaluate",
     "evaluate_app_memory",
-    "evaluate_locomo",
     "format_table",
     "gate_configs",
     "injection_table",

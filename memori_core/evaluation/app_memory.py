@@ -29,7 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from .. import RecallConfig, RecallEngine, default_embedder
+from ..config import RecallConfig
+from ..embedders import default_embedder
+from ..engine import RecallEngine
 from ..validate import parse_utc
 from .configs import describe_gate
 from .data import expect_flag, expect_ids, expect_list, expect_object, expect_text, optional_text, read_json

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import RecallConfig
+from ..config import RecallConfig
 
 RANKINGS = ("default", "memori_compat", "dense", "bm25", "rrf")
 """Rankings scored by R@5 / R@10 / nDCG@10; ``rrf`` fuses the ``dense`` and ``bm25`` lists."""

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .. import Embedder, as_embedder, default_embedder
+from ..embedders import Embedder, as_embedder, default_embedder
 
 
 class CachingEmbedder:

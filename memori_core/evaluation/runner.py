@@ -7,11 +7,15 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import ChromaStore, RecallConfig, RecallEngine, RecalledFact, RecallReport, default_embedder
+from ..config import RecallConfig
+from ..embedders import default_embedder
+from ..engine import RecallEngine
+from ..explain import RecallReport
+from ..facts import RecalledFact
+from ..store.chroma import ChromaStore
 from .configs import GATES, RANKINGS, baseline_configs, describe_gate, gate_configs
 from .data import Memory, Query, count, session_runs
 from .embedding import CachingEmbedder
-from .locomo import CATEGORY_LABELS, Conversation, conversation_memory
 from .metrics import Injection, Scores, category_order, reciprocal_rank_fusion, threshold_report
 from .short_queries import document_frequency, rarest_words
 
@@ -207,23 +211,3 @@ def _result(memories: list[Memory], pool: EnginePool, tally: Tally, default: Rec
                                    for name in ("default", "memori_compat") for n in SHORT_CUTS}
     return result
 
-
-def evaluate_locomo(
-    conversations: Iterable[Conversation],
-    *,
-    embedder: Any = None,
-    limit: int = 5,
-    config: RecallConfig | None = None,
-    short_queries: bool = False,
-    progress: Progress | None = None,
-) -> dict[str, Any]:
-    """:func:`evaluate` on LoCoMo conversations (categories named as LoCoMo's)."""
-    return evaluate(
-        [conversation_memory(c) for c in conversations],
-        embedder=embedder,
-        config=config,
-        limit=limit,
-        short_queries=short_queries,
-        category_labels=CATEGORY_LABELS,
-        progress=progress,
-    )

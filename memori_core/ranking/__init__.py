@@ -1,18 +1,18 @@
 """Ranking: exact dense scores, BM25, fusion and the pipeline that combines them.
 
 Pure functions over numpy arrays (no store, no locks), shared by
-:class:`memori_core.RecallEngine` and :func:`memori_core.rerank.rerank`:
+:class:`memori_core.RecallEngine` and :func:`memori_core.rerank`:
 
 * :mod:`.dense`: cosine scores, top-k, L2 normalisation;
 * :mod:`.lexical`: BM25 (variant :data:`~.lexical.BM25_VARIANT`) and its max-normalisation;
 * :mod:`.fusion`: pool size, fusion weights, linear fusion, ordering, threshold;
 * :mod:`.pipeline`: pool -> lexical -> fusion -> neighbour smoothing -> threshold;
 * :mod:`.judged`: with a judge (:mod:`memori_core.judge`), what it sees and what recall then keeps;
-* :mod:`.rerank`: the pipeline over candidates found by another retriever (import it from
-  :mod:`memori_core.rerank`; it is not re-exported here, so that ``ranking.rerank`` stays the module).
+* :mod:`.rerank`: the pipeline over candidates found by another retriever (``from memori_core import rerank``;
+  not re-exported here, so that ``ranking.rerank`` stays the module).
 """
 
-from .dense import FaissFlatIndex, cosine_scores, l2_normalise, top_k
+from .dense import cosine_scores, l2_normalise, top_k
 from .fusion import candidate_limit, fuse, fusion_weights, passes_threshold, rank_order
 from .lexical import (
     BM25_VARIANT,
@@ -46,7 +46,6 @@ __all__ = [
     "SOURCE_DENSE",
     "SOURCE_LEXICAL",
     "SOURCE_NEIGHBOUR",
-    "FaissFlatIndex",
     "LexicalScores",
     "Pool",
     "PoolScores",

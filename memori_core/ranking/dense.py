@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-__all__ = ["FaissFlatIndex", "cosine_scores", "l2_normalise", "top_k"]
+__all__ = ["cosine_scores", "l2_normalise", "top_k"]
 
 
 def l2_normalise(matrix: np.ndarray) -> np.ndarray:
@@ -45,23 +43,3 @@ def top_k(scores: np.ndarray, k: int) -> np.ndarray:
         kept = np.arange(n)
     order = np.argsort(-scores[kept], kind="stable")
     return kept[order]
-
-
-class FaissFlatIndex:
-    """Exact inner-product search with FAISS ``IndexFlatIP`` (same results as :func:`cosine_scores`).
-
-    Kept for users who prefer FAISS; the engine's default path is the numpy
-    matmul, which is as fast for one query and needs no second copy of the matrix.
-    """
-
-    def __init__(self, matrix: np.ndarray) -> None:
-        import faiss
-
-        self._index: Any = faiss.IndexFlatIP(matrix.shape[1])
-        self._index.add(np.ascontiguousarray(matrix, dtype=np.float32))
-
-    def search(self, query: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """Return ``(indices, scores)`` of the ``k`` best rows."""
-        k = min(k, self._index.ntotal)
-        scores, idx = self._index.search(np.ascontiguousarray(query[None, :], dtype=np.float32), k)
-        return idx[0].astype(np.int64), scores[0]

@@ -2,7 +2,7 @@
 
 The variant is :data:`BM25_VARIANT`. Two scorers share :func:`bm25_term_weight`:
 :func:`bm25_from_tf` (statistics of a candidate pool, as upstream Memori
-computes them) and :class:`memori_core.memory.inverted.InvertedIndex` (statistics of
+computes them) and :class:`memori_core.cache.postings.CSRIndex` (statistics of
 an entity's whole memory).
 """
 

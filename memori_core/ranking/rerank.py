@@ -3,10 +3,10 @@
 Framework adapters use this to apply memori's hybrid ranking to results of
 another retriever (for example a vector index): each candidate brings its text
 and a similarity score that stands in for the cosine. The public import path
-is :mod:`memori_core.rerank`.
+is ``memori_core.rerank``.
 
 >>> from memori_core import RecallConfig
->>> from memori_core.rerank import rerank
+>>> from memori_core import rerank
 >>> hits = rerank("blue", ["Lives in New York City.", "Favorite color is blue."], [0.9, 0.8],
 ...               limit=5, config=RecallConfig.memori_compat())
 >>> [(h.index, round(h.rank_score, 2)) for h in hits]

@@ -225,16 +225,16 @@ class FactStore(Protocol):
 
     # Optional (looked up with getattr; a store without them gets no snapshots):
     #
-    #   snapshots: memori_core.memory.snapshots.SnapshotFiles | None
+    #   snapshots: memori_core.cache.snapshot_files.SnapshotFiles | None
     #       Per-entity snapshot files of the recall cache beside an embedded store
-    #       (see memori_core/memory/snapshot.py); None when the store keeps none.
+    #       (see memori_core/cache/snapshot_format.py); None when the store keeps none.
     #   invalidate_snapshot(entity_id) -> None
     #       Delete the entity's snapshot; the engine calls it under the entity's
     #       write lock before every write of the entity.
 
 
 def snapshot_files(store: Any) -> Any | None:
-    """The store's snapshot files (:class:`~memori_core.memory.snapshots.SnapshotFiles`), or ``None``."""
+    """The store's snapshot files (:class:`~memori_core.cache.snapshot_files.SnapshotFiles`), or ``None``."""
     return getattr(store, "snapshots", None)
 
 

@@ -23,7 +23,7 @@ from .folder_lock import FolderHold
 from .folder_lock import acquire as acquire_folder
 
 if TYPE_CHECKING:
-    from ..memory.snapshots import SnapshotFiles
+    from ..cache.snapshot_files import SnapshotFiles
 
 logger = logging.getLogger(__name__)
 
@@ -284,7 +284,7 @@ class ChromaStore:
         True for HTTP clients).
 
         An embedded store keeps a snapshot of each entity's recall cache in
-        ``path/snapshots/`` (:mod:`memori_core.memory.snapshots`), so that the
+        ``path/snapshots/`` (:mod:`memori_core.cache.snapshot_files`), so that the
         first recall of a new process reads one file instead of every row from
         Chroma; Chroma stays the store of record, and a snapshot is used only
         while it matches the entity's revision. ``snapshots=False`` keeps none.
@@ -325,7 +325,7 @@ class ChromaStore:
             self.max_batch_size = 5461
         self.snapshots: SnapshotFiles | None = None
         if snapshots and self._folder_hold is not None:
-            from ..memory import snapshots as snapshot_folder
+            from ..cache import snapshot_files as snapshot_folder
 
             folder = Path(self._folder_hold.folder) / "snapshots" / str(self._facts.id)
             self.snapshots = snapshot_folder.SnapshotFiles(folder, str(self._facts.id), self.revision, self.write_lock)

@@ -1,6 +1,6 @@
 """Freshness and locking of the engine's per-entity caches, in one place.
 
-An engine keeps an in-process copy (:class:`~memori_core.memory.EntityCache`) of
+An engine keeps an in-process copy (:class:`~memori_core.cache.EntityCache`) of
 each entity it recalls for. The copy is tagged with the store's revision token
 for the entity, read before it was loaded; a recall uses it only while the
 store's token is unchanged. A write either updates the copy in place, when it
@@ -25,7 +25,7 @@ Locks 1 and 2 are held across store calls, and every store call is bounded
 by the store's own time limit (``ChromaStore.http(timeout=...)``), so no lock
 is held across an unbounded wait.
 
-Snapshots (embedded stores, :mod:`memori_core.memory.snapshots`): a write
+Snapshots (embedded stores, :mod:`memori_core.cache.snapshot_files`): a write
 deletes the entity's snapshot first, under locks 1 and 2. The snapshot
 writer (a background thread, or ``store.close()``) takes lock 2 alone, only
 to check the revision and rename its finished file into place, so it never
@@ -54,13 +54,13 @@ from typing import Any
 
 import numpy as np
 
-from .memory.entity import DEFAULT_KEY, AnalyzerKey, EntityCache, Tokens
-from .memory.registry import DEFAULT_MAX_CACHED_BYTES, CacheRegistry
-from .facts import StoredFact
-from .memory.columns import columns_from_store
-from .memory.trim import TRIM_MIN_ROWS, release_free_heap
-from .stemming import analyzer
-from .store.base import EntityColumns, FactStore, invalidate_snapshot, snapshot_files
+from .entity import DEFAULT_KEY, AnalyzerKey, EntityCache, Tokens
+from .registry import DEFAULT_MAX_CACHED_BYTES, CacheRegistry
+from ..facts import StoredFact
+from .columns import columns_from_store
+from .trim import TRIM_MIN_ROWS, release_free_heap
+from ..stemming import analyzer
+from ..store.base import EntityColumns, FactStore, invalidate_snapshot, snapshot_files
 
 logger = logging.getLogger(__name__)
 
@@ -214,10 +214,6 @@ class Coordinator:
             future = pool.submit(lambda: [run(t) for t in texts])
             write()
             return key, future.result()
-
-    def in_doubt(self, entity_id: str) -> bool:
-        """Whether a failed write of ``entity_id`` to a shared store may still land (its copy is not kept)."""
-        return entity_id in self._doubt
 
     @contextlib.contextmanager
     def writing(self, entity_id: str) -> Iterator[CacheUpdate]:

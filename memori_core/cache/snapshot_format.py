@@ -1,6 +1,6 @@
 """The snapshot file of one entity's cache: format, atomic write, validity check, load without parsing rows.
 
-Layout (one file per collection and entity, see :mod:`memori_core.memory.snapshots`)::
+Layout (one file per collection and entity, see :mod:`memori_core.cache.snapshot_files`)::
 
     b"MRSNAP\\x00\\x02"     8 bytes: magic and format version
     u64 (little-endian)   header length H
@@ -26,7 +26,7 @@ texts, created, last_seen, meta_json, updated, expiry and session_names,
 forward index ``doc_ptr`` / ``doc_terms`` and the CSR postings ``post_ptr`` /
 ``post_rows`` / ``post_tfs``; from :data:`COPY_FROM_ROWS` rows on, the 8-bit
 copy recall searches first (``q.codes`` uint8 n x dim, ``q.scale`` float64,
-``q.bounds`` = [rho, R]; see :mod:`memori_core.ranking.quantized`), so a load
+``q.bounds`` = [rho, R]; see :mod:`memori_core.cache.quantized`), so a load
 does not re-quantise the matrix (nor read all of it) before the first recall.
 
 Two rules keep the file (and what a process maps of it) small: an array whose
@@ -63,8 +63,9 @@ import numpy as np
 from .columns import NUMERIC_FIELDS, STRING_FIELDS, Columns, LoadedColumns
 from .entity import EntityCache
 from .postings import AnalyzerKey, CSRIndex
+from .._version import __version__
 from ..config import RecallConfig
-from ..ranking.quantized import QuantizedMatrix
+from .quantized import QuantizedMatrix
 from .strings import OpenFile, StrColumn
 
 MAGIC = b"MRSNAP\x00\x03"
@@ -96,16 +97,10 @@ def versions() -> dict[str, str | None]:
             return None
 
     return {
-        "memori_core": _package_version(),
+        "memori_core": __version__,
         "pystemmer": version("PyStemmer"),
         "unicode": unicodedata.unidata_version,
     }
-
-
-def _package_version() -> str:
-    import memori_core
-
-    return str(getattr(memori_core, "__version__", "?"))
 
 
 def _aligned(n: int) -> int:

@@ -54,9 +54,9 @@ from typing import Any
 
 import numpy as np
 
-from .pipeline import dense_top
+from ..ranking.pipeline import dense_top
 
-__all__ = ["QuantizedMatrix", "faiss_supports_quantized", "worth_searching"]
+__all__ = ["QuantizedMatrix", "worth_searching"]
 
 logger = logging.getLogger(__name__)
 
@@ -96,11 +96,6 @@ def _faiss() -> Any | None:
                        getattr(faiss, "__version__", "?"), exc_info=True)
         return None
     return faiss
-
-
-def faiss_supports_quantized() -> bool:
-    """Whether the installed FAISS can hold the 8-bit copy (otherwise recall always scans exactly)."""
-    return _faiss() is not None
 
 
 def _gamma(terms: int) -> float:

@@ -49,12 +49,6 @@ class CacheRegistry(Generic[C]):
         self._sizes: dict[str, int] = {}
         self._lock = threading.Lock()
 
-    @property
-    def total_bytes(self) -> int:
-        """Sum of the sizes last measured."""
-        with self._lock:
-            return sum(self._sizes.values())
-
     def __len__(self) -> int:
         with self._lock:
             return len(self._items)

@@ -6,7 +6,7 @@ miss are this process's, and those go through the engine's write protocol::
 
     DIR/snapshots/<collection id>/<sha256(entity_id)[:32]>.snap
 
-Rules (the file format and its header are in :mod:`memori_core.memory.snapshot`):
+Rules (the file format and its header are in :mod:`memori_core.cache.snapshot_format`):
 
 * used only when its header's revision equals ``store.revision(entity_id)``
   and its entity, collection, schema and versions match and its data is
@@ -43,7 +43,7 @@ from typing import Any
 
 from .entity import EntityCache
 from .postings import AnalyzerKey
-from .snapshot import Expected, SnapshotError, load_snapshot, read_header, write_snapshot
+from .snapshot_format import Expected, SnapshotError, load_snapshot, read_header, write_snapshot
 
 logger = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""InvertedIndex: whole-memory BM25 kept current by add/remove, checked against a reference written here."""
+"""CSRIndex: whole-memory BM25 kept current by add/remove, checked against a reference written here."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from memori_core.memory.inverted import InvertedIndex
+from _helpers import TokenIndex
 
 VOCAB = [f"w{i}" for i in range(25)]
 
@@ -40,7 +40,7 @@ def random_doc(rng: random.Random) -> list[str]:
     return [VOCAB[min(int(rng.expovariate(0.25)), len(VOCAB) - 1)] for _ in range(rng.randint(0, 12))]
 
 
-def assert_matches_reference(ix: InvertedIndex, live: dict[int, list[str]], query: list[str], k1: float, b: float):
+def assert_matches_reference(ix: TokenIndex, live: dict[int, list[str]], query: list[str], k1: float, b: float):
     got = ix.scores(query, k1=k1, b=b)
     assert got.shape == (ix.n_rows,)
     ref = reference_bm25(live, query, k1, b)
@@ -53,7 +53,7 @@ def assert_matches_reference(ix: InvertedIndex, live: dict[int, list[str]], quer
 @pytest.mark.parametrize("k1,b", [(1.2, 0.4), (1.2, 0.75), (0.9, 0.0), (2.0, 1.0)])
 def test_scores_equal_reference_bm25_after_random_adds_and_removes(seed: int, k1: float, b: float) -> None:
     rng = random.Random(seed * 31 + int(10 * b))
-    ix = InvertedIndex()
+    ix = TokenIndex()
     docs: list[list[str]] = []
     live: dict[int, list[str]] = {}
     for step in range(120):
@@ -76,7 +76,7 @@ def test_scores_equal_reference_bm25_after_random_adds_and_removes(seed: int, k1
 
 
 def test_removed_row_scores_zero_and_leaves_the_statistics() -> None:
-    ix = InvertedIndex()
+    ix = TokenIndex()
     ix.add(0, ["apple", "pie"])
     ix.add(1, ["apple", "apple", "apple", "apple", "apple", "apple"])
     ix.add(2, ["banana"])
@@ -94,7 +94,7 @@ def test_removed_row_scores_zero_and_leaves_the_statistics() -> None:
 
 
 def test_term_only_in_removed_rows_matches_nothing() -> None:
-    ix = InvertedIndex()
+    ix = TokenIndex()
     ix.add(0, ["gone"])
     ix.add(1, ["kept"])
     ix.remove(0, ["gone"])
@@ -104,7 +104,7 @@ def test_term_only_in_removed_rows_matches_nothing() -> None:
 
 
 def test_all_rows_removed_gives_zeros() -> None:
-    ix = InvertedIndex()
+    ix = TokenIndex()
     ix.add(0, ["a"])
     ix.remove(0, ["a"])
     assert ix.n_alive == 0
@@ -112,7 +112,7 @@ def test_all_rows_removed_gives_zeros() -> None:
 
 
 def test_rows_must_be_appended_in_order() -> None:
-    ix = InvertedIndex()
+    ix = TokenIndex()
     ix.add(0, ["a"])
     with pytest.raises(ValueError, match="in order"):
         ix.add(2, ["b"])
@@ -121,7 +121,7 @@ def test_rows_must_be_appended_in_order() -> None:
 
 
 def test_empty_query_scores_nothing() -> None:
-    ix = InvertedIndex()
+    ix = TokenIndex()
     ix.add(0, ["a"])
     assert not ix.scores([], k1=1.2, b=0.4).any()
 
@@ -129,7 +129,7 @@ def test_empty_query_scores_nothing() -> None:
 @pytest.mark.parametrize("seed", range(4))
 def test_top_is_the_best_positive_rows_in_score_order(seed: int) -> None:
     rng = random.Random(100 + seed)
-    ix = InvertedIndex()
+    ix = TokenIndex()
     docs = []
     for row in range(200):
         doc = random_doc(rng)
@@ -153,14 +153,14 @@ def test_top_is_the_best_positive_rows_in_score_order(seed: int) -> None:
 
 
 def test_top_ties_rank_lower_rows_first_even_at_the_cut() -> None:
-    ix = InvertedIndex()
+    ix = TokenIndex()
     for row in range(300):
         ix.add(row, ["same"])
     rows, scores = ix.top(["same"], 10, k1=1.2, b=0.75)
     assert rows.tolist() == list(range(10))
     assert np.all(scores == scores[0])
     # Mixed: every third row has a second matching word and scores higher.
-    ix2 = InvertedIndex()
+    ix2 = TokenIndex()
     for row in range(300):
         ix2.add(row, ["x", "y"] if row % 3 == 0 else ["x", "z"])
     rows, _ = ix2.top(["x", "y"], 105, k1=1.2, b=0.75)
@@ -169,14 +169,14 @@ def test_top_ties_rank_lower_rows_first_even_at_the_cut() -> None:
 
 
 def test_top_with_k_zero_is_empty() -> None:
-    ix = InvertedIndex()
+    ix = TokenIndex()
     ix.add(0, ["a"])
     rows, scores = ix.top(["a"], 0, k1=1.2, b=0.4)
     assert rows.size == 0 and scores.size == 0
 
 
 def test_nbytes_is_positive_and_grows_with_postings() -> None:
-    ix = InvertedIndex()
+    ix = TokenIndex()
     ix.add(0, ["a", "b"])
     small = ix.nbytes()
     assert small > 0
@@ -194,7 +194,7 @@ def test_nbytes_is_positive_and_grows_with_postings() -> None:
 
 
 def _csr_of(docs: list[list[str]]):
-    from memori_core.memory.postings import CSRIndex
+    from memori_core.cache.postings import CSRIndex
 
     vocab: dict[str, int] = {}
     ids = [[vocab.setdefault(t, len(vocab)) for t in d] for d in docs]
@@ -205,11 +205,11 @@ def _csr_of(docs: list[list[str]]):
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_csr_index_built_then_appended_equals_the_incremental_index(seed: int) -> None:
+def test_csr_index_built_then_appended_equals_one_grown_from_empty(seed: int) -> None:
     rng = random.Random(seed)
     docs = [random_doc(rng) for _ in range(80)]
     csr, vocab = _csr_of(docs[:50])  # built vectorised from the first 50 rows...
-    plain = InvertedIndex()
+    plain = TokenIndex()
     for row, doc in enumerate(docs[:50]):
         plain.add(row, doc)
     for row, doc in enumerate(docs[50:], start=50):  # ...the rest appended row by row

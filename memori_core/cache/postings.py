@@ -1,11 +1,11 @@
 """Whole-memory BM25 over term ids: postings as CSR arrays, built vectorised, appended to incrementally.
 
-:class:`CSRIndex` answers what :class:`~memori_core.memory.inverted.InvertedIndex`
-answers (same statistics, same floats: per term the same rows in the same
-order, summed in query-term order) but holds its postings as three arrays
-(``ptr`` per term id, ``rows`` and ``tfs``) instead of two Python arrays per
-term. Rows appended after the build go to small per-term delta arrays; the
-owner rebuilds the CSR arrays when it compacts.
+:class:`CSRIndex` holds, per term id, the rows and term frequencies as three
+arrays (``ptr`` per term id, ``rows`` and ``tfs``) built vectorised from a
+forward index. Rows appended after the build go to small per-term delta
+arrays; the owner rebuilds the CSR arrays when it compacts. An index of an
+analyzer other than the cache's own starts empty (:meth:`CSRIndex.empty`)
+and is grown row by row.
 """
 
 from __future__ import annotations
@@ -65,6 +65,11 @@ class CSRIndex:
         """The index of documents given as a forward index (``doc_terms[doc_ptr[r]:doc_ptr[r+1]]`` per row)."""
         ptr, rows, tfs = build_postings(doc_ptr, doc_terms, len(vocab))
         return cls(vocab, ptr, rows, tfs, np.diff(doc_ptr).astype(np.int32))
+
+    @classmethod
+    def empty(cls) -> CSRIndex:
+        """An index of no rows, grown with :meth:`term_id` and :meth:`add`."""
+        return cls({}, np.zeros(1, dtype=np.int64), _EMPTY_I32, _EMPTY_I32, np.zeros(0, dtype=np.int32))
 
     @property
     def n_rows(self) -> int:

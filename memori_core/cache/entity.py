@@ -14,12 +14,11 @@ from ..filters import Where, matches, where_key
 from ..ranking.core import CORE_KEY, is_core
 from ..ranking.dense import l2_normalise, top_k
 from ..ranking.lexical import term_frequencies
-from ..ranking.quantized import QuantizedMatrix
+from .quantized import QuantizedMatrix
 from ..stemming import analyzer
 from ..validate import iso_to_ts
 from .columns import Columns, LoadedColumns, metadata_json
 from .facts_view import FactsView, PoolFacts, build_fact
-from .inverted import InvertedIndex
 from .postings import AnalyzerKey, CSRIndex, tokenize_to_ids
 from .sessions import link_sessions
 
@@ -43,10 +42,10 @@ class EntityCache:
     Rows are append-only: adding a fact appends a row (into arrays with spare
     capacity), replacing or deleting one marks its old row dead; dead rows are
     compacted away in one rebuild once they make up a quarter of the rows.
-    Every row lives in columns (:class:`~memori_core.memory.columns.Columns`:
+    Every row lives in columns (:class:`~memori_core.cache.columns.Columns`:
     numpy arrays, and strings as one UTF-8 buffer + offsets); the BM25 index of
     the cache's analyzer ``key`` holds CSR postings of term ids
-    (:class:`~memori_core.memory.postings.CSRIndex`), with the rows' term ids as
+    (:class:`~memori_core.cache.postings.CSRIndex`), with the rows' term ids as
     a forward index. A :class:`StoredFact` is built only for the rows that are
     read (``fact(row)``, ``facts[row]``, :meth:`pool_facts`); user metadata is
     parsed then, or once per metadata key for ``where`` filters.
@@ -109,7 +108,7 @@ class EntityCache:
         self._delta_terms = 0  # term ids in _delta_docs
         self._ix = index
         self._tokens: dict[AnalyzerKey, list[tuple[str, ...]]] = {}  # token lists, built on request
-        self._indexes: dict[AnalyzerKey, InvertedIndex] = {}  # other analyzers' indexes
+        self._indexes: dict[AnalyzerKey, CSRIndex] = {}  # other analyzers' indexes (term ids of their own)
         self._overrides: dict[int, StoredFact] = {}  # rows rewritten in place (copied on write once shared)
         self._overrides_shared = False  # a PoolFacts holds the dict: copy it before changing it
         self._pos: dict[str, int] | None = None  # fact id -> row, built on first use
@@ -386,18 +385,19 @@ class EntityCache:
             self._tokens[key] = toks
         return toks
 
-    def index(self, key: AnalyzerKey) -> CSRIndex | InvertedIndex:
+    def index(self, key: AnalyzerKey) -> CSRIndex:
         """The inverted index over the whole memory for ``(tokenizer, stemmer)``, built once, then kept current."""
         key = tuple(key)  # type: ignore[assignment]
         if key == self.key:
             return self._ix
         ix = self._indexes.get(key)
         if ix is None:
-            ix = InvertedIndex()
+            ix = CSRIndex.empty()
             for row, toks in enumerate(self.tokens(key)):
-                ix.add(row, toks)
+                terms = [ix.term_id(t) for t in toks]
+                ix.add(row, terms)
                 if not self._alive[row]:
-                    ix.remove(row, toks)
+                    ix.remove(row, terms)
             self._indexes[key] = ix
         return ix
 
@@ -503,7 +503,7 @@ class EntityCache:
             return
         self._ix.remove(row, self._row_terms(row))
         for key, ix in self._indexes.items():
-            ix.remove(row, self._tokens[key][row])
+            ix.remove(row, [ix.term_id(t) for t in self._tokens[key][row]])
         self._alive[row] = False
         self._set_core(row, False)
         if row in self._overrides:
@@ -540,7 +540,7 @@ class EntityCache:
             lists.append(doc)
             ix = self._indexes.get(key)
             if ix is not None:
-                ix.add(row, doc)
+                ix.add(row, [ix.term_id(t) for t in doc])
         for key, values in self._meta_values.items():
             values.append(fact.metadata.get(key))
         self._alive[row] = True
@@ -643,11 +643,6 @@ class EntityCache:
         from .compaction import rebuild_into
 
         rebuild_into(self, self.live_rows())
-
-    def upsert_sorted(self, facts: Sequence[StoredFact], embeddings: Sequence[np.ndarray] | np.ndarray) -> None:
-        """Load rows, placing session facts in ``seq`` order (used when loading from the store)."""
-        order = sorted(range(len(facts)), key=lambda i: (facts[i].session_id is None, facts[i].seq))
-        self.upsert([facts[i] for i in order], [embeddings[i] for i in order])
 
     def is_canonical(self) -> bool:
         """True when the rows are exactly what a reload from the store gives (nothing written in place)."""
