@@ -6,13 +6,14 @@ import dataclasses
 import logging
 import os
 from dataclasses import dataclass
-from typing import Any, Literal
+import warnings
+from typing import Any, ClassVar, Literal
 
 logger = logging.getLogger(__name__)
 
 TokenizerName = Literal["unicode", "memori"]
 PoolName = Literal["union", "dense"]
-GateName = Literal["relevance", "threshold"]
+GateName = Literal["relevance", "threshold", "off"]
 
 #: Environment variables read by :meth:`RecallConfig.from_env`, mapped to fields.
 ENV_FIELDS: dict[str, str] = {
@@ -33,30 +34,101 @@ ENV_FIELDS: dict[str, str] = {
 
 
 _DEFAULT_THRESHOLD = 0.19
+_GATE_OFF = object()  # what MEMORI_RECALL_RELEVANCE_THRESHOLD=none parses to
 
 
 @dataclass(frozen=True)
 class RecallConfig:
     """Settings of one recall engine (or one retriever / postprocessor).
 
-    Defaults were chosen on the development halves of LoCoMo, a LongMemEval-style chat memory and
-    PrefEval (docs/ranking.md); :meth:`memori_compat` reproduces
-    upstream Memori 3.3.6 exactly.
+    The fields come in four groups (:attr:`GROUPS`): *presentation* (how many facts a recall returns and how
+    they print), *formula* (candidates and scores), *gate* (what reaches the prompt) and *performance* (how
+    much is scored, and how). Defaults were chosen on the development halves of LoCoMo, a LongMemEval-style
+    chat memory and PrefEval (docs/ranking.md); :meth:`memori_compat` reproduces upstream Memori 3.3.6 exactly.
     """
 
+    GROUPS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "presentation": ("limit", "core_limit", "time_zone_label"),
+        "formula": (
+            "pool", "lex_weight", "lex_weight_short", "short_query_max_tokens", "weight_clamp",
+            "candidate_multiplier", "candidate_floor", "k1", "b", "tokenizer", "stemmer", "lexical_floor",
+            "neighbour_weight", "second_neighbour_weight", "session_weight", "neighbour_length_ref",
+            "context_turns", "context_weight",
+        ),
+        "gate": (
+            "gate", "relevance_threshold", "gate_open", "gate_keep", "gate_confident", "gate_band", "gate_words",
+            "gate_words_cosine", "gate_words_bm25", "gate_care", "gate_care_cosine", "judge_candidates",
+        ),
+        "performance": ("dense_limit", "quantized_above"),
+    }
+    """Field names by group, in declaration order."""
+
+    # -- presentation: how many facts a recall returns and how the block prints them --------------------
     limit: int = 5
     """Facts returned by ``recall`` when the call gives no limit."""
-    dense_limit: int | None = None
-    """Most recent rows scored per recall; ``None`` scores all of an entity's facts."""
-    relevance_threshold: float | None = _DEFAULT_THRESHOLD
-    """``None`` turns every filter off (both gates): recall returns the ``limit`` best. Otherwise, with
-    ``gate="threshold"``, the minimum rank score kept (upstream Memori's rule; 0.1 in :meth:`memori_compat`).
-    The default ``"relevance"`` gate does not read the number."""
+    core_limit: int = 3
+    """Core facts (``add(..., core=True)``: allergies, medication, diet) appended after what the ranking and
+    the gate chose, whatever the query: at most this many of those not already recalled, most relevant first
+    (so a recall returns up to ``limit + core_limit`` facts). 0 turns core injection off (``memori_compat``)."""
+    time_zone_label: bool = True
+    """The block's ``Stated at`` times are UTC; ``True`` says so (``2026-05-01 09:30 UTC``),
+    ``False`` prints upstream Memori's ``2026-05-01 09:30`` (what :meth:`memori_compat` uses)."""
+
+    # -- formula: which facts are candidates and how they are scored (docs/ranking.md) ----------------
+    pool: PoolName = "union"
+    """``"union"``: dense top P plus BM25 top P over the whole memory; ``"dense"``: dense top P only (Memori)."""
+    lex_weight: float = 0.35
+    """Lexical (BM25) weight for queries longer than ``short_query_max_tokens``."""
+    lex_weight_short: float = 0.35
+    """Lexical weight for short queries."""
+    short_query_max_tokens: int = 2
+    """Queries with at most this many tokens (after stopwords) count as short."""
+    weight_clamp: tuple[float, float] = (0.05, 0.40)
+    """Both lexical weights are clamped into this closed interval."""
+    candidate_multiplier: int = 10
+    """Pool size P is ``max(limit * candidate_multiplier, candidate_floor)``..."""
+    candidate_floor: int = 50
+    """...bounded by the number of rows and never below ``limit``."""
+    k1: float = 1.2
+    """BM25 term-frequency saturation."""
+    b: float = 0.4
+    """BM25 length normalisation."""
+    tokenizer: TokenizerName = "unicode"
+    """``"unicode"`` (every script, CJK bigrams) or ``"memori"`` (ASCII, upstream parity)."""
+    stemmer: str | None = "english"
+    """Snowball language for Latin-script tokens (PyStemmer); ``None`` turns stemming off."""
+    lexical_floor: float = 0.5
+    """BM25 is divided by ``max(pool maximum, lexical_floor * sum of the matched query terms' idf)``, so a
+    fact matching one common word of a long query is not the "perfect" lexical match; 0: pool maximum only."""
+    neighbour_weight: float = 0.4
+    """Neighbour smoothing: a fact gains this share of the best fused score of the facts said just
+    before / after it in the same session. Only facts added with a ``session_id`` have neighbours; 0 turns it off."""
+    second_neighbour_weight: float = 0.15
+    """...plus this share of the best fused score of the facts two turns away (0 turns it off)."""
+    session_weight: float = 0.3
+    """...plus this share of the best fused score among the pooled facts of its session (0 turns it off)."""
+    neighbour_length_ref: int | None = 500
+    """The whole bonus is scaled by ``min(1, neighbour_length_ref / len(fact text))``: a short turn
+    ("Yes, in May!") takes its meaning from its neighbours, a long one stands on its own. ``None``: no scaling."""
+    context_turns: int = 3
+    """Conversation-aware recall: how many of the latest turns of ``recall(..., context=[...])`` are read
+    (older ones are dropped); 0 ignores the context."""
+    context_weight: float = 0.5
+    """How far the conversation moves the query: recall searches with ``normalise(q + context_weight * c)``,
+    ``q`` the question's embedding and ``c`` the embedding of the read turns followed by the question (one
+    extra embedding per recall, only when there is context); 0 ignores the context."""
+
+    # -- gate: which of the best candidates reach the prompt ------------------------------------------
     gate: GateName = "relevance"
     """What reaches the prompt. ``"relevance"``: the abstaining gate (``gate_open``, ``gate_keep``,
     ``gate_confident``, ``gate_band``, ``gate_words*``), which opens on cosines or on the query's
     informative words, so function words or a word every candidate shares never open it;
-    ``"threshold"``: keep rank scores >= ``relevance_threshold``."""
+    ``"threshold"``: keep rank scores >= ``relevance_threshold``; ``"off"``: no gate, recall returns the
+    ``limit`` best (and a judge, if any, is not asked)."""
+    relevance_threshold: float | None = _DEFAULT_THRESHOLD
+    """With ``gate="threshold"``, the minimum rank score kept (upstream Memori's rule; 0.1 in
+    :meth:`memori_compat`); the other gates do not read it. ``None`` is the old spelling of ``gate="off"``:
+    still accepted, with a ``DeprecationWarning``, and turned into ``gate="off"`` with the default number."""
     gate_open: float = 0.31
     """Relevance gate: nothing is injected unless the best cosine among the ``limit`` best facts reaches this."""
     gate_keep: float = 0.31
@@ -79,44 +151,14 @@ class RecallConfig:
     ``limit`` best is kept, and opens the gate, from a cosine of ``gate_care_cosine``. ``None`` turns it off."""
     gate_care_cosine: float = 0.1
     """See ``gate_care``."""
-    lex_weight: float = 0.35
-    """Lexical (BM25) weight for queries longer than ``short_query_max_tokens``."""
-    lex_weight_short: float = 0.35
-    """Lexical weight for short queries."""
-    short_query_max_tokens: int = 2
-    """Queries with at most this many tokens (after stopwords) count as short."""
-    weight_clamp: tuple[float, float] = (0.05, 0.40)
-    """Both lexical weights are clamped into this closed interval."""
-    candidate_multiplier: int = 10
-    """Pool size P is ``max(limit * candidate_multiplier, candidate_floor)``..."""
-    candidate_floor: int = 50
-    """...bounded by the number of rows and never below ``limit``."""
-    k1: float = 1.2
-    """BM25 term-frequency saturation."""
-    b: float = 0.4
-    """BM25 length normalisation."""
-    tokenizer: TokenizerName = "unicode"
-    """``"unicode"`` (every script, CJK bigrams) or ``"memori"`` (ASCII, upstream parity)."""
-    stemmer: str | None = "english"
-    """Snowball language for Latin-script tokens (PyStemmer); ``None`` turns stemming off."""
-    time_zone_label: bool = True
-    """The block's ``Stated at`` times are UTC; ``True`` says so (``2026-05-01 09:30 UTC``),
-    ``False`` prints upstream Memori's ``2026-05-01 09:30`` (what :meth:`memori_compat` uses)."""
-    pool: PoolName = "union"
-    """``"union"``: dense top P plus BM25 top P over the whole memory; ``"dense"``: dense top P only (Memori)."""
-    neighbour_weight: float = 0.4
-    """Neighbour smoothing: a fact gains this share of the best fused score of the facts said just
-    before / after it in the same session. Only facts added with a ``session_id`` have neighbours; 0 turns it off."""
-    second_neighbour_weight: float = 0.15
-    """...plus this share of the best fused score of the facts two turns away (0 turns it off)."""
-    session_weight: float = 0.3
-    """...plus this share of the best fused score among the pooled facts of its session (0 turns it off)."""
-    neighbour_length_ref: int | None = 500
-    """The whole bonus is scaled by ``min(1, neighbour_length_ref / len(fact text))``: a short turn
-    ("Yes, in May!") takes its meaning from its neighbours, a long one stands on its own. ``None``: no scaling."""
-    lexical_floor: float = 0.5
-    """BM25 is divided by ``max(pool maximum, lexical_floor * sum of the matched query terms' idf)``, so a
-    fact matching one common word of a long query is not the "perfect" lexical match; 0: pool maximum only."""
+    judge_candidates: int = 8
+    """With a judge (``RecallEngine(judge=...)``, :mod:`memori_core.judge`): how many of the best candidates,
+    ungated, the judge is shown (at least ``limit``); recall keeps those it calls relevant. Without a judge
+    it has no effect."""
+
+    # -- performance: how much is scored and how (same answers, except dense_limit's recency window) --
+    dense_limit: int | None = None
+    """Most recent rows scored per recall; ``None`` scores all of an entity's facts."""
     quantized_above: int | None = 8_000
     """A recall that scores more rows than this finds its dense candidates in an 8-bit copy of the entity's
     matrix (FAISS; a quarter of the bytes to read) and re-scores them exactly in float32. A per-query error
@@ -128,25 +170,12 @@ class RecallConfig:
     through the copy takes 1.7x the scan's time at 5,000 rows (0.1 ms more), 1.0x at 7,000, 0.86x at
     8,000, 0.41x at 10,000 and 0.16x at 100,000 (the scan slows once the matrix outgrows the CPU caches)."""
 
-    context_turns: int = 3
-    """Conversation-aware recall: how many of the latest turns of ``recall(..., context=[...])`` are read
-    (older ones are dropped); 0 ignores the context."""
-    context_weight: float = 0.5
-    """How far the conversation moves the query: recall searches with ``normalise(q + context_weight * c)``,
-    ``q`` the question's embedding and ``c`` the embedding of the read turns followed by the question (one
-    extra embedding per recall, only when there is context); 0 ignores the context."""
-
-    core_limit: int = 3
-    """Core facts (``add(..., core=True)``: allergies, medication, diet) appended after what the ranking and
-    the gate chose, whatever the query: at most this many of those not already recalled, most relevant first
-    (so a recall returns up to ``limit + core_limit`` facts). 0 turns core injection off (``memori_compat``)."""
-
-    judge_candidates: int = 8
-    """With a judge (``RecallEngine(judge=...)``, :mod:`memori_core.judge`): how many of the best candidates,
-    ungated, the judge is shown (at least ``limit``); recall keeps those it calls relevant. Without a judge
-    it has no effect."""
-
     def __post_init__(self) -> None:
+        if self.relevance_threshold is None:
+            warnings.warn("RecallConfig(relevance_threshold=None) is deprecated: pass gate='off'",
+                          DeprecationWarning, stacklevel=3)
+            object.__setattr__(self, "gate", "off")
+            object.__setattr__(self, "relevance_threshold", _DEFAULT_THRESHOLD)
         _check_int("limit", self.limit, minimum=0)
         _check_int("core_limit", self.core_limit, minimum=0)
         _check_int("judge_candidates", self.judge_candidates, minimum=1)
@@ -156,8 +185,7 @@ class RecallConfig:
             raise ValueError(f"context_weight must be >= 0, got {self.context_weight}")
         if self.dense_limit is not None:
             _check_int("dense_limit", self.dense_limit, minimum=1)
-        if self.relevance_threshold is not None:
-            _check_number("relevance_threshold", self.relevance_threshold)
+        _check_number("relevance_threshold", self.relevance_threshold)
         _check_number("lex_weight", self.lex_weight)
         _check_number("lex_weight_short", self.lex_weight_short)
         _check_int("short_query_max_tokens", self.short_query_max_tokens, minimum=0)
@@ -193,15 +221,15 @@ class RecallConfig:
             _check_int("quantized_above", self.quantized_above, minimum=0)
         if self.gate_care is not None:
             _check_number("gate_care", self.gate_care)
-        if self.gate not in ("relevance", "threshold"):
-            raise ValueError(f"gate must be 'relevance' or 'threshold', got {self.gate!r}")
+        if self.gate not in ("relevance", "threshold", "off"):
+            raise ValueError(f"gate must be 'relevance', 'threshold' or 'off', got {self.gate!r}")
         for name in ("gate_open", "gate_keep", "gate_confident", "gate_band", "gate_words", "gate_words_cosine",
                      "gate_words_bm25", "gate_care_cosine"):
             _check_number(name, getattr(self, name))
-        if self.gate == "relevance" and self.relevance_threshold not in (None, _DEFAULT_THRESHOLD):
+        if self.gate == "relevance" and self.relevance_threshold != _DEFAULT_THRESHOLD:
             logger.warning(
-                "relevance_threshold=%r has no effect with gate='relevance' (only None, which turns the gate "
-                "off, does); pass gate='threshold' to filter by rank score", self.relevance_threshold,
+                "relevance_threshold=%r has no effect with gate='relevance'; pass gate='threshold' to filter by "
+                "rank score", self.relevance_threshold,
             )
 
     def replace(self, **changes: Any) -> RecallConfig:
@@ -245,22 +273,29 @@ class RecallConfig:
         invalid values (e.g. ``MEMORI_RECALL_LIMIT=-3``) are ignored with a
         warning (the base value stays), as upstream Memori does. A number in
         ``MEMORI_RECALL_RELEVANCE_THRESHOLD`` (without ``MEMORI_RECALL_GATE``)
-        selects ``gate="threshold"``, the rule that number belongs to. Keyword
+        selects ``gate="threshold"``, the rule that number belongs to; ``none`` or
+        ``off`` there selects ``gate="off"``. Keyword
         ``overrides`` win over the environment and are validated strictly.
         """
         values: dict[str, Any] = {}
+        off = False
         for var, name in ENV_FIELDS.items():
             raw = os.environ.get(var)
             if raw is None or raw.strip() == "":
                 continue
             try:
                 value = _parse_env_value(name, raw.strip())
+                if value is _GATE_OFF:
+                    off = True  # MEMORI_RECALL_RELEVANCE_THRESHOLD=none: upstream's "no threshold"
+                    continue
                 cls(**{name: value}, **({"gate": "threshold"} if name == "relevance_threshold" else {}))
             except (TypeError, ValueError):
                 logger.warning("ignoring %s=%r: not a valid value for %s", var, raw, name)
                 continue
             values[name] = value
-        if values.get("relevance_threshold") is not None and "gate" not in values:
+        if off:
+            values["gate"] = "off"
+        elif "relevance_threshold" in values and "gate" not in values:
             # A number in MEMORI_RECALL_RELEVANCE_THRESHOLD means upstream's rank-score rule.
             values["gate"] = "threshold"
         values.update(overrides)
@@ -279,7 +314,7 @@ def _parse_env_value(name: str, raw: str) -> Any:
             return None
         return int(raw)
     if name == "relevance_threshold" and raw.lower() in ("none", "off"):
-        return None
+        return _GATE_OFF
     value = float(raw)
     if name in ("lex_weight", "lex_weight_short") and value in (float("inf"), float("-inf")):
         # Upstream clamps an infinite weight to the clamp's bound; 1.0 / 0.0 are

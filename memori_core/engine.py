@@ -262,7 +262,7 @@ class RecallEngine:
         calls relevant (core facts are still appended). It runs on a thread of its own for at most
         ``judge_timeout`` seconds; when it raises, times out or answers something that is not a list
         of indices, a warning is logged and the gate decides as without a judge. It is not called
-        when the gate is off (``relevance_threshold=None``) or there is nothing to rank."""
+        when the gate is off (``gate="off"``) or there is nothing to rank."""
         judge_timeout = _check_judge(judge, judge_timeout)
         if store is None:
             from .store.chroma import ChromaStore
@@ -800,7 +800,7 @@ class RecallEngine:
         Cheapest test first: only rows the cosine rules would drop and the care bar admits are read, and
         the question's domains are measured only when one of them is a care fact."""
         cfg = self.config
-        if (cfg.gate != "relevance" or cfg.gate_care is None or cfg.relevance_threshold is None
+        if (cfg.gate != "relevance" or cfg.gate_care is None
                 or not (in_conversation or is_personal(query))):
             return None
         cosine = scores.cosine if scores.gate_cosine is None else scores.gate_cosine
@@ -954,7 +954,7 @@ class RecallEngine:
     def _judgement(self, query: str, scored: _Scored, limit: int, turns: list[str]) -> _Judgement | None:
         """The judge's verdict on the best candidates (``turns``: the earlier turns it is shown); ``None``
         when no judge applies (none set, the gate off, no candidate). A failure is logged and returned."""
-        if self.judge is None or self.config.relevance_threshold is None:
+        if self.judge is None or self.config.gate == "off":
             return None
         seen = judge_pool(scored.scores, limit, self.config)
         if seen.shape[0] == 0:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import warnings
 
 import pytest
 
@@ -120,8 +121,8 @@ def test_memori_compat_is_upstream_behaviour():
 
 
 def test_memori_compat_overrides_win():
-    cfg = RecallConfig.memori_compat(relevance_threshold=None, dense_limit=20)
-    assert cfg.relevance_threshold is None
+    cfg = RecallConfig.memori_compat(gate="off", dense_limit=20)
+    assert cfg.gate == "off"
     assert cfg.dense_limit == 20
     assert cfg.tokenizer == "memori"
 
@@ -154,8 +155,8 @@ def test_from_env_reads_every_documented_variable(monkeypatch):
 
 
 @pytest.mark.parametrize(("var", "raw", "field", "value"), [
-    ("MEMORI_RECALL_RELEVANCE_THRESHOLD", "none", "relevance_threshold", None),
-    ("MEMORI_RECALL_RELEVANCE_THRESHOLD", "OFF", "relevance_threshold", None),
+    ("MEMORI_RECALL_RELEVANCE_THRESHOLD", "none", "gate", "off"),
+    ("MEMORI_RECALL_RELEVANCE_THRESHOLD", "OFF", "gate", "off"),
     ("MEMORI_RECALL_DENSE_LIMIT", "all", "dense_limit", None),
     ("MEMORI_RECALL_LEX_WEIGHT", " 0.2 ", "lex_weight", 0.2),
     # An out-of-range weight is stored as given; the fusion clamps it (as upstream does).
@@ -226,7 +227,7 @@ def test_from_env_overrides_win_over_the_environment(monkeypatch):
 
 
 def test_from_env_on_a_base_config(monkeypatch):
-    base = RecallConfig.memori_compat(relevance_threshold=None)
+    base = RecallConfig.memori_compat(gate="off")
     assert RecallConfig.from_env(base=base) == base
     monkeypatch.setenv("MEMORI_RECALL_LEX_WEIGHT", "0.2")
     monkeypatch.setenv("MEMORI_RECALL_LEX_WEIGHT_SHORT", "junk")  # ignored: the base's 0.30 stays
@@ -291,9 +292,9 @@ def test_neighbour_length_ref_must_be_an_int_or_none():
     assert RecallConfig(neighbour_length_ref=1).neighbour_length_ref == 1
 
 
-@pytest.mark.parametrize("gate", ["cosine", "", "Relevance", None])
+@pytest.mark.parametrize("gate", ["cosine", "", "Relevance", "none", None])
 def test_unknown_gate_name_raises_naming_the_field(gate):
-    with pytest.raises(ValueError, match=r"^gate must be 'relevance' or 'threshold'"):
+    with pytest.raises(ValueError, match=r"^gate must be 'relevance', 'threshold' or 'off'"):
         RecallConfig(gate=gate)  # type: ignore[arg-type]
 
 
@@ -307,9 +308,9 @@ def test_gate_cutoffs_must_be_finite_numbers(field):
 
 
 def test_valid_edge_values_are_accepted():
-    cfg = RecallConfig(limit=0, dense_limit=1, relevance_threshold=None, weight_clamp=(0.0, 1.0),
+    cfg = RecallConfig(limit=0, dense_limit=1, gate="off", weight_clamp=(0.0, 1.0),
                        candidate_floor=0, k1=0.0, b=0.0, short_query_max_tokens=0)
-    assert cfg.limit == 0 and cfg.relevance_threshold is None
+    assert cfg.limit == 0 and cfg.gate == "off"
     assert RecallConfig(relevance_threshold=-1.0).relevance_threshold == -1.0
 
 
@@ -321,7 +322,7 @@ def test_a_numeric_threshold_from_the_environment_selects_the_threshold_gate(mon
     assert RecallConfig.from_env().gate == "relevance"
     monkeypatch.setenv("MEMORI_RECALL_RELEVANCE_THRESHOLD", "none")
     monkeypatch.delenv("MEMORI_RECALL_GATE")
-    assert (RecallConfig.from_env().gate, RecallConfig.from_env().relevance_threshold) == ("relevance", None)
+    assert (RecallConfig.from_env().gate, RecallConfig.from_env().relevance_threshold) == ("off", 0.19)
 
 
 def test_a_threshold_the_relevance_gate_ignores_is_warned_about(caplog) -> None:
@@ -331,6 +332,32 @@ def test_a_threshold_the_relevance_gate_ignores_is_warned_about(caplog) -> None:
     caplog.clear()
     with caplog.at_level("WARNING", logger="memori_core.config"):
         RecallConfig(gate="threshold", relevance_threshold=0.3)
-        RecallConfig(relevance_threshold=None)
+        RecallConfig(gate="off")
         RecallConfig()
     assert caplog.text == ""
+
+
+def test_groups_hold_every_field_exactly_once_in_declaration_order() -> None:
+    names = [f.name for f in dataclasses.fields(RecallConfig)]
+    grouped = [name for group in RecallConfig.GROUPS.values() for name in group]
+    assert sorted(grouped) == sorted(names) and len(grouped) == len(set(grouped))
+    assert grouped == names  # the class declares its fields group by group, in GROUPS' order
+
+
+def test_gate_off_keeps_the_limit_best_and_the_old_none_spelling_warns_and_means_the_same() -> None:
+    off = RecallConfig(gate="off")
+    with pytest.warns(DeprecationWarning, match="gate='off'"):
+        old = RecallConfig(relevance_threshold=None)
+    assert old == off and old.gate == "off" and isinstance(old.relevance_threshold, float)
+    with pytest.warns(DeprecationWarning):
+        old_compat = RecallConfig.memori_compat(relevance_threshold=None)
+    # The number is not read with the gate off; everything else is the compat config with gate="off".
+    assert old_compat.replace(relevance_threshold=0.1) == RecallConfig.memori_compat(gate="off")
+
+
+def test_env_threshold_none_selects_gate_off_without_a_deprecation_warning(monkeypatch) -> None:
+    monkeypatch.setenv("MEMORI_RECALL_RELEVANCE_THRESHOLD", "none")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        cfg = RecallConfig.from_env(base=RecallConfig.memori_compat())
+    assert cfg.gate == "off" and cfg.relevance_threshold == RecallConfig.memori_compat().relevance_threshold

@@ -26,9 +26,9 @@ def test_baseline_configs_are_the_given_config_with_parts_turned_off() -> None:
                          lexical_floor=0.4, gate="threshold", gate_open=0.35)
     configs = baseline_configs(given)
     assert set(configs) == {"default", "memori_compat", "dense", "bm25"}
-    assert all(c.relevance_threshold is None for c in configs.values())
-    assert configs["default"] == given.replace(relevance_threshold=None)
-    assert configs["memori_compat"] == RecallConfig.memori_compat(relevance_threshold=None)
+    assert all(c.gate == "off" for c in configs.values())
+    assert configs["default"] == given.replace(gate="off")
+    assert configs["memori_compat"] == RecallConfig.memori_compat(gate="off")
     smoothing = ("neighbour_weight", "second_neighbour_weight", "session_weight")
     dense = configs["dense"]
     assert (dense.pool, dense.lex_weight, dense.lex_weight_short, dense.weight_clamp) == (
@@ -39,7 +39,7 @@ def test_baseline_configs_are_the_given_config_with_parts_turned_off() -> None:
     for cfg in (dense, bm25):
         assert [getattr(cfg, name) for name in smoothing] == [0.0, 0.0, 0.0]
     # Everything else is the given config's (tokenizer, stemmer, BM25 parameters, lexical floor, gate...).
-    changed = {"pool", "lex_weight", "lex_weight_short", "weight_clamp", *smoothing, "relevance_threshold"}
+    changed = {"pool", "lex_weight", "lex_weight_short", "weight_clamp", *smoothing, "gate"}
     for cfg in (dense, bm25):
         for f in dataclasses.fields(RecallConfig):
             if f.name not in changed:
@@ -49,7 +49,7 @@ def test_baseline_configs_are_the_given_config_with_parts_turned_off() -> None:
 def test_the_plain_cosine_baseline_matches_the_spelled_out_config() -> None:
     assert baseline_configs(RecallConfig())["dense"] == RecallConfig(
         pool="dense", lex_weight=0.0, lex_weight_short=0.0, weight_clamp=(0.0, 0.0), neighbour_weight=0.0,
-        second_neighbour_weight=0.0, session_weight=0.0, relevance_threshold=None)
+        second_neighbour_weight=0.0, session_weight=0.0, gate="off")
 
 
 def test_the_default_ranking_keeps_the_given_smoothing() -> None:

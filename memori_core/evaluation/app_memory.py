@@ -299,7 +299,7 @@ def evaluate_app_memory(
     first turn is asked without the keyword). With ``core`` and
     an ``add`` that takes ``core=``, facts marked core are added with
     ``core=True``. The same turns go to ``config`` with the gate off
-    (``relevance_threshold=None``: the ``limit`` best), with the same context.
+    (``gate="off"``: the ``limit`` best), with the same context.
 
     ``overall`` / ``kinds`` / ``users``: needed-fact hit (turns with needs where
     at least one needed fact is injected), all-needed hit, facts per needed
@@ -314,7 +314,7 @@ def evaluate_app_memory(
     default = config if config is not None else RecallConfig()
     pool = EnginePool(CachingEmbedder(embedder if embedder is not None else default_embedder()))
     gated = pool.engine(default)
-    ungated = pool.engine(default.replace(relevance_threshold=None))
+    ungated = pool.engine(default.replace(gate="off"))
     context_supported = accepts_keyword(gated.recall, "context")
     core_supported = accepts_keyword(gated.add, "core")
     pass_context = use_context and context_supported

@@ -30,16 +30,16 @@ def baseline_configs(default: RecallConfig) -> dict[str, RecallConfig]:
     ``bm25`` lexical only (BM25 over the whole memory, max-normalised).
     """
     return {
-        "default": default.replace(relevance_threshold=None),
-        "memori_compat": RecallConfig.memori_compat(relevance_threshold=None),
+        "default": default.replace(gate="off"),
+        "memori_compat": RecallConfig.memori_compat(gate="off"),
         "dense": default.replace(
             pool="dense", lex_weight=0.0, lex_weight_short=0.0, weight_clamp=(0.0, 0.0),
-            **_smoothing_off(), relevance_threshold=None,
+            **_smoothing_off(), gate="off",
         ),
         "bm25": default.replace(
             pool="union",  # BM25's own top P over the whole memory, whatever the default's pool
             lex_weight=1.0, lex_weight_short=1.0, weight_clamp=(1.0, 1.0),
-            **_smoothing_off(), relevance_threshold=None,
+            **_smoothing_off(), gate="off",
         ),
     }
 
@@ -58,7 +58,7 @@ def gate_configs(default: RecallConfig) -> dict[str, RecallConfig]:
 
 def describe_gate(config: RecallConfig) -> str:
     """The gate of ``config`` in a few words, for report tables."""
-    if config.relevance_threshold is None:
+    if config.gate == "off":
         return "no gate"
     if config.gate == "threshold":
         return f"threshold {config.relevance_threshold:g}"

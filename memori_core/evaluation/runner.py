@@ -180,7 +180,7 @@ def evaluate(
         limit=limit,
     )
     _load(memories, pool, run.rankers["default"], progress)
-    tally = Tally(gates={name: Injection(limit, cfg.relevance_threshold) for name, cfg in gates.items()})
+    tally = Tally(gates={name: Injection(limit, None if cfg.gate == "off" else cfg.relevance_threshold) for name, cfg in gates.items()})
     total = sum(len(m.queries) for m in memories)
     done = 0
     for memory in memories:

@@ -17,7 +17,7 @@ Two rules, chosen by :attr:`RecallConfig.gate`:
   the bar is :data:`SMALL_POOL_SHARE` of what a word held by a single fact scores.
 - ``"threshold"`` is upstream Memori's rule: keep rank scores >= ``relevance_threshold``.
 
-``relevance_threshold=None`` turns both off. The cutoffs were calibrated on
+``"off"`` keeps the ``limit`` best. The cutoffs were calibrated on
 the development halves of PrefEval, a LongMemEval-style chat memory and LoCoMo
 (``docs/ranking.md``).
 """
@@ -92,7 +92,7 @@ def decide(
     the gate, from a cosine of ``gate_care_cosine``."""
     n = cosine.shape[0]
     best = float(cosine.max()) if n else float("nan")
-    if config is None or config.relevance_threshold is None:
+    if config is None or config.gate == "off":
         return GateDecision("off", np.ones(n, dtype=bool), True, best, False, "no gate: the limit best are kept")
     if config.gate == "threshold":
         t = config.relevance_threshold
