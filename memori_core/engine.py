@@ -30,26 +30,23 @@ from .explain import CandidateScore, RecallReport
 from .facts import RecalledFact, StoredFact
 from .filters import Where, check_where
 from .judge import Judge, as_indices
+from .ranking.candidates import gather
 from .ranking.care import care_share, is_care_fact, is_personal, prototype_texts
 from .query import recent_turns
 from .ranking.conversation import COURTESY_WORDS, blend_query, conversation_text, gate_cosine, is_courtesy
 from .ranking.core import CORE, CORE_KEY, core_picks
-from .ranking.dense import cosine_scores, l2_normalise, top_k
-from .ranking.fusion import candidate_limit, fusion_weights, rank_order
+from .ranking.dense import cosine_scores, l2_normalise
+from .ranking.fusion import fusion_weights, rank_order
 from .ranking.judged import JUDGED_RELEVANT, judge_pool, judged_fates, judged_select
 from .ranking.lexical import unique_terms
 from .ranking.pipeline import (
     KEPT,
     PoolScores,
-    assemble_pool,
-    dense_top,
     fates,
-    neighbour_hops,
     score_pool,
     select,
     source_label,
 )
-from .cache.quantized import worth_searching
 from .records import from_record, to_record
 from .store.base import FactStore, PartialDeleteError, PartialWriteError
 from .stemming import analyzer
@@ -715,82 +712,26 @@ class RecallEngine:
                     )
                 return f"query embedding is {q.shape[0]}-d but stored rows are {cache.dim}-d"
 
-            # The rows a recall may return: live, not expired, matching ``where``
-            # (None: all live rows), then the recency window of ``dense_limit``.
+            # The rows a recall may return: live, not expired, matching ``where`` (None: all live rows).
             allowed = self._allowed_rows(cache, where)
-            subset: np.ndarray | None = allowed
             if allowed is not None and allowed.size == 0:
                 return "no stored fact matches the filter" if where else "every stored fact has expired"
-            if cfg.dense_limit is not None:
-                if allowed is None and cfg.dense_limit < len(cache):
-                    subset = cache.recent_rows(cfg.dense_limit)
-                elif allowed is not None and cfg.dense_limit < allowed.size:
-                    subset = allowed[top_k(cache.recency[allowed], cfg.dense_limit)]
-            scorable = len(cache) if subset is None else int(subset.shape[0])
-            pool_n = candidate_limit(limit, scorable, bool(query.strip()), cfg)
-            cos_all: np.ndarray | None = None
-            dense_rows: np.ndarray | None = None
-            if (
-                cfg.quantized_above is not None
-                and scorable > cfg.quantized_above
-                and worth_searching(pool_n, scorable)
-                and (quantized := cache.quantized()) is not None
-            ):
-                # A large memory: candidates from its 8-bit copy, re-scored exactly; the same rows as the
-                # scan below (cache/quantized.py), or None when that would need too many candidates.
-                dense_rows = quantized.top(cache.matrix, q, pool_n, subset)
-            if dense_rows is None and subset is None:
-                cos_all = cosine_scores(cache.matrix, q)
-                if cache.n_dead:
-                    cos_all[cache.dead_rows()] = -np.inf
-                dense_rows = dense_top(cos_all, pool_n)
-            elif dense_rows is None:
-                # Only the most recent rows are scored (dead rows are never among them).
-                dense_rows = dense_top(cosine_scores(cache.matrix[subset], q), pool_n, subset)
-            lexical_rows = None
-            if cfg.pool == "union" and q_terms:
-                lexical_rows, _ = cache.index(key).top(q_terms, pool_n, k1=cfg.k1, b=cfg.b, within=subset)
-            hops = neighbour_hops(cfg) if cache.has_sessions else 0
-            smooth = hops > 0
-            neighbours_of = cache.neighbour_rows
-            if smooth and allowed is not None:
-                mask = np.zeros(cache.n_rows, dtype=bool)
-                mask[allowed] = True
-
-                def neighbours_of(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-                    # A filtered-out or expired fact neither enters the pool nor lends relevance.
-                    before, after = cache.neighbour_rows(rows)
-                    return (
-                        np.where((before >= 0) & mask[np.maximum(before, 0)], before, -1),
-                        np.where((after >= 0) & mask[np.maximum(after, 0)], after, -1),
-                    )
-
-            pool = assemble_pool(dense_rows, lexical_rows, neighbours_of if smooth else None, hops)
-            # One object for the pool: a StoredFact is built only for the facts read from it.
-            pool_facts = cache.pool_facts(pool.rows)
-            sessions = cache.sessions[pool.rows] if smooth else None
-            lengths = cache.lengths[pool.rows] if smooth and cfg.neighbour_length_ref is not None else None
-            if cos_all is not None:
-                cosine = cos_all[pool.rows]
-            else:
-                cosine = cosine_scores(cache.matrix[pool.rows], q)
-            if cfg.pool == "union":
-                # The whole-memory index holds the pool's term counts: no document is re-read.
-                tf, dl = cache.index(key).pool_tf(q_terms, pool.rows)
-            else:
-                tf, dl = cache.pool_term_frequencies(key, q_terms, pool.rows)
+            found = gather(cache, q, q_terms, key, limit, cfg, allowed, blank=not query.strip())
+            pool = found.pool
+            pool_facts = cache.pool_facts(pool.rows)  # a StoredFact is built only for the facts read from it
             core = self._core_rows(cache, allowed, q) if cfg.core_limit > 0 else None
             gate_cos = None
             if question is not None and conv is not None and question.shape == q.shape:
                 pooled = cache.matrix[pool.rows]
                 gate_cos = gate_cosine(cosine_scores(pooled, question), cosine_scores(pooled, conv))
-        scores = score_pool(pool, cosine, tf, dl, q_tokens, cfg, sessions=sessions, lengths=lengths)
+        scores = score_pool(pool, found.cosine, found.tf, found.dl, q_tokens, cfg, sessions=found.sessions,
+                            lengths=found.lengths)
         if gate_cos is not None:
             scores = replace(scores, gate_cosine=gate_cos.astype(scores.cosine.dtype))
         care = self._care(query, question if question is not None else q, conv is not None, scores, pool_facts, limit)
         if care is not None:
             scores = replace(scores, care=care)
-        return _Scored(scores, pool_facts, scorable, core)
+        return _Scored(scores, pool_facts, found.scorable, core)
 
     def _care(self, query: str, question: np.ndarray, in_conversation: bool, scores: PoolScores,
               facts: Sequence[StoredFact], limit: int) -> np.ndarray | None:

@@ -42,7 +42,9 @@ class RecalledFact:
     cosine: float
     """Cosine similarity of the fact's embedding to the query's."""
     lexical: float
-    """BM25 over the candidate pool, divided by the pool's maximum (0..1)."""
+    """BM25 over the candidate pool, normalised to 0..1 (divided by the larger of the pool's maximum and
+    ``lexical_floor`` x the summed idf of the matched query terms)."""
     rank_score: float
-    """``w_cos * cosine + w_lex * lexical``: the score facts are ordered and thresholded by."""
+    """``w_cos * cosine + w_lex * lexical`` plus the neighbour-smoothing bonus (facts added with a session):
+    the score facts are ordered and thresholded by. A core fact appended outside the pool has 0."""
     metadata: dict[str, Any] = field(default_factory=dict)

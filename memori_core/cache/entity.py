@@ -14,7 +14,7 @@ from ..filters import Where, matches, where_key
 from ..ranking.core import CORE_KEY, is_core
 from ..ranking.dense import l2_normalise, top_k
 from ..ranking.lexical import term_frequencies
-from .quantized import QuantizedMatrix
+from .quantized import QuantizedMatrix, worth_searching
 from ..stemming import analyzer
 from ..validate import iso_to_ts
 from .columns import Columns, LoadedColumns, metadata_json
@@ -306,6 +306,11 @@ class EntityCache:
         if self._recent is None or self._recent[0] != n:
             self._recent = (n, top_k(self.recency, n))
         return self._recent[1]
+
+    def quantized_for(self, k: int, rows: int) -> QuantizedMatrix | None:
+        """:meth:`quantized` when a pool of ``k`` out of ``rows`` rows is worth searching in it, else ``None``
+        (the exact scan is cheaper, and the copy is not made for it)."""
+        return self.quantized() if worth_searching(k, rows) else None
 
     def quantized(self) -> QuantizedMatrix | None:
         """The 8-bit copy of :attr:`matrix` that large recalls search first, in step with every write.

@@ -45,7 +45,8 @@ checks both. The constant factor changes no ranking, and the pool's max-normalis
 
 @dataclass(frozen=True)
 class LexicalScores:
-    """BM25 of each pool document: ``raw`` scores and ``normalised`` (raw / pool max)."""
+    """BM25 of each pool document: ``raw`` scores and ``normalised``: raw divided by ``max(pool maximum,
+    lexical_floor x the summed idf of the query terms found in the pool)`` (:func:`bm25_from_tf`)."""
 
     raw: np.ndarray
     normalised: np.ndarray

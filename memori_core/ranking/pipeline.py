@@ -91,7 +91,7 @@ class PoolScores:
     bm25: np.ndarray
     """Raw BM25 with the pool's statistics."""
     lexical: np.ndarray
-    """``bm25`` normalised to 0..1 (divided by the pool's maximum)."""
+    """``bm25`` normalised to 0..1: divided by ``max(pool maximum, lexical_floor x summed idf)``."""
     fused: np.ndarray
     """``w_cos * cosine + w_lex * lexical`` (the cosine alone for a blank query)."""
     bonus: np.ndarray

@@ -42,7 +42,7 @@ class RerankedCandidate:
     bm25: float
     """Raw BM25 over the candidate pool."""
     lexical: float
-    """``bm25`` divided by the pool's maximum (0..1)."""
+    """``bm25`` normalised to 0..1 (divided by ``max(pool maximum, lexical_floor x summed idf)``)."""
     rank_score: float
     """``w_cos * cosine + w_lex * lexical``; the cosine alone when there is no query text."""
 
