@@ -1,0 +1,529 @@
+"""The read path of :class:`~memori_core.engine.RecallEngine`: recall and explain.
+
+Under the entity's lock a recall only gathers what the ranking needs from the cache
+(:mod:`memori_core.ranking.candidates`); scoring, the gate, core facts and the judge's verdict are the
+ranking's pure functions (:mod:`memori_core.ranking`), applied outside the lock.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import functools
+import logging
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from ..cache import EntityCache
+from ..cache.coordinator import Coordinator
+from ..config import RecallConfig
+from ..embedders import Embedder, check_matrix
+from ..explain import CandidateScore, RecallReport
+from ..facts import RecalledFact, StoredFact
+from ..filters import Where, check_where
+from ..judge import Judge, as_indices
+from ..ranking.candidates import gather
+from ..ranking.care import care_share, is_care_fact, is_personal, prototype_texts
+from ..query import recent_turns
+from ..ranking.conversation import COURTESY_WORDS, blend_query, conversation_text, gate_cosine, is_courtesy
+from ..ranking.core import CORE, core_picks
+from ..ranking.dense import cosine_scores, l2_normalise
+from ..ranking.fusion import fusion_weights, rank_order
+from ..ranking.judged import JUDGED_RELEVANT, judge_pool, judged_fates, judged_select
+from ..ranking.lexical import unique_terms
+from ..ranking.pipeline import (
+    KEPT,
+    PoolScores,
+    fates,
+    score_pool,
+    select,
+    source_label,
+)
+from ..stemming import analyzer
+from ..validate import check_context, check_entity_id, check_limit, check_query
+
+
+logger = logging.getLogger(__name__)
+
+MAX_JUDGE_CALLS = 16
+"""Judge calls one engine lets run at once. A call past ``judge_timeout`` keeps its thread until the judge
+returns; with this many still running, recall falls back to the gate at once instead of starting another."""
+
+
+def _check_judge(judge: Any, judge_timeout: Any) -> float:
+    """``judge`` must be callable or ``None``; ``judge_timeout`` a positive, finite number of seconds."""
+    if judge is not None and not callable(judge):
+        raise TypeError(f"judge must be a callable(query, facts, context) -> indices or None, "
+                        f"got {type(judge).__name__}")
+    if isinstance(judge_timeout, bool) or not isinstance(judge_timeout, (int, float)):
+        raise TypeError(f"judge_timeout must be a number of seconds, got {type(judge_timeout).__name__}")
+    if not (0 < judge_timeout < float("inf")):
+        raise ValueError(f"judge_timeout must be a positive, finite number of seconds, got {judge_timeout!r}")
+    return float(judge_timeout)
+
+
+def _short_repr(value: Any, width: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+
+@functools.lru_cache(maxsize=8)
+def _courtesy_terms(key: tuple[str, str | None]) -> frozenset[str]:
+    """The courtesy words as the analyzer ``key`` turns them into terms."""
+    analyse = analyzer(*key)
+    return frozenset(t for word in COURTESY_WORDS for t in analyse(word))
+
+
+
+@dataclass(frozen=True)
+class _Scored:
+    """One recall's pool scores, before they are turned into facts or a report."""
+
+    scores: PoolScores
+    facts: Sequence[StoredFact]  # the pool's facts (PoolFacts: made under the lock, right after it)
+    rows_scored: int
+    core: _CoreRows | None = None  # the core facts recall may append (None: none, or core_limit 0)
+
+
+@dataclass(frozen=True)
+class _Judgement:
+    """What the judge said about one recall's best candidates."""
+
+    seen: np.ndarray  # pool positions it was shown, best first
+    relevant: list[int] | None  # indices into ``seen`` it called relevant; None: it failed, the gate decides
+    failure: str = ""  # why it failed
+
+
+@dataclass(frozen=True)
+class _CoreRows:
+    """The entity's core facts that a recall may return (live, not expired, matching ``where``)."""
+
+    rows: np.ndarray
+    cosine: np.ndarray  # to the query
+    recency: np.ndarray  # later of created / last seen (epoch s): breaks cosine ties
+    facts: Sequence[StoredFact]  # PoolFacts of ``rows``, made under the lock
+
+
+
+class ReadPath:
+    """The read methods of :class:`~memori_core.engine.RecallEngine` (a mixin: the state is the engine's)."""
+
+    config: RecallConfig
+    judge: Judge | None
+    judge_timeout: float
+    embedder: Embedder
+    _coord: Coordinator
+    _judge_slots: threading.BoundedSemaphore
+    _prototypes: tuple[np.ndarray, np.ndarray] | None
+    _prototypes_lock: threading.Lock
+
+    def recall(
+        self,
+        query: str,
+        entity_id: str,
+        limit: int | None = None,
+        *,
+        query_vector: Any | None = None,
+        where: dict[str, Any] | None = None,
+        context: Sequence[str] | str | None = None,
+    ) -> list[RecalledFact]:
+        """The facts of ``entity_id`` most relevant to ``query``, best first, threshold applied.
+
+        A blank query or ``limit <= 0`` returns ``[]`` without touching the
+        embedder or the store. ``query_vector`` skips embedding the query (it
+        must come from the same embedder as the stored facts). ``where``
+        restricts recall to facts whose own metadata matches (``{"source":
+        "chat"}``, ``{"topic": {"$in": ["food", "health"]}}``; keys are ANDed),
+        before the candidate pool is sized. Expired facts are never recalled.
+        ``context`` is the conversation before ``query`` (earlier user turns,
+        oldest first, optionally the last assistant reply): the latest
+        ``config.context_turns`` of them move the search towards what the
+        conversation is about, so a follow-up recalls what an earlier turn named.
+        With a ``judge`` (see ``__init__``) the judge, shown those turns too, chooses instead of the gate.
+        """
+        query = check_query(query)
+        entity_id = check_entity_id(entity_id)
+        limit = check_limit(limit, self.config.limit)
+        where = check_where(where)
+        read, conversation = self._conversation(query, context)
+        if not query.strip() or limit <= 0:
+            return []
+        scored = self._score(query, entity_id, limit, query_vector, where, conversation)
+        if isinstance(scored, str):
+            return []
+        judged = self._judgement(query, scored, limit, read)
+        if judged is not None and judged.relevant is not None:
+            chosen = judged_select(judged.seen, judged.relevant, limit)  # the judge decided
+        else:
+            chosen = select(scored.scores, limit, self.config)
+        # Then the core facts not chosen (at most core_limit, most relevant first): on every turn.
+        core = [self._core_fact(scored, p, i) for p, i in self._core_added(scored, chosen)]
+        return [*(self._fact(scored, i) for i in chosen.tolist()), *core]
+
+    def explain(
+        self,
+        query: str,
+        entity_id: str,
+        limit: int | None = None,
+        *,
+        query_vector: Any | None = None,
+        where: dict[str, Any] | None = None,
+        context: Sequence[str] | str | None = None,
+    ) -> RecallReport:
+        """Recall with every pool candidate's score parts and fate; ``print()`` it for a table."""
+        query = check_query(query)
+        entity_id = check_entity_id(entity_id)
+        limit = check_limit(limit, self.config.limit)
+        where = check_where(where)
+        cfg = self.config
+        read, conversation = self._conversation(query, context)
+        q_tokens = analyzer(cfg.tokenizer, cfg.stemmer)(query)
+        w_cos, w_lex = fusion_weights(len(q_tokens), cfg)
+
+        def empty(note: str) -> RecallReport:
+            return RecallReport(query, entity_id, limit, q_tokens, w_cos, w_lex, cfg.relevance_threshold, 0, 0, [], note,
+                                conversation=conversation, context_weight=cfg.context_weight if conversation else 0.0)
+
+        if not query.strip():
+            return empty("blank query: nothing is recalled")
+        if limit <= 0:
+            return empty(f"limit {limit} <= 0: nothing is recalled")
+        scored = self._score(query, entity_id, limit, query_vector, where, conversation)
+        if isinstance(scored, str):
+            return empty(scored)
+        s = scored.scores
+        order, fate, gate = fates(s, limit, cfg)
+        gate_kind, gate_opened, gate_note = gate.kind, gate.opened, gate.note
+        judged = self._judgement(query, scored, limit, read)
+        if judged is not None and judged.relevant is not None:
+            order, fate = judged_fates(s, judged.seen, judged.relevant, limit)
+            kept_n = fate.count(JUDGED_RELEVANT)
+            gate_kind, gate_opened = "judge", kept_n > 0
+            gate_note = (f"judge: {len(judged.relevant)} of the {len(judged.seen)} best candidates judged relevant, "
+                         f"{kept_n} kept (limit {limit}); without the judge, {gate.note}")
+        elif judged is not None:
+            gate_note = (f"judge failed on the {len(judged.seen)} best candidates ({judged.failure}); fell back to "
+                         f"the {gate.kind} gate: {gate.note}")
+        candidates = []
+        for rank, (i, reason) in enumerate(zip(order.tolist(), fate), start=1):
+            fact = self._fact(scored, i)
+            candidates.append(
+                CandidateScore(
+                    rank=rank,
+                    id=fact.id,
+                    content=fact.content,
+                    created_at=fact.created_at,
+                    cosine=fact.cosine,
+                    bm25=float(s.bm25[i]),
+                    lexical=fact.lexical,
+                    rank_score=fact.rank_score,
+                    kept=reason in (KEPT, JUDGED_RELEVANT),
+                    reason=reason,
+                    metadata=fact.metadata,
+                    source=source_label(int(s.source[i])),
+                    fused=float(s.fused[i]),
+                    neighbour_bonus=float(s.bonus[i]),
+                    gate_cosine=None if s.gate_cosine is None else float(s.gate_cosine[i]),
+                )
+            )
+        candidates = self._with_core(scored, order, fate, candidates)
+        return RecallReport(
+            query, entity_id, limit, s.query_tokens, s.w_cos, s.w_lex,
+            cfg.relevance_threshold, scored.rows_scored, len(order), candidates,
+            gate=gate_kind, gate_opened=gate_opened, best_cosine=gate.best_cosine, gate_note=gate_note,
+            conversation=conversation, context_weight=cfg.context_weight if conversation else 0.0,
+        )
+
+    def _embed_query(self, query: str, query_vector: Any | None) -> np.ndarray:
+        if query_vector is None:
+            return self.embedder.embed_query(query)
+        vec = np.asarray(query_vector, dtype=np.float32)
+        if vec.ndim == 1 and vec.size and np.isfinite(sq := float(np.dot(vec, vec))) and sq > 0:
+            return vec  # fast path: a finite, non-zero vector (the norm check covers NaN and inf)
+        return check_matrix([query_vector], rows=1, name="query_vector")[0]
+
+    def _score(
+        self, query: str, entity_id: str, limit: int, query_vector: Any | None, where: Where | None = None,
+        conversation: str | None = None,
+    ) -> _Scored | str:
+        """Score the candidates, or return the reason nothing could be scored. ``conversation`` (see
+        :func:`~memori_core.ranking.conversation.conversation_text`) moves the search direction."""
+        with self._entity_lock(entity_id):
+            if len(self._cache_for(entity_id)) == 0:
+                # Said before the query is embedded: an unknown entity never loads the model.
+                return "no facts stored for this entity"
+        vec = self._embed_query(query, query_vector)
+        question = conv = None
+        if conversation is not None:
+            question = l2_normalise(vec)[0]
+            conv = l2_normalise(self.embedder.embed_query(conversation))[0]
+            vec = blend_query(question, conv, self.config.context_weight)
+        q = l2_normalise(vec)[0]
+        cfg = self.config
+        key = (cfg.tokenizer, cfg.stemmer)
+        q_tokens = analyzer(*key)(query)
+        q_terms = unique_terms(q_tokens)
+        with self._entity_lock(entity_id):
+            cache = self._cache_for(entity_id)
+            if cache.skipped_dims and not cache.warned_skipped:
+                cache.warned_skipped = True
+                logger.warning(
+                    "entity %r: skipped %d stored row(s) whose dimension differs from the others (%s)",
+                    entity_id, sum(cache.skipped_dims.values()), dict(cache.skipped_dims),
+                )
+            if len(cache) == 0:
+                return "no facts stored for this entity"
+            if cache.dim != q.shape[0]:
+                if q.shape[0] not in cache.warned_dims:
+                    cache.warned_dims.add(q.shape[0])
+                    logger.warning(
+                        "entity %r: query embedding is %d-d but the stored rows are %d-d; skipping them",
+                        entity_id, q.shape[0], cache.dim,
+                    )
+                return f"query embedding is {q.shape[0]}-d but stored rows are {cache.dim}-d"
+
+            # The rows a recall may return: live, not expired, matching ``where`` (None: all live rows).
+            allowed = self._allowed_rows(cache, where)
+            if allowed is not None and allowed.size == 0:
+                return "no stored fact matches the filter" if where else "every stored fact has expired"
+            found = gather(cache, q, q_terms, key, limit, cfg, allowed, blank=not query.strip())
+            pool = found.pool
+            pool_facts = cache.pool_facts(pool.rows)  # a StoredFact is built only for the facts read from it
+            core = self._core_rows(cache, allowed, q) if cfg.core_limit > 0 else None
+            gate_cos = None
+            if question is not None and conv is not None and question.shape == q.shape:
+                pooled = cache.matrix[pool.rows]
+                gate_cos = gate_cosine(cosine_scores(pooled, question), cosine_scores(pooled, conv))
+        scores = score_pool(pool, found.cosine, found.tf, found.dl, q_tokens, cfg, sessions=found.sessions,
+                            lengths=found.lengths)
+        if gate_cos is not None:
+            scores = replace(scores, gate_cosine=gate_cos.astype(scores.cosine.dtype))
+        care = self._care(query, question if question is not None else q, conv is not None, scores, pool_facts, limit)
+        if care is not None:
+            scores = replace(scores, care=care)
+        return _Scored(scores, pool_facts, found.scorable, core)
+
+    @staticmethod
+    def _allowed_rows(cache: EntityCache, where: Where | None) -> np.ndarray | None:
+        """Live rows that are not expired and match ``where``; ``None`` when that is every live row."""
+        expired = cache.expired_rows(time.time())
+        if where is None and expired.size == 0:
+            return None
+        rows = cache.matching_rows(where) if where is not None else cache.live_rows()
+        if expired.size:
+            rows = rows[~np.isin(rows, expired, assume_unique=True)]
+        return rows
+
+    def _conversation(self, query: str, context: Any) -> tuple[list[str], str | None]:
+        """The turns of ``context`` that recall reads (a judge is shown them too) and the conversation text
+        that moves the query: ``None`` without read turns, with ``context_weight`` 0, or for a courtesy turn."""
+        read = recent_turns(check_context(context), self.config.context_turns)
+        if not read or self.config.context_weight <= 0 or self._is_courtesy(query):
+            return read, None
+        return read, conversation_text(query, read)
+
+    def _is_courtesy(self, query: str) -> bool:
+        """A courtesy turn ("Thanks!", "ok"): it reads no context (:func:`~.ranking.conversation.is_courtesy`)."""
+        key = (self.config.tokenizer, self.config.stemmer)
+        return is_courtesy(analyzer(*key)(query), _courtesy_terms(key))
+
+    def _care(self, query: str, question: np.ndarray, in_conversation: bool, scores: PoolScores,
+              facts: Sequence[StoredFact], limit: int) -> np.ndarray | None:
+        """The pool rows the gate may keep as care facts (:mod:`~.ranking.care`): among the ``limit`` best,
+        allergies, medications and diets, when the question is personal and about food or health.
+
+        Cheapest test first: only rows the cosine rules would drop and the care bar admits are read, and
+        the question's domains are measured only when one of them is a care fact."""
+        cfg = self.config
+        if (cfg.gate != "relevance" or cfg.gate_care is None
+                or not (in_conversation or is_personal(query))):
+            return None
+        cosine = scores.cosine if scores.gate_cosine is None else scores.gate_cosine
+        top = rank_order(scores.rank_score, scores.cosine, limit)
+        top = top[(cosine[top] < cfg.gate_keep) & (cosine[top] >= cfg.gate_care_cosine)]
+        rows = [i for i in top.tolist() if is_care_fact(facts[i].content)]
+        if not rows:
+            return None
+        prototypes = self._care_prototypes(question.shape[0])
+        if prototypes is None or care_share(question, *prototypes) < cfg.gate_care:
+            return None
+        mask = np.zeros(scores.rows.shape[0], dtype=bool)
+        mask[rows] = True
+        return mask
+
+    def _care_prototypes(self, dim: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """The domain prototypes embedded once by this engine's embedder (``None`` while they cannot be).
+
+        A failure is not remembered: the next recall that needs them tries again, so after a passing fault
+        the engine answers as a fresh one would."""
+        with self._prototypes_lock:
+            if self._prototypes is None:
+                texts, starts = prototype_texts()
+                try:
+                    self._prototypes = (l2_normalise(self.embedder.embed_documents(texts)), starts)
+                except Exception as exc:  # noqa: BLE001 - the signal is optional: the gate works without it
+                    logger.warning("care-domain prototypes could not be embedded (%s): the gate's care signal is "
+                                   "off for this recall", exc)
+                    return None
+            matrix, starts = self._prototypes
+        return (matrix, starts) if matrix.shape[1:] == (dim,) else None
+
+    @staticmethod
+    def _core_rows(cache: EntityCache, allowed: np.ndarray | None, q: np.ndarray) -> _CoreRows | None:
+        """The core facts a recall may append (live, not expired, matching ``where``: among ``allowed``,
+        ``None`` meaning every live row), with their cosines to ``q``; ``None`` when there are none."""
+        rows = cache.core_rows()  # memoised and kept current by writes: nothing to do without core facts
+        if rows.size and allowed is not None:
+            rows = rows[np.isin(rows, allowed)]
+        if rows.size == 0:
+            return None
+        cosine = cosine_scores(cache.matrix[rows], q)
+        return _CoreRows(rows, cosine, cache.recency[rows].copy(), cache.pool_facts(rows))
+
+    def _core_added(self, scored: _Scored, chosen: np.ndarray) -> list[tuple[int, int]]:
+        """The core facts to append after the pool positions ``chosen``, in order: (position among
+        ``scored.core``, position in the pool or -1 when the fact was not a candidate)."""
+        core = scored.core
+        if core is None:
+            return []
+        pool_rows = scored.scores.rows
+        pos = np.full(core.rows.shape[0], -1, dtype=np.int64)
+        if pool_rows.shape[0]:
+            order = np.argsort(pool_rows, kind="stable")
+            sorted_rows = pool_rows[order]
+            at = np.minimum(np.searchsorted(sorted_rows, core.rows), sorted_rows.shape[0] - 1)
+            hit = sorted_rows[at] == core.rows
+            pos[hit] = order[at[hit]]
+        is_chosen = np.zeros(pool_rows.shape[0] + 1, dtype=bool)  # the last slot (pos -1): not in the pool
+        is_chosen[np.asarray(chosen, dtype=np.int64)] = True
+        picks = core_picks(core.cosine, core.recency, is_chosen[pos], self.config.core_limit)
+        return [(p, int(pos[p])) for p in picks.tolist()]
+
+    def _core_fact(self, scored: _Scored, p: int, i: int) -> RecalledFact:
+        """Core fact ``p`` of ``scored.core`` as recall returns it: with its pool scores when it was a
+        candidate (pool position ``i`` >= 0), else with its cosine and 0 for the lexical and rank scores."""
+        if i >= 0:
+            return self._fact(scored, i)
+        core = scored.core
+        assert core is not None
+        return self._recalled(core.facts[p], float(core.cosine[p]), 0.0, 0.0)
+
+    def _with_core(
+        self, scored: _Scored, order: np.ndarray, fate: Sequence[str], candidates: list[CandidateScore]
+    ) -> list[CandidateScore]:
+        """``explain``'s candidates with the core facts recall appends moved (pool candidates) or added (the
+        others, ``source="core"``, numbered after the pool) to the end, kept, with the fate :data:`CORE`:
+        the kept candidates in list order are exactly what ``recall`` returns."""
+        added = self._core_added(scored, order[np.asarray([r in (KEPT, JUDGED_RELEVANT) for r in fate], dtype=bool)])
+        if not added:
+            return candidates
+        at = {i: k for k, i in enumerate(order.tolist())}  # pool position -> index in candidates
+        moved: set[int] = set()
+        tail: list[CandidateScore] = []
+        rank = len(order)
+        for p, i in added:
+            if i >= 0:
+                moved.add(at[i])
+                tail.append(replace(candidates[at[i]], kept=True, reason=CORE))
+                continue
+            f = self._core_fact(scored, p, i)
+            rank += 1
+            tail.append(CandidateScore(
+                rank=rank, id=f.id, content=f.content,
+                created_at=f.created_at, cosine=f.cosine, bm25=0.0, lexical=0.0, rank_score=0.0, kept=True,
+                reason=CORE, metadata=f.metadata, source="core",
+            ))
+        return [c for k, c in enumerate(candidates) if k not in moved] + tail
+
+    def _fact(self, scored: _Scored, i: int) -> RecalledFact:
+        s = scored.scores
+        return self._recalled(scored.facts[i], float(s.cosine[i]), float(s.lexical[i]), float(s.rank_score[i]))
+
+    @staticmethod
+    def _recalled(f: StoredFact, cosine: float, lexical: float, rank_score: float) -> RecalledFact:
+        meta = dict(f.metadata)
+        meta.setdefault("times_seen", f.times_seen)
+        if f.last_seen:
+            meta.setdefault("last_seen", f.last_seen)
+        if f.session_id is not None:
+            meta.setdefault("session_id", f.session_id)
+        if f.updated_at:
+            meta.setdefault("updated_at", f.updated_at)
+        if f.expires_at:
+            meta.setdefault("expires_at", f.expires_at)
+        return RecalledFact(
+            id=f.id,
+            entity_id=f.entity_id,
+            content=f.content,
+            created_at=f.created_at,
+            cosine=cosine,
+            lexical=lexical,
+            rank_score=rank_score,
+            metadata=meta,
+        )
+
+    def _judgement(self, query: str, scored: _Scored, limit: int, turns: list[str]) -> _Judgement | None:
+        """The judge's verdict on the best candidates (``turns``: the earlier turns it is shown); ``None``
+        when no judge applies (none set, the gate off, no candidate). A failure is logged and returned."""
+        if self.judge is None or self.config.gate == "off":
+            return None
+        seen = judge_pool(scored.scores, limit, self.config)
+        if seen.shape[0] == 0:
+            return None
+        facts = [scored.facts[i].content for i in seen.tolist()]
+        try:
+            answer = self._call_judge(query, facts, turns)
+        except TimeoutError as exc:
+            logger.warning("judge gave no answer (%s); the gate decides instead", exc)
+            return _Judgement(seen, None, f"timed out: {exc}")
+        except Exception as exc:
+            logger.warning("judge raised %s; the gate decides instead", type(exc).__name__, exc_info=True)
+            return _Judgement(seen, None, f"raised {type(exc).__name__}: {exc}")
+        relevant = as_indices(answer, len(facts))
+        if relevant is None:
+            failure = f"answered {_short_repr(answer)}, not a list of indices 0..{len(facts) - 1}"
+            logger.warning("judge %s; the gate decides instead", failure)
+            return _Judgement(seen, None, failure)
+        return _Judgement(seen, relevant)
+
+    def _call_judge(self, query: str, facts: list[str], context: list[str]) -> Any:
+        """``judge(query, facts, context)`` on a thread of its own, waited for at most ``judge_timeout``
+        seconds (``TimeoutError`` after that). The thread is a daemon, so a judge that never returns holds
+        only that thread, never the recall nor the interpreter's exit; at most :data:`MAX_JUDGE_CALLS` run
+        at once."""
+        judge = self.judge
+        assert judge is not None
+        if not self._judge_slots.acquire(blocking=False):
+            raise TimeoutError(f"{MAX_JUDGE_CALLS} earlier judge calls are still running")
+        result: list[Any] = []
+        error: list[Exception] = []
+        done = threading.Event()
+
+        def run() -> None:
+            try:
+                result.append(judge(query, list(facts), list(context)))
+            except Exception as exc:
+                error.append(exc)
+            finally:
+                self._judge_slots.release()
+                done.set()
+
+        worker = threading.Thread(target=contextvars.copy_context().run, args=(run,), name="memori-judge",
+                                  daemon=True)
+        try:
+            worker.start()
+        except BaseException:
+            self._judge_slots.release()
+            raise
+        if not done.wait(self.judge_timeout):
+            raise TimeoutError(f"nothing within judge_timeout={self.judge_timeout:g} s")
+        if error:
+            raise error[0]
+        if not result:
+            raise RuntimeError("the judge's thread ended without an answer")
+        return result[0]

@@ -1,0 +1,246 @@
+"""The recall engine: long-term memory for many users over one store, recalled through per-entity caches.
+
+:class:`RecallEngine` holds the store, the embedder, the config and the caches
+(:mod:`memori_core.cache.coordinator`: freshness and locking, the lock order written there); its read path
+is :mod:`.reads`, its write path :mod:`.writes`, and the async twins run either on the engine's own threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from ..cache import DEFAULT_MAX_CACHED_BYTES, EntityCache
+from ..cache.coordinator import Coordinator
+from ..config import RecallConfig
+from ..embedders import Embedder, as_embedder, default_embedder
+from ..explain import RecallReport
+from ..facts import RecalledFact, StoredFact
+from ..filters import check_where
+from ..judge import Judge
+from ..records import to_record
+from ..store.base import FactStore
+from ..validate import check_entity_id, check_id_list, check_session_id
+from .reads import MAX_JUDGE_CALLS, ReadPath, _check_judge
+from .writes import _UNSET, Progress, WritePath
+
+
+class RecallEngine(ReadPath, WritePath):
+    """Long-term memory for many users: add facts, recall the few that matter for a query.
+
+    >>> engine = RecallEngine(store=ChromaStore.in_memory(), embedder=my_embed_fn)
+    >>> engine.add("user-1", ["User is allergic to peanuts."])
+    >>> engine.recall("what should I cook?", entity_id="user-1")
+
+    Recall scores an in-process copy of each entity's rows (exactly, no ANN),
+    kept fresh by this engine's own writes, and for stores shared between
+    processes (HTTP) by a revision record read before each recall.
+    """
+
+    def __init__(
+        self,
+        store: FactStore | None = None,
+        embedder: Any | None = None,
+        config: RecallConfig | None = None,
+        *,
+        embed_batch_size: int = 256,
+        max_cached_entities: int = 256,
+        max_cached_bytes: int | None = DEFAULT_MAX_CACHED_BYTES,
+        async_workers: int = 8,
+        judge: Judge | None = None,
+        judge_timeout: float = 10.0,
+    ) -> None:
+        """``store`` defaults to the embedded Chroma store in the user's data directory,
+        ``embedder`` to the local all-MiniLM-L6-v2, ``config`` to :class:`RecallConfig` defaults.
+        The async methods run on ``async_workers`` threads of the engine's own
+        (not the event loop's default executor).
+
+        The per-entity caches are bounded by ``max_cached_entities`` and
+        ``max_cached_bytes`` (default 1 GiB; ``None``: no byte bound): the least
+        recently recalled entities are dropped first (an entity alone above the
+        byte bound is still cached).
+
+        ``judge`` (:class:`~memori_core.judge.Judge`, off by default) replaces the gate's decision by a
+        judge's, typically one model call per recall: it is shown the query, the
+        ``config.judge_candidates`` best candidates and the earlier turns, and recall keeps the ones it
+        calls relevant (core facts are still appended). It runs on a thread of its own for at most
+        ``judge_timeout`` seconds; when it raises, times out or answers something that is not a list
+        of indices, a warning is logged and the gate decides as without a judge. It is not called
+        when the gate is off (``gate="off"``) or there is nothing to rank."""
+        judge_timeout = _check_judge(judge, judge_timeout)
+        if store is None:
+            from .store.chroma import ChromaStore
+
+            store = ChromaStore()
+        self.store: FactStore = store
+        self._embedder: Embedder | None = as_embedder(embedder) if embedder is not None else None
+        self.config = config if config is not None else RecallConfig()
+        if not isinstance(self.config, RecallConfig):
+            raise TypeError(f"config must be a RecallConfig, got {type(self.config).__name__}")
+        if embed_batch_size < 1:
+            raise ValueError("embed_batch_size must be >= 1")
+        self.embed_batch_size = embed_batch_size
+        if isinstance(async_workers, bool) or not isinstance(async_workers, int) or async_workers < 1:
+            raise ValueError(f"async_workers must be an int >= 1, got {async_workers!r}")
+        self.async_workers = async_workers
+        self.judge: Judge | None = judge
+        self.judge_timeout: float = judge_timeout
+        self._judge_slots = threading.BoundedSemaphore(MAX_JUDGE_CALLS)
+        self._executor: ThreadPoolExecutor | None = None
+        self._executor_lock = threading.Lock()
+        self._prototypes: tuple[np.ndarray, np.ndarray] | None = None  # care-domain prototypes, embedded once
+        self._prototypes_lock = threading.Lock()
+        # Caches, locks and the write protocol; the lock order is written down there.
+        self._coord = Coordinator(
+            self.store, max_cached_entities, max_cached_bytes, lambda: (self.config.tokenizer, self.config.stemmer)
+        )
+
+    @property
+    def embedder(self) -> Embedder:
+        """The embedder in use (the local MiniLM is loaded on first use when none was given)."""
+        if self._embedder is None:
+            self._embedder = default_embedder()
+        return self._embedder
+
+    def count(self, entity_id: str) -> int:
+        """Number of facts stored for ``entity_id``."""
+        return self.store.count(check_entity_id(entity_id))
+
+    def list(
+        self,
+        entity_id: str,
+        *,
+        limit: int = 100,
+        offset: int = 0,
+        session_id: str | None = None,
+        where: dict[str, Any] | None = None,
+        newest_first: bool = True,
+    ) -> list[StoredFact]:
+        """A page of ``entity_id``'s stored facts, newest first (by ``created_at``, then order of addition).
+
+        ``session_id`` and ``where`` (as in :meth:`recall`) narrow the list;
+        expired facts are listed (they are stored until deleted) with their
+        ``expires_at``. Page with ``offset``: ``list(e, offset=100)`` is the next
+        100.
+        """
+        entity_id = check_entity_id(entity_id)
+        for name, value in (("limit", limit), ("offset", offset)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be an int >= 0, got {value!r}")
+        if session_id is not None:
+            session_id = check_session_id(session_id, 0)
+        where = check_where(where)
+        with self._entity_lock(entity_id):
+            cache = self._cache_for(entity_id)
+            rows = cache.matching_rows(where) if where is not None else cache.live_rows()
+            if session_id is not None:
+                code = cache.session_code(session_id)
+                rows = rows[cache.sessions[rows] == code] if code is not None else rows[:0]
+            # Sorted as columns (created_at, then seq; ties keep row order); facts only for the page.
+            page = cache.newest_first(rows, newest_first)[offset : offset + limit]
+            return [f for f in map(cache.fact, page.tolist()) if f is not None]
+
+    def get(self, entity_id: str, ids: Sequence[str] | str) -> list[StoredFact]:
+        """The stored facts of ``entity_id`` with these ids, in the order asked (unknown ids are left out)."""
+        entity_id = check_entity_id(entity_id)
+        id_list = check_id_list(ids, "ids")
+        found = {f.id: f for f in self.store.get(entity_id, id_list)}
+        return [found[i] for i in id_list if i in found]
+
+    def export(self, entity_id: str, *, include_vectors: bool = False) -> list[dict[str, Any]]:
+        """Every stored fact of ``entity_id`` as a record (see :mod:`memori_core.records`), in order of addition.
+
+        Read from the store itself, not the cache. Write them as JSON Lines
+        (one ``json.dumps`` per line) to move a user's memory between stores;
+        with ``include_vectors`` an import into the same embedder's store needs
+        no re-embedding.
+        """
+        entity_id = check_entity_id(entity_id)
+        rows = self.store.load_entity(entity_id)
+        order = sorted(range(len(rows.facts)), key=lambda i: (rows.facts[i].seq, rows.facts[i].id))
+        return [to_record(rows.facts[i], rows.embeddings[i] if include_vectors else None) for i in order]
+
+    def clear_cache(self) -> None:
+        """Forget the in-process copies (the next recall reloads from the store)."""
+        self._coord.clear()
+
+    def _entity_lock(self, entity_id: str) -> threading.RLock:
+        return self._coord.entity_lock(entity_id)
+
+    def _cache_for(self, entity_id: str) -> EntityCache:
+        return self._coord.cache_for(entity_id)
+
+    # -- async twins --------------------------------------------------------
+
+    async def _in_worker(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run a blocking call on this engine's own worker threads (not the event loop's default executor,
+        so calls waiting on a slow store can never starve unrelated ``to_thread`` work)."""
+        with self._executor_lock:
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(self.async_workers, thread_name_prefix="memori-recall")
+        ctx = contextvars.copy_context()
+        call = functools.partial(ctx.run, fn, *args, **kwargs)
+        return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+
+    async def aadd(self, entity_id: str, facts: Sequence[str] | str, ids: Sequence[str] | None = None,
+                   created_at: Any = None, metadata: Any = None, *, session_id: Any = None,
+                   supersedes: Sequence[str] | str | None = None, expires_at: Any = None,
+                   progress: Progress | None = None, core: bool | Sequence[bool] = False) -> list[str]:
+        """Async :meth:`add` (runs in a worker thread; ``progress`` is called from it)."""
+        return await self._in_worker(self.add, entity_id, facts, ids, created_at, metadata, session_id=session_id,
+                                     supersedes=supersedes, expires_at=expires_at, progress=progress, core=core)
+
+    async def arecall(self, query: str, entity_id: str, limit: int | None = None, *,
+                      query_vector: Any | None = None, where: dict[str, Any] | None = None,
+                      context: Sequence[str] | str | None = None) -> list[RecalledFact]:
+        """Async :meth:`recall` (runs in a worker thread)."""
+        return await self._in_worker(self.recall, query, entity_id, limit, query_vector=query_vector, where=where,
+                                     context=context)
+
+    async def aexplain(self, query: str, entity_id: str, limit: int | None = None, *,
+                       query_vector: Any | None = None, where: dict[str, Any] | None = None,
+                       context: Sequence[str] | str | None = None) -> RecallReport:
+        """Async :meth:`explain` (runs in a worker thread)."""
+        return await self._in_worker(self.explain, query, entity_id, limit, query_vector=query_vector, where=where,
+                                     context=context)
+
+    async def adelete(self, entity_id: str, ids: Sequence[str]) -> list[str]:
+        """Async :meth:`delete`."""
+        return await self._in_worker(self.delete, entity_id, ids)
+
+    async def aforget(self, entity_id: str) -> None:
+        """Async :meth:`forget`."""
+        await self._in_worker(self.forget, entity_id)
+
+    async def alist(self, entity_id: str, *, limit: int = 100, offset: int = 0, session_id: str | None = None,
+                    where: dict[str, Any] | None = None, newest_first: bool = True) -> list[StoredFact]:
+        """Async :meth:`list`."""
+        return await self._in_worker(self.list, entity_id, limit=limit, offset=offset, session_id=session_id,
+                                     where=where, newest_first=newest_first)
+
+    async def aget(self, entity_id: str, ids: Sequence[str] | str) -> list[StoredFact]:
+        """Async :meth:`get`."""
+        return await self._in_worker(self.get, entity_id, ids)
+
+    async def aupdate(self, entity_id: str, id: str, *, text: str | None = None,
+                      metadata: dict[str, Any] | None = None, expires_at: Any = _UNSET,
+                      core: bool | None = None) -> StoredFact:
+        """Async :meth:`update`."""
+        return await self._in_worker(self.update, entity_id, id, text=text, metadata=metadata,
+                                     expires_at=expires_at, core=core)
+
+    async def aexport(self, entity_id: str, *, include_vectors: bool = False) -> list[dict[str, Any]]:
+        """Async :meth:`export`."""
+        return await self._in_worker(self.export, entity_id, include_vectors=include_vectors)
+
+    async def aimport_(self, entity_id: str, records: Sequence[dict[str, Any]], *, reembed: bool = False,
+                       progress: Progress | None = None) -> list[str]:
+        """Async :meth:`import_`."""
+        return await self._in_worker(self.import_, entity_id, records, reembed=reembed, progress=progress)

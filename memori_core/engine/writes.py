@@ -1,0 +1,441 @@
+"""The write path of :class:`~memori_core.engine.RecallEngine`: add, update, delete, forget, import.
+
+Everything is validated and embedded before the entity's write lock is taken (the coordinator's
+``writing()``); under it the store is written and the cached copy brought up to date, or dropped when the
+write failed part-way (what landed is said exactly: :class:`~memori_core.PartialWriteError`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import numpy as np
+
+from ..cache.coordinator import Coordinator
+from ..config import RecallConfig
+from ..embedders import Embedder, embed_in_batches
+from ..facts import StoredFact
+from ..ranking.core import CORE_KEY
+from ..records import from_record
+from ..store.base import FactStore, PartialDeleteError, PartialWriteError
+from ..text import normalize_fact_text
+from ..validate import (
+    check_core,
+    check_core_flag,
+    check_entity_id,
+    check_expiry,
+    check_facts,
+    check_id_list,
+    check_ids,
+    check_metadata,
+    check_session_id,
+    per_fact,
+    to_iso_utc,
+)
+
+
+logger = logging.getLogger(__name__)
+
+_UNSET: Any = object()
+
+Progress = Callable[[str, int, int], None]
+"""``progress(stage, done, total)``: stage ``"embed"`` or ``"store"``, facts done of ``total``."""
+
+
+def _safe_progress(progress: Any) -> Progress | None:
+    """``progress`` wrapped so that its failures are logged once and never break a write."""
+    if progress is None:
+        return None
+    if not callable(progress):
+        raise TypeError(f"progress must be a callable(stage, done, total) or None, got {type(progress).__name__}")
+    failed = False
+
+    def report(stage: str, done: int, total: int) -> None:
+        nonlocal failed
+        if failed:
+            return
+        try:
+            progress(stage, done, total)
+        except Exception:
+            failed = True
+            logger.warning("progress callback raised; no more progress is reported for this call", exc_info=True)
+
+    return report
+
+
+
+
+def _split_new_and_seen(
+    batch: dict[str, StoredFact], existing: dict[str, StoredFact]
+) -> tuple[list[StoredFact], list[StoredFact]]:
+    """Facts to store, and stored facts seen again (their sightings and metadata merged in)."""
+    new: list[StoredFact] = []
+    seen: list[StoredFact] = []
+    for fid, fact in batch.items():
+        old = existing.get(fid)
+        if old is None:
+            new.append(fact)
+        else:
+            seen.append(
+                replace(
+                    old,
+                    times_seen=old.times_seen + fact.times_seen,
+                    last_seen=max(old.last_seen or "", fact.last_seen or ""),
+                    metadata={**old.metadata, **fact.metadata},
+                    expires_at=fact.expires_at or old.expires_at,
+                )
+            )
+    return new, seen
+
+
+
+def derived_fact_id(text: str) -> str:
+    """Stable id of a fact from its normalised text (ids are scoped per entity)."""
+    return hashlib.sha256(normalize_fact_text(text).encode("utf-8")).hexdigest()[:32]
+
+
+
+def _root_cause(exc: Exception) -> BaseException:
+    """The store's own error behind a PartialWriteError (``exc`` itself otherwise)."""
+    return exc.__cause__ if isinstance(exc, PartialWriteError) and exc.__cause__ is not None else exc
+
+
+def _add_failure(
+    entity_id: str, facts: list[StoredFact], written: list[str], replaced: list[str], exc: Exception
+) -> Exception:
+    """What an ``add`` that failed part-way raises: the store's error when nothing landed, else a
+    PartialWriteError naming every fact of the call that landed (stored or seen again) and every one that
+    did not; superseded facts left in place are named in the message."""
+    cause = _root_cause(exc)
+    if isinstance(exc, PartialWriteError) and not isinstance(exc, PartialDeleteError):
+        if not written and len(exc.stored_ids) + len(exc.unstored_ids) == len(facts):
+            return exc  # the only step that ran said it all
+        landed = set(written) | set(exc.stored_ids)  # the step that failed said which of its facts landed
+    elif isinstance(exc, PartialDeleteError) or (written and len(written) == len(facts) and replaced):
+        left = (f"still stored: {', '.join(exc.remaining_ids)}" if isinstance(exc, PartialDeleteError)
+                else f"not known to be deleted: {', '.join(replaced)}")
+        return PartialWriteError(
+            f"stored every fact for entity {entity_id!r}, but deleting the superseded facts failed ({left}): {cause}",
+            [f.id for f in facts], [],
+        )
+    else:
+        landed = set(written)
+    if not landed:
+        return exc
+    stored = [f.id for f in facts if f.id in landed]
+    return PartialWriteError(
+        f"stored {len(stored)} of {len(facts)} facts for entity {entity_id!r} before failing: {cause}",
+        stored, [f.id for f in facts if f.id not in landed],
+    )
+
+
+
+class WritePath:
+    """The write methods of :class:`~memori_core.engine.RecallEngine` (a mixin: the state is the engine's)."""
+
+    store: FactStore
+    config: RecallConfig
+    embed_batch_size: int
+    _coord: Coordinator
+    embedder: Embedder
+
+    def add(
+        self,
+        entity_id: str,
+        facts: Sequence[str] | str,
+        ids: Sequence[str] | None = None,
+        created_at: Any = None,
+        metadata: Any = None,
+        *,
+        session_id: Any = None,
+        supersedes: Sequence[str] | str | None = None,
+        expires_at: Any = None,
+        progress: Progress | None = None,
+        core: bool | Sequence[bool] = False,
+    ) -> list[str]:
+        """Store facts for ``entity_id``; returns their ids, one per input fact.
+
+        Without ``ids``, a fact whose normalised text is already stored for the
+        entity is not stored again: its ``last_seen`` / ``times_seen`` are
+        updated. With ``ids``, facts are upserted by id. ``created_at`` (datetime
+        or ISO 8601; default now) and ``metadata`` (dict) take one value for all
+        facts or a list with one per fact. ``session_id`` (a str, or one per
+        fact) marks the conversation the facts were said in: facts of one
+        session keep the order in which they were added, and recall lets a
+        fact borrow relevance from its neighbours (``neighbour_weight``).
+
+        ``supersedes`` lists ids of the entity's stored facts that the new
+        facts replace ("User moved to Paris" over "User lives in Lyon"): they
+        are deleted in the same write, after the new facts are stored, so
+        recall shows only the newer fact (deleted rather than hidden: a
+        replaced fact should not linger in exports, counts or the store; keep
+        history by exporting first). Ids of the facts being added and unknown
+        ids are ignored. ``expires_at`` (datetime, ISO 8601, or a
+        ``timedelta`` from now; one or one per fact) is when a fact stops
+        being recalled; a fact seen again with a new ``expires_at`` takes it.
+        ``progress(stage, done, total)`` is called as a bulk add goes:
+        ``"embed"`` after each embedding batch, ``"store"`` after each store
+        batch (an exception it raises is logged and ignored).
+
+        ``core`` (one bool, or one per fact) marks facts worth injecting on
+        every turn (an allergy, a medication, a diet): they get ``"core": True``
+        in their own metadata, and recall appends up to
+        ``config.core_limit`` of them after the facts it chose, whatever the
+        query. Metadata ``{"core": True}`` given by hand has the same effect;
+        ``core=False`` leaves a ``"core"`` key the metadata gives alone. A
+        fact seen again with ``core=True`` becomes core (a repeat without it
+        stays as it was); an upsert by ``ids`` replaces the metadata, core
+        flag included. ``update(..., core=False)`` unmarks a fact.
+
+        Everything is validated and embedded before anything is written. A
+        store failure after some of the facts landed (stored, or counted as
+        seen again) raises :class:`~memori_core.PartialWriteError` whose
+        ``stored_ids`` / ``unstored_ids`` say which (add the unstored ones
+        again); superseded facts a failure left in place are named in its
+        message. After any failure the next recall reads what the store really
+        holds.
+        """
+        entity_id = check_entity_id(entity_id)
+        texts = check_facts(facts)
+        report = _safe_progress(progress)
+        n = len(texts)
+        if n == 0:
+            return []
+        given_ids = check_ids(ids, n)
+        now = datetime.now(timezone.utc).isoformat()
+        stamps = [to_iso_utc(v) or now for v in per_fact(created_at, n, "created_at", (str, datetime))]
+        metas = [check_metadata(m, i) for i, m in enumerate(per_fact(metadata, n, "metadata", (dict,)))]
+        sessions = [check_session_id(v, i) for i, v in enumerate(per_fact(session_id, n, "session_id", (str,)))]
+        expiries = [check_expiry(v) for v in per_fact(expires_at, n, "expires_at", (str, datetime, timedelta))]
+        metas = [{**m, CORE_KEY: True} if c else m for m, c in zip(metas, check_core(core, n))]
+        replaced = check_id_list(supersedes, "supersedes") if supersedes is not None else []
+        out_ids = given_ids or [derived_fact_id(t) for t in texts]
+        seq0 = time.time_ns()
+
+        # Collapse repeats within the call: the last value of an id wins for
+        # caller ids; for derived ids the first occurrence is stored and the rest count as sightings.
+        batch: dict[str, StoredFact] = {}
+        for i, (fid, text, stamp, meta, session, expiry) in enumerate(
+            zip(out_ids, texts, stamps, metas, sessions, expiries)
+        ):
+            prev = batch.get(fid)
+            if prev is None or given_ids is not None:
+                batch[fid] = StoredFact(
+                    fid, entity_id, text, stamp, meta, last_seen=stamp, times_seen=1, session_id=session,
+                    seq=seq0 + i, expires_at=expiry,
+                )
+            else:
+                batch[fid] = replace(
+                    prev,
+                    times_seen=prev.times_seen + 1,
+                    last_seen=max(prev.last_seen or stamp, stamp),
+                    metadata={**prev.metadata, **meta},
+                    expires_at=expiry or prev.expires_at,
+                )
+        replaced = [fid for fid in replaced if fid not in batch]
+
+        derived = given_ids is None
+        # Embed (slow) before taking the locks, only what is not stored yet...
+        new, _ = _split_new_and_seen(batch, self._stored(entity_id, batch) if derived else {})
+        vec_of = self._embed_new(new, report)
+
+        with self._coord.writing(entity_id) as done:
+            # ...and decide under them, so that concurrent adds of one fact count every sighting.
+            new, seen = _split_new_and_seen(batch, self._stored(entity_id, batch) if derived else {})
+            late = [f for f in new if f.id not in vec_of]  # deleted meanwhile: embed now (rare)
+            if late:
+                vec_of.update(self._embed_new(late))
+            written: list[str] = []  # facts whose write landed, step by step
+            try:
+                if new:
+                    vectors = np.stack([vec_of[f.id] for f in new])
+                    tokens = self._coord.write_and_tokenise(new, lambda: self._upsert(entity_id, new, vectors, report))
+                    written += [f.id for f in new]
+                    done.upsert(new, vectors, tokens)
+                if seen:
+                    self.store.update_seen(entity_id, seen)
+                    written += [f.id for f in seen]
+                    done.update_seen(seen)
+                if replaced:
+                    self.store.delete(entity_id, replaced)
+                    done.remove(replaced)
+            except Exception as exc:
+                failure = _add_failure(entity_id, [*new, *seen], written, replaced, exc)
+                if failure is exc:
+                    raise
+                raise failure from _root_cause(exc)
+        return out_ids
+
+    def _stored(self, entity_id: str, batch: dict[str, StoredFact]) -> dict[str, StoredFact]:
+        return {f.id: f for f in self.store.get(entity_id, list(batch))}
+
+    def _embed_new(self, facts: list[StoredFact], progress: Progress | None = None) -> dict[str, np.ndarray]:
+        """Embed facts about to be stored, checking the dimension against the store's."""
+        if not facts:
+            return {}
+        texts = [f.content for f in facts]
+        if progress is None:
+            vectors = embed_in_batches(self.embedder, texts, self.embed_batch_size)
+        else:
+            parts = []
+            for start in range(0, len(texts), self.embed_batch_size):
+                parts.append(embed_in_batches(self.embedder, texts[start : start + self.embed_batch_size],
+                                              self.embed_batch_size))
+                progress("embed", min(start + self.embed_batch_size, len(texts)), len(texts))
+            dims = {p.shape[1] for p in parts}
+            if len(dims) > 1:
+                raise ValueError(f"embedder {self.embedder.name!r} returned vectors of several dimensions: {sorted(dims)}")
+            vectors = np.vstack(parts)
+        stored_dim = self.store.dimension()
+        if stored_dim is not None and stored_dim != vectors.shape[1]:
+            raise ValueError(
+                f"embedder {self.embedder.name!r} produces {vectors.shape[1]}-d vectors but the store "
+                f"holds {stored_dim}-d vectors; use the embedder the store was filled with, or a new store"
+            )
+        return {f.id: v for f, v in zip(facts, vectors)}
+
+    def _upsert(self, entity_id: str, facts: list[StoredFact], vectors: np.ndarray, progress: Progress | None) -> None:
+        if progress is None:
+            self.store.upsert(entity_id, facts, vectors)
+            return
+        total = len(facts)
+        self.store.upsert(entity_id, facts, vectors, progress=lambda done: progress("store", done, total))
+
+    def delete(self, entity_id: str, ids: Sequence[str]) -> list[str]:
+        """Delete some of ``entity_id``'s facts by id; returns the ids that were stored (and are deleted now),
+        in the order given, each once. Unknown ids are ignored.
+
+        A store failure after some of them were deleted raises
+        :class:`~memori_core.PartialDeleteError` with ``deleted_ids`` and
+        ``remaining_ids`` (read back from the store; deleting the remaining ones
+        again is exact); after any failure the next recall reads what the store
+        really holds.
+        """
+        entity_id = check_entity_id(entity_id)
+        id_list = check_id_list(ids, "ids")
+        if not id_list or not self.store.present(entity_id, id_list):
+            return []  # nothing to delete: no write, so the revision (and a snapshot) stay as they are
+        with self._coord.writing(entity_id) as done:
+            present = self.store.present(entity_id, id_list)  # again under the locks: exact
+            if present:
+                self.store.delete(entity_id, present)
+                done.remove(present)
+        return present
+
+    def forget(self, entity_id: str) -> None:
+        """Delete every fact of ``entity_id`` (and nothing of any other entity)."""
+        entity_id = check_entity_id(entity_id)
+        with self._coord.writing(entity_id) as done:
+            self.store.forget(entity_id)
+            done.drop()
+
+    def update(
+        self,
+        entity_id: str,
+        id: str,
+        *,
+        text: str | None = None,
+        metadata: dict[str, Any] | None = None,
+        expires_at: Any = _UNSET,
+        core: bool | None = None,
+    ) -> StoredFact:
+        """Edit one stored fact in place and return it; its id, session place and sightings are kept.
+
+        A new ``text`` is re-embedded; ``metadata`` replaces the user metadata
+        (pass the whole dict); ``expires_at`` sets (``None`` clears) the
+        expiry; ``core=True`` / ``False`` marks / unmarks the fact core (its
+        ``"core"`` metadata key, applied after ``metadata``; ``None`` leaves it
+        as the metadata says). ``updated_at`` records when. An unknown id raises ``KeyError``.
+        Note that the id stays the one derived from the old text: adding the
+        new text later without ``ids`` stores it as a second fact.
+        """
+        entity_id = check_entity_id(entity_id)
+        fid = check_id_list(id, "id")
+        if len(fid) != 1:
+            raise TypeError("id must be one fact id (a str)")
+        fid_s = fid[0]
+        new_text = check_facts(text)[0] if text is not None else None
+        new_meta = check_metadata(metadata, 0) if metadata is not None else None
+        new_expiry = check_expiry(expires_at) if expires_at is not _UNSET else None
+        new_core = check_core_flag(core)
+        vector = self._embed_new([StoredFact(fid_s, entity_id, new_text, None)]) if new_text is not None else {}
+        with self._coord.writing(entity_id) as done:
+            old = self.store.get(entity_id, [fid_s])
+            if not old:
+                raise KeyError(f"entity {entity_id!r} has no fact with id {fid_s!r}")
+            meta = dict(new_meta if new_meta is not None else old[0].metadata)
+            if new_core is True:
+                meta[CORE_KEY] = True
+            elif new_core is False:
+                meta.pop(CORE_KEY, None)
+            fact = replace(
+                old[0],
+                content=new_text if new_text is not None else old[0].content,
+                metadata=meta,
+                expires_at=new_expiry if expires_at is not _UNSET else old[0].expires_at,
+                updated_at=datetime.now(timezone.utc).isoformat(),
+            )
+            if new_text is not None:
+                vectors = np.stack([vector[fid_s]])
+                self.store.upsert(entity_id, [fact], vectors)
+                done.upsert([fact], vectors)
+            else:
+                self.store.update_seen(entity_id, [fact])
+                done.update_seen([fact])
+        return fact
+
+    def import_(
+        self, entity_id: str, records: Sequence[dict[str, Any]], *, reembed: bool = False,
+        progress: Progress | None = None,
+    ) -> list[str]:
+        """Store exported records as ``entity_id``'s facts (upserted by id); returns their ids.
+
+        Vectors in the records are used when every record has one of the
+        store's dimension and ``reembed`` is False; otherwise every text is
+        embedded with this engine's embedder (e.g. to move to another
+        embedder). Ids, timestamps, sightings, sessions and their order are
+        kept, so recall over the imported facts is the recall of the export.
+        Everything is validated before anything is written; a failure part-way
+        raises :class:`~memori_core.PartialWriteError` like :meth:`add`.
+        ``progress`` is reported as in :meth:`add`.
+        """
+        entity_id = check_entity_id(entity_id)
+        report = _safe_progress(progress)
+        if isinstance(records, (str, bytes, dict)) or not isinstance(records, Sequence):
+            raise TypeError(f"records must be a list of dicts, got {type(records).__name__}")
+        now = datetime.now(timezone.utc).isoformat()
+        seq0 = time.time_ns()
+        batch: dict[str, tuple[StoredFact, np.ndarray | None]] = {}
+        for i, record in enumerate(records):
+            text = record.get("text") if isinstance(record, dict) else None
+            default_id = derived_fact_id(text) if isinstance(text, str) and text.strip() else ""
+            fact, vec = from_record(entity_id, record, i, default_id=default_id, default_seq=seq0 + i, now=now)
+            batch[fact.id] = (fact, vec)  # a repeated id: the last record wins, as in add(ids=...)
+        if not batch:
+            return []
+        facts = [f for f, _ in batch.values()]
+        given = [v for _, v in batch.values()]
+        stored_dim = self.store.dimension()
+        dims = {v.shape[0] for v in given if v is not None}
+        usable = not reembed and all(v is not None for v in given) and len(dims) == 1
+        if usable and stored_dim is not None and dims != {stored_dim}:
+            raise ValueError(
+                f"records carry {dims.pop()}-d vectors but the store holds {stored_dim}-d vectors; "
+                "pass reembed=True to embed the texts with this engine's embedder"
+            )
+        if usable:
+            vectors = np.stack(given).astype(np.float32)  # type: ignore[arg-type]
+        else:
+            vec_of = self._embed_new(facts, report)
+            vectors = np.stack([vec_of[f.id] for f in facts])
+        with self._coord.writing(entity_id) as done:
+            self._upsert(entity_id, facts, vectors, report)
+            done.upsert(facts, vectors)  # kept as the whole copy when it is the entity's first write...
+            done.drop()  # ...else a bulk write: the next recall loads it whole
+        return list(batch)
