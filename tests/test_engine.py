@@ -611,3 +611,14 @@ def test_concurrent_adds_of_one_fact_count_every_sighting() -> None:
     [stored] = store.get("u1", [derived_fact_id("User likes tea.")])
     assert stored.times_seen == 1 + 4 * 10
     assert engines[0].count("u1") == 1
+
+
+def test_an_engine_without_a_store_opens_the_embedded_store_at_the_default_path(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("MEMORI_RECALL_PATH", str(tmp_path / "memory"))
+    engine = RecallEngine(embedder=HashEmbedder())
+    try:
+        assert isinstance(engine.store, ChromaStore) and engine.store.location == str(tmp_path / "memory")
+        engine.add("u", ["User lives in Lisbon."])
+        assert [f.content for f in engine.recall("Lisbon", "u")] == ["User lives in Lisbon."]
+    finally:
+        engine.store.close()

@@ -1,15 +1,18 @@
-"""Rebuilding an entity cache from some of its rows: compaction (in place) and the canonical copy (snapshots)."""
+"""The parts of an entity cache rebuilt from some of its rows (columns, forward index, postings), for compaction
+(in place) and the canonical copy (snapshots): :meth:`EntityCache.maybe_compact` and :meth:`EntityCache.canonical`."""
 
 from __future__ import annotations
 
-from collections import Counter
 from itertools import chain
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .columns import Columns, LoadedColumns
-from .entity import EntityCache, Forward
-from .postings import CSRIndex
+from .columns import Columns
+from .postings import CSRIndex, Forward
+
+if TYPE_CHECKING:
+    from .entity import EntityCache
 
 
 def gather_terms(cache: EntityCache, rows: np.ndarray) -> Forward:
@@ -34,31 +37,11 @@ def gather_terms(cache: EntityCache, rows: np.ndarray) -> Forward:
     return ptr, np.ascontiguousarray(flat[at], dtype=np.int32)
 
 
-def _parts(cache: EntityCache, rows: np.ndarray) -> tuple[Columns, Forward, CSRIndex, int]:
+def rebuilt_parts(cache: EntityCache, rows: np.ndarray) -> tuple[Columns, Forward, CSRIndex, int]:
+    """Columns, forward index, postings and expiring-row count of ``rows`` of ``cache``, in that order."""
     rows = np.asarray(rows, dtype=np.int64)
     cols = cache.columns.take(rows, cache._overrides)
     forward = gather_terms(cache, rows)
     # Term ids stay valid: the vocabulary is kept (terms no row holds any more score nothing).
     index = CSRIndex.build(dict(cache.lexicon.vocab), *forward)
     return cols, forward, index, int(np.isfinite(cols.expires).sum())
-
-
-def rebuilt(cache: EntityCache, rows: np.ndarray) -> EntityCache:
-    """A new cache of ``rows`` of ``cache`` (in that order); session links are rebuilt by ``seq``."""
-    cols, forward, index, n_expiring = _parts(cache, rows)
-    loaded = LoadedColumns(cols, Counter(cache.skipped_dims), n_expiring)
-    out = EntityCache.from_columns(cache.entity_id, cache.revision, loaded, cache.key, forward=forward, index=index)
-    out.dim = cache.dim
-    return out
-
-
-def rebuild_into(cache: EntityCache, rows: np.ndarray) -> None:
-    """Keep only ``rows`` of ``cache`` (in that order), rebuilt in place; its warnings and revision stay."""
-    picked = np.asarray(rows, dtype=np.int64).tolist()
-    tokens = {key: [lists[r] for r in picked] for key, lists in cache._tokens.items()}
-    indexed = list(cache._indexes)
-    cols, forward, index, n_expiring = _parts(cache, rows)
-    cache._adopt(cols, forward, index, n_expiring)
-    cache._tokens = tokens
-    for key in indexed:
-        cache.index(key)

@@ -14,12 +14,13 @@ from ..filters import Where, matches, where_key
 from ..ranking.core import CORE_KEY, is_core
 from ..ranking.dense import l2_normalise, top_k
 from ..ranking.lexical import term_frequencies
-from .quantized import QuantizedMatrix, worth_searching
 from ..stemming import analyzer
 from ..validate import iso_to_ts
 from .columns import Columns, LoadedColumns, metadata_json
+from .compaction import rebuilt_parts
 from .facts_view import FactsView, PoolFacts, build_fact
-from .postings import AnalyzerKey, CSRIndex, tokenize_to_ids
+from .postings import AnalyzerKey, CSRIndex, Forward, tokenize_to_ids
+from .quantized import QuantizedMatrix, worth_searching
 from .sessions import link_sessions
 
 DEFAULT_KEY: AnalyzerKey = ("unicode", "english")
@@ -33,7 +34,6 @@ _COMPACT_SHARE = 0.25
 # Facts rewritten in place (update_seen) are folded into the string columns beyond this many.
 _FOLD_MIN = 4096
 
-Forward = tuple[np.ndarray, np.ndarray]  # doc_ptr (int64, rows + 1), doc_terms (int32): term ids per row
 
 
 class EntityCache:
@@ -645,9 +645,12 @@ class EntityCache:
         """Rebuild without dead rows once they are many (amortised: never on every write)."""
         if self.n_dead < _COMPACT_MIN_DEAD or self.n_dead < _COMPACT_SHARE * self._n:
             return
-        from .compaction import rebuild_into
-
-        rebuild_into(self, self.live_rows())
+        tokens = {key: [lists[r] for r in self.live_rows().tolist()] for key, lists in self._tokens.items()}
+        indexed = list(self._indexes)
+        self._adopt(*rebuilt_parts(self, self.live_rows()))  # warnings and revision stay
+        self._tokens = tokens
+        for key in indexed:
+            self.index(key)
 
     def is_canonical(self) -> bool:
         """True when the rows are exactly what a reload from the store gives (nothing written in place)."""
@@ -657,8 +660,10 @@ class EntityCache:
         """This cache as a reload from the store would build it (itself when nothing was written in place)."""
         if self.is_canonical():
             return self
-        from .compaction import rebuilt
-
         live = self.live_rows()
         no_session = self.c.session[live] < 0
-        return rebuilt(self, live[np.lexsort((live, self.c.seq[live], no_session))])
+        cols, forward, index, n_expiring = rebuilt_parts(self, live[np.lexsort((live, self.c.seq[live], no_session))])
+        loaded = LoadedColumns(cols, Counter(self.skipped_dims), n_expiring)
+        out = EntityCache.from_columns(self.entity_id, self.revision, loaded, self.key, forward=forward, index=index)
+        out.dim = self.dim
+        return out

@@ -23,6 +23,9 @@ AnalyzerKey = tuple[str, "str | None"]
 
 _EMPTY_I32 = np.zeros(0, dtype=np.int32)
 
+Forward = tuple[np.ndarray, np.ndarray]
+"""A forward index: ``doc_ptr`` (int64, rows + 1) and ``doc_terms`` (int32), the term ids of each row."""
+
 
 class CSRIndex:
     """BM25 postings of one analyzer's term ids, for rows ``0..n_rows-1`` of a cache.

@@ -76,7 +76,7 @@ class RecallEngine(ReadPath, WritePath):
         when the gate is off (``gate="off"``) or there is nothing to rank."""
         judge_timeout = _check_judge(judge, judge_timeout)
         if store is None:
-            from .store.chroma import ChromaStore
+            from ..store.chroma import ChromaStore
 
             store = ChromaStore()
         self.store: FactStore = store
