@@ -1,10 +1,11 @@
 """The recall cache: each entity's facts held in process as arrays, kept fresh against the store.
 
-* :mod:`.strings`, :mod:`.columns` - per-row columns (numpy arrays; strings as one UTF-8 buffer + offsets);
+* :mod:`.strings`, :mod:`.columns` - per-row columns (numpy arrays; strings as one UTF-8 buffer + offsets) and
+  the StoredFacts read from them;
 * :mod:`.postings` - whole-memory BM25 postings as CSR arrays of term ids (:class:`CSRIndex`), one per analyzer;
 * :mod:`.quantized` - the 8-bit FAISS copy of a large entity's matrix, searched with an exactness bound;
-* :mod:`.entity` - :class:`EntityCache`, with :mod:`.sessions` (neighbour links), :mod:`.facts_view`
-  (StoredFacts built on read) and :mod:`.compaction` (rebuilds);
+* :mod:`.entity` - :class:`EntityCache`, with :mod:`.sessions` (neighbour links)
+  and :mod:`.compaction` (rebuilds);
 * :mod:`.registry` - :class:`CacheRegistry`, bounded in entities and bytes;
 * :mod:`.coordinator` - freshness and locking (the lock order is written there);
 * :mod:`.snapshot_format` - the per-entity snapshot file, :mod:`.snapshot_files` - a store's snapshot folder

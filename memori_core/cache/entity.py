@@ -16,9 +16,8 @@ from ..ranking.dense import l2_normalise, top_k
 from ..ranking.lexical import term_frequencies
 from ..stemming import analyzer
 from ..validate import iso_to_ts
-from .columns import Columns, LoadedColumns, metadata_json
+from .columns import Columns, FactsView, LoadedColumns, PoolFacts, build_fact, metadata_json
 from .compaction import rebuilt_parts
-from .facts_view import FactsView, PoolFacts, build_fact
 from .postings import AnalyzerKey, CSRIndex, Forward, tokenize_to_ids
 from .quantized import QuantizedMatrix, worth_searching
 from .sessions import link_sessions

@@ -149,7 +149,7 @@ class ReadPath:
         query = check_query(query)
         entity_id = check_entity_id(entity_id)
         limit = check_limit(limit, self.config.limit)
-        where = check_where(where)
+        where = check_where(where) if where is not None else None
         read, conversation = self._conversation(query, context)
         if not query.strip() or limit <= 0:
             return []
@@ -179,7 +179,7 @@ class ReadPath:
         query = check_query(query)
         entity_id = check_entity_id(entity_id)
         limit = check_limit(limit, self.config.limit)
-        where = check_where(where)
+        where = check_where(where) if where is not None else None
         cfg = self.config
         read, conversation = self._conversation(query, context)
         q_tokens = analyzer(cfg.tokenizer, cfg.stemmer)(query)
@@ -322,6 +322,8 @@ class ReadPath:
     def _conversation(self, query: str, context: Any) -> tuple[list[str], str | None]:
         """The turns of ``context`` that recall reads (a judge is shown them too) and the conversation text
         that moves the query: ``None`` without read turns, with ``context_weight`` 0, or for a courtesy turn."""
+        if context is None:
+            return [], None
         read = recent_turns(check_context(context), self.config.context_turns)
         if not read or self.config.context_weight <= 0 or self._is_courtesy(query):
             return read, None
