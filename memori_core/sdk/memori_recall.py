@@ -1,4 +1,4 @@
-"""Long-term memory for direct provider SDK calls: extract the question, recall, inject."""
+"""``MemoriRecall``: long-term memory for direct provider SDK calls (find the question, recall, inject)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from .context import format_context
-from .engine import RecallEngine
-from .facts import RecalledFact
-from .injection import check_injectable, inject_context, normalize_provider
-from .query import context_turns, extract_query_and_context
-from .validate import check_entity_id, check_limit
+from ..context import format_context
+from ..engine import RecallEngine
+from ..facts import RecalledFact
+from ..query import context_turns, extract_query_and_context
+from ..validate import check_entity_id, check_limit
+from .system_prompt import check_injectable, inject_context, normalize_provider
 
 __all__ = ["MemoriRecall"]
 
