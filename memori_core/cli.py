@@ -494,9 +494,14 @@ def _store_options(p: argparse.ArgumentParser, *, creates: bool = False) -> None
     p.set_defaults(creates_store=creates)
 
 
-def _entity_option(p: argparse.ArgumentParser, *, described: bool = True) -> None:
-    """``--entity`` / ``-e`` (required); ``described``: with its help text."""
+def _entity_command(commands: Subparsers, name: str, handler: Callable[[argparse.Namespace], int], *, help: str,
+                    description: str | None = None, described: bool = True) -> argparse.ArgumentParser:
+    """Add the subcommand ``name`` over one entity's facts, with ``--entity`` / ``-e`` first (``described``: with
+    its help text); the caller adds the command's own arguments, then :func:`_store_options`."""
+    p = commands.add_parser(name, help=help, description=description)
     p.add_argument("--entity", "-e", required=True, help="whose facts (user, agent, ...)" if described else None)
+    p.set_defaults(func=handler)
+    return p
 
 
 def _quiet_option(p: argparse.ArgumentParser) -> None:
@@ -511,38 +516,32 @@ def _ids_argument(p: argparse.ArgumentParser) -> None:
 
 
 def _add_parser(commands: Subparsers) -> None:
-    p = commands.add_parser("add", help="store facts for an entity")
-    _entity_option(p, described=False)
+    p = _entity_command(commands, "add", cmd_add, help="store facts for an entity", described=False)
     p.add_argument("facts", nargs="*", help="facts (or one per line on stdin)")
     _quiet_option(p)
     p.add_argument("--core", action="store_true",
                    help="mark the facts core (allergies, medication, diet): recall appends them on every query")
     _store_options(p, creates=True)
-    p.set_defaults(func=cmd_add)
 
 
 def _recall_parser(commands: Subparsers) -> None:
-    p = commands.add_parser("recall", help="recall an entity's facts for a query")
-    _entity_option(p, described=False)
+    p = _entity_command(commands, "recall", cmd_recall, help="recall an entity's facts for a query", described=False)
     p.add_argument("query")
     p.add_argument("--limit", "-k", type=int, default=None)
     p.add_argument("--explain", action="store_true", help="show every candidate's scores")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--memori-compat", action="store_true", help="upstream Memori's exact ranking")
     _store_options(p)
-    p.set_defaults(func=cmd_recall)
 
 
 def _forget_parser(commands: Subparsers) -> None:
-    p = commands.add_parser("forget", help="delete every fact of an entity")
-    _entity_option(p, described=False)
+    p = _entity_command(commands, "forget", cmd_forget, help="delete every fact of an entity", described=False)
     _store_options(p)
-    p.set_defaults(func=cmd_forget)
 
 
 def _list_parser(commands: Subparsers) -> None:
-    p = commands.add_parser(
-        "list", help="list an entity's stored facts, newest first",
+    p = _entity_command(
+        commands, "list", cmd_list, help="list an entity's stored facts, newest first",
         description="List the stored facts of an entity, newest first (by created_at, then order of addition), "
         "one per line: ID, CREATED_AT (UTC, to the second) and TEXT (line breaks shown as \\n); facts past "
         "their expires_at are listed, marked [expired] (recall skips them); core facts are marked [core]. "
@@ -551,7 +550,6 @@ def _list_parser(commands: Subparsers) -> None:
         "note on standard error). --json prints a JSON array of records (the fields of `memori export`, "
         "without vectors) and nothing on standard error.",
     )
-    _entity_option(p)
     p.add_argument("--limit", "-n", type=_int_at_least(1), default=20, metavar="N",
                    help="facts per page (default 20)")
     p.add_argument("--offset", type=_int_at_least(0), default=0, metavar="N",
@@ -564,53 +562,46 @@ def _list_parser(commands: Subparsers) -> None:
     p.add_argument("--oldest-first", action="store_true", help="oldest first instead")
     p.add_argument("--json", action="store_true", help="a JSON array of records")
     _store_options(p)
-    p.set_defaults(func=cmd_list)
 
 
 def _get_parser(commands: Subparsers) -> None:
-    p = commands.add_parser(
-        "get", help="show an entity's facts by id",
+    p = _entity_command(
+        commands, "get", cmd_get, help="show an entity's facts by id",
         description="Show the facts of an entity with these ids, in the order given (an id given twice is shown "
         "once), in the format of `memori list`. Ids are scoped per entity: another entity's fact with the same "
         "id is never shown. Each unknown id is reported on standard error and makes the exit code 1; the "
         "facts that were found are still printed.",
     )
-    _entity_option(p)
     _ids_argument(p)
     p.add_argument("--json", action="store_true", help="a JSON array of the records found")
     _store_options(p)
-    p.set_defaults(func=cmd_get)
 
 
 def _delete_parser(commands: Subparsers) -> None:
-    p = commands.add_parser(
-        "delete", help="delete an entity's facts by id",
+    p = _entity_command(
+        commands, "delete", cmd_delete, help="delete an entity's facts by id",
         description="Delete the facts of an entity with these ids (never another entity's, even with the same "
         "id) and print how many were deleted. Like rm: each unknown id is reported on standard error and "
         "makes the exit code 1, and the known ones are deleted anyway. There is no confirmation and no undo "
         "(keep a copy with `memori export` first); `memori forget` deletes every fact of an entity.",
     )
-    _entity_option(p)
     _ids_argument(p)
     _store_options(p)
-    p.set_defaults(func=cmd_delete)
 
 
 def _count_parser(commands: Subparsers) -> None:
-    p = commands.add_parser(
-        "count", help="print how many facts an entity has",
+    p = _entity_command(
+        commands, "count", cmd_count, help="print how many facts an entity has",
         description="Print the number of facts stored for an entity (expired ones included; 0 for an entity "
         "without facts). --json prints {\"entity_id\": ..., \"count\": N}.",
     )
-    _entity_option(p)
     p.add_argument("--json", action="store_true", help="a JSON object {entity_id, count}")
     _store_options(p)
-    p.set_defaults(func=cmd_count)
 
 
 def _export_parser(commands: Subparsers) -> None:
-    p = commands.add_parser(
-        "export", help="write an entity's facts as JSON Lines",
+    p = _entity_command(
+        commands, "export", cmd_export, help="write an entity's facts as JSON Lines",
         description="Write every fact of an entity as JSON Lines, one record per line in order of addition: "
         "id, text, created_at, last_seen, times_seen, session_id, seq, metadata, updated_at, expires_at "
         "(and vector with --vectors). Records carry no entity: `memori import -e NAME` names it. The JSON is "
@@ -618,7 +609,6 @@ def _export_parser(commands: Subparsers) -> None:
         "between stores: `memori export -e u --path A | memori import -e u --server HOST:PORT`. An entity "
         "without facts gives an empty export (exit 0, a warning on standard error).",
     )
-    _entity_option(p)
     p.add_argument("--output", "-o", default=None, metavar="FILE",
                    help="write to FILE (replaced if it exists; written only once the export was read) "
                    "instead of standard output ('-')")
@@ -626,12 +616,11 @@ def _export_parser(commands: Subparsers) -> None:
                    help="include the stored embeddings: an import into a store of the same embedder "
                    "then needs no re-embedding (about 8 KB more per fact for MiniLM)")
     _store_options(p)
-    p.set_defaults(func=cmd_export)
 
 
 def _import_parser(commands: Subparsers) -> None:
-    p = commands.add_parser(
-        "import", help="add facts from JSON Lines written by `memori export`",
+    p = _entity_command(
+        commands, "import", cmd_import, help="add facts from JSON Lines written by `memori export`",
         description="Read JSON Lines written by `memori export` (blank lines are skipped) and store the records "
         "as the entity's facts, keeping their ids, timestamps, sightings and sessions, so that recall over "
         "them is the recall of the export; a record with the id of a stored fact replaces it. Every line is "
@@ -641,7 +630,6 @@ def _import_parser(commands: Subparsers) -> None:
         "with the local MiniLM. Prints how many facts were imported. An export and an import over the same "
         "folder cannot run in one pipe (one process per folder): go through a file with -o / -i.",
     )
-    _entity_option(p)
     p.add_argument("--input", "-i", default=None, metavar="FILE",
                    help="read FILE instead of standard input ('-'); standard input must not be a terminal")
     _quiet_option(p)
@@ -649,7 +637,6 @@ def _import_parser(commands: Subparsers) -> None:
                    help="embed the texts even when the records carry usable vectors (e.g. vectors of "
                    "another embedder with the same dimension)")
     _store_options(p, creates=True)
-    p.set_defaults(func=cmd_import)
 
 
 def _demo_parser(commands: Subparsers) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -148,69 +149,66 @@ def _eval_options(p: argparse.ArgumentParser, limit_help: str | None = None) -> 
     p.add_argument("--quiet", action="store_true", help="no progress on standard error")
 
 
+def _task(tasks: Subparsers, name: str, handler: Callable[[argparse.Namespace], int], *, help: str,
+          description: str, file_help: str, limit_help: str | None = None) -> argparse.ArgumentParser:
+    """Add the ``memori eval`` task ``name``: its file argument and the options every task takes; the
+    parser is returned for the task's own options."""
+    p = tasks.add_parser(name, help=help, description=f"{description} {_SHIPPED}")
+    p.add_argument("file", help=file_help)
+    _eval_options(p, limit_help)
+    p.set_defaults(func=handler)
+    return p
+
+
 def _locomo_parser(tasks: Subparsers) -> None:
-    p = tasks.add_parser(
-        "locomo",
+    p = _task(
+        tasks, "locomo", cmd_eval_locomo,
         help="LoCoMo-format conversations: rankings (R@5, R@10, nDCG@10 per category) and injection",
-        description="Each conversation is a memory, each turn a fact, each question with evidence a query. "
-        + _SHIPPED,
+        description="Each conversation is a memory, each turn a fact, each question with evidence a query.",
+        file_help="a JSON file in LoCoMo's format (e.g. locomo10.json)",
     )
-    p.add_argument("file", help="a JSON file in LoCoMo's format (e.g. locomo10.json)")
-    _eval_options(p)
     p.add_argument("--details-json", default=None, metavar="FILE",
                    help="write the threshold calibration and short-query results as JSON")
     p.add_argument("--conversations", default=None, help="comma-separated sample ids to keep")
     p.add_argument("--short-queries", action="store_true",
                    help="also compare default vs Memori ranking on 1- and 2-word queries")
-    p.set_defaults(func=cmd_eval_locomo)
-
-
-def _memory_parser(tasks: Subparsers) -> None:
-    p = tasks.add_parser(
-        "memory",
-        help="LongMemEval-style chat memories: rankings, injection and abstentions",
-        description="A list of pools {id, facts: [{id, text, session_id, when, role}], queries: [{q, evidence, "
-        "category, abstention}]}; facts are added session by session. " + _SHIPPED,
-    )
-    p.add_argument("file", help="a JSON file of memory pools (e.g. longmemeval/dev.json)")
-    _eval_options(p)
-    p.set_defaults(func=cmd_eval_memory)
-
-
-def _prefeval_parser(tasks: Subparsers) -> None:
-    p = tasks.add_parser(
-        "prefeval",
-        help="PrefEval preferences among persona facts: rankings, injection and abstentions",
-        description="A list of users {user, facts: [{id, text, source, topic}], queries: [{q, evidence, topic, "
-        "abstention}]}; categories are the topics' prefixes. " + _SHIPPED,
-    )
-    p.add_argument("file", help="a JSON file in the PrefEval task's format (e.g. prefeval/dev.json)")
-    _eval_options(p)
-    p.set_defaults(func=cmd_eval_prefeval)
 
 
 def _app_parser(tasks: Subparsers) -> None:
-    p = tasks.add_parser(
-        "app",
+    p = _task(
+        tasks, "app", cmd_eval_app,
         help="app memory: what recall() injects turn by turn in everyday dialogues",
         description="A file {name, version, users: [{user, facts: [{id, text, core, domain}], dialogues: [{id, "
         "turns: [{text, needs, kind}]}]}]} (evals/app_memory/README.md). Every turn is recalled with the "
         "earlier turns of its dialogue as context (when recall() takes context=), and scored by kind: "
         "needed-fact hit, all-needed hit, follow-up hit, off-topic clean, facts per turn, and the same "
-        "ranking without its gate. " + _SHIPPED,
+        "ranking without its gate.",
+        file_help="a JSON file in the app-memory format (e.g. evals/app_memory/dev.json)",
+        limit_help="facts recall() returns per turn (default 5)",
     )
-    p.add_argument("file", help="a JSON file in the app-memory format (e.g. evals/app_memory/dev.json)")
-    _eval_options(p, limit_help="facts recall() returns per turn (default 5)")
     p.add_argument("--no-context", action="store_true",
                    help="recall each turn alone, without the earlier turns of its dialogue")
     p.add_argument("--core", action="store_true",
                    help="add the facts marked core with core=True (when the engine's add() takes it)")
-    p.set_defaults(func=cmd_eval_app)
 
 
 def add_eval_command(commands: Subparsers) -> None:
     """Add ``memori eval`` and its tasks (locomo, memory, prefeval, app) to the command's subparsers."""
     p = commands.add_parser("eval", help="measure recall quality on a benchmark file")
     tasks = p.add_subparsers(dest="benchmark", required=True)
-    for add_task in (_locomo_parser, _memory_parser, _prefeval_parser, _app_parser):
-        add_task(tasks)
+    _locomo_parser(tasks)
+    _task(
+        tasks, "memory", cmd_eval_memory,
+        help="LongMemEval-style chat memories: rankings, injection and abstentions",
+        description="A list of pools {id, facts: [{id, text, session_id, when, role}], queries: [{q, evidence, "
+        "category, abstention}]}; facts are added session by session.",
+        file_help="a JSON file of memory pools (e.g. longmemeval/dev.json)",
+    )
+    _task(
+        tasks, "prefeval", cmd_eval_prefeval,
+        help="PrefEval preferences among persona facts: rankings, injection and abstentions",
+        description="A list of users {user, facts: [{id, text, source, topic}], queries: [{q, evidence, topic, "
+        "abstention}]}; categories are the topics' prefixes.",
+        file_help="a JSON file in the PrefEval task's format (e.g. prefeval/dev.json)",
+    )
+    _app_parser(tasks)

@@ -33,6 +33,7 @@ of the LLM extractors).
 [ExtractedFact(text='User is training for a marathon.', supersedes=(), core=False)]
 """
 
+from . import core_facts, prompt, prompted, rule_based, rules, sentences, types
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .prompt import build_extraction_prompt, check_max_facts, parse_extraction_reply
 from .prompted import PromptedFactExtractor
@@ -55,34 +56,12 @@ from .rules import (
 from .sentences import split_sentences
 from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, FactExtractor, KnownFact, Message, MessageLike, as_messages
 
-__all__ = [
-    "DEFAULT_MAX_FACT_CHARS",
-    "DROP_EMPTY",
-    "DROP_HYPOTHETICAL",
-    "DROP_INSTRUCTION",
-    "DROP_NOT_FIRST_PERSON",
-    "DROP_OPINION",
-    "DROP_QUESTION",
-    "DROP_SECOND_PERSON",
-    "DROP_SMALL_TALK",
-    "DROP_TOO_LONG",
-    "KEPT_AS_SAID",
-    "KEPT_REWRITTEN",
-    "CoreRule",
-    "ExtractedFact",
-    "FactExtractor",
-    "KnownFact",
-    "Message",
-    "MessageLike",
-    "PromptedFactExtractor",
-    "RuleBasedFactExtractor",
-    "SentenceVerdict",
-    "as_messages",
-    "build_extraction_prompt",
-    "check_core_rule",
-    "check_max_facts",
-    "is_core_fact",
-    "judge_sentence",
-    "parse_extraction_reply",
-    "split_sentences",
-]
+# The package exports what each module exports (in this form type checkers read it too).
+__all__: list[str] = []
+__all__ += types.__all__
+__all__ += sentences.__all__
+__all__ += rules.__all__
+__all__ += rule_based.__all__
+__all__ += core_facts.__all__
+__all__ += prompt.__all__
+__all__ += prompted.__all__
