@@ -18,10 +18,9 @@ from .engine import RecallEngine
 from .explain import CandidateScore, RecallReport
 from .extraction import ExtractedFact, FactExtractor, RuleBasedFactExtractor
 from .facts import RecalledFact, StoredFact
-from .injection import inject_context
 from .judge import Judge
 from .ranking.rerank import rerank
-from .sdk_recall import MemoriRecall
+from .sdk import MemoriRecall, inject_context
 from .store import ChromaStore, FactStore, FolderInUseError, PartialDeleteError, PartialWriteError
 
 __all__ = [

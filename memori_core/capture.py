@@ -15,7 +15,8 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from .extraction import ExtractedFact, FactExtractor, MessageLike, RuleBasedFactExtractor, as_messages
+from .extraction.rule_based import RuleBasedFactExtractor
+from .extraction.types import ExtractedFact, FactExtractor, MessageLike, as_messages
 from .failopen import warn_failed
 from .text import normalize_fact_text
 

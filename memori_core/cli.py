@@ -27,21 +27,20 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 from ._version import __version__
 from .config import RecallConfig
 from .context import format_context
 from .engine import RecallEngine, derived_fact_id
+from .evaluation.cli import add_eval_command
+from .evaluation.report import progress_bar
 from .facts import StoredFact
 from .filters import check_where
 from .ranking.core import is_core
 from .records import from_record, to_record
 from .store.chroma import PATH_ENV, ChromaStore, default_store_path
 from .validate import parse_utc
-
-if TYPE_CHECKING:
-    from .evaluation import Memory
 
 DEMO_MEMORIES: dict[str, list[str]] = {
     "alice": [
@@ -204,7 +203,6 @@ def _write_progress(args: argparse.Namespace) -> Callable[[str, int, int], None]
     """A progress bar on standard error for a bulk write, when that is a terminal and ``--quiet`` is not given."""
     if getattr(args, "quiet", False) or not sys.stderr.isatty():
         return None
-    from .evaluation.report import progress_bar
 
     def show(stage: str, done: int, total: int) -> None:
         progress_bar(done, total, _STAGE_WORDS.get(stage, stage))
@@ -213,6 +211,7 @@ def _write_progress(args: argparse.Namespace) -> Callable[[str, int, int], None]
 
 
 def cmd_add(args: argparse.Namespace) -> int:
+    """``memori add``: store the facts given (or read one per line from standard input); print each id."""
     facts = list(args.facts)
     if not facts and not sys.stdin.isatty():
         facts = [line.strip() for line in sys.stdin if line.strip()]
@@ -225,6 +224,7 @@ def cmd_add(args: argparse.Namespace) -> int:
 
 
 def cmd_recall(args: argparse.Namespace) -> int:
+    """``memori recall``: the context block recalled for a query (``--explain``: every candidate's scores)."""
     engine = _engine(args)
     if not args.json and engine.count(args.entity) == 0:
         # The engine answers an unknown entity without loading the model; a person is told why it is empty.
@@ -248,6 +248,7 @@ def cmd_recall(args: argparse.Namespace) -> int:
 
 
 def cmd_forget(args: argparse.Namespace) -> int:
+    """``memori forget``: delete every fact of an entity."""
     engine = _engine(args)
     before = engine.count(args.entity)
     engine.forget(args.entity)
@@ -304,6 +305,7 @@ def _print_facts(facts: Sequence[StoredFact], as_json: bool) -> None:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    """``memori list``: one page of an entity's facts, newest first."""
     # One fact more than the page, to tell a person (on stderr) that there is a next page.
     facts = _engine(args).list(args.entity, limit=args.limit + 1, offset=args.offset, session_id=args.session,
                                where=args.where, newest_first=not args.oldest_first)
@@ -328,6 +330,7 @@ def _unknown_ids(entity: str, ids: Sequence[str], found: set[str]) -> list[str]:
 
 
 def cmd_get(args: argparse.Namespace) -> int:
+    """``memori get``: an entity's facts by id (exit 1 when an id is unknown)."""
     ids = list(dict.fromkeys(args.ids))  # an id asked twice is shown once
     facts = _engine(args).get(args.entity, ids)
     _print_facts(facts, args.json)
@@ -335,6 +338,7 @@ def cmd_get(args: argparse.Namespace) -> int:
 
 
 def cmd_delete(args: argparse.Namespace) -> int:
+    """``memori delete``: delete an entity's facts by id (exit 1 when an id is unknown)."""
     engine = _engine(args)
     ids = list(dict.fromkeys(args.ids))
     deleted = engine.delete(args.entity, ids)  # the ids that were stored
@@ -344,12 +348,14 @@ def cmd_delete(args: argparse.Namespace) -> int:
 
 
 def cmd_count(args: argparse.Namespace) -> int:
+    """``memori count``: how many facts an entity has."""
     n = _engine(args).count(args.entity)
     print(json.dumps({"entity_id": args.entity, "count": n}, ensure_ascii=False) if args.json else n)
     return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    """``memori export``: every fact of an entity as JSON Lines."""
     records = _engine(args).export(args.entity, include_vectors=args.vectors)
     # ASCII JSON (non-ASCII escaped): the same bytes whatever the terminal's or the platform's encoding.
     text = "".join(json.dumps(r, ensure_ascii=True, allow_nan=False) + "\n" for r in records)
@@ -424,6 +430,7 @@ def _parse_records(entity: str, text: str) -> tuple[list[dict[str, Any]], list[A
 
 
 def cmd_import(args: argparse.Namespace) -> int:
+    """``memori import``: add the records of JSON Lines written by ``memori export``."""
     # Read and validate everything before the store is opened: a bad line writes nothing.
     records, vectors = _parse_records(args.entity, _read_input(args))
     engine = _engine(args)
@@ -445,6 +452,7 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    """``memori demo``: seed two users, recall and explain over a temporary embedded store."""
     keep = check_store_path(args.path, creates=True) if args.path else None
     with tempfile.TemporaryDirectory(prefix="memori-demo-") as tmp:
         path = keep or Path(tmp)
@@ -468,151 +476,72 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _eval_run(args: argparse.Namespace, task: str, memories: list[Memory],
-              category_labels: dict[str, str] | None = None, short_queries: bool = False) -> dict[str, Any]:
-    """Evaluate ``memories``, print the tables, write ``--json``; returns the metrics dict."""
-    from .evaluation import count, evaluate, format_table, load_embedder, progress_bar
+# -- the parser: one function per subcommand --------------------------------------
 
-    if args.limit < 1:
-        raise ValueError(f"--limit must be >= 1, got {args.limit}")
-    n = count(memories)
-    print(f"{task}: {n['memories']} memories, {n['facts']} facts, {n['answerable']} questions with evidence, "
-          f"{n['abstention']} abstention questions; limit {args.limit}", file=sys.stderr)
-    if not args.quiet:
-        print(f"loading the embedder {args.embedder!r}...", file=sys.stderr, flush=True)
-    embedder = load_embedder(args.embedder)
-    result = {"task": task, **evaluate(
-        memories,
-        config=RecallConfig.from_env(),  # the shipped config, with any MEMORI_RECALL_* overrides
-        embedder=embedder,
-        limit=args.limit,
-        short_queries=short_queries,
-        category_labels=category_labels,
-        progress=None if args.quiet else progress_bar,
-    )}
-    print(format_table(result))
-    if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=2), encoding="utf-8")
-        print(f"\nwrote {args.json}", file=sys.stderr)
-    return result
+Subparsers = Any
+"""What ``ArgumentParser.add_subparsers()`` returns (argparse's ``_SubParsersAction``)."""
 
 
-def cmd_eval_locomo(args: argparse.Namespace) -> int:
-    from .evaluation import CATEGORY_LABELS, conversation_memory, load_locomo
-
-    conversations = load_locomo(args.file)
-    if args.conversations:
-        wanted = set(args.conversations.split(","))
-        conversations = [c for c in conversations if c.sample_id in wanted]
-        if not conversations:
-            raise ValueError(f"no conversation matches --conversations {args.conversations!r}")
-    memories = [conversation_memory(c) for c in conversations]
-    result = _eval_run(args, "locomo", memories, CATEGORY_LABELS, short_queries=args.short_queries)
-    if args.details_json:
-        extras = {k: result[k] for k in ("threshold", "short_queries") if k in result}
-        Path(args.details_json).write_text(json.dumps(extras, indent=2), encoding="utf-8")
-        print(f"wrote {args.details_json}", file=sys.stderr)
-    return 0
+def _store_options(p: argparse.ArgumentParser, *, creates: bool = False) -> None:
+    """--path or --server (not both); ``creates``: the command may create a missing store folder."""
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--path", default=None,
+                       help=f"embedded store folder (default ${PATH_ENV} or {default_store_path()})"
+                       + ("; created if missing and its parent folder exists" if creates else
+                          "; must exist"))
+    where.add_argument("--server", default=None, type=_server_address, metavar="HOST:PORT",
+                       help="use a `chroma run` server instead of a folder")
+    p.set_defaults(creates_store=creates)
 
 
-def cmd_eval_memory(args: argparse.Namespace) -> int:
-    from .evaluation import load_memory
-
-    _eval_run(args, "memory", load_memory(args.file))
-    return 0
-
-
-def cmd_eval_prefeval(args: argparse.Namespace) -> int:
-    from .evaluation import load_prefeval
-
-    _eval_run(args, "prefeval", load_prefeval(args.file))
-    return 0
+def _entity_command(commands: Subparsers, name: str, handler: Callable[[argparse.Namespace], int], *, help: str,
+                    description: str | None = None, described: bool = True) -> argparse.ArgumentParser:
+    """Add the subcommand ``name`` over one entity's facts, with ``--entity`` / ``-e`` first (``described``: with
+    its help text); the caller adds the command's own arguments, then :func:`_store_options`."""
+    p = commands.add_parser(name, help=help, description=description)
+    p.add_argument("--entity", "-e", required=True, help="whose facts (user, agent, ...)" if described else None)
+    p.set_defaults(func=handler)
+    return p
 
 
-def cmd_eval_app(args: argparse.Namespace) -> int:
-    from .evaluation import app_memory_table, evaluate_app_memory, load_app_memory, load_embedder, progress_bar
-
-    if args.limit < 1:
-        raise ValueError(f"--limit must be >= 1, got {args.limit}")
-    data = load_app_memory(args.file)
-    n = data.count()
-    print(f"app: {n['users']} users, {n['facts']} facts, {n['dialogues']} dialogues, {n['turns']} turns; "
-          f"limit {args.limit}", file=sys.stderr)
-    if not args.quiet:
-        print(f"loading the embedder {args.embedder!r}...", file=sys.stderr, flush=True)
-    result = {"task": "app", **evaluate_app_memory(
-        data,
-        embedder=load_embedder(args.embedder),
-        config=RecallConfig.from_env(),  # the shipped config, with any MEMORI_RECALL_* overrides
-        limit=args.limit,
-        use_context=not args.no_context,
-        core=args.core,
-        progress=None if args.quiet else progress_bar,
-    )}
-    print(app_memory_table(result))
-    if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=2, ensure_ascii=False), encoding="utf-8")
-        print(f"\nwrote {args.json}", file=sys.stderr)
-    return 0
+def _quiet_option(p: argparse.ArgumentParser) -> None:
+    """``--quiet`` / ``-q`` of a command that adds facts: no progress bar."""
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="no progress bar (shown on standard error only when it is a terminal)")
 
 
-def _eval_options(p: argparse.ArgumentParser, limit_help: str | None = None) -> None:
-    """Options every ``memori eval`` task takes (``limit_help``: another help text for ``--limit``)."""
-    p.add_argument("--json", default=None, metavar="FILE", help="also write the metrics as JSON")
-    p.add_argument("--embedder", default="minilm", help="'minilm' (default) or 'module:attribute'")
-    p.add_argument("--limit", type=int, default=5,
-                   help=limit_help or "facts recall() returns per question, for the injection table (default 5; "
-                   "rankings are always scored on their top 10)")
-    p.add_argument("--quiet", action="store_true", help="no progress on standard error")
+def _ids_argument(p: argparse.ArgumentParser) -> None:
+    """The fact ids of ``get`` and ``delete``."""
+    p.add_argument("ids", nargs="+", metavar="ID", help="fact ids (from `memori add` or `memori list`)")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``memori`` command."""
-    parser = _Parser(prog="memori", description="Long-term memory recall over Chroma.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
+def _add_parser(commands: Subparsers) -> None:
+    p = _entity_command(commands, "add", cmd_add, help="store facts for an entity", described=False)
+    p.add_argument("facts", nargs="*", help="facts (or one per line on stdin)")
+    _quiet_option(p)
+    p.add_argument("--core", action="store_true",
+                   help="mark the facts core (allergies, medication, diet): recall appends them on every query")
+    _store_options(p, creates=True)
 
-    def store_opts(p: argparse.ArgumentParser, *, creates: bool = False) -> None:
-        """--path or --server (not both); ``creates``: the command may create a missing store folder."""
-        where = p.add_mutually_exclusive_group()
-        where.add_argument("--path", default=None,
-                           help=f"embedded store folder (default ${PATH_ENV} or {default_store_path()})"
-                           + ("; created if missing and its parent folder exists" if creates else
-                              "; must exist"))
-        where.add_argument("--server", default=None, type=_server_address, metavar="HOST:PORT",
-                           help="use a `chroma run` server instead of a folder")
-        p.set_defaults(creates_store=creates)
 
-    p_add = sub.add_parser("add", help="store facts for an entity")
-    p_add.add_argument("--entity", "-e", required=True)
-    p_add.add_argument("facts", nargs="*", help="facts (or one per line on stdin)")
-    p_add.add_argument("--quiet", "-q", action="store_true",
-                       help="no progress bar (shown on standard error only when it is a terminal)")
-    p_add.add_argument("--core", action="store_true",
-                       help="mark the facts core (allergies, medication, diet): recall appends them on every query")
-    store_opts(p_add, creates=True)
-    p_add.set_defaults(func=cmd_add)
+def _recall_parser(commands: Subparsers) -> None:
+    p = _entity_command(commands, "recall", cmd_recall, help="recall an entity's facts for a query", described=False)
+    p.add_argument("query")
+    p.add_argument("--limit", "-k", type=int, default=None)
+    p.add_argument("--explain", action="store_true", help="show every candidate's scores")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--memori-compat", action="store_true", help="upstream Memori's exact ranking")
+    _store_options(p)
 
-    p_recall = sub.add_parser("recall", help="recall an entity's facts for a query")
-    p_recall.add_argument("--entity", "-e", required=True)
-    p_recall.add_argument("query")
-    p_recall.add_argument("--limit", "-k", type=int, default=None)
-    p_recall.add_argument("--explain", action="store_true", help="show every candidate's scores")
-    p_recall.add_argument("--json", action="store_true", help="machine-readable output")
-    p_recall.add_argument("--memori-compat", action="store_true", help="upstream Memori's exact ranking")
-    store_opts(p_recall)
-    p_recall.set_defaults(func=cmd_recall)
 
-    p_forget = sub.add_parser("forget", help="delete every fact of an entity")
-    p_forget.add_argument("--entity", "-e", required=True)
-    store_opts(p_forget)
-    p_forget.set_defaults(func=cmd_forget)
+def _forget_parser(commands: Subparsers) -> None:
+    p = _entity_command(commands, "forget", cmd_forget, help="delete every fact of an entity", described=False)
+    _store_options(p)
 
-    def entity_opt(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--entity", "-e", required=True, help="whose facts (user, agent, ...)")
 
-    p_list = sub.add_parser(
-        "list", help="list an entity's stored facts, newest first",
+def _list_parser(commands: Subparsers) -> None:
+    p = _entity_command(
+        commands, "list", cmd_list, help="list an entity's stored facts, newest first",
         description="List the stored facts of an entity, newest first (by created_at, then order of addition), "
         "one per line: ID, CREATED_AT (UTC, to the second) and TEXT (line breaks shown as \\n); facts past "
         "their expires_at are listed, marked [expired] (recall skips them); core facts are marked [core]. "
@@ -621,58 +550,58 @@ def build_parser() -> argparse.ArgumentParser:
         "note on standard error). --json prints a JSON array of records (the fields of `memori export`, "
         "without vectors) and nothing on standard error.",
     )
-    entity_opt(p_list)
-    p_list.add_argument("--limit", "-n", type=_int_at_least(1), default=20, metavar="N",
-                        help="facts per page (default 20)")
-    p_list.add_argument("--offset", type=_int_at_least(0), default=0, metavar="N",
-                        help="skip the first N facts of the order (default 0)")
-    p_list.add_argument("--session", type=_non_blank, default=None, metavar="S",
-                        help="only the facts of this session_id")
-    p_list.add_argument("--where", type=_where_json, default=None, metavar="JSON",
-                        help='only facts whose metadata matches, e.g. \'{"topic": "food"}\' or '
-                        '\'{"topic": {"$in": ["food", "health"]}}\' (keys are ANDed)')
-    p_list.add_argument("--oldest-first", action="store_true", help="oldest first instead")
-    p_list.add_argument("--json", action="store_true", help="a JSON array of records")
-    store_opts(p_list)
-    p_list.set_defaults(func=cmd_list)
+    p.add_argument("--limit", "-n", type=_int_at_least(1), default=20, metavar="N",
+                   help="facts per page (default 20)")
+    p.add_argument("--offset", type=_int_at_least(0), default=0, metavar="N",
+                   help="skip the first N facts of the order (default 0)")
+    p.add_argument("--session", type=_non_blank, default=None, metavar="S",
+                   help="only the facts of this session_id")
+    p.add_argument("--where", type=_where_json, default=None, metavar="JSON",
+                   help='only facts whose metadata matches, e.g. \'{"topic": "food"}\' or '
+                   '\'{"topic": {"$in": ["food", "health"]}}\' (keys are ANDed)')
+    p.add_argument("--oldest-first", action="store_true", help="oldest first instead")
+    p.add_argument("--json", action="store_true", help="a JSON array of records")
+    _store_options(p)
 
-    p_get = sub.add_parser(
-        "get", help="show an entity's facts by id",
+
+def _get_parser(commands: Subparsers) -> None:
+    p = _entity_command(
+        commands, "get", cmd_get, help="show an entity's facts by id",
         description="Show the facts of an entity with these ids, in the order given (an id given twice is shown "
         "once), in the format of `memori list`. Ids are scoped per entity: another entity's fact with the same "
         "id is never shown. Each unknown id is reported on standard error and makes the exit code 1; the "
         "facts that were found are still printed.",
     )
-    entity_opt(p_get)
-    p_get.add_argument("ids", nargs="+", metavar="ID", help="fact ids (from `memori add` or `memori list`)")
-    p_get.add_argument("--json", action="store_true", help="a JSON array of the records found")
-    store_opts(p_get)
-    p_get.set_defaults(func=cmd_get)
+    _ids_argument(p)
+    p.add_argument("--json", action="store_true", help="a JSON array of the records found")
+    _store_options(p)
 
-    p_delete = sub.add_parser(
-        "delete", help="delete an entity's facts by id",
+
+def _delete_parser(commands: Subparsers) -> None:
+    p = _entity_command(
+        commands, "delete", cmd_delete, help="delete an entity's facts by id",
         description="Delete the facts of an entity with these ids (never another entity's, even with the same "
         "id) and print how many were deleted. Like rm: each unknown id is reported on standard error and "
         "makes the exit code 1, and the known ones are deleted anyway. There is no confirmation and no undo "
         "(keep a copy with `memori export` first); `memori forget` deletes every fact of an entity.",
     )
-    entity_opt(p_delete)
-    p_delete.add_argument("ids", nargs="+", metavar="ID", help="fact ids (from `memori add` or `memori list`)")
-    store_opts(p_delete)
-    p_delete.set_defaults(func=cmd_delete)
+    _ids_argument(p)
+    _store_options(p)
 
-    p_count = sub.add_parser(
-        "count", help="print how many facts an entity has",
+
+def _count_parser(commands: Subparsers) -> None:
+    p = _entity_command(
+        commands, "count", cmd_count, help="print how many facts an entity has",
         description="Print the number of facts stored for an entity (expired ones included; 0 for an entity "
         "without facts). --json prints {\"entity_id\": ..., \"count\": N}.",
     )
-    entity_opt(p_count)
-    p_count.add_argument("--json", action="store_true", help="a JSON object {entity_id, count}")
-    store_opts(p_count)
-    p_count.set_defaults(func=cmd_count)
+    p.add_argument("--json", action="store_true", help="a JSON object {entity_id, count}")
+    _store_options(p)
 
-    p_export = sub.add_parser(
-        "export", help="write an entity's facts as JSON Lines",
+
+def _export_parser(commands: Subparsers) -> None:
+    p = _entity_command(
+        commands, "export", cmd_export, help="write an entity's facts as JSON Lines",
         description="Write every fact of an entity as JSON Lines, one record per line in order of addition: "
         "id, text, created_at, last_seen, times_seen, session_id, seq, metadata, updated_at, expires_at "
         "(and vector with --vectors). Records carry no entity: `memori import -e NAME` names it. The JSON is "
@@ -680,18 +609,18 @@ def build_parser() -> argparse.ArgumentParser:
         "between stores: `memori export -e u --path A | memori import -e u --server HOST:PORT`. An entity "
         "without facts gives an empty export (exit 0, a warning on standard error).",
     )
-    entity_opt(p_export)
-    p_export.add_argument("--output", "-o", default=None, metavar="FILE",
-                          help="write to FILE (replaced if it exists; written only once the export was read) "
-                          "instead of standard output ('-')")
-    p_export.add_argument("--vectors", action="store_true",
-                          help="include the stored embeddings: an import into a store of the same embedder "
-                          "then needs no re-embedding (about 8 KB more per fact for MiniLM)")
-    store_opts(p_export)
-    p_export.set_defaults(func=cmd_export)
+    p.add_argument("--output", "-o", default=None, metavar="FILE",
+                   help="write to FILE (replaced if it exists; written only once the export was read) "
+                   "instead of standard output ('-')")
+    p.add_argument("--vectors", action="store_true",
+                   help="include the stored embeddings: an import into a store of the same embedder "
+                   "then needs no re-embedding (about 8 KB more per fact for MiniLM)")
+    _store_options(p)
 
-    p_import = sub.add_parser(
-        "import", help="add facts from JSON Lines written by `memori export`",
+
+def _import_parser(commands: Subparsers) -> None:
+    p = _entity_command(
+        commands, "import", cmd_import, help="add facts from JSON Lines written by `memori export`",
         description="Read JSON Lines written by `memori export` (blank lines are skipped) and store the records "
         "as the entity's facts, keeping their ids, timestamps, sightings and sessions, so that recall over "
         "them is the recall of the export; a record with the id of a stored fact replaces it. Every line is "
@@ -701,75 +630,36 @@ def build_parser() -> argparse.ArgumentParser:
         "with the local MiniLM. Prints how many facts were imported. An export and an import over the same "
         "folder cannot run in one pipe (one process per folder): go through a file with -o / -i.",
     )
-    entity_opt(p_import)
-    p_import.add_argument("--input", "-i", default=None, metavar="FILE",
-                          help="read FILE instead of standard input ('-'); standard input must not be a terminal")
-    p_import.add_argument("--quiet", "-q", action="store_true",
-                          help="no progress bar (shown on standard error only when it is a terminal)")
-    p_import.add_argument("--reembed", action="store_true",
-                          help="embed the texts even when the records carry usable vectors (e.g. vectors of "
-                          "another embedder with the same dimension)")
-    store_opts(p_import, creates=True)
-    p_import.set_defaults(func=cmd_import)
+    p.add_argument("--input", "-i", default=None, metavar="FILE",
+                   help="read FILE instead of standard input ('-'); standard input must not be a terminal")
+    _quiet_option(p)
+    p.add_argument("--reembed", action="store_true",
+                   help="embed the texts even when the records carry usable vectors (e.g. vectors of "
+                   "another embedder with the same dimension)")
+    _store_options(p, creates=True)
 
-    p_eval = sub.add_parser("eval", help="measure recall quality on a benchmark file")
-    eval_sub = p_eval.add_subparsers(dest="benchmark", required=True)
-    shipped = ("The shipped config is RecallConfig.from_env(): MEMORI_RECALL_* variables "
-               "(e.g. MEMORI_RECALL_NEIGHBOUR_WEIGHT=0.5) let you measure other settings.")
-    p_locomo = eval_sub.add_parser(
-        "locomo",
-        help="LoCoMo-format conversations: rankings (R@5, R@10, nDCG@10 per category) and injection",
-        description="Each conversation is a memory, each turn a fact, each question with evidence a query. "
-        + shipped,
-    )
-    p_locomo.add_argument("file", help="a JSON file in LoCoMo's format (e.g. locomo10.json)")
-    _eval_options(p_locomo)
-    p_locomo.add_argument("--details-json", default=None, metavar="FILE",
-                          help="write the threshold calibration and short-query results as JSON")
-    p_locomo.add_argument("--conversations", default=None, help="comma-separated sample ids to keep")
-    p_locomo.add_argument("--short-queries", action="store_true",
-                          help="also compare default vs Memori ranking on 1- and 2-word queries")
-    p_locomo.set_defaults(func=cmd_eval_locomo)
-    p_memory = eval_sub.add_parser(
-        "memory",
-        help="LongMemEval-style chat memories: rankings, injection and abstentions",
-        description="A list of pools {id, facts: [{id, text, session_id, when, role}], queries: [{q, evidence, "
-        "category, abstention}]}; facts are added session by session. " + shipped,
-    )
-    p_memory.add_argument("file", help="a JSON file of memory pools (e.g. longmemeval/dev.json)")
-    _eval_options(p_memory)
-    p_memory.set_defaults(func=cmd_eval_memory)
-    p_prefeval = eval_sub.add_parser(
-        "prefeval",
-        help="PrefEval preferences among persona facts: rankings, injection and abstentions",
-        description="A list of users {user, facts: [{id, text, source, topic}], queries: [{q, evidence, topic, "
-        "abstention}]}; categories are the topics' prefixes. " + shipped,
-    )
-    p_prefeval.add_argument("file", help="a JSON file in the PrefEval task's format (e.g. prefeval/dev.json)")
-    _eval_options(p_prefeval)
-    p_prefeval.set_defaults(func=cmd_eval_prefeval)
-    p_app = eval_sub.add_parser(
-        "app",
-        help="app memory: what recall() injects turn by turn in everyday dialogues",
-        description="A file {name, version, users: [{user, facts: [{id, text, core, domain}], dialogues: [{id, "
-        "turns: [{text, needs, kind}]}]}]} (evals/app_memory/README.md). Every turn is recalled with the "
-        "earlier turns of its dialogue as context (when recall() takes context=), and scored by kind: "
-        "needed-fact hit, all-needed hit, follow-up hit, off-topic clean, facts per turn, and the same "
-        "ranking without its gate. " + shipped,
-    )
-    p_app.add_argument("file", help="a JSON file in the app-memory format (e.g. evals/app_memory/dev.json)")
-    _eval_options(p_app, limit_help="facts recall() returns per turn (default 5)")
-    p_app.add_argument("--no-context", action="store_true",
-                       help="recall each turn alone, without the earlier turns of its dialogue")
-    p_app.add_argument("--core", action="store_true",
-                       help="add the facts marked core with core=True (when the engine's add() takes it)")
-    p_app.set_defaults(func=cmd_eval_app)
 
-    p_demo = sub.add_parser("demo", help="seed two users, recall, explain (temporary embedded store)")
-    p_demo.add_argument("--path", default=None,
-                        help="keep the demo store in this folder (created if missing and its parent folder exists)")
-    p_demo.set_defaults(func=cmd_demo)
+def _demo_parser(commands: Subparsers) -> None:
+    p = commands.add_parser("demo", help="seed two users, recall, explain (temporary embedded store)")
+    p.add_argument("--path", default=None,
+                   help="keep the demo store in this folder (created if missing and its parent folder exists)")
+    p.set_defaults(func=cmd_demo)
 
+
+_COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
+    _add_parser, _recall_parser, _forget_parser, _list_parser, _get_parser, _delete_parser, _count_parser,
+    _export_parser, _import_parser, add_eval_command, _demo_parser,
+)
+"""The subcommands, in the order ``memori --help`` lists them."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``memori`` command."""
+    parser = _Parser(prog="memori", description="Long-term memory recall over Chroma.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+    for add_command in _COMMANDS:
+        add_command(commands)
     for command in _subcommands(parser):
         command.set_defaults(_subparser=command)  # leftover arguments are reported with this command's usage
     return parser

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from memori_core.injection import append_to_content
+from memori_core.sdk.system_prompt import append_to_content
 from memori_core.query import DEFAULT_CONTEXT_TURNS, content_text, recent_turns
 
 

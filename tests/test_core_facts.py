@@ -449,7 +449,7 @@ def test_llm_extractors_take_mark_core() -> None:
     assert LangChainExtractor(replies(reply)).extract([("user", "I'm allergic to peanuts.")])[0].core is True
     off = LangChainExtractor(replies(reply), mark_core=False)
     assert off.extract([("user", "I'm allergic to peanuts.")])[0].core is False
-    assert '"core"' not in off._prompt([("user", "x")], [])[0].content
+    assert '"core"' not in off.prompt([("user", "x")], [])
     assert LlamaIndexExtractor.__init__.__kwdefaults__["mark_core"] is True
 
 

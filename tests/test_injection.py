@@ -11,7 +11,7 @@ import pytest
 
 from memori_core import format_context, inject_context
 from memori_core.query import extract_query_and_context, extract_user_query
-from memori_core.injection import PROVIDERS, check_injectable
+from memori_core.sdk import PROVIDERS, check_injectable
 
 # The provider SDKs are test extras (`pip install -e '.[dev]'`), not dependencies: the tests
 # of their typed objects take these fixtures and are skipped without the SDK; the rest run.

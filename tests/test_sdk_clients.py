@@ -310,7 +310,7 @@ def test_recall_failure_fails_open_with_a_warning(
     broken_engine: RecallEngine, caplog: pytest.LogCaptureFixture
 ) -> None:
     kwargs = {"system": [{"type": "text", "text": "Policy."}], "messages": [{"role": "user", "content": QUESTION}]}
-    with caplog.at_level(logging.WARNING, logger="memori_core.sdk_recall"):
+    with caplog.at_level(logging.WARNING, logger="memori_core.sdk.memori_recall"):
         out = MemoriRecall(broken_engine, entity_id="u1").apply(kwargs, provider="anthropic")
     assert out == kwargs
     assert any("store is down" in r.getMessage() and r.levelno == logging.WARNING for r in caplog.records)
@@ -332,7 +332,7 @@ def test_embedder_failure_fails_open(hash_embedder: Any, caplog: pytest.LogCaptu
 
     hash_embedder.embed_query = broken
     kwargs = {"contents": QUESTION}
-    with caplog.at_level(logging.WARNING, logger="memori_core.sdk_recall"):
+    with caplog.at_level(logging.WARNING, logger="memori_core.sdk.memori_recall"):
         assert MemoriRecall(engine, entity_id="u1").apply(kwargs, provider="google") == kwargs
     assert "embedding service unavailable" in caplog.text
 
@@ -352,7 +352,7 @@ def blocking_engine(hash_embedder: Any) -> Iterator[RecallEngine]:
 
 def test_recall_timeout_fails_open(blocking_engine: RecallEngine, caplog: pytest.LogCaptureFixture) -> None:
     kwargs = {"messages": [{"role": "user", "content": QUESTION}]}
-    with caplog.at_level(logging.WARNING, logger="memori_core.sdk_recall"):
+    with caplog.at_level(logging.WARNING, logger="memori_core.sdk.memori_recall"):
         out = MemoriRecall(blocking_engine, entity_id="u1", timeout=0.05).apply(kwargs, provider="openai")
     assert out == kwargs
     assert "no answer within 0.05 s" in caplog.text
@@ -360,7 +360,7 @@ def test_recall_timeout_fails_open(blocking_engine: RecallEngine, caplog: pytest
 
 async def test_async_recall_timeout_fails_open(blocking_engine: RecallEngine, caplog: pytest.LogCaptureFixture) -> None:
     kwargs = {"input": QUESTION}
-    with caplog.at_level(logging.WARNING, logger="memori_core.sdk_recall"):
+    with caplog.at_level(logging.WARNING, logger="memori_core.sdk.memori_recall"):
         out = await MemoriRecall(blocking_engine, entity_id="u1", timeout=0.05).aapply(kwargs, "openai-responses")
     assert out == kwargs
     assert "no answer within" in caplog.text
@@ -380,7 +380,7 @@ async def test_aapply_matches_apply(stocked: RecallEngine) -> None:
 
 async def test_aapply_fails_open(broken_engine: RecallEngine, caplog: pytest.LogCaptureFixture) -> None:
     kwargs = {"messages": [{"role": "user", "content": QUESTION}]}
-    with caplog.at_level(logging.WARNING, logger="memori_core.sdk_recall"):
+    with caplog.at_level(logging.WARNING, logger="memori_core.sdk.memori_recall"):
         assert await MemoriRecall(broken_engine, entity_id="u1").aapply(kwargs, provider="openai") == kwargs
     assert "store is down" in caplog.text
 
@@ -612,7 +612,7 @@ def test_recall_failure_with_context_still_fails_open(caplog: pytest.LogCaptureF
     engine.store._client.delete_collection(engine.store._facts.name)  # noqa: SLF001 - a real store failure
     engine.clear_cache()
     kwargs = _conversation("openai")
-    with caplog.at_level(logging.WARNING, logger="memori_core.sdk_recall"):
+    with caplog.at_level(logging.WARNING, logger="memori_core.sdk.memori_recall"):
         out = MemoriRecall(engine, entity_id="u1").apply(kwargs, provider="openai")
     assert out == kwargs and engine.contexts == [[TURN_1]]
     assert "calling the model without memory" in caplog.text

@@ -1,4 +1,4 @@
-"""Long-term memory for direct provider SDK calls: extract the question, recall, inject."""
+"""``MemoriRecall``: long-term memory for direct provider SDK calls (find the question, recall, inject)."""
 
 from __future__ import annotations
 
@@ -7,14 +7,15 @@ import concurrent.futures
 import logging
 import threading
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .context import format_context
-from .engine import RecallEngine
-from .facts import RecalledFact
-from .injection import check_injectable, inject_context, normalize_provider
-from .query import context_turns, extract_query_and_context
-from .validate import check_entity_id, check_limit
+from ..context import format_context
+from ..engine import RecallEngine
+from ..facts import RecalledFact
+from ..query import context_turns, extract_query_and_context
+from ..validate import check_entity_id, check_limit
+from .system_prompt import check_injectable, inject_context, normalize_provider
 
 __all__ = ["MemoriRecall"]
 
@@ -37,6 +38,24 @@ def _in_daemon_thread(fn: Callable[[], T]) -> concurrent.futures.Future[T]:
 
     threading.Thread(target=run, name="memori-recall", daemon=True).start()
     return future
+
+
+def _per_call(value: str | None, default: str | None, check: Callable[[str], str], missing: str) -> str:
+    """A per-call ``value`` (checked), else the instance's ``default``; ``ValueError(missing)`` when neither is set."""
+    if value is not None:
+        return check(value)
+    if default is None:
+        raise ValueError(missing)
+    return default
+
+
+@dataclass(frozen=True)
+class _Request:
+    """One recall for an SDK call: whose facts, the call's question, and ``context`` when there are earlier turns."""
+
+    entity_id: str
+    query: str
+    extra: dict[str, Any]
 
 
 class MemoriRecall:
@@ -83,22 +102,27 @@ class MemoriRecall:
     # -- resolution ---------------------------------------------------------
 
     def _entity(self, entity_id: str | None) -> str:
-        if entity_id is not None:
-            return check_entity_id(entity_id)
-        if self.entity_id is None:
-            raise ValueError(
-                "MemoriRecall needs an entity_id: pass MemoriRecall(engine, entity_id=...) or apply(..., entity_id=...)"
-            )
-        return self.entity_id
+        return _per_call(entity_id, self.entity_id, check_entity_id,
+                         "MemoriRecall needs an entity_id: pass MemoriRecall(engine, entity_id=...) or "
+                         "apply(..., entity_id=...)")
 
     def _provider(self, provider: str | None) -> str:
-        if provider is not None:
-            return normalize_provider(provider)
-        if self.provider is None:
-            raise ValueError(
-                "MemoriRecall needs a provider: pass apply(kwargs, provider=...) or MemoriRecall(..., provider=...)"
-            )
-        return self.provider
+        return _per_call(provider, self.provider, normalize_provider,
+                         "MemoriRecall needs a provider: pass apply(kwargs, provider=...) or "
+                         "MemoriRecall(..., provider=...)")
+
+    def _request(self, kwargs: Mapping[str, Any], entity_id: str | None) -> _Request | None:
+        """Whose facts to recall for the call, its question and recall's keyword arguments (``context`` when
+        there are earlier user turns); ``None`` when the call has no user question."""
+        entity = self._entity(entity_id)
+        query, context = extract_query_and_context(kwargs, context_turns(self.engine))
+        if not query:
+            logger.debug("no user query in the call's kwargs; nothing to recall")
+            return None
+        return _Request(entity, query, {"context": context} if context else {})
+
+    def _recall(self, request: _Request) -> list[RecalledFact]:
+        return self.engine.recall(request.query, request.entity_id, self.limit, **request.extra)
 
     def _failed(self, exc: BaseException, entity_id: str) -> None:
         if self.strict:
@@ -109,28 +133,24 @@ class MemoriRecall:
             reason = f"{type(exc).__name__}: {exc}"
         logger.warning("memori recall failed for entity %r (%s); calling the model without memory", entity_id, reason)
 
-    def _query(self, kwargs: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
-        """The call's question and the keyword arguments of its recall (``context`` when there are earlier turns)."""
-        query, context = extract_query_and_context(kwargs, context_turns(self.engine))
-        return query, ({"context": context} if context else {})
+    def _inject(self, kwargs: Mapping[str, Any], facts: list[RecalledFact], provider: str) -> dict[str, Any]:
+        block = format_context(facts, zone=self.engine.config.time_zone_label)
+        return inject_context(kwargs, block, provider)
 
     # -- sync ---------------------------------------------------------------
 
     def recall_for(self, kwargs: Mapping[str, Any], *, entity_id: str | None = None) -> list[RecalledFact]:
         """The facts recalled for the call's last user turn, read with the user turns before it
         (``[]`` when there is no query or recall fails)."""
-        entity = self._entity(entity_id)
-        query, extra = self._query(kwargs)
-        if not query:
-            logger.debug("no user query in the call's kwargs; nothing to recall")
+        request = self._request(kwargs, entity_id)
+        if request is None:
             return []
         try:
             if self.timeout is None:
-                return self.engine.recall(query, entity, self.limit, **extra)
-            future = _in_daemon_thread(lambda: self.engine.recall(query, entity, self.limit, **extra))
-            return future.result(timeout=self.timeout)
+                return self._recall(request)
+            return _in_daemon_thread(lambda: self._recall(request)).result(timeout=self.timeout)
         except Exception as exc:
-            self._failed(exc, entity)
+            self._failed(exc, request.entity_id)
             return []
 
     def apply(
@@ -142,25 +162,22 @@ class MemoriRecall:
         the relevance threshold, or recall fails without ``strict``.
         """
         name = check_injectable(kwargs, self._provider(provider))
-        block = format_context(self.recall_for(kwargs, entity_id=entity_id), zone=self.engine.config.time_zone_label)
-        return inject_context(kwargs, block, name)
+        return self._inject(kwargs, self.recall_for(kwargs, entity_id=entity_id), name)
 
     # -- async --------------------------------------------------------------
 
     async def arecall_for(self, kwargs: Mapping[str, Any], *, entity_id: str | None = None) -> list[RecalledFact]:
         """Async :meth:`recall_for`."""
-        entity = self._entity(entity_id)
-        query, extra = self._query(kwargs)
-        if not query:
-            logger.debug("no user query in the call's kwargs; nothing to recall")
+        request = self._request(kwargs, entity_id)
+        if request is None:
             return []
         try:
             if self.timeout is None:
-                return await self.engine.arecall(query, entity, self.limit, **extra)
-            future = _in_daemon_thread(lambda: self.engine.recall(query, entity, self.limit, **extra))
+                return await self.engine.arecall(request.query, request.entity_id, self.limit, **request.extra)
+            future = _in_daemon_thread(lambda: self._recall(request))
             return await asyncio.wait_for(asyncio.wrap_future(future), self.timeout)
         except Exception as exc:
-            self._failed(exc, entity)
+            self._failed(exc, request.entity_id)
             return []
 
     async def aapply(
@@ -168,6 +185,4 @@ class MemoriRecall:
     ) -> dict[str, Any]:
         """Async :meth:`apply` (the recall runs in a worker thread)."""
         name = check_injectable(kwargs, self._provider(provider))
-        facts = await self.arecall_for(kwargs, entity_id=entity_id)
-        block = format_context(facts, zone=self.engine.config.time_zone_label)
-        return inject_context(kwargs, block, name)
+        return self._inject(kwargs, await self.arecall_for(kwargs, entity_id=entity_id), name)

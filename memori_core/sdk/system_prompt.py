@@ -14,13 +14,10 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .context import append_block
-from .query import extract_query_and_context, extract_user_query, field_of
+from ..context import append_block
+from ..query import field_of
 
-__all__ = [
-    "PROVIDERS", "check_injectable", "extract_query_and_context", "extract_user_query", "inject_context",
-    "normalize_provider",
-]
+__all__ = ["PROVIDERS", "append_to_content", "check_injectable", "inject_context", "normalize_provider"]
 
 #: Provider names accepted by :func:`inject_context`.
 PROVIDERS: tuple[str, ...] = ("openai", "openai-responses", "anthropic", "bedrock", "bedrock-converse", "google")

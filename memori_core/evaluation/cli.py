@@ -1,0 +1,214 @@
+"""``memori eval``: the benchmark subcommands of the ``memori`` command (locomo, memory, prefeval, app).
+
+:func:`add_eval_command` adds ``eval`` and its tasks to the command's subparsers; each task's handler
+loads its file, evaluates the shipped config (``RecallConfig.from_env()``), prints the tables on
+standard output (progress and counts on standard error) and, with ``--json``, writes the metrics.
+A mistake raises ``ValueError``, which the ``memori`` command reports as ``memori: error: ...``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..config import RecallConfig
+from .app_memory import evaluate_app_memory, load_app_memory
+from .data import Memory, count
+from .embedding import load_embedder
+from .locomo import CATEGORY_LABELS, conversation_memory, load_locomo
+from .longmemeval import load_memory
+from .prefeval import load_prefeval
+from .report import app_memory_table, format_table, progress_bar
+from .runner import Progress, evaluate
+
+__all__ = ["add_eval_command"]
+
+_SHIPPED = ("The shipped config is RecallConfig.from_env(): MEMORI_RECALL_* variables "
+            "(e.g. MEMORI_RECALL_NEIGHBOUR_WEIGHT=0.5) let you measure other settings.")
+
+Subparsers = Any
+"""What ``ArgumentParser.add_subparsers()`` returns (argparse's ``_SubParsersAction``)."""
+
+
+# -- what every task does --------------------------------------------------------
+
+
+def _check_limit(args: argparse.Namespace) -> None:
+    """``--limit`` must be at least 1."""
+    if args.limit < 1:
+        raise ValueError(f"--limit must be >= 1, got {args.limit}")
+
+
+def _embedder(args: argparse.Namespace) -> Any:
+    """``--embedder``, loaded (said on standard error unless ``--quiet``)."""
+    if not args.quiet:
+        print(f"loading the embedder {args.embedder!r}...", file=sys.stderr, flush=True)
+    return load_embedder(args.embedder)
+
+
+def _progress(args: argparse.Namespace) -> Progress | None:
+    """The progress bar on standard error, or ``None`` with ``--quiet``."""
+    return None if args.quiet else progress_bar
+
+
+def _write_json(path: str, result: dict[str, Any], *, ensure_ascii: bool = True, lead: str = "") -> None:
+    """Write ``result`` as indented JSON to ``path`` and say so on standard error (after ``lead``)."""
+    Path(path).write_text(json.dumps(result, indent=2, ensure_ascii=ensure_ascii), encoding="utf-8")
+    print(f"{lead}wrote {path}", file=sys.stderr)
+
+
+def _evaluate(args: argparse.Namespace, task: str, memories: list[Memory],
+              category_labels: dict[str, str] | None = None, short_queries: bool = False) -> dict[str, Any]:
+    """Evaluate ``memories``, print the tables, write ``--json``; returns the metrics dict."""
+    _check_limit(args)
+    n = count(memories)
+    print(f"{task}: {n['memories']} memories, {n['facts']} facts, {n['answerable']} questions with evidence, "
+          f"{n['abstention']} abstention questions; limit {args.limit}", file=sys.stderr)
+    embedder = _embedder(args)
+    result = {"task": task, **evaluate(
+        memories,
+        config=RecallConfig.from_env(),  # the shipped config, with any MEMORI_RECALL_* overrides
+        embedder=embedder,
+        limit=args.limit,
+        short_queries=short_queries,
+        category_labels=category_labels,
+        progress=_progress(args),
+    )}
+    print(format_table(result))
+    if args.json:
+        _write_json(args.json, result, lead="\n")
+    return result
+
+
+# -- the handlers -------------------------------------------------------------------
+
+
+def cmd_eval_locomo(args: argparse.Namespace) -> int:
+    """``memori eval locomo FILE``: LoCoMo conversations (``--conversations`` keeps some)."""
+    conversations = load_locomo(args.file)
+    if args.conversations:
+        wanted = set(args.conversations.split(","))
+        conversations = [c for c in conversations if c.sample_id in wanted]
+        if not conversations:
+            raise ValueError(f"no conversation matches --conversations {args.conversations!r}")
+    memories = [conversation_memory(c) for c in conversations]
+    result = _evaluate(args, "locomo", memories, CATEGORY_LABELS, short_queries=args.short_queries)
+    if args.details_json:
+        _write_json(args.details_json, {k: result[k] for k in ("threshold", "short_queries") if k in result})
+    return 0
+
+
+def cmd_eval_memory(args: argparse.Namespace) -> int:
+    """``memori eval memory FILE``: LongMemEval-style chat memories."""
+    _evaluate(args, "memory", load_memory(args.file))
+    return 0
+
+
+def cmd_eval_prefeval(args: argparse.Namespace) -> int:
+    """``memori eval prefeval FILE``: PrefEval preferences among persona facts."""
+    _evaluate(args, "prefeval", load_prefeval(args.file))
+    return 0
+
+
+def cmd_eval_app(args: argparse.Namespace) -> int:
+    """``memori eval app FILE``: what recall() injects turn by turn in everyday dialogues."""
+    _check_limit(args)
+    data = load_app_memory(args.file)
+    n = data.count()
+    print(f"app: {n['users']} users, {n['facts']} facts, {n['dialogues']} dialogues, {n['turns']} turns; "
+          f"limit {args.limit}", file=sys.stderr)
+    result = {"task": "app", **evaluate_app_memory(
+        data,
+        embedder=_embedder(args),
+        config=RecallConfig.from_env(),  # the shipped config, with any MEMORI_RECALL_* overrides
+        limit=args.limit,
+        use_context=not args.no_context,
+        core=args.core,
+        progress=_progress(args),
+    )}
+    print(app_memory_table(result))
+    if args.json:
+        _write_json(args.json, result, ensure_ascii=False, lead="\n")
+    return 0
+
+
+# -- the parsers --------------------------------------------------------------------
+
+
+def _eval_options(p: argparse.ArgumentParser, limit_help: str | None = None) -> None:
+    """Options every ``memori eval`` task takes (``limit_help``: another help text for ``--limit``)."""
+    p.add_argument("--json", default=None, metavar="FILE", help="also write the metrics as JSON")
+    p.add_argument("--embedder", default="minilm", help="'minilm' (default) or 'module:attribute'")
+    p.add_argument("--limit", type=int, default=5,
+                   help=limit_help or "facts recall() returns per question, for the injection table (default 5; "
+                   "rankings are always scored on their top 10)")
+    p.add_argument("--quiet", action="store_true", help="no progress on standard error")
+
+
+def _task(tasks: Subparsers, name: str, handler: Callable[[argparse.Namespace], int], *, help: str,
+          description: str, file_help: str, limit_help: str | None = None) -> argparse.ArgumentParser:
+    """Add the ``memori eval`` task ``name``: its file argument and the options every task takes; the
+    parser is returned for the task's own options."""
+    p = tasks.add_parser(name, help=help, description=f"{description} {_SHIPPED}")
+    p.add_argument("file", help=file_help)
+    _eval_options(p, limit_help)
+    p.set_defaults(func=handler)
+    return p
+
+
+def _locomo_parser(tasks: Subparsers) -> None:
+    p = _task(
+        tasks, "locomo", cmd_eval_locomo,
+        help="LoCoMo-format conversations: rankings (R@5, R@10, nDCG@10 per category) and injection",
+        description="Each conversation is a memory, each turn a fact, each question with evidence a query.",
+        file_help="a JSON file in LoCoMo's format (e.g. locomo10.json)",
+    )
+    p.add_argument("--details-json", default=None, metavar="FILE",
+                   help="write the threshold calibration and short-query results as JSON")
+    p.add_argument("--conversations", default=None, help="comma-separated sample ids to keep")
+    p.add_argument("--short-queries", action="store_true",
+                   help="also compare default vs Memori ranking on 1- and 2-word queries")
+
+
+def _app_parser(tasks: Subparsers) -> None:
+    p = _task(
+        tasks, "app", cmd_eval_app,
+        help="app memory: what recall() injects turn by turn in everyday dialogues",
+        description="A file {name, version, users: [{user, facts: [{id, text, core, domain}], dialogues: [{id, "
+        "turns: [{text, needs, kind}]}]}]} (evals/app_memory/README.md). Every turn is recalled with the "
+        "earlier turns of its dialogue as context (when recall() takes context=), and scored by kind: "
+        "needed-fact hit, all-needed hit, follow-up hit, off-topic clean, facts per turn, and the same "
+        "ranking without its gate.",
+        file_help="a JSON file in the app-memory format (e.g. evals/app_memory/dev.json)",
+        limit_help="facts recall() returns per turn (default 5)",
+    )
+    p.add_argument("--no-context", action="store_true",
+                   help="recall each turn alone, without the earlier turns of its dialogue")
+    p.add_argument("--core", action="store_true",
+                   help="add the facts marked core with core=True (when the engine's add() takes it)")
+
+
+def add_eval_command(commands: Subparsers) -> None:
+    """Add ``memori eval`` and its tasks (locomo, memory, prefeval, app) to the command's subparsers."""
+    p = commands.add_parser("eval", help="measure recall quality on a benchmark file")
+    tasks = p.add_subparsers(dest="benchmark", required=True)
+    _locomo_parser(tasks)
+    _task(
+        tasks, "memory", cmd_eval_memory,
+        help="LongMemEval-style chat memories: rankings, injection and abstentions",
+        description="A list of pools {id, facts: [{id, text, session_id, when, role}], queries: [{q, evidence, "
+        "category, abstention}]}; facts are added session by session.",
+        file_help="a JSON file of memory pools (e.g. longmemeval/dev.json)",
+    )
+    _task(
+        tasks, "prefeval", cmd_eval_prefeval,
+        help="PrefEval preferences among persona facts: rankings, injection and abstentions",
+        description="A list of users {user, facts: [{id, text, source, topic}], queries: [{q, evidence, topic, "
+        "abstention}]}; categories are the topics' prefixes.",
+        file_help="a JSON file in the PrefEval task's format (e.g. prefeval/dev.json)",
+    )
+    _app_parser(tasks)

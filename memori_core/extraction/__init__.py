@@ -1,0 +1,67 @@
+"""From conversation turns to long-term facts: keep what the user states about themselves, never questions.
+
+Capture (``capture=True`` in the adapters) hands the latest turn to a
+:class:`FactExtractor`, which returns the facts worth storing:
+
+- :class:`RuleBasedFactExtractor` (the default) keeps only first-person
+  statements ("I'm vegetarian", "my daughter Mia starts school in September")
+  and rewrites them as "User ..." facts where the rewrite is reliable. It drops
+  questions, greetings / thanks / small talk, instructions and requests to the
+  assistant, hypotheticals and opinions. Allergies, intolerances, medication
+  and dietary restrictions come back ``core`` (:func:`is_core_fact`; its
+  ``core_rule=`` replaces the rule, ``None`` marks nothing).
+- An LLM extractor (``memori_langchain.LLMFactExtractor``,
+  ``memori_llamaindex.LLMFactExtractor``, both a :class:`PromptedFactExtractor`)
+  asks a model, with the prompt of :func:`build_extraction_prompt`, and reads
+  its reply with :func:`parse_extraction_reply`. It also sees the user's most
+  similar stored facts, so it can say which ones a new fact replaces
+  (``supersedes``), and it marks the same kinds of facts ``core``
+  (``mark_core=False`` turns that off).
+
+Capture stores a ``core`` fact with ``engine.add(..., core=True)``: recall
+then appends it on every turn (``RecallConfig.core_limit``).
+
+The package is pure: no framework, no engine, no I/O. Its modules:
+``types`` (messages, :class:`ExtractedFact`, the :class:`FactExtractor`
+protocol), ``sentences`` (a message cut into sentences), ``rules`` (the
+English rules that judge one sentence), ``rule_based``
+(:class:`RuleBasedFactExtractor`), ``core_facts`` (which facts are core),
+``prompt`` (the LLM prompt and its reply parser) and ``prompted`` (the base
+of the LLM extractors).
+
+>>> RuleBasedFactExtractor().extract([("user", "I'm training for a marathon. What should I eat before my run?")])
+[ExtractedFact(text='User is training for a marathon.', supersedes=(), core=False)]
+"""
+
+from . import core_facts, prompt, prompted, rule_based, rules, sentences, types
+from .core_facts import CoreRule, check_core_rule, is_core_fact
+from .prompt import build_extraction_prompt, check_max_facts, parse_extraction_reply
+from .prompted import PromptedFactExtractor
+from .rule_based import RuleBasedFactExtractor
+from .rules import (
+    DROP_EMPTY,
+    DROP_HYPOTHETICAL,
+    DROP_INSTRUCTION,
+    DROP_NOT_FIRST_PERSON,
+    DROP_OPINION,
+    DROP_QUESTION,
+    DROP_SECOND_PERSON,
+    DROP_SMALL_TALK,
+    DROP_TOO_LONG,
+    KEPT_AS_SAID,
+    KEPT_REWRITTEN,
+    SentenceVerdict,
+    judge_sentence,
+)
+from .sentences import split_sentences
+from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, FactExtractor, KnownFact, Message, MessageLike, as_messages
+
+# The package exports what each module exports (in this form type checkers read it too).
+__all__: list[str] = []
+__all__ += types.__all__
+__all__ += sentences.__all__
+__all__ += rules.__all__
+__all__ += rule_based.__all__
+__all__ += core_facts.__all__
+__all__ += prompt.__all__
+__all__ += prompted.__all__

@@ -1,0 +1,204 @@
+"""What an LLM extractor sends and reads: the extraction prompt and the tolerant parser of the model's reply.
+
+:func:`build_extraction_prompt` shows the model the turn and the user's similar stored facts under
+short ids (``F1``, ``F2`` ...); :func:`parse_extraction_reply` reads the JSON it answers with and maps
+those ids back, keeping only ids it was given. Pure: no framework, no model call.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..text import normalize_fact_text
+from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike, as_messages
+
+__all__ = ["build_extraction_prompt", "check_max_facts", "parse_extraction_reply"]
+
+_TAG = re.compile(r"</?\s*(?:conversation|known_facts)\s*>", re.IGNORECASE)
+
+
+def check_max_facts(value: Any) -> int:
+    """``max_facts`` of an LLM extractor, checked as a positive int."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"max_facts must be a positive int, got {value!r}")
+    return value
+
+
+def _alias(i: int) -> str:
+    return f"F{i + 1}"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(_TAG.sub(" ", str(text)).split())
+
+
+def build_extraction_prompt(
+    messages: Sequence[MessageLike], existing: Sequence[KnownFact] = (), *, max_facts: int = 10, core: bool = True
+) -> str:
+    """The prompt asking a model for the user's facts in ``messages`` as JSON.
+
+    Stored facts in ``existing`` are listed under short ids (``F1``, ``F2``
+    ... in order) that :func:`parse_extraction_reply` maps back to their real
+    ids. The model is asked for a JSON array of
+    ``{"fact": "User ...", "supersedes": ["F1"], "core": false}`` objects
+    (``[]`` when nothing is worth keeping); with ``core`` (default) it is told
+    to set ``"core": true`` on allergies, intolerances, medication and dietary
+    restrictions (without, the key is not asked for).
+    """
+    lines = [
+        "You maintain a long-term memory about a user. Read the new conversation turn below and write down the "
+        "facts the USER states about themselves that are worth remembering in later conversations: "
+        "preferences, diet and allergies, health, work, family and pets, places, plans, routines.",
+        "",
+        "Rules:",
+        "- Only facts the user states about themselves. Never questions, requests or instructions to the "
+        "assistant, greetings, thanks, small talk, hypotheticals, or anything the assistant said "
+        "(assistant messages are context only).",
+        '- One short third-person sentence per fact, starting with "User" '
+        '(for example "User is vegetarian." or "User\'s daughter Mia starts school in September.").',
+        '- If a new fact updates or contradicts one of the known facts, put that known fact\'s id in "supersedes". '
+        "Use only ids from the list of known facts.",
+        f"- At most {max_facts} facts.",
+    ]
+    if core:
+        lines.append(
+            '- Set "core" to true for a fact that must be remembered in every conversation whatever the topic: '
+            "allergies and intolerances, medications, and dietary restrictions (vegetarian, vegan, halal, kosher, "
+            "gluten-free, coeliac, lactose-free, does not drink alcohol). Set it to false for every other fact."
+        )
+    lines += [
+        "",
+        "<known_facts>",
+    ]
+    known = [f"{_alias(i)}: {_one_line(f.content)}" for i, f in enumerate(existing)]
+    lines += known or ["(none)"]
+    lines += ["</known_facts>", "", "<conversation>"]
+    for message in as_messages(messages):
+        if message.role in ("user", "human", "assistant", "ai") and message.text.strip():
+            role = "user" if message.role in ("user", "human") else "assistant"
+            lines.append(f"{role}: {_one_line(message.text)}")
+    lines += [
+        "</conversation>",
+        "",
+        "Reply with a JSON array only, each item an object with a "
+        + ('"fact" string, a "supersedes" list of ids and a "core" boolean' if core
+           else '"fact" string and a "supersedes" list of ids')
+        + "; reply with an empty array when there is nothing worth remembering.",
+    ]
+    return "\n".join(lines)
+
+
+_FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
+_LIST_KEYS = ("facts", "memories", "items", "results")
+_TEXT_KEYS = ("fact", "text", "content", "memory")
+_SUPERSEDE_KEYS = ("supersedes", "replaces", "supersede")
+
+
+def _flag(value: Any) -> bool:
+    """A model's ``"core"`` value: JSON ``true`` (or the string ``"true"`` / ``"yes"``) is true, anything else false."""
+    if isinstance(value, str):
+        return value.strip().lower() in ("true", "yes")
+    return value is True
+
+
+def _decoded_values(text: str) -> Iterable[Any]:
+    """JSON values found in ``text``: the whole text, else each value starting at a ``[`` or ``{``."""
+    stripped = text.strip()
+    try:
+        yield json.loads(stripped)
+        return
+    except ValueError:
+        pass
+    decoder = json.JSONDecoder()
+    for m in re.finditer(r"[\[{]", stripped):
+        try:
+            value, _ = decoder.raw_decode(stripped, m.start())
+        except ValueError:
+            continue
+        yield value
+
+
+def _items(value: Any) -> list[Any] | None:
+    if isinstance(value, list):
+        return value
+    if isinstance(value, dict):
+        for key in _LIST_KEYS:
+            if isinstance(value.get(key), list):
+                return value[key]
+        if any(isinstance(value.get(k), str) for k in _TEXT_KEYS):
+            return [value]
+    return None
+
+
+def parse_extraction_reply(
+    reply: str,
+    existing: Sequence[KnownFact] = (),
+    *,
+    max_chars: int = DEFAULT_MAX_FACT_CHARS,
+    max_facts: int = 20,
+    core: bool = True,
+) -> list[ExtractedFact]:
+    """The facts in a model's reply to :func:`build_extraction_prompt`; ``[]`` for a reply it cannot read.
+
+    Accepts a JSON array (or ``{"facts": [...]}``) bare, inside a
+    ````json ... ```` fence, or among other text; items may be objects
+    (``fact`` / ``text``, ``supersedes``) or plain strings. A ``supersedes``
+    id is kept only if it names one of ``existing`` (by its short id ``F1``
+    ... or its real id), and not a fact with the same text as the new one: a
+    model can never point at another user's facts or invent ids. Empty,
+    over-long (``max_chars``) and question facts are dropped, repeats merged,
+    and at most ``max_facts`` are returned. An object's ``"core": true``
+    makes the fact core (read only with ``core``; a repeat is core if any copy is).
+    """
+    if not isinstance(reply, str) or not reply.strip():
+        return []
+    ids: dict[str, str] = {}
+    content_key: dict[str, str] = {}
+    for i, fact in enumerate(existing):
+        ids[_alias(i).casefold()] = fact.id
+        ids[str(fact.id).casefold()] = fact.id
+        content_key[fact.id] = normalize_fact_text(str(fact.content))
+    items: list[Any] | None = None
+    for candidate in [m.group(1) for m in _FENCE.finditer(reply)] + [reply]:
+        for value in _decoded_values(candidate):
+            items = _items(value)
+            if items is not None:
+                break
+        if items is not None:
+            break
+    if not items:
+        return []
+
+    out: dict[str, tuple[str, list[str]]] = {}
+    cores: set[str] = set()
+    for item in items:
+        is_core = False
+        if isinstance(item, str):
+            text, raw_ids = item, []
+        elif isinstance(item, dict):
+            text = next((item[k] for k in _TEXT_KEYS if isinstance(item.get(k), str)), "")
+            raw = next((item[k] for k in _SUPERSEDE_KEYS if k in item), [])
+            raw_ids = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+            is_core = core and _flag(item.get("core"))
+        else:
+            continue
+        text = " ".join(text.split())
+        if not text or len(text) > max_chars or text.endswith("?"):
+            continue
+        key = normalize_fact_text(text)
+        if not key:
+            continue
+        replaced = [ids[r.strip().casefold()] for r in raw_ids if isinstance(r, str) and r.strip().casefold() in ids]
+        replaced = [r for r in replaced if content_key.get(r) != key]
+        if key in out:
+            out[key][1].extend(r for r in replaced if r not in out[key][1])
+        elif len(out) < max_facts:
+            out[key] = (text, list(dict.fromkeys(replaced)))
+        else:
+            continue
+        if is_core:
+            cores.add(key)
+    return [ExtractedFact(text, tuple(replaced), core=key in cores) for key, (text, replaced) in out.items()]

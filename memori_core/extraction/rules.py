@@ -1,0 +1,368 @@
+"""The rule-based extractor's English rules: which sentence is a statement by the user, and its "User ..." rewrite.
+
+:func:`judge_sentence` decides one sentence (kept as a fact, or dropped, and why); the patterns it
+applies, one after the other, are named below. Pure: no model, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = [
+    "DROP_EMPTY",
+    "DROP_HYPOTHETICAL",
+    "DROP_INSTRUCTION",
+    "DROP_NOT_FIRST_PERSON",
+    "DROP_OPINION",
+    "DROP_QUESTION",
+    "DROP_SECOND_PERSON",
+    "DROP_SMALL_TALK",
+    "DROP_TOO_LONG",
+    "KEPT_AS_SAID",
+    "KEPT_REWRITTEN",
+    "SentenceVerdict",
+    "judge_sentence",
+]
+
+# Before the rules read a sentence: curly apostrophes count as straight ones, a list bullet is cut.
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\uff07": "'", "`": "'"})
+_BULLET = re.compile(r"^\s*(?:[-*\u2022>]+|\d{1,2}[.)])\s+")
+
+# The reason of a verdict: two for a kept sentence, the others for a dropped one.
+KEPT_REWRITTEN = "rewritten as a User fact"
+KEPT_AS_SAID = "kept as said"
+DROP_EMPTY = "empty"
+DROP_TOO_LONG = "too long"
+DROP_QUESTION = "question"
+DROP_SMALL_TALK = "greeting / thanks / small talk"
+DROP_INSTRUCTION = "instruction or request to the assistant"
+DROP_SECOND_PERSON = "about the assistant or the other person (you/your)"
+DROP_HYPOTHETICAL = "hypothetical, wish or conditional"
+DROP_OPINION = "opinion, not about the user"
+DROP_NOT_FIRST_PERSON = "no first-person statement"
+
+
+@dataclass(frozen=True)
+class SentenceVerdict:
+    """What the rule-based extractor decided for one sentence: the fact kept (``None`` if dropped) and why."""
+
+    sentence: str
+    fact: str | None
+    reason: str
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+def _words(*items: str) -> str:
+    """An alternation of words/phrases, longest first (spaces match any run of spaces)."""
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(items, key=len, reverse=True))
+
+
+# Interjections and discourse markers in front of what is said: "Oh, ...", "Thanks! ...", "FYI ...".
+_SOCIAL = _words(
+    "hi", "hello", "hey", "heya", "hiya", "yo", "good morning", "good afternoon", "good evening", "good night",
+    "thanks", "thank you", "thanks a lot", "many thanks", "thx", "ty", "cheers", "bye", "goodbye", "see ya",
+    "ok", "okay", "cool", "great", "nice", "awesome", "perfect", "sure", "yes", "yeah", "yep", "yup", "no", "nope",
+    "lol", "haha", "hahaha", "wow", "omg", "oh", "ah", "aw", "aww", "hmm", "um", "uh", "well", "alright", "right",
+    "me too", "same", "same here", "got it", "sounds good", "no problem", "of course", "totally", "exactly",
+    "absolutely", "definitely", "indeed", "agreed", "congrats", "congratulations", "welcome", "sorry", "please",
+)
+_CONNECTIVE = _words(
+    "so", "and", "but", "also", "actually", "anyway", "anyways", "btw", "by the way", "honestly", "fyi",
+    "for context", "for the record", "fun fact", "just so you know", "so you know", "just to let you know",
+    "as i said", "as i mentioned", "like i said",
+)
+# "Remember that I'm vegan", "I forgot to mention: my son is 4": what follows is the statement.
+_REMINDER = _words(
+    "remember", "please remember", "note", "please note", "keep in mind", "bear in mind", "don't forget",
+    "do not forget", "i forgot to mention", "i should mention", "i should add", "i wanted to mention",
+    "i want to mention", "i forgot to say", "i should say", "i wanted to say", "i want to say",
+)
+_LEAD_SOCIAL = _rx(rf"^(?:{_SOCIAL})\b(?:\s+(?-i:[A-Z][a-z]+))?\s*(?:[,!.:;\u2014\u2013-]+\s*|\s+(?=[a-z])|$)")
+_LEAD_CONNECTIVE = _rx(rf"^(?:{_CONNECTIVE})\b(?:\s*,\s*|\s*:\s*|\s+that\b\s*|\s+|$)")
+_LEAD_REMINDER = _rx(
+    rf"^(?:{_REMINDER})(?:\s*[,:]\s*|\s+that\s+|\s+)(?=(?:i|i'm|i've|i'll|we|we're|we've|my|our)\b)"
+)
+
+_FIRST_PERSON_START = _rx(r"^(?:i|i'm|im|i've|ive|i'll|i'd|my|we|we're|we've|we'll|we'd|our|me and|mine)\b")
+_OPENER_THEN_FIRST_PERSON = _rx(
+    r"^(?:last|next|this|yesterday|today|tonight|recently|lately|since|in|on|at|for|after|before|when|while|as|"
+    r"once|growing up|nowadays|these days|every|each|most|over|during|back|two|three|a few|a couple|"
+    r"currently|now|at the moment|right now)\b[^?]{0,60}?,?\s+(?P<subject>(?:i|i'm|i've|my|we|we're|we've|our)\b)"
+)
+_SECOND_PERSON = _rx(r"\b(?:you|you're|you've|you'll|you'd|your|yours|yourself|yourselves|u|ur|ya)\b")
+
+_QUESTION_OPENER = _rx(
+    r"^(?:(?:what|how|why|when|where|which|who|whom|whose)(?:'s|'re|'d|'ll)?\s+"
+    r"(?:is|are|was|were|do|does|did|can|could|should|would|will|shall|may|might|about|if|kind|sort|type|much|"
+    r"many|long|often|far|old|else)\b"
+    r"|(?:what|how|why|who|where)'s\b"
+    r"|(?:do|does|did|is|are|was|were|am|can|could|would|will|should|shall|may|might|have|has|had|isn't|aren't|"
+    r"don't|doesn't|didn't|won't|wouldn't|can't|couldn't|shouldn't)\s+"
+    r"(?:i|you|we|they|he|she|it|there|this|that|these|those|my|your|anyone|someone|any|u)\b"
+    r"|any\s+(?:tips|ideas|suggestions|recommendations|advice|thoughts)\b)"
+)
+# "I'm vegetarian, what should I cook?": the statement before the question clause is kept.
+_QUESTION_TAIL = _rx(
+    r"^(?P<head>.+?)(?:\s*[,;:\u2014\u2013]\s*|\s+-\s+|\s+(?=so\s))(?:so|but|and|then)?\s*"
+    r"(?P<tail>(?:what|how|why|when|where|which|who|can|could|would|will|should|shall|do|does|did|is|are|am|any|"
+    r"anything|ideas|thoughts|suggestions|recommendations)\b.*)$"
+)
+_CONDITIONAL = _rx(
+    r"^(?:if|unless|suppose|supposing|imagine|assuming|what if|in case|say|hypothetically|even if|whether|"
+    r"let's say|pretend)\b"
+)
+_IMPERATIVE = _rx(
+    r"^(?:please|pls|plz|kindly|let's|lets|let us|let me know|write|tell|give|show|explain|help|make|create|list|"
+    r"summari[sz]e|translate|suggest|find|describe|generate|draft|compose|plan|remind|check|search|"
+    r"look up|calculate|compare|convert|fix|rewrite|edit|proofread|review|book|order|schedule|set|add|remove|"
+    r"delete|send|call|draw|design|outline|brainstorm|name|define|teach|try|use|consider|continue|stop|don't|"
+    r"do not|keep|act as|go ahead|go on|answer|respond|reply|ignore|forget|assume|note down|save|store|"
+    r"remember|note|tell me|give me|show me|walk me|guide me|can you|could you|would you|will you|"
+    r"i want you to|i need you to|i'd like you to|i would like you to)\b"
+)
+_FIRST_PERSON_REQUEST = _rx(
+    r"^(?:i\s+(?:really\s+|just\s+|also\s+)?(?:need|want|would\s+like|'d\s+like|would\s+love|'d\s+love)\s+"
+    r"(?:(?:a|an|some|the|more|any|few|couple\s+of|a\s+few|new|good|quick|simple|short|detailed)\s+)*"
+    r"(?:help|advice|tips?|ideas?|suggestions?|recommendations?|recipes?|options?|list|plan|summary|poem|story|"
+    r"email|letter|essay|answer|explanation|examples?|information|info|guidance|feedback|overview|outline|"
+    r"assistance|something|anything)\b"
+    r"|i\s+(?:want|need|would\s+like|'d\s+like)\s+to\s+"
+    r"(?:know|ask|learn\s+about|find\s+out|understand|see|get\s+some)\b"
+    r"|i(?:'m|\s+am)\s+(?:looking\s+for|searching\s+for|wondering|asking|curious\s+(?:about|whether|if|what|how|which)|"
+    r"not\s+sure\s+(?:whether|if|what|how|which|where|when|about)|"
+    r"trying\s+to\s+(?:decide|figure\s+out|find|choose|pick|"
+    r"think\s+of|come\s+up\s+with|understand|learn\s+about))\b"
+    r"|i\s+(?:was\s+)?wonder(?:ing|ed)?\b"
+    r"|i\s+have\s+(?:a|another|one\s+more|some|a\s+quick)\s+(?:question|request|favou?r)\b)"
+)
+_HYPOTHETICAL = _rx(
+    r"^(?:i'd|i\s+would|i\s+could|i\s+should|i\s+wish|i\s+might\s+have|we\s+(?:should|could|would|might)|we'd)\b"
+)
+# "I think ...": kept as said when what follows is about the user ("I think I'm allergic"), else an opinion.
+_HEDGE = _rx(
+    r"^i\s+(?:(?:really|just|kind\s+of|sort\s+of)\s+)?"
+    r"(?:think(?!\s+(?:about|of)\b)|guess|believe(?!\s+in\b)|suppose|feel\s+like|reckon|assume|hope|doubt)\b"
+    r"(?:\s+that)?\s*(?P<rest>.*)$"
+)
+_REACTION = _rx(
+    r"^i(?:'m|\s+am)\s+(?:(?:so|really|very|just|pretty|truly|super|quite|all)\s+)*"
+    r"(?:glad|sorry|sure|not\s+sure|happy|excited|thankful|grateful|proud|impressed|jealous|curious|confused|"
+    r"relieved|amazed|touched|thrilled|fine|good|great|ok|okay|well|alright|back|here|done|ready|in|down|"
+    r"all\s+set|doing\s+(?:well|good|great|fine|ok|okay|alright))"
+    r"(?:,?\s+(?:to\s+(?:hear|see|know|read|help|go|bed)|too|now|then|thanks|thank\s+you|"
+    r"(?:about|of|with)\s+(?:that|it|this|you|him|her|them)|"
+    r"for\s+(?:that|it|this|him|her|them|you))\b.*)?\s*[.!]*$"
+    r"|^i(?:'m|\s+am)\s+(?:just\s+|now\s+)?(?:off|heading\s+out|leaving)\b"
+)
+_SHORT_FIRST_PERSON_TALK = _rx(
+    r"^i\s+(?:(?:totally|really|completely|just|so|do|also)\s+)*"
+    r"(?:see|agree|understand|know|mean|bet|hope\s+so|think\s+so|guess\s+so|suppose\s+so|"
+    r"appreciate\s+(?:it|that|this)|"
+    r"get\s+it|got\s+it|feel\s+(?:that|the\s+same)|hear\s+(?:that|ya)|can't\s+wait|cannot\s+wait|"
+    r"(?:love|like|loved|liked|enjoy|enjoyed|adore)\s+(?:it|that|this|those|these)|"
+    r"(?:have|gotta|got|need|must)\s+(?:to\s+)?(?:go|run|leave|head\s+out|get\s+going))"
+    r"(?:\s+(?:too|as\s+well|right|now|though))?\s*[.!]*$"
+)
+
+_ADVERBS = (
+    r"(?:also|really|just|recently|still|always|never|often|usually|sometimes|currently|actually|mostly|only|now|"
+    r"finally|already|even|generally|normally|rarely|seldom|occasionally|absolutely|totally|definitely|truly|"
+    r"mainly|barely|hardly|no\s+longer|not|once|first|eventually|regularly|previously|typically|both|strongly|"
+    r"deeply|greatly|highly|much|personally|especially|particularly|certainly|simply|genuinely|honestly|"
+    r"seriously|kind\s+of|sort\s+of|pretty\s+much)"
+)
+# A bare auxiliary is an answer to something said before, not a fact: "I did.", "I definitely will."
+_SHORT_ANSWER = _rx(
+    rf"^(?:i|we)\s*(?:{_ADVERBS}\s+)*(?:am|'m|are|'re|do|did|will|'ll|can|have|'ve|was|were|would|could|should|"
+    r"must|might|may|won't|don't|didn't|can't|haven't|wasn't)"
+    r"(?:\s+(?:too|not|so|as\s+well|either|indeed))?\s*[.!]*$"
+)
+# "My bad.", "My pleasure!", "my dog's name": too short to say anything about the user.
+_MY_FRAGMENT = _rx(r"^my\s+\S+(?:\s+\S+)?\s*[.!]*$")
+# Auxiliaries after "I" and their form after "User".
+_AUX = {
+    "am": "is", "'m": "is", "im": "is", "have": "has", "'ve": "has", "ive": "has", "do": "does", "don't": "doesn't",
+    "haven't": "hasn't", "was": "was", "wasn't": "wasn't", "had": "had", "did": "did", "didn't": "didn't",
+    "will": "will", "'ll": "will", "won't": "won't", "can": "can", "can't": "can't", "cannot": "cannot",
+    "must": "must", "might": "might", "may": "may", "used": "used", "need": "needs", "ain't": "isn't",
+}
+# Present-tense verbs that rewrite reliably ("I work" -> "User works"); anything else is kept as said.
+_PRESENT_VERBS = frozenset(
+    """live work love like prefer hate dislike enjoy play own study teach speak eat drink cook bake want use
+    volunteer practice practise collect paint write swim cycle bike drive walk hike travel visit go take keep sing
+    dance watch listen follow avoid attend belong care come commute coach grow knit meditate support suffer struggle
+    rent raise run sleep wake wear manage lead mentor know feel get make fly miss plan intend try sell buy shop save
+    earn spend host train research design build fix repair code serve share stay celebrate adore identify
+    garden camp surf ski climb fish hunt sew draw""".split()
+)
+_IRREGULAR_PAST = frozenset(
+    """went became got took made began bought brought left met grew found felt saw ran gave came knew lost won wrote
+    taught spent sold broke chose drove fell forgot quit built caught sang swam rode flew wore held kept slept led
+    paid sent spoke stood understood woke drank ate told heard threw hid fed dug""".split()
+)
+# "I'm visiting Rome next month and would love some tips": the request after the statement is cut off.
+_REQUEST_TAIL = _rx(
+    r"(?:,\s*|\s+)(?:and|so|but)\s+(?:i\s+|i'm\s+|i\s+am\s+)?(?:really\s+)?"
+    r"(?:(?:would|'d)\s+(?:like|love)\b|(?:need|want)\s+(?:\S+\s+){0,5}?"
+    r"(?:ideas|suggestions|recommendations|advice|tips|help|options|recipes)\b"
+    r"|(?:am\s+|'m\s+)?(?:looking\s+for|wondering)\b)"
+    r".*$"
+)
+# A second verb without its own subject ("... and love it") would need conjugating too: no rewrite then.
+_AND_VERB = _rx(
+    rf"\b(?:and|or|but|then)\s+(?:{_ADVERBS}\s+)*(?:am|have|do|don't|need|"
+    + "|".join(sorted(_PRESENT_VERBS)) + r")\b"
+)
+# "Due to my allergy, I avoid nuts": a short lead-in, a comma, then the user as subject.
+_LEAD_IN_THEN_FIRST_PERSON = _rx(r"^[^,?!]{1,60},\s*(?P<subject>(?:i|i'm|i've|i'll|i'd|my|we|we're|we've|our)\b)")
+_OTHER_FIRST_PERSON = _rx(r"\b(?:i|i'm|im|i've|i'll|i'd|me|we|we're|we've|we'll|us|our|ours|mine)\b")
+_I_SUBJECT = _rx(rf"^i(?:\s+|(?='))(?P<adv>(?:{_ADVERBS}\s+)*)(?P<verb>'m|'ve|'ll|[a-z']+)(?P<tail>.*)$")
+_IM_SUBJECT = _rx(r"^(?P<verb>im|ive)(?P<tail>\s.*)$")
+
+
+def _clean(sentence: str) -> str:
+    text = " ".join(sentence.translate(_APOSTROPHES).split())
+    return _BULLET.sub("", text).strip(" \"'")
+
+
+def _strip_lead(text: str) -> tuple[str, bool]:
+    """``text`` without leading interjections and discourse markers; and whether a greeting/thanks/etc. was cut."""
+    social = False
+    while True:
+        m = _LEAD_SOCIAL.match(text)
+        if m and m.end() > 0:
+            text, social = text[m.end():].lstrip(" ,!.-"), True
+            continue
+        m = _LEAD_CONNECTIVE.match(text) or _LEAD_REMINDER.match(text)
+        if m and m.end() > 0:
+            text = text[m.end():].lstrip(" ,:-")
+            continue
+        return text, social
+
+
+def _third_person(verb: str) -> str:
+    v = verb.lower()
+    if v in ("have", "do", "go"):
+        return {"have": "has", "do": "does", "go": "goes"}[v]
+    if v.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if len(v) > 1 and v.endswith("y") and v[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _is_past(verb: str) -> bool:
+    v = verb.lower()
+    return v in _IRREGULAR_PAST or (len(v) > 3 and v.endswith("ed") and not v.endswith("eed"))
+
+
+def _end(text: str) -> str:
+    text = text.rstrip(" .!\u2026,;:-")
+    return text[:1].upper() + text[1:] + "."
+
+
+_LOWER_I = re.compile(r"(?<![\w.'])i(?=\s|'|$|[,;:!])")
+
+
+def _as_said(text: str) -> str:
+    """The sentence as the user said it, with a capital "I" and a final period."""
+    return _end(_LOWER_I.sub("I", text))
+
+
+def _rewrite(statement: str) -> str | None:
+    """``statement`` (first person) as a "User ..." fact, or ``None`` when no rewrite is reliable."""
+    if statement[:3].lower() == "my ":
+        rest = statement[3:]
+        if _OTHER_FIRST_PERSON.search(rest) or re.search(r"\bmy\b", rest, re.IGNORECASE):
+            return None
+        return _end(f"User's {rest}")
+    m = _I_SUBJECT.match(statement) or _IM_SUBJECT.match(statement)
+    if m is None:
+        return None
+    adv = m.groupdict().get("adv") or ""
+    verb, tail = m.group("verb"), m.group("tail")
+    key = verb.lower()
+    if key in _AUX:
+        new_verb = _AUX[key]
+    elif key in _PRESENT_VERBS:
+        new_verb = _third_person(verb)
+    elif _is_past(key):
+        new_verb = verb
+    else:
+        return None
+    if _OTHER_FIRST_PERSON.search(tail) or _AND_VERB.search(tail):
+        return None
+    tail = re.sub(r"\bmyself\b", "themselves", tail, flags=re.IGNORECASE)
+    tail = re.sub(r"\bmy\b", "their", tail, flags=re.IGNORECASE)
+    return _end(f"User {adv}{new_verb}{tail}")
+
+
+def judge_sentence(sentence: str, max_chars: int) -> SentenceVerdict:
+    """The decision for one sentence of a user message: the fact kept (or ``None``) and the reason.
+
+    ``max_chars``: a longer sentence is not a fact (a paste, a story) and is dropped.
+    """
+    fact, reason = _judge(_clean(sentence), max_chars)
+    return SentenceVerdict(sentence, fact, reason)
+
+
+def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
+    # One check after the other, first match wins: what is not a statement by the user is dropped
+    # before anything is rewritten. Each rule is a named pattern above.
+    if not re.search(r"\w", text):
+        return None, DROP_EMPTY
+    if len(text) > max_chars:
+        return None, DROP_TOO_LONG
+    if text.rstrip(" )\"'").endswith("?"):
+        m = _QUESTION_TAIL.match(text)
+        if m is not None:
+            fact, reason = _judge(m.group("head"), max_chars)
+            if fact is not None:
+                return fact, reason
+        return None, DROP_QUESTION
+    body, social = _strip_lead(text)
+    if not re.search(r"\w", body):
+        return None, DROP_SMALL_TALK
+    if _QUESTION_OPENER.match(body):
+        return None, DROP_QUESTION
+    if _CONDITIONAL.match(body):
+        return None, DROP_HYPOTHETICAL
+    if _IMPERATIVE.match(body):
+        return None, DROP_INSTRUCTION
+    if any(rx.match(body) for rx in (_REACTION, _SHORT_FIRST_PERSON_TALK, _SHORT_ANSWER, _MY_FRAGMENT)):
+        return None, DROP_SMALL_TALK
+    if _SECOND_PERSON.search(body):
+        return None, DROP_SECOND_PERSON
+    if _FIRST_PERSON_REQUEST.match(body):
+        return None, DROP_INSTRUCTION
+    hedge = _HEDGE.match(body)
+    if hedge is not None:
+        rest = hedge.group("rest")
+        about_user = _FIRST_PERSON_START.match(rest) or rest.lower().startswith("to ")
+        if about_user and not _HYPOTHETICAL.match(rest):
+            return _as_said(body), KEPT_AS_SAID
+        return None, DROP_OPINION
+    if _HYPOTHETICAL.match(body):
+        return None, DROP_HYPOTHETICAL
+    if _FIRST_PERSON_START.match(body):
+        body = _REQUEST_TAIL.sub("", body) or body
+        rewritten = _rewrite(body)
+        if rewritten is not None:
+            return rewritten, KEPT_REWRITTEN
+        return _as_said(body), KEPT_AS_SAID
+    lead = _OPENER_THEN_FIRST_PERSON.match(body) or _LEAD_IN_THEN_FIRST_PERSON.match(body)
+    if lead is not None:
+        said = body[lead.start("subject"):]  # what the user says after "Last month," / "Due to X,"
+        if _FIRST_PERSON_REQUEST.match(said):
+            return None, DROP_INSTRUCTION
+        if _HYPOTHETICAL.match(said):
+            return None, DROP_HYPOTHETICAL
+        if _REACTION.match(said) or _SHORT_FIRST_PERSON_TALK.match(said) or _SHORT_ANSWER.match(said):
+            return None, DROP_SMALL_TALK
+        return _as_said(_REQUEST_TAIL.sub("", body) or body), KEPT_AS_SAID
+    return None, DROP_SMALL_TALK if social else DROP_NOT_FIRST_PERSON
+

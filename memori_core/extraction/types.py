@@ -1,0 +1,88 @@
+"""What extraction reads and returns: messages, extracted facts, and the :class:`FactExtractor` protocol."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+__all__ = [
+    "DEFAULT_MAX_FACT_CHARS",
+    "ExtractedFact",
+    "FactExtractor",
+    "KnownFact",
+    "Message",
+    "MessageLike",
+    "as_messages",
+]
+
+DEFAULT_MAX_FACT_CHARS = 300
+"""Longest fact (in characters) an extractor returns; longer text is a paste, not a fact."""
+
+
+@dataclass(frozen=True)
+class Message:
+    """One conversation message: ``role`` is ``"user"``, ``"assistant"``, ``"system"`` or ``"tool"``."""
+
+    role: str
+    text: str
+
+
+MessageLike = Message | tuple[str, str]
+"""A :class:`Message` or a ``(role, text)`` pair."""
+
+
+def as_messages(items: Iterable[MessageLike]) -> list[Message]:
+    """``items`` as :class:`Message` objects (``(role, text)`` pairs are converted; roles are lower-cased)."""
+    out: list[Message] = []
+    for item in items:
+        if isinstance(item, Message):
+            role, text = item.role, item.text
+        elif isinstance(item, tuple) and len(item) == 2:
+            role, text = item
+        else:
+            raise TypeError(f"expected a Message or a (role, text) pair, got {type(item).__name__}")
+        if not isinstance(role, str) or not isinstance(text, str):
+            raise TypeError("a message's role and text must be str")
+        out.append(Message(role.strip().lower(), text))
+    return out
+
+
+@dataclass(frozen=True)
+class ExtractedFact:
+    """A fact to store, the ids of the user's stored facts it replaces (they stop being recalled), and
+    whether it is a core fact (an allergy, a medication, a diet: stored with ``core=True``, injected on every turn)."""
+
+    text: str
+    supersedes: tuple[str, ...] = ()
+    core: bool = False
+
+
+class KnownFact(Protocol):
+    """A stored fact shown to an extractor: anything with an ``id`` and a ``content`` (e.g. a ``RecalledFact``)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def content(self) -> str: ...
+
+
+@runtime_checkable
+class FactExtractor(Protocol):
+    """Turns the latest messages of a conversation into facts about the user.
+
+    ``messages`` are the new turn(s), oldest first: facts come from the user
+    messages; an assistant message is context only (what a short answer
+    replies to). ``existing`` are the user's stored facts most similar to the
+    turn (given only when ``uses_existing_facts`` is true); a returned fact may
+    name some of their ids in ``supersedes``. Capture keeps only ids that were
+    given, whatever an extractor returns.
+    """
+
+    uses_existing_facts: bool
+    """Whether capture should look up the user's similar stored facts and pass them as ``existing``."""
+
+    def extract(self, messages: Sequence[MessageLike], existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
+        """The facts worth keeping from ``messages`` (``[]`` when there are none)."""
+        ...
