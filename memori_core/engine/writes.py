@@ -95,6 +95,32 @@ def _split_new_and_seen(
 
 
 
+def _collapse(
+    entity_id: str, ids: list[str], texts: list[str], stamps: list[str], metas: list[dict[str, Any]],
+    sessions: list[str | None], expiries: list[str | None], *, by_id: bool,
+) -> dict[str, StoredFact]:
+    """One add's facts by id, repeats within the call collapsed: with caller ids (``by_id``) the last value of
+    an id wins; for derived ids the first occurrence is stored and the rest count as sightings."""
+    seq0 = time.time_ns()
+    batch: dict[str, StoredFact] = {}
+    for i, (fid, text, stamp, meta, session, expiry) in enumerate(zip(ids, texts, stamps, metas, sessions, expiries)):
+        prev = batch.get(fid)
+        if prev is None or by_id:
+            batch[fid] = StoredFact(
+                fid, entity_id, text, stamp, meta, last_seen=stamp, times_seen=1, session_id=session,
+                seq=seq0 + i, expires_at=expiry,
+            )
+        else:
+            batch[fid] = replace(
+                prev,
+                times_seen=prev.times_seen + 1,
+                last_seen=max(prev.last_seen or stamp, stamp),
+                metadata={**prev.metadata, **meta},
+                expires_at=expiry or prev.expires_at,
+            )
+    return batch
+
+
 def derived_fact_id(text: str) -> str:
     """Stable id of a fact from its normalised text (ids are scoped per entity)."""
     return hashlib.sha256(normalize_fact_text(text).encode("utf-8")).hexdigest()[:32]
@@ -216,31 +242,14 @@ class WritePath:
         metas = [{**m, CORE_KEY: True} if c else m for m, c in zip(metas, check_core(core, n))]
         replaced = check_id_list(supersedes, "supersedes") if supersedes is not None else []
         out_ids = given_ids or [derived_fact_id(t) for t in texts]
-        seq0 = time.time_ns()
-
-        # Collapse repeats within the call: the last value of an id wins for
-        # caller ids; for derived ids the first occurrence is stored and the rest count as sightings.
-        batch: dict[str, StoredFact] = {}
-        for i, (fid, text, stamp, meta, session, expiry) in enumerate(
-            zip(out_ids, texts, stamps, metas, sessions, expiries)
-        ):
-            prev = batch.get(fid)
-            if prev is None or given_ids is not None:
-                batch[fid] = StoredFact(
-                    fid, entity_id, text, stamp, meta, last_seen=stamp, times_seen=1, session_id=session,
-                    seq=seq0 + i, expires_at=expiry,
-                )
-            else:
-                batch[fid] = replace(
-                    prev,
-                    times_seen=prev.times_seen + 1,
-                    last_seen=max(prev.last_seen or stamp, stamp),
-                    metadata={**prev.metadata, **meta},
-                    expires_at=expiry or prev.expires_at,
-                )
+        batch = _collapse(entity_id, out_ids, texts, stamps, metas, sessions, expiries, by_id=given_ids is not None)
         replaced = [fid for fid in replaced if fid not in batch]
+        self._write_batch(entity_id, batch, replaced, derived=given_ids is None, report=report)
+        return out_ids
 
-        derived = given_ids is None
+    def _write_batch(self, entity_id: str, batch: dict[str, StoredFact], replaced: list[str], *, derived: bool,
+                     report: Progress | None) -> None:
+        """Store ``batch`` (derived ids: facts already stored count as seen again) and delete ``replaced``."""
         # Embed (slow) before taking the locks, only what is not stored yet...
         new, _ = _split_new_and_seen(batch, self._stored(entity_id, batch) if derived else {})
         vec_of = self._embed_new(new, report)
@@ -270,7 +279,6 @@ class WritePath:
                 if failure is exc:
                     raise
                 raise failure from _root_cause(exc)
-        return out_ids
 
     def _stored(self, entity_id: str, batch: dict[str, StoredFact]) -> dict[str, StoredFact]:
         return {f.id: f for f in self.store.get(entity_id, list(batch))}
