@@ -12,7 +12,14 @@ from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langgraph.graph import MessagesState
 from typing_extensions import NotRequired
 
-from memori_core.extraction import FactExtractor
+from memori_core.adapter_args import (
+    VIA_CONFIG,
+    VIA_CONTEXT,
+    check_engine,
+    check_entity_default,
+    check_k,
+    resolve_entity_id,
+)
 from memori_core.capture import (
     DEFAULT_MAX_PENDING_CAPTURES,
     BackgroundCapture,
@@ -20,11 +27,13 @@ from memori_core.capture import (
     check_extractor,
     check_max_pending,
 )
-
-from ._entity import arecall_block, logger, recall_block, resolve_entity_id, turn_to_capture
+from memori_core.engine import RecallEngine
+from memori_core.extraction import FactExtractor
+from memori_core.failopen import STRICT_DEFAULT
 from memori_core.query import context_turns
 
-from ._messages import human_query_and_context, messages_with_block
+from ._messages import human_query_and_context, messages_with_block, turn_to_capture
+from ._recall import arecall_block, logger, recall_block
 
 CONTEXT_KEY = "memori_context"
 
@@ -39,6 +48,12 @@ class MemoriState(MessagesState):
     memori_context: NotRequired[str]
 
 
+def _graph_entity(owner: str, entity_id: str | None, config: RunnableConfig) -> str:
+    """The entity of a node's run: the config, else the graph's runtime context, else the node's ``entity_id``."""
+    return resolve_entity_id(owner, entity_id, config=config, context=_runtime_context(),
+                             ways=(VIA_CONFIG, VIA_CONTEXT))
+
+
 def _runtime_context() -> Any:
     """The graph run's runtime context, or ``None`` outside a graph run / without one."""
     try:
@@ -51,11 +66,11 @@ def _runtime_context() -> Any:
 
 
 def memori_recall_node(
-    engine: Any,
+    engine: RecallEngine,
     entity_id: str | None = None,
     *,
     k: int | None = None,
-    strict: bool = False,
+    strict: bool = STRICT_DEFAULT,
     key: str = CONTEXT_KEY,
 ) -> RunnableLambda:
     """A graph node that recalls facts for the last human message into ``state[key]``.
@@ -73,17 +88,19 @@ def memori_recall_node(
     The human messages before the last one (up to ``engine.config.context_turns``)
     are read with it, so a follow-up recalls what an earlier turn named.
 
+    ``k`` caps the facts (``None``: the engine's ``config.limit``, 5 unless configured).
     The entity is ``config["configurable"]["entity_id"]``, else the graph's
     runtime context (``entity_id``, else ``user_id``), else ``entity_id``.
     Recall errors are logged and an empty block is written (``strict=True`` raises).
     Runs natively async under ``ainvoke`` / ``astream``.
     """
-    if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 0):
-        raise ValueError(f"k must be a non-negative int or None, got {k!r}")
     owner = "memori_recall_node"
+    check_engine(engine, owner)
+    check_entity_default(entity_id)
+    check_k(k, owner)
 
     def _query_and_entity(state: Mapping[str, Any], config: RunnableConfig) -> tuple[str, list[str], str]:
-        entity = resolve_entity_id(entity_id, config, _runtime_context(), owner=owner)
+        entity = _graph_entity(owner, entity_id, config)
         messages = convert_to_messages(state.get("messages") or [])
         query, context = human_query_and_context(messages, context_turns(engine))
         return query, context, entity
@@ -127,11 +144,11 @@ _REMEMBERED_TURNS = 1024
 
 
 def memori_capture_node(
-    engine: Any,
+    engine: RecallEngine,
     entity_id: str | None = None,
     *,
     extractor: FactExtractor | None = None,
-    strict: bool = False,
+    strict: bool = STRICT_DEFAULT,
     max_pending_captures: int = DEFAULT_MAX_PENDING_CAPTURES,
 ) -> MemoriCaptureNode:
     """A graph node, put after the model node, that stores the facts of the user turn just answered.
@@ -159,6 +176,8 @@ def memori_capture_node(
     :meth:`MemoriCaptureNode.flush` / ``aflush`` or the node's next run.
     """
     owner = "memori_capture_node"
+    check_engine(engine, owner)
+    check_entity_default(entity_id)
     chosen = check_extractor(extractor)
     captures = BackgroundCapture(owner, logger, strict=strict, max_pending=check_max_pending(max_pending_captures))
     seen: OrderedDict[str, None] = OrderedDict()
@@ -177,7 +196,7 @@ def memori_capture_node(
 
     def memori_capture(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:
         captures.raise_failure()
-        entity = resolve_entity_id(entity_id, config, _runtime_context(), owner=owner)
+        entity = _graph_entity(owner, entity_id, config)
         messages = convert_to_messages(state.get("messages") or [])
         last_human = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=None)
         if last_human is None:

@@ -9,13 +9,22 @@ from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResp
 from langchain_core.messages import HumanMessage
 from langchain_core.runnables import RunnableConfig, ensure_config
 
-from memori_core.extraction import FactExtractor
+from memori_core.adapter_args import (
+    VIA_CONFIG,
+    VIA_CONTEXT,
+    check_engine,
+    check_entity_default,
+    check_k,
+    resolve_entity_id,
+)
 from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, WaitsForCaptures, check_extractor
-
-from ._entity import arecall_block, logger, recall_block, resolve_entity_id, turn_to_capture
+from memori_core.engine import RecallEngine
+from memori_core.extraction import FactExtractor
+from memori_core.failopen import STRICT_DEFAULT
 from memori_core.query import context_turns
 
-from ._messages import human_query_and_context, system_with_block
+from ._messages import human_query_and_context, system_with_block, turn_to_capture
+from ._recall import arecall_block, logger, recall_block
 
 Handler = Callable[[ModelRequest], ModelResponse]
 AsyncHandler = Callable[[ModelRequest], Awaitable[ModelResponse]]
@@ -62,23 +71,21 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
 
     def __init__(
         self,
-        engine: Any,
+        engine: RecallEngine,
         entity_id: str | None = None,
         *,
         k: int | None = None,
         capture: bool = False,
-        strict: bool = False,
+        strict: bool = STRICT_DEFAULT,
         extractor: FactExtractor | None = None,
         max_pending_captures: int = DEFAULT_MAX_PENDING_CAPTURES,
     ) -> None:
-        """``k`` caps the facts injected (default: the engine's limit); ``extractor`` and
-        ``max_pending_captures`` apply with ``capture=True``."""
+        """``k`` caps the facts injected (``None``: the engine's ``config.limit``, 5 unless configured);
+        ``extractor`` and ``max_pending_captures`` apply with ``capture=True``."""
         super().__init__()
-        if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 0):
-            raise ValueError(f"k must be a non-negative int or None, got {k!r}")
-        self.engine = engine
-        self.entity_id = entity_id
-        self.k = k
+        self.engine = check_engine(engine, "MemoriMiddleware")
+        self.entity_id = check_entity_default(entity_id)
+        self.k = check_k(k, "MemoriMiddleware")
         self.capture = capture
         self.strict = strict
         self.extractor = check_extractor(extractor)
@@ -92,7 +99,8 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     def _entity(self, request: ModelRequest, config: RunnableConfig) -> str:
         runtime = getattr(request, "runtime", None)
         context = getattr(runtime, "context", None)
-        return resolve_entity_id(self.entity_id, config, context, owner="MemoriMiddleware")
+        return resolve_entity_id("MemoriMiddleware", self.entity_id, config=config, context=context,
+                                 ways=(VIA_CONFIG, VIA_CONTEXT))
 
     def _with_block(self, request: ModelRequest, block: str) -> ModelRequest:
         if not block:

@@ -499,7 +499,7 @@ def test_langchain_injector_puts_core_facts_in_the_system_prompt_of_an_unrelated
 
 
 def test_langchain_skipping_recall_keeps_the_core_facts_after_the_limit(engine: RecallEngine) -> None:
-    from memori_langchain._entity import recall_block
+    from memori_langchain._recall import recall_block
 
     engine.add("u", [f"User grows tomatoes in garden bed {i}." for i in range(8)])
     engine.add("u", [ALLERGY], core=True)
