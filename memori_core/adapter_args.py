@@ -88,9 +88,22 @@ def move_renamed_k(data: Any, owner: str, old_name: str) -> Any:
     return data
 
 
-def warn_renamed_attribute(owner: str, old_name: str) -> None:
-    """The ``DeprecationWarning`` for reading an adapter's old name of ``k`` (``retriever.similarity_top_k``)."""
-    warnings.warn(f"{owner}.{old_name} is deprecated: read .k", DeprecationWarning, stacklevel=3)
+def renamed_k_attribute(owner: str, old_name: str) -> property:
+    """A read-only attribute ``old_name`` that reads ``k`` with a ``DeprecationWarning``
+    (``retriever.similarity_top_k``); a ``property``, so pydantic models take it too."""
+
+    def read(self: Any) -> Any:
+        warnings.warn(f"{owner}.{old_name} is deprecated: read .k", DeprecationWarning, stacklevel=2)
+        return self.k
+
+    return property(read, doc="Deprecated name of :attr:`k`.")
+
+
+def check_adapter_args(
+    owner: str, engine: Any, entity_id: Any = None, k: Any = None
+) -> tuple[RecallEngine, str | None, int | None]:
+    """An adapter's constructor arguments, checked: ``(engine, entity_id, k)`` (see the functions above)."""
+    return check_engine(engine, owner), check_entity_default(entity_id), check_k(k, owner)
 
 
 def _configured(config: Mapping[str, Any] | None) -> Any:

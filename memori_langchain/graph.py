@@ -12,14 +12,7 @@ from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langgraph.graph import MessagesState
 from typing_extensions import NotRequired
 
-from memori_core.adapter_args import (
-    VIA_CONFIG,
-    VIA_CONTEXT,
-    check_engine,
-    check_entity_default,
-    check_k,
-    resolve_entity_id,
-)
+from memori_core.adapter_args import check_adapter_args
 from memori_core.capture import (
     DEFAULT_MAX_PENDING_CAPTURES,
     BackgroundCapture,
@@ -33,7 +26,7 @@ from memori_core.failopen import STRICT_DEFAULT
 from memori_core.query import context_turns
 
 from ._messages import human_query_and_context, messages_with_block, turn_to_capture
-from ._recall import arecall_block, logger, recall_block
+from ._recall import BlockRecall, entity_of_run, logger
 
 CONTEXT_KEY = "memori_context"
 
@@ -46,12 +39,6 @@ class MemoriState(MessagesState):
     """
 
     memori_context: NotRequired[str]
-
-
-def _graph_entity(owner: str, entity_id: str | None, config: RunnableConfig) -> str:
-    """The entity of a node's run: the config, else the graph's runtime context, else the node's ``entity_id``."""
-    return resolve_entity_id(owner, entity_id, config=config, context=_runtime_context(),
-                             ways=(VIA_CONFIG, VIA_CONTEXT))
 
 
 def _runtime_context() -> Any:
@@ -95,23 +82,19 @@ def memori_recall_node(
     Runs natively async under ``ainvoke`` / ``astream``.
     """
     owner = "memori_recall_node"
-    check_engine(engine, owner)
-    check_entity_default(entity_id)
-    check_k(k, owner)
+    check_adapter_args(owner, engine, entity_id, k)
 
-    def _query_and_entity(state: Mapping[str, Any], config: RunnableConfig) -> tuple[str, list[str], str]:
-        entity = _graph_entity(owner, entity_id, config)
+    def _recall(state: Mapping[str, Any], config: RunnableConfig) -> BlockRecall:
+        entity = entity_of_run(owner, entity_id, config, _runtime_context())
         messages = convert_to_messages(state.get("messages") or [])
         query, context = human_query_and_context(messages, context_turns(engine))
-        return query, context, entity
+        return BlockRecall(engine, query, entity, k, strict, owner, context)
 
     def memori_recall(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, str]:
-        query, context, entity = _query_and_entity(state, config)
-        return {key: recall_block(engine, query, entity, k, strict=strict, owner=owner, context=context)}
+        return {key: _recall(state, config).block()}
 
     async def amemori_recall(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, str]:
-        query, context, entity = _query_and_entity(state, config)
-        return {key: await arecall_block(engine, query, entity, k, strict=strict, owner=owner, context=context)}
+        return {key: await _recall(state, config).ablock()}
 
     return RunnableLambda(memori_recall, afunc=amemori_recall, name="memori_recall")
 
@@ -176,8 +159,7 @@ def memori_capture_node(
     :meth:`MemoriCaptureNode.flush` / ``aflush`` or the node's next run.
     """
     owner = "memori_capture_node"
-    check_engine(engine, owner)
-    check_entity_default(entity_id)
+    check_adapter_args(owner, engine, entity_id)
     chosen = check_extractor(extractor)
     captures = BackgroundCapture(owner, logger, strict=strict, max_pending=check_max_pending(max_pending_captures))
     seen: OrderedDict[str, None] = OrderedDict()
@@ -196,7 +178,7 @@ def memori_capture_node(
 
     def memori_capture(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:
         captures.raise_failure()
-        entity = _graph_entity(owner, entity_id, config)
+        entity = entity_of_run(owner, entity_id, config, _runtime_context())
         messages = convert_to_messages(state.get("messages") or [])
         last_human = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=None)
         if last_human is None:

@@ -14,7 +14,7 @@ from memori_core.query import context_turns
 
 from ._fields import MemoriFields
 from ._messages import human_query_and_context, messages_with_block
-from ._recall import arecall_block, recall_block
+from ._recall import BlockRecall
 
 PromptInput = ChatPromptValue | list[BaseMessage] | dict[str, Any]
 
@@ -63,23 +63,21 @@ class MemoriContextInjector(MemoriFields, RunnableSerializable[PromptInput, Prom
     (``strict=True`` raises instead).
     """
 
-    def _prepare(self, value: Any, config: RunnableConfig) -> tuple[list[BaseMessage], str, str, list[str]]:
+    def _prepare(self, value: Any, config: RunnableConfig) -> tuple[list[BaseMessage], BlockRecall]:
+        owner = type(self).__name__
         messages = _messages_of(value)
-        entity = resolve_entity_id(type(self).__name__, self.entity_id, config=config, ways=(VIA_CONFIG,))
+        entity = resolve_entity_id(owner, self.entity_id, config=config, ways=(VIA_CONFIG,))
         query, context = human_query_and_context(messages, context_turns(self.engine))
-        return messages, entity, query, context
+        return messages, BlockRecall(self.engine, query, entity, self.k, self.strict, owner, context)
 
     def _inject(self, value: Any, config: RunnableConfig) -> Any:
-        messages, entity, query, context = self._prepare(value, config)
-        block = recall_block(self.engine, query, entity, self.k, strict=self.strict, owner=type(self).__name__,
-                             context=context)
+        messages, recall = self._prepare(value, config)
+        block = recall.block()
         return _rebuild(value, messages_with_block(messages, block)) if block else value
 
     async def _ainject(self, value: Any, config: RunnableConfig) -> Any:
-        messages, entity, query, context = self._prepare(value, config)
-        block = await arecall_block(
-            self.engine, query, entity, self.k, strict=self.strict, owner=type(self).__name__, context=context
-        )
+        messages, recall = self._prepare(value, config)
+        block = await recall.ablock()
         return _rebuild(value, messages_with_block(messages, block)) if block else value
 
     def invoke(self, input: PromptInput, config: RunnableConfig | None = None, **kwargs: Any) -> PromptInput:

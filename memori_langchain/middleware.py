@@ -9,14 +9,7 @@ from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResp
 from langchain_core.messages import HumanMessage
 from langchain_core.runnables import RunnableConfig, ensure_config
 
-from memori_core.adapter_args import (
-    VIA_CONFIG,
-    VIA_CONTEXT,
-    check_engine,
-    check_entity_default,
-    check_k,
-    resolve_entity_id,
-)
+from memori_core.adapter_args import check_adapter_args
 from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, WaitsForCaptures, check_extractor
 from memori_core.engine import RecallEngine
 from memori_core.extraction import FactExtractor
@@ -24,7 +17,7 @@ from memori_core.failopen import STRICT_DEFAULT
 from memori_core.query import context_turns
 
 from ._messages import human_query_and_context, system_with_block, turn_to_capture
-from ._recall import arecall_block, logger, recall_block
+from ._recall import BlockRecall, entity_of_run, logger
 
 Handler = Callable[[ModelRequest], ModelResponse]
 AsyncHandler = Callable[[ModelRequest], Awaitable[ModelResponse]]
@@ -83,9 +76,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         """``k`` caps the facts injected (``None``: the engine's ``config.limit``, 5 unless configured);
         ``extractor`` and ``max_pending_captures`` apply with ``capture=True``."""
         super().__init__()
-        self.engine = check_engine(engine, "MemoriMiddleware")
-        self.entity_id = check_entity_default(entity_id)
-        self.k = check_k(k, "MemoriMiddleware")
+        self.engine, self.entity_id, self.k = check_adapter_args("MemoriMiddleware", engine, entity_id, k)
         self.capture = capture
         self.strict = strict
         self.extractor = check_extractor(extractor)
@@ -97,10 +88,13 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     # -- helpers ------------------------------------------------------------
 
     def _entity(self, request: ModelRequest, config: RunnableConfig) -> str:
-        runtime = getattr(request, "runtime", None)
-        context = getattr(runtime, "context", None)
-        return resolve_entity_id("MemoriMiddleware", self.entity_id, config=config, context=context,
-                                 ways=(VIA_CONFIG, VIA_CONTEXT))
+        context = getattr(getattr(request, "runtime", None), "context", None)
+        return entity_of_run("MemoriMiddleware", self.entity_id, config, context)
+
+    def _recall(self, request: ModelRequest, entity: str) -> BlockRecall:
+        query, context = human_query_and_context(request.messages, context_turns(self.engine))
+        return BlockRecall(self.engine, query, entity, self.k, self.strict, self.name, context,
+                           skip_text=self._skip(query), skip_message_id=self._skip_message(request))
 
     def _with_block(self, request: ModelRequest, block: str) -> ModelRequest:
         if not block:
@@ -147,11 +141,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         self._captures.raise_failure()
         config = ensure_config()
         entity = self._entity(request, config)
-        query, context = human_query_and_context(request.messages, context_turns(self.engine))
-        block = recall_block(self.engine, query, entity, self.k, strict=self.strict, owner=self.name,
-                             skip_text=self._skip(query), skip_message_id=self._skip_message(request),
-                             context=context)
-        response = handler(self._with_block(request, block))
+        response = handler(self._with_block(request, self._recall(request, entity).block()))
         self._capture(request, config, entity)
         return response
 
@@ -160,10 +150,6 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         self._captures.raise_failure()
         config = ensure_config()
         entity = self._entity(request, config)
-        query, context = human_query_and_context(request.messages, context_turns(self.engine))
-        block = await arecall_block(self.engine, query, entity, self.k, strict=self.strict, owner=self.name,
-                                    skip_text=self._skip(query), skip_message_id=self._skip_message(request),
-                                    context=context)
-        response = await handler(self._with_block(request, block))
+        response = await handler(self._with_block(request, await self._recall(request, entity).ablock()))
         self._capture(request, config, entity)
         return response

@@ -6,16 +6,10 @@ import re
 from typing import Any
 
 from llama_index.core.base.llms.types import ChatMessage
-from llama_index.core.bridge.pydantic import Field, PrivateAttr, field_validator, model_validator
+from llama_index.core.bridge.pydantic import Field, PrivateAttr, field_validator
 from llama_index.core.memory import BaseMemoryBlock
 
-from memori_core.adapter_args import (
-    check_engine,
-    check_k,
-    move_renamed_k,
-    resolve_entity_id,
-    warn_renamed_attribute,
-)
+from memori_core.adapter_args import check_engine, renamed_k_attribute, resolve_entity_id
 from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, WaitsForCaptures, check_extractor
 from memori_core.context import PREAMBLE, format_fact_line
 from memori_core.engine import RecallEngine
@@ -23,6 +17,7 @@ from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty
 from memori_core.query import context_turns
 
 from ._common import logger, user_query_and_context, user_turns
+from ._fields import CountField
 
 _OWNER = "MemoriMemoryBlock"
 
@@ -30,7 +25,7 @@ DEFAULT_BLOCK_NAME = "memori_context"
 """Memory renders a block as ``<name>...</name>``: with this name the system prompt carries memori's usual block."""
 
 
-class MemoriMemoryBlock(WaitsForCaptures, BaseMemoryBlock[str]):
+class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
     """Long-term memory for ``Memory.from_defaults(memory_blocks=[...])``: agents and chat engines see recalled facts.
 
     >>> block = MemoriMemoryBlock(engine=engine, entity_id="user-1")
@@ -70,10 +65,11 @@ class MemoriMemoryBlock(WaitsForCaptures, BaseMemoryBlock[str]):
     truncated); with a priority, truncation drops the lowest-ranked facts first.
     """
 
+    OLD_K_NAME = "limit"
+
     name: str = Field(default=DEFAULT_BLOCK_NAME, description="The name of the memory block.")
     engine: RecallEngine = Field(description="The recall engine holding the facts.", exclude=True)
     entity_id: str = Field(description="Whose facts to recall (and to capture into).")
-    k: int | None = Field(default=None, description="Facts per recall; None uses the engine's config.limit.")
     capture: bool = Field(default=False, description="Store user messages flushed from short-term memory as facts.")
     strict: bool = Field(default=STRICT_DEFAULT, description="Raise on recall / capture failure instead of warning.")
     extractor: Any = Field(
@@ -84,6 +80,8 @@ class MemoriMemoryBlock(WaitsForCaptures, BaseMemoryBlock[str]):
     max_pending_captures: int = Field(
         default=DEFAULT_MAX_PENDING_CAPTURES, ge=1, description="Background captures that may wait at a time."
     )
+
+    limit = renamed_k_attribute(_OWNER, "limit")
 
     _captures: BackgroundCapture = PrivateAttr()
     _core_lines: frozenset[str] = PrivateAttr(default=frozenset())
@@ -96,11 +94,6 @@ class MemoriMemoryBlock(WaitsForCaptures, BaseMemoryBlock[str]):
             _OWNER, logger, strict=self.strict, max_pending=self.max_pending_captures
         )
 
-    @model_validator(mode="before")
-    @classmethod
-    def _renamed_limit(cls, data: Any) -> Any:
-        return move_renamed_k(data, _OWNER, "limit")
-
     @field_validator("entity_id", mode="before")
     @classmethod
     def _check_entity(cls, value: Any) -> str:
@@ -110,17 +103,6 @@ class MemoriMemoryBlock(WaitsForCaptures, BaseMemoryBlock[str]):
     @classmethod
     def _check_engine(cls, value: Any) -> RecallEngine:
         return check_engine(value, _OWNER)
-
-    @field_validator("k", mode="before")
-    @classmethod
-    def _check_k(cls, value: Any) -> int | None:
-        return check_k(value, _OWNER)
-
-    @property
-    def limit(self) -> int | None:
-        """Deprecated: :attr:`k`."""
-        warn_renamed_attribute(_OWNER, "limit")
-        return self.k
 
     async def _aget(self, messages: list[ChatMessage] | None = None, **block_kwargs: Any) -> str:
         self._captures.raise_failure()

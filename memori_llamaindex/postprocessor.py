@@ -4,22 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from llama_index.core.bridge.pydantic import Field, field_validator, model_validator
+from llama_index.core.bridge.pydantic import Field
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle
 
-from memori_core.adapter_args import check_k, move_renamed_k, warn_renamed_attribute
+from memori_core.adapter_args import renamed_k_attribute
 from memori_core.config import RecallConfig
 from memori_core.failopen import STRICT_DEFAULT, warn_failed
 from memori_core.ranking.rerank import RerankedCandidate, as_cosines, rerank
 
 from ._common import logger
+from ._fields import CountField
 from .retriever import SCORE_METADATA_KEYS
 
 _OWNER = "MemoriHybridPostprocessor"
 
 
-class MemoriHybridPostprocessor(BaseNodePostprocessor):
+class MemoriHybridPostprocessor(CountField, BaseNodePostprocessor):
     """Re-rank retrieved nodes with the recall engine's pool sizing, BM25, fusion and threshold.
 
     >>> reranker = MemoriHybridPostprocessor(k=5, config=RecallConfig())
@@ -49,9 +50,7 @@ class MemoriHybridPostprocessor(BaseNodePostprocessor):
       to ``k``; ``strict=True`` raises instead (:mod:`memori_core.failopen`).
     """
 
-    k: int | None = Field(
-        default=None, description="Return at most this many nodes (None: config.limit, 5 unless configured)."
-    )
+    OLD_K_NAME = "top_n"
     config: RecallConfig = Field(
         default_factory=RecallConfig,
         description="Ranking settings: pool sizing, BM25, fusion weights, tokenizer, relevance threshold.",
@@ -63,21 +62,7 @@ class MemoriHybridPostprocessor(BaseNodePostprocessor):
         default=STRICT_DEFAULT, description="Raise ranking errors instead of warning and passing the nodes on."
     )
 
-    @model_validator(mode="before")
-    @classmethod
-    def _renamed_top_n(cls, data: Any) -> Any:
-        return move_renamed_k(data, _OWNER, "top_n")
-
-    @field_validator("k", mode="before")
-    @classmethod
-    def _check_k(cls, value: Any) -> int | None:
-        return check_k(value, _OWNER)
-
-    @property
-    def top_n(self) -> int | None:
-        """Deprecated: :attr:`k`."""
-        warn_renamed_attribute(_OWNER, "top_n")
-        return self.k
+    top_n = renamed_k_attribute(_OWNER, "top_n")
 
     @classmethod
     def class_name(cls) -> str:

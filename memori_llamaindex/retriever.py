@@ -9,14 +9,7 @@ from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks.base import CallbackManager
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
-from memori_core.adapter_args import (
-    check_engine,
-    check_entity_default,
-    check_k,
-    renamed_k,
-    resolve_entity_id,
-    warn_renamed_attribute,
-)
+from memori_core.adapter_args import check_adapter_args, renamed_k, renamed_k_attribute, resolve_entity_id
 from memori_core.engine import RecallEngine
 from memori_core.facts import RecalledFact
 from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty, recall_or_empty
@@ -80,9 +73,7 @@ class MemoriRetriever(BaseRetriever):
         threshold removes some; ``None``: the engine's ``config.limit``, 5 unless configured);
         ``similarity_top_k``: deprecated name of ``k``."""
         k = renamed_k(_OWNER, k, "similarity_top_k", similarity_top_k)
-        self.engine = check_engine(engine, _OWNER)
-        self.entity_id = check_entity_default(entity_id)
-        self.k = check_k(k, _OWNER)
+        self.engine, self.entity_id, self.k = check_adapter_args(_OWNER, engine, entity_id, k)
         super().__init__(callback_manager=callback_manager, verbose=verbose)
         self.strict = bool(strict)
         if excluded_llm_metadata_keys is None:
@@ -92,11 +83,7 @@ class MemoriRetriever(BaseRetriever):
         self.excluded_llm_metadata_keys = list(excluded_llm_metadata_keys)
         self.excluded_embed_metadata_keys = list(excluded_embed_metadata_keys)
 
-    @property
-    def similarity_top_k(self) -> int | None:
-        """Deprecated: :attr:`k`."""
-        warn_renamed_attribute(_OWNER, "similarity_top_k")
-        return self.k
+    similarity_top_k = renamed_k_attribute(_OWNER, "similarity_top_k")
 
     def with_entity(self, entity_id: str) -> MemoriRetriever:
         """A retriever with the same settings recalling ``entity_id``'s facts (e.g. one per request)."""
