@@ -11,6 +11,7 @@ same argument means the same thing, and fails the same way, on every surface:
   (:func:`resolve_entity_id`);
 - ``strict``: what a failure does, :mod:`memori_core.failopen`.
 
+:func:`check_adapter_args` checks a constructor's ``engine``, ``entity_id`` and ``k`` at once.
 Framework-free: a framework's run config and runtime context come in as a
 mapping / any object.
 """

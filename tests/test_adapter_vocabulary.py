@@ -7,8 +7,10 @@ in-memory Chroma store; the fault is a real one: the store's collection is dropp
 
 from __future__ import annotations
 
+import ast
 import inspect
 import logging
+import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -27,6 +29,8 @@ import memori_langchain as lc
 import memori_llamaindex as li
 from _helpers import HashEmbedder
 from _langchain_fakes import break_store, recall_model_capture_graph, replies
+import memori_core.adapter_args
+import memori_core.failopen
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.failopen import STRICT_DEFAULT
 
@@ -312,3 +316,12 @@ def test_one_default_everywhere(surface: Any) -> None:
     assert _default(surface, "strict") is STRICT_DEFAULT is False
     if surface is not lc.memori_capture_node:  # capture recalls nothing
         assert _default(surface, "k") is None
+
+
+@pytest.mark.parametrize("module", [memori_core.adapter_args, memori_core.failopen], ids=lambda m: m.__name__)
+def test_the_shared_policy_imports_no_framework(module: Any) -> None:
+    tree = ast.parse(inspect.getsource(module))
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 0}
+    outside = {name for name in imported if name.split(".")[0] not in (*sys.stdlib_module_names, "__future__")}
+    assert outside == set()  # stdlib and memori_core's own modules (relative imports) only
