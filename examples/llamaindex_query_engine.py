@@ -32,7 +32,7 @@ def banner(title: str) -> None:
 
 
 def retriever_query_engine(engine: RecallEngine) -> None:
-    retriever = MemoriRetriever(engine=engine, entity_id="alice", similarity_top_k=3)
+    retriever = MemoriRetriever(engine=engine, entity_id="alice", k=3)
     query_engine = RetrieverQueryEngine.from_args(retriever, llm=MockLLM())
 
     question = "What should I cook for dinner tonight? Remember what I am allergic to."
@@ -81,7 +81,7 @@ def reranked_vector_index(engine: RecallEngine) -> None:
     plain = index.as_retriever(similarity_top_k=5).retrieve(question)
     # Fuses each node's vector score with BM25 over the retrieved texts, keeps the best 3
     # that pass the relevance threshold.
-    reranker = MemoriHybridPostprocessor(top_n=3, config=RecallConfig())
+    reranker = MemoriHybridPostprocessor(k=3, config=RecallConfig())
     query_engine = index.as_query_engine(llm=MockLLM(), similarity_top_k=5, node_postprocessors=[reranker])
     response = query_engine.query(question)
 

@@ -1,11 +1,12 @@
-"""Message helpers: the query of a conversation, and the block written into its system prompt."""
+"""Message helpers: the query of a conversation, the turn to capture, and the block written into its system prompt."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
+from memori_core.extraction import Message
 from memori_core.sdk.system_prompt import append_to_content
 from memori_core.query import DEFAULT_CONTEXT_TURNS, content_text, recent_turns
 
@@ -41,6 +42,17 @@ def human_query_and_context(
     if not humans:
         return "", []
     return humans[-1], recent_turns(humans[:-1], turns)
+
+
+def turn_to_capture(messages: Sequence[BaseMessage]) -> list[Message]:
+    """The turn to extract facts from: the last message if it is a human one, after the assistant message
+    it answers (context for a short reply like "Rex"); ``[]`` when the last message is not human."""
+    if not messages or not isinstance(messages[-1], HumanMessage):
+        return []
+    turn = [Message("user", message_text(messages[-1]))]
+    if len(messages) > 1 and isinstance(messages[-2], AIMessage) and message_text(messages[-2]).strip():
+        turn.insert(0, Message("assistant", message_text(messages[-2])))
+    return turn
 
 
 def system_with_block(system: SystemMessage | None, block: str) -> SystemMessage:

@@ -12,7 +12,7 @@ from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langgraph.graph import MessagesState
 from typing_extensions import NotRequired
 
-from memori_core.extraction import FactExtractor
+from memori_core.adapter_args import check_adapter_args
 from memori_core.capture import (
     DEFAULT_MAX_PENDING_CAPTURES,
     BackgroundCapture,
@@ -20,11 +20,13 @@ from memori_core.capture import (
     check_extractor,
     check_max_pending,
 )
-
-from ._entity import arecall_block, logger, recall_block, resolve_entity_id, turn_to_capture
+from memori_core.engine import RecallEngine
+from memori_core.extraction import FactExtractor
+from memori_core.failopen import STRICT_DEFAULT
 from memori_core.query import context_turns
 
-from ._messages import human_query_and_context, messages_with_block
+from ._messages import human_query_and_context, messages_with_block, turn_to_capture
+from ._recall import BlockRecall, entity_of_run, logger
 
 CONTEXT_KEY = "memori_context"
 
@@ -51,11 +53,11 @@ def _runtime_context() -> Any:
 
 
 def memori_recall_node(
-    engine: Any,
+    engine: RecallEngine,
     entity_id: str | None = None,
     *,
     k: int | None = None,
-    strict: bool = False,
+    strict: bool = STRICT_DEFAULT,
     key: str = CONTEXT_KEY,
 ) -> RunnableLambda:
     """A graph node that recalls facts for the last human message into ``state[key]``.
@@ -73,28 +75,26 @@ def memori_recall_node(
     The human messages before the last one (up to ``engine.config.context_turns``)
     are read with it, so a follow-up recalls what an earlier turn named.
 
+    ``k`` caps the facts (``None``: the engine's ``config.limit``, 5 unless configured).
     The entity is ``config["configurable"]["entity_id"]``, else the graph's
     runtime context (``entity_id``, else ``user_id``), else ``entity_id``.
     Recall errors are logged and an empty block is written (``strict=True`` raises).
     Runs natively async under ``ainvoke`` / ``astream``.
     """
-    if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 0):
-        raise ValueError(f"k must be a non-negative int or None, got {k!r}")
     owner = "memori_recall_node"
+    check_adapter_args(owner, engine, entity_id, k)
 
-    def _query_and_entity(state: Mapping[str, Any], config: RunnableConfig) -> tuple[str, list[str], str]:
-        entity = resolve_entity_id(entity_id, config, _runtime_context(), owner=owner)
+    def _recall(state: Mapping[str, Any], config: RunnableConfig) -> BlockRecall:
+        entity = entity_of_run(owner, entity_id, config, _runtime_context())
         messages = convert_to_messages(state.get("messages") or [])
         query, context = human_query_and_context(messages, context_turns(engine))
-        return query, context, entity
+        return BlockRecall(engine, query, entity, k, strict, owner, context)
 
     def memori_recall(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, str]:
-        query, context, entity = _query_and_entity(state, config)
-        return {key: recall_block(engine, query, entity, k, strict=strict, owner=owner, context=context)}
+        return {key: _recall(state, config).block()}
 
     async def amemori_recall(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, str]:
-        query, context, entity = _query_and_entity(state, config)
-        return {key: await arecall_block(engine, query, entity, k, strict=strict, owner=owner, context=context)}
+        return {key: await _recall(state, config).ablock()}
 
     return RunnableLambda(memori_recall, afunc=amemori_recall, name="memori_recall")
 
@@ -127,11 +127,11 @@ _REMEMBERED_TURNS = 1024
 
 
 def memori_capture_node(
-    engine: Any,
+    engine: RecallEngine,
     entity_id: str | None = None,
     *,
     extractor: FactExtractor | None = None,
-    strict: bool = False,
+    strict: bool = STRICT_DEFAULT,
     max_pending_captures: int = DEFAULT_MAX_PENDING_CAPTURES,
 ) -> MemoriCaptureNode:
     """A graph node, put after the model node, that stores the facts of the user turn just answered.
@@ -159,6 +159,7 @@ def memori_capture_node(
     :meth:`MemoriCaptureNode.flush` / ``aflush`` or the node's next run.
     """
     owner = "memori_capture_node"
+    check_adapter_args(owner, engine, entity_id)
     chosen = check_extractor(extractor)
     captures = BackgroundCapture(owner, logger, strict=strict, max_pending=check_max_pending(max_pending_captures))
     seen: OrderedDict[str, None] = OrderedDict()
@@ -177,7 +178,7 @@ def memori_capture_node(
 
     def memori_capture(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:
         captures.raise_failure()
-        entity = resolve_entity_id(entity_id, config, _runtime_context(), owner=owner)
+        entity = entity_of_run(owner, entity_id, config, _runtime_context())
         messages = convert_to_messages(state.get("messages") or [])
         last_human = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=None)
         if last_human is None:

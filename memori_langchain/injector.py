@@ -8,12 +8,13 @@ from typing import Any
 from langchain_core.messages import BaseMessage, convert_to_messages
 from langchain_core.prompt_values import ChatPromptValue
 from langchain_core.runnables import RunnableConfig, RunnableSerializable
-from pydantic import ConfigDict, Field
 
-from ._entity import arecall_block, recall_block, resolve_entity_id
+from memori_core.adapter_args import VIA_CONFIG, resolve_entity_id
 from memori_core.query import context_turns
 
+from ._fields import MemoriFields
 from ._messages import human_query_and_context, messages_with_block
+from ._recall import BlockRecall
 
 PromptInput = ChatPromptValue | list[BaseMessage] | dict[str, Any]
 
@@ -41,7 +42,7 @@ def _rebuild(value: Any, messages: list[BaseMessage]) -> Any:
     return messages
 
 
-class MemoriContextInjector(RunnableSerializable[PromptInput, PromptInput]):
+class MemoriContextInjector(MemoriFields, RunnableSerializable[PromptInput, PromptInput]):
     """Put the user's relevant facts into the system prompt before the model sees it.
 
     >>> chain = prompt | MemoriContextInjector(engine=engine, entity_id="user-1") | model
@@ -55,40 +56,28 @@ class MemoriContextInjector(RunnableSerializable[PromptInput, PromptInput]):
     system message is put first. When nothing passes the relevance threshold,
     or the query is blank, the messages pass through unchanged.
 
+    ``k`` caps the facts injected (``None``: the engine's ``config.limit``, 5 unless configured).
     The entity is ``config["configurable"]["entity_id"]`` when the run names
     one, else the constructor's ``entity_id``; neither -> ``ValueError``.
     If recall fails the input passes through unchanged and a warning is logged
     (``strict=True`` raises instead).
     """
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-
-    engine: Any = Field(exclude=True)
-    """The :class:`~memori_core.RecallEngine` to recall from."""
-    entity_id: str | None = None
-    """Whose facts to recall when the run's config names no entity."""
-    k: int | None = Field(default=None, ge=0)
-    """Maximum facts injected (``None``: the engine's configured limit, 5 by default)."""
-    strict: bool = False
-    """Raise recall errors instead of logging a warning and injecting nothing."""
-
-    def _prepare(self, value: Any, config: RunnableConfig) -> tuple[list[BaseMessage], str, str, list[str]]:
+    def _prepare(self, value: Any, config: RunnableConfig) -> tuple[list[BaseMessage], BlockRecall]:
+        owner = type(self).__name__
         messages = _messages_of(value)
-        entity = resolve_entity_id(self.entity_id, config, owner=type(self).__name__)
+        entity = resolve_entity_id(owner, self.entity_id, config=config, ways=(VIA_CONFIG,))
         query, context = human_query_and_context(messages, context_turns(self.engine))
-        return messages, entity, query, context
+        return messages, BlockRecall(self.engine, query, entity, self.k, self.strict, owner, context)
 
     def _inject(self, value: Any, config: RunnableConfig) -> Any:
-        messages, entity, query, context = self._prepare(value, config)
-        block = recall_block(self.engine, query, entity, self.k, strict=self.strict, owner=type(self).__name__,
-                             context=context)
+        messages, recall = self._prepare(value, config)
+        block = recall.block()
         return _rebuild(value, messages_with_block(messages, block)) if block else value
 
     async def _ainject(self, value: Any, config: RunnableConfig) -> Any:
-        messages, entity, query, context = self._prepare(value, config)
-        block = await arecall_block(
-            self.engine, query, entity, self.k, strict=self.strict, owner=type(self).__name__, context=context
-        )
+        messages, recall = self._prepare(value, config)
+        block = await recall.ablock()
         return _rebuild(value, messages_with_block(messages, block)) if block else value
 
     def invoke(self, input: PromptInput, config: RunnableConfig | None = None, **kwargs: Any) -> PromptInput:

@@ -9,13 +9,15 @@ from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResp
 from langchain_core.messages import HumanMessage
 from langchain_core.runnables import RunnableConfig, ensure_config
 
-from memori_core.extraction import FactExtractor
+from memori_core.adapter_args import check_adapter_args
 from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, WaitsForCaptures, check_extractor
-
-from ._entity import arecall_block, logger, recall_block, resolve_entity_id, turn_to_capture
+from memori_core.engine import RecallEngine
+from memori_core.extraction import FactExtractor
+from memori_core.failopen import STRICT_DEFAULT
 from memori_core.query import context_turns
 
-from ._messages import human_query_and_context, system_with_block
+from ._messages import human_query_and_context, system_with_block, turn_to_capture
+from ._recall import BlockRecall, entity_of_run, logger
 
 Handler = Callable[[ModelRequest], ModelResponse]
 AsyncHandler = Callable[[ModelRequest], Awaitable[ModelResponse]]
@@ -62,23 +64,19 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
 
     def __init__(
         self,
-        engine: Any,
+        engine: RecallEngine,
         entity_id: str | None = None,
         *,
         k: int | None = None,
         capture: bool = False,
-        strict: bool = False,
+        strict: bool = STRICT_DEFAULT,
         extractor: FactExtractor | None = None,
         max_pending_captures: int = DEFAULT_MAX_PENDING_CAPTURES,
     ) -> None:
-        """``k`` caps the facts injected (default: the engine's limit); ``extractor`` and
-        ``max_pending_captures`` apply with ``capture=True``."""
+        """``k`` caps the facts injected (``None``: the engine's ``config.limit``, 5 unless configured);
+        ``extractor`` and ``max_pending_captures`` apply with ``capture=True``."""
         super().__init__()
-        if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 0):
-            raise ValueError(f"k must be a non-negative int or None, got {k!r}")
-        self.engine = engine
-        self.entity_id = entity_id
-        self.k = k
+        self.engine, self.entity_id, self.k = check_adapter_args("MemoriMiddleware", engine, entity_id, k)
         self.capture = capture
         self.strict = strict
         self.extractor = check_extractor(extractor)
@@ -90,9 +88,13 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     # -- helpers ------------------------------------------------------------
 
     def _entity(self, request: ModelRequest, config: RunnableConfig) -> str:
-        runtime = getattr(request, "runtime", None)
-        context = getattr(runtime, "context", None)
-        return resolve_entity_id(self.entity_id, config, context, owner="MemoriMiddleware")
+        context = getattr(getattr(request, "runtime", None), "context", None)
+        return entity_of_run("MemoriMiddleware", self.entity_id, config, context)
+
+    def _recall(self, request: ModelRequest, entity: str) -> BlockRecall:
+        query, context = human_query_and_context(request.messages, context_turns(self.engine))
+        return BlockRecall(self.engine, query, entity, self.k, self.strict, self.name, context,
+                           skip_text=self._skip(query), skip_message_id=self._skip_message(request))
 
     def _with_block(self, request: ModelRequest, block: str) -> ModelRequest:
         if not block:
@@ -139,11 +141,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         self._captures.raise_failure()
         config = ensure_config()
         entity = self._entity(request, config)
-        query, context = human_query_and_context(request.messages, context_turns(self.engine))
-        block = recall_block(self.engine, query, entity, self.k, strict=self.strict, owner=self.name,
-                             skip_text=self._skip(query), skip_message_id=self._skip_message(request),
-                             context=context)
-        response = handler(self._with_block(request, block))
+        response = handler(self._with_block(request, self._recall(request, entity).block()))
         self._capture(request, config, entity)
         return response
 
@@ -152,10 +150,6 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         self._captures.raise_failure()
         config = ensure_config()
         entity = self._entity(request, config)
-        query, context = human_query_and_context(request.messages, context_turns(self.engine))
-        block = await arecall_block(self.engine, query, entity, self.k, strict=self.strict, owner=self.name,
-                                    skip_text=self._skip(query), skip_message_id=self._skip_message(request),
-                                    context=context)
-        response = await handler(self._with_block(request, block))
+        response = await handler(self._with_block(request, await self._recall(request, entity).ablock()))
         self._capture(request, config, entity)
         return response

@@ -9,11 +9,13 @@ from langchain_core.callbacks import AsyncCallbackManagerForRetrieverRun, Callba
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableConfig, ensure_config
-from pydantic import ConfigDict, Field
 
-from memori_core import RecalledFact
+from memori_core.adapter_args import ENTITY_KEY, VIA_CONFIG, check_k, resolve_entity_id
+from memori_core.facts import RecalledFact
+from memori_core.failopen import arecall_or_empty, recall_or_empty
 
-from ._entity import ENTITY_KEY, resolve_entity_id
+from ._fields import MemoriFields
+from ._recall import logger
 
 
 def fact_to_document(fact: RecalledFact) -> Document:
@@ -34,7 +36,7 @@ def fact_to_document(fact: RecalledFact) -> Document:
     return Document(id=fact.id, page_content=fact.content, metadata=metadata)
 
 
-class MemoriRetriever(BaseRetriever):
+class MemoriRetriever(MemoriFields, BaseRetriever):
     """Retrieve the stored facts about one user that matter for a query.
 
     Ranking (dense pool, BM25 re-rank, fusion, relevance threshold) is done by
@@ -52,19 +54,13 @@ class MemoriRetriever(BaseRetriever):
     user turns, oldest first; the engine reads the latest
     ``config.context_turns``), as for :meth:`~memori_core.RecallEngine.recall`.
 
+    ``k`` defaults to ``None``: the engine's ``config.limit`` (5 unless configured).
     The entity is, in order: an ``entity_id=`` keyword of the call,
     ``config["configurable"]["entity_id"]``, the constructor's ``entity_id``.
-    Errors of the store or embedder are raised (a retriever does not fail open).
+    If recall fails (store down, embedder error) a warning is logged on the
+    ``memori_langchain`` logger and no documents are returned, as for every
+    memori adapter; ``strict=True`` raises instead (:mod:`memori_core.failopen`).
     """
-
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-
-    engine: Any = Field(exclude=True)
-    """The :class:`~memori_core.RecallEngine` to recall from."""
-    entity_id: str | None = None
-    """Whose facts to search when the call's config names no entity."""
-    k: int = Field(default=5, ge=0)
-    """Maximum number of documents returned (per call: ``invoke(query, k=3)``)."""
 
     def _get_ls_params(self, **kwargs: Any) -> Any:
         params = super()._get_ls_params(**kwargs)
@@ -90,19 +86,10 @@ class MemoriRetriever(BaseRetriever):
                 kwargs = {**kwargs, ENTITY_KEY: configured}
         return kwargs
 
-    def _limit(self, k: int | None) -> int:
-        if k is None:
-            return self.k
-        if isinstance(k, bool) or not isinstance(k, int):
-            raise TypeError(f"k must be an int, got {type(k).__name__}")
-        return k
-
-    def _entity(self, entity_id: str | None) -> str:
-        return resolve_entity_id(self.entity_id, override=entity_id, owner=type(self).__name__)
-
-    @staticmethod
-    def _context(context: Sequence[str] | str | None) -> dict[str, Any]:
-        return {} if context is None else {"context": context}
+    def _args(self, k: int | None, entity_id: str | None) -> tuple[str, int | None]:
+        owner = type(self).__name__
+        limit = self.k if k is None else check_k(k, owner)
+        return resolve_entity_id(owner, self.entity_id, explicit=entity_id, ways=(VIA_CONFIG,)), limit
 
     def _get_relevant_documents(
         self,
@@ -113,7 +100,9 @@ class MemoriRetriever(BaseRetriever):
         entity_id: str | None = None,
         context: Sequence[str] | str | None = None,
     ) -> list[Document]:
-        facts = self.engine.recall(query, self._entity(entity_id), self._limit(k), **self._context(context))
+        entity, limit = self._args(k, entity_id)
+        facts = recall_or_empty(self.engine, query, entity, limit, strict=self.strict, owner=type(self).__name__,
+                                logger=logger, context=context)
         return [fact_to_document(f) for f in facts]
 
     async def _aget_relevant_documents(
@@ -125,5 +114,7 @@ class MemoriRetriever(BaseRetriever):
         entity_id: str | None = None,
         context: Sequence[str] | str | None = None,
     ) -> list[Document]:
-        facts = await self.engine.arecall(query, self._entity(entity_id), self._limit(k), **self._context(context))
+        entity, limit = self._args(k, entity_id)
+        facts = await arecall_or_empty(self.engine, query, entity, limit, strict=self.strict,
+                                       owner=type(self).__name__, logger=logger, context=context)
         return [fact_to_document(f) for f in facts]

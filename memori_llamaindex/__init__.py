@@ -2,8 +2,8 @@
 
 >>> from memori_llamaindex import MemoriMemoryBlock, MemoriRetriever, MemoriHybridPostprocessor, RecallEngine
 >>> engine = RecallEngine()
->>> retriever = MemoriRetriever(engine=engine, entity_id="user-1", similarity_top_k=5)
->>> reranker = MemoriHybridPostprocessor(top_n=5, config=RecallConfig())
+>>> retriever = MemoriRetriever(engine=engine, entity_id="user-1", k=5)
+>>> reranker = MemoriHybridPostprocessor(k=5, config=RecallConfig())
 >>> memory = Memory.from_defaults(session_id="s1", memory_blocks=[MemoriMemoryBlock(engine=engine, entity_id="user-1")])
 >>> capturing = MemoriMemoryBlock(engine=engine, entity_id="user-1", capture=True, extractor=LLMFactExtractor(llm))
 

@@ -1,46 +1,16 @@
-"""Entity checks, fail-open recall, message text and turns to capture, shared by the LlamaIndex adapters."""
+"""The logger, message text, the recall query and the turns to capture, shared by the LlamaIndex adapters."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
 
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, TextBlock
 
-from memori_core import RecalledFact
 from memori_core.extraction import Message
-from memori_core.failopen import arecall_or_empty, recall_or_empty
 from memori_core.query import DEFAULT_CONTEXT_TURNS, recent_turns
-from memori_core.validate import check_entity_id
 
 logger = logging.getLogger("memori_llamaindex")
-
-
-def require_entity(entity_id: Any, owner: str, how: str) -> str:
-    """``entity_id`` checked as a non-blank ``str``; a ``ValueError`` saying how to give one when it is ``None``."""
-    if entity_id is None:
-        raise ValueError(f"{owner} does not know whose memory to use: {how}")
-    return check_entity_id(entity_id)
-
-
-def safe_recall(
-    engine: Any, query: str, entity_id: str, limit: int | None, *, strict: bool, owner: str,
-    context: Sequence[str] | None = None,
-) -> list[RecalledFact]:
-    """``engine.recall`` (with ``context``, the user turns before ``query``, when it holds any);
-    on failure a warning and ``[]`` (or the exception when ``strict``)."""
-    return recall_or_empty(engine, query, entity_id, limit, strict=strict, owner=owner, logger=logger,
-                           context=context)
-
-
-async def asafe_recall(
-    engine: Any, query: str, entity_id: str, limit: int | None, *, strict: bool, owner: str,
-    context: Sequence[str] | None = None,
-) -> list[RecalledFact]:
-    """Async :func:`safe_recall` (``engine.arecall``)."""
-    return await arecall_or_empty(engine, query, entity_id, limit, strict=strict, owner=owner, logger=logger,
-                                  context=context)
 
 
 def message_text(message: ChatMessage) -> str:

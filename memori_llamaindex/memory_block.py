@@ -9,14 +9,15 @@ from llama_index.core.base.llms.types import ChatMessage
 from llama_index.core.bridge.pydantic import Field, PrivateAttr, field_validator
 from llama_index.core.memory import BaseMemoryBlock
 
-from memori_core import RecallEngine
-from memori_core.context import PREAMBLE, format_fact_line
+from memori_core.adapter_args import check_engine, renamed_k_attribute, resolve_entity_id
 from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, WaitsForCaptures, check_extractor
-from memori_core.validate import check_entity_id
-
+from memori_core.context import PREAMBLE, format_fact_line
+from memori_core.engine import RecallEngine
+from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty
 from memori_core.query import context_turns
 
-from ._common import asafe_recall, logger, user_query_and_context, user_turns
+from ._common import logger, user_query_and_context, user_turns
+from ._fields import CountField
 
 _OWNER = "MemoriMemoryBlock"
 
@@ -24,7 +25,7 @@ DEFAULT_BLOCK_NAME = "memori_context"
 """Memory renders a block as ``<name>...</name>``: with this name the system prompt carries memori's usual block."""
 
 
-class MemoriMemoryBlock(WaitsForCaptures, BaseMemoryBlock[str]):
+class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
     """Long-term memory for ``Memory.from_defaults(memory_blocks=[...])``: agents and chat engines see recalled facts.
 
     >>> block = MemoriMemoryBlock(engine=engine, entity_id="user-1")
@@ -55,19 +56,22 @@ class MemoriMemoryBlock(WaitsForCaptures, BaseMemoryBlock[str]):
     ``max_pending_captures`` at a time (more are dropped with a warning);
     :meth:`flush` / :meth:`aflush` wait for them.
 
+    ``k`` is the number of facts, as on every memori adapter (``None``: the engine's ``config.limit``, 5
+    unless configured; ``limit=``, its old name here, still works with a ``DeprecationWarning``).
     Recall or capture failures log a warning and the conversation goes on
-    without memory; ``strict=True`` raises recall failures, and the first
+    without memory, as for every memori adapter; ``strict=True`` raises recall failures, and the first
     capture failure is raised by the next :meth:`flush` / :meth:`aflush` or
     the block's next ``get`` / ``put``. ``priority`` defaults to 0 (never
     truncated); with a priority, truncation drops the lowest-ranked facts first.
     """
 
+    OLD_K_NAME = "limit"
+
     name: str = Field(default=DEFAULT_BLOCK_NAME, description="The name of the memory block.")
     engine: RecallEngine = Field(description="The recall engine holding the facts.", exclude=True)
     entity_id: str = Field(description="Whose facts to recall (and to capture into).")
-    limit: int | None = Field(default=None, description="Facts per recall; None uses the engine's config.limit.")
     capture: bool = Field(default=False, description="Store user messages flushed from short-term memory as facts.")
-    strict: bool = Field(default=False, description="Raise on recall / capture failure instead of warning.")
+    strict: bool = Field(default=STRICT_DEFAULT, description="Raise on recall / capture failure instead of warning.")
     extractor: Any = Field(
         default=None,
         description="FactExtractor turning captured turns into facts; None: the rule-based extractor.",
@@ -76,6 +80,8 @@ class MemoriMemoryBlock(WaitsForCaptures, BaseMemoryBlock[str]):
     max_pending_captures: int = Field(
         default=DEFAULT_MAX_PENDING_CAPTURES, ge=1, description="Background captures that may wait at a time."
     )
+
+    limit = renamed_k_attribute(_OWNER, "limit")
 
     _captures: BackgroundCapture = PrivateAttr()
     _core_lines: frozenset[str] = PrivateAttr(default=frozenset())
@@ -88,29 +94,21 @@ class MemoriMemoryBlock(WaitsForCaptures, BaseMemoryBlock[str]):
             _OWNER, logger, strict=self.strict, max_pending=self.max_pending_captures
         )
 
-
     @field_validator("entity_id", mode="before")
     @classmethod
     def _check_entity(cls, value: Any) -> str:
-        if value is None:
-            raise ValueError(
-                "MemoriMemoryBlock does not know whose memory to use: pass entity_id=... "
-                "(one Memory per user session)"
-            )
-        return check_entity_id(value)
+        return resolve_entity_id(_OWNER, value)
 
     @field_validator("engine", mode="before")
     @classmethod
-    def _check_engine(cls, value: Any) -> Any:
-        if not isinstance(value, RecallEngine):
-            raise TypeError(f"engine must be a RecallEngine, got {type(value).__name__}")
-        return value
+    def _check_engine(cls, value: Any) -> RecallEngine:
+        return check_engine(value, _OWNER)
 
     async def _aget(self, messages: list[ChatMessage] | None = None, **block_kwargs: Any) -> str:
         self._captures.raise_failure()
         query, context = user_query_and_context(messages, context_turns(self.engine))
-        facts = await asafe_recall(self.engine, query, self.entity_id, self.limit, strict=self.strict, owner=_OWNER,
-                                   context=context)
+        facts = await arecall_or_empty(self.engine, query, self.entity_id, self.k, strict=self.strict, owner=_OWNER,
+                                       logger=logger, context=context)
         tag = self._tag_pattern()
         zone = self.engine.config.time_zone_label
         rendered = [

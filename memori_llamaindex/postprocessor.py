@@ -2,42 +2,55 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from llama_index.core.bridge.pydantic import Field
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle
 
-from memori_core import RecallConfig
+from memori_core.adapter_args import renamed_k_attribute
+from memori_core.config import RecallConfig
+from memori_core.failopen import STRICT_DEFAULT, warn_failed
 from memori_core.ranking.rerank import RerankedCandidate, as_cosines, rerank
 
+from ._common import logger
+from ._fields import CountField
 from .retriever import SCORE_METADATA_KEYS
 
+_OWNER = "MemoriHybridPostprocessor"
 
-class MemoriHybridPostprocessor(BaseNodePostprocessor):
+
+class MemoriHybridPostprocessor(CountField, BaseNodePostprocessor):
     """Re-rank retrieved nodes with the recall engine's pool sizing, BM25, fusion and threshold.
 
-    >>> reranker = MemoriHybridPostprocessor(top_n=5, config=RecallConfig())
+    >>> reranker = MemoriHybridPostprocessor(k=5, config=RecallConfig())
     >>> query_engine = index.as_query_engine(similarity_top_k=20, node_postprocessors=[reranker])
 
     Each incoming node's ``score`` is taken as its cosine similarity (as a
     ``VectorStoreIndex`` retriever reports it), so retrieve more nodes than
-    ``top_n`` and let this step pick. With a query, the pool is the
-    ``candidate_limit(top_n, ...)`` best nodes by score; BM25 over the pool's
+    ``k`` and let this step pick. With a query, the pool is the
+    ``candidate_limit(k, ...)`` best nodes by score; BM25 over the pool's
     texts (``MetadataMode.NONE``: the node text without metadata) is
     max-normalised and fused as ``w_cos * score + w_lex * lexical`` with the
-    config's weights; the best ``top_n`` are returned with the fused score as
+    config's weights; the best ``k`` are returned with the fused score as
     their new ``score``, minus those below ``config.relevance_threshold``.
 
+    - ``k`` is the result count, as on every memori adapter (``None``: ``config.limit``, 5 unless
+      configured); ``top_n=``, its old name here, still works with a ``DeprecationWarning``.
     - A node without a score (``None``, or NaN) counts as cosine ``0.0``: it
       can still rank by its words, never by similarity.
     - Without a query (no bundle, or a blank query string) nothing is
       re-scored: the nodes are ordered by their own score (missing = 0.0,
-      ties keep input order), cut to ``top_n``, and no threshold applies.
+      ties keep input order), cut to ``k``, and no threshold applies.
     - ``attach_scores=True`` returns copies of the nodes carrying ``cosine``,
       ``lexical`` and ``rank_score`` metadata (hidden from the LLM and the
       embedder); by default the nodes are passed on unchanged apart from the score.
+    - If ranking fails (a node whose text cannot be read, say) a warning is logged on the
+      ``memori_llamaindex`` logger and the nodes go on as without this step: by their own score, cut
+      to ``k``; ``strict=True`` raises instead (:mod:`memori_core.failopen`).
     """
 
-    top_n: int = Field(default=5, ge=1, description="Return at most this many nodes.")
+    OLD_K_NAME = "top_n"
     config: RecallConfig = Field(
         default_factory=RecallConfig,
         description="Ranking settings: pool sizing, BM25, fusion weights, tokenizer, relevance threshold.",
@@ -45,10 +58,19 @@ class MemoriHybridPostprocessor(BaseNodePostprocessor):
     attach_scores: bool = Field(
         default=False, description="Copy nodes and add cosine / lexical / rank_score to their metadata."
     )
+    strict: bool = Field(
+        default=STRICT_DEFAULT, description="Raise ranking errors instead of warning and passing the nodes on."
+    )
+
+    top_n = renamed_k_attribute(_OWNER, "top_n")
 
     @classmethod
     def class_name(cls) -> str:
-        return "MemoriHybridPostprocessor"
+        """The name LlamaIndex serialises this component under."""
+        return _OWNER
+
+    def _limit(self) -> int:
+        return self.config.limit if self.k is None else self.k
 
     def _postprocess_nodes(
         self,
@@ -60,19 +82,20 @@ class MemoriHybridPostprocessor(BaseNodePostprocessor):
         query = query_bundle.query_str if query_bundle is not None else ""
         if not (query or "").strip():
             return self._order_by_score(nodes)
-        ranked = rerank(
-            query,
-            [n.node.get_content(metadata_mode=MetadataMode.NONE) for n in nodes],
-            [n.score for n in nodes],
-            self.top_n,
-            self.config,
-        )
+        try:
+            contents = [n.node.get_content(metadata_mode=MetadataMode.NONE) for n in nodes]
+            ranked = rerank(query, contents, [n.score for n in nodes], self._limit(), self.config)
+        except Exception as exc:
+            if self.strict:
+                raise
+            warn_failed(logger, _OWNER, "re-ranking", None, exc, instead="passing the nodes on by their own score")
+            return self._order_by_score(nodes)
         return [self._rescored(nodes[c.index], c) for c in ranked]
 
     def _order_by_score(self, nodes: list[NodeWithScore]) -> list[NodeWithScore]:
         scores = as_cosines([n.score for n in nodes])
         order = sorted(range(len(nodes)), key=lambda i: -scores[i])
-        return [nodes[i] for i in order[: self.top_n]]
+        return [nodes[i] for i in order[: self._limit()]]
 
     def _rescored(self, original: NodeWithScore, c: RerankedCandidate) -> NodeWithScore:
         node = original.node

@@ -499,12 +499,12 @@ def test_langchain_injector_puts_core_facts_in_the_system_prompt_of_an_unrelated
 
 
 def test_langchain_skipping_recall_keeps_the_core_facts_after_the_limit(engine: RecallEngine) -> None:
-    from memori_langchain._entity import recall_block
+    from memori_langchain._recall import BlockRecall
 
     engine.add("u", [f"User grows tomatoes in garden bed {i}." for i in range(8)])
     engine.add("u", [ALLERGY], core=True)
-    block = recall_block(engine, "tomatoes garden bed", "u", 2, strict=True, owner="test",
-                         skip_text="I grow tomatoes.")
+    block = BlockRecall(engine, "tomatoes garden bed", "u", 2, strict=True, owner="test",
+                        skip_text="I grow tomatoes.").block()
     lines = [line for line in block.splitlines() if line.startswith("- ")]
     assert len(lines) == 3 and ALLERGY in lines[-1]
 

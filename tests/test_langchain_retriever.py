@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import pytest
@@ -81,9 +82,10 @@ def test_k_field_and_per_call_k(seeded):
     assert len(retriever.invoke("coffee", k=0)) == 0
 
 
-def test_default_k_is_five(seeded):
-    assert MemoriRetriever(engine=seeded, entity_id="alice").k == 5
-    assert len(MemoriRetriever(engine=seeded, entity_id="alice").invoke("coffee")) == 5
+def test_default_k_is_the_engines_limit(seeded):
+    retriever = MemoriRetriever(engine=seeded, entity_id="alice")
+    assert retriever.k is None  # as on every memori adapter: the engine's config.limit, 5 by default
+    assert len(retriever.invoke("coffee")) == seeded.config.limit == 5
 
 
 async def test_async_matches_sync(seeded):
@@ -136,11 +138,15 @@ def test_blank_query_returns_nothing(seeded):
     assert MemoriRetriever(engine=seeded, entity_id="alice").invoke("   ") == []
 
 
-def test_store_failure_is_raised_not_hidden(fresh_seeded):
+def test_store_failure_fails_open_unless_strict(fresh_seeded, caplog):
     retriever = MemoriRetriever(engine=fresh_seeded, entity_id="alice")
+    strict = MemoriRetriever(engine=fresh_seeded, entity_id="alice", strict=True)
     break_store(fresh_seeded)
+    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
+        assert retriever.invoke("coffee") == []  # like every memori adapter: no memory, no crash
+    assert "MemoriRetriever: recall failed for entity 'alice'" in caplog.text
     with pytest.raises(Exception, match="does not exist"):
-        retriever.invoke("coffee")
+        strict.invoke("coffee")
 
 
 def test_returns_langchain_documents(seeded):

@@ -162,10 +162,10 @@ def test_minilm_chat_engine_follow_up_gets_the_fact_only_the_earlier_turn_names(
 
     recorder = Recorder()  # answers "Here is a safe dinner idea." and keeps every prompt
     llm = MockFunctionCallingLLM(response_generator=recorder)
-    chat_engine = SimpleChatEngine.from_defaults(llm=llm, memory=memory_for(engine, "dinner", limit=1))
+    chat_engine = SimpleChatEngine.from_defaults(llm=llm, memory=memory_for(engine, "dinner", k=1))
     chat_engine.chat(TURN_1)
     chat_engine.chat(TURN_2)
-    SimpleChatEngine.from_defaults(llm=llm, memory=memory_for(engine, "fresh", limit=1)).chat(TURN_2)
+    SimpleChatEngine.from_defaults(llm=llm, memory=memory_for(engine, "fresh", k=1)).chat(TURN_2)
     _, follow_up, alone_seen = recorder.system_texts()
     assert SHELLFISH in follow_up and "Leeds" not in follow_up
     assert SHELLFISH not in alone_seen  # the same question without the conversation

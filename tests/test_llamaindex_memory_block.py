@@ -152,7 +152,7 @@ async def test_block_is_left_out_when_nothing_passes_the_threshold(filled: Recal
 
 
 async def test_recall_uses_the_latest_user_message(filled: RecallEngine) -> None:
-    block = MemoriMemoryBlock(engine=filled, entity_id="alice", limit=1)
+    block = MemoriMemoryBlock(engine=filled, entity_id="alice", k=1)
     history = [
         ChatMessage(role="user", content="tell me about spicy food"),
         ChatMessage(role="assistant", content="Sure."),
@@ -262,6 +262,14 @@ async def test_capture_failure_fails_open_unless_strict(engine: RecallEngine, ca
     await strict.aput(message)
     with pytest.raises(chromadb.errors.ChromaError):  # strict: the failure surfaces at the next flush
         await strict.aflush()
+
+
+def test_limit_is_the_deprecated_name_of_k(filled: RecallEngine) -> None:
+    with pytest.warns(DeprecationWarning, match=r"limit=\.\.\.\) is deprecated: use k="):
+        block = MemoriMemoryBlock(engine=filled, entity_id="alice", limit=1)
+    assert block.k == 1
+    with pytest.warns(DeprecationWarning, match="limit is deprecated: read .k"):
+        assert block.limit == 1
 
 
 def test_missing_or_invalid_entity_is_a_clear_error(filled: RecallEngine) -> None:

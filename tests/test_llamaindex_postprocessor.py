@@ -54,7 +54,7 @@ def test_is_a_llamaindex_node_postprocessor() -> None:
 
 def test_issue_example_blue_first_with_score_086() -> None:
     # The example's weights are memori's (short query: 0.7 cosine + 0.3 lexical), kept by memori_compat().
-    reranker = MemoriHybridPostprocessor(top_n=5, config=RecallConfig.memori_compat())
+    reranker = MemoriHybridPostprocessor(k=5, config=RecallConfig.memori_compat())
     out = reranker.postprocess_nodes(scored(EXAMPLE), query_str="blue")
     assert texts(out) == ["Favorite color is blue.", "Lives in New York City.", "Likes pizza with extra cheese."]
     assert out[0].score == pytest.approx(0.7 * 0.8 + 0.3 * 1.0, abs=1e-12)
@@ -65,7 +65,7 @@ def test_issue_example_blue_first_with_score_086() -> None:
 def test_issue_example_with_the_default_config() -> None:
     cfg = RecallConfig()
     w_cos, w_lex = fusion_weights(1, cfg)
-    out = MemoriHybridPostprocessor(top_n=5, config=cfg).postprocess_nodes(scored(EXAMPLE), query_str="blue")
+    out = MemoriHybridPostprocessor(k=5, config=cfg).postprocess_nodes(scored(EXAMPLE), query_str="blue")
     assert texts(out)[0] == "Favorite color is blue."
     assert out[0].score == pytest.approx(w_cos * 0.8 + w_lex * 1.0)
 
@@ -78,9 +78,9 @@ def test_incoming_nodes_are_not_mutated_and_keep_their_identity() -> None:
     assert out[0].node.metadata == {}
 
 
-def test_top_n_is_respected() -> None:
+def test_k_is_respected() -> None:
     nodes = scored([(f"blue item {i}", 0.9 - i * 0.01) for i in range(12)])
-    out = MemoriHybridPostprocessor(top_n=3).postprocess_nodes(nodes, query_str="blue item")
+    out = MemoriHybridPostprocessor(k=3).postprocess_nodes(nodes, query_str="blue item")
     assert len(out) == 3
     assert texts(out) == ["blue item 0", "blue item 1", "blue item 2"]
 
@@ -115,7 +115,7 @@ def test_gate_filters_weak_nodes(config: RecallConfig) -> None:
 @pytest.mark.parametrize("bundle", [None, QueryBundle(""), QueryBundle("   ")])
 def test_without_a_query_nodes_are_ordered_by_score_and_not_rescored(bundle: QueryBundle | None) -> None:
     nodes = scored([("a", 0.2), ("b", None), ("c", 0.05), ("d", 0.9)])
-    out = MemoriHybridPostprocessor(top_n=3).postprocess_nodes(nodes, query_bundle=bundle)
+    out = MemoriHybridPostprocessor(k=3).postprocess_nodes(nodes, query_bundle=bundle)
     assert texts(out) == ["d", "a", "c"]  # below the 0.1 threshold is kept: the scores are not ours
     assert [n.score for n in out] == [0.9, 0.2, 0.05]
     assert out[0] is nodes[3]
@@ -126,7 +126,7 @@ def test_pool_sizing_follows_the_engine() -> None:
     dense = RecallConfig(pool="dense", relevance_threshold=None)
 
     def top(cfg: RecallConfig) -> list[str]:
-        return texts(MemoriHybridPostprocessor(top_n=1, config=cfg).postprocess_nodes(scored(pairs), query_str="blue"))
+        return texts(MemoriHybridPostprocessor(k=1, config=cfg).postprocess_nodes(scored(pairs), query_str="blue"))
 
     assert top(dense) == ["note number 0"]  # outside the 50-node dense pool: never scored
     assert top(dense.replace(candidate_floor=60)) == ["favorite color blue"]
@@ -159,15 +159,29 @@ async def test_async_postprocess_gives_the_same_result() -> None:
 
 
 def test_is_serialisable_like_other_llamaindex_components() -> None:
-    reranker = MemoriHybridPostprocessor(top_n=3, config=RecallConfig.memori_compat(lex_weight=0.2))
+    reranker = MemoriHybridPostprocessor(k=3, config=RecallConfig.memori_compat(lex_weight=0.2))
     again = MemoriHybridPostprocessor.from_json(reranker.to_json())
-    assert again.top_n == 3 and again.config == reranker.config
+    assert again.k == 3 and again.config == reranker.config
     assert reranker.to_dict()["class_name"] == "MemoriHybridPostprocessor"
 
 
+def test_top_n_is_the_deprecated_name_of_k() -> None:
+    with pytest.warns(DeprecationWarning, match=r"top_n=\.\.\.\) is deprecated: use k="):
+        reranker = MemoriHybridPostprocessor(top_n=1)
+    assert reranker.k == 1 and len(reranker.postprocess_nodes(scored(EXAMPLE), query_str="blue")) == 1
+    with pytest.warns(DeprecationWarning, match="top_n is deprecated: read .k"):
+        assert reranker.top_n == 1
+    with pytest.warns(DeprecationWarning):  # a component serialised before the rename still loads
+        assert MemoriHybridPostprocessor.from_dict({"top_n": 2, "class_name": "MemoriHybridPostprocessor"}).k == 2
+    with pytest.raises(TypeError, match="pass k=... only"):
+        MemoriHybridPostprocessor(k=1, top_n=1)
+
+
 def test_invalid_fields_are_rejected() -> None:
-    with pytest.raises(ValueError):
-        MemoriHybridPostprocessor(top_n=0)
+    with pytest.raises(ValueError, match="k must be a non-negative int"):
+        MemoriHybridPostprocessor(k=-1)
+    with pytest.raises(TypeError, match="k must be a non-negative int"):
+        MemoriHybridPostprocessor(k=2.5)
     with pytest.raises(ValueError):
         MemoriHybridPostprocessor(config={"tokenizer": "klingon"})
 
@@ -178,7 +192,7 @@ def test_query_engine_over_vector_store_index_sends_the_reranked_node() -> None:
     nodes = [TextNode(text=t) for t, _ in EXAMPLE] + [TextNode(text="Works as a nurse in Boston.")]
     index = VectorStoreIndex(nodes=nodes, embed_model=MockEmbedding(embed_dim=8))
     query_engine = index.as_query_engine(
-        llm=MockLLM(), similarity_top_k=4, node_postprocessors=[MemoriHybridPostprocessor(top_n=1)]
+        llm=MockLLM(), similarity_top_k=4, node_postprocessors=[MemoriHybridPostprocessor(k=1)]
     )
     response = query_engine.query("blue")
     answer = str(response)  # MockLLM answers with its prompt
@@ -191,7 +205,7 @@ async def test_async_query_engine_over_vector_store_index() -> None:
     nodes = [TextNode(text=t) for t, _ in EXAMPLE]
     index = VectorStoreIndex(nodes=nodes, embed_model=MockEmbedding(embed_dim=8))
     query_engine = index.as_query_engine(
-        llm=MockLLM(), similarity_top_k=3, node_postprocessors=[MemoriHybridPostprocessor(top_n=1)]
+        llm=MockLLM(), similarity_top_k=3, node_postprocessors=[MemoriHybridPostprocessor(k=1)]
     )
     response = await query_engine.aquery("pizza with cheese")
     assert "Likes pizza with extra cheese." in str(response) and "blue" not in str(response)
@@ -210,7 +224,7 @@ def test_behind_a_vector_index_it_reproduces_the_engines_ranking(engine: RecallE
     engine.add("u", facts)
     index = VectorStoreIndex(nodes=[TextNode(text=t) for t in facts], embed_model=HashLlamaEmbedding(hash_embedder))
     retriever = index.as_retriever(similarity_top_k=len(facts))
-    reranker = MemoriHybridPostprocessor(top_n=3, config=engine.config)
+    reranker = MemoriHybridPostprocessor(k=3, config=engine.config)
     for query in ("what food allergy do I have", "tea", "sunday sports"):
         out = reranker.postprocess_nodes(retriever.retrieve(query), query_str=query)
         expected = engine.recall(query, "u", limit=3)

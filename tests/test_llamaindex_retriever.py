@@ -59,7 +59,7 @@ def test_is_a_llamaindex_retriever(filled: RecallEngine) -> None:
 
 
 def test_nodes_carry_fact_id_text_score_and_score_parts(filled: RecallEngine) -> None:
-    retriever = MemoriRetriever(engine=filled, entity_id="alice", similarity_top_k=5)
+    retriever = MemoriRetriever(engine=filled, entity_id="alice", k=5)
     nodes = retriever.retrieve("am I allergic to peanuts?")
     facts = filled.recall("am I allergic to peanuts?", "alice", 5)
 
@@ -94,14 +94,14 @@ def test_excluded_llm_metadata_keys_can_be_overridden(filled: RecallEngine) -> N
     assert "rank_score" in llm_view and "entity_id: alice" in llm_view
 
 
-def test_similarity_top_k_caps_the_number_of_nodes(fresh_filled: RecallEngine) -> None:
+def test_k_caps_the_number_of_nodes(fresh_filled: RecallEngine) -> None:
     fresh_filled.add("alice", [f"User owns board game number {i}." for i in range(10)])
-    retriever = MemoriRetriever(engine=fresh_filled, entity_id="alice", similarity_top_k=2)
+    retriever = MemoriRetriever(engine=fresh_filled, entity_id="alice", k=2)
     assert len(retriever.retrieve("board game")) == 2
 
 
 def test_query_engine_answer_is_built_from_recalled_facts(filled: RecallEngine) -> None:
-    retriever = MemoriRetriever(engine=filled, entity_id="alice", similarity_top_k=3)
+    retriever = MemoriRetriever(engine=filled, entity_id="alice", k=3)
     query_engine = RetrieverQueryEngine.from_args(retriever, llm=MockLLM())
     response = query_engine.query("Which food allergy do I have? peanuts?")
     answer = str(response)  # MockLLM answers with the prompt it was given
@@ -112,7 +112,7 @@ def test_query_engine_answer_is_built_from_recalled_facts(filled: RecallEngine) 
 
 
 async def test_async_query_engine_uses_the_same_recall(filled: RecallEngine) -> None:
-    retriever = MemoriRetriever(engine=filled, entity_id="alice", similarity_top_k=3)
+    retriever = MemoriRetriever(engine=filled, entity_id="alice", k=3)
     response = await RetrieverQueryEngine.from_args(retriever, llm=MockLLM()).aquery("User lives in Lisbon?")
     assert "User lives in Lisbon." in str(response)
     assert "Oslo" not in str(response)
@@ -127,22 +127,22 @@ async def test_aretrieve_calls_engine_arecall(fresh_filled: RecallEngine, monkey
         return await real_arecall(query, entity_id, limit, **kw)
 
     monkeypatch.setattr(fresh_filled, "arecall", spy)
-    nodes = await MemoriRetriever(engine=fresh_filled, entity_id="alice", similarity_top_k=4).aretrieve("spicy food")
+    nodes = await MemoriRetriever(engine=fresh_filled, entity_id="alice", k=4).aretrieve("spicy food")
     assert calls == [("spicy food", "alice", 4)]
     assert nodes[0].node.get_content() == "User prefers spicy food."
 
 
 def test_another_users_facts_never_appear(filled: RecallEngine) -> None:
-    bob = MemoriRetriever(engine=filled, entity_id="bob", similarity_top_k=10)
+    bob = MemoriRetriever(engine=filled, entity_id="bob", k=10)
     texts = [n.node.get_content() for n in bob.retrieve("allergic to peanuts, lives in Lisbon, spicy food")]
     # No gate and room for 10: every one of Bob's facts comes back, and nothing else.
     assert sorted(texts) == sorted(BOB_FACTS)
 
 
 def test_with_entity_rebinds_only_the_entity(filled: RecallEngine) -> None:
-    base = MemoriRetriever(engine=filled, similarity_top_k=1, strict=True)
+    base = MemoriRetriever(engine=filled, k=1, strict=True)
     bob = base.with_entity("bob")
-    assert (bob.entity_id, bob.similarity_top_k, bob.strict, bob.engine) == ("bob", 1, True, filled)
+    assert (bob.entity_id, bob.k, bob.strict, bob.engine) == ("bob", 1, True, filled)
     assert base.entity_id is None
     assert [n.node.get_content() for n in bob.retrieve("allergic")] == ["User is allergic to shellfish."]
 
@@ -158,10 +158,24 @@ def test_invalid_entity_ids_are_rejected_at_construction(filled: RecallEngine, b
         MemoriRetriever(engine=filled, entity_id=bad)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("bad", [0, -1, True, 2.5])
-def test_invalid_similarity_top_k_is_rejected(filled: RecallEngine, bad: object) -> None:
-    with pytest.raises(ValueError, match="similarity_top_k"):
-        MemoriRetriever(engine=filled, entity_id="alice", similarity_top_k=bad)  # type: ignore[arg-type]
+@pytest.mark.parametrize("bad", [-1, True, 2.5, "5"])
+def test_invalid_k_is_rejected(filled: RecallEngine, bad: object) -> None:
+    with pytest.raises((TypeError, ValueError), match="MemoriRetriever: k must be a non-negative int"):
+        MemoriRetriever(engine=filled, entity_id="alice", k=bad)  # type: ignore[arg-type]
+
+
+def test_k_zero_retrieves_nothing(filled: RecallEngine) -> None:
+    assert MemoriRetriever(engine=filled, entity_id="alice", k=0).retrieve("peanuts") == []
+
+
+def test_similarity_top_k_is_the_deprecated_name_of_k(filled: RecallEngine) -> None:
+    with pytest.warns(DeprecationWarning, match=r"similarity_top_k=\.\.\.\) is deprecated: use k="):
+        retriever = MemoriRetriever(engine=filled, entity_id="alice", similarity_top_k=2)
+    assert retriever.k == 2 and len(retriever.retrieve("allergic to peanuts, lives in Lisbon, spicy food")) == 2
+    with pytest.warns(DeprecationWarning, match="similarity_top_k is deprecated: read .k"):
+        assert retriever.similarity_top_k == 2
+    with pytest.raises(TypeError, match="pass k=... only"):
+        MemoriRetriever(engine=filled, entity_id="alice", k=2, similarity_top_k=2)
 
 
 def test_blank_query_returns_no_nodes(filled: RecallEngine) -> None:

@@ -1,0 +1,150 @@
+"""The arguments every framework adapter takes, checked in one place: ``engine``, ``k`` and whose memory.
+
+The adapters (``memori_langchain``, ``memori_llamaindex``) call these so that the
+same argument means the same thing, and fails the same way, on every surface:
+
+- ``engine``: a :class:`~memori_core.RecallEngine` (:func:`check_engine`);
+- ``k``: how many facts / documents / nodes at most; ``None`` (every adapter's
+  default) is the engine's ``config.limit``, 5 unless configured (:func:`check_k`);
+  an old name of it keeps working with a ``DeprecationWarning`` (:func:`renamed_k`);
+- ``entity_id``: whose memory, from the most specific source that names one
+  (:func:`resolve_entity_id`);
+- ``strict``: what a failure does, :mod:`memori_core.failopen`.
+
+:func:`check_adapter_args` checks a constructor's ``engine``, ``entity_id`` and ``k`` at once.
+Framework-free: a framework's run config and runtime context come in as a
+mapping / any object.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .engine import RecallEngine
+from .validate import check_entity_id
+
+ENTITY_KEY = "entity_id"
+"""The key read from a run config's ``configurable`` mapping (and first from a runtime context)."""
+
+CONTEXT_KEYS: tuple[str, ...] = (ENTITY_KEY, "user_id")
+"""The keys (or attributes) of a runtime context that name the user, in order."""
+
+VIA_CONFIG = "per call config={'configurable': {'entity_id': ...}}"
+"""How to name the user per call where the adapter reads a LangChain run config."""
+
+VIA_CONTEXT = "run with a context that has an entity_id or user_id"
+"""How to name the user where the adapter reads an agent's / a graph's runtime context."""
+
+
+def check_engine(engine: Any, owner: str) -> RecallEngine:
+    """``engine`` if it is a :class:`~memori_core.RecallEngine` (or a subclass); ``TypeError`` naming it otherwise."""
+    if not isinstance(engine, RecallEngine):
+        raise TypeError(f"{owner}: engine must be a memori_core.RecallEngine, got {type(engine).__name__}")
+    return engine
+
+
+def check_entity_default(entity_id: Any) -> str | None:
+    """An adapter's constructor ``entity_id``: ``None`` (named per call), or checked as a non-blank ``str``."""
+    return None if entity_id is None else check_entity_id(entity_id)
+
+
+def check_k(k: Any, owner: str) -> int | None:
+    """``k`` if it is ``None`` (the engine's ``config.limit``) or an int >= 0 (0: nothing);
+    ``TypeError`` / ``ValueError`` naming it otherwise."""
+    if k is None:
+        return None
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise TypeError(f"{owner}: k must be a non-negative int or None, got {type(k).__name__}")
+    if k < 0:
+        raise ValueError(f"{owner}: k must be a non-negative int or None, got {k!r}")
+    return k
+
+
+def renamed_k(owner: str, k: Any, old_name: str, old_value: Any, *, stacklevel: int = 3) -> Any:
+    """``k``, or the value given under its old name ``old_name`` (with a ``DeprecationWarning``).
+
+    ``old_value`` is ``None`` when the old name was not used. Both names at once raise ``TypeError``.
+    The value is returned unchecked: pass it on to :func:`check_k`.
+    """
+    if old_value is None:
+        return k
+    if k is not None:
+        raise TypeError(f"{owner}: pass k=... only ({old_name}=... is its deprecated name)")
+    warnings.warn(
+        f"{owner}({old_name}=...) is deprecated: use k=... (the one name of the result count in memori's adapters)",
+        DeprecationWarning,
+        stacklevel=stacklevel,
+    )
+    return old_value
+
+
+def move_renamed_k(data: Any, owner: str, old_name: str) -> Any:
+    """A pydantic adapter's constructor input with ``old_name=`` moved to ``k=`` (see :func:`renamed_k`),
+    for a ``model_validator(mode="before")``; other input is returned as it is."""
+    if isinstance(data, dict) and old_name in data:
+        data = dict(data)
+        data["k"] = renamed_k(owner, data.get("k"), old_name, data.pop(old_name), stacklevel=5)
+    return data
+
+
+def renamed_k_attribute(owner: str, old_name: str) -> property:
+    """A read-only attribute ``old_name`` that reads ``k`` with a ``DeprecationWarning``
+    (``retriever.similarity_top_k``); a ``property``, so pydantic models take it too."""
+
+    def read(self: Any) -> Any:
+        warnings.warn(f"{owner}.{old_name} is deprecated: read .k", DeprecationWarning, stacklevel=2)
+        return self.k
+
+    return property(read, doc="Deprecated name of :attr:`k`.")
+
+
+def check_adapter_args(
+    owner: str, engine: Any, entity_id: Any = None, k: Any = None
+) -> tuple[RecallEngine, str | None, int | None]:
+    """An adapter's constructor arguments, checked: ``(engine, entity_id, k)`` (see the functions above)."""
+    return check_engine(engine, owner), check_entity_default(entity_id), check_k(k, owner)
+
+
+def _configured(config: Mapping[str, Any] | None) -> Any:
+    configurable = (config or {}).get("configurable") or {}
+    return configurable.get(ENTITY_KEY)
+
+
+def _from_context(context: Any) -> Any:
+    """``entity_id`` (else ``user_id``) of a runtime context: a mapping or any object with those attributes."""
+    if context is None:
+        return None
+    for key in CONTEXT_KEYS:
+        value = context.get(key) if isinstance(context, Mapping) else getattr(context, key, None)
+        if value is not None:
+            return value
+    return None
+
+
+def resolve_entity_id(
+    owner: str,
+    default: Any = None,
+    *,
+    explicit: Any = None,
+    config: Mapping[str, Any] | None = None,
+    context: Any = None,
+    ways: Sequence[str] = (),
+) -> str:
+    """The entity whose memory to use, from the most specific source that names one.
+
+    Order: ``explicit`` (a per-call argument), ``config["configurable"]["entity_id"]``
+    (a run config), the runtime ``context`` (``entity_id``, else ``user_id``, of a
+    mapping or an object), then ``default`` (the adapter's constructor argument).
+    The id found is checked (``TypeError`` / ``ValueError`` when it is not a
+    non-blank ``str``). When no source names one: ``ValueError("<owner> does not
+    know whose memory to use: pass entity_id=... to <owner>(...), or <ways>")``,
+    ``ways`` being the other sources this adapter reads (:data:`VIA_CONFIG`,
+    :data:`VIA_CONTEXT`, or its own words).
+    """
+    for value in (explicit, _configured(config), _from_context(context), default):
+        if value is not None:
+            return check_entity_id(value)
+    how = ", or ".join([f"pass entity_id=... to {owner}(...)", *ways])
+    raise ValueError(f"{owner} does not know whose memory to use: {how}")

@@ -1,0 +1,41 @@
+"""The fields ``MemoriRetriever`` and ``MemoriContextInjector`` share, checked by :mod:`memori_core.adapter_args`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from memori_core.adapter_args import check_engine, check_entity_default, check_k
+from memori_core.engine import RecallEngine
+from memori_core.failopen import STRICT_DEFAULT
+
+
+class MemoriFields(BaseModel):
+    """``engine``, ``entity_id``, ``k`` and ``strict``, with the checks every adapter makes."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    engine: RecallEngine = Field(exclude=True)
+    """The :class:`~memori_core.RecallEngine` to recall from."""
+    entity_id: str | None = None
+    """Whose facts to recall when the call names no entity."""
+    k: int | None = None
+    """At most this many facts (``None``: the engine's ``config.limit``, 5 unless configured)."""
+    strict: bool = STRICT_DEFAULT
+    """Raise recall errors instead of logging a warning and going on without memory."""
+
+    @field_validator("engine", mode="before")
+    @classmethod
+    def _check_engine(cls, value: Any) -> RecallEngine:
+        return check_engine(value, cls.__name__)
+
+    @field_validator("entity_id", mode="before")
+    @classmethod
+    def _check_entity(cls, value: Any) -> str | None:
+        return check_entity_default(value)
+
+    @field_validator("k", mode="before")
+    @classmethod
+    def _check_k(cls, value: Any) -> int | None:
+        return check_k(value, cls.__name__)

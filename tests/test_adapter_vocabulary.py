@@ -1,0 +1,327 @@
+"""Every adapter surface speaks one language: ``strict`` (default: fail open), ``k``, the engine check.
+
+Each surface runs inside real framework objects (a LangChain chain, a ``create_agent`` agent, a LangGraph
+graph, a LlamaIndex query engine and memory block) with the frameworks' own fake models, over a real
+in-memory Chroma store; the fault is a real one: the store's collection is dropped under the engine.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import logging
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import chromadb
+import pytest
+from langchain.agents import create_agent
+from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.prompts import ChatPromptTemplate
+from langgraph.graph import END, START, StateGraph
+from llama_index.core.base.llms.types import ChatMessage
+from llama_index.core.llms.mock import MockLLM
+from llama_index.core.query_engine import RetrieverQueryEngine
+from llama_index.core.schema import MetadataMode, NodeWithScore, TextNode
+
+import memori_langchain as lc
+import memori_llamaindex as li
+from _helpers import HashEmbedder
+from _langchain_fakes import break_store, recall_model_capture_graph, replies
+import memori_core.adapter_args
+import memori_core.failopen
+from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core.failopen import STRICT_DEFAULT
+
+ALLERGIES = ["User is allergic to peanuts.", "User is allergic to cats.", "User is allergic to dust."]
+QUESTION = "Is the user allergic to peanuts?"
+SYSTEM = "You are a cooking assistant."
+
+Run = Callable[..., Awaitable[list[str]]]
+
+
+def _fact_lines(text: str) -> list[str]:
+    """The facts of a recalled block: its lines "- {fact} Stated at {time}"."""
+    return [line[2:].split(" Stated at ")[0] for line in text.splitlines() if line.startswith("- ")]
+
+
+# -- each surface, run once: what memory gave the call (facts / documents / nodes) -----------------------
+
+
+async def lc_retriever(engine: RecallEngine, **kw: Any) -> list[str]:
+    return [d.page_content for d in lc.MemoriRetriever(engine=engine, entity_id="alice", **kw).invoke(QUESTION)]
+
+
+async def lc_retriever_async(engine: RecallEngine, **kw: Any) -> list[str]:
+    docs = await lc.MemoriRetriever(engine=engine, entity_id="alice", **kw).ainvoke(QUESTION)
+    return [d.page_content for d in docs]
+
+
+async def lc_injector(engine: RecallEngine, **kw: Any) -> list[str]:
+    prompt = ChatPromptTemplate.from_messages([("system", SYSTEM), ("human", "{question}")])
+    model = replies("ok")
+    (prompt | lc.MemoriContextInjector(engine=engine, entity_id="alice", **kw) | model).invoke({"question": QUESTION})
+    return _fact_lines(model.system_texts()[0])
+
+
+async def lc_middleware(engine: RecallEngine, **kw: Any) -> list[str]:
+    model = replies("ok")
+    agent = create_agent(model, [], system_prompt=SYSTEM,
+                         middleware=[lc.MemoriMiddleware(engine=engine, entity_id="alice", **kw)])
+    await agent.ainvoke({"messages": [HumanMessage(QUESTION)]})
+    return _fact_lines(model.system_texts()[0])
+
+
+async def lg_recall_node(engine: RecallEngine, **kw: Any) -> list[str]:
+    model = replies("ok")
+    builder = StateGraph(lc.MemoriState)
+    builder.add_node("memori", lc.memori_recall_node(engine, entity_id="alice", **kw))
+    builder.add_node("model", lambda s: {"messages": [model.invoke(lc.with_memori_context(s, SYSTEM))]})
+    builder.add_edge(START, "memori")
+    builder.add_edge("memori", "model")
+    builder.add_edge("model", END)
+    builder.compile().invoke({"messages": [HumanMessage(QUESTION)]})
+    return _fact_lines(model.system_texts()[0])
+
+
+async def li_retriever(engine: RecallEngine, **kw: Any) -> list[str]:
+    query_engine = RetrieverQueryEngine.from_args(li.MemoriRetriever(engine, "alice", **kw), llm=MockLLM())
+    response = query_engine.query(QUESTION)
+    return [n.node.get_content() for n in response.source_nodes]
+
+
+async def li_retriever_async(engine: RecallEngine, **kw: Any) -> list[str]:
+    nodes = await li.MemoriRetriever(engine, "alice", **kw).aretrieve(QUESTION)
+    return [n.node.get_content() for n in nodes]
+
+
+async def li_memory_block(engine: RecallEngine, **kw: Any) -> list[str]:
+    block = li.MemoriMemoryBlock(engine=engine, entity_id="alice", **kw)
+    return _fact_lines(await block.aget([ChatMessage(role="user", content=QUESTION)]))
+
+
+RECALL_SURFACES: dict[str, tuple[Run, str, str]] = {
+    # name: (run, the owner named in the warning, the logger)
+    "langchain.MemoriRetriever": (lc_retriever, "MemoriRetriever", "memori_langchain"),
+    "langchain.MemoriRetriever.ainvoke": (lc_retriever_async, "MemoriRetriever", "memori_langchain"),
+    "langchain.MemoriContextInjector": (lc_injector, "MemoriContextInjector", "memori_langchain"),
+    "langchain.MemoriMiddleware": (lc_middleware, "MemoriMiddleware", "memori_langchain"),
+    "langgraph.memori_recall_node": (lg_recall_node, "memori_recall_node", "memori_langchain"),
+    "llamaindex.MemoriRetriever": (li_retriever, "MemoriRetriever", "memori_llamaindex"),
+    "llamaindex.MemoriRetriever.aretrieve": (li_retriever_async, "MemoriRetriever", "memori_llamaindex"),
+    "llamaindex.MemoriMemoryBlock": (li_memory_block, "MemoriMemoryBlock", "memori_llamaindex"),
+}
+
+
+@pytest.fixture
+def allergies() -> RecallEngine:
+    """Three allergy facts of Alice's, all relevant to QUESTION, under ``config.limit=2``."""
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=RecallConfig(limit=2))
+    engine.add("alice", ALLERGIES)
+    return engine
+
+
+@pytest.fixture(params=list(RECALL_SURFACES))
+def surface(request: pytest.FixtureRequest) -> tuple[Run, str, str]:
+    return RECALL_SURFACES[request.param]
+
+
+# -- strict ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("strict", [{}, {"strict": False}], ids=["default", "strict=False"])
+async def test_a_store_fault_fails_open_by_default(
+    surface: tuple[Run, str, str], strict: dict[str, bool], allergies: RecallEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    run, owner, logger = surface
+    assert ALLERGIES[0] in await run(allergies, **strict)  # healthy: memory is there
+    break_store(allergies)
+    with caplog.at_level(logging.WARNING, logger=logger):
+        assert await run(allergies, **strict) == []  # the call goes on, without memory
+    assert f"{owner}: recall failed for entity 'alice'" in caplog.text
+    assert "continuing without memory" in caplog.text
+
+
+async def test_strict_raises_the_store_fault(surface: tuple[Run, str, str], allergies: RecallEngine) -> None:
+    run, _, _ = surface
+    assert ALLERGIES[0] in await run(allergies, strict=True)  # strict changes nothing while the store is up
+    break_store(allergies)
+    with pytest.raises(chromadb.errors.ChromaError):
+        await run(allergies, strict=True)
+
+
+@pytest.mark.parametrize("strict", [False, True])
+async def test_both_memori_retrievers_behave_the_same(strict: bool, allergies: RecallEngine) -> None:
+    break_store(allergies)
+    outcomes: list[Any] = []
+    for run in (lc_retriever, li_retriever):
+        try:
+            outcomes.append(await run(allergies, strict=strict))
+        except chromadb.errors.ChromaError as exc:
+            outcomes.append(type(exc))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0] != [] if strict else outcomes[0] == []
+
+
+def _unreadable_nodes() -> list[NodeWithScore]:
+    class UnreadableNode(TextNode):
+        """A node whose text is loaded from elsewhere, and that source is gone."""
+
+        def get_content(self, metadata_mode: MetadataMode = MetadataMode.NONE) -> str:
+            raise OSError("the node's text could not be loaded")
+
+    return [NodeWithScore(node=TextNode(text="User likes tea.", id_="a"), score=0.2),
+            NodeWithScore(node=UnreadableNode(text="?", id_="b"), score=0.9),
+            NodeWithScore(node=TextNode(text="User likes coffee.", id_="c"), score=0.5)]
+
+
+@pytest.mark.parametrize("strict", [{}, {"strict": False}], ids=["default", "strict=False"])
+def test_postprocessor_fault_passes_the_nodes_on_by_their_own_score(
+    strict: dict[str, bool], caplog: pytest.LogCaptureFixture
+) -> None:
+    nodes = _unreadable_nodes()
+    with caplog.at_level(logging.WARNING, logger="memori_llamaindex"):
+        out = li.MemoriHybridPostprocessor(k=2, **strict).postprocess_nodes(nodes, query_str="tea")
+    assert [n.node.id_ for n in out] == ["b", "c"]
+    assert [n.score for n in out] == [0.9, 0.5]  # not re-scored: memori's step is left out
+    assert "MemoriHybridPostprocessor: re-ranking failed (OSError" in caplog.text
+
+
+def test_strict_postprocessor_raises_the_fault() -> None:
+    with pytest.raises(OSError, match="could not be loaded"):
+        li.MemoriHybridPostprocessor(k=2, strict=True).postprocess_nodes(_unreadable_nodes(), query_str="tea")
+
+
+# -- capture: fail open logs the failure, strict raises it at the next flush ------------------------------
+
+
+class ExtractionDown:
+    """A fact extractor whose model service is down (capture = extraction, then storage)."""
+
+    uses_existing_facts = False
+
+    def extract(self, messages: Any, existing: Any = ()) -> list[Any]:
+        raise ConnectionError("extraction service unavailable")
+
+
+async def lc_middleware_capture(engine: RecallEngine, **kw: Any) -> Any:
+    middleware = lc.MemoriMiddleware(engine=engine, entity_id="alice", capture=True, extractor=ExtractionDown(), **kw)
+    await create_agent(replies("ok"), [], middleware=[middleware]).ainvoke({"messages": [HumanMessage("I sing.")]})
+    return middleware
+
+
+async def lg_capture_node(engine: RecallEngine, **kw: Any) -> Any:
+    capture = lc.memori_capture_node(engine, entity_id="alice", extractor=ExtractionDown(), **kw)
+    graph = recall_model_capture_graph(engine, replies(AIMessage("ok")), capture, entity_id="alice")
+    await graph.ainvoke({"messages": [HumanMessage("I sing.")]}, {"configurable": {"thread_id": "t"}})
+    return capture
+
+
+async def li_memory_block_capture(engine: RecallEngine, **kw: Any) -> Any:
+    block = li.MemoriMemoryBlock(engine=engine, entity_id="alice", capture=True, extractor=ExtractionDown(), **kw)
+    await block.aput([ChatMessage(role="user", content="I sing.")])
+    return block
+
+
+CAPTURE_SURFACES: dict[str, tuple[Callable[..., Awaitable[Any]], str, str]] = {
+    # name: (run -> the object to flush, the owner named in the warning, the logger)
+    "langchain.MemoriMiddleware(capture=True)": (lc_middleware_capture, "MemoriMiddleware", "memori_langchain"),
+    "langgraph.memori_capture_node": (lg_capture_node, "memori_capture_node", "memori_langchain"),
+    "llamaindex.MemoriMemoryBlock(capture=True)": (li_memory_block_capture, "MemoriMemoryBlock", "memori_llamaindex"),
+}
+
+
+@pytest.mark.parametrize("name", list(CAPTURE_SURFACES))
+async def test_a_capture_fault_fails_open_by_default_and_strict_raises_it(
+    name: str, allergies: RecallEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    run, owner, logger = CAPTURE_SURFACES[name]
+    with caplog.at_level(logging.WARNING, logger=logger):
+        assert await (await run(allergies)).aflush(timeout=30)
+    assert f"{owner}: capture failed for entity 'alice' (ConnectionError" in caplog.text
+    strict = await run(allergies, strict=True)
+    with pytest.raises(ConnectionError, match="extraction service unavailable"):
+        await strict.aflush(timeout=30)
+    assert allergies.count("alice") == len(ALLERGIES)  # nothing half-stored
+
+
+# -- k ---------------------------------------------------------------------------------------------------
+
+
+async def test_k_is_the_result_count_on_every_surface(surface: tuple[Run, str, str], allergies: RecallEngine) -> None:
+    run, _, _ = surface
+    assert len(await run(allergies)) == allergies.config.limit == 2  # default k=None: the engine's limit
+    assert len(await run(allergies, k=1)) == 1
+    assert len(await run(allergies, k=3)) == 3
+
+
+def test_postprocessor_k_defaults_to_its_configs_limit() -> None:
+    nodes = [NodeWithScore(node=TextNode(text=f"User likes tea number {i}.", id_=str(i)), score=0.9 - i / 10)
+             for i in range(4)]
+    config = RecallConfig(limit=3, relevance_threshold=0.0)
+    assert len(li.MemoriHybridPostprocessor(config=config).postprocess_nodes(nodes, query_str="tea")) == 3
+    assert len(li.MemoriHybridPostprocessor(k=1, config=config).postprocess_nodes(nodes, query_str="tea")) == 1
+
+
+@pytest.mark.parametrize("bad, error", [(-1, ValueError), (2.5, TypeError), ("3", TypeError), (True, TypeError)])
+def test_a_bad_k_is_rejected_alike_everywhere(bad: Any, error: type[Exception], allergies: RecallEngine) -> None:
+    makers: list[Callable[[], Any]] = [
+        lambda: lc.MemoriRetriever(engine=allergies, k=bad),
+        lambda: lc.MemoriContextInjector(engine=allergies, k=bad),
+        lambda: lc.MemoriMiddleware(allergies, k=bad),
+        lambda: lc.memori_recall_node(allergies, k=bad),
+        lambda: li.MemoriRetriever(allergies, k=bad),
+        lambda: li.MemoriMemoryBlock(engine=allergies, entity_id="alice", k=bad),
+        lambda: li.MemoriHybridPostprocessor(k=bad),
+    ]
+    for make in makers:
+        with pytest.raises(error, match="k must be a non-negative int or None"):
+            make()
+
+
+# -- one engine check, one default -----------------------------------------------------------------------
+
+ENGINE_TAKERS: dict[str, Callable[[Any], Any]] = {
+    "langchain.MemoriRetriever": lambda e: lc.MemoriRetriever(engine=e, entity_id="alice"),
+    "langchain.MemoriContextInjector": lambda e: lc.MemoriContextInjector(engine=e, entity_id="alice"),
+    "langchain.MemoriMiddleware": lambda e: lc.MemoriMiddleware(e, "alice"),
+    "langgraph.memori_recall_node": lambda e: lc.memori_recall_node(e, "alice"),
+    "langgraph.memori_capture_node": lambda e: lc.memori_capture_node(e, "alice"),
+    "llamaindex.MemoriRetriever": lambda e: li.MemoriRetriever(e, "alice"),
+    "llamaindex.MemoriMemoryBlock": lambda e: li.MemoriMemoryBlock(engine=e, entity_id="alice"),
+}
+
+
+@pytest.mark.parametrize("name", list(ENGINE_TAKERS))
+@pytest.mark.parametrize("bad", [None, "engine", "a store"])
+def test_a_wrong_engine_is_a_type_error_naming_it(name: str, bad: Any) -> None:
+    wrong = ChromaStore.in_memory() if bad == "a store" else bad
+    with pytest.raises(TypeError, match=rf"engine must be a memori_core\.RecallEngine, got {type(wrong).__name__}"):
+        ENGINE_TAKERS[name](wrong)
+
+
+def _default(surface: Any, name: str) -> Any:
+    fields = getattr(surface, "model_fields", None)
+    if fields is not None and name in fields:
+        return fields[name].default
+    return inspect.signature(surface).parameters[name].default
+
+
+@pytest.mark.parametrize("surface", [
+    lc.MemoriRetriever, lc.MemoriContextInjector, lc.MemoriMiddleware, lc.memori_recall_node, lc.memori_capture_node,
+    li.MemoriRetriever, li.MemoriMemoryBlock, li.MemoriHybridPostprocessor,
+], ids=lambda s: f"{s.__module__}.{s.__name__}")
+def test_one_default_everywhere(surface: Any) -> None:
+    assert _default(surface, "strict") is STRICT_DEFAULT is False
+    if surface is not lc.memori_capture_node:  # capture recalls nothing
+        assert _default(surface, "k") is None
+
+
+@pytest.mark.parametrize("module", [memori_core.adapter_args, memori_core.failopen], ids=lambda m: m.__name__)
+def test_the_shared_policy_imports_no_framework(module: Any) -> None:
+    tree = ast.parse(inspect.getsource(module))
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 0}
+    outside = {name for name in imported if name.split(".")[0] not in (*sys.stdlib_module_names, "__future__")}
+    assert outside == set()  # stdlib and memori_core's own modules (relative imports) only
