@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from _faults import Faults
 from _helpers import HashEmbedder
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.cache.coordinator import _TOKENISE_BESIDE
@@ -88,28 +89,17 @@ def test_tokens_made_with_another_analyzer_are_not_used() -> None:
         assert np.array_equal(given.lexicon.scores(terms, k1=1.2, b=0.75), built.lexicon.scores(terms, k1=1.2, b=0.75))
 
 
-class _FailsAfterWriting(ChromaStore):
-    """A real in-memory store whose upsert raises after the rows have landed."""
-
-    fail = False
-
-    def upsert(self, entity_id, facts, embeddings, progress=None):  # type: ignore[no-untyped-def]
-        super().upsert(entity_id, facts, embeddings, progress)
-        if self.fail:
-            raise OSError("disk went away after the write")
-
-
 def test_a_failed_large_write_leaves_answers_of_a_fresh_engine() -> None:
-    base = ChromaStore.in_memory()
-    store = _FailsAfterWriting(client=base._client, collection=base._facts.name, shared=False)  # noqa: SLF001
+    store = ChromaStore.in_memory()
     config = RecallConfig(relevance_threshold=None)
     engine = RecallEngine(store=store, embedder=_gaussian, config=config)
     engine.add("u", _texts(30))
     engine.recall("apple", "u")
-    store.fail = True
+    faults = Faults(store)
+    faults.arm("upsert", "after", error=OSError, message="disk went away after the write")  # the rows landed
     with pytest.raises(OSError, match="disk went away"):
         engine.add("u", _texts(_TOKENISE_BESIDE, offset=30))
-    store.fail = False
+    faults.disarm()
     fresh = RecallEngine(store=store, embedder=_gaussian, config=config)
     assert engine.count("u") == 30 + _TOKENISE_BESIDE
     assert_same_ranking(_ranking(engine, "u"), _ranking(fresh, "u"))

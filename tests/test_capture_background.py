@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from _faults import break_store
 from memori_core import ChromaStore, ExtractedFact, RecallConfig, RecallEngine, RuleBasedFactExtractor
 from memori_core.extraction import KnownFact, MessageLike, as_messages
 from memori_core.capture import BackgroundCapture, CaptureDropped, capture_facts, check_extractor
@@ -191,8 +192,7 @@ def test_a_failing_extractor_or_store_logs_one_warning_each(
         "test: capture failed for entity 'ann' (RuntimeError: extractor exploded); continuing without memory"
     )
     caplog.clear()
-    ungated.store._client.delete_collection(ungated.store._facts.name)  # noqa: SLF001 - a real store failure
-    ungated.clear_cache()
+    break_store(ungated)
     with caplog.at_level(logging.WARNING, logger=LOG.name):
         captures.submit(ungated, "ann", [("user", "I play golf.")], RuleBasedFactExtractor())
         assert captures.flush()

@@ -13,7 +13,8 @@ from langchain_core.language_models.fake_chat_models import FakeListChatModel, G
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from _langchain_fakes import break_store, recall_model_capture_graph, replies
+from _faults import break_store
+from _langchain_fakes import recall_model_capture_graph, replies
 from memori_core import ChromaStore, ExtractedFact, RecallConfig, RecallEngine, RuleBasedFactExtractor
 from memori_core.context import CLOSE_TAG, OPEN_TAG
 from memori_core.extraction import KnownFact, MessageLike, as_messages

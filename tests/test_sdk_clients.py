@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from _faults import Faults, break_store
 from _helpers import HashEmbedder, left_unchanged
 from _recording import SHELLFISH, TURN_1, TURN_2, RecordingEngine, minilm_engine, recording_engine
 from memori_core import (
@@ -281,13 +282,6 @@ def test_bad_shape_raises_before_recall_even_when_not_strict(stocked: RecallEngi
     assert stocked_embedder.calls == calls
 
 
-class BrokenStore(ChromaStore):
-    """A real in-memory Chroma store whose reads fail, as a store that went down would."""
-
-    def load_entity(self, entity_id: str) -> Any:
-        raise ConnectionError("store is down")
-
-
 class BlockingStore(ChromaStore):
     """A real in-memory Chroma store whose reads wait until released."""
 
@@ -300,7 +294,10 @@ class BlockingStore(ChromaStore):
 
 @pytest.fixture
 def broken_engine(hash_embedder: Any) -> RecallEngine:
-    engine = RecallEngine(store=BrokenStore.in_memory(), embedder=hash_embedder)
+    """An engine over a real in-memory store whose reads fail, as a store that went down would."""
+    store = ChromaStore.in_memory()
+    Faults(store).arm("load_entity", error=ConnectionError, message="store is down")
+    engine = RecallEngine(store=store, embedder=hash_embedder)
     engine.add("u1", FACTS)
     engine.clear_cache()  # the first write left a copy; recall must go to the (failing) store
     return engine
@@ -609,8 +606,7 @@ async def test_async_and_timeout_paths_pass_the_context(endpoint: Recorder) -> N
 
 def test_recall_failure_with_context_still_fails_open(caplog: pytest.LogCaptureFixture) -> None:
     engine = recording_engine()
-    engine.store._client.delete_collection(engine.store._facts.name)  # noqa: SLF001 - a real store failure
-    engine.clear_cache()
+    break_store(engine)
     kwargs = _conversation("openai")
     with caplog.at_level(logging.WARNING, logger="memori_core.sdk_recall"):
         out = MemoriRecall(engine, entity_id="u1").apply(kwargs, provider="openai")
