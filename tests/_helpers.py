@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import math
 import os
 import shutil
 import signal
@@ -26,8 +27,8 @@ import pytest
 from memori_core.text import unicode_tokenize
 
 __all__ = [
-    "HashEmbedder", "assert_same_rows", "copy_rows", "free_port", "left_unchanged", "running_chroma_server",
-    "shared_engine", "store_rows", "_chroma_cli",
+    "HashEmbedder", "TokenIndex", "assert_same_rows", "copy_rows", "free_port", "left_unchanged", "reference_bm25",
+    "running_chroma_server", "seeded_fixtures", "shared_engine", "store_rows", "_chroma_cli",
 ]
 
 
@@ -207,3 +208,24 @@ class TokenIndex:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.csr, name)
+
+
+def reference_bm25(query: Sequence[str], docs: Sequence[Sequence[str]], k1: float, b: float) -> list[float]:
+    """BM25 of every doc in ``docs`` over their own statistics, written out term by term as docs/ranking.md
+    section 3 gives it (raw scores, Lucene's idf ``ln(1 + (N - df + 0.5) / (df + 0.5))``, each query term once):
+    the oracle of the pool's BM25 and of the whole-memory index (pass the live docs only)."""
+    n = len(docs)
+    avgdl = sum(len(d) for d in docs) / n if n else 0.0
+    terms = list(dict.fromkeys(query))
+    df = {t: sum(1 for d in docs if t in d) for t in terms}
+    scores = []
+    for doc in docs:
+        norm = (1.0 - b + b * len(doc) / avgdl) if avgdl > 0 else 1.0
+        score = 0.0
+        for t in terms:
+            tf = list(doc).count(t)
+            if tf:
+                idf = math.log(1.0 + (n - df[t] + 0.5) / (df[t] + 0.5))
+                score += idf * tf * (k1 + 1.0) / (tf + k1 * norm)
+        scores.append(score)
+    return scores
