@@ -28,7 +28,7 @@ from memori_core.text import unicode_tokenize
 
 __all__ = [
     "HashEmbedder", "TokenIndex", "assert_same_rows", "copy_rows", "free_port", "left_unchanged", "reference_bm25",
-    "running_chroma_server", "seeded_fixtures", "shared_engine", "store_rows", "_chroma_cli",
+    "running_chroma_server", "seeded_fixtures", "shared_engine", "store_rows", "stored", "ungated_engine", "_chroma_cli",
 ]
 
 
@@ -172,6 +172,23 @@ def shared_engine(seed: Any, what: str) -> Iterator[Any]:
     engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=RecallConfig())
     with left_unchanged(seed(engine), what) as shared:
         yield shared
+
+
+def ungated_engine(embedder: Any = None, *, store: Any = None, **config: Any) -> Any:
+    """An engine with every gate off (``RecallConfig(relevance_threshold=None, **config)``): it recalls everything
+    it holds, best first; for tests of what can be recalled at all, or of plumbing, with the hashing embedder,
+    whose cosines mean nothing to the relevance gate. Over ``store`` (default: a new in-memory Chroma store) with
+    ``embedder`` (default: a new :class:`HashEmbedder`)."""
+    from memori_core import ChromaStore, RecallConfig, RecallEngine
+
+    return RecallEngine(store=store if store is not None else ChromaStore.in_memory(),
+                        embedder=embedder if embedder is not None else HashEmbedder(),
+                        config=RecallConfig(relevance_threshold=None, **config))
+
+
+def stored(engine: Any, entity_id: str, limit: int = 100) -> list[str]:
+    """The texts of the entity's facts, sorted (as an ungated engine's explain lists them)."""
+    return sorted(c.content for c in engine.explain("user", entity_id, limit=limit).candidates)
 
 
 def seeded_fixtures(seed: Any) -> tuple[Any, Any]:

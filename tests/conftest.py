@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from _helpers import HashEmbedder, _chroma_cli, free_port, running_chroma_server
+from _helpers import HashEmbedder, _chroma_cli, free_port, running_chroma_server, ungated_engine
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 
 __all__ = ["HashEmbedder", "_chroma_cli", "free_port", "running_chroma_server"]
@@ -58,6 +58,13 @@ def hash_embedder() -> HashEmbedder:
 def engine(hash_embedder: HashEmbedder) -> RecallEngine:
     """An engine over a fresh in-memory Chroma store with the hashing embedder."""
     return RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig())
+
+
+@pytest.fixture
+def ungated(hash_embedder: HashEmbedder) -> RecallEngine:
+    """``engine`` with every gate off (``relevance_threshold=None``): it recalls everything, best first (the
+    hashing embedder's cosines mean nothing to the relevance gate); see ``_helpers.ungated_engine``."""
+    return ungated_engine(hash_embedder)
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,6 @@ same store would.
 from __future__ import annotations
 
 import random
-import threading
 
 import pytest
 
