@@ -9,8 +9,8 @@ from datetime import datetime
 import numpy as np
 import pytest
 
-from _helpers import HashEmbedder, left_unchanged
-from memori_core import ChromaStore, RecallConfig, RecallEngine
+from _helpers import HashEmbedder, left_unchanged, ungated_engine
+from memori_core import ChromaStore, RecallEngine
 
 
 class BrokenEmbedder:
@@ -240,7 +240,7 @@ def test_non_json_metadata_is_a_type_error(rejecting_engine: RecallEngine, metad
 def test_rows_of_another_dimension_are_skipped_with_one_warning(caplog: pytest.LogCaptureFixture) -> None:
     store = ChromaStore.in_memory()
     RecallEngine(store=store, embedder=HashEmbedder(dim=32)).add("u1", ["User likes tea.", "User plays chess."])
-    eng64 = RecallEngine(store=store, embedder=HashEmbedder(dim=64), config=RecallConfig(relevance_threshold=None))
+    eng64 = ungated_engine(HashEmbedder(dim=64), store=store)
     with caplog.at_level(logging.WARNING, logger="memori_core"):
         for _ in range(3):
             assert eng64.recall("tea", "u1") == []

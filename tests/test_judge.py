@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from _helpers import HashEmbedder
+from _helpers import HashEmbedder, ungated_engine
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.engine import MAX_JUDGE_CALLS
 from memori_core.judge import Judge, as_indices, judge_prompt, parse_judgement
@@ -131,8 +131,7 @@ def test_an_empty_answer_recalls_nothing(seeded: RecallEngine) -> None:
 def test_kept_facts_are_in_rank_order_and_at_most_limit(seeded: RecallEngine) -> None:
     judge = Recorder(answer=[3, 2, 1, 0])
     judged = judged_engine(seeded.store, judge)
-    ranked = contents(RecallEngine(store=seeded.store, embedder=HashEmbedder(),
-                                   config=RecallConfig(relevance_threshold=None)).recall(PEANUTS, "u", limit=4))
+    ranked = contents(ungated_engine(store=seeded.store).recall(PEANUTS, "u", limit=4))
     assert contents(judged.recall(PEANUTS, "u", limit=2)) == ranked[:2]
     report = judged.explain(PEANUTS, "u", limit=2)
     assert [c.reason for c in report.candidates] == [JUDGED_RELEVANT] * 2 + ["beyond limit"] * 2
@@ -242,7 +241,7 @@ def test_the_judge_sees_the_best_candidates_and_the_context() -> None:
     context = ["I started a new hobby.", "It is a string instrument."]
     judged.recall("What instrument do I play?", "u", limit=2, context=context)
     (_, facts, seen_context), = judge.calls
-    ungated = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    ungated = ungated_engine(store=store)
     best = ungated.recall("What instrument do I play?", "u", limit=6, context=context)
     assert facts == contents(best)  # the 6 best, ungated, in rank order
     assert seen_context == context
@@ -326,8 +325,7 @@ def test_langchain_chat_model_judge_end_to_end(seeded: RecallEngine, caplog: pyt
     from memori_langchain import chat_model_judge
 
     config = RecallConfig(judge_candidates=2)
-    ranked = contents(RecallEngine(store=seeded.store, embedder=HashEmbedder(),
-                                   config=RecallConfig(relevance_threshold=None)).recall(HAM, "u", limit=2))
+    ranked = contents(ungated_engine(store=seeded.store).recall(HAM, "u", limit=2))
     model = GenericFakeChatModel(messages=iter([AIMessage("2")]))
     judged = judged_engine(seeded.store, chat_model_judge(model), config)
     assert contents(judged.recall(HAM, "u", limit=2)) == [ranked[1]]
@@ -358,8 +356,7 @@ def test_llamaindex_llm_judge(seeded: RecallEngine) -> None:
     with pytest.raises(ValueError):
         llm_judge(FixedLLM(reply="?"))(HAM, ["a"], [])
 
-    ranked = contents(RecallEngine(store=seeded.store, embedder=HashEmbedder(),
-                                   config=RecallConfig(relevance_threshold=None)).recall(HAM, "u", limit=3))
+    ranked = contents(ungated_engine(store=seeded.store).recall(HAM, "u", limit=3))
     judged = judged_engine(seeded.store, llm_judge(FixedLLM(reply="3")), RecallConfig(judge_candidates=3))
     assert contents(judged.recall(HAM, "u", limit=3)) == [ranked[2]]
     with pytest.raises(TypeError):

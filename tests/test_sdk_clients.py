@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from _faults import Faults, break_store
-from _helpers import HashEmbedder, left_unchanged
+from _helpers import HashEmbedder, left_unchanged, ungated_engine
 from _recording import SHELLFISH, TURN_1, TURN_2, RecordingEngine, minilm_engine, recording_engine
 from memori_core import (
     ChromaStore,
@@ -173,7 +173,7 @@ def stocked(stocked_embedder: HashEmbedder) -> Iterator[RecallEngine]:
 
     Shared by the module: the tests that take it only recall. At teardown the store must still
     hold exactly the rows it was built with."""
-    engine = RecallEngine(ChromaStore.in_memory(), stocked_embedder, RecallConfig(relevance_threshold=None))
+    engine = ungated_engine(stocked_embedder)
     engine.add("u1", FACTS, created_at="2026-05-01T09:30:00Z")
     engine.add("u2", ["User is allergic to shellfish."], created_at="2026-05-01T09:30:00Z")
     with left_unchanged(engine, "the shared stocked engine") as shared:
