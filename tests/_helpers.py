@@ -28,7 +28,8 @@ from memori_core.text import unicode_tokenize
 
 __all__ = [
     "HashEmbedder", "TokenIndex", "assert_same_rows", "copy_rows", "free_port", "left_unchanged", "reference_bm25",
-    "running_chroma_server", "seeded_fixtures", "shared_engine", "store_rows", "stored", "ungated_engine", "_chroma_cli",
+    "running_chroma_server", "seeded_fixtures", "shared_engine", "shared_fixture", "store_rows", "stored",
+    "ungated_engine", "_chroma_cli",
 ]
 
 
@@ -164,12 +165,13 @@ def left_unchanged(shared: Any, what: str) -> Iterator[Any]:
     assert_same_rows(store_rows(store), built, what)
 
 
-def shared_engine(seed: Any, what: str) -> Iterator[Any]:
-    """For a module-scoped fixture: an engine over a new in-memory store (hashing embedder, shipped config)
-    holding what ``seed(engine)`` wrote; yields it, then checks that no test changed its store."""
+def shared_engine(seed: Any, what: str, config: Any = None) -> Iterator[Any]:
+    """For a module-scoped fixture: an engine over a new in-memory store (hashing embedder, ``config``; default:
+    the shipped config) holding what ``seed(engine)`` wrote; yields it, then checks that no test changed its store."""
     from memori_core import ChromaStore, RecallConfig, RecallEngine
 
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=RecallConfig())
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(),
+                          config=config if config is not None else RecallConfig())
     with left_unchanged(seed(engine), what) as shared:
         yield shared
 
@@ -191,21 +193,34 @@ def stored(engine: Any, entity_id: str, limit: int = 100) -> list[str]:
     return sorted(c.content for c in engine.explain("user", entity_id, limit=limit).candidates)
 
 
-def seeded_fixtures(seed: Any) -> tuple[Any, Any]:
-    """The fixture pair of a module whose tests read what ``seed(engine)`` wrote: ``seeded`` (module-scoped,
-    shared, checked unchanged at teardown; see :func:`shared_engine`) and ``fresh_seeded`` (a new engine per
-    test, for tests that write to or break the store). Assign both: ``seeded, fresh_seeded = seeded_fixtures(f)``."""
+def shared_fixture(seed: Any, config: Any = None) -> Any:
+    """A module-scoped fixture: the engine of :func:`shared_engine` holding what ``seed(engine)`` wrote, shared by
+    the module's tests that only read it and checked unchanged at teardown (``config``: default the shipped one).
+    pytest names it by the module attribute that holds it: ``seeded = shared_fixture(seed)``."""
     import pytest
 
     @pytest.fixture(scope="module")
-    def seeded() -> Iterator[Any]:
-        yield from shared_engine(seed, "the shared seeded engine")
+    def shared() -> Iterator[Any]:
+        yield from shared_engine(seed, "the shared seeded engine", config)
+
+    return shared
+
+
+def seeded_fixtures(seed: Any, config: Any = None) -> tuple[Any, Any]:
+    """The fixture pair of a module whose tests read what ``seed(engine)`` wrote (``config``: both engines'; default:
+    the shipped config): :func:`shared_fixture` for the tests that only read it, and a new engine per test (over
+    the ``hash_embedder`` fixture) for the tests that write to, patch or break it, or count its embedder's calls
+    (take ``hash_embedder`` beside it). pytest names a fixture by the module attribute that holds it:
+    ``seeded, fresh_seeded = seeded_fixtures(seed)``, ``filled, fresh_filled = seeded_fixtures(fill, config)``."""
+    import pytest
+    from memori_core import ChromaStore, RecallConfig, RecallEngine
 
     @pytest.fixture
-    def fresh_seeded(engine: Any) -> Any:
-        return seed(engine)
+    def fresh(hash_embedder: HashEmbedder) -> Any:
+        return seed(RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder,
+                                 config=config if config is not None else RecallConfig()))
 
-    return seeded, fresh_seeded
+    return shared_fixture(seed, config), fresh
 
 
 class TokenIndex:

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from _helpers import HashEmbedder, ungated_engine
+from _helpers import HashEmbedder, seeded_fixtures, ungated_engine
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.engine import MAX_JUDGE_CALLS
 from memori_core.judge import Judge, as_indices, judge_prompt, parse_judgement
@@ -42,10 +42,12 @@ def judged_engine(store: ChromaStore, judge: Any, config: RecallConfig | None = 
     return RecallEngine(store=store, embedder=HashEmbedder(), config=config or RecallConfig(), judge=judge, **kwargs)
 
 
-@pytest.fixture
-def seeded(engine: RecallEngine) -> RecallEngine:
+def _seed(engine: RecallEngine) -> RecallEngine:
     engine.add("u", FACTS)
     return engine
+
+
+seeded, fresh_seeded = seeded_fixtures(_seed)  # u's facts: shared by the tests that only read them / one's own
 
 
 def contents(facts: Sequence[Any]) -> list[str]:
@@ -255,14 +257,14 @@ def test_the_judge_sees_the_best_candidates_and_the_context() -> None:
     assert judge.calls[0][2] == ["It is a string instrument."]  # the turns recall reads
 
 
-def test_core_facts_are_still_appended(seeded: RecallEngine) -> None:
-    seeded.add("u", ["User takes metformin daily."], core=True)
-    judged = judged_engine(seeded.store, Recorder("vegetarian"))
+def test_core_facts_are_still_appended(fresh_seeded: RecallEngine) -> None:
+    fresh_seeded.add("u", ["User takes metformin daily."], core=True)
+    judged = judged_engine(fresh_seeded.store, Recorder("vegetarian"))
     recalled = judged.recall(HAM, "u")
     assert contents(recalled) == ["User is vegetarian.", "User takes metformin daily."]
     report = judged.explain(HAM, "u")
     assert report.facts == recalled and report.candidates[-1].reason == CORE
-    assert contents(judged_engine(seeded.store, Recorder(answer=[])).recall(HAM, "u")) == [
+    assert contents(judged_engine(fresh_seeded.store, Recorder(answer=[])).recall(HAM, "u")) == [
         "User takes metformin daily."]
 
 
