@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import math
 import os
+import re
 import shutil
 import signal
 import socket
@@ -29,7 +31,7 @@ from memori_core.text import unicode_tokenize
 __all__ = [
     "HashEmbedder", "TokenIndex", "assert_same_rows", "copy_rows", "free_port", "left_unchanged", "reference_bm25",
     "running_chroma_server", "seeded_fixtures", "shared_engine", "shared_fixture", "store_rows", "stored",
-    "ungated_engine", "_chroma_cli",
+    "ungated_engine", "WordHashEmbedder", "write_json", "_chroma_cli",
 ]
 
 
@@ -61,6 +63,36 @@ class HashEmbedder:
     def embed_query(self, text: str) -> np.ndarray:
         self.calls += 1
         return self._vec(text)
+
+
+class WordHashEmbedder:
+    """Signed feature hashing of lower-cased words into ``dim`` (4096) dimensions: deterministic, instant.
+    Texts sharing no word are (all but) orthogonal; a text and itself have cosine 1 (the evaluation tests')."""
+
+    name = "word-hash"
+
+    def __init__(self, dim: int = 4096) -> None:
+        self.dim = dim
+
+    def _vec(self, text: str) -> np.ndarray:
+        v = np.zeros(self.dim, dtype=np.float32)
+        v[0] = 1e-3  # never all-zero
+        for word in re.findall(r"\w+", text.lower()):
+            h = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
+            v[1 + h % (self.dim - 1)] += 1.0 if (h >> 40) & 1 else -1.0
+        return v
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        return np.stack([self._vec(t) for t in texts])
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self._vec(text)
+
+
+def write_json(path: Path, data: Any) -> Path:
+    """Write ``data`` to ``path`` as JSON (a str as it is, for files that are not JSON) and return the path."""
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return path
 
 
 def free_port() -> int:
