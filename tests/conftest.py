@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -65,6 +66,32 @@ def ungated(hash_embedder: HashEmbedder) -> RecallEngine:
     """``engine`` with every gate off (``relevance_threshold=None``): it recalls everything, best first (the
     hashing embedder's cosines mean nothing to the relevance gate); see ``_helpers.ungated_engine``."""
     return ungated_engine(hash_embedder)
+
+
+@pytest.fixture
+def close_chat_stores(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Close the SQLite chat stores that llama_index's ``Memory.from_defaults()`` opens (llama_index never closes
+    them); a LlamaIndex test module turns it on with ``pytest.mark.usefixtures("close_chat_stores")``.
+
+    Left open, each store's aiosqlite connection is finalised by the garbage collector during some later test;
+    its worker thread then answers an event loop that test has closed ("RuntimeError: Event loop is closed",
+    reported as PytestUnhandledThreadExceptionWarning against an unrelated test).
+    """
+    import asyncio
+
+    from llama_index.core.storage.chat_store import sql
+
+    engines: list[Any] = []
+    create = sql.create_async_engine
+
+    def tracked(*args: Any, **kwargs: Any) -> Any:
+        engines.append(create(*args, **kwargs))
+        return engines[-1]
+
+    monkeypatch.setattr(sql, "create_async_engine", tracked)
+    yield
+    for async_engine in engines:
+        asyncio.run(async_engine.dispose())
 
 
 @pytest.fixture(scope="session")

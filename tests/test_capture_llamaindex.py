@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from llama_index.core.agent.workflow import FunctionAgent
@@ -19,29 +16,8 @@ from _llamaindex_fakes import FixedLLM
 from memori_core import ExtractedFact, RecallEngine
 from memori_llamaindex import LLMFactExtractor, MemoriMemoryBlock
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:inspect")
-
-
-@pytest.fixture(autouse=True)
-def dispose_chat_stores(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Dispose of the SQLite chat stores that ``Memory.from_defaults()`` opens and never closes.
-
-    Otherwise the garbage collector finalises them during a later test, whose
-    event loop is closed by then (an unhandled-thread warning in that test).
-    """
-    from llama_index.core.storage.chat_store import sql
-
-    opened: list[Any] = []
-    original = sql.create_async_engine
-
-    def recording(*args: Any, **kwargs: Any) -> Any:
-        opened.append(original(*args, **kwargs))
-        return opened[-1]
-
-    monkeypatch.setattr(sql, "create_async_engine", recording)
-    yield
-    for store_engine in opened:
-        asyncio.run(store_engine.dispose())
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning:inspect"),
+              pytest.mark.usefixtures("close_chat_stores")]
 
 
 def small_memory(block: MemoriMemoryBlock, session_id: str = "chat-1") -> Memory:
