@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from _faults import Faults
-from _helpers import HashEmbedder
-from memori_core import ChromaStore, RecallConfig, RecallEngine
+from _helpers import HashEmbedder, ungated_engine
+from memori_core import ChromaStore, RecallEngine
 from memori_core.cache.coordinator import _TOKENISE_BESIDE
 from memori_core.facts import StoredFact
 from memori_core.cache.entity import EntityCache
@@ -57,8 +57,7 @@ class _Spy:
 
 def test_a_large_add_tokenised_beside_the_store_write_ranks_as_a_fresh_engine() -> None:
     store = ChromaStore.in_memory()
-    config = RecallConfig(relevance_threshold=None)
-    engine = RecallEngine(store=store, embedder=_gaussian, config=config)
+    engine = ungated_engine(_gaussian, store=store)
     engine.add("u", _texts(50), session_id="s0")
     engine.recall("apple", "u")  # a loaded copy, so the next write is replayed on it
     spy = _Spy(engine)
@@ -70,7 +69,7 @@ def test_a_large_add_tokenised_beside_the_store_write_ranks_as_a_fresh_engine() 
     assert len(tokens) == n and tokens[0] == analyzer(*key)(_texts(1, offset=50)[0])
     # Replacing some of them by id: old rows die, new ones take the tokens made for them.
     engine.add("u", [f"User replaced note {i} about ocean." for i in range(n)], ids=ids)
-    fresh = RecallEngine(store=store, embedder=_gaussian, config=config)
+    fresh = ungated_engine(_gaussian, store=store)
     assert_same_ranking(_ranking(engine, "u"), _ranking(fresh, "u"))
     assert engine.count("u") == 50 + n
 
@@ -91,8 +90,7 @@ def test_tokens_made_with_another_analyzer_are_not_used() -> None:
 
 def test_a_failed_large_write_leaves_answers_of_a_fresh_engine() -> None:
     store = ChromaStore.in_memory()
-    config = RecallConfig(relevance_threshold=None)
-    engine = RecallEngine(store=store, embedder=_gaussian, config=config)
+    engine = ungated_engine(_gaussian, store=store)
     engine.add("u", _texts(30))
     engine.recall("apple", "u")
     faults = Faults(store)
@@ -100,6 +98,6 @@ def test_a_failed_large_write_leaves_answers_of_a_fresh_engine() -> None:
     with pytest.raises(OSError, match="disk went away"):
         engine.add("u", _texts(_TOKENISE_BESIDE, offset=30))
     faults.disarm()
-    fresh = RecallEngine(store=store, embedder=_gaussian, config=config)
+    fresh = ungated_engine(_gaussian, store=store)
     assert engine.count("u") == 30 + _TOKENISE_BESIDE
     assert_same_ranking(_ranking(engine, "u"), _ranking(fresh, "u"))

@@ -216,9 +216,7 @@ def test_cache_follows_this_engines_add_delete_and_forget() -> None:
 
 def test_second_engine_on_the_same_store_sees_writes_and_forget() -> None:
     store = ChromaStore.in_memory()
-    cfg = RecallConfig(relevance_threshold=None)
-    a = RecallEngine(store=store, embedder=HashEmbedder(), config=cfg)
-    b = RecallEngine(store=store, embedder=HashEmbedder(), config=cfg)
+    a, b = ungated_engine(store=store), ungated_engine(store=store)
     a.add("u1", ["User likes tea."])
     assert contents(a.recall("likes", "u1")) == ["User likes tea."]
     b.add("u1", ["User likes jazz."])
@@ -524,9 +522,7 @@ def test_two_engines_writing_one_store_concurrently_both_see_every_fact() -> Non
     import threading
 
     store = ChromaStore.in_memory()
-    cfg = RecallConfig(relevance_threshold=None)
-    a = RecallEngine(store=store, embedder=HashEmbedder(), config=cfg)
-    b = RecallEngine(store=store, embedder=HashEmbedder(), config=cfg)
+    a, b = ungated_engine(store=store), ungated_engine(store=store)
     a.add("u1", ["User likes tea."])
     b.add("u1", ["User likes jazz."])
     a.recall("likes", "u1")
