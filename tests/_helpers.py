@@ -26,10 +26,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from memori_core import ChromaStore
 from memori_core.text import unicode_tokenize
 
 __all__ = [
-    "HashEmbedder", "TokenIndex", "assert_same_rows", "copy_rows", "free_port", "left_unchanged", "reference_bm25",
+    "CountingStore", "HashEmbedder", "TokenIndex", "assert_same_rows", "copy_rows", "free_port", "left_unchanged", "reference_bm25",
     "running_chroma_server", "seeded_fixtures", "shared_engine", "shared_fixture", "store_rows", "stored",
     "ungated_engine", "WordHashEmbedder", "write_json", "_chroma_cli",
 ]
@@ -87,6 +88,17 @@ class WordHashEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         return self._vec(text)
+
+
+class CountingStore(ChromaStore):
+    """A real ChromaStore (embedded, in-memory or ``.http``) that counts its whole-entity loads from Chroma in
+    ``loads`` (a load from the entity's snapshot file is not one)."""
+
+    loads = 0
+
+    def load_entity(self, entity_id: str) -> Any:  # type: ignore[override]
+        self.loads += 1
+        return super().load_entity(entity_id)
 
 
 def write_json(path: Path, data: Any) -> Path:

@@ -21,22 +21,13 @@ from typing import Any
 import pytest
 
 from _faults import Faults
+from _helpers import CountingStore
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 
 OPEN = RecallConfig(relevance_threshold=None)
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 QUERIES = ["tea", "dog walk", "cello music", "Lisbon home", "note"]
-
-
-class CountingStore(ChromaStore):
-    """A real Chroma store that counts whole-entity loads."""
-
-    loads = 0
-
-    def load_entity(self, entity_id: str):  # type: ignore[override]
-        self.loads += 1
-        return super().load_entity(entity_id)
 
 
 def http(server: tuple[str, int], collection: str, cls: type[ChromaStore] = ChromaStore) -> Any:
@@ -187,6 +178,7 @@ import sys
 sys.path[:0] = [{tests!r}, {root!r}]
 from _helpers import HashEmbedder
 from _faults import Faults
+from _helpers import CountingStore
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 tag = sys.argv[1]
 store = ChromaStore.http(host={host!r}, port={port}, collection={collection!r}, timeout=60)  # a busy CI machine
