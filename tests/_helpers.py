@@ -1,7 +1,15 @@
-"""Helpers shared by the tests: a deterministic hashing embedder and a real `chroma run` server.
+"""Helpers shared by the tests: deterministic embedders, engines and fixture factories, store checks, a real
+`chroma run` server.
 
-Import them from here (``from _helpers import HashEmbedder``); ``conftest.py`` holds
-the fixtures and re-exports these names for older imports.
+- embedders: :class:`HashEmbedder` (the engine tests'), :class:`WordHashEmbedder` (the evaluation tests');
+- engines: :func:`ungated_engine` (every gate off), :func:`shared_engine` / :func:`shared_fixture` /
+  :func:`seeded_fixtures` (a seeded engine shared by a module's read-only tests, and one per test), :func:`stored`;
+- stores: :class:`CountingStore`, :func:`store_rows` / :func:`assert_same_rows` / :func:`copy_rows` /
+  :func:`left_unchanged`; :func:`running_chroma_server`, :func:`free_port`; :func:`write_json`.
+
+Store faults are in ``_faults.py``, BM25 references in ``_bm25.py``, fact extractors in ``_extractors.py``.
+Import them from here (``from _helpers import HashEmbedder``); ``conftest.py`` holds the fixtures and
+re-exports a few of these names for older imports.
 """
 
 from __future__ import annotations
@@ -9,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import math
 import os
 import re
 import shutil
@@ -20,19 +27,18 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pytest
 
-from memori_core import ChromaStore
+from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.text import unicode_tokenize
 
 __all__ = [
-    "CountingStore", "HashEmbedder", "TokenIndex", "assert_same_rows", "copy_rows", "free_port", "left_unchanged", "reference_bm25",
-    "running_chroma_server", "seeded_fixtures", "shared_engine", "shared_fixture", "store_rows", "stored",
-    "ungated_engine", "WordHashEmbedder", "write_json", "_chroma_cli",
+    "CountingStore", "HashEmbedder", "WordHashEmbedder", "assert_same_rows", "copy_rows", "free_port",
+    "left_unchanged", "running_chroma_server", "seeded_fixtures", "shared_engine", "shared_fixture", "store_rows",
+    "stored", "ungated_engine", "write_json", "_chroma_cli",
 ]
 
 
@@ -212,8 +218,6 @@ def left_unchanged(shared: Any, what: str) -> Iterator[Any]:
 def shared_engine(seed: Any, what: str, config: Any = None) -> Iterator[Any]:
     """For a module-scoped fixture: an engine over a new in-memory store (hashing embedder, ``config``; default:
     the shipped config) holding what ``seed(engine)`` wrote; yields it, then checks that no test changed its store."""
-    from memori_core import ChromaStore, RecallConfig, RecallEngine
-
     engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(),
                           config=config if config is not None else RecallConfig())
     with left_unchanged(seed(engine), what) as shared:
@@ -225,8 +229,6 @@ def ungated_engine(embedder: Any = None, *, store: Any = None, **config: Any) ->
     it holds, best first; for tests of what can be recalled at all, or of plumbing, with the hashing embedder,
     whose cosines mean nothing to the relevance gate. Over ``store`` (default: a new in-memory Chroma store) with
     ``embedder`` (default: a new :class:`HashEmbedder`)."""
-    from memori_core import ChromaStore, RecallConfig, RecallEngine
-
     return RecallEngine(store=store if store is not None else ChromaStore.in_memory(),
                         embedder=embedder if embedder is not None else HashEmbedder(),
                         config=RecallConfig(relevance_threshold=None, **config))
@@ -241,7 +243,6 @@ def shared_fixture(seed: Any, config: Any = None) -> Any:
     """A module-scoped fixture: the engine of :func:`shared_engine` holding what ``seed(engine)`` wrote, shared by
     the module's tests that only read it and checked unchanged at teardown (``config``: default the shipped one).
     pytest names it by the module attribute that holds it: ``seeded = shared_fixture(seed)``."""
-    import pytest
 
     @pytest.fixture(scope="module")
     def shared() -> Iterator[Any]:
@@ -256,8 +257,6 @@ def seeded_fixtures(seed: Any, config: Any = None) -> tuple[Any, Any]:
     the ``hash_embedder`` fixture) for the tests that write to, patch or break it, or count its embedder's calls
     (take ``hash_embedder`` beside it). pytest names a fixture by the module attribute that holds it:
     ``seeded, fresh_seeded = seeded_fixtures(seed)``, ``filled, fresh_filled = seeded_fixtures(fill, config)``."""
-    import pytest
-    from memori_core import ChromaStore, RecallConfig, RecallEngine
 
     @pytest.fixture
     def fresh(hash_embedder: HashEmbedder) -> Any:
@@ -265,43 +264,3 @@ def seeded_fixtures(seed: Any, config: Any = None) -> tuple[Any, Any]:
                                  config=config if config is not None else RecallConfig()))
 
     return shared_fixture(seed, config), fresh
-
-
-class TokenIndex:
-    """A :class:`~memori_core.cache.postings.CSRIndex` grown from empty, fed token strings instead of term ids
-    (how the cache indexes an analyzer other than its own)."""
-
-    def __init__(self) -> None:
-        from memori_core.cache.postings import CSRIndex
-
-        self.csr = CSRIndex.empty()
-
-    def add(self, row: int, tokens: Sequence[str]) -> None:
-        self.csr.add(row, [self.csr.term_id(t) for t in tokens])
-
-    def remove(self, row: int, tokens: Sequence[str]) -> None:
-        self.csr.remove(row, [self.csr.term_id(t) for t in tokens])
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.csr, name)
-
-
-def reference_bm25(query: Sequence[str], docs: Sequence[Sequence[str]], k1: float, b: float) -> list[float]:
-    """BM25 of every doc in ``docs`` over their own statistics, written out term by term as docs/ranking.md
-    section 3 gives it (raw scores, Lucene's idf ``ln(1 + (N - df + 0.5) / (df + 0.5))``, each query term once):
-    the oracle of the pool's BM25 and of the whole-memory index (pass the live docs only)."""
-    n = len(docs)
-    avgdl = sum(len(d) for d in docs) / n if n else 0.0
-    terms = list(dict.fromkeys(query))
-    df = {t: sum(1 for d in docs if t in d) for t in terms}
-    scores = []
-    for doc in docs:
-        norm = (1.0 - b + b * len(doc) / avgdl) if avgdl > 0 else 1.0
-        score = 0.0
-        for t in terms:
-            tf = list(doc).count(t)
-            if tf:
-                idf = math.log(1.0 + (n - df[t] + 0.5) / (df[t] + 0.5))
-                score += idf * tf * (k1 + 1.0) / (tf + k1 * norm)
-        scores.append(score)
-    return scores

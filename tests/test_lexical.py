@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 import pytest
 
-from _helpers import reference_bm25
+from _bm25 import reference_bm25
 from memori_core.config import RecallConfig
 from memori_core.ranking.fusion import fusion_weights
 from memori_core.ranking.lexical import bm25_pool, unique_terms

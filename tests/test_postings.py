@@ -1,4 +1,4 @@
-"""CSRIndex: whole-memory BM25 kept current by add/remove, checked against the reference ``_helpers.reference_bm25``."""
+"""CSRIndex: whole-memory BM25 kept current by add/remove, checked against the reference ``_bm25.reference_bm25``."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from _helpers import TokenIndex, reference_bm25
+from _bm25 import TokenIndex, reference_bm25
 
 VOCAB = [f"w{i}" for i in range(25)]
 
