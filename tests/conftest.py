@@ -1,4 +1,5 @@
-"""Shared fixtures: the hashing embedder, stores, the local MiniLM, a real `chroma run` server.
+"""Shared fixtures: the hashing embedder, engines (``engine``; ``ungated``, every gate off), the local MiniLM, a
+real `chroma run` server, and ``close_chat_stores`` for the LlamaIndex modules (``usefixtures``).
 
 Helpers that tests import (``HashEmbedder``, ``running_chroma_server``, ``free_port``)
 live in ``_helpers.py``; import them from there. They are re-exported here so that
