@@ -1,14 +1,24 @@
-"""Helpers shared by the tests: a deterministic hashing embedder and a real `chroma run` server.
+"""Helpers shared by the tests: deterministic embedders, engines and fixture factories, store checks, a real
+`chroma run` server.
 
-Import them from here (``from _helpers import HashEmbedder``); ``conftest.py`` holds
-the fixtures and re-exports these names for older imports.
+- embedders: :class:`HashEmbedder` (the engine tests'), :class:`WordHashEmbedder` (the evaluation tests');
+- engines: :func:`ungated_engine` (every gate off), :func:`shared_engine` / :func:`shared_fixture` /
+  :func:`seeded_fixtures` (a seeded engine shared by a module's read-only tests, and one per test), :func:`stored`;
+- stores: :class:`CountingStore`, :func:`store_rows` / :func:`assert_same_rows` / :func:`copy_rows` /
+  :func:`left_unchanged`; :func:`running_chroma_server`, :func:`free_port`; :func:`write_json`.
+
+Store faults are in ``_faults.py``, BM25 references in ``_bm25.py``, fact extractors in ``_extractors.py``.
+Import them from here (``from _helpers import HashEmbedder``); ``conftest.py`` holds the fixtures and
+re-exports a few of these names for older imports.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -17,17 +27,18 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pytest
 
+from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.text import unicode_tokenize
 
 __all__ = [
-    "HashEmbedder", "assert_same_rows", "copy_rows", "free_port", "left_unchanged", "running_chroma_server",
-    "shared_engine", "store_rows", "_chroma_cli",
+    "CountingStore", "HashEmbedder", "WordHashEmbedder", "assert_same_rows", "copy_rows", "free_port",
+    "left_unchanged", "running_chroma_server", "seeded_fixtures", "shared_engine", "shared_fixture", "store_rows",
+    "stored", "ungated_engine", "write_json", "_chroma_cli",
 ]
 
 
@@ -59,6 +70,47 @@ class HashEmbedder:
     def embed_query(self, text: str) -> np.ndarray:
         self.calls += 1
         return self._vec(text)
+
+
+class WordHashEmbedder:
+    """Signed feature hashing of lower-cased words into ``dim`` (4096) dimensions: deterministic, instant.
+    Texts sharing no word are (all but) orthogonal; a text and itself have cosine 1 (the evaluation tests')."""
+
+    name = "word-hash"
+
+    def __init__(self, dim: int = 4096) -> None:
+        self.dim = dim
+
+    def _vec(self, text: str) -> np.ndarray:
+        v = np.zeros(self.dim, dtype=np.float32)
+        v[0] = 1e-3  # never all-zero
+        for word in re.findall(r"\w+", text.lower()):
+            h = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
+            v[1 + h % (self.dim - 1)] += 1.0 if (h >> 40) & 1 else -1.0
+        return v
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        return np.stack([self._vec(t) for t in texts])
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self._vec(text)
+
+
+class CountingStore(ChromaStore):
+    """A real ChromaStore (embedded, in-memory or ``.http``) that counts its whole-entity loads from Chroma in
+    ``loads`` (a load from the entity's snapshot file is not one)."""
+
+    loads = 0
+
+    def load_entity(self, entity_id: str) -> Any:  # type: ignore[override]
+        self.loads += 1
+        return super().load_entity(entity_id)
+
+
+def write_json(path: Path, data: Any) -> Path:
+    """Write ``data`` to ``path`` as JSON (a str as it is, for files that are not JSON) and return the path."""
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return path
 
 
 def free_port() -> int:
@@ -163,47 +215,52 @@ def left_unchanged(shared: Any, what: str) -> Iterator[Any]:
     assert_same_rows(store_rows(store), built, what)
 
 
-def shared_engine(seed: Any, what: str) -> Iterator[Any]:
-    """For a module-scoped fixture: an engine over a new in-memory store (hashing embedder, shipped config)
-    holding what ``seed(engine)`` wrote; yields it, then checks that no test changed its store."""
-    from memori_core import ChromaStore, RecallConfig, RecallEngine
-
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=RecallConfig())
+def shared_engine(seed: Any, what: str, config: Any = None) -> Iterator[Any]:
+    """For a module-scoped fixture: an engine over a new in-memory store (hashing embedder, ``config``; default:
+    the shipped config) holding what ``seed(engine)`` wrote; yields it, then checks that no test changed its store."""
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(),
+                          config=config if config is not None else RecallConfig())
     with left_unchanged(seed(engine), what) as shared:
         yield shared
 
 
-def seeded_fixtures(seed: Any) -> tuple[Any, Any]:
-    """The fixture pair of a module whose tests read what ``seed(engine)`` wrote: ``seeded`` (module-scoped,
-    shared, checked unchanged at teardown; see :func:`shared_engine`) and ``fresh_seeded`` (a new engine per
-    test, for tests that write to or break the store). Assign both: ``seeded, fresh_seeded = seeded_fixtures(f)``."""
-    import pytest
+def ungated_engine(embedder: Any = None, *, store: Any = None, **config: Any) -> Any:
+    """An engine with every gate off (``RecallConfig(relevance_threshold=None, **config)``): it recalls everything
+    it holds, best first; for tests of what can be recalled at all, or of plumbing, with the hashing embedder,
+    whose cosines mean nothing to the relevance gate. Over ``store`` (default: a new in-memory Chroma store) with
+    ``embedder`` (default: a new :class:`HashEmbedder`)."""
+    return RecallEngine(store=store if store is not None else ChromaStore.in_memory(),
+                        embedder=embedder if embedder is not None else HashEmbedder(),
+                        config=RecallConfig(relevance_threshold=None, **config))
+
+
+def stored(engine: Any, entity_id: str, limit: int = 100) -> list[str]:
+    """The texts of the entity's facts, sorted (as an ungated engine's explain lists them)."""
+    return sorted(c.content for c in engine.explain("user", entity_id, limit=limit).candidates)
+
+
+def shared_fixture(seed: Any, config: Any = None) -> Any:
+    """A module-scoped fixture: the engine of :func:`shared_engine` holding what ``seed(engine)`` wrote, shared by
+    the module's tests that only read it and checked unchanged at teardown (``config``: default the shipped one).
+    pytest names it by the module attribute that holds it: ``seeded = shared_fixture(seed)``."""
 
     @pytest.fixture(scope="module")
-    def seeded() -> Iterator[Any]:
-        yield from shared_engine(seed, "the shared seeded engine")
+    def shared() -> Iterator[Any]:
+        yield from shared_engine(seed, "the shared seeded engine", config)
+
+    return shared
+
+
+def seeded_fixtures(seed: Any, config: Any = None) -> tuple[Any, Any]:
+    """The fixture pair of a module whose tests read what ``seed(engine)`` wrote (``config``: both engines'; default:
+    the shipped config): :func:`shared_fixture` for the tests that only read it, and a new engine per test (over
+    the ``hash_embedder`` fixture) for the tests that write to, patch or break it, or count its embedder's calls
+    (take ``hash_embedder`` beside it). pytest names a fixture by the module attribute that holds it:
+    ``seeded, fresh_seeded = seeded_fixtures(seed)``, ``filled, fresh_filled = seeded_fixtures(fill, config)``."""
 
     @pytest.fixture
-    def fresh_seeded(engine: Any) -> Any:
-        return seed(engine)
+    def fresh(hash_embedder: HashEmbedder) -> Any:
+        return seed(RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder,
+                                 config=config if config is not None else RecallConfig()))
 
-    return seeded, fresh_seeded
-
-
-class TokenIndex:
-    """A :class:`~memori_core.cache.postings.CSRIndex` grown from empty, fed token strings instead of term ids
-    (how the cache indexes an analyzer other than its own)."""
-
-    def __init__(self) -> None:
-        from memori_core.cache.postings import CSRIndex
-
-        self.csr = CSRIndex.empty()
-
-    def add(self, row: int, tokens: Sequence[str]) -> None:
-        self.csr.add(row, [self.csr.term_id(t) for t in tokens])
-
-    def remove(self, row: int, tokens: Sequence[str]) -> None:
-        self.csr.remove(row, [self.csr.term_id(t) for t in tokens])
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.csr, name)
+    return shared_fixture(seed, config), fresh

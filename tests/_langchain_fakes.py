@@ -9,6 +9,8 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
 from pydantic import Field
 
+from _faults import break_store  # noqa: F401 - re-exported: the LangChain adapter tests import it from here
+
 
 class RecordingChatModel(GenericFakeChatModel):
     """``GenericFakeChatModel`` that keeps every message list it receives and supports ``bind_tools``."""
@@ -52,13 +54,6 @@ class FailingEmbedder:
 
     def embed_query(self, text: str):
         raise ConnectionError("embedding service unavailable")
-
-
-def break_store(engine: Any) -> None:
-    """Make the engine's real in-memory Chroma store fail: its collection is dropped behind its back."""
-    store = engine.store
-    store._client.delete_collection(store._facts.name)
-    engine.clear_cache()
 
 
 def recall_model_capture_graph(engine: Any, model: Any, capture: Any, entity_id: str = "ann",

@@ -1,4 +1,5 @@
-"""Shared fixtures: the hashing embedder, stores, the local MiniLM, a real `chroma run` server.
+"""Shared fixtures: the hashing embedder, engines (``engine``; ``ungated``, every gate off), the local MiniLM, a
+real `chroma run` server, and ``close_chat_stores`` for the LlamaIndex modules (``usefixtures``).
 
 Helpers that tests import (``HashEmbedder``, ``running_chroma_server``, ``free_port``)
 live in ``_helpers.py``; import them from there. They are re-exported here so that
@@ -13,10 +14,11 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-from _helpers import HashEmbedder, _chroma_cli, free_port, running_chroma_server
+from _helpers import HashEmbedder, _chroma_cli, free_port, running_chroma_server, ungated_engine
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 
 __all__ = ["HashEmbedder", "_chroma_cli", "free_port", "running_chroma_server"]
@@ -58,6 +60,39 @@ def hash_embedder() -> HashEmbedder:
 def engine(hash_embedder: HashEmbedder) -> RecallEngine:
     """An engine over a fresh in-memory Chroma store with the hashing embedder."""
     return RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig())
+
+
+@pytest.fixture
+def ungated(hash_embedder: HashEmbedder) -> RecallEngine:
+    """``engine`` with every gate off (``relevance_threshold=None``): it recalls everything, best first (the
+    hashing embedder's cosines mean nothing to the relevance gate); see ``_helpers.ungated_engine``."""
+    return ungated_engine(hash_embedder)
+
+
+@pytest.fixture
+def close_chat_stores(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Close the SQLite chat stores that llama_index's ``Memory.from_defaults()`` opens (llama_index never closes
+    them); a LlamaIndex test module turns it on with ``pytest.mark.usefixtures("close_chat_stores")``.
+
+    Left open, each store's aiosqlite connection is finalised by the garbage collector during some later test;
+    its worker thread then answers an event loop that test has closed ("RuntimeError: Event loop is closed",
+    reported as PytestUnhandledThreadExceptionWarning against an unrelated test).
+    """
+    import asyncio
+
+    from llama_index.core.storage.chat_store import sql
+
+    engines: list[Any] = []
+    create = sql.create_async_engine
+
+    def tracked(*args: Any, **kwargs: Any) -> Any:
+        engines.append(create(*args, **kwargs))
+        return engines[-1]
+
+    monkeypatch.setattr(sql, "create_async_engine", tracked)
+    yield
+    for async_engine in engines:
+        asyncio.run(async_engine.dispose())
 
 
 @pytest.fixture(scope="session")

@@ -9,8 +9,8 @@ from datetime import datetime
 import numpy as np
 import pytest
 
-from _helpers import HashEmbedder, left_unchanged
-from memori_core import ChromaStore, RecallConfig, RecallEngine
+from _helpers import HashEmbedder, seeded_fixtures, shared_engine, ungated_engine
+from memori_core import ChromaStore, RecallEngine
 
 
 class BrokenEmbedder:
@@ -51,33 +51,14 @@ def _fill(engine: RecallEngine) -> RecallEngine:
     return engine
 
 
-@pytest.fixture(scope="module")
-def filled_embedder() -> HashEmbedder:
-    """The embedder of ``filled`` (tests that count its calls take it)."""
-    return HashEmbedder()
-
-
-@pytest.fixture(scope="module")
-def filled(filled_embedder: HashEmbedder) -> Iterator[RecallEngine]:
-    """u1's two facts, shared by the tests that only read them (checked unchanged at teardown);
-    a test whose engine may write takes ``fresh_filled``."""
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=filled_embedder)
-    with left_unchanged(_fill(engine), "the shared filled engine") as shared:
-        yield shared
-
-
-@pytest.fixture
-def fresh_filled(engine: RecallEngine) -> RecallEngine:
-    return _fill(engine)
+filled, fresh_filled = seeded_fixtures(_fill)  # u1's two facts: shared by the tests that only read them / one's own
 
 
 @pytest.fixture(scope="module")
 def rejecting_engine() -> Iterator[RecallEngine]:
     """An engine over an empty in-memory store for the module's tests whose writes must all be refused:
     each checks that its own call wrote nothing, and the store must still be empty at teardown."""
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder())
-    with left_unchanged(engine, "the shared engine") as shared:
-        yield shared
+    yield from shared_engine(lambda engine: engine, "the shared engine")
 
 
 # -- queries and limits --------------------------------------------------------
@@ -85,23 +66,23 @@ def rejecting_engine() -> Iterator[RecallEngine]:
 
 @pytest.mark.parametrize("query", ["", "   ", "\n\t", None])
 def test_blank_query_returns_nothing_without_embedding(
-    filled: RecallEngine, filled_embedder: HashEmbedder, query
+    fresh_filled: RecallEngine, hash_embedder: HashEmbedder, query
 ) -> None:
-    calls = filled_embedder.calls
-    assert filled.recall(query, "u1") == []
-    report = filled.explain(query, "u1")
+    calls = hash_embedder.calls
+    assert fresh_filled.recall(query, "u1") == []
+    report = fresh_filled.explain(query, "u1")
     assert report.candidates == [] and report.facts == [] and "blank" in report.note
-    assert filled_embedder.calls == calls
+    assert hash_embedder.calls == calls
 
 
 @pytest.mark.parametrize("limit", [0, -1, -100])
 def test_limit_zero_or_negative_returns_nothing_without_embedding(
-    filled: RecallEngine, filled_embedder: HashEmbedder, limit: int
+    fresh_filled: RecallEngine, hash_embedder: HashEmbedder, limit: int
 ) -> None:
-    calls = filled_embedder.calls
-    assert filled.recall("tea", "u1", limit=limit) == []
-    assert filled.explain("tea", "u1", limit=limit).candidates == []
-    assert filled_embedder.calls == calls
+    calls = hash_embedder.calls
+    assert fresh_filled.recall("tea", "u1", limit=limit) == []
+    assert fresh_filled.explain("tea", "u1", limit=limit).candidates == []
+    assert hash_embedder.calls == calls
 
 
 @pytest.mark.parametrize("limit", ["3", 2.0, True, [3]])
@@ -240,7 +221,7 @@ def test_non_json_metadata_is_a_type_error(rejecting_engine: RecallEngine, metad
 def test_rows_of_another_dimension_are_skipped_with_one_warning(caplog: pytest.LogCaptureFixture) -> None:
     store = ChromaStore.in_memory()
     RecallEngine(store=store, embedder=HashEmbedder(dim=32)).add("u1", ["User likes tea.", "User plays chess."])
-    eng64 = RecallEngine(store=store, embedder=HashEmbedder(dim=64), config=RecallConfig(relevance_threshold=None))
+    eng64 = ungated_engine(HashEmbedder(dim=64), store=store)
     with caplog.at_level(logging.WARNING, logger="memori_core"):
         for _ in range(3):
             assert eng64.recall("tea", "u1") == []

@@ -16,7 +16,7 @@ import pytest
 
 bm25s = pytest.importorskip("bm25s")
 
-from _helpers import TokenIndex  # noqa: E402
+from _bm25 import TokenIndex  # noqa: E402
 from memori_core.ranking.lexical import bm25_from_tf, bm25_pool  # noqa: E402
 
 EVERY = "every"  # in every document of a corpus

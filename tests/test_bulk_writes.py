@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from _helpers import HashEmbedder
-from memori_core import ChromaStore, RecallConfig, RecallEngine
+from _faults import Faults
+from _helpers import HashEmbedder, ungated_engine
+from memori_core import ChromaStore, RecallEngine
 from memori_core.cache.coordinator import _TOKENISE_BESIDE
 from memori_core.facts import StoredFact
 from memori_core.cache.entity import EntityCache
@@ -56,8 +57,7 @@ class _Spy:
 
 def test_a_large_add_tokenised_beside_the_store_write_ranks_as_a_fresh_engine() -> None:
     store = ChromaStore.in_memory()
-    config = RecallConfig(relevance_threshold=None)
-    engine = RecallEngine(store=store, embedder=_gaussian, config=config)
+    engine = ungated_engine(_gaussian, store=store)
     engine.add("u", _texts(50), session_id="s0")
     engine.recall("apple", "u")  # a loaded copy, so the next write is replayed on it
     spy = _Spy(engine)
@@ -69,7 +69,7 @@ def test_a_large_add_tokenised_beside_the_store_write_ranks_as_a_fresh_engine() 
     assert len(tokens) == n and tokens[0] == analyzer(*key)(_texts(1, offset=50)[0])
     # Replacing some of them by id: old rows die, new ones take the tokens made for them.
     engine.add("u", [f"User replaced note {i} about ocean." for i in range(n)], ids=ids)
-    fresh = RecallEngine(store=store, embedder=_gaussian, config=config)
+    fresh = ungated_engine(_gaussian, store=store)
     assert_same_ranking(_ranking(engine, "u"), _ranking(fresh, "u"))
     assert engine.count("u") == 50 + n
 
@@ -88,28 +88,16 @@ def test_tokens_made_with_another_analyzer_are_not_used() -> None:
         assert np.array_equal(given.lexicon.scores(terms, k1=1.2, b=0.75), built.lexicon.scores(terms, k1=1.2, b=0.75))
 
 
-class _FailsAfterWriting(ChromaStore):
-    """A real in-memory store whose upsert raises after the rows have landed."""
-
-    fail = False
-
-    def upsert(self, entity_id, facts, embeddings, progress=None):  # type: ignore[no-untyped-def]
-        super().upsert(entity_id, facts, embeddings, progress)
-        if self.fail:
-            raise OSError("disk went away after the write")
-
-
 def test_a_failed_large_write_leaves_answers_of_a_fresh_engine() -> None:
-    base = ChromaStore.in_memory()
-    store = _FailsAfterWriting(client=base._client, collection=base._facts.name, shared=False)  # noqa: SLF001
-    config = RecallConfig(relevance_threshold=None)
-    engine = RecallEngine(store=store, embedder=_gaussian, config=config)
+    store = ChromaStore.in_memory()
+    engine = ungated_engine(_gaussian, store=store)
     engine.add("u", _texts(30))
     engine.recall("apple", "u")
-    store.fail = True
+    faults = Faults(store)
+    faults.arm("upsert", "after", error=OSError, message="disk went away after the write")  # the rows landed
     with pytest.raises(OSError, match="disk went away"):
         engine.add("u", _texts(_TOKENISE_BESIDE, offset=30))
-    store.fail = False
-    fresh = RecallEngine(store=store, embedder=_gaussian, config=config)
+    faults.disarm()
+    fresh = ungated_engine(_gaussian, store=store)
     assert engine.count("u") == 30 + _TOKENISE_BESIDE
     assert_same_ranking(_ranking(engine, "u"), _ranking(fresh, "u"))

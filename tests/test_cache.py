@@ -9,13 +9,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core import ChromaStore, RecallEngine
 from memori_core.cache import EntityCache
 from memori_core.facts import StoredFact
 from memori_core.ranking.lexical import unique_terms
 from memori_core.stemming import analyzer
 
-from _helpers import HashEmbedder
+from _helpers import CountingStore, HashEmbedder, ungated_engine
 
 WORDS = "apple banana cherry dog eagle fig grape hiking kite lemon mango night ocean piano quilt running".split()
 SESSIONS = [None, "s1", "s2", "s3"]
@@ -332,7 +332,7 @@ def test_engine_random_writes_equal_a_fresh_engine_on_the_same_store() -> None:
 def test_engine_compaction_keeps_recall_results() -> None:
     store = ChromaStore.in_memory()
     emb = random_embedder
-    engine = RecallEngine(store=store, embedder=emb, config=RecallConfig(relevance_threshold=None))
+    engine = ungated_engine(emb, store=store)
     rng = random.Random(12)
     texts = [" ".join(rng.choice(WORDS) for _ in range(5)) + f" item{i}" for i in range(400)]
     ids = [f"i{i}" for i in range(400)]
@@ -387,24 +387,14 @@ def test_memory_report_counts_matrix_index_and_neighbours() -> None:
     assert all(big[k] > small[k] for k in small)
 
 
-class _CountingLoads(ChromaStore):
-    """A real embedded store that counts whole-entity loads."""
-
-    loads = 0
-
-    def load_entity(self, entity_id: str):  # type: ignore[override]
-        self.loads += 1
-        return super().load_entity(entity_id)
-
-
 def _answers(engine: RecallEngine, entity: str) -> list[list[tuple[str, float]]]:
     return [[(f.id, round(f.rank_score, 6)) for f in engine.recall(q, entity, limit=5)]
             for q in ("tea", "dog walk", "Lisbon music", "note 7")]
 
 
 def test_the_first_write_of_an_entity_becomes_its_copy_as_a_reload_would_build_it(tmp_path) -> None:
-    store = _CountingLoads(path=tmp_path / "m")
-    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    store = CountingStore(path=tmp_path / "m")
+    engine = ungated_engine(store=store)
     texts = [f"User note {i} about {w}." for i, w in enumerate(["tea", "dog walk", "Lisbon", "music"] * 30)]
     engine.add("u", texts[:60], session_id="s1")
     engine.add("u", texts[60:])  # a second write is replayed on the copy
@@ -415,16 +405,16 @@ def test_the_first_write_of_an_entity_becomes_its_copy_as_a_reload_would_build_i
     assert store.loads == loads  # neither entity was reloaded for its recalls
     assert engine._coord.caches.get("v").is_canonical()
     store.close()
-    again = _CountingLoads(path=tmp_path / "m", snapshots=False)
-    fresh = RecallEngine(store=again, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    again = CountingStore(path=tmp_path / "m", snapshots=False)
+    fresh = ungated_engine(store=again)
     assert (_answers(fresh, "u"), _answers(fresh, "v")) == first
     assert again.loads == 2
     again.close()
 
 
 def test_rows_without_a_revision_are_never_taken_for_an_empty_entity(tmp_path) -> None:
-    store = _CountingLoads(path=tmp_path / "m")
-    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    store = CountingStore(path=tmp_path / "m")
+    engine = ungated_engine(store=store)
     engine.add("other", ["User likes tea."])
     # Rows written without their revision record (a crash between the two), for entity "u".
     [fact] = engine.get("other", engine.list("other")[0].id)

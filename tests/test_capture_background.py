@@ -9,56 +9,14 @@ from typing import Any
 
 import pytest
 
-from memori_core import ChromaStore, ExtractedFact, RecallConfig, RecallEngine, RuleBasedFactExtractor
-from memori_core.extraction import KnownFact, MessageLike, as_messages
+from _extractors import Exploding, Gate
+from _faults import break_store
+from _helpers import stored
+from memori_core import ExtractedFact, RecallEngine, RuleBasedFactExtractor
+from memori_core.extraction import KnownFact, MessageLike
 from memori_core.capture import BackgroundCapture, CaptureDropped, capture_facts, check_extractor
 
 LOG = logging.getLogger("memori_test_capture")
-
-
-@pytest.fixture
-def ungated(hash_embedder) -> RecallEngine:
-    """The hash embedder's cosines mean nothing to the relevance gate: recall everything, best first."""
-    return RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder,
-                        config=RecallConfig(relevance_threshold=None))
-
-
-def contents(engine: RecallEngine, entity: str) -> list[str]:
-    return sorted(c.content for c in engine.explain("user", entity, limit=50).candidates)
-
-
-class Blocking:
-    """An extractor that waits until released (the rules do the extracting), recording the order of its calls."""
-
-    uses_existing_facts = False
-
-    def __init__(self) -> None:
-        self.release = threading.Event()
-        self.started = threading.Event()
-        self.seen: list[str] = []
-        self.running = 0
-        self.most_running = 0
-        self._lock = threading.Lock()
-
-    def extract(self, messages: Sequence[MessageLike], existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
-        with self._lock:
-            self.running += 1
-            self.most_running = max(self.most_running, self.running)
-        self.started.set()
-        try:
-            assert self.release.wait(30), "the test never released the extractor"
-            self.seen.append(as_messages(messages)[-1].text)
-            return RuleBasedFactExtractor().extract(messages)
-        finally:
-            with self._lock:
-                self.running -= 1
-
-
-class Failing:
-    uses_existing_facts = False
-
-    def extract(self, messages: Sequence[MessageLike], existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
-        raise RuntimeError("extractor exploded")
 
 
 class Scripted:
@@ -113,70 +71,70 @@ def test_a_superseded_fact_is_no_longer_recalled(ungated: RecallEngine) -> None:
     ungated.add("bob", ["User lives in Lisbon."])
     capture_facts(ungated, "ann", [("user", "I moved to Porto.")],
                   Scripted(ExtractedFact("User lives in Porto.", (lisbon,))))
-    assert contents(ungated, "ann") == ["User lives in Porto."]
-    assert contents(ungated, "bob") == ["User lives in Lisbon."]
+    assert stored(ungated, "ann") == ["User lives in Porto."]
+    assert stored(ungated, "bob") == ["User lives in Lisbon."]
 
 
 def test_submit_returns_before_the_extractor_runs_and_flush_waits(ungated: RecallEngine) -> None:
-    blocking = Blocking()
+    gate = Gate()
     captures = BackgroundCapture("test", LOG)
-    assert captures.submit(ungated, "ann", [("user", "I play the cello.")], blocking)
-    assert blocking.started.wait(30)
+    assert captures.submit(ungated, "ann", [("user", "I play the cello.")], gate)
+    assert gate.entered.wait(30)
     assert captures.pending == 1
     assert captures.flush(timeout=0) is False  # still running: flush reports it instead of hanging
     assert ungated.count("ann") == 0
-    blocking.release.set()
+    gate.opened.set()
     assert captures.flush()
     assert captures.pending == 0
-    assert contents(ungated, "ann") == ["User plays the cello."]
+    assert stored(ungated, "ann") == ["User plays the cello."]
 
 
 async def test_aflush_waits_without_blocking_the_event_loop(ungated: RecallEngine) -> None:
-    blocking = Blocking()
+    gate = Gate()
     captures = BackgroundCapture("test", LOG)
-    captures.submit(ungated, "ann", [("user", "I keep bees.")], blocking)
+    captures.submit(ungated, "ann", [("user", "I keep bees.")], gate)
     loop_ran = threading.Event()
 
     async def release_later() -> None:
         loop_ran.set()
-        blocking.release.set()
+        gate.opened.set()
 
     import asyncio
 
     task = asyncio.create_task(release_later())
     assert await captures.aflush()
     await task
-    assert loop_ran.is_set() and contents(ungated, "ann") == ["User keeps bees."]
+    assert loop_ran.is_set() and stored(ungated, "ann") == ["User keeps bees."]
 
 
 def test_the_pending_bound_drops_with_a_warning(ungated: RecallEngine, caplog: pytest.LogCaptureFixture) -> None:
-    blocking = Blocking()
+    gate = Gate()
     captures = BackgroundCapture("test", LOG, max_pending=2)
     with caplog.at_level(logging.WARNING, logger=LOG.name):
-        assert captures.submit(ungated, "ann", [("user", "I have a dog.")], blocking)
-        assert captures.submit(ungated, "ann", [("user", "I have a cat.")], blocking)
-        assert not captures.submit(ungated, "ann", [("user", "I have a parrot.")], blocking)
+        assert captures.submit(ungated, "ann", [("user", "I have a dog.")], gate)
+        assert captures.submit(ungated, "ann", [("user", "I have a cat.")], gate)
+        assert not captures.submit(ungated, "ann", [("user", "I have a parrot.")], gate)
         assert captures.pending == 2
     assert [r.getMessage() for r in caplog.records if "dropped" in r.getMessage()] == [
         "test: capture dropped for entity 'ann': 2 captures already pending (max_pending_captures); "
         "the answer is unaffected"
     ]
-    blocking.release.set()
+    gate.opened.set()
     assert captures.flush()
-    assert contents(ungated, "ann") == ["User has a cat.", "User has a dog."]
+    assert stored(ungated, "ann") == ["User has a cat.", "User has a dog."]
     assert captures.submit(ungated, "ann", [("user", "I have a parrot.")], RuleBasedFactExtractor())
-    assert captures.flush() and "User has a parrot." in contents(ungated, "ann")
+    assert captures.flush() and "User has a parrot." in stored(ungated, "ann")
 
 
 def test_captures_of_one_entity_run_one_at_a_time_in_order(ungated: RecallEngine) -> None:
-    blocking = Blocking()
-    blocking.release.set()
+    gate = Gate()
+    gate.opened.set()
     captures = BackgroundCapture("test", LOG)
     turns = [f"I have {n} plants." for n in ("two", "three", "four", "five", "six", "seven")]
     for turn in turns:
-        captures.submit(ungated, "ann", [("user", turn)], blocking)
+        captures.submit(ungated, "ann", [("user", turn)], gate)
     assert captures.flush()
-    assert blocking.seen == turns and blocking.most_running == 1
+    assert gate.seen == turns and gate.most_running == 1
 
 
 def test_a_failing_extractor_or_store_logs_one_warning_each(
@@ -184,15 +142,14 @@ def test_a_failing_extractor_or_store_logs_one_warning_each(
 ) -> None:
     captures = BackgroundCapture("test", LOG)
     with caplog.at_level(logging.WARNING, logger=LOG.name):
-        captures.submit(ungated, "ann", [("user", "I play golf.")], Failing())
+        captures.submit(ungated, "ann", [("user", "I play golf.")], Exploding())
         assert captures.flush()
     [record] = caplog.records
     assert record.getMessage() == (
         "test: capture failed for entity 'ann' (RuntimeError: extractor exploded); continuing without memory"
     )
     caplog.clear()
-    ungated.store._client.delete_collection(ungated.store._facts.name)  # noqa: SLF001 - a real store failure
-    ungated.clear_cache()
+    break_store(ungated)
     with caplog.at_level(logging.WARNING, logger=LOG.name):
         captures.submit(ungated, "ann", [("user", "I play golf.")], RuleBasedFactExtractor())
         assert captures.flush()
@@ -202,7 +159,7 @@ def test_a_failing_extractor_or_store_logs_one_warning_each(
 def test_strict_keeps_the_failure_for_the_next_flush(ungated: RecallEngine, caplog: pytest.LogCaptureFixture) -> None:
     captures = BackgroundCapture("test", LOG, strict=True)
     with caplog.at_level(logging.WARNING, logger=LOG.name):
-        captures.submit(ungated, "ann", [("user", "I play golf.")], Failing())
+        captures.submit(ungated, "ann", [("user", "I play golf.")], Exploding())
         with pytest.raises(RuntimeError, match="extractor exploded"):
             captures.flush()
     assert caplog.records == []  # raised, not logged
@@ -211,13 +168,13 @@ def test_strict_keeps_the_failure_for_the_next_flush(ungated: RecallEngine, capl
 
 
 def test_strict_reports_a_dropped_capture(ungated: RecallEngine) -> None:
-    blocking = Blocking()
+    gate = Gate()
     captures = BackgroundCapture("test", LOG, strict=True, max_pending=1)
-    captures.submit(ungated, "ann", [("user", "I have a dog.")], blocking)
-    assert not captures.submit(ungated, "ann", [("user", "I have a cat.")], blocking)
+    captures.submit(ungated, "ann", [("user", "I have a dog.")], gate)
+    assert not captures.submit(ungated, "ann", [("user", "I have a cat.")], gate)
     with pytest.raises(CaptureDropped, match="capture dropped"):
         captures.raise_failure()
-    blocking.release.set()
+    gate.opened.set()
     assert captures.flush()
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,22 +12,14 @@ from langchain_core.language_models.fake_chat_models import FakeListChatModel, G
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from _langchain_fakes import break_store, recall_model_capture_graph, replies
-from memori_core import ChromaStore, ExtractedFact, RecallConfig, RecallEngine, RuleBasedFactExtractor
+from _extractors import Exploding, Gate
+from _faults import break_store
+from _helpers import stored
+from _langchain_fakes import recall_model_capture_graph, replies
+from memori_core import ExtractedFact, RecallEngine, RuleBasedFactExtractor
 from memori_core.context import CLOSE_TAG, OPEN_TAG
 from memori_core.extraction import KnownFact, MessageLike, as_messages
 from memori_langchain import LLMFactExtractor, MemoriMiddleware, memori_capture_node
-
-
-@pytest.fixture
-def engine(hash_embedder) -> RecallEngine:
-    """Recall without the relevance gate (the hash embedder's cosines mean nothing to it)."""
-    return RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder,
-                        config=RecallConfig(relevance_threshold=None))
-
-
-def stored(engine: RecallEngine, entity: str) -> list[str]:
-    return sorted(c.content for c in engine.explain("user", entity, limit=100).candidates)
 
 
 def block_lines(system_text: str) -> list[str]:
@@ -37,28 +28,6 @@ def block_lines(system_text: str) -> list[str]:
         return []
     inner = system_text.split(OPEN_TAG, 1)[1].split(CLOSE_TAG, 1)[0]
     return [line for line in inner.splitlines() if line.startswith("- ")]
-
-
-class Gate:
-    """An extractor that waits for the test to open it; the rules do the extracting."""
-
-    uses_existing_facts = False
-
-    def __init__(self) -> None:
-        self.opened = threading.Event()
-        self.entered = threading.Event()
-
-    def extract(self, messages: Sequence[MessageLike], existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
-        self.entered.set()
-        assert self.opened.wait(30), "the test never opened the gate"
-        return RuleBasedFactExtractor().extract(messages)
-
-
-class Exploding:
-    uses_existing_facts = False
-
-    def extract(self, messages: Sequence[MessageLike], existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
-        raise RuntimeError("extractor exploded")
 
 
 CONVERSATION = [
@@ -75,9 +44,9 @@ CONVERSATION = [
 # -- MemoriMiddleware ----------------------------------------------------------
 
 
-def test_agent_capture_stores_statements_as_user_facts_and_never_questions(engine: RecallEngine) -> None:
+def test_agent_capture_stores_statements_as_user_facts_and_never_questions(ungated: RecallEngine) -> None:
     model = replies(*["ok"] * (len(CONVERSATION) + 1))
-    middleware = MemoriMiddleware(engine=engine, entity_id="ann", capture=True)
+    middleware = MemoriMiddleware(engine=ungated, entity_id="ann", capture=True)
     agent = create_agent(model, [], system_prompt="You are a coach.", checkpointer=InMemorySaver(),
                          middleware=[middleware])
     cfg = {"configurable": {"thread_id": "t-1"}}
@@ -85,10 +54,10 @@ def test_agent_capture_stores_statements_as_user_facts_and_never_questions(engin
         agent.invoke({"messages": [HumanMessage(turn)]}, cfg)
         assert middleware.flush()
 
-    assert stored(engine, "ann") == [
+    assert stored(ungated, "ann") == [
         "User is training for a marathon.", "User's daughter Mia starts school in September."
     ]
-    facts = engine.explain("marathon daughter", "ann", limit=10).candidates
+    facts = ungated.explain("marathon daughter", "ann", limit=10).candidates
     assert all(f.metadata["source"] == "langchain" and f.metadata["thread_id"] == "t-1" for f in facts)
     assert all(f.metadata["session_id"] == "t-1" and f.metadata["role"] == "user" for f in facts)
 
@@ -99,36 +68,36 @@ def test_agent_capture_stores_statements_as_user_facts_and_never_questions(engin
     assert lines and all("?" not in line for line in lines)
 
 
-def test_capture_does_not_delay_the_answer(engine: RecallEngine) -> None:
+def test_capture_does_not_delay_the_answer(ungated: RecallEngine) -> None:
     gate = Gate()
-    middleware = MemoriMiddleware(engine=engine, entity_id="ann", capture=True, extractor=gate)
+    middleware = MemoriMiddleware(engine=ungated, entity_id="ann", capture=True, extractor=gate)
     agent = create_agent(replies("Here you go."), [], middleware=[middleware])
     result = agent.invoke({"messages": [HumanMessage("I keep bees on my roof.")]})
     # The answer is back while the extractor is still waiting: capture did not block it.
     assert result["messages"][-1].content == "Here you go."
     assert gate.entered.wait(30)
-    assert middleware.pending_captures == 1 and engine.count("ann") == 0
+    assert middleware.pending_captures == 1 and ungated.count("ann") == 0
     gate.opened.set()
     assert middleware.flush()
-    assert stored(engine, "ann") == ["User keeps bees on their roof."]
+    assert stored(ungated, "ann") == ["User keeps bees on their roof."]
 
 
-async def test_async_agent_capture_does_not_delay_the_answer(engine: RecallEngine) -> None:
+async def test_async_agent_capture_does_not_delay_the_answer(ungated: RecallEngine) -> None:
     gate = Gate()
-    middleware = MemoriMiddleware(engine=engine, entity_id="ann", capture=True, extractor=gate)
+    middleware = MemoriMiddleware(engine=ungated, entity_id="ann", capture=True, extractor=gate)
     agent = create_agent(replies("Sure."), [], middleware=[middleware])
     result = await agent.ainvoke({"messages": [HumanMessage("I work as a nurse.")]})
     assert result["messages"][-1].content == "Sure."
     assert middleware.pending_captures == 1
     gate.opened.set()
     assert await middleware.aflush()
-    assert stored(engine, "ann") == ["User works as a nurse."]
+    assert stored(ungated, "ann") == ["User works as a nurse."]
 
 
 def test_a_failing_extractor_logs_one_warning_and_the_answer_arrives(
-    engine: RecallEngine, caplog: pytest.LogCaptureFixture
+    ungated: RecallEngine, caplog: pytest.LogCaptureFixture
 ) -> None:
-    middleware = MemoriMiddleware(engine=engine, entity_id="ann", capture=True, extractor=Exploding())
+    middleware = MemoriMiddleware(engine=ungated, entity_id="ann", capture=True, extractor=Exploding())
     agent = create_agent(replies("Answer."), [], middleware=[middleware])
     with caplog.at_level(logging.WARNING, logger="memori_langchain"):
         result = agent.invoke({"messages": [HumanMessage("I play the cello.")]})
@@ -141,11 +110,11 @@ def test_a_failing_extractor_logs_one_warning_and_the_answer_arrives(
 
 
 def test_a_failing_store_logs_a_capture_warning_and_the_answer_arrives(
-    engine: RecallEngine, caplog: pytest.LogCaptureFixture
+    ungated: RecallEngine, caplog: pytest.LogCaptureFixture
 ) -> None:
-    middleware = MemoriMiddleware(engine=engine, entity_id="ann", capture=True)
+    middleware = MemoriMiddleware(engine=ungated, entity_id="ann", capture=True)
     agent = create_agent(replies("Answer."), [], middleware=[middleware])
-    break_store(engine)
+    break_store(ungated)
     with caplog.at_level(logging.WARNING, logger="memori_langchain"):
         result = agent.invoke({"messages": [HumanMessage("I play the cello.")]})
         assert middleware.flush()
@@ -154,8 +123,8 @@ def test_a_failing_store_logs_a_capture_warning_and_the_answer_arrives(
     assert len(capture_warnings) == 1
 
 
-def test_strict_capture_failure_surfaces_at_flush_or_the_next_call(engine: RecallEngine) -> None:
-    middleware = MemoriMiddleware(engine=engine, entity_id="ann", capture=True, strict=True, extractor=Exploding())
+def test_strict_capture_failure_surfaces_at_flush_or_the_next_call(ungated: RecallEngine) -> None:
+    middleware = MemoriMiddleware(engine=ungated, entity_id="ann", capture=True, strict=True, extractor=Exploding())
     agent = create_agent(replies("one", "two", "three"), [], middleware=[middleware])
     result = agent.invoke({"messages": [HumanMessage("I play the cello.")]})
     assert result["messages"][-1].content == "one"  # the answer is not taken back
@@ -168,10 +137,10 @@ def test_strict_capture_failure_surfaces_at_flush_or_the_next_call(engine: Recal
 
 
 def test_the_bound_drops_captures_with_a_warning_and_answers_keep_coming(
-    engine: RecallEngine, caplog: pytest.LogCaptureFixture
+    ungated: RecallEngine, caplog: pytest.LogCaptureFixture
 ) -> None:
     gate = Gate()
-    middleware = MemoriMiddleware(engine=engine, entity_id="ann", capture=True, extractor=gate,
+    middleware = MemoriMiddleware(engine=ungated, entity_id="ann", capture=True, extractor=gate,
                                   max_pending_captures=1)
     agent = create_agent(replies("a1", "a2", "a3"), [], middleware=[middleware])
     with caplog.at_level(logging.WARNING, logger="memori_langchain"):
@@ -182,11 +151,11 @@ def test_the_bound_drops_captures_with_a_warning_and_answers_keep_coming(
     assert sum("capture dropped" in r.getMessage() for r in caplog.records) == 2
     gate.opened.set()
     assert middleware.flush()
-    assert stored(engine, "ann") == ["User has a dog."]
+    assert stored(ungated, "ann") == ["User has a dog."]
 
 
 def test_facts_captured_from_the_turn_being_answered_are_not_injected_into_its_tool_loop(
-    engine: RecallEngine,
+    ungated: RecallEngine,
 ) -> None:
     from langchain_core.tools import tool
 
@@ -203,11 +172,11 @@ def test_facts_captured_from_the_turn_being_answered_are_not_injected_into_its_t
         AIMessage(content="", tool_calls=[{"name": "wait_for_capture", "args": {"item": "x"}, "id": "c1"}]),
         AIMessage(content="done"),
     )
-    middleware = MemoriMiddleware(engine=engine, entity_id="ann", capture=True, extractor=gate)
-    engine.add("ann", ["User likes tea."])
+    middleware = MemoriMiddleware(engine=ungated, entity_id="ann", capture=True, extractor=gate)
+    ungated.add("ann", ["User likes tea."])
     agent = create_agent(model, [wait_for_capture], middleware=[middleware])
     agent.invoke({"messages": [HumanMessage("I am vegan. I have run three marathons.")]})
-    assert stored(engine, "ann") == ["User has run three marathons.", "User is vegan.", "User likes tea."]
+    assert stored(ungated, "ann") == ["User has run three marathons.", "User is vegan.", "User likes tea."]
     # The second model call of the turn comes after its facts were stored: they are left out of its block.
     assert all("vegan" not in line and "marathons" not in line for line in block_lines(model.system_texts()[1]))
     assert any("tea" in line for line in block_lines(model.system_texts()[1]))
@@ -246,51 +215,51 @@ def test_llm_extractor_malformed_reply_gives_no_facts() -> None:
         LLMFactExtractor("not a model")  # type: ignore[arg-type]
 
 
-def test_agent_capture_with_the_llm_extractor_supersedes_only_the_users_own_facts(engine: RecallEngine) -> None:
-    [lisbon] = engine.add("ann", ["User lives in Lisbon."])
-    [bobs] = engine.add("bob", ["User lives in Lisbon."])
+def test_agent_capture_with_the_llm_extractor_supersedes_only_the_users_own_facts(ungated: RecallEngine) -> None:
+    [lisbon] = ungated.add("ann", ["User lives in Lisbon."])
+    [bobs] = ungated.add("bob", ["User lives in Lisbon."])
     llm = RecordingFake(responses=[
         f'```json\n[{{"fact": "User lives in Porto.", "supersedes": ["F1", "{bobs}", "F7"]}}]\n```'
     ])
-    middleware = MemoriMiddleware(engine=engine, entity_id="ann", capture=True, extractor=LLMFactExtractor(llm))
+    middleware = MemoriMiddleware(engine=ungated, entity_id="ann", capture=True, extractor=LLMFactExtractor(llm))
     agent = create_agent(replies("Welcome to Porto!"), [], middleware=[middleware])
     agent.invoke({"messages": [HumanMessage("I moved to Porto last week, any cafe tips?")]})
     assert middleware.flush()
     [prompt] = llm.prompts
     assert "F1: User lives in Lisbon." in prompt and "user: I moved to Porto last week, any cafe tips?" in prompt
     assert lisbon not in prompt
-    assert stored(engine, "ann") == ["User lives in Porto."]
-    assert stored(engine, "bob") == ["User lives in Lisbon."]  # another user's fact is never touched
+    assert stored(ungated, "ann") == ["User lives in Porto."]
+    assert stored(ungated, "bob") == ["User lives in Lisbon."]  # another user's fact is never touched
 
 
 def test_agent_capture_with_a_malformed_llm_reply_stores_nothing_quietly(
-    engine: RecallEngine, caplog: pytest.LogCaptureFixture
+    ungated: RecallEngine, caplog: pytest.LogCaptureFixture
 ) -> None:
     llm = FakeListChatModel(responses=["Sure! Here are the facts: {fact: User moved}"])
-    middleware = MemoriMiddleware(engine=engine, entity_id="ann", capture=True, extractor=LLMFactExtractor(llm))
+    middleware = MemoriMiddleware(engine=ungated, entity_id="ann", capture=True, extractor=LLMFactExtractor(llm))
     agent = create_agent(replies("ok"), [], middleware=[middleware])
     with caplog.at_level(logging.WARNING, logger="memori_langchain"):
         agent.invoke({"messages": [HumanMessage("I moved to Porto.")]})
         assert middleware.flush()
-    assert engine.count("ann") == 0 and caplog.records == []
+    assert ungated.count("ann") == 0 and caplog.records == []
 
 
 # -- LangGraph: memori_capture_node ------------------------------------------------
 
 
-def test_graph_capture_node_stores_statements_and_the_next_turn_recalls_them(engine: RecallEngine) -> None:
+def test_graph_capture_node_stores_statements_and_the_next_turn_recalls_them(ungated: RecallEngine) -> None:
     model = replies(*["ok"] * (len(CONVERSATION) + 1))
-    capture = memori_capture_node(engine, entity_id="ann")
-    graph = recall_model_capture_graph(engine, model, capture)
+    capture = memori_capture_node(ungated, entity_id="ann")
+    graph = recall_model_capture_graph(ungated, model, capture)
     cfg = {"configurable": {"thread_id": "g-1"}}
     for turn in CONVERSATION:
         state = graph.invoke({"messages": [HumanMessage(turn)]}, cfg)
         assert "memori_context" in state and state["messages"][-1].content == "ok"
     assert capture.flush()
-    assert stored(engine, "ann") == [
+    assert stored(ungated, "ann") == [
         "User is training for a marathon.", "User's daughter Mia starts school in September."
     ]
-    meta = engine.explain("marathon", "ann", limit=10).candidates[0].metadata
+    meta = ungated.explain("marathon", "ann", limit=10).candidates[0].metadata
     assert meta["source"] == "langgraph" and meta["thread_id"] == "g-1" and meta["session_id"] == "g-1"
     graph.invoke({"messages": [HumanMessage("What should I eat before the marathon?")]}, cfg)
     lines = block_lines(model.system_texts()[-1])
@@ -298,20 +267,20 @@ def test_graph_capture_node_stores_statements_and_the_next_turn_recalls_them(eng
     assert all("?" not in line for line in lines)
 
 
-async def test_graph_capture_node_async_does_not_delay_the_answer(engine: RecallEngine) -> None:
+async def test_graph_capture_node_async_does_not_delay_the_answer(ungated: RecallEngine) -> None:
     gate = Gate()
-    capture = memori_capture_node(engine, entity_id="ann", extractor=gate)
-    graph = recall_model_capture_graph(engine, replies("fine"), capture)
+    capture = memori_capture_node(ungated, entity_id="ann", extractor=gate)
+    graph = recall_model_capture_graph(ungated, replies("fine"), capture)
     state = await graph.ainvoke({"messages": [HumanMessage("I moved to Porto last month.")]},
                                 {"configurable": {"thread_id": "g-2"}})
     assert state["messages"][-1].content == "fine"
     assert capture.pending_captures == 1
     gate.opened.set()
     assert await capture.aflush()
-    assert stored(engine, "ann") == ["User moved to Porto last month."]
+    assert stored(ungated, "ann") == ["User moved to Porto last month."]
 
 
-def test_graph_capture_node_captures_a_message_once(engine: RecallEngine) -> None:
+def test_graph_capture_node_captures_a_message_once(ungated: RecallEngine) -> None:
     seen: list[str] = []
 
     class Counting:
@@ -321,7 +290,7 @@ def test_graph_capture_node_captures_a_message_once(engine: RecallEngine) -> Non
             seen.append(as_messages(messages)[-1].text)
             return RuleBasedFactExtractor().extract(messages)
 
-    capture = memori_capture_node(engine, entity_id="ann", extractor=Counting())
+    capture = memori_capture_node(ungated, entity_id="ann", extractor=Counting())
     state = {"messages": [HumanMessage("I have two cats.", id="m-1"), AIMessage("Nice!")]}
     assert capture.invoke(state) == {}
     assert capture.invoke(state) == {}

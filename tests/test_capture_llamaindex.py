@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import threading
-from collections.abc import Iterator, Sequence
-from typing import Any
 
 import pytest
 from llama_index.core.agent.workflow import FunctionAgent
@@ -14,68 +10,19 @@ from llama_index.core.base.llms.types import ChatMessage
 from llama_index.core.llms.mock import MockFunctionCallingLLM, MockLLM
 from llama_index.core.memory import Memory
 
+from _extractors import Exploding, Gate
+from _helpers import stored
 from _llamaindex_fakes import FixedLLM
-from memori_core import ChromaStore, ExtractedFact, RecallConfig, RecallEngine, RuleBasedFactExtractor
-from memori_core.extraction import KnownFact, MessageLike
+from memori_core import ExtractedFact, RecallEngine
 from memori_llamaindex import LLMFactExtractor, MemoriMemoryBlock
 
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:inspect")
-
-
-@pytest.fixture(autouse=True)
-def dispose_chat_stores(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Dispose of the SQLite chat stores that ``Memory.from_defaults()`` opens and never closes.
-
-    Otherwise the garbage collector finalises them during a later test, whose
-    event loop is closed by then (an unhandled-thread warning in that test).
-    """
-    from llama_index.core.storage.chat_store import sql
-
-    opened: list[Any] = []
-    original = sql.create_async_engine
-
-    def recording(*args: Any, **kwargs: Any) -> Any:
-        opened.append(original(*args, **kwargs))
-        return opened[-1]
-
-    monkeypatch.setattr(sql, "create_async_engine", recording)
-    yield
-    for store_engine in opened:
-        asyncio.run(store_engine.dispose())
-
-
-@pytest.fixture
-def engine(hash_embedder) -> RecallEngine:
-    """Recall without the relevance gate (the hash embedder's cosines mean nothing to it)."""
-    return RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder,
-                        config=RecallConfig(relevance_threshold=None))
-
-
-def stored(engine: RecallEngine, entity: str) -> list[str]:
-    return sorted(c.content for c in engine.explain("user", entity, limit=100).candidates)
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning:inspect"),
+              pytest.mark.usefixtures("close_chat_stores")]
 
 
 def small_memory(block: MemoriMemoryBlock, session_id: str = "chat-1") -> Memory:
     """A Memory whose short-term queue is tiny, so that older turns are flushed to the block quickly."""
     return Memory.from_defaults(session_id=session_id, memory_blocks=[block], token_limit=40, token_flush_size=10)
-
-
-class Gate:
-    uses_existing_facts = False
-
-    def __init__(self) -> None:
-        self.opened = threading.Event()
-
-    def extract(self, messages: Sequence[MessageLike], existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
-        assert self.opened.wait(30), "the test never opened the gate"
-        return RuleBasedFactExtractor().extract(messages)
-
-
-class Exploding:
-    uses_existing_facts = False
-
-    def extract(self, messages: Sequence[MessageLike], existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
-        raise RuntimeError("extractor exploded")
 
 
 TURNS = [
@@ -92,18 +39,18 @@ TURNS = [
 ]
 
 
-async def test_memory_capture_keeps_statements_and_never_questions(engine: RecallEngine) -> None:
-    block = MemoriMemoryBlock(engine=engine, entity_id="carol", capture=True)
+async def test_memory_capture_keeps_statements_and_never_questions(ungated: RecallEngine) -> None:
+    block = MemoriMemoryBlock(engine=ungated, entity_id="carol", capture=True)
     memory = small_memory(block)
     for role, text in TURNS:
         await memory.aput(ChatMessage(role=role, content=text))
     assert await block.aflush()
-    facts = stored(engine, "carol")
+    facts = stored(ungated, "carol")
     assert "User is training for the Lisbon half marathon." in facts
     assert all("?" not in f and not f.startswith(("What", "Can", "Please", "Hello", "Great")) for f in facts)
     assert set(facts) <= {"User is training for the Lisbon half marathon.",
                           "User's daughter Mia starts school in Porto next September."}
-    meta = engine.explain("marathon", "carol", limit=5).candidates[0].metadata
+    meta = ungated.explain("marathon", "carol", limit=5).candidates[0].metadata
     assert meta["source"] == "llamaindex" and meta["session_id"] == "chat-1"
 
     text = await block.aget([ChatMessage(role="user", content="What should I eat before the half marathon?")])
@@ -111,31 +58,31 @@ async def test_memory_capture_keeps_statements_and_never_questions(engine: Recal
     assert all("?" not in line for line in text.splitlines()[1:])
 
 
-def test_sync_memory_put_captures_in_the_background(engine: RecallEngine) -> None:
-    block = MemoriMemoryBlock(engine=engine, entity_id="dan", capture=True)
+def test_sync_memory_put_captures_in_the_background(ungated: RecallEngine) -> None:
+    block = MemoriMemoryBlock(engine=ungated, entity_id="dan", capture=True)
     memory = small_memory(block)
     turns = ["I keep bees on my roof in Berlin.", "How do I harvest honey?", "I have two cats named Salt and Pepper."]
     for text in turns:
         memory.put(ChatMessage(role="user", content=text))  # runs Memory.aput on a short-lived event loop
         memory.put(ChatMessage(role="assistant", content="Nice, tell me more about that."))
     assert block.flush()
-    assert "User keeps bees on their roof in Berlin." in stored(engine, "dan")
-    assert all("?" not in f for f in stored(engine, "dan"))
+    assert "User keeps bees on their roof in Berlin." in stored(ungated, "dan")
+    assert all("?" not in f for f in stored(ungated, "dan"))
 
 
-async def test_memory_put_does_not_wait_for_capture(engine: RecallEngine) -> None:
+async def test_memory_put_does_not_wait_for_capture(ungated: RecallEngine) -> None:
     gate = Gate()
-    block = MemoriMemoryBlock(engine=engine, entity_id="eve", capture=True, extractor=gate)
+    block = MemoriMemoryBlock(engine=ungated, entity_id="eve", capture=True, extractor=gate)
     await block.aput([ChatMessage(role="user", content="I play the cello.")])
-    assert block.pending_captures == 1 and engine.count("eve") == 0
+    assert block.pending_captures == 1 and ungated.count("eve") == 0
     gate.opened.set()
     assert await block.aflush()
-    assert stored(engine, "eve") == ["User plays the cello."]
+    assert stored(ungated, "eve") == ["User plays the cello."]
 
 
-async def test_function_agent_answers_while_capture_is_pending(engine: RecallEngine) -> None:
+async def test_function_agent_answers_while_capture_is_pending(ungated: RecallEngine) -> None:
     gate = Gate()
-    block = MemoriMemoryBlock(engine=engine, entity_id="fay", capture=True, extractor=gate)
+    block = MemoriMemoryBlock(engine=ungated, entity_id="fay", capture=True, extractor=gate)
     memory = small_memory(block)
     agent = FunctionAgent(llm=MockFunctionCallingLLM(max_tokens=5), tools=[])
     for question in ["I moved to Porto last month and I love it.", "I work as a nurse at the city hospital.",
@@ -144,13 +91,13 @@ async def test_function_agent_answers_while_capture_is_pending(engine: RecallEng
     assert block.pending_captures >= 1
     gate.opened.set()
     assert await block.aflush()
-    assert "User works as a nurse at the city hospital." in stored(engine, "fay")
+    assert "User works as a nurse at the city hospital." in stored(ungated, "fay")
 
 
 async def test_failing_extractor_warns_once_and_the_conversation_goes_on(
-    engine: RecallEngine, caplog: pytest.LogCaptureFixture
+    ungated: RecallEngine, caplog: pytest.LogCaptureFixture
 ) -> None:
-    block = MemoriMemoryBlock(engine=engine, entity_id="gus", capture=True, extractor=Exploding())
+    block = MemoriMemoryBlock(engine=ungated, entity_id="gus", capture=True, extractor=Exploding())
     with caplog.at_level(logging.WARNING, logger="memori_llamaindex"):
         await block.aput([ChatMessage(role="user", content="I play golf.")])
         assert await block.aflush()
@@ -161,8 +108,8 @@ async def test_failing_extractor_warns_once_and_the_conversation_goes_on(
     assert await block.aget([ChatMessage(role="user", content="golf")]) == ""
 
 
-async def test_strict_failure_is_raised_by_the_next_get(engine: RecallEngine) -> None:
-    block = MemoriMemoryBlock(engine=engine, entity_id="gus", capture=True, strict=True, extractor=Exploding())
+async def test_strict_failure_is_raised_by_the_next_get(ungated: RecallEngine) -> None:
+    block = MemoriMemoryBlock(engine=ungated, entity_id="gus", capture=True, strict=True, extractor=Exploding())
     await block.aput([ChatMessage(role="user", content="I play golf.")])
     assert block._captures._wait(None)  # noqa: SLF001 - wait without raising
     with pytest.raises(RuntimeError, match="extractor exploded"):
@@ -170,20 +117,20 @@ async def test_strict_failure_is_raised_by_the_next_get(engine: RecallEngine) ->
     assert await block.aget([ChatMessage(role="user", content="golf")]) == ""  # raised once
 
 
-async def test_the_bound_drops_with_a_warning(engine: RecallEngine, caplog: pytest.LogCaptureFixture) -> None:
+async def test_the_bound_drops_with_a_warning(ungated: RecallEngine, caplog: pytest.LogCaptureFixture) -> None:
     gate = Gate()
-    block = MemoriMemoryBlock(engine=engine, entity_id="hal", capture=True, extractor=gate, max_pending_captures=2)
+    block = MemoriMemoryBlock(engine=ungated, entity_id="hal", capture=True, extractor=gate, max_pending_captures=2)
     with caplog.at_level(logging.WARNING, logger="memori_llamaindex"):
         await block.aput([ChatMessage(role="user", content=f"I have {n} bikes.") for n in ("two", "three", "four")])
     assert block.pending_captures == 2
     assert sum("capture dropped for entity 'hal'" in r.getMessage() for r in caplog.records) == 1
     gate.opened.set()
     assert await block.aflush()
-    assert stored(engine, "hal") == ["User has three bikes.", "User has two bikes."]
+    assert stored(ungated, "hal") == ["User has three bikes.", "User has two bikes."]
     with pytest.raises(ValueError):
-        MemoriMemoryBlock(engine=engine, entity_id="hal", max_pending_captures=0)
+        MemoriMemoryBlock(engine=ungated, entity_id="hal", max_pending_captures=0)
     with pytest.raises(TypeError, match="extract"):
-        MemoriMemoryBlock(engine=engine, entity_id="hal", extractor=object())
+        MemoriMemoryBlock(engine=ungated, entity_id="hal", extractor=object())
 
 
 # -- LLMFactExtractor -----------------------------------------------------------------
@@ -206,16 +153,16 @@ async def test_llm_extractor_async_and_malformed_replies() -> None:
         LLMFactExtractor("not an llm")
 
 
-async def test_memory_capture_with_the_llm_extractor_supersedes_only_the_users_facts(engine: RecallEngine) -> None:
-    [lisbon] = engine.add("ivy", ["User lives in Lisbon."])
-    [other] = engine.add("jon", ["User lives in Lisbon."])
+async def test_memory_capture_with_the_llm_extractor_supersedes_only_the_users_facts(ungated: RecallEngine) -> None:
+    [lisbon] = ungated.add("ivy", ["User lives in Lisbon."])
+    [other] = ungated.add("jon", ["User lives in Lisbon."])
     llm = FixedLLM(reply=f'[{{"fact": "User lives in Porto.", "supersedes": ["F1", "{other}", "nope"]}}]')
-    block = MemoriMemoryBlock(engine=engine, entity_id="ivy", capture=True, extractor=LLMFactExtractor(llm))
+    block = MemoriMemoryBlock(engine=ungated, entity_id="ivy", capture=True, extractor=LLMFactExtractor(llm))
     await block.aput([ChatMessage(role="assistant", content="Where do you live these days?"),
                       ChatMessage(role="user", content="I moved to Porto in May.")])
     assert await block.aflush()
     [prompt] = llm.prompts
     assert "F1: User lives in Lisbon." in prompt and lisbon not in prompt
     assert "assistant: Where do you live these days?" in prompt
-    assert stored(engine, "ivy") == ["User lives in Porto."]
-    assert stored(engine, "jon") == ["User lives in Lisbon."]
+    assert stored(ungated, "ivy") == ["User lives in Porto."]
+    assert stored(ungated, "jon") == ["User lives in Lisbon."]

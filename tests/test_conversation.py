@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from _helpers import shared_fixture
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.query import recent_turns
 from memori_core.ranking.conversation import blend_query, conversation_text, gate_cosine
@@ -49,12 +50,13 @@ def test_the_gate_reads_the_larger_cosine():
 # -- through the engine -----------------------------------------------------
 
 
-@pytest.fixture
-def seeded(hash_embedder) -> RecallEngine:
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder)
+def _seed(engine: RecallEngine) -> RecallEngine:
     engine.add("u1", FACTS)
     engine.add("u2", ["User is allergic to shellfish and prawns, says u2."])
     return engine
+
+
+seeded = shared_fixture(_seed)  # the tests that take it only recall
 
 
 def test_a_follow_up_recalls_what_only_the_earlier_turn_named(seeded):

@@ -13,7 +13,7 @@ import pytest
 from langchain_core.messages import HumanMessage
 from langchain_core.prompts import ChatPromptTemplate
 
-from _helpers import HashEmbedder
+from _helpers import CountingStore, HashEmbedder, ungated_engine
 from _langchain_fakes import recall_model_capture_graph, replies
 from memori_core import ChromaStore, RecallConfig, RecallEngine, RuleBasedFactExtractor, embedders
 from memori_core.capture import capture_facts
@@ -104,8 +104,7 @@ def test_at_most_core_limit_most_relevant_first(engine: RecallEngine, hash_embed
 
 
 def test_result_may_hold_limit_plus_core_limit_facts() -> None:
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(),
-                          config=RecallConfig(relevance_threshold=None, core_limit=2))
+    engine = ungated_engine(core_limit=2)
     engine.add("u", [f"User note {i} about gardens." for i in range(6)])
     engine.add("u", [ALLERGY, MEDICATION, DIET], core=True)
     facts = engine.recall("gardens", "u", limit=3)
@@ -354,16 +353,6 @@ def test_core_rows_stay_right_through_writes_reloads_and_compaction(engine: Reca
     core = {f.content for f in engine.list("u", where={"core": True}, limit=1000)}
     assert set(contents(every.recall(OFF_TOPIC, "u"))) == core and len(before) == 3
     assert "User is vegan." in core and texts[1] in core and texts[50] not in core and texts[0] in core
-
-
-class CountingStore(ChromaStore):
-    """A real embedded store that counts whole-entity loads from Chroma (a snapshot load is not one)."""
-
-    loads = 0
-
-    def load_entity(self, entity_id: str):  # type: ignore[override]
-        self.loads += 1
-        return super().load_entity(entity_id)
 
 
 def test_core_rows_from_a_snapshot(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from memori_core.stemming import analyzer
 
-from _helpers import HashEmbedder, left_unchanged
+from _helpers import HashEmbedder, left_unchanged, ungated_engine
 from memori_core import ChromaStore, RecallConfig, RecallEngine, format_context
 from memori_core.engine import derived_fact_id
 
@@ -24,14 +24,6 @@ FACTS = [
     "User's sister Maria lives in Porto.",
     "User prefers dark mode in every app.",
 ]
-
-
-def no_threshold_engine(embedder: HashEmbedder | None = None, **cfg: object) -> RecallEngine:
-    return RecallEngine(
-        store=ChromaStore.in_memory(),
-        embedder=embedder or HashEmbedder(),
-        config=RecallConfig(relevance_threshold=None, **cfg),  # type: ignore[arg-type]
-    )
 
 
 def contents(facts) -> list[str]:
@@ -66,7 +58,7 @@ def test_recall_ranks_the_fact_sharing_query_words_first(engine: RecallEngine) -
 
 def test_recall_limit_caps_the_result(engine: RecallEngine) -> None:
     engine.add("u1", FACTS)
-    eng = RecallEngine(store=engine.store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    eng = ungated_engine(store=engine.store)
     assert len(eng.recall("user", "u1", limit=3)) == 3
     assert len(eng.recall("user", "u1")) == RecallConfig().limit
 
@@ -179,7 +171,7 @@ def test_metadata_one_dict_for_all_facts_round_trips(engine: RecallEngine) -> No
 def test_metadata_per_fact_round_trips_through_a_fresh_engine(engine: RecallEngine) -> None:
     metas = [{"topic": "drink", "score": 0.5}, {"topic": "music", "nested": {"a": "é"}}]
     ids = engine.add("u1", ["User likes tea.", "User likes jazz."], metadata=metas)
-    fresh = RecallEngine(store=engine.store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    fresh = ungated_engine(store=engine.store)
     by_id = {f.id: f for f in fresh.recall("likes tea jazz", "u1")}
     assert by_id[ids[0]].metadata["topic"] == "drink" and by_id[ids[0]].metadata["score"] == 0.5
     assert by_id[ids[1]].metadata["nested"] == {"a": "é"}
@@ -206,7 +198,7 @@ def test_forget_removes_one_entity_and_nothing_else(engine: RecallEngine) -> Non
 
 
 def test_cache_follows_this_engines_add_delete_and_forget() -> None:
-    eng = no_threshold_engine()
+    eng = ungated_engine()
     eng.add("u1", ["User likes tea."])
     assert contents(eng.recall("tea", "u1")) == ["User likes tea."]  # the cache is loaded now
     [jazz] = eng.add("u1", ["User likes jazz."])
@@ -224,9 +216,7 @@ def test_cache_follows_this_engines_add_delete_and_forget() -> None:
 
 def test_second_engine_on_the_same_store_sees_writes_and_forget() -> None:
     store = ChromaStore.in_memory()
-    cfg = RecallConfig(relevance_threshold=None)
-    a = RecallEngine(store=store, embedder=HashEmbedder(), config=cfg)
-    b = RecallEngine(store=store, embedder=HashEmbedder(), config=cfg)
+    a, b = ungated_engine(store=store), ungated_engine(store=store)
     a.add("u1", ["User likes tea."])
     assert contents(a.recall("likes", "u1")) == ["User likes tea."]
     b.add("u1", ["User likes jazz."])
@@ -270,7 +260,7 @@ def test_explain_lists_every_pool_candidate_with_score_parts() -> None:
 
 
 def test_explain_prints_a_table_with_every_candidate() -> None:
-    eng = no_threshold_engine()
+    eng = ungated_engine()
     eng.add("u1", FACTS)
     report = eng.explain("dark mode app", "u1", limit=2)
     text = str(report)
@@ -364,7 +354,7 @@ def test_recall_equals_the_kept_candidates_of_explain_with_core_facts(core_facts
 
 
 def test_threshold_none_keeps_everything_even_negative_scores() -> None:
-    eng = no_threshold_engine()
+    eng = ungated_engine()
     eng.add("u1", FACTS)
     facts = eng.recall("quantum chromodynamics", "u1", limit=len(FACTS))
     assert len(facts) == len(FACTS)
@@ -384,7 +374,7 @@ def test_threshold_gate_filters_weak_matches() -> None:
 
 
 def test_dense_limit_scores_only_the_most_recent_rows() -> None:
-    eng = no_threshold_engine(dense_limit=2)
+    eng = ungated_engine(dense_limit=2)
     eng.add("u1", ["User likes tea."], created_at="2020-01-01T00:00:00+00:00")
     eng.add("u1", ["User likes jazz."], created_at="2021-01-01T00:00:00+00:00")
     eng.add("u1", ["User likes chess."], created_at="2022-01-01T00:00:00+00:00")
@@ -400,7 +390,7 @@ def test_dense_limit_scores_only_the_most_recent_rows() -> None:
 
 def test_query_vector_skips_the_embedder() -> None:
     emb = HashEmbedder()
-    eng = no_threshold_engine(emb)
+    eng = ungated_engine(emb)
     eng.add("u1", FACTS)
     vec = emb.embed_query("golden retriever")
     calls = emb.calls
@@ -414,7 +404,7 @@ def test_query_vector_skips_the_embedder() -> None:
 
 
 async def test_async_twins_give_the_same_results() -> None:
-    eng = no_threshold_engine()
+    eng = ungated_engine()
     ids = await eng.aadd("u1", FACTS, metadata={"via": "async"})
     assert ids == [derived_fact_id(f) for f in FACTS]
     for query in ["golden retriever", "lives in Lisbon", "cello weekends"]:
@@ -519,7 +509,7 @@ def test_relevance_gate_opens_for_a_direct_question_and_keeps_only_the_allergy(m
 def test_scored_pool_keeps_its_facts_when_a_write_lands_before_they_are_read() -> None:
     # recall scores under the engine lock, then builds RecalledFacts after releasing it;
     # a delete (here one that also compacts the cache) in between must not change them.
-    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    eng = ungated_engine()
     eng.add("u1", [f"User note number {i} about tea." for i in range(400)])
     scored = eng._score("tea note", "u1", 5, None)
     expected = [scored.facts[i].content for i in range(len(scored.facts))]
@@ -532,9 +522,7 @@ def test_two_engines_writing_one_store_concurrently_both_see_every_fact() -> Non
     import threading
 
     store = ChromaStore.in_memory()
-    cfg = RecallConfig(relevance_threshold=None)
-    a = RecallEngine(store=store, embedder=HashEmbedder(), config=cfg)
-    b = RecallEngine(store=store, embedder=HashEmbedder(), config=cfg)
+    a, b = ungated_engine(store=store), ungated_engine(store=store)
     a.add("u1", ["User likes tea."])
     b.add("u1", ["User likes jazz."])
     a.recall("likes", "u1")
@@ -569,7 +557,7 @@ def test_a_slow_load_of_one_entity_does_not_block_recall_for_another() -> None:
 
     base = ChromaStore.in_memory()
     store = SlowStore(client=base._client, collection=base._facts.name, shared=False)
-    eng = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    eng = ungated_engine(store=store)
     fast = "fast"
     slow = next(f"slow{i}" for i in range(1000) if eng._entity_lock(f"slow{i}") is not eng._entity_lock(fast))
     eng.add(fast, ["User likes tea."])

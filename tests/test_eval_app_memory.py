@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from _helpers import write_json
 from memori_core import RecallEngine
 from memori_core.cli import main
 from memori_core.evaluation import KINDS, OFFTOPIC_KINDS, evaluate_app_memory, load_app_memory
@@ -81,9 +82,7 @@ def tiny() -> dict:
 
 @pytest.fixture
 def tiny_file(tmp_path: Path) -> Path:
-    path = tmp_path / "app_tiny.json"
-    path.write_text(json.dumps(tiny()), encoding="utf-8")
-    return path
+    return write_json(tmp_path / "app_tiny.json", tiny())
 
 
 # -- loading -----------------------------------------------------------------
@@ -140,8 +139,7 @@ def _turn(data: dict, dialogue: int, turn: int) -> dict:
          "not-an-object"],
 )
 def test_load_rejects_malformed_files_naming_the_file(tmp_path: Path, data: object, message: str) -> None:
-    path = tmp_path / "bad.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
+    path = write_json(tmp_path / "bad.json", data)
     with pytest.raises(ValueError, match=message) as info:
         load_app_memory(path)
     assert str(info.value).startswith(str(path))
@@ -337,8 +335,7 @@ def test_cli_rejects_unknown_options_with_the_app_usage(tiny_file: Path, capsys)
 
 
 def test_cli_names_the_bad_turn(tmp_path: Path, capsys) -> None:
-    path = tmp_path / "bad.json"
-    path.write_text(json.dumps(_broken(lambda d: _turn(d, 0, 0).update(kind="nope"))), encoding="utf-8")
+    path = write_json(tmp_path / "bad.json", _broken(lambda d: _turn(d, 0, 0).update(kind="nope")))
     assert main(["eval", "app", str(path), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("memori: error: ") and "dialogue #0 (d1) turn #0: unknown kind 'nope'" in err

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from _helpers import write_json
 from memori_core.cli import main
 from memori_core.evaluation import (
     CATEGORY_LABELS,
@@ -102,9 +103,7 @@ def synthetic_locomo() -> list[dict]:
 
 @pytest.fixture
 def locomo_file(tmp_path: Path) -> Path:
-    path = tmp_path / "locomo_tiny.json"
-    path.write_text(json.dumps(synthetic_locomo()), encoding="utf-8")
-    return path
+    return write_json(tmp_path / "locomo_tiny.json", synthetic_locomo())
 
 
 def check_result(result: dict) -> None:
@@ -231,8 +230,7 @@ def test_load_locomo_reads_sessions_dates_turns_and_evidence(locomo_file: Path) 
 def test_load_locomo_skips_junk_qa_entries(tmp_path: Path) -> None:
     data = synthetic_locomo()
     data[1]["qa"].append("not a question")
-    path = tmp_path / "x.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
+    path = write_json(tmp_path / "x.json", data)
     assert len(load_locomo(path)[1].questions) == 2
 
 
@@ -299,8 +297,7 @@ def test_rrf_ignores_rows_without_a_query_word(tmp_path: Path) -> None:
     }
     data = [{"sample_id": "p", "conversation": conv,
              "qa": [{"question": "Which lilac shade?", "answer": "x", "evidence": ["D1:25"], "category": 3}]}]
-    path = tmp_path / "p.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
+    path = write_json(tmp_path / "p.json", data)
     result = evaluate_locomo(load_locomo(path), _paraphrase_embedder)
     rankings = result["rankings"]
     assert rankings["bm25"]["3"]["R@10"] == 0.0

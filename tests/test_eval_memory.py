@@ -3,49 +3,21 @@
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
-import re
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from memori_core.ranking.care import prototype_texts
-
+from _helpers import WordHashEmbedder, write_json
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.cli import main
 from memori_core.evaluation import GATES, RANKINGS, Fact, evaluate, load_memory
 from memori_core.evaluation.runner import add_memory
+from memori_core.ranking.care import prototype_texts
 
 
-class BagOfWordsEmbedder:
-    """Signed feature hashing of lower-cased words into 4096 dimensions: deterministic, instant.
-
-    Texts sharing no word are (all but) orthogonal; a text and itself have cosine 1.
-    """
-
-    name = "bag-of-words"
-
-    def __init__(self, dim: int = 4096) -> None:
-        self.dim = dim
-
-    def _vec(self, text: str) -> np.ndarray:
-        v = np.zeros(self.dim, dtype=np.float32)
-        v[0] = 1e-3  # never all-zero
-        for word in re.findall(r"\w+", text.lower()):
-            h = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
-            v[1 + h % (self.dim - 1)] += 1.0 if (h >> 40) & 1 else -1.0
-        return v
-
-    def embed_documents(self, texts: list[str]) -> np.ndarray:
-        return np.stack([self._vec(t) for t in texts])
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return self._vec(text)
-
-
-class CountingEmbedder(BagOfWordsEmbedder):
+class CountingEmbedder(WordHashEmbedder):
     """Records every text it is asked to embed."""
 
     def __init__(self) -> None:
@@ -114,9 +86,7 @@ def synthetic_pools() -> list[dict]:
 
 @pytest.fixture
 def memory_file(tmp_path: Path) -> Path:
-    path = tmp_path / "memory_tiny.json"
-    path.write_text(json.dumps(synthetic_pools()), encoding="utf-8")
-    return path
+    return write_json(tmp_path / "memory_tiny.json", synthetic_pools())
 
 
 # -- loading -----------------------------------------------------------------
@@ -138,9 +108,7 @@ def test_load_memory_reads_pools_sessions_dates_roles_and_queries(memory_file: P
 
 
 def _write(tmp_path: Path, data: object) -> Path:
-    path = tmp_path / "bad.json"
-    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
-    return path
+    return write_json(tmp_path / "bad.json", data)
 
 
 def _broken(edit) -> list[dict]:
@@ -180,7 +148,7 @@ def test_load_memory_missing_file(tmp_path: Path) -> None:
 
 def test_facts_are_added_by_session_with_role_and_session_metadata(memory_file: Path) -> None:
     memory = load_memory(memory_file)[0]
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=BagOfWordsEmbedder(),
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=WordHashEmbedder(),
                           config=RecallConfig(relevance_threshold=None, neighbour_weight=0.0))
     add_memory(engine, memory)
     assert engine.count(memory.entity_id) == len(memory.facts)
@@ -196,9 +164,8 @@ def test_facts_are_added_by_session_with_role_and_session_metadata(memory_file: 
 @pytest.fixture(scope="module")
 def evaluated(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """One evaluation of the synthetic pools for the module (it adds every pool to a store: ~0.2 s)."""
-    path = tmp_path_factory.mktemp("eval-memory") / "memory_tiny.json"
-    path.write_text(json.dumps(synthetic_pools()), encoding="utf-8")
-    return evaluate(load_memory(path), embedder=BagOfWordsEmbedder(), limit=5)
+    path = write_json(tmp_path_factory.mktemp("eval-memory") / "memory_tiny.json", synthetic_pools())
+    return evaluate(load_memory(path), embedder=WordHashEmbedder(), limit=5)
 
 
 @pytest.fixture
@@ -251,7 +218,7 @@ def test_injection_metrics_on_a_hand_checked_case(result: dict) -> None:
     RecallConfig(gate_open=1.5, gate_words=2.0),  # the relevance gate: no cosine reaches 1.5, no lexical 2.0
 ], ids=["threshold-gate", "relevance-gate"])
 def test_a_stricter_config_changes_only_the_shipped_gate(memory_file: Path, config: RecallConfig) -> None:
-    strict = evaluate(load_memory(memory_file), embedder=BagOfWordsEmbedder(), config=config)
+    strict = evaluate(load_memory(memory_file), embedder=WordHashEmbedder(), config=config)
     assert strict["injection"]["default"]["hit@k"] == 0.0
     assert strict["injection"]["default"]["facts_per_answerable"] == 0.0
     assert strict["injection"]["default"]["clean_abstentions"] == 1.0
@@ -277,7 +244,7 @@ def test_every_text_is_embedded_once(memory_file: Path) -> None:
 def test_cli_writes_the_metrics_json_and_prints_both_tables(memory_file: Path, tmp_path: Path, capsys) -> None:
     out = tmp_path / "m.json"
     code = main(["eval", "memory", str(memory_file), "--json", str(out), "--limit", "3",
-                 "--embedder", "test_eval_memory:BagOfWordsEmbedder"])
+                 "--embedder", "test_eval_memory:WordHashEmbedder"])
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert "embedding facts" in captured.err and "6/6 questions" in captured.err
@@ -299,11 +266,11 @@ def test_cli_writes_the_metrics_json_and_prints_both_tables(memory_file: Path, t
 
 def test_cli_reports_a_malformed_file(tmp_path: Path, capsys) -> None:
     path = _write(tmp_path, [{"id": "p", "facts": "nope", "queries": []}])
-    assert main(["eval", "memory", str(path), "--quiet", "--embedder", "test_eval_memory:BagOfWordsEmbedder"]) == 2
+    assert main(["eval", "memory", str(path), "--quiet", "--embedder", "test_eval_memory:WordHashEmbedder"]) == 2
     assert f"{path}: pool #0: expected a list of facts" in capsys.readouterr().err
 
 
 def test_cli_rejects_a_limit_below_one(memory_file: Path, capsys) -> None:
     assert main(["eval", "memory", str(memory_file), "--quiet", "--limit", "0",
-                 "--embedder", "test_eval_memory:BagOfWordsEmbedder"]) == 2
+                 "--embedder", "test_eval_memory:WordHashEmbedder"]) == 2
     assert "--limit must be >= 1" in capsys.readouterr().err

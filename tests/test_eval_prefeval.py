@@ -3,37 +3,15 @@
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
-import re
 from pathlib import Path
 
-import numpy as np
 import pytest
 
+from _helpers import WordHashEmbedder, write_json
 from memori_core import RecallConfig
 from memori_core.cli import main
 from memori_core.evaluation import GATES, RANKINGS, evaluate, load_prefeval, topic_category
-
-
-class WordHashEmbedder:
-    """Signed feature hashing of lower-cased words (4096-d): texts without a common word are orthogonal."""
-
-    name = "word-hash"
-
-    def _vec(self, text: str) -> np.ndarray:
-        v = np.zeros(4096, dtype=np.float32)
-        v[0] = 1e-3
-        for word in re.findall(r"\w+", text.lower()):
-            h = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
-            v[1 + h % 4095] += 1.0 if (h >> 40) & 1 else -1.0
-        return v
-
-    def embed_documents(self, texts: list[str]) -> np.ndarray:
-        return np.stack([self._vec(t) for t in texts])
-
-    def embed_query(self, text: str) -> np.ndarray:
-        return self._vec(text)
 
 
 PERSONA = ["I have two cats.", "My favorite color is green.", "I work night shifts at a bakery.",
@@ -73,9 +51,7 @@ def synthetic_users() -> list[dict]:
 
 @pytest.fixture
 def prefeval_file(tmp_path: Path) -> Path:
-    path = tmp_path / "prefeval_tiny.json"
-    path.write_text(json.dumps(synthetic_users()), encoding="utf-8")
-    return path
+    return write_json(tmp_path / "prefeval_tiny.json", synthetic_users())
 
 
 # -- loading -----------------------------------------------------------------
@@ -122,8 +98,7 @@ def _broken(edit) -> list[dict]:
          "evidence-of-another-user", "evidence-not-a-list"],
 )
 def test_load_prefeval_rejects_malformed_files_naming_the_file(tmp_path: Path, data: object, message: str) -> None:
-    path = tmp_path / "bad.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
+    path = write_json(tmp_path / "bad.json", data)
     with pytest.raises(ValueError, match=message) as info:
         load_prefeval(path)
     assert str(path) in str(info.value)
@@ -135,8 +110,7 @@ def test_load_prefeval_rejects_malformed_files_naming_the_file(tmp_path: Path, d
 @pytest.fixture(scope="module")
 def evaluated(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """One evaluation of the synthetic users for the module."""
-    path = tmp_path_factory.mktemp("eval-prefeval") / "prefeval_tiny.json"
-    path.write_text(json.dumps(synthetic_users()), encoding="utf-8")
+    path = write_json(tmp_path_factory.mktemp("eval-prefeval") / "prefeval_tiny.json", synthetic_users())
     return evaluate(load_prefeval(path), embedder=WordHashEmbedder(), limit=5)
 
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from _helpers import HashEmbedder
-from memori_core import ChromaStore, FolderInUseError, RecallConfig, RecallEngine
+from _helpers import ungated_engine
+from memori_core import ChromaStore, FolderInUseError, RecallEngine
 from memori_core.store import FolderInUseError as StoreFolderInUseError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,7 +39,7 @@ def run_python(code: str, *args: str, **env: str) -> subprocess.CompletedProcess
 
 
 def engine_on(store: ChromaStore) -> RecallEngine:
-    return RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    return ungated_engine(store=store)
 
 
 # The child tries to open the folder and reports what happened as one JSON line.

@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from _helpers import HashEmbedder, copy_rows, left_unchanged, store_rows
-from memori_core import ChromaStore, RecallConfig, RecallEngine
+from _helpers import HashEmbedder, copy_rows, left_unchanged, store_rows, ungated_engine
+from memori_core import ChromaStore, RecallEngine
 from memori_core.store.base import EntityRows
 
 
@@ -84,8 +84,7 @@ def crowded_readonly() -> Iterator[RecallEngine]:
     this one; tests that write take ``crowded``, a private copy. At teardown the store must
     still hold exactly the rows it was built with, so a test that wrote to it fails.
     """
-    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(),
-                       config=RecallConfig(relevance_threshold=None))
+    eng = ungated_engine()
     for i, entity in enumerate(ENTITIES):
         eng.add(entity, SHARED_TEXTS)
         eng.add(entity, [f"Private note {i} of {entity}: code word {i * 7919}.",

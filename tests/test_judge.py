@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from _helpers import HashEmbedder
+from _helpers import HashEmbedder, seeded_fixtures, ungated_engine
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.engine import MAX_JUDGE_CALLS
 from memori_core.judge import Judge, as_indices, judge_prompt, parse_judgement
@@ -42,10 +42,12 @@ def judged_engine(store: ChromaStore, judge: Any, config: RecallConfig | None = 
     return RecallEngine(store=store, embedder=HashEmbedder(), config=config or RecallConfig(), judge=judge, **kwargs)
 
 
-@pytest.fixture
-def seeded(engine: RecallEngine) -> RecallEngine:
+def _seed(engine: RecallEngine) -> RecallEngine:
     engine.add("u", FACTS)
     return engine
+
+
+seeded, fresh_seeded = seeded_fixtures(_seed)  # u's facts: shared by the tests that only read them / one's own
 
 
 def contents(facts: Sequence[Any]) -> list[str]:
@@ -131,8 +133,7 @@ def test_an_empty_answer_recalls_nothing(seeded: RecallEngine) -> None:
 def test_kept_facts_are_in_rank_order_and_at_most_limit(seeded: RecallEngine) -> None:
     judge = Recorder(answer=[3, 2, 1, 0])
     judged = judged_engine(seeded.store, judge)
-    ranked = contents(RecallEngine(store=seeded.store, embedder=HashEmbedder(),
-                                   config=RecallConfig(relevance_threshold=None)).recall(PEANUTS, "u", limit=4))
+    ranked = contents(ungated_engine(store=seeded.store).recall(PEANUTS, "u", limit=4))
     assert contents(judged.recall(PEANUTS, "u", limit=2)) == ranked[:2]
     report = judged.explain(PEANUTS, "u", limit=2)
     assert [c.reason for c in report.candidates] == [JUDGED_RELEVANT] * 2 + ["beyond limit"] * 2
@@ -242,7 +243,7 @@ def test_the_judge_sees_the_best_candidates_and_the_context() -> None:
     context = ["I started a new hobby.", "It is a string instrument."]
     judged.recall("What instrument do I play?", "u", limit=2, context=context)
     (_, facts, seen_context), = judge.calls
-    ungated = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    ungated = ungated_engine(store=store)
     best = ungated.recall("What instrument do I play?", "u", limit=6, context=context)
     assert facts == contents(best)  # the 6 best, ungated, in rank order
     assert seen_context == context
@@ -256,14 +257,14 @@ def test_the_judge_sees_the_best_candidates_and_the_context() -> None:
     assert judge.calls[0][2] == ["It is a string instrument."]  # the turns recall reads
 
 
-def test_core_facts_are_still_appended(seeded: RecallEngine) -> None:
-    seeded.add("u", ["User takes metformin daily."], core=True)
-    judged = judged_engine(seeded.store, Recorder("vegetarian"))
+def test_core_facts_are_still_appended(fresh_seeded: RecallEngine) -> None:
+    fresh_seeded.add("u", ["User takes metformin daily."], core=True)
+    judged = judged_engine(fresh_seeded.store, Recorder("vegetarian"))
     recalled = judged.recall(HAM, "u")
     assert contents(recalled) == ["User is vegetarian.", "User takes metformin daily."]
     report = judged.explain(HAM, "u")
     assert report.facts == recalled and report.candidates[-1].reason == CORE
-    assert contents(judged_engine(seeded.store, Recorder(answer=[])).recall(HAM, "u")) == [
+    assert contents(judged_engine(fresh_seeded.store, Recorder(answer=[])).recall(HAM, "u")) == [
         "User takes metformin daily."]
 
 
@@ -326,8 +327,7 @@ def test_langchain_chat_model_judge_end_to_end(seeded: RecallEngine, caplog: pyt
     from memori_langchain import chat_model_judge
 
     config = RecallConfig(judge_candidates=2)
-    ranked = contents(RecallEngine(store=seeded.store, embedder=HashEmbedder(),
-                                   config=RecallConfig(relevance_threshold=None)).recall(HAM, "u", limit=2))
+    ranked = contents(ungated_engine(store=seeded.store).recall(HAM, "u", limit=2))
     model = GenericFakeChatModel(messages=iter([AIMessage("2")]))
     judged = judged_engine(seeded.store, chat_model_judge(model), config)
     assert contents(judged.recall(HAM, "u", limit=2)) == [ranked[1]]
@@ -358,8 +358,7 @@ def test_llamaindex_llm_judge(seeded: RecallEngine) -> None:
     with pytest.raises(ValueError):
         llm_judge(FixedLLM(reply="?"))(HAM, ["a"], [])
 
-    ranked = contents(RecallEngine(store=seeded.store, embedder=HashEmbedder(),
-                                   config=RecallConfig(relevance_threshold=None)).recall(HAM, "u", limit=3))
+    ranked = contents(ungated_engine(store=seeded.store).recall(HAM, "u", limit=3))
     judged = judged_engine(seeded.store, llm_judge(FixedLLM(reply="3")), RecallConfig(judge_candidates=3))
     assert contents(judged.recall(HAM, "u", limit=3)) == [ranked[2]]
     with pytest.raises(TypeError):

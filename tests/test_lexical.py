@@ -9,29 +9,10 @@ import warnings
 import numpy as np
 import pytest
 
+from _bm25 import reference_bm25
 from memori_core.config import RecallConfig
 from memori_core.ranking.fusion import fusion_weights
 from memori_core.ranking.lexical import bm25_pool, unique_terms
-
-
-def reference_bm25(query: list[str], docs: list[list[str]], k1: float, b: float) -> list[float]:
-    """The formula of docs/ranking.md section 3, written out term by term (raw scores)."""
-    n = len(docs)
-    avgdl = sum(len(d) for d in docs) / n if n else 0.0
-    scores = []
-    for doc in docs:
-        dl = len(doc)
-        norm = (1 - b + b * dl / avgdl) if avgdl > 0 else 1.0
-        s = 0.0
-        for t in set(query):
-            tf = doc.count(t)
-            if tf == 0:
-                continue
-            df = sum(1 for d in docs if t in d)
-            idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
-            s += idf * tf * (k1 + 1) / (tf + k1 * norm)
-        scores.append(s)
-    return scores
 
 
 VOCAB = [f"w{i}" for i in range(12)]

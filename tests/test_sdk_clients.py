@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from _helpers import HashEmbedder, left_unchanged
+from _faults import Faults, break_store
+from _helpers import HashEmbedder, seeded_fixtures
 from _recording import SHELLFISH, TURN_1, TURN_2, RecordingEngine, minilm_engine, recording_engine
 from memori_core import (
     ChromaStore,
@@ -158,25 +159,16 @@ def genai_client(endpoint: Recorder) -> Any:
     return genai.Client(api_key="test-key", http_options=types.HttpOptions(base_url=endpoint.url))
 
 
-@pytest.fixture(scope="module")
-def stocked_embedder() -> HashEmbedder:
-    """The embedder of ``stocked`` (tests that count its calls take it)."""
-    return HashEmbedder()
-
-
-@pytest.fixture(scope="module")
-def stocked(stocked_embedder: HashEmbedder) -> Iterator[RecallEngine]:
-    """Two entities' facts, recalled without a gate: these tests check what reaches each SDK's request
-    and whose facts it holds; the hash embedder's cosines mean nothing to the relevance gate
-    (``test_relevance_gate_is_applied`` covers the gate).
-
-    Shared by the module: the tests that take it only recall. At teardown the store must still
-    hold exactly the rows it was built with."""
-    engine = RecallEngine(ChromaStore.in_memory(), stocked_embedder, RecallConfig(relevance_threshold=None))
+def _stock(engine: RecallEngine) -> RecallEngine:
     engine.add("u1", FACTS, created_at="2026-05-01T09:30:00Z")
     engine.add("u2", ["User is allergic to shellfish."], created_at="2026-05-01T09:30:00Z")
-    with left_unchanged(engine, "the shared stocked engine") as shared:
-        yield shared
+    return engine
+
+
+# Two entities' facts, recalled without a gate: these tests check what reaches each SDK's request and whose facts
+# it holds; the hash embedder's cosines mean nothing to the relevance gate (``test_relevance_gate_is_applied``
+# covers the gate). ``stocked`` is shared by the tests that only recall (checked unchanged at teardown).
+stocked, fresh_stocked = seeded_fixtures(_stock, RecallConfig(relevance_threshold=None))
 
 
 @pytest.fixture
@@ -239,13 +231,13 @@ def test_default_provider_from_the_constructor(stocked: RecallEngine, expected_b
     assert memory.apply({"input": QUESTION})["instructions"] == expected_block
 
 
-def test_no_query_returns_kwargs_unchanged_without_recall(stocked: RecallEngine,
-                                                         stocked_embedder: HashEmbedder) -> None:
+def test_no_query_returns_kwargs_unchanged_without_recall(fresh_stocked: RecallEngine,
+                                                         hash_embedder: HashEmbedder) -> None:
     kwargs = {"messages": [{"role": "system", "content": "Be brief."}]}
-    calls = stocked_embedder.calls
-    out = MemoriRecall(stocked, entity_id="u1").apply(kwargs, provider="openai")
+    calls = hash_embedder.calls
+    out = MemoriRecall(fresh_stocked, entity_id="u1").apply(kwargs, provider="openai")
     assert out == kwargs
-    assert stocked_embedder.calls == calls  # nothing was embedded
+    assert hash_embedder.calls == calls  # nothing was embedded
 
 
 def test_nothing_recalled_returns_kwargs_unchanged(stocked: RecallEngine) -> None:
@@ -273,19 +265,12 @@ def test_limit_caps_the_facts_injected(stocked: RecallEngine) -> None:
     assert out["instructions"].count("\n- ") == 1
 
 
-def test_bad_shape_raises_before_recall_even_when_not_strict(stocked: RecallEngine,
-                                                           stocked_embedder: HashEmbedder) -> None:
-    calls = stocked_embedder.calls
+def test_bad_shape_raises_before_recall_even_when_not_strict(fresh_stocked: RecallEngine,
+                                                           hash_embedder: HashEmbedder) -> None:
+    calls = hash_embedder.calls
     with pytest.raises(ValueError, match="messages"):
-        MemoriRecall(stocked, entity_id="u1").apply({"input": QUESTION}, provider="openai")
-    assert stocked_embedder.calls == calls
-
-
-class BrokenStore(ChromaStore):
-    """A real in-memory Chroma store whose reads fail, as a store that went down would."""
-
-    def load_entity(self, entity_id: str) -> Any:
-        raise ConnectionError("store is down")
+        MemoriRecall(fresh_stocked, entity_id="u1").apply({"input": QUESTION}, provider="openai")
+    assert hash_embedder.calls == calls
 
 
 class BlockingStore(ChromaStore):
@@ -300,7 +285,10 @@ class BlockingStore(ChromaStore):
 
 @pytest.fixture
 def broken_engine(hash_embedder: Any) -> RecallEngine:
-    engine = RecallEngine(store=BrokenStore.in_memory(), embedder=hash_embedder)
+    """An engine over a real in-memory store whose reads fail, as a store that went down would."""
+    store = ChromaStore.in_memory()
+    Faults(store).arm("load_entity", error=ConnectionError, message="store is down")
+    engine = RecallEngine(store=store, embedder=hash_embedder)
     engine.add("u1", FACTS)
     engine.clear_cache()  # the first write left a copy; recall must go to the (failing) store
     return engine
@@ -609,8 +597,7 @@ async def test_async_and_timeout_paths_pass_the_context(endpoint: Recorder) -> N
 
 def test_recall_failure_with_context_still_fails_open(caplog: pytest.LogCaptureFixture) -> None:
     engine = recording_engine()
-    engine.store._client.delete_collection(engine.store._facts.name)  # noqa: SLF001 - a real store failure
-    engine.clear_cache()
+    break_store(engine)
     kwargs = _conversation("openai")
     with caplog.at_level(logging.WARNING, logger="memori_core.sdk.memori_recall"):
         out = MemoriRecall(engine, entity_id="u1").apply(kwargs, provider="openai")

@@ -16,8 +16,8 @@ from collections.abc import Iterator
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from _helpers import HashEmbedder, running_chroma_server
-from memori_core import ChromaStore, RecallConfig, RecallEngine
+from _helpers import running_chroma_server, ungated_engine
+from memori_core import ChromaStore
 
 pytestmark = [pytest.mark.server, pytest.mark.skipif(os.name != "posix", reason="needs SIGSTOP")]
 
@@ -52,7 +52,7 @@ def test_a_stopped_server_makes_recall_and_add_raise_a_timeout_instead_of_hangin
 
     host, port, proc = stoppable_server
     store = ChromaStore.http(host=host, port=port, collection=f"t_{uuid.uuid4().hex}", timeout=1.0)
-    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    engine = ungated_engine(store=store)
     engine.add("u", ["User likes tea."])
     assert [f.content for f in engine.recall("tea", "u")] == ["User likes tea."]
     proc.send_signal(signal.SIGSTOP)
@@ -70,8 +70,7 @@ def test_a_stopped_server_makes_recall_and_add_raise_a_timeout_instead_of_hangin
         proc.send_signal(signal.SIGCONT)
     # The failed add never reported success; once the server answers again the engine is whole.
     assert sorted(f.content for f in engine.recall("tea", "u", limit=5)) == sorted(
-        f.content for f in RecallEngine(store=store, embedder=HashEmbedder(),
-                                        config=RecallConfig(relevance_threshold=None)).recall("tea", "u", limit=5)
+        f.content for f in ungated_engine(store=store).recall("tea", "u", limit=5)
     )
 
 
@@ -80,7 +79,7 @@ def test_the_langchain_injector_fails_open_when_the_server_hangs(stoppable_serve
 
     host, port, proc = stoppable_server
     store = ChromaStore.http(host=host, port=port, collection=f"t_{uuid.uuid4().hex}", timeout=1.0)
-    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    engine = ungated_engine(store=store)
     engine.add("u", ["User likes tea."])
     injector = MemoriContextInjector(engine=engine, entity_id="u")
     messages = [SystemMessage("Be brief."), HumanMessage("tea?")]

@@ -20,22 +20,14 @@ from typing import Any
 
 import pytest
 
+from _faults import Faults
+from _helpers import CountingStore
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 
 OPEN = RecallConfig(relevance_threshold=None)
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 QUERIES = ["tea", "dog walk", "cello music", "Lisbon home", "note"]
-
-
-class CountingStore(ChromaStore):
-    """A real Chroma store that counts whole-entity loads."""
-
-    loads = 0
-
-    def load_entity(self, entity_id: str):  # type: ignore[override]
-        self.loads += 1
-        return super().load_entity(entity_id)
 
 
 def http(server: tuple[str, int], collection: str, cls: type[ChromaStore] = ChromaStore) -> Any:
@@ -107,11 +99,11 @@ def test_a_failed_write_to_a_shared_store_is_in_doubt_until_the_store_has_settle
     engine = RecallEngine(store=store, embedder=hash_embedder, config=OPEN)
     engine.add("u", ["User likes green tea."])
     engine._coord.settle = 0.2
-    real_upsert = store.upsert
-    store.upsert = lambda *a, **k: (_ for _ in ()).throw(httpx.ReadTimeout("timed out"))  # type: ignore[method-assign]
+    faults = Faults(store)
+    faults.arm("upsert", error=httpx.ReadTimeout, message="timed out")
     with pytest.raises(httpx.ReadTimeout):
         engine.add("u", ["User walks the dog."])
-    store.upsert = real_upsert  # type: ignore[method-assign]
+    faults.disarm()
     assert ("u" in engine._coord._doubt)
     engine.recall("tea", "u")  # the store answers again: the settling time starts
     assert ("u" in engine._coord._doubt) and engine._coord.caches.get("u") is None
@@ -185,6 +177,8 @@ WRITER = """
 import sys
 sys.path[:0] = [{tests!r}, {root!r}]
 from _helpers import HashEmbedder
+from _faults import Faults
+from _helpers import CountingStore
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 tag = sys.argv[1]
 store = ChromaStore.http(host={host!r}, port={port}, collection={collection!r}, timeout=60)  # a busy CI machine

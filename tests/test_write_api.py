@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from _helpers import HashEmbedder, left_unchanged
+from _helpers import HashEmbedder, left_unchanged, ungated_engine
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 
 OPEN = RecallConfig(relevance_threshold=None)  # every gate off: these tests check what can be recalled at all
@@ -180,8 +180,7 @@ def test_where_can_never_reach_another_entity(eng: RecallEngine) -> None:
 
 
 def test_neighbours_outside_the_filter_do_not_enter_the_pool(hash_embedder: Any) -> None:
-    cfg = RecallConfig(relevance_threshold=None)
-    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=cfg)
+    eng = ungated_engine(hash_embedder)
     eng.add("u", ["We talked about the garden.", "Tomatoes grew well.", "The dog barked."],
             metadata=[{"k": "a"}, {"k": "b"}, {"k": "a"}], session_id="s")
     report = eng.explain("garden", "u", where={"k": "a"})

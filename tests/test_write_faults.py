@@ -9,58 +9,14 @@ same store would.
 from __future__ import annotations
 
 import random
-import threading
 
 import pytest
 
+from _faults import Faults, InjectedFault
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 
 CONFIG = RecallConfig(relevance_threshold=None, limit=8)
 QUERIES = ["passport number", "favourite tea", "dog walking schedule", "allergy", "user"]
-
-
-class InjectedFault(RuntimeError):
-    pass
-
-
-class FaultyStore(ChromaStore):
-    """An in-memory Chroma store whose next call of one method fails, after or before doing its work."""
-
-    fail: dict[str, str]
-
-    def arm(self, method: str, when: str) -> None:
-        self.fail = {method: when}
-
-    def _maybe_fail(self, method: str, when: str) -> None:
-        if getattr(self, "fail", {}).get(method) == when:
-            self.fail = {}
-            raise InjectedFault(f"{method} failed {when} its work")
-
-    def upsert(self, entity_id, facts, embeddings):  # type: ignore[override]
-        self._maybe_fail("upsert", "before")
-        super().upsert(entity_id, facts, embeddings)
-        self._maybe_fail("upsert", "after")
-
-    def update_seen(self, entity_id, facts):  # type: ignore[override]
-        self._maybe_fail("update_seen", "before")
-        super().update_seen(entity_id, facts)
-        self._maybe_fail("update_seen", "after")
-
-    def delete(self, entity_id, ids):  # type: ignore[override]
-        self._maybe_fail("delete", "before")
-        super().delete(entity_id, ids)
-        self._maybe_fail("delete", "after")
-
-    def forget(self, entity_id):  # type: ignore[override]
-        self._maybe_fail("forget", "before")
-        super().forget(entity_id)
-        self._maybe_fail("forget", "after")
-
-    def commit_revision(self, entity_id, base):  # type: ignore[override]
-        self._maybe_fail("commit_revision", "before")
-        committed = super().commit_revision(entity_id, base)
-        self._maybe_fail("commit_revision", "after")
-        return committed
 
 
 class Answers(list):
@@ -95,18 +51,20 @@ def _fresh(store: ChromaStore, embedder) -> RecallEngine:
 
 @pytest.fixture
 def setup(hash_embedder):
-    store = FaultyStore.in_memory()
+    """A store holding u's three facts and other's one, its engine's copy loaded, and the store's faults to arm
+    (each armed call fails once: ``faults.arm(method, when, times=1)``)."""
+    store = ChromaStore.in_memory()
     engine = RecallEngine(store=store, embedder=hash_embedder, config=CONFIG)
     engine.add("u", ["User's passport number is X123.", "User likes green tea.", "User walks the dog at 7."],
                ids=["passport", "tea", "dog"])
     engine.add("other", ["Other user's allergy is peanuts."], ids=["peanuts"])
     assert _answers(engine)  # the cache is loaded before the fault
-    return store, engine, hash_embedder
+    return store, engine, hash_embedder, Faults(store)
 
 
 def test_a_delete_that_fails_after_deleting_never_recalls_the_deleted_fact_again(setup) -> None:
-    store, engine, emb = setup
-    store.arm("delete", "after")
+    store, engine, emb, faults = setup
+    faults.arm("delete", "after", times=1)
     with pytest.raises(InjectedFault):
         engine.delete("u", ["passport"])
     assert all("passport" not in [fid for fid, _ in answer] for answer in _answers(engine))
@@ -116,8 +74,8 @@ def test_a_delete_that_fails_after_deleting_never_recalls_the_deleted_fact_again
 
 
 def test_an_add_that_fails_after_storing_recalls_what_was_stored(setup) -> None:
-    store, engine, emb = setup
-    store.arm("upsert", "after")
+    store, engine, emb, faults = setup
+    faults.arm("upsert", "after", times=1)
     with pytest.raises(InjectedFault):
         engine.add("u", ["User's allergy is shellfish."], ids=["shellfish"])
     assert "shellfish" in {fid for answer in _answers(engine) for fid, _ in answer}
@@ -125,8 +83,8 @@ def test_an_add_that_fails_after_storing_recalls_what_was_stored(setup) -> None:
 
 
 def test_a_forget_that_fails_after_forgetting_recalls_nothing(setup) -> None:
-    store, engine, emb = setup
-    store.arm("forget", "after")
+    store, engine, emb, faults = setup
+    faults.arm("forget", "after", times=1)
     with pytest.raises(InjectedFault):
         engine.forget("u")
     assert _answers(engine) == [[] for _ in QUERIES]
@@ -136,10 +94,10 @@ def test_a_forget_that_fails_after_forgetting_recalls_nothing(setup) -> None:
 
 
 def test_a_failed_revision_write_still_reaches_another_engine_of_the_process(setup) -> None:
-    store, engine, emb = setup
+    store, engine, emb, faults = setup
     reader = _fresh(store, emb)
     assert _answers(reader) == _answers(engine)  # the reader has its own cache now
-    store.arm("commit_revision", "after")  # the local token changed, the store write of the record "failed"
+    faults.arm("commit_revision", "after", times=1)  # the local token changed, the store write of the record "failed"
     with pytest.raises(InjectedFault):
         engine.delete("u", ["tea"])
     assert all("tea" not in [fid for fid, _ in answer] for answer in _answers(reader))
@@ -148,9 +106,9 @@ def test_a_failed_revision_write_still_reaches_another_engine_of_the_process(set
 
 
 def test_a_write_that_fails_before_doing_anything_changes_nothing(setup) -> None:
-    store, engine, emb = setup
+    store, engine, emb, faults = setup
     before = _answers(engine)
-    store.arm("delete", "before")
+    faults.arm("delete", "before", times=1)
     with pytest.raises(InjectedFault):
         engine.delete("u", ["dog"])
     assert _answers(engine) == before
@@ -159,7 +117,7 @@ def test_a_write_that_fails_before_doing_anything_changes_nothing(setup) -> None
 
 @pytest.mark.slow  # several seconds: left out of `make test-fast`
 def test_random_writes_with_injected_faults_always_answer_as_a_fresh_engine(setup) -> None:
-    store, engine, emb = setup
+    store, engine, emb, faults = setup
     rng = random.Random(11)
     words = ["tea", "dog", "passport", "allergy", "coffee", "user", "walks", "number", "green", "Monday"]
     methods = {"add": ["upsert", "update_seen", "commit_revision"], "delete": ["delete", "commit_revision"],
@@ -168,7 +126,7 @@ def test_random_writes_with_injected_faults_always_answer_as_a_fresh_engine(setu
     for step in range(60):
         op = rng.choices(["add", "delete", "forget"], weights=[6, 3, 1])[0]
         if rng.random() < 0.5:
-            store.arm(rng.choice(methods[op]), rng.choice(["before", "after"]))
+            faults.arm(rng.choice(methods[op]), rng.choice(["before", "after"]), times=1)
         try:
             if op == "add":
                 texts = [" ".join(rng.sample(words, 3)) + f" note{step}x{j}" for j in range(rng.randint(1, 3))]
@@ -180,134 +138,67 @@ def test_random_writes_with_injected_faults_always_answer_as_a_fresh_engine(setu
                 engine.forget("u")
         except InjectedFault:
             failures += 1
-        store.fail = {}
+        faults.disarm()
         assert _answers(engine) == _answers(_fresh(store, emb)), f"step {step}: {op}"
         assert _answers(engine, "other") == _answers(_fresh(store, emb), "other")
     assert failures >= 5  # the faults really fired
 
 
 def test_delete_takes_repeated_ids_and_refuses_none(setup) -> None:
-    store, engine, emb = setup
+    store, engine, emb, faults = setup
     engine.delete("u", ["dog", "dog", "tea"])
     assert engine.count("u") == 1
     with pytest.raises(TypeError, match="ids must be a str or a sequence of str"):
         engine.delete("u", None)  # type: ignore[arg-type]
 
 
-class FailingBatches:
-    """A real Chroma collection whose ``upsert`` fails on its n-th call, or on the batch holding one id
-    (a full disk, a dropped connection; batches may be written in parallel, so "n-th" is only for one batch)."""
-
-    def __init__(self, collection, fail_on: int = 0, fail_id: str | None = None) -> None:
-        self._collection, self._fail_on, self._fail_id, self.calls = collection, fail_on, fail_id, 0
-        self._lock = threading.Lock()
-
-    def upsert(self, **kwargs):
-        with self._lock:
-            self.calls += 1
-            calls = self.calls
-        if calls == self._fail_on or any(i.endswith(f":{self._fail_id}") for i in kwargs["ids"]):
-            raise InjectedFault("disk full")
-        return self._collection.upsert(**kwargs)
-
-    def __getattr__(self, name):
-        return getattr(self._collection, name)
-
-
-def test_an_add_that_fails_after_its_first_batch_says_exactly_which_facts_landed(hash_embedder) -> None:
-    from memori_core import PartialWriteError
-
+@pytest.fixture
+def faulty(hash_embedder):
+    """A store writing two facts a batch, its engine, and the faults of its real Chroma collection to arm
+    (a full disk, a dropped connection, a store that went down; batches may be written in parallel)."""
     store = ChromaStore.in_memory()
     store.max_batch_size = 2
-    engine = RecallEngine(store=store, embedder=hash_embedder, config=CONFIG)
-    store._facts = FailingBatches(store._facts, fail_id="f2")  # batches [f0 f1] [f2 f3] [f4]: the 2nd fails
-    facts = [f"User fact number {i} about tea" for i in range(5)]
+    return store, RecallEngine(store=store, embedder=hash_embedder, config=CONFIG), hash_embedder, Faults(store._facts)
+
+
+FIVE = [f"User fact number {i} about tea" for i in range(5)]
+FIVE_IDS = [f"f{i}" for i in range(5)]
+HNSW_RACE = "Error executing plan: Internal error: Error creating hnsw segment reader"
+
+
+def test_an_add_that_fails_after_its_first_batch_says_exactly_which_facts_landed(faulty) -> None:
+    from memori_core import PartialWriteError
+
+    store, engine, emb, faults = faulty
+    faults.arm("upsert", ids=["f2"], message="disk full")  # batches [f0 f1] [f2 f3] [f4]: the 2nd fails
     with pytest.raises(PartialWriteError) as caught:
-        engine.add("u", facts, ids=[f"f{i}" for i in range(5)])
+        engine.add("u", FIVE, ids=FIVE_IDS)
     err = caught.value
     assert err.stored_ids == ["f0", "f1", "f4"] and err.unstored_ids == ["f2", "f3"]
     assert isinstance(err.__cause__, InjectedFault)
-    assert sorted(f.id for f in store.get("u", [f"f{i}" for i in range(5)])) == ["f0", "f1", "f4"]
+    assert sorted(f.id for f in store.get("u", FIVE_IDS)) == ["f0", "f1", "f4"]
     # Retrying the unstored ones is exact: every fact once, and recall agrees with a fresh engine.
-    store._facts._fail_id = None  # the disk has room again
-    engine.add("u", facts[2:4], ids=err.unstored_ids)
+    faults.disarm()  # the disk has room again
+    engine.add("u", FIVE[2:4], ids=err.unstored_ids)
     assert engine.count("u") == 5
-    assert _answers(engine) == _answers(_fresh(store, hash_embedder))
+    assert _answers(engine) == _answers(_fresh(store, emb))
 
 
-def test_an_add_that_fails_on_its_first_batch_raises_the_store_error_itself(hash_embedder) -> None:
-    store = ChromaStore.in_memory()
-    engine = RecallEngine(store=store, embedder=hash_embedder, config=CONFIG)
-    store._facts = FailingBatches(store._facts, fail_on=1)
+def test_an_add_that_fails_on_its_first_batch_raises_the_store_error_itself(faulty) -> None:
+    store, engine, emb, faults = faulty
+    faults.arm("upsert", times=1, message="disk full")
     with pytest.raises(InjectedFault):
         engine.add("u", ["User likes tea."])
     assert engine.count("u") == 0
 
 
-class FaultyCollection:
-    """A real Chroma collection whose calls fail as told: ``fail[(method, fact id)] = "before" | "after"``
-    (the call that touches that fact raises before doing its work, or after), ``reads_fail`` (every ``get``
-    raises: a store that went down)."""
-
-    def __init__(self, collection) -> None:
-        self._collection = collection
-        self.fail: dict[tuple[str, str], str] = {}
-        self.reads_fail = False
-        self.internal_errors = 0  # the next reads that fail with Chroma's InternalError
-        self._lock = threading.Lock()
-
-    def _call(self, method: str, **kwargs):
-        with self._lock:
-            when = next((w for (m, fid), w in self.fail.items()
-                         if m == method and any(i.endswith(f":{fid}") for i in kwargs.get("ids") or [])), None)
-        if when == "before":
-            raise InjectedFault(f"{method} failed before its work")
-        out = getattr(self._collection, method)(**kwargs)
-        if when == "after":
-            raise InjectedFault(f"{method} failed after its work")
-        return out
-
-    def upsert(self, **kwargs):
-        return self._call("upsert", **kwargs)
-
-    def update(self, **kwargs):
-        return self._call("update", **kwargs)
-
-    def delete(self, **kwargs):
-        return self._call("delete", **kwargs)
-
-    def get(self, **kwargs):
-        if self.reads_fail:
-            raise InjectedFault("get failed: the store is down")
-        if self.internal_errors:
-            from chromadb.errors import InternalError
-
-            self.internal_errors -= 1
-            raise InternalError("Error executing plan: Internal error: Error creating hnsw segment reader")
-        return self._collection.get(**kwargs)
-
-    def __getattr__(self, name):
-        return getattr(self._collection, name)
-
-
-@pytest.fixture
-def faulty(hash_embedder):
-    store = ChromaStore.in_memory()
-    store.max_batch_size = 2
-    store._facts = FaultyCollection(store._facts)
-    return store, RecallEngine(store=store, embedder=hash_embedder, config=CONFIG), hash_embedder
-
-
-FIVE = [f"User fact number {i} about tea" for i in range(5)]
-FIVE_IDS = [f"f{i}" for i in range(5)]
-
-
 def test_an_add_whose_batch_failed_after_landing_counts_it_as_stored(faulty) -> None:
     from memori_core import PartialWriteError
 
-    store, engine, emb = faulty
+    store, engine, emb, faults = faulty
     # batches [f0 f1] [f2 f3] [f4]: the second lands and then fails, the third fails before landing
-    store._facts.fail = {("upsert", "f2"): "after", ("upsert", "f4"): "before"}
+    faults.arm("upsert", "after", ids=["f2"])
+    faults.arm("upsert", "before", ids=["f4"])
     with pytest.raises(PartialWriteError) as caught:
         engine.add("u", FIVE, ids=FIVE_IDS)
     assert caught.value.stored_ids == ["f0", "f1", "f2", "f3"] and caught.value.unstored_ids == ["f4"]
@@ -316,8 +207,8 @@ def test_an_add_whose_batch_failed_after_landing_counts_it_as_stored(faulty) -> 
 
 
 def test_an_add_whose_only_batch_failed_after_landing_is_done(faulty) -> None:
-    store, engine, emb = faulty
-    store._facts.fail = {("upsert", "f0"): "after"}
+    store, engine, emb, faults = faulty
+    faults.arm("upsert", "after", ids=["f0"])
     assert engine.add("u", FIVE[:2], ids=FIVE_IDS[:2]) == ["f0", "f1"]  # the store's error, read back: all landed
     assert engine.count("u") == 2
     assert _answers(engine) == _answers(_fresh(store, emb))
@@ -326,44 +217,44 @@ def test_an_add_whose_only_batch_failed_after_landing_is_done(faulty) -> None:
 def test_an_add_that_cannot_be_read_back_reports_only_what_surely_landed(faulty) -> None:
     from memori_core import PartialWriteError
 
-    store, engine, emb = faulty
-    store._facts.fail = {("upsert", "f2"): "after"}
+    store, engine, emb, faults = faulty
+    faults.arm("upsert", "after", ids=["f2"])
     real_upsert = store._facts.upsert
 
     def upsert_then_go_down(**kwargs):
         try:
             return real_upsert(**kwargs)
         except InjectedFault:
-            store._facts.reads_fail = True  # the failure took the store down: nothing can be read back
+            faults.arm("get", message="get failed: the store is down")  # nothing can be read back
             raise
 
     store._facts.upsert = upsert_then_go_down
     with pytest.raises(PartialWriteError, match="read back failed") as caught:
         engine.add("u", FIVE, ids=FIVE_IDS)
     assert caught.value.stored_ids == ["f0", "f1", "f4"]  # the batches that returned
-    store._facts.reads_fail = False
+    faults.disarm("get")
     assert set(store.present("u", FIVE_IDS)) >= set(caught.value.stored_ids)
     assert _answers(engine) == _answers(_fresh(store, emb))
 
 
-def _stored_once_then_failing_update(store, engine, when: str) -> str:
+def _stored_once_then_failing_update(engine, faults, when: str) -> str:
     """Store "User likes green tea." once; its next sighting update will fail ``when``; returns its id."""
     engine.add("u", ["User likes green tea."])
     fid = engine.list("u")[0].id
-    store._facts.fail = {("update", fid): when}
+    faults.arm("update", when, ids=[fid])
     return fid
 
 
 def test_a_sighting_update_that_failed_after_landing_is_done(faulty) -> None:
-    store, engine, emb = faulty
-    fid = _stored_once_then_failing_update(store, engine, "after")
+    store, engine, emb, faults = faulty
+    fid = _stored_once_then_failing_update(engine, faults, "after")
     engine.add("u", ["User likes green tea."])  # seen again: times_seen 2, although the update raised
     assert engine.get("u", [fid])[0].times_seen == 2
     assert _answers(engine) == _answers(_fresh(store, emb))
 
 
 def test_delete_returns_the_ids_that_were_stored_once_each_in_order(faulty) -> None:
-    store, engine, emb = faulty
+    store, engine, emb, faults = faulty
     engine.add("u", FIVE, ids=FIVE_IDS)
     assert engine.delete("u", ["f3", "nope", "f1", "f3"]) == ["f3", "f1"]
     revision = store.revision("u")
@@ -377,9 +268,9 @@ def test_delete_returns_the_ids_that_were_stored_once_each_in_order(faulty) -> N
 def test_a_delete_that_fails_part_way_says_which_facts_are_gone(faulty) -> None:
     from memori_core import PartialDeleteError, PartialWriteError
 
-    store, engine, emb = faulty
+    store, engine, emb, faults = faulty
     engine.add("u", FIVE, ids=FIVE_IDS)
-    store._facts.fail = {("delete", "f2"): "before"}  # chunks [f0 f1] [f2 f3] [f4]: the second fails
+    faults.arm("delete", ids=["f2"])  # chunks [f0 f1] [f2 f3] [f4]: the second fails
     with pytest.raises(PartialDeleteError) as caught:
         engine.delete("u", FIVE_IDS)
     err = caught.value
@@ -387,17 +278,18 @@ def test_a_delete_that_fails_part_way_says_which_facts_are_gone(faulty) -> None:
     assert err.deleted_ids == ["f0", "f1"] and err.remaining_ids == ["f2", "f3", "f4"]
     assert sorted(store.present("u", FIVE_IDS)) == ["f2", "f3", "f4"]
     assert _answers(engine) == _answers(_fresh(store, emb))
-    store._facts.fail = {}
+    faults.disarm()
     assert engine.delete("u", err.remaining_ids) == ["f2", "f3", "f4"]  # deleting the rest again is exact
     assert engine.count("u") == 0
 
 
 def test_a_delete_whose_chunk_failed_after_deleting_is_done_and_one_that_failed_first_raises(faulty) -> None:
-    store, engine, emb = faulty
+    store, engine, emb, faults = faulty
     engine.add("u", FIVE, ids=FIVE_IDS)
-    store._facts.fail = {("delete", "f0"): "after"}
+    faults.arm("delete", "after", ids=["f0"])
     assert engine.delete("u", ["f0", "f1"]) == ["f0", "f1"]
-    store._facts.fail = {("delete", "f2"): "before"}
+    faults.disarm()
+    faults.arm("delete", ids=["f2"])
     with pytest.raises(InjectedFault):
         engine.delete("u", ["f2", "f3"])  # nothing deleted: the store's own error
     assert sorted(store.present("u", FIVE_IDS)) == ["f2", "f3", "f4"]
@@ -407,15 +299,15 @@ def test_a_delete_whose_chunk_failed_after_deleting_is_done_and_one_that_failed_
 def test_an_add_whose_sightings_fail_after_its_new_facts_landed_names_both(faulty) -> None:
     from memori_core import PartialWriteError
 
-    store, engine, emb = faulty
-    seen_id = _stored_once_then_failing_update(store, engine, "before")
+    store, engine, emb, faults = faulty
+    seen_id = _stored_once_then_failing_update(engine, faults, "before")
     with pytest.raises(PartialWriteError) as caught:
         engine.add("u", ["User walks the dog at 7.", "User likes green tea."])
     err = caught.value
     assert seen_id in err.unstored_ids and len(err.stored_ids) == 1 and isinstance(err.__cause__, InjectedFault)
     assert engine.get("u", err.stored_ids)[0].content == "User walks the dog at 7."
     assert engine.get("u", [seen_id])[0].times_seen == 1
-    store._facts.fail = {}
+    faults.disarm()
     engine.add("u", ["User likes green tea."])  # adding the unstored one again is exact
     assert engine.get("u", [seen_id])[0].times_seen == 2 and engine.count("u") == 2
     assert _answers(engine) == _answers(_fresh(store, emb))
@@ -424,9 +316,9 @@ def test_an_add_whose_sightings_fail_after_its_new_facts_landed_names_both(fault
 def test_an_add_whose_supersede_delete_fails_says_every_fact_is_stored(faulty) -> None:
     from memori_core import PartialWriteError
 
-    store, engine, emb = faulty
+    store, engine, emb, faults = faulty
     engine.add("u", FIVE, ids=FIVE_IDS)
-    store._facts.fail = {("delete", "f1"): "before"}
+    faults.arm("delete", ids=["f1"])
     with pytest.raises(PartialWriteError, match="superseded facts failed") as caught:
         engine.add("u", ["User moved to Porto."], ids=["porto"], supersedes=["f1"])
     assert caught.value.stored_ids == ["porto"] and caught.value.unstored_ids == []
@@ -436,8 +328,8 @@ def test_an_add_whose_supersede_delete_fails_says_every_fact_is_stored(faulty) -
 
 
 def test_an_add_that_stores_nothing_raises_the_store_error_itself(faulty) -> None:
-    store, engine, emb = faulty
-    store._facts.fail = {("upsert", "f0"): "before"}
+    store, engine, emb, faults = faulty
+    faults.arm("upsert", ids=["f0"])
     with pytest.raises(InjectedFault):
         engine.add("u", FIVE[:2], ids=FIVE_IDS[:2])
     assert engine.count("u") == 0
@@ -446,11 +338,11 @@ def test_an_add_that_stores_nothing_raises_the_store_error_itself(faulty) -> Non
 def test_reads_that_chroma_fails_internally_are_tried_again(faulty) -> None:
     from chromadb.errors import InternalError
 
-    store, engine, emb = faulty
+    store, engine, emb, faults = faulty
     engine.add("u", FIVE, ids=FIVE_IDS)
-    store._facts.internal_errors = 2  # a server racing its own segment flush, twice
+    faults.arm("get", error=InternalError, message=HNSW_RACE, times=2)  # a server racing its own segment flush, twice
     assert store.present("u", ["f1", "nope"]) == ["f1"]
     assert [f.id for f in store.get("u", ["f2"])] == ["f2"]
-    store._facts.internal_errors = 3  # three in a row: the error is the caller's
+    faults.arm("get", error=InternalError, message=HNSW_RACE, times=3)  # three in a row: the error is the caller's
     with pytest.raises(InternalError):
         store.present("u", ["f1"])
