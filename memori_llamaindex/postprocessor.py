@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
 
 from llama_index.core.bridge.pydantic import Field
 from llama_index.core.postprocessor.types import BaseNodePostprocessor

@@ -225,13 +225,13 @@ def shared_engine(seed: Any, what: str, config: Any = None) -> Iterator[Any]:
 
 
 def ungated_engine(embedder: Any = None, *, store: Any = None, **config: Any) -> Any:
-    """An engine with every gate off (``RecallConfig(relevance_threshold=None, **config)``): it recalls everything
+    """An engine with every gate off (``RecallConfig(gate="off", **config)``): it recalls everything
     it holds, best first; for tests of what can be recalled at all, or of plumbing, with the hashing embedder,
     whose cosines mean nothing to the relevance gate. Over ``store`` (default: a new in-memory Chroma store) with
     ``embedder`` (default: a new :class:`HashEmbedder`)."""
     return RecallEngine(store=store if store is not None else ChromaStore.in_memory(),
                         embedder=embedder if embedder is not None else HashEmbedder(),
-                        config=RecallConfig(relevance_threshold=None, **config))
+                        config=RecallConfig(gate="off", **config))
 
 
 def stored(engine: Any, entity_id: str, limit: int = 100) -> list[str]:

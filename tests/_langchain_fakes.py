@@ -9,8 +9,6 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
 from pydantic import Field
 
-from _faults import break_store  # noqa: F401 - re-exported: the LangChain adapter tests import it from here
-
 
 class RecordingChatModel(GenericFakeChatModel):
     """``GenericFakeChatModel`` that keeps every message list it receives and supports ``bind_tools``."""

@@ -39,7 +39,7 @@ class RecordingEngine(RecallEngine):
 def recording_engine(entity_id: str = "u1") -> RecordingEngine:
     """FACTS for ``entity_id`` over the hashing embedder, recalled without a gate (the tests check what
     recall is asked and that the block reaches the model, not the hashing embedder's cosines)."""
-    engine = RecordingEngine(ChromaStore.in_memory(), HashEmbedder(), RecallConfig(relevance_threshold=None))
+    engine = RecordingEngine(ChromaStore.in_memory(), HashEmbedder(), RecallConfig(gate="off"))
     engine.add(entity_id, FACTS)
     engine.recalls.clear()
     return engine
@@ -48,7 +48,7 @@ def recording_engine(entity_id: str = "u1") -> RecordingEngine:
 def minilm_engine(minilm: Any, entity_id: str = "u1", **config: Any) -> RecordingEngine:
     """FACTS for ``entity_id`` with the real MiniLM and no relevance gate (the gate is tuned separately:
     the follow-up's best cosine, 0.15 with its context, stays under today's gate)."""
-    engine = RecordingEngine(ChromaStore.in_memory(), minilm, RecallConfig(relevance_threshold=None, **config))
+    engine = RecordingEngine(ChromaStore.in_memory(), minilm, RecallConfig(gate="off", **config))
     engine.add(entity_id, FACTS)
     engine.recalls.clear()
     return engine

@@ -64,7 +64,7 @@ def engine(hash_embedder: HashEmbedder) -> RecallEngine:
 
 @pytest.fixture
 def ungated(hash_embedder: HashEmbedder) -> RecallEngine:
-    """``engine`` with every gate off (``relevance_threshold=None``): it recalls everything, best first (the
+    """``engine`` with every gate off (``gate="off"``): it recalls everything, best first (the
     hashing embedder's cosines mean nothing to the relevance gate); see ``_helpers.ungated_engine``."""
     return ungated_engine(hash_embedder)
 

@@ -27,8 +27,9 @@ from llama_index.core.schema import MetadataMode, NodeWithScore, TextNode
 
 import memori_langchain as lc
 import memori_llamaindex as li
+from _faults import break_store
 from _helpers import HashEmbedder
-from _langchain_fakes import break_store, recall_model_capture_graph, replies
+from _langchain_fakes import recall_model_capture_graph, replies
 import memori_core.adapter_args
 import memori_core.failopen
 from memori_core import ChromaStore, RecallConfig, RecallEngine

@@ -92,7 +92,7 @@ def test_langchain_queries_use_embed_query_and_facts_embed_documents():
 
 def test_engine_with_langchain_fake_recalls_the_exact_fact():
     engine = RecallEngine(store=ChromaStore.in_memory(), embedder=DeterministicFakeEmbedding(size=32),
-                          config=RecallConfig.memori_compat(relevance_threshold=None))
+                          config=RecallConfig.memori_compat(gate="off"))
     engine.add("u", ["User is allergic to peanuts", "User lives in Berlin", "User plays the piano"])
     top = engine.recall("User lives in Berlin", "u", 3)
     assert top[0].content == "User lives in Berlin"
@@ -127,7 +127,7 @@ def test_llamaindex_queries_use_the_query_embedding():
 def test_engine_with_llamaindex_mock_ranks_by_the_lexical_part_alone():
     """Constant vectors give every fact cosine 1, so BM25 alone decides the order."""
     engine = RecallEngine(store=ChromaStore.in_memory(), embedder=MockEmbedding(embed_dim=8),
-                          config=RecallConfig.memori_compat(relevance_threshold=None))
+                          config=RecallConfig.memori_compat(gate="off"))
     engine.add("u", ["User plays the piano", "User is allergic to peanuts", "User likes peanut butter cookies"])
     top = engine.recall("peanuts allergy", "u", 3)
     assert [f.content for f in top][0] == "User is allergic to peanuts"

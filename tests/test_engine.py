@@ -283,7 +283,7 @@ def facts_store() -> Iterator[ChromaStore]:
 
 
 @pytest.mark.parametrize("config", [
-    RecallConfig(relevance_threshold=None),
+    RecallConfig(gate="off"),
     RecallConfig(gate="threshold", relevance_threshold=0.1),
     RecallConfig(gate="threshold", relevance_threshold=0.3),
     RecallConfig(),  # the relevance gate
@@ -331,7 +331,7 @@ def core_facts_store() -> Iterator[ChromaStore]:
 
 
 @pytest.mark.parametrize("config", [
-    RecallConfig(relevance_threshold=None),
+    RecallConfig(gate="off"),
     RecallConfig(gate="threshold", relevance_threshold=0.3),
     RecallConfig(),  # the relevance gate
     RecallConfig(core_limit=1),
@@ -369,7 +369,7 @@ def test_threshold_gate_filters_weak_matches() -> None:
     report = eng.explain("quantum chromodynamics", "u1", limit=len(FACTS))
     assert {c.reason for c in report.candidates} == {"below threshold"}
     # The same ranking with the threshold off returns every fact: the threshold did the filtering.
-    loose = RecallEngine(store=eng.store, embedder=HashEmbedder(), config=cfg.replace(relevance_threshold=None))
+    loose = RecallEngine(store=eng.store, embedder=HashEmbedder(), config=cfg.replace(gate="off"))
     assert len(loose.recall("quantum chromodynamics", "u1", limit=len(FACTS))) == len(FACTS)
 
 

@@ -149,7 +149,7 @@ def test_load_memory_missing_file(tmp_path: Path) -> None:
 def test_facts_are_added_by_session_with_role_and_session_metadata(memory_file: Path) -> None:
     memory = load_memory(memory_file)[0]
     engine = RecallEngine(store=ChromaStore.in_memory(), embedder=WordHashEmbedder(),
-                          config=RecallConfig(relevance_threshold=None, neighbour_weight=0.0))
+                          config=RecallConfig(gate="off", neighbour_weight=0.0))
     add_memory(engine, memory)
     assert engine.count(memory.entity_id) == len(memory.facts)
     top = engine.recall("Lisbon has lovely tiled streets", memory.entity_id, 1)[0]

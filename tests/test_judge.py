@@ -270,7 +270,7 @@ def test_core_facts_are_still_appended(fresh_seeded: RecallEngine) -> None:
 
 def test_the_judge_is_not_called_when_there_is_nothing_to_judge(seeded: RecallEngine) -> None:
     judge = Recorder()
-    ungated = judged_engine(seeded.store, judge, RecallConfig(relevance_threshold=None))
+    ungated = judged_engine(seeded.store, judge, RecallConfig(gate="off"))
     assert len(ungated.recall(HAM, "u")) == len(FACTS)
     assert ungated.explain(HAM, "u").gate == "off"
     judged = judged_engine(seeded.store, judge)

@@ -14,7 +14,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
 
-from _langchain_fakes import break_store, replies
+from _faults import break_store
+from _langchain_fakes import replies
 from _recording import SHELLFISH, TURN_1, TURN_2, minilm_engine, recording_engine
 from memori_langchain import (
     MemoriContextInjector,

@@ -12,8 +12,9 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
 
+from _faults import break_store
 from _helpers import seeded_fixtures
-from _langchain_fakes import break_store, replies
+from _langchain_fakes import replies
 from memori_core import RecallEngine
 from memori_core.context import OPEN_TAG
 from memori_langchain import MemoriState, memori_recall_node, with_memori_context

@@ -9,8 +9,9 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langchain_core.prompt_values import ChatPromptValue
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 
+from _faults import break_store
 from _helpers import seeded_fixtures
-from _langchain_fakes import FailingEmbedder, break_store, replies
+from _langchain_fakes import FailingEmbedder, replies
 from memori_core import ChromaStore, RecallEngine
 from memori_core.context import OPEN_TAG
 from memori_langchain import MemoriContextInjector

@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 import os
 import subprocess
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -14,8 +13,9 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 
-from _helpers import HashEmbedder, left_unchanged
-from _langchain_fakes import break_store, replies
+from _faults import break_store
+from _helpers import seeded_fixtures
+from _langchain_fakes import replies
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.context import OPEN_TAG
 from memori_langchain import MemoriMiddleware
@@ -45,24 +45,10 @@ def _seed(engine: RecallEngine) -> RecallEngine:
     return engine
 
 
-def _seeded_open() -> RecallEngine:
-    """Alice's and Bob's facts, recalled without a gate: these tests are about where the block
-    goes and whose facts it holds, and the hash embedder's cosines mean nothing to the relevance gate."""
-    config = RecallConfig(relevance_threshold=None)
-    return _seed(RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=config))
-
-
-@pytest.fixture(scope="module")
-def seeded() -> Iterator[RecallEngine]:
-    """``_seeded_open()``, shared by the tests that only read it (checked at teardown);
-    a test that writes (capture) or breaks the store takes ``fresh_seeded``."""
-    with left_unchanged(_seeded_open(), "the shared seeded engine") as shared:
-        yield shared
-
-
-@pytest.fixture
-def fresh_seeded() -> RecallEngine:
-    return _seeded_open()
+# Alice's and Bob's facts, recalled without a gate: these tests are about where the block goes and whose facts it
+# holds, and the hash embedder's cosines mean nothing to the relevance gate. ``seeded`` is shared by the tests that
+# only read it (checked at teardown); a test that writes (capture) or breaks the store takes ``fresh_seeded``.
+seeded, fresh_seeded = seeded_fixtures(_seed, RecallConfig(gate="off"))
 
 
 @pytest.fixture

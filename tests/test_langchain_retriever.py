@@ -9,8 +9,8 @@ import pytest
 from langchain_core.runnables import RunnableLambda
 from langchain_tests.integration_tests import RetrieversIntegrationTests
 
+from _faults import break_store
 from _helpers import seeded_fixtures
-from _langchain_fakes import break_store
 from memori_core import RecallEngine
 from memori_langchain import MemoriRetriever
 

@@ -14,13 +14,15 @@ from llama_index.core.llms.mock import MockFunctionCallingLLM, MockLLM
 from llama_index.core.memory import Memory
 from llama_index.core.tools import FunctionTool
 
+from _faults import break_store
 from _recording import SHELLFISH, TURN_1, TURN_2, minilm_engine, recording_engine
 from memori_llamaindex import MemoriMemoryBlock
 from memori_llamaindex._common import user_query_and_context
-from test_llamaindex_memory_block import Recorder, close_chat_stores  # noqa: F401 - an autouse fixture
+from test_llamaindex_memory_block import Recorder
 
 # FunctionAgent's constructor inspects its own pydantic fields (a framework-internal deprecation).
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:inspect")
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning:inspect"),
+              pytest.mark.usefixtures("close_chat_stores")]
 
 IMAGE = ImageBlock(url="https://example.invalid/menu.png")
 
@@ -142,8 +144,7 @@ async def test_chat_engine_async_second_turn_reads_the_first():
 
 async def test_block_with_context_still_fails_open(caplog: pytest.LogCaptureFixture):
     engine = recording_engine()
-    engine.store._client.delete_collection(engine.store._facts.name)  # noqa: SLF001 - a real store failure
-    engine.clear_cache()
+    break_store(engine)
     block = MemoriMemoryBlock(engine=engine, entity_id="u1")
     with caplog.at_level(logging.WARNING, logger="memori_llamaindex"):
         assert await block.aget([user(TURN_1), user(TURN_2)]) == ""

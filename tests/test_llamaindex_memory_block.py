@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import chromadb
@@ -16,38 +15,16 @@ from llama_index.core.llms.mock import MockFunctionCallingLLM, MockLLM
 from llama_index.core.memory import BaseMemoryBlock, Memory
 from llama_index.core.tools import FunctionTool
 
-from _helpers import shared_engine
+from _faults import break_store
+from _helpers import seeded_fixtures
 from memori_core import RecallEngine
 from memori_llamaindex import MemoriMemoryBlock
 
 PEANUTS = "User is allergic to peanuts."
 
 # FunctionAgent's constructor inspects its own pydantic fields (a framework-internal deprecation).
-pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:inspect")
-
-
-@pytest.fixture(autouse=True)
-def close_chat_stores(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Close the SQLite chat store that each ``Memory.from_defaults()`` opens (llama_index never closes it).
-
-    Left open, each store's aiosqlite connection is finalised by the garbage
-    collector during some later test; its worker thread then answers an event
-    loop that test has closed ("RuntimeError: Event loop is closed", reported
-    as PytestUnhandledThreadExceptionWarning against the postprocessor tests).
-    """
-    from llama_index.core.storage.chat_store import sql
-
-    engines: list[Any] = []
-    create = sql.create_async_engine
-
-    def tracked(*args: Any, **kwargs: Any) -> Any:
-        engines.append(create(*args, **kwargs))
-        return engines[-1]
-
-    monkeypatch.setattr(sql, "create_async_engine", tracked)
-    yield
-    for async_engine in engines:
-        asyncio.run(async_engine.dispose())
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning:inspect"),
+              pytest.mark.usefixtures("close_chat_stores")]
 
 
 def _fill(engine: RecallEngine) -> RecallEngine:
@@ -56,27 +33,14 @@ def _fill(engine: RecallEngine) -> RecallEngine:
     return engine
 
 
-@pytest.fixture(scope="module")
-def filled() -> Iterator[RecallEngine]:
-    """Alice's and Bob's facts under the shipped config, shared by the tests that only read them
-    (checked at teardown); a test that writes or breaks the store takes ``fresh_filled``."""
-    yield from shared_engine(_fill, "the shared filled engine")
-
-
-@pytest.fixture
-def fresh_filled(engine: RecallEngine) -> RecallEngine:
-    return _fill(engine)
+# Alice's and Bob's facts under the shipped config, shared by the tests that only read them (checked at
+# teardown); a test that writes or breaks the store takes ``fresh_filled``.
+filled, fresh_filled = seeded_fixtures(_fill)
 
 
 def memory_for(engine: RecallEngine, entity_id: str, session_id: str = "s1", **block_kwargs: Any) -> Memory:
     block = MemoriMemoryBlock(engine=engine, entity_id=entity_id, **block_kwargs)
     return Memory.from_defaults(session_id=session_id, memory_blocks=[block])
-
-
-def break_store(engine: RecallEngine) -> None:
-    """Drop the Chroma collection under the engine: the next load fails inside chromadb."""
-    engine.store._client.delete_collection(engine.store._facts.name)  # noqa: SLF001 - a real store failure
-    engine.clear_cache()
 
 
 class Recorder:

@@ -87,7 +87,7 @@ def test_k_is_respected() -> None:
 
 def test_nodes_without_a_score_rank_by_their_words_only() -> None:
     nodes = scored([("Lives in New York City.", 0.2), ("Favorite color is blue.", None)])
-    cfg = RecallConfig(relevance_threshold=None)
+    cfg = RecallConfig(gate="off")
     out = MemoriHybridPostprocessor(config=cfg).postprocess_nodes(nodes, query_str="blue")
     w_cos, w_lex = fusion_weights(1, cfg)
     assert texts(out) == ["Favorite color is blue.", "Lives in New York City."]
@@ -108,7 +108,7 @@ def test_gate_filters_weak_nodes(config: RecallConfig) -> None:
     nodes = scored([("Likes pizza.", 0.9), ("Owns a bicycle.", 0.05)])
     out = MemoriHybridPostprocessor(config=config).postprocess_nodes(nodes, query_str="what do I like to eat")
     assert texts(out) == ["Likes pizza."]
-    no_threshold = MemoriHybridPostprocessor(config=config.replace(relevance_threshold=None))
+    no_threshold = MemoriHybridPostprocessor(config=config.replace(gate="off"))
     assert len(no_threshold.postprocess_nodes(nodes, query_str="what do I like to eat")) == 2
 
 
@@ -123,7 +123,7 @@ def test_without_a_query_nodes_are_ordered_by_score_and_not_rescored(bundle: Que
 
 def test_pool_sizing_follows_the_engine() -> None:
     pairs = [(f"note number {i}", 0.5 - 0.001 * i) for i in range(59)] + [("favorite color blue", 0.441)]
-    dense = RecallConfig(pool="dense", relevance_threshold=None)
+    dense = RecallConfig(pool="dense", gate="off")
 
     def top(cfg: RecallConfig) -> list[str]:
         return texts(MemoriHybridPostprocessor(k=1, config=cfg).postprocess_nodes(scored(pairs), query_str="blue"))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 
 import chromadb
 import pytest
@@ -12,8 +11,9 @@ from llama_index.core.llms.mock import MockLLM
 from llama_index.core.query_engine import RetrieverQueryEngine
 from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle, TextNode
 
-from _helpers import HashEmbedder, left_unchanged
-from memori_core import ChromaStore, RecallConfig, RecallEngine
+from _faults import break_store
+from _helpers import seeded_fixtures
+from memori_core import RecallConfig, RecallEngine
 from memori_llamaindex import MemoriRetriever
 
 ALICE_FACTS = [
@@ -24,34 +24,17 @@ ALICE_FACTS = [
 BOB_FACTS = ["User is allergic to shellfish.", "User lives in Oslo."]
 
 
-def _filled() -> RecallEngine:
-    """Two users' facts, recalled without a gate: these tests are about the retriever's plumbing
-    (nodes, metadata, top k, whose facts), and the hash embedder's cosines mean nothing to the relevance gate."""
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(),
-                          config=RecallConfig(relevance_threshold=None))
+def _fill(engine: RecallEngine) -> RecallEngine:
     engine.add("alice", ALICE_FACTS, created_at="2026-05-01T09:30:00Z")
     engine.add("bob", BOB_FACTS, created_at="2026-06-12T18:05:00Z")
     return engine
 
 
-@pytest.fixture(scope="module")
-def filled() -> Iterator[RecallEngine]:
-    """``_filled()``, shared by the module's tests that only read it (checked at teardown)."""
-    with left_unchanged(_filled(), "the shared filled engine") as engine:
-        yield engine
-
-
-@pytest.fixture
-def fresh_filled() -> RecallEngine:
-    """``_filled()`` of one's own, for a test that writes, patches or breaks it."""
-    return _filled()
-
-
-def break_store(engine: RecallEngine) -> None:
-    """Drop the Chroma collection under the engine: the next load fails inside chromadb."""
-    store = engine.store
-    store._client.delete_collection(store._facts.name)  # noqa: SLF001 - a real store failure
-    engine.clear_cache()
+# Two users' facts, recalled without a gate: these tests are about the retriever's plumbing (nodes, metadata,
+# top k, whose facts), and the hash embedder's cosines mean nothing to the relevance gate. ``filled`` is shared
+# by the tests that only read it (checked at teardown); a test that writes, patches or breaks it takes
+# ``fresh_filled``.
+filled, fresh_filled = seeded_fixtures(_fill, RecallConfig(gate="off"))
 
 
 def test_is_a_llamaindex_retriever(filled: RecallEngine) -> None:

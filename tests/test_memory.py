@@ -26,7 +26,7 @@ from memori_core.validate import iso_to_ts
 from test_cache import PLAIN, STEMMED, World, assert_same, rebuild, snapshot
 from test_snapshots import gaussian_embedder
 
-OPEN = RecallConfig(relevance_threshold=None)
+OPEN = RecallConfig(gate="off")
 
 
 # -- registry -----------------------------------------------------------------------

@@ -4,7 +4,7 @@ Both sides get the same facts, the same embeddings and the same query
 vector; Memori reads them through a small in-test driver (the interface its
 search code calls), our engine through a real in-memory Chroma store and an
 embedder that returns the pre-made vectors. With
-``RecallConfig.memori_compat(relevance_threshold=None)`` the ids, their order
+``RecallConfig.memori_compat(gate="off")`` the ids, their order
 and the rank scores must agree.
 """
 
@@ -179,7 +179,7 @@ def test_memori_compat_matches_upstream_search_facts_on_random_cases(upstream, l
     """420 random cases: 60 random memories (1..300 facts), 7 random queries and limits each."""
     rng = random.Random(20260501)
     nrng = np.random.default_rng(20260501)
-    engine = _engine(lookup, RecallConfig.memori_compat(relevance_threshold=None))
+    engine = _engine(lookup, RecallConfig.memori_compat(gate="off"))
     stats = {"cases": 0, "short": 0, "long": 0, "lex_reordered": 0, "pool_cut": 0, "no_query_tokens": 0}
     for m in range(60):
         memory = make_facts(rng, nrng)
@@ -212,7 +212,7 @@ def test_parity_when_only_the_most_recent_rows_are_scored(upstream, lookup):
     rng = random.Random(7)
     nrng = np.random.default_rng(7)
     for dense_limit in (1, 5, 37, 120):
-        engine = _engine(lookup, RecallConfig.memori_compat(relevance_threshold=None, dense_limit=dense_limit))
+        engine = _engine(lookup, RecallConfig.memori_compat(gate="off", dense_limit=dense_limit))
         for m in range(4):
             memory = make_facts(rng, nrng, n_facts=rng.randint(dense_limit, 200))
             entity = f"recent-{dense_limit}-{m}"
@@ -242,7 +242,7 @@ def test_parity_when_only_the_most_recent_rows_are_scored(upstream, lookup):
 def test_env_lexical_weights_match_upstream(upstream, lookup, monkeypatch, lex_weight, lex_weight_short):
     monkeypatch.setenv("MEMORI_RECALL_LEX_WEIGHT", lex_weight)
     monkeypatch.setenv("MEMORI_RECALL_LEX_WEIGHT_SHORT", lex_weight_short)
-    config = RecallConfig.from_env(base=RecallConfig.memori_compat(relevance_threshold=None))
+    config = RecallConfig.from_env(base=RecallConfig.memori_compat(gate="off"))
     # Upstream reads the same variables on every search_facts call.
     lexical = upstream._lexical
     for query in ("coffee", "coffee jazz", "coffee jazz piano", "the of and", "Berlin marathon 2024 km running"):

@@ -176,7 +176,7 @@ def test_confident_gate_also_keeps_facts_within_the_band_of_the_best_score() -> 
 
 def test_relevance_threshold_none_turns_the_relevance_gate_off() -> None:
     s = _relevance_scores([0.1, 0.05], [0.1, 0.05])
-    assert select(s, 2, RecallConfig(relevance_threshold=None)).tolist() == [0, 1]
+    assert select(s, 2, RecallConfig(gate="off")).tolist() == [0, 1]
     assert select(s, 2, RecallConfig()).tolist() == []
 
 

@@ -60,7 +60,7 @@ POOL_SCORES = [0.5 - 0.001 * i for i in range(60)]
 
 
 def test_dense_pool_is_sized_like_the_engines() -> None:
-    dense = RecallConfig(pool="dense", relevance_threshold=None)
+    dense = RecallConfig(pool="dense", gate="off")
     # limit 1 -> pool max(1, min(60, max(10, 50))) = 50: the last candidate is never scored.
     assert rerank("blue", POOL_TEXTS, POOL_SCORES, limit=1, config=dense)[0].index == 0
     # A larger floor brings it into the pool, where its words win.
@@ -69,7 +69,7 @@ def test_dense_pool_is_sized_like_the_engines() -> None:
 
 
 def test_union_pool_adds_the_best_lexical_candidates_like_the_engine() -> None:
-    union = RecallConfig(pool="union", relevance_threshold=None)
+    union = RecallConfig(pool="union", gate="off")
     best = rerank("blue", POOL_TEXTS, POOL_SCORES, limit=1, config=union)[0]
     assert best.index == 59 and best.lexical == 1.0
 
@@ -82,7 +82,7 @@ def test_blank_query_ranks_by_cosine_alone() -> None:
 
 
 def test_missing_or_non_finite_scores_count_as_zero_cosine() -> None:
-    ranked = rerank("pizza", TEXTS, [None, math.nan, None], limit=3, config=RecallConfig(relevance_threshold=None))
+    ranked = rerank("pizza", TEXTS, [None, math.nan, None], limit=3, config=RecallConfig(gate="off"))
     assert ranked[0].index == 2
     assert [r.cosine for r in ranked] == [0.0, 0.0, 0.0]
     w_cos, w_lex = fusion_weights(1, RecallConfig())
@@ -100,7 +100,7 @@ def test_gate_drops_weak_candidates_unless_disabled(cfg: RecallConfig) -> None:
 
 
 def test_ties_keep_input_order() -> None:
-    cfg = RecallConfig(relevance_threshold=None)
+    cfg = RecallConfig(gate="off")
     ranked = rerank("zebra", ["a one", "b two", "c three"], [0.5, 0.5, 0.5], limit=3, config=cfg)
     assert [r.index for r in ranked] == [0, 1, 2]
 

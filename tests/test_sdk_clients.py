@@ -168,7 +168,7 @@ def _stock(engine: RecallEngine) -> RecallEngine:
 # Two entities' facts, recalled without a gate: these tests check what reaches each SDK's request and whose facts
 # it holds; the hash embedder's cosines mean nothing to the relevance gate (``test_relevance_gate_is_applied``
 # covers the gate). ``stocked`` is shared by the tests that only recall (checked unchanged at teardown).
-stocked, fresh_stocked = seeded_fixtures(_stock, RecallConfig(relevance_threshold=None))
+stocked, fresh_stocked = seeded_fixtures(_stock, RecallConfig(gate="off"))
 
 
 @pytest.fixture
@@ -254,7 +254,7 @@ def test_relevance_gate_is_applied(hash_embedder: Any, config: RecallConfig) -> 
     engine.add("u1", FACTS)
     kwargs = {"messages": [{"role": "user", "content": "what about my orchestra schedule next week"}]}
     assert MemoriRecall(engine, entity_id="u1").apply(kwargs, provider="openai") == kwargs
-    loose = RecallEngine(ChromaStore.in_memory(), hash_embedder, config.replace(relevance_threshold=None))
+    loose = RecallEngine(ChromaStore.in_memory(), hash_embedder, config.replace(gate="off"))
     loose.add("u1", FACTS)
     assert MemoriRecall(loose, entity_id="u1").apply(kwargs, provider="openai") != kwargs
 

@@ -29,7 +29,7 @@ def http_engine(server: tuple[str, int], collection: str, **cfg: object) -> Reca
     return RecallEngine(
         store=ChromaStore.http(host=host, port=port, collection=collection),
         embedder=HashEmbedder(),
-        config=RecallConfig(relevance_threshold=None, **cfg),  # type: ignore[arg-type]
+        config=RecallConfig(gate="off", **cfg),  # type: ignore[arg-type]
     )
 
 

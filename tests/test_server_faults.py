@@ -25,7 +25,7 @@ from memori_core import ChromaStore, RecallConfig, RecallEngine
 pytestmark = [pytest.mark.server, pytest.mark.slow,
               pytest.mark.skipif(os.name != "posix", reason="needs SIGSTOP / SIGKILL")]
 
-OPEN = RecallConfig(relevance_threshold=None)
+OPEN = RecallConfig(gate="off")
 QUERIES = ["tea", "dog walk", "Lisbon", "note about music"]
 WORDS = ["tea", "dog", "walk", "Lisbon", "music", "cello", "green", "Monday", "note", "home"]
 

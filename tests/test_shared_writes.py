@@ -24,7 +24,7 @@ from _faults import Faults
 from _helpers import CountingStore
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 
-OPEN = RecallConfig(relevance_threshold=None)
+OPEN = RecallConfig(gate="off")
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 QUERIES = ["tea", "dog walk", "cello music", "Lisbon home", "note"]
@@ -182,7 +182,7 @@ from _helpers import CountingStore
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 tag = sys.argv[1]
 store = ChromaStore.http(host={host!r}, port={port}, collection={collection!r}, timeout=60)  # a busy CI machine
-eng = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+eng = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(gate="off"))
 for i in range(25):
     eng.add("u", f"User {{tag}} note {{i}} about tea.", session_id=tag)
     eng.recall("tea note", "u")

@@ -23,7 +23,7 @@ from memori_core.cache import snapshot_files as snapshots_mod
 from memori_core.cache.snapshot_files import SnapshotFiles, snapshot_name
 
 ROOT = Path(__file__).resolve().parent.parent
-OPEN = RecallConfig(relevance_threshold=None)
+OPEN = RecallConfig(gate="off")
 WORDS = (
     "apple banana cherry tea coffee hiking kite lemon mango night ocean piano quilt running sushi jazz "
     "cello dog walk Lisbon Kyoto garden chess yoga"
@@ -101,7 +101,7 @@ CHILD = textwrap.dedent(
     from test_snapshots import CountingStore, answers
 
     store = CountingStore(path=sys.argv[1], snapshots=sys.argv[2] == "1")
-    engine = RecallEngine(store=store, embedder=lambda texts: None, config=RecallConfig(relevance_threshold=None))
+    engine = RecallEngine(store=store, embedder=lambda texts: None, config=RecallConfig(gate="off"))
     out = answers(engine)
     out["loads"] = store.loads
     out["from_snapshot"] = store.snapshots.loaded if store.snapshots is not None else 0

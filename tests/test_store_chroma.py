@@ -41,7 +41,7 @@ def test_add_splits_batches_beyond_chromas_max_batch_size() -> None:
     assert store.max_batch_size < 6000, "the test must exceed Chroma's batch limit to mean anything"
     n = store.max_batch_size + 600
     facts = [f"fact number {i} tag{i % 97}" for i in range(n)]
-    eng = RecallEngine(store=store, embedder=HashEmbedder(dim=8), config=RecallConfig(relevance_threshold=None),
+    eng = RecallEngine(store=store, embedder=HashEmbedder(dim=8), config=RecallConfig(gate="off"),
                        embed_batch_size=4096)
     ids = eng.add("bulk", facts)
     assert len(ids) == n and len(set(ids)) == n
@@ -50,7 +50,7 @@ def test_add_splits_batches_beyond_chromas_max_batch_size() -> None:
     eng.add("bulk", facts[:10] + facts[-10:])
     assert eng.count("bulk") == n
     # A fresh engine loads the entity in pages and scores every row.
-    fresh = RecallEngine(store=store, embedder=HashEmbedder(dim=8), config=RecallConfig(relevance_threshold=None))
+    fresh = RecallEngine(store=store, embedder=HashEmbedder(dim=8), config=RecallConfig(gate="off"))
     report = fresh.explain("fact number 6000", "bulk", limit=3)
     assert report.rows_scored == n
     assert sum(f.times_seen for f in store.get("bulk", [ids[0], ids[-1], ids[100]])) == 5
@@ -210,7 +210,7 @@ def test_rows_written_in_the_per_key_layout_are_read_as_before() -> None:
     assert got["b"].expires_at == "2030-01-01T00:00:00+00:00" and got["b"].metadata == {}
     columns = store.load_entity("u1").columns
     assert sorted(columns.ids) == ["a", "b"]
-    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(gate="off"))
     assert [f.id for f in engine.recall("tea", "u1", limit=1)] == ["a"]
     # Rewriting an old row (Chroma merges metadata keys) stores it in the new layout, which wins.
     from dataclasses import replace
@@ -225,7 +225,7 @@ def test_a_text_too_long_for_the_record_is_kept_as_the_document_and_reads_back()
     from memori_core.store.chroma import INLINE_TEXT_BYTES
 
     store = ChromaStore.in_memory()
-    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(relevance_threshold=None))
+    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(gate="off"))
     long_text = "User wrote: " + "é" * INLINE_TEXT_BYTES  # short in characters, too long in UTF-8 bytes
     engine.add("u1", [long_text, "User likes tea."], ids=["long", "short"])
     raw = store._facts.get(ids=[_chroma_id("u1", "long")], include=["metadatas", "documents"])  # noqa: SLF001

@@ -187,7 +187,7 @@ def test_chinese_query_gets_a_lexical_score_in_unicode_mode_only(hash_embedder):
         engine = RecallEngine(
             store=ChromaStore.in_memory(),
             embedder=hash_embedder,
-            config=RecallConfig.memori_compat(tokenizer=mode, relevance_threshold=None),
+            config=RecallConfig.memori_compat(tokenizer=mode, gate="off"),
         )
         engine.add("zh", facts, ids=["peanut", "coffee", "berlin"])
         results[mode] = {f.id: f for f in engine.recall("花生过敏", "zh", 3, query_vector=qv)}

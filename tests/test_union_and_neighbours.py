@@ -289,7 +289,7 @@ def test_fresh_engine_on_the_same_store_gives_the_same_bonuses() -> None:
 
 
 def test_session_id_is_returned_in_metadata() -> None:
-    engine = session_engine(RecallConfig(relevance_threshold=None))  # metadata plumbing: no gate
+    engine = session_engine(RecallConfig(gate="off"))  # metadata plumbing: no gate
     facts = engine.recall("zephyr", "u", 10, query_vector=QUERY_VEC)
     meta = {f.id: f.metadata for f in facts}
     assert meta["match"]["session_id"] == "s1"
@@ -383,7 +383,7 @@ def bonus_gap(with_part: RecallReport, without_part: RecallReport) -> dict[str, 
 
 
 def test_second_hop_bonus_is_the_weight_times_the_fused_score_two_turns_away(hash_embedder) -> None:
-    config = RecallConfig(session_weight=0.0, neighbour_length_ref=None, relevance_threshold=None)
+    config = RecallConfig(session_weight=0.0, neighbour_length_ref=None, gate="off")
     assert config.second_neighbour_weight == 0.15  # the default under test
     engine = kite_engine(config, hash_embedder)
     report = kite_report(engine)
@@ -406,7 +406,7 @@ def test_second_hop_bonus_is_the_weight_times_the_fused_score_two_turns_away(has
 
 
 def test_facts_two_turns_from_a_pooled_fact_join_the_pool_as_neighbours() -> None:
-    config = RecallConfig(session_weight=0.0, neighbour_length_ref=None, relevance_threshold=None)
+    config = RecallConfig(session_weight=0.0, neighbour_length_ref=None, gate="off")
     engine, emb = make_engine(config, lo=0.15, hi=0.30)
     turns = [("far before", 0.05), ("just before", 0.10), ("the zephyr kite is blue", 0.30),
              ("just after", 0.05), ("far after", 0.02), ("three turns after", 0.01)]
@@ -430,7 +430,7 @@ def test_facts_two_turns_from_a_pooled_fact_join_the_pool_as_neighbours() -> Non
 
 
 def test_session_prior_is_the_weight_times_the_best_fused_score_of_the_session(hash_embedder) -> None:
-    config = RecallConfig(neighbour_length_ref=None, relevance_threshold=None)
+    config = RecallConfig(neighbour_length_ref=None, gate="off")
     assert config.session_weight == 0.3  # the default under test
     engine = kite_engine(config, hash_embedder)
     report = kite_report(engine)
@@ -456,7 +456,7 @@ def test_session_prior_is_the_weight_times_the_best_fused_score_of_the_session(h
 
 
 def test_long_fact_bonus_is_scaled_by_the_length_reference(hash_embedder) -> None:
-    config = RecallConfig(relevance_threshold=None)
+    config = RecallConfig(gate="off")
     assert config.neighbour_length_ref == 500  # the default under test
     engine = kite_engine(config, hash_embedder)
     scaled = by_id(kite_report(engine))
@@ -476,7 +476,7 @@ def test_long_fact_bonus_is_scaled_by_the_length_reference(hash_embedder) -> Non
 
 def test_neighbour_weight_zero_alone_keeps_the_second_hop_and_the_session_prior(hash_embedder) -> None:
     # Only the one-hop share is off: smoothing (and the pool's neighbour links) stay on.
-    config = RecallConfig(neighbour_weight=0.0, neighbour_length_ref=None, relevance_threshold=None)
+    config = RecallConfig(neighbour_weight=0.0, neighbour_length_ref=None, gate="off")
     report = kite_report(kite_engine(config, hash_embedder))
     c = by_id(report)
     assert c["a2"].neighbour_bonus == pytest.approx(0.15 * c["a0"].fused + 0.3 * c["a0"].fused, abs=1e-12)

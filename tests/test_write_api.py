@@ -18,7 +18,7 @@ import pytest
 from _helpers import HashEmbedder, left_unchanged, ungated_engine
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 
-OPEN = RecallConfig(relevance_threshold=None)  # every gate off: these tests check what can be recalled at all
+OPEN = RecallConfig(gate="off")  # every gate off: these tests check what can be recalled at all
 
 
 @pytest.fixture

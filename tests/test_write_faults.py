@@ -15,7 +15,7 @@ import pytest
 from _faults import Faults, InjectedFault
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 
-CONFIG = RecallConfig(relevance_threshold=None, limit=8)
+CONFIG = RecallConfig(gate="off", limit=8)
 QUERIES = ["passport number", "favourite tea", "dog walking schedule", "allergy", "user"]
 
 
