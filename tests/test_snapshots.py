@@ -440,6 +440,28 @@ def test_only_embedded_stores_keep_snapshots(tmp_path: Path) -> None:
     on.close()
 
 
+def test_the_cache_makes_one_snapshot_folder_per_store_object_and_forgets_it_with_the_store(tmp_path: Path) -> None:
+    import gc
+
+    store = ChromaStore(path=tmp_path / "db")
+    engines = [RecallEngine(store=store, embedder=gaussian_embedder, config=OPEN) for _ in range(2)]
+    files = snapshot_files_for(store)
+    assert files is not None and files is snapshot_files_for(store)  # shared by both engines
+    other = ChromaStore(path=tmp_path / "db")  # another store object on the folder: its own
+    assert snapshot_files_for(other) is not files and snapshot_files_for(other).directory == files.directory  # type: ignore[union-attr]
+    other.close()
+    fill(engines[0], n=20)
+    engines[1].recall("apple", "u")
+    files.wait()
+    key = id(store)
+    store.close()
+    assert snapshot_files_for(store) is None  # a closed store offers no folder
+    assert files.path("u").exists()  # written by the close
+    del store, engines, files
+    gc.collect()
+    assert key not in snapshots_mod._ATTACHED
+
+
 def test_close_waits_for_the_background_write_and_leaves_no_temporary_file(tmp_path: Path) -> None:
     store, engine = loaded_store(tmp_path / "db")
     fill(engine, n=400)

@@ -76,11 +76,13 @@ class TestInMemoryFactStore(StoreConformance):
         store.close()
 
     def fail_batches_holding(self, store: FactStore, op: str, fact_id: str) -> None:
+        assert isinstance(store, InMemoryFactStore)
+
         def before_batch(batch_op: str, entity_id: str, ids: Any) -> None:
             if batch_op == op and fact_id in ids:
                 raise InjectedFault(f"{op} of a batch holding {fact_id} failed")
 
-        store.before_batch = before_batch  # type: ignore[method-assign]
+        store.before_batch = before_batch  # type: ignore[method-assign,assignment]
 
     def test_each_store_is_separate(self, store: FactStore) -> None:
         from store_conformance import fact, vectors

@@ -63,8 +63,9 @@ class RowStore(Protocol):
 
     Every method takes the entity and must filter by it inside the store's own
     query, so one entity's rows are never read for another; two entities may
-    hold facts with the same id. Within one call, fact ids are distinct (the
-    engine guarantees it; a store may raise on repeats).
+    hold facts with the same id. Within one call, fact ids are distinct, and
+    the facts a write is given are of the entity it names (the engine
+    guarantees both; a store may raise otherwise).
 
     Round trip: a fact reads back with the fields it was written with, except
     that empty strings read back as ``None`` (``session_id``, ``created_at``,
