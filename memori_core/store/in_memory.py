@@ -112,7 +112,8 @@ class InMemoryFactStore(FactStore):
 
     def __repr__(self) -> str:
         with self._lock:
-            return f"InMemoryFactStore({len(self._entities)} entities)"
+            facts = [len(rows) for rows in self._entities.values() if rows]
+        return f"InMemoryFactStore({sum(facts)} facts of {len(facts)} entities)"
 
     def before_batch(self, op: str, entity_id: str, ids: Sequence[str]) -> None:
         """Called before each batch of a write lands (``op``: ``"upsert"``, ``"update_seen"`` or ``"delete"``);
