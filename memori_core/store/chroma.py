@@ -356,7 +356,7 @@ class ChromaStore(FactStore):
             self._facts.upsert(
                 ids=[chroma_id(entity_id, f.id) for f in chunk],
                 embeddings=np.asarray(embeddings[start : start + step], dtype=np.float32),
-                # Documents only for a chunk holding a text too long for its record (see INLINE_TEXT_BYTES).
+                # Documents only for a chunk holding a text too long for its record (see chroma_records.INLINE_TEXT_BYTES).
                 documents=[f.content for f in chunk] if long_texts else None,
                 metadatas=metas,
             )
