@@ -231,6 +231,16 @@ def run_round_robin(
 # Process and machine
 
 
+def snapshot_files(store: Any) -> Any:
+    """The snapshot files of an embedded ChromaStore (``None``: it keeps none). Made by the cache for the store in
+    this version; older versions (a before/after comparison) kept them on the store."""
+    try:
+        from memori_core.cache.snapshot_files import snapshot_files_for
+    except ImportError:
+        return getattr(store, "snapshots", None)
+    return snapshot_files_for(store)
+
+
 def progress(msg: str) -> None:
     """A progress line on stderr (stdout carries the report)."""
     print(msg, file=sys.stderr, flush=True)

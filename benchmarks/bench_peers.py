@@ -77,6 +77,7 @@ from _common import (  # noqa: E402
     progress,
     rss_mb,
     run_round_robin,
+    snapshot_files,
 )
 
 LIMIT = 5  # facts returned per query
@@ -272,7 +273,7 @@ class MemoriRecall(System):
         return [f.id for f in self.engine.recall(self.texts[i], ENTITY, limit=LIMIT, query_vector=self.vectors[i])]
 
     def from_snapshot(self) -> bool:
-        files = getattr(self.store, "snapshots", None)
+        files = snapshot_files(self.store)
         return bool(files is not None and files.loaded)
 
     def close(self) -> None:

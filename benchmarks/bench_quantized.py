@@ -257,6 +257,7 @@ COLD_MODES = ("write", "copy", "exact")
 def cold_child(args: argparse.Namespace) -> int:
     """One fresh process over the store: open, first recall, warm recalls; one JSON line on stdout."""
     from memori_core import ChromaStore, RecallConfig, RecallEngine  # (as bench_recall.py: before the first reading)
+    from memori_core.cache.snapshot_files import snapshot_files_for
 
     data = np.load(args.cold_queries, allow_pickle=False)
     texts, qvecs = [str(t) for t in data["texts"]], data["vectors"]
@@ -266,12 +267,12 @@ def cold_child(args: argparse.Namespace) -> int:
     store = ChromaStore(path=args.cold_child)
     config = RecallConfig(quantized_above=None) if args.cold_mode == "exact" else RecallConfig()
     engine = RecallEngine(store=store, embedder=lambda t: None, config=config)
-    if args.cold_mode == "write":
-        store.invalidate_snapshot(ENTITY)
+    files = snapshot_files_for(store)
+    if args.cold_mode == "write" and files is not None:
+        files.invalidate(ENTITY)
     t = time.perf_counter()
     engine.recall(texts[0], ENTITY, limit=5, query_vector=qvecs[0])
     first_s = time.perf_counter() - t
-    files = store.snapshots
     out: dict[str, Any] = {"mode": args.cold_mode, "first_recall_s": first_s,
                            "from_snapshot": bool(files is not None and files.loaded)}
     ns = []

@@ -68,6 +68,7 @@ from _common import (  # noqa: E402 - shared with bench_peers.py
 from _common import loadavg as _loadavg  # noqa: E402
 from _common import progress as _progress  # noqa: E402
 from _common import rss_mb as _rss_mb  # noqa: E402
+from _common import snapshot_files  # noqa: E402
 from _memori_upstream import InMemoryFactDriver, load_memori_search  # noqa: E402
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine  # noqa: E402
@@ -145,11 +146,13 @@ def cold_child(args: argparse.Namespace) -> int:
     rss_open = _rss_mb()
     engine = RecallEngine(store=store, embedder=lambda texts: None, config=RecallConfig())
     if mode == "write":
-        store.invalidate_snapshot(ENTITY)  # a kept store may hold one from an earlier run: load from Chroma
+        files = snapshot_files(store)  # a kept store may hold one from an earlier run: load from Chroma
+        if files is not None:
+            files.invalidate(ENTITY)
     t = time.perf_counter()
     first = engine.recall(texts[0], ENTITY, limit=5, query_vector=qvecs[0])
     first_s = time.perf_counter() - t
-    files = getattr(store, "snapshots", None)
+    files = snapshot_files(store)
     out: dict[str, Any] = {
         "mode": mode, "open_s": open_s, "first_recall_s": first_s, "first_ids": [f.id for f in first],
         "from_snapshot": bool(files is not None and files.loaded),

@@ -62,8 +62,9 @@ def _collection(folder: Path):  # type: ignore[no-untyped-def]
     import chromadb
 
     from memori_core.store import chroma as store_module
+    from memori_core.store.chroma_client import chroma_settings
 
-    client = chromadb.PersistentClient(path=str(folder), settings=store_module._chroma_settings())
+    client = chromadb.PersistentClient(path=str(folder), settings=chroma_settings())
     return client, client.get_or_create_collection(
         store_module.DEFAULT_COLLECTION, embedding_function=None, metadata=dict(store_module._HNSW)
     )
@@ -71,6 +72,7 @@ def _collection(folder: Path):  # type: ignore[no-untyped-def]
 
 def _chroma_build(meta_of: Callable[[Corpus, int], dict] | None, documents: bool) -> Build:
     from memori_core.store import chroma as store_module
+    from memori_core.store.chroma_records import chroma_id
 
     def build(c: Corpus, folder: Path) -> None:
         client, col = _collection(folder)
@@ -78,7 +80,7 @@ def _chroma_build(meta_of: Callable[[Corpus, int], dict] | None, documents: bool
         def write(start: int) -> None:
             rows = range(start, min(start + INSERT_BATCH, len(c.texts)))
             kwargs = {
-                "ids": [store_module._chroma_id(ENTITY, c.ids[i]) for i in rows],
+                "ids": [chroma_id(ENTITY, c.ids[i]) for i in rows],
                 "embeddings": c.vectors[rows.start : rows.stop],
             }
             if documents:
@@ -104,14 +106,14 @@ def _per_key_meta(c: Corpus, i: int) -> dict:
 
 def _packed_meta(c: Corpus, i: int) -> dict:
     from memori_core import StoredFact
-    from memori_core.store.chroma import _pack
+    from memori_core.store.chroma_records import pack
 
-    return _pack(StoredFact(id=c.ids[i], entity_id=ENTITY, content=c.texts[i], created_at=c.created[i],
+    return pack(StoredFact(id=c.ids[i], entity_id=ENTITY, content=c.texts[i], created_at=c.created[i],
                             last_seen=c.created[i], session_id=f"s{i // SESSION_SIZE}"))
 
 
 def _record_without_text(c: Corpus, i: int) -> dict:
-    from memori_core.store.chroma import FACT_KEY
+    from memori_core.store.chroma_records import FACT_KEY
 
     meta = _packed_meta(c, i)
     record = json.loads(meta[FACT_KEY])

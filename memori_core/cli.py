@@ -39,6 +39,7 @@ from .facts import StoredFact
 from .filters import check_where
 from .ranking.core import is_core
 from .records import from_record, to_record
+from .store import chroma_errors
 from .store.chroma import PATH_ENV, ChromaStore, default_store_path
 from .validate import parse_utc
 
@@ -677,12 +678,7 @@ def _subcommands(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParse
 
 def _errors() -> tuple[type[BaseException], ...]:
     """Exceptions reported as ``memori: error: ...`` instead of a traceback."""
-    errors: tuple[type[BaseException], ...] = (TypeError, ValueError, RuntimeError, OSError, sqlite3.Error)
-    try:
-        from chromadb.errors import ChromaError
-    except ImportError:  # pragma: no cover - chromadb is a dependency
-        return errors
-    return (*errors, ChromaError)
+    return (TypeError, ValueError, RuntimeError, OSError, sqlite3.Error, *chroma_errors())
 
 
 def main(argv: Sequence[str] | None = None) -> int:

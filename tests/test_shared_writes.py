@@ -121,10 +121,10 @@ def test_another_writer_in_between_makes_the_writer_reload(
     chroma_server, hash_embedder, monkeypatch, window, b_writes
 ) -> None:
     """Also when a's copy predates the kept version slots (window 2: the slot after a's base was deleted)."""
-    import memori_core.store.chroma as chroma_mod
+    import memori_core.store.chroma_revisions as revisions_mod
 
     if window is not None:
-        monkeypatch.setattr(chroma_mod, "_KEPT_SLOTS", window)
+        monkeypatch.setattr(revisions_mod, "KEPT_SLOTS", window)
     collection = f"t_{uuid.uuid4().hex}"
     a_store = http(chroma_server, collection, CountingStore)
     a = RecallEngine(store=a_store, embedder=hash_embedder, config=OPEN)
@@ -145,10 +145,10 @@ def test_another_writer_in_between_makes_the_writer_reload(
 @pytest.mark.parametrize("window", [None, 2])
 def test_concurrent_commits_on_one_base_have_exactly_one_sole_successor(chroma_server, monkeypatch, window) -> None:
     """Also with a 2-slot window, where slots are deleted while the others still claim."""
-    import memori_core.store.chroma as chroma_mod
+    import memori_core.store.chroma_revisions as revisions_mod
 
     if window is not None:
-        monkeypatch.setattr(chroma_mod, "_KEPT_SLOTS", window)
+        monkeypatch.setattr(revisions_mod, "KEPT_SLOTS", window)
     collection = f"t_{uuid.uuid4().hex}"
     stores = [http(chroma_server, collection) for _ in range(6)]
     base = stores[0].bump_revision("u")
@@ -294,9 +294,9 @@ def _slot_rows(store: ChromaStore, entity: str) -> list[str]:
 
 @pytest.mark.server
 def test_a_shared_store_keeps_only_the_last_version_slots(chroma_server, monkeypatch) -> None:
-    import memori_core.store.chroma as chroma_mod
+    import memori_core.store.chroma_revisions as revisions_mod
 
-    monkeypatch.setattr(chroma_mod, "_KEPT_SLOTS", 4)
+    monkeypatch.setattr(revisions_mod, "KEPT_SLOTS", 4)
     store = http(chroma_server, f"t_{uuid.uuid4().hex}")
     tokens = [store.bump_revision("u") for _ in range(10)]
     rows = _slot_rows(store, "u")
@@ -308,9 +308,9 @@ def test_a_shared_store_keeps_only_the_last_version_slots(chroma_server, monkeyp
 @pytest.mark.server
 def test_a_writer_older_than_the_kept_slots_is_never_the_sole_successor(chroma_server, monkeypatch) -> None:
     """Its base + 1 slot was deleted as too old: claiming it again must not pass for an exclusive commit."""
-    import memori_core.store.chroma as chroma_mod
+    import memori_core.store.chroma_revisions as revisions_mod
 
-    monkeypatch.setattr(chroma_mod, "_KEPT_SLOTS", 2)
+    monkeypatch.setattr(revisions_mod, "KEPT_SLOTS", 2)
     collection = f"t_{uuid.uuid4().hex}"
     a, b = http(chroma_server, collection), http(chroma_server, collection)
     base = a.bump_revision("u")  # version 1
@@ -324,13 +324,13 @@ def test_a_writer_older_than_the_kept_slots_is_never_the_sole_successor(chroma_s
 
 @pytest.mark.server
 def test_slots_left_by_earlier_versions_are_deleted_at_the_next_commit(chroma_server, monkeypatch) -> None:
-    import memori_core.store.chroma as chroma_mod
+    import memori_core.store.chroma_revisions as revisions_mod
 
     store = http(chroma_server, f"t_{uuid.uuid4().hex}")
     for _ in range(20):
         store.bump_revision("u")  # with the default window: 20 slots kept
     assert len(_slot_rows(store, "u")) == 21
-    monkeypatch.setattr(chroma_mod, "_KEPT_SLOTS", 4)
+    monkeypatch.setattr(revisions_mod, "KEPT_SLOTS", 4)
     token = store.bump_revision("u")
     assert len(_slot_rows(store, "u")) == 5 and store.revision("u") == token
 
@@ -339,15 +339,15 @@ def test_slots_left_by_earlier_versions_are_deleted_at_the_next_commit(chroma_se
 def test_a_publisher_stalled_past_the_kept_slots_publishes_the_newest_version(chroma_server, monkeypatch) -> None:
     """Its own slot's successors were deleted meanwhile: the record must still end at the newest token,
     never at the stalled writer's older one."""
-    import memori_core.store.chroma as chroma_mod
+    import memori_core.store.chroma_revisions as revisions_mod
 
-    monkeypatch.setattr(chroma_mod, "_KEPT_SLOTS", 2)
+    monkeypatch.setattr(revisions_mod, "KEPT_SLOTS", 2)
     collection = f"t_{uuid.uuid4().hex}"
     a, b = http(chroma_server, collection), http(chroma_server, collection)
     a.bump_revision("u")  # version 1
-    stalled = chroma_mod._new_token(2)
-    assert a._claim("u", 2, stalled)  # a claims version 2 ... and stalls before publishing
+    stalled = revisions_mod.new_token(2)
+    assert a._revision_tokens.claim("u", 2, stalled)  # a claims version 2 ... and stalls before publishing
     newest = [b.bump_revision("u") for _ in range(5)][-1]  # versions 3-7; slots below 6 deleted
-    a._publish("u", 2, stalled)
+    a._revision_tokens.publish("u", 2, stalled)
     assert a.revision("u") == newest == b.revision("u")
     assert len(_slot_rows(a, "u")) == 3  # slots 6 and 7 and the record

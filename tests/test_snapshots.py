@@ -20,7 +20,7 @@ import pytest
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.cache import snapshot_format
 from memori_core.cache import snapshot_files as snapshots_mod
-from memori_core.cache.snapshot_files import SnapshotFiles, snapshot_name
+from memori_core.cache.snapshot_files import SnapshotFiles, snapshot_files_for, snapshot_name
 
 ROOT = Path(__file__).resolve().parent.parent
 OPEN = RecallConfig(gate="off")
@@ -98,13 +98,15 @@ CHILD = textwrap.dedent(
     import json, sys
     sys.path[:0] = [{root!r}, {tests!r}]
     from memori_core import ChromaStore, RecallConfig, RecallEngine
+    from memori_core.cache.snapshot_files import snapshot_files_for
     from test_snapshots import CountingStore, answers
 
     store = CountingStore(path=sys.argv[1], snapshots=sys.argv[2] == "1")
     engine = RecallEngine(store=store, embedder=lambda texts: None, config=RecallConfig(gate="off"))
     out = answers(engine)
     out["loads"] = store.loads
-    out["from_snapshot"] = store.snapshots.loaded if store.snapshots is not None else 0
+    files = snapshot_files_for(store)
+    out["from_snapshot"] = files.loaded if files is not None else 0
     store.close()
     print(json.dumps(out))
     """
@@ -123,8 +125,9 @@ def fresh_process(path: Path, snapshots: bool) -> dict[str, Any]:
 
 
 def snap_path(store: ChromaStore, entity: str = "u") -> Path:
-    assert store.snapshots is not None
-    return store.snapshots.path(entity)
+    files = snapshot_files_for(store)
+    assert files is not None
+    return files.path(entity)
 
 
 def loaded_store(path: Path, **kw: Any) -> tuple[CountingStore, RecallEngine]:
@@ -140,7 +143,7 @@ class Snapshotted:
         store, engine = loaded_store(folder)
         fill(engine)
         self.answers = answers(engine)  # what the engine that wrote the snapshot answered
-        store.snapshots.flush()  # type: ignore[union-attr]
+        snapshot_files_for(store).flush()  # type: ignore[union-attr]
         self.snap = snap_path(store).relative_to(folder)
         store.close()
         self.folder = folder
@@ -164,7 +167,7 @@ def test_new_process_answers_from_the_snapshot_as_from_chroma(tmp_path: Path) ->
     store, engine = loaded_store(tmp_path / "db")
     fill(engine)
     engine.recall("apple", "u")
-    files = store.snapshots
+    files = snapshot_files_for(store)
     assert files is not None
     path = snap_path(store)
     store.close()  # writes the snapshot of the current copy if it has none yet
@@ -184,8 +187,9 @@ def test_snapshot_written_at_close_after_in_place_writes_answers_as_chroma(tmp_p
     store, engine = loaded_store(tmp_path / "db")
     fill(engine, n=300)
     engine.recall("apple", "u")
-    assert store.snapshots is not None
-    store.snapshots.wait()
+    files = snapshot_files_for(store)
+    assert files is not None
+    files.wait()
     # In-place writes: new facts (some out of seq order), a replacement, sightings, deletes, an edit.
     engine.add("u", ["late fact about tea and cello"], ids=["late"], session_id="s3")
     engine.add("u", ["replaced apple text in Kyoto"], ids=["u-7"], session_id="s0")
@@ -213,7 +217,7 @@ def test_a_snapshot_for_another_analyzer_gives_the_rows_and_is_retokenised(
     store, _ = loaded_store(tmp_path / "db")
     a = RecallEngine(store=store, embedder=gaussian_embedder, config=compat)
     got = [[f.id for f in a.recall(q, "u", 8, query_vector=v)] for q, v in zip(QUERIES, query_vectors())]
-    assert store.loads == 0 and store.snapshots.loaded == 1  # type: ignore[union-attr]
+    assert store.loads == 0 and snapshot_files_for(store).loaded == 1  # type: ignore[union-attr]
     store.close()
     store, _ = loaded_store(tmp_path / "db", snapshots=False)
     b = RecallEngine(store=store, embedder=gaussian_embedder, config=compat)
@@ -228,7 +232,7 @@ def test_every_write_deletes_the_snapshot_before_writing(tmp_path: Path) -> None
     store, engine = loaded_store(tmp_path / "db")
     fill(engine)
     engine.recall("apple", "u")
-    files = store.snapshots
+    files = snapshot_files_for(store)
     assert files is not None
     for write in (
         lambda: engine.add("u", ["User drinks tea daily"]),
@@ -250,7 +254,7 @@ def test_a_failed_write_leaves_no_snapshot(tmp_path: Path, monkeypatch: pytest.M
     store, engine = loaded_store(tmp_path / "db")
     fill(engine)
     engine.recall("apple", "u")
-    store.snapshots.flush()  # type: ignore[union-attr]
+    snapshot_files_for(store).flush()  # type: ignore[union-attr]
     assert snap_path(store).exists()
 
     def broken(*args: Any, **kwargs: Any) -> None:
@@ -267,7 +271,7 @@ def test_a_snapshot_left_behind_by_a_later_write_is_never_used(tmp_path: Path) -
     store, engine = loaded_store(tmp_path / "db")
     fill(engine)
     engine.recall("apple", "u")
-    store.snapshots.flush()  # type: ignore[union-attr]
+    snapshot_files_for(store).flush()  # type: ignore[union-attr]
     old = tmp_path / "old.snap"
     shutil.copy(snap_path(store), old)
     engine.add("u", ["User moved to Kyoto last week"], ids=["moved"])
@@ -280,9 +284,9 @@ def test_a_snapshot_left_behind_by_a_later_write_is_never_used(tmp_path: Path) -
     shutil.copy(old, path)  # stale again, now with nothing in memory to replace it
     store, engine = loaded_store(tmp_path / "db")
     ids = {f.id for f in engine.list("u", limit=1000)}
-    assert store.loads == 1 and store.snapshots.loaded == 0  # type: ignore[union-attr]
+    assert store.loads == 1 and snapshot_files_for(store).loaded == 0  # type: ignore[union-attr]
     assert "moved" in ids and "u-1" not in ids
-    store.snapshots.wait()  # type: ignore[union-attr]
+    snapshot_files_for(store).wait()  # type: ignore[union-attr]
     header, _ = snapshot_format.read_header(snap_path(store))
     assert header["revision"] == store.revision("u")  # the stale file was replaced by a current one
     store.close()
@@ -293,7 +297,7 @@ def test_the_writer_never_renames_a_snapshot_whose_revision_changed(
 ) -> None:
     store, engine = loaded_store(tmp_path / "db")
     fill(engine)
-    files = store.snapshots
+    files = snapshot_files_for(store)
     assert files is not None
     files.background = False
     files.wait()  # a background write queued by fill() may still be running (its temporary file in the folder)
@@ -345,7 +349,7 @@ def test_a_damaged_snapshot_is_ignored_and_removed(tmp_path: Path, snapshotted: 
     expected = snapshotted.answers
     _damage(path, how)
     store = CountingStore(path=tmp_path / "db")
-    files = store.snapshots
+    files = snapshot_files_for(store)
     assert files is not None
     files.background = False
     engine = RecallEngine(store=store, embedder=gaussian_embedder, config=OPEN)
@@ -365,7 +369,7 @@ def test_a_corrupted_array_fails_the_checksum(tmp_path: Path, snapshotted: Snaps
     _, _, off, nbytes = header["arrays"]["texts.buf"]
     data[start + off + nbytes // 2] ^= 0x01  # one bit of one fact's text
     path.write_bytes(bytes(data))
-    expect = snapshot_format.Expected("u", store.revision("u"), store.snapshots.collection_id)  # type: ignore[union-attr]
+    expect = snapshot_format.Expected("u", store.revision("u"), snapshot_files_for(store).collection_id)  # type: ignore[union-attr]
     with pytest.raises(snapshot_format.SnapshotError, match="checksum"):
         snapshot_format.load_snapshot(path, expect)
     store.close()
@@ -380,18 +384,18 @@ def test_another_entitys_snapshot_is_never_read(tmp_path: Path) -> None:
     fill(engine, "bob", seed=2)
     engine.recall("apple", "alice")
     engine.recall("apple", "bob")
-    store.snapshots.flush()  # type: ignore[union-attr]
+    snapshot_files_for(store).flush()  # type: ignore[union-attr]
     alice, bob = snap_path(store, "alice"), snap_path(store, "bob")
     assert alice != bob and alice.exists() and bob.exists()
     store.close()
     shutil.copy(alice, bob)  # alice's rows under bob's name
     store, engine = loaded_store(tmp_path / "db")
-    store.snapshots.background = False  # type: ignore[union-attr]
+    snapshot_files_for(store).background = False  # type: ignore[union-attr]
     ids = {f.id for f in engine.list("bob", limit=1000)}
     assert ids and all(i.startswith("bob") for i in ids)
     assert store.loads == 1 and not bob.exists()
     assert {f.id for f in engine.list("alice", limit=1000)} == {f"alice-{i}" for i in range(120)} | {"alice-exp"}
-    assert store.snapshots.loaded == 1  # type: ignore[union-attr]  # alice's own snapshot
+    assert snapshot_files_for(store).loaded == 1  # type: ignore[union-attr]  # alice's own snapshot
     store.close()
 
 
@@ -402,13 +406,13 @@ def test_another_collections_snapshot_is_never_read(tmp_path: Path) -> None:
     e2 = RecallEngine(store=two, embedder=gaussian_embedder, config=OPEN)
     fill(e2, "u", n=40, seed=2)
     RecallEngine(store=one, embedder=gaussian_embedder, config=OPEN).recall("apple", "u")
-    one.snapshots.flush()  # type: ignore[union-attr]
+    snapshot_files_for(one).flush()  # type: ignore[union-attr]
     assert snap_path(one).parent != snap_path(two).parent
     snap_path(two).parent.mkdir(parents=True, exist_ok=True)
     shutil.copy(snap_path(one), snap_path(two))
     reader = RecallEngine(store=two, embedder=gaussian_embedder, config=OPEN)  # no copy yet: it must load
     assert len(reader.list("u", limit=1000)) == 41
-    assert two.loads == 1 and two.snapshots.loaded == 0  # type: ignore[union-attr]
+    assert two.loads == 1 and snapshot_files_for(two).loaded == 0  # type: ignore[union-attr]
     one.close()
     two.close()
 
@@ -422,7 +426,7 @@ def test_snapshot_names_hash_the_entity() -> None:
 
 
 def test_only_embedded_stores_keep_snapshots(tmp_path: Path) -> None:
-    assert ChromaStore.in_memory().snapshots is None
+    assert snapshot_files_for(ChromaStore.in_memory()) is None
     off = ChromaStore(path=tmp_path / "off", snapshots=False)
     engine = RecallEngine(store=off, embedder=gaussian_embedder, config=OPEN)
     fill(engine)
@@ -430,9 +434,32 @@ def test_only_embedded_stores_keep_snapshots(tmp_path: Path) -> None:
     off.close()
     assert not (tmp_path / "off" / "snapshots").exists()
     on = ChromaStore(path=tmp_path / "on")
-    assert isinstance(on.snapshots, SnapshotFiles)
-    assert on.snapshots.directory == Path(on._folder_hold.folder) / "snapshots" / str(on._facts.id)  # type: ignore[union-attr]
+    files = snapshot_files_for(on)
+    assert isinstance(files, SnapshotFiles) and files is snapshot_files_for(on)  # one per store object
+    assert files.directory == Path(on._folder_hold.folder) / "snapshots" / str(on._facts.id)
     on.close()
+
+
+def test_the_cache_makes_one_snapshot_folder_per_store_object_and_forgets_it_with_the_store(tmp_path: Path) -> None:
+    import gc
+
+    store = ChromaStore(path=tmp_path / "db")
+    engines = [RecallEngine(store=store, embedder=gaussian_embedder, config=OPEN) for _ in range(2)]
+    files = snapshot_files_for(store)
+    assert files is not None and files is snapshot_files_for(store)  # shared by both engines
+    other = ChromaStore(path=tmp_path / "db")  # another store object on the folder: its own
+    assert snapshot_files_for(other) is not files and snapshot_files_for(other).directory == files.directory  # type: ignore[union-attr]
+    other.close()
+    fill(engines[0], n=20)
+    engines[1].recall("apple", "u")
+    files.wait()
+    key = id(store)
+    store.close()
+    assert snapshot_files_for(store) is None  # a closed store offers no folder
+    assert files.path("u").exists()  # written by the close
+    del store, engines, files
+    gc.collect()
+    assert key not in snapshots_mod._ATTACHED
 
 
 def test_close_waits_for_the_background_write_and_leaves_no_temporary_file(tmp_path: Path) -> None:
@@ -448,6 +475,7 @@ def test_leftover_temporary_files_are_removed_on_open(tmp_path: Path, snapshotte
     leftover = snapshotted.copy(tmp_path / "db").with_name(snapshot_name("u") + ".tmp999-1")
     leftover.write_bytes(b"partial")
     store = ChromaStore(path=tmp_path / "db")
+    snapshot_files_for(store)  # made for the store on first use (by its first engine, or here)
     assert not leftover.exists() and snap_path(store).exists()
     store.close()
 
@@ -458,11 +486,11 @@ def test_an_evicted_cache_with_writes_gets_its_snapshot(tmp_path: Path) -> None:
     fill(engine, "a", n=30, seed=1)
     fill(engine, "b", n=30, seed=2)
     engine.recall("apple", "a")
-    store.snapshots.wait()  # type: ignore[union-attr]
+    snapshot_files_for(store).wait()  # type: ignore[union-attr]
     engine.add("a", ["a new fact about sushi"], ids=["a-new"])  # in place; deletes a's snapshot
     assert not snap_path(store, "a").exists()
     engine.recall("apple", "b")  # evicts a: its snapshot is written in the background
-    store.snapshots.wait()  # type: ignore[union-attr]
+    snapshot_files_for(store).wait()  # type: ignore[union-attr]
     header, _ = snapshot_format.read_header(snap_path(store, "a"))
     assert header["revision"] == store.revision("a") and header["n"] == 32
     store.close()
@@ -473,7 +501,7 @@ def test_snapshots_stay_right_under_concurrent_writes_and_recalls(tmp_path: Path
 
     store, engine = loaded_store(tmp_path / "db")
     fill(engine, n=200)
-    files = store.snapshots
+    files = snapshot_files_for(store)
     assert files is not None
     errors: list[BaseException] = []
 
@@ -509,5 +537,5 @@ def test_snapshots_stay_right_under_concurrent_writes_and_recalls(tmp_path: Path
     store.close()
     store, engine = loaded_store(tmp_path / "db")
     assert_same_answers(answers(engine), expected)
-    assert store.snapshots.loaded == 1 and store.loads == 0  # type: ignore[union-attr]
+    assert snapshot_files_for(store).loaded == 1 and store.loads == 0  # type: ignore[union-attr]
     store.close()

@@ -14,7 +14,7 @@ import pytest
 
 from _helpers import HashEmbedder
 from memori_core import ChromaStore, RecallConfig, RecallEngine, StoredFact
-from memori_core.store.chroma import _chroma_id
+from memori_core.store.chroma_records import chroma_id
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
@@ -192,7 +192,7 @@ def test_rows_written_in_the_per_key_layout_are_read_as_before() -> None:
     store = ChromaStore.in_memory()
     vectors = HashEmbedder().embed_documents(["User likes tea.", "User owns a bike."])
     store._facts.upsert(  # noqa: SLF001 - writes rows exactly as an older version did
-        ids=[_chroma_id("u1", "a"), _chroma_id("u1", "b")],
+        ids=[chroma_id("u1", "a"), chroma_id("u1", "b")],
         embeddings=np.asarray(vectors, dtype=np.float32),
         documents=["User likes tea.", "User owns a bike."],
         metadatas=[
@@ -217,18 +217,18 @@ def test_rows_written_in_the_per_key_layout_are_read_as_before() -> None:
     store.update_seen("u1", [replace(got["a"], times_seen=4)])
     fact = store.get("u1", ["a"])[0]
     assert fact.times_seen == 4 and fact.metadata == {"k": 1} and fact.session_id == "s9"
-    meta = store._facts.get(ids=[_chroma_id("u1", "a")], include=["metadatas"])["metadatas"][0]  # noqa: SLF001
+    meta = store._facts.get(ids=[chroma_id("u1", "a")], include=["metadatas"])["metadatas"][0]  # noqa: SLF001
     assert json.loads(meta["memori_fact"])["times_seen"] == 4
 
 
 def test_a_text_too_long_for_the_record_is_kept_as_the_document_and_reads_back() -> None:
-    from memori_core.store.chroma import INLINE_TEXT_BYTES
+    from memori_core.store.chroma_records import INLINE_TEXT_BYTES
 
     store = ChromaStore.in_memory()
     engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(gate="off"))
     long_text = "User wrote: " + "é" * INLINE_TEXT_BYTES  # short in characters, too long in UTF-8 bytes
     engine.add("u1", [long_text, "User likes tea."], ids=["long", "short"])
-    raw = store._facts.get(ids=[_chroma_id("u1", "long")], include=["metadatas", "documents"])  # noqa: SLF001
+    raw = store._facts.get(ids=[chroma_id("u1", "long")], include=["metadatas", "documents"])  # noqa: SLF001
     assert raw["documents"] == [long_text]
     assert "text" not in json.loads(raw["metadatas"][0]["memori_fact"])
     assert len(raw["metadatas"][0]["memori_fact"].encode()) < 4096

@@ -18,20 +18,28 @@ Lock order (always in this order; never the reverse):
    process-wide, shared by every engine and store object on the same
    collection, one per entity; held around a write and its revision commit;
 3. the cache registry's lock: taken only inside :class:`CacheRegistry` methods;
-4. the store's lock around its in-process map of revision tokens.
+4. the store's lock around its in-process state (ChromaStore: its map of
+   revision tokens; InMemoryFactStore: its rows and tokens).
 
 Locks 3 and 4 are leaves (nothing else is called while they are held).
 Locks 1 and 2 are held across store calls, and every store call is bounded
-by the store's own time limit (``ChromaStore.http(timeout=...)``), so no lock
-is held across an unbounded wait.
+by the store's own time limit (``store.request_timeout``, set by
+``ChromaStore.http(timeout=...)``), so no lock is held across an unbounded wait.
 
-Snapshots (embedded stores, :mod:`memori_core.cache.snapshot_files`): a write
-deletes the entity's snapshot first, under locks 1 and 2. The snapshot
-writer (a background thread, or ``store.close()``) takes lock 2 alone, only
-to check the revision and rename its finished file into place, so it never
-waits for lock 1 and never blocks a recall. They add one lock:
+Snapshots (stores that offer a ``cache_folder``, such as an embedded
+ChromaStore; :mod:`memori_core.cache.snapshot_files`): a write deletes the
+entity's snapshot first, under locks 1 and 2. The snapshot writer (a
+background thread, or the callback ``store.close()`` runs before it lets go of
+the store) takes lock 2 alone, only to check the revision and rename its
+finished file into place, so it never waits for lock 1 and never blocks a
+recall. They add three locks:
 
-5. the snapshot folder's queue lock (``SnapshotFiles._lock``), a leaf like 3 and 4.
+5. the snapshot folder's queue lock (``SnapshotFiles._lock``), a leaf like 3 and 4;
+6. the lock that attaches a store's snapshot folder (``snapshot_files._ATTACH_LOCK``),
+   taken only while the first engine over a store makes its ``SnapshotFiles``;
+   inside it only lock 7 is taken;
+7. the store's lock on its close callbacks (``store.on_close``), a leaf: the
+   callbacks run after it is released, with no lock held.
 
 Writes in doubt (shared stores): a write that failed on a timeout may still
 land later (a stopped server handles the request once it runs again), with
@@ -60,11 +68,15 @@ from ..facts import StoredFact
 from .columns import columns_from_store
 from .trim import TRIM_MIN_ROWS, release_free_heap
 from ..stemming import analyzer
-from ..store.base import EntityColumns, FactStore, invalidate_snapshot, snapshot_files
+from ..store.base import FactStore
+from ..store.rows import EntityColumns
+from .snapshot_files import snapshot_files_for
 
 logger = logging.getLogger(__name__)
 
 _LOCK_STRIPES = 64
+SETTLE_WITHOUT_LIMIT = 10.0
+"""Seconds a failed write to a shared store takes to settle when the store has no request time limit."""
 # Writes of at least this many facts tokenise them for the cache while the store writes.
 _TOKENISE_BESIDE = 512
 
@@ -125,7 +137,7 @@ class Coordinator:
     ) -> None:
         """``analyzer_key()`` is the engine's current ``(tokenizer, stemmer)``: caches index it."""
         self.store = store
-        snaps = snapshot_files(store)
+        snaps = snapshot_files_for(store)  # made here, for the first engine over the store
         # An evicted cache's snapshot is written (in the background) if it has none.
         self.caches: CacheRegistry[EntityCache] = CacheRegistry(
             max_cached_entities, max_cached_bytes, on_evict=snaps.schedule if snaps is not None else None
@@ -134,8 +146,8 @@ class Coordinator:
         self._locks = tuple(threading.RLock() for _ in range(_LOCK_STRIPES))
         # entity -> when (monotonic) the store first answered after a failed write of it; None: not yet.
         self._doubt: dict[str, float | None] = {}
-        limit = getattr(store, "request_timeout", None)
-        self.settle = 2.0 * float(limit) if isinstance(limit, (int, float)) else 10.0
+        limit = store.request_timeout
+        self.settle = 2.0 * float(limit) if limit is not None else SETTLE_WITHOUT_LIMIT
         """Seconds after the store answers again that a failed write is taken to have landed or not."""
 
     def entity_lock(self, entity_id: str) -> threading.RLock:
@@ -158,7 +170,7 @@ class Coordinator:
         if cache is not None and cache.revision == revision:
             return cache
         key = self._analyzer_key()
-        snaps = snapshot_files(self.store)
+        snaps = snapshot_files_for(self.store)
         if snaps is not None:
             cache = snaps.load(entity_id, revision, key)  # None unless valid for this very revision
             if cache is not None:
@@ -224,7 +236,9 @@ class Coordinator:
         the copy is dropped and the token changed before the error propagates.
         """
         with self.entity_lock(entity_id), self.store.write_lock(entity_id):
-            invalidate_snapshot(self.store, entity_id)
+            snaps = snapshot_files_for(self.store)
+            if snaps is not None:
+                snaps.invalidate(entity_id)
             cache = self.caches.get(entity_id)
             first = cache is None and self._never_written(entity_id)
             update = CacheUpdate()
@@ -233,7 +247,7 @@ class Coordinator:
                 token, only_change = self.store.commit_revision(entity_id, cache.revision if cache else None)
             except BaseException:
                 self._invalidate(entity_id)
-                if getattr(self.store, "shared", False):
+                if self.store.shared:
                     self._doubt[entity_id] = None
                 raise
             if cache is None or entity_id in self._doubt:
@@ -256,7 +270,7 @@ class Coordinator:
         wrote (the revision alone could be missing after a crash between a write
         and its revision record, hence the count).
         """
-        if getattr(self.store, "shared", True):
+        if self.store.shared:
             return False
         return self.store.revision(entity_id) is None and self.store.count(entity_id) == 0
 
@@ -271,7 +285,7 @@ class Coordinator:
         rows.embeddings = [np.asarray(vectors, dtype=np.float32).reshape(len(facts), -1)]  # one block
         cache = EntityCache.from_columns(entity_id, token, columns_from_store(rows), self._analyzer_key())
         self.caches.put(cache)
-        snaps = snapshot_files(self.store)
+        snaps = snapshot_files_for(self.store)
         if snaps is not None:
             snaps.schedule(cache)
 

@@ -1,10 +1,15 @@
 """A store's folder of per-entity cache snapshots: which file, when it is valid, invalidation, writing.
 
-Embedded stores only (``ChromaStore(path=DIR)``): the folder lock already
-makes this process the only writer of DIR, so the only writes a snapshot can
-miss are this process's, and those go through the engine's write protocol::
+Stores that offer a cache folder only (``store.cache_folder``; among
+memori-recall's, ``ChromaStore(path=DIR)``): the folder lock already makes
+this process the only writer of DIR, so the only writes a snapshot can miss
+are this process's, and those go through the engine's write protocol::
 
     DIR/snapshots/<collection id>/<sha256(entity_id)[:32]>.snap
+
+The cache, not the store, makes a store's :class:`SnapshotFiles`
+(:func:`snapshot_files_for`: one per store object, on the first engine over
+it) and registers its :meth:`~SnapshotFiles.close` with ``store.on_close``.
 
 Rules (the file format and its header are in :mod:`memori_core.cache.snapshot_format`):
 
@@ -23,8 +28,8 @@ Rules (the file format and its header are in :mod:`memori_core.cache.snapshot_fo
 * written after a load from the store, by one background thread (a bounded
   queue: never blocking a recall, dropping requests when full), for caches
   evicted from an engine's registry, and for every cache still current and
-  without a valid file on :meth:`SnapshotFiles.close` (the store's ``close()``)
-  and at interpreter exit.
+  without a valid file on :meth:`SnapshotFiles.close` (run by the store's
+  ``close()`` while the store is still open) and at interpreter exit.
 """
 
 from __future__ import annotations
@@ -39,11 +44,14 @@ import weakref
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .entity import EntityCache
 from .postings import AnalyzerKey
 from .snapshot_format import Expected, SnapshotError, load_snapshot, read_header, write_snapshot
+
+if TYPE_CHECKING:
+    from ..store.base import FactStore
 
 logger = logging.getLogger(__name__)
 
@@ -53,6 +61,11 @@ MAX_PENDING = 4
 
 _OPEN: weakref.WeakSet[SnapshotFiles] = weakref.WeakSet()
 
+# The SnapshotFiles of each store object (by id, checked against a weak reference to the store). Weak both
+# ways: a store's files live as long as the store does, through the close callback the store holds.
+_ATTACHED: dict[int, tuple[weakref.ref[Any], weakref.ref[SnapshotFiles]]] = {}
+_ATTACH_LOCK = threading.Lock()
+
 
 def snapshot_name(entity_id: str) -> str:
     """The file name of an entity's snapshot (a hash: entity ids may hold any character)."""
@@ -60,10 +73,12 @@ def snapshot_name(entity_id: str) -> str:
 
 
 class SnapshotFiles:
-    """The snapshots of one collection of an embedded store, in ``directory``.
+    """The snapshots of one collection of a store, in ``directory`` (the store's ``cache_folder.path``).
 
     ``revision(entity_id)`` and ``write_lock(entity_id)`` are the store's
-    (:meth:`ChromaStore.revision`, :meth:`ChromaStore.write_lock`).
+    (:meth:`FactStore.revision <memori_core.store.base.RevisionStore.revision>`,
+    :meth:`FactStore.write_lock <memori_core.store.base.RevisionStore.write_lock>`).
+    Made for a store by :func:`snapshot_files_for`.
     """
 
     def __init__(
@@ -213,7 +228,7 @@ class SnapshotFiles:
             if self.is_current(cache):
                 return True
             if not self.directory.parent.parent.is_dir():
-                return False  # the store's folder is gone (e.g. a temporary one at exit)
+                return False  # the store's folder (see CacheFolder) is gone (e.g. a temporary one at exit)
             self.directory.mkdir(parents=True, exist_ok=True)
             # The rows are read and written without the lock (recalls and writes go on);
             # a write that changes them also changes the revision, which is checked below.
@@ -274,6 +289,34 @@ class SnapshotFiles:
                 self._pending.clear()
                 self._tracked = weakref.WeakSet()
             _OPEN.discard(self)
+
+
+def snapshot_files_for(store: FactStore) -> SnapshotFiles | None:
+    """The :class:`SnapshotFiles` of ``store``, made on the first call for the store object; ``None`` when the
+    store offers no cache folder (an in-memory or server store, ``snapshots=False``, or a closed store).
+
+    Making them removes the temporary files a killed process left in the
+    folder and registers :meth:`SnapshotFiles.close` with ``store.on_close``,
+    so that ``store.close()`` writes the snapshots still missing while the
+    store is open. Takes the attach lock only to make them (nothing else is
+    waited for while it is held but the store's own lock on its callbacks).
+    """
+    folder = store.cache_folder
+    if folder is None:
+        return None
+    key = id(store)
+    entry = _ATTACHED.get(key)
+    files = entry[1]() if entry is not None and entry[0]() is store else None
+    if files is not None:
+        return files
+    with _ATTACH_LOCK:
+        entry = _ATTACHED.get(key)
+        files = entry[1]() if entry is not None and entry[0]() is store else None
+        if files is None:
+            files = SnapshotFiles(folder.path, folder.collection_id, store.revision, store.write_lock)
+            store.on_close(files.close)  # (the store holds the files from here on)
+            _ATTACHED[key] = (weakref.ref(store, lambda _: _ATTACHED.pop(key, None)), weakref.ref(files))
+    return files
 
 
 @atexit.register

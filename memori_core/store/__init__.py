@@ -1,10 +1,25 @@
-"""Embedding stores. Chroma serves all three deployments (embedded, in-memory, HTTP server)."""
+"""Where facts are stored: the protocol the engine needs, Chroma behind it, and a reference store in memory.
 
-from .base import EntityRows, FactStore, PartialDeleteError, PartialWriteError
+* :mod:`.base` - the protocol: :class:`RowStore` (rows), :class:`RevisionStore`
+  (revision tokens, write locks), :class:`FactStore` (both, plus a cache's
+  folder and close callbacks), the partial-write errors;
+* :mod:`.rows` - one entity's rows as the store hands them to the cache;
+* :mod:`.in_memory` - :class:`InMemoryFactStore`, the reference store (pure Python and numpy);
+* :mod:`.chroma` - :class:`ChromaStore`: embedded, in-memory or a ``chroma run`` server; beside it
+  :mod:`.chroma_records` (the row layout), :mod:`.chroma_old_layout` (rows older versions wrote),
+  :mod:`.chroma_revisions` (revision tokens and version slots), :mod:`.chroma_client` (opening clients);
+* :mod:`.keyed_locks` - one lock per entity; :mod:`.folder_lock` - one process per embedded folder.
+
+Chroma is imported in the ``chroma*`` modules only.
+"""
+
+from .base import CacheFolder, EntityRows, FactStore, PartialDeleteError, PartialWriteError, RevisionStore, RowStore
 from .chroma import ChromaStore, default_store_path
+from .chroma_client import chroma_errors
 from .folder_lock import FolderInUseError
+from .in_memory import InMemoryFactStore
 
 __all__ = [
-    "ChromaStore", "EntityRows", "FactStore", "FolderInUseError", "PartialDeleteError", "PartialWriteError",
-    "default_store_path",
+    "CacheFolder", "ChromaStore", "EntityRows", "FactStore", "FolderInUseError", "InMemoryFactStore",
+    "PartialDeleteError", "PartialWriteError", "RevisionStore", "RowStore", "chroma_errors", "default_store_path",
 ]

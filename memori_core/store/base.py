@@ -1,16 +1,32 @@
-"""The interface the engine needs from an embedding store."""
+"""What the engine and its cache need from a store: rows (:class:`RowStore`) and revisions (:class:`RevisionStore`).
+
+:class:`FactStore` is both, plus where a cache may keep files beside the store
+and what to run when the store closes. Every attribute the engine reads is
+declared here, with its default: a store class that subclasses
+:class:`FactStore` inherits the defaults, one that only matches it
+structurally must set them itself. :class:`~memori_core.store.ChromaStore` is
+the production store and :class:`~memori_core.store.InMemoryFactStore` the
+reference one; ``tests/store_conformance.py`` is the behaviour both share.
+"""
 
 from __future__ import annotations
 
-import json
+import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
 from ..facts import StoredFact
+from .rows import EntityColumns, EntityRows
+
+__all__ = [
+    "CacheFolder", "CloseCallbacks", "EntityColumns", "EntityRows", "FactStore", "PartialDeleteError",
+    "PartialWriteError", "RevisionStore", "RowStore",
+]
 
 
 class PartialWriteError(RuntimeError):
@@ -42,148 +58,50 @@ class PartialDeleteError(PartialWriteError):
         self.remaining_ids = list(remaining_ids)
 
 
-@dataclass
-class EntityColumns:
-    """One entity's rows as columns (one list or array per field, rows in the store's order).
+class RowStore(Protocol):
+    """Facts and their embeddings, isolated per entity.
 
-    What a store's whole-entity read hands the recall cache without building a
-    :class:`StoredFact` per row: strings stay strings, user metadata stays its
-    JSON text (``"{}"`` or ``""`` for none), and the embeddings come as 2-D
-    float32 blocks whose rows follow the rows in order (one block per page
-    read; a store whose rows differ in dimension gives one block per run of a
-    dimension).
+    Every method takes the entity and must filter by it inside the store's own
+    query, so one entity's rows are never read for another; two entities may
+    hold facts with the same id. Within one call, fact ids are distinct, and
+    the facts a write is given are of the entity it names (the engine
+    guarantees both; a store may raise otherwise).
+
+    Round trip: a fact reads back with the fields it was written with, except
+    that empty strings read back as ``None`` (``session_id``, ``created_at``,
+    ``last_seen``, ``updated_at``, ``expires_at``) and user metadata reads back
+    as its JSON form (keys sorted; ``{}`` for none). ``get`` returns facts
+    without their embedding.
+
+    Failures: ``upsert``, ``update_seen`` and ``delete`` may write in batches.
+    When one fails, the store reads back what it holds: if every fact of the
+    call turned out written (or deleted) the call returns, if none did the
+    store's error is raised, and otherwise :class:`PartialWriteError`
+    (:class:`PartialDeleteError` for a delete) names both parts.
     """
 
-    ids: list[str]
-    texts: list[str]
-    created_at: list[str | None]
-    last_seen: list[str | None]
-    times_seen: list[int]
-    session_id: list[str | None]
-    seq: list[int]
-    metadata_json: list[str]
-    updated_at: list[str | None]
-    expires_at: list[str | None]
-    embeddings: list[np.ndarray]
+    def load_entity(self, entity_id: str) -> EntityRows:
+        """Every row of ``entity_id`` with its embedding (paged inside the store as it needs), in the store's
+        order: the order rows were first written, a rewritten row keeping its place."""
+        ...
 
-    def __len__(self) -> int:
-        return len(self.ids)
-
-    @classmethod
-    def from_facts(cls, facts: Sequence[StoredFact], embeddings: Sequence[np.ndarray]) -> EntityColumns:
-        """The columns of ``facts`` and their embeddings (one block per row)."""
-        return cls(
-            ids=[f.id for f in facts],
-            texts=[f.content for f in facts],
-            created_at=[f.created_at for f in facts],
-            last_seen=[f.last_seen for f in facts],
-            times_seen=[int(f.times_seen) for f in facts],
-            session_id=[f.session_id for f in facts],
-            seq=[int(f.seq) for f in facts],
-            metadata_json=[json.dumps(f.metadata or {}, sort_keys=True, ensure_ascii=False) for f in facts],
-            updated_at=[f.updated_at for f in facts],
-            expires_at=[f.expires_at for f in facts],
-            embeddings=[np.asarray(e, dtype=np.float32).reshape(1, -1) for e in embeddings],
-        )
-
-    def fact(self, i: int, entity_id: str) -> StoredFact:
-        """Row ``i`` as a :class:`StoredFact` of ``entity_id`` (metadata JSON parsed)."""
-        raw = self.metadata_json[i]
-        return StoredFact(
-            id=self.ids[i],
-            entity_id=entity_id,
-            content=self.texts[i],
-            created_at=self.created_at[i],
-            metadata=json.loads(raw) if raw else {},
-            last_seen=self.last_seen[i],
-            times_seen=int(self.times_seen[i]),
-            session_id=self.session_id[i],
-            seq=int(self.seq[i]),
-            updated_at=self.updated_at[i],
-            expires_at=self.expires_at[i],
-        )
-
-    def vectors(self) -> list[np.ndarray]:
-        """One float32 vector per row (views into the blocks)."""
-        return [row for block in self.embeddings for row in block]
-
-
-class EntityRows:
-    """All of one entity's rows, as loaded into the recall cache.
-
-    Built from facts and their embeddings (``EntityRows(facts=..., embeddings=...)``)
-    or from columns (``EntityRows(entity_id=..., columns=...)``, what
-    :meth:`ChromaStore.load_entity` returns); either view is derived from the
-    other on first access, so the recall cache reads columns without a
-    :class:`StoredFact` per row while ``rows.facts`` keeps working.
-    """
-
-    def __init__(
-        self,
-        facts: list[StoredFact] | None = None,
-        embeddings: list[np.ndarray] | None = None,
-        *,
-        entity_id: str | None = None,
-        columns: EntityColumns | None = None,
-    ) -> None:
-        if columns is None and (facts is None or embeddings is None):
-            raise TypeError("EntityRows needs facts and embeddings, or columns")
-        if columns is not None and entity_id is None:
-            raise TypeError("EntityRows(columns=...) needs the entity_id")
-        self._facts = facts
-        self._embeddings = embeddings
-        self._columns = columns
-        self.entity_id = entity_id
-
-    @property
-    def facts(self) -> list[StoredFact]:
-        """One :class:`StoredFact` per row."""
-        if self._facts is None:
-            cols = self._columns
-            assert cols is not None and self.entity_id is not None
-            self._facts = [cols.fact(i, self.entity_id) for i in range(len(cols))]
-        return self._facts
-
-    @property
-    def embeddings(self) -> list[np.ndarray]:
-        """One float32 vector per row."""
-        if self._embeddings is None:
-            assert self._columns is not None
-            self._embeddings = self._columns.vectors()
-        return self._embeddings
-
-    @property
-    def columns(self) -> EntityColumns:
-        """The rows as :class:`EntityColumns`."""
-        if self._columns is None:
-            self._columns = EntityColumns.from_facts(self.facts, self.embeddings)
-        return self._columns
-
-    def __len__(self) -> int:
-        return len(self._columns) if self._columns is not None else len(self._facts or ())
-
-
-class FactStore(Protocol):
-    """Storage of facts and their embeddings, isolated per entity.
-
-    Every method takes the entity and must filter by it inside the store's
-    own query, so one entity's rows are never read for another.
-    """
-
-    shared: bool
-    """True when other processes may write to the same store (an HTTP server).
-
-    The engine reads :meth:`revision` before every recall and reloads an
-    entity when it changed; a store only this process writes to should answer
-    it from memory (several engines of one process share the store), and the
-    engine then also updates its cache in place after its own writes."""
-
-    def load_entity(self, entity_id: str) -> EntityRows: ...
-
-    def get(self, entity_id: str, ids: Sequence[str]) -> list[StoredFact]: ...
+    def get(self, entity_id: str, ids: Sequence[str]) -> list[StoredFact]:
+        """The stored facts of ``entity_id`` among ``ids``, each once, in no particular order (unknown ids are
+        left out)."""
+        ...
 
     def present(self, entity_id: str, ids: Sequence[str]) -> list[str]:
         """Those of ``ids`` that are stored for ``entity_id``, in the order given, each once."""
+        ...
+
+    def count(self, entity_id: str) -> int:
+        """How many facts ``entity_id`` has stored."""
+        ...
+
+    def dimension(self) -> int | None:
+        """The dimension of the stored embeddings (a store holds one), ``None`` before the first write.
+
+        Set by the first write and kept after every row is deleted."""
         ...
 
     def upsert(
@@ -193,21 +111,52 @@ class FactStore(Protocol):
         embeddings: np.ndarray,
         progress: Callable[[int], None] | None = None,
     ) -> None:
-        """Insert or replace facts; ``progress(stored_so_far)`` after each batch (the engine passes it only
-        when its caller asked for progress, so a store may leave the argument out)."""
+        """Insert or replace facts (by id) with their embeddings (one row per fact); ``progress(stored_so_far)``
+        after each batch (the engine passes it only when its caller asked for progress, so a store may leave
+        the argument out). Raises ``ValueError`` when the counts differ, before writing anything."""
         ...
 
-    def update_seen(self, entity_id: str, facts: Sequence[StoredFact]) -> None: ...
+    def update_seen(self, entity_id: str, facts: Sequence[StoredFact]) -> None:
+        """Rewrite stored facts' fields (sightings, times, user metadata), keeping their embeddings; facts not
+        stored are left out."""
+        ...
 
-    def delete(self, entity_id: str, ids: Sequence[str]) -> None: ...
+    def delete(self, entity_id: str, ids: Sequence[str]) -> None:
+        """Delete facts of ``entity_id`` by id (unknown ids are ignored)."""
+        ...
 
-    def forget(self, entity_id: str) -> None: ...
+    def forget(self, entity_id: str) -> None:
+        """Delete every fact of ``entity_id`` and nothing else."""
+        ...
 
-    def count(self, entity_id: str) -> int: ...
 
-    def dimension(self) -> int | None: ...
+class RevisionStore(Protocol):
+    """Per-entity revision tokens, and the locks a write and its revision commit are held under.
 
-    def revision(self, entity_id: str) -> str | None: ...
+    The engine tags its in-process copy of an entity with the token it read
+    before loading it, and uses the copy only while :meth:`revision` is
+    unchanged. Lock order and the write protocol: :mod:`memori_core.cache.coordinator`.
+    """
+
+    shared: bool = True
+    """True when other processes may write to the same store (an HTTP server).
+
+    The engine reads :meth:`revision` before every recall and reloads an
+    entity when it changed; a store only this process writes to should answer
+    it from memory (several engines of one process share the store), and the
+    engine then also keeps the copy a first write builds and trusts it after a
+    failed write. The default is True: assuming other writers costs reloads,
+    assuming none when there are some costs stale answers."""
+
+    request_timeout: float | None = None
+    """Seconds any one request to the store may take; ``None``: no limit, or nothing leaves the process.
+
+    After a failed write to a shared store, the engine trusts a load again only
+    once twice this long has passed since the store answered again."""
+
+    def revision(self, entity_id: str) -> str | None:
+        """A token that changes whenever ``entity_id``'s facts change; ``None`` before its first commit."""
+        ...
 
     def bump_revision(self, entity_id: str) -> str:
         """Record that ``entity_id`` changed (after a write, or a failed one); returns the new token."""
@@ -215,7 +164,8 @@ class FactStore(Protocol):
 
     def commit_revision(self, entity_id: str, base: str | None) -> tuple[str, bool]:
         """Record a change made by a writer whose copy was at ``base``: the new token, and whether that
-        write is the only change since ``base`` (so the writer may update its copy in place)."""
+        write is the only change since ``base`` (so the writer may update its copy in place). Call it while
+        holding :meth:`write_lock`."""
         ...
 
     def write_lock(self, entity_id: str) -> AbstractContextManager[Any]:
@@ -223,23 +173,72 @@ class FactStore(Protocol):
         process's writers of the same store; different entities do not wait for each other)."""
         ...
 
-    # Optional (looked up with getattr; a store without them gets no snapshots):
-    #
-    #   snapshots: memori_core.cache.snapshot_files.SnapshotFiles | None
-    #       Per-entity snapshot files of the recall cache beside an embedded store
-    #       (see memori_core/cache/snapshot_format.py); None when the store keeps none.
-    #   invalidate_snapshot(entity_id) -> None
-    #       Delete the entity's snapshot; the engine calls it under the entity's
-    #       write lock before every write of the entity.
+
+@dataclass(frozen=True)
+class CacheFolder:
+    """Where a recall cache may keep files for one store (its snapshots, :mod:`memori_core.cache.snapshot_files`).
+
+    ``path`` is reserved for the cache of this store's collection and may not
+    exist yet: the cache creates it, and its parent, when it first writes. Its
+    grandparent is the store's own folder, which the cache never creates (a
+    store folder that is gone means there is nothing to keep files for).
+    ``collection_id`` names the stored collection (unique, stable while it
+    exists): a file the cache wrote for another collection is never used.
+    """
+
+    path: Path
+    collection_id: str
 
 
-def snapshot_files(store: Any) -> Any | None:
-    """The store's snapshot files (:class:`~memori_core.cache.snapshot_files.SnapshotFiles`), or ``None``."""
-    return getattr(store, "snapshots", None)
+class FactStore(RowStore, RevisionStore, Protocol):
+    """A store the engine can use: rows and revisions, plus a cache's files beside it and work to run at close.
+
+    Subclass it (as :class:`~memori_core.store.ChromaStore` and
+    :class:`~memori_core.store.InMemoryFactStore` do) to inherit the declared
+    defaults, or match it structurally and set every attribute.
+    """
+
+    cache_folder: CacheFolder | None = None
+    """Where a cache may keep files for this store; ``None`` (the default): nowhere. Reads ``None`` once the
+    store is closed."""
+
+    def on_close(self, callback: Callable[[], None]) -> None:
+        """Run ``callback()`` when :meth:`close` is first called, while the store can still be read and written
+        (callbacks run in the order registered). Raises ``RuntimeError`` once the store is closed."""
+        ...
+
+    def close(self) -> None:
+        """Run the :meth:`on_close` callbacks, then release what the store holds. Idempotent."""
+        ...
 
 
-def invalidate_snapshot(store: Any, entity_id: str) -> None:
-    """Delete ``entity_id``'s snapshot if ``store`` keeps snapshots (call under its write lock, before a write)."""
-    drop = getattr(store, "invalidate_snapshot", None)
-    if drop is not None:
-        drop(entity_id)
+class CloseCallbacks:
+    """The callbacks a store's :meth:`FactStore.on_close` registered, run once by its ``close()``.
+
+    Its lock is a leaf: callbacks run after it is released.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._callbacks: list[Callable[[], None]] | None = []
+
+    def add(self, callback: Callable[[], None]) -> None:
+        """Register ``callback``; ``RuntimeError`` once :meth:`run` has been called."""
+        with self._lock:
+            if self._callbacks is None:
+                raise RuntimeError("the store is closed")
+            self._callbacks.append(callback)
+
+    def run(self) -> None:
+        """Run every callback once, in the order registered (later calls do nothing). All of them run even
+        when one raises; the first error is raised afterwards."""
+        with self._lock:
+            callbacks, self._callbacks = self._callbacks or [], None
+        error: BaseException | None = None
+        for callback in callbacks:
+            try:
+                callback()
+            except BaseException as exc:  # noqa: BLE001 - the others must still run; raised below
+                error = error or exc
+        if error is not None:
+            raise error

@@ -1,29 +1,44 @@
-"""Chroma as the embedding store: embedded on disk, in memory, or a ``chroma run`` server."""
+"""Chroma as the embedding store: embedded on disk, in memory, or a ``chroma run`` server.
+
+This module holds :class:`ChromaStore`: opening and closing it, and its rows
+(reads paged, writes batched, failed writes read back). Beside it: the row
+layout (:mod:`.chroma_records`, :mod:`.chroma_old_layout`), the revision
+tokens and write locks (:mod:`.chroma_revisions`), opening clients
+(:mod:`.chroma_client`) and the one-process-per-folder lock (:mod:`.folder_lock`).
+"""
 
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import sys
-import threading
-import time
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from ..facts import StoredFact
-from .base import EntityColumns, EntityRows, PartialDeleteError, PartialWriteError
+from .base import CacheFolder, CloseCallbacks, FactStore, PartialDeleteError, PartialWriteError
+from .chroma_client import (
+    DEFAULT_HTTP_TIMEOUT,
+    READ_ATTEMPTS,
+    ephemeral_client,
+    http_client,
+    persistent_client,
+    retry_read,
+    server_url,
+)
+from .chroma_records import ENTITY, chroma_id, inline, pack, read_fact, read_row
+from .chroma_revisions import ChromaRevisions
 from .folder_lock import FolderHold
 from .folder_lock import acquire as acquire_folder
+from .rows import EntityColumns, EntityRows
 
-if TYPE_CHECKING:
-    from ..cache.snapshot_files import SnapshotFiles
+__all__ = ["DEFAULT_COLLECTION", "DEFAULT_HTTP_TIMEOUT", "PATH_ENV", "ChromaStore", "default_store_path"]
 
 logger = logging.getLogger(__name__)
 
@@ -34,146 +49,13 @@ DEFAULT_COLLECTION = "memori_facts"
 # afterwards: a 100k-fact load from a server grew the client by 440-520 MiB with 5,000-row pages and by
 # 300 MiB with 1,000-row pages, in the same time.
 _PAGE = 1000
-_LOAD_ATTEMPTS = 3
 _WRITE_THREADS = 2
 # The collection is an embedding store only (the engine scores exactly in process and never
 # asks Chroma for nearest neighbours), so new collections get the cheapest HNSW build.
 # Existing collections keep the settings they were created with.
 _HNSW = {"hnsw:space": "cosine", "hnsw:construction_ef": 10, "hnsw:M": 4}
-
-# The last revision token of each (collection, entity) this process wrote or read,
-# shared by every store object of the process: several engines (or store objects
-# on the same path) in one process must see each other's writes. Used for stores
-# only this process writes to; shared (HTTP) stores always read the record.
-_LOCAL_REVISIONS: dict[str, str | None] = {}
-_LOCAL_LOCK = threading.Lock()
-
-
-class _KeyedLocks:
-    """One reentrant lock per key, created on first use and dropped when its last holder leaves."""
-
-    def __init__(self) -> None:
-        self._guard = threading.Lock()
-        self._held: dict[str, list[Any]] = {}  # key -> [RLock, holders]
-
-    @contextlib.contextmanager
-    def hold(self, key: str) -> Iterator[None]:
-        with self._guard:
-            entry = self._held.setdefault(key, [threading.RLock(), 0])
-            entry[1] += 1
-        try:
-            with entry[0]:
-                yield
-        finally:
-            with self._guard:
-                entry[1] -= 1
-                if entry[1] == 0:
-                    del self._held[key]
-
-
-# One write lock per (collection, entity), shared by every store object of the
-# process: an engine's "write, then commit the revision" must not interleave with
-# another engine's write to the same entity, or its cache would miss those rows.
-# Writes to different entities never wait for each other.
-_WRITE_LOCKS = _KeyedLocks()
-_MAX_CLAIMS = 1000  # versions a commit may step over before giving up (each one is another writer's commit)
-_KEPT_SLOTS = 64  # version slots a shared store keeps per entity; older ones are deleted as new ones are claimed
-
-
-def _new_token(version: int) -> str:
-    return f"{version}.{time.time_ns()}-{uuid.uuid4().hex[:12]}"
-
-
-def _version(token: str | None) -> int:
-    """The version number a token was committed at (0 for none, and for tokens written before versions)."""
-    head, dot, _ = (token or "").partition(".")
-    return int(head) if dot and head.isdigit() else 0
-
-def _read(call: Callable[[], Any]) -> Any:
-    """An idempotent Chroma read, tried again (up to ``_LOAD_ATTEMPTS`` times in all) when Chroma reports an
-    internal error: a server can fail a read that races its own segment flush ("Error creating hnsw segment
-    reader: Nothing found on disk", chroma-core/chroma#4212) and answer the same read a moment later."""
-    from chromadb.errors import InternalError
-
-    for attempt in range(_LOAD_ATTEMPTS):
-        try:
-            return call()
-        except InternalError:
-            if attempt == _LOAD_ATTEMPTS - 1:
-                raise
-            logger.info("Chroma failed a read with an internal error; reading again")
-            time.sleep(0.05 * (attempt + 1))
-    raise AssertionError("unreachable")
-
-
-# Row layout. Chroma filters on ENTITY only; everything else the store keeps about a fact
-# travels as one JSON object under FACT_KEY (written by _pack, read by _Row): the fact's
-# id, text, sightings, order, session, times and expiry, and the user's "metadata". The
-# text sits in the record rather than in the Chroma document because a document also
-# feeds Chroma's full-text index, which the engine never queries and which costs more
-# than every other part of a write (10k facts: 4.8 s with documents, 2.3 s without;
-# benchmarks/bench_writes.py). A text longer than INLINE_TEXT_BYTES is kept as the
-# document instead, so the record stays small (Chroma Cloud bounds a metadata value at 4 KiB).
-ENTITY, FACT_KEY = "entity_id", "memori_fact"
-INLINE_TEXT_BYTES = 2048
-# The layout before FACT_KEY: one metadata key per field (rows written so are still read).
-FACT_ID, CREATED_AT, LAST_SEEN, TIMES_SEEN, META_JSON = "fact_id", "created_at", "last_seen", "times_seen", "metadata_json"
-SESSION, SEQ, UPDATED_AT, EXPIRES_AT = "session_id", "seq", "updated_at", "expires_at"
-
-
-class _Row:
-    """A fact's fields as decoded from its Chroma metadata (either layout)."""
-
-    __slots__ = ("id", "text", "times_seen", "seq", "session_id", "created_at", "last_seen", "updated_at",
-                 "expires_at", "metadata_json")
-
-    def __init__(self, meta: dict[str, Any], document: str | None) -> None:
-        packed = meta.get(FACT_KEY)
-        if packed is not None:
-            rec = json.loads(packed)
-            user = rec.get("metadata")
-            self.id = str(rec["id"])
-            self.text: str | None = rec.get("text", document)
-            self.times_seen = int(rec.get("times_seen", 1))
-            self.seq = int(rec.get("seq", 0))
-            self.session_id = rec.get("session_id") or None
-            self.created_at = rec.get("created_at")
-            self.last_seen = rec.get("last_seen")
-            self.updated_at = rec.get("updated_at") or None
-            self.expires_at = rec.get("expires_at") or None
-            self.metadata_json = json.dumps(user, sort_keys=True, ensure_ascii=False) if user else ""
-            return
-        self.id = str(meta[FACT_ID])
-        self.text = document
-        self.times_seen = int(meta.get(TIMES_SEEN, 1))
-        self.seq = int(meta.get(SEQ, 0))
-        self.session_id = meta.get(SESSION) or None
-        self.created_at = meta.get(CREATED_AT)
-        self.last_seen = meta.get(LAST_SEEN)
-        self.updated_at = meta.get(UPDATED_AT) or None
-        self.expires_at = meta.get(EXPIRES_AT) or None
-        self.metadata_json = meta.get(META_JSON) or ""
-
-
-_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode  # one encoder for every row
-
-
-def _inline(text: str) -> bool:
-    return len(text) * 4 <= INLINE_TEXT_BYTES or len(text.encode("utf-8")) <= INLINE_TEXT_BYTES
-
-
-def _pack(fact: StoredFact) -> dict[str, Any]:
-    """A fact's Chroma metadata: its entity (filtered on) and the rest as one JSON object."""
-    rec: dict[str, Any] = {"id": fact.id, "times_seen": int(fact.times_seen), "seq": int(fact.seq)}
-    if _inline(fact.content):
-        rec["text"] = fact.content
-    for name in ("session_id", "created_at", "last_seen", "updated_at", "expires_at"):
-        value = getattr(fact, name)
-        if value:
-            rec[name] = value
-    if fact.metadata:
-        rec["metadata"] = fact.metadata
-    return {ENTITY: fact.entity_id, FACT_KEY: _ENCODE(rec)}
+SNAPSHOTS = "snapshots"
+"""The folder inside an embedded store's folder where a cache keeps its files (one subfolder per collection)."""
 
 
 def default_store_path() -> Path:
@@ -191,66 +73,7 @@ def default_store_path() -> Path:
     return base / "memori-recall"
 
 
-def _chroma_id(entity_id: str, fact_id: str) -> str:
-    # Length-prefixed so that no (entity, fact) pair can spell another's id.
-    return f"{len(entity_id)}:{entity_id}:{fact_id}"
-
-
-def _chroma_settings() -> Any:
-    from chromadb.config import Settings
-
-    return Settings(anonymized_telemetry=False, allow_reset=False)
-
-
-DEFAULT_HTTP_TIMEOUT = 4.0
-"""Seconds any one request to a Chroma server may take (:meth:`ChromaStore.http`)."""
-
-
-def _bound_requests(client: Any, timeout: float | None) -> None:
-    """Give the chromadb HTTP client's connection a time limit (chromadb creates it with none)."""
-    import httpx
-
-    session = getattr(getattr(client, "_server", None), "_session", None)
-    if not isinstance(session, httpx.Client):
-        raise RuntimeError("this chromadb version's HTTP client has no httpx session to bound; pin chromadb<2")
-    session.timeout = httpx.Timeout(timeout)
-
-
-def _connect(make_client: Callable[[], Any], url: str, timeout: float | None) -> Any:
-    """``make_client()`` within ``timeout`` seconds, or ``httpx.ConnectTimeout`` naming ``url``.
-
-    chromadb's ``HttpClient`` asks the server for its tenant and database while
-    it is built, before its connection can be given a time limit; a server that
-    accepts connections but never answers would block that forever. The build
-    runs in a daemon thread instead, which a hung server leaves parked until it
-    answers or dies (one thread per failed connect, not per call).
-    """
-    import httpx
-
-    if timeout is None:
-        return make_client()
-    box: dict[str, Any] = {}
-
-    def build() -> None:
-        try:
-            box["client"] = make_client()
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
-            box["error"] = exc
-
-    thread = threading.Thread(target=build, name="memori-chroma-connect", daemon=True)
-    thread.start()
-    thread.join(timeout)
-    if thread.is_alive():
-        raise httpx.ConnectTimeout(
-            f"the Chroma server at {url} did not answer within {timeout:g} s (is it stopped or overloaded?); "
-            "ChromaStore.http(timeout=...) sets the limit"
-        )
-    if "error" in box:
-        raise box["error"]
-    return box["client"]
-
-
-class ChromaStore:
+class ChromaStore(FactStore):
     """Facts and embeddings of every entity in one Chroma collection, filtered by ``entity_id``.
 
     Embeddings are always computed by the engine and handed to Chroma; the
@@ -283,23 +106,23 @@ class ChromaStore:
         check); ``shared`` says whether other processes write to it (defaults to
         True for HTTP clients).
 
-        An embedded store keeps a snapshot of each entity's recall cache in
-        ``path/snapshots/`` (:mod:`memori_core.cache.snapshot_files`), so that the
+        An embedded store offers the recall cache a folder, ``path/snapshots/``
+        (:attr:`cache_folder`), where the cache keeps a snapshot of each
+        entity's copy (:mod:`memori_core.cache.snapshot_files`), so that the
         first recall of a new process reads one file instead of every row from
         Chroma; Chroma stays the store of record, and a snapshot is used only
-        while it matches the entity's revision. ``snapshots=False`` keeps none.
-        In-memory, HTTP and ``client=`` stores never keep snapshots.
+        while it matches the entity's revision. ``snapshots=False`` offers none.
+        In-memory, HTTP and ``client=`` stores never do.
         """
-        import chromadb
-
         self._folder_hold: FolderHold | None = None
+        self._closing = CloseCallbacks()
         if client is None:
             resolved = Path(path).expanduser() if path is not None else default_store_path()
             resolved.mkdir(parents=True, exist_ok=True)
             hold = acquire_folder(resolved)  # before Chroma touches the folder
             try:
                 # The real path, so every store object of the process on this folder shares one Chroma system.
-                client = chromadb.PersistentClient(path=hold.folder, settings=_chroma_settings())
+                client = persistent_client(hold.folder)
             except BaseException:
                 hold.release()
                 raise
@@ -311,53 +134,58 @@ class ChromaStore:
         self.shared = bool(shared) if shared is not None else "http" in type(client).__name__.lower()
         self.request_timeout: float | None = None
         """The time limit of each request to a server (set by :meth:`http`); ``None``: none or in process."""
+        self.cache_folder: CacheFolder | None = None
         try:
             self._facts = client.get_or_create_collection(
                 collection, embedding_function=None, metadata=dict(_HNSW)
             )
-            self._revisions = client.get_or_create_collection(f"{collection}_revisions", embedding_function=None)
+            revisions = client.get_or_create_collection(f"{collection}_revisions", embedding_function=None)
         except BaseException:
             self.close()  # a store that failed to open does not keep the folder
             raise
+        self._revision_tokens = ChromaRevisions(revisions, str(self._facts.id), self)
         try:
             self.max_batch_size = int(client.get_max_batch_size())
         except Exception:  # noqa: BLE001 - older servers do not report it
             self.max_batch_size = 5461
-        self.snapshots: SnapshotFiles | None = None
         if snapshots and self._folder_hold is not None:
-            from ..cache import snapshot_files as snapshot_folder
+            collection_id = str(self._facts.id)
+            self.cache_folder = CacheFolder(Path(self._folder_hold.folder) / SNAPSHOTS / collection_id, collection_id)
 
-            folder = Path(self._folder_hold.folder) / "snapshots" / str(self._facts.id)
-            self.snapshots = snapshot_folder.SnapshotFiles(folder, str(self._facts.id), self.revision, self.write_lock)
+    @property
+    def _revisions(self) -> Any:
+        """The Chroma collection of revision records and version slots."""
+        return self._revision_tokens.records
 
-    def invalidate_snapshot(self, entity_id: str) -> None:
-        """Delete ``entity_id``'s cache snapshot (the engine calls this under the entity's write lock,
-        before every write of the entity). Does nothing for stores without snapshots."""
-        files = getattr(self, "snapshots", None)
-        if files is not None:
-            files.invalidate(entity_id)
+    def on_close(self, callback: Callable[[], None]) -> None:
+        """Run ``callback()`` when :meth:`close` is first called, before the store lets go of anything."""
+        self._closing.add(callback)
 
     def close(self) -> None:
-        """Close an embedded store opened from a path: its Chroma client, and this object's hold on the folder.
+        """Close the store: run the :meth:`on_close` callbacks (the recall cache writes its snapshots then,
+        while the store is open), then, for an embedded store opened from a path, close its Chroma client and
+        this object's hold on the folder.
 
         The folder is free for other processes once every store object of this
         process on it is closed (or the process ends). Do not use the store
-        afterwards. Idempotent; does nothing for in-memory, HTTP or ``client=`` stores.
+        afterwards. Idempotent; in-memory, HTTP and ``client=`` stores have
+        nothing else to release.
         """
+        self.cache_folder = None
         hold, self._folder_hold = self._folder_hold, None
-        if hold is None:
-            return
-        files, self.snapshots = getattr(self, "snapshots", None), None
-        if files is not None:
-            files.close()  # writes the snapshots of current caches that have none, while the store is open
+        try:
+            self._closing.run()
+        finally:
+            if hold is not None:
+                self._release(hold)
+
+    def _release(self, hold: FolderHold) -> None:
         try:
             # Once the folder is free, another process may write it: forget the revision
             # tokens this process kept for the collection, so they are read again.
-            if hasattr(self, "_facts"):
-                prefix = f"{self._facts.id}:"
-                with _LOCAL_LOCK:
-                    for key in [k for k in _LOCAL_REVISIONS if k.startswith(prefix)]:
-                        del _LOCAL_REVISIONS[key]
+            tokens = getattr(self, "_revision_tokens", None)  # absent when the store failed to open
+            if tokens is not None:
+                tokens.forget_local()
             self._client.close()  # chromadb stops the folder's system when its last client closes
         finally:
             hold.release()
@@ -365,10 +193,7 @@ class ChromaStore:
     @classmethod
     def in_memory(cls) -> ChromaStore:
         """An ephemeral store; every call gives a new, isolated one (nothing is written to disk)."""
-        import chromadb
-
-        client = chromadb.EphemeralClient(settings=_chroma_settings())
-        store = cls(client=client, collection=f"memori_facts_{uuid.uuid4().hex}", shared=False)
+        store = cls(client=ephemeral_client(), collection=f"memori_facts_{uuid.uuid4().hex}", shared=False)
         store.location = "in-memory"
         return store
 
@@ -392,19 +217,12 @@ class ChromaStore:
         default). Clients of one host and port in a process share chromadb's
         connection, so they share the last timeout set.
         """
-        import chromadb
-
         if timeout is not None and not (isinstance(timeout, (int, float)) and 0 < timeout < float("inf")):
             raise ValueError(f"timeout must be a positive number of seconds or None, got {timeout!r}")
-        client = _connect(
-            lambda: chromadb.HttpClient(host=host, port=port, ssl=ssl, headers=headers, settings=_chroma_settings()),
-            f"{'https' if ssl else 'http'}://{host}:{port}",
-            timeout,
-        )
-        _bound_requests(client, timeout)
+        client = http_client(host, port, ssl=ssl, headers=headers, timeout=timeout)
         store = cls(client=client, collection=collection, shared=True)
         store.request_timeout = timeout
-        store.location = f"{'https' if ssl else 'http'}://{host}:{port}"
+        store.location = server_url(host, port, ssl)
         return store
 
     def __repr__(self) -> str:
@@ -421,11 +239,11 @@ class ChromaStore:
         """
         from chromadb.errors import InternalError
 
-        for attempt in range(_LOAD_ATTEMPTS):
+        for attempt in range(READ_ATTEMPTS):
             try:
                 return self._load_entity(entity_id)
             except InternalError:
-                if attempt == _LOAD_ATTEMPTS - 1:
+                if attempt == READ_ATTEMPTS - 1:
                     raise
                 logger.info("entity %r: load raced a concurrent write; reading again", entity_id)
         raise AssertionError("unreachable")
@@ -452,7 +270,7 @@ class ChromaStore:
         for i, (doc, meta) in enumerate(zip(page["documents"], page["metadatas"])):
             if meta is None or meta.get(ENTITY) != entity_id:
                 continue  # belt and braces: the where filter already excludes these
-            row = _Row(meta, doc)
+            row = read_row(meta, doc)
             if row.text is None:
                 continue
             keep.append(i)
@@ -484,12 +302,12 @@ class ChromaStore:
             return []
         out: list[StoredFact] = []
         for start in range(0, len(ids), self.max_batch_size):
-            chunk = [_chroma_id(entity_id, i) for i in ids[start : start + self.max_batch_size]]
-            # The Chroma id names the entity (see _chroma_id), so the lookup is scoped
+            chunk = [chroma_id(entity_id, i) for i in ids[start : start + self.max_batch_size]]
+            # The Chroma id names the entity (see chroma_id), so the lookup is scoped
             # to it without a `where` filter, which makes Chroma 1.x ~50x slower here.
-            page = _read(lambda: self._facts.get(ids=chunk, include=["documents", "metadatas"]))
+            page = retry_read(lambda: self._facts.get(ids=chunk, include=["documents", "metadatas"]))
             for doc, meta in zip(page["documents"], page["metadatas"]):
-                fact = self._to_fact(entity_id, doc, meta)
+                fact = read_fact(entity_id, doc, meta)
                 if fact is not None:
                     out.append(fact)
         return out
@@ -512,27 +330,6 @@ class ChromaStore:
             return None
         return int(dim) if dim else None
 
-    @staticmethod
-    def _to_fact(entity_id: str, doc: str | None, meta: dict[str, Any] | None) -> StoredFact | None:
-        if meta is None or meta.get(ENTITY) != entity_id:
-            return None  # belt and braces: the where filter already excludes these
-        row = _Row(meta, doc)
-        if row.text is None:
-            return None
-        return StoredFact(
-            id=row.id,
-            entity_id=entity_id,
-            content=row.text,
-            created_at=row.created_at,
-            metadata=json.loads(row.metadata_json) if row.metadata_json else {},
-            last_seen=row.last_seen,
-            times_seen=row.times_seen,
-            session_id=row.session_id,
-            seq=row.seq,
-            updated_at=row.updated_at,
-            expires_at=row.expires_at,
-        )
-
     # -- writes ------------------------------------------------------------
 
     def upsert(
@@ -554,12 +351,12 @@ class ChromaStore:
 
         def write(start: int) -> int:
             chunk = facts[start : start + step]
-            metas = [_pack(f) for f in chunk]
-            long_texts = any(not _inline(f.content) for f in chunk)
+            metas = [pack(f) for f in chunk]
+            long_texts = any(not inline(f.content) for f in chunk)
             self._facts.upsert(
-                ids=[_chroma_id(entity_id, f.id) for f in chunk],
+                ids=[chroma_id(entity_id, f.id) for f in chunk],
                 embeddings=np.asarray(embeddings[start : start + step], dtype=np.float32),
-                # Documents only for a chunk holding a text too long for its record (see INLINE_TEXT_BYTES).
+                # Documents only for a chunk holding a text too long for its record (see chroma_records.INLINE_TEXT_BYTES).
                 documents=[f.content for f in chunk] if long_texts else None,
                 metadatas=metas,
             )
@@ -625,8 +422,8 @@ class ChromaStore:
         out: dict[str, Any] = {}
         for start in range(0, len(ids), self.max_batch_size):
             fact_ids = ids[start : start + self.max_batch_size]
-            by_chroma = {_chroma_id(entity_id, i): i for i in fact_ids}
-            page = _read(lambda: self._facts.get(ids=list(by_chroma), include=["metadatas"]))
+            by_chroma = {chroma_id(entity_id, i): i for i in fact_ids}
+            page = retry_read(lambda: self._facts.get(ids=list(by_chroma), include=["metadatas"]))
             for cid, meta in zip(page["ids"], page["metadatas"]):
                 if cid in by_chroma:
                     out[by_chroma[cid]] = meta
@@ -639,7 +436,7 @@ class ChromaStore:
         except Exception as exc:  # noqa: BLE001 - a store that fails reads too: nothing more can be said
             logger.warning("entity %r: could not read back a failed write: %s", entity_id, exc)
             return None
-        return [have.get(f.id) == _pack(f) for f in facts]
+        return [have.get(f.id) == pack(f) for f in facts]
 
     def update_seen(self, entity_id: str, facts: Sequence[StoredFact]) -> None:
         """Rewrite the metadata of existing facts (``last_seen``, ``times_seen``, user metadata).
@@ -651,7 +448,7 @@ class ChromaStore:
         for start in range(0, len(facts), self.max_batch_size):
             chunk = facts[start : start + self.max_batch_size]
             try:
-                self._facts.update(ids=[_chroma_id(entity_id, f.id) for f in chunk], metadatas=[_pack(f) for f in chunk])
+                self._facts.update(ids=[chroma_id(entity_id, f.id) for f in chunk], metadatas=[pack(f) for f in chunk])
             except Exception as exc:  # noqa: BLE001 - read back: what landed before (or despite) the failure
                 self._report_upsert(entity_id, facts, list(facts[:start]), exc)
                 return
@@ -670,7 +467,7 @@ class ChromaStore:
         store's error is raised; when all are, the delete is done.
         """
         for start in range(0, len(ids), self.max_batch_size):
-            chunk = [_chroma_id(entity_id, i) for i in ids[start : start + self.max_batch_size]]
+            chunk = [chroma_id(entity_id, i) for i in ids[start : start + self.max_batch_size]]
             try:
                 self._facts.delete(ids=chunk)  # entity-scoped ids; see get()
             except Exception as exc:  # noqa: BLE001 - read back: what was deleted before (or despite) the failure
@@ -699,7 +496,7 @@ class ChromaStore:
         """Delete every fact of ``entity_id`` and nothing else."""
         self._facts.delete(where={ENTITY: entity_id})
 
-    # -- freshness across processes -----------------------------------------
+    # -- revisions (memori_core/store/chroma_revisions.py) --------------------
 
     def revision(self, entity_id: str) -> str | None:
         """Token that changes whenever ``entity_id``'s facts change (read by id: one cheap lookup).
@@ -707,128 +504,19 @@ class ChromaStore:
         For a store only this process writes to, the token is kept in process
         memory after the first read, so a recall costs no store round trip.
         """
-        key = self._local_key(entity_id)
-        if not self.shared:
-            with _LOCAL_LOCK:
-                if key in _LOCAL_REVISIONS:
-                    return _LOCAL_REVISIONS[key]
-        page = _read(lambda: self._revisions.get(ids=[_chroma_id(entity_id, "rev")], include=["metadatas"]))
-        metas = page["metadatas"]
-        token = str(metas[0]["token"]) if metas else None
-        if not self.shared:
-            with _LOCAL_LOCK:
-                return _LOCAL_REVISIONS.setdefault(key, token)
-        return token
-
-    def _local_key(self, entity_id: str) -> str:
-        return f"{self._facts.id}:{_chroma_id(entity_id, 'rev')}"
+        return self._revision_tokens.revision(entity_id)
 
     def write_lock(self, entity_id: str) -> contextlib.AbstractContextManager[None]:
         """The process-wide lock writers of ``entity_id`` in this collection hold around a write and its commit."""
-        return _WRITE_LOCKS.hold(f"{self._facts.id}:{_chroma_id(entity_id, 'rev')}")
+        return self._revision_tokens.write_lock(entity_id)
 
     def bump_revision(self, entity_id: str) -> str:
         """Record that ``entity_id`` changed; call after the write has finished (or failed part-way)."""
         return self.commit_revision(entity_id, None)[0]
 
     def commit_revision(self, entity_id: str, base: str | None) -> tuple[str, bool]:
-        """Record that ``entity_id`` changed, after a write made by a writer whose copy was at ``base``.
-
-        Returns the new token and whether this write is the only change since
-        ``base`` (then the writer may update its copy in place instead of
-        reloading). Call it while holding :meth:`write_lock`.
-
-        For a store only this process writes to, the process-local token
-        changes first, so that even when the store write of the record fails,
-        no engine of this process keeps serving the rows it cached before.
-
-        For a shared store, Chroma has no compare-and-set, but ``add`` of an
-        id that exists is ignored: each change claims the next version slot
-        (``rev#<n>``) with ``add`` and reads it back. Two writers can never
-        both claim version ``n + 1``, so a writer that claims ``base + 1`` is
-        the sole successor of ``base``. The revision record that readers read
-        (one lookup per recall) is then set to the newest claimed version;
-        a writer that finds a newer slot already claimed publishes that one,
-        so the record can lag a concurrent commit only until that commit
-        publishes, never for good.
-
-        Slots do not pile up: only those of the last :data:`_KEPT_SLOTS`
-        versions are kept, so publishing lists the entity's slots (one
-        filtered read of at most that many rows), publishes the newest one's
-        token (a claim is made only after its write landed, so the newest
-        token covers every write) and deletes the slots that fell out of the
-        window. A writer whose copy is older than the window could claim a
-        deleted slot again: a claim below the window is dropped and the writer
-        claims past the newest (and is not the sole successor of its base).
-        """
-        key = self._local_key(entity_id)
-        if not self.shared:
-            with _LOCAL_LOCK:
-                known, current = key in _LOCAL_REVISIONS, _LOCAL_REVISIONS.get(key)
-            if not known:
-                current = self.revision(entity_id)
-            token = _new_token(0)
-            with _LOCAL_LOCK:
-                _LOCAL_REVISIONS[key] = token
-            self._write_record(entity_id, token)
-            return token, base is not None and current == base
-        exclusive = base is not None
-        version = _version(base if base is not None else self.revision(entity_id))
-        for _ in range(_MAX_CLAIMS):
-            version += 1
-            token = _new_token(version)
-            if not self._claim(entity_id, version, token):
-                exclusive = False  # another writer committed version `version` since `base`
-                version = max(version, _version(self.revision(entity_id)))  # (past old, deleted slots at once)
-                continue
-            newest = max(self._slots(entity_id), default=version)
-            if version > newest - _KEPT_SLOTS:
-                break
-            # A slot deleted as too old, claimed again: drop it and claim past the newest.
-            self._revisions.delete(ids=[self._slot(entity_id, version)])
-            exclusive = False
-            version = newest
-        else:
-            raise RuntimeError(f"entity {entity_id!r}: {_MAX_CLAIMS} concurrent commits in a row; giving up")
-        self._publish(entity_id, version, token)
-        return token, exclusive
-
-    def _slot(self, entity_id: str, version: int) -> str:
-        return _chroma_id(entity_id, f"rev#{version}")
-
-    def _write_record(self, entity_id: str, token: str) -> None:
-        self._revisions.upsert(
-            ids=[_chroma_id(entity_id, "rev")],
-            embeddings=[[1.0]],
-            metadatas=[{ENTITY: entity_id, "token": token}],
-        )
-
-    def _claim(self, entity_id: str, version: int, token: str) -> bool:
-        """Insert-if-absent of version slot ``version``; True when it now holds ``token``."""
-        slot = self._slot(entity_id, version)
-        self._revisions.add(ids=[slot], embeddings=[[1.0]], metadatas=[{ENTITY: entity_id, "token": token}])
-        page = _read(lambda: self._revisions.get(ids=[slot], include=["metadatas"]))
-        return bool(page["metadatas"]) and page["metadatas"][0].get("token") == token
-
-    def _publish(self, entity_id: str, version: int, token: str) -> None:
-        """Point the revision record at the newest claimed version (``version``, or a later one found claimed)
-        and delete the slots that fell out of the kept window."""
-        while True:
-            self._write_record(entity_id, token)
-            slots = self._slots(entity_id)
-            newest = max(slots, default=version)
-            old = [slot for v, slot in slots.items() if v <= newest - _KEPT_SLOTS]
-            for start in range(0, len(old), self.max_batch_size):
-                self._revisions.delete(ids=old[start : start + self.max_batch_size])
-            if newest <= version:
-                return
-            page = _read(lambda: self._revisions.get(ids=[slots[newest]], include=["metadatas"]))
-            if not page["metadatas"]:
-                return  # (only a slot below the window is ever deleted: not reached)
-            version, token = newest, str(page["metadatas"][0]["token"])
-
-    def _slots(self, entity_id: str) -> dict[int, str]:
-        """The entity's version slots: version -> slot id (one filtered read of the revisions collection)."""
-        prefix = _chroma_id(entity_id, "rev#")
-        ids = _read(lambda: self._revisions.get(where={ENTITY: entity_id}, include=[]))["ids"]
-        return {int(i[len(prefix):]): i for i in ids if i.startswith(prefix) and i[len(prefix):].isdigit()}
+        """Record that ``entity_id`` changed, after a write made by a writer whose copy was at ``base``: the new
+        token, and whether this write is the only change since ``base``. Call it while holding
+        :meth:`write_lock`. How (process-local tokens, or version slots for a shared store):
+        :meth:`ChromaRevisions.commit <memori_core.store.chroma_revisions.ChromaRevisions.commit>`."""
+        return self._revision_tokens.commit(entity_id, base)

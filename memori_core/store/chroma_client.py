@@ -1,0 +1,136 @@
+"""Opening chromadb clients (settings; an HTTP client with a time limit on every request), reading through
+them (retried on Chroma's internal errors), and Chroma's error types.
+
+chromadb is imported here and in the other ``chroma*`` modules of this
+package only, and lazily: importing :mod:`memori_core` does not load it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+READ_ATTEMPTS = 3
+"""Times an idempotent read (or a whole-entity load) is tried when Chroma fails it with an internal error."""
+
+DEFAULT_HTTP_TIMEOUT = 4.0
+"""Seconds any one request to a Chroma server may take (:meth:`ChromaStore.http`)."""
+
+
+def chroma_settings() -> Any:
+    """The settings of every client memori-recall opens: no telemetry, no reset."""
+    from chromadb.config import Settings
+
+    return Settings(anonymized_telemetry=False, allow_reset=False)
+
+
+def persistent_client(folder: str) -> Any:
+    """An embedded client over ``folder`` (clients of one folder in a process share one Chroma system)."""
+    import chromadb
+
+    return chromadb.PersistentClient(path=folder, settings=chroma_settings())
+
+
+def ephemeral_client() -> Any:
+    """An in-memory client."""
+    import chromadb
+
+    return chromadb.EphemeralClient(settings=chroma_settings())
+
+
+def http_client(
+    host: str, port: int, *, ssl: bool, headers: dict[str, str] | None, timeout: float | None
+) -> Any:
+    """A client of the Chroma server at ``host:port`` whose every request (the connect included) is bounded by
+    ``timeout`` seconds (``None``: no limit)."""
+    import chromadb
+
+    client = _connect(
+        lambda: chromadb.HttpClient(host=host, port=port, ssl=ssl, headers=headers, settings=chroma_settings()),
+        server_url(host, port, ssl),
+        timeout,
+    )
+    _bound_requests(client, timeout)
+    return client
+
+
+def server_url(host: str, port: int, ssl: bool) -> str:
+    """The URL of a Chroma server, as messages and ``ChromaStore.location`` name it."""
+    return f"{'https' if ssl else 'http'}://{host}:{port}"
+
+
+def retry_read(call: Callable[[], T]) -> T:
+    """An idempotent Chroma read, tried again (up to :data:`READ_ATTEMPTS` times in all) when Chroma reports an
+    internal error: a server can fail a read that races its own segment flush ("Error creating hnsw segment
+    reader: Nothing found on disk", chroma-core/chroma#4212) and answer the same read a moment later."""
+    from chromadb.errors import InternalError
+
+    for attempt in range(READ_ATTEMPTS):
+        try:
+            return call()
+        except InternalError:
+            if attempt == READ_ATTEMPTS - 1:
+                raise
+            logger.info("Chroma failed a read with an internal error; reading again")
+            time.sleep(0.05 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+def chroma_errors() -> tuple[type[BaseException], ...]:
+    """Chroma's own exception types (for callers that report a store's failures as messages, e.g. the CLI)."""
+    try:
+        from chromadb.errors import ChromaError
+    except ImportError:  # pragma: no cover - chromadb is a dependency
+        return ()
+    return (ChromaError,)
+
+
+def _bound_requests(client: Any, timeout: float | None) -> None:
+    """Give the chromadb HTTP client's connection a time limit (chromadb creates it with none)."""
+    import httpx
+
+    session = getattr(getattr(client, "_server", None), "_session", None)
+    if not isinstance(session, httpx.Client):
+        raise RuntimeError("this chromadb version's HTTP client has no httpx session to bound; pin chromadb<2")
+    session.timeout = httpx.Timeout(timeout)
+
+
+def _connect(make_client: Callable[[], Any], url: str, timeout: float | None) -> Any:
+    """``make_client()`` within ``timeout`` seconds, or ``httpx.ConnectTimeout`` naming ``url``.
+
+    chromadb's ``HttpClient`` asks the server for its tenant and database while
+    it is built, before its connection can be given a time limit; a server that
+    accepts connections but never answers would block that forever. The build
+    runs in a daemon thread instead, which a hung server leaves parked until it
+    answers or dies (one thread per failed connect, not per call).
+    """
+    import httpx
+
+    if timeout is None:
+        return make_client()
+    box: dict[str, Any] = {}
+
+    def build() -> None:
+        try:
+            box["client"] = make_client()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+            box["error"] = exc
+
+    thread = threading.Thread(target=build, name="memori-chroma-connect", daemon=True)
+    thread.start()
+    thread.join(timeout)
+    if thread.is_alive():
+        raise httpx.ConnectTimeout(
+            f"the Chroma server at {url} did not answer within {timeout:g} s (is it stopped or overloaded?); "
+            "ChromaStore.http(timeout=...) sets the limit"
+        )
+    if "error" in box:
+        raise box["error"]
+    return box["client"]

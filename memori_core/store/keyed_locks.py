@@ -1,0 +1,34 @@
+"""One reentrant lock per key (a store's per-entity write locks), created on first use."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+
+
+class KeyedLocks:
+    """One reentrant lock per key, created on first use and dropped when its last holder leaves.
+
+    Holders of different keys never wait for each other; the guard around the
+    map is held only to find or drop an entry, never while waiting.
+    """
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._held: dict[str, tuple[threading.RLock, list[int]]] = {}  # key -> (lock, [holders])
+
+    @contextlib.contextmanager
+    def hold(self, key: str) -> Iterator[None]:
+        """Hold ``key``'s lock for the ``with`` block."""
+        with self._guard:
+            lock, holders = self._held.setdefault(key, (threading.RLock(), [0]))
+            holders[0] += 1
+        try:
+            with lock:
+                yield
+        finally:
+            with self._guard:
+                holders[0] -= 1
+                if holders[0] == 0:
+                    del self._held[key]

@@ -1,0 +1,133 @@
+"""One entity's rows as a store hands them to the recall cache: as columns, or as facts and vectors."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..facts import StoredFact
+
+
+@dataclass
+class EntityColumns:
+    """One entity's rows as columns (one list or array per field, rows in the store's order).
+
+    What a store's whole-entity read hands the recall cache without building a
+    :class:`StoredFact` per row: strings stay strings, user metadata stays its
+    JSON text (``"{}"`` or ``""`` for none), and the embeddings come as 2-D
+    float32 blocks whose rows follow the rows in order (one block per page
+    read; a store whose rows differ in dimension gives one block per run of a
+    dimension).
+    """
+
+    ids: list[str]
+    texts: list[str]
+    created_at: list[str | None]
+    last_seen: list[str | None]
+    times_seen: list[int]
+    session_id: list[str | None]
+    seq: list[int]
+    metadata_json: list[str]
+    updated_at: list[str | None]
+    expires_at: list[str | None]
+    embeddings: list[np.ndarray]
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @classmethod
+    def from_facts(cls, facts: Sequence[StoredFact], embeddings: Sequence[np.ndarray]) -> EntityColumns:
+        """The columns of ``facts`` and their embeddings (one block per row)."""
+        return cls(
+            ids=[f.id for f in facts],
+            texts=[f.content for f in facts],
+            created_at=[f.created_at for f in facts],
+            last_seen=[f.last_seen for f in facts],
+            times_seen=[int(f.times_seen) for f in facts],
+            session_id=[f.session_id for f in facts],
+            seq=[int(f.seq) for f in facts],
+            metadata_json=[json.dumps(f.metadata or {}, sort_keys=True, ensure_ascii=False) for f in facts],
+            updated_at=[f.updated_at for f in facts],
+            expires_at=[f.expires_at for f in facts],
+            embeddings=[np.asarray(e, dtype=np.float32).reshape(1, -1) for e in embeddings],
+        )
+
+    def fact(self, i: int, entity_id: str) -> StoredFact:
+        """Row ``i`` as a :class:`StoredFact` of ``entity_id`` (metadata JSON parsed)."""
+        raw = self.metadata_json[i]
+        return StoredFact(
+            id=self.ids[i],
+            entity_id=entity_id,
+            content=self.texts[i],
+            created_at=self.created_at[i],
+            metadata=json.loads(raw) if raw else {},
+            last_seen=self.last_seen[i],
+            times_seen=int(self.times_seen[i]),
+            session_id=self.session_id[i],
+            seq=int(self.seq[i]),
+            updated_at=self.updated_at[i],
+            expires_at=self.expires_at[i],
+        )
+
+    def vectors(self) -> list[np.ndarray]:
+        """One float32 vector per row (views into the blocks)."""
+        return [row for block in self.embeddings for row in block]
+
+
+class EntityRows:
+    """All of one entity's rows, as loaded into the recall cache.
+
+    Built from facts and their embeddings (``EntityRows(facts=..., embeddings=...)``)
+    or from columns (``EntityRows(entity_id=..., columns=...)``, what
+    :meth:`ChromaStore.load_entity <memori_core.store.base.RowStore.load_entity>`
+    returns); either view is derived from the other on first access, so the
+    recall cache reads columns without a :class:`StoredFact` per row while
+    ``rows.facts`` keeps working.
+    """
+
+    def __init__(
+        self,
+        facts: list[StoredFact] | None = None,
+        embeddings: list[np.ndarray] | None = None,
+        *,
+        entity_id: str | None = None,
+        columns: EntityColumns | None = None,
+    ) -> None:
+        if columns is None and (facts is None or embeddings is None):
+            raise TypeError("EntityRows needs facts and embeddings, or columns")
+        if columns is not None and entity_id is None:
+            raise TypeError("EntityRows(columns=...) needs the entity_id")
+        self._facts = facts
+        self._embeddings = embeddings
+        self._columns = columns
+        self.entity_id = entity_id
+
+    @property
+    def facts(self) -> list[StoredFact]:
+        """One :class:`StoredFact` per row."""
+        if self._facts is None:
+            cols = self._columns
+            assert cols is not None and self.entity_id is not None
+            self._facts = [cols.fact(i, self.entity_id) for i in range(len(cols))]
+        return self._facts
+
+    @property
+    def embeddings(self) -> list[np.ndarray]:
+        """One float32 vector per row."""
+        if self._embeddings is None:
+            assert self._columns is not None
+            self._embeddings = self._columns.vectors()
+        return self._embeddings
+
+    @property
+    def columns(self) -> EntityColumns:
+        """The rows as :class:`EntityColumns`."""
+        if self._columns is None:
+            self._columns = EntityColumns.from_facts(self.facts, self.embeddings)
+        return self._columns
+
+    def __len__(self) -> int:
+        return len(self._columns) if self._columns is not None else len(self._facts or ())
