@@ -91,7 +91,8 @@ def test_fates_agree_with_select_under_the_threshold_gate(limit: int, threshold:
     pool = assemble_pool(np.arange(6))
     s = score_pool(pool, np.array([0.9, 0.2, 0.6, 0.6, 0.8, 0.1]), np.zeros((6, 0)), np.ones(6), [], RecallConfig(),
                    has_text=False)
-    cfg = RecallConfig(gate="threshold", relevance_threshold=threshold)
+    cfg = RecallConfig(gate="threshold", relevance_threshold=threshold) if threshold is not None else RecallConfig(
+        gate="off")
     order, fate, decision = fates(s, limit, cfg)
     assert order.tolist() == [0, 4, 2, 3, 1, 5]  # ties (2, 3) by pool order
     kept = [int(i) for i, f in zip(order, fate) if f == KEPT]

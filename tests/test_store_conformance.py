@@ -180,7 +180,7 @@ def _write_beside(engine: RecallEngine, config: RecallConfig) -> dict[str, Any]:
     return _answers(engine, "u")
 
 
-@pytest.mark.parametrize("config", [RecallConfig(), RecallConfig(relevance_threshold=None)], ids=["gated", "open"])
+@pytest.mark.parametrize("config", [RecallConfig(), RecallConfig(gate="off")], ids=["gated", "open"])
 def test_an_engine_over_the_reference_store_answers_as_one_over_chroma(config: RecallConfig) -> None:
     engines = [RecallEngine(store=store, embedder=HashEmbedder(), config=config)
                for store in (InMemoryFactStore(), ChromaStore.in_memory())]
