@@ -21,7 +21,14 @@ from .facts import RecalledFact, StoredFact
 from .judge import Judge
 from .ranking.rerank import rerank
 from .sdk import MemoriRecall, inject_context
-from .store import ChromaStore, FactStore, FolderInUseError, PartialDeleteError, PartialWriteError
+from .store import (
+    ChromaStore,
+    FactStore,
+    FolderInUseError,
+    InMemoryFactStore,
+    PartialDeleteError,
+    PartialWriteError,
+)
 
 __all__ = [
     "CandidateScore",
@@ -31,6 +38,7 @@ __all__ = [
     "FactExtractor",
     "FactStore",
     "FolderInUseError",
+    "InMemoryFactStore",
     "Judge",
     "LocalMiniLM",
     "MemoriRecall",

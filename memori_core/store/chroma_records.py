@@ -21,6 +21,7 @@ from typing import Any
 
 from ..facts import StoredFact
 from .chroma_old_layout import old_row_fields
+from .rows import fact_of_row
 
 ENTITY, FACT_KEY = "entity_id", "memori_fact"
 INLINE_TEXT_BYTES = 2048
@@ -72,19 +73,7 @@ class Row:
     def fact(self, entity_id: str) -> StoredFact:
         """This row as a :class:`StoredFact` of ``entity_id`` (call only for a row with a text)."""
         assert self.text is not None
-        return StoredFact(
-            id=self.id,
-            entity_id=entity_id,
-            content=self.text,
-            created_at=self.created_at,
-            metadata=json.loads(self.metadata_json) if self.metadata_json else {},
-            last_seen=self.last_seen,
-            times_seen=self.times_seen,
-            session_id=self.session_id,
-            seq=self.seq,
-            updated_at=self.updated_at,
-            expires_at=self.expires_at,
-        )
+        return fact_of_row(entity_id, self.text, self)
 
 
 def read_row(meta: dict[str, Any], document: str | None) -> Row:

@@ -22,7 +22,7 @@ import numpy as np
 from ..facts import StoredFact
 from .base import CloseCallbacks, FactStore, PartialDeleteError, PartialWriteError
 from .keyed_locks import KeyedLocks
-from .rows import EntityColumns, EntityRows
+from .rows import EntityColumns, EntityRows, fact_of_row
 
 __all__ = ["InMemoryFactStore"]
 
@@ -65,19 +65,7 @@ class _Record:
         )
 
     def fact(self, entity_id: str) -> StoredFact:
-        return StoredFact(
-            id=self.id,
-            entity_id=entity_id,
-            content=self.content,
-            created_at=self.created_at,
-            metadata=json.loads(self.metadata_json) if self.metadata_json else {},
-            last_seen=self.last_seen,
-            times_seen=self.times_seen,
-            session_id=self.session_id,
-            seq=self.seq,
-            updated_at=self.updated_at,
-            expires_at=self.expires_at,
-        )
+        return fact_of_row(entity_id, self.content, self)
 
 
 class InMemoryFactStore(FactStore):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -131,3 +132,22 @@ class EntityRows:
 
     def __len__(self) -> int:
         return len(self._columns) if self._columns is not None else len(self._facts or ())
+
+
+def fact_of_row(entity_id: str, content: str, row: Any) -> StoredFact:
+    """A :class:`StoredFact` of ``entity_id`` from a stored row's fields (``id``, ``created_at``, ``last_seen``,
+    ``times_seen``, ``session_id``, ``seq``, ``updated_at``, ``expires_at``, and ``metadata_json``: the user
+    metadata as JSON text, ``""`` for none)."""
+    return StoredFact(
+        id=row.id,
+        entity_id=entity_id,
+        content=content,
+        created_at=row.created_at,
+        metadata=json.loads(row.metadata_json) if row.metadata_json else {},
+        last_seen=row.last_seen,
+        times_seen=row.times_seen,
+        session_id=row.session_id,
+        seq=row.seq,
+        updated_at=row.updated_at,
+        expires_at=row.expires_at,
+    )
