@@ -205,7 +205,7 @@ class RecallConfig:
         if self.stemmer is not None:
             if not isinstance(self.stemmer, str) or not self.stemmer:
                 raise ValueError(f"stemmer must be a Snowball language name or None, got {self.stemmer!r}")
-            from .stemming import get_stemmer
+            from .text import get_stemmer
 
             get_stemmer(self.stemmer)  # an unknown language fails here, not at the first recall
         if self.pool not in ("union", "dense"):

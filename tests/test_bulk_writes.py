@@ -11,7 +11,7 @@ from memori_core import ChromaStore, RecallEngine
 from memori_core.cache.coordinator import _TOKENISE_BESIDE
 from memori_core.facts import StoredFact
 from memori_core.cache.entity import EntityCache
-from memori_core.stemming import analyzer
+from memori_core.text import analyzer
 
 WORDS = "apple banana cherry dog eagle fig grape hiking kite lemon mango night ocean piano quilt running".split()
 QUERIES = ["apple hiking", "running kites", "ocean night piano", "quilt fact 7"]

@@ -13,7 +13,7 @@ from memori_core import ChromaStore, RecallEngine
 from memori_core.cache import EntityCache
 from memori_core.facts import StoredFact
 from memori_core.ranking.lexical import unique_terms
-from memori_core.stemming import analyzer
+from memori_core.text import analyzer
 
 from _helpers import CountingStore, HashEmbedder, ungated_engine
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine
-from memori_core.stemming import analyzer, get_stemmer
+from memori_core.text import analyzer, get_stemmer
 from memori_core.text import unicode_tokenize
 
 

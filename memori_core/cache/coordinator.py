@@ -67,7 +67,7 @@ from .registry import DEFAULT_MAX_CACHED_BYTES, CacheRegistry
 from ..facts import StoredFact
 from .columns import columns_from_store
 from .trim import TRIM_MIN_ROWS, release_free_heap
-from ..stemming import analyzer
+from ..text import analyzer
 from ..store.base import FactStore
 from ..store.rows import EntityColumns
 from .snapshot_files import snapshot_files_for

@@ -14,7 +14,7 @@ from ..filters import Where, matches, where_key
 from ..ranking.core import CORE_KEY, is_core
 from ..ranking.dense import l2_normalise, top_k
 from ..ranking.lexical import term_frequencies
-from ..stemming import analyzer
+from ..text import analyzer
 from ..validate import iso_to_ts
 from .columns import Columns, FactsView, LoadedColumns, PoolFacts, build_fact, metadata_json
 from .compaction import rebuilt_parts

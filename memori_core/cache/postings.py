@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..ranking.lexical import bm25_idf, bm25_term_weight, top_positive
-from ..stemming import analyzer
+from ..text import analyzer
 
 AnalyzerKey = tuple[str, "str | None"]
 

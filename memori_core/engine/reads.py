@@ -43,7 +43,7 @@ from ..ranking.pipeline import (
     select,
     source_label,
 )
-from ..stemming import analyzer
+from ..text import analyzer
 from ..validate import check_context, check_entity_id, check_limit, check_query
 
 

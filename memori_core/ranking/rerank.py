@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..config import RecallConfig
-from ..stemming import analyzer
+from ..text import analyzer
 from ..validate import check_limit, check_query
 from .fusion import candidate_limit
 from .lexical import bm25_pool, term_frequencies, top_positive, unique_terms
