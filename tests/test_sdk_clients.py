@@ -219,7 +219,7 @@ def test_apply_without_entity_or_provider_is_a_clear_error(stocked: RecallEngine
 
 
 def test_recall_for_returns_the_engines_facts(stocked: RecallEngine) -> None:
-    memory = MemoriRecall(stocked, entity_id="u1", limit=2)
+    memory = MemoriRecall(stocked, entity_id="u1", k=2)
     kwargs = {"messages": [{"role": "user", "content": QUESTION}]}
     facts = memory.recall_for(kwargs)
     assert facts == stocked.recall(QUESTION, entity_id="u1", limit=2)
@@ -260,7 +260,7 @@ def test_relevance_gate_is_applied(hash_embedder: Any, config: RecallConfig) -> 
 
 
 def test_limit_caps_the_facts_injected(stocked: RecallEngine) -> None:
-    memory = MemoriRecall(stocked, entity_id="u1", limit=1)
+    memory = MemoriRecall(stocked, entity_id="u1", k=1)
     out = memory.apply({"input": QUESTION}, provider="openai-responses")
     assert out["instructions"].count("\n- ") == 1
 
@@ -616,10 +616,24 @@ def test_minilm_follow_up_gets_the_fact_only_the_earlier_turn_names(
     shellfish_alone = next(c.cosine for c in alone if c.content == SHELLFISH)
     assert with_context[0].cosine > shellfish_alone
 
-    memory = MemoriRecall(engine, entity_id="u1", limit=1)
+    memory = MemoriRecall(engine, entity_id="u1", k=1)
     openai_client.chat.completions.create(**memory.apply(_conversation("openai"), provider="openai"))
     system = endpoint.last("/chat/completions")["messages"][0]["content"]
     assert SHELLFISH in system and "Leeds" not in system
     single = {"model": "gpt-test", "messages": [{"role": "user", "content": TURN_2}]}
     openai_client.chat.completions.create(**memory.apply(single, provider="openai"))
     assert SHELLFISH not in endpoint.last("/chat/completions")["messages"][0]["content"]
+
+
+def test_memori_recall_speaks_the_adapters_vocabulary(stocked) -> None:
+    with pytest.warns(DeprecationWarning, match=r"MemoriRecall\(limit=\.\.\.\) is deprecated"):
+        old = MemoriRecall(stocked, entity_id="u1", limit=2)
+    assert old.k == 2 and MemoriRecall(stocked, entity_id="u1", k=2).k == 2
+    with pytest.warns(DeprecationWarning):
+        assert old.limit == 2
+    with pytest.raises(TypeError, match="MemoriRecall: engine must be a memori_core.RecallEngine"):
+        MemoriRecall(object(), entity_id="u1")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="k must be a non-negative int"):
+        MemoriRecall(stocked, entity_id="u1", k=-1)
+    with pytest.raises(ValueError, match="MemoriRecall does not know whose memory to use"):
+        MemoriRecall(stocked).recall_for({"messages": [{"role": "user", "content": QUESTION}]})

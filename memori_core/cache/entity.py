@@ -191,11 +191,6 @@ class EntityCache:
         return self.c.created_ts[: self._n]
 
     @property
-    def seqs(self) -> np.ndarray:
-        """Per row, the fact's ``seq``."""
-        return self.c.seq[: self._n]
-
-    @property
     def has_sessions(self) -> bool:
         return bool(self._session_codes)
 

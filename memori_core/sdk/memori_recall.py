@@ -10,11 +10,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from ..adapter_args import check_adapter_args, renamed_k, renamed_k_attribute, resolve_entity_id
 from ..context import format_context
 from ..engine import RecallEngine
 from ..facts import RecalledFact
+from ..failopen import STRICT_DEFAULT, warn_failed
 from ..query import context_turns, extract_query_and_context
-from ..validate import check_entity_id, check_limit
 from .system_prompt import check_injectable, inject_context, normalize_provider
 
 __all__ = ["MemoriRecall"]
@@ -76,23 +77,25 @@ class MemoriRecall:
     an unknown provider, a kwargs shape the provider cannot take) always raise.
     """
 
+    limit = renamed_k_attribute("MemoriRecall", "limit")
+
     def __init__(
         self,
         engine: RecallEngine,
         entity_id: str | None = None,
-        limit: int | None = None,
-        strict: bool = False,
+        k: int | None = None,
+        strict: bool = STRICT_DEFAULT,
         *,
         provider: str | None = None,
         timeout: float | None = None,
+        limit: int | None = None,
     ) -> None:
-        """``entity_id`` and ``provider`` are defaults that each call may override; ``limit``
-        defaults to the engine's ``config.limit``; ``timeout`` (seconds) bounds one recall."""
-        if not callable(getattr(engine, "recall", None)):
-            raise TypeError(f"engine must be a RecallEngine, got {type(engine).__name__}")
-        self.engine = engine
-        self.entity_id = None if entity_id is None else check_entity_id(entity_id)
-        self.limit = None if limit is None else check_limit(limit, 0)
+        """``entity_id`` and ``provider`` are defaults that each call may override; ``k`` (how many facts)
+        defaults to the engine's ``config.limit`` (``limit=`` is its deprecated name); ``timeout`` (seconds)
+        bounds one recall. The arguments mean what they mean for the framework adapters
+        (:mod:`memori_core.adapter_args`, :mod:`memori_core.failopen`)."""
+        k = renamed_k("MemoriRecall", k, "limit", limit)
+        self.engine, self.entity_id, self.k = check_adapter_args("MemoriRecall", engine, entity_id, k)
         self.strict = bool(strict)
         self.provider = None if provider is None else normalize_provider(provider)
         if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0):
@@ -102,9 +105,8 @@ class MemoriRecall:
     # -- resolution ---------------------------------------------------------
 
     def _entity(self, entity_id: str | None) -> str:
-        return _per_call(entity_id, self.entity_id, check_entity_id,
-                         "MemoriRecall needs an entity_id: pass MemoriRecall(engine, entity_id=...) or "
-                         "apply(..., entity_id=...)")
+        return resolve_entity_id("MemoriRecall", self.entity_id, explicit=entity_id,
+                                 ways=["apply(..., entity_id=...)"])
 
     def _provider(self, provider: str | None) -> str:
         return _per_call(provider, self.provider, normalize_provider,
@@ -122,16 +124,14 @@ class MemoriRecall:
         return _Request(entity, query, {"context": context} if context else {})
 
     def _recall(self, request: _Request) -> list[RecalledFact]:
-        return self.engine.recall(request.query, request.entity_id, self.limit, **request.extra)
+        return self.engine.recall(request.query, request.entity_id, self.k, **request.extra)
 
     def _failed(self, exc: BaseException, entity_id: str) -> None:
         if self.strict:
             raise exc
         if isinstance(exc, (TimeoutError, concurrent.futures.TimeoutError, asyncio.TimeoutError)):
-            reason = f"no answer within {self.timeout} s"
-        else:
-            reason = f"{type(exc).__name__}: {exc}"
-        logger.warning("memori recall failed for entity %r (%s); calling the model without memory", entity_id, reason)
+            exc = TimeoutError(f"no answer within {self.timeout} s")
+        warn_failed(logger, "MemoriRecall", "recall", entity_id, exc, instead="calling the model without memory")
 
     def _inject(self, kwargs: Mapping[str, Any], facts: list[RecalledFact], provider: str) -> dict[str, Any]:
         block = format_context(facts, zone=self.engine.config.time_zone_label)
@@ -173,7 +173,7 @@ class MemoriRecall:
             return []
         try:
             if self.timeout is None:
-                return await self.engine.arecall(request.query, request.entity_id, self.limit, **request.extra)
+                return await self.engine.arecall(request.query, request.entity_id, self.k, **request.extra)
             future = _in_daemon_thread(lambda: self._recall(request))
             return await asyncio.wait_for(asyncio.wrap_future(future), self.timeout)
         except Exception as exc:
