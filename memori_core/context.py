@@ -6,6 +6,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from .validate import parse_utc
@@ -17,34 +18,91 @@ PREAMBLE = (
     "Relevant context about the user:"
 )
 
-# Any spelling of the block's tags that a model might read as one: case,
-# inner spaces, a closing slash, attributes.
-_TAG_LIKE = re.compile(r"<(\s*/?\s*memori_context\b[^<>]*)>", re.IGNORECASE)
-# The start of such a tag without its '>' (which a later line could supply).
-_TAG_START = re.compile(r"<(?=\s*/?\s*memori_context\b)", re.IGNORECASE)
+# What the model may read of a text, for detection only (:func:`_fold`): NFKC, no invisible or control
+# characters, every letter folded to its Unicode TR39 prototype (Cyrillic о is o), casefolded, and every
+# bracket variant (‹ 〈 ⟨ ＜ ...) read as the ASCII bracket it looks like.
+_OPENING = "<‹〈⟨❬❮ᐸ˂﹤＜《⟪⧼⦑⦉"
+_CLOSING = ">›〉⟩❭❯ᐳ˃﹥＞》⟫⧽⦒⦊"
+_SQUARE_OPEN = "[［⟦〚【〖⁅"
+_SQUARE_CLOSE = "]］⟧〛】〗⁆"
+
+# Always removed from stored text: C0/C1 controls (NUL ...) and the bidi embeddings, overrides and isolates
+# that reorder what a model reads (U+202A..U+202E, U+2066..U+2069, LRM/RLM/ALM).
+_ALWAYS_DROPPED = dict.fromkeys(
+    [*range(0x00, 0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C]
+)
+
+# Control tokens of the chat-template families a model may honour: ChatML (OpenAI, Qwen, Phi: <|...|>),
+# Llama 2 / Mistral ([INST], <<SYS>>, <s>, </s>), Mistral's tool tokens, Gemma (<start_of_turn> ...),
+# DeepSeek (<｜begin▁of▁sentence｜>, fullwidth bars: NFKC folds them) and Llama 3 (<|eot_id|> ...).
+_TOKENS = (
+    "[inst]", "[/inst]", "<<sys>>", "<</sys>>", "<s>", "</s>", "<start_of_turn>", "<end_of_turn>", "<bos>",
+    "<eos>", "<pad>", "<unk>", "[system_prompt]", "[/system_prompt]", "[tool_calls]", "[available_tools]",
+    "[/available_tools]", "[tool_results]", "[/tool_results]",
+)
 
 
-# Chat-template control tokens (ChatML and its kin: <|im_end|>, <|endoftext|>, <|eot_id|> ...).
-_CONTROL_TOKEN = re.compile(r"<\|([^<>|]{0,64})\|>")
+@lru_cache(maxsize=1)
+def _prototypes() -> dict[str, str]:
+    """Unicode's confusables (TR39) as ``char -> prototype`` for the characters with one prototype."""
+    from confusable_homoglyphs import confusables as table
+
+    data: dict[str, list[dict[str, str]]] = table.confusables_data
+    brackets = {**dict.fromkeys(_OPENING, "<"), **dict.fromkeys(_CLOSING, ">"),
+                **dict.fromkeys(_SQUARE_OPEN, "["), **dict.fromkeys(_SQUARE_CLOSE, "]")}
+    out = {ch: entries[0]["c"] for ch, entries in data.items() if len(entries) == 1 and entries[0]["c"] != ch}
+    out.update(brackets)
+    return out
 
 
-def _skeleton(text: str) -> str:
-    """What a model may read: NFKC (fullwidth ＜ is <) without invisible format characters
-    (zero-width spaces, soft hyphens, joiners, bidi marks), which can hide inside a tag."""
+def _visible(text: str) -> str:
+    """NFKC (fullwidth ＜ is <) without format characters (zero-width spaces, soft hyphens, joiners)."""
     folded = unicodedata.normalize("NFKC", text)
-    return "".join(ch for ch in folded if unicodedata.category(ch) != "Cf")
+    return "".join(ch for ch in folded if unicodedata.category(ch) not in ("Cf", "Cc"))
+
+
+def _fold(text: str) -> str:
+    """What a model may read of ``text``, for detection: :func:`_visible`, casefolded, letters folded to their
+    TR39 prototype (casefolded again), bracket variants as ASCII brackets."""
+    table = _prototypes()
+    # Prototypes before NFKC (which turns some lookalikes into others: lunate ϲ into final ς) and after it
+    # (fullwidth letters have no prototype of their own); casefolded first, as the table is case-sensitive.
+    mapped = "".join(table.get(ch, ch) for ch in text.casefold())
+    return "".join(table.get(ch, ch) for ch in _visible(mapped).casefold()).casefold()
+
+
+@lru_cache(maxsize=1)
+def _patterns() -> tuple[re.Pattern[str], tuple[str, ...]]:
+    """The block's tag (any spacing, a closing slash, attributes) and the control tokens, as folded text."""
+    word = re.escape(_fold("memori_context"))
+    slash = re.escape(_fold("/"))
+    bar = "|" + "".join(sorted({_fold(ch) for ch in "|｜│∣ǀ"}))
+    tag = re.compile(rf"<\s*(?:{slash}|/)?\s*{word}|<\s*[{re.escape(bar)}][^<>]{{0,64}}[{re.escape(bar)}]\s*>")
+    return tag, tuple(_fold(t) for t in _TOKENS)
+
+
+def _hides_tag_or_token(text: str) -> bool:
+    if text.isascii() and "<" not in text and "[" not in text:
+        return False  # the common case, without folding
+    folded = _fold(text)
+    if "<" not in folded and "[" not in folded:
+        return False
+    tag, tokens = _patterns()
+    return bool(tag.search(folded)) or any(t in folded for t in tokens)
+
+
+_ESCAPES = {"<": "&lt;", ">": "&gt;", "[": "&#91;", "]": "&#93;"}
 
 
 def sanitize_fact(content: str) -> str:
-    """Make stored text safe inside the block: one line, no tag that could open or close it (in any
-    lookalike spelling), no chat-template control token."""
-    one_line = " ".join(content.split())
-    seen = _skeleton(one_line)
-    if seen != one_line and (_TAG_START.search(seen) or _CONTROL_TOKEN.search(seen)):
-        one_line = seen  # only a fact that hides a tag or token is rewritten to what the model would see
-    escaped = _TAG_LIKE.sub(lambda m: f"&lt;{m.group(1)}&gt;", one_line)
-    escaped = _CONTROL_TOKEN.sub(lambda m: f"&lt;|{m.group(1)}|&gt;", escaped)
-    return _TAG_START.sub("&lt;", escaped)
+    """Make stored text safe inside the block: one line, no control characters or bidi overrides, and, when
+    the text spells (in any lookalike, bracket variant or case) a tag that could open or close the block or a
+    chat-template control token, every bracket in it escaped, so no tag or token is left to read."""
+    one_line = " ".join(content.split()).translate(_ALWAYS_DROPPED)
+    if not _hides_tag_or_token(one_line):
+        return one_line
+    table = _prototypes()
+    return "".join(_ESCAPES.get(table.get(ch, ch), ch) for ch in _visible(one_line))
 
 
 def format_timestamp(created_at: Any, *, zone: bool = True) -> str | None:
