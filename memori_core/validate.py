@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -68,16 +69,25 @@ def check_facts(facts: Any) -> list[str]:
     """A list of non-blank strings (a single ``str`` counts as one fact)."""
     if isinstance(facts, str):
         facts = [facts]
-    if not isinstance(facts, Sequence):
-        raise TypeError(f"facts must be a list of str, got {type(facts).__name__}")
+    if isinstance(facts, (bytes, bytearray, memoryview)) or not isinstance(facts, Sequence):
+        raise TypeError(f"facts must be a str or a list of str, got {type(facts).__name__}")
     out: list[str] = []
     for i, fact in enumerate(facts):
         if not isinstance(fact, str):
             raise TypeError(f"fact #{i} must be a str, got {type(fact).__name__}")
         if not fact.strip():
             raise ValueError(f"fact #{i} is empty")
+        if not has_visible_character(fact):
+            raise ValueError(f"fact #{i} has no visible character (only spaces, controls or invisible format "
+                             "characters)")
         out.append(check_text(fact.strip(), f"fact #{i}"))
     return out
+
+
+def has_visible_character(text: str) -> bool:
+    """Whether ``text`` holds a character a reader sees: not a space, a control (Cc) or an invisible format
+    character (Cf: zero-width spaces, joiners, bidi marks)."""
+    return any(not ch.isspace() and unicodedata.category(ch) not in ("Cc", "Cf", "Zs") for ch in text)
 
 
 def per_fact(value: Any, n: int, name: str, scalar_types: tuple[type, ...]) -> list[Any]:

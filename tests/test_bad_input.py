@@ -275,3 +275,17 @@ def test_input_chroma_or_json_would_refuse_is_refused_first_with_the_argument_na
     with pytest.raises(ValueError, match=match):
         call(rejecting_engine)
     assert rejecting_engine.count("u") == 0  # nothing was written
+
+
+@pytest.mark.parametrize("facts", [b"User likes tea.", bytearray(b"abc"), memoryview(b"abc")])
+def test_add_of_bytes_names_the_type_it_got(rejecting_engine, facts) -> None:
+    with pytest.raises(TypeError, match=f"facts must be a str or a list of str, got {type(facts).__name__}"):
+        rejecting_engine.add("u", facts)
+    assert rejecting_engine.count("u") == 0
+
+
+@pytest.mark.parametrize("text", ["\u200b\u200b", "\x00", " \u200d\u2060 ", "\u202e\u202c", "\u00a0\u200b"])
+def test_a_fact_with_no_visible_character_is_refused(rejecting_engine, text) -> None:
+    with pytest.raises(ValueError, match="fact #1 has no visible character"):
+        rejecting_engine.add("u", ["User likes tea.", text])
+    assert rejecting_engine.count("u") == 0  # validated before anything is written
