@@ -406,16 +406,26 @@ def test_import_reembed_flag_replaces_usable_vectors(tmp_path: Path, capsys) -> 
     assert stored_vectors(tmp_path, "u")["f1"] == pytest.approx(HashEmbedder()._vec("User likes coffee.").tolist())
 
 
-def test_import_upserts_by_id_and_counts_a_repeated_id_once(tmp_path: Path, capsys) -> None:
+def test_import_upserts_by_id(tmp_path: Path, capsys) -> None:
+    [fid] = seed(tmp_path, "u", ["User likes tea."])
+    dump = tmp_path / "in.jsonl"
+    dump.write_text("\n".join(json.dumps(r) for r in [
+        {"id": fid, "text": "User likes green tea."}, {"id": "f2", "text": "User has a cat."}]) + "\n",
+        encoding="utf-8")
+    code, out, _ = run(["import", "-e", "u", "-i", str(dump), "--path", str(tmp_path)], capsys)
+    assert code == 0 and out.startswith("imported 2 fact(s)")
+    assert sorted(r["text"] for r in _records(tmp_path, "u", capsys)) == ["User has a cat.", "User likes green tea."]
+
+
+def test_import_refuses_a_repeated_id_and_writes_nothing(tmp_path: Path, capsys) -> None:
     [fid] = seed(tmp_path, "u", ["User likes tea."])
     dump = tmp_path / "in.jsonl"
     dump.write_text("\n".join(json.dumps(r) for r in [
         {"id": fid, "text": "User likes green tea."}, {"id": "f2", "text": "User has a cat."},
         {"id": "f2", "text": "User has two cats."}]) + "\n", encoding="utf-8")
-    code, out, _ = run(["import", "-e", "u", "-i", str(dump), "--path", str(tmp_path)], capsys)
-    assert code == 0 and out.startswith("imported 2 fact(s)")
-    assert sorted(r["text"] for r in _records(tmp_path, "u", capsys)) == ["User has two cats.",
-                                                                        "User likes green tea."]
+    code, out, err = run(["import", "-e", "u", "-i", str(dump), "--path", str(tmp_path)], capsys)
+    assert code != 0 and out == "" and "have the same id 'f2'" in err
+    assert [r["text"] for r in _records(tmp_path, "u", capsys)] == ["User likes tea."]
 
 
 def test_import_splits_lines_only_at_newlines(tmp_path: Path, capsys) -> None:

@@ -219,7 +219,8 @@ def test_export_import_as_json_lines_reproduces_recall_in_a_fresh_store(
     calls = hash_embedder.calls
     target = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=OPEN)
     ids = target.import_("u2", records)
-    assert hash_embedder.calls == calls  # vectors were reused
+    # The vectors were reused: one text embedded, to learn the engine's dimension (the store was empty).
+    assert hash_embedder.calls == calls + 1
     assert sorted(ids) == sorted(r["id"] for r in records)
     after = [[(h.id, round(h.rank_score, 6)) for h in target.recall(q, "u2", limit=5)] for q in QUERIES]
     assert after == before
@@ -262,6 +263,24 @@ def test_import_validates_every_record_before_writing(rejecting_eng: RecallEngin
     with pytest.raises((TypeError, ValueError), match=message):
         rejecting_eng.import_("u", [good, *records] if isinstance(records, list) else records)
     assert rejecting_eng.count("u") == 0
+
+
+def test_import_refuses_two_records_with_one_id(rejecting_eng: RecallEngine) -> None:
+    records = [{"id": "a", "text": "User has a cat."}, {"id": "b", "text": "User has a dog."},
+               {"id": "a", "text": "User has two cats."}]
+    with pytest.raises(ValueError, match=r"records #0 and #2 have the same id 'a'"):
+        rejecting_eng.import_("u", records)
+    assert rejecting_eng.count("u") == 0
+
+
+def test_import_of_vectors_of_another_dimension_into_an_empty_store_breaks_no_user(hash_embedder: Any) -> None:
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=OPEN)
+    with pytest.raises(ValueError, match=r"records carry 3-d vectors but this engine's embedder .* makes 64-d"):
+        engine.import_("a", [{"text": "t", "vector": [1.0, 0.0, 0.0]}])
+    assert engine.count("a") == 0 and engine.store.dimension() is None
+    engine.add("b", ["User likes tea."])  # another user's add still works (it failed when the 3-d rows landed)
+    assert [f.content for f in engine.recall("tea", "b")] == ["User likes tea."]
+    assert engine.import_("a", [{"text": "t", "vector": [1.0, 0.0, 0.0]}], reembed=True)  # the way out
 
 
 # -- the same over a real Chroma server -----------------------------------------

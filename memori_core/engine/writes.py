@@ -280,6 +280,20 @@ class WritePath:
                     raise
                 raise failure from _root_cause(exc)
 
+    def _check_import_dimension(self, dim: int, sample: str) -> None:
+        """Records' vectors must have the dimension of the store's rows, or, in an empty store, of this engine's
+        embedder (one text embedded to learn it): a wrong one would make every later write fail."""
+        stored_dim = self.store.dimension()
+        if stored_dim is not None:
+            if dim != stored_dim:
+                raise ValueError(f"records carry {dim}-d vectors but the store holds {stored_dim}-d vectors; "
+                                 "pass reembed=True to embed the texts with this engine's embedder")
+            return
+        own = int(np.asarray(self.embedder.embed_query(sample)).shape[-1])
+        if dim != own:
+            raise ValueError(f"records carry {dim}-d vectors but this engine's embedder {self.embedder.name!r} makes "
+                             f"{own}-d vectors; pass reembed=True to embed the texts with it")
+
     def _stored(self, entity_id: str, batch: dict[str, StoredFact]) -> dict[str, StoredFact]:
         return {f.id: f for f in self.store.get(entity_id, list(batch))}
 
@@ -404,10 +418,13 @@ class WritePath:
     ) -> list[str]:
         """Store exported records as ``entity_id``'s facts (upserted by id); returns their ids.
 
-        Vectors in the records are used when every record has one of the
-        store's dimension and ``reembed`` is False; otherwise every text is
-        embedded with this engine's embedder (e.g. to move to another
-        embedder). Ids, timestamps, sightings, sessions and their order are
+        Vectors in the records are used when every record has one, all of one
+        dimension, and ``reembed`` is False: that dimension must be the store's
+        (in an empty store, this engine's embedder's, learnt by embedding one
+        text), else ``ValueError``; otherwise every text is embedded with this
+        engine's embedder (e.g. to move to another embedder). Two records with
+        the same id are refused (``ValueError``), as ``add(ids=...)`` refuses
+        them. Ids, timestamps, sightings, sessions and their order are
         kept, so recall over the imported facts is the recall of the export.
         Everything is validated before anything is written; a failure part-way
         raises :class:`~memori_core.PartialWriteError` like :meth:`add`.
@@ -420,23 +437,23 @@ class WritePath:
         now = datetime.now(timezone.utc).isoformat()
         seq0 = time.time_ns()
         batch: dict[str, tuple[StoredFact, np.ndarray | None]] = {}
+        first: dict[str, int] = {}
         for i, record in enumerate(records):
             text = record.get("text") if isinstance(record, dict) else None
             default_id = derived_fact_id(text) if isinstance(text, str) and text.strip() else ""
             fact, vec = from_record(entity_id, record, i, default_id=default_id, default_seq=seq0 + i, now=now)
-            batch[fact.id] = (fact, vec)  # a repeated id: the last record wins, as in add(ids=...)
+            if fact.id in first:  # refused, as add(ids=...) refuses them: which of the two was meant?
+                raise ValueError(f"records #{first[fact.id]} and #{i} have the same id {fact.id!r}")
+            first[fact.id] = i
+            batch[fact.id] = (fact, vec)
         if not batch:
             return []
         facts = [f for f, _ in batch.values()]
         given = [v for _, v in batch.values()]
-        stored_dim = self.store.dimension()
         dims = {v.shape[0] for v in given if v is not None}
         usable = not reembed and all(v is not None for v in given) and len(dims) == 1
-        if usable and stored_dim is not None and dims != {stored_dim}:
-            raise ValueError(
-                f"records carry {dims.pop()}-d vectors but the store holds {stored_dim}-d vectors; "
-                "pass reembed=True to embed the texts with this engine's embedder"
-            )
+        if usable:
+            self._check_import_dimension(dims.pop(), facts[0].content)
         if usable:
             vectors = np.stack(given).astype(np.float32)  # type: ignore[arg-type]
         else:
