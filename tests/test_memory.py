@@ -333,7 +333,7 @@ def test_rows_read_after_the_snapshot_file_is_replaced_are_the_loaded_ones(tmp_p
     path = tmp_path / "e.snap"
     cache = _plain_cache(seed=1)
     write_snapshot(path, cache, "c")
-    snap, loaded = _load(path)
+    snap, loaded = _load(path, use_mmap=True)
     assert loaded.columns.texts.file is not None
     path.unlink()
     write_snapshot(tmp_path / "next.snap", _plain_cache(seed=2), "c")

@@ -539,3 +539,64 @@ def test_snapshots_stay_right_under_concurrent_writes_and_recalls(tmp_path: Path
     assert_same_answers(answers(engine), expected)
     assert snapshot_files_for(store).loaded == 1 and store.loads == 0  # type: ignore[union-attr]
     store.close()
+
+
+# -- issue 23: a snapshot damaged under a live process, a FIFO at its path -------------------------------------
+
+LIVE_CHILD = textwrap.dedent(
+    """
+    import json, os, sys
+    sys.path[:0] = [{root!r}, {tests!r}]
+    from memori_core import RecallConfig, RecallEngine
+    from memori_core.cache.snapshot_files import snapshot_files_for
+    from test_snapshots import CountingStore, answers, gaussian_embedder
+
+    store = CountingStore(path=sys.argv[1])
+    engine = RecallEngine(store=store, embedder=gaussian_embedder, config=RecallConfig(gate="off"))
+    before = answers(engine)
+    assert snapshot_files_for(store).loaded == 1, "not loaded from the snapshot"
+    path = snapshot_files_for(store).path("u")
+    data = bytearray(path.read_bytes())
+    if sys.argv[2] == "truncate":
+        os.truncate(path, len(data) // 3)
+    else:  # every text's bytes rewritten in place, same length: a file changed under the reader
+        with open(path, "r+b") as f:
+            f.write(bytes(data).replace(b"note u", b"NOTE X"))
+    after = answers(engine)
+    print(json.dumps({{"same": after == before, "loads": store.loads}}))
+    """
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("how", ["truncate", "rewrite"])
+def test_a_snapshot_damaged_under_a_live_process_changes_nothing_it_serves(
+    tmp_path: Path, snapshotted: Snapshotted, how: str
+) -> None:
+    snapshotted.copy(tmp_path / "db")
+    script = LIVE_CHILD.format(root=str(ROOT), tests=str(ROOT / "tests"))
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "db"), how], capture_output=True, text=True,
+                          timeout=300, env=dict(os.environ, ANONYMIZED_TELEMETRY="False"))
+    assert done.returncode == 0, f"child died ({done.returncode}): {done.stderr[-3000:]}"  # SIGBUS was -7
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result == {"same": True, "loads": 0}  # served from what was read at load, never re-read
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_at_the_snapshot_path_is_never_opened_for_reading(tmp_path: Path, snapshotted: Snapshotted) -> None:
+    path = snapshotted.copy(tmp_path / "db")
+    path.unlink()
+    os.mkfifo(path)
+    store = CountingStore(path=tmp_path / "db")
+    files = snapshot_files_for(store)
+    assert files is not None
+    files.background = False
+    engine = RecallEngine(store=store, embedder=gaussian_embedder, config=OPEN)
+    result: list[Any] = []
+    worker = __import__("threading").Thread(target=lambda: result.append(answers(engine)), daemon=True)
+    worker.start()
+    worker.join(120)
+    assert result, "recall waited on the FIFO"
+    assert store.loads == 1 and files.loaded == 0  # answered from the store
+    assert_same_answers(result[0], snapshotted.answers)
+    store.close()

@@ -37,18 +37,21 @@ bytes are all zero (e.g. the offsets of a column no fact fills) is not stored
 A file is written to a temporary name, fsynced and renamed over the old one
 (readers see the old file or the new one, never a part). It is used only when
 every header field matches and the data region's size and CRC-32 are right;
-loading maps the file once and every array is a read-only view of it (nothing
-is parsed per row; arrays are copied on the first write to the cache). The
-bounds of the offsets and term ids are checked while the CRC is read, from
-the read buffer, so the load maps in no page that recall does not use (the
-forward index, for one, is read only by rare paths).
+loading reads the file once (only a regular file: a FIFO is never opened for
+reading), checks the CRC and bounds on the bytes read, and every array is a
+read-only view of that buffer (nothing is parsed per row; arrays are copied
+on the first write to the cache). What the cache serves never changes with
+the file afterwards. ``load_snapshot(..., use_mmap=True)`` maps the file
+instead, for files nothing else can write.
 """
 
 from __future__ import annotations
 
+import io
 import json
 import mmap
 import os
+import stat
 import sys
 import unicodedata
 import zlib
@@ -224,8 +227,21 @@ def write_snapshot(path: Path, cache: EntityCache, collection_id: str) -> int:
 
 def read_header(path: Path) -> tuple[dict[str, Any], int]:
     """The header of the snapshot at ``path`` and where its data region starts (raises SnapshotError, OSError)."""
-    with open(path, "rb") as f:
+    with _open_regular(path) as f:
         return _read_header(f)
+
+
+def _open_regular(path: Path) -> BinaryIO:
+    """``path`` opened for reading if it is a regular file; SnapshotError otherwise (a FIFO, a device or a
+    folder at a snapshot's path is never read: opening a FIFO would wait for a writer forever)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise SnapshotError("not a regular file")
+        return os.fdopen(fd, "rb", buffering=0)
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def _read_header(f: BinaryIO) -> tuple[dict[str, Any], int]:
@@ -306,11 +322,12 @@ def _bounded(name: str) -> bool:
     return name.endswith(".off") or name in ("doc_ptr", "doc_terms", "post_rows")
 
 
-def _scan_data(f: BinaryIO, start: int, header: dict[str, Any]) -> dict[str, _Bounds]:
-    """Check the data region's size and CRC-32 and gather the bounds of the checked arrays on the way."""
+def _scan_data(f: BinaryIO, start: int, header: dict[str, Any], total: int) -> dict[str, _Bounds]:
+    """Check the data region's size (``total``: the file's) and CRC-32 and gather the bounds of the checked
+    arrays on the way."""
     size = header.get("data_size")
     table = header.get("arrays")
-    if not isinstance(size, int) or os.fstat(f.fileno()).st_size != start + size:
+    if not isinstance(size, int) or total != start + size:
         raise SnapshotError("truncated or oversized file")
     if not isinstance(table, dict):
         raise SnapshotError("no array table")
@@ -399,28 +416,32 @@ class LoadedSnapshot:
     copy: tuple[Any, np.ndarray, np.ndarray] | None = None  # the 8-bit copy's parts (codes: FileArray), when kept
 
 
-def load_snapshot(path: Path, expected: Expected, *, use_mmap: bool | None = None) -> LoadedSnapshot:
-    """The rows stored at ``path`` if it was written for ``expected`` and is intact; raises SnapshotError otherwise."""
-    if use_mmap is None:
-        use_mmap = os.name != "nt"  # Windows cannot delete or replace a mapped file
-    # One open file for the checks, the mapping and single-row string reads: a file renamed over this path
-    # meanwhile is never mixed in.
-    f = open(path, "rb", buffering=0)  # noqa: SIM115 - kept open by the string columns (see OpenFile)
+def load_snapshot(path: Path, expected: Expected, *, use_mmap: bool = False) -> LoadedSnapshot:
+    """The rows stored at ``path`` if it was written for ``expected`` and is intact; raises SnapshotError otherwise.
+
+    By default the file is read into memory once and its checksum checked on what was read, so nothing done to
+    the file afterwards (truncated, rewritten in place) can change what the cache serves or crash the process.
+    ``use_mmap=True`` maps it instead (less memory for the strings, but a file truncated under the mapping
+    kills the process with SIGBUS on its next read: only for files nothing else writes)."""
+    # One open file for the checks, the reads (and a mapping): a file renamed over this path meanwhile is never
+    # mixed in.
+    f = _open_regular(path)
     opened = OpenFile(f)
     try:
         header, start = _read_header(f)
         why = expected.mismatch(header)
         if why is not None:
             raise SnapshotError(why)
-        bounds = _scan_data(f, start, header)
         if use_mmap:
+            bounds = _scan_data(f, start, header, os.fstat(f.fileno()).st_size)
             # (Python >= 3.13 can map without a second descriptor: this file stays open for the columns anyway)
-            buf: Any = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ, **_NO_DUP)
-        else:
-            f.seek(0)
-            buf = f.read()
-            opened.close()
-        return _parse(header, start, buf, bounds, opened if use_mmap else None)
+            mapped: Any = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ, **_NO_DUP)
+            return _parse(header, start, mapped, bounds, opened)
+        f.seek(0)
+        buf = f.read()
+        opened.close()
+        # Checked on the bytes read, the ones the cache will use.
+        return _parse(header, start, buf, _scan_data(io.BytesIO(buf), start, header, len(buf)), None)
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         opened.close()
         if isinstance(exc, SnapshotError):
