@@ -346,3 +346,24 @@ def test_reads_that_chroma_fails_internally_are_tried_again(faulty) -> None:
     faults.arm("get", error=InternalError, message=HNSW_RACE, times=3)  # three in a row: the error is the caller's
     with pytest.raises(InternalError):
         store.present("u", ["f1"])
+
+
+def test_a_forget_whose_reply_is_lost_after_deleting_returns_as_a_success(faulty) -> None:
+    store, engine, emb, faults = faulty
+    engine.add("u", FIVE, ids=FIVE_IDS)
+    engine.add("other", ["User likes tea."])
+    faults.arm("delete", "after", times=1)  # the collection deleted u's rows, the caller saw an error
+    engine.forget("u")  # read back: nothing of u is left, so the forget landed
+    assert engine.count("u") == 0 and _answers(engine) == [[] for _ in QUERIES]
+    assert _answers(engine) == _answers(_fresh(store, emb))
+    assert engine.count("other") == 1
+
+
+def test_a_forget_that_fails_before_deleting_raises_and_keeps_every_fact(faulty) -> None:
+    store, engine, emb, faults = faulty
+    engine.add("u", FIVE, ids=FIVE_IDS)
+    faults.arm("delete", "before", times=1)
+    with pytest.raises(InjectedFault):
+        engine.forget("u")
+    assert engine.count("u") == 5
+    assert _answers(engine) == _answers(_fresh(store, emb))

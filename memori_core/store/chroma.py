@@ -493,8 +493,20 @@ class ChromaStore(FactStore):
         ) from error
 
     def forget(self, entity_id: str) -> None:
-        """Delete every fact of ``entity_id`` and nothing else."""
-        self._facts.delete(where={ENTITY: entity_id})
+        """Delete every fact of ``entity_id`` and nothing else.
+
+        A failure is read back: when the entity has no fact left (the delete landed, its reply was lost), the
+        call returns as a success; otherwise the store's error is raised."""
+        try:
+            self._facts.delete(where={ENTITY: entity_id})
+        except Exception as exc:
+            try:
+                left = self.count(entity_id)
+            except Exception:  # noqa: BLE001 - nothing more can be said than the delete's own error
+                raise exc from None
+            if left:
+                raise
+            logger.info("entity %r: forget's reply failed (%s) but no fact is left: it landed", entity_id, exc)
 
     # -- revisions (memori_core/store/chroma_revisions.py) --------------------
 
