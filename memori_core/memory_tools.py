@@ -42,6 +42,14 @@ NOTHING_RELEVANT = "No stored memory about this user is relevant to that query."
 UNAVAILABLE = "Memory is unavailable right now ({error}); nothing was {done}. Continue without it."
 """The answer when the memory itself failed (``strict=False``)."""
 
+TOOL_NAMES: dict[str, str] = {
+    "remember": "remember",
+    "recall": "recall_memory",
+    "update": "update_memory",
+    "forget": "forget_memory",
+}
+"""Each operation's tool name as the model sees it (the LangChain tools and the LlamaIndex tool spec)."""
+
 DESCRIPTIONS: dict[str, str] = {
     "remember": "Save one fact about the user to long-term memory, written as a short statement "
     "(e.g. 'User is allergic to peanuts.'). Returns the fact's id.",

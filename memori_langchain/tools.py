@@ -23,17 +23,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from memori_core.adapter_args import VIA_CONFIG, VIA_CONTEXT, check_adapter_args, resolve_entity_id
 from memori_core.engine import RecallEngine
 from memori_core.failopen import STRICT_DEFAULT
-from memori_core.memory_tools import DESCRIPTIONS, MAX_TOOL_TEXT, MemoryToolError, MemoryTools
+from memori_core.memory_tools import DESCRIPTIONS, MAX_TOOL_TEXT, TOOL_NAMES, MemoryToolError, MemoryTools
 
 from ._recall import logger
-
-TOOL_NAMES: dict[str, str] = {
-    "remember": "remember",
-    "recall": "recall_memory",
-    "update": "update_memory",
-    "forget": "forget_memory",
-}
-"""Each operation's tool name, as the model sees it."""
 
 _INJECTED = frozenset({"runtime", "config"})
 """Arguments LangChain itself passes to a tool (never the model's)."""
