@@ -152,7 +152,7 @@ def build_server(
         request = getattr(ctx.request_context, "request", None) if ctx is not None else None
         return source.of(request)
 
-    async def recall(query: str, limit: int | None = None, explain: bool = False, ctx: Context = None) -> dict:
+    async def recall(query: str, limit: int | None = None, explain: bool = False, ctx: Context = None) -> dict[str, Any]:
         """The user's stored facts relevant to `query`, best first (at most `limit`; default the server's).
         `explain=true` adds every candidate's score parts and fate. When no fact passes the relevance gate,
         `facts` is empty and `message` says so."""
@@ -169,13 +169,13 @@ def build_server(
             out["message"] = NOTHING_RELEVANT
         return {**out, **extra}
 
-    async def add(facts: list[str], core: bool = False, ctx: Context = None) -> dict:
+    async def add(facts: list[str], core: bool = False, ctx: Context = None) -> dict[str, Any]:
         """Store facts about the user (short statements, e.g. "User is allergic to peanuts."); returns their ids.
         `core=true` marks facts recalled on every query (allergies, medication, diet)."""
         who, texts = whose(ctx), _texts(facts)
         return {"ids": await engine.aadd(who, texts, core=core)}
 
-    async def list_(limit: int = 20, offset: int = 0, ctx: Context = None) -> dict:
+    async def list_(limit: int = 20, offset: int = 0, ctx: Context = None) -> dict[str, Any]:
         """A page of the user's stored facts, newest first; `more` says whether another page follows."""
         who = whose(ctx)
         if not 1 <= limit <= MAX_PAGE or offset < 0:
@@ -183,14 +183,14 @@ def build_server(
         page = await engine.alist(who, limit=limit + 1, offset=offset)
         return {"facts": [to_record(f) for f in page[:limit]], "more": len(page) > limit}
 
-    async def get(ids: list[str], ctx: Context = None) -> dict:
+    async def get(ids: list[str], ctx: Context = None) -> dict[str, Any]:
         """The user's stored facts with these ids; ids this user has no fact with are listed in `unknown`."""
         who, wanted = whose(ctx), _ids(ids)
         found = await engine.aget(who, wanted)
         have = {f.id for f in found}
         return {"facts": [to_record(f) for f in found], "unknown": [i for i in wanted if i not in have]}
 
-    async def update(fact_id: str, text: str, ctx: Context = None) -> dict:
+    async def update(fact_id: str, text: str, ctx: Context = None) -> dict[str, Any]:
         """Replace the text of one of the user's facts (its id stays); returns the fact."""
         who, fid, new = whose(ctx), check_tool_id(fact_id), check_tool_text(text)
         try:
@@ -198,13 +198,13 @@ def build_server(
         except KeyError:
             raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
 
-    async def delete(ids: list[str], ctx: Context = None) -> dict:
+    async def delete(ids: list[str], ctx: Context = None) -> dict[str, Any]:
         """Delete some of the user's facts by id; returns the ids deleted and those this user has no fact with."""
         who, wanted = whose(ctx), _ids(ids)
         deleted = await engine.adelete(who, wanted)
         return {"deleted": deleted, "unknown": [i for i in wanted if i not in set(deleted)]}
 
-    async def forget(ctx: Context = None) -> dict:
+    async def forget(ctx: Context = None) -> dict[str, Any]:
         """Delete every fact of the user (there is no undo)."""
         who = whose(ctx)
         import anyio

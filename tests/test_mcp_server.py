@@ -87,7 +87,8 @@ async def call(session: ClientSession, tool: str, **args: Any) -> Any:
     text = "".join(getattr(c, "text", "") for c in result.content)
     if result.isError:
         raise ToolFailed(text)
-    return result.structuredContent if result.structuredContent is not None else json.loads(text)
+    assert result.structuredContent == json.loads(text)  # structured, and the text is the same JSON
+    return result.structuredContent
 
 
 class ToolFailed(Exception):
