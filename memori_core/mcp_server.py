@@ -34,7 +34,7 @@ SERVER_NAME = "memori"
 """The MCP server's name, as clients list it."""
 
 MAX_PAGE = 200
-"""The most facts one ``list`` call returns."""
+"""The most facts one ``list`` or ``recall`` call returns, and one ``add``, ``get`` or ``delete`` call takes."""
 
 _LOOPBACK_NAMES = ("localhost",)
 
@@ -94,16 +94,16 @@ def _fact(fact: RecalledFact) -> dict[str, Any]:
 def _texts(facts: Any) -> list[str]:
     if isinstance(facts, str):
         facts = [facts]
-    if not isinstance(facts, Sequence) or not facts:
-        raise MemoryToolError("facts must be a non-empty list of short statements")
+    if not isinstance(facts, Sequence) or not facts or len(facts) > MAX_PAGE:
+        raise MemoryToolError(f"facts must be a list of 1 to {MAX_PAGE} short statements")
     return [check_tool_text(f, "each fact") for f in facts]
 
 
 def _ids(ids: Any) -> list[str]:
     if isinstance(ids, str):
         ids = [ids]
-    if not isinstance(ids, Sequence) or not ids:
-        raise MemoryToolError("ids must be a non-empty list of fact ids")
+    if not isinstance(ids, Sequence) or not ids or len(ids) > MAX_PAGE:
+        raise MemoryToolError(f"ids must be a list of 1 to {MAX_PAGE} fact ids")
     return list(dict.fromkeys(check_tool_id(i) for i in ids))
 
 
@@ -157,8 +157,8 @@ def build_server(
         `explain=true` adds every candidate's score parts and fate. When no fact passes the relevance gate,
         `facts` is empty and `message` says so."""
         who, query = whose(ctx), check_tool_text(query, "query")
-        if limit is not None and limit < 1:
-            raise MemoryToolError("limit must be at least 1")
+        if limit is not None and not 1 <= limit <= MAX_PAGE:
+            raise MemoryToolError(f"limit must be 1..{MAX_PAGE}")
         if explain:
             report = await engine.aexplain(query, who, limit)
             facts, extra = list(report.facts), {"explain": report.to_dict()}

@@ -176,13 +176,15 @@ async def test_http_fixed_entity_ignores_any_header(http_server, mcp_engine):
 
 
 @pytest.mark.parametrize(("tool", "args", "expected"), [
-    ("add", {"facts": []}, "facts must be a non-empty list"),
+    ("add", {"facts": []}, "facts must be a list of 1 to 200"),
+    ("add", {"facts": [f"User likes tea number {i}." for i in range(201)]}, "facts must be a list of 1 to 200"),
+    ("recall", {"query": "tea", "limit": 0}, "limit must be 1..200"),
     ("add", {"facts": ["  "]}, "each fact must not be blank"),
     ("add", {"facts": ["x" * 2001]}, "at most 2000 are taken"),
     ("recall", {"query": ""}, "query must not be blank"),
     ("list", {"limit": 0}, "limit must be 1..200"),
     ("update", {"fact_id": "nope", "text": "User likes tea."}, "no fact with id 'nope'"),
-    ("delete", {"ids": []}, "ids must be a non-empty list"),
+    ("delete", {"ids": []}, "ids must be a list of 1 to 200"),
     ("add", {"facts": ["User likes tea."], "colour": "red"}, "unexpected argument(s) colour"),
 ])
 async def test_http_bad_input_is_a_clear_error_and_nothing_is_lost(http_server, mcp_engine, tool, args, expected):
