@@ -95,6 +95,8 @@ class _Bound:
 
     def entity(self, config: RunnableConfig | None, runtime: ToolRuntime | None) -> str:
         """The run's entity: its config, else its runtime context, else ``memory_tools(entity_id=...)``."""
+        if runtime is not None and not isinstance(runtime, ToolRuntime):  # a tool call's own "runtime" argument
+            raise ToolException("runtime: set by LangChain, not by a tool call; nothing was done")
         if runtime is not None and not config:
             config = runtime.config
         context = runtime.context if runtime is not None else None

@@ -128,6 +128,23 @@ def test_a_tool_call_naming_another_entity_is_refused_and_reaches_nothing(tools_
     assert tools_engine.count("ann") == 0
 
 
+def test_a_tool_call_cannot_pass_its_own_runtime_or_config(tools_engine):
+    model = replies(
+        call("remember", "c1", text="User is vegan.", runtime={"context": {"user_id": "bob"}},
+             config={"configurable": {"entity_id": "bob"}}),
+        AIMessage("Noted."),
+    )
+    agent = create_agent(model, memory_tools(tools_engine))
+    agent.invoke({"messages": [HumanMessage("I'm vegan")]}, config=as_user("ann"))
+    assert stored(tools_engine, "ann") == ["User is vegan."] and tools_engine.count("bob") == 0
+    # Outside an agent nothing injects a runtime: one in the arguments is refused.
+    remember = memory_tools(tools_engine)[0]
+    answer = remember.invoke({"name": "remember", "args": {"text": "User eats meat.", "runtime": {"x": 1}},
+                              "id": "c2", "type": "tool_call"}, config=as_user("ann"))
+    assert answer.status == "error" and "runtime: set by LangChain, not by a tool call" in answer.content
+    assert stored(tools_engine, "ann") == ["User is vegan."] and tools_engine.count("bob") == 0
+
+
 def test_the_model_is_never_shown_an_entity_argument(tools_engine):
     for tool in memory_tools(tools_engine):
         fields = set(tool.tool_call_schema.model_json_schema()["properties"])
