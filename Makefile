@@ -27,6 +27,7 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
+# `all` includes the mcp extra (`memori mcp`); `dev` includes `test` (langchain-mcp-adapters, for the MCP tests).
 install: $(BIN)/python
 	$(BIN)/pip install -q -e ".[all]"
 

@@ -1,4 +1,4 @@
-"""The ``memori`` command: add, recall, list, get, count, delete, forget, export, import, eval, demo.
+"""The ``memori`` command: add, recall, list, get, count, delete, forget, export, import, mcp, eval, demo.
 
 Every mistake is reported as ``memori: error: ...`` with exit code 2, after the
 usage of the (sub)command that was given when argparse finds it. Where the
@@ -452,6 +452,27 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_mcp(args: argparse.Namespace) -> int:
+    """``memori mcp``: serve one entity's memory to MCP clients, over stdio or (``--http``) streamable HTTP."""
+    from .mcp_server import build_server, check_http_host  # the MCP SDK is imported only here
+
+    if args.entity_header is not None and args.http is None:
+        raise CliError("--entity-header needs --http: over stdio the server serves one --entity")
+    host, port = args.http if args.http is not None else ("127.0.0.1", 8000)
+    if args.http is not None:
+        check_http_host(host, args.allow_remote)
+    server = build_server(_engine(args), entity=args.entity, entity_header=args.entity_header, host=host,
+                          port=port)
+    if args.http is None:
+        server.run("stdio")
+    else:
+        who = f"the entity in each request's {args.entity_header} header" if args.entity_header else repr(args.entity)
+        print(f"memori mcp: serving {who} at http://{host}:{port}{server.settings.streamable_http_path}",
+              file=sys.stderr)
+        server.run("streamable-http")
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     """``memori demo``: seed two users, recall and explain over a temporary embedded store."""
     keep = check_store_path(args.path, creates=True) if args.path else None
@@ -640,6 +661,29 @@ def _import_parser(commands: Subparsers) -> None:
     _store_options(p, creates=True)
 
 
+def _mcp_parser(commands: Subparsers) -> None:
+    p = commands.add_parser(
+        "mcp", help="serve an entity's memory to MCP clients (stdio, or streamable HTTP with --http)",
+        description="Run an MCP server (needs memori-recall[mcp]) whose tools recall (with explain), add, list, "
+        "get, update, delete and forget the facts of one entity: --entity, or over HTTP the value of the "
+        "request header --entity-header names (set by a gateway that authenticates the user). No tool takes "
+        "an entity: a tool call cannot reach another one. Over stdio by default (for a client that starts "
+        "the server); --http HOST:PORT serves streamable HTTP at /mcp, on a loopback address unless "
+        "--allow-remote is given (the server has no authentication of its own).",
+    )
+    who = p.add_mutually_exclusive_group(required=True)
+    who.add_argument("--entity", "-e", type=_non_blank, help="whose facts every call uses")
+    who.add_argument("--entity-header", type=_non_blank, metavar="NAME",
+                     help="with --http: take the entity from this request header (e.g. X-Memori-Entity)")
+    p.add_argument("--http", type=_server_address, default=None, metavar="HOST:PORT",
+                   help="serve streamable HTTP here instead of stdio, e.g. 127.0.0.1:8765")
+    p.add_argument("--allow-remote", action="store_true",
+                   help="let --http listen on an address other than loopback")
+    p.add_argument("--memori-compat", action="store_true", help="upstream Memori's exact ranking")
+    p.set_defaults(func=cmd_mcp)
+    _store_options(p, creates=True)
+
+
 def _demo_parser(commands: Subparsers) -> None:
     p = commands.add_parser("demo", help="seed two users, recall, explain (temporary embedded store)")
     p.add_argument("--path", default=None,
@@ -649,7 +693,7 @@ def _demo_parser(commands: Subparsers) -> None:
 
 _COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_parser, _recall_parser, _forget_parser, _list_parser, _get_parser, _delete_parser, _count_parser,
-    _export_parser, _import_parser, add_eval_command, _demo_parser,
+    _export_parser, _import_parser, _mcp_parser, add_eval_command, _demo_parser,
 )
 """The subcommands, in the order ``memori --help`` lists them."""
 

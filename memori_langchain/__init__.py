@@ -4,6 +4,7 @@
 >>> retriever = MemoriRetriever(engine=engine, entity_id="user-1", k=5)
 >>> chain = prompt | MemoriContextInjector(engine=engine, entity_id="user-1") | model
 >>> agent = create_agent(model, tools, middleware=[MemoriMiddleware(engine=engine, entity_id="user-1")])
+>>> agent = create_agent(model, tools=memory_tools(engine))  # the agent remembers, recalls, forgets itself
 >>> capture = MemoriMiddleware(engine=engine, capture=True, extractor=LLMFactExtractor(small_model))
 """
 
@@ -17,6 +18,7 @@ from .injector import MemoriContextInjector
 from .judge import chat_model_judge
 from .middleware import MemoriMiddleware
 from .retriever import MemoriRetriever, fact_to_document
+from .tools import memory_tools
 
 __all__ = [
     "ChromaStore",
@@ -34,6 +36,7 @@ __all__ = [
     "last_human_text",
     "memori_capture_node",
     "memori_recall_node",
+    "memory_tools",
     "messages_with_block",
     "system_with_block",
     "with_memori_context",

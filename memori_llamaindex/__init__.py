@@ -1,10 +1,11 @@
-"""LlamaIndex adapters for memori-recall: a retriever, a hybrid node postprocessor and a memory block.
+"""LlamaIndex adapters for memori-recall: a retriever, a hybrid node postprocessor, a memory block and agent tools.
 
 >>> from memori_llamaindex import MemoriMemoryBlock, MemoriRetriever, MemoriHybridPostprocessor, RecallEngine
 >>> engine = RecallEngine()
 >>> retriever = MemoriRetriever(engine=engine, entity_id="user-1", k=5)
 >>> reranker = MemoriHybridPostprocessor(k=5, config=RecallConfig())
 >>> memory = Memory.from_defaults(session_id="s1", memory_blocks=[MemoriMemoryBlock(engine=engine, entity_id="user-1")])
+>>> agent = FunctionAgent(llm=llm, tools=MemoriToolSpec(engine=engine, entity_id="user-1").to_tool_list())
 >>> capturing = MemoriMemoryBlock(engine=engine, entity_id="user-1", capture=True, extractor=LLMFactExtractor(llm))
 
 ``RecallEngine``, ``RecallConfig`` and ``ChromaStore`` are :mod:`memori_core`'s, re-exported for convenience.
@@ -18,6 +19,7 @@ from .judge import llm_judge
 from .memory_block import MemoriMemoryBlock
 from .postprocessor import MemoriHybridPostprocessor
 from .retriever import MemoriRetriever
+from .tools import MemoriToolSpec
 
 __all__ = [
     "ChromaStore",
@@ -25,6 +27,7 @@ __all__ = [
     "MemoriHybridPostprocessor",
     "MemoriMemoryBlock",
     "MemoriRetriever",
+    "MemoriToolSpec",
     "RecallConfig",
     "RecallEngine",
     "RuleBasedFactExtractor",

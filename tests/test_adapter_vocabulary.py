@@ -32,6 +32,7 @@ from _helpers import HashEmbedder
 from _langchain_fakes import recall_model_capture_graph, replies
 import memori_core.adapter_args
 import memori_core.failopen
+import memori_core.memory_tools
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.failopen import STRICT_DEFAULT
 
@@ -275,6 +276,8 @@ def test_a_bad_k_is_rejected_alike_everywhere(bad: Any, error: type[Exception], 
         lambda: li.MemoriRetriever(allergies, k=bad),
         lambda: li.MemoriMemoryBlock(engine=allergies, entity_id="alice", k=bad),
         lambda: li.MemoriHybridPostprocessor(k=bad),
+        lambda: lc.memory_tools(allergies, k=bad),
+        lambda: li.MemoriToolSpec(allergies, "alice", k=bad),
     ]
     for make in makers:
         with pytest.raises(error, match="k must be a non-negative int or None"):
@@ -291,6 +294,8 @@ ENGINE_TAKERS: dict[str, Callable[[Any], Any]] = {
     "langgraph.memori_capture_node": lambda e: lc.memori_capture_node(e, "alice"),
     "llamaindex.MemoriRetriever": lambda e: li.MemoriRetriever(e, "alice"),
     "llamaindex.MemoriMemoryBlock": lambda e: li.MemoriMemoryBlock(engine=e, entity_id="alice"),
+    "langchain.memory_tools": lambda e: lc.memory_tools(e, "alice"),
+    "llamaindex.MemoriToolSpec": lambda e: li.MemoriToolSpec(e, "alice"),
 }
 
 
@@ -311,7 +316,7 @@ def _default(surface: Any, name: str) -> Any:
 
 @pytest.mark.parametrize("surface", [
     lc.MemoriRetriever, lc.MemoriContextInjector, lc.MemoriMiddleware, lc.memori_recall_node, lc.memori_capture_node,
-    li.MemoriRetriever, li.MemoriMemoryBlock, li.MemoriHybridPostprocessor,
+    li.MemoriRetriever, li.MemoriMemoryBlock, li.MemoriHybridPostprocessor, lc.memory_tools, li.MemoriToolSpec,
 ], ids=lambda s: f"{s.__module__}.{s.__name__}")
 def test_one_default_everywhere(surface: Any) -> None:
     assert _default(surface, "strict") is STRICT_DEFAULT is False
@@ -319,7 +324,8 @@ def test_one_default_everywhere(surface: Any) -> None:
         assert _default(surface, "k") is None
 
 
-@pytest.mark.parametrize("module", [memori_core.adapter_args, memori_core.failopen], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [memori_core.adapter_args, memori_core.failopen, memori_core.memory_tools],
+                         ids=lambda m: m.__name__)
 def test_the_shared_policy_imports_no_framework(module: Any) -> None:
     tree = ast.parse(inspect.getsource(module))
     imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}

@@ -66,3 +66,15 @@ def test_graph_example_model_sees_the_fact_only_on_the_relevant_turn():
     assert "<memori_context>" not in second  # "Thanks!" recalls nothing; last turn's block is gone
     assert "block in history: False" in out
     assert "Bob" not in out
+
+
+@pytest.mark.model
+def test_tools_example_agent_remembers_recalls_updates_and_cannot_reach_bob():
+    out = run_example("langchain_tools.py")
+    assert "[remember -> model] Remembered as fact " in out
+    assert "[recall_memory -> model] Relevant memories about the user, best first:" in out
+    assert "] User is allergic to peanuts. (stated " in out
+    assert "[update_memory -> model] Updated fact " in out and "User lives in Paris." in out
+    assert "set by the application, not by a tool call" in out
+    assert "alice's facts: ['User is allergic to peanuts.', 'User lives in Paris.']" in out
+    assert "bob's facts: ['User is vegetarian.']" in out

@@ -57,3 +57,13 @@ def test_agent_example_llm_sees_each_users_own_facts() -> None:
     assert "agent answer: Try the green curry with tofu." in out
     captured = section(out, "=== capture=True")
     assert "We just adopted a grey cat called Miso.  (session alice-chat-2)" in captured
+
+
+def test_tools_example_function_agent_remembers_recalls_and_says_when_nothing_is_relevant() -> None:
+    out = run_example("llamaindex_tools.py")
+    assert "[tool -> LLM] Remembered as fact " in out
+    assert "] User is allergic to peanuts. (stated " in section(out, "alice: Which snacks", "alice: What's")
+    assert "[tool -> LLM] No stored memory about this user is relevant to that query." in \
+        section(out, "alice: What's the capital")
+    assert "alice's facts: ['User is allergic to peanuts.']" in out
+    assert "bob's facts: ['User is vegetarian.']" in out

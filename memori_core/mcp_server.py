@@ -1,0 +1,228 @@
+"""``memori mcp``: one entity's memory as an MCP server (the official ``mcp`` SDK), over stdio or streamable HTTP.
+
+Tools: ``recall`` (``explain=true``: every candidate's scores), ``add``, ``list``,
+``get``, ``update``, ``delete`` and ``forget``. Whose memory they use is the
+server's, never a tool argument: the entity given to :func:`build_server`
+(``memori mcp --entity NAME``), or, over HTTP, the value of a request header the
+operator names (``--entity-header X-Memori-Entity``: every request must carry
+it; a gateway in front of the server sets it after authenticating the user). A
+tool call with an argument the tool does not take (``entity_id`` ...) is
+refused with an error, so a client cannot even ask for another entity.
+
+The ``mcp`` package is imported only when a server is built: the engine works
+without it, and :func:`build_server` says to install ``memori-recall[mcp]``
+when it is missing.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .engine import RecallEngine
+from .facts import RecalledFact
+from .memory_tools import NOTHING_RELEVANT, MemoryToolError, check_tool_id, check_tool_text
+from .records import to_record
+from .validate import check_entity_id
+
+if TYPE_CHECKING:
+    from mcp.server.fastmcp import FastMCP
+
+SERVER_NAME = "memori"
+"""The MCP server's name, as clients list it."""
+
+MAX_PAGE = 200
+"""The most facts one ``list`` or ``recall`` call returns, and one ``add``, ``get`` or ``delete`` call takes."""
+
+_LOOPBACK_NAMES = ("localhost",)
+
+
+def _require_mcp() -> Any:
+    try:
+        import mcp.server.fastmcp as fastmcp
+    except ImportError as exc:  # pragma: no cover - depends on what is installed
+        raise RuntimeError(
+            "memori mcp needs the MCP SDK: pip install 'memori-recall[mcp]'") from exc
+    return fastmcp
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or an address) is this machine only: ``localhost``, 127.0.0.0/8 or ``::1``."""
+    if host.lower() in _LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+@dataclass(frozen=True)
+class EntitySource:
+    """Where the server finds whose memory a call uses: a fixed ``entity``, or a request ``header``."""
+
+    entity: str | None = None
+    header: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.entity is None) == (self.header is None):
+            raise ValueError("give the server exactly one of an entity (--entity) or an entity header "
+                             "(--entity-header, over HTTP)")
+        if self.entity is not None:
+            check_entity_id(self.entity)
+        if self.header is not None and (not self.header.strip() or any(c in self.header for c in " :\r\n")):
+            raise ValueError(f"not a header name: {self.header!r}")
+
+    def of(self, request: Any) -> str:
+        """The entity of one call (``request``: the HTTP request it came in, ``None`` over stdio)."""
+        if self.entity is not None:
+            return self.entity
+        headers = getattr(request, "headers", None)
+        value = headers.get(self.header) if headers is not None else None
+        if value is None or not value.strip():
+            raise MemoryToolError(f"this server takes whose memory to use from the {self.header} header, and "
+                                  "the request has none")
+        return check_entity_id(value.strip())
+
+
+def _fact(fact: RecalledFact) -> dict[str, Any]:
+    return {"id": fact.id, "text": fact.content, "created_at": fact.created_at, "score": fact.rank_score,
+            "cosine": fact.cosine, "lexical": fact.lexical, "metadata": fact.metadata}
+
+
+def _texts(facts: Any) -> list[str]:
+    if isinstance(facts, str):
+        facts = [facts]
+    if not isinstance(facts, Sequence) or not facts or len(facts) > MAX_PAGE:
+        raise MemoryToolError(f"facts must be a list of 1 to {MAX_PAGE} short statements")
+    return [check_tool_text(f, "each fact") for f in facts]
+
+
+def _ids(ids: Any) -> list[str]:
+    if isinstance(ids, str):
+        ids = [ids]
+    if not isinstance(ids, Sequence) or not ids or len(ids) > MAX_PAGE:
+        raise MemoryToolError(f"ids must be a list of 1 to {MAX_PAGE} fact ids")
+    return list(dict.fromkeys(check_tool_id(i) for i in ids))
+
+
+def build_server(
+    engine: RecallEngine,
+    *,
+    entity: str | None = None,
+    entity_header: str | None = None,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    name: str = SERVER_NAME,
+) -> FastMCP:
+    """An MCP server (the SDK's ``FastMCP``) over ``engine`` for one entity, or for the entity each HTTP
+    request's ``entity_header`` names (exactly one of the two).
+
+    ``host`` / ``port`` are where ``server.run("streamable-http")`` listens (the
+    SDK turns on its DNS-rebinding protection for a loopback host). Run it with
+    ``server.run()`` (stdio) or ``server.run("streamable-http")``.
+    """
+    fastmcp = _require_mcp()
+    source = EntitySource(entity, entity_header)
+    from mcp.server.fastmcp.exceptions import ToolError
+
+    class _MemoriMCP(fastmcp.FastMCP):  # type: ignore[misc, name-defined]
+        async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
+            tool = self._tool_manager.get_tool(name)
+            if tool is not None:
+                taken = set(tool.parameters.get("properties", {}))
+                unknown = sorted(set(arguments or {}) - taken)
+                if unknown:
+                    raise ToolError(
+                        f"{name}: unexpected argument(s) {', '.join(unknown)}; whose memory this server uses is "
+                        "set by its operator, not by a tool call" if any("entit" in u or "user" in u for u in unknown)
+                        else f"{name}: unexpected argument(s) {', '.join(unknown)}; it takes {', '.join(sorted(taken))}")
+            return await super().call_tool(name, arguments)
+
+    server = _MemoriMCP(
+        name,
+        instructions="Long-term memory about the user: recall relevant facts before answering, add what the user "
+        "states about themselves, update or delete facts that changed.",
+        host=host, port=port, log_level="WARNING",
+    )
+    Context = fastmcp.Context
+
+    def whose(ctx: Any) -> str:
+        request = getattr(ctx.request_context, "request", None) if ctx is not None else None
+        return source.of(request)
+
+    async def recall(query: str, limit: int | None = None, explain: bool = False, ctx: Context = None) -> dict[str, Any]:
+        """The user's stored facts relevant to `query`, best first (at most `limit`; default the server's).
+        `explain=true` adds every candidate's score parts and fate. When no fact passes the relevance gate,
+        `facts` is empty and `message` says so."""
+        who, query = whose(ctx), check_tool_text(query, "query")
+        if limit is not None and not 1 <= limit <= MAX_PAGE:
+            raise MemoryToolError(f"limit must be 1..{MAX_PAGE}")
+        if explain:
+            report = await engine.aexplain(query, who, limit)
+            facts, extra = list(report.facts), {"explain": report.to_dict()}
+        else:
+            facts, extra = list(await engine.arecall(query, who, limit)), {}
+        out: dict[str, Any] = {"facts": [_fact(f) for f in facts]}
+        if not facts:
+            out["message"] = NOTHING_RELEVANT
+        return {**out, **extra}
+
+    async def add(facts: list[str], core: bool = False, ctx: Context = None) -> dict[str, Any]:
+        """Store facts about the user (short statements, e.g. "User is allergic to peanuts."); returns their ids.
+        `core=true` marks facts recalled on every query (allergies, medication, diet)."""
+        who, texts = whose(ctx), _texts(facts)
+        return {"ids": await engine.aadd(who, texts, core=core)}
+
+    async def list_(limit: int = 20, offset: int = 0, ctx: Context = None) -> dict[str, Any]:
+        """A page of the user's stored facts, newest first; `more` says whether another page follows."""
+        who = whose(ctx)
+        if not 1 <= limit <= MAX_PAGE or offset < 0:
+            raise MemoryToolError(f"limit must be 1..{MAX_PAGE} and offset >= 0")
+        page = await engine.alist(who, limit=limit + 1, offset=offset)
+        return {"facts": [to_record(f) for f in page[:limit]], "more": len(page) > limit}
+
+    async def get(ids: list[str], ctx: Context = None) -> dict[str, Any]:
+        """The user's stored facts with these ids; ids this user has no fact with are listed in `unknown`."""
+        who, wanted = whose(ctx), _ids(ids)
+        found = await engine.aget(who, wanted)
+        have = {f.id for f in found}
+        return {"facts": [to_record(f) for f in found], "unknown": [i for i in wanted if i not in have]}
+
+    async def update(fact_id: str, text: str, ctx: Context = None) -> dict[str, Any]:
+        """Replace the text of one of the user's facts (its id stays); returns the fact."""
+        who, fid, new = whose(ctx), check_tool_id(fact_id), check_tool_text(text)
+        try:
+            return {"fact": to_record(await engine.aupdate(who, fid, text=new))}
+        except KeyError:
+            raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
+
+    async def delete(ids: list[str], ctx: Context = None) -> dict[str, Any]:
+        """Delete some of the user's facts by id; returns the ids deleted and those this user has no fact with."""
+        who, wanted = whose(ctx), _ids(ids)
+        deleted = await engine.adelete(who, wanted)
+        return {"deleted": deleted, "unknown": [i for i in wanted if i not in set(deleted)]}
+
+    async def forget(ctx: Context = None) -> dict[str, Any]:
+        """Delete every fact of the user (there is no undo)."""
+        who = whose(ctx)
+        import anyio
+
+        before = await anyio.to_thread.run_sync(engine.count, who)
+        await engine.aforget(who)
+        return {"forgot": before}
+
+    for fn, tool_name in ((recall, "recall"), (add, "add"), (list_, "list"), (get, "get"), (update, "update"),
+                          (delete, "delete"), (forget, "forget")):
+        fn.__annotations__["ctx"] = Context  # the SDK injects the request context by this annotation
+        server.add_tool(fn, name=tool_name, description=fn.__doc__)
+    return server
+
+
+def check_http_host(host: str, allow_remote: bool) -> None:
+    """Refuse a non-loopback ``host`` unless ``allow_remote`` (``memori mcp --allow-remote``)."""
+    if not allow_remote and not is_loopback(host):
+        raise ValueError(f"--http {host}: not a loopback address; the server has no authentication of its own, "
+                         "so it listens on this machine only unless --allow-remote is given (put it behind a "
+                         "gateway that authenticates users and sets the entity header)")

@@ -1,0 +1,212 @@
+"""What an agent's memory tools do, without a framework: remember, recall, update and forget one fact.
+
+The LangChain tools (``memori_langchain.memory_tools``), the LlamaIndex tool
+spec (``memori_llamaindex.MemoriToolSpec``) and the MCP server
+(``memori mcp``) all call :class:`MemoryTools`, so a tool means the same thing
+and answers in the same words on every surface. Every method takes the entity
+from its caller, never from the model: the surfaces find it in the run's
+config, their construction or the server's configuration, and a tool's
+arguments have no field that names one.
+
+Answers are plain text written for a model to read. A mistake in what the
+model passed (blank text, a text over :data:`MAX_TOOL_TEXT` characters, an id
+this user has no fact with) raises :class:`MemoryToolError`, whose message
+says what to do; nothing is written then. A failure of the memory itself
+(store down, embedder error) is, unless ``strict``, logged and answered with
+:data:`UNAVAILABLE`, so the agent goes on without memory, as every adapter does
+(:mod:`memori_core.failopen`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from .context import format_timestamp, sanitize_fact
+from .engine import RecallEngine
+from .facts import RecalledFact, StoredFact
+from .failopen import STRICT_DEFAULT, warn_failed
+
+logger = logging.getLogger("memori_core.memory_tools")
+
+T = TypeVar("T")
+
+MAX_TOOL_TEXT = 2000
+"""The longest fact text (in characters) a tool takes: a fact is one statement, not a document."""
+
+NOTHING_RELEVANT = "No stored memory about this user is relevant to that query."
+"""The recall tool's answer when no fact passes the relevance gate (or the user has none)."""
+
+UNAVAILABLE = "Memory is unavailable right now ({error}); nothing was {done}. Continue without it."
+"""The answer when the memory itself failed (``strict=False``)."""
+
+TOOL_NAMES: dict[str, str] = {
+    "remember": "remember",
+    "recall": "recall_memory",
+    "update": "update_memory",
+    "forget": "forget_memory",
+}
+"""Each operation's tool name as the model sees it (the LangChain tools and the LlamaIndex tool spec)."""
+
+DESCRIPTIONS: dict[str, str] = {
+    "remember": "Save one fact about the user to long-term memory, written as a short statement "
+    "(e.g. 'User is allergic to peanuts.'). Returns the fact's id.",
+    "recall": "Search the user's long-term memory for facts relevant to a query. Returns the relevant facts "
+    "with their ids, best first, or says plainly that nothing relevant is stored.",
+    "update": "Replace the text of one remembered fact, by the id that recall or remember returned.",
+    "forget": "Delete one remembered fact from the user's long-term memory, by its id.",
+}
+"""What each tool does, as the model reads it (the tool's description)."""
+
+
+class MemoryToolError(ValueError):
+    """A tool was called with input it cannot take; the message says why, and nothing was written."""
+
+
+def check_tool_text(text: Any, name: str = "text") -> str:
+    """``text`` stripped, if it is a non-blank ``str`` of at most :data:`MAX_TOOL_TEXT` characters."""
+    if not isinstance(text, str):
+        raise MemoryToolError(f"{name} must be a string, got {type(text).__name__}")
+    text = text.strip()
+    if not text:
+        raise MemoryToolError(f"{name} must not be blank")
+    if len(text) > MAX_TOOL_TEXT:
+        raise MemoryToolError(
+            f"{name} is {len(text)} characters long; at most {MAX_TOOL_TEXT} are taken: "
+            "save one short statement per fact")
+    return text
+
+
+def check_tool_id(fact_id: Any) -> str:
+    """``fact_id`` stripped, if it is a non-blank ``str``."""
+    if not isinstance(fact_id, str) or not fact_id.strip():
+        raise MemoryToolError("fact_id must be the non-blank id of a remembered fact (from recall or remember)")
+    return fact_id.strip()
+
+
+def _unknown(fact_id: str) -> MemoryToolError:
+    return MemoryToolError(f"this user has no remembered fact with id {fact_id!r}: call recall to find the id")
+
+
+def format_recalled(facts: list[RecalledFact]) -> str:
+    """The recall tool's answer: one line per fact, ``- [id] text (stated TIME)``, best first."""
+    if not facts:
+        return NOTHING_RELEVANT
+    lines = ["Relevant memories about the user, best first:"]
+    for fact in facts:
+        when = format_timestamp(fact.created_at)
+        lines.append(f"- [{fact.id}] {sanitize_fact(fact.content)}" + (f" (stated {when})" if when else ""))
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class MemoryTools:
+    """The four memory operations of an agent's tools over ``engine``, for the entity each call names.
+
+    ``k`` caps the facts recall returns (``None``: the engine's ``config.limit``);
+    ``strict=False`` answers a memory failure with :data:`UNAVAILABLE` (logged as a
+    warning on ``owner``'s behalf), ``strict=True`` raises it. Each method has an
+    ``a``-prefixed async twin over the engine's async methods.
+    """
+
+    engine: RecallEngine
+    k: int | None = None
+    strict: bool = STRICT_DEFAULT
+    owner: str = "memory tools"
+    log: logging.Logger = field(default=logger, repr=False)
+
+    # -- the failure policy, one place for the sync and the async calls ----------------------------
+    def _guard(self, entity_id: str, what: str, done: str, call: Callable[[], T], answer: Callable[[T], str]) -> str:
+        try:
+            result = call()
+        except (MemoryToolError, KeyError):
+            raise
+        except Exception as exc:
+            return self._failed(entity_id, what, done, exc)
+        return answer(result)
+
+    async def _aguard(self, entity_id: str, what: str, done: str, call: Callable[[], Awaitable[T]],
+                      answer: Callable[[T], str]) -> str:
+        try:
+            result = await call()
+        except (MemoryToolError, KeyError):
+            raise
+        except Exception as exc:
+            return self._failed(entity_id, what, done, exc)
+        return answer(result)
+
+    def _failed(self, entity_id: str, what: str, done: str, exc: Exception) -> str:
+        if self.strict:
+            raise exc
+        warn_failed(self.log, self.owner, what, entity_id, exc, instead="answered that memory is unavailable")
+        return UNAVAILABLE.format(error=type(exc).__name__, done=done)
+
+    # -- remember ---------------------------------------------------------------------------------
+    def remember(self, entity_id: str, text: Any) -> str:
+        """Store ``text`` as one of ``entity_id``'s facts; answers with its id."""
+        text = check_tool_text(text)
+        return self._guard(entity_id, "remember", "saved", lambda: self.engine.add(entity_id, [text]),
+                           lambda ids: f"Remembered as fact {ids[0]}: {text}")
+
+    async def aremember(self, entity_id: str, text: Any) -> str:
+        """Async :meth:`remember`."""
+        text = check_tool_text(text)
+        return await self._aguard(entity_id, "remember", "saved", lambda: self.engine.aadd(entity_id, [text]),
+                                  lambda ids: f"Remembered as fact {ids[0]}: {text}")
+
+    # -- recall -----------------------------------------------------------------------------------
+    def recall(self, entity_id: str, query: Any) -> str:
+        """``entity_id``'s facts relevant to ``query`` (:func:`format_recalled`), or :data:`NOTHING_RELEVANT`."""
+        query = check_tool_text(query, "query")
+        return self._guard(entity_id, "recall", "recalled", lambda: self.engine.recall(query, entity_id, self.k),
+                           format_recalled)
+
+    async def arecall(self, entity_id: str, query: Any) -> str:
+        """Async :meth:`recall`."""
+        query = check_tool_text(query, "query")
+        return await self._aguard(entity_id, "recall", "recalled",
+                                  lambda: self.engine.arecall(query, entity_id, self.k), format_recalled)
+
+    # -- update -----------------------------------------------------------------------------------
+    def update(self, entity_id: str, fact_id: Any, text: Any) -> str:
+        """Replace the text of ``entity_id``'s fact ``fact_id`` (an unknown id: :class:`MemoryToolError`)."""
+        fact_id, text = check_tool_id(fact_id), check_tool_text(text)
+        try:
+            return self._guard(entity_id, "update", "changed",
+                               lambda: self.engine.update(entity_id, fact_id, text=text), _updated)
+        except KeyError:
+            raise _unknown(fact_id) from None
+
+    async def aupdate(self, entity_id: str, fact_id: Any, text: Any) -> str:
+        """Async :meth:`update`."""
+        fact_id, text = check_tool_id(fact_id), check_tool_text(text)
+        try:
+            return await self._aguard(entity_id, "update", "changed",
+                                      lambda: self.engine.aupdate(entity_id, fact_id, text=text), _updated)
+        except KeyError:
+            raise _unknown(fact_id) from None
+
+    # -- forget -----------------------------------------------------------------------------------
+    def forget(self, entity_id: str, fact_id: Any) -> str:
+        """Delete ``entity_id``'s fact ``fact_id`` (an unknown id: :class:`MemoryToolError`)."""
+        fact_id = check_tool_id(fact_id)
+        return self._guard(entity_id, "forget", "deleted",
+                           lambda: self.engine.delete(entity_id, [fact_id]), lambda ids: _forgot(ids, fact_id))
+
+    async def aforget(self, entity_id: str, fact_id: Any) -> str:
+        """Async :meth:`forget`."""
+        fact_id = check_tool_id(fact_id)
+        return await self._aguard(entity_id, "forget", "deleted",
+                                  lambda: self.engine.adelete(entity_id, [fact_id]), lambda ids: _forgot(ids, fact_id))
+
+
+def _updated(fact: StoredFact) -> str:
+    return f"Updated fact {fact.id}: {fact.content}"
+
+
+def _forgot(deleted: list[str], fact_id: str) -> str:
+    if not deleted:
+        raise _unknown(fact_id)
+    return f"Forgot fact {fact_id}."

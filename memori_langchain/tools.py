@@ -1,0 +1,197 @@
+"""``memory_tools``: LangChain tools with which an agent remembers, recalls, updates and forgets facts itself.
+
+>>> agent = create_agent(model, tools=memory_tools(engine))
+>>> agent.invoke({"messages": [...]}, config={"configurable": {"entity_id": "user-1"}})
+
+Whose memory a tool touches is never an argument the model sees: it comes from the
+run (``config["configurable"]["entity_id"]``, or the agent's runtime context's
+``entity_id`` / ``user_id``, injected through LangChain's ``ToolRuntime``), else
+from ``memory_tools(entity_id=...)``. A tool call whose arguments name an entity
+(or anything else the tool does not take) is refused with an error the model reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
+
+from langchain.tools import ToolRuntime
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import BaseTool, StructuredTool, ToolException
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from memori_core.adapter_args import VIA_CONFIG, VIA_CONTEXT, check_adapter_args, resolve_entity_id
+from memori_core.engine import RecallEngine
+from memori_core.failopen import STRICT_DEFAULT
+from memori_core.memory_tools import DESCRIPTIONS, MAX_TOOL_TEXT, TOOL_NAMES, MemoryToolError, MemoryTools
+
+from ._recall import logger
+
+_INJECTED = frozenset({"runtime", "config"})
+"""Arguments LangChain itself passes to a tool (never the model's)."""
+
+_ENTITY_WORDS = frozenset({"entity_id", "entity", "user_id", "user", "namespace", "thread_id"})
+
+
+class _ToolArgs(BaseModel):
+    """The arguments a model may pass: only the declared fields; one naming an entity is refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_foreign_arguments(cls, data: Any) -> Any:
+        if not isinstance(data, Mapping):
+            return data
+        unknown = sorted(k for k in data if k not in cls.model_fields and k not in _INJECTED)
+        if any(k in _ENTITY_WORDS for k in unknown):
+            raise ValueError(
+                f"{', '.join(unknown)}: whose memory this tool uses is set by the application, "
+                "not by a tool call; call the tool with only its own arguments")
+        if unknown:
+            raise ValueError(f"unexpected argument(s) {', '.join(unknown)}; this tool takes "
+                             f"{', '.join(cls.model_fields)}")
+        return {k: v for k, v in data.items() if k not in _INJECTED}
+
+
+_TEXT = f"The fact, as one short statement about the user (at most {MAX_TOOL_TEXT} characters)."
+
+
+class RememberArgs(_ToolArgs):
+    """Arguments of the ``remember`` tool."""
+
+    text: str = Field(description=_TEXT)
+
+
+class RecallArgs(_ToolArgs):
+    """Arguments of the ``recall_memory`` tool."""
+
+    query: str = Field(description="What to look for in the user's memory, e.g. the user's question.")
+
+
+class UpdateArgs(_ToolArgs):
+    """Arguments of the ``update_memory`` tool."""
+
+    fact_id: str = Field(description="The id of the fact to change, as recall_memory or remember returned it.")
+    text: str = Field(description=_TEXT)
+
+
+class ForgetArgs(_ToolArgs):
+    """Arguments of the ``forget_memory`` tool."""
+
+    fact_id: str = Field(description="The id of the fact to delete, as recall_memory or remember returned it.")
+
+
+_ARGS: dict[str, type[_ToolArgs]] = {
+    "remember": RememberArgs, "recall": RecallArgs, "update": UpdateArgs, "forget": ForgetArgs,
+}
+
+
+class _Bound:
+    """The four operations over one engine, each finding its entity in the run that calls it."""
+
+    def __init__(self, ops: MemoryTools, entity_id: str | None) -> None:
+        self.ops, self.entity_id = ops, entity_id
+
+    def entity(self, config: RunnableConfig | None, runtime: ToolRuntime | None) -> str:
+        """The run's entity: its config, else its runtime context, else ``memory_tools(entity_id=...)``."""
+        if runtime is not None and not isinstance(runtime, ToolRuntime):  # a tool call's own "runtime" argument
+            raise ToolException("runtime: set by LangChain, not by a tool call; nothing was done")
+        if runtime is not None and not config:
+            config = runtime.config
+        context = runtime.context if runtime is not None else None
+        return resolve_entity_id("memory_tools", self.entity_id, config=config, context=context,
+                                 ways=(VIA_CONFIG, VIA_CONTEXT))
+
+    def sync(self, op: str) -> Callable[..., str]:
+        method = getattr(self.ops, op)
+
+        def run(config: RunnableConfig, runtime: ToolRuntime = None, **kwargs: Any) -> str:  # type: ignore[assignment]
+            entity = self.entity(config, runtime)
+            try:
+                return method(entity, **kwargs)
+            except MemoryToolError as exc:
+                raise ToolException(str(exc)) from exc
+
+        return _signed(run, op)
+
+    def asynchronous(self, op: str) -> Callable[..., Awaitable[str]]:
+        method = getattr(self.ops, "a" + op)
+
+        async def run(config: RunnableConfig, runtime: ToolRuntime = None, **kwargs: Any) -> str:  # type: ignore[assignment]
+            entity = self.entity(config, runtime)
+            try:
+                return await method(entity, **kwargs)
+            except MemoryToolError as exc:
+                raise ToolException(str(exc)) from exc
+
+        return _signed(run, op)
+
+
+def _signed(fn: Any, op: str) -> Any:
+    """``fn`` with the annotations LangChain reads to inject ``config`` and ``runtime``."""
+    fn.__annotations__ = {"config": RunnableConfig, "runtime": ToolRuntime, "return": str}
+    fn.__name__ = TOOL_NAMES[op]
+    return fn
+
+
+def _error_message(exc: ToolException) -> str:
+    """What the model reads when its input was refused (nothing was written)."""
+    return f"Error: {exc}"
+
+
+def _validation_message(exc: ValidationError) -> str:
+    """What the model reads when its arguments do not fit the tool (each problem, without pydantic's links)."""
+    problems = []
+    for error in exc.errors(include_url=False, include_input=False):
+        where = ".".join(str(p) for p in error.get("loc", ()))
+        message = str(error.get("msg", "")).removeprefix("Value error, ")
+        problems.append(f"{where}: {message}" if where else message)
+    return "Error: invalid arguments, nothing was done: " + "; ".join(problems)
+
+
+def memory_tools(
+    engine: RecallEngine,
+    entity_id: str | None = None,
+    *,
+    k: int | None = None,
+    strict: bool = STRICT_DEFAULT,
+    include: Sequence[str] = ("remember", "recall", "update", "forget"),
+) -> list[BaseTool]:
+    """LangChain tools over ``engine`` to remember, recall, update and forget one user's facts.
+
+    The tools, in the order of ``include``: ``remember(text)`` stores a fact and
+    answers with its id; ``recall_memory(query)`` answers with the relevant facts
+    and their ids, best first, at most ``k`` (``None``: the engine's ``config.limit``),
+    or says plainly that nothing relevant is stored when no fact passes the
+    relevance gate; ``update_memory(fact_id, text)`` replaces a fact's text;
+    ``forget_memory(fact_id)`` deletes one fact (never every fact of the user).
+
+    The entity is the run's, in order: ``config["configurable"]["entity_id"]``,
+    the agent's runtime context (``entity_id``, else ``user_id``), ``entity_id``
+    here; none -> ``ValueError`` (an application bug, raised). The model's
+    arguments never name it: a tool call that tries is refused.
+
+    A mistake in the model's input (blank or over-long text, an id this user has
+    no fact with, an unknown argument) is answered with an error message the
+    model reads, and nothing is written. A memory failure is logged and answered
+    with "Memory is unavailable right now ..." (``strict=True``: raised). Every
+    tool has a sync and an async implementation (``engine.aadd`` ...).
+    """
+    engine, entity_id, k = check_adapter_args("memory_tools", engine, entity_id, k)
+    unknown = [op for op in include if op not in TOOL_NAMES]
+    if unknown or not include:
+        raise ValueError(f"memory_tools: include must name some of {', '.join(TOOL_NAMES)}, got {list(include)!r}")
+    bound = _Bound(MemoryTools(engine, k=k, strict=strict, owner="memory_tools", log=logger), entity_id)
+    return [
+        StructuredTool(
+            name=TOOL_NAMES[op],
+            description=DESCRIPTIONS[op],
+            args_schema=_ARGS[op],
+            func=bound.sync(op),
+            coroutine=bound.asynchronous(op),
+            handle_tool_error=_error_message,
+            handle_validation_error=_validation_message,
+        )
+        for op in dict.fromkeys(include)
+    ]

@@ -1,0 +1,132 @@
+"""``MemoriToolSpec``: tools with which a LlamaIndex agent remembers, recalls, updates and forgets one user's facts.
+
+>>> spec = MemoriToolSpec(engine=engine, entity_id="user-1")
+>>> agent = FunctionAgent(llm=llm, tools=spec.to_tool_list())
+
+The entity is fixed when the spec is made (one spec per user, e.g. per request);
+no tool takes an argument that names one, and a call that passes one is refused.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from llama_index.core.tools.tool_spec.base import BaseToolSpec
+from llama_index.core.tools.types import ToolMetadata
+from pydantic import BaseModel, Field
+
+from memori_core.adapter_args import check_adapter_args
+from memori_core.engine import RecallEngine
+from memori_core.failopen import STRICT_DEFAULT
+from memori_core.memory_tools import DESCRIPTIONS, MAX_TOOL_TEXT, TOOL_NAMES, MemoryToolError, MemoryTools
+
+from ._common import logger
+
+_TEXT = f"The fact, as one short statement about the user (at most {MAX_TOOL_TEXT} characters)."
+_ID = "The id of the fact, as recall or remember returned it."
+
+
+class _RememberArgs(BaseModel):
+    text: str = Field(description=_TEXT)
+
+
+class _RecallArgs(BaseModel):
+    query: str = Field(description="What to look for in the user's memory, e.g. the user's question.")
+
+
+class _UpdateArgs(BaseModel):
+    fact_id: str = Field(description=_ID)
+    text: str = Field(description=_TEXT)
+
+
+class _ForgetArgs(BaseModel):
+    fact_id: str = Field(description=_ID)
+
+
+_SCHEMAS: dict[str, type[BaseModel]] = {
+    "remember": _RememberArgs, "recall": _RecallArgs, "update": _UpdateArgs, "forget": _ForgetArgs,
+}
+
+
+def _refuse(foreign: dict[str, Any]) -> None:
+    """A call with arguments the tool does not take (e.g. an entity) is refused before anything is read."""
+    if foreign:
+        raise MemoryToolError(
+            f"unexpected argument(s) {', '.join(sorted(foreign))}: whose memory this tool uses is set by the "
+            "application, not by a tool call; call the tool with only its own arguments")
+
+
+class MemoriToolSpec(BaseToolSpec):
+    """LlamaIndex tools over a :class:`~memori_core.RecallEngine` for one entity: ``remember(text)``,
+    ``recall_memory(query)``, ``update_memory(fact_id, text)`` and ``forget_memory(fact_id)`` (one fact,
+    never all of them); the spec's methods are ``remember``, ``recall``, ``update`` and ``forget``.
+
+    ``recall_memory`` answers with the relevant facts and their ids, best first, at most ``k``
+    (``None``: the engine's ``config.limit``), or says plainly that nothing relevant
+    is stored when no fact passes the relevance gate. A mistake in the agent's input
+    (blank or over-long text, an id this user has no fact with, an argument the tool
+    does not take) raises :class:`~memori_core.memory_tools.MemoryToolError`, which
+    LlamaIndex's agents hand back to the model as the tool's error; nothing is
+    written then. A memory failure is logged and answered with "Memory is unavailable
+    right now ..." (``strict=True``: raised). Each tool has a sync and an async
+    implementation (the engine's ``aadd`` ...).
+    """
+
+    spec_functions = [("remember", "aremember"), ("recall", "arecall"), ("update", "aupdate"),
+                      ("forget", "aforget")]
+
+    def __init__(self, engine: RecallEngine, entity_id: str, *, k: int | None = None,
+                 strict: bool = STRICT_DEFAULT) -> None:
+        """``entity_id`` is required: whose memory every tool of this spec reads and writes."""
+        engine, entity, k = check_adapter_args("MemoriToolSpec", engine, entity_id, k)
+        if entity is None:
+            raise ValueError("MemoriToolSpec needs entity_id=...: whose memory its tools use")
+        self.engine, self.entity_id, self.k = engine, entity, k
+        self._ops = MemoryTools(engine, k=k, strict=strict, owner="MemoriToolSpec", log=logger)
+
+    def get_metadata_from_fn_name(self, fn_name: str, spec_functions: Any = None) -> ToolMetadata | None:
+        """Each tool's name, description and argument schema (no argument names an entity)."""
+        name = fn_name.removeprefix("a") if fn_name.removeprefix("a") in _SCHEMAS else fn_name
+        if name not in _SCHEMAS:
+            return None
+        return ToolMetadata(name=TOOL_NAMES[name], description=DESCRIPTIONS[name], fn_schema=_SCHEMAS[name])
+
+    def remember(self, text: str, **foreign: Any) -> str:
+        """Save one fact about the user; answers with its id."""
+        _refuse(foreign)
+        return self._ops.remember(self.entity_id, text)
+
+    async def aremember(self, text: str, **foreign: Any) -> str:
+        """Async :meth:`remember`."""
+        _refuse(foreign)
+        return await self._ops.aremember(self.entity_id, text)
+
+    def recall(self, query: str, **foreign: Any) -> str:
+        """The user's facts relevant to ``query``, with their ids, or a plain "nothing relevant"."""
+        _refuse(foreign)
+        return self._ops.recall(self.entity_id, query)
+
+    async def arecall(self, query: str, **foreign: Any) -> str:
+        """Async :meth:`recall`."""
+        _refuse(foreign)
+        return await self._ops.arecall(self.entity_id, query)
+
+    def update(self, fact_id: str, text: str, **foreign: Any) -> str:
+        """Replace the text of the user's fact ``fact_id``."""
+        _refuse(foreign)
+        return self._ops.update(self.entity_id, fact_id, text)
+
+    async def aupdate(self, fact_id: str, text: str, **foreign: Any) -> str:
+        """Async :meth:`update`."""
+        _refuse(foreign)
+        return await self._ops.aupdate(self.entity_id, fact_id, text)
+
+    def forget(self, fact_id: str, **foreign: Any) -> str:
+        """Delete the user's fact ``fact_id``."""
+        _refuse(foreign)
+        return self._ops.forget(self.entity_id, fact_id)
+
+    async def aforget(self, fact_id: str, **foreign: Any) -> str:
+        """Async :meth:`forget`."""
+        _refuse(foreign)
+        return await self._ops.aforget(self.entity_id, fact_id)

@@ -1,0 +1,218 @@
+"""``memory_tools``: LangChain tools in a real ``create_agent`` agent, driven by LangChain's fake chat model,
+over a real in-memory Chroma store."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import pytest
+from langchain.agents import create_agent
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.tools import ToolException
+
+from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core.memory_tools import MAX_TOOL_TEXT, NOTHING_RELEVANT, MemoryToolError
+from memori_langchain import memory_tools
+from tests._faults import break_store
+from tests._helpers import stored, ungated_engine
+from tests._langchain_fakes import replies
+
+
+@dataclass
+class UserContext:
+    user_id: str
+
+
+def call(name: str, call_id: str, **args: object) -> AIMessage:
+    """An AI message asking for one tool call."""
+    return AIMessage("", tool_calls=[{"name": name, "args": dict(args), "id": call_id, "type": "tool_call"}])
+
+
+def tool_results(result: dict) -> list[ToolMessage]:
+    return [m for m in result["messages"] if isinstance(m, ToolMessage)]
+
+
+def as_user(entity: str) -> dict:
+    return {"configurable": {"entity_id": entity}}
+
+
+@pytest.fixture
+def tools_engine(hash_embedder) -> RecallEngine:
+    """An ungated engine (the hashing embedder's cosines mean nothing to the gate) over in-memory Chroma."""
+    return ungated_engine(hash_embedder)
+
+
+def test_agent_remembers_in_one_turn_and_recalls_in_the_next(tools_engine):
+    model = replies(
+        call("remember", "c1", text="User is allergic to peanuts."), AIMessage("Noted."),
+        call("recall_memory", "c2", query="what am I allergic to"), AIMessage("Peanuts."),
+    )
+    agent = create_agent(model, memory_tools(tools_engine))
+    first = agent.invoke({"messages": [HumanMessage("I'm allergic to peanuts.")]}, config=as_user("ann"))
+    saved = tool_results(first)
+    assert len(saved) == 1 and saved[0].status == "success"
+    assert saved[0].content.startswith("Remembered as fact ")
+    assert stored(tools_engine, "ann") == ["User is allergic to peanuts."]
+
+    second = agent.invoke({"messages": [HumanMessage("What am I allergic to?")]}, config=as_user("ann"))
+    (recalled,) = tool_results(second)
+    fact_id = tools_engine.list("ann")[0].id
+    assert f"[{fact_id}] User is allergic to peanuts." in recalled.content
+    # The model's next call saw the tool's answer.
+    assert any(isinstance(m, ToolMessage) and "peanuts" in m.content for m in model.calls[-1])
+
+
+def test_agent_updates_and_forgets_by_the_id_recall_gave(tools_engine):
+    (fid,) = tools_engine.add("ann", ["User lives in Lyon."])
+    model = replies(
+        call("update_memory", "c1", fact_id=fid, text="User lives in Paris."),
+        call("forget_memory", "c2", fact_id=fid), AIMessage("Done."),
+    )
+    agent = create_agent(model, memory_tools(tools_engine))
+    result = agent.invoke({"messages": [HumanMessage("I moved to Paris; actually forget where I live")]},
+                          config=as_user("ann"))
+    updated, forgot = tool_results(result)
+    assert updated.content == f"Updated fact {fid}: User lives in Paris."
+    assert forgot.content == f"Forgot fact {fid}."
+    assert tools_engine.count("ann") == 0
+
+
+def test_entity_comes_from_the_agents_runtime_context(tools_engine):
+    model = replies(call("remember", "c1", text="User plays the cello."), AIMessage("Noted."))
+    agent = create_agent(model, memory_tools(tools_engine), context_schema=UserContext)
+    agent.invoke({"messages": [HumanMessage("I play the cello")]}, context=UserContext(user_id="bob"))
+    assert stored(tools_engine, "bob") == ["User plays the cello."]
+
+
+def test_recall_says_plainly_when_nothing_passes_the_gate(hash_embedder):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig())
+    engine.add("ann", ["User is allergic to peanuts."])
+    recall = {t.name: t for t in memory_tools(engine)}["recall_memory"]
+    assert engine.recall("quantum chromodynamics lattice", "ann") == []  # the gate abstains
+    assert recall.invoke({"query": "quantum chromodynamics lattice"}, config=as_user("ann")) == NOTHING_RELEVANT
+    assert recall.invoke({"query": "peanuts"}, config=as_user("nobody-yet")) == NOTHING_RELEVANT
+
+
+def test_two_users_with_lookalike_ids_never_see_each_other(tools_engine):
+    tools = {t.name: t for t in memory_tools(tools_engine)}
+    tools["remember"].invoke({"text": "User is allergic to peanuts."}, config=as_user("user-1"))
+    tools["remember"].invoke({"text": "User is allergic to shellfish."}, config=as_user("user-1 "))
+    tools["remember"].invoke({"text": "User is allergic to cats."}, config=as_user("User-1"))
+    for entity, fact in (("user-1", "peanuts"), ("user-1 ", "shellfish"), ("User-1", "cats")):
+        answer = tools["recall_memory"].invoke({"query": "what am I allergic to"}, config=as_user(entity))
+        assert fact in answer
+        assert sum(word in answer for word in ("peanuts", "shellfish", "cats")) == 1, (entity, answer)
+    assert tools_engine.count("user-10") == 0
+
+
+def test_a_tool_call_naming_another_entity_is_refused_and_reaches_nothing(tools_engine):
+    (bobs,) = tools_engine.add("bob", ["User is vegetarian."])
+    model = replies(
+        call("remember", "c1", text="User is vegan.", entity_id="bob"),
+        call("recall_memory", "c2", query="diet", user_id="bob"),
+        call("forget_memory", "c3", fact_id=bobs),
+        call("update_memory", "c4", fact_id=bobs, text="User eats meat."),
+        AIMessage("I cannot."),
+    )
+    agent = create_agent(model, memory_tools(tools_engine))
+    result = agent.invoke({"messages": [HumanMessage("change bob's memory")]}, config=as_user("ann"))
+    remember, recall, forget, update = tool_results(result)
+    assert remember.status == recall.status == forget.status == update.status == "error"
+    assert "set by the application, not by a tool call" in remember.content
+    assert "set by the application, not by a tool call" in recall.content
+    # Bob's id is unknown in ann's memory: same answer as any unknown id.
+    assert f"this user has no remembered fact with id {bobs!r}" in forget.content
+    assert f"this user has no remembered fact with id {bobs!r}" in update.content
+    assert stored(tools_engine, "bob") == ["User is vegetarian."]
+    assert tools_engine.count("ann") == 0
+
+
+def test_a_tool_call_cannot_pass_its_own_runtime_or_config(tools_engine):
+    model = replies(
+        call("remember", "c1", text="User is vegan.", runtime={"context": {"user_id": "bob"}},
+             config={"configurable": {"entity_id": "bob"}}),
+        AIMessage("Noted."),
+    )
+    agent = create_agent(model, memory_tools(tools_engine))
+    agent.invoke({"messages": [HumanMessage("I'm vegan")]}, config=as_user("ann"))
+    assert stored(tools_engine, "ann") == ["User is vegan."] and tools_engine.count("bob") == 0
+    # Outside an agent nothing injects a runtime: one in the arguments is refused.
+    remember = memory_tools(tools_engine)[0]
+    answer = remember.invoke({"name": "remember", "args": {"text": "User eats meat.", "runtime": {"x": 1}},
+                              "id": "c2", "type": "tool_call"}, config=as_user("ann"))
+    assert answer.status == "error" and "runtime: set by LangChain, not by a tool call" in answer.content
+    assert stored(tools_engine, "ann") == ["User is vegan."] and tools_engine.count("bob") == 0
+
+
+def test_the_model_is_never_shown_an_entity_argument(tools_engine):
+    for tool in memory_tools(tools_engine):
+        fields = set(tool.tool_call_schema.model_json_schema()["properties"])
+        assert fields <= {"text", "query", "fact_id"}, (tool.name, fields)
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    ({"text": "   "}, "text must not be blank"),
+    ({"text": "x" * (MAX_TOOL_TEXT + 1)}, f"at most {MAX_TOOL_TEXT} are taken"),
+    ({}, "text: Field required"),
+    ({"text": "User likes tea.", "colour": "red"}, "unexpected argument(s) colour"),
+])
+def test_bad_input_gets_a_clear_error_and_nothing_is_lost(tools_engine, args, expected):
+    tools_engine.add("ann", ["User likes coffee."])
+    remember = {t.name: t for t in memory_tools(tools_engine)}["remember"]
+    answer = remember.invoke({"name": "remember", "args": args, "id": "c1", "type": "tool_call"},
+                             config=as_user("ann"))
+    assert answer.status == "error"
+    assert expected in answer.content
+    assert stored(tools_engine, "ann") == ["User likes coffee."]
+
+
+def test_unknown_fact_id_is_an_error_and_nothing_changes(tools_engine):
+    tools_engine.add("ann", ["User likes coffee."])
+    tools = {t.name: t for t in memory_tools(tools_engine)}
+    for name, args in (("forget_memory", {"fact_id": "nope"}), ("update_memory", {"fact_id": "nope", "text": "x"})):
+        answer = tools[name].invoke({"name": name, "args": args, "id": "c", "type": "tool_call"},
+                                    config=as_user("ann"))
+        assert answer.status == "error" and "no remembered fact with id 'nope'" in answer.content
+    assert stored(tools_engine, "ann") == ["User likes coffee."]
+
+
+def test_without_an_entity_the_application_gets_a_valueerror(tools_engine):
+    remember = memory_tools(tools_engine)[0]
+    with pytest.raises(ValueError, match="memory_tools does not know whose memory to use"):
+        remember.invoke({"text": "User likes tea."})
+    assert memory_tools(tools_engine, "ann")[0].invoke({"text": "User likes tea."}).startswith("Remembered")
+
+
+def test_a_store_failure_is_answered_as_unavailable_or_raised_when_strict(tools_engine, caplog):
+    tools_engine.add("ann", ["User likes coffee."])
+    break_store(tools_engine)
+    recall = {t.name: t for t in memory_tools(tools_engine)}["recall_memory"]
+    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
+        answer = recall.invoke({"query": "coffee"}, config=as_user("ann"))
+    assert answer.startswith("Memory is unavailable right now")
+    assert "memory_tools: recall failed for entity 'ann'" in caplog.text
+    strict = {t.name: t for t in memory_tools(tools_engine, strict=True)}["recall_memory"]
+    with pytest.raises(Exception) as raised:
+        strict.invoke({"query": "coffee"}, config=as_user("ann"))
+    assert not isinstance(raised.value, (ToolException, MemoryToolError))
+
+
+async def test_async_agent_uses_the_async_tools(tools_engine):
+    model = replies(
+        call("remember", "c1", text="User is training for a marathon."), AIMessage("Noted."),
+        call("recall_memory", "c2", query="marathon training"), AIMessage("Yes."),
+    )
+    agent = create_agent(model, memory_tools(tools_engine))
+    await agent.ainvoke({"messages": [HumanMessage("I'm training for a marathon")]}, config=as_user("ann"))
+    result = await agent.ainvoke({"messages": [HumanMessage("what am I training for?")]}, config=as_user("ann"))
+    (recalled,) = tool_results(result)
+    assert "User is training for a marathon." in recalled.content
+
+
+def test_include_picks_tools_and_rejects_unknown_names(tools_engine):
+    assert [t.name for t in memory_tools(tools_engine, include=("recall",))] == ["recall_memory"]
+    with pytest.raises(ValueError, match="include must name some of"):
+        memory_tools(tools_engine, include=("forget_everything",))
+    with pytest.raises(TypeError, match="engine must be a memori_core.RecallEngine"):
+        memory_tools(object())  # type: ignore[arg-type]

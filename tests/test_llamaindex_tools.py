@@ -1,0 +1,138 @@
+"""``MemoriToolSpec``: LlamaIndex tools in a real ``ReActAgent`` (scripted through a ``CustomLLM``; LlamaIndex ships
+no scripted LLM) and called as an agent calls them, over a real in-memory Chroma store."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from llama_index.core.agent.workflow import ReActAgent
+from llama_index.core.base.llms.types import CompletionResponse, CompletionResponseGen, LLMMetadata
+from llama_index.core.llms import CustomLLM
+
+from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core.memory_tools import MAX_TOOL_TEXT, NOTHING_RELEVANT, MemoryToolError
+from memori_llamaindex import MemoriToolSpec
+from tests._helpers import stored, ungated_engine
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+
+class ScriptedLLM(CustomLLM):
+    """A CustomLLM that answers the scripted replies in order and keeps every prompt it got."""
+
+    script: list[str] = []
+    prompts: list[str] = []
+
+    @property
+    def metadata(self) -> LLMMetadata:
+        return LLMMetadata(model_name="scripted")
+
+    def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
+        self.prompts = [*self.prompts, prompt]
+        reply, self.script = self.script[0], self.script[1:]
+        return CompletionResponse(text=reply)
+
+    def stream_complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponseGen:
+        yield self.complete(prompt, formatted=formatted, **kwargs)
+
+
+def act(tool: str, **args: Any) -> str:
+    return f"Thought: I need a tool.\nAction: {tool}\nAction Input: {json.dumps(args)}"
+
+
+def answer(text: str) -> str:
+    return f"Thought: I can answer without using any more tools.\nAnswer: {text}"
+
+
+@pytest.fixture
+def tools_engine(hash_embedder) -> RecallEngine:
+    return ungated_engine(hash_embedder)
+
+
+def tools_of(engine: RecallEngine, entity: str, **kwargs: Any) -> dict[str, Any]:
+    return {t.metadata.name: t for t in MemoriToolSpec(engine, entity, **kwargs).to_tool_list()}
+
+
+async def test_react_agent_remembers_then_recalls_in_a_later_run(tools_engine):
+    llm = ScriptedLLM(script=[
+        act("remember", text="User is allergic to peanuts."), answer("Noted."),
+        act("recall_memory", query="what am I allergic to"), answer("Peanuts."),
+    ])
+    agent = ReActAgent(llm=llm, tools=MemoriToolSpec(tools_engine, "ann").to_tool_list())
+    first = await agent.run("I'm allergic to peanuts.")
+    assert str(first) == "Noted."
+    assert stored(tools_engine, "ann") == ["User is allergic to peanuts."]
+    second = await agent.run("What am I allergic to?")
+    assert str(second) == "Peanuts."
+    (calls,) = second.tool_calls
+    fid = tools_engine.list("ann")[0].id
+    assert f"[{fid}] User is allergic to peanuts." in calls.tool_output.content
+    assert f"[{fid}] User is allergic to peanuts." in llm.prompts[-1]  # the model read the tool's answer
+
+
+async def test_react_agent_tool_call_naming_another_entity_is_an_error_the_model_reads(tools_engine):
+    (bobs,) = tools_engine.add("bob", ["User is vegetarian."])
+    llm = ScriptedLLM(script=[
+        act("remember", text="User eats meat.", entity_id="bob"),
+        act("forget_memory", fact_id=bobs),
+        answer("I cannot."),
+    ])
+    agent = ReActAgent(llm=llm, tools=MemoriToolSpec(tools_engine, "ann").to_tool_list())
+    result = await agent.run("change bob's memory")
+    remember, forget = result.tool_calls
+    assert remember.tool_output.is_error and "set by the application" in remember.tool_output.content
+    assert forget.tool_output.is_error and f"no remembered fact with id {bobs!r}" in forget.tool_output.content
+    assert stored(tools_engine, "bob") == ["User is vegetarian."]
+    assert tools_engine.count("ann") == 0
+
+
+def test_two_users_with_lookalike_ids_never_see_each_other(tools_engine):
+    for entity, fact in (("user-1", "peanuts"), ("user-1 ", "shellfish"), ("User-1", "cats")):
+        tools_of(tools_engine, entity)["remember"].call(text=f"User is allergic to {fact}.")
+    for entity, fact in (("user-1", "peanuts"), ("user-1 ", "shellfish"), ("User-1", "cats")):
+        out = tools_of(tools_engine, entity)["recall_memory"].call(query="what am I allergic to").content
+        assert fact in out and sum(w in out for w in ("peanuts", "shellfish", "cats")) == 1, (entity, out)
+
+
+def test_update_and_forget_by_id(tools_engine):
+    (fid,) = tools_engine.add("ann", ["User lives in Lyon."])
+    tools = tools_of(tools_engine, "ann")
+    assert tools["update_memory"].call(fact_id=fid, text="User lives in Paris.").content == \
+        f"Updated fact {fid}: User lives in Paris."
+    assert stored(tools_engine, "ann") == ["User lives in Paris."]
+    assert tools["forget_memory"].call(fact_id=fid).content == f"Forgot fact {fid}."
+    assert tools_engine.count("ann") == 0
+
+
+def test_recall_says_plainly_when_nothing_passes_the_gate(hash_embedder):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig())
+    engine.add("ann", ["User is allergic to peanuts."])
+    assert tools_of(engine, "ann")["recall_memory"].call(query="quantum chromodynamics lattice").content \
+        == NOTHING_RELEVANT
+
+
+@pytest.mark.parametrize(("name", "args", "expected"), [
+    ("remember", {"text": " "}, "text must not be blank"),
+    ("remember", {"text": "x" * (MAX_TOOL_TEXT + 1)}, f"at most {MAX_TOOL_TEXT} are taken"),
+    ("remember", {"text": "User likes tea.", "user_id": "bob"}, "set by the application"),
+    ("update_memory", {"fact_id": "nope", "text": "User likes tea."}, "no remembered fact with id 'nope'"),
+    ("forget_memory", {"fact_id": ""}, "fact_id must be the non-blank id"),
+])
+async def test_bad_input_raises_a_clear_error_and_nothing_is_lost(tools_engine, name, args, expected):
+    tools_engine.add("ann", ["User likes coffee."])
+    tool = tools_of(tools_engine, "ann")[name]
+    with pytest.raises(MemoryToolError) as raised:
+        tool.call(**args)
+    assert expected in str(raised.value)
+    with pytest.raises(MemoryToolError):
+        await tool.acall(**args)
+    assert stored(tools_engine, "ann") == ["User likes coffee."]
+
+
+def test_the_spec_needs_an_entity(tools_engine):
+    with pytest.raises(ValueError, match="MemoriToolSpec needs entity_id"):
+        MemoriToolSpec(tools_engine, None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="non-empty"):
+        MemoriToolSpec(tools_engine, "  ")

@@ -1,0 +1,300 @@
+"""``memori mcp``: the MCP server driven by the SDK's real client, over streamable HTTP (an in-process server on a
+free port) and stdio (the ``memori mcp`` command in a subprocess: ``slow``), and from a LangChain agent through
+``langchain-mcp-adapters``. Every call has a time limit."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+mcp = pytest.importorskip("mcp", reason="the MCP SDK is the mcp extra: pip install 'memori-recall[mcp]'")
+import httpx  # noqa: E402
+import uvicorn  # noqa: E402
+from mcp import ClientSession, StdioServerParameters  # noqa: E402
+from mcp.client.stdio import stdio_client  # noqa: E402
+from mcp.client.streamable_http import streamable_http_client  # noqa: E402
+
+from memori_core import ChromaStore, RecallConfig, RecallEngine  # noqa: E402
+from memori_core.cli import main  # noqa: E402
+from memori_core.mcp_server import EntitySource, build_server, check_http_host, is_loopback  # noqa: E402
+from memori_core.memory_tools import NOTHING_RELEVANT  # noqa: E402
+from tests._helpers import HashEmbedder, free_port, stored, ungated_engine  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+CALL_LIMIT = 20.0
+"""Seconds any one client call may take."""
+HEADER = "X-Memori-Entity"
+TOOLS = {"recall", "add", "list", "get", "update", "delete", "forget"}
+
+
+@pytest.fixture
+def mcp_engine() -> RecallEngine:
+    return ungated_engine(HashEmbedder())
+
+
+@pytest.fixture
+def http_server(mcp_engine: RecallEngine, request: pytest.FixtureRequest) -> Iterator[str]:
+    """The server over ``mcp_engine`` (entity from the ``X-Memori-Entity`` header; ``@pytest.mark.parametrize``
+    ``http_server`` indirectly with ``{"entity": ...}`` for a fixed one) in a uvicorn thread; yields its URL."""
+    options = getattr(request, "param", None) or {"entity_header": HEADER}
+    yield from _serving(build_server(mcp_engine, **options))
+
+
+def _serving(server: Any) -> Iterator[str]:
+    port = free_port()
+    web = uvicorn.Server(uvicorn.Config(server.streamable_http_app(), host="127.0.0.1", port=port,
+                                       log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=web.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + CALL_LIMIT
+    while not web.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the MCP server did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        web.should_exit = True
+        thread.join(CALL_LIMIT)
+
+
+@asynccontextmanager
+async def http_session(url: str, entity: str | None = None) -> AsyncIterator[ClientSession]:
+    headers = {HEADER: entity} if entity is not None else {}
+    timeout = httpx.Timeout(CALL_LIMIT)
+    with anyio.fail_after(CALL_LIMIT * 3):
+        async with httpx.AsyncClient(headers=headers, timeout=timeout) as client, \
+                streamable_http_client(url, http_client=client) as (read, write, _), \
+                ClientSession(read, write, read_timeout_seconds=timedelta(seconds=CALL_LIMIT)) as session:
+            await session.initialize()
+            yield session
+
+
+async def call(session: ClientSession, tool: str, **args: Any) -> Any:
+    """The tool's structured result; an error result raises ``ToolFailed`` with its text."""
+    with anyio.fail_after(CALL_LIMIT):
+        result = await session.call_tool(tool, args)
+    text = "".join(getattr(c, "text", "") for c in result.content)
+    if result.isError:
+        raise ToolFailed(text)
+    assert result.structuredContent == json.loads(text)  # structured, and the text is the same JSON
+    return result.structuredContent
+
+
+class ToolFailed(Exception):
+    """An MCP tool call answered with ``isError``."""
+
+
+async def test_http_client_lists_the_tools_and_none_takes_an_entity(http_server):
+    async with http_session(http_server, "ann") as session:
+        with anyio.fail_after(CALL_LIMIT):
+            tools = (await session.list_tools()).tools
+    assert {t.name for t in tools} == TOOLS
+    for tool in tools:
+        assert not any("entit" in p or "user" in p or p == "ctx" for p in tool.inputSchema.get("properties", {}))
+
+
+async def test_http_add_recall_explain_list_get_update_delete_forget(http_server, mcp_engine):
+    async with http_session(http_server, "ann") as s:
+        ids = (await call(s, "add", facts=["User is allergic to peanuts.", "User lives in Lyon."]))["ids"]
+        assert len(ids) == 2 and sorted(stored(mcp_engine, "ann")) == ["User is allergic to peanuts.", "User lives in Lyon."]
+        recalled = await call(s, "recall", query="peanut allergy", limit=1)
+        assert [f["text"] for f in recalled["facts"]] == ["User is allergic to peanuts."]
+        explained = await call(s, "recall", query="peanut allergy", explain=True)
+        assert "explain" in explained and explained["explain"]["candidates"]
+        page = await call(s, "list", limit=1)
+        assert len(page["facts"]) == 1 and page["more"] is True
+        got = await call(s, "get", ids=[ids[0], "nope"])
+        assert [f["text"] for f in got["facts"]] == ["User is allergic to peanuts."] and got["unknown"] == ["nope"]
+        updated = await call(s, "update", fact_id=ids[1], text="User lives in Paris.")
+        assert updated["fact"]["text"] == "User lives in Paris."
+        deleted = await call(s, "delete", ids=[ids[1], "nope"])
+        assert deleted == {"deleted": [ids[1]], "unknown": ["nope"]}
+        assert (await call(s, "forget")) == {"forgot": 1}
+    assert mcp_engine.count("ann") == 0
+
+
+async def test_http_recall_says_plainly_when_nothing_passes_the_gate(hash_embedder):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig())
+    engine.add("ann", ["User is allergic to peanuts."])
+    for url in _serving(build_server(engine, entity="ann")):
+        async with http_session(url) as s:
+            out = await call(s, "recall", query="quantum chromodynamics lattice")
+    assert out == {"facts": [], "message": NOTHING_RELEVANT}
+
+
+async def test_http_header_entities_with_lookalike_ids_stay_apart(http_server, mcp_engine):
+    users = {"user-1": "peanuts", "user-1 x": "shellfish", "User-1": "cats"}
+    for user, allergen in users.items():
+        async with http_session(http_server, user) as s:
+            await call(s, "add", facts=[f"User is allergic to {allergen}."])
+    for user, allergen in users.items():
+        async with http_session(http_server, user) as s:
+            texts = [f["text"] for f in (await call(s, "recall", query="allergic"))["facts"]]
+            listed = [f["text"] for f in (await call(s, "list"))["facts"]]
+        assert texts == listed == [f"User is allergic to {allergen}."], user
+    assert mcp_engine.count("user-10") == 0
+
+
+async def test_http_a_call_naming_another_entity_is_refused_and_reaches_nothing(http_server, mcp_engine):
+    (bobs,) = mcp_engine.add("bob", ["User is vegetarian."])
+    async with http_session(http_server, "ann") as s:
+        with pytest.raises(ToolFailed, match="set by its operator, not by a tool call"):
+            await call(s, "add", facts=["User eats meat."], entity_id="bob")
+        with pytest.raises(ToolFailed, match="set by its operator"):
+            await call(s, "forget", user_id="bob")
+        assert (await call(s, "get", ids=[bobs])) == {"facts": [], "unknown": [bobs]}
+        assert (await call(s, "delete", ids=[bobs])) == {"deleted": [], "unknown": [bobs]}
+        with pytest.raises(ToolFailed, match=f"no fact with id {bobs!r}"):
+            await call(s, "update", fact_id=bobs, text="User eats meat.")
+        assert (await call(s, "forget")) == {"forgot": 0}
+    assert stored(mcp_engine, "bob") == ["User is vegetarian."]
+
+
+async def test_http_request_without_the_entity_header_is_refused(http_server, mcp_engine):
+    async with http_session(http_server, None) as s:
+        with pytest.raises(ToolFailed, match=f"from the {HEADER} header, and the request has none"):
+            await call(s, "add", facts=["User is vegan."])
+    assert mcp_engine.list("ann") == []
+
+
+@pytest.mark.parametrize("http_server", [{"entity": "ann"}], indirect=True)
+async def test_http_fixed_entity_ignores_any_header(http_server, mcp_engine):
+    async with http_session(http_server, "bob") as s:  # a header the server was not told to read
+        await call(s, "add", facts=["User is vegan."])
+    assert stored(mcp_engine, "ann") == ["User is vegan."] and mcp_engine.count("bob") == 0
+
+
+@pytest.mark.parametrize(("tool", "args", "expected"), [
+    ("add", {"facts": []}, "facts must be a list of 1 to 200"),
+    ("add", {"facts": [f"User likes tea number {i}." for i in range(201)]}, "facts must be a list of 1 to 200"),
+    ("recall", {"query": "tea", "limit": 0}, "limit must be 1..200"),
+    ("add", {"facts": ["  "]}, "each fact must not be blank"),
+    ("add", {"facts": ["x" * 2001]}, "at most 2000 are taken"),
+    ("recall", {"query": ""}, "query must not be blank"),
+    ("list", {"limit": 0}, "limit must be 1..200"),
+    ("update", {"fact_id": "nope", "text": "User likes tea."}, "no fact with id 'nope'"),
+    ("delete", {"ids": []}, "ids must be a list of 1 to 200"),
+    ("add", {"facts": ["User likes tea."], "colour": "red"}, "unexpected argument(s) colour"),
+])
+async def test_http_bad_input_is_a_clear_error_and_nothing_is_lost(http_server, mcp_engine, tool, args, expected):
+    mcp_engine.add("ann", ["User likes coffee."])
+    async with http_session(http_server, "ann") as s:
+        with pytest.raises(ToolFailed) as failed:
+            await call(s, tool, **args)
+    assert expected in str(failed.value)
+    assert stored(mcp_engine, "ann") == ["User likes coffee."]
+
+
+async def test_langchain_agent_uses_the_server_through_langchain_mcp_adapters(http_server, mcp_engine):
+    adapters = pytest.importorskip("langchain_mcp_adapters.client")
+    from langchain.agents import create_agent
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+    from tests._langchain_fakes import replies
+
+    client = adapters.MultiServerMCPClient({"memori": {
+        "transport": "streamable_http", "url": http_server, "headers": {HEADER: "ann"},
+        "timeout": timedelta(seconds=CALL_LIMIT), "sse_read_timeout": timedelta(seconds=CALL_LIMIT)}})
+    with anyio.fail_after(CALL_LIMIT):
+        tools = await client.get_tools()
+    assert {t.name for t in tools} == TOOLS
+
+    def tool_call(name: str, cid: str, **args: Any) -> AIMessage:
+        return AIMessage("", tool_calls=[{"name": name, "args": args, "id": cid, "type": "tool_call"}])
+
+    model = replies(tool_call("add", "c1", facts=["User is allergic to peanuts."]), AIMessage("Noted."),
+                    tool_call("recall", "c2", query="peanut allergy"), AIMessage("Peanuts."))
+    agent = create_agent(model, tools)
+    with anyio.fail_after(CALL_LIMIT * 2):
+        await agent.ainvoke({"messages": [HumanMessage("I'm allergic to peanuts")]})
+        result = await agent.ainvoke({"messages": [HumanMessage("what am I allergic to?")]})
+    (recalled,) = [m for m in result["messages"] if isinstance(m, ToolMessage)]
+    assert "User is allergic to peanuts." in str(recalled.content)
+    assert stored(mcp_engine, "ann") == ["User is allergic to peanuts."]
+
+
+_LAUNCH = (
+    "import sys; sys.path[:0] = [{root!r}, {tests!r}]\n"
+    "from memori_core import embedders\n"
+    "from _helpers import HashEmbedder\n"
+    "embedders._DEFAULT = HashEmbedder()  # no model load in the server process\n"
+    "from memori_core.cli import main\n"
+    "raise SystemExit(main(sys.argv[1:]))\n"
+)
+
+
+@pytest.mark.slow
+async def test_stdio_memori_mcp_command_serves_one_entity(tmp_path):
+    folder = tmp_path / "store"
+    launch = _LAUNCH.format(root=str(ROOT), tests=str(ROOT / "tests"))
+    params = StdioServerParameters(command=sys.executable,
+                                   args=["-c", launch, "mcp", "--entity", "ann", "--path", str(folder)],
+                                   env={**os.environ, "PYTHONPATH": str(ROOT)})
+    with anyio.fail_after(CALL_LIMIT * 4):
+        async with stdio_client(params) as (read, write), \
+                ClientSession(read, write, read_timeout_seconds=timedelta(seconds=CALL_LIMIT)) as s:
+            await s.initialize()
+            assert {t.name for t in (await s.list_tools()).tools} == TOOLS
+            (fid,) = (await call(s, "add", facts=["User plays the cello."]))["ids"]
+            with pytest.raises(ToolFailed, match="set by its operator"):
+                await call(s, "add", facts=["User plays drums."], entity_id="bob")
+            assert [f["id"] for f in (await call(s, "list"))["facts"]] == [fid]
+    # The server closed its store when the client went away: the folder opens here, with ann's fact only.
+    engine = RecallEngine(store=ChromaStore(path=folder), embedder=HashEmbedder())
+    try:
+        assert stored(engine, "ann") == ["User plays the cello."] and engine.count("bob") == 0
+    finally:
+        engine.store.close()
+
+
+def test_entity_source_takes_exactly_one_way():
+    with pytest.raises(ValueError, match="exactly one"):
+        EntitySource()
+    with pytest.raises(ValueError, match="exactly one"):
+        EntitySource("ann", "X-Memori-Entity")
+    with pytest.raises(ValueError, match="not a header name"):
+        EntitySource(header="X Memori")
+    with pytest.raises(ValueError, match="non-empty"):
+        EntitySource(entity="  ")
+
+
+@pytest.mark.parametrize(("host", "loopback"), [
+    ("127.0.0.1", True), ("localhost", True), ("::1", True), ("[::1]", True), ("127.5.0.1", True),
+    ("0.0.0.0", False), ("192.168.1.4", False), ("example.com", False),
+])
+def test_http_listens_on_loopback_unless_allowed(host, loopback):
+    assert is_loopback(host) is loopback
+    if loopback:
+        check_http_host(host, allow_remote=False)
+    else:
+        with pytest.raises(ValueError, match="not a loopback address"):
+            check_http_host(host, allow_remote=False)
+        check_http_host(host, allow_remote=True)
+
+
+@pytest.mark.parametrize(("argv", "expected"), [
+    (["mcp", "--entity-header", "X-User"], "--entity-header needs --http"),
+    (["mcp", "-e", "ann", "--http", "0.0.0.0:8765"], "not a loopback address"),
+    (["mcp", "-e", "ann", "--entity-header", "X-User"], "not allowed with argument"),
+    (["mcp"], "one of the arguments --entity/-e --entity-header is required"),
+])
+def test_cli_mistakes_are_usage_errors(tmp_path, capsys, argv, expected):
+    try:
+        code = main([*argv, "--path", str(tmp_path / "store")])
+    except SystemExit as exc:  # argparse's own checks exit
+        code = exc.code
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "memori: error: " in err and expected in err
+    assert not (tmp_path / "store").exists()
