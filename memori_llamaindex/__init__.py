@@ -1,8 +1,10 @@
-"""LlamaIndex adapters for memori-recall: a retriever, a hybrid node postprocessor and a memory block.
+"""LlamaIndex adapters for memori-recall: a retriever, a query engine over it, node postprocessors and a memory block.
 
 >>> from memori_llamaindex import MemoriMemoryBlock, MemoriRetriever, MemoriHybridPostprocessor, RecallEngine
 >>> engine = RecallEngine()
 >>> retriever = MemoriRetriever(engine=engine, entity_id="user-1", k=5)
+>>> memory_only = MemoriQueryEngine.from_args(retriever, llm=llm)
+>>> documents_and_memory = index.as_query_engine(node_postprocessors=[MemoriMemoryPostprocessor(engine=engine, entity_id="user-1")])
 >>> reranker = MemoriHybridPostprocessor(k=5, config=RecallConfig())
 >>> memory = Memory.from_defaults(session_id="s1", memory_blocks=[MemoriMemoryBlock(engine=engine, entity_id="user-1")])
 >>> capturing = MemoriMemoryBlock(engine=engine, entity_id="user-1", capture=True, extractor=LLMFactExtractor(llm))
@@ -16,7 +18,9 @@ from memori_core.extraction import RuleBasedFactExtractor
 from .extractor import LLMFactExtractor
 from .judge import llm_judge
 from .memory_block import MemoriMemoryBlock
+from .memory_nodes import MemoriMemoryPostprocessor
 from .postprocessor import MemoriHybridPostprocessor
+from .query_engine import MemoriQueryEngine
 from .retriever import MemoriRetriever
 
 __all__ = [
@@ -24,6 +28,8 @@ __all__ = [
     "LLMFactExtractor",
     "MemoriHybridPostprocessor",
     "MemoriMemoryBlock",
+    "MemoriMemoryPostprocessor",
+    "MemoriQueryEngine",
     "MemoriRetriever",
     "RecallConfig",
     "RecallEngine",
