@@ -63,8 +63,8 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
     them out of its short-term queue; a message already captured is not
     captured again then, nor on a later ``get`` of the same turn (an agent's
     calls after a tool result): the block remembers the last
-    ``CAPTURED_TURNS_KEPT`` captured turns (session, user text and the
-    assistant message before it; see :meth:`_submit_once`). The
+    ``CAPTURED_TURNS_KEPT`` captured turns by their session, user text and
+    the assistant message before it. The
     facts are stored for ``entity_id`` in order, with the memory's
     ``session_id`` as their session (so recall can use a fact's neighbours in
     the conversation) and metadata ``{"source": "llamaindex"}``. Extraction
