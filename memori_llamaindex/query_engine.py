@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import llama_index.core.instrumentation as instrument
 from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.base.response.schema import RESPONSE_TYPE
 from llama_index.core.callbacks.base import CallbackManager
@@ -12,6 +13,8 @@ from llama_index.core.query_engine import RetrieverQueryEngine
 from llama_index.core.response_synthesizers import BaseSynthesizer
 from llama_index.core.response_synthesizers.generation import Generation
 from llama_index.core.schema import QueryBundle
+
+dispatcher = instrument.get_dispatcher(__name__)
 
 
 class MemoriQueryEngine(RetrieverQueryEngine):
@@ -67,6 +70,7 @@ class MemoriQueryEngine(RetrieverQueryEngine):
             node_postprocessors=self._node_postprocessors,
         )
 
+    @dispatcher.span
     def _query(self, query_bundle: QueryBundle) -> RESPONSE_TYPE:
         with self.callback_manager.event(
             CBEventType.QUERY, payload={EventPayload.QUERY_STR: query_bundle.query_str}
@@ -80,6 +84,7 @@ class MemoriQueryEngine(RetrieverQueryEngine):
             query_event.on_end(payload={EventPayload.RESPONSE: response})
         return response
 
+    @dispatcher.span
     async def _aquery(self, query_bundle: QueryBundle) -> RESPONSE_TYPE:
         with self.callback_manager.event(
             CBEventType.QUERY, payload={EventPayload.QUERY_STR: query_bundle.query_str}
