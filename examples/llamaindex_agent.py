@@ -3,8 +3,8 @@
 The block sits in ``llama_index.core.memory.Memory``: before every LLM call it
 recalls the user's facts for the latest user message, and ``Memory`` puts them
 into the system prompt as a ``<memori_context>`` block. With ``capture=True``,
-the statements in user messages that ``Memory`` flushes out of its short-term
-queue become facts (questions are never stored), in the background.
+the statements in each user turn become facts (questions are never stored), in
+the background.
 
 Runs offline: the local all-MiniLM-L6-v2 embeds, an in-memory Chroma store holds
 the facts, and LlamaIndex's ``MockFunctionCallingLLM`` plays the model: it calls
@@ -22,7 +22,8 @@ from typing import Any
 
 from llama_index.core.agent.workflow import FunctionAgent
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
-from llama_index.core.llms.mock import MockFunctionCallingLLM
+from llama_index.core.chat_engine import SimpleChatEngine
+from llama_index.core.llms.mock import MockFunctionCallingLLM, MockLLM
 from llama_index.core.memory import Memory
 from llama_index.core.tools import FunctionTool
 
@@ -69,19 +70,15 @@ async def ask(engine: RecallEngine, user: str, question: str) -> None:
 
 
 async def capture_demo(engine: RecallEngine) -> None:
-    """A long chat: user turns flushed out of short-term memory become long-term facts."""
+    """A short chat: each user turn's statements become long-term facts, with no wait for a flush."""
     block = MemoriMemoryBlock(engine=engine, entity_id="alice", capture=True)
-    memory = Memory.from_defaults(session_id="alice-chat-2", memory_blocks=[block], token_limit=80, token_flush_size=20)
-    for role, text in [
-        ("user", "We just adopted a grey cat called Miso."),
-        ("assistant", "Congratulations! Cats settle in best with a quiet room of their own at first."),
-        ("user", "I am starting a new job at the Lisbon aquarium next month."),
-        ("assistant", "That sounds wonderful; good luck with the new role at the aquarium."),
-        ("user", "Any tips for a first week?"),
-    ]:
-        await memory.aput(ChatMessage(role=role, content=text))
+    memory = Memory.from_defaults(session_id="alice-chat-2", memory_blocks=[block])  # LlamaIndex's default limits
+    chat = SimpleChatEngine.from_defaults(llm=MockLLM(), memory=memory)  # any chat engine or agent
+    for text in ["We just adopted a grey cat called Miso.", "I am starting a new job at the Lisbon aquarium.",
+                 "Any tips for a first week?"]:
+        await chat.achat(text)  # the block captures the turn when Memory reads it, before the LLM answers
     await block.aflush()  # capture runs in the background: wait for it before reading the store
-    print("\n=== capture=True: user turns flushed from short-term memory, now recalled ===")
+    print("\n=== capture=True: each turn of a short chat, now recalled ===")
     for fact in await engine.arecall("what is my cat called?", "alice", limit=1):
         print(f"  {fact.content}  (session {fact.metadata.get('session_id')})")
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any
 
 from llama_index.core.base.llms.types import ChatMessage
@@ -16,10 +20,14 @@ from memori_core.engine import RecallEngine
 from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty
 from memori_core.query import context_turns
 
-from ._common import logger, user_query_and_context, user_turns
+from ._common import logger, message_text, user_query_and_context, user_turns
 from ._fields import CountField
 
 _OWNER = "MemoriMemoryBlock"
+
+CAPTURED_TURNS_KEPT = 4096
+"""How many captured user messages a block remembers (most recent first), so that ``Memory``'s later
+flush of a turn already captured does not capture it again."""
 
 DEFAULT_BLOCK_NAME = "memori_context"
 """Memory renders a block as ``<name>...</name>``: with this name the system prompt carries memori's usual block."""
@@ -43,18 +51,27 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
     model reads the same block as with memori's other adapters. Nothing
     passes the threshold -> the block is empty and ``Memory`` leaves it out.
 
-    With ``capture=True``, each user message that ``Memory`` flushes out of
-    its short-term queue goes to ``extractor`` (default
+    With ``capture=True``, every user turn is captured once, as the chat goes:
+    when ``Memory`` asks the block for the turn's memory (``get`` / ``aget``,
+    which agents and chat engines call before the LLM answers the turn), the
+    latest user message goes to ``extractor`` (default
     :class:`~memori_core.extraction.RuleBasedFactExtractor`: the user's
     statements about themselves as "User ..." facts; questions, greetings and
-    instructions are never stored), with the assistant message before it as
-    context, and the facts it returns are stored for ``entity_id`` in order,
-    with the memory's ``session_id`` as their session (so recall can use a
-    fact's neighbours in the conversation) and metadata
-    ``{"source": "llamaindex"}``. Extraction and storage run in the
-    background (``Memory.put`` / ``aput`` never wait for them), at most
-    ``max_pending_captures`` at a time (more are dropped with a warning);
-    :meth:`flush` / :meth:`aflush` wait for them.
+    instructions are never stored), with the assistant message just before it
+    as context, after the recall for that turn. User messages that never reach
+    a ``get`` (put without an LLM call) are captured when ``Memory`` flushes
+    them out of its short-term queue; a message already captured is not
+    captured again then, nor on a later ``get`` of the same turn (an agent's
+    calls after a tool result): the block remembers the last
+    ``CAPTURED_TURNS_KEPT`` captured turns by their session, user text and
+    the assistant message before it. The
+    facts are stored for ``entity_id`` in order, with the memory's
+    ``session_id`` as their session (so recall can use a fact's neighbours in
+    the conversation) and metadata ``{"source": "llamaindex"}``. Extraction
+    and storage run in the background (``Memory.get`` / ``put`` never wait for
+    them), at most ``max_pending_captures`` at a time (more are dropped with a
+    warning, and may be captured at flush); :meth:`flush` / :meth:`aflush`
+    wait for them.
 
     ``k`` is the number of facts, as on every memori adapter (``None``: the engine's ``config.limit``, 5
     unless configured; ``limit=``, its old name here, still works with a ``DeprecationWarning``).
@@ -70,7 +87,7 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
     name: str = Field(default=DEFAULT_BLOCK_NAME, description="The name of the memory block.")
     engine: RecallEngine = Field(description="The recall engine holding the facts.", exclude=True)
     entity_id: str = Field(description="Whose facts to recall (and to capture into).")
-    capture: bool = Field(default=False, description="Store user messages flushed from short-term memory as facts.")
+    capture: bool = Field(default=False, description="Store the facts the user states, turn by turn.")
     strict: bool = Field(default=STRICT_DEFAULT, description="Raise on recall / capture failure instead of warning.")
     extractor: Any = Field(
         default=None,
@@ -85,6 +102,9 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
 
     _captures: BackgroundCapture = PrivateAttr()
     _core_lines: frozenset[str] = PrivateAttr(default=frozenset())
+    _captured: OrderedDict[tuple[str | None, bytes], None] = PrivateAttr(default_factory=OrderedDict)
+    _captured_texts: OrderedDict[tuple[str | None, bytes], None] = PrivateAttr(default_factory=OrderedDict)
+    _captured_lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
 
     def model_post_init(self, context: Any, /) -> None:
         """Set up the background captures (and the default extractor)."""
@@ -118,9 +138,42 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
             if f.content.strip()
         ]
         self._core_lines = frozenset(line for line, core in rendered if core)
+        if self.capture:
+            self._capture_latest_turn(messages, block_kwargs.get("session_id"))
         if not rendered:
             return ""
         return "\n".join([PREAMBLE, *(line for line, _ in rendered)])
+
+    def _capture_latest_turn(self, messages: Sequence[ChatMessage] | None, session_id: Any) -> None:
+        """Capture the latest user message (the turn the LLM is about to answer), unless already captured."""
+        turns = user_turns(list(messages or []))
+        if turns:
+            message, turn = turns[-1]
+            self._submit_once(message, turn, session_id)
+
+    def _submit_once(self, message: ChatMessage, turn: list[Any], session_id: Any) -> None:
+        """Queue the capture of one user message unless this session's same turn was captured already.
+
+        A turn is known by the user's text and the assistant message before it (``"Yes."`` to two different
+        questions is two turns). A turn read without that assistant message (the first message of a batch
+        ``Memory`` flushes, or of its queue after a flush) matches any captured turn with the same user text.
+        """
+        session = session_id if isinstance(session_id, str) and session_id.strip() else None
+        text_key = (session, _digest(message_text(message)))
+        turn_key = (session, _digest("\0".join(m.text for m in turn)))
+        with self._captured_lock:
+            known = turn_key in self._captured if len(turn) > 1 else text_key in self._captured_texts
+            if known:
+                return
+            # claimed before submitting: a concurrent get of the same turn skips it
+            _remember(self._captured, turn_key)
+            _remember(self._captured_texts, text_key)
+        queued = self._captures.submit(self.engine, self.entity_id, turn, self.extractor,
+                                       metadata={"source": "llamaindex"}, session_id=session)
+        if not queued:  # dropped (too many pending): a later flush may still capture it
+            with self._captured_lock:
+                self._captured.pop(turn_key, None)
+                self._captured_texts.pop(text_key, None)
 
     def _tag_pattern(self) -> re.Pattern[str]:
         """What in a fact reads like a tag of ``Memory``'s template or of this block (escaped before use)."""
@@ -132,10 +185,7 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
             return
         self._captures.raise_failure()
         for message, turn in user_turns(messages):
-            session_id = message.additional_kwargs.get("session_id")
-            session = session_id if isinstance(session_id, str) and session_id.strip() else None
-            self._captures.submit(self.engine, self.entity_id, turn, self.extractor,
-                                  metadata={"source": "llamaindex"}, session_id=session)
+            self._submit_once(message, turn, message.additional_kwargs.get("session_id"))
 
     async def atruncate(self, content: str, tokens_to_truncate: int) -> str | None:
         """Drop the lowest-ranked fact lines until about ``tokens_to_truncate`` tokens (~4 chars each) are gone;
@@ -147,3 +197,15 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
             others = [i for i, line in enumerate(facts) if line not in self._core_lines]
             budget -= len(facts.pop(others[-1] if others else -1)) + 1
         return "\n".join(head + facts) if facts else None
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
+
+
+def _remember(keys: OrderedDict[tuple[str | None, bytes], None], key: tuple[str | None, bytes]) -> None:
+    """Add ``key`` as the most recent; forget the oldest beyond :data:`CAPTURED_TURNS_KEPT`."""
+    keys[key] = None
+    keys.move_to_end(key)
+    while len(keys) > CAPTURED_TURNS_KEPT:
+        keys.popitem(last=False)

@@ -100,21 +100,7 @@ class MemoriRetriever(BaseRetriever):
 
     def fact_to_node(self, fact: RecalledFact) -> NodeWithScore:
         """The ``NodeWithScore`` for one recalled fact."""
-        metadata: dict[str, Any] = dict(fact.metadata)
-        metadata["entity_id"] = fact.entity_id
-        if fact.created_at:
-            metadata["created_at"] = fact.created_at
-        metadata["cosine"] = fact.cosine
-        metadata["lexical"] = fact.lexical
-        metadata["rank_score"] = fact.rank_score
-        node = TextNode(
-            id_=fact.id,
-            text=fact.content,
-            metadata=metadata,
-            excluded_llm_metadata_keys=list(self.excluded_llm_metadata_keys),
-            excluded_embed_metadata_keys=list(self.excluded_embed_metadata_keys),
-        )
-        return NodeWithScore(node=node, score=fact.rank_score)
+        return fact_node(fact, self.excluded_llm_metadata_keys, self.excluded_embed_metadata_keys)
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         entity_id = resolve_entity_id(_OWNER, self.entity_id, ways=_WAYS)
@@ -127,3 +113,27 @@ class MemoriRetriever(BaseRetriever):
         facts = await arecall_or_empty(self.engine, query_bundle.query_str, entity_id, self.k, strict=self.strict,
                                        owner=_OWNER, logger=logger)
         return [self.fact_to_node(f) for f in facts]
+
+
+def fact_node(
+    fact: RecalledFact,
+    excluded_llm_metadata_keys: Sequence[str] = DEFAULT_EXCLUDED_LLM_METADATA_KEYS,
+    excluded_embed_metadata_keys: Sequence[str] = DEFAULT_EXCLUDED_EMBED_METADATA_KEYS,
+) -> NodeWithScore:
+    """One recalled fact as a ``NodeWithScore``: the fact id as ``id_``, its text, ``rank_score`` as the
+    score, and the metadata :class:`MemoriRetriever` documents (the listed keys hidden from the LLM / embedder)."""
+    metadata: dict[str, Any] = dict(fact.metadata)
+    metadata["entity_id"] = fact.entity_id
+    if fact.created_at:
+        metadata["created_at"] = fact.created_at
+    metadata["cosine"] = fact.cosine
+    metadata["lexical"] = fact.lexical
+    metadata["rank_score"] = fact.rank_score
+    node = TextNode(
+        id_=fact.id,
+        text=fact.content,
+        metadata=metadata,
+        excluded_llm_metadata_keys=list(excluded_llm_metadata_keys),
+        excluded_embed_metadata_keys=list(excluded_embed_metadata_keys),
+    )
+    return NodeWithScore(node=node, score=fact.rank_score)

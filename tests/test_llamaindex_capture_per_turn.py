@@ -1,0 +1,218 @@
+"""MemoriMemoryBlock(capture=True) captures each turn of a short chat (no flush needed), once, in the background,
+failing open: a real llama_index Memory, real chat engines and agents driven by LlamaIndex's mock LLMs, real Chroma."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+import pytest
+from llama_index.core.agent.workflow import FunctionAgent
+from llama_index.core.base.llms.types import ChatMessage
+from llama_index.core.chat_engine import SimpleChatEngine
+from llama_index.core.llms import MessageRole
+from llama_index.core.llms.mock import MockFunctionCallingLLM, MockLLM
+from llama_index.core.memory import Memory
+from llama_index.core.storage.chat_store.base_db import MessageStatus
+from llama_index.core.tools import FunctionTool, ToolSelection
+
+from _extractors import Exploding, Gate
+from _helpers import stored
+from memori_core import RecallEngine
+from memori_llamaindex import MemoriMemoryBlock
+
+pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning:inspect"),
+              pytest.mark.usefixtures("close_chat_stores")]
+
+CHAT = [
+    "Hi! I am vegetarian.",
+    "I live in Porto.",
+    "What could I cook tonight?",
+    "I have a dog called Bruno.",
+]
+
+
+def counting() -> Gate:
+    """The rule-based extractor, recording the user message of every call (the gate is open from the start)."""
+    gate = Gate()
+    gate.opened.set()
+    return gate
+
+
+def archived(memory: Memory) -> list[ChatMessage]:
+    return memory.get_all(status=MessageStatus.ARCHIVED)
+
+
+def test_short_chat_is_captured_turn_by_turn_without_any_flush(ungated: RecallEngine) -> None:
+    block = MemoriMemoryBlock(engine=ungated, entity_id="alice", capture=True)
+    memory = Memory.from_defaults(session_id="chat-1", memory_blocks=[block])  # LlamaIndex's default limits
+    chat = SimpleChatEngine.from_defaults(llm=MockLLM(), memory=memory)
+    for text in CHAT:
+        chat.chat(text)
+    assert block.flush(timeout=30)
+    assert archived(memory) == []  # Memory flushed nothing: capture did not wait for its queue to fill
+    facts = stored(ungated, "alice")
+    assert "User is vegetarian." in facts and "User lives in Porto." in facts
+    assert any("Bruno" in f for f in facts)  # the last turn too
+    assert all("?" not in f for f in facts)
+    meta = ungated.explain("vegetarian", "alice", limit=1).candidates[0].metadata
+    assert meta["source"] == "llamaindex" and meta["session_id"] == "chat-1"
+
+
+def test_what_a_short_chat_captured_is_recalled_in_the_next_session(engine: RecallEngine) -> None:
+    first = Memory.from_defaults(session_id="monday",
+                                 memory_blocks=[MemoriMemoryBlock(engine=engine, entity_id="alice", capture=True)])
+    SimpleChatEngine.from_defaults(llm=MockLLM(), memory=first).chat("I am allergic to peanuts.")
+    assert first.memory_blocks[0].flush(timeout=30)
+
+    second = Memory.from_defaults(session_id="tuesday",
+                                  memory_blocks=[MemoriMemoryBlock(engine=engine, entity_id="alice")])
+    second.put(ChatMessage(role="user", content="Can I eat peanuts? I am allergic to some nuts."))
+    system = [m for m in second.get() if m.role == MessageRole.SYSTEM]
+    assert system and "- User is allergic to peanuts." in str(system[0].content)
+
+
+async def test_async_chat_engine_captures_each_turn(ungated: RecallEngine) -> None:
+    block = MemoriMemoryBlock(engine=ungated, entity_id="bea", capture=True)
+    memory = Memory.from_defaults(session_id="chat-a", memory_blocks=[block])
+    chat = SimpleChatEngine.from_defaults(llm=MockLLM(), memory=memory)
+    await chat.achat("I play the cello in an orchestra.")
+    assert await block.aflush(timeout=30)
+    assert stored(ungated, "bea") == ["User plays the cello in an orchestra."]
+
+
+def test_a_turn_is_captured_once_however_often_memory_is_read_and_when_it_is_flushed(ungated: RecallEngine) -> None:
+    extractor = counting()
+    block = MemoriMemoryBlock(engine=ungated, entity_id="carl", capture=True, extractor=extractor)
+    # A tiny queue: every turn is flushed out of it soon after it was captured.
+    memory = Memory.from_defaults(session_id="chat-2", memory_blocks=[block], token_limit=40, token_flush_size=10)
+    turns = ["I keep bees on my roof in Berlin.", "How do I harvest honey?", "I have two cats named Salt and Pepper."]
+    for text in turns:
+        memory.put(ChatMessage(role="user", content=text))
+        memory.get()
+        memory.get()  # read again in the same turn (an agent after a tool result)
+        memory.put(ChatMessage(role="assistant", content="Nice, tell me more about that, it sounds lovely."))
+    for text in ["Thanks.", "Bye for now, talk to you later this week."]:  # push the last turns out of the queue
+        memory.put(ChatMessage(role="user", content=text))
+        memory.put(ChatMessage(role="assistant", content="Goodbye, have a very good week ahead."))
+    assert block.flush(timeout=30)
+    flushed_users = [m for m in archived(memory) if m.role == MessageRole.USER]
+    assert {m.content for m in flushed_users} >= set(turns)  # Memory did flush every captured turn
+    assert sorted(extractor.seen) == sorted([*turns, "Thanks."])  # each user message extracted once
+    assert [f.times_seen for f in ungated.list("carl")] == [1, 1]  # stored once each, never re-added
+
+
+def test_the_same_short_reply_to_two_questions_is_two_turns(ungated: RecallEngine) -> None:
+    extractor = counting()
+    block = MemoriMemoryBlock(engine=ungated, entity_id="dora", capture=True, extractor=extractor)
+    memory = Memory.from_defaults(session_id="chat-3", memory_blocks=[block])
+    for question in ["Are you vegetarian?", "Do you have a dog?"]:
+        memory.put(ChatMessage(role="assistant", content=question))
+        memory.put(ChatMessage(role="user", content="Yes."))
+        memory.get()
+    assert block.flush(timeout=30)
+    assert extractor.seen == ["Yes.", "Yes."]
+
+
+def test_function_agent_turn_with_a_tool_call_is_captured_once(ungated: RecallEngine) -> None:
+    extractor = counting()
+    block = MemoriMemoryBlock(engine=ungated, entity_id="erik", capture=True, extractor=extractor)
+    memory = Memory.from_defaults(session_id="chat-4", memory_blocks=[block])
+    calls = []
+
+    def weather(city: str) -> str:
+        """The weather in a city."""
+        calls.append(city)
+        return "sunny"
+
+    replies = iter([
+        ChatMessage(role="assistant", content="Checking.",
+                    additional_kwargs={"tool_calls": [ToolSelection(tool_id="t1", tool_name="weather",
+                                                                    tool_kwargs={"city": "Oslo"})]}),
+        ChatMessage(role="assistant", content="It is sunny in Oslo."),
+    ])
+
+    def respond(messages, **kwargs):  # noqa: ANN001, ANN003, ANN202 (MockFunctionCallingLLM's callback)
+        return next(replies)
+
+    llm = MockFunctionCallingLLM(response_generator=respond)
+    agent = FunctionAgent(llm=llm, tools=[FunctionTool.from_defaults(weather)])
+
+    asyncio.run(_run(agent, "I live in Oslo. What is the weather like?", memory))
+    assert block.flush(timeout=30)
+    assert extractor.seen == ["I live in Oslo. What is the weather like?"]
+    assert calls == ["Oslo"]  # the tool ran: memory was read before both LLM calls of the turn
+    assert "User lives in Oslo." in stored(ungated, "erik")
+
+
+async def _run(agent: FunctionAgent, text: str, memory: Memory) -> str:
+    return str(await agent.run(text, memory=memory))
+
+
+async def test_memory_get_does_not_wait_for_the_capture(ungated: RecallEngine) -> None:
+    gate = Gate()
+    block = MemoriMemoryBlock(engine=ungated, entity_id="fay", capture=True, extractor=gate)
+    memory = Memory.from_defaults(session_id="chat-5", memory_blocks=[block])
+    await memory.aput(ChatMessage(role="user", content="I play the cello."))
+    await memory.aget()  # returns while the capture waits at the gate
+    assert block.pending_captures == 1 and ungated.count("fay") == 0
+    gate.opened.set()
+    assert await block.aflush(timeout=30)
+    assert stored(ungated, "fay") == ["User plays the cello."]
+
+
+def test_capture_failure_logs_a_warning_and_the_chat_goes_on(
+    ungated: RecallEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    block = MemoriMemoryBlock(engine=ungated, entity_id="gus", capture=True, extractor=Exploding())
+    memory = Memory.from_defaults(session_id="chat-6", memory_blocks=[block])
+    chat = SimpleChatEngine.from_defaults(llm=MockLLM(), memory=memory)
+    with caplog.at_level(logging.WARNING, logger="memori_llamaindex"):
+        assert "I play the cello." in str(chat.chat("I play the cello."))
+        assert block.flush(timeout=30)
+    assert "MemoriMemoryBlock: capture failed for entity 'gus'" in caplog.text
+    assert ungated.count("gus") == 0
+
+
+async def test_strict_capture_failure_is_raised_by_the_next_get(ungated: RecallEngine) -> None:
+    block = MemoriMemoryBlock(engine=ungated, entity_id="hal", capture=True, extractor=Exploding(), strict=True)
+    memory = Memory.from_defaults(session_id="chat-7", memory_blocks=[block])
+    await memory.aput(ChatMessage(role="user", content="I play the cello."))
+    await memory.aget()
+    deadline = time.monotonic() + 30
+    while block.pending_captures and time.monotonic() < deadline:  # wait without taking the kept failure
+        await asyncio.sleep(0.01)
+    with pytest.raises(RuntimeError, match="extractor exploded"):
+        await memory.aget()
+
+
+def test_capture_off_stores_nothing_from_a_short_chat(ungated: RecallEngine) -> None:
+    block = MemoriMemoryBlock(engine=ungated, entity_id="ida")
+    memory = Memory.from_defaults(session_id="chat-8", memory_blocks=[block])
+    chat = SimpleChatEngine.from_defaults(llm=MockLLM(), memory=memory)
+    chat.chat("I am vegetarian.")
+    assert block.flush(timeout=30) and ungated.count("ida") == 0
+
+
+def test_lookalike_users_capture_into_their_own_memory_only(ungated: RecallEngine) -> None:
+    for entity, text in [("user-1", "I live in Porto."), ("user-10", "I live in Oslo."), ("User-1", "I live in Rome.")]:
+        block = MemoriMemoryBlock(engine=ungated, entity_id=entity, capture=True)
+        memory = Memory.from_defaults(session_id="same-session-id", memory_blocks=[block])
+        SimpleChatEngine.from_defaults(llm=MockLLM(), memory=memory).chat(text)
+        assert block.flush(timeout=30)
+    assert stored(ungated, "user-1") == ["User lives in Porto."]
+    assert stored(ungated, "user-10") == ["User lives in Oslo."]
+    assert stored(ungated, "User-1") == ["User lives in Rome."]
+
+
+def test_a_block_shared_by_two_sessions_captures_the_same_sentence_in_each(ungated: RecallEngine) -> None:
+    extractor = counting()
+    block = MemoriMemoryBlock(engine=ungated, entity_id="jo", capture=True, extractor=extractor)
+    for session in ["s1", "s2"]:
+        memory = Memory.from_defaults(session_id=session, memory_blocks=[block])
+        memory.put(ChatMessage(role="user", content="I run every morning."))
+        memory.get()
+    assert block.flush(timeout=30)
+    assert extractor.seen == ["I run every morning.", "I run every morning."]
+    assert {c.metadata.get("session_id") for c in ungated.explain("run", "jo", limit=5).candidates} <= {"s1", "s2"}
