@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..facts import StoredFact
+from ..facts import StoredFact, validity_json
 from ..filters import Where, matches, where_key
 from ..ranking.core import CORE_KEY, is_core
 from ..ranking.dense import l2_normalise, top_k
@@ -482,8 +482,11 @@ class EntityCache:
             setattr(self, name, new)
 
     def _set_expiry(self, row: int, fact: StoredFact) -> None:
-        if fact.expires_at:
-            self.c.expires[row] = iso_to_ts(fact.expires_at)
+        # An invalid fact is not recalled from its valid_to on: for recall it expires then (``as_of`` reads
+        # the same column), so hiding superseded facts costs recall nothing beyond the expiry check.
+        ends = [iso_to_ts(v) for v in (fact.expires_at, fact.valid_to) if v]
+        if ends:
+            self.c.expires[row] = min(ends)
             self.n_expiring += 1
         else:
             self.c.expires[row] = np.inf
@@ -520,6 +523,7 @@ class EntityCache:
         for name, value in (
             ("ids", fact.id), ("texts", fact.content), ("created", fact.created_at), ("last_seen", fact.last_seen),
             ("meta_json", metadata_json(fact.metadata)), ("updated", fact.updated_at), ("expiry", fact.expires_at),
+            ("validity", validity_json(fact)),
         ):
             getattr(c, name).append(value)
         self.pos[fact.id] = row
@@ -622,7 +626,9 @@ class EntityCache:
 
     def _fold(self) -> None:
         """Write the facts rewritten in place into new string columns (the old columns stay as they were)."""
-        self.c.patch_strings(self._n, self._overrides, ("created", "last_seen", "meta_json", "updated", "expiry"))
+        self.c.patch_strings(
+            self._n, self._overrides, ("created", "last_seen", "meta_json", "updated", "expiry", "validity")
+        )
         self._overrides = {}
         self._overrides_shared = False
 
