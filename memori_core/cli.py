@@ -646,7 +646,7 @@ def _export_parser(commands: Subparsers) -> None:
         commands, "export", cmd_export, help="write an entity's facts as JSON Lines",
         description="Write every fact of an entity as JSON Lines, one record per line in order of addition: "
         "id, text, created_at, last_seen, times_seen, session_id, seq, metadata, updated_at, expires_at, "
-        "valid_to, superseded_by, supersedes (and vector with --vectors); superseded facts and earlier "
+        "valid_from, valid_to, superseded_by, supersedes (and vector with --vectors); superseded facts and earlier "
         "versions included. Records carry no entity: `memori import -e NAME` names it. The JSON is "
         "ASCII (other characters escaped), so the bytes are the same on every platform. To move a user "
         "between stores: `memori export -e u --path A | memori import -e u --server HOST:PORT`. An entity "

@@ -32,6 +32,9 @@ class StoredFact:
     """When :meth:`~memori_core.RecallEngine.update` last changed the fact (``None``: never)."""
     expires_at: str | None = None
     """When the fact stops being recalled (``None``: never)."""
+    valid_from: str | None = None
+    """When the fact's current text became true, when later than ``created_at`` (set by an update of its text;
+    ``None``: since ``created_at``). ``recall(as_of=...)`` reads it."""
     valid_to: str | None = None
     """When the fact stopped being true (superseded or replaced by an update; ``None``: still valid). An
     invalid fact stays stored, as history: recall skips it unless asked ``as_of`` a time it was valid."""
@@ -69,10 +72,12 @@ class RecalledFact:
 
 def validity_json(fact: StoredFact) -> str | None:
     """A fact's validity and history links as one JSON text (``None`` when it has none): how stores and the
-    recall cache keep ``valid_to``, ``superseded_by`` and ``supersedes`` in one column."""
-    if fact.valid_to is None and fact.superseded_by is None and not fact.supersedes:
+    recall cache keep ``valid_from``, ``valid_to``, ``superseded_by`` and ``supersedes`` in one column."""
+    if fact.valid_to is None and fact.superseded_by is None and not fact.supersedes and fact.valid_from is None:
         return None
     rec: dict[str, Any] = {}
+    if fact.valid_from is not None:
+        rec["valid_from"] = fact.valid_from
     if fact.valid_to is not None:
         rec["valid_to"] = fact.valid_to
     if fact.superseded_by is not None:
@@ -89,6 +94,8 @@ def validity_fields(text: str | None) -> dict[str, Any]:
         return {}
     rec = json.loads(text)
     out: dict[str, Any] = {}
+    if rec.get("valid_from"):
+        out["valid_from"] = str(rec["valid_from"])
     if rec.get("valid_to"):
         out["valid_to"] = str(rec["valid_to"])
     if rec.get("superseded_by"):

@@ -224,7 +224,7 @@ class EntityCache:
         over = self._overrides
         if over:  # rows rewritten in place: their fact, not the column, says
             found.difference_update(over)
-            found.update(r for r, f in over.items() if f.valid_to or f.superseded_by or f.supersedes)
+            found.update(r for r, f in over.items() if f.valid_to or f.superseded_by or f.supersedes or f.valid_from)
         n = self._n
         alive = self._alive
         return np.asarray(sorted(r for r in found if r < n and alive[r]), dtype=np.int64)
@@ -239,11 +239,15 @@ class EntityCache:
 
     def valid_at_rows(self, at: float, rows: np.ndarray | None = None) -> np.ndarray:
         """Those of ``rows`` (default: the live rows) whose fact was recallable at ``at`` (epoch seconds):
-        created at or before it, not yet superseded or expired then (vectorised over the columns)."""
+        created (and, for an updated text, made valid) at or before it, not yet superseded or expired then
+        (vectorised over the columns; only rows with history are read one by one)."""
         if rows is None:
             rows = self.live_rows()
         c = self.c
-        return rows[(c.created_ts[rows] <= at) & (c.expires[rows] > at)]
+        rows = rows[(c.created_ts[rows] <= at) & (c.expires[rows] > at)]
+        later = [r for r in self.history_rows().tolist()
+                 if (f := self.fact(r)) is not None and f.valid_from is not None and iso_to_ts(f.valid_from) > at]
+        return rows[~np.isin(rows, later)] if later else rows
 
     def matching_rows(self, where: Where) -> np.ndarray:
         """Live rows whose user metadata satisfies ``where`` (memoised until the next write)."""

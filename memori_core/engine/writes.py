@@ -453,6 +453,7 @@ class WritePath:
                 self.store.update_seen(entity_id, [fact])  # the same text: edited in place, no version
                 done.update_seen([fact])
                 return fact
+            fact = replace(fact, valid_from=now)  # the new text is true from now on (``as_of`` reads it)
             missing = [t for t in (fact.content, old[0].content) if t not in vec_of]
             if missing:  # the text changed meanwhile (rare): embed now
                 vec_of.update(self._embed_texts(missing))

@@ -4,7 +4,7 @@ Chroma filters on ``ENTITY`` only; everything else the store keeps about a
 fact travels as one JSON object under ``FACT_KEY`` (written by :func:`pack`,
 read by :func:`read_row`): the fact's id, text, sightings, order, session,
 times and expiry, its validity and history links
-(``valid_to``, ``superseded_by``, ``supersedes``; absent when unset), and the user's ``metadata``. The text sits in the record
+(``valid_from``, ``valid_to``, ``superseded_by``, ``supersedes``; absent when unset), and the user's ``metadata``. The text sits in the record
 rather than in the Chroma document because a document also feeds Chroma's
 full-text index, which the engine never queries and which costs more than
 every other part of a write (10k facts: 4.8 s with documents, 2.3 s without;
@@ -52,6 +52,8 @@ def pack(fact: StoredFact) -> dict[str, Any]:
             rec[name] = value
     if fact.metadata:
         rec["metadata"] = fact.metadata
+    if fact.valid_from:
+        rec["valid_from"] = fact.valid_from
     if fact.valid_to:
         rec["valid_to"] = fact.valid_to
     if fact.superseded_by:
@@ -108,9 +110,10 @@ def read_row(meta: dict[str, Any], document: str | None) -> Row:
 
 def _validity(rec: dict[str, Any]) -> str | None:
     """The row's validity and history links as :func:`~memori_core.facts.validity_json` text."""
-    if "valid_to" not in rec and "superseded_by" not in rec and "supersedes" not in rec:
+    if not any(k in rec for k in ("valid_from", "valid_to", "superseded_by", "supersedes")):
         return None
-    return validity_json(StoredFact("", "", "", None, valid_to=rec.get("valid_to") or None,
+    return validity_json(StoredFact("", "", "", None, valid_from=rec.get("valid_from") or None,
+                                    valid_to=rec.get("valid_to") or None,
                                     superseded_by=rec.get("superseded_by") or None,
                                     supersedes=tuple(rec.get("supersedes") or ())))
 
