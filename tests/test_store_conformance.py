@@ -128,7 +128,7 @@ TEXTS = [
 QUERIES = ["tea or coffee", "music on weekends", "where does the user live", "food allergy", "the dog",
            "night shift", "Japan and Kyoto", "bread"]
 # Fields that hold the time of a write (or a nanosecond clock): the same step on two engines differs in them.
-CLOCK_FIELDS = {"seq", "last_seen", "updated_at", "valid_to"}
+CLOCK_FIELDS = {"seq", "last_seen", "updated_at", "valid_from", "valid_to"}
 
 
 def _plain(value: Any) -> Any:
