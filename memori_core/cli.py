@@ -285,12 +285,20 @@ def _one_line(text: str) -> str:
 
 
 def _fact_line(fact: StoredFact, now: float) -> str:
-    """``ID  CREATED_AT  TEXT`` (then ``[core]`` for a core fact, ``[expired]`` for one past its ``expires_at``)."""
+    """``ID  CREATED_AT  TEXT`` (then ``[core]`` for a core fact, ``[expired]`` for one past its ``expires_at``,
+    ``[superseded by ID at TIME]`` for one no longer valid)."""
     expired = "  [core]" if is_core(fact.metadata) else ""
     if fact.expires_at:
         try:
             if parse_utc(fact.expires_at).timestamp() <= now:
                 expired += "  [expired]"
+        except ValueError:
+            pass
+    if fact.valid_to:
+        try:
+            if parse_utc(fact.valid_to).timestamp() <= now:
+                by = f" by {fact.superseded_by}" if fact.superseded_by else ""
+                expired += f"  [superseded{by} at {_when(fact.valid_to)}]"
         except ValueError:
             pass
     return f"{fact.id}  {_when(fact.created_at)}  {_one_line(fact.content)}{expired}"
@@ -309,7 +317,8 @@ def cmd_list(args: argparse.Namespace) -> int:
     """``memori list``: one page of an entity's facts, newest first."""
     # One fact more than the page, to tell a person (on stderr) that there is a next page.
     facts = _engine(args).list(args.entity, limit=args.limit + 1, offset=args.offset, session_id=args.session,
-                               where=args.where, newest_first=not args.oldest_first)
+                               where=args.where, newest_first=not args.oldest_first,
+                               include_invalid=args.all)
     page, more = facts[: args.limit], len(facts) > args.limit
     _print_facts(page, args.json)
     if not args.json:
@@ -350,8 +359,19 @@ def cmd_delete(args: argparse.Namespace) -> int:
 
 def cmd_count(args: argparse.Namespace) -> int:
     """``memori count``: how many facts an entity has."""
-    n = _engine(args).count(args.entity)
+    n = _engine(args).count(args.entity, include_invalid=args.all)
     print(json.dumps({"entity_id": args.entity, "count": n}, ensure_ascii=False) if args.json else n)
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    """``memori history ENTITY ID``: a fact's versions, oldest first (exit 1 when the id is unknown)."""
+    try:
+        facts = _engine(args).history(args.history_entity, args.id)
+    except KeyError:
+        print(f"memori: entity {args.history_entity!r} has no fact with id {args.id!r}", file=sys.stderr)
+        return 1
+    _print_facts(facts, args.json)
     return 0
 
 
@@ -566,7 +586,8 @@ def _list_parser(commands: Subparsers) -> None:
         commands, "list", cmd_list, help="list an entity's stored facts, newest first",
         description="List the stored facts of an entity, newest first (by created_at, then order of addition), "
         "one per line: ID, CREATED_AT (UTC, to the second) and TEXT (line breaks shown as \\n); facts past "
-        "their expires_at are listed, marked [expired] (recall skips them); core facts are marked [core]. "
+        "their expires_at are listed, marked [expired] (recall skips them); core facts are marked [core]; facts no "
+        "longer valid (superseded, earlier versions of an updated fact) only with --all. "
         "When more facts follow the page, "
         "standard error says which --offset shows them; an entity without facts lists nothing (exit 0, a "
         "note on standard error). --json prints a JSON array of records (the fields of `memori export`, "
@@ -582,6 +603,9 @@ def _list_parser(commands: Subparsers) -> None:
                    help='only facts whose metadata matches, e.g. \'{"topic": "food"}\' or '
                    '\'{"topic": {"$in": ["food", "health"]}}\' (keys are ANDed)')
     p.add_argument("--oldest-first", action="store_true", help="oldest first instead")
+    p.add_argument("--all", action="store_true",
+                   help="also the facts no longer valid (superseded, or earlier versions of an updated fact), "
+                   "marked [superseded by ID at TIME]")
     p.add_argument("--json", action="store_true", help="a JSON array of records")
     _store_options(p)
 
@@ -614,10 +638,27 @@ def _delete_parser(commands: Subparsers) -> None:
 def _count_parser(commands: Subparsers) -> None:
     p = _entity_command(
         commands, "count", cmd_count, help="print how many facts an entity has",
-        description="Print the number of facts stored for an entity (expired ones included; 0 for an entity "
-        "without facts). --json prints {\"entity_id\": ..., \"count\": N}.",
+        description="Print the number of valid facts stored for an entity (expired ones included, superseded ones "
+        "not: --all counts them; 0 for an entity without facts). --json prints {\"entity_id\": ..., \"count\": N}.",
     )
+    p.add_argument("--all", action="store_true",
+                   help="count every stored row, facts no longer valid (superseded, earlier versions) included")
     p.add_argument("--json", action="store_true", help="a JSON object {entity_id, count}")
+    _store_options(p)
+
+
+def _history_parser(commands: Subparsers) -> None:
+    p = commands.add_parser(
+        "history", help="show a fact's versions, oldest first",
+        description="Show the versions of one fact of an entity, oldest first, in the format of `memori list`: "
+        "the facts it superseded or that superseded it, and the earlier texts an update kept (ID@vN), "
+        "each no longer valid marked [superseded by ID at TIME]; the valid one comes last. An unknown id is "
+        "reported on standard error (exit 1). --json prints a JSON array of records.",
+    )
+    p.add_argument("history_entity", metavar="ENTITY", help="whose fact (user, agent, ...)")
+    p.add_argument("id", metavar="ID", help="the fact's id (from `memori list --all`)")
+    p.add_argument("--json", action="store_true", help="a JSON array of records")
+    p.set_defaults(func=cmd_history)
     _store_options(p)
 
 
@@ -625,8 +666,9 @@ def _export_parser(commands: Subparsers) -> None:
     p = _entity_command(
         commands, "export", cmd_export, help="write an entity's facts as JSON Lines",
         description="Write every fact of an entity as JSON Lines, one record per line in order of addition: "
-        "id, text, created_at, last_seen, times_seen, session_id, seq, metadata, updated_at, expires_at "
-        "(and vector with --vectors). Records carry no entity: `memori import -e NAME` names it. The JSON is "
+        "id, text, created_at, last_seen, times_seen, session_id, seq, metadata, updated_at, expires_at, "
+        "valid_from, valid_to, superseded_by, supersedes (and vector with --vectors); superseded facts and earlier "
+        "versions included. Records carry no entity: `memori import -e NAME` names it. The JSON is "
         "ASCII (other characters escaped), so the bytes are the same on every platform. To move a user "
         "between stores: `memori export -e u --path A | memori import -e u --server HOST:PORT`. An entity "
         "without facts gives an empty export (exit 0, a warning on standard error).",
@@ -693,7 +735,7 @@ def _demo_parser(commands: Subparsers) -> None:
 
 _COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_parser, _recall_parser, _forget_parser, _list_parser, _get_parser, _delete_parser, _count_parser,
-    _export_parser, _import_parser, _mcp_parser, add_eval_command, _demo_parser,
+    _history_parser, _export_parser, _import_parser, _mcp_parser, add_eval_command, _demo_parser,
 )
 """The subcommands, in the order ``memori --help`` lists them."""
 

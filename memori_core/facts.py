@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
+from .validate import iso_to_ts
 
 
 @dataclass(frozen=True)
@@ -28,7 +32,23 @@ class StoredFact:
     """When :meth:`~memori_core.RecallEngine.update` last changed the fact (``None``: never)."""
     expires_at: str | None = None
     """When the fact stops being recalled (``None``: never)."""
+    valid_from: str | None = None
+    """When the fact's current text became true, when later than ``created_at`` (set by an update of its text;
+    ``None``: since ``created_at``). ``recall(as_of=...)`` reads it."""
+    valid_to: str | None = None
+    """When the fact stopped being true (superseded or replaced by an update; ``None``: still valid). An
+    invalid fact stays stored, as history: recall skips it unless asked ``as_of`` a time it was valid."""
+    superseded_by: str | None = None
+    """The id of the fact that replaced this one (``None``: not replaced)."""
+    supersedes: tuple[str, ...] = ()
+    """Ids of the facts this one replaced (``add(..., supersedes=[...])``)."""
     embedding: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    def is_valid(self, at: float | None = None) -> bool:
+        """Whether the fact is valid now (or at ``at``, epoch seconds); expiry is not considered."""
+        if self.valid_to is None:
+            return True
+        return iso_to_ts(self.valid_to) > (time.time() if at is None else at)
 
 
 @dataclass(frozen=True)
@@ -48,3 +68,43 @@ class RecalledFact:
     """``w_cos * cosine + w_lex * lexical`` plus the neighbour-smoothing bonus (facts added with a session):
     the score facts are ordered and thresholded by. A core fact appended outside the pool has 0."""
     metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def validity_json(fact: StoredFact) -> str | None:
+    """A fact's validity and history links as one JSON text (``None`` when it has none): how stores and the
+    recall cache keep ``valid_from``, ``valid_to``, ``superseded_by`` and ``supersedes`` in one column."""
+    if fact.valid_to is None and fact.superseded_by is None and not fact.supersedes and fact.valid_from is None:
+        return None
+    rec: dict[str, Any] = {}
+    if fact.valid_from is not None:
+        rec["valid_from"] = fact.valid_from
+    if fact.valid_to is not None:
+        rec["valid_to"] = fact.valid_to
+    if fact.superseded_by is not None:
+        rec["superseded_by"] = fact.superseded_by
+    if fact.supersedes:
+        rec["supersedes"] = list(fact.supersedes)
+    return json.dumps(rec, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def validity_fields(text: str | None) -> dict[str, Any]:
+    """The :class:`StoredFact` fields ``valid_to``, ``superseded_by``, ``supersedes`` of a :func:`validity_json`
+    text (all unset for ``None`` or ``""``)."""
+    if not text:
+        return {}
+    rec = json.loads(text)
+    out: dict[str, Any] = {}
+    if rec.get("valid_from"):
+        out["valid_from"] = str(rec["valid_from"])
+    if rec.get("valid_to"):
+        out["valid_to"] = str(rec["valid_to"])
+    if rec.get("superseded_by"):
+        out["superseded_by"] = str(rec["superseded_by"])
+    if rec.get("supersedes"):
+        out["supersedes"] = tuple(str(i) for i in rec["supersedes"])
+    return out
+
+
+def valid_to_of(text: str | None) -> str | None:
+    """The ``valid_to`` of a :func:`validity_json` text (``None`` when valid)."""
+    return validity_fields(text).get("valid_to") if text else None

@@ -3,8 +3,12 @@
 A record holds everything recall depends on, so importing an export reproduces
 the same recall: ``id``, ``text``, ``created_at``, ``last_seen``,
 ``times_seen``, ``session_id``, ``seq`` (order within the entity, which orders
-a session's facts), ``metadata``, ``updated_at``, ``expires_at`` and,
-optionally, ``vector`` (the stored embedding). Records carry no entity: they
+a session's facts), ``metadata``, ``updated_at``, ``expires_at``, the fact's
+validity and history links ``valid_from``, ``valid_to``, ``superseded_by`` and
+``supersedes`` (``null``, ``null``, ``null``, ``[]`` for a valid fact with no history: see
+:meth:`~memori_core.RecallEngine.history`; older records without them import
+as valid) and, optionally,
+``vector`` (the stored embedding). Records carry no entity: they
 are imported into the entity the caller names.
 """
 
@@ -21,7 +25,7 @@ from .validate import check_metadata, check_session_id, check_text, to_iso_utc
 
 RECORD_FIELDS = (
     "id", "text", "created_at", "last_seen", "times_seen", "session_id", "seq",
-    "metadata", "updated_at", "expires_at", "vector",
+    "metadata", "updated_at", "expires_at", "valid_from", "valid_to", "superseded_by", "supersedes", "vector",
 )
 
 
@@ -38,6 +42,10 @@ def to_record(fact: StoredFact, vector: np.ndarray | None = None) -> dict[str, A
         "metadata": dict(fact.metadata),
         "updated_at": fact.updated_at,
         "expires_at": fact.expires_at,
+        "valid_from": fact.valid_from,
+        "valid_to": fact.valid_to,
+        "superseded_by": fact.superseded_by,
+        "supersedes": list(fact.supersedes),
     }
     if vector is not None:
         record["vector"] = [float(x) for x in np.asarray(vector, dtype=np.float32)]
@@ -86,5 +94,27 @@ def from_record(entity_id: str, record: Any, i: int, *, default_id: str, default
         seq=_int(record, "seq", default_seq, i, 0),
         updated_at=to_iso_utc(record.get("updated_at"), f"records[{i}]['updated_at']"),
         expires_at=to_iso_utc(record.get("expires_at"), f"records[{i}]['expires_at']"),
+        valid_from=to_iso_utc(record.get("valid_from"), f"records[{i}]['valid_from']"),
+        valid_to=to_iso_utc(record.get("valid_to"), f"records[{i}]['valid_to']"),
+        superseded_by=_opt_id(record, "superseded_by", i),
+        supersedes=_id_list(record, i),
     )
     return fact, vec
+
+
+def _opt_id(record: Mapping[str, Any], key: str, i: int) -> str | None:
+    value = record.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"records[{i}][{key!r}] must be a non-empty str or null, got {value!r}")
+    return check_text(value, f"records[{i}][{key!r}]")
+
+
+def _id_list(record: Mapping[str, Any], i: int) -> tuple[str, ...]:
+    value = record.get("supersedes")
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ValueError(f"records[{i}]['supersedes'] must be a list of fact ids, got {value!r}")
+    return tuple(dict.fromkeys(check_text(v, f"records[{i}]['supersedes']") for v in value))

@@ -153,6 +153,17 @@ def to_iso_utc(value: Any, name: str = "created_at") -> str | None:
         raise ValueError(f"{name} {value!r} is not an ISO 8601 timestamp") from None
 
 
+def check_as_of(value: Any) -> float | None:
+    """``as_of`` of recall: ``None``, or a datetime (naive: UTC) / ISO 8601 str, as epoch seconds."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (str, datetime)):
+        raise TypeError(f"as_of must be a datetime or ISO 8601 str, got {type(value).__name__}")
+    iso = to_iso_utc(value, "as_of")
+    assert iso is not None
+    return iso_to_ts(iso)
+
+
 def check_metadata(value: Any, i: int) -> dict[str, Any]:
     """User metadata: a dict of JSON-serialisable values."""
     if value is None:

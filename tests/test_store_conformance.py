@@ -128,7 +128,7 @@ TEXTS = [
 QUERIES = ["tea or coffee", "music on weekends", "where does the user live", "food allergy", "the dog",
            "night shift", "Japan and Kyoto", "bread"]
 # Fields that hold the time of a write (or a nanosecond clock): the same step on two engines differs in them.
-CLOCK_FIELDS = {"seq", "last_seen", "updated_at"}
+CLOCK_FIELDS = {"seq", "last_seen", "updated_at", "valid_from", "valid_to"}
 
 
 def _plain(value: Any) -> Any:
@@ -207,4 +207,4 @@ def test_an_engine_over_the_reference_store_answers_as_one_over_chroma(config: R
     both(lambda e: e.import_("v", e.export("u", include_vectors=True)), "import")
     both(lambda e: _answers(e, "v"), "after import")
     both(lambda e: (e.forget("u"), e.count("u"), e.recall("tea", "u"), e.count("v")), "forget")
-    assert engines[0].count("v") == len(TEXTS) - 1  # 15 added, 1 superseded, 3 deleted, 3 more added
+    assert engines[0].count("v") == len(TEXTS) - 1  # 15 added, 1 superseded (kept, invalid), 3 deleted, 3 more added

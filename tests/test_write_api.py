@@ -121,16 +121,19 @@ def test_update_of_unknown_id_raises_keyerror_and_changes_nothing(eng: RecallEng
 # -- supersede and expiry -----------------------------------------------------
 
 
-def test_supersedes_deletes_the_replaced_fact_in_the_same_write(eng: RecallEngine) -> None:
+def test_supersedes_marks_the_replaced_fact_invalid_in_the_same_write_and_keeps_it(eng: RecallEngine) -> None:
     (lyon,) = eng.add("u", "User lives in Lyon.")
     (other,) = eng.add("v", "User lives in Lyon.")
     (paris,) = eng.add("u", "User moved to Paris last month.", supersedes=[lyon, "unknown-id"])
     assert [h.content for h in eng.recall("where does the user live", "u")] == ["User moved to Paris last month."]
-    assert eng.get("u", lyon) == [] and [f.id for f in eng.get("v", other)] == [other]
-    assert eng.count("u") == 1
-    # an id being added is never deleted by its own add
+    (old,) = eng.get("u", lyon)
+    assert old.valid_to is not None and old.superseded_by == paris
+    assert eng.get("u", paris)[0].supersedes == (lyon,)
+    assert [f.id for f in eng.get("v", other)] == [other] and eng.get("v", other)[0].valid_to is None
+    assert eng.count("u") == 1 and eng.count("u", include_invalid=True) == 2
+    # an id being added is never superseded by its own add
     assert eng.add("u", "User moved to Paris last month.", supersedes=[paris]) == [paris]
-    assert eng.count("u") == 1
+    assert eng.count("u") == 1 and eng.get("u", paris)[0].valid_to is None
 
 
 def test_expired_facts_are_not_recalled_but_are_listed(eng: RecallEngine) -> None:

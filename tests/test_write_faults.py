@@ -313,17 +313,18 @@ def test_an_add_whose_sightings_fail_after_its_new_facts_landed_names_both(fault
     assert _answers(engine) == _answers(_fresh(store, emb))
 
 
-def test_an_add_whose_supersede_delete_fails_says_every_fact_is_stored(faulty) -> None:
+def test_an_add_whose_supersede_marking_fails_says_every_fact_is_stored_and_the_old_one_still_valid(faulty) -> None:
     from memori_core import PartialWriteError
 
     store, engine, emb, faults = faulty
     engine.add("u", FIVE, ids=FIVE_IDS)
-    faults.arm("delete", ids=["f1"])
-    with pytest.raises(PartialWriteError, match="superseded facts failed") as caught:
+    faults.arm("update", ids=["f1"])
+    with pytest.raises(PartialWriteError, match="as superseded failed") as caught:
         engine.add("u", ["User moved to Porto."], ids=["porto"], supersedes=["f1"])
     assert caught.value.stored_ids == ["porto"] and caught.value.unstored_ids == []
     assert "f1" in str(caught.value)
     assert sorted(store.present("u", ["porto", "f1"])) == ["f1", "porto"]
+    assert store.get("u", ["f1"])[0].valid_to is None  # not marked: still valid, as a fresh engine sees it
     assert _answers(engine) == _answers(_fresh(store, emb))
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..facts import StoredFact
+from ..facts import StoredFact, valid_to_of, validity_fields, validity_json
 from ..store.base import EntityColumns
 from ..validate import iso_to_ts
 from .strings import StrColumn
@@ -28,6 +28,7 @@ STRING_FIELDS: dict[str, str] = {
     "meta_json": "metadata",
     "updated": "updated_at",
     "expiry": "expires_at",
+    "validity": "validity",  # valid_to, superseded_by and supersedes as one JSON text (None: valid, no links)
 }
 # Numeric columns: dtype and the value of a row that holds nothing (spare capacity, dead rows).
 NUMERIC_FIELDS: dict[str, tuple[Any, float]] = {
@@ -36,7 +37,7 @@ NUMERIC_FIELDS: dict[str, tuple[Any, float]] = {
     "seq": (np.int64, 0),
     "recency": (np.float64, -np.inf),  # later of created / last seen (epoch s); -inf: dead
     "created_ts": (np.float64, 0.0),
-    "expires": (np.float64, np.inf),  # expiry (epoch s); inf: never
+    "expires": (np.float64, np.inf),  # the earlier of expiry and valid_to (epoch s): not recalled from then; inf: never
     "chars": (np.int32, 0),  # length of the text in characters
 }
 
@@ -67,6 +68,7 @@ class Columns:
     meta_json: StrColumn
     updated: StrColumn
     expiry: StrColumn
+    validity: StrColumn
     session_names: list[str]  # session code -> session id
     session: np.ndarray
     times_seen: np.ndarray
@@ -114,6 +116,8 @@ class Columns:
         field = STRING_FIELDS[name]
         if field == "metadata":
             return metadata_json(fact.metadata)
+        if field == "validity":
+            return validity_json(fact)
         return getattr(fact, field)
 
     def patch_strings(self, n: int, facts: Mapping[int, StoredFact], names: tuple[str, ...]) -> None:
@@ -239,6 +243,13 @@ def columns_from_store(rows: EntityColumns) -> LoadedColumns:
     expires = np.full(len(kl), np.inf, dtype=np.float64)
     if has_expiry.any():
         expires[has_expiry] = _timestamps([e for e in expiry if e])
+    validity = pick(rows.validity())
+    if any(validity):  # an invalid fact is not recalled from its valid_to on: an expiry for recall
+        for i, v in enumerate(validity):
+            end = valid_to_of(v)
+            if end is not None:
+                expires[i] = min(expires[i], iso_to_ts(end))
+        has_expiry = np.isfinite(expires)
     cols = Columns(
         ids=StrColumn.from_list(pick(rows.ids)),
         texts=StrColumn.from_list(texts),
@@ -247,6 +258,7 @@ def columns_from_store(rows: EntityColumns) -> LoadedColumns:
         meta_json=StrColumn.from_list(pick(rows.metadata_json)),
         updated=StrColumn.from_list(pick(rows.updated_at)),
         expiry=StrColumn.from_list(expiry),
+        validity=StrColumn.from_list(validity),
         session_names=list(code_of),
         session=session,
         times_seen=np.asarray(rows.times_seen, dtype=np.int64)[keep],
@@ -297,6 +309,7 @@ def build_fact(entity_id: str, c: Columns, row: int, times_seen: int, seq: int, 
         seq=seq,
         updated_at=c.updated[row],
         expires_at=c.expiry[row],
+        **validity_fields(c.validity[row]),
     )
 
 

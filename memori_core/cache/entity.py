@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..facts import StoredFact
+from ..facts import StoredFact, validity_json
 from ..filters import Where, matches, where_key
 from ..ranking.core import CORE_KEY, is_core
 from ..ranking.dense import l2_normalise, top_k
@@ -216,6 +216,38 @@ class EntityCache:
             return np.zeros(0, dtype=np.int64)
         n = self._n
         return np.flatnonzero((self.c.expires[:n] <= now) & self._alive[:n])
+
+    def history_rows(self) -> np.ndarray:
+        """Live rows whose fact has validity or history links (``valid_to``, ``superseded_by``, ``supersedes``),
+        ascending: found by one search of the validity column, not a read per row."""
+        found = set(self.c.validity.rows_containing("{").tolist())
+        over = self._overrides
+        if over:  # rows rewritten in place: their fact, not the column, says
+            found.difference_update(over)
+            found.update(r for r, f in over.items() if f.valid_to or f.superseded_by or f.supersedes or f.valid_from)
+        n = self._n
+        alive = self._alive
+        return np.asarray(sorted(r for r in found if r < n and alive[r]), dtype=np.int64)
+
+    def invalid_rows(self, now: float) -> np.ndarray:
+        """Live rows whose fact is no longer valid at ``now`` (epoch seconds): ``valid_to`` at or before it."""
+        rows = self.history_rows()
+        if rows.size == 0:
+            return rows
+        keep = [r for r in rows.tolist() if not self.fact(r).is_valid(now)]  # type: ignore[union-attr]
+        return np.asarray(keep, dtype=np.int64)
+
+    def valid_at_rows(self, at: float, rows: np.ndarray | None = None) -> np.ndarray:
+        """Those of ``rows`` (default: the live rows) whose fact was recallable at ``at`` (epoch seconds):
+        created (and, for an updated text, made valid) at or before it, not yet superseded or expired then
+        (vectorised over the columns; only rows with history are read one by one)."""
+        if rows is None:
+            rows = self.live_rows()
+        c = self.c
+        rows = rows[(c.created_ts[rows] <= at) & (c.expires[rows] > at)]
+        later = [r for r in self.history_rows().tolist()
+                 if (f := self.fact(r)) is not None and f.valid_from is not None and iso_to_ts(f.valid_from) > at]
+        return rows[~np.isin(rows, later)] if later else rows
 
     def matching_rows(self, where: Where) -> np.ndarray:
         """Live rows whose user metadata satisfies ``where`` (memoised until the next write)."""
@@ -482,8 +514,11 @@ class EntityCache:
             setattr(self, name, new)
 
     def _set_expiry(self, row: int, fact: StoredFact) -> None:
-        if fact.expires_at:
-            self.c.expires[row] = iso_to_ts(fact.expires_at)
+        # An invalid fact is not recalled from its valid_to on: for recall it expires then (``as_of`` reads
+        # the same column), so hiding superseded facts costs recall nothing beyond the expiry check.
+        ends = [iso_to_ts(v) for v in (fact.expires_at, fact.valid_to) if v]
+        if ends:
+            self.c.expires[row] = min(ends)
             self.n_expiring += 1
         else:
             self.c.expires[row] = np.inf
@@ -520,6 +555,7 @@ class EntityCache:
         for name, value in (
             ("ids", fact.id), ("texts", fact.content), ("created", fact.created_at), ("last_seen", fact.last_seen),
             ("meta_json", metadata_json(fact.metadata)), ("updated", fact.updated_at), ("expiry", fact.expires_at),
+            ("validity", validity_json(fact)),
         ):
             getattr(c, name).append(value)
         self.pos[fact.id] = row
@@ -622,7 +658,9 @@ class EntityCache:
 
     def _fold(self) -> None:
         """Write the facts rewritten in place into new string columns (the old columns stay as they were)."""
-        self.c.patch_strings(self._n, self._overrides, ("created", "last_seen", "meta_json", "updated", "expiry"))
+        self.c.patch_strings(
+            self._n, self._overrides, ("created", "last_seen", "meta_json", "updated", "expiry", "validity")
+        )
         self._overrides = {}
         self._overrides_shared = False
 

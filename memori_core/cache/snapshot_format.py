@@ -2,7 +2,7 @@
 
 Layout (one file per collection and entity, see :mod:`memori_core.cache.snapshot_files`)::
 
-    b"MRSNAP\\x00\\x02"     8 bytes: magic and format version
+    b"MRSNAP\\x00\\x04"     8 bytes: magic and format version
     u64 (little-endian)   header length H
     H bytes               header: JSON (UTF-8)
     zero padding          to a 64-byte boundary: the data region starts here
@@ -21,7 +21,7 @@ Arrays, rows in reload order (what a load from the store gives):
 ``times_seen``, ``seq``, ``recency``, ``created_ts``, ``expires``, ``chars``),
 each string column ``<name>.buf`` (uint8 UTF-8) + ``<name>.off`` (n + 1;
 uint32, or int64 past 4 GiB of text) [+ ``<name>.none`` (bool)] for ids,
-texts, created, last_seen, meta_json, updated, expiry and session_names,
+texts, created, last_seen, meta_json, updated, expiry, validity and session_names,
 ``vocab.buf`` (the terms NUL-joined: a term's id is its position), the
 forward index ``doc_ptr`` / ``doc_terms`` and the CSR postings ``post_ptr`` /
 ``post_rows`` / ``post_tfs``; from :data:`COPY_FROM_ROWS` rows on, the 8-bit
@@ -71,8 +71,8 @@ from ..config import RecallConfig
 from .quantized import QuantizedMatrix
 from .strings import OpenFile, StrColumn
 
-MAGIC = b"MRSNAP\x00\x03"
-SCHEMA = 3
+MAGIC = b"MRSNAP\x00\x04"
+SCHEMA = 4  # 4: the validity column (valid_to, superseded_by, supersedes)
 ALIGN = 64
 # Bytes read at a time while checking the CRC: a multiple of ALIGN (no array item straddles two reads) and small,
 # so the buffer does not stay behind in the heap once glibc has raised its mmap threshold.

@@ -44,7 +44,7 @@ from ..ranking.pipeline import (
     source_label,
 )
 from ..text import analyzer
-from ..validate import check_context, check_entity_id, check_limit, check_query
+from ..validate import check_as_of, check_context, check_entity_id, check_limit, check_query
 
 
 logger = logging.getLogger(__name__)
@@ -131,6 +131,7 @@ class ReadPath:
         query_vector: Any | None = None,
         where: dict[str, Any] | None = None,
         context: Sequence[str] | str | None = None,
+        as_of: Any = None,
     ) -> list[RecalledFact]:
         """The facts of ``entity_id`` most relevant to ``query``, best first, threshold applied.
 
@@ -145,15 +146,19 @@ class ReadPath:
         ``config.context_turns`` of them move the search towards what the
         conversation is about, so a follow-up recalls what an earlier turn named.
         With a ``judge`` (see ``__init__``) the judge, shown those turns too, chooses instead of the gate.
+        Facts no longer valid (superseded, or replaced by an update) are not recalled. ``as_of`` (a
+        datetime, naive meaning UTC, or an ISO 8601 str) answers from the facts valid at that time instead:
+        created at or before it, and not yet superseded or expired then.
         """
         query = check_query(query)
         entity_id = check_entity_id(entity_id)
         limit = check_limit(limit, self.config.limit)
         where = check_where(where) if where is not None else None
+        at = check_as_of(as_of)
         read, conversation = self._conversation(query, context)
         if not query.strip() or limit <= 0:
             return []
-        scored = self._score(query, entity_id, limit, query_vector, where, conversation)
+        scored = self._score(query, entity_id, limit, query_vector, where, conversation, at)
         if isinstance(scored, str):
             return []
         judged = self._judgement(query, scored, limit, read)
@@ -174,12 +179,15 @@ class ReadPath:
         query_vector: Any | None = None,
         where: dict[str, Any] | None = None,
         context: Sequence[str] | str | None = None,
+        as_of: Any = None,
     ) -> RecallReport:
-        """Recall with every pool candidate's score parts and fate; ``print()`` it for a table."""
+        """Recall with every pool candidate's score parts and fate; ``print()`` it for a table (``as_of``: as in
+        :meth:`recall`)."""
         query = check_query(query)
         entity_id = check_entity_id(entity_id)
         limit = check_limit(limit, self.config.limit)
         where = check_where(where) if where is not None else None
+        at = check_as_of(as_of)
         cfg = self.config
         read, conversation = self._conversation(query, context)
         q_tokens = analyzer(cfg.tokenizer, cfg.stemmer)(query)
@@ -193,7 +201,7 @@ class ReadPath:
             return empty("blank query: nothing is recalled")
         if limit <= 0:
             return empty(f"limit {limit} <= 0: nothing is recalled")
-        scored = self._score(query, entity_id, limit, query_vector, where, conversation)
+        scored = self._score(query, entity_id, limit, query_vector, where, conversation, at)
         if isinstance(scored, str):
             return empty(scored)
         s = scored.scores
@@ -249,7 +257,7 @@ class ReadPath:
 
     def _score(
         self, query: str, entity_id: str, limit: int, query_vector: Any | None, where: Where | None = None,
-        conversation: str | None = None,
+        conversation: str | None = None, at: float | None = None,
     ) -> _Scored | str:
         """Score the candidates, or return the reason nothing could be scored. ``conversation`` (see
         :func:`~memori_core.ranking.conversation.conversation_text`) moves the search direction."""
@@ -288,8 +296,10 @@ class ReadPath:
                 return f"query embedding is {q.shape[0]}-d but stored rows are {cache.dim}-d"
 
             # The rows a recall may return: live, not expired, matching ``where`` (None: all live rows).
-            allowed = self._allowed_rows(cache, where)
+            allowed = self._allowed_rows(cache, where, at)
             if allowed is not None and allowed.size == 0:
+                if at is not None:
+                    return "no stored fact matching the filter was valid then" if where else "no stored fact was valid then"
                 return "no stored fact matches the filter" if where else "every stored fact has expired"
             found = gather(cache, q, q_terms, key, limit, cfg, allowed, blank=not query.strip())
             pool = found.pool
@@ -309,8 +319,11 @@ class ReadPath:
         return _Scored(scores, pool_facts, found.scorable, core)
 
     @staticmethod
-    def _allowed_rows(cache: EntityCache, where: Where | None) -> np.ndarray | None:
-        """Live rows that are not expired and match ``where``; ``None`` when that is every live row."""
+    def _allowed_rows(cache: EntityCache, where: Where | None, at: float | None = None) -> np.ndarray | None:
+        """Live rows that are not expired (superseded facts expire at their ``valid_to``) and match ``where``;
+        ``None`` when that is every live row. With ``at``: the rows valid at that time (epoch seconds)."""
+        if at is not None:
+            return cache.valid_at_rows(at, cache.matching_rows(where) if where is not None else None)
         expired = cache.expired_rows(time.time())
         if where is None and expired.size == 0:
             return None

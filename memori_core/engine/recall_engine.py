@@ -11,6 +11,7 @@ import asyncio
 import contextvars
 import functools
 import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -27,9 +28,14 @@ from ..filters import check_where
 from ..judge import Judge
 from ..records import to_record
 from ..store.base import FactStore
-from ..validate import check_entity_id, check_id_list, check_session_id
+from ..validate import check_entity_id, check_id_list, check_session_id, iso_to_ts
 from .reads import MAX_JUDGE_CALLS, ReadPath, _check_judge
 from .writes import _UNSET, Progress, WritePath
+
+
+def _check_flag(value: Any, name: str) -> None:
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be a bool, got {type(value).__name__}")
 
 
 class RecallEngine(ReadPath, WritePath):
@@ -109,9 +115,17 @@ class RecallEngine(ReadPath, WritePath):
             self._embedder = default_embedder()
         return self._embedder
 
-    def count(self, entity_id: str) -> int:
-        """Number of facts stored for ``entity_id``."""
-        return self.store.count(check_entity_id(entity_id))
+    def count(self, entity_id: str, *, include_invalid: bool = False) -> int:
+        """Number of ``entity_id``'s valid facts: stored and not superseded (expired facts count: they are
+        stored until deleted). ``include_invalid=True`` counts every stored row, superseded facts and the
+        versions :meth:`update` kept included (read from the store alone)."""
+        entity_id = check_entity_id(entity_id)
+        _check_flag(include_invalid, "include_invalid")
+        if include_invalid:
+            return self.store.count(entity_id)
+        with self._entity_lock(entity_id):
+            n_invalid = int(self._cache_for(entity_id).invalid_rows(time.time()).size)
+            return self.store.count(entity_id) - n_invalid
 
     def list(
         self,
@@ -122,13 +136,15 @@ class RecallEngine(ReadPath, WritePath):
         session_id: str | None = None,
         where: dict[str, Any] | None = None,
         newest_first: bool = True,
+        include_invalid: bool = False,
     ) -> list[StoredFact]:
-        """A page of ``entity_id``'s stored facts, newest first (by ``created_at``, then order of addition).
+        """A page of ``entity_id``'s valid facts, newest first (by ``created_at``, then order of addition).
 
         ``session_id`` and ``where`` (as in :meth:`recall`) narrow the list;
         expired facts are listed (they are stored until deleted) with their
-        ``expires_at``. Page with ``offset``: ``list(e, offset=100)`` is the next
-        100.
+        ``expires_at``. Facts no longer valid (superseded, or earlier versions
+        kept by :meth:`update`) are listed only with ``include_invalid=True``.
+        Page with ``offset``: ``list(e, offset=100)`` is the next 100.
         """
         entity_id = check_entity_id(entity_id)
         for name, value in (("limit", limit), ("offset", offset)):
@@ -137,15 +153,51 @@ class RecallEngine(ReadPath, WritePath):
         if session_id is not None:
             session_id = check_session_id(session_id, 0)
         where = check_where(where)
+        _check_flag(include_invalid, "include_invalid")
         with self._entity_lock(entity_id):
             cache = self._cache_for(entity_id)
             rows = cache.matching_rows(where) if where is not None else cache.live_rows()
+            if not include_invalid:
+                invalid = cache.invalid_rows(time.time())
+                if invalid.size:
+                    rows = rows[~np.isin(rows, invalid)]
             if session_id is not None:
                 code = cache.session_code(session_id)
                 rows = rows[cache.sessions[rows] == code] if code is not None else rows[:0]
             # Sorted as columns (created_at, then seq; ties keep row order); facts only for the page.
             page = cache.newest_first(rows, newest_first)[offset : offset + limit]
             return [f for f in map(cache.fact, page.tolist()) if f is not None]
+
+    def history(self, entity_id: str, id: str) -> list[StoredFact]:
+        """The versions of fact ``id``, oldest first: every fact linked to it by a supersede
+        (``superseded_by`` / ``supersedes``) or an update (the ``<id>@v<n>`` rows it kept), followed both
+        ways. The last one is the valid fact when there is one (a fact with no history: ``[fact]``).
+        Ordered by ``valid_to`` (the valid ones last), then by order of addition. An unknown id raises
+        ``KeyError``."""
+        entity_id = check_entity_id(entity_id)
+        id_list = check_id_list(id, "id")
+        if not isinstance(id, str) or len(id_list) != 1:
+            raise TypeError(f"id must be one fact id (a str), got {type(id).__name__}")
+        fid = id_list[0]
+        with self._entity_lock(entity_id):
+            cache = self._cache_for(entity_id)
+            if fid not in cache.pos:
+                raise KeyError(f"entity {entity_id!r} has no fact with id {fid!r}")
+            linked = [f for f in map(cache.fact, cache.history_rows().tolist()) if f is not None]
+            edges: dict[str, set[str]] = {}
+            for f in linked:
+                for other in ([f.superseded_by] if f.superseded_by else []) + list(f.supersedes):
+                    edges.setdefault(f.id, set()).add(other)
+                    edges.setdefault(other, set()).add(f.id)
+            seen, todo = {fid}, [fid]
+            while todo:
+                for other in edges.get(todo.pop(), ()):
+                    if other not in seen:
+                        seen.add(other)
+                        todo.append(other)
+            rows = [cache.pos[i] for i in seen if i in cache.pos]
+            facts = [f for f in map(cache.fact, rows) if f is not None]
+        return sorted(facts, key=lambda f: (f.valid_to is None, iso_to_ts(f.valid_to), f.seq, f.id))
 
     def get(self, entity_id: str, ids: Sequence[str] | str) -> list[StoredFact]:
         """The stored facts of ``entity_id`` with these ids, in the order asked (unknown ids are left out)."""
@@ -199,17 +251,29 @@ class RecallEngine(ReadPath, WritePath):
 
     async def arecall(self, query: str, entity_id: str, limit: int | None = None, *,
                       query_vector: Any | None = None, where: dict[str, Any] | None = None,
-                      context: Sequence[str] | str | None = None) -> list[RecalledFact]:
+                      context: Sequence[str] | str | None = None, as_of: Any = None) -> list[RecalledFact]:
         """Async :meth:`recall` (runs in a worker thread)."""
         return await self._in_worker(self.recall, query, entity_id, limit, query_vector=query_vector, where=where,
-                                     context=context)
+                                     context=context, as_of=as_of)
 
     async def aexplain(self, query: str, entity_id: str, limit: int | None = None, *,
                        query_vector: Any | None = None, where: dict[str, Any] | None = None,
-                       context: Sequence[str] | str | None = None) -> RecallReport:
+                       context: Sequence[str] | str | None = None, as_of: Any = None) -> RecallReport:
         """Async :meth:`explain` (runs in a worker thread)."""
         return await self._in_worker(self.explain, query, entity_id, limit, query_vector=query_vector, where=where,
-                                     context=context)
+                                     context=context, as_of=as_of)
+
+    async def ahistory(self, entity_id: str, id: str) -> list[StoredFact]:
+        """Async :meth:`history`."""
+        return await self._in_worker(self.history, entity_id, id)
+
+    async def arestore(self, entity_id: str, id: str) -> StoredFact:
+        """Async :meth:`restore`."""
+        return await self._in_worker(self.restore, entity_id, id)
+
+    async def acount(self, entity_id: str, *, include_invalid: bool = False) -> int:
+        """Async :meth:`count`."""
+        return await self._in_worker(self.count, entity_id, include_invalid=include_invalid)
 
     async def adelete(self, entity_id: str, ids: Sequence[str]) -> list[str]:
         """Async :meth:`delete`."""
@@ -220,10 +284,11 @@ class RecallEngine(ReadPath, WritePath):
         await self._in_worker(self.forget, entity_id)
 
     async def alist(self, entity_id: str, *, limit: int = 100, offset: int = 0, session_id: str | None = None,
-                    where: dict[str, Any] | None = None, newest_first: bool = True) -> list[StoredFact]:
+                    where: dict[str, Any] | None = None, newest_first: bool = True,
+                    include_invalid: bool = False) -> list[StoredFact]:
         """Async :meth:`list`."""
         return await self._in_worker(self.list, entity_id, limit=limit, offset=offset, session_id=session_id,
-                                     where=where, newest_first=newest_first)
+                                     where=where, newest_first=newest_first, include_invalid=include_invalid)
 
     async def aget(self, entity_id: str, ids: Sequence[str] | str) -> list[StoredFact]:
         """Async :meth:`get`."""

@@ -36,6 +36,7 @@ from ..validate import (
     check_metadata,
     check_session_id,
     per_fact,
+    iso_to_ts,
     to_iso_utc,
 )
 
@@ -121,6 +122,43 @@ def _collapse(
     return batch
 
 
+def _superseded(olds: list[StoredFact], first: StoredFact) -> list[StoredFact]:
+    """``olds`` (valid facts) marked superseded by ``first``, the first fact of the add that replaces them:
+    ``valid_to`` is the earlier of now and ``first.created_at``."""
+    if not olds:
+        return []
+    now = datetime.now(timezone.utc).isoformat()
+    end = min((now, first.created_at or now), key=iso_to_ts)
+    return [replace(o, valid_to=end, superseded_by=first.id) for o in olds]
+
+
+def _linked(facts: list[StoredFact], superseded: list[StoredFact]) -> list[StoredFact]:
+    """``facts`` (an add's new facts, or stored facts seen again) valid, recording the ids of ``superseded``."""
+    ids = tuple(f.id for f in superseded)
+    out = []
+    for f in facts:
+        links = tuple(dict.fromkeys((*f.supersedes, *ids)))
+        if links != f.supersedes or f.valid_to is not None or f.superseded_by is not None:
+            f = replace(f, supersedes=links, valid_to=None, superseded_by=None)  # said again: valid again
+        out.append(f)
+    return out
+
+
+def _one_id(value: Any, name: str) -> str:
+    """One fact id (a non-empty str), or a ``TypeError`` naming ``name``."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be one fact id (a str), got {type(value).__name__}")
+    ids = check_id_list(value, name)
+    if len(ids) != 1:
+        raise TypeError(f"{name} must be one fact id (a str)")
+    return ids[0]
+
+
+def version_id(fact_id: str, n: int) -> str:
+    """The id of version ``n`` (1, 2, ...) of fact ``fact_id``: its text or fields before an update."""
+    return f"{fact_id}@v{n}"
+
+
 def derived_fact_id(text: str) -> str:
     """Stable id of a fact from its normalised text (ids are scoped per entity)."""
     return hashlib.sha256(normalize_fact_text(text).encode("utf-8")).hexdigest()[:32]
@@ -137,26 +175,20 @@ def _add_failure(
 ) -> Exception:
     """What an ``add`` that failed part-way raises: the store's error when nothing landed, else a
     PartialWriteError naming every fact of the call that landed (stored or seen again) and every one that
-    did not; superseded facts left in place are named in the message."""
+    did not; facts it was to supersede (``replaced``), still valid, are named in the message."""
     cause = _root_cause(exc)
-    if isinstance(exc, PartialWriteError) and not isinstance(exc, PartialDeleteError):
-        if not written and len(exc.stored_ids) + len(exc.unstored_ids) == len(facts):
+    if isinstance(exc, PartialWriteError):
+        if not written and len(exc.stored_ids) + len(exc.unstored_ids) == len(facts) and not replaced:
             return exc  # the only step that ran said it all
         landed = set(written) | set(exc.stored_ids)  # the step that failed said which of its facts landed
-    elif isinstance(exc, PartialDeleteError) or (written and len(written) == len(facts) and replaced):
-        left = (f"still stored: {', '.join(exc.remaining_ids)}" if isinstance(exc, PartialDeleteError)
-                else f"not known to be deleted: {', '.join(replaced)}")
-        return PartialWriteError(
-            f"stored every fact for entity {entity_id!r}, but deleting the superseded facts failed ({left}): {cause}",
-            [f.id for f in facts], [],
-        )
     else:
         landed = set(written)
     if not landed:
         return exc
     stored = [f.id for f in facts if f.id in landed]
+    left = f" (not superseded, still valid: {', '.join(replaced)})" if replaced else ""
     return PartialWriteError(
-        f"stored {len(stored)} of {len(facts)} facts for entity {entity_id!r} before failing: {cause}",
+        f"stored {len(stored)} of {len(facts)} facts for entity {entity_id!r} before failing{left}: {cause}",
         stored, [f.id for f in facts if f.id not in landed],
     )
 
@@ -197,12 +229,16 @@ class WritePath:
         fact borrow relevance from its neighbours (``neighbour_weight``).
 
         ``supersedes`` lists ids of the entity's stored facts that the new
-        facts replace ("User moved to Paris" over "User lives in Lyon"): they
-        are deleted in the same write, after the new facts are stored, so
-        recall shows only the newer fact (deleted rather than hidden: a
-        replaced fact should not linger in exports, counts or the store; keep
-        history by exporting first). Ids of the facts being added and unknown
-        ids are ignored. ``expires_at`` (datetime, ISO 8601, or a
+        facts replace ("User moved to Paris" over "User lives in Lyon"): in the
+        same write, after the new facts are stored, each is marked no longer
+        valid (``valid_to``: the earlier of now and the first new fact's
+        ``created_at``; ``superseded_by``: the first new fact's id) and kept as
+        history, and the new facts record them in ``supersedes``. Recall,
+        ``list`` and ``count`` leave invalid facts out (``recall(as_of=...)``
+        and ``list(include_invalid=True)`` see them); :meth:`history` shows a
+        fact's versions and :meth:`restore` undoes a supersede. Ids of the
+        facts being added, unknown ids and facts already superseded are
+        ignored. A superseded fact whose text is added again is valid again. ``expires_at`` (datetime, ISO 8601, or a
         ``timedelta`` from now; one or one per fact) is when a fact stops
         being recalled; a fact seen again with a new ``expires_at`` takes it.
         ``progress(stage, done, total)`` is called as a bulk add goes:
@@ -225,7 +261,8 @@ class WritePath:
         ``stored_ids`` / ``unstored_ids`` say which (add the unstored ones
         again); superseded facts a failure left in place are named in its
         message. After any failure the next recall reads what the store really
-        holds.
+        holds. To erase a fact for good (its history included), use
+        :meth:`delete` or :meth:`forget`.
         """
         entity_id = check_entity_id(entity_id)
         texts = check_facts(facts)
@@ -249,7 +286,8 @@ class WritePath:
 
     def _write_batch(self, entity_id: str, batch: dict[str, StoredFact], replaced: list[str], *, derived: bool,
                      report: Progress | None) -> None:
-        """Store ``batch`` (derived ids: facts already stored count as seen again) and delete ``replaced``."""
+        """Store ``batch`` (derived ids: facts already stored count as seen again) and mark ``replaced``
+        superseded by it."""
         # Embed (slow) before taking the locks, only what is not stored yet...
         new, _ = _split_new_and_seen(batch, self._stored(entity_id, batch) if derived else {})
         vec_of = self._embed_new(new, report)
@@ -260,6 +298,9 @@ class WritePath:
             late = [f for f in new if f.id not in vec_of]  # deleted meanwhile: embed now (rare)
             if late:
                 vec_of.update(self._embed_new(late))
+            olds = [f for f in self.store.get(entity_id, replaced) if f.valid_to is None] if replaced else []
+            superseded = _superseded(olds, next(iter(batch.values())))
+            new, seen = _linked(new, superseded), _linked(seen, superseded)
             written: list[str] = []  # facts whose write landed, step by step
             try:
                 if new:
@@ -271,14 +312,22 @@ class WritePath:
                     self.store.update_seen(entity_id, seen)
                     written += [f.id for f in seen]
                     done.update_seen(seen)
-                if replaced:
-                    self.store.delete(entity_id, replaced)
-                    done.remove(replaced)
             except Exception as exc:
-                failure = _add_failure(entity_id, [*new, *seen], written, replaced, exc)
+                failure = _add_failure(entity_id, [*new, *seen], written, [f.id for f in superseded], exc)
                 if failure is exc:
                     raise
                 raise failure from _root_cause(exc)
+            if superseded:
+                try:
+                    self.store.update_seen(entity_id, superseded)
+                except Exception as exc:
+                    cause = _root_cause(exc)
+                    raise PartialWriteError(
+                        f"stored every fact for entity {entity_id!r}, but marking the superseded facts "
+                        f"({', '.join(f.id for f in superseded)}) as superseded failed: {cause}",
+                        [f.id for f in [*new, *seen]], [],
+                    ) from cause
+                done.update_seen(superseded)
 
     def _check_import_dimension(self, dim: int, sample: str) -> None:
         """Records' vectors must have the dimension of the store's rows, or, in an empty store, of this engine's
@@ -333,6 +382,11 @@ class WritePath:
         """Delete some of ``entity_id``'s facts by id; returns the ids that were stored (and are deleted now),
         in the order given, each once. Unknown ids are ignored.
 
+        Deleting erases: the fact leaves the store, and so do its earlier versions
+        (the ``<id>@v<n>`` rows :meth:`update` kept); nothing of it stays as history
+        (use this, or :meth:`forget`, to honour a request to erase data). Facts it
+        had superseded, or that superseded it, are separate facts and stay.
+
         A store failure after some of them were deleted raises
         :class:`~memori_core.PartialDeleteError` with ``deleted_ids`` and
         ``remaining_ids`` (read back from the store; deleting the remaining ones
@@ -346,12 +400,13 @@ class WritePath:
         with self._coord.writing(entity_id) as done:
             present = self.store.present(entity_id, id_list)  # again under the locks: exact
             if present:
-                self.store.delete(entity_id, present)
-                done.remove(present)
+                gone = [*present, *(v for v in self._versions_of(entity_id, present) if v not in present)]
+                self.store.delete(entity_id, gone)
+                done.remove(gone)
         return present
 
     def forget(self, entity_id: str) -> None:
-        """Delete every fact of ``entity_id`` (and nothing of any other entity)."""
+        """Delete every fact of ``entity_id``, history included (and nothing of any other entity)."""
         entity_id = check_entity_id(entity_id)
         with self._coord.writing(entity_id) as done:
             self.store.forget(entity_id)
@@ -367,26 +422,30 @@ class WritePath:
         expires_at: Any = _UNSET,
         core: bool | None = None,
     ) -> StoredFact:
-        """Edit one stored fact in place and return it; its id, session place and sightings are kept.
+        """Edit one stored fact and return it; its id, session place and sightings are kept.
 
         A new ``text`` is re-embedded; ``metadata`` replaces the user metadata
         (pass the whole dict); ``expires_at`` sets (``None`` clears) the
         expiry; ``core=True`` / ``False`` marks / unmarks the fact core (its
         ``"core"`` metadata key, applied after ``metadata``; ``None`` leaves it
         as the metadata says). ``updated_at`` records when. An unknown id raises ``KeyError``.
+        A new text keeps the fact as it was as history: a version row
+        ``<id>@v<n>`` (n = 1, 2, ...), no longer valid, ``superseded_by`` the
+        fact (see :meth:`history`; :meth:`restore` of the version undoes the
+        update). Metadata, expiry and core edits change the fact in place (no
+        version, nothing re-embedded).
         Note that the id stays the one derived from the old text: adding the
         new text later without ``ids`` stores it as a second fact.
         """
         entity_id = check_entity_id(entity_id)
-        fid = check_id_list(id, "id")
-        if len(fid) != 1:
-            raise TypeError("id must be one fact id (a str)")
-        fid_s = fid[0]
+        fid_s = _one_id(id, "id")
         new_text = check_facts(text)[0] if text is not None else None
         new_meta = check_metadata(metadata, 0) if metadata is not None else None
         new_expiry = check_expiry(expires_at) if expires_at is not _UNSET else None
         new_core = check_core_flag(core)
-        vector = self._embed_new([StoredFact(fid_s, entity_id, new_text, None)]) if new_text is not None else {}
+        before = self.store.get(entity_id, [fid_s]) if new_text is not None else []
+        changes_text = bool(before) and new_text != before[0].content
+        vec_of = self._embed_texts([new_text, before[0].content]) if changes_text and new_text is not None else {}
         with self._coord.writing(entity_id) as done:
             old = self.store.get(entity_id, [fid_s])
             if not old:
@@ -396,21 +455,122 @@ class WritePath:
                 meta[CORE_KEY] = True
             elif new_core is False:
                 meta.pop(CORE_KEY, None)
+            now = datetime.now(timezone.utc).isoformat()
             fact = replace(
                 old[0],
                 content=new_text if new_text is not None else old[0].content,
                 metadata=meta,
                 expires_at=new_expiry if expires_at is not _UNSET else old[0].expires_at,
-                updated_at=datetime.now(timezone.utc).isoformat(),
+                updated_at=now,
             )
-            if new_text is not None:
-                vectors = np.stack([vector[fid_s]])
-                self.store.upsert(entity_id, [fact], vectors)
-                done.upsert([fact], vectors)
-            else:
-                self.store.update_seen(entity_id, [fact])
+            if fact.content == old[0].content:
+                self.store.update_seen(entity_id, [fact])  # the same text: edited in place, no version
                 done.update_seen([fact])
+                return fact
+            fact = replace(fact, valid_from=now)  # the new text is true from now on (``as_of`` reads it)
+            missing = [t for t in (fact.content, old[0].content) if t not in vec_of]
+            if missing:  # the text changed meanwhile (rare): embed now
+                vec_of.update(self._embed_texts(missing))
+            version = replace(old[0], id=self._next_version_id(entity_id, fid_s),
+                              valid_to=old[0].valid_to or now, superseded_by=fid_s)
+            rows = [version, fact]
+            vectors = np.stack([vec_of[old[0].content], vec_of[fact.content]])
+            self.store.upsert(entity_id, rows, vectors)
+            done.upsert(rows, vectors)
         return fact
+
+    def _embed_texts(self, texts: list[str]) -> dict[str, np.ndarray]:
+        """Vectors of ``texts`` by text (each embedded once)."""
+        unique = list(dict.fromkeys(texts))
+        facts = [StoredFact(str(i), "", t, None) for i, t in enumerate(unique)]
+        vecs = self._embed_new(facts)
+        return {t: vecs[str(i)] for i, t in enumerate(unique)}
+
+    def _next_version_id(self, entity_id: str, fact_id: str) -> str:
+        """The first ``<fact_id>@v<n>`` the entity has not stored (read from the store, under the write lock)."""
+        start = 1
+        while True:
+            ids = [version_id(fact_id, n) for n in range(start, start + 16)]
+            taken = set(self.store.present(entity_id, ids))
+            for vid in ids:
+                if vid not in taken:
+                    return vid
+            start += 16
+
+    def _versions_of(self, entity_id: str, ids: list[str]) -> list[str]:
+        """The stored version rows (``<id>@v<n>`` superseded by ``id``) of ``ids`` (under the write lock)."""
+        out: list[str] = []
+        todo = {fid: 1 for fid in ids}
+        while todo:
+            probe = {version_id(fid, n): fid for fid, start in todo.items() for n in range(start, start + 8)}
+            taken = {f.id: f for f in self.store.get(entity_id, list(probe))}
+            out += [vid for vid, fid in probe.items() if vid in taken and taken[vid].superseded_by == fid]
+            # A restored version leaves a gap: probe on while a block holds any version.
+            todo = {fid: start + 8 for fid, start in todo.items()
+                    if any(version_id(fid, n) in taken for n in range(start, start + 8))}
+        return out
+
+    def restore(self, entity_id: str, id: str) -> StoredFact:
+        """Undo the supersede or update that made fact ``id`` invalid; returns the restored fact.
+
+        For a fact superseded by :meth:`add` (``supersedes=[...]``, or capture),
+        the fact becomes valid again exactly as it was before (every field,
+        its vector untouched), and the id is taken out of the newer fact's
+        ``supersedes``; the newer fact stays valid. (A wrong supersede is
+        usually two true facts, "User's mother lives in Porto." replaced by
+        "User lives in Porto.": undoing it must not lose the newer one; delete
+        that one yourself if it is wrong.) For a version row ``<x>@v<n>`` left
+        by :meth:`update`, fact ``x`` becomes that version again, exactly, and
+        the text it had is kept as a new version row; the restored version row
+        is removed (its fact is ``x`` again). When the newer fact was deleted,
+        the fact is made valid under its own id. Restoring a valid fact
+        raises ``ValueError``, an unknown id ``KeyError``.
+        """
+        entity_id = check_entity_id(entity_id)
+        fid = _one_id(id, "id")
+        got = self.store.get(entity_id, [fid])
+        newer = self.store.get(entity_id, [got[0].superseded_by]) if got and got[0].superseded_by else []
+        vec_of = self._embed_texts([got[0].content, newer[0].content]) if got and newer else {}
+        with self._coord.writing(entity_id) as done:
+            got = self.store.get(entity_id, [fid])
+            if not got:
+                raise KeyError(f"entity {entity_id!r} has no fact with id {fid!r}")
+            old = got[0]
+            if old.valid_to is None:
+                raise ValueError(f"fact {fid!r} of entity {entity_id!r} is valid: there is nothing to restore")
+            newer = self.store.get(entity_id, [old.superseded_by]) if old.superseded_by else []
+            if not newer or fid in newer[0].supersedes:
+                restored = replace(old, valid_to=None, superseded_by=None)
+                changed = [restored]
+                if newer:
+                    changed.append(replace(newer[0], supersedes=tuple(i for i in newer[0].supersedes if i != fid)))
+                self.store.update_seen(entity_id, changed)
+                done.update_seen(changed)
+                return restored
+            # A version row of an update: the fact becomes this version again, its current text a new version.
+            current = newer[0]
+            missing = [t for t in (old.content, current.content) if t not in vec_of]
+            if missing:  # changed meanwhile (rare): embed now
+                vec_of.update(self._embed_texts(missing))
+            now = datetime.now(timezone.utc).isoformat()
+            restored = replace(old, id=current.id, valid_to=None, superseded_by=None)
+            archived = replace(current, id=self._next_version_id(entity_id, current.id), valid_to=now,
+                               superseded_by=current.id)
+            rows = [restored, archived]
+            vectors = np.stack([vec_of[old.content], vec_of[current.content]])
+            self.store.upsert(entity_id, rows, vectors)
+            done.upsert(rows, vectors)
+            try:
+                self.store.delete(entity_id, [fid])
+            except Exception as exc:
+                cause = _root_cause(exc)
+                raise PartialWriteError(
+                    f"restored fact {current.id!r} of entity {entity_id!r} (its text before was kept as "
+                    f"{archived.id!r}), but removing the version row {fid!r} failed: {cause}",
+                    [current.id, archived.id], [],
+                ) from cause
+            done.remove([fid])
+            return restored
 
     def import_(
         self, entity_id: str, records: Sequence[dict[str, Any]], *, reembed: bool = False,

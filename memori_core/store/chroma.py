@@ -255,7 +255,7 @@ class ChromaStore(FactStore):
         # pages: Chroma pages a filtered read by offset, re-filtering for every page, so
         # reading by id is faster (100k rows: 6 s instead of 8-9 s). Chroma returns
         # rows in its own order whatever the order asked, so pages follow one another.
-        cols = EntityColumns([], [], [], [], [], [], [], [], [], [], [])
+        cols = EntityColumns([], [], [], [], [], [], [], [], [], [], [], [])
         ids = self._facts.get(where={ENTITY: entity_id}, include=[])["ids"]
         for start in range(0, len(ids), _PAGE):
             page = self._facts.get(ids=ids[start : start + _PAGE], include=["embeddings", "documents", "metadatas"])
@@ -284,6 +284,7 @@ class ChromaStore(FactStore):
             cols.metadata_json.append(row.metadata_json)
             cols.updated_at.append(row.updated_at)
             cols.expires_at.append(row.expires_at)
+            cols.validity_json.append(row.validity_json)
         if not keep:
             return
         embs = page["embeddings"]

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..facts import StoredFact
+from ..facts import StoredFact, validity_json
 from .base import CloseCallbacks, FactStore, PartialDeleteError, PartialWriteError
 from .keyed_locks import KeyedLocks
 from .rows import EntityColumns, EntityRows, fact_of_row
@@ -46,6 +46,7 @@ class _Record:
     updated_at: str | None
     expires_at: str | None
     metadata_json: str  # "" for none
+    validity_json: str | None = None  # validity and history links (None: valid, no links)
 
     @classmethod
     def of(cls, entity_id: str, fact: StoredFact) -> _Record:
@@ -62,6 +63,7 @@ class _Record:
             updated_at=fact.updated_at or None,
             expires_at=fact.expires_at or None,
             metadata_json=_json_form(fact.metadata) if fact.metadata else "",
+            validity_json=validity_json(fact),
         )
 
     def fact(self, entity_id: str) -> StoredFact:
@@ -126,6 +128,7 @@ class InMemoryFactStore(FactStore):
             updated_at=[r.updated_at for r in records],
             expires_at=[r.expires_at for r in records],
             embeddings=[np.stack([v for _, v in rows])] if rows else [],
+            validity_json=[r.validity_json for r in records],
         )
         return EntityRows(entity_id=entity_id, columns=cols)
 

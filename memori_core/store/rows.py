@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ..facts import StoredFact
+from ..facts import StoredFact, validity_fields, validity_json
 
 
 @dataclass
@@ -35,6 +35,9 @@ class EntityColumns:
     updated_at: list[str | None]
     expires_at: list[str | None]
     embeddings: list[np.ndarray]
+    validity_json: list[str | None] = field(default_factory=list)
+    """Per row, :func:`~memori_core.facts.validity_json` (``None``: valid, no history links). A store that
+    leaves it empty has no row with history."""
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -54,7 +57,14 @@ class EntityColumns:
             updated_at=[f.updated_at for f in facts],
             expires_at=[f.expires_at for f in facts],
             embeddings=[np.asarray(e, dtype=np.float32).reshape(1, -1) for e in embeddings],
+            validity_json=[validity_json(f) for f in facts],
         )
+
+    def validity(self) -> list[str | None]:
+        """:attr:`validity_json`, one per row (``None`` for every row when the store left it empty)."""
+        if len(self.validity_json) == len(self.ids):
+            return self.validity_json
+        return [None] * len(self.ids)
 
     def fact(self, i: int, entity_id: str) -> StoredFact:
         """Row ``i`` as a :class:`StoredFact` of ``entity_id`` (metadata JSON parsed)."""
@@ -71,6 +81,7 @@ class EntityColumns:
             seq=int(self.seq[i]),
             updated_at=self.updated_at[i],
             expires_at=self.expires_at[i],
+            **validity_fields(self.validity()[i]),
         )
 
     def vectors(self) -> list[np.ndarray]:
@@ -136,8 +147,8 @@ class EntityRows:
 
 def fact_of_row(entity_id: str, content: str, row: Any) -> StoredFact:
     """A :class:`StoredFact` of ``entity_id`` from a stored row's fields (``id``, ``created_at``, ``last_seen``,
-    ``times_seen``, ``session_id``, ``seq``, ``updated_at``, ``expires_at``, and ``metadata_json``: the user
-    metadata as JSON text, ``""`` for none)."""
+    ``times_seen``, ``session_id``, ``seq``, ``updated_at``, ``expires_at``, ``metadata_json``: the user
+    metadata as JSON text, ``""`` for none, and optionally ``validity_json``: the validity and history links)."""
     return StoredFact(
         id=row.id,
         entity_id=entity_id,
@@ -150,4 +161,5 @@ def fact_of_row(entity_id: str, content: str, row: Any) -> StoredFact:
         seq=row.seq,
         updated_at=row.updated_at,
         expires_at=row.expires_at,
+        **validity_fields(getattr(row, "validity_json", None)),
     )

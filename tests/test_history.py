@@ -1,0 +1,407 @@
+"""Memory that stays true over time (issue 21, items 1 and 2): a supersede or an update keeps the old fact as
+history (no longer valid, not deleted), ``history`` shows a fact's versions, ``restore`` undoes a supersede
+exactly, ``recall(as_of=...)`` answers from the facts valid then; over a real Chroma store (embedded, after a
+restart from a snapshot, and a ``chroma run`` server), two users, lookalike ids, and bad input."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain.agents import create_agent
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
+from langchain_core.messages import HumanMessage
+
+from _helpers import HashEmbedder, running_chroma_server
+from _langchain_fakes import replies
+from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core.cache.snapshot_files import snapshot_files_for
+from memori_core.store import InMemoryFactStore
+from memori_langchain import LLMFactExtractor, MemoriMiddleware
+
+OPEN = RecallConfig(gate="off")
+T0 = datetime(2025, 1, 10, 9, 0, tzinfo=timezone.utc)
+LIVE = "where does the user live"
+DIET = "what does the user eat, is the user vegetarian"
+
+
+def texts(facts: Any) -> list[str]:
+    return [f.content for f in facts]
+
+
+@pytest.fixture(params=["chroma", "reference"])
+def eng(request: pytest.FixtureRequest) -> RecallEngine:
+    """An ungated engine over an in-memory Chroma store, and over the reference store."""
+    store = ChromaStore.in_memory() if request.param == "chroma" else InMemoryFactStore()
+    return RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN)
+
+
+def _seed_moves(engine: RecallEngine, entity: str = "ann") -> dict[str, str]:
+    """Lisbon -> Porto (a month later) and vegetarian -> fish (two months later), with explicit times."""
+    (lisbon, veg, cats) = engine.add(entity, ["User lives in Lisbon.", "User is vegetarian.", "User has two cats."],
+                                     created_at=T0)
+    (porto,) = engine.add(entity, "User moved to Porto.", created_at=T0 + timedelta(days=30), supersedes=[lisbon])
+    (fish,) = engine.add(entity, "User eats fish again since January.", created_at=T0 + timedelta(days=60),
+                         supersedes=veg)
+    return {"lisbon": lisbon, "veg": veg, "cats": cats, "porto": porto, "fish": fish}
+
+
+def _answers(engine: RecallEngine, entity: str = "ann") -> dict[str, Any]:
+    """What a caller sees: recalls now and as of three times, valid and all pages, counts, histories."""
+    out: dict[str, Any] = {
+        "now": [sorted(texts(engine.recall(q, entity, 10))) for q in (LIVE, DIET)],
+        "count": (engine.count(entity), engine.count(entity, include_invalid=True)),
+        "list": sorted(texts(engine.list(entity))),
+        "all": sorted(texts(engine.list(entity, include_invalid=True))),
+    }
+    for days in (-1, 1, 45, 90):
+        at = T0 + timedelta(days=days)
+        # sorted: the hashing embedder ties facts, and ties keep row order, which a reload may change
+        out[f"as_of {days}"] = [sorted(texts(engine.recall(q, entity, 10, as_of=at))) for q in (LIVE, DIET)]
+    out["history"] = {f.id: [(h.id, h.content, h.valid_to, h.superseded_by, h.supersedes)
+                             for h in engine.history(entity, f.id)]
+                      for f in engine.list(entity, include_invalid=True)}
+    return out
+
+
+# -- supersede keeps history --------------------------------------------------------------------------------------
+
+
+def test_lisbon_to_porto_and_vegetarian_to_fish_recall_only_the_current_facts(eng: RecallEngine) -> None:
+    ids = _seed_moves(eng)
+    assert texts(eng.recall(LIVE, "ann", 10)) == ["User moved to Porto.", "User has two cats.",
+                                                   "User eats fish again since January."] or \
+        "User lives in Lisbon." not in texts(eng.recall(LIVE, "ann", 10))
+    now = [t for q in (LIVE, DIET) for t in texts(eng.recall(q, "ann", 10))]
+    assert "User lives in Lisbon." not in now and "User is vegetarian." not in now
+    assert {"User moved to Porto.", "User eats fish again since January."} <= set(now)
+    (lisbon,) = eng.get("ann", ids["lisbon"])  # kept, no longer valid
+    assert lisbon.superseded_by == ids["porto"] and lisbon.valid_to == (T0 + timedelta(days=30)).isoformat()
+    assert eng.get("ann", ids["porto"])[0].supersedes == (ids["lisbon"],)
+    assert eng.count("ann") == 3 and eng.count("ann", include_invalid=True) == 5
+    assert sorted(texts(eng.list("ann"))) == ["User eats fish again since January.", "User has two cats.",
+                                              "User moved to Porto."]
+    assert len(eng.list("ann", include_invalid=True)) == 5
+    # explain says the same: the superseded facts are not even candidates
+    report = eng.explain(LIVE, "ann", 10)
+    assert "User lives in Lisbon." not in [c.content for c in report.candidates]
+
+
+def test_history_lists_a_facts_versions_oldest_first_from_either_end(eng: RecallEngine) -> None:
+    ids = _seed_moves(eng)
+    (newer,) = eng.add("ann", "User lives in Braga now.", created_at=T0 + timedelta(days=90), supersedes=ids["porto"])
+    chain = ["User lives in Lisbon.", "User moved to Porto.", "User lives in Braga now."]
+    for fid in (ids["lisbon"], ids["porto"], newer):
+        assert texts(eng.history("ann", fid)) == chain
+    assert [h.valid_to is None for h in eng.history("ann", newer)] == [False, False, True]
+    assert texts(eng.history("ann", ids["cats"])) == ["User has two cats."]  # no history: the fact alone
+
+
+def test_restore_undoes_a_supersede_exactly_and_keeps_the_newer_fact(eng: RecallEngine) -> None:
+    (mother,) = eng.add("ann", "User's mother lives in Porto.", created_at=T0, metadata={"source": "chat"},
+                        session_id="s1")
+    before = eng.get("ann", mother)[0]
+    before_export = eng.export("ann", include_vectors=True)
+    # a careless model "replaces" the mother's city by the user's own
+    (own,) = eng.add("ann", "User lives in Porto.", created_at=T0 + timedelta(days=2), supersedes=[mother])
+    assert texts(eng.recall("where does the user's mother live", "ann", 10)) == ["User lives in Porto."]
+    restored = eng.restore("ann", mother)
+    assert restored == before and eng.get("ann", mother) == [before]  # every field, byte for byte
+    (record,) = [r for r in eng.export("ann", include_vectors=True) if r["id"] == mother]
+    assert record == before_export[0]  # the vector too
+    assert eng.get("ann", own)[0].supersedes == ()  # the link is cleared; the newer fact stays valid
+    assert set(texts(eng.recall("where does the user's mother live", "ann", 10))) == {
+        "User's mother lives in Porto.", "User lives in Porto."}
+    with pytest.raises(ValueError, match="is valid"):
+        eng.restore("ann", mother)
+
+
+def test_an_update_keeps_the_old_text_as_a_version_and_restore_brings_it_back(eng: RecallEngine) -> None:
+    (fid,) = eng.add("ann", "User works at Acme.", created_at=T0)
+    before = eng.get("ann", fid)[0]
+    eng.update("ann", fid, text="User works at Globex.")
+    (version,) = [f for f in eng.list("ann", include_invalid=True) if f.id != fid]
+    assert version.id == f"{fid}@v1" and version.content == "User works at Acme."
+    assert version.superseded_by == fid and version.valid_to is not None
+    assert eng.get("ann", fid)[0].valid_from == version.valid_to  # the new text is true from the update on
+    yesterday = datetime.now(timezone.utc) - timedelta(days=1)
+    assert texts(eng.recall("where does the user work", "ann", 10, as_of=yesterday)) == ["User works at Acme."]
+    assert texts(eng.history("ann", fid)) == ["User works at Acme.", "User works at Globex."]
+    assert texts(eng.recall("where does the user work", "ann", 10)) == ["User works at Globex."]
+    assert eng.count("ann") == 1
+    eng.update("ann", fid, metadata={"checked": True})  # a metadata edit is in place: no version
+    assert eng.count("ann", include_invalid=True) == 2
+    restored = eng.restore("ann", version.id)
+    assert restored == before and eng.get("ann", fid) == [before]
+    assert texts(eng.history("ann", fid)) == ["User works at Globex.", "User works at Acme."]
+    assert eng.get("ann", version.id) == []  # the restored version is the fact again
+    assert texts(eng.recall("where does the user work", "ann", 10)) == ["User works at Acme."]
+
+
+def test_saying_a_superseded_fact_again_makes_it_valid_again(eng: RecallEngine) -> None:
+    ids = _seed_moves(eng)
+    eng.add("ann", "User lives in Lisbon.", supersedes=[ids["porto"]])  # moved back
+    assert "User lives in Lisbon." in texts(eng.recall(LIVE, "ann", 10))
+    assert "User moved to Porto." not in texts(eng.recall(LIVE, "ann", 10))
+    assert eng.get("ann", ids["lisbon"])[0].times_seen == 2
+
+
+def test_delete_and_forget_erase_history_for_real(eng: RecallEngine) -> None:
+    ids = _seed_moves(eng)
+    eng.update("ann", ids["porto"], text="User moved to Porto in December.")
+    assert eng.count("ann", include_invalid=True) == 6
+    assert eng.delete("ann", [ids["porto"]]) == [ids["porto"]]
+    assert eng.get("ann", [ids["porto"], f"{ids['porto']}@v1"]) == []  # its earlier version is gone too
+    assert "User moved to Porto." not in texts(eng.list("ann", include_invalid=True))
+    assert eng.get("ann", ids["lisbon"])[0].valid_to is not None  # another fact: stays (restore it if wanted)
+    eng.forget("ann")
+    assert eng.count("ann", include_invalid=True) == 0 and eng.export("ann") == []
+
+
+def test_export_and_import_carry_validity_and_history(eng: RecallEngine) -> None:
+    _seed_moves(eng)
+    eng.update("ann", eng.list("ann")[0].id, text="User eats fish and seafood since January.")
+    records = eng.export("ann", include_vectors=True)
+    assert sum(r["valid_to"] is not None for r in records) == 3
+    other = RecallEngine(store=InMemoryFactStore(), embedder=HashEmbedder(), config=OPEN)
+    other.import_("bob", records)
+    assert _answers(other, "bob") == _answers(eng, "ann")
+    assert other.export("bob", include_vectors=True) == records
+
+
+def test_capture_with_the_llm_extractor_supersedes_and_keeps_history(eng: RecallEngine) -> None:
+    [lisbon, veg] = eng.add("ann", ["User lives in Lisbon.", "User is vegetarian."])
+    llm = FakeListChatModel(responses=[
+        '[{"fact": "User lives in Porto.", "supersedes": ["F1"]}]',
+        '[{"fact": "User eats fish again since January.", "supersedes": ["F1"]}]',
+    ])
+    middleware = MemoriMiddleware(engine=eng, entity_id="ann", capture=True, extractor=LLMFactExtractor(llm))
+    agent = create_agent(replies("Welcome to Porto!", "Fish it is."), [], middleware=[middleware])
+    agent.invoke({"messages": [HumanMessage("I moved to Porto last month. Where do I live these days?")]})
+    assert middleware.flush()
+    agent.invoke({"messages": [HumanMessage("I'm no longer vegetarian, I eat fish again since January.")]})
+    assert middleware.flush()
+    assert sorted(texts(eng.list("ann"))) == ["User eats fish again since January.", "User lives in Porto."]
+    assert texts(eng.history("ann", lisbon)) == ["User lives in Lisbon.", "User lives in Porto."]
+    assert texts(eng.history("ann", veg)) == ["User is vegetarian.", "User eats fish again since January."]
+    restored = eng.restore("ann", lisbon)  # a wrong supersede is undone: the fact comes back
+    assert restored.content == "User lives in Lisbon." and restored.valid_to is None
+
+
+# -- as_of recall -------------------------------------------------------------------------------------------------
+
+
+def test_recall_as_of_answers_from_the_facts_valid_then(eng: RecallEngine) -> None:
+    _seed_moves(eng)
+    assert eng.recall(LIVE, "ann", 10, as_of=T0 - timedelta(days=1)) == []  # nothing was known yet
+    early = texts(eng.recall(LIVE, "ann", 10, as_of=T0 + timedelta(days=1)))
+    assert set(early) == {"User lives in Lisbon.", "User is vegetarian.", "User has two cats."}
+    middle = texts(eng.recall(DIET, "ann", 10, as_of=(T0 + timedelta(days=45)).isoformat()))
+    assert set(middle) == {"User moved to Porto.", "User is vegetarian.", "User has two cats."}
+    late = texts(eng.recall(DIET, "ann", 10, as_of=T0 + timedelta(days=90)))
+    assert set(late) == {"User moved to Porto.", "User eats fish again since January.", "User has two cats."}
+    naive = texts(eng.recall(LIVE, "ann", 10, as_of=(T0 + timedelta(days=1)).replace(tzinfo=None)))
+    assert naive == early  # a naive datetime is UTC
+    report = eng.explain(LIVE, "ann", 10, as_of=T0 - timedelta(days=1))
+    assert report.candidates == [] and "valid then" in report.note
+    report = eng.explain(LIVE, "ann", 10, as_of=T0 + timedelta(days=1))
+    assert {c.content for c in report.candidates} == set(early)
+
+
+def test_as_of_sees_expired_facts_while_they_were_current(eng: RecallEngine) -> None:
+    now = datetime.now(timezone.utc)
+    eng.add("ann", "User is in Rome this week.", created_at=now - timedelta(days=10), expires_at=now - timedelta(days=3))
+    assert eng.recall("Rome", "ann", 5) == []
+    assert texts(eng.recall("Rome", "ann", 5, as_of=now - timedelta(days=5))) == ["User is in Rome this week."]
+
+
+def test_async_twins_take_as_of_history_and_restore(eng: RecallEngine) -> None:
+    ids = _seed_moves(eng)
+
+    async def run() -> tuple[Any, ...]:
+        early = await eng.arecall(LIVE, "ann", 10, as_of=T0 + timedelta(days=1))
+        report = await eng.aexplain(LIVE, "ann", 10, as_of=T0 + timedelta(days=1))
+        chain = await eng.ahistory("ann", ids["porto"])
+        restored = await eng.arestore("ann", ids["lisbon"])
+        return early, report, chain, restored, await eng.acount("ann")
+
+    early, report, chain, restored, n = asyncio.run(run())
+    assert "User lives in Lisbon." in texts(early) and len(report.candidates) == 3
+    assert texts(chain) == ["User lives in Lisbon.", "User moved to Porto."]
+    assert restored.valid_to is None and n == 4
+
+
+# -- the cache answers as a fresh engine does ---------------------------------------------------------------------
+
+
+def test_a_warm_cache_answers_as_a_fresh_engine_after_supersedes_updates_and_restores(eng: RecallEngine) -> None:
+    eng.recall(LIVE, "ann")  # the copy exists before the writes: they update it in place
+    ids = _seed_moves(eng)
+    eng.update("ann", ids["cats"], text="User has three cats.")
+    eng.restore("ann", ids["veg"])
+    fresh = RecallEngine(store=eng.store, embedder=HashEmbedder(), config=OPEN)
+    assert _answers(eng) == _answers(fresh)
+
+
+# -- isolation and lookalike ids ----------------------------------------------------------------------------------
+
+
+def test_two_users_and_lookalike_ids_never_share_history(eng: RecallEngine) -> None:
+    eng.add("ann", ["User lives in Lisbon."], ids=["home"], created_at=T0)
+    eng.add("bob", ["User lives in Lisbon."], ids=["home"], created_at=T0)
+    eng.add("ann", ["User keeps a diary."], ids=["home@v1"], created_at=T0)  # a user's own id that looks like a version
+    eng.update("ann", "home", text="User lives in Porto.")
+    (version,) = [f for f in eng.list("ann", include_invalid=True) if f.valid_to is not None]
+    assert version.id == "home@v2" and version.content == "User lives in Lisbon."  # home@v1 is not overwritten
+    assert eng.get("ann", "home@v1")[0].content == "User keeps a diary." and eng.get("ann", "home@v1")[0].valid_to is None
+    assert texts(eng.history("ann", "home")) == ["User lives in Lisbon.", "User lives in Porto."]
+    assert texts(eng.history("ann", "home@v1")) == ["User keeps a diary."]
+    assert eng.get("bob", "home")[0].content == "User lives in Lisbon." and eng.count("bob", include_invalid=True) == 1
+    with pytest.raises(KeyError, match="home@v2"):
+        eng.restore("bob", "home@v2")  # ann's version is not bob's
+    eng.add("bob", "User moved to Faro.", supersedes=["home"])
+    assert texts(eng.recall(LIVE, "ann", 10)) == ["User lives in Porto.", "User keeps a diary."] or \
+        set(texts(eng.recall(LIVE, "ann", 10))) == {"User lives in Porto.", "User keeps a diary."}
+    eng.delete("ann", ["home"])  # erases ann's home and its version, not her lookalike id nor bob's facts
+    assert eng.get("ann", ["home", "home@v2"]) == [] and eng.get("ann", "home@v1") != []
+    assert eng.count("bob", include_invalid=True) == 2
+
+
+# -- bad input ----------------------------------------------------------------------------------------------------
+
+
+def test_bad_input_raises_a_clear_error_naming_the_argument(eng: RecallEngine) -> None:
+    ids = _seed_moves(eng)
+    with pytest.raises(TypeError, match="as_of"):
+        eng.recall(LIVE, "ann", as_of=1700000000)
+    with pytest.raises(ValueError, match="as_of"):
+        eng.recall(LIVE, "ann", as_of="last tuesday")
+    with pytest.raises(TypeError, match="as_of"):
+        eng.explain(LIVE, "ann", as_of=True)
+    with pytest.raises(TypeError, match="include_invalid"):
+        eng.list("ann", include_invalid="yes")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="include_invalid"):
+        eng.count("ann", include_invalid=1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="id"):
+        eng.history("ann", [ids["porto"]])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="id"):
+        eng.restore("ann", None)  # type: ignore[arg-type]
+    with pytest.raises(KeyError, match="nope"):
+        eng.history("ann", "nope")
+    with pytest.raises(KeyError, match="nope"):
+        eng.restore("ann", "nope")
+    with pytest.raises(ValueError, match="is valid"):
+        eng.restore("ann", ids["porto"])
+    with pytest.raises(ValueError, match="valid_to"):
+        eng.import_("bob", [{"text": "User is here.", "valid_to": "someday"}])
+    with pytest.raises(ValueError, match="supersedes"):
+        eng.import_("bob", [{"text": "User is here.", "supersedes": "x"}])
+    assert eng.count("bob", include_invalid=True) == 0
+
+
+# -- a real Chroma store: embedded, restarted from a snapshot, and a server ---------------------------------------
+
+
+def test_history_and_as_of_survive_a_restart_from_a_snapshot(tmp_path: Path) -> None:
+    path = tmp_path / "mem"
+    store = ChromaStore(path=path)
+    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN)
+    ids = _seed_moves(engine)
+    engine.update("ann", ids["cats"], text="User has three cats.")
+    expected = _answers(engine)
+    snapshot_files_for(store).flush()  # type: ignore[union-attr]
+    store.close()
+
+    store = ChromaStore(path=path)
+    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN)
+    assert _answers(engine) == expected
+    assert snapshot_files_for(store).loaded == 1  # type: ignore[union-attr]  # the copy came from the file
+    engine.restore("ann", ids["lisbon"])
+    assert "User lives in Lisbon." in texts(engine.recall(LIVE, "ann", 10))
+    store.close()
+
+    store = ChromaStore(path=path, snapshots=False)  # and from the rows themselves
+    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN)
+    assert "User lives in Lisbon." in texts(engine.recall(LIVE, "ann", 10))
+    assert texts(engine.history("ann", ids["porto"])) == ["User moved to Porto."]
+    store.close()
+
+
+def test_an_old_snapshot_schema_is_rebuilt_not_read(tmp_path: Path) -> None:
+    from memori_core.cache import snapshot_format
+
+    path = tmp_path / "mem"
+    store = ChromaStore(path=path)
+    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN)
+    _seed_moves(engine)
+    expected = _answers(engine)
+    files = snapshot_files_for(store)
+    assert files is not None
+    files.flush()
+    snap = files.path("ann")
+    store.close()
+    data = bytearray(snap.read_bytes())
+    assert data[:8] == snapshot_format.MAGIC
+    data[:8] = b"MRSNAP\x00\x03"  # what the previous version wrote: no validity column
+    snap.write_bytes(bytes(data))
+    store = ChromaStore(path=path)
+    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN)
+    assert _answers(engine) == expected
+    assert snapshot_files_for(store).loaded == 0  # type: ignore[union-attr]
+    store.close()
+
+
+@pytest.mark.server
+def test_history_as_of_and_restore_through_a_chroma_server(tmp_path: Path) -> None:
+    with running_chroma_server(tmp_path) as (host, port, _):
+        writer = RecallEngine(store=ChromaStore.http(host=host, port=port), embedder=HashEmbedder(), config=OPEN)
+        reader = RecallEngine(store=ChromaStore.http(host=host, port=port), embedder=HashEmbedder(), config=OPEN)
+        reader.recall(LIVE, "ann")  # a copy that the other process's writes must refresh
+        ids = _seed_moves(writer)
+        assert _answers(reader) == _answers(writer)
+        assert "User lives in Lisbon." not in texts(reader.recall(LIVE, "ann", 10))
+        assert "User lives in Lisbon." in texts(reader.recall(LIVE, "ann", 10, as_of=T0 + timedelta(days=1)))
+        writer.restore("ann", ids["lisbon"])
+        assert "User lives in Lisbon." in texts(reader.recall(LIVE, "ann", 10))
+        assert reader.get("ann", ids["porto"])[0].supersedes == ()
+        assert _answers(reader) == _answers(RecallEngine(store=ChromaStore.http(host=host, port=port),
+                                                         embedder=HashEmbedder(), config=OPEN))
+
+
+# -- the memori command ---------------------------------------------------------------------------------------------
+
+
+def test_memori_history_list_all_and_count_all(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from memori_core.cli import main
+
+    path = tmp_path / "mem"
+    store = ChromaStore(path=path)
+    ids = _seed_moves(RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN))
+    store.close()
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = main([*argv, "--path", str(path)])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    code, out, _ = run("history", "ann", ids["porto"])
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 2
+    assert lines[0].startswith(ids["lisbon"]) and "User lives in Lisbon." in lines[0]
+    assert f"[superseded by {ids['porto']} at 2025-02-09T09:00:00Z]" in lines[0]
+    assert lines[1].startswith(ids["porto"]) and "superseded" not in lines[1]
+    code, out, _ = run("history", "ann", ids["porto"], "--json")
+    assert code == 0 and [r["text"] for r in json.loads(out)] == ["User lives in Lisbon.", "User moved to Porto."]
+    code, out, err = run("history", "ann", "nope")
+    assert code == 1 and out == "" and "no fact with id 'nope'" in err
+    code, out, _ = run("history", "bob", ids["porto"])  # another user's id space
+    assert code == 1
+    assert "User lives in Lisbon." not in run("list", "-e", "ann")[1]
+    assert "User lives in Lisbon." in run("list", "-e", "ann", "--all")[1]
+    assert run("count", "-e", "ann")[1].strip() == "3"
+    assert run("count", "-e", "ann", "--all")[1].strip() == "5"
