@@ -1,7 +1,7 @@
 """``memori mcp``: one entity's memory as an MCP server (the official ``mcp`` SDK), over stdio or streamable HTTP.
 
 Tools: ``recall`` (``explain=true``: every candidate's scores), ``add``, ``list``,
-``get``, ``update``, ``delete`` and ``forget``. Whose memory they use is the
+``get``, ``update``, ``history``, ``delete`` and ``forget``. Whose memory they use is the
 server's, never a tool argument: the entity given to :func:`build_server`
 (``memori mcp --entity NAME``), or, over HTTP, the value of a request header the
 operator names (``--entity-header X-Memori-Entity``: every request must carry
@@ -204,6 +204,15 @@ def build_server(
         deleted = await engine.adelete(who, wanted)
         return {"deleted": deleted, "unknown": [i for i in wanted if i not in set(deleted)]}
 
+    async def history(fact_id: str, ctx: Context = None) -> dict[str, Any]:
+        """The versions of one of the user's facts, oldest first (a superseded or updated fact keeps its old
+        versions, no longer valid: `valid_to`, `superseded_by`); the valid one is last."""
+        who, fid = whose(ctx), check_tool_id(fact_id)
+        try:
+            return {"versions": [to_record(f) for f in await engine.ahistory(who, fid)]}
+        except KeyError:
+            raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
+
     async def forget(ctx: Context = None) -> dict[str, Any]:
         """Delete every fact of the user (there is no undo)."""
         who = whose(ctx)
@@ -214,7 +223,7 @@ def build_server(
         return {"forgot": before}
 
     for fn, tool_name in ((recall, "recall"), (add, "add"), (list_, "list"), (get, "get"), (update, "update"),
-                          (delete, "delete"), (forget, "forget")):
+                          (history, "history"), (delete, "delete"), (forget, "forget")):
         fn.__annotations__["ctx"] = Context  # the SDK injects the request context by this annotation
         server.add_tool(fn, name=tool_name, description=fn.__doc__)
     return server

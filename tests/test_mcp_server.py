@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CALL_LIMIT = 20.0
 """Seconds any one client call may take."""
 HEADER = "X-Memori-Entity"
-TOOLS = {"recall", "add", "list", "get", "update", "delete", "forget"}
+TOOLS = {"recall", "add", "list", "get", "update", "history", "delete", "forget"}
 
 
 @pytest.fixture
@@ -118,6 +118,10 @@ async def test_http_add_recall_explain_list_get_update_delete_forget(http_server
         assert [f["text"] for f in got["facts"]] == ["User is allergic to peanuts."] and got["unknown"] == ["nope"]
         updated = await call(s, "update", fact_id=ids[1], text="User lives in Paris.")
         assert updated["fact"]["text"] == "User lives in Paris."
+        versions = (await call(s, "history", fact_id=ids[1]))["versions"]
+        assert [v["text"] for v in versions] == ["User lives in Lyon.", "User lives in Paris."]
+        with pytest.raises(ToolFailed, match="no fact with id 'nope'"):
+            await call(s, "history", fact_id="nope")
         deleted = await call(s, "delete", ids=[ids[1], "nope"])
         assert deleted == {"deleted": [ids[1]], "unknown": ["nope"]}
         assert (await call(s, "forget")) == {"forgot": 1}

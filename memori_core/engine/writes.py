@@ -23,7 +23,7 @@ from ..embedders import Embedder, embed_in_batches
 from ..facts import StoredFact
 from ..ranking.core import CORE_KEY
 from ..records import from_record
-from ..store.base import FactStore, PartialDeleteError, PartialWriteError
+from ..store.base import FactStore, PartialWriteError
 from ..text import normalize_fact_text
 from ..validate import (
     check_core,
