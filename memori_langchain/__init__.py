@@ -5,6 +5,7 @@
 >>> chain = prompt | MemoriContextInjector(engine=engine, entity_id="user-1") | model
 >>> agent = create_agent(model, tools, middleware=[MemoriMiddleware(engine=engine, entity_id="user-1")])
 >>> capture = MemoriMiddleware(engine=engine, capture=True, extractor=LLMFactExtractor(small_model))
+>>> agent = create_agent(model, tools, store=MemoriStore(engine, namespace=("memories", "{user_id}")))
 """
 
 from memori_core import ChromaStore, RecallEngine
@@ -17,6 +18,7 @@ from .injector import MemoriContextInjector
 from .judge import chat_model_judge
 from .middleware import MemoriMiddleware
 from .retriever import MemoriRetriever, fact_to_document
+from .store import MemoriStore
 
 __all__ = [
     "ChromaStore",
@@ -26,6 +28,7 @@ __all__ = [
     "MemoriMiddleware",
     "MemoriRetriever",
     "MemoriState",
+    "MemoriStore",
     "RecallEngine",
     "RuleBasedFactExtractor",
     "chat_model_judge",
