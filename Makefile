@@ -48,7 +48,7 @@ test-fast: install-dev
 	$(PYTEST) $(FAST)
 
 # The benchmarks (benchmarks/README.md). No torch: the core, the offline MiniLM (bench_embed.py; its
-# sentence-transformers rows are skipped without torch) and the bench extra, then,
+# sentence-transformers rows are skipped without torch), the LangGraph adapters (bench_store.py) and the bench extra, then,
 # without their dependencies, upstream Memori and llama-index-retrievers-bm25 (its PyStemmer<3 pin would
 # downgrade the PyStemmer the core runs on; its code works with PyStemmer 3). The full peers run (100k facts) is long:
 #   make bench BENCH_PEERS_ARGS=--quick        (1k and 10k facts only)
@@ -56,12 +56,13 @@ BENCH_NO_DEPS ?= llama-index-retrievers-bm25==0.8.0
 BENCH_RECALL_ARGS ?=
 BENCH_PEERS_ARGS ?=
 bench: $(BIN)/python
-	$(BIN)/pip install -q -e ".[bench,local]"
+	$(BIN)/pip install -q -e ".[bench,local,langchain]"
 	$(BIN)/pip install -q --no-deps "$(MEMORI_UPSTREAM)" $(BENCH_NO_DEPS)
 	$(BIN)/python benchmarks/bench_recall.py $(BENCH_RECALL_ARGS)
 	$(BIN)/python benchmarks/bench_writes.py
 	$(BIN)/python benchmarks/bench_embed.py
 	$(BIN)/python benchmarks/bench_peers.py $(BENCH_PEERS_ARGS)
+	$(BIN)/python benchmarks/bench_store.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -6,6 +6,7 @@
 >>> agent = create_agent(model, tools, middleware=[MemoriMiddleware(engine=engine, entity_id="user-1")])
 >>> agent = create_agent(model, tools=memory_tools(engine))  # the agent remembers, recalls, forgets itself
 >>> capture = MemoriMiddleware(engine=engine, capture=True, extractor=LLMFactExtractor(small_model))
+>>> agent = create_agent(model, tools, store=MemoriStore(engine, namespace=("memories", "{user_id}")))
 """
 
 from memori_core import ChromaStore, RecallEngine
@@ -18,6 +19,7 @@ from .injector import MemoriContextInjector
 from .judge import chat_model_judge
 from .middleware import MemoriMiddleware
 from .retriever import MemoriRetriever, fact_to_document
+from .store import MemoriStore
 from .tools import memory_tools
 
 __all__ = [
@@ -28,6 +30,7 @@ __all__ = [
     "MemoriMiddleware",
     "MemoriRetriever",
     "MemoriState",
+    "MemoriStore",
     "RecallEngine",
     "RuleBasedFactExtractor",
     "chat_model_judge",

@@ -199,7 +199,8 @@ def test_list_puts_a_multiline_fact_on_one_line_and_marks_expired_facts(tmp_path
     [
         ('{"topic": ', "argument --where: not valid JSON"),
         ('["topic"]', "argument --where: expected a JSON object"),
-        ('{"topic": {"$gt": 3}}', "only equality or {'$in': [...]} is supported"),
+        ('{"topic": {"$regex": "f.*"}}', "unknown operator '$regex'"),
+        ('{"rating": {"$gt": 3, "$lt": "z"}}', "both a number and a str"),
         ('{"$or": []}', "operator '$or' is not supported"),
     ],
 )

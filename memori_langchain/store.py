@@ -1,0 +1,765 @@
+"""``MemoriStore``: LangGraph's long-term memory store (``BaseStore``) over a :class:`~memori_core.RecallEngine`.
+
+>>> store = MemoriStore(engine, namespace=("memories", "{user_id}"))
+>>> store.put(("memories", "alice"), "diet", {"content": "Alice is vegetarian."})
+>>> store.search(("memories", "alice"), query="what should I cook tonight?")
+>>> agent = create_agent(model, tools, store=store)        # runtime.store in tools and middleware
+
+What goes where:
+
+- **Namespaces are users.** The store is given one namespace template: literal labels and
+  ``{placeholders}`` (``("memories", "{user_id}")``, LangMem's spelling). A namespace of that shape is one
+  entity of the engine, named by the placeholders' values (one placeholder: its value, so
+  ``("memories", "alice")`` is the entity ``"alice"`` that the retriever, the middleware and
+  ``engine.recall`` read too). Any other shape is refused with ``InvalidNamespaceError``, and so is a search
+  or ``list_namespaces`` whose prefix does not name every placeholder: one call reads one user's memory,
+  never several users' merged.
+- **Items are facts.** ``put(namespace, key, value, index=..., ttl=...)`` stores one fact: its id is the
+  key, its text the indexed fields of the value (``index``, else the store's ``fields``; the whole value by
+  default), its expiry ``ttl`` minutes from now; the value itself travels in the fact's metadata under
+  :data:`ITEM_KEY`, so ``get`` returns a value equal to it (object keys sorted, as a JSON column keeps them)
+  and filters read every field of it. A second put of a key keeps ``created_at`` and moves ``updated_at``;
+  ``value=None`` deletes. Facts that were not written through the store (``engine.add``, capture) are
+  items too, with the value ``{"content": text}`` (plus ``"metadata"`` when they have some).
+- **Search is recall.** With a query, the engine ranks (dense + BM25, the relevance gate; ``gate=False``
+  returns the best ``limit`` whatever their relevance, as the engine with ``gate="off"`` would) and each
+  ``SearchItem``'s ``score`` is the fact's ``rank_score``; without one, the items are listed oldest first.
+  ``filter`` is LangGraph's (``{"kind": "note", "rating": {"$gte": 3}}``; ``$eq $ne $gt $gte $lt $lte``),
+  applied before ranking.
+
+``batch`` / ``abatch`` check every operation before running any (a bad one raises and nothing is written),
+then run them in order; ``abatch`` awaits the engine's async methods, running consecutive reads together.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy as _copy
+import functools
+import json
+import math
+import re
+import string
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    InvalidNamespaceError,
+    Item,
+    ListNamespacesOp,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+    TTLConfig,
+    get_text_at_path,
+    tokenize_path,
+)
+
+from memori_core.adapter_args import check_engine
+from memori_core.engine import RecallEngine
+from memori_core.filters import check_where
+from memori_core.validate import RESERVED_METADATA_KEYS, check_entity_id, check_text, parse_utc
+
+ITEM_KEY = "langgraph_item"
+"""The metadata key of a fact written by :class:`MemoriStore`: ``{"value": ..., "updated_at": ..., "ttl": ...}``."""
+
+DEFAULT_NAMESPACE: tuple[str, ...] = ("memories", "{user_id}")
+DEFAULT_MAX_VALUE_BYTES = 16384
+
+_PLACEHOLDER = re.compile(r"^\{([A-Za-z_][A-Za-z0-9_]*)\}$")
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+# -- the namespace template ------------------------------------------------------------------------------
+
+
+def _check_label(label: Any, namespace: Any) -> str:
+    """A namespace label as LangGraph allows it (a non-empty str without ``.`` or NUL)."""
+    if not isinstance(label, str):
+        raise InvalidNamespaceError(f"namespace {namespace!r}: labels must be str, got {type(label).__name__}")
+    if not label:
+        raise InvalidNamespaceError(f"namespace {namespace!r}: labels cannot be empty strings")
+    if "." in label or "\x00" in label:
+        raise InvalidNamespaceError(f"namespace {namespace!r}: label {label!r} contains a period or a NUL byte")
+    return label
+
+
+def _as_namespace(value: Any, what: str) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, (tuple, list)):
+        raise InvalidNamespaceError(f"{what} must be a tuple of str labels, got {type(value).__name__} {value!r}")
+    return tuple(_check_label(label, value) for label in value)
+
+
+@dataclass(frozen=True)
+class NamespaceTemplate:
+    """The shape of a :class:`MemoriStore`'s namespaces and how one names an entity.
+
+    ``labels`` are literals or ``"{name}"`` placeholders (at least one); ``entity`` is a ``str.format``
+    string over the placeholder names, using each once; by default the one placeholder's value, or the
+    values joined by ``.`` (which no label may contain, so two namespaces never name one entity). A custom
+    ``entity`` with several placeholders must put a ``.`` in the text between them, for the same reason.
+    """
+
+    labels: tuple[str, ...]
+    entity: str
+
+    @classmethod
+    def parse(cls, labels: Any, entity: str | None = None) -> NamespaceTemplate:
+        if isinstance(labels, str) or not isinstance(labels, (tuple, list)) or not labels:
+            raise ValueError(f"namespace must be a non-empty tuple of labels, e.g. {DEFAULT_NAMESPACE}, got {labels!r}")
+        labels = tuple(labels)
+        names: list[str] = []
+        for label in labels:
+            if not isinstance(label, str) or not label:
+                raise ValueError(f"namespace {labels!r}: every label must be a non-empty str")
+            m = _PLACEHOLDER.match(label)
+            if m:
+                names.append(m.group(1))
+            elif "{" in label or "}" in label:
+                raise ValueError(f"namespace {labels!r}: label {label!r} must be a literal or exactly one "
+                                 "'{name}' placeholder")
+            else:
+                _check_label(label, labels)
+        if not names:
+            raise ValueError(f"namespace {labels!r} has no '{{placeholder}}': every user would share one namespace; "
+                             f"name the user, e.g. {DEFAULT_NAMESPACE}")
+        if len(set(names)) != len(names):
+            raise ValueError(f"namespace {labels!r} repeats a placeholder")
+        if labels[0] == "langgraph":
+            raise ValueError('a namespace\'s root label cannot be "langgraph" (LangGraph reserves it)')
+        if entity is None:
+            entity = ".".join("{" + n + "}" for n in names)
+        cls._check_entity(entity, names)
+        return cls(labels, entity)
+
+    @staticmethod
+    def _check_entity(entity: Any, names: list[str]) -> None:
+        if not isinstance(entity, str):
+            raise TypeError(f"entity must be a format str over {names}, got {type(entity).__name__}")
+        try:
+            parts = list(string.Formatter().parse(entity))
+        except ValueError as exc:
+            raise ValueError(f"entity {entity!r} is not a format string: {exc}") from None
+        used = [p[1] for p in parts if p[1] is not None]
+        if any(p[2] or p[3] for p in parts if p[1] is not None):
+            raise ValueError(f"entity {entity!r}: use plain '{{name}}' fields, without format specs or conversions")
+        if sorted(used) != sorted(names):
+            raise ValueError(f"entity {entity!r} must use each of the namespace's placeholders {names} exactly once "
+                             "(else two namespaces would name one entity)")
+        for i, (text, field, _, _) in enumerate(parts):
+            if i > 0 and field is not None and parts[i - 1][1] is not None and "." not in text:
+                raise ValueError(f"entity {entity!r}: put a '.' between two placeholders (no label contains one), "
+                                 "so that two namespaces never name one entity")
+
+    @functools.cached_property
+    def slots(self) -> dict[int, str]:
+        """Position -> placeholder name."""
+        return {i: m.group(1) for i, label in enumerate(self.labels) if (m := _PLACEHOLDER.match(label))}
+
+    def entity_of(self, values: Mapping[str, str], namespace: Any) -> str:
+        for name, value in values.items():
+            if value == "*":
+                raise InvalidNamespaceError(f"namespace {namespace!r}: '*' is a wildcard, not a {name}")
+        try:
+            return check_entity_id(self.entity.format(**values))
+        except (TypeError, ValueError) as exc:
+            raise InvalidNamespaceError(f"namespace {namespace!r} names no entity: {exc}") from None
+
+    def resolve(self, namespace: Any) -> tuple[str, tuple[str, ...]]:
+        """The entity a namespace of this shape names (and the namespace as a tuple); else ``InvalidNamespaceError``."""
+        ns = _as_namespace(namespace, "namespace")
+        if len(ns) != len(self.labels) or any(
+                ns[i] != label for i, label in enumerate(self.labels) if i not in self.slots):
+            raise InvalidNamespaceError(f"namespace {ns!r} is not of this store's shape {self.labels!r}")
+        return self.entity_of({name: ns[i] for i, name in self.slots.items()}, ns), ns
+
+    def resolve_prefix(self, prefix: Any) -> tuple[str, tuple[str, ...]]:
+        """The one entity (and its namespace) whose items a search over ``prefix`` reads."""
+        p = _as_namespace(prefix, "namespace_prefix")
+        if len(p) > len(self.labels) or any(
+                p[i] != label for i, label in enumerate(self.labels[: len(p)]) if i not in self.slots):
+            raise InvalidNamespaceError(f"no namespace of this store's shape {self.labels!r} starts with {p!r}")
+        open_slots = [self.labels[i] for i in self.slots if i >= len(p)]
+        if open_slots:
+            raise InvalidNamespaceError(
+                f"a search over {p!r} would span several users' memories ({', '.join(open_slots)} not given); "
+                f"search one user's namespace, e.g. {self.labels!r} with the placeholders filled in")
+        return self.resolve(p + self.labels[len(p):])
+
+
+# -- values and facts --------------------------------------------------------------------------------------
+
+
+def _whole_text(value: Mapping[str, Any]) -> str:
+    """The text of a whole value: its one str field alone (``{"content": "..."}``), else its JSON."""
+    if len(value) == 1:
+        (only,) = value.values()
+        if isinstance(only, str) and only.strip():
+            return only
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _copy_json(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_json(v) for v in value]
+    return value
+
+
+def _time(value: str | None) -> datetime:
+    """A stored time (the engine writes UTC ISO 8601 with its offset) as an aware datetime."""
+    if not value:
+        return _EPOCH
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:  # another spelling ("Z" before Python 3.11): the engine's own parser
+        return parse_utc(value)
+    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=timezone.utc)
+
+
+def _expired(expires_at: str | None, now: datetime) -> bool:
+    return bool(expires_at) and _time(expires_at) <= now
+
+
+def _item_parts(content: str, created_at: str | None, metadata: Mapping[str, Any],
+                updated_at: str | None) -> tuple[dict[str, Any], datetime, datetime, float | None]:
+    """A fact's (value, created, updated, ttl in minutes) as a store item."""
+    layout = metadata.get(ITEM_KEY)
+    created = _time(created_at)
+    if isinstance(layout, dict) and isinstance(layout.get("value"), dict):
+        ttl = layout.get("ttl")
+        return (_copy_json(layout["value"]), created, _time(layout.get("updated_at") or created_at),
+                ttl if isinstance(ttl, (int, float)) and not isinstance(ttl, bool) else None)
+    value: dict[str, Any] = {"content": content}
+    own = {k: v for k, v in metadata.items() if k not in RESERVED_METADATA_KEYS}
+    if own:
+        value["metadata"] = _copy_json(own)
+    return value, created, _time(updated_at or created_at), None
+
+
+def item_text(value: dict[str, Any], fields: Sequence[str] | None) -> str:
+    """The text of the fact that holds ``value``: the texts at ``fields`` (LangGraph's paths; ``None``: the whole
+    value, ``"$"``) joined by newlines, or the whole value when they hold none. The whole value is its one str
+    field when it has just one (``{"content": "..."}``), else its JSON (``sort_keys``, as LangGraph embeds it)."""
+    texts: list[str] = []
+    for path in fields or ("$",):
+        if path == "$":
+            texts.append(_whole_text(value))
+        else:
+            texts.extend(get_text_at_path(value, tokenize_path(path)))
+    text = "\n".join(t.strip() for t in texts if t and t.strip())
+    return text or _whole_text(value)
+
+
+def item_metadata(value: dict[str, Any], updated_at: datetime, ttl: float | None = None) -> dict[str, Any]:
+    """The metadata of the fact that holds ``value`` (written at ``updated_at``, with a TTL in minutes)."""
+    layout: dict[str, Any] = {"value": value, "updated_at": updated_at.isoformat()}
+    if ttl is not None:
+        layout["ttl"] = ttl
+    return {ITEM_KEY: layout}
+
+
+# -- planned operations (checked before anything runs) -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Get:
+    entity: str
+    namespace: tuple[str, ...]
+    key: str
+    refresh: bool
+
+
+@dataclass(frozen=True)
+class _Put:
+    entity: str
+    key: str
+    text: str
+    metadata: dict[str, Any]
+    now: str
+    expires_at: str | None
+
+
+@dataclass(frozen=True)
+class _Delete:
+    entity: str
+    key: str
+
+
+@dataclass(frozen=True)
+class _Search:
+    entity: str
+    namespace: tuple[str, ...]
+    query: str | None
+    where: dict[str, Any] | None
+    limit: int
+    offset: int
+    refresh: bool
+
+
+@dataclass(frozen=True)
+class _ListNamespaces:
+    entity: str | None  # None: no namespace can match
+    namespace: tuple[str, ...]
+    max_depth: int | None
+    limit: int
+    offset: int
+
+
+_Plan = _Get | _Put | _Delete | _Search | _ListNamespaces
+
+
+def _check_count(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{name} must be an int >= 0, got {value!r}")
+    return value
+
+
+def _check_key(key: Any) -> str:
+    if not isinstance(key, str) or not key.strip():
+        raise ValueError(f"key must be a non-blank str, got {key!r}")
+    return check_text(key, "key")
+
+
+class MemoriStore(BaseStore):
+    """LangGraph's ``BaseStore`` over a :class:`~memori_core.RecallEngine`: one namespace per user, one
+    fact per item, search ranked by the engine (module docstring: :mod:`memori_langchain.store`).
+
+    - ``namespace``: the template, literal labels and ``{placeholders}`` (default ``("memories", "{user_id}")``);
+      ``entity``: how the placeholders' values name the engine's entity (:class:`NamespaceTemplate`).
+    - ``fields``: the value's fields that make a fact's text, as LangGraph's ``IndexConfig.fields`` paths
+      (``["content"]``, ``["memory.text", "tags[*]"]``; several texts are joined by newlines); default
+      ``None``, the whole value (``"$"``): its one str field when it has just one, else its JSON. ``put(...,
+      index=[...])`` overrides them per item; ``index=False``, or fields the value lacks, give the whole value.
+    - ``gate``: ``True`` (default) ranks as ``engine.recall`` does, relevance gate (or judge) and all, so a
+      search may return fewer than ``limit`` items, or none; ``False`` returns the ``limit`` best whatever
+      their relevance, as the same engine with ``RecallConfig(gate="off")`` (no judge is asked).
+    - ``ttl``: LangGraph's ``TTLConfig``: ``default_ttl`` (minutes) for puts without ``ttl=``, and
+      ``refresh_on_read`` (default ``True``: a get or search that returns an item with a TTL starts its
+      TTL again). Expired items are never returned; like every expired fact, they stay stored until deleted.
+    - ``max_value_bytes``: the largest value (as JSON) a put accepts; a larger one raises ``ValueError``
+      and nothing is written.
+    """
+
+    supports_ttl = True
+    __slots__ = ("engine", "template", "fields", "gate", "ttl_config", "max_value_bytes", "_ungated")
+
+    def __init__(
+        self,
+        engine: RecallEngine,
+        *,
+        namespace: Sequence[str] = DEFAULT_NAMESPACE,
+        entity: str | None = None,
+        fields: Sequence[str] | None = None,
+        gate: bool = True,
+        ttl: TTLConfig | None = None,
+        max_value_bytes: int = DEFAULT_MAX_VALUE_BYTES,
+    ) -> None:
+        self.engine = check_engine(engine, "MemoriStore")
+        self.template = NamespaceTemplate.parse(namespace, entity)
+        self.fields = self._check_fields(fields, "fields")
+        if not isinstance(gate, bool):
+            raise TypeError(f"MemoriStore: gate must be a bool, got {type(gate).__name__}")
+        self.gate = gate
+        self.ttl_config = self._check_ttl_config(ttl)
+        if isinstance(max_value_bytes, bool) or not isinstance(max_value_bytes, int) or max_value_bytes < 1:
+            raise ValueError(f"MemoriStore: max_value_bytes must be an int >= 1, got {max_value_bytes!r}")
+        self.max_value_bytes = max_value_bytes
+        self._ungated: tuple[Any, RecallEngine] | None = None  # (the config it was made from, the twin)
+
+    def __repr__(self) -> str:
+        return f"MemoriStore(namespace={self.template.labels!r}, entity={self.template.entity!r}, gate={self.gate})"
+
+    @staticmethod
+    def _check_fields(fields: Any, name: str) -> tuple[str, ...] | None:
+        if fields is None:
+            return None
+        if isinstance(fields, str) or not isinstance(fields, Sequence):
+            raise TypeError(f"{name} must be a list of field paths (e.g. ['content']), got {type(fields).__name__}")
+        out = []
+        for path in fields:
+            if not isinstance(path, str) or not path:
+                raise TypeError(f"{name} must be a list of non-empty str paths, got {path!r}")
+            out.append(path)
+        return tuple(out) or None
+
+    @staticmethod
+    def _check_ttl_config(ttl: Any) -> TTLConfig | None:
+        if ttl is None:
+            return None
+        if not isinstance(ttl, Mapping):
+            raise TypeError(f"MemoriStore: ttl must be a TTLConfig dict, got {type(ttl).__name__}")
+        unknown = set(ttl) - {"default_ttl", "refresh_on_read", "omit_expired", "sweep_interval_minutes"}
+        if unknown:
+            raise ValueError(f"MemoriStore: unknown TTLConfig keys {sorted(unknown)}")
+        if ttl.get("sweep_interval_minutes"):
+            raise ValueError("MemoriStore does not sweep: expired items are never returned, and stay stored until "
+                             "deleted (as every expired fact of the engine); leave sweep_interval_minutes out")
+        if ttl.get("omit_expired") is False:
+            raise ValueError("MemoriStore always omits expired items (omit_expired cannot be False)")
+        if ttl.get("default_ttl") is not None:
+            MemoriStore._check_ttl(ttl["default_ttl"])
+        return TTLConfig(**ttl)  # type: ignore[typeddict-item]
+
+    @staticmethod
+    def _check_ttl(ttl: Any) -> float | None:
+        if ttl is None:
+            return None
+        if isinstance(ttl, bool) or not isinstance(ttl, (int, float)) or not math.isfinite(ttl) or ttl <= 0:
+            raise ValueError(f"ttl must be a positive number of minutes or None, got {ttl!r}")
+        return ttl
+
+    # -- public helpers ---------------------------------------------------------------------------------
+
+    def entity_id(self, namespace: Sequence[str]) -> str:
+        """The engine entity a namespace names (``("memories", "alice")`` -> ``"alice"``)."""
+        return self.template.resolve(tuple(namespace))[0]
+
+    def namespace_for(self, **values: str) -> tuple[str, ...]:
+        """The namespace of the placeholders' values (``namespace_for(user_id="alice")``)."""
+        slots = self.template.slots
+        if set(values) != set(slots.values()):
+            raise TypeError(f"namespace_for takes exactly the placeholders {sorted(slots.values())}")
+        ns = tuple(values[slots[i]] if i in slots else label for i, label in enumerate(self.template.labels))
+        return self.template.resolve(ns)[1]
+
+    # -- planning: every check, no I/O ------------------------------------------------------------------
+
+    def _plan(self, op: Op) -> _Plan:
+        if isinstance(op, GetOp):
+            entity, ns = self.template.resolve(op.namespace)
+            return _Get(entity, ns, _check_key(op.key), bool(op.refresh_ttl))
+        if isinstance(op, PutOp):
+            return self._plan_put(op)
+        if isinstance(op, SearchOp):
+            entity, ns = self.template.resolve_prefix(op.namespace_prefix)
+            where = self._where(op.filter)
+            query = op.query
+            if query is not None and not isinstance(query, str):
+                raise TypeError(f"query must be a str or None, got {type(query).__name__}")
+            return _Search(entity, ns, query if query and query.strip() else None, where,
+                           _check_count(op.limit, "limit"), _check_count(op.offset, "offset"), bool(op.refresh_ttl))
+        if isinstance(op, ListNamespacesOp):
+            return self._plan_list(op)
+        raise TypeError(f"MemoriStore: unknown operation {type(op).__name__}")
+
+    @staticmethod
+    def _where(filter: Any) -> dict[str, Any] | None:
+        """LangGraph's ``filter`` (over an item's value) as the engine's ``where`` (over the fact's metadata)."""
+        if filter is None or filter == {}:
+            return None
+        if not isinstance(filter, dict):
+            raise TypeError(f"filter must be a dict of field -> value or operators, got {type(filter).__name__}")
+        checked = check_where({k: _lists_as_eq(v) for k, v in filter.items()}, "filter")
+        return {ITEM_KEY: {"value": checked}} if checked else None
+
+    def _plan_put(self, op: PutOp) -> _Put | _Delete:
+        entity, ns = self.template.resolve(op.namespace)
+        if ns[0] == "langgraph":
+            raise InvalidNamespaceError(f'namespace {ns!r}: the root label cannot be "langgraph" (LangGraph '
+                                        'reserves it)')
+        key = _check_key(op.key)
+        if op.value is None:
+            return _Delete(entity, key)
+        if not isinstance(op.value, Mapping):
+            raise TypeError(f"value must be a dict (or None to delete), got {type(op.value).__name__}")
+        value = dict(op.value)
+        bad = [k for k in value if not isinstance(k, str)]
+        if bad:
+            raise TypeError(f"value keys must be str, got {bad[0]!r}")
+        try:
+            encoded = json.dumps(value, allow_nan=False, ensure_ascii=False)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"value of {key!r} is not JSON (str keys; str, number, bool, None, list, dict values; "
+                            f"finite numbers): {exc}") from None
+        size = len(check_text(encoded, f"value of {key!r}").encode("utf-8"))
+        if size > self.max_value_bytes:
+            raise ValueError(f"value of {key!r} is {size} bytes as JSON; this MemoriStore keeps values up to "
+                             f"{self.max_value_bytes} bytes (MemoriStore(max_value_bytes=...)); a memory is "
+                             "best kept short: the embedder reads only its first few hundred words")
+        value = json.loads(encoded)  # a private copy, as it will be read back
+        index = op.index
+        if index is False:
+            fields: tuple[str, ...] | None = None
+        elif index is None:
+            fields = self.fields
+        else:
+            fields = self._check_fields(index, "index")
+        ttl = self._check_ttl(op.ttl)
+        now = datetime.now(timezone.utc)
+        expires = (now + timedelta(minutes=ttl)).isoformat() if ttl is not None else None
+        return _Put(entity, key, item_text(value, fields), item_metadata(value, now, ttl), now.isoformat(), expires)
+
+
+    def _plan_list(self, op: ListNamespacesOp) -> _ListNamespaces:
+        labels = self.template.labels
+        slots = self.template.slots
+        n = len(labels)
+        want: dict[int, str] = {}
+        possible = True
+        for cond in op.match_conditions or ():
+            path = _as_namespace_pattern(cond.path)
+            if len(path) > n:
+                possible = False
+                continue
+            if cond.match_type not in ("prefix", "suffix"):
+                raise ValueError(f"unknown match_type {cond.match_type!r}; use 'prefix' or 'suffix'")
+            start = 0 if cond.match_type == "prefix" else n - len(path)
+            for j, label in enumerate(path):
+                if label == "*":
+                    continue
+                i = start + j
+                if (i not in slots and label != labels[i]) or want.get(i, label) != label:
+                    possible = False
+                want[i] = label
+        max_depth = op.max_depth
+        if max_depth is not None:
+            max_depth = _check_count(max_depth, "max_depth")
+        limit, offset = _check_count(op.limit, "limit"), _check_count(op.offset, "offset")
+        if not possible:
+            return _ListNamespaces(None, (), max_depth, limit, offset)
+        open_slots = [labels[i] for i in slots if i not in want]
+        if open_slots:
+            raise InvalidNamespaceError(
+                f"listing namespaces across users is not supported ({', '.join(open_slots)} not given): the store "
+                f"reads one user's memory per call; pass a prefix or suffix that names the user")
+        entity, ns = self.template.resolve(tuple(want.get(i, label) for i, label in enumerate(labels)))
+        return _ListNamespaces(entity, ns, max_depth, limit, offset)
+
+    # -- running (sync) ---------------------------------------------------------------------------------
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        """Run ``ops`` in order (each sees the writes of those before it), after checking them all."""
+        plans = [self._plan(op) for op in ops]
+        return [self._run(plan) for plan in plans]
+
+    def _run(self, plan: _Plan) -> Result:
+        if isinstance(plan, _Get):
+            return self._get(plan)
+        if isinstance(plan, _Put):
+            self._put(plan)
+            return None
+        if isinstance(plan, _Delete):
+            self.engine.delete(plan.entity, [plan.key])
+            return None
+        if isinstance(plan, _Search):
+            return self._search(plan)
+        return self._list_namespaces(plan)
+
+    def _get(self, plan: _Get) -> Item | None:
+        facts = self.engine.get(plan.entity, [plan.key])
+        now = datetime.now(timezone.utc)
+        if not facts or _expired(facts[0].expires_at, now):
+            return None
+        f = facts[0]
+        value, created, updated, ttl = _item_parts(f.content, f.created_at, f.metadata, f.updated_at)
+        if plan.refresh and ttl is not None:
+            self._refresh(plan.entity, [(f.id, ttl)])
+        return Item(value=value, key=f.id, namespace=plan.namespace, created_at=created, updated_at=updated)
+
+    def _refresh(self, entity: str, items: list[tuple[str, float]]) -> None:
+        for key, ttl in items:
+            try:
+                self.engine.update(entity, key, expires_at=timedelta(minutes=ttl))
+            except KeyError:
+                pass  # deleted meanwhile
+
+    def _put(self, plan: _Put) -> None:
+        existing = self.engine.get(plan.entity, [plan.key])
+        if existing and not _expired(existing[0].expires_at, datetime.now(timezone.utc)):
+            text = None if existing[0].content == plan.text else plan.text
+            try:
+                self.engine.update(plan.entity, plan.key, text=text, metadata=plan.metadata,
+                                   expires_at=plan.expires_at)
+                return
+            except KeyError:
+                pass  # deleted meanwhile: store it anew
+        self.engine.add(plan.entity, [plan.text], ids=[plan.key], created_at=plan.now, metadata=plan.metadata,
+                        expires_at=plan.expires_at)
+
+    def _search(self, plan: _Search) -> list[SearchItem]:
+        if plan.limit == 0:
+            return []
+        if plan.query is None:
+            listing = _Listing(plan)
+            while not listing.take(self.engine.list(plan.entity, limit=listing.size, offset=listing.start,
+                                                    where=plan.where, newest_first=False)):
+                pass
+            items = listing.items, listing.ttls
+        else:
+            hits = self._ranker().recall(plan.query, plan.entity, plan.offset + plan.limit, where=plan.where)
+            items = self._ranked(plan, hits)
+        if plan.refresh:
+            self._refresh(plan.entity, [(key, ttl) for key, ttl in items[1] if ttl is not None])
+        return items[0]
+
+    @staticmethod
+    def _ranked(plan: _Search, hits: Sequence[Any]) -> tuple[list[SearchItem], list[tuple[str, float | None]]]:
+        """Recalled facts as search items, after ``offset`` (core facts recall appends may fill the page)."""
+        out: list[SearchItem] = []
+        ttls: list[tuple[str, float | None]] = []
+        for h in hits[plan.offset : plan.offset + plan.limit]:
+            md = h.metadata
+            value, created, updated, ttl = _item_parts(h.content, h.created_at, md, md.get("updated_at"))
+            out.append(SearchItem(plan.namespace, h.id, value, created, updated, score=float(h.rank_score)))
+            ttls.append((h.id, ttl))
+        return out, ttls
+
+    def _ranker(self) -> RecallEngine:
+        """The engine that ranks a search: the store's own, or with ``gate=False`` its ungated twin.
+
+        The twin is a shallow copy of the engine with ``gate="off"`` in its config: it shares the store, the
+        embedder, the caches and their locks (so it reads exactly the facts the engine holds, kept fresh by the
+        same writes) and answers as ``RecallEngine(config=replace(config, gate="off"))`` would. It is made
+        again when the engine's config is replaced, and after the embedder is loaded, so that both use one."""
+        engine = self.engine
+        if self.gate or engine.config.gate == "off":
+            return engine
+        twin = self._ungated
+        if twin is None or twin[0] is not engine.config:
+            base = engine.config
+            engine.embedder  # noqa: B018 - loaded (if it was not) before the copy, which then shares it
+            copy = _copy.copy(engine)
+            copy.config = replace(base, gate="off")
+            twin = self._ungated = (base, copy)
+        return twin[1]
+
+    def _list_namespaces(self, plan: _ListNamespaces) -> list[tuple[str, ...]]:
+        if plan.entity is None or plan.limit == 0 or not self.engine.list(plan.entity, limit=1):
+            return []
+        ns = plan.namespace[: plan.max_depth] if plan.max_depth is not None else plan.namespace
+        return [ns][plan.offset : plan.offset + plan.limit]
+
+    # -- running (async) --------------------------------------------------------------------------------
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        """Run ``ops`` in order over the engine's async methods; consecutive reads run together."""
+        plans = [self._plan(op) for op in ops]
+        results: list[Result] = [None] * len(plans)
+        i = 0
+        while i < len(plans):
+            if isinstance(plans[i], (_Put, _Delete)):
+                results[i] = await self._arun(plans[i])
+                i += 1
+                continue
+            j = i
+            while j < len(plans) and not isinstance(plans[j], (_Put, _Delete)):
+                j += 1
+            results[i:j] = await asyncio.gather(*(self._arun(p) for p in plans[i:j]))
+            i = j
+        return results
+
+    async def _arun(self, plan: _Plan) -> Result:
+        engine = self.engine
+        if isinstance(plan, _Get):
+            facts = await engine.aget(plan.entity, [plan.key])
+            now = datetime.now(timezone.utc)
+            if not facts or _expired(facts[0].expires_at, now):
+                return None
+            f = facts[0]
+            value, created, updated, ttl = _item_parts(f.content, f.created_at, f.metadata, f.updated_at)
+            if plan.refresh and ttl is not None:
+                await self._arefresh(plan.entity, [(f.id, ttl)])
+            return Item(value=value, key=f.id, namespace=plan.namespace, created_at=created, updated_at=updated)
+        if isinstance(plan, _Put):
+            existing = await engine.aget(plan.entity, [plan.key])
+            if existing and not _expired(existing[0].expires_at, datetime.now(timezone.utc)):
+                text = None if existing[0].content == plan.text else plan.text
+                try:
+                    await engine.aupdate(plan.entity, plan.key, text=text, metadata=plan.metadata,
+                                         expires_at=plan.expires_at)
+                    return None
+                except KeyError:
+                    pass
+            await engine.aadd(plan.entity, [plan.text], ids=[plan.key], created_at=plan.now, metadata=plan.metadata,
+                              expires_at=plan.expires_at)
+            return None
+        if isinstance(plan, _Delete):
+            await engine.adelete(plan.entity, [plan.key])
+            return None
+        if isinstance(plan, _Search):
+            return await self._asearch(plan)
+        if plan.entity is None:
+            return []
+        if plan.limit == 0 or not await engine.alist(plan.entity, limit=1):
+            return []
+        ns = plan.namespace[: plan.max_depth] if plan.max_depth is not None else plan.namespace
+        return [ns][plan.offset : plan.offset + plan.limit]
+
+    async def _arefresh(self, entity: str, items: list[tuple[str, float]]) -> None:
+        async def one(key: str, ttl: float) -> None:
+            try:
+                await self.engine.aupdate(entity, key, expires_at=timedelta(minutes=ttl))
+            except KeyError:
+                pass
+
+        await asyncio.gather(*(one(k, t) for k, t in items))
+
+    async def _asearch(self, plan: _Search) -> list[SearchItem]:
+        if plan.limit == 0:
+            return []
+        engine = self.engine
+        if plan.query is None:
+            listing = _Listing(plan)
+            while not listing.take(await engine.alist(plan.entity, limit=listing.size, offset=listing.start,
+                                                      where=plan.where, newest_first=False)):
+                pass
+            items = listing.items, listing.ttls
+        else:
+            hits = await self._ranker().arecall(plan.query, plan.entity, plan.offset + plan.limit, where=plan.where)
+            items = self._ranked(plan, hits)
+        if plan.refresh:
+            await self._arefresh(plan.entity, [(key, ttl) for key, ttl in items[1] if ttl is not None])
+        return items[0]
+
+
+class _Listing:
+    """The items of a search without a query, page by page: oldest first (LangGraph's order of insertion),
+    expired ones left out, ``offset`` skipped."""
+
+    def __init__(self, plan: _Search) -> None:
+        self.plan = plan
+        self.items: list[SearchItem] = []
+        self.ttls: list[tuple[str, float | None]] = []
+        self.now = datetime.now(timezone.utc)
+        self.skip = plan.offset
+        self.size = plan.offset + plan.limit  # the page engine.list builds facts for; more only past expired ones
+        self.start = 0
+
+    def take(self, page: Sequence[Any]) -> bool:
+        """Read one page (the next ``size`` facts from ``start``); ``True`` when the listing is complete."""
+        for f in page:
+            if _expired(f.expires_at, self.now):
+                continue
+            if self.skip:
+                self.skip -= 1
+                continue
+            value, created, updated, ttl = _item_parts(f.content, f.created_at, f.metadata, f.updated_at)
+            self.items.append(SearchItem(self.plan.namespace, f.id, value, created, updated))
+            self.ttls.append((f.id, ttl))
+            if len(self.items) == self.plan.limit:
+                return True
+        self.start += self.size
+        return len(page) < self.size
+
+
+def _lists_as_eq(value: Any) -> Any:
+    """LangGraph's bare list in a filter (an equal list) as the engine's ``{"$eq": [...]}``; keys unchanged."""
+    if isinstance(value, (list, tuple)):
+        return {"$eq": list(value)}
+    if isinstance(value, dict) and not any(isinstance(k, str) and k.startswith("$") for k in value):
+        return {k: _lists_as_eq(v) for k, v in value.items()}
+    return value
+
+
+def _as_namespace_pattern(path: Any) -> tuple[str, ...]:
+    if isinstance(path, str) or not isinstance(path, (tuple, list)):
+        raise InvalidNamespaceError(f"a namespace pattern must be a tuple of labels, got {path!r}")
+    return tuple(label if label == "*" else _check_label(label, path) for label in path)
