@@ -302,3 +302,15 @@ def test_cli_mistakes_are_usage_errors(tmp_path, capsys, argv, expected):
     err = capsys.readouterr().err
     assert "memori: error: " in err and expected in err
     assert not (tmp_path / "store").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.model
+def test_the_mcp_example_serves_alice_over_stdio_and_refuses_bob() -> None:
+    from test_llamaindex_examples import run_example
+
+    out = run_example("mcp_server.py")
+    assert "Which snacks should I avoid? -> ['User is allergic to peanuts.']" in out
+    assert f"What's the capital of Australia? -> {NOTHING_RELEVANT}" in out
+    assert "history: ['User lives in Lyon.', 'User lives in Paris.']" in out
+    assert "refused: add: unexpected argument(s) entity_id" in out
