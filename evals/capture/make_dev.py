@@ -15,7 +15,7 @@ conv("chg-01", "change", [U("I live in Lisbon.", F("User lives in Lisbon.")), A(
      [["User lives in Porto.", "User moved to Porto."]], ["User lives in Lisbon."])
 conv("chg-02", "change", [U("I'm vegetarian.", F("User is vegetarian.")), A("Noted."),
      U("I'm no longer vegetarian \u2014 I eat fish again since January.", F("User eats fish.", "User is vegetarian."))],
-     [["User eats fish.", "User eats fish again."]], ["User is vegetarian."])
+     [["User eats fish.", "User eats fish again.", "User is no longer vegetarian."]], ["User is vegetarian."])
 conv("chg-03", "change", [U("I work as a nurse at the city hospital.", F("User works as a nurse at the city hospital.")),
      A("That must be demanding."), U("I switched to a night shift.", F("User works night shifts."))],
      ["User works as a nurse at the city hospital.", ["User switched to a night shift.", "User works night shifts."]])
@@ -29,14 +29,14 @@ conv("chg-06", "change", [U("I drive a Toyota Corolla.", F("User drives a Toyota
      U("I sold my Corolla, I don't drive anymore.", F("User does not drive.", "User drives a Toyota Corolla."))],
      [["User doesn't drive anymore.", "User does not drive.", "User sold their Corolla."]], ["User drives a Toyota Corolla."])
 conv("chg-07", "change", [U("I play tennis every Sunday.", F("User plays tennis every Sunday.")), A("Great exercise."),
-     U("I don't play tennis anymore because of my knee.", F("User no longer plays tennis because of a knee problem.", "User plays tennis every Sunday."))],
+     U("I don't play tennis anymore because of my knee.", F("User no longer plays tennis.", "User plays tennis every Sunday."))],
      [["User doesn't play tennis anymore.", "User no longer plays tennis."]], ["User plays tennis every Sunday."])
 conv("chg-08", "change", [U("I live in Berlin with my two cats.", F("User lives in Berlin with two cats.")),
      U("I moved to Munich in June.", F("User lives in Munich.", "User lives in Berlin with two cats."))],
      [["User lives in Munich.", "User moved to Munich."]], ["User lives in Berlin with their two cats."])
 conv("chg-09", "change", [U("I'm vegan.", F("User is vegan.")), A("Got it."),
      U("Now I eat eggs and cheese again, I'm not vegan anymore.", F("User eats eggs and cheese.", "User is vegan."))],
-     [["User eats eggs and cheese again.", "User eats eggs and cheese."]], ["User is vegan."])
+     [["User eats eggs and cheese again.", "User eats eggs and cheese.", "User is not vegan anymore."]], ["User is vegan."])
 conv("chg-10", "change", [U("I teach math at a high school.", F("User teaches math at a high school.")),
      U("I switched to teaching physics this year.", F("User teaches physics.", "User teaches math at a high school."))],
      [["User switched to teaching physics.", "User teaches physics."]], ["User teaches math at a high school."])
@@ -107,7 +107,7 @@ conv("intro-04", "introduction", [U("Hello, my name is Lars.", F("User's name is
 conv("rep-01", "repeat", [U("I'm allergic to shellfish.", F("User is allergic to shellfish.")), A("Noted."),
      U("As I said, I'm allergic to shellfish.")], ["User is allergic to shellfish."])
 conv("rep-02", "repeat", [U("I have a golden retriever.", F("User has a golden retriever.")),
-     U("I have a golden retriever called Bo.", F("User's golden retriever is called Bo."))],
+     U("I have a golden retriever called Bo.", F("User's golden retriever is called Bo.", "User has a golden retriever."))],
      [["User has a golden retriever called Bo.", "User's golden retriever is called Bo."]], [])
 conv("rep-03", "repeat", [U("I live in Paris.", F("User lives in Paris.")), A("Bonjour!"), U("I live in Paris."), U("Like I said, I live in Paris.")],
      ["User lives in Paris."])
@@ -135,5 +135,5 @@ conv("ne-03", "non_english", [U("Eu moro em S\u00e3o Paulo.", F("User lives in S
 data = {"name": "capture-dev", "version": 1,
         "about": "Scripted conversations and the facts a careful person would keep valid at the end (evals/capture/README.md).",
         "conversations": C}
-json.dump(data, open("/work/wt-capture21/evals/capture/dev.json", "w"), indent=1, ensure_ascii=False)
+json.dump(data, open(__import__("pathlib").Path(__file__).with_name("dev.json"), "w"), indent=1, ensure_ascii=False)
 print(len(C))

@@ -230,7 +230,7 @@ _STOP = frozenset(
     really again now currently these days last next this past ago since month months week weeks year years
     day days today recently lately just still""".split()
 )
-_NEGATIONS = (r"\bno\s+longer\b", r"\bnot\b", r"\bn't\b", r"\bnever\b", r"\bno\s+more\b", r"\banymore\b",
+_NEGATIONS = (r"\bno\s+longer\b", r"\bnot\b", r"n't\b", r"\bnever\b", r"\bno\s+more\b", r"\banymore\b",
               r"\bany\s+more\b", r"\bquit\b", r"\bstopped\b")
 _NEGATION = re.compile("|".join(_NEGATIONS))
 _WORD = re.compile(r"\w+")
