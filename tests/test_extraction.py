@@ -137,8 +137,9 @@ def test_a_turn_keeps_only_its_statement_sentences() -> None:
     assert facts_of("I'm training for a marathon. What should I eat before my run?") == [
         "User is training for a marathon."
     ]
+    # issue 21: a compound sentence is split into its facts (it used to be kept whole)
     assert facts_of("Thanks! I'm vegetarian and my daughter Mia is 7. Any recipe ideas?") == [
-        "User is vegetarian and their daughter Mia is 7."
+        "User is vegetarian.", "User's daughter Mia is 7."
     ]
     assert facts_of("Hey! Can you write me a poem? Please make it short.") == []
 
@@ -182,7 +183,7 @@ def test_sentence_splitting() -> None:
 
 
 def test_it_is_a_fact_extractor_and_messages_are_checked() -> None:
-    assert isinstance(RULES, FactExtractor) and RULES.uses_existing_facts is False
+    assert isinstance(RULES, FactExtractor) and RULES.uses_existing_facts is True
     assert as_messages([("User", "hi")]) == [Message("user", "hi")]
     with pytest.raises(TypeError):
         as_messages(["just a string"])  # type: ignore[list-item]
