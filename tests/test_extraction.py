@@ -268,3 +268,27 @@ def test_parser_drops_empty_long_and_question_facts_and_merges_repeats() -> None
     ]
     assert len(parse_extraction_reply(str([f"User fact {i}." for i in range(30)]).replace("'", '"'),
                                       max_facts=5)) == 5
+
+
+def test_issue21_rules_skip_moments_expire_appointments_and_name_the_user() -> None:
+    r = RuleBasedFactExtractor()
+    assert r.extract([("user", "I'm tired today. I just had lunch. I'm sure that's wrong.")]) == []
+    [meeting] = r.extract([("user", "I have a meeting at 3pm tomorrow.")])
+    assert meeting.text == "User has a meeting at 3pm tomorrow." and meeting.expires_at is not None
+    assert [f.text for f in r.extract([("user", "I'm Maya, by the way.")])] == ["User's name is Maya."]
+    assert r.extract([("user", "Ich bin Vegetarierin.")]) == []
+
+
+def test_issue21_rules_supersede_the_same_slot_on_a_change_and_skip_repeats() -> None:
+    class Known:
+        def __init__(self, id: str, content: str) -> None:
+            self.id, self.content = id, content
+
+    r = RuleBasedFactExtractor()
+    stored = [Known("a", "User lives in Lisbon."), Known("b", "User is vegetarian."), Known("c", "User has a cat.")]
+    [porto] = r.extract([("user", "I moved to Porto last month.")], stored)
+    assert porto.supersedes == ("a",)
+    facts = r.extract([("user", "I'm no longer vegetarian \u2014 I eat fish again since January.")], stored)
+    assert facts[0].supersedes == ("b",) and "fish" in facts[1].text
+    assert r.extract([("user", "I live in Paris.")], stored)[0].supersedes == ()  # no change cue: nothing replaced
+    assert r.extract([("user", "As I said, I'm vegetarian.")], [Known("b", "User is a strict vegetarian.")]) == []

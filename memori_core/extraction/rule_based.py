@@ -23,7 +23,9 @@ _CLAUSE_BREAK = re.compile(
     rf"|\s*[\u2014\u2013]\s*|\s+-\s+(?={_SUBJECT})",
     re.IGNORECASE,
 )
-_STARTS_FIRST_PERSON = re.compile(rf"^(?:[^,]{{0,20}},\s*)?(?:and\s+|so\s+)?{_SUBJECT}", re.IGNORECASE)
+_STARTS_FIRST_PERSON = re.compile(
+    rf"^(?:[^,]{{0,20}},\s*)?(?:and\s+|so\s+|now\s+|then\s+|also\s+)?{_SUBJECT}", re.IGNORECASE
+)
 _BARE_POSSESSIVE = re.compile(r"^(?:my|our)\s+\S+$", re.IGNORECASE)  # "My wife and I moved": one subject
 _NAME_THEN_FROM = re.compile(r"^(?P<intro>(?:i'm|i am)\s+[A-Z]\w+),\s+(?P<rest>from\s+.+)$", re.IGNORECASE)
 
@@ -136,7 +138,8 @@ class RuleBasedFactExtractor:
                     continue
                 seen.add(key)
                 words = content_words(verdict.fact)
-                if any(words and words <= old and normalize_fact_text(text) != key for _, text, old in known):
+                if any(words and words <= old and normalize_fact_text(text) != key
+                       and is_negated(text) == is_negated(verdict.fact) for _, text, old in known):
                     continue  # a stored fact already says it
                 core = self.core_rule is not None and bool(self.core_rule(verdict.fact))
                 expires = now + verdict.expires_in if verdict.expires_in is not None else None

@@ -259,6 +259,11 @@ _INTRODUCTION = re.compile(
     r"^(?:[Ii]'m|[Ii]\s+am|[Mm]y\s+name\s+is|[Mm]y\s+name's|[Cc]all\s+me)\s+"
     r"(?P<name>[A-Z][a-z\u00e0-\u00ff]+(?:\s+[A-Z][a-z\u00e0-\u00ff]+)?)[.!]*$"
 )
+# "I'm sure that's wrong", "I agree with that": about what was said, not about the user.
+_ABOUT_THAT = _rx(
+    r"^(?:(?:i'm|i\s+am)\s+(?:pretty\s+|quite\s+|not\s+)?(?:sure|certain|afraid|glad)\s+(?:that's|that|it's|it|this)\b"
+    r"|i\s+(?:totally\s+|completely\s+)?(?:agree|disagree)\b)"
+)
 # "..., by the way." / "..., as I said.": a tail that adds nothing to the fact.
 _EMPTY_TAIL = _rx(r"(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s+said|as\s+i\s+mentioned|lol|haha)"
                   r"[\s.!]*$")
@@ -409,6 +414,8 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     moment = _moment(body)
     if moment is not None:
         return moment[0], moment[1]
+    if _ABOUT_THAT.match(body):
+        return None, DROP_OPINION
     intro = _INTRODUCTION.match(body)
     if intro is not None:
         return f"User's name is {intro.group('name')}.", KEPT_INTRODUCTION
