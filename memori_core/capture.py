@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from .extraction.rule_based import RuleBasedFactExtractor
+from .extraction.slots import content_words, is_negated, slots_of
 from .extraction.types import ExtractedFact, FactExtractor, MessageLike, as_messages
 from .failopen import warn_failed
 from .text import normalize_fact_text
@@ -25,6 +26,12 @@ DEFAULT_MAX_PENDING_CAPTURES = 64
 
 EXISTING_FACTS_LIMIT = 5
 """How many of the user's most similar stored facts an extractor that wants them is shown."""
+
+SLOT_FACTS_LIMIT = 5
+"""How many stored facts of the turn's slots (where the user lives, job, diet...) it is also shown."""
+
+SLOT_SCAN_LIMIT = 500
+"""How many of the user's newest valid facts are scanned for those of the turn's slots."""
 
 CAPTURE_WORKERS = 4
 """Threads of the process-wide capture pool (captures of one entity run one at a time, in order)."""
@@ -91,12 +98,15 @@ def capture_facts(
 
     An extractor with ``uses_existing_facts`` first sees the user's
     ``existing_limit`` stored facts most similar to the turn's user text
-    (``engine.recall``). Of the ids it says the new facts supersede, only those
+    (``engine.recall``) and up to ``SLOT_FACTS_LIMIT`` stored facts of the turn's
+    slots (:func:`same_slot_facts`: where the user lives, job, diet..., whether
+    or not recall's gate passes them). Of the ids it says the new facts supersede, only those
     among the facts it was shown are kept (never another user's, never an
     invented one), and never the id of a fact being added; they are passed to
     ``engine.add(..., supersedes=[...])`` only when there are some. Facts the
     extractor marks ``core`` are added with ``core=True`` (``core=`` is passed
-    only when some are), so recall injects them on every turn.
+    only when some are), so recall injects them on every turn; facts with an
+    ``expires_at`` (an appointment) are added with it.
     """
     turn = as_messages(messages)
     query = _user_text(turn)
@@ -105,6 +115,7 @@ def capture_facts(
     existing: list[Any] = []
     if getattr(extractor, "uses_existing_facts", False):
         existing = list(engine.recall(query, entity_id, existing_limit))
+        existing += same_slot_facts(engine, entity_id, query, {f.id for f in existing})
     facts: list[ExtractedFact] = list(extractor.extract(turn, existing))
     texts = list(dict.fromkeys(f.text.strip() for f in facts if isinstance(f.text, str) and f.text.strip()))
     if not texts:
@@ -121,7 +132,33 @@ def capture_facts(
     core = {f.text.strip() for f in facts if getattr(f, "core", False) is True and isinstance(f.text, str)}
     if core:
         kwargs["core"] = [t in core for t in texts]
+    expiry = {f.text.strip(): f.expires_at for f in facts
+              if getattr(f, "expires_at", None) is not None and isinstance(f.text, str)}
+    if expiry:
+        kwargs["expires_at"] = [expiry.get(t) for t in texts]
     return list(engine.add(entity_id, texts, **kwargs))
+
+
+def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limit: int = SLOT_FACTS_LIMIT) -> list[Any]:
+    """The user's valid stored facts (newest first, at most ``limit``, ids in ``skip`` left out) of the slots
+    ``text`` speaks of (:func:`~memori_core.extraction.slots.slots_of`), and for a negated ``text`` ("I don't
+    play tennis anymore") those holding its words: the fact a change replaces is shown
+    to the extractor even when recall's gate does not pass it. ``[]`` for an engine without ``list``."""
+    slots = slots_of(text)
+    negated = is_negated(text)
+    lister = getattr(engine, "list", None)
+    if not (slots or negated) or not callable(lister):
+        return []
+    words = content_words(text)
+
+    def wanted(content: str) -> bool:
+        if slots & slots_of(content):
+            return True
+        old = content_words(content)  # "I don't play tennis anymore": the facts holding its words
+        return negated and bool(old) and len(words & old) >= min(2, len(old))
+
+    found = [f for f in lister(entity_id, limit=SLOT_SCAN_LIMIT) if f.id not in skip and wanted(f.content)]
+    return found[:limit]
 
 
 class _Lanes:

@@ -137,8 +137,9 @@ def test_a_turn_keeps_only_its_statement_sentences() -> None:
     assert facts_of("I'm training for a marathon. What should I eat before my run?") == [
         "User is training for a marathon."
     ]
+    # issue 21: a compound sentence is split into its facts (it used to be kept whole)
     assert facts_of("Thanks! I'm vegetarian and my daughter Mia is 7. Any recipe ideas?") == [
-        "User is vegetarian and their daughter Mia is 7."
+        "User is vegetarian.", "User's daughter Mia is 7."
     ]
     assert facts_of("Hey! Can you write me a poem? Please make it short.") == []
 
@@ -182,7 +183,7 @@ def test_sentence_splitting() -> None:
 
 
 def test_it_is_a_fact_extractor_and_messages_are_checked() -> None:
-    assert isinstance(RULES, FactExtractor) and RULES.uses_existing_facts is False
+    assert isinstance(RULES, FactExtractor) and RULES.uses_existing_facts is True
     assert as_messages([("User", "hi")]) == [Message("user", "hi")]
     with pytest.raises(TypeError):
         as_messages(["just a string"])  # type: ignore[list-item]
@@ -267,3 +268,27 @@ def test_parser_drops_empty_long_and_question_facts_and_merges_repeats() -> None
     ]
     assert len(parse_extraction_reply(str([f"User fact {i}." for i in range(30)]).replace("'", '"'),
                                       max_facts=5)) == 5
+
+
+def test_issue21_rules_skip_moments_expire_appointments_and_name_the_user() -> None:
+    r = RuleBasedFactExtractor()
+    assert r.extract([("user", "I'm tired today. I just had lunch. I'm sure that's wrong.")]) == []
+    [meeting] = r.extract([("user", "I have a meeting at 3pm tomorrow.")])
+    assert meeting.text == "User has a meeting at 3pm tomorrow." and meeting.expires_at is not None
+    assert [f.text for f in r.extract([("user", "I'm Maya, by the way.")])] == ["User's name is Maya."]
+    assert r.extract([("user", "Ich bin Vegetarierin.")]) == []
+
+
+def test_issue21_rules_supersede_the_same_slot_on_a_change_and_skip_repeats() -> None:
+    class Known:
+        def __init__(self, id: str, content: str) -> None:
+            self.id, self.content = id, content
+
+    r = RuleBasedFactExtractor()
+    stored = [Known("a", "User lives in Lisbon."), Known("b", "User is vegetarian."), Known("c", "User has a cat.")]
+    [porto] = r.extract([("user", "I moved to Porto last month.")], stored)
+    assert porto.supersedes == ("a",)
+    facts = r.extract([("user", "I'm no longer vegetarian \u2014 I eat fish again since January.")], stored)
+    assert facts[0].supersedes == ("b",) and "fish" in facts[1].text
+    assert r.extract([("user", "I live in Paris.")], stored)[0].supersedes == ()  # no change cue: nothing replaced
+    assert r.extract([("user", "As I said, I'm vegetarian.")], [Known("b", "User is a strict vegetarian.")]) == []

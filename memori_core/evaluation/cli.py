@@ -1,4 +1,4 @@
-"""``memori eval``: the benchmark subcommands of the ``memori`` command (locomo, memory, prefeval, app).
+"""``memori eval``: the benchmark subcommands of the ``memori`` command (locomo, memory, prefeval, app, capture).
 
 :func:`add_eval_command` adds ``eval`` and its tasks to the command's subparsers; each task's handler
 loads its file, evaluates the shipped config (``RecallConfig.from_env()``), prints the tables on
@@ -17,12 +17,13 @@ from typing import Any
 
 from ..config import RecallConfig
 from .app_memory import evaluate_app_memory, load_app_memory
+from .capture import evaluate_capture, load_capture, rules_extractor, scripted_llm_extractor
 from .data import Memory, count
 from .embedding import load_embedder
 from .locomo import CATEGORY_LABELS, conversation_memory, load_locomo
 from .longmemeval import load_memory
 from .prefeval import load_prefeval
-from .report import app_memory_table, format_table, progress_bar
+from .report import app_memory_table, capture_table, format_table, progress_bar
 from .runner import Progress, evaluate
 
 __all__ = ["add_eval_command"]
@@ -136,6 +137,24 @@ def cmd_eval_app(args: argparse.Namespace) -> int:
     return 0
 
 
+_CAPTURE_EXTRACTORS = {"rules": rules_extractor, "scripted-llm": scripted_llm_extractor}
+"""``memori eval capture --extractor``: the default rules, or the LLM extractor's pipeline over a scripted model."""
+
+
+def cmd_eval_capture(args: argparse.Namespace) -> int:
+    """``memori eval capture FILE``: which facts capture leaves valid at the end of scripted conversations."""
+    data = load_capture(args.file)
+    n = data.count()
+    print(f"capture: {n['conversations']} conversations, {n['user_turns']} user turns, {n['gold']} gold facts, "
+          f"{n['stale']} stale facts; extractor {args.extractor}", file=sys.stderr)
+    result = {"task": "capture", "extractor": args.extractor, **evaluate_capture(
+        data, _CAPTURE_EXTRACTORS[args.extractor], embedder=_embedder(args), progress=_progress(args))}
+    print(capture_table(result))
+    if args.json:
+        _write_json(args.json, result, ensure_ascii=False, lead="\n")
+    return 0
+
+
 # -- the parsers --------------------------------------------------------------------
 
 
@@ -192,8 +211,25 @@ def _app_parser(tasks: Subparsers) -> None:
                    help="add the facts marked core with core=True (when the engine's add() takes it)")
 
 
+def _capture_parser(tasks: Subparsers) -> None:
+    p = tasks.add_parser(
+        "capture", help="capture: precision/recall of the facts left valid after scripted conversations",
+        description="A file {name, version, conversations: [{id, category, turns: [{role, text, facts}], gold, "
+        "stale}]} (evals/capture/README.md). Every user turn is captured (capture_facts) into an in-memory "
+        "Chroma store; the valid facts at the end are scored against gold and stale facts by content tokens.",
+    )
+    p.add_argument("file", help="a JSON file in the capture format (e.g. evals/capture/dev.json)")
+    p.add_argument("--extractor", choices=sorted(_CAPTURE_EXTRACTORS), default="rules",
+                   help="'rules' (the default RuleBasedFactExtractor) or 'scripted-llm' (the LLM extractor's "
+                   "prompt and parser over a model answering each turn's script)")
+    p.add_argument("--json", default=None, metavar="FILE", help="also write the metrics as JSON")
+    p.add_argument("--embedder", default="minilm", help="'minilm' (default) or 'module:attribute'")
+    p.add_argument("--quiet", action="store_true", help="no progress on standard error")
+    p.set_defaults(func=cmd_eval_capture)
+
+
 def add_eval_command(commands: Subparsers) -> None:
-    """Add ``memori eval`` and its tasks (locomo, memory, prefeval, app) to the command's subparsers."""
+    """Add ``memori eval`` and its tasks (locomo, memory, prefeval, app, capture) to the command's subparsers."""
     p = commands.add_parser("eval", help="measure recall quality on a benchmark file")
     tasks = p.add_subparsers(dest="benchmark", required=True)
     _locomo_parser(tasks)
@@ -212,3 +248,4 @@ def add_eval_command(commands: Subparsers) -> None:
         file_help="a JSON file in the PrefEval task's format (e.g. prefeval/dev.json)",
     )
     _app_parser(tasks)
+    _capture_parser(tasks)

@@ -193,3 +193,27 @@ def app_memory_table(result: dict[str, Any]) -> str:
         headline,
         "\n".join(users),
     ])
+
+
+def capture_table(result: dict[str, Any]) -> str:
+    """The capture report: one row per category and the totals (precision of the stored durable valid
+    facts, recall of the gold facts, stale facts still valid, facts stored with an expiry)."""
+    head = ["category", "conversations", "stored", "precision", "gold", "recall", "stale", "stale valid",
+            "expiring"]
+    lines = [_row(head), "|" + "---|" * len(head)]
+
+    def row(label: str, s: dict[str, Any]) -> str:
+        return _row([label, str(s["conversations"]), str(s["stored"]), _number(s["precision"]), str(s["gold"]),
+                     _number(s["recall"]), str(s["stale"]), _number(s["stale_valid_share"]), str(s["expiring"])])
+
+    for category, s in result["categories"].items():
+        lines.append(row(category, s))
+    lines.append(row("all", result["overall"]))
+    o, m = result["overall"], result["match"]
+    return "\n\n".join([
+        f"capture ({result['name']}, extractor {result.get('extractor', '?')}; matching: {m['method']}, "
+        f"match >= {m['match_cutoff']}, cover >= {m['cover_cutoff']})",
+        "\n".join(lines),
+        f"precision {_number(o['precision'])}, recall {_number(o['recall'])}, "
+        f"stale facts still valid {_number(o['stale_valid_share'])}",
+    ])

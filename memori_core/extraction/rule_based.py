@@ -2,24 +2,67 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from datetime import datetime, timezone
 
 from ..text import normalize_fact_text
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .rules import SentenceVerdict, judge_sentence
 from .sentences import split_sentences
+from .slots import content_words, is_change, is_negated, slots_of
 from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike, as_messages
 
-__all__ = ["RuleBasedFactExtractor"]
+__all__ = ["RuleBasedFactExtractor", "split_clauses"]
+
+_SUBJECT = r"(?:i|i'm|i've|i'll|i'd|my|we|we're|we've|our)\b"
+# "I'm vegetarian and my daughter Mia is 7", "I sold my car, I don't drive anymore", "vegetarian — I eat fish":
+# a new first-person clause starts a new fact.
+_CLAUSE_BREAK = re.compile(
+    rf"\s*,?\s+(?:and|but)\s+(?={_SUBJECT})|\s*,\s+(?={_SUBJECT})|\s*,\s+(?=no\s+more\b)"
+    rf"|\s*[\u2014\u2013]\s*|\s+-\s+(?={_SUBJECT})",
+    re.IGNORECASE,
+)
+_STARTS_FIRST_PERSON = re.compile(
+    rf"^(?:[^,]{{0,20}},\s*)?(?:and\s+|so\s+|now\s+|then\s+|also\s+)?{_SUBJECT}", re.IGNORECASE
+)
+_BARE_POSSESSIVE = re.compile(r"^(?:my|our)\s+\S+$", re.IGNORECASE)  # "My wife and I moved": one subject
+_NAME_THEN_FROM = re.compile(r"^(?P<intro>(?:i'm|i am)\s+[A-Z]\w+),\s+(?P<rest>from\s+.+)$", re.IGNORECASE)
+
+
+def split_clauses(sentence: str) -> list[str]:
+    """``sentence`` cut where a new first-person clause starts ("I live in Rome and I work as a chef" ->
+    two clauses); "My wife and I moved to Berlin" stays whole (the left part is a subject, not a clause)."""
+    m = _NAME_THEN_FROM.match(sentence.strip())
+    if m is not None:  # "I'm Lars, from Oslo" -> "I'm Lars" and "I'm from Oslo"
+        return [m.group("intro"), "I'm " + m.group("rest")]
+    pieces: list[str] = []
+    rest = sentence
+    while True:
+        m = next((b for b in _CLAUSE_BREAK.finditer(rest) if _can_split(rest[: b.start()])), None)
+        if m is None:
+            pieces.append(rest)
+            return [p for p in (p.strip() for p in pieces) if p]
+        pieces.append(rest[: m.start()])
+        rest = rest[m.end():]
+
+
+def _can_split(left: str) -> bool:
+    left = left.strip()
+    if not left or _BARE_POSSESSIVE.match(left):
+        return False
+    return bool(_STARTS_FIRST_PERSON.match(left))
 
 
 class RuleBasedFactExtractor:
     """The default extractor: first-person statements about the user, as "User ..." facts; no model, no I/O.
 
     >>> RuleBasedFactExtractor().extract([("user", "Thanks! I'm vegetarian and my daughter Mia is 7. Any ideas?")])
-    [ExtractedFact(text='User is vegetarian and their daughter Mia is 7.', supersedes=(), core=True)]
+    [ExtractedFact(text='User is vegetarian.', supersedes=(), core=True), ExtractedFact(text="User's daughter Mia is 7.", supersedes=(), core=False)]
 
-    Each user message is cut into sentences; a sentence is kept only when,
+    Each user message is cut into sentences, and a sentence into clauses
+    where a new first-person clause starts (:func:`split_clauses`: "I live in
+    Rome and I work as a chef" gives two facts); a clause is kept only when,
     once leading interjections ("Oh,", "Thanks!", "Just so you know,") are
     cut, it is a statement whose subject is the user ("I ...", "My ...",
     "We ...", or "Last month I ..."). Dropped: questions (a question clause
@@ -38,14 +81,35 @@ class RuleBasedFactExtractor:
     first-person pronoun, or an unknown verb, it is kept as said. Curly
     apostrophes count as straight ones. Assistant messages are ignored.
 
+    Passing moments are dropped ("I'm tired today", "I'm at the airport at
+    the moment", "I just had lunch"); an appointment ("I have a meeting at
+    3pm tomorrow") is kept with an ``expires_at`` (2 days, 8 for "next
+    week"). "I'm Maya, by the way" becomes "User's name is Maya.".
+
+    Stored facts (``existing``, shown by capture) are used three ways:
+    a fact that announces a change ("moved", "switched", "quit", "no longer",
+    "not ... anymore", "now", :func:`~memori_core.extraction.slots.is_change`)
+    supersedes the stored facts of the same slot (where the user lives, their
+    job, diet, relationship, smoking, coffee/tea, phone, car:
+    :data:`~memori_core.extraction.slots.SLOTS`), and a negated one ("I don't
+    play tennis anymore") also those holding its words; a fact that only
+    refines a stored one ("User has a golden retriever called Bo." after "User
+    has a golden retriever.") replaces it; a fact whose words a stored fact
+    already holds ("I'm an architect" after "User works as an architect.") is
+    not stored again.
+
+    The rules are English only: other languages give no fact (never a
+    half-understood one).
+
     A kept fact is ``core`` when ``core_rule(fact_text)`` says so (default
     :func:`is_core_fact`: allergies, intolerances, medication, dietary
     restrictions); capture then stores it with ``core=True`` and recall
     injects it on every turn. ``core_rule=None`` marks no fact core.
     """
 
-    uses_existing_facts = False
-    """The rules never look at stored facts (and never supersede any)."""
+    uses_existing_facts = True
+    """Capture shows the rules the user's similar and same-slot stored facts: changes supersede them,
+    refinements replace them, repeats are not stored again."""
 
     def __init__(
         self, *, max_chars: int = DEFAULT_MAX_FACT_CHARS, core_rule: CoreRule | None = is_core_fact
@@ -61,6 +125,8 @@ class RuleBasedFactExtractor:
         """The kept facts of the user messages in ``messages``, in order, without repeats."""
         facts: list[ExtractedFact] = []
         seen: set[str] = set()
+        known = [(f.id, f.content, content_words(f.content)) for f in existing]
+        now = datetime.now(timezone.utc)
         for message in as_messages(messages):
             if message.role not in ("user", "human"):
                 continue
@@ -68,15 +134,37 @@ class RuleBasedFactExtractor:
                 if verdict.fact is None:
                     continue
                 key = normalize_fact_text(verdict.fact)
-                if key not in seen:
-                    seen.add(key)
-                    core = self.core_rule is not None and bool(self.core_rule(verdict.fact))
-                    facts.append(ExtractedFact(verdict.fact, core=core))
+                if key in seen:
+                    continue
+                seen.add(key)
+                words = content_words(verdict.fact)
+                if any(words and words <= old and normalize_fact_text(text) != key
+                       and is_negated(text) == is_negated(verdict.fact) for _, text, old in known):
+                    continue  # a stored fact already says it
+                core = self.core_rule is not None and bool(self.core_rule(verdict.fact))
+                expires = now + verdict.expires_in if verdict.expires_in is not None else None
+                replaced = tuple(fid for fid, text, old in known
+                                 if normalize_fact_text(text) != key and self._replaces(verdict, words, text, old))
+                facts.append(ExtractedFact(verdict.fact, supersedes=replaced, core=core, expires_at=expires))
         return facts
 
+    @staticmethod
+    def _replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: frozenset[str]) -> bool:
+        """Whether the new fact of ``verdict`` (content ``words``) replaces the stored fact ``text``."""
+        if verdict.expires_in is not None or not old:
+            return False
+        if old < words:  # a refinement: "has a golden retriever" -> "... called Bo"
+            return True
+        said = verdict.sentence
+        if not is_change(said):
+            return False
+        if slots_of(verdict.fact) & slots_of(text):
+            return True
+        return is_negated(said) and len(words & old) >= min(2, len(old))
+
     def explain(self, text: str) -> list[SentenceVerdict]:
-        """The decision for every sentence of one user message: the fact kept (or ``None``) and the reason."""
-        return [self.judge(sentence) for sentence in split_sentences(text)]
+        """The decision for every clause of one user message: the fact kept (or ``None``) and the reason."""
+        return [self.judge(clause) for sentence in split_sentences(text) for clause in split_clauses(sentence)]
 
     def judge(self, sentence: str) -> SentenceVerdict:
         """The decision for one sentence (:func:`~memori_core.extraction.rules.judge_sentence`)."""

@@ -7,10 +7,12 @@ applies, one after the other, are named below. Pure: no model, no I/O.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import timedelta
 
 __all__ = [
     "DROP_EMPTY",
+    "DROP_EPHEMERAL",
     "DROP_HYPOTHETICAL",
     "DROP_INSTRUCTION",
     "DROP_NOT_FIRST_PERSON",
@@ -20,6 +22,8 @@ __all__ = [
     "DROP_SMALL_TALK",
     "DROP_TOO_LONG",
     "KEPT_AS_SAID",
+    "KEPT_EXPIRING",
+    "KEPT_INTRODUCTION",
     "KEPT_REWRITTEN",
     "SentenceVerdict",
     "judge_sentence",
@@ -41,6 +45,9 @@ DROP_SECOND_PERSON = "about the assistant or the other person (you/your)"
 DROP_HYPOTHETICAL = "hypothetical, wish or conditional"
 DROP_OPINION = "opinion, not about the user"
 DROP_NOT_FIRST_PERSON = "no first-person statement"
+DROP_EPHEMERAL = "a passing state or moment (mood, 'today', 'right now')"
+KEPT_EXPIRING = "an appointment: kept with an expiry"
+KEPT_INTRODUCTION = "the user's name"
 
 
 @dataclass(frozen=True)
@@ -50,6 +57,8 @@ class SentenceVerdict:
     sentence: str
     fact: str | None
     reason: str
+    expires_in: timedelta | None = field(default=None, repr=False)
+    """For an appointment ("tomorrow at 3pm"): how long the fact stays true; ``None``: durable."""
 
 
 def _rx(pattern: str) -> re.Pattern[str]:
@@ -224,6 +233,55 @@ _I_SUBJECT = _rx(rf"^i(?:\s+|(?='))(?P<adv>(?:{_ADVERBS}\s+)*)(?P<verb>'m|'ve|'l
 _IM_SUBJECT = _rx(r"^(?P<verb>im|ive)(?P<tail>\s.*)$")
 
 
+# "I'm tired today", "I'm so hungry right now", "I just had lunch": a passing state, not a fact.
+_STATE = (
+    r"(?:tired|exhausted|sleepy|hungry|thirsty|starving|bored|stressed|sick|ill|cold|hot|busy|sad|upset|angry|"
+    r"annoyed|anxious|nervous|excited|grumpy|cranky|in\s+a\s+(?:bad|good|great|terrible)\s+mood|"
+    r"at\s+the\s+(?:airport|office|gym|station|mall|dentist|doctor's|supermarket)|on\s+my\s+way|running\s+late|"
+    r"late|home|back|here|off\s+today)"
+)
+_EPHEMERAL_STATE = _rx(
+    rf"^(?:i'm|i\s+am|im|i\s+feel|i'm\s+feeling|i\s+am\s+feeling)\s+(?:so\s+|really\s+|very\s+|a\s+bit\s+|"
+    rf"kind\s+of\s+|pretty\s+|super\s+|quite\s+)?{_STATE}\b"
+)
+_NOW_WORDS = _rx(r"\b(?:today|tonight|right\s+now|at\s+the\s+moment|this\s+(?:morning|afternoon|evening|week)|just\s+now)\b")
+_MOMENT_VERB = _rx(r"^(?:i'm|i\s+am|im|i\s+feel|i'm\s+feeling|i\s+have\s+a|i've\s+got\s+a|i\s+had|i\s+ate)\b")
+_JUST_DID = _rx(r"^i\s+just\s+(?:had|ate|got|finished|woke|came|arrived|left)\b")
+# "I have a meeting at 3pm tomorrow": true until it has happened.
+_SOON = _rx(r"\b(?:tomorrow|the\s+day\s+after\s+tomorrow|next\s+(?:week|monday|tuesday|wednesday|thursday|friday|"
+            r"saturday|sunday))\b")
+_APPOINTMENT = _rx(
+    r"^(?:i\s+have\s+(?:a|an|my)|i've\s+got\s+(?:a|an|my)|i'm\s+going\s+to\s+the|i\s+am\s+going\s+to\s+the|"
+    r"i'm\s+seeing|i'm\s+meeting|i\s+need\s+to\s+go\s+to)\b"
+)
+# "I'm Maya, by the way", "My name is Tom": the user's name.
+_INTRODUCTION = re.compile(
+    r"^(?:[Ii]'m|[Ii]\s+am|[Mm]y\s+name\s+is|[Mm]y\s+name's|[Cc]all\s+me)\s+"
+    r"(?P<name>[A-Z][a-z\u00e0-\u00ff]+(?:\s+[A-Z][a-z\u00e0-\u00ff]+)?)[.!]*$"
+)
+# "I'm sure that's wrong", "I agree with that": about what was said, not about the user.
+_ABOUT_THAT = _rx(
+    r"^(?:(?:i'm|i\s+am)\s+(?:pretty\s+|quite\s+|not\s+)?(?:sure|certain|afraid|glad)\s+(?:that's|that|it's|it|this)\b"
+    r"|i\s+(?:totally\s+|completely\s+)?(?:agree|disagree)\b)"
+)
+# "..., by the way." / "..., as I said.": a tail that adds nothing to the fact.
+_EMPTY_TAIL = _rx(r"(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s+said|as\s+i\s+mentioned|lol|haha)"
+                  r"[\s.!]*$")
+
+
+def _moment(body: str) -> tuple[str | None, str, timedelta | None] | None:
+    """The verdict for a passing state or an appointment, ``None`` for anything else."""
+    if _EPHEMERAL_STATE.match(body) or _JUST_DID.match(body):
+        return None, DROP_EPHEMERAL, None
+    if _NOW_WORDS.search(body) and _MOMENT_VERB.match(body):
+        return None, DROP_EPHEMERAL, None
+    soon = _SOON.search(body)
+    if soon is not None and _APPOINTMENT.match(body):
+        days = 8 if soon.group(0).lower().startswith("next") else 2
+        return _rewrite(body) or _as_said(body), KEPT_EXPIRING, timedelta(days=days)
+    return None
+
+
 def _clean(sentence: str) -> str:
     text = " ".join(sentence.translate(_APOSTROPHES).split())
     return _BULLET.sub("", text).strip(" \"'")
@@ -306,7 +364,12 @@ def judge_sentence(sentence: str, max_chars: int) -> SentenceVerdict:
 
     ``max_chars``: a longer sentence is not a fact (a paste, a story) and is dropped.
     """
-    fact, reason = _judge(_clean(sentence), max_chars)
+    cleaned = _clean(sentence)
+    cleaned = _EMPTY_TAIL.sub("", cleaned) or cleaned
+    fact, reason = _judge(cleaned, max_chars)
+    if reason == KEPT_EXPIRING:
+        moment = _moment(_strip_lead(cleaned)[0])
+        return SentenceVerdict(sentence, fact, reason, moment[2] if moment else None)
     return SentenceVerdict(sentence, fact, reason)
 
 
@@ -348,6 +411,14 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         return None, DROP_OPINION
     if _HYPOTHETICAL.match(body):
         return None, DROP_HYPOTHETICAL
+    moment = _moment(body)
+    if moment is not None:
+        return moment[0], moment[1]
+    if _ABOUT_THAT.match(body):
+        return None, DROP_OPINION
+    intro = _INTRODUCTION.match(body)
+    if intro is not None:
+        return f"User's name is {intro.group('name')}.", KEPT_INTRODUCTION
     if _FIRST_PERSON_START.match(body):
         body = _REQUEST_TAIL.sub("", body) or body
         rewritten = _rewrite(body)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Protocol, runtime_checkable
 
 __all__ = [
@@ -56,6 +57,8 @@ class ExtractedFact:
     text: str
     supersedes: tuple[str, ...] = ()
     core: bool = False
+    expires_at: datetime | None = field(default=None, repr=False)
+    """When the fact stops being true (an appointment: "a meeting tomorrow at 3pm"); ``None``: durable."""
 
 
 class KnownFact(Protocol):

@@ -1,0 +1,412 @@
+"""Capture benchmark: which facts capture leaves valid at the end of a scripted conversation.
+
+A file (``evals/capture/dev.json``, documented in ``evals/capture/README.md``) holds
+conversations, each with a ``category``, its turns and the facts a careful person
+would keep valid at the end::
+
+    {"name": "capture-dev", "version": 1,
+     "conversations": [{"id": "chg-01", "category": "change",
+                        "turns": [{"role": "user", "text": "I live in Lisbon.",
+                                   "facts": [{"fact": "User lives in Lisbon."}]},
+                                  {"role": "assistant", "text": "Lovely city!"},
+                                  {"role": "user", "text": "I moved to Porto last month.",
+                                   "facts": [{"fact": "User lives in Porto.",
+                                              "replaces": ["User lives in Lisbon."]}]}],
+                        "gold": [["User lives in Porto.", "User moved to Porto."]],
+                        "stale": ["User lives in Lisbon."]}]}
+
+``gold`` items are a fact or a list of equivalent wordings; ``stale`` facts must not
+be valid at the end. A user turn's ``facts`` is the script of the scripted LLM
+(:class:`ScriptedFactExtractor`): what a careful model answers for that turn, and
+the facts it replaces, named by text (the model can name only those it is shown).
+
+:func:`evaluate_capture` captures every user turn (with the assistant messages
+that follow it) through :func:`memori_core.capture.capture_facts` into a real
+in-memory Chroma store, then reads the valid facts with ``engine.list`` and
+scores them (:func:`score_conversation`):
+
+- **precision**: stored durable valid facts that match a gold fact / stored durable valid facts;
+- **recall**: gold facts covered by a stored durable valid fact / gold facts;
+- **stale valid**: stale facts that a stored valid fact still matches / stale facts.
+
+Facts with an ``expires_at`` are counted apart (``expiring``): they stop being
+recalled on their own, so they are not durable facts.
+
+Matching is by content tokens (:func:`content_tokens`: casefolded words, English
+Snowball stems, function words, "User", and time words dropped, negations
+folded to ``not``), not by embeddings: an embedder puts "User lives in Lisbon."
+and "User lives in Porto." close together, which is exactly the difference the
+benchmark must see, and token matching is deterministic, instant and explainable.
+A stored fact *matches* a gold fact when each covers at least
+:data:`MATCH_CUTOFF` of the other's tokens; it *covers* a gold fact (recall) when
+it holds at least :data:`COVER_CUTOFF` of the gold's tokens, so a compound fact
+left unsplit still counts for recall but not for precision.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..capture import capture_facts
+from ..embedders import default_embedder
+from ..engine import RecallEngine
+from ..extraction.prompted import PromptedFactExtractor
+from ..extraction.rule_based import RuleBasedFactExtractor
+from ..extraction.types import FactExtractor, Message
+from ..store.chroma import ChromaStore
+from ..text import get_stemmer
+from .data import expect_list, expect_object, expect_text, optional_text, read_json
+from .embedding import CachingEmbedder
+from .runner import Progress
+
+__all__ = [
+    "CATEGORIES",
+    "COVER_CUTOFF",
+    "MATCH_CUTOFF",
+    "CaptureConversation",
+    "CaptureSet",
+    "CaptureTurn",
+    "ScriptedFact",
+    "ScriptedFactExtractor",
+    "content_tokens",
+    "covers",
+    "evaluate_capture",
+    "facts_match",
+    "load_capture",
+    "score_conversation",
+    "scripted_reply",
+]
+
+CATEGORIES = (
+    "change", "ephemeral", "question", "small_talk", "introduction", "repeat", "compound", "non_english",
+)
+"""Conversation categories, in report order."""
+MATCH_CUTOFF = 0.6
+"""A stored fact matches a gold (or stale) fact when each holds at least this share of the other's tokens."""
+COVER_CUTOFF = 0.75
+"""A stored fact covers a gold fact (for recall) when it holds at least this share of the gold's tokens."""
+
+# -- the data ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ScriptedFact:
+    """What the scripted model answers for a turn: a fact, and the texts of the facts it replaces."""
+
+    text: str
+    replaces: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CaptureTurn:
+    """One message; a user message carries the scripted model's answer for it (``facts``)."""
+
+    role: str
+    text: str
+    facts: tuple[ScriptedFact, ...] = ()
+
+
+@dataclass(frozen=True)
+class CaptureConversation:
+    """A scripted conversation and what should be valid at its end."""
+
+    id: str
+    category: str
+    turns: tuple[CaptureTurn, ...]
+    gold: tuple[tuple[str, ...], ...]
+    """Facts to keep, each as one or more equivalent wordings."""
+    stale: tuple[str, ...] = ()
+    """Facts that were true once and must not be valid at the end."""
+
+    def user_turns(self) -> list[list[Message]]:
+        """Each user message with the assistant messages that follow it: the unit capture sees."""
+        out: list[list[Message]] = []
+        for turn in self.turns:
+            if turn.role == "user":
+                out.append([Message("user", turn.text)])
+            elif out:
+                out[-1].append(Message(turn.role, turn.text))
+        return out
+
+    def scripts(self) -> list[tuple[ScriptedFact, ...]]:
+        """The scripted model's answer for each user turn, in order."""
+        return [t.facts for t in self.turns if t.role == "user"]
+
+
+@dataclass
+class CaptureSet:
+    """A whole capture-benchmark file."""
+
+    name: str
+    version: int
+    conversations: list[CaptureConversation] = field(default_factory=list)
+
+    def count(self) -> dict[str, Any]:
+        """Conversations, user turns, gold and stale facts, and conversations per category."""
+        cs = self.conversations
+        return {
+            "conversations": len(cs),
+            "user_turns": sum(len(c.user_turns()) for c in cs),
+            "gold": sum(len(c.gold) for c in cs),
+            "stale": sum(len(c.stale) for c in cs),
+            "categories": {k: sum(1 for c in cs if c.category == k) for k in CATEGORIES},
+        }
+
+
+def _wordings(value: Any, where: str) -> tuple[str, ...]:
+    items = value if isinstance(value, list) else [value]
+    if not items or not all(isinstance(v, str) and v.strip() for v in items):
+        raise ValueError(f"{where}: a gold fact is a non-empty string or a non-empty list of them, got {value!r}")
+    return tuple(items)
+
+
+def _scripted(item: Any, where: str) -> ScriptedFact:
+    obj = expect_object(item, where)
+    replaces = obj.get("replaces", [])
+    if not isinstance(replaces, list) or not all(isinstance(r, str) and r.strip() for r in replaces):
+        raise ValueError(f"{where}: 'replaces' must be a list of fact texts, got {replaces!r}")
+    return ScriptedFact(expect_text(obj, "fact", where), tuple(replaces))
+
+
+def _turn(item: Any, where: str) -> CaptureTurn:
+    obj = expect_object(item, where)
+    role = obj.get("role")
+    if role not in ("user", "assistant"):
+        raise ValueError(f"{where}: 'role' must be 'user' or 'assistant', got {role!r}")
+    facts = obj.get("facts", [])
+    if role == "assistant" and facts:
+        raise ValueError(f"{where}: only a user turn has scripted 'facts'")
+    facts = expect_list(facts, where, "facts")
+    return CaptureTurn(role, expect_text(obj, "text", where),
+                       tuple(_scripted(f, f"{where} fact #{i}") for i, f in enumerate(facts)))
+
+
+def _conversation(item: Any, where: str) -> CaptureConversation:
+    obj = expect_object(item, where)
+    cid = expect_text(obj, "id", where)
+    where = f"{where} ({cid})"
+    category = obj.get("category")
+    if category not in CATEGORIES:
+        raise ValueError(f"{where}: unknown category {category!r} (expected one of {', '.join(CATEGORIES)})")
+    turns = tuple(_turn(t, f"{where} turn #{i}") for i, t in enumerate(expect_list(obj.get("turns"), where, "turns")))
+    if not any(t.role == "user" for t in turns):
+        raise ValueError(f"{where}: a conversation needs at least one user turn")
+    gold = tuple(_wordings(g, f"{where} gold #{i}") for i, g in enumerate(expect_list(obj.get("gold"), where, "gold")))
+    stale = expect_list(obj.get("stale", []), where, "stale")
+    if not all(isinstance(s, str) and s.strip() for s in stale):
+        raise ValueError(f"{where}: 'stale' must be a list of fact texts")
+    return CaptureConversation(cid, category, turns, gold, tuple(stale))
+
+
+def load_capture(path: str | Path) -> CaptureSet:
+    """Read a capture-benchmark file; ``ValueError`` naming the file and the conversation when it is malformed
+    (an unknown category or role, no user turn, an empty gold wording, facts on an assistant turn, a repeated id)."""
+    obj = expect_object(read_json(path), str(path))
+    name = optional_text(obj, "name", str(path)) or Path(path).stem
+    version = obj.get("version", 1)
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ValueError(f"{path}: 'version' must be an integer, got {version!r}")
+    items = expect_list(obj.get("conversations"), str(path), "conversations")
+    conversations = [_conversation(c, f"{path}: conversation #{k}") for k, c in enumerate(items)]
+    seen: set[str] = set()
+    for c in conversations:
+        if c.id in seen:
+            raise ValueError(f"{path}: conversation id {c.id!r} appears twice")
+        seen.add(c.id)
+    return CaptureSet(name, version, conversations)
+
+
+# -- matching ---------------------------------------------------------------------
+
+_STOP = frozenset(
+    """user users a an the is are was were be been being am i me my their they them its it of in at on to for
+    with by from as and or that this these those has have had do does did 's s t which who whom also very
+    really again now currently these days last next this past ago since month months week weeks year years
+    day days today recently lately just still""".split()
+)
+_NEGATIONS = (r"\bno\s+longer\b", r"\bnot\b", r"n't\b", r"\bnever\b", r"\bno\s+more\b", r"\banymore\b",
+              r"\bany\s+more\b", r"\bquit\b", r"\bstopped\b")
+_NEGATION = re.compile("|".join(_NEGATIONS))
+_WORD = re.compile(r"\w+")
+
+
+def content_tokens(text: str) -> frozenset[str]:
+    """The words of ``text`` that carry its content: casefolded, stemmed (English Snowball); function
+    words, "user", time words dropped; every negation ("not", "n't", "no longer", "anymore", "quit") folded to
+    one ``not`` token, so "User is vegetarian." and "User is no longer vegetarian." differ."""
+    folded = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
+    negated = bool(_NEGATION.search(folded))
+    folded = _NEGATION.sub(" ", folded)
+    stem = get_stemmer("english")
+    tokens = {stem(w) for w in _WORD.findall(folded.replace("'", " ")) if w not in _STOP}
+    tokens.discard("")
+    if negated:
+        tokens.add("not")
+    return frozenset(tokens)
+
+
+def _share(part: frozenset[str], whole: frozenset[str]) -> float:
+    return len(part & whole) / len(whole) if whole else 0.0
+
+
+def facts_match(stored: str, gold: str) -> bool:
+    """Whether ``stored`` and ``gold`` say the same: each holds at least :data:`MATCH_CUTOFF` of the other's
+    content tokens (:func:`content_tokens`)."""
+    a, b = content_tokens(stored), content_tokens(gold)
+    return bool(a and b) and _share(a, b) >= MATCH_CUTOFF and _share(b, a) >= MATCH_CUTOFF
+
+
+def covers(stored: str, gold: str) -> bool:
+    """Whether ``stored`` holds at least :data:`COVER_CUTOFF` of ``gold``'s content tokens (a compound fact
+    covers each of its parts)."""
+    a, b = content_tokens(stored), content_tokens(gold)
+    return bool(b) and _share(a, b) >= COVER_CUTOFF
+
+
+def score_conversation(conversation: CaptureConversation, valid: Sequence[str]) -> dict[str, Any]:
+    """Counts for one conversation given the durable valid facts left at its end (``valid``, texts).
+
+    ``stored`` facts, ``correct`` (matching some gold wording), ``gold``, ``found`` (gold facts covered by
+    a stored fact), ``stale``, ``stale_valid`` (stale facts some stored fact still matches), and the
+    texts of the ``wrong`` stored facts, ``missed`` gold facts and ``stale_kept`` facts.
+    """
+    wrong = [s for s in valid if not any(facts_match(s, g) for gold in conversation.gold for g in gold)]
+    missed = [gold[0] for gold in conversation.gold if not any(covers(s, g) for s in valid for g in gold)]
+    stale_kept = [t for t in conversation.stale if any(facts_match(s, t) for s in valid)]
+    return {
+        "stored": len(valid), "correct": len(valid) - len(wrong),
+        "gold": len(conversation.gold), "found": len(conversation.gold) - len(missed),
+        "stale": len(conversation.stale), "stale_valid": len(stale_kept),
+        "wrong": wrong, "missed": missed, "stale_kept": stale_kept,
+    }
+
+
+# -- the scripted LLM ---------------------------------------------------------------
+
+_KNOWN = re.compile(r"<known_facts>\n(?P<body>.*?)\n</known_facts>", re.DOTALL)
+_ALIAS_LINE = re.compile(r"^(?P<alias>F\d+):\s*(?P<text>.*)$")
+
+
+def scripted_reply(prompt: str, facts: Sequence[ScriptedFact]) -> str:
+    """What a careful model answers to the extraction ``prompt``: ``facts`` as the prompt's JSON, each
+    superseding the known facts (by their ``F<n>`` alias) that match one of its ``replaces`` texts. A
+    replaced fact the prompt does not show cannot be named: that is what capture showed the model."""
+    match = _KNOWN.search(prompt)
+    known: list[tuple[str, str]] = []
+    if match is not None:
+        for line in match.group("body").splitlines():
+            m = _ALIAS_LINE.match(line.strip())
+            if m is not None:
+                known.append((m.group("alias"), m.group("text")))
+    items = []
+    for fact in facts:
+        ids = [alias for alias, text in known if any(facts_match(text, r) for r in fact.replaces)]
+        items.append({"fact": fact.text, "supersedes": ids, "core": False})
+    return json.dumps(items)
+
+
+class ScriptedFactExtractor(PromptedFactExtractor[Any]):
+    """The LLM extractor's pipeline (prompt, reply parser, supersede ids) over a scripted model: each call
+    answers the next user turn's script with :func:`scripted_reply`. No framework: the same path
+    ``memori_langchain.LLMFactExtractor`` takes once its model has answered."""
+
+    def __init__(self, scripts: Sequence[Sequence[ScriptedFact]]) -> None:
+        """``scripts``: the answer for each captured turn, in order."""
+        super().__init__(mark_core=False)
+        self._scripts = [tuple(s) for s in scripts]
+        self.prompts: list[str] = []
+        """Every prompt the model was sent."""
+
+    def ask(self, prompt: str) -> str:
+        """The scripted answer for the next turn (``[]`` once the script is used up)."""
+        self.prompts.append(prompt)
+        script = self._scripts.pop(0) if self._scripts else ()
+        return scripted_reply(prompt, script)
+
+    async def aask(self, prompt: str) -> str:
+        """Async :meth:`ask`."""
+        return self.ask(prompt)
+
+
+# -- the run ------------------------------------------------------------------------
+
+ExtractorFactory = Callable[[CaptureConversation], FactExtractor]
+"""Makes the extractor for one conversation (a scripted one needs the conversation's script)."""
+
+
+def rules_extractor(conversation: CaptureConversation) -> FactExtractor:
+    """The default :class:`RuleBasedFactExtractor` (the same for every conversation)."""
+    return RuleBasedFactExtractor()
+
+
+def scripted_llm_extractor(conversation: CaptureConversation) -> FactExtractor:
+    """A :class:`ScriptedFactExtractor` answering ``conversation``'s scripts."""
+    return ScriptedFactExtractor(conversation.scripts())
+
+
+def _rates(t: dict[str, int]) -> dict[str, Any]:
+    return {
+        "conversations": t["conversations"],
+        "stored": t["stored"], "correct": t["correct"], "gold": t["gold"], "found": t["found"],
+        "stale": t["stale"], "stale_valid": t["stale_valid"], "expiring": t["expiring"],
+        "precision": t["correct"] / t["stored"] if t["stored"] else None,
+        "recall": t["found"] / t["gold"] if t["gold"] else None,
+        "stale_valid_share": t["stale_valid"] / t["stale"] if t["stale"] else None,
+    }
+
+
+def evaluate_capture(
+    data: CaptureSet | Sequence[CaptureConversation],
+    extractor: ExtractorFactory = rules_extractor,
+    *,
+    embedder: Any = None,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Capture every conversation with ``extractor`` and score what is valid at its end; the metrics dict.
+
+    Each conversation is one entity of one engine over ``ChromaStore.in_memory()`` (with
+    ``embedder``, default the local MiniLM, cached). Every user turn, with the
+    assistant messages after it, goes through :func:`~memori_core.capture.capture_facts`.
+    ``overall`` and ``categories`` hold micro-averaged precision, recall and stale-valid
+    share with their counts; ``conversations`` what each left valid and how it scored.
+    """
+    conversations = list(data.conversations if isinstance(data, CaptureSet) else data)
+    name = data.name if isinstance(data, CaptureSet) else "capture"
+    cached = CachingEmbedder(embedder if embedder is not None else default_embedder())
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=cached)
+    keys = ("conversations", "stored", "correct", "gold", "found", "stale", "stale_valid", "expiring")
+    overall = dict.fromkeys(keys, 0)
+    per_category = {k: dict.fromkeys(keys, 0) for k in CATEGORIES}
+    details: list[dict[str, Any]] = []
+    for n, conversation in enumerate(conversations):
+        entity = f"capture-{n}-{conversation.id}"
+        chosen = extractor(conversation)
+        for turn in conversation.user_turns():
+            capture_facts(engine, entity, turn, chosen)
+        facts = engine.list(entity, limit=10_000, newest_first=False)
+        durable = [f.content for f in facts if f.expires_at is None]
+        expiring = [f.content for f in facts if f.expires_at is not None]
+        score = score_conversation(conversation, durable)
+        for tally in (overall, per_category[conversation.category]):
+            tally["conversations"] += 1
+            tally["expiring"] += len(expiring)
+            for k in ("stored", "correct", "gold", "found", "stale", "stale_valid"):
+                tally[k] += score[k]
+        details.append({"id": conversation.id, "category": conversation.category, "valid": durable,
+                        "expiring": expiring, **score})
+        if progress is not None:
+            progress(n + 1, len(conversations), "conversations")
+    return {
+        "name": name,
+        "embedder": cached.name,
+        "match": {"method": "content tokens", "match_cutoff": MATCH_CUTOFF, "cover_cutoff": COVER_CUTOFF},
+        "overall": _rates(overall),
+        "categories": {k: _rates(v) for k, v in per_category.items() if v["conversations"]},
+        "conversations": details,
+    }

@@ -1,0 +1,174 @@
+"""The capture benchmark: its loader, its matching and metrics (hand-computed cases), the runner and the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from _helpers import write_json
+from memori_core.cli import main
+from memori_core.evaluation.capture import (
+    CaptureConversation,
+    CaptureTurn,
+    ScriptedFact,
+    ScriptedFactExtractor,
+    content_tokens,
+    covers,
+    evaluate_capture,
+    facts_match,
+    load_capture,
+    score_conversation,
+    scripted_llm_extractor,
+    scripted_reply,
+)
+from memori_core.extraction import build_extraction_prompt
+
+HASH = "_helpers:HashEmbedder"
+DEV = Path(__file__).resolve().parents[1] / "evals" / "capture" / "dev.json"
+
+
+def _conv(gold, stale=(), turns=None, category="change") -> CaptureConversation:
+    turns = turns or (CaptureTurn("user", "I live in Lisbon."),)
+    return CaptureConversation("c", category, tuple(turns), tuple(tuple(g) for g in gold), tuple(stale))
+
+
+def _tiny() -> dict:
+    return {"name": "tiny", "version": 1, "conversations": [
+        {"id": "a", "category": "change", "turns": [
+            {"role": "user", "text": "I live in Lisbon.", "facts": [{"fact": "User lives in Lisbon."}]},
+            {"role": "assistant", "text": "Nice."},
+            {"role": "user", "text": "I moved to Porto.",
+             "facts": [{"fact": "User lives in Porto.", "replaces": ["User lives in Lisbon."]}]}],
+         "gold": [["User lives in Porto.", "User moved to Porto."]], "stale": ["User lives in Lisbon."]},
+        {"id": "b", "category": "ephemeral", "turns": [
+            {"role": "user", "text": "I'm tired today."},
+            {"role": "user", "text": "I have two kids.", "facts": [{"fact": "User has two kids."}]}],
+         "gold": ["User has two kids."]},
+    ]}
+
+
+# -- loader ---------------------------------------------------------------------------
+
+
+def test_shipped_file_loads_with_at_least_40_conversations_in_every_category() -> None:
+    data = load_capture(DEV)
+    n = data.count()
+    assert n["conversations"] >= 40
+    assert all(v > 0 for v in n["categories"].values()), n["categories"]
+    assert n["stale"] > 0
+
+
+def test_loader_reads_wordings_scripts_and_turn_grouping(tmp_path: Path) -> None:
+    data = load_capture(write_json(tmp_path / "c.json", _tiny()))
+    a = data.conversations[0]
+    assert a.gold == (("User lives in Porto.", "User moved to Porto."),)
+    assert [[m.role for m in t] for t in a.user_turns()] == [["user", "assistant"], ["user"]]
+    assert a.scripts()[1] == (ScriptedFact("User lives in Porto.", ("User lives in Lisbon.",)),)
+    assert data.conversations[1].gold == (("User has two kids.",),)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d["conversations"][0].update(category="gossip"), "unknown category 'gossip'"),
+    (lambda d: d["conversations"][0]["turns"][1].update(role="system"), "'role' must be"),
+    (lambda d: d["conversations"][0]["turns"][1].update(facts=[{"fact": "x"}]), "only a user turn"),
+    (lambda d: d["conversations"][1].update(id="a"), "appears twice"),
+    (lambda d: d["conversations"][1].update(gold=[[]]), "gold fact"),
+    (lambda d: d["conversations"][1].update(turns=[{"role": "assistant", "text": "hi"}]), "at least one user"),
+])
+def test_loader_rejects_malformed_files_naming_the_problem(tmp_path: Path, change, message: str) -> None:
+    data = _tiny()
+    change(data)
+    with pytest.raises(ValueError, match=message):
+        load_capture(write_json(tmp_path / "c.json", data))
+
+
+# -- matching and metrics -------------------------------------------------------------
+
+
+def test_content_tokens_drop_function_and_time_words_and_fold_negations() -> None:
+    assert content_tokens("User moved to Porto last month.") == content_tokens("User moves to Porto")
+    assert content_tokens("User is no longer vegetarian.") == {"not", "vegetarian"}
+    assert content_tokens("User doesn't drive anymore.") == content_tokens("User does not drive.")
+
+
+def test_match_separates_a_changed_slot_and_a_negation() -> None:
+    assert facts_match("User moved to Porto last month.", "User moved to Porto.")
+    assert not facts_match("User lives in Porto.", "User lives in Lisbon.")
+    assert not facts_match("User is no longer vegetarian.", "User is vegetarian.")
+    # a compound fact covers each part (recall) but matches neither (precision)
+    compound = "User is vegetarian and their daughter Mia is 7."
+    assert covers(compound, "User is vegetarian.") and not facts_match(compound, "User is vegetarian.")
+
+
+def test_score_conversation_hand_computed() -> None:
+    conv = _conv([["User lives in Porto.", "User moved to Porto."], ["User has two kids."], ["User is a nurse."]],
+                 stale=["User lives in Lisbon."])
+    s = score_conversation(conv, ["User moved to Porto.", "User lives in Lisbon.", "User is tired today."])
+    # stored 3: one matches gold; gold 3: one found; stale 1: still valid
+    assert (s["stored"], s["correct"], s["gold"], s["found"], s["stale"], s["stale_valid"]) == (3, 1, 3, 1, 1, 1)
+    assert s["wrong"] == ["User lives in Lisbon.", "User is tired today."]
+    assert s["missed"] == ["User has two kids.", "User is a nurse."]
+
+
+def test_scripted_reply_names_only_shown_facts() -> None:
+    class Known:
+        def __init__(self, id: str, content: str) -> None:
+            self.id, self.content = id, content
+
+    shown = build_extraction_prompt([("user", "I moved to Porto.")], [Known("x1", "User has a cat."),
+                                                                      Known("x2", "User lives in Lisbon.")])
+    script = [ScriptedFact("User lives in Porto.", ("User lives in Lisbon.",))]
+    assert json.loads(scripted_reply(shown, script)) == [{"fact": "User lives in Porto.", "supersedes": ["F2"],
+                                                          "core": False}]
+    hidden = build_extraction_prompt([("user", "I moved to Porto.")], [Known("x1", "User has a cat.")])
+    assert json.loads(scripted_reply(hidden, script))[0]["supersedes"] == []
+
+
+# -- runner and CLI -------------------------------------------------------------------
+
+
+def test_evaluate_rules_and_scripted_llm_on_a_tiny_file(tmp_path: Path) -> None:
+    from _helpers import HashEmbedder
+
+    data = load_capture(write_json(tmp_path / "c.json", _tiny()))
+    llm = evaluate_capture(data, scripted_llm_extractor, embedder=HashEmbedder())
+    by_id = {c["id"]: c for c in llm["conversations"]}
+    assert by_id["b"]["valid"] == ["User has two kids."]
+    assert llm["overall"]["gold"] == 2 and llm["categories"]["ephemeral"]["precision"] == 1.0
+    rules = evaluate_capture(data, embedder=HashEmbedder())
+    assert rules["overall"]["stored"] >= 2
+    assert set(rules["categories"]) == {"change", "ephemeral"}
+
+
+def test_scripted_extractor_sends_one_prompt_per_user_turn(tmp_path: Path) -> None:
+    from _helpers import HashEmbedder
+
+    data = load_capture(write_json(tmp_path / "c.json", _tiny()))
+    made: list[ScriptedFactExtractor] = []
+
+    def factory(conv):
+        made.append(ScriptedFactExtractor(conv.scripts()))
+        return made[-1]
+
+    evaluate_capture(data.conversations[:1], factory, embedder=HashEmbedder())
+    assert len(made[0].prompts) == 2 and "I moved to Porto." in made[0].prompts[1]
+
+
+def test_cli_prints_the_table_and_writes_json(tmp_path: Path, capsys) -> None:
+    file = write_json(tmp_path / "c.json", _tiny())
+    out = tmp_path / "r.json"
+    assert main(["eval", "capture", str(file), "--embedder", HASH, "--quiet", "--extractor", "scripted-llm",
+                 "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "| change |" in printed and "| ephemeral |" in printed and "precision" in printed
+    result = json.loads(out.read_text())
+    assert result["task"] == "capture" and result["extractor"] == "scripted-llm"
+    assert result["overall"]["recall"] == 1.0
+
+
+def test_cli_rejects_an_unknown_extractor(tmp_path: Path) -> None:
+    file = write_json(tmp_path / "c.json", _tiny())
+    with pytest.raises(SystemExit):
+        main(["eval", "capture", str(file), "--embedder", HASH, "--extractor", "gpt"])
