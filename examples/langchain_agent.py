@@ -4,7 +4,7 @@ Runs offline with the local all-MiniLM-L6-v2 and an in-memory Chroma store.
 The fake chat model calls a tool once and then answers, so the model is called
 twice; both calls get the user's facts in their system prompt, and the agent's
 message history never contains the memory block. With `capture=True` the
-user's statements in the turn ("I am training for a marathon") become a new
+user's statements in the turn ("I run 40 km a week for the marathon") become a new
 "User ..." fact once the model has answered (questions are never stored);
 capture runs in the background and `middleware.flush()` waits for it.
 
@@ -73,7 +73,7 @@ def main() -> None:
         middleware=[memori],
     )
     result = agent.invoke(
-        {"messages": [("human", "I am training for a marathon: can I eat peanuts before my long run?")]},
+        {"messages": [("human", "I run 40 km a week for the marathon: can I eat peanuts before my long run?")]},
         context=UserContext(user_id="alice"),
     )
     print("agent answered:", result["messages"][-1].content)
@@ -81,7 +81,7 @@ def main() -> None:
           "| block in history:", any("<memori_context>" in str(m.content) for m in result["messages"]))
     memori.flush()  # capture runs in the background: wait for it before reading the store
     print("alice now has", engine.count("alice"), "facts (the user's statement was captured)")
-    for fact in engine.recall("training for a marathon", "alice", limit=5):
+    for fact in engine.recall("How much do I run?", "alice", limit=5):
         print("  fact:", fact.content)
 
 

@@ -53,7 +53,7 @@ def test_agent_example_both_model_calls_see_the_fact_and_history_is_clean():
     assert "[tool] banana oat porridge" in views[1]
     assert "block in history: False" in out
     assert "alice now has 4 facts" in out
-    assert "fact: User is training for a marathon." in out  # the statement, not the question, was captured
+    assert "fact: User runs 40 km a week for the marathon." in out  # the statement, not the question, was captured
     assert "can I eat peanuts" not in out.split("alice now has", 1)[1]
     assert "Bob" not in out
 
