@@ -63,6 +63,7 @@ from langgraph.store.base import (
 
 from memori_core.adapter_args import check_engine
 from memori_core.engine import RecallEngine
+from memori_core.facts import StoredFact
 from memori_core.filters import check_where
 from memori_core.validate import RESERVED_METADATA_KEYS, check_entity_id, check_text, parse_utc
 
@@ -328,6 +329,16 @@ def _check_key(key: Any) -> str:
     return check_text(key, "key")
 
 
+def _found(plan: _Get, facts: list[StoredFact]) -> tuple[Item | None, list[tuple[str, float]]]:
+    """The item a get finds (``None``: no such fact, or expired) and the TTLs its read refreshes."""
+    if not facts or _expired(facts[0].expires_at, datetime.now(timezone.utc)):
+        return None, []
+    f = facts[0]
+    value, created, updated, ttl = _item_parts(f.content, f.created_at, f.metadata, f.updated_at)
+    item = Item(value=value, key=f.id, namespace=plan.namespace, created_at=created, updated_at=updated)
+    return item, [(f.id, ttl)] if plan.refresh and ttl is not None else []
+
+
 class MemoriStore(BaseStore):
     """LangGraph's ``BaseStore`` over a :class:`~memori_core.RecallEngine`: one namespace per user, one
     fact per item, search ranked by the engine (module docstring: :mod:`memori_langchain.store`).
@@ -554,15 +565,10 @@ class MemoriStore(BaseStore):
         return self._list_namespaces(plan)
 
     def _get(self, plan: _Get) -> Item | None:
-        facts = self.engine.get(plan.entity, [plan.key])
-        now = datetime.now(timezone.utc)
-        if not facts or _expired(facts[0].expires_at, now):
-            return None
-        f = facts[0]
-        value, created, updated, ttl = _item_parts(f.content, f.created_at, f.metadata, f.updated_at)
-        if plan.refresh and ttl is not None:
-            self._refresh(plan.entity, [(f.id, ttl)])
-        return Item(value=value, key=f.id, namespace=plan.namespace, created_at=created, updated_at=updated)
+        item, refresh = _found(plan, self.engine.get(plan.entity, [plan.key]))
+        if refresh:
+            self._refresh(plan.entity, refresh)
+        return item
 
     def _refresh(self, entity: str, items: list[tuple[str, float]]) -> None:
         for key, ttl in items:
@@ -659,15 +665,10 @@ class MemoriStore(BaseStore):
     async def _arun(self, plan: _Plan) -> Result:
         engine = self.engine
         if isinstance(plan, _Get):
-            facts = await engine.aget(plan.entity, [plan.key])
-            now = datetime.now(timezone.utc)
-            if not facts or _expired(facts[0].expires_at, now):
-                return None
-            f = facts[0]
-            value, created, updated, ttl = _item_parts(f.content, f.created_at, f.metadata, f.updated_at)
-            if plan.refresh and ttl is not None:
-                await self._arefresh(plan.entity, [(f.id, ttl)])
-            return Item(value=value, key=f.id, namespace=plan.namespace, created_at=created, updated_at=updated)
+            item, refresh = _found(plan, await engine.aget(plan.entity, [plan.key]))
+            if refresh:
+                await self._arefresh(plan.entity, refresh)
+            return item
         if isinstance(plan, _Put):
             existing = await engine.aget(plan.entity, [plan.key])
             if existing and not _expired(existing[0].expires_at, datetime.now(timezone.utc)):

@@ -9,9 +9,11 @@ from llama_index.core.llms import CustomLLM
 
 
 class FixedLLM(CustomLLM):
-    """A CustomLLM that always answers ``reply`` and keeps the prompts it got."""
+    """A CustomLLM that answers the replies of ``script`` in order, then always ``reply``, and keeps the prompts
+    it got."""
 
     reply: str = "[]"
+    script: list[str] = []
     prompts: list[str] = []
 
     @property
@@ -20,6 +22,9 @@ class FixedLLM(CustomLLM):
 
     def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
         self.prompts = [*self.prompts, prompt]
+        if self.script:
+            text, self.script = self.script[0], self.script[1:]
+            return CompletionResponse(text=text)
         return CompletionResponse(text=self.reply)
 
     def stream_complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponseGen:

@@ -1,5 +1,5 @@
-"""``MemoriToolSpec``: LlamaIndex tools in a real ``ReActAgent`` (scripted through a ``CustomLLM``; LlamaIndex ships
-no scripted LLM) and called as an agent calls them, over a real in-memory Chroma store."""
+"""``MemoriToolSpec``: LlamaIndex tools in a real ``ReActAgent`` (scripted through ``tests._llamaindex_fakes.FixedLLM``;
+LlamaIndex ships no scripted LLM) and called as an agent calls them, over a real in-memory Chroma store."""
 
 from __future__ import annotations
 
@@ -8,34 +8,14 @@ from typing import Any
 
 import pytest
 from llama_index.core.agent.workflow import ReActAgent
-from llama_index.core.base.llms.types import CompletionResponse, CompletionResponseGen, LLMMetadata
-from llama_index.core.llms import CustomLLM
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.memory_tools import MAX_TOOL_TEXT, NOTHING_RELEVANT, MemoryToolError
 from memori_llamaindex import MemoriToolSpec
 from tests._helpers import stored, ungated_engine
+from tests._llamaindex_fakes import FixedLLM
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-class ScriptedLLM(CustomLLM):
-    """A CustomLLM that answers the scripted replies in order and keeps every prompt it got."""
-
-    script: list[str] = []
-    prompts: list[str] = []
-
-    @property
-    def metadata(self) -> LLMMetadata:
-        return LLMMetadata(model_name="scripted")
-
-    def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponse:
-        self.prompts = [*self.prompts, prompt]
-        reply, self.script = self.script[0], self.script[1:]
-        return CompletionResponse(text=reply)
-
-    def stream_complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponseGen:
-        yield self.complete(prompt, formatted=formatted, **kwargs)
 
 
 def act(tool: str, **args: Any) -> str:
@@ -56,7 +36,7 @@ def tools_of(engine: RecallEngine, entity: str, **kwargs: Any) -> dict[str, Any]
 
 
 async def test_react_agent_remembers_then_recalls_in_a_later_run(tools_engine):
-    llm = ScriptedLLM(script=[
+    llm = FixedLLM(script=[
         act("remember", text="User is allergic to peanuts."), answer("Noted."),
         act("recall_memory", query="what am I allergic to"), answer("Peanuts."),
     ])
@@ -74,7 +54,7 @@ async def test_react_agent_remembers_then_recalls_in_a_later_run(tools_engine):
 
 async def test_react_agent_tool_call_naming_another_entity_is_an_error_the_model_reads(tools_engine):
     (bobs,) = tools_engine.add("bob", ["User is vegetarian."])
-    llm = ScriptedLLM(script=[
+    llm = FixedLLM(script=[
         act("remember", text="User eats meat.", entity_id="bob"),
         act("forget_memory", fact_id=bobs),
         answer("I cannot."),
