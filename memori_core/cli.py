@@ -365,11 +365,11 @@ def cmd_count(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
-    """``memori history ENTITY ID``: a fact's versions, oldest first (exit 1 when the id is unknown)."""
+    """``memori history -e ENTITY ID``: a fact's versions, oldest first (exit 1 when the id is unknown)."""
     try:
-        facts = _engine(args).history(args.history_entity, args.id)
+        facts = _engine(args).history(args.entity, args.id)
     except KeyError:
-        print(f"memori: entity {args.history_entity!r} has no fact with id {args.id!r}", file=sys.stderr)
+        print(f"memori: entity {args.entity!r} has no fact with id {args.id!r}", file=sys.stderr)
         return 1
     _print_facts(facts, args.json)
     return 0
@@ -648,17 +648,15 @@ def _count_parser(commands: Subparsers) -> None:
 
 
 def _history_parser(commands: Subparsers) -> None:
-    p = commands.add_parser(
-        "history", help="show a fact's versions, oldest first",
+    p = _entity_command(
+        commands, "history", cmd_history, help="show a fact's versions, oldest first",
         description="Show the versions of one fact of an entity, oldest first, in the format of `memori list`: "
         "the facts it superseded or that superseded it, and the earlier texts an update kept (ID@vN), "
         "each no longer valid marked [superseded by ID at TIME]; the valid one comes last. An unknown id is "
         "reported on standard error (exit 1). --json prints a JSON array of records.",
     )
-    p.add_argument("history_entity", metavar="ENTITY", help="whose fact (user, agent, ...)")
     p.add_argument("id", metavar="ID", help="the fact's id (from `memori list --all`)")
     p.add_argument("--json", action="store_true", help="a JSON array of records")
-    p.set_defaults(func=cmd_history)
     _store_options(p)
 
 

@@ -389,17 +389,17 @@ def test_memori_history_list_all_and_count_all(tmp_path: Path, capsys: pytest.Ca
         out, err = capsys.readouterr()
         return code, out, err
 
-    code, out, _ = run("history", "ann", ids["porto"])
+    code, out, _ = run("history", "-e", "ann", ids["porto"])
     lines = out.splitlines()
     assert code == 0 and len(lines) == 2
     assert lines[0].startswith(ids["lisbon"]) and "User lives in Lisbon." in lines[0]
     assert f"[superseded by {ids['porto']} at 2025-02-09T09:00:00Z]" in lines[0]
     assert lines[1].startswith(ids["porto"]) and "superseded" not in lines[1]
-    code, out, _ = run("history", "ann", ids["porto"], "--json")
+    code, out, _ = run("history", "-e", "ann", ids["porto"], "--json")
     assert code == 0 and [r["text"] for r in json.loads(out)] == ["User lives in Lisbon.", "User moved to Porto."]
-    code, out, err = run("history", "ann", "nope")
+    code, out, err = run("history", "-e", "ann", "nope")
     assert code == 1 and out == "" and "no fact with id 'nope'" in err
-    code, out, _ = run("history", "bob", ids["porto"])  # another user's id space
+    code, out, _ = run("history", "-e", "bob", ids["porto"])  # another user's id space
     assert code == 1
     assert "User lives in Lisbon." not in run("list", "-e", "ann")[1]
     assert "User lives in Lisbon." in run("list", "-e", "ann", "--all")[1]
