@@ -7,6 +7,7 @@ from typing import Any
 
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
+from langchain_core.tools import tool
 from pydantic import Field
 
 
@@ -75,3 +76,27 @@ def recall_model_capture_graph(engine: Any, model: Any, capture: Any, entity_id:
     builder.add_edge("model", "capture")
     builder.add_edge("capture", END)
     return builder.compile(checkpointer=InMemorySaver())
+
+
+PEANUTS = "Alice is allergic to peanuts."
+
+
+@tool
+def shop_search(item: str) -> str:
+    """Search the local shop for an item."""
+    return f"3 results for {item}"
+
+
+def tool_round_trip() -> RecordingChatModel:
+    """A model that calls `shop_search` once, then answers."""
+    return replies(
+        AIMessage(content="", tool_calls=[{"name": "shop_search", "args": {"item": "snack"}, "id": "call-1"}]),
+        AIMessage(content="Buy the rice crackers."),
+    )
+
+
+def seed_alice_and_bob(engine: Any) -> Any:
+    """Alice's peanut allergy and city (stated 2026-05-01 09:30 UTC) and two facts of Bob's."""
+    engine.add("alice", [PEANUTS, "Alice lives in Lisbon."], created_at="2026-05-01T09:30:00Z")
+    engine.add("bob", ["Bob is allergic to shellfish.", "Bob lives in Oslo."])
+    return engine

@@ -6,27 +6,18 @@ import logging
 from dataclasses import dataclass
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
-from langchain_core.tools import tool
+from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
 
 from _faults import break_store
 from _helpers import seeded_fixtures
-from _langchain_fakes import replies
-from memori_core import RecallEngine
+from _langchain_fakes import PEANUTS, replies, seed_alice_and_bob, shop_search, tool_round_trip
 from memori_core.context import OPEN_TAG
 from memori_langchain import MemoriState, memori_recall_node, with_memori_context
 
-PEANUTS = "Alice is allergic to peanuts."
 SYSTEM = "You are a cooking assistant."
-
-
-@tool
-def shop_search(item: str) -> str:
-    """Search the local shop for an item."""
-    return f"3 results for {item}"
 
 
 @dataclass
@@ -51,22 +42,9 @@ def build_graph(engine, model, *, entity_id=None, checkpointer=None, strict=Fals
     return builder.compile(checkpointer=checkpointer)
 
 
-def tool_round_trip():
-    return replies(
-        AIMessage(content="", tool_calls=[{"name": "shop_search", "args": {"item": "snack"}, "id": "call-1"}]),
-        AIMessage(content="Buy the rice crackers."),
-    )
-
-
-def _seed(engine: RecallEngine) -> RecallEngine:
-    engine.add("alice", [PEANUTS, "Alice lives in Lisbon."], created_at="2026-05-01T09:30:00Z")
-    engine.add("bob", ["Bob is allergic to shellfish.", "Bob lives in Oslo."])
-    return engine
-
-
 # Alice's and Bob's facts under the shipped config, shared by the tests that only read them (checked at
 # teardown); a test that breaks the store takes ``fresh_seeded``.
-seeded, fresh_seeded = seeded_fixtures(_seed)
+seeded, fresh_seeded = seeded_fixtures(seed_alice_and_bob)
 
 
 def test_model_node_sees_block_on_every_call_and_history_stays_clean(seeded):

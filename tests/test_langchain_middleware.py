@@ -10,51 +10,29 @@ from dataclasses import dataclass
 import pytest
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
-from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 
 from _faults import break_store
 from _helpers import seeded_fixtures
-from _langchain_fakes import replies
+from _langchain_fakes import PEANUTS, replies, seed_alice_and_bob, shop_search, tool_round_trip
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.context import OPEN_TAG
 from memori_langchain import MemoriMiddleware
 
-PEANUTS = "Alice is allergic to peanuts."
 SYSTEM = "You are a cooking assistant."
 QUESTION = "Which peanuts snack can I buy in Lisbon?"
-
-
-@tool
-def shop_search(item: str) -> str:
-    """Search the local shop for an item."""
-    return f"3 results for {item}"
-
-
-def tool_round_trip():
-    """A model that calls `shop_search` once, then answers."""
-    return replies(
-        AIMessage(content="", tool_calls=[{"name": "shop_search", "args": {"item": "snack"}, "id": "call-1"}]),
-        AIMessage(content="Buy the rice crackers."),
-    )
-
-
-def _seed(engine: RecallEngine) -> RecallEngine:
-    engine.add("alice", [PEANUTS, "Alice lives in Lisbon."], created_at="2026-05-01T09:30:00Z")
-    engine.add("bob", ["Bob is allergic to shellfish.", "Bob lives in Oslo."])
-    return engine
 
 
 # Alice's and Bob's facts, recalled without a gate: these tests are about where the block goes and whose facts it
 # holds, and the hash embedder's cosines mean nothing to the relevance gate. ``seeded`` is shared by the tests that
 # only read it (checked at teardown); a test that writes (capture) or breaks the store takes ``fresh_seeded``.
-seeded, fresh_seeded = seeded_fixtures(_seed, RecallConfig(gate="off"))
+seeded, fresh_seeded = seeded_fixtures(seed_alice_and_bob, RecallConfig(gate="off"))
 
 
 @pytest.fixture
 def seeded_gated(engine):
     """The same facts under the shipped config (relevance gate on)."""
-    return _seed(engine)
+    return seed_alice_and_bob(engine)
 
 
 def _no_block_in(messages) -> bool:
