@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import gc
-import os
 import random
 import time
 from dataclasses import replace
@@ -328,31 +326,17 @@ def test_a_snapshot_with_an_array_out_of_bounds_is_refused(
 
 
 def test_rows_read_after_the_snapshot_file_is_replaced_are_the_loaded_ones(tmp_path: Path) -> None:
-    """Single rows are read from the open file (not the mapping): a write that deletes the file and a
-    later snapshot renamed over the path change nothing for a cache already loaded."""
+    """The file is read once, at load: a write that deletes it and a later snapshot renamed over the path
+    change nothing for a cache already loaded, and no file is held open."""
     path = tmp_path / "e.snap"
     cache = _plain_cache(seed=1)
     write_snapshot(path, cache, "c")
-    snap, loaded = _load(path, use_mmap=True)
-    assert loaded.columns.texts.file is not None
+    _, loaded = _load(path)
     path.unlink()
     write_snapshot(tmp_path / "next.snap", _plain_cache(seed=2), "c")
     (tmp_path / "next.snap").rename(path)
     assert [loaded.facts[r] for r in range(loaded.n_rows)] == [cache.facts[r] for r in range(cache.n_rows)]
-    fd = loaded.columns.texts.file.fd
-    os.fstat(fd)
-    del snap, loaded
-    gc.collect()
-    with pytest.raises(OSError):
-        os.fstat(fd)  # the last column gone, the file is closed
-
-
-def test_a_snapshot_read_without_mapping_holds_no_open_file(tmp_path: Path) -> None:
-    cache = _plain_cache()
-    write_snapshot(tmp_path / "e.snap", cache, "c")
-    _, loaded = _load(tmp_path / "e.snap", use_mmap=False)
-    assert loaded.columns.texts.file is None
-    assert [loaded.facts[r] for r in range(loaded.n_rows)] == [cache.facts[r] for r in range(cache.n_rows)]
+    assert isinstance(loaded.columns.texts.raw, bytes)
 
 
 def test_snapshot_of_an_empty_cache_round_trips(tmp_path: Path) -> None:
@@ -372,20 +356,3 @@ def test_default_key_is_the_config_default() -> None:
     assert entity_mod.DEFAULT_KEY == (cfg.tokenizer, cfg.stemmer)
     cache = EntityCache("e")
     assert cache.index(STEMMED) is cache.lexicon and cache.index(PLAIN) is not cache.lexicon
-
-
-@pytest.mark.parametrize("preadv", [True, False])
-def test_a_file_array_reads_its_bytes_into_the_buffer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, preadv: bool) -> None:
-    from memori_core.cache.snapshot_format import FileArray
-    from memori_core.cache.strings import OpenFile
-
-    data = (np.arange(3 << 20) % 251).astype(np.uint8).reshape(-1, 64)  # several 1 MiB reads without preadv
-    (tmp_path / "f").write_bytes(b"head" + data.tobytes() + b"tail")
-    if not preadv:
-        monkeypatch.delattr(os, "preadv", raising=False)
-    array = FileArray(OpenFile(open(tmp_path / "f", "rb", buffering=0)), 4, data.shape, data.dtype)
-    out = np.empty_like(data)
-    array.read_into(out)
-    assert np.array_equal(out, data)
-    with pytest.raises(ValueError, match="another shape"):
-        array.read_into(np.empty((3, 64), dtype=np.uint8))

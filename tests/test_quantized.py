@@ -482,7 +482,7 @@ def test_without_a_usable_faiss_recall_scans(fast_engine: RecallEngine, monkeypa
 # -- the copy kept in a snapshot ------------------------------------------------------------
 
 
-def _snapshotted_cache(tmp_path, monkeypatch: pytest.MonkeyPatch, n: int = 1200, d: int = 32, use_mmap: bool = True):
+def _snapshotted_cache(tmp_path, monkeypatch: pytest.MonkeyPatch, n: int = 1200, d: int = 32):
     """A canonical cache of ``n`` clustered rows written to a snapshot (which keeps the copy from 100 rows on
     here), and the cache loaded back from it."""
     from memori_core.cache import EntityCache
@@ -497,19 +497,15 @@ def _snapshotted_cache(tmp_path, monkeypatch: pytest.MonkeyPatch, n: int = 1200,
     cache.upsert(facts, m)
     path = tmp_path / "e.snap"
     snapshot_format.write_snapshot(path, cache.canonical(), "c")
-    snap = snapshot_format.load_snapshot(path, snapshot_format.Expected("e", "r", "c"), use_mmap=use_mmap)
+    snap = snapshot_format.load_snapshot(path, snapshot_format.Expected("e", "r", "c"))
     loaded = EntityCache.from_columns("e", "r", snap.loaded, snap.key, forward=snap.forward, index=snap.index,
                                       stored_copy=snap.copy)
     return snap, loaded, rng
 
 
-@pytest.mark.parametrize("use_mmap", [True, False])
-def test_a_snapshot_keeps_the_copy_a_build_would_make(tmp_path, monkeypatch: pytest.MonkeyPatch, use_mmap) -> None:
-    """Mapped, the codes are read from the file straight into FAISS (a FileArray, never mapped twice)."""
-    from memori_core.cache.snapshot_format import FileArray
-
-    snap, loaded, rng = _snapshotted_cache(tmp_path, monkeypatch, use_mmap=use_mmap)
-    assert snap.copy is not None and isinstance(snap.copy[0], FileArray) == use_mmap
+def test_a_snapshot_keeps_the_copy_a_build_would_make(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    snap, loaded, rng = _snapshotted_cache(tmp_path, monkeypatch)
+    assert snap.copy is not None and snap.copy[0].dtype == np.uint8
     built = QuantizedMatrix.build(np.asarray(loaded.matrix))
     qm = loaded.quantized()
     assert qm is not None and loaded._stored_copy is None  # taken from the snapshot, once
@@ -546,18 +542,3 @@ def test_a_snapshot_below_the_size_keeps_no_copy(tmp_path, monkeypatch: pytest.M
     snap, _, _ = _snapshotted_cache(tmp_path, monkeypatch, n=60)
     assert snap.copy is None
     assert "q.codes" not in snapshot_format.read_header(tmp_path / "e.snap")[0]["arrays"]
-
-
-def test_a_copy_whose_file_cannot_be_read_is_built_from_the_matrix(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from memori_core.cache.snapshot_format import FileArray, SnapshotError
-
-    snap, loaded, rng = _snapshotted_cache(tmp_path, monkeypatch)
-
-    def fail(self, out):  # e.g. the file was cut short by something outside memori-recall
-        raise SnapshotError("snapshot file shorter than its header says")
-
-    monkeypatch.setattr(FileArray, "read_into", fail)
-    qm = loaded.quantized()
-    assert qm is not None
-    for mine, theirs in zip(qm.parts(), QuantizedMatrix.build(np.asarray(loaded.matrix)).parts()):
-        assert np.array_equal(mine, theirs)

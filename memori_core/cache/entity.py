@@ -71,7 +71,7 @@ class EntityCache:
         *,
         forward: Forward | None = None,
         index: CSRIndex | None = None,
-        stored_copy: tuple[Any, np.ndarray, np.ndarray] | None = None,
+        stored_copy: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
     ) -> EntityCache:
         """A cache over loaded columns; tokenises the texts unless their ``forward`` index (and ``index``) is given.
 
@@ -122,7 +122,7 @@ class EntityCache:
         self._quantized: QuantizedMatrix | None = None  # 8-bit copy of the matrix, made on first use (quantized())
         self._quantized_failed = False
         # The copy's parts as a snapshot kept them (codes, scale, [rho, R]) for these columns' first rows.
-        self._stored_copy: tuple[Any, np.ndarray, np.ndarray] | None = None
+        self._stored_copy: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     # -- views --------------------------------------------------------------
 
@@ -357,10 +357,7 @@ class EntityCache:
         if qm is None and stored is not None and stored[0].shape[0] <= self._n and stored[0].shape[1] == self.dim:
             # Made from this cache's first rows when its snapshot was written (rows are only appended or killed).
             codes, scale, bounds = stored
-            try:
-                qm = QuantizedMatrix.from_parts(codes, scale, float(bounds[0]), float(bounds[1]))
-            except (OSError, ValueError):  # the snapshot file cannot be read after all: build from the matrix
-                qm = None
+            qm = QuantizedMatrix.from_parts(codes, scale, float(bounds[0]), float(bounds[1]))
             if qm is not None:
                 qm.sync(self.matrix, self._alive[: self._n], self.n_dead)
                 if not qm.stale:

@@ -154,10 +154,9 @@ class QuantizedMatrix:
         return out
 
     @classmethod
-    def from_parts(cls, codes: Any, scale: np.ndarray, rho: float, code_norm: float) -> QuantizedMatrix | None:
+    def from_parts(cls, codes: np.ndarray, scale: np.ndarray, rho: float, code_norm: float) -> QuantizedMatrix | None:
         """The copy :meth:`build` made of a matrix with every row live, from its :meth:`parts` (e.g. kept in a
-        snapshot beside that matrix; ``codes`` may also be an object whose ``read_into(out)`` fills an
-        ``(n, d)`` uint8 array); ``None`` without a usable FAISS."""
+        snapshot beside that matrix); ``None`` without a usable FAISS."""
         faiss = _faiss()
         shape = tuple(codes.shape)
         if faiss is None or len(shape) != 2 or codes.dtype != np.uint8 or scale.shape != (shape[1],):
@@ -167,10 +166,7 @@ class QuantizedMatrix:
         if n:
             out._index.codes.resize(n * d)
             out.n = n
-            if isinstance(codes, np.ndarray):
-                out._codes()[:] = codes
-            else:
-                codes.read_into(out._codes())  # straight into FAISS's buffer
+            out._codes()[:] = codes
             out._index.ntotal = n
         out.n_built = n
         out.rho, out.code_norm = float(rho), float(code_norm)

@@ -41,18 +41,15 @@ loading reads the file once (only a regular file: a FIFO is never opened for
 reading), checks the CRC and bounds on the bytes read, and every array is a
 read-only view of that buffer (nothing is parsed per row; arrays are copied
 on the first write to the cache). What the cache serves never changes with
-the file afterwards. ``load_snapshot(..., use_mmap=True)`` maps the file
-instead, for files nothing else can write.
+the file afterwards.
 """
 
 from __future__ import annotations
 
 import io
 import json
-import mmap
 import os
 import stat
-import sys
 import unicodedata
 import zlib
 from collections import Counter
@@ -69,7 +66,7 @@ from .postings import AnalyzerKey, CSRIndex
 from .._version import __version__
 from ..config import RecallConfig
 from .quantized import QuantizedMatrix
-from .strings import OpenFile, StrColumn
+from .strings import StrColumn
 
 MAGIC = b"MRSNAP\x00\x04"
 SCHEMA = 4  # 4: the validity column (valid_to, superseded_by, supersedes)
@@ -79,7 +76,6 @@ ALIGN = 64
 _CHUNK = 1 << 18
 COPY_FROM_ROWS: int = RecallConfig().quantized_above or 0
 """Rows from which a snapshot keeps the 8-bit copy of the matrix (``RecallConfig.quantized_above``'s default)."""
-_NO_DUP: dict[str, Any] = {"trackfd": False} if sys.version_info >= (3, 13) else {}
 _NOT_STORED = -1  # the offset of an all-zero array
 _AS_IS = frozenset({"matrix", "vocab.buf", "q.codes"})  # always written as they are (no zero / duplicate check)
 
@@ -378,83 +374,39 @@ def _scan_data(f: BinaryIO, start: int, header: dict[str, Any], total: int) -> d
     return bounds
 
 
-class FileArray:
-    """An array of a snapshot read from its open file into a caller's buffer on request, never mapped: the
-    8-bit copy's codes, which FAISS keeps in its own memory (mapping them too would hold them twice)."""
-
-    __slots__ = ("_file", "_offset", "shape", "dtype")
-
-    def __init__(self, file: OpenFile, offset: int, shape: tuple[int, ...], dtype: np.dtype[Any]) -> None:
-        self._file, self._offset, self.shape, self.dtype = file, offset, shape, dtype
-
-    def read_into(self, out: np.ndarray) -> None:
-        """Fill ``out`` (C-contiguous, this shape and dtype) from the file."""
-        if out.shape != self.shape or out.dtype != self.dtype or not out.flags.c_contiguous:
-            raise ValueError("buffer of another shape or type")
-        view = memoryview(out.reshape(-1).view(np.uint8))
-        done = 0
-        while done < len(view):
-            if hasattr(os, "preadv"):
-                got = os.preadv(self._file.fd, [view[done:]], self._offset + done)
-            else:  # (a platform without preadv: 1 MiB at a time)
-                data = os.pread(self._file.fd, min(len(view) - done, 1 << 20), self._offset + done)
-                got = len(data)
-                view[done : done + got] = data
-            if got <= 0:
-                raise SnapshotError("snapshot file shorter than its header says")
-            done += got
-
-
 @dataclass
 class LoadedSnapshot:
-    """A snapshot's rows, as views of the file."""
+    """A snapshot's rows, as views of the bytes read from its file."""
 
     loaded: LoadedColumns
     key: AnalyzerKey
     forward: tuple[np.ndarray, np.ndarray]
     index: CSRIndex
-    copy: tuple[Any, np.ndarray, np.ndarray] | None = None  # the 8-bit copy's parts (codes: FileArray), when kept
+    copy: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # the 8-bit copy's parts, when kept
 
 
-def load_snapshot(path: Path, expected: Expected, *, use_mmap: bool = False) -> LoadedSnapshot:
+def load_snapshot(path: Path, expected: Expected) -> LoadedSnapshot:
     """The rows stored at ``path`` if it was written for ``expected`` and is intact; raises SnapshotError otherwise.
 
-    By default the file is read into memory once and its checksum checked on what was read, so nothing done to
-    the file afterwards (truncated, rewritten in place) can change what the cache serves or crash the process.
-    ``use_mmap=True`` maps it instead (less memory for the strings, but a file truncated under the mapping
-    kills the process with SIGBUS on its next read: only for files nothing else writes)."""
-    # One open file for the checks, the reads (and a mapping): a file renamed over this path meanwhile is never
-    # mixed in.
-    f = _open_regular(path)
-    opened = OpenFile(f)
-    try:
+    The file is read into memory once and its size, checksum and bounds checked on the bytes read, so nothing
+    done to the file afterwards (truncated, rewritten in place, replaced) can change what the cache serves or
+    crash the process (a mapping would: SIGBUS on the next read of a truncated file)."""
+    with _open_regular(path) as f:
         header, start = _read_header(f)
         why = expected.mismatch(header)
         if why is not None:
             raise SnapshotError(why)
-        if use_mmap:
-            bounds = _scan_data(f, start, header, os.fstat(f.fileno()).st_size)
-            # (Python >= 3.13 can map without a second descriptor: this file stays open for the columns anyway)
-            mapped: Any = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ, **_NO_DUP)
-            return _parse(header, start, mapped, bounds, opened)
         f.seek(0)
         buf = f.read()
-        opened.close()
-        # Checked on the bytes read, the ones the cache will use.
-        return _parse(header, start, buf, _scan_data(io.BytesIO(buf), start, header, len(buf)), None)
+    try:
+        return _parse(header, start, buf, _scan_data(io.BytesIO(buf), start, header, len(buf)))
     except (KeyError, TypeError, ValueError, IndexError) as exc:
-        opened.close()
         if isinstance(exc, SnapshotError):
             raise
         raise SnapshotError(f"inconsistent arrays: {exc}") from None
-    except BaseException:
-        opened.close()
-        raise
 
 
-def _parse(
-    h: dict[str, Any], start: int, buf: Any, bounds: dict[str, _Bounds], opened: OpenFile | None
-) -> LoadedSnapshot:
+def _parse(h: dict[str, Any], start: int, buf: bytes, bounds: dict[str, _Bounds]) -> LoadedSnapshot:
     table: dict[str, list[Any]] = h["arrays"]
     size = int(h["data_size"])
     n = int(h["n"])
@@ -481,7 +433,7 @@ def _parse(
         if off.shape[0] and (b.first != 0 or b.last != data[3] or not b.ascending):
             raise SnapshotError(f"string offsets of {name} out of bounds")
         none = arr(f"{name}.none", rows) if f"{name}.none" in table else None
-        return StrColumn(buf, off, none, base=start + data[2], file=opened)
+        return StrColumn(buf, off, none, base=start + data[2])
 
     names_col = strings("session_names", int(table["session_names.off"][1][0]) - 1)
     numeric = {name: arr(name, n) for name in NUMERIC_FIELDS}
@@ -529,8 +481,6 @@ def _parse(
             or not np.isfinite(bounds).all() or not np.isfinite(scale).all() or not (scale > 0).all()
         ):
             raise SnapshotError("8-bit copy out of shape")
-        if opened is not None and codes.size:  # read from the file when the copy is made, not mapped
-            codes = FileArray(opened, start + table["q.codes"][2], codes.shape, codes.dtype)
         copy = (codes, scale, bounds)
     key = tuple(h["analyzer"])
     return LoadedSnapshot(loaded, key, (doc_ptr, doc_terms), index, copy)  # type: ignore[arg-type]

@@ -2,32 +2,16 @@
 
 from __future__ import annotations
 
-import os
-import weakref
 from collections.abc import Sequence
-from typing import Any, BinaryIO
+from typing import Any
 
 import numpy as np
-
-
-class OpenFile:
-    """A file kept open for as long as a column reads from it; closed when the last such column is gone."""
-
-    __slots__ = ("fd", "_close", "__weakref__")
-
-    def __init__(self, f: BinaryIO) -> None:
-        self.fd = f.fileno()
-        self._close = weakref.finalize(self, f.close)
-
-    def close(self) -> None:
-        """Close the file now."""
-        self._close()
 
 
 class StrColumn:
     """Strings of one column: the rows it was built with in ``raw`` (one UTF-8 buffer), later rows in a list.
 
-    ``raw`` is ``bytes``, a ``bytearray`` or an ``mmap`` of a snapshot file, the
+    ``raw`` is ``bytes`` or a ``bytearray`` (a snapshot file read into memory), the
     column's bytes starting at ``base``; ``off`` (int64, one more than the rows)
     bounds each row. ``None`` is stored as an empty string with a bit in
     ``none``. Reading a row decodes one slice: nothing is held per row.
@@ -35,23 +19,15 @@ class StrColumn:
     ``extra`` until the owner rebuilds the column (compaction, snapshot).
     Values never change once stored, so a reader may keep a reference to the
     column while writers append to it.
-
-    With ``file`` (the open snapshot file ``raw`` maps), reading one row reads
-    its bytes from the file instead of the mapping: the few rows a recall
-    returns would otherwise map in whole blocks of the text around them
-    (fault-around, large page-cache folios), so over a few dozen recalls the
-    process would hold every string of the memory. Reads of many rows
-    (:meth:`values`, :meth:`take`) go through the mapping.
     """
 
-    __slots__ = ("raw", "base", "off", "none", "extra", "n_base", "file", "_extra_bytes", "_off_view", "_none_view")
+    __slots__ = ("raw", "base", "off", "none", "extra", "n_base", "_extra_bytes", "_off_view", "_none_view")
 
     def __init__(
-        self, raw: Any, off: np.ndarray, none: np.ndarray | None = None, base: int = 0, file: OpenFile | None = None
+        self, raw: Any, off: np.ndarray, none: np.ndarray | None = None, base: int = 0
     ) -> None:
         self.raw = raw
         self.base = base
-        self.file = file
         self.off = off
         self.none = none
         self.extra: list[str | None] = []
@@ -76,14 +52,6 @@ class StrColumn:
         return self.n_base + len(self.extra)
 
     def __getitem__(self, row: int) -> str | None:
-        if self.file is not None and row < self.n_base and (self._none_view is None or not self._none_view[row]):
-            lo, hi = self._off_view[row], self._off_view[row + 1]
-            data = os.pread(self.file.fd, hi - lo, self.base + lo)
-            if len(data) == hi - lo:
-                return data.decode("utf-8")
-        return self._mapped(row)
-
-    def _mapped(self, row: int) -> str | None:
         if row >= self.n_base:
             return self.extra[row - self.n_base]
         if self._none_view is not None and self._none_view[row]:
@@ -96,23 +64,18 @@ class StrColumn:
         """The strings of ``rows`` (all rows when ``None``)."""
         if rows is None:
             rows = range(len(self))
-        get = self._mapped
+        get = self.__getitem__
         return [get(int(r)) for r in rows]
 
     def rows_containing(self, needle: str) -> np.ndarray:
-        """Rows whose string contains ``needle`` (ascending, int64): one search of the buffer per occurrence
-        (a file-backed column reads its bytes once rather than mapping them), not a read per row; rows
-        appended since the column was built are checked one by one."""
+        """Rows whose string contains ``needle`` (ascending, int64): one search of the buffer per occurrence,
+        not a read per row; rows appended since the column was built are checked one by one."""
         pattern = needle.encode("utf-8")
         size = int(self.off[-1]) if self.n_base else 0
         found: list[int] = []
         if size and pattern:
             data: Any = self.raw
             lo, hi = self.base, self.base + size
-            if self.file is not None:
-                read = os.pread(self.file.fd, size, self.base)
-                if len(read) == size:
-                    data, lo, hi = read, 0, size
             at = data.find(pattern, lo, hi)
             while at >= 0:
                 found.append(at - lo)
