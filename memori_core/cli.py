@@ -461,11 +461,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         if any(v is None for v in vectors) or len(dims) != 1:
             reembed = True  # what import_ does anyway: said here so that the summary is right
         else:
-            # The store's dimension, or for an empty store the embedder's (the one recall will use).
-            target = engine.store.dimension()
-            if target is None:
-                target = int(engine.embedder.embed_query("dimension probe").shape[0])
-            reembed = dims != {target}
+            reembed = dims != {engine.vector_dimension()}
     ids = engine.import_(args.entity, records, reembed=reembed, progress=_write_progress(args))
     how = "texts embedded" if reembed else "vectors kept"
     print(f"imported {len(ids)} fact(s) into {args.entity!r}" + (f" ({how})" if ids else ""))

@@ -334,3 +334,12 @@ def test_a_failing_progress_callback_never_breaks_the_write(hash_embedder: Any, 
     assert sum("progress callback raised" in r.message for r in caplog.records) == 1
     with pytest.raises(TypeError, match="progress"):
         eng.add("u", "User sleeps.", progress="bar")
+
+
+def test_vector_dimension_is_the_stores_else_the_embedders(hash_embedder: Any) -> None:
+    store = ChromaStore.in_memory()
+    assert RecallEngine(store=store, embedder=HashEmbedder(dim=16)).vector_dimension() == 16  # empty: the embedder's
+    RecallEngine(store=store, embedder=hash_embedder).add("u", ["User likes tea."])  # 64-d rows
+    calls = hash_embedder.calls
+    assert RecallEngine(store=store, embedder=HashEmbedder(dim=16)).vector_dimension() == 64  # the rows decide
+    assert hash_embedder.calls == calls

@@ -150,11 +150,7 @@ class ReadPath:
         datetime, naive meaning UTC, or an ISO 8601 str) answers from the facts valid at that time instead:
         created at or before it, and not yet superseded or expired then.
         """
-        query = check_query(query)
-        entity_id = check_entity_id(entity_id)
-        limit = check_limit(limit, self.config.limit)
-        where = check_where(where) if where is not None else None
-        at = check_as_of(as_of)
+        query, entity_id, limit, where, at = self._checked(query, entity_id, limit, where, as_of)
         read, conversation = self._conversation(query, context)
         if not query.strip() or limit <= 0:
             return []
@@ -183,11 +179,7 @@ class ReadPath:
     ) -> RecallReport:
         """Recall with every pool candidate's score parts and fate; ``print()`` it for a table (``as_of``: as in
         :meth:`recall`)."""
-        query = check_query(query)
-        entity_id = check_entity_id(entity_id)
-        limit = check_limit(limit, self.config.limit)
-        where = check_where(where) if where is not None else None
-        at = check_as_of(as_of)
+        query, entity_id, limit, where, at = self._checked(query, entity_id, limit, where, as_of)
         cfg = self.config
         read, conversation = self._conversation(query, context)
         q_tokens = analyzer(cfg.tokenizer, cfg.stemmer)(query)
@@ -246,6 +238,15 @@ class ReadPath:
             gate=gate_kind, gate_opened=gate_opened, best_cosine=gate.best_cosine, gate_note=gate_note,
             conversation=conversation, context_weight=cfg.context_weight if conversation else 0.0,
         )
+
+    def _checked(
+        self, query: Any, entity_id: Any, limit: Any, where: Any, as_of: Any
+    ) -> tuple[str, str, int, Where | None, float | None]:
+        """The arguments recall and explain share, checked (each error names its argument)."""
+        query, entity_id = check_query(query), check_entity_id(entity_id)
+        limit = check_limit(limit, self.config.limit)
+        where = check_where(where) if where is not None else None  # (no filter: the filter module is not run)
+        return query, entity_id, limit, where, check_as_of(as_of)
 
     def _embed_query(self, query: str, query_vector: Any | None) -> np.ndarray:
         if query_vector is None:

@@ -329,16 +329,24 @@ class WritePath:
                     ) from cause
                 done.update_seen(superseded)
 
+    def vector_dimension(self, sample: str = "dimension probe") -> int:
+        """The dimension of the vectors this engine writes: the store's rows', or, for an empty store, its
+        embedder's (``sample`` is embedded once to learn it)."""
+        stored_dim = self.store.dimension()
+        return stored_dim if stored_dim is not None else self._embedder_dimension(sample)
+
+    def _embedder_dimension(self, sample: str) -> int:
+        return int(np.asarray(self.embedder.embed_query(sample)).shape[-1])
+
     def _check_import_dimension(self, dim: int, sample: str) -> None:
-        """Records' vectors must have the dimension of the store's rows, or, in an empty store, of this engine's
-        embedder (one text embedded to learn it): a wrong one would make every later write fail."""
+        """Records' vectors must have :meth:`vector_dimension`: a wrong one would make every later write fail."""
         stored_dim = self.store.dimension()
         if stored_dim is not None:
             if dim != stored_dim:
                 raise ValueError(f"records carry {dim}-d vectors but the store holds {stored_dim}-d vectors; "
                                  "pass reembed=True to embed the texts with this engine's embedder")
             return
-        own = int(np.asarray(self.embedder.embed_query(sample)).shape[-1])
+        own = self._embedder_dimension(sample)
         if dim != own:
             raise ValueError(f"records carry {dim}-d vectors but this engine's embedder {self.embedder.name!r} makes "
                              f"{own}-d vectors; pass reembed=True to embed the texts with it")
