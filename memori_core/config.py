@@ -57,7 +57,8 @@ class RecallConfig:
         ),
         "gate": (
             "gate", "relevance_threshold", "gate_open", "gate_keep", "gate_confident", "gate_band", "gate_words",
-            "gate_words_cosine", "gate_words_bm25", "gate_care", "gate_care_cosine", "judge_candidates",
+            "gate_words_cosine", "gate_words_bm25", "gate_care", "gate_care_cosine", "gate_general",
+            "gate_general_bm25", "gate_followup", "gate_followup_top", "judge_candidates",
         ),
         "performance": ("dense_limit", "quantized_above"),
     }
@@ -151,6 +152,22 @@ class RecallConfig:
     ``limit`` best is kept, and opens the gate, from a cosine of ``gate_care_cosine``. ``None`` turns it off."""
     gate_care_cosine: float = 0.1
     """See ``gate_care``."""
+    gate_general: float | None = 0.45
+    """Relevance gate, third signal (memori_core/ranking/intent.py): a general-knowledge question that speaks
+    of no one in the first person ("What's the capital of Australia?", "How many ounces are in a cup?")
+    keeps a fact only when the fact's cosine to the question itself (not to the conversation) reaches this,
+    or when the fact holds several of its informative words (raw BM25 >= ``gate_general_bm25``). The care
+    signal does not apply to such a question. ``None`` turns the signal off."""
+    gate_general_bm25: float = 3.5
+    """See ``gate_general``."""
+    gate_followup: float | None = 0.25
+    """Relevance gate, for a turn read with its conversation (``recall(..., context=[...])``) that is not a
+    general question: any of the ``gate_followup_top`` best facts whose gate cosine (the larger of its cosine
+    to the question and to the conversation) reaches this is kept, and opens the gate. A follow-up ("What
+    should I order there?") continues what the user said before, and mixing the turns dilutes every cosine.
+    ``None`` turns it off."""
+    gate_followup_top: int = 3
+    """See ``gate_followup``."""
     judge_candidates: int = 8
     """With a judge (``RecallEngine(judge=...)``, :mod:`memori_core.judge`): how many of the best candidates,
     ungated, the judge is shown (at least ``limit``); recall keeps those it calls relevant. Without a judge
@@ -219,12 +236,14 @@ class RecallConfig:
             _check_int("neighbour_length_ref", self.neighbour_length_ref, minimum=1)
         if self.quantized_above is not None:
             _check_int("quantized_above", self.quantized_above, minimum=0)
-        if self.gate_care is not None:
-            _check_number("gate_care", self.gate_care)
+        _check_int("gate_followup_top", self.gate_followup_top, minimum=0)
+        for name in ("gate_care", "gate_general", "gate_followup"):
+            if getattr(self, name) is not None:
+                _check_number(name, getattr(self, name))
         if self.gate not in ("relevance", "threshold", "off"):
             raise ValueError(f"gate must be 'relevance', 'threshold' or 'off', got {self.gate!r}")
         for name in ("gate_open", "gate_keep", "gate_confident", "gate_band", "gate_words", "gate_words_cosine",
-                     "gate_words_bm25", "gate_care_cosine"):
+                     "gate_words_bm25", "gate_care_cosine", "gate_general_bm25"):
             _check_number(name, getattr(self, name))
         if self.gate == "relevance" and self.relevance_threshold != _DEFAULT_THRESHOLD:
             logger.warning(
@@ -258,6 +277,8 @@ class RecallConfig:
             "lexical_floor": 0.0,
             "gate": "threshold",
             "gate_care": None,
+            "gate_general": None,
+            "gate_followup": None,
             "time_zone_label": False,
         }
         base.update(overrides)

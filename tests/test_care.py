@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core.ranking.intent import prototype_texts as intent_texts
 from memori_core.ranking.care import (
     CARE_DOMAINS,
     DOMAIN_PROTOTYPES,
@@ -78,7 +79,7 @@ def test_care_share_takes_each_domains_best_prototype():
 @pytest.fixture
 def engines(minilm):
     with_care = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
-    without = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm, config=RecallConfig(gate_care=None))
+    without = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm, config=RecallConfig(gate_care=None, gate_general=None))
     for engine in (with_care, without):
         engine.add("u1", FACTS)
         engine.add("u2", ["User is allergic to shellfish."])
@@ -126,7 +127,7 @@ def test_the_prototypes_are_embedded_once_per_engine_and_only_when_a_care_fact_i
 
 
 def test_prototypes_that_cannot_be_embedded_leave_the_gate_as_it_was(hash_embedder, caplog):
-    n_prototypes = len(prototype_texts()[0])
+    n_prototypes = len(prototype_texts()[0]) + len(intent_texts()[0])  # one batch: domains, then intents
 
     class FailsOnPrototypes:
         name = "fails-on-prototypes"
@@ -140,19 +141,19 @@ def test_prototypes_that_cannot_be_embedded_leave_the_gate_as_it_was(hash_embedd
             return hash_embedder.embed_query(text)
 
     failing = RecallEngine(store=ChromaStore.in_memory(), embedder=FailsOnPrototypes())
-    plain = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig(gate_care=None))
+    plain = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig(gate_care=None, gate_general=None))
     for engine in (failing, plain):
         engine.add("u1", FACTS)
     # The peanut fact is a care fact at cosine 0.24 (hash embedder): the signal needs the prototypes here.
     for question in ["Is my dinner plan ok with peanuts tonight or not really?", "What's the capital of Peru?",
                      "vegetarian"]:
         assert [f.id for f in failing.recall(question, "u1")] == [f.id for f in plain.recall(question, "u1")]
-    assert "care signal is off" in caplog.text
+    assert "care and general-question signals are off" in caplog.text
 
 
 def test_a_passing_prototype_failure_is_not_remembered(hash_embedder):
     """After the embedder recovers, the engine answers as a fresh engine over the same store does."""
-    n_prototypes = len(prototype_texts()[0])
+    n_prototypes = len(prototype_texts()[0]) + len(intent_texts()[0])  # one batch: domains, then intents
     down = {"now": True}
 
     class Flaky:
@@ -176,7 +177,7 @@ def test_a_passing_prototype_failure_is_not_remembered(hash_embedder):
     fresh = [f.id for f in RecallEngine(store=store, embedder=Flaky()).recall(question, "u1")]
     assert after == fresh and after != during  # the signal is back once the prototypes could be embedded
     assert during == [f.id for f in RecallEngine(store=store, embedder=hash_embedder,
-                                                 config=RecallConfig(gate_care=None)).recall(question, "u1")]
+                                                 config=RecallConfig(gate_care=None, gate_general=None)).recall(question, "u1")]
 
 
 def test_upstream_compat_and_the_threshold_gate_have_no_care_signal():

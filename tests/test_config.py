@@ -51,6 +51,10 @@ SHIPPED_DEFAULTS = {
     "context_weight": 0.5,
     "gate_care": 0.6,
     "gate_care_cosine": 0.1,
+    "gate_general": 0.45,
+    "gate_general_bm25": 3.5,
+    "gate_followup": 0.25,
+    "gate_followup_top": 3,
 }
 
 

@@ -240,6 +240,6 @@ async def test_bad_entity_id_is_rejected_by_the_async_twins(recording, entity_id
 def test_recording_store_does_record_valid_calls(recording) -> None:
     """Guard for the tests above: the wrapper sees the engine's store calls."""
     eng, store, emb = recording
-    eng.recall("green tea", "u1")
+    eng.recall("my green tea", "u1")  # first person: the gate embeds no question-shape prototypes
     eng.count("u1")
     assert "revision" in store.calls and "count" in store.calls and emb.calls == 1

@@ -63,7 +63,7 @@ def test_model_node_sees_block_on_every_call_and_history_stays_clean(seeded):
 async def test_async_graph(seeded):
     model = tool_round_trip()
     graph = build_graph(seeded, model)
-    await graph.ainvoke({"messages": [HumanMessage("peanuts snack?")]}, {"configurable": {"entity_id": "alice"}})
+    await graph.ainvoke({"messages": [HumanMessage("a peanuts snack for me?")]}, {"configurable": {"entity_id": "alice"}})
     assert len(model.calls) == 2 and all(PEANUTS in t for t in model.system_texts())
 
 

@@ -150,7 +150,7 @@ def test_prompt_with_history_placeholder(seeded):
     )
     model = replies("ok")
     chain = prompt | MemoriContextInjector(engine=seeded, entity_id="alice") | model
-    chain.invoke({"history": [HumanMessage("hi"), AIMessage("hello")], "question": "is peanuts butter ok?"})
+    chain.invoke({"history": [HumanMessage("hi"), AIMessage("hello")], "question": "is peanuts butter ok for me?"})
     [sent] = model.calls
     assert len(sent) == 4 and PEANUTS in sent[0].content
 

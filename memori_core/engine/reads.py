@@ -27,7 +27,10 @@ from ..facts import RecalledFact, StoredFact
 from ..filters import Where, check_where
 from ..judge import Judge, as_indices
 from ..ranking.candidates import gather
-from ..ranking.care import care_share, is_care_fact, is_personal, prototype_texts
+from ..ranking.care import care_share, is_care_fact, is_personal
+from ..ranking.care import prototype_texts as domain_texts
+from ..ranking.intent import is_general, names_known
+from ..ranking.intent import prototype_texts as intent_texts
 from ..query import recent_turns
 from ..ranking.conversation import COURTESY_WORDS, blend_query, conversation_text, gate_cosine, is_courtesy
 from ..ranking.core import CORE, core_picks
@@ -100,6 +103,16 @@ class _Judgement:
 
 
 @dataclass(frozen=True)
+class _Prototypes:
+    """The sentences the gate's second and third signals compare a question with, embedded once per engine."""
+
+    domains: np.ndarray  # life-domain prototypes, domain after domain (:mod:`~.ranking.care`)
+    starts: np.ndarray  # row of each domain's first prototype
+    intents: np.ndarray  # advice requests, then general-knowledge shapes (:mod:`~.ranking.intent`)
+    advice: int  # how many advice requests come first
+
+
+@dataclass(frozen=True)
 class _CoreRows:
     """The entity's core facts that a recall may return (live, not expired, matching ``where``)."""
 
@@ -119,7 +132,7 @@ class ReadPath:
     embedder: Embedder
     _coord: Coordinator
     _judge_slots: threading.BoundedSemaphore
-    _prototypes: tuple[np.ndarray, np.ndarray] | None
+    _prototypes: _Prototypes | None
     _prototypes_lock: threading.Lock
 
     def recall(
@@ -306,14 +319,20 @@ class ReadPath:
             pool = found.pool
             pool_facts = cache.pool_facts(pool.rows)  # a StoredFact is built only for the facts read from it
             core = self._core_rows(cache, allowed, q) if cfg.core_limit > 0 else None
+            general = self._is_general(query, question if question is not None else q, pool_facts)
             gate_cos = None
             if question is not None and conv is not None and question.shape == q.shape:
                 pooled = cache.matrix[pool.rows]
-                gate_cos = gate_cosine(cosine_scores(pooled, question), cosine_scores(pooled, conv))
+                # A general question is judged on its own words: the conversation does not widen the gate.
+                gate_cos = cosine_scores(pooled, question)
+                if not general:
+                    gate_cos = gate_cosine(gate_cos, cosine_scores(pooled, conv))
         scores = score_pool(pool, found.cosine, found.tf, found.dl, q_tokens, cfg, sessions=found.sessions,
                             lengths=found.lengths)
         if gate_cos is not None:
-            scores = replace(scores, gate_cosine=gate_cos.astype(scores.cosine.dtype))
+            scores = replace(scores, gate_cosine=gate_cos.astype(scores.cosine.dtype), in_conversation=True)
+        if general:
+            return _Scored(replace(scores, general=True), pool_facts, found.scorable, core)
         care = self._care(query, question if question is not None else q, conv is not None, scores, pool_facts, limit)
         if care is not None:
             scores = replace(scores, care=care)
@@ -365,29 +384,45 @@ class ReadPath:
         rows = [i for i in top.tolist() if is_care_fact(facts[i].content)]
         if not rows:
             return None
-        prototypes = self._care_prototypes(question.shape[0])
-        if prototypes is None or care_share(question, *prototypes) < cfg.gate_care:
+        prototypes = self._prototype_vectors(question.shape[0])
+        if prototypes is None or care_share(question, prototypes.domains, prototypes.starts) < cfg.gate_care:
             return None
         mask = np.zeros(scores.rows.shape[0], dtype=bool)
         mask[rows] = True
         return mask
 
-    def _care_prototypes(self, dim: int) -> tuple[np.ndarray, np.ndarray] | None:
-        """The domain prototypes embedded once by this engine's embedder (``None`` while they cannot be).
+    def _is_general(self, query: str, question: np.ndarray, facts: Sequence[StoredFact]) -> bool:
+        """Whether the relevance gate treats ``query`` (embedded as ``question``) as a general-knowledge question
+        (:mod:`~.ranking.intent`; ``facts``: the pool's); a first-person question never is, and costs no
+        prototype."""
+        cfg = self.config
+        if cfg.gate != "relevance" or cfg.gate_general is None or is_personal(query):
+            return False
+        prototypes = self._prototype_vectors(question.shape[0])
+        if prototypes is None or not is_general(question, prototypes.intents, prototypes.advice):
+            return False
+        return not names_known(query, (f.content for f in facts))
+
+    def _prototype_vectors(self, dim: int) -> _Prototypes | None:
+        """The gate's prototype sentences embedded once by this engine's embedder, in one call (``None`` while
+        they cannot be, or when they are not ``dim``-d).
 
         A failure is not remembered: the next recall that needs them tries again, so after a passing fault
         the engine answers as a fresh one would."""
         with self._prototypes_lock:
             if self._prototypes is None:
-                texts, starts = prototype_texts()
+                domains, starts = domain_texts()
+                intents, advice = intent_texts()
                 try:
-                    self._prototypes = (l2_normalise(self.embedder.embed_documents(texts)), starts)
-                except Exception as exc:  # noqa: BLE001 - the signal is optional: the gate works without it
-                    logger.warning("care-domain prototypes could not be embedded (%s): the gate's care signal is "
-                                   "off for this recall", exc)
+                    matrix = l2_normalise(self.embedder.embed_documents([*domains, *intents]))
+                except Exception as exc:  # noqa: BLE001 - the signals are optional: the gate works without them
+                    logger.warning("the gate's prototype sentences could not be embedded (%s): its care and "
+                                   "general-question signals are off for this recall", exc)
                     return None
-            matrix, starts = self._prototypes
-        return (matrix, starts) if matrix.shape[1:] == (dim,) else None
+                n = len(domains)
+                self._prototypes = _Prototypes(matrix[:n], starts, matrix[n:], advice)
+            prototypes = self._prototypes
+        return prototypes if prototypes.domains.shape[1:] == (dim,) else None
 
     @staticmethod
     def _core_rows(cache: EntityCache, allowed: np.ndarray | None, q: np.ndarray) -> _CoreRows | None:

@@ -101,7 +101,7 @@ class RecallEngine(ReadPath, WritePath):
         self._judge_slots = threading.BoundedSemaphore(MAX_JUDGE_CALLS)
         self._executor: ThreadPoolExecutor | None = None
         self._executor_lock = threading.Lock()
-        self._prototypes: tuple[np.ndarray, np.ndarray] | None = None  # care-domain prototypes, embedded once
+        self._prototypes: Any = None  # the gate's prototype sentences, embedded once (engine.reads._Prototypes)
         self._prototypes_lock = threading.Lock()
         # Caches, locks and the write protocol; the lock order is written down there.
         self._coord = Coordinator(

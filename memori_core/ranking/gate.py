@@ -24,7 +24,7 @@ the development halves of PrefEval, a LongMemEval-style chat memory and LoCoMo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -84,12 +84,18 @@ def decide(
     bm25: np.ndarray | None = None,
     pool_size: int | None = None,
     care: np.ndarray | None = None,
+    general: bool = False,
+    followup: bool = False,
 ) -> GateDecision:
     """Apply the configured gate to the ``limit`` best facts (``cosine``, ``rank_score``, normalised
     ``lexical`` and raw ``bm25``, all in rank order; without the lexical arrays words do not count).
     ``pool_size`` is the number of documents the BM25 statistics came from (see :func:`words_bm25_bar`).
     ``care`` marks the care facts of a personal food or health question (:mod:`.care`): kept, and opening
-    the gate, from a cosine of ``gate_care_cosine``."""
+    the gate, from a cosine of ``gate_care_cosine``. ``general`` says the question asks about the world, not the
+    asker (:mod:`.intent`): a fact is then kept only from a cosine of ``gate_general``, or with a raw BM25 of
+    ``gate_general_bm25`` besides the words rule, and care facts get no favour. ``followup`` says the turn is read
+    with its conversation: the ``gate_followup_top`` best are kept, and open the gate, from a cosine of
+    ``gate_followup``."""
     n = cosine.shape[0]
     best = float(cosine.max()) if n else float("nan")
     if config is None or config.gate == "off":
@@ -102,10 +108,16 @@ def decide(
     if lexical is not None and bm25 is not None:
         by_words = ((lexical >= config.gate_words) & (cosine >= config.gate_words_cosine)
                     & (bm25 >= words_bm25_bar(config, pool_size)))
+    if general and config.gate_general is not None:
+        usual = decide(cosine, rank_score, config, lexical, bm25, pool_size)
+        return _general(usual, cosine, config, by_words, bm25)
     by_care = np.zeros(n, dtype=bool)
     if care is not None and config.gate_care is not None:
         by_care = care & (cosine >= config.gate_care_cosine)
-    if not n or (best < config.gate_open and not by_words.any() and not by_care.any()):
+    by_followup = np.zeros(n, dtype=bool)
+    if followup and config.gate_followup is not None:
+        by_followup[: config.gate_followup_top] = cosine[: config.gate_followup_top] >= config.gate_followup
+    if not n or (best < config.gate_open and not by_words.any() and not by_care.any() and not by_followup.any()):
         return GateDecision(
             "relevance", np.zeros(n, dtype=bool), False, best, False,
             f"relevance gate closed: best cosine {best:.3f} < open {config.gate_open:g}, and no fact holds "
@@ -127,4 +139,27 @@ def decide(
     if by_care.any():
         how += (f"; {int(by_care.sum())} more kept as care facts of a personal food or health question "
                 f"(cosine >= {config.gate_care_cosine:g})")
+    by_followup &= ~keep
+    keep |= by_followup
+    if by_followup.any():
+        how += (f"; {int(by_followup.sum())} more kept as a follow-up's (among the {config.gate_followup_top} best, "
+                f"cosine >= {config.gate_followup:g})")
     return GateDecision("relevance", keep, True, best, confident, f"relevance gate open: best cosine {best:.3f}; {how}")
+
+
+def _general(usual: GateDecision, cosine: np.ndarray, config: RecallConfig, by_words: np.ndarray,
+             bm25: np.ndarray | None) -> GateDecision:
+    """The relevance gate for a general-knowledge question (:mod:`.intent`): of what the ``usual`` rules
+    (without care facts) keep, only facts at ``gate_general`` or holding many of its words."""
+    assert config.gate_general is not None
+    if not usual.keep.any():
+        return replace(usual, note=f"{usual.note}; a general question (not about the user)")
+    by_cosine = cosine >= config.gate_general
+    many_words = by_words & (bm25 >= config.gate_general_bm25) if bm25 is not None else by_words
+    keep = usual.keep & (by_cosine | many_words)
+    rule = (f"a general question (not about the user): of those, keep cosine >= {config.gate_general:g} or raw "
+            f"BM25 >= {config.gate_general_bm25:g} with the words rule: {int(keep.sum())} of {int(usual.keep.sum())} kept")
+    if not keep.any():
+        return GateDecision("relevance", keep, False, usual.best_cosine, False,
+                            f"relevance gate closed: {usual.note.removeprefix('relevance gate open: ')}; {rule}")
+    return GateDecision("relevance", keep, True, usual.best_cosine, usual.confident, f"{usual.note}; {rule}")

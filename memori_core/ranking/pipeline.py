@@ -107,6 +107,11 @@ class PoolScores:
     (:mod:`.conversation`). ``None``: ``cosine``."""
     care: np.ndarray | None = None
     """Rows the gate may keep as care facts of a personal food or health question (:mod:`.care`)."""
+    general: bool = False
+    """The question asks about the world, not the asker (:mod:`.intent`); ``gate_cosine`` then holds the
+    cosine to the question alone."""
+    in_conversation: bool = False
+    """The turn was read with its conversation (the gate's follow-up rule applies unless it is ``general``)."""
 
 
 # -- 1. the pool --------------------------------------------------------------
@@ -321,4 +326,5 @@ def fates(scores: PoolScores, limit: int, config: RecallConfig | None) -> tuple[
 def _decide(scores: PoolScores, top: np.ndarray, config: RecallConfig | None) -> GateDecision:
     cosine = scores.cosine if scores.gate_cosine is None else scores.gate_cosine
     return decide(cosine[top], scores.rank_score[top], config, scores.lexical[top], scores.bm25[top],
-                  pool_size=int(scores.rows.shape[0]), care=None if scores.care is None else scores.care[top])
+                  pool_size=int(scores.rows.shape[0]), care=None if scores.care is None else scores.care[top],
+                  general=scores.general, followup=scores.in_conversation and not scores.general)

@@ -1,0 +1,119 @@
+"""The gate's third signal: does the question ask about the world, or about the asker?
+
+"What's the capital of Australia?", "How many ounces are in a cup?", "Who invented the ice cream cone?"
+ask for knowledge that is the same for every user; "Is satay sauce safe for me?", "Any ideas for the
+weekend?", "What should we cook tonight?" ask for an answer shaped by the person. A general question
+rarely needs a stored fact, yet its words or the conversation before it often pull some in ("What's a
+normal temperature for a cat?" after talking about the user's cat).
+
+A question is **general** when it speaks of no one in the first person (:func:`~.care.is_personal`),
+its embedding is nearer a general-knowledge question shape than a request for advice, by at least
+:data:`GENERAL_MARGIN` (best cosine to :data:`GENERAL_PROTOTYPES` minus best cosine to
+:data:`ADVICE_PROTOTYPES`), and it is not about someone the memory knows: a name the question makes its
+subject or owner ("When did Caroline...", "Is Rosie...", "Melanie's daughter", :func:`subject_names`) that
+a candidate fact holds makes it a question about the user's world. For a general question the gate reads the question's own cosine (not the
+conversation's) and keeps a fact only from ``gate_general`` on, or when it holds several of the
+question's informative words (raw BM25 >= ``gate_general_bm25``, besides the usual words rule).
+
+The prototypes describe question *shapes*, not the topics of any data set; on the app-memory
+development set they call 55 of its 66 off-topic turns general and 5 of its 245 turns that need a fact,
+and of 40 questions written apart from it (20 of each kind) all 20 general ones and none of the requests
+(``tests/test_intent.py`` keeps 30 of them).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import numpy as np
+
+__all__ = ["ADVICE_PROTOTYPES", "GENERAL_MARGIN", "GENERAL_PROTOTYPES", "general_margin", "is_general",
+           "names_known", "subject_names"]
+
+ADVICE_PROTOTYPES: tuple[str, ...] = (
+    "What should I do?",
+    "Is it a good idea for me to do this?",
+    "Can you recommend something I would like?",
+    "Any ideas for what we could do this weekend?",
+    "Help me plan my week.",
+    "What would you suggest for my situation?",
+    "Which one should I choose?",
+    "Is it okay for me to eat this?",
+    "What's a good gift for my partner?",
+    "Can you put together a plan for me?",
+    "What could the kids and I do today?",
+    "Where should we go for dinner?",
+)
+"""Requests whose answer depends on who asks."""
+
+GENERAL_PROTOTYPES: tuple[str, ...] = (
+    "How many of these are in one of those?",
+    "Who invented it and when?",
+    "What is the difference between the two?",
+    "Explain how it works.",
+    "What is the capital city of that country?",
+    "How do you say this in French?",
+    "Why does this happen?",
+    "What is the population of that place?",
+    "Convert this measurement into other units.",
+    "What does this word mean?",
+    "How long does it take?",
+    "What is twenty percent of this number?",
+    "When did this historical event happen?",
+    "What is the scientific explanation for it?",
+    "Who won the championship?",
+    "How far is one city from the other?",
+)
+"""Shapes of general-knowledge questions: amounts, definitions, history, science, geography, language."""
+
+GENERAL_MARGIN = 0.05
+"""How much nearer a general shape than an advice request (in cosine) a question must be to count as general."""
+
+
+def prototype_texts() -> tuple[list[str], int]:
+    """The advice prototypes followed by the general ones, and how many advice prototypes come first."""
+    return [*ADVICE_PROTOTYPES, *GENERAL_PROTOTYPES], len(ADVICE_PROTOTYPES)
+
+
+def general_margin(question: np.ndarray, prototypes: np.ndarray, advice: int) -> float:
+    """Best cosine to a general shape minus best cosine to an advice request (``question`` and the rows of
+    ``prototypes`` unit vectors, the first ``advice`` rows the advice prototypes)."""
+    sims = prototypes @ question
+    return float(sims[advice:].max() - sims[:advice].max())
+
+
+def is_general(question: np.ndarray, prototypes: np.ndarray, advice: int, margin: float = GENERAL_MARGIN) -> bool:
+    """Whether an impersonal question's embedding is a general-knowledge shape (see the module docstring);
+    the caller checks first that it is impersonal, which costs no embedding."""
+    return general_margin(question, prototypes, advice) >= margin
+
+
+_SUBJECT_NAME = re.compile(
+    r"\b(?i:do|does|did|is|was|are|were|has|have|had|will|would|can|could|should|might|may|must)\s+([A-Z][\w-]*)"
+    r"|\b([A-Z][\w-]*)['\u2019]s\b"
+)
+
+
+_NOT_NAMES = frozenset({"I", "What", "Who", "Where", "When", "Why", "How", "It", "That", "There", "Here", "Let",
+                        "He", "She", "This", "Everyone", "Nobody", "Somebody", "Someone"})
+"""Capitalised words before "'s" or after an auxiliary that are not names ("What's", "It's", "Is There")."""
+
+
+def subject_names(question: str) -> set[str]:
+    """Capitalised words the question makes its subject (right after an auxiliary: "did Caroline", "Is Rosie")
+    or owner ("Melanie's"); "I" is not a name.
+
+    >>> sorted(subject_names("When did Caroline visit Melanie's parents in Paris?"))
+    ['Caroline', 'Melanie']
+    """
+    found = {m.group(1) or m.group(2) for m in _SUBJECT_NAME.finditer(question)}
+    return found - _NOT_NAMES
+
+
+def names_known(question: str, texts: Iterable[str]) -> bool:
+    """Whether a name the question is about (:func:`subject_names`) is a word of one of ``texts``."""
+    names = subject_names(question)
+    if not names:
+        return False
+    return any(not names.isdisjoint(re.findall(r"\w+", text)) for text in texts)

@@ -1,0 +1,172 @@
+"""The gate's third signal: a general-knowledge question keeps only facts that clearly match it (ranking/intent.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core.ranking.gate import decide
+from memori_core.ranking.intent import (
+    ADVICE_PROTOTYPES,
+    GENERAL_MARGIN,
+    GENERAL_PROTOTYPES,
+    general_margin,
+    is_general,
+    names_known,
+    prototype_texts,
+    subject_names,
+)
+
+# Written apart from evals/app_memory (none of these is in it), to check that the prototypes describe
+# question shapes rather than the development set's questions.
+GENERAL = [
+    "What's the melting point of lead?", "Who painted the Mona Lisa?", "How many legs does a spider have?",
+    "Translate 'good morning' into Italian.", "What year did the Berlin Wall fall?",
+    "How does a refrigerator keep things cold?", "What's the square root of 144?",
+    "What's the difference between weather and climate?", "How long is a marathon in miles?",
+    "What is photosynthesis?", "How tall is the Eiffel Tower?", "Who wrote Pride and Prejudice?",
+    "What's the currency of Japan?", "How do vaccines work?", "What causes thunder?",
+    "How many players are on a rugby team?", "What does GDP stand for?", "What's the fastest land animal?",
+]
+ADVICE = [
+    "Can you suggest a dinner recipe for tonight?", "Is it safe to go for a run with this cold?",
+    "Any gift ideas for my brother's 40th?", "What can the kids have for lunch tomorrow?",
+    "Is it a good idea to get a second dog?", "Recommend a film for movie night.",
+    "Could you plan a workout for Thursday?", "Is coffee okay before bed?", "Is this weekend good for a hike?",
+    "Any ideas for a cheap date night?", "Suggest a snack for the drive.", "What should we cook for the dinner party?",
+]
+
+
+def test_prototype_texts_list_the_advice_requests_first():
+    texts, advice = prototype_texts()
+    assert texts[:advice] == list(ADVICE_PROTOTYPES) and texts[advice:] == list(GENERAL_PROTOTYPES)
+
+
+def test_general_margin_is_best_general_minus_best_advice_cosine():
+    prototypes = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [0.6, 0.0, 0.8]], dtype=np.float32)
+    question = np.array([0.0, 0.6, 0.8], dtype=np.float32)  # advice rows 0-1, general rows 2-3
+    assert general_margin(question, prototypes, 2) == pytest.approx(0.8 - 0.6)
+    assert is_general(question, prototypes, 2, margin=0.19)
+    assert not is_general(question, prototypes, 2, margin=0.21)
+
+
+def test_a_general_question_keeps_only_facts_at_the_general_bar_or_with_many_of_its_words():
+    cfg = RecallConfig()
+    cosine = np.array([0.50, 0.40, 0.30, 0.35])
+    lexical = np.array([0.0, 0.0, 1.0, 1.0])
+    bm25 = np.array([0.0, 0.0, 4.0, 2.0])  # the last holds one rare word only
+    care = np.array([False, True, False, False])
+    score = cosine.copy()
+    usual = decide(cosine, score, cfg, lexical, bm25, care=care)
+    assert usual.keep.tolist() == [True, True, True, True]
+    general = decide(cosine, score, cfg, lexical, bm25, care=care, general=True)
+    assert general.keep.tolist() == [True, False, True, False] and general.opened
+    assert "general question" in general.note
+    closed = decide(np.array([0.40, 0.30]), np.array([0.4, 0.3]), cfg, np.zeros(2), np.zeros(2), general=True)
+    assert not closed.opened and not closed.keep.any() and "closed" in closed.note
+    off = decide(cosine, score, cfg.replace(gate_general=None), lexical, bm25, care=care, general=True)
+    assert off.keep.tolist() == usual.keep.tolist()
+
+
+@pytest.mark.parametrize("gate", ["off", "threshold"])
+def test_other_gates_ignore_the_general_flag(gate):
+    cfg = RecallConfig(gate=gate)
+    cosine = np.array([0.2, 0.1])
+    assert decide(cosine, cosine, cfg, general=True).keep.tolist() == decide(cosine, cosine, cfg).keep.tolist()
+
+
+@pytest.mark.parametrize("bad", [float("nan"), "high"])
+def test_gate_general_must_be_a_number(bad):
+    with pytest.raises((TypeError, ValueError), match="gate_general"):
+        RecallConfig(gate_general=bad)
+
+
+def test_memori_compat_has_no_general_signal():
+    assert RecallConfig.memori_compat().gate_general is None
+
+
+# -- with MiniLM ----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def intent_vectors(minilm):
+    texts, advice = prototype_texts()
+    matrix = minilm.embed_documents(texts)
+    return matrix / np.linalg.norm(matrix, axis=1, keepdims=True), advice
+
+
+@pytest.mark.parametrize("question", GENERAL)
+def test_general_knowledge_questions_are_nearer_a_general_shape(minilm, intent_vectors, question):
+    q = minilm.embed_query(question)
+    assert general_margin(q / np.linalg.norm(q), *intent_vectors) >= GENERAL_MARGIN
+
+
+@pytest.mark.parametrize("question", ADVICE)
+def test_requests_for_advice_are_not_general(minilm, intent_vectors, question):
+    q = minilm.embed_query(question)
+    assert general_margin(q / np.linalg.norm(q), *intent_vectors) < GENERAL_MARGIN
+
+
+CAT_OWNER = ["User has a ginger cat called Biscuit.", "User is allergic to peanuts.", "User lives in Leeds.",
+             "User works night shifts as a nurse.", "User is learning Spanish."]
+
+
+@pytest.fixture
+def cat_engines(minilm):
+    on = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    off = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm, config=RecallConfig(gate_general=None))
+    for engine in (on, off):
+        engine.add("u1", CAT_OWNER)
+    return on, off
+
+
+def test_a_general_follow_up_is_not_widened_by_the_conversation(cat_engines):
+    on, off = cat_engines
+    context = ["Biscuit keeps sneezing, should I be worried?"]
+    question = "Why do cats purr?"
+    assert [f.content for f in off.recall(question, "u1", context=context)]  # the conversation pulled facts in
+    assert on.recall(question, "u1", context=context) == []
+    report = on.explain(question, "u1", context=context)
+    assert "general question" in report.gate_note and not report.facts
+
+
+def test_a_personal_follow_up_still_reads_the_conversation(cat_engines):
+    on, _ = cat_engines
+    context = ["Biscuit keeps sneezing, should I be worried?"]
+    recalled = [f.content for f in on.recall("Should I take him to the vet?", "u1", context=context)]
+    assert "User has a ginger cat called Biscuit." in recalled
+
+
+@pytest.mark.parametrize("question", ["What's the capital of Australia?", "How many ounces are in a cup?",
+                                      "Explain how compound interest works."])
+def test_general_questions_inject_nothing(cat_engines, question):
+    assert cat_engines[0].recall(question, "u1") == []
+
+
+@pytest.mark.parametrize("question, names", [
+    ("When did Caroline go to the support group?", {"Caroline"}),
+    ("Is Rosie allowed grapes?", {"Rosie"}),
+    ("What did Melanie's daughter play?", {"Melanie"}),
+    ("Who performed at the concert at Melanie’s party?", {"Melanie"}),  # typographic apostrophe
+    ("What's the population of Chicago?", set()),  # a place the question is not about as a subject
+    ("How far is it from Columbus to Phoenix?", set()),
+    ("Do I need a visa?", set()),
+])
+def test_subject_names_are_the_names_a_question_is_about(question, names):
+    assert subject_names(question) == names
+
+
+def test_a_name_counts_only_when_a_fact_holds_it():
+    facts = ["Caroline went to the LGBTQ support group.", "Melanie painted a sunrise."]
+    assert names_known("When did Caroline go there?", facts)
+    assert not names_known("When did Napoleon die?", facts)
+    assert not names_known("When did it happen?", facts)
+
+
+def test_a_question_about_someone_the_memory_knows_is_not_general(minilm):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("u1", ["Caroline moved from Sweden four years ago.", "Melanie has two kids.", "User likes tea."])
+    report = engine.explain("Where did Caroline move from?", "u1")
+    assert "general question" not in report.gate_note
+    assert "Caroline moved from Sweden four years ago." in [f.content for f in report.facts]
