@@ -172,6 +172,14 @@ def session_engine(config: RecallConfig):
     return engine
 
 
+def one_session(**turns: tuple[str, float]) -> RecallEngine:
+    """A ``V1`` engine whose entity ``u`` holds only ``turns`` (``id=(text, cosine to the query)``), said in this
+    order in session ``s``."""
+    engine, emb = make_engine(V1, fillers=0)
+    engine.add("u", [emb.set(text, cosine) for text, cosine in turns.values()], ids=list(turns), session_id="s")
+    return engine
+
+
 def test_neighbour_gains_weight_times_the_neighbours_fused_score() -> None:
     engine = session_engine(V1)
     report = explain(engine, limit=10)
@@ -217,21 +225,14 @@ def test_no_bonus_for_facts_in_the_pool_without_a_matching_neighbour() -> None:
 
 
 def test_bonus_takes_the_better_of_both_neighbours() -> None:
-    engine, emb = make_engine(V1, fillers=0)
-    engine.add(
-        "u",
-        [emb.set("zephyr", 0.1), emb.set("middle turn", 0.0), emb.set("zephyr kite zephyr", 0.6)],
-        ids=["weak", "mid", "strong"],
-        session_id="s",
-    )
+    engine = one_session(weak=("zephyr", 0.1), mid=("middle turn", 0.0), strong=("zephyr kite zephyr", 0.6))
     cands = by_id(explain(engine))
     assert cands["strong"].fused > cands["weak"].fused > 0
     assert cands["mid"].neighbour_bonus == pytest.approx(0.3 * cands["strong"].fused, abs=1e-12)
 
 
 def test_neighbour_with_negative_fused_score_lends_nothing() -> None:
-    engine, emb = make_engine(V1, fillers=0)
-    engine.add("u", [emb.set("far away", -0.8), emb.set("close by", 0.5)], ids=["neg", "pos"], session_id="s")
+    engine = one_session(neg=("far away", -0.8), pos=("close by", 0.5))
     cands = by_id(explain(engine, query="unrelated words"))
     assert cands["neg"].fused < 0
     assert cands["pos"].neighbour_bonus == 0.0
@@ -263,13 +264,7 @@ def test_smoothing_weights_all_zero_turn_smoothing_off(config: RecallConfig) -> 
 
 
 def test_neighbours_skip_deleted_turns_in_recall() -> None:
-    engine, emb = make_engine(V1, fillers=0)
-    engine.add(
-        "u",
-        [emb.set("opening", 0.1), emb.set("deleted turn", 0.1), emb.set("zephyr kite", 0.5)],
-        ids=["open", "gone", "match"],
-        session_id="s",
-    )
+    engine = one_session(open=("opening", 0.1), gone=("deleted turn", 0.1), match=("zephyr kite", 0.5))
     explain(engine)  # cache built
     engine.delete("u", ["gone"])
     cands = by_id(explain(engine))
