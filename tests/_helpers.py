@@ -107,6 +107,18 @@ class CountingStore(ChromaStore):
         return super().load_entity(entity_id)
 
 
+USER_FACTS: tuple[str, ...] = (
+    "User is allergic to peanuts.",
+    "User prefers spicy food.",
+    "User's sister is allergic to cats.",
+    "User cooks Thai curry on Fridays.",
+    "User lives in Lisbon near the river.",
+    "User drinks green tea in the morning.",
+    "User plays tennis on Sundays.",
+)
+"""One user's facts, for the tests that check a re-ranker against the engine's own ranking of them."""
+
+
 def write_json(path: Path, data: Any) -> Path:
     """Write ``data`` to ``path`` as JSON (a str as it is, for files that are not JSON) and return the path."""
     path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
