@@ -5,7 +5,9 @@
 - engines: :func:`ungated_engine` (every gate off), :func:`shared_engine` / :func:`shared_fixture` /
   :func:`seeded_fixtures` (a seeded engine shared by a module's read-only tests, and one per test), :func:`stored`;
 - stores: :class:`CountingStore`, :func:`store_rows` / :func:`assert_same_rows` / :func:`copy_rows` /
-  :func:`left_unchanged`; :func:`running_chroma_server`, :func:`free_port`; :func:`write_json`.
+  :func:`left_unchanged`; :func:`running_chroma_server`, :func:`free_port`; :func:`write_json`;
+- evaluation: :func:`run_eval` (``memori eval`` in this process, with its JSON), :func:`report_fixture` (one
+  report per module, a copy per test), :data:`USER_FACTS` (facts a re-ranker is checked on).
 
 Store faults are in ``_faults.py``, BM25 references in ``_bm25.py``, fact extractors in ``_extractors.py``.
 Import them from here (``from _helpers import HashEmbedder``); ``conftest.py`` holds the fixtures and
@@ -15,6 +17,7 @@ re-exports a few of these names for older imports.
 from __future__ import annotations
 
 import contextlib
+import copy
 import hashlib
 import json
 import os
@@ -25,7 +28,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,9 +40,9 @@ from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.text import unicode_tokenize
 
 __all__ = [
-    "CountingStore", "HashEmbedder", "WordHashEmbedder", "assert_same_rows", "copy_rows", "free_port",
-    "left_unchanged", "running_chroma_server", "seeded_fixtures", "shared_engine", "shared_fixture", "store_rows",
-    "stored", "ungated_engine", "write_json", "_chroma_cli",
+    "USER_FACTS", "CountingStore", "EvalRun", "HashEmbedder", "WordHashEmbedder", "assert_same_rows", "copy_rows",
+    "free_port", "left_unchanged", "report_fixture", "run_eval", "running_chroma_server", "seeded_fixtures",
+    "shared_engine", "shared_fixture", "store_rows", "stored", "ungated_engine", "write_json", "_chroma_cli",
 ]
 
 
@@ -123,6 +127,40 @@ def write_json(path: Path, data: Any) -> Path:
     """Write ``data`` to ``path`` as JSON (a str as it is, for files that are not JSON) and return the path."""
     path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
     return path
+
+
+@dataclass
+class EvalRun:
+    """What one ``memori eval`` run printed (``out``, ``err``) and wrote to its ``--json`` file (``result``)."""
+
+    out: str
+    err: str
+    result: dict[str, Any]
+
+
+def run_eval(capsys: pytest.CaptureFixture[str], json_path: Path, *args: str | Path) -> EvalRun:
+    """``memori eval ARGS... --json JSON_PATH`` in this process; the test fails (showing standard error) unless it
+    exits 0."""
+    from memori_core.cli import main
+
+    code = main(["eval", *map(str, args), "--json", str(json_path)])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    return EvalRun(captured.out, captured.err, json.loads(json_path.read_text(encoding="utf-8")))
+
+
+def report_fixture(make: Callable[[Path], dict[str, Any]]) -> Any:
+    """A fixture giving each test its own deep copy of one report, made by ``make(folder)`` (a temporary folder)
+    the first time a test of the module asks for it: ``result = report_fixture(evaluate_tiny_file)``."""
+    made: list[dict[str, Any]] = []
+
+    @pytest.fixture
+    def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+        if not made:
+            made.append(make(tmp_path_factory.mktemp("report")))
+        return copy.deepcopy(made[0])
+
+    return report
 
 
 def free_port() -> int:
