@@ -7,7 +7,7 @@
 - stores: :class:`CountingStore`, :func:`store_rows` / :func:`assert_same_rows` / :func:`copy_rows` /
   :func:`left_unchanged`; :func:`running_chroma_server`, :func:`free_port`; :func:`write_json`;
 - evaluation: :func:`run_eval` (``memori eval`` in this process, with its JSON), :func:`report_fixture` (one
-  report per module, a copy per test), :data:`USER_FACTS` (facts a re-ranker is checked on).
+  evaluation per module, a copy per test), :data:`USER_FACTS` (facts a re-ranker is checked on).
 
 Store faults are in ``_faults.py``, BM25 references in ``_bm25.py``, fact extractors in ``_extractors.py``.
 Import them from here (``from _helpers import HashEmbedder``); ``conftest.py`` holds the fixtures and
@@ -149,15 +149,19 @@ def run_eval(capsys: pytest.CaptureFixture[str], json_path: Path, *args: str | P
     return EvalRun(captured.out, captured.err, json.loads(json_path.read_text(encoding="utf-8")))
 
 
-def report_fixture(make: Callable[[Path], dict[str, Any]]) -> Any:
-    """A fixture giving each test its own deep copy of one report, made by ``make(folder)`` (a temporary folder)
-    the first time a test of the module asks for it: ``result = report_fixture(evaluate_tiny_file)``."""
+def report_fixture(file_name: str, data: Callable[[], Any], load: Callable[[Path], Any]) -> Any:
+    """A fixture giving each test its own deep copy of one evaluation report: ``data()`` written as ``file_name``,
+    read back with the task's ``load`` and evaluated with :class:`WordHashEmbedder` at limit 5, the first time a
+    test of the module asks for it. ``result = report_fixture("memory_tiny.json", synthetic_pools, load_memory)``."""
     made: list[dict[str, Any]] = []
 
     @pytest.fixture
     def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         if not made:
-            made.append(make(tmp_path_factory.mktemp("report")))
+            from memori_core.evaluation import evaluate
+
+            path = write_json(tmp_path_factory.mktemp("report") / file_name, data())
+            made.append(evaluate(load(path), embedder=WordHashEmbedder(), limit=5))
         return copy.deepcopy(made[0])
 
     return report

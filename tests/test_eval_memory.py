@@ -159,13 +159,8 @@ def test_facts_are_added_by_session_with_role_and_session_metadata(memory_file: 
 # -- metrics -----------------------------------------------------------------
 
 
-def evaluate_synthetic_pools(folder: Path) -> dict:
-    """The evaluation of the synthetic pools (it adds every pool to a store: ~0.2 s)."""
-    path = write_json(folder / "memory_tiny.json", synthetic_pools())
-    return evaluate(load_memory(path), embedder=WordHashEmbedder(), limit=5)
-
-
-result = report_fixture(evaluate_synthetic_pools)  # made once for the module, a deep copy per test
+# The synthetic pools evaluated once for the module (it adds every pool to a store: ~0.2 s), a copy per test.
+result = report_fixture("memory_tiny.json", synthetic_pools, load_memory)
 
 
 def test_abstention_queries_are_left_out_of_the_rankings(result: dict) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from _helpers import WordHashEmbedder, report_fixture, run_eval, write_json
 from memori_core import RecallConfig
-from memori_core.evaluation import GATES, RANKINGS, evaluate, load_prefeval, topic_category
+from memori_core.evaluation import GATES, RANKINGS, load_prefeval, topic_category
 
 
 PERSONA = ["I have two cats.", "My favorite color is green.", "I work night shifts at a bakery.",
@@ -104,13 +104,8 @@ def test_load_prefeval_rejects_malformed_files_naming_the_file(tmp_path: Path, d
 # -- metrics -----------------------------------------------------------------
 
 
-def evaluate_synthetic_users(folder: Path) -> dict:
-    """The evaluation of the synthetic users."""
-    path = write_json(folder / "prefeval_tiny.json", synthetic_users())
-    return evaluate(load_prefeval(path), embedder=WordHashEmbedder(), limit=5)
-
-
-result = report_fixture(evaluate_synthetic_users)  # made once for the module, a deep copy per test
+# The synthetic users evaluated once for the module, a copy per test.
+result = report_fixture("prefeval_tiny.json", synthetic_users, load_prefeval)
 
 
 def test_rankings_cover_answerable_queries_only(result: dict) -> None:

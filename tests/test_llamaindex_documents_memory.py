@@ -87,6 +87,14 @@ def user_memory(engine: RecallEngine, **options: Any) -> MemoriMemoryPostprocess
     return MemoriMemoryPostprocessor(engine=engine, entity_id="user-1", **options)
 
 
+def ask_with_memory(engine: RecallEngine, index: VectorStoreIndex, question: str,
+                    **options: Any) -> tuple[Any, RecordingMockLLM]:
+    """``question`` to the documents' query engine with user-1's memory beside them (``options``: as for
+    :func:`documents_engine`): the response, and the LLM that kept the prompts it was sent."""
+    llm = RecordingMockLLM()
+    return documents_engine(index, llm, user_memory(engine), **options).query(question), llm
+
+
 def memory_only_engine(engine: RecallEngine, llm: MockLLM, **options: Any) -> MemoriQueryEngine:
     """A memory-only query engine over user-1's facts."""
     return MemoriQueryEngine.from_args(MemoriRetriever(engine=engine, entity_id="user-1"), llm=llm, **options)
@@ -98,9 +106,7 @@ def memory_only_engine(engine: RecallEngine, llm: MockLLM, **options: Any) -> Me
 def test_personal_question_puts_the_users_fact_into_the_prompt_beside_the_documents(
     engine: RecallEngine, index: VectorStoreIndex
 ) -> None:
-    llm = RecordingMockLLM()
-    query_engine = documents_engine(index, llm, user_memory(engine))
-    response = query_engine.query(PERSONAL)
+    response, llm = ask_with_memory(engine, index, PERSONAL)
 
     assert len(llm.prompts) == 1
     prompt = llm.prompts[0]
@@ -119,9 +125,7 @@ def test_personal_question_puts_the_users_fact_into_the_prompt_beside_the_docume
 def test_memory_node_comes_first_so_a_refining_synthesizer_sees_it_in_its_first_call(
     engine: RecallEngine, index: VectorStoreIndex
 ) -> None:
-    llm = RecordingMockLLM()
-    query_engine = documents_engine(index, llm, user_memory(engine), response_mode="refine")
-    response = query_engine.query(PERSONAL)
+    response, llm = ask_with_memory(engine, index, PERSONAL, response_mode="refine")
     assert response.source_nodes[0].node.metadata[MEMORY_KEY] is True
     assert len(llm.prompts) == 3  # refine: one call per node
     assert "User is allergic to peanuts." in llm.prompts[0]
@@ -130,9 +134,7 @@ def test_memory_node_comes_first_so_a_refining_synthesizer_sees_it_in_its_first_
 def test_off_topic_question_is_answered_from_the_documents_with_no_memory(
     engine: RecallEngine, index: VectorStoreIndex
 ) -> None:
-    llm = RecordingMockLLM()
-    query_engine = documents_engine(index, llm, user_memory(engine))
-    response = query_engine.query(OFF_TOPIC)
+    response, llm = ask_with_memory(engine, index, OFF_TOPIC)
 
     assert len(llm.prompts) == 1  # the LLM was asked: memory abstaining never empties the answer
     assert str(response) != "Empty Response"
@@ -195,9 +197,7 @@ def test_memory_node_text_is_the_fact_and_metadata_marks_it(engine: RecallEngine
 def test_lookalike_users_never_see_each_others_facts(
     engine: RecallEngine, index: VectorStoreIndex, question: str
 ) -> None:
-    llm = RecordingMockLLM()
-    memory = user_memory(engine)
-    response = documents_engine(index, llm, memory).query(question)
+    response, llm = ask_with_memory(engine, index, question)
     prompt = llm.prompts[0]
     for facts in LOOKALIKES.values():
         assert not any(f in prompt for f in facts)
