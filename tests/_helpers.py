@@ -5,7 +5,7 @@
 - engines: :func:`ungated_engine` (every gate off), :func:`shared_engine` / :func:`shared_fixture` /
   :func:`seeded_fixtures` (a seeded engine shared by a module's read-only tests, and one per test), :func:`stored`;
 - stores: :class:`CountingStore`, :func:`store_rows` / :func:`assert_same_rows` / :func:`copy_rows` /
-  :func:`left_unchanged`; :func:`running_chroma_server`, :func:`free_port`; :func:`write_json`;
+  :func:`left_unchanged`; :func:`running_chroma_server`, :func:`free_port`; :func:`write_json`, :func:`edited`;
 - evaluation: :func:`run_eval` (``memori eval`` in this process, with its JSON), :func:`report_fixture` (one
   evaluation per module, a copy per test), :data:`USER_FACTS` (facts a re-ranker is checked on).
 
@@ -41,8 +41,9 @@ from memori_core.text import unicode_tokenize
 
 __all__ = [
     "USER_FACTS", "CountingStore", "EvalRun", "HashEmbedder", "WordHashEmbedder", "assert_same_rows", "copy_rows",
-    "free_port", "left_unchanged", "report_fixture", "run_eval", "running_chroma_server", "seeded_fixtures",
-    "shared_engine", "shared_fixture", "store_rows", "stored", "ungated_engine", "write_json", "_chroma_cli",
+    "edited", "free_port", "left_unchanged", "report_fixture", "run_eval", "running_chroma_server",
+    "seeded_fixtures", "shared_engine", "shared_fixture", "store_rows", "stored", "ungated_engine", "write_json",
+    "_chroma_cli",
 ]
 
 
@@ -121,6 +122,14 @@ USER_FACTS: tuple[str, ...] = (
     "User plays tennis on Sundays.",
 )
 """One user's facts, for the tests that check a re-ranker against the engine's own ranking of them."""
+
+
+def edited(make: Callable[[], Any], change: Callable[[Any], Any]) -> Any:
+    """``make()`` (a test file's data) after ``change`` edited it in place: the data of a file with one thing wrong,
+    e.g. ``edited(synthetic_users, lambda d: d[0].pop("user"))``."""
+    data = make()
+    change(data)
+    return data
 
 
 def write_json(path: Path, data: Any) -> Path:

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from _helpers import run_eval, write_json
+from _helpers import edited, run_eval, write_json
 from memori_core import RecallEngine
 from memori_core.cli import main
 from memori_core.evaluation import KINDS, OFFTOPIC_KINDS, evaluate_app_memory, load_app_memory
@@ -102,10 +102,8 @@ def test_load_reads_users_facts_dialogues_and_turns(tiny_file: Path) -> None:
         "explicit": 3, "implicit": 2, "multi": 2, "followup": 1, "offtopic": 2, "offtopic_followup": 1}}
 
 
-def _broken(edit) -> dict:
-    data = tiny()
-    edit(data)
-    return data
+def _broken(change) -> dict:
+    return edited(tiny, change)
 
 
 def _turn(data: dict, dialogue: int, turn: int) -> dict:

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from _helpers import WordHashEmbedder, report_fixture, run_eval, write_json
+from _helpers import WordHashEmbedder, edited, report_fixture, run_eval, write_json
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.cli import main
 from memori_core.evaluation import GATES, RANKINGS, Fact, evaluate, load_memory
@@ -109,10 +109,8 @@ def _write(tmp_path: Path, data: object) -> Path:
     return write_json(tmp_path / "bad.json", data)
 
 
-def _broken(edit) -> list[dict]:
-    data = synthetic_pools()
-    edit(data)
-    return data
+def _broken(change) -> list[dict]:
+    return edited(synthetic_pools, change)
 
 
 @pytest.mark.parametrize(

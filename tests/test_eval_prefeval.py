@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from _helpers import WordHashEmbedder, report_fixture, run_eval, write_json
+from _helpers import WordHashEmbedder, edited, report_fixture, run_eval, write_json
 from memori_core import RecallConfig
 from memori_core.evaluation import GATES, RANKINGS, load_prefeval, topic_category
 
@@ -74,10 +74,8 @@ def test_load_prefeval_reads_users_facts_and_queries(prefeval_file: Path) -> Non
     assert u1.abstentions[0].evidence == ()
 
 
-def _broken(edit) -> list[dict]:
-    data = synthetic_users()
-    edit(data)
-    return data
+def _broken(change) -> list[dict]:
+    return edited(synthetic_users, change)
 
 
 @pytest.mark.parametrize(
