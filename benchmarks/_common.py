@@ -5,7 +5,7 @@
 - timing: :class:`Stats` and :func:`run_round_robin` (methods interleaved chunk by chunk);
 - what the numbers depend on: :func:`machine_info` (cores, library versions, the
   BLAS pools with their kernel and thread count), :func:`blas_summary`,
-  :func:`limit_blas`, :func:`loadavg`, and :func:`rss_mb`.
+  :func:`machine_line`, :func:`limit_blas`, :func:`loadavg`, and :func:`rss_mb`.
 
 Importing this module costs numpy and the standard library only (no
 memori_core, chromadb or FAISS), so fresh processes that measure another
@@ -183,9 +183,11 @@ class Stats:
     p95_ms: float
     mean_ms: float
     min_ms: float
+    p90_ms: float
 
     @classmethod
     def of(cls, ns: Sequence[int]) -> Stats:
+        """The summary of per-call timings in nanoseconds."""
         ms = np.asarray(ns, dtype=np.float64) / 1e6
         return cls(
             queries=int(ms.size),
@@ -193,6 +195,7 @@ class Stats:
             p95_ms=float(np.percentile(ms, 95)),
             mean_ms=float(ms.mean()),
             min_ms=float(ms.min()),
+            p90_ms=float(np.percentile(ms, 90)),
         )
 
 
@@ -200,6 +203,8 @@ def run_round_robin(
     methods: dict[str, Callable[[int], Any]],
     quotas: dict[str, int],
     chunk: int | Mapping[str, int],
+    *,
+    enter: Callable[[str], None] | None = None,
 ) -> dict[str, list[int]]:
     """Time each method on queries 0..quota-1, interleaving methods chunk by chunk.
 
@@ -209,6 +214,8 @@ def run_round_robin(
     ``chunk`` is one size for all methods or a size per method (a slow method
     with a small quota then takes a small chunk in every round, so its queries
     are spread over the whole run instead of bunched at its start).
+    ``enter(name)``, when given, runs untimed before each of a method's chunks (to put
+    the process in the method's configuration, e.g. torch's process-wide thread count).
     """
     sizes = {name: max(1, chunk if isinstance(chunk, int) else chunk[name]) for name in methods}
     timings: dict[str, list[int]] = {name: [] for name in methods}
@@ -218,6 +225,8 @@ def run_round_robin(
         for name, fn in methods.items():
             start = done[name]
             stop = min(start + sizes[name], quotas[name])
+            if enter is not None and start < stop:
+                enter(name)
             out = timings[name]
             for i in range(start, stop):
                 t0 = perf()
@@ -315,6 +324,12 @@ def cpu_model() -> str:
     except OSError:
         pass
     return platform.processor() or "?"
+
+
+def machine_line(info: dict[str, Any]) -> str:
+    """One line: the processor, its cores, the Python and the platform of a :func:`machine_info`."""
+    return (f"{info['processor']}, {info['logical_cores']} logical cores ({info['usable_cores']} usable), "
+            f"Python {info['python']}, {info['platform']}")
 
 
 def blas_summary(info: dict[str, Any]) -> str:

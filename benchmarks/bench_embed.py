@@ -53,11 +53,14 @@ from _common import (  # noqa: E402
     ENTITY,
     INSERT_BATCH,
     SESSION_SIZE,
+    Stats,
     blas_summary,
     loadavg,
     machine_info,
+    machine_line,
     make_corpus,
     progress,
+    run_round_robin,
 )
 
 CHUNK = 25  # calls per row before switching row (rows interleaved, as in bench_recall.py)
@@ -106,23 +109,6 @@ QUESTIONS = (
 
 
 @dataclass
-class Latency:
-    """One row's per-call latency, in milliseconds."""
-
-    calls: int
-    p50_ms: float
-    p90_ms: float
-    mean_ms: float
-    min_ms: float
-
-    @classmethod
-    def of(cls, ns: Sequence[int]) -> Latency:
-        ms = np.asarray(ns, dtype=np.float64) / 1e6
-        return cls(int(ms.size), float(np.percentile(ms, 50)), float(np.percentile(ms, 90)),
-                   float(ms.mean()), float(ms.min()))
-
-
-@dataclass
 class Row:
     """One line of the table: a model configuration or a ranking size."""
 
@@ -135,7 +121,7 @@ class Row:
     skipped: str | None = None
     source: str | None = None
     load_in_process_s: float | None = None
-    query: Latency | None = None
+    query: Stats | None = None
     docs_per_s: float | None = None
     docs_pass_s: list[float] = field(default_factory=list)
     new_process: list[dict[str, float]] = field(default_factory=list)
@@ -289,21 +275,10 @@ def _enter(row: Row) -> None:
 
 
 def time_queries(calls: list[tuple[Row, Callable[[int], Any]]], n: int) -> dict[str, list[int]]:
-    """Time ``n`` calls of every row, the rows interleaved ``CHUNK`` calls at a time."""
-    timings: dict[str, list[int]] = {row.name: [] for row, _ in calls}
-    perf = time.perf_counter_ns
-    done = 0
-    while done < n:
-        stop = min(done + CHUNK, n)
-        for row, fn in calls:
-            _enter(row)
-            out = timings[row.name]
-            for i in range(done, stop):
-                t0 = perf()
-                fn(i)
-                out.append(perf() - t0)
-        done = stop
-    return timings
+    """Time ``n`` calls of every row, the rows interleaved ``CHUNK`` calls at a time, each in its configuration."""
+    rows = {row.name: row for row, _ in calls}
+    return run_round_robin({row.name: fn for row, fn in calls}, dict.fromkeys(rows, n), CHUNK,
+                           enter=lambda name: _enter(rows[name]))
 
 
 def time_documents(rows: list[Row], models: dict[str, Any], docs: list[str], passes: int) -> None:
@@ -344,8 +319,7 @@ def render(rows: list[Row], info: dict[str, Any], args: argparse.Namespace) -> s
     v = info["versions"]
     add(f"## bench_embed: query embedding beside the ranking ({date.today().isoformat()})")
     add("")
-    add(f"- machine: {info['processor']}, {info['logical_cores']} logical cores ({info['usable_cores']} usable), "
-        f"Python {info['python']}, {info['platform']}")
+    add(f"- machine: {machine_line(info)}")
     add(f"- BLAS (threadpoolctl, after every model loaded): {blas_summary(info)}; "
         f"OPENBLAS_CORETYPE={'set to ' + repr(info['OPENBLAS_CORETYPE']) if info['OPENBLAS_CORETYPE'] else 'not set'}")
     torch_threads = info.get("torch_default_threads")
@@ -371,7 +345,7 @@ def render(rows: list[Row], info: dict[str, Any], args: argparse.Namespace) -> s
         q = r.query
         docs = f"{r.docs_per_s:,.0f}" if r.docs_per_s else "—"
         load = f"{_median_load(r)['total_s']:.2f}" if r.new_process else "—"
-        add(f"| {r.name} | {q.p50_ms:.2f} | {q.p90_ms:.2f} | {q.mean_ms:.2f} | {docs} | {load} |")
+        add(f"| {r.name} | {q.median_ms:.2f} | {q.p90_ms:.2f} | {q.mean_ms:.2f} | {docs} | {load} |")
     add("")
     skipped = [r for r in rows if r.skipped]
     for r in skipped:
@@ -400,8 +374,8 @@ def render(rows: list[Row], info: dict[str, Any], args: argparse.Namespace) -> s
     if default is not None and ranks:
         parts = []
         for r in ranks:
-            turn = default.query.p50_ms + r.query.p50_ms
-            parts.append(f"{r.facts:,} facts: {turn:.2f} ms, of which the embedding {default.query.p50_ms / turn:.0%}")
+            turn = default.query.median_ms + r.query.median_ms
+            parts.append(f"{r.facts:,} facts: {turn:.2f} ms, of which the embedding {default.query.median_ms / turn:.0%}")
         add("- one turn with the default model (p50 embedding + p50 ranking): " + "; ".join(parts))
     return "\n".join(lines)
 
@@ -468,7 +442,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     progress(f"timing {args.n_queries} calls per row: " + ", ".join(r.name for r, _ in calls))
     timings = time_queries(calls, args.n_queries)
     for row, _ in calls:
-        row.query = Latency.of(timings[row.name])
+        row.query = Stats.of(timings[row.name])
 
     active = [r for r in rows if not r.skipped]
     docs = make_corpus(DOC_COUNT, 0, args.seed + 1).texts

@@ -73,6 +73,7 @@ from _common import (  # noqa: E402
     limit_blas,
     loadavg,
     machine_info,
+    machine_line,
     make_corpus,
     progress,
     rss_mb,
@@ -655,8 +656,7 @@ def render(results: list[SizeResult], info: dict[str, Any], args: argparse.Names
     add = lines.append
     add(f"Command: `{command}`")
     add("")
-    add(f"- machine: {info['processor']}, {info['logical_cores']} logical cores ({info['usable_cores']} usable), "
-        f"Python {info['python']}, {info['platform']}")
+    add(f"- machine: {machine_line(info)}")
     add(f"- BLAS as timed: {blas_summary(info)}; "
         f"{'pinned with threadpoolctl to ' + str(args.blas_threads) + ' thread(s)' if args.blas_threads else 'threads as configured (--blas-threads 0)'}"
         f", in the fresh processes too; OPENBLAS_CORETYPE={info['OPENBLAS_CORETYPE']!s}")

@@ -61,7 +61,9 @@ from _common import (  # noqa: E402 - shared with bench_peers.py
     SESSION_SIZE,
     Corpus,
     Stats,
+    blas_summary,
     machine_info,
+    machine_line,
     make_corpus,
     run_round_robin,
 )
@@ -372,17 +374,8 @@ def render(results: list[SizeResult], info: dict[str, Any], args: argparse.Names
     add = lines.append
     add("## memori-recall: warm recall latency")
     add("")
-    def pool(b: dict[str, Any]) -> str:
-        return f"{b.get('internal_api')} {b.get('version') or ''} threads={b.get('num_threads')} arch={b.get('architecture')}"
-
-    numpy_pools = [b for b in info["blas"] if b.get("owner") in ("numpy", None) and b.get("internal_api") != "openmp"]
-    others = [b for b in info["blas"] if b not in numpy_pools]
-    blas = "; ".join(pool(b) for b in numpy_pools) or "?"
-    if others:
-        blas += " (also loaded: " + "; ".join(f"{b.get('owner')}: {pool(b)}" for b in others) + ")"
-    add(f"- machine: {info['processor']}, {info['logical_cores']} logical cores ({info['usable_cores']} usable), "
-        f"Python {info['python']}, {info['platform']}")
-    add(f"- numpy {info['numpy']} BLAS: {blas}")
+    add(f"- machine: {machine_line(info)}")
+    add(f"- numpy {info['numpy']} BLAS: {blas_summary(info)}")
     add(f"- load average (1/5/15 min) at start: {info['load_average_at_start']}, at end: {_loadavg()} "
         f"(other processes share these cores; p95 is sensitive to them)")
     add(f"- OPENBLAS_CORETYPE={info['OPENBLAS_CORETYPE']!s} (this machine may set it; it pins OpenBLAS's kernel choice), "

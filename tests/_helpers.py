@@ -5,7 +5,9 @@
 - engines: :func:`ungated_engine` (every gate off), :func:`shared_engine` / :func:`shared_fixture` /
   :func:`seeded_fixtures` (a seeded engine shared by a module's read-only tests, and one per test), :func:`stored`;
 - stores: :class:`CountingStore`, :func:`store_rows` / :func:`assert_same_rows` / :func:`copy_rows` /
-  :func:`left_unchanged`; :func:`running_chroma_server`, :func:`free_port`; :func:`write_json`.
+  :func:`left_unchanged`; :func:`running_chroma_server`, :func:`free_port`; :func:`write_json`, :func:`edited`;
+- evaluation: :func:`run_eval` (``memori eval`` in this process, with its JSON), :func:`report_fixture` (one
+  evaluation per module, a copy per test), :data:`USER_FACTS` (facts a re-ranker is checked on).
 
 Store faults are in ``_faults.py``, BM25 references in ``_bm25.py``, fact extractors in ``_extractors.py``.
 Import them from here (``from _helpers import HashEmbedder``); ``conftest.py`` holds the fixtures and
@@ -15,6 +17,7 @@ re-exports a few of these names for older imports.
 from __future__ import annotations
 
 import contextlib
+import copy
 import hashlib
 import json
 import os
@@ -25,7 +28,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,9 +40,10 @@ from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.text import unicode_tokenize
 
 __all__ = [
-    "CountingStore", "HashEmbedder", "WordHashEmbedder", "assert_same_rows", "copy_rows", "free_port",
-    "left_unchanged", "running_chroma_server", "seeded_fixtures", "shared_engine", "shared_fixture", "store_rows",
-    "stored", "ungated_engine", "write_json", "_chroma_cli",
+    "USER_FACTS", "CountingStore", "EvalRun", "HashEmbedder", "WordHashEmbedder", "assert_same_rows", "copy_rows",
+    "edited", "free_port", "left_unchanged", "report_fixture", "run_eval", "running_chroma_server",
+    "seeded_fixtures", "shared_engine", "shared_fixture", "store_rows", "stored", "ungated_engine", "write_json",
+    "_chroma_cli",
 ]
 
 
@@ -107,10 +112,68 @@ class CountingStore(ChromaStore):
         return super().load_entity(entity_id)
 
 
+USER_FACTS: tuple[str, ...] = (
+    "User is allergic to peanuts.",
+    "User prefers spicy food.",
+    "User's sister is allergic to cats.",
+    "User cooks Thai curry on Fridays.",
+    "User lives in Lisbon near the river.",
+    "User drinks green tea in the morning.",
+    "User plays tennis on Sundays.",
+)
+"""One user's facts, for the tests that check a re-ranker against the engine's own ranking of them."""
+
+
+def edited(make: Callable[[], Any], change: Callable[[Any], Any]) -> Any:
+    """``make()`` (a test file's data) after ``change`` edited it in place: the data of a file with one thing wrong,
+    e.g. ``edited(synthetic_users, lambda d: d[0].pop("user"))``."""
+    data = make()
+    change(data)
+    return data
+
+
 def write_json(path: Path, data: Any) -> Path:
     """Write ``data`` to ``path`` as JSON (a str as it is, for files that are not JSON) and return the path."""
     path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
     return path
+
+
+@dataclass
+class EvalRun:
+    """What one ``memori eval`` run printed (``out``, ``err``) and wrote to its ``--json`` file (``result``)."""
+
+    out: str
+    err: str
+    result: dict[str, Any]
+
+
+def run_eval(capsys: pytest.CaptureFixture[str], json_path: Path, *args: str | Path) -> EvalRun:
+    """``memori eval ARGS... --json JSON_PATH`` in this process; the test fails (showing standard error) unless it
+    exits 0."""
+    from memori_core.cli import main
+
+    code = main(["eval", *map(str, args), "--json", str(json_path)])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    return EvalRun(captured.out, captured.err, json.loads(json_path.read_text(encoding="utf-8")))
+
+
+def report_fixture(file_name: str, data: Callable[[], Any], load: Callable[[Path], Any]) -> Any:
+    """A fixture giving each test its own deep copy of one evaluation report: ``data()`` written as ``file_name``,
+    read back with the task's ``load`` and evaluated with :class:`WordHashEmbedder` at limit 5, the first time a
+    test of the module asks for it. ``result = report_fixture("memory_tiny.json", synthetic_pools, load_memory)``."""
+    made: list[dict[str, Any]] = []
+
+    @pytest.fixture
+    def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+        if not made:
+            from memori_core.evaluation import evaluate
+
+            path = write_json(tmp_path_factory.mktemp("report") / file_name, data())
+            made.append(evaluate(load(path), embedder=WordHashEmbedder(), limit=5))
+        return copy.deepcopy(made[0])
+
+    return report
 
 
 def free_port() -> int:

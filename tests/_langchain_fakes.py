@@ -78,6 +78,31 @@ def recall_model_capture_graph(engine: Any, model: Any, capture: Any, entity_id:
     return builder.compile(checkpointer=InMemorySaver())
 
 
+def recall_model_tools_graph(engine: Any, model: Any, tool: Any, system: str, *, entity_id: str | None = None,
+                             checkpointer: Any = None, strict: bool = False, context_schema: Any = None) -> Any:
+    """A LangGraph graph START -> memori_recall_node -> the model (``tool`` bound, the block in its system prompt
+    ``system``) -> ``tool``'s ``ToolNode`` while the model calls it -> the model again."""
+    from langgraph.graph import START, StateGraph
+    from langgraph.prebuilt import ToolNode, tools_condition
+
+    from memori_langchain import MemoriState, memori_recall_node, with_memori_context
+
+    bound = model.bind_tools([tool])
+
+    def call_model(state: MemoriState) -> dict[str, Any]:
+        return {"messages": [bound.invoke(with_memori_context(state, system))]}
+
+    builder = StateGraph(MemoriState, context_schema=context_schema)
+    builder.add_node("memori", memori_recall_node(engine, entity_id=entity_id, strict=strict))
+    builder.add_node("model", call_model)
+    builder.add_node("tools", ToolNode([tool]))
+    builder.add_edge(START, "memori")
+    builder.add_edge("memori", "model")
+    builder.add_conditional_edges("model", tools_condition)
+    builder.add_edge("tools", "model")
+    return builder.compile(checkpointer=checkpointer)
+
+
 PEANUTS = "Alice is allergic to peanuts."
 
 

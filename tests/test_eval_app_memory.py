@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from _helpers import write_json
+from _helpers import edited, run_eval, write_json
 from memori_core import RecallEngine
 from memori_core.cli import main
 from memori_core.evaluation import KINDS, OFFTOPIC_KINDS, evaluate_app_memory, load_app_memory
@@ -102,10 +102,8 @@ def test_load_reads_users_facts_dialogues_and_turns(tiny_file: Path) -> None:
         "explicit": 3, "implicit": 2, "multi": 2, "followup": 1, "offtopic": 2, "offtopic_followup": 1}}
 
 
-def _broken(edit) -> dict:
-    data = tiny()
-    edit(data)
-    return data
+def _broken(change) -> dict:
+    return edited(tiny, change)
 
 
 def _turn(data: dict, dialogue: int, turn: int) -> dict:
@@ -293,20 +291,17 @@ def test_the_dev_set_users_differ() -> None:
 
 
 def test_cli_prints_the_table_and_writes_json(tiny_file: Path, tmp_path: Path, capsys) -> None:
-    out = tmp_path / "app.json"
-    code = main(["eval", "app", str(tiny_file), "--no-context", "--quiet", "--json", str(out),
-                 "--embedder", "test_eval_app_memory:TopicEmbedder"])
-    captured = capsys.readouterr()
-    assert code == 0, captured.err
-    assert "[#" not in captured.err
-    assert "app: 1 users, 4 facts, 9 dialogues, 11 turns; limit 5" in captured.err
-    assert "context: off; core: off" in captured.out
-    assert "| explicit | 3 | 1.000 | 1.000 | 1.00 | 1.000 | 1.000 | n/a |" in captured.out
-    assert "| offtopic | 2 | n/a | n/a | 0.50 | n/a | n/a | 0.500 |" in captured.out
-    assert "| all with needs | 8 | 0.750 | 0.625 | 0.88 | 1.000 | 1.000 | n/a |" in captured.out
-    assert "| alice | 4 | 11 | 0.750 | 0.625 | 0.667 |" in captured.out
-    assert "follow-up hit 0.000, off-topic clean 0.667" in captured.out
-    result = json.loads(out.read_text(encoding="utf-8"))
+    run = run_eval(capsys, tmp_path / "app.json", "app", tiny_file, "--no-context", "--quiet",
+                   "--embedder", "test_eval_app_memory:TopicEmbedder")
+    assert "[#" not in run.err
+    assert "app: 1 users, 4 facts, 9 dialogues, 11 turns; limit 5" in run.err
+    assert "context: off; core: off" in run.out
+    assert "| explicit | 3 | 1.000 | 1.000 | 1.00 | 1.000 | 1.000 | n/a |" in run.out
+    assert "| offtopic | 2 | n/a | n/a | 0.50 | n/a | n/a | 0.500 |" in run.out
+    assert "| all with needs | 8 | 0.750 | 0.625 | 0.88 | 1.000 | 1.000 | n/a |" in run.out
+    assert "| alice | 4 | 11 | 0.750 | 0.625 | 0.667 |" in run.out
+    assert "follow-up hit 0.000, off-topic clean 0.667" in run.out
+    result = run.result
     assert result["task"] == "app" and result["limit"] == 5 and result["embedder"] == "topic"
     assert result["context"]["requested"] is False and result["core"]["requested"] is False
     assert len(result["turns"]) == 11 and result["overall"]["needed_hit"] == 0.75

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from _helpers import write_json
+from _helpers import run_eval, write_json
 from memori_core.cli import main
 from memori_core.evaluation.capture import (
     CaptureConversation,
@@ -158,12 +158,10 @@ def test_scripted_extractor_sends_one_prompt_per_user_turn(tmp_path: Path) -> No
 
 def test_cli_prints_the_table_and_writes_json(tmp_path: Path, capsys) -> None:
     file = write_json(tmp_path / "c.json", _tiny())
-    out = tmp_path / "r.json"
-    assert main(["eval", "capture", str(file), "--embedder", HASH, "--quiet", "--extractor", "scripted-llm",
-                 "--json", str(out)]) == 0
-    printed = capsys.readouterr().out
-    assert "| change |" in printed and "| ephemeral |" in printed and "precision" in printed
-    result = json.loads(out.read_text())
+    run = run_eval(capsys, tmp_path / "r.json", "capture", file, "--embedder", HASH, "--quiet",
+                   "--extractor", "scripted-llm")
+    assert "| change |" in run.out and "| ephemeral |" in run.out and "precision" in run.out
+    result = run.result
     assert result["task"] == "capture" and result["extractor"] == "scripted-llm"
     assert result["overall"]["recall"] == 1.0
 

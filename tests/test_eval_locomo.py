@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from _helpers import write_json
+from _helpers import run_eval, write_json
 from memori_core.cli import main
 from memori_core.evaluation import (
     CATEGORY_LABELS,
@@ -158,26 +158,20 @@ def test_cli_subprocess_prints_the_table_and_writes_json(locomo_file: Path, tmp_
 
 
 def test_cli_in_process_with_progress_bar(locomo_file: Path, tmp_path: Path, capsys) -> None:
-    out = tmp_path / "r.json"
-    code = main(["eval", "locomo", str(locomo_file), "--json", str(out), "--embedder", "_helpers:HashEmbedder"])
-    captured = capsys.readouterr()
-    assert code == 0, captured.err
-    assert "6/6 questions" in captured.err
-    assert "embedding facts" in captured.err
-    assert "| default |" in captured.out
+    run = run_eval(capsys, tmp_path / "r.json", "locomo", locomo_file, "--embedder", "_helpers:HashEmbedder")
+    assert "6/6 questions" in run.err
+    assert "embedding facts" in run.err
+    assert "| default |" in run.out
     # The injection table: no abstention query in LoCoMo, so its two abstention columns say n/a.
-    gate_rows = [line for line in captured.out.splitlines() if line.startswith("| plain cosine, no threshold |")]
+    gate_rows = [line for line in run.out.splitlines() if line.startswith("| plain cosine, no threshold |")]
     assert len(gate_rows) == 1 and gate_rows[0].rstrip(" |").endswith("| n/a | n/a")
-    check_result(json.loads(out.read_text(encoding="utf-8")))
+    check_result(run.result)
 
 
 def test_cli_conversations_filter(locomo_file: Path, tmp_path: Path, capsys) -> None:
-    out = tmp_path / "r.json"
-    code = main(["eval", "locomo", str(locomo_file), "--json", str(out), "--quiet",
-                 "--embedder", "_helpers:HashEmbedder", "--conversations", "conv-b"])
-    assert code == 0
-    result = json.loads(out.read_text(encoding="utf-8"))
-    assert result["rankings"]["default"]["overall"]["n"] == 2
+    run = run_eval(capsys, tmp_path / "r.json", "locomo", locomo_file, "--quiet",
+                   "--embedder", "_helpers:HashEmbedder", "--conversations", "conv-b")
+    assert run.result["rankings"]["default"]["overall"]["n"] == 2
     assert main(["eval", "locomo", str(locomo_file), "--quiet", "--embedder", "_helpers:HashEmbedder",
                  "--conversations", "nope"]) == 2
     assert "no conversation matches" in capsys.readouterr().err
@@ -306,13 +300,12 @@ def test_rrf_ignores_rows_without_a_query_word(tmp_path: Path) -> None:
     assert rankings["rrf"]["3"]["nDCG@10"] == 1.0
 
 
-def test_short_queries_option_compares_default_and_memori_on_rare_words(locomo_file: Path, tmp_path: Path) -> None:
-    out = tmp_path / "r.json"
+def test_short_queries_option_compares_default_and_memori_on_rare_words(
+    locomo_file: Path, tmp_path: Path, capsys
+) -> None:
     details = tmp_path / "details.json"
-    code = main(["eval", "locomo", str(locomo_file), "--json", str(out), "--quiet", "--short-queries",
-                 "--details-json", str(details), "--embedder", "_helpers:HashEmbedder"])
-    assert code == 0
-    result = json.loads(out.read_text(encoding="utf-8"))
+    result = run_eval(capsys, tmp_path / "r.json", "locomo", locomo_file, "--quiet", "--short-queries",
+                      "--details-json", details, "--embedder", "_helpers:HashEmbedder").result
     assert set(result["rankings"]) == {"default", "memori_compat", "dense", "bm25", "rrf"}
     assert set(result["short_queries"]) == {"default@1", "default@2", "memori_compat@1", "memori_compat@2"}
     extras = json.loads(details.read_text(encoding="utf-8"))

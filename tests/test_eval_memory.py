@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import copy
-import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from _helpers import WordHashEmbedder, write_json
+from _helpers import WordHashEmbedder, edited, report_fixture, run_eval, write_json
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.cli import main
 from memori_core.evaluation import GATES, RANKINGS, Fact, evaluate, load_memory
@@ -112,10 +110,8 @@ def _write(tmp_path: Path, data: object) -> Path:
     return write_json(tmp_path / "bad.json", data)
 
 
-def _broken(edit) -> list[dict]:
-    data = synthetic_pools()
-    edit(data)
-    return data
+def _broken(change) -> list[dict]:
+    return edited(synthetic_pools, change)
 
 
 @pytest.mark.parametrize(
@@ -162,17 +158,8 @@ def test_facts_are_added_by_session_with_role_and_session_metadata(memory_file: 
 # -- metrics -----------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def evaluated(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    """One evaluation of the synthetic pools for the module (it adds every pool to a store: ~0.2 s)."""
-    path = write_json(tmp_path_factory.mktemp("eval-memory") / "memory_tiny.json", synthetic_pools())
-    return evaluate(load_memory(path), embedder=WordHashEmbedder(), limit=5)
-
-
-@pytest.fixture
-def result(evaluated: dict) -> dict:
-    """The evaluation's report; each test reads its own deep copy."""
-    return copy.deepcopy(evaluated)
+# The synthetic pools evaluated once for the module (it adds every pool to a store: ~0.2 s), a copy per test.
+result = report_fixture("memory_tiny.json", synthetic_pools, load_memory)
 
 
 def test_abstention_queries_are_left_out_of_the_rankings(result: dict) -> None:
@@ -244,18 +231,15 @@ def test_every_text_is_embedded_once(memory_file: Path) -> None:
 
 
 def test_cli_writes_the_metrics_json_and_prints_both_tables(memory_file: Path, tmp_path: Path, capsys) -> None:
-    out = tmp_path / "m.json"
-    code = main(["eval", "memory", str(memory_file), "--json", str(out), "--limit", "3",
-                 "--embedder", "test_eval_memory:WordHashEmbedder"])
-    captured = capsys.readouterr()
-    assert code == 0, captured.err
-    assert "embedding facts" in captured.err and "6/6 questions" in captured.err
-    assert "| ranking | R@5 | R@10 | nDCG@10 | R@10 single-session-user | R@10 temporal-reasoning |" in captured.out
+    run = run_eval(capsys, tmp_path / "m.json", "memory", memory_file, "--limit", "3",
+                   "--embedder", "test_eval_memory:WordHashEmbedder")
+    assert "embedding facts" in run.err and "6/6 questions" in run.err
+    assert "| ranking | R@5 | R@10 | nDCG@10 | R@10 single-session-user | R@10 temporal-reasoning |" in run.out
     assert "| ranking / gate | hit@3 | R@1 | R@3 | facts / answerable q | clean abstentions | facts / abstention q |" \
-        in captured.out
-    assert "| default (relevance gate: open 0.31, keep 0.31, confident 0.44, band 0.5, words 0.7) | 1.000 | 1.000 |" in captured.out
-    assert "| plain cosine, no threshold | 1.000 | 1.000 | 1.000 | 2.75 | 0.000 | 3.00 |" in captured.out
-    result = json.loads(out.read_text(encoding="utf-8"))
+        in run.out
+    assert "| default (relevance gate: open 0.31, keep 0.31, confident 0.44, band 0.5, words 0.7) | 1.000 | 1.000 |" in run.out
+    assert "| plain cosine, no threshold | 1.000 | 1.000 | 1.000 | 2.75 | 0.000 | 3.00 |" in run.out
+    result = run.result
     assert result["task"] == "memory" and result["limit"] == 3
     assert {"rankings", "injection", "threshold", "counts", "category_labels", "embedder"} <= set(result)
     assert set(result["rankings"]) == set(RANKINGS) and set(result["injection"]) == set(GATES)

@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import copy
-import json
 from pathlib import Path
 
 import pytest
 
-from _helpers import WordHashEmbedder, write_json
+from _helpers import WordHashEmbedder, edited, report_fixture, run_eval, write_json
 from memori_core import RecallConfig
-from memori_core.cli import main
-from memori_core.evaluation import GATES, RANKINGS, evaluate, load_prefeval, topic_category
+from memori_core.evaluation import GATES, RANKINGS, load_prefeval, topic_category
 
 
 PERSONA = ["I have two cats.", "My favorite color is green.", "I work night shifts at a bakery.",
@@ -77,10 +74,8 @@ def test_load_prefeval_reads_users_facts_and_queries(prefeval_file: Path) -> Non
     assert u1.abstentions[0].evidence == ()
 
 
-def _broken(edit) -> list[dict]:
-    data = synthetic_users()
-    edit(data)
-    return data
+def _broken(change) -> list[dict]:
+    return edited(synthetic_users, change)
 
 
 @pytest.mark.parametrize(
@@ -107,17 +102,8 @@ def test_load_prefeval_rejects_malformed_files_naming_the_file(tmp_path: Path, d
 # -- metrics -----------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def evaluated(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    """One evaluation of the synthetic users for the module."""
-    path = write_json(tmp_path_factory.mktemp("eval-prefeval") / "prefeval_tiny.json", synthetic_users())
-    return evaluate(load_prefeval(path), embedder=WordHashEmbedder(), limit=5)
-
-
-@pytest.fixture
-def result(evaluated: dict) -> dict:
-    """The evaluation's report; each test reads its own deep copy."""
-    return copy.deepcopy(evaluated)
+# The synthetic users evaluated once for the module, a copy per test.
+result = report_fixture("prefeval_tiny.json", synthetic_users, load_prefeval)
 
 
 def test_rankings_cover_answerable_queries_only(result: dict) -> None:
@@ -155,16 +141,13 @@ def test_the_threshold_report_uses_the_shipped_threshold(result: dict) -> None:
 
 
 def test_cli_json_has_the_expected_keys(prefeval_file: Path, tmp_path: Path, capsys) -> None:
-    out = tmp_path / "p.json"
-    code = main(["eval", "prefeval", str(prefeval_file), "--json", str(out), "--quiet",
-                 "--embedder", "test_eval_prefeval:WordHashEmbedder"])
-    captured = capsys.readouterr()
-    assert code == 0, captured.err
-    assert "[#" not in captured.err
-    assert "| default (relevance gate: open 0.31, keep 0.31, confident 0.44, band 0.5, words 0.7) | 1.000 | 1.000 |" in captured.out
-    assert "| memori_compat (threshold 0.1) |" in captured.out
-    assert "4 questions with evidence, 2 abstention questions" in captured.out
-    result = json.loads(out.read_text(encoding="utf-8"))
+    run = run_eval(capsys, tmp_path / "p.json", "prefeval", prefeval_file, "--quiet",
+                   "--embedder", "test_eval_prefeval:WordHashEmbedder")
+    assert "[#" not in run.err
+    assert "| default (relevance gate: open 0.31, keep 0.31, confident 0.44, band 0.5, words 0.7) | 1.000 | 1.000 |" in run.out
+    assert "| memori_compat (threshold 0.1) |" in run.out
+    assert "4 questions with evidence, 2 abstention questions" in run.out
+    result = run.result
     assert result["task"] == "prefeval" and result["limit"] == 5 and result["embedder"] == "word-hash"
     assert set(result["rankings"]) == set(RANKINGS) and set(result["injection"]) == set(GATES)
     assert list(result["category_labels"]) == ["entertain", "lifestyle", "preference", "travel"]
@@ -173,10 +156,9 @@ def test_cli_json_has_the_expected_keys(prefeval_file: Path, tmp_path: Path, cap
 
 def test_cli_threshold_from_the_environment(prefeval_file: Path, tmp_path: Path, monkeypatch, capsys) -> None:
     monkeypatch.setenv("MEMORI_RECALL_RELEVANCE_THRESHOLD", "none")
-    out = tmp_path / "p.json"
-    assert main(["eval", "prefeval", str(prefeval_file), "--json", str(out), "--quiet",
-                 "--embedder", "test_eval_prefeval:WordHashEmbedder"]) == 0
-    assert "| default (no gate) |" in capsys.readouterr().out
-    result = json.loads(out.read_text(encoding="utf-8"))
+    run = run_eval(capsys, tmp_path / "p.json", "prefeval", prefeval_file, "--quiet",
+                   "--embedder", "test_eval_prefeval:WordHashEmbedder")
+    assert "| default (no gate) |" in run.out
+    result = run.result
     assert result["injection"]["default"]["threshold"] is None
     assert result["injection"]["default"]["clean_abstentions"] == 0.0

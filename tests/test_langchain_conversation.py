@@ -11,21 +11,11 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, Tool
 from langchain_core.prompts import ChatPromptTemplate, MessagesPlaceholder
 from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.graph import START, StateGraph
-from langgraph.prebuilt import ToolNode, tools_condition
 
 from _faults import break_store
-from _langchain_fakes import replies
+from _langchain_fakes import recall_model_tools_graph, replies
 from _recording import SHELLFISH, TURN_1, TURN_2, minilm_engine, recording_engine
-from memori_langchain import (
-    MemoriContextInjector,
-    MemoriMiddleware,
-    MemoriRetriever,
-    MemoriState,
-    human_query_and_context,
-    memori_recall_node,
-    with_memori_context,
-)
+from memori_langchain import MemoriContextInjector, MemoriMiddleware, MemoriRetriever, human_query_and_context
 
 SYSTEM = "You are a restaurant assistant."
 IMAGE = {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}
@@ -173,20 +163,7 @@ async def test_middleware_async_passes_the_context():
 
 
 def build_graph(engine, model, checkpointer=None):
-    bound = model.bind_tools([menu_search])
-
-    def call_model(state: MemoriState) -> dict:
-        return {"messages": [bound.invoke(with_memori_context(state, SYSTEM))]}
-
-    builder = StateGraph(MemoriState)
-    builder.add_node("memori", memori_recall_node(engine, entity_id="u1"))
-    builder.add_node("model", call_model)
-    builder.add_node("tools", ToolNode([menu_search]))
-    builder.add_edge(START, "memori")
-    builder.add_edge("memori", "model")
-    builder.add_conditional_edges("model", tools_condition)
-    builder.add_edge("tools", "model")
-    return builder.compile(checkpointer=checkpointer)
+    return recall_model_tools_graph(engine, model, menu_search, SYSTEM, entity_id="u1", checkpointer=checkpointer)
 
 
 def test_graph_node_second_turn_of_a_thread_reads_the_first():

@@ -8,14 +8,12 @@ from dataclasses import dataclass
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.graph import START, StateGraph
-from langgraph.prebuilt import ToolNode, tools_condition
 
 from _faults import break_store
 from _helpers import seeded_fixtures
-from _langchain_fakes import PEANUTS, replies, seed_alice_and_bob, shop_search, tool_round_trip
+from _langchain_fakes import PEANUTS, recall_model_tools_graph, replies, seed_alice_and_bob, shop_search, tool_round_trip
 from memori_core.context import OPEN_TAG
-from memori_langchain import MemoriState, memori_recall_node, with_memori_context
+from memori_langchain import with_memori_context
 
 SYSTEM = "You are a cooking assistant."
 
@@ -25,21 +23,9 @@ class UserContext:
     user_id: str
 
 
-def build_graph(engine, model, *, entity_id=None, checkpointer=None, strict=False, context_schema=None):
-    bound = model.bind_tools([shop_search])
-
-    def call_model(state: MemoriState) -> dict:
-        return {"messages": [bound.invoke(with_memori_context(state, SYSTEM))]}
-
-    builder = StateGraph(MemoriState, context_schema=context_schema)
-    builder.add_node("memori", memori_recall_node(engine, entity_id=entity_id, strict=strict))
-    builder.add_node("model", call_model)
-    builder.add_node("tools", ToolNode([shop_search]))
-    builder.add_edge(START, "memori")
-    builder.add_edge("memori", "model")
-    builder.add_conditional_edges("model", tools_condition)
-    builder.add_edge("tools", "model")
-    return builder.compile(checkpointer=checkpointer)
+def build_graph(engine, model, **options):
+    """memori_recall_node -> the model, with `shop_search` (``options``: :func:`recall_model_tools_graph`'s)."""
+    return recall_model_tools_graph(engine, model, shop_search, SYSTEM, **options)
 
 
 # Alice's and Bob's facts under the shipped config, shared by the tests that only read them (checked at

@@ -8,12 +8,10 @@ import logging
 from typing import Any
 
 import chromadb
-import numpy as np
 import pytest
 from llama_index.core import VectorStoreIndex
-from llama_index.core.base.embeddings.base import BaseEmbedding
 from llama_index.core.base.llms.types import CompletionResponse, CompletionResponseGen
-from llama_index.core.bridge.pydantic import Field, PrivateAttr
+from llama_index.core.bridge.pydantic import Field
 from llama_index.core.llms.mock import MockLLM
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.query_engine import RetrieverQueryEngine
@@ -21,6 +19,7 @@ from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle, Te
 
 from _faults import break_store
 from _helpers import HashEmbedder
+from _llamaindex_fakes import HashLlamaEmbedding
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_llamaindex import MemoriMemoryPostprocessor, MemoriQueryEngine, MemoriRetriever
 from memori_llamaindex.memory_nodes import MEMORY_KEY, MEMORY_KIND
@@ -40,25 +39,6 @@ class RecordingMockLLM(MockLLM):
     def stream_complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> CompletionResponseGen:
         self.prompts.append(prompt)
         return super().stream_complete(prompt, formatted=formatted, **kwargs)
-
-
-class HashEmbedding(BaseEmbedding):
-    """The tests' hashing embedder through LlamaIndex's embedding interface (documents index with it)."""
-
-    _embedder: HashEmbedder = PrivateAttr()
-
-    def __init__(self, embedder: HashEmbedder) -> None:
-        super().__init__(model_name="hash-embedder")
-        self._embedder = embedder
-
-    def _get_query_embedding(self, query: str) -> list[float]:
-        return np.asarray(self._embedder.embed_query(query), dtype=float).tolist()
-
-    async def _aget_query_embedding(self, query: str) -> list[float]:
-        return self._get_query_embedding(query)
-
-    def _get_text_embedding(self, text: str) -> list[float]:
-        return np.asarray(self._embedder.embed_documents([text])[0], dtype=float).tolist()
 
 
 MENU = [
@@ -88,15 +68,36 @@ def engine(hash_embedder: HashEmbedder) -> RecallEngine:
 
 @pytest.fixture
 def index(hash_embedder: HashEmbedder) -> VectorStoreIndex:
-    return VectorStoreIndex([TextNode(text=t) for t in MENU], embed_model=HashEmbedding(hash_embedder))
+    return VectorStoreIndex([TextNode(text=t) for t in MENU], embed_model=HashLlamaEmbedding(hash_embedder))
 
 
 def memory_nodes(response: Any) -> list[NodeWithScore]:
     return [n for n in response.source_nodes if n.node.metadata.get(MEMORY_KEY) is True]
 
 
-def documents_engine(index: VectorStoreIndex, llm: MockLLM, *postprocessors: BaseNodePostprocessor) -> Any:
-    return index.as_query_engine(llm=llm, similarity_top_k=2, node_postprocessors=list(postprocessors))
+def documents_engine(index: VectorStoreIndex, llm: MockLLM, *postprocessors: BaseNodePostprocessor,
+                     **options: Any) -> Any:
+    """The index's query engine (two documents per question) with ``postprocessors``; ``options``: the query
+    engine's own (``response_mode=``, ``streaming=``)."""
+    return index.as_query_engine(llm=llm, similarity_top_k=2, node_postprocessors=list(postprocessors), **options)
+
+
+def user_memory(engine: RecallEngine, **options: Any) -> MemoriMemoryPostprocessor:
+    """user-1's memory beside the documents."""
+    return MemoriMemoryPostprocessor(engine=engine, entity_id="user-1", **options)
+
+
+def ask_with_memory(engine: RecallEngine, index: VectorStoreIndex, question: str,
+                    **options: Any) -> tuple[Any, RecordingMockLLM]:
+    """``question`` to the documents' query engine with user-1's memory beside them (``options``: as for
+    :func:`documents_engine`): the response, and the LLM that kept the prompts it was sent."""
+    llm = RecordingMockLLM()
+    return documents_engine(index, llm, user_memory(engine), **options).query(question), llm
+
+
+def memory_only_engine(engine: RecallEngine, llm: MockLLM, **options: Any) -> MemoriQueryEngine:
+    """A memory-only query engine over user-1's facts."""
+    return MemoriQueryEngine.from_args(MemoriRetriever(engine=engine, entity_id="user-1"), llm=llm, **options)
 
 
 # -- documents and memory ------------------------------------------------------------------------------------------
@@ -105,9 +106,7 @@ def documents_engine(index: VectorStoreIndex, llm: MockLLM, *postprocessors: Bas
 def test_personal_question_puts_the_users_fact_into_the_prompt_beside_the_documents(
     engine: RecallEngine, index: VectorStoreIndex
 ) -> None:
-    llm = RecordingMockLLM()
-    query_engine = documents_engine(index, llm, MemoriMemoryPostprocessor(engine=engine, entity_id="user-1"))
-    response = query_engine.query(PERSONAL)
+    response, llm = ask_with_memory(engine, index, PERSONAL)
 
     assert len(llm.prompts) == 1
     prompt = llm.prompts[0]
@@ -126,11 +125,7 @@ def test_personal_question_puts_the_users_fact_into_the_prompt_beside_the_docume
 def test_memory_node_comes_first_so_a_refining_synthesizer_sees_it_in_its_first_call(
     engine: RecallEngine, index: VectorStoreIndex
 ) -> None:
-    llm = RecordingMockLLM()
-    query_engine = index.as_query_engine(llm=llm, similarity_top_k=2, response_mode="refine",
-                                         node_postprocessors=[MemoriMemoryPostprocessor(engine=engine,
-                                                                                        entity_id="user-1")])
-    response = query_engine.query(PERSONAL)
+    response, llm = ask_with_memory(engine, index, PERSONAL, response_mode="refine")
     assert response.source_nodes[0].node.metadata[MEMORY_KEY] is True
     assert len(llm.prompts) == 3  # refine: one call per node
     assert "User is allergic to peanuts." in llm.prompts[0]
@@ -139,9 +134,7 @@ def test_memory_node_comes_first_so_a_refining_synthesizer_sees_it_in_its_first_
 def test_off_topic_question_is_answered_from_the_documents_with_no_memory(
     engine: RecallEngine, index: VectorStoreIndex
 ) -> None:
-    llm = RecordingMockLLM()
-    query_engine = documents_engine(index, llm, MemoriMemoryPostprocessor(engine=engine, entity_id="user-1"))
-    response = query_engine.query(OFF_TOPIC)
+    response, llm = ask_with_memory(engine, index, OFF_TOPIC)
 
     assert len(llm.prompts) == 1  # the LLM was asked: memory abstaining never empties the answer
     assert str(response) != "Empty Response"
@@ -154,7 +147,7 @@ async def test_async_query_recalls_with_arecall_and_gets_the_same_prompt(
     engine: RecallEngine, index: VectorStoreIndex
 ) -> None:
     sync_llm, async_llm = RecordingMockLLM(), RecordingMockLLM()
-    memory = MemoriMemoryPostprocessor(engine=engine, entity_id="user-1")
+    memory = user_memory(engine)
     documents_engine(index, sync_llm, memory).query(PERSONAL)
     response = await documents_engine(index, async_llm, memory).aquery(PERSONAL)
     assert async_llm.prompts == sync_llm.prompts
@@ -163,15 +156,13 @@ async def test_async_query_recalls_with_arecall_and_gets_the_same_prompt(
 
 def test_streaming_query_engine_carries_the_fact(engine: RecallEngine, index: VectorStoreIndex) -> None:
     llm = RecordingMockLLM()
-    query_engine = index.as_query_engine(llm=llm, similarity_top_k=2, streaming=True,
-                                         node_postprocessors=[MemoriMemoryPostprocessor(engine=engine,
-                                                                                        entity_id="user-1")])
+    query_engine = documents_engine(index, llm, user_memory(engine), streaming=True)
     text = query_engine.query(PERSONAL).get_response().response
     assert "User is allergic to peanuts." in llm.prompts[0] and "User is allergic to peanuts." in (text or "")
 
 
 def test_fact_already_among_the_nodes_is_not_added_twice(engine: RecallEngine) -> None:
-    memory = MemoriMemoryPostprocessor(engine=engine, entity_id="user-1")
+    memory = user_memory(engine)
     upstream = MemoriRetriever(engine=engine, entity_id="user-1").retrieve(PERSONAL)
     assert [n.node.get_content() for n in upstream] == ["User is allergic to peanuts."]
     out = memory.postprocess_nodes(upstream, query_str=PERSONAL)
@@ -182,14 +173,14 @@ def test_k_caps_the_facts_added(hash_embedder: HashEmbedder) -> None:
     engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig(gate="off"))
     engine.add("user-1", ALICE)
     doc = NodeWithScore(node=TextNode(text="A document."), score=0.5)
-    two = MemoriMemoryPostprocessor(engine=engine, entity_id="user-1", k=2).postprocess_nodes([doc], query_str="cello")
+    two = user_memory(engine, k=2).postprocess_nodes([doc], query_str="cello")
     assert len(two) == 3 and two[-1] is doc and two[0].node.get_content() == "User plays the cello."
-    zero = MemoriMemoryPostprocessor(engine=engine, entity_id="user-1", k=0).postprocess_nodes([doc], query_str="cello")
+    zero = user_memory(engine, k=0).postprocess_nodes([doc], query_str="cello")
     assert zero == [doc]
 
 
 def test_memory_node_text_is_the_fact_and_metadata_marks_it(engine: RecallEngine) -> None:
-    (node,) = MemoriMemoryPostprocessor(engine=engine, entity_id="user-1").postprocess_nodes([], query_str=PERSONAL)
+    (node,) = user_memory(engine).postprocess_nodes([], query_str=PERSONAL)
     fact = engine.recall(PERSONAL, "user-1")[0]
     assert node.node.node_id == fact.id and node.score == pytest.approx(fact.rank_score)
     assert node.node.get_content(metadata_mode=MetadataMode.NONE) == "User is allergic to peanuts."
@@ -206,9 +197,7 @@ def test_memory_node_text_is_the_fact_and_metadata_marks_it(engine: RecallEngine
 def test_lookalike_users_never_see_each_others_facts(
     engine: RecallEngine, index: VectorStoreIndex, question: str
 ) -> None:
-    llm = RecordingMockLLM()
-    memory = MemoriMemoryPostprocessor(engine=engine, entity_id="user-1")
-    response = documents_engine(index, llm, memory).query(question)
+    response, llm = ask_with_memory(engine, index, question)
     prompt = llm.prompts[0]
     for facts in LOOKALIKES.values():
         assert not any(f in prompt for f in facts)
@@ -216,7 +205,7 @@ def test_lookalike_users_never_see_each_others_facts(
 
 
 def test_with_entity_switches_the_user_and_keeps_the_settings(engine: RecallEngine, index: VectorStoreIndex) -> None:
-    memory = MemoriMemoryPostprocessor(engine=engine, entity_id="user-1", k=1, strict=True)
+    memory = user_memory(engine, k=1, strict=True)
     other = memory.with_entity("user-10")
     assert (other.entity_id, other.k, other.strict, memory.entity_id) == ("user-10", 1, True, "user-1")
     llm = RecordingMockLLM()
@@ -248,14 +237,14 @@ def test_bad_arguments_are_rejected_with_a_clear_error(
 
 
 def test_no_query_or_blank_query_adds_nothing(engine: RecallEngine) -> None:
-    memory = MemoriMemoryPostprocessor(engine=engine, entity_id="user-1")
+    memory = user_memory(engine)
     doc = NodeWithScore(node=TextNode(text="peanuts"), score=0.4)
     assert memory.postprocess_nodes([doc]) == [doc]
     assert memory.postprocess_nodes([doc], query_bundle=QueryBundle(query_str="   ")) == [doc]
 
 
 def test_non_text_query_raises_whatever_strict_says(engine: RecallEngine) -> None:
-    memory = MemoriMemoryPostprocessor(engine=engine, entity_id="user-1")
+    memory = user_memory(engine)
     with pytest.raises(TypeError):
         memory.postprocess_nodes([], query_bundle=QueryBundle(query_str=b"peanuts"))  # type: ignore[arg-type]
 
@@ -264,7 +253,7 @@ def test_store_failure_fails_open_and_the_documents_still_answer(
     engine: RecallEngine, index: VectorStoreIndex, caplog: pytest.LogCaptureFixture
 ) -> None:
     llm = RecordingMockLLM()
-    query_engine = documents_engine(index, llm, MemoriMemoryPostprocessor(engine=engine, entity_id="user-1"))
+    query_engine = documents_engine(index, llm, user_memory(engine))
     break_store(engine)
     with caplog.at_level(logging.WARNING, logger="memori_llamaindex"):
         response = query_engine.query(PERSONAL)
@@ -273,8 +262,7 @@ def test_store_failure_fails_open_and_the_documents_still_answer(
 
 
 def test_strict_postprocessor_raises_on_store_failure(engine: RecallEngine, index: VectorStoreIndex) -> None:
-    query_engine = documents_engine(index, RecordingMockLLM(),
-                                    MemoriMemoryPostprocessor(engine=engine, entity_id="user-1", strict=True))
+    query_engine = documents_engine(index, RecordingMockLLM(), user_memory(engine, strict=True))
     break_store(engine)
     with pytest.raises(chromadb.errors.ChromaError):
         query_engine.query(PERSONAL)
@@ -292,7 +280,7 @@ def test_plain_retriever_query_engine_answers_empty_response_when_memory_abstain
 
 def test_memori_query_engine_answers_without_memory_when_nothing_passes_the_gate(engine: RecallEngine) -> None:
     llm = RecordingMockLLM()
-    query_engine = MemoriQueryEngine.from_args(MemoriRetriever(engine=engine, entity_id="user-1"), llm=llm)
+    query_engine = memory_only_engine(engine, llm)
     response = query_engine.query(OFF_TOPIC)
     assert llm.prompts == [OFF_TOPIC]  # the question alone: no context, no memory
     assert str(response) == OFF_TOPIC and response.source_nodes == []
@@ -300,7 +288,7 @@ def test_memori_query_engine_answers_without_memory_when_nothing_passes_the_gate
 
 def test_memori_query_engine_uses_memory_when_a_fact_passes(engine: RecallEngine) -> None:
     llm = RecordingMockLLM()
-    query_engine = MemoriQueryEngine.from_args(MemoriRetriever(engine=engine, entity_id="user-1"), llm=llm)
+    query_engine = memory_only_engine(engine, llm)
     response = query_engine.query(PERSONAL)
     assert len(llm.prompts) == 1 and "User is allergic to peanuts." in llm.prompts[0]
     assert "Context information is below" in llm.prompts[0]  # the ordinary QA synthesizer
@@ -309,7 +297,7 @@ def test_memori_query_engine_uses_memory_when_a_fact_passes(engine: RecallEngine
 
 async def test_memori_query_engine_async_answers_without_memory(engine: RecallEngine) -> None:
     llm = RecordingMockLLM()
-    query_engine = MemoriQueryEngine.from_args(MemoriRetriever(engine=engine, entity_id="user-1"), llm=llm)
+    query_engine = memory_only_engine(engine, llm)
     response = await query_engine.aquery(OFF_TOPIC)
     assert llm.prompts == [OFF_TOPIC] and str(response) == OFF_TOPIC
     response = await query_engine.aquery(PERSONAL)
@@ -318,8 +306,7 @@ async def test_memori_query_engine_async_answers_without_memory(engine: RecallEn
 
 def test_memori_query_engine_streams_the_answer_without_memory(engine: RecallEngine) -> None:
     llm = RecordingMockLLM()
-    query_engine = MemoriQueryEngine.from_args(MemoriRetriever(engine=engine, entity_id="user-1"), llm=llm,
-                                               streaming=True)
+    query_engine = memory_only_engine(engine, llm, streaming=True)
     response = query_engine.query(OFF_TOPIC)
     assert response.get_response().response == OFF_TOPIC and llm.prompts == [OFF_TOPIC]
 
@@ -328,7 +315,7 @@ def test_memori_query_engine_fallback_prompt_can_be_changed(engine: RecallEngine
     from llama_index.core.prompts import PromptTemplate
 
     llm = RecordingMockLLM()
-    query_engine = MemoriQueryEngine.from_args(MemoriRetriever(engine=engine, entity_id="user-1"), llm=llm)
+    query_engine = memory_only_engine(engine, llm)
     assert "fallback_synthesizer:simple_template" in query_engine.get_prompts()
     query_engine.update_prompts({"fallback_synthesizer:simple_template": PromptTemplate("Q: {query_str}")})
     query_engine.query(OFF_TOPIC)
@@ -339,7 +326,7 @@ def test_memori_query_engine_fails_open_to_an_answer_when_the_store_is_down(
     engine: RecallEngine, caplog: pytest.LogCaptureFixture
 ) -> None:
     llm = RecordingMockLLM()
-    query_engine = MemoriQueryEngine.from_args(MemoriRetriever(engine=engine, entity_id="user-1"), llm=llm)
+    query_engine = memory_only_engine(engine, llm)
     break_store(engine)
     with caplog.at_level(logging.WARNING, logger="memori_llamaindex"):
         response = query_engine.query(PERSONAL)
@@ -349,7 +336,7 @@ def test_memori_query_engine_fails_open_to_an_answer_when_the_store_is_down(
 
 def test_memori_query_engine_with_retriever_keeps_the_fallback(engine: RecallEngine) -> None:
     llm = RecordingMockLLM()
-    query_engine = MemoriQueryEngine.from_args(MemoriRetriever(engine=engine, entity_id="user-1"), llm=llm)
+    query_engine = memory_only_engine(engine, llm)
     other = query_engine.with_retriever(MemoriRetriever(engine=engine, entity_id="user-10"))
     assert isinstance(other, MemoriQueryEngine)
     assert str(other.query(OFF_TOPIC)) == OFF_TOPIC

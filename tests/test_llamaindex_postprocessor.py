@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 import pytest
 from llama_index.core import VectorStoreIndex
-from llama_index.core.base.embeddings.base import BaseEmbedding
-from llama_index.core.bridge.pydantic import PrivateAttr
 from llama_index.core.embeddings import MockEmbedding
 from llama_index.core.llms.mock import MockLLM
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle, TextNode
 
+from _helpers import USER_FACTS
+from _llamaindex_fakes import HashLlamaEmbedding
 from memori_core import RecallConfig, RecallEngine
 from memori_core.ranking.fusion import fusion_weights
 from memori_llamaindex import MemoriHybridPostprocessor
@@ -27,25 +26,6 @@ def scored(pairs: list[tuple[str, float | None]]) -> list[NodeWithScore]:
 
 def texts(nodes: list[NodeWithScore]) -> list[str]:
     return [n.node.get_content() for n in nodes]
-
-
-class HashLlamaEmbedding(BaseEmbedding):
-    """A LlamaIndex embedding over the tests' hashing embedder, so index cosines equal the engine's."""
-
-    _inner: Any = PrivateAttr()
-
-    def __init__(self, inner: Any) -> None:
-        super().__init__(model_name="hash-embedder", embed_batch_size=64)
-        self._inner = inner
-
-    def _get_query_embedding(self, query: str) -> list[float]:
-        return [float(x) for x in np.asarray(self._inner.embed_query(query))]
-
-    def _get_text_embedding(self, text: str) -> list[float]:
-        return [float(x) for x in np.asarray(self._inner.embed_documents([text])[0])]
-
-    async def _aget_query_embedding(self, query: str) -> list[float]:
-        return self._get_query_embedding(query)
 
 
 def test_is_a_llamaindex_node_postprocessor() -> None:
@@ -212,15 +192,7 @@ async def test_async_query_engine_over_vector_store_index() -> None:
 
 
 def test_behind_a_vector_index_it_reproduces_the_engines_ranking(engine: RecallEngine, hash_embedder: Any) -> None:
-    facts = [
-        "User is allergic to peanuts.",
-        "User prefers spicy food.",
-        "User's sister is allergic to cats.",
-        "User cooks Thai curry on Fridays.",
-        "User lives in Lisbon near the river.",
-        "User drinks green tea in the morning.",
-        "User plays tennis on Sundays.",
-    ]
+    facts = list(USER_FACTS)
     engine.add("u", facts)
     index = VectorStoreIndex(nodes=[TextNode(text=t) for t in facts], embed_model=HashLlamaEmbedding(hash_embedder))
     retriever = index.as_retriever(similarity_top_k=len(facts))

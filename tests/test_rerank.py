@@ -6,6 +6,7 @@ import math
 
 import pytest
 
+from _helpers import USER_FACTS
 from memori_core import RecallConfig, RecallEngine
 from memori_core.ranking.fusion import fusion_weights
 from memori_core import rerank
@@ -32,14 +33,7 @@ def test_default_config_uses_its_short_query_weights() -> None:
 
 
 def test_ranking_matches_the_engine_on_the_same_candidates(engine: RecallEngine) -> None:
-    facts = [
-        "User is allergic to peanuts.",
-        "User prefers spicy food.",
-        "User's sister is allergic to cats.",
-        "User cooks Thai curry on Fridays.",
-        "User lives in Lisbon near the river.",
-        "User drinks green tea in the morning.",
-    ]
+    facts = list(USER_FACTS)
     engine.add("u", facts)
     query = "what food allergy do I have"
     report = engine.explain(query, "u", limit=len(facts))

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from _helpers import CountingStore
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.cache import snapshot_format
 from memori_core.cache import snapshot_files as snapshots_mod
@@ -39,16 +40,6 @@ def gaussian_embedder(texts: list[str]) -> np.ndarray:
 
 def query_vectors() -> list[list[float]]:
     return [v.tolist() for v in gaussian_embedder(QUERIES)]
-
-
-class CountingStore(ChromaStore):
-    """A real embedded store that counts whole-entity loads from Chroma."""
-
-    loads = 0
-
-    def load_entity(self, entity_id: str):  # type: ignore[override]
-        self.loads += 1
-        return super().load_entity(entity_id)
 
 
 def fill(engine: RecallEngine, entity: str = "u", n: int = 120, seed: int = 0) -> None:
@@ -99,7 +90,8 @@ CHILD = textwrap.dedent(
     sys.path[:0] = [{root!r}, {tests!r}]
     from memori_core import ChromaStore, RecallConfig, RecallEngine
     from memori_core.cache.snapshot_files import snapshot_files_for
-    from test_snapshots import CountingStore, answers
+    from _helpers import CountingStore
+    from test_snapshots import answers
 
     store = CountingStore(path=sys.argv[1], snapshots=sys.argv[2] == "1")
     engine = RecallEngine(store=store, embedder=lambda texts: None, config=RecallConfig(gate="off"))
@@ -135,6 +127,17 @@ def loaded_store(path: Path, **kw: Any) -> tuple[CountingStore, RecallEngine]:
     return store, RecallEngine(store=store, embedder=gaussian_embedder, config=OPEN)
 
 
+def recalled_store(path: Path, n: int = 120) -> tuple[CountingStore, RecallEngine, SnapshotFiles]:
+    """:func:`loaded_store` after ``fill(engine, n=n)`` and a recall that loaded u's copy (its snapshot is then
+    queued), with the store's snapshot files."""
+    store, engine = loaded_store(path)
+    fill(engine, n=n)
+    engine.recall("apple", "u")
+    files = snapshot_files_for(store)
+    assert files is not None
+    return store, engine, files
+
+
 class Snapshotted:
     """A closed store folder where ``fill(engine)`` was followed by ``answers(engine)`` and a flush of the
     snapshot of u's copy; ``copy(folder)`` gives a test its own copy of it (one fill for the module)."""
@@ -164,11 +167,7 @@ def snapshotted(tmp_path_factory: pytest.TempPathFactory) -> Snapshotted:
 
 @pytest.mark.slow  # several seconds: left out of `make test-fast`
 def test_new_process_answers_from_the_snapshot_as_from_chroma(tmp_path: Path) -> None:
-    store, engine = loaded_store(tmp_path / "db")
-    fill(engine)
-    engine.recall("apple", "u")
-    files = snapshot_files_for(store)
-    assert files is not None
+    store, engine, files = recalled_store(tmp_path / "db")
     path = snap_path(store)
     store.close()  # writes the snapshot of the current copy if it has none yet
     assert path.exists() and files.written >= 1
@@ -184,11 +183,7 @@ def test_new_process_answers_from_the_snapshot_as_from_chroma(tmp_path: Path) ->
 
 @pytest.mark.slow  # several seconds: left out of `make test-fast`
 def test_snapshot_written_at_close_after_in_place_writes_answers_as_chroma(tmp_path: Path) -> None:
-    store, engine = loaded_store(tmp_path / "db")
-    fill(engine, n=300)
-    engine.recall("apple", "u")
-    files = snapshot_files_for(store)
-    assert files is not None
+    store, engine, files = recalled_store(tmp_path / "db", n=300)
     files.wait()
     # In-place writes: new facts (some out of seq order), a replacement, sightings, deletes, an edit.
     engine.add("u", ["late fact about tea and cello"], ids=["late"], session_id="s3")
@@ -229,11 +224,7 @@ def test_a_snapshot_for_another_analyzer_gives_the_rows_and_is_retokenised(
 
 
 def test_every_write_deletes_the_snapshot_before_writing(tmp_path: Path) -> None:
-    store, engine = loaded_store(tmp_path / "db")
-    fill(engine)
-    engine.recall("apple", "u")
-    files = snapshot_files_for(store)
-    assert files is not None
+    store, engine, files = recalled_store(tmp_path / "db")
     for write in (
         lambda: engine.add("u", ["User drinks tea daily"]),
         lambda: engine.add("u", ["User drinks tea daily"]),  # a sighting (update_seen)
@@ -251,10 +242,8 @@ def test_every_write_deletes_the_snapshot_before_writing(tmp_path: Path) -> None
 
 
 def test_a_failed_write_leaves_no_snapshot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    store, engine = loaded_store(tmp_path / "db")
-    fill(engine)
-    engine.recall("apple", "u")
-    snapshot_files_for(store).flush()  # type: ignore[union-attr]
+    store, engine, files = recalled_store(tmp_path / "db")
+    files.flush()
     assert snap_path(store).exists()
 
     def broken(*args: Any, **kwargs: Any) -> None:
@@ -268,10 +257,8 @@ def test_a_failed_write_leaves_no_snapshot(tmp_path: Path, monkeypatch: pytest.M
 
 
 def test_a_snapshot_left_behind_by_a_later_write_is_never_used(tmp_path: Path) -> None:
-    store, engine = loaded_store(tmp_path / "db")
-    fill(engine)
-    engine.recall("apple", "u")
-    snapshot_files_for(store).flush()  # type: ignore[union-attr]
+    store, engine, files = recalled_store(tmp_path / "db")
+    files.flush()
     old = tmp_path / "old.snap"
     shutil.copy(snap_path(store), old)
     engine.add("u", ["User moved to Kyoto last week"], ids=["moved"])

@@ -172,6 +172,14 @@ def session_engine(config: RecallConfig):
     return engine
 
 
+def one_session(**turns: tuple[str, float]) -> RecallEngine:
+    """A ``V1`` engine whose entity ``u`` holds only ``turns`` (``id=(text, cosine to the query)``), said in this
+    order in session ``s``."""
+    engine, emb = make_engine(V1, fillers=0)
+    engine.add("u", [emb.set(text, cosine) for text, cosine in turns.values()], ids=list(turns), session_id="s")
+    return engine
+
+
 def test_neighbour_gains_weight_times_the_neighbours_fused_score() -> None:
     engine = session_engine(V1)
     report = explain(engine, limit=10)
@@ -217,21 +225,14 @@ def test_no_bonus_for_facts_in_the_pool_without_a_matching_neighbour() -> None:
 
 
 def test_bonus_takes_the_better_of_both_neighbours() -> None:
-    engine, emb = make_engine(V1, fillers=0)
-    engine.add(
-        "u",
-        [emb.set("zephyr", 0.1), emb.set("middle turn", 0.0), emb.set("zephyr kite zephyr", 0.6)],
-        ids=["weak", "mid", "strong"],
-        session_id="s",
-    )
+    engine = one_session(weak=("zephyr", 0.1), mid=("middle turn", 0.0), strong=("zephyr kite zephyr", 0.6))
     cands = by_id(explain(engine))
     assert cands["strong"].fused > cands["weak"].fused > 0
     assert cands["mid"].neighbour_bonus == pytest.approx(0.3 * cands["strong"].fused, abs=1e-12)
 
 
 def test_neighbour_with_negative_fused_score_lends_nothing() -> None:
-    engine, emb = make_engine(V1, fillers=0)
-    engine.add("u", [emb.set("far away", -0.8), emb.set("close by", 0.5)], ids=["neg", "pos"], session_id="s")
+    engine = one_session(neg=("far away", -0.8), pos=("close by", 0.5))
     cands = by_id(explain(engine, query="unrelated words"))
     assert cands["neg"].fused < 0
     assert cands["pos"].neighbour_bonus == 0.0
@@ -263,13 +264,7 @@ def test_smoothing_weights_all_zero_turn_smoothing_off(config: RecallConfig) -> 
 
 
 def test_neighbours_skip_deleted_turns_in_recall() -> None:
-    engine, emb = make_engine(V1, fillers=0)
-    engine.add(
-        "u",
-        [emb.set("opening", 0.1), emb.set("deleted turn", 0.1), emb.set("zephyr kite", 0.5)],
-        ids=["open", "gone", "match"],
-        session_id="s",
-    )
+    engine = one_session(open=("opening", 0.1), gone=("deleted turn", 0.1), match=("zephyr kite", 0.5))
     explain(engine)  # cache built
     engine.delete("u", ["gone"])
     cands = by_id(explain(engine))
@@ -373,6 +368,20 @@ def expected_bonuses(report: RecallReport, sessions: dict[str, list[str]], confi
     return out
 
 
+def assert_bonuses_recomputed(report: RecallReport, sessions: dict[str, list[str]], config: RecallConfig) -> None:
+    """Every candidate's bonus is the one :func:`expected_bonuses` recomputes."""
+    expected = expected_bonuses(report, sessions, config)
+    for c in report.candidates:
+        assert c.neighbour_bonus == pytest.approx(expected[c.id], abs=1e-12), c.id
+
+
+def kite_reports(config: RecallConfig, embedder, **part_off: float | None) -> tuple[RecallReport, RecallReport]:
+    """The kite memory's report under ``config``, and over the same store with ``config.replace(**part_off)``."""
+    engine = kite_engine(config, embedder)
+    off = RecallEngine(store=engine.store, embedder=embedder, config=config.replace(**part_off))
+    return kite_report(engine), kite_report(off)
+
+
 def bonus_gap(with_part: RecallReport, without_part: RecallReport) -> dict[str, float]:
     """Per fact, how much bonus one part adds (the fused scores are the same in both reports)."""
     a, b = by_id(with_part), by_id(without_part)
@@ -385,10 +394,7 @@ def bonus_gap(with_part: RecallReport, without_part: RecallReport) -> dict[str, 
 def test_second_hop_bonus_is_the_weight_times_the_fused_score_two_turns_away(hash_embedder) -> None:
     config = RecallConfig(session_weight=0.0, neighbour_length_ref=None, gate="off")
     assert config.second_neighbour_weight == 0.15  # the default under test
-    engine = kite_engine(config, hash_embedder)
-    report = kite_report(engine)
-    one_hop = kite_report(RecallEngine(store=engine.store, embedder=hash_embedder,
-                                       config=config.replace(second_neighbour_weight=0.0)))
+    report, one_hop = kite_reports(config, hash_embedder, second_neighbour_weight=0.0)
     gap = bonus_gap(report, one_hop)
     c = by_id(report)
     # a2 is two turns after the match a0 (and two before a4, which matches nothing).
@@ -400,9 +406,7 @@ def test_second_hop_bonus_is_the_weight_times_the_fused_score_two_turns_away(has
     # A two-turn session has no fact two turns away; facts without a session have no neighbours.
     assert gap["b0"] == gap["b1"] == 0.0
     assert c["l0"].neighbour_bonus == c["l1"].neighbour_bonus == 0.0
-    expected = expected_bonuses(report, SESSIONS, config)
-    for fid, cand in c.items():
-        assert cand.neighbour_bonus == pytest.approx(expected[fid], abs=1e-12), fid
+    assert_bonuses_recomputed(report, SESSIONS, config)
 
 
 def test_facts_two_turns_from_a_pooled_fact_join_the_pool_as_neighbours() -> None:
@@ -432,10 +436,7 @@ def test_facts_two_turns_from_a_pooled_fact_join_the_pool_as_neighbours() -> Non
 def test_session_prior_is_the_weight_times_the_best_fused_score_of_the_session(hash_embedder) -> None:
     config = RecallConfig(neighbour_length_ref=None, gate="off")
     assert config.session_weight == 0.3  # the default under test
-    engine = kite_engine(config, hash_embedder)
-    report = kite_report(engine)
-    no_prior = kite_report(RecallEngine(store=engine.store, embedder=hash_embedder,
-                                        config=config.replace(session_weight=0.0)))
+    report, no_prior = kite_reports(config, hash_embedder, session_weight=0.0)
     gap = bonus_gap(report, no_prior)
     c = by_id(report)
     best_a = max(c[fid].fused for fid in SESSIONS["A"])
@@ -450,18 +451,13 @@ def test_session_prior_is_the_weight_times_the_best_fused_score_of_the_session(h
     # a5 is three turns from the match: the session prior is all it borrows from it.
     assert c["a5"].neighbour_bonus == pytest.approx(
         0.4 * max(c["a4"].fused, 0.0) + 0.15 * max(c["a3"].fused, 0.0) + 0.3 * best_a, abs=1e-12)
-    expected = expected_bonuses(report, SESSIONS, config)
-    for fid, cand in c.items():
-        assert cand.neighbour_bonus == pytest.approx(expected[fid], abs=1e-12), fid
+    assert_bonuses_recomputed(report, SESSIONS, config)
 
 
 def test_long_fact_bonus_is_scaled_by_the_length_reference(hash_embedder) -> None:
     config = RecallConfig(gate="off")
     assert config.neighbour_length_ref == 500  # the default under test
-    engine = kite_engine(config, hash_embedder)
-    scaled = by_id(kite_report(engine))
-    unscaled = by_id(kite_report(RecallEngine(store=engine.store, embedder=hash_embedder,
-                                              config=config.replace(neighbour_length_ref=None))))
+    scaled, unscaled = map(by_id, kite_reports(config, hash_embedder, neighbour_length_ref=None))
     long = scaled["a3"]
     assert long.content == LONG_TURN and len(LONG_TURN) > 1000
     # Three turns from the match, a3 still borrows 0.3 x its fused score through the session prior.
@@ -482,9 +478,7 @@ def test_neighbour_weight_zero_alone_keeps_the_second_hop_and_the_session_prior(
     assert c["a2"].neighbour_bonus == pytest.approx(0.15 * c["a0"].fused + 0.3 * c["a0"].fused, abs=1e-12)
     assert c["a1"].neighbour_bonus == pytest.approx(
         0.15 * max(c["a3"].fused, 0.0) + 0.3 * c["a0"].fused, abs=1e-12)  # next to the match: no one-hop share
-    expected = expected_bonuses(report, SESSIONS, config)
-    for fid, cand in c.items():
-        assert cand.neighbour_bonus == pytest.approx(expected[fid], abs=1e-12), fid
+    assert_bonuses_recomputed(report, SESSIONS, config)
 
 
 @pytest.mark.parametrize("data", ["kite sessions", "fillers and neighbour entrants"])
@@ -504,7 +498,5 @@ def test_explain_score_parts_add_up_under_the_default_config(hash_embedder, data
     assert [c.rank_score for c in report.candidates] == sorted((c.rank_score for c in report.candidates),
                                                                reverse=True)
     assert any(c.neighbour_bonus > 0 for c in report.candidates)
-    expected = expected_bonuses(report, sessions, config)
-    for c in report.candidates:
-        assert c.neighbour_bonus == pytest.approx(expected[c.id], abs=1e-12), c.id
+    assert_bonuses_recomputed(report, sessions, config)
     assert engine.recall(query, "u", 10, query_vector=vector) == report.facts
