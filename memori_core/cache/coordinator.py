@@ -7,19 +7,25 @@ store's token is unchanged. A write either updates the copy in place, when it
 is the only change since the copy's token, or drops it; the first write of an
 entity in a store only this process writes (no revision, no rows before it)
 becomes the copy itself, built as a reload would build it. A failed write always
-drops it and changes the token, so after any failure the next recall answers
-as a fresh engine over the same store would.
+drops it, and the token other engines read changes (below), so after any
+failure the next recall answers as a fresh engine over the same store would.
 
 Lock order (always in this order; never the reverse):
 
-1. the engine's entity lock (:meth:`Coordinator.entity_lock`, one of 64
-   stripes): serialises one engine's recalls and writes of an entity;
-2. the store's write lock for the entity (``store.write_lock(entity_id)``):
+1. the store's write lock for the entity (``store.write_lock(entity_id)``):
    process-wide, shared by every engine and store object on the same
-   collection, one per entity; held around a write and its revision commit;
+   collection, one per entity; held around a whole write and its revision
+   commit (inside a write's deadline, waited for no longer than the time left);
+2. the engine's entity lock (:meth:`Coordinator.entity_lock`, one of 64
+   stripes): held by a recall while it checks and reads the copy, and by a
+   write only to read the copy before its first store call and to update it
+   after its commit, never across the write's store calls. So a recall never
+   waits for a write's requests: while a write is in flight, recalls of its
+   entity answer from the copy as it was before the write;
 3. the cache registry's lock: taken only inside :class:`CacheRegistry` methods;
 4. the store's lock around its in-process state (ChromaStore: its map of
-   revision tokens; InMemoryFactStore: its rows and tokens).
+   revision tokens; InMemoryFactStore: its rows and tokens); and the lock of
+   this module's set of intents in flight (``_IN_FLIGHT_LOCK``).
 
 Locks 3 and 4 are leaves (nothing else is called while they are held).
 Locks 1 and 2 are held across store calls, and every store call is bounded
@@ -28,26 +34,53 @@ by the store's own time limit (``store.request_timeout``, set by
 
 Snapshots (stores that offer a ``cache_folder``, such as an embedded
 ChromaStore; :mod:`memori_core.cache.snapshot_files`): a write deletes the
-entity's snapshot first, under locks 1 and 2. The snapshot writer (a
-background thread, or the callback ``store.close()`` runs before it lets go of
-the store) takes lock 2 alone, only to check the revision and rename its
-finished file into place, so it never waits for lock 1 and never blocks a
-recall. They add three locks:
+entity's snapshot first, under lock 1. The snapshot writer (a background
+thread, or the callback ``store.close()`` runs before it lets go of the store)
+takes lock 1 alone, only to check the revision and rename its finished file
+into place, so it never waits for lock 2 and never blocks a recall. They add
+three locks:
 
 5. the snapshot folder's queue lock (``SnapshotFiles._lock``), a leaf like 3 and 4;
 6. the lock that attaches a store's snapshot folder (``snapshot_files._ATTACH_LOCK``),
    taken only while the first engine over a store makes its ``SnapshotFiles``;
    inside it only lock 7 is taken;
 7. the store's lock on its close callbacks (``store.on_close``), a leaf: the
-   callbacks run after it is released, with no lock held.
+   callbacks run after it is released.
 
-Writes in doubt (shared stores): a write that failed on a timeout may still
-land later (a stopped server handles the request once it runs again), with
-no revision change after it. So after a failed write to a shared store the
-entity is *in doubt*: its copy is not kept, every recall reads the store,
-until a load that began ``settle`` seconds after the store first answered
-again (twice the store's request time limit); that load is kept. The doubt
-map is read and written only under lock 1 of its entity.
+Deadline: each write runs within :data:`WRITE_TIMEOUTS` (2) times the store's
+request time limit, end to end (:meth:`Coordinator.deadline`,
+:mod:`memori_core.store.deadline`): every request gets the time left, and
+none starts once it is gone. Embedding, and the batches of a bulk write
+beyond the first, run outside it (each batch request is still bounded).
+
+Writes in doubt (shared stores): a write whose request timed out may still
+have landed (a lost reply), or land later (a stopped server handles the
+request once it runs again), with no revision change after it. So before a
+write changes any row (:meth:`CacheUpdate.begin`), it records a *write intent*
+on the entity's revision record, in one request; the commit clears it. If the
+intent cannot be recorded, the write stops there and raises, having changed
+nothing. Every process reads the intents with the token (``<token>~<intent>``:
+the same one read per recall, no extra request):
+
+* the intents of writes this process has in flight are ignored: the write has
+  not finished, so a recall may answer from the copy as it was before it;
+* any other intent (another process's write in flight, or any failed write,
+  this process's included) makes the token differ from every copy loaded
+  before it: no such copy is served again. Until the intent has *settled*,
+  :data:`SETTLE_TIMEOUTS` (3) times the request time limit after this engine
+  first saw it (the writer's own deadline, 2, and one more for its last
+  request to be handled), each recall reads the store and keeps nothing; a
+  load that begins after that is kept, tagged with the intent, and used as
+  long as the token is unchanged. A failed read of the token restarts the
+  count for that entity (a request parked on a paused server lands when the
+  server runs again).
+
+So a recall that begins after a write returned or raised never answers from a
+copy older than that write, in any process that can read the store; and once
+3 x timeout has passed, recalls are served from memory again. The intent
+stays on the record after a failed write; a later commit removes intents
+older than an hour (``STALE_INTENT``). The per-entity map of intents seen
+(``_seen``) is read and written only under lock 2 of its entity.
 """
 
 from __future__ import annotations
@@ -187,7 +220,7 @@ class Coordinator:
         self._analyzer_key = analyzer_key
         self._locks = tuple(threading.RLock() for _ in range(_LOCK_STRIPES))
         # entity -> {another writer's intent on its token: when (monotonic) this engine first saw it}; an
-        # entity's entry is read and written only under its lock 1.
+        # entity's entry is read and written only under its entity lock (lock 2).
         self._seen: dict[str, dict[str, float]] = {}
         limit = store.request_timeout
         self.settle = SETTLE_TIMEOUTS * float(limit) if limit is not None else SETTLE_WITHOUT_LIMIT
@@ -200,7 +233,7 @@ class Coordinator:
         return deadline.within(WRITE_TIMEOUTS * float(limit) if limit is not None else None)
 
     def entity_lock(self, entity_id: str) -> threading.RLock:
-        """Lock 1: this engine's lock for ``entity_id`` (entities hash onto 64 stripes)."""
+        """Lock 2: this engine's lock for ``entity_id`` (entities hash onto 64 stripes)."""
         return self._locks[hash(entity_id) % _LOCK_STRIPES]
 
     def cache_for(self, entity_id: str) -> EntityCache:
@@ -345,7 +378,7 @@ class Coordinator:
         self, entity_id: str, cache: EntityCache | None, first: bool, token: str, only_change: bool,
         update: CacheUpdate,
     ) -> None:
-        """After a committed write (under lock 1): update the copy the write began with in place when the write
+        """After a committed write (under lock 2): update the copy the write began with in place when the write
         is the only change since it, else drop it (a copy a recall loaded since the commit is kept)."""
         current = self.caches.get(entity_id)
         if cache is None or current is not cache:
