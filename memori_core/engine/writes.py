@@ -2,7 +2,9 @@
 
 Everything is validated and embedded before the entity's write lock is taken (the coordinator's
 ``writing()``); under it the store is written and the cached copy brought up to date, or dropped when the
-write failed part-way (what landed is said exactly: :class:`~memori_core.PartialWriteError`).
+write failed part-way (what landed is said exactly: :class:`~memori_core.PartialWriteError`). Each write
+calls ``done.begin()`` right before its first change to the store (a shared store records the write's
+intent there), and runs within the coordinator's deadline (twice the store's request time limit).
 """
 
 from __future__ import annotations

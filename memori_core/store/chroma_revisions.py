@@ -189,6 +189,8 @@ class ChromaRevisions:
                 version = max(version, newest)  # (past old, deleted slots at once)
                 continue
             if version > newest - KEPT_SLOTS:
+                # Sole successor only of the very token at ``base``'s version (not of another entity's, say).
+                exclusive = exclusive and listing.slots.get(version - 1, ("", None))[1] == committed
                 break
             # A slot deleted as too old, claimed again: drop it and claim past the newest.
             self.records.delete(ids=[slot])
