@@ -26,6 +26,7 @@ import pytest
 
 from memori_core import PartialDeleteError, PartialWriteError, StoredFact
 from memori_core.store import CacheFolder, FactStore
+from memori_core.store.base import split_revision
 
 DIM = 8
 CREATED = "2024-05-01T09:30:00+00:00"
@@ -300,6 +301,18 @@ class StoreConformance:
         third, only = store.commit_revision("u", first)  # another change since `first`
         assert only is False and store.revision("u") == third
         assert store.commit_revision("v", first)[1] is False  # another entity's token
+
+    def test_a_recorded_intent_rides_on_the_token_until_its_commit_clears_it(self, store: FactStore) -> None:
+        base = store.bump_revision("u")
+        recorded = store.record_intent("u", "0123abcd")
+        assert isinstance(recorded, bool)
+        if not recorded:  # a store only this process writes to needs none: the token is untouched
+            assert store.revision("u") == base
+            return
+        assert split_revision(store.revision("u")) == (base, frozenset({"0123abcd"}))
+        assert store.revision("v") is None  # nothing of another entity
+        token, _ = store.commit_revision("u", base, "0123abcd")
+        assert store.revision("u") == token and split_revision(token)[1] == frozenset()
 
     def test_the_write_lock_is_per_entity(self, store: FactStore) -> None:
         entered = {"u": threading.Event(), "v": threading.Event()}

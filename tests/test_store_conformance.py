@@ -54,6 +54,17 @@ class TestChromaInMemory(_ChromaConformance):
         store.close()
 
 
+class TestChromaInMemoryShared(_ChromaConformance):
+    """The shared path (a server's: version slots, write intents) on a real in-memory Chroma collection."""
+
+    @pytest.fixture
+    def store(self) -> Iterator[FactStore]:
+        store = ChromaStore.in_memory()
+        store.shared = True
+        yield store
+        store.close()
+
+
 class TestChromaEmbedded(_ChromaConformance):
     @pytest.fixture
     def store(self, tmp_path: Path) -> Iterator[FactStore]:

@@ -7,19 +7,25 @@ store's token is unchanged. A write either updates the copy in place, when it
 is the only change since the copy's token, or drops it; the first write of an
 entity in a store only this process writes (no revision, no rows before it)
 becomes the copy itself, built as a reload would build it. A failed write always
-drops it and changes the token, so after any failure the next recall answers
-as a fresh engine over the same store would.
+drops it, and the token other engines read changes (below), so after any
+failure the next recall answers as a fresh engine over the same store would.
 
 Lock order (always in this order; never the reverse):
 
-1. the engine's entity lock (:meth:`Coordinator.entity_lock`, one of 64
-   stripes): serialises one engine's recalls and writes of an entity;
-2. the store's write lock for the entity (``store.write_lock(entity_id)``):
+1. the store's write lock for the entity (``store.write_lock(entity_id)``):
    process-wide, shared by every engine and store object on the same
-   collection, one per entity; held around a write and its revision commit;
+   collection, one per entity; held around a whole write and its revision
+   commit (inside a write's deadline, waited for no longer than the time left);
+2. the engine's entity lock (:meth:`Coordinator.entity_lock`, one of 64
+   stripes): held by a recall while it checks and reads the copy, and by a
+   write only to read the copy before its first store call and to update it
+   after its commit, never across the write's store calls. So a recall never
+   waits for a write's requests: while a write is in flight, recalls of its
+   entity answer from the copy as it was before the write;
 3. the cache registry's lock: taken only inside :class:`CacheRegistry` methods;
 4. the store's lock around its in-process state (ChromaStore: its map of
-   revision tokens; InMemoryFactStore: its rows and tokens).
+   revision tokens; InMemoryFactStore: its rows and tokens); and the lock of
+   this module's set of intents in flight (``_IN_FLIGHT_LOCK``).
 
 Locks 3 and 4 are leaves (nothing else is called while they are held).
 Locks 1 and 2 are held across store calls, and every store call is bounded
@@ -28,26 +34,53 @@ by the store's own time limit (``store.request_timeout``, set by
 
 Snapshots (stores that offer a ``cache_folder``, such as an embedded
 ChromaStore; :mod:`memori_core.cache.snapshot_files`): a write deletes the
-entity's snapshot first, under locks 1 and 2. The snapshot writer (a
-background thread, or the callback ``store.close()`` runs before it lets go of
-the store) takes lock 2 alone, only to check the revision and rename its
-finished file into place, so it never waits for lock 1 and never blocks a
-recall. They add three locks:
+entity's snapshot first, under lock 1. The snapshot writer (a background
+thread, or the callback ``store.close()`` runs before it lets go of the store)
+takes lock 1 alone, only to check the revision and rename its finished file
+into place, so it never waits for lock 2 and never blocks a recall. They add
+three locks:
 
 5. the snapshot folder's queue lock (``SnapshotFiles._lock``), a leaf like 3 and 4;
 6. the lock that attaches a store's snapshot folder (``snapshot_files._ATTACH_LOCK``),
    taken only while the first engine over a store makes its ``SnapshotFiles``;
    inside it only lock 7 is taken;
 7. the store's lock on its close callbacks (``store.on_close``), a leaf: the
-   callbacks run after it is released, with no lock held.
+   callbacks run after it is released.
 
-Writes in doubt (shared stores): a write that failed on a timeout may still
-land later (a stopped server handles the request once it runs again), with
-no revision change after it. So after a failed write to a shared store the
-entity is *in doubt*: its copy is not kept, every recall reads the store,
-until a load that began ``settle`` seconds after the store first answered
-again (twice the store's request time limit); that load is kept. The doubt
-map is read and written only under lock 1 of its entity.
+Deadline: each write runs within :data:`WRITE_TIMEOUTS` (2) times the store's
+request time limit, end to end (:meth:`Coordinator.deadline`,
+:mod:`memori_core.store.deadline`): every request gets the time left, and
+none starts once it is gone. Embedding, and the batches of a bulk write
+beyond the first, run outside it (each batch request is still bounded).
+
+Writes in doubt (shared stores): a write whose request timed out may still
+have landed (a lost reply), or land later (a stopped server handles the
+request once it runs again), with no revision change after it. So before a
+write changes any row (:meth:`CacheUpdate.begin`), it records a *write intent*
+on the entity's revision record, in one request; the commit clears it. If the
+intent cannot be recorded, the write stops there and raises, having changed
+nothing. Every process reads the intents with the token (``<token>~<intent>``:
+the same one read per recall, no extra request):
+
+* the intents of writes this process has in flight are ignored: the write has
+  not finished, so a recall may answer from the copy as it was before it;
+* any other intent (another process's write in flight, or any failed write,
+  this process's included) makes the token differ from every copy loaded
+  before it: no such copy is served again. Until the intent has *settled*,
+  :data:`SETTLE_TIMEOUTS` (3) times the request time limit after this engine
+  first saw it (the writer's own deadline, 2, and one more for its last
+  request to be handled), each recall reads the store and keeps nothing; a
+  load that begins after that is kept, tagged with the intent, and used as
+  long as the token is unchanged. A failed read of the token restarts the
+  count for that entity (a request parked on a paused server lands when the
+  server runs again).
+
+So a recall that begins after a write returned or raised never answers from a
+copy older than that write, in any process that can read the store; and once
+3 x timeout has passed, recalls are served from memory again. The intent
+stays on the record after a failed write; a later commit removes intents
+older than an hour (``STALE_INTENT``). The per-entity map of intents seen
+(``_seen``) is read and written only under lock 2 of its entity.
 """
 
 from __future__ import annotations
@@ -56,6 +89,7 @@ import contextlib
 import logging
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -68,7 +102,8 @@ from ..facts import StoredFact
 from .columns import columns_from_store
 from .trim import TRIM_MIN_ROWS, release_free_heap
 from ..text import analyzer
-from ..store.base import FactStore
+from ..store import deadline
+from ..store.base import FactStore, join_revision, split_revision
 from ..store.rows import EntityColumns
 from .snapshot_files import snapshot_files_for
 
@@ -76,7 +111,33 @@ logger = logging.getLogger(__name__)
 
 _LOCK_STRIPES = 64
 SETTLE_WITHOUT_LIMIT = 10.0
-"""Seconds a failed write to a shared store takes to settle when the store has no request time limit."""
+"""Seconds a write intent takes to settle when the store has no request time limit."""
+SETTLE_TIMEOUTS = 3.0
+"""A write intent settles this many request time limits after a process first saw it: the write's own deadline
+(two) and one more for its last request to be handled."""
+WRITE_TIMEOUTS = 2.0
+"""A write finishes (or raises) within this many request time limits (:mod:`memori_core.store.deadline`)."""
+
+# The intents (ids) of the writes this process has in flight, whichever engine makes them: a recall that finds
+# one of them on a revision token serves the copy it holds (the write has not finished). Its lock is a leaf.
+_IN_FLIGHT: set[str] = set()
+_IN_FLIGHT_LOCK = threading.Lock()
+
+
+def _leave(intent: str | None) -> None:
+    if intent is not None:
+        with _IN_FLIGHT_LOCK:
+            _IN_FLIGHT.discard(intent)
+
+
+def _own_view(token: str | None) -> tuple[str | None, frozenset[str]]:
+    """``token`` without the intents of this process's writes in flight, and the intents left (other writers')."""
+    committed, intents = split_revision(token)
+    if not intents:
+        return token, intents
+    with _IN_FLIGHT_LOCK:
+        others = intents - _IN_FLIGHT
+    return join_revision(committed, others), others
 # Writes of at least this many facts tokenise them for the cache while the store writes.
 _TOKENISE_BESIDE = 512
 
@@ -84,9 +145,23 @@ _TOKENISE_BESIDE = 512
 class CacheUpdate:
     """What one write did, to replay on the writer's cached copy if the write was the only change."""
 
-    def __init__(self) -> None:
+    def __init__(self, begin: Callable[[], str | None] | None = None) -> None:
         self._ops: list[tuple[str, Any, Any]] = []
+        self._begin = begin
         self.reload = False
+        self.began = False
+        """Whether :meth:`begin` was called: the write may have changed the store."""
+        self.intent: str | None = None
+        """The write's intent on the store's revision record (shared stores), once :meth:`begin` recorded it."""
+
+    def begin(self) -> None:
+        """Call right before the write's first change to the store: records its intent (a shared store), so
+        that no process serves a copy that may predate it. Raises when it cannot: the write must stop there."""
+        if self.began:
+            return
+        if self._begin is not None:
+            self.intent = self._begin()
+        self.began = True
 
     def upsert(self, facts: Sequence[StoredFact], vectors: np.ndarray, tokens: Tokens | None = None) -> None:
         """Facts stored (new, or replacing the same ids) with their raw vectors (and their texts' tokens,
@@ -144,14 +219,21 @@ class Coordinator:
         )
         self._analyzer_key = analyzer_key
         self._locks = tuple(threading.RLock() for _ in range(_LOCK_STRIPES))
-        # entity -> when (monotonic) the store first answered after a failed write of it; None: not yet.
-        self._doubt: dict[str, float | None] = {}
+        # entity -> {another writer's intent on its token: when (monotonic) this engine first saw it}; an
+        # entity's entry is read and written only under its entity lock (lock 2).
+        self._seen: dict[str, dict[str, float]] = {}
         limit = store.request_timeout
-        self.settle = 2.0 * float(limit) if limit is not None else SETTLE_WITHOUT_LIMIT
-        """Seconds after the store answers again that a failed write is taken to have landed or not."""
+        self.settle = SETTLE_TIMEOUTS * float(limit) if limit is not None else SETTLE_WITHOUT_LIMIT
+        """Seconds after this engine first saw a write intent that the write is taken to have landed or not."""
+
+    def deadline(self) -> contextlib.AbstractContextManager[None]:
+        """The deadline of one write: :data:`WRITE_TIMEOUTS` times the store's request time limit (none without
+        one). Every store request of the write gets the time left (:mod:`memori_core.store.deadline`)."""
+        limit = self.store.request_timeout
+        return deadline.within(WRITE_TIMEOUTS * float(limit) if limit is not None else None)
 
     def entity_lock(self, entity_id: str) -> threading.RLock:
-        """Lock 1: this engine's lock for ``entity_id`` (entities hash onto 64 stripes)."""
+        """Lock 2: this engine's lock for ``entity_id`` (entities hash onto 64 stripes)."""
         return self._locks[hash(entity_id) % _LOCK_STRIPES]
 
     def cache_for(self, entity_id: str) -> EntityCache:
@@ -161,15 +243,23 @@ class Coordinator:
         to it is an in-memory lookup, for a shared store one read by id. A
         reload reads the entity's snapshot when the store keeps one that is
         valid for this very token, else every row from the store (and then
-        schedules the snapshot's write in the background).
+        schedules the snapshot's write in the background). While the token
+        carries another writer's intent that has not settled, every call reads
+        the store and keeps nothing (module docstring).
         """
-        if entity_id in self._doubt:
-            return self._load_in_doubt(entity_id)
+        try:
+            token = self.store.revision(entity_id)
+        except BaseException:
+            self._seen.pop(entity_id, None)  # a write may land while the store fails: settle again once it answers
+            raise
+        revision, others = _own_view(token)
         cache = self.caches.get(entity_id)
-        revision = self.store.revision(entity_id)
         if cache is not None and cache.revision == revision:
             return cache
         key = self._analyzer_key()
+        if others and not self._settled(entity_id, others):
+            self.caches.drop(entity_id)
+            return self._load(entity_id, revision, key)  # served, not kept
         snaps = snapshot_files_for(self.store)
         if snaps is not None:
             cache = snaps.load(entity_id, revision, key)  # None unless valid for this very revision
@@ -184,6 +274,19 @@ class Coordinator:
             snaps.schedule(cache)
         return cache
 
+    def _settled(self, entity_id: str, intents: frozenset[str]) -> bool:
+        """Whether every one of ``intents`` (other writers', on the entity's token) was first seen by this engine
+        at least :attr:`settle` seconds ago; starts the clock of those seen now for the first time."""
+        now = time.monotonic()
+        seen = {i: t for i, t in self._seen.get(entity_id, {}).items() if i in intents}
+        for intent in intents:
+            seen.setdefault(intent, now)
+        self._seen[entity_id] = seen
+        if all(now - t >= self.settle for t in seen.values()):
+            del self._seen[entity_id]  # the copy loaded now is kept, tagged with these intents
+            return True
+        return False
+
     def _load(self, entity_id: str, revision: str | None, key: AnalyzerKey) -> EntityCache:
         rows = self.store.load_entity(entity_id)
         cache = EntityCache.from_columns(entity_id, revision, columns_from_store(rows.columns), key)
@@ -191,21 +294,6 @@ class Coordinator:
         del rows
         if n >= TRIM_MIN_ROWS:
             release_free_heap()  # the store's read buffers, freed just now
-        return cache
-
-    def _load_in_doubt(self, entity_id: str) -> EntityCache:
-        """A load from the store, kept only once the entity's failed write has settled (module docstring)."""
-        started = time.monotonic()
-        revision = self.store.revision(entity_id)  # raises while the store fails: still in doubt
-        answered = self._doubt[entity_id]
-        if answered is None:
-            self._doubt[entity_id] = answered = started
-        cache = self._load(entity_id, revision, self._analyzer_key())
-        if started - answered >= self.settle:
-            del self._doubt[entity_id]
-            self.caches.put(cache)
-        else:
-            self.caches.drop(entity_id)
         return cache
 
     def write_and_tokenise(self, facts: Sequence[StoredFact], write: Callable[[], None]) -> Tokens | None:
@@ -229,39 +317,86 @@ class Coordinator:
 
     @contextlib.contextmanager
     def writing(self, entity_id: str) -> Iterator[CacheUpdate]:
-        """Hold locks 1 and 2 around a write, then commit its revision and bring the cached copy up to date.
+        """Hold the store's write lock of ``entity_id`` around a write, then commit its revision and bring the
+        cached copy up to date.
 
-        The body writes to the store and records what it did on the yielded
-        :class:`CacheUpdate`. If the body or the commit fails at any point,
-        the copy is dropped and the token changed before the error propagates.
+        The body calls :meth:`CacheUpdate.begin` right before it first changes
+        the store, writes, and records what it did on the yielded
+        :class:`CacheUpdate`. The engine's entity lock is taken only to read
+        the copy before and to update it after, so recalls go on meanwhile
+        with the copy as it was. If the body or the commit fails at any
+        point, the copy is dropped, and the write's intent stays on the token
+        (a shared store), or the token is changed, before the error propagates.
         """
-        with self.entity_lock(entity_id), self.store.write_lock(entity_id):
+        with self.store.write_lock(entity_id):
+            with self.entity_lock(entity_id):
+                cache = self.caches.get(entity_id)
             snaps = snapshot_files_for(self.store)
             if snaps is not None:
                 snaps.invalidate(entity_id)
-            cache = self.caches.get(entity_id)
             first = cache is None and self._never_written(entity_id)
-            update = CacheUpdate()
+            base = cache.revision if cache is not None else None
+            update = CacheUpdate(lambda: self._begin(entity_id))
             try:
                 yield update
-                token, only_change = self.store.commit_revision(entity_id, cache.revision if cache else None)
+                if update.intent is None:
+                    token, only_change = self.store.commit_revision(entity_id, base)
+                else:
+                    token, only_change = self.store.commit_revision(entity_id, base, update.intent)
             except BaseException:
-                self._invalidate(entity_id)
-                if self.store.shared:
-                    self._doubt[entity_id] = None
+                with self.entity_lock(entity_id):
+                    self.caches.drop(entity_id)
+                # A recorded intent stays: every process distrusts its copy until the write has settled. Without
+                # one (a store only this process writes to), the token changes instead.
+                if update.intent is None and (update.began or not self.store.shared):
+                    self._bump(entity_id)
+                _leave(update.intent)
                 raise
-            if cache is None or entity_id in self._doubt:
+            try:
+                with self.entity_lock(entity_id):
+                    self._keep(entity_id, cache, first, token, only_change, update)
+            finally:
+                _leave(update.intent)
+
+    def _begin(self, entity_id: str) -> str | None:
+        """Record a write intent for ``entity_id`` (:meth:`CacheUpdate.begin`); its id, or None when the store
+        needs none. Counted as in flight here from before it is sent, so this process never distrusts it."""
+        intent = uuid.uuid4().hex[:16]
+        with _IN_FLIGHT_LOCK:
+            _IN_FLIGHT.add(intent)
+        try:
+            recorded = self.store.record_intent(entity_id, intent)
+        except BaseException:
+            _leave(intent)  # it may have landed: from now on it is another writer's intent, even here
+            raise
+        if not recorded:
+            _leave(intent)
+            return None
+        return intent
+
+    def _keep(
+        self, entity_id: str, cache: EntityCache | None, first: bool, token: str, only_change: bool,
+        update: CacheUpdate,
+    ) -> None:
+        """After a committed write (under lock 2): update the copy the write began with in place when the write
+        is the only change since it, else drop it (a copy a recall loaded since the commit is kept)."""
+        current = self.caches.get(entity_id)
+        if cache is None or current is not cache:
+            if current is not None and current.revision != token:
                 self.caches.drop(entity_id)
-                if first and entity_id not in self._doubt:
-                    self._adopt_first_write(entity_id, token, update)
-                return
-            if only_change and not update.reload:
-                update.apply(cache)
-                cache.revision = token
-            else:
-                # Someone else wrote since the copy was loaded (another process, or
-                # another engine of this one): only a reload is sure to include it.
-                self.caches.drop(entity_id)
+                current = None
+            if first and current is None:
+                self._adopt_first_write(entity_id, token, update)
+            return
+        # Intents on the new token must be ones the copy had already waited out (or fewer).
+        fresh = split_revision(token)[1] <= split_revision(cache.revision)[1]
+        if only_change and not update.reload and fresh:
+            update.apply(cache)
+            cache.revision = token
+        else:
+            # Someone else wrote since the copy was loaded (another process, or
+            # another engine of this one): only a reload is sure to include it.
+            self.caches.drop(entity_id)
 
     def _never_written(self, entity_id: str) -> bool:
         """Whether ``entity_id`` has no rows and no revision in a store only this process writes to.
@@ -289,8 +424,7 @@ class Coordinator:
         if snaps is not None:
             snaps.schedule(cache)
 
-    def _invalidate(self, entity_id: str) -> None:
-        self.caches.drop(entity_id)
+    def _bump(self, entity_id: str) -> None:
         try:
             self.store.bump_revision(entity_id)
         except Exception:  # the store is failing; the local token has changed, the error that matters is the first

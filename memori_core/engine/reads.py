@@ -276,7 +276,10 @@ class ReadPath:
         """Score the candidates, or return the reason nothing could be scored. ``conversation`` (see
         :func:`~memori_core.ranking.conversation.conversation_text`) moves the search direction."""
         with self._entity_lock(entity_id):
-            if len(self._cache_for(entity_id)) == 0:
+            # One freshness check per recall, at its start; the copy is used again below (under the lock: a
+            # write updates a copy in place only under it, and never one it dropped).
+            cache = self._cache_for(entity_id)
+            if len(cache) == 0:
                 # Said before the query is embedded: an unknown entity never loads the model.
                 return "no facts stored for this entity"
         vec = self._embed_query(query, query_vector)
@@ -291,7 +294,6 @@ class ReadPath:
         q_tokens = analyzer(*key)(query)
         q_terms = unique_terms(q_tokens)
         with self._entity_lock(entity_id):
-            cache = self._cache_for(entity_id)
             if cache.skipped_dims and not cache.warned_skipped:
                 cache.warned_skipped = True
                 logger.warning(

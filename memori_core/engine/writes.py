@@ -2,18 +2,21 @@
 
 Everything is validated and embedded before the entity's write lock is taken (the coordinator's
 ``writing()``); under it the store is written and the cached copy brought up to date, or dropped when the
-write failed part-way (what landed is said exactly: :class:`~memori_core.PartialWriteError`).
+write failed part-way (what landed is said exactly: :class:`~memori_core.PartialWriteError`). Each write
+calls ``done.begin()`` right before its first change to the store (a shared store records the write's
+intent there), and runs within the coordinator's deadline (twice the store's request time limit).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
@@ -23,6 +26,7 @@ from ..embedders import Embedder, embed_in_batches
 from ..facts import StoredFact
 from ..ranking.core import CORE_KEY
 from ..records import from_record
+from ..store import deadline
 from ..store.base import FactStore, PartialWriteError
 from ..text import normalize_fact_text
 from ..validate import (
@@ -47,6 +51,21 @@ _UNSET: Any = object()
 
 Progress = Callable[[str, int, int], None]
 """``progress(stage, done, total)``: stage ``"embed"`` or ``"store"``, facts done of ``total``."""
+
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def _bounded(method: _Method) -> _Method:
+    """Run a write method within the write's deadline (:meth:`Coordinator.deadline`): every store request it
+    makes gets the time left, so the call returns or raises within twice the store's request time limit."""
+
+    @functools.wraps(method)
+    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        with self._coord.deadline():
+            return method(self, *args, **kwargs)
+
+    return cast(_Method, run)
 
 
 def _safe_progress(progress: Any) -> Progress | None:
@@ -203,6 +222,7 @@ class WritePath:
     _coord: Coordinator
     embedder: Embedder
 
+    @_bounded
     def add(
         self,
         entity_id: str,
@@ -302,6 +322,7 @@ class WritePath:
             superseded = _superseded(olds, next(iter(batch.values())))
             new, seen = _linked(new, superseded), _linked(seen, superseded)
             written: list[str] = []  # facts whose write landed, step by step
+            done.begin()
             try:
                 if new:
                     vectors = np.stack([vec_of[f.id] for f in new])
@@ -336,7 +357,8 @@ class WritePath:
         return stored_dim if stored_dim is not None else self._embedder_dimension(sample)
 
     def _embedder_dimension(self, sample: str) -> int:
-        return int(np.asarray(self.embedder.embed_query(sample)).shape[-1])
+        with deadline.paused():
+            return int(np.asarray(self.embedder.embed_query(sample)).shape[-1])
 
     def _check_import_dimension(self, dim: int, sample: str) -> None:
         """Records' vectors must have :meth:`vector_dimension`: a wrong one would make every later write fail."""
@@ -359,18 +381,8 @@ class WritePath:
         if not facts:
             return {}
         texts = [f.content for f in facts]
-        if progress is None:
-            vectors = embed_in_batches(self.embedder, texts, self.embed_batch_size)
-        else:
-            parts = []
-            for start in range(0, len(texts), self.embed_batch_size):
-                parts.append(embed_in_batches(self.embedder, texts[start : start + self.embed_batch_size],
-                                              self.embed_batch_size))
-                progress("embed", min(start + self.embed_batch_size, len(texts)), len(texts))
-            dims = {p.shape[1] for p in parts}
-            if len(dims) > 1:
-                raise ValueError(f"embedder {self.embedder.name!r} returned vectors of several dimensions: {sorted(dims)}")
-            vectors = np.vstack(parts)
+        with deadline.paused():  # local work, not the store's: outside the write's deadline
+            vectors = self._embed_all(texts, progress)
         stored_dim = self.store.dimension()
         if stored_dim is not None and stored_dim != vectors.shape[1]:
             raise ValueError(
@@ -379,6 +391,19 @@ class WritePath:
             )
         return {f.id: v for f, v in zip(facts, vectors)}
 
+    def _embed_all(self, texts: list[str], progress: Progress | None) -> np.ndarray:
+        if progress is None:
+            return embed_in_batches(self.embedder, texts, self.embed_batch_size)
+        parts = []
+        for start in range(0, len(texts), self.embed_batch_size):
+            parts.append(embed_in_batches(self.embedder, texts[start : start + self.embed_batch_size],
+                                          self.embed_batch_size))
+            progress("embed", min(start + self.embed_batch_size, len(texts)), len(texts))
+        dims = {p.shape[1] for p in parts}
+        if len(dims) > 1:
+            raise ValueError(f"embedder {self.embedder.name!r} returned vectors of several dimensions: {sorted(dims)}")
+        return np.vstack(parts)
+
     def _upsert(self, entity_id: str, facts: list[StoredFact], vectors: np.ndarray, progress: Progress | None) -> None:
         if progress is None:
             self.store.upsert(entity_id, facts, vectors)
@@ -386,6 +411,7 @@ class WritePath:
         total = len(facts)
         self.store.upsert(entity_id, facts, vectors, progress=lambda done: progress("store", done, total))
 
+    @_bounded
     def delete(self, entity_id: str, ids: Sequence[str]) -> list[str]:
         """Delete some of ``entity_id``'s facts by id; returns the ids that were stored (and are deleted now),
         in the order given, each once. Unknown ids are ignored.
@@ -409,17 +435,21 @@ class WritePath:
             present = self.store.present(entity_id, id_list)  # again under the locks: exact
             if present:
                 gone = [*present, *(v for v in self._versions_of(entity_id, present) if v not in present)]
+                done.begin()
                 self.store.delete(entity_id, gone)
                 done.remove(gone)
         return present
 
+    @_bounded
     def forget(self, entity_id: str) -> None:
         """Delete every fact of ``entity_id``, history included (and nothing of any other entity)."""
         entity_id = check_entity_id(entity_id)
         with self._coord.writing(entity_id) as done:
+            done.begin()
             self.store.forget(entity_id)
             done.drop()
 
+    @_bounded
     def update(
         self,
         entity_id: str,
@@ -472,6 +502,7 @@ class WritePath:
                 updated_at=now,
             )
             if fact.content == old[0].content:
+                done.begin()
                 self.store.update_seen(entity_id, [fact])  # the same text: edited in place, no version
                 done.update_seen([fact])
                 return fact
@@ -483,6 +514,7 @@ class WritePath:
                               valid_to=old[0].valid_to or now, superseded_by=fid_s)
             rows = [version, fact]
             vectors = np.stack([vec_of[old[0].content], vec_of[fact.content]])
+            done.begin()
             self.store.upsert(entity_id, rows, vectors)
             done.upsert(rows, vectors)
         return fact
@@ -518,6 +550,7 @@ class WritePath:
                     if any(version_id(fid, n) in taken for n in range(start, start + 8))}
         return out
 
+    @_bounded
     def restore(self, entity_id: str, id: str) -> StoredFact:
         """Undo the supersede or update that made fact ``id`` invalid; returns the restored fact.
 
@@ -552,6 +585,7 @@ class WritePath:
                 changed = [restored]
                 if newer:
                     changed.append(replace(newer[0], supersedes=tuple(i for i in newer[0].supersedes if i != fid)))
+                done.begin()
                 self.store.update_seen(entity_id, changed)
                 done.update_seen(changed)
                 return restored
@@ -566,6 +600,7 @@ class WritePath:
                                superseded_by=current.id)
             rows = [restored, archived]
             vectors = np.stack([vec_of[old.content], vec_of[current.content]])
+            done.begin()
             self.store.upsert(entity_id, rows, vectors)
             done.upsert(rows, vectors)
             try:
@@ -580,6 +615,7 @@ class WritePath:
             done.remove([fid])
             return restored
 
+    @_bounded
     def import_(
         self, entity_id: str, records: Sequence[dict[str, Any]], *, reembed: bool = False,
         progress: Progress | None = None,
@@ -628,6 +664,7 @@ class WritePath:
             vec_of = self._embed_new(facts, report)
             vectors = np.stack([vec_of[f.id] for f in facts])
         with self._coord.writing(entity_id) as done:
+            done.begin()
             self._upsert(entity_id, facts, vectors, report)
             done.upsert(facts, vectors)  # kept as the whole copy when it is the entity's first write...
             done.drop()  # ...else a bulk write: the next recall loads it whole

@@ -8,7 +8,8 @@
 * :mod:`.chroma` - :class:`ChromaStore`: embedded, in-memory or a ``chroma run`` server; beside it
   :mod:`.chroma_records` (the row layout), :mod:`.chroma_old_layout` (rows older versions wrote),
   :mod:`.chroma_revisions` (revision tokens and version slots), :mod:`.chroma_client` (opening clients);
-* :mod:`.keyed_locks` - one lock per entity; :mod:`.folder_lock` - one process per embedded folder.
+* :mod:`.keyed_locks` - one lock per entity; :mod:`.folder_lock` - one process per embedded folder;
+* :mod:`.deadline` - a write's time limit, which every request of the write takes the time left of.
 
 Chroma is imported in the ``chroma*`` modules only.
 """
@@ -16,10 +17,11 @@ Chroma is imported in the ``chroma*`` modules only.
 from .base import CacheFolder, EntityRows, FactStore, PartialDeleteError, PartialWriteError, RevisionStore, RowStore
 from .chroma import ChromaStore, default_store_path
 from .chroma_client import chroma_errors
+from .deadline import DeadlineExceeded
 from .folder_lock import FolderInUseError
 from .in_memory import InMemoryFactStore
 
 __all__ = [
-    "CacheFolder", "ChromaStore", "EntityRows", "FactStore", "FolderInUseError", "InMemoryFactStore",
+    "CacheFolder", "ChromaStore", "DeadlineExceeded", "EntityRows", "FactStore", "FolderInUseError", "InMemoryFactStore",
     "PartialDeleteError", "PartialWriteError", "RevisionStore", "RowStore", "chroma_errors", "default_store_path",
 ]

@@ -25,8 +25,26 @@ from .rows import EntityColumns, EntityRows
 
 __all__ = [
     "CacheFolder", "CloseCallbacks", "EntityColumns", "EntityRows", "FactStore", "PartialDeleteError",
-    "PartialWriteError", "RevisionStore", "RowStore",
+    "PartialWriteError", "RevisionStore", "RowStore", "join_revision", "split_revision",
 ]
+
+INTENT_MARK = "~"
+"""Separates a revision token from the ids of the writes in flight (or in doubt) it carries."""
+
+
+def split_revision(token: str | None) -> tuple[str | None, frozenset[str]]:
+    """A revision token as (the committed token, the ids of the write intents it carries)."""
+    if token is None or INTENT_MARK not in token:
+        return token, frozenset()
+    head, _, tail = token.partition(INTENT_MARK)
+    return head, frozenset(i for i in tail.split(",") if i)
+
+
+def join_revision(committed: str | None, intents: frozenset[str] | set[str]) -> str | None:
+    """The token :meth:`RevisionStore.revision` returns for a committed token and the write intents pending on it."""
+    if not intents:
+        return committed
+    return f"{committed or ''}{INTENT_MARK}{','.join(sorted(intents))}"
 
 
 class PartialWriteError(RuntimeError):
@@ -151,21 +169,39 @@ class RevisionStore(Protocol):
     request_timeout: float | None = None
     """Seconds any one request to the store may take; ``None``: no limit, or nothing leaves the process.
 
-    After a failed write to a shared store, the engine trusts a load again only
-    once twice this long has passed since the store answered again."""
+    Each write runs within twice this long (:mod:`memori_core.store.deadline`:
+    a store that sends requests gives each the time left). A process that
+    sees a write intent it did not make trusts a load again only once three
+    times this long has passed since it first saw it."""
 
     def revision(self, entity_id: str) -> str | None:
-        """A token that changes whenever ``entity_id``'s facts change; ``None`` before its first commit."""
+        """A token that changes whenever ``entity_id``'s facts change; ``None`` before its first commit.
+
+        While writes of the entity are in flight, or failed in a way that leaves
+        their outcome unknown, the token carries their intents
+        (:meth:`record_intent`): ``<committed token>~<intent>,<intent>``
+        (:func:`split_revision` reads it). A committed token never holds ``~``."""
         ...
+
+    def record_intent(self, entity_id: str, intent: str) -> bool:
+        """Record, before a write changes any row of ``entity_id``, that the write ``intent`` (a fresh id made
+        of ``[0-9a-f]``) is in flight: until :meth:`commit_revision` clears it, :meth:`revision` carries it, in
+        every process. Returns False when the store needs no intents (only this process writes to it: a
+        failed write changes the token this process reads at once). Raises when the intent could not be
+        recorded: the write must then not change anything.
+
+        The default records none (False)."""
+        return False
 
     def bump_revision(self, entity_id: str) -> str:
         """Record that ``entity_id`` changed (after a write, or a failed one); returns the new token."""
         ...
 
-    def commit_revision(self, entity_id: str, base: str | None) -> tuple[str, bool]:
-        """Record a change made by a writer whose copy was at ``base``: the new token, and whether that
-        write is the only change since ``base`` (so the writer may update its copy in place). Call it while
-        holding :meth:`write_lock`."""
+    def commit_revision(self, entity_id: str, base: str | None, intent: str | None = None) -> tuple[str, bool]:
+        """Record a change made by a writer whose copy was at ``base``: the new token (as :meth:`revision`
+        reads it right after), and whether that write is the only change since ``base`` (so the writer may
+        update its copy in place). Clears the write's ``intent`` (from :meth:`record_intent`), if any. Call it
+        while holding :meth:`write_lock`."""
         ...
 
     def write_lock(self, entity_id: str) -> AbstractContextManager[Any]:

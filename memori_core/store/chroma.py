@@ -34,6 +34,7 @@ from .chroma_client import (
 )
 from .chroma_records import ENTITY, chroma_id, inline, pack, read_fact, read_row
 from .chroma_revisions import ChromaRevisions
+from . import deadline
 from .folder_lock import FolderHold
 from .folder_lock import acquire as acquire_folder
 from .rows import EntityColumns, EntityRows
@@ -135,6 +136,7 @@ class ChromaStore(FactStore):
         self.request_timeout: float | None = None
         """The time limit of each request to a server (set by :meth:`http`); ``None``: none or in process."""
         self.cache_folder: CacheFolder | None = None
+        self._dimension: int | None = None  # the collection's, once known (it never changes)
         try:
             self._facts = client.get_or_create_collection(
                 collection, embedding_function=None, metadata=dict(_HNSW)
@@ -318,18 +320,25 @@ class ChromaStore(FactStore):
         return len(self._facts.get(where={ENTITY: entity_id}, include=[])["ids"])
 
     def dimension(self) -> int | None:
-        """Dimension of the stored embeddings (a Chroma collection holds one), ``None`` when empty."""
+        """Dimension of the stored embeddings (a Chroma collection holds one), ``None`` when empty.
+
+        Read from the store until it is known; a collection keeps its first dimension for good, so then it is
+        remembered (a write costs no request for it)."""
+        if self._dimension is not None:
+            return self._dimension
         page = self._facts.peek(limit=1)
         embs = page.get("embeddings")
         if embs is not None and len(embs) > 0:
-            return int(len(embs[0]))
+            self._dimension = int(len(embs[0]))
+            return self._dimension
         # Emptied (e.g. by forget): Chroma still holds the collection to its first
         # dimension, which only a fresh read of the collection reports.
         try:
             dim = self._client.get_collection(self._facts.name).get_model().dimension
         except Exception:  # noqa: BLE001 - an old server may not report it
             return None
-        return int(dim) if dim else None
+        self._dimension = int(dim) if dim else None
+        return self._dimension
 
     # -- writes ------------------------------------------------------------
 
@@ -378,7 +387,8 @@ class ChromaStore(FactStore):
                 return
         else:
             # Chroma spends most of an upsert in work that runs beside a second batch's (12 s -> 9 s at 10k).
-            with ThreadPoolExecutor(_WRITE_THREADS, thread_name_prefix="memori-upsert") as pool:
+            # A bulk write's batches are bounded by the request time limit each, outside the write's deadline.
+            with deadline.paused(), ThreadPoolExecutor(_WRITE_THREADS, thread_name_prefix="memori-upsert") as pool:
                 futures = {pool.submit(write, start): start for start in starts}
                 for future in as_completed(futures):
                     try:
@@ -527,9 +537,14 @@ class ChromaStore(FactStore):
         """Record that ``entity_id`` changed; call after the write has finished (or failed part-way)."""
         return self.commit_revision(entity_id, None)[0]
 
-    def commit_revision(self, entity_id: str, base: str | None) -> tuple[str, bool]:
-        """Record that ``entity_id`` changed, after a write made by a writer whose copy was at ``base``: the new
-        token, and whether this write is the only change since ``base``. Call it while holding
-        :meth:`write_lock`. How (process-local tokens, or version slots for a shared store):
-        :meth:`ChromaRevisions.commit <memori_core.store.chroma_revisions.ChromaRevisions.commit>`."""
-        return self._revision_tokens.commit(entity_id, base)
+    def record_intent(self, entity_id: str, intent: str) -> bool:
+        """Mark a write of ``entity_id`` as in flight on its revision record before any row changes (a shared
+        store; a store only this process writes to needs no intent: False)."""
+        return self._revision_tokens.record_intent(entity_id, intent)
+
+    def commit_revision(self, entity_id: str, base: str | None, intent: str | None = None) -> tuple[str, bool]:
+        """Record that ``entity_id`` changed, after a write made by a writer whose copy was at ``base``, and
+        clear the write's ``intent``: the new token, and whether this write is the only change since ``base``.
+        Call it while holding :meth:`write_lock`. How (process-local tokens, or version slots for a shared
+        store): :meth:`ChromaRevisions.commit <memori_core.store.chroma_revisions.ChromaRevisions.commit>`."""
+        return self._revision_tokens.commit(entity_id, base, intent)

@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from . import deadline
+
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -93,13 +95,27 @@ def chroma_errors() -> tuple[type[BaseException], ...]:
 
 
 def _bound_requests(client: Any, timeout: float | None) -> None:
-    """Give the chromadb HTTP client's connection a time limit (chromadb creates it with none)."""
+    """Give the chromadb HTTP client's connection a time limit (chromadb creates it with none), and make each
+    request made inside a write's deadline (:mod:`.deadline`) take at most the time left of it."""
     import httpx
 
     session = getattr(getattr(client, "_server", None), "_session", None)
     if not isinstance(session, httpx.Client):
         raise RuntimeError("this chromadb version's HTTP client has no httpx session to bound; pin chromadb<2")
     session.timeout = httpx.Timeout(timeout)
+    if getattr(session, "_memori_deadlines", False):
+        return  # clients of one server in a process share the session: wrapped once
+    send = session.request
+
+    def request(method: str, url: Any, **kwargs: Any) -> Any:
+        left = deadline.check(f"{method.upper()} {url}")
+        if left is not None:
+            limit = session.timeout.read  # the store's own limit (the last one set for this server)
+            kwargs["timeout"] = httpx.Timeout(left if limit is None else min(limit, left))
+        return send(method, url, **kwargs)
+
+    session.request = request  # chromadb sends every request through session.request
+    session._memori_deadlines = True
 
 
 def _connect(make_client: Callable[[], Any], url: str, timeout: float | None) -> Any:

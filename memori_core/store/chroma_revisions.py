@@ -8,7 +8,12 @@ Each entity has a revision record (Chroma id ``<entity>:rev`` in the
   process on the collection, so a recall costs no store round trip.
 * A shared store (a server) reads the record on every call, and serialises
   commits across processes with version slots (``<entity>:rev#<n>``), claimed
-  with Chroma's insert-if-absent: see :meth:`ChromaRevisions.commit`.
+  with Chroma's insert-if-absent: see :meth:`ChromaRevisions.commit`. Before
+  a write changes any row, its writer adds a write intent to the record (a
+  metadata key ``intent:<id>`` holding the writer's wall-clock time); the
+  commit removes it. Chroma merges an upsert's metadata into the record's and
+  removes a key given as ``None``, so writers of one entity in several
+  processes add and remove their own intents without reading the record first.
 """
 
 from __future__ import annotations
@@ -19,6 +24,9 @@ import time
 import uuid
 from typing import Any, Protocol
 
+from dataclasses import dataclass, field
+
+from .base import join_revision, split_revision
 from .chroma_client import retry_read
 from .chroma_records import ENTITY, chroma_id
 from .keyed_locks import KeyedLocks
@@ -27,6 +35,11 @@ MAX_CLAIMS = 1000
 """Versions a commit may step over before giving up (each one is another writer's commit)."""
 KEPT_SLOTS = 64
 """Version slots a shared store keeps per entity; older ones are deleted as new ones are claimed."""
+INTENT_KEY = "intent:"
+"""Prefix of the revision record's metadata keys that hold write intents (``intent:<id>`` -> wall-clock time)."""
+STALE_INTENT = 3600.0
+"""Seconds (by the writers' clocks) after which a commit removes an intent another writer left behind (its write
+failed, or its process died, long ago: whatever it did has landed or never will)."""
 
 # The last revision token of each (collection, entity) this process wrote or read,
 # shared by every store object of the process: several engines (or store objects
@@ -89,7 +102,8 @@ class ChromaRevisions:
 
     def revision(self, entity_id: str) -> str | None:
         """The entity's current token (``None`` before its first commit): from process memory once read, for a
-        store only this process writes to; from the record (one read by id) for a shared one."""
+        store only this process writes to; from the record (one read by id) for a shared one, with the intents
+        of the writes in flight on it (:func:`~memori_core.store.base.split_revision`)."""
         key = self._key(entity_id)
         shared = self._owner.shared
         if not shared:
@@ -98,18 +112,32 @@ class ChromaRevisions:
                     return _LOCAL_REVISIONS[key]
         page = retry_read(lambda: self.records.get(ids=[chroma_id(entity_id, "rev")], include=["metadatas"]))
         metas = page["metadatas"]
-        token = str(metas[0]["token"]) if metas else None
+        token = _read_token(metas[0]) if metas else None
         if not shared:
             with _LOCAL_LOCK:
                 return _LOCAL_REVISIONS.setdefault(key, token)
         return token
 
-    def commit(self, entity_id: str, base: str | None) -> tuple[str, bool]:
-        """Record that ``entity_id`` changed, after a write made by a writer whose copy was at ``base``.
+    def record_intent(self, entity_id: str, intent: str) -> bool:
+        """Add write ``intent`` to a shared store's revision record (one upsert, merged into the record);
+        False for a store only this process writes to, which needs none."""
+        if not self._owner.shared:
+            return False
+        self.records.upsert(
+            ids=[chroma_id(entity_id, "rev")],
+            embeddings=[[1.0]],
+            metadatas=[{ENTITY: entity_id, INTENT_KEY + intent: time.time()}],
+        )
+        return True
 
-        Returns the new token and whether this write is the only change since
-        ``base`` (then the writer may update its copy in place instead of
-        reloading). Call it while holding :meth:`write_lock`.
+    def commit(self, entity_id: str, base: str | None, intent: str | None = None) -> tuple[str, bool]:
+        """Record that ``entity_id`` changed, after a write made by a writer whose copy was at ``base``, and
+        clear the write's ``intent``.
+
+        Returns the new token (as :meth:`revision` reads it right after) and
+        whether this write is the only change since ``base`` (then the writer
+        may update its copy in place instead of reloading). Call it while
+        holding :meth:`write_lock`.
 
         For a store only this process writes to, the process-local token
         changes first, so that even when the store write of the record fails,
@@ -117,22 +145,23 @@ class ChromaRevisions:
 
         For a shared store, Chroma has no compare-and-set, but ``add`` of an
         id that exists is ignored: each change claims the next version slot
-        (``rev#<n>``) with ``add`` and reads it back. Two writers can never
+        (``rev#<n>``) with ``add`` and lists the entity's slots (one filtered
+        read, which also says whether the claim held). Two writers can never
         both claim version ``n + 1``, so a writer that claims ``base + 1`` is
         the sole successor of ``base``. The revision record that readers read
-        (one lookup per recall) is then set to the newest claimed version;
-        a writer that finds a newer slot already claimed publishes that one,
-        so the record can lag a concurrent commit only until that commit
-        publishes, never for good.
+        (one lookup per recall) is then set to the newest claimed version and
+        the write's intent removed (one upsert); the slots are listed again,
+        and a writer that finds a newer slot claimed meanwhile publishes that
+        one, so the record can lag a concurrent commit only until that commit
+        publishes, never for good. Four requests in all.
 
         Slots do not pile up: only those of the last :data:`KEPT_SLOTS`
-        versions are kept, so publishing lists the entity's slots (one
-        filtered read of at most that many rows), publishes the newest one's
-        token (a claim is made only after its write landed, so the newest
-        token covers every write) and deletes the slots that fell out of the
-        window. A writer whose copy is older than the window could claim a
-        deleted slot again: a claim below the window is dropped and the writer
-        claims past the newest (and is not the sole successor of its base).
+        versions are kept; publishing deletes the slots that fell out of the
+        window (the newest token covers every write: a claim is made only
+        after its write landed). A writer whose copy is older than the window
+        could claim a deleted slot again: a claim below the window is dropped
+        and the writer claims past the newest (and is not the sole successor
+        of its base).
         """
         if not self._owner.shared:
             key = self._key(entity_id)
@@ -146,25 +175,30 @@ class ChromaRevisions:
             self._write_record(entity_id, token)
             return token, base is not None and current == base
         exclusive = base is not None
-        version = version_of(base if base is not None else self.revision(entity_id))
+        committed, _ = split_revision(base if base is not None else self.revision(entity_id))
+        version = version_of(committed)
         for _ in range(MAX_CLAIMS):
             version += 1
             token = new_token(version)
-            if not self.claim(entity_id, version, token):
+            slot = self._slot(entity_id, version)
+            self.records.add(ids=[slot], embeddings=[[1.0]], metadatas=[{ENTITY: entity_id, "token": token}])
+            listing = self._list(entity_id)
+            newest = max(listing.slots, default=version)
+            if listing.slots.get(version, ("", None))[1] != token:
                 exclusive = False  # another writer committed version `version` since `base`
-                version = max(version, version_of(self.revision(entity_id)))  # (past old, deleted slots at once)
+                version = max(version, newest)  # (past old, deleted slots at once)
                 continue
-            newest = max(self.slots(entity_id), default=version)
             if version > newest - KEPT_SLOTS:
+                # Sole successor only of the very token at ``base``'s version (not of another entity's, say).
+                exclusive = exclusive and listing.slots.get(version - 1, ("", None))[1] == committed
                 break
             # A slot deleted as too old, claimed again: drop it and claim past the newest.
-            self.records.delete(ids=[self._slot(entity_id, version)])
+            self.records.delete(ids=[slot])
             exclusive = False
             version = newest
         else:
             raise RuntimeError(f"entity {entity_id!r}: {MAX_CLAIMS} concurrent commits in a row; giving up")
-        self.publish(entity_id, version, token)
-        return token, exclusive
+        return self.publish(entity_id, version, token, intent=intent, listing=listing), exclusive
 
     # -- version slots (shared stores) ------------------------------------------
 
@@ -185,26 +219,68 @@ class ChromaRevisions:
         page = retry_read(lambda: self.records.get(ids=[slot], include=["metadatas"]))
         return bool(page["metadatas"]) and page["metadatas"][0].get("token") == token
 
-    def publish(self, entity_id: str, version: int, token: str) -> None:
-        """Point the revision record at the newest claimed version (``version``, or a later one found claimed)
-        and delete the slots that fell out of the kept window."""
+    def publish(
+        self, entity_id: str, version: int, token: str, *, intent: str | None = None, listing: _Listing | None = None
+    ) -> str:
+        """Point the revision record at the newest claimed version (``version``, or a later one found claimed),
+        remove ``intent`` (and intents left behind for longer than :data:`STALE_INTENT`, as ``listing``, the
+        entity's rows read before, shows them), and delete the slots that fell out of the kept window.
+
+        Returns ``token`` with the intents the record still carries: what :meth:`revision` reads afterwards,
+        unless a newer version was published (then a copy tagged with it is reloaded, as it must be)."""
+        clear: dict[str, Any] = {INTENT_KEY + intent: None} if intent else {}
+        if listing is not None and listing.record:
+            old = time.time() - STALE_INTENT
+            clear.update({k: None for k, v in listing.record.items()
+                          if k.startswith(INTENT_KEY) and isinstance(v, (int, float)) and v < old})
+        mine = token
         while True:
-            self._write_record(entity_id, token)
-            slots = self.slots(entity_id)
-            newest = max(slots, default=version)
-            old = [slot for v, slot in slots.items() if v <= newest - KEPT_SLOTS]
+            self.records.upsert(
+                ids=[chroma_id(entity_id, "rev")],
+                embeddings=[[1.0]],
+                metadatas=[{ENTITY: entity_id, "token": token, **clear}],
+            )
+            clear = {}
+            listing = self._list(entity_id)
+            newest = max(listing.slots, default=version)
+            old_slots = [slot for v, (slot, _) in listing.slots.items() if v <= newest - KEPT_SLOTS]
             step = self._owner.max_batch_size
-            for start in range(0, len(old), step):
-                self.records.delete(ids=old[start : start + step])
+            for start in range(0, len(old_slots), step):
+                self.records.delete(ids=old_slots[start : start + step])
             if newest <= version:
-                return
-            page = retry_read(lambda: self.records.get(ids=[slots[newest]], include=["metadatas"]))
-            if not page["metadatas"]:
-                return  # (only a slot below the window is ever deleted: not reached)
-            version, token = newest, str(page["metadatas"][0]["token"])
+                now = _read_token(listing.record) if listing.record else None
+                return join_revision(mine, split_revision(now)[1]) or mine
+            version, token = newest, listing.slots[newest][1] or token
 
     def slots(self, entity_id: str) -> dict[int, str]:
         """The entity's version slots: version -> slot id (one filtered read of the revisions collection)."""
+        return {v: slot for v, (slot, _) in self._list(entity_id).slots.items()}
+
+    def _list(self, entity_id: str) -> _Listing:
+        """The entity's revision record and version slots (one filtered read of the revisions collection)."""
         prefix = chroma_id(entity_id, "rev#")
-        ids = retry_read(lambda: self.records.get(where={ENTITY: entity_id}, include=[]))["ids"]
-        return {int(i[len(prefix):]): i for i in ids if i.startswith(prefix) and i[len(prefix):].isdigit()}
+        record_id = chroma_id(entity_id, "rev")
+        page = retry_read(lambda: self.records.get(where={ENTITY: entity_id}, include=["metadatas"]))
+        out = _Listing()
+        for i, meta in zip(page["ids"], page["metadatas"]):
+            if i == record_id:
+                out.record = dict(meta or {})
+            elif i.startswith(prefix) and i[len(prefix):].isdigit():
+                token = (meta or {}).get("token")
+                out.slots[int(i[len(prefix):])] = (i, str(token) if token is not None else None)
+        return out
+
+
+@dataclass
+class _Listing:
+    """An entity's rows in the revisions collection: its record's metadata and its slots (version -> id, token)."""
+
+    record: dict[str, Any] | None = None
+    slots: dict[int, tuple[str, str | None]] = field(default_factory=dict)
+
+
+def _read_token(meta: dict[str, Any]) -> str | None:
+    """The token a revision record's metadata stands for: the committed token and the intents pending on it."""
+    committed = meta.get("token")
+    intents = {k[len(INTENT_KEY):] for k, v in meta.items() if k.startswith(INTENT_KEY) and v is not None}
+    return join_revision(str(committed) if committed is not None else None, intents)

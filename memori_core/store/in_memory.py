@@ -285,9 +285,14 @@ class InMemoryFactStore(FactStore):
         """Record that ``entity_id`` changed; returns the new token."""
         return self.commit_revision(entity_id, None)[0]
 
-    def commit_revision(self, entity_id: str, base: str | None) -> tuple[str, bool]:
+    def record_intent(self, entity_id: str, intent: str) -> bool:
+        """No intent is needed: only this process writes, and a commit changes the token at once (False)."""
+        return False
+
+    def commit_revision(self, entity_id: str, base: str | None, intent: str | None = None) -> tuple[str, bool]:
         """A new token for ``entity_id``, and whether the token before it was ``base`` (then the caller's
-        write, made under :meth:`write_lock`, is the only change since ``base``)."""
+        write, made under :meth:`write_lock`, is the only change since ``base``). There are no intents to
+        clear (:meth:`record_intent`)."""
         token = uuid.uuid4().hex
         with self._lock:
             current = self._tokens.get(entity_id)

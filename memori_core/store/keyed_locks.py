@@ -6,6 +6,8 @@ import contextlib
 import threading
 from collections.abc import Iterator
 
+from . import deadline
+
 
 class KeyedLocks:
     """One reentrant lock per key, created on first use and dropped when its last holder leaves.
@@ -20,13 +22,19 @@ class KeyedLocks:
 
     @contextlib.contextmanager
     def hold(self, key: str) -> Iterator[None]:
-        """Hold ``key``'s lock for the ``with`` block."""
+        """Hold ``key``'s lock for the ``with`` block; inside a write's deadline (:mod:`.deadline`), wait for it
+        no longer than the time left (then :class:`~.deadline.DeadlineExceeded`)."""
         with self._guard:
             lock, holders = self._held.setdefault(key, (threading.RLock(), [0]))
             holders[0] += 1
         try:
-            with lock:
+            left = deadline.check("taking the entity's write lock")
+            if not lock.acquire(timeout=-1 if left is None else left):
+                raise deadline.expired("another write of the entity let go of its write lock")
+            try:
                 yield
+            finally:
+                lock.release()
         finally:
             with self._guard:
                 holders[0] -= 1
