@@ -30,6 +30,7 @@ ENV_FIELDS: dict[str, str] = {
     "MEMORI_RECALL_CONTEXT_TURNS": "context_turns",
     "MEMORI_RECALL_CONTEXT_WEIGHT": "context_weight",
     "MEMORI_RECALL_CORE_LIMIT": "core_limit",
+    "MEMORI_RECALL_SLOT_RECENCY_WEIGHT": "slot_recency_weight",
 }
 
 
@@ -53,7 +54,7 @@ class RecallConfig:
             "pool", "lex_weight", "lex_weight_short", "short_query_max_tokens", "weight_clamp",
             "candidate_multiplier", "candidate_floor", "k1", "b", "tokenizer", "stemmer", "lexical_floor",
             "neighbour_weight", "second_neighbour_weight", "session_weight", "neighbour_length_ref",
-            "context_turns", "context_weight",
+            "context_turns", "context_weight", "slot_recency_weight",
         ),
         "gate": (
             "gate", "relevance_threshold", "gate_open", "gate_keep", "gate_confident", "gate_band", "gate_words",
@@ -118,6 +119,11 @@ class RecallConfig:
     """How far the conversation moves the query: recall searches with ``normalise(q + context_weight * c)``,
     ``q`` the question's embedding and ``c`` the embedding of the read turns followed by the question (one
     extra embedding per recall, only when there is context); 0 ignores the context."""
+    slot_recency_weight: float = 0.0
+    """Tie-break between facts of one slot of the same person (where they live, job, diet...:
+    :mod:`memori_core.slots`): among the best ``max(2 * limit, 10)`` candidates, the newest of those sharing
+    a slot gains this much (at most 0.05), so it wins a near-tie with an older, never-superseded fact
+    (``ranking/recency.py``). 0 (the default, docs/ranking.md says why) turns it off."""
 
     # -- gate: which of the best candidates reach the prompt ------------------------------------------
     gate: GateName = "relevance"
@@ -232,6 +238,9 @@ class RecallConfig:
             _check_number(name, value)
             if value < 0:
                 raise ValueError(f"{name} must be >= 0, got {value}")
+        _check_number("slot_recency_weight", self.slot_recency_weight)
+        if not 0.0 <= self.slot_recency_weight <= 0.05:
+            raise ValueError(f"slot_recency_weight must be in [0, 0.05] (a tie-break), got {self.slot_recency_weight}")
         if self.neighbour_length_ref is not None:
             _check_int("neighbour_length_ref", self.neighbour_length_ref, minimum=1)
         if self.quantized_above is not None:

@@ -14,6 +14,18 @@ A key's condition is one of:
 - a dict of fields without ``$``: the value must be a dict whose fields match these conditions (nested, as
   LangGraph's stores read a filter on a nested value).
 
+Three keys name the fact's own times, not its metadata: ``created_at`` (when it was stated),
+``valid_from`` (when it became valid: its ``created_at``, or the time of the update that gave it its
+text) and ``valid_to`` (when it stopped being valid; a fact still valid has none, which orders after
+every time: ``{"valid_to": {"$gt": t}}`` keeps the facts still valid at ``t``, ``{"valid_to": None}``
+the facts valid now). Their conditions are a time (equality) or ``$eq`` ``$ne`` ``$gt`` ``$gte`` ``$lt``
+``$lte`` on times: a ``datetime`` (naive: UTC, as ``add``'s ``created_at``) or an ISO 8601 str, compared
+as instants in UTC (``None`` with ``$eq`` / ``$ne`` only). A metadata key of one of these names is
+stored and returned, but ``where`` cannot reach it.
+
+>>> check_where({"created_at": {"$gte": "2026-01-01T00:00:00+01:00"}})
+{'created_at': {'$gte': '2025-12-31T23:00:00+00:00'}}
+
 A bare list is refused (``{"$in": [...]}`` is any of, ``{"$eq": [...]}`` an equal list), as are unknown
 operators and comparisons mixing a number and a str, so a filter never silently means something else.
 
@@ -25,9 +37,18 @@ from __future__ import annotations
 
 import json
 import math
+from datetime import datetime
 from typing import Any
 
+import numpy as np
+
+from .validate import iso_to_ts, to_iso_utc
+
 Where = dict[str, Any]
+
+TIME_KEYS = ("created_at", "valid_from", "valid_to")
+"""``where`` keys that name the fact's own times (not metadata)."""
+_TIME_OPERATORS = ("$eq", "$ne", "$gt", "$gte", "$lt", "$lte")
 
 _SCALARS = (str, int, float, bool)
 _ORDER = ("$gt", "$gte", "$lt", "$lte")
@@ -115,8 +136,63 @@ def _check_condition(where: str, cond: Any) -> Any:
                     f"got {type(cond).__name__}")
 
 
-def check_where(where: Any, name: str = "where") -> Where | None:
-    """A validated copy of ``where`` (``None`` or ``{}``: no filter -> ``None``); errors call it ``name``."""
+def _check_time(where: str, cond: Any) -> dict[str, str | None]:
+    """A time condition with every operand as a UTC ISO 8601 str (``None`` kept for ``$eq`` / ``$ne``)."""
+    if not isinstance(cond, dict):
+        cond = {"$eq": cond}
+    if not cond:
+        raise ValueError(f"{where} is an empty dict; give a time or operators")
+    if not all(isinstance(op, str) and op.startswith("$") for op in cond):
+        raise ValueError(f"{where}: a fact's time has no fields; use {', '.join(_TIME_OPERATORS)}")
+    out: dict[str, str | None] = {}
+    for op, operand in cond.items():
+        at = f"{where}[{op!r}]" if len(cond) > 1 or op != "$eq" else where
+        if op not in _TIME_OPERATORS:
+            raise ValueError(f"{at}: a fact's time takes {', '.join(_TIME_OPERATORS)} (got {op!r})")
+        if operand is None and op in ("$eq", "$ne"):
+            out[op] = None
+        elif isinstance(operand, (str, datetime)):
+            out[op] = to_iso_utc(operand, at)
+        else:
+            raise TypeError(f"{at} must be a datetime or an ISO 8601 str, got {type(operand).__name__} {operand!r}")
+    return out
+
+
+def split_times(where: Where) -> tuple[Where | None, dict[str, dict[str, float | None]]]:
+    """A checked filter as its metadata part (``None`` when empty) and its time conditions, with operands in
+    epoch seconds."""
+    meta = {k: v for k, v in where.items() if k not in TIME_KEYS}
+    times = {k: {op: (None if v is None else iso_to_ts(v)) for op, v in where[k].items()}
+             for k in TIME_KEYS if k in where}
+    return meta or None, times
+
+
+def time_mask(values: np.ndarray, cond: dict[str, float | None]) -> np.ndarray:
+    """Which ``values`` (epoch seconds, ``inf``: none, as a still-valid fact's ``valid_to``) meet ``cond``."""
+    keep = np.ones(values.shape, dtype=bool)
+    for op, want in cond.items():
+        if want is None:
+            keep &= np.isinf(values) if op == "$eq" else ~np.isinf(values)
+        elif op == "$eq":
+            keep &= values == want
+        elif op == "$ne":
+            keep &= values != want
+        elif op == "$gt":
+            keep &= values > want
+        elif op == "$gte":
+            keep &= values >= want
+        elif op == "$lt":
+            keep &= values < want
+        else:
+            keep &= values <= want
+    return keep
+
+
+def check_where(where: Any, name: str = "where", *, fact_times: bool = True) -> Where | None:
+    """A validated copy of ``where`` (``None`` or ``{}``: no filter -> ``None``); errors call it ``name``.
+
+    ``fact_times=False``: :data:`TIME_KEYS` are ordinary keys (for a filter that will be nested under another
+    key, as LangGraph's item filters are)."""
     if where is None:
         return None
     if not isinstance(where, dict):
@@ -127,7 +203,10 @@ def check_where(where: Any, name: str = "where") -> Where | None:
             raise TypeError(f"{name} keys must be non-empty str, got {key!r}")
         if key.startswith("$"):
             raise ValueError(f"{name}: operator {key!r} is not supported at the top level (keys are ANDed)")
-        out[key] = _check_condition(f"{name}[{key!r}]", value)
+        if fact_times and key in TIME_KEYS:
+            out[key] = _check_time(f"{name}[{key!r}]", value)
+        else:
+            out[key] = _check_condition(f"{name}[{key!r}]", value)
     return out or None
 
 

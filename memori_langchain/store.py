@@ -468,7 +468,8 @@ class MemoriStore(BaseStore):
             return None
         if not isinstance(filter, dict):
             raise TypeError(f"filter must be a dict of field -> value or operators, got {type(filter).__name__}")
-        checked = check_where({k: _lists_as_eq(v) for k, v in filter.items()}, "filter")
+        # The filter reads the item's value, nested below: its created_at / valid_to are the value's fields.
+        checked = check_where({k: _lists_as_eq(v) for k, v in filter.items()}, "filter", fact_times=False)
         return {ITEM_KEY: {"value": checked}} if checked else None
 
     def _plan_put(self, op: PutOp) -> _Put | _Delete:

@@ -49,6 +49,7 @@ SHIPPED_DEFAULTS = {
     "judge_candidates": 8,
     "context_turns": 3,
     "context_weight": 0.5,
+    "slot_recency_weight": 0.0,
     "gate_care": 0.6,
     "gate_care_cosine": 0.1,
     "gate_general": 0.45,

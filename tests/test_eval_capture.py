@@ -27,6 +27,7 @@ from memori_core.extraction import build_extraction_prompt
 
 HASH = "_helpers:HashEmbedder"
 DEV = Path(__file__).resolve().parents[1] / "evals" / "capture" / "dev.json"
+HELDOUT = DEV.with_name("heldout.json")
 
 
 def _conv(gold, stale=(), turns=None, category="change") -> CaptureConversation:
@@ -58,6 +59,16 @@ def test_shipped_file_loads_with_at_least_40_conversations_in_every_category() -
     assert n["conversations"] >= 40
     assert all(v > 0 for v in n["categories"].values()), n["categories"]
     assert n["stale"] > 0
+
+
+def test_heldout_file_loads_and_shares_no_conversation_or_user_sentence_with_dev() -> None:
+    held, dev = load_capture(HELDOUT), load_capture(DEV)
+    n = held.count()
+    assert n["conversations"] >= 20 and n["stale"] > 0
+    assert all(v > 0 for v in n["categories"].values()), n["categories"]
+    assert not {c.id for c in held.conversations} & {c.id for c in dev.conversations}
+    said = lambda data: {t.text for c in data.conversations for t in c.turns if t.role == "user"}  # noqa: E731
+    assert not said(held) & said(dev)
 
 
 def test_loader_reads_wordings_scripts_and_turn_grouping(tmp_path: Path) -> None:

@@ -71,7 +71,6 @@ def test_first_person_statements_become_user_facts(said: str, fact: str) -> None
     "said",
     [
         "we have two cats",  # "we": kept, not rewritten
-        "My wife and I moved to Berlin.",  # another first-person pronoun: no reliable rewrite
         "I had to eat low carb as I am on a diet.",
         "Last month I moved to Paris.",
         "When I was young I lived in Spain.",
@@ -292,3 +291,59 @@ def test_issue21_rules_supersede_the_same_slot_on_a_change_and_skip_repeats() ->
     assert facts[0].supersedes == ("b",) and "fish" in facts[1].text
     assert r.extract([("user", "I live in Paris.")], stored)[0].supersedes == ()  # no change cue: nothing replaced
     assert r.extract([("user", "As I said, I'm vegetarian.")], [Known("b", "User is a strict vegetarian.")]) == []
+
+
+class _Stored:
+    def __init__(self, id: str, content: str) -> None:
+        self.id, self.content = id, content
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("Ana and I broke up in March.", "User and Ana broke up in March."),
+        ("My wife and I moved to Berlin.", "User and their wife moved to Berlin."),
+        ("Me and Tom split up last year.", "User and Tom split up last year."),
+        ("I and my brother run a bakery.", "User and their brother run a bakery."),
+    ],
+)
+def test_the_user_and_someone_else_as_subject_is_a_user_fact(said: str, fact: str) -> None:
+    assert [f.text for f in RuleBasedFactExtractor().extract([("user", said)])] == [fact]
+
+
+def test_the_user_and_someone_else_making_plans_is_not_a_durable_fact() -> None:
+    r = RuleBasedFactExtractor()
+    assert r.extract([("user", "Ana and I are going to the cinema tomorrow.")]) == []
+    assert r.extract([("user", "Ana and I would love to visit Japan.")]) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "replaced"),
+    [
+        ("Ana and I broke up in March.", "My girlfriend Ana lives with me."),
+        ("We split up over the summer.", "User's boyfriend is called Leo."),
+        ("I got laid off last week.", "User works as a nurse."),
+        ("I got a new job at a bakery.", "User works as a nurse."),
+        ("I retired in May.", "User works as a nurse."),
+        ("I went vegan in January.", "User eats meat."),
+        ("I used to live in Lisbon.", "User lives in Lisbon."),
+    ],
+)
+def test_issue21_relationship_job_and_diet_changes_supersede_the_stored_fact(said: str, replaced: str) -> None:
+    [fact] = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", replaced)])
+    assert fact.supersedes == ("old",)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("My sister moved to Paris.", "User lives in Lisbon."),  # someone else's move
+        ("My sister got married.", "User is single."),
+        ("My brother is a nurse now.", "User works as a teacher."),
+        ("I used to live in Lisbon.", "User lives in Porto."),  # the past: the current home stays
+        ("My wife is a teacher now.", "User works as a nurse."),  # a partner's job is not the user's
+    ],
+)
+def test_issue21_a_change_of_someone_else_or_in_the_past_leaves_the_users_fact(said: str, kept: str) -> None:
+    [fact] = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", kept)])
+    assert fact.supersedes == ()

@@ -762,3 +762,13 @@ def test_example_runs_offline() -> None:
     out = proc.stdout
     assert "[tool] [\"User is allergic to peanuts.\"]" in out
     assert "bob's memories: ['User loves peanut butter.']" in out
+
+
+def test_a_filter_on_a_value_field_named_created_at_reads_the_value_not_the_fact_time() -> None:
+    # The engine's where= reads a fact's own created_at / valid_to; an item filter reads the item's value.
+    store = memori_store()
+    ns = ("memories", "alice")
+    store.put(ns, "trip", {"content": "Trip to Lima", "created_at": "someday", "valid_to": 3})
+    store.put(ns, "other", {"content": "Trip to Oslo", "created_at": "never"})
+    assert [i.key for i in store.search(ns, filter={"created_at": "someday"})] == ["trip"]
+    assert [i.key for i in store.search(ns, filter={"valid_to": {"$gt": 2}})] == ["trip"]

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..facts import StoredFact, validity_json
-from ..filters import Where, matches, where_key
+from ..filters import Where, matches, split_times, time_mask, where_key
 from ..ranking.core import CORE_KEY, is_core
 from ..ranking.dense import l2_normalise, top_k
 from ..ranking.lexical import term_frequencies
@@ -250,20 +250,43 @@ class EntityCache:
         return rows[~np.isin(rows, later)] if later else rows
 
     def matching_rows(self, where: Where) -> np.ndarray:
-        """Live rows whose user metadata satisfies ``where`` (memoised until the next write)."""
+        """Live rows whose user metadata and times satisfy ``where`` (memoised until the next write)."""
         key = where_key(where)
         rows = self._matching.get(key)
         if rows is None:
-            keys = list(where)
-            values = [self._metadata_values(k) for k in keys]
-            live = self.live_rows().tolist()
-            rows = np.fromiter(
-                (r for r in live if matches({k: v[r] for k, v in zip(keys, values)}, where)), dtype=np.int64
-            )
+            meta, times = split_times(where)
+            if meta is None:
+                rows = self.live_rows()
+            else:
+                keys = list(meta)
+                values = [self._metadata_values(k) for k in keys]
+                live = self.live_rows().tolist()
+                rows = np.fromiter(
+                    (r for r in live if matches({k: v[r] for k, v in zip(keys, values)}, meta)), dtype=np.int64
+                )
+            for name, cond in times.items():
+                rows = rows[time_mask(self._time_values(name, rows), cond)]
             if len(self._matching) >= 32:
                 self._matching.clear()
             self._matching[key] = rows
         return rows
+
+    def _time_values(self, name: str, rows: np.ndarray) -> np.ndarray:
+        """Per row of ``rows``, the fact's ``created_at``, ``valid_from`` or ``valid_to`` in epoch seconds
+        (``valid_to``: ``inf`` while valid; ``valid_from``: ``created_at`` unless an update set it). The
+        column gives ``created_at``; only the rows with history are read one by one."""
+        if name == "created_at":
+            return self.c.created_ts[rows].astype(np.float64)
+        out = (self.c.created_ts[rows].astype(np.float64) if name == "valid_from"
+               else np.full(rows.shape, np.inf, dtype=np.float64))
+        history = self.history_rows()
+        at = np.flatnonzero(np.isin(rows, history))
+        for i in at.tolist():
+            fact = self.fact(int(rows[i]))
+            value = getattr(fact, name, None) if fact is not None else None
+            if value:
+                out[i] = iso_to_ts(value)
+        return out
 
     def core_rows(self) -> np.ndarray:
         """Live rows whose user metadata marks them core (``"core": true``), ascending.

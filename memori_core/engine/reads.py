@@ -38,6 +38,7 @@ from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights, rank_order
 from ..ranking.judged import JUDGED_RELEVANT, judge_pool, judged_fates, judged_select
 from ..ranking.lexical import unique_terms
+from ..ranking.recency import with_slot_recency
 from ..ranking.pipeline import (
     KEPT,
     PoolScores,
@@ -47,7 +48,7 @@ from ..ranking.pipeline import (
     source_label,
 )
 from ..text import analyzer
-from ..validate import check_as_of, check_context, check_entity_id, check_limit, check_query
+from ..validate import check_as_of, check_context, check_entity_id, check_limit, check_query, iso_to_ts
 
 
 logger = logging.getLogger(__name__)
@@ -333,6 +334,9 @@ class ReadPath:
                             lengths=found.lengths)
         if gate_cos is not None:
             scores = replace(scores, gate_cosine=gate_cos.astype(scores.cosine.dtype), in_conversation=True)
+        if cfg.slot_recency_weight > 0:
+            scores = with_slot_recency(scores, lambda i: pool_facts[i].content,
+                                       lambda i: iso_to_ts(pool_facts[i].created_at), limit, cfg.slot_recency_weight)
         if general:
             return _Scored(replace(scores, general=True), pool_facts, found.scorable, core)
         care = self._care(query, question if question is not None else q, conv is not None, scores, pool_facts, limit)

@@ -322,12 +322,15 @@ class ScriptedFactExtractor(PromptedFactExtractor[Any]):
         self._scripts = [tuple(s) for s in scripts]
         self.prompts: list[str] = []
         """Every prompt the model was sent."""
+        self.replies: list[str] = []
+        """Every reply it gave, in order (a chat model scripted with them answers the same)."""
 
     def ask(self, prompt: str) -> str:
         """The scripted answer for the next turn (``[]`` once the script is used up)."""
         self.prompts.append(prompt)
         script = self._scripts.pop(0) if self._scripts else ()
-        return scripted_reply(prompt, script)
+        self.replies.append(scripted_reply(prompt, script))
+        return self.replies[-1]
 
     async def aask(self, prompt: str) -> str:
         """Async :meth:`ask`."""

@@ -1,4 +1,4 @@
-"""``memori eval``: the benchmark subcommands of the ``memori`` command (locomo, memory, prefeval, app, capture).
+"""``memori eval``: the benchmark subcommands of the ``memori`` command (locomo, memory, prefeval, app, capture, capture-locomo).
 
 :func:`add_eval_command` adds ``eval`` and its tasks to the command's subparsers; each task's handler
 loads its file, evaluates the shipped config (``RecallConfig.from_env()``), prints the tables on
@@ -18,12 +18,13 @@ from typing import Any
 from ..config import RecallConfig
 from .app_memory import evaluate_app_memory, load_app_memory
 from .capture import evaluate_capture, load_capture, rules_extractor, scripted_llm_extractor
+from .capture_locomo import COSINE_CUTOFF, DEFAULT_CONVERSATIONS, evaluate_capture_locomo
 from .data import Memory, count
 from .embedding import load_embedder
 from .locomo import CATEGORY_LABELS, conversation_memory, load_locomo
 from .longmemeval import load_memory
 from .prefeval import load_prefeval
-from .report import app_memory_table, capture_table, format_table, progress_bar
+from .report import app_memory_table, capture_locomo_table, capture_table, format_table, progress_bar
 from .runner import Progress, evaluate
 
 __all__ = ["add_eval_command"]
@@ -155,6 +156,18 @@ def cmd_eval_capture(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_eval_capture_locomo(args: argparse.Namespace) -> int:
+    """``memori eval capture-locomo FILE``: rule-based capture against LoCoMo's per-session observations."""
+    ids = [c.strip() for c in args.conversations.split(",") if c.strip()] if args.conversations else None
+    result = {"task": "capture-locomo", **evaluate_capture_locomo(
+        args.file, conversations=ids, all_conversations=args.all, embedder=_embedder(args), cosine=args.cosine,
+        progress=_progress(args))}
+    print(capture_locomo_table(result))
+    if args.json:
+        _write_json(args.json, result, ensure_ascii=False, lead="\n")
+    return 0
+
+
 # -- the parsers --------------------------------------------------------------------
 
 
@@ -228,8 +241,28 @@ def _capture_parser(tasks: Subparsers) -> None:
     p.set_defaults(func=cmd_eval_capture)
 
 
+def _capture_locomo_parser(tasks: Subparsers) -> None:
+    p = tasks.add_parser(
+        "capture-locomo", help="capture: the rule-based facts of LoCoMo sessions against the authors' observations",
+        description="Every turn of a speaker in a session is captured (capture_facts, rule-based) into an entity "
+        "of its own; the stored facts are compared with that speaker's observations of the session: by evidence "
+        "turn (a fact captured from an observation's turn) and by content (the fact with the speaker's name as "
+        "subject, cosine >= --cosine). Precision and recall both ways (memori_core/evaluation/capture_locomo.py).",
+    )
+    p.add_argument("file", help="a LoCoMo-format JSON file with 'observation' (e.g. locomo10.json)")
+    p.add_argument("--conversations", default=None, help="comma-separated sample ids to read")
+    p.add_argument("--all", action="store_true",
+                   help=f"read every conversation (default: the first {DEFAULT_CONVERSATIONS})")
+    p.add_argument("--cosine", type=float, default=COSINE_CUTOFF,
+                   help=f"content match cutoff (default {COSINE_CUTOFF})")
+    p.add_argument("--json", default=None, metavar="FILE", help="also write the metrics as JSON")
+    p.add_argument("--embedder", default="minilm", help="'minilm' (default) or 'module:attribute'")
+    p.add_argument("--quiet", action="store_true", help="no progress on standard error")
+    p.set_defaults(func=cmd_eval_capture_locomo)
+
+
 def add_eval_command(commands: Subparsers) -> None:
-    """Add ``memori eval`` and its tasks (locomo, memory, prefeval, app, capture) to the command's subparsers."""
+    """Add ``memori eval`` and its tasks (locomo, memory, prefeval, app, capture, capture-locomo) to the command's subparsers."""
     p = commands.add_parser("eval", help="measure recall quality on a benchmark file")
     tasks = p.add_subparsers(dest="benchmark", required=True)
     _locomo_parser(tasks)
@@ -249,3 +282,4 @@ def add_eval_command(commands: Subparsers) -> None:
     )
     _app_parser(tasks)
     _capture_parser(tasks)
+    _capture_locomo_parser(tasks)

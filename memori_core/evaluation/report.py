@@ -217,3 +217,23 @@ def capture_table(result: dict[str, Any]) -> str:
         f"precision {_number(o['precision'])}, recall {_number(o['recall'])}, "
         f"stale facts still valid {_number(o['stale_valid_share'])}",
     ])
+
+
+def capture_locomo_table(result: dict[str, Any]) -> str:
+    """The LoCoMo observation report: per conversation and overall, stored facts and observations with
+    precision and recall by evidence turn and by content (cosine)."""
+    head = ["conversation", "sessions", "turns", "stored", "observations", "precision (turn)", "recall (turn)",
+            f"precision (cos >= {result['cosine']})", f"recall (cos >= {result['cosine']})"]
+    lines = [_row(head), "|" + "---|" * len(head)]
+    for label, s in [(c["conversation"], c) for c in result["conversations"]] + [("all", result["overall"])]:
+        lines.append(_row([label, str(s["sessions"]), str(s["turns"]), str(s["stored"]), str(s["observations"]),
+                           _number(s["precision_turn"]), _number(s["recall_turn"]),
+                           _number(s["precision_content"]), _number(s["recall_content"])]))
+    o = result["overall"]
+    return "\n\n".join([
+        f"capture vs LoCoMo observations ({result['name']}, extractor {result['extractor']}, embedder "
+        f"{result['embedder']})",
+        "\n".join(lines),
+        f"by turn: precision {_number(o['precision_turn'])}, recall {_number(o['recall_turn'])}; by content: "
+        f"precision {_number(o['precision_content'])}, recall {_number(o['recall_content'])}",
+    ])

@@ -10,7 +10,7 @@ from ..text import normalize_fact_text
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .rules import SentenceVerdict, judge_sentence
 from .sentences import split_sentences
-from .slots import content_words, is_change, is_negated, slots_of
+from .slots import content_words, holder, is_change, is_ended, is_negated, slots_of
 from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike, as_messages
 
 __all__ = ["RuleBasedFactExtractor", "split_clauses"]
@@ -27,6 +27,7 @@ _STARTS_FIRST_PERSON = re.compile(
     rf"^(?:[^,]{{0,20}},\s*)?(?:and\s+|so\s+|now\s+|then\s+|also\s+)?{_SUBJECT}", re.IGNORECASE
 )
 _BARE_POSSESSIVE = re.compile(r"^(?:my|our)\s+\S+$", re.IGNORECASE)  # "My wife and I moved": one subject
+_BARE_PRONOUN = re.compile(r"^(?:i|me|we)$", re.IGNORECASE)  # "I and my brother run a bakery": one subject
 _NAME_THEN_FROM = re.compile(r"^(?P<intro>(?:i'm|i am)\s+[A-Z]\w+),\s+(?P<rest>from\s+.+)$", re.IGNORECASE)
 
 
@@ -49,7 +50,7 @@ def split_clauses(sentence: str) -> list[str]:
 
 def _can_split(left: str) -> bool:
     left = left.strip()
-    if not left or _BARE_POSSESSIVE.match(left):
+    if not left or _BARE_POSSESSIVE.match(left) or _BARE_PRONOUN.match(left):
         return False
     return bool(_STARTS_FIRST_PERSON.match(left))
 
@@ -88,11 +89,15 @@ class RuleBasedFactExtractor:
 
     Stored facts (``existing``, shown by capture) are used three ways:
     a fact that announces a change ("moved", "switched", "quit", "no longer",
-    "not ... anymore", "now", :func:`~memori_core.extraction.slots.is_change`)
+    "not ... anymore", "now", "broke up", "got laid off", "got a new job",
+    "retired", :func:`~memori_core.extraction.slots.is_change`)
     supersedes the stored facts of the same slot (where the user lives, their
     job, diet, relationship, smoking, coffee/tea, phone, car:
-    :data:`~memori_core.extraction.slots.SLOTS`), and a negated one ("I don't
-    play tennis anymore") also those holding its words; a fact that only
+    :data:`~memori_core.extraction.slots.SLOTS`) held by the same person
+    (:func:`~memori_core.extraction.slots.holder`: "My sister moved" is not the
+    user's move), and a negated or ended one ("I don't play tennis anymore", "I
+    used to live in Lisbon") also those holding its words. "Ana and I broke
+    up" is the user's statement ("User and Ana broke up."). a fact that only
     refines a stored one ("User has a golden retriever called Bo." after "User
     has a golden retriever.") replaces it; a fact whose words a stored fact
     already holds ("I'm an architect" after "User works as an architect.") is
@@ -156,9 +161,12 @@ class RuleBasedFactExtractor:
         if old < words:  # a refinement: "has a golden retriever" -> "... called Bo"
             return True
         said = verdict.sentence
-        if not is_change(said):
+        changed, ended = is_change(said), is_ended(said)
+        if not (changed or ended):
             return False
-        if slots_of(verdict.fact) & slots_of(text):
+        # A change replaces the same slot of the same person only: "My sister moved" leaves the user's home.
+        if changed and any(holder(verdict.fact, slot) == holder(text, slot)
+                                         for slot in slots_of(verdict.fact) & slots_of(text)):
             return True
         return is_negated(said) and len(words & old) >= min(2, len(old))
 

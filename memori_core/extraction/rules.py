@@ -264,6 +264,12 @@ _ABOUT_THAT = _rx(
     r"^(?:(?:i'm|i\s+am)\s+(?:pretty\s+|quite\s+|not\s+)?(?:sure|certain|afraid|glad)\s+(?:that's|that|it's|it|this)\b"
     r"|i\s+(?:totally\s+|completely\s+)?(?:agree|disagree)\b)"
 )
+# "Ana and I broke up", "My wife and I moved to Berlin", "Me and Tom split up": the user and someone else.
+_OTHER = r"(?:(?:my|our)\s+\w+(?:\s+(?-i:[A-Z])[\w-]+)?|(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)"
+_WITH_OTHER = _rx(
+    rf"^(?:(?P<other>{_OTHER})\s+and\s+(?:i|me)|(?:i|me)\s+and\s+(?P<other2>{_OTHER}))\s+(?P<rest>(?-i:[a-z]).*)$"
+)
+_MODAL_START = _rx(r"^(?:would|could|should|might|may|'d|want|wanna|need|hope|plan|are\s+going\s+to)\b")
 # "..., by the way." / "..., as I said.": a tail that adds nothing to the fact.
 _EMPTY_TAIL = _rx(r"(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s+said|as\s+i\s+mentioned|lol|haha)"
                   r"[\s.!]*$")
@@ -359,6 +365,20 @@ def _rewrite(statement: str) -> str | None:
     return _end(f"User {adv}{new_verb}{tail}")
 
 
+def _together(m: re.Match[str]) -> tuple[str | None, str]:
+    """The verdict for "<someone> and I <did something>": "User and <someone> <did something>."."""
+    other, rest = m.group("other") or m.group("other2"), m.group("rest")
+    if _NOW_WORDS.search(rest) or _SOON.search(rest):
+        return None, DROP_EPHEMERAL
+    if _MODAL_START.match(rest):
+        return None, DROP_HYPOTHETICAL
+    other = re.sub(r"^(?:my|our)\b", "their", other, flags=re.IGNORECASE)
+    rest = re.sub(r"\b(?:my|our)\b", "their", rest, flags=re.IGNORECASE)
+    if _OTHER_FIRST_PERSON.search(rest):
+        return _as_said(m.group(0)), KEPT_AS_SAID
+    return _end(f"User and {other} {rest}"), KEPT_REWRITTEN
+
+
 def judge_sentence(sentence: str, max_chars: int) -> SentenceVerdict:
     """The decision for one sentence of a user message: the fact kept (or ``None``) and the reason.
 
@@ -419,6 +439,9 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     intro = _INTRODUCTION.match(body)
     if intro is not None:
         return f"User's name is {intro.group('name')}.", KEPT_INTRODUCTION
+    together = _WITH_OTHER.match(body)
+    if together is not None:
+        return _together(together)
     if _FIRST_PERSON_START.match(body):
         body = _REQUEST_TAIL.sub("", body) or body
         rewritten = _rewrite(body)

@@ -7,52 +7,33 @@ vegetarian") replaces the stored fact of the same slot. Pure: keyword rules, Eng
 from __future__ import annotations
 
 import re
-import unicodedata
 
+from ..slots import SLOTS, holder, slots_of
+from ..slots import fold as _fold
 from ..text import get_stemmer
 
-__all__ = ["SLOTS", "content_words", "is_change", "is_negated", "slots_of"]
-
-SLOTS: dict[str, re.Pattern[str]] = {
-    "residence": re.compile(r"\b(?:live|lives|living|lived|moved|move|moving|relocated|reside|resides)\b"),
-    "job": re.compile(
-        r"\b(?:work|works|working|worked|job|employed|teach|teaches|teaching|barista|nurse|developer|engineer|"
-        r"teacher|chef|pilot|vet|doctor|lawyer|accountant|designer|analyst|programmer|student|cashier|"
-        r"manager|consultant|architect|scientist|electrician|plumber|waiter|waitress)\b"
-    ),
-    "diet": re.compile(r"\b(?:vegetarian|vegan|pescatarian|carnivore|meat|fish|eggs|dairy|cheese|diet|keto)\b"),
-    "relationship": re.compile(
-        r"\b(?:single|engaged|married|divorced|girlfriend|boyfriend|fianc[ée]e?|partner|broke\s+up|dating|"
-        r"separated)\b"
-    ),
-    "smoking": re.compile(r"\b(?:smoke|smokes|smoking|smoked|smoker|cigarettes?|vape|vapes|vaping)\b"),
-    "hot_drink": re.compile(r"\b(?:coffee|tea|espresso|decaf)\b"),
-    "phone": re.compile(r"\b(?:iphone|android|phone|pixel|samsung)\b"),
-    "car": re.compile(r"\b(?:drive|drives|driving|car|corolla|bike\s+to\s+work)\b"),
-}
-"""Slot name -> the words (casefolded text) that put a fact in it."""
+__all__ = ["SLOTS", "content_words", "holder", "is_change", "is_ended", "is_negated", "slots_of"]
 
 _CHANGE = re.compile(
     r"\b(?:moved|relocated|switched|switching|changed|quit|no\s+longer|anymore|any\s+more|no\s+more|now|"
-    r"became|got\s+(?:engaged|married|divorced)|broke\s+up|sold|started\s+(?:working|teaching)|"
-    r"new\s+job|these\s+days|instead)\b"
+    r"became|got\s+(?:engaged|married|divorced|separated|together)|broke\s+up|split\s+up|separated|"
+    r"(?:are|'re)\s+(?:over|through)|ended\s+(?:it|things)|started\s+(?:dating|seeing)|sold|"
+    r"started\s+(?:working|teaching|eating|drinking)|new\s+job|these\s+days|nowadays|instead|"
+    r"(?:got|was|been|just\s+got)\s+(?:hired|laid\s+off|fired|promoted)|lost\s+(?:my|our|the)\s+job|"
+    r"retired|resigned|left\s+(?:my|the|our)\s+(?:job|company|position|firm)|"
+    r"(?:got|took|landed|accepted|started)\s+(?:a|the|my)\s+(?:new\s+)?(?:job|position|role)|"
+    r"went\s+(?:vegan|vegetarian|pescatarian|keto)|gave\s+up|stopped|took\s+up)\b"
 )
-_NEGATED = re.compile(r"\b(?:no\s+longer|not|never|no\s+more|anymore|any\s+more)\b|n't\b")
+# Something is over. "used to" is not a change cue (_CHANGE): said of the past, it ends the stored fact
+# holding its words but no other fact of the slot ("I used to live in Lisbon" ends "lives in Lisbon", not
+# "lives in Porto").
+_ENDED = re.compile(r"\b(?:used\s+to|no\s+longer|anymore|any\s+more|no\s+more|quit|stopped|gave\s+up)\b")
+_NEGATED = re.compile(r"\b(?:no\s+longer|not|never|no\s+more|anymore|any\s+more|used\s+to)\b|n't\b")
 _FUNCTION = frozenset(
     """user i me my their they is are was were am be been the a an of in at on to for with by from as and or
     that this it its has have had do does did not no longer anymore more never now again since last month
     week year day today s t don doesn didn isn aren wasn""".split()
 )
-
-
-def _fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
-
-
-def slots_of(text: str) -> frozenset[str]:
-    """The slots ``text`` (a fact or a user message) speaks of (empty when none)."""
-    folded = _fold(text)
-    return frozenset(name for name, rx in SLOTS.items() if rx.search(folded))
 
 
 def is_change(text: str) -> bool:
@@ -63,6 +44,11 @@ def is_change(text: str) -> bool:
 def is_negated(text: str) -> bool:
     """Whether ``text`` says something stopped or is not so ("no longer", "not", "n't", "anymore")."""
     return bool(_NEGATED.search(_fold(text)))
+
+
+def is_ended(text: str) -> bool:
+    """Whether ``text`` says something is over ("used to", "no longer", "stopped", "gave up", "quit")."""
+    return bool(_ENDED.search(_fold(text)))
 
 
 def content_words(text: str) -> frozenset[str]:

@@ -95,7 +95,7 @@ class PoolScores:
     fused: np.ndarray
     """``w_cos * cosine + w_lex * lexical`` (the cosine alone for a blank query)."""
     bonus: np.ndarray
-    """Neighbour smoothing bonus."""
+    """Neighbour smoothing bonus (and, when the engine adds it, the slot tie-break of :mod:`.recency`)."""
     rank_score: np.ndarray
     """``fused + bonus``: what the pool is ranked and thresholded by."""
     query_tokens: list[str]
