@@ -92,6 +92,7 @@ class LoadSettings:
     workers: int = 8
     seconds: float = 60.0
     warmup: float = 10.0
+    prewarm: int = 128
     recall_share: float = 0.9
     zipf: float = 1.1
     dim: int = 384
@@ -103,6 +104,7 @@ class LoadSettings:
     blas_threads: int | None = 1
     collection: str = "bench_load"
     shared: bool = True
+    run_id: str = ""
 
     def __post_init__(self) -> None:
         def need(ok: bool, name: str, what: str) -> None:
@@ -112,6 +114,8 @@ class LoadSettings:
         for name in ("users", "facts_min", "facts_max", "workers", "dim", "limit", "seeders"):
             value = getattr(self, name)
             need(isinstance(value, int) and not isinstance(value, bool) and value >= 1, name, "an int >= 1")
+        need(isinstance(self.prewarm, int) and not isinstance(self.prewarm, bool) and self.prewarm >= 0, "prewarm",
+             "an int >= 0")
         need(self.facts_max >= self.facts_min, "facts_max", f">= facts_min ({self.facts_min})")
         for name in ("seconds", "timeout"):
             value = getattr(self, name)
@@ -263,18 +267,21 @@ def _engine(host: str, port: int, settings: LoadSettings, *, timeout: float, max
                         max_cached_entities=max_cached)
 
 
-def _seed_users(engine: Any, settings: LoadSettings, which: Sequence[int]) -> int:
-    """Import the facts of the users numbered ``which`` (each user's facts fixed by the seed); returns rows."""
+def _seed_users(engine: Any, settings: LoadSettings, which: Sequence[int], report: Any = None) -> int:
+    """Import the facts of the users numbered ``which`` (each user's facts fixed by the seed); returns rows.
+    ``report(rows)`` is called after every 25 users."""
     sizes = facts_per_user(settings)
     users = user_ids(settings.users)
     rows = 0
-    for i in which:
+    for n, i in enumerate(which, 1):
         texts = fact_texts(np.random.default_rng(settings.seed + 1000 + i), int(sizes[i]))
         vectors = engine.embedder.embed_documents(texts)
         records = [{"id": f"f{j:04d}", "text": t, "vector": vectors[j], "session_id": f"s{j // 20}"}
                    for j, t in enumerate(texts)]
         engine.import_(users[i], records)
         rows += len(records)
+        if report is not None and n % 25 == 0:
+            report(rows)
     return rows
 
 
@@ -282,7 +289,8 @@ def _seeder(host: str, port: int, settings: LoadSettings, part: int, out: Any) -
     """Seeder process ``part``: imports the users ``i >= 1`` with ``i % seeders == part``."""
     try:
         engine = _engine(host, port, settings, timeout=max(60.0, settings.timeout), max_cached=1)
-        rows = _seed_users(engine, settings, range(part or settings.seeders, settings.users, settings.seeders))
+        rows = _seed_users(engine, settings, range(part or settings.seeders, settings.users, settings.seeders),
+                           lambda n: out.put(("progress", part, n, None)))
         out.put(("seeded", part, rows, None))
     except BaseException:  # noqa: BLE001 - reported to the parent
         out.put(("seeded", part, 0, traceback.format_exc()))
@@ -305,11 +313,21 @@ def seed(host: str, port: int, settings: LoadSettings, ctx: Any) -> dict[str, An
         p.start()
     try:
         deadline = time.monotonic() + _seed_budget(settings)
-        for _ in procs:
-            _, part, n, err = _receive(out, procs, deadline, "seeder")
+        done: dict[int, int] = {}
+        progress: dict[int, int] = {}
+        shown = 0.0
+        total = int(facts_per_user(settings).sum())
+        while len(done) < len(procs):
+            kind, part, n, err = _receive(out, procs, deadline, "seeder")
             if err:
                 raise RuntimeError(f"seeder {part} failed:\n{err}")
-            rows += n
+            (done if kind == "seeded" else progress)[part] = n
+            so_far = rows + sum({**progress, **done}.values())
+            if so_far / total >= shown + 0.1:
+                shown = so_far / total
+                print(f"seeded {so_far:,} of {total:,} facts in {time.perf_counter() - t0:.0f} s",
+                      file=sys.stderr, flush=True)
+        rows += sum(done.values())
     finally:
         for p in procs:
             p.join(timeout=10)
@@ -406,7 +424,7 @@ def _worker(idx: int, host: str, port: int, settings: LoadSettings, inboxes: lis
     try:
         with limiter:
             worker = _Worker(idx, host, port, settings, inboxes)
-            worker.engine.recall("warm up", worker.users[int(worker.order[0])], settings.limit)  # untimed
+            worker.prewarm()  # untimed, before the run starts
             out.put(("ready", idx, None))
             if not go.wait(timeout=600):
                 raise RuntimeError("the run was never started")
@@ -442,6 +460,12 @@ class _Worker:
         self.ack_to_check: list[float] = []  # seconds from a write's acknowledgement to the check that saw it
         self.errors: dict[str, int] = {}
         self.error_samples: list[str] = []
+
+    def prewarm(self) -> None:
+        """Recall each of the ``prewarm`` most popular users once (at least the first), as a worker that has
+        been serving for a while would have them cached; untimed, and its loads are not counted in the run."""
+        for rank in range(max(1, min(self.settings.prewarm, self.settings.users))):
+            self.engine.recall("warm up", self.users[int(self.order[rank])], self.settings.limit)
 
     def run(self, t_start: float) -> dict[str, Any]:
         """The mix from ``t_start`` (monotonic) for the warm-up and the measured time; returns the results."""
@@ -524,7 +548,7 @@ class _Worker:
                 self.within_bound += 1
 
     def _add(self, user: str) -> None:
-        marker = f"mk{self.idx}x{self.n_added:06d}"
+        marker = f"mk{self.settings.run_id}w{self.idx}x{self.n_added:06d}"
         self.n_added += 1
         text = f"{fact_texts(self.rng, 1)[0][:-1]}, note {marker}."
         t0 = time.monotonic()
@@ -586,6 +610,8 @@ def run_load(host: str, port: int, settings: LoadSettings, *, do_seed: bool = Tr
     operation (they are counted in ``errors``), only for a worker process that failed or did not report.
     """
     ctx = mp.get_context("spawn")
+    if not settings.run_id:  # markers unique to the run, also over a collection an earlier run wrote to
+        settings = replace(settings, run_id=uuid.uuid4().hex[:6])
     report: dict[str, Any] = {"settings": asdict(settings)}
     if do_seed:
         report["seed"] = seed(host, port, settings, ctx)
@@ -612,7 +638,7 @@ def run_load(host: str, port: int, settings: LoadSettings, *, do_seed: bool = Tr
 
 def _collect(procs: list[Any], out: Any, go: Any, start_at: Any, settings: LoadSettings) -> list[dict[str, Any]]:
     ready = 0
-    deadline = time.monotonic() + 300
+    deadline = time.monotonic() + 300 + 2.0 * settings.prewarm * settings.workers
     while ready < len(procs):
         kind, idx, payload = _receive(out, procs, deadline, "worker")
         if kind == "failed":
@@ -720,13 +746,19 @@ def format_report(report: dict[str, Any], machine: dict[str, Any] | None, comman
                      f"arch={p.get('architecture')}" for p in pools) or "? (threadpoolctl not installed)"
     lines.append(f"- BLAS in a worker (threadpoolctl; pinned to {s['blas_threads']} thread(s)): {blas}")
     seeded = report.get("seed")
-    seeded_txt = (f"seeded {seeded['rows']:,} facts in {seeded['seconds']:.0f} s "
-                  f"({seeded['rows'] / max(seeded['seconds'], 1e-9):,.0f} facts/s, {s['seeders']} seeder processes, "
-                  "RecallEngine.import_ with precomputed vectors)") if seeded else "not seeded by this run"
+    if report.get("reused"):
+        seeded_txt = f"seeded by an earlier run in {report['reused']}, with that run's adds"
+    elif seeded:
+        seeded_txt = (f"seeded {seeded['rows']:,} facts in {seeded['seconds']:.0f} s "
+                      f"({seeded['rows'] / max(seeded['seconds'], 1e-9):,.0f} facts/s, {s['seeders']} seeder "
+                      "processes, RecallEngine.import_ with precomputed vectors)")
+    else:
+        seeded_txt = "not seeded by this run"
     lines.append(f"- {s['users']:,} users x {s['facts_min']}-{s['facts_max']} facts ({seeded_txt}); "
                  f"{s['workers']} worker processes, each its own RecallEngine over ChromaStore.http "
                  f"(timeout {s['timeout']} s, 256 cached users / 1 GiB per engine); one `chroma run` on loopback")
-    lines.append(f"- {s['warmup']:.0f} s warm-up, then {s['seconds']:.0f} s measured; {s['recall_share']:.0%} recall / "
+    lines.append(f"- each worker first recalls the {s['prewarm']} most popular users (untimed), then "
+                 f"{s['warmup']:.0f} s warm-up, then {s['seconds']:.0f} s measured; {s['recall_share']:.0%} recall / "
                  f"{1 - s['recall_share']:.0%} add; users drawn with Zipf exponent {s['zipf']} (same hot users in "
                  f"every worker); recall limit {s['limit']}, gate off; HashWords embedder, {s['dim']}-d (no model)")
     lines += ["", "| operation | count | per s | p50 (ms) | p95 (ms) | p99 (ms) | max (ms) |",
@@ -780,7 +812,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--facts-max", type=int, default=d.facts_max)
     ap.add_argument("--workers", type=int, default=d.workers)
     ap.add_argument("--seconds", type=float, default=d.seconds, help="measured time")
-    ap.add_argument("--warmup", type=float, default=d.warmup, help="untimed time before it (caches fill)")
+    ap.add_argument("--warmup", type=float, default=d.warmup, help="untimed time before it")
+    ap.add_argument("--prewarm", type=int, default=d.prewarm,
+                    help="each worker first recalls this many of the most popular users, untimed")
     ap.add_argument("--recall-share", type=float, default=d.recall_share)
     ap.add_argument("--zipf", type=float, default=d.zipf, help="exponent of the users' popularity")
     ap.add_argument("--dim", type=int, default=d.dim, help="embedding dimension")
@@ -791,6 +825,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--blas-threads", type=int, default=d.blas_threads, help="BLAS threads per worker (0: as configured)")
     ap.add_argument("--quick", action="store_true", help="100 users x 100-300 facts, 4 workers, 15 s (+5 s warm-up)")
     ap.add_argument("--server", help="HOST:PORT of a running `chroma run` (default: start one on loopback)")
+    ap.add_argument("--data", type=Path, help="keep the started server's folder here; a later run with the same "
+                    "users, facts, dim and seed reuses its facts instead of seeding again")
     ap.add_argument("--json", type=Path, help="write the report as JSON")
     return ap.parse_args(argv)
 
@@ -798,12 +834,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 def settings_from(args: argparse.Namespace) -> LoadSettings:
     """The run's settings (``--quick`` replaces the size and duration given)."""
     s = LoadSettings(users=args.users, facts_min=args.facts_min, facts_max=args.facts_max, workers=args.workers,
-                     seconds=args.seconds, warmup=args.warmup, recall_share=args.recall_share, zipf=args.zipf,
+                     seconds=args.seconds, warmup=args.warmup, prewarm=args.prewarm, recall_share=args.recall_share, zipf=args.zipf,
                      dim=args.dim, timeout=args.timeout, stale_bound=args.stale_bound, seeders=args.seeders,
                      seed=args.seed, blas_threads=args.blas_threads or None,
                      collection=f"bench_load_{uuid.uuid4().hex[:8]}")
     if args.quick:
-        s = replace(s, users=100, facts_min=100, facts_max=300, workers=4, seconds=15.0, warmup=5.0)
+        s = replace(s, users=100, facts_min=100, facts_max=300, workers=4, seconds=15.0, warmup=5.0, prewarm=32)
     return s
 
 
@@ -815,17 +851,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = settings_from(args)
     command = "python benchmarks/bench_load.py " + " ".join(sys.argv[1:] if argv is None else argv)
     machine = machine_info()
+    seeded_file: Path | None = None
+    reuse = False
     with contextlib.ExitStack() as stack:
         if args.server:
             host, _, port_s = args.server.rpartition(":")
             host, port = host or "127.0.0.1", int(port_s)
         else:
-            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-load-")))
+            if args.data:
+                folder = args.data
+                folder.mkdir(parents=True, exist_ok=True)
+                seeded_file = folder / "seeded.json"
+                earlier = json.loads(seeded_file.read_text()) if seeded_file.exists() else {}
+                if earlier.get("key") == _seed_key(settings):
+                    settings, reuse = replace(settings, collection=earlier["collection"]), True
+            else:
+                folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-load-")))
             host, port = stack.enter_context(chroma_server(folder))
-        progress(f"server {host}:{port}; seeding {settings.users} users x {settings.facts_min}-{settings.facts_max} facts")
+        progress(f"server {host}:{port}; " + (f"reusing the facts seeded in {args.data}" if reuse else
+                 f"seeding {settings.users} users x {settings.facts_min}-{settings.facts_max} facts"))
         t0 = time.perf_counter()
-        report = run_load(host, port, settings)
+        report = run_load(host, port, settings, do_seed=not reuse)
         report["wall_s"] = time.perf_counter() - t0
+        if reuse:
+            report["reused"] = str(args.data)
+        elif seeded_file is not None:
+            seeded_file.write_text(json.dumps({"key": _seed_key(settings), "collection": settings.collection,
+                                               "seed": report["seed"]}))
     report["load_average_at_end"] = loadavg()
     text = format_report(report, machine, command.strip())
     print(text)
@@ -833,6 +885,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.json.write_text(json.dumps({"machine": machine, "report": report}, indent=1, default=_jsonable))
     lost, stale = report["lost"]["missing"], report["stale_beyond_bound"]
     return 0 if lost == 0 and stale == 0 else 1
+
+
+def _seed_key(settings: LoadSettings) -> dict[str, Any]:
+    return {k: getattr(settings, k) for k in ("users", "facts_min", "facts_max", "dim", "seed")}
 
 
 def _jsonable(x: Any) -> Any:
