@@ -94,6 +94,7 @@ class LoadSettings:
     warmup: float = 10.0
     prewarm: int = 128
     recall_share: float = 0.9
+    follow_share: float = 0.0
     zipf: float = 1.1
     dim: int = 384
     limit: int = 5
@@ -124,6 +125,7 @@ class LoadSettings:
             value = getattr(self, name)
             need(isinstance(value, (int, float)) and math.isfinite(value) and value >= 0, name, "a number >= 0")
         need(0.0 <= self.recall_share <= 1.0, "recall_share", "between 0 and 1")
+        need(0.0 <= self.follow_share <= 1.0, "follow_share", "between 0 and 1")
         need(isinstance(self.zipf, (int, float)) and self.zipf >= 0, "zipf", "a number >= 0")
         need(self.blas_threads is None or (isinstance(self.blas_threads, int) and self.blas_threads >= 1),
              "blas_threads", "an int >= 1 or None")
@@ -453,6 +455,7 @@ class _Worker:
         self.hit_lat: list[float] = []
         self.miss_lat: list[float] = []
         self.pending: dict[str, dict[str, float]] = {}  # user -> marker -> when another worker's add was acked
+        self.announced: list[str] = []  # users of the announcements received since the last operation
         self.acked: list[tuple[str, str]] = []
         self.failed_adds: list[tuple[str, str]] = []
         self.stale: list[dict[str, Any]] = []
@@ -465,7 +468,10 @@ class _Worker:
         """Recall each of the ``prewarm`` most popular users once (at least the first), as a worker that has
         been serving for a while would have them cached; untimed, and its loads are not counted in the run."""
         for rank in range(max(1, min(self.settings.prewarm, self.settings.users))):
-            self.engine.recall("warm up", self.users[int(self.order[rank])], self.settings.limit)
+            try:
+                self.engine.recall("warm up", self.users[int(self.order[rank])], self.settings.limit)
+            except Exception as exc:  # noqa: BLE001 - counted (its own kind); the run goes on
+                self._failed("prewarm", exc)
 
     def run(self, t_start: float) -> dict[str, Any]:
         """The mix from ``t_start`` (monotonic) for the warm-up and the measured time; returns the results."""
@@ -480,8 +486,14 @@ class _Worker:
             if self.measuring and loads0 is None:
                 loads0 = self.counted.loads, dict(self.counted.kinds)
             self._drain()
-            user = self.users[int(self.order[int(np.searchsorted(self.cdf, self.rng.random(), side="right"))])]
-            if self.rng.random() < s.recall_share:
+            if self.announced and self.rng.random() < s.follow_share:
+                user = self.announced[-1]  # the user's next turn, right after another worker stored the last one's
+                recall = True
+            else:
+                user = self.users[int(self.order[int(np.searchsorted(self.cdf, self.rng.random(), side="right"))])]
+                recall = self.rng.random() < s.recall_share
+            self.announced.clear()
+            if recall:
                 if self._recall(user) and self.pending.get(user):
                     self._check(user)
             else:
@@ -497,6 +509,7 @@ class _Worker:
             except queue.Empty:
                 return
             self.pending.setdefault(user, {})[marker] = t_ack
+            self.announced.append(user)
 
     def _failed(self, op: str, exc: BaseException) -> None:
         key = f"{op}: {type(exc).__name__}"
@@ -615,6 +628,8 @@ def run_load(host: str, port: int, settings: LoadSettings, *, do_seed: bool = Tr
     report: dict[str, Any] = {"settings": asdict(settings)}
     if do_seed:
         report["seed"] = seed(host, port, settings, ctx)
+    else:
+        report["first_read_s"] = first_read(host, port, settings)
     inboxes = [ctx.Queue() for _ in range(settings.workers)]
     out = ctx.Queue()
     go = ctx.Event()
@@ -657,6 +672,18 @@ def _collect(procs: list[Any], out: Any, go: Any, start_at: Any, settings: LoadS
     for p in procs:
         p.join(timeout=30)
     return [results[i] for i in sorted(results)]
+
+
+def first_read(host: str, port: int, settings: LoadSettings) -> float:
+    """Seconds of one whole-user load (a filtered read, then its rows) through a new store object, with a long time
+    limit: a server just started over a large folder answers its first filtered read slowly (it loads its indexes),
+    which would otherwise fall on the workers' first recalls."""
+    from memori_core import ChromaStore
+
+    store = ChromaStore.http(host=host, port=port, collection=settings.collection, timeout=max(120.0, settings.timeout))
+    t0 = time.perf_counter()
+    store.load_entity(user_ids(settings.users)[0])
+    return time.perf_counter() - t0
 
 
 def lost_writes(host: str, port: int, settings: LoadSettings, acked: Sequence[tuple[str, str]]) -> dict[str, Any]:
@@ -754,13 +781,18 @@ def format_report(report: dict[str, Any], machine: dict[str, Any] | None, comman
                       "processes, RecallEngine.import_ with precomputed vectors)")
     else:
         seeded_txt = "not seeded by this run"
+    if "first_read_s" in report:
+        seeded_txt += (f"; the server's first whole-user read after it started, alone: {report['first_read_s']:.1f} s "
+                       "(before the workers start)")
     lines.append(f"- {s['users']:,} users x {s['facts_min']}-{s['facts_max']} facts ({seeded_txt}); "
                  f"{s['workers']} worker processes, each its own RecallEngine over ChromaStore.http "
                  f"(timeout {s['timeout']} s, 256 cached users / 1 GiB per engine); one `chroma run` on loopback")
     lines.append(f"- each worker first recalls the {s['prewarm']} most popular users (untimed), then "
                  f"{s['warmup']:.0f} s warm-up, then {s['seconds']:.0f} s measured; {s['recall_share']:.0%} recall / "
                  f"{1 - s['recall_share']:.0%} add; users drawn with Zipf exponent {s['zipf']} (same hot users in "
-                 f"every worker); recall limit {s['limit']}, gate off; HashWords embedder, {s['dim']}-d (no model)")
+                 f"every worker); recall limit {s['limit']}, gate off; HashWords embedder, {s['dim']}-d (no model)"
+                 + (f"; after another worker's add, the next operation recalls that user with chance "
+                    f"{s['follow_share']:.0%}" if s.get("follow_share") else ""))
     lines += ["", "| operation | count | per s | p50 (ms) | p95 (ms) | p99 (ms) | max (ms) |",
               "|---|---:|---:|---:|---:|---:|---:|"]
     names = {"recall": "recall", "add": "add (one fact)", "check": "check (a recall with `where=`, after a "
@@ -792,7 +824,8 @@ def format_report(report: dict[str, Any], machine: dict[str, Any] | None, comman
         f"{report['writes_seen_by_a_check']:,} writes seen, median {_ms(report['ack_to_check_ms']['p50'])} ms "
         f"from acknowledgement to the check (min {_ms(report['ack_to_check_ms']['min'])} ms); "
         f"misses within the bound: {report['within_bound_misses']}; "
-        f"writes no other worker recalled their user after: {report['never_checked']:,}",
+        f"(write, other worker) pairs never checked (that worker did not recall the user again): "
+        f"{report['never_checked']:,}",
         f"- errors: {report['errors'] or 'none'}",
     ]
     return "\n".join(lines)
@@ -816,6 +849,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--prewarm", type=int, default=d.prewarm,
                     help="each worker first recalls this many of the most popular users, untimed")
     ap.add_argument("--recall-share", type=float, default=d.recall_share)
+    ap.add_argument("--follow-share", type=float, default=d.follow_share,
+                    help="chance that a worker's next operation recalls the user another worker just wrote to "
+                    "(then checked at once)")
     ap.add_argument("--zipf", type=float, default=d.zipf, help="exponent of the users' popularity")
     ap.add_argument("--dim", type=int, default=d.dim, help="embedding dimension")
     ap.add_argument("--timeout", type=float, default=d.timeout, help="ChromaStore.http(timeout=...) of the workers")
@@ -834,7 +870,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 def settings_from(args: argparse.Namespace) -> LoadSettings:
     """The run's settings (``--quick`` replaces the size and duration given)."""
     s = LoadSettings(users=args.users, facts_min=args.facts_min, facts_max=args.facts_max, workers=args.workers,
-                     seconds=args.seconds, warmup=args.warmup, prewarm=args.prewarm, recall_share=args.recall_share, zipf=args.zipf,
+                     seconds=args.seconds, warmup=args.warmup, prewarm=args.prewarm, recall_share=args.recall_share,
+                     follow_share=args.follow_share, zipf=args.zipf,
                      dim=args.dim, timeout=args.timeout, stale_bound=args.stale_bound, seeders=args.seeders,
                      seed=args.seed, blas_threads=args.blas_threads or None,
                      collection=f"bench_load_{uuid.uuid4().hex[:8]}")

@@ -21,8 +21,10 @@ from bench_load import LoadSettings, run_load  # noqa: E402
 
 # Few users, so that workers recall the users the others write to; no warm-up; a generous request time limit:
 # on a busy CI machine a slow request must not count as an error, since this run checks invariants, not speed.
-SMALL = LoadSettings(users=6, facts_min=20, facts_max=60, workers=3, seconds=4.0, warmup=0.0, timeout=30.0,
-                     seeders=1, blas_threads=None)
+# Half the time a worker recalls the user another worker just wrote to, so writes are checked moments after they
+# were acknowledged, not only when the user comes up again.
+SMALL = LoadSettings(users=6, facts_min=20, facts_max=60, workers=3, seconds=4.0, warmup=0.0, prewarm=0,
+                     follow_share=0.5, timeout=30.0, seeders=1, blas_threads=None)
 
 
 def small(**changes: object) -> LoadSettings:
@@ -65,7 +67,8 @@ def test_the_stale_read_check_catches_workers_that_never_revalidate(chroma_serve
     ("change", "name"),
     [({"users": 0}, "users"), ({"workers": 2.5}, "workers"), ({"facts_min": 10, "facts_max": 5}, "facts_max"),
      ({"seconds": 0}, "seconds"), ({"recall_share": 1.5}, "recall_share"), ({"stale_bound": -1.0}, "stale_bound"),
-     ({"timeout": float("inf")}, "timeout"), ({"blas_threads": 0}, "blas_threads")],
+     ({"timeout": float("inf")}, "timeout"), ({"blas_threads": 0}, "blas_threads"), ({"prewarm": -1}, "prewarm"),
+     ({"follow_share": -0.1}, "follow_share")],
 )
 def test_load_settings_refuse_bad_values_naming_the_argument(change: dict[str, object], name: str) -> None:
     with pytest.raises(ValueError, match=f"^{name} must be"):
