@@ -37,10 +37,12 @@ every write that finished before it started, so the default bound is 0.
 
 **Cache.** The store each worker's engine reads is wrapped at this level (no engine change): its
 ``load_entity`` (a user's rows read from the server) and ``revision`` (the freshness check) are counted.
-A recall that loads no rows is a hit. A load is *cold* (this worker never loaded the user), a *reload
-after a write* (this worker loaded the user before at another revision) or a *reload after eviction*
-(same revision: the copy had been evicted by the cache's bounds). A copy evicted and reloaded after a
-write counts as a reload after a write, so reloads per write is an upper bound.
+A recall that loads no rows is a hit. A load is *cold* (this worker never loaded the user), *after a
+write* (this worker loaded the user before at another revision: another worker's write changed it, or is in
+flight, since the revision read carries the intents of writes in flight) or *at the same revision* (the
+copy was evicted by the cache's bounds, or was read but not kept while another worker's write was in
+flight). A copy evicted and reloaded after a write counts as after a write, so reloads per write is an
+upper bound.
 """
 
 from __future__ import annotations
@@ -368,7 +370,7 @@ class _Counted:
 
     def __init__(self, store: Any) -> None:
         self.loads = 0
-        self.kinds = {"cold": 0, "after_write": 0, "after_eviction": 0}
+        self.kinds = {"cold": 0, "after_write": 0, "same_revision": 0}
         self._seen_rev: dict[str, Any] = {}
         self._loaded_at: dict[str, Any] = {}
         revision, load = store.revision, store.load_entity
@@ -385,7 +387,7 @@ class _Counted:
             elif self._loaded_at[entity_id] != rev:
                 self.kinds["after_write"] += 1
             else:
-                self.kinds["after_eviction"] += 1
+                self.kinds["same_revision"] += 1
             self._loaded_at[entity_id] = rev
             self.loads += 1
             return load(entity_id)
@@ -812,7 +814,8 @@ def format_report(report: dict[str, Any], machine: dict[str, Any] | None, comman
         "",
         f"- throughput: {report['throughput_per_s']:,.0f} operations/s (recalls and adds; checks not counted)",
         f"- cache: hit rate {report['hit_rate']:.1%} of recalls; {report['loads']:,} loads "
-        f"({k['cold']:,} cold, {k['after_write']:,} after another write, {k['after_eviction']:,} after eviction); "
+        f"({k['cold']:,} cold, {k['after_write']:,} after another write, {k['same_revision']:,} at the same "
+        "revision: evicted, or not kept during another worker's write); "
         f"reloads per write {report['reloads_per_write']:.2f} (of {s['workers'] - 1} other workers)",
         f"- worker RSS at the end: median {float(np.median(rss)):.0f} MB, max {max(rss):.0f} MB; "
         f"users cached per worker: {report['cached_entities']}",
