@@ -349,6 +349,22 @@ def test_reads_that_chroma_fails_internally_are_tried_again(faulty) -> None:
         store.present("u", ["f1"])
 
 
+def test_the_dimension_read_is_tried_again_when_chroma_fails_it_internally(faulty) -> None:
+    """Two processes importing into a new collection at once hit chroma-core/chroma#4212 on this read."""
+    from chromadb.errors import InternalError
+
+    store, engine, emb, faults = faulty
+    engine.add("u", FIVE, ids=FIVE_IDS)
+    dim = store.dimension()
+    store._dimension = None  # as a store object in another process that has not read it yet
+    faults.arm("peek", error=InternalError, message=HNSW_RACE, times=2)
+    assert store.dimension() == dim
+    store._dimension = None
+    faults.arm("peek", error=InternalError, message=HNSW_RACE, times=3)
+    with pytest.raises(InternalError):
+        store.dimension()
+
+
 def test_a_forget_whose_reply_is_lost_after_deleting_returns_as_a_success(faulty) -> None:
     store, engine, emb, faults = faulty
     engine.add("u", FIVE, ids=FIVE_IDS)

@@ -326,7 +326,7 @@ class ChromaStore(FactStore):
         remembered (a write costs no request for it)."""
         if self._dimension is not None:
             return self._dimension
-        page = self._facts.peek(limit=1)
+        page = retry_read(lambda: self._facts.peek(limit=1))  # races a fresh segment like other reads
         embs = page.get("embeddings")
         if embs is not None and len(embs) > 0:
             self._dimension = int(len(embs[0]))
