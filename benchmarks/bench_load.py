@@ -822,7 +822,7 @@ def format_report(report: dict[str, Any], machine: dict[str, Any] | None, comman
         f"- **lost writes: {lost['missing']}** of {lost['acked']:,} acknowledged adds (read back by id); "
         f"{report['failed_adds']} adds raised",
         f"- **stale reads beyond the bound ({s['stale_bound']} s): {report['stale_beyond_bound']}** "
-        f"(of {report['stale_writes']} writes); "
+        f"(on {report['stale_writes']} distinct writes); "
         f"{report['checks']:,} checks of {report['checked_markers']:,} writes of other workers; "
         f"{report['writes_seen_by_a_check']:,} writes seen, median {_ms(report['ack_to_check_ms']['p50'])} ms "
         f"from acknowledgement to the check (min {_ms(report['ack_to_check_ms']['min'])} ms); "
