@@ -72,7 +72,7 @@ from typing import Any
 
 import numpy as np
 
-from _common import OBJECTS, PEOPLE, QUALIFIERS, VERBS
+from _common import OBJECTS, PEOPLE, QUALIFIERS, VERBS, rss_mb
 
 OPS = ("recall", "add", "check")
 _WORD = re.compile(r"\w+")
@@ -405,16 +405,6 @@ def _blas_pools() -> list[dict[str, Any]]:
         "owner": Path(str(p.get("filepath") or "")).parent.name} for p in threadpool_info()]
 
 
-def _rss_mb() -> float:
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return float("nan")
-
-
 def _worker(idx: int, host: str, port: int, settings: LoadSettings, inboxes: list[Any], out: Any,
             go: Any, start_at: Any) -> None:
     """One app worker: its own engine over the server; runs the mix until the deadline, then reports."""
@@ -600,7 +590,7 @@ class _Worker:
             "never_checked": sum(len(v) for v in self.pending.values()),
             "errors": self.errors,
             "error_samples": self.error_samples,
-            "rss_mb": _rss_mb(),
+            "rss_mb": rss_mb(),
             "cached_entities": _cached_entities(self.engine),
             "blas": _blas_pools() if self.idx == 0 else [],
         }

@@ -1,13 +1,8 @@
-import json
-U = lambda text, *facts: {"role": "user", "text": text, "facts": list(facts)}
-A = lambda text: {"role": "assistant", "text": text}
-def F(fact, *replaces):
-    d = {"fact": fact}
-    if replaces: d["replaces"] = list(replaces)
-    return d
-C = []
-def conv(cid, cat, turns, gold, stale=()):
-    C.append({"id": cid, "category": cat, "turns": turns, "gold": gold, "stale": list(stale)})
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _script import A, F, U, conv, write  # noqa: E402
 
 # -- changes: address, job, diet, relationships -----------------------------------------
 conv("chg-01", "change", [U("I live in Lisbon.", F("User lives in Lisbon.")), A("Lovely city!"),
@@ -132,8 +127,5 @@ conv("ne-01", "non_english", [U("Ich bin Vegetarierin.", F("User is vegetarian."
 conv("ne-02", "non_english", [U("Je suis fatigu\u00e9e aujourd'hui."), U("J'habite \u00e0 Lyon.", F("User lives in Lyon."))], ["User lives in Lyon."])
 conv("ne-03", "non_english", [U("Eu moro em S\u00e3o Paulo.", F("User lives in S\u00e3o Paulo.")), U("I have a brother.", F("User has a brother."))], ["User lives in S\u00e3o Paulo.", "User has a brother."])
 
-data = {"name": "capture-dev", "version": 1,
-        "about": "Scripted conversations and the facts a careful person would keep valid at the end (evals/capture/README.md).",
-        "conversations": C}
-json.dump(data, open(__import__("pathlib").Path(__file__).with_name("dev.json"), "w"), indent=1, ensure_ascii=False)
-print(len(C))
+write("capture-dev", "Scripted conversations and the facts a careful person would keep valid at the end (evals/capture/README.md).",
+      Path(__file__).with_name("dev.json"))

@@ -2,16 +2,11 @@
 
 Same format and helpers as make_dev.py; different people, topics and phrasing (evals/capture/README.md).
 """
-import json
-U = lambda text, *facts: {"role": "user", "text": text, "facts": list(facts)}
-A = lambda text: {"role": "assistant", "text": text}
-def F(fact, *replaces):
-    d = {"fact": fact}
-    if replaces: d["replaces"] = list(replaces)
-    return d
-C = []
-def conv(cid, cat, turns, gold, stale=()):
-    C.append({"id": cid, "category": cat, "turns": turns, "gold": gold, "stale": list(stale)})
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _script import A, F, U, conv, write  # noqa: E402
 
 # -- changes --------------------------------------------------------------------------------
 conv("h-chg-01", "change", [U("I'm an accountant at a logistics firm.", F("User is an accountant at a logistics firm.")),
@@ -93,9 +88,6 @@ conv("h-ne-01", "non_english", [U("Vivo en Valencia con mi pareja.", F("User liv
 conv("h-ne-02", "non_english", [U("Sono celiaca.", F("User has coeliac disease.")), A("Capito."), U("Oggi sono stanca.")],
      ["User has coeliac disease."])
 
-data = {"name": "capture-heldout", "version": 1,
-        "about": "Held-out scripted conversations (written after the rules were last changed; never tuned on); "
+write("capture-heldout", "Held-out scripted conversations (written after the rules were last changed; never tuned on); "
                  "format as dev.json (evals/capture/README.md).",
-        "conversations": C}
-json.dump(data, open(__import__("pathlib").Path(__file__).with_name("heldout.json"), "w"), indent=1, ensure_ascii=False)
-print(len(C))
+      Path(__file__).with_name("heldout.json"))
