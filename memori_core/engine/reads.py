@@ -294,6 +294,8 @@ class ReadPath:
         key = (cfg.tokenizer, cfg.stemmer)
         q_tokens = analyzer(*key)(query)
         q_terms = unique_terms(q_tokens)
+        # Measured before the lock: the first such question embeds the prototypes, which must not hold it.
+        general_shape = self._general_shape(query, question if question is not None else q)
         with self._entity_lock(entity_id):
             if cache.skipped_dims and not cache.warned_skipped:
                 cache.warned_skipped = True
@@ -322,14 +324,15 @@ class ReadPath:
             pool = found.pool
             pool_facts = cache.pool_facts(pool.rows)  # a StoredFact is built only for the facts read from it
             core = self._core_rows(cache, allowed, q) if cfg.core_limit > 0 else None
-            general = self._is_general(query, question if question is not None else q, pool_facts)
-            gate_cos = None
+            question_cos = conv_cos = None
             if question is not None and conv is not None and question.shape == q.shape:
                 pooled = cache.matrix[pool.rows]
-                # A general question is judged on its own words: the conversation does not widen the gate.
-                gate_cos = cosine_scores(pooled, question)
-                if not general:
-                    gate_cos = gate_cosine(gate_cos, cosine_scores(pooled, conv))
+                question_cos, conv_cos = cosine_scores(pooled, question), cosine_scores(pooled, conv)
+        general = general_shape and not names_known(query, (f.content for f in pool_facts))
+        gate_cos = None
+        if question_cos is not None and conv_cos is not None:
+            # A general question is judged on its own words: the conversation does not widen the gate.
+            gate_cos = question_cos if general else gate_cosine(question_cos, conv_cos)
         scores = score_pool(pool, found.cosine, found.tf, found.dl, q_tokens, cfg, sessions=found.sessions,
                             lengths=found.lengths)
         if gate_cos is not None:
@@ -397,17 +400,15 @@ class ReadPath:
         mask[rows] = True
         return mask
 
-    def _is_general(self, query: str, question: np.ndarray, facts: Sequence[StoredFact]) -> bool:
-        """Whether the relevance gate treats ``query`` (embedded as ``question``) as a general-knowledge question
-        (:mod:`~.ranking.intent`; ``facts``: the pool's); a first-person question never is, and costs no
-        prototype."""
+    def _general_shape(self, query: str, question: np.ndarray) -> bool:
+        """Whether ``query`` (embedded as ``question``) has the shape of a general-knowledge question for the
+        relevance gate (:mod:`~.ranking.intent`); it is general unless it also names someone the pool's facts
+        hold. A first-person question never is, and costs no prototype."""
         cfg = self.config
         if cfg.gate != "relevance" or cfg.gate_general is None or is_personal(query):
             return False
         prototypes = self._prototype_vectors(question.shape[0])
-        if prototypes is None or not is_general(question, prototypes.intents, prototypes.advice):
-            return False
-        return not names_known(query, (f.content for f in facts))
+        return prototypes is not None and is_general(question, prototypes.intents, prototypes.advice)
 
     def _prototype_vectors(self, dim: int) -> _Prototypes | None:
         """The gate's prototype sentences embedded once by this engine's embedder, in one call (``None`` while
