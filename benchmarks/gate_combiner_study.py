@@ -118,8 +118,8 @@ def _dump_set(name: str, add: Any, items: Iterable[_Item], emb: _CachedEmbedder)
     add(off)
     domains, starts = domain_texts()
     intents, advice = intent_texts()
-    dom = np.stack([_unit(v) for v in emb.embed_documents(domains)])
-    intent = np.stack([_unit(v) for v in emb.embed_documents(intents)])
+    dom = np.stack([_unit(v) for v in emb.embed_documents(list(domains))])
+    intent = np.stack([_unit(v) for v in emb.embed_documents(list(intents))])
     sizes: dict[str, int] = {}
     rows = []
     for it in items:
@@ -152,9 +152,19 @@ def _dump_set(name: str, add: Any, items: Iterable[_Item], emb: _CachedEmbedder)
     return rows
 
 
+def app_rows(users: Sequence[Any], emb: Any) -> list[dict[str, Any]]:
+    """The dump of app-memory ``users`` (each turn asked with the earlier turns of its dialogue, no core
+    facts: as ``memori eval app`` does by default), with any embedder."""
+    from memori_core.evaluation.app_memory import add_user
+
+    items = [_Item(u.user, t.text, [x.text for x in d.turns[:i]], list(t.needs), t.offtopic, t.kind)
+             for u in users for d in u.dialogues for i, t in enumerate(d.turns)]
+    return _dump_set("app", lambda e: [add_user(e, u, core=False) for u in users], items, emb)
+
+
 def dump(args: argparse.Namespace) -> None:
     """Write the feature file (see the module docstring)."""
-    from memori_core.evaluation.app_memory import add_user, load_app_memory
+    from memori_core.evaluation.app_memory import load_app_memory
     from memori_core.evaluation.locomo import conversation_memory, load_locomo
     from memori_core.evaluation.longmemeval import load_memory
     from memori_core.evaluation.prefeval import load_prefeval
@@ -163,10 +173,7 @@ def dump(args: argparse.Namespace) -> None:
     emb = _CachedEmbedder(args.cache)
     rows: list[dict[str, Any]] = []
     if args.app:
-        data = load_app_memory(args.app)
-        items = [_Item(u.user, t.text, [x.text for x in d.turns[:i]], list(t.needs), t.offtopic, t.kind)
-                 for u in data.users for d in u.dialogues for i, t in enumerate(d.turns)]
-        rows += _dump_set("app", lambda e: [add_user(e, u, core=False) for u in data.users], items, emb)
+        rows += app_rows(load_app_memory(args.app).users, emb)
     for name, path, load in (("prefeval", args.prefeval, load_prefeval), ("memory", args.memory, load_memory),
                              ("locomo", args.locomo, None)):
         if not path:
