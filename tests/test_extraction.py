@@ -70,12 +70,12 @@ def test_first_person_statements_become_user_facts(said: str, fact: str) -> None
 @pytest.mark.parametrize(
     "said",
     [
-        "we have two cats",  # "we": kept, not rewritten
+        "We're both teachers.",  # a plural complement: "User is both teachers" would be wrong
         "I had to eat low carb as I am on a diet.",
         "Last month I moved to Paris.",
         "When I was young I lived in Spain.",
         "I think I'm allergic to cats.",  # a hedged statement about the user stays hedged
-        "Our house has a big garden.",
+        "We moved to Paris and love it.",
         "I moved to Paris and love it.",  # "User moved to Paris and love it" would be wrong
         "Due to my allergy, I avoid nuts.",
     ],

@@ -39,6 +39,7 @@ from .prompt import build_extraction_prompt, check_max_facts, parse_extraction_r
 from .prompted import PromptedFactExtractor
 from .rule_based import RuleBasedFactExtractor
 from .rules import (
+    DROP_ELLIPTICAL,
     DROP_EMPTY,
     DROP_HYPOTHETICAL,
     DROP_INSTRUCTION,
@@ -49,6 +50,8 @@ from .rules import (
     DROP_SMALL_TALK,
     DROP_TOO_LONG,
     KEPT_AS_SAID,
+    KEPT_EXPIRING,
+    KEPT_INTRODUCTION,
     KEPT_REWRITTEN,
     SentenceVerdict,
     judge_sentence,
