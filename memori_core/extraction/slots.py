@@ -38,7 +38,7 @@ ACTIVITY_SLOTS: dict[str, re.Pattern[str]] = {
         r"guinea\s+pigs?|tortoises?|turtles?|goldfish|horses?|lizards?|snakes?|budgies?)\b"
     ),
     "exercise": re.compile(
-        r"\b(?:(?:run|runs|running)\b(?!\s+(?:a|an|the|my|our|their|his|her|out|late|errands|into|for)\b)|"
+        r"\b(?:(?:run|runs|running)\b(?!\s+(?:a|an|the|my|our|their|his|her|out|late|errands|into)\b)|"
         r"jog|jogs|jogging|gym|work\s+out|works\s+out|working\s+out|workouts?|exercise|exercises|exercising|"
         r"yoga|pilates|crossfit|marathons?|half-marathons?|5k|10k|weightlifting|lift\s+weights|"
         r"swim|swims|swimming|cycling|bouldering|boxing|sports?)\b"
@@ -67,7 +67,7 @@ _CHANGE = re.compile(
     r"bought\s+(?:a|an|our|my|the)\s+(?:[\w-]+\s+)?(?:house|flat|home|place|apartment|condo)|"
     r"cut\s+out|cut\s+back|adopted|again|back\s+(?:on|to\s+\w+ing)|"
     r"(?:got|bought|have|'ve\s+got)\s+(?:a|an|my|our)\s+new|"
-    r"(?:am|'m|is|are|'re)\s+(?:now\s+)?(?:retired|divorced|separated|widowed|sober|unemployed))\b"
+    r"(?:am|'m|is|are|'re|been)\s+(?:now\s+)?(?:retired|divorced|separated|widowed|sober|unemployed))\b"
 )
 # Something is over. "used to" is not a change cue (_CHANGE): said of the past, it ends the stored fact
 # holding its words but no other fact of the slot ("I used to live in Lisbon" ends "lives in Lisbon", not
