@@ -21,9 +21,9 @@ from memori_core.extraction import (
     as_messages,
     build_extraction_prompt,
     parse_extraction_reply,
+    split_clauses,
     split_sentences,
 )
-from memori_core.extraction.rule_based import split_clauses
 
 RULES = RuleBasedFactExtractor()
 
@@ -492,3 +492,9 @@ def test_changes_of_home_job_diet_habits_relationships_and_pets_supersede_the_st
 def test_a_change_of_another_thing_or_person_leaves_the_stored_fact(said: str, kept: str) -> None:
     facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", kept)])
     assert facts and all(f.supersedes == () for f in facts), (said, facts)
+
+
+def test_every_name_the_extraction_package_exports_is_importable() -> None:
+    import memori_core.extraction as extraction
+
+    assert [n for n in extraction.__all__ if not hasattr(extraction, n)] == []  # `import *` would fail
