@@ -11,23 +11,55 @@ import unicodedata
 
 __all__ = ["SLOTS", "fold", "holder", "slot_keys", "slots_of"]
 
+# Occupations and workplaces: "User is a paralegal.", "User is a junior designer at an ad agency.".
+_OCCUPATIONS = (
+    r"barista|nurse|paramedic|developer|engineer|teacher|lecturer|professor|tutor|chef|cook|baker|pilot|vet|"
+    r"doctor|surgeon|dentist|pharmacist|therapist|lawyer|attorney|paralegal|solicitor|accountant|auditor|"
+    r"bookkeeper|designer|analyst|programmer|student|cashier|manager|consultant|architect|scientist|researcher|"
+    r"biologist|chemist|physicist|electrician|plumber|carpenter|mechanic|waiter|waitress|bartender|"
+    r"receptionist|secretary|assistant|clerk|librarian|journalist|writer|editor|translator|photographer|"
+    r"firefighter|police\s+officer|officer|soldier|driver|farmer|cleaner|caretaker|carer|"
+    r"salesperson|recruiter|intern|ceo|cto|founder|entrepreneur|director|administrator|technician|"
+    r"social\s+worker|midwife|psychologist|physiotherapist|optician|hairdresser|butcher|"
+    r"realtor|estate\s+agent|banker|trader|economist|actuary|data\s+scientist"
+)
+_WORKPLACES = (
+    r"company|firm|agency|startup|start-up|bank|hospital|clinic|school|factory|warehouse|restaurant|cafe|"
+    r"café|shop|store|office|studio|lab|laboratory|charity|ngo|council|ministry|university"
+)
+
 SLOTS: dict[str, re.Pattern[str]] = {
     "residence": re.compile(
-        r"\b(?:live|lives|living|lived|moved|move|moving|relocated|relocating|reside|resides|settled\s+in|based\s+in)\b"
+        r"\b(?:live|lives|living|lived|moved|move|moving|relocated|relocating|reside|resides|settled\s+in|based\s+in|"
+        r"rent|rents|renting|rented|apartment|condo|homeowner|landlord|tenant|"
+        r"(?:a|an|the|my|our|their|shared|rented|own)\s+(?:\w+\s+)?(?:flat|house|home)\b(?!\s+white))\b"
     ),
     "job": re.compile(
-        r"\b(?:work|works|working|worked|job|employed|teach|teaches|teaching|barista|nurse|developer|engineer|"
-        r"teacher|chef|pilot|vet|doctor|lawyer|accountant|designer|analyst|programmer|student|cashier|"
-        r"manager|consultant|architect|scientist|electrician|plumber|waiter|waitress|hired|laid\s+off|fired|"
-        r"retired|unemployed|resigned|promoted|career|employer|freelance|freelancer|self-employed)\b"
+        r"\b(?:(?:work|works|working|worked)\b(?!\s+(?:out|from\s+home|remotely|hard|on\s+(?:my|it|that)))|"
+        r"job|jobs|employed|teach|teaches|teaching|hired|laid\s+off|fired|made\s+redundant|redundant|"
+        r"retired|retiring|unemployed|resigned|promoted|promotion|career|employer|freelance|freelancer|"
+        r"self-employed|notice|studying|studies|degree|graduated|internship|"
+        rf"{_OCCUPATIONS}|(?:start|starts|started|starting)\s+at|(?:at|for)\s+(?:a|an|the)\s+(?:[\w-]+\s+)?"
+        rf"(?:{_WORKPLACES}))\b"
     ),
-    "diet": re.compile(r"\b(?:vegetarian|vegan|pescatarian|carnivore|meat|fish|eggs|dairy|cheese|diet|keto)\b"),
+    "diet": re.compile(
+        r"\b(?:vegetarian|vegan|pescatarian|carnivore|omnivore|meat|fish|eggs|dairy|cheese|diet|keto|paleo|"
+        r"gluten|gluten-free|coeliac|celiac|halal|kosher|plant-based|picky\s+eater|"
+        r"(?:eat|eats|eating)\b(?!\s+(?:lunch|breakfast|dinner|out|in|at|together|alone|late|early)\b))\b"
+    ),
     "relationship": re.compile(
         r"\b(?:single|engaged|married|divorced|girlfriend|boyfriend|fianc[ée]e?|partner|broke\s+up|dating|"
-        r"separated|split\s+up|wife|husband|spouse|widowed|ex|ex-\w+|relationship)\b"
+        r"separated|split\s+up|wife|husband|spouse|widowed|widow|widower|ex|ex-\w+|relationship)\b"
     ),
-    "smoking": re.compile(r"\b(?:smoke|smokes|smoking|smoked|smoker|cigarettes?|vape|vapes|vaping)\b"),
-    "hot_drink": re.compile(r"\b(?:coffee|tea|espresso|decaf)\b"),
+    "smoking": re.compile(r"\b(?:smoke|smokes|smoking|smoked|smoker|cigarettes?|cigars?|vape|vapes|vaping|nicotine)\b"),
+    "hot_drink": re.compile(r"\b(?:coffee|coffees|tea|espresso|decaf|caffeine|latte|cappuccino)\b"),
+    "alcohol": re.compile(
+        r"\b(?:alcohol|alcoholic|wine|beer|beers|booze|sober|sobriety|teetotal|teetotaler|cocktails?|whisky|whiskey)\b"
+    ),
+    "commute": re.compile(
+        r"\b(?:commute|commutes|commuting|commuter|(?:work|works|working)\s+(?:from\s+home|remotely)|remote|wfh|"
+        r"(?:to|into)\s+(?:work|the\s+office))\b"
+    ),
     "phone": re.compile(r"\b(?:iphone|android|phone|pixel|samsung)\b"),
     "car": re.compile(r"\b(?:drive|drives|driving|car|corolla|bike\s+to\s+work)\b"),
 }

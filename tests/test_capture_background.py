@@ -14,7 +14,7 @@ from _faults import break_store
 from _helpers import stored
 from memori_core import ExtractedFact, RecallEngine, RuleBasedFactExtractor
 from memori_core.extraction import KnownFact, MessageLike
-from memori_core.capture import BackgroundCapture, CaptureDropped, capture_facts, check_extractor
+from memori_core.capture import BackgroundCapture, CaptureDropped, capture_facts, check_extractor, same_slot_facts
 
 LOG = logging.getLogger("memori_test_capture")
 
@@ -185,3 +185,25 @@ def test_extractor_and_bound_are_checked() -> None:
     for bad in (0, -1, True, 1.5):
         with pytest.raises(ValueError, match="max_pending_captures"):
             BackgroundCapture("test", LOG, max_pending=bad)  # type: ignore[arg-type]
+
+
+def test_capture_shows_an_extractor_the_stored_facts_of_the_turns_slots_pets_and_exercise_too(
+    ungated: RecallEngine,
+) -> None:
+    stored_facts = ["User rents a flat in Hull.", "User is a receptionist at a dental clinic.",
+                    "User drinks beer most evenings.", "User has a cat called Miso.", "User jogs every morning.",
+                    "User plays chess."]
+    ids = dict(zip(stored_facts, ungated.add("ann", stored_facts)))
+
+    def shown(text: str) -> set[str]:
+        return {f.content for f in same_slot_facts(ungated, "ann", text, set())}
+
+    # Each turn's slot words reach the one stored fact of that slot, whatever recall's gate would say.
+    assert shown("We bought a house in Beverley!") == {"User rents a flat in Hull."}
+    assert shown("Bad news: I was made redundant.") == {"User is a receptionist at a dental clinic."}
+    assert shown("I've been sober since March.") == {"User drinks beer most evenings."}
+    assert shown("Sad news, our cat passed away.") == {"User has a cat called Miso."}
+    assert shown("My knee is bad so no more running for me.") == {"User jogs every morning."}
+    assert shown("Nice weather, huh.") == set()
+    beer = ids["User drinks beer most evenings."]
+    assert same_slot_facts(ungated, "ann", "I've been sober since March.", {beer}) == []  # already shown

@@ -28,6 +28,7 @@ from memori_core.extraction import build_extraction_prompt
 HASH = "_helpers:HashEmbedder"
 DEV = Path(__file__).resolve().parents[1] / "evals" / "capture" / "dev.json"
 HELDOUT = DEV.with_name("heldout.json")
+DEV2 = DEV.with_name("dev2.json")
 
 
 def _conv(gold, stale=(), turns=None, category="change") -> CaptureConversation:
@@ -69,6 +70,18 @@ def test_heldout_file_loads_and_shares_no_conversation_or_user_sentence_with_dev
     assert not {c.id for c in held.conversations} & {c.id for c in dev.conversations}
     said = lambda data: {t.text for c in data.conversations for t in c.turns if t.role == "user"}  # noqa: E731
     assert not said(held) & said(dev)
+
+
+def test_second_dev_file_has_35_conversations_in_every_category_and_no_sentence_of_the_other_sets() -> None:
+    dev2 = load_capture(DEV2)
+    n = dev2.count()
+    assert n["conversations"] >= 35 and n["stale"] > 0
+    assert all(v > 0 for v in n["categories"].values()), n["categories"]
+    said = lambda data: {t.text for c in data.conversations for t in c.turns if t.role == "user"}  # noqa: E731
+    for other in (load_capture(DEV), load_capture(HELDOUT)):
+        assert not {c.id for c in dev2.conversations} & {c.id for c in other.conversations}
+        shared = said(dev2) & said(other)
+        assert not shared, shared  # only the shared sentences are shown: the held-out set stays unread
 
 
 def test_loader_reads_wordings_scripts_and_turn_grouping(tmp_path: Path) -> None:

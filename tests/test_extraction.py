@@ -9,16 +9,19 @@ import pytest
 from memori_core import ExtractedFact, FactExtractor, RuleBasedFactExtractor
 from memori_core.extraction import Message
 from memori_core.extraction import (
+    DROP_ELLIPTICAL,
     DROP_HYPOTHETICAL,
     DROP_INSTRUCTION,
     DROP_QUESTION,
     DROP_SECOND_PERSON,
     DROP_SMALL_TALK,
     KEPT_AS_SAID,
+    KEPT_INTRODUCTION,
     KEPT_REWRITTEN,
     as_messages,
     build_extraction_prompt,
     parse_extraction_reply,
+    split_clauses,
     split_sentences,
 )
 
@@ -70,12 +73,12 @@ def test_first_person_statements_become_user_facts(said: str, fact: str) -> None
 @pytest.mark.parametrize(
     "said",
     [
-        "we have two cats",  # "we": kept, not rewritten
+        "We're both teachers.",  # a plural complement: "User is both teachers" would be wrong
         "I had to eat low carb as I am on a diet.",
         "Last month I moved to Paris.",
         "When I was young I lived in Spain.",
         "I think I'm allergic to cats.",  # a hedged statement about the user stays hedged
-        "Our house has a big garden.",
+        "We moved to Paris and love it.",
         "I moved to Paris and love it.",  # "User moved to Paris and love it" would be wrong
         "Due to my allergy, I avoid nuts.",
     ],
@@ -347,3 +350,151 @@ def test_issue21_relationship_job_and_diet_changes_supersede_the_stored_fact(sai
 def test_issue21_a_change_of_someone_else_or_in_the_past_leaves_the_users_fact(said: str, kept: str) -> None:
     [fact] = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", kept)])
     assert fact.supersedes == ()
+
+
+# -- issue 21, rules that generalise (sentences written apart from the capture sets) ------------
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("Quick update: I moved to Leeds.", ["User moved to Leeds."]),
+        ("Bad news \u2014 I lost my job.", ["User lost their job."]),
+        ("Guess what, I'm pregnant!", ["User is pregnant."]),
+        ("Sad news: my grandad passed away.", ["User's grandad passed away."]),
+        ("Turns out I'm allergic to kiwi.", ["User is allergic to kiwi."]),
+        ("Just a reminder that I'm diabetic.", ["User is diabetic."]),
+        ("Finally, I passed my driving test.", ["User passed their driving test."]),
+        ("Guess what I found!", []),  # no punctuation after "guess what": not a lead-in
+        ("Update: the train is late.", []),  # the news is not about the user
+    ],
+)
+def test_news_and_discourse_lead_ins_are_cut_before_the_statement(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("Just moved to Bristol!", ["User just moved to Bristol."]),
+        ("Got promoted to team lead!", ["User got promoted to team lead."]),
+        ("Left my umbrella on the bus again.", []),  # "again" alone does not make it news
+        ("Went to the cinema.", []),  # no change: a subjectless remark stays unread
+    ],
+)
+def test_a_change_told_without_its_subject_is_the_users(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("We rent a small house in Bath.", "User rents a small house in Bath."),
+        ("We've got three grandchildren.", "User has got three grandchildren."),
+        ("Our son started university in York.", "User's son started university in York."),
+        ("We're moving to Canada in the spring.", "User is moving to Canada in the spring."),
+        ("We sold our boat last year.", "User sold their boat last year."),
+    ],
+)
+def test_we_and_our_statements_are_the_users_household(said: str, fact: str) -> None:
+    assert RULES.judge(said).reason == KEPT_REWRITTEN
+    assert facts_of(said) == [fact]
+
+
+def test_we_statements_follow_the_mood_appointment_and_plural_rules() -> None:
+    assert facts_of("We're at the beach this weekend.") == []
+    assert facts_of("We're so relieved!") == []
+    [wedding] = RULES.extract([("user", "We have a wedding to go to on Saturday.")])
+    assert wedding.text == "User has a wedding to go to on Saturday." and wedding.expires_at is not None
+    assert RULES.judge("We're both nurses.").reason == KEPT_AS_SAID
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("Name's Priti.", ["User's name is Priti."]),
+        ("You can call me Jo.", ["User's name is Jo."]),
+        ("My friends call me Teddy.", ["User goes by Teddy."]),
+        ("I go by Sam.", ["User goes by Sam."]),
+        ("My name is Katherine, but everyone calls me Kit.", ["User's name is Katherine.", "User goes by Kit."]),
+        ("Call me Liz, short for Elizabeth.", ["User's name is Liz.", "User's full name is Elizabeth."]),
+        ("Everyone calls me lazy.", []),  # not a name
+        ("Call me when you land.", []),  # an instruction
+    ],
+)
+def test_names_and_nicknames_are_name_facts(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
+    assert all(RULES.judge(c).reason == KEPT_INTRODUCTION for c in split_clauses(said) if facts)
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("I finished my PhD and now I teach at a college.", ["User finished their PhD.", "User teaches at a college."]),
+        ("I'm a plumber, the hours are long.", ["User is a plumber."]),
+        ("I'm gluten-free, so no bread for me.", ["User is gluten-free."]),
+        ("My partner Sofia and I live in Turin.", ["User and their partner Sofia live in Turin."]),
+    ],
+)
+def test_clauses_split_where_a_new_clause_starts_and_not_inside_a_subject(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
+
+
+def test_events_soon_over_expire_and_passing_moments_and_reactions_are_dropped() -> None:
+    assert facts_of("My dentist appointment is in an hour.") == []
+    [interview] = RULES.extract([("user", "My interview is on Friday.")])
+    assert interview.text == "User's interview is on Friday." and interview.expires_at is not None
+    [married] = RULES.extract([("user", "I just got married!")])  # news, not a passing moment
+    assert married.text == "User just got married." and married.expires_at is None
+    assert facts_of("I love that suggestion!") == []
+    assert facts_of("We did it!") == []
+    assert RULES.judge("I quit last year.").reason == DROP_ELLIPTICAL  # says when, not what
+    assert facts_of("I quit smoking last year.") == ["User quit smoking last year."]
+
+
+@pytest.mark.parametrize(
+    ("said", "replaced"),
+    [
+        ("We bought a flat in Glasgow.", "User rents a room in Edinburgh."),
+        ("I was made redundant in June.", "User is an engineer at a car factory."),
+        ("I've started at a law firm as a paralegal.", "User is a barista."),
+        ("I graduated in May.", "User is studying for a law degree."),
+        ("I've gone keto.", "User eats a lot of rice and noodles."),
+        ("I've been sober since January.", "User drinks beer most evenings."),
+        ("I work from home these days.", "User commutes by bus to the office."),
+        ("My wife passed away last year.", "User is married to Linda."),
+        ("Our dog Pip died in the summer.", "User has a dog named Pip."),
+        ("We adopted a kitten.", "User has no pets."),
+        ("I took up swimming.", "User doesn't exercise."),
+        ("I've stopped going to the gym.", "User goes to the gym every morning."),
+        ("I got a new phone, a Pixel.", "User uses an iPhone."),
+    ],
+)
+def test_changes_of_home_job_diet_habits_relationships_and_pets_supersede_the_stored_fact(
+    said: str, replaced: str
+) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", replaced)])
+    assert [f.supersedes for f in facts] == [("old",)], (said, facts)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I started running again.", "User does yoga on Sundays."),  # another activity
+        ("Our cat Luna died.", "User has a cat called Miso."),  # another cat
+        ("I adopted a second dog.", "User has a dog named Rex."),  # pets add up
+        ("My phone died this morning.", "User uses an iPhone."),  # a flat battery is no loss
+        ("My sister quit her job.", "User works as a nurse."),  # someone else's job
+        ("I eat lunch at my desk now.", "User is vegetarian."),  # a meal is not a diet
+        ("I work out three times a week now.", "User works as a nurse."),  # a workout is not a job
+    ],
+)
+def test_a_change_of_another_thing_or_person_leaves_the_stored_fact(said: str, kept: str) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", kept)])
+    assert facts and all(f.supersedes == () for f in facts), (said, facts)
+
+
+def test_every_name_the_extraction_package_exports_is_importable() -> None:
+    import memori_core.extraction as extraction
+
+    assert [n for n in extraction.__all__ if not hasattr(extraction, n)] == []  # `import *` would fail

@@ -37,9 +37,11 @@ from . import core_facts, prompt, prompted, rule_based, rules, sentences, types
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .prompt import build_extraction_prompt, check_max_facts, parse_extraction_reply
 from .prompted import PromptedFactExtractor
-from .rule_based import RuleBasedFactExtractor
+from .rule_based import RuleBasedFactExtractor, split_clauses
 from .rules import (
+    DROP_ELLIPTICAL,
     DROP_EMPTY,
+    DROP_EPHEMERAL,
     DROP_HYPOTHETICAL,
     DROP_INSTRUCTION,
     DROP_NOT_FIRST_PERSON,
@@ -49,6 +51,8 @@ from .rules import (
     DROP_SMALL_TALK,
     DROP_TOO_LONG,
     KEPT_AS_SAID,
+    KEPT_EXPIRING,
+    KEPT_INTRODUCTION,
     KEPT_REWRITTEN,
     SentenceVerdict,
     judge_sentence,

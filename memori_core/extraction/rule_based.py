@@ -10,25 +10,48 @@ from ..text import normalize_fact_text
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .rules import SentenceVerdict, judge_sentence
 from .sentences import split_sentences
-from .slots import content_words, holder, is_change, is_ended, is_negated, slots_of
+from .slots import (
+    ACTIVITY_SLOTS,
+    content_words,
+    holder,
+    is_change,
+    is_ended,
+    is_loss,
+    is_negated,
+    same_activity,
+    slots_of,
+)
 from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike, as_messages
 
 __all__ = ["RuleBasedFactExtractor", "split_clauses"]
 
 _SUBJECT = r"(?:i|i'm|i've|i'll|i'd|my|we|we're|we've|our)\b"
-# "I'm vegetarian and my daughter Mia is 7", "I sold my car, I don't drive anymore", "vegetarian — I eat fish":
-# a new first-person clause starts a new fact.
+# "I'm vegetarian and my daughter Mia is 7", "I sold my car, I don't drive anymore", "vegetarian — I eat fish",
+# "I graduated and now I'm a nurse", "I'm vegan, so no dairy", "I'm an accountant, numbers are my thing",
+# "My name's Rebecca, but everyone calls me Becky": a new clause starts a new fact.
 _CLAUSE_BREAK = re.compile(
-    rf"\s*,?\s+(?:and|but)\s+(?={_SUBJECT})|\s*,\s+(?={_SUBJECT})|\s*,\s+(?=no\s+more\b)"
-    rf"|\s*[\u2014\u2013]\s*|\s+-\s+(?={_SUBJECT})",
+    rf"\s*,?\s+(?:and|but|so)\s+(?=(?:now\s+|then\s+|also\s+)?{_SUBJECT})|\s*,\s+(?={_SUBJECT})"
+    rf"|\s*,\s+(?=(?:no\s+more|so)\b)|\s*[\u2014\u2013]\s*|\s+-\s+(?={_SUBJECT})"
+    r"|\s*,?\s+(?:but|and)\s+(?=(?:everyone|everybody|people|most\s+people|my\s+friends|friends|they)\s+"
+    r"(?:just\s+|all\s+)?call)"
+    r"|\s*,\s+(?=(?!(?:i|we|my|our|short|from)\b)[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|was|were|'s|'re)\b)",
     re.IGNORECASE,
 )
 _STARTS_FIRST_PERSON = re.compile(
-    rf"^(?:[^,]{{0,20}},\s*)?(?:and\s+|so\s+|now\s+|then\s+|also\s+)?{_SUBJECT}", re.IGNORECASE
+    rf"^(?:[^,]{{0,20}},\s*)?(?:and\s+|so\s+|now\s+|then\s+|also\s+)?"
+    rf"(?:{_SUBJECT}|name's\b|name\s+is\b|(?:(?:my|our)\s+)?\w+(?:\s+\w+)?\s+and\s+(?:i|me)\b)",
+    re.IGNORECASE,
 )
-_BARE_POSSESSIVE = re.compile(r"^(?:my|our)\s+\S+$", re.IGNORECASE)  # "My wife and I moved": one subject
+# "My wife and I moved", "My girlfriend Jess and I live together": one subject.
+_BARE_POSSESSIVE = re.compile(r"^(?:my|our)\s+[^\s']+(?:\s+(?-i:[A-Z])[\w-]+)?$", re.IGNORECASE)
 _BARE_PRONOUN = re.compile(r"^(?:i|me|we)$", re.IGNORECASE)  # "I and my brother run a bakery": one subject
 _NAME_THEN_FROM = re.compile(r"^(?P<intro>(?:i'm|i am)\s+[A-Z]\w+),\s+(?P<rest>from\s+.+)$", re.IGNORECASE)
+# "I go by Alex, short for Alexandra": the name used, and the full name.
+_NAME_SHORT_FOR = re.compile(
+    r"^(?P<intro>.*\b(?:go\s+by|call\s+me|calls\s+me|name\s+is|name's|i'm|i\s+am)\s+(?-i:[A-Z])\w+)"
+    r"\s*,?\s+short\s+for\s+(?P<full>(?-i:[A-Z])\w+)[.!]*$",
+    re.IGNORECASE,
+)
 
 
 def split_clauses(sentence: str) -> list[str]:
@@ -37,6 +60,9 @@ def split_clauses(sentence: str) -> list[str]:
     m = _NAME_THEN_FROM.match(sentence.strip())
     if m is not None:  # "I'm Lars, from Oslo" -> "I'm Lars" and "I'm from Oslo"
         return [m.group("intro"), "I'm " + m.group("rest")]
+    m = _NAME_SHORT_FOR.match(sentence.strip())
+    if m is not None:  # "I go by Alex, short for Alexandra" -> "I go by Alex" and "My full name is Alexandra"
+        return [*split_clauses(m.group("intro")), "My full name is " + m.group("full")]
     pieces: list[str] = []
     rest = sentence
     while True:
@@ -64,9 +90,12 @@ class RuleBasedFactExtractor:
     Each user message is cut into sentences, and a sentence into clauses
     where a new first-person clause starts (:func:`split_clauses`: "I live in
     Rome and I work as a chef" gives two facts); a clause is kept only when,
-    once leading interjections ("Oh,", "Thanks!", "Just so you know,") are
-    cut, it is a statement whose subject is the user ("I ...", "My ...",
-    "We ...", or "Last month I ..."). Dropped: questions (a question clause
+    once leading interjections, discourse markers and news lead-ins ("Oh,",
+    "Thanks!", "Just so you know,", "Quick update:", "Bad news -", "Guess
+    what,", "Turns out") are cut, it is a statement whose subject is the user
+    ("I ...", "My ...", "We ...", "Our ...", or "Last month I ..."), or a
+    change told without its "I" ("Just moved to Leeds!", "Got promoted").
+    Dropped: questions (a question clause
     after a statement is cut off: "I'm vegetarian, what should I cook?" keeps
     "I'm vegetarian"), greetings / thanks / small talk ("I'm good", "I see"),
     instructions and requests ("write me a poem", "can you ...", "I need a
@@ -78,25 +107,38 @@ class RuleBasedFactExtractor:
 
     Rewrites: "I'm/I am X" -> "User is X", "I have" -> "User has", "I work"
     -> "User works" (for common verbs), "I moved" -> "User moved", "My X" ->
-    "User's X"; a later "my" becomes "their". When the sentence has another
-    first-person pronoun, or an unknown verb, it is kept as said. Curly
-    apostrophes count as straight ones. Assistant messages are ignored.
+    "User's X"; a later "my" becomes "their". "We" and "our" are the user's
+    household: "We rent a flat" -> "User rents a flat.", "Our cat died" ->
+    "User's cat died." ("We're both teachers" is kept as said). When the
+    sentence has another first-person pronoun, or an unknown verb, it is kept
+    as said. Curly apostrophes count as straight ones. Assistant messages are
+    ignored.
 
     Passing moments are dropped ("I'm tired today", "I'm at the airport at
-    the moment", "I just had lunch"); an appointment ("I have a meeting at
-    3pm tomorrow") is kept with an ``expires_at`` (2 days, 8 for "next
-    week"). "I'm Maya, by the way" becomes "User's name is Maya.".
+    the moment", "I just had lunch", "My train leaves in 20 minutes"); an
+    appointment ("I have a meeting at 3pm tomorrow", "My exam is on
+    Thursday") is kept with an ``expires_at`` (2 days for "tomorrow", 8 for a
+    weekday or "next week"). "I'm Maya, by the way", "Name's Maya" and "You
+    can call me Maya" become "User's name is Maya."; "Everyone calls me
+    Becky" and "I go by Becky" become "User goes by Becky.".
 
     Stored facts (``existing``, shown by capture) are used three ways:
     a fact that announces a change ("moved", "switched", "quit", "no longer",
-    "not ... anymore", "now", "broke up", "got laid off", "got a new job",
-    "retired", :func:`~memori_core.extraction.slots.is_change`)
+    "not ... anymore", "now", "broke up", "got laid off", "made redundant",
+    "started at", "retired", "graduated", "went keto", "bought a house",
+    "again", :func:`~memori_core.extraction.slots.is_change`)
     supersedes the stored facts of the same slot (where the user lives, their
-    job, diet, relationship, smoking, coffee/tea, phone, car:
-    :data:`~memori_core.extraction.slots.SLOTS`) held by the same person
+    job, diet, relationship, smoking, coffee/tea, alcohol, commute, phone,
+    car: :data:`~memori_core.extraction.slots.SLOTS`) held by the same person
     (:func:`~memori_core.extraction.slots.holder`: "My sister moved" is not the
-    user's move), and a negated or ended one ("I don't play tennis anymore", "I
-    used to live in Lisbon") also those holding its words. "Ana and I broke
+    user's move; "My husband passed away" ends the user's marriage). In the
+    slots that hold several things at once (pets, exercise:
+    :data:`~memori_core.extraction.slots.ACTIVITY_SLOTS`) only the fact about
+    the same animal or activity is replaced, when it ended ("I've stopped
+    running", "our cat Mochi passed away"), and a stored "none" ("User has no
+    pets.") when one is named. A negated or ended fact ("I don't play tennis
+    anymore", "I used to live in Lisbon") also replaces those holding its
+    words. "Ana and I broke
     up" is the user's statement ("User and Ana broke up."). a fact that only
     refines a stored one ("User has a golden retriever called Bo." after "User
     has a golden retriever.") replaces it; a fact whose words a stored fact
@@ -162,12 +204,20 @@ class RuleBasedFactExtractor:
             return True
         said = verdict.sentence
         changed, ended = is_change(said), is_ended(said)
+        # A change replaces the same slot of the same person only: "My sister moved" leaves the user's home.
+        # In a slot that holds several things (pets, exercise) only the fact about the same one, when it
+        # ended ("I stopped running") or was a "none" ("User has no pets." before "We adopted a dog").
+        for slot in slots_of(verdict.fact) & slots_of(text):
+            if holder(verdict.fact, slot) != holder(text, slot):
+                continue
+            if slot in ACTIVITY_SLOTS:
+                flipped = is_negated(text) and not is_negated(verdict.fact)
+                if (flipped or ended) and same_activity(verdict.fact, text, slot):
+                    return True
+            elif changed or (slot == "relationship" and is_loss(said)):
+                return True
         if not (changed or ended):
             return False
-        # A change replaces the same slot of the same person only: "My sister moved" leaves the user's home.
-        if changed and any(holder(verdict.fact, slot) == holder(text, slot)
-                                         for slot in slots_of(verdict.fact) & slots_of(text)):
-            return True
         return is_negated(said) and len(words & old) >= min(2, len(old))
 
     def explain(self, text: str) -> list[SentenceVerdict]:

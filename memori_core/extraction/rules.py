@@ -10,8 +10,11 @@ import re
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from .slots import is_change
+
 __all__ = [
     "DROP_EMPTY",
+    "DROP_ELLIPTICAL",
     "DROP_EPHEMERAL",
     "DROP_HYPOTHETICAL",
     "DROP_INSTRUCTION",
@@ -46,6 +49,7 @@ DROP_HYPOTHETICAL = "hypothetical, wish or conditional"
 DROP_OPINION = "opinion, not about the user"
 DROP_NOT_FIRST_PERSON = "no first-person statement"
 DROP_EPHEMERAL = "a passing state or moment (mood, 'today', 'right now')"
+DROP_ELLIPTICAL = "says when something stopped, not what ('I quit in May')"
 KEPT_EXPIRING = "an appointment: kept with an expiry"
 KEPT_INTRODUCTION = "the user's name"
 
@@ -78,20 +82,33 @@ _SOCIAL = _words(
     "lol", "haha", "hahaha", "wow", "omg", "oh", "ah", "aw", "aww", "hmm", "um", "uh", "well", "alright", "right",
     "me too", "same", "same here", "got it", "sounds good", "no problem", "of course", "totally", "exactly",
     "absolutely", "definitely", "indeed", "agreed", "congrats", "congratulations", "welcome", "sorry", "please",
+    "ugh", "argh", "meh", "phew", "yay", "woohoo", "yikes", "damn", "dang", "gosh", "oops", "whoa", "hooray",
 )
 _CONNECTIVE = _words(
     "so", "and", "but", "also", "actually", "anyway", "anyways", "btw", "by the way", "honestly", "fyi",
     "for context", "for the record", "fun fact", "just so you know", "so you know", "just to let you know",
-    "as i said", "as i mentioned", "like i said",
+    "as i said", "as i mentioned", "like i said", "in other news", "long story short", "now", "finally",
+    "sadly", "unfortunately", "fortunately", "luckily", "thankfully", "basically", "plus",
+)
+# News in front of what happened, cut only before a punctuation mark: "Quick update: ...", "Bad news - ...",
+# "Guess what, ..." ("Guess what I did" is not a statement).
+_NEWS = _words(
+    "update", "quick update", "small update", "little update", "big update", "life update", "an update",
+    "news", "big news", "good news", "bad news", "sad news", "great news", "exciting news", "some news",
+    "news flash", "newsflash", "guess what", "heads up", "side note", "on a side note",
 )
 # "Remember that I'm vegan", "I forgot to mention: my son is 4": what follows is the statement.
 _REMINDER = _words(
     "remember", "please remember", "note", "please note", "keep in mind", "bear in mind", "don't forget",
     "do not forget", "i forgot to mention", "i should mention", "i should add", "i wanted to mention",
     "i want to mention", "i forgot to say", "i should say", "i wanted to say", "i want to say",
+    "reminder", "a reminder", "just a reminder", "quick reminder", "turns out", "it turns out", "apparently",
+    "i found out", "i just found out", "just found out", "my doctor says", "my doctor said", "my doctor told me",
+    "the doctor says", "the doctor said",
 )
 _LEAD_SOCIAL = _rx(rf"^(?:{_SOCIAL})\b(?:\s+(?-i:[A-Z][a-z]+))?\s*(?:[,!.:;\u2014\u2013-]+\s*|\s+(?=[a-z])|$)")
 _LEAD_CONNECTIVE = _rx(rf"^(?:{_CONNECTIVE})\b(?:\s*,\s*|\s*:\s*|\s+that\b\s*|\s+|$)")
+_LEAD_NEWS = _rx(rf"^(?:{_NEWS})(?:\s*[,:!\u2014\u2013]+\s*|\s+-+\s+|\s*\.\.\.\s*|$)")
 _LEAD_REMINDER = _rx(
     rf"^(?:{_REMINDER})(?:\s*[,:]\s*|\s+that\s+|\s+)(?=(?:i|i'm|i've|i'll|we|we're|we've|my|our)\b)"
 )
@@ -158,7 +175,7 @@ _HEDGE = _rx(
     r"(?:\s+that)?\s*(?P<rest>.*)$"
 )
 _REACTION = _rx(
-    r"^i(?:'m|\s+am)\s+(?:(?:so|really|very|just|pretty|truly|super|quite|all)\s+)*"
+    r"^(?:i(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:(?:so|really|very|just|pretty|truly|super|quite|all|both)\s+)*"
     r"(?:glad|sorry|sure|not\s+sure|happy|excited|thankful|grateful|proud|impressed|jealous|curious|confused|"
     r"relieved|amazed|touched|thrilled|fine|good|great|ok|okay|well|alright|back|here|done|ready|in|down|"
     r"all\s+set|doing\s+(?:well|good|great|fine|ok|okay|alright))"
@@ -173,8 +190,12 @@ _SHORT_FIRST_PERSON_TALK = _rx(
     r"appreciate\s+(?:it|that|this)|"
     r"get\s+it|got\s+it|feel\s+(?:that|the\s+same)|hear\s+(?:that|ya)|can't\s+wait|cannot\s+wait|"
     r"(?:love|like|loved|liked|enjoy|enjoyed|adore)\s+(?:it|that|this|those|these)|"
+    # "I love that idea": about what was just said, not a taste of the user's
+    r"(?:love|like|loved|liked|hate|adore|dig)\s+(?:that|this|these|those|the|your)\s+"
+    r"(?:idea|plan|suggestion|answer|one|tip|advice|option|approach|solution|list|thought|response|"
+    r"explanation|recommendation)s?|"
     r"(?:have|gotta|got|need|must)\s+(?:to\s+)?(?:go|run|leave|head\s+out|get\s+going))"
-    r"(?:\s+(?:too|as\s+well|right|now|though))?\s*[.!]*$"
+    r"(?:\s+(?:too|as\s+well|right|now|though))?(?:,?\s+(?:thanks|thank\s+you|haha|lol))?\s*[.!]*$"
 )
 
 _ADVERBS = (
@@ -188,7 +209,7 @@ _ADVERBS = (
 _SHORT_ANSWER = _rx(
     rf"^(?:i|we)\s*(?:{_ADVERBS}\s+)*(?:am|'m|are|'re|do|did|will|'ll|can|have|'ve|was|were|would|could|should|"
     r"must|might|may|won't|don't|didn't|can't|haven't|wasn't)"
-    r"(?:\s+(?:too|not|so|as\s+well|either|indeed))?\s*[.!]*$"
+    r"(?:\s+(?:it|that|this|too|not|so|as\s+well|either|indeed))?\s*[.!]*$"
 )
 # "My bad.", "My pleasure!", "my dog's name": too short to say anything about the user.
 _MY_FRAGMENT = _rx(r"^my\s+\S+(?:\s+\S+)?\s*[.!]*$")
@@ -206,7 +227,7 @@ _PRESENT_VERBS = frozenset(
     dance watch listen follow avoid attend belong care come commute coach grow knit meditate support suffer struggle
     rent raise run sleep wake wear manage lead mentor know feel get make fly miss plan intend try sell buy shop save
     earn spend host train research design build fix repair code serve share stay celebrate adore identify
-    garden camp surf ski climb fish hunt sew draw""".split()
+    garden camp surf ski climb fish hunt sew draw start smoke vape jog foster adopt lift brew""".split()
 )
 _IRREGULAR_PAST = frozenset(
     """went became got took made began bought brought left met grew found felt saw ran gave came knew lost won wrote
@@ -230,6 +251,24 @@ _AND_VERB = _rx(
 _LEAD_IN_THEN_FIRST_PERSON = _rx(r"^[^,?!]{1,60},\s*(?P<subject>(?:i|i'm|i've|i'll|i'd|my|we|we're|we've|our)\b)")
 _OTHER_FIRST_PERSON = _rx(r"\b(?:i|i'm|im|i've|i'll|i'd|me|we|we're|we've|we'll|us|our|ours|mine)\b")
 _I_SUBJECT = _rx(rf"^i(?:\s+|(?='))(?P<adv>(?:{_ADVERBS}\s+)*)(?P<verb>'m|'ve|'ll|[a-z']+)(?P<tail>.*)$")
+# "We rent a flat", "We're expecting a baby", "Our cat died": the user's household, as "User ...".
+_WE_SUBJECT = _rx(rf"^we(?:\s+|(?='))(?P<adv>(?:{_ADVERBS}\s+)*)(?P<verb>'re|'ve|'ll|[a-z']+)(?P<tail>.*)$")
+_WE_AUX = {
+    "are": "is", "'re": "is", "aren't": "isn't", "have": "has", "'ve": "has", "haven't": "hasn't", "do": "does",
+    "don't": "doesn't", "were": "was", "weren't": "wasn't", "had": "had", "did": "did", "didn't": "didn't",
+    "will": "will", "'ll": "will", "won't": "won't", "can": "can", "can't": "can't", "cannot": "cannot",
+    "must": "must", "used": "used", "need": "needs",
+}
+# "We're both teachers", "We're a family of four": a plural subject the rewrite would get wrong.
+_PLURAL_COMPLEMENT = _rx(r"^\s+(?:both|all|each|a|an|two|three|four|five|six|the\s+\w+s)\b")
+_SINGULAR_FIRST_PERSON = _rx(r"\b(?:i|i'm|im|i've|i'll|i'd|me|my|mine|myself)\b")
+# "Just moved to Leeds!", "Got promoted today": a change told without its "I". The verb must carry the
+# change: "Left my keys at home again" is not news.
+_WEAK_CHANGE = _rx(r"\b(?:again|now|instead|these\s+days|nowadays)\b")
+_IMPLIED_I = _rx(
+    r"^(?:just\s+|finally\s+|recently\s+|officially\s+)?(?:moved|relocated|switched|quit|retired|started|joined|"
+    r"graduated|adopted|bought|sold|got|became|went|gave\s+up|stopped|broke\s+up|split\s+up|left|lost)\b"
+)
 _IM_SUBJECT = _rx(r"^(?P<verb>im|ive)(?P<tail>\s.*)$")
 
 
@@ -241,23 +280,52 @@ _STATE = (
     r"late|home|back|here|off\s+today)"
 )
 _EPHEMERAL_STATE = _rx(
-    rf"^(?:i'm|i\s+am|im|i\s+feel|i'm\s+feeling|i\s+am\s+feeling)\s+(?:so\s+|really\s+|very\s+|a\s+bit\s+|"
+    rf"^(?:i'm|i\s+am|im|i\s+feel|i'm\s+feeling|i\s+am\s+feeling|we're|we\s+are|we\s+feel)\s+"
+    rf"(?:so\s+|really\s+|very\s+|a\s+bit\s+|"
     rf"kind\s+of\s+|pretty\s+|super\s+|quite\s+)?{_STATE}\b"
 )
-_NOW_WORDS = _rx(r"\b(?:today|tonight|right\s+now|at\s+the\s+moment|this\s+(?:morning|afternoon|evening|week)|just\s+now)\b")
-_MOMENT_VERB = _rx(r"^(?:i'm|i\s+am|im|i\s+feel|i'm\s+feeling|i\s+have\s+a|i've\s+got\s+a|i\s+had|i\s+ate)\b")
-_JUST_DID = _rx(r"^i\s+just\s+(?:had|ate|got|finished|woke|came|arrived|left)\b")
+_NOW_WORDS = _rx(
+    r"\b(?:today|tonight|right\s+now|at\s+the\s+moment|this\s+(?:morning|afternoon|evening|week|weekend)|"
+    r"just\s+now|later\s+today|in\s+(?:a|an|one|two|three|four|five|ten|twenty|thirty|a\s+few|\d+)\s+"
+    r"(?:minutes?|mins?|hours?|hrs?))\b"
+)
+_MOMENT_VERB = _rx(
+    r"^(?:i'm|i\s+am|im|i\s+feel|i'm\s+feeling|i\s+have\s+a|i've\s+got\s+a|i\s+had|i\s+ate|we're|we\s+are|"
+    r"we\s+have\s+a|we've\s+got\s+a|we\s+had)\b"
+)
+_JUST_DID = _rx(r"^(?:i|we)\s+just\s+(?:had|ate|got|finished|woke|came|arrived|left)\b")
+# "My flight leaves in two hours", "My exam is on Thursday": an event of the user's, soon over.
+_MY_EVENT = _rx(
+    r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:flight|train|bus|ferry|meeting|appointment|interview|exam|test|class|"
+    r"lesson|shift|date|call|presentation|deadline|party|trip|match|game|session)\b"
+)
 # "I have a meeting at 3pm tomorrow": true until it has happened.
-_SOON = _rx(r"\b(?:tomorrow|the\s+day\s+after\s+tomorrow|next\s+(?:week|monday|tuesday|wednesday|thursday|friday|"
-            r"saturday|sunday))\b")
+_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_SOON = _rx(rf"\b(?:tomorrow|the\s+day\s+after\s+tomorrow|next\s+(?:week|weekend|{_WEEKDAY})|"
+            rf"(?:on|this)\s+{_WEEKDAY}|this\s+weekend)\b")
 _APPOINTMENT = _rx(
     r"^(?:i\s+have\s+(?:a|an|my)|i've\s+got\s+(?:a|an|my)|i'm\s+going\s+to\s+the|i\s+am\s+going\s+to\s+the|"
-    r"i'm\s+seeing|i'm\s+meeting|i\s+need\s+to\s+go\s+to)\b"
+    r"i'm\s+seeing|i'm\s+meeting|i\s+need\s+to\s+go\s+to|we\s+have\s+(?:a|an|our)|we've\s+got\s+(?:a|an|our)|"
+    r"we're\s+going\s+to\s+the|we're\s+seeing|we're\s+meeting)\b"
 )
-# "I'm Maya, by the way", "My name is Tom": the user's name.
-_INTRODUCTION = re.compile(
-    r"^(?:[Ii]'m|[Ii]\s+am|[Mm]y\s+name\s+is|[Mm]y\s+name's|[Cc]all\s+me)\s+"
-    r"(?P<name>[A-Z][a-z\u00e0-\u00ff]+(?:\s+[A-Z][a-z\u00e0-\u00ff]+)?)[.!]*$"
+# "I no longer smoke, I quit in May": the second clause says only when; alone, "User quit in May." says nothing.
+_BARE_ENDING = _rx(
+    r"^i\s+(?:(?:finally|just|actually|already)\s+)?(?:quit|stopped|gave\s+up|gave\s+it\s+up|quit\s+it|stopped\s+it)"
+    r"(?:\s+(?:in|on|last|this|about|around|over|back|since|at|a|two|three|several|some|years?|months?|weeks?|"
+    r"ago|\d+)\b.*)?[.!]*$"
+)
+# "I'm Maya, by the way", "My name is Tom", "Name's Dmitri", "You can call me Kai": the user's name.
+_NAME = r"(?P<name>[A-Z][a-z\u00e0-\u00ff]+(?:\s+[A-Z][a-z\u00e0-\u00ff]+)?)[.!]*$"
+_INTRODUCTION = re.compile(r"^(?:[Ii]'m|[Ii]\s+am)\s+" + _NAME)
+_NAME_GIVEN = re.compile(
+    r"^(?:(?:[Mm]y\s+)?(?:[Ff]ull\s+|[Rr]eal\s+)?[Nn]ame\s+is|(?:[Mm]y\s+)?(?:[Ff]ull\s+|[Rr]eal\s+)?[Nn]ame's|"
+    r"(?:(?:[Yy]ou\s+can|[Jj]ust|[Pp]lease)\s+)?[Cc]all\s+me)\s+" + _NAME
+)
+# "Everyone calls me Becky", "I go by Alex": the name the user goes by.
+_NICKNAME = re.compile(
+    r"^(?:(?:[Ee]veryone|[Ee]verybody|[Pp]eople|[Mm]ost\s+people|[Mm]y\s+friends|[Ff]riends|[Tt]hey)\s+"
+    r"(?:just\s+|all\s+|usually\s+)?calls?\s+me|[Ii]\s+(?:usually\s+)?go\s+by|[Ii](?:'m|\s+am)\s+known\s+as)\s+"
+    + _NAME
 )
 # "I'm sure that's wrong", "I agree with that": about what was said, not about the user.
 _ABOUT_THAT = _rx(
@@ -277,13 +345,16 @@ _EMPTY_TAIL = _rx(r"(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s+s
 
 def _moment(body: str) -> tuple[str | None, str, timedelta | None] | None:
     """The verdict for a passing state or an appointment, ``None`` for anything else."""
-    if _EPHEMERAL_STATE.match(body) or _JUST_DID.match(body):
+    # "I just got engaged", "I'm back on cigarettes": news, not a passing moment.
+    if _EPHEMERAL_STATE.match(body) and not re.search(r"\bback\s+(?:on|to)\b", body, re.IGNORECASE):
         return None, DROP_EPHEMERAL, None
-    if _NOW_WORDS.search(body) and _MOMENT_VERB.match(body):
+    if _JUST_DID.match(body) and not is_change(body):
+        return None, DROP_EPHEMERAL, None
+    if _NOW_WORDS.search(body) and (_MOMENT_VERB.match(body) or _MY_EVENT.match(body)):
         return None, DROP_EPHEMERAL, None
     soon = _SOON.search(body)
-    if soon is not None and _APPOINTMENT.match(body):
-        days = 8 if soon.group(0).lower().startswith("next") else 2
+    if soon is not None and (_APPOINTMENT.match(body) or _MY_EVENT.match(body)):
+        days = 2 if soon.group(0).lower().startswith(("tomorrow", "the day")) else 8
         return _rewrite(body) or _as_said(body), KEPT_EXPIRING, timedelta(days=days)
     return None
 
@@ -301,7 +372,7 @@ def _strip_lead(text: str) -> tuple[str, bool]:
         if m and m.end() > 0:
             text, social = text[m.end():].lstrip(" ,!.-"), True
             continue
-        m = _LEAD_CONNECTIVE.match(text) or _LEAD_REMINDER.match(text)
+        m = _LEAD_CONNECTIVE.match(text) or _LEAD_NEWS.match(text) or _LEAD_REMINDER.match(text)
         if m and m.end() > 0:
             text = text[m.end():].lstrip(" ,:-")
             continue
@@ -337,8 +408,45 @@ def _as_said(text: str) -> str:
     return _end(_LOWER_I.sub("I", text))
 
 
+def _rewrite_we(statement: str) -> str | None:
+    """A "we" / "our" statement as a "User ..." fact (the user's household), or ``None``."""
+    if statement[:4].lower() == "our ":
+        rest = statement[4:]
+        if _SINGULAR_FIRST_PERSON.search(rest):
+            return None
+        return _end("User's " + _their(rest))
+    m = _WE_SUBJECT.match(statement)
+    if m is None:
+        return None
+    adv, verb, tail = m.group("adv") or "", m.group("verb"), m.group("tail")
+    key = verb.lower()
+    if key in _WE_AUX:
+        new_verb = _WE_AUX[key]
+        if new_verb == "is" and _PLURAL_COMPLEMENT.match(tail):
+            return None
+    elif key in _PRESENT_VERBS:
+        new_verb = _third_person(verb)
+    elif _is_past(key):
+        new_verb = verb
+    else:
+        return None
+    if _SINGULAR_FIRST_PERSON.search(re.sub(r"\bmy\b", "", tail, flags=re.IGNORECASE)) or _AND_VERB.search(tail):
+        return None
+    tail = re.sub(r"\bmy\b", "their", tail, flags=re.IGNORECASE)  # "we moved for my wife's job"
+    return _end(f"User {adv}{new_verb}{_their(tail)}")
+
+
+def _their(text: str) -> str:
+    text = re.sub(r"\bourselves\b", "themselves", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bours\b", "theirs", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bus\b", "them", text, flags=re.IGNORECASE)
+    return re.sub(r"\bour\b", "their", text, flags=re.IGNORECASE)
+
+
 def _rewrite(statement: str) -> str | None:
     """``statement`` (first person) as a "User ..." fact, or ``None`` when no rewrite is reliable."""
+    if re.match(r"(?:we|our)\b", statement, re.IGNORECASE):
+        return _rewrite_we(statement)
     if statement[:3].lower() == "my ":
         rest = statement[3:]
         if _OTHER_FIRST_PERSON.search(rest) or re.search(r"\bmy\b", rest, re.IGNORECASE):
@@ -388,7 +496,9 @@ def judge_sentence(sentence: str, max_chars: int) -> SentenceVerdict:
     cleaned = _EMPTY_TAIL.sub("", cleaned) or cleaned
     fact, reason = _judge(cleaned, max_chars)
     if reason == KEPT_EXPIRING:
-        moment = _moment(_strip_lead(cleaned)[0])
+        body = _strip_lead(cleaned)[0]
+        lead = _OPENER_THEN_FIRST_PERSON.match(body) or _LEAD_IN_THEN_FIRST_PERSON.match(body)
+        moment = _moment(body) or (_moment(body[lead.start("subject"):]) if lead is not None else None)
         return SentenceVerdict(sentence, fact, reason, moment[2] if moment else None)
     return SentenceVerdict(sentence, fact, reason)
 
@@ -410,8 +520,17 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     body, social = _strip_lead(text)
     if not re.search(r"\w", body):
         return None, DROP_SMALL_TALK
+    if _IMPLIED_I.match(body) and is_change("I " + _WEAK_CHANGE.sub(" ", body)):
+        body = "I " + body[:1].lower() + body[1:]
     if _QUESTION_OPENER.match(body):
         return None, DROP_QUESTION
+    named = _NAME_GIVEN.match(body)
+    if named is not None:
+        full = "full name" if re.search(r"\b(?:full|real)\s+name", body, re.IGNORECASE) else "name"
+        return f"User's {full} is {named.group('name')}.", KEPT_INTRODUCTION
+    named = _NICKNAME.match(body)
+    if named is not None:
+        return f"User goes by {named.group('name')}.", KEPT_INTRODUCTION
     if _CONDITIONAL.match(body):
         return None, DROP_HYPOTHETICAL
     if _IMPERATIVE.match(body):
@@ -436,6 +555,8 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         return moment[0], moment[1]
     if _ABOUT_THAT.match(body):
         return None, DROP_OPINION
+    if _BARE_ENDING.match(body):
+        return None, DROP_ELLIPTICAL
     intro = _INTRODUCTION.match(body)
     if intro is not None:
         return f"User's name is {intro.group('name')}.", KEPT_INTRODUCTION
@@ -451,12 +572,9 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     lead = _OPENER_THEN_FIRST_PERSON.match(body) or _LEAD_IN_THEN_FIRST_PERSON.match(body)
     if lead is not None:
         said = body[lead.start("subject"):]  # what the user says after "Last month," / "Due to X,"
-        if _FIRST_PERSON_REQUEST.match(said):
-            return None, DROP_INSTRUCTION
-        if _HYPOTHETICAL.match(said):
-            return None, DROP_HYPOTHETICAL
-        if _REACTION.match(said) or _SHORT_FIRST_PERSON_TALK.match(said) or _SHORT_ANSWER.match(said):
-            return None, DROP_SMALL_TALK
+        fact, reason = _judge(said, max_chars)  # dropped ("..., I'm exhausted") unless it is a statement
+        if fact is None or reason in (KEPT_EXPIRING, KEPT_INTRODUCTION):
+            return fact, reason
         return _as_said(_REQUEST_TAIL.sub("", body) or body), KEPT_AS_SAID
     return None, DROP_SMALL_TALK if social else DROP_NOT_FIRST_PERSON
 
