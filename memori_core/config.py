@@ -31,6 +31,7 @@ ENV_FIELDS: dict[str, str] = {
     "MEMORI_RECALL_CONTEXT_WEIGHT": "context_weight",
     "MEMORI_RECALL_CORE_LIMIT": "core_limit",
     "MEMORI_RECALL_SLOT_RECENCY_WEIGHT": "slot_recency_weight",
+    "MEMORI_RECALL_RESTATEMENT_TERMS": "restatement_terms",
 }
 
 
@@ -54,7 +55,7 @@ class RecallConfig:
             "pool", "lex_weight", "lex_weight_short", "short_query_max_tokens", "weight_clamp",
             "candidate_multiplier", "candidate_floor", "k1", "b", "tokenizer", "stemmer", "lexical_floor",
             "neighbour_weight", "second_neighbour_weight", "session_weight", "neighbour_length_ref",
-            "context_turns", "context_weight", "slot_recency_weight",
+            "context_turns", "context_weight", "slot_recency_weight", "restatement_terms",
         ),
         "gate": (
             "gate", "relevance_threshold", "gate_open", "gate_keep", "gate_confident", "gate_band", "gate_words",
@@ -124,6 +125,11 @@ class RecallConfig:
     :mod:`memori_core.slots`): among the best ``max(2 * limit, 10)`` candidates, the newest of those sharing
     a slot gains this much (at most 0.05), so it wins a near-tie with an older, never-superseded fact
     (``ranking/recency.py``). 0 (the default, docs/ranking.md says why) turns it off."""
+    restatement_terms: int | None = 4
+    """Newer restatements rank first: among the 10 best candidates, the newest of those that hold every query
+    term an older one holds (at least this many terms) is lifted just above it (a figure, a time or a habit
+    told again later: "my personal best is now 25:50"), unless the question asks when something happened
+    (``ranking/recency.py``). ``None`` turns it off."""
 
     # -- gate: which of the best candidates reach the prompt ------------------------------------------
     gate: GateName = "relevance"
@@ -241,6 +247,8 @@ class RecallConfig:
         _check_number("slot_recency_weight", self.slot_recency_weight)
         if not 0.0 <= self.slot_recency_weight <= 0.05:
             raise ValueError(f"slot_recency_weight must be in [0, 0.05] (a tie-break), got {self.slot_recency_weight}")
+        if self.restatement_terms is not None:
+            _check_int("restatement_terms", self.restatement_terms, minimum=1)
         if self.neighbour_length_ref is not None:
             _check_int("neighbour_length_ref", self.neighbour_length_ref, minimum=1)
         if self.quantized_above is not None:
@@ -288,6 +296,7 @@ class RecallConfig:
             "gate_care": None,
             "gate_general": None,
             "gate_followup": None,
+            "restatement_terms": None,
             "time_zone_label": False,
         }
         base.update(overrides)
@@ -339,8 +348,8 @@ def _parse_env_value(name: str, raw: str) -> Any:
         return raw
     if name == "stemmer":
         return None if raw.lower() in ("none", "off") else raw
-    if name in ("limit", "dense_limit", "context_turns", "core_limit"):
-        if name == "dense_limit" and raw.lower() in ("none", "all"):
+    if name in ("limit", "dense_limit", "context_turns", "core_limit", "restatement_terms"):
+        if name in ("dense_limit", "restatement_terms") and raw.lower() in ("none", "all", "off"):
             return None
         return int(raw)
     if name == "relevance_threshold" and raw.lower() in ("none", "off"):

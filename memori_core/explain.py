@@ -38,7 +38,8 @@ class CandidateScore:
     """``w_cos * cosine + w_lex * lexical`` before neighbour smoothing."""
     neighbour_bonus: float = 0.0
     """``neighbour_weight`` x the best fused score of its session neighbours, plus ``slot_recency_weight`` when
-    it is the newest candidate of its slot (``rank_score = fused + bonus``)."""
+    it is the newest candidate of its slot, plus the lift that puts a newer restatement just above the older
+    candidate it restates (``restatement_terms``) (``rank_score = fused + bonus``)."""
     gate_cosine: float | None = None
     """With conversation context, what the relevance gate read: the larger of the fact's cosine to the
     question alone and to the conversation (``cosine`` is to the blended direction). ``None`` without context."""

@@ -50,6 +50,7 @@ SHIPPED_DEFAULTS = {
     "context_turns": 3,
     "context_weight": 0.5,
     "slot_recency_weight": 0.0,
+    "restatement_terms": 4,
     "gate_care": 0.6,
     "gate_care_cosine": 0.1,
     "gate_general": 0.45,
@@ -82,6 +83,7 @@ MEMORI_VALUES = {
     "gate": "threshold",
     "core_limit": 0,  # no core facts upstream: nothing is appended
     "context_turns": 0,  # upstream reads the last message only
+    "restatement_terms": None,  # upstream orders by score alone
 }
 
 

@@ -29,17 +29,19 @@ def test_baseline_configs_are_the_given_config_with_parts_turned_off() -> None:
     assert all(c.gate == "off" for c in configs.values())
     assert configs["default"] == given.replace(gate="off")
     assert configs["memori_compat"] == RecallConfig.memori_compat(gate="off")
-    smoothing = ("neighbour_weight", "second_neighbour_weight", "session_weight")
+    smoothing = ("neighbour_weight", "second_neighbour_weight", "session_weight", "slot_recency_weight")
     dense = configs["dense"]
     assert (dense.pool, dense.lex_weight, dense.lex_weight_short, dense.weight_clamp) == (
         "dense", 0.0, 0.0, (0.0, 0.0))
     bm25 = configs["bm25"]
     assert (bm25.lex_weight, bm25.lex_weight_short, bm25.weight_clamp) == (1.0, 1.0, (1.0, 1.0))
-    # The plain baselines borrow nothing from other facts: every smoothing share is off.
+    # The plain baselines borrow nothing from other facts and move past none: every smoothing share and
+    # recency rule is off.
     for cfg in (dense, bm25):
-        assert [getattr(cfg, name) for name in smoothing] == [0.0, 0.0, 0.0]
+        assert [getattr(cfg, name) for name in smoothing] == [0.0, 0.0, 0.0, 0.0]
+        assert cfg.restatement_terms is None
     # Everything else is the given config's (tokenizer, stemmer, BM25 parameters, lexical floor, gate...).
-    changed = {"pool", "lex_weight", "lex_weight_short", "weight_clamp", *smoothing, "gate"}
+    changed = {"pool", "lex_weight", "lex_weight_short", "weight_clamp", *smoothing, "restatement_terms", "gate"}
     for cfg in (dense, bm25):
         for f in dataclasses.fields(RecallConfig):
             if f.name not in changed:
@@ -49,7 +51,7 @@ def test_baseline_configs_are_the_given_config_with_parts_turned_off() -> None:
 def test_the_plain_cosine_baseline_matches_the_spelled_out_config() -> None:
     assert baseline_configs(RecallConfig())["dense"] == RecallConfig(
         pool="dense", lex_weight=0.0, lex_weight_short=0.0, weight_clamp=(0.0, 0.0), neighbour_weight=0.0,
-        second_neighbour_weight=0.0, session_weight=0.0, gate="off")
+        second_neighbour_weight=0.0, session_weight=0.0, restatement_terms=None, gate="off")
 
 
 def test_the_default_ranking_keeps_the_given_smoothing() -> None:

@@ -260,3 +260,44 @@ def test_cli_rejects_a_limit_below_one(memory_file: Path, capsys) -> None:
     assert main(["eval", "memory", str(memory_file), "--quiet", "--limit", "0",
                  "--embedder", "test_eval_memory:WordHashEmbedder"]) == 2
     assert "--limit must be >= 1" in capsys.readouterr().err
+
+
+# -- knowledge updates: the newest telling should rank first -----------------------------------------------
+
+
+def test_newest_first_reads_the_evidence_times() -> None:
+    from memori_core.evaluation.runner import newest_first
+
+    said = {"old": 100.0, "mid": 200.0, "new": 300.0, "same": 300.0, "undated": None}
+    assert newest_first(["new", "x", "old"], ["old", "new"], said) is True
+    assert newest_first(["old", "new"], ["old", "new"], said) is False
+    assert newest_first(["old"], ["old", "new"], said) is False  # the current one was not found
+    assert newest_first(["new", "mid"], ["old", "mid", "new"], said) is True  # an older one missing is fine
+    assert newest_first(["new"], ["new", "same"], said) is None  # told at one time: not an update
+    assert newest_first(["new"], ["old", "undated"], said) is None
+
+
+def _update_pools() -> list[dict]:
+    facts = (
+        session("u1", "2023-03-01T10:00:00", "user: The mortgage pre-approval amount from Wells Fargo was 350,000",
+                "assistant: That pre-approval gives you room")
+        + session("u2", "2023-11-30T12:00:00",
+                  "user: Setting up cable now; my Wells Fargo mortgage pre-approval amount went up to 400,000",
+                  "assistant: Cable providers vary by area")
+    )
+    for i, (u, a) in enumerate(FILLER):
+        facts += session(f"f{i}", f"2023-05-{10 + i}T12:00:00", u, a)
+    queries = [{"q": "What was the mortgage pre-approval amount from Wells Fargo?", "evidence": ["u1:1", "u2:1"],
+                "category": "knowledge-update", "abstention": False}]
+    return [{"id": "pool-u", "facts": facts, "queries": queries}]
+
+
+def test_the_report_counts_update_questions_whose_newest_evidence_ranks_first(tmp_path: Path) -> None:
+    path = write_json(tmp_path / "updates.json", _update_pools())
+    shipped = evaluate(load_memory(path), embedder=WordHashEmbedder())
+    off = evaluate(load_memory(path), embedder=WordHashEmbedder(), config=RecallConfig(restatement_terms=None))
+    assert shipped["updates"]["default"] == {"questions": 1, "newest_first": 1}
+    assert off["updates"]["default"] == {"questions": 1, "newest_first": 0}  # the older telling is closer
+    assert shipped["updates"]["memori_compat"] == off["updates"]["memori_compat"]
+    assert "updates" not in evaluate(load_memory(write_json(tmp_path / "m.json", synthetic_pools())),
+                                     embedder=WordHashEmbedder())

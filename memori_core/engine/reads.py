@@ -38,7 +38,7 @@ from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights, rank_order
 from ..ranking.judged import JUDGED_RELEVANT, judge_pool, judged_fates, judged_select
 from ..ranking.lexical import unique_terms
-from ..ranking.recency import with_slot_recency
+from ..ranking.recency import asks_when, with_restatements, with_slot_recency
 from ..ranking.pipeline import (
     KEPT,
     PoolScores,
@@ -323,6 +323,7 @@ class ReadPath:
             found = gather(cache, q, q_terms, key, limit, cfg, allowed, blank=not query.strip())
             pool = found.pool
             pool_facts = cache.pool_facts(pool.rows)  # a StoredFact is built only for the facts read from it
+            created = cache.created_ts[pool.rows].astype(np.float64)  # a copy, read after the lock
             core = self._core_rows(cache, allowed, q) if cfg.core_limit > 0 else None
             question_cos = conv_cos = None
             if question is not None and conv is not None and question.shape == q.shape:
@@ -337,6 +338,8 @@ class ReadPath:
                             lengths=found.lengths)
         if gate_cos is not None:
             scores = replace(scores, gate_cosine=gate_cos.astype(scores.cosine.dtype), in_conversation=True)
+        if cfg.restatement_terms is not None and not asks_when(query):
+            scores = with_restatements(scores, found.tf, created, cfg.restatement_terms)
         if cfg.slot_recency_weight > 0:
             scores = with_slot_recency(scores, lambda i: pool_facts[i].content,
                                        lambda i: iso_to_ts(pool_facts[i].created_at), limit, cfg.slot_recency_weight)

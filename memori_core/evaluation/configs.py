@@ -14,12 +14,13 @@ GATES = ("default", "memori_compat", "default_no_threshold", "dense_no_threshold
 
 
 def _smoothing_off() -> dict[str, Any]:
-    """Every knob that lets a fact borrow score from other facts, turned off.
+    """Every knob that lets a fact borrow score from (or move past) other facts, turned off.
 
-    Add any new smoothing field (second hop, session prior...) here: the plain
+    Add any new such field (second hop, session prior, recency between facts...) here: the plain
     ``dense`` and ``bm25`` baselines then stay plain.
     """
-    return {"neighbour_weight": 0.0, "second_neighbour_weight": 0.0, "session_weight": 0.0}
+    return {"neighbour_weight": 0.0, "second_neighbour_weight": 0.0, "session_weight": 0.0,
+            "restatement_terms": None, "slot_recency_weight": 0.0}
 
 
 def baseline_configs(default: RecallConfig) -> dict[str, RecallConfig]:

@@ -99,6 +99,12 @@ def _short_queries_table(sq: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _updates_line(updates: dict[str, Any]) -> str:
+    """How often an update question's newest evidence ranked above its older evidence."""
+    counts = ", ".join(f"{v['newest_first']} of {v['questions']} ({name})" for name, v in updates.items())
+    return f"knowledge updates (evidence told at different times): the newest ranks above the older in {counts}"
+
+
 def format_table(result: dict[str, Any]) -> str:
     """The whole report: rankings table, counts, injection table, threshold line, short queries."""
     parts = [
@@ -111,6 +117,8 @@ def format_table(result: dict[str, Any]) -> str:
     threshold = _threshold_line(result.get("threshold") or {})
     if threshold:
         parts.append(threshold)
+    if "updates" in result:
+        parts.append(_updates_line(result["updates"]))
     if "short_queries" in result:
         parts.append(_short_queries_table(result["short_queries"]))
     return "\n\n".join(parts)

@@ -13,6 +13,7 @@ from ..engine import RecallEngine
 from ..explain import RecallReport
 from ..facts import RecalledFact
 from ..store.chroma import ChromaStore
+from ..validate import iso_to_ts, to_iso_utc
 from .configs import GATES, RANKINGS, baseline_configs, describe_gate, gate_configs
 from .data import Memory, Query, count, session_runs
 from .embedding import CachingEmbedder
@@ -26,6 +27,10 @@ RRF_DEPTH = 100
 RRF_K = 60
 SHORT_CUTS = (1, 2)
 """Short-query lengths (rarest words kept)."""
+UPDATE_CATEGORIES = ("knowledge-update",)
+"""Categories whose questions ask for the current value of something told more than once (LongMemEval's):
+their newest evidence should rank above the older (``updates`` in the result)."""
+UPDATE_RANKINGS = ("default", "memori_compat")
 
 Progress = Callable[[int, int, str], None]
 """``progress(done, total, what)``; ``what`` is ``"embedding facts of <memory> (i/n)"`` (one memory after
@@ -100,6 +105,21 @@ class Tally:
     rankings: dict[str, Scores] = field(default_factory=lambda: {name: Scores() for name in RANKINGS})
     short: dict[str, Scores] = field(default_factory=dict)
     calibration: list[tuple[float, float, bool]] = field(default_factory=list)
+    updates: dict[str, list[bool]] = field(default_factory=lambda: {name: [] for name in UPDATE_RANKINGS})
+    """Per ranking, per update question: whether its newest evidence ranked above every older one."""
+
+
+def newest_first(ranked: list[str], evidence: Iterable[str], said: Mapping[str, float | None]) -> bool | None:
+    """Whether the newest of ``evidence`` (by ``said``: id -> epoch seconds) is in ``ranked`` above every older
+    piece of evidence; ``None`` when the evidence was not said at two different times."""
+    times = {e: said.get(e) for e in evidence}
+    if any(t is None for t in times.values()) or len(set(times.values())) < 2:
+        return None
+    newest = max(times, key=lambda e: times[e])
+    if newest not in ranked:
+        return False
+    older = [ranked.index(e) for e in times if times[e] < times[newest] and e in ranked]
+    return all(ranked.index(newest) < i for i in older)
 
 
 @dataclass
@@ -110,6 +130,8 @@ class Evaluation:
     rankers: dict[str, RecallEngine]
     gates: dict[str, RecallEngine]
     limit: int
+    said: dict[str, float | None] = field(default_factory=dict)
+    """Each update question's evidence facts' times (epoch seconds; ``None``: not given)."""
 
     def ask(self, memory: Memory, query: Query, df: Counter[str] | None, tally: Tally) -> None:
         """Put one query to every gate and, when it is answerable, to every ranking."""
@@ -122,6 +144,11 @@ class Evaluation:
         lists, report = rank(self.rankers, memory.entity_id, query.text, vector)
         for name, ranked in lists.items():
             tally.rankings[name].add(query.category, ranked, query.evidence)
+        if query.category in UPDATE_CATEGORIES:
+            for name in UPDATE_RANKINGS:
+                verdict = newest_first(lists[name], query.evidence, self.said)
+                if verdict is not None:
+                    tally.updates[name].append(verdict)
         tally.calibration.extend(calibration_rows(report, query.evidence))
         if df is not None:
             self.ask_short(memory, query, df, tally)
@@ -180,6 +207,9 @@ def evaluate(
         limit=limit,
     )
     _load(memories, pool, run.rankers["default"], progress)
+    evidence = {e for m in memories for q in m.queries if q.category in UPDATE_CATEGORIES for e in q.evidence}
+    run.said.update({f.id: iso_to_ts(to_iso_utc(f.created_at)) if f.created_at is not None else None
+                     for m in memories for f in m.facts if f.id in evidence})
     tally = Tally(gates={name: Injection(limit, None if cfg.gate == "off" else cfg.relevance_threshold) for name, cfg in gates.items()})
     total = sum(len(m.queries) for m in memories)
     done = 0
@@ -206,6 +236,8 @@ def _result(memories: list[Memory], pool: EnginePool, tally: Tally, default: Rec
         "gates": {name: describe_gate(cfg) for name, cfg in gate_configs(default).items()},
         "threshold": threshold_report(tally.calibration, default.relevance_threshold),
     }
+    if tally.updates["default"]:
+        result["updates"] = {name: {"questions": len(v), "newest_first": sum(v)} for name, v in tally.updates.items()}
     if short_queries:
         result["short_queries"] = {f"{name}@{n}": tally.short.get(f"{name}@{n}", Scores()).summary()["overall"]
                                    for name in ("default", "memori_compat") for n in SHORT_CUTS}
