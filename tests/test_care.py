@@ -180,6 +180,41 @@ def test_a_passing_prototype_failure_is_not_remembered(hash_embedder):
                                                  config=RecallConfig(gate_care=None, gate_general=None)).recall(question, "u1")]
 
 
+def test_a_lasting_prototype_failure_warns_once_until_they_can_be_embedded_again(hash_embedder, caplog):
+    n_prototypes = len(prototype_texts()[0]) + len(intent_texts()[0])
+    down = {"now": True}
+
+    class Flaky:
+        name = "flaky"
+
+        def embed_documents(self, texts):
+            if len(texts) == n_prototypes and down["now"]:
+                raise RuntimeError("embedding service unavailable")
+            return hash_embedder.embed_documents(texts)
+
+        def embed_query(self, text):
+            return hash_embedder.embed_query(text)
+
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=Flaky())
+    engine.add("u1", FACTS)
+    question = "Is my dinner plan ok with peanuts tonight or not really?"
+
+    def warnings() -> int:
+        return sum(r.levelname == "WARNING" and "prototype sentences" in r.getMessage() for r in caplog.records)
+
+    with caplog.at_level("DEBUG", logger="memori_core"):
+        for _ in range(4):
+            engine.recall(question, "u1")
+        assert warnings() == 1  # tried on every recall, warned once
+        assert sum("prototype sentences" in r.getMessage() for r in caplog.records) == 4
+        down["now"] = False
+        engine.recall(question, "u1")  # embedded: the signals are back
+        engine._prototypes = None  # as if a new process: the next failure is news again
+        down["now"] = True
+        engine.recall(question, "u1")
+        assert warnings() == 2
+
+
 def test_upstream_compat_and_the_threshold_gate_have_no_care_signal():
     assert RecallConfig.memori_compat().gate_care is None
     with pytest.raises(ValueError, match="gate_care"):

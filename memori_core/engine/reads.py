@@ -134,6 +134,7 @@ class ReadPath:
     _coord: Coordinator
     _judge_slots: threading.BoundedSemaphore
     _prototypes: _Prototypes | None
+    _prototypes_failing: bool
     _prototypes_lock: threading.Lock
 
     def recall(
@@ -418,7 +419,8 @@ class ReadPath:
         they cannot be, or when they are not ``dim``-d).
 
         A failure is not remembered: the next recall that needs them tries again, so after a passing fault
-        the engine answers as a fresh one would."""
+        the engine answers as a fresh one would. It is logged as a warning once, until a try succeeds (an
+        embedder that cannot embed documents would otherwise warn on every recall)."""
         with self._prototypes_lock:
             if self._prototypes is None:
                 domains, starts = domain_texts()
@@ -426,9 +428,13 @@ class ReadPath:
                 try:
                     matrix = l2_normalise(self.embedder.embed_documents([*domains, *intents]))
                 except Exception as exc:  # noqa: BLE001 - the signals are optional: the gate works without them
-                    logger.warning("the gate's prototype sentences could not be embedded (%s): its care and "
-                                   "general-question signals are off for this recall", exc)
+                    logger.log(logging.DEBUG if self._prototypes_failing else logging.WARNING,
+                               "the gate's prototype sentences could not be embedded (%s): its care and "
+                               "general-question signals are off until they can be (tried again on each recall)",
+                               exc)
+                    self._prototypes_failing = True
                     return None
+                self._prototypes_failing = False
                 n = len(domains)
                 self._prototypes = _Prototypes(matrix[:n], starts, matrix[n:], advice)
             prototypes = self._prototypes

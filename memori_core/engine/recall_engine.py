@@ -103,6 +103,7 @@ class RecallEngine(ReadPath, WritePath):
         self._executor_lock = threading.Lock()
         self._prototypes: Any = None  # the gate's prototype sentences, embedded once (engine.reads._Prototypes)
         self._prototypes_lock = threading.Lock()
+        self._prototypes_failing = False  # the last try to embed them failed (warned once until one succeeds)
         # Caches, locks and the write protocol; the lock order is written down there.
         self._coord = Coordinator(
             self.store, max_cached_entities, max_cached_bytes, lambda: (self.config.tokenizer, self.config.stemmer)
