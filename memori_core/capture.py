@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from .extraction.rule_based import RuleBasedFactExtractor
-from .extraction.slots import content_words, is_negated, slots_of
+from .extraction.slots import content_words, disposed_words, is_negated, slots_of
 from .extraction.types import ExtractedFact, FactExtractor, MessageLike, as_messages
 from .failopen import warn_failed
 from .text import normalize_fact_text
@@ -141,13 +141,15 @@ def capture_facts(
 
 def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limit: int = SLOT_FACTS_LIMIT) -> list[Any]:
     """The user's valid stored facts (newest first, at most ``limit``, ids in ``skip`` left out) of the slots
-    ``text`` speaks of (:func:`~memori_core.extraction.slots.slots_of`), and for a negated ``text`` ("I don't
-    play tennis anymore") those holding its words: the fact a change replaces is shown
-    to the extractor even when recall's gate does not pass it. ``[]`` for an engine without ``list``."""
+    ``text`` speaks of (:func:`~memori_core.extraction.slots.slots_of`), for a negated ``text`` ("I don't
+    play tennis anymore") those holding its words, and for a thing sold or given away ("I sold the Civic")
+    those naming it: the fact a change replaces is shown to the extractor even when recall's gate does not
+    pass it. ``[]`` for an engine without ``list``."""
     slots = slots_of(text)
     negated = is_negated(text)
+    disposed = disposed_words(text)
     lister = getattr(engine, "list", None)
-    if not (slots or negated) or not callable(lister):
+    if not (slots or negated or disposed) or not callable(lister):
         return []
     words = content_words(text)
 
@@ -155,6 +157,8 @@ def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limi
         if slots & slots_of(content):
             return True
         old = content_words(content)  # "I don't play tennis anymore": the facts holding its words
+        if disposed & old:
+            return True
         return negated and bool(old) and len(words & old) >= min(2, len(old))
 
     found = [f for f in lister(entity_id, limit=SLOT_SCAN_LIMIT) if f.id not in skip and wanted(f.content)]

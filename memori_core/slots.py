@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["SLOTS", "fold", "holder", "slot_keys", "slots_of"]
+__all__ = ["PERSON", "SEEING_NAME", "SLOTS", "fold", "holder", "slot_keys", "slots_of"]
 
 # Occupations and workplaces: "User is a paralegal.", "User is a junior designer at an ad agency.".
 _OCCUPATIONS = (
@@ -28,6 +28,31 @@ _WORKPLACES = (
     r"café|shop|store|office|studio|lab|laboratory|charity|ngo|council|ministry|university"
 )
 
+# Owned things named by brand or model ("a Pixel", "my old Honda Civic", "the Corolla"): a word of these
+# lists names a phone or a car only after an article, a possessive or an age, and not before a word that
+# makes it something else ("a Samsung TV", "the civic centre").
+_OWNED = r"(?:a|an|the|my|our|their|his|her|new|old|used|second-hand|refurbished|\d{4})"
+_PHONE_BRANDS = r"pixel|(?:samsung\s+)?galaxy\s+(?:s|a|z|note|fold|flip)\s*\d*|samsung|oneplus|xiaomi|huawei|motorola|nokia|blackberry|fairphone|sony\s+xperia"
+_NOT_A_PHONE = (
+    r"tv|television|fridge|freezer|washer|washing|dryer|tablet|tab|watch|laptop|monitor|buds|earbuds|"
+    r"headphones|vacuum|microwave|oven|camera|art|bar|chocolate|chocolates"
+)
+_NOT_THE_PHONE = r"case|cases|cover|charger|cable|screen|number|numbers|plan|bill|call|calls|contract|line"
+_CAR_MAKES = (
+    r"honda|toyota|ford|volkswagen|vw|bmw|audi|mercedes|mercedes-benz|tesla|nissan|mazda|subaru|kia|hyundai|"
+    r"volvo|peugeot|renault|citroen|citroën|fiat|skoda|škoda|jeep|chevy|chevrolet|porsche|lexus|"
+    r"land\s+rover|range\s+rover|dodge|chrysler|cadillac|buick|mitsubishi|suzuki|dacia|alfa\s+romeo|opel|"
+    r"vauxhall|saab|mini\s+cooper|rivian|polestar|byd"
+)
+_CAR_MODELS = (
+    r"civic|corolla|prius|camry|yaris|rav4|cr-v|crv|jetta|passat|tiguan|f-150|f150|impreza|miata|mx-5|"
+    r"qashqai|model\s+[3sxy]|cybertruck|octavia|twingo|3\s+series|5\s+series|e-class|c-class"
+)
+_NOT_A_CAR = (
+    r"centre|center|duty|duties|pride|society|engagement|hall|sense|leaders?|lawnmower|generator|motor|outboard|"
+    r"foundation|dealership|factory|plant"
+)
+
 SLOTS: dict[str, re.Pattern[str]] = {
     "residence": re.compile(
         r"\b(?:live|lives|living|lived|moved|move|moving|relocated|relocating|reside|resides|settled\s+in|based\s+in|"
@@ -35,7 +60,10 @@ SLOTS: dict[str, re.Pattern[str]] = {
         r"(?:a|an|the|my|our|their|shared|rented|own)\s+(?:\w+\s+)?(?:flat|house|home)\b(?!\s+white))\b"
     ),
     "job": re.compile(
-        r"\b(?:(?:work|works|working|worked)\b(?!\s+(?:out|from\s+home|remotely|hard|on\s+(?:my|it|that)))|"
+        # "works at a bank", not "bikes to work" or "runs before work" (a way there, a time of day)
+        r"\b(?:(?<!to\s)(?<!into\s)(?<!from\s)(?<!before\s)(?<!after\s)(?<!at\s)"
+        r"(?:work|works|working|worked)\b(?!\s+(?:out|from\s+home|remotely|hard|on\s+(?:my|it|that)))|"
+        r"(?:to|into)\s+work\s+(?:as|at|for|in)\b|"
         r"job|jobs|employed|teach|teaches|teaching|hired|laid\s+off|fired|made\s+redundant|redundant|"
         r"retired|retiring|unemployed|resigned|promoted|promotion|career|employer|freelance|freelancer|"
         r"self-employed|notice|studying|studies|degree|graduated|internship|"
@@ -48,11 +76,19 @@ SLOTS: dict[str, re.Pattern[str]] = {
         r"(?:eat|eats|eating)\b(?!\s+(?:lunch|breakfast|dinner|out|in|at|together|alone|late|early)\b))\b"
     ),
     "relationship": re.compile(
-        r"\b(?:single|engaged|married|divorced|girlfriend|boyfriend|fianc[ée]e?|partner|broke\s+up|dating|"
-        r"separated|split\s+up|wife|husband|spouse|widowed|widow|widower|ex|ex-\w+|relationship)\b"
+        r"\b(?:single|engaged|engagement|married|marriage|divorced?|divorcing|girlfriend|boyfriend|fianc[ée]e?|"
+        r"partner|broke\s+up|dating|separated|separating|split\s+up|wife|husband|spouse|widowed|widow|widower|ex|"
+        r"ex-\w+|relationship|tied\s+the\s+knot|other\s+half|significant\s+other|"
+        # "I'm seeing someone", "we've been seeing each other" (not "seeing a doctor": only these objects)
+        r"seeing\s+(?:someone|somebody|each\s+other|a\s+(?:guy|girl|man|woman|boy|lady))"
+        r"(?!\s+(?:about|for|at|regarding|tomorrow|today|tonight|on|this|next)\b)|"
+        r"(?:stopped|stop)\s+seeing\s+(?:him|her|them)|(?:not|no\s+longer)\s+together)\b"
     ),
     "smoking": re.compile(r"\b(?:smoke|smokes|smoking|smoked|smoker|cigarettes?|cigars?|vape|vapes|vaping|nicotine)\b"),
-    "hot_drink": re.compile(r"\b(?:coffee|coffees|tea|espresso|decaf|caffeine|latte|cappuccino)\b"),
+    "hot_drink": re.compile(
+        r"\b(?:coffees?|teas?|espressos?|decaf|caffeine|caffeinated|lattes?|cappuccinos?|americanos?|"
+        r"macchiatos?|mochas?|flat\s+whites?|cold\s+brews?|matcha|chai|cuppas?|earl\s+grey|rooibos)\b"
+    ),
     "alcohol": re.compile(
         r"\b(?:alcohol|alcoholic|wine|beer|beers|booze|sober|sobriety|teetotal|teetotaler|cocktails?|whisky|whiskey)\b"
     ),
@@ -60,22 +96,44 @@ SLOTS: dict[str, re.Pattern[str]] = {
         r"\b(?:commute|commutes|commuting|commuter|(?:work|works|working)\s+(?:from\s+home|remotely)|remote|wfh|"
         r"(?:to|into)\s+(?:work|the\s+office))\b"
     ),
-    "phone": re.compile(r"\b(?:iphone|android|phone|pixel|samsung)\b"),
-    "car": re.compile(r"\b(?:drive|drives|driving|car|corolla|bike\s+to\s+work)\b"),
+    "phone": re.compile(
+        rf"\b(?:iphones?|android|(?:smart|cell|mobile\s+)?phones?(?!\s+(?:{_NOT_THE_PHONE}))|"
+        rf"{_OWNED}\s+(?:[\w-]+\s+)?(?:{_PHONE_BRANDS})\b(?!\s+(?:{_NOT_A_PHONE})))\b"
+    ),
+    "car": re.compile(
+        rf"\b(?:drive|drives|driving|cars?|vehicle|truck|pick-?up\s+truck|suv|motorbike|motorcycle|"
+        rf"(?:bikes?|biking|cycles?|cycling|walks?|walking)\s+to\s+work|"
+        rf"{_OWNED}\s+(?:[\w-]+\s+)?(?:{_CAR_MAKES})\b(?!\s+(?:{_NOT_A_CAR}))|"
+        rf"{_OWNED}\s+(?:(?:{_CAR_MAKES})\s+)?(?:[\w-]+\s+)?(?:{_CAR_MODELS})\b(?!\s+(?:{_NOT_A_CAR})))\b"
+    ),
 }
 """Slot name -> the words (casefolded text) that put a fact in it."""
 
+# "I've been seeing Marco", "User is seeing Jonas.": seeing someone named is dating them (read before
+# casefolding: the capital tells a name; "seeing Dr Patel" is an appointment).
+SEEING_NAME = re.compile(
+    r"\b(?:(?:is|am|'m|are|'re|been|was|were|started|start)\s+(?:now\s+|still\s+|officially\s+)?seeing"
+    r"|(?:not|no\s+longer|n't)\s+(?:seeing|dating))\s+"
+    r"(?!(?:Dr|Mr|Mrs|Ms|Miss|Prof|Doctor|Professor)\b)[A-Z][a-z\u00e0-\u00ff]+",
+)
+"""Seeing a person named, or no longer ("is seeing Jonas", "I'm not seeing Tom anymore"), read on the text as
+written (the capital tells a name): a relationship. "No longer with Tom" is not read: "no longer with Google"
+says the same of a job."""
+
 # Whose fact it is: "My sister moved to Paris" is not the user's move. A possessive of a person names
 # someone else; any other fact (the user's, or "my job", "my car") is the user's.
-_PERSON = (
+PERSON = (
     r"(?:sister|brother|mother|mom|mum|father|dad|parents?|son|daughter|kids?|children|child|baby|wife|husband|"
     r"partner|girlfriend|boyfriend|fianc[ée]e?|spouse|friend|best\s+friend|boss|colleague|coworker|co-worker|"
     r"roommate|flatmate|housemate|neighbou?r|grandma|grandpa|grandmother|grandfather|grandparents|aunt|uncle|"
     r"cousin|niece|nephew|in-laws|step\w+|ex)"
 )
+"""A regex alternation of the words that name a person in the user's life (sister, wife, boss...)."""
 _OTHER_HOLDER = re.compile(rf"^(?:user's|my|our)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin)\s+)?"
-                           rf"(?P<who>{_PERSON})\b")
+                           rf"(?P<who>{PERSON})\b")
 _PARTNERS = frozenset("wife husband partner girlfriend boyfriend fiance fiancé fiancee fiancée spouse ex".split())
+
+
 def fold(text: str) -> str:
     """``text`` NFKC-normalised, casefolded, with curly apostrophes straight."""
     return unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
@@ -84,7 +142,10 @@ def fold(text: str) -> str:
 def slots_of(text: str) -> frozenset[str]:
     """The slots ``text`` (a fact or a user message) speaks of (empty when none)."""
     folded = fold(text)
-    return frozenset(name for name, rx in SLOTS.items() if rx.search(folded))
+    found = frozenset(name for name, rx in SLOTS.items() if rx.search(folded))
+    if "relationship" not in found and SEEING_NAME.search(unicodedata.normalize("NFKC", text)):
+        found |= {"relationship"}
+    return found
 
 
 def holder(text: str, slot: str | None = None) -> str:

@@ -498,3 +498,143 @@ def test_every_name_the_extraction_package_exports_is_importable() -> None:
     import memori_core.extraction as extraction
 
     assert [n for n in extraction.__all__ if not hasattr(extraction, n)] == []  # `import *` would fail
+
+
+# -- issue 21, round 3 (sentences written apart from the capture sets) ---------------------------
+
+
+def _supersedes(said: str, stored: str) -> bool:
+    """Whether a fact of ``said`` replaces ``stored`` (the facts of ``said`` must not be empty)."""
+    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    assert facts, said
+    return any(f.supersedes == ("old",) for f in facts)
+
+
+@pytest.mark.parametrize(
+    ("said", "replaced"),
+    [
+        ("Priya and I divorced in 2022.", "User and their wife Priya have been married since 2015."),
+        ("We're getting divorced.", "User is married to Dev."),
+        ("My wife and I are separating.", "User is married to Ines."),
+        ("Marco and I broke up.", "User has been seeing Marco for a few months."),
+        ("I broke up with the guy I was seeing.", "User is seeing someone from their climbing club."),
+        ("My husband left me in March.", "User is married to Dev."),
+        ("I moved in with my boyfriend.", "User is single."),
+        ("We're not together anymore.", "User has a girlfriend called Ana."),
+        ("We tied the knot in June.", "User is engaged to Ana."),
+        ("I'm not seeing Tom anymore.", "User is seeing Tom."),
+    ],
+)
+def test_relationship_changes_in_other_phrasings_replace_the_relationship_fact(said: str, replaced: str) -> None:
+    assert _supersedes(said, replaced)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("My wife and I moved to Berlin.", "User is married to Linda."),  # a move, not a change of the marriage
+        ("My partner and I just bought a house in Leeds.", "User's partner is called Sam."),
+        ("My husband and I went vegan in January.", "User is married to Tom."),
+        ("Now my wife works from home too.", "User is married to Linda."),
+        ("My husband left me a voicemail.", "User is married to Dev."),
+        ("I'm seeing a therapist now.", "User is married to Karim."),  # not "seeing someone"
+        ("I broke up with my boyfriend.", "User is seeing Dr Patel about their back."),  # an appointment
+        ("I'm no longer with Google.", "User is married to Linda."),  # a company, not a partner
+        ("We live together in Leeds now.", "User is married to Linda."),
+    ],
+)
+def test_a_partner_named_in_another_change_leaves_the_relationship_fact(said: str, kept: str) -> None:
+    assert not _supersedes(said, kept)
+
+
+def test_a_move_told_with_the_partner_still_replaces_the_home() -> None:
+    assert _supersedes("My wife and I moved to Berlin.", "User lives in Hamburg.")
+
+
+@pytest.mark.parametrize(
+    ("said", "replaced"),
+    [
+        ("I sold the Miata last weekend.", "User drives a red Mazda Miata."),  # a model no list knows
+        ("We got rid of our old Vespa.", "User rides a Vespa to work."),
+        ("I traded in my Golf for a Tesla.", "User drives a VW Golf."),
+        ("I returned the Pixel.", "User got a Pixel."),
+        ("I got a Pixel.", "User uses an iPhone 12."),
+        ("I upgraded to an iPhone 15.", "User uses an iPhone 11."),
+        ("We bought a Toyota.", "User drives a Ford Focus."),
+        ("I cycle to work now.", "User drives a Skoda Octavia."),
+    ],
+)
+def test_an_owned_thing_sold_or_replaced_by_a_new_one_ends_the_stored_fact(said: str, replaced: str) -> None:
+    assert _supersedes(said, replaced)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("My brother sold his Civic.", "User drives a Honda Civic."),  # someone else's car
+        ("I sold the Civic.", "User's son drives a Honda Civic."),
+        ("I sold my old bike.", "User drives a Honda Civic."),  # another thing
+        ("I sold my piano.", "User plays the piano every day."),  # playing is no ownership
+        ("I'm selling my car.", "User drives a Honda Civic."),  # not yet
+        ("I crashed my car.", "User drives a Honda Civic."),
+        ("I got a new phone case.", "User uses an iPhone."),
+        ("I bought a Samsung TV.", "User has a Samsung Galaxy S22."),
+        ("We bought a second car.", "User drives a Honda Civic."),
+        ("I got my son a Pixel.", "User uses an iPhone."),
+        ("My girlfriend got a new phone.", "User uses an iPhone."),
+        ("I bike to work now.", "User works as a nurse at the hospital."),  # a way to work is no job
+        ("I run before work now.", "User is a software engineer at a bank."),
+    ],
+)
+def test_a_thing_of_someone_else_another_thing_or_no_ownership_change_leaves_the_stored_fact(
+    said: str, kept: str
+) -> None:
+    assert not _supersedes(said, kept)
+
+
+@pytest.mark.parametrize(
+    ("said", "replaced"),
+    [
+        ("I only drink green tea now.", "User drinks three lattes a day."),
+        ("These days I mostly drink herbal tea.", "User has two cappuccinos every morning."),
+        ("I only drink decaf.", "User drinks a lot of espresso."),  # "only": no other change cue needed
+        ("I swapped coffee for matcha.", "User drinks coffee every morning."),
+        ("I just have one coffee a day.", "User drinks five coffees a day."),
+        ("I only eat fish and vegetables.", "User is vegan."),
+    ],
+)
+def test_a_drink_or_diet_told_as_the_only_one_or_a_swap_replaces_the_stored_habit(said: str, replaced: str) -> None:
+    assert _supersedes(said, replaced)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I only drink on weekends.", "User drinks green tea every morning."),
+        ("My sister only drinks decaf.", "User drinks two espressos a day."),
+        ("I only eat gluten-free bread.", "User is coeliac."),  # a condition is no habit
+        ("I only work weekends.", "User works as a nurse."),  # "only" changes a habit, not a job
+    ],
+)
+def test_only_in_another_slot_of_another_person_or_against_a_condition_replaces_nothing(said: str, kept: str) -> None:
+    assert not _supersedes(said, kept)
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("Sam here again, I'm the one with the twins.", ["User's name is Sam.", "User has twins."]),
+        ("Tomasz here.", ["User's name is Tomasz."]),
+        ("It's Priya again!", ["User's name is Priya."]),
+        ("Hi, Ines here, I'm the woman who keeps bees.", ["User's name is Ines.", "User keeps bees."]),
+        ("I'm the one with the bad knee.", ["User has a bad knee."]),
+        ("I'm the guy with the three cats.", ["User has three cats."]),
+        ("It's Monday again.", []),
+        ("Everyone here again?", []),
+        ("I'm the one who asked you about Rome.", []),  # about the conversation
+    ],
+)
+def test_a_returning_user_saying_who_they_are_gives_their_name_and_what_they_have(
+    said: str, facts: list[str]
+) -> None:
+    assert facts_of(said) == facts

@@ -8,16 +8,22 @@ from datetime import datetime, timezone
 
 from ..text import normalize_fact_text
 from .core_facts import CoreRule, check_core_rule, is_core_fact
-from .rules import SentenceVerdict, judge_sentence
+from .rules import SentenceVerdict, is_subjectless_change, judge_sentence
 from .sentences import split_sentences
 from .slots import (
     ACTIVITY_SLOTS,
+    CONSUMPTION_SLOTS,
+    POSSESSION_SLOTS,
     content_words,
+    ends_ownership,
     holder,
+    is_acquired,
     is_change,
     is_ended,
+    is_exclusive,
     is_loss,
     is_negated,
+    is_relationship_status,
     same_activity,
     slots_of,
 )
@@ -25,6 +31,8 @@ from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike
 
 __all__ = ["RuleBasedFactExtractor", "split_clauses"]
 
+# A medical condition is no habit: a habit stated with "only" does not replace it.
+_CONDITION = re.compile(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|diabet\w*|anaphyla\w*)", re.IGNORECASE)
 _SUBJECT = r"(?:i|i'm|i've|i'll|i'd|my|we|we're|we've|our)\b"
 # "I'm vegetarian and my daughter Mia is 7", "I sold my car, I don't drive anymore", "vegetarian — I eat fish",
 # "I graduated and now I'm a nurse", "I'm vegan, so no dairy", "I'm an accountant, numbers are my thing",
@@ -39,7 +47,8 @@ _CLAUSE_BREAK = re.compile(
 )
 _STARTS_FIRST_PERSON = re.compile(
     rf"^(?:[^,]{{0,20}},\s*)?(?:and\s+|so\s+|now\s+|then\s+|also\s+)?"
-    rf"(?:{_SUBJECT}|name's\b|name\s+is\b|(?:(?:my|our)\s+)?\w+(?:\s+\w+)?\s+and\s+(?:i|me)\b)",
+    rf"(?:{_SUBJECT}|name's\b|name\s+is\b|(?:(?:my|our)\s+)?\w+(?:\s+\w+)?\s+and\s+(?:i|me)\b"
+    r"|(?-i:[A-Z])\w+\s+here(?:\s+again)?\s*$|(?:it's|this\s+is)\s+(?-i:[A-Z])\w+\s+again\s*$)",
     re.IGNORECASE,
 )
 # "My wife and I moved", "My girlfriend Jess and I live together": one subject.
@@ -78,7 +87,7 @@ def _can_split(left: str) -> bool:
     left = left.strip()
     if not left or _BARE_POSSESSIVE.match(left) or _BARE_PRONOUN.match(left):
         return False
-    return bool(_STARTS_FIRST_PERSON.match(left))
+    return bool(_STARTS_FIRST_PERSON.match(left)) or is_subjectless_change(left)  # "Sold the car, I ..."
 
 
 class RuleBasedFactExtractor:
@@ -204,9 +213,13 @@ class RuleBasedFactExtractor:
             return True
         said = verdict.sentence
         changed, ended = is_change(said), is_ended(said)
+        if ends_ownership(verdict.fact, text):  # "I sold the Civic": "User drives an old Honda Civic." ends
+            return True
         # A change replaces the same slot of the same person only: "My sister moved" leaves the user's home.
         # In a slot that holds several things (pets, exercise) only the fact about the same one, when it
         # ended ("I stopped running") or was a "none" ("User has no pets." before "We adopted a dog").
+        # What the user eats or drinks changes with "only" too ("I only drink decaf"), a phone or a car
+        # when a new one is got ("I got a Pixel").
         for slot in slots_of(verdict.fact) & slots_of(text):
             if holder(verdict.fact, slot) != holder(text, slot):
                 continue
@@ -214,7 +227,15 @@ class RuleBasedFactExtractor:
                 flipped = is_negated(text) and not is_negated(verdict.fact)
                 if (flipped or ended) and same_activity(verdict.fact, text, slot):
                     return True
-            elif changed or (slot == "relationship" and is_loss(said)):
+            elif slot == "relationship":  # "My wife and I moved to Berlin" is no change of the marriage
+                if is_loss(said) or (changed and is_relationship_status(said)):
+                    return True
+            elif changed:
+                return True
+            elif slot in CONSUMPTION_SLOTS and is_exclusive(said) and not is_negated(said) \
+                    and not _CONDITION.search(text):  # "I only eat rice" leaves "User is coeliac."
+                return True
+            elif slot in POSSESSION_SLOTS and is_acquired(said) and not is_negated(said):
                 return True
         if not (changed or ended):
             return False

@@ -227,7 +227,7 @@ _PRESENT_VERBS = frozenset(
     dance watch listen follow avoid attend belong care come commute coach grow knit meditate support suffer struggle
     rent raise run sleep wake wear manage lead mentor know feel get make fly miss plan intend try sell buy shop save
     earn spend host train research design build fix repair code serve share stay celebrate adore identify
-    garden camp surf ski climb fish hunt sew draw start smoke vape jog foster adopt lift brew""".split()
+    garden camp surf ski climb fish hunt sew draw start smoke vape jog foster adopt lift brew ride""".split()
 )
 _IRREGULAR_PAST = frozenset(
     """went became got took made began bought brought left met grew found felt saw ran gave came knew lost won wrote
@@ -327,6 +327,26 @@ _NICKNAME = re.compile(
     r"(?:just\s+|all\s+|usually\s+)?calls?\s+me|[Ii]\s+(?:usually\s+)?go\s+by|[Ii](?:'m|\s+am)\s+known\s+as)\s+"
     + _NAME
 )
+# "Bea here again", "Tom here.", "It's Priya again": a returning user saying their name. Words a sentence
+# may start with that are no names ("Nobody here", "Spring here already", "It's Monday again") are not.
+_NOT_A_NAME = (
+    r"(?:Nobody|Noone|Everyone|Everybody|Someone|Somebody|Anyone|Anybody|Nothing|Something|Everything|It|This|"
+    r"That|All|Just|Not|Still|Life|Time|Spring|Summer|Autumn|Fall|Winter|Christmas|Easter|Halloween|Today|"
+    r"Tonight|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|"
+    r"July|August|September|October|November|December|Same|Back|Again|Rain|Snow|Look|Looky|Lookie|Come|Sit|"
+    r"Stay|Wait|Over|Right|Out|Up|Down|In|Around|Nowhere|Somewhere|Everywhere|Anywhere|Hello|Hi|Hey)\b"
+)
+_HERE_AGAIN = re.compile(
+    rf"^(?:(?P<name>(?!{_NOT_A_NAME})[A-Z][a-z\u00e0-\u00ff]+)\s+here(?:\s+again)?"
+    rf"|(?:[Ii]t's|[Ii]t\s+is|[Tt]his\s+is)\s+(?P<name2>(?!{_NOT_A_NAME})[A-Z][a-z\u00e0-\u00ff]+)\s+(?:here\s+)?again)"
+    r"[.!]*$"
+)
+# "I'm the one with the parrot", "I'm the guy who keeps bees": how the user tells who they are.
+_THE_ONE = _rx(
+    r"^(?:i'm|i\s+am|im)\s+the\s+(?:one|guy|girl|woman|man|lady|person|mum|mom|dad)\s+"
+    r"(?:(?:with|who\s+has|who's\s+got|that\s+has)\s+(?P<thing>(?!(?:me|you|him|her|them|us|it)\b).+)"
+    r"|(?:who|that)\s+(?P<verb>(?:is|was|has|had|does|did|[a-z]+s|[a-z]+ed))\b(?P<rest>.*))$"
+)
 # "I'm sure that's wrong", "I agree with that": about what was said, not about the user.
 _ABOUT_THAT = _rx(
     r"^(?:(?:i'm|i\s+am)\s+(?:pretty\s+|quite\s+|not\s+)?(?:sure|certain|afraid|glad)\s+(?:that's|that|it's|it|this)\b"
@@ -357,6 +377,11 @@ def _moment(body: str) -> tuple[str | None, str, timedelta | None] | None:
         days = 2 if soon.group(0).lower().startswith(("tomorrow", "the day")) else 8
         return _rewrite(body) or _as_said(body), KEPT_EXPIRING, timedelta(days=days)
     return None
+
+
+def is_subjectless_change(text: str) -> bool:
+    """Whether ``text`` is a change told without its "I" ("Just moved to Leeds", "Sold the car"): the user's."""
+    return bool(_IMPLIED_I.match(text)) and is_change("I " + _WEAK_CHANGE.sub(" ", text))
 
 
 def _clean(sentence: str) -> str:
@@ -473,6 +498,28 @@ def _rewrite(statement: str) -> str | None:
     return _end(f"User {adv}{new_verb}{tail}")
 
 
+def _the_one(m: re.Match[str]) -> str | None:
+    """ "I'm the one with the parrot" -> "User has a parrot."; "I'm the guy who keeps bees" -> "User keeps bees."."""
+    if m.group("verb") is not None:
+        if _OTHER_FIRST_PERSON.search(m.group("rest")) or _SECOND_PERSON.search(m.group("rest")):
+            return None
+        rest = re.sub(r"\bmy\b", "their", m.group("rest"), flags=re.IGNORECASE)
+        return _end(f"User {m.group('verb')}{rest}")
+    thing = m.group("thing")
+    if _OTHER_FIRST_PERSON.search(thing) or _SECOND_PERSON.search(thing):
+        return None
+    thing = re.sub(r"\bmy\b", "their", thing, flags=re.IGNORECASE)
+    the = re.match(r"the\s+(?P<rest>(?P<word>[\w-]+).*)$", thing, re.IGNORECASE)
+    if the is not None:  # "the parrot" -> "a parrot"; "the twins", "the three cats" stay without an article
+        word, rest = the.group("word").lower(), the.group("rest")
+        plural = word.endswith("s") and not word.endswith("ss") or word.isdigit() or word in _COUNTS
+        thing = rest if plural else ("an " if word[0] in "aeiou" else "a ") + rest
+    return _end(f"User has {thing}")
+
+
+_COUNTS = frozenset("two three four five six seven eight nine ten twin twins".split())
+
+
 def _together(m: re.Match[str]) -> tuple[str | None, str]:
     """The verdict for "<someone> and I <did something>": "User and <someone> <did something>."."""
     other, rest = m.group("other") or m.group("other2"), m.group("rest")
@@ -520,7 +567,7 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     body, social = _strip_lead(text)
     if not re.search(r"\w", body):
         return None, DROP_SMALL_TALK
-    if _IMPLIED_I.match(body) and is_change("I " + _WEAK_CHANGE.sub(" ", body)):
+    if is_subjectless_change(body):
         body = "I " + body[:1].lower() + body[1:]
     if _QUESTION_OPENER.match(body):
         return None, DROP_QUESTION
@@ -531,6 +578,9 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     named = _NICKNAME.match(body)
     if named is not None:
         return f"User goes by {named.group('name')}.", KEPT_INTRODUCTION
+    named = _HERE_AGAIN.match(body)
+    if named is not None:
+        return f"User's name is {named.group('name') or named.group('name2')}.", KEPT_INTRODUCTION
     if _CONDITIONAL.match(body):
         return None, DROP_HYPOTHETICAL
     if _IMPERATIVE.match(body):
@@ -560,6 +610,11 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     intro = _INTRODUCTION.match(body)
     if intro is not None:
         return f"User's name is {intro.group('name')}.", KEPT_INTRODUCTION
+    the_one = _THE_ONE.match(body)
+    if the_one is not None:
+        fact = _the_one(the_one)
+        if fact is not None:
+            return fact, KEPT_REWRITTEN
     together = _WITH_OTHER.match(body)
     if together is not None:
         return _together(together)

@@ -14,20 +14,27 @@ from __future__ import annotations
 
 import re
 
-from ..slots import SLOTS, holder
+from ..slots import PERSON, SEEING_NAME, SLOTS, holder
 from ..slots import fold as _fold
 from ..slots import slots_of as _single_value_slots_of
 from ..text import get_stemmer
 
 __all__ = [
     "ACTIVITY_SLOTS",
+    "CONSUMPTION_SLOTS",
+    "POSSESSION_SLOTS",
     "SLOTS",
     "content_words",
+    "disposed_words",
+    "ends_ownership",
     "holder",
+    "is_acquired",
     "is_change",
     "is_ended",
+    "is_exclusive",
     "is_loss",
     "is_negated",
+    "is_relationship_status",
     "same_activity",
     "slots_of",
 ]
@@ -57,6 +64,11 @@ _CHANGE = re.compile(
     r"(?:got|was|been|just\s+got)\s+(?:hired|laid\s+off|fired|promoted)|lost\s+(?:my|our|the)\s+job|"
     r"retired|resigned|left\s+(?:my|the|our)\s+(?:job|company|position|firm)|"
     r"(?:got|took|landed|accepted|started)\s+(?:a|the|my)\s+(?:new\s+)?(?:job|position|role)|"
+    # a marriage or relationship ended ("Karim and I divorced", "she left me", "we're separating")
+    r"divorced|divorcing|separating|getting\s+(?:divorced|separated)|tied\s+the\s+knot|dumped\s+me|"
+    r"left\s+me(?!\s+(?:a|an|the|some|his|her|their|its|with|alone|in\s+charge|out|\w+ing)\b)|"
+    # a thing given up or swapped ("I swapped coffee for tea", "I traded in the Golf")
+    r"swapped|swapping|cut\s+down|traded\s+in|got\s+rid\s+of|upgraded\s+to|"
     r"(?:went|gone|going|go)\s+(?:vegan|vegetarian|pescatarian|keto|paleo|gluten-free|plant-based|sober|"
     r"teetotal|freelance|part-time|full-time|remote)|"
     r"gave\s+up|stopped|took\s+up|"
@@ -74,7 +86,48 @@ _CHANGE = re.compile(
 # "lives in Porto").
 _ENDED = re.compile(
     r"\b(?:used\s+to|no\s+longer|anymore|any\s+more|no\s+more|quit|stopped|gave\s+up|cut\s+out|passed\s+away|"
-    r"died)\b"
+    r"died|rehomed|had\s+to\s+rehome)\b"
+)
+# Where a relationship stands; the bare partner words ("wife", "boyfriend") only say one exists.
+_REL_STATUS = re.compile(
+    r"\b(?:single|engaged|engagement|married|marriage|divorced?|divorcing|fianc[ée]e?|broke\s+up|breaking\s+up|"
+    r"dating|separated|separating|split\s+up|splitting\s+up|widowed|widow|widower|ex|ex-\w+|relationship|"
+    r"tied\s+the\s+knot|seeing\s+(?:someone|somebody|each\s+other|a\s+(?:guy|girl|man|woman|boy|lady))|"
+    r"moved\s+in\s+(?:together|with)|moving\s+in\s+(?:together|with)|left\s+me|dumped\s+me|"
+    r"(?:not|no\s+longer)\s+together|"
+    r"ended\s+(?:it|things)|(?:are|'re)\s+(?:over|through)|"
+    r"new\s+(?:boyfriend|girlfriend|partner|husband|wife|fianc[ée]e?))\b"
+)
+# "I only drink decaf", "I just eat fish": one thing to the exclusion of the others. In a slot of what the
+# user eats, drinks or smokes it replaces the stored habit without a change cue; elsewhere "only" is no
+# change ("I only work weekends" says nothing against "User works as a nurse.").
+_EXCLUSIVE = re.compile(
+    r"\b(?:only|just|exclusively)\s+(?:ever\s+)?(?:drink|drinks|eat|eats|have|has|smoke|smokes|vape|vapes)\b"
+)
+CONSUMPTION_SLOTS = frozenset({"diet", "hot_drink", "alcohol", "smoking"})
+"""The slots of what the user eats, drinks or smokes, where an exclusive habit ("only") is a change."""
+# "I got a Pixel", "We bought a Toyota", "I upgraded to an iPhone 15": a new phone or car replaces the
+# stored one (a "second car", a "work phone" or a gift for someone else does not).
+_ACQUIRED = re.compile(
+    r"\b(?:got|bought|purchased|picked\s+up|upgraded\s+to|switched\s+to|treated\s+(?:myself|ourselves)\s+to|"
+    r"leased|now\s+(?:have|has|drive|drives|use|uses))\s+(?:myself\s+|ourselves\s+)?"
+    rf"(?:a|an|the|my|our|their)\s+(?!(?:second|another|spare|extra|work|company|rental|hire|courtesy|{PERSON})\b)"
+)
+POSSESSION_SLOTS = frozenset({"phone", "car"})
+"""The slots of a thing the user has one of (a phone, a car), where getting a new one is a change."""
+# "I sold the Civic", "We got rid of our old Vespa", "I traded in my Golf": the thing disposed of, whose
+# stored ownership fact ends ("User drives an old Honda Civic.") even when no slot knows the word.
+_DISPOSED = re.compile(
+    r"\b(?:sold|got\s+rid\s+of|gave\s+away|given\s+away|traded\s+in|scrapped|returned|wrote\s+off|"
+    r"written\s+off|totaled|totalled|donated)\s+(?:(?:my|our|the|that|this|their|his|her)\s+)?(?:(?:old|trusty|beloved|"
+    r"little|beat-up|battered|first)\s+)?(?P<thing>[\w-]+(?:\s+(?!(?:and|for|to|in|on|at|last|this|after|"
+    r"because|since|when|so|but|yesterday|today|finally)\b)[\w-]+){0,2})"
+)
+# A stored fact that says the user has, got or uses a thing: "User drives an old Honda Civic.", "User got a Pixel.",
+# "User's bike is red."
+_OWNERSHIP = re.compile(
+    r"^(?:user(?:'s\s|\s+(?:\w+\s+)?(?:has|owns|drives|rides|uses|has\s+got|'s\s+got|got|bought)\b)"
+    r"|my\s|i\s+(?:\w+\s+)?(?:have|own|drive|ride|use|'ve\s+got|got|bought)\b)"
 )
 _NEGATED = re.compile(
     r"\b(?:no\s+longer|not|never|no\s+more|anymore|any\s+more|used\s+to)\b|n't\b|\bno\b(?!\s*(?:[,.!;:]|$))"
@@ -115,6 +168,40 @@ def same_activity(new: str, old: str, slot: str) -> bool:
         return False
     names = set(_NAME.findall(old))
     return not names or bool(names & set(_NAME.findall(new)))
+
+
+def is_relationship_status(text: str) -> bool:
+    """Whether ``text`` says where a relationship stands ("married", "single", "broke up", "engaged", "seeing
+    someone", "moved in with", "a new girlfriend", "left me"), not only that a partner exists ("my wife and
+    I moved to Berlin" does not): a change of the relationship slot needs one of these."""
+    folded = _fold(text)
+    return bool(_REL_STATUS.search(folded) or SEEING_NAME.search(text))
+
+
+def is_exclusive(text: str) -> bool:
+    """Whether ``text`` says the user eats, drinks or smokes only one thing ("I only drink decaf")."""
+    return bool(_EXCLUSIVE.search(_fold(text)))
+
+
+def is_acquired(text: str) -> bool:
+    """Whether ``text`` says the user got a thing of their own ("I got a Pixel", "We bought a Toyota";
+    not "a second car", "a work phone", "my son a bike")."""
+    return bool(_ACQUIRED.search(_fold(text)))
+
+
+def disposed_words(text: str) -> frozenset[str]:
+    """The stemmed content words of what ``text`` says was sold, given away, traded in or written off
+    ("I finally sold the Civic" -> ``{"civic"}``); empty when it says no such thing."""
+    return frozenset(w for m in _DISPOSED.finditer(_fold(text)) for w in content_words(m.group("thing")))
+
+
+def ends_ownership(new: str, old: str) -> bool:
+    """Whether the fact ``new`` disposes of the thing the stored fact ``old`` says the user has or uses ("User
+    sold the Civic." ends "User drives an old Honda Civic."): ``old`` is an ownership fact holding a word of
+    the thing (:func:`disposed_words`), and both are the same person's."""
+    thing = disposed_words(new)
+    return bool(thing) and bool(_OWNERSHIP.match(_fold(old).strip())) and bool(thing & content_words(old)) \
+        and holder(new) == holder(old)
 
 
 def is_loss(text: str) -> bool:
