@@ -32,7 +32,10 @@ _WORKPLACES = (
 # lists names a phone or a car only after an article, a possessive or an age, and not before a word that
 # makes it something else ("a Samsung TV", "the civic centre").
 _OWNED = r"(?:a|an|the|my|our|their|his|her|new|old|used|second-hand|refurbished|\d{4})"
-_PHONE_BRANDS = r"pixel|(?:samsung\s+)?galaxy\s+(?:s|a|z|note|fold|flip)\s*\d*|samsung|oneplus|xiaomi|huawei|motorola|nokia|blackberry|fairphone|sony\s+xperia"
+_PHONE_BRANDS = (
+    r"pixel|(?:samsung\s+)?galaxy\s+(?:s|a|z|note|fold|flip)\s*\d*|samsung|oneplus|xiaomi|huawei|motorola|nokia|"
+    r"blackberry|fairphone|sony\s+xperia"
+)
 _NOT_A_PHONE = (
     r"tv|television|fridge|freezer|washer|washing|dryer|tablet|tab|watch|laptop|monitor|buds|earbuds|"
     r"headphones|vacuum|microwave|oven|camera|art|bar|chocolate|chocolates"
@@ -55,7 +58,11 @@ _NOT_A_CAR = (
 
 SLOTS: dict[str, re.Pattern[str]] = {
     "residence": re.compile(
-        r"\b(?:live|lives|living|lived|moved|move|moving|relocated|relocating|reside|resides|settled\s+in|based\s+in|"
+        # "moved to Leeds", not "moved to day shifts" / "moved on" / "moved up to manager" (a job's changes)
+        r"\b(?:live|lives|living|lived|(?:moved|move|moving)\b(?!\s+(?:on|up|over|across|(?:in)?to\s+(?:a\s+|the\s+|"
+        r"another\s+|new\s+|different\s+)*(?:[\w-]+\s+)?(?:team|department|role|position|job|shifts?|days|nights|"
+        r"part-time|full-time|management|sales|marketing|branch|project|office|site|ward|unit)\b))|"
+        r"relocated|relocating|reside|resides|settled\s+in|based\s+in|"
         r"rent|rents|renting|rented|apartment|condo|homeowner|landlord|tenant|"
         r"(?:a|an|the|my|our|their|shared|rented|own)\s+(?:\w+\s+)?(?:flat|house|home)\b(?!\s+white))\b"
     ),
@@ -66,6 +73,7 @@ SLOTS: dict[str, re.Pattern[str]] = {
         r"(?:to|into)\s+work\s+(?:as|at|for|in)\b|"
         r"job|jobs|employed|teach|teaches|teaching|hired|laid\s+off|fired|made\s+redundant|redundant|"
         r"retired|retiring|unemployed|resigned|promoted|promotion|career|employer|freelance|freelancer|"
+        r"let\s+go(?!\s+of)|sacked|job\s+hunting|job-hunting|"
         r"self-employed|notice|studying|studies|degree|graduated|internship|"
         rf"{_OCCUPATIONS}|(?:start|starts|started|starting)\s+at|(?:at|for)\s+(?:a|an|the)\s+(?:[\w-]+\s+)?"
         rf"(?:{_WORKPLACES}))\b"
@@ -82,7 +90,8 @@ SLOTS: dict[str, re.Pattern[str]] = {
         # "I'm seeing someone", "we've been seeing each other" (not "seeing a doctor": only these objects)
         r"seeing\s+(?:someone|somebody|each\s+other|a\s+(?:guy|girl|man|woman|boy|lady))"
         r"(?!\s+(?:about|for|at|regarding|tomorrow|today|tonight|on|this|next)\b)|"
-        r"(?:stopped|stop)\s+seeing\s+(?:him|her|them)|(?:not|no\s+longer)\s+together)\b"
+        r"(?:stopped|stop)\s+seeing\s+(?:him|her|them)|(?:not|no\s+longer)\s+together|called\s+it\s+(?:quits|off)|"
+        r"broke\s+it\s+off|parted\s+ways|went\s+(?:our|their)\s+separate\s+ways|met\s+(?:someone|somebody))\b"
     ),
     "smoking": re.compile(r"\b(?:smoke|smokes|smoking|smoked|smoker|cigarettes?|cigars?|vape|vapes|vaping|nicotine)\b"),
     "hot_drink": re.compile(

@@ -638,3 +638,96 @@ def test_a_returning_user_saying_who_they_are_gives_their_name_and_what_they_hav
     said: str, facts: list[str]
 ) -> None:
     assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "replaced"),
+    [
+        ("I finally kicked the habit, three months smoke-free!", "User smokes about ten a day."),
+        ("I've given up caffeine completely.", "User drinks coffee every morning."),
+        ("Leo and I called it quits.", "User and their boyfriend Leo live together."),
+        ("I've been let go from Tesco.", "User works at Tesco."),
+        ("I tore my ACL so no more football for me.", "User plays football on Sundays."),
+        ("I gave up on Spanish and switched to Italian.", "User is learning Spanish."),  # no slot knows Spanish
+        ("I quit the choir last year.", "User sings in a choir."),
+        ("I dropped out of college.", "User studies history at a community college."),
+        ("Finally upgraded, got the new Pixel 8.", "User's phone is an old iPhone 8."),
+    ],
+)
+def test_habits_and_things_stopped_in_everyday_words_replace_the_stored_fact(said: str, replaced: str) -> None:
+    assert _supersedes(said, replaced)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I stopped drinking.", "User drinks coffee every morning."),  # too general a word to tell which habit
+        ("I gave up chocolate for Lent.", "User loves chocolate."),  # a taste is no habit
+        ("I quit the choir.", "User's sister sings in a choir."),
+        ("I tore my ACL so no more football for me.", "User plays tennis on Sundays."),  # another sport
+        ("I switched to a night shift.", "User works as a nurse at the city hospital."),  # a shift is not a job
+        ("I moved to day shifts.", "User lives in Leeds."),  # nor a home
+    ],
+)
+def test_stopping_one_thing_leaves_a_taste_another_habit_or_another_persons_fact(said: str, kept: str) -> None:
+    assert not _supersedes(said, kept)
+
+
+def test_a_change_of_someone_the_stored_facts_name_is_the_users_and_replaces_their_fact() -> None:
+    stored = [_Stored("dog", "User has a dog called Max."), _Stored("ana", "User's girlfriend Ana lives with them."),
+              _Stored("bella", "User's sister has a cat called Bella.")]
+    [max_] = RULES.extract([("user", "Max passed away last week.")], stored)
+    assert max_.text == "User's dog Max passed away last week." and max_.supersedes == ("dog",)
+    [moved] = RULES.extract([("user", "Sadly, Ana moved out.")], stored)
+    assert moved.text == "User's girlfriend Ana moved out." and moved.supersedes == ("ana",)
+    assert RULES.extract([("user", "Ana came over for dinner.")], stored) == []  # no change: not read
+    assert RULES.extract([("user", "Bella died.")], stored) == []  # the sister's cat, not the user's
+    assert RULES.extract([("user", "Max passed away last week.")]) == []  # nobody named Max is known
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm knackered after that hike.",
+        "I have a headache.",
+        "I've got a stinking cold.",
+        "I think I'm coming down with the flu.",
+        "We spoke last week about my garden.",  # about the conversation
+        "I'm tired, hungry and cold.",
+    ],
+)
+def test_ailments_tiredness_and_talk_about_the_conversation_are_not_facts(said: str) -> None:
+    assert facts_of(said) == []
+
+
+def test_an_appointment_at_a_time_today_expires_and_a_weekly_one_does_not() -> None:
+    [dentist] = RULES.extract([("user", "I've got a dentist appointment at 4.")])
+    assert dentist.expires_at is not None and dentist.text == "User has got a dentist appointment at 4."
+    [weekly] = RULES.extract([("user", "I have a piano lesson at 5pm every Tuesday.")])
+    assert weekly.expires_at is None
+    assert facts_of("I get migraines.") == ["User gets migraines."]  # a condition, not a passing ailment
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("The name's Daniela but my friends call me Dani.", ["User's name is Daniela.", "User goes by Dani."]),
+        ("As I mentioned before, I'm vegan.", ["User is vegan."]),
+        ("Just reminding you I'm lactose intolerant.", ["User is lactose intolerant."]),
+        ("Since I'm vegan, where can I get B12?", ["User is vegan."]),
+        ("I'm 34, married, and I have two kids.", ["User is 34.", "User is married.", "User has two kids."]),
+        ("I'm a nurse, a mum of three and a marathon runner.",
+         ["User is a nurse.", "User is a mum of three.", "User is a marathon runner."]),
+        ("I live in Oslo with my husband and our two dogs.",
+         ["User lives in Oslo with their husband and their two dogs."]),
+        ("My mum calls me every Sunday.", ["User's mum calls the user every Sunday."]),
+    ],
+)
+def test_lead_ins_lists_and_pronouns_in_everyday_statements(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
+
+
+def test_a_sentence_kept_as_said_does_not_replace_the_clean_fact_it_repeats() -> None:
+    stored = [_Stored("old", "User is allergic to cats.")]
+    facts = RULES.extract([("user", "Cats make me sneeze, I'm allergic.")], stored)
+    assert [f.supersedes for f in facts] == [()]

@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timezone
 
 from ..text import normalize_fact_text
 from .core_facts import CoreRule, check_core_rule, is_core_fact
-from .rules import SentenceVerdict, is_subjectless_change, judge_sentence
+from ..slots import PERSON
+from .rules import DROP_NOT_FIRST_PERSON, KEPT_AS_SAID, SentenceVerdict, is_subjectless_change, judge_sentence
 from .sentences import split_sentences
 from .slots import (
     ACTIVITY_SLOTS,
     CONSUMPTION_SLOTS,
+    PETS,
     POSSESSION_SLOTS,
     content_words,
+    ends_habit,
     ends_ownership,
     holder,
     is_acquired,
@@ -24,6 +28,7 @@ from .slots import (
     is_loss,
     is_negated,
     is_relationship_status,
+    named_change,
     same_activity,
     slots_of,
 )
@@ -47,14 +52,30 @@ _CLAUSE_BREAK = re.compile(
 )
 _STARTS_FIRST_PERSON = re.compile(
     rf"^(?:[^,]{{0,20}},\s*)?(?:and\s+|so\s+|now\s+|then\s+|also\s+)?"
-    rf"(?:{_SUBJECT}|name's\b|name\s+is\b|(?:(?:my|our)\s+)?\w+(?:\s+\w+)?\s+and\s+(?:i|me)\b"
+    rf"(?:{_SUBJECT}|(?:the\s+)?name's\b|(?:the\s+)?name\s+is\b|(?:(?:my|our)\s+)?\w+(?:\s+\w+)?\s+and\s+(?:i|me)\b"
     r"|(?-i:[A-Z])\w+\s+here(?:\s+again)?\s*$|(?:it's|this\s+is)\s+(?-i:[A-Z])\w+\s+again\s*$)",
     re.IGNORECASE,
 )
 # "My wife and I moved", "My girlfriend Jess and I live together": one subject.
 _BARE_POSSESSIVE = re.compile(r"^(?:my|our)\s+[^\s']+(?:\s+(?-i:[A-Z])[\w-]+)?$", re.IGNORECASE)
 _BARE_PRONOUN = re.compile(r"^(?:i|me|we)$", re.IGNORECASE)  # "I and my brother run a bakery": one subject
+# "I live with my husband and our two dogs": "our two dogs" ends the sentence without a verb, no new clause.
+_BARE_OBJECT = re.compile(
+    r"^(?:my|our)\s+(?!(?:[\w-]+\s+){0,2}(?:is|are|was|were|has|have|had|does|do|did|will|can|just|also|"
+    r"still|now|loves?|lives?|works?)\b)(?:[\w-]+\s+){0,2}[\w-]+\s*[.!]*$",
+    re.IGNORECASE,
+)
 _NAME_THEN_FROM = re.compile(r"^(?P<intro>(?:i'm|i am)\s+[A-Z]\w+),\s+(?P<rest>from\s+.+)$", re.IGNORECASE)
+# The roles a stored fact gives a named someone of the user's: "User has a dog called Max.", "User's sister Ana".
+_ROLE = rf"{PERSON}|{PETS}"
+# "I'm 34, married, a nurse": a list of what the user is, each item a fact of its own.
+_PROFILE = re.compile(r"^(?P<subject>i'm|i\s+am)\s+(?P<items>[^,]+(?:(?:\s*,\s*|\s+and\s+)[^,]+)+)$", re.IGNORECASE)
+_PROFILE_ITEM = re.compile(
+    r"^(?:\d{1,3}(?:\s+years\s+old)?|(?:a|an)\s+[\w-]+(?:\s+[\w-]+){0,3}|married|single|divorced|engaged|widowed|"
+    r"separated|retired|unemployed|pregnant|vegan|vegetarian|pescatarian|gluten-free|diabetic|coeliac|celiac|"
+    r"left-handed|self-employed|bilingual|from\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?)$",
+    re.IGNORECASE,
+)
 # "I go by Alex, short for Alexandra": the name used, and the full name.
 _NAME_SHORT_FOR = re.compile(
     r"^(?P<intro>.*\b(?:go\s+by|call\s+me|calls\s+me|name\s+is|name's|i'm|i\s+am)\s+(?-i:[A-Z])\w+)"
@@ -75,17 +96,45 @@ def split_clauses(sentence: str) -> list[str]:
     pieces: list[str] = []
     rest = sentence
     while True:
-        m = next((b for b in _CLAUSE_BREAK.finditer(rest) if _can_split(rest[: b.start()])), None)
+        m = next((b for b in _CLAUSE_BREAK.finditer(rest) if _can_split(rest[: b.start()], rest[b.end():])), None)
         if m is None:
             pieces.append(rest)
-            return [p for p in (p.strip() for p in pieces) if p]
+            return [c for p in pieces for c in _profile(p.strip()) if c]
         pieces.append(rest[: m.start()])
         rest = rest[m.end():]
 
 
-def _can_split(left: str) -> bool:
+def _profile(clause: str) -> list[str]:
+    """ "I'm 34, married and a mother of two" -> "I'm 34", "I'm married", "I'm a mother of two"; any other
+    clause as it is."""
+    m = _PROFILE.match(clause)
+    if m is None:
+        return [clause]
+    items = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", m.group("items").rstrip(" .!"))
+    if len(items) < 2 or not all(_PROFILE_ITEM.match(i) for i in items):
+        return [clause]
+    return [f"{m.group('subject')} {item}" for item in items]
+
+
+def _named(clause: str, known: Sequence[str]) -> str | None:
+    """``clause`` ("Max passed away last week.") told of someone a stored fact names as the user's ("User has a
+    dog called Max.") as the user's own statement ("My dog Max passed away last week."), when it tells a change
+    or an ending; ``None`` otherwise."""
+    said = named_change(clause)
+    if said is None:
+        return None
+    name, rest = said
+    for text in known:
+        role = re.search(rf"\b(?P<role>{_ROLE})(?:\s+(?:called|named)|,)?\s+{re.escape(name)}\b", text, re.IGNORECASE)
+        # the user's own (a dog of the user's, their girlfriend Ana), not a sister's dog called Max
+        if role is not None and holder(text) in ("user", role.group("role").lower()):
+            return f"My {role.group('role').lower()} {name} {rest}"
+    return None
+
+
+def _can_split(left: str, right: str) -> bool:
     left = left.strip()
-    if not left or _BARE_POSSESSIVE.match(left) or _BARE_PRONOUN.match(left):
+    if not left or _BARE_POSSESSIVE.match(left) or _BARE_PRONOUN.match(left) or _BARE_OBJECT.match(right):
         return False
     return bool(_STARTS_FIRST_PERSON.match(left)) or is_subjectless_change(left)  # "Sold the car, I ..."
 
@@ -186,7 +235,7 @@ class RuleBasedFactExtractor:
         for message in as_messages(messages):
             if message.role not in ("user", "human"):
                 continue
-            for verdict in self.explain(message.text):
+            for verdict in self.explain(message.text, known=[text for _, text, _ in known]):
                 if verdict.fact is None:
                     continue
                 key = normalize_fact_text(verdict.fact)
@@ -209,11 +258,13 @@ class RuleBasedFactExtractor:
         """Whether the new fact of ``verdict`` (content ``words``) replaces the stored fact ``text``."""
         if verdict.expires_in is not None or not old:
             return False
-        if old < words:  # a refinement: "has a golden retriever" -> "... called Bo"
+        if old < words and verdict.reason != KEPT_AS_SAID:  # a refinement: "has a golden retriever" -> "... called Bo"
             return True
         said = verdict.sentence
         changed, ended = is_change(said), is_ended(said)
         if ends_ownership(verdict.fact, text):  # "I sold the Civic": "User drives an old Honda Civic." ends
+            return True
+        if ends_habit(verdict.fact, text):  # "I gave up on Spanish": "User is learning Spanish." ends
             return True
         # A change replaces the same slot of the same person only: "My sister moved" leaves the user's home.
         # In a slot that holds several things (pets, exercise) only the fact about the same one, when it
@@ -241,9 +292,22 @@ class RuleBasedFactExtractor:
             return False
         return is_negated(said) and len(words & old) >= min(2, len(old))
 
-    def explain(self, text: str) -> list[SentenceVerdict]:
-        """The decision for every clause of one user message: the fact kept (or ``None``) and the reason."""
-        return [self.judge(clause) for sentence in split_sentences(text) for clause in split_clauses(sentence)]
+    def explain(self, text: str, *, known: Sequence[str] = ()) -> list[SentenceVerdict]:
+        """The decision for every clause of one user message: the fact kept (or ``None``) and the reason.
+
+        ``known``: the user's stored facts. A change told of someone or something they name ("Max passed
+        away", after "User has a dog called Max.") is read as the user's ("My dog Max passed away").
+        """
+        verdicts = []
+        for sentence in split_sentences(text):
+            for clause in split_clauses(sentence):
+                verdict = self.judge(clause)
+                if verdict.fact is None and verdict.reason == DROP_NOT_FIRST_PERSON and known:
+                    named = _named(clause, known)
+                    if named is not None:
+                        verdict = replace(self.judge(named), sentence=clause)
+                verdicts.append(verdict)
+        return verdicts
 
     def judge(self, sentence: str) -> SentenceVerdict:
         """The decision for one sentence (:func:`~memori_core.extraction.rules.judge_sentence`)."""

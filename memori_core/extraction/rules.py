@@ -87,7 +87,9 @@ _SOCIAL = _words(
 _CONNECTIVE = _words(
     "so", "and", "but", "also", "actually", "anyway", "anyways", "btw", "by the way", "honestly", "fyi",
     "for context", "for the record", "fun fact", "just so you know", "so you know", "just to let you know",
-    "as i said", "as i mentioned", "like i said", "in other news", "long story short", "now", "finally",
+    "as i said", "as i mentioned", "like i said", "like i mentioned", "as mentioned", "as i said before",
+    "as i mentioned before", "like i said before", "as mentioned before", "as i mentioned earlier",
+    "as i said earlier", "in other news", "long story short", "now", "finally",
     "sadly", "unfortunately", "fortunately", "luckily", "thankfully", "basically", "plus",
 )
 # News in front of what happened, cut only before a punctuation mark: "Quick update: ...", "Bad news - ...",
@@ -102,7 +104,9 @@ _REMINDER = _words(
     "remember", "please remember", "note", "please note", "keep in mind", "bear in mind", "don't forget",
     "do not forget", "i forgot to mention", "i should mention", "i should add", "i wanted to mention",
     "i want to mention", "i forgot to say", "i should say", "i wanted to say", "i want to say",
-    "reminder", "a reminder", "just a reminder", "quick reminder", "turns out", "it turns out", "apparently",
+    "reminder", "a reminder", "just a reminder", "quick reminder", "just reminding you", "reminding you",
+    "just to remind you", "to remind you", "just so you remember", "in case you forgot", "turns out", "it turns out",
+    "apparently",
     "i found out", "i just found out", "just found out", "my doctor says", "my doctor said", "my doctor told me",
     "the doctor says", "the doctor said",
 )
@@ -266,7 +270,8 @@ _SINGULAR_FIRST_PERSON = _rx(r"\b(?:i|i'm|im|i've|i'll|i'd|me|my|mine|myself)\b"
 # change: "Left my keys at home again" is not news.
 _WEAK_CHANGE = _rx(r"\b(?:again|now|instead|these\s+days|nowadays)\b")
 _IMPLIED_I = _rx(
-    r"^(?:just\s+|finally\s+|recently\s+|officially\s+)?(?:moved|relocated|switched|quit|retired|started|joined|"
+    r"^(?:just\s+|finally\s+|recently\s+|officially\s+)?(?:moved|relocated|switched|upgraded|swapped|quit|retired|"
+    r"started|joined|"
     r"graduated|adopted|bought|sold|got|became|went|gave\s+up|stopped|broke\s+up|split\s+up|left|lost)\b"
 )
 _IM_SUBJECT = _rx(r"^(?P<verb>im|ive)(?P<tail>\s.*)$")
@@ -276,6 +281,8 @@ _IM_SUBJECT = _rx(r"^(?P<verb>im|ive)(?P<tail>\s.*)$")
 _STATE = (
     r"(?:tired|exhausted|sleepy|hungry|thirsty|starving|bored|stressed|sick|ill|cold|hot|busy|sad|upset|angry|"
     r"annoyed|anxious|nervous|excited|grumpy|cranky|in\s+a\s+(?:bad|good|great|terrible)\s+mood|"
+    r"knackered|shattered|wiped\s+out|worn\s+out|drained|jet-?lagged|hungover|sore|stuffed|full(?!-)|freezing|"
+    r"boiling|soaked|frazzled|fed\s+up|under\s+the\s+weather|wrecked|beat|"
     r"at\s+the\s+(?:airport|office|gym|station|mall|dentist|doctor's|supermarket)|on\s+my\s+way|running\s+late|"
     r"late|home|back|here|off\s+today)"
 )
@@ -293,12 +300,28 @@ _MOMENT_VERB = _rx(
     r"^(?:i'm|i\s+am|im|i\s+feel|i'm\s+feeling|i\s+have\s+a|i've\s+got\s+a|i\s+had|i\s+ate|we're|we\s+are|"
     r"we\s+have\s+a|we've\s+got\s+a|we\s+had)\b"
 )
+# "I have a headache", "I've got the flu": an ailment that passes ("I get migraines" is kept).
+_AILMENT = _rx(
+    r"^(?:i|we)(?:\s+|(?='))(?:have|'ve\s+got|have\s+got|got|caught|'ve\s+caught|think\s+i\s+have|"
+    r"think\s+i'm\s+getting|am\s+getting|'m\s+getting|'m\s+coming\s+down\s+with|am\s+coming\s+down\s+with)"
+    r"\s+(?:a|an|the)\s+"
+    r"(?:(?:bit\s+of\s+a|slight|bad|terrible|splitting|mild|nasty|killer|awful|horrible|stinking|pounding|really\s+bad)"
+    r"\s+)*(?:headache|hangover|cold|fever|cough|sore\s+throat|stomach\s?ache|tummy\s+ache|toothache|earache|"
+    r"migraine|flu|temperature|stiff\s+neck|runny\s+nose|blocked\s+nose|stomach\s+bug|bug|nosebleed)\b"
+)
 _JUST_DID = _rx(r"^(?:i|we)\s+just\s+(?:had|ate|got|finished|woke|came|arrived|left)\b")
 # "My flight leaves in two hours", "My exam is on Thursday": an event of the user's, soon over.
 _MY_EVENT = _rx(
     r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:flight|train|bus|ferry|meeting|appointment|interview|exam|test|class|"
     r"lesson|shift|date|call|presentation|deadline|party|trip|match|game|session)\b"
 )
+# "I've got a dentist appointment at 4": today, at a time (not "every Monday at 9").
+_CLOCK = _rx(
+    r"\bat\s+(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)?|noon|midday|lunchtime|"
+    r"half\s+(?:past\s+)?\w+|quarter\s+(?:past|to)\s+\w+)(?!\s*(?:%|years?|months?|weeks?|kg|km|miles?)\b)"
+)
+_RECURRING = _rx(r"\b(?:every|each|weekly|daily|usually|always|on\s+(?:mondays|tuesdays|wednesdays|thursdays|"
+                 r"fridays|saturdays|sundays|weekdays|weekends))\b")
 # "I have a meeting at 3pm tomorrow": true until it has happened.
 _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _SOON = _rx(rf"\b(?:tomorrow|the\s+day\s+after\s+tomorrow|next\s+(?:week|weekend|{_WEEKDAY})|"
@@ -311,14 +334,15 @@ _APPOINTMENT = _rx(
 # "I no longer smoke, I quit in May": the second clause says only when; alone, "User quit in May." says nothing.
 _BARE_ENDING = _rx(
     r"^i\s+(?:(?:finally|just|actually|already)\s+)?(?:quit|stopped|gave\s+up|gave\s+it\s+up|quit\s+it|stopped\s+it)"
-    r"(?:\s+(?:in|on|last|this|about|around|over|back|since|at|a|two|three|several|some|years?|months?|weeks?|"
-    r"ago|\d+)\b.*)?[.!]*$"
+    r"(?:\s+(?:in|on\s+(?:the\s+)?(?:\d|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|last|this|about|"
+    r"around|over|back|since|at|a|two|three|several|some|years?|months?|weeks?|ago|\d+)\b.*)?[.!]*$"
 )
 # "I'm Maya, by the way", "My name is Tom", "Name's Dmitri", "You can call me Kai": the user's name.
 _NAME = r"(?P<name>[A-Z][a-z\u00e0-\u00ff]+(?:\s+[A-Z][a-z\u00e0-\u00ff]+)?)[.!]*$"
 _INTRODUCTION = re.compile(r"^(?:[Ii]'m|[Ii]\s+am)\s+" + _NAME)
 _NAME_GIVEN = re.compile(
-    r"^(?:(?:[Mm]y\s+)?(?:[Ff]ull\s+|[Rr]eal\s+)?[Nn]ame\s+is|(?:[Mm]y\s+)?(?:[Ff]ull\s+|[Rr]eal\s+)?[Nn]ame's|"
+    r"^(?:(?:[Mm]y\s+|[Tt]he\s+)?(?:[Ff]ull\s+|[Rr]eal\s+)?[Nn]ame\s+is|"
+    r"(?:[Mm]y\s+|[Tt]he\s+)?(?:[Ff]ull\s+|[Rr]eal\s+)?[Nn]ame's|"
     r"(?:(?:[Yy]ou\s+can|[Jj]ust|[Pp]lease)\s+)?[Cc]all\s+me)\s+" + _NAME
 )
 # "Everyone calls me Becky", "I go by Alex": the name the user goes by.
@@ -347,6 +371,14 @@ _THE_ONE = _rx(
     r"(?:(?:with|who\s+has|who's\s+got|that\s+has)\s+(?P<thing>(?!(?:me|you|him|her|them|us|it)\b).+)"
     r"|(?:who|that)\s+(?P<verb>(?:is|was|has|had|does|did|[a-z]+s|[a-z]+ed))\b(?P<rest>.*))$"
 )
+# "Since I'm vegan, ...?", "As I'm diabetic, ...?": the reason given for a question, said first.
+_BECAUSE = _rx(r"^(?:since|as|because|given\s+that|seeing\s+as|now\s+that)\s+(?=(?:i|i'm|i've|my|we|we're|our)\b)")
+# "We spoke last week about my garden", "We talked about this before": the user and the assistant, not a fact.
+_OUR_TALK = _rx(
+    r"^we\s+(?:(?:already|just|briefly)\s+)?(?:spoke|talked|chatted|discussed|messaged|were\s+talking|"
+    r"were\s+chatting|went\s+over|covered)\b.*\b(?:last\s+(?:week|time|month|night)|before|earlier|yesterday|"
+    r"the\s+other\s+day|a\s+while\s+(?:ago|back)|(?:about|over)\s+(?:this|that|it)|the\s+last\s+time)\b"
+)
 # "I'm sure that's wrong", "I agree with that": about what was said, not about the user.
 _ABOUT_THAT = _rx(
     r"^(?:(?:i'm|i\s+am)\s+(?:pretty\s+|quite\s+|not\s+)?(?:sure|certain|afraid|glad)\s+(?:that's|that|it's|it|this)\b"
@@ -372,10 +404,14 @@ def _moment(body: str) -> tuple[str | None, str, timedelta | None] | None:
         return None, DROP_EPHEMERAL, None
     if _NOW_WORDS.search(body) and (_MOMENT_VERB.match(body) or _MY_EVENT.match(body)):
         return None, DROP_EPHEMERAL, None
+    if _AILMENT.match(body):
+        return None, DROP_EPHEMERAL, None
     soon = _SOON.search(body)
     if soon is not None and (_APPOINTMENT.match(body) or _MY_EVENT.match(body)):
         days = 2 if soon.group(0).lower().startswith(("tomorrow", "the day")) else 8
         return _rewrite(body) or _as_said(body), KEPT_EXPIRING, timedelta(days=days)
+    if _CLOCK.search(body) and not _RECURRING.search(body) and (_APPOINTMENT.match(body) or _MY_EVENT.match(body)):
+        return _rewrite(body) or _as_said(body), KEPT_EXPIRING, timedelta(days=1)  # today, at that time
     return None
 
 
@@ -474,9 +510,11 @@ def _rewrite(statement: str) -> str | None:
         return _rewrite_we(statement)
     if statement[:3].lower() == "my ":
         rest = statement[3:]
-        if _OTHER_FIRST_PERSON.search(rest) or re.search(r"\bmy\b", rest, re.IGNORECASE):
+        # "My mum calls me every Sunday" -> "User's mum calls the user every Sunday."; another "I", "my", "we": no
+        if _OTHER_FIRST_PERSON.search(re.sub(r"\bme\b", "", rest, flags=re.IGNORECASE)) \
+                or re.search(r"\bmy\b", rest, re.IGNORECASE):
             return None
-        return _end(f"User's {rest}")
+        return _end("User's " + re.sub(r"\bme\b", "the user", rest, flags=re.IGNORECASE))
     m = _I_SUBJECT.match(statement) or _IM_SUBJECT.match(statement)
     if m is None:
         return None
@@ -491,10 +529,11 @@ def _rewrite(statement: str) -> str | None:
         new_verb = verb
     else:
         return None
-    if _OTHER_FIRST_PERSON.search(tail) or _AND_VERB.search(tail):
+    # "... with my husband and our two dogs": "our" is the user's household too; any other pronoun, no rewrite
+    if _OTHER_FIRST_PERSON.search(re.sub(r"\bour\b", "", tail, flags=re.IGNORECASE)) or _AND_VERB.search(tail):
         return None
     tail = re.sub(r"\bmyself\b", "themselves", tail, flags=re.IGNORECASE)
-    tail = re.sub(r"\bmy\b", "their", tail, flags=re.IGNORECASE)
+    tail = re.sub(r"\b(?:my|our)\b", "their", tail, flags=re.IGNORECASE)
     return _end(f"User {adv}{new_verb}{tail}")
 
 
@@ -559,8 +598,8 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         return None, DROP_TOO_LONG
     if text.rstrip(" )\"'").endswith("?"):
         m = _QUESTION_TAIL.match(text)
-        if m is not None:
-            fact, reason = _judge(m.group("head"), max_chars)
+        if m is not None:  # "Since I'm vegan, where can I get B12?": the reason given is the statement
+            fact, reason = _judge(_BECAUSE.sub("", m.group("head")), max_chars)
             if fact is not None:
                 return fact, reason
         return None, DROP_QUESTION
@@ -596,6 +635,9 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         rest = hedge.group("rest")
         about_user = _FIRST_PERSON_START.match(rest) or rest.lower().startswith("to ")
         if about_user and not _HYPOTHETICAL.match(rest):
+            moment = _moment(rest)  # "I think I'm getting a cold": a passing state still
+            if moment is not None and moment[0] is None:
+                return None, moment[1]
             return _as_said(body), KEPT_AS_SAID
         return None, DROP_OPINION
     if _HYPOTHETICAL.match(body):
@@ -605,6 +647,8 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         return moment[0], moment[1]
     if _ABOUT_THAT.match(body):
         return None, DROP_OPINION
+    if _OUR_TALK.match(body):
+        return None, DROP_SMALL_TALK
     if _BARE_ENDING.match(body):
         return None, DROP_ELLIPTICAL
     intro = _INTRODUCTION.match(body)

@@ -22,10 +22,12 @@ from ..text import get_stemmer
 __all__ = [
     "ACTIVITY_SLOTS",
     "CONSUMPTION_SLOTS",
+    "PETS",
     "POSSESSION_SLOTS",
     "SLOTS",
     "content_words",
     "disposed_words",
+    "ends_habit",
     "ends_ownership",
     "holder",
     "is_acquired",
@@ -35,20 +37,28 @@ __all__ = [
     "is_loss",
     "is_negated",
     "is_relationship_status",
+    "named_change",
     "same_activity",
     "slots_of",
+    "stopped_words",
 ]
 
+PETS = (
+    r"pets?|dogs?|pupp(?:y|ies)|cats?|kittens?|parrots?|hamsters?|rabbits?|bunn(?:y|ies)|guinea\s+pigs?|"
+    r"tortoises?|turtles?|goldfish|horses?|lizards?|snakes?|budgies?"
+)
+"""A regex alternation of the words for a pet (dog, cat, parrot...)."""
+
 ACTIVITY_SLOTS: dict[str, re.Pattern[str]] = {
-    "pets": re.compile(
-        r"\b(?:pets?|dogs?|pupp(?:y|ies)|cats?|kittens?|parrots?|hamsters?|rabbits?|bunn(?:y|ies)|"
-        r"guinea\s+pigs?|tortoises?|turtles?|goldfish|horses?|lizards?|snakes?|budgies?)\b"
-    ),
+    "pets": re.compile(rf"\b(?:{PETS})\b"),
     "exercise": re.compile(
         r"\b(?:(?:run|runs|running)\b(?!\s+(?:a|an|the|my|our|their|his|her|out|late|errands|into)\b)|"
         r"jog|jogs|jogging|gym|work\s+out|works\s+out|working\s+out|workouts?|exercise|exercises|exercising|"
         r"yoga|pilates|crossfit|marathons?|half-marathons?|5k|10k|weightlifting|lift\s+weights|"
-        r"swim|swims|swimming|cycling|bouldering|boxing|sports?)\b"
+        r"swim|swims|swimming|cycling|bouldering|boxing|sports?|football|soccer|tennis|basketball|volleyball|"
+        r"rugby|cricket|golf|hockey|badminton|netball|baseball|softball|climbing|hiking|skiing|snowboarding|"
+        r"surfing|rowing|kayaking|karate|judo|taekwondo|jiu-jitsu|kickboxing|martial\s+arts|zumba|"
+        r"triathlons?|ultramarathons?|parkrun)\b"
     ),
 }
 """Slot name -> its words, for the slots that hold several things at once."""
@@ -68,7 +78,10 @@ _CHANGE = re.compile(
     r"divorced|divorcing|separating|getting\s+(?:divorced|separated)|tied\s+the\s+knot|dumped\s+me|"
     r"left\s+me(?!\s+(?:a|an|the|some|his|her|their|its|with|alone|in\s+charge|out|\w+ing)\b)|"
     # a thing given up or swapped ("I swapped coffee for tea", "I traded in the Golf")
-    r"swapped|swapping|cut\s+down|traded\s+in|got\s+rid\s+of|upgraded\s+to|"
+    r"swapped|swapping|cut\s+down|traded\s+in|got\s+rid\s+of|upgraded|"
+    r"kicked\s+(?:the\s+habit|it)|(?:smoke|nicotine|alcohol|booze|caffeine)-free|given\s+up|giving\s+up|"
+    r"called\s+it\s+(?:quits|off)|broke\s+it\s+off|parted\s+ways|separate\s+ways|met\s+(?:someone|somebody)|"
+    r"dropped\s+out|"
     r"(?:went|gone|going|go)\s+(?:vegan|vegetarian|pescatarian|keto|paleo|gluten-free|plant-based|sober|"
     r"teetotal|freelance|part-time|full-time|remote)|"
     r"gave\s+up|stopped|took\s+up|"
@@ -78,7 +91,7 @@ _CHANGE = re.compile(
     # a home bought, a habit cut, something taken up again
     r"bought\s+(?:a|an|our|my|the)\s+(?:[\w-]+\s+)?(?:house|flat|home|place|apartment|condo)|"
     r"cut\s+out|cut\s+back|adopted|again|back\s+(?:on|to\s+\w+ing)|"
-    r"(?:got|bought|have|'ve\s+got)\s+(?:a|an|my|our)\s+new|"
+    r"(?:got|bought|have|'ve\s+got)\s+(?:a|an|my|our|the)\s+new|"
     r"(?:am|'m|is|are|'re|been)\s+(?:now\s+)?(?:retired|divorced|separated|widowed|sober|unemployed))\b"
 )
 # Something is over. "used to" is not a change cue (_CHANGE): said of the past, it ends the stored fact
@@ -86,7 +99,8 @@ _CHANGE = re.compile(
 # "lives in Porto").
 _ENDED = re.compile(
     r"\b(?:used\s+to|no\s+longer|anymore|any\s+more|no\s+more|quit|stopped|gave\s+up|cut\s+out|passed\s+away|"
-    r"died|rehomed|had\s+to\s+rehome)\b"
+    r"died|rehomed|had\s+to\s+rehome|given\s+up|kicked\s+(?:the\s+habit|it)|(?:smoke|nicotine|alcohol|booze)-free|"
+    r"dropped\s+out|called\s+it\s+(?:quits|off))\b"
 )
 # Where a relationship stands; the bare partner words ("wife", "boyfriend") only say one exists.
 _REL_STATUS = re.compile(
@@ -95,7 +109,8 @@ _REL_STATUS = re.compile(
     r"tied\s+the\s+knot|seeing\s+(?:someone|somebody|each\s+other|a\s+(?:guy|girl|man|woman|boy|lady))|"
     r"moved\s+in\s+(?:together|with)|moving\s+in\s+(?:together|with)|left\s+me|dumped\s+me|"
     r"(?:not|no\s+longer)\s+together|"
-    r"ended\s+(?:it|things)|(?:are|'re)\s+(?:over|through)|"
+    r"ended\s+(?:it|things)|(?:are|'re)\s+(?:over|through)|called\s+it\s+(?:quits|off)|broke\s+it\s+off|"
+    r"parted\s+ways|separate\s+ways|met\s+(?:someone|somebody)|"
     r"new\s+(?:boyfriend|girlfriend|partner|husband|wife|fianc[ée]e?))\b"
 )
 # "I only drink decaf", "I just eat fish": one thing to the exclusion of the others. In a slot of what the
@@ -123,6 +138,22 @@ _DISPOSED = re.compile(
     r"little|beat-up|battered|first)\s+)?(?P<thing>[\w-]+(?:\s+(?!(?:and|for|to|in|on|at|last|this|after|"
     r"because|since|when|so|but|yesterday|today|finally)\b)[\w-]+){0,2})"
 )
+# "I gave up on Spanish", "I quit the choir", "I dropped out of college": what the user stopped, whose stored
+# habit ends ("User is learning Spanish.", "User sings in a choir.") even when no slot knows the word.
+_STOPPED = re.compile(
+    r"\b(?:quit|stopped|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|dropped\s+out\s+of|kicked)\s+"
+    r"(?:(?:my|our|the|that|this|their|his|her)\s+)?(?P<thing>[\w-]+(?:\s+(?!(?:and|for|to|in|on|at|last|this|"
+    r"after|because|since|when|so|but|yesterday|today|finally|ago|years?|months?|weeks?)\b)[\w-]+){0,2})"
+)
+# Words too general to tell one habit from another ("stopped drinking" does not end "drinks coffee").
+_GENERAL = frozenset("""go goe do doe play use take have has get make work drink eat job thing habit it
+    everyth someth anyth all""".split())
+# A stored habit or pastime of the user: "User is learning Spanish.", "User sings in a choir.".
+_HABIT = re.compile(
+    r"^(?:user|i)\s+(?:\w+\s+)?(?:is\s+learning|am\s+learning|learns?|stud(?:y|ies)|is\s+studying|plays?|goes|go|"
+    r"does|do|practi[cs]es?|attends?|takes?|eats?|drinks?|smokes?|vapes?|uses?|sings?|volunteers?|trains?|"
+    r"is\s+training|coach(?:es)?|collects?|teach(?:es)?|works?|is\s+taking|is\s+doing|belongs?|is\s+a\s+member)\b"
+)
 # A stored fact that says the user has, got or uses a thing: "User drives an old Honda Civic.", "User got a Pixel.",
 # "User's bike is red."
 _OWNERSHIP = re.compile(
@@ -137,10 +168,20 @@ _FUNCTION = frozenset(
     that this it its has have had do does did not no longer anymore more never now again since last month
     week year day today s t don doesn didn isn aren wasn""".split()
 )
+# "Max passed away", "Sadly, Ana moved out": a named someone as the subject of a clause (not "I", "My"...).
+_NAMED_SUBJECT = re.compile(
+    r"^(?:(?:so|and|but|oh|well|sadly|unfortunately|anyway|update|news|bad\s+news|sad\s+news)\s*[,:!-]*\s+)*"
+    r"(?P<name>(?-i:(?!(?:I|My|We|Our|The|This|That|It|He|She|They|There|Here|What|When|Just|Got|Had)\b)"
+    r"[A-Z][a-z\u00e0-\u00ff]+))\s+(?P<rest>(?-i:[a-z]).*)$",
+    re.IGNORECASE,
+)
 # Someone died: it ends a relationship, and a pet's fact (never a phone's: "my phone died" is no loss).
 _LOSS = re.compile(r"\b(?:passed\s+away|died|lost\s+(?:my|our)\s+(?:wife|husband|partner|spouse|fianc[ée]e?))\b")
-# A name in a fact: a capitalised word after the first ("User has a cat called Mochi.").
-_NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][a-z\u00e0-\u00ff]+\b")
+# A name in a fact: a capitalised word after the first ("User has a cat called Mochi."), not a day or month.
+_NAME = re.compile(
+    r"(?<!^)(?<![.!?]\s)\b(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|"
+    r"April|May|June|July|August|September|October|November|December)s?\b)[A-Z][a-z\u00e0-\u00ff]+\b"
+)
 
 
 def slots_of(text: str) -> frozenset[str]:
@@ -202,6 +243,31 @@ def ends_ownership(new: str, old: str) -> bool:
     thing = disposed_words(new)
     return bool(thing) and bool(_OWNERSHIP.match(_fold(old).strip())) and bool(thing & content_words(old)) \
         and holder(new) == holder(old)
+
+
+def stopped_words(text: str) -> frozenset[str]:
+    """The stemmed content words of what ``text`` says the user stopped, quit or gave up ("I gave up on
+    Spanish" -> ``{"spanish"}``), without the words too general to tell habits apart ("drinking")."""
+    return frozenset(w for m in _STOPPED.finditer(_fold(text)) for w in content_words(m.group("thing"))) - _GENERAL
+
+
+def ends_habit(new: str, old: str) -> bool:
+    """Whether the fact ``new`` says the user stopped the habit the stored fact ``old`` states ("User gave up on
+    Spanish." ends "User is learning Spanish."): ``old`` is a habit or pastime holding a word of what stopped
+    (:func:`stopped_words`), and both are the same person's."""
+    thing = stopped_words(new)
+    return bool(thing) and bool(_HABIT.match(_fold(old).strip())) and bool(thing & content_words(old)) \
+        and holder(new) == holder(old)
+
+
+def named_change(clause: str) -> tuple[str, str] | None:
+    """``(name, the rest)`` when ``clause`` tells a change, an ending or a loss of someone it names first ("Max
+    passed away last week" -> ``("Max", "passed away last week")``; "Sadly, Ana moved out"); ``None``
+    otherwise."""
+    m = _NAMED_SUBJECT.match(clause.strip())
+    if m is None or not (is_change(clause) or is_ended(clause) or is_loss(clause)):
+        return None
+    return m.group("name"), m.group("rest")
 
 
 def is_loss(text: str) -> bool:
