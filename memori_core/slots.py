@@ -21,7 +21,17 @@ _OCCUPATIONS = (
     r"firefighter|police\s+officer|officer|soldier|driver|farmer|cleaner|caretaker|carer|"
     r"salesperson|recruiter|intern|ceo|cto|founder|entrepreneur|director|administrator|technician|"
     r"social\s+worker|midwife|psychologist|physiotherapist|optician|hairdresser|butcher|"
-    r"realtor|estate\s+agent|banker|trader|economist|actuary|data\s+scientist"
+    r"realtor|estate\s+agent|banker|trader|economist|actuary|data\s+scientist|"
+    r"blogger|vlogger|influencer|youtuber|streamer|content\s+creator|artist|illustrator|animator|musician|actor|"
+    r"actress|dancer|personal\s+trainer|fitness\s+instructor|instructor|life\s+coach|pastor|priest|vicar|rabbi|"
+    r"imam|nanny|babysitter|childminder|courier|postman|postwoman|miner|welder|builder|gardener|landscaper|florist|"
+    r"tailor|shopkeeper|shop\s+assistant|sales\s+assistant|sous\s+chef|dietitian|nutritionist|counsell?or|"
+    r"veterinarian|radiographer|sonographer|judge|barrister|civil\s+servant|teaching\s+assistant|postdoc|"
+    r"undergrad|undergraduate|copywriter|marketer|flight\s+attendant|cabin\s+crew|sailor|fisherman|zookeeper|"
+    r"ranger|archaeologist|historian|curator|care\s+worker|support\s+worker|software\s+developer|web\s+developer|"
+    r"product\s+owner|sysadmin|coder|surveyor|optometrist|paramedic|chiropractor|osteopath|podiatrist|"
+    r"contractor|handyman|decorator|locksmith|roofer|security\s+guard|bouncer|chauffeur|mortgage\s+advisor|"
+    r"financial\s+advisor|insurance\s+broker|broker|real\s+estate\s+agent"
 )
 _WORKPLACES = (
     r"company|firm|agency|startup|start-up|bank|hospital|clinic|school|factory|warehouse|restaurant|cafe|"
@@ -73,7 +83,9 @@ SLOTS: dict[str, re.Pattern[str]] = {
         r"(?:to|into)\s+work\s+(?:as|at|for|in)\b|"
         r"job|jobs|employed|teach|teaches|teaching|hired|laid\s+off|fired|made\s+redundant|redundant|"
         r"retired|retiring|unemployed|resigned|promoted|promotion|career|employer|freelance|freelancer|"
-        r"let\s+go(?!\s+of)|sacked|job\s+hunting|job-hunting|"
+        r"let\s+go(?!\s+of)|sacked|job\s+hunting|job-hunting|job\s+offer|offer\s+from|(?:full|part)-time|"
+        r"back\s+to\s+work|majoring|(?:my|their|his|her)\s+major|"
+        r"at\s+(?:uni|university|college|med\s+school|law\s+school)|"
         r"self-employed|notice|studying|studies|degree|graduated|internship|"
         rf"{_OCCUPATIONS}|(?:start|starts|started|starting)\s+at|(?:at|for)\s+(?:a|an|the)\s+(?:[\w-]+\s+)?"
         rf"(?:{_WORKPLACES}))\b"
@@ -103,7 +115,7 @@ SLOTS: dict[str, re.Pattern[str]] = {
     ),
     "commute": re.compile(
         r"\b(?:commute|commutes|commuting|commuter|(?:work|works|working)\s+(?:from\s+home|remotely)|remote|wfh|"
-        r"(?:to|into)\s+(?:work|the\s+office))\b"
+        r"(?:to|into|in|at)\s+the\s+office|(?:to|into)\s+work)\b"
     ),
     "phone": re.compile(
         rf"\b(?:iphones?|android|(?:smart|cell|mobile\s+)?phones?(?!\s+(?:{_NOT_THE_PHONE}))|"

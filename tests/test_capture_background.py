@@ -232,3 +232,13 @@ def test_a_thing_sold_ends_its_fact_and_a_repeated_introduction_is_stored_once(u
     assert [f.content for f in ungated.list("ann", include_invalid=True) if f.valid_to is not None] == [
         "User rides an old Lambretta.",
     ]
+
+
+def test_capture_shows_an_extractor_the_stored_fact_naming_someone_a_change_is_told_of(ungated: RecallEngine) -> None:
+    ungated.add("ann", ["User has a hamster named Nibbles.", "User plays chess."])
+
+    def shown(text: str) -> set[str]:
+        return {f.content for f in same_slot_facts(ungated, "ann", text, set())}
+
+    assert shown("Sadly Nibbles died yesterday.") == {"User has a hamster named Nibbles."}
+    assert shown("Nibbles is so cute.") == set()  # no change told: nothing to replace

@@ -731,3 +731,59 @@ def test_a_sentence_kept_as_said_does_not_replace_the_clean_fact_it_repeats() ->
     stored = [_Stored("old", "User is allergic to cats.")]
     facts = RULES.extract([("user", "Cats make me sneeze, I'm allergic.")], stored)
     assert [f.supersedes for f in facts] == [()]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored", "replaced"),
+    [
+        ("Paul and I are getting a divorce.", "User is married to Paul.", True),
+        ("We're engaged!", "User's boyfriend is called Dan.", True),  # a new stage, no change word needed
+        ("I'm single.", "User has a girlfriend.", True),
+        ("I was married before.", "User has a girlfriend called Ana.", False),  # a stage of the past
+        ("I've never been married.", "User has a boyfriend.", False),
+        ("My husband is a firefighter.", "User and their husband live in Oslo.", False),  # the same stage
+        ("My ex-wife lives in Leeds.", "User is married to Tom.", False),
+        ("My partner is a teacher.", "User is married to Dev.", False),  # "partner" tells no stage
+    ],
+)
+def test_a_new_stage_of_the_relationship_replaces_the_stored_stage(said: str, stored: str, replaced: bool) -> None:
+    assert _supersedes(said, stored) is replaced
+
+
+@pytest.mark.parametrize(
+    ("said", "stored", "replaced"),
+    [
+        ("I've accepted an offer from Microsoft.", "User is a software engineer at Amazon.", True),
+        ("I'm now a full-time food blogger.", "User works as a chef.", True),
+        ("I've gone back to work part-time.", "User is retired.", True),
+        ("I switched my major to economics.", "User is studying law.", True),
+        ("I'm back in the office full-time now.", "User works from home.", True),
+        ("I started cycling to work.", "User takes the train to work.", True),
+        ("I went fully vegan this year.", "User is pescatarian.", True),
+        ("I cancelled my gym membership.", "User goes to the gym three times a week.", True),
+        ("We accepted an offer on our house.", "User is a nurse.", False),
+        ("I started reading a book about Paris.", "User lives in Leeds.", False),
+        ("I cancelled my car insurance.", "User drives a Honda Civic.", False),
+    ],
+)
+def test_work_study_commute_and_habit_changes_in_other_words(said: str, stored: str, replaced: bool) -> None:
+    assert _supersedes(said, stored) is replaced
+
+
+def test_a_named_partner_who_ended_it_is_the_users_partner() -> None:
+    [fact] = RULES.extract([("user", "Sam dumped me last week.")], [_Stored("sam", "User's boyfriend is called Sam.")])
+    assert fact.text == "User's boyfriend Sam dumped the user last week." and fact.supersedes == ("sam",)
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("Ravi again, the guy with the allotment.", ["User's name is Ravi.", "User has an allotment."]),
+        ("kai here again lol", ["User's name is Kai."]),
+        ("It's Ravi again.", ["User's name is Ravi."]),
+        ("This is Max!", []),  # showing someone, not a name
+        ("I'm allergic to peanuts, remember.", ["User is allergic to peanuts."]),
+    ],
+)
+def test_returning_users_and_reminders_in_other_words(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts

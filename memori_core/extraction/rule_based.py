@@ -29,6 +29,7 @@ from .slots import (
     is_negated,
     is_relationship_status,
     named_change,
+    relationship_stage,
     same_activity,
     slots_of,
 )
@@ -76,6 +77,12 @@ _PROFILE_ITEM = re.compile(
     r"left-handed|self-employed|bilingual|from\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?)$",
     re.IGNORECASE,
 )
+# "Ravi again, the guy with the allotment": a returning user's name, then who they are.
+_NAME_THEN_THE_ONE = re.compile(
+    r"^(?P<intro>(?:(?:hi|hello|hey)\s*,?\s+)?(?-i:[A-Z])\w+\s+(?:here\s+)?again)\s*[,\u2014\u2013-]\s*"
+    r"(?:i'm\s+|i\s+am\s+)?(?P<rest>the\s+(?:one|guy|girl|woman|man|lady|person|mum|mom|dad)\s+.+)$",
+    re.IGNORECASE,
+)
 # "I go by Alex, short for Alexandra": the name used, and the full name.
 _NAME_SHORT_FOR = re.compile(
     r"^(?P<intro>.*\b(?:go\s+by|call\s+me|calls\s+me|name\s+is|name's|i'm|i\s+am)\s+(?-i:[A-Z])\w+)"
@@ -89,6 +96,9 @@ def split_clauses(sentence: str) -> list[str]:
     two clauses); "My wife and I moved to Berlin" stays whole (the left part is a subject, not a clause)."""
     m = _NAME_THEN_FROM.match(sentence.strip())
     if m is not None:  # "I'm Lars, from Oslo" -> "I'm Lars" and "I'm from Oslo"
+        return [m.group("intro"), "I'm " + m.group("rest")]
+    m = _NAME_THEN_THE_ONE.match(sentence.strip())
+    if m is not None:  # "Ravi again, the guy with the allotment" -> "Ravi again" and "I'm the guy with ..."
         return [m.group("intro"), "I'm " + m.group("rest")]
     m = _NAME_SHORT_FOR.match(sentence.strip())
     if m is not None:  # "I go by Alex, short for Alexandra" -> "I go by Alex" and "My full name is Alexandra"
@@ -125,7 +135,8 @@ def _named(clause: str, known: Sequence[str]) -> str | None:
         return None
     name, rest = said
     for text in known:
-        role = re.search(rf"\b(?P<role>{_ROLE})(?:\s+(?:called|named)|,)?\s+{re.escape(name)}\b", text, re.IGNORECASE)
+        role = re.search(rf"\b(?P<role>{_ROLE})(?:\s+(?:is\s+|'s\s+)?(?:called|named)|,|'s\s+name\s+is)?\s+"
+                         rf"{re.escape(name)}\b", text, re.IGNORECASE)
         # the user's own (a dog of the user's, their girlfriend Ana), not a sister's dog called Max
         if role is not None and holder(text) in ("user", role.group("role").lower()):
             return f"My {role.group('role').lower()} {name} {rest}"
@@ -280,6 +291,10 @@ class RuleBasedFactExtractor:
                     return True
             elif slot == "relationship":  # "My wife and I moved to Berlin" is no change of the marriage
                 if is_loss(said) or (changed and is_relationship_status(said)):
+                    return True
+                # a new stage replaces another ("Chris and I are engaged" after "User is dating Chris.")
+                stage, before = relationship_stage(verdict.fact), relationship_stage(text)
+                if stage is not None and before is not None and stage != before:
                     return True
             elif changed:
                 return True

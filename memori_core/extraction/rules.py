@@ -82,6 +82,7 @@ _SOCIAL = _words(
     "lol", "haha", "hahaha", "wow", "omg", "oh", "ah", "aw", "aww", "hmm", "um", "uh", "well", "alright", "right",
     "me too", "same", "same here", "got it", "sounds good", "no problem", "of course", "totally", "exactly",
     "absolutely", "definitely", "indeed", "agreed", "congrats", "congratulations", "welcome", "sorry", "please",
+    "hello again", "hi again", "hey again",
     "ugh", "argh", "meh", "phew", "yay", "woohoo", "yikes", "damn", "dang", "gosh", "oops", "whoa", "hooray",
 )
 _CONNECTIVE = _words(
@@ -361,9 +362,13 @@ _NOT_A_NAME = (
     r"Stay|Wait|Over|Right|Out|Up|Down|In|Around|Nowhere|Somewhere|Everywhere|Anywhere|Hello|Hi|Hey)\b"
 )
 _HERE_AGAIN = re.compile(
-    rf"^(?:(?P<name>(?!{_NOT_A_NAME})[A-Z][a-z\u00e0-\u00ff]+)\s+here(?:\s+again)?"
-    rf"|(?:[Ii]t's|[Ii]t\s+is|[Tt]his\s+is)\s+(?P<name2>(?!{_NOT_A_NAME})[A-Z][a-z\u00e0-\u00ff]+)\s+(?:here\s+)?again)"
-    r"[.!]*$"
+    rf"^(?:(?P<name>(?!{_NOT_A_NAME})[A-Z][a-z\u00e0-\u00ff]+)\s+(?:here(?:\s+again)?|again)"
+    # "It's Ravi again" ("This is Max!" shows someone else)
+    rf"|(?:[Ii]t's|[Ii]t\s+is|[Tt]his\s+is)\s+(?P<name2>(?!{_NOT_A_NAME})[A-Z][a-z\u00e0-\u00ff]+)"
+    r"(?:\s+here)?\s+again"
+    # typed in lower case, only with "here again": "jess here again"
+    rf"|(?P<name3>(?!(?i:{_NOT_A_NAME}))[a-z\u00e0-\u00ff]{{2,}})\s+here\s+again)"
+    r"(?:\s+(?:lol|haha|:\)))?[.!]*$"
 )
 # "I'm the one with the parrot", "I'm the guy who keeps bees": how the user tells who they are.
 _THE_ONE = _rx(
@@ -391,14 +396,18 @@ _WITH_OTHER = _rx(
 )
 _MODAL_START = _rx(r"^(?:would|could|should|might|may|'d|want|wanna|need|hope|plan|are\s+going\s+to)\b")
 # "..., by the way." / "..., as I said.": a tail that adds nothing to the fact.
-_EMPTY_TAIL = _rx(r"(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s+said|as\s+i\s+mentioned|lol|haha)"
+_EMPTY_TAIL = _rx(r"(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s+said|as\s+i\s+mentioned|lol|haha|"
+                  r"remember|if\s+you\s+remember|you\s+remember)"
                   r"[\s.!]*$")
 
 
 def _moment(body: str) -> tuple[str | None, str, timedelta | None] | None:
     """The verdict for a passing state or an appointment, ``None`` for anything else."""
     # "I just got engaged", "I'm back on cigarettes": news, not a passing moment.
-    if _EPHEMERAL_STATE.match(body) and not re.search(r"\bback\s+(?:on|to)\b", body, re.IGNORECASE):
+    if _EPHEMERAL_STATE.match(body) and not re.search(
+        r"\bback\s+(?:on|to|in\s+the\s+office|at\s+(?:work|the\s+office|uni|university|college|school))\b",
+        body, re.IGNORECASE,
+    ):
         return None, DROP_EPHEMERAL, None
     if _JUST_DID.match(body) and not is_change(body):
         return None, DROP_EPHEMERAL, None
@@ -619,7 +628,8 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         return f"User goes by {named.group('name')}.", KEPT_INTRODUCTION
     named = _HERE_AGAIN.match(body)
     if named is not None:
-        return f"User's name is {named.group('name') or named.group('name2')}.", KEPT_INTRODUCTION
+        name = named.group("name") or named.group("name2") or named.group("name3").capitalize()
+        return f"User's name is {name}.", KEPT_INTRODUCTION
     if _CONDITIONAL.match(body):
         return None, DROP_HYPOTHETICAL
     if _IMPERATIVE.match(body):

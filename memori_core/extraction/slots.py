@@ -37,6 +37,7 @@ __all__ = [
     "is_loss",
     "is_negated",
     "is_relationship_status",
+    "relationship_stage",
     "named_change",
     "same_activity",
     "slots_of",
@@ -75,14 +76,17 @@ _CHANGE = re.compile(
     r"retired|resigned|left\s+(?:my|the|our)\s+(?:job|company|position|firm)|"
     r"(?:got|took|landed|accepted|started)\s+(?:a|the|my)\s+(?:new\s+)?(?:job|position|role)|"
     # a marriage or relationship ended ("Karim and I divorced", "she left me", "we're separating")
-    r"divorced|divorcing|separating|getting\s+(?:divorced|separated)|tied\s+the\s+knot|dumped\s+me|"
+    r"divorced|divorcing|separating|getting\s+(?:divorced|separated|a\s+divorce)|filed\s+for\s+divorce|"
+    r"filing\s+for\s+divorce|tied\s+the\s+knot|dumped\s+me|"
     r"left\s+me(?!\s+(?:a|an|the|some|his|her|their|its|with|alone|in\s+charge|out|\w+ing)\b)|"
     # a thing given up or swapped ("I swapped coffee for tea", "I traded in the Golf")
     r"swapped|swapping|cut\s+down|traded\s+in|got\s+rid\s+of|upgraded|"
     r"kicked\s+(?:the\s+habit|it)|(?:smoke|nicotine|alcohol|booze|caffeine)-free|given\s+up|giving\s+up|"
     r"called\s+it\s+(?:quits|off)|broke\s+it\s+off|parted\s+ways|separate\s+ways|met\s+(?:someone|somebody)|"
-    r"dropped\s+out|"
-    r"(?:went|gone|going|go)\s+(?:vegan|vegetarian|pescatarian|keto|paleo|gluten-free|plant-based|sober|"
+    r"dropped\s+out|accepted\s+(?:an|a|the|their)\s+(?:job\s+)?offer|(?:started|begun|began)\s+\w+ing|"
+    r"(?:went|gone|going|go|got)\s+back\s+to\s+(?:work|school|uni|university|college|the\s+office)|"
+    r"(?:went|gone|going|go)\s+(?:(?:fully|full|completely|totally|100%|strictly)\s+)?"
+    r"(?:vegan|vegetarian|pescatarian|keto|paleo|gluten-free|plant-based|sober|"
     r"teetotal|freelance|part-time|full-time|remote)|"
     r"gave\s+up|stopped|took\s+up|"
     # a job ended or begun
@@ -100,7 +104,7 @@ _CHANGE = re.compile(
 _ENDED = re.compile(
     r"\b(?:used\s+to|no\s+longer|anymore|any\s+more|no\s+more|quit|stopped|gave\s+up|cut\s+out|passed\s+away|"
     r"died|rehomed|had\s+to\s+rehome|given\s+up|kicked\s+(?:the\s+habit|it)|(?:smoke|nicotine|alcohol|booze)-free|"
-    r"dropped\s+out|called\s+it\s+(?:quits|off))\b"
+    r"dropped\s+out|called\s+it\s+(?:quits|off)|cancell?ed)\b"
 )
 # Where a relationship stands; the bare partner words ("wife", "boyfriend") only say one exists.
 _REL_STATUS = re.compile(
@@ -113,6 +117,19 @@ _REL_STATUS = re.compile(
     r"parted\s+ways|separate\s+ways|met\s+(?:someone|somebody)|"
     r"new\s+(?:boyfriend|girlfriend|partner|husband|wife|fianc[ée]e?))\b"
 )
+# The stages of a relationship, the first found wins ("User and their wife divorced" is "divorced").
+_STAGES = (
+    ("widowed", re.compile(r"\b(?:widowed|widow|widower)\b")),
+    ("divorced", re.compile(r"\b(?:divorced?|divorcing|separated|separating)\b")),
+    ("single", re.compile(r"\b(?:single|broke\s+up|split\s+up|called\s+it\s+(?:quits|off)|broke\s+it\s+off|"
+                          r"parted\s+ways|dumped)\b")),
+    ("engaged", re.compile(r"\b(?:engaged|fianc[ée]e?)\b")),
+    ("married", re.compile(r"\b(?:married|wife|husband|spouse|tied\s+the\s+knot)\b")),
+    ("dating", re.compile(r"\b(?:dating|girlfriend|boyfriend|seeing\s+(?:someone|somebody|each\s+other|"
+                          r"a\s+(?:guy|girl|man|woman|boy|lady))|in\s+a\s+relationship|met\s+(?:someone|somebody))\b")),
+)
+# A stage said of the past: "I was married before", "used to be engaged".
+_PAST_STAGE = re.compile(r"\b(?:was|were|used\s+to\s+be|previously|before|first|ex|ex-\w+|late)\b")
 # "I only drink decaf", "I just eat fish": one thing to the exclusion of the others. In a slot of what the
 # user eats, drinks or smokes it replaces the stored habit without a change cue; elsewhere "only" is no
 # change ("I only work weekends" says nothing against "User works as a nurse.").
@@ -141,13 +158,13 @@ _DISPOSED = re.compile(
 # "I gave up on Spanish", "I quit the choir", "I dropped out of college": what the user stopped, whose stored
 # habit ends ("User is learning Spanish.", "User sings in a choir.") even when no slot knows the word.
 _STOPPED = re.compile(
-    r"\b(?:quit|stopped|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|dropped\s+out\s+of|kicked)\s+"
+    r"\b(?:quit|stopped|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|dropped\s+out\s+of|kicked|cancell?ed)\s+"
     r"(?:(?:my|our|the|that|this|their|his|her)\s+)?(?P<thing>[\w-]+(?:\s+(?!(?:and|for|to|in|on|at|last|this|"
     r"after|because|since|when|so|but|yesterday|today|finally|ago|years?|months?|weeks?)\b)[\w-]+){0,2})"
 )
 # Words too general to tell one habit from another ("stopped drinking" does not end "drinks coffee").
 _GENERAL = frozenset("""go goe do doe play use take have has get make work drink eat job thing habit it
-    everyth someth anyth all""".split())
+    everyth someth anyth all membership subscript contract plan""".split())
 # A stored habit or pastime of the user: "User is learning Spanish.", "User sings in a choir.".
 _HABIT = re.compile(
     r"^(?:user|i)\s+(?:\w+\s+)?(?:is\s+learning|am\s+learning|learns?|stud(?:y|ies)|is\s+studying|plays?|goes|go|"
@@ -209,6 +226,17 @@ def same_activity(new: str, old: str, slot: str) -> bool:
         return False
     names = set(_NAME.findall(old))
     return not names or bool(names & set(_NAME.findall(new)))
+
+
+def relationship_stage(text: str) -> str | None:
+    """The stage of a relationship ``text`` states ("single", "dating", "engaged", "married", "divorced",
+    "widowed"), or ``None`` when it states none, or only in the past or negated ("I was married before", "I've
+    never been married")."""
+    folded = _fold(text)
+    if _NEGATED.search(folded) or _PAST_STAGE.search(folded):
+        return None
+    found = [stage for stage, rx in _STAGES if rx.search(folded)]
+    return found[0] if found else (("dating" if SEEING_NAME.search(text) else None))
 
 
 def is_relationship_status(text: str) -> bool:
