@@ -787,3 +787,23 @@ def test_a_named_partner_who_ended_it_is_the_users_partner() -> None:
 )
 def test_returning_users_and_reminders_in_other_words(said: str, facts: list[str]) -> None:
     assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "stored", "replaced"),
+    [
+        ("My car broke down again.", "User drives a Honda Civic.", False),  # an event once more, no change
+        ("I lost my keys again.", "User lives in Leeds.", False),
+        ("I eat meat again.", "User is vegetarian.", True),  # a state again is a change back
+        ("I started running again.", "User doesn't exercise.", True),
+        ("I'm considering going vegan.", "User is vegetarian.", False),  # only thought of
+        ("I'm thinking of switching to decaf.", "User drinks three espressos a day.", False),
+        ("I might move to Canada.", "User lives in Leeds.", False),
+        ("I'm planning to quit my job.", "User works as a nurse.", False),
+        ("I retired in May.", "User works as a nurse.", True),  # the month is no "may"
+        ("I stopped by the gym.", "User goes to the gym every morning.", False),  # a visit, not an ending
+        ("Tom and I got back together.", "User is single.", True),
+    ],
+)
+def test_a_repeated_event_a_plan_or_a_visit_is_no_change(said: str, stored: str, replaced: bool) -> None:
+    assert _supersedes(said, stored) is replaced

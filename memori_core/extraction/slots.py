@@ -88,7 +88,7 @@ _CHANGE = re.compile(
     r"(?:went|gone|going|go)\s+(?:(?:fully|full|completely|totally|100%|strictly)\s+)?"
     r"(?:vegan|vegetarian|pescatarian|keto|paleo|gluten-free|plant-based|sober|"
     r"teetotal|freelance|part-time|full-time|remote)|"
-    r"gave\s+up|stopped|took\s+up|"
+    r"gave\s+up|stopped(?!\s+by\b)|took\s+up|back\s+together|"
     # a job ended or begun
     r"made\s+redundant|let\s+go|(?:handed|gave|put)\s+in\s+(?:my|their|our)\s+notice|"
     r"(?:start|starts|started|starting)\s+at|joined|graduated|"
@@ -98,11 +98,26 @@ _CHANGE = re.compile(
     r"(?:got|bought|have|'ve\s+got)\s+(?:a|an|my|our|the)\s+new|"
     r"(?:am|'m|is|are|'re|been)\s+(?:now\s+)?(?:retired|divorced|separated|widowed|sober|unemployed))\b"
 )
+# A change only thought of or planned: "I'm thinking of switching", "I might move", "planning to quit".
+_INTENT = re.compile(
+    r"\b(?:thinking\s+(?:about|of)|considering|contemplating|planning\s+(?:to|on)|plan\s+to|might|"
+    r"(?:i|we)\s+may|"
+    r"would\s+like\s+to|'d\s+like\s+to|want\s+to|wanna|hoping\s+to|hope\s+to|debating|toying\s+with|"
+    r"not\s+sure\s+(?:if|whether)|wondering\s+(?:if|whether|about))\b"
+)
+# An event that happened once more: "My car broke down again", "I lost my keys again" ("again" is no change
+# there); "I eat meat again", "I'm single again", "I started running again" are.
+_REPEATED_EVENT = re.compile(
+    r"\b(?:broke|fell|lost|forgot|missed|left|dropped|crashed|burned|burnt|spilled|spilt|overslept|forgot|"
+    r"happened|failed|cried|(?!(?:start|stopp|quitt|switch|mov|relocat|return|reti|graduat|adopt|divorc|"
+    r"separat|marri|engag|promot|hir|fir|join)\w*ed\b)\w+ed)\b.*\bagain\b"
+)
 # Something is over. "used to" is not a change cue (_CHANGE): said of the past, it ends the stored fact
 # holding its words but no other fact of the slot ("I used to live in Lisbon" ends "lives in Lisbon", not
 # "lives in Porto").
 _ENDED = re.compile(
-    r"\b(?:used\s+to|no\s+longer|anymore|any\s+more|no\s+more|quit|stopped|gave\s+up|cut\s+out|passed\s+away|"
+    r"\b(?:used\s+to|no\s+longer|anymore|any\s+more|no\s+more|quit|stopped(?!\s+by\b)|gave\s+up|cut\s+out|"
+    r"passed\s+away|"
     r"died|rehomed|had\s+to\s+rehome|given\s+up|kicked\s+(?:the\s+habit|it)|(?:smoke|nicotine|alcohol|booze)-free|"
     r"dropped\s+out|called\s+it\s+(?:quits|off)|cancell?ed)\b"
 )
@@ -112,7 +127,7 @@ _REL_STATUS = re.compile(
     r"dating|separated|separating|split\s+up|splitting\s+up|widowed|widow|widower|ex|ex-\w+|relationship|"
     r"tied\s+the\s+knot|seeing\s+(?:someone|somebody|each\s+other|a\s+(?:guy|girl|man|woman|boy|lady))|"
     r"moved\s+in\s+(?:together|with)|moving\s+in\s+(?:together|with)|left\s+me|dumped\s+me|"
-    r"(?:not|no\s+longer)\s+together|"
+    r"(?:not|no\s+longer)\s+together|back\s+together|"
     r"ended\s+(?:it|things)|(?:are|'re)\s+(?:over|through)|called\s+it\s+(?:quits|off)|broke\s+it\s+off|"
     r"parted\s+ways|separate\s+ways|met\s+(?:someone|somebody)|"
     r"new\s+(?:boyfriend|girlfriend|partner|husband|wife|fianc[ée]e?))\b"
@@ -125,7 +140,7 @@ _STAGES = (
                           r"parted\s+ways|dumped)\b")),
     ("engaged", re.compile(r"\b(?:engaged|fianc[ée]e?)\b")),
     ("married", re.compile(r"\b(?:married|wife|husband|spouse|tied\s+the\s+knot)\b")),
-    ("dating", re.compile(r"\b(?:dating|girlfriend|boyfriend|seeing\s+(?:someone|somebody|each\s+other|"
+    ("dating", re.compile(r"\b(?:dating|girlfriend|boyfriend|back\s+together|seeing\s+(?:someone|somebody|each\s+other|"
                           r"a\s+(?:guy|girl|man|woman|boy|lady))|in\s+a\s+relationship|met\s+(?:someone|somebody))\b")),
 )
 # A stage said of the past: "I was married before", "used to be engaged".
@@ -158,7 +173,8 @@ _DISPOSED = re.compile(
 # "I gave up on Spanish", "I quit the choir", "I dropped out of college": what the user stopped, whose stored
 # habit ends ("User is learning Spanish.", "User sings in a choir.") even when no slot knows the word.
 _STOPPED = re.compile(
-    r"\b(?:quit|stopped|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|dropped\s+out\s+of|kicked|cancell?ed)\s+"
+    r"\b(?:quit|stopped(?!\s+by\b)|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|dropped\s+out\s+of|kicked|"
+    r"cancell?ed)\s+"
     r"(?:(?:my|our|the|that|this|their|his|her)\s+)?(?P<thing>[\w-]+(?:\s+(?!(?:and|for|to|in|on|at|last|this|"
     r"after|because|since|when|so|but|yesterday|today|finally|ago|years?|months?|weeks?)\b)[\w-]+){0,2})"
 )
@@ -305,8 +321,14 @@ def is_loss(text: str) -> bool:
 
 def is_change(text: str) -> bool:
     """Whether ``text`` announces a change ("moved", "switched", "no longer", "now", "quit", "passed away",
-    "started at", "again"...)."""
-    return bool(_CHANGE.search(_fold(text)))
+    "started at", "again"...). Not a change only thought of ("I'm thinking of switching to decaf", "I might
+    move"), nor "again" after an event ("My car broke down again": it happened once more)."""
+    folded = _fold(text)
+    if _INTENT.search(folded):
+        return False
+    if _REPEATED_EVENT.search(folded):
+        folded = re.sub(r"\bagain\b", " ", folded)
+    return bool(_CHANGE.search(folded))
 
 
 def is_negated(text: str) -> bool:
@@ -315,8 +337,10 @@ def is_negated(text: str) -> bool:
 
 
 def is_ended(text: str) -> bool:
-    """Whether ``text`` says something is over ("used to", "no longer", "stopped", "gave up", "quit", "died")."""
-    return bool(_ENDED.search(_fold(text)))
+    """Whether ``text`` says something is over ("used to", "no longer", "stopped", "gave up", "quit", "died"),
+    not only thought of ("I'm planning to quit")."""
+    folded = _fold(text)
+    return bool(_ENDED.search(folded)) and not _INTENT.search(folded)
 
 
 def content_words(text: str) -> frozenset[str]:
