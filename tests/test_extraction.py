@@ -807,3 +807,34 @@ def test_returning_users_and_reminders_in_other_words(said: str, facts: list[str
 )
 def test_a_repeated_event_a_plan_or_a_visit_is_no_change(said: str, stored: str, replaced: bool) -> None:
     assert _supersedes(said, stored) is replaced
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "We've got this!",
+        "I'll try my best.",
+        "I'm not gonna give up on my goals.",
+        "I'm gonna keep pushing, whatever happens.",
+        "We'll get through this together.",
+        "I'm staying positive.",
+        "I'm kind of obsessed with those.",  # a pointer and one word of its own
+        "I might give it a go sometime.",
+    ],
+)
+def test_encouragement_resolve_and_bare_pointers_are_not_facts(said: str) -> None:
+    assert facts_of(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I quit smoking.", "User quit smoking."),
+        ("I'll keep pursuing my passion for pottery.", "User will keep pursuing their passion for pottery."),
+        ("Last week I got this great job at a gear company.", "Last week I got this great job at a gear company."),
+        ("I stay motivated by tracking my progress.", "User stays motivated by tracking their progress."),
+        ("I named it Pickle.", "User named it Pickle."),
+    ],
+)
+def test_a_resolve_or_pointer_word_in_a_real_statement_keeps_it(said: str, fact: str) -> None:
+    assert facts_of(said) == [fact]

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from .slots import is_change
+from .slots import content_words, is_change
 
 __all__ = [
     "DROP_EMPTY",
@@ -401,6 +401,55 @@ _EMPTY_TAIL = _rx(r"(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s+s
                   r"[\s.!]*$")
 
 
+# "User got this.", "User won't give up on their dreams.", "User is gonna keep pushing.": encouragement and
+# resolve, read on the rewritten fact; nothing a later conversation needs. "User quit smoking." is a fact.
+_RESOLVE = _rx(
+    r"^user\s+(?:(?:will|can|could|is|are|won't|isn't|not|cannot|can't|has|have|just|really|definitely|totally|so|"
+    r"still|gonna|going\s+to|never|always|also|too|both|all|surely|sure|gotta|got\s+to|have\s+to|"
+    r"need\s+to|needs\s+to|must|'ll)\s+)*"
+    r"(?:got\s+(?:this|it)|do\s+(?:it|this|that)|make\s+it(?:\s+happen)?|get\s+through\s+(?:it|this|that)|"
+    r"(?:try|do)\s+their\s+best|"
+    r"(?:give|giving|quit|quitting|stop|stopping)(?:\s+up)?(?=\s*(?:[,.!]|$|on\s+(?:their|it|this|that|them|now)\b|"
+    r"now\b|yet\b|ever\b|even\b|just\s+yet\b|no\s+matter\b))|"
+    r"keep(?:s|ing)?\s+(?:(?:on\s+)?going|pushing|trying|believing|chasing|fighting|pursuing|plugging\s+away|moving|"
+    r"hustling|grinding|smiling|at\s+it|it\s+up)|"
+    r"(?:stay|staying|stays|remain|remaining)\s+(?:positive|strong|motivated|optimistic|upbeat|focused|determined)\b|"
+    r"(?:going|go)\s+for\s+(?:it|their\s+dreams)|make\s+their\s+dreams\s+(?:come\s+true|happen|a\s+reality)|"
+    r"chas\w+\s+(?:after\s+)?(?:those\s+|their\s+)?dreams|in\s+this\s+together|rock(?:s)?\s*[.!]*$|"
+    r"makes?\s+a\s+great\s+team|works?\s+well\s+together|has\s+each\s+other's\s+back|"
+    r"(?:pushing|moving)\s+forward)"
+)
+# What may follow the resolve: "... and never give up", "... on their dreams", "..., no matter what".
+_RESOLVE_TAIL = content_words(
+    """dream dreams goal goals forward ahead together way matter hard tough path believing believe themselves each
+    other hang there going pushing staying motivated positive best reach strong never quit give up whatever
+    comes even when it's and keep keeping moving grinding what no matter happens happen"""
+)
+
+
+def _is_resolve(fact: str) -> bool:
+    """Whether the rewritten ``fact`` is only encouragement or resolve (:data:`_RESOLVE` and a tail of
+    :data:`_RESOLVE_TAIL` words): "User will keep going, no matter what." but not "User will keep pursuing
+    their passion for writing."."""
+    m = _RESOLVE.match(fact)
+    tail = re.sub(r"\b[A-Z][a-z]+\b", " ", fact[m.end():]) if m is not None else ""  # "..., Gina!"
+    return m is not None and content_words(tail) <= _RESOLVE_TAIL
+
+
+# "User is obsessed with those.", "User just did it yesterday.": a pointer to something said before, and at
+# most one word of its own.
+_POINTER = _rx(r"\b(?:it|this|that|those|these|them)\b")
+_NOT_ITS_OWN = content_words(
+    """it this that those these them sometime someday soon later yesterday tomorrow ago today tonight once twice
+    again ever never just really definitely totally so too also very much might could would will may must should
+    can gonna kind sort bit little pretty quite give go shot whirl"""
+)
+
+
+def _ONLY_A_POINTER(fact: str) -> bool:  # noqa: N802 - read as a pattern beside the others
+    return bool(_POINTER.search(fact)) and len(content_words(fact) - _NOT_ITS_OWN) <= 1
+
+
 def _moment(body: str) -> tuple[str | None, str, timedelta | None] | None:
     """The verdict for a passing state or an appointment, ``None`` for anything else."""
     # "I just got engaged", "I'm back on cigarettes": news, not a passing moment.
@@ -676,6 +725,8 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         body = _REQUEST_TAIL.sub("", body) or body
         rewritten = _rewrite(body)
         if rewritten is not None:
+            if _is_resolve(rewritten) or _ONLY_A_POINTER(rewritten):
+                return None, DROP_SMALL_TALK
             return rewritten, KEPT_REWRITTEN
         return _as_said(body), KEPT_AS_SAID
     lead = _OPENER_THEN_FIRST_PERSON.match(body) or _LEAD_IN_THEN_FIRST_PERSON.match(body)
