@@ -74,7 +74,8 @@ SLOTS: dict[str, re.Pattern[str]] = {
         r"part-time|full-time|management|sales|marketing|branch|project|office|site|ward|unit)\b))|"
         r"relocated|relocating|reside|resides|settled\s+in|based\s+in|"
         r"rent|rents|renting|rented|apartment|condo|homeowner|landlord|tenant|"
-        r"(?:a|an|the|my|our|their|shared|rented|own)\s+(?:\w+\s+)?(?:flat|house|home)\b(?!\s+white))\b"
+        r"(?:a|an|the|my|our|their|shared|rented|own)\s+(?:\w+\s+)?(?:flat|house|home)\b(?!\s+white)|"
+        r"(?:my|our|their)\s+own\s+place|landlord|landlady)\b"
     ),
     "job": re.compile(
         # "works at a bank", not "bikes to work" or "runs before work" (a way there, a time of day)
@@ -82,7 +83,7 @@ SLOTS: dict[str, re.Pattern[str]] = {
         r"(?:work|works|working|worked)\b(?!\s+(?:out|from\s+home|remotely|hard|on\s+(?:my|it|that)))|"
         r"(?:to|into)\s+work\s+(?:as|at|for|in)\b|"
         r"job|jobs|employed|teach|teaches|teaching|hired|laid\s+off|fired|made\s+redundant|redundant|"
-        r"retired|retiring|unemployed|resigned|promoted|promotion|career|employer|freelance|freelancer|"
+        r"retired|retiring|unemployed|resigned|promoted|promotion|career|employer|freelance|freelancer|freelancing|"
         r"let\s+go(?!\s+of)|sacked|job\s+hunting|job-hunting|job\s+offer|offer\s+from|(?:full|part)-time|"
         r"back\s+to\s+work|majoring|(?:my|their|his|her)\s+major|"
         r"at\s+(?:uni|university|college|med\s+school|law\s+school)|"
@@ -112,6 +113,12 @@ SLOTS: dict[str, re.Pattern[str]] = {
     ),
     "alcohol": re.compile(
         r"\b(?:alcohol|alcoholic|wine|beer|beers|booze|sober|sobriety|teetotal|teetotaler|cocktails?|whisky|whiskey)\b"
+    ),
+    # "User's daughter is 5.", "User turned 30 yesterday." (not "is 5 minutes away")
+    "age": re.compile(
+        r"\b(?:\d{1,3}\s+(?:years?\s+old|yo)|(?:is|am|'m|'s|are)\s+(?:now\s+|just\s+)?\d{1,3}"
+        r"(?=\s*(?:[.,!;]|$|and\b|now\b|today\b|years?\b|this\s+year\b))|(?:turned|turns|turning)\s+\d{1,3}\b|"
+        r"aged\s+\d{1,3})"
     ),
     "commute": re.compile(
         r"\b(?:commute|commutes|commuting|commuter|(?:work|works|working)\s+(?:from\s+home|remotely)|remote|wfh|"

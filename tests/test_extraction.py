@@ -838,3 +838,25 @@ def test_encouragement_resolve_and_bare_pointers_are_not_facts(said: str) -> Non
 )
 def test_a_resolve_or_pointer_word_in_a_real_statement_keeps_it(said: str, fact: str) -> None:
     assert facts_of(said) == [fact]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored", "replaced"),
+    [
+        ("My son just turned 8!", "User's son is 7.", True),  # an age is a slot of its own
+        ("I turned 40 last week.", "User is 39.", True),
+        ("My brother turned 30.", "User is 28.", False),  # someone else's age
+        ("I'm 5 minutes away.", "User is 28.", False),  # minutes, not years
+        ("We lost Biscuit last week.", "User has a dog called Biscuit.", True),  # a loss of someone named
+        ("We lost Biscuit last week.", "User's sister has a dog called Biscuit.", False),
+        ("I finally got my own place!", "User lives with their parents.", True),
+    ],
+)
+def test_ages_losses_of_someone_named_and_a_home_of_ones_own(said: str, stored: str, replaced: bool) -> None:
+    assert _supersedes(said, stored) is replaced
+
+
+def test_an_interjection_before_our_does_not_keep_a_second_clause_unsplit() -> None:
+    assert facts_of("ugh our landlord is selling the flat so we have to move out") == [
+        "User's landlord is selling the flat.", "User has to move out.",
+    ]

@@ -29,6 +29,7 @@ from .slots import (
     is_negated,
     is_relationship_status,
     named_change,
+    names_in,
     relationship_stage,
     same_activity,
     slots_of,
@@ -52,7 +53,7 @@ _CLAUSE_BREAK = re.compile(
     re.IGNORECASE,
 )
 _STARTS_FIRST_PERSON = re.compile(
-    rf"^(?:[^,]{{0,20}},\s*)?(?:and\s+|so\s+|now\s+|then\s+|also\s+)?"
+    rf"^(?:[^,]{{0,20}},\s*)?(?:(?:ugh|oh|so|well|hey|hi|ok|okay|yeah|lol|omg|wow|and|now|then|also)\s+)?"
     rf"(?:{_SUBJECT}|(?:the\s+)?name's\b|(?:the\s+)?name\s+is\b|(?:(?:my|our)\s+)?\w+(?:\s+\w+)?\s+and\s+(?:i|me)\b"
     r"|(?-i:[A-Z])\w+\s+here(?:\s+again)?\s*$|(?:it's|this\s+is)\s+(?-i:[A-Z])\w+\s+again\s*$)",
     re.IGNORECASE,
@@ -277,6 +278,8 @@ class RuleBasedFactExtractor:
             return True
         if ends_habit(verdict.fact, text):  # "I gave up on Spanish": "User is learning Spanish." ends
             return True
+        if is_loss(said) and names_in(verdict.fact) & names_in(text) and holder(verdict.fact) == holder(text):
+            return True  # "We lost Mochi": "User has a cat called Mochi." ends
         # A change replaces the same slot of the same person only: "My sister moved" leaves the user's home.
         # In a slot that holds several things (pets, exercise) only the fact about the same one, when it
         # ended ("I stopped running") or was a "none" ("User has no pets." before "We adopted a dog").

@@ -531,7 +531,7 @@ def _rewrite_we(statement: str) -> str | None:
     """A "we" / "our" statement as a "User ..." fact (the user's household), or ``None``."""
     if statement[:4].lower() == "our ":
         rest = statement[4:]
-        if _SINGULAR_FIRST_PERSON.search(rest):
+        if _SINGULAR_FIRST_PERSON.search(rest) or re.search(r"\bwe(?:'re|'ve|'ll|'d)?\b", rest, re.IGNORECASE):
             return None
         return _end("User's " + _their(rest))
     m = _WE_SUBJECT.match(statement)

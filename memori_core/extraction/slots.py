@@ -39,6 +39,7 @@ __all__ = [
     "is_relationship_status",
     "relationship_stage",
     "named_change",
+    "names_in",
     "same_activity",
     "slots_of",
     "stopped_words",
@@ -83,7 +84,8 @@ _CHANGE = re.compile(
     r"swapped|swapping|cut\s+down|traded\s+in|got\s+rid\s+of|upgraded|"
     r"kicked\s+(?:the\s+habit|it)|(?:smoke|nicotine|alcohol|booze|caffeine)-free|given\s+up|giving\s+up|"
     r"called\s+it\s+(?:quits|off)|broke\s+it\s+off|parted\s+ways|separate\s+ways|met\s+(?:someone|somebody)|"
-    r"dropped\s+out|accepted\s+(?:an|a|the|their)\s+(?:job\s+)?offer|(?:started|begun|began)\s+\w+ing|"
+    r"dropped\s+out|accepted\s+(?:an|a|the|their)\s+(?:job\s+)?offer|turned\s+\d{1,3}|freelancing|"
+    r"(?:got|bought|found|moved\s+into)\s+(?:my|our|their)\s+own\s+place|(?:started|begun|began)\s+\w+ing|"
     r"(?:went|gone|going|go|got)\s+back\s+to\s+(?:work|school|uni|university|college|the\s+office)|"
     r"(?:went|gone|going|go)\s+(?:(?:fully|full|completely|totally|100%|strictly)\s+)?"
     r"(?:vegan|vegetarian|pescatarian|keto|paleo|gluten-free|plant-based|sober|"
@@ -209,7 +211,14 @@ _NAMED_SUBJECT = re.compile(
     re.IGNORECASE,
 )
 # Someone died: it ends a relationship, and a pet's fact (never a phone's: "my phone died" is no loss).
-_LOSS = re.compile(r"\b(?:passed\s+away|died|lost\s+(?:my|our)\s+(?:wife|husband|partner|spouse|fianc[ée]e?))\b")
+_LOSS = re.compile(
+    rf"\b(?:passed\s+away|died|lost\s+(?:my|our)\s+(?:wife|husband|partner|spouse|fianc[ée]e?|{PETS}|mum|mom|"
+    r"mother|dad|father|grandma|grandpa|grandmother|grandfather|son|daughter|brother|sister))\b"
+)
+# "We lost Mochi last week": a loss of someone named (read with capitals; "lost to Liverpool" is a match).
+_LOST_NAMED = re.compile(
+    r"\blost\s+(?!(?:I|My|Our|The|It|This|That)\b)[A-Z][a-z\u00e0-\u00ff]+\b(?!\s+(?:to|at|in|on)\b)"
+)
 # A name in a fact: a capitalised word after the first ("User has a cat called Mochi."), not a day or month.
 _NAME = re.compile(
     r"(?<!^)(?<![.!?]\s)\b(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|"
@@ -315,8 +324,14 @@ def named_change(clause: str) -> tuple[str, str] | None:
 
 
 def is_loss(text: str) -> bool:
-    """Whether ``text`` says someone died ("passed away", "died", "lost my husband")."""
-    return bool(_LOSS.search(_fold(text)))
+    """Whether ``text`` says someone died ("passed away", "died", "lost my husband", "we lost Mochi")."""
+    return bool(_LOSS.search(_fold(text)) or _LOST_NAMED.search(text))
+
+
+def names_in(text: str) -> frozenset[str]:
+    """The names ``text`` gives (capitalised words after the first, not days or months): ``{"Mochi"}`` for
+    "User has a cat called Mochi."."""
+    return frozenset(_NAME.findall(text))
 
 
 def is_change(text: str) -> bool:
