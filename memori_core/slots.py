@@ -88,7 +88,13 @@ SLOTS: dict[str, re.Pattern[str]] = {
         r"back\s+to\s+work|majoring|(?:my|their|his|her)\s+major|"
         r"at\s+(?:uni|university|college|med\s+school|law\s+school)|"
         r"self-employed|notice|studying|studies|degree|graduated|internship|"
-        rf"{_OCCUPATIONS}|(?:start|starts|started|starting)\s+at|(?:at|for)\s+(?:a|an|the)\s+(?:[\w-]+\s+)?"
+        # an occupation the user is or works as ("is a nurse", "works as a paralegal"), not one they see
+        # ("seeing a therapist", "my dentist")
+        r"(?:am|is|are|was|were|be|been|being|'m|'s|'re|became|become|becoming|as|trained\s+to\s+be)\s+"
+        r"(?:(?:now|also|still|currently|actually|finally|officially|just|already|a|an|the)\s+)*"
+        r"(?:(?!(?:seeing|visiting|meeting|dating|marrying|married|engaged|with|to|at|for|from|by|and|or|of)\b)"
+        rf"[\w-]+\s+){{0,3}}?(?:{_OCCUPATIONS})|^(?:{_OCCUPATIONS})|"
+        rf"(?:start|starts|started|starting)\s+at|(?:at|for)\s+(?:a|an|the)\s+(?:[\w-]+\s+)?"
         rf"(?:{_WORKPLACES}))\b"
     ),
     "diet": re.compile(

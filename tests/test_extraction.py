@@ -860,3 +860,20 @@ def test_an_interjection_before_our_does_not_keep_a_second_clause_unsplit() -> N
     assert facts_of("ugh our landlord is selling the flat so we have to move out") == [
         "User's landlord is selling the flat.", "User has to move out.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored", "replaced"),
+    [
+        ("I started seeing a therapist.", "User works as a nurse.", False),  # an occupation seen, not held
+        ("I'm seeing a therapist now.", "User works as a nurse.", False),
+        ("I'm married to a doctor now.", "User works as a nurse.", False),
+        ("My wife is a teacher now.", "User works as a nurse.", False),
+        ("I became a paramedic.", "User works as a nurse.", True),
+        ("I'm a paralegal now.", "User is a barista.", True),
+        ("I got a ride in a Tesla.", "User drives a Honda Civic.", False),  # a ride is not a car of one's own
+        ("I stopped going to church.", "User goes to church every Sunday.", True),
+    ],
+)
+def test_an_occupation_is_a_job_only_when_held_and_a_car_only_when_owned(said: str, stored: str, replaced: bool) -> None:
+    assert _supersedes(said, stored) is replaced

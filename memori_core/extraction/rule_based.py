@@ -16,12 +16,11 @@ from .slots import (
     ACTIVITY_SLOTS,
     CONSUMPTION_SLOTS,
     PETS,
-    POSSESSION_SLOTS,
+    acquired_slots,
     content_words,
     ends_habit,
     ends_ownership,
     holder,
-    is_acquired,
     is_change,
     is_ended,
     is_exclusive,
@@ -304,7 +303,7 @@ class RuleBasedFactExtractor:
             elif slot in CONSUMPTION_SLOTS and is_exclusive(said) and not is_negated(said) \
                     and not _CONDITION.search(text):  # "I only eat rice" leaves "User is coeliac."
                 return True
-            elif slot in POSSESSION_SLOTS and is_acquired(said) and not is_negated(said):
+            elif slot in acquired_slots(said) and not is_negated(said):
                 return True
         if not (changed or ended):
             return False

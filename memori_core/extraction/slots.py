@@ -25,21 +25,21 @@ __all__ = [
     "PETS",
     "POSSESSION_SLOTS",
     "SLOTS",
+    "acquired_slots",
     "content_words",
     "disposed_words",
     "ends_habit",
     "ends_ownership",
     "holder",
-    "is_acquired",
     "is_change",
     "is_ended",
     "is_exclusive",
     "is_loss",
     "is_negated",
     "is_relationship_status",
-    "relationship_stage",
     "named_change",
     "names_in",
+    "relationship_stage",
     "same_activity",
     "slots_of",
     "stopped_words",
@@ -160,7 +160,8 @@ CONSUMPTION_SLOTS = frozenset({"diet", "hot_drink", "alcohol", "smoking"})
 _ACQUIRED = re.compile(
     r"\b(?:got|bought|purchased|picked\s+up|upgraded\s+to|switched\s+to|treated\s+(?:myself|ourselves)\s+to|"
     r"leased|now\s+(?:have|has|drive|drives|use|uses))\s+(?:myself\s+|ourselves\s+)?"
-    rf"(?:a|an|the|my|our|their)\s+(?!(?:second|another|spare|extra|work|company|rental|hire|courtesy|{PERSON})\b)"
+    rf"(?P<thing>(?:a|an|the|my|our|their)\s+(?!(?:second|another|spare|extra|work|company|rental|hire|courtesy|"
+    rf"{PERSON})\b)(?:[\w-]+\s*){{1,4}})"
 )
 POSSESSION_SLOTS = frozenset({"phone", "car"})
 """The slots of a thing the user has one of (a phone, a car), where getting a new one is a change."""
@@ -177,7 +178,7 @@ _DISPOSED = re.compile(
 _STOPPED = re.compile(
     r"\b(?:quit|stopped(?!\s+by\b)|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|dropped\s+out\s+of|kicked|"
     r"cancell?ed)\s+"
-    r"(?:(?:my|our|the|that|this|their|his|her)\s+)?(?P<thing>[\w-]+(?:\s+(?!(?:and|for|to|in|on|at|last|this|"
+    r"(?:(?:my|our|the|that|this|their|his|her)\s+)?(?P<thing>[\w-]+(?:\s+(?!(?:and|for|in|on|at|last|this|"
     r"after|because|since|when|so|but|yesterday|today|finally|ago|years?|months?|weeks?)\b)[\w-]+){0,2})"
 )
 # Words too general to tell one habit from another ("stopped drinking" does not end "drinks coffee").
@@ -277,10 +278,13 @@ def is_exclusive(text: str) -> bool:
     return bool(_EXCLUSIVE.search(_fold(text)))
 
 
-def is_acquired(text: str) -> bool:
-    """Whether ``text`` says the user got a thing of their own ("I got a Pixel", "We bought a Toyota";
-    not "a second car", "a work phone", "my son a bike")."""
-    return bool(_ACQUIRED.search(_fold(text)))
+def acquired_slots(text: str) -> frozenset[str]:
+    """The possession slots (:data:`POSSESSION_SLOTS`) of what ``text`` says the user got for themselves ("I
+    got a Pixel" -> ``{"phone"}``, "We bought a Toyota" -> ``{"car"}``; not "a second car", "a work phone",
+    "my son a Pixel", nor "a ride in a Tesla")."""
+    return frozenset(slot for m in _ACQUIRED.finditer(_fold(text))
+                     for slot in _single_value_slots_of(m.group("thing")) if slot in POSSESSION_SLOTS
+                     and not re.match(r"\S+\s+(?:ride|lift|trip|test\s+drive|go)\b", m.group("thing")))
 
 
 def disposed_words(text: str) -> frozenset[str]:
