@@ -875,5 +875,47 @@ def test_an_interjection_before_our_does_not_keep_a_second_clause_unsplit() -> N
         ("I stopped going to church.", "User goes to church every Sunday.", True),
     ],
 )
-def test_an_occupation_is_a_job_only_when_held_and_a_car_only_when_owned(said: str, stored: str, replaced: bool) -> None:
+def test_an_occupation_is_a_job_only_when_held_and_a_car_only_when_owned(
+    said: str, stored: str, replaced: bool
+) -> None:
     assert _supersedes(said, stored) is replaced
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("Allergic to cats, unfortunately.", ["User is allergic to cats."]),  # said without "I'm"
+        ("Not a fan of spicy food.", ["User is not a fan of spicy food."]),
+        ("Big fan of jazz.", ["User is a big fan of jazz."]),
+        ("Vegetarian here.", ["User is vegetarian."]),  # what the user is, not a name
+        ("Nurse here.", ["User is a nurse."]),
+        ("Newbie here!", []),
+        ("Vegan recipes please.", []),
+        ("As a vegan, what protein should I eat?", ["User is a vegan."]),
+        ("As a beginner, what camera should I buy?", []),
+    ],
+)
+def test_what_the_user_is_said_without_i_am(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm on vacation until Friday.",
+        "I'm at my mum's for the weekend.",
+        "I'm having a rough day.",
+        "I'm watching the football.",
+        "I'm making pasta for dinner.",
+        "I slept badly last night.",
+    ],
+)
+def test_more_passing_moments_are_not_facts(said: str) -> None:
+    assert facts_of(said) == []
+
+
+def test_a_habit_told_with_a_moment_verb_is_still_a_fact() -> None:
+    assert facts_of("I'm eating less meat these days.") == ["User is eating less meat these days."]
+    assert facts_of("I'm getting ready for a half marathon in May.") == [
+        "User is getting ready for a half marathon in May.",
+    ]

@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from .slots import content_words, is_change
+from .core_facts import is_core_fact
+from .slots import content_words, is_change, slots_of
 
 __all__ = [
     "DROP_EMPTY",
@@ -283,7 +284,12 @@ _STATE = (
     r"(?:tired|exhausted|sleepy|hungry|thirsty|starving|bored|stressed|sick|ill|cold|hot|busy|sad|upset|angry|"
     r"annoyed|anxious|nervous|excited|grumpy|cranky|in\s+a\s+(?:bad|good|great|terrible)\s+mood|"
     r"knackered|shattered|wiped\s+out|worn\s+out|drained|jet-?lagged|hungover|sore|stuffed|full(?!-)|freezing|"
-    r"boiling|soaked|frazzled|fed\s+up|under\s+the\s+weather|wrecked|beat|"
+    r"boiling|soaked|frazzled|fed\s+up|under\s+the\s+weather|wrecked|beat|off\s+sick|off\s+work|"
+    r"on\s+(?:vacation|holiday|a\s+break|my\s+lunch\s+break|a\s+trip)|"
+    r"having\s+a\s+(?:rough|bad|good|great|long|tough|hard|busy|lazy|slow|crazy|terrible)\s+(?:day|week|morning|night)|"
+    r"(?:just\s+)?(?:watching|sitting|lying|waiting|queuing|queueing|getting\s+ready\s+for\s+(?:work|bed|school)|"
+    r"making\s+(?:dinner|lunch|breakfast|tea|coffee)|having\s+(?:lunch|dinner|breakfast|a\s+(?:coffee|drink|snack|"
+    r"break|nap|bath|shower)))|"
     r"at\s+the\s+(?:airport|office|gym|station|mall|dentist|doctor's|supermarket)|on\s+my\s+way|running\s+late|"
     r"late|home|back|here|off\s+today)"
 )
@@ -294,6 +300,7 @@ _EPHEMERAL_STATE = _rx(
 )
 _NOW_WORDS = _rx(
     r"\b(?:today|tonight|right\s+now|at\s+the\s+moment|this\s+(?:morning|afternoon|evening|week|weekend)|"
+    r"(?:for|over)\s+the\s+(?:weekend|day|night)|for\s+(?:dinner|lunch|breakfast)|"
     r"just\s+now|later\s+today|in\s+(?:a|an|one|two|three|four|five|ten|twenty|thirty|a\s+few|\d+)\s+"
     r"(?:minutes?|mins?|hours?|hrs?))\b"
 )
@@ -310,7 +317,10 @@ _AILMENT = _rx(
     r"\s+)*(?:headache|hangover|cold|fever|cough|sore\s+throat|stomach\s?ache|tummy\s+ache|toothache|earache|"
     r"migraine|flu|temperature|stiff\s+neck|runny\s+nose|blocked\s+nose|stomach\s+bug|bug|nosebleed)\b"
 )
-_JUST_DID = _rx(r"^(?:i|we)\s+just\s+(?:had|ate|got|finished|woke|came|arrived|left)\b")
+_JUST_DID = _rx(
+    r"^(?:i|we)\s+(?:just\s+(?:had|ate|got|finished|woke|came|arrived|left)\b|"
+    r"(?:slept|stayed\s+up|went\s+to\s+bed|woke\s+up)\b.*\b(?:last\s+night|this\s+morning)\b)"
+)
 # "My flight leaves in two hours", "My exam is on Thursday": an event of the user's, soon over.
 _MY_EVENT = _rx(
     r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:flight|train|bus|ferry|meeting|appointment|interview|exam|test|class|"
@@ -370,6 +380,34 @@ _HERE_AGAIN = re.compile(
     rf"|(?P<name3>(?!(?i:{_NOT_A_NAME}))[a-z\u00e0-\u00ff]{{2,}})\s+here\s+again)"
     r"(?:\s+(?:lol|haha|:\)))?[.!]*$"
 )
+# "Nurse here", "Dad here", "Newbie here": what the user is, not a name.
+_NOT_NAMES_HERE = frozenset(
+    """newbie noob beginner lurker novice amateur rookie first-timer fellow parent mum mom dad mother father
+    grandma grandpa student teacher nurse doctor expat immigrant local tourist visitor customer user reader
+    fan""".split()
+)
+
+
+def _what_here(word: str) -> str | None:
+    """For "<word> here": the fact when ``word`` says what the user is ("Vegetarian here" -> "User is
+    vegetarian.", "Nurse here" -> "User is a nurse."), ``""`` when it is no name and no fact ("Newbie here"),
+    ``None`` when it may be a name."""
+    low = word.lower()
+    if is_core_fact(f"User is {low}.") or slots_of(f"User is {low}.") - {"job"}:
+        return f"User is {low}."
+    if slots_of(f"User is a {low}.") & {"job"}:
+        return f"User is {'an' if low[0] in 'aeiou' else 'a'} {low}."
+    return "" if low in _NOT_NAMES_HERE else None
+
+
+# "Allergic to cats", "Not a fan of spicy food", "Lactose intolerant btw": what the user is, said without "I'm".
+_IMPLIED_IM = _rx(
+    r"^(?:(?:not|never)\s+(?:a|really\s+a)\s+(?:big\s+)?fan\s+of|(?:big|huge|massive|great)\s+fan\s+of|"
+    r"(?:severely\s+|very\s+|mildly\s+)?allergic\s+to|(?:lactose|gluten)\s+intolerant|intolerant\s+to|"
+    r"(?:strict\s+|full-time\s+)?(?:vegan|vegetarian|pescatarian)|diabetic|coeliac|celiac|pregnant|"
+    r"happily\s+married|recently\s+(?:married|divorced|retired|engaged)|newly\s+(?:married|single|engaged))\b"
+    r"(?!\s+(?:food|recipes?|options?|restaurants?|dishes|meals?|places?|here)\b)"
+)
 # "I'm the one with the parrot", "I'm the guy who keeps bees": how the user tells who they are.
 _THE_ONE = _rx(
     r"^(?:i'm|i\s+am|im)\s+the\s+(?:one|guy|girl|woman|man|lady|person|mum|mom|dad)\s+"
@@ -378,6 +416,8 @@ _THE_ONE = _rx(
 )
 # "Since I'm vegan, ...?", "As I'm diabetic, ...?": the reason given for a question, said first.
 _BECAUSE = _rx(r"^(?:since|as|because|given\s+that|seeing\s+as|now\s+that)\s+(?=(?:i|i'm|i've|my|we|we're|our)\b)")
+# "As a vegan", "Being a nurse": what the user is, said before a question.
+_AS_A = _rx(r"^(?:as|being)\s+(?P<article>a|an)\s+(?P<what>[\w-]+(?:\s+[\w-]+)?)$")
 # "We spoke last week about my garden", "We talked about this before": the user and the assistant, not a fact.
 _OUR_TALK = _rx(
     r"^we\s+(?:(?:already|just|briefly)\s+)?(?:spoke|talked|chatted|discussed|messaged|were\s+talking|"
@@ -397,6 +437,7 @@ _WITH_OTHER = _rx(
 _MODAL_START = _rx(r"^(?:would|could|should|might|may|'d|want|wanna|need|hope|plan|are\s+going\s+to)\b")
 # "..., by the way." / "..., as I said.": a tail that adds nothing to the fact.
 _EMPTY_TAIL = _rx(r"(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s+said|as\s+i\s+mentioned|lol|haha|"
+                  r"unfortunately|sadly|though|fyi|"
                   r"remember|if\s+you\s+remember|you\s+remember)"
                   r"[\s.!]*$")
 
@@ -454,7 +495,8 @@ def _moment(body: str) -> tuple[str | None, str, timedelta | None] | None:
     """The verdict for a passing state or an appointment, ``None`` for anything else."""
     # "I just got engaged", "I'm back on cigarettes": news, not a passing moment.
     if _EPHEMERAL_STATE.match(body) and not re.search(
-        r"\bback\s+(?:on|to|in\s+the\s+office|at\s+(?:work|the\s+office|uni|university|college|school))\b",
+        r"\bback\s+(?:on|to|in\s+the\s+office|at\s+(?:work|the\s+office|uni|university|college|school))\b"
+        r"|\b(?:these\s+days|lately|nowadays|anymore|usually|every|always|a\s+lot\s+of)\b",  # a habit, not a moment
         body, re.IGNORECASE,
     ):
         return None, DROP_EPHEMERAL, None
@@ -657,7 +699,11 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     if text.rstrip(" )\"'").endswith("?"):
         m = _QUESTION_TAIL.match(text)
         if m is not None:  # "Since I'm vegan, where can I get B12?": the reason given is the statement
-            fact, reason = _judge(_BECAUSE.sub("", m.group("head")), max_chars)
+            head = m.group("head")
+            being = _AS_A.match(head)  # "As a vegan, what ...?": what the user is
+            if being is not None and _what_here(being.group("what").split()[-1]):
+                return _end(f"User is {being.group('article')} {being.group('what')}"), KEPT_REWRITTEN
+            fact, reason = _judge(_BECAUSE.sub("", head), max_chars)
             if fact is not None:
                 return fact, reason
         return None, DROP_QUESTION
@@ -666,6 +712,9 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         return None, DROP_SMALL_TALK
     if is_subjectless_change(body):
         body = "I " + body[:1].lower() + body[1:]
+    elif _IMPLIED_IM.match(body):  # "Allergic to cats, unfortunately." -> "I'm allergic to cats, ..."
+        article = "a " if re.match(r"(?:big|huge|massive|great)\s", body, re.IGNORECASE) else ""
+        body = f"I'm {article}{body[:1].lower()}{body[1:]}"
     if _QUESTION_OPENER.match(body):
         return None, DROP_QUESTION
     named = _NAME_GIVEN.match(body)
@@ -678,6 +727,9 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     named = _HERE_AGAIN.match(body)
     if named is not None:
         name = named.group("name") or named.group("name2") or named.group("name3").capitalize()
+        what = _what_here(name)  # "Vegetarian here." is no name: "User is vegetarian."
+        if what is not None:
+            return what or None, KEPT_REWRITTEN if what else DROP_SMALL_TALK
         return f"User's name is {name}.", KEPT_INTRODUCTION
     if _CONDITIONAL.match(body):
         return None, DROP_HYPOTHETICAL
