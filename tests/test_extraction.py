@@ -919,3 +919,21 @@ def test_a_habit_told_with_a_moment_verb_is_still_a_fact() -> None:
     assert facts_of("I'm getting ready for a half marathon in May.") == [
         "User is getting ready for a half marathon in May.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("Work in IT.", ["User works in IT."]),  # "IT" is no pointer
+        ("Have two dogs.", ["User has two dogs."]),
+        ("Live in Manchester with my girlfriend.", ["User lives in Manchester with their girlfriend."]),
+        ("Been vegan for 3 years now.", ["User has been vegan for 3 years now."]),
+        ("Married with three kids.", ["User is married with three kids."]),
+        ("Retired teacher here.", ["User is a retired teacher."]),
+        ("Have a nice day!", []),  # a wish, not a statement
+        ("Been a busy week.", []),  # it has been, not the user
+        ("Long time listener here.", []),
+    ],
+)
+def test_statements_typed_without_their_i(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts

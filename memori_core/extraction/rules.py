@@ -405,9 +405,23 @@ _IMPLIED_IM = _rx(
     r"^(?:(?:not|never)\s+(?:a|really\s+a)\s+(?:big\s+)?fan\s+of|(?:big|huge|massive|great)\s+fan\s+of|"
     r"(?:severely\s+|very\s+|mildly\s+)?allergic\s+to|(?:lactose|gluten)\s+intolerant|intolerant\s+to|"
     r"(?:strict\s+|full-time\s+)?(?:vegan|vegetarian|pescatarian)|diabetic|coeliac|celiac|pregnant|"
-    r"happily\s+married|recently\s+(?:married|divorced|retired|engaged)|newly\s+(?:married|single|engaged))\b"
+    r"happily\s+married|recently\s+(?:married|divorced|retired|engaged)|newly\s+(?:married|single|engaged)|"
+    r"married\s+(?:with|for|to|since)|originally\s+from)\b"
     r"(?!\s+(?:food|recipes?|options?|restaurants?|dishes|meals?|places?|here)\b)"
 )
+# "Work in IT.", "Live in Leeds.", "Have two dogs.": a statement typed without its "I" (not "Have a nice day").
+_IMPLIED_I_PRESENT = _rx(
+    r"^(?:live\s+in|work\s+(?:in|at|as|for)|have\s+(?:\d+|two|three|four|five|six|a|an)\s+"
+    r"(?!(?:nice|good|great|lovely|wonderful|fun|safe|happy|blast|look|go|try|think|question|chat|word|awesome|"
+    r"amazing|brilliant|fantastic|fab|super|merry|relaxing|restful|productive)\b))"
+)
+# "Been vegan for 3 years", "Been working on my novel"; not "Been a busy week" / "Been ages" (it has been).
+_IMPLIED_IVE = _rx(
+    r"^been\s+(?:(?:(?!thinking|wondering|meaning|having)\w+ing)\b|vegan|vegetarian|pescatarian|sober|married|single|"
+    r"divorced|engaged|retired|(?:only\s+)?to\s+(?-i:[A-Z]))"
+)
+# "Retired teacher here.", "Night-shift nurse here.": what the user is.
+_ROLE_HERE = _rx(r"^(?P<what>(?:[\w-]+\s+){1,2}[\w-]+)\s+here[.!]*$")
 # "I'm the one with the parrot", "I'm the guy who keeps bees": how the user tells who they are.
 _THE_ONE = _rx(
     r"^(?:i'm|i\s+am|im)\s+the\s+(?:one|guy|girl|woman|man|lady|person|mum|mom|dad)\s+"
@@ -479,7 +493,7 @@ def _is_resolve(fact: str) -> bool:
 
 # "User is obsessed with those.", "User just did it yesterday.": a pointer to something said before, and at
 # most one word of its own.
-_POINTER = _rx(r"\b(?:it|this|that|those|these|them)\b")
+_POINTER = re.compile(r"\b(?:it|this|that|those|these|them)\b")  # lower case: "User works in IT." points nowhere
 _NOT_ITS_OWN = content_words(
     """it this that those these them sometime someday soon later yesterday tomorrow ago today tonight once twice
     again ever never just really definitely totally so too also very much might could would will may must should
@@ -710,8 +724,16 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     body, social = _strip_lead(text)
     if not re.search(r"\w", body):
         return None, DROP_SMALL_TALK
+    role_here = _ROLE_HERE.match(body)
+    if role_here is not None and _what_here(role_here.group("what").split()[-1]):  # "Retired teacher here."
+        what = role_here.group("what").lower()
+        return _end(f"User is {'an' if what[0] in 'aeiou' else 'a'} {what}"), KEPT_REWRITTEN
     if is_subjectless_change(body):
         body = "I " + body[:1].lower() + body[1:]
+    elif _IMPLIED_I_PRESENT.match(body):  # "Work in IT.", "Live in Leeds with my girlfriend."
+        body = "I " + body[:1].lower() + body[1:]
+    elif _IMPLIED_IVE.match(body):  # "Been vegan for 3 years now."
+        body = "I've " + body[:1].lower() + body[1:]
     elif _IMPLIED_IM.match(body):  # "Allergic to cats, unfortunately." -> "I'm allergic to cats, ..."
         article = "a " if re.match(r"(?:big|huge|massive|great)\s", body, re.IGNORECASE) else ""
         body = f"I'm {article}{body[:1].lower()}{body[1:]}"
