@@ -937,3 +937,17 @@ def test_a_habit_told_with_a_moment_verb_is_still_a_fact() -> None:
 )
 def test_statements_typed_without_their_i(said: str, facts: list[str]) -> None:
     assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "stored", "replaced"),
+    [
+        ("My sister is vegetarian.", "User is vegetarian.", False),  # more words, another person
+        ("My brother lives in Leeds.", "User lives in Leeds.", False),
+        ("My wife is called Ana.", "User has a wife.", True),  # the person the stored fact names
+        ("My dog died.", "User has a dog.", True),  # a short sentence that tells a loss is no fragment
+        ("I live in Leeds with my partner.", "User lives in Leeds.", True),
+    ],
+)
+def test_a_fact_with_more_words_refines_only_the_same_persons_fact(said: str, stored: str, replaced: bool) -> None:
+    assert _supersedes(said, stored) is replaced

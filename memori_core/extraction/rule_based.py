@@ -126,6 +126,13 @@ def _profile(clause: str) -> list[str]:
     return [f"{m.group('subject')} {item}" for item in items]
 
 
+def _same_person(new: str, old: str, old_words: frozenset[str]) -> bool:
+    """Whether the fact ``new`` speaks of the person ``old`` does: the same holder, or one ``old`` names ("User's
+    wife is called Ana." of "User has a wife.")."""
+    who = holder(new)
+    return who == holder(old) or bool(content_words(who) & old_words)
+
+
 def _named(clause: str, known: Sequence[str]) -> str | None:
     """``clause`` ("Max passed away last week.") told of someone a stored fact names as the user's ("User has a
     dog called Max.") as the user's own statement ("My dog Max passed away last week."), when it tells a change
@@ -269,7 +276,9 @@ class RuleBasedFactExtractor:
         """Whether the new fact of ``verdict`` (content ``words``) replaces the stored fact ``text``."""
         if verdict.expires_in is not None or not old:
             return False
-        if old < words and verdict.reason != KEPT_AS_SAID:  # a refinement: "has a golden retriever" -> "... called Bo"
+        # a refinement: "has a golden retriever" -> "... called Bo", by the same person ("User's sister is
+        # vegetarian." refines nothing of "User is vegetarian.")
+        if old < words and verdict.reason != KEPT_AS_SAID and _same_person(verdict.fact, text, old):
             return True
         said = verdict.sentence
         changed, ended = is_change(said), is_ended(said)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from .core_facts import is_core_fact
-from .slots import content_words, is_change, slots_of
+from .slots import content_words, is_change, is_ended, is_loss, slots_of
 
 __all__ = [
     "DROP_EMPTY",
@@ -757,7 +757,9 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         return None, DROP_HYPOTHETICAL
     if _IMPERATIVE.match(body):
         return None, DROP_INSTRUCTION
-    if any(rx.match(body) for rx in (_REACTION, _SHORT_FIRST_PERSON_TALK, _SHORT_ANSWER, _MY_FRAGMENT)):
+    if any(rx.match(body) for rx in (_REACTION, _SHORT_FIRST_PERSON_TALK, _SHORT_ANSWER)) or (
+        _MY_FRAGMENT.match(body) and not (is_change(body) or is_ended(body) or is_loss(body))  # "My dog died."
+    ):
         return None, DROP_SMALL_TALK
     if _SECOND_PERSON.search(body):
         return None, DROP_SECOND_PERSON
