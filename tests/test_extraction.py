@@ -951,3 +951,11 @@ def test_statements_typed_without_their_i(said: str, facts: list[str]) -> None:
 )
 def test_a_fact_with_more_words_refines_only_the_same_persons_fact(said: str, stored: str, replaced: bool) -> None:
     assert _supersedes(said, stored) is replaced
+
+
+def test_a_change_or_repeat_of_someone_else_neither_ends_nor_stands_for_the_users_fact() -> None:
+    assert not _supersedes("My sister doesn't eat meat anymore.", "User eats meat.")
+    assert not _supersedes("My husband doesn't play tennis anymore.", "User plays tennis on Sundays.")
+    assert _supersedes("I don't play tennis anymore.", "User plays tennis on Sundays.")
+    [mine] = RULES.extract([("user", "I'm vegetarian.")], [_Stored("s", "User's sister is vegetarian.")])
+    assert mine.text == "User is vegetarian."  # not skipped as already stored: the sister's is another fact

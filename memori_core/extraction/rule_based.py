@@ -262,8 +262,9 @@ class RuleBasedFactExtractor:
                 seen.add(key)
                 words = content_words(verdict.fact)
                 if any(words and words <= old and normalize_fact_text(text) != key
-                       and is_negated(text) == is_negated(verdict.fact) for _, text, old in known):
-                    continue  # a stored fact already says it
+                       and is_negated(text) == is_negated(verdict.fact) and holder(verdict.fact) == holder(text)
+                       for _, text, old in known):
+                    continue  # a stored fact already says it (of the same person: not "User's sister is vegan.")
                 core = self.core_rule is not None and bool(self.core_rule(verdict.fact))
                 expires = now + verdict.expires_in if verdict.expires_in is not None else None
                 replaced = tuple(fid for fid, text, old in known
@@ -316,7 +317,8 @@ class RuleBasedFactExtractor:
                 return True
         if not (changed or ended):
             return False
-        return is_negated(said) and len(words & old) >= min(2, len(old))
+        # "I don't play tennis anymore" ends "User plays tennis on Sundays." (not a sister's "anymore")
+        return is_negated(said) and len(words & old) >= min(2, len(old)) and holder(verdict.fact) == holder(text)
 
     def explain(self, text: str, *, known: Sequence[str] = ()) -> list[SentenceVerdict]:
         """The decision for every clause of one user message: the fact kept (or ``None``) and the reason.
