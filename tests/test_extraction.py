@@ -683,6 +683,8 @@ def test_a_change_of_someone_the_stored_facts_name_is_the_users_and_replaces_the
     assert RULES.extract([("user", "Ana came over for dinner.")], stored) == []  # no change: not read
     assert RULES.extract([("user", "Bella died.")], stored) == []  # the sister's cat, not the user's
     assert RULES.extract([("user", "Max passed away last week.")]) == []  # nobody named Max is known
+    [tom] = RULES.extract([("user", "Tom passed away in March.")], [_Stored("tom", "User is married to Tom.")])
+    assert tom.text == "User's partner Tom passed away in March." and tom.supersedes == ("tom",)
 
 
 @pytest.mark.parametrize(

@@ -147,6 +147,10 @@ def _named(clause: str, known: Sequence[str]) -> str | None:
         # the user's own (a dog of the user's, their girlfriend Ana), not a sister's dog called Max
         if role is not None and holder(text) in ("user", role.group("role").lower()):
             return f"My {role.group('role').lower()} {name} {rest}"
+        # "User is married to Tom.", "User is seeing Jonas.": Tom is the user's partner
+        partner = rf"\b(?:married|engaged|dating|seeing|together)\s+(?:to\s+|with\s+)?{re.escape(name)}\b"
+        if holder(text) == "user" and re.search(partner, text, re.IGNORECASE):
+            return f"My partner {name} {rest}"
     return None
 
 
