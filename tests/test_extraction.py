@@ -722,6 +722,7 @@ def test_an_appointment_at_a_time_today_expires_and_a_weekly_one_does_not() -> N
          ["User is a nurse.", "User is a mum of three.", "User is a marathon runner."]),
         ("I live in Oslo with my husband and our two dogs.",
          ["User lives in Oslo with their husband and their two dogs."]),
+        ("My wife is a vet and my daughter studies law.", ["User's wife is a vet.", "User's daughter studies law."]),
         ("My mum calls me every Sunday.", ["User's mum calls the user every Sunday."]),
     ],
 )

@@ -10,7 +10,14 @@ from datetime import datetime, timezone
 from ..text import normalize_fact_text
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from ..slots import PERSON
-from .rules import DROP_NOT_FIRST_PERSON, KEPT_AS_SAID, SentenceVerdict, is_subjectless_change, judge_sentence
+from .rules import (
+    DROP_NOT_FIRST_PERSON,
+    KEPT_AS_SAID,
+    SentenceVerdict,
+    is_subjectless_change,
+    is_verb_form,
+    judge_sentence,
+)
 from .sentences import split_sentences
 from .slots import (
     ACTIVITY_SLOTS,
@@ -61,11 +68,13 @@ _STARTS_FIRST_PERSON = re.compile(
 _BARE_POSSESSIVE = re.compile(r"^(?:my|our)\s+[^\s']+(?:\s+(?-i:[A-Z])[\w-]+)?$", re.IGNORECASE)
 _BARE_PRONOUN = re.compile(r"^(?:i|me|we)$", re.IGNORECASE)  # "I and my brother run a bakery": one subject
 # "I live with my husband and our two dogs": "our two dogs" ends the sentence without a verb, no new clause.
-_BARE_OBJECT = re.compile(
-    r"^(?:my|our)\s+(?!(?:[\w-]+\s+){0,2}(?:is|are|was|were|has|have|had|does|do|did|will|can|just|also|"
-    r"still|now|loves?|lives?|works?)\b)(?:[\w-]+\s+){0,2}[\w-]+\s*[.!]*$",
-    re.IGNORECASE,
-)
+_POSSESSIVE_PHRASE = re.compile(r"^(?:my|our)\s+(?P<words>(?:[\w'-]+\s+){0,2}[\w'-]+)\s*[.!]*$", re.IGNORECASE)
+
+
+def _bare_object(text: str) -> bool:
+    """Whether ``text`` ("our two dogs.") is a possessive phrase of at most three words and no verb."""
+    m = _POSSESSIVE_PHRASE.match(text.strip())
+    return m is not None and not any(is_verb_form(w) for w in m.group("words").split())
 _NAME_THEN_FROM = re.compile(r"^(?P<intro>(?:i'm|i am)\s+[A-Z]\w+),\s+(?P<rest>from\s+.+)$", re.IGNORECASE)
 # The roles a stored fact gives a named someone of the user's: "User has a dog called Max.", "User's sister Ana".
 _ROLE = rf"{PERSON}|{PETS}"
@@ -156,7 +165,7 @@ def _named(clause: str, known: Sequence[str]) -> str | None:
 
 def _can_split(left: str, right: str) -> bool:
     left = left.strip()
-    if not left or _BARE_POSSESSIVE.match(left) or _BARE_PRONOUN.match(left) or _BARE_OBJECT.match(right):
+    if not left or _BARE_POSSESSIVE.match(left) or _BARE_PRONOUN.match(left) or _bare_object(right):
         return False
     return bool(_STARTS_FIRST_PERSON.match(left)) or is_subjectless_change(left)  # "Sold the car, I ..."
 
@@ -174,7 +183,9 @@ class RuleBasedFactExtractor:
     "Thanks!", "Just so you know,", "Quick update:", "Bad news -", "Guess
     what,", "Turns out") are cut, it is a statement whose subject is the user
     ("I ...", "My ...", "We ...", "Our ...", or "Last month I ..."), or a
-    change told without its "I" ("Just moved to Leeds!", "Got promoted").
+    change told without its "I" ("Just moved to Leeds!", "Got promoted"), or
+    a statement typed without it ("Work in IT.", "Allergic to cats.",
+    "Been vegan for 3 years now.", "Vegetarian here.").
     Dropped: questions (a question clause
     after a statement is cut off: "I'm vegetarian, what should I cook?" keeps
     "I'm vegetarian"), greetings / thanks / small talk ("I'm good", "I see"),
@@ -182,7 +193,9 @@ class RuleBasedFactExtractor:
     recipe", "I'm looking for ..."), anything addressed to the assistant
     (you / your: "I think you should ..."), hypotheticals and wishes ("If I
     were rich ...", "I'd love ...", "I wish ..."), opinions that are not about
-    the user ("I think it will rain"). A hedged statement about the user ("I
+    the user ("I think it will rain"), encouragement and resolve ("We've got
+    this!", "I won't give up on my dreams"), talk about the conversation ("We
+    spoke last week about ..."). A hedged statement about the user ("I
     think I'm allergic to cats") is kept as said.
 
     Rewrites: "I'm/I am X" -> "User is X", "I have" -> "User has", "I work"
@@ -195,23 +208,37 @@ class RuleBasedFactExtractor:
     ignored.
 
     Passing moments are dropped ("I'm tired today", "I'm at the airport at
-    the moment", "I just had lunch", "My train leaves in 20 minutes"); an
-    appointment ("I have a meeting at 3pm tomorrow", "My exam is on
-    Thursday") is kept with an ``expires_at`` (2 days for "tomorrow", 8 for a
-    weekday or "next week"). "I'm Maya, by the way", "Name's Maya" and "You
-    can call me Maya" become "User's name is Maya."; "Everyone calls me
-    Becky" and "I go by Becky" become "User goes by Becky.".
+    the moment", "I just had lunch", "My train leaves in 20 minutes", "I have
+    a headache", "I'm on vacation until Friday"); an appointment ("I have a
+    meeting at 3pm tomorrow", "My exam is on Thursday", "a dentist
+    appointment at 4") is kept with an ``expires_at`` (2 days for
+    "tomorrow", 8 for a weekday or "next week", 1 for a time today). "I'm
+    Maya, by the way", "Name's Maya", "You can call me Maya", "Maya here
+    again" and "It's Maya again" become "User's name is Maya."; "Everyone
+    calls me Becky" and "I go by Becky" become "User goes by Becky."; "I'm
+    the one with the parrot" becomes "User has a parrot.".
 
     Stored facts (``existing``, shown by capture) are used three ways:
     a fact that announces a change ("moved", "switched", "quit", "no longer",
     "not ... anymore", "now", "broke up", "got laid off", "made redundant",
     "started at", "retired", "graduated", "went keto", "bought a house",
-    "again", :func:`~memori_core.extraction.slots.is_change`)
+    "again" of a state, :func:`~memori_core.extraction.slots.is_change`; not
+    a change only thought of, "I'm thinking of switching")
     supersedes the stored facts of the same slot (where the user lives, their
     job, diet, relationship, smoking, coffee/tea, alcohol, commute, phone,
-    car: :data:`~memori_core.extraction.slots.SLOTS`) held by the same person
+    car, age: :data:`~memori_core.extraction.slots.SLOTS`) held by the same person
     (:func:`~memori_core.extraction.slots.holder`: "My sister moved" is not the
-    user's move; "My husband passed away" ends the user's marriage). In the
+    user's move; "My husband passed away" ends the user's marriage). The
+    relationship changes only with its stage ("married", "engaged",
+    "single", "broke up", "seeing someone": "My wife and I moved to Berlin"
+    leaves the marriage), and a new stage replaces another without a change
+    word ("We're engaged!"). What the user eats or drinks changes with "only"
+    too ("I only drink decaf"), a phone or car when a new one is got ("I got
+    a Pixel"). A thing sold, traded in or returned ends the stored fact that
+    the user has, drives or uses it ("I sold the Civic"), a habit stopped the
+    stored habit naming it ("I gave up on Spanish"), even when no slot knows
+    the word; a change told of someone the stored facts name ("Max passed
+    away" after "User has a dog called Max.") is the user's. In the
     slots that hold several things at once (pets, exercise:
     :data:`~memori_core.extraction.slots.ACTIVITY_SLOTS`) only the fact about
     the same animal or activity is replaced, when it ended ("I've stopped
@@ -220,10 +247,10 @@ class RuleBasedFactExtractor:
     anymore", "I used to live in Lisbon") also replaces those holding its
     words. "Ana and I broke
     up" is the user's statement ("User and Ana broke up."). a fact that only
-    refines a stored one ("User has a golden retriever called Bo." after "User
-    has a golden retriever.") replaces it; a fact whose words a stored fact
-    already holds ("I'm an architect" after "User works as an architect.") is
-    not stored again.
+    refines a stored one of the same person ("User has a golden retriever
+    called Bo." after "User has a golden retriever.") replaces it; a fact
+    whose words a stored fact of the same person already holds ("I'm an
+    architect" after "User works as an architect.") is not stored again.
 
     The rules are English only: other languages give no fact (never a
     half-understood one).

@@ -529,6 +529,14 @@ def _moment(body: str) -> tuple[str | None, str, timedelta | None] | None:
     return None
 
 
+def is_verb_form(word: str) -> bool:
+    """Whether ``word`` is a verb form the rules know ("is", "'s", "teaches", "plays", "moved", "went")."""
+    w = word.lower().strip(".,!?;:")
+    if w in _AUX or w in _AUX.values() or w in {"is", "are", "were", "does", "has"} or _is_past(w):
+        return True
+    return "'" in w or any(w == _third_person(v).lower() or w == v for v in _PRESENT_VERBS)
+
+
 def is_subjectless_change(text: str) -> bool:
     """Whether ``text`` is a change told without its "I" ("Just moved to Leeds", "Sold the car"): the user's."""
     return bool(_IMPLIED_I.match(text)) and is_change("I " + _WEAK_CHANGE.sub(" ", text))
