@@ -1,7 +1,7 @@
 """The capture benchmark's LLM path through ``memori_langchain.LLMFactExtractor`` over LangChain's own fake chat model.
 
     python benchmarks/capture_langchain_fake.py evals/capture/dev.json
-    python benchmarks/capture_langchain_fake.py evals/capture/heldout.json --embedder tests._helpers:HashEmbedder
+    python benchmarks/capture_langchain_fake.py evals/capture/dev3.json --embedder tests._helpers:HashEmbedder
 
 ``memori eval capture --extractor scripted-llm`` runs the core pipeline
 (``PromptedFactExtractor``: prompt, reply parser, supersede ids) over a scripted

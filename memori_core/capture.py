@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import threading
 from collections import deque
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -16,7 +17,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from .extraction.rule_based import RuleBasedFactExtractor
-from .extraction.slots import content_words, is_negated, slots_of
+from .extraction.sentences import split_sentences
+from .extraction.slots import content_words, disposed_words, is_negated, named_change, slots_of, stopped_words
 from .extraction.types import ExtractedFact, FactExtractor, MessageLike, as_messages
 from .failopen import warn_failed
 from .text import normalize_fact_text
@@ -141,20 +143,28 @@ def capture_facts(
 
 def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limit: int = SLOT_FACTS_LIMIT) -> list[Any]:
     """The user's valid stored facts (newest first, at most ``limit``, ids in ``skip`` left out) of the slots
-    ``text`` speaks of (:func:`~memori_core.extraction.slots.slots_of`), and for a negated ``text`` ("I don't
-    play tennis anymore") those holding its words: the fact a change replaces is shown
-    to the extractor even when recall's gate does not pass it. ``[]`` for an engine without ``list``."""
+    ``text`` speaks of (:func:`~memori_core.extraction.slots.slots_of`), for a negated ``text`` ("I don't
+    play tennis anymore") those holding its words, and for a thing sold or given away ("I sold the Civic")
+    or a habit stopped ("I gave up on Spanish") those naming it, and for a change of someone named ("Max
+    passed away") those naming them: the fact a change replaces is shown to the extractor even when recall's
+    gate does not pass it. ``[]`` for an engine without ``list``."""
     slots = slots_of(text)
     negated = is_negated(text)
+    disposed = disposed_words(text) | stopped_words(text)
+    named = {said[0] for said in map(named_change, split_sentences(text)) if said is not None}
     lister = getattr(engine, "list", None)
-    if not (slots or negated) or not callable(lister):
+    if not (slots or negated or disposed or named) or not callable(lister):
         return []
     words = content_words(text)
 
     def wanted(content: str) -> bool:
         if slots & slots_of(content):
             return True
+        if named and any(re.search(rf"\b{re.escape(name)}\b", content) for name in named):
+            return True  # "Max passed away": the stored fact naming Max
         old = content_words(content)  # "I don't play tennis anymore": the facts holding its words
+        if disposed & old:
+            return True
         return negated and bool(old) and len(words & old) >= min(2, len(old))
 
     found = [f for f in lister(entity_id, limit=SLOT_SCAN_LIMIT) if f.id not in skip and wanted(f.content)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["SLOTS", "fold", "holder", "slot_keys", "slots_of"]
+__all__ = ["PERSON", "SEEING_NAME", "SLOTS", "fold", "holder", "slot_keys", "slots_of"]
 
 # Occupations and workplaces: "User is a paralegal.", "User is a junior designer at an ad agency.".
 _OCCUPATIONS = (
@@ -21,25 +21,80 @@ _OCCUPATIONS = (
     r"firefighter|police\s+officer|officer|soldier|driver|farmer|cleaner|caretaker|carer|"
     r"salesperson|recruiter|intern|ceo|cto|founder|entrepreneur|director|administrator|technician|"
     r"social\s+worker|midwife|psychologist|physiotherapist|optician|hairdresser|butcher|"
-    r"realtor|estate\s+agent|banker|trader|economist|actuary|data\s+scientist"
+    r"realtor|estate\s+agent|banker|trader|economist|actuary|data\s+scientist|"
+    r"blogger|vlogger|influencer|youtuber|streamer|content\s+creator|artist|illustrator|animator|musician|actor|"
+    r"actress|dancer|personal\s+trainer|fitness\s+instructor|instructor|life\s+coach|pastor|priest|vicar|rabbi|"
+    r"imam|nanny|babysitter|childminder|courier|postman|postwoman|miner|welder|builder|gardener|landscaper|florist|"
+    r"tailor|shopkeeper|shop\s+assistant|sales\s+assistant|sous\s+chef|dietitian|nutritionist|counsell?or|"
+    r"veterinarian|radiographer|sonographer|judge|barrister|civil\s+servant|teaching\s+assistant|postdoc|"
+    r"undergrad|undergraduate|copywriter|marketer|flight\s+attendant|cabin\s+crew|sailor|fisherman|zookeeper|"
+    r"ranger|archaeologist|historian|curator|care\s+worker|support\s+worker|software\s+developer|web\s+developer|"
+    r"product\s+owner|sysadmin|coder|surveyor|optometrist|paramedic|chiropractor|osteopath|podiatrist|"
+    r"contractor|handyman|decorator|locksmith|roofer|security\s+guard|bouncer|chauffeur|mortgage\s+advisor|"
+    r"financial\s+advisor|insurance\s+broker|broker|real\s+estate\s+agent"
 )
 _WORKPLACES = (
     r"company|firm|agency|startup|start-up|bank|hospital|clinic|school|factory|warehouse|restaurant|cafe|"
     r"café|shop|store|office|studio|lab|laboratory|charity|ngo|council|ministry|university"
 )
 
+# Owned things named by brand or model ("a Pixel", "my old Honda Civic", "the Corolla"): a word of these
+# lists names a phone or a car only after an article, a possessive or an age, and not before a word that
+# makes it something else ("a Samsung TV", "the civic centre").
+_OWNED = r"(?:a|an|the|my|our|their|his|her|new|old|used|second-hand|refurbished|\d{4})"
+_PHONE_BRANDS = (
+    r"pixel|(?:samsung\s+)?galaxy\s+(?:s|a|z|note|fold|flip)\s*\d*|samsung|oneplus|xiaomi|huawei|motorola|nokia|"
+    r"blackberry|fairphone|sony\s+xperia"
+)
+_NOT_A_PHONE = (
+    r"tv|television|fridge|freezer|washer|washing|dryer|tablet|tab|watch|laptop|monitor|buds|earbuds|"
+    r"headphones|vacuum|microwave|oven|camera|art|bar|chocolate|chocolates"
+)
+_NOT_THE_PHONE = r"case|cases|cover|charger|cable|screen|number|numbers|plan|bill|call|calls|contract|line"
+_CAR_MAKES = (
+    r"honda|toyota|ford|volkswagen|vw|bmw|audi|mercedes|mercedes-benz|tesla|nissan|mazda|subaru|kia|hyundai|"
+    r"volvo|peugeot|renault|citroen|citroën|fiat|skoda|škoda|jeep|chevy|chevrolet|porsche|lexus|"
+    r"land\s+rover|range\s+rover|dodge|chrysler|cadillac|buick|mitsubishi|suzuki|dacia|alfa\s+romeo|opel|"
+    r"vauxhall|saab|mini\s+cooper|rivian|polestar|byd"
+)
+_CAR_MODELS = (
+    r"civic|corolla|prius|camry|yaris|rav4|cr-v|crv|jetta|passat|tiguan|f-150|f150|impreza|miata|mx-5|"
+    r"qashqai|model\s+[3sxy]|cybertruck|octavia|twingo|3\s+series|5\s+series|e-class|c-class"
+)
+_NOT_A_CAR = (
+    r"centre|center|duty|duties|pride|society|engagement|hall|sense|leaders?|lawnmower|generator|motor|outboard|"
+    r"foundation|dealership|factory|plant"
+)
+
 SLOTS: dict[str, re.Pattern[str]] = {
     "residence": re.compile(
-        r"\b(?:live|lives|living|lived|moved|move|moving|relocated|relocating|reside|resides|settled\s+in|based\s+in|"
+        # "moved to Leeds", not "moved to day shifts" / "moved on" / "moved up to manager" (a job's changes)
+        r"\b(?:live|lives|living|lived|(?:moved|move|moving)\b(?!\s+(?:on|up|over|across|(?:in)?to\s+(?:a\s+|the\s+|"
+        r"another\s+|new\s+|different\s+)*(?:[\w-]+\s+)?(?:team|department|role|position|job|shifts?|days|nights|"
+        r"part-time|full-time|management|sales|marketing|branch|project|office|site|ward|unit)\b))|"
+        r"relocated|relocating|reside|resides|settled\s+in|based\s+in|"
         r"rent|rents|renting|rented|apartment|condo|homeowner|landlord|tenant|"
-        r"(?:a|an|the|my|our|their|shared|rented|own)\s+(?:\w+\s+)?(?:flat|house|home)\b(?!\s+white))\b"
+        r"(?:a|an|the|my|our|their|shared|rented|own)\s+(?:\w+\s+)?(?:flat|house|home)\b(?!\s+white)|"
+        r"(?:my|our|their)\s+own\s+place|landlord|landlady)\b"
     ),
     "job": re.compile(
-        r"\b(?:(?:work|works|working|worked)\b(?!\s+(?:out|from\s+home|remotely|hard|on\s+(?:my|it|that)))|"
+        # "works at a bank", not "bikes to work" or "runs before work" (a way there, a time of day)
+        r"\b(?:(?<!to\s)(?<!into\s)(?<!from\s)(?<!before\s)(?<!after\s)(?<!at\s)"
+        r"(?:work|works|working|worked)\b(?!\s+(?:out|from\s+home|remotely|hard|on\s+(?:my|it|that)))|"
+        r"(?:to|into)\s+work\s+(?:as|at|for|in)\b|"
         r"job|jobs|employed|teach|teaches|teaching|hired|laid\s+off|fired|made\s+redundant|redundant|"
-        r"retired|retiring|unemployed|resigned|promoted|promotion|career|employer|freelance|freelancer|"
+        r"retired|retiring|unemployed|resigned|promoted|promotion|career|employer|freelance|freelancer|freelancing|"
+        r"let\s+go(?!\s+of)|sacked|job\s+hunting|job-hunting|job\s+offer|offer\s+from|(?:full|part)-time|"
+        r"back\s+to\s+work|majoring|(?:my|their|his|her)\s+major|"
+        r"at\s+(?:uni|university|college|med\s+school|law\s+school)|"
         r"self-employed|notice|studying|studies|degree|graduated|internship|"
-        rf"{_OCCUPATIONS}|(?:start|starts|started|starting)\s+at|(?:at|for)\s+(?:a|an|the)\s+(?:[\w-]+\s+)?"
+        # an occupation the user is or works as ("is a nurse", "works as a paralegal"), not one they see
+        # ("seeing a therapist", "my dentist")
+        r"(?:am|is|are|was|were|be|been|being|'m|'s|'re|became|become|becoming|as|trained\s+to\s+be)\s+"
+        r"(?:(?:now|also|still|currently|actually|finally|officially|just|already|a|an|the)\s+)*"
+        r"(?:(?!(?:seeing|visiting|meeting|dating|marrying|married|engaged|with|to|at|for|from|by|and|or|of)\b)"
+        rf"[\w-]+\s+){{0,3}}?(?:{_OCCUPATIONS})|^(?:{_OCCUPATIONS})|"
+        rf"(?:start|starts|started|starting)\s+at|(?:at|for)\s+(?:a|an|the)\s+(?:[\w-]+\s+)?"
         rf"(?:{_WORKPLACES}))\b"
     ),
     "diet": re.compile(
@@ -48,34 +103,71 @@ SLOTS: dict[str, re.Pattern[str]] = {
         r"(?:eat|eats|eating)\b(?!\s+(?:lunch|breakfast|dinner|out|in|at|together|alone|late|early)\b))\b"
     ),
     "relationship": re.compile(
-        r"\b(?:single|engaged|married|divorced|girlfriend|boyfriend|fianc[ée]e?|partner|broke\s+up|dating|"
-        r"separated|split\s+up|wife|husband|spouse|widowed|widow|widower|ex|ex-\w+|relationship)\b"
+        r"\b(?:single|engaged|engagement|married|marriage|divorced?|divorcing|girlfriend|boyfriend|fianc[ée]e?|"
+        r"partner|broke\s+up|dating|separated|separating|split\s+up|wife|husband|spouse|widowed|widow|widower|ex|"
+        r"ex-\w+|relationship|tied\s+the\s+knot|other\s+half|significant\s+other|"
+        # "I'm seeing someone", "we've been seeing each other" (not "seeing a doctor": only these objects)
+        r"seeing\s+(?:someone|somebody|each\s+other|a\s+(?:guy|girl|man|woman|boy|lady))"
+        r"(?!\s+(?:about|for|at|regarding|tomorrow|today|tonight|on|this|next)\b)|"
+        r"(?:stopped|stop)\s+seeing\s+(?:him|her|them)|(?:not|no\s+longer|back)\s+together|called\s+it\s+(?:quits|off)|"
+        r"broke\s+it\s+off|parted\s+ways|went\s+(?:our|their)\s+separate\s+ways|met\s+(?:someone|somebody))\b"
     ),
     "smoking": re.compile(r"\b(?:smoke|smokes|smoking|smoked|smoker|cigarettes?|cigars?|vape|vapes|vaping|nicotine)\b"),
-    "hot_drink": re.compile(r"\b(?:coffee|coffees|tea|espresso|decaf|caffeine|latte|cappuccino)\b"),
+    "hot_drink": re.compile(
+        r"\b(?:coffees?|teas?|espressos?|decaf|caffeine|caffeinated|lattes?|cappuccinos?|americanos?|"
+        r"macchiatos?|mochas?|flat\s+whites?|cold\s+brews?|matcha|chai|cuppas?|earl\s+grey|rooibos)\b"
+    ),
     "alcohol": re.compile(
         r"\b(?:alcohol|alcoholic|wine|beer|beers|booze|sober|sobriety|teetotal|teetotaler|cocktails?|whisky|whiskey)\b"
     ),
+    # "User's daughter is 5.", "User turned 30 yesterday." (not "is 5 minutes away")
+    "age": re.compile(
+        r"\b(?:\d{1,3}\s+(?:years?\s+old|yo)|(?:is|am|'m|'s|are)\s+(?:now\s+|just\s+)?\d{1,3}"
+        r"(?=\s*(?:[.,!;]|$|and\b|now\b|today\b|years?\b|this\s+year\b))|(?:turned|turns|turning)\s+\d{1,3}\b|"
+        r"aged\s+\d{1,3})"
+    ),
     "commute": re.compile(
         r"\b(?:commute|commutes|commuting|commuter|(?:work|works|working)\s+(?:from\s+home|remotely)|remote|wfh|"
-        r"(?:to|into)\s+(?:work|the\s+office))\b"
+        r"(?:to|into|in|at)\s+the\s+office|(?:to|into)\s+work)\b"
     ),
-    "phone": re.compile(r"\b(?:iphone|android|phone|pixel|samsung)\b"),
-    "car": re.compile(r"\b(?:drive|drives|driving|car|corolla|bike\s+to\s+work)\b"),
+    "phone": re.compile(
+        rf"\b(?:iphones?|android|(?:smart|cell|mobile\s+)?phones?(?!\s+(?:{_NOT_THE_PHONE}))|"
+        rf"{_OWNED}\s+(?:[\w-]+\s+)?(?:{_PHONE_BRANDS})\b(?!\s+(?:{_NOT_A_PHONE})))\b"
+    ),
+    "car": re.compile(
+        rf"\b(?:drive|drives|driving|cars?|vehicle|truck|pick-?up\s+truck|suv|motorbike|motorcycle|"
+        rf"(?:bikes?|biking|cycles?|cycling|walks?|walking)\s+to\s+work|"
+        rf"{_OWNED}\s+(?:[\w-]+\s+)?(?:{_CAR_MAKES})\b(?!\s+(?:{_NOT_A_CAR}))|"
+        rf"{_OWNED}\s+(?:(?:{_CAR_MAKES})\s+)?(?:[\w-]+\s+)?(?:{_CAR_MODELS})\b(?!\s+(?:{_NOT_A_CAR})))\b"
+    ),
 }
 """Slot name -> the words (casefolded text) that put a fact in it."""
 
+# "I've been seeing Marco", "User is seeing Jonas.": seeing someone named is dating them (read before
+# casefolding: the capital tells a name; "seeing Dr Patel" is an appointment).
+SEEING_NAME = re.compile(
+    r"\b(?:(?:is|am|'m|are|'re|been|was|were|started|start)\s+(?:now\s+|still\s+|officially\s+)?seeing"
+    r"|(?:not|no\s+longer|n't)\s+(?:seeing|dating))\s+"
+    r"(?!(?:Dr|Mr|Mrs|Ms|Miss|Prof|Doctor|Professor)\b)[A-Z][a-z\u00e0-\u00ff]+",
+)
+"""Seeing a person named, or no longer ("is seeing Jonas", "I'm not seeing Tom anymore"), read on the text as
+written (the capital tells a name): a relationship. "No longer with Tom" is not read: "no longer with Google"
+says the same of a job."""
+
 # Whose fact it is: "My sister moved to Paris" is not the user's move. A possessive of a person names
 # someone else; any other fact (the user's, or "my job", "my car") is the user's.
-_PERSON = (
+PERSON = (
     r"(?:sister|brother|mother|mom|mum|father|dad|parents?|son|daughter|kids?|children|child|baby|wife|husband|"
     r"partner|girlfriend|boyfriend|fianc[ée]e?|spouse|friend|best\s+friend|boss|colleague|coworker|co-worker|"
     r"roommate|flatmate|housemate|neighbou?r|grandma|grandpa|grandmother|grandfather|grandparents|aunt|uncle|"
     r"cousin|niece|nephew|in-laws|step\w+|ex)"
 )
+"""A regex alternation of the words that name a person in the user's life (sister, wife, boss...)."""
 _OTHER_HOLDER = re.compile(rf"^(?:user's|my|our)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin)\s+)?"
-                           rf"(?P<who>{_PERSON})\b")
+                           rf"(?P<who>{PERSON})\b")
 _PARTNERS = frozenset("wife husband partner girlfriend boyfriend fiance fiancé fiancee fiancée spouse ex".split())
+
+
 def fold(text: str) -> str:
     """``text`` NFKC-normalised, casefolded, with curly apostrophes straight."""
     return unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
@@ -84,7 +176,10 @@ def fold(text: str) -> str:
 def slots_of(text: str) -> frozenset[str]:
     """The slots ``text`` (a fact or a user message) speaks of (empty when none)."""
     folded = fold(text)
-    return frozenset(name for name, rx in SLOTS.items() if rx.search(folded))
+    found = frozenset(name for name, rx in SLOTS.items() if rx.search(folded))
+    if "relationship" not in found and SEEING_NAME.search(unicodedata.normalize("NFKC", text)):
+        found |= {"relationship"}
+    return found
 
 
 def holder(text: str, slot: str | None = None) -> str:

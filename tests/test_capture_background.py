@@ -207,3 +207,38 @@ def test_capture_shows_an_extractor_the_stored_facts_of_the_turns_slots_pets_and
     assert shown("Nice weather, huh.") == set()
     beer = ids["User drinks beer most evenings."]
     assert same_slot_facts(ungated, "ann", "I've been sober since March.", {beer}) == []  # already shown
+
+
+def test_capture_shows_an_extractor_the_stored_fact_of_a_thing_sold_that_no_slot_knows(
+    ungated: RecallEngine,
+) -> None:
+    ungated.add("ann", ["User rides a Lambretta to the station.", "User plays chess."])
+
+    def shown(text: str) -> set[str]:
+        return {f.content for f in same_slot_facts(ungated, "ann", text, set())}
+
+    assert shown("We got rid of the Lambretta.") == {"User rides a Lambretta to the station."}
+    assert shown("I sold my old chessboard.") == set()  # no stored fact names it
+
+
+def test_a_thing_sold_ends_its_fact_and_a_repeated_introduction_is_stored_once(ungated: RecallEngine) -> None:
+    rules = RuleBasedFactExtractor()
+    for said in ("Call me Sam.", "I ride an old Lambretta.", "Sam here again, I'm the one with the twins.",
+                 "Sold the Lambretta last week, I take the bus now."):
+        capture_facts(ungated, "ann", [("user", said)], rules)
+    assert sorted(f.content for f in ungated.list("ann")) == [
+        "User has twins.", "User sold the Lambretta last week.", "User takes the bus now.", "User's name is Sam.",
+    ]
+    assert [f.content for f in ungated.list("ann", include_invalid=True) if f.valid_to is not None] == [
+        "User rides an old Lambretta.",
+    ]
+
+
+def test_capture_shows_an_extractor_the_stored_fact_naming_someone_a_change_is_told_of(ungated: RecallEngine) -> None:
+    ungated.add("ann", ["User has a hamster named Nibbles.", "User plays chess."])
+
+    def shown(text: str) -> set[str]:
+        return {f.content for f in same_slot_facts(ungated, "ann", text, set())}
+
+    assert shown("Sadly Nibbles died yesterday.") == {"User has a hamster named Nibbles."}
+    assert shown("Nibbles is so cute.") == set()  # no change told: nothing to replace

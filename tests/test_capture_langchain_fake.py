@@ -22,7 +22,7 @@ def _script():
     return module
 
 
-@pytest.mark.parametrize("name", ["dev.json", "dev2.json", "heldout.json"])
+@pytest.mark.parametrize("name", ["dev.json", "dev2.json", "dev3.json"])
 def test_langchain_fake_model_run_matches_the_core_scripted_run(name: str) -> None:
     script = _script()
     data = load_capture(ROOT / "evals" / "capture" / name)

@@ -27,7 +27,7 @@ from memori_core.extraction import build_extraction_prompt
 
 HASH = "_helpers:HashEmbedder"
 DEV = Path(__file__).resolve().parents[1] / "evals" / "capture" / "dev.json"
-HELDOUT = DEV.with_name("heldout.json")
+DEV3 = DEV.with_name("dev3.json")
 DEV2 = DEV.with_name("dev2.json")
 
 
@@ -62,8 +62,8 @@ def test_shipped_file_loads_with_at_least_40_conversations_in_every_category() -
     assert n["stale"] > 0
 
 
-def test_heldout_file_loads_and_shares_no_conversation_or_user_sentence_with_dev() -> None:
-    held, dev = load_capture(HELDOUT), load_capture(DEV)
+def test_third_dev_file_loads_and_shares_no_conversation_or_user_sentence_with_dev() -> None:
+    held, dev = load_capture(DEV3), load_capture(DEV)
     n = held.count()
     assert n["conversations"] >= 20 and n["stale"] > 0
     assert all(v > 0 for v in n["categories"].values()), n["categories"]
@@ -78,10 +78,10 @@ def test_second_dev_file_has_35_conversations_in_every_category_and_no_sentence_
     assert n["conversations"] >= 35 and n["stale"] > 0
     assert all(v > 0 for v in n["categories"].values()), n["categories"]
     said = lambda data: {t.text for c in data.conversations for t in c.turns if t.role == "user"}  # noqa: E731
-    for other in (load_capture(DEV), load_capture(HELDOUT)):
+    for other in (load_capture(DEV), load_capture(DEV3)):
         assert not {c.id for c in dev2.conversations} & {c.id for c in other.conversations}
         shared = said(dev2) & said(other)
-        assert not shared, shared  # only the shared sentences are shown: the held-out set stays unread
+        assert not shared, shared  # only the shared sentences are shown
 
 
 def test_loader_reads_wordings_scripts_and_turn_grouping(tmp_path: Path) -> None:

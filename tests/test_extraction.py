@@ -498,3 +498,467 @@ def test_every_name_the_extraction_package_exports_is_importable() -> None:
     import memori_core.extraction as extraction
 
     assert [n for n in extraction.__all__ if not hasattr(extraction, n)] == []  # `import *` would fail
+
+
+# -- issue 21, round 3 (sentences written apart from the capture sets) ---------------------------
+
+
+def _supersedes(said: str, stored: str) -> bool:
+    """Whether a fact of ``said`` replaces ``stored`` (the facts of ``said`` must not be empty)."""
+    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    assert facts, said
+    return any(f.supersedes == ("old",) for f in facts)
+
+
+@pytest.mark.parametrize(
+    ("said", "replaced"),
+    [
+        ("Priya and I divorced in 2022.", "User and their wife Priya have been married since 2015."),
+        ("We're getting divorced.", "User is married to Dev."),
+        ("My wife and I are separating.", "User is married to Ines."),
+        ("Marco and I broke up.", "User has been seeing Marco for a few months."),
+        ("I broke up with the guy I was seeing.", "User is seeing someone from their climbing club."),
+        ("My husband left me in March.", "User is married to Dev."),
+        ("I moved in with my boyfriend.", "User is single."),
+        ("We're not together anymore.", "User has a girlfriend called Ana."),
+        ("We tied the knot in June.", "User is engaged to Ana."),
+        ("I'm not seeing Tom anymore.", "User is seeing Tom."),
+    ],
+)
+def test_relationship_changes_in_other_phrasings_replace_the_relationship_fact(said: str, replaced: str) -> None:
+    assert _supersedes(said, replaced)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("My wife and I moved to Berlin.", "User is married to Linda."),  # a move, not a change of the marriage
+        ("My partner and I just bought a house in Leeds.", "User's partner is called Sam."),
+        ("My husband and I went vegan in January.", "User is married to Tom."),
+        ("Now my wife works from home too.", "User is married to Linda."),
+        ("My husband left me a voicemail.", "User is married to Dev."),
+        ("I'm seeing a therapist now.", "User is married to Karim."),  # not "seeing someone"
+        ("I broke up with my boyfriend.", "User is seeing Dr Patel about their back."),  # an appointment
+        ("I'm no longer with Google.", "User is married to Linda."),  # a company, not a partner
+        ("We live together in Leeds now.", "User is married to Linda."),
+    ],
+)
+def test_a_partner_named_in_another_change_leaves_the_relationship_fact(said: str, kept: str) -> None:
+    assert not _supersedes(said, kept)
+
+
+def test_a_move_told_with_the_partner_still_replaces_the_home() -> None:
+    assert _supersedes("My wife and I moved to Berlin.", "User lives in Hamburg.")
+
+
+@pytest.mark.parametrize(
+    ("said", "replaced"),
+    [
+        ("I sold the Miata last weekend.", "User drives a red Mazda Miata."),  # a model no list knows
+        ("We got rid of our old Vespa.", "User rides a Vespa to work."),
+        ("I traded in my Golf for a Tesla.", "User drives a VW Golf."),
+        ("I returned the Pixel.", "User got a Pixel."),
+        ("I got a Pixel.", "User uses an iPhone 12."),
+        ("I upgraded to an iPhone 15.", "User uses an iPhone 11."),
+        ("We bought a Toyota.", "User drives a Ford Focus."),
+        ("I cycle to work now.", "User drives a Skoda Octavia."),
+    ],
+)
+def test_an_owned_thing_sold_or_replaced_by_a_new_one_ends_the_stored_fact(said: str, replaced: str) -> None:
+    assert _supersedes(said, replaced)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("My brother sold his Civic.", "User drives a Honda Civic."),  # someone else's car
+        ("I sold the Civic.", "User's son drives a Honda Civic."),
+        ("I sold my old bike.", "User drives a Honda Civic."),  # another thing
+        ("I sold my piano.", "User plays the piano every day."),  # playing is no ownership
+        ("I'm selling my car.", "User drives a Honda Civic."),  # not yet
+        ("I crashed my car.", "User drives a Honda Civic."),
+        ("I got a new phone case.", "User uses an iPhone."),
+        ("I bought a Samsung TV.", "User has a Samsung Galaxy S22."),
+        ("We bought a second car.", "User drives a Honda Civic."),
+        ("I got my son a Pixel.", "User uses an iPhone."),
+        ("My girlfriend got a new phone.", "User uses an iPhone."),
+        ("I bike to work now.", "User works as a nurse at the hospital."),  # a way to work is no job
+        ("I run before work now.", "User is a software engineer at a bank."),
+    ],
+)
+def test_a_thing_of_someone_else_another_thing_or_no_ownership_change_leaves_the_stored_fact(
+    said: str, kept: str
+) -> None:
+    assert not _supersedes(said, kept)
+
+
+@pytest.mark.parametrize(
+    ("said", "replaced"),
+    [
+        ("I only drink green tea now.", "User drinks three lattes a day."),
+        ("These days I mostly drink herbal tea.", "User has two cappuccinos every morning."),
+        ("I only drink decaf.", "User drinks a lot of espresso."),  # "only": no other change cue needed
+        ("I swapped coffee for matcha.", "User drinks coffee every morning."),
+        ("I just have one coffee a day.", "User drinks five coffees a day."),
+        ("I only eat fish and vegetables.", "User is vegan."),
+    ],
+)
+def test_a_drink_or_diet_told_as_the_only_one_or_a_swap_replaces_the_stored_habit(said: str, replaced: str) -> None:
+    assert _supersedes(said, replaced)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I only drink on weekends.", "User drinks green tea every morning."),
+        ("My sister only drinks decaf.", "User drinks two espressos a day."),
+        ("I only eat gluten-free bread.", "User is coeliac."),  # a condition is no habit
+        ("I only work weekends.", "User works as a nurse."),  # "only" changes a habit, not a job
+    ],
+)
+def test_only_in_another_slot_of_another_person_or_against_a_condition_replaces_nothing(said: str, kept: str) -> None:
+    assert not _supersedes(said, kept)
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("Sam here again, I'm the one with the twins.", ["User's name is Sam.", "User has twins."]),
+        ("Tomasz here.", ["User's name is Tomasz."]),
+        ("It's Priya again!", ["User's name is Priya."]),
+        ("Hi, Ines here, I'm the woman who keeps bees.", ["User's name is Ines.", "User keeps bees."]),
+        ("I'm the one with the bad knee.", ["User has a bad knee."]),
+        ("I'm the guy with the three cats.", ["User has three cats."]),
+        ("It's Monday again.", []),
+        ("Everyone here again?", []),
+        ("I'm the one who asked you about Rome.", []),  # about the conversation
+    ],
+)
+def test_a_returning_user_saying_who_they_are_gives_their_name_and_what_they_have(
+    said: str, facts: list[str]
+) -> None:
+    assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "replaced"),
+    [
+        ("I finally kicked the habit, three months smoke-free!", "User smokes about ten a day."),
+        ("I've given up caffeine completely.", "User drinks coffee every morning."),
+        ("Leo and I called it quits.", "User and their boyfriend Leo live together."),
+        ("I've been let go from Tesco.", "User works at Tesco."),
+        ("I tore my ACL so no more football for me.", "User plays football on Sundays."),
+        ("I gave up on Spanish and switched to Italian.", "User is learning Spanish."),  # no slot knows Spanish
+        ("I quit the choir last year.", "User sings in a choir."),
+        ("I dropped out of college.", "User studies history at a community college."),
+        ("Finally upgraded, got the new Pixel 8.", "User's phone is an old iPhone 8."),
+    ],
+)
+def test_habits_and_things_stopped_in_everyday_words_replace_the_stored_fact(said: str, replaced: str) -> None:
+    assert _supersedes(said, replaced)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I stopped drinking.", "User drinks coffee every morning."),  # too general a word to tell which habit
+        ("I gave up chocolate for Lent.", "User loves chocolate."),  # a taste is no habit
+        ("I quit the choir.", "User's sister sings in a choir."),
+        ("I tore my ACL so no more football for me.", "User plays tennis on Sundays."),  # another sport
+        ("I switched to a night shift.", "User works as a nurse at the city hospital."),  # a shift is not a job
+        ("I moved to day shifts.", "User lives in Leeds."),  # nor a home
+    ],
+)
+def test_stopping_one_thing_leaves_a_taste_another_habit_or_another_persons_fact(said: str, kept: str) -> None:
+    assert not _supersedes(said, kept)
+
+
+def test_a_change_of_someone_the_stored_facts_name_is_the_users_and_replaces_their_fact() -> None:
+    stored = [_Stored("dog", "User has a dog called Max."), _Stored("ana", "User's girlfriend Ana lives with them."),
+              _Stored("bella", "User's sister has a cat called Bella.")]
+    [max_] = RULES.extract([("user", "Max passed away last week.")], stored)
+    assert max_.text == "User's dog Max passed away last week." and max_.supersedes == ("dog",)
+    [moved] = RULES.extract([("user", "Sadly, Ana moved out.")], stored)
+    assert moved.text == "User's girlfriend Ana moved out." and moved.supersedes == ("ana",)
+    assert RULES.extract([("user", "Ana came over for dinner.")], stored) == []  # no change: not read
+    assert RULES.extract([("user", "Bella died.")], stored) == []  # the sister's cat, not the user's
+    assert RULES.extract([("user", "Max passed away last week.")]) == []  # nobody named Max is known
+    [tom] = RULES.extract([("user", "Tom passed away in March.")], [_Stored("tom", "User is married to Tom.")])
+    assert tom.text == "User's partner Tom passed away in March." and tom.supersedes == ("tom",)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm knackered after that hike.",
+        "I have a headache.",
+        "I've got a stinking cold.",
+        "I think I'm coming down with the flu.",
+        "We spoke last week about my garden.",  # about the conversation
+        "I'm tired, hungry and cold.",
+    ],
+)
+def test_ailments_tiredness_and_talk_about_the_conversation_are_not_facts(said: str) -> None:
+    assert facts_of(said) == []
+
+
+def test_an_appointment_at_a_time_today_expires_and_a_weekly_one_does_not() -> None:
+    [dentist] = RULES.extract([("user", "I've got a dentist appointment at 4.")])
+    assert dentist.expires_at is not None and dentist.text == "User has got a dentist appointment at 4."
+    [weekly] = RULES.extract([("user", "I have a piano lesson at 5pm every Tuesday.")])
+    assert weekly.expires_at is None
+    assert facts_of("I get migraines.") == ["User gets migraines."]  # a condition, not a passing ailment
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("The name's Daniela but my friends call me Dani.", ["User's name is Daniela.", "User goes by Dani."]),
+        ("As I mentioned before, I'm vegan.", ["User is vegan."]),
+        ("Just reminding you I'm lactose intolerant.", ["User is lactose intolerant."]),
+        ("Since I'm vegan, where can I get B12?", ["User is vegan."]),
+        ("I'm 34, married, and I have two kids.", ["User is 34.", "User is married.", "User has two kids."]),
+        ("I'm a nurse, a mum of three and a marathon runner.",
+         ["User is a nurse.", "User is a mum of three.", "User is a marathon runner."]),
+        ("I live in Oslo with my husband and our two dogs.",
+         ["User lives in Oslo with their husband and their two dogs."]),
+        ("My wife is a vet and my daughter studies law.", ["User's wife is a vet.", "User's daughter studies law."]),
+        ("My mum calls me every Sunday.", ["User's mum calls the user every Sunday."]),
+    ],
+)
+def test_lead_ins_lists_and_pronouns_in_everyday_statements(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
+
+
+def test_a_sentence_kept_as_said_does_not_replace_the_clean_fact_it_repeats() -> None:
+    stored = [_Stored("old", "User is allergic to cats.")]
+    facts = RULES.extract([("user", "Cats make me sneeze, I'm allergic.")], stored)
+    assert [f.supersedes for f in facts] == [()]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored", "replaced"),
+    [
+        ("Paul and I are getting a divorce.", "User is married to Paul.", True),
+        ("We're engaged!", "User's boyfriend is called Dan.", True),  # a new stage, no change word needed
+        ("I'm single.", "User has a girlfriend.", True),
+        ("I was married before.", "User has a girlfriend called Ana.", False),  # a stage of the past
+        ("I've never been married.", "User has a boyfriend.", False),
+        ("My husband is a firefighter.", "User and their husband live in Oslo.", False),  # the same stage
+        ("My ex-wife lives in Leeds.", "User is married to Tom.", False),
+        ("My partner is a teacher.", "User is married to Dev.", False),  # "partner" tells no stage
+    ],
+)
+def test_a_new_stage_of_the_relationship_replaces_the_stored_stage(said: str, stored: str, replaced: bool) -> None:
+    assert _supersedes(said, stored) is replaced
+
+
+@pytest.mark.parametrize(
+    ("said", "stored", "replaced"),
+    [
+        ("I've accepted an offer from Microsoft.", "User is a software engineer at Amazon.", True),
+        ("I'm now a full-time food blogger.", "User works as a chef.", True),
+        ("I've gone back to work part-time.", "User is retired.", True),
+        ("I switched my major to economics.", "User is studying law.", True),
+        ("I'm back in the office full-time now.", "User works from home.", True),
+        ("I started cycling to work.", "User takes the train to work.", True),
+        ("I went fully vegan this year.", "User is pescatarian.", True),
+        ("I cancelled my gym membership.", "User goes to the gym three times a week.", True),
+        ("We accepted an offer on our house.", "User is a nurse.", False),
+        ("I started reading a book about Paris.", "User lives in Leeds.", False),
+        ("I cancelled my car insurance.", "User drives a Honda Civic.", False),
+    ],
+)
+def test_work_study_commute_and_habit_changes_in_other_words(said: str, stored: str, replaced: bool) -> None:
+    assert _supersedes(said, stored) is replaced
+
+
+def test_a_named_partner_who_ended_it_is_the_users_partner() -> None:
+    [fact] = RULES.extract([("user", "Sam dumped me last week.")], [_Stored("sam", "User's boyfriend is called Sam.")])
+    assert fact.text == "User's boyfriend Sam dumped the user last week." and fact.supersedes == ("sam",)
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("Ravi again, the guy with the allotment.", ["User's name is Ravi.", "User has an allotment."]),
+        ("kai here again lol", ["User's name is Kai."]),
+        ("It's Ravi again.", ["User's name is Ravi."]),
+        ("This is Max!", []),  # showing someone, not a name
+        ("I'm allergic to peanuts, remember.", ["User is allergic to peanuts."]),
+    ],
+)
+def test_returning_users_and_reminders_in_other_words(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "stored", "replaced"),
+    [
+        ("My car broke down again.", "User drives a Honda Civic.", False),  # an event once more, no change
+        ("I lost my keys again.", "User lives in Leeds.", False),
+        ("I eat meat again.", "User is vegetarian.", True),  # a state again is a change back
+        ("I started running again.", "User doesn't exercise.", True),
+        ("I'm considering going vegan.", "User is vegetarian.", False),  # only thought of
+        ("I'm thinking of switching to decaf.", "User drinks three espressos a day.", False),
+        ("I might move to Canada.", "User lives in Leeds.", False),
+        ("I'm planning to quit my job.", "User works as a nurse.", False),
+        ("I retired in May.", "User works as a nurse.", True),  # the month is no "may"
+        ("I stopped by the gym.", "User goes to the gym every morning.", False),  # a visit, not an ending
+        ("Tom and I got back together.", "User is single.", True),
+    ],
+)
+def test_a_repeated_event_a_plan_or_a_visit_is_no_change(said: str, stored: str, replaced: bool) -> None:
+    assert _supersedes(said, stored) is replaced
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "We've got this!",
+        "I'll try my best.",
+        "I'm not gonna give up on my goals.",
+        "I'm gonna keep pushing, whatever happens.",
+        "We'll get through this together.",
+        "I'm staying positive.",
+        "I'm kind of obsessed with those.",  # a pointer and one word of its own
+        "I might give it a go sometime.",
+    ],
+)
+def test_encouragement_resolve_and_bare_pointers_are_not_facts(said: str) -> None:
+    assert facts_of(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I quit smoking.", "User quit smoking."),
+        ("I'll keep pursuing my passion for pottery.", "User will keep pursuing their passion for pottery."),
+        ("Last week I got this great job at a gear company.", "Last week I got this great job at a gear company."),
+        ("I stay motivated by tracking my progress.", "User stays motivated by tracking their progress."),
+        ("I named it Pickle.", "User named it Pickle."),
+    ],
+)
+def test_a_resolve_or_pointer_word_in_a_real_statement_keeps_it(said: str, fact: str) -> None:
+    assert facts_of(said) == [fact]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored", "replaced"),
+    [
+        ("My son just turned 8!", "User's son is 7.", True),  # an age is a slot of its own
+        ("I turned 40 last week.", "User is 39.", True),
+        ("My brother turned 30.", "User is 28.", False),  # someone else's age
+        ("I'm 5 minutes away.", "User is 28.", False),  # minutes, not years
+        ("We lost Biscuit last week.", "User has a dog called Biscuit.", True),  # a loss of someone named
+        ("We lost Biscuit last week.", "User's sister has a dog called Biscuit.", False),
+        ("I finally got my own place!", "User lives with their parents.", True),
+    ],
+)
+def test_ages_losses_of_someone_named_and_a_home_of_ones_own(said: str, stored: str, replaced: bool) -> None:
+    assert _supersedes(said, stored) is replaced
+
+
+def test_an_interjection_before_our_does_not_keep_a_second_clause_unsplit() -> None:
+    assert facts_of("ugh our landlord is selling the flat so we have to move out") == [
+        "User's landlord is selling the flat.", "User has to move out.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored", "replaced"),
+    [
+        ("I started seeing a therapist.", "User works as a nurse.", False),  # an occupation seen, not held
+        ("I'm seeing a therapist now.", "User works as a nurse.", False),
+        ("I'm married to a doctor now.", "User works as a nurse.", False),
+        ("My wife is a teacher now.", "User works as a nurse.", False),
+        ("I became a paramedic.", "User works as a nurse.", True),
+        ("I'm a paralegal now.", "User is a barista.", True),
+        ("I got a ride in a Tesla.", "User drives a Honda Civic.", False),  # a ride is not a car of one's own
+        ("I stopped going to church.", "User goes to church every Sunday.", True),
+    ],
+)
+def test_an_occupation_is_a_job_only_when_held_and_a_car_only_when_owned(
+    said: str, stored: str, replaced: bool
+) -> None:
+    assert _supersedes(said, stored) is replaced
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("Allergic to cats, unfortunately.", ["User is allergic to cats."]),  # said without "I'm"
+        ("Not a fan of spicy food.", ["User is not a fan of spicy food."]),
+        ("Big fan of jazz.", ["User is a big fan of jazz."]),
+        ("Vegetarian here.", ["User is vegetarian."]),  # what the user is, not a name
+        ("Nurse here.", ["User is a nurse."]),
+        ("Newbie here!", []),
+        ("Vegan recipes please.", []),
+        ("As a vegan, what protein should I eat?", ["User is a vegan."]),
+        ("As a beginner, what camera should I buy?", []),
+    ],
+)
+def test_what_the_user_is_said_without_i_am(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm on vacation until Friday.",
+        "I'm at my mum's for the weekend.",
+        "I'm having a rough day.",
+        "I'm watching the football.",
+        "I'm making pasta for dinner.",
+        "I slept badly last night.",
+    ],
+)
+def test_more_passing_moments_are_not_facts(said: str) -> None:
+    assert facts_of(said) == []
+
+
+def test_a_habit_told_with_a_moment_verb_is_still_a_fact() -> None:
+    assert facts_of("I'm eating less meat these days.") == ["User is eating less meat these days."]
+    assert facts_of("I'm getting ready for a half marathon in May.") == [
+        "User is getting ready for a half marathon in May.",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("Work in IT.", ["User works in IT."]),  # "IT" is no pointer
+        ("Have two dogs.", ["User has two dogs."]),
+        ("Live in Manchester with my girlfriend.", ["User lives in Manchester with their girlfriend."]),
+        ("Been vegan for 3 years now.", ["User has been vegan for 3 years now."]),
+        ("Married with three kids.", ["User is married with three kids."]),
+        ("Retired teacher here.", ["User is a retired teacher."]),
+        ("Have a nice day!", []),  # a wish, not a statement
+        ("Been a busy week.", []),  # it has been, not the user
+        ("Long time listener here.", []),
+    ],
+)
+def test_statements_typed_without_their_i(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "stored", "replaced"),
+    [
+        ("My sister is vegetarian.", "User is vegetarian.", False),  # more words, another person
+        ("My brother lives in Leeds.", "User lives in Leeds.", False),
+        ("My wife is called Ana.", "User has a wife.", True),  # the person the stored fact names
+        ("My dog died.", "User has a dog.", True),  # a short sentence that tells a loss is no fragment
+        ("I live in Leeds with my partner.", "User lives in Leeds.", True),
+    ],
+)
+def test_a_fact_with_more_words_refines_only_the_same_persons_fact(said: str, stored: str, replaced: bool) -> None:
+    assert _supersedes(said, stored) is replaced
+
+
+def test_a_change_or_repeat_of_someone_else_neither_ends_nor_stands_for_the_users_fact() -> None:
+    assert not _supersedes("My sister doesn't eat meat anymore.", "User eats meat.")
+    assert not _supersedes("My husband doesn't play tennis anymore.", "User plays tennis on Sundays.")
+    assert _supersedes("I don't play tennis anymore.", "User plays tennis on Sundays.")
+    [mine] = RULES.extract([("user", "I'm vegetarian.")], [_Stored("s", "User's sister is vegetarian.")])
+    assert mine.text == "User is vegetarian."  # not skipped as already stored: the sister's is another fact

@@ -4,20 +4,39 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime, timezone
 
 from ..text import normalize_fact_text
 from .core_facts import CoreRule, check_core_rule, is_core_fact
-from .rules import SentenceVerdict, judge_sentence
+from ..slots import PERSON
+from .rules import (
+    DROP_NOT_FIRST_PERSON,
+    KEPT_AS_SAID,
+    SentenceVerdict,
+    is_subjectless_change,
+    is_verb_form,
+    judge_sentence,
+)
 from .sentences import split_sentences
 from .slots import (
     ACTIVITY_SLOTS,
+    CONSUMPTION_SLOTS,
+    PETS,
+    acquired_slots,
     content_words,
+    ends_habit,
+    ends_ownership,
     holder,
     is_change,
     is_ended,
+    is_exclusive,
     is_loss,
     is_negated,
+    is_relationship_status,
+    named_change,
+    names_in,
+    relationship_stage,
     same_activity,
     slots_of,
 )
@@ -25,6 +44,8 @@ from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike
 
 __all__ = ["RuleBasedFactExtractor", "split_clauses"]
 
+# A medical condition is no habit: a habit stated with "only" does not replace it.
+_CONDITION = re.compile(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|diabet\w*|anaphyla\w*)", re.IGNORECASE)
 _SUBJECT = r"(?:i|i'm|i've|i'll|i'd|my|we|we're|we've|our)\b"
 # "I'm vegetarian and my daughter Mia is 7", "I sold my car, I don't drive anymore", "vegetarian — I eat fish",
 # "I graduated and now I'm a nurse", "I'm vegan, so no dairy", "I'm an accountant, numbers are my thing",
@@ -38,14 +59,39 @@ _CLAUSE_BREAK = re.compile(
     re.IGNORECASE,
 )
 _STARTS_FIRST_PERSON = re.compile(
-    rf"^(?:[^,]{{0,20}},\s*)?(?:and\s+|so\s+|now\s+|then\s+|also\s+)?"
-    rf"(?:{_SUBJECT}|name's\b|name\s+is\b|(?:(?:my|our)\s+)?\w+(?:\s+\w+)?\s+and\s+(?:i|me)\b)",
+    rf"^(?:[^,]{{0,20}},\s*)?(?:(?:ugh|oh|so|well|hey|hi|ok|okay|yeah|lol|omg|wow|and|now|then|also)\s+)?"
+    rf"(?:{_SUBJECT}|(?:the\s+)?name's\b|(?:the\s+)?name\s+is\b|(?:(?:my|our)\s+)?\w+(?:\s+\w+)?\s+and\s+(?:i|me)\b"
+    r"|(?-i:[A-Z])\w+\s+here(?:\s+again)?\s*$|(?:it's|this\s+is)\s+(?-i:[A-Z])\w+\s+again\s*$)",
     re.IGNORECASE,
 )
 # "My wife and I moved", "My girlfriend Jess and I live together": one subject.
 _BARE_POSSESSIVE = re.compile(r"^(?:my|our)\s+[^\s']+(?:\s+(?-i:[A-Z])[\w-]+)?$", re.IGNORECASE)
 _BARE_PRONOUN = re.compile(r"^(?:i|me|we)$", re.IGNORECASE)  # "I and my brother run a bakery": one subject
+# "I live with my husband and our two dogs": "our two dogs" ends the sentence without a verb, no new clause.
+_POSSESSIVE_PHRASE = re.compile(r"^(?:my|our)\s+(?P<words>(?:[\w'-]+\s+){0,2}[\w'-]+)\s*[.!]*$", re.IGNORECASE)
+
+
+def _bare_object(text: str) -> bool:
+    """Whether ``text`` ("our two dogs.") is a possessive phrase of at most three words and no verb."""
+    m = _POSSESSIVE_PHRASE.match(text.strip())
+    return m is not None and not any(is_verb_form(w) for w in m.group("words").split())
 _NAME_THEN_FROM = re.compile(r"^(?P<intro>(?:i'm|i am)\s+[A-Z]\w+),\s+(?P<rest>from\s+.+)$", re.IGNORECASE)
+# The roles a stored fact gives a named someone of the user's: "User has a dog called Max.", "User's sister Ana".
+_ROLE = rf"{PERSON}|{PETS}"
+# "I'm 34, married, a nurse": a list of what the user is, each item a fact of its own.
+_PROFILE = re.compile(r"^(?P<subject>i'm|i\s+am)\s+(?P<items>[^,]+(?:(?:\s*,\s*|\s+and\s+)[^,]+)+)$", re.IGNORECASE)
+_PROFILE_ITEM = re.compile(
+    r"^(?:\d{1,3}(?:\s+years\s+old)?|(?:a|an)\s+[\w-]+(?:\s+[\w-]+){0,3}|married|single|divorced|engaged|widowed|"
+    r"separated|retired|unemployed|pregnant|vegan|vegetarian|pescatarian|gluten-free|diabetic|coeliac|celiac|"
+    r"left-handed|self-employed|bilingual|from\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?)$",
+    re.IGNORECASE,
+)
+# "Ravi again, the guy with the allotment": a returning user's name, then who they are.
+_NAME_THEN_THE_ONE = re.compile(
+    r"^(?P<intro>(?:(?:hi|hello|hey)\s*,?\s+)?(?-i:[A-Z])\w+\s+(?:here\s+)?again)\s*[,\u2014\u2013-]\s*"
+    r"(?:i'm\s+|i\s+am\s+)?(?P<rest>the\s+(?:one|guy|girl|woman|man|lady|person|mum|mom|dad)\s+.+)$",
+    re.IGNORECASE,
+)
 # "I go by Alex, short for Alexandra": the name used, and the full name.
 _NAME_SHORT_FOR = re.compile(
     r"^(?P<intro>.*\b(?:go\s+by|call\s+me|calls\s+me|name\s+is|name's|i'm|i\s+am)\s+(?-i:[A-Z])\w+)"
@@ -60,25 +106,68 @@ def split_clauses(sentence: str) -> list[str]:
     m = _NAME_THEN_FROM.match(sentence.strip())
     if m is not None:  # "I'm Lars, from Oslo" -> "I'm Lars" and "I'm from Oslo"
         return [m.group("intro"), "I'm " + m.group("rest")]
+    m = _NAME_THEN_THE_ONE.match(sentence.strip())
+    if m is not None:  # "Ravi again, the guy with the allotment" -> "Ravi again" and "I'm the guy with ..."
+        return [m.group("intro"), "I'm " + m.group("rest")]
     m = _NAME_SHORT_FOR.match(sentence.strip())
     if m is not None:  # "I go by Alex, short for Alexandra" -> "I go by Alex" and "My full name is Alexandra"
         return [*split_clauses(m.group("intro")), "My full name is " + m.group("full")]
     pieces: list[str] = []
     rest = sentence
     while True:
-        m = next((b for b in _CLAUSE_BREAK.finditer(rest) if _can_split(rest[: b.start()])), None)
+        m = next((b for b in _CLAUSE_BREAK.finditer(rest) if _can_split(rest[: b.start()], rest[b.end():])), None)
         if m is None:
             pieces.append(rest)
-            return [p for p in (p.strip() for p in pieces) if p]
+            return [c for p in pieces for c in _profile(p.strip()) if c]
         pieces.append(rest[: m.start()])
         rest = rest[m.end():]
 
 
-def _can_split(left: str) -> bool:
+def _profile(clause: str) -> list[str]:
+    """ "I'm 34, married and a mother of two" -> "I'm 34", "I'm married", "I'm a mother of two"; any other
+    clause as it is."""
+    m = _PROFILE.match(clause)
+    if m is None:
+        return [clause]
+    items = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", m.group("items").rstrip(" .!"))
+    if len(items) < 2 or not all(_PROFILE_ITEM.match(i) for i in items):
+        return [clause]
+    return [f"{m.group('subject')} {item}" for item in items]
+
+
+def _same_person(new: str, old: str, old_words: frozenset[str]) -> bool:
+    """Whether the fact ``new`` speaks of the person ``old`` does: the same holder, or one ``old`` names ("User's
+    wife is called Ana." of "User has a wife.")."""
+    who = holder(new)
+    return who == holder(old) or bool(content_words(who) & old_words)
+
+
+def _named(clause: str, known: Sequence[str]) -> str | None:
+    """``clause`` ("Max passed away last week.") told of someone a stored fact names as the user's ("User has a
+    dog called Max.") as the user's own statement ("My dog Max passed away last week."), when it tells a change
+    or an ending; ``None`` otherwise."""
+    said = named_change(clause)
+    if said is None:
+        return None
+    name, rest = said
+    for text in known:
+        role = re.search(rf"\b(?P<role>{_ROLE})(?:\s+(?:is\s+|'s\s+)?(?:called|named)|,|'s\s+name\s+is)?\s+"
+                         rf"{re.escape(name)}\b", text, re.IGNORECASE)
+        # the user's own (a dog of the user's, their girlfriend Ana), not a sister's dog called Max
+        if role is not None and holder(text) in ("user", role.group("role").lower()):
+            return f"My {role.group('role').lower()} {name} {rest}"
+        # "User is married to Tom.", "User is seeing Jonas.": Tom is the user's partner
+        partner = rf"\b(?:married|engaged|dating|seeing|together)\s+(?:to\s+|with\s+)?{re.escape(name)}\b"
+        if holder(text) == "user" and re.search(partner, text, re.IGNORECASE):
+            return f"My partner {name} {rest}"
+    return None
+
+
+def _can_split(left: str, right: str) -> bool:
     left = left.strip()
-    if not left or _BARE_POSSESSIVE.match(left) or _BARE_PRONOUN.match(left):
+    if not left or _BARE_POSSESSIVE.match(left) or _BARE_PRONOUN.match(left) or _bare_object(right):
         return False
-    return bool(_STARTS_FIRST_PERSON.match(left))
+    return bool(_STARTS_FIRST_PERSON.match(left)) or is_subjectless_change(left)  # "Sold the car, I ..."
 
 
 class RuleBasedFactExtractor:
@@ -94,7 +183,9 @@ class RuleBasedFactExtractor:
     "Thanks!", "Just so you know,", "Quick update:", "Bad news -", "Guess
     what,", "Turns out") are cut, it is a statement whose subject is the user
     ("I ...", "My ...", "We ...", "Our ...", or "Last month I ..."), or a
-    change told without its "I" ("Just moved to Leeds!", "Got promoted").
+    change told without its "I" ("Just moved to Leeds!", "Got promoted"), or
+    a statement typed without it ("Work in IT.", "Allergic to cats.",
+    "Been vegan for 3 years now.", "Vegetarian here.").
     Dropped: questions (a question clause
     after a statement is cut off: "I'm vegetarian, what should I cook?" keeps
     "I'm vegetarian"), greetings / thanks / small talk ("I'm good", "I see"),
@@ -102,7 +193,9 @@ class RuleBasedFactExtractor:
     recipe", "I'm looking for ..."), anything addressed to the assistant
     (you / your: "I think you should ..."), hypotheticals and wishes ("If I
     were rich ...", "I'd love ...", "I wish ..."), opinions that are not about
-    the user ("I think it will rain"). A hedged statement about the user ("I
+    the user ("I think it will rain"), encouragement and resolve ("We've got
+    this!", "I won't give up on my dreams"), talk about the conversation ("We
+    spoke last week about ..."). A hedged statement about the user ("I
     think I'm allergic to cats") is kept as said.
 
     Rewrites: "I'm/I am X" -> "User is X", "I have" -> "User has", "I work"
@@ -115,23 +208,37 @@ class RuleBasedFactExtractor:
     ignored.
 
     Passing moments are dropped ("I'm tired today", "I'm at the airport at
-    the moment", "I just had lunch", "My train leaves in 20 minutes"); an
-    appointment ("I have a meeting at 3pm tomorrow", "My exam is on
-    Thursday") is kept with an ``expires_at`` (2 days for "tomorrow", 8 for a
-    weekday or "next week"). "I'm Maya, by the way", "Name's Maya" and "You
-    can call me Maya" become "User's name is Maya."; "Everyone calls me
-    Becky" and "I go by Becky" become "User goes by Becky.".
+    the moment", "I just had lunch", "My train leaves in 20 minutes", "I have
+    a headache", "I'm on vacation until Friday"); an appointment ("I have a
+    meeting at 3pm tomorrow", "My exam is on Thursday", "a dentist
+    appointment at 4") is kept with an ``expires_at`` (2 days for
+    "tomorrow", 8 for a weekday or "next week", 1 for a time today). "I'm
+    Maya, by the way", "Name's Maya", "You can call me Maya", "Maya here
+    again" and "It's Maya again" become "User's name is Maya."; "Everyone
+    calls me Becky" and "I go by Becky" become "User goes by Becky."; "I'm
+    the one with the parrot" becomes "User has a parrot.".
 
     Stored facts (``existing``, shown by capture) are used three ways:
     a fact that announces a change ("moved", "switched", "quit", "no longer",
     "not ... anymore", "now", "broke up", "got laid off", "made redundant",
     "started at", "retired", "graduated", "went keto", "bought a house",
-    "again", :func:`~memori_core.extraction.slots.is_change`)
+    "again" of a state, :func:`~memori_core.extraction.slots.is_change`; not
+    a change only thought of, "I'm thinking of switching")
     supersedes the stored facts of the same slot (where the user lives, their
     job, diet, relationship, smoking, coffee/tea, alcohol, commute, phone,
-    car: :data:`~memori_core.extraction.slots.SLOTS`) held by the same person
+    car, age: :data:`~memori_core.extraction.slots.SLOTS`) held by the same person
     (:func:`~memori_core.extraction.slots.holder`: "My sister moved" is not the
-    user's move; "My husband passed away" ends the user's marriage). In the
+    user's move; "My husband passed away" ends the user's marriage). The
+    relationship changes only with its stage ("married", "engaged",
+    "single", "broke up", "seeing someone": "My wife and I moved to Berlin"
+    leaves the marriage), and a new stage replaces another without a change
+    word ("We're engaged!"). What the user eats or drinks changes with "only"
+    too ("I only drink decaf"), a phone or car when a new one is got ("I got
+    a Pixel"). A thing sold, traded in or returned ends the stored fact that
+    the user has, drives or uses it ("I sold the Civic"), a habit stopped the
+    stored habit naming it ("I gave up on Spanish"), even when no slot knows
+    the word; a change told of someone the stored facts name ("Max passed
+    away" after "User has a dog called Max.") is the user's. In the
     slots that hold several things at once (pets, exercise:
     :data:`~memori_core.extraction.slots.ACTIVITY_SLOTS`) only the fact about
     the same animal or activity is replaced, when it ended ("I've stopped
@@ -140,10 +247,10 @@ class RuleBasedFactExtractor:
     anymore", "I used to live in Lisbon") also replaces those holding its
     words. "Ana and I broke
     up" is the user's statement ("User and Ana broke up."). a fact that only
-    refines a stored one ("User has a golden retriever called Bo." after "User
-    has a golden retriever.") replaces it; a fact whose words a stored fact
-    already holds ("I'm an architect" after "User works as an architect.") is
-    not stored again.
+    refines a stored one of the same person ("User has a golden retriever
+    called Bo." after "User has a golden retriever.") replaces it; a fact
+    whose words a stored fact of the same person already holds ("I'm an
+    architect" after "User works as an architect.") is not stored again.
 
     The rules are English only: other languages give no fact (never a
     half-understood one).
@@ -177,7 +284,7 @@ class RuleBasedFactExtractor:
         for message in as_messages(messages):
             if message.role not in ("user", "human"):
                 continue
-            for verdict in self.explain(message.text):
+            for verdict in self.explain(message.text, known=[text for _, text, _ in known]):
                 if verdict.fact is None:
                     continue
                 key = normalize_fact_text(verdict.fact)
@@ -186,8 +293,9 @@ class RuleBasedFactExtractor:
                 seen.add(key)
                 words = content_words(verdict.fact)
                 if any(words and words <= old and normalize_fact_text(text) != key
-                       and is_negated(text) == is_negated(verdict.fact) for _, text, old in known):
-                    continue  # a stored fact already says it
+                       and is_negated(text) == is_negated(verdict.fact) and holder(verdict.fact) == holder(text)
+                       for _, text, old in known):
+                    continue  # a stored fact already says it (of the same person: not "User's sister is vegan.")
                 core = self.core_rule is not None and bool(self.core_rule(verdict.fact))
                 expires = now + verdict.expires_in if verdict.expires_in is not None else None
                 replaced = tuple(fid for fid, text, old in known
@@ -200,13 +308,23 @@ class RuleBasedFactExtractor:
         """Whether the new fact of ``verdict`` (content ``words``) replaces the stored fact ``text``."""
         if verdict.expires_in is not None or not old:
             return False
-        if old < words:  # a refinement: "has a golden retriever" -> "... called Bo"
+        # a refinement: "has a golden retriever" -> "... called Bo", by the same person ("User's sister is
+        # vegetarian." refines nothing of "User is vegetarian.")
+        if old < words and verdict.reason != KEPT_AS_SAID and _same_person(verdict.fact, text, old):
             return True
         said = verdict.sentence
         changed, ended = is_change(said), is_ended(said)
+        if ends_ownership(verdict.fact, text):  # "I sold the Civic": "User drives an old Honda Civic." ends
+            return True
+        if ends_habit(verdict.fact, text):  # "I gave up on Spanish": "User is learning Spanish." ends
+            return True
+        if is_loss(said) and names_in(verdict.fact) & names_in(text) and holder(verdict.fact) == holder(text):
+            return True  # "We lost Mochi": "User has a cat called Mochi." ends
         # A change replaces the same slot of the same person only: "My sister moved" leaves the user's home.
         # In a slot that holds several things (pets, exercise) only the fact about the same one, when it
         # ended ("I stopped running") or was a "none" ("User has no pets." before "We adopted a dog").
+        # What the user eats or drinks changes with "only" too ("I only drink decaf"), a phone or a car
+        # when a new one is got ("I got a Pixel").
         for slot in slots_of(verdict.fact) & slots_of(text):
             if holder(verdict.fact, slot) != holder(text, slot):
                 continue
@@ -214,15 +332,41 @@ class RuleBasedFactExtractor:
                 flipped = is_negated(text) and not is_negated(verdict.fact)
                 if (flipped or ended) and same_activity(verdict.fact, text, slot):
                     return True
-            elif changed or (slot == "relationship" and is_loss(said)):
+            elif slot == "relationship":  # "My wife and I moved to Berlin" is no change of the marriage
+                if is_loss(said) or (changed and is_relationship_status(said)):
+                    return True
+                # a new stage replaces another ("Chris and I are engaged" after "User is dating Chris.")
+                stage, before = relationship_stage(verdict.fact), relationship_stage(text)
+                if stage is not None and before is not None and stage != before:
+                    return True
+            elif changed:
+                return True
+            elif slot in CONSUMPTION_SLOTS and is_exclusive(said) and not is_negated(said) \
+                    and not _CONDITION.search(text):  # "I only eat rice" leaves "User is coeliac."
+                return True
+            elif slot in acquired_slots(said) and not is_negated(said):
                 return True
         if not (changed or ended):
             return False
-        return is_negated(said) and len(words & old) >= min(2, len(old))
+        # "I don't play tennis anymore" ends "User plays tennis on Sundays." (not a sister's "anymore")
+        return is_negated(said) and len(words & old) >= min(2, len(old)) and holder(verdict.fact) == holder(text)
 
-    def explain(self, text: str) -> list[SentenceVerdict]:
-        """The decision for every clause of one user message: the fact kept (or ``None``) and the reason."""
-        return [self.judge(clause) for sentence in split_sentences(text) for clause in split_clauses(sentence)]
+    def explain(self, text: str, *, known: Sequence[str] = ()) -> list[SentenceVerdict]:
+        """The decision for every clause of one user message: the fact kept (or ``None``) and the reason.
+
+        ``known``: the user's stored facts. A change told of someone or something they name ("Max passed
+        away", after "User has a dog called Max.") is read as the user's ("My dog Max passed away").
+        """
+        verdicts = []
+        for sentence in split_sentences(text):
+            for clause in split_clauses(sentence):
+                verdict = self.judge(clause)
+                if verdict.fact is None and verdict.reason == DROP_NOT_FIRST_PERSON and known:
+                    named = _named(clause, known)
+                    if named is not None:
+                        verdict = replace(self.judge(named), sentence=clause)
+                verdicts.append(verdict)
+        return verdicts
 
     def judge(self, sentence: str) -> SentenceVerdict:
         """The decision for one sentence (:func:`~memori_core.extraction.rules.judge_sentence`)."""

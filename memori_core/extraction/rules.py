@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from .slots import is_change
+from .core_facts import is_core_fact
+from .slots import content_words, is_change, is_ended, is_loss, slots_of
 
 __all__ = [
     "DROP_EMPTY",
@@ -82,12 +83,15 @@ _SOCIAL = _words(
     "lol", "haha", "hahaha", "wow", "omg", "oh", "ah", "aw", "aww", "hmm", "um", "uh", "well", "alright", "right",
     "me too", "same", "same here", "got it", "sounds good", "no problem", "of course", "totally", "exactly",
     "absolutely", "definitely", "indeed", "agreed", "congrats", "congratulations", "welcome", "sorry", "please",
+    "hello again", "hi again", "hey again",
     "ugh", "argh", "meh", "phew", "yay", "woohoo", "yikes", "damn", "dang", "gosh", "oops", "whoa", "hooray",
 )
 _CONNECTIVE = _words(
     "so", "and", "but", "also", "actually", "anyway", "anyways", "btw", "by the way", "honestly", "fyi",
     "for context", "for the record", "fun fact", "just so you know", "so you know", "just to let you know",
-    "as i said", "as i mentioned", "like i said", "in other news", "long story short", "now", "finally",
+    "as i said", "as i mentioned", "like i said", "like i mentioned", "as mentioned", "as i said before",
+    "as i mentioned before", "like i said before", "as mentioned before", "as i mentioned earlier",
+    "as i said earlier", "in other news", "long story short", "now", "finally",
     "sadly", "unfortunately", "fortunately", "luckily", "thankfully", "basically", "plus",
 )
 # News in front of what happened, cut only before a punctuation mark: "Quick update: ...", "Bad news - ...",
@@ -102,7 +106,9 @@ _REMINDER = _words(
     "remember", "please remember", "note", "please note", "keep in mind", "bear in mind", "don't forget",
     "do not forget", "i forgot to mention", "i should mention", "i should add", "i wanted to mention",
     "i want to mention", "i forgot to say", "i should say", "i wanted to say", "i want to say",
-    "reminder", "a reminder", "just a reminder", "quick reminder", "turns out", "it turns out", "apparently",
+    "reminder", "a reminder", "just a reminder", "quick reminder", "just reminding you", "reminding you",
+    "just to remind you", "to remind you", "just so you remember", "in case you forgot", "turns out", "it turns out",
+    "apparently",
     "i found out", "i just found out", "just found out", "my doctor says", "my doctor said", "my doctor told me",
     "the doctor says", "the doctor said",
 )
@@ -227,7 +233,7 @@ _PRESENT_VERBS = frozenset(
     dance watch listen follow avoid attend belong care come commute coach grow knit meditate support suffer struggle
     rent raise run sleep wake wear manage lead mentor know feel get make fly miss plan intend try sell buy shop save
     earn spend host train research design build fix repair code serve share stay celebrate adore identify
-    garden camp surf ski climb fish hunt sew draw start smoke vape jog foster adopt lift brew""".split()
+    garden camp surf ski climb fish hunt sew draw start smoke vape jog foster adopt lift brew ride""".split()
 )
 _IRREGULAR_PAST = frozenset(
     """went became got took made began bought brought left met grew found felt saw ran gave came knew lost won wrote
@@ -266,7 +272,8 @@ _SINGULAR_FIRST_PERSON = _rx(r"\b(?:i|i'm|im|i've|i'll|i'd|me|my|mine|myself)\b"
 # change: "Left my keys at home again" is not news.
 _WEAK_CHANGE = _rx(r"\b(?:again|now|instead|these\s+days|nowadays)\b")
 _IMPLIED_I = _rx(
-    r"^(?:just\s+|finally\s+|recently\s+|officially\s+)?(?:moved|relocated|switched|quit|retired|started|joined|"
+    r"^(?:just\s+|finally\s+|recently\s+|officially\s+)?(?:moved|relocated|switched|upgraded|swapped|quit|retired|"
+    r"started|joined|"
     r"graduated|adopted|bought|sold|got|became|went|gave\s+up|stopped|broke\s+up|split\s+up|left|lost)\b"
 )
 _IM_SUBJECT = _rx(r"^(?P<verb>im|ive)(?P<tail>\s.*)$")
@@ -276,6 +283,13 @@ _IM_SUBJECT = _rx(r"^(?P<verb>im|ive)(?P<tail>\s.*)$")
 _STATE = (
     r"(?:tired|exhausted|sleepy|hungry|thirsty|starving|bored|stressed|sick|ill|cold|hot|busy|sad|upset|angry|"
     r"annoyed|anxious|nervous|excited|grumpy|cranky|in\s+a\s+(?:bad|good|great|terrible)\s+mood|"
+    r"knackered|shattered|wiped\s+out|worn\s+out|drained|jet-?lagged|hungover|sore|stuffed|full(?!-)|freezing|"
+    r"boiling|soaked|frazzled|fed\s+up|under\s+the\s+weather|wrecked|beat|off\s+sick|off\s+work|"
+    r"on\s+(?:vacation|holiday|a\s+break|my\s+lunch\s+break|a\s+trip)|"
+    r"having\s+a\s+(?:rough|bad|good|great|long|tough|hard|busy|lazy|slow|crazy|terrible)\s+(?:day|week|morning|night)|"
+    r"(?:just\s+)?(?:watching|sitting|lying|waiting|queuing|queueing|getting\s+ready\s+for\s+(?:work|bed|school)|"
+    r"making\s+(?:dinner|lunch|breakfast|tea|coffee)|having\s+(?:lunch|dinner|breakfast|a\s+(?:coffee|drink|snack|"
+    r"break|nap|bath|shower)))|"
     r"at\s+the\s+(?:airport|office|gym|station|mall|dentist|doctor's|supermarket)|on\s+my\s+way|running\s+late|"
     r"late|home|back|here|off\s+today)"
 )
@@ -286,6 +300,7 @@ _EPHEMERAL_STATE = _rx(
 )
 _NOW_WORDS = _rx(
     r"\b(?:today|tonight|right\s+now|at\s+the\s+moment|this\s+(?:morning|afternoon|evening|week|weekend)|"
+    r"(?:for|over)\s+the\s+(?:weekend|day|night)|for\s+(?:dinner|lunch|breakfast)|"
     r"just\s+now|later\s+today|in\s+(?:a|an|one|two|three|four|five|ten|twenty|thirty|a\s+few|\d+)\s+"
     r"(?:minutes?|mins?|hours?|hrs?))\b"
 )
@@ -293,12 +308,31 @@ _MOMENT_VERB = _rx(
     r"^(?:i'm|i\s+am|im|i\s+feel|i'm\s+feeling|i\s+have\s+a|i've\s+got\s+a|i\s+had|i\s+ate|we're|we\s+are|"
     r"we\s+have\s+a|we've\s+got\s+a|we\s+had)\b"
 )
-_JUST_DID = _rx(r"^(?:i|we)\s+just\s+(?:had|ate|got|finished|woke|came|arrived|left)\b")
+# "I have a headache", "I've got the flu": an ailment that passes ("I get migraines" is kept).
+_AILMENT = _rx(
+    r"^(?:i|we)(?:\s+|(?='))(?:have|'ve\s+got|have\s+got|got|caught|'ve\s+caught|think\s+i\s+have|"
+    r"think\s+i'm\s+getting|am\s+getting|'m\s+getting|'m\s+coming\s+down\s+with|am\s+coming\s+down\s+with)"
+    r"\s+(?:a|an|the)\s+"
+    r"(?:(?:bit\s+of\s+a|slight|bad|terrible|splitting|mild|nasty|killer|awful|horrible|stinking|pounding|really\s+bad)"
+    r"\s+)*(?:headache|hangover|cold|fever|cough|sore\s+throat|stomach\s?ache|tummy\s+ache|toothache|earache|"
+    r"migraine|flu|temperature|stiff\s+neck|runny\s+nose|blocked\s+nose|stomach\s+bug|bug|nosebleed)\b"
+)
+_JUST_DID = _rx(
+    r"^(?:i|we)\s+(?:just\s+(?:had|ate|got|finished|woke|came|arrived|left)\b|"
+    r"(?:slept|stayed\s+up|went\s+to\s+bed|woke\s+up)\b.*\b(?:last\s+night|this\s+morning)\b)"
+)
 # "My flight leaves in two hours", "My exam is on Thursday": an event of the user's, soon over.
 _MY_EVENT = _rx(
     r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:flight|train|bus|ferry|meeting|appointment|interview|exam|test|class|"
     r"lesson|shift|date|call|presentation|deadline|party|trip|match|game|session)\b"
 )
+# "I've got a dentist appointment at 4": today, at a time (not "every Monday at 9").
+_CLOCK = _rx(
+    r"\bat\s+(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)?|noon|midday|lunchtime|"
+    r"half\s+(?:past\s+)?\w+|quarter\s+(?:past|to)\s+\w+)(?!\s*(?:%|years?|months?|weeks?|kg|km|miles?)\b)"
+)
+_RECURRING = _rx(r"\b(?:every|each|weekly|daily|usually|always|on\s+(?:mondays|tuesdays|wednesdays|thursdays|"
+                 r"fridays|saturdays|sundays|weekdays|weekends))\b")
 # "I have a meeting at 3pm tomorrow": true until it has happened.
 _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _SOON = _rx(rf"\b(?:tomorrow|the\s+day\s+after\s+tomorrow|next\s+(?:week|weekend|{_WEEKDAY})|"
@@ -311,14 +345,15 @@ _APPOINTMENT = _rx(
 # "I no longer smoke, I quit in May": the second clause says only when; alone, "User quit in May." says nothing.
 _BARE_ENDING = _rx(
     r"^i\s+(?:(?:finally|just|actually|already)\s+)?(?:quit|stopped|gave\s+up|gave\s+it\s+up|quit\s+it|stopped\s+it)"
-    r"(?:\s+(?:in|on|last|this|about|around|over|back|since|at|a|two|three|several|some|years?|months?|weeks?|"
-    r"ago|\d+)\b.*)?[.!]*$"
+    r"(?:\s+(?:in|on\s+(?:the\s+)?(?:\d|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|last|this|about|"
+    r"around|over|back|since|at|a|two|three|several|some|years?|months?|weeks?|ago|\d+)\b.*)?[.!]*$"
 )
 # "I'm Maya, by the way", "My name is Tom", "Name's Dmitri", "You can call me Kai": the user's name.
 _NAME = r"(?P<name>[A-Z][a-z\u00e0-\u00ff]+(?:\s+[A-Z][a-z\u00e0-\u00ff]+)?)[.!]*$"
 _INTRODUCTION = re.compile(r"^(?:[Ii]'m|[Ii]\s+am)\s+" + _NAME)
 _NAME_GIVEN = re.compile(
-    r"^(?:(?:[Mm]y\s+)?(?:[Ff]ull\s+|[Rr]eal\s+)?[Nn]ame\s+is|(?:[Mm]y\s+)?(?:[Ff]ull\s+|[Rr]eal\s+)?[Nn]ame's|"
+    r"^(?:(?:[Mm]y\s+|[Tt]he\s+)?(?:[Ff]ull\s+|[Rr]eal\s+)?[Nn]ame\s+is|"
+    r"(?:[Mm]y\s+|[Tt]he\s+)?(?:[Ff]ull\s+|[Rr]eal\s+)?[Nn]ame's|"
     r"(?:(?:[Yy]ou\s+can|[Jj]ust|[Pp]lease)\s+)?[Cc]all\s+me)\s+" + _NAME
 )
 # "Everyone calls me Becky", "I go by Alex": the name the user goes by.
@@ -326,6 +361,82 @@ _NICKNAME = re.compile(
     r"^(?:(?:[Ee]veryone|[Ee]verybody|[Pp]eople|[Mm]ost\s+people|[Mm]y\s+friends|[Ff]riends|[Tt]hey)\s+"
     r"(?:just\s+|all\s+|usually\s+)?calls?\s+me|[Ii]\s+(?:usually\s+)?go\s+by|[Ii](?:'m|\s+am)\s+known\s+as)\s+"
     + _NAME
+)
+# "Bea here again", "Tom here.", "It's Priya again": a returning user saying their name. Words a sentence
+# may start with that are no names ("Nobody here", "Spring here already", "It's Monday again") are not.
+_NOT_A_NAME = (
+    r"(?:Nobody|Noone|Everyone|Everybody|Someone|Somebody|Anyone|Anybody|Nothing|Something|Everything|It|This|"
+    r"That|All|Just|Not|Still|Life|Time|Spring|Summer|Autumn|Fall|Winter|Christmas|Easter|Halloween|Today|"
+    r"Tonight|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|"
+    r"July|August|September|October|November|December|Same|Back|Again|Rain|Snow|Look|Looky|Lookie|Come|Sit|"
+    r"Stay|Wait|Over|Right|Out|Up|Down|In|Around|Nowhere|Somewhere|Everywhere|Anywhere|Hello|Hi|Hey)\b"
+)
+_HERE_AGAIN = re.compile(
+    rf"^(?:(?P<name>(?!{_NOT_A_NAME})[A-Z][a-z\u00e0-\u00ff]+)\s+(?:here(?:\s+again)?|again)"
+    # "It's Ravi again" ("This is Max!" shows someone else)
+    rf"|(?:[Ii]t's|[Ii]t\s+is|[Tt]his\s+is)\s+(?P<name2>(?!{_NOT_A_NAME})[A-Z][a-z\u00e0-\u00ff]+)"
+    r"(?:\s+here)?\s+again"
+    # typed in lower case, only with "here again": "jess here again"
+    rf"|(?P<name3>(?!(?i:{_NOT_A_NAME}))[a-z\u00e0-\u00ff]{{2,}})\s+here\s+again)"
+    r"(?:\s+(?:lol|haha|:\)))?[.!]*$"
+)
+# "Nurse here", "Dad here", "Newbie here": what the user is, not a name.
+_NOT_NAMES_HERE = frozenset(
+    """newbie noob beginner lurker novice amateur rookie first-timer fellow parent mum mom dad mother father
+    grandma grandpa student teacher nurse doctor expat immigrant local tourist visitor customer user reader
+    fan""".split()
+)
+
+
+def _what_here(word: str) -> str | None:
+    """For "<word> here": the fact when ``word`` says what the user is ("Vegetarian here" -> "User is
+    vegetarian.", "Nurse here" -> "User is a nurse."), ``""`` when it is no name and no fact ("Newbie here"),
+    ``None`` when it may be a name."""
+    low = word.lower()
+    if is_core_fact(f"User is {low}.") or slots_of(f"User is {low}.") - {"job"}:
+        return f"User is {low}."
+    if slots_of(f"User is a {low}.") & {"job"}:
+        return f"User is {'an' if low[0] in 'aeiou' else 'a'} {low}."
+    return "" if low in _NOT_NAMES_HERE else None
+
+
+# "Allergic to cats", "Not a fan of spicy food", "Lactose intolerant btw": what the user is, said without "I'm".
+_IMPLIED_IM = _rx(
+    r"^(?:(?:not|never)\s+(?:a|really\s+a)\s+(?:big\s+)?fan\s+of|(?:big|huge|massive|great)\s+fan\s+of|"
+    r"(?:severely\s+|very\s+|mildly\s+)?allergic\s+to|(?:lactose|gluten)\s+intolerant|intolerant\s+to|"
+    r"(?:strict\s+|full-time\s+)?(?:vegan|vegetarian|pescatarian)|diabetic|coeliac|celiac|pregnant|"
+    r"happily\s+married|recently\s+(?:married|divorced|retired|engaged)|newly\s+(?:married|single|engaged)|"
+    r"married\s+(?:with|for|to|since)|originally\s+from)\b"
+    r"(?!\s+(?:food|recipes?|options?|restaurants?|dishes|meals?|places?|here)\b)"
+)
+# "Work in IT.", "Live in Leeds.", "Have two dogs.": a statement typed without its "I" (not "Have a nice day").
+_IMPLIED_I_PRESENT = _rx(
+    r"^(?:live\s+in|work\s+(?:in|at|as|for)|have\s+(?:\d+|two|three|four|five|six|a|an)\s+"
+    r"(?!(?:nice|good|great|lovely|wonderful|fun|safe|happy|blast|look|go|try|think|question|chat|word|awesome|"
+    r"amazing|brilliant|fantastic|fab|super|merry|relaxing|restful|productive)\b))"
+)
+# "Been vegan for 3 years", "Been working on my novel"; not "Been a busy week" / "Been ages" (it has been).
+_IMPLIED_IVE = _rx(
+    r"^been\s+(?:(?:(?!thinking|wondering|meaning|having)\w+ing)\b|vegan|vegetarian|pescatarian|sober|married|single|"
+    r"divorced|engaged|retired|(?:only\s+)?to\s+(?-i:[A-Z]))"
+)
+# "Retired teacher here.", "Night-shift nurse here.": what the user is.
+_ROLE_HERE = _rx(r"^(?P<what>(?:[\w-]+\s+){1,2}[\w-]+)\s+here[.!]*$")
+# "I'm the one with the parrot", "I'm the guy who keeps bees": how the user tells who they are.
+_THE_ONE = _rx(
+    r"^(?:i'm|i\s+am|im)\s+the\s+(?:one|guy|girl|woman|man|lady|person|mum|mom|dad)\s+"
+    r"(?:(?:with|who\s+has|who's\s+got|that\s+has)\s+(?P<thing>(?!(?:me|you|him|her|them|us|it)\b).+)"
+    r"|(?:who|that)\s+(?P<verb>(?:is|was|has|had|does|did|[a-z]+s|[a-z]+ed))\b(?P<rest>.*))$"
+)
+# "Since I'm vegan, ...?", "As I'm diabetic, ...?": the reason given for a question, said first.
+_BECAUSE = _rx(r"^(?:since|as|because|given\s+that|seeing\s+as|now\s+that)\s+(?=(?:i|i'm|i've|my|we|we're|our)\b)")
+# "As a vegan", "Being a nurse": what the user is, said before a question.
+_AS_A = _rx(r"^(?:as|being)\s+(?P<article>a|an)\s+(?P<what>[\w-]+(?:\s+[\w-]+)?)$")
+# "We spoke last week about my garden", "We talked about this before": the user and the assistant, not a fact.
+_OUR_TALK = _rx(
+    r"^we\s+(?:(?:already|just|briefly)\s+)?(?:spoke|talked|chatted|discussed|messaged|were\s+talking|"
+    r"were\s+chatting|went\s+over|covered)\b.*\b(?:last\s+(?:week|time|month|night)|before|earlier|yesterday|"
+    r"the\s+other\s+day|a\s+while\s+(?:ago|back)|(?:about|over)\s+(?:this|that|it)|the\s+last\s+time)\b"
 )
 # "I'm sure that's wrong", "I agree with that": about what was said, not about the user.
 _ABOUT_THAT = _rx(
@@ -339,24 +450,96 @@ _WITH_OTHER = _rx(
 )
 _MODAL_START = _rx(r"^(?:would|could|should|might|may|'d|want|wanna|need|hope|plan|are\s+going\s+to)\b")
 # "..., by the way." / "..., as I said.": a tail that adds nothing to the fact.
-_EMPTY_TAIL = _rx(r"(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s+said|as\s+i\s+mentioned|lol|haha)"
+_EMPTY_TAIL = _rx(r"(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s+said|as\s+i\s+mentioned|lol|haha|"
+                  r"unfortunately|sadly|though|fyi|"
+                  r"remember|if\s+you\s+remember|you\s+remember)"
                   r"[\s.!]*$")
+
+
+# "User got this.", "User won't give up on their dreams.", "User is gonna keep pushing.": encouragement and
+# resolve, read on the rewritten fact; nothing a later conversation needs. "User quit smoking." is a fact.
+_RESOLVE = _rx(
+    r"^user\s+(?:(?:will|can|could|is|are|won't|isn't|not|cannot|can't|has|have|just|really|definitely|totally|so|"
+    r"still|gonna|going\s+to|never|always|also|too|both|all|surely|sure|gotta|got\s+to|have\s+to|"
+    r"need\s+to|needs\s+to|must|'ll)\s+)*"
+    r"(?:got\s+(?:this|it)|do\s+(?:it|this|that)|make\s+it(?:\s+happen)?|get\s+through\s+(?:it|this|that)|"
+    r"(?:try|do)\s+their\s+best|"
+    r"(?:give|giving|quit|quitting|stop|stopping)(?:\s+up)?(?=\s*(?:[,.!]|$|on\s+(?:their|it|this|that|them|now)\b|"
+    r"now\b|yet\b|ever\b|even\b|just\s+yet\b|no\s+matter\b))|"
+    r"keep(?:s|ing)?\s+(?:(?:on\s+)?going|pushing|trying|believing|chasing|fighting|pursuing|plugging\s+away|moving|"
+    r"hustling|grinding|smiling|at\s+it|it\s+up)|"
+    r"(?:stay|staying|stays|remain|remaining)\s+(?:positive|strong|motivated|optimistic|upbeat|focused|determined)\b|"
+    r"(?:going|go)\s+for\s+(?:it|their\s+dreams)|make\s+their\s+dreams\s+(?:come\s+true|happen|a\s+reality)|"
+    r"chas\w+\s+(?:after\s+)?(?:those\s+|their\s+)?dreams|in\s+this\s+together|rock(?:s)?\s*[.!]*$|"
+    r"makes?\s+a\s+great\s+team|works?\s+well\s+together|has\s+each\s+other's\s+back|"
+    r"(?:pushing|moving)\s+forward)"
+)
+# What may follow the resolve: "... and never give up", "... on their dreams", "..., no matter what".
+_RESOLVE_TAIL = content_words(
+    """dream dreams goal goals forward ahead together way matter hard tough path believing believe themselves each
+    other hang there going pushing staying motivated positive best reach strong never quit give up whatever
+    comes even when it's and keep keeping moving grinding what no matter happens happen"""
+)
+
+
+def _is_resolve(fact: str) -> bool:
+    """Whether the rewritten ``fact`` is only encouragement or resolve (:data:`_RESOLVE` and a tail of
+    :data:`_RESOLVE_TAIL` words): "User will keep going, no matter what." but not "User will keep pursuing
+    their passion for writing."."""
+    m = _RESOLVE.match(fact)
+    tail = re.sub(r"\b[A-Z][a-z]+\b", " ", fact[m.end():]) if m is not None else ""  # "..., Gina!"
+    return m is not None and content_words(tail) <= _RESOLVE_TAIL
+
+
+# "User is obsessed with those.", "User just did it yesterday.": a pointer to something said before, and at
+# most one word of its own.
+_POINTER = re.compile(r"\b(?:it|this|that|those|these|them)\b")  # lower case: "User works in IT." points nowhere
+_NOT_ITS_OWN = content_words(
+    """it this that those these them sometime someday soon later yesterday tomorrow ago today tonight once twice
+    again ever never just really definitely totally so too also very much might could would will may must should
+    can gonna kind sort bit little pretty quite give go shot whirl"""
+)
+
+
+def _ONLY_A_POINTER(fact: str) -> bool:  # noqa: N802 - read as a pattern beside the others
+    return bool(_POINTER.search(fact)) and len(content_words(fact) - _NOT_ITS_OWN) <= 1
 
 
 def _moment(body: str) -> tuple[str | None, str, timedelta | None] | None:
     """The verdict for a passing state or an appointment, ``None`` for anything else."""
     # "I just got engaged", "I'm back on cigarettes": news, not a passing moment.
-    if _EPHEMERAL_STATE.match(body) and not re.search(r"\bback\s+(?:on|to)\b", body, re.IGNORECASE):
+    if _EPHEMERAL_STATE.match(body) and not re.search(
+        r"\bback\s+(?:on|to|in\s+the\s+office|at\s+(?:work|the\s+office|uni|university|college|school))\b"
+        r"|\b(?:these\s+days|lately|nowadays|anymore|usually|every|always|a\s+lot\s+of)\b",  # a habit, not a moment
+        body, re.IGNORECASE,
+    ):
         return None, DROP_EPHEMERAL, None
     if _JUST_DID.match(body) and not is_change(body):
         return None, DROP_EPHEMERAL, None
     if _NOW_WORDS.search(body) and (_MOMENT_VERB.match(body) or _MY_EVENT.match(body)):
         return None, DROP_EPHEMERAL, None
+    if _AILMENT.match(body):
+        return None, DROP_EPHEMERAL, None
     soon = _SOON.search(body)
     if soon is not None and (_APPOINTMENT.match(body) or _MY_EVENT.match(body)):
         days = 2 if soon.group(0).lower().startswith(("tomorrow", "the day")) else 8
         return _rewrite(body) or _as_said(body), KEPT_EXPIRING, timedelta(days=days)
+    if _CLOCK.search(body) and not _RECURRING.search(body) and (_APPOINTMENT.match(body) or _MY_EVENT.match(body)):
+        return _rewrite(body) or _as_said(body), KEPT_EXPIRING, timedelta(days=1)  # today, at that time
     return None
+
+
+def is_verb_form(word: str) -> bool:
+    """Whether ``word`` is a verb form the rules know ("is", "'s", "teaches", "plays", "moved", "went")."""
+    w = word.lower().strip(".,!?;:")
+    if w in _AUX or w in _AUX.values() or w in {"is", "are", "were", "does", "has"} or _is_past(w):
+        return True
+    return "'" in w or any(w == _third_person(v).lower() or w == v for v in _PRESENT_VERBS)
+
+
+def is_subjectless_change(text: str) -> bool:
+    """Whether ``text`` is a change told without its "I" ("Just moved to Leeds", "Sold the car"): the user's."""
+    return bool(_IMPLIED_I.match(text)) and is_change("I " + _WEAK_CHANGE.sub(" ", text))
 
 
 def _clean(sentence: str) -> str:
@@ -412,7 +595,7 @@ def _rewrite_we(statement: str) -> str | None:
     """A "we" / "our" statement as a "User ..." fact (the user's household), or ``None``."""
     if statement[:4].lower() == "our ":
         rest = statement[4:]
-        if _SINGULAR_FIRST_PERSON.search(rest):
+        if _SINGULAR_FIRST_PERSON.search(rest) or re.search(r"\bwe(?:'re|'ve|'ll|'d)?\b", rest, re.IGNORECASE):
             return None
         return _end("User's " + _their(rest))
     m = _WE_SUBJECT.match(statement)
@@ -449,9 +632,11 @@ def _rewrite(statement: str) -> str | None:
         return _rewrite_we(statement)
     if statement[:3].lower() == "my ":
         rest = statement[3:]
-        if _OTHER_FIRST_PERSON.search(rest) or re.search(r"\bmy\b", rest, re.IGNORECASE):
+        # "My mum calls me every Sunday" -> "User's mum calls the user every Sunday."; another "I", "my", "we": no
+        if _OTHER_FIRST_PERSON.search(re.sub(r"\bme\b", "", rest, flags=re.IGNORECASE)) \
+                or re.search(r"\bmy\b", rest, re.IGNORECASE):
             return None
-        return _end(f"User's {rest}")
+        return _end("User's " + re.sub(r"\bme\b", "the user", rest, flags=re.IGNORECASE))
     m = _I_SUBJECT.match(statement) or _IM_SUBJECT.match(statement)
     if m is None:
         return None
@@ -466,11 +651,34 @@ def _rewrite(statement: str) -> str | None:
         new_verb = verb
     else:
         return None
-    if _OTHER_FIRST_PERSON.search(tail) or _AND_VERB.search(tail):
+    # "... with my husband and our two dogs": "our" is the user's household too; any other pronoun, no rewrite
+    if _OTHER_FIRST_PERSON.search(re.sub(r"\bour\b", "", tail, flags=re.IGNORECASE)) or _AND_VERB.search(tail):
         return None
     tail = re.sub(r"\bmyself\b", "themselves", tail, flags=re.IGNORECASE)
-    tail = re.sub(r"\bmy\b", "their", tail, flags=re.IGNORECASE)
+    tail = re.sub(r"\b(?:my|our)\b", "their", tail, flags=re.IGNORECASE)
     return _end(f"User {adv}{new_verb}{tail}")
+
+
+def _the_one(m: re.Match[str]) -> str | None:
+    """ "I'm the one with the parrot" -> "User has a parrot."; "I'm the guy who keeps bees" -> "User keeps bees."."""
+    if m.group("verb") is not None:
+        if _OTHER_FIRST_PERSON.search(m.group("rest")) or _SECOND_PERSON.search(m.group("rest")):
+            return None
+        rest = re.sub(r"\bmy\b", "their", m.group("rest"), flags=re.IGNORECASE)
+        return _end(f"User {m.group('verb')}{rest}")
+    thing = m.group("thing")
+    if _OTHER_FIRST_PERSON.search(thing) or _SECOND_PERSON.search(thing):
+        return None
+    thing = re.sub(r"\bmy\b", "their", thing, flags=re.IGNORECASE)
+    the = re.match(r"the\s+(?P<rest>(?P<word>[\w-]+).*)$", thing, re.IGNORECASE)
+    if the is not None:  # "the parrot" -> "a parrot"; "the twins", "the three cats" stay without an article
+        word, rest = the.group("word").lower(), the.group("rest")
+        plural = word.endswith("s") and not word.endswith("ss") or word.isdigit() or word in _COUNTS
+        thing = rest if plural else ("an " if word[0] in "aeiou" else "a ") + rest
+    return _end(f"User has {thing}")
+
+
+_COUNTS = frozenset("two three four five six seven eight nine ten twin twins".split())
 
 
 def _together(m: re.Match[str]) -> tuple[str | None, str]:
@@ -512,16 +720,31 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         return None, DROP_TOO_LONG
     if text.rstrip(" )\"'").endswith("?"):
         m = _QUESTION_TAIL.match(text)
-        if m is not None:
-            fact, reason = _judge(m.group("head"), max_chars)
+        if m is not None:  # "Since I'm vegan, where can I get B12?": the reason given is the statement
+            head = m.group("head")
+            being = _AS_A.match(head)  # "As a vegan, what ...?": what the user is
+            if being is not None and _what_here(being.group("what").split()[-1]):
+                return _end(f"User is {being.group('article')} {being.group('what')}"), KEPT_REWRITTEN
+            fact, reason = _judge(_BECAUSE.sub("", head), max_chars)
             if fact is not None:
                 return fact, reason
         return None, DROP_QUESTION
     body, social = _strip_lead(text)
     if not re.search(r"\w", body):
         return None, DROP_SMALL_TALK
-    if _IMPLIED_I.match(body) and is_change("I " + _WEAK_CHANGE.sub(" ", body)):
+    role_here = _ROLE_HERE.match(body)
+    if role_here is not None and _what_here(role_here.group("what").split()[-1]):  # "Retired teacher here."
+        what = role_here.group("what").lower()
+        return _end(f"User is {'an' if what[0] in 'aeiou' else 'a'} {what}"), KEPT_REWRITTEN
+    if is_subjectless_change(body):
         body = "I " + body[:1].lower() + body[1:]
+    elif _IMPLIED_I_PRESENT.match(body):  # "Work in IT.", "Live in Leeds with my girlfriend."
+        body = "I " + body[:1].lower() + body[1:]
+    elif _IMPLIED_IVE.match(body):  # "Been vegan for 3 years now."
+        body = "I've " + body[:1].lower() + body[1:]
+    elif _IMPLIED_IM.match(body):  # "Allergic to cats, unfortunately." -> "I'm allergic to cats, ..."
+        article = "a " if re.match(r"(?:big|huge|massive|great)\s", body, re.IGNORECASE) else ""
+        body = f"I'm {article}{body[:1].lower()}{body[1:]}"
     if _QUESTION_OPENER.match(body):
         return None, DROP_QUESTION
     named = _NAME_GIVEN.match(body)
@@ -531,11 +754,20 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     named = _NICKNAME.match(body)
     if named is not None:
         return f"User goes by {named.group('name')}.", KEPT_INTRODUCTION
+    named = _HERE_AGAIN.match(body)
+    if named is not None:
+        name = named.group("name") or named.group("name2") or named.group("name3").capitalize()
+        what = _what_here(name)  # "Vegetarian here." is no name: "User is vegetarian."
+        if what is not None:
+            return what or None, KEPT_REWRITTEN if what else DROP_SMALL_TALK
+        return f"User's name is {name}.", KEPT_INTRODUCTION
     if _CONDITIONAL.match(body):
         return None, DROP_HYPOTHETICAL
     if _IMPERATIVE.match(body):
         return None, DROP_INSTRUCTION
-    if any(rx.match(body) for rx in (_REACTION, _SHORT_FIRST_PERSON_TALK, _SHORT_ANSWER, _MY_FRAGMENT)):
+    if any(rx.match(body) for rx in (_REACTION, _SHORT_FIRST_PERSON_TALK, _SHORT_ANSWER)) or (
+        _MY_FRAGMENT.match(body) and not (is_change(body) or is_ended(body) or is_loss(body))  # "My dog died."
+    ):
         return None, DROP_SMALL_TALK
     if _SECOND_PERSON.search(body):
         return None, DROP_SECOND_PERSON
@@ -546,6 +778,9 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         rest = hedge.group("rest")
         about_user = _FIRST_PERSON_START.match(rest) or rest.lower().startswith("to ")
         if about_user and not _HYPOTHETICAL.match(rest):
+            moment = _moment(rest)  # "I think I'm getting a cold": a passing state still
+            if moment is not None and moment[0] is None:
+                return None, moment[1]
             return _as_said(body), KEPT_AS_SAID
         return None, DROP_OPINION
     if _HYPOTHETICAL.match(body):
@@ -555,11 +790,18 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         return moment[0], moment[1]
     if _ABOUT_THAT.match(body):
         return None, DROP_OPINION
+    if _OUR_TALK.match(body):
+        return None, DROP_SMALL_TALK
     if _BARE_ENDING.match(body):
         return None, DROP_ELLIPTICAL
     intro = _INTRODUCTION.match(body)
     if intro is not None:
         return f"User's name is {intro.group('name')}.", KEPT_INTRODUCTION
+    the_one = _THE_ONE.match(body)
+    if the_one is not None:
+        fact = _the_one(the_one)
+        if fact is not None:
+            return fact, KEPT_REWRITTEN
     together = _WITH_OTHER.match(body)
     if together is not None:
         return _together(together)
@@ -567,6 +809,8 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         body = _REQUEST_TAIL.sub("", body) or body
         rewritten = _rewrite(body)
         if rewritten is not None:
+            if _is_resolve(rewritten) or _ONLY_A_POINTER(rewritten):
+                return None, DROP_SMALL_TALK
             return rewritten, KEPT_REWRITTEN
         return _as_said(body), KEPT_AS_SAID
     lead = _OPENER_THEN_FIRST_PERSON.match(body) or _LEAD_IN_THEN_FIRST_PERSON.match(body)

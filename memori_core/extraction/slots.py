@@ -14,34 +14,53 @@ from __future__ import annotations
 
 import re
 
-from ..slots import SLOTS, holder
+from ..slots import PERSON, SEEING_NAME, SLOTS, holder
 from ..slots import fold as _fold
 from ..slots import slots_of as _single_value_slots_of
 from ..text import get_stemmer
 
 __all__ = [
     "ACTIVITY_SLOTS",
+    "CONSUMPTION_SLOTS",
+    "PETS",
+    "POSSESSION_SLOTS",
     "SLOTS",
+    "acquired_slots",
     "content_words",
+    "disposed_words",
+    "ends_habit",
+    "ends_ownership",
     "holder",
     "is_change",
     "is_ended",
+    "is_exclusive",
     "is_loss",
     "is_negated",
+    "is_relationship_status",
+    "named_change",
+    "names_in",
+    "relationship_stage",
     "same_activity",
     "slots_of",
+    "stopped_words",
 ]
 
+PETS = (
+    r"pets?|dogs?|pupp(?:y|ies)|cats?|kittens?|parrots?|hamsters?|rabbits?|bunn(?:y|ies)|guinea\s+pigs?|"
+    r"tortoises?|turtles?|goldfish|horses?|lizards?|snakes?|budgies?"
+)
+"""A regex alternation of the words for a pet (dog, cat, parrot...)."""
+
 ACTIVITY_SLOTS: dict[str, re.Pattern[str]] = {
-    "pets": re.compile(
-        r"\b(?:pets?|dogs?|pupp(?:y|ies)|cats?|kittens?|parrots?|hamsters?|rabbits?|bunn(?:y|ies)|"
-        r"guinea\s+pigs?|tortoises?|turtles?|goldfish|horses?|lizards?|snakes?|budgies?)\b"
-    ),
+    "pets": re.compile(rf"\b(?:{PETS})\b"),
     "exercise": re.compile(
         r"\b(?:(?:run|runs|running)\b(?!\s+(?:a|an|the|my|our|their|his|her|out|late|errands|into)\b)|"
         r"jog|jogs|jogging|gym|work\s+out|works\s+out|working\s+out|workouts?|exercise|exercises|exercising|"
         r"yoga|pilates|crossfit|marathons?|half-marathons?|5k|10k|weightlifting|lift\s+weights|"
-        r"swim|swims|swimming|cycling|bouldering|boxing|sports?)\b"
+        r"swim|swims|swimming|cycling|bouldering|boxing|sports?|football|soccer|tennis|basketball|volleyball|"
+        r"rugby|cricket|golf|hockey|badminton|netball|baseball|softball|climbing|hiking|skiing|snowboarding|"
+        r"surfing|rowing|kayaking|karate|judo|taekwondo|jiu-jitsu|kickboxing|martial\s+arts|zumba|"
+        r"triathlons?|ultramarathons?|parkrun)\b"
     ),
 }
 """Slot name -> its words, for the slots that hold several things at once."""
@@ -57,24 +76,125 @@ _CHANGE = re.compile(
     r"(?:got|was|been|just\s+got)\s+(?:hired|laid\s+off|fired|promoted)|lost\s+(?:my|our|the)\s+job|"
     r"retired|resigned|left\s+(?:my|the|our)\s+(?:job|company|position|firm)|"
     r"(?:got|took|landed|accepted|started)\s+(?:a|the|my)\s+(?:new\s+)?(?:job|position|role)|"
-    r"(?:went|gone|going|go)\s+(?:vegan|vegetarian|pescatarian|keto|paleo|gluten-free|plant-based|sober|"
+    # a marriage or relationship ended ("Karim and I divorced", "she left me", "we're separating")
+    r"divorced|divorcing|separating|getting\s+(?:divorced|separated|a\s+divorce)|filed\s+for\s+divorce|"
+    r"filing\s+for\s+divorce|tied\s+the\s+knot|dumped\s+me|"
+    r"left\s+me(?!\s+(?:a|an|the|some|his|her|their|its|with|alone|in\s+charge|out|\w+ing)\b)|"
+    # a thing given up or swapped ("I swapped coffee for tea", "I traded in the Golf")
+    r"swapped|swapping|cut\s+down|traded\s+in|got\s+rid\s+of|upgraded|"
+    r"kicked\s+(?:the\s+habit|it)|(?:smoke|nicotine|alcohol|booze|caffeine)-free|given\s+up|giving\s+up|"
+    r"called\s+it\s+(?:quits|off)|broke\s+it\s+off|parted\s+ways|separate\s+ways|met\s+(?:someone|somebody)|"
+    r"dropped\s+out|accepted\s+(?:an|a|the|their)\s+(?:job\s+)?offer|turned\s+\d{1,3}|freelancing|"
+    r"(?:got|bought|found|moved\s+into)\s+(?:my|our|their)\s+own\s+place|(?:started|begun|began)\s+\w+ing|"
+    r"(?:went|gone|going|go|got)\s+back\s+to\s+(?:work|school|uni|university|college|the\s+office)|"
+    r"(?:went|gone|going|go)\s+(?:(?:fully|full|completely|totally|100%|strictly)\s+)?"
+    r"(?:vegan|vegetarian|pescatarian|keto|paleo|gluten-free|plant-based|sober|"
     r"teetotal|freelance|part-time|full-time|remote)|"
-    r"gave\s+up|stopped|took\s+up|"
+    r"gave\s+up|stopped(?!\s+by\b)|took\s+up|back\s+together|"
     # a job ended or begun
     r"made\s+redundant|let\s+go|(?:handed|gave|put)\s+in\s+(?:my|their|our)\s+notice|"
     r"(?:start|starts|started|starting)\s+at|joined|graduated|"
     # a home bought, a habit cut, something taken up again
     r"bought\s+(?:a|an|our|my|the)\s+(?:[\w-]+\s+)?(?:house|flat|home|place|apartment|condo)|"
     r"cut\s+out|cut\s+back|adopted|again|back\s+(?:on|to\s+\w+ing)|"
-    r"(?:got|bought|have|'ve\s+got)\s+(?:a|an|my|our)\s+new|"
+    r"(?:got|bought|have|'ve\s+got)\s+(?:a|an|my|our|the)\s+new|"
     r"(?:am|'m|is|are|'re|been)\s+(?:now\s+)?(?:retired|divorced|separated|widowed|sober|unemployed))\b"
+)
+# A change only thought of or planned: "I'm thinking of switching", "I might move", "planning to quit".
+_INTENT = re.compile(
+    r"\b(?:thinking\s+(?:about|of)|considering|contemplating|planning\s+(?:to|on)|plan\s+to|might|"
+    r"(?:i|we)\s+may|"
+    r"would\s+like\s+to|'d\s+like\s+to|want\s+to|wanna|hoping\s+to|hope\s+to|debating|toying\s+with|"
+    r"not\s+sure\s+(?:if|whether)|wondering\s+(?:if|whether|about))\b"
+)
+# An event that happened once more: "My car broke down again", "I lost my keys again" ("again" is no change
+# there); "I eat meat again", "I'm single again", "I started running again" are.
+_REPEATED_EVENT = re.compile(
+    r"\b(?:broke|fell|lost|forgot|missed|left|dropped|crashed|burned|burnt|spilled|spilt|overslept|forgot|"
+    r"happened|failed|cried|(?!(?:start|stopp|quitt|switch|mov|relocat|return|reti|graduat|adopt|divorc|"
+    r"separat|marri|engag|promot|hir|fir|join)\w*ed\b)\w+ed)\b.*\bagain\b"
 )
 # Something is over. "used to" is not a change cue (_CHANGE): said of the past, it ends the stored fact
 # holding its words but no other fact of the slot ("I used to live in Lisbon" ends "lives in Lisbon", not
 # "lives in Porto").
 _ENDED = re.compile(
-    r"\b(?:used\s+to|no\s+longer|anymore|any\s+more|no\s+more|quit|stopped|gave\s+up|cut\s+out|passed\s+away|"
-    r"died)\b"
+    r"\b(?:used\s+to|no\s+longer|anymore|any\s+more|no\s+more|quit|stopped(?!\s+by\b)|gave\s+up|cut\s+out|"
+    r"passed\s+away|"
+    r"died|rehomed|had\s+to\s+rehome|given\s+up|kicked\s+(?:the\s+habit|it)|(?:smoke|nicotine|alcohol|booze)-free|"
+    r"dropped\s+out|called\s+it\s+(?:quits|off)|cancell?ed)\b"
+)
+# Where a relationship stands; the bare partner words ("wife", "boyfriend") only say one exists.
+_REL_STATUS = re.compile(
+    r"\b(?:single|engaged|engagement|married|marriage|divorced?|divorcing|fianc[ée]e?|broke\s+up|breaking\s+up|"
+    r"dating|separated|separating|split\s+up|splitting\s+up|widowed|widow|widower|ex|ex-\w+|relationship|"
+    r"tied\s+the\s+knot|seeing\s+(?:someone|somebody|each\s+other|a\s+(?:guy|girl|man|woman|boy|lady))|"
+    r"moved\s+in\s+(?:together|with)|moving\s+in\s+(?:together|with)|left\s+me|dumped\s+me|"
+    r"(?:not|no\s+longer)\s+together|back\s+together|"
+    r"ended\s+(?:it|things)|(?:are|'re)\s+(?:over|through)|called\s+it\s+(?:quits|off)|broke\s+it\s+off|"
+    r"parted\s+ways|separate\s+ways|met\s+(?:someone|somebody)|"
+    r"new\s+(?:boyfriend|girlfriend|partner|husband|wife|fianc[ée]e?))\b"
+)
+# The stages of a relationship, the first found wins ("User and their wife divorced" is "divorced").
+_STAGES = (
+    ("widowed", re.compile(r"\b(?:widowed|widow|widower)\b")),
+    ("divorced", re.compile(r"\b(?:divorced?|divorcing|separated|separating)\b")),
+    ("single", re.compile(r"\b(?:single|broke\s+up|split\s+up|called\s+it\s+(?:quits|off)|broke\s+it\s+off|"
+                          r"parted\s+ways|dumped)\b")),
+    ("engaged", re.compile(r"\b(?:engaged|fianc[ée]e?)\b")),
+    ("married", re.compile(r"\b(?:married|wife|husband|spouse|tied\s+the\s+knot)\b")),
+    ("dating", re.compile(r"\b(?:dating|girlfriend|boyfriend|back\s+together|seeing\s+(?:someone|somebody|each\s+other|"
+                          r"a\s+(?:guy|girl|man|woman|boy|lady))|in\s+a\s+relationship|met\s+(?:someone|somebody))\b")),
+)
+# A stage said of the past: "I was married before", "used to be engaged".
+_PAST_STAGE = re.compile(r"\b(?:was|were|used\s+to\s+be|previously|before|first|ex|ex-\w+|late)\b")
+# "I only drink decaf", "I just eat fish": one thing to the exclusion of the others. In a slot of what the
+# user eats, drinks or smokes it replaces the stored habit without a change cue; elsewhere "only" is no
+# change ("I only work weekends" says nothing against "User works as a nurse.").
+_EXCLUSIVE = re.compile(
+    r"\b(?:only|just|exclusively)\s+(?:ever\s+)?(?:drink|drinks|eat|eats|have|has|smoke|smokes|vape|vapes)\b"
+)
+CONSUMPTION_SLOTS = frozenset({"diet", "hot_drink", "alcohol", "smoking"})
+"""The slots of what the user eats, drinks or smokes, where an exclusive habit ("only") is a change."""
+# "I got a Pixel", "We bought a Toyota", "I upgraded to an iPhone 15": a new phone or car replaces the
+# stored one (a "second car", a "work phone" or a gift for someone else does not).
+_ACQUIRED = re.compile(
+    r"\b(?:got|bought|purchased|picked\s+up|upgraded\s+to|switched\s+to|treated\s+(?:myself|ourselves)\s+to|"
+    r"leased|now\s+(?:have|has|drive|drives|use|uses))\s+(?:myself\s+|ourselves\s+)?"
+    rf"(?P<thing>(?:a|an|the|my|our|their)\s+(?!(?:second|another|spare|extra|work|company|rental|hire|courtesy|"
+    rf"{PERSON})\b)(?:[\w-]+\s*){{1,4}})"
+)
+POSSESSION_SLOTS = frozenset({"phone", "car"})
+"""The slots of a thing the user has one of (a phone, a car), where getting a new one is a change."""
+# "I sold the Civic", "We got rid of our old Vespa", "I traded in my Golf": the thing disposed of, whose
+# stored ownership fact ends ("User drives an old Honda Civic.") even when no slot knows the word.
+_DISPOSED = re.compile(
+    r"\b(?:sold|got\s+rid\s+of|gave\s+away|given\s+away|traded\s+in|scrapped|returned|wrote\s+off|"
+    r"written\s+off|totaled|totalled|donated)\s+(?:(?:my|our|the|that|this|their|his|her)\s+)?(?:(?:old|trusty|beloved|"
+    r"little|beat-up|battered|first)\s+)?(?P<thing>[\w-]+(?:\s+(?!(?:and|for|to|in|on|at|last|this|after|"
+    r"because|since|when|so|but|yesterday|today|finally)\b)[\w-]+){0,2})"
+)
+# "I gave up on Spanish", "I quit the choir", "I dropped out of college": what the user stopped, whose stored
+# habit ends ("User is learning Spanish.", "User sings in a choir.") even when no slot knows the word.
+_STOPPED = re.compile(
+    r"\b(?:quit|stopped(?!\s+by\b)|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|dropped\s+out\s+of|kicked|"
+    r"cancell?ed)\s+"
+    r"(?:(?:my|our|the|that|this|their|his|her)\s+)?(?P<thing>[\w-]+(?:\s+(?!(?:and|for|in|on|at|last|this|"
+    r"after|because|since|when|so|but|yesterday|today|finally|ago|years?|months?|weeks?)\b)[\w-]+){0,2})"
+)
+# Words too general to tell one habit from another ("stopped drinking" does not end "drinks coffee").
+_GENERAL = frozenset("""go goe do doe play use take have has get make work drink eat job thing habit it
+    everyth someth anyth all membership subscript contract plan""".split())
+# A stored habit or pastime of the user: "User is learning Spanish.", "User sings in a choir.".
+_HABIT = re.compile(
+    r"^(?:user|i)\s+(?:\w+\s+)?(?:is\s+learning|am\s+learning|learns?|stud(?:y|ies)|is\s+studying|plays?|goes|go|"
+    r"does|do|practi[cs]es?|attends?|takes?|eats?|drinks?|smokes?|vapes?|uses?|sings?|volunteers?|trains?|"
+    r"is\s+training|coach(?:es)?|collects?|teach(?:es)?|works?|is\s+taking|is\s+doing|belongs?|is\s+a\s+member)\b"
+)
+# A stored fact that says the user has, got or uses a thing: "User drives an old Honda Civic.", "User got a Pixel.",
+# "User's bike is red."
+_OWNERSHIP = re.compile(
+    r"^(?:user(?:'s\s|\s+(?:\w+\s+)?(?:has|owns|drives|rides|uses|has\s+got|'s\s+got|got|bought)\b)"
+    r"|my\s|i\s+(?:\w+\s+)?(?:have|own|drive|ride|use|'ve\s+got|got|bought)\b)"
 )
 _NEGATED = re.compile(
     r"\b(?:no\s+longer|not|never|no\s+more|anymore|any\s+more|used\s+to)\b|n't\b|\bno\b(?!\s*(?:[,.!;:]|$))"
@@ -84,10 +204,27 @@ _FUNCTION = frozenset(
     that this it its has have had do does did not no longer anymore more never now again since last month
     week year day today s t don doesn didn isn aren wasn""".split()
 )
+# "Max passed away", "Sadly, Ana moved out": a named someone as the subject of a clause (not "I", "My"...).
+_NAMED_SUBJECT = re.compile(
+    r"^(?:(?:so|and|but|oh|well|sadly|unfortunately|anyway|update|news|bad\s+news|sad\s+news)\s*[,:!-]*\s+)*"
+    r"(?P<name>(?-i:(?!(?:I|My|We|Our|The|This|That|It|He|She|They|There|Here|What|When|Just|Got|Had)\b)"
+    r"[A-Z][a-z\u00e0-\u00ff]+))\s+(?P<rest>(?-i:[a-z]).*)$",
+    re.IGNORECASE,
+)
 # Someone died: it ends a relationship, and a pet's fact (never a phone's: "my phone died" is no loss).
-_LOSS = re.compile(r"\b(?:passed\s+away|died|lost\s+(?:my|our)\s+(?:wife|husband|partner|spouse|fianc[ée]e?))\b")
-# A name in a fact: a capitalised word after the first ("User has a cat called Mochi.").
-_NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][a-z\u00e0-\u00ff]+\b")
+_LOSS = re.compile(
+    rf"\b(?:passed\s+away|died|lost\s+(?:my|our)\s+(?:wife|husband|partner|spouse|fianc[ée]e?|{PETS}|mum|mom|"
+    r"mother|dad|father|grandma|grandpa|grandmother|grandfather|son|daughter|brother|sister))\b"
+)
+# "We lost Mochi last week": a loss of someone named (read with capitals; "lost to Liverpool" is a match).
+_LOST_NAMED = re.compile(
+    r"\blost\s+(?!(?:I|My|Our|The|It|This|That)\b)[A-Z][a-z\u00e0-\u00ff]+\b(?!\s+(?:to|at|in|on)\b)"
+)
+# A name in a fact: a capitalised word after the first ("User has a cat called Mochi."), not a day or month.
+_NAME = re.compile(
+    r"(?<!^)(?<![.!?]\s)\b(?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|"
+    r"April|May|June|July|August|September|October|November|December)s?\b)[A-Z][a-z\u00e0-\u00ff]+\b"
+)
 
 
 def slots_of(text: str) -> frozenset[str]:
@@ -117,15 +254,100 @@ def same_activity(new: str, old: str, slot: str) -> bool:
     return not names or bool(names & set(_NAME.findall(new)))
 
 
+def relationship_stage(text: str) -> str | None:
+    """The stage of a relationship ``text`` states ("single", "dating", "engaged", "married", "divorced",
+    "widowed"), or ``None`` when it states none, or only in the past or negated ("I was married before", "I've
+    never been married")."""
+    folded = _fold(text)
+    if _NEGATED.search(folded) or _PAST_STAGE.search(folded):
+        return None
+    found = [stage for stage, rx in _STAGES if rx.search(folded)]
+    return found[0] if found else (("dating" if SEEING_NAME.search(text) else None))
+
+
+def is_relationship_status(text: str) -> bool:
+    """Whether ``text`` says where a relationship stands ("married", "single", "broke up", "engaged", "seeing
+    someone", "moved in with", "a new girlfriend", "left me"), not only that a partner exists ("my wife and
+    I moved to Berlin" does not): a change of the relationship slot needs one of these."""
+    folded = _fold(text)
+    return bool(_REL_STATUS.search(folded) or SEEING_NAME.search(text))
+
+
+def is_exclusive(text: str) -> bool:
+    """Whether ``text`` says the user eats, drinks or smokes only one thing ("I only drink decaf")."""
+    return bool(_EXCLUSIVE.search(_fold(text)))
+
+
+def acquired_slots(text: str) -> frozenset[str]:
+    """The possession slots (:data:`POSSESSION_SLOTS`) of what ``text`` says the user got for themselves ("I
+    got a Pixel" -> ``{"phone"}``, "We bought a Toyota" -> ``{"car"}``; not "a second car", "a work phone",
+    "my son a Pixel", nor "a ride in a Tesla")."""
+    return frozenset(slot for m in _ACQUIRED.finditer(_fold(text))
+                     for slot in _single_value_slots_of(m.group("thing")) if slot in POSSESSION_SLOTS
+                     and not re.match(r"\S+\s+(?:ride|lift|trip|test\s+drive|go)\b", m.group("thing")))
+
+
+def disposed_words(text: str) -> frozenset[str]:
+    """The stemmed content words of what ``text`` says was sold, given away, traded in or written off
+    ("I finally sold the Civic" -> ``{"civic"}``); empty when it says no such thing."""
+    return frozenset(w for m in _DISPOSED.finditer(_fold(text)) for w in content_words(m.group("thing")))
+
+
+def ends_ownership(new: str, old: str) -> bool:
+    """Whether the fact ``new`` disposes of the thing the stored fact ``old`` says the user has or uses ("User
+    sold the Civic." ends "User drives an old Honda Civic."): ``old`` is an ownership fact holding a word of
+    the thing (:func:`disposed_words`), and both are the same person's."""
+    thing = disposed_words(new)
+    return bool(thing) and bool(_OWNERSHIP.match(_fold(old).strip())) and bool(thing & content_words(old)) \
+        and holder(new) == holder(old)
+
+
+def stopped_words(text: str) -> frozenset[str]:
+    """The stemmed content words of what ``text`` says the user stopped, quit or gave up ("I gave up on
+    Spanish" -> ``{"spanish"}``), without the words too general to tell habits apart ("drinking")."""
+    return frozenset(w for m in _STOPPED.finditer(_fold(text)) for w in content_words(m.group("thing"))) - _GENERAL
+
+
+def ends_habit(new: str, old: str) -> bool:
+    """Whether the fact ``new`` says the user stopped the habit the stored fact ``old`` states ("User gave up on
+    Spanish." ends "User is learning Spanish."): ``old`` is a habit or pastime holding a word of what stopped
+    (:func:`stopped_words`), and both are the same person's."""
+    thing = stopped_words(new)
+    return bool(thing) and bool(_HABIT.match(_fold(old).strip())) and bool(thing & content_words(old)) \
+        and holder(new) == holder(old)
+
+
+def named_change(clause: str) -> tuple[str, str] | None:
+    """``(name, the rest)`` when ``clause`` tells a change, an ending or a loss of someone it names first ("Max
+    passed away last week" -> ``("Max", "passed away last week")``; "Sadly, Ana moved out"); ``None``
+    otherwise."""
+    m = _NAMED_SUBJECT.match(clause.strip())
+    if m is None or not (is_change(clause) or is_ended(clause) or is_loss(clause)):
+        return None
+    return m.group("name"), m.group("rest")
+
+
 def is_loss(text: str) -> bool:
-    """Whether ``text`` says someone died ("passed away", "died", "lost my husband")."""
-    return bool(_LOSS.search(_fold(text)))
+    """Whether ``text`` says someone died ("passed away", "died", "lost my husband", "we lost Mochi")."""
+    return bool(_LOSS.search(_fold(text)) or _LOST_NAMED.search(text))
+
+
+def names_in(text: str) -> frozenset[str]:
+    """The names ``text`` gives (capitalised words after the first, not days or months): ``{"Mochi"}`` for
+    "User has a cat called Mochi."."""
+    return frozenset(_NAME.findall(text))
 
 
 def is_change(text: str) -> bool:
     """Whether ``text`` announces a change ("moved", "switched", "no longer", "now", "quit", "passed away",
-    "started at", "again"...)."""
-    return bool(_CHANGE.search(_fold(text)))
+    "started at", "again"...). Not a change only thought of ("I'm thinking of switching to decaf", "I might
+    move"), nor "again" after an event ("My car broke down again": it happened once more)."""
+    folded = _fold(text)
+    if _INTENT.search(folded):
+        return False
+    if _REPEATED_EVENT.search(folded):
+        folded = re.sub(r"\bagain\b", " ", folded)
+    return bool(_CHANGE.search(folded))
 
 
 def is_negated(text: str) -> bool:
@@ -134,8 +356,10 @@ def is_negated(text: str) -> bool:
 
 
 def is_ended(text: str) -> bool:
-    """Whether ``text`` says something is over ("used to", "no longer", "stopped", "gave up", "quit", "died")."""
-    return bool(_ENDED.search(_fold(text)))
+    """Whether ``text`` says something is over ("used to", "no longer", "stopped", "gave up", "quit", "died"),
+    not only thought of ("I'm planning to quit")."""
+    folded = _fold(text)
+    return bool(_ENDED.search(folded)) and not _INTENT.search(folded)
 
 
 def content_words(text: str) -> frozenset[str]:

@@ -1,6 +1,7 @@
-"""Writes heldout.json: capture conversations written after the rules were last changed, never tuned on.
+"""Writes dev3.json: the third development set (until round 3 of the rules it was the held-out set, heldout.json).
 
-Same format and helpers as make_dev.py; different people, topics and phrasing (evals/capture/README.md).
+Written after the rules' first version with other people, topics and phrasing than make_dev.py; its numbers were
+read once as a held-out set, then it became a development set (evals/capture/README.md).
 """
 import sys
 from pathlib import Path
@@ -88,6 +89,6 @@ conv("h-ne-01", "non_english", [U("Vivo en Valencia con mi pareja.", F("User liv
 conv("h-ne-02", "non_english", [U("Sono celiaca.", F("User has coeliac disease.")), A("Capito."), U("Oggi sono stanca.")],
      ["User has coeliac disease."])
 
-write("capture-heldout", "Held-out scripted conversations (written after the rules were last changed; never tuned on); "
-                 "format as dev.json (evals/capture/README.md).",
-      Path(__file__).with_name("heldout.json"))
+write("capture-dev3", "Third development set of scripted conversations (formerly the held-out set heldout.json; "
+              "the rules were improved on it from round 3 on); format as dev.json (evals/capture/README.md).",
+      Path(__file__).with_name("dev3.json"))
