@@ -602,21 +602,24 @@ def _rewrite_we(statement: str) -> str | None:
     if m is None:
         return None
     adv, verb, tail = m.group("adv") or "", m.group("verb"), m.group("tail")
-    key = verb.lower()
-    if key in _WE_AUX:
-        new_verb = _WE_AUX[key]
-        if new_verb == "is" and _PLURAL_COMPLEMENT.match(tail):
-            return None
-    elif key in _PRESENT_VERBS:
-        new_verb = _third_person(verb)
-    elif _is_past(key):
-        new_verb = verb
-    else:
+    new_verb = _user_verb(verb, _WE_AUX)
+    if new_verb is None or (new_verb == "is" and _PLURAL_COMPLEMENT.match(tail)):
         return None
     if _SINGULAR_FIRST_PERSON.search(re.sub(r"\bmy\b", "", tail, flags=re.IGNORECASE)) or _AND_VERB.search(tail):
         return None
     tail = re.sub(r"\bmy\b", "their", tail, flags=re.IGNORECASE)  # "we moved for my wife's job"
     return _end(f"User {adv}{new_verb}{_their(tail)}")
+
+
+def _user_verb(verb: str, auxiliaries: dict[str, str]) -> str | None:
+    """``verb`` said of "I" / "we" as said of "User" (``auxiliaries``: the auxiliaries' forms), or ``None``
+    when it is not a verb the rewrite knows."""
+    key = verb.lower()
+    if key in auxiliaries:
+        return auxiliaries[key]
+    if key in _PRESENT_VERBS:
+        return _third_person(verb)
+    return verb if _is_past(key) else None
 
 
 def _their(text: str) -> str:
@@ -642,14 +645,8 @@ def _rewrite(statement: str) -> str | None:
         return None
     adv = m.groupdict().get("adv") or ""
     verb, tail = m.group("verb"), m.group("tail")
-    key = verb.lower()
-    if key in _AUX:
-        new_verb = _AUX[key]
-    elif key in _PRESENT_VERBS:
-        new_verb = _third_person(verb)
-    elif _is_past(key):
-        new_verb = verb
-    else:
+    new_verb = _user_verb(verb, _AUX)
+    if new_verb is None:
         return None
     # "... with my husband and our two dogs": "our" is the user's household too; any other pronoun, no rewrite
     if _OTHER_FIRST_PERSON.search(re.sub(r"\bour\b", "", tail, flags=re.IGNORECASE)) or _AND_VERB.search(tail):
