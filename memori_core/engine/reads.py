@@ -48,7 +48,7 @@ from ..ranking.pipeline import (
     source_label,
 )
 from ..text import analyzer
-from ..validate import check_as_of, check_context, check_entity_id, check_limit, check_query, iso_to_ts
+from ..validate import check_as_of, check_context, check_entity_id, check_limit, check_query
 
 
 logger = logging.getLogger(__name__)
@@ -324,7 +324,7 @@ class ReadPath:
             found = gather(cache, q, q_terms, key, limit, cfg, allowed, blank=not query.strip())
             pool = found.pool
             pool_facts = cache.pool_facts(pool.rows)  # a StoredFact is built only for the facts read from it
-            created = cache.created_ts[pool.rows].astype(np.float64)  # a copy, read after the lock
+            created = cache.created_ts[pool.rows]  # a copy (fancy indexing), read after the lock
             core = self._core_rows(cache, allowed, q) if cfg.core_limit > 0 else None
             question_cos = conv_cos = None
             if question is not None and conv is not None and question.shape == q.shape:
@@ -342,8 +342,7 @@ class ReadPath:
         if cfg.restatement_terms is not None and not asks_when(query):
             scores = with_restatements(scores, found.tf, created, cfg.restatement_terms)
         if cfg.slot_recency_weight > 0:
-            scores = with_slot_recency(scores, lambda i: pool_facts[i].content,
-                                       lambda i: iso_to_ts(pool_facts[i].created_at), limit, cfg.slot_recency_weight)
+            scores = with_slot_recency(scores, lambda i: pool_facts[i].content, created, limit, cfg.slot_recency_weight)
         if general:
             return _Scored(replace(scores, general=True), pool_facts, found.scorable, core)
         care = self._care(query, question if question is not None else q, conv is not None, scores, pool_facts, limit)

@@ -37,8 +37,8 @@ from ..slots import slot_keys
 from .fusion import rank_order
 from .pipeline import PoolScores
 
-__all__ = ["MAX_WEIGHT", "RESTATEMENT_WINDOW", "asks_when", "newest_of_slot_bonus", "restatement_lift", "with_restatements",
-           "with_slot_recency"]
+__all__ = ["MAX_WEIGHT", "RESTATEMENT_WINDOW", "asks_when", "newest_of_slot_bonus", "restatement_lift",
+           "with_restatements", "with_slot_recency"]
 
 MAX_WEIGHT = 0.05
 """The largest ``slot_recency_weight`` a config accepts: a tie-break, not a recency ranking."""
@@ -60,19 +60,23 @@ def newest_of_slot_bonus(keys: Sequence[frozenset[str]], created: np.ndarray, we
     return bonus
 
 
-def with_slot_recency(scores: PoolScores, text_of: Callable[[int], str], created_of: Callable[[int], float],
-                      limit: int, weight: float) -> PoolScores:
+def with_slot_recency(scores: PoolScores, text_of: Callable[[int], str], created: np.ndarray, limit: int,
+                      weight: float) -> PoolScores:
     """``scores`` with :func:`newest_of_slot_bonus` over the best ``max(2 * limit, 10)`` candidates added to
-    their ``bonus`` and ``rank_score`` (``text_of(i)`` / ``created_of(i)``: pool row ``i``'s text and time).
-    Unchanged when ``weight`` is 0 or fewer than two candidates share a slot."""
+    their ``bonus`` and ``rank_score`` (``text_of(i)``: pool row ``i``'s text; ``created``: each pool row's time,
+    epoch seconds). Unchanged when ``weight`` is 0 or fewer than two candidates share a slot."""
     if weight <= 0 or scores.rank_score.shape[0] < 2:
         return scores
     top = rank_order(scores.rank_score, scores.cosine, max(2 * limit, 10))
     keys = [slot_keys(text_of(int(i))) for i in top]
     if sum(1 for k in keys if k) < 2:
         return scores
-    created = np.asarray([created_of(int(i)) for i in top], dtype=np.float64)
-    extra = newest_of_slot_bonus(keys, created, weight)
+    return _with_bonus(scores, top, newest_of_slot_bonus(keys, created[top], weight))
+
+
+def _with_bonus(scores: PoolScores, top: np.ndarray, extra: np.ndarray) -> PoolScores:
+    """``scores`` with ``extra`` (aligned with the pool rows ``top``) added to their ``bonus`` and
+    ``rank_score``; ``scores`` itself when ``extra`` is all zero."""
     if not extra.any():
         return scores
     add = np.zeros_like(scores.rank_score)
@@ -113,12 +117,8 @@ def restatement_lift(held: np.ndarray, created: np.ndarray, score: np.ndarray, m
     enough = held.sum(axis=1) >= min_terms
     if n < 2 or not enough.any():
         return lift
-    if held.shape[1] <= 62:  # each candidate's terms as the bits of one integer
-        bits = held.astype(np.int64) @ (np.int64(1) << np.arange(held.shape[1], dtype=np.int64))
-        covers = (bits[None, :] & ~bits[:, None]) == 0
-    else:
-        covers = ~(held[None, :, :] & ~held[:, None, :]).any(axis=2)
     # restates[b, a]: b is newer than a and no term of a is missing from b.
+    covers = ~(held[None, :, :] & ~held[:, None, :]).any(axis=2)
     restates = covers & enough[None, :] & (created[:, None] > created[None, :])
     has = restates.any(axis=0)
     if not has.any():
@@ -140,12 +140,5 @@ def with_restatements(scores: PoolScores, tf: np.ndarray, created: np.ndarray, m
     if min_terms is None or scores.rank_score.shape[0] < 2 or tf.ndim != 2 or tf.shape[1] < min_terms:
         return scores
     top = rank_order(scores.rank_score, scores.cosine, RESTATEMENT_WINDOW)
-    held = tf[top] > 0
-    if not (held.sum(axis=1) >= min_terms).any():
-        return scores
-    extra = restatement_lift(held, created[top], scores.rank_score[top].astype(np.float64), min_terms)
-    if not extra.any():
-        return scores
-    add = np.zeros_like(scores.rank_score)
-    add[top] = extra
-    return replace(scores, bonus=scores.bonus + add, rank_score=scores.rank_score + add)
+    lift = restatement_lift(tf[top] > 0, created[top], scores.rank_score[top].astype(np.float64), min_terms)
+    return _with_bonus(scores, top, lift)
