@@ -250,8 +250,8 @@ def same_activity(new: str, old: str, slot: str) -> bool:
         return True
     if not _activity_words(new, slot) & old_words:
         return False
-    names = set(_NAME.findall(old))
-    return not names or bool(names & set(_NAME.findall(new)))
+    names = names_in(old)
+    return not names or bool(names & names_in(new))
 
 
 def relationship_stage(text: str) -> str | None:
@@ -290,30 +290,38 @@ def acquired_slots(text: str) -> frozenset[str]:
 def disposed_words(text: str) -> frozenset[str]:
     """The stemmed content words of what ``text`` says was sold, given away, traded in or written off
     ("I finally sold the Civic" -> ``{"civic"}``); empty when it says no such thing."""
-    return frozenset(w for m in _DISPOSED.finditer(_fold(text)) for w in content_words(m.group("thing")))
+    return _thing_words(_DISPOSED, text)
 
 
 def ends_ownership(new: str, old: str) -> bool:
     """Whether the fact ``new`` disposes of the thing the stored fact ``old`` says the user has or uses ("User
     sold the Civic." ends "User drives an old Honda Civic."): ``old`` is an ownership fact holding a word of
     the thing (:func:`disposed_words`), and both are the same person's."""
-    thing = disposed_words(new)
-    return bool(thing) and bool(_OWNERSHIP.match(_fold(old).strip())) and bool(thing & content_words(old)) \
-        and holder(new) == holder(old)
+    return _ends(disposed_words(new), _OWNERSHIP, new, old)
 
 
 def stopped_words(text: str) -> frozenset[str]:
     """The stemmed content words of what ``text`` says the user stopped, quit or gave up ("I gave up on
     Spanish" -> ``{"spanish"}``), without the words too general to tell habits apart ("drinking")."""
-    return frozenset(w for m in _STOPPED.finditer(_fold(text)) for w in content_words(m.group("thing"))) - _GENERAL
+    return _thing_words(_STOPPED, text) - _GENERAL
 
 
 def ends_habit(new: str, old: str) -> bool:
     """Whether the fact ``new`` says the user stopped the habit the stored fact ``old`` states ("User gave up on
     Spanish." ends "User is learning Spanish."): ``old`` is a habit or pastime holding a word of what stopped
     (:func:`stopped_words`), and both are the same person's."""
-    thing = stopped_words(new)
-    return bool(thing) and bool(_HABIT.match(_fold(old).strip())) and bool(thing & content_words(old)) \
+    return _ends(stopped_words(new), _HABIT, new, old)
+
+
+def _thing_words(rx: re.Pattern[str], text: str) -> frozenset[str]:
+    """The stemmed content words of every ``thing`` group ``rx`` finds in ``text``."""
+    return frozenset(w for m in rx.finditer(_fold(text)) for w in content_words(m.group("thing")))
+
+
+def _ends(thing: frozenset[str], kind: re.Pattern[str], new: str, old: str) -> bool:
+    """Whether ``new``, which ends ``thing``, ends the stored fact ``old``: ``old`` is of ``kind`` (an ownership
+    or a habit), holds a word of ``thing``, and both are the same person's."""
+    return bool(thing) and bool(kind.match(_fold(old).strip())) and bool(thing & content_words(old)) \
         and holder(new) == holder(old)
 
 
