@@ -194,3 +194,15 @@ def test_cli_rejects_an_unknown_extractor(tmp_path: Path) -> None:
     file = write_json(tmp_path / "c.json", _tiny())
     with pytest.raises(SystemExit):
         main(["eval", "capture", str(file), "--embedder", HASH, "--extractor", "gpt"])
+
+
+def test_a_gold_fact_that_shares_most_words_with_a_stale_one_does_not_keep_it() -> None:
+    # "Dublin" vs "Glasgow": two of three content tokens shared, so the facts "match"; the stored fact is the
+    # gold one word for word, so it must not count as the stale fact still valid
+    conv = _conv([["User's sister lives in Dublin."]], stale=["User's sister lives in Glasgow."])
+    assert facts_match("User's sister lives in Dublin.", "User's sister lives in Glasgow.")
+    s = score_conversation(conv, ["User's sister lives in Dublin."])
+    assert (s["correct"], s["stale_valid"], s["stale_kept"]) == (1, 0, [])
+    # the old fact itself, stored beside the new one, is still counted
+    s = score_conversation(conv, ["User's sister lives in Dublin.", "User's sister lives in Glasgow."])
+    assert (s["stale_valid"], s["stale_kept"]) == (1, ["User's sister lives in Glasgow."])

@@ -27,7 +27,8 @@ scores them (:func:`score_conversation`):
 
 - **precision**: stored durable valid facts that match a gold fact / stored durable valid facts;
 - **recall**: gold facts covered by a stored durable valid fact / gold facts;
-- **stale valid**: stale facts that a stored valid fact still matches / stale facts.
+- **stale valid**: stale facts that a stored valid fact still matches, and matches at least as
+  closely as any gold fact (so "sister lives in Dublin" does not keep "sister lives in Glasgow") / stale facts.
 
 Facts with an ``expires_at`` are counted apart (``expiring``): they stop being
 recalled on their own, so they are not durable facts.
@@ -269,16 +270,34 @@ def covers(stored: str, gold: str) -> bool:
     return bool(b) and _share(a, b) >= COVER_CUTOFF
 
 
+def _closeness(a: str, b: str) -> float:
+    x, y = content_tokens(a), content_tokens(b)
+    return min(_share(x, y), _share(y, x)) if x and y else 0.0
+
+
+def _keeps_stale(stored: str, stale: str, gold: Sequence[Sequence[str]]) -> bool:
+    """Whether ``stored`` still says ``stale``: it matches it, and no gold wording more closely.
+
+    "User's sister lives in Dublin." holds two of the three tokens of "User's sister lives in Glasgow.",
+    so it matches the stale fact; it is the gold fact word for word, so it does not keep the stale one.
+    A tie counts as stale."""
+    if not facts_match(stored, stale):
+        return False
+    to_stale = _closeness(stored, stale)
+    return all(_closeness(stored, g) <= to_stale for wordings in gold for g in wordings)
+
+
 def score_conversation(conversation: CaptureConversation, valid: Sequence[str]) -> dict[str, Any]:
     """Counts for one conversation given the durable valid facts left at its end (``valid``, texts).
 
     ``stored`` facts, ``correct`` (matching some gold wording), ``gold``, ``found`` (gold facts covered by
-    a stored fact), ``stale``, ``stale_valid`` (stale facts some stored fact still matches), and the
+    a stored fact), ``stale``, ``stale_valid`` (stale facts some stored fact still matches more closely than it matches any gold
+    fact), and the
     texts of the ``wrong`` stored facts, ``missed`` gold facts and ``stale_kept`` facts.
     """
     wrong = [s for s in valid if not any(facts_match(s, g) for gold in conversation.gold for g in gold)]
     missed = [gold[0] for gold in conversation.gold if not any(covers(s, g) for s in valid for g in gold)]
-    stale_kept = [t for t in conversation.stale if any(facts_match(s, t) for s in valid)]
+    stale_kept = [t for t in conversation.stale if any(_keeps_stale(s, t, conversation.gold) for s in valid)]
     return {
         "stored": len(valid), "correct": len(valid) - len(wrong),
         "gold": len(conversation.gold), "found": len(conversation.gold) - len(missed),
