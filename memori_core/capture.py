@@ -27,7 +27,7 @@ DEFAULT_MAX_PENDING_CAPTURES = 64
 """Captures one adapter may have queued or running before new ones are dropped."""
 
 EXISTING_FACTS_LIMIT = 5
-"""How many of the user's most similar stored facts an extractor that wants them is shown."""
+"""How many of the user's best-ranked stored facts (``engine.nearest``, no gate) an extractor that wants them is shown."""
 
 SLOT_FACTS_LIMIT = 5
 """How many stored facts of the turn's slots (where the user lives, job, diet...) it is also shown."""
@@ -99,8 +99,9 @@ def capture_facts(
     """Extract the facts of one turn and store them for ``entity_id``; returns the stored ids. Errors propagate.
 
     An extractor with ``uses_existing_facts`` first sees the user's
-    ``existing_limit`` stored facts most similar to the turn's user text
-    (``engine.recall``) and up to ``SLOT_FACTS_LIMIT`` stored facts of the turn's
+    ``existing_limit`` stored facts that rank best for the turn's user text
+    (``engine.nearest``: recall's ranking without its gate, which drops what a change
+    such as "they let me go on Monday" ends) and up to ``SLOT_FACTS_LIMIT`` stored facts of the turn's
     slots (:func:`same_slot_facts`: where the user lives, job, diet..., whether
     or not recall's gate passes them). Of the ids it says the new facts supersede, only those
     among the facts it was shown are kept (never another user's, never an
@@ -116,7 +117,7 @@ def capture_facts(
         return []
     existing: list[Any] = []
     if getattr(extractor, "uses_existing_facts", False):
-        existing = list(engine.recall(query, entity_id, existing_limit))
+        existing = list(engine.nearest(query, entity_id, existing_limit))
         existing += same_slot_facts(engine, entity_id, query, {f.id for f in existing})
     facts: list[ExtractedFact] = list(extractor.extract(turn, existing))
     texts = list(dict.fromkeys(f.text.strip() for f in facts if isinstance(f.text, str) and f.text.strip()))

@@ -460,7 +460,7 @@ def test_capture_passes_core_only_when_some_fact_is_core() -> None:
             self.calls.append(kwargs)
             return [f"id-{i}" for i in range(len(texts))]
 
-        def recall(self, query: str, entity_id: str, limit: int) -> list[Any]:  # the rules now read stored facts
+        def nearest(self, query: str, entity_id: str, limit: int) -> list[Any]:  # the rules read stored facts
             return []
 
     fake = Engine()

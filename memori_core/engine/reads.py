@@ -181,6 +181,29 @@ class ReadPath:
         core = [self._core_fact(scored, p, i) for p, i in self._core_added(scored, chosen)]
         return [*(self._fact(scored, i) for i in chosen.tolist()), *core]
 
+    def nearest(
+        self,
+        query: str,
+        entity_id: str,
+        limit: int | None = None,
+        *,
+        where: dict[str, Any] | None = None,
+    ) -> list[RecalledFact]:
+        """The ``limit`` valid facts of ``entity_id`` that rank best for ``query``, best first, with no gate, no
+        judge and no core facts appended: the ranking :meth:`recall` starts from.
+
+        This is what a fact extractor is shown to say which stored fact a new one replaces (capture does so):
+        "So they let me go on Monday." is far from "User is a warehouse supervisor." in cosine, so the gate
+        rightly keeps that fact out of the prompt, yet it is the one the turn ends. ``where`` as in :meth:`recall`.
+        """
+        query, entity_id, limit, where, _ = self._checked(query, entity_id, limit, where, None)
+        if not query.strip() or limit <= 0:
+            return []
+        scored = self._score(query, entity_id, limit, None, where)
+        if isinstance(scored, str):
+            return []
+        return [self._fact(scored, i) for i in select(scored.scores, limit, None).tolist()]
+
     def explain(
         self,
         query: str,

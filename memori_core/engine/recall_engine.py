@@ -257,6 +257,11 @@ class RecallEngine(ReadPath, WritePath):
         return await self._in_worker(self.recall, query, entity_id, limit, query_vector=query_vector, where=where,
                                      context=context, as_of=as_of)
 
+    async def anearest(self, query: str, entity_id: str, limit: int | None = None, *,
+                       where: dict[str, Any] | None = None) -> list[RecalledFact]:
+        """Async :meth:`nearest` (runs in a worker thread)."""
+        return await self._in_worker(self.nearest, query, entity_id, limit, where=where)
+
     async def aexplain(self, query: str, entity_id: str, limit: int | None = None, *,
                        query_vector: Any | None = None, where: dict[str, Any] | None = None,
                        context: Sequence[str] | str | None = None, as_of: Any = None) -> RecallReport:
