@@ -1,8 +1,12 @@
-"""Helpers shared by the benchmarks (``bench_recall.py`` and ``bench_peers.py``).
+"""Helpers shared by the benchmarks (``bench_recall.py``, ``bench_peers.py``, ``bench_quantized.py`` ...).
 
 - the synthetic corpus: :func:`make_corpus` (one entity's fact sentences with
-  precomputed embeddings, and queries with theirs);
-- timing: :class:`Stats` and :func:`run_round_robin` (methods interleaved chunk by chunk);
+  precomputed embeddings, and queries with theirs), :func:`fact_embedder` (an
+  engine's embedder over them) and :func:`add_corpus` (the facts into an engine);
+- kept stores (``--stores``): :func:`kept_store_path`, :func:`kept_store_insert_s`, :func:`mark_store_kept`;
+- timing: :class:`Stats`, :func:`run_round_robin` (methods interleaved chunk by chunk) and
+  :func:`timed_recalls` (warm recalls in a fresh process);
+- the command line: :func:`counts` and :func:`size_list` (``--sizes`` / ``--quick``);
 - what the numbers depend on: :func:`machine_info` (cores, library versions, the
   BLAS pools with their kernel and thread count), :func:`blas_summary`,
   :func:`machine_line`, :func:`limit_blas`, :func:`loadavg`, and :func:`rss_mb`.
@@ -14,7 +18,9 @@ system's memory are not charged for them.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
+import json
 import os
 import platform
 import sys
@@ -34,6 +40,8 @@ ENTITY = "bench-user"
 FLOOR_K = 50
 INSERT_BATCH = 5000
 SESSION_SIZE = 20  # facts are said in conversations of this many turns (exercises neighbour smoothing)
+KEPT_MARKER = "bench-built.json"  # in a kept store's folder once it holds every fact
+QUICK_SIZES = (1000, 10000)  # --quick
 
 # --------------------------------------------------------------------------
 # Synthetic memories: short sentences from a vocabulary, embeddings built from
@@ -170,6 +178,55 @@ def make_corpus(n: int, n_queries: int, seed: int) -> Corpus:
     return Corpus(texts, ids, created, vectors, queries, qvecs)
 
 
+def fact_embedder(corpus: Corpus) -> Callable[[list[str]], np.ndarray]:
+    """An engine's embedder for the corpus's facts: each fact text's precomputed vector (no model runs)."""
+    rows = {text: i for i, text in enumerate(corpus.texts)}
+    vectors = corpus.vectors
+
+    def embed(texts: list[str]) -> np.ndarray:
+        return vectors[[rows[t] for t in texts]]
+
+    return embed
+
+
+def add_corpus(engine: Any, corpus: Corpus, *, report: bool = False) -> float:
+    """Add every fact of ``corpus`` to ``engine`` for :data:`ENTITY`, :data:`INSERT_BATCH` at a time, with its id,
+    creation time and session (:data:`SESSION_SIZE` facts each); seconds it took. ``report``: a progress line
+    after each batch."""
+    n = len(corpus.texts)
+    t0 = time.perf_counter()
+    for start in range(0, n, INSERT_BATCH):
+        stop = min(start + INSERT_BATCH, n)
+        engine.add(ENTITY, corpus.texts[start:stop], ids=corpus.ids[start:stop], created_at=corpus.created[start:stop],
+                   session_id=[f"s{i // SESSION_SIZE}" for i in range(start, stop)])
+        if report:
+            progress(f"  [{n:>7,} facts] inserted {stop:>7,}/{n:,} into Chroma ({time.perf_counter() - t0:6.1f} s)")
+    return time.perf_counter() - t0
+
+
+# --------------------------------------------------------------------------
+# Kept stores (``--stores DIR``): bench_recall.py and bench_quantized.py reuse each other's
+
+
+def kept_store_path(root: Path, n: int, seed: int) -> Path:
+    """Where the embedded store of ``n`` facts of the corpus of ``seed`` is kept below ``root``."""
+    return root / f"chroma-{n}-seed{seed}"
+
+
+def kept_store_insert_s(path: Path, n: int) -> float | None:
+    """Seconds the kept store at ``path`` took to fill, if it holds all ``n`` facts (``None``: build it)."""
+    try:
+        marker = json.loads((path / KEPT_MARKER).read_text())
+    except (OSError, ValueError):
+        return None
+    return float(marker["insert_s"]) if marker.get("facts") == n and marker.get("dim") == DIM else None
+
+
+def mark_store_kept(path: Path, n: int, insert_s: float) -> None:
+    """Record that the store at ``path`` holds all ``n`` facts (filled in ``insert_s`` seconds)."""
+    (path / KEPT_MARKER).write_text(json.dumps({"facts": n, "dim": DIM, "insert_s": insert_s}))
+
+
 # --------------------------------------------------------------------------
 # Timing
 
@@ -234,6 +291,34 @@ def run_round_robin(
                 out.append(perf() - t0)
             done[name] = max(start, stop)
     return timings
+
+
+def timed_recalls(engine: Any, texts: Sequence[str], vectors: np.ndarray, *, limit: int = 5) -> list[int]:
+    """Nanoseconds of a recall of each query but the first (the cold one), with its vector: no embedding is timed."""
+    ns = []
+    for i in range(1, len(texts)):
+        t0 = time.perf_counter_ns()
+        engine.recall(texts[i], ENTITY, limit=limit, query_vector=vectors[i])
+        ns.append(time.perf_counter_ns() - t0)
+    return ns
+
+
+# --------------------------------------------------------------------------
+# Command line
+
+
+def counts(text: str) -> list[int]:
+    """Comma-separated counts (``_`` may group digits: ``100_000``); blank: none."""
+    return [int(s.replace("_", "")) for s in text.split(",") if s.strip()]
+
+
+def size_list(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[int]:
+    """The fact counts to run: :data:`QUICK_SIZES` with ``--quick``, else ``--sizes``; a usage error unless each
+    is positive."""
+    sizes = list(QUICK_SIZES) if args.quick else counts(args.sizes)
+    if not sizes or min(sizes) < 1:
+        parser.error("--sizes needs positive integers")
+    return sizes
 
 
 # --------------------------------------------------------------------------

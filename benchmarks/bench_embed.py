@@ -43,18 +43,16 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 # numpy and the standard library only: the new processes that time a model's load import
 # memori_core themselves, after their clock starts.
 from _common import (  # noqa: E402
     ENTITY,
-    INSERT_BATCH,
-    SESSION_SIZE,
     Stats,
+    add_corpus,
     blas_summary,
+    fact_embedder,
     loadavg,
     machine_info,
     machine_line,
@@ -242,20 +240,9 @@ def build_ranking(n: int, n_queries: int, seed: int) -> tuple[Row, Any, Any]:
     from memori_core import ChromaStore, RecallEngine
 
     corpus = make_corpus(n, n_queries, seed)
-    lookup = {text: i for i, text in enumerate(corpus.texts)}
-    vectors = corpus.vectors
-
-    def precomputed(texts: list[str]) -> np.ndarray:
-        return vectors[[lookup[t] for t in texts]]
-
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=precomputed)
-    t0 = time.perf_counter()
-    for start in range(0, n, INSERT_BATCH):
-        stop = min(start + INSERT_BATCH, n)
-        engine.add(ENTITY, corpus.texts[start:stop], ids=corpus.ids[start:stop],
-                   created_at=corpus.created[start:stop],
-                   session_id=[f"s{i // SESSION_SIZE}" for i in range(start, stop)])
-    row = Row(f"ranking: warm recall, {n:,} facts", "rank", facts=n, insert_s=time.perf_counter() - t0)
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=fact_embedder(corpus))
+    insert_s = add_corpus(engine, corpus)
+    row = Row(f"ranking: warm recall, {n:,} facts", "rank", facts=n, insert_s=insert_s)
     engine.clear_cache()
     t = time.perf_counter_ns()
     engine.recall(corpus.queries[0], ENTITY, query_vector=corpus.query_vectors[0])

@@ -5,7 +5,8 @@ A `chroma run` server of its own on loopback, and the delaying TCP proxy of the 
 (``tests/_proxy.py``) in front of it for the writer only. Every store has the same request time limit
 (``--timeout``, default 2 s); "late" replies arrive ``--late`` seconds (default 1.5) after the server sent
 them, "lost" ones ``2 x timeout`` late (after the client gave up). Embeddings: the tests' hashing embedder
-(no model). Three tables:
+(no model). User u's facts, the writes and process B are the lost-reply tests' (``tests/_lost_replies.py``).
+Three tables:
 
 1. Lost-reply staleness: process B (a subprocess, straight to the server) holds user u's copy (20 facts);
    A's forget / delete / add of u loses its replies from its first row change on. Seconds from A's call
@@ -22,13 +23,10 @@ that checkout's code with the same script.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
-import subprocess
 import sys
 import tempfile
-import textwrap
 import threading
 import time
 import uuid
@@ -36,91 +34,35 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "tests"))  # the proxy and the server starter of the tests
+sys.path.insert(0, str(HERE.parent / "tests"))  # the tests' proxy, server starter and lost-reply scenario
 
 from _helpers import HashEmbedder, running_chroma_server  # noqa: E402
+from _lost_replies import FACTS, Reader, engine_over, recalled, write_u  # noqa: E402
 from _proxy import DelayProxy  # noqa: E402
 
 import memori_core  # noqa: E402
-from memori_core import ChromaStore, RecallConfig, RecallEngine  # noqa: E402
+from memori_core import RecallEngine  # noqa: E402
 
 CODE_ROOT = Path(memori_core.__file__).resolve().parent.parent
-OPEN = RecallConfig(gate="off")
-FACTS = [f"User fact number {i} about tea." for i in range(20)]
-
-READER = """
-import json, sys
-sys.path[:0] = [{tests!r}, {root!r}]
-from _helpers import HashEmbedder
-from memori_core import ChromaStore, RecallConfig, RecallEngine
-store = ChromaStore.http(host="127.0.0.1", port={port}, collection={collection!r}, timeout={timeout})
-engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(gate="off"))
-for line in sys.stdin:
-    try:
-        facts = sorted(f.content for f in engine.recall("tea", "u", limit=100))
-        print(json.dumps({{"facts": facts, "kept": engine._coord.caches.get("u") is not None}}), flush=True)
-    except Exception as exc:
-        print(json.dumps({{"error": repr(exc)}}), flush=True)
-"""
-
-
-def _fact_id(text: str) -> str:
-    from memori_core.engine.writes import derived_fact_id
-
-    return derived_fact_id(text)
 
 
 def _engine(port: int, collection: str, timeout: float) -> RecallEngine:
-    return RecallEngine(store=ChromaStore.http(host="127.0.0.1", port=port, collection=collection, timeout=timeout),
-                        embedder=HashEmbedder(), config=OPEN)
-
-
-def _texts(engine: RecallEngine) -> list[str]:
-    return sorted(f.content for f in engine.recall("tea", "u", limit=100))
+    return engine_over(port, collection, timeout, HashEmbedder())
 
 
 def _write(engine: RecallEngine, write: str) -> str:
     """Run one write of user u; "ok" or the name of the error it raised."""
-    try:
-        if write == "forget":
-            engine.forget("u")
-        elif write == "delete":
-            engine.delete("u", [_fact_id(FACTS[0])])
-        elif write == "update":
-            engine.update("u", _fact_id(FACTS[1]), text="User fact number one about green tea.")
-        else:
-            engine.add("u", "User adopted a parrot who drinks tea.")
-    except Exception as exc:  # noqa: BLE001 - the outcome is what is measured
-        return type(exc).__name__
-    return "ok"
-
-
-class Reader:
-    def __init__(self, port: int, collection: str, timeout: float) -> None:
-        code = textwrap.dedent(READER.format(tests=str(HERE.parent / "tests"), root=str(CODE_ROOT), port=port,
-                                             collection=collection, timeout=timeout))
-        self.proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
-
-    def recall(self) -> dict[str, Any]:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write("u\n")
-        self.proc.stdin.flush()
-        return json.loads(self.proc.stdout.readline())
-
-    def close(self) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        self.proc.wait(timeout=30)
+    error = write_u(engine, write)
+    return "ok" if error is None else type(error).__name__
 
 
 def staleness(port: int, proxy: DelayProxy, args: argparse.Namespace, write: str) -> dict[str, Any]:
     collection = f"bench_{uuid.uuid4().hex}"
     a = _engine(proxy.port, collection, args.timeout)
     a.add("u", FACTS)
-    b = Reader(port, collection, args.timeout)
+    b = Reader("127.0.0.1", port, collection, args.timeout)
     try:
-        old = b.recall()["facts"]
+        old = b.recall(errors=True)["facts"]
         facts_id = a.store._facts.id  # type: ignore[attr-defined]
         endpoint = "upsert" if write == "add" else "delete"
         proxy.delay_replies(2 * args.timeout, after=f"/collections/{facts_id}/{endpoint}".encode())
@@ -130,7 +72,7 @@ def staleness(port: int, proxy: DelayProxy, args: argparse.Namespace, write: str
         proxy.stop_delaying()
         fresh_at = kept_at = None
         while time.monotonic() - returned < args.give_up:
-            got = b.recall()
+            got = b.recall(errors=True)
             now = time.monotonic() - returned
             if "error" not in got:
                 if fresh_at is None and got["facts"] != old:
@@ -148,7 +90,7 @@ def durations(proxy: DelayProxy, args: argparse.Namespace, write: str) -> dict[s
     collection = f"bench_{uuid.uuid4().hex}"
     engine = _engine(proxy.port, collection, args.timeout)
     engine.add("u", FACTS)
-    _texts(engine)
+    recalled(engine)
     proxy.delay_replies(args.late)
     started = time.monotonic()
     outcome = _write(engine, write)
@@ -162,7 +104,7 @@ def beside_stuck_write(proxy: DelayProxy, args: argparse.Namespace) -> dict[str,
     collection = f"bench_{uuid.uuid4().hex}"
     engine = _engine(proxy.port, collection, args.timeout)
     engine.add("u", FACTS)
-    before = _texts(engine)
+    before = recalled(engine)
     facts_id = engine.store._facts.id  # type: ignore[attr-defined]
     proxy.delay_replies(args.late, after=f"/collections/{facts_id}/upsert".encode())
     box: dict[str, Any] = {}
@@ -172,7 +114,7 @@ def beside_stuck_write(proxy: DelayProxy, args: argparse.Namespace) -> dict[str,
     proxy.armed.wait(30)
     started = time.monotonic()
     try:
-        got = _texts(engine)
+        got = recalled(engine)
         outcome = "last good copy" if got == before else "with the new fact" if len(got) > len(before) else "other"
     except Exception as exc:  # noqa: BLE001
         outcome = type(exc).__name__

@@ -65,11 +65,11 @@ from _common import (  # noqa: E402
     DIM,
     ENTITY,
     FLOOR_K,
-    INSERT_BATCH,
-    SESSION_SIZE,
     Corpus,
     Stats,
+    add_corpus,
     blas_summary,
+    fact_embedder,
     limit_blas,
     loadavg,
     machine_info,
@@ -78,6 +78,7 @@ from _common import (  # noqa: E402
     progress,
     rss_mb,
     run_round_robin,
+    size_list,
     snapshot_files,
 )
 
@@ -248,19 +249,9 @@ class MemoriRecall(System):
     def build(self, data: Data, folder: Path) -> None:
         from memori_core import ChromaStore, RecallConfig, RecallEngine
 
-        c = data.corpus
-        rows = {t: i for i, t in enumerate(c.texts)}
-
-        def embed(texts: list[str]) -> np.ndarray:
-            return c.vectors[[rows[t] for t in texts]]
-
         self.store = ChromaStore(path=folder / "chroma")
-        self.engine = RecallEngine(store=self.store, embedder=embed, config=RecallConfig())
-        n = len(c.texts)
-        for start in range(0, n, INSERT_BATCH):
-            stop = min(start + INSERT_BATCH, n)
-            self.engine.add(ENTITY, c.texts[start:stop], ids=c.ids[start:stop], created_at=c.created[start:stop],
-                            session_id=[f"s{i // SESSION_SIZE}" for i in range(start, stop)])
+        self.engine = RecallEngine(store=self.store, embedder=fact_embedder(data.corpus), config=RecallConfig())
+        add_corpus(self.engine, data.corpus)
         self.texts, self.vectors = data.query_texts, data.query_vectors
 
     def open(self, folder: Path, queries: VectorTable, query_texts: list[str], query_vectors: np.ndarray) -> None:
@@ -816,9 +807,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--child-folder", help=argparse.SUPPRESS)
     parser.add_argument("--child-queries", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    args.size_list = [1000, 10000] if args.quick else [int(s.replace("_", "")) for s in args.sizes.split(",") if s.strip()]
-    if not args.size_list or min(args.size_list) < 1:
-        parser.error("--sizes needs positive integers")
+    args.size_list = size_list(parser, args)
     wanted = {s.strip() for s in args.systems.split(",") if s.strip()} | {KEYS[FLOOR]}
     unknown = wanted - {KEYS[s] for s in SYSTEMS}
     if unknown:

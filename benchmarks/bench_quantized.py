@@ -50,17 +50,22 @@ from _common import (  # noqa: E402 - the generator and helpers bench_recall.py 
     DIM,
     ENTITY,
     FLOOR_K,
-    INSERT_BATCH,
-    SESSION_SIZE,
     Stats,
+    add_corpus,
     blas_summary,
+    counts,
+    fact_embedder,
+    kept_store_insert_s,
+    kept_store_path,
     limit_blas,
     loadavg,
     machine_info,
     make_corpus,
+    mark_store_kept,
     progress,
     rss_mb,
     run_round_robin,
+    timed_recalls,
 )
 
 FLOOR = "numpy floor"
@@ -153,42 +158,24 @@ def sweep(n: int, args: argparse.Namespace) -> SweepResult:
 # 2. The engine
 
 
-def _store_path(root: Path, n: int, seed: int) -> Path:
-    return root / f"chroma-{n}-seed{seed}"  # bench_recall.py's layout: its kept stores are reused
-
-
-def _filled(path: Path, n: int) -> bool:
-    try:
-        marker = json.loads((path / "bench-built.json").read_text())
-    except (OSError, ValueError):
-        return False
-    return marker.get("facts") == n and marker.get("dim") == DIM
-
-
 def _fill(path: Path, n: int, seed: int) -> None:
     from memori_core import ChromaStore, RecallConfig, RecallEngine
 
     corpus = make_corpus(n, 1, seed)
-    lookup = {text: i for i, text in enumerate(corpus.texts)}
     store = ChromaStore(path=path, snapshots=False)
-    writer = RecallEngine(store=store, embedder=lambda texts: corpus.vectors[[lookup[t] for t in texts]],
-                          config=RecallConfig())
+    writer = RecallEngine(store=store, embedder=fact_embedder(corpus), config=RecallConfig())
     t0 = time.perf_counter()
-    for start in range(0, n, INSERT_BATCH):
-        stop = min(start + INSERT_BATCH, n)
-        writer.add(ENTITY, corpus.texts[start:stop], ids=corpus.ids[start:stop], created_at=corpus.created[start:stop],
-                   session_id=[f"s{i // SESSION_SIZE}" for i in range(start, stop)])
-        progress(f"  [{n:>7,} facts] inserted {stop:>7,}/{n:,} into Chroma ({time.perf_counter() - t0:6.1f} s)")
+    add_corpus(writer, corpus, report=True)
     store.close()
-    (path / "bench-built.json").write_text(json.dumps({"facts": n, "dim": DIM, "insert_s": time.perf_counter() - t0}))
+    mark_store_kept(path, n, time.perf_counter() - t0)
 
 
 def engine_size(n: int, args: argparse.Namespace, root: Path) -> EngineResult:
     from memori_core import ChromaStore, RecallConfig, RecallEngine
     from memori_core.ranking.pipeline import dense_top
 
-    path = _store_path(root, n, args.seed)
-    if not _filled(path, n):
+    path = kept_store_path(root, n, args.seed)  # bench_recall.py's layout: its kept stores are reused
+    if kept_store_insert_s(path, n) is None:
         _fill(path, n, args.seed)
     else:
         progress(f"  [{n:>7,} facts] reusing the store in {path}")
@@ -275,11 +262,7 @@ def cold_child(args: argparse.Namespace) -> int:
     first_s = time.perf_counter() - t
     out: dict[str, Any] = {"mode": args.cold_mode, "first_recall_s": first_s,
                            "from_snapshot": bool(files is not None and files.loaded)}
-    ns = []
-    for i in range(1, len(texts)):
-        t0 = time.perf_counter_ns()
-        engine.recall(texts[i], ENTITY, limit=5, query_vector=qvecs[i])
-        ns.append(time.perf_counter_ns() - t0)
+    ns = timed_recalls(engine, texts, qvecs)
     gc.collect()
     out["rss_growth_mb"] = rss_mb() - rss0
     out["warm_median_ms"] = Stats.of(ns).median_ms if ns else None
@@ -403,8 +386,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--cold-mode", choices=COLD_MODES, help=argparse.SUPPRESS)
     p.add_argument("--cold-queries", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
-    args.sweep_list = [int(s.replace("_", "")) for s in args.sweep.split(",") if s.strip()]
-    args.size_list = [int(s.replace("_", "")) for s in args.sizes.split(",") if s.strip()]
+    args.sweep_list = counts(args.sweep)
+    args.size_list = counts(args.sizes)
     if args.blas_threads < 1:
         p.error("--blas-threads must be >= 1")
     return args

@@ -58,14 +58,20 @@ from _common import (  # noqa: E402 - shared with bench_peers.py
     ENTITY,
     FLOOR_K,
     INSERT_BATCH,
-    SESSION_SIZE,
     Corpus,
     Stats,
+    add_corpus,
     blas_summary,
+    fact_embedder,
+    kept_store_insert_s,
+    kept_store_path,
     machine_info,
     machine_line,
     make_corpus,
+    mark_store_kept,
     run_round_robin,
+    size_list,
+    timed_recalls,
 )
 from _common import loadavg as _loadavg  # noqa: E402
 from _common import progress as _progress  # noqa: E402
@@ -111,20 +117,7 @@ def _make_store(kind: str, root: Path, n: int, seed: int) -> ChromaStore:
     if kind == "memory":
         return ChromaStore.in_memory()
     # No snapshots in this process: its cold loads are from Chroma; the cold processes use them.
-    return ChromaStore(path=_store_path(root, n, seed), snapshots=False)
-
-
-def _store_path(root: Path, n: int, seed: int) -> Path:
-    return root / f"chroma-{n}-seed{seed}"
-
-
-def _built(path: Path, n: int) -> float | None:
-    """Seconds the kept store at ``path`` took to fill, if it holds all ``n`` facts (``--stores``)."""
-    try:
-        marker = json.loads((path / "bench-built.json").read_text())
-    except (OSError, ValueError):
-        return None
-    return float(marker["insert_s"]) if marker.get("facts") == n and marker.get("dim") == DIM else None
+    return ChromaStore(path=kept_store_path(root, n, seed), snapshots=False)
 
 
 # --------------------------------------------------------------------------
@@ -161,11 +154,7 @@ def cold_child(args: argparse.Namespace) -> int:
     }
     gc.collect()
     out["rss_after_first_mb"] = _rss_mb() - rss0
-    ns = []
-    for i in range(1, len(texts)):
-        t0 = time.perf_counter_ns()
-        engine.recall(texts[i], ENTITY, limit=5, query_vector=qvecs[i])
-        ns.append(time.perf_counter_ns() - t0)
+    ns = timed_recalls(engine, texts, qvecs)
     gc.collect()
     out["rss_after_warm_mb"] = _rss_mb() - rss0
     out["rss_store_open_mb"] = rss_open - rss0
@@ -219,34 +208,19 @@ def cold_processes(folder: Path, corpus: Corpus, args: argparse.Namespace, root:
 def bench_size(n: int, args: argparse.Namespace, root: Path, memori_search: Any, store_root: Path | None = None) -> SizeResult:
     """Build one store of ``n`` facts (in ``store_root``, default ``root``) and time every method on it."""
     corpus = make_corpus(n, args.queries, args.seed)
-    lookup = {text: i for i, text in enumerate(corpus.texts)}
     vectors = corpus.vectors
-
-    def precomputed(texts: list[str]) -> np.ndarray:
-        return vectors[[lookup[t] for t in texts]]
-
+    precomputed = fact_embedder(corpus)
     store = _make_store(args.store, store_root or root, n, args.seed)
-    kept = _built(Path(store.location), n) if args.store == "disk" and args.stores else None
+    kept = kept_store_insert_s(Path(store.location), n) if args.store == "disk" and args.stores else None
     if kept is not None:
         insert_s = kept
         _progress(f"  [{n:>7,} facts] reusing the store in {store.location} (filled in {kept:.0f} s)")
     else:
         writer = RecallEngine(store=store, embedder=precomputed, config=RecallConfig())
-        t0 = time.perf_counter()
-        for start in range(0, n, INSERT_BATCH):
-            stop = min(start + INSERT_BATCH, n)
-            writer.add(
-                ENTITY,
-                corpus.texts[start:stop],
-                ids=corpus.ids[start:stop],
-                created_at=corpus.created[start:stop],
-                session_id=[f"s{i // SESSION_SIZE}" for i in range(start, stop)],
-            )
-            _progress(f"  [{n:>7,} facts] inserted {stop:>7,}/{n:,} into Chroma ({time.perf_counter() - t0:6.1f} s)")
-        insert_s = time.perf_counter() - t0
+        insert_s = add_corpus(writer, corpus, report=True)
         del writer
         if args.store == "disk":
-            (Path(store.location) / "bench-built.json").write_text(json.dumps({"facts": n, "dim": DIM, "insert_s": insert_s}))
+            mark_store_kept(Path(store.location), n, insert_s)
 
     queries = corpus.queries
     qvecs = corpus.query_vectors
@@ -532,9 +506,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--cold-mode", choices=COLD_MODES, default="snapshot", help=argparse.SUPPRESS)
     parser.add_argument("--cold-queries", metavar="NPZ", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    args.size_list = [1000, 10000] if args.quick else [int(s.replace("_", "")) for s in args.sizes.split(",") if s.strip()]
-    if not args.size_list or min(args.size_list) < 1:
-        parser.error("--sizes needs positive integers")
+    args.size_list = size_list(parser, args)
     if args.blas_threads is not None and args.blas_threads < 1:
         parser.error("--blas-threads must be >= 1")
     if args.queries < 1 or args.chunk < 1 or args.warmup < 0:
@@ -549,12 +521,7 @@ def profile_default(n: int, args: argparse.Namespace) -> str:
     import pstats
 
     corpus = make_corpus(n, args.queries, args.seed)
-    lookup = {text: i for i, text in enumerate(corpus.texts)}
-
-    def precomputed(texts: list[str]) -> np.ndarray:
-        return corpus.vectors[[lookup[t] for t in texts]]
-
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=precomputed)
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=fact_embedder(corpus))
     for start in range(0, n, INSERT_BATCH):
         engine.add(ENTITY, corpus.texts[start:start + INSERT_BATCH], ids=corpus.ids[start:start + INSERT_BATCH],
                    created_at=corpus.created[start:start + INSERT_BATCH])

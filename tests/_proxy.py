@@ -22,6 +22,23 @@ __all__ = ["DelayProxy"]
 _CHUNK = 65536
 
 
+def _read(sock: socket.socket) -> bytes:
+    """The next chunk from ``sock``; ``b""`` at the end of its stream, and when it failed (reset, closed)."""
+    try:
+        return sock.recv(_CHUNK)
+    except OSError:
+        return b""
+
+
+def _close(*socks: socket.socket) -> None:
+    """Close each of ``socks``, whatever state it is in."""
+    for sock in socks:
+        try:
+            sock.close()
+        except OSError:
+            pass
+
+
 class DelayProxy:
     """Forward ``127.0.0.1:<port>`` to ``host:port``, holding the server's replies back when armed."""
 
@@ -57,11 +74,7 @@ class DelayProxy:
 
     def close(self) -> None:
         self._closed = True
-        for sock in [self._listener, *self._sockets]:
-            try:
-                sock.close()
-            except OSError:
-                pass
+        _close(self._listener, *self._sockets)
 
     def __enter__(self) -> DelayProxy:
         return self
@@ -96,10 +109,7 @@ class DelayProxy:
     def _requests(self, client: socket.socket, server: socket.socket, held: queue.Queue) -> None:
         """Client to server, at once; arms the delay on the trigger."""
         while True:
-            try:
-                data = client.recv(_CHUNK)
-            except OSError:
-                data = b""
+            data = _read(client)
             if not data:
                 break
             with self._lock:
@@ -112,19 +122,12 @@ class DelayProxy:
         # The client gave up (e.g. on a timeout): the server still finishes what it was sent and replies
         # into the proxy; close its side once any held reply has had its time.
         time.sleep(self._current_delay() + 1.0)
-        for sock in (server, client):
-            try:
-                sock.close()
-            except OSError:
-                pass
+        _close(server, client)
 
     def _replies_in(self, client: socket.socket, server: socket.socket, held: queue.Queue) -> None:
         """Server to proxy: each chunk stamped with the time it may be passed on."""
         while True:
-            try:
-                data = server.recv(_CHUNK)
-            except OSError:
-                data = b""
+            data = _read(server)
             held.put((time.monotonic() + self._current_delay(), data))
             if not data:
                 return

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -22,11 +23,11 @@ import sys
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 import pytest
-from langchain.tools import ToolRuntime, tool
 from langchain_core.messages import AIMessage
 from langgraph.store.base import (
     GetOp,
@@ -573,28 +574,18 @@ def test_inmemorystore_crashes_on_a_missing_field_that_memoristore_just_skips() 
     assert [i.key for i in ours.search(("memories", "u"), filter={"stars": {"$gte": 3}})] == ["k0"]
 
 
-# -- an agent whose tools use runtime.store ---------------------------------------------------------------
+# -- an agent whose tools use runtime.store: the tools of examples/langgraph_store.py ------------------------
 
 
-@dataclass
-class Ctx:
-    user_id: str
-
-
-def memory_tools() -> list[Any]:
-    @tool
-    def remember(key: str, content: str, runtime: ToolRuntime[Ctx]) -> str:
-        """Store a fact about the user under a key."""
-        runtime.store.put(("memories", runtime.context.user_id), key, {"content": content})
-        return f"stored {key}"
-
-    @tool
-    def recall(query: str, runtime: ToolRuntime[Ctx]) -> str:
-        """Search the user's memories."""
-        items = runtime.store.search(("memories", runtime.context.user_id), query=query, limit=3)
-        return json.dumps([i.value["content"] for i in items]) if items else "nothing relevant is stored"
-
-    return [remember, recall]
+@pytest.fixture(scope="module")
+def example() -> ModuleType:
+    """examples/langgraph_store.py as a module: its tools and context class (its ``main()`` does not run)."""
+    spec = importlib.util.spec_from_file_location("langgraph_store_example", ROOT / "examples" / "langgraph_store.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclass looks its module up there
+    spec.loader.exec_module(module)
+    return module
 
 
 def tool_call(name: str, args: dict[str, Any], call_id: str) -> AIMessage:
@@ -602,16 +593,17 @@ def tool_call(name: str, args: dict[str, Any], call_id: str) -> AIMessage:
 
 
 @pytest.mark.parametrize("is_async", [False, True], ids=["invoke", "ainvoke"])
-def test_create_agent_tools_read_and_write_runtime_store(is_async: bool) -> None:
+def test_create_agent_tools_read_and_write_runtime_store(example: ModuleType, is_async: bool) -> None:
     from langchain.agents import create_agent
 
     store = MemoriStore(new_engine(), fields=["content"])
 
     def run(user: str, *turns: AIMessage | str) -> list[Any]:
         model = RecordingChatModel(messages=iter(turns))
-        agent = create_agent(model, tools=memory_tools(), store=store, context_schema=Ctx)
+        agent = create_agent(model, tools=[example.remember, example.recall], store=store,
+                             context_schema=example.UserContext)
         args = ({"messages": [("human", "hi")]},)
-        kwargs = {"context": Ctx(user_id=user)}
+        kwargs = {"context": example.UserContext(user_id=user)}
         out = asyncio.run(agent.ainvoke(*args, **kwargs)) if is_async else agent.invoke(*args, **kwargs)
         return out["messages"]
 

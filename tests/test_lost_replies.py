@@ -11,76 +11,23 @@ to spare on a busy machine; nothing is assumed about how fast the server answers
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-import textwrap
 import threading
 import time
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from _lost_replies import ADDED, FACTS, Reader, engine_over, recalled, write_u
 from _proxy import DelayProxy
-from memori_core import ChromaStore, RecallConfig, RecallEngine
-from memori_core.engine.writes import derived_fact_id
+from memori_core import ChromaStore, RecallEngine
 from memori_core.store.base import split_revision
 
-OPEN = RecallConfig(gate="off")
-TESTS = Path(__file__).resolve().parent
-ROOT = TESTS.parent
 T = 1.0
 """The store's request time limit in these tests (seconds): writes get 2 T, an intent settles in 3 T."""
 SPARE = 1.0
 """Seconds allowed on top of a promised bound for a busy machine (the bounds themselves are 1-2 T)."""
-FACTS = [f"User fact number {i} about tea." for i in range(20)]
-
-READER = """
-import json, sys
-sys.path[:0] = [{tests!r}, {root!r}]
-from _helpers import HashEmbedder
-from memori_core import ChromaStore, RecallConfig, RecallEngine
-store = ChromaStore.http(host={host!r}, port={port}, collection={collection!r}, timeout={timeout})
-engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(gate="off"))
-for line in sys.stdin:
-    entity, query = line.rstrip("\\n").split("\\t", 1)
-    try:
-        facts = sorted(f.content for f in engine.recall(query, entity, limit=100))
-        print(json.dumps({{"facts": facts, "kept": engine._coord.caches.get(entity) is not None}}), flush=True)
-    except Exception as exc:
-        print(json.dumps({{"error": repr(exc)}}), flush=True)
-"""
-
-
-class Reader:
-    """Another process with its own engine over the server (no proxy): it recalls when asked."""
-
-    def __init__(self, host: str, port: int, collection: str) -> None:
-        code = textwrap.dedent(READER.format(tests=str(TESTS), root=str(ROOT), host=host, port=port,
-                                             collection=collection, timeout=T))
-        self.proc = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
-
-    def recall(self, entity: str, query: str = "tea") -> dict[str, Any]:
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(f"{entity}\t{query}\n")
-        self.proc.stdin.flush()
-        line = self.proc.stdout.readline()
-        assert line, f"the reader process died (exit {self.proc.poll()})"
-        out = json.loads(line)
-        assert "error" not in out, out["error"]
-        return out
-
-    def close(self) -> None:
-        if self.proc.stdin is not None:
-            self.proc.stdin.close()
-        try:
-            self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
 
 
 @pytest.fixture
@@ -92,28 +39,7 @@ def proxied(chroma_server: tuple[str, int]) -> Iterator[tuple[DelayProxy, str]]:
 
 
 def _engine(port: int, collection: str, embedder: Any) -> RecallEngine:
-    store = ChromaStore.http(host="127.0.0.1", port=port, collection=collection, timeout=T)
-    return RecallEngine(store=store, embedder=embedder, config=OPEN)
-
-
-def _texts(engine: RecallEngine, entity: str) -> list[str]:
-    return sorted(f.content for f in engine.recall("tea", entity, limit=100))
-
-
-def _write(engine: RecallEngine, write: str) -> BaseException | None:
-    """One write of user "u" (the facts of FACTS stored before); its error, if it raised."""
-    try:
-        if write == "forget":
-            engine.forget("u")
-        elif write == "delete":
-            engine.delete("u", [derived_fact_id(FACTS[0])])
-        elif write == "update":
-            engine.update("u", derived_fact_id(FACTS[1]), text="User fact number one about green tea.")
-        else:
-            engine.add("u", "User adopted a parrot who drinks tea.")
-    except Exception as exc:  # noqa: BLE001 - a late reply may fail the write; that is allowed
-        return exc
-    return None
+    return engine_over(port, collection, T, embedder)
 
 
 @pytest.mark.server
@@ -127,7 +53,7 @@ def test_another_process_never_serves_its_copy_over_a_write_whose_reply_was_lost
     a = _engine(proxy.port, collection, hash_embedder)  # the writer, behind the proxy
     a.add("u", FACTS)
     a.add("v", ["User v likes coffee and tea."])
-    b = Reader(host, port, collection)
+    b = Reader(host, port, collection, T)
     try:
         first = b.recall("u")
         assert first["facts"] == sorted(FACTS) and first["kept"]  # b holds u's copy
@@ -135,12 +61,12 @@ def test_another_process_never_serves_its_copy_over_a_write_whose_reply_was_lost
         facts_id = a.store._facts.id  # type: ignore[attr-defined]
         # From the write's first change of a row on, every reply arrives after the writer gave up.
         proxy.delay_replies(3 * T, after=f"/collections/{facts_id}/{endpoint}".encode())
-        error = _write(a, write)
+        error = write_u(a, write)
         assert proxy.armed.is_set(), "the write never changed a row"
         proxy.stop_delaying()
-        truth = _texts(_engine(port, collection, hash_embedder), "u")  # what the server holds now
+        truth = recalled(_engine(port, collection, hash_embedder), "u")  # what the server holds now
         changed = {"forget": [], "delete": sorted(FACTS[1:]),
-                   "add": sorted([*FACTS, "User adopted a parrot who drinks tea."])}[write]
+                   "add": sorted([*FACTS, ADDED])}[write]
         assert truth == changed, f"the server did not apply the {write} (error: {error!r})"
         # From b's very next recall on, b answers what the server holds; once the write has settled (3 T after
         # b first saw its intent) b keeps a copy again, and it is the right one.
@@ -166,16 +92,16 @@ def test_every_write_returns_or_raises_within_twice_the_timeout_when_every_reply
     proxy, collection = proxied
     engine = _engine(proxy.port, collection, hash_embedder)
     engine.add("u", FACTS)
-    assert _texts(engine, "u") == sorted(FACTS)
+    assert recalled(engine, "u") == sorted(FACTS)
     proxy.delay_replies(0.75 * T)  # every reply, each within the time limit: only their sum is too long
     started = time.monotonic()
-    error = _write(engine, write)
+    error = write_u(engine, write)
     elapsed = time.monotonic() - started
     proxy.stop_delaying()
     assert elapsed <= 2 * T + SPARE, f"{write} took {elapsed:.2f} s (error: {error!r})"
     # Whatever the outcome, the writer then answers as a fresh engine over the same server.
     fresh = _engine(chroma_server[1], collection, hash_embedder)
-    assert _texts(engine, "u") == _texts(fresh, "u")
+    assert recalled(engine, "u") == recalled(fresh, "u")
 
 
 @pytest.mark.server
@@ -185,15 +111,15 @@ def test_a_recall_during_a_stuck_write_of_its_user_returns_the_copy_from_before_
     proxy, collection = proxied
     engine = _engine(proxy.port, collection, hash_embedder)
     engine.add("u", FACTS)
-    assert _texts(engine, "u") == sorted(FACTS)
+    assert recalled(engine, "u") == sorted(FACTS)
     facts_id = engine.store._facts.id  # type: ignore[attr-defined]
     proxy.delay_replies(0.8 * T, after=f"/collections/{facts_id}/upsert".encode())
-    writer = threading.Thread(target=_write, args=(engine, "add"))
+    writer = threading.Thread(target=write_u, args=(engine, "add"))
     writer.start()
     try:
         assert proxy.armed.wait(30), "the write never reached its upsert"
         started = time.monotonic()
-        got = _texts(engine, "u")
+        got = recalled(engine, "u")
         elapsed = time.monotonic() - started
     finally:
         writer.join(60)

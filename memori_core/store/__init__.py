@@ -2,7 +2,7 @@
 
 * :mod:`.base` - the protocol: :class:`RowStore` (rows), :class:`RevisionStore`
   (revision tokens, write locks), :class:`FactStore` (both, plus a cache's
-  folder and close callbacks), the partial-write errors;
+  folder and close callbacks), the partial-write errors and how a store settles a write that failed part-way;
 * :mod:`.rows` - one entity's rows as the store hands them to the cache;
 * :mod:`.in_memory` - :class:`InMemoryFactStore`, the reference store (pure Python and numpy);
 * :mod:`.chroma` - :class:`ChromaStore`: embedded, in-memory or a ``chroma run`` server; beside it

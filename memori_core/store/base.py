@@ -11,6 +11,7 @@ reference one; ``tests/store_conformance.py`` is the behaviour both share.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
@@ -25,7 +26,8 @@ from .rows import EntityColumns, EntityRows
 
 __all__ = [
     "CacheFolder", "CloseCallbacks", "EntityColumns", "EntityRows", "FactStore", "PartialDeleteError",
-    "PartialWriteError", "RevisionStore", "RowStore", "join_revision", "split_revision",
+    "PartialWriteError", "RevisionStore", "RowStore", "join_revision", "settle_failed_delete", "settle_failed_write",
+    "split_revision",
 ]
 
 INTENT_MARK = "~"
@@ -74,6 +76,43 @@ class PartialDeleteError(PartialWriteError):
         super().__init__(message, remaining_ids, deleted_ids)
         self.deleted_ids = list(deleted_ids)
         self.remaining_ids = list(remaining_ids)
+
+
+def settle_failed_write(
+    logger: logging.Logger, entity_id: str, ids: Sequence[str], stored: Sequence[bool], error: BaseException,
+    note: str = "",
+) -> None:
+    """After a write of ``ids`` raised ``error``, what the store holds decides (``stored``: per id, whether it
+    holds what was written): every one, a warning and the write stands; none, ``error`` is raised; some,
+    :class:`PartialWriteError` names both parts (``note`` ends its message)."""
+    stored_ids = [i for i, ok in zip(ids, stored) if ok]
+    if len(stored_ids) == len(ids):
+        logger.warning("entity %r: the store raised %r, but every fact of the write landed", entity_id, error)
+        return
+    if not stored_ids:
+        raise error
+    raise PartialWriteError(
+        f"stored {len(stored_ids)} of {len(ids)} facts for entity {entity_id!r} before failing: {error}{note}",
+        stored_ids, [i for i, ok in zip(ids, stored) if not ok],
+    ) from error
+
+
+def settle_failed_delete(
+    logger: logging.Logger, entity_id: str, ids: Sequence[str], remaining: Sequence[str], error: BaseException
+) -> None:
+    """After a delete of ``ids`` (each once) raised ``error``, what the store still holds of them (``remaining``)
+    decides: none, a warning and the delete stands; all, ``error`` is raised; some, :class:`PartialDeleteError`
+    names both parts."""
+    if not remaining:
+        logger.warning("entity %r: the store raised %r, but every fact of the delete is gone", entity_id, error)
+        return
+    if len(remaining) == len(ids):
+        raise error
+    left = set(remaining)
+    raise PartialDeleteError(
+        f"deleted {len(ids) - len(remaining)} of {len(ids)} facts of entity {entity_id!r} before failing: {error}",
+        [i for i in ids if i not in left], remaining,
+    ) from error
 
 
 class RowStore(Protocol):

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from ..facts import StoredFact
-from .base import CacheFolder, CloseCallbacks, FactStore, PartialDeleteError, PartialWriteError
+from .base import CacheFolder, CloseCallbacks, FactStore, settle_failed_delete, settle_failed_write
 from .chroma_client import (
     DEFAULT_HTTP_TIMEOUT,
     READ_ATTEMPTS,
@@ -409,24 +409,12 @@ class ChromaStore(FactStore):
         """After a failed upsert: which facts landed, read back from the store (a batch can fail after
         landing). Returns when every fact landed; raises ``error`` when none did, else PartialWriteError."""
         flags = self._holds(entity_id, facts)
+        note = ""
         if flags is None:  # the store cannot be read either: only the batches that returned are known to be in
-            if not in_landed_batches:
-                raise error
-            stored_ids = [f.id for f in in_landed_batches]
+            landed = {f.id for f in in_landed_batches}
+            flags = [f.id in landed for f in facts]
             note = " (read back failed: facts of the failed batches may have landed too)"
-        else:
-            stored_ids = [f.id for f, ok in zip(facts, flags) if ok]
-            if len(stored_ids) == len(facts):
-                logger.warning("entity %r: the store raised %r, but every fact of the write landed", entity_id, error)
-                return
-            if not stored_ids:
-                raise error
-            note = ""
-        kept = set(stored_ids)
-        raise PartialWriteError(
-            f"stored {len(stored_ids)} of {len(facts)} facts for entity {entity_id!r} before failing: {error}{note}",
-            stored_ids, [f.id for f in facts if f.id not in kept],
-        ) from error
+        settle_failed_write(logger, entity_id, [f.id for f in facts], flags, error, note)
 
     def _records(self, entity_id: str, ids: Sequence[str]) -> dict[str, Any]:
         """The stored Chroma metadata of those of ``ids`` that are stored (fact id -> metadata)."""
@@ -492,16 +480,7 @@ class ChromaStore(FactStore):
         except Exception as exc:  # noqa: BLE001 - nothing more can be said than the store's error
             logger.warning("entity %r: could not read back a failed delete: %s", entity_id, exc)
             raise error from None
-        remaining = [i for i in unique if i in left]
-        if not remaining:
-            logger.warning("entity %r: the store raised %r, but every fact of the delete is gone", entity_id, error)
-            return
-        if len(remaining) == len(unique):
-            raise error
-        raise PartialDeleteError(
-            f"deleted {len(unique) - len(remaining)} of {len(unique)} facts of entity {entity_id!r} before failing: "
-            f"{error}", [i for i in unique if i not in left], remaining,
-        ) from error
+        settle_failed_delete(logger, entity_id, unique, [i for i in unique if i in left], error)
 
     def forget(self, entity_id: str) -> None:
         """Delete every fact of ``entity_id`` and nothing else.

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..facts import StoredFact, validity_json
-from .base import CloseCallbacks, FactStore, PartialDeleteError, PartialWriteError
+from .base import CloseCallbacks, FactStore, settle_failed_delete, settle_failed_write
 from .keyed_locks import KeyedLocks
 from .rows import EntityColumns, EntityRows, fact_of_row
 
@@ -248,31 +248,12 @@ class InMemoryFactStore(FactStore):
         with self._lock:
             entity = self._entities.get(entity_id, {})
             held = [r.id in entity and entity[r.id][0] == r for r in records]
-        stored_ids = [r.id for r, ok in zip(records, held) if ok]
-        if len(stored_ids) == len(records):
-            logger.warning("entity %r: a batch raised %r, but every fact of the write is stored", entity_id, error)
-            return
-        if not stored_ids:
-            raise error
-        raise PartialWriteError(
-            f"stored {len(stored_ids)} of {len(records)} facts for entity {entity_id!r} before failing: {error}",
-            stored_ids, [r.id for r, ok in zip(records, held) if not ok],
-        ) from error
+        settle_failed_write(logger, entity_id, [r.id for r in records], held, error)
 
     def _report_delete(self, entity_id: str, ids: Sequence[str], error: BaseException) -> None:
         """After a failed delete: return when every fact is gone, raise ``error`` when none is, else
         :class:`PartialDeleteError` naming both parts."""
-        remaining = self.present(entity_id, ids)
-        if not remaining:
-            logger.warning("entity %r: a batch raised %r, but every fact of the delete is gone", entity_id, error)
-            return
-        if len(remaining) == len(ids):
-            raise error
-        left = set(remaining)
-        raise PartialDeleteError(
-            f"deleted {len(ids) - len(remaining)} of {len(ids)} facts of entity {entity_id!r} before failing: "
-            f"{error}", [i for i in ids if i not in left], remaining,
-        ) from error
+        settle_failed_delete(logger, entity_id, ids, self.present(entity_id, ids), error)
 
     # -- revisions ----------------------------------------------------------------
 
