@@ -160,7 +160,7 @@ class RecallConfig:
     """See ``gate_words``."""
     gate_care: float | None = 0.6
     """Relevance gate, second signal (memori_core/ranking/care.py): when a personal question's share of the
-    food and health domains reaches this, a care fact (allergy, medication, dietary restriction) among the
+    food and health domains reaches this, a care fact (allergy, medication, condition, dietary restriction) among the
     ``limit`` best is kept, and opens the gate, from a cosine of ``gate_care_cosine``. ``None`` turns it off."""
     gate_care_cosine: float = 0.1
     """See ``gate_care``."""

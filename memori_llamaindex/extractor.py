@@ -29,7 +29,7 @@ class LLMFactExtractor(PromptedFactExtractor[ChatMessage]):
         self, llm: Any, *, max_facts: int = 10, max_chars: int = DEFAULT_MAX_FACT_CHARS, mark_core: bool = True
     ) -> None:
         """``llm``: a ``llama_index.core.llms.LLM`` (``chat`` / ``achat``); ``max_facts`` per turn and ``max_chars``
-        per fact bound a reply. With ``mark_core`` the LLM is asked to flag allergies, medication and dietary
+        per fact bound a reply. With ``mark_core`` the LLM is asked to flag allergies, medication, conditions and dietary
         restrictions ``"core": true`` (stored with ``core=True``: recalled on every turn); ``False`` neither
         asks nor reads it."""
         if not callable(getattr(llm, "chat", None)):

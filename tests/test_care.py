@@ -45,6 +45,32 @@ def test_care_facts_are_allergies_medications_and_diets(text, expected):
     assert is_care_fact(text) is expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    # medications named by their drug-name stems, not by a list of names
+    ("User takes losartan every evening.", True),
+    ("I'm on pantoprazole for reflux.", True),
+    ("User takes pregabalin for back pain.", True),
+    ("My mum is taking apixaban since her stroke.", True),
+    ("User takes salbutamol before running.", True),
+    # conditions that constrain food or activity, and a doctor's dietary advice
+    ("User is diabetic.", True),
+    ("User has epilepsy.", True),
+    ("User is eight weeks pregnant.", True),
+    ("User's son has asthma and uses a puffer.", True),
+    ("User's GP advised him to avoid grapefruit.", True),
+    # and what they must not catch
+    ("User is not diabetic.", False),
+    ("User is no longer pregnant.", False),
+    ("User takes the tram to work.", False),
+    ("User takes photos of lighthouses.", False),
+    ("User is on holiday in Crete.", False),
+    ("User's doctor wants him to sleep more.", False),
+    ("User's brother is a pharmacist.", False),
+])
+def test_care_facts_know_drug_stems_conditions_and_medical_advice(text, expected):
+    assert is_care_fact(text) is expected
+
+
 def test_prototypes_cover_every_domain_once_in_order():
     texts, starts = prototype_texts()
     assert len(texts) == sum(len(v) for v in DOMAIN_PROTOTYPES.values())

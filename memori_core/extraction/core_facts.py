@@ -11,8 +11,10 @@ __all__ = ["CoreRule", "check_core_rule", "is_core_fact"]
 
 
 def is_core_fact(text: str) -> bool:
-    """Whether a fact is worth injecting on every turn: an allergy or intolerance, a medication, or a dietary
-    restriction (vegetarian, vegan, halal, kosher, gluten-free, coeliac, lactose-free, no alcohol...).
+    """Whether a fact is worth injecting on every turn: an allergy or intolerance, a medication (named, or by
+    its drug-name stem), a condition that limits food or activity (pregnancy, diabetes, asthma, epilepsy, high
+    blood pressure, a doctor's dietary advice), or a dietary restriction (vegetarian, vegan, halal, kosher,
+    gluten-free, coeliac, lactose-free, no alcohol...).
 
     >>> is_core_fact("User is allergic to peanuts."), is_core_fact("User lives in Leeds.")
     (True, False)

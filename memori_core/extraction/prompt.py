@@ -45,8 +45,8 @@ def build_extraction_prompt(
     ids. The model is asked for a JSON array of
     ``{"fact": "User ...", "supersedes": ["F1"], "core": false}`` objects
     (``[]`` when nothing is worth keeping); with ``core`` (default) it is told
-    to set ``"core": true`` on allergies, intolerances, medication and dietary
-    restrictions (without, the key is not asked for).
+    to set ``"core": true`` on allergies, intolerances, medication, conditions that
+    limit food or activity, and dietary restrictions (without, the key is not asked for).
     """
     lines = [
         "You maintain a long-term memory about a user. Read the new conversation turn below and write down the "
@@ -66,8 +66,10 @@ def build_extraction_prompt(
     if core:
         lines.append(
             '- Set "core" to true for a fact that must be remembered in every conversation whatever the topic: '
-            "allergies and intolerances, medications, and dietary restrictions (vegetarian, vegan, halal, kosher, "
-            "gluten-free, coeliac, lactose-free, does not drink alcohol). Set it to false for every other fact."
+            "allergies and intolerances, medications, conditions that limit what the user can eat, drink or do "
+            "(pregnancy, diabetes, asthma, epilepsy, high blood pressure, a doctor's dietary advice), and dietary "
+            "restrictions (vegetarian, vegan, halal, kosher, gluten-free, coeliac, lactose-free, does not drink "
+            "alcohol). Set it to false for every other fact."
         )
     lines += [
         "",

@@ -54,7 +54,7 @@ class PromptedFactExtractor(ABC, Generic[FrameworkMessage]):
         self, *, max_facts: int = 10, max_chars: int = DEFAULT_MAX_FACT_CHARS, mark_core: bool = True
     ) -> None:
         """``max_facts`` per turn and ``max_chars`` per fact bound what a reply can store. With ``mark_core``
-        the model is asked to flag allergies, medication and dietary restrictions ``"core": true`` (stored
+        the model is asked to flag allergies, medication, conditions and dietary restrictions ``"core": true`` (stored
         with ``core=True``: recalled on every turn); ``False`` neither asks nor reads the flag."""
         self.max_facts = check_max_facts(max_facts)
         self.max_chars = max_chars

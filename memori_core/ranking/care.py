@@ -81,12 +81,23 @@ _DRUGS = _words(
     "antidepressants", "blood thinner", "blood thinners", "beta blocker", "beta blockers", "ssri", "ssris",
     "adderall", "ritalin", "the pill", "birth control",
 )
+# Drug names by their USAN/INN stems (amlodipine, gabapentin, methylphenidate, omeprazole...): a list of names
+# cannot keep up with what users take, the naming system's endings can.
+_DRUG_STEMS = (
+    r"[a-z]{2,}(?:pril|sartan|olol|dipine|statin|formin|gliptin|glitazone|prazole|tidine|oxetine|triptyline|"
+    r"zepam|azolam|pentin|gabalin|phenidate|amfetamine|amphetamine|cillin|mycin|cycline|floxacin|conazole|"
+    r"parin|xaban|gatran|thyroxine|nisone|nisolone|cortisone|profen|fenac|coxib|codone|morphone|triptan|"
+    r"setron|lukast|buterol|meterol|moterol|butamol|sonide|tropium|semide|thiazide|zapine|tiapine|peridone)"
+)
 _CARE_TERMS = re.compile(
     r"\b(?:allerg(?:y|ies|ic)|intoleran(?:t|ce|ces)|anaphyla\w*|epi-?pens?|coeliac|celiac|"
-    r"medications?|medicines?|meds|prescri(?:bed|ption|ptions)|inhalers?|"
+    r"medications?|medicines?|meds|prescri(?:bed|ption|ptions)|inhalers?|puffers?|"
+    r"pregnan(?:t|cy)|prenatal|diabet(?:es|ic)|asthma(?:tic)?|epilep(?:sy|tic)|hypertension|high\s+blood\s+pressure|"
     r"vegetarian|vegan|pescatarian|halal|kosher|teetotal(?:l?er)?|"
     r"(?:gluten|lactose|dairy|nut|peanut|alcohol)[-\s]free)\b"
-    rf"|\b(?:takes?|taking|took|on)\s+(?:(?:daily|a|an|some|their|her|his)\s+)?(?:{_DRUGS})\b"
+    rf"|\b(?:takes?|taking|took|on)\s+(?:(?:daily|a|an|some|their|her|his)\s+)?(?:{_DRUGS}|{_DRUG_STEMS})\b"
+    r"|\b(?:doctor|gp|dietitian|dietician)\b[^.]{0,30}\b(?:told|advised|wants|said)\b[^.]{0,30}"
+    r"\b(?:cut\s+(?:down|back)\s+on|avoid|stop\s+(?:eating|drinking)|no\s+more)\b"
     r"|\b(?:do(?:es)?n't|do(?:es)?\s+not|never|no\s+longer|cannot|can't|can\s+not)\s+(?:drink|drinks|consume)\s+"
     r"(?:any\s+)?(?:alcohol|booze|wine|beer|spirits|liquor)\b"
     r"|\b(?:avoids?|avoiding|abstains?\s+from|stays?\s+away\s+from)\s+(?:all\s+|any\s+)?alcohol\b"
@@ -103,8 +114,10 @@ def is_personal(question: str) -> bool:
 
 @functools.lru_cache(maxsize=4096)
 def is_care_fact(text: str) -> bool:
-    """An allergy or intolerance, a medication, or a dietary restriction (vegetarian, vegan, halal, kosher,
-    gluten-free, coeliac, lactose-free, no alcohol...). A term right after a negation does not count
+    """An allergy or intolerance, a medication (by name or by its drug-name stem: "takes amlodipine"), a condition
+    that constrains food or activity (pregnancy, diabetes, asthma, epilepsy, high blood pressure), a doctor's
+    dietary advice ("doctor told her to cut down on salt"), or a dietary restriction (vegetarian, vegan, halal,
+    kosher, gluten-free, coeliac, lactose-free, no alcohol...). A term right after a negation does not count
     ("User is not vegan.", "User has no allergies.").
 
     >>> is_care_fact("User is allergic to peanuts."), is_care_fact("User lives in Leeds.")
