@@ -15,8 +15,11 @@ from .rules import (
     KEPT_AS_SAID,
     SentenceVerdict,
     is_subjectless_change,
+    is_clause,
+    is_past_statement,
     is_verb_form,
     judge_sentence,
+    strip_lead,
 )
 from .sentences import split_sentences
 from .slots import (
@@ -55,7 +58,18 @@ _CLAUSE_BREAK = re.compile(
     rf"|\s*,\s+(?=(?:no\s+more|so)\b)|\s*[\u2014\u2013]\s*|\s+-\s+(?={_SUBJECT})"
     r"|\s*,?\s+(?:but|and)\s+(?=(?:everyone|everybody|people|most\s+people|my\s+friends|friends|they)\s+"
     r"(?:just\s+|all\s+)?call)"
-    r"|\s*,\s+(?=(?!(?:i|we|my|our|short|from)\b)[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|was|were|'s|'re)\b)",
+    r"|\s*,\s+(?=(?!(?:i|we|my|our|short|from)\b)[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|was|were|'s|'re)\b)"
+    # "we did it - Rahul and I got married": a dash before the user and someone else as subject
+    r"|\s+-\s+(?=(?:(?:my|our)\s+\w+(?:\s+(?-i:[A-Z])[\w-]+)?|(?-i:[A-Z])[\w-]+)\s+and\s+(?:i|me)\b)"
+    # "I left the lab - started a PhD", "I sold the car, got a bike": a change told without its "I"
+    r"|(?:\s+-\s+|\s*,\s+)(?=(?:just\s+|finally\s+|recently\s+)?(?:moved|relocated|switched|started|joined|quit|"
+    r"retired|graduated|became|sold|bought|got|adopted|left)\b)",
+    re.IGNORECASE,
+)
+# What starts the clause after a break: the user ("I ...", "now I ...", "my ...", "Sam and I ...").
+_RIGHT_SUBJECT = re.compile(
+    rf"^(?:(?:now|then|also)\s+)?(?:{_SUBJECT}|(?:(?:my|our)\s+\w+(?:\s+(?-i:[A-Z])[\w-]+)?|(?-i:[A-Z])[\w-]+)"
+    r"\s+and\s+(?:i|me)\b)",
     re.IGNORECASE,
 )
 _STARTS_FIRST_PERSON = re.compile(
@@ -167,7 +181,13 @@ def _can_split(left: str, right: str) -> bool:
     left = left.strip()
     if not left or _BARE_POSSESSIVE.match(left) or _BARE_PRONOUN.match(left) or _bare_object(right):
         return False
-    return bool(_STARTS_FIRST_PERSON.match(left)) or is_subjectless_change(left)  # "Sold the car, I ..."
+    if _STARTS_FIRST_PERSON.match(left) or _STARTS_FIRST_PERSON.match(strip_lead(left)):  # "fyi I quit ..., I ..."
+        return True
+    if is_subjectless_change(left):  # "Sold the car, I ..."
+        return True
+    # "Friday was my last day - I'm retired", "the lease ended and I'm back home": a clause of its own, then one
+    # of the user's (not an opener that bends it: "When I was young, I lived in Spain")
+    return bool(_RIGHT_SUBJECT.match(right)) and is_clause(left)
 
 
 class RuleBasedFactExtractor:
@@ -329,7 +349,10 @@ class RuleBasedFactExtractor:
             if holder(verdict.fact, slot) != holder(text, slot):
                 continue
             if slot in ACTIVITY_SLOTS:
-                flipped = is_negated(text) and not is_negated(verdict.fact)
+                # "We adopted a dog" after "User has no pets.": the "none" no longer holds; "I played rugby
+                # at uni" after "User used to play rugby." tells the same past, nothing new
+                flipped = is_negated(text) and not is_negated(verdict.fact) \
+                    and (changed or not is_past_statement(verdict.fact))
                 if (flipped or ended) and same_activity(verdict.fact, text, slot):
                     return True
             elif slot == "relationship":  # "My wife and I moved to Berlin" is no change of the marriage
