@@ -121,7 +121,11 @@ SLOTS: dict[str, re.Pattern[str]] = {
         r"macchiatos?|mochas?|flat\s+whites?|cold\s+brews?|matcha|chai|cuppas?|earl\s+grey|rooibos)\b"
     ),
     "alcohol": re.compile(
-        r"\b(?:alcohol|alcoholic|wine|beer|beers|booze|sober|sobriety|teetotal|teetotaler|cocktails?|whisky|whiskey)\b"
+        r"\b(?:alcohol|alcoholic|wine|beer|beers|booze|sober|sobriety|teetotal|teetotaler|cocktails?|whisky|whiskey|"
+        # drinking with no drink named is alcohol: "I've stopped drinking altogether", "User doesn't drink."
+        r"(?:stopped|stop|quit|quitting|gave\s+up|given\s+up|giving\s+up|don't|do\s+not|doesn't|does\s+not|"
+        r"no\s+longer|never)\s+drink(?:s|ing)?(?=\s*(?:[.,!;]|$|altogether|completely|entirely|at\s+all|for\s+good|"
+        r"anymore|any\s+more|now)))\b"
     ),
     # "User's daughter is 5.", "User turned 30 yesterday." (not "is 5 minutes away")
     "age": re.compile(

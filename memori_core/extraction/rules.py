@@ -546,6 +546,9 @@ _ASIDE_TAIL = _rx(
     r"|(?:if|unless|in\s+case|as\s+long\s+as|whatever|whenever|which)\b"
     r"|(?:it|he|she|they|this|that|there)(?:'s|'re|'ll|'d|\s+\w+)"
     r"|the\s+\w+\s+\w+(?:s|ed)\b"
+    # "..., six months sober now", "..., two years clean": how long, said after the fact
+    r"|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several)\s+(?:days?|weeks?|months?|years?)"
+    r"\s+\w+(?:\s+now)?\s*[.!]*$"
     r").*)$"
 )
 
@@ -570,6 +573,13 @@ _EMPHASIS = _rx(
 def _plain(fact: str) -> str:
     """The rewritten ``fact`` without words of emphasis ("User is officially retired." -> "User is retired.")."""
     return _EMPHASIS.sub("", fact)
+
+
+# "..., right?", "..., funny right?", "..., isn't it?": a tag after a statement, asking only to agree.
+_TAG_QUESTION = _rx(
+    r"(?:\s*,\s*|\s+)(?:(?:funny|crazy|weird|ironic|wild|mad|sad|typical|classic|ha|haha|lol)\s+)?"
+    r"(?:right|huh|eh|innit|isn't\s+it|ain't\s+it|don't\s+you\s+think|you\s+know)\s*\?+\s*$"
+)
 
 
 # As said, a sentence stays a fact only when short and about a known part of the user's life.
@@ -834,6 +844,9 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         return None, DROP_EMPTY
     if len(text) > max_chars:
         return None, DROP_TOO_LONG
+    tag = _TAG_QUESTION.search(text)
+    if tag is not None and tag.start() > 0 and not text[: tag.start()].rstrip().endswith("?"):
+        text = text[: tag.start()]  # "I'm scared of flying, funny right?": a statement, and a tag asking to agree
     if text.rstrip(" )\"'").endswith("?"):
         m = _QUESTION_TAIL.match(text)
         if m is not None:  # "Since I'm vegan, where can I get B12?": the reason given is the statement
