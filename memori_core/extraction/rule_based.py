@@ -369,6 +369,15 @@ class RuleBasedFactExtractor:
     whose words a stored fact of the same person already holds ("I'm an
     architect" after "User works as an architect.") is not stored again.
 
+    When no clean fact can be said, nothing is stored: a sentence that would be
+    kept as said must be short and of a known slot of the user's life or a care
+    fact (``DROP_UNCLEAR``); a fact pointing to no one named ("My physio
+    recommended it.", "We share her flat") is dropped (``DROP_UNRESOLVED``);
+    an aside after the statement ("I'm a nurse, been doing nights for ten
+    years") is left out of the fact; a thing left or stopped told beside what
+    holds now in its place ("I quit Google and now I work at a startup") is not
+    stored, the new fact ends the stored one.
+
     The rules are English only: other languages give no fact (never a
     half-understood one).
 
