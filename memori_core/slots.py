@@ -31,11 +31,13 @@ _OCCUPATIONS = (
     r"ranger|archaeologist|historian|curator|care\s+worker|support\s+worker|software\s+developer|web\s+developer|"
     r"product\s+owner|sysadmin|coder|surveyor|optometrist|paramedic|chiropractor|osteopath|podiatrist|"
     r"contractor|handyman|decorator|locksmith|roofer|security\s+guard|bouncer|chauffeur|mortgage\s+advisor|"
-    r"financial\s+advisor|insurance\s+broker|broker|real\s+estate\s+agent"
+    r"financial\s+advisor|insurance\s+broker|broker|real\s+estate\s+agent|supervisor|dispatcher|hygienist|"
+    r"foreman|warehouse\s+worker|porter|paralegal"
 )
 _WORKPLACES = (
     r"company|firm|agency|startup|start-up|bank|hospital|clinic|school|factory|warehouse|restaurant|cafe|"
-    r"café|shop|store|office|studio|lab|laboratory|charity|ngo|council|ministry|university"
+    r"café|shop|store|office|studio|lab|laboratory|charity|ngo|council|ministry|university|practice|"
+    r"(?:fulfil?ment|call|distribution|data|leisure|garden|care)\s+cent(?:re|er)|depot"
 )
 
 # Owned things named by brand or model ("a Pixel", "my old Honda Civic", "the Corolla"): a word of these
@@ -87,13 +89,14 @@ SLOTS: dict[str, re.Pattern[str]] = {
         r"let\s+go(?!\s+of)|sacked|job\s+hunting|job-hunting|job\s+offer|offer\s+from|(?:full|part)-time|"
         r"back\s+to\s+work|majoring|(?:my|their|his|her)\s+major|"
         r"at\s+(?:uni|university|college|med\s+school|law\s+school)|"
-        r"self-employed|notice|studying|studies|degree|graduated|internship|"
+        r"self-employed|notice|studying|studies|degree|graduated|internship|phd|doctorate|apprenticeship|master's|"
+        r"left\s+(?:my|the|our)\s+(?:lab|bank|agency|hospital|clinic|practice|studio|startup|start-up)|"
         # an occupation the user is or works as ("is a nurse", "works as a paralegal"), not one they see
         # ("seeing a therapist", "my dentist")
         r"(?:am|is|are|was|were|be|been|being|'m|'s|'re|became|become|becoming|as|trained\s+to\s+be)\s+"
         r"(?:(?:now|also|still|currently|actually|finally|officially|just|already|a|an|the)\s+)*"
         r"(?:(?!(?:seeing|visiting|meeting|dating|marrying|married|engaged|with|to|at|for|from|by|and|or|of)\b)"
-        rf"[\w-]+\s+){{0,3}}?(?:{_OCCUPATIONS})|^(?:{_OCCUPATIONS})|"
+        rf"[\w-]+\s+){{0,3}}?(?:{_OCCUPATIONS})(?:e?s\b)?|^(?:{_OCCUPATIONS})|"
         rf"(?:start|starts|started|starting)\s+at|(?:at|for)\s+(?:a|an|the)\s+(?:[\w-]+\s+)?"
         rf"(?:{_WORKPLACES}))\b"
     ),
@@ -118,7 +121,11 @@ SLOTS: dict[str, re.Pattern[str]] = {
         r"macchiatos?|mochas?|flat\s+whites?|cold\s+brews?|matcha|chai|cuppas?|earl\s+grey|rooibos)\b"
     ),
     "alcohol": re.compile(
-        r"\b(?:alcohol|alcoholic|wine|beer|beers|booze|sober|sobriety|teetotal|teetotaler|cocktails?|whisky|whiskey)\b"
+        r"\b(?:alcohol|alcoholic|wine|beer|beers|booze|sober|sobriety|teetotal|teetotaler|cocktails?|whisky|whiskey|"
+        # drinking with no drink named is alcohol: "I've stopped drinking altogether", "User doesn't drink."
+        r"(?:stopped|stop|quit|quitting|gave\s+up|given\s+up|giving\s+up|don't|do\s+not|doesn't|does\s+not|"
+        r"no\s+longer|never)\s+drink(?:s|ing)?(?=\s*(?:[.,!;]|$|altogether|completely|entirely|at\s+all|for\s+good|"
+        r"anymore|any\s+more|now)))\b"
     ),
     # "User's daughter is 5.", "User turned 30 yesterday." (not "is 5 minutes away")
     "age": re.compile(

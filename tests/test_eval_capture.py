@@ -29,6 +29,7 @@ HASH = "_helpers:HashEmbedder"
 DEV = Path(__file__).resolve().parents[1] / "evals" / "capture" / "dev.json"
 DEV3 = DEV.with_name("dev3.json")
 DEV2 = DEV.with_name("dev2.json")
+DEV4 = DEV.with_name("dev4.json")
 
 
 def _conv(gold, stale=(), turns=None, category="change") -> CaptureConversation:
@@ -82,6 +83,20 @@ def test_second_dev_file_has_35_conversations_in_every_category_and_no_sentence_
         assert not {c.id for c in dev2.conversations} & {c.id for c in other.conversations}
         shared = said(dev2) & said(other)
         assert not shared, shared  # only the shared sentences are shown
+
+
+def test_fourth_dev_file_has_60_conversations_in_every_category_and_no_fact_sentence_of_the_other_sets() -> None:
+    dev4 = load_capture(DEV4)
+    n = dev4.count()
+    assert dev4.name == "capture-dev4"
+    assert n["conversations"] >= 60 and n["stale"] > 0
+    assert all(v > 0 for v in n["categories"].values()), n["categories"]
+    # small talk ("hey hey") may recur across sets; a sentence that states a fact may not
+    stated = lambda data: {t.text for c in data.conversations for t in c.turns if t.facts}  # noqa: E731
+    for other in (load_capture(DEV), load_capture(DEV2), load_capture(DEV3)):
+        assert not {c.id for c in dev4.conversations} & {c.id for c in other.conversations}
+        shared = stated(dev4) & stated(other)
+        assert not shared, shared
 
 
 def test_loader_reads_wordings_scripts_and_turn_grouping(tmp_path: Path) -> None:

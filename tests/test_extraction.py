@@ -15,6 +15,8 @@ from memori_core.extraction import (
     DROP_QUESTION,
     DROP_SECOND_PERSON,
     DROP_SMALL_TALK,
+    DROP_UNCLEAR,
+    DROP_UNRESOLVED,
     KEPT_AS_SAID,
     KEPT_INTRODUCTION,
     KEPT_REWRITTEN,
@@ -962,3 +964,192 @@ def test_a_change_or_repeat_of_someone_else_neither_ends_nor_stands_for_the_user
     assert _supersedes("I don't play tennis anymore.", "User plays tennis on Sundays.")
     [mine] = RULES.extract([("user", "I'm vegetarian.")], [_Stored("s", "User's sister is vegetarian.")])
     assert mine.text == "User is vegetarian."  # not skipped as already stored: the sister's is another fact
+
+
+# -- issue 21, round 4 (sentences written apart from the capture sets) ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("Fun update: I adopted a greyhound.", ["User adopted a greyhound."]),  # a label and a colon
+        ("Life goal achieved: we bought a cottage in Kent.", ["User bought a cottage in Kent."]),
+        ("Don't judge me, I've started knitting.", ["User has started knitting."]),  # an aside, not a request
+        ("Great news though, I passed my driving test.", ["User passed their driving test."]),
+        ("Not anymore, I teach yoga now.", ["User teaches yoga now."]),
+        ("No, I work in Leeds.", ["User works in Leeds."]),
+        ("No kids for me, thanks.", []),  # "no" as a determiner is not cut: "Kids for me" is no statement
+        ("My job: barista.", []),  # a label with no statement after it
+    ],
+)
+def test_labels_asides_and_replies_before_the_statement_are_cut(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("The contract ended, and I'm a freelancer now.", ["User is a freelancer now."]),
+        ("Monday was my first day - I'm a barista at a cafe now.", ["User is a barista at a cafe now."]),
+        ("fyi I sold the van, I cycle everywhere now.", ["User sold the van.", "User cycles everywhere now."]),
+        ("it happened - Sam and I moved in together!", ["User and Sam moved in together."]),
+        ("I left the bakery - started an apprenticeship as an electrician.",
+         ["User left the bakery.", "User started an apprenticeship as an electrician."]),
+        ("I sold my car, moved to Leeds.", ["User sold their car.", "User moved to Leeds."]),
+        # an opener bends what follows: no split
+        ("When I was a student, I lived in Rome.", ["When I was a student, I lived in Rome."]),
+        ("If it snows, I work from home.", []),
+    ],
+)
+def test_a_clause_of_its_own_before_the_users_is_split_off_but_an_opener_is_not(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("I'm a nurse, been doing nights for ten years.", ["User is a nurse."]),
+        ("I'm vegan, have been since 2015.", ["User is vegan."]),
+        ("I'm allergic to latex, it showed up at the dentist.", ["User is allergic to latex."]),
+        ("I'm 52, if that helps.", ["User is 52."]),
+        ("I live with my parents, they're both retired.", ["User lives with their parents."]),
+        ("I moved to Oslo, it's been great.", ["User moved to Oslo."]),
+        ("I work at a bank, the pay is good.", ["User works at a bank."]),
+        # a list goes on, it is no aside
+        ("I'm allergic to peanuts, shellfish and eggs.", ["User is allergic to peanuts, shellfish and eggs."]),
+    ],
+)
+def test_an_aside_after_the_statement_is_left_out_of_the_fact(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Since the move I've been sleeping much better.",  # no slot of the user's life
+        "I think I finally get it now.",  # hedged, about nothing known
+        "Being a chef, I see a lot of burns.",  # the job is the opener; what is said is in no slot
+        "After the wedding I moved to a small village near the coast with my two dogs and a cat.",  # long
+    ],
+)
+def test_a_sentence_that_would_be_kept_as_said_is_dropped_when_long_or_unplaceable(said: str) -> None:
+    verdict = RULES.judge(said)
+    assert verdict.fact is None and verdict.reason == DROP_UNCLEAR
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["Since the divorce I rent a room in Leeds.", "I think I'm allergic to penicillin.", "We're both nurses."],
+)
+def test_a_short_sentence_of_a_known_slot_or_a_care_fact_is_still_kept_as_said(said: str) -> None:
+    verdict = RULES.judge(said)
+    assert verdict.reason == KEPT_AS_SAID and verdict.fact == said
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("My physio recommended it.", []),  # someone else's word on what was just said
+        ("We share her flat in Soho.", []),  # whose flat?
+        ("We met at a salsa class.", []),  # met whom?
+        ("I live with my boyfriend and his cat.", ["User lives with their boyfriend and his cat."]),
+        ("My sister lives with her husband in Oslo.", ["User's sister lives with her husband in Oslo."]),
+        ("Jo and I share her flat in Soho.", ["User and Jo share her flat in Soho."]),
+    ],
+)
+def test_a_fact_that_points_to_no_one_named_is_not_stored(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
+    if not facts:
+        assert RULES.judge(said).reason == DROP_UNRESOLVED
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("I'm officially a homeowner!", ["User is a homeowner."]),
+        ("I finally passed my driving test.", ["User passed their driving test."]),
+        ("Tonight I'm cooking for friends.", []),  # the moment is in the opener
+        ("This morning we're painting the fence.", []),
+        ("Since last year I've lived in Porto.", ["Since last year I've lived in Porto."]),
+    ],
+)
+def test_words_of_emphasis_are_left_out_and_a_fronted_moment_is_a_moment(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "stored", "replaced"),
+    [
+        ("I start as a courier on Monday.", "User is a shift supervisor at a call centre.", True),
+        ("I started a master's in history.", "User works as a paralegal.", True),
+        ("I left the agency.", "User is a designer at an ad agency.", True),
+        ("I cut out bread completely.", "User eats toast every morning.", False),  # another word
+        ("I cut out bread completely.", "User eats bread every morning.", True),
+        ("My brother left the bank.", "User works at a bank.", False),  # someone else's
+        ("I started a blog.", "User works as a nurse.", False),  # a new pastime, no job change
+        ("I played tennis at school.", "User used to play tennis.", False),  # the same past, nothing new
+        ("I play tennis again.", "User used to play tennis.", True),
+    ],
+)
+def test_a_job_begun_as_studies_begun_a_workplace_left_and_a_food_cut_out(
+    said: str, stored: str, replaced: bool
+) -> None:
+    assert _supersedes(said, stored) is replaced
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("Hi! Marek, 38, dad of two, based in Brno.",
+         ["User's name is Marek.", "User is 38.", "User has two kids.", "User is based in Brno."]),
+        ("I'm Ines, 45.", ["User's name is Ines.", "User is 45."]),
+        ("Bordeaux, 2019, a great trip.", []),  # a bare list says who the user is only with an age
+        ("My brother is a chef and I'm afraid of knives, crazy right?",
+         ["User's brother is a chef.", "User is afraid of knives."]),  # a tag asking to agree, no question
+        ("I'm dating someone new! His name is Ollie.", ["User is dating Ollie."]),
+        ("His name is Ollie.", []),  # no someone before it to name
+    ],
+)
+def test_introductions_with_a_name_tag_questions_and_the_name_of_someone_just_told_of(
+    said: str, facts: list[str]
+) -> None:
+    assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("My dad retired and now runs a bakery.", ["User's dad retired.", "User's dad now runs a bakery."]),
+        ("I joined a choir and started learning Welsh.", ["User joined a choir.", "User started learning Welsh."]),
+        ("I've quit drinking, eight months sober.", ["User has quit drinking."]),  # how long, said after
+        # an ending beside what holds now in the same slot: only what holds now
+        ("I quit my bank job and now I work as a carpenter.", ["User works as a carpenter."]),
+        ("I sold my car, I don't drive anymore.", ["User doesn't drive anymore."]),
+        # an ending of another slot, or a state said to be over, is kept
+        ("I quit smoking and started running.", ["User quit smoking.", "User started running."]),
+        ("I quit my job and moved to Spain.", ["User quit their job.", "User moved to Spain."]),
+        ("I'm no longer vegetarian, I eat fish now.", ["User is no longer vegetarian.", "User eats fish now."]),
+    ],
+)
+def test_a_second_change_of_the_same_subject_is_its_own_fact_and_an_ending_beside_its_replacement_is_not(
+    said: str, facts: list[str]
+) -> None:
+    assert facts_of(said) == facts
+
+
+def test_an_ending_that_the_new_fact_replaces_too_is_not_stored_but_still_ends_the_stored_fact() -> None:
+    [fact] = RULES.extract([("user", "I handed in my notice and I start at a design studio on Monday.")],
+                           [_Stored("old", "User works at a bank.")])
+    assert fact.text == "User starts at a design studio on Monday." and fact.supersedes == ("old",)
+
+
+@pytest.mark.parametrize(
+    ("said", "stored", "replaced"),
+    [
+        ("I've stopped drinking altogether.", "User has a glass of wine most nights.", True),
+        ("I don't drink anymore.", "User drinks beer with friends on Fridays.", True),
+        ("I stopped drinking coffee.", "User drinks beer with friends on Fridays.", False),  # a drink named
+    ],
+)
+def test_drinking_with_no_drink_named_is_alcohol(said: str, stored: str, replaced: bool) -> None:
+    assert _supersedes(said, stored) is replaced

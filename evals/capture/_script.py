@@ -1,4 +1,4 @@
-"""The small language make_dev.py, make_dev2.py and make_dev3.py write capture conversations in.
+"""The small language make_dev.py, make_dev2.py, make_dev3.py and make_dev4.py write capture conversations in.
 
 ``U(text, *facts)`` a user turn and the facts a careful extractor would take from it, ``A(text)`` an
 assistant turn, ``F(fact, *replaces)`` one such fact (and the facts it replaces), ``conv(...)`` one

@@ -13,10 +13,14 @@ from ..slots import PERSON
 from .rules import (
     DROP_NOT_FIRST_PERSON,
     KEPT_AS_SAID,
+    KEPT_REWRITTEN,
     SentenceVerdict,
     is_subjectless_change,
+    is_clause,
+    is_past_statement,
     is_verb_form,
     judge_sentence,
+    strip_lead,
 )
 from .sentences import split_sentences
 from .slots import (
@@ -55,7 +59,18 @@ _CLAUSE_BREAK = re.compile(
     rf"|\s*,\s+(?=(?:no\s+more|so)\b)|\s*[\u2014\u2013]\s*|\s+-\s+(?={_SUBJECT})"
     r"|\s*,?\s+(?:but|and)\s+(?=(?:everyone|everybody|people|most\s+people|my\s+friends|friends|they)\s+"
     r"(?:just\s+|all\s+)?call)"
-    r"|\s*,\s+(?=(?!(?:i|we|my|our|short|from)\b)[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|was|were|'s|'re)\b)",
+    r"|\s*,\s+(?=(?!(?:i|we|my|our|short|from)\b)[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|was|were|'s|'re)\b)"
+    # "we did it - Rahul and I got married": a dash before the user and someone else as subject
+    r"|\s+-\s+(?=(?:(?:my|our)\s+\w+(?:\s+(?-i:[A-Z])[\w-]+)?|(?-i:[A-Z])[\w-]+)\s+and\s+(?:i|me)\b)"
+    # "I left the lab - started a PhD", "I sold the car, got a bike": a change told without its "I"
+    r"|(?:\s+-\s+|\s*,\s+)(?=(?:just\s+|finally\s+|recently\s+)?(?:moved|relocated|switched|started|joined|quit|"
+    r"retired|graduated|became|sold|bought|got|adopted|left)\b)",
+    re.IGNORECASE,
+)
+# What starts the clause after a break: the user ("I ...", "now I ...", "my ...", "Sam and I ...").
+_RIGHT_SUBJECT = re.compile(
+    rf"^(?:(?:now|then|also)\s+)?(?:{_SUBJECT}|(?:(?:my|our)\s+\w+(?:\s+(?-i:[A-Z])[\w-]+)?|(?-i:[A-Z])[\w-]+)"
+    r"\s+and\s+(?:i|me)\b)",
     re.IGNORECASE,
 )
 _STARTS_FIRST_PERSON = re.compile(
@@ -83,7 +98,16 @@ _PROFILE = re.compile(r"^(?P<subject>i'm|i\s+am)\s+(?P<items>[^,]+(?:(?:\s*,\s*|
 _PROFILE_ITEM = re.compile(
     r"^(?:\d{1,3}(?:\s+years\s+old)?|(?:a|an)\s+[\w-]+(?:\s+[\w-]+){0,3}|married|single|divorced|engaged|widowed|"
     r"separated|retired|unemployed|pregnant|vegan|vegetarian|pescatarian|gluten-free|diabetic|coeliac|celiac|"
-    r"left-handed|self-employed|bilingual|from\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?)$",
+    r"left-handed|self-employed|bilingual|(?:from|based\s+in)\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?)$",
+    re.IGNORECASE,
+)
+# "I'm Greta, 29", "Jonas, 41, dad of three, based in Aarhus": a name first, then what the user is.
+_NAME_ITEM = re.compile(r"^[A-Z][a-z\u00e0-\u00ff]+$")
+_BARE_PROFILE = re.compile(r"^(?P<name>[A-Z][a-z\u00e0-\u00ff]+)\s*,\s*(?P<items>.+)$")
+_AGE_ITEM = re.compile(r"^\d{1,3}(?:\s+years\s+old)?$")
+# "dad of three", "a mum of two": the user's children.
+_PARENT_OF = re.compile(
+    r"^(?:a\s+)?(?:proud\s+)?(?:mum|mom|mother|dad|father|parent)\s+of\s+(?P<n>two|three|four|five|six|\d)$",
     re.IGNORECASE,
 )
 # "Ravi again, the guy with the allotment": a returning user's name, then who they are.
@@ -118,21 +142,108 @@ def split_clauses(sentence: str) -> list[str]:
         m = next((b for b in _CLAUSE_BREAK.finditer(rest) if _can_split(rest[: b.start()], rest[b.end():])), None)
         if m is None:
             pieces.append(rest)
-            return [c for p in pieces for c in _profile(p.strip()) if c]
+            return [c for p in pieces for s in _shared_subject(p.strip()) for c in _profile(s) if c]
         pieces.append(rest[: m.start()])
         rest = rest[m.end():]
 
 
-def _profile(clause: str) -> list[str]:
-    """ "I'm 34, married and a mother of two" -> "I'm 34", "I'm married", "I'm a mother of two"; any other
-    clause as it is."""
-    m = _PROFILE.match(clause)
+# "I watched a documentary and went vegan", "my brother quit his job and now works as a carpenter": a second
+# verb of the same subject that tells a change is a clause of its own, with that subject.
+_SHARED_SUBJECT = re.compile(
+    rf"^(?P<subject>i|we|(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON}))\s+(?P<first>.+?)"
+    r"\s+and\s+(?P<second>(?:now|then)\s+(?!(?:i|we|my|our)\b)[a-z]+\b.*|(?:went|became|switched|moved|started|"
+    r"quit|retired|joined|adopted|gave\s+up|took\s+up|stopped)\b.*)$",
+    re.IGNORECASE,
+)
+
+
+def _shared_subject(clause: str) -> list[str]:
+    """ "I watched a documentary and went vegan" -> "I watched a documentary", "I went vegan"; any other clause
+    as it is."""
+    m = _SHARED_SUBJECT.match(strip_lead(clause))  # "ok so I ...": the lead is cut when the clause is judged
     if m is None:
         return [clause]
-    items = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", m.group("items").rstrip(" .!"))
-    if len(items) < 2 or not all(_PROFILE_ITEM.match(i) for i in items):
+    return [f"{m.group('subject')} {m.group('first')}", f"{m.group('subject')} {m.group('second')}"]
+
+
+def _profile(clause: str) -> list[str]:
+    """ "I'm 34, married and a mother of two" -> "I'm 34", "I'm married", "I'm a mother of two"; "I'm Greta,
+    29" and "Jonas, 41, dad of three, based in Aarhus" (with an age) give the name first; any other clause as
+    it is."""
+    m = _PROFILE.match(clause)
+    bare = _BARE_PROFILE.match(clause.rstrip(" .!")) if m is None else None
+    if m is None and bare is None:
         return [clause]
-    return [f"{m.group('subject')} {item}" for item in items]
+    subject = m.group("subject") if m is not None else "I'm"
+    items = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", (m or bare).group("items").rstrip(" .!"))
+    name = bare.group("name") if bare is not None else None
+    if name is None and _NAME_ITEM.match(items[0]) and not _PROFILE_ITEM.match(items[0]):
+        name, items = items[0], items[1:]
+    is_item = lambda i: bool(_PROFILE_ITEM.match(i) or _PARENT_OF.match(i))  # noqa: E731
+    if len(items) < (1 if name else 2) or not all(map(is_item, items)):
+        return [clause]
+    if bare is not None and (len(items) < 2 or not any(_AGE_ITEM.match(i) for i in items)):
+        return [clause]  # "Paris, a great trip": a bare list says who the user is only with their age
+    said = [f"My name is {name}"] if name else []
+    for item in items:
+        parent = _PARENT_OF.match(item) if bare is not None else None  # "dad of three", with no verb to keep
+        said.append(f"I have {parent.group('n')} kids" if parent else f"{subject} {item}")
+    return said
+
+
+# "I'm seeing someone! Her name is Chloé": the name of the someone just told of.
+_THEIR_NAME = re.compile(
+    r"^(?:and\s+)?(?:his|her|their)\s+name(?:'s|\s+is)\s+(?P<name>[A-Z][a-z\u00e0-\u00ff]+)\b[.!]*$", re.IGNORECASE
+)
+_SOMEONE = re.compile(r"\b(?:someone|somebody)(?:\s+new)?\b")
+# A clause that tells a thing was left or stopped: beside its replacement it adds nothing to memory. Not a
+# state said to be over ("I'm no longer vegetarian"): that is what the user is now.
+_LEFT = re.compile(
+    r"\b(?:left|quit|resigned|handed\s+in|moved\s+out|sold|gave\s+up|given\s+up|stopped|dropped\s+out)\b",
+    re.IGNORECASE,
+)
+
+
+def _named_someone(verdicts: list[SentenceVerdict]) -> list[SentenceVerdict]:
+    """``verdicts`` with "someone" in a fact replaced by the name a later clause gives them ("User is seeing
+    someone." and "Her name is Chloé" -> "User is seeing Chloé.")."""
+    out = list(verdicts)
+    for i, verdict in enumerate(out):
+        m = _THEIR_NAME.match(strip_lead(verdict.sentence).strip())
+        if m is None:
+            continue
+        for j in range(i - 1, -1, -1):
+            fact = out[j].fact
+            if fact is not None and _SOMEONE.search(fact):
+                out[j] = replace(out[j], fact=_SOMEONE.sub(m.group("name"), fact, count=1))
+                break
+    return out
+
+
+def _is_ending(verdict: SentenceVerdict) -> bool:
+    """Whether ``verdict``'s sentence tells that a thing was left or stopped ("I quit Google", "I handed in my
+    notice", "I left the lab")."""
+    return bool(_LEFT.search(verdict.sentence))
+
+
+def _told_with_what_holds_now(
+    fact: ExtractedFact, verdict: SentenceVerdict, said: list[tuple[ExtractedFact, SentenceVerdict]]
+) -> bool:
+    """Whether ``fact`` only tells what was left or stopped, beside a clean fact of the same message that says
+    what holds now in its place ("I quit Google and now I work at a startup": "User quit Google." beside "User
+    works at a startup."): that one replaces every stored fact ``fact`` replaces, or is of the same slot of
+    the same person. Memory keeps what holds now; the ending only marks the stored fact no longer valid."""
+    if not _is_ending(verdict):
+        return False
+    slots = slots_of(fact.text)
+    for other, how in said:
+        if other is fact or how.reason != KEPT_REWRITTEN or _is_ending(how):
+            continue
+        if fact.supersedes and set(fact.supersedes) <= set(other.supersedes):
+            return True
+        if any(holder(fact.text, s) == holder(other.text, s) for s in slots & slots_of(other.text)):
+            return True
+    return False
 
 
 def _same_person(new: str, old: str, old_words: frozenset[str]) -> bool:
@@ -167,7 +278,13 @@ def _can_split(left: str, right: str) -> bool:
     left = left.strip()
     if not left or _BARE_POSSESSIVE.match(left) or _BARE_PRONOUN.match(left) or _bare_object(right):
         return False
-    return bool(_STARTS_FIRST_PERSON.match(left)) or is_subjectless_change(left)  # "Sold the car, I ..."
+    if _STARTS_FIRST_PERSON.match(left) or _STARTS_FIRST_PERSON.match(strip_lead(left)):  # "fyi I quit ..., I ..."
+        return True
+    if is_subjectless_change(left):  # "Sold the car, I ..."
+        return True
+    # "Friday was my last day - I'm retired", "the lease ended and I'm back home": a clause of its own, then one
+    # of the user's (not an opener that bends it: "When I was young, I lived in Spain")
+    return bool(_RIGHT_SUBJECT.match(right)) and is_clause(left)
 
 
 class RuleBasedFactExtractor:
@@ -252,6 +369,15 @@ class RuleBasedFactExtractor:
     whose words a stored fact of the same person already holds ("I'm an
     architect" after "User works as an architect.") is not stored again.
 
+    When no clean fact can be said, nothing is stored: a sentence that would be
+    kept as said must be short and of a known slot of the user's life or a care
+    fact (``DROP_UNCLEAR``); a fact pointing to no one named ("My physio
+    recommended it.", "We share her flat") is dropped (``DROP_UNRESOLVED``);
+    an aside after the statement ("I'm a nurse, been doing nights for ten
+    years") is left out of the fact; a thing left or stopped told beside what
+    holds now in its place ("I quit Google and now I work at a startup") is not
+    stored, the new fact ends the stored one.
+
     The rules are English only: other languages give no fact (never a
     half-understood one).
 
@@ -284,6 +410,7 @@ class RuleBasedFactExtractor:
         for message in as_messages(messages):
             if message.role not in ("user", "human"):
                 continue
+            said: list[tuple[ExtractedFact, SentenceVerdict]] = []
             for verdict in self.explain(message.text, known=[text for _, text, _ in known]):
                 if verdict.fact is None:
                     continue
@@ -300,7 +427,8 @@ class RuleBasedFactExtractor:
                 expires = now + verdict.expires_in if verdict.expires_in is not None else None
                 replaced = tuple(fid for fid, text, old in known
                                  if normalize_fact_text(text) != key and self._replaces(verdict, words, text, old))
-                facts.append(ExtractedFact(verdict.fact, supersedes=replaced, core=core, expires_at=expires))
+                said.append((ExtractedFact(verdict.fact, supersedes=replaced, core=core, expires_at=expires), verdict))
+            facts += [fact for fact, verdict in said if not _told_with_what_holds_now(fact, verdict, said)]
         return facts
 
     @staticmethod
@@ -329,7 +457,10 @@ class RuleBasedFactExtractor:
             if holder(verdict.fact, slot) != holder(text, slot):
                 continue
             if slot in ACTIVITY_SLOTS:
-                flipped = is_negated(text) and not is_negated(verdict.fact)
+                # "We adopted a dog" after "User has no pets.": the "none" no longer holds; "I played rugby
+                # at uni" after "User used to play rugby." tells the same past, nothing new
+                flipped = is_negated(text) and not is_negated(verdict.fact) \
+                    and (changed or not is_past_statement(verdict.fact))
                 if (flipped or ended) and same_activity(verdict.fact, text, slot):
                     return True
             elif slot == "relationship":  # "My wife and I moved to Berlin" is no change of the marriage
@@ -366,7 +497,7 @@ class RuleBasedFactExtractor:
                     if named is not None:
                         verdict = replace(self.judge(named), sentence=clause)
                 verdicts.append(verdict)
-        return verdicts
+        return _named_someone(verdicts)
 
     def judge(self, sentence: str) -> SentenceVerdict:
         """The decision for one sentence (:func:`~memori_core.extraction.rules.judge_sentence`)."""

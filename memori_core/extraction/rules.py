@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from .core_facts import is_core_fact
+from ..slots import PERSON
 from .slots import content_words, is_change, is_ended, is_loss, slots_of
 
 __all__ = [
@@ -25,6 +26,8 @@ __all__ = [
     "DROP_SECOND_PERSON",
     "DROP_SMALL_TALK",
     "DROP_TOO_LONG",
+    "DROP_UNCLEAR",
+    "DROP_UNRESOLVED",
     "KEPT_AS_SAID",
     "KEPT_EXPIRING",
     "KEPT_INTRODUCTION",
@@ -51,6 +54,8 @@ DROP_OPINION = "opinion, not about the user"
 DROP_NOT_FIRST_PERSON = "no first-person statement"
 DROP_EPHEMERAL = "a passing state or moment (mood, 'today', 'right now')"
 DROP_ELLIPTICAL = "says when something stopped, not what ('I quit in May')"
+DROP_UNCLEAR = "no clean fact: as said it would be long, or in no known slot of the user's life"
+DROP_UNRESOLVED = "points to what was said before ('my doctor suggested it', 'his flat') or to no one named"
 KEPT_EXPIRING = "an appointment: kept with an expiry"
 KEPT_INTRODUCTION = "the user's name"
 
@@ -83,7 +88,7 @@ _SOCIAL = _words(
     "lol", "haha", "hahaha", "wow", "omg", "oh", "ah", "aw", "aww", "hmm", "um", "uh", "well", "alright", "right",
     "me too", "same", "same here", "got it", "sounds good", "no problem", "of course", "totally", "exactly",
     "absolutely", "definitely", "indeed", "agreed", "congrats", "congratulations", "welcome", "sorry", "please",
-    "hello again", "hi again", "hey again",
+    "hello again", "hi again", "hey again", "not anymore", "not any more",
     "ugh", "argh", "meh", "phew", "yay", "woohoo", "yikes", "damn", "dang", "gosh", "oops", "whoa", "hooray",
 )
 _CONNECTIVE = _words(
@@ -93,6 +98,9 @@ _CONNECTIVE = _words(
     "as i mentioned before", "like i said before", "as mentioned before", "as i mentioned earlier",
     "as i said earlier", "in other news", "long story short", "now", "finally",
     "sadly", "unfortunately", "fortunately", "luckily", "thankfully", "basically", "plus",
+    # asides before the statement: "Don't laugh, I've switched to coffee", "Believe it or not, I ..."
+    "don't laugh", "don't judge", "don't judge me", "believe it or not", "funnily enough", "funny enough",
+    "to be honest", "tbh", "ngl", "not gonna lie", "truth be told",
 )
 # News in front of what happened, cut only before a punctuation mark: "Quick update: ...", "Bad news - ...",
 # "Guess what, ..." ("Guess what I did" is not a statement).
@@ -112,9 +120,16 @@ _REMINDER = _words(
     "i found out", "i just found out", "just found out", "my doctor says", "my doctor said", "my doctor told me",
     "the doctor says", "the doctor said",
 )
-_LEAD_SOCIAL = _rx(rf"^(?:{_SOCIAL})\b(?:\s+(?-i:[A-Z][a-z]+))?\s*(?:[,!.:;\u2014\u2013-]+\s*|\s+(?=[a-z])|$)")
+# "No, I live in Leeds" cuts "No"; "No pets for us" does not: there "no" is a determiner.
+_LEAD_SOCIAL = _rx(
+    rf"^(?!no\s+(?!(?:i|i'm|i've|we|we're|my|our)\b)[a-z])(?:{_SOCIAL})\b(?:\s+(?-i:[A-Z][a-z]+))?"
+    r"\s*(?:[,!.:;\u2014\u2013-]+\s*|\s+(?=[a-z])|$)"
+)
 _LEAD_CONNECTIVE = _rx(rf"^(?:{_CONNECTIVE})\b(?:\s*,\s*|\s*:\s*|\s+that\b\s*|\s+|$)")
-_LEAD_NEWS = _rx(rf"^(?:{_NEWS})(?:\s*[,:!\u2014\u2013]+\s*|\s+-+\s+|\s*\.\.\.\s*|$)")
+_LEAD_NEWS = _rx(rf"^(?:{_NEWS})(?:\s+though)?(?:\s*[,:!\u2014\u2013]+\s*|\s+-+\s+|\s*\.\.\.\s*|$)")
+# "New habit: I cycle to work", "Big news in the family: my brother ...": a short label, a colon, then the
+# statement (never "My job: nurse", where no subject follows).
+_LEAD_LABEL = _rx(r"^[^:?!.]{1,40}:\s+(?=(?:i|i'm|i've|i'll|i'd|we|we're|we've|my|our)\b)")
 _LEAD_REMINDER = _rx(
     rf"^(?:{_REMINDER})(?:\s*[,:]\s*|\s+that\s+|\s+)(?=(?:i|i'm|i've|i'll|we|we're|we've|my|our)\b)"
 )
@@ -233,12 +248,12 @@ _PRESENT_VERBS = frozenset(
     dance watch listen follow avoid attend belong care come commute coach grow knit meditate support suffer struggle
     rent raise run sleep wake wear manage lead mentor know feel get make fly miss plan intend try sell buy shop save
     earn spend host train research design build fix repair code serve share stay celebrate adore identify
-    garden camp surf ski climb fish hunt sew draw start smoke vape jog foster adopt lift brew ride""".split()
+    garden camp surf ski climb fish hunt sew draw start smoke vape jog foster adopt lift brew ride give""".split()
 )
 _IRREGULAR_PAST = frozenset(
     """went became got took made began bought brought left met grew found felt saw ran gave came knew lost won wrote
     taught spent sold broke chose drove fell forgot quit built caught sang swam rode flew wore held kept slept led
-    paid sent spoke stood understood woke drank ate told heard threw hid fed dug""".split()
+    paid sent spoke stood understood woke drank ate told heard threw hid fed dug cut hurt""".split()
 )
 # "I'm visiting Rome next month and would love some tips": the request after the statement is cut off.
 _REQUEST_TAIL = _rx(
@@ -505,6 +520,84 @@ def _ONLY_A_POINTER(fact: str) -> bool:  # noqa: N802 - read as a pattern beside
     return bool(_POINTER.search(fact)) and len(content_words(fact) - _NOT_ITS_OWN) <= 1
 
 
+# "User's doctor suggested it.", "User's landlord doesn't allow them.": someone else's view of what was just said.
+_THEIRS_ON_A_POINTER = re.compile(r"^User's\s.*\b(?:it|this|that|them|those|these)\s*[.!]*$")
+_HE_SHE = re.compile(r"\b(?:he|she|him|his|her|hers|himself|herself)\b", re.IGNORECASE)
+_SOMEONE = re.compile(rf"\b(?:{PERSON}|(?<!^)(?-i:[A-Z])[a-z\u00e0-\u00ff]+)\b", re.IGNORECASE)
+# "User met at a friend's wedding." ("We met at a wedding"): a meeting with no one it names.
+_MET_NO_ONE = _rx(r"^user\s+(?:first\s+|just\s+)?met\s+(?:at|in|on|through|via|online|when|while|during|back|years|last)\b")
+
+
+def _unresolved(fact: str) -> bool:
+    """Whether the rewritten ``fact`` leans on what was said before: someone else's words on a pointer ("User's
+    doctor suggested it."), a "he" / "her" of the user's fact with no one named before it ("User shares his
+    apartment."), a meeting with no one ("User met at a wedding.")."""
+    if _THEIRS_ON_A_POINTER.match(fact) or _MET_NO_ONE.match(fact):
+        return True
+    pronoun = _HE_SHE.search(fact)
+    return pronoun is not None and fact.startswith("User ") and not _SOMEONE.search(fact[5:pronoun.start()])
+
+
+# "I'm a postman, been doing it for thirty years", "I'm allergic to penicillin, it came up at the pharmacy",
+# "I'm 34, if that matters": an aside after the statement, about something else or told without a subject.
+_ASIDE_TAIL = _rx(
+    r"(?:\s*,\s*|\s+-\s+)(?P<tail>(?:(?:(?:always|never|still|already|just|actually)\s+)?"
+    r"(?:been|got|had|have|haven't|hasn't|did|didn't|was|wasn't)\b"
+    r"|(?:if|unless|in\s+case|as\s+long\s+as|whatever|whenever|which)\b"
+    r"|(?:it|he|she|they|this|that|there)(?:'s|'re|'ll|'d|\s+\w+)"
+    r"|the\s+\w+\s+\w+(?:s|ed)\b"
+    # "..., six months sober now", "..., two years clean": how long, said after the fact
+    r"|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several)\s+(?:days?|weeks?|months?|years?)"
+    r"\s+\w+(?:\s+now)?\s*[.!]*$"
+    r").*)$"
+)
+
+
+def _cut_aside(statement: str) -> str:
+    """``statement`` without an aside after it (:data:`_ASIDE_TAIL`); a change told after the comma without
+    its "I" ("..., got promoted") is no aside."""
+    m = _ASIDE_TAIL.search(statement)
+    if m is None or m.start() == 0 or is_subjectless_change(m.group("tail")):
+        return statement
+    head = statement[: m.start()]
+    return _EMPTY_TAIL.sub("", head) or head
+
+
+# Words of emphasis that say how the user feels about a fact, not what it is: "User is officially retired."
+_EMPHASIS = _rx(
+    r"\s+(?:finally|officially|actually|basically|literally|honestly|fully|completely|totally|absolutely|"
+    r"definitely|seriously|genuinely)\b(?=\s|[.!]?$)"
+)
+
+
+def _plain(fact: str) -> str:
+    """The rewritten ``fact`` without words of emphasis ("User is officially retired." -> "User is retired.")."""
+    return _EMPHASIS.sub("", fact)
+
+
+# "..., right?", "..., funny right?", "..., isn't it?": a tag after a statement, asking only to agree.
+_TAG_QUESTION = _rx(
+    r"(?:\s*,\s*|\s+)(?:(?:funny|crazy|weird|ironic|wild|mad|sad|typical|classic|ha|haha|lol)\s+)?"
+    r"(?:right|huh|eh|innit|isn't\s+it|ain't\s+it|don't\s+you\s+think|you\s+know)\s*\?+\s*$"
+)
+
+
+# As said, a sentence stays a fact only when short and about a known part of the user's life.
+_AS_SAID_MAX_WORDS = 12
+
+
+def _kept_as_said(text: str, statement: str) -> tuple[str | None, str]:
+    """``text`` kept as said when its ``statement`` (the user's words after any opener) is no longer than
+    :data:`_AS_SAID_MAX_WORDS` words and speaks of a slot of the user's life (home, job, diet, pets...) or the
+    sentence of a care fact (an allergy, a diet); otherwise nothing: a rambling or unplaceable sentence in
+    memory is worse than a missed fact."""
+    if len(statement.split()) > _AS_SAID_MAX_WORDS:
+        return None, DROP_UNCLEAR
+    if not (slots_of(statement) or is_core_fact(statement) or is_core_fact(text)):
+        return None, DROP_UNCLEAR
+    return _as_said(text), KEPT_AS_SAID
+
+
 def _moment(body: str) -> tuple[str | None, str, timedelta | None] | None:
     """The verdict for a passing state or an appointment, ``None`` for anything else."""
     # "I just got engaged", "I'm back on cigarettes": news, not a passing moment.
@@ -555,11 +648,47 @@ def _strip_lead(text: str) -> tuple[str, bool]:
         if m and m.end() > 0:
             text, social = text[m.end():].lstrip(" ,!.-"), True
             continue
-        m = _LEAD_CONNECTIVE.match(text) or _LEAD_NEWS.match(text) or _LEAD_REMINDER.match(text)
+        m = (_LEAD_CONNECTIVE.match(text) or _LEAD_NEWS.match(text) or _LEAD_REMINDER.match(text)
+             or _LEAD_LABEL.match(text))
         if m and m.end() > 0:
             text = text[m.end():].lstrip(" ,:-")
             continue
         return text, social
+
+
+def strip_lead(text: str) -> str:
+    """``text`` without its leading interjections, discourse markers, news lead-ins and labels ("Oh, so fyi I
+    quit" -> "I quit")."""
+    return _strip_lead(_clean(text))[0]
+
+
+# A subordinate or prepositional opener: "When I was young", "Since the baby arrived", "Being a nurse".
+_SUBORDINATE = _rx(
+    r"^(?:if|when|whenever|while|since|because|as|after|before|although|though|unless|until|till|once|whether|"
+    r"in|on|at|for|with|without|by|from|during|due|being|having|back|growing|like|even|except|apart|other\s+than)\b"
+)
+_FINITE = frozenset("is are was were 's 're has had did does do can could will would".split())
+
+
+def is_clause(text: str) -> bool:
+    """Whether ``text`` is a clause of its own, with a subject and a finite verb ("Friday was my last day",
+    "the lease ended", "Her name is Chloé"), not an opener that bends what follows ("When I was young",
+    "Since the baby arrived", "No pets for us")."""
+    body = strip_lead(text)
+    if not body or _SUBORDINATE.match(body) or _CONDITIONAL.match(body):
+        return False
+    words = re.findall(r"[\w']+", body.lower().replace("'s ", " 's ").replace("'re ", " 're "))
+    return any(w in _FINITE or _is_past(w) for w in words[1:])
+
+
+_MAIN_VERB = _rx(rf"\b(?:user|i|we)\s+(?:{_ADVERBS}\s+)*(?P<verb>[a-z']+)")
+
+
+def is_past_statement(text: str) -> bool:
+    """Whether ``text`` tells of the past by its main verb ("User played rugby at uni.", "Back in uni I played
+    rugby"), not of now ("User plays rugby.", "User has played rugby for years.")."""
+    m = _MAIN_VERB.search(text)
+    return m is not None and _is_past(m.group("verb"))
 
 
 def _third_person(verb: str) -> str:
@@ -688,8 +817,8 @@ def _together(m: re.Match[str]) -> tuple[str | None, str]:
     other = re.sub(r"^(?:my|our)\b", "their", other, flags=re.IGNORECASE)
     rest = re.sub(r"\b(?:my|our)\b", "their", rest, flags=re.IGNORECASE)
     if _OTHER_FIRST_PERSON.search(rest):
-        return _as_said(m.group(0)), KEPT_AS_SAID
-    return _end(f"User and {other} {rest}"), KEPT_REWRITTEN
+        return _kept_as_said(m.group(0), m.group(0))
+    return _plain(_end(f"User and {other} {rest}")), KEPT_REWRITTEN
 
 
 def judge_sentence(sentence: str, max_chars: int) -> SentenceVerdict:
@@ -715,6 +844,9 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         return None, DROP_EMPTY
     if len(text) > max_chars:
         return None, DROP_TOO_LONG
+    tag = _TAG_QUESTION.search(text)
+    if tag is not None and tag.start() > 0 and not text[: tag.start()].rstrip().endswith("?"):
+        text = text[: tag.start()]  # "I'm scared of flying, funny right?": a statement, and a tag asking to agree
     if text.rstrip(" )\"'").endswith("?"):
         m = _QUESTION_TAIL.match(text)
         if m is not None:  # "Since I'm vegan, where can I get B12?": the reason given is the statement
@@ -778,7 +910,7 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
             moment = _moment(rest)  # "I think I'm getting a cold": a passing state still
             if moment is not None and moment[0] is None:
                 return None, moment[1]
-            return _as_said(body), KEPT_AS_SAID
+            return _kept_as_said(body, rest)
         return None, DROP_OPINION
     if _HYPOTHETICAL.match(body):
         return None, DROP_HYPOTHETICAL
@@ -803,19 +935,26 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     if together is not None:
         return _together(together)
     if _FIRST_PERSON_START.match(body):
-        body = _REQUEST_TAIL.sub("", body) or body
+        body = _cut_aside(_REQUEST_TAIL.sub("", body) or body)
         rewritten = _rewrite(body)
         if rewritten is not None:
             if _is_resolve(rewritten) or _ONLY_A_POINTER(rewritten):
                 return None, DROP_SMALL_TALK
-            return rewritten, KEPT_REWRITTEN
-        return _as_said(body), KEPT_AS_SAID
+            if _unresolved(rewritten):
+                return None, DROP_UNRESOLVED
+            return _plain(rewritten), KEPT_REWRITTEN
+        return _kept_as_said(body, body)
     lead = _OPENER_THEN_FIRST_PERSON.match(body) or _LEAD_IN_THEN_FIRST_PERSON.match(body)
     if lead is not None:
         said = body[lead.start("subject"):]  # what the user says after "Last month," / "Due to X,"
         fact, reason = _judge(said, max_chars)  # dropped ("..., I'm exhausted") unless it is a statement
         if fact is None or reason in (KEPT_EXPIRING, KEPT_INTRODUCTION):
             return fact, reason
-        return _as_said(_REQUEST_TAIL.sub("", body) or body), KEPT_AS_SAID
+        # "Tonight we're ordering pizza": the moment is in the opener ("we're ordering pizza tonight")
+        moment = _moment(f"{said.rstrip(' .!')} {body[: lead.start('subject')].strip(' ,')}")
+        if moment is not None and moment[0] is None:
+            return None, moment[1]
+        body = _cut_aside(_REQUEST_TAIL.sub("", body) or body)
+        return _kept_as_said(body, _cut_aside(said))
     return None, DROP_SMALL_TALK if social else DROP_NOT_FIRST_PERSON
 

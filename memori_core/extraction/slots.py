@@ -74,8 +74,12 @@ _CHANGE = re.compile(
     r"(?:are|'re)\s+(?:over|through)|ended\s+(?:it|things)|started\s+(?:dating|seeing)|sold|"
     r"started\s+(?:working|teaching|eating|drinking)|new\s+job|these\s+days|nowadays|instead|"
     r"(?:got|was|been|just\s+got)\s+(?:hired|laid\s+off|fired|promoted)|lost\s+(?:my|our|the)\s+job|"
-    r"retired|resigned|left\s+(?:my|the|our)\s+(?:job|company|position|firm)|"
+    r"retired|resigned|left\s+(?:my|the|our)\s+(?:job|company|position|firm|lab|bank|agency|hospital|clinic|"
+    r"practice|school|studio|startup|start-up)|"
     r"(?:got|took|landed|accepted|started)\s+(?:a|the|my)\s+(?:new\s+)?(?:job|position|role)|"
+    # studies begun ("started a PhD", "began an apprenticeship") and a job begun as ("I start as a dispatcher")
+    r"(?:started|starting|began|begun)\s+(?:a|an|my|the)\s+(?:new\s+)?(?:phd|doctorate|master's|masters|degree|"
+    r"course|apprenticeship|internship|residency|traineeship)|(?:start|starts|started|starting)\s+as\s+(?:a|an)\b|"
     # a marriage or relationship ended ("Karim and I divorced", "she left me", "we're separating")
     r"divorced|divorcing|separating|getting\s+(?:divorced|separated|a\s+divorce)|filed\s+for\s+divorce|"
     r"filing\s+for\s+divorce|tied\s+the\s+knot|dumped\s+me|"
@@ -177,7 +181,7 @@ _DISPOSED = re.compile(
 # habit ends ("User is learning Spanish.", "User sings in a choir.") even when no slot knows the word.
 _STOPPED = re.compile(
     r"\b(?:quit|stopped(?!\s+by\b)|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|dropped\s+out\s+of|kicked|"
-    r"cancell?ed)\s+"
+    r"cancell?ed|cut\s+out)\s+"
     r"(?:(?:my|our|the|that|this|their|his|her)\s+)?(?P<thing>[\w-]+(?:\s+(?!(?:and|for|in|on|at|last|this|"
     r"after|because|since|when|so|but|yesterday|today|finally|ago|years?|months?|weeks?)\b)[\w-]+){0,2})"
 )

@@ -1,3 +1,8 @@
+"""Writes dev4.json: the fourth development set (until round 4 of the rules it was the blind set, heldout2.json).
+
+Written by someone who had not seen or run the capture rules; its numbers were read once as a blind set
+(0.507 / 0.618 / 0.188 for the rules), then it became a development set (evals/capture/README.md).
+"""
 import sys
 from pathlib import Path
 
@@ -420,5 +425,7 @@ conv("h2-non_english-06", "non_english", [
      ["User's brother opened a restaurant in Paris.", "User's brother has a restaurant in Paris."]],
     ["User is a baker in Nantes."])
 
-write("capture-heldout2", "Blind held-out capture conversations (second set), written without reading or running the capture rules.",
-      Path(__file__).with_name("heldout2.json"))
+write("capture-dev4", "Fourth development set of scripted conversations (formerly the blind set heldout2.json, "
+              "written without reading or running the capture rules; the rules were improved on it from round 4 "
+              "on); format as dev.json (evals/capture/README.md).",
+      Path(__file__).with_name("dev4.json"))
