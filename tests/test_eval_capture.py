@@ -30,6 +30,7 @@ DEV = Path(__file__).resolve().parents[1] / "evals" / "capture" / "dev.json"
 DEV3 = DEV.with_name("dev3.json")
 DEV2 = DEV.with_name("dev2.json")
 DEV4 = DEV.with_name("dev4.json")
+DEV5 = DEV.with_name("dev5.json")
 
 
 def _conv(gold, stale=(), turns=None, category="change") -> CaptureConversation:
@@ -96,6 +97,19 @@ def test_fourth_dev_file_has_60_conversations_in_every_category_and_no_fact_sent
     for other in (load_capture(DEV), load_capture(DEV2), load_capture(DEV3)):
         assert not {c.id for c in dev4.conversations} & {c.id for c in other.conversations}
         shared = stated(dev4) & stated(other)
+        assert not shared, shared
+
+
+def test_fifth_dev_file_has_60_conversations_in_every_category_and_no_fact_sentence_of_the_other_sets() -> None:
+    dev5 = load_capture(DEV5)
+    n = dev5.count()
+    assert dev5.name == "capture-dev5"
+    assert n["conversations"] >= 60 and n["stale"] > 0
+    assert all(v > 0 for v in n["categories"].values()), n["categories"]
+    stated = lambda data: {t.text for c in data.conversations for t in c.turns if t.facts}  # noqa: E731
+    for other in (load_capture(DEV), load_capture(DEV2), load_capture(DEV3), load_capture(DEV4)):
+        assert not {c.id for c in dev5.conversations} & {c.id for c in other.conversations}
+        shared = stated(dev5) & stated(other)
         assert not shared, shared
 
 

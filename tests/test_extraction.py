@@ -1153,3 +1153,47 @@ def test_an_ending_that_the_new_fact_replaces_too_is_not_stored_but_still_ends_t
 )
 def test_drinking_with_no_drink_named_is_alcohol(said: str, stored: str, replaced: bool) -> None:
     assert _supersedes(said, stored) is replaced
+
+
+# -- issue 21, after round 4 (sentences written apart from the capture sets) -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        # two present verbs of the same "I", each with its own words
+        ("I coach netball and teach maths at a school in Derby.",
+         ["User coaches netball.", "User teaches maths at a school in Derby."]),
+        ("We rent a cottage in Kendal and keep bees.", ["User rents a cottage in Kendal.", "User keeps bees."]),
+        # not verbs: one thing with "and" in it
+        ("I love rhubarb and custard.", ["User loves rhubarb and custard."]),
+        # when it began, or what follows from it, is no part of the fact
+        ("I've been a Saints fan since I was a little girl.", ["User has been a Saints fan."]),
+        ("I'm a night porter so weekends are quiet for me.", ["User is a night porter."]),
+        ("I'm so tired of my commute.", []),  # "so" as a degree word cuts nothing into a fact
+        # a fact is words, not pictographs
+        ("I keep two hens called Dot and Dash \U0001f414\u2764\ufe0f", ["User keeps two hens called Dot and Dash."]),
+    ],
+)
+def test_shared_verbs_are_split_and_trailing_asides_and_emoji_are_left_out(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "stored", "replaced"),
+    [
+        # a thing's end told as what happened to it, of a thing the user has
+        ("the vespa's been written off, some guy ran a red light", "User rides a Vespa to work.", True),
+        ("ugh my laptop got stolen on the train", "User's laptop is a ThinkPad.", True),
+        ("my neighbour's van got stolen", "User drives a Transit van.", False),  # someone else's
+        # a pet's death told by its name, the pet named by its breed
+        ("Biscuit crossed the rainbow bridge this morning", "User has an old spaniel named Biscuit.", True),
+        ("we had to put Biscuit to sleep yesterday", "User has a cat called Biscuit.", True),
+        ("Biscuit crossed the rainbow bridge this morning", "User's sister has a spaniel named Biscuit.", False),
+    ],
+)
+def test_stolen_or_written_off_things_and_euphemisms_for_a_pets_death_end_the_stored_fact(
+    said: str, stored: str, replaced: bool
+) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    assert any(f.supersedes == ("old",) for f in facts) is replaced, (said, facts)

@@ -15,6 +15,7 @@ from .rules import (
     KEPT_AS_SAID,
     KEPT_REWRITTEN,
     SentenceVerdict,
+    is_bare_present,
     is_subjectless_change,
     is_clause,
     is_past_statement,
@@ -29,6 +30,7 @@ from .slots import (
     PETS,
     acquired_slots,
     content_words,
+    disposed_thing,
     ends_habit,
     ends_ownership,
     holder,
@@ -157,12 +159,21 @@ _SHARED_SUBJECT = re.compile(
 )
 
 
+# "I live in Montreal and work as a nurse": two present verbs the rules know, each with its own words.
+_TWO_PRESENTS = re.compile(
+    r"^(?P<subject>i|we)\s+(?P<first>(?P<v1>[a-z]+)\s+\S.*?)\s+and\s+(?P<second>(?P<v2>[a-z]+)\s+\S.*)$", re.IGNORECASE
+)
+
+
 def _shared_subject(clause: str) -> list[str]:
-    """ "I watched a documentary and went vegan" -> "I watched a documentary", "I went vegan"; any other clause
-    as it is."""
-    m = _SHARED_SUBJECT.match(strip_lead(clause))  # "ok so I ...": the lead is cut when the clause is judged
+    """ "I watched a documentary and went vegan" -> "I watched a documentary", "I went vegan"; "I live in
+    Montreal and work as a nurse" -> "I live in Montreal", "I work as a nurse"; any other clause as it is."""
+    stated = strip_lead(clause)  # "ok so I ...": the lead is cut when the clause is judged
+    m = _SHARED_SUBJECT.match(stated)
     if m is None:
-        return [clause]
+        m = _TWO_PRESENTS.match(stated)
+        if m is None or not (is_bare_present(m.group("v1")) and is_bare_present(m.group("v2"))):
+            return [clause]
     return [f"{m.group('subject')} {m.group('first')}", f"{m.group('subject')} {m.group('second')}"]
 
 
@@ -271,7 +282,22 @@ def _named(clause: str, known: Sequence[str]) -> str | None:
         partner = rf"\b(?:married|engaged|dating|seeing|together)\s+(?:to\s+|with\s+)?{re.escape(name)}\b"
         if holder(text) == "user" and re.search(partner, text, re.IGNORECASE):
             return f"My partner {name} {rest}"
+        # "User has a 14 year old beagle named Pretzel.": the word before the name says what Pretzel is
+        kind = re.search(rf"^User\s+(?:has|owns|adopted|got)\b.*?\b(?P<kind>[a-z]+)\s+(?:called|named)\s+"
+                         rf"{re.escape(name)}\b", text)
+        if kind is not None and is_loss(clause):
+            return f"My {kind.group('kind')} {name} {rest}"
     return None
+
+
+def _disposed_own(clause: str, known: Sequence[str]) -> str | None:
+    """``clause`` ("the mazda's totaled", "bike got stolen") told of a thing a stored fact says the user has
+    ("User drives a 2012 Mazda 3.") as the user's own statement ("My mazda got totaled"); ``None`` otherwise."""
+    said = disposed_thing(clause)
+    if said is None:
+        return None
+    mine = f"My {said[0]} got {said[1]}"
+    return mine if any(ends_ownership(mine, text) for text in known) else None
 
 
 def _can_split(left: str, right: str) -> bool:
@@ -493,7 +519,7 @@ class RuleBasedFactExtractor:
             for clause in split_clauses(sentence):
                 verdict = self.judge(clause)
                 if verdict.fact is None and verdict.reason == DROP_NOT_FIRST_PERSON and known:
-                    named = _named(clause, known)
+                    named = _named(clause, known) or _disposed_own(clause, known)
                     if named is not None:
                         verdict = replace(self.judge(named), sentence=clause)
                 verdicts.append(verdict)

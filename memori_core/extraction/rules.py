@@ -7,6 +7,7 @@ applies, one after the other, are named below. Pure: no model, no I/O.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -553,9 +554,25 @@ _ASIDE_TAIL = _rx(
 )
 
 
+# "... since I was a kid", "... so it hurt", "... so mondays are chaos": when the fact began, or what follows
+# from it, told after it without a comma.
+_TRAILING_ASIDE = _rx(
+    r"\s+(?:(?:ever\s+)?since\s+(?:i|we)\s+(?:was|were)\b"
+    r"|so\s+(?:(?:i|we|it|that|there|the|my|our)\b|\w+\s+(?:are|is|was|were|gets?)\b)).*$"
+)
+
+
+def is_bare_present(word: str) -> bool:
+    """Whether ``word`` is the bare present form of a verb the rules rewrite ("work", "live", "play")."""
+    return word.lower() in _PRESENT_VERBS
+
+
 def _cut_aside(statement: str) -> str:
-    """``statement`` without an aside after it (:data:`_ASIDE_TAIL`); a change told after the comma without
-    its "I" ("..., got promoted") is no aside."""
+    """``statement`` without an aside after it (:data:`_ASIDE_TAIL`, :data:`_TRAILING_ASIDE`); a change told
+    after the comma without its "I" ("..., got promoted") is no aside."""
+    m = _TRAILING_ASIDE.search(statement)
+    if m is not None and m.start() > 0:
+        statement = statement[: m.start()]
     m = _ASIDE_TAIL.search(statement)
     if m is None or m.start() == 0 or is_subjectless_change(m.group("tail")):
         return statement
@@ -635,8 +652,13 @@ def is_subjectless_change(text: str) -> bool:
     return bool(_IMPLIED_I.match(text)) and is_change("I " + _WEAK_CHANGE.sub(" ", text))
 
 
+def _no_symbols(text: str) -> str:
+    """``text`` without emoji and other pictographs ("last night 💔"): a fact is words."""
+    return "".join(" " if unicodedata.category(c) == "So" else c for c in text if c not in "\ufe0f\u200d")
+
+
 def _clean(sentence: str) -> str:
-    text = " ".join(sentence.translate(_APOSTROPHES).split())
+    text = " ".join(_no_symbols(sentence.translate(_APOSTROPHES)).split())
     return _BULLET.sub("", text).strip(" \"'")
 
 

@@ -27,6 +27,7 @@ __all__ = [
     "SLOTS",
     "acquired_slots",
     "content_words",
+    "disposed_thing",
     "disposed_words",
     "ends_habit",
     "ends_ownership",
@@ -177,6 +178,12 @@ _DISPOSED = re.compile(
     r"little|beat-up|battered|first)\s+)?(?P<thing>[\w-]+(?:\s+(?!(?:and|for|to|in|on|at|last|this|after|"
     r"because|since|when|so|but|yesterday|today|finally)\b)[\w-]+){0,2})"
 )
+# "the mazda's totaled", "My bike got stolen": the thing disposed of, told as what happened to it.
+_DISPOSED_PASSIVE = re.compile(
+    r"\b(?:my|our|the|user's)\s+(?:(?:old|trusty|beloved|little|first)\s+)?(?P<thing>[\w-]+(?:\s+[\w-]+)?)"
+    r"(?:'s|\s+is|\s+was|\s+got|\s+has\s+been|\s+just\s+got)\s+(?:been\s+|just\s+)?"
+    r"(?:totaled|totalled|written\s+off|stolen|scrapped|nicked)\b"
+)
 # "I gave up on Spanish", "I quit the choir", "I dropped out of college": what the user stopped, whose stored
 # habit ends ("User is learning Spanish.", "User sings in a choir.") even when no slot knows the word.
 _STOPPED = re.compile(
@@ -217,7 +224,7 @@ _NAMED_SUBJECT = re.compile(
 )
 # Someone died: it ends a relationship, and a pet's fact (never a phone's: "my phone died" is no loss).
 _LOSS = re.compile(
-    rf"\b(?:passed\s+away|died|lost\s+(?:my|our)\s+(?:wife|husband|partner|spouse|fianc[ée]e?|{PETS}|mum|mom|"
+    rf"\b(?:passed\s+away|died|crossed\s+(?:over\s+)?the\s+rainbow\s+bridge|put\s+(?:\w+\s+)?to\s+sleep|had\s+to\s+put\s+\w+\s+down|lost\s+(?:my|our)\s+(?:wife|husband|partner|spouse|fianc[ée]e?|{PETS}|mum|mom|"
     r"mother|dad|father|grandma|grandpa|grandmother|grandfather|son|daughter|brother|sister))\b"
 )
 # "We lost Mochi last week": a loss of someone named (read with capitals; "lost to Liverpool" is a match).
@@ -292,9 +299,19 @@ def acquired_slots(text: str) -> frozenset[str]:
 
 
 def disposed_words(text: str) -> frozenset[str]:
-    """The stemmed content words of what ``text`` says was sold, given away, traded in or written off
-    ("I finally sold the Civic" -> ``{"civic"}``); empty when it says no such thing."""
-    return _thing_words(_DISPOSED, text)
+    """The stemmed content words of what ``text`` says was sold, given away, traded in, written off or stolen
+    ("I finally sold the Civic" -> ``{"civic"}``, "the mazda's totaled" -> ``{"mazda"}``); empty when it says
+    no such thing."""
+    return _thing_words(_DISPOSED, text) | _thing_words(_DISPOSED_PASSIVE, text)
+
+
+def disposed_thing(text: str) -> tuple[str, str] | None:
+    """``(thing, what happened)`` when ``text`` tells a thing's end as what happened to it ("the mazda's
+    totaled" -> ``("mazda", "totaled")``, "my bike got stolen" -> ``("bike", "stolen")``); else ``None``."""
+    m = _DISPOSED_PASSIVE.search(_fold(text))
+    if m is None:
+        return None
+    return m.group("thing"), " ".join(m.group(0).split()[-2:] if m.group(0).endswith(" off") else m.group(0).split()[-1:])
 
 
 def ends_ownership(new: str, old: str) -> bool:
