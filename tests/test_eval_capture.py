@@ -235,3 +235,15 @@ def test_a_gold_fact_that_shares_most_words_with_a_stale_one_does_not_keep_it() 
     # the old fact itself, stored beside the new one, is still counted
     s = score_conversation(conv, ["User's sister lives in Dublin.", "User's sister lives in Glasgow."])
     assert (s["stale_valid"], s["stale_kept"]) == (1, ["User's sister lives in Glasgow."])
+
+
+def test_stale_held_counts_a_longer_sentence_that_still_says_the_stale_fact() -> None:
+    conv = _conv([["User quit smoking."]], stale=["User smokes about a pack a day."])
+    longer = "User smokes about a pack a day, I know I know, the doctor keeps nagging."
+    s = score_conversation(conv, [longer])
+    # too many other words to match the stale fact, but it still says it
+    assert (s["stale_valid"], s["stale_held"]) == (0, 1)
+    s = score_conversation(conv, ["User smokes about a pack a day."])
+    assert (s["stale_valid"], s["stale_held"]) == (1, 1)
+    s = score_conversation(conv, ["User quit smoking."])
+    assert (s["stale_valid"], s["stale_held"]) == (0, 0)

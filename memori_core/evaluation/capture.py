@@ -28,7 +28,10 @@ scores them (:func:`score_conversation`):
 - **precision**: stored durable valid facts that match a gold fact / stored durable valid facts;
 - **recall**: gold facts covered by a stored durable valid fact / gold facts;
 - **stale valid**: stale facts that a stored valid fact still matches, and matches at least as
-  closely as any gold fact (so "sister lives in Dublin" does not keep "sister lives in Glasgow") / stale facts.
+  closely as any gold fact (so "sister lives in Dublin" does not keep "sister lives in Glasgow") / stale facts;
+  **stale held** counts the same with a stored fact that need only hold the stale fact's words (a longer
+  sentence that still says it: "User smokes a pack a day, I know I know." holds "User smokes a pack a day."),
+  so that shortening stored facts cannot raise "stale valid" while memory holds the same.
 
 Facts with an ``expires_at`` are counted apart (``expiring``): they stop being
 recalled on their own, so they are not durable facts.
@@ -275,13 +278,14 @@ def _closeness(a: str, b: str) -> float:
     return min(_share(x, y), _share(y, x)) if x and y else 0.0
 
 
-def _keeps_stale(stored: str, stale: str, gold: Sequence[Sequence[str]]) -> bool:
+def _keeps_stale(stored: str, stale: str, gold: Sequence[Sequence[str]], *, loosely: bool = False) -> bool:
     """Whether ``stored`` still says ``stale``: it matches it, and no gold wording more closely.
 
     "User's sister lives in Dublin." holds two of the three tokens of "User's sister lives in Glasgow.",
     so it matches the stale fact; it is the gold fact word for word, so it does not keep the stale one.
-    A tie counts as stale."""
-    if not facts_match(stored, stale):
+    A tie counts as stale. ``loosely``: ``stored`` need only cover the stale fact (hold
+    :data:`COVER_CUTOFF` of its tokens), so a longer sentence holding it counts too."""
+    if not (covers(stored, stale) if loosely else facts_match(stored, stale)):
         return False
     to_stale = _closeness(stored, stale)
     return all(_closeness(stored, g) <= to_stale for wordings in gold for g in wordings)
@@ -292,16 +296,17 @@ def score_conversation(conversation: CaptureConversation, valid: Sequence[str]) 
 
     ``stored`` facts, ``correct`` (matching some gold wording), ``gold``, ``found`` (gold facts covered by
     a stored fact), ``stale``, ``stale_valid`` (stale facts some stored fact still matches more closely than it matches any gold
-    fact), and the
-    texts of the ``wrong`` stored facts, ``missed`` gold facts and ``stale_kept`` facts.
+    fact), ``stale_held`` (the same, where the stored fact need only hold the stale one's words: a longer
+    sentence that still says it counts, which the match misses), and the texts of the ``wrong`` stored facts, ``missed`` gold facts and ``stale_kept`` facts.
     """
     wrong = [s for s in valid if not any(facts_match(s, g) for gold in conversation.gold for g in gold)]
     missed = [gold[0] for gold in conversation.gold if not any(covers(s, g) for s in valid for g in gold)]
     stale_kept = [t for t in conversation.stale if any(_keeps_stale(s, t, conversation.gold) for s in valid)]
+    held = [t for t in conversation.stale if any(_keeps_stale(s, t, conversation.gold, loosely=True) for s in valid)]
     return {
         "stored": len(valid), "correct": len(valid) - len(wrong),
         "gold": len(conversation.gold), "found": len(conversation.gold) - len(missed),
-        "stale": len(conversation.stale), "stale_valid": len(stale_kept),
+        "stale": len(conversation.stale), "stale_valid": len(stale_kept), "stale_held": len(held),
         "wrong": wrong, "missed": missed, "stale_kept": stale_kept,
     }
 
@@ -376,10 +381,11 @@ def _rates(t: dict[str, int]) -> dict[str, Any]:
     return {
         "conversations": t["conversations"],
         "stored": t["stored"], "correct": t["correct"], "gold": t["gold"], "found": t["found"],
-        "stale": t["stale"], "stale_valid": t["stale_valid"], "expiring": t["expiring"],
+        "stale": t["stale"], "stale_valid": t["stale_valid"], "stale_held": t["stale_held"], "expiring": t["expiring"],
         "precision": t["correct"] / t["stored"] if t["stored"] else None,
         "recall": t["found"] / t["gold"] if t["gold"] else None,
         "stale_valid_share": t["stale_valid"] / t["stale"] if t["stale"] else None,
+        "stale_held_share": t["stale_held"] / t["stale"] if t["stale"] else None,
     }
 
 
@@ -402,7 +408,7 @@ def evaluate_capture(
     name = data.name if isinstance(data, CaptureSet) else "capture"
     cached = CachingEmbedder(embedder if embedder is not None else default_embedder())
     engine = RecallEngine(store=ChromaStore.in_memory(), embedder=cached)
-    keys = ("conversations", "stored", "correct", "gold", "found", "stale", "stale_valid", "expiring")
+    keys = ("conversations", "stored", "correct", "gold", "found", "stale", "stale_valid", "stale_held", "expiring")
     overall = dict.fromkeys(keys, 0)
     per_category = {k: dict.fromkeys(keys, 0) for k in CATEGORIES}
     details: list[dict[str, Any]] = []
@@ -418,7 +424,7 @@ def evaluate_capture(
         for tally in (overall, per_category[conversation.category]):
             tally["conversations"] += 1
             tally["expiring"] += len(expiring)
-            for k in ("stored", "correct", "gold", "found", "stale", "stale_valid"):
+            for k in ("stored", "correct", "gold", "found", "stale", "stale_valid", "stale_held"):
                 tally[k] += score[k]
         details.append({"id": conversation.id, "category": conversation.category, "valid": durable,
                         "expiring": expiring, **score})
