@@ -31,6 +31,7 @@ DEV3 = DEV.with_name("dev3.json")
 DEV2 = DEV.with_name("dev2.json")
 DEV4 = DEV.with_name("dev4.json")
 DEV5 = DEV.with_name("dev5.json")
+HELDOUT4 = DEV.with_name("heldout4.json")
 
 
 def _conv(gold, stale=(), turns=None, category="change") -> CaptureConversation:
@@ -56,61 +57,28 @@ def _tiny() -> dict:
 # -- loader ---------------------------------------------------------------------------
 
 
-def test_shipped_file_loads_with_at_least_40_conversations_in_every_category() -> None:
-    data = load_capture(DEV)
+SETS = [(DEV, "capture-dev", 40), (DEV2, "capture-dev2", 35), (DEV3, "capture-dev3", 20),
+        (DEV4, "capture-dev4", 60), (DEV5, "capture-dev5", 60), (HELDOUT4, "capture-heldout4", 60)]
+
+
+@pytest.mark.parametrize(("path", "name", "at_least"), SETS, ids=[p.name for p, _, _ in SETS])
+def test_each_set_loads_with_every_category_and_shares_no_fact_sentence_with_the_others(
+    path: Path, name: str, at_least: int
+) -> None:
+    data = load_capture(path)
     n = data.count()
-    assert n["conversations"] >= 40
-    assert all(v > 0 for v in n["categories"].values()), n["categories"]
-    assert n["stale"] > 0
-
-
-def test_third_dev_file_loads_and_shares_no_conversation_or_user_sentence_with_dev() -> None:
-    held, dev = load_capture(DEV3), load_capture(DEV)
-    n = held.count()
-    assert n["conversations"] >= 20 and n["stale"] > 0
-    assert all(v > 0 for v in n["categories"].values()), n["categories"]
-    assert not {c.id for c in held.conversations} & {c.id for c in dev.conversations}
-    said = lambda data: {t.text for c in data.conversations for t in c.turns if t.role == "user"}  # noqa: E731
-    assert not said(held) & said(dev)
-
-
-def test_second_dev_file_has_35_conversations_in_every_category_and_no_sentence_of_the_other_sets() -> None:
-    dev2 = load_capture(DEV2)
-    n = dev2.count()
-    assert n["conversations"] >= 35 and n["stale"] > 0
-    assert all(v > 0 for v in n["categories"].values()), n["categories"]
-    said = lambda data: {t.text for c in data.conversations for t in c.turns if t.role == "user"}  # noqa: E731
-    for other in (load_capture(DEV), load_capture(DEV3)):
-        assert not {c.id for c in dev2.conversations} & {c.id for c in other.conversations}
-        shared = said(dev2) & said(other)
-        assert not shared, shared  # only the shared sentences are shown
-
-
-def test_fourth_dev_file_has_60_conversations_in_every_category_and_no_fact_sentence_of_the_other_sets() -> None:
-    dev4 = load_capture(DEV4)
-    n = dev4.count()
-    assert dev4.name == "capture-dev4"
-    assert n["conversations"] >= 60 and n["stale"] > 0
+    assert data.name == name
+    assert n["conversations"] >= at_least and n["stale"] > 0
     assert all(v > 0 for v in n["categories"].values()), n["categories"]
     # small talk ("hey hey") may recur across sets; a sentence that states a fact may not
-    stated = lambda data: {t.text for c in data.conversations for t in c.turns if t.facts}  # noqa: E731
-    for other in (load_capture(DEV), load_capture(DEV2), load_capture(DEV3)):
-        assert not {c.id for c in dev4.conversations} & {c.id for c in other.conversations}
-        shared = stated(dev4) & stated(other)
-        assert not shared, shared
-
-
-def test_fifth_dev_file_has_60_conversations_in_every_category_and_no_fact_sentence_of_the_other_sets() -> None:
-    dev5 = load_capture(DEV5)
-    n = dev5.count()
-    assert dev5.name == "capture-dev5"
-    assert n["conversations"] >= 60 and n["stale"] > 0
-    assert all(v > 0 for v in n["categories"].values()), n["categories"]
-    stated = lambda data: {t.text for c in data.conversations for t in c.turns if t.facts}  # noqa: E731
-    for other in (load_capture(DEV), load_capture(DEV2), load_capture(DEV3), load_capture(DEV4)):
-        assert not {c.id for c in dev5.conversations} & {c.id for c in other.conversations}
-        shared = stated(dev5) & stated(other)
-        assert not shared, shared
+    stated = lambda d: {t.text for c in d.conversations for t in c.turns if t.facts}  # noqa: E731
+    for other_path, _, _ in SETS:
+        if other_path == path:
+            continue
+        other = load_capture(other_path)
+        assert not {c.id for c in data.conversations} & {c.id for c in other.conversations}
+        shared = stated(data) & stated(other)
+        assert not shared, (other_path.name, shared)
 
 
 def test_loader_reads_wordings_scripts_and_turn_grouping(tmp_path: Path) -> None:
