@@ -1197,3 +1197,18 @@ def test_stolen_or_written_off_things_and_euphemisms_for_a_pets_death_end_the_st
 ) -> None:
     facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
     assert any(f.supersedes == ("old",) for f in facts) is replaced, (said, facts)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        # a dated event the user took part in is history: kept as said, up to twenty words
+        ("On Saturday, we volunteered at the food bank on Carlton Road with the kids.", True),
+        ("Two weeks ago I finished my first half marathon in Bath, slow but happy.", True),
+        # undated, or not something the user did: still not kept as said
+        ("I think about the food bank a lot, it really matters to our neighbourhood.", False),
+        ("Last Saturday the weather at the food bank fundraiser was awful for everyone.", False),
+    ],
+)
+def test_a_dated_event_the_user_took_part_in_is_kept_as_said(said: str, kept: bool) -> None:
+    assert (facts_of(said) == [said]) is kept, facts_of(said)

@@ -599,16 +599,35 @@ _TAG_QUESTION = _rx(
 )
 
 
-# As said, a sentence stays a fact only when short and about a known part of the user's life.
+# As said, a sentence stays a fact only when short and about a known part of the user's life ...
 _AS_SAID_MAX_WORDS = 12
+# ... or when it tells, dated, of something the user did: "Last Friday, I went to a counselling workshop."
+_EVENT_MAX_WORDS = 20
+_DATED = _rx(
+    r"\b(?:yesterday|last\s+(?:week|weekend|month|year|night|summer|winter|spring|fall|autumn|monday|tuesday|"
+    r"wednesday|thursday|friday|saturday|sunday)|(?:a\s+few|two|three|\d+)\s+(?:days|weeks|months|years)\s+ago|"
+    r"recently|this\s+(?:morning|week|weekend|month|year)|on\s+(?:monday|tuesday|wednesday|thursday|friday|"
+    r"saturday|sunday)|in\s+(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december))\b"
+)
+_DID = _rx(
+    r"\b(?:i|we)\s+(?:just\s+|finally\s+|recently\s+)?(?:went|got|took|started|joined|finished|visited|attended|"
+    r"ran|won|bought|made|had|met|adopted|moved|signed|completed|tried|volunteered|painted|wrote|read|saw|learned|"
+    r"learnt|spent|did|gave|received|found|launched|opened|passed|graduated|traveled|travelled|hosted|organized|"
+    r"organised|played|performed|created|built|published|released)\b"
+)
 
 
 def _kept_as_said(text: str, statement: str) -> tuple[str | None, str]:
     """``text`` kept as said when its ``statement`` (the user's words after any opener) is no longer than
     :data:`_AS_SAID_MAX_WORDS` words and speaks of a slot of the user's life (home, job, diet, pets...) or the
-    sentence of a care fact (an allergy, a diet); otherwise nothing: a rambling or unplaceable sentence in
-    memory is worse than a missed fact."""
-    if len(statement.split()) > _AS_SAID_MAX_WORDS:
+    sentence of a care fact (an allergy, a diet), or, up to :data:`_EVENT_MAX_WORDS` words, tells of something
+    the user did at a time it names (history, not a passing mood); otherwise nothing: a rambling or
+    unplaceable sentence in memory is worse than a missed fact."""
+    words = len(statement.split())
+    if words <= _EVENT_MAX_WORDS and _DATED.search(text) and _DID.search(statement):
+        return _as_said(text), KEPT_AS_SAID
+    if words > _AS_SAID_MAX_WORDS:
         return None, DROP_UNCLEAR
     if not (slots_of(statement) or is_core_fact(statement) or is_core_fact(text)):
         return None, DROP_UNCLEAR
