@@ -182,7 +182,7 @@ _DISPOSED = re.compile(
 _DISPOSED_PASSIVE = re.compile(
     r"\b(?:my|our|the|user's)\s+(?:(?:old|trusty|beloved|little|first)\s+)?(?P<thing>[\w-]+(?:\s+[\w-]+)?)"
     r"(?:'s|\s+is|\s+was|\s+got|\s+has\s+been|\s+just\s+got)\s+(?:been\s+|just\s+)?"
-    r"(?:totaled|totalled|written\s+off|stolen|scrapped|nicked)\b"
+    r"(?P<end>totaled|totalled|written\s+off|stolen|scrapped|nicked)\b"
 )
 # "I gave up on Spanish", "I quit the choir", "I dropped out of college": what the user stopped, whose stored
 # habit ends ("User is learning Spanish.", "User sings in a choir.") even when no slot knows the word.
@@ -224,7 +224,8 @@ _NAMED_SUBJECT = re.compile(
 )
 # Someone died: it ends a relationship, and a pet's fact (never a phone's: "my phone died" is no loss).
 _LOSS = re.compile(
-    rf"\b(?:passed\s+away|died|crossed\s+(?:over\s+)?the\s+rainbow\s+bridge|put\s+(?:\w+\s+)?to\s+sleep|had\s+to\s+put\s+\w+\s+down|lost\s+(?:my|our)\s+(?:wife|husband|partner|spouse|fianc[ée]e?|{PETS}|mum|mom|"
+    r"\b(?:passed\s+away|died|crossed\s+(?:over\s+)?the\s+rainbow\s+bridge|put\s+(?:\w+\s+)?to\s+sleep|"
+    rf"had\s+to\s+put\s+\w+\s+down|lost\s+(?:my|our)\s+(?:wife|husband|partner|spouse|fianc[ée]e?|{PETS}|mum|mom|"
     r"mother|dad|father|grandma|grandpa|grandmother|grandfather|son|daughter|brother|sister))\b"
 )
 # "We lost Mochi last week": a loss of someone named (read with capitals; "lost to Liverpool" is a match).
@@ -311,7 +312,7 @@ def disposed_thing(text: str) -> tuple[str, str] | None:
     m = _DISPOSED_PASSIVE.search(_fold(text))
     if m is None:
         return None
-    return m.group("thing"), " ".join(m.group(0).split()[-2:] if m.group(0).endswith(" off") else m.group(0).split()[-1:])
+    return m.group("thing"), " ".join(m.group("end").split())
 
 
 def ends_ownership(new: str, old: str) -> bool:
