@@ -361,7 +361,7 @@ _APPOINTMENT = _rx(
 # "I no longer smoke, I quit in May": the second clause says only when; alone, "User quit in May." says nothing.
 _BARE_ENDING = _rx(
     r"^i\s+(?:(?:finally|just|actually|already)\s+)?(?:quit|stopped|gave\s+up|gave\s+it\s+up|quit\s+it|stopped\s+it)"
-    r"(?:\s+(?:in|on\s+(?:the\s+)?(?:\d|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|last|this|about|"
+    rf"(?:\s+(?:in|on\s+(?:the\s+)?(?:\d|{_WEEKDAY})|last|this|about|"
     r"around|over|back|since|at|a|two|three|several|some|years?|months?|weeks?|ago|\d+)\b.*)?[.!]*$"
 )
 # "I'm Maya, by the way", "My name is Tom", "Name's Dmitri", "You can call me Kai": the user's name.
@@ -604,10 +604,9 @@ _AS_SAID_MAX_WORDS = 12
 # ... or when it tells, dated, of something the user did: "Last Friday, I went to a counselling workshop."
 _EVENT_MAX_WORDS = 20
 _DATED = _rx(
-    r"\b(?:yesterday|last\s+(?:week|weekend|month|year|night|summer|winter|spring|fall|autumn|monday|tuesday|"
-    r"wednesday|thursday|friday|saturday|sunday)|(?:a\s+few|two|three|\d+)\s+(?:days|weeks|months|years)\s+ago|"
-    r"recently|this\s+(?:morning|week|weekend|month|year)|on\s+(?:monday|tuesday|wednesday|thursday|friday|"
-    r"saturday|sunday)|in\s+(?:january|february|march|april|may|june|july|august|september|october|november|"
+    rf"\b(?:yesterday|last\s+(?:week|weekend|month|year|night|summer|winter|spring|fall|autumn|{_WEEKDAY})|"
+    r"(?:a\s+few|two|three|\d+)\s+(?:days|weeks|months|years)\s+ago|recently|this\s+(?:morning|week|weekend|month|"
+    rf"year)|on\s+{_WEEKDAY}|in\s+(?:january|february|march|april|may|june|july|august|september|october|november|"
     r"december))\b"
 )
 _DID = _rx(
