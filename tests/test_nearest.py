@@ -61,6 +61,19 @@ def test_nearest_checks_its_arguments_by_name(engine: RecallEngine) -> None:
     assert engine.nearest("x", "nobody", 3) == []
 
 
+def test_nearest_embeds_only_the_query_never_the_gates_prototypes() -> None:
+    # a question with no first person is measured against the gate's general-question shapes, whose sentences a
+    # recall embeds once per engine; nearest has no gate, so it embeds nothing but the query
+    embedder = HashEmbedder()
+    engine = RecallEngine(ChromaStore.in_memory(), embedder)
+    engine.add("u", FACTS)
+    before = embedder.calls
+    near = engine.nearest("What is the capital of Peru?", "u", 3)
+    assert len(near) == 3 and embedder.calls == before + 1
+    engine.recall("What is the capital of Peru?", "u", 3)
+    assert embedder.calls > before + 2  # the query again, and the prototypes
+
+
 def test_anearest_answers_as_nearest(engine: RecallEngine) -> None:
     assert [f.id for f in asyncio.run(engine.anearest(LET_GO, "u", 3))] == [f.id for f in engine.nearest(LET_GO, "u", 3)]
 

@@ -199,7 +199,7 @@ class ReadPath:
         query, entity_id, limit, where, _ = self._checked(query, entity_id, limit, where, None)
         if not query.strip() or limit <= 0:
             return []
-        scored = self._score(query, entity_id, limit, None, where)
+        scored = self._score(query, entity_id, limit, None, where, gated=False)
         if isinstance(scored, str):
             return []
         return [self._fact(scored, i) for i in select(scored.scores, limit, None).tolist()]
@@ -296,10 +296,12 @@ class ReadPath:
 
     def _score(
         self, query: str, entity_id: str, limit: int, query_vector: Any | None, where: Where | None = None,
-        conversation: str | None = None, at: float | None = None,
+        conversation: str | None = None, at: float | None = None, gated: bool = True,
     ) -> _Scored | str:
         """Score the candidates, or return the reason nothing could be scored. ``conversation`` (see
-        :func:`~memori_core.ranking.conversation.conversation_text`) moves the search direction."""
+        :func:`~memori_core.ranking.conversation.conversation_text`) moves the search direction. Without
+        ``gated`` (:meth:`nearest`) the gate's signals and the core facts, which only the gate and recall's
+        appending read, are not computed."""
         with self._entity_lock(entity_id):
             # One freshness check per recall, at its start; the copy is used again below (under the lock: a
             # write updates a copy in place only under it, and never one it dropped).
@@ -319,7 +321,7 @@ class ReadPath:
         q_tokens = analyzer(*key)(query)
         q_terms = unique_terms(q_tokens)
         # Measured before the lock: the first such question embeds the prototypes, which must not hold it.
-        general_shape = self._general_shape(query, question if question is not None else q)
+        general_shape = gated and self._general_shape(query, question if question is not None else q)
         with self._entity_lock(entity_id):
             if cache.skipped_dims and not cache.warned_skipped:
                 cache.warned_skipped = True
@@ -348,7 +350,7 @@ class ReadPath:
             pool = found.pool
             pool_facts = cache.pool_facts(pool.rows)  # a StoredFact is built only for the facts read from it
             created = cache.created_ts[pool.rows]  # a copy (fancy indexing), read after the lock
-            core = self._core_rows(cache, allowed, q) if cfg.core_limit > 0 else None
+            core = self._core_rows(cache, allowed, q) if gated and cfg.core_limit > 0 else None
             question_cos = conv_cos = None
             if question is not None and conv is not None and question.shape == q.shape:
                 pooled = cache.matrix[pool.rows]
@@ -368,7 +370,8 @@ class ReadPath:
             scores = with_slot_recency(scores, lambda i: pool_facts[i].content, created, limit, cfg.slot_recency_weight)
         if general:
             return _Scored(replace(scores, general=True), pool_facts, found.scorable, core)
-        care = self._care(query, question if question is not None else q, conv is not None, scores, pool_facts, limit)
+        care = self._care(query, question if question is not None else q, conv is not None, scores, pool_facts,
+                          limit) if gated else None
         if care is not None:
             scores = replace(scores, care=care)
         return _Scored(scores, pool_facts, found.scorable, core)
