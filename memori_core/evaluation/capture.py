@@ -295,9 +295,10 @@ def score_conversation(conversation: CaptureConversation, valid: Sequence[str]) 
     """Counts for one conversation given the durable valid facts left at its end (``valid``, texts).
 
     ``stored`` facts, ``correct`` (matching some gold wording), ``gold``, ``found`` (gold facts covered by
-    a stored fact), ``stale``, ``stale_valid`` (stale facts some stored fact still matches more closely than it matches any gold
-    fact), ``stale_held`` (the same, where the stored fact need only hold the stale one's words: a longer
-    sentence that still says it counts, which the match misses), and the texts of the ``wrong`` stored facts, ``missed`` gold facts and ``stale_kept`` facts.
+    a stored fact), ``stale``, ``stale_valid`` (stale facts some stored fact still matches at least as closely
+    as it matches any gold wording, :func:`_keeps_stale`), ``stale_held`` (the same, where the stored fact need
+    only hold the stale one's words: a longer sentence that still says it counts, which the match misses), and
+    the texts of the ``wrong`` stored facts, ``missed`` gold facts and ``stale_kept`` facts.
     """
     wrong = [s for s in valid if not any(facts_match(s, g) for gold in conversation.gold for g in gold)]
     missed = [gold[0] for gold in conversation.gold if not any(covers(s, g) for s in valid for g in gold)]
