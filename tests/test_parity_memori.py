@@ -2,10 +2,17 @@
 
 Both sides get the same facts, the same embeddings and the same query
 vector; Memori reads them through a small in-test driver (the interface its
-search code calls), our engine through a real in-memory Chroma store and an
-embedder that returns the pre-made vectors. With
-``RecallConfig.memori_compat(gate="off")`` the ids, their order
-and the rank scores must agree.
+search code calls), our engine through a store and an embedder that returns
+the pre-made vectors. With ``RecallConfig.memori_compat(gate="off")`` the ids,
+their order and the rank scores must agree.
+
+The 420 random cases run over the reference store (``InMemoryFactStore``):
+about 9,000 rows written and forgotten in one in-memory Chroma collection
+crashed the test process now and then inside chromadb's own Rust runtime (a
+segfault in a tokio worker during ``upsert``; chromadb 1.5.2 and 1.5.9 alike,
+never in our code), and the ranking is the same over any store that passes
+the store conformance suite. The other parity tests, a few hundred rows
+each, still run through a real in-memory Chroma store.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ import numpy as np
 import pytest
 
 from _memori_upstream import load_memori_search, memori_version, require_memori
-from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core import ChromaStore, InMemoryFactStore, RecallConfig, RecallEngine
 from memori_core.ranking.fusion import fusion_weights
 from memori_core.text import memori_tokenize
 
@@ -139,8 +146,9 @@ def lookup() -> LookupEmbedder:
     return LookupEmbedder()
 
 
-def _engine(lookup: LookupEmbedder, config: RecallConfig) -> RecallEngine:
-    return RecallEngine(store=ChromaStore.in_memory(), embedder=lookup, config=config)
+def _engine(lookup: LookupEmbedder, config: RecallConfig, *, chroma: bool = True) -> RecallEngine:
+    store = ChromaStore.in_memory() if chroma else InMemoryFactStore()
+    return RecallEngine(store=store, embedder=lookup, config=config)
 
 
 def _store(engine: RecallEngine, lookup: LookupEmbedder, case: Case, entity: str, split: bool = False) -> None:
@@ -179,7 +187,7 @@ def test_memori_compat_matches_upstream_search_facts_on_random_cases(upstream, l
     """420 random cases: 60 random memories (1..300 facts), 7 random queries and limits each."""
     rng = random.Random(20260501)
     nrng = np.random.default_rng(20260501)
-    engine = _engine(lookup, RecallConfig.memori_compat(gate="off"))
+    engine = _engine(lookup, RecallConfig.memori_compat(gate="off"), chroma=False)
     stats = {"cases": 0, "short": 0, "long": 0, "lex_reordered": 0, "pool_cut": 0, "no_query_tokens": 0}
     for m in range(60):
         memory = make_facts(rng, nrng)
