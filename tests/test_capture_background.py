@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -11,9 +12,9 @@ import pytest
 
 from _extractors import Exploding, Gate
 from _faults import break_store
-from _helpers import stored
+from _helpers import stored, ungated_engine
 from memori_core import ExtractedFact, RecallEngine, RuleBasedFactExtractor
-from memori_core.extraction import KnownFact, MessageLike
+from memori_core.extraction import KnownFact, MessageLike, as_messages
 from memori_core.capture import BackgroundCapture, CaptureDropped, capture_facts, check_extractor, same_slot_facts
 
 LOG = logging.getLogger("memori_test_capture")
@@ -44,6 +45,65 @@ def test_capture_facts_stores_only_statements_with_metadata_and_session(ungated:
     assert fact.content == "User is vegetarian."
     assert fact.metadata["source"] == "test" and fact.metadata["session_id"] == "s-1"
     assert capture_facts(ungated, "ann", [("user", "Thanks!")], RuleBasedFactExtractor()) == []
+
+
+# What a provider SDK call carries (OpenAI chat, Anthropic, Bedrock Converse): role and content mappings,
+# content a string, None (an assistant's tool call) or a list of parts.
+SDK_TURN: list[dict[str, Any]] = [
+    {"role": "system", "content": "You are a helpful cook."},
+    {"role": "user", "content": "I moved to Porto last month."},
+    {"role": "assistant", "content": None, "tool_calls": [{"id": "c1", "type": "function"}]},
+    {"role": "tool", "content": "I am vegetarian.", "tool_call_id": "c1"},
+    {"role": "user", "content": [
+        {"type": "text", "text": "I'm allergic to peanuts."},
+        {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}},
+    ]},
+    {"role": "User", "content": [{"text": "I play the cello."}]},  # Bedrock Converse: parts without a type
+]
+SAME_TURN_AS_PAIRS = [
+    ("system", "You are a helpful cook."), ("user", "I moved to Porto last month."), ("assistant", ""),
+    ("tool", "I am vegetarian."), ("user", "I'm allergic to peanuts."), ("user", "I play the cello."),
+]
+
+
+def test_provider_sdk_message_dicts_read_as_role_and_text_pairs() -> None:
+    assert as_messages(SDK_TURN) == as_messages(SAME_TURN_AS_PAIRS)
+
+
+def test_capture_stores_the_same_facts_from_sdk_message_dicts_as_from_pairs(hash_embedder: Any) -> None:
+    from_dicts, from_pairs = ungated_engine(hash_embedder), ungated_engine(hash_embedder)
+    capture_facts(from_dicts, "ann", SDK_TURN, RuleBasedFactExtractor())
+    capture_facts(from_pairs, "ann", SAME_TURN_AS_PAIRS, RuleBasedFactExtractor())
+    # Only the user's words are facts: not the system prompt, not the tool's output, not the image.
+    assert stored(from_dicts, "ann") == stored(from_pairs, "ann") == [
+        "User is allergic to peanuts.", "User moved to Porto last month.", "User plays the cello.",
+    ]
+
+
+def test_background_capture_takes_sdk_message_dicts(ungated: RecallEngine) -> None:
+    captures = BackgroundCapture("test", LOG)
+    assert captures.submit(ungated, "ann", [{"role": "user", "content": "I keep bees."}], RuleBasedFactExtractor())
+    assert captures.flush()
+    assert stored(ungated, "ann") == ["User keeps bees."]
+
+
+@pytest.mark.parametrize(
+    ("message", "names"),
+    [
+        ({"role": "user", "content": 42}, "content must be a string or a list of parts, got int"),
+        ({"role": "user", "content": b"bytes"}, "content must be a string or a list of parts, got bytes"),
+        ({"role": "user", "text": "I keep bees."}, "{'role': ..., 'content': ...} mapping, got dict"),
+        ({"role": 1, "content": "I keep bees."}, "role and text must be str"),
+    ],
+)
+def test_a_malformed_sdk_message_is_a_type_error_naming_what_is_wrong(
+    ungated: RecallEngine, message: dict[str, Any], names: str
+) -> None:
+    with pytest.raises(TypeError, match=re.escape(names)):
+        capture_facts(ungated, "ann", [message], RuleBasedFactExtractor())
+    with pytest.raises(TypeError, match=re.escape(names)):  # refused on the caller's thread, not in the background
+        BackgroundCapture("test", LOG).submit(ungated, "ann", [message], RuleBasedFactExtractor())
+    assert ungated.count("ann") == 0
 
 
 def test_an_extractor_sees_the_users_similar_facts_and_supersedes_only_those(ungated: RecallEngine) -> None:

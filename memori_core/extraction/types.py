@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
+
+from ..query import content_text
 
 __all__ = [
     "DEFAULT_MAX_FACT_CHARS",
@@ -29,20 +31,38 @@ class Message:
     text: str
 
 
-MessageLike = Message | tuple[str, str]
-"""A :class:`Message` or a ``(role, text)`` pair."""
+MessageLike = Message | tuple[str, str] | Mapping[str, Any]
+"""A :class:`Message`, a ``(role, text)`` pair, or a provider SDK's message mapping: ``{"role": ..., "content": ...}``
+as the OpenAI, Anthropic and Bedrock Converse SDKs write it."""
+
+
+def _provider_message(item: Mapping[str, Any]) -> tuple[Any, str]:
+    """Role and text of a provider SDK's message: content is a string, ``None`` (an assistant's tool call) or a list
+    of parts, whose text parts are kept (joined by newlines) and whose images, tool calls and results are not."""
+    content = item["content"]
+    if content is None or isinstance(content, str):
+        return item["role"], content or ""
+    if isinstance(content, Sequence) and not isinstance(content, (bytes, bytearray)):
+        return item["role"], content_text(content)
+    raise TypeError(f"a message's content must be a string or a list of parts, got {type(content).__name__}")
 
 
 def as_messages(items: Iterable[MessageLike]) -> list[Message]:
-    """``items`` as :class:`Message` objects (``(role, text)`` pairs are converted; roles are lower-cased)."""
+    """``items`` as :class:`Message` objects (``(role, text)`` pairs and provider message mappings are converted;
+    roles are lower-cased)."""
     out: list[Message] = []
     for item in items:
         if isinstance(item, Message):
             role, text = item.role, item.text
         elif isinstance(item, tuple) and len(item) == 2:
             role, text = item
+        elif isinstance(item, Mapping) and "role" in item and "content" in item:
+            role, text = _provider_message(item)
         else:
-            raise TypeError(f"expected a Message or a (role, text) pair, got {type(item).__name__}")
+            raise TypeError(
+                "expected a Message, a (role, text) pair or a {'role': ..., 'content': ...} mapping, "
+                f"got {type(item).__name__}"
+            )
         if not isinstance(role, str) or not isinstance(text, str):
             raise TypeError("a message's role and text must be str")
         out.append(Message(role.strip().lower(), text))
