@@ -52,9 +52,12 @@ DEFAULT_COLLECTION = "memori_facts"
 _PAGE = 1000
 _WRITE_THREADS = 2
 # The collection is an embedding store only (the engine scores exactly in process and never
-# asks Chroma for nearest neighbours), so new collections get the cheapest HNSW build.
+# asks Chroma for nearest neighbours), so new collections get a cheap HNSW build (low construction_ef).
+# hnsw:M stays at Chroma's default 16: with M=4, upserts after deletes crashed chromadb 1.5.2-1.5.9's
+# Rust bindings (SIGSEGV in the HNSW build) when the process's malloc arenas are shared between threads
+# (benchmarks/chroma_segfault_repro.py: 8/23 runs with M=4, 0/18 with M=16).
 # Existing collections keep the settings they were created with.
-_HNSW = {"hnsw:space": "cosine", "hnsw:construction_ef": 10, "hnsw:M": 4}
+_HNSW = {"hnsw:space": "cosine", "hnsw:construction_ef": 10, "hnsw:M": 16}
 SNAPSHOTS = "snapshots"
 """The folder inside an embedded store's folder where a cache keeps its files (one subfolder per collection)."""
 
