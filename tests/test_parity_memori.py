@@ -8,11 +8,11 @@ their order and the rank scores must agree.
 
 The 420 random cases run over the reference store (``InMemoryFactStore``):
 about 9,000 rows written and forgotten in one in-memory Chroma collection
-crashed the test process now and then inside chromadb's own Rust runtime (a
-segfault in a tokio worker during ``upsert``; chromadb 1.5.2 and 1.5.9 alike,
-never in our code), and the ranking is the same over any store that passes
-the store conformance suite. The other parity tests, a few hundred rows
-each, still run through a real in-memory Chroma store.
+crashed the test process now and then inside chromadb's Rust HNSW build (with
+``hnsw:M`` 4, new collections' setting until then; see
+benchmarks/chroma_segfault_repro.py and docs/stores.md), and the ranking is
+the same over any store that passes the store conformance suite. The other
+parity tests, a few hundred rows each, still run through in-memory Chroma.
 """
 
 from __future__ import annotations
