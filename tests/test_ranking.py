@@ -173,5 +173,9 @@ def test_top_k_of_cosine_scores_equals_faiss_exact_inner_product_search():
             for k in (1, 5, 50, n + 10):
                 scores, idx = index.search(q[None, :].astype(np.float32), min(k, n))
                 want = top_k(exact, k)
-                assert np.array_equal(idx[0], want)
+                got = idx[0]
+                # FAISS scores in float32: where two rows tie to within its precision it may list them in either
+                # order, so the ids must agree everywhere except between rows whose exact scores are that close.
+                differ = got != want
+                assert np.all(np.abs(exact[got[differ]] - exact[want[differ]]) < 1e-6)
                 np.testing.assert_allclose(scores[0], exact[want], atol=1e-5)
