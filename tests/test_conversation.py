@@ -8,7 +8,7 @@ import pytest
 from _helpers import shared_fixture
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.query import recent_turns
-from memori_core.ranking.conversation import blend_query, conversation_text, gate_cosine
+from memori_core.ranking.conversation import blend_query, conversation_text, gate_cosine, is_courtesy
 
 FACTS = [
     "User is allergic to shellfish and prawns.",
@@ -47,6 +47,19 @@ def test_the_gate_reads_the_larger_cosine():
     np.testing.assert_array_equal(gate_cosine(np.array([0.1, 0.5]), np.array([0.4, 0.2])), [0.4, 0.5])
 
 
+@pytest.mark.parametrize("query, terms, courtesy", [
+    ("Thanks!", ["thank"], True),
+    ("Sounds good", ["sound", "good"], True),
+    ("\U0001F44D", [], True),
+    ("?!", [], True),
+    ("Should I let them?", [], False),  # all stopwords: the turn that most needs its conversation
+    ("What about him?", [], False),
+    ("Thanks, what should I order?", ["thank", "order"], False),
+])
+def test_a_courtesy_turn_has_only_courtesy_words_or_no_word_at_all(query, terms, courtesy):
+    assert is_courtesy(query, terms, frozenset({"thank", "sound", "good"})) is courtesy
+
+
 # -- through the engine -----------------------------------------------------
 
 
@@ -64,6 +77,13 @@ def test_a_follow_up_recalls_what_only_the_earlier_turn_named(seeded):
     with_context = seeded.recall(FOLLOW_UP, "u1", context=[EARLIER])
     assert with_context and with_context[0].content == "User is allergic to shellfish and prawns."
     assert all(f.entity_id == "u1" for f in with_context)  # context never widens the entity
+
+
+def test_a_follow_up_of_stopwords_only_reads_its_conversation_and_a_thanks_does_not(seeded):
+    # "Should I order them?" would have a term; "What about them?" has none, and was read alone before.
+    report = seeded.explain("What about them?", "u1", context=[EARLIER])
+    assert report.conversation == f"{EARLIER}\nWhat about them?"
+    assert seeded.explain("Thanks!", "u1", context=[EARLIER]).conversation is None
 
 
 def test_context_costs_one_extra_embedding_and_none_without_context(hash_embedder):

@@ -403,7 +403,7 @@ class ReadPath:
     def _is_courtesy(self, query: str) -> bool:
         """A courtesy turn ("Thanks!", "ok"): it reads no context (:func:`~.ranking.conversation.is_courtesy`)."""
         key = (self.config.tokenizer, self.config.stemmer)
-        return is_courtesy(analyzer(*key)(query), _courtesy_terms(key))
+        return is_courtesy(query, analyzer(*key)(query), _courtesy_terms(key))
 
     def _care(self, query: str, question: np.ndarray, in_conversation: bool, scores: PoolScores,
               facts: Sequence[StoredFact], limit: int) -> np.ndarray | None:

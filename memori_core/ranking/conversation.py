@@ -54,7 +54,13 @@ def gate_cosine(question_cosine: np.ndarray, conversation_cosine: np.ndarray) ->
     return np.maximum(question_cosine, conversation_cosine)
 
 
-def is_courtesy(query_terms: Sequence[str], courtesy_terms: frozenset[str]) -> bool:
-    """True when every analysed term of the question is a courtesy word's (or there is none):
-    "Thanks!", "ok", "Sounds good" read no context."""
+def is_courtesy(query: str, query_terms: Sequence[str], courtesy_terms: frozenset[str]) -> bool:
+    """True for a courtesy turn, which reads no context: every analysed term of ``query`` is a courtesy word's
+    ("Thanks!", "ok", "Sounds good"), or it has no word at all ("👍", "?!").
+
+    A turn whose words are all stopwords is no courtesy: "Should I let them?" or "What about him?" has no
+    analysed term, and is the turn that most needs its conversation.
+    """
+    if not query_terms:
+        return not any(ch.isalnum() for ch in query)
     return all(t in courtesy_terms for t in query_terms)
