@@ -7,6 +7,7 @@ killed process, or by one that exited, opens normally.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -15,10 +16,11 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from _helpers import ungated_engine
-from memori_core import ChromaStore, FolderInUseError, RecallEngine
+from memori_core import ChromaStore, FolderInUseError, RecallEngine, StoredFact
 from memori_core.store import FolderInUseError as StoreFolderInUseError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -188,10 +190,32 @@ def test_close_frees_the_folder_only_when_every_store_of_the_process_is_closed(t
     assert engine_on(ChromaStore(path=folder)).count("alice") == 1
 
 
-def test_close_does_nothing_to_in_memory_stores() -> None:
-    store = ChromaStore.in_memory()
-    store.close()
-    assert store.count("alice") == 0
+def _collections(store: ChromaStore) -> set[str]:
+    return {c if isinstance(c, str) else c.name for c in store._client.list_collections()}
+
+
+def test_closing_an_in_memory_store_drops_its_collections_and_leaves_the_others() -> None:
+    # All in-memory stores of a process share one Chroma system, which keeps a collection until it is dropped.
+    kept, closed = ChromaStore.in_memory(), ChromaStore.in_memory()
+    kept.upsert("alice", [StoredFact("a", "alice", "User likes tea.", None)], np.ones((1, 4), np.float32))
+    closed.upsert("alice", [StoredFact("b", "alice", "User likes jazz.", None)], np.ones((1, 4), np.float32))
+    name = closed._facts.name
+    assert {name, f"{name}_revisions"} <= _collections(kept)
+    closed.close()
+    closed.close()  # idempotent
+    assert not {name, f"{name}_revisions"} & _collections(kept)
+    assert [f.id for f in kept.get("alice", ["a"])] == ["a"]
+
+
+def test_a_garbage_collected_in_memory_store_is_dropped_when_the_next_one_is_made() -> None:
+    survivor = ChromaStore.in_memory()
+    gone = ChromaStore.in_memory()
+    name = gone._facts.name
+    del gone
+    gc.collect()
+    assert name in _collections(survivor)  # marked unused only: a finalizer must not call into Chroma
+    ChromaStore.in_memory()
+    assert name not in _collections(survivor) and f"{name}_revisions" not in _collections(survivor)
 
 
 WRITE_AND_EXIT = """

@@ -14,6 +14,7 @@ import logging
 import os
 import sys
 import uuid
+import weakref
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
@@ -28,7 +29,9 @@ from .chroma_client import (
     READ_ATTEMPTS,
     ephemeral_client,
     http_client,
+    mark_ephemeral_unused,
     persistent_client,
+    release_unused_ephemeral,
     retry_read,
     server_url,
 )
@@ -120,6 +123,7 @@ class ChromaStore(FactStore):
         """
         self._folder_hold: FolderHold | None = None
         self._closing = CloseCallbacks()
+        self._unused: weakref.finalize[Any, Any] | None = None  # an in-memory store's: marks its collections unused
         if client is None:
             resolved = Path(path).expanduser() if path is not None else default_store_path()
             resolved.mkdir(parents=True, exist_ok=True)
@@ -169,12 +173,12 @@ class ChromaStore(FactStore):
     def close(self) -> None:
         """Close the store: run the :meth:`on_close` callbacks (the recall cache writes its snapshots then,
         while the store is open), then, for an embedded store opened from a path, close its Chroma client and
-        this object's hold on the folder.
+        this object's hold on the folder; for an in-memory store, drop its collections.
 
         The folder is free for other processes once every store object of this
         process on it is closed (or the process ends). Do not use the store
-        afterwards. Idempotent; in-memory, HTTP and ``client=`` stores have
-        nothing else to release.
+        afterwards. Idempotent; HTTP and ``client=`` stores have nothing else
+        to release.
         """
         self.cache_folder = None
         hold, self._folder_hold = self._folder_hold, None
@@ -183,6 +187,9 @@ class ChromaStore(FactStore):
         finally:
             if hold is not None:
                 self._release(hold)
+            if self._unused is not None and self._unused.alive:
+                self._unused()  # marks this store's client and collections unused (once)...
+                release_unused_ephemeral()  # ...and releases them now
 
     def _release(self, hold: FolderHold) -> None:
         try:
@@ -197,9 +204,18 @@ class ChromaStore(FactStore):
 
     @classmethod
     def in_memory(cls) -> ChromaStore:
-        """An ephemeral store; every call gives a new, isolated one (nothing is written to disk)."""
-        store = cls(client=ephemeral_client(), collection=f"memori_facts_{uuid.uuid4().hex}", shared=False)
+        """An ephemeral store; every call gives a new, isolated one (nothing is written to disk).
+
+        Its collections are dropped and its client closed when it is closed, or after it is garbage-collected
+        (when the next in-memory store is made), so that making one per test or per request does not grow the
+        process (:func:`~memori_core.store.chroma_client.release_unused_ephemeral`)."""
+        release_unused_ephemeral()  # before the new client: the last one closed frees Chroma's memory
+        client = ephemeral_client()
+        name = f"memori_facts_{uuid.uuid4().hex}"
+        store = cls(client=client, collection=name, shared=False)
         store.location = "in-memory"
+        store._unused = weakref.finalize(store, mark_ephemeral_unused, client, (name, f"{name}_revisions"))
+        store._unused.atexit = False
         return store
 
     @classmethod
