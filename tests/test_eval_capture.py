@@ -203,6 +203,8 @@ def test_a_gold_fact_that_shares_most_words_with_a_stale_one_does_not_keep_it() 
     # the old fact itself, stored beside the new one, is still counted
     s = score_conversation(conv, ["User's sister lives in Dublin.", "User's sister lives in Glasgow."])
     assert (s["stale_valid"], s["stale_kept"]) == (1, ["User's sister lives in Glasgow."])
+    # ...and it is wrong, though it "matches" the gold fact by two of its three words
+    assert (s["stored"], s["correct"], s["wrong"]) == (2, 1, ["User's sister lives in Glasgow."])
 
 
 def test_stale_held_counts_a_longer_sentence_that_still_says_the_stale_fact() -> None:

@@ -294,13 +294,16 @@ def _keeps_stale(stored: str, stale: str, gold: Sequence[Sequence[str]], *, loos
 def score_conversation(conversation: CaptureConversation, valid: Sequence[str]) -> dict[str, Any]:
     """Counts for one conversation given the durable valid facts left at its end (``valid``, texts).
 
-    ``stored`` facts, ``correct`` (matching some gold wording), ``gold``, ``found`` (gold facts covered by
+    ``stored`` facts, ``correct`` (matching some gold wording and keeping no stale fact), ``gold``, ``found`` (gold facts covered by
     a stored fact), ``stale``, ``stale_valid`` (stale facts some stored fact still matches at least as closely
     as it matches any gold wording, :func:`_keeps_stale`), ``stale_held`` (the same, where the stored fact need
     only hold the stale one's words: a longer sentence that still says it counts, which the match misses), and
     the texts of the ``wrong`` stored facts, ``missed`` gold facts and ``stale_kept`` facts.
     """
-    wrong = [s for s in valid if not any(facts_match(s, g) for gold in conversation.gold for g in gold)]
+    # A fact that still says a stale one is wrong even when it also matches a gold fact: "User's sister lives
+    # in Dublin." matches the gold "... in Glasgow." by two of its three words.
+    wrong = [s for s in valid if not any(facts_match(s, g) for gold in conversation.gold for g in gold)
+             or any(_keeps_stale(s, t, conversation.gold) for t in conversation.stale)]
     missed = [gold[0] for gold in conversation.gold if not any(covers(s, g) for s in valid for g in gold)]
     stale_kept = [t for t in conversation.stale if any(_keeps_stale(s, t, conversation.gold) for s in valid)]
     held = [t for t in conversation.stale if any(_keeps_stale(s, t, conversation.gold, loosely=True) for s in valid)]
