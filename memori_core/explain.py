@@ -72,7 +72,10 @@ class RecallReport:
     gate_note: str = ""
     """The gate's decision and cutoffs in words."""
     conversation: str | None = None
-    """The conversation text read with the query (earlier turns, then the query), when context was given."""
+    """The conversation text read with the query (the query, then the earlier turns newest first), when context
+    was given."""
+    context_turns: int = 0
+    """How many earlier turns that conversation holds."""
     context_weight: float = 0.0
     """How far that conversation moved the search: ``normalise(q + context_weight * c)``; cosines are to it."""
 
@@ -108,8 +111,7 @@ class RecallReport:
             f"pool: {self.pool_size} of {self.rows_scored} rows"
         )
         if self.conversation:
-            turns = self.conversation.count("\n")
-            head += (f"\ncontext: {turns} earlier turn(s) read, weight {self.context_weight:g}: cosines are to "
+            head += (f"\ncontext: {self.context_turns} earlier turn(s) read, weight {self.context_weight:g}: cosines are to "
                      f"normalise(query + {self.context_weight:g} x conversation); the gate reads 'gate cos', the "
                      "larger of each fact's cosine to the query alone and to the conversation")
         if self.gate_note:

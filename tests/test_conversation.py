@@ -8,7 +8,13 @@ import pytest
 from _helpers import shared_fixture
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.query import recent_turns
-from memori_core.ranking.conversation import blend_query, conversation_text, gate_cosine, is_courtesy
+from memori_core.ranking.conversation import (
+    blend_query,
+    conversation_text,
+    conversation_turns,
+    gate_cosine,
+    is_courtesy,
+)
 
 FACTS = [
     "User is allergic to shellfish and prawns.",
@@ -23,10 +29,10 @@ FOLLOW_UP = "What should I order there?"
 # -- the pure functions -----------------------------------------------------
 
 
-def test_conversation_text_keeps_the_latest_turns_then_the_query():
+def test_conversation_text_is_the_query_then_the_latest_turns_newest_first():
     turns = ["one", "  ", "two", "three", "four"]
-    assert conversation_text("q?", recent_turns(turns, 2)) == "three\nfour\nq?"
-    assert conversation_text("q?", recent_turns(turns, 10)) == "one\ntwo\nthree\nfour\nq?"
+    assert conversation_text("q?", recent_turns(turns, 2)) == "q?\nfour\nthree"
+    assert conversation_text("q?", recent_turns(turns, 10)) == "q?\nfour\nthree\ntwo\none"
 
 
 @pytest.mark.parametrize("turns, window", [([], 3), (["", "  "], 3), (["a"], 0)])
@@ -82,7 +88,7 @@ def test_a_follow_up_recalls_what_only_the_earlier_turn_named(seeded):
 def test_a_follow_up_of_stopwords_only_reads_its_conversation_and_a_thanks_does_not(seeded):
     # "Should I order them?" would have a term; "What about them?" has none, and was read alone before.
     report = seeded.explain("What about them?", "u1", context=[EARLIER])
-    assert report.conversation == f"{EARLIER}\nWhat about them?"
+    assert report.conversation == f"What about them?\n{EARLIER}"
     assert seeded.explain("Thanks!", "u1", context=[EARLIER]).conversation is None
 
 
@@ -107,11 +113,43 @@ def test_no_context_empty_context_and_blank_turns_recall_alike(seeded):
 def test_explain_with_context_is_what_recall_returns_and_shows_what_the_gate_read(seeded):
     report = seeded.explain(FOLLOW_UP, "u1", context=[EARLIER])
     assert [f.id for f in report.facts] == [f.id for f in seeded.recall(FOLLOW_UP, "u1", context=[EARLIER])]
-    assert report.conversation == f"{EARLIER}\n{FOLLOW_UP}" and report.context_weight == 0.5
+    assert report.conversation == f"{FOLLOW_UP}\n{EARLIER}" and report.context_weight == 0.5
     assert all(c.gate_cosine is not None and c.gate_cosine >= c.cosine - 1e-6 for c in report.candidates)
     table = report.table()
     assert "context: 1 earlier turn(s) read" in table and "gate cos" in table
     assert "gate cos" not in seeded.explain(FOLLOW_UP, "u1").table()
+
+
+def test_conversation_turns_keep_the_newest_always_and_older_ones_within_the_word_budget():
+    assert conversation_turns(["a b c", "d e", "f g h i"], words=6) == ["f g h i", "d e"]
+    assert conversation_turns(["a b c", "d e", "f g h i"], words=10) == ["f g h i", "d e", "a b c"]
+    long = " ".join(["word"] * 500)
+    assert conversation_turns(["short one", long], words=100) == [long]  # the newest, however long
+    assert conversation_turns([long, "short one"], words=100) == ["short one"]
+    assert conversation_turns([], words=100) == []
+
+
+def test_explain_counts_turns_not_lines(seeded):
+    pasted = "Here is my week:\nMonday gym\nTuesday choir\nWednesday dentist"
+    report = seeded.explain(FOLLOW_UP, "u1", context=[pasted, EARLIER])
+    assert report.context_turns == 2 and "context: 2 earlier turn(s) read" in report.table()
+
+
+@pytest.mark.model
+def test_a_long_earlier_turn_does_not_push_the_follow_up_out_of_what_the_model_reads(minilm):
+    # MiniLM reads 256 tokens. Oldest first, this ~600-token paste filled them: neither the seafood turn nor
+    # the question was embedded, and the follow-up recalled the paste's neighbours instead of the allergy.
+    # Now the newest turn comes first and an older one only within CONVERSATION_WORDS.
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("u1", FACTS + ["User reads a lot about Roman history.", "User has a season ticket for the opera."])
+    paste = " ".join(["The Roman Republic expanded across Italy and fought Carthage in the Punic Wars."] * 40)
+    context = [paste, "I'm taking Sam to a seafood restaurant tonight."]
+    report = engine.explain(FOLLOW_UP, "u1", context=context)
+    assert report.conversation == f"{FOLLOW_UP}\nI'm taking Sam to a seafood restaurant tonight."
+    assert report.context_turns == 1
+    recalled = [f.content for f in engine.recall(FOLLOW_UP, "u1", context=context)]
+    assert recalled and recalled[0] == "User is allergic to shellfish and prawns."
+    assert "User reads a lot about Roman history." not in recalled
 
 
 async def test_async_twins_take_the_context(seeded):

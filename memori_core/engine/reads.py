@@ -32,7 +32,14 @@ from ..ranking.care import prototype_texts as domain_texts
 from ..ranking.intent import is_general, names_known
 from ..ranking.intent import prototype_texts as intent_texts
 from ..query import recent_turns
-from ..ranking.conversation import COURTESY_WORDS, blend_query, conversation_text, gate_cosine, is_courtesy
+from ..ranking.conversation import (
+    COURTESY_WORDS,
+    blend_query,
+    conversation_text,
+    conversation_turns,
+    gate_cosine,
+    is_courtesy,
+)
 from ..ranking.core import CORE, core_picks
 from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights, rank_order
@@ -225,7 +232,8 @@ class ReadPath:
 
         def empty(note: str) -> RecallReport:
             return RecallReport(query, entity_id, limit, q_tokens, w_cos, w_lex, cfg.relevance_threshold, 0, 0, [], note,
-                                conversation=conversation, context_weight=cfg.context_weight if conversation else 0.0)
+                                conversation=conversation, context_turns=len(conversation_turns(read)) if conversation else 0,
+                                context_weight=cfg.context_weight if conversation else 0.0)
 
         if not query.strip():
             return empty("blank query: nothing is recalled")
@@ -274,7 +282,8 @@ class ReadPath:
             query, entity_id, limit, s.query_tokens, s.w_cos, s.w_lex,
             cfg.relevance_threshold, scored.rows_scored, len(order), candidates,
             gate=gate_kind, gate_opened=gate_opened, best_cosine=gate.best_cosine, gate_note=gate_note,
-            conversation=conversation, context_weight=cfg.context_weight if conversation else 0.0,
+            conversation=conversation, context_turns=len(conversation_turns(read)) if conversation else 0,
+            context_weight=cfg.context_weight if conversation else 0.0,
         )
 
     def _checked(

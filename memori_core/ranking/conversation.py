@@ -2,8 +2,10 @@
 
 A follow-up ("What should I order there?") names its need only in an earlier turn ("I'm going to a
 seafood restaurant tonight."). Recall then searches with the question's embedding moved towards the
-embedding of the recent conversation (the read turns followed by the question): one extra embedding per
-recall, none when there is no context. The BM25 side reads the question's own words only, so a word
+embedding of the recent conversation (the question, then the read turns newest first): one extra embedding
+per recall, none when there is no context. Newest first, because the embedder reads a bounded number of
+tokens (MiniLM: 256) and drops the rest: a long earlier turn must not push the question and the turn that
+named its need out of what is read. The BM25 side reads the question's own words only, so a word
 said turns ago cannot open the gate by itself.
 
 The ranking uses the moved direction; the relevance gate reads, per fact, the larger of its cosine to the
@@ -18,7 +20,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["COURTESY_WORDS", "blend_query", "conversation_text", "gate_cosine", "is_courtesy"]
+__all__ = ["CONVERSATION_WORDS", "COURTESY_WORDS", "blend_query", "conversation_text", "conversation_turns", "gate_cosine", "is_courtesy"]
 
 COURTESY_WORDS = frozenset({
     "thanks", "thank", "thx", "ty", "cheers", "ok", "okay", "k", "great", "cool", "nice", "perfect", "awesome",
@@ -30,12 +32,33 @@ asks for nothing the conversation's facts would answer (the words are run throug
 so stems and stopwords match)."""
 
 
-def conversation_text(query: str, read: Sequence[str]) -> str | None:
-    """The turns read (oldest first, as :func:`memori_core.query.recent_turns` picks them) and then ``query``,
-    one per line; ``None`` when no turn is read."""
+CONVERSATION_WORDS = 160
+"""The words of earlier turns the conversation text holds beyond the newest turn (which is always read): about
+what a 256-token embedder such as MiniLM reads, with the question."""
+
+
+def conversation_turns(read: Sequence[str], words: int = CONVERSATION_WORDS) -> list[str]:
+    """The turns of ``read`` (oldest first, as :func:`memori_core.query.recent_turns` picks them) that the
+    conversation text holds, newest first: the newest always, an older one only while the earlier turns hold at
+    most ``words`` words, so that a long paste three turns ago does not fill what the embedder reads."""
+    if not read:
+        return []
+    turns = [read[-1]]
+    used = len(read[-1].split())
+    for turn in reversed(read[:-1]):
+        used += len(turn.split())
+        if used > words:
+            break
+        turns.append(turn)
+    return turns
+
+
+def conversation_text(query: str, read: Sequence[str], words: int = CONVERSATION_WORDS) -> str | None:
+    """``query`` and then the :func:`conversation_turns` of ``read``, newest first, one per line; ``None`` when
+    no turn is read. Newest first, because an embedder reads a bounded number of tokens and drops the rest."""
     if not read:
         return None
-    return "\n".join([*read, query.strip()])
+    return "\n".join([query.strip(), *conversation_turns(read, words)])
 
 
 def blend_query(query_vector: np.ndarray, conversation_vector: np.ndarray, weight: float) -> np.ndarray:
