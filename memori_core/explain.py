@@ -41,8 +41,10 @@ class CandidateScore:
     it is the newest candidate of its slot, plus the lift that puts a newer restatement just above the older
     candidate it restates (``restatement_terms``) (``rank_score = fused + bonus``)."""
     gate_cosine: float | None = None
-    """With conversation context, what the relevance gate read: the larger of the fact's cosine to the
-    question alone and to the conversation (``cosine`` is to the blended direction). ``None`` without context."""
+    """What the relevance gate's cosine cutoffs read, when that is not ``cosine``: with conversation context,
+    the larger of the fact's cosine to the question alone and to the conversation (``cosine`` is to the blended
+    direction), plus the third-person lift of a fact written about "User" (``RecallReport.third_person``).
+    ``None``: ``cosine``."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,9 @@ class RecallReport:
     """How many earlier turns that conversation holds."""
     context_weight: float = 0.0
     """How far that conversation moved the search: ``normalise(q + context_weight * c)``; cosines are to it."""
+    third_person: float = 0.0
+    """What the gate's cosine cutoffs added to the cosine of facts written about "User" (a personal question;
+    0: nothing)."""
 
     @property
     def facts(self) -> list[RecalledFact]:
@@ -114,6 +119,10 @@ class RecallReport:
             head += (f"\ncontext: {self.context_turns} earlier turn(s) read, weight {self.context_weight:g}: cosines are to "
                      f"normalise(query + {self.context_weight:g} x conversation); the gate reads 'gate cos', the "
                      "larger of each fact's cosine to the query alone and to the conversation")
+        if self.third_person:
+            head += (f"\nthird person: the gate's cosine cutoffs read facts written about 'User' {self.third_person:+g} "
+                     "(a first-person question scores them lower than the same facts in the first person); "
+                     "'gate cos' shows it, the care and follow-up rules read it without")
         if self.gate_note:
             head += f"\ngate: {self.gate_note}"
         if self.note:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -104,8 +106,12 @@ def test_care_share_takes_each_domains_best_prototype():
 
 @pytest.fixture
 def engines(minilm):
-    with_care = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
-    without = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm, config=RecallConfig(gate_care=None, gate_general=None))
+    # Without the third-person lift, which alone admits some of these facts ("Is a ham sandwich OK for me?"
+    # reads "User is vegetarian." at 0.27 + 0.05): the care signal is what is tested here.
+    lift_off = RecallConfig(gate_third_person=None)
+    with_care = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm, config=lift_off)
+    without = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm,
+                           config=replace(lift_off, gate_care=None, gate_general=None))
     for engine in (with_care, without):
         engine.add("u1", FACTS)
         engine.add("u2", ["User is allergic to shellfish."])
@@ -194,16 +200,17 @@ def test_a_passing_prototype_failure_is_not_remembered(hash_embedder):
             return hash_embedder.embed_query(text)
 
     store = ChromaStore.in_memory()
-    engine = RecallEngine(store=store, embedder=Flaky())
+    lift_off = RecallConfig(gate_third_person=None)  # the care signal alone decides this question's fact
+    engine = RecallEngine(store=store, embedder=Flaky(), config=lift_off)
     engine.add("u1", FACTS)
     question = "Is my dinner plan ok with peanuts tonight or not really?"
     during = [f.id for f in engine.recall(question, "u1")]
     down["now"] = False
     after = [f.id for f in engine.recall(question, "u1")]
-    fresh = [f.id for f in RecallEngine(store=store, embedder=Flaky()).recall(question, "u1")]
+    fresh = [f.id for f in RecallEngine(store=store, embedder=Flaky(), config=lift_off).recall(question, "u1")]
     assert after == fresh and after != during  # the signal is back once the prototypes could be embedded
     assert during == [f.id for f in RecallEngine(store=store, embedder=hash_embedder,
-                                                 config=RecallConfig(gate_care=None, gate_general=None)).recall(question, "u1")]
+                                                 config=replace(lift_off, gate_care=None, gate_general=None)).recall(question, "u1")]
 
 
 def test_a_lasting_prototype_failure_warns_once_until_they_can_be_embedded_again(hash_embedder, caplog):

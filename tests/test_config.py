@@ -57,6 +57,7 @@ SHIPPED_DEFAULTS = {
     "gate_general_bm25": 3.5,
     "gate_followup": 0.25,
     "gate_followup_top": 3,
+    "gate_third_person": 0.05,
 }
 
 

@@ -117,7 +117,8 @@ def test_explain_with_context_is_what_recall_returns_and_shows_what_the_gate_rea
     assert all(c.gate_cosine is not None and c.gate_cosine >= c.cosine - 1e-6 for c in report.candidates)
     table = report.table()
     assert "context: 1 earlier turn(s) read" in table and "gate cos" in table
-    assert "gate cos" not in seeded.explain(FOLLOW_UP, "u1").table()
+    alone = seeded.explain(FOLLOW_UP, "u1")
+    assert alone.conversation is None and alone.context_turns == 0 and "context:" not in alone.table()
 
 
 def test_conversation_turns_keep_the_newest_always_and_older_ones_within_the_word_budget():

@@ -496,7 +496,9 @@ def test_relevance_gate_opens_for_a_direct_question_and_keeps_only_the_allergy(m
     assert [f.content for f in facts] == [ALLERGY]
     report = minilm_engine.explain(query, "u1")
     assert report.gate == "relevance" and report.gate_opened is True
-    assert report.best_cosine == pytest.approx(facts[0].cosine) and report.best_cosine >= cfg.gate_open
+    # the gate reads the fact's cosine plus the third-person lift ("User is allergic..." for a first-person question)
+    assert report.candidates[0].gate_cosine == pytest.approx(facts[0].cosine + cfg.gate_third_person, abs=1e-6)
+    assert report.best_cosine == pytest.approx(report.candidates[0].gate_cosine) and report.best_cosine >= cfg.gate_open
     assert report.candidates[0].reason == "kept"
     assert {c.reason for c in report.candidates[1:cfg.limit]} == {"below gate"}
     assert report.facts == facts

@@ -162,3 +162,26 @@ def test_cli_threshold_from_the_environment(prefeval_file: Path, tmp_path: Path,
     result = run.result
     assert result["injection"]["default"]["threshold"] is None
     assert result["injection"]["default"]["clean_abstentions"] == 0.0
+
+
+def test_as_captured_writes_facts_as_the_rule_based_extractor_stores_them(prefeval_file: Path) -> None:
+    from memori_core.evaluation.prefeval import as_captured
+
+    memories = load_prefeval(prefeval_file)
+    captured = as_captured(memories)
+    texts = {f.id: f.text for m in captured for f in m.facts}
+    assert texts["u1:f1"] == "User prefers window seats on long flights."
+    assert texts["u2:f1"] == "User grew up on a farm."
+    assert texts["u2:f0"] == "I only read science fiction novels."  # the rules do not store it: kept as written
+    assert texts["u1:f3"] == "User's favorite color is green."
+    # ids, order and queries are kept; the originals are not changed
+    assert [[f.id for f in m.facts] for m in captured] == [[f.id for f in m.facts] for m in memories]
+    assert [m.queries for m in captured] == [m.queries for m in memories]
+    assert memories[0].facts[1].text == "I prefer window seats on long flights."
+
+
+def test_cli_as_captured_evaluates_the_rewritten_memory(prefeval_file: Path, tmp_path: Path, capsys) -> None:
+    run = run_eval(capsys, tmp_path / "p.json", "prefeval", prefeval_file, "--quiet", "--as-captured",
+                   "--embedder", "test_eval_prefeval:WordHashEmbedder")
+    assert "4 questions with evidence, 2 abstention questions" in run.out
+    assert run.result["task"] == "prefeval"

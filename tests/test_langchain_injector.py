@@ -139,8 +139,9 @@ def test_query_is_last_human_text_parts_only(fresh_seeded, hash_embedder):
     out = MemoriContextInjector(engine=fresh_seeded, entity_id="alice").invoke(
         [HumanMessage("where do I live?"), AIMessage("Lisbon"), message]
     )
-    # The question, then the conversation it is read with (the earlier human turn, never the AI reply).
-    assert seen == ["what about\npeanuts", "where do I live?\nwhat about\npeanuts"]
+    # The question, then the conversation it is read with: the question and the earlier human turns, newest
+    # first (never the AI reply).
+    assert seen == ["what about\npeanuts", "what about\npeanuts\nwhere do I live?"]
     assert PEANUTS in out[0].content
 
 

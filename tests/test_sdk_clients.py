@@ -247,7 +247,7 @@ def test_nothing_recalled_returns_kwargs_unchanged(stocked: RecallEngine) -> Non
 
 @pytest.mark.parametrize("config", [
     RecallConfig(gate="threshold", relevance_threshold=0.99),
-    RecallConfig(gate_open=0.99),  # the relevance gate, opening only for a near-identical fact
+    RecallConfig(gate_open=0.99, gate_third_person=None),  # the relevance gate, opening only for a near-identical fact
 ], ids=["threshold-gate", "relevance-gate"])
 def test_relevance_gate_is_applied(hash_embedder: Any, config: RecallConfig) -> None:
     engine = RecallEngine(ChromaStore.in_memory(), hash_embedder, config)

@@ -43,6 +43,7 @@ from ..ranking.conversation import (
 from ..ranking.core import CORE, core_picks
 from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights, rank_order
+from ..ranking.gate import third_person
 from ..ranking.judged import JUDGED_RELEVANT, judge_pool, judged_fates, judged_select
 from ..ranking.lexical import unique_terms
 from ..ranking.recency import asks_when, with_restatements, with_slot_recency
@@ -99,6 +100,15 @@ class _Scored:
     facts: Sequence[StoredFact]  # the pool's facts (PoolFacts: made under the lock, right after it)
     rows_scored: int
     core: _CoreRows | None = None  # the core facts recall may append (None: none, or core_limit 0)
+
+
+def _gate_read(s: PoolScores, i: int) -> float | None:
+    """The cosine the gate's cutoffs read for pool row ``i``: its gate cosine (with context) plus its
+    third-person lift; ``None`` when that is the plain cosine."""
+    if s.gate_cosine is None and s.lift is None:
+        return None
+    base = float(s.cosine[i] if s.gate_cosine is None else s.gate_cosine[i])
+    return base + (0.0 if s.lift is None else float(s.lift[i]))
 
 
 @dataclass(frozen=True)
@@ -274,7 +284,7 @@ class ReadPath:
                     source=source_label(int(s.source[i])),
                     fused=float(s.fused[i]),
                     neighbour_bonus=float(s.bonus[i]),
-                    gate_cosine=None if s.gate_cosine is None else float(s.gate_cosine[i]),
+                    gate_cosine=_gate_read(s, i),
                 )
             )
         candidates = self._with_core(scored, order, fate, candidates)
@@ -284,6 +294,7 @@ class ReadPath:
             gate=gate_kind, gate_opened=gate_opened, best_cosine=gate.best_cosine, gate_note=gate_note,
             conversation=conversation, context_turns=len(conversation_turns(read)) if conversation else 0,
             context_weight=cfg.context_weight if conversation else 0.0,
+            third_person=0.0 if s.lift is None else float(cfg.gate_third_person or 0.0),
         )
 
     def _checked(
@@ -379,6 +390,13 @@ class ReadPath:
             scores = with_slot_recency(scores, lambda i: pool_facts[i].content, created, limit, cfg.slot_recency_weight)
         if general:
             return _Scored(replace(scores, general=True), pool_facts, found.scorable, core)
+        if gated and cfg.gate == "relevance" and cfg.gate_third_person and (conv is not None or is_personal(query)):
+            lift = third_person((f.content for f in pool_facts), cfg.gate_third_person)
+            if lift.any():
+                if question_cos is not None and conv_cos is not None:
+                    # Only the question's own cosine is lifted: the conversation's is read as it was.
+                    lift = np.maximum(question_cos + lift, conv_cos) - np.maximum(question_cos, conv_cos)
+                scores = replace(scores, lift=lift.astype(scores.cosine.dtype))
         care = self._care(query, question if question is not None else q, conv is not None, scores, pool_facts,
                           limit) if gated else None
         if care is not None:

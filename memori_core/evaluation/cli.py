@@ -23,7 +23,7 @@ from .data import Memory, count
 from .embedding import load_embedder
 from .locomo import CATEGORY_LABELS, conversation_memory, load_locomo
 from .longmemeval import load_memory
-from .prefeval import load_prefeval
+from .prefeval import as_captured, load_prefeval
 from .report import app_memory_table, capture_locomo_table, capture_table, format_table, progress_bar
 from .runner import Progress, evaluate
 
@@ -112,7 +112,8 @@ def cmd_eval_memory(args: argparse.Namespace) -> int:
 
 def cmd_eval_prefeval(args: argparse.Namespace) -> int:
     """``memori eval prefeval FILE``: PrefEval preferences among persona facts."""
-    _evaluate(args, "prefeval", load_prefeval(args.file))
+    memories = load_prefeval(args.file)
+    _evaluate(args, "prefeval", as_captured(memories) if args.as_captured else memories)
     return 0
 
 
@@ -273,13 +274,16 @@ def add_eval_command(commands: Subparsers) -> None:
         "category, abstention}]}; facts are added session by session.",
         file_help="a JSON file of memory pools (e.g. longmemeval/dev.json)",
     )
-    _task(
+    p = _task(
         tasks, "prefeval", cmd_eval_prefeval,
         help="PrefEval preferences among persona facts: rankings, injection and abstentions",
         description="A list of users {user, facts: [{id, text, source, topic}], queries: [{q, evidence, topic, "
         "abstention}]}; categories are the topics' prefixes.",
         file_help="a JSON file in the PrefEval task's format (e.g. prefeval/dev.json)",
     )
+    p.add_argument("--as-captured", action="store_true",
+                   help="write each fact as the rule-based extractor stores it ('I own a Camry.' -> 'User owns a "
+                   "Camry.'; facts the rules would not rewrite are kept as written)")
     _app_parser(tasks)
     _capture_parser(tasks)
     _capture_locomo_parser(tasks)

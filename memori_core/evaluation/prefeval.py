@@ -8,6 +8,7 @@ call. A query's category is its topic's prefix (``"travel_hotel"`` ->
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -39,3 +40,17 @@ def load_prefeval(path: str | Path) -> list[Memory]:
     """Read a PrefEval-task file; ``ValueError`` naming the file and the bad entry when malformed."""
     return read_memories(path, "users", "user", "user", "prefeval", _fact,
                          lambda obj, where: topic_category(optional_text(obj, "topic", where)))
+
+
+def as_captured(memories: list[Memory]) -> list[Memory]:
+    """The same memories with each fact written as the rule-based extractor stores it ("I drive a new Chevrolet."
+    -> "User drives a new Chevrolet."); a fact the rules would not rewrite is kept as written. PrefEval's facts
+    are in the first person, as its users said them; an app that captures with memori-recall stores most of
+    them "User ...", against which a first-person question scores lower (``RecallConfig.gate_third_person``)."""
+    from ..extraction import judge_sentence
+
+    def written(fact: Fact) -> Fact:
+        verdict = judge_sentence(fact.text, 1000)
+        return replace(fact, text=verdict.fact) if verdict.fact and verdict.fact.startswith("User") else fact
+
+    return [replace(m, facts=[written(f) for f in m.facts]) for m in memories]

@@ -24,6 +24,8 @@ the development halves of PrefEval, a LongMemEval-style chat memory and LoCoMo
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -33,7 +35,7 @@ from .fusion import passes_threshold
 from .lexical import bm25_idf
 
 __all__ = ["BELOW_GATE", "BELOW_THRESHOLD", "GATE_CLOSED", "KEPT", "SMALL_POOL_SHARE", "GateDecision", "decide",
-           "words_bm25_bar"]
+           "third_person", "words_bm25_bar"]
 
 SMALL_POOL_SHARE = 0.8
 """In a small pool, the raw BM25 a fact needs to open the gate by its words, as a share of the idf of a
@@ -67,6 +69,20 @@ class GateDecision:
     """The decision in words, for ``explain()``."""
 
 
+_ABOUT_USER = re.compile(r"^\s*User\b")
+
+
+def third_person(texts: Iterable[str], lift: float) -> np.ndarray:
+    """Per fact, what the gate adds to its cosine for a personal question: ``lift`` for a fact written about
+    "User" in the third person ("User lives in Porto.", "User's sister ..."), 0 for any other (see
+    :attr:`RecallConfig.gate_third_person`).
+
+    >>> third_person(["User lives in Porto.", "I live in Porto.", "Users of Linux..."], 0.05).tolist()
+    [0.05, 0.0, 0.0]
+    """
+    return np.fromiter((lift if _ABOUT_USER.match(t) else 0.0 for t in texts), dtype=np.float64)
+
+
 def words_bm25_bar(config: RecallConfig, pool_size: int | None) -> float:
     """The raw BM25 a fact needs to open the gate by its words: ``gate_words_bm25``, lowered in a pool
     too small for any word to reach it (``pool_size`` documents; ``None``: not lowered)."""
@@ -86,6 +102,7 @@ def decide(
     care: np.ndarray | None = None,
     general: bool = False,
     followup: bool = False,
+    lift: np.ndarray | None = None,
 ) -> GateDecision:
     """Apply the configured gate to the ``limit`` best facts (``cosine``, ``rank_score``, normalised
     ``lexical`` and raw ``bm25``, all in rank order; without the lexical arrays words do not count).
@@ -95,7 +112,8 @@ def decide(
     asker (:mod:`.intent`): a fact is then kept only from a cosine of ``gate_general``, or with a raw BM25 of
     ``gate_general_bm25`` besides the words rule, and care facts get no favour. ``followup`` says the turn is read
     with its conversation: the ``gate_followup_top`` best are kept, and open the gate, from a cosine of
-    ``gate_followup``."""
+    ``gate_followup``. ``lift`` (:func:`third_person`) is added to the cosine where ``gate_open``, ``gate_keep``,
+    ``gate_confident`` and ``gate_words_cosine`` read it; the care, follow-up and general rules read ``cosine``."""
     n = cosine.shape[0]
     best = float(cosine.max()) if n else float("nan")
     if config is None or config.gate == "off":
@@ -104,9 +122,14 @@ def decide(
         t = config.relevance_threshold
         keep = passes_threshold(rank_score, t)
         return GateDecision("threshold", keep, True, best, False, f"threshold: keep score >= {t:g}")
+    if lift is not None and not general:
+        lifted = cosine + lift
+        best = float(lifted.max()) if n else best
+    else:
+        lifted = cosine
     by_words = np.zeros(n, dtype=bool)
     if lexical is not None and bm25 is not None:
-        by_words = ((lexical >= config.gate_words) & (cosine >= config.gate_words_cosine)
+        by_words = ((lexical >= config.gate_words) & (lifted >= config.gate_words_cosine)
                     & (bm25 >= words_bm25_bar(config, pool_size)))
     if general and config.gate_general is not None:
         usual = decide(cosine, rank_score, config, lexical, bm25, pool_size)
@@ -124,7 +147,7 @@ def decide(
             f"the query's informative words (lexical >= {config.gate_words:g} with cosine >= "
             f"{config.gate_words_cosine:g})",
         )
-    keep = (cosine >= config.gate_keep) | by_words
+    keep = (lifted >= config.gate_keep) | by_words
     confident = best >= config.gate_confident
     if confident:
         keep |= rank_score >= config.gate_band * float(rank_score.max())

@@ -105,6 +105,11 @@ class PoolScores:
     """What the relevance gate reads as each row's cosine when it differs from ``cosine``: with
     conversation context, ``max(cosine to the question, cosine to the conversation)``
     (:mod:`.conversation`). ``None``: ``cosine``."""
+    lift: np.ndarray | None = None
+    """Per row, what the gate's cosine cutoffs (``gate_open``, ``gate_keep``, ``gate_confident``, the words
+    rule's ``gate_words_cosine``) add to the gate's cosine: the third-person lift of facts written about "User"
+    for a personal question (:func:`.gate.third_person`). The care and follow-up rules, set on such facts,
+    read the cosine without it. ``None``: nothing added."""
     care: np.ndarray | None = None
     """Rows the gate may keep as care facts of a personal food or health question (:mod:`.care`)."""
     general: bool = False
@@ -327,4 +332,5 @@ def _decide(scores: PoolScores, top: np.ndarray, config: RecallConfig | None) ->
     cosine = scores.cosine if scores.gate_cosine is None else scores.gate_cosine
     return decide(cosine[top], scores.rank_score[top], config, scores.lexical[top], scores.bm25[top],
                   pool_size=int(scores.rows.shape[0]), care=None if scores.care is None else scores.care[top],
-                  general=scores.general, followup=scores.in_conversation and not scores.general)
+                  general=scores.general, followup=scores.in_conversation and not scores.general,
+                  lift=None if scores.lift is None else scores.lift[top])
