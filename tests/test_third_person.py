@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from memori_core import InMemoryFactStore, RecallConfig, RecallEngine
-from memori_core.ranking.gate import decide, third_person
+from memori_core.cache.strings import StrColumn, text_starts_with_word
+from memori_core.ranking.gate import USER_WORD, decide, third_person
 
 FACTS = ["User lives in Porto.", "I play the cello in an orchestra.", "User's sister is called Ana."]
 
@@ -14,7 +15,9 @@ FACTS = ["User lives in Porto.", "I play the cello in an orchestra.", "User's si
 @pytest.mark.parametrize("text, lifted", [
     ("User lives in Porto.", True),
     ("User's sister is called Ana.", True),
-    ("  User is vegetarian.", True),
+    ("User", True),
+    ("User_42 likes tea.", False),
+    ("Useré likes tea.", False),
     ("I live in Porto.", False),
     ("Users of Linux like it.", False),
     ("The user lives in Porto.", False),  # not how the extractors write a fact
@@ -22,6 +25,23 @@ FACTS = ["User lives in Porto.", "I play the cello in an orchestra.", "User's si
 ])
 def test_facts_written_about_user_are_lifted(text, lifted):
     assert third_person([text], 0.05).tolist() == [0.05 if lifted else 0.0]
+
+
+TEXTS = ["User lives in Porto.", "User's sister is Ana.", "Users of Linux.", "User", "", "I am User.",
+         "Usé", "User_1 x", "Useré x", "User-friendly apps", "U", "Über User"]
+
+
+def test_the_string_column_reads_the_same_rule_off_its_buffer_and_its_appended_rows():
+    expected = third_person(TEXTS, 1.0).astype(bool)
+    column = StrColumn.from_list(TEXTS[:6])
+    for t in TEXTS[6:]:
+        column.append(t)  # rows written after the column was built are plain strings
+    rows = np.arange(len(TEXTS))
+    np.testing.assert_array_equal(column.starts_with_word(rows, USER_WORD), expected)
+    shuffled = rows[::-1].copy()
+    np.testing.assert_array_equal(column.starts_with_word(shuffled, USER_WORD), expected[::-1])
+    assert [text_starts_with_word(t, USER_WORD) for t in TEXTS] == expected.tolist()
+    assert column.starts_with_word(np.zeros(0, np.int64), USER_WORD).shape == (0,)
 
 
 def test_the_lift_is_the_configured_one_and_an_empty_pool_gives_an_empty_array():
@@ -91,3 +111,15 @@ def test_the_lift_moves_the_cosine_cutoffs_but_not_the_care_and_follow_up_rules(
     # a general question reads its own cosine
     general = decide(np.array([0.28]), np.array([0.5]), cfg, general=True, lift=np.array([0.05]))
     assert not general.keep.any()
+
+
+def test_a_fact_edited_in_place_is_still_read_as_written_about_user(hash_embedder):
+    engine = RecallEngine(store=InMemoryFactStore(), embedder=hash_embedder)
+    ids = engine.add("u", FACTS)
+    engine.recall("warm the cache", "u")
+    engine.update("u", ids[0], metadata={"source": "profile"})  # written in place: the cache overrides the row
+    seen, report = _candidates(engine, "Where do I live these days?")
+    cosine, gate = seen["User lives in Porto."]
+    assert report.third_person == 0.05 and gate == pytest.approx(cosine + 0.05, abs=1e-6)
+    cosine, gate = seen["I play the cello in an orchestra."]
+    assert gate == pytest.approx(cosine, abs=1e-6)

@@ -14,7 +14,7 @@ import numpy as np
 from ..facts import StoredFact, valid_to_of, validity_fields, validity_json
 from ..store.base import EntityColumns
 from ..validate import iso_to_ts
-from .strings import StrColumn
+from .strings import StrColumn, text_starts_with_word
 
 if TYPE_CHECKING:
     from .entity import EntityCache
@@ -348,6 +348,17 @@ class PoolFacts:
 
     def __iter__(self) -> Iterator[StoredFact]:
         return (self[i] for i in range(len(self)))
+
+    def starts_with_word(self, word: str) -> np.ndarray:
+        """Per pool row, whether its fact's text starts with ``word`` as a whole word
+        (:meth:`StrColumn.starts_with_word`), without building the facts."""
+        out = self._cols.texts.starts_with_word(self._rows, word)
+        if self._over:
+            for i, row in enumerate(self._rows.tolist()):
+                fact = self._over.get(row)
+                if fact is not None:
+                    out[i] = text_starts_with_word(fact.content, word)
+        return out
 
 
 class FactsView:

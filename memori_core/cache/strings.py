@@ -86,6 +86,35 @@ class StrColumn:
             rows = np.concatenate((rows, np.asarray(later, dtype=np.int64)))
         return rows.astype(np.int64, copy=False)
 
+    def starts_with_word(self, rows: np.ndarray, word: str) -> np.ndarray:
+        """Per row of ``rows``, whether its string starts with ``word`` as a whole word (the next character, if
+        any, is no letter, digit or underscore: "User's" and "User lives" do, "Users" does not). Read from the
+        buffer, no string per row; rows appended since the column was built are checked one by one."""
+        rows = np.asarray(rows, dtype=np.int64)
+        pattern = np.frombuffer(word.encode("utf-8"), dtype=np.uint8)
+        n = int(pattern.shape[0])
+        out = np.zeros(rows.shape[0], dtype=bool)
+        built = rows < self.n_base
+        if n and built.any():
+            start = self.off[rows[built]]
+            length = self.off[rows[built] + 1] - start
+            long_enough = length >= n
+            buf = self.buffer()
+            head = buf[start[long_enough, None] + np.arange(n)]
+            same = (head == pattern).all(axis=1)
+            after = np.zeros(same.shape[0], dtype=np.uint8)  # 0: the string ends with the word
+            more = length[long_enough] > n
+            after[more] = buf[start[long_enough][more] + n]
+            # ASCII letters, digits, "_" and any non-ASCII byte (a letter such as "é") continue the word
+            continues = ((after >= 48) & (after <= 57)) | ((after >= 65) & (after <= 90)) | (after == 95) | (
+                (after >= 97) & (after <= 122)) | (after >= 128)
+            hits = np.zeros(start.shape[0], dtype=bool)
+            hits[long_enough] = same & ~continues
+            out[built] = hits
+        for i in np.flatnonzero(~built).tolist():
+            out[i] = text_starts_with_word(self.extra[int(rows[i]) - self.n_base] or "", word)
+        return out
+
     def take(self, rows: np.ndarray) -> StrColumn:
         """A new column of ``rows`` (in that order), in one buffer."""
         rows = np.asarray(rows, dtype=np.int64)
@@ -120,6 +149,14 @@ class StrColumn:
         """Bytes held: the buffer, the offsets and mask, and the appended strings."""
         held = int(self.off[-1]) + self.off.nbytes + (self.none.nbytes if self.none is not None else 0)
         return held + self._extra_bytes
+
+
+def text_starts_with_word(text: str, word: str) -> bool:
+    """Whether ``text`` starts with ``word`` not followed by a letter, digit or underscore."""
+    if not text.startswith(word):
+        return False
+    rest = text[len(word) : len(word) + 1]
+    return not rest or not (rest.isalnum() or rest == "_")
 
 
 def _view(a: np.ndarray) -> Any:

@@ -43,7 +43,7 @@ from ..ranking.conversation import (
 from ..ranking.core import CORE, core_picks
 from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights, rank_order
-from ..ranking.gate import third_person
+from ..ranking.gate import USER_WORD
 from ..ranking.judged import JUDGED_RELEVANT, judge_pool, judged_fates, judged_select
 from ..ranking.lexical import unique_terms
 from ..ranking.recency import asks_when, with_restatements, with_slot_recency
@@ -391,7 +391,7 @@ class ReadPath:
         if general:
             return _Scored(replace(scores, general=True), pool_facts, found.scorable, core)
         if gated and cfg.gate == "relevance" and cfg.gate_third_person and (conv is not None or is_personal(query)):
-            lift = third_person((f.content for f in pool_facts), cfg.gate_third_person)
+            lift = pool_facts.starts_with_word(USER_WORD) * cfg.gate_third_person
             if lift.any():
                 if question_cos is not None and conv_cos is not None:
                     # Only the question's own cosine is lifted: the conversation's is read as it was.

@@ -35,7 +35,7 @@ from .fusion import passes_threshold
 from .lexical import bm25_idf
 
 __all__ = ["BELOW_GATE", "BELOW_THRESHOLD", "GATE_CLOSED", "KEPT", "SMALL_POOL_SHARE", "GateDecision", "decide",
-           "third_person", "words_bm25_bar"]
+           "USER_WORD", "third_person", "words_bm25_bar"]
 
 SMALL_POOL_SHARE = 0.8
 """In a small pool, the raw BM25 a fact needs to open the gate by its words, as a share of the idf of a
@@ -69,13 +69,18 @@ class GateDecision:
     """The decision in words, for ``explain()``."""
 
 
-_ABOUT_USER = re.compile(r"^\s*User\b")
+USER_WORD = "User"
+"""The word a fact written about the user in the third person starts with ("User lives in Porto.", "User's
+sister ..."), as the extractors write facts."""
+
+_ABOUT_USER = re.compile(rf"^{USER_WORD}(?![\w])")
 
 
 def third_person(texts: Iterable[str], lift: float) -> np.ndarray:
     """Per fact, what the gate adds to its cosine for a personal question: ``lift`` for a fact written about
-    "User" in the third person ("User lives in Porto.", "User's sister ..."), 0 for any other (see
-    :attr:`RecallConfig.gate_third_person`).
+    "User" in the third person (it starts with :data:`USER_WORD` as a word), 0 for any other (see
+    :attr:`RecallConfig.gate_third_person`). The engine reads the same test off its string column
+    (``PoolFacts.starts_with_word``).
 
     >>> third_person(["User lives in Porto.", "I live in Porto.", "Users of Linux..."], 0.05).tolist()
     [0.05, 0.0, 0.0]
