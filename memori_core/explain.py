@@ -43,8 +43,8 @@ class CandidateScore:
     gate_cosine: float | None = None
     """What the relevance gate's cosine cutoffs read, when that is not ``cosine``: with conversation context,
     the larger of the fact's cosine to the question alone and to the conversation (``cosine`` is to the blended
-    direction), plus the third-person lift of a fact written about "User" (``RecallReport.third_person``).
-    ``None``: ``cosine``."""
+    direction), plus the third-person lift of a fact written about "User" among the ``limit`` best, the
+    facts the gate reads (``RecallReport.third_person``). ``None``: ``cosine``."""
 
 
 @dataclass(frozen=True)

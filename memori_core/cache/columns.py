@@ -349,12 +349,13 @@ class PoolFacts:
     def __iter__(self) -> Iterator[StoredFact]:
         return (self[i] for i in range(len(self)))
 
-    def starts_with_word(self, word: str) -> np.ndarray:
-        """Per pool row, whether its fact's text starts with ``word`` as a whole word
+    def starts_with_word(self, word: str, positions: np.ndarray) -> np.ndarray:
+        """For the pool rows at ``positions``, whether the fact's text starts with ``word`` as a whole word
         (:meth:`StrColumn.starts_with_word`), without building the facts."""
-        out = self._cols.texts.starts_with_word(self._rows, word)
+        rows = self._rows[positions]
+        out = self._cols.texts.starts_with_word(rows, word)
         if self._over:
-            for i, row in enumerate(self._rows.tolist()):
+            for i, row in enumerate(rows.tolist()):
                 fact = self._over.get(row)
                 if fact is not None:
                     out[i] = text_starts_with_word(fact.content, word)

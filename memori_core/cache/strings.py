@@ -89,31 +89,20 @@ class StrColumn:
     def starts_with_word(self, rows: np.ndarray, word: str) -> np.ndarray:
         """Per row of ``rows``, whether its string starts with ``word`` as a whole word (the next character, if
         any, is no letter, digit or underscore: "User's" and "User lives" do, "Users" does not). Read from the
-        buffer, no string per row; rows appended since the column was built are checked one by one."""
-        rows = np.asarray(rows, dtype=np.int64)
-        pattern = np.frombuffer(word.encode("utf-8"), dtype=np.uint8)
-        n = int(pattern.shape[0])
-        out = np.zeros(rows.shape[0], dtype=bool)
-        built = rows < self.n_base
-        if n and built.any():
-            start = self.off[rows[built]]
-            length = self.off[rows[built] + 1] - start
-            long_enough = length >= n
-            buf = self.buffer()
-            head = buf[start[long_enough, None] + np.arange(n)]
-            same = (head == pattern).all(axis=1)
-            after = np.zeros(same.shape[0], dtype=np.uint8)  # 0: the string ends with the word
-            more = length[long_enough] > n
-            after[more] = buf[start[long_enough][more] + n]
-            # ASCII letters, digits, "_" and any non-ASCII byte (a letter such as "é") continue the word
-            continues = ((after >= 48) & (after <= 57)) | ((after >= 65) & (after <= 90)) | (after == 95) | (
-                (after >= 97) & (after <= 122)) | (after >= 128)
-            hits = np.zeros(start.shape[0], dtype=bool)
-            hits[long_enough] = same & ~continues
-            out[built] = hits
-        for i in np.flatnonzero(~built).tolist():
-            out[i] = text_starts_with_word(self.extra[int(rows[i]) - self.n_base] or "", word)
-        return out
+        buffer without decoding a row (a recall's pool is a few dozen rows, where this beats numpy's fancy
+        indexing); rows appended since the column was built are checked as strings."""
+        pattern = word.encode("utf-8")
+        n = len(pattern)
+        raw, b, off, n_base = self.raw, self.base, self._off_view, self.n_base
+        found: list[bool] = []
+        for row in np.asarray(rows).tolist():
+            if row >= n_base:
+                found.append(text_starts_with_word(self.extra[row - n_base] or "", word))
+                continue
+            lo, hi = b + off[row], b + off[row + 1]
+            found.append(hi - lo >= n and raw.startswith(pattern, lo, lo + n)
+                         and (hi - lo == n or not _continues_word_byte(raw[lo + n])))
+        return np.array(found, dtype=bool)
 
     def take(self, rows: np.ndarray) -> StrColumn:
         """A new column of ``rows`` (in that order), in one buffer."""
@@ -149,6 +138,11 @@ class StrColumn:
         """Bytes held: the buffer, the offsets and mask, and the appended strings."""
         held = int(self.off[-1]) + self.off.nbytes + (self.none.nbytes if self.none is not None else 0)
         return held + self._extra_bytes
+
+
+def _continues_word_byte(byte: int) -> bool:
+    """An ASCII letter, digit or underscore, or any byte of a non-ASCII character (a letter such as "é")."""
+    return byte >= 128 or byte == 95 or 48 <= byte <= 57 or 65 <= byte <= 90 or 97 <= byte <= 122
 
 
 def text_starts_with_word(text: str, word: str) -> bool:

@@ -391,8 +391,11 @@ class ReadPath:
         if general:
             return _Scored(replace(scores, general=True), pool_facts, found.scorable, core)
         if gated and cfg.gate == "relevance" and cfg.gate_third_person and (conv is not None or is_personal(query)):
-            lift = pool_facts.starts_with_word(USER_WORD) * cfg.gate_third_person
-            if lift.any():
+            top = rank_order(scores.rank_score, scores.cosine, limit)  # the rows the gate reads
+            about = top[pool_facts.starts_with_word(USER_WORD, top)]
+            if about.size:
+                lift = np.zeros(scores.cosine.shape[0])
+                lift[about] = cfg.gate_third_person
                 if question_cos is not None and conv_cos is not None:
                     # Only the question's own cosine is lifted: the conversation's is read as it was.
                     lift = np.maximum(question_cos + lift, conv_cos) - np.maximum(question_cos, conv_cos)

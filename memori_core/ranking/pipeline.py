@@ -108,7 +108,8 @@ class PoolScores:
     lift: np.ndarray | None = None
     """Per row, what the gate's cosine cutoffs (``gate_open``, ``gate_keep``, ``gate_confident``, the words
     rule's ``gate_words_cosine``) add to the gate's cosine: the third-person lift of facts written about "User"
-    for a personal question (:func:`.gate.third_person`). The care and follow-up rules, set on such facts,
+    for a personal question (:func:`.gate.third_person`; the engine reads it for the ``limit`` best only, the
+    rows the gate reads). The care and follow-up rules, set on such facts,
     read the cosine without it. ``None``: nothing added."""
     care: np.ndarray | None = None
     """Rows the gate may keep as care facts of a personal food or health question (:mod:`.care`)."""
