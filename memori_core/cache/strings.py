@@ -88,20 +88,19 @@ class StrColumn:
 
     def starts_with_word(self, rows: np.ndarray, word: str) -> np.ndarray:
         """Per row of ``rows``, whether its string starts with ``word`` as a whole word (the next character, if
-        any, is no letter, digit or underscore: "User's" and "User lives" do, "Users" does not). Read from the
-        buffer without decoding a row (a recall's pool is a few dozen rows, where this beats numpy's fancy
-        indexing); rows appended since the column was built are checked as strings."""
-        pattern = word.encode("utf-8")
-        n = len(pattern)
+        any, is no letter, digit or underscore: "User's" and "User lives" do, "Users" does not), by
+        :func:`text_starts_with_word` on each row's first few bytes: no row is decoded whole."""
+        # The word and the whole character after it: a UTF-8 character is at most 4 bytes.
+        head = len(word.encode("utf-8")) + 4
         raw, b, off, n_base = self.raw, self.base, self._off_view, self.n_base
         found: list[bool] = []
         for row in np.asarray(rows).tolist():
             if row >= n_base:
-                found.append(text_starts_with_word(self.extra[row - n_base] or "", word))
-                continue
-            lo, hi = b + off[row], b + off[row + 1]
-            found.append(hi - lo >= n and raw.startswith(pattern, lo, lo + n)
-                         and (hi - lo == n or not _continues_word_byte(raw[lo + n])))
+                text = self.extra[row - n_base] or ""
+            else:
+                lo = b + off[row]
+                text = raw[lo : min(b + off[row + 1], lo + head)].decode("utf-8", "ignore")
+            found.append(text_starts_with_word(text, word))
         return np.array(found, dtype=bool)
 
     def take(self, rows: np.ndarray) -> StrColumn:
@@ -138,11 +137,6 @@ class StrColumn:
         """Bytes held: the buffer, the offsets and mask, and the appended strings."""
         held = int(self.off[-1]) + self.off.nbytes + (self.none.nbytes if self.none is not None else 0)
         return held + self._extra_bytes
-
-
-def _continues_word_byte(byte: int) -> bool:
-    """An ASCII letter, digit or underscore, or any byte of a non-ASCII character (a letter such as "é")."""
-    return byte >= 128 or byte == 95 or 48 <= byte <= 57 or 65 <= byte <= 90 or 97 <= byte <= 122
 
 
 def text_starts_with_word(text: str, word: str) -> bool:

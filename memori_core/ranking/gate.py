@@ -24,8 +24,6 @@ the development halves of PrefEval, a LongMemEval-style chat memory and LoCoMo
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -35,7 +33,7 @@ from .fusion import passes_threshold
 from .lexical import bm25_idf
 
 __all__ = ["BELOW_GATE", "BELOW_THRESHOLD", "GATE_CLOSED", "KEPT", "SMALL_POOL_SHARE", "GateDecision", "decide",
-           "USER_WORD", "third_person", "words_bm25_bar"]
+           "USER_WORD", "words_bm25_bar"]
 
 SMALL_POOL_SHARE = 0.8
 """In a small pool, the raw BM25 a fact needs to open the gate by its words, as a share of the idf of a
@@ -71,21 +69,9 @@ class GateDecision:
 
 USER_WORD = "User"
 """The word a fact written about the user in the third person starts with ("User lives in Porto.", "User's
-sister ..."), as the extractors write facts."""
-
-_ABOUT_USER = re.compile(rf"^{USER_WORD}(?![\w])")
-
-
-def third_person(texts: Iterable[str], lift: float) -> np.ndarray:
-    """Per fact, what the gate adds to its cosine for a personal question: ``lift`` for a fact written about
-    "User" in the third person (it starts with :data:`USER_WORD` as a word), 0 for any other (see
-    :attr:`RecallConfig.gate_third_person`). The engine reads the same test off its string column
-    (``PoolFacts.starts_with_word``).
-
-    >>> third_person(["User lives in Porto.", "I live in Porto.", "Users of Linux..."], 0.05).tolist()
-    [0.05, 0.0, 0.0]
-    """
-    return np.fromiter((lift if _ABOUT_USER.match(t) else 0.0 for t in texts), dtype=np.float64)
+sister ..."), as the extractors write facts. The engine tests it on the string column
+(:meth:`memori_core.cache.strings.StrColumn.starts_with_word`, :func:`~memori_core.cache.strings.text_starts_with_word`)
+and gives those facts ``RecallConfig.gate_third_person`` (``decide``'s ``lift``)."""
 
 
 def words_bm25_bar(config: RecallConfig, pool_size: int | None) -> float:
@@ -117,7 +103,7 @@ def decide(
     asker (:mod:`.intent`): a fact is then kept only from a cosine of ``gate_general``, or with a raw BM25 of
     ``gate_general_bm25`` besides the words rule, and care facts get no favour. ``followup`` says the turn is read
     with its conversation: the ``gate_followup_top`` best are kept, and open the gate, from a cosine of
-    ``gate_followup``. ``lift`` (:func:`third_person`) is added to the cosine where ``gate_open``, ``gate_keep``,
+    ``gate_followup``. ``lift`` (the third-person lift, :data:`USER_WORD`) is added to the cosine where ``gate_open``, ``gate_keep``,
     ``gate_confident`` and ``gate_words_cosine`` read it; the care, follow-up and general rules read ``cosine``."""
     n = cosine.shape[0]
     best = float(cosine.max()) if n else float("nan")

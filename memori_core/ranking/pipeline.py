@@ -108,7 +108,7 @@ class PoolScores:
     lift: np.ndarray | None = None
     """Per row, what the gate's cosine cutoffs (``gate_open``, ``gate_keep``, ``gate_confident``, the words
     rule's ``gate_words_cosine``) add to the gate's cosine: the third-person lift of facts written about "User"
-    for a personal question (:func:`.gate.third_person`; the engine reads it for the ``limit`` best only, the
+    for a personal question (:data:`.gate.USER_WORD`; the engine reads it for the ``limit`` best only, the
     rows the gate reads). The care and follow-up rules, set on such facts,
     read the cosine without it. ``None``: nothing added."""
     care: np.ndarray | None = None
