@@ -237,12 +237,13 @@ class ReadPath:
         query, entity_id, limit, where, at = self._checked(query, entity_id, limit, where, as_of)
         cfg = self.config
         read, conversation = self._conversation(query, context)
+        turns_read = len(conversation_turns(read)) if conversation else 0
         q_tokens = analyzer(cfg.tokenizer, cfg.stemmer)(query)
         w_cos, w_lex = fusion_weights(len(q_tokens), cfg)
 
         def empty(note: str) -> RecallReport:
             return RecallReport(query, entity_id, limit, q_tokens, w_cos, w_lex, cfg.relevance_threshold, 0, 0, [], note,
-                                conversation=conversation, context_turns=len(conversation_turns(read)) if conversation else 0,
+                                conversation=conversation, context_turns=turns_read,
                                 context_weight=cfg.context_weight if conversation else 0.0)
 
         if not query.strip():
@@ -292,7 +293,7 @@ class ReadPath:
             query, entity_id, limit, s.query_tokens, s.w_cos, s.w_lex,
             cfg.relevance_threshold, scored.rows_scored, len(order), candidates,
             gate=gate_kind, gate_opened=gate_opened, best_cosine=gate.best_cosine, gate_note=gate_note,
-            conversation=conversation, context_turns=len(conversation_turns(read)) if conversation else 0,
+            conversation=conversation, context_turns=turns_read,
             context_weight=cfg.context_weight if conversation else 0.0,
             third_person=0.0 if s.lift is None else float(cfg.gate_third_person or 0.0),
         )
@@ -390,8 +391,11 @@ class ReadPath:
             scores = with_slot_recency(scores, lambda i: pool_facts[i].content, created, limit, cfg.slot_recency_weight)
         if general:
             return _Scored(replace(scores, general=True), pool_facts, found.scorable, core)
-        if gated and cfg.gate == "relevance" and cfg.gate_third_person and (conv is not None or is_personal(query)):
-            top = rank_order(scores.rank_score, scores.cosine, limit)  # the rows the gate reads
+        if not gated or cfg.gate != "relevance" or not (conv is not None or is_personal(query)):
+            return _Scored(scores, pool_facts, found.scorable, core)
+        # A personal question: the third-person lift and the care signal, read among the rows the gate reads.
+        top = rank_order(scores.rank_score, scores.cosine, limit)
+        if cfg.gate_third_person:
             about = top[pool_facts.starts_with_word(USER_WORD, top)]
             if about.size:
                 lift = np.zeros(scores.cosine.shape[0])
@@ -400,8 +404,7 @@ class ReadPath:
                     # Only the question's own cosine is lifted: the conversation's is read as it was.
                     lift = np.maximum(question_cos + lift, conv_cos) - np.maximum(question_cos, conv_cos)
                 scores = replace(scores, lift=lift.astype(scores.cosine.dtype))
-        care = self._care(query, question if question is not None else q, conv is not None, scores, pool_facts,
-                          limit) if gated else None
+        care = self._care(question if question is not None else q, scores, pool_facts, top)
         if care is not None:
             scores = replace(scores, care=care)
         return _Scored(scores, pool_facts, found.scorable, core)
@@ -435,19 +438,18 @@ class ReadPath:
         key = (self.config.tokenizer, self.config.stemmer)
         return is_courtesy(query, analyzer(*key)(query), _courtesy_terms(key))
 
-    def _care(self, query: str, question: np.ndarray, in_conversation: bool, scores: PoolScores,
-              facts: Sequence[StoredFact], limit: int) -> np.ndarray | None:
-        """The pool rows the gate may keep as care facts (:mod:`~.ranking.care`): among the ``limit`` best,
-        allergies, medications and diets, when the question is personal and about food or health.
+    def _care(self, question: np.ndarray, scores: PoolScores, facts: Sequence[StoredFact],
+              top: np.ndarray) -> np.ndarray | None:
+        """The pool rows the gate may keep as care facts (:mod:`~.ranking.care`) of a personal question (the
+        caller checks it is one): among ``top``, the ``limit`` best, allergies, medications and diets, when the
+        question is about food or health.
 
         Cheapest test first: only rows the cosine rules would drop and the care bar admits are read, and
         the question's domains are measured only when one of them is a care fact."""
         cfg = self.config
-        if (cfg.gate != "relevance" or cfg.gate_care is None
-                or not (in_conversation or is_personal(query))):
+        if cfg.gate_care is None:
             return None
         cosine = scores.cosine if scores.gate_cosine is None else scores.gate_cosine
-        top = rank_order(scores.rank_score, scores.cosine, limit)
         top = top[(cosine[top] < cfg.gate_keep) & (cosine[top] >= cfg.gate_care_cosine)]
         rows = [i for i in top.tolist() if is_care_fact(facts[i].content)]
         if not rows:

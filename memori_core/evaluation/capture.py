@@ -300,12 +300,14 @@ def score_conversation(conversation: CaptureConversation, valid: Sequence[str]) 
     only hold the stale one's words: a longer sentence that still says it counts, which the match misses), and
     the texts of the ``wrong`` stored facts, ``missed`` gold facts and ``stale_kept`` facts.
     """
+    # keeps[i][j]: stored fact i still says stale fact j
+    keeps = [[_keeps_stale(s, t, conversation.gold) for t in conversation.stale] for s in valid]
     # A fact that still says a stale one is wrong even when it also matches a gold fact: "User's sister lives
     # in Dublin." matches the gold "... in Glasgow." by two of its three words.
-    wrong = [s for s in valid if not any(facts_match(s, g) for gold in conversation.gold for g in gold)
-             or any(_keeps_stale(s, t, conversation.gold) for t in conversation.stale)]
+    wrong = [s for s, says_stale in zip(valid, keeps)
+             if any(says_stale) or not any(facts_match(s, g) for gold in conversation.gold for g in gold)]
     missed = [gold[0] for gold in conversation.gold if not any(covers(s, g) for s in valid for g in gold)]
-    stale_kept = [t for t in conversation.stale if any(_keeps_stale(s, t, conversation.gold) for s in valid)]
+    stale_kept = [t for j, t in enumerate(conversation.stale) if any(row[j] for row in keeps)]
     held = [t for t in conversation.stale if any(_keeps_stale(s, t, conversation.gold, loosely=True) for s in valid)]
     return {
         "stored": len(valid), "correct": len(valid) - len(wrong),
