@@ -20,7 +20,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["CONVERSATION_WORDS", "COURTESY_WORDS", "blend_query", "conversation_text", "conversation_turns", "gate_cosine", "is_courtesy"]
+__all__ = ["CONVERSATION_WORDS", "COURTESY_WORDS", "blend_query", "conversation_text", "conversation_turns",
+           "gate_cosine", "is_courtesy"]
 
 COURTESY_WORDS = frozenset({
     "thanks", "thank", "thx", "ty", "cheers", "ok", "okay", "k", "great", "cool", "nice", "perfect", "awesome",
@@ -33,14 +34,14 @@ so stems and stopwords match)."""
 
 
 CONVERSATION_WORDS = 160
-"""The words of earlier turns the conversation text holds beyond the newest turn (which is always read): about
-what a 256-token embedder such as MiniLM reads, with the question."""
+"""The words the read turns of the conversation text may hold in all, the newest turn's included (the newest
+is read whatever its length): about what a 256-token embedder such as MiniLM reads, with the question."""
 
 
 def conversation_turns(read: Sequence[str], words: int = CONVERSATION_WORDS) -> list[str]:
     """The turns of ``read`` (oldest first, as :func:`memori_core.query.recent_turns` picks them) that the
-    conversation text holds, newest first: the newest always, an older one only while the earlier turns hold at
-    most ``words`` words, so that a long paste three turns ago does not fill what the embedder reads."""
+    conversation text holds, newest first: the newest always, an older one only while the turns taken hold at
+    most ``words`` words in all, so that a long paste three turns ago does not fill what the embedder reads."""
     if not read:
         return []
     turns = [read[-1]]
