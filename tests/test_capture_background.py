@@ -76,7 +76,7 @@ def test_capture_stores_the_same_facts_from_sdk_message_dicts_as_from_pairs(hash
     capture_facts(from_pairs, "ann", SAME_TURN_AS_PAIRS, RuleBasedFactExtractor())
     # Only the user's words are facts: not the system prompt, not the tool's output, not the image.
     assert stored(from_dicts, "ann") == stored(from_pairs, "ann") == [
-        "User is allergic to peanuts.", "User moved to Porto last month.", "User plays the cello.",
+        "User is allergic to peanuts.", "User lives in Porto.", "User plays the cello.",
     ]
 
 

@@ -277,7 +277,7 @@ async def test_graph_capture_node_async_does_not_delay_the_answer(ungated: Recal
     assert capture.pending_captures == 1
     gate.opened.set()
     assert await capture.aflush()
-    assert stored(ungated, "ann") == ["User moved to Porto last month."]
+    assert stored(ungated, "ann") == ["User lives in Porto."]
 
 
 def test_graph_capture_node_captures_a_message_once(ungated: RecallEngine) -> None:

@@ -49,7 +49,7 @@ def facts_of(text: str) -> list[str]:
         ("I\u2019ve never been to a comedy club.", "User has never been to a comedy club."),
         ("my daughter Mia starts school in September", "User's daughter Mia starts school in September."),
         ("My favorite food is fried chicken.", "User's favorite food is fried chicken."),
-        ("I moved to Paris last month.", "User moved to Paris last month."),
+        ("I moved to Paris last month.", "User lives in Paris."),  # the move is where the user lives now
         ("I went to a climbing gym yesterday.", "User went to a climbing gym yesterday."),
         ("I work as a nurse.", "User works as a nurse."),
         ("I study biology.", "User studies biology."),
@@ -175,7 +175,7 @@ def test_explain_gives_a_reason_per_sentence() -> None:
     verdicts = RULES.explain("Hi! I moved to Porto. Can you suggest a good cafe?")
     assert [(v.fact, v.reason) for v in verdicts] == [
         (None, DROP_SMALL_TALK),
-        ("User moved to Porto.", KEPT_REWRITTEN),
+        ("User lives in Porto.", KEPT_REWRITTEN),
         (None, DROP_QUESTION),
     ]
 
@@ -360,7 +360,7 @@ def test_issue21_a_change_of_someone_else_or_in_the_past_leaves_the_users_fact(s
 @pytest.mark.parametrize(
     ("said", "facts"),
     [
-        ("Quick update: I moved to Leeds.", ["User moved to Leeds."]),
+        ("Quick update: I moved to Leeds.", ["User lives in Leeds."]),
         ("Bad news \u2014 I lost my job.", ["User lost their job."]),
         ("Guess what, I'm pregnant!", ["User is pregnant."]),
         ("Sad news: my grandad passed away.", ["User's grandad passed away."]),
@@ -378,7 +378,7 @@ def test_news_and_discourse_lead_ins_are_cut_before_the_statement(said: str, fac
 @pytest.mark.parametrize(
     ("said", "facts"),
     [
-        ("Just moved to Bristol!", ["User just moved to Bristol."]),
+        ("Just moved to Bristol!", ["User lives in Bristol."]),
         ("Got promoted to team lead!", ["User got promoted to team lead."]),
         ("Left my umbrella on the bus again.", []),  # "again" alone does not make it news
         ("Went to the cinema.", []),  # no change: a subjectless remark stays unread
@@ -995,7 +995,7 @@ def test_labels_asides_and_replies_before_the_statement_are_cut(said: str, facts
         ("it happened - Sam and I moved in together!", ["User and Sam moved in together."]),
         ("I left the bakery - started an apprenticeship as an electrician.",
          ["User left the bakery.", "User started an apprenticeship as an electrician."]),
-        ("I sold my car, moved to Leeds.", ["User sold their car.", "User moved to Leeds."]),
+        ("I sold my car, moved to Leeds.", ["User sold their car.", "User lives in Leeds."]),
         # an opener bends what follows: no split
         ("When I was a student, I lived in Rome.", ["When I was a student, I lived in Rome."]),
         ("If it snows, I work from home.", []),
@@ -1013,7 +1013,7 @@ def test_a_clause_of_its_own_before_the_users_is_split_off_but_an_opener_is_not(
         ("I'm allergic to latex, it showed up at the dentist.", ["User is allergic to latex."]),
         ("I'm 52, if that helps.", ["User is 52."]),
         ("I live with my parents, they're both retired.", ["User lives with their parents."]),
-        ("I moved to Oslo, it's been great.", ["User moved to Oslo."]),
+        ("I moved to Oslo, it's been great.", ["User lives in Oslo."]),
         ("I work at a bank, the pay is good.", ["User works at a bank."]),
         # a list goes on, it is no aside
         ("I'm allergic to peanuts, shellfish and eggs.", ["User is allergic to peanuts, shellfish and eggs."]),
@@ -1127,7 +1127,7 @@ def test_introductions_with_a_name_tag_questions_and_the_name_of_someone_just_to
         ("I sold my car, I don't drive anymore.", ["User doesn't drive anymore."]),
         # an ending of another slot, or a state said to be over, is kept
         ("I quit smoking and started running.", ["User quit smoking.", "User started running."]),
-        ("I quit my job and moved to Spain.", ["User quit their job.", "User moved to Spain."]),
+        ("I quit my job and moved to Spain.", ["User quit their job.", "User lives in Spain."]),
         ("I'm no longer vegetarian, I eat fish now.", ["User is no longer vegetarian.", "User eats fish now."]),
     ],
 )
@@ -1212,3 +1212,40 @@ def test_stolen_or_written_off_things_and_euphemisms_for_a_pets_death_end_the_st
 )
 def test_a_dated_event_the_user_took_part_in_is_kept_as_said(said: str, kept: bool) -> None:
     assert (facts_of(said) == [said]) is kept, facts_of(said)
+
+
+@pytest.mark.parametrize(
+    "said, facts",
+    [
+        ("I moved to Porto last month.", ["User lives in Porto."]),  # the time is the fact's created_at
+        ("We relocated to Berlin in 2021.", ["User lives in Berlin."]),
+        ("I just moved to Austin, Texas.", ["User lives in Austin, Texas."]),
+        ("We moved to a house in York.", ["User lives in a house in York."]),
+        ("I moved to Newcastle upon Tyne.", ["User lives in Newcastle upon Tyne."]),
+        ("So, we relocated to Vancouver for my wife's job.", ["User lives in Vancouver (moved there for their wife's job)."]),
+        ("My sister moved to Dublin.", ["User's sister lives in Dublin."]),
+        ("My parents moved to Spain.", ["User's parents live in Spain."]),
+    ],
+)
+def test_a_move_to_a_named_place_is_kept_as_where_the_mover_lives_now(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    "said, facts",
+    [
+        ("I moved to the night shift.", ["User moved to the night shift."]),  # no named place: a job, not a home
+        ("I moved to day shifts.", ["User moved to day shifts."]),
+        ("I moved in May.", ["User moved in May."]),
+        ("I moved to May's team.", ["User moved to May's team."]),
+    ],
+)
+def test_a_move_to_something_that_is_not_a_named_place_keeps_its_words(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
+
+
+def test_a_move_rewritten_as_a_home_still_replaces_the_old_home() -> None:
+    [porto] = RuleBasedFactExtractor().extract([("user", "I moved to Porto last month.")],
+                                               [_Stored("lisbon", "User lives in Lisbon."),
+                                                _Stored("sister", "User's sister lives in Dublin.")])
+    assert porto == ExtractedFact("User lives in Porto.", ("lisbon",))

@@ -861,6 +861,45 @@ def _together(m: re.Match[str]) -> tuple[str | None, str]:
     return _plain(_end(f"User and {other} {rest}")), KEPT_REWRITTEN
 
 
+# "User moved to Porto last month." -> "User lives in Porto (moved there last month).": a question about where
+# the user lives ("Where do I live these days?") finds the home in the words a person would write down, not
+# in the move. The place must be a name (capitalised: "moved to the night shift" is a job, not a home), or a
+# home in a named place ("a house in York"); a holder is kept ("User's sister lives in Dublin.").
+_MOVED_TO = re.compile(
+    r"^(?P<who>User(?:'s(?:\s+[a-z][\w-]*){1,2}(?:\s+[A-Z][\w-]*)?)?)\s+"
+    r"(?:just\s+|recently\s+|finally\s+|officially\s+)?(?:has\s+|have\s+)?(?:moved|relocated)(?:\s+back)?\s+to\s+"
+    r"(?P<place>(?:(?:a|an|the|their)\s+(?:new\s+|small\s+|big\s+|little\s+)?[a-z]+\s+(?:in|near)\s+)?"
+    r"[A-Z][\w'.-]*(?:\s+(?:upon\s+)?[A-Z][\w'.-]*)*(?:,\s+[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*)?)"
+    r"(?P<rest>(?:\s+[^,;]*)?)\.$"
+)
+_YEAR = re.compile(r"\b(?:in\s+)?(?:19|20)\d\d\b")
+_NOT_A_PLACE = re.compile(
+    rf"^(?:{_WEEKDAY}|january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"user|i|it|this|that)\b", re.IGNORECASE,
+)
+
+
+def home_now(fact: str) -> str:
+    """A rewritten fact that tells of a move to a named place, as where the holder lives now; what else it
+    says of the move is kept in brackets, except its time (the fact's ``created_at`` holds it). Any other
+    fact is returned unchanged.
+
+    >>> home_now("User moved to Porto last month."), home_now("User relocated to Oslo for their job.")
+    ('User lives in Porto.', 'User lives in Oslo (moved there for their job).')
+    >>> home_now("User moved to the night shift.")
+    'User moved to the night shift.'
+    """
+    m = _MOVED_TO.match(fact)
+    if m is None or _NOT_A_PLACE.match(m.group("place").split()[-1]):
+        return fact
+    who, place, rest = m.group("who"), m.group("place"), m.group("rest").strip()
+    if not _YEAR.sub("", _DATED.sub("", rest)).strip(" ,"):
+        rest = ""  # "last month" is the fact's created_at; written down, it would soon be wrong
+    holder = who.split()[-1]
+    lives = "live" if holder != "User's" and holder.endswith("s") and not holder.endswith("ss") else "lives"
+    return f"{who} {lives} in {place}" + (f" (moved there {rest})" if rest else "") + "."
+
+
 def judge_sentence(sentence: str, max_chars: int) -> SentenceVerdict:
     """The decision for one sentence of a user message: the fact kept (or ``None``) and the reason.
 
@@ -869,6 +908,8 @@ def judge_sentence(sentence: str, max_chars: int) -> SentenceVerdict:
     cleaned = _clean(sentence)
     cleaned = _EMPTY_TAIL.sub("", cleaned) or cleaned
     fact, reason = _judge(cleaned, max_chars)
+    if fact is not None and reason == KEPT_REWRITTEN:
+        fact = home_now(fact)
     if reason == KEPT_EXPIRING:
         body = _strip_lead(cleaned)[0]
         lead = _OPENER_THEN_FIRST_PERSON.match(body) or _LEAD_IN_THEN_FIRST_PERSON.match(body)
