@@ -1249,3 +1249,41 @@ def test_a_move_rewritten_as_a_home_still_replaces_the_old_home() -> None:
                                                [_Stored("lisbon", "User lives in Lisbon."),
                                                 _Stored("sister", "User's sister lives in Dublin.")])
     assert porto == ExtractedFact("User lives in Porto.", ("lisbon",))
+
+
+@pytest.mark.parametrize(
+    "said, facts",
+    [
+        ("I just turned 31.", ["User is 31."]),  # "just" would soon be wrong; the time is the fact's created_at
+        ("I turned 40 last week.", ["User is 40."]),
+        ("My son turned 5 yesterday.", ["User's son is 5."]),
+        ("My twins turned 16 in March.", ["User's twins are 16."]),
+        ("I turned 30 and had a party.", ["User turned 30 and had a party."]),  # more than the age: as it was
+        ("I turned down the offer.", ["User turned down the offer."]),
+    ],
+)
+def test_a_birthday_is_kept_as_the_age_now(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
+
+
+def test_a_birthday_replaces_the_stored_age_of_the_same_person() -> None:
+    stored = [_Stored("me", "User is 30."), _Stored("son", "User's son is 5.")]
+    assert RuleBasedFactExtractor().extract([("user", "I just turned 31.")], stored) == [
+        ExtractedFact("User is 31.", ("me",))]
+    assert RuleBasedFactExtractor().extract([("user", "My son turned 6 yesterday.")], stored) == [
+        ExtractedFact("User's son is 6.", ("son",))]
+
+
+@pytest.mark.parametrize(
+    "said, facts",
+    [
+        ("I only read science fiction novels.", ["User only reads science fiction novels."]),
+        ("I read the news every morning.", ["User reads the news every morning."]),
+        ("I read a great book last week.", ["User read a great book last week."]),  # dated: the past tense
+        ("I hardly ever drink.", ["User hardly ever drinks."]),
+        ("I basically live on coffee.", ["User lives on coffee."]),  # emphasis is no part of the fact
+        ("I literally run every day.", ["User runs every day."]),
+    ],
+)
+def test_reading_habits_and_emphatic_adverbs_are_rewritten(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
