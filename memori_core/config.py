@@ -32,6 +32,7 @@ ENV_FIELDS: dict[str, str] = {
     "MEMORI_RECALL_CORE_LIMIT": "core_limit",
     "MEMORI_RECALL_SLOT_RECENCY_WEIGHT": "slot_recency_weight",
     "MEMORI_RECALL_RESTATEMENT_TERMS": "restatement_terms",
+    "MEMORI_RECALL_GATE_IMPLIED": "gate_implied",
 }
 
 
@@ -60,7 +61,8 @@ class RecallConfig:
         "gate": (
             "gate", "relevance_threshold", "gate_open", "gate_keep", "gate_confident", "gate_band", "gate_words",
             "gate_words_cosine", "gate_words_bm25", "gate_care", "gate_care_cosine", "gate_general",
-            "gate_general_bm25", "gate_followup", "gate_followup_top", "gate_third_person", "judge_candidates",
+            "gate_general_bm25", "gate_followup", "gate_followup_top", "gate_third_person", "gate_implied",
+            "judge_candidates",
         ),
         "performance": ("dense_limit", "quantized_above"),
     }
@@ -190,6 +192,11 @@ class RecallConfig:
     was calibrated. Only the cutoffs ``gate_open``, ``gate_keep``, ``gate_confident`` and ``gate_words_cosine``
     read it, on the question's own cosine; the care and follow-up rules were set on "User" facts and read the
     cosine as it is (``explain``'s gate cos column shows the lifted one). ``None`` turns it off."""
+    gate_implied: bool = True
+    """Relevance gate, fourth signal (memori_core/ranking/implications.py): when a personal question about what
+    to do touches a concern a care fact constrains ("Can I have a beer at the pub?" and "User has coeliac
+    disease.": gluten; sushi and a pregnancy; kale and warfarin; the dentist and any medication), that fact
+    is ranked into the ``limit`` best and kept, whatever its cosine. ``False`` turns it off."""
     judge_candidates: int = 8
     """With a judge (``RecallEngine(judge=...)``, :mod:`memori_core.judge`): how many of the best candidates,
     ungated, the judge is shown (at least ``limit``); recall keeps those it calls relevant. Without a judge
@@ -264,6 +271,8 @@ class RecallConfig:
         if self.quantized_above is not None:
             _check_int("quantized_above", self.quantized_above, minimum=0)
         _check_int("gate_followup_top", self.gate_followup_top, minimum=0)
+        if not isinstance(self.gate_implied, bool):
+            raise TypeError(f"gate_implied must be a bool, got {type(self.gate_implied).__name__}")
         for name in ("gate_care", "gate_general", "gate_followup", "gate_third_person"):
             if getattr(self, name) is not None:
                 _check_number(name, getattr(self, name))
@@ -307,6 +316,7 @@ class RecallConfig:
             "gate_general": None,
             "gate_followup": None,
             "gate_third_person": None,
+            "gate_implied": False,
             "restatement_terms": None,
             "time_zone_label": False,
         }
@@ -359,6 +369,12 @@ def _parse_env_value(name: str, raw: str) -> Any:
         return raw
     if name == "stemmer":
         return None if raw.lower() in ("none", "off") else raw
+    if name == "gate_implied":
+        flag = {"true": True, "on": True, "1": True, "yes": True, "false": False, "off": False, "0": False,
+                "no": False}.get(raw.lower())
+        if flag is None:
+            raise ValueError(raw)
+        return flag
     if name in ("limit", "dense_limit", "context_turns", "core_limit", "restatement_terms"):
         if name in ("dense_limit", "restatement_terms") and raw.lower() in ("none", "all", "off"):
             return None

@@ -38,6 +38,10 @@ def test_personal_questions_speak_about_the_asker(text, expected):
     ("User takes metformin daily.", True),
     ("User is vegetarian.", True),
     ("User doesn't drink alcohol.", True),
+    ("User doesn't eat red meat.", True),  # a dietary restriction said with "doesn't eat"
+    ("User is following a low-carb diet.", True),
+    ("User eats meat.", False),
+    ("User loves keto recipes.", False),  # a taste, not a diet
     ("User is not vegan.", False),
     ("User has no allergies.", False),
     ("User lives in Leeds.", False),
@@ -107,8 +111,9 @@ def test_care_share_takes_each_domains_best_prototype():
 @pytest.fixture
 def engines(minilm):
     # Without the third-person lift, which alone admits some of these facts ("Is a ham sandwich OK for me?"
-    # reads "User is vegetarian." at 0.27 + 0.05): the care signal is what is tested here.
-    lift_off = RecallConfig(gate_third_person=None)
+    # reads "User is vegetarian." at 0.27 + 0.05), and without the implications (ham -> a vegetarian diet):
+    # the care signal is what is tested here.
+    lift_off = RecallConfig(gate_third_person=None, gate_implied=False)
     with_care = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm, config=lift_off)
     without = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm,
                            config=replace(lift_off, gate_care=None, gate_general=None))
@@ -200,7 +205,8 @@ def test_a_passing_prototype_failure_is_not_remembered(hash_embedder):
             return hash_embedder.embed_query(text)
 
     store = ChromaStore.in_memory()
-    lift_off = RecallConfig(gate_third_person=None)  # the care signal alone decides this question's fact
+    # the care signal alone decides this question's fact (the implications keep a peanut fact for "peanuts")
+    lift_off = RecallConfig(gate_third_person=None, gate_implied=False)
     engine = RecallEngine(store=store, embedder=Flaky(), config=lift_off)
     engine.add("u1", FACTS)
     question = "Is my dinner plan ok with peanuts tonight or not really?"

@@ -58,6 +58,7 @@ SHIPPED_DEFAULTS = {
     "gate_followup": 0.25,
     "gate_followup_top": 3,
     "gate_third_person": 0.05,
+    "gate_implied": True,
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -172,12 +173,15 @@ def test_as_captured_writes_facts_as_the_rule_based_extractor_stores_them(prefev
     texts = {f.id: f.text for m in captured for f in m.facts}
     assert texts["u1:f1"] == "User prefers window seats on long flights."
     assert texts["u2:f1"] == "User grew up on a farm."
-    assert texts["u2:f0"] == "I only read science fiction novels."  # the rules do not store it: kept as written
+    assert texts["u2:f0"] == "User only reads science fiction novels."
     assert texts["u1:f3"] == "User's favorite color is green."
     # ids, order and queries are kept; the originals are not changed
     assert [[f.id for f in m.facts] for m in captured] == [[f.id for f in m.facts] for m in memories]
     assert [m.queries for m in captured] == [m.queries for m in memories]
     assert memories[0].facts[1].text == "I prefer window seats on long flights."
+    # a fact the rules would not store is kept as written
+    odd = replace(memories[1], facts=[replace(memories[1].facts[1], text="Honestly no idea what to think.")])
+    assert [f.text for f in as_captured([odd])[0].facts] == ["Honestly no idea what to think."]
 
 
 def test_cli_as_captured_evaluates_the_rewritten_memory(prefeval_file: Path, tmp_path: Path, capsys) -> None:

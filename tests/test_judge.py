@@ -20,7 +20,7 @@ from memori_core.ranking.core import CORE
 from memori_core.ranking.judged import JUDGED_OUT, JUDGED_RELEVANT
 
 FACTS = ["User lives in Lyon.", "User is vegetarian.", "User is allergic to peanuts.", "User plays the cello."]
-HAM = "Is a ham sandwich OK for me?"
+SANDWICH = "Is this sandwich OK for me?"  # no word of it touches a vegetarian diet (ranking/implications.py)
 PEANUTS = "Which snacks have peanuts? I am allergic to peanuts."
 
 
@@ -87,11 +87,11 @@ def test_parse_judgement(reply: Any, expected: list[int] | None) -> None:
 
 
 def test_the_prompt_numbers_the_facts_from_1_and_shows_the_question_and_the_context() -> None:
-    prompt = judge_prompt(HAM, ["User is vegetarian.", "User lives\nin Lyon."], ["I'm hungry.", "  "])
+    prompt = judge_prompt(SANDWICH, ["User is vegetarian.", "User lives\nin Lyon."], ["I'm hungry.", "  "])
     assert "1. User is vegetarian.\n2. User lives in Lyon." in prompt  # one line per fact
-    assert HAM in prompt and "- I'm hungry." in prompt
+    assert SANDWICH in prompt and "- I'm hungry." in prompt
     assert '"none"' in prompt and "allerg" in prompt and "medication" in prompt
-    assert "Earlier in the conversation" not in judge_prompt(HAM, ["User is vegetarian."], [])
+    assert "Earlier in the conversation" not in judge_prompt(SANDWICH, ["User is vegetarian."], [])
     assert parse_judgement("2", 2) == [1]
 
 
@@ -113,12 +113,12 @@ def test_a_plain_function_is_a_judge() -> None:
 
 
 def test_the_judge_recalls_a_fact_the_gate_misses(seeded: RecallEngine) -> None:
-    assert seeded.recall(HAM, "u") == []  # the gate alone: closed
+    assert seeded.recall(SANDWICH, "u") == []  # the gate alone: closed
     judge = Recorder("vegetarian")
     judged = judged_engine(seeded.store, judge)
-    assert contents(judged.recall(HAM, "u")) == ["User is vegetarian."]
+    assert contents(judged.recall(SANDWICH, "u")) == ["User is vegetarian."]
     (query, facts, context), = judge.calls
-    assert query == HAM and sorted(facts) == sorted(FACTS) and context == []
+    assert query == SANDWICH and sorted(facts) == sorted(FACTS) and context == []
 
 
 def test_an_empty_answer_recalls_nothing(seeded: RecallEngine) -> None:
@@ -157,7 +157,7 @@ def _fallback_cases() -> list[tuple[str, Any, dict[str, Any]]]:
 def test_a_failing_judge_falls_back_to_the_gate(seeded: RecallEngine, caplog: pytest.LogCaptureFixture,
                                                 name: str, judge: Any, kwargs: dict[str, Any]) -> None:
     judged = judged_engine(seeded.store, judge, **kwargs)
-    for query in (HAM, PEANUTS, "cello"):
+    for query in (SANDWICH, PEANUTS, "cello"):
         with caplog.at_level(logging.WARNING, logger="memori_core.engine"):
             caplog.clear()
             assert judged.recall(query, "u") == seeded.recall(query, "u")
@@ -186,7 +186,7 @@ def test_a_judge_past_its_timeout_falls_back_without_blocking(seeded: RecallEngi
         assert started.is_set()
         assert any("judge gave no answer" in r.getMessage() and "judge_timeout=0.2" in r.getMessage()
                    for r in caplog.records)
-        report = judged.explain(HAM, "u")
+        report = judged.explain(SANDWICH, "u")
         assert report.facts == [] and "timed out" in report.gate_note
     finally:
         release.set()
@@ -197,7 +197,7 @@ def test_too_many_stuck_judge_calls_fall_back_at_once(seeded: RecallEngine) -> N
     judged = judged_engine(seeded.store, lambda q, f, c: release.wait(30) and [1], judge_timeout=0.1)
     judged._judge_slots = threading.BoundedSemaphore(1)
     try:
-        assert judged.recall(HAM, "u") == []  # timed out; its thread holds the only slot
+        assert judged.recall(SANDWICH, "u") == []  # timed out; its thread holds the only slot
         t0 = time.monotonic()
         assert judged.recall(PEANUTS, "u") == seeded.recall(PEANUTS, "u")
         assert time.monotonic() - t0 < 0.1 + 1  # no new thread, no wait for the timeout
@@ -222,7 +222,7 @@ def test_explain_reports_what_recall_returns_with_a_judge(config: RecallConfig, 
     base.add("u", ["User takes metformin daily."], core=True)
     for word in ("vegetarian", "User", "nothing-matches"):
         judged = judged_engine(store, Recorder(word), config)
-        for query in (HAM, PEANUTS, "cello", "metformin"):
+        for query in (SANDWICH, PEANUTS, "cello", "metformin"):
             recalled = judged.recall(query, "u", limit=limit)
             report = judged.explain(query, "u", limit=limit)
             assert report.facts == recalled
@@ -260,24 +260,24 @@ def test_the_judge_sees_the_best_candidates_and_the_context() -> None:
 def test_core_facts_are_still_appended(fresh_seeded: RecallEngine) -> None:
     fresh_seeded.add("u", ["User takes metformin daily."], core=True)
     judged = judged_engine(fresh_seeded.store, Recorder("vegetarian"))
-    recalled = judged.recall(HAM, "u")
+    recalled = judged.recall(SANDWICH, "u")
     assert contents(recalled) == ["User is vegetarian.", "User takes metformin daily."]
-    report = judged.explain(HAM, "u")
+    report = judged.explain(SANDWICH, "u")
     assert report.facts == recalled and report.candidates[-1].reason == CORE
-    assert contents(judged_engine(fresh_seeded.store, Recorder(answer=[])).recall(HAM, "u")) == [
+    assert contents(judged_engine(fresh_seeded.store, Recorder(answer=[])).recall(SANDWICH, "u")) == [
         "User takes metformin daily."]
 
 
 def test_the_judge_is_not_called_when_there_is_nothing_to_judge(seeded: RecallEngine) -> None:
     judge = Recorder()
     ungated = judged_engine(seeded.store, judge, RecallConfig(gate="off"))
-    assert len(ungated.recall(HAM, "u")) == len(FACTS)
-    assert ungated.explain(HAM, "u").gate == "off"
+    assert len(ungated.recall(SANDWICH, "u")) == len(FACTS)
+    assert ungated.explain(SANDWICH, "u").gate == "off"
     judged = judged_engine(seeded.store, judge)
     assert judged.recall("   ", "u") == [] and judged.explain("   ", "u").facts == []
-    assert judged.recall(HAM, "u", limit=0) == [] and judged.explain(HAM, "u", limit=0).facts == []
-    assert judged.recall(HAM, "nobody") == [] and judged.explain(HAM, "nobody").facts == []
-    assert judged.recall(HAM, "u", where={"topic": "none"}) == []
+    assert judged.recall(SANDWICH, "u", limit=0) == [] and judged.explain(SANDWICH, "u", limit=0).facts == []
+    assert judged.recall(SANDWICH, "nobody") == [] and judged.explain(SANDWICH, "nobody").facts == []
+    assert judged.recall(SANDWICH, "u", where={"topic": "none"}) == []
     assert judge.calls == []
 
 
@@ -288,15 +288,15 @@ def test_memori_compat_with_a_judge() -> None:
     compat = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig.memori_compat())
     compat.add("u", FACTS)
     judged = judged_engine(store, Recorder("vegetarian"), RecallConfig.memori_compat())
-    assert contents(judged.recall(HAM, "u")) == ["User is vegetarian."]
-    assert compat.recall(HAM, "u") == judged_engine(store, None, RecallConfig.memori_compat()).recall(HAM, "u")
+    assert contents(judged.recall(SANDWICH, "u")) == ["User is vegetarian."]
+    assert compat.recall(SANDWICH, "u") == judged_engine(store, None, RecallConfig.memori_compat()).recall(SANDWICH, "u")
 
 
 def test_async_recall_and_explain_use_the_judge(seeded: RecallEngine) -> None:
     judged = judged_engine(seeded.store, Recorder("vegetarian"))
 
     async def both() -> tuple[Any, Any]:
-        return await judged.arecall(HAM, "u", context=["lunch?"]), await judged.aexplain(HAM, "u", context=["lunch?"])
+        return await judged.arecall(SANDWICH, "u", context=["lunch?"]), await judged.aexplain(SANDWICH, "u", context=["lunch?"])
 
     recalled, report = asyncio.run(both())
     assert contents(recalled) == ["User is vegetarian."] and report.facts == recalled
@@ -327,16 +327,16 @@ def test_langchain_chat_model_judge_end_to_end(seeded: RecallEngine, caplog: pyt
     from memori_langchain import chat_model_judge
 
     config = RecallConfig(judge_candidates=2)
-    ranked = contents(ungated_engine(store=seeded.store).recall(HAM, "u", limit=2))
+    ranked = contents(ungated_engine(store=seeded.store).recall(SANDWICH, "u", limit=2))
     model = GenericFakeChatModel(messages=iter([AIMessage("2")]))
     judged = judged_engine(seeded.store, chat_model_judge(model), config)
-    assert contents(judged.recall(HAM, "u", limit=2)) == [ranked[1]]
+    assert contents(judged.recall(SANDWICH, "u", limit=2)) == [ranked[1]]
 
     recording = replies("I think none are relevant")
     judged = judged_engine(seeded.store, chat_model_judge(recording), config)
-    assert judged.recall(HAM, "u", limit=2, context=["What's for lunch?"]) == []
+    assert judged.recall(SANDWICH, "u", limit=2, context=["What's for lunch?"]) == []
     (prompt,), = [[m.text for m in call] for call in recording.calls]
-    assert HAM in prompt and f"1. {ranked[0]}" in prompt and "- What's for lunch?" in prompt
+    assert SANDWICH in prompt and f"1. {ranked[0]}" in prompt and "- What's for lunch?" in prompt
 
     judged = judged_engine(seeded.store, chat_model_judge(replies("Hmm, hard to say.")), config)
     with caplog.at_level(logging.WARNING, logger="memori_core.engine"):
@@ -352,14 +352,14 @@ def test_llamaindex_llm_judge(seeded: RecallEngine) -> None:
 
     llm = FixedLLM(reply="Facts 1 and 2.")
     judge = llm_judge(llm)
-    assert judge(HAM, ["a", "b", "c"], []) == [0, 1]
+    assert judge(SANDWICH, ["a", "b", "c"], []) == [0, 1]
     assert "1. a\n2. b\n3. c" in llm.prompts[-1]
-    assert llm_judge(FixedLLM(reply="None of them."))(HAM, ["a"], []) == []
+    assert llm_judge(FixedLLM(reply="None of them."))(SANDWICH, ["a"], []) == []
     with pytest.raises(ValueError):
-        llm_judge(FixedLLM(reply="?"))(HAM, ["a"], [])
+        llm_judge(FixedLLM(reply="?"))(SANDWICH, ["a"], [])
 
-    ranked = contents(ungated_engine(store=seeded.store).recall(HAM, "u", limit=3))
+    ranked = contents(ungated_engine(store=seeded.store).recall(SANDWICH, "u", limit=3))
     judged = judged_engine(seeded.store, llm_judge(FixedLLM(reply="3")), RecallConfig(judge_candidates=3))
-    assert contents(judged.recall(HAM, "u", limit=3)) == [ranked[2]]
+    assert contents(judged.recall(SANDWICH, "u", limit=3)) == [ranked[2]]
     with pytest.raises(TypeError):
         llm_judge(object())

@@ -349,6 +349,16 @@ class PoolFacts:
     def __iter__(self) -> Iterator[StoredFact]:
         return (self[i] for i in range(len(self)))
 
+    def texts(self) -> list[str]:
+        """The text of every pool row, in pool order, without building the facts."""
+        texts = self._cols.texts.values(self._rows)
+        if self._over:
+            for i, row in enumerate(self._rows.tolist()):
+                fact = self._over.get(row)
+                if fact is not None:
+                    texts[i] = fact.content
+        return [t or "" for t in texts]
+
     def starts_with_word(self, word: str, positions: np.ndarray) -> np.ndarray:
         """For the pool rows at ``positions``, whether the fact's text starts with ``word`` as a whole word
         (:meth:`StrColumn.starts_with_word`), without building the facts."""

@@ -101,6 +101,9 @@ _CARE_TERMS = re.compile(
     r"|\b(?:do(?:es)?n't|do(?:es)?\s+not|never|no\s+longer|cannot|can't|can\s+not)\s+(?:drink|drinks|consume)\s+"
     r"(?:any\s+)?(?:alcohol|booze|wine|beer|spirits|liquor)\b"
     r"|\b(?:avoids?|avoiding|abstains?\s+from|stays?\s+away\s+from)\s+(?:all\s+|any\s+)?alcohol\b"
+    r"|\b(?:do(?:es)?n't|do(?:es)?\s+not|never|no\s+longer|cannot|can't|can\s+not|won't)\s+eats?\s+(?:any\s+)?"
+    r"(?:red\s+)?(?:meat|pork|beef|fish|seafood|shellfish|dairy|eggs?|gluten|wheat|nuts|peanuts|sugar)\b"
+    r"|\b(?:low[-\s]carb|keto(?:genic)?\s+diet|low[-\s](?:salt|sodium|sugar)|sugar[-\s]free)\b"
     r"|\b(?:do(?:es)?n't|do(?:es)?\s+not|never)\s+drinks?\s*[.!]*$",
     re.IGNORECASE,
 )

@@ -30,11 +30,16 @@ def fuse(cosine: np.ndarray, lexical: np.ndarray, w_cos: float, w_lex: float) ->
     return w_cos * cosine.astype(np.float64) + w_lex * lexical
 
 
-def rank_order(rank_score: np.ndarray, cosine: np.ndarray, k: int | None = None) -> np.ndarray:
+def rank_order(rank_score: np.ndarray, cosine: np.ndarray, k: int | None = None,
+               include: np.ndarray | None = None) -> np.ndarray:
     """Pool positions ordered by rank score, then cosine, then pool order; the first ``k`` only.
 
-    With ``k`` smaller than the pool a partial sort keeps the work to the top rows.
+    With ``k`` smaller than the pool a partial sort keeps the work to the top rows. ``include`` (a bool
+    mask over the pool) names rows that must be among the first ``k``: the best ``k`` of them are, in
+    place of the weakest others, and the ``k`` keep the usual order.
     """
+    if include is not None and k is not None and include.any():
+        return _with_included(rank_score, cosine, k, include)
     n = rank_score.shape[0]
     if k is None or k >= n:
         idx = np.arange(n)
@@ -49,6 +54,19 @@ def rank_order(rank_score: np.ndarray, cosine: np.ndarray, k: int | None = None)
     order = np.lexsort((idx, -cosine[idx], -rank_score[idx]))
     out = idx[order]
     return out if k is None else out[:k]
+
+
+def _with_included(rank_score: np.ndarray, cosine: np.ndarray, k: int, include: np.ndarray) -> np.ndarray:
+    order = rank_order(rank_score, cosine)
+    if k <= 0:
+        return order[:0]
+    inside = include[order]
+    chosen = order[inside][:k]
+    others = order[~inside][: k - chosen.shape[0]]
+    picked = np.zeros(order.shape[0], dtype=bool)
+    picked[chosen] = True
+    picked[others] = True
+    return order[picked[order]]
 
 
 def passes_threshold(rank_score: np.ndarray, threshold: float | None) -> np.ndarray:

@@ -24,6 +24,7 @@ the development halves of PrefEval, a LongMemEval-style chat memory and LoCoMo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -94,6 +95,8 @@ def decide(
     general: bool = False,
     followup: bool = False,
     lift: np.ndarray | None = None,
+    implied: np.ndarray | None = None,
+    concerns: Sequence[str] = (),
 ) -> GateDecision:
     """Apply the configured gate to the ``limit`` best facts (``cosine``, ``rank_score``, normalised
     ``lexical`` and raw ``bm25``, all in rank order; without the lexical arrays words do not count).
@@ -104,7 +107,9 @@ def decide(
     ``gate_general_bm25`` besides the words rule, and care facts get no favour. ``followup`` says the turn is read
     with its conversation: the ``gate_followup_top`` best are kept, and open the gate, from a cosine of
     ``gate_followup``. ``lift`` (the third-person lift, :data:`USER_WORD`) is added to the cosine where ``gate_open``, ``gate_keep``,
-    ``gate_confident`` and ``gate_words_cosine`` read it; the care, follow-up and general rules read ``cosine``."""
+    ``gate_confident`` and ``gate_words_cosine`` read it; the care, follow-up and general rules read ``cosine``.
+    ``implied`` marks care facts whose ``concerns`` the question touches (:mod:`.implications`): kept, and
+    opening the gate, whatever their cosine."""
     n = cosine.shape[0]
     best = float(cosine.max()) if n else float("nan")
     if config is None or config.gate == "off":
@@ -128,10 +133,12 @@ def decide(
     by_care = np.zeros(n, dtype=bool)
     if care is not None and config.gate_care is not None:
         by_care = care & (cosine >= config.gate_care_cosine)
+    by_implied = np.zeros(n, dtype=bool) if implied is None or not config.gate_implied else implied.copy()
     by_followup = np.zeros(n, dtype=bool)
     if followup and config.gate_followup is not None:
         by_followup[: config.gate_followup_top] = cosine[: config.gate_followup_top] >= config.gate_followup
-    if not n or (best < config.gate_open and not by_words.any() and not by_care.any() and not by_followup.any()):
+    if not n or (best < config.gate_open and not by_words.any() and not by_care.any() and not by_followup.any()
+                 and not by_implied.any()):
         return GateDecision(
             "relevance", np.zeros(n, dtype=bool), False, best, False,
             f"relevance gate closed: best cosine {best:.3f} < open {config.gate_open:g}, and no fact holds "
@@ -153,6 +160,11 @@ def decide(
     if by_care.any():
         how += (f"; {int(by_care.sum())} more kept as care facts of a personal food or health question "
                 f"(cosine >= {config.gate_care_cosine:g})")
+    by_implied &= ~keep
+    keep |= by_implied
+    if by_implied.any():
+        how += (f"; {int(by_implied.sum())} more kept as care facts the question touches "
+                f"({', '.join(sorted(concerns)) or 'a concern'})")
     by_followup &= ~keep
     keep |= by_followup
     if by_followup.any():

@@ -113,6 +113,11 @@ class PoolScores:
     read the cosine without it. ``None``: nothing added."""
     care: np.ndarray | None = None
     """Rows the gate may keep as care facts of a personal food or health question (:mod:`.care`)."""
+    implied: np.ndarray | None = None
+    """Care facts whose concerns the question touches (:mod:`.implications`: "Can I have a beer?" and
+    "User has coeliac disease."): ranked into the ``limit`` best and kept by the gate. ``None``: none."""
+    concerns: tuple[str, ...] = ()
+    """The concerns the question touches that some ``implied`` row constrains (for ``explain``)."""
     general: bool = False
     """The question asks about the world, not the asker (:mod:`.intent`); ``gate_cosine`` then holds the
     cosine to the question alone."""
@@ -312,7 +317,7 @@ def _fused_of(neighbours: np.ndarray, pool: np.ndarray, fused: np.ndarray) -> np
 def select(scores: PoolScores, limit: int, config: RecallConfig | None) -> np.ndarray:
     """Pool positions that recall returns, best first: the ``limit`` best by
     :func:`~.fusion.rank_order`, less those the gate drops (``config=None``: no gate)."""
-    top = rank_order(scores.rank_score, scores.cosine, limit)
+    top = rank_order(scores.rank_score, scores.cosine, limit, scores.implied)
     return top[_decide(scores, top, config).keep]
 
 
@@ -322,6 +327,9 @@ def fates(scores: PoolScores, limit: int, config: RecallConfig | None) -> tuple[
     the kept ones are exactly :func:`select`'s."""
     order = rank_order(scores.rank_score, scores.cosine)
     top = order[:limit]
+    if scores.implied is not None:  # implied rows are among the limit best; the others follow in rank order
+        top = rank_order(scores.rank_score, scores.cosine, limit, scores.implied)
+        order = np.concatenate((top, order[~_member(order, top)]))
     decision = _decide(scores, top, config)
     dropped = BELOW_THRESHOLD if decision.kind == "threshold" else BELOW_GATE if decision.opened else GATE_CLOSED
     fate = [KEPT if ok else dropped for ok in decision.keep.tolist()]
@@ -334,4 +342,5 @@ def _decide(scores: PoolScores, top: np.ndarray, config: RecallConfig | None) ->
     return decide(cosine[top], scores.rank_score[top], config, scores.lexical[top], scores.bm25[top],
                   pool_size=int(scores.rows.shape[0]), care=None if scores.care is None else scores.care[top],
                   general=scores.general, followup=scores.in_conversation and not scores.general,
-                  lift=None if scores.lift is None else scores.lift[top])
+                  lift=None if scores.lift is None else scores.lift[top],
+                  implied=None if scores.implied is None else scores.implied[top], concerns=scores.concerns)

@@ -1,0 +1,252 @@
+"""The gate's fourth signal: what a question implies for the user's constraints.
+
+"Can I have a beer at the pub on Friday?" never says gluten, "Is pad thai safe for me?" never says
+peanuts, and MiniLM scores them at 0.1-0.2 against "User has coeliac disease." and "User is allergic to
+peanuts.": the cosine cannot know that beer is brewed from barley or that pad thai is made with peanuts.
+A person answering would know, and would not answer without the fact.
+
+This module holds that knowledge as two small tables over the same **concerns** (gluten, peanuts,
+alcohol, pregnancy, blood thinners...):
+
+- :data:`FACT_CONCERNS`: what a care fact (:func:`~.care.is_care_fact`: an allergy, a medication, a
+  condition, a dietary restriction) constrains: "User has coeliac disease." -> gluten;
+- :data:`QUESTION_CONCERNS`: everyday words that touch a concern: beer, bread, pizza -> gluten; sushi,
+  brie, a litter box -> pregnancy; kale, ibuprofen, the dentist -> blood thinners.
+
+A care fact whose concerns meet the question's (:func:`implied`) is kept by the gate and ranked into the
+``limit`` best, for a personal question (not a general one: "What is satay sauce made of?" asks for no
+one's allergy). The words are common knowledge about food, drink and medicine (allergen sources, what
+pregnancy and anticoagulants rule out, what a clinician asks about), written without looking at any
+evaluation question; they are a floor, not a complete list: an unknown dish falls back on the cosine.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from .care import is_care_fact, is_personal
+
+__all__ = ["FACT_CONCERNS", "QUESTION_CONCERNS", "asks_what_to_do", "fact_concerns", "implied_rows",
+           "question_concerns"]
+
+
+def _any(*words: str) -> str:
+    """An alternation of words and phrases, longest first; a trailing ``*`` allows any ending."""
+    parts = []
+    for w in sorted(words, key=len, reverse=True):
+        stem = w.rstrip("*")
+        body = re.escape(stem).replace(r"\ ", r"[\s-]+")
+        parts.append(body + (r"\w*" if w.endswith("*") else "(?:s|es)?"))
+    return r"\b(?:" + "|".join(parts) + r")\b"
+
+
+FACT_CONCERNS: dict[str, str] = {
+    "peanut": _any("peanut", "groundnut", "nut", "tree nut"),
+    "tree nut": _any("nut", "tree nut", "almond", "walnut", "cashew", "hazelnut", "pecan", "pistachio"),
+    "shellfish": _any("shellfish", "shrimp", "prawn", "crab", "lobster", "seafood", "mussel", "oyster", "clam"),
+    "fish": _any("fish", "seafood", "vegan*"),
+    "egg": _any("egg", "vegan*"),
+    "dairy": _any("lactose", "dairy", "milk", "cheese", "casein", "vegan*"),
+    "gluten": _any("gluten", "coeliac*", "celiac*", "wheat"),
+    "meat": _any("vegetarian*", "vegan*", "meat", "pescatarian*", "pork", "beef", "halal", "kosher"),
+    "alcohol": _any("alcohol*", "booze", "sober*", "teetotal*", "drink", "wine", "beer", "sobriety"),
+    "pregnancy": _any("pregnan*", "prenatal", "expecting a baby"),
+    "sugar": _any("diabet*", "low carb", "keto*", "sugar*", "carb", "insulin", "metformin", "prediabet*"),
+    "salt": _any("salt", "sodium", "blood pressure", "hypertension"),
+    "blood thinner": _any("warfarin", "blood thinner", "anticoagulant", "apixaban", "rivaroxaban",
+                          "dabigatran", "edoxaban", "heparin", "clopidogrel", "coumadin", "eliquis", "xarelto"),
+    "latex": _any("latex"),
+    "caffeine": _any("caffeine", "decaf*"),
+}
+"""What a care fact constrains: a concern is the fact's when the pattern occurs in it. Veganism rules out
+fish, eggs and dairy too; a diabetic or low-carb diet is about sugar and starch."""
+
+_FOOD_GLUTEN = ("bread", "beer", "ale", "lager", "pasta", "pizza", "pie", "cake", "cupcake", "biscuit", "cookie",
+                "sandwich", "burger", "bagel", "croissant", "noodle", "ramen", "udon", "couscous", "cereal",
+                "pastry", "pastries", "doughnut", "donut", "muffin", "lasagne", "lasagna", "dumpling", "soy sauce",
+                "seitan", "barley", "rye", "wheat", "toast", "pancake", "waffle", "cracker", "pretzel", "brownie",
+                "crumble", "tart", "wrap", "pitta", "pita", "naan", "flour", "breaded", "battered", "fish and chips",
+                "sausage roll", "baguette", "stuffing", "bake*", "baking", "scone", "crumpet", "gravy", "spaghetti",
+                "gnocchi", "brioche", "sourdough", "pretzel", "tempura", "katsu", "empanada", "pasty", "pasties")
+_FOOD_MEAT = ("meat", "burger", "steak", "ham", "bacon", "sausage", "hot dog", "pepperoni", "salami", "chorizo",
+              "prosciutto", "chicken", "turkey", "pork", "beef", "lamb", "veal", "duck", "kebab", "barbecue", "bbq",
+              "meatball", "rib", "brisket", "pho", "carnitas", "jerky", "pate", "pâté", "deli", "cold cut",
+              "sunday roast", "carvery", "bolognese", "ragu", "chilli con carne", "chili con carne", "venison",
+              "haggis", "gelatin", "gelatine", "nugget", "wing", "shawarma", "gyro", "taco", "biltong", "meat pie",
+              "cheeseburger", "pulled pork", "roast dinner", "goulash", "stew")
+_DRINK = ("alcohol*", "booze", "drinks", "a drink", "beer", "ale", "lager", "wine", "prosecco", "champagne", "cava",
+          "cocktail", "pub", "bar", "happy hour", "sangria", "whisky", "whiskey", "vodka", "gin",
+          "rum", "tequila", "pastis", "sake", "cider", "spritz", "mimosa", "margarita", "mojito", "negroni",
+          "aperitif", "aperitivo", "apéritif", "pint", "shots", "brewery", "winery", "vineyard", "wine tasting",
+          "pub crawl", "bar crawl", "stag do", "hen do", "bachelor party", "bachelorette", "oktoberfest",
+          "mulled wine", "eggnog", "hangover", "drunk", "tipsy", "booze", "bourbon", "brandy", "cognac", "port",
+          "sherry", "schnapps", "liqueur", "punch", "piña colada", "pina colada", "toast to", "nightcap")
+_SWEET = ("sugar*", "sweets", "candy", "chocolate", "dessert", "cake", "cupcake", "cookie", "biscuit", "pastry",
+          "pastries", "doughnut", "donut", "ice cream", "gelato", "soda", "coke", "fizzy drink", "juice", "smoothie",
+          "milkshake", "pancake", "waffle", "syrup", "honey", "bread", "pasta", "rice", "potato", "potatoes",
+          "fries", "chips", "pizza", "cereal", "bagel", "muffin", "brownie", "pie", "tart", "pudding", "crumble",
+          "jam", "carbs", "carbohydrate", "noodle", "sandwich", "porridge", "fruit juice", "energy drink",
+          "birthday cake", "trifle", "cheesecake", "fudge", "toffee", "marshmallow", "churro")
+_BLEEDING = ("dentist", "dental", "tooth extraction", "surgery", "operation", "tattoo", "piercing", "nosebleed",
+             "bruise", "bruising", "bleeding", "ibuprofen", "aspirin", "nsaid", "naproxen", "painkiller",
+             "fish oil", "turmeric", "ginkgo", "kale", "spinach", "broccoli", "leafy greens", "greens",
+             "brussels sprouts", "vitamin k", "cranberry", "grapefruit", "contact sport", "rugby", "boxing",
+             "skiing", "snowboarding", "blood test", "blood drawn", "injection", "jab", "vaccine", "vaccination")
+_CLINIC = ("dentist", "dental", "doctor", "gp", "nurse", "surgeon", "surgery", "pharmacist", "pharmacy",
+           "blood test", "blood drawn", "anaesthetic", "anesthetic", "operation", "procedure", "hospital",
+           "a&e", "er visit", "check-up", "checkup", "physio", "physiotherapist", "vaccine", "jab", "prescription")
+
+QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
+    "peanut": ("peanut", "satay", "pad thai", "kung pao", "gado gado", "trail mix", "snickers", "reese*",
+                   "pb&j", "groundnut", "nut", "nutty", "thai", "praline", "granola"),
+    "tree nut": ("nut", "nutty", "almond", "walnut", "cashew", "pecan", "pistachio", "hazelnut", "nutella",
+                     "pesto", "marzipan", "praline", "baklava", "nougat", "macaron", "frangipane", "granola",
+                     "trail mix", "brazil nut", "macadamia"),
+    "shellfish": ("shellfish", "shrimp", "prawn", "crab", "lobster", "scallop", "mussel", "oyster", "clam",
+                      "paella", "seafood", "scampi", "crayfish", "crawfish", "gumbo", "bouillabaisse", "calamari",
+                      "squid", "octopus", "sushi", "tempura", "jambalaya", "ceviche", "fish market"),
+    "fish": ("fish", "salmon", "tuna", "cod", "haddock", "sushi", "sashimi", "anchov*", "caesar", "sardine",
+                 "mackerel", "trout", "seafood", "fish and chips", "fish sauce", "poke", "ceviche", "kedgeree"),
+    "egg": ("egg", "omelette", "omelet", "quiche", "mayonnaise", "mayo", "meringue", "custard", "carbonara",
+                "aioli", "frittata", "pavlova", "brioche", "eggs benedict", "french toast", "pancake", "cake",
+                "cupcake", "brownie", "hollandaise", "souffle", "soufflé", "mousse", "eggnog", "scrambled",
+                "fried rice", "tiramisu", "muffin", "waffle", "bake*", "baking"),
+    "dairy": ("milk", "cheese", "cheesy", "pizza", "ice cream", "gelato", "latte", "cappuccino", "milkshake",
+                  "yogurt", "yoghurt", "butter", "cream", "creamy", "alfredo", "mac and cheese", "cheesecake",
+                  "fondue", "raclette", "paneer", "tzatziki", "custard", "queso", "brie", "camembert", "mozzarella",
+                  "parmesan", "cheddar", "feta", "halloumi", "chocolate", "dairy", "flat white", "hot chocolate",
+                  "korma", "tikka masala", "risotto", "quiche", "lasagne", "lasagna", "carbonara"),
+    "gluten": _FOOD_GLUTEN,
+    "meat": _FOOD_MEAT,
+    "alcohol": _DRINK,
+    "pregnancy": ("sushi", "sashimi", "raw", "rare", "tuna", "swordfish", "shark", "marlin", "brie", "camembert",
+                      "soft cheese", "blue cheese", "unpasteuri*", "deli", "cold cut", "pate", "pâté",
+                      "runny egg", "litter box", "litter tray", "cat litter", "hot tub", "jacuzzi", "sauna",
+                      "roller coaster", "rollercoaster", "x-ray", "ibuprofen", "retinol", "caffeine", "coffee",
+                      "espresso", "energy drink", "scuba", "bungee", "hair dye", "morning sickness", "maternity",
+                      "midwife", "antenatal", "prenatal", "oyster", "liver", *_DRINK),
+    "sugar": _SWEET,
+    "salt": ("salt", "salty", "soy sauce", "crisps", "chips", "bacon", "ramen", "instant noodle", "pickle",
+                 "olive", "salami", "cured", "anchov*", "takeaway", "takeout", "pizza", "processed", "stock cube",
+                 "miso", "fish sauce", "pretzel", "ham", "sausage", "stir fry", "stir-fry", "gravy", "crisp"),
+    "blood thinner": (*_BLEEDING, *_DRINK),
+    "latex": ("glove", "balloon", "condom", "rubber", "bandage", "plaster", "band-aid", "band aid",
+                  "blood drawn", "blood test", "dentist", "dental", "surgery", "operation", "catheter", "swim cap",
+                  "elastic", "waistband", "yoga mat", "hot water bottle"),
+    "clinic": _CLINIC,
+    "caffeine": ("coffee", "espresso", "latte", "cappuccino", "tea", "cola", "coke", "energy drink",
+                     "red bull", "matcha", "chocolate", "pre-workout"),
+}
+"""Everyday words that touch each concern (allergen sources, what rules out alcohol, pregnancy precautions,
+what thins the blood or meets a blood thinner, where latex is, what sugar and salt are in)."""
+
+_FACT_RE = {name: re.compile(p, re.IGNORECASE) for name, p in FACT_CONCERNS.items()}
+
+
+def _phrase_key(text: str) -> str:
+    return " ".join(_TOKEN.findall(text.lower().replace("\u2019", "'").replace("-", " ")))
+
+
+_TOKEN = re.compile(r"[\w&']+")
+_LONGEST = 3
+
+
+def _phrase_table() -> tuple[dict[str, frozenset[str]], tuple[tuple[str, frozenset[str]], ...]]:
+    """Every question word or phrase (with its plural) and every word prefix ("anchov*"), with the concerns
+    it touches."""
+    words: dict[str, set[str]] = {}
+    prefixes: dict[str, set[str]] = {}
+    for concern, items in QUESTION_CONCERNS.items():
+        for item in items:
+            if item.endswith("*"):
+                prefixes.setdefault(_phrase_key(item[:-1]), set()).add(concern)
+                continue
+            key = _phrase_key(item)
+            for form in (key, key + "s", key + "es"):
+                words.setdefault(form, set()).add(concern)
+    return ({k: frozenset(v) for k, v in words.items()},
+            tuple((k, frozenset(v)) for k, v in sorted(prefixes.items())))
+
+
+_PHRASES, _PREFIXES = _phrase_table()
+_STARTS = frozenset(k.split(" ", 1)[0] for k in _PHRASES if " " in k)  # first words of the phrases
+_PREFIX_RE = re.compile(r"\b(?:" + "|".join(re.escape(p) for p, _ in _PREFIXES) + r")")
+_MEDICAL = re.compile(
+    r"\b(?:allerg\w*|intoleran\w*|anaphyla\w*|medication\w*|medicine\w*|takes?|taking|prescri\w*|pregnan\w*|"
+    r"diabet\w*|asthma\w*|epilep\w*|blood\s+pressure|hypertension|inhaler\w*|coeliac|celiac|condition)\b",
+    re.IGNORECASE,
+)
+
+
+@functools.lru_cache(maxsize=8192)
+def fact_concerns(text: str) -> frozenset[str]:
+    """The concerns a stored fact constrains: those of :data:`FACT_CONCERNS` it names, if it is a care fact
+    (:func:`~.care.is_care_fact`), plus ``"clinic"`` for a medical one (an allergy, a medication, a
+    condition: what a doctor, nurse or dentist should hear). Any other fact constrains nothing.
+
+    >>> sorted(fact_concerns("User has coeliac disease.")), fact_concerns("User lives in Leeds.")
+    (['clinic', 'gluten'], frozenset())
+    """
+    if not is_care_fact(text):
+        return frozenset()
+    found = {name for name, rx in _FACT_RE.items() if rx.search(text)}
+    if _MEDICAL.search(text):
+        found.add("clinic")
+    return frozenset(found)
+
+
+@functools.lru_cache(maxsize=4096)
+def question_concerns(text: str) -> frozenset[str]:
+    """The concerns the words of a question touch (:data:`QUESTION_CONCERNS`; ``"clinic"``: a visit to a
+    clinician, "Anything I should tell the dentist?"). One pass over its words and word pairs and triples.
+
+    >>> sorted(question_concerns("Can I have a beer at the pub?"))
+    ['alcohol', 'blood thinner', 'gluten', 'pregnancy']
+    """
+    folded = text.lower().replace("\u2019", "'").replace("-", " ")
+    tokens = _TOKEN.findall(folded)
+    found: set[str] = set()
+    get = _PHRASES.get
+    for i, token in enumerate(tokens):
+        hit = get(token)
+        if hit:
+            found |= hit
+        if token in _STARTS:
+            for n in range(2, min(_LONGEST, len(tokens) - i) + 1):
+                hit = get(" ".join(tokens[i : i + n]))
+                if hit:
+                    found |= hit
+    if _PREFIX_RE.search(folded):
+        for token in tokens:
+            for prefix, concerns in _PREFIXES:
+                if token.startswith(prefix):
+                    found |= concerns
+    return frozenset(found)
+
+
+_TOLD_PAST = re.compile(r"\b(?:did|was|were|had|went|attended)\b", re.IGNORECASE)
+
+
+def asks_what_to_do(question: str) -> bool:
+    """Whether the question asks, in the first person, about what the asker may or should do ("Can I have a
+    beer at the pub?", "What should I order?"), not about what happened ("What was the date of the first BBQ I
+    went to?", where the user's diet would only push the answer out) or about the world ("What is satay
+    made of?").
+
+    >>> asks_what_to_do("Is pad thai safe for me?"), asks_what_to_do("When did I go to the BBQ?")
+    (True, False)
+    """
+    return is_personal(question) and _TOLD_PAST.search(question) is None
+
+
+def implied_rows(question: str, facts: Sequence[str]) -> np.ndarray:
+    """For each fact (in order), whether the question touches a concern it constrains (bool array); all
+    ``False`` without a concern in the question, which is the common case and reads no fact."""
+    asked = question_concerns(question)
+    if not asked:
+        return np.zeros(len(facts), dtype=bool)
+    return np.fromiter((not asked.isdisjoint(fact_concerns(f)) for f in facts), dtype=bool, count=len(facts))

@@ -1,0 +1,153 @@
+"""The gate's fourth signal: a question that touches what a care fact rules out (ranking/implications.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from _helpers import HashEmbedder
+from memori_core import InMemoryFactStore, RecallConfig, RecallEngine
+from memori_core.ranking.fusion import rank_order
+from memori_core.ranking.gate import decide
+from memori_core.ranking.implications import (
+    asks_what_to_do,
+    fact_concerns,
+    implied_rows,
+    question_concerns,
+)
+
+COELIAC = "User has coeliac disease and eats strictly gluten-free."
+OTHERS = [f"User's note number {i} is about the garden shed." for i in range(29)]
+
+
+@pytest.mark.parametrize("fact, concerns", [
+    (COELIAC, {"gluten", "clinic"}),
+    ("User is allergic to peanuts.", {"peanut", "clinic"}),
+    ("User is vegan.", {"meat", "fish", "egg", "dairy"}),
+    ("User doesn't drink alcohol.", {"alcohol"}),
+    ("User is 26 weeks pregnant.", {"pregnancy", "clinic"}),
+    ("User takes warfarin for atrial fibrillation.", {"blood thinner", "clinic"}),
+    ("User is allergic to latex.", {"latex", "clinic"}),
+    ("User is not vegan.", set()),  # negated: no care fact
+    ("User has no allergies.", set()),
+    ("User loves sushi.", set()),  # a taste, not a constraint
+    ("User lives in Leeds.", set()),
+])
+def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, concerns):
+    assert fact_concerns(fact) == frozenset(concerns)
+
+
+@pytest.mark.parametrize("question, concerns", [
+    ("Can I have a beer at the pub on Friday night?", {"alcohol", "gluten", "pregnancy", "blood thinner"}),
+    ("Is pad thai safe for me to order?", {"peanut"}),  # a phrase
+    ("Can I order PAD-THAI?", {"peanut"}),  # case and hyphens do not matter
+    ("Are anchovies okay on my pizza?", {"fish", "salt", "gluten", "dairy", "sugar"}),  # a word prefix, a plural
+    ("Do I need to tell the dentist anything?", {"clinic", "blood thinner", "latex"}),
+    ("Any x-ray risks for me?", {"pregnancy"}),
+    ("Where do I live?", set()),
+    ("Can you help me write a cover letter?", set()),
+    ("Should I take the nutty professor to the cinema?", {"peanut", "tree nut"}),  # words, not meaning
+])
+def test_a_question_touches_the_concerns_its_words_name(question, concerns):
+    assert question_concerns(question) == frozenset(concerns)
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Can I have a beer at the pub?", True),
+    ("What should I order there?", True),
+    ("What was the date on which I attended the first BBQ event in June?", False),  # what happened
+    ("Did I tell you about the pub quiz?", False),
+    ("What is satay sauce made of?", False),  # about the world
+])
+def test_only_a_personal_question_about_what_to_do_reads_the_implications(question, expected):
+    assert asks_what_to_do(question) is expected
+
+
+def test_implied_rows_marks_the_facts_whose_concerns_the_question_touches():
+    facts = ["User lives in Leeds.", COELIAC, "User is allergic to peanuts."]
+    assert implied_rows("Can I have a beer?", facts).tolist() == [False, True, False]
+    assert implied_rows("Is satay safe?", facts).tolist() == [False, False, True]
+    assert implied_rows("Where do I live?", facts).tolist() == [False, False, False]
+
+
+def test_rank_order_puts_included_rows_among_the_first_k_in_rank_order():
+    score = np.array([0.9, 0.8, 0.7, 0.6, 0.1, 0.05])
+    cos = np.zeros(6)
+    include = np.array([False, False, False, False, False, True])
+    assert rank_order(score, cos, 3, include).tolist() == [0, 1, 5]  # the weakest other gives way
+    assert rank_order(score, cos, 3, np.zeros(6, dtype=bool)).tolist() == [0, 1, 2]
+    everything = np.array([False, True, False, True, True, True])
+    assert rank_order(score, cos, 2, everything).tolist() == [1, 3]  # the best two of those included
+    assert rank_order(score, cos, 0, include).tolist() == []
+
+
+def test_the_gate_keeps_and_opens_for_an_implied_fact_whatever_its_cosine():
+    cos = np.array([0.2, 0.05])
+    score = np.array([0.2, 0.05])
+    implied = np.array([False, True])
+    cfg = RecallConfig()
+    closed = decide(cos, score, cfg)
+    assert not closed.opened and not closed.keep.any()
+    opened = decide(cos, score, cfg, implied=implied, concerns=("gluten",))
+    assert opened.opened and opened.keep.tolist() == [False, True]
+    assert "care facts the question touches (gluten)" in opened.note
+    off = decide(cos, score, RecallConfig(gate_implied=False), implied=implied)
+    assert not off.keep.any()
+
+
+@pytest.fixture
+def engine():
+    eng = RecallEngine(store=InMemoryFactStore(), embedder=HashEmbedder())
+    eng.add("ann", [*OTHERS, COELIAC])
+    return eng
+
+
+def test_a_beer_question_recalls_the_coeliac_fact_the_cosine_ranks_low(engine):
+    answer = [f.content for f in engine.recall("Can I have a beer at the pub on Friday?", "ann")]
+    assert COELIAC in answer and len(answer) <= 5
+    assert [f.content for f in engine.recall("Can I have a beer at the pub on Friday?", "ann", limit=1)] == [COELIAC]
+    report = engine.explain("Can I have a beer at the pub on Friday?", "ann")
+    assert "care facts the question touches (gluten)" in report.gate_note
+    assert [(c.kept, c.reason) for c in report.candidates if c.content == COELIAC] == [(True, "kept")]
+
+
+@pytest.mark.parametrize("question", [
+    "What is beer made from?",  # about the world
+    "When did I last have a beer at the pub?",  # what happened
+    "Where is the garden shed?",  # no concern
+])
+def test_no_implication_without_a_personal_question_about_what_to_do_that_touches_a_concern(engine, question):
+    assert COELIAC not in [f.content for f in engine.recall(question, "ann")]
+
+
+def test_the_signal_is_off_when_configured_and_in_memori_compat():
+    for cfg in (RecallConfig(gate_implied=False), RecallConfig.memori_compat()):
+        eng = RecallEngine(store=InMemoryFactStore(), embedder=HashEmbedder(), config=cfg)
+        eng.add("ann", [*OTHERS, COELIAC])
+        top = [f.content for f in eng.recall("Can I have a beer at the pub on Friday?", "ann")]
+        assert COELIAC not in top
+
+
+def test_gate_implied_is_a_bool_from_the_constructor_and_the_environment(monkeypatch):
+    with pytest.raises(TypeError, match="gate_implied"):
+        RecallConfig(gate_implied="no")  # type: ignore[arg-type]
+    monkeypatch.setenv("MEMORI_RECALL_GATE_IMPLIED", "off")
+    assert RecallConfig.from_env().gate_implied is False
+    monkeypatch.setenv("MEMORI_RECALL_GATE_IMPLIED", "maybe")
+    assert RecallConfig.from_env().gate_implied is True  # unparsable: ignored with a warning
+
+
+@pytest.mark.model
+def test_pad_thai_recalls_the_peanut_allergy_with_minilm(minilm):
+    facts = ["User is allergic to peanuts.", "User's favourite cuisine is Thai.", "User lives in Leeds.",
+             "User works night shifts as a nurse.", "User's daughter Mia is 6.", "User rides a bike to work.",
+             "User is training for a half marathon.", "User's partner is called Sam.", "User gets seasick.",
+             "User rents a flat with no oven."]
+    eng = RecallEngine(store=InMemoryFactStore(), embedder=minilm)
+    eng.add("ann", facts)
+    plain = RecallEngine(store=InMemoryFactStore(), embedder=minilm, config=RecallConfig(gate_implied=False))
+    plain.add("ann", facts)
+    question = "Is pad thai safe for me to order?"
+    assert "User is allergic to peanuts." not in [f.content for f in plain.recall(question, "ann")]
+    assert "User is allergic to peanuts." in [f.content for f in eng.recall(question, "ann")]
+    assert eng.recall("What's the capital of Australia?", "ann") == []
