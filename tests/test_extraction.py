@@ -1287,3 +1287,18 @@ def test_a_birthday_replaces_the_stored_age_of_the_same_person() -> None:
 )
 def test_reading_habits_and_emphatic_adverbs_are_rewritten(said: str, facts: list[str]) -> None:
     assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    "said, expires",
+    [
+        ("My friends are going to a craft beer bar on Friday.", True),  # someone's plan, soon over
+        ("My sister is visiting on Saturday.", True),
+        ("My parents are coming to stay next week.", True),
+        ("My sister is a nurse.", False),  # no plan
+        ("My kids are going to a new school this year.", False),  # not soon
+    ],
+)
+def test_someone_elses_plan_for_the_coming_days_expires(said: str, expires: bool) -> None:
+    [fact] = RuleBasedFactExtractor().extract([("user", said)])
+    assert (fact.expires_at is not None) is expires

@@ -342,6 +342,11 @@ _MY_EVENT = _rx(
     r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:flight|train|bus|ferry|meeting|appointment|interview|exam|test|class|"
     r"lesson|shift|date|call|presentation|deadline|party|trip|match|game|session)\b"
 )
+# "My friends are going to a bar on Friday", "My sister is visiting next week": someone's plan, soon over.
+_THEIR_PLAN = _rx(
+    r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:is|are|'s|'re)\s+(?:going|coming|visiting|flying|driving|heading|"
+    r"staying|having|hosting|throwing|arriving|leaving)\b"
+)
 # "I've got a dentist appointment at 4": today, at a time (not "every Monday at 9").
 _CLOCK = _rx(
     r"\bat\s+(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)?|noon|midday|lunchtime|"
@@ -649,7 +654,7 @@ def _moment(body: str) -> tuple[str | None, str, timedelta | None] | None:
     if _AILMENT.match(body):
         return None, DROP_EPHEMERAL, None
     soon = _SOON.search(body)
-    if soon is not None and (_APPOINTMENT.match(body) or _MY_EVENT.match(body)):
+    if soon is not None and (_APPOINTMENT.match(body) or _MY_EVENT.match(body) or _THEIR_PLAN.match(body)):
         days = 2 if soon.group(0).lower().startswith(("tomorrow", "the day")) else 8
         return _rewrite(body) or _as_said(body), KEPT_EXPIRING, timedelta(days=days)
     if _CLOCK.search(body) and not _RECURRING.search(body) and (_APPOINTMENT.match(body) or _MY_EVENT.match(body)):
