@@ -28,6 +28,9 @@ OTHERS = [f"User's note number {i} is about the garden shed." for i in range(29)
     ("User is 26 weeks pregnant.", {"pregnancy", "clinic"}),
     ("User takes warfarin for atrial fibrillation.", {"blood thinner", "clinic"}),
     ("User is allergic to latex.", {"latex", "clinic"}),
+    ("User is allergic to sesame.", {"sesame", "clinic"}),  # the EU's fourteen allergens
+    ("User is allergic to aspirin and other NSAIDs.", {"painkiller", "clinic"}),  # a drug allergy
+    ("User is allergic to penicillin.", {"antibiotic", "clinic"}),
     ("User is not vegan.", set()),  # negated: no care fact
     ("User has no allergies.", set()),
     ("User loves sushi.", set()),  # a taste, not a constraint
@@ -44,6 +47,8 @@ def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, conce
     ("Are anchovies okay on my pizza?", {"fish", "salt", "gluten", "dairy", "sugar"}),  # a word prefix, a plural
     ("Do I need to tell the dentist anything?", {"clinic", "blood thinner", "latex"}),
     ("Any x-ray risks for me?", {"pregnancy"}),
+    ("Is hummus OK for me?", {"sesame"}),
+    ("Can I take ibuprofen for my headache?", {"painkiller", "blood thinner", "pregnancy"}),
     ("Where do I live?", set()),
     ("Can you help me write a cover letter?", set()),
     ("Should I take the nutty professor to the cinema?", {"peanut", "tree nut"}),  # words, not meaning

@@ -61,6 +61,17 @@ FACT_CONCERNS: dict[str, str] = {
                           "dabigatran", "edoxaban", "heparin", "clopidogrel", "coumadin", "eliquis", "xarelto"),
     "latex": _any("latex"),
     "caffeine": _any("caffeine", "decaf*"),
+    # the rest of the EU's fourteen food allergens, and the drug allergies a painkiller or a prescription meets
+    "sesame": _any("sesame", "tahini"),
+    "soy": _any("soy", "soya", "soybean"),
+    "mustard": _any("mustard"),
+    "celery": _any("celery", "celeriac"),
+    "lupin": _any("lupin", "lupine"),
+    "mollusc": _any("mollusc", "mollusk", "squid", "octopus", "mussel", "oyster", "clam", "scallop", "snail"),
+    "sulphite": _any("sulphite", "sulfite", "sulphur dioxide", "sulfur dioxide"),
+    "painkiller": _any("aspirin", "ibuprofen", "nsaid", "naproxen", "anti-inflammator*", "diclofenac"),
+    "antibiotic": _any("penicillin", "amoxicillin", "antibiotic", "sulfa", "sulphonamide*", "sulfonamide*",
+                       "cephalosporin*", "erythromycin"),
 }
 """What a care fact constrains: a concern is the fact's when the pattern occurs in it. Veganism rules out
 fish, eggs and dairy too; a diabetic or low-carb diet is about sugar and starch."""
@@ -138,11 +149,30 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                   "blood drawn", "blood test", "dentist", "dental", "surgery", "operation", "catheter", "swim cap",
                   "elastic", "waistband", "yoga mat", "hot water bottle"),
     "clinic": _CLINIC,
+    "sesame": ("sesame", "tahini", "hummus", "houmous", "halva", "halwa", "falafel", "baba ganoush", "bagel",
+               "burger bun", "sushi", "stir fry", "stir-fry", "bibimbap", "dan dan", "furikake", "za'atar"),
+    "soy": ("soy", "soya", "tofu", "edamame", "miso", "tempeh", "soy sauce", "teriyaki", "stir fry", "stir-fry",
+            "sushi", "ramen", "veggie burger", "soy milk", "natto", "hoisin"),
+    "mustard": ("mustard", "dijon", "vinaigrette", "honey mustard", "hot dog", "piccalilli", "curry", "mayonnaise",
+                "pretzel", "sandwich", "ham"),
+    "celery": ("celery", "celeriac", "celery salt", "bloody mary", "soup", "stock", "stew", "bolognese",
+               "waldorf", "stuffing", "gravy"),
+    "lupin": ("lupin", "lupine", "gluten free bread", "gluten-free bread", "gluten free pasta", "gluten-free pasta"),
+    "mollusc": ("squid", "calamari", "octopus", "mussel", "oyster", "clam", "scallop", "snail", "escargot",
+                "paella", "seafood", "oyster sauce", "chowder", "linguine alle vongole", "fritto misto"),
+    "sulphite": ("wine", "prosecco", "champagne", "cider", "beer", "dried fruit", "dried apricot", "raisin",
+                 "sausage", "burger", "vinegar", "pickle", "cordial"),
+    "painkiller": ("painkiller", "pain relief", "pain reliever", "ibuprofen", "aspirin", "advil", "nurofen", "motrin",
+                   "naproxen", "aleve", "anti inflammatory", "anti-inflammatory", "nsaid", "diclofenac",
+                   "voltaren", "cold and flu", "headache tablet", "period pain", "migraine tablet"),
+    "antibiotic": ("antibiotic", "penicillin", "amoxicillin", "amoxil", "augmentin", "prescription", "prescribed",
+                   "infection", "chest infection", "strep", "uti", "tooth abscess"),
     "caffeine": ("coffee", "espresso", "latte", "cappuccino", "tea", "cola", "coke", "energy drink",
                      "red bull", "matcha", "chocolate", "pre-workout"),
 }
 """Everyday words that touch each concern (allergen sources, what rules out alcohol, pregnancy precautions,
-what thins the blood or meets a blood thinner, where latex is, what sugar and salt are in)."""
+what thins the blood or meets a blood thinner, where latex is, what sugar and salt are in, the painkillers and
+antibiotics a drug allergy rules out, a visit to a clinician)."""
 
 _FACT_RE = {name: re.compile(p, re.IGNORECASE) for name, p in FACT_CONCERNS.items()}
 
