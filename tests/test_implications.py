@@ -41,7 +41,7 @@ def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, conce
 
 
 @pytest.mark.parametrize("question, concerns", [
-    ("Can I have a beer at the pub on Friday night?", {"alcohol", "gluten", "pregnancy", "blood thinner"}),
+    ("Can I have a beer at the pub on Friday night?", {"alcohol", "gluten", "pregnancy", "blood thinner", "sulphite"}),
     ("Is pad thai safe for me to order?", {"peanut"}),  # a phrase
     ("Can I order PAD-THAI?", {"peanut"}),  # case and hyphens do not matter
     ("Are anchovies okay on my pizza?", {"fish", "salt", "gluten", "dairy", "sugar"}),  # a word prefix, a plural

@@ -235,7 +235,7 @@ def question_concerns(text: str) -> frozenset[str]:
     clinician, "Anything I should tell the dentist?"). One pass over its words and word pairs and triples.
 
     >>> sorted(question_concerns("Can I have a beer at the pub?"))
-    ['alcohol', 'blood thinner', 'gluten', 'pregnancy']
+    ['alcohol', 'blood thinner', 'gluten', 'pregnancy', 'sulphite']
     """
     folded = text.lower().replace("\u2019", "'").replace("-", " ")
     tokens = _TOKEN.findall(folded)
