@@ -114,6 +114,7 @@ def test_a_beer_question_recalls_the_coeliac_fact_the_cosine_ranks_low(engine):
     report = engine.explain("Can I have a beer at the pub on Friday?", "ann")
     assert "care facts the question touches (gluten)" in report.gate_note
     assert [(c.kept, c.reason) for c in report.candidates if c.content == COELIAC] == [(True, "kept")]
+    assert [f.id for f in report.facts] == [f.id for f in engine.recall("Can I have a beer at the pub on Friday?", "ann")]
 
 
 @pytest.mark.parametrize("question", [
