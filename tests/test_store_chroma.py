@@ -245,3 +245,22 @@ def test_a_text_too_long_for_the_record_is_kept_as_the_document_and_reads_back()
     assert store.get("u1", ["long"])[0].content == "User wrote a short note."
     fresh = RecallEngine(store=store, embedder=HashEmbedder(), config=engine.config)
     assert {f.content for f in fresh.list("u1")} == {"User wrote a short note.", "User likes tea."}
+
+
+@pytest.mark.slow  # a second process makes the old collection
+def test_opening_a_collection_made_with_hnsw_m_4_warns_how_to_move_it(tmp_path: Path, caplog) -> None:
+    old = tmp_path / "old"
+    run_python(textwrap.dedent("""
+        import sys, chromadb
+        from memori_core.store.chroma import DEFAULT_COLLECTION
+        client = chromadb.PersistentClient(path=sys.argv[1])  # as an earlier version made its collection
+        client.get_or_create_collection(DEFAULT_COLLECTION, embedding_function=None,
+                                        metadata={"hnsw:space": "cosine", "hnsw:M": 4})
+        print("made")
+    """), str(old))
+    with caplog.at_level("WARNING", logger="memori_core.store.chroma"):
+        ChromaStore(path=str(old)).close()
+        assert "created with hnsw:M=4" in caplog.text and "memori export" in caplog.text
+        caplog.clear()
+        ChromaStore(path=str(tmp_path / "new")).close()  # made by this version: M=16, nothing to say
+        assert "hnsw:M" not in caplog.text

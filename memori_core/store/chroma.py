@@ -152,6 +152,7 @@ class ChromaStore(FactStore):
         except BaseException:
             self.close()  # a store that failed to open does not keep the folder
             raise
+        self._warn_if_old_hnsw()
         self._revision_tokens = ChromaRevisions(revisions, str(self._facts.id), self)
         try:
             self.max_batch_size = int(client.get_max_batch_size())
@@ -160,6 +161,21 @@ class ChromaStore(FactStore):
         if snapshots and self._folder_hold is not None:
             collection_id = str(self._facts.id)
             self.cache_folder = CacheFolder(Path(self._folder_hold.folder) / SNAPSHOTS / collection_id, collection_id)
+
+    def _warn_if_old_hnsw(self) -> None:
+        """Log a warning when the facts collection was made by an earlier version with ``hnsw:M`` 4 (Chroma
+        keeps a collection's setting): chromadb 1.5's HNSW can crash the process on an upsert after deletes
+        with it (docs/stores.md says how to move the store)."""
+        try:
+            m = (self._facts.metadata or {}).get("hnsw:M")
+        except Exception:  # noqa: BLE001 - a client that cannot say: nothing to warn about
+            return
+        if isinstance(m, int) and m < _HNSW["hnsw:M"]:
+            logger.warning(
+                "collection %r at %s was created with hnsw:M=%d: chromadb can crash on an upsert after deletes "
+                "with it; move the store with `memori export` / `memori import` into a new --path (docs/stores.md)",
+                self._facts.name, self.location, m,
+            )
 
     @property
     def _revisions(self) -> Any:
