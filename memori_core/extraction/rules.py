@@ -874,17 +874,16 @@ def _together(m: re.Match[str]) -> tuple[str | None, str]:
 # created_at; written down ("last month", "just") it would soon be wrong. A move needs a named place
 # (capitalised: "moved to the night shift" is a job, not a home) or a home in one ("a house in York"); a
 # holder is kept ("User's sister lives in Dublin.").
+# Who changed ("User", "User's sister", "User's sister Ana") and a word of news before the verb ("just").
+_CHANGED = (r"^(?P<who>User(?:'s(?:\s+[a-z][\w-]*){1,2}(?:\s+[A-Z][\w-]*)?)?)\s+"
+            r"(?:just\s+|recently\s+|finally\s+|officially\s+)?")
 _MOVED_TO = re.compile(
-    r"^(?P<who>User(?:'s(?:\s+[a-z][\w-]*){1,2}(?:\s+[A-Z][\w-]*)?)?)\s+"
-    r"(?:just\s+|recently\s+|finally\s+|officially\s+)?(?:has\s+|have\s+)?(?:moved|relocated)(?:\s+back)?\s+to\s+"
+    _CHANGED + r"(?:has\s+|have\s+)?(?:moved|relocated)(?:\s+back)?\s+to\s+"
     r"(?P<place>(?:(?:a|an|the|their)\s+(?:new\s+|small\s+|big\s+|little\s+)?[a-z]+\s+(?:in|near)\s+)?"
     r"[A-Z][\w'.-]*(?:\s+(?:upon\s+)?[A-Z][\w'.-]*)*(?:,\s+[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*)?)"
     r"(?P<rest>(?:\s+[^,;]*)?)\.$"
 )
-_TURNED = re.compile(
-    r"^(?P<who>User(?:'s(?:\s+[a-z][\w-]*){1,2}(?:\s+[A-Z][\w-]*)?)?)\s+(?:just\s+|recently\s+|finally\s+|officially\s+)?"
-    r"(?:has\s+)?turned\s+(?P<age>\d{1,3})(?P<rest>(?:\s+[^,;]*)?)\.$"
-)
+_TURNED = re.compile(_CHANGED + r"(?:has\s+)?turned\s+(?P<age>\d{1,3})(?P<rest>(?:\s+[^,;]*)?)\.$")
 _YEAR = re.compile(r"\b(?:in\s+)?(?:19|20)\d\d\b")
 _NOT_A_PLACE = re.compile(
     rf"^(?:{_WEEKDAY}|january|february|march|april|may|june|july|august|september|october|november|december|"
