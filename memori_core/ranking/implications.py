@@ -177,8 +177,13 @@ antibiotics a drug allergy rules out, a visit to a clinician)."""
 _FACT_RE = {name: re.compile(p, re.IGNORECASE) for name, p in FACT_CONCERNS.items()}
 
 
+def _fold(text: str) -> str:
+    """Lower case, a curly apostrophe straight, a hyphen a space: how table entries and questions are read."""
+    return text.lower().replace("\u2019", "'").replace("-", " ")
+
+
 def _phrase_key(text: str) -> str:
-    return " ".join(_TOKEN.findall(text.lower().replace("\u2019", "'").replace("-", " ")))
+    return " ".join(_TOKEN.findall(_fold(text)))
 
 
 _TOKEN = re.compile(r"[\w&']+")
@@ -237,7 +242,7 @@ def question_concerns(text: str) -> frozenset[str]:
     >>> sorted(question_concerns("Can I have a beer at the pub?"))
     ['alcohol', 'blood thinner', 'gluten', 'pregnancy', 'sulphite']
     """
-    folded = text.lower().replace("\u2019", "'").replace("-", " ")
+    folded = _fold(text)
     tokens = _TOKEN.findall(folded)
     found: set[str] = set()
     get = _PHRASES.get
