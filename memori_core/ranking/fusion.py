@@ -6,7 +6,7 @@ import numpy as np
 
 from ..config import RecallConfig
 
-__all__ = ["candidate_limit", "fuse", "fusion_weights", "passes_threshold", "rank_order"]
+__all__ = ["candidate_limit", "fuse", "fusion_weights", "passes_threshold", "rank_order", "with_included"]
 
 
 def candidate_limit(limit: int, rows: int, has_query_text: bool, config: RecallConfig) -> int:
@@ -39,7 +39,7 @@ def rank_order(rank_score: np.ndarray, cosine: np.ndarray, k: int | None = None,
     place of the weakest others, and the ``k`` keep the usual order.
     """
     if include is not None and k is not None and include.any():
-        return _with_included(rank_score, cosine, k, include)
+        return with_included(rank_order(rank_score, cosine), k, include)
     n = rank_score.shape[0]
     if k is None or k >= n:
         idx = np.arange(n)
@@ -56,8 +56,9 @@ def rank_order(rank_score: np.ndarray, cosine: np.ndarray, k: int | None = None,
     return out if k is None else out[:k]
 
 
-def _with_included(rank_score: np.ndarray, cosine: np.ndarray, k: int, include: np.ndarray) -> np.ndarray:
-    order = rank_order(rank_score, cosine)
+def with_included(order: np.ndarray, k: int, include: np.ndarray) -> np.ndarray:
+    """The first ``k`` of the full ranking ``order`` once the best ``k`` rows ``include`` marks (a bool mask over
+    the pool) are among them, in place of the weakest others; in ``order``'s order."""
     if k <= 0:
         return order[:0]
     inside = include[order]

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..config import RecallConfig
 from .dense import top_k
-from .fusion import fuse, fusion_weights, rank_order
+from .fusion import fuse, fusion_weights, rank_order, with_included
 from .gate import BELOW_GATE, BELOW_THRESHOLD, GATE_CLOSED, KEPT, GateDecision, decide
 from .lexical import bm25_from_tf
 
@@ -328,7 +328,7 @@ def fates(scores: PoolScores, limit: int, config: RecallConfig | None) -> tuple[
     order = rank_order(scores.rank_score, scores.cosine)
     top = order[:limit]
     if scores.implied is not None:  # implied rows are among the limit best; the others follow in rank order
-        top = rank_order(scores.rank_score, scores.cosine, limit, scores.implied)
+        top = with_included(order, limit, scores.implied)
         order = np.concatenate((top, order[~_member(order, top)]))
     decision = _decide(scores, top, config)
     dropped = BELOW_THRESHOLD if decision.kind == "threshold" else BELOW_GATE if decision.opened else GATE_CLOSED
