@@ -47,10 +47,13 @@ def as_captured(memories: list[Memory]) -> list[Memory]:
     -> "User drives a new Chevrolet."); a fact the rules would not rewrite is kept as written. PrefEval's facts
     are in the first person, as its users said them; an app that captures with memori-recall stores most of
     them "User ...", against which a first-person question scores lower (``RecallConfig.gate_third_person``)."""
+    from ..cache.strings import text_starts_with_word
     from ..extraction import judge_sentence
+    from ..ranking.gate import USER_WORD
 
     def written(fact: Fact) -> Fact:
         verdict = judge_sentence(fact.text, 1000)
-        return replace(fact, text=verdict.fact) if verdict.fact and verdict.fact.startswith("User") else fact
+        rewritten = verdict.fact is not None and text_starts_with_word(verdict.fact, USER_WORD)
+        return replace(fact, text=verdict.fact) if rewritten else fact
 
     return [replace(m, facts=[written(f) for f in m.facts]) for m in memories]
