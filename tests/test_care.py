@@ -26,7 +26,8 @@ FACTS = ["User lives in Lyon.", "User is vegetarian.", "User is allergic to pean
     ("What should we cook tonight?", True),
     ("I’m hungry", True),  # typographic apostrophe
     ("What's the capital of Peru?", False),
-    ("Is it okay to have a second coffee this afternoon?", False),
+    ("Is it okay to have a second coffee this afternoon?", True),  # asked in a chat: the asker's own case
+    ("Is it true that glass is a liquid?", False),
     ("Imagine a mime", False),  # "i" inside words does not count
 ])
 def test_personal_questions_speak_about_the_asker(text, expected):
@@ -46,6 +47,9 @@ def test_personal_questions_speak_about_the_asker(text, expected):
     ("User has no allergies.", False),
     ("User lives in Leeds.", False),
     ("User loves Thai food.", False),
+    ("I only use vegan makeup and beauty products.", False),  # a diet word about what is bought, not eaten
+    ("I refuse to buy clothing made from animal products like leather.", False),
+    ("User is vegan and allergic to wool.", True),  # the allergy is still one
 ])
 def test_care_facts_are_allergies_medications_and_diets(text, expected):
     assert is_care_fact(text) is expected

@@ -21,16 +21,20 @@ OTHERS = [f"User's note number {i} is about the garden shed." for i in range(29)
 
 
 @pytest.mark.parametrize("fact, concerns", [
-    (COELIAC, {"gluten", "clinic"}),
-    ("User is allergic to peanuts.", {"peanut", "clinic"}),
-    ("User is vegan.", {"meat", "fish", "egg", "dairy"}),
-    ("User doesn't drink alcohol.", {"alcohol"}),
-    ("User is 26 weeks pregnant.", {"pregnancy", "clinic"}),
+    (COELIAC, {"gluten", "clinic", "meal"}),  # any food concern makes it a fact a meal question opens
+    ("User is allergic to peanuts.", {"peanut", "clinic", "meal"}),
+    ("User is vegan.", {"meat", "fish", "egg", "dairy", "meal"}),
+    ("User doesn't drink alcohol.", {"alcohol"}),  # what to drink, not what to eat
+    ("User is 26 weeks pregnant.", {"pregnancy", "clinic", "meal", "exertion"}),
     ("User takes warfarin for atrial fibrillation.", {"blood thinner", "clinic"}),
     ("User is allergic to latex.", {"latex", "clinic"}),
-    ("User is allergic to sesame.", {"sesame", "clinic"}),  # the EU's fourteen allergens
+    ("User is allergic to sesame.", {"sesame", "clinic", "meal"}),  # the EU's fourteen allergens
     ("User is allergic to aspirin and other NSAIDs.", {"painkiller", "clinic"}),  # a drug allergy
     ("User is allergic to penicillin.", {"antibiotic", "clinic"}),
+    ("User has type 2 diabetes and takes metformin.", {"sugar", "diabetes", "clinic", "meal"}),
+    ("User has high blood pressure and takes amlodipine.", {"salt", "alcohol", "clinic", "meal"}),
+    ("I have asthma and carry a blue inhaler.", {"exertion", "clinic"}),
+    ("User only buys vegan cosmetics.", set()),  # a diet word about what is bought, not eaten
     ("User is not vegan.", set()),  # negated: no care fact
     ("User has no allergies.", set()),
     ("User loves sushi.", set()),  # a taste, not a constraint
@@ -48,10 +52,18 @@ def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, conce
     ("Do I need to tell the dentist anything?", {"clinic", "blood thinner", "latex"}),
     ("Any x-ray risks for me?", {"pregnancy"}),
     ("Is hummus OK for me?", {"sesame"}),
-    ("Can I take ibuprofen for my headache?", {"painkiller", "blood thinner", "pregnancy"}),
+    ("Can I take ibuprofen for my headache?", {"painkiller", "blood thinner", "pregnancy", "clinic"}),
     ("Where do I live?", set()),
     ("Can you help me write a cover letter?", set()),
     ("Should I take the nutty professor to the cinema?", {"peanut", "tree nut"}),  # words, not meaning
+    ("What should I cook for dinner tonight?", {"meal"}),  # any meal opens every food concern
+    ("I'm feeling shaky and sweaty all of a sudden.", {"clinic", "diabetes"}),  # symptoms
+    ("My feet are really swollen.", {"clinic", "diabetes"}),
+    ("Is it okay to still play football tonight?", {"exertion"}),
+    ("My friends want to do bottomless brunch.", {"alcohol", "meal", "blood thinner", "pregnancy"}),
+    ("What should I wear to the dinner?", set()),  # worn, not eaten
+    ("Any body lotions or creams you would suggest?", set()),
+    ("Can I wear brie-scented perfume while pregnant?", {"pregnancy"}),  # only what eating meets is dropped
 ])
 def test_a_question_touches_the_concerns_its_words_name(question, concerns):
     assert question_concerns(question) == frozenset(concerns)
@@ -63,6 +75,9 @@ def test_a_question_touches_the_concerns_its_words_name(question, concerns):
     ("What was the date on which I attended the first BBQ event in June?", False),  # what happened
     ("Did I tell you about the pub quiz?", False),
     ("What is satay sauce made of?", False),  # about the world
+    ("Is it okay to eat a big bowl of kale every day?", True),  # asked in a chat: the asker's own case
+    ("Would taking the ferry be a good idea?", True),
+    ("Is Pluto a planet?", False),
 ])
 def test_only_a_personal_question_about_what_to_do_reads_the_implications(question, expected):
     assert asks_what_to_do(question) is expected
@@ -115,6 +130,19 @@ def test_a_beer_question_recalls_the_coeliac_fact_the_cosine_ranks_low(engine):
     assert "care facts the question touches (gluten)" in report.gate_note
     assert [(c.kept, c.reason) for c in report.candidates if c.content == COELIAC] == [(True, "kept")]
     assert [f.id for f in report.facts] == [f.id for f in engine.recall("Can I have a beer at the pub on Friday?", "ann")]
+
+
+@pytest.mark.parametrize("question", [
+    "What should I cook for dinner tonight?",  # a meal opens every food concern
+    "Is it okay to have spaghetti tonight?",  # no first person: asked for the asker's own case
+])
+def test_a_meal_or_advice_question_recalls_the_coeliac_fact(engine, question):
+    assert COELIAC in [f.content for f in engine.recall(question, "ann")]
+    assert "more kept as care facts the question touches" in engine.explain(question, "ann").gate_note
+
+
+def test_a_question_about_what_to_wear_to_dinner_does_not_open_the_diet(engine):
+    assert COELIAC not in [f.content for f in engine.recall("What should I wear to the dinner tonight?", "ann")]
 
 
 @pytest.mark.parametrize("question", [

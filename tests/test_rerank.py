@@ -114,3 +114,15 @@ def test_mismatched_inputs_are_rejected() -> None:
         rerank("blue", TEXTS, [0.1, 0.2])
     with pytest.raises(TypeError, match=r"contents\[1\]"):
         rerank("blue", ["ok", None], [0.1, 0.2])  # type: ignore[list-item]
+
+
+def test_a_care_fact_the_question_implies_is_kept_whatever_its_score_as_in_the_engine() -> None:
+    contents = ["User's shed is painted green.", "User has coeliac disease.", "User likes the garden."]
+    cosines = [0.32, 0.05, 0.20]
+    question = "Can I have a beer at the pub on Friday?"
+    kept = [contents[h.index] for h in rerank(question, contents, cosines, limit=2)]
+    assert "User has coeliac disease." in kept and len(kept) <= 2
+    plain = rerank(question, contents, cosines, limit=2, config=RecallConfig(gate_implied=False))
+    assert "User has coeliac disease." not in [contents[h.index] for h in plain]
+    ungated = rerank(question, contents, cosines, limit=2, apply_threshold=False)
+    assert [contents[h.index] for h in ungated] == [contents[0], contents[2]]  # no gate: rank order only

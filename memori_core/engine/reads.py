@@ -45,7 +45,7 @@ from ..ranking.core import CORE, core_picks
 from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights, rank_order
 from ..ranking.gate import USER_WORD
-from ..ranking.implications import asks_what_to_do, fact_concerns, implied_rows, question_concerns
+from ..ranking.implications import asks_what_to_do, with_implied
 from ..ranking.judged import JUDGED_RELEVANT, judge_pool, judged_fates, judged_select
 from ..ranking.lexical import unique_terms
 from ..ranking.recency import asks_when, with_restatements, with_slot_recency
@@ -410,23 +410,8 @@ class ReadPath:
         if care is not None:
             scores = replace(scores, care=care)
         if cfg.gate_implied and asks_what_to_do(query):
-            scores = self._implied(query, scores, pool_facts)
+            scores = with_implied(query, scores, pool_facts.texts)
         return _Scored(scores, pool_facts, found.scorable, core)
-
-    @staticmethod
-    def _implied(query: str, scores: PoolScores, facts: PoolFacts) -> PoolScores:
-        """``scores`` with the care facts whose concerns the question touches (:mod:`~.ranking.implications`)
-        marked ``implied``; unchanged when there are none. Only a question that names a concern reads the
-        pool's texts (their concerns are cached per text)."""
-        asked = question_concerns(query)
-        if not asked:
-            return scores
-        texts = facts.texts()
-        rows = implied_rows(query, texts)
-        if not rows.any():
-            return scores
-        met = set().union(*(fact_concerns(texts[i]) for i in np.flatnonzero(rows).tolist())) & asked
-        return replace(scores, implied=rows, concerns=tuple(sorted(met)))
 
     @staticmethod
     def _allowed_rows(cache: EntityCache, where: Where | None, at: float | None = None) -> np.ndarray | None:

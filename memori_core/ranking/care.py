@@ -69,6 +69,13 @@ _PERSONAL = re.compile(
     r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|myself|we|we're|we've|we'd|we'll|us|our|ours|ourselves)\b",
     re.IGNORECASE,
 )
+# "Is it okay to eat kale every day?", "Would the ferry be a good idea?": asked in a chat, the asker's own case
+_ADVICE = re.compile(
+    r"\b(?:is|are|would|will)\s+(?:it|that|this|they)\s+(?:be\s+)?(?:still\s+)?(?:ok|okay|safe|fine|alright|all\s+right|"
+    r"wise|sensible|healthy|bad|a\s+(?:good|bad)\s+idea)\b|\b(?:a\s+)?(?:good|bad)\s+idea\b",
+    re.IGNORECASE,
+)
+
 
 def _words(*items: str) -> str:
     """An alternation of words/phrases, longest first (spaces match any run of spaces)."""
@@ -107,12 +114,25 @@ _CARE_TERMS = re.compile(
     r"|\b(?:do(?:es)?n't|do(?:es)?\s+not|never)\s+drinks?\s*[.!]*$",
     re.IGNORECASE,
 )
+_DIET_WORD = frozenset({"vegetarian", "vegan", "pescatarian", "halal", "kosher"})
+NOT_FOOD = re.compile(
+    r"\b(?:cosmetics?|make-?up|beauty|skin\s*care|toiletr(?:y|ies)|shampoos?|soaps?|lotions?|moisturi[sz]ers?|"
+    r"perfumes?|clothing|clothes|fashion|outfits?|wear|wearing|leather|wool|silk|fabrics?|shoes|footwear|"
+    r"furniture|cruelty-free)\b",
+    re.IGNORECASE,
+)
+"""Words about what is worn, bought or put on the skin: a diet word in a fact beside them is not about food
+("User only buys vegan cosmetics."), nor is a food word in a question ("What should I wear to the dinner?",
+"body lotions or creams")."""
 _NEGATED = re.compile(r"\b(?:not|no|no\s+longer|isn't|aren't|wasn't|never|without)\s+(?:\w+\s+)?$", re.IGNORECASE)
 
 
 def is_personal(question: str) -> bool:
-    """Whether the question speaks about the asker (first person singular or plural)."""
-    return _PERSONAL.search(question.replace("\u2019", "'")) is not None
+    """Whether the question speaks about the asker: in the first person (singular or plural), or asking
+    whether something is okay, safe or a good idea ("Is it okay to eat kale every day?"), which in a chat is
+    asked for the asker's own case."""
+    text = question.replace("\u2019", "'")
+    return _PERSONAL.search(text) is not None or _ADVICE.search(text) is not None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -121,14 +141,22 @@ def is_care_fact(text: str) -> bool:
     that constrains food or activity (pregnancy, diabetes, asthma, epilepsy, high blood pressure), a doctor's
     dietary advice ("doctor told her to cut down on salt"), or a dietary restriction (vegetarian, vegan, halal,
     kosher, gluten-free, coeliac, lactose-free, no alcohol...). A term right after a negation does not count
-    ("User is not vegan.", "User has no allergies.").
+    ("User is not vegan.", "User has no allergies."), nor does a diet word about what the user buys rather than
+    eats ("User only buys vegan cosmetics.").
 
     >>> is_care_fact("User is allergic to peanuts."), is_care_fact("User lives in Leeds.")
     (True, False)
     """
+    not_food = None
     for m in _CARE_TERMS.finditer(text):
-        if not _NEGATED.search(text[max(0, m.start() - 30) : m.start()]):
-            return True
+        if _NEGATED.search(text[max(0, m.start() - 30) : m.start()]):
+            continue
+        if m.group().lower() in _DIET_WORD:
+            if not_food is None:
+                not_food = NOT_FOOD.search(text) is not None
+            if not_food:
+                continue
+        return True
     return False
 
 

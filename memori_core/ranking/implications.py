@@ -24,14 +24,16 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import numpy as np
 
-from .care import is_care_fact, is_personal
+from .care import NOT_FOOD, is_care_fact, is_personal
+from .pipeline import PoolScores
 
 __all__ = ["FACT_CONCERNS", "QUESTION_CONCERNS", "asks_what_to_do", "fact_concerns", "implied_rows",
-           "question_concerns"]
+           "question_concerns", "with_implied"]
 
 
 def _any(*words: str) -> str:
@@ -53,7 +55,8 @@ FACT_CONCERNS: dict[str, str] = {
     "dairy": _any("lactose", "dairy", "milk", "cheese", "casein", "vegan*"),
     "gluten": _any("gluten", "coeliac*", "celiac*", "wheat"),
     "meat": _any("vegetarian*", "vegan*", "meat", "pescatarian*", "pork", "beef", "halal", "kosher"),
-    "alcohol": _any("alcohol*", "booze", "sober*", "teetotal*", "drink", "wine", "beer", "sobriety"),
+    "alcohol": _any("alcohol*", "booze", "sober*", "teetotal*", "drink", "wine", "beer", "sobriety", "blood pressure",
+                    "hypertension"),
     "pregnancy": _any("pregnan*", "prenatal", "expecting a baby"),
     "sugar": _any("diabet*", "low carb", "keto*", "sugar*", "carb", "insulin", "metformin", "prediabet*"),
     "salt": _any("salt", "sodium", "blood pressure", "hypertension"),
@@ -61,6 +64,8 @@ FACT_CONCERNS: dict[str, str] = {
                           "dabigatran", "edoxaban", "heparin", "clopidogrel", "coumadin", "eliquis", "xarelto"),
     "latex": _any("latex"),
     "caffeine": _any("caffeine", "decaf*"),
+    "diabetes": _any("diabet*", "insulin", "metformin", "blood sugar"),
+    "exertion": _any("asthma*", "inhaler", "puffer", "epilep*", "heart condition", "angina", "pacemaker", "pregnan*"),
     # the rest of the EU's fourteen food allergens, and the drug allergies a painkiller or a prescription meets
     "sesame": _any("sesame", "tahini"),
     "soy": _any("soy", "soya", "soybean"),
@@ -74,7 +79,13 @@ FACT_CONCERNS: dict[str, str] = {
                        "cephalosporin*", "erythromycin"),
 }
 """What a care fact constrains: a concern is the fact's when the pattern occurs in it. Veganism rules out
-fish, eggs and dairy too; a diabetic or low-carb diet is about sugar and starch."""
+fish, eggs and dairy too; a diabetic or low-carb diet is about sugar and starch; alcohol is limited with high
+blood pressure; asthma, epilepsy, a heart condition and pregnancy are what a coach asks about before exercise.
+Every food concern also makes the fact one a **meal** question opens ("What should I cook tonight?")."""
+
+_FOOD_CONCERNS = frozenset({"peanut", "tree nut", "shellfish", "fish", "egg", "dairy", "gluten", "meat", "sugar",
+                            "salt", "sesame", "soy", "mustard", "celery", "lupin", "mollusc", "pregnancy"})
+_EATEN = (_FOOD_CONCERNS - {"pregnancy"}) | {"meal"}  # what only eating meets
 
 _FOOD_GLUTEN = ("bread", "beer", "ale", "lager", "pasta", "pizza", "pie", "cake", "cupcake", "biscuit", "cookie",
                 "sandwich", "burger", "bagel", "croissant", "noodle", "ramen", "udon", "couscous", "cereal",
@@ -93,7 +104,7 @@ _DRINK = ("alcohol*", "booze", "drinks", "a drink", "beer", "ale", "lager", "win
           "cocktail", "pub", "bar", "happy hour", "sangria", "whisky", "whiskey", "vodka", "gin",
           "rum", "tequila", "pastis", "sake", "cider", "spritz", "mimosa", "margarita", "mojito", "negroni",
           "aperitif", "aperitivo", "apéritif", "pint", "shots", "brewery", "winery", "vineyard", "wine tasting",
-          "pub crawl", "bar crawl", "stag do", "hen do", "bachelor party", "bachelorette", "oktoberfest",
+          "pub crawl", "bar crawl", "bottomless", "stag do", "hen do", "bachelor party", "bachelorette", "oktoberfest",
           "mulled wine", "eggnog", "hangover", "drunk", "tipsy", "booze", "bourbon", "brandy", "cognac", "port",
           "sherry", "schnapps", "liqueur", "punch", "piña colada", "pina colada", "toast to", "nightcap")
 _SWEET = ("sugar*", "sweets", "candy", "chocolate", "dessert", "cake", "cupcake", "cookie", "biscuit", "pastry",
@@ -109,7 +120,20 @@ _BLEEDING = ("dentist", "dental", "tooth extraction", "surgery", "operation", "t
              "skiing", "snowboarding", "blood test", "blood drawn", "injection", "jab", "vaccine", "vaccination")
 _CLINIC = ("dentist", "dental", "doctor", "gp", "nurse", "surgeon", "surgery", "pharmacist", "pharmacy",
            "blood test", "blood drawn", "anaesthetic", "anesthetic", "operation", "procedure", "hospital",
-           "a&e", "er visit", "check-up", "checkup", "physio", "physiotherapist", "vaccine", "jab", "prescription")
+           "a&e", "er visit", "check-up", "checkup", "physio", "physiotherapist", "vaccine", "jab", "prescription",
+           # symptoms: what a clinician would weigh against the user's conditions and medication
+           "symptom", "shaky", "sweaty", "dizzy", "dizziness", "light headed", "lightheaded", "faint", "swollen",
+           "swelling", "wheez*", "breathless", "short of breath", "chest pain", "palpitation", "rash", "hives",
+           "itchy", "nausea", "nauseous", "vomit*", "throwing up", "fever", "headache", "numb", "tingling",
+           "blurred vision", "cramp", "sore throat", "stomach ache", "diarrhoea", "diarrhea", "feel sick",
+           "feeling sick", "unwell", "under the weather", "in pain", "sprain*")
+_MEAL = ("dinner", "lunch", "breakfast", "brunch", "supper", "snack", "meal", "eat", "eating", "cook", "cooking",
+         "recipe", "restaurant", "takeaway", "takeout", "menu", "dish", "food", "picnic", "packed lunch", "lunchbox",
+         "dessert", "potluck", "buffet", "meal prep", "dinner party", "bake", "baking", "groceries", "grocery")
+_EXERTION = ("exercise", "workout", "work out", "gym", "run", "running", "jog*", "football", "soccer", "rugby",
+             "hockey", "tennis", "squash", "netball", "basketball", "hike", "hiking", "climb*", "boulder*", "swim*",
+             "cycling", "bike ride", "marathon", "race", "training", "warm up", "warm-up", "hiit", "crossfit",
+             "spin class", "sport", "sprint", "ski", "skiing", "altitude", "scuba", "diving")
 
 QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "peanut": ("peanut", "satay", "pad thai", "kung pao", "gado gado", "trail mix", "snickers", "reese*",
@@ -149,6 +173,10 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                   "blood drawn", "blood test", "dentist", "dental", "surgery", "operation", "catheter", "swim cap",
                   "elastic", "waistband", "yoga mat", "hot water bottle"),
     "clinic": _CLINIC,
+    "meal": _MEAL,
+    "diabetes": ("feet", "foot", "toe", "blister", "shaky", "sweaty", "thirsty", "hypo", "blood sugar", "fasting",
+                 "ramadan"),
+    "exertion": _EXERTION,
     "sesame": ("sesame", "tahini", "hummus", "houmous", "halva", "halwa", "falafel", "baba ganoush", "bagel",
                "burger bun", "sushi", "stir fry", "stir-fry", "bibimbap", "dan dan", "furikake", "za'atar"),
     "soy": ("soy", "soya", "tofu", "edamame", "miso", "tempeh", "soy sauce", "teriyaki", "stir fry", "stir-fry",
@@ -172,7 +200,8 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
 }
 """Everyday words that touch each concern (allergen sources, what rules out alcohol, pregnancy precautions,
 what thins the blood or meets a blood thinner, where latex is, what sugar and salt are in, the painkillers and
-antibiotics a drug allergy rules out, a visit to a clinician)."""
+antibiotics a drug allergy rules out, a visit to a clinician or a symptom, a meal, what a diabetic watches,
+exercise)."""
 
 _FACT_RE = {name: re.compile(p, re.IGNORECASE) for name, p in FACT_CONCERNS.items()}
 
@@ -229,6 +258,8 @@ def fact_concerns(text: str) -> frozenset[str]:
     if not is_care_fact(text):
         return frozenset()
     found = {name for name, rx in _FACT_RE.items() if rx.search(text)}
+    if not _FOOD_CONCERNS.isdisjoint(found):
+        found.add("meal")
     if _MEDICAL.search(text):
         found.add("clinic")
     return frozenset(found)
@@ -260,6 +291,8 @@ def question_concerns(text: str) -> frozenset[str]:
             for prefix, concerns in _PREFIXES:
                 if token.startswith(prefix):
                     found |= concerns
+    if not found.isdisjoint(_EATEN) and NOT_FOOD.search(folded):
+        found -= _EATEN  # "What should I wear to the dinner?": not a question about what to eat
     return frozenset(found)
 
 
@@ -285,3 +318,19 @@ def implied_rows(question: str, facts: Sequence[str]) -> np.ndarray:
     if not asked:
         return np.zeros(len(facts), dtype=bool)
     return np.fromiter((not asked.isdisjoint(fact_concerns(f)) for f in facts), dtype=bool, count=len(facts))
+
+
+def with_implied(question: str, scores: PoolScores, texts: Callable[[], Sequence[str]]) -> PoolScores:
+    """``scores`` with the care facts whose concerns ``question`` touches marked ``implied`` (and the concerns
+    met, for ``explain``); unchanged when there are none. ``texts()`` gives the pool rows' texts in pool order;
+    it is called only when the question names a concern (their concerns are cached per text). The caller
+    checks the question :func:`asks_what_to_do` and the relevance gate applies."""
+    asked = question_concerns(question)
+    if not asked:
+        return scores
+    facts = texts()
+    rows = implied_rows(question, facts)
+    if not rows.any():
+        return scores
+    met = set().union(*(fact_concerns(facts[i]) for i in np.flatnonzero(rows).tolist())) & asked
+    return replace(scores, implied=rows, concerns=tuple(sorted(met)))
