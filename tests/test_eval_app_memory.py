@@ -288,6 +288,15 @@ def test_the_dev_set_users_differ() -> None:
             assert len(a & b) <= 3
 
 
+@pytest.mark.parametrize("name, facts, turns", [("blind2", 113, 176), ("blind3", 118, 191)])
+def test_the_blind_sets_load_with_the_counts_their_readme_gives(name: str, facts: int, turns: int) -> None:
+    data = load_app_memory(DEV.with_name(f"{name}.json"))
+    assert data.name == f"app-memory-{name}"
+    assert len(data.users) == 5
+    assert sum(len(u.facts) for u in data.users) == facts
+    assert sum(len(u.turns) for u in data.users) == turns
+
+
 # -- the command -------------------------------------------------------------
 
 

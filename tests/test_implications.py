@@ -34,6 +34,16 @@ OTHERS = [f"User's note number {i} is about the garden shed." for i in range(29)
     ("User has type 2 diabetes and takes metformin.", {"sugar", "diabetes", "clinic", "meal"}),
     ("User has high blood pressure and takes amlodipine.", {"salt", "alcohol", "clinic", "meal"}),
     ("I have asthma and carry a blue inhaler.", {"exertion", "clinic"}),
+    ("User follows a Jain diet: no meat, fish or eggs.", {"meat", "fish", "egg", "meal"}),
+    ("User has prediabetes and is cutting down on sugar.", {"sugar", "diabetes", "clinic", "meal"}),
+    ("User has gout.", {"alcohol", "sugar", "meat", "clinic", "meal"}),
+    ("User gets seasick on boats.", {"motion"}),  # a limitation, care fact or not
+    ("User is afraid of flying.", {"flying"}),
+    ("User takes the train rather than fly whenever she can.", {"flying"}),
+    ("I'm scared of dogs.", {"dogs"}),
+    ("User suffers from vertigo and avoids heights.", {"heights"}),
+    ("User had her right knee replaced last year.", {"exertion"}),
+    ("User can't swim.", {"water"}),
     ("User only buys vegan cosmetics.", set()),  # a diet word about what is bought, not eaten
     ("User is not vegan.", set()),  # negated: no care fact
     ("User has no allergies.", set()),
@@ -61,6 +71,9 @@ def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, conce
     ("My feet are really swollen.", {"clinic", "diabetes"}),
     ("Is it okay to still play football tonight?", {"exertion"}),
     ("My friends want to do bottomless brunch.", {"alcohol", "meal", "blood thinner", "pregnancy"}),
+    ("Can I give her paracetamol?", {"clinic"}),  # a medicine: what a pharmacist asks about
+    ("Would taking the ferry be a good idea?", {"motion"}),
+    ("My flatmate wants to get a puppy.", {"dogs"}),
     ("What should I wear to the dinner?", set()),  # worn, not eaten
     ("Any body lotions or creams you would suggest?", set()),
     ("Can I wear brie-scented perfume while pregnant?", {"pregnancy"}),  # only what eating meets is dropped
@@ -185,3 +198,10 @@ def test_pad_thai_recalls_the_peanut_allergy_with_minilm(minilm):
     assert "User is allergic to peanuts." not in [f.content for f in plain.recall(question, "ann")]
     assert "User is allergic to peanuts." in [f.content for f in eng.recall(question, "ann")]
     assert eng.recall("What's the capital of Australia?", "ann") == []
+
+
+def test_a_limitation_that_is_no_care_fact_is_implied_too():
+    eng = RecallEngine(store=InMemoryFactStore(), embedder=HashEmbedder())
+    eng.add("ann", [*OTHERS, "User gets seasick on boats."])
+    assert "User gets seasick on boats." in [f.content for f in eng.recall("Should we take the ferry to France?", "ann")]
+    assert "User gets seasick on boats." not in [f.content for f in eng.recall("How old is the ferry to France?", "ann")]

@@ -99,7 +99,8 @@ _DRUG_STEMS = (
 _CARE_TERMS = re.compile(
     r"\b(?:allerg(?:y|ies|ic)|intoleran(?:t|ce|ces)|anaphyla\w*|epi-?pens?|coeliac|celiac|"
     r"medications?|medicines?|meds|prescri(?:bed|ption|ptions)|inhalers?|puffers?|"
-    r"pregnan(?:t|cy)|prenatal|diabet(?:es|ic)|asthma(?:tic)?|epilep(?:sy|tic)|hypertension|high\s+blood\s+pressure|"
+    r"pregnan(?:t|cy)|prenatal|(?:pre-?)?diabet(?:es|ic)|asthma(?:tic)?|epilep(?:sy|tic)|hypertension|high\s+blood\s+pressure|"
+    r"gout|"
     r"vegetarian|vegan|pescatarian|halal|kosher|teetotal(?:l?er)?|"
     r"(?:gluten|lactose|dairy|nut|peanut|alcohol)[-\s]free)\b"
     rf"|\b(?:takes?|taking|took|on)\s+(?:(?:daily|a|an|some|their|her|his)\s+)?(?:{_DRUGS}|{_DRUG_STEMS})\b"
@@ -111,6 +112,8 @@ _CARE_TERMS = re.compile(
     r"|\b(?:do(?:es)?n't|do(?:es)?\s+not|never|no\s+longer|cannot|can't|can\s+not|won't)\s+eats?\s+(?:any\s+)?"
     r"(?:red\s+)?(?:meat|pork|beef|fish|seafood|shellfish|dairy|eggs?|gluten|wheat|nuts|peanuts|sugar)\b"
     r"|\b(?:low[-\s]carb|keto(?:genic)?\s+diet|low[-\s](?:salt|sodium|sugar)|sugar[-\s]free)\b"
+    r"|\b(?:follows?|following|keeps?|keeping|on)\s+(?:a|an|the)\s+(?:strict\s+)?[\w-]+\s+diet\b"
+    r"|\b(?:cutting|cuts?)\s+(?:down|back)\s+on\s+(?:sugar|salt|alcohol|carbs|meat|dairy|caffeine)\b"
     r"|\b(?:do(?:es)?n't|do(?:es)?\s+not|never)\s+drinks?\s*[.!]*$",
     re.IGNORECASE,
 )

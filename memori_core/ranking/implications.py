@@ -32,7 +32,7 @@ import numpy as np
 from .care import NOT_FOOD, is_care_fact, is_personal
 from .pipeline import PoolScores
 
-__all__ = ["FACT_CONCERNS", "QUESTION_CONCERNS", "asks_what_to_do", "fact_concerns", "implied_rows",
+__all__ = ["FACT_CONCERNS", "LIMIT_CONCERNS", "QUESTION_CONCERNS", "asks_what_to_do", "fact_concerns", "implied_rows",
            "question_concerns", "with_implied"]
 
 
@@ -54,17 +54,17 @@ FACT_CONCERNS: dict[str, str] = {
     "egg": _any("egg", "vegan*"),
     "dairy": _any("lactose", "dairy", "milk", "cheese", "casein", "vegan*"),
     "gluten": _any("gluten", "coeliac*", "celiac*", "wheat"),
-    "meat": _any("vegetarian*", "vegan*", "meat", "pescatarian*", "pork", "beef", "halal", "kosher"),
+    "meat": _any("vegetarian*", "vegan*", "meat", "pescatarian*", "pork", "beef", "halal", "kosher", "gout"),
     "alcohol": _any("alcohol*", "booze", "sober*", "teetotal*", "drink", "wine", "beer", "sobriety", "blood pressure",
-                    "hypertension"),
+                    "hypertension", "gout"),
     "pregnancy": _any("pregnan*", "prenatal", "expecting a baby"),
-    "sugar": _any("diabet*", "low carb", "keto*", "sugar*", "carb", "insulin", "metformin", "prediabet*"),
+    "sugar": _any("diabet*", "low carb", "keto*", "sugar*", "carb", "insulin", "metformin", "prediabet*", "gout"),
     "salt": _any("salt", "sodium", "blood pressure", "hypertension"),
     "blood thinner": _any("warfarin", "blood thinner", "anticoagulant", "apixaban", "rivaroxaban",
                           "dabigatran", "edoxaban", "heparin", "clopidogrel", "coumadin", "eliquis", "xarelto"),
     "latex": _any("latex"),
     "caffeine": _any("caffeine", "decaf*"),
-    "diabetes": _any("diabet*", "insulin", "metformin", "blood sugar"),
+    "diabetes": _any("diabet*", "prediabet*", "insulin", "metformin", "blood sugar"),
     "exertion": _any("asthma*", "inhaler", "puffer", "epilep*", "heart condition", "angina", "pacemaker", "pregnan*"),
     # the rest of the EU's fourteen food allergens, and the drug allergies a painkiller or a prescription meets
     "sesame": _any("sesame", "tahini"),
@@ -80,8 +80,22 @@ FACT_CONCERNS: dict[str, str] = {
 }
 """What a care fact constrains: a concern is the fact's when the pattern occurs in it. Veganism rules out
 fish, eggs and dairy too; a diabetic or low-carb diet is about sugar and starch; alcohol is limited with high
-blood pressure; asthma, epilepsy, a heart condition and pregnancy are what a coach asks about before exercise.
+blood pressure; gout is managed by limiting alcohol, sugary drinks, red meat and shellfish; asthma, epilepsy, a heart condition and pregnancy are what a coach asks about before exercise.
 Every food concern also makes the fact one a **meal** question opens ("What should I cook tonight?")."""
+
+LIMIT_CONCERNS: dict[str, str] = {
+    "motion": _any("seasick*", "sea sick*", "motion sick*", "travel sick*", "car sick*", "carsick*", "airsick*"),
+    "flying": r"\b(?:(?:afraid|scared|terrified|fear)\s+of\s+flying|hates?\s+flying|(?:rather\s+than|never|won't|doesn't|"
+              r"don't|does\s+not|do\s+not)\s+fly\b|aviophobi\w*)",
+    "dogs": r"\b(?:afraid|scared|terrified|fear|phobia)\s+of\s+dogs\b|\bcynophobi\w*",
+    "heights": r"\b(?:vertigo|acrophobi\w*|(?:afraid|scared|terrified|fear)\s+of\s+heights|avoids?\s+heights)\b",
+    "water": r"\b(?:can't|cannot|can\s+not|doesn't|does\s+not|don't|never\s+learned\s+to)\s+swim\b|"
+             r"\b(?:afraid|scared|terrified|fear|phobia)\s+of\s+(?:the\s+)?(?:water|swimming|the\s+sea|deep\s+water)\b",
+    "exertion": _any("bad back", "back pain", "sciatica", "slipped disc", "herniated disc", "arthritis", "bad knee",
+                     "knee replace*", "hip replace*", "knee replaced", "hip replaced"),
+}
+"""What a fact says the user cannot or will not do, whatever their health: travel sickness, a fear of flying,
+of dogs, of heights or of water, a back or joint that limits exertion."""
 
 _FOOD_CONCERNS = frozenset({"peanut", "tree nut", "shellfish", "fish", "egg", "dairy", "gluten", "meat", "sugar",
                             "salt", "sesame", "soy", "mustard", "celery", "lupin", "mollusc", "pregnancy"})
@@ -121,6 +135,10 @@ _BLEEDING = ("dentist", "dental", "tooth extraction", "surgery", "operation", "t
 _CLINIC = ("dentist", "dental", "doctor", "gp", "nurse", "surgeon", "surgery", "pharmacist", "pharmacy",
            "blood test", "blood drawn", "anaesthetic", "anesthetic", "operation", "procedure", "hospital",
            "a&e", "er visit", "check-up", "checkup", "physio", "physiotherapist", "vaccine", "jab", "prescription",
+           # a medicine to take: a pharmacist asks about conditions, other medication, allergies, pregnancy
+           "paracetamol", "acetaminophen", "tylenol", "calpol", "antihistamine", "antacid", "cough syrup",
+           "cough medicine", "tablets", "pill", "medicine", "medication", "supplement", "remedy", "over the counter",
+           "painkiller", "sleeping pill",
            # symptoms: what a clinician would weigh against the user's conditions and medication
            "symptom", "shaky", "sweaty", "dizzy", "dizziness", "light headed", "lightheaded", "faint", "swollen",
            "swelling", "wheez*", "breathless", "short of breath", "chest pain", "palpitation", "rash", "hives",
@@ -128,6 +146,7 @@ _CLINIC = ("dentist", "dental", "doctor", "gp", "nurse", "surgeon", "surgery", "
            "blurred vision", "cramp", "sore throat", "stomach ache", "diarrhoea", "diarrhea", "feel sick",
            "feeling sick", "unwell", "under the weather", "in pain", "sprain*")
 _MEAL = ("dinner", "lunch", "breakfast", "brunch", "supper", "snack", "meal", "eat", "eating", "cook", "cooking",
+         "cookout", "cook out", "braai", "party food",
          "recipe", "restaurant", "takeaway", "takeout", "menu", "dish", "food", "picnic", "packed lunch", "lunchbox",
          "dessert", "potluck", "buffet", "meal prep", "dinner party", "bake", "baking", "groceries", "grocery")
 _EXERTION = ("exercise", "workout", "work out", "gym", "run", "running", "jog*", "football", "soccer", "rugby",
@@ -160,7 +179,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "alcohol": _DRINK,
     "pregnancy": ("sushi", "sashimi", "raw", "rare", "tuna", "swordfish", "shark", "marlin", "brie", "camembert",
                       "soft cheese", "blue cheese", "unpasteuri*", "deli", "cold cut", "pate", "pâté",
-                      "runny egg", "litter box", "litter tray", "cat litter", "hot tub", "jacuzzi", "sauna",
+                      "runny egg", "litter box", "litter tray", "cat litter", "hot tub", "hot bath", "jacuzzi", "sauna",
                       "roller coaster", "rollercoaster", "x-ray", "ibuprofen", "retinol", "caffeine", "coffee",
                       "espresso", "energy drink", "scuba", "bungee", "hair dye", "morning sickness", "maternity",
                       "midwife", "antenatal", "prenatal", "oyster", "liver", *_DRINK),
@@ -176,7 +195,18 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "meal": _MEAL,
     "diabetes": ("feet", "foot", "toe", "blister", "shaky", "sweaty", "thirsty", "hypo", "blood sugar", "fasting",
                  "ramadan"),
-    "exertion": _EXERTION,
+    "exertion": (*_EXERTION, "lift", "lifting", "heavy", "moving house", "move house", "long drive", "stairs",
+                 "gardening", "kneel*", "mattress"),
+    "motion": ("ferry", "boat", "cruise", "sailing", "kayak*", "canoe*", "bus ride", "coach trip", "long drive",
+               "road trip", "winding road", "roller coaster", "rollercoaster", "journey", "whale watching"),
+    "flying": ("fly", "flying", "flight", "plane", "airport", "airline", "layover", "stopover", "long haul",
+               "way to get", "get there", "get to", "travel to"),
+    "dogs": ("dog", "puppy", "puppies", "kennel", "dog friendly", "dog walker", "dog sitting"),
+    "heights": ("climb*", "hike", "hiking", "mountain", "cable car", "gondola", "viewpoint", "tower", "rooftop",
+                "balcony", "ladder", "roof", "skydiv*", "bungee", "zip line", "zipline", "ferris wheel",
+                "glass floor", "cliff", "summit", "observation deck", "snow", "skyscraper", "hot air balloon"),
+    "water": ("swim*", "pool", "beach", "snorkel*", "scuba", "diving", "kayak*", "surf*", "paddleboard*",
+              "water park", "boat", "sailing", "lake"),
     "sesame": ("sesame", "tahini", "hummus", "houmous", "halva", "halwa", "falafel", "baba ganoush", "bagel",
                "burger bun", "sushi", "stir fry", "stir-fry", "bibimbap", "dan dan", "furikake", "za'atar"),
     "soy": ("soy", "soya", "tofu", "edamame", "miso", "tempeh", "soy sauce", "teriyaki", "stir fry", "stir-fry",
@@ -204,6 +234,7 @@ antibiotics a drug allergy rules out, a visit to a clinician or a symptom, a mea
 exercise)."""
 
 _FACT_RE = {name: re.compile(p, re.IGNORECASE) for name, p in FACT_CONCERNS.items()}
+_LIMIT_RE = {name: re.compile(p, re.IGNORECASE) for name, p in LIMIT_CONCERNS.items()}
 
 
 def _fold(text: str) -> str:
@@ -241,7 +272,8 @@ _STARTS = frozenset(k.split(" ", 1)[0] for k in _PHRASES if " " in k)  # first w
 _PREFIX_RE = re.compile(r"\b(?:" + "|".join(re.escape(p) for p, _ in _PREFIXES) + r")")
 _MEDICAL = re.compile(
     r"\b(?:allerg\w*|intoleran\w*|anaphyla\w*|medication\w*|medicine\w*|takes?|taking|prescri\w*|pregnan\w*|"
-    r"diabet\w*|asthma\w*|epilep\w*|blood\s+pressure|hypertension|inhaler\w*|coeliac|celiac|condition)\b",
+    r"diabet\w*|prediabet\w*|asthma\w*|epilep\w*|blood\s+pressure|hypertension|inhaler\w*|coeliac|celiac|gout|"
+    r"condition)\b",
     re.IGNORECASE,
 )
 
@@ -252,12 +284,16 @@ def fact_concerns(text: str) -> frozenset[str]:
     (:func:`~.care.is_care_fact`), plus ``"clinic"`` for a medical one (an allergy, a medication, a
     condition: what a doctor, nurse or dentist should hear). Any other fact constrains nothing.
 
+    A fact that says what the user cannot or will not do whatever their health (:data:`LIMIT_CONCERNS`:
+    seasickness, a fear of flying or of dogs, vertigo, a bad back) constrains that, care fact or not.
+
     >>> sorted(fact_concerns("User has coeliac disease.")), fact_concerns("User lives in Leeds.")
-    (['clinic', 'gluten'], frozenset())
+    (['clinic', 'gluten', 'meal'], frozenset())
     """
+    limits = {name for name, rx in _LIMIT_RE.items() if rx.search(text)}
     if not is_care_fact(text):
-        return frozenset()
-    found = {name for name, rx in _FACT_RE.items() if rx.search(text)}
+        return frozenset(limits)
+    found = limits | {name for name, rx in _FACT_RE.items() if rx.search(text)}
     if not _FOOD_CONCERNS.isdisjoint(found):
         found.add("meal")
     if _MEDICAL.search(text):
