@@ -205,3 +205,13 @@ def test_a_limitation_that_is_no_care_fact_is_implied_too():
     eng.add("ann", [*OTHERS, "User gets seasick on boats."])
     assert "User gets seasick on boats." in [f.content for f in eng.recall("Should we take the ferry to France?", "ann")]
     assert "User gets seasick on boats." not in [f.content for f in eng.recall("How old is the ferry to France?", "ann")]
+
+
+def test_a_follow_up_that_names_no_concern_goes_on_with_its_conversations(engine):
+    context = ["We're at the pub tonight. Can I have a beer?"]
+    assert COELIAC in [f.content for f in engine.recall("And for my friend's round after that?", "ann",
+                                                          context=context)]
+    assert COELIAC not in [f.content for f in engine.recall("And for my friend's round after that?", "ann")]
+    # a turn with a topic of its own is judged on it: a general question about rice is not about the user
+    assert COELIAC not in [f.content for f in engine.recall("How long can cooked rice keep in the fridge?", "ann",
+                                                              context=context)]

@@ -45,7 +45,7 @@ from ..ranking.core import CORE, core_picks
 from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights, rank_order
 from ..ranking.gate import USER_WORD
-from ..ranking.implications import asks_what_to_do, with_implied
+from ..ranking.implications import asks_what_to_do, question_concerns, with_implied
 from ..ranking.judged import JUDGED_RELEVANT, judge_pool, judged_fates, judged_select
 from ..ranking.lexical import unique_terms
 from ..ranking.recency import asks_when, with_restatements, with_slot_recency
@@ -409,8 +409,13 @@ class ReadPath:
         care = self._care(question if question is not None else q, scores, pool_facts, top)
         if care is not None:
             scores = replace(scores, care=care)
-        if cfg.gate_implied and asks_what_to_do(query):
-            scores = with_implied(query, scores, pool_facts.texts)
+        if cfg.gate_implied:
+            asked = query if asks_what_to_do(query) else None
+            if (conversation is not None and not question_concerns(query)
+                    and (asked is not None or asks_what_to_do(conversation))):
+                asked = conversation  # a follow-up that names no concern goes on with its conversation's
+            if asked is not None:
+                scores = with_implied(asked, scores, pool_facts.texts)
         return _Scored(scores, pool_facts, found.scorable, core)
 
     @staticmethod
