@@ -10,6 +10,7 @@ from memori_core import InMemoryFactStore, RecallConfig, RecallEngine
 from memori_core.ranking.fusion import rank_order
 from memori_core.ranking.gate import decide
 from memori_core.ranking.implications import (
+    asks_for_advice,
     asks_what_to_do,
     fact_concerns,
     implied_rows,
@@ -94,6 +95,16 @@ def test_a_question_touches_the_concerns_its_words_name(question, concerns):
 ])
 def test_only_a_personal_question_about_what_to_do_reads_the_implications(question, expected):
     assert asks_what_to_do(question) is expected
+
+
+@pytest.mark.parametrize("turn, expected", [
+    ("Stopping for lunch. What should I grab?", True),
+    ("can I have a beer at the pub", True),  # no question mark, a question's first words
+    ("I get seasick on boats.", False),  # a statement
+    ("What was the name of that pub we went to?", False),  # what happened
+])
+def test_a_follow_up_goes_on_only_with_a_question_about_what_to_do(turn, expected):
+    assert asks_for_advice(turn) is expected
 
 
 def test_implied_rows_marks_the_facts_whose_concerns_the_question_touches():
@@ -212,6 +223,9 @@ def test_a_follow_up_that_names_no_concern_goes_on_with_its_conversations(engine
     assert COELIAC in [f.content for f in engine.recall("And for my friend's round after that?", "ann",
                                                           context=context)]
     assert COELIAC not in [f.content for f in engine.recall("And for my friend's round after that?", "ann")]
+    # a statement before it is no question it goes on with
+    assert COELIAC not in [f.content for f in engine.recall("And for my friend's round after that?", "ann",
+                                                              context=["We're at the pub tonight, the beer is great."])]
     # a turn with a topic of its own is judged on it: a general question about rice is not about the user
     assert COELIAC not in [f.content for f in engine.recall("How long can cooked rice keep in the fridge?", "ann",
                                                               context=context)]

@@ -45,7 +45,7 @@ from ..ranking.core import CORE, core_picks
 from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights, rank_order
 from ..ranking.gate import USER_WORD
-from ..ranking.implications import asks_what_to_do, question_concerns, with_implied
+from ..ranking.implications import asks_for_advice, asks_what_to_do, question_concerns, with_implied
 from ..ranking.judged import JUDGED_RELEVANT, judge_pool, judged_fates, judged_select
 from ..ranking.lexical import unique_terms
 from ..ranking.recency import asks_when, with_restatements, with_slot_recency
@@ -188,7 +188,8 @@ class ReadPath:
         read, conversation = self._conversation(query, context)
         if not query.strip() or limit <= 0:
             return []
-        scored = self._score(query, entity_id, limit, query_vector, where, conversation, at)
+        scored = self._score(query, entity_id, limit, query_vector, where, conversation, at,
+                             asked_before=read[-1] if conversation is not None else None)
         if isinstance(scored, str):
             return []
         judged = self._judgement(query, scored, limit, read)
@@ -252,7 +253,8 @@ class ReadPath:
             return empty("blank query: nothing is recalled")
         if limit <= 0:
             return empty(f"limit {limit} <= 0: nothing is recalled")
-        scored = self._score(query, entity_id, limit, query_vector, where, conversation, at)
+        scored = self._score(query, entity_id, limit, query_vector, where, conversation, at,
+                             asked_before=read[-1] if conversation is not None else None)
         if isinstance(scored, str):
             return empty(scored)
         s = scored.scores
@@ -319,10 +321,11 @@ class ReadPath:
 
     def _score(
         self, query: str, entity_id: str, limit: int, query_vector: Any | None, where: Where | None = None,
-        conversation: str | None = None, at: float | None = None, gated: bool = True,
+        conversation: str | None = None, at: float | None = None, gated: bool = True, asked_before: str | None = None,
     ) -> _Scored | str:
         """Score the candidates, or return the reason nothing could be scored. ``conversation`` (see
-        :func:`~memori_core.ranking.conversation.conversation_text`) moves the search direction. Without
+        :func:`~memori_core.ranking.conversation.conversation_text`) moves the search direction;
+        ``asked_before`` is the user's turn before ``query`` in it, whose concerns a follow-up goes on with. Without
         ``gated`` (:meth:`nearest`) the gate's signals and the core facts, which only the gate and recall's
         appending read, are not computed."""
         with self._entity_lock(entity_id):
@@ -411,9 +414,11 @@ class ReadPath:
             scores = replace(scores, care=care)
         if cfg.gate_implied:
             asked = query if asks_what_to_do(query) else None
-            if (conversation is not None and not question_concerns(query)
-                    and (asked is not None or asks_what_to_do(conversation))):
-                asked = conversation  # a follow-up that names no concern goes on with its conversation's
+            if asked_before is not None and not question_concerns(query) and asks_for_advice(asked_before):
+                # A follow-up that names no concern goes on with those of the question it follows ("What about
+                # something to drink with it?" after "What should I grab for lunch?"); a statement before it
+                # ("I get seasick on boats.") is no question it goes on with.
+                asked = f"{query}\n{asked_before}"
             if asked is not None:
                 scores = with_implied(asked, scores, pool_facts.texts)
         return _Scored(scores, pool_facts, found.scorable, core)

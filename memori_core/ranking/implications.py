@@ -32,8 +32,8 @@ import numpy as np
 from .care import NOT_FOOD, is_care_fact, is_personal
 from .pipeline import PoolScores
 
-__all__ = ["FACT_CONCERNS", "LIMIT_CONCERNS", "QUESTION_CONCERNS", "asks_what_to_do", "fact_concerns", "implied_rows",
-           "question_concerns", "with_implied"]
+__all__ = ["FACT_CONCERNS", "LIMIT_CONCERNS", "QUESTION_CONCERNS", "asks_for_advice", "asks_what_to_do",
+           "fact_concerns", "implied_rows", "question_concerns", "with_implied"]
 
 
 def _any(*words: str) -> str:
@@ -345,6 +345,22 @@ def asks_what_to_do(question: str) -> bool:
     (True, False)
     """
     return is_personal(question) and _TOLD_PAST.search(question) is None
+
+
+_QUESTION = re.compile(
+    r"\?|^\W*(?:what|which|where|when|how|why|can|could|should|shall|would|will|is|are|do|does|any|anything)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_for_advice(turn: str) -> bool:
+    """Whether a user's turn is a question (a question mark, or the words a question starts with) that
+    :func:`asks_what_to_do`: "What should I grab for lunch?" is, "I get seasick on boats." is not.
+
+    >>> asks_for_advice("Stopping for lunch. What should I grab?"), asks_for_advice("I get seasick on boats.")
+    (True, False)
+    """
+    return _QUESTION.search(turn) is not None and asks_what_to_do(turn)
 
 
 def implied_rows(question: str, facts: Sequence[str]) -> np.ndarray:
