@@ -134,7 +134,7 @@ def test_the_gate_keeps_and_opens_for_an_implied_fact_whatever_its_cosine():
     assert not closed.opened and not closed.keep.any()
     opened = decide(cos, score, cfg, implied=implied, concerns=("gluten",))
     assert opened.opened and opened.keep.tolist() == [False, True]
-    assert "care facts the question touches (gluten)" in opened.note
+    assert "facts whose concerns the question touches (gluten)" in opened.note
     off = decide(cos, score, RecallConfig(gate_implied=False), implied=implied)
     assert not off.keep.any()
 
@@ -151,7 +151,7 @@ def test_a_beer_question_recalls_the_coeliac_fact_the_cosine_ranks_low(engine):
     assert COELIAC in answer and len(answer) <= 5
     assert [f.content for f in engine.recall("Can I have a beer at the pub on Friday?", "ann", limit=1)] == [COELIAC]
     report = engine.explain("Can I have a beer at the pub on Friday?", "ann")
-    assert "care facts the question touches (gluten)" in report.gate_note
+    assert "facts whose concerns the question touches (gluten)" in report.gate_note
     assert [(c.kept, c.reason) for c in report.candidates if c.content == COELIAC] == [(True, "kept")]
     assert [f.id for f in report.facts] == [f.id for f in engine.recall("Can I have a beer at the pub on Friday?", "ann")]
 
@@ -162,7 +162,7 @@ def test_a_beer_question_recalls_the_coeliac_fact_the_cosine_ranks_low(engine):
 ])
 def test_a_meal_or_advice_question_recalls_the_coeliac_fact(engine, question):
     assert COELIAC in [f.content for f in engine.recall(question, "ann")]
-    assert "more kept as care facts the question touches" in engine.explain(question, "ann").gate_note
+    assert "more kept as facts whose concerns the question touches" in engine.explain(question, "ann").gate_note
 
 
 def test_a_question_about_what_to_wear_to_dinner_does_not_open_the_diet(engine):

@@ -321,7 +321,8 @@ class ReadPath:
 
     def _score(
         self, query: str, entity_id: str, limit: int, query_vector: Any | None, where: Where | None = None,
-        conversation: str | None = None, at: float | None = None, gated: bool = True, asked_before: str | None = None,
+        conversation: str | None = None, at: float | None = None, gated: bool = True,
+        asked_before: str | None = None,
     ) -> _Scored | str:
         """Score the candidates, or return the reason nothing could be scored. ``conversation`` (see
         :func:`~memori_core.ranking.conversation.conversation_text`) moves the search direction;

