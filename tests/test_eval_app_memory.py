@@ -15,7 +15,7 @@ from memori_core import RecallEngine
 from memori_core.cli import main
 from memori_core.evaluation import KINDS, OFFTOPIC_KINDS, evaluate_app_memory, load_app_memory
 from memori_core.evaluation.app_memory import accepts_keyword
-from memori_core.ranking.implications import implied_rows
+from memori_core.ranking.implications import asks_for_advice, implied_rows
 
 DEV = Path(__file__).resolve().parents[1] / "evals" / "app_memory" / "dev.json"
 
@@ -352,7 +352,8 @@ def test_cli_names_the_bad_turn(tmp_path: Path, capsys) -> None:
 @pytest.mark.model
 def test_the_dev_set_with_minilm(minilm) -> None:
     """The shipped set through the real embedder: every number is a share, and the gate only removes, except
-    the care facts a question's words imply (ranking/implications.py), which it ranks in."""
+    the facts a question's words imply (ranking/implications.py), or those of the question a follow-up goes on
+    with, which it ranks in."""
     users = load_app_memory(DEV)
     result = evaluate_app_memory(users, embedder=minilm, limit=5)
     text = {f.id: f.text for u in users.users for f in u.facts}
@@ -361,8 +362,14 @@ def test_the_dev_set_with_minilm(minilm) -> None:
     for key in ("needed_hit", "all_needed_hit", "followup_hit", "offtopic_clean", "no_gate_needed_hit"):
         assert 0.0 <= o[key] <= 1.0, key
     assert o["all_needed_hit"] <= o["needed_hit"] <= o["no_gate_needed_hit"]
+    before = {(u.user, d.id, i): d.turns[i - 1].text for u in users.users for d in u.dialogues
+              for i in range(1, len(d.turns))}
     for turn in result["turns"]:
         ranked_in = [text[i] for i in set(turn["injected"]) - set(turn["no_gate"])]
-        assert implied_rows(turn["text"], ranked_in).all(), turn["text"]
+        asked = turn["text"]
+        previous = before.get((turn["user"], turn["dialogue"], turn["turn"]))
+        if previous is not None and asks_for_advice(previous):  # a follow-up goes on with the question before
+            asked = f"{asked}\n{previous}"
+        assert implied_rows(asked, ranked_in).all(), turn["text"]
         assert len(turn["no_gate"]) == 5
     assert o["needed_hit"] > 0.3  # far above chance (a random fact of ~23 per turn)
