@@ -11,6 +11,7 @@ from memori_core.ranking.intent import (
     ADVICE_PROTOTYPES,
     GENERAL_MARGIN,
     GENERAL_PROTOTYPES,
+    asks_an_amount_in_a_unit,
     general_margin,
     is_general,
     names_known,
@@ -170,3 +171,24 @@ def test_a_question_about_someone_the_memory_knows_is_not_general(minilm):
     report = engine.explain("Where did Caroline move from?", "u1")
     assert "general question" not in report.gate_note
     assert "Caroline moved from Sweden four years ago." in [f.content for f in report.facts]
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("How many weeks are in a year?", True),
+    ("how much sugar is in a can of cola", True),
+    ("How many grams in a cup of uncooked rice?", True),
+    ("How many weeks until my due date?", False),  # no "in a ..."
+    ("How many kids are in the class?", False),  # "the class": a particular one
+])
+def test_an_amount_in_a_unit_is_a_general_shape_read_from_the_words(question, expected):
+    assert asks_an_amount_in_a_unit(question) is expected
+
+
+@pytest.mark.model
+def test_an_amount_in_a_unit_injects_nothing_though_its_words_are_the_users(minilm):
+    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    eng.add("ann", ["User is 26 weeks pregnant, due in mid-August.", "User is planning 16 weeks of parental leave.",
+                    "User's mother-in-law is coming to stay for two weeks after the birth.", "User lives in Leeds.",
+                    "User has a cat named Pickles.", "User commutes on the F train."])
+    assert eng.recall("How many weeks are in a year?", "ann") == []
+    assert eng.recall("How many weeks of leave am I planning?", "ann") != []  # personal: read as usual

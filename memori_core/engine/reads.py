@@ -30,7 +30,7 @@ from ..judge import Judge, as_indices
 from ..ranking.candidates import gather
 from ..ranking.care import care_share, is_care_fact, is_personal
 from ..ranking.care import prototype_texts as domain_texts
-from ..ranking.intent import is_general, names_known
+from ..ranking.intent import asks_an_amount_in_a_unit, is_general, names_known
 from ..ranking.intent import prototype_texts as intent_texts
 from ..query import recent_turns
 from ..ranking.conversation import (
@@ -483,6 +483,8 @@ class ReadPath:
         cfg = self.config
         if cfg.gate != "relevance" or cfg.gate_general is None or is_personal(query):
             return False
+        if asks_an_amount_in_a_unit(query):
+            return True
         prototypes = self._prototype_vectors(question.shape[0])
         return prototypes is not None and is_general(question, prototypes.intents, prototypes.advice)
 

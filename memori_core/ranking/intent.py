@@ -28,8 +28,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
-__all__ = ["ADVICE_PROTOTYPES", "GENERAL_MARGIN", "GENERAL_PROTOTYPES", "general_margin", "is_general",
-           "names_known", "subject_names"]
+__all__ = ["ADVICE_PROTOTYPES", "GENERAL_MARGIN", "GENERAL_PROTOTYPES", "asks_an_amount_in_a_unit", "general_margin",
+           "is_general", "names_known", "subject_names"]
 
 ADVICE_PROTOTYPES: tuple[str, ...] = (
     "What should I do?",
@@ -69,6 +69,23 @@ GENERAL_PROTOTYPES: tuple[str, ...] = (
 
 GENERAL_MARGIN = 0.05
 """How much nearer a general shape than an advice request (in cosine) a question must be to count as general."""
+
+
+_AMOUNT_IN = re.compile(
+    r"^\W*how\s+(?:many|much)\s+(?:[\w'-]+\s+){1,4}?(?:are\s+|is\s+)?(?:there\s+)?in\s+(?:a|an|one|each|every|1)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_an_amount_in_a_unit(question: str) -> bool:
+    """Whether an impersonal question asks how many of one thing are in another ("How many weeks are in a
+    year?", "How many grams in a cup of rice?"): a general shape read from the words, which the embedding
+    misses when the words are also a user's ("User is 26 weeks pregnant.").
+
+    >>> asks_an_amount_in_a_unit("How many weeks are in a year?"), asks_an_amount_in_a_unit("How many weeks left?")
+    (True, False)
+    """
+    return _AMOUNT_IN.match(question) is not None
 
 
 def prototype_texts() -> tuple[list[str], int]:
