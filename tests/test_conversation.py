@@ -14,6 +14,7 @@ from memori_core.ranking.conversation import (
     conversation_turns,
     gate_cosine,
     is_courtesy,
+    told_in,
 )
 
 FACTS = [
@@ -64,6 +65,13 @@ def test_the_gate_reads_the_larger_cosine():
 ])
 def test_a_courtesy_turn_has_only_courtesy_words_or_no_word_at_all(query, terms, courtesy):
     assert is_courtesy(query, terms, frozenset({"thank", "sound", "good"})) is courtesy
+
+
+def test_a_fact_is_told_in_a_turn_that_holds_all_its_words_but_user():
+    turns = [frozenset({"get", "seasick", "boat"}), frozenset({"move", "porto"})]
+    assert told_in(["user", "get", "seasick", "boat"], turns, frozenset({"user"}))
+    assert not told_in(["user", "live", "porto"], turns, frozenset({"user"}))  # "live" is not said
+    assert not told_in(["user"], turns, frozenset({"user"}))  # no word of its own
 
 
 # -- through the engine -----------------------------------------------------
@@ -196,3 +204,16 @@ def test_context_settings_come_from_the_environment(monkeypatch):
     monkeypatch.setenv("MEMORI_RECALL_CONTEXT_WEIGHT", "0.25")
     config = RecallConfig.from_env()
     assert (config.context_turns, config.context_weight) == (5, 0.25)
+
+
+@pytest.mark.model
+def test_a_fact_the_conversation_just_told_does_not_come_back_through_it(minilm):
+    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    eng.add("u", ["User lives in Porto.", "User is coeliac.", "User works as a nurse.", "User is 31.",
+                  "User gets seasick on boats."])
+    told = ["I just turned 31, and I work as a nurse.", "I get seasick on boats.", "I moved to Porto last month."]
+    assert [f.content for f in eng.recall("Where do I live these days?", "u", context=told)] == ["User lives in Porto."]
+    # a follow-up still reads what the conversation names but does not tell
+    asked = ["We're thinking of taking the ferry to the islands. Good idea?"]
+    assert "User gets seasick on boats." in [f.content for f in eng.recall("And what about the way back?", "u",
+                                                                           context=asked)]

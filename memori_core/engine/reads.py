@@ -40,6 +40,7 @@ from ..ranking.conversation import (
     conversation_turns,
     gate_cosine,
     is_courtesy,
+    told_in,
 )
 from ..ranking.core import CORE, core_picks
 from ..ranking.dense import cosine_scores, l2_normalise
@@ -189,7 +190,7 @@ class ReadPath:
         if not query.strip() or limit <= 0:
             return []
         scored = self._score(query, entity_id, limit, query_vector, where, conversation, at,
-                             asked_before=read[-1] if conversation is not None else None)
+                             read=read if conversation is not None else ())
         if isinstance(scored, str):
             return []
         judged = self._judgement(query, scored, limit, read)
@@ -254,7 +255,7 @@ class ReadPath:
         if limit <= 0:
             return empty(f"limit {limit} <= 0: nothing is recalled")
         scored = self._score(query, entity_id, limit, query_vector, where, conversation, at,
-                             asked_before=read[-1] if conversation is not None else None)
+                             read=read if conversation is not None else ())
         if isinstance(scored, str):
             return empty(scored)
         s = scored.scores
@@ -322,11 +323,11 @@ class ReadPath:
     def _score(
         self, query: str, entity_id: str, limit: int, query_vector: Any | None, where: Where | None = None,
         conversation: str | None = None, at: float | None = None, gated: bool = True,
-        asked_before: str | None = None,
+        read: Sequence[str] = (),
     ) -> _Scored | str:
         """Score the candidates, or return the reason nothing could be scored. ``conversation`` (see
-        :func:`~memori_core.ranking.conversation.conversation_text`) moves the search direction;
-        ``asked_before`` is the user's turn before ``query`` in it, whose concerns a follow-up goes on with. Without
+        :func:`~memori_core.ranking.conversation.conversation_text`) moves the search direction; ``read`` are
+        the user's turns it holds, oldest first (a follow-up goes on with the concerns of the last). Without
         ``gated`` (:meth:`nearest`) the gate's signals and the core facts, which only the gate and recall's
         appending read, are not computed."""
         with self._entity_lock(entity_id):
@@ -387,6 +388,8 @@ class ReadPath:
         if question_cos is not None and conv_cos is not None:
             # A general question is judged on its own words: the conversation does not widen the gate.
             gate_cos = question_cos if general else gate_cosine(question_cos, conv_cos)
+            if not general:
+                gate_cos = self._unwiden_told(gate_cos, question_cos, conv_cos, pool_facts, read)
         scores = score_pool(pool, found.cosine, found.tf, found.dl, q_tokens, cfg, sessions=found.sessions,
                             lengths=found.lengths)
         if gate_cos is not None:
@@ -415,14 +418,34 @@ class ReadPath:
             scores = replace(scores, care=care)
         if cfg.gate_implied:
             asked = query if asks_what_to_do(query) else None
-            if asked_before is not None and not question_concerns(query) and asks_for_advice(asked_before):
+            if read and not question_concerns(query) and asks_for_advice(read[-1]):
                 # A follow-up that names no concern goes on with those of the question it follows ("What about
                 # something to drink with it?" after "What should I grab for lunch?"); a statement before it
                 # ("I get seasick on boats.") is no question it goes on with.
-                asked = f"{query}\n{asked_before}"
+                asked = f"{query}\n{read[-1]}"
             if asked is not None:
                 scores = with_implied(asked, scores, pool_facts.texts)
         return _Scored(scores, pool_facts, found.scorable, core)
+
+    def _unwiden_told(self, gate_cos: np.ndarray, question_cos: np.ndarray, conv_cos: np.ndarray,
+                      facts: PoolFacts, read: Sequence[str]) -> np.ndarray:
+        """``gate_cos`` with the question's own cosine for the facts a read turn tells word for word
+        (:func:`~.ranking.conversation.told_in`): only the rows the conversation lifts to where a gate rule
+        could keep them are read."""
+        cfg = self.config
+        bar = min(cfg.gate_keep, cfg.gate_followup if cfg.gate_followup is not None else cfg.gate_keep)
+        lifted = np.flatnonzero((conv_cos > question_cos) & (conv_cos >= bar))
+        if not lifted.size or not read:
+            return gate_cos
+        analyze = analyzer(cfg.tokenizer, cfg.stemmer)
+        turns = [frozenset(analyze(t)) for t in read]
+        ignore = frozenset(analyze(USER_WORD))
+        told = [i for i in lifted.tolist() if told_in(analyze(facts[i].content), turns, ignore)]
+        if not told:
+            return gate_cos
+        out = gate_cos.copy()
+        out[told] = question_cos[told]
+        return out
 
     @staticmethod
     def _allowed_rows(cache: EntityCache, where: Where | None, at: float | None = None) -> np.ndarray | None:

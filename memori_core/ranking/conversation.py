@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 
 __all__ = ["CONVERSATION_WORDS", "COURTESY_WORDS", "blend_query", "conversation_text", "conversation_turns",
-           "gate_cosine", "is_courtesy"]
+           "gate_cosine", "is_courtesy", "told_in"]
 
 COURTESY_WORDS = frozenset({
     "thanks", "thank", "thx", "ty", "cheers", "ok", "okay", "k", "great", "cool", "nice", "perfect", "awesome",
@@ -88,3 +88,11 @@ def is_courtesy(query: str, query_terms: Sequence[str], courtesy_terms: frozense
     if not query_terms:
         return not any(ch.isalnum() for ch in query)
     return all(t in courtesy_terms for t in query_terms)
+
+
+def told_in(fact_terms: Sequence[str], turns_terms: Sequence[frozenset[str]], ignore: frozenset[str]) -> bool:
+    """Whether one read turn holds every analysed term of a fact (less ``ignore``, such as "user"): the
+    conversation told that fact itself ("I get seasick on boats." and "User gets seasick on boats."), so the
+    model already sees it, and the conversation should not widen the gate for it."""
+    terms = set(fact_terms) - ignore
+    return bool(terms) and any(terms <= turn for turn in turns_terms)
