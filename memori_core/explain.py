@@ -13,7 +13,7 @@ class CandidateScore:
     """One pool candidate with every part of its score."""
 
     rank: int
-    """1-based position by rank score within the pool (a care fact the question implies is ranked into the
+    """1-based position by rank score within the pool (a fact the question implies is ranked into the
     ``limit`` best; a core fact from outside the pool: numbered after it)."""
     id: str
     content: str

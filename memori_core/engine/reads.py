@@ -46,7 +46,7 @@ from ..ranking.core import CORE, core_picks
 from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights, rank_order
 from ..ranking.gate import USER_WORD
-from ..ranking.implications import asks_for_advice, asks_what_to_do, question_concerns, with_implied
+from ..ranking.implications import with_implied
 from ..ranking.judged import JUDGED_RELEVANT, judge_pool, judged_fates, judged_select
 from ..ranking.lexical import unique_terms
 from ..ranking.recency import asks_when, with_restatements, with_slot_recency
@@ -417,14 +417,7 @@ class ReadPath:
         if care is not None:
             scores = replace(scores, care=care)
         if cfg.gate_implied:
-            asked = query if asks_what_to_do(query) else None
-            if read and not question_concerns(query) and asks_for_advice(read[-1]):
-                # A follow-up that names no concern goes on with those of the question it follows ("What about
-                # something to drink with it?" after "What should I grab for lunch?"); a statement before it
-                # ("I get seasick on boats.") is no question it goes on with.
-                asked = f"{query}\n{read[-1]}"
-            if asked is not None:
-                scores = with_implied(asked, scores, pool_facts.texts)
+            scores = with_implied(query, scores, pool_facts.texts, before=read[-1] if read else None)
         return _Scored(scores, pool_facts, found.scorable, core)
 
     def _unwiden_told(self, gate_cos: np.ndarray, question_cos: np.ndarray, conv_cos: np.ndarray,

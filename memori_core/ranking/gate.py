@@ -108,8 +108,8 @@ def decide(
     with its conversation: the ``gate_followup_top`` best are kept, and open the gate, from a cosine of
     ``gate_followup``. ``lift`` (the third-person lift, :data:`USER_WORD`) is added to the cosine where ``gate_open``, ``gate_keep``,
     ``gate_confident`` and ``gate_words_cosine`` read it; the care, follow-up and general rules read ``cosine``.
-    ``implied`` marks care facts whose ``concerns`` the question touches (:mod:`.implications`): kept, and
-    opening the gate, whatever their cosine."""
+    ``implied`` marks facts whose ``concerns`` the question touches (:mod:`.implications`: care facts and
+    limitations): kept, and opening the gate, whatever their cosine."""
     n = cosine.shape[0]
     best = float(cosine.max()) if n else float("nan")
     if config is None or config.gate == "off":

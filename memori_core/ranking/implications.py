@@ -376,11 +376,20 @@ def implied_rows(question: str, facts: Sequence[str]) -> np.ndarray:
     return np.fromiter((not asked.isdisjoint(fact_concerns(f)) for f in facts), dtype=bool, count=len(facts))
 
 
-def with_implied(question: str, scores: PoolScores, texts: Callable[[], Sequence[str]]) -> PoolScores:
-    """``scores`` with the care facts whose concerns ``question`` touches marked ``implied`` (and the concerns
-    met, for ``explain``); unchanged when there are none. ``texts()`` gives the pool rows' texts in pool order;
-    it is called only when the question names a concern (their concerns are cached per text). The caller
-    checks the question :func:`asks_what_to_do` and the relevance gate applies."""
+def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[str]],
+                 before: str | None = None) -> PoolScores:
+    """``scores`` with the facts whose concerns the question touches marked ``implied`` (and the concerns met,
+    for ``explain``); unchanged when there are none. The question is ``query`` when it :func:`asks_what_to_do`;
+    for a follow-up that names no concern of its own, it goes on with ``before`` (the user's turn before it,
+    read with its conversation) when that turn :func:`asks_for_advice` ("What about something to drink with
+    it?" after "What should I grab for lunch?"; a statement such as "I get seasick on boats." is no question
+    it goes on with). ``texts()`` gives the pool rows' texts in pool order; it is called only when the question
+    names a concern (their concerns are cached per text). The caller checks that the relevance gate applies."""
+    question = query if asks_what_to_do(query) else None
+    if before is not None and not question_concerns(query) and asks_for_advice(before):
+        question = f"{query}\n{before}"
+    if question is None:
+        return scores
     asked = question_concerns(question)
     if not asked:
         return scores

@@ -114,8 +114,9 @@ class PoolScores:
     care: np.ndarray | None = None
     """Rows the gate may keep as care facts of a personal food or health question (:mod:`.care`)."""
     implied: np.ndarray | None = None
-    """Care facts whose concerns the question touches (:mod:`.implications`: "Can I have a beer?" and
-    "User has coeliac disease."): ranked into the ``limit`` best and kept by the gate. ``None``: none."""
+    """Facts whose concerns the question touches (:mod:`.implications`: "Can I have a beer?" and "User has
+    coeliac disease."; "Should we take the ferry?" and "User gets seasick."): ranked into the ``limit`` best
+    and kept by the gate. ``None``: none."""
     concerns: tuple[str, ...] = ()
     """The concerns the question touches that some ``implied`` row constrains (for ``explain``)."""
     general: bool = False

@@ -25,7 +25,7 @@ from ..config import RecallConfig
 from ..text import analyzer
 from ..validate import check_limit, check_query
 from .fusion import candidate_limit
-from .implications import asks_what_to_do, with_implied
+from .implications import with_implied
 from .lexical import bm25_pool, term_frequencies, top_positive, unique_terms
 from .pipeline import assemble_pool, dense_top, score_pool, select
 
@@ -78,8 +78,8 @@ def rerank(
     config's tokenizer, stemmer, ``k1`` and ``b``, max-normalised, and fused
     with the cosine using the config's weights for the query's length.
     Neighbour smoothing does not apply (candidates carry no session order). Under the relevance gate, a
-    care fact whose concerns the question touches is ranked into the ``limit`` best and kept
-    (:mod:`.implications`), as the engine does.
+    fact whose concerns the question touches (a care fact or a limitation) is ranked into the ``limit`` best
+    and kept (:mod:`.implications`), as the engine does.
     The best ``limit`` are returned, best first (ties: higher cosine, then
     pool order), without those below ``config.relevance_threshold`` unless
     ``apply_threshold`` is false.
@@ -122,7 +122,7 @@ def rerank(
         pool = assemble_pool(dense_rows)
         tf, dl = np.zeros((pool.rows.shape[0], 0)), np.zeros(pool.rows.shape[0])  # no query terms
     scores = score_pool(pool, cos_all[pool.rows], tf, dl, q_tokens, cfg, has_text=has_text)
-    if apply_threshold and cfg.gate == "relevance" and cfg.gate_implied and has_text and asks_what_to_do(query):
+    if apply_threshold and cfg.gate == "relevance" and cfg.gate_implied and has_text:
         scores = with_implied(query, scores, lambda: [contents[i] for i in scores.rows.tolist()])
     top = select(scores, limit, cfg if apply_threshold else None)
     return [
