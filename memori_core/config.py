@@ -166,7 +166,7 @@ class RecallConfig:
     ``limit`` best is kept, and opens the gate, from a cosine of ``gate_care_cosine``. ``None`` turns it off."""
     gate_care_cosine: float = 0.1
     """See ``gate_care``."""
-    gate_general: float | None = 0.45
+    gate_general: float | None = 0.6
     """Relevance gate, third signal (memori_core/ranking/intent.py): a general-knowledge question that speaks
     of no one in the first person ("What's the capital of Australia?", "How many ounces are in a cup?")
     keeps a fact only when the fact's cosine to the question itself (not to the conversation) reaches this,

@@ -53,7 +53,7 @@ SHIPPED_DEFAULTS = {
     "restatement_terms": 4,
     "gate_care": 0.6,
     "gate_care_cosine": 0.1,
-    "gate_general": 0.45,
+    "gate_general": 0.6,
     "gate_general_bm25": 3.5,
     "gate_followup": 0.25,
     "gate_followup_top": 3,

@@ -229,3 +229,8 @@ def test_a_follow_up_that_names_no_concern_goes_on_with_its_conversations(engine
     # a turn with a topic of its own is judged on it: a general question about rice is not about the user
     assert COELIAC not in [f.content for f in engine.recall("How long can cooked rice keep in the fridge?", "ann",
                                                               context=context)]
+
+
+def test_sunscreen_is_put_on_the_skin_not_eaten():
+    assert implied_rows("What should I pack for lunch?", [COELIAC]).all()
+    assert not implied_rows("What SPF should kids' sunscreen be?\nWhat should I pack for lunch?", [COELIAC]).any()

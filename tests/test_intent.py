@@ -16,6 +16,7 @@ from memori_core.ranking.intent import (
     is_general,
     names_known,
     prototype_texts,
+    speaks_of_the_user,
     subject_names,
 )
 
@@ -54,7 +55,7 @@ def test_general_margin_is_best_general_minus_best_advice_cosine():
 
 def test_a_general_question_keeps_only_facts_at_the_general_bar_or_with_many_of_its_words():
     cfg = RecallConfig()
-    cosine = np.array([0.50, 0.40, 0.30, 0.35])
+    cosine = np.array([cfg.gate_general + 0.05, 0.40, 0.30, 0.35])  # only the first reaches the general bar
     lexical = np.array([0.0, 0.0, 1.0, 1.0])
     bm25 = np.array([0.0, 0.0, 4.0, 2.0])  # the last holds one rare word only
     care = np.array([False, True, False, False])
@@ -192,3 +193,47 @@ def test_an_amount_in_a_unit_injects_nothing_though_its_words_are_the_users(mini
                     "User has a cat named Pickles.", "User commutes on the F train."])
     assert eng.recall("How many weeks are in a year?", "ann") == []
     assert eng.recall("How many weeks of leave am I planning?", "ann") != []  # personal: read as usual
+
+
+def test_a_capitalised_word_a_fact_starts_with_makes_the_question_about_someone_known():
+    facts = ["John: I've always had a great respect for our military.", "User grew up in Chicago."]
+    assert names_known("What inspired John to join the march for veterans?", facts)  # John is no subject here
+    assert not names_known("What's the population of Chicago?", facts)  # a place a fact only mentions
+    assert not names_known("What inspired Nate to start?", facts)
+    assert not names_known("Why do bees swarm?", facts)
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("Which trip did the narrator take first?", True),
+    ("What does the user like to eat?", True),
+    ("What are the user's allergies?", True),
+    ("What do most users want from an app?", False),
+    ("Who narrated the documentary?", False),
+])
+def test_a_question_naming_the_user_in_the_third_person_is_about_the_user(question, expected):
+    assert speaks_of_the_user(question) is expected
+
+
+RABBITS = ["User has two rabbits, Praline and Noisette.", "User keeps two beehives in the backyard.",
+           "User lives in Lyon.", "User is a freelance translator.", "User takes the train whenever she can."]
+
+
+def test_a_general_question_does_not_inject_a_fact_that_only_shares_its_topic(minilm):
+    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    eng.add("ann", RABBITS)
+    loose = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm, config=RecallConfig(gate_general=0.45))
+    loose.add("ann", RABBITS)
+    for question in ("How long do rabbits usually live?", "Why do bees swarm?"):
+        assert loose.recall(question, "ann") != []  # the old bar let the topic through
+        assert eng.recall(question, "ann") == [], question
+    assert "User has two rabbits, Praline and Noisette." in [
+        f.content for f in eng.recall("Can my rabbits eat carrots every day?", "ann")]  # personal: read as usual
+
+
+def test_a_question_about_someone_a_fact_speaks_for_is_not_general(minilm):
+    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    said = "John: I've always had great respect for our military and wanted to show my support."
+    eng.add("conv", [said, "Maria: I adopted a puppy from the shelter last week.", "John: I got promoted."])
+    question = "What inspired John to join the marching event for veterans' rights?"
+    assert said in [f.content for f in eng.recall(question, "conv")]
+    assert "general question" not in eng.explain(question, "conv").gate_note

@@ -91,7 +91,7 @@ def test_chat_prompt_value_in_chat_prompt_value_out(seeded, prompt):
 
 
 def test_list_without_system_message_gets_one_first(seeded):
-    history = [HumanMessage("hi"), AIMessage("hello"), HumanMessage("any peanuts in this?")]
+    history = [HumanMessage("hi"), AIMessage("hello"), HumanMessage("any peanuts in this for me?")]
     out = MemoriContextInjector(engine=seeded, entity_id="alice").invoke(history)
     assert isinstance(out, list) and len(out) == 4
     assert isinstance(out[0], SystemMessage) and out[0].content.startswith(OPEN_TAG)
@@ -134,14 +134,14 @@ def test_query_is_last_human_text_parts_only(fresh_seeded, hash_embedder):
     message = HumanMessage(content=[
         {"type": "text", "text": "what about"},
         {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}},
-        {"type": "text", "text": "peanuts"},
+        {"type": "text", "text": "peanuts for me"},
     ])
     out = MemoriContextInjector(engine=fresh_seeded, entity_id="alice").invoke(
         [HumanMessage("where do I live?"), AIMessage("Lisbon"), message]
     )
     # The question, then the conversation it is read with: the question and the earlier human turns, newest
     # first (never the AI reply).
-    assert seen == ["what about\npeanuts", "what about\npeanuts\nwhere do I live?"]
+    assert seen == ["what about\npeanuts for me", "what about\npeanuts for me\nwhere do I live?"]
     assert PEANUTS in out[0].content
 
 

@@ -30,7 +30,13 @@ from ..judge import Judge, as_indices
 from ..ranking.candidates import gather
 from ..ranking.care import care_share, is_care_fact, is_personal
 from ..ranking.care import prototype_texts as domain_texts
-from ..ranking.intent import asks_an_amount_in_a_unit, is_general, names_known
+from ..ranking.intent import (
+    asks_an_amount_in_a_unit,
+    is_general,
+    names_known,
+    reads_as_a_question,
+    speaks_of_the_user,
+)
 from ..ranking.intent import prototype_texts as intent_texts
 from ..query import recent_turns
 from ..ranking.conversation import (
@@ -495,9 +501,11 @@ class ReadPath:
     def _general_shape(self, query: str, question: np.ndarray) -> bool:
         """Whether ``query`` (embedded as ``question``) has the shape of a general-knowledge question for the
         relevance gate (:mod:`~.ranking.intent`); it is general unless it also names someone the pool's facts
-        hold. A first-person question never is, and costs no prototype."""
+        hold. A keyword search, a question in the first person or one about "the user" never is, and costs no
+        prototype."""
         cfg = self.config
-        if cfg.gate != "relevance" or cfg.gate_general is None or is_personal(query):
+        if (cfg.gate != "relevance" or cfg.gate_general is None or not reads_as_a_question(query)
+                or is_personal(query) or speaks_of_the_user(query)):
             return False
         if asks_an_amount_in_a_unit(query):
             return True

@@ -6,12 +6,14 @@ weekend?", "What should we cook tonight?" ask for an answer shaped by the person
 rarely needs a stored fact, yet its words or the conversation before it often pull some in ("What's a
 normal temperature for a cat?" after talking about the user's cat).
 
-A question is **general** when it speaks of no one in the first person (:func:`~.care.is_personal`),
+A question is **general** when it is a sentence asking something (:func:`reads_as_a_question`; a keyword
+search never is), speaks of no one in the first person (:func:`~.care.is_personal`),
 its embedding is nearer a general-knowledge question shape than a request for advice, by at least
 :data:`GENERAL_MARGIN` (best cosine to :data:`GENERAL_PROTOTYPES` minus best cosine to
-:data:`ADVICE_PROTOTYPES`), and it is not about someone the memory knows: a name the question makes its
-subject or owner ("When did Caroline...", "Is Rosie...", "Melanie's daughter", :func:`subject_names`) that
-a candidate fact holds makes it a question about the user's world. For a general question the gate reads the question's own cosine (not the
+:data:`ADVICE_PROTOTYPES`), and it is not about someone the memory knows (:func:`names_known`: a name the question makes its subject or
+owner, "When did Caroline...", "Melanie's daughter", that a candidate fact holds, or a capitalised word a
+candidate fact starts with, "What inspired John to...?") nor about "the user" in the third person
+(:func:`speaks_of_the_user`). For a general question the gate reads the question's own cosine (not the
 conversation's) and keeps a fact only from ``gate_general`` on, or when it holds several of the
 question's informative words (raw BM25 >= ``gate_general_bm25``, besides the usual words rule).
 
@@ -28,8 +30,9 @@ from collections.abc import Iterable
 
 import numpy as np
 
-__all__ = ["ADVICE_PROTOTYPES", "GENERAL_MARGIN", "GENERAL_PROTOTYPES", "asks_an_amount_in_a_unit", "general_margin",
-           "is_general", "names_known", "subject_names"]
+__all__ = ["ADVICE_PROTOTYPES", "GENERAL_MARGIN", "GENERAL_PROTOTYPES", "asks_an_amount_in_a_unit",
+           "general_margin", "is_general", "names_known", "reads_as_a_question", "speaks_of_the_user",
+           "subject_names"]
 
 ADVICE_PROTOTYPES: tuple[str, ...] = (
     "What should I do?",
@@ -88,6 +91,38 @@ def asks_an_amount_in_a_unit(question: str) -> bool:
     return _AMOUNT_IN.match(question) is not None
 
 
+_THE_USER = re.compile(r"\bthe\s+(?:user|narrator)(?:['\u2019]s)?\b", re.IGNORECASE)
+
+
+def speaks_of_the_user(question: str) -> bool:
+    """Whether the question names the memory's owner in the third person ("What does the user like?", "Which
+    trip did the narrator take first?"), as an agent's search or an evaluation's question does: it is about the
+    user, never general.
+
+    >>> speaks_of_the_user("What does the user eat?"), speaks_of_the_user("What do users want?")
+    (True, False)
+    """
+    return _THE_USER.search(question) is not None
+
+
+_ASKED = re.compile(
+    r"\?\W*$|^\W*(?:what|what's|whats|who|who's|whose|whom|when|where|why|how|which|is|are|was|were|do|does|did|"
+    r"can|could|will|would|explain|describe|define|translate|convert|tell|name|list|roughly|approximately)\b",
+    re.IGNORECASE,
+)
+
+
+def reads_as_a_question(query: str) -> bool:
+    """Whether the query is a sentence asking something (a question mark, or a question or request word first)
+    of at least three words: "Why do bees swarm?" is, a search such as "peanuts", "peanut allergy?" or
+    "allergic lives" is not, and is never read as a general-knowledge question.
+
+    >>> reads_as_a_question("Why do bees swarm?"), reads_as_a_question("peanut allergy?")
+    (True, False)
+    """
+    return len(query.split()) >= 3 and _ASKED.search(query) is not None
+
+
 def prototype_texts() -> tuple[list[str], int]:
     """The advice prototypes followed by the general ones, and how many advice prototypes come first."""
     return [*ADVICE_PROTOTYPES, *GENERAL_PROTOTYPES], len(ADVICE_PROTOTYPES)
@@ -128,9 +163,26 @@ def subject_names(question: str) -> set[str]:
     return found - _NOT_NAMES
 
 
+_CAPITALISED = re.compile(r"(?<=\s)([A-Z][a-z][\w-]*)")
+_FACT_HEAD = re.compile(r"^\W*([A-Z][\w-]*)")
+
+
 def names_known(question: str, texts: Iterable[str]) -> bool:
-    """Whether a name the question is about (:func:`subject_names`) is a word of one of ``texts``."""
+    """Whether the question is about someone ``texts`` know: a name it is about (:func:`subject_names`) is a
+    word of one of them, or a capitalised word past its first ("What inspired John to join...?") is the
+    word one of them starts with, its speaker or subject ("John: I've always...", "John joined...").
+    A place the facts only mention ("User grew up in Chicago.") does not count.
+
+    >>> names_known("What inspired John to run?", ["John: I love running."]), names_known(
+    ...     "What's the population of Chicago?", ["User grew up in Chicago."])
+    (True, False)
+    """
+    texts = list(texts)
     names = subject_names(question)
-    if not names:
+    if names and any(not names.isdisjoint(re.findall(r"\w+", text)) for text in texts):
+        return True
+    words = set(_CAPITALISED.findall(question)) - _NOT_NAMES
+    if not words:
         return False
-    return any(not names.isdisjoint(re.findall(r"\w+", text)) for text in texts)
+    heads = {m.group(1) for m in map(_FACT_HEAD.match, texts) if m is not None}
+    return not words.isdisjoint(heads)
