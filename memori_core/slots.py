@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["PERSON", "SEEING_NAME", "SLOTS", "fold", "holder", "slot_keys", "slots_of"]
+__all__ = ["PERSON", "SEEING_NAME", "SLOTS", "TOOLS", "fold", "holder", "slot_keys", "slots_of",
+           "speaks_of_a_group"]
 
 # Occupations and workplaces: "User is a paralegal.", "User is a junior designer at an ad agency.".
 _OCCUPATIONS = (
@@ -68,12 +69,24 @@ _NOT_A_CAR = (
     r"foundation|dealership|factory|plant"
 )
 
+TOOLS: frozenset[str] = frozenset({
+    "slack", "teams", "notion", "jira", "trello", "asana", "basecamp", "confluence", "obsidian", "evernote",
+    "onenote", "figma", "linux", "ubuntu", "debian", "fedora", "windows", "mac", "macos", "ios", "iphone", "ipad",
+    "android", "chromebook", "google", "gmail", "outlook", "zoom", "discord", "whatsapp", "telegram", "github",
+    "gitlab", "bitbucket", "aws", "azure", "gcp", "kubernetes", "python", "rust", "typescript", "spotify", "tidal",
+    "netflix", "firefox", "chrome", "safari", "vim", "neovim", "emacs", "vscode", "excel", "sheets", "dropbox",
+    "icloud", "onedrive", "substack", "mastodon", "bluesky",
+})
+"""Tools, apps and platforms people "move to" or "switch to" that are no home ("We moved to Slack", "I moved
+to Notion for my notes"): a move to one is no change of residence."""
+
 SLOTS: dict[str, re.Pattern[str]] = {
     "residence": re.compile(
         # "moved to Leeds", not "moved to day shifts" / "moved on" / "moved up to manager" (a job's changes)
         r"\b(?:live|lives|living|lived|(?:moved|move|moving)\b(?!\s+(?:on|up|over|across|(?:in)?to\s+(?:a\s+|the\s+|"
         r"another\s+|new\s+|different\s+)*(?:[\w-]+\s+)?(?:team|department|role|position|job|shifts?|days|nights|"
-        r"part-time|full-time|management|sales|marketing|branch|project|office|site|ward|unit)\b))|"
+        r"part-time|full-time|management|sales|marketing|branch|project|office|site|ward|unit)\b"
+        r"|(?:in)?to\s+(?:" + "|".join(sorted(TOOLS)) + r")\b))|"
         r"relocated|relocating|reside|resides|settled\s+in|based\s+in|"
         r"rent|rents|renting|rented|apartment|condo|homeowner|landlord|tenant|"
         r"(?:a|an|the|my|our|their|shared|rented|own)\s+(?:\w+\s+)?(?:flat|house|home)\b(?!\s+white)|"
@@ -180,10 +193,22 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
 
 
+_GROUP = re.compile(r"^\W*(?:user's|my|our)\s+(?:[\w-]+\s+)?(?:team|company|firm|office|department|startup|business|"
+                    r"employer|school|band|club|project|church|lab)\b")
+
+
+def speaks_of_a_group(text: str) -> bool:
+    """Whether ``text`` is about a group the user belongs to ("Our team moved to Slack.", "User's company moved
+    to Berlin."): its move is of its office or its tools, no change of the user's home."""
+    return _GROUP.match(fold(text)) is not None
+
+
 def slots_of(text: str) -> frozenset[str]:
     """The slots ``text`` (a fact or a user message) speaks of (empty when none)."""
     folded = fold(text)
     found = frozenset(name for name, rx in SLOTS.items() if rx.search(folded))
+    if "residence" in found and _GROUP.match(folded):
+        found -= {"residence"}
     if "relationship" not in found and SEEING_NAME.search(unicodedata.normalize("NFKC", text)):
         found |= {"relationship"}
     return found

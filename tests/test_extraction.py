@@ -347,11 +347,26 @@ def test_issue21_relationship_job_and_diet_changes_supersede_the_stored_fact(sai
         ("My brother is a nurse now.", "User works as a teacher."),
         ("I used to live in Lisbon.", "User lives in Porto."),  # the past: the current home stays
         ("My wife is a teacher now.", "User works as a nurse."),  # a partner's job is not the user's
+        ("We moved to Slack last month.", "User lives in Lisbon."),  # a tool is no home
+        ("Our team moved to Berlin.", "User lives in Lisbon."),  # a team's move is its office's
     ],
 )
 def test_issue21_a_change_of_someone_else_or_in_the_past_leaves_the_users_fact(said: str, kept: str) -> None:
     [fact] = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", kept)])
     assert fact.supersedes == ()
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("We moved to Slack last month.", "User moved to Slack last month."),
+        ("I moved to Notion for my notes.", "User moved to Notion for their notes."),
+        ("Our team moved to Berlin.", "User's team moved to Berlin."),
+        ("We moved to Porto last month.", "User lives in Porto."),  # a town still is a home
+    ],
+)
+def test_a_move_to_a_tool_or_a_teams_move_is_not_stored_as_where_the_user_lives(said: str, stored: str) -> None:
+    assert [f.text for f in RuleBasedFactExtractor().extract([("user", said)])] == [stored]
 
 
 # -- issue 21, rules that generalise (sentences written apart from the capture sets) ------------

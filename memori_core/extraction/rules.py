@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from .core_facts import is_core_fact
-from ..slots import PERSON
+from ..slots import PERSON, TOOLS, speaks_of_a_group
 from .slots import content_words, is_change, is_ended, is_loss, slots_of
 
 __all__ = [
@@ -872,8 +872,8 @@ def _together(m: re.Match[str]) -> tuple[str | None, str]:
 # "User moved to Porto last month." -> "User lives in Porto." ("Where do I live these days?" scores the move
 # at 0.19, below the gate); "User just turned 31." -> "User is 31.". The time of the change is the fact's
 # created_at; written down ("last month", "just") it would soon be wrong. A move needs a named place
-# (capitalised: "moved to the night shift" is a job, not a home) or a home in one ("a house in York"); a
-# holder is kept ("User's sister lives in Dublin.").
+# (capitalised: "moved to the night shift" is a job, not a home; nor is a tool, "moved to Slack", or a team's
+# move) or a home in one ("a house in York"); a holder is kept ("User's sister lives in Dublin.").
 # Who changed ("User", "User's sister", "User's sister Ana") and a word of news before the verb ("just").
 _CHANGED = (r"^(?P<who>User(?:'s(?:\s+[a-z][\w-]*){1,2}(?:\s+[A-Z][\w-]*)?)?)\s+"
             r"(?:just\s+|recently\s+|finally\s+|officially\s+)?")
@@ -909,9 +909,12 @@ def holds_now(fact: str) -> str:
     ('User lives in Porto.', 'User lives in Oslo (moved there for their job).')
     >>> holds_now("User just turned 31."), holds_now("User moved to the night shift.")
     ('User is 31.', 'User moved to the night shift.')
+    >>> holds_now("User moved to Slack last month."), holds_now("User's team moved to Berlin.")
+    ('User moved to Slack last month.', "User's team moved to Berlin.")
     """
     m = _MOVED_TO.match(fact)
-    if m is not None and not _NOT_A_PLACE.match(m.group("place").split()[-1]):
+    if (m is not None and not _NOT_A_PLACE.match(m.group("place").split()[-1])
+            and m.group("place").split()[0].lower() not in TOOLS and not speaks_of_a_group(fact)):
         who, place, rest = m.group("who"), m.group("place"), m.group("rest").strip()
         lives = "live" if _is_plural(who) else "lives"
         return f"{who} {lives} in {place}" + (f" (moved there {rest})" if rest and not _only_a_time(rest) else "") + "."
