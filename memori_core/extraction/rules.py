@@ -187,8 +187,12 @@ _FIRST_PERSON_REQUEST = _rx(
     r"|i\s+(?:was\s+)?wonder(?:ing|ed)?\b"
     r"|i\s+have\s+(?:a|another|one\s+more|some|a\s+quick)\s+(?:question|request|favou?r)\b)"
 )
+# A plan only thought of is no fact yet ("I'm thinking of taking the ferry", "I may switch to decaf"); the change,
+# when it comes, is told as one.
 _HYPOTHETICAL = _rx(
-    r"^(?:i'd|i\s+would|i\s+could|i\s+should|i\s+wish|i\s+might\s+have|we\s+(?:should|could|would|might)|we'd)\b"
+    r"^(?:i'd|i\s+would|i\s+could|i\s+should|i\s+wish|i\s+might|i\s+may|we\s+(?:should|could|would|might|may)|we'd|"
+    r"(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:(?:still|also|kind\s+of|sort\s+of|seriously|now)\s+)?"
+    r"(?:thinking\s+(?:of|about)|considering|toying\s+with|tempted\s+to))\b"
 )
 # "I think ...": kept as said when what follows is about the user ("I think I'm allergic"), else an opinion.
 _HEDGE = _rx(
