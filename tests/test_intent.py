@@ -16,6 +16,7 @@ from memori_core.ranking.intent import (
     is_general,
     names_known,
     prototype_texts,
+    reads_as_a_question,
     speaks_of_the_user,
     subject_names,
 )
@@ -209,9 +210,24 @@ def test_a_capitalised_word_a_fact_starts_with_makes_the_question_about_someone_
     ("What are the user's allergies?", True),
     ("What do most users want from an app?", False),
     ("Who narrated the documentary?", False),
+    ("Who designed the user interface of Windows?", False),  # a compound, not the user
+    ("Is the user's flight on Monday?", True),
 ])
 def test_a_question_naming_the_user_in_the_third_person_is_about_the_user(question, expected):
     assert speaks_of_the_user(question) is expected
+
+
+@pytest.mark.parametrize("query, expected", [
+    ("Why do bees swarm?", True),
+    ("Define entropy.", True),
+    ("Capital of France?", True),
+    ("peanuts", False),
+    ("peanut allergy?", False),
+    ("allergic lives", False),
+    ("zebra xylophone quartz", False),
+])
+def test_a_keyword_search_does_not_read_as_a_question(query, expected):
+    assert reads_as_a_question(query) is expected
 
 
 RABBITS = ["User has two rabbits, Praline and Noisette.", "User keeps two beehives in the backyard.",

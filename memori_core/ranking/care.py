@@ -120,7 +120,8 @@ _CARE_TERMS = re.compile(
 )
 _DIET_WORD = frozenset({"vegetarian", "vegan", "pescatarian", "halal", "kosher"})
 NOT_FOOD = re.compile(
-    r"\b(?:cosmetics?|make-?up|beauty|skin\s*care|toiletr(?:y|ies)|shampoos?|soaps?|lotions?|moisturi[sz]ers?|sunscreens?|sunblock|sun\s*creams?|spf|"
+    r"\b(?:cosmetics?|make-?up|beauty|skin\s*care|toiletr(?:y|ies)|shampoos?|soaps?|lotions?|moisturi[sz]ers?|"
+    r"sunscreens?|sunblock|sun\s*creams?|spf|"
     r"perfumes?|clothing|clothes|fashion|outfits?|wear|wearing|leather|wool|silk|fabrics?|shoes|footwear|"
     r"furniture|cruelty-free)\b",
     re.IGNORECASE,

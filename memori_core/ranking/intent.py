@@ -7,11 +7,11 @@ rarely needs a stored fact, yet its words or the conversation before it often pu
 normal temperature for a cat?" after talking about the user's cat).
 
 A question is **general** when it is a sentence asking something (:func:`reads_as_a_question`; a keyword
-search never is), speaks of no one in the first person (:func:`~.care.is_personal`),
-its embedding is nearer a general-knowledge question shape than a request for advice, by at least
-:data:`GENERAL_MARGIN` (best cosine to :data:`GENERAL_PROTOTYPES` minus best cosine to
-:data:`ADVICE_PROTOTYPES`), and it is not about someone the memory knows (:func:`names_known`: a name the question makes its subject or
-owner, "When did Caroline...", "Melanie's daughter", that a candidate fact holds, or a capitalised word a
+search never is), speaks of no one in the first person (:func:`~.care.is_personal`), its embedding is
+nearer a general-knowledge question shape than a request for advice, by at least :data:`GENERAL_MARGIN`
+(best cosine to :data:`GENERAL_PROTOTYPES` minus best cosine to :data:`ADVICE_PROTOTYPES`), and it is
+not about someone the memory knows (:func:`names_known`: a name the question makes its subject or owner,
+"When did Caroline...", "Melanie's daughter", that a candidate fact holds, or a capitalised word a
 candidate fact starts with, "What inspired John to...?") nor about "the user" in the third person
 (:func:`speaks_of_the_user`). For a general question the gate reads the question's own cosine (not the
 conversation's) and keeps a fact only from ``gate_general`` on, or when it holds several of the
@@ -91,7 +91,11 @@ def asks_an_amount_in_a_unit(question: str) -> bool:
     return _AMOUNT_IN.match(question) is not None
 
 
-_THE_USER = re.compile(r"\bthe\s+(?:user|narrator)(?:['\u2019]s)?\b", re.IGNORECASE)
+_THE_USER = re.compile(
+    r"\bthe\s+(?:user|narrator)(?:['\u2019]s\b|\b(?!\s+(?:interface|experience|manual|guide|base|account|"
+    r"agreement|name|id|story|stories|journey|research|testing|group|groups|count)\b))",
+    re.IGNORECASE,
+)
 
 
 def speaks_of_the_user(question: str) -> bool:
@@ -99,28 +103,31 @@ def speaks_of_the_user(question: str) -> bool:
     trip did the narrator take first?"), as an agent's search or an evaluation's question does: it is about the
     user, never general.
 
-    >>> speaks_of_the_user("What does the user eat?"), speaks_of_the_user("What do users want?")
-    (True, False)
+    >>> [speaks_of_the_user(q) for q in ("What does the user eat?", "What do users want?", "Is the user manual online?")]
+    [True, False, False]
     """
     return _THE_USER.search(question) is not None
 
 
-_ASKED = re.compile(
-    r"\?\W*$|^\W*(?:what|what's|whats|who|who's|whose|whom|when|where|why|how|which|is|are|was|were|do|does|did|"
+_ASKING_WORD = re.compile(
+    r"^\W*(?:what|what's|whats|who|who's|whose|whom|when|where|why|how|which|is|are|was|were|do|does|did|"
     r"can|could|will|would|explain|describe|define|translate|convert|tell|name|list|roughly|approximately)\b",
     re.IGNORECASE,
 )
 
 
 def reads_as_a_question(query: str) -> bool:
-    """Whether the query is a sentence asking something (a question mark, or a question or request word first)
-    of at least three words: "Why do bees swarm?" is, a search such as "peanuts", "peanut allergy?" or
-    "allergic lives" is not, and is never read as a general-knowledge question.
+    """Whether the query is a sentence asking something: a question or request word first ("Why do bees
+    swarm?", "Define entropy."), or a question mark after at least three words. A search such as "peanuts",
+    "peanut allergy?" or "allergic lives" is not, and is never read as a general-knowledge question.
 
-    >>> reads_as_a_question("Why do bees swarm?"), reads_as_a_question("peanut allergy?")
-    (True, False)
+    >>> [reads_as_a_question(q) for q in ("Why do bees swarm?", "Define entropy.", "peanut allergy?", "likes")]
+    [True, True, False, False]
     """
-    return len(query.split()) >= 3 and _ASKED.search(query) is not None
+    words = len(query.split())
+    if _ASKING_WORD.match(query) is not None:
+        return words >= 2
+    return words >= 3 and query.rstrip().endswith("?")
 
 
 def prototype_texts() -> tuple[list[str], int]:
