@@ -155,6 +155,9 @@ def test_general_questions_inject_nothing(cat_engines, question):
     ("What's the population of Chicago?", set()),  # a place the question is not about as a subject
     ("How far is it from Columbus to Phoenix?", set()),
     ("Do I need a visa?", set()),
+    ("Do French citizens need a visa for Morocco?", set()),  # a nationality, no one the memory knows
+    ("Are British passport holders allowed in?", set()),
+    ("Did Maria adopt a puppy?", {"Maria"}),
 ])
 def test_subject_names_are_the_names_a_question_is_about(question, names):
     assert subject_names(question) == names

@@ -159,6 +159,13 @@ _NOT_NAMES = frozenset({"I", "What", "Who", "Where", "When", "Why", "How", "It",
 """Capitalised words before "'s" or after an auxiliary that are not names ("What's", "It's", "Is There")."""
 
 
+_GROUP_NOUN = re.compile(
+    r"\s+(?:citizens?|nationals?|residents?|people|passports?|passport\s+holders?|travell?ers?|tourists?|"
+    r"speakers?|students?|drivers?|visitors?|expats?)\b",
+    re.IGNORECASE,
+)
+
+
 def subject_names(question: str) -> set[str]:
     """Capitalised words the question makes its subject (right after an auxiliary: "did Caroline", "Is Rosie")
     or owner ("Melanie's"); "I" is not a name.
@@ -166,7 +173,8 @@ def subject_names(question: str) -> set[str]:
     >>> sorted(subject_names("When did Caroline visit Melanie's parents in Paris?"))
     ['Caroline', 'Melanie']
     """
-    found = {m.group(1) or m.group(2) for m in _SUBJECT_NAME.finditer(question)}
+    found = {m.group(1) or m.group(2) for m in _SUBJECT_NAME.finditer(question)
+             if m.group(2) or _GROUP_NOUN.match(question, m.end(1)) is None}  # "Do French citizens": no one
     return found - _NOT_NAMES
 
 
