@@ -389,7 +389,7 @@ class ReadPath:
             if question is not None and conv is not None and question.shape == q.shape:
                 pooled = cache.matrix[pool.rows]
                 question_cos, conv_cos = cosine_scores(pooled, question), cosine_scores(pooled, conv)
-        general = general_shape and not names_known(query, (f.content for f in pool_facts))
+        general = general_shape and not names_known(query, pool_facts.texts())
         gate_cos = None
         if question_cos is not None and conv_cos is not None:
             # A general question is judged on its own words: the conversation does not widen the gate.

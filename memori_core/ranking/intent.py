@@ -192,12 +192,14 @@ def names_known(question: str, texts: Iterable[str]) -> bool:
     ...     "What's the population of Chicago?", ["User grew up in Chicago."])
     (True, False)
     """
-    texts = list(texts)
     names = subject_names(question)
-    if names and any(not names.isdisjoint(re.findall(r"\w+", text)) for text in texts):
-        return True
     words = set(_CAPITALISED.findall(question)) - _NOT_NAMES
-    if not words:
-        return False
-    heads = {m.group(1) for m in map(_FACT_HEAD.match, texts) if m is not None}
-    return not words.isdisjoint(heads)
+    if not names and not words:
+        return False  # the common case: no fact is read
+    for text in texts:
+        if names and not names.isdisjoint(re.findall(r"\w+", text)):
+            return True
+        head = _FACT_HEAD.match(text)
+        if head is not None and head.group(1) in words:
+            return True
+    return False
