@@ -13,6 +13,7 @@ from memori_core.ranking.care import (
     CARE_DOMAINS,
     DOMAIN_PROTOTYPES,
     care_share,
+    for_the_asker,
     is_care_fact,
     is_personal,
     prototype_texts,
@@ -32,6 +33,21 @@ FACTS = ["User lives in Lyon.", "User is vegetarian.", "User is allergic to pean
 ])
 def test_personal_questions_speak_about_the_asker(text, expected):
     assert is_personal(text) is expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Is a ham sandwich OK for me?", True),  # personal
+    ("How do I keep the kids cool in a heatwave?", True),
+    ("Can you plan a fun Saturday for the kids?", True),  # "the kids": the asker's own
+    ("Any ideas for a family getaway in the school holidays?", True),  # a request naming no one
+    ("Could you suggest a cheap weekend away?", True),
+    ("Plan a week in Rome.", True),
+    ("What is the best age for kids to start school?", False),  # children in general
+    ("Can you explain how vaccines work?", False),  # a request, but for an explanation
+    ("What's the capital of Peru?", False),
+])
+def test_a_question_is_for_the_asker_when_personal_about_the_kids_or_a_request(text, expected):
+    assert for_the_asker(text) is expected
 
 
 @pytest.mark.parametrize("text, expected", [

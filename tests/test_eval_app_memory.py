@@ -288,11 +288,12 @@ def test_the_dev_set_users_differ() -> None:
             assert len(a & b) <= 3
 
 
-@pytest.mark.parametrize("name, facts, turns", [("blind2", 113, 176), ("blind3", 118, 191)])
-def test_the_blind_sets_load_with_the_counts_their_readme_gives(name: str, facts: int, turns: int) -> None:
+@pytest.mark.parametrize("name, users, facts, turns",
+                         [("blind2", 5, 113, 176), ("blind3", 5, 118, 191), ("blind4", 6, 137, 221)])
+def test_the_blind_sets_load_with_the_counts_their_readme_gives(name: str, users: int, facts: int, turns: int) -> None:
     data = load_app_memory(DEV.with_name(f"{name}.json"))
     assert data.name == f"app-memory-{name}"
-    assert len(data.users) == 5
+    assert len(data.users) == users
     assert sum(len(u.facts) for u in data.users) == facts
     assert sum(len(u.turns) for u in data.users) == turns
 
@@ -361,7 +362,7 @@ def test_the_dev_set_with_minilm(minilm) -> None:
     assert o["n_needed"] + o["n_offtopic"] == len(result["turns"]) >= 200
     for key in ("needed_hit", "all_needed_hit", "followup_hit", "offtopic_clean", "no_gate_needed_hit"):
         assert 0.0 <= o[key] <= 1.0, key
-    assert o["all_needed_hit"] <= o["needed_hit"] <= o["no_gate_needed_hit"]
+    assert o["all_needed_hit"] <= o["needed_hit"]  # implied facts ranked in can lift it above the ungated top 5
     before = {(u.user, d.id, i): d.turns[i - 1].text for u in users.users for d in u.dialogues
               for i in range(1, len(d.turns))}
     for turn in result["turns"]:

@@ -203,7 +203,8 @@ def test_injection_metrics_on_a_hand_checked_case(result: dict) -> None:
 
 @pytest.mark.parametrize("config", [
     RecallConfig(gate="threshold", relevance_threshold=5.0),  # no rank score reaches 5
-    RecallConfig(gate_open=1.5, gate_words=2.0),  # the relevance gate: no cosine reaches 1.5, no lexical 2.0
+    # the relevance gate: no cosine reaches 1.5, no lexical 2.0, and no fact is implied ("Biscuit" names one)
+    RecallConfig(gate_open=1.5, gate_words=2.0, gate_implied=False),
 ], ids=["threshold-gate", "relevance-gate"])
 def test_a_stricter_config_changes_only_the_shipped_gate(memory_file: Path, config: RecallConfig) -> None:
     strict = evaluate(load_memory(memory_file), embedder=WordHashEmbedder(), config=config)

@@ -14,6 +14,8 @@ from memori_core.ranking.implications import (
     asks_what_to_do,
     fact_concerns,
     implied_rows,
+    named_rows,
+    named_words,
     question_concerns,
 )
 
@@ -26,7 +28,7 @@ OTHERS = [f"User's note number {i} is about the garden shed." for i in range(29)
     ("User is allergic to peanuts.", {"peanut", "clinic", "meal"}),
     ("User is vegan.", {"meat", "fish", "egg", "dairy", "meal"}),
     ("User doesn't drink alcohol.", {"alcohol"}),  # what to drink, not what to eat
-    ("User is 26 weeks pregnant.", {"pregnancy", "clinic", "meal", "exertion"}),
+    ("User is 26 weeks pregnant.", {"pregnancy", "clinic", "meal", "exertion", "sleep", "travel"}),
     ("User takes warfarin for atrial fibrillation.", {"blood thinner", "clinic"}),
     ("User is allergic to latex.", {"latex", "clinic"}),
     ("User is allergic to sesame.", {"sesame", "clinic", "meal"}),  # the EU's fourteen allergens
@@ -40,11 +42,23 @@ OTHERS = [f"User's note number {i} is about the garden shed." for i in range(29)
     ("User has gout.", {"alcohol", "sugar", "meat", "clinic", "meal"}),
     ("User gets seasick on boats.", {"motion"}),  # a limitation, care fact or not
     ("User is afraid of flying.", {"flying"}),
-    ("User takes the train rather than fly whenever she can.", {"flying"}),
+    ("User takes the train rather than fly whenever she can.", {"flying", "getting around"}),
     ("I'm scared of dogs.", {"dogs"}),
     ("User suffers from vertigo and avoids heights.", {"heights"}),
     ("User had her right knee replaced last year.", {"exertion"}),
     ("User can't swim.", {"water"}),
+    # situations that shape plans, whatever the user's health
+    ("User's daughter Mia is 6.", {"children"}),
+    ("User has four grandchildren; the youngest just turned 3.", {"children"}),
+    ("User is a children's author.", set()),  # a possessive: not the user's own children
+    ("User lives on a teacher's pension.", {"money"}),
+    ("My student loan runs out by week 8 and I'm usually skint.", {"money"}),
+    ("We don't have a car.", {"getting around"}),
+    ("User uses a wheelchair.", {"getting around"}),
+    ("User lives in a fourth-floor walk-up.", {"stairs"}),
+    ("User works night shifts as a nurse.", {"sleep"}),
+    ("User grows tomatoes in raised beds.", {"outdoors"}),
+    ("User keeps two beehives.", {"outdoors"}),
     ("User only buys vegan cosmetics.", set()),  # a diet word about what is bought, not eaten
     ("User is not vegan.", set()),  # negated: no care fact
     ("User has no allergies.", set()),
@@ -78,6 +92,13 @@ def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, conce
     ("What should I wear to the dinner?", set()),  # worn, not eaten
     ("Any body lotions or creams you would suggest?", set()),
     ("Can I wear brie-scented perfume while pregnant?", {"pregnancy"}),  # only what eating meets is dropped
+    ("Can you plan a fun Saturday for the kids?", {"children"}),
+    ("Is it worth trading in my car?", {"money"}),
+    ("Plan me a cheap weekend trip home.", {"money", "getting around", "travel"}),
+    ("I've been absolutely exhausted for weeks.", {"sleep"}),
+    ("Frost is forecast this weekend. What should I do outside?", {"outdoors"}),
+    ("Should I buy a stroller that folds small?", {"children", "stairs"}),
+    ("A stray cat bit me and the wound is red.", {"clinic"}),
 ])
 def test_a_question_touches_the_concerns_its_words_name(question, concerns):
     assert question_concerns(question) == frozenset(concerns)
@@ -92,6 +113,10 @@ def test_a_question_touches_the_concerns_its_words_name(question, concerns):
     ("Is it okay to eat a big bowl of kale every day?", True),  # asked in a chat: the asker's own case
     ("Would taking the ferry be a good idea?", True),
     ("Is Pluto a planet?", False),
+    ("Can you plan a fun Saturday for the kids?", True),  # "the kids": in a chat, the asker's own
+    ("Any ideas for a family getaway in the school holidays?", True),  # a request asks for the asker
+    ("Plan a cheap week in Rome.", True),
+    ("What is the best age for kids to start school?", False),  # about children in general
 ])
 def test_only_a_personal_question_about_what_to_do_reads_the_implications(question, expected):
     assert asks_what_to_do(question) is expected
@@ -102,6 +127,7 @@ def test_only_a_personal_question_about_what_to_do_reads_the_implications(questi
     ("can I have a beer at the pub", True),  # no question mark, a question's first words
     ("I get seasick on boats.", False),  # a statement
     ("What was the name of that pub we went to?", False),  # what happened
+    ("Plan me a cheap weekend trip home.", True),  # a request is a question about what to do
 ])
 def test_a_follow_up_goes_on_only_with_a_question_about_what_to_do(turn, expected):
     assert asks_for_advice(turn) is expected
@@ -234,3 +260,70 @@ def test_a_follow_up_that_names_no_concern_goes_on_with_its_conversations(engine
 def test_sunscreen_is_put_on_the_skin_not_eaten():
     assert implied_rows("What should I pack for lunch?", [COELIAC]).all()
     assert not implied_rows("What SPF should kids' sunscreen be?\nWhat should I pack for lunch?", [COELIAC]).any()
+
+
+KIDS = ["User's daughter Ruby is 5.", "User's son Jack is 9 and plays cricket on Saturdays."]
+
+
+def test_a_family_plan_recalls_the_children_and_a_general_question_about_children_does_not():
+    eng = RecallEngine(store=InMemoryFactStore(), embedder=HashEmbedder())
+    eng.add("ann", [*OTHERS, *KIDS])
+    for question in ("Any ideas for a family getaway in the school holidays?", "Can you plan a fun Saturday for the kids?"):
+        assert set(KIDS) <= {f.content for f in eng.recall(question, "ann")}, question
+        assert "(children)" in eng.explain(question, "ann").gate_note
+    assert not set(KIDS) & {f.content for f in eng.recall("How many kids are in an average school class?", "ann")}
+
+
+def test_a_request_before_a_follow_up_lends_it_its_concerns():
+    eng = RecallEngine(store=InMemoryFactStore(), embedder=HashEmbedder())
+    skint = "My student loan comes in each term and I'm usually skint by week 8."
+    eng.add("ann", [*OTHERS, skint])
+    assert skint in [f.content for f in eng.recall("Train or coach?", "ann", context=["Plan me a cheap weekend trip."])]
+    assert skint not in [f.content for f in eng.recall("Train or coach?", "ann", context=["I took the train home."])]
+
+
+@pytest.mark.model
+def test_a_pregnancy_is_recalled_for_a_trip_and_a_sleepless_night_with_minilm(minilm):
+    pregnant = "User is 30 weeks pregnant with her first baby."
+    facts = [pregnant, "User works as a solicitor in Leeds.", "User loves Italian food.", "User's husband is Tom.",
+             "User plays the violin.", "User has a cat called Pip.", "User supports Leeds United.",
+             "User's sister lives in Bristol.", "User drives a blue Fiat.", "User is learning Spanish."]
+    eng = RecallEngine(store=InMemoryFactStore(), embedder=minilm)
+    eng.add("ann", facts)
+    plain = RecallEngine(store=InMemoryFactStore(), embedder=minilm, config=RecallConfig(gate_implied=False))
+    plain.add("ann", facts)
+    for question in ("Any ideas for a weekend away next month?", "I can't sleep at night, what can I do?"):
+        assert pregnant in [f.content for f in eng.recall(question, "ann")], question
+    assert pregnant not in [f.content for f in plain.recall("Any ideas for a weekend away next month?", "ann")]
+    assert eng.recall("What's the capital of Australia?", "ann") == []
+
+
+@pytest.mark.parametrize("question, names", [
+    ("Is it okay to take Dash on a long hike in this heat?", {"Dash"}),
+    ("Can Rosie eat grapes?", {"Rosie"}),
+    ("I'm visiting my dad in Annecy on Saturday. Any ideas?", {"Annecy"}),  # no day, no sentence's first word
+    ("What should I cook tonight?", set()),
+])
+def test_named_words_are_capitalised_words_past_a_sentences_first(question, names):
+    assert named_words(question) == frozenset(names)
+
+
+def test_a_name_opens_the_few_facts_that_hold_it_and_not_one_every_fact_holds():
+    facts = ["User has a rescue greyhound called Dash.", "User lives in Portland.", "Dash hates the rain."]
+    rows, held = named_rows(frozenset({"Dash"}), facts)
+    assert rows.tolist() == [True, False, True] and held == ["Dash"]
+    speaker = [f"Caroline: note {i}" for i in range(3)]
+    rows, held = named_rows(frozenset({"Caroline"}), speaker)
+    assert not rows.any() and held == []
+
+
+def test_a_personal_question_naming_a_pet_recalls_the_pet_fact():
+    eng = RecallEngine(store=InMemoryFactStore(), embedder=HashEmbedder())
+    dash = "User has a rescue greyhound called Dash."
+    eng.add("ann", [*OTHERS, dash])
+    question = "Is it okay to take Dash on a long hike in this heat?"
+    assert dash in [f.content for f in eng.recall(question, "ann")]
+    assert "name Dash" in eng.explain(question, "ann").gate_note
+    plain = RecallEngine(store=InMemoryFactStore(), embedder=HashEmbedder(), config=RecallConfig(gate_implied=False))
+    plain.add("ann", [*OTHERS, dash])
+    assert dash not in [f.content for f in plain.recall(question, "ann")]

@@ -28,7 +28,7 @@ from ..facts import RecalledFact, StoredFact
 from ..filters import Where, check_where
 from ..judge import Judge, as_indices
 from ..ranking.candidates import gather
-from ..ranking.care import care_share, is_care_fact, is_personal
+from ..ranking.care import care_share, for_the_asker, is_care_fact
 from ..ranking.care import prototype_texts as domain_texts
 from ..ranking.intent import (
     asks_an_amount_in_a_unit,
@@ -406,7 +406,7 @@ class ReadPath:
             scores = with_slot_recency(scores, lambda i: pool_facts[i].content, created, limit, cfg.slot_recency_weight)
         if general:
             return _Scored(replace(scores, general=True), pool_facts, found.scorable, core)
-        if not gated or cfg.gate != "relevance" or not (conv is not None or is_personal(query)):
+        if not gated or cfg.gate != "relevance" or not (conv is not None or for_the_asker(query)):
             return _Scored(scores, pool_facts, found.scorable, core)
         # A personal question: the third-person lift and the care signal, read among the rows the gate reads.
         top = rank_order(scores.rank_score, scores.cosine, limit)
@@ -505,7 +505,7 @@ class ReadPath:
         prototype."""
         cfg = self.config
         if (cfg.gate != "relevance" or cfg.gate_general is None or not reads_as_a_question(query)
-                or is_personal(query) or speaks_of_the_user(query)):
+                or for_the_asker(query) or speaks_of_the_user(query)):
             return False
         if asks_an_amount_in_a_unit(query):
             return True

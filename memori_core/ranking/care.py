@@ -29,6 +29,7 @@ __all__ = [
     "DOMAIN_PROTOTYPES",
     "DOMAIN_TEMPERATURE",
     "care_share",
+    "for_the_asker",
     "is_care_fact",
     "is_personal",
     "prototype_texts",
@@ -138,6 +139,28 @@ def is_personal(question: str) -> bool:
     asked for the asker's own case."""
     text = question.replace("\u2019", "'")
     return _PERSONAL.search(text) is not None or _ADVICE.search(text) is not None
+
+
+# "the kids", "the baby": in a chat, the asker's own
+_OURS = re.compile(r"\bthe\s+(?:kids|children|baby|twins|grandkids|grandchildren|family)\b", re.IGNORECASE)
+# a request that names no one else ("Any ideas for a family getaway?", "Plan a cheap weekend away.")
+_REQUEST = re.compile(
+    r"^\W*(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?"
+    r"(?:plan|suggest|recommend|help\s+(?:me|us)|give\s+me|find\s+(?:me|us)|any\s+(?:ideas|suggestions|tips)|"
+    r"ideas\s+for)\b",
+    re.IGNORECASE,
+)
+
+
+def for_the_asker(question: str) -> bool:
+    """Whether, asked in a chat, the question is about the asker's own case: :func:`is_personal`, or it speaks
+    of "the kids" / "the baby" / "the family" (the asker's own), or it is a request that names no one
+    ("Any ideas for a family getaway?", "Can you plan a cheap weekend away?").
+
+    >>> for_the_asker("Any ideas for a weekend away?"), for_the_asker("What is the best age for kids to start school?")
+    (True, False)
+    """
+    return is_personal(question) or _OURS.search(question) is not None or _REQUEST.search(question) is not None
 
 
 @functools.lru_cache(maxsize=4096)

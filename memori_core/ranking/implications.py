@@ -11,13 +11,16 @@ alcohol, pregnancy, blood thinners...):
 - :data:`FACT_CONCERNS`: what a care fact (:func:`~.care.is_care_fact`: an allergy, a medication, a
   condition, a dietary restriction) constrains: "User has coeliac disease." -> gluten, and any meal;
   :data:`LIMIT_CONCERNS`: what any fact says the user cannot or will not do: "User gets seasick." -> motion;
+  :data:`SITUATION_CONCERNS`: what any fact says about a situation that shapes plans: "User's daughter Mia
+  is 6." -> children, "User lives on a pension." -> money;
 - :data:`QUESTION_CONCERNS`: everyday words that touch a concern: beer, bread, pizza -> gluten; sushi,
   brie, a litter box -> pregnancy; kale, ibuprofen, the dentist -> blood thinners; a ferry -> motion.
 
 A fact whose concerns meet the question's (:func:`with_implied`) is kept by the gate and ranked into the
 ``limit`` best, for a personal question about what to do (:func:`asks_what_to_do`; not a general one:
 "What is satay sauce made of?" asks for no one's allergy). A follow-up that names no concern goes on with
-those of the question it follows (:func:`asks_for_advice`). The words are common knowledge about food,
+those of the question it follows (:func:`asks_for_advice`). A name the question uses ("Can I take Dash on a
+long hike?") opens the few facts that hold it (:func:`named_rows`). The words are common knowledge about food,
 drink, medicine and travel (allergen sources, what pregnancy and anticoagulants rule out, what a clinician
 asks about), written from general knowledge, though some were added after reading the app sets' misses
 (docs/ranking.md says which); they are a floor, not a complete list: an unknown dish falls back on the cosine.
@@ -32,11 +35,12 @@ from dataclasses import replace
 
 import numpy as np
 
-from .care import NOT_FOOD, is_care_fact, is_personal
+from .care import NOT_FOOD, for_the_asker, is_care_fact
 from .pipeline import PoolScores
 
-__all__ = ["FACT_CONCERNS", "LIMIT_CONCERNS", "QUESTION_CONCERNS", "asks_for_advice", "asks_what_to_do",
-           "fact_concerns", "implied_rows", "question_concerns", "with_implied"]
+__all__ = ["FACT_CONCERNS", "LIMIT_CONCERNS", "MOST_NAMED", "QUESTION_CONCERNS", "SITUATION_CONCERNS", "asks_for_advice",
+           "asks_what_to_do", "fact_concerns", "implied_rows", "named_rows", "named_words", "question_concerns",
+           "with_implied"]
 
 
 def _any(*words: str) -> str:
@@ -101,6 +105,30 @@ LIMIT_CONCERNS: dict[str, str] = {
 """What a fact says the user cannot or will not do, whatever their health: travel sickness, a fear of flying,
 of dogs, of heights or of water, a back or joint that limits exertion."""
 
+_CHILD = (r"(?:sons?|daughters?|kids?|children|child|toddlers?|bab(?:y|ies)|twins|eldest|youngest|"
+          r"grand(?:children|child|kids?|sons?|daughters?)|step(?:sons?|daughters?|kids?))")
+SITUATION_CONCERNS: dict[str, str] = {
+    "children": rf"\b{_CHILD}\b(?!')",
+    "money": r"\b(?:sav(?:ing|es)\s+(?:up\s+)?(?:for|to)|savings|budget\w*|debts?|loans?|skint|broke|pension|"
+             r"social\s+security|401\(?k\)?|sends?\s+money|mortgage|overdraft|tight\s+on\s+money|money\s+is\s+tight|"
+             r"can(?:'t|not)\s+afford|paying\s+(?:off|back)|credit\s+card|low\s+income|unemployed|on\s+benefits)\b",
+    "getting around": r"\b(?:(?:don't|doesn't|do\s+not|does\s+not|never)\s+(?:drive|have\s+a\s+car|own\s+a\s+car)|"
+                      r"no\s+car|car[\s-]free|without\s+a\s+car|walks?\s+everywhere|gets?\s+around\s+by|"
+                      r"commutes?\s+(?:by|on)|cycles?\s+to\s+work|rather\s+than\s+(?:fly|drive)|"
+                      r"(?:uses?|takes?|relies\s+on)\s+a\s+wheelchair|wheelchair\s+user)\b",
+    "stairs": r"\b(?:walk[\s-]?up|no\s+(?:lift|elevator)|(?:lift|elevator)\s+(?:\w+\s+){0,2}(?:breaks|broken|out\s+of\s+order)|"
+              r"(?:\w+\s+)?floor\s+(?:flat|apartment)\s+(?:with\s+)?(?:no|without)\s+(?:a\s+)?(?:lift|elevator))",
+    "sleep": r"\b(?:night\s+shifts?|works?\s+nights|shift\s+work|insomnia|sleep\s+apno?ea|pregnan\w*)\b",
+    "travel": r"\bpregnan\w*",
+    "outdoors": r"\b(?:grows?|growing|garden\w*|allotment|raised\s+beds?|greenhouse|beehives?|bees|backyard|"
+                r"(?:swimming\s+)?pool|chickens|hens|vegetable\s+patch|orchard|lawn)\b",
+}
+"""What a fact says about the user's situation that shapes plans, whatever their health: children (a family
+outing, a holiday for the three of us), money (a cheap dinner, whether a purchase is worth it), getting around
+without a car or in a wheelchair (the way to get somewhere), stairs without a lift (a stroller, a sofa),
+sleep (night shifts, insomnia, a pregnancy: tiredness, a sleepless night), what a trip must allow for (a
+pregnancy) and what the weather means for a garden, bees or a pool."""
+
 _FOOD_CONCERNS = frozenset({"peanut", "tree nut", "shellfish", "fish", "egg", "dairy", "gluten", "meat", "sugar",
                             "salt", "sesame", "soy", "mustard", "celery", "lupin", "mollusc", "pregnancy"})
 _EATEN = (_FOOD_CONCERNS - {"pregnancy"}) | {"meal"}  # what only eating meets
@@ -148,12 +176,13 @@ _CLINIC = ("dentist", "dental", "doctor", "gp", "nurse", "surgeon", "surgery", "
            "swelling", "wheez*", "breathless", "short of breath", "chest pain", "palpitation", "rash", "hives",
            "itchy", "nausea", "nauseous", "vomit*", "throwing up", "fever", "headache", "numb", "tingling",
            "blurred vision", "cramp", "sore throat", "stomach ache", "diarrhoea", "diarrhea", "feel sick",
-           "feeling sick", "unwell", "under the weather", "in pain", "sprain*")
+           "feeling sick", "unwell", "under the weather", "in pain", "sprain*", "heartburn", "indigestion", "reflux",
+           "antibiotic", "flu", "wound", "bite", "bitten", "insect bite", "sting")
 _MEAL = ("dinner", "lunch", "breakfast", "brunch", "supper", "snack", "meal", "eat", "eating", "cook", "cooking",
          "cookout", "cook out", "braai", "party food",
          "recipe", "restaurant", "takeaway", "takeout", "menu", "dish", "food", "picnic", "packed lunch", "lunchbox",
          "dessert", "potluck", "buffet", "meal prep", "dinner party", "bake", "baking", "groceries", "grocery")
-_EXERTION = ("exercise", "workout", "work out", "gym", "run", "running", "jog*", "football", "soccer", "rugby",
+_EXERTION = ("exercise", "yoga", "hot yoga", "pilates", "workout", "work out", "gym", "run", "running", "jog*", "football", "soccer", "rugby",
              "hockey", "tennis", "squash", "netball", "basketball", "hike", "hiking", "climb*", "boulder*", "swim*",
              "cycling", "bike ride", "marathon", "race", "training", "warm up", "warm-up", "hiit", "crossfit",
              "spin class", "sport", "sprint", "ski", "skiing", "altitude", "scuba", "diving")
@@ -186,7 +215,9 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                       "runny egg", "litter box", "litter tray", "cat litter", "hot tub", "hot bath", "jacuzzi", "sauna",
                       "roller coaster", "rollercoaster", "x-ray", "ibuprofen", "retinol", "caffeine", "coffee",
                       "espresso", "energy drink", "scuba", "bungee", "hair dye", "morning sickness", "maternity",
-                      "midwife", "antenatal", "prenatal", "oyster", "liver", *_DRINK),
+                      "midwife", "antenatal", "prenatal", "oyster", "liver", "cheese", "cheese board", "cheeseboard",
+                      "paint", "painting", "decorating", "cafe", "café", "coffee shop", "hot drink", "warm drink",
+                      *_DRINK),
     "sugar": _SWEET,
     "salt": ("salt", "salty", "soy sauce", "crisps", "chips", "bacon", "ramen", "instant noodle", "pickle",
                  "olive", "salami", "cured", "anchov*", "takeaway", "takeout", "pizza", "processed", "stock cube",
@@ -211,6 +242,25 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                 "glass floor", "cliff", "summit", "observation deck", "snow", "skyscraper", "hot air balloon"),
     "water": ("swim*", "pool", "beach", "snorkel*", "scuba", "diving", "kayak*", "surf*", "paddleboard*",
               "water park", "boat", "sailing", "lake"),
+    "children": ("kid", "children", "child", "toddler", "the baby", "grandchildren", "grandkid", "family outing",
+                 "family day", "family getaway", "family holiday", "family trip", "family friendly", "day out",
+                 "school holiday", "half term", "babysitter", "babysitting", "playground", "three of us",
+                 "four of us", "five of us", "whole family", "stroller", "pram", "buggy", "pushchair", "car seat"),
+    "money": ("cheap", "cheaper", "cheapest", "cheaply", "afford", "affordable", "budget", "expensive", "pricey",
+              "cost", "cost much", "worth buying", "worth it", "worth the money", "splurge", "bonus", "save money",
+              "saving money", "birthday present", "christmas present", "trade in", "trading in", "upgrade",
+              "lend", "loan", "invest*", "savings"),
+    "getting around": ("way to get", "get to", "get there", "get home", "getting there", "getting to", "travel down",
+                       "travel up", "trip home", "commute", "commuting", "drive to", "road trip", "day trip",
+                       "car seat", "taxi", "new place", "moving house", "move house", "new flat", "new apartment"),
+    "stairs": ("stroller", "pram", "buggy", "pushchair", "furniture", "sofa", "couch", "mattress", "wardrobe", "piano",
+               "carry", "carrying", "heavy", "moving house", "move house", "new place", "wheelchair"),
+    "sleep": ("sleep", "sleeping", "can't sleep", "insomnia", "tired", "exhausted", "exhaustion", "fatigue",
+              "knackered", "nap", "jet lag", "bedtime", "no energy", "low energy"),
+    "outdoors": ("frost", "freeze", "freezing", "heatwave", "heat wave", "hot weather", "degrees", "storm", "hail",
+                 "drought", "hosepipe ban", "outside", "outdoors", "yard", "garden", "gardening", "plant", "planting"),
+    "travel": ("trip", "holiday", "vacation", "getaway", "go away", "weekend away", "travel", "flight", "fly",
+               "flying", "abroad", "babymoon", "hotel", "airbnb", "camping", "cruise", "road trip"),
     "sesame": ("sesame", "tahini", "hummus", "houmous", "halva", "halwa", "falafel", "baba ganoush", "bagel",
                "burger bun", "sushi", "stir fry", "stir-fry", "bibimbap", "dan dan", "furikake", "za'atar"),
     "soy": ("soy", "soya", "tofu", "edamame", "miso", "tempeh", "soy sauce", "teriyaki", "stir fry", "stir-fry",
@@ -229,7 +279,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                    "voltaren", "cold and flu", "headache tablet", "period pain", "migraine tablet"),
     "antibiotic": ("antibiotic", "penicillin", "amoxicillin", "amoxil", "augmentin", "prescription", "prescribed",
                    "infection", "chest infection", "strep", "uti", "tooth abscess"),
-    "caffeine": ("coffee", "espresso", "latte", "cappuccino", "tea", "cola", "coke", "energy drink",
+    "caffeine": ("coffee", "cafe", "café", "coffee shop", "hot drink", "warm drink", "espresso", "latte", "cappuccino", "tea", "cola", "coke", "energy drink",
                      "red bull", "matcha", "chocolate", "pre-workout"),
 }
 """Everyday words that touch each concern (allergen sources, what rules out alcohol, pregnancy precautions,
@@ -239,6 +289,7 @@ exercise)."""
 
 _FACT_RE = {name: re.compile(p, re.IGNORECASE) for name, p in FACT_CONCERNS.items()}
 _LIMIT_RE = {name: re.compile(p, re.IGNORECASE) for name, p in LIMIT_CONCERNS.items()}
+_SITUATION_RE = {name: re.compile(p, re.IGNORECASE) for name, p in SITUATION_CONCERNS.items()}
 
 
 def _fold(text: str) -> str:
@@ -294,7 +345,7 @@ def fact_concerns(text: str) -> frozenset[str]:
     >>> sorted(fact_concerns("User has coeliac disease.")), fact_concerns("User lives in Leeds.")
     (['clinic', 'gluten', 'meal'], frozenset())
     """
-    limits = {name for name, rx in _LIMIT_RE.items() if rx.search(text)}
+    limits = {name for name, rx in (*_LIMIT_RE.items(), *_SITUATION_RE.items()) if rx.search(text)}
     if not is_care_fact(text):
         return frozenset(limits)
     found = limits | {name for name, rx in _FACT_RE.items() if rx.search(text)}
@@ -348,11 +399,12 @@ def asks_what_to_do(question: str) -> bool:
     >>> asks_what_to_do("Is pad thai safe for me?"), asks_what_to_do("When did I go to the BBQ?")
     (True, False)
     """
-    return is_personal(question) and _TOLD_PAST.search(question) is None
+    return for_the_asker(question) and _TOLD_PAST.search(question) is None
 
 
 _QUESTION = re.compile(
-    r"\?|^\W*(?:what|which|where|when|how|why|can|could|should|shall|would|will|is|are|do|does|any|anything)\b",
+    r"\?|^\W*(?:what|which|where|when|how|why|can|could|should|shall|would|will|is|are|do|does|any|anything|"
+    r"plan|suggest|recommend|help|find|give|ideas)\b",
     re.IGNORECASE,
 )
 
@@ -391,11 +443,48 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
     if question is None:
         return scores
     asked = question_concerns(question)
-    if not asked:
+    names = named_words(query)
+    if not asked and not names:
         return scores
     facts = texts()
     rows = implied_rows(question, facts)
+    met = set().union(*(fact_concerns(facts[i]) for i in np.flatnonzero(rows).tolist())) & asked
+    if names:
+        named, held = named_rows(names, facts)
+        rows |= named
+        met |= {f"name {n}" for n in held}
     if not rows.any():
         return scores
-    met = set().union(*(fact_concerns(facts[i]) for i in np.flatnonzero(rows).tolist())) & asked
     return replace(scores, implied=rows, concerns=tuple(sorted(met)))
+
+
+_NAMED = re.compile(r"(?<=\s)(?<![.!?:;]\s)([A-Z][a-z][\w-]*)")
+_NOT_A_NAME = frozenset({
+    "I", "It", "That", "There", "Here", "This", "These", "Those", "He", "She", "They", "We", "You", "My", "Our",
+    "Mum", "Mom", "Dad", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+    "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+    "November", "December", "Christmas", "Easter", "Mr", "Mrs", "Ms", "Dr", "OK", "Ok"})
+_WORD = re.compile(r"[\w-]+")
+MOST_NAMED = 2
+"""A name the question uses opens the facts that hold it when at most this many do: "Can Rosie eat grapes?" opens
+"User has a Labrador called Rosie."; a name in every fact (a speaker's) says nothing about which matters."""
+
+
+def named_words(question: str) -> frozenset[str]:
+    """Capitalised words past a sentence's first that may name a person, a pet or a place ("Dash", "Annecy");
+    days, months, pronouns and titles are left out."""
+    return frozenset(_NAMED.findall(question)) - _NOT_A_NAME
+
+
+def named_rows(names: frozenset[str], facts: Sequence[str]) -> tuple[np.ndarray, list[str]]:
+    """The facts holding one of ``names`` as a word (bool array), for each name held by at most
+    :data:`MOST_NAMED` facts, and those names."""
+    holding = {n: [] for n in names}
+    for i, text in enumerate(facts):
+        for w in names.intersection(_WORD.findall(text)):
+            holding[w].append(i)
+    rows = np.zeros(len(facts), dtype=bool)
+    held = sorted(n for n, at in holding.items() if 0 < len(at) <= MOST_NAMED)
+    for n in held:
+        rows[holding[n]] = True
+    return rows, held
