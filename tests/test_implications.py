@@ -59,6 +59,8 @@ OTHERS = [f"User's note number {i} is about the garden shed." for i in range(29)
     ("User works night shifts as a nurse.", {"sleep"}),
     ("User grows tomatoes in raised beds.", {"outdoors"}),
     ("User keeps two beehives.", {"outdoors"}),
+    ("I work as a backend developer for a fintech startup.", {"work"}),
+    ("User runs a small online candle business from home.", {"work"}),
     ("User only buys vegan cosmetics.", set()),  # a diet word about what is bought, not eaten
     ("User is not vegan.", set()),  # negated: no care fact
     ("User has no allergies.", set()),
@@ -79,7 +81,6 @@ def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, conce
     ("Is hummus OK for me?", {"sesame"}),
     ("Can I take ibuprofen for my headache?", {"painkiller", "blood thinner", "pregnancy", "clinic"}),
     ("Where do I live?", set()),
-    ("Can you help me write a cover letter?", set()),
     ("Should I take the nutty professor to the cinema?", {"peanut", "tree nut"}),  # words, not meaning
     ("What should I cook for dinner tonight?", {"meal"}),  # any meal opens every food concern
     ("I'm feeling shaky and sweaty all of a sudden.", {"clinic", "diabetes"}),  # symptoms
@@ -99,6 +100,8 @@ def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, conce
     ("Frost is forecast this weekend. What should I do outside?", {"outdoors"}),
     ("Should I buy a stroller that folds small?", {"children", "stairs"}),
     ("A stray cat bit me and the wound is red.", {"clinic"}),
+    ("Can you help me write a cover letter?", {"work"}),
+    ("How do I get more orders in before Christmas?", {"work"}),
 ])
 def test_a_question_touches_the_concerns_its_words_name(question, concerns):
     assert question_concerns(question) == frozenset(concerns)
@@ -249,9 +252,15 @@ def test_a_follow_up_that_names_no_concern_goes_on_with_its_conversations(engine
     assert COELIAC in [f.content for f in engine.recall("And for my friend's round after that?", "ann",
                                                           context=context)]
     assert COELIAC not in [f.content for f in engine.recall("And for my friend's round after that?", "ann")]
-    # a statement before it is no question it goes on with
+    # a plan told before it lends its concerns too, but not to the fact it tells itself
+    assert COELIAC in [f.content for f in engine.recall("And for my friend's round after that?", "ann",
+                                                          context=["We're at the pub tonight, the beer is great."])]
+    assert COELIAC not in [f.content for f in engine.recall(
+        "And for my friend's round after that?", "ann",
+        context=["At the pub tonight. I have coeliac disease and eat strictly gluten-free, beer is out."])]
+    # what happened is no plan
     assert COELIAC not in [f.content for f in engine.recall("And for my friend's round after that?", "ann",
-                                                              context=["We're at the pub tonight, the beer is great."])]
+                                                              context=["We went to the pub last night for a beer."])]
     # a turn with a topic of its own is judged on it: a general question about rice is not about the user
     assert COELIAC not in [f.content for f in engine.recall("How long can cooked rice keep in the fridge?", "ann",
                                                               context=context)]

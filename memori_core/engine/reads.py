@@ -423,8 +423,14 @@ class ReadPath:
         if care is not None:
             scores = replace(scores, care=care)
         if cfg.gate_implied:
-            scores = with_implied(query, scores, pool_facts.texts, before=read[-1] if read else None)
+            scores = with_implied(query, scores, pool_facts.texts, before=read[-1] if read else None,
+                                  told=self._told)
         return _Scored(scores, pool_facts, found.scorable, core)
+
+    def _told(self, fact: str, turn: str) -> bool:
+        """Whether ``turn`` tells ``fact`` word for word (:func:`~.ranking.conversation.told_in`)."""
+        analyze = analyzer(self.config.tokenizer, self.config.stemmer)
+        return told_in(analyze(fact), [frozenset(analyze(turn))], frozenset(analyze(USER_WORD)))
 
     def _unwiden_told(self, gate_cos: np.ndarray, question_cos: np.ndarray, conv_cos: np.ndarray,
                       facts: PoolFacts, read: Sequence[str]) -> np.ndarray:

@@ -122,12 +122,19 @@ SITUATION_CONCERNS: dict[str, str] = {
     "travel": r"\bpregnan\w*",
     "outdoors": r"\b(?:grows?|growing|garden\w*|allotment|raised\s+beds?|greenhouse|beehives?|bees|backyard|"
                 r"(?:swimming\s+)?pool|chickens|hens|vegetable\s+patch|orchard|lawn)\b",
+    "work": r"\b(?:works?\s+(?:as|at|for|in)|working\s+(?:as|at|for)|job|employer|employed|self[\s-]employed|freelanc\w*|"
+            r"runs?\s+(?:a|an|the|his|her|their|my|our)\s+(?:\w+\s+){0,3}(?:business|shop|company|firm|practice|nursery|bakery|"
+            r"caf[eé]|restaurant|studio)|owns?\s+(?:a|an)\s+(?:\w+\s+){0,3}(?:business|shop|company|firm|nursery|bakery)|"
+            r"I'm\s+a\s+\w+\s+(?:at|for)|(?:is|am)\s+a\s+(?:\w+\s+){0,2}(?:nurse|teacher|developer|engineer|lawyer|"
+            r"accountant|driver|manager|designer|translator|doctor|student|chef|analyst|consultant|tester|courier|"
+            r"farmer|attendant|cleaner|carer|electrician|plumber|mechanic|pharmacist|paramedic|officer|writer))\b",
 }
 """What a fact says about the user's situation that shapes plans, whatever their health: children (a family
 outing, a holiday for the three of us), money (a cheap dinner, whether a purchase is worth it), getting around
 without a car or in a wheelchair (the way to get somewhere), stairs without a lift (a stroller, a sofa),
 sleep (night shifts, insomnia, a pregnancy: tiredness, a sleepless night), what a trip must allow for (a
-pregnancy) and what the weather means for a garden, bees or a pool."""
+pregnancy), what the weather means for a garden, bees or a pool, and the user's job or business (a cover
+letter, a day off, more orders)."""
 
 _FOOD_CONCERNS = frozenset({"peanut", "tree nut", "shellfish", "fish", "egg", "dairy", "gluten", "meat", "sugar",
                             "salt", "sesame", "soy", "mustard", "celery", "lupin", "mollusc", "pregnancy"})
@@ -257,6 +264,11 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                "carry", "carrying", "heavy", "moving house", "move house", "new place", "wheelchair"),
     "sleep": ("sleep", "sleeping", "can't sleep", "insomnia", "tired", "exhausted", "exhaustion", "fatigue",
               "knackered", "nap", "jet lag", "bedtime", "no energy", "low energy"),
+    "work": ("cover letter", "cv", "resume", "résumé", "job interview", "interview", "job application", "boss",
+             "manager", "colleague", "coworker", "co-worker", "out of office", "out-of-office", "pay rise", "raise",
+             "promotion", "day off", "days off", "annual leave", "sick day", "sick note", "shift", "rota", "overtime",
+             "clients", "customers", "orders", "linkedin", "work email", "my team", "performance review",
+             "appraisal", "career"),
     "outdoors": ("frost", "freeze", "freezing", "heatwave", "heat wave", "hot weather", "degrees", "storm", "hail",
                  "drought", "hosepipe ban", "outside", "outdoors", "yard", "garden", "gardening", "plant", "planting"),
     "travel": ("trip", "holiday", "vacation", "getaway", "go away", "weekend away", "travel", "flight", "fly",
@@ -429,17 +441,22 @@ def implied_rows(question: str, facts: Sequence[str]) -> np.ndarray:
 
 
 def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[str]],
-                 before: str | None = None) -> PoolScores:
+                 before: str | None = None, told: Callable[[str, str], bool] | None = None) -> PoolScores:
     """``scores`` with the facts whose concerns the question touches marked ``implied`` (and the concerns met,
     for ``explain``); unchanged when there are none. The question is ``query`` when it :func:`asks_what_to_do`;
     for a follow-up that names no concern of its own, it goes on with ``before`` (the user's turn before it,
-    read with its conversation) when that turn :func:`asks_for_advice` ("What about something to drink with
-    it?" after "What should I grab for lunch?"; a statement such as "I get seasick on boats." is no question
-    it goes on with). ``texts()`` gives the pool rows' texts in pool order; it is called only when the question
-    names a concern (their concerns are cached per text). The caller checks that the relevance gate applies."""
+    read with its conversation) when that turn is about what the user will do, a question ("What about
+    something to drink with it?" after "What should I grab for lunch?") or a plan ("And what should I order?"
+    after "We're going to a seafood place tonight."). A fact that statement tells itself (``told(fact, turn)``:
+    "I get seasick on boats." tells "User gets seasick on boats.") is not implied by it: the model reads that
+    turn anyway. ``texts()`` gives the pool rows' texts in pool order; it is called only when the question
+    names a concern or a name (their concerns are cached per text). The caller checks that the relevance gate
+    applies."""
     question = query if asks_what_to_do(query) else None
-    if before is not None and not question_concerns(query) and asks_for_advice(before):
+    statement = None
+    if before is not None and not question_concerns(query) and asks_what_to_do(before):
         question = f"{query}\n{before}"
+        statement = None if asks_for_advice(before) else before
     if question is None:
         return scores
     asked = question_concerns(question)
@@ -448,6 +465,10 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
         return scores
     facts = texts()
     rows = implied_rows(question, facts)
+    if statement is not None and told is not None:
+        for i in np.flatnonzero(rows).tolist():
+            if told(facts[i], statement):
+                rows[i] = False
     met = set().union(*(fact_concerns(facts[i]) for i in np.flatnonzero(rows).tolist())) & asked
     if names:
         named, held = named_rows(names, facts)
