@@ -14,6 +14,7 @@ from memori_core.ranking.conversation import (
     conversation_turns,
     gate_cosine,
     is_courtesy,
+    leans_on_the_conversation,
     told_in,
 )
 
@@ -217,3 +218,16 @@ def test_a_fact_the_conversation_just_told_does_not_come_back_through_it(minilm)
     asked = ["We're thinking of taking the ferry to the islands. Good idea?"]
     assert "User gets seasick on boats." in [f.content for f in eng.recall("And what about the way back?", "u",
                                                                            context=asked)]
+
+
+@pytest.mark.parametrize("turn, expected", [
+    ("What should I order there?", True),  # points back
+    ("And if it rains?", True),  # goes on
+    ("What about the way back?", True),
+    ("How long will they keep?", True),
+    ("Who won the Booker Prize last year?", False),  # stands on its own
+    ("How long do homemade empanadas keep in the fridge?", False),
+    ("What's a normal amount to give as a wedding present?", False),
+])
+def test_a_turn_leans_on_the_conversation_when_it_goes_on_or_points_back(turn, expected):
+    assert leans_on_the_conversation(turn) is expected

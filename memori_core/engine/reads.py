@@ -46,6 +46,7 @@ from ..ranking.conversation import (
     conversation_turns,
     gate_cosine,
     is_courtesy,
+    leans_on_the_conversation,
     told_in,
 )
 from ..ranking.core import CORE, core_picks
@@ -399,7 +400,8 @@ class ReadPath:
         scores = score_pool(pool, found.cosine, found.tf, found.dl, q_tokens, cfg, sessions=found.sessions,
                             lengths=found.lengths)
         if gate_cos is not None:
-            scores = replace(scores, gate_cosine=gate_cos.astype(scores.cosine.dtype), in_conversation=True)
+            scores = replace(scores, gate_cosine=gate_cos.astype(scores.cosine.dtype),
+                             in_conversation=for_the_asker(query) or leans_on_the_conversation(query))
         if cfg.restatement_terms is not None and not asks_when(query):
             scores = with_restatements(scores, found.tf, created, cfg.restatement_terms)
         if cfg.slot_recency_weight > 0:

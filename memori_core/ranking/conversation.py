@@ -16,12 +16,13 @@ development set (evals/app_memory), follow-up hit 0.375 -> 0.646 for off-topic c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
 
 __all__ = ["CONVERSATION_WORDS", "COURTESY_WORDS", "blend_query", "conversation_text", "conversation_turns",
-           "gate_cosine", "is_courtesy", "told_in"]
+           "gate_cosine", "is_courtesy", "leans_on_the_conversation", "told_in"]
 
 COURTESY_WORDS = frozenset({
     "thanks", "thank", "thx", "ty", "cheers", "ok", "okay", "k", "great", "cool", "nice", "perfect", "awesome",
@@ -96,3 +97,19 @@ def told_in(fact_terms: Sequence[str], turns_terms: Sequence[frozenset[str]], ig
     model already sees it, and the conversation should not widen the gate for it."""
     terms = set(fact_terms) - ignore
     return bool(terms) and any(terms <= turn for turn in turns_terms)
+
+
+_GOES_ON = re.compile(r"^\W*(?:and|but|so|also|then|ok|okay|what\s+about|how\s+about|what\s+if|if)\b", re.IGNORECASE)
+_POINTS_BACK = re.compile(r"\b(?:it|its|that|this|those|these|them|they|their|there|he|she|him|her|one|ones|same)\b",
+                          re.IGNORECASE)
+
+
+def leans_on_the_conversation(turn: str) -> bool:
+    """Whether a turn reads as going on from the turns before it: it opens with "and", "what about", "if"...,
+    or points back ("it", "that", "there", "them"). "How long do homemade empanadas keep in the fridge?" stands
+    on its own; "What should I order there?" does not.
+
+    >>> leans_on_the_conversation("What should I order there?"), leans_on_the_conversation("Who won the Booker Prize?")
+    (True, False)
+    """
+    return _GOES_ON.search(turn) is not None or _POINTS_BACK.search(turn) is not None
