@@ -353,8 +353,8 @@ def test_cli_names_the_bad_turn(tmp_path: Path, capsys) -> None:
 @pytest.mark.model
 def test_the_dev_set_with_minilm(minilm) -> None:
     """The shipped set through the real embedder: every number is a share, and the gate only removes, except
-    the facts a question's words imply (ranking/implications.py), or those of the question a follow-up goes on
-    with, which it ranks in."""
+    the facts a question's words or names imply (ranking/implications.py), or those of the turn a follow-up
+    goes on with, which it ranks in."""
     users = load_app_memory(DEV)
     result = evaluate_app_memory(users, embedder=minilm, limit=5)
     text = {f.id: f.text for u in users.users for f in u.facts}

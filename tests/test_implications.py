@@ -98,6 +98,7 @@ def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, conce
     ("Plan me a cheap weekend trip home.", {"money", "getting around", "travel"}),
     ("I've been absolutely exhausted for weeks.", {"sleep"}),
     ("Frost is forecast this weekend. What should I do outside?", {"outdoors"}),
+    ("Any plant-based dinner ideas?", {"meal"}),  # a diet, not a garden
     ("Should I buy a stroller that folds small?", {"children", "stairs"}),
     ("A stray cat bit me and the wound is red.", {"clinic"}),
     ("Can you help me write a cover letter?", {"work"}),
@@ -277,7 +278,8 @@ KIDS = ["User's daughter Ruby is 5.", "User's son Jack is 9 and plays cricket on
 def test_a_family_plan_recalls_the_children_and_a_general_question_about_children_does_not():
     eng = RecallEngine(store=InMemoryFactStore(), embedder=HashEmbedder())
     eng.add("ann", [*OTHERS, *KIDS])
-    for question in ("Any ideas for a family getaway in the school holidays?", "Can you plan a fun Saturday for the kids?"):
+    for question in ("Any ideas for a family getaway in the school holidays?",
+                     "Can you plan a fun Saturday for the kids?"):
         assert set(KIDS) <= {f.content for f in eng.recall(question, "ann")}, question
         assert "(children)" in eng.explain(question, "ann").gate_note
     assert not set(KIDS) & {f.content for f in eng.recall("How many kids are in an average school class?", "ann")}

@@ -38,9 +38,9 @@ import numpy as np
 from .care import NOT_FOOD, for_the_asker, is_care_fact
 from .pipeline import PoolScores
 
-__all__ = ["FACT_CONCERNS", "LIMIT_CONCERNS", "MOST_NAMED", "QUESTION_CONCERNS", "SITUATION_CONCERNS", "asks_for_advice",
-           "asks_what_to_do", "fact_concerns", "implied_rows", "named_rows", "named_words", "question_concerns",
-           "with_implied"]
+__all__ = ["FACT_CONCERNS", "LIMIT_CONCERNS", "MOST_NAMED", "QUESTION_CONCERNS", "SITUATION_CONCERNS",
+           "asks_for_advice", "asks_what_to_do", "fact_concerns", "implied_rows", "named_rows", "named_words",
+           "question_concerns", "with_implied"]
 
 
 def _any(*words: str) -> str:
@@ -116,15 +116,17 @@ SITUATION_CONCERNS: dict[str, str] = {
                       r"no\s+car|car[\s-]free|without\s+a\s+car|walks?\s+everywhere|gets?\s+around\s+by|"
                       r"commutes?\s+(?:by|on)|cycles?\s+to\s+work|rather\s+than\s+(?:fly|drive)|"
                       r"(?:uses?|takes?|relies\s+on)\s+a\s+wheelchair|wheelchair\s+user)\b",
-    "stairs": r"\b(?:walk[\s-]?up|no\s+(?:lift|elevator)|(?:lift|elevator)\s+(?:\w+\s+){0,2}(?:breaks|broken|out\s+of\s+order)|"
+    "stairs": r"\b(?:walk[\s-]?up|no\s+(?:lift|elevator)|"
+              r"(?:lift|elevator)\s+(?:\w+\s+){0,2}(?:breaks|broken|out\s+of\s+order)|"
               r"(?:\w+\s+)?floor\s+(?:flat|apartment)\s+(?:with\s+)?(?:no|without)\s+(?:a\s+)?(?:lift|elevator))",
     "sleep": r"\b(?:night\s+shifts?|works?\s+nights|shift\s+work|insomnia|sleep\s+apno?ea|pregnan\w*)\b",
     "travel": r"\bpregnan\w*",
     "outdoors": r"\b(?:grows?|growing|garden\w*|allotment|raised\s+beds?|greenhouse|beehives?|bees|backyard|"
                 r"(?:swimming\s+)?pool|chickens|hens|vegetable\s+patch|orchard|lawn)\b",
-    "work": r"\b(?:works?\s+(?:as|at|for|in)|working\s+(?:as|at|for)|job|employer|employed|self[\s-]employed|freelanc\w*|"
-            r"runs?\s+(?:a|an|the|his|her|their|my|our)\s+(?:\w+\s+){0,3}(?:business|shop|company|firm|practice|nursery|bakery|"
-            r"caf[eé]|restaurant|studio)|owns?\s+(?:a|an)\s+(?:\w+\s+){0,3}(?:business|shop|company|firm|nursery|bakery)|"
+    "work": r"\b(?:works?\s+(?:as|at|for|in)|working\s+(?:as|at|for)|job|employer|employed|self[\s-]employed|"
+            r"freelanc\w*|runs?\s+(?:a|an|the|his|her|their|my|our)\s+(?:\w+\s+){0,3}(?:business|shop|company|firm|"
+            r"practice|nursery|bakery|caf[eé]|restaurant|studio)|"
+            r"owns?\s+(?:a|an)\s+(?:\w+\s+){0,3}(?:business|shop|company|firm|nursery|bakery)|"
             r"I'm\s+a\s+\w+\s+(?:at|for)|(?:is|am)\s+a\s+(?:\w+\s+){0,2}(?:nurse|teacher|developer|engineer|lawyer|"
             r"accountant|driver|manager|designer|translator|doctor|student|chef|analyst|consultant|tester|courier|"
             r"farmer|attendant|cleaner|carer|electrician|plumber|mechanic|pharmacist|paramedic|officer|writer))\b",
@@ -189,10 +191,11 @@ _MEAL = ("dinner", "lunch", "breakfast", "brunch", "supper", "snack", "meal", "e
          "cookout", "cook out", "braai", "party food",
          "recipe", "restaurant", "takeaway", "takeout", "menu", "dish", "food", "picnic", "packed lunch", "lunchbox",
          "dessert", "potluck", "buffet", "meal prep", "dinner party", "bake", "baking", "groceries", "grocery")
-_EXERTION = ("exercise", "yoga", "hot yoga", "pilates", "workout", "work out", "gym", "run", "running", "jog*", "football", "soccer", "rugby",
-             "hockey", "tennis", "squash", "netball", "basketball", "hike", "hiking", "climb*", "boulder*", "swim*",
-             "cycling", "bike ride", "marathon", "race", "training", "warm up", "warm-up", "hiit", "crossfit",
-             "spin class", "sport", "sprint", "ski", "skiing", "altitude", "scuba", "diving")
+_EXERTION = ("exercise", "yoga", "hot yoga", "pilates", "workout", "work out", "gym", "run", "running", "jog*",
+             "football", "soccer", "rugby", "hockey", "tennis", "squash", "netball", "basketball", "hike", "hiking",
+             "climb*", "boulder*", "swim*", "cycling", "bike ride", "marathon", "race", "training", "warm up",
+             "warm-up", "hiit", "crossfit", "spin class", "sport", "sprint", "ski", "skiing", "altitude", "scuba",
+             "diving")
 
 QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "peanut": ("peanut", "satay", "pad thai", "kung pao", "gado gado", "trail mix", "snickers", "reese*",
@@ -270,7 +273,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
              "clients", "customers", "orders", "linkedin", "work email", "my team", "performance review",
              "appraisal", "career"),
     "outdoors": ("frost", "freeze", "freezing", "heatwave", "heat wave", "hot weather", "degrees", "storm", "hail",
-                 "drought", "hosepipe ban", "outside", "outdoors", "yard", "garden", "gardening", "plant", "planting"),
+                 "drought", "hosepipe ban", "outside", "outdoors", "yard", "garden", "gardening", "planting"),
     "travel": ("trip", "holiday", "vacation", "getaway", "go away", "weekend away", "travel", "flight", "fly",
                "flying", "abroad", "babymoon", "hotel", "airbnb", "camping", "cruise", "road trip"),
     "sesame": ("sesame", "tahini", "hummus", "houmous", "halva", "halwa", "falafel", "baba ganoush", "bagel",
@@ -291,8 +294,8 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                    "voltaren", "cold and flu", "headache tablet", "period pain", "migraine tablet"),
     "antibiotic": ("antibiotic", "penicillin", "amoxicillin", "amoxil", "augmentin", "prescription", "prescribed",
                    "infection", "chest infection", "strep", "uti", "tooth abscess"),
-    "caffeine": ("coffee", "cafe", "café", "coffee shop", "hot drink", "warm drink", "espresso", "latte", "cappuccino", "tea", "cola", "coke", "energy drink",
-                     "red bull", "matcha", "chocolate", "pre-workout"),
+    "caffeine": ("coffee", "cafe", "café", "coffee shop", "hot drink", "warm drink", "espresso", "latte", "cappuccino",
+                 "tea", "cola", "coke", "energy drink", "red bull", "matcha", "chocolate", "pre-workout"),
 }
 """Everyday words that touch each concern (allergen sources, what rules out alcohol, pregnancy precautions,
 what thins the blood or meets a blood thinner, where latex is, what sugar and salt are in, the painkillers and
@@ -500,10 +503,11 @@ def named_words(question: str) -> frozenset[str]:
 def named_rows(names: frozenset[str], facts: Sequence[str]) -> tuple[np.ndarray, list[str]]:
     """The facts holding one of ``names`` as a word (bool array), for each name held by at most
     :data:`MOST_NAMED` facts, and those names."""
-    holding = {n: [] for n in names}
+    holding: dict[str, list[int]] = {n: [] for n in names}
     for i, text in enumerate(facts):
-        for w in names.intersection(_WORD.findall(text)):
-            holding[w].append(i)
+        if any(n in text for n in names):  # a substring test first: most facts hold no name of the question
+            for w in names.intersection(_WORD.findall(text)):
+                holding[w].append(i)
     rows = np.zeros(len(facts), dtype=bool)
     held = sorted(n for n, at in holding.items() if 0 < len(at) <= MOST_NAMED)
     for n in held:
