@@ -42,6 +42,7 @@ def test_personal_questions_speak_about_the_asker(text, expected):
     ("Any ideas for a family getaway in the school holidays?", True),  # a request naming no one
     ("Could you suggest a cheap weekend away?", True),
     ("Plan a week in Rome.", True),
+    ("Anything fun to drink with dinner?", True),
     ("What is the best age for kids to start school?", False),  # children in general
     ("Can you explain how vaccines work?", False),  # a request, but for an explanation
     ("What's the capital of Peru?", False),

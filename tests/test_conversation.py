@@ -225,6 +225,7 @@ def test_a_fact_the_conversation_just_told_does_not_come_back_through_it(minilm)
     ("And if it rains?", True),  # goes on
     ("What about the way back?", True),
     ("How long will they keep?", True),
+    ("Train or coach?", True),  # too short to stand alone
     ("Who won the Booker Prize last year?", False),  # stands on its own
     ("How long do homemade empanadas keep in the fridge?", False),
     ("What's a normal amount to give as a wedding present?", False),

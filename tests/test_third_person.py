@@ -85,8 +85,11 @@ def test_an_impersonal_question_is_not_lifted_and_a_conversation_is(hash_embedde
     engine.add("u", FACTS)
     seen, report = _candidates(engine, "How far is Porto from Lisbon?")
     assert report.third_person == 0.0 and all(gate is None for _, gate in seen.values())
-    _, report = _candidates(engine, "How far is Porto from Lisbon?", context=["We might drive down to see my sister."])
-    assert report.third_person == 0.05  # read with the user's own turns: a personal question
+    context = ["We might drive down to see my sister."]
+    _, report = _candidates(engine, "How far is it from Lisbon?", context=context)
+    assert report.third_person == 0.05  # it goes on from the user's own turns: a personal question
+    _, report = _candidates(engine, "How far is Porto from Lisbon?", context=context)
+    assert report.third_person == 0.0  # a question that stands on its own is judged on its own
 
 
 @pytest.mark.model

@@ -408,7 +408,7 @@ class ReadPath:
             scores = with_slot_recency(scores, lambda i: pool_facts[i].content, created, limit, cfg.slot_recency_weight)
         if general:
             return _Scored(replace(scores, general=True), pool_facts, found.scorable, core)
-        if not gated or cfg.gate != "relevance" or not (conv is not None or for_the_asker(query)):
+        if not gated or cfg.gate != "relevance" or not (scores.in_conversation or for_the_asker(query)):
             return _Scored(scores, pool_facts, found.scorable, core)
         # A personal question: the third-person lift and the care signal, read among the rows the gate reads.
         top = rank_order(scores.rank_score, scores.cosine, limit)

@@ -143,11 +143,11 @@ def is_personal(question: str) -> bool:
 
 # "the kids", "the baby": in a chat, the asker's own
 _OURS = re.compile(r"\bthe\s+(?:kids|children|baby|twins|grandkids|grandchildren|family)\b", re.IGNORECASE)
-# a request that names no one else ("Any ideas for a family getaway?", "Plan a cheap weekend away.")
+# a request that names no one else ("Any ideas for a family getaway?", "Anything fun to drink?", "Plan a weekend away.")
 _REQUEST = re.compile(
     r"^\W*(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?"
     r"(?:plan|suggest|recommend|help\s+(?:me|us)|give\s+me|find\s+(?:me|us)|any\s+(?:ideas|suggestions|tips)|"
-    r"ideas\s+for)\b",
+    r"ideas\s+for|anything|something)\b",
     re.IGNORECASE,
 )
 

@@ -104,12 +104,17 @@ _POINTS_BACK = re.compile(r"\b(?:it|its|that|this|those|these|them|they|their|th
                           re.IGNORECASE)
 
 
+SHORT_TURN = 4
+"""A turn of at most this many words ("Train or coach?", "Which is cheaper?") leans on the turns before it."""
+
+
 def leans_on_the_conversation(turn: str) -> bool:
     """Whether a turn reads as going on from the turns before it: it opens with "and", "what about", "if"...,
-    or points back ("it", "that", "there", "them"). "How long do homemade empanadas keep in the fridge?" stands
-    on its own; "What should I order there?" does not.
+    points back ("it", "that", "there", "them"), or is too short to stand alone ("Train or coach?"). "How long do
+    homemade empanadas keep in the fridge?" stands on its own; "What should I order there?" does not.
 
     >>> leans_on_the_conversation("What should I order there?"), leans_on_the_conversation("Who won the Booker Prize?")
     (True, False)
     """
-    return _GOES_ON.search(turn) is not None or _POINTS_BACK.search(turn) is not None
+    return (_GOES_ON.search(turn) is not None or _POINTS_BACK.search(turn) is not None
+            or len(turn.split()) <= SHORT_TURN)
