@@ -410,7 +410,8 @@ class ReadPath:
             return _Scored(replace(scores, general=True), pool_facts, found.scorable, core)
         if not gated or cfg.gate != "relevance" or not (scores.in_conversation or for_the_asker(query)):
             return _Scored(scores, pool_facts, found.scorable, core)
-        # A personal question: the third-person lift and the care signal, read among the rows the gate reads.
+        # A personal question, or a turn that leans on its conversation: the third-person lift, the care signal
+        # and the implications, read among the rows the gate reads.
         top = rank_order(scores.rank_score, scores.cosine, limit)
         if cfg.gate_third_person:
             about = top[pool_facts.starts_with_word(USER_WORD, top)]

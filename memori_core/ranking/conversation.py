@@ -21,8 +21,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["CONVERSATION_WORDS", "COURTESY_WORDS", "blend_query", "conversation_text", "conversation_turns",
-           "gate_cosine", "is_courtesy", "leans_on_the_conversation", "told_in"]
+__all__ = ["CONVERSATION_WORDS", "COURTESY_WORDS", "SHORT_TURN", "blend_query", "conversation_text",
+           "conversation_turns", "gate_cosine", "is_courtesy", "leans_on_the_conversation", "told_in"]
 
 COURTESY_WORDS = frozenset({
     "thanks", "thank", "thx", "ty", "cheers", "ok", "okay", "k", "great", "cool", "nice", "perfect", "awesome",
