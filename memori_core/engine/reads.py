@@ -355,8 +355,9 @@ class ReadPath:
         key = (cfg.tokenizer, cfg.stemmer)
         q_tokens = analyzer(*key)(query)
         q_terms = unique_terms(q_tokens)
+        asker = for_the_asker(query)  # read by the general-question rule, the follow-up rule and the personal rules
         # Measured before the lock: the first such question embeds the prototypes, which must not hold it.
-        general_shape = gated and self._general_shape(query, question if question is not None else q)
+        general_shape = gated and self._general_shape(query, question if question is not None else q, asker)
         with self._entity_lock(entity_id):
             if cache.skipped_dims and not cache.warned_skipped:
                 cache.warned_skipped = True
@@ -401,14 +402,14 @@ class ReadPath:
                             lengths=found.lengths)
         if gate_cos is not None:
             scores = replace(scores, gate_cosine=gate_cos.astype(scores.cosine.dtype),
-                             in_conversation=for_the_asker(query) or leans_on_the_conversation(query))
+                             in_conversation=asker or leans_on_the_conversation(query))
         if cfg.restatement_terms is not None and not asks_when(query):
             scores = with_restatements(scores, found.tf, created, cfg.restatement_terms)
         if cfg.slot_recency_weight > 0:
             scores = with_slot_recency(scores, lambda i: pool_facts[i].content, created, limit, cfg.slot_recency_weight)
         if general:
             return _Scored(replace(scores, general=True), pool_facts, found.scorable, core)
-        if not gated or cfg.gate != "relevance" or not (scores.in_conversation or for_the_asker(query)):
+        if not gated or cfg.gate != "relevance" or not (scores.in_conversation or asker):
             return _Scored(scores, pool_facts, found.scorable, core)
         # A personal question, or a turn that leans on its conversation: the third-person lift, the care signal
         # and the implications, read among the rows the gate reads.
@@ -507,14 +508,14 @@ class ReadPath:
         mask[rows] = True
         return mask
 
-    def _general_shape(self, query: str, question: np.ndarray) -> bool:
+    def _general_shape(self, query: str, question: np.ndarray, asker: bool) -> bool:
         """Whether ``query`` (embedded as ``question``) has the shape of a general-knowledge question for the
         relevance gate (:mod:`~.ranking.intent`); it is general unless it also names someone the pool's facts
-        hold. A keyword search, a question in the first person or one about "the user" never is, and costs no
-        prototype."""
+        hold. A keyword search, a question for the asker (``asker``: :func:`~.ranking.care.for_the_asker`) or
+        one about "the user" never is, and costs no prototype."""
         cfg = self.config
         if (cfg.gate != "relevance" or cfg.gate_general is None or not reads_as_a_question(query)
-                or for_the_asker(query) or speaks_of_the_user(query)):
+                or asker or speaks_of_the_user(query)):
             return False
         if asks_an_amount_in_a_unit(query):
             return True
