@@ -9,12 +9,14 @@ from _helpers import shared_fixture
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.query import recent_turns
 from memori_core.ranking.conversation import (
+    asks_something,
     blend_query,
     conversation_text,
     conversation_turns,
     gate_cosine,
     is_courtesy,
     leans_on_the_conversation,
+    tells_news,
     told_in,
 )
 
@@ -232,3 +234,31 @@ def test_a_fact_the_conversation_just_told_does_not_come_back_through_it(minilm)
 ])
 def test_a_turn_leans_on_the_conversation_when_it_goes_on_or_points_back(turn, expected):
     assert leans_on_the_conversation(turn) is expected
+
+
+@pytest.mark.parametrize("turn, asks, news", [
+    ("We moved to Slack at work.", False, True),  # tells something new
+    ("I'm going to a seafood restaurant tonight with my wife.", False, True),
+    ("What should I order there?", True, False),
+    ("Stopping for lunch. What should I grab?", True, False),  # a question mark anywhere
+    ("Suggest a wine for the roast.", True, False),  # a request
+    ("Tell me what to cook tonight for the four of us.", True, False),
+    ("I'm thinking of taking the train instead.", False, False),  # points back: goes on
+    ("Train tomorrow.", False, False),  # too short to stand alone
+])
+def test_a_turn_that_neither_asks_nor_leans_tells_news(turn, asks, news):
+    assert asks_something(turn) is asks
+    assert tells_news(turn) is news
+
+
+def test_a_turn_telling_news_is_gated_on_its_own_words_and_a_leaning_one_on_its_conversation(seeded):
+    shellfish = "User is allergic to shellfish and prawns."
+    news = seeded.explain("We booked a table for eight people.", "u1", context=[EARLIER])
+    assert news.read_alone and news.conversation is not None  # the search still moves towards the conversation
+    assert shellfish not in [f.content for f in news.facts]
+    assert "each fact's cosine to the query alone" in news.table()
+    goes_on = seeded.explain("We booked a table there for eight people.", "u1", context=[EARLIER])
+    assert not goes_on.read_alone and "the larger of each fact's cosine" in goes_on.table()
+    assert shellfish in [f.content for f in goes_on.facts]
+    assert [f.id for f in news.facts] == [f.id for f in seeded.recall("We booked a table for eight people.", "u1",
+                                                                      context=[EARLIER])]

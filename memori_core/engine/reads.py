@@ -47,6 +47,7 @@ from ..ranking.conversation import (
     gate_cosine,
     is_courtesy,
     leans_on_the_conversation,
+    tells_news,
     told_in,
 )
 from ..ranking.core import CORE, core_picks
@@ -110,6 +111,7 @@ class _Scored:
     facts: Sequence[StoredFact]  # the pool's facts (PoolFacts: made under the lock, right after it)
     rows_scored: int
     core: _CoreRows | None = None  # the core facts recall may append (None: none, or core_limit 0)
+    read_alone: bool = False  # with a conversation, the gate read the query's own cosines (general, or news)
 
 
 def _gate_read(s: PoolScores, i: int) -> float | None:
@@ -307,6 +309,7 @@ class ReadPath:
             gate=gate_kind, gate_opened=gate_opened, best_cosine=gate.best_cosine, gate_note=gate_note,
             conversation=conversation, context_turns=turns_read,
             context_weight=cfg.context_weight if conversation else 0.0,
+            read_alone=scored.read_alone,
             third_person=0.0 if s.lift is None else float(cfg.gate_third_person or 0.0),
         )
 
@@ -393,24 +396,28 @@ class ReadPath:
                 question_cos, conv_cos = cosine_scores(pooled, question), cosine_scores(pooled, conv)
         general = general_shape and not names_known(query, pool_facts.texts())
         gate_cos = None
+        news = bool(read) and tells_news(query)  # only a turn read with its conversation can tell news
+        # A general question, or a turn telling news, is judged on its own words: the conversation does not widen
+        # the gate.
+        alone = general or news
         if question_cos is not None and conv_cos is not None:
-            # A general question is judged on its own words: the conversation does not widen the gate.
-            gate_cos = question_cos if general else gate_cosine(question_cos, conv_cos)
-            if not general:
+            gate_cos = question_cos if alone else gate_cosine(question_cos, conv_cos)
+            if not alone:
                 gate_cos = self._unwiden_told(gate_cos, question_cos, conv_cos, pool_facts, read)
         scores = score_pool(pool, found.cosine, found.tf, found.dl, q_tokens, cfg, sessions=found.sessions,
                             lengths=found.lengths)
         if gate_cos is not None:
             scores = replace(scores, gate_cosine=gate_cos.astype(scores.cosine.dtype),
-                             in_conversation=asker or leans_on_the_conversation(query))
+                             in_conversation=not news and (asker or leans_on_the_conversation(query)))
         if cfg.restatement_terms is not None and not asks_when(query):
             scores = with_restatements(scores, found.tf, created, cfg.restatement_terms)
         if cfg.slot_recency_weight > 0:
             scores = with_slot_recency(scores, lambda i: pool_facts[i].content, created, limit, cfg.slot_recency_weight)
+        alone = alone and gate_cos is not None
         if general:
-            return _Scored(replace(scores, general=True), pool_facts, found.scorable, core)
+            return _Scored(replace(scores, general=True), pool_facts, found.scorable, core, alone)
         if not gated or cfg.gate != "relevance" or not (scores.in_conversation or asker):
-            return _Scored(scores, pool_facts, found.scorable, core)
+            return _Scored(scores, pool_facts, found.scorable, core, alone)
         # A personal question, or a turn that leans on its conversation: the third-person lift, the care signal
         # and the implications, read among the rows the gate reads.
         top = rank_order(scores.rank_score, scores.cosine, limit)
@@ -419,7 +426,7 @@ class ReadPath:
             if about.size:
                 lift = np.zeros(scores.cosine.shape[0])
                 lift[about] = cfg.gate_third_person
-                if question_cos is not None and conv_cos is not None:
+                if question_cos is not None and conv_cos is not None and not alone:
                     # Only the question's own cosine is lifted: the conversation's is read as it was.
                     lift = np.maximum(question_cos + lift, conv_cos) - np.maximum(question_cos, conv_cos)
                 scores = replace(scores, lift=lift.astype(scores.cosine.dtype))
@@ -427,9 +434,9 @@ class ReadPath:
         if care is not None:
             scores = replace(scores, care=care)
         if cfg.gate_implied:
-            scores = with_implied(query, scores, pool_facts.texts, before=read[-1] if read else None,
+            scores = with_implied(query, scores, pool_facts.texts, before=read[-1] if read and not news else None,
                                   told=self._told)
-        return _Scored(scores, pool_facts, found.scorable, core)
+        return _Scored(scores, pool_facts, found.scorable, core, alone)
 
     def _told(self, fact: str, turn: str) -> bool:
         """Whether ``turn`` tells ``fact`` word for word (:func:`~.ranking.conversation.told_in`)."""

@@ -21,8 +21,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["CONVERSATION_WORDS", "COURTESY_WORDS", "SHORT_TURN", "blend_query", "conversation_text",
-           "conversation_turns", "gate_cosine", "is_courtesy", "leans_on_the_conversation", "told_in"]
+__all__ = ["CONVERSATION_WORDS", "COURTESY_WORDS", "SHORT_TURN", "asks_something", "blend_query", "conversation_text",
+           "conversation_turns", "gate_cosine", "is_courtesy", "leans_on_the_conversation", "tells_news", "told_in"]
 
 COURTESY_WORDS = frozenset({
     "thanks", "thank", "thx", "ty", "cheers", "ok", "okay", "k", "great", "cool", "nice", "perfect", "awesome",
@@ -100,8 +100,9 @@ def told_in(fact_terms: Sequence[str], turns_terms: Sequence[frozenset[str]], ig
 
 
 _GOES_ON = re.compile(r"^\W*(?:and|but|so|also|then|ok|okay|what\s+about|how\s+about|what\s+if|if)\b", re.IGNORECASE)
-_POINTS_BACK = re.compile(r"\b(?:it|its|that|this|those|these|them|they|their|there|he|she|him|her|one|ones|same)\b",
-                          re.IGNORECASE)
+_POINTS_BACK = re.compile(
+    r"\b(?:it|its|that|this|those|these|them|they|their|there|he|she|him|her|one|ones|same|instead)\b", re.IGNORECASE
+)
 
 
 SHORT_TURN = 4
@@ -118,3 +119,34 @@ def leans_on_the_conversation(turn: str) -> bool:
     """
     return (_GOES_ON.search(turn) is not None or _POINTS_BACK.search(turn) is not None
             or len(turn.split()) <= SHORT_TURN)
+
+
+_ASKS = re.compile(
+    r"\?|^\W*(?:what|which|who|whose|where|when|how|why|can|could|should|shall|would|will|is|are|do|does|did|"
+    r"any|anything|plan|suggest|recommend|help|find|give|ideas|tell|explain|remind|pick|choose)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_something(turn: str) -> bool:
+    """Whether a user's turn asks or requests something: a question mark, or the word a question or a request
+    starts with ("What should I grab?", "Suggest a wine.", "Tell me what to order."). "I get seasick on boats."
+    does not.
+
+    >>> asks_something("Stopping for lunch. What should I grab?"), asks_something("I get seasick on boats.")
+    (True, False)
+    """
+    return _ASKS.search(turn) is not None
+
+
+def tells_news(turn: str) -> bool:
+    """Whether a turn tells something new rather than going on from the conversation: it neither asks anything
+    (:func:`asks_something`) nor leans on the turns before it (:func:`leans_on_the_conversation`). "We moved to
+    Slack at work." after "I moved to Porto last month." is news; "I'm thinking of taking it instead." is not.
+    Recall reads such a turn on its own words: the conversation neither widens the gate nor makes it a
+    follow-up.
+
+    >>> tells_news("We moved to Slack at work."), tells_news("And if it rains?"), tells_news("Suggest a wine.")
+    (True, False, False)
+    """
+    return not asks_something(turn) and not leans_on_the_conversation(turn)

@@ -36,6 +36,7 @@ from dataclasses import replace
 import numpy as np
 
 from .care import NOT_FOOD, for_the_asker, is_care_fact
+from .conversation import asks_something
 from .pipeline import PoolScores
 
 __all__ = ["FACT_CONCERNS", "LIMIT_CONCERNS", "MOST_NAMED", "QUESTION_CONCERNS", "SITUATION_CONCERNS",
@@ -417,13 +418,6 @@ def asks_what_to_do(question: str) -> bool:
     return for_the_asker(question) and _TOLD_PAST.search(question) is None
 
 
-_QUESTION = re.compile(
-    r"\?|^\W*(?:what|which|where|when|how|why|can|could|should|shall|would|will|is|are|do|does|any|anything|"
-    r"plan|suggest|recommend|help|find|give|ideas)\b",
-    re.IGNORECASE,
-)
-
-
 def asks_for_advice(turn: str) -> bool:
     """Whether a user's turn is a question (a question mark, or the words a question starts with) that
     :func:`asks_what_to_do`: "What should I grab for lunch?" is, "I get seasick on boats." is not.
@@ -431,7 +425,7 @@ def asks_for_advice(turn: str) -> bool:
     >>> asks_for_advice("Stopping for lunch. What should I grab?"), asks_for_advice("I get seasick on boats.")
     (True, False)
     """
-    return _QUESTION.search(turn) is not None and asks_what_to_do(turn)
+    return asks_something(turn) and asks_what_to_do(turn)
 
 
 def implied_rows(question: str, facts: Sequence[str]) -> np.ndarray:
