@@ -409,6 +409,31 @@ def test_rule_based_extractor_marks_allergies_and_diet_core() -> None:
     assert is_core_fact(ALLERGY) and not is_core_fact("User lives in Leeds.")
 
 
+@pytest.mark.parametrize("text, core", [
+    ("User's daughter is allergic to tree nuts.", True),  # the household's: it shapes the user's meals
+    ("User's doctor told her to cut down on salt.", True),  # advice to the user
+    ("User was diagnosed with type 2 diabetes in 2019.", True),  # told in the past, still true
+    ("User's friend is allergic to cats.", False),  # someone outside the household
+    ("User's best friend is coeliac.", False),
+    ("A colleague of the user is vegan.", False),
+    ("User used to be vegetarian.", False),  # held once, no longer
+    ("User is no longer on metformin.", False),
+    ("User is allergic to nothing.", False),  # said to rule the matter out
+    ("User has no known food allergies.", False),
+])
+def test_only_the_users_own_present_restrictions_are_core(text: str, core: bool) -> None:
+    assert is_core_fact(text) is core
+
+
+def test_capture_marks_no_core_fact_for_a_friend_a_past_diet_or_no_allergy(hash_embedder: HashEmbedder) -> None:
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder)
+    for turn in ["My friend is allergic to cats.", "I'm not allergic to anything.", "I used to be vegetarian."]:
+        capture_facts(engine, "u", [{"role": "user", "content": turn}], RuleBasedFactExtractor())
+    stored = engine.list("u")
+    assert stored and not any(f.metadata.get(CORE) for f in stored)
+    assert not [c for c in engine.explain(OFF_TOPIC, "u").candidates if "core" in c.reason]  # none rides along
+
+
 def test_the_core_rule_can_be_replaced_or_turned_off() -> None:
     turn = [("user", "I'm allergic to peanuts. I live in Leeds.")]
     assert not any(f.core for f in RuleBasedFactExtractor(core_rule=None).extract(turn))

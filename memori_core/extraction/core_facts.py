@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -10,19 +11,45 @@ from ..ranking.care import is_care_fact
 __all__ = ["CoreRule", "check_core_rule", "is_core_fact"]
 
 
+# Someone outside the household: their allergy or diet does not shape the user's every meal. A partner's, a
+# child's or a parent at home's may; a doctor's advice is the user's own ("User's doctor told her to...").
+_SOMEONE_ELSE = re.compile(
+    r"^\W*(?:user['\u2019]s|my|his|her|their)\s+(?:best\s+|old\s+|new\s+|close\s+)?"
+    r"(?:friends?|colleagues?|co-?workers?|boss|manager|neighbou?rs?|classmates?|teammates?|clients?|customers?|"
+    r"guests?|cousins?|flatmates?|roommates?|housemates?|acquaintances?|students?|nephews?|nieces?|uncles?|aunts?)\b"
+    r"|^\W*(?:a|one|some|another)\s+(?:friend|colleague|co-?worker|neighbou?r|guest)\b",
+    re.IGNORECASE,
+)
+# What held once and no longer does: "User used to be vegetarian.", "User was formerly on metformin."
+_PAST = re.compile(r"\b(?:used\s+to|no\s+longer|formerly|previously|in\s+the\s+past|as\s+a\s+(?:child|kid|teen))\b",
+                   re.IGNORECASE)
+# Said to rule the matter out: "User is allergic to nothing.", "User has no known allergies."
+_NONE = re.compile(r"\ballergic\s+to\s+(?:nothing|none|no\b)|\bno\s+(?:known\s+)?(?:food\s+)?allergies\b",
+                   re.IGNORECASE)
+
+
 def is_core_fact(text: str) -> bool:
-    """Whether a fact is worth injecting on every turn: an allergy or intolerance, a medication (named, or by
-    its drug-name stem), a condition that limits food or activity (pregnancy, diabetes, asthma, epilepsy, high
-    blood pressure, a doctor's dietary advice), or a dietary restriction (vegetarian, vegan, halal, kosher,
-    gluten-free, coeliac, lactose-free, no alcohol...).
+    """Whether a fact is worth injecting on every turn: the user's own (or their household's) allergy or
+    intolerance, medication (named, or by its drug-name stem), condition that limits food or activity
+    (pregnancy, diabetes, asthma, epilepsy, high blood pressure, a doctor's dietary advice), or dietary
+    restriction (vegetarian, vegan, halal, kosher, gluten-free, coeliac, lactose-free, no alcohol...).
 
     >>> is_core_fact("User is allergic to peanuts."), is_core_fact("User lives in Leeds.")
     (True, False)
 
-    A term right after a negation does not count ("User is not vegan.", "User has no allergies.").
-    The rule reads words, not meaning: pass your own ``core_rule`` to an extractor to change it. It is
-    the relevance gate's care-fact rule (:func:`memori_core.ranking.care.is_care_fact`).
+    A term right after a negation does not count ("User is not vegan.", "User has no allergies.", "User is
+    allergic to nothing."), nor what held only in the past ("User used to be vegetarian."), nor someone
+    outside the household ("User's friend is allergic to cats."): each would be injected on every turn.
+
+    >>> is_core_fact("User's friend is allergic to cats."), is_core_fact("User's daughter is allergic to nuts.")
+    (False, True)
+
+    The rule reads words, not meaning: pass your own ``core_rule`` to an extractor to change it. Its terms are
+    the relevance gate's care-fact rule (:func:`memori_core.ranking.care.is_care_fact`), which reads any such
+    fact, anyone's, when a question is about food or health.
     """
+    if _SOMEONE_ELSE.search(text) or _PAST.search(text) or _NONE.search(text):
+        return False
     return is_care_fact(text)
 
 

@@ -11,7 +11,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from .core_facts import is_core_fact
+from ..ranking.care import is_care_fact
 from ..slots import PERSON, TOOLS, speaks_of_a_group
 from .slots import content_words, is_change, is_ended, is_loss, slots_of
 
@@ -418,7 +418,7 @@ def _what_here(word: str) -> str | None:
     vegetarian.", "Nurse here" -> "User is a nurse."), ``""`` when it is no name and no fact ("Newbie here"),
     ``None`` when it may be a name."""
     low = word.lower()
-    if is_core_fact(f"User is {low}.") or slots_of(f"User is {low}.") - {"job"}:
+    if is_care_fact(f"User is {low}.") or slots_of(f"User is {low}.") - {"job"}:
         return f"User is {low}."
     if slots_of(f"User is a {low}.") & {"job"}:
         return f"User is {'an' if low[0] in 'aeiou' else 'a'} {low}."
@@ -637,7 +637,7 @@ def _kept_as_said(text: str, statement: str) -> tuple[str | None, str]:
         return _as_said(text), KEPT_AS_SAID
     if words > _AS_SAID_MAX_WORDS:
         return None, DROP_UNCLEAR
-    if not (slots_of(statement) or is_core_fact(statement) or is_core_fact(text)):
+    if not (slots_of(statement) or is_care_fact(statement) or is_care_fact(text)):
         return None, DROP_UNCLEAR
     return _as_said(text), KEPT_AS_SAID
 
