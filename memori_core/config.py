@@ -51,7 +51,7 @@ class RecallConfig:
     """
 
     GROUPS: ClassVar[dict[str, tuple[str, ...]]] = {
-        "presentation": ("limit", "core_limit", "time_zone_label"),
+        "presentation": ("limit", "core_limit", "one_per_text", "time_zone_label"),
         "formula": (
             "pool", "lex_weight", "lex_weight_short", "short_query_max_tokens", "weight_clamp",
             "candidate_multiplier", "candidate_floor", "k1", "b", "tokenizer", "stemmer", "lexical_floor",
@@ -75,6 +75,10 @@ class RecallConfig:
     """Core facts (``add(..., core=True)``: allergies, medication, diet) appended after what the ranking and
     the gate chose, whatever the query: at most this many of those not already recalled, most relevant first
     (so a recall returns up to ``limit + core_limit`` facts). 0 turns core injection off (``memori_compat``)."""
+    one_per_text: bool = True
+    """A fact whose text (normalised) a fact recall returns before it already says is left out, not replaced:
+    the same fact stored under two ids (a LangGraph store key and a captured turn) reaches the prompt once.
+    ``False`` returns every copy (what :meth:`memori_compat` does)."""
     time_zone_label: bool = True
     """The block's ``Stated at`` times are UTC; ``True`` says so (``2026-05-01 09:30 UTC``),
     ``False`` prints upstream Memori's ``2026-05-01 09:30`` (what :meth:`memori_compat` uses)."""
@@ -320,6 +324,7 @@ class RecallConfig:
             "gate_implied": False,
             "restatement_terms": None,
             "time_zone_label": False,
+            "one_per_text": False,
         }
         base.update(overrides)
         return cls(**base)

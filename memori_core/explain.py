@@ -29,8 +29,9 @@ class CandidateScore:
     reason: str
     """``"kept"``, ``"gate closed"`` (nothing passed the relevance gate), ``"below gate"``,
     ``"below threshold"`` (threshold gate), ``"beyond limit"``, ``"judged relevant"`` (kept) / ``"judged out"``
-    with a judge (``RecallEngine(judge=...)``), or ``"core (injected)"`` for a core fact recall appends after
-    the ones it chose (kept; listed last, in the order recall returns them)."""
+    with a judge (``RecallEngine(judge=...)``), ``"core (injected)"`` for a core fact recall appends after
+    the ones it chose (kept; listed last, in the order recall returns them), or ``"same text as a fact above"``
+    for one the gate kept that says what a fact recall returns before it says (stored under another id)."""
     metadata: dict[str, Any] = field(default_factory=dict)
     source: str = "dense"
     """Where the candidate came from: ``"dense"``, ``"lexical"``, ``"dense+lexical"``, ``"neighbour"``, or

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from .facts import StoredFact
-from .validate import check_metadata, check_session_id, check_text, to_iso_utc
+from .validate import check_created_at, check_metadata, check_session_id, check_text, to_iso_utc
 
 RECORD_FIELDS = (
     "id", "text", "created_at", "last_seen", "times_seen", "session_id", "seq",
@@ -75,7 +75,7 @@ def from_record(entity_id: str, record: Any, i: int, *, default_id: str, default
     fid = record.get("id") or default_id
     if not isinstance(fid, str) or not fid.strip():
         raise ValueError(f"records[{i}]['id'] must be a non-empty str, got {fid!r}")
-    created = to_iso_utc(record.get("created_at"), f"records[{i}]['created_at']") or now
+    created = check_created_at(record.get("created_at"), f"records[{i}]['created_at']") or now
     vector = record.get("vector")
     vec: np.ndarray | None = None
     if vector is not None:

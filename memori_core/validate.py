@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import unicodedata
 from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone
@@ -151,6 +152,19 @@ def to_iso_utc(value: Any, name: str = "created_at") -> str | None:
         raise ValueError(f"{name} {value!r}: {exc}") from None
     except ValueError:
         raise ValueError(f"{name} {value!r} is not an ISO 8601 timestamp") from None
+
+
+FUTURE_SKEW_SECONDS = 86_400.0
+"""How far in the future a ``created_at`` may lie (clocks of several writers differ); later is refused."""
+
+
+def check_created_at(value: Any, name: str = "created_at") -> str | None:
+    """A fact's ``created_at`` (:func:`to_iso_utc`), refused more than :data:`FUTURE_SKEW_SECONDS` in the future:
+    a fact said in the year 2999 is a typo, and recall (now) and ``recall(as_of=now)`` would disagree on it."""
+    iso = to_iso_utc(value, name)
+    if iso is not None and iso_to_ts(iso) > time.time() + FUTURE_SKEW_SECONDS:
+        raise ValueError(f"{name} {value!r} is in the future (more than a day from now)")
+    return iso
 
 
 def check_as_of(value: Any) -> float | None:

@@ -44,6 +44,7 @@ SHIPPED_DEFAULTS = {
     "gate_words_cosine": 0.25,
     "gate_words_bm25": 1.0,
     "time_zone_label": True,
+    "one_per_text": True,
     "quantized_above": 8_000,
     "core_limit": 3,
     "judge_candidates": 8,

@@ -612,3 +612,35 @@ def test_an_engine_without_a_store_opens_the_embedded_store_at_the_default_path(
         assert [f.content for f in engine.recall("Lisbon", "u")] == ["User lives in Lisbon."]
     finally:
         engine.store.close()
+
+
+def test_the_same_text_under_two_ids_is_recalled_once_and_explain_says_why() -> None:
+    engine = ungated_engine()
+    engine.add("u", ["User is vegetarian."], ids=["diet"])  # a store key
+    engine.add("u", ["user is vegetarian", "User plays the cello."])  # a captured repeat, derived ids
+    engine.add("u", ["User is vegetarian. "], ids=["diet-2"])
+    assert len(engine.list("u")) == 4  # all stored: recall, not the store, reads them as one
+    recalled = [f.content for f in engine.recall("vegetarian", "u", limit=5)]
+    assert sorted(recalled) == ["User is vegetarian.", "User plays the cello."] or sorted(recalled) == [
+        "User plays the cello.", "user is vegetarian"]
+    report = engine.explain("vegetarian", "u", limit=5)
+    assert [f.id for f in report.facts] == [f.id for f in engine.recall("vegetarian", "u", limit=5)]
+    assert sum(c.reason == "same text as a fact above" for c in report.candidates) == 2
+
+
+def test_a_core_fact_saying_what_a_recalled_one_says_is_not_appended_again() -> None:
+    engine = ungated_engine()
+    engine.add("u", ["User is allergic to peanuts."], ids=["allergy"], core=True)
+    engine.add("u", ["User is allergic to peanuts.", "User lives in Leeds."])  # the same text, derived id
+    recalled = [f.content for f in engine.recall("peanuts allergic", "u", limit=3)]
+    assert recalled.count("User is allergic to peanuts.") == 1 and "User lives in Leeds." in recalled
+    # the copy is left out, not replaced: two copies among the 2 best leave one fact
+    assert [f.content for f in engine.recall("peanuts allergic", "u", limit=2)] == ["User is allergic to peanuts."]
+
+
+def test_one_per_text_off_returns_every_copy_as_upstream_memori_does() -> None:
+    engine = ungated_engine(one_per_text=False)
+    engine.add("u", ["User is vegetarian."], ids=["diet"])
+    engine.add("u", ["User is vegetarian."])
+    assert [f.content for f in engine.recall("vegetarian", "u")] == ["User is vegetarian."] * 2
+    assert RecallConfig.memori_compat().one_per_text is False

@@ -149,6 +149,35 @@ def test_expired_facts_are_not_recalled_but_are_listed(eng: RecallEngine) -> Non
     assert set(texts(eng.recall("Rome", "u"))) == {"User is in Rome this week.", "User likes Rome a lot."}
 
 
+def test_a_repeat_never_shortens_a_facts_life(eng: RecallEngine) -> None:
+    [chess] = eng.add("u", "User likes chess.")
+    eng.add("u", "User likes chess.", expires_at=timedelta(days=1))  # said again by a capture with a TTL
+    [fact] = eng.get("u", [chess])
+    assert fact.expires_at is None and fact.times_seen == 2  # permanent stays permanent
+    [trip] = eng.add("u", "User is in Rome.", expires_at=timedelta(days=10))
+    later = eng.get("u", [trip])[0].expires_at
+    eng.add("u", "User is in Rome.", expires_at=timedelta(days=2))
+    assert eng.get("u", [trip])[0].expires_at == later  # the later expiry wins
+    eng.add("u", "User is in Rome.", expires_at=timedelta(days=20))
+    assert eng.get("u", [trip])[0].expires_at > later
+    eng.update("u", trip, expires_at=timedelta(days=1))  # update may shorten it
+    assert eng.get("u", [trip])[0].expires_at < later
+    # within one call too: the first sighting is stored, a later one with a TTL does not shorten it
+    [a, b] = eng.add("u", ["User plays go.", "User plays go."], expires_at=[None, timedelta(days=1)])
+    assert a == b and eng.get("u", [a])[0].expires_at is None
+
+
+def test_a_created_at_more_than_a_day_ahead_is_refused_naming_it(eng: RecallEngine) -> None:
+    with pytest.raises(ValueError, match="created_at .* in the future"):
+        eng.add("u", "User lives on Mars.", created_at="2999-01-01T00:00:00Z")
+    with pytest.raises(ValueError, match=r"records\[0\]\['created_at'\] .* in the future"):
+        eng.import_("u", [{"text": "User lives on Mars.", "created_at": "2999-01-01T00:00:00Z"}])
+    assert eng.count("u") == 0
+    soon = datetime.now(timezone.utc) + timedelta(hours=1)  # another writer's clock may run ahead
+    eng.add("u", "User lives in Lisbon.", created_at=soon)
+    assert eng.count("u") == 1
+
+
 def test_expires_at_validation_names_the_argument(eng: RecallEngine) -> None:
     with pytest.raises(ValueError, match="expires_at"):
         eng.add("u", "User is here.", expires_at="next tuesday")

@@ -60,8 +60,10 @@ from ..ranking.lexical import unique_terms
 from ..ranking.recency import asks_when, with_restatements, with_slot_recency
 from ..ranking.pipeline import (
     KEPT,
+    REPEATED,
     PoolScores,
     fates,
+    first_of_each_text,
     score_pool,
     select,
     source_label,
@@ -112,6 +114,22 @@ class _Scored:
     rows_scored: int
     core: _CoreRows | None = None  # the core facts recall may append (None: none, or core_limit 0)
     read_alone: bool = False  # with a conversation, the gate read the query's own cosines (general, or news)
+
+
+def _without_repeats(candidates: list[CandidateScore]) -> list[CandidateScore]:
+    """``explain``'s candidates with each kept one whose text a kept one before it says marked :data:`REPEATED`
+    (not kept), as :meth:`RecallEngine.recall` leaves it out."""
+    kept = [k for k, c in enumerate(candidates) if c.kept]
+    if len(kept) < 2:
+        return candidates
+    first = first_of_each_text([candidates[k].content for k in kept])
+    if first.all():
+        return candidates
+    out = list(candidates)
+    for k, ok in zip(kept, first.tolist()):
+        if not ok:
+            out[k] = replace(out[k], kept=False, reason=REPEATED)
+    return out
 
 
 def _gate_read(s: PoolScores, i: int) -> float | None:
@@ -209,7 +227,11 @@ class ReadPath:
             chosen = select(scored.scores, limit, self.config)
         # Then the core facts not chosen (at most core_limit, most relevant first): on every turn.
         core = [self._core_fact(scored, p, i) for p, i in self._core_added(scored, chosen)]
-        return [*(self._fact(scored, i) for i in chosen.tolist()), *core]
+        facts = [*(self._fact(scored, i) for i in chosen.tolist()), *core]
+        if len(facts) < 2 or not self.config.one_per_text:
+            return facts
+        first = first_of_each_text([f.content for f in facts])
+        return facts if first.all() else [f for f, ok in zip(facts, first.tolist()) if ok]
 
     def nearest(
         self,
@@ -303,6 +325,8 @@ class ReadPath:
                 )
             )
         candidates = self._with_core(scored, order, fate, candidates)
+        if cfg.one_per_text:
+            candidates = _without_repeats(candidates)
         return RecallReport(
             query, entity_id, limit, s.query_tokens, s.w_cos, s.w_lex,
             cfg.relevance_threshold, scored.rows_scored, len(order), candidates,

@@ -32,6 +32,7 @@ from ..text import normalize_fact_text
 from ..validate import (
     check_core,
     check_core_flag,
+    check_created_at,
     check_entity_id,
     check_expiry,
     check_facts,
@@ -41,7 +42,6 @@ from ..validate import (
     check_session_id,
     per_fact,
     iso_to_ts,
-    to_iso_utc,
 )
 
 
@@ -91,6 +91,14 @@ def _safe_progress(progress: Any) -> Progress | None:
 
 
 
+def _longer_life(old: str | None, new: str | None) -> str | None:
+    """The expiry of a stored fact seen again with expiry ``new``: a sighting never shortens a fact's life (a
+    permanent fact stays permanent, the later of two expiries wins; only :meth:`update` sets an earlier one)."""
+    if old is None or new is None:
+        return None if old is None else old
+    return new if datetime.fromisoformat(new) > datetime.fromisoformat(old) else old
+
+
 def _split_new_and_seen(
     batch: dict[str, StoredFact], existing: dict[str, StoredFact]
 ) -> tuple[list[StoredFact], list[StoredFact]]:
@@ -108,7 +116,7 @@ def _split_new_and_seen(
                     times_seen=old.times_seen + fact.times_seen,
                     last_seen=max(old.last_seen or "", fact.last_seen or ""),
                     metadata={**old.metadata, **fact.metadata},
-                    expires_at=fact.expires_at or old.expires_at,
+                    expires_at=_longer_life(old.expires_at, fact.expires_at),
                 )
             )
     return new, seen
@@ -136,7 +144,7 @@ def _collapse(
                 times_seen=prev.times_seen + 1,
                 last_seen=max(prev.last_seen or stamp, stamp),
                 metadata={**prev.metadata, **meta},
-                expires_at=expiry or prev.expires_at,
+                expires_at=_longer_life(prev.expires_at, expiry),
             )
     return batch
 
@@ -242,7 +250,7 @@ class WritePath:
         Without ``ids``, a fact whose normalised text is already stored for the
         entity is not stored again: its ``last_seen`` / ``times_seen`` are
         updated. With ``ids``, facts are upserted by id. ``created_at`` (datetime
-        or ISO 8601; default now) and ``metadata`` (dict) take one value for all
+        or ISO 8601; default now; more than a day ahead is refused) and ``metadata`` (dict) take one value for all
         facts or a list with one per fact. ``session_id`` (a str, or one per
         fact) marks the conversation the facts were said in: facts of one
         session keep the order in which they were added, and recall lets a
@@ -260,7 +268,8 @@ class WritePath:
         facts being added, unknown ids and facts already superseded are
         ignored. A superseded fact whose text is added again is valid again. ``expires_at`` (datetime, ISO 8601, or a
         ``timedelta`` from now; one or one per fact) is when a fact stops
-        being recalled; a fact seen again with a new ``expires_at`` takes it.
+        being recalled; a fact seen again keeps the longer life (a permanent fact stays permanent, the later
+        expiry wins: only :meth:`update` shortens it).
         ``progress(stage, done, total)`` is called as a bulk add goes:
         ``"embed"`` after each embedding batch, ``"store"`` after each store
         batch (an exception it raises is logged and ignored).
@@ -292,7 +301,7 @@ class WritePath:
             return []
         given_ids = check_ids(ids, n)
         now = datetime.now(timezone.utc).isoformat()
-        stamps = [to_iso_utc(v) or now for v in per_fact(created_at, n, "created_at", (str, datetime))]
+        stamps = [check_created_at(v) or now for v in per_fact(created_at, n, "created_at", (str, datetime))]
         metas = [check_metadata(m, i) for i, m in enumerate(per_fact(metadata, n, "metadata", (dict,)))]
         sessions = [check_session_id(v, i) for i, v in enumerate(per_fact(session_id, n, "session_id", (str,)))]
         expiries = [check_expiry(v) for v in per_fact(expires_at, n, "expires_at", (str, datetime, timedelta))]

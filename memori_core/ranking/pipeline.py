@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..config import RecallConfig
+from ..text import normalize_fact_text
 from .dense import top_k
 from .fusion import fuse, fusion_weights, rank_order, with_included
 from .gate import BELOW_GATE, BELOW_THRESHOLD, GATE_CLOSED, KEPT, GateDecision, decide
@@ -40,9 +41,11 @@ __all__ = [
     "NeighbourLookup",
     "Pool",
     "PoolScores",
+    "REPEATED",
     "assemble_pool",
     "dense_top",
     "fates",
+    "first_of_each_text",
     "neighbour_hops",
     "score_pool",
     "select",
@@ -56,6 +59,10 @@ SOURCE_DENSE, SOURCE_LEXICAL, SOURCE_NEIGHBOUR = 1, 2, 4
 
 BEYOND_LIMIT = "beyond limit"
 """Fate of a pool row ranked below ``limit`` (the gate's fates are in :mod:`.gate`)."""
+
+REPEATED = "same text as a fact above"
+"""Fate of a fact the gate kept whose text (normalised) a fact recall returns before it already says: the same
+fact stored under two ids (a store key and a captured turn, two explicit ids) reaches the prompt once."""
 
 NeighbourLookup = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 """``rows -> (before, after)``: for each row, the row said just before / after it (``-1``: none)."""
@@ -345,3 +352,15 @@ def _decide(scores: PoolScores, top: np.ndarray, config: RecallConfig | None) ->
                   general=scores.general, followup=scores.in_conversation and not scores.general,
                   lift=None if scores.lift is None else scores.lift[top],
                   implied=None if scores.implied is None else scores.implied[top], concerns=scores.concerns)
+
+
+def first_of_each_text(texts: Sequence[str]) -> np.ndarray:
+    """For facts in the order recall returns them, whether each is the first to say its text (bool array;
+    texts compared by :func:`~memori_core.text.normalize_fact_text`): the others are :data:`REPEATED`."""
+    seen: set[str] = set()
+    first = np.ones(len(texts), dtype=bool)
+    for i, text in enumerate(texts):
+        key = normalize_fact_text(text)
+        first[i] = key not in seen
+        seen.add(key)
+    return first
