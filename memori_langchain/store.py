@@ -323,6 +323,9 @@ def _check_count(value: Any, name: str) -> int:
     return value
 
 
+_VERSION_KEY = re.compile(r"@v\d+$")
+
+
 def _check_key(key: Any) -> str:
     if not isinstance(key, str) or not key.strip():
         raise ValueError(f"key must be a non-blank str, got {key!r}")
@@ -330,8 +333,9 @@ def _check_key(key: Any) -> str:
 
 
 def _found(plan: _Get, facts: list[StoredFact]) -> tuple[Item | None, list[tuple[str, float]]]:
-    """The item a get finds (``None``: no such fact, or expired) and the TTLs its read refreshes."""
-    if not facts or _expired(facts[0].expires_at, datetime.now(timezone.utc)):
+    """The item a get finds (``None``: no such fact, one no longer valid, or expired) and the TTLs its read
+    refreshes."""
+    if not facts or not facts[0].is_valid() or _expired(facts[0].expires_at, datetime.now(timezone.utc)):
         return None, []
     f = facts[0]
     value, created, updated, ttl = _item_parts(f.content, f.created_at, f.metadata, f.updated_at)
@@ -478,6 +482,9 @@ class MemoriStore(BaseStore):
             raise InvalidNamespaceError(f'namespace {ns!r}: the root label cannot be "langgraph" (LangGraph '
                                         'reserves it)')
         key = _check_key(op.key)
+        if _VERSION_KEY.search(key):  # a get finds nothing there: the row is an earlier value, not an item
+            raise ValueError(f"key {key!r} ends like the id of an earlier value (@v<n>), which the store keeps as "
+                             "history of a key put again; choose another key")
         if op.value is None:
             return _Delete(entity, key)
         if not isinstance(op.value, Mapping):

@@ -233,6 +233,20 @@ def test_a_put_is_a_fact_of_the_users_entity_that_every_surface_reads() -> None:
     assert store.namespace_for(user_id="alice") == ("memories", "alice")
 
 
+def test_an_earlier_value_kept_as_history_is_no_item_and_its_key_cannot_be_put() -> None:
+    store = memori_store(fields=["content"])
+    ns = ("memories", "alice")
+    store.put(ns, "diet", {"content": "User is vegetarian."})
+    store.put(ns, "diet", {"content": "User is vegan."})  # the engine keeps the first text as 'diet@v1'
+    assert [f.content for f in store.engine.history("alice", "diet")] == ["User is vegetarian.", "User is vegan."]
+    assert store.get(ns, "diet@v1") is None and InMemoryStore().get(ns, "diet@v1") is None
+    assert [i.key for i in store.search(ns)] == ["diet"]
+    for value in ({"content": "User likes green."}, None):  # a put or a delete would overwrite the history
+        with pytest.raises(ValueError, match="diet@v1.*earlier value"):
+            store.put(ns, "diet@v1", value) if value is not None else store.delete(ns, "diet@v1")
+    assert [f.content for f in store.engine.history("alice", "diet")] == ["User is vegetarian.", "User is vegan."]
+
+
 def test_facts_written_without_the_store_are_items_too() -> None:
     store = memori_store()
     store.engine.add("alice", ["User is vegetarian."], ids=["veg"], metadata={"source": "chat"})
