@@ -413,7 +413,12 @@ def test_rule_based_extractor_marks_allergies_and_diet_core() -> None:
     ("User's daughter is allergic to tree nuts.", True),  # the household's: it shapes the user's meals
     ("User's doctor told her to cut down on salt.", True),  # advice to the user
     ("User was diagnosed with type 2 diabetes in 2019.", True),  # told in the past, still true
+    ("User's youngest son has a nut allergy.", True),
+    ("User's peanut allergy is severe.", True),  # the user's own, named as a thing
     ("User's friend is allergic to cats.", False),  # someone outside the household
+    ("User's sister is vegan.", False),
+    ("User's dog is diabetic.", False),
+    ("I think my sister is vegan.", False),  # kept as said, hedge and all
     ("User's best friend is coeliac.", False),
     ("A colleague of the user is vegan.", False),
     ("User used to be vegetarian.", False),  # held once, no longer

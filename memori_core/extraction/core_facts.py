@@ -11,15 +11,22 @@ from ..ranking.care import is_care_fact
 __all__ = ["CoreRule", "check_core_rule", "is_core_fact"]
 
 
-# Someone outside the household: their allergy or diet does not shape the user's every meal. A partner's, a
-# child's or a parent at home's may; a doctor's advice is the user's own ("User's doctor told her to...").
-_SOMEONE_ELSE = re.compile(
-    r"^\W*(?:user['\u2019]s|my|his|her|their)\s+(?:best\s+|old\s+|new\s+|close\s+)?"
-    r"(?:friends?|colleagues?|co-?workers?|boss|manager|neighbou?rs?|classmates?|teammates?|clients?|customers?|"
-    r"guests?|cousins?|flatmates?|roommates?|housemates?|acquaintances?|students?|nephews?|nieces?|uncles?|aunts?)\b"
-    r"|^\W*(?:a|one|some|another)\s+(?:friend|colleague|co-?worker|neighbou?r|guest)\b",
+# Someone outside the household: their allergy or diet does not shape the user's every meal. A partner's or a
+# child's may; a clinician's advice is the user's own ("User's doctor told her to...").
+_POSSESSOR = re.compile(
+    r"^\W*(?:i\s+(?:think|guess|believe|suppose|reckon)\s+)?(?:user['\u2019]s|my|his|her|their|our)\s+((?:[\w'-]+\s+){0,2}?[\w'-]+)\s+(?:is|are|was|were|has|have|"
+    r"had|takes?|took|can't|cannot|can|doesn't|does|don't|do|eats?|follows?|keeps?|avoids?|told|tells|says|said|"
+    r"gets?|got|needs?|must|should|wants?|reacts?|suffers?)\b",
     re.IGNORECASE,
 )
+_HOUSEHOLD = re.compile(
+    r"\b(?:partner|wife|husband|spouse|boyfriend|girlfriend|fianc[eé]e?|sons?|daughters?|child|children|kids?|"
+    r"bab(?:y|ies)|toddlers?|twins|stepsons?|stepdaughters?|family|household|doctor|gp|dieti[ct]ian|nurse|"
+    r"specialist|allergist|consultant|midwife|cardiologist|endocrinologist|diabetes|allerg\w*)\b",
+    re.IGNORECASE,
+)
+_SOMEONE_ELSE = re.compile(r"^\W*(?:a|one|some|another)\s+(?:friend|colleague|co-?worker|neighbou?r|guest)\b",
+                           re.IGNORECASE)
 # What held once and no longer does: "User used to be vegetarian.", "User was formerly on metformin."
 _PAST = re.compile(r"\b(?:used\s+to|no\s+longer|formerly|previously|in\s+the\s+past|as\s+a\s+(?:child|kid|teen))\b",
                    re.IGNORECASE)
@@ -39,7 +46,8 @@ def is_core_fact(text: str) -> bool:
 
     A term right after a negation does not count ("User is not vegan.", "User has no allergies.", "User is
     allergic to nothing."), nor what held only in the past ("User used to be vegetarian."), nor someone
-    outside the household ("User's friend is allergic to cats."): each would be injected on every turn.
+    outside the household (a friend's, a sibling's, a pet's: only the user's, their partner's and their
+    children's count): each would be injected on every turn.
 
     >>> is_core_fact("User's friend is allergic to cats."), is_core_fact("User's daughter is allergic to nuts.")
     (False, True)
@@ -50,6 +58,9 @@ def is_core_fact(text: str) -> bool:
     """
     if _SOMEONE_ELSE.search(text) or _PAST.search(text) or _NONE.search(text):
         return False
+    owner = _POSSESSOR.match(text)
+    if owner is not None and not _HOUSEHOLD.search(owner.group(1)):
+        return False  # "User's friend...", "User's sister...", "User's dog..."
     return is_care_fact(text)
 
 
