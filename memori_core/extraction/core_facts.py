@@ -36,7 +36,7 @@ _NONE = re.compile(r"\ballergic\s+to\s+(?:nothing|none|no\b)|\bno\s+(?:known\s+)
 
 
 def is_core_fact(text: str) -> bool:
-    """Whether a fact is worth injecting on every turn: the user's own (or their household's) allergy or
+    """Whether a fact is worth injecting on every turn: the user's own (or their partner's or children's) allergy or
     intolerance, medication (named, or by its drug-name stem), condition that limits food or activity
     (pregnancy, diabetes, asthma, epilepsy, high blood pressure, a doctor's dietary advice), or dietary
     restriction (vegetarian, vegan, halal, kosher, gluten-free, coeliac, lactose-free, no alcohol...).
