@@ -52,6 +52,13 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     Facts captured from the turn being answered (or identical to it) are not
     injected back into its own later model calls.
 
+    What is injected does not depend on ``capture``: it is the facts of
+    ``engine.recall(query, entity, k, context=...)`` (``k`` recalled facts, plus
+    up to ``engine.config.core_limit`` core facts), minus, with ``capture=True``,
+    those the turn being answered became (their slots are not refilled: recall
+    is never asked for more than ``k``, since the relevance gate judges the top
+    ``k`` candidates and a larger request could change what passes).
+
     The entity is, in order: ``config["configurable"]["entity_id"]``, the
     agent's runtime context (``entity_id``, else ``user_id``; a mapping or an
     object), the constructor's ``entity_id``; none -> ``ValueError``.
