@@ -17,10 +17,35 @@ from memori_core.text import normalize_fact_text
 
 logger = logging.getLogger("memori_langchain")
 
-def entity_of_run(owner: str, default: str | None, config: Mapping[str, Any], context: Any) -> str:
-    """The entity of an agent's or a graph's run: the run config, else the runtime context
-    (``entity_id``, else ``user_id``), else the adapter's ``default``."""
-    return resolve_entity_id(owner, default, config=config, context=context, ways=(VIA_CONFIG, VIA_CONTEXT))
+def graph_runtime_context() -> Any:
+    """The runtime context of the LangGraph run the caller is part of (a graph's or a ``create_agent``
+    agent's: its nodes, middleware and tools all see it), or ``None`` outside a run or without a context."""
+    try:
+        from langgraph.runtime import get_runtime
+
+        runtime = get_runtime()
+    except Exception:  # not inside a graph run
+        return None
+    return getattr(runtime, "context", None)
+
+
+def entity_of_run(
+    owner: str,
+    default: str | None,
+    config: Mapping[str, Any] | None = None,
+    context: Any = None,
+    *,
+    explicit: str | None = None,
+) -> str:
+    """The entity of a call that may be part of an agent's or a graph's run, the one rule every LangChain
+    adapter that runs there follows (middleware, graph nodes, ``memory_tools``, ``MemoriRetriever``):
+    ``explicit`` (a per-call argument), the run ``config`` (``configurable.entity_id``), the runtime
+    context (``entity_id``, else ``user_id``: ``context`` when the caller was handed it, else that of the
+    LangGraph run it is part of, :func:`graph_runtime_context`), else the adapter's ``default``."""
+    if context is None:
+        context = graph_runtime_context()
+    return resolve_entity_id(owner, default, explicit=explicit, config=config, context=context,
+                             ways=(VIA_CONFIG, VIA_CONTEXT))
 
 
 @dataclass(frozen=True)

@@ -41,17 +41,6 @@ class MemoriState(MessagesState):
     memori_context: NotRequired[str]
 
 
-def _runtime_context() -> Any:
-    """The graph run's runtime context, or ``None`` outside a graph run / without one."""
-    try:
-        from langgraph.runtime import get_runtime
-
-        runtime = get_runtime()
-    except Exception:  # not inside a graph run
-        return None
-    return getattr(runtime, "context", None)
-
-
 def memori_recall_node(
     engine: RecallEngine,
     entity_id: str | None = None,
@@ -85,7 +74,7 @@ def memori_recall_node(
     check_adapter_args(owner, engine, entity_id, k)
 
     def _recall(state: Mapping[str, Any], config: RunnableConfig) -> BlockRecall:
-        entity = entity_of_run(owner, entity_id, config, _runtime_context())
+        entity = entity_of_run(owner, entity_id, config)
         messages = convert_to_messages(state.get("messages") or [])
         query, context = human_query_and_context(messages, context_turns(engine))
         return BlockRecall(engine, query, entity, k, strict, owner, context)
@@ -178,7 +167,7 @@ def memori_capture_node(
 
     def memori_capture(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:
         captures.raise_failure()
-        entity = entity_of_run(owner, entity_id, config, _runtime_context())
+        entity = entity_of_run(owner, entity_id, config)
         messages = convert_to_messages(state.get("messages") or [])
         last_human = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=None)
         if last_human is None:

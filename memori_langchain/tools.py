@@ -20,12 +20,12 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from memori_core.adapter_args import VIA_CONFIG, VIA_CONTEXT, check_adapter_args, resolve_entity_id
+from memori_core.adapter_args import check_adapter_args
 from memori_core.engine import RecallEngine
 from memori_core.failopen import STRICT_DEFAULT
 from memori_core.memory_tools import DESCRIPTIONS, MAX_TOOL_TEXT, TOOL_NAMES, MemoryToolError, MemoryTools
 
-from ._recall import logger
+from ._recall import entity_of_run, logger
 
 _INJECTED = frozenset({"runtime", "config"})
 """Arguments LangChain itself passes to a tool (never the model's)."""
@@ -100,8 +100,7 @@ class _Bound:
         if runtime is not None and not config:
             config = runtime.config
         context = runtime.context if runtime is not None else None
-        return resolve_entity_id("memory_tools", self.entity_id, config=config, context=context,
-                                 ways=(VIA_CONFIG, VIA_CONTEXT))
+        return entity_of_run("memory_tools", self.entity_id, config, context)
 
     def sync(self, op: str) -> Callable[..., str]:
         method = getattr(self.ops, op)
