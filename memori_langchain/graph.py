@@ -30,6 +30,10 @@ from ._recall import BlockRecall, entity_of_run, logger
 
 CONTEXT_KEY = "memori_context"
 
+_CHANNEL_READER = "__pregel_read"
+"""The key of LangGraph's channel reader in a node's run config (``langgraph._internal._constants.CONFIG_KEY_READ``):
+reading a key that is no channel of the graph raises ``KeyError``."""
+
 
 class MemoriState(MessagesState):
     """``MessagesState`` plus the key the recall node writes its block to.
@@ -39,6 +43,24 @@ class MemoriState(MessagesState):
     """
 
     memori_context: NotRequired[str]
+
+
+def _graph_lacks_key(key: str, config: RunnableConfig) -> bool:
+    """Whether the graph running a node has no state key ``key``, so LangGraph drops what the node writes there.
+
+    Asked of LangGraph's channel reader in the run config; ``False`` whenever that cannot be told (another
+    LangGraph version, a call outside a graph): a missed warning, never a wrong one.
+    """
+    read = (config.get("configurable") or {}).get(_CHANNEL_READER)
+    if not callable(read):
+        return False
+    try:
+        read(key, fresh=False)
+    except KeyError:
+        return True
+    except Exception:
+        return False
+    return False
 
 
 def memori_recall_node(
@@ -61,6 +83,9 @@ def memori_recall_node(
     leaves the messages alone; the model node merges it into the system prompt
     with :func:`with_memori_context`. The state schema needs the key:
     use :class:`MemoriState` or add ``memori_context: str`` to your own.
+    A graph whose state lacks it (a plain ``MessagesState``) gets no memory,
+    since LangGraph drops the update: the node logs a warning saying so, once
+    per node (``memori_langchain`` logger).
     The human messages before the last one (up to ``engine.config.context_turns``)
     are read with it, so a follow-up recalls what an earlier turn named.
 
@@ -72,8 +97,23 @@ def memori_recall_node(
     """
     owner = "memori_recall_node"
     check_adapter_args(owner, engine, entity_id, k)
+    unchecked = [True]  # until the first run that finds the state without ``key`` has warned
+    unchecked_lock = threading.Lock()
+
+    def _warn_if_dropped(state: Mapping[str, Any], config: RunnableConfig) -> None:
+        if key in state or not unchecked[0] or not _graph_lacks_key(key, config):
+            return
+        with unchecked_lock:
+            if not unchecked[0]:
+                return
+            unchecked[0] = False
+        logger.warning(
+            "%s: the graph's state has no %r key, so LangGraph drops the block this node writes and the model "
+            "gets no memory; build the graph with StateGraph(MemoriState), or add %r: str to your state schema",
+            owner, key, key)
 
     def _recall(state: Mapping[str, Any], config: RunnableConfig) -> BlockRecall:
+        _warn_if_dropped(state, config)
         entity = entity_of_run(owner, entity_id, config)
         messages = convert_to_messages(state.get("messages") or [])
         query, context = human_query_and_context(messages, context_turns(engine))
