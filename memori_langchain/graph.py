@@ -89,7 +89,8 @@ def memori_recall_node(
     The human messages before the last one (up to ``engine.config.context_turns``)
     are read with it, so a follow-up recalls what an earlier turn named.
 
-    ``k`` caps the facts (``None``: the engine's ``config.limit``, 5 unless configured).
+    ``k``: at most this many recalled facts, plus up to the engine's ``config.core_limit`` core facts
+    (``None``: the engine's ``config.limit``, 5 unless configured).
     The entity is ``config["configurable"]["entity_id"]``, else the graph's
     runtime context (``entity_id``, else ``user_id``), else ``entity_id``.
     Recall errors are logged and an empty block is written (``strict=True`` raises).

@@ -80,7 +80,8 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         extractor: FactExtractor | None = None,
         max_pending_captures: int = DEFAULT_MAX_PENDING_CAPTURES,
     ) -> None:
-        """``k`` caps the facts injected (``None``: the engine's ``config.limit``, 5 unless configured);
+        """``k``: at most this many recalled facts are injected, plus up to the engine's ``config.core_limit``
+        core facts (``None``: the engine's ``config.limit``, 5 unless configured);
         ``extractor`` and ``max_pending_captures`` apply with ``capture=True``."""
         super().__init__()
         self.engine, self.entity_id, self.k = check_adapter_args("MemoriMiddleware", engine, entity_id, k)

@@ -41,7 +41,11 @@ class MemoriRetriever(MemoriFields, BaseRetriever):
 
     Ranking (dense pool, BM25 re-rank, fusion, relevance threshold) is done by
     the :class:`~memori_core.RecallEngine`; documents come best first, and
-    fewer than ``k`` (or none) when fewer facts pass the threshold.
+    fewer than ``k`` (or none) when fewer facts pass the threshold. ``k``
+    counts the recalled facts: the user's core facts (``add(..., core=True)``)
+    that recall appends after them come too, up to the engine's
+    ``config.core_limit`` (3), so up to ``k + core_limit`` documents
+    (``RecallConfig(core_limit=0)`` makes ``k`` a hard cap; ``k=0``: none).
 
     >>> retriever = MemoriRetriever(engine=engine, entity_id="user-1", k=5)
     >>> retriever.invoke("what should I cook?")

@@ -161,7 +161,8 @@ def memory_tools(
 
     The tools, in the order of ``include``: ``remember(text)`` stores a fact and
     answers with its id; ``recall_memory(query)`` answers with the relevant facts
-    and their ids, best first, at most ``k`` (``None``: the engine's ``config.limit``),
+    and their ids, best first, at most ``k`` recalled facts (``None``: the engine's ``config.limit``)
+    plus up to the engine's ``config.core_limit`` core facts,
     or says plainly that nothing relevant is stored when no fact passes the
     relevance gate; ``update_memory(fact_id, text)`` replaces a fact's text;
     ``forget_memory(fact_id)`` deletes one fact (never every fact of the user).

@@ -199,3 +199,17 @@ async def test_retriever_tool_in_an_async_agent_reads_the_runtime_context_and_co
 def test_without_entity_the_error_names_every_way_to_give_one(seeded):
     with pytest.raises(ValueError, match="entity_id=... to MemoriRetriever.*configurable.*context"):
         MemoriRetriever(engine=seeded).invoke("coffee")
+
+
+def test_k_counts_recalled_documents_and_core_facts_come_on_top_up_to_core_limit(engine):
+    from memori_core import RecallConfig
+
+    engine.config = RecallConfig(gate="off")
+    engine.add("alice", ["User plays the cello.", "User lives in Lisbon."])
+    engine.add("alice", ["User is allergic to peanuts.", "User takes metformin daily."], core=True)
+    docs = MemoriRetriever(engine=engine, entity_id="alice", k=1).invoke("Which instrument do I play?")
+    assert [d.page_content for d in docs][0] == "User plays the cello."
+    assert sorted(d.page_content for d in docs[1:]) == ["User is allergic to peanuts.", "User takes metformin daily."]
+    engine.config = RecallConfig(gate="off", core_limit=0)  # k as a hard cap
+    docs = MemoriRetriever(engine=engine, entity_id="alice", k=1).invoke("Which instrument do I play?")
+    assert [d.page_content for d in docs] == ["User plays the cello."]
