@@ -59,6 +59,14 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     is never asked for more than ``k``, since the relevance gate judges the top
     ``k`` candidates and a larger request could change what passes).
 
+    Order matters: list ``MemoriMiddleware`` **after** any middleware that sets
+    or replaces the system prompt (``@dynamic_prompt``, or one that calls
+    ``request.override(system_message=...)``). Middleware listed first wraps
+    the ones after it, so a prompt middleware listed later receives the request
+    that already holds the block and, by replacing the system message, drops
+    it: the model then gets no memory, and nothing can tell this middleware so.
+    ``create_agent(..., system_prompt=...)`` needs no care.
+
     The entity is, in order: ``config["configurable"]["entity_id"]``, the
     agent's runtime context (``entity_id``, else ``user_id``; a mapping or an
     object), the constructor's ``entity_id``; none -> ``ValueError``.
