@@ -7,7 +7,8 @@ Whose memory a tool touches is never an argument the model sees: it comes from t
 run (``config["configurable"]["entity_id"]``, or the agent's runtime context's
 ``entity_id`` / ``user_id``, injected through LangChain's ``ToolRuntime``), else
 from ``memory_tools(entity_id=...)``. A tool call whose arguments name an entity
-(or anything else the tool does not take) is refused with an error the model reads.
+(or anything else the tool does not take, ``config`` included) is refused with an error the model reads;
+in an agent, a ``runtime`` argument the model writes is replaced by LangChain's own ``ToolRuntime``.
 """
 
 from __future__ import annotations
@@ -27,10 +28,12 @@ from memori_core.memory_tools import DESCRIPTIONS, MAX_TOOL_TEXT, TOOL_NAMES, Me
 
 from ._recall import entity_of_run, logger
 
-_INJECTED = frozenset({"runtime", "config"})
-"""Arguments LangChain itself passes to a tool (never the model's)."""
+_INJECTED = frozenset({"runtime"})
+"""Arguments LangChain itself puts into a tool call's input (in an agent its ``ToolRuntime`` replaces one the
+model wrote). ``config`` is not one of them: LangChain hands the run config to the function outside the
+input, so a ``config`` argument always comes from the model and is refused."""
 
-_ENTITY_WORDS = frozenset({"entity_id", "entity", "user_id", "user", "namespace", "thread_id"})
+_ENTITY_WORDS = frozenset({"entity_id", "entity", "user_id", "user", "namespace", "thread_id", "config"})
 
 
 class _ToolArgs(BaseModel):
