@@ -7,7 +7,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage, convert_to_messages
+from langchain_core.messages import BaseMessage, SystemMessage, convert_to_messages
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langgraph.graph import MessagesState
 from typing_extensions import NotRequired
@@ -25,7 +25,7 @@ from memori_core.extraction import FactExtractor
 from memori_core.failopen import STRICT_DEFAULT
 from memori_core.query import context_turns
 
-from ._messages import human_query_and_context, messages_with_block, turn_to_capture
+from ._messages import human_query_and_context, is_human, messages_with_block, turn_to_capture
 from ._recall import BlockRecall, entity_of_run, logger
 
 CONTEXT_KEY = "memori_context"
@@ -210,7 +210,7 @@ def memori_capture_node(
         captures.raise_failure()
         entity = entity_of_run(owner, entity_id, config)
         messages = convert_to_messages(state.get("messages") or [])
-        last_human = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=None)
+        last_human = max((i for i, m in enumerate(messages) if is_human(m)), default=None)
         if last_human is None:
             return {}
         message = messages[last_human]

@@ -6,7 +6,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
-from langchain_core.messages import HumanMessage
 from langchain_core.runnables import RunnableConfig, ensure_config
 
 from memori_core.adapter_args import check_adapter_args
@@ -16,7 +15,7 @@ from memori_core.extraction import FactExtractor
 from memori_core.failopen import STRICT_DEFAULT
 from memori_core.query import context_turns
 
-from ._messages import human_query_and_context, system_with_block, turn_to_capture
+from ._messages import human_query_and_context, is_human, system_with_block, turn_to_capture
 from ._recall import BlockRecall, entity_of_run, logger
 
 Handler = Callable[[ModelRequest], ModelResponse]
@@ -127,7 +126,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         if not self.capture:
             return None
         for message in reversed(request.messages):
-            if isinstance(message, HumanMessage):
+            if is_human(message):
                 return str(message.id) if message.id else None
         return None
 

@@ -259,6 +259,7 @@ def test_list_content_system_message_gets_a_text_block(seeded):
     content = model.calls[0][0].content
     assert content[0] == {"type": "text", "text": SYSTEM}
     assert content[1]["type"] == "text" and PEANUTS in content[1]["text"]
+    assert model.calls[0][0].text.startswith(SYSTEM + "\n\n" + OPEN_TAG)
 
 
 def _persona_agent_system_text(engine, memori_first: bool) -> str:
