@@ -73,9 +73,9 @@ def check_tool_text(text: Any, name: str = "text") -> str:
     if not text:
         raise MemoryToolError(f"{name} must not be blank")
     if len(text) > MAX_TOOL_TEXT:
-        raise MemoryToolError(
-            f"{name} is {len(text)} characters long; at most {MAX_TOOL_TEXT} are taken: "
-            "save one short statement per fact")
+        hint = ("search with a short query, such as the user's question" if name == "query"
+                else "save one short statement per fact")
+        raise MemoryToolError(f"{name} is {len(text)} characters long; at most {MAX_TOOL_TEXT} are taken: {hint}")
     return text
 
 

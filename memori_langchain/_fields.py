@@ -21,7 +21,8 @@ class MemoriFields(BaseModel):
     entity_id: str | None = None
     """Whose facts to recall when the call names no entity."""
     k: int | None = None
-    """At most this many facts (``None``: the engine's ``config.limit``, 5 unless configured)."""
+    """At most this many recalled facts, plus up to the engine's ``config.core_limit`` (3) core facts recall
+    appends after them (``None``: the engine's ``config.limit``, 5 unless configured; ``0``: nothing)."""
     strict: bool = STRICT_DEFAULT
     """Raise recall errors instead of logging a warning and going on without memory."""
 

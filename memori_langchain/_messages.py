@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, ChatMessage, HumanMessage, SystemMessage
 
 from memori_core.extraction import Message
 from memori_core.sdk.system_prompt import append_to_content
@@ -16,10 +16,25 @@ def message_text(message: BaseMessage) -> str:
     return content_text(message.content)
 
 
-def last_human_message(messages: Sequence[BaseMessage]) -> HumanMessage | None:
-    """The most recent human message, or ``None``."""
+_HUMAN_ROLES = frozenset({"user", "human"})
+_AI_ROLES = frozenset({"assistant", "ai"})
+
+
+def is_human(message: BaseMessage) -> bool:
+    """A user turn: a ``HumanMessage``, or a ``ChatMessage`` whose role is ``"user"`` (or ``"human"``)."""
+    return isinstance(message, HumanMessage) or (
+        isinstance(message, ChatMessage) and message.role.lower() in _HUMAN_ROLES)
+
+
+def is_ai(message: BaseMessage) -> bool:
+    """An assistant turn: an ``AIMessage``, or a ``ChatMessage`` whose role is ``"assistant"`` (or ``"ai"``)."""
+    return isinstance(message, AIMessage) or (isinstance(message, ChatMessage) and message.role.lower() in _AI_ROLES)
+
+
+def last_human_message(messages: Sequence[BaseMessage]) -> BaseMessage | None:
+    """The most recent human message (:func:`is_human`), or ``None``."""
     for message in reversed(messages):
-        if isinstance(message, HumanMessage):
+        if is_human(message):
             return message
     return None
 
@@ -36,9 +51,10 @@ def human_query_and_context(
     """(the recall query, its context): :func:`last_human_text`, and the text of up to ``turns`` human
     messages with text before that message, oldest first (``[]`` for a single human turn).
 
-    Only human messages are read (their text parts): AI replies, system and tool messages are not context.
+    Only human messages (:func:`is_human`: ``ChatMessage(role="user")`` too) are read (their text parts):
+    AI replies, system and tool messages are not context.
     """
-    humans = [message_text(m) for m in messages if isinstance(m, HumanMessage)]
+    humans = [message_text(m) for m in messages if is_human(m)]
     if not humans:
         return "", []
     return humans[-1], recent_turns(humans[:-1], turns)
@@ -47,10 +63,10 @@ def human_query_and_context(
 def turn_to_capture(messages: Sequence[BaseMessage]) -> list[Message]:
     """The turn to extract facts from: the last message if it is a human one, after the assistant message
     it answers (context for a short reply like "Rex"); ``[]`` when the last message is not human."""
-    if not messages or not isinstance(messages[-1], HumanMessage):
+    if not messages or not is_human(messages[-1]):
         return []
     turn = [Message("user", message_text(messages[-1]))]
-    if len(messages) > 1 and isinstance(messages[-2], AIMessage) and message_text(messages[-2]).strip():
+    if len(messages) > 1 and is_ai(messages[-2]) and message_text(messages[-2]).strip():
         turn.insert(0, Message("assistant", message_text(messages[-2])))
     return turn
 
@@ -58,10 +74,14 @@ def turn_to_capture(messages: Sequence[BaseMessage]) -> list[Message]:
 def system_with_block(system: SystemMessage | None, block: str) -> SystemMessage:
     """``system`` with ``block`` appended (a new text part for list content); a new message if ``None``.
 
+    In list content the new part starts with a blank line when the message has text before it: LangChain
+    joins text parts without a separator (``message.text``), and the block must not run on from the prompt.
     The original message is not modified; its id and extra fields are kept.
     """
     if system is None:
         return SystemMessage(content=block)
+    if not isinstance(system.content, str) and message_text(system).strip():
+        block = "\n\n" + block
     return system.model_copy(update={"content": append_to_content(system.content, block, "system message")})
 
 

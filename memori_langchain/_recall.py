@@ -13,19 +13,39 @@ from memori_core.context import format_context
 from memori_core.engine import RecallEngine
 from memori_core.facts import RecalledFact
 from memori_core.failopen import arecall_or_empty, recall_or_empty
-from memori_core.ranking.core import is_core
 from memori_core.text import normalize_fact_text
 
 logger = logging.getLogger("memori_langchain")
 
-_SKIP_SLACK = 4
-"""Extra facts asked of recall when some may be left out (one per fact a captured turn may have become)."""
+def graph_runtime_context() -> Any:
+    """The runtime context of the LangGraph run the caller is part of (a graph's or a ``create_agent``
+    agent's: its nodes, middleware and tools all see it), or ``None`` outside a run or without a context."""
+    try:
+        from langgraph.runtime import get_runtime
+
+        runtime = get_runtime()
+    except Exception:  # not inside a graph run
+        return None
+    return getattr(runtime, "context", None)
 
 
-def entity_of_run(owner: str, default: str | None, config: Mapping[str, Any], context: Any) -> str:
-    """The entity of an agent's or a graph's run: the run config, else the runtime context
-    (``entity_id``, else ``user_id``), else the adapter's ``default``."""
-    return resolve_entity_id(owner, default, config=config, context=context, ways=(VIA_CONFIG, VIA_CONTEXT))
+def entity_of_run(
+    owner: str,
+    default: str | None,
+    config: Mapping[str, Any] | None = None,
+    context: Any = None,
+    *,
+    explicit: str | None = None,
+) -> str:
+    """The entity of a call that may be part of an agent's or a graph's run, the one rule every LangChain
+    adapter that runs there follows (middleware, graph nodes, ``memory_tools``, ``MemoriRetriever``):
+    ``explicit`` (a per-call argument), the run ``config`` (``configurable.entity_id``), the runtime
+    context (``entity_id``, else ``user_id``: ``context`` when the caller was handed it, else that of the
+    LangGraph run it is part of, :func:`graph_runtime_context`), else the adapter's ``default``."""
+    if context is None:
+        context = graph_runtime_context()
+    return resolve_entity_id(owner, default, explicit=explicit, config=config, context=context,
+                             ways=(VIA_CONFIG, VIA_CONTEXT))
 
 
 @dataclass(frozen=True)
@@ -34,9 +54,14 @@ class BlockRecall:
     :meth:`ablock` (``engine.arecall``); "" when nothing passes. Fails open unless ``strict``.
 
     ``context`` (the human turns before ``query``, oldest first) is passed to recall when it holds any.
+    The facts are exactly those of ``engine.recall(query, entity_id, limit, context=context)`` (``limit``
+    recalled facts plus up to ``config.core_limit`` core facts), never more nor others: the adapter asks
+    recall for ``limit`` itself, because the relevance gate judges the top ``limit`` candidates and a
+    larger request could change what passes.
     When turns are captured, what the turn being answered already became is not news to the model: a
     recalled fact whose normalised text equals ``skip_text`` (that turn), or that was captured from the
-    message ``skip_message_id`` (its ``metadata["message_id"]``), is left out.
+    message ``skip_message_id`` (its ``metadata["message_id"]``), is left out of those facts (its slot
+    is not refilled).
     """
 
     engine: RecallEngine
@@ -52,26 +77,15 @@ class BlockRecall:
     def _skipping(self) -> bool:
         return self.skip_text is not None or self.skip_message_id is not None
 
-    def _ask(self) -> int | None:
-        """The limit to ask the engine for: a few extra when facts may be left out."""
-        keep = self._keep()
-        return keep + _SKIP_SLACK if self._skipping() and keep is not None and keep > 0 else keep
-
-    def _keep(self) -> int | None:
-        """The number of facts to keep (``None``: all the engine returns)."""
-        if self._skipping() and self.limit is None:
-            return self.engine.config.limit
-        return self.limit
-
     def block(self) -> str:
         """The block, recalled with ``engine.recall``."""
-        facts = recall_or_empty(self.engine, self.query, self.entity_id, self._ask(), strict=self.strict,
+        facts = recall_or_empty(self.engine, self.query, self.entity_id, self.limit, strict=self.strict,
                                 owner=self.owner, logger=logger, context=self.context)
         return self._format(facts)
 
     async def ablock(self) -> str:
         """The block, recalled with ``engine.arecall``."""
-        facts = await arecall_or_empty(self.engine, self.query, self.entity_id, self._ask(), strict=self.strict,
+        facts = await arecall_or_empty(self.engine, self.query, self.entity_id, self.limit, strict=self.strict,
                                        owner=self.owner, logger=logger, context=self.context)
         return self._format(facts)
 
@@ -83,8 +97,4 @@ class BlockRecall:
                 if (key is None or normalize_fact_text(f.content) != key)
                 and (self.skip_message_id is None or f.metadata.get("message_id") != self.skip_message_id)
             ]
-            # The first ``keep``, then the core facts after them (recall appends those beyond its limit).
-            keep = self._keep()
-            core = [f for f in facts[keep:] if is_core(f.metadata)] if keep is not None else []
-            facts = facts[:keep] + core[: self.engine.config.core_limit]
         return format_context(facts, zone=self.engine.config.time_zone_label)

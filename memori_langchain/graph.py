@@ -7,7 +7,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage, convert_to_messages
+from langchain_core.messages import BaseMessage, SystemMessage, convert_to_messages
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langgraph.graph import MessagesState
 from typing_extensions import NotRequired
@@ -25,10 +25,14 @@ from memori_core.extraction import FactExtractor
 from memori_core.failopen import STRICT_DEFAULT
 from memori_core.query import context_turns
 
-from ._messages import human_query_and_context, messages_with_block, turn_to_capture
+from ._messages import human_query_and_context, is_human, messages_with_block, turn_to_capture
 from ._recall import BlockRecall, entity_of_run, logger
 
 CONTEXT_KEY = "memori_context"
+
+_CHANNEL_READER = "__pregel_read"
+"""The key of LangGraph's channel reader in a node's run config (``langgraph._internal._constants.CONFIG_KEY_READ``):
+reading a key that is no channel of the graph raises ``KeyError``."""
 
 
 class MemoriState(MessagesState):
@@ -41,15 +45,22 @@ class MemoriState(MessagesState):
     memori_context: NotRequired[str]
 
 
-def _runtime_context() -> Any:
-    """The graph run's runtime context, or ``None`` outside a graph run / without one."""
-    try:
-        from langgraph.runtime import get_runtime
+def _graph_lacks_key(key: str, config: RunnableConfig) -> bool:
+    """Whether the graph running a node has no state key ``key``, so LangGraph drops what the node writes there.
 
-        runtime = get_runtime()
-    except Exception:  # not inside a graph run
-        return None
-    return getattr(runtime, "context", None)
+    Asked of LangGraph's channel reader in the run config; ``False`` whenever that cannot be told (another
+    LangGraph version, a call outside a graph): a missed warning, never a wrong one.
+    """
+    read = (config.get("configurable") or {}).get(_CHANNEL_READER)
+    if not callable(read):
+        return False
+    try:
+        read(key, fresh=False)
+    except KeyError:
+        return True
+    except Exception:
+        return False
+    return False
 
 
 def memori_recall_node(
@@ -72,10 +83,14 @@ def memori_recall_node(
     leaves the messages alone; the model node merges it into the system prompt
     with :func:`with_memori_context`. The state schema needs the key:
     use :class:`MemoriState` or add ``memori_context: str`` to your own.
+    A graph whose state lacks it (a plain ``MessagesState``) gets no memory,
+    since LangGraph drops the update: the node logs a warning saying so, once
+    per node (``memori_langchain`` logger).
     The human messages before the last one (up to ``engine.config.context_turns``)
     are read with it, so a follow-up recalls what an earlier turn named.
 
-    ``k`` caps the facts (``None``: the engine's ``config.limit``, 5 unless configured).
+    ``k``: at most this many recalled facts, plus up to the engine's ``config.core_limit`` core facts
+    (``None``: the engine's ``config.limit``, 5 unless configured).
     The entity is ``config["configurable"]["entity_id"]``, else the graph's
     runtime context (``entity_id``, else ``user_id``), else ``entity_id``.
     Recall errors are logged and an empty block is written (``strict=True`` raises).
@@ -83,9 +98,24 @@ def memori_recall_node(
     """
     owner = "memori_recall_node"
     check_adapter_args(owner, engine, entity_id, k)
+    unchecked = [True]  # until the first run that finds the state without ``key`` has warned
+    unchecked_lock = threading.Lock()
+
+    def _warn_if_dropped(state: Mapping[str, Any], config: RunnableConfig) -> None:
+        if key in state or not unchecked[0] or not _graph_lacks_key(key, config):
+            return
+        with unchecked_lock:
+            if not unchecked[0]:
+                return
+            unchecked[0] = False
+        logger.warning(
+            "%s: the graph's state has no %r key, so LangGraph drops the block this node writes and the model "
+            "gets no memory; build the graph with StateGraph(MemoriState), or add %r: str to your state schema",
+            owner, key, key)
 
     def _recall(state: Mapping[str, Any], config: RunnableConfig) -> BlockRecall:
-        entity = entity_of_run(owner, entity_id, config, _runtime_context())
+        _warn_if_dropped(state, config)
+        entity = entity_of_run(owner, entity_id, config)
         messages = convert_to_messages(state.get("messages") or [])
         query, context = human_query_and_context(messages, context_turns(engine))
         return BlockRecall(engine, query, entity, k, strict, owner, context)
@@ -178,9 +208,9 @@ def memori_capture_node(
 
     def memori_capture(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:
         captures.raise_failure()
-        entity = entity_of_run(owner, entity_id, config, _runtime_context())
+        entity = entity_of_run(owner, entity_id, config)
         messages = convert_to_messages(state.get("messages") or [])
-        last_human = max((i for i, m in enumerate(messages) if isinstance(m, HumanMessage)), default=None)
+        last_human = max((i for i, m in enumerate(messages) if is_human(m)), default=None)
         if last_human is None:
             return {}
         message = messages[last_human]

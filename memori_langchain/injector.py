@@ -56,7 +56,8 @@ class MemoriContextInjector(MemoriFields, RunnableSerializable[PromptInput, Prom
     system message is put first. When nothing passes the relevance threshold,
     or the query is blank, the messages pass through unchanged.
 
-    ``k`` caps the facts injected (``None``: the engine's ``config.limit``, 5 unless configured).
+    ``k``: at most this many recalled facts are injected, plus up to the engine's ``config.core_limit``
+    core facts (``None``: the engine's ``config.limit``, 5 unless configured).
     The entity is ``config["configurable"]["entity_id"]`` when the run names
     one, else the constructor's ``entity_id``; neither -> ``ValueError``.
     If recall fails the input passes through unchanged and a warning is logged

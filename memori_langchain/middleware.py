@@ -6,7 +6,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
-from langchain_core.messages import HumanMessage
 from langchain_core.runnables import RunnableConfig, ensure_config
 
 from memori_core.adapter_args import check_adapter_args
@@ -16,7 +15,7 @@ from memori_core.extraction import FactExtractor
 from memori_core.failopen import STRICT_DEFAULT
 from memori_core.query import context_turns
 
-from ._messages import human_query_and_context, system_with_block, turn_to_capture
+from ._messages import human_query_and_context, is_human, system_with_block, turn_to_capture
 from ._recall import BlockRecall, entity_of_run, logger
 
 Handler = Callable[[ModelRequest], ModelResponse]
@@ -52,6 +51,21 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     Facts captured from the turn being answered (or identical to it) are not
     injected back into its own later model calls.
 
+    What is injected does not depend on ``capture``: it is the facts of
+    ``engine.recall(query, entity, k, context=...)`` (``k`` recalled facts, plus
+    up to ``engine.config.core_limit`` core facts), minus, with ``capture=True``,
+    those the turn being answered became (their slots are not refilled: recall
+    is never asked for more than ``k``, since the relevance gate judges the top
+    ``k`` candidates and a larger request could change what passes).
+
+    Order matters: list ``MemoriMiddleware`` **after** any middleware that sets
+    or replaces the system prompt (``@dynamic_prompt``, or one that calls
+    ``request.override(system_message=...)``). Middleware listed first wraps
+    the ones after it, so a prompt middleware listed later receives the request
+    that already holds the block and, by replacing the system message, drops
+    it: the model then gets no memory, and nothing can tell this middleware so.
+    ``create_agent(..., system_prompt=...)`` needs no care.
+
     The entity is, in order: ``config["configurable"]["entity_id"]``, the
     agent's runtime context (``entity_id``, else ``user_id``; a mapping or an
     object), the constructor's ``entity_id``; none -> ``ValueError``.
@@ -73,7 +87,8 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         extractor: FactExtractor | None = None,
         max_pending_captures: int = DEFAULT_MAX_PENDING_CAPTURES,
     ) -> None:
-        """``k`` caps the facts injected (``None``: the engine's ``config.limit``, 5 unless configured);
+        """``k``: at most this many recalled facts are injected, plus up to the engine's ``config.core_limit``
+        core facts (``None``: the engine's ``config.limit``, 5 unless configured);
         ``extractor`` and ``max_pending_captures`` apply with ``capture=True``."""
         super().__init__()
         self.engine, self.entity_id, self.k = check_adapter_args("MemoriMiddleware", engine, entity_id, k)
@@ -111,7 +126,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         if not self.capture:
             return None
         for message in reversed(request.messages):
-            if isinstance(message, HumanMessage):
+            if is_human(message):
                 return str(message.id) if message.id else None
         return None
 

@@ -10,12 +10,12 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableConfig, ensure_config
 
-from memori_core.adapter_args import ENTITY_KEY, VIA_CONFIG, check_k, resolve_entity_id
+from memori_core.adapter_args import ENTITY_KEY, check_k
 from memori_core.facts import RecalledFact
 from memori_core.failopen import arecall_or_empty, recall_or_empty
 
 from ._fields import MemoriFields
-from ._recall import logger
+from ._recall import entity_of_run, logger
 
 
 def fact_to_document(fact: RecalledFact) -> Document:
@@ -41,7 +41,11 @@ class MemoriRetriever(MemoriFields, BaseRetriever):
 
     Ranking (dense pool, BM25 re-rank, fusion, relevance threshold) is done by
     the :class:`~memori_core.RecallEngine`; documents come best first, and
-    fewer than ``k`` (or none) when fewer facts pass the threshold.
+    fewer than ``k`` (or none) when fewer facts pass the threshold. ``k``
+    counts the recalled facts: the user's core facts (``add(..., core=True)``)
+    that recall appends after them come too, up to the engine's
+    ``config.core_limit`` (3), so up to ``k + core_limit`` documents
+    (``RecallConfig(core_limit=0)`` makes ``k`` a hard cap; ``k=0``: none).
 
     >>> retriever = MemoriRetriever(engine=engine, entity_id="user-1", k=5)
     >>> retriever.invoke("what should I cook?")
@@ -56,7 +60,11 @@ class MemoriRetriever(MemoriFields, BaseRetriever):
 
     ``k`` defaults to ``None``: the engine's ``config.limit`` (5 unless configured).
     The entity is, in order: an ``entity_id=`` keyword of the call,
-    ``config["configurable"]["entity_id"]``, the constructor's ``entity_id``.
+    ``config["configurable"]["entity_id"]``, the runtime context of the
+    LangGraph run the call is part of (``entity_id``, else ``user_id``: a
+    retriever tool in a ``create_agent(..., context_schema=...)`` agent reads
+    the agent's context, as ``memory_tools`` and ``MemoriMiddleware`` do), the
+    constructor's ``entity_id``.
     If recall fails (store down, embedder error) a warning is logged on the
     ``memori_langchain`` logger and no documents are returned, as for every
     memori adapter; ``strict=True`` raises instead (:mod:`memori_core.failopen`).
@@ -89,7 +97,8 @@ class MemoriRetriever(MemoriFields, BaseRetriever):
     def _args(self, k: int | None, entity_id: str | None) -> tuple[str, int | None]:
         owner = type(self).__name__
         limit = self.k if k is None else check_k(k, owner)
-        return resolve_entity_id(owner, self.entity_id, explicit=entity_id, ways=(VIA_CONFIG,)), limit
+        # The run config's entity came in as ``entity_id`` (:meth:`_with_config_entity`).
+        return entity_of_run(owner, self.entity_id, explicit=entity_id), limit
 
     def _get_relevant_documents(
         self,

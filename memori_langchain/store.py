@@ -24,6 +24,12 @@ What goes where:
 - **Search is recall.** With a query, the engine ranks (dense + BM25, the relevance gate; ``gate=False``
   returns the best ``limit`` whatever their relevance, as the engine with ``gate="off"`` would) and each
   ``SearchItem``'s ``score`` is the fact's ``rank_score``; without one, the items are listed oldest first.
+  A page is a slice of one recall: ``search(ns, query=q, offset=o, limit=n)`` is items ``o`` to ``o + n`` of
+  ``engine.recall(q, entity, o + n)``. The gate judges the top ``o + n`` candidates together, so the first
+  page (``offset=0``) is exactly ``engine.recall(q, entity, n)``, but a later page is not always the
+  continuation of an earlier one: with a larger ``o + n`` the gate may keep a fact that a smaller request
+  dropped (or the reverse), so pages may overlap or skip an item. To read a ranked list whole, search once
+  with the ``limit`` you need.
   ``filter`` is LangGraph's (``{"kind": "note", "rating": {"$gte": 3}}``; ``$eq $ne $gt $gte $lt $lte``),
   applied before ranking.
 
@@ -616,7 +622,9 @@ class MemoriStore(BaseStore):
 
     @staticmethod
     def _ranked(plan: _Search, hits: Sequence[Any]) -> tuple[list[SearchItem], list[tuple[str, float | None]]]:
-        """Recalled facts as search items, after ``offset`` (core facts recall appends may fill the page)."""
+        """Recalled facts as search items, after ``offset`` (core facts recall appends may fill the page).
+
+        ``hits`` is ``recall(query, entity, offset + limit)``: the page is its slice (module docstring)."""
         out: list[SearchItem] = []
         ttls: list[tuple[str, float | None]] = []
         for h in hits[plan.offset : plan.offset + plan.limit]:

@@ -7,7 +7,8 @@ Whose memory a tool touches is never an argument the model sees: it comes from t
 run (``config["configurable"]["entity_id"]``, or the agent's runtime context's
 ``entity_id`` / ``user_id``, injected through LangChain's ``ToolRuntime``), else
 from ``memory_tools(entity_id=...)``. A tool call whose arguments name an entity
-(or anything else the tool does not take) is refused with an error the model reads.
+(or anything else the tool does not take, ``config`` included) is refused with an error the model reads;
+in an agent, a ``runtime`` argument the model writes is replaced by LangChain's own ``ToolRuntime``.
 """
 
 from __future__ import annotations
@@ -20,17 +21,19 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from memori_core.adapter_args import VIA_CONFIG, VIA_CONTEXT, check_adapter_args, resolve_entity_id
+from memori_core.adapter_args import check_adapter_args
 from memori_core.engine import RecallEngine
 from memori_core.failopen import STRICT_DEFAULT
 from memori_core.memory_tools import DESCRIPTIONS, MAX_TOOL_TEXT, TOOL_NAMES, MemoryToolError, MemoryTools
 
-from ._recall import logger
+from ._recall import entity_of_run, logger
 
-_INJECTED = frozenset({"runtime", "config"})
-"""Arguments LangChain itself passes to a tool (never the model's)."""
+_INJECTED = frozenset({"runtime"})
+"""Arguments LangChain itself puts into a tool call's input (in an agent its ``ToolRuntime`` replaces one the
+model wrote). ``config`` is not one of them: LangChain hands the run config to the function outside the
+input, so a ``config`` argument always comes from the model and is refused."""
 
-_ENTITY_WORDS = frozenset({"entity_id", "entity", "user_id", "user", "namespace", "thread_id"})
+_ENTITY_WORDS = frozenset({"entity_id", "entity", "user_id", "user", "namespace", "thread_id", "config"})
 
 
 class _ToolArgs(BaseModel):
@@ -100,8 +103,7 @@ class _Bound:
         if runtime is not None and not config:
             config = runtime.config
         context = runtime.context if runtime is not None else None
-        return resolve_entity_id("memory_tools", self.entity_id, config=config, context=context,
-                                 ways=(VIA_CONFIG, VIA_CONTEXT))
+        return entity_of_run("memory_tools", self.entity_id, config, context)
 
     def sync(self, op: str) -> Callable[..., str]:
         method = getattr(self.ops, op)
@@ -162,7 +164,8 @@ def memory_tools(
 
     The tools, in the order of ``include``: ``remember(text)`` stores a fact and
     answers with its id; ``recall_memory(query)`` answers with the relevant facts
-    and their ids, best first, at most ``k`` (``None``: the engine's ``config.limit``),
+    and their ids, best first, at most ``k`` recalled facts (``None``: the engine's ``config.limit``)
+    plus up to the engine's ``config.core_limit`` core facts,
     or says plainly that nothing relevant is stored when no fact passes the
     relevance gate; ``update_memory(fact_id, text)`` replaces a fact's text;
     ``forget_memory(fact_id)`` deletes one fact (never every fact of the user).

@@ -297,3 +297,57 @@ def test_graph_capture_node_captures_a_message_once(ungated: RecallEngine) -> No
     assert capture.flush()
     assert seen == ["I have two cats."]
     assert capture.invoke({"messages": []}) == {}
+
+
+RUN_FACTS = ["User commutes by bike.", "User is training for a half marathon.", "User plays the cello.",
+             "User likes running in the park.", "User runs 5k every morning.", "User ran the Leeds 10k.",
+             "User's running shoes are Asics.", "User lives in Leeds."]
+
+
+def _injected_block(engine: RecallEngine, capture: bool, question: str, k: int) -> str:
+    """The system prompt of the one model call a MemoriMiddleware(k, capture) agent makes for ``question``."""
+    model = replies("ok")
+    middleware = MemoriMiddleware(engine=engine, entity_id="ann", k=k, capture=capture)
+    agent = create_agent(model, [], system_prompt="S.", middleware=[middleware])
+    agent.invoke({"messages": [HumanMessage(question)]})
+    middleware.flush()
+    return model.system_texts()[0]
+
+
+@pytest.mark.parametrize("capture", [False, True])
+def test_middleware_injects_exactly_what_recall_returns_for_k_with_or_without_capture(
+    engine: RecallEngine, capture: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memori_core.context import format_context
+
+    engine.add("ann", RUN_FACTS)
+    asked: list[Any] = []
+    recall = engine.recall
+
+    def recording_recall(query: str, entity_id: str, limit: Any = None, **kwargs: Any) -> Any:
+        asked.append(limit)
+        return recall(query, entity_id, limit, **kwargs)
+
+    for question in ("Any tips for my run tomorrow morning?", "What running shoes should I buy?",
+                     "Where should I run in Leeds?"):
+        expected = format_context(engine.recall(question, "ann", 2), zone=engine.config.time_zone_label)
+        monkeypatch.setattr(engine, "recall", recording_recall)
+        system = _injected_block(engine, capture, question, k=2)
+        monkeypatch.setattr(engine, "recall", recall)
+        assert system == ("S.\n\n" + expected if expected else "S.")
+    # The gate judges the top ``limit`` candidates: asking for more than k could change what passes.
+    assert asked == [2, 2, 2]
+
+
+@pytest.mark.model
+def test_capture_on_and_off_inject_the_same_facts_where_the_gate_depends_on_the_limit(minilm: Any) -> None:
+    from memori_core import ChromaStore
+
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("ann", RUN_FACTS)
+    question = "Any tips for my run tomorrow morning?"
+    assert engine.recall(question, "ann", 2) != engine.recall(question, "ann", 6)[:2]  # the case this is about
+    expected = [f.content for f in engine.recall(question, "ann", 2)]
+    for capture in (False, True):
+        lines = block_lines(_injected_block(engine, capture, question, k=2))
+        assert [line[2:].split(" Stated at")[0] for line in lines] == expected

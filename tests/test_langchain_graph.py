@@ -115,3 +115,52 @@ def test_with_memori_context_helper():
     assert with_memori_context({"messages": [HumanMessage("hi")], "memori_context": ""}, "Sys.") == [
         SystemMessage("Sys."), HumanMessage("hi")
     ]
+
+
+def _recall_graph(engine, state_schema, node, model):
+    from langgraph.graph import END, START, StateGraph
+
+    builder = StateGraph(state_schema)
+    builder.add_node("memori", node)
+    builder.add_node("model", lambda s: {"messages": [model.invoke(with_memori_context(s, SYSTEM))]})
+    builder.add_edge(START, "memori")
+    builder.add_edge("memori", "model")
+    builder.add_edge("model", END)
+    return builder.compile(checkpointer=InMemorySaver())
+
+
+def _dropped_warnings(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if "drops the block" in r.getMessage()]
+
+
+def test_recall_node_in_a_plain_messages_state_graph_warns_once_per_node(seeded, caplog):
+    from langgraph.graph import MessagesState
+
+    from memori_langchain import memori_recall_node
+
+    node = memori_recall_node(seeded, entity_id="alice")
+    model = replies("a1", "a2", "a3")
+    graph = _recall_graph(seeded, MessagesState, node, model)
+    config = {"configurable": {"thread_id": "t"}}
+    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
+        for _ in range(2):
+            graph.invoke({"messages": [HumanMessage("Which peanuts snack is safe for me?")]}, config)
+        other = _recall_graph(seeded, MessagesState, memori_recall_node(seeded, entity_id="alice"), model)
+        other.invoke({"messages": [HumanMessage("Which peanuts snack is safe for me?")]}, config)
+    assert all(OPEN_TAG not in text for text in model.system_texts())  # LangGraph dropped the block
+    [first, second] = _dropped_warnings(caplog)  # once per node instance
+    assert first == second
+    assert "no 'memori_context' key" in first and "MemoriState" in first
+
+
+def test_recall_node_with_the_key_in_its_state_does_not_warn(seeded, caplog):
+    from memori_langchain import MemoriState, memori_recall_node
+
+    model = replies("a1", "a2")
+    graph = _recall_graph(seeded, MemoriState, memori_recall_node(seeded, entity_id="alice"), model)
+    config = {"configurable": {"thread_id": "t"}}
+    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
+        for _ in range(2):  # the first turn's state has no value for the key yet: no warning either
+            graph.invoke({"messages": [HumanMessage("Which peanuts snack is safe for me?")]}, config)
+    assert all(PEANUTS in text for text in model.system_texts())
+    assert _dropped_warnings(caplog) == []

@@ -106,13 +106,30 @@ def test_block_goes_into_first_system_message_only(seeded):
     assert out[2].content == "second"
 
 
-def test_list_content_system_message_gets_a_text_block(seeded):
+def test_list_content_system_message_gets_a_text_block_after_a_blank_line(seeded):
     system = SystemMessage(content=[{"type": "text", "text": "Be brief.", "cache_control": {"type": "ephemeral"}}])
     out = MemoriContextInjector(engine=seeded, entity_id="alice").invoke([system, HumanMessage("peanuts")])
     content = out[0].content
     assert content[0] == system.content[0]
-    assert content[1]["type"] == "text" and content[1]["text"].startswith(OPEN_TAG) and PEANUTS in content[1]["text"]
+    assert content[1]["type"] == "text" and content[1]["text"].startswith("\n\n" + OPEN_TAG)
+    assert PEANUTS in content[1]["text"]
+    assert out[0].text.startswith("Be brief.\n\n" + OPEN_TAG)  # joined text keeps the separator
     assert len(system.content) == 1  # the input message is not modified
+
+
+def test_a_list_content_system_message_without_text_gets_the_block_alone(seeded):
+    system = SystemMessage(content=[{"type": "image_url", "image_url": {"url": "https://example.com/logo.png"}}])
+    out = MemoriContextInjector(engine=seeded, entity_id="alice").invoke([system, HumanMessage("peanuts")])
+    assert out[0].content[1]["text"].startswith(OPEN_TAG)
+
+
+def test_a_chat_message_with_role_user_is_read_as_the_human_turn(seeded):
+    from langchain_core.messages import ChatMessage
+
+    messages = [SystemMessage("Be brief."), ChatMessage(role="user", content="peanuts")]
+    out = MemoriContextInjector(engine=seeded, entity_id="alice").invoke(messages)
+    assert out[0].content.startswith("Be brief.\n\n" + OPEN_TAG) and PEANUTS in out[0].content
+    assert out[1] == messages[1]
 
 
 def test_dict_with_messages_keeps_other_keys(seeded):

@@ -259,3 +259,29 @@ def test_list_content_system_message_gets_a_text_block(seeded):
     content = model.calls[0][0].content
     assert content[0] == {"type": "text", "text": SYSTEM}
     assert content[1]["type"] == "text" and PEANUTS in content[1]["text"]
+    assert model.calls[0][0].text.startswith(SYSTEM + "\n\n" + OPEN_TAG)
+
+
+def _persona_agent_system_text(engine, memori_first: bool) -> str:
+    from langchain.agents.middleware import ModelRequest, dynamic_prompt
+
+    @dynamic_prompt
+    def persona(request: ModelRequest) -> str:
+        return "You are a pirate."
+
+    memori = MemoriMiddleware(engine=engine, entity_id="alice")
+    model = replies("Arr.")
+    agent = create_agent(model, [], middleware=[memori, persona] if memori_first else [persona, memori])
+    agent.invoke({"messages": [HumanMessage(QUESTION)]})
+    return model.system_texts()[0]
+
+
+def test_memori_listed_after_a_dynamic_prompt_middleware_adds_the_block_to_its_prompt(seeded):
+    text = _persona_agent_system_text(seeded, memori_first=False)
+    assert text.startswith("You are a pirate.\n\n" + OPEN_TAG)
+    assert "peanuts" in text
+
+
+def test_a_dynamic_prompt_middleware_listed_after_memori_replaces_the_block_as_documented(seeded):
+    # docs/langchain.md ("Order matters") and the class docstring tell users to list MemoriMiddleware last.
+    assert _persona_agent_system_text(seeded, memori_first=True) == "You are a pirate."

@@ -154,3 +154,62 @@ def test_returns_langchain_documents(seeded):
 
     docs = MemoriRetriever(engine=seeded, entity_id="alice", k=2).invoke("coffee")
     assert len(docs) == 2 and all(isinstance(d, Document) for d in docs)
+
+
+def _retriever_tool_agent(engine: RecallEngine, question: str):
+    """A create_agent agent with a context schema whose model calls a MemoriRetriever retriever tool once."""
+    from dataclasses import dataclass
+
+    from langchain.agents import create_agent
+    from langchain_core.messages import AIMessage
+    from langchain_core.tools import create_retriever_tool
+
+    from _langchain_fakes import replies
+
+    @dataclass
+    class Ctx:
+        user_id: str
+
+    call = AIMessage("", tool_calls=[{"name": "search_memory", "args": {"query": question}, "id": "c1",
+                                      "type": "tool_call"}])
+    tool = create_retriever_tool(MemoriRetriever(engine=engine), "search_memory", "The user's memory.")
+    return create_agent(replies(call, AIMessage("ok")), tools=[tool], context_schema=Ctx), Ctx
+
+
+def test_retriever_tool_in_an_agent_reads_the_agents_runtime_context(seeded):
+    for user, own, other in (("alice", "Alice is allergic to peanuts.", "Bob"),
+                             ("bob", "Bob is allergic to shellfish.", "Alice")):
+        agent, ctx = _retriever_tool_agent(seeded, "allergic")
+        result = agent.invoke({"messages": [("human", "Which allergies do I have?")]}, context=ctx(user))
+        tool_text = result["messages"][-2].content
+        assert own in tool_text and other not in tool_text
+
+
+async def test_retriever_tool_in_an_async_agent_reads_the_runtime_context_and_config_wins(seeded):
+    agent, ctx = _retriever_tool_agent(seeded, "allergic")
+    result = await agent.ainvoke({"messages": [("human", "Which allergies?")]}, context=ctx("alice"))
+    assert "Alice is allergic to peanuts." in result["messages"][-2].content
+    agent, ctx = _retriever_tool_agent(seeded, "allergic")
+    result = await agent.ainvoke({"messages": [("human", "Which allergies?")]}, context=ctx("alice"),
+                                 config={"configurable": {"entity_id": "bob"}})  # the run config comes first
+    assert "Bob is allergic to shellfish." in result["messages"][-2].content
+    assert "Alice" not in result["messages"][-2].content
+
+
+def test_without_entity_the_error_names_every_way_to_give_one(seeded):
+    with pytest.raises(ValueError, match="entity_id=... to MemoriRetriever.*configurable.*context"):
+        MemoriRetriever(engine=seeded).invoke("coffee")
+
+
+def test_k_counts_recalled_documents_and_core_facts_come_on_top_up_to_core_limit(engine):
+    from memori_core import RecallConfig
+
+    engine.config = RecallConfig(gate="off")
+    engine.add("alice", ["User plays the cello.", "User lives in Lisbon."])
+    engine.add("alice", ["User is allergic to peanuts.", "User takes metformin daily."], core=True)
+    docs = MemoriRetriever(engine=engine, entity_id="alice", k=1).invoke("Which instrument do I play?")
+    assert [d.page_content for d in docs][0] == "User plays the cello."
+    assert sorted(d.page_content for d in docs[1:]) == ["User is allergic to peanuts.", "User takes metformin daily."]
+    engine.config = RecallConfig(gate="off", core_limit=0)  # k as a hard cap
+    docs = MemoriRetriever(engine=engine, entity_id="alice", k=1).invoke("Which instrument do I play?")
+    assert [d.page_content for d in docs] == ["User plays the cello."]

@@ -130,12 +130,18 @@ def test_a_tool_call_naming_another_entity_is_refused_and_reaches_nothing(tools_
 
 def test_a_tool_call_cannot_pass_its_own_runtime_or_config(tools_engine):
     model = replies(
-        call("remember", "c1", text="User is vegan.", runtime={"context": {"user_id": "bob"}},
-             config={"configurable": {"entity_id": "bob"}}),
+        call("remember", "c1", text="User eats meat.", config={"configurable": {"entity_id": "bob"}}),
+        call("remember", "c2", text="User is vegan.", runtime={"context": {"user_id": "bob"}}),
         AIMessage("Noted."),
     )
     agent = create_agent(model, memory_tools(tools_engine))
-    agent.invoke({"messages": [HumanMessage("I'm vegan")]}, config=as_user("ann"))
+    result = agent.invoke({"messages": [HumanMessage("I'm vegan")]}, config=as_user("ann"))
+    with_config, with_runtime = tool_results(result)
+    # A config argument always comes from the model (LangChain passes the run's outside the arguments): refused.
+    assert with_config.status == "error"
+    assert "config: whose memory this tool uses is set by the application" in with_config.content
+    # In an agent, LangChain's own ToolRuntime replaces a runtime the model wrote: the run's user is used.
+    assert with_runtime.status != "error"
     assert stored(tools_engine, "ann") == ["User is vegan."] and tools_engine.count("bob") == 0
     # Outside an agent nothing injects a runtime: one in the arguments is refused.
     remember = memory_tools(tools_engine)[0]
@@ -153,7 +159,7 @@ def test_the_model_is_never_shown_an_entity_argument(tools_engine):
 
 @pytest.mark.parametrize(("args", "expected"), [
     ({"text": "   "}, "text must not be blank"),
-    ({"text": "x" * (MAX_TOOL_TEXT + 1)}, f"at most {MAX_TOOL_TEXT} are taken"),
+    ({"text": "x" * (MAX_TOOL_TEXT + 1)}, f"at most {MAX_TOOL_TEXT} are taken: save one short statement per fact"),
     ({}, "text: Field required"),
     ({"text": "User likes tea.", "colour": "red"}, "unexpected argument(s) colour"),
 ])
@@ -216,3 +222,13 @@ def test_include_picks_tools_and_rejects_unknown_names(tools_engine):
         memory_tools(tools_engine, include=("forget_everything",))
     with pytest.raises(TypeError, match="engine must be a memori_core.RecallEngine"):
         memory_tools(object())  # type: ignore[arg-type]
+
+
+def test_an_over_long_query_is_refused_with_advice_about_queries_not_facts(tools_engine):
+    tools_engine.add("ann", ["User likes coffee."])
+    recall = {t.name: t for t in memory_tools(tools_engine)}["recall_memory"]
+    answer = recall.invoke({"name": "recall_memory", "args": {"query": "where " * 500}, "id": "c1",
+                            "type": "tool_call"}, config=as_user("ann"))
+    assert answer.status == "error"
+    assert f"query is 2999 characters long; at most {MAX_TOOL_TEXT} are taken" in answer.content
+    assert "short query" in answer.content and "fact" not in answer.content

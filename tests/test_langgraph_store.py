@@ -346,6 +346,22 @@ def test_offset_pages_through_the_ranking() -> None:
     assert pages == whole and len(whole) == 8
 
 
+def test_a_gated_search_page_is_the_slice_of_one_recall_of_offset_plus_limit() -> None:
+    store = memori_store()
+    ns = ("memories", "alice")
+    for key, text in [("bike", "User commutes by bike."), ("hm", "User is training for a half marathon."),
+                      ("cello", "User plays the cello."), ("park", "User likes running in the park."),
+                      ("5k", "User runs 5k every morning."), ("leeds", "User lives in Leeds."),
+                      ("shoes", "User's running shoes are Asics.")]:
+        store.put(ns, key, {"content": text})
+    query = "What running shoes should I buy for the park?"
+    for offset, limit in [(0, 1), (0, 2), (0, 3), (1, 2), (2, 2), (3, 3)]:
+        page = [i.key for i in store.search(ns, query=query, offset=offset, limit=limit)]
+        assert page == [f.id for f in store.engine.recall(query, "alice", offset + limit)][offset:offset + limit]
+        if offset == 0:  # the first page is what every other surface injects for limit
+            assert page == [f.id for f in store.engine.recall(query, "alice", limit)]
+
+
 # -- TTL ---------------------------------------------------------------------------------------------------
 
 
