@@ -312,3 +312,11 @@ def test_a_server_that_accepts_but_never_answers_is_a_clean_error_naming_it_and_
     assert code == 2 and captured.out == ""
     assert captured.err == (f"memori: error: the Chroma server at http://127.0.0.1:{port} did not answer within "
                             "0.3 s (is it stopped or overloaded?); --timeout SECONDS sets the limit\n")
+
+
+@pytest.mark.parametrize(("k", "problem"), [("0", "must be >= 1, got 0"), ("-3", "must be >= 1, got -3"),
+                                             ("two", "expected a whole number, got 'two'")])
+def test_recall_refuses_a_k_below_1_like_list_limit(k: str, problem: str, capsys) -> None:
+    err = argparse_error(["recall", "-e", "u", "q", "-k", k], capsys)
+    assert err.startswith("usage: memori recall ")
+    assert err.endswith(f"memori: error: argument --limit/-k: {problem}\n")
