@@ -37,6 +37,7 @@ from .evaluation.cli import add_eval_command
 from .evaluation.report import progress_bar
 from .facts import StoredFact
 from .filters import check_where
+from .mcp_server import describe_tools  # the MCP SDK itself is imported only by cmd_mcp
 from .ranking.core import is_core
 from .records import from_record, to_record
 from .store import chroma_errors
@@ -722,8 +723,8 @@ def _import_parser(commands: Subparsers) -> None:
 def _mcp_parser(commands: Subparsers) -> None:
     p = commands.add_parser(
         "mcp", help="serve an entity's memory to MCP clients (stdio, or streamable HTTP with --http)",
-        description="Run an MCP server (needs memori-recall[mcp]) whose tools recall (with explain), add, list, "
-        "get, update, delete and forget the facts of one entity: --entity, or over HTTP the value of the "
+        description=f"Run an MCP server (needs memori-recall[mcp]) whose tools {describe_tools()} "
+        "the facts of one entity: --entity, or over HTTP the value of the "
         "request header --entity-header names (set by a gateway that authenticates the user). No tool takes "
         "an entity: a tool call cannot reach another one. Over stdio by default (for a client that starts "
         "the server); --http HOST:PORT serves streamable HTTP at /mcp, on a loopback address unless "
