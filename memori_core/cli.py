@@ -37,10 +37,12 @@ from .evaluation.cli import add_eval_command
 from .evaluation.report import progress_bar
 from .facts import StoredFact
 from .filters import check_where
+from .mcp_server import describe_tools  # the MCP SDK itself is imported only by cmd_mcp
 from .ranking.core import is_core
 from .records import from_record, to_record
 from .store import chroma_errors
 from .store.chroma import PATH_ENV, ChromaStore, default_store_path
+from .store.chroma_client import DEFAULT_HTTP_TIMEOUT, server_url
 from .validate import parse_utc
 
 DEMO_MEMORIES: dict[str, list[str]] = {
@@ -106,6 +108,17 @@ def _int_at_least(minimum: int) -> Any:
         return number
 
     return parse
+
+
+def _seconds(value: str) -> float:
+    """``--timeout SECONDS``: a finite number of seconds > 0; anything else is an argparse error."""
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {value!r}") from None
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds > 0, got {value!r}")
+    return seconds
 
 
 def _where_json(value: str) -> dict[str, Any]:
@@ -175,11 +188,17 @@ def check_store_path(path: str | os.PathLike[str] | None, *, creates: bool) -> P
 def _store(args: argparse.Namespace) -> ChromaStore:
     if args.server:
         host, port = args.server
-        store = ChromaStore.http(host=host, port=port)
+        store = ChromaStore.http(host=host, port=port, timeout=_server_timeout(args))
     else:
         store = ChromaStore(path=args.store_path)
     args.opened_stores = [*getattr(args, "opened_stores", []), store]  # closed by main() when the command ends
     return store
+
+
+def _server_timeout(args: argparse.Namespace) -> float:
+    """Seconds each request to the ``--server`` may take: ``--timeout``, else ChromaStore.http's default."""
+    timeout = getattr(args, "timeout", None)
+    return DEFAULT_HTTP_TIMEOUT if timeout is None else timeout
 
 
 def _close_stores(args: argparse.Namespace) -> None:
@@ -529,6 +548,9 @@ def _store_options(p: argparse.ArgumentParser, *, creates: bool = False) -> None
                           "; must exist"))
     where.add_argument("--server", default=None, type=_server_address, metavar="HOST:PORT",
                        help="use a `chroma run` server instead of a folder")
+    p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
+                   help=f"with --server: seconds each request may take before the command gives up "
+                   f"(default {DEFAULT_HTTP_TIMEOUT:g})")
     p.set_defaults(creates_store=creates)
 
 
@@ -565,7 +587,8 @@ def _add_parser(commands: Subparsers) -> None:
 def _recall_parser(commands: Subparsers) -> None:
     p = _entity_command(commands, "recall", cmd_recall, help="recall an entity's facts for a query", described=False)
     p.add_argument("query")
-    p.add_argument("--limit", "-k", type=int, default=None)
+    p.add_argument("--limit", "-k", type=_int_at_least(1), default=None, metavar="K",
+                   help="recall at most K facts, besides core facts (K >= 1; default $MEMORI_RECALL_LIMIT, else 5)")
     p.add_argument("--explain", action="store_true", help="show every candidate's scores")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--memori-compat", action="store_true", help="upstream Memori's exact ranking")
@@ -700,8 +723,8 @@ def _import_parser(commands: Subparsers) -> None:
 def _mcp_parser(commands: Subparsers) -> None:
     p = commands.add_parser(
         "mcp", help="serve an entity's memory to MCP clients (stdio, or streamable HTTP with --http)",
-        description="Run an MCP server (needs memori-recall[mcp]) whose tools recall (with explain), add, list, "
-        "get, update, delete and forget the facts of one entity: --entity, or over HTTP the value of the "
+        description=f"Run an MCP server (needs memori-recall[mcp]) whose tools {describe_tools()} "
+        "the facts of one entity: --entity, or over HTTP the value of the "
         "request header --entity-header names (set by a gateway that authenticates the user). No tool takes "
         "an entity: a tool call cannot reach another one. Over stdio by default (for a client that starts "
         "the server); --http HOST:PORT serves streamable HTTP at /mcp, on a loopback address unless "
@@ -756,6 +779,28 @@ def _subcommands(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParse
     return found
 
 
+def _server_errors() -> tuple[type[BaseException], ...]:
+    """A Chroma server's transport failures (httpx's: a timeout, a connection dropped mid-command), reported by
+    :func:`_server_problem` instead of a traceback."""
+    try:
+        import httpx
+    except ImportError:  # pragma: no cover - httpx comes with chromadb
+        return ()
+    return (httpx.TransportError,)
+
+
+def _server_problem(args: argparse.Namespace, exc: BaseException) -> str:
+    """What went wrong with the ``--server`` for a person: which server, and for a timeout the time limit."""
+    import httpx
+
+    where = f"the Chroma server at {server_url(*args.server, False)}" if getattr(args, "server", None) else \
+        "the Chroma server"
+    if isinstance(exc, httpx.TimeoutException):
+        return (f"{where} did not answer within {_server_timeout(args):g} s (is it stopped or overloaded?); "
+                "--timeout SECONDS sets the limit")
+    return f"{where} failed: {exc or type(exc).__name__}"
+
+
 def _errors() -> tuple[type[BaseException], ...]:
     """Exceptions reported as ``memori: error: ...`` instead of a traceback."""
     return (TypeError, ValueError, RuntimeError, OSError, sqlite3.Error, *chroma_errors())
@@ -769,12 +814,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         getattr(args, "_subparser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         if hasattr(args, "creates_store"):  # a command over a store: check the folder before any work
+            if args.timeout is not None and not args.server:
+                raise CliError("--timeout needs --server: it limits the requests to a Chroma server "
+                               "(an embedded store has no time limit)")
             args.store_path = None if args.server else check_store_path(args.path, creates=args.creates_store)
         return int(args.func(args))
     except BrokenPipeError:
         # The reader of standard output went away (`memori list | head -1`): stop quietly.
         _silence_stdout()
         return 1
+    except _server_errors() as exc:
+        print(f"memori: error: {_server_problem(args, exc)}", file=sys.stderr)
+        return 2
     except _errors() as exc:
         print(f"memori: error: {exc}", file=sys.stderr)
         return 2

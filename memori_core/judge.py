@@ -64,25 +64,33 @@ def judge_prompt(query: str, facts: Sequence[str], context: Sequence[str] = ()) 
 
 
 _NUMBER = re.compile(r"(?<![\w.])(\d+)(?:\s*(?:-|–|to)\s*(\d+))?(?![\w]|\.\d)")
-_NONE_FIRST = re.compile(r"^\W*(none|nothing|no (relevant )?facts?)\b", re.IGNORECASE)
-_NONE_WORD = re.compile(r"\b(none|nothing|no (relevant )?facts?|not relevant|irrelevant)\b", re.IGNORECASE)
-_EMPTY_LIST = re.compile(r"^\W*\[\s*\]\W*$")
+_NUMBERS = r"\d+(?:\s*(?:-|–|to)\s*\d+)?(?:\s*(?:,|;|and|&)\s*\d+(?:\s*(?:-|–|to)\s*\d+)?)*"
+_BARE = re.compile(  # a line that is only an answer: "2", "[1, 3]", "1-3", "none", "[]", "Answer: 2", "Relevant: 1 and 3"
+    r"^\W*(?:(?:final\s+)?answer|relevant(?:\s+facts?)?|facts?)?\s*:?\s*"
+    rf"(?:[\[(]?\s*(?P<answer>{_NUMBERS}|none|nothing)\s*[\])]?|\[\s*\])\W*$",
+    re.IGNORECASE,
+)
+_NONE_FIRST = re.compile(r"^\W*(none|nothing|no (relevant )?facts?)\s*(?:[.!;,:\n]|$)", re.IGNORECASE)
+_NONE_WORD = re.compile(r"\b(none|nothing|no (relevant )?facts?|not relevant|irrelevant)\b|\[\s*\]", re.IGNORECASE)
+_CLAUSE_END = re.compile(  # where one clause ends: its numbers are read as accepted or rejected together
+    r"[;\n!?]|\.(?!\d)|,(?!\s*\d)|\b(?:because|since|whereas)\b"
+    r"|\b(?:but|while|whereas)\b(?=\s+(?:facts?\s+|numbers?\s+)?\d)",
+    re.IGNORECASE,
+)
+_NEGATED = re.compile(
+    r"\b(?:not|irrelevant|unrelated|none|neither|nor|nothing|never|except|excluding|without)\b|n['’]t\b"
+    r"|\bno\s+(?:bearing|relevance|effect|impact|role)\b",
+    re.IGNORECASE,
+)
+_COUNTS = re.compile(  # a number that counts facts ("There are 3 facts", "2 of them", "all 3") names none of them
+    r"\b\d+(?=\s+(?:(?!(?:and|or|to)\b)[a-z]+\s+)?(?:facts?|items?|statements?|ones?)\b|\s+of\b)"
+    r"|(?<=\ball )\d+\b|(?<=\bamong )\d+\b|(?<=\bout of )\d+\b|(?<=\bthere are )\d+\b",
+    re.IGNORECASE,
+)
 
 
-def parse_judgement(text: Any, n: int) -> list[int] | None:
-    """The 0-based indices a model's reply names, for a prompt that numbered ``n`` facts from 1.
-
-    Reads ``"1, 3"``, ``"[2]"``, ``"Facts 2 and 4."``, ``"1-3"``, ``"none"`` / ``"[]"`` and replies with
-    prose around them. A reply that starts with "none", "nothing" or "no facts" is ``[]``; otherwise the
-    numbers in it count, those outside 1..``n`` ignored (a reply naming only such numbers is not
-    understood); a reply without numbers that says "none", "nothing" or "not relevant" is ``[]``.
-    Returns the indices sorted, each once, or ``None`` when the reply cannot be understood (not a str,
-    blank, no usable number and no "none").
-    """
-    if not isinstance(text, str) or not text.strip():
-        return None
-    if _NONE_FIRST.search(text) or _EMPTY_LIST.match(text):
-        return []
+def _numbers(text: str, n: int) -> tuple[set[int], bool]:
+    """The fact numbers (1..``n``) that ``text`` names, ranges ("1-3") spread; and whether it held any number."""
     numbers: set[int] = set()
     found = False
     for m in _NUMBER.finditer(text):
@@ -92,8 +100,54 @@ def parse_judgement(text: Any, n: int) -> list[int] | None:
         if hi < lo or hi - lo > n:
             hi = lo
         numbers.update(k for k in range(lo, hi + 1) if 1 <= k <= n)
-    if numbers:
-        return sorted(k - 1 for k in numbers)
+    return numbers, found
+
+
+def parse_judgement(text: Any, n: int) -> list[int] | None:
+    """The 0-based indices a model's reply names as relevant, for a prompt that numbered ``n`` facts from 1.
+
+    Reads ``"1, 3"``, ``"[2]"``, ``"Facts 2 and 4."``, ``"1-3"``, ``"none"`` / ``"[]"`` / ``"Answer: []"`` and
+    replies with prose around them:
+
+    - a first line that is only an answer (``"2"``, ``"Answer: [1, 3]"``, ``"none"``) is the answer, whatever
+      explanation follows (``"2\n\nExplanation: 1 is about location, 3 about food."`` is fact 2);
+    - a reply that starts with "none", "nothing" or "no facts" as its own phrase (``"None."``) is ``[]``;
+    - otherwise the reply is read clause by clause (split at ``. ; ! ?``, line breaks, commas before words,
+      "because", and "but" / "while" before a number): the numbers of a clause that says "not", "n't",
+      "irrelevant", "none", "neither", "except"... are rejected, the others are the answer
+      (``"Fact 2 is relevant; facts 1 and 3 are not."`` is fact 2). A number that counts facts
+      (``"There are 3 facts"``, ``"2 of them"``, ``"all 3"``) names none. Numbers outside 1..``n`` are ignored.
+
+    Returns the indices sorted, each once; ``[]`` when the reply says no fact matters (without numbers, or
+    rejecting every fact by number); ``None`` when it cannot be understood or is ambiguous (not a str, blank,
+    only numbers outside the range, a number both accepted and rejected, or only rejections that leave some
+    facts unjudged), so that recall falls back to the gate rather than guess.
+    """
+    if not isinstance(text, str) or not text.strip():
+        return None
+    first_line = text.strip().split("\n", 1)[0]
+    bare = _BARE.match(first_line)
+    if bare:
+        answer = bare.group("answer")
+        if not answer or answer.lower() in ("none", "nothing"):
+            return []
+        numbers, _ = _numbers(answer, n)
+        return sorted(k - 1 for k in numbers) if numbers else None
+    if _NONE_FIRST.search(text):
+        return []
+    accepted: set[int] = set()
+    rejected: set[int] = set()
+    found = False
+    for clause in _CLAUSE_END.split(_COUNTS.sub(" ", text)):
+        numbers, any_number = _numbers(clause, n)
+        found = found or any_number
+        (rejected if _NEGATED.search(clause) else accepted).update(numbers)
+    if accepted & rejected:
+        return None  # the same fact said relevant and not: not understood
+    if accepted:
+        return sorted(k - 1 for k in accepted)
+    if rejected and rejected == set(range(1, n + 1)):
+        return []  # every fact rejected by number
     if not found and _NONE_WORD.search(text):
         return []
     return None

@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 SERVER_NAME = "memori"
 """The MCP server's name, as clients list it."""
 
+TOOL_NAMES: tuple[str, ...] = ("recall", "add", "list", "get", "update", "history", "delete", "forget")
+"""The tools :func:`build_server` registers, in this order (``memori mcp --help`` lists them from here)."""
+
 MAX_PAGE = 200
 """The most facts one ``list`` or ``recall`` call returns, and one ``add``, ``get`` or ``delete`` call takes."""
 
@@ -46,6 +49,12 @@ def _require_mcp() -> Any:
         raise RuntimeError(
             "memori mcp needs the MCP SDK: pip install 'memori-recall[mcp]'") from exc
     return fastmcp
+
+
+def describe_tools(names: Sequence[str] = TOOL_NAMES) -> str:
+    """The tools for people: ``"recall (with explain), add, ... and forget"``."""
+    shown = [f"{n} (with explain)" if n == "recall" else n for n in names]
+    return shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
 
 
 def is_loopback(host: str) -> bool:
@@ -222,8 +231,11 @@ def build_server(
         await engine.aforget(who)
         return {"forgot": before}
 
-    for fn, tool_name in ((recall, "recall"), (add, "add"), (list_, "list"), (get, "get"), (update, "update"),
-                          (history, "history"), (delete, "delete"), (forget, "forget")):
+    tools = {"recall": recall, "add": add, "list": list_, "get": get, "update": update, "history": history,
+             "delete": delete, "forget": forget}
+    if list(tools) != list(TOOL_NAMES):  # pragma: no cover - a tool added here must be named in TOOL_NAMES
+        raise AssertionError(f"TOOL_NAMES {TOOL_NAMES} does not match the tools built {tuple(tools)}")
+    for tool_name, fn in tools.items():
         fn.__annotations__["ctx"] = Context  # the SDK injects the request context by this annotation
         server.add_tool(fn, name=tool_name, description=fn.__doc__)
     return server

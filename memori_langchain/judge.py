@@ -21,7 +21,8 @@ def chat_model_judge(model: BaseChatModel) -> Judge:
 
     Each call sends one human message, :func:`memori_core.judge.judge_prompt` (earlier turns, the
     question, the facts numbered from 1), and reads the reply with
-    :func:`memori_core.judge.parse_judgement` ("1, 3", "[2]", "none", with or without prose). A reply
+    :func:`memori_core.judge.parse_judgement` ("1, 3", "[2]", "none", with or without
+    prose; numbers the reply calls not relevant are not taken). A reply
     that cannot be read raises ``ValueError``, and model errors propagate: the engine then logs a
     warning and lets its gate decide. One model call per recall (use a small model, ``temperature=0``);
     the engine bounds it with ``judge_timeout``.

@@ -17,7 +17,8 @@ def llm_judge(llm: Any) -> Judge:
 
     Each call sends :func:`memori_core.judge.judge_prompt` (earlier turns, the question, the facts
     numbered from 1) with ``llm.complete`` and reads the reply's text with
-    :func:`memori_core.judge.parse_judgement` ("1, 3", "[2]", "none", with or without prose). A reply
+    :func:`memori_core.judge.parse_judgement` ("1, 3", "[2]", "none", with or without
+    prose; numbers the reply calls not relevant are not taken). A reply
     that cannot be read raises ``ValueError``, and LLM errors propagate: the engine then logs a warning
     and lets its gate decide. One LLM call per recall (use a small model, ``temperature=0``); the engine
     bounds it with ``judge_timeout``.

@@ -62,13 +62,19 @@ class MemoriQueryEngine(RetrieverQueryEngine):
         return {**super()._get_prompt_modules(), "fallback_synthesizer": self._without_context}
 
     def with_retriever(self, retriever: BaseRetriever) -> MemoriQueryEngine:
-        """The same engine over another retriever (e.g. ``retriever.with_entity(...)`` per request)."""
-        return MemoriQueryEngine(
+        """The same engine over another retriever (e.g. ``retriever.with_entity(...)`` per request).
+
+        The copy shares this engine's synthesizer, postprocessors and fallback synthesizer, so it answers with
+        the same prompts, including a fallback prompt set with ``update_prompts`` (and a later
+        ``update_prompts`` on either engine changes both, as it does for the main synthesizer)."""
+        engine = MemoriQueryEngine(
             retriever=retriever,
             response_synthesizer=self._response_synthesizer,
             callback_manager=self.callback_manager,
             node_postprocessors=self._node_postprocessors,
         )
+        engine._without_context = self._without_context
+        return engine
 
     @dispatcher.span
     def _query(self, query_bundle: QueryBundle) -> RESPONSE_TYPE:

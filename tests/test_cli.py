@@ -276,3 +276,47 @@ def test_demo_seeds_two_users_and_prints_tables_and_blocks(capsys, minilm) -> No
     assert "- User prefers spicy food" in follow_up.split("system prompt addition:")[1]
     dinner = next(s for s in sections if "bob asks: What should I cook" in s)
     assert "kept as care facts" in dinner and "- User is vegetarian." in dinner.split("system prompt addition:")[1]
+
+
+# -- --server that does not answer, --timeout ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "abc", "nan", "inf"])
+def test_timeout_option_must_be_a_positive_number_of_seconds(value: str, capsys) -> None:
+    err = argparse_error(["count", "-e", "u", "--server", "localhost:8000", "--timeout", value], capsys)
+    assert err.startswith("usage: memori count ")
+    assert "memori: error: argument --timeout: " in err and repr(value) in err
+
+
+def test_timeout_without_server_is_an_error(tmp_path: Path, capsys) -> None:
+    assert main(["count", "-e", "u", "--path", str(tmp_path), "--timeout", "3"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("memori: error: --timeout needs --server")
+
+
+@pytest.mark.parametrize("command", [["count", "-e", "u"], ["list", "-e", "u"], ["recall", "-e", "u", "tea"],
+                                     ["add", "-e", "u", "User likes tea."]])
+def test_a_server_that_accepts_but_never_answers_is_a_clean_error_naming_it_and_the_time_limit(
+    command: list[str], capsys
+) -> None:
+    import socket
+
+    listener = socket.create_server(("127.0.0.1", 0))  # accepts connections (backlog), never answers
+    port = listener.getsockname()[1]
+    try:
+        code = main([*command, "--server", f"127.0.0.1:{port}", "--timeout", "0.3"])
+    finally:
+        listener.close()
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == ""
+    assert captured.err == (f"memori: error: the Chroma server at http://127.0.0.1:{port} did not answer within "
+                            "0.3 s (is it stopped or overloaded?); --timeout SECONDS sets the limit\n")
+
+
+@pytest.mark.parametrize(("k", "problem"), [("0", "must be >= 1, got 0"), ("-3", "must be >= 1, got -3"),
+                                             ("two", "expected a whole number, got 'two'")])
+def test_recall_refuses_a_k_below_1_like_list_limit(k: str, problem: str, capsys) -> None:
+    err = argparse_error(["recall", "-e", "u", "q", "-k", k], capsys)
+    assert err.startswith("usage: memori recall ")
+    assert err.endswith(f"memori: error: argument --limit/-k: {problem}\n")

@@ -86,6 +86,40 @@ def test_parse_judgement(reply: Any, expected: list[int] | None) -> None:
     assert parse_judgement(reply, 3) == expected
 
 
+@pytest.mark.parametrize(("reply", "expected"), [
+    # numbers the model rejected are not the answer
+    ("Fact 2 is relevant; facts 1 and 3 are not.", [1]),
+    ("Fact 2 matters, fact 1 does not.", [1]),
+    ("Fact 2 is relevant, not fact 1.", [1]),
+    ("Facts 1 and 3, not 2.", [0, 2]),
+    ("Fact 2 is relevant but facts 1 and 3 are irrelevant.", [1]),
+    ("Facts 1 and 2 are relevant while 3 is not.", [0, 1]),
+    ("Fact 1 is about food but not relevant; fact 2 is.", [1]),
+    ("Fact 3 has nothing to do with it; 1 and 2 do.", [0, 1]),
+    ("Fact 2 matters because the user can't eat ham.", [1]),  # a negation in the reason rejects nothing
+    ("None of 1, 2, 3 matter.", []),  # every fact rejected by number
+    # a first line that is only an answer is the answer, whatever explanation follows
+    ("2\n\nExplanation: 1 is about location, 3 about food.", [1]),
+    ("Relevant: 1 and 3\nNot relevant: 2", [0, 2]),
+    ("Answer: 2", [1]),
+    ("Answer: []", []),
+    ("**2**", [1]),
+    # numbers that count facts name none of them
+    ("There are 3 facts; only fact 2 matters.", [1]),
+    ("Only 1 of them matters: fact 2.", [1]),
+    ("2 relevant facts: 1 and 3", [0, 2]),
+    # ambiguous or only partly judged: None, so recall falls back to the gate
+    ("Not relevant: 1, 3", None),  # fact 2 not judged
+    ("Facts 1 and 3 aren't relevant.", None),
+    ("No facts are relevant except fact 2.", None),
+    ("All 3 are relevant.", None),
+    ("Fact 2 is relevant. Fact 2 is not relevant.", None),
+    ("?", None),
+])
+def test_parse_judgement_reads_rejections_counts_and_a_bare_first_line(reply: str, expected: list[int] | None) -> None:
+    assert parse_judgement(reply, 3) == expected
+
+
 def test_the_prompt_numbers_the_facts_from_1_and_shows_the_question_and_the_context() -> None:
     prompt = judge_prompt(SANDWICH, ["User is vegetarian.", "User lives\nin Lyon."], ["I'm hungry.", "  "])
     assert "1. User is vegetarian.\n2. User lives in Lyon." in prompt  # one line per fact

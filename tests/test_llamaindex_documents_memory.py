@@ -342,3 +342,26 @@ def test_memori_query_engine_with_retriever_keeps_the_fallback(engine: RecallEng
     assert str(other.query(OFF_TOPIC)) == OFF_TOPIC
     other.query("Am I allergic to shellfish?")
     assert "User is allergic to shellfish." in llm.prompts[-1] and "peanuts." not in llm.prompts[-1]
+
+
+def test_memori_query_engine_with_retriever_keeps_a_changed_fallback_prompt(engine: RecallEngine) -> None:
+    from llama_index.core.prompts import PromptTemplate
+
+    llm = RecordingMockLLM()
+    query_engine = memory_only_engine(engine, llm)
+    query_engine.update_prompts({"fallback_synthesizer:simple_template": PromptTemplate("Chef Bot. Q: {query_str}")})
+    other = query_engine.with_retriever(MemoriRetriever(engine=engine, entity_id="user-10"))
+    assert other.get_prompts()["fallback_synthesizer:simple_template"].get_template() == "Chef Bot. Q: {query_str}"
+    assert str(other.query(OFF_TOPIC)) == f"Chef Bot. Q: {OFF_TOPIC}"
+    assert llm.prompts == [f"Chef Bot. Q: {OFF_TOPIC}"]
+
+
+async def test_memori_query_engine_with_retriever_keeps_a_changed_fallback_prompt_async(engine: RecallEngine) -> None:
+    from llama_index.core.prompts import PromptTemplate
+
+    llm = RecordingMockLLM()
+    query_engine = memory_only_engine(engine, llm)
+    query_engine.update_prompts({"fallback_synthesizer:simple_template": PromptTemplate("Chef Bot. Q: {query_str}")})
+    other = query_engine.with_retriever(MemoriRetriever(engine=engine, entity_id="user-10"))
+    response = await other.aquery(OFF_TOPIC)
+    assert str(response) == f"Chef Bot. Q: {OFF_TOPIC}" and llm.prompts == [f"Chef Bot. Q: {OFF_TOPIC}"]

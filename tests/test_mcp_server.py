@@ -27,7 +27,14 @@ from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine  # noqa: E402
 from memori_core.cli import main  # noqa: E402
-from memori_core.mcp_server import EntitySource, build_server, check_http_host, is_loopback  # noqa: E402
+from memori_core.mcp_server import (  # noqa: E402
+    TOOL_NAMES,
+    EntitySource,
+    build_server,
+    check_http_host,
+    describe_tools,
+    is_loopback,
+)
 from memori_core.memory_tools import NOTHING_RELEVANT  # noqa: E402
 from tests._helpers import HashEmbedder, free_port, stored, ungated_engine  # noqa: E402
 
@@ -314,3 +321,13 @@ def test_the_mcp_example_serves_alice_over_stdio_and_refuses_bob() -> None:
     assert f"What's the capital of Australia? -> {NOTHING_RELEVANT}" in out
     assert "history: ['User lives in Lyon.', 'User lives in Paris.']" in out
     assert "refused: add: unexpected argument(s) entity_id" in out
+
+
+async def test_mcp_help_lists_every_tool_the_server_registers(capsys) -> None:
+    registered = [t.name for t in await build_server(ungated_engine(), entity="ann").list_tools()]
+    assert set(registered) == TOOLS and tuple(registered) == TOOL_NAMES
+    with pytest.raises(SystemExit):
+        main(["mcp", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())  # argparse wraps lines
+    assert f"whose tools {describe_tools(registered)} the facts of one entity" in help_text
+    assert "recall (with explain), add, list, get, update, history, delete and forget" in help_text

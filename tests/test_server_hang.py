@@ -116,3 +116,44 @@ def test_http_timeout_is_validated() -> None:
         ChromaStore.http(port=1, timeout=0)
     with pytest.raises(ValueError, match="timeout must be a positive number"):
         ChromaStore.http(port=1, timeout=float("nan"))
+
+
+def test_the_cli_reports_a_stopped_server_as_a_clean_error_naming_it_and_the_time_limit(
+    stoppable_server, capsys
+) -> None:
+    from memori_core.cli import main
+
+    host, port, proc = stoppable_server
+    server = ["--server", f"{host}:{port}", "--timeout", "1"]
+    ungated_engine(store=ChromaStore.http(host=host, port=port)).add("alice", ["User lives in Lisbon."])
+    assert main(["count", "-e", "alice", *server]) == 0 and capsys.readouterr().out == "1\n"
+    proc.send_signal(signal.SIGSTOP)
+    try:
+        for command in (["count", "-e", "alice"], ["list", "-e", "alice"], ["add", "-e", "alice", "User likes tea."]):
+            done, code = _finishes(lambda: main([*command, *server]))
+            assert done, f"memori {command[0]} hung on a stopped server"
+            captured = capsys.readouterr()
+            assert code == 2 and captured.out == "", (command, code, captured)
+            assert captured.err == (f"memori: error: the Chroma server at http://{host}:{port} did not answer "
+                                    "within 1 s (is it stopped or overloaded?); --timeout SECONDS sets the limit\n")
+    finally:
+        proc.send_signal(signal.SIGCONT)
+
+
+def test_the_cli_reports_a_reply_that_comes_too_late_as_a_clean_error(stoppable_server, capsys) -> None:
+    """Connected, then one request's reply is held back (a ReadTimeout, not a connect timeout)."""
+    from _proxy import DelayProxy
+    from memori_core.cli import main
+
+    host, port, _ = stoppable_server
+    with DelayProxy(host, port) as proxy:
+        server = ["--server", f"127.0.0.1:{proxy.port}", "--timeout", "1"]
+        ungated_engine(store=ChromaStore.http(host=host, port=port)).add("alice", ["User lives in Lisbon."])
+        assert main(["count", "-e", "alice", *server]) == 0 and capsys.readouterr().out == "1\n"
+        proxy.delay_replies(5, after=b"/get")
+        code = main(["list", "-e", "alice", *server])
+        assert proxy.armed.is_set()  # the connect was answered; a later request's reply was held back
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == ""
+    assert captured.err == (f"memori: error: the Chroma server at http://127.0.0.1:{proxy.port} did not answer "
+                            "within 1 s (is it stopped or overloaded?); --timeout SECONDS sets the limit\n")
