@@ -20,6 +20,7 @@ from .extraction.rule_based import RuleBasedFactExtractor
 from .extraction.sentences import split_sentences
 from .extraction.slots import content_words, disposed_words, is_negated, named_change, slots_of, stopped_words
 from .extraction.types import ExtractedFact, FactExtractor, MessageLike, as_messages
+from .engine.writes import derived_fact_id
 from .failopen import warn_failed
 from .text import normalize_fact_text
 
@@ -106,7 +107,8 @@ def capture_facts(
     or not recall's gate passes them). Of the ids it says the new facts supersede, only those
     among the facts it was shown are kept (never another user's, never an
     invented one), and never the id of a fact being added; they are passed to
-    ``engine.add(..., supersedes=[...])`` only when there are some. Facts the
+    ``engine.add(..., supersedes=[...])`` only when there are some. A fact the user already has under an
+    id of its own (a LangGraph store key) among those shown is not stored again. Facts the
     extractor marks ``core`` are added with ``core=True`` (``core=`` is passed
     only when some are), so recall injects them on every turn; facts with an
     ``expires_at`` (an appointment) are added with it.
@@ -124,6 +126,14 @@ def capture_facts(
     if not texts:
         return []
     shown = {f.id: normalize_fact_text(f.content) for f in existing}
+    # A fact already stored under an id of its own (a LangGraph store key, an app's id) is not stored again
+    # under its derived id; a repeat of a derived-id fact is counted as a sighting by add itself.
+    keyed = {key for fid, key in shown.items() if fid != derived_fact_id(key)}
+    if keyed:
+        facts = [f for f in facts if not (isinstance(f.text, str) and normalize_fact_text(f.text) in keyed)]
+        texts = [t for t in texts if normalize_fact_text(t) not in keyed]
+        if not texts:
+            return []
     new_keys = {normalize_fact_text(t) for t in texts}
     replaced = [
         fid for f in facts for fid in f.supersedes

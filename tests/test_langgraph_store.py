@@ -43,7 +43,7 @@ from langgraph.store.memory import InMemoryStore
 
 from _helpers import HashEmbedder
 from _langchain_fakes import RecordingChatModel, system_text
-from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core import ChromaStore, RecallConfig, RecallEngine, RuleBasedFactExtractor, capture_facts
 from memori_langchain import MemoriStore
 from memori_langchain.store import ITEM_KEY, NamespaceTemplate
 
@@ -245,6 +245,15 @@ def test_an_earlier_value_kept_as_history_is_no_item_and_its_key_cannot_be_put()
         with pytest.raises(ValueError, match="diet@v1.*earlier value"):
             store.put(ns, "diet@v1", value) if value is not None else store.delete(ns, "diet@v1")
     assert [f.content for f in store.engine.history("alice", "diet")] == ["User is vegetarian.", "User is vegan."]
+
+
+def test_capture_does_not_store_again_what_a_store_key_already_holds() -> None:
+    store = memori_store(fields=["content"])
+    store.put(("memories", "alice"), "diet", {"content": "User is vegetarian."})
+    turn = [("user", "I'm vegetarian, and I live in Leeds.")]
+    ids = capture_facts(store.engine, "alice", turn, RuleBasedFactExtractor())
+    assert sorted(f.content for f in store.engine.list("alice")) == ["User is vegetarian.", "User lives in Leeds."]
+    assert "diet" not in ids and len(ids) == 1
 
 
 def test_facts_written_without_the_store_are_items_too() -> None:
