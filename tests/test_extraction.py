@@ -499,6 +499,25 @@ def test_changes_of_home_job_diet_habits_relationships_and_pets_supersede_the_st
 
 
 @pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("Arjun turned 5 last week.", "User's son Arjun is 4 and he's allergic to peanuts and tree nuts."),
+        ("My son Arjun is 5 now.", "User's son Arjun is 4 and uses an inhaler for his asthma."),
+        ("Leela turned 8 on Sunday.", "User's daughter Leela is 7 and obsessed with dinosaurs."),
+    ],
+)
+def test_a_new_age_does_not_end_an_allergy_or_anything_else_the_stored_fact_says(said: str, stored: str) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    assert facts and all(f.supersedes == () for f in facts), (said, facts)
+
+
+def test_a_new_age_still_replaces_a_stored_age_alone() -> None:
+    facts = RuleBasedFactExtractor().extract([("user", "My son Arjun is 5 now.")],
+                                             [_Stored("old", "User's son Arjun is 4.")])
+    assert [f.supersedes for f in facts] == [("old",)]
+
+
+@pytest.mark.parametrize(
     ("said", "kept"),
     [
         ("I started running again.", "User does yoga on Sundays."),  # another activity

@@ -8,6 +8,7 @@ from dataclasses import replace
 from datetime import datetime, timezone
 
 from ..text import normalize_fact_text
+from ..ranking.care import is_care_fact
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from ..slots import PERSON
 from .rules import (
@@ -313,6 +314,24 @@ def _can_split(left: str, right: str) -> bool:
     return bool(_RIGHT_SUBJECT.match(right)) and is_clause(left)
 
 
+_AND = re.compile(r"\s(?:and|but)\s|;", re.IGNORECASE)
+
+
+def _says_more(verdict: SentenceVerdict, text: str) -> bool:
+    """Whether the stored fact ``text`` says more than the new fact could replace, so that replacing it would
+    lose what still holds: a care fact (an allergy, a medication) replaced by a fact that is none and is about
+    no diet ("Arjun turned 5" after "User's son Arjun is 4 and he's allergic to peanuts."), or a fact of two
+    parts joined by "and" / "but" replaced by a new age ("Leela turned 8" after "User's daughter Leela is 7
+    and obsessed with dinosaurs.")."""
+    said = verdict.sentence
+    if is_negated(said) or is_ended(said):
+        return False  # "I'm not vegetarian any more" ends the care fact it names
+    new_slots = slots_of(verdict.fact)
+    if is_care_fact(text) and not is_care_fact(verdict.fact) and not new_slots & CONSUMPTION_SLOTS:
+        return True
+    return "age" in new_slots and _AND.search(text) is not None
+
+
 class RuleBasedFactExtractor:
     """The default extractor: first-person statements about the user, as "User ..." facts; no model, no I/O.
 
@@ -461,6 +480,8 @@ class RuleBasedFactExtractor:
     def _replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: frozenset[str]) -> bool:
         """Whether the new fact of ``verdict`` (content ``words``) replaces the stored fact ``text``."""
         if verdict.expires_in is not None or not old:
+            return False
+        if _says_more(verdict, text):
             return False
         # a refinement: "has a golden retriever" -> "... called Bo", by the same person ("User's sister is
         # vegetarian." refines nothing of "User is vegetarian.")
