@@ -511,6 +511,19 @@ def test_a_new_age_does_not_end_an_allergy_or_anything_else_the_stored_fact_says
     assert facts and all(f.supersedes == () for f in facts), (said, facts)
 
 
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("Actually we're moving to Bath next month for Tom's new job.", "User lives in Bristol, near the harbourside."),
+        ("I'm starting a new job at Google next week.", "User works at Amazon."),
+        ("I'll switch to decaf.", "User drinks three espressos a day."),
+    ],
+)
+def test_a_change_still_to_come_ends_nothing_yet(said: str, stored: str) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    assert facts and all(f.supersedes == () for f in facts), (said, facts)
+
+
 def test_a_new_age_still_replaces_a_stored_age_alone() -> None:
     facts = RuleBasedFactExtractor().extract([("user", "My son Arjun is 5 now.")],
                                              [_Stored("old", "User's son Arjun is 4.")])

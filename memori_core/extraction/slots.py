@@ -110,7 +110,12 @@ _INTENT = re.compile(
     r"\b(?:thinking\s+(?:about|of)|considering|contemplating|planning\s+(?:to|on)|plan\s+to|might|"
     r"(?:i|we)\s+may|"
     r"would\s+like\s+to|'d\s+like\s+to|want\s+to|wanna|hoping\s+to|hope\s+to|debating|toying\s+with|"
-    r"not\s+sure\s+(?:if|whether)|wondering\s+(?:if|whether|about))\b"
+    r"not\s+sure\s+(?:if|whether)|wondering\s+(?:if|whether|about)|"
+    # a change still to come: "We're moving to Bath next month", "I'll switch to decaf"
+    r"gonna|will|'ll|"
+    r"(?:am|'m|are|'re|is|'s)\s+(?:\w+\s+)?\w+ing\b[^.;]*\b(?:next\s+(?:week|month|year|spring|summer|autumn|fall|"
+    r"winter|term)|soon|tomorrow|in\s+(?:a\s+(?:few\s+|couple\s+of\s+)?(?:days?|weeks?|months?)|(?:jan|febr)uary|"
+    r"march|april|may|june|july|august|september|october|november|december)))\b"
 )
 # An event that happened once more: "My car broke down again", "I lost my keys again" ("again" is no change
 # there); "I eat meat again", "I'm single again", "I started running again" are.
