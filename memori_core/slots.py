@@ -217,13 +217,31 @@ def slots_of(text: str) -> frozenset[str]:
 def holder(text: str, slot: str | None = None) -> str:
     """Whose fact ``text`` is: ``"user"``, or the person a leading possessive names ("sister" for "User's
     sister moved to Paris."). In the ``relationship`` slot a partner's fact is the user's relationship."""
-    m = _OTHER_HOLDER.match(fold(text).strip())
+    folded = fold(text).strip()
+    m = _OTHER_HOLDER.match(folded)
     if m is None:
-        return "user"
+        return _owner_before(folded, slot) or "user"
     who = m.group("who")
     if slot == "relationship" and who in _PARTNERS:
         return "user"
     return re.sub(r"\s+", " ", who)
+
+
+_OWNER_BEFORE = re.compile(rf"(?:\b(?:user's|my|our)\s+(?P<who>{PERSON})'s|\b(?P<name>(?!user)[a-z][\w-]*)'s)"
+                           r"\s+(?:[\w-]+\s+)?$")
+
+
+def _owner_before(folded: str, slot: str | None) -> str | None:
+    """Whose the words of ``slot`` are when a possessive of someone else stands right before them ("User moved
+    to Bath for Tom's new job.": Tom's job, not the user's; "...for my wife's job": the wife's)."""
+    rx = SLOTS.get(slot) if slot is not None else None
+    hit = rx.search(folded) if rx is not None else None
+    if hit is None:
+        return None
+    m = _OWNER_BEFORE.search(folded[: hit.start()])
+    if m is None:
+        return None
+    return re.sub(r"\s+", " ", m.group("who") or m.group("name"))
 
 
 def slot_keys(text: str) -> frozenset[str]:

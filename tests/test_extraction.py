@@ -524,6 +524,13 @@ def test_a_change_still_to_come_ends_nothing_yet(said: str, stored: str) -> None
     assert facts and all(f.supersedes == () for f in facts), (said, facts)
 
 
+@pytest.mark.parametrize("said", ["I've just moved to Bath for Tom's new job.", "We moved to Leeds for my wife's job."])
+def test_a_move_for_someone_elses_job_ends_the_home_and_not_the_users_job(said: str) -> None:
+    stored = [_Stored("home", "User lives in Bristol."), _Stored("job", "User works at Amazon.")]
+    facts = RuleBasedFactExtractor().extract([("user", said)], stored)
+    assert [f.supersedes for f in facts] == [("home",)], (said, facts)
+
+
 def test_a_new_age_still_replaces_a_stored_age_alone() -> None:
     facts = RuleBasedFactExtractor().extract([("user", "My son Arjun is 5 now.")],
                                              [_Stored("old", "User's son Arjun is 4.")])
