@@ -162,6 +162,9 @@ def test_a_repeat_never_shortens_a_facts_life(eng: RecallEngine) -> None:
     assert eng.get("u", [trip])[0].expires_at > later
     eng.update("u", trip, expires_at=timedelta(days=1))  # update may shorten it
     assert eng.get("u", [trip])[0].expires_at < later
+    [gone] = eng.add("u", "User is in Oslo.", expires_at=datetime.now(timezone.utc) - timedelta(seconds=1))
+    eng.add("u", "User is in Oslo.")  # said again without an expiry: it holds again, for good
+    assert eng.get("u", [gone])[0].expires_at is None
     # within one call too: the first sighting is stored, a later one with a TTL does not shorten it
     [a, b] = eng.add("u", ["User plays go.", "User plays go."], expires_at=[None, timedelta(days=1)])
     assert a == b and eng.get("u", [a])[0].expires_at is None

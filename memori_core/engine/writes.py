@@ -92,10 +92,12 @@ def _safe_progress(progress: Any) -> Progress | None:
 
 
 def _longer_life(old: str | None, new: str | None) -> str | None:
-    """The expiry of a stored fact seen again with expiry ``new``: a sighting never shortens a fact's life (a
-    permanent fact stays permanent, the later of two expiries wins; only :meth:`update` sets an earlier one)."""
+    """The expiry of a stored fact seen again with expiry ``new`` (``None``: none, the fact never expires): a
+    sighting never shortens a fact's life. A permanent fact stays permanent, a fact said again without an
+    expiry becomes permanent (an expired one is recalled again), the later of two expiries wins; only
+    :meth:`update` sets an earlier one."""
     if old is None or new is None:
-        return None if old is None else old
+        return None
     return new if datetime.fromisoformat(new) > datetime.fromisoformat(old) else old
 
 
@@ -268,8 +270,8 @@ class WritePath:
         facts being added, unknown ids and facts already superseded are
         ignored. A superseded fact whose text is added again is valid again. ``expires_at`` (datetime, ISO 8601, or a
         ``timedelta`` from now; one or one per fact) is when a fact stops
-        being recalled; a fact seen again keeps the longer life (a permanent fact stays permanent, the later
-        expiry wins: only :meth:`update` shortens it).
+        being recalled; a fact seen again keeps the longer life (said again without an expiry, it never
+        expires; of two expiries the later wins: only :meth:`update` shortens it).
         ``progress(stage, done, total)`` is called as a bulk add goes:
         ``"embed"`` after each embedding batch, ``"store"`` after each store
         batch (an exception it raises is logged and ignored).
