@@ -170,6 +170,17 @@ def test_a_repeat_never_shortens_a_facts_life(eng: RecallEngine) -> None:
     assert a == b and eng.get("u", [a])[0].expires_at is None
 
 
+def test_saying_a_facts_old_text_again_after_an_update_stores_it(eng: RecallEngine) -> None:
+    [diet] = eng.add("u", "User is vegetarian.")
+    eng.update("u", diet, text="User is vegan.")  # the id (derived from the old text) stays
+    [again] = eng.add("u", "User is vegetarian.")  # changed back: news, not a sighting of "vegan"
+    assert again != diet
+    assert sorted((f.content, f.times_seen) for f in eng.list("u")) == [("User is vegan.", 1),
+                                                                          ("User is vegetarian.", 1)]
+    assert eng.add("u", "user is vegetarian") == [again]  # said once more: a sighting of that fact
+    assert eng.get("u", [again])[0].times_seen == 2
+
+
 def test_a_created_at_more_than_a_day_ahead_is_refused_naming_it(eng: RecallEngine) -> None:
     with pytest.raises(ValueError, match="created_at .* in the future"):
         eng.add("u", "User lives on Mars.", created_at="2999-01-01T00:00:00Z")

@@ -310,17 +310,49 @@ class WritePath:
         metas = [{**m, CORE_KEY: True} if c else m for m, c in zip(metas, check_core(core, n))]
         replaced = check_id_list(supersedes, "supersedes") if supersedes is not None else []
         out_ids = given_ids or [derived_fact_id(t) for t in texts]
+        stored = None
+        if given_ids is None:
+            stored = {f.id: f for f in self.store.get(entity_id, list(dict.fromkeys(out_ids)))}
+            out_ids = self._past_updates(entity_id, out_ids, texts, stored)
         batch = _collapse(entity_id, out_ids, texts, stamps, metas, sessions, expiries, by_id=given_ids is not None)
         replaced = [fid for fid in replaced if fid not in batch]
-        self._write_batch(entity_id, batch, replaced, derived=given_ids is None, report=report)
+        self._write_batch(entity_id, batch, replaced, derived=given_ids is None, report=report, stored=stored)
         return out_ids
 
+    def _past_updates(self, entity_id: str, ids: list[str], texts: list[str],
+                      stored: dict[str, StoredFact]) -> list[str]:
+        """``ids`` (derived from ``texts``) with each whose stored fact now says something else (:meth:`update`
+        gave it a new text and kept the id) moved to ``<id>-<n>``: the first of those that holds the same text,
+        else the first free one. Saying the old text again then stores it, instead of counting a sighting of
+        the new one. ``stored`` (the facts under ``ids``) gains the facts read under the moved ids."""
+        moved: dict[str, str] = {}
+        for fid, text in zip(ids, texts):
+            old = stored.get(fid)
+            key = normalize_fact_text(text)
+            if old is not None and fid not in moved and normalize_fact_text(old.content) != key:
+                moved[fid] = self._id_for_text(entity_id, fid, key, stored)
+        return [moved.get(fid, fid) for fid in ids]
+
+    def _id_for_text(self, entity_id: str, fid: str, key: str, stored: dict[str, StoredFact]) -> str:
+        """The first ``<fid>-<n>`` (n = 1, 2, ...) that holds the normalised text ``key`` or is free."""
+        start = 1
+        while True:
+            probe = [f"{fid}-{n}" for n in range(start, start + 8)]
+            got = {f.id: f for f in self.store.get(entity_id, probe)}
+            stored.update(got)
+            for candidate in probe:
+                if candidate not in got or normalize_fact_text(got[candidate].content) == key:
+                    return candidate
+            start += 8
+
     def _write_batch(self, entity_id: str, batch: dict[str, StoredFact], replaced: list[str], *, derived: bool,
-                     report: Progress | None) -> None:
-        """Store ``batch`` (derived ids: facts already stored count as seen again) and mark ``replaced``
-        superseded by it."""
+                     report: Progress | None, stored: dict[str, StoredFact] | None = None) -> None:
+        """Store ``batch`` (derived ids: facts already stored count as seen again; ``stored``: those facts, if
+        read already) and mark ``replaced`` superseded by it."""
         # Embed (slow) before taking the locks, only what is not stored yet...
-        new, _ = _split_new_and_seen(batch, self._stored(entity_id, batch) if derived else {})
+        if derived and stored is None:
+            stored = self._stored(entity_id, batch)
+        new, _ = _split_new_and_seen(batch, stored if derived and stored is not None else {})
         vec_of = self._embed_new(new, report)
 
         with self._coord.writing(entity_id) as done:
@@ -484,7 +516,9 @@ class WritePath:
         update). Metadata, expiry and core edits change the fact in place (no
         version, nothing re-embedded).
         Note that the id stays the one derived from the old text: adding the
-        new text later without ``ids`` stores it as a second fact.
+        new text later without ``ids`` stores it as a second fact, and adding
+        the old text again stores it anew (under ``<id>-<n>``), not as a
+        sighting of the new text.
         """
         entity_id = check_entity_id(entity_id)
         fid_s = _one_id(id, "id")
