@@ -99,6 +99,8 @@ def from_record(entity_id: str, record: Any, i: int, *, default_id: str, default
         superseded_by=_opt_id(record, "superseded_by", i),
         supersedes=_id_list(record, i),
     )
+    if fact.superseded_by == fact.id or fact.id in fact.supersedes:
+        raise ValueError(f"records[{i}] (id {fact.id!r}) supersedes itself: a fact cannot replace itself")
     return fact, vec
 
 

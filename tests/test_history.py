@@ -141,6 +141,34 @@ def test_an_update_keeps_the_old_text_as_a_version_and_restore_brings_it_back(en
     assert texts(eng.recall("where does the user work", "ann", 10)) == ["User works at Acme."]
 
 
+@pytest.mark.parametrize("rewrite", ["upserted by its id", "deleted and said again"])
+def test_restore_of_a_fact_whose_newer_fact_was_rewritten_leaves_the_newer_fact_alone(
+    eng: RecallEngine, rewrite: str
+) -> None:
+    [lisbon] = eng.add("u", "User lives in Lisbon.")
+    if rewrite == "upserted by its id":
+        eng.add("u", "User lives in Porto.", ids=["home"], supersedes=[lisbon])
+        eng.add("u", "User lives in Porto, Portugal.", ids=["home"])  # no longer lists Lisbon
+    else:
+        [porto] = eng.add("u", "User lives in Porto.", supersedes=[lisbon])
+        eng.delete("u", [porto])
+        eng.add("u", "User lives in Porto.")
+    restored = eng.restore("u", lisbon)
+    assert restored.id == lisbon and restored.content == "User lives in Lisbon."
+    valid = sorted(f.content for f in eng.list("u"))
+    assert valid == sorted(["User lives in Lisbon.", "User lives in Porto, Portugal." if rewrite.startswith("up")
+                            else "User lives in Porto."])
+    assert all(f.valid_to is None for f in eng.list("u", include_invalid=True))  # nothing archived
+
+
+@pytest.mark.parametrize("link", [{"superseded_by": "s", "valid_to": "2026-01-02T00:00:00Z"}, {"supersedes": ["s"]}])
+def test_import_refuses_a_record_that_supersedes_itself(eng: RecallEngine, link: dict[str, object]) -> None:
+    record = {"id": "s", "text": "User lives in Lisbon.", "created_at": "2026-01-01T00:00:00Z", **link}
+    with pytest.raises(ValueError, match=r"records\[0\] \(id 's'\) supersedes itself"):
+        eng.import_("u", [record])
+    assert eng.count("u") == 0
+
+
 def test_saying_a_superseded_fact_again_makes_it_valid_again(eng: RecallEngine) -> None:
     ids = _seed_moves(eng)
     eng.add("ann", "User lives in Lisbon.", supersedes=[ids["porto"]])  # moved back

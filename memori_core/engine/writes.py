@@ -188,6 +188,12 @@ def version_id(fact_id: str, n: int) -> str:
     return f"{fact_id}@v{n}"
 
 
+def _is_version_of(fid: str, fact_id: str) -> bool:
+    """Whether ``fid`` is a version row id of fact ``fact_id`` (:func:`version_id`)."""
+    head, sep, n = fid.rpartition("@v")
+    return bool(sep) and head == fact_id and n.isdigit()
+
+
 def derived_fact_id(text: str) -> str:
     """Stable id of a fact from its normalised text (ids are scoped per entity)."""
     return hashlib.sha256(normalize_fact_text(text).encode("utf-8")).hexdigest()[:32]
@@ -625,7 +631,10 @@ class WritePath:
             if old.valid_to is None:
                 raise ValueError(f"fact {fid!r} of entity {entity_id!r} is valid: there is nothing to restore")
             newer = self.store.get(entity_id, [old.superseded_by]) if old.superseded_by else []
-            if not newer or fid in newer[0].supersedes:
+            # Only a version row of an update (``<newer id>@v<n>``) becomes its fact again; any other fact is a
+            # superseded one, made valid again even when the newer fact was rewritten since (upsert by id, or
+            # deleted and said again) and no longer lists it.
+            if not newer or fid in newer[0].supersedes or not _is_version_of(fid, newer[0].id):
                 restored = replace(old, valid_to=None, superseded_by=None)
                 changed = [restored]
                 if newer:
