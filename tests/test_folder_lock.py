@@ -233,3 +233,34 @@ def test_folder_of_a_process_that_exited_opens_in_another_process(tmp_path: Path
     writer = run_python(WRITE_AND_EXIT, folder)
     assert writer.returncode == 0 and writer.stdout.strip() == "written", writer.stderr[-3000:]
     assert try_open_in_other_process(folder) == {"opened": True, "count": 1}
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_forked_child_using_the_parents_embedded_store_gets_a_clear_error_not_a_hang(tmp_path: Path) -> None:
+    engine = ungated_engine(store=ChromaStore(path=tmp_path / "store"))
+    engine.add("u", "User lives in Lisbon.")
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: chromadb's embedded system did not survive the fork
+        os.close(read)
+        try:
+            engine.add("u", "User has a dog.")
+            message = "no error"
+        except RuntimeError as exc:
+            message = str(exc)
+        except BaseException as exc:  # noqa: BLE001 - reported to the parent
+            message = f"{type(exc).__name__}: {exc}"
+        os.write(write, message.encode())
+        os._exit(0)
+    os.close(write)
+    signal.alarm(60)  # a hang fails the test instead of stopping the suite
+    try:
+        with os.fdopen(read) as pipe:
+            said = pipe.read()
+        os.waitpid(pid, 0)
+    finally:
+        signal.alarm(0)
+    assert "forked from it" in said and "open the store and the engine in the child" in said
+    assert [f.content for f in engine.list("u")] == ["User lives in Lisbon."]  # the parent's store is intact
+    engine.add("u", "User has a cat.")
+    assert engine.count("u") == 2

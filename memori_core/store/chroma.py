@@ -80,6 +80,26 @@ def default_store_path() -> Path:
     return base / "memori-recall"
 
 
+class _ProcessBound:
+    """A collection of an embedded store, refused in a process forked after the store was opened: chromadb's
+    embedded system does not survive a fork (the child's first read blocks for ever), so the child gets a clear
+    error instead (gunicorn ``--preload``, a ``fork`` multiprocessing pool, Celery's prefork workers)."""
+
+    __slots__ = ("_target", "_pid", "_where")
+
+    def __init__(self, target: Any, where: str) -> None:
+        self._target, self._pid, self._where = target, os.getpid(), where
+
+    def __getattr__(self, name: str) -> Any:
+        if os.getpid() != self._pid:
+            raise RuntimeError(
+                f"the embedded Chroma store at {self._where} was opened in process {self._pid} and cannot be used "
+                f"in process {os.getpid()}, forked from it: open the store and the engine in the child (gunicorn's "
+                "post_fork, Celery's worker_process_init), or use a Chroma server (ChromaStore.http)"
+            )
+        return getattr(self._target, name)
+
+
 class ChromaStore(FactStore):
     """Facts and embeddings of every entity in one Chroma collection, filtered by ``entity_id``.
 
@@ -152,6 +172,8 @@ class ChromaStore(FactStore):
         except BaseException:
             self.close()  # a store that failed to open does not keep the folder
             raise
+        if self._folder_hold is not None:
+            self._facts, revisions = _ProcessBound(self._facts, self.location), _ProcessBound(revisions, self.location)
         self._warn_if_old_hnsw()
         self._revision_tokens = ChromaRevisions(revisions, str(self._facts.id), self)
         try:
