@@ -531,6 +531,26 @@ def test_a_move_for_someone_elses_job_ends_the_home_and_not_the_users_job(said: 
     assert [f.supersedes for f in facts] == [("home",)], (said, facts)
 
 
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I switched from warfarin to apixaban.", "User switched from warfarin to apixaban."),
+        ("The doctor switched me from warfarin to apixaban.", "User switched from warfarin to apixaban."),
+        ("My GP put me on apixaban instead of warfarin.", "User's GP put the user on apixaban instead of warfarin."),
+    ],
+)
+def test_a_medication_switch_is_a_core_fact_that_ends_the_old_medication(said: str, fact: str) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", "User takes warfarin every evening.")])
+    assert [(f.text, f.supersedes, f.core) for f in facts] == [(fact, ("old",), True)]
+
+
+@pytest.mark.parametrize("said", ["I'm off dairy now.", "I'm off dairy now, it was upsetting my stomach."])
+def test_off_a_food_is_a_core_diet_fact_and_off_to_bed_is_small_talk(said: str) -> None:
+    assert [(f.text, f.core) for f in RuleBasedFactExtractor().extract([("user", said)])] == [
+        ("User is off dairy now.", True)]
+    assert RuleBasedFactExtractor().extract([("user", "I'm off to bed.")]) == []
+
+
 def test_a_new_age_still_replaces_a_stored_age_alone() -> None:
     facts = RuleBasedFactExtractor().extract([("user", "My son Arjun is 5 now.")],
                                              [_Stored("old", "User's son Arjun is 4.")])

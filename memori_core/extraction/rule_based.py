@@ -314,6 +314,14 @@ def _can_split(left: str, right: str) -> bool:
     return bool(_RIGHT_SUBJECT.match(right)) and is_clause(left)
 
 
+# A clinician's change of the user's treatment, told with the user as object: "The doctor switched me from
+# warfarin to apixaban.", "My GP put me on statins." -> "I switched from ...", "I'm on statins."
+_PRESCRIBED = re.compile(
+    r"^\W*(?:the|my|our)\s+(?:doctor|gp|consultant|specialist|cardiologist|diabetologist|nurse|dietitian|"
+    r"dietician|psychiatrist|pharmacist)\s+(?:has\s+|just\s+|has\s+just\s+)?(?P<verb>switched|changed|moved|put|"
+    r"started)\s+me\s+(?:on(?=\s)\s*)?(?P<rest>.+)$",
+    re.IGNORECASE,
+)
 _AND = re.compile(r"\s(?:and|but)\s|;", re.IGNORECASE)
 
 
@@ -539,6 +547,11 @@ class RuleBasedFactExtractor:
         for sentence in split_sentences(text):
             for clause in split_clauses(sentence):
                 verdict = self.judge(clause)
+                prescribed = _PRESCRIBED.match(clause) if verdict.fact is None else None
+                if prescribed is not None:  # "The doctor switched me from warfarin to apixaban."
+                    said = ("I'm on " if prescribed.group("verb").lower() in ("put", "started") else
+                            f"I {prescribed.group('verb').lower()} ") + prescribed.group("rest")
+                    verdict = replace(self.judge(said), sentence=clause)
                 if verdict.fact is None and verdict.reason == DROP_NOT_FIRST_PERSON and known:
                     named = _named(clause, known) or _disposed_own(clause, known)
                     if named is not None:

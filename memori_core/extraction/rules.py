@@ -208,7 +208,9 @@ _REACTION = _rx(
     r"(?:,?\s+(?:to\s+(?:hear|see|know|read|help|go|bed)|too|now|then|thanks|thank\s+you|"
     r"(?:about|of|with)\s+(?:that|it|this|you|him|her|them)|"
     r"for\s+(?:that|it|this|him|her|them|you))\b.*)?\s*[.!]*$"
-    r"|^i(?:'m|\s+am)\s+(?:just\s+|now\s+)?(?:off|heading\s+out|leaving)\b"
+    r"|^i(?:'m|\s+am)\s+(?:just\s+|now\s+)?(?:off(?!\s+(?:dairy|gluten|wheat|meat|red\s+meat|pork|sugar|alcohol|"
+    r"booze|the\s+booze|caffeine|coffee|carbs|bread|eggs|nuts|cigarettes|smoking|the\s+cigarettes)\b)|"
+    r"heading\s+out|leaving)\b"
 )
 _SHORT_FIRST_PERSON_TALK = _rx(
     r"^i\s+(?:(?:totally|really|completely|just|so|do|also)\s+)*"

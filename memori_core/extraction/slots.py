@@ -193,7 +193,7 @@ _DISPOSED_PASSIVE = re.compile(
 # habit ends ("User is learning Spanish.", "User sings in a choir.") even when no slot knows the word.
 _STOPPED = re.compile(
     r"\b(?:quit|stopped(?!\s+by\b)|gave\s+up(?:\s+on)?|given\s+up(?:\s+on)?|dropped\s+out\s+of|kicked|"
-    r"cancell?ed|cut\s+out)\s+"
+    r"cancell?ed|cut\s+out|(?:switched|changed|moved)\s+(?:\w+\s+)?from|instead\s+of)\s+"
     r"(?:(?:my|our|the|that|this|their|his|her)\s+)?(?P<thing>[\w-]+(?:\s+(?!(?:and|for|in|on|at|last|this|"
     r"after|because|since|when|so|but|yesterday|today|finally|ago|years?|months?|weeks?)\b)[\w-]+){0,2})"
 )

@@ -106,6 +106,8 @@ _CARE_TERMS = re.compile(
     r"vegetarian|vegan|pescatarian|halal|kosher|teetotal(?:l?er)?|"
     r"(?:gluten|lactose|dairy|nut|peanut|alcohol)[-\s]free)\b"
     rf"|\b(?:takes?|taking|took|on)\s+(?:(?:daily|a|an|some|their|her|his)\s+)?(?:{_DRUGS}|{_DRUG_STEMS})\b"
+    rf"|\b(?:switched|changed|moved)\b[^.]{{0,40}}\bto\s+(?:{_DRUGS}|{_DRUG_STEMS})\b"
+    r"|\boff\s+(?:dairy|gluten|wheat|meat|red\s+meat|pork|sugar|alcohol|booze|the\s+booze|caffeine|carbs|eggs|nuts)\b"
     r"|\b(?:doctor|gp|dietitian|dietician)\b[^.]{0,30}\b(?:told|advised|wants|said)\b[^.]{0,30}"
     r"\b(?:cut\s+(?:down|back)\s+on|avoid|stop\s+(?:eating|drinking)|no\s+more)\b"
     r"|\b(?:do(?:es)?n't|do(?:es)?\s+not|never|no\s+longer|cannot|can't|can\s+not)\s+(?:drink|drinks|consume)\s+"
