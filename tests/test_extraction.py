@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -18,6 +19,7 @@ from memori_core.extraction import (
     DROP_UNCLEAR,
     DROP_UNRESOLVED,
     KEPT_AS_SAID,
+    KEPT_EXPIRING,
     KEPT_INTRODUCTION,
     KEPT_REWRITTEN,
     as_messages,
@@ -64,7 +66,7 @@ def facts_of(text: str) -> list[str]:
         ("Oh, and I have a dog called Rex.", "User has a dog called Rex."),
         # A request tacked onto the statement is cut off.
         ("I'm planning a picnic and need some healthy side dish ideas.", "User is planning a picnic."),
-        ("I'm visiting Hawaii next month and would love some tips.", "User is visiting Hawaii next month."),
+        ("I'm visiting Hawaii this summer and would love some tips.", "User is visiting Hawaii this summer."),
     ],
 )
 def test_first_person_statements_become_user_facts(said: str, fact: str) -> None:
@@ -549,6 +551,32 @@ def test_off_a_food_is_a_core_diet_fact_and_off_to_bed_is_small_talk(said: str) 
     assert [(f.text, f.core) for f in RuleBasedFactExtractor().extract([("user", said)])] == [
         ("User is off dairy now.", True)]
     assert RuleBasedFactExtractor().extract([("user", "I'm off to bed.")]) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "month", "fact"),
+    [
+        ("My knee replacement is booked for June.", 6, "User's knee replacement is booked for June."),
+        ("I've booked a trip to Lisbon in April.", 4, "User has booked a trip to Lisbon in April."),
+        ("I'm visiting Hawaii next month and would love some tips.", None, "User is visiting Hawaii next month."),
+    ],
+)
+def test_a_plan_for_a_month_to_come_expires_when_that_month_ends(said: str, month: int | None, fact: str) -> None:
+    verdict = RULES.judge(said)
+    assert verdict.reason == KEPT_EXPIRING and verdict.fact == fact
+    [stored] = RuleBasedFactExtractor().extract([("user", said)])
+    assert stored.expires_at is not None
+    end = (stored.expires_at + timedelta(seconds=30)).astimezone(timezone.utc)  # to within the extract's run
+    assert end.day == 1 and end.hour == 0 and end.minute == 0  # the first moment after that month
+    last = end - timedelta(days=1)
+    now = datetime.now(timezone.utc)
+    expected = month if month is not None else now.month % 12 + 1
+    assert last.month == expected and now < end <= now + timedelta(days=366)
+
+
+@pytest.mark.parametrize("said", ["I moved to Paris in June.", "We got married in June.", "I was born in May."])
+def test_something_that_happened_in_a_month_never_expires(said: str) -> None:
+    assert all(f.expires_at is None for f in RuleBasedFactExtractor().extract([("user", said)]))
 
 
 def test_a_new_age_still_replaces_a_stored_age_alone() -> None:

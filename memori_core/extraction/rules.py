@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import date, datetime, timedelta, timezone
 
 from ..ranking.care import is_care_fact
 from ..slots import PERSON, TOOLS, speaks_of_a_group
@@ -665,7 +665,42 @@ def _moment(body: str) -> tuple[str | None, str, timedelta | None] | None:
         return _rewrite(body) or _as_said(body), KEPT_EXPIRING, timedelta(days=days)
     if _CLOCK.search(body) and not _RECURRING.search(body) and (_APPOINTMENT.match(body) or _MY_EVENT.match(body)):
         return _rewrite(body) or _as_said(body), KEPT_EXPIRING, timedelta(days=1)  # today, at that time
+    month = _PLAN_MONTH.search(body)
+    if month is not None and _PLANNED.match(body):
+        plan = _REQUEST_TAIL.sub("", body) or body  # "... next month and would love some tips"
+        return _rewrite(plan) or _as_said(plan), KEPT_EXPIRING, _until_month_end(month.group("month"))
     return None
+
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+# A plan of the user's for a month to come: "I've booked a trip to Lisbon in April", "My knee replacement is
+# booked for June", "We're flying to Lisbon next month" (not "I moved to Paris in June": that happened).
+_PLANNED = _rx(
+    r"^(?:(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?booked|"
+    r"(?:i'm|i\s+am|we're|we\s+are)\s+(?:flying|going|travell?ing|heading|driving|visiting|having|getting)|"
+    r"(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:surgery|operation|appointment|trip|holiday|vacation|flight|wedding|"
+    r"procedure|scan|replacement)\b[^.]*?\b(?:is|'s)\s+(?:booked|scheduled|planned|set|on|in|for)|"
+    r"(?:i|we)\s+have\s+(?:a|an|my|our)\s+[^.]*?\b(?:surgery|operation|appointment|procedure|scan)\b)"
+)
+_PLAN_MONTH = _rx(
+    rf"(?:\b(?:in|for|on|until|till)\s+(?:the\s+\w+\s+of\s+|early\s+|mid-?\s*|late\s+)?|\b(?=next\s+month))"
+    rf"(?P<month>{'|'.join(_MONTHS)}|next\s+month)\b"
+)
+
+
+def _until_month_end(month: str, now: datetime | None = None) -> timedelta:
+    """From ``now`` (default: now, UTC) to the end of ``month`` (its next occurrence, this month included; "next
+    month": the next one): how long a plan for that month stays news."""
+    now = now or datetime.now(timezone.utc)
+    name = month.lower()
+    if name.startswith("next"):
+        m, year = (1, now.year + 1) if now.month == 12 else (now.month + 1, now.year)
+    else:
+        m = _MONTHS.index(name) + 1
+        year = now.year if m >= now.month else now.year + 1
+    end = date(year + (m == 12), m % 12 + 1, 1)  # the first day after that month
+    return datetime(end.year, end.month, end.day, tzinfo=timezone.utc) - now
 
 
 def is_verb_form(word: str) -> bool:
