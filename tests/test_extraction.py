@@ -558,6 +558,7 @@ def test_off_a_food_is_a_core_diet_fact_and_off_to_bed_is_small_talk(said: str) 
     [
         ("My knee replacement is booked for June.", 6, "User's knee replacement is booked for June."),
         ("I've booked a trip to Lisbon in April.", 4, "User has booked a trip to Lisbon in April."),
+        ("I've got my knee replacement booked for June.", 6, "User has got their knee replacement booked for June."),
         ("I'm visiting Hawaii next month and would love some tips.", None, "User is visiting Hawaii next month."),
     ],
 )

@@ -678,6 +678,7 @@ _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augu
 # booked for June", "We're flying to Lisbon next month" (not "I moved to Paris in June": that happened).
 _PLANNED = _rx(
     r"^(?:(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?booked|"
+    r"(?:i|we)(?:'ve|\s+have)\s+got\s+(?:my|our|a|an)\s+[^.]*?\b(?:booked|scheduled)\b|"
     r"(?:i'm|i\s+am|we're|we\s+are)\s+(?:flying|going|travell?ing|heading|driving|visiting|having|getting)|"
     r"(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:surgery|operation|appointment|trip|holiday|vacation|flight|wedding|"
     r"procedure|scan|replacement)\b[^.]*?\b(?:is|'s)\s+(?:booked|scheduled|planned|set|on|in|for)|"
