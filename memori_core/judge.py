@@ -65,7 +65,8 @@ def judge_prompt(query: str, facts: Sequence[str], context: Sequence[str] = ()) 
 
 _NUMBER = re.compile(r"(?<![\w.])(\d+)(?:\s*(?:-|–|to)\s*(\d+))?(?![\w]|\.\d)")
 _NUMBERS = r"\d+(?:\s*(?:-|–|to)\s*\d+)?(?:\s*(?:,|;|and|&)\s*\d+(?:\s*(?:-|–|to)\s*\d+)?)*"
-_BARE = re.compile(  # a line that is only an answer: "2", "[1, 3]", "1-3", "none", "[]", "Answer: 2", "Relevant: 1 and 3"
+# a line that is only an answer: "2", "[1, 3]", "1-3", "none", "[]", "Answer: 2", "Relevant: 1 and 3"
+_BARE = re.compile(
     r"^\W*(?:(?:final\s+)?answer|relevant(?:\s+facts?)?|facts?)?\s*:?\s*"
     rf"(?:[\[(]?\s*(?P<answer>{_NUMBERS}|none|nothing)\s*[\])]?|\[\s*\])\W*$",
     re.IGNORECASE,

@@ -208,7 +208,8 @@ class ReadPath:
         ``config.context_turns`` of them move the search towards what the
         conversation is about, so a follow-up recalls what an earlier turn named.
         With a ``judge`` (see ``__init__``) the judge, shown those turns too, chooses instead of the gate.
-        Facts no longer valid (superseded, or replaced by an update) are not recalled. ``as_of`` (a
+        Facts no longer valid (superseded, or replaced by an update) are not recalled, nor a fact whose text
+        (normalised) one returned before it says (``config.one_per_text``: the same fact under two ids). ``as_of`` (a
         datetime, naive meaning UTC, or an ISO 8601 str) answers from the facts valid at that time instead:
         created at or before it, and not yet superseded or expired then.
         """
@@ -437,11 +438,11 @@ class ReadPath:
             scores = with_restatements(scores, found.tf, created, cfg.restatement_terms)
         if cfg.slot_recency_weight > 0:
             scores = with_slot_recency(scores, lambda i: pool_facts[i].content, created, limit, cfg.slot_recency_weight)
-        alone = alone and gate_cos is not None
+        read_alone = alone and gate_cos is not None  # what explain says: only a turn with context is read at all
         if general:
-            return _Scored(replace(scores, general=True), pool_facts, found.scorable, core, alone)
+            return _Scored(replace(scores, general=True), pool_facts, found.scorable, core, read_alone)
         if not gated or cfg.gate != "relevance" or not (scores.in_conversation or asker):
-            return _Scored(scores, pool_facts, found.scorable, core, alone)
+            return _Scored(scores, pool_facts, found.scorable, core, read_alone)
         # A personal question, or a turn that leans on its conversation: the third-person lift, the care signal
         # and the implications, read among the rows the gate reads.
         top = rank_order(scores.rank_score, scores.cosine, limit)
@@ -460,7 +461,7 @@ class ReadPath:
         if cfg.gate_implied:
             scores = with_implied(query, scores, pool_facts.texts, before=read[-1] if read and not news else None,
                                   told=self._told)
-        return _Scored(scores, pool_facts, found.scorable, core, alone)
+        return _Scored(scores, pool_facts, found.scorable, core, read_alone)
 
     def _told(self, fact: str, turn: str) -> bool:
         """Whether ``turn`` tells ``fact`` word for word (:func:`~.ranking.conversation.told_in`)."""

@@ -14,8 +14,8 @@ __all__ = ["CoreRule", "check_core_rule", "is_core_fact"]
 # Someone outside the household: their allergy or diet does not shape the user's every meal. A partner's or a
 # child's may; a clinician's advice is the user's own ("User's doctor told her to...").
 _POSSESSOR = re.compile(
-    r"^\W*(?:i\s+(?:think|guess|believe|suppose|reckon)\s+)?(?:user['\u2019]s|my|his|her|their|our)\s+((?:[\w'-]+\s+){0,2}?[\w'-]+)\s+(?:is|are|was|were|has|have|"
-    r"had|takes?|took|can't|cannot|can|doesn't|does|don't|do|eats?|follows?|keeps?|avoids?|told|tells|says|said|"
+    r"^\W*(?:i\s+(?:think|guess|believe|suppose|reckon)\s+)?(?:user['\u2019]s|my|his|her|their|our)\s+"
+    r"((?:[\w'-]+\s+){0,2}?[\w'-]+)\s+(?:is|are|was|were|has|have|had|takes?|took|can't|cannot|can|doesn't|does|don't|do|eats?|follows?|keeps?|avoids?|told|tells|says|said|"
     r"gets?|got|needs?|must|should|wants?|reacts?|suffers?)\b",
     re.IGNORECASE,
 )
