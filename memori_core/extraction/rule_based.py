@@ -318,8 +318,8 @@ def _can_split(left: str, right: str) -> bool:
 # warfarin to apixaban.", "My GP put me on statins." -> "I switched from ...", "I'm on statins."
 _PRESCRIBED = re.compile(
     r"^\W*(?:the|my|our)\s+(?:doctor|gp|consultant|specialist|cardiologist|diabetologist|nurse|dietitian|"
-    r"dietician|psychiatrist|pharmacist)\s+(?:has\s+|just\s+|has\s+just\s+)?(?P<verb>switched|changed|moved|put|"
-    r"started)\s+me\s+(?:on(?=\s)\s*)?(?P<rest>.+)$",
+    r"dietician|psychiatrist|pharmacist)\s+(?:has\s+|just\s+|has\s+just\s+)?(?P<verb>switched|changed|put|started)"
+    r"\s+me\s+(?:on(?=\s)\s*)?(?P<rest>.+)$",
     re.IGNORECASE,
 )
 _AND = re.compile(r"\s(?:and|but)\s|;", re.IGNORECASE)
