@@ -526,6 +526,12 @@ def test_a_change_still_to_come_ends_nothing_yet(said: str, stored: str) -> None
     assert facts and all(f.supersedes == () for f in facts), (said, facts)
 
 
+def test_a_move_told_with_a_plan_after_it_still_ends_the_old_home() -> None:
+    facts = RuleBasedFactExtractor().extract([("user", "I moved to Leeds and will start at the hospital next month.")],
+                                             [_Stored("old", "User lives in Bristol.")])
+    assert [f.supersedes for f in facts] == [("old",)]
+
+
 @pytest.mark.parametrize("said", ["I've just moved to Bath for Tom's new job.", "We moved to Leeds for my wife's job."])
 def test_a_move_for_someone_elses_job_ends_the_home_and_not_the_users_job(said: str) -> None:
     stored = [_Stored("home", "User lives in Bristol."), _Stored("job", "User works at Amazon.")]
