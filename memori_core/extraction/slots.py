@@ -112,7 +112,7 @@ _INTENT = re.compile(
     r"would\s+like\s+to|'d\s+like\s+to|want\s+to|wanna|hoping\s+to|hope\s+to|debating|toying\s+with|"
     r"not\s+sure\s+(?:if|whether)|wondering\s+(?:if|whether|about)|"
     # a change still to come: "We're moving to Bath next month", "I'm starting at Google next week"
-    r"(?:am|'m|are|'re|is|'s)\s+(?:\w+\s+)?\w+ing\b[^.;]*\b(?:next\s+(?:week|month|year|spring|summer|autumn|fall|"
+    r"(?:\bi\s+am|\bwe\s+are|'m|'re)\s+(?:just\s+|finally\s+|actually\s+|also\s+)?\w+ing\b[^.;]*\b(?:next\s+(?:week|month|year|spring|summer|autumn|fall|"
     r"winter|term)|soon|tomorrow|in\s+(?:a\s+(?:few\s+|couple\s+of\s+)?(?:days?|weeks?|months?)|(?:jan|febr)uary|"
     r"march|april|may|june|july|august|september|october|november|december)))\b"
 )
