@@ -169,6 +169,18 @@ def test_import_refuses_a_record_that_supersedes_itself(eng: RecallEngine, link:
     assert eng.count("u") == 0
 
 
+def test_undoing_an_update_of_a_fact_superseded_since_leaves_the_supersede_in_place(eng: RecallEngine) -> None:
+    [diet] = eng.add("u", "User is vegetarian.")
+    eng.update("u", diet, text="User is vegan.")
+    [fish] = eng.add("u", "User eats fish again.", supersedes=[diet])
+    restored = eng.restore("u", f"{diet}@v1")  # undo the update: vegetarian instead of vegan
+    assert restored.id == diet and restored.content == "User is vegetarian."
+    assert [f.content for f in eng.list("u")] == ["User eats fish again."]  # the fish supersede still holds
+    [now] = eng.get("u", [diet])
+    assert now.superseded_by == fish and now.valid_to is not None
+    assert diet in eng.get("u", [fish])[0].supersedes
+
+
 def test_saying_a_superseded_fact_again_makes_it_valid_again(eng: RecallEngine) -> None:
     ids = _seed_moves(eng)
     eng.add("ann", "User lives in Lisbon.", supersedes=[ids["porto"]])  # moved back

@@ -649,9 +649,10 @@ class WritePath:
             if missing:  # changed meanwhile (rare): embed now
                 vec_of.update(self._embed_texts(missing))
             now = datetime.now(timezone.utc).isoformat()
-            restored = replace(old, id=current.id, valid_to=None, superseded_by=None)
-            archived = replace(current, id=self._next_version_id(entity_id, current.id), valid_to=now,
-                               superseded_by=current.id)
+            # Only the update is undone: a fact superseded since stays superseded, now with its old text.
+            restored = replace(old, id=current.id, valid_to=current.valid_to, superseded_by=current.superseded_by)
+            archived = replace(current, id=self._next_version_id(entity_id, current.id),
+                               valid_to=current.valid_to or now, superseded_by=current.id)
             rows = [restored, archived]
             vectors = np.stack([vec_of[old.content], vec_of[current.content]])
             done.begin()
