@@ -74,14 +74,13 @@ def turn_to_capture(messages: Sequence[BaseMessage]) -> list[Message]:
 def system_with_block(system: SystemMessage | None, block: str) -> SystemMessage:
     """``system`` with ``block`` appended (a new text part for list content); a new message if ``None``.
 
-    In list content the new part starts with a blank line when the message has text before it: LangChain
-    joins text parts without a separator (``message.text``), and the block must not run on from the prompt.
+    In list content the new part starts with a blank line when the message has text before it
+    (:func:`~memori_core.sdk.system_prompt.append_to_content`): LangChain joins text parts without a separator
+    (``message.text``), and the block must not run on from the prompt.
     The original message is not modified; its id and extra fields are kept.
     """
     if system is None:
         return SystemMessage(content=block)
-    if not isinstance(system.content, str) and message_text(system).strip():
-        block = "\n\n" + block
     return system.model_copy(update={"content": append_to_content(system.content, block, "system message")})
 
 

@@ -376,8 +376,12 @@ def test_openai_system_message_with_list_content_gets_a_text_part() -> None:
     parts = [{"type": "text", "text": "Be brief."}]
     kwargs = {"messages": [{"role": "system", "content": parts}, {"role": "user", "content": "hi"}]}
     out = injected_unchanged(kwargs, "openai")
-    assert out["messages"][0]["content"] == [{"type": "text", "text": "Be brief."}, {"type": "text", "text": BLOCK}]
+    assert out["messages"][0]["content"] == [{"type": "text", "text": "Be brief."},
+                                             {"type": "text", "text": "\n\n" + BLOCK}]  # not run on from the prompt
     assert parts == [{"type": "text", "text": "Be brief."}]
+    image_only = [{"type": "image_url", "image_url": {"url": "data:,"}}]  # no text before it: no blank line
+    out = injected_unchanged({"messages": [{"role": "system", "content": image_only}]}, "openai")
+    assert out["messages"][0]["content"][-1] == {"type": "text", "text": BLOCK}
 
 
 def test_openai_system_message_with_none_or_empty_content_gets_the_block() -> None:

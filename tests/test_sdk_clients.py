@@ -392,7 +392,8 @@ def test_openai_chat_request_carries_the_block_in_the_system_message(
     sent = endpoint.last("/chat/completions")
     assert sent["messages"][0] == {
         "role": "system",
-        "content": [{"type": "text", "text": "Be brief."}, {"type": "text", "text": expected_block}],
+        # after a blank line: a provider may join the parts as they are ("Be brief.<memori_context>")
+        "content": [{"type": "text", "text": "Be brief."}, {"type": "text", "text": "\n\n" + expected_block}],
     }
     assert sent["messages"][1] == kwargs["messages"][1]
 

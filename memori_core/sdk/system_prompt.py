@@ -70,11 +70,15 @@ _SYSTEM_ROLES = ("system", "developer")
 
 
 def append_to_content(content: Any, block: str, what: str = "message") -> Any:
-    """Message content with ``block`` added last: after a blank line in a string, as a new text part in a list."""
+    """Message content with ``block`` added last: after a blank line in a string, as a new text part in a list
+    (starting with a blank line when a text part comes before it: a provider may join the parts as they are)."""
     if content is None or isinstance(content, str):
         return append_block(content, block)
     if _is_list(content):
-        return [*content, {"type": "text", "text": block}]
+        after_text = any((isinstance(p, str) and p.strip())
+                         or (isinstance(p, Mapping) and p.get("type") == "text" and str(p.get("text") or "").strip())
+                         for p in content)
+        return [*content, {"type": "text", "text": f"\n\n{block}" if after_text else block}]
     raise ValueError(
         f"cannot add memory context to {what} content of type {_kind(content)}: expected a str or a list of parts"
     )
