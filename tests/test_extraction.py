@@ -586,6 +586,21 @@ def test_something_that_happened_in_a_month_never_expires(said: str) -> None:
     assert all(f.expires_at is None for f in RuleBasedFactExtractor().extract([("user", said)]))
 
 
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("Margaret is coeliac, so restaurants can be tricky.",
+         "User's wife Margaret is coeliac, so restaurants can be tricky."),
+        ("Arjun has a peanut allergy.", "User's son Arjun has a peanut allergy."),
+    ],
+)
+def test_a_care_fact_of_someone_the_memory_names_is_kept_as_theirs_and_core(said: str, fact: str) -> None:
+    stored = [_Stored("w", "User's wife Margaret is a retired teacher."), _Stored("s", "User's son Arjun is 5.")]
+    assert [(f.text, f.core, f.supersedes) for f in RuleBasedFactExtractor().extract([("user", said)], stored)] == [
+        (fact, True, ())]
+    assert RuleBasedFactExtractor().extract([("user", "Paris is lovely.")], stored) == []
+
+
 def test_a_new_age_still_replaces_a_stored_age_alone() -> None:
     facts = RuleBasedFactExtractor().extract([("user", "My son Arjun is 5 now.")],
                                              [_Stored("old", "User's son Arjun is 4.")])

@@ -265,11 +265,24 @@ def _same_person(new: str, old: str, old_words: frozenset[str]) -> bool:
     return who == holder(old) or bool(content_words(who) & old_words)
 
 
+def _named_care(clause: str) -> tuple[str, str] | None:
+    """``(name, the rest)`` when ``clause`` tells a care fact of someone it names first ("Margaret is coeliac"):
+    an allergy, a diet, a medication of the user's partner or child is worth keeping, and core."""
+    m = _NAMED_CARE.match(clause.strip())
+    if m is None or not is_care_fact(clause):
+        return None
+    return m.group("name"), m.group("rest")
+
+
+_NAMED_CARE = re.compile(r"^(?P<name>[A-Z][a-z\u00e0-\u00ff]+)\s+(?P<rest>(?:is|has|takes|can't|cannot|doesn't|"
+                         r"eats|follows|keeps|avoids|was\s+diagnosed)\b.*)$")
+
+
 def _named(clause: str, known: Sequence[str]) -> str | None:
     """``clause`` ("Max passed away last week.") told of someone a stored fact names as the user's ("User has a
     dog called Max.") as the user's own statement ("My dog Max passed away last week."), when it tells a change
     or an ending; ``None`` otherwise."""
-    said = named_change(clause)
+    said = named_change(clause) or _named_care(clause)
     if said is None:
         return None
     name, rest = said
