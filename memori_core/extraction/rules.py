@@ -11,9 +11,9 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 
-from ..ranking.care import is_care_fact
+from ..ranking.care import OFF_FOODS, is_care_fact
 from ..slots import PERSON, TOOLS, speaks_of_a_group
-from .slots import content_words, is_change, is_ended, is_loss, slots_of
+from .slots import MONTH_NAMES, content_words, is_change, is_ended, is_loss, slots_of
 
 __all__ = [
     "DROP_EMPTY",
@@ -208,9 +208,9 @@ _REACTION = _rx(
     r"(?:,?\s+(?:to\s+(?:hear|see|know|read|help|go|bed)|too|now|then|thanks|thank\s+you|"
     r"(?:about|of|with)\s+(?:that|it|this|you|him|her|them)|"
     r"for\s+(?:that|it|this|him|her|them|you))\b.*)?\s*[.!]*$"
-    r"|^i(?:'m|\s+am)\s+(?:just\s+|now\s+)?(?:off(?!\s+(?:dairy|gluten|wheat|meat|red\s+meat|pork|sugar|alcohol|"
-    r"booze|the\s+booze|caffeine|coffee|carbs|bread|eggs|nuts|cigarettes|smoking|the\s+cigarettes)\b)|"
-    r"heading\s+out|leaving)\b"
+    # "I'm off" is leave-taking, "I'm off dairy" a diet (or a habit dropped: "off cigarettes")
+    rf"|^i(?:'m|\s+am)\s+(?:just\s+|now\s+)?(?:off(?!\s+(?:{OFF_FOODS}|coffee|bread|cigarettes|smoking|"
+    r"the\s+cigarettes)\b)|heading\s+out|leaving)\b"
 )
 _SHORT_FIRST_PERSON_TALK = _rx(
     r"^i\s+(?:(?:totally|really|completely|just|so|do|also)\s+)*"
@@ -617,8 +617,7 @@ _EVENT_MAX_WORDS = 20
 _DATED = _rx(
     rf"\b(?:yesterday|last\s+(?:week|weekend|month|year|night|summer|winter|spring|fall|autumn|{_WEEKDAY})|"
     r"(?:a\s+few|two|three|\d+)\s+(?:days|weeks|months|years)\s+ago|recently|this\s+(?:morning|week|weekend|month|"
-    rf"year)|on\s+{_WEEKDAY}|in\s+(?:january|february|march|april|may|june|july|august|september|october|november|"
-    r"december))\b"
+    rf"year)|on\s+{_WEEKDAY}|in\s+(?:{'|'.join(MONTH_NAMES)}))\b"
 )
 _DID = _rx(
     r"\b(?:i|we)\s+(?:just\s+|finally\s+|recently\s+)?(?:went|got|took|started|joined|finished|visited|attended|"
@@ -672,8 +671,6 @@ def _moment(body: str) -> tuple[str | None, str, timedelta | None] | None:
     return None
 
 
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-           "november", "december")
 # A plan of the user's for a month to come: "I've booked a trip to Lisbon in April", "My knee replacement is
 # booked for June", "We're flying to Lisbon next month" (not "I moved to Paris in June": that happened).
 _PLANNED = _rx(
@@ -686,7 +683,7 @@ _PLANNED = _rx(
 )
 _PLAN_MONTH = _rx(
     rf"(?:\b(?:in|for|on|until|till)\s+(?:the\s+\w+\s+of\s+|early\s+|mid-?\s*|late\s+)?|\b(?=next\s+month))"
-    rf"(?P<month>{'|'.join(_MONTHS)}|next\s+month)\b"
+    rf"(?P<month>{'|'.join(MONTH_NAMES)}|next\s+month)\b"
 )
 
 
@@ -698,7 +695,7 @@ def _until_month_end(month: str, now: datetime | None = None) -> timedelta:
     if name.startswith("next"):
         m, year = (1, now.year + 1) if now.month == 12 else (now.month + 1, now.year)
     else:
-        m = _MONTHS.index(name) + 1
+        m = MONTH_NAMES.index(name) + 1
         year = now.year if m >= now.month else now.year + 1
     end = date(year + (m == 12), m % 12 + 1, 1)  # the first day after that month
     return datetime(end.year, end.month, end.day, tzinfo=timezone.utc) - now
@@ -928,8 +925,7 @@ _MOVED_TO = re.compile(
 _TURNED = re.compile(_CHANGED + r"(?:has\s+)?turned\s+(?P<age>\d{1,3})(?P<rest>(?:\s+[^,;]*)?)\.$")
 _YEAR = re.compile(r"\b(?:in\s+)?(?:19|20)\d\d\b")
 _NOT_A_PLACE = re.compile(
-    rf"^(?:{_WEEKDAY}|january|february|march|april|may|june|july|august|september|october|november|december|"
-    r"user|i|it|this|that)\b", re.IGNORECASE,
+    rf"^(?:{_WEEKDAY}|{'|'.join(MONTH_NAMES)}|user|i|it|this|that)\b", re.IGNORECASE,
 )
 
 

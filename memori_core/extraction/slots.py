@@ -22,6 +22,7 @@ from ..text import get_stemmer
 __all__ = [
     "ACTIVITY_SLOTS",
     "CONSUMPTION_SLOTS",
+    "MONTH_NAMES",
     "PETS",
     "POSSESSION_SLOTS",
     "SLOTS",
@@ -105,6 +106,10 @@ _CHANGE = re.compile(
     r"(?:got|bought|have|'ve\s+got)\s+(?:a|an|my|our|the)\s+new|"
     r"(?:am|'m|is|are|'re|been)\s+(?:now\s+)?(?:retired|divorced|separated|widowed|sober|unemployed))\b"
 )
+MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+               "november", "december")
+"""The months, in order (lower case), as the rules read them in dates and plans."""
+_MONTH = "|".join(MONTH_NAMES)
 # A change only thought of or planned: "I'm thinking of switching", "I might move", "planning to quit".
 _INTENT = re.compile(
     r"\b(?:thinking\s+(?:about|of)|considering|contemplating|planning\s+(?:to|on)|plan\s+to|might|"
@@ -112,9 +117,9 @@ _INTENT = re.compile(
     r"would\s+like\s+to|'d\s+like\s+to|want\s+to|wanna|hoping\s+to|hope\s+to|debating|toying\s+with|"
     r"not\s+sure\s+(?:if|whether)|wondering\s+(?:if|whether|about)|"
     # a change still to come: "We're moving to Bath next month", "I'm starting at Google next week"
-    r"(?:\bi\s+am|\bwe\s+are|'m|'re)\s+(?:just\s+|finally\s+|actually\s+|also\s+)?\w+ing\b[^.;]*\b(?:next\s+(?:week|month|year|spring|summer|autumn|fall|"
-    r"winter|term)|soon|tomorrow|in\s+(?:a\s+(?:few\s+|couple\s+of\s+)?(?:days?|weeks?|months?)|(?:jan|febr)uary|"
-    r"march|april|may|june|july|august|september|october|november|december)))\b"
+    r"(?:\bi\s+am|\bwe\s+are|'m|'re)\s+(?:just\s+|finally\s+|actually\s+|also\s+)?\w+ing\b[^.;]*\b"
+    r"(?:next\s+(?:week|month|year|spring|summer|autumn|fall|winter|term)|soon|tomorrow|"
+    rf"in\s+(?:a\s+(?:few\s+|couple\s+of\s+)?(?:days?|weeks?|months?)|{_MONTH})))\b"
 )
 # An event that happened once more: "My car broke down again", "I lost my keys again" ("again" is no change
 # there); "I eat meat again", "I'm single again", "I started running again" are.

@@ -28,6 +28,7 @@ __all__ = [
     "CARE_DOMAINS",
     "DOMAIN_PROTOTYPES",
     "DOMAIN_TEMPERATURE",
+    "OFF_FOODS",
     "care_share",
     "for_the_asker",
     "is_care_fact",
@@ -98,6 +99,8 @@ _DRUG_STEMS = (
     r"parin|xaban|gatran|thyroxine|nisone|nisolone|cortisone|profen|fenac|coxib|codone|morphone|triptan|"
     r"setron|lukast|buterol|meterol|moterol|butamol|sonide|tropium|semide|thiazide|zapine|tiapine|peridone)"
 )
+OFF_FOODS = r"dairy|gluten|wheat|meat|red\s+meat|pork|sugar|alcohol|booze|the\s+booze|caffeine|carbs|eggs|nuts"
+"""What a user can be "off" as a diet ("I'm off dairy now"): a regex alternation."""
 _CARE_TERMS = re.compile(
     r"\b(?:allerg(?:y|ies|ic)|intoleran(?:t|ce|ces)|anaphyla\w*|epi-?pens?|coeliac|celiac|"
     r"medications?|medicines?|meds|prescri(?:bed|ption|ptions)|inhalers?|puffers?|"
@@ -107,7 +110,7 @@ _CARE_TERMS = re.compile(
     r"(?:gluten|lactose|dairy|nut|peanut|alcohol)[-\s]free)\b"
     rf"|\b(?:takes?|taking|took|on)\s+(?:(?:daily|a|an|some|their|her|his)\s+)?(?:{_DRUGS}|{_DRUG_STEMS})\b"
     rf"|\b(?:switched|changed|moved)\b[^.]{{0,40}}\bto\s+(?:{_DRUGS}|{_DRUG_STEMS})\b"
-    r"|\boff\s+(?:dairy|gluten|wheat|meat|red\s+meat|pork|sugar|alcohol|booze|the\s+booze|caffeine|carbs|eggs|nuts)\b"
+    rf"|\boff\s+(?:{OFF_FOODS})\b"
     r"|\b(?:doctor|gp|dietitian|dietician)\b[^.]{0,30}\b(?:told|advised|wants|said)\b[^.]{0,30}"
     r"\b(?:cut\s+(?:down|back)\s+on|avoid|stop\s+(?:eating|drinking)|no\s+more)\b"
     r"|\b(?:do(?:es)?n't|do(?:es)?\s+not|never|no\s+longer|cannot|can't|can\s+not)\s+(?:drink|drinks|consume)\s+"
