@@ -13,7 +13,7 @@ import functools
 import hashlib
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from typing import Any, TypeVar, cast
@@ -318,7 +318,7 @@ class WritePath:
         out_ids = given_ids or [derived_fact_id(t) for t in texts]
         stored = None
         if given_ids is None:
-            stored = {f.id: f for f in self.store.get(entity_id, list(dict.fromkeys(out_ids)))}
+            stored = self._stored(entity_id, dict.fromkeys(out_ids))
             out_ids = self._past_updates(entity_id, out_ids, texts, stored)
         batch = _collapse(entity_id, out_ids, texts, stamps, metas, sessions, expiries, by_id=given_ids is not None)
         replaced = [fid for fid in replaced if fid not in batch]
@@ -344,7 +344,7 @@ class WritePath:
         start = 1
         while True:
             probe = [f"{fid}-{n}" for n in range(start, start + 8)]
-            got = {f.id: f for f in self.store.get(entity_id, probe)}
+            got = self._stored(entity_id, probe)
             stored.update(got)
             for candidate in probe:
                 if candidate not in got or normalize_fact_text(got[candidate].content) == key:
@@ -422,8 +422,9 @@ class WritePath:
             raise ValueError(f"records carry {dim}-d vectors but this engine's embedder {self.embedder.name!r} makes "
                              f"{own}-d vectors; pass reembed=True to embed the texts with it")
 
-    def _stored(self, entity_id: str, batch: dict[str, StoredFact]) -> dict[str, StoredFact]:
-        return {f.id: f for f in self.store.get(entity_id, list(batch))}
+    def _stored(self, entity_id: str, ids: Iterable[str]) -> dict[str, StoredFact]:
+        """The entity's stored facts among ``ids`` (a dict's keys too), by id."""
+        return {f.id: f for f in self.store.get(entity_id, list(ids))}
 
     def _embed_new(self, facts: list[StoredFact], progress: Progress | None = None) -> dict[str, np.ndarray]:
         """Embed facts about to be stored, checking the dimension against the store's."""
@@ -594,7 +595,7 @@ class WritePath:
         todo = {fid: 1 for fid in ids}
         while todo:
             probe = {version_id(fid, n): fid for fid, start in todo.items() for n in range(start, start + 8)}
-            taken = {f.id: f for f in self.store.get(entity_id, list(probe))}
+            taken = self._stored(entity_id, probe)
             out += [vid for vid, fid in probe.items() if vid in taken and taken[vid].superseded_by == fid]
             # A restored version leaves a gap: probe on while a block holds any version.
             todo = {fid: start + 8 for fid, start in todo.items()
