@@ -314,6 +314,18 @@ class StoreConformance:
         token, _ = store.commit_revision("u", base, "0123abcd")
         assert store.revision("u") == token and split_revision(token)[1] == frozenset()
 
+    def test_a_withdrawn_intent_leaves_the_token_as_it_was_before_the_intent(self, store: FactStore) -> None:
+        base = store.bump_revision("u")
+        if not store.record_intent("u", "0a1b2c3d"):
+            store.withdraw_intent("u", "0a1b2c3d")  # nothing to take back: a no-op
+            assert store.revision("u") == base
+            return
+        store.record_intent("u", "4e5f6a7b")
+        store.withdraw_intent("u", "0a1b2c3d")
+        assert split_revision(store.revision("u")) == (base, frozenset({"4e5f6a7b"}))  # the other intent stays
+        store.withdraw_intent("u", "4e5f6a7b")
+        assert store.revision("u") == base
+
     def test_the_write_lock_is_per_entity(self, store: FactStore) -> None:
         entered = {"u": threading.Event(), "v": threading.Event()}
 

@@ -351,3 +351,66 @@ def test_a_publisher_stalled_past_the_kept_slots_publishes_the_newest_version(ch
     a._revision_tokens.publish("u", 2, stalled)
     assert a.revision("u") == newest == b.revision("u")
     assert len(_slot_rows(a, "u")) == 3  # slots 6 and 7 and the record
+
+
+RACER = """
+import pathlib, sys, time
+sys.path[:0] = [{tests!r}, {root!r}]
+from _helpers import HashEmbedder
+from memori_core import ChromaStore, RecallConfig, RecallEngine
+ready, go = pathlib.Path({ready!r}), pathlib.Path({go!r})
+
+class PausedBeforeRows(ChromaStore):
+    def upsert(self, *args, **kwargs):
+        ready.touch()
+        end = time.monotonic() + 60
+        while not go.exists() and time.monotonic() < end:
+            time.sleep(0.01)
+        return super().upsert(*args, **kwargs)
+
+store = PausedBeforeRows.http(host={host!r}, port={port}, collection={collection!r}, timeout=None)
+engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(gate="off"))
+engine.update("u", {fid!r}, text="User lives in Porto.")
+print("updated", flush=True)
+"""
+
+
+@pytest.mark.server
+def test_a_forget_racing_an_update_in_another_process_leaves_none_of_its_rows(
+    chroma_server, hash_embedder, tmp_path
+) -> None:
+    """The other process reads the fact, the forget deletes every row, then the update writes the old text back as
+    a version and the new text: the forget must not return with those rows stored."""
+    from memori_core.engine.writes import derived_fact_id
+
+    collection = f"t_{uuid.uuid4().hex}"
+    store = http(chroma_server, collection)
+    engine = RecallEngine(store=store, embedder=hash_embedder, config=OPEN)
+    engine.add("u", ["User lives in Lisbon.", "User likes green tea."])
+    ready, go = tmp_path / "ready", tmp_path / "go"
+    host, port = chroma_server
+    code = textwrap.dedent(RACER.format(tests=str(TESTS), root=str(ROOT), host=host, port=port, collection=collection,
+                                        ready=str(ready), go=str(go), fid=derived_fact_id("User lives in Lisbon.")))
+    racer = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        end = time.monotonic() + 60
+        while not ready.exists() and racer.poll() is None and time.monotonic() < end:
+            time.sleep(0.01)
+        assert ready.exists(), racer.stderr.read() if racer.poll() is not None else "the update never wrote"
+        forgetting = threading.Thread(target=engine.forget, args=("u",))
+        forgetting.start()
+        while store.count("u") and time.monotonic() < end:  # the forget's delete has landed...
+            time.sleep(0.01)
+        go.touch()  # ...and only now does the update write its rows
+        forgetting.join(60)
+        out, err = racer.communicate(timeout=60)
+    finally:
+        if racer.poll() is None:
+            racer.kill()
+    assert not forgetting.is_alive()
+    assert racer.returncode == 0 and "updated" in out, err
+    assert store.count("u") == 0, "rows the update wrote after the delete outlived the forget"
+    assert answers(engine) == [[] for _ in QUERIES]
+    assert answers(RecallEngine(store=http(chroma_server, collection), embedder=hash_embedder, config=OPEN)) == [
+        [] for _ in QUERIES
+    ]

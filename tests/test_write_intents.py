@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import httpx
@@ -90,6 +91,69 @@ def test_a_write_whose_intent_cannot_be_recorded_changes_nothing_and_raises(hash
         engine.forget("u")
     assert store.count("u") == 3 and store.revision("u") == before
     assert _texts(engine) == sorted(FACTS)
+
+
+def test_a_write_that_fails_before_changing_a_row_takes_its_intent_back(hash_embedder) -> None:
+    engine, store = _shared_engine(hash_embedder)
+    engine.add("u", FACTS)
+    before = store.revision("u")
+    with pytest.raises(KeyError):
+        engine.update("u", "no-such-fact", text="User likes oolong tea.")
+    assert store.revision("u") == before  # no intent left, no new version: other processes keep their copies
+
+
+def _deletes(store: ChromaStore) -> list[Any]:
+    """The where-clauses of the store's deletes by filter (a forget's), recorded from now on."""
+    seen: list[Any] = []
+    real = store._facts.delete
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("where") is not None:
+            seen.append(kwargs["where"])
+        return real(*args, **kwargs)
+
+    store._facts.delete = spy  # type: ignore[method-assign]
+    return seen
+
+
+def test_a_forget_with_no_write_beside_it_deletes_once(hash_embedder) -> None:
+    engine, store = _shared_engine(hash_embedder)
+    engine.add("u", FACTS)
+    deletes = _deletes(store)
+    engine.forget("u")
+    assert len(deletes) == 1 and store.count("u") == 0
+
+
+@pytest.mark.parametrize("commit_first", [False, True], ids=["writer-still-in-flight", "writer-committed-meanwhile"])
+def test_a_forget_deletes_again_the_rows_of_a_write_that_read_before_it_and_wrote_after_it(
+    hash_embedder, commit_first
+) -> None:
+    """Another process's update (its protocol step by step, as a process without our write lock makes it): intent,
+    read of the fact, then (after the forget's delete landed) its rows, then its commit."""
+    engine, store = _shared_engine(hash_embedder)
+    engine.add("u", FACTS)
+    store.record_intent("u", "feedbeef")
+    fid = derived_fact_id(FACTS[2])
+    old = store.get("u", [fid])[0]
+    deletes = _deletes(store)
+    forgetting = threading.Thread(target=engine.forget, args=("u",))
+    forgetting.start()
+    end = time.monotonic() + 30
+    while not deletes and time.monotonic() < end:
+        time.sleep(0.005)
+    assert deletes, "the forget never deleted"
+    vectors = hash_embedder.embed_documents([old.content, "User lives in Porto."])
+    store.upsert("u", [replace(old, id=f"{fid}@v1"), replace(old, content="User lives in Porto.")], vectors)
+    if commit_first:
+        store.commit_revision("u", None, "feedbeef")
+    time.sleep(0.2)
+    if not commit_first:
+        store.commit_revision("u", None, "feedbeef")
+    forgetting.join(30)
+    assert not forgetting.is_alive()
+    assert store.count("u") == 0, "rows of the racing write outlived the forget"
+    assert len(deletes) == 2
+    assert _texts(engine) == [] and _texts(RecallEngine(store=store, embedder=hash_embedder, config=OPEN)) == []
 
 
 def test_a_write_whose_rows_failed_leaves_its_intent_and_other_engines_read_the_store_until_it_settles(

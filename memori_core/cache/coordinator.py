@@ -56,10 +56,13 @@ beyond the first, run outside it (each batch request is still bounded).
 Writes in doubt (shared stores): a write whose request timed out may still
 have landed (a lost reply), or land later (a stopped server handles the
 request once it runs again), with no revision change after it. So before a
-write changes any row (:meth:`CacheUpdate.begin`), it records a *write intent*
-on the entity's revision record, in one request; the commit clears it. If the
-intent cannot be recorded, the write stops there and raises, having changed
-nothing. Every process reads the intents with the token (``<token>~<intent>``:
+write reads what it will change (:meth:`CacheUpdate.reserve`, at the start of
+:meth:`Coordinator.writing`), it records a *write intent* on the entity's
+revision record, in one request; the commit clears it, and a write that fails
+before changing any row takes it back. If the intent cannot be recorded, the
+write stops there and raises, having changed nothing. A ``forget`` that finds
+another process's write racing it deletes again once that write has ended
+(:meth:`Coordinator.forget`). Every process reads the intents with the token (``<token>~<intent>``:
 the same one read per recall, no extra request):
 
 * the intents of writes this process has in flight are ignored: the write has
@@ -138,6 +141,13 @@ def _own_view(token: str | None) -> tuple[str | None, frozenset[str]]:
     with _IN_FLIGHT_LOCK:
         others = intents - _IN_FLIGHT
     return join_revision(committed, others), others
+def _others(token: str | None) -> frozenset[str]:
+    """The intents on ``token`` that are not of this process's writes in flight."""
+    return _own_view(token)[1]
+
+
+_COPY = object()
+"""``Coordinator.writing``'s default base: the token of the cached copy."""
 # Writes of at least this many facts tokenise them for the cache while the store writes.
 _TOKENISE_BESIDE = 512
 
@@ -152,14 +162,30 @@ class CacheUpdate:
         self.began = False
         """Whether :meth:`begin` was called: the write may have changed the store."""
         self.intent: str | None = None
-        """The write's intent on the store's revision record (shared stores), once :meth:`begin` recorded it."""
+        """The write's intent on the store's revision record (shared stores), once :meth:`reserve` or
+        :meth:`begin` recorded it."""
+
+        self.committed: str | None = None
+        """The token the write's commit left (set once :meth:`Coordinator.writing` committed it)."""
+        self.only_change = False
+        """Whether the commit found the write the only change since the base it was given."""
+        self._reserved = False
+
+    def reserve(self) -> None:
+        """Record the write's intent before the write reads what it will change (a shared store), so that a
+        ``forget`` in another process sees the write in flight (:meth:`Coordinator.forget`). Raises when it
+        cannot: the write must stop there, having changed nothing."""
+        if not self._reserved and not self.began and self._begin is not None:
+            self.intent = self._begin()
+        self._reserved = True
 
     def begin(self) -> None:
-        """Call right before the write's first change to the store: records its intent (a shared store), so
-        that no process serves a copy that may predate it. Raises when it cannot: the write must stop there."""
+        """Call right before the write's first change to the store: records its intent (a shared store) unless
+        :meth:`reserve` did, so that no process serves a copy that may predate it. Raises when it cannot: the
+        write must stop there."""
         if self.began:
             return
-        if self._begin is not None:
+        if self._begin is not None and not self._reserved:
             self.intent = self._begin()
         self.began = True
 
@@ -316,17 +342,21 @@ class Coordinator:
             return key, future.result()
 
     @contextlib.contextmanager
-    def writing(self, entity_id: str) -> Iterator[CacheUpdate]:
+    def writing(self, entity_id: str, *, base: str | None | object = _COPY) -> Iterator[CacheUpdate]:
         """Hold the store's write lock of ``entity_id`` around a write, then commit its revision and bring the
         cached copy up to date.
 
-        The body calls :meth:`CacheUpdate.begin` right before it first changes
-        the store, writes, and records what it did on the yielded
-        :class:`CacheUpdate`. The engine's entity lock is taken only to read
-        the copy before and to update it after, so recalls go on meanwhile
-        with the copy as it was. If the body or the commit fails at any
-        point, the copy is dropped, and the write's intent stays on the token
-        (a shared store), or the token is changed, before the error propagates.
+        On a shared store the write's intent is recorded first, before the body
+        reads anything (:meth:`CacheUpdate.reserve`). The body calls
+        :meth:`CacheUpdate.begin` right before it first changes the store,
+        writes, and records what it did on the yielded :class:`CacheUpdate`.
+        The engine's entity lock is taken only to read the copy before and to
+        update it after, so recalls go on meanwhile with the copy as it was.
+        If the body or the commit fails at any point, the copy is dropped, and
+        the write's intent stays on the token (a shared store), or the token is
+        changed, before the error propagates; a body that fails before
+        :meth:`CacheUpdate.begin` changed nothing, and its intent is taken back.
+        The commit's base is the cached copy's token, or ``base`` when given.
         """
         with self.store.write_lock(entity_id):
             with self.entity_lock(entity_id):
@@ -335,20 +365,27 @@ class Coordinator:
             if snaps is not None:
                 snaps.invalidate(entity_id)
             first = cache is None and self._never_written(entity_id)
-            base = cache.revision if cache is not None else None
+            if base is _COPY:
+                base = cache.revision if cache is not None else None
+            assert base is None or isinstance(base, str)
             update = CacheUpdate(lambda: self._begin(entity_id))
             try:
+                if self.store.shared:
+                    update.reserve()
                 yield update
                 if update.intent is None:
                     token, only_change = self.store.commit_revision(entity_id, base)
                 else:
                     token, only_change = self.store.commit_revision(entity_id, base, update.intent)
+                update.committed, update.only_change = token, only_change
             except BaseException:
                 with self.entity_lock(entity_id):
                     self.caches.drop(entity_id)
                 # A recorded intent stays: every process distrusts its copy until the write has settled. Without
                 # one (a store only this process writes to), the token changes instead.
-                if update.intent is None and (update.began or not self.store.shared):
+                if update.intent is not None and not update.began:
+                    self._withdraw(entity_id, update.intent)
+                elif update.intent is None and (update.began or not self.store.shared):
                     self._bump(entity_id)
                 _leave(update.intent)
                 raise
@@ -423,6 +460,62 @@ class Coordinator:
         snaps = snapshot_files_for(self.store)
         if snaps is not None:
             snaps.schedule(cache)
+
+    def forget(self, entity_id: str, erase: Callable[[], None]) -> None:
+        """Run ``erase`` (the store's delete of every row of ``entity_id``) as a write, so that no row of a
+        write racing it in another process outlives it.
+
+        A write in another process may have read the entity before the delete and
+        write its rows after it (an ``update`` writes the old text back as a
+        version). Such a write either had its intent on the token read before the
+        delete, or has it on the token the forget's commit leaves (writers record
+        their intent before they read: :meth:`CacheUpdate.reserve`), or committed
+        in between (then the forget's commit is not the only change since that
+        token). In any of these cases the forget waits until those intents are
+        gone from the token (those writes ended), for at most :attr:`settle`
+        seconds, and deletes again. A store only this process writes to needs
+        none of this: its writes are serialised by the write lock.
+        """
+        if not self.store.shared:
+            with self.writing(entity_id) as done:
+                done.begin()
+                erase()
+                done.drop()
+            return
+        before = self.store.revision(entity_id)
+        with self.writing(entity_id, base=before) as done:
+            done.begin()
+            erase()
+            done.drop()
+        racing = _others(before) | _others(done.committed)
+        if done.only_change and not racing:
+            return
+        with deadline.paused():  # the racing writes' time, not this write's: then a whole new deadline
+            self._wait_until_gone(entity_id, racing)
+            with self.deadline(), self.writing(entity_id) as again:
+                again.begin()
+                erase()
+                again.drop()
+
+    def _wait_until_gone(self, entity_id: str, intents: frozenset[str]) -> None:
+        """Poll the token until none of ``intents`` is on it, for at most :attr:`settle` seconds."""
+        end = time.monotonic() + self.settle
+        pending = set(intents)
+        pause = 0.02
+        while pending and time.monotonic() < end:
+            time.sleep(min(pause, max(0.0, end - time.monotonic())))
+            pause = min(pause * 2, 0.25)
+            try:
+                pending &= split_revision(self.store.revision(entity_id))[1]
+            except Exception:  # noqa: BLE001 - the delete after the wait reports a store that keeps failing
+                logger.debug("entity %r: could not read the token while a forget waited", entity_id, exc_info=True)
+
+    def _withdraw(self, entity_id: str, intent: str) -> None:
+        try:
+            self.store.withdraw_intent(entity_id, intent)
+        except Exception:  # the intent stays; other processes then only distrust their copies until it settles
+            logger.warning("entity %r: could not take back the intent of a write that changed nothing", entity_id,
+                           exc_info=True)
 
     def _bump(self, entity_id: str) -> None:
         try:

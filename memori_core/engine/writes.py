@@ -494,10 +494,7 @@ class WritePath:
     def forget(self, entity_id: str) -> None:
         """Delete every fact of ``entity_id``, history included (and nothing of any other entity)."""
         entity_id = check_entity_id(entity_id)
-        with self._coord.writing(entity_id) as done:
-            done.begin()
-            self.store.forget(entity_id)
-            done.drop()
+        self._coord.forget(entity_id, lambda: self.store.forget(entity_id))
 
     @_bounded
     def update(

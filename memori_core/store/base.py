@@ -232,6 +232,11 @@ class RevisionStore(Protocol):
         The default records none (False)."""
         return False
 
+    def withdraw_intent(self, entity_id: str, intent: str) -> None:
+        """Take back write ``intent`` (recorded by :meth:`record_intent`) of a write that changed nothing, without
+        a new revision: :meth:`revision` no longer carries it. The default does nothing (no intents recorded)."""
+        return None
+
     def bump_revision(self, entity_id: str) -> str:
         """Record that ``entity_id`` changed (after a write, or a failed one); returns the new token."""
         ...

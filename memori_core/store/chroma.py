@@ -578,6 +578,10 @@ class ChromaStore(FactStore):
         store; a store only this process writes to needs no intent: False)."""
         return self._revision_tokens.record_intent(entity_id, intent)
 
+    def withdraw_intent(self, entity_id: str, intent: str) -> None:
+        """Take back the ``intent`` of a write that changed nothing (a shared store; the token stays)."""
+        self._revision_tokens.withdraw_intent(entity_id, intent)
+
     def commit_revision(self, entity_id: str, base: str | None, intent: str | None = None) -> tuple[str, bool]:
         """Record that ``entity_id`` changed, after a write made by a writer whose copy was at ``base``, and
         clear the write's ``intent``: the new token, and whether this write is the only change since ``base``.

@@ -130,6 +130,16 @@ class ChromaRevisions:
         )
         return True
 
+    def withdraw_intent(self, entity_id: str, intent: str) -> None:
+        """Remove write ``intent`` from a shared store's revision record (one upsert; the token stays)."""
+        if not self._owner.shared:
+            return
+        self.records.upsert(
+            ids=[chroma_id(entity_id, "rev")],
+            embeddings=[[1.0]],
+            metadatas=[{ENTITY: entity_id, INTENT_KEY + intent: None}],
+        )
+
     def commit(self, entity_id: str, base: str | None, intent: str | None = None) -> tuple[str, bool]:
         """Record that ``entity_id`` changed, after a write made by a writer whose copy was at ``base``, and
         clear the write's ``intent``.

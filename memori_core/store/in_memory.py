@@ -270,6 +270,9 @@ class InMemoryFactStore(FactStore):
         """No intent is needed: only this process writes, and a commit changes the token at once (False)."""
         return False
 
+    def withdraw_intent(self, entity_id: str, intent: str) -> None:
+        """Nothing to take back: no intent is ever recorded (:meth:`record_intent`)."""
+
     def commit_revision(self, entity_id: str, base: str | None, intent: str | None = None) -> tuple[str, bool]:
         """A new token for ``entity_id``, and whether the token before it was ``base`` (then the caller's
         write, made under :meth:`write_lock`, is the only change since ``base``). There are no intents to
