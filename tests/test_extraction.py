@@ -14,6 +14,7 @@ from memori_core.extraction import (
     DROP_HYPOTHETICAL,
     DROP_INSTRUCTION,
     DROP_QUESTION,
+    DROP_QUOTED,
     DROP_SECOND_PERSON,
     DROP_SMALL_TALK,
     DROP_UNCLEAR,
@@ -544,12 +545,110 @@ def test_a_move_for_someone_elses_job_ends_the_home_and_not_the_users_job(said: 
     [
         ("I switched from warfarin to apixaban.", "User switched from warfarin to apixaban."),
         ("The doctor switched me from warfarin to apixaban.", "User switched from warfarin to apixaban."),
-        ("My GP put me on apixaban instead of warfarin.", "User's GP put the user on apixaban instead of warfarin."),
+        ("My GP put me on apixaban instead of warfarin.", "User is on apixaban instead of warfarin."),
+        ("My doctor switched me from warfarin to Eliquis.", "User switched from warfarin to Eliquis."),
+        ("I'm on Xarelto now instead of warfarin.", "User is on Xarelto now instead of warfarin."),
     ],
 )
 def test_a_medication_switch_is_a_core_fact_that_ends_the_old_medication(said: str, fact: str) -> None:
     facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", "User takes warfarin every evening.")])
     assert [(f.text, f.supersedes, f.core) for f in facts] == [(fact, ("old",), True)]
+
+
+@pytest.mark.parametrize("stored", ["User takes warfarin every evening.", "User is on warfarin."])
+def test_a_medication_a_clinician_stopped_ends_the_stored_one_and_is_no_core_fact(stored: str) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", "My doctor took me off warfarin last month.")],
+                                             [_Stored("old", stored)])
+    assert [(f.text, f.supersedes, f.core) for f in facts] == [
+        ("User stopped taking warfarin last month.", ("old",), False)
+    ]
+
+
+@pytest.mark.parametrize("brand", ["Eliquis", "Zoloft", "Ozempic", "Lipitor", "Jardiance", "semaglutide", "Mounjaro"])
+def test_a_medication_named_by_its_brand_or_a_newer_generic_name_is_core(brand: str) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", f"I take {brand} every day.")])
+    assert [(f.text, f.core) for f in facts] == [(f"User takes {brand} every day.", True)]
+
+
+@pytest.mark.parametrize(
+    ("stored", "said"),
+    [
+        ("User has coeliac disease.", "I went keto."),
+        ("User has celiac disease, so absolutely no gluten.", "I'm vegan now, no more fish."),
+        ("User is lactose intolerant.", "I'm vegetarian now."),
+    ],
+)
+def test_a_new_diet_leaves_a_condition_that_limits_food(stored: str, said: str) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("cond", stored)])
+    assert facts and all(f.supersedes == () for f in facts), facts
+
+
+def test_a_new_diet_still_ends_the_old_diet() -> None:
+    facts = RuleBasedFactExtractor().extract([("user", "I went keto.")], [_Stored("old", "User is vegetarian.")])
+    assert [f.supersedes for f in facts] == [("old",)]
+
+
+@pytest.mark.parametrize("stored", ["User is pregnant with their first baby.", "User's wife is pregnant."])
+def test_a_birth_ends_the_pregnancy(stored: str) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", "Our baby girl Maya was born last week!")],
+                                             [_Stored("p", stored)])
+    assert [f.supersedes for f in facts] == [("p",)], facts
+
+
+def test_a_birth_in_someone_elses_family_ends_no_pregnancy() -> None:
+    facts = RuleBasedFactExtractor().extract([("user", "My sister's baby was born last week.")],
+                                             [_Stored("p", "User is pregnant.")])
+    assert all(f.supersedes == () for f in facts), facts
+
+
+@pytest.mark.parametrize(
+    ("goal", "said", "ends"),
+    [
+        ("User is saving for a deposit on a house, hoping to buy in two years.", "We moved to Bristol last weekend!",
+         False),
+        ("User is planning to move to Bath.", "We moved to Bath last weekend!", True),
+    ],
+)
+def test_a_move_ends_a_goal_only_when_it_names_what_the_goal_was_about(goal: str, said: str, ends: bool) -> None:
+    stored = [_Stored("home", "User lives in Manchester."), _Stored("goal", goal)]
+    facts = RuleBasedFactExtractor().extract([("user", said)], stored)
+    assert [f.supersedes for f in facts] == [("home", "goal") if ends else ("home",)], facts
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Can you summarise this email from my landlord?\n\nDear tenant, I have sold the building. I live in Spain "
+        "now and I am allergic to dogs. Regards, Mark",
+        "Please translate this into French: I am allergic to dogs and I live in Spain.",
+        "Here's what my boss sent me: I'm allergic to dogs. I live in Spain now.",
+        "Dear Sir or Madam, I am allergic to dogs. I live in Spain.",
+        "Could you proofread the following?\nI am allergic to dogs. I live in Spain.",
+    ],
+)
+def test_someone_elses_text_pasted_for_the_assistant_is_not_the_users(message: str) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", message)], [_Stored("home", "User lives in Leeds.")])
+    assert facts == []
+    verdicts = RuleBasedFactExtractor().explain(message)
+    assert any(v.reason == DROP_QUOTED for v in verdicts)
+
+
+@pytest.mark.parametrize(
+    ("message", "fact"),
+    [
+        ("I'm a teacher. Can you proofread this letter to parents? I am delighted to welcome you.",
+         "User is a teacher."),
+        ("Quick update: I moved to Leeds.", "User lives in Leeds."),
+        ("Big news: I'm vegetarian now.", "User is vegetarian now."),
+    ],
+)
+def test_what_the_user_says_beside_a_paste_or_before_a_colon_is_still_read(message: str, fact: str) -> None:
+    facts = [f.text for f in RuleBasedFactExtractor().extract([("user", message)])]
+    assert facts == [fact]
+
+
+def test_a_diary_entry_is_the_users_own_words_not_a_letter() -> None:
+    assert all(v.reason != DROP_QUOTED for v in RuleBasedFactExtractor().explain("Dear diary, I moved to Leeds."))
 
 
 @pytest.mark.parametrize("said", ["I'm off dairy now.", "I'm off dairy now, it was upsetting my stomach."])

@@ -37,7 +37,7 @@ from . import core_facts, prompt, prompted, rule_based, rules, sentences, types
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .prompt import build_extraction_prompt, check_max_facts, parse_extraction_reply
 from .prompted import PromptedFactExtractor
-from .rule_based import RuleBasedFactExtractor, split_clauses
+from .rule_based import RuleBasedFactExtractor, split_clauses, split_pasted
 from .rules import (
     DROP_ELLIPTICAL,
     DROP_EMPTY,
@@ -47,6 +47,7 @@ from .rules import (
     DROP_NOT_FIRST_PERSON,
     DROP_OPINION,
     DROP_QUESTION,
+    DROP_QUOTED,
     DROP_SECOND_PERSON,
     DROP_SMALL_TALK,
     DROP_TOO_LONG,

@@ -27,9 +27,10 @@ _HOUSEHOLD = re.compile(
 )
 _SOMEONE_ELSE = re.compile(r"^\W*(?:a|one|some|another)\s+(?:friend|colleague|co-?worker|neighbou?r|guest)\b",
                            re.IGNORECASE)
-# What held once and no longer does: "User used to be vegetarian.", "User was formerly on metformin."
-_PAST = re.compile(r"\b(?:used\s+to|no\s+longer|formerly|previously|in\s+the\s+past|as\s+a\s+(?:child|kid|teen))\b",
-                   re.IGNORECASE)
+# What held once and no longer does: "User used to be vegetarian.", "User was formerly on metformin.", "User stopped
+# taking warfarin." (not "User stopped eating meat.": a diet that holds now)
+_PAST = re.compile(r"\b(?:used\s+to|no\s+longer|formerly|previously|in\s+the\s+past|as\s+a\s+(?:child|kid|teen)|"
+                   r"(?:stopped|quit|quitted)\s+taking|came\s+off|come\s+off)\b", re.IGNORECASE)
 # Said to rule the matter out: "User is allergic to nothing.", "User has no known allergies."
 _NONE = re.compile(r"\ballergic\s+to\s+(?:nothing|none|no\b)|\bno\s+(?:known\s+)?(?:food\s+)?allergies\b",
                    re.IGNORECASE)

@@ -13,6 +13,7 @@ from .core_facts import CoreRule, check_core_rule, is_core_fact
 from ..slots import PERSON
 from .rules import (
     DROP_NOT_FIRST_PERSON,
+    DROP_QUOTED,
     KEPT_AS_SAID,
     KEPT_REWRITTEN,
     SentenceVerdict,
@@ -49,10 +50,34 @@ from .slots import (
 )
 from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike, as_messages
 
-__all__ = ["RuleBasedFactExtractor", "split_clauses"]
+__all__ = ["RuleBasedFactExtractor", "split_clauses", "split_pasted"]
 
 # A medical condition is no habit: a habit stated with "only" does not replace it.
 _CONDITION = re.compile(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|diabet\w*|anaphyla\w*)", re.IGNORECASE)
+# A goal or plan is no statement of how things are: a change of its slot ends it only when it names what the goal
+# was about ("We moved to Bath" ends "User is planning to move to Bath.", not "User is saving for a house.").
+_GOAL = re.compile(
+    r"\b(?:saving(?:\s+up)?\s+for|hoping\s+to|hopes\s+to|planning\s+to|plans\s+to|wants?\s+to|would\s+like\s+to|"
+    r"dreams?\s+of|looking\s+to|thinking\s+(?:of|about))\b",
+    re.IGNORECASE,
+)
+_OWN_PREGNANCY = re.compile(
+    r"^user(?:'s\s+(?:wife|partner|girlfriend|fianc\w*))?(?:\s+and\s+\w+)?\s+(?:is|are)\s+(?:\w+\s+)?"
+    r"(?:pregnant|expecting)\b",
+    re.IGNORECASE,
+)
+# Whose the birth is: the user's own child ("User's baby girl Maya was born", "User and Sam had the baby"), not a
+# sister's ("User's sister's baby was born").
+_OWN_CHILD = re.compile(
+    r"^user(?:'s\s+(?:new\s+|first\s+|second\s+|third\s+|little\s+)?(?:baby|son|daughter|twins|child|boy|girl)\b"
+    r"|(?:\s+and\s+\w+)?\s+(?:gave|had|welcomed)\b)",
+    re.IGNORECASE,
+)
+_BIRTH = re.compile(
+    r"\b(?:was\s+born|were\s+born|gave\s+birth|had\s+(?:the|our|their|a)\s+baby|baby\s+(?:arrived|came)|"
+    r"welcomed\s+(?:a|our|their|baby))\b",
+    re.IGNORECASE,
+)
 _SUBJECT = r"(?:i|i'm|i've|i'll|i'd|my|we|we're|we've|our)\b"
 # "I'm vegetarian and my daughter Mia is 7", "I sold my car, I don't drive anymore", "vegetarian — I eat fish",
 # "I graduated and now I'm a nurse", "I'm vegan, so no dairy", "I'm an accountant, numbers are my thing",
@@ -327,15 +352,81 @@ def _can_split(left: str, right: str) -> bool:
     return bool(_RIGHT_SUBJECT.match(right)) and is_clause(left)
 
 
+# A request to work on a text the user pastes after it ("Can you summarise this email from my landlord?", "Please
+# translate the following:", "Here's the message my boss sent:"), or the opening of a letter ("Dear tenant,"): what
+# follows in the message is someone else's words, whose "I" is not the user.
+_PASTE_VERBS = (
+    r"summari[sz]e|sum\s+up|translate|proofread|proof-read|rewrite|re-?word|paraphrase|edit|shorten|polish|"
+    r"improve|tidy\s+up|check|correct|fix|explain|analy[sz]e|read|look\s+(?:at|over)|reply\s+to|respond\s+to|"
+    r"answer|draft\s+(?:a\s+)?(?:reply|response)\s+to|make\s+sense\s+of|simplify|format"
+)
+_TEXTS = (
+    r"email|e-mail|mail|message|text|letter|note|post|tweet|comment|review|paragraph|passage|article|essay|"
+    r"report|statement|announcement|memo|notice|document|doc|contract|thread|chat|reply|response|bio|speech|"
+    r"poem|story|extract|excerpt|quote|transcript|cover\s+letter|notes"
+)
+_ASK = (
+    r"^\W*(?:(?:hi|hey|hello|ok|okay|so)\b\W*)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:help\s+me\s+)?|"
+    r"please\s+|help\s+me\s+|i\s+(?:need|want|would\s+like|'d\s+like)\s+(?:you\s+)?to\s+)?"
+)
+_HERE_IS = (
+    rf"^\W*(?:here(?:'s|\s+is|\s+are)|this\s+is|below\s+is)\s+(?:the|a|an|my|what|this|that|her|his|their|our)\b"
+    rf"[^?!.:]{{0,60}}\b(?:{_TEXTS}|wrote|sent|said|says)\b"
+)
+# A whole sentence asking for work on a text that follows it: "Can you summarise this email from my landlord?"
+_PASTE_REQUEST = re.compile(
+    rf"{_ASK}(?:{_PASTE_VERBS})\b[^?!]*?\b(?:this|these|that|the\s+following|below|it)\b[^?!]*[?.!:]*\s*$"
+    rf"|{_HERE_IS}[^?!.]*[:.]?\s*$",
+    re.IGNORECASE,
+)
+# What leads a text pasted after a colon in the same sentence: "Translate into Spanish: ...", "Here's what my boss
+# sent: ..." (not a news lead-in: "Quick update: I moved to Leeds.").
+_PASTE_LEAD = re.compile(rf"{_ASK}(?:{_PASTE_VERBS})\b[^?!]*$|{_HERE_IS}[^?!.]*$", re.IGNORECASE)
+_LETTER_OPENING = re.compile(r"^(?:dear(?!\s+diary\b)|to\s+whom\s+it\s+may\s+concern)\b", re.IGNORECASE)
+
+
+def split_pasted(text: str) -> tuple[list[str], list[str]]:
+    """The sentences of one message that are the user's own, and those of someone else's text pasted in for the
+    assistant to work on: after a request to work on a text ("Can you summarise this email?", "Translate into
+    Spanish: ..."), or from a letter's opening ("Dear tenant,") on.
+
+    >>> split_pasted("I rent. Can you reply to this email? I am selling the flat.")
+    (['I rent.', 'Can you reply to this email?'], ['I am selling the flat.'])
+    """
+    sentences = split_sentences(text)
+    for i, sentence in enumerate(sentences):
+        if _LETTER_OPENING.match(sentence):
+            return sentences[:i], sentences[i:]
+        head, colon, tail = sentence.partition(":")
+        if colon and tail.strip() and _PASTE_LEAD.match(head):
+            return [*sentences[:i], head + ":"], [tail.strip(), *sentences[i + 1 :]]
+        if i + 1 < len(sentences) and _PASTE_REQUEST.match(sentence):
+            return sentences[: i + 1], sentences[i + 1 :]
+    return sentences, []
+
+
 # A clinician's change of the user's treatment, told with the user as object: "The doctor switched me from
 # warfarin to apixaban.", "My GP put me on statins." -> "I switched from ...", "I'm on statins."
 _PRESCRIBED = re.compile(
     r"^\W*(?:the|my|our)\s+(?:doctor|gp|consultant|specialist|cardiologist|diabetologist|nurse|dietitian|"
-    r"dietician|psychiatrist|pharmacist)\s+(?:has\s+|just\s+|has\s+just\s+)?(?P<verb>switched|changed|put|started)"
-    r"\s+me\s+(?:on(?=\s)\s*)?(?P<rest>.+)$",
+    r"dietician|psychiatrist|pharmacist)\s+(?:has\s+|just\s+|has\s+just\s+)?"
+    r"(?P<verb>switched|changed|put|started|took|taken|has\s+taken)"
+    r"\s+me\s+(?:(?P<off>off)(?=\s)\s*|on(?=\s)\s*)?(?P<rest>.+)$",
     re.IGNORECASE,
 )
 _AND = re.compile(r"\s(?:and|but)\s|;", re.IGNORECASE)
+
+
+def _as_own_treatment(prescribed: re.Match[str]) -> str:
+    """A clinician's change of the user's treatment told as the user's own: "... put me on statins" -> "I'm on
+    statins", "... switched me from X to Y" -> "I switched from X to Y", "... took me off X" -> "I stopped taking
+    X"."""
+    verb, rest = prescribed.group("verb").lower(), prescribed.group("rest")
+    if prescribed.group("off"):
+        return f"I stopped taking {rest}" if verb in ("took", "taken", "has taken") else f"I'm off {rest}"
+    if verb in ("put", "started", "took", "taken", "has taken"):
+        return f"I'm on {rest}"
+    return f"I {verb} {rest}"
 
 
 def _says_more(verdict: SentenceVerdict, text: str) -> bool:
@@ -502,6 +593,8 @@ class RuleBasedFactExtractor:
         """Whether the new fact of ``verdict`` (content ``words``) replaces the stored fact ``text``."""
         if verdict.expires_in is not None or not old:
             return False
+        if _OWN_PREGNANCY.match(text) and _BIRTH.search(verdict.fact) and _OWN_CHILD.match(verdict.fact):
+            return True  # "Our baby girl Maya was born last week": "User is pregnant." no longer holds
         if _says_more(verdict, text):
             return False
         # a refinement: "has a golden retriever" -> "... called Bo", by the same person ("User's sister is
@@ -524,6 +617,10 @@ class RuleBasedFactExtractor:
         for slot in slots_of(verdict.fact) & slots_of(text):
             if holder(verdict.fact, slot) != holder(text, slot):
                 continue
+            if _CONDITION.search(text) and not _CONDITION.search(verdict.fact):
+                continue  # a condition is no diet: "I went keto" leaves "User has coeliac disease."
+            if _GOAL.search(text) and not _GOAL.search(verdict.fact) and not words & old:
+                continue  # "We moved to Bristol" leaves "User is saving for a deposit on a house."
             if slot in ACTIVITY_SLOTS:
                 # "We adopted a dog" after "User has no pets.": the "none" no longer holds; "I played rugby
                 # at uni" after "User used to play rugby." tells the same past, nothing new
@@ -557,20 +654,20 @@ class RuleBasedFactExtractor:
         away", after "User has a dog called Max.") is read as the user's ("My dog Max passed away").
         """
         verdicts = []
-        for sentence in split_sentences(text):
+        own, pasted = split_pasted(text)
+        for sentence in own:
             for clause in split_clauses(sentence):
-                verdict = self.judge(clause)
-                prescribed = _PRESCRIBED.match(clause) if verdict.fact is None else None
-                if prescribed is not None:  # "The doctor switched me from warfarin to apixaban."
-                    said = ("I'm on " if prescribed.group("verb").lower() in ("put", "started") else
-                            f"I {prescribed.group('verb').lower()} ") + prescribed.group("rest")
-                    verdict = replace(self.judge(said), sentence=clause)
+                prescribed = _PRESCRIBED.match(clause)
+                if prescribed is not None:  # "My doctor switched me from warfarin to apixaban."
+                    verdict = replace(self.judge(_as_own_treatment(prescribed)), sentence=clause)
+                else:
+                    verdict = self.judge(clause)
                 if verdict.fact is None and verdict.reason == DROP_NOT_FIRST_PERSON and known:
                     named = _named(clause, known) or _disposed_own(clause, known)
                     if named is not None:
                         verdict = replace(self.judge(named), sentence=clause)
                 verdicts.append(verdict)
-        return _named_someone(verdicts)
+        return _named_someone(verdicts) + [SentenceVerdict(sentence, None, DROP_QUOTED) for sentence in pasted]
 
     def judge(self, sentence: str) -> SentenceVerdict:
         """The decision for one sentence (:func:`~memori_core.extraction.rules.judge_sentence`)."""

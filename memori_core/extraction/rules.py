@@ -21,6 +21,7 @@ __all__ = [
     "DROP_EPHEMERAL",
     "DROP_HYPOTHETICAL",
     "DROP_INSTRUCTION",
+    "DROP_QUOTED",
     "DROP_NOT_FIRST_PERSON",
     "DROP_OPINION",
     "DROP_QUESTION",
@@ -57,6 +58,7 @@ DROP_EPHEMERAL = "a passing state or moment (mood, 'today', 'right now')"
 DROP_ELLIPTICAL = "says when something stopped, not what ('I quit in May')"
 DROP_UNCLEAR = "no clean fact: as said it would be long, or in no known slot of the user's life"
 DROP_UNRESOLVED = "points to what was said before ('my doctor suggested it', 'his flat') or to no one named"
+DROP_QUOTED = "someone else's words, pasted for the assistant to work on ('summarise this email: ...')"
 KEPT_EXPIRING = "an appointment: kept with an expiry"
 KEPT_INTRODUCTION = "the user's name"
 
@@ -658,10 +660,16 @@ def _moment(body: str) -> tuple[str | None, str, timedelta | None] | None:
         return None, DROP_EPHEMERAL, None
     if _AILMENT.match(body):
         return None, DROP_EPHEMERAL, None
+    if _SYMPTOM_NOW.match(body) and not _RECURRING.search(body) and not re.search(r"\bwhen(?:ever)?\b", body, re.I):
+        return None, DROP_EPHEMERAL, None
     soon = _SOON.search(body)
-    if soon is not None and (_APPOINTMENT.match(body) or _MY_EVENT.match(body) or _THEIR_PLAN.match(body)):
+    planned = _APPOINTMENT.match(body) or _MY_EVENT.match(body) or _THEIR_PLAN.match(body) or _PLANNED.match(body)
+    if soon is not None and planned:
         days = 2 if soon.group(0).lower().startswith(("tomorrow", "the day")) else 8
         return _rewrite(body) or _as_said(body), KEPT_EXPIRING, timedelta(days=days)
+    span = _IN_SPAN.search(body)
+    if span is not None and planned and not _RECURRING.search(body):  # "We're flying to Lisbon in two weeks"
+        return _rewrite(body) or _as_said(body), KEPT_EXPIRING, _span_days(span) + timedelta(days=2)
     if _CLOCK.search(body) and not _RECURRING.search(body) and (_APPOINTMENT.match(body) or _MY_EVENT.match(body)):
         return _rewrite(body) or _as_said(body), KEPT_EXPIRING, timedelta(days=1)  # today, at that time
     month = _PLAN_MONTH.search(body)
@@ -671,13 +679,43 @@ def _moment(body: str) -> tuple[str | None, str, timedelta | None] | None:
     return None
 
 
+# "in two weeks", "in 10 days", "in a fortnight": when a plan happens, counted from now.
+_IN_SPAN = _rx(
+    r"\bin\s+(?:(?P<n>a|an|one|two|three|four|five|six|seven|eight|a\s+couple\s+of|a\s+few|\d{1,2})\s+"
+    r"(?P<unit>days?|weeks?)|(?P<fortnight>a\s+fortnight))\b"
+)
+_SPAN_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+           "a couple of": 2, "a few": 3}
+
+
+def _span_days(span: re.Match[str]) -> timedelta:
+    """How far ahead an :data:`_IN_SPAN` match puts a plan."""
+    if span.group("fortnight"):
+        return timedelta(days=14)
+    n = re.sub(r"\s+", " ", span.group("n").lower())
+    count = int(n) if n.isdigit() else _SPAN_COUNTS[n]
+    return timedelta(days=count * (7 if span.group("unit").lower().startswith("week") else 1))
+
+
+# "My chest feels tight after my run", "My truck is making a grinding noise": something wrong right now, told to
+# ask about it (not "My knee hurts when it rains": that recurs).
+_SYMPTOM_NOW = _rx(
+    r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:feels?|is\s+feeling|hurts|is\s+hurting|aches|is\s+aching|is\s+sore|"
+    r"is\s+swollen|is\s+itchy|is\s+making\s+(?:a|an|this|that|some|weird|strange)\b|is\s+leaking|keeps\s+"
+    r"(?:crashing|freezing|beeping|leaking|stalling))"
+    r"|^(?:i|we)\s+(?:feel|am\s+feeling|'m\s+feeling)\s+(?:a\s+bit\s+|really\s+|so\s+|very\s+)?(?:sick|dizzy|"
+    r"nauseous|faint|feverish|achy|rough|awful|off|unwell|under\s+the\s+weather)\b"
+)
+
+
 # A plan of the user's for a month to come: "I've booked a trip to Lisbon in April", "My knee replacement is
 # booked for June", "We're flying to Lisbon next month" (not "I moved to Paris in June": that happened).
 _PLANNED = _rx(
     r"^(?:(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?booked|"
     r"(?:i|we)(?:'ve|\s+have)\s+got\s+(?:my|our|a|an)\s+[^.]*?\b(?:booked|scheduled)\b|"
-    r"(?:i'm|i\s+am|we're|we\s+are)\s+(?:flying|going|travell?ing|heading|driving|visiting|having|getting)|"
-    r"(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:surgery|operation|appointment|trip|holiday|vacation|flight|wedding|"
+    r"(?:i'm|i\s+am|we're|we\s+are)\s+(?:flying|going|travell?ing|heading|driving|visiting|having|getting|"
+    r"bringing|hosting|attending|throwing|doing|running|playing|cooking|baking)|"
+    r"(?:my|our)\s+(?:[\w'-]+\s+){0,2}?(?:surgery|operation|appointment|trip|holiday|vacation|flight|wedding|"
     r"procedure|scan|replacement)\b[^.]*?\b(?:is|'s)\s+(?:booked|scheduled|planned|set|on|in|for)|"
     r"(?:i|we)\s+have\s+(?:a|an|my|our)\s+[^.]*?\b(?:surgery|operation|appointment|procedure|scan)\b)"
 )

@@ -208,7 +208,8 @@ _GENERAL = frozenset("""go goe do doe play use take have has get make work drink
 _HABIT = re.compile(
     r"^(?:user|i)\s+(?:\w+\s+)?(?:is\s+learning|am\s+learning|learns?|stud(?:y|ies)|is\s+studying|plays?|goes|go|"
     r"does|do|practi[cs]es?|attends?|takes?|eats?|drinks?|smokes?|vapes?|uses?|sings?|volunteers?|trains?|"
-    r"is\s+training|coach(?:es)?|collects?|teach(?:es)?|works?|is\s+taking|is\s+doing|belongs?|is\s+a\s+member)\b"
+    r"is\s+training|coach(?:es)?|collects?|teach(?:es)?|works?|is\s+taking|is\s+doing|belongs?|is\s+a\s+member|"
+    r"is\s+on|am\s+on|'m\s+on)\b"
 )
 # A stored fact that says the user has, got or uses a thing: "User drives an old Honda Civic.", "User got a Pixel.",
 # "User's bike is red."

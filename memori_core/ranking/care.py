@@ -89,7 +89,22 @@ _DRUGS = _words(
     "metformin", "insulin", "warfarin", "levothyroxine", "lisinopril", "atorvastatin", "simvastatin", "statin",
     "statins", "sertraline", "fluoxetine", "citalopram", "lithium", "methotrexate", "prednisone", "antidepressant",
     "antidepressants", "blood thinner", "blood thinners", "beta blocker", "beta blockers", "ssri", "ssris",
-    "adderall", "ritalin", "the pill", "birth control",
+    "adderall", "ritalin", "the pill", "birth control", "naproxen", "aspirin", "ibuprofen", "paracetamol",
+    "acetaminophen", "escitalopram", "venlafaxine", "bupropion", "mirtazapine", "lamotrigine", "levetiracetam",
+    "valproate", "carbamazepine", "clopidogrel", "digoxin", "allopurinol", "hydroxychloroquine", "tamoxifen",
+    "letrozole", "finasteride", "tamsulosin", "sildenafil", "tadalafil", "spironolactone", "amiodarone",
+    # Brand names are how most users name what they take.
+    "eliquis", "xarelto", "coumadin", "plavix", "brilinta", "pradaxa", "zoloft", "lustral", "prozac", "lexapro",
+    "cipralex", "celexa", "paxil", "seroxat", "wellbutrin", "cymbalta", "effexor", "abilify", "seroquel",
+    "lamictal", "keppra", "depakote", "epilim", "tegretol", "xanax", "valium", "ativan", "klonopin", "ambien",
+    "concerta", "vyvanse", "elvanse", "strattera", "lyrica", "neurontin", "ozempic", "wegovy", "mounjaro",
+    "zepbound", "rybelsus", "trulicity", "victoza", "saxenda", "jardiance", "farxiga", "forxiga", "januvia",
+    "glucophage", "lantus", "humalog", "novolog", "novorapid", "levemir", "tresiba", "lipitor", "crestor", "zocor",
+    "synthroid", "levoxyl", "eltroxin", "norvasc", "zestril", "toprol", "lopressor", "diovan", "cozaar", "lasix",
+    "entresto", "humira", "enbrel", "remicade", "stelara", "dupixent", "otezla", "plaquenil", "nexium", "prilosec",
+    "losec", "protonix", "singulair", "ventolin", "symbicort", "seretide", "advair", "flovent", "spiriva",
+    "flomax", "cialis", "viagra", "valtrex", "accutane", "roaccutane", "suboxone", "imitrex", "topamax", "fosamax",
+    "aricept", "sinemet", "paxlovid", "microgynon", "yasmin", "mirena",
 )
 # Drug names by their USAN/INN stems (amlodipine, gabapentin, methylphenidate, omeprazole...): a list of names
 # cannot keep up with what users take, the naming system's endings can.
@@ -97,7 +112,9 @@ _DRUG_STEMS = (
     r"[a-z]{2,}(?:pril|sartan|olol|dipine|statin|formin|gliptin|glitazone|prazole|tidine|oxetine|triptyline|"
     r"zepam|azolam|pentin|gabalin|phenidate|amfetamine|amphetamine|cillin|mycin|cycline|floxacin|conazole|"
     r"parin|xaban|gatran|thyroxine|nisone|nisolone|cortisone|profen|fenac|coxib|codone|morphone|triptan|"
-    r"setron|lukast|buterol|meterol|moterol|butamol|sonide|tropium|semide|thiazide|zapine|tiapine|peridone)"
+    r"setron|lukast|buterol|meterol|moterol|butamol|sonide|tropium|semide|thiazide|zapine|tiapine|peridone|"
+    r"glutide|gliflozin|tirzepatide|umab|imab|alopram|faxine|pramine|trigine|racetam|dronate|fibrate|steride|"
+    r"afil|tadine|fenadine|tirizine|azosin|ulosin)"
 )
 OFF_FOODS = r"dairy|gluten|wheat|meat|red\s+meat|pork|sugar|alcohol|booze|the\s+booze|caffeine|carbs|eggs|nuts"
 """What a user can be "off" as a diet ("I'm off dairy now"): a regex alternation."""
