@@ -25,6 +25,9 @@ from ._fields import CountField
 
 _OWNER = "MemoriMemoryBlock"
 
+TURN_KEY = "turn"
+"""Metadata key of a captured fact naming the turn it came from (a digest): the model call answering that turn
+(an agent's calls after a tool, say) leaves such facts out."""
 CAPTURED_TURNS_KEPT = 4096
 """How many captured user messages a block remembers (most recent first), so that ``Memory``'s later
 flush of a turn already captured does not capture it again."""
@@ -129,6 +132,9 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
         query, context = user_query_and_context(messages, context_turns(self.engine))
         facts = await arecall_or_empty(self.engine, query, self.entity_id, self.k, strict=self.strict, owner=_OWNER,
                                        logger=logger, context=context)
+        if self.capture:  # what the turn being answered became is not news to the model (an agent's later calls)
+            this_turn = _latest_turn_tag(messages, block_kwargs.get("session_id"))
+            facts = [f for f in facts if this_turn is None or f.metadata.get(TURN_KEY) != this_turn]
         tag = self._tag_pattern()
         zone = self.engine.config.time_zone_label
         rendered = [
@@ -158,7 +164,7 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
         questions is two turns). A turn read without that assistant message (the first message of a batch
         ``Memory`` flushes, or of its queue after a flush) matches any captured turn with the same user text.
         """
-        session = session_id if isinstance(session_id, str) and session_id.strip() else None
+        session = _session(session_id)
         text_key = (session, _digest(message_text(message)))
         turn_key = (session, _digest("\0".join(m.text for m in turn)))
         with self._captured_lock:
@@ -169,7 +175,8 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
             _remember(self._captured, turn_key)
             _remember(self._captured_texts, text_key)
         queued = self._captures.submit(self.engine, self.entity_id, turn, self.extractor,
-                                       metadata={"source": "llamaindex"}, session_id=session)
+                                       metadata={"source": "llamaindex", TURN_KEY: _turn_tag(session, turn)},
+                                       session_id=session)
         if not queued:  # dropped (too many pending): a later flush may still capture it
             with self._captured_lock:
                 self._captured.pop(turn_key, None)
@@ -197,6 +204,21 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
             others = [i for i, line in enumerate(facts) if line not in self._core_lines]
             budget -= len(facts.pop(others[-1] if others else -1)) + 1
         return "\n".join(head + facts) if facts else None
+
+
+def _session(session_id: Any) -> str | None:
+    return session_id if isinstance(session_id, str) and session_id.strip() else None
+
+
+def _turn_tag(session: str | None, turn: Sequence[Any]) -> str:
+    """The ``"turn"`` metadata of the facts captured from ``turn`` (its session, the assistant message before it
+    and its text), by which the answer to that turn leaves them out."""
+    return _digest("\0".join([session or "", *(m.text for m in turn)]))[:8].hex()
+
+
+def _latest_turn_tag(messages: Sequence[ChatMessage] | None, session_id: Any) -> str | None:
+    turns = user_turns(list(messages or []))
+    return _turn_tag(_session(session_id), turns[-1][1]) if turns else None
 
 
 def _digest(text: str) -> bytes:

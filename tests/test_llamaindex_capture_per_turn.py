@@ -146,6 +146,42 @@ def test_function_agent_turn_with_a_tool_call_is_captured_once(ungated: RecallEn
     assert "User lives in Oslo." in stored(ungated, "erik")
 
 
+def test_an_agents_call_after_a_tool_is_not_shown_what_its_own_turn_became(ungated: RecallEngine) -> None:
+    """The capture of the turn finishes while the tool runs (the tool waits for it), before the second model call
+    of the same turn: that call must not be shown the facts captured from the very turn it answers."""
+    ungated.add("erik", ["User is allergic to peanuts."])
+    block = MemoriMemoryBlock(engine=ungated, entity_id="erik", capture=True)
+    memory = Memory.from_defaults(session_id="chat-6", memory_blocks=[block])
+    seen: list[str] = []
+
+    def weather(city: str) -> str:
+        """The weather in a city."""
+        assert block.flush(timeout=30)  # the turn's capture has landed
+        return "rain"
+
+    replies = iter([
+        ChatMessage(role="assistant", content="Checking.",
+                    additional_kwargs={"tool_calls": [ToolSelection(tool_id="t1", tool_name="weather",
+                                                                    tool_kwargs={"city": "Leeds"})]}),
+        ChatMessage(role="assistant", content="Take a coat."),
+    ])
+
+    def respond(messages, **kwargs):  # noqa: ANN001, ANN003, ANN202 (MockFunctionCallingLLM's callback)
+        seen.append("\n".join(str(m.content) for m in messages if m.role == MessageRole.SYSTEM))
+        return next(replies)
+
+    agent = FunctionAgent(llm=MockFunctionCallingLLM(response_generator=respond),
+                          tools=[FunctionTool.from_defaults(weather)])
+    asyncio.run(_run(agent, "I live in Leeds and I cycle to work. Do I need a coat today?", memory))
+    assert "User lives in Leeds." in stored(ungated, "erik")  # captured during the turn...
+    assert len(seen) == 2 and all("User lives in Leeds." not in s for s in seen)  # ...and shown to neither call
+    assert all("User is allergic to peanuts." in s for s in seen)  # the earlier fact is shown to both
+    second = Memory.from_defaults(session_id="chat-7", memory_blocks=[MemoriMemoryBlock(engine=ungated,
+                                                                                        entity_id="erik")])
+    second.put(ChatMessage(role="user", content="Where do I live?"))
+    assert "User lives in Leeds." in str(second.get()[0].content)  # the next turn is shown it
+
+
 async def _run(agent: FunctionAgent, text: str, memory: Memory) -> str:
     return str(await agent.run(text, memory=memory))
 
