@@ -1538,3 +1538,30 @@ def test_reading_habits_and_emphatic_adverbs_are_rewritten(said: str, facts: lis
 def test_someone_elses_plan_for_the_coming_days_expires(said: str, expires: bool) -> None:
     [fact] = RuleBasedFactExtractor().extract([("user", said)])
     assert (fact.expires_at is not None) is expires
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("My daughter Chloe is 16 and she just went vegan.",
+         ["User's daughter Chloe is 16.", "User's daughter Chloe just went vegan."]),
+        ("My son Arjun is 4 and he's allergic to peanuts.",
+         ["User's son Arjun is 4.", "User's son Arjun is allergic to peanuts."]),
+        ("My mom lives with us now; she uses a wheelchair.", ["User's mom uses a wheelchair."]),
+        ("I have asthma and use a blue inhaler.", ["User has asthma.", "User uses a blue inhaler."]),
+        ("Tom, my husband, has type 1 diabetes.", ["User's husband Tom has type 1 diabetes."]),
+    ],
+)
+def test_a_compound_sentence_becomes_one_user_fact_per_clause(said: str, facts: list[str]) -> None:
+    got = [f.text for f in RuleBasedFactExtractor().extract([("user", said)])]
+    assert all(f in got for f in facts), got
+    assert not any(f.startswith(("I ", "My ", "Tom,")) and "she" in f for f in got), got
+
+
+def test_a_new_age_of_a_child_ends_the_age_split_from_a_compound_sentence_and_keeps_the_rest() -> None:
+    first = RuleBasedFactExtractor().extract([("user", "My daughter Chloe is 16 and she just went vegan.")])
+    stored = [_Stored(f"f{i}", f.text) for i, f in enumerate(first)]
+    later = RuleBasedFactExtractor().extract([("user", "Chloe turned 17 last Friday.")], stored)
+    ended = {i for f in later for i in f.supersedes}
+    age = next(s.id for s in stored if s.content == "User's daughter Chloe is 16.")
+    assert ended == {age}, (stored, later)

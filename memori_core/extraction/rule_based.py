@@ -152,6 +152,14 @@ _NAME_SHORT_FOR = re.compile(
 )
 
 
+# "Tom, my husband, has type 1 diabetes": a name, then who the person is to the user, then what is said of them.
+_NAME_THEN_ROLE = re.compile(
+    rf"^(?P<name>(?-i:[A-Z])[a-z\u00e0-\u00ff]+),\s+(?P<role>(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})),\s+"
+    r"(?P<rest>(?-i:[a-z]).+)$",
+    re.IGNORECASE,
+)
+
+
 def split_clauses(sentence: str) -> list[str]:
     """``sentence`` cut where a new first-person clause starts ("I live in Rome and I work as a chef" ->
     two clauses); "My wife and I moved to Berlin" stays whole (the left part is a subject, not a clause)."""
@@ -161,6 +169,9 @@ def split_clauses(sentence: str) -> list[str]:
     m = _NAME_THEN_THE_ONE.match(sentence.strip())
     if m is not None:  # "Ravi again, the guy with the allotment" -> "Ravi again" and "I'm the guy with ..."
         return [m.group("intro"), "I'm " + m.group("rest")]
+    m = _NAME_THEN_ROLE.match(sentence.strip())
+    if m is not None:  # "Tom, my husband, has type 1 diabetes" -> "My husband Tom has type 1 diabetes"
+        return split_clauses(f"{m.group('role')} {m.group('name')} {m.group('rest')}")
     m = _NAME_SHORT_FOR.match(sentence.strip())
     if m is not None:  # "I go by Alex, short for Alexandra" -> "I go by Alex" and "My full name is Alexandra"
         return [*split_clauses(m.group("intro")), "My full name is " + m.group("full")]
@@ -191,14 +202,29 @@ _TWO_PRESENTS = re.compile(
 )
 
 
+# "My daughter Chloe is 16 and she just went vegan": the second clause picks the subject up with "she" / "he".
+_RESUMED_SUBJECT = re.compile(
+    rf"^(?P<subject>(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})(?:\s+(?-i:[A-Z])[\w-]+)?)\s+(?P<first>.+?)"
+    r"(?:,?\s+(?:and|but)\s+|\s*;\s+)(?:she|he)(?P<be>'s|\s+is)?\s+(?P<second>\S.*)$",
+    re.IGNORECASE,
+)
+
+
 def _shared_subject(clause: str) -> list[str]:
     """ "I watched a documentary and went vegan" -> "I watched a documentary", "I went vegan"; "I live in
-    Montreal and work as a nurse" -> "I live in Montreal", "I work as a nurse"; any other clause as it is."""
+    Montreal and work as a nurse" -> "I live in Montreal", "I work as a nurse"; "My daughter Chloe is 16 and she
+    just went vegan" -> "My daughter Chloe is 16", "My daughter Chloe just went vegan"; any other clause as it
+    is."""
     stated = strip_lead(clause)  # "ok so I ...": the lead is cut when the clause is judged
+    resumed = _RESUMED_SUBJECT.match(stated)
+    if resumed is not None:
+        be = " is" if resumed.group("be") else ""
+        return [f"{resumed.group('subject')} {resumed.group('first')}",
+                f"{resumed.group('subject')}{be} {resumed.group('second')}"]
     m = _SHARED_SUBJECT.match(stated)
     if m is None:
         m = _TWO_PRESENTS.match(stated)
-        if m is None or not (is_bare_present(m.group("v1")) and is_bare_present(m.group("v2"))):
+        if m is None or not all(is_bare_present(v) or v.lower() == "have" for v in (m.group("v1"), m.group("v2"))):
             return [clause]
     return [f"{m.group('subject')} {m.group('first')}", f"{m.group('subject')} {m.group('second')}"]
 
