@@ -1565,3 +1565,11 @@ def test_a_new_age_of_a_child_ends_the_age_split_from_a_compound_sentence_and_ke
     ended = {i for f in later for i in f.supersedes}
     age = next(s.id for s in stored if s.content == "User's daughter Chloe is 16.")
     assert ended == {age}, (stored, later)
+
+
+@pytest.mark.parametrize("said", ["I got a full-time in-office job at Shopify, so no more remote work.",
+                                  "I accepted a permanent position at the council."])
+def test_a_job_got_ends_the_stored_job(said: str) -> None:
+    facts = RuleBasedFactExtractor().extract(
+        [("user", said)], [_Stored("old", "User works remotely as a UX designer for a Berlin startup.")])
+    assert [f.supersedes for f in facts][:1] == [("old",)], facts

@@ -78,7 +78,8 @@ _CHANGE = re.compile(
     r"(?:got|was|been|just\s+got)\s+(?:hired|laid\s+off|fired|promoted)|lost\s+(?:my|our|the)\s+job|"
     r"retired|resigned|left\s+(?:my|the|our)\s+(?:job|company|position|firm|lab|bank|agency|hospital|clinic|"
     r"practice|school|studio|startup|start-up)|"
-    r"(?:got|took|landed|accepted|started)\s+(?:a|the|my)\s+(?:new\s+)?(?:job|position|role)|"
+    r"(?:got|took|landed|accepted|started)\s+(?:a|an|the|my)\s+(?:new\s+)?(?:(?:full|part)-?time\s+|permanent\s+|"
+    r"temporary\s+|remote\s+|in-?office\s+|hybrid\s+|teaching\s+|nursing\s+)*(?:job|position|role)|"
     # studies begun ("started a PhD", "began an apprenticeship") and a job begun as ("I start as a dispatcher")
     r"(?:started|starting|began|begun)\s+(?:a|an|my|the)\s+(?:new\s+)?(?:phd|doctorate|master's|masters|degree|"
     r"course|apprenticeship|internship|residency|traineeship)|(?:start|starts|started|starting)\s+as\s+(?:a|an)\b|"
