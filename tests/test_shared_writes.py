@@ -376,11 +376,12 @@ print("updated", flush=True)
 
 
 @pytest.mark.server
-def test_a_forget_racing_an_update_in_another_process_leaves_none_of_its_rows(
-    chroma_server, hash_embedder, tmp_path
+@pytest.mark.parametrize("erase", ["forget", "delete"])
+def test_an_erase_racing_an_update_in_another_process_leaves_none_of_its_rows(
+    chroma_server, hash_embedder, tmp_path, erase
 ) -> None:
-    """The other process reads the fact, the forget deletes every row, then the update writes the old text back as
-    a version and the new text: the forget must not return with those rows stored."""
+    """The other process reads the fact, the forget (or the delete of that fact) deletes it, then the update writes
+    the old text back as a version and the new text: the erase must not return with those rows stored."""
     from memori_core.engine.writes import derived_fact_id
 
     collection = f"t_{uuid.uuid4().hex}"
@@ -397,9 +398,11 @@ def test_a_forget_racing_an_update_in_another_process_leaves_none_of_its_rows(
         while not ready.exists() and racer.poll() is None and time.monotonic() < end:
             time.sleep(0.01)
         assert ready.exists(), racer.stderr.read() if racer.poll() is not None else "the update never wrote"
-        forgetting = threading.Thread(target=engine.forget, args=("u",))
+        fid = derived_fact_id("User lives in Lisbon.")
+        call = (lambda: engine.forget("u")) if erase == "forget" else (lambda: engine.delete("u", [fid]))
+        forgetting = threading.Thread(target=call)
         forgetting.start()
-        while store.count("u") and time.monotonic() < end:  # the forget's delete has landed...
+        while store.get("u", [fid]) and time.monotonic() < end:  # the erase's delete has landed...
             time.sleep(0.01)
         go.touch()  # ...and only now does the update write its rows
         forgetting.join(60)
@@ -409,8 +412,11 @@ def test_a_forget_racing_an_update_in_another_process_leaves_none_of_its_rows(
             racer.kill()
     assert not forgetting.is_alive()
     assert racer.returncode == 0 and "updated" in out, err
-    assert store.count("u") == 0, "rows the update wrote after the delete outlived the forget"
-    assert answers(engine) == [[] for _ in QUERIES]
-    assert answers(RecallEngine(store=http(chroma_server, collection), embedder=hash_embedder, config=OPEN)) == [
-        [] for _ in QUERIES
-    ]
+    fresh = RecallEngine(store=http(chroma_server, collection), embedder=hash_embedder, config=OPEN)
+    if erase == "forget":
+        assert store.count("u") == 0, "rows the update wrote after the delete outlived the forget"
+        assert answers(engine) == answers(fresh) == [[] for _ in QUERIES]
+    else:
+        kept = [f.content for f in fresh.list("u", include_invalid=True)]
+        assert kept == ["User likes green tea."], "rows the update wrote after the delete outlived it"
+        assert answers(engine) == answers(fresh)

@@ -124,36 +124,69 @@ def test_a_forget_with_no_write_beside_it_deletes_once(hash_embedder) -> None:
     assert len(deletes) == 1 and store.count("u") == 0
 
 
+def _deleted_ids(store: ChromaStore) -> list[list[str]]:
+    """The ids of the store's deletes by id (a delete's), recorded from now on."""
+    seen: list[list[str]] = []
+    real = store._facts.delete
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("ids") is not None:
+            seen.append(list(kwargs["ids"]))
+        return real(*args, **kwargs)
+
+    store._facts.delete = spy  # type: ignore[method-assign]
+    return seen
+
+
+@pytest.mark.parametrize("erase", ["forget", "delete"])
 @pytest.mark.parametrize("commit_first", [False, True], ids=["writer-still-in-flight", "writer-committed-meanwhile"])
-def test_a_forget_deletes_again_the_rows_of_a_write_that_read_before_it_and_wrote_after_it(
-    hash_embedder, commit_first
+def test_an_erase_deletes_again_the_rows_of_a_write_that_read_before_it_and_wrote_after_it(
+    hash_embedder, commit_first, erase
 ) -> None:
     """Another process's update (its protocol step by step, as a process without our write lock makes it): intent,
-    read of the fact, then (after the forget's delete landed) its rows, then its commit."""
+    read of the fact, then (after the forget's or delete's rows are gone) the fact with its new text and its old
+    text as a version, then its commit."""
     engine, store = _shared_engine(hash_embedder)
     engine.add("u", FACTS)
     store.record_intent("u", "feedbeef")
     fid = derived_fact_id(FACTS[2])
     old = store.get("u", [fid])[0]
-    deletes = _deletes(store)
-    forgetting = threading.Thread(target=engine.forget, args=("u",))
-    forgetting.start()
+    passes = _deletes(store) if erase == "forget" else _deleted_ids(store)
+    call = (lambda: engine.forget("u")) if erase == "forget" else (lambda: engine.delete("u", [fid]))
+    erasing = threading.Thread(target=call)
+    erasing.start()
     end = time.monotonic() + 30
-    while not deletes and time.monotonic() < end:
+    while not passes and time.monotonic() < end:
         time.sleep(0.005)
-    assert deletes, "the forget never deleted"
+    assert passes, "the erase never deleted"
     vectors = hash_embedder.embed_documents([old.content, "User lives in Porto."])
-    store.upsert("u", [replace(old, id=f"{fid}@v1"), replace(old, content="User lives in Porto.")], vectors)
+    store.upsert("u", [replace(old, id=f"{fid}@v1", superseded_by=fid), replace(old, content="User lives in Porto.")],
+                 vectors)
     if commit_first:
         store.commit_revision("u", None, "feedbeef")
     time.sleep(0.2)
     if not commit_first:
         store.commit_revision("u", None, "feedbeef")
-    forgetting.join(30)
-    assert not forgetting.is_alive()
-    assert store.count("u") == 0, "rows of the racing write outlived the forget"
-    assert len(deletes) == 2
-    assert _texts(engine) == [] and _texts(RecallEngine(store=store, embedder=hash_embedder, config=OPEN)) == []
+    erasing.join(30)
+    assert not erasing.is_alive()
+    left = sorted(f.content for f in store.get("u", [fid, f"{fid}@v1"]))
+    assert left == [], "rows of the racing write outlived the erase"
+    assert len(passes) == 2
+    if erase == "forget":
+        assert store.count("u") == 0
+    else:
+        assert store.count("u") == 2  # the other facts stay
+    for recaller in (engine, RecallEngine(store=store, embedder=hash_embedder, config=OPEN)):
+        assert "User lives in Porto." not in _texts(recaller) and FACTS[2] not in _texts(recaller)
+
+
+def test_a_delete_of_facts_no_longer_stored_writes_nothing(hash_embedder) -> None:
+    engine, store = _shared_engine(hash_embedder)
+    engine.add("u", FACTS)
+    before = store.revision("u")
+    deleted = _deleted_ids(store)
+    assert engine.delete("u", ["no-such-fact"]) == []
+    assert deleted == [] and store.revision("u") == before
 
 
 def test_a_write_whose_rows_failed_leaves_its_intent_and_other_engines_read_the_store_until_it_settles(
@@ -301,3 +334,41 @@ def test_a_write_to_a_store_with_a_time_limit_runs_within_twice_it(hash_embedder
     assert seen and all(s is not None and 0 < s <= 0.2 for s in seen)
     engine.recall("tea", "u")
     assert deadline.remaining() is None  # nothing left behind after the write
+
+
+def test_a_write_that_begins_during_another_processs_erase_waits_for_it_and_reads_what_it_left(hash_embedder) -> None:
+    """Another process's delete is in flight (its erase mark on the token): an update begun now takes its intent
+    back (the erase must not wait for it), waits, and then finds the fact gone instead of writing it back."""
+    engine, store = _shared_engine(hash_embedder)
+    engine.add("u", FACTS)
+    fid = derived_fact_id(FACTS[2])
+    store.record_intent("u", "0badc0de-erase")
+    outcome: list[BaseException | None] = []
+
+    def update() -> None:
+        try:
+            engine.update("u", fid, text="User lives in Porto.")
+            outcome.append(None)
+        except BaseException as exc:  # noqa: BLE001 - judged below
+            outcome.append(exc)
+
+    updating = threading.Thread(target=update)
+    updating.start()
+    time.sleep(0.3)
+    assert not outcome, "the update did not wait for the erase"
+    assert split_revision(store.revision("u"))[1] == frozenset({"0badc0de-erase"})  # its intent is taken back
+    store.delete("u", [fid])  # the erase's delete lands...
+    store.withdraw_intent("u", "0badc0de-erase")  # ...and the erase ends
+    updating.join(30)
+    assert len(outcome) == 1 and isinstance(outcome[0], KeyError), outcome
+    assert store.get("u", [fid, f"{fid}@v1"]) == []
+    assert split_revision(store.revision("u"))[1] == frozenset()
+
+
+def test_a_write_waits_for_a_stale_erase_mark_only_until_it_settles(hash_embedder) -> None:
+    engine, store = _shared_engine(hash_embedder)
+    engine.add("u", FACTS)
+    engine._coord.settle = 0.3
+    store.record_intent("u", "0badc0de-erase")  # an erase that failed long ago and left its mark
+    engine.add("u", "User plays the cello.")
+    assert "User plays the cello." in [f.content for f in engine.list("u")]

@@ -60,9 +60,10 @@ write reads what it will change (:meth:`CacheUpdate.reserve`, at the start of
 :meth:`Coordinator.writing`), it records a *write intent* on the entity's
 revision record, in one request; the commit clears it, and a write that fails
 before changing any row takes it back. If the intent cannot be recorded, the
-write stops there and raises, having changed nothing. A ``forget`` that finds
-another process's write racing it deletes again once that write has ended
-(:meth:`Coordinator.forget`). Every process reads the intents with the token (``<token>~<intent>``:
+write stops there and raises, having changed nothing. A ``forget`` or ``delete``
+puts an erase mark on the token while it runs (writes that begin meanwhile wait
+for it before they read), and deletes again once a write that had begun before it
+has ended (:meth:`Coordinator.erase`). Every process reads the intents with the token (``<token>~<intent>``:
 the same one read per recall, no extra request):
 
 * the intents of writes this process has in flight are ignored: the write has
@@ -146,6 +147,13 @@ def _others(token: str | None) -> frozenset[str]:
     return _own_view(token)[1]
 
 
+def _writes(token: str | None) -> frozenset[str]:
+    """The intents on ``token`` of other processes' writes that may write rows (not their erases' marks)."""
+    return frozenset(i for i in _others(token) if not i.endswith(ERASE_SUFFIX))
+
+
+ERASE_SUFFIX = "-erase"
+"""The end of an intent id that marks an erase (``forget``, ``delete``) in flight: writers wait for it to end."""
 _COPY = object()
 """``Coordinator.writing``'s default base: the token of the cached copy."""
 # Writes of at least this many facts tokenise them for the cache while the store writes.
@@ -173,11 +181,16 @@ class CacheUpdate:
 
     def reserve(self) -> None:
         """Record the write's intent before the write reads what it will change (a shared store), so that a
-        ``forget`` in another process sees the write in flight (:meth:`Coordinator.forget`). Raises when it
+        ``forget`` in another process sees the write in flight (:meth:`Coordinator.erase`). Raises when it
         cannot: the write must stop there, having changed nothing."""
         if not self._reserved and not self.began and self._begin is not None:
             self.intent = self._begin()
         self._reserved = True
+
+    def unreserve(self) -> None:
+        """Forget the intent :meth:`reserve` recorded (its caller took it back from the store)."""
+        if not self.began:
+            self.intent, self._reserved = None, False
 
     def begin(self) -> None:
         """Call right before the write's first change to the store: records its intent (a shared store) unless
@@ -342,7 +355,9 @@ class Coordinator:
             return key, future.result()
 
     @contextlib.contextmanager
-    def writing(self, entity_id: str, *, base: str | None | object = _COPY) -> Iterator[CacheUpdate]:
+    def writing(
+        self, entity_id: str, *, base: str | None | object = _COPY, erasing: bool = False
+    ) -> Iterator[CacheUpdate]:
         """Hold the store's write lock of ``entity_id`` around a write, then commit its revision and bring the
         cached copy up to date.
 
@@ -357,6 +372,8 @@ class Coordinator:
         changed, before the error propagates; a body that fails before
         :meth:`CacheUpdate.begin` changed nothing, and its intent is taken back.
         The commit's base is the cached copy's token, or ``base`` when given.
+        Unless ``erasing`` (the body of :meth:`erase`), the write first waits for
+        the erases other processes have in flight on the entity (:meth:`_await_erasures`).
         """
         with self.store.write_lock(entity_id):
             with self.entity_lock(entity_id):
@@ -372,6 +389,8 @@ class Coordinator:
             try:
                 if self.store.shared:
                     update.reserve()
+                    if not erasing:
+                        self._await_erasures(entity_id, update)
                 yield update
                 if update.intent is None:
                     token, only_change = self.store.commit_revision(entity_id, base)
@@ -426,7 +445,7 @@ class Coordinator:
                 self._adopt_first_write(entity_id, token, update)
             return
         # Intents on the new token must be ones the copy had already waited out (or fewer).
-        fresh = split_revision(token)[1] <= split_revision(cache.revision)[1]
+        fresh = _others(token) <= split_revision(cache.revision)[1]  # (this process's erase mark is no one else's)
         if only_change and not update.reload and fresh:
             update.apply(cache)
             cache.revision = token
@@ -461,41 +480,84 @@ class Coordinator:
         if snaps is not None:
             snaps.schedule(cache)
 
-    def forget(self, entity_id: str, erase: Callable[[], None]) -> None:
-        """Run ``erase`` (the store's delete of every row of ``entity_id``) as a write, so that no row of a
-        write racing it in another process outlives it.
+    def erase(self, entity_id: str, erase: Callable[[CacheUpdate], None]) -> None:
+        """Run ``erase`` (a write that deletes rows: ``forget``, ``delete``) so that no row of a write racing it
+        in another process outlives it. ``erase`` is run as the body of :meth:`writing`, once or twice.
 
-        A write in another process may have read the entity before the delete and
-        write its rows after it (an ``update`` writes the old text back as a
-        version). Such a write either had its intent on the token read before the
-        delete, or has it on the token the forget's commit leaves (writers record
-        their intent before they read: :meth:`CacheUpdate.reserve`), or committed
-        in between (then the forget's commit is not the only change since that
-        token). In any of these cases the forget waits until those intents are
-        gone from the token (those writes ended), for at most :attr:`settle`
-        seconds, and deletes again. A store only this process writes to needs
-        none of this: its writes are serialised by the write lock.
+        On a shared store, the erase first records an *erase mark* on the token
+        (an intent whose id ends in :data:`ERASE_SUFFIX`), kept until it ends:
+        a write that begins meanwhile, in any process, waits for it to end
+        before it reads anything (:meth:`_await_erasures`), so it reads what the
+        erase left. A write that began before the mark may have read the rows
+        first and write them back after the delete (an ``update`` writes the
+        fact, and its old text as a version). Such a write either has its
+        intent on the token read right after the mark, or on the token the
+        erase's commit leaves (writers record their intent before they read:
+        :meth:`CacheUpdate.reserve`), or committed in between (then the erase's
+        commit is not the only change since that token). In any of these cases
+        the erase waits until those intents are gone from the token (those
+        writes ended), for at most :attr:`settle` seconds, and runs ``erase``
+        again. A store only this process writes to needs none of this: its
+        writes are serialised by the write lock.
         """
         if not self.store.shared:
             with self.writing(entity_id) as done:
-                done.begin()
-                erase()
-                done.drop()
+                erase(done)
             return
-        before = self.store.revision(entity_id)
-        with self.writing(entity_id, base=before) as done:
-            done.begin()
-            erase()
-            done.drop()
-        racing = _others(before) | _others(done.committed)
-        if done.only_change and not racing:
-            return
-        with deadline.paused():  # the racing writes' time, not this write's: then a whole new deadline
-            self._wait_until_gone(entity_id, racing)
-            with self.deadline(), self.writing(entity_id) as again:
-                again.begin()
-                erase()
-                again.drop()
+        mark = uuid.uuid4().hex[:16] + ERASE_SUFFIX
+        with _IN_FLIGHT_LOCK:
+            _IN_FLIGHT.add(mark)
+        try:
+            self.store.record_intent(entity_id, mark)
+            before = self.store.revision(entity_id)
+            with self.writing(entity_id, base=before, erasing=True) as done:
+                erase(done)
+            racing = _writes(before) | _writes(done.committed)
+            if done.began and not (done.only_change and not racing):
+                with deadline.paused():  # the racing writes' time, not this write's: then a whole new deadline
+                    self._wait_until_gone(entity_id, racing)
+                    with self.deadline():
+                        with self.writing(entity_id, erasing=True) as again:
+                            erase(again)
+                        self._unmark(entity_id, mark)
+            else:
+                self._unmark(entity_id, mark)
+        finally:
+            _leave(mark)  # a mark left on the token (a failed erase) is another writer's from now on, even here
+
+    def _unmark(self, entity_id: str, mark: str) -> None:
+        """Take an erase's mark off the token; the copy the erase left, tagged with the token that carried it, is
+        tagged with the token without it (what the store now reads, unless someone else wrote meanwhile)."""
+        self.store.withdraw_intent(entity_id, mark)
+        with self.entity_lock(entity_id):
+            cache = self.caches.get(entity_id)
+            committed, intents = split_revision(cache.revision if cache is not None else None)
+            if cache is not None and mark in intents:
+                cache.revision = join_revision(committed, intents - {mark})
+
+    def _await_erasures(self, entity_id: str, update: CacheUpdate) -> None:
+        """Before a write reads anything: while an erase another process has in flight on ``entity_id`` is on the
+        token, take the write's intent back (so the erase, which waits for the writes it may race, does not wait
+        for this one), wait until the erase ends or :attr:`settle` seconds have passed since this engine first saw
+        it (it landed or never will), within the write's deadline, and record the intent again."""
+        while True:
+            marks = {i for i in _others(self.store.revision(entity_id)) if i.endswith(ERASE_SUFFIX)}
+            if not marks:
+                return
+            if update.intent is not None:
+                self.store.withdraw_intent(entity_id, update.intent)
+                _leave(update.intent)
+            update.unreserve()
+            end = time.monotonic() + self.settle
+            pause = 0.02
+            while marks and time.monotonic() < end:
+                deadline.check(f"an erase of entity {entity_id!r} in another process ended")
+                time.sleep(min(pause, max(0.0, end - time.monotonic())))
+                pause = min(pause * 2, 0.25)
+                marks &= split_revision(self.store.revision(entity_id))[1]
+            update.reserve()
+            if marks:
+                return  # settled: it landed or never will
 
     def _wait_until_gone(self, entity_id: str, intents: frozenset[str]) -> None:
         """Poll the token until none of ``intents`` is on it, for at most :attr:`settle` seconds."""

@@ -20,7 +20,7 @@ from typing import Any, TypeVar, cast
 
 import numpy as np
 
-from ..cache.coordinator import Coordinator
+from ..cache.coordinator import CacheUpdate, Coordinator
 from ..config import RecallConfig
 from ..embedders import Embedder, embed_in_batches
 from ..facts import StoredFact
@@ -481,20 +481,32 @@ class WritePath:
         id_list = check_id_list(ids, "ids")
         if not id_list or not self.store.present(entity_id, id_list):
             return []  # nothing to delete: no write, so the revision (and a snapshot) stay as they are
-        with self._coord.writing(entity_id) as done:
-            present = self.store.present(entity_id, id_list)  # again under the locks: exact
+        present: list[str] = []
+
+        def erase(done: CacheUpdate) -> None:
+            # Under the locks: exact. Again, for a second pass (an update in another process that read these facts
+            # before the first delete may have written them, and a new version, back after it).
+            present[:] = present or self.store.present(entity_id, id_list)
             if present:
                 gone = [*present, *(v for v in self._versions_of(entity_id, present) if v not in present)]
                 done.begin()
                 self.store.delete(entity_id, gone)
                 done.remove(gone)
+
+        self._coord.erase(entity_id, erase)
         return present
 
     @_bounded
     def forget(self, entity_id: str) -> None:
         """Delete every fact of ``entity_id``, history included (and nothing of any other entity)."""
         entity_id = check_entity_id(entity_id)
-        self._coord.forget(entity_id, lambda: self.store.forget(entity_id))
+
+        def erase(done: CacheUpdate) -> None:
+            done.begin()
+            self.store.forget(entity_id)
+            done.drop()
+
+        self._coord.erase(entity_id, erase)
 
     @_bounded
     def update(
