@@ -42,6 +42,7 @@ from __future__ import annotations
 import asyncio
 import copy as _copy
 import functools
+import hashlib
 import json
 import math
 import re
@@ -242,8 +243,11 @@ def _item_parts(content: str, created_at: str | None, metadata: Mapping[str, Any
     created = _time(created_at)
     if isinstance(layout, dict) and isinstance(layout.get("value"), dict):
         ttl = layout.get("ttl")
-        return (_copy_json(layout["value"]), created, _time(layout.get("updated_at") or created_at),
-                ttl if isinstance(ttl, (int, float)) and not isinstance(ttl, bool) else None)
+        value = _copy_json(layout["value"])
+        updated = _time(layout.get("updated_at") or created_at)
+        if layout.get("text") not in (None, _text_digest(content)):
+            value, updated = _edited(value, content), _time(updated_at or created_at)
+        return value, created, updated, ttl if isinstance(ttl, (int, float)) and not isinstance(ttl, bool) else None
     value: dict[str, Any] = {"content": content}
     own = {k: v for k, v in metadata.items() if k not in RESERVED_METADATA_KEYS}
     if own:
@@ -265,9 +269,27 @@ def item_text(value: dict[str, Any], fields: Sequence[str] | None) -> str:
     return text or _whole_text(value)
 
 
-def item_metadata(value: dict[str, Any], updated_at: datetime, ttl: float | None = None) -> dict[str, Any]:
-    """The metadata of the fact that holds ``value`` (written at ``updated_at``, with a TTL in minutes)."""
+def _text_digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
+
+
+def _edited(value: dict[str, Any], text: str) -> dict[str, Any]:
+    """The value of an item whose fact's text was edited outside the store (``engine.update``, the agent's
+    ``update_memory`` tool, MCP ``update``) to ``text``: its one str field holds the new text; a value of
+    several fields, which the text no longer matches, is ``{"content": text}``."""
+    strings = [k for k, v in value.items() if isinstance(v, str)]
+    if len(value) == 1 and strings:
+        return {strings[0]: text}
+    return {"content": text}
+
+
+def item_metadata(value: dict[str, Any], updated_at: datetime, ttl: float | None = None,
+                  text: str | None = None) -> dict[str, Any]:
+    """The metadata of the fact that holds ``value`` (written at ``updated_at``, with a TTL in minutes; ``text``:
+    the fact's text, whose digest tells a later read whether the text was edited outside the store)."""
     layout: dict[str, Any] = {"value": value, "updated_at": updated_at.isoformat()}
+    if text is not None:
+        layout["text"] = _text_digest(text)
     if ttl is not None:
         layout["ttl"] = ttl
     return {ITEM_KEY: layout}
@@ -520,7 +542,8 @@ class MemoriStore(BaseStore):
         ttl = self._check_ttl(op.ttl)
         now = datetime.now(timezone.utc)
         expires = (now + timedelta(minutes=ttl)).isoformat() if ttl is not None else None
-        return _Put(entity, key, item_text(value, fields), item_metadata(value, now, ttl), now.isoformat(), expires)
+        text = item_text(value, fields)
+        return _Put(entity, key, text, item_metadata(value, now, ttl, text), now.isoformat(), expires)
 
 
     def _plan_list(self, op: ListNamespacesOp) -> _ListNamespaces:

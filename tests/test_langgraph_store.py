@@ -247,6 +247,31 @@ def test_an_earlier_value_kept_as_history_is_no_item_and_its_key_cannot_be_put()
     assert [f.content for f in store.engine.history("alice", "diet")] == ["User is vegetarian.", "User is vegan."]
 
 
+@pytest.mark.parametrize("tool", [False, True], ids=["engine.update", "update_memory tool"])
+def test_an_item_whose_text_was_edited_outside_the_store_reads_back_with_the_new_text(tool: bool) -> None:
+    from memori_langchain import memory_tools
+
+    store = memori_store()
+    ns = ("memories", "alice")
+    store.put(ns, "city", {"content": "User lives in Lisbon."})
+    store.put(ns, "pet", {"kind": "dog", "name": "Rex"})  # a value of several fields: its JSON is the text
+    if tool:
+        update = {t.name: t for t in memory_tools(store.engine)}["update_memory"]
+        update.invoke({"name": "update_memory", "args": {"fact_id": "city", "text": "User lives in Porto."},
+                       "id": "1", "type": "tool_call"}, {"configurable": {"entity_id": "alice"}})
+    else:
+        store.engine.update("alice", "city", text="User lives in Porto.")
+    store.engine.update("alice", "pet", text="User has a cat called Tom.")
+    assert store.get(ns, "city").value == {"content": "User lives in Porto."}
+    assert store.get(ns, "pet").value == {"content": "User has a cat called Tom."}
+    assert [(i.key, i.value) for i in store.search(ns, query="User lives in Porto.", limit=1)] == [
+        ("city", {"content": "User lives in Porto."})
+    ]
+    assert store.get(ns, "city").updated_at > store.get(ns, "city").created_at
+    store.put(ns, "city", {"content": "User lives in Faro."})  # a put through the store again: its value, as given
+    assert store.get(ns, "city").value == {"content": "User lives in Faro."}
+
+
 def test_capture_does_not_store_again_what_a_store_key_already_holds() -> None:
     store = memori_store(fields=["content"])
     store.put(("memories", "alice"), "diet", {"content": "User is vegetarian."})
