@@ -360,6 +360,20 @@ def _check_key(key: Any) -> str:
     return check_text(key, "key")
 
 
+REFRESH_AFTER = 0.1
+"""A read starts an item's TTL again only once this share of it has passed since it was last started: a refresh is
+a write (and makes every other process holding the user reload it), so ten gets in a row cost one write, not ten.
+The item may then expire up to this share of its TTL earlier than after a refresh on every read."""
+
+
+def _due(items: Sequence[tuple[str, float]], facts: Sequence[StoredFact]) -> list[tuple[str, float]]:
+    """Those of ``items`` (key, TTL in minutes) whose TTL a read should start again now (:data:`REFRESH_AFTER`)."""
+    now = datetime.now(timezone.utc)
+    expiry = {f.id: f.expires_at for f in facts}
+    return [(key, ttl) for key, ttl in items if key in expiry and (
+        expiry[key] is None or _time(expiry[key]) - now < timedelta(minutes=ttl * (1 - REFRESH_AFTER)))]
+
+
 def _found(plan: _Get, facts: list[StoredFact]) -> tuple[Item | None, list[tuple[str, float]]]:
     """The item a get finds (``None``: no such fact, one no longer valid, or expired) and the TTLs its read
     refreshes."""
@@ -386,7 +400,7 @@ class MemoriStore(BaseStore):
       their relevance, as the same engine with ``RecallConfig(gate="off")`` (no judge is asked).
     - ``ttl``: LangGraph's ``TTLConfig``: ``default_ttl`` (minutes) for puts without ``ttl=``, and
       ``refresh_on_read`` (default ``True``: a get or search that returns an item with a TTL starts its
-      TTL again). Expired items are never returned; like every expired fact, they stay stored until deleted.
+      TTL again, once :data:`REFRESH_AFTER` of it has passed). Expired items are never returned; like every expired fact, they stay stored until deleted.
     - ``max_value_bytes``: the largest value (as JSON) a put accepts; a larger one raises ``ValueError``
       and nothing is written.
     """
@@ -602,13 +616,16 @@ class MemoriStore(BaseStore):
         return self._list_namespaces(plan)
 
     def _get(self, plan: _Get) -> Item | None:
-        item, refresh = _found(plan, self.engine.get(plan.entity, [plan.key]))
+        facts = self.engine.get(plan.entity, [plan.key])
+        item, refresh = _found(plan, facts)
         if refresh:
-            self._refresh(plan.entity, refresh)
+            self._refresh(plan.entity, refresh, facts)
         return item
 
-    def _refresh(self, entity: str, items: list[tuple[str, float]]) -> None:
-        for key, ttl in items:
+    def _refresh(self, entity: str, items: list[tuple[str, float]], facts: Sequence[StoredFact] | None = None) -> None:
+        if facts is None:
+            facts = self.engine.get(entity, [key for key, _ in items])
+        for key, ttl in _due(items, facts):
             try:
                 self.engine.update(entity, key, expires_at=timedelta(minutes=ttl))
             except KeyError:
@@ -704,9 +721,10 @@ class MemoriStore(BaseStore):
     async def _arun(self, plan: _Plan) -> Result:
         engine = self.engine
         if isinstance(plan, _Get):
-            item, refresh = _found(plan, await engine.aget(plan.entity, [plan.key]))
+            facts = await engine.aget(plan.entity, [plan.key])
+            item, refresh = _found(plan, facts)
             if refresh:
-                await self._arefresh(plan.entity, refresh)
+                await self._arefresh(plan.entity, refresh, facts)
             return item
         if isinstance(plan, _Put):
             existing = await engine.aget(plan.entity, [plan.key])
@@ -733,14 +751,17 @@ class MemoriStore(BaseStore):
         ns = plan.namespace[: plan.max_depth] if plan.max_depth is not None else plan.namespace
         return [ns][plan.offset : plan.offset + plan.limit]
 
-    async def _arefresh(self, entity: str, items: list[tuple[str, float]]) -> None:
+    async def _arefresh(self, entity: str, items: list[tuple[str, float]],
+                        facts: Sequence[StoredFact] | None = None) -> None:
         async def one(key: str, ttl: float) -> None:
             try:
                 await self.engine.aupdate(entity, key, expires_at=timedelta(minutes=ttl))
             except KeyError:
                 pass
 
-        await asyncio.gather(*(one(k, t) for k, t in items))
+        if facts is None:
+            facts = await self.engine.aget(entity, [key for key, _ in items])
+        await asyncio.gather(*(one(k, t) for k, t in _due(items, facts)))
 
     async def _asearch(self, plan: _Search) -> list[SearchItem]:
         if plan.limit == 0:

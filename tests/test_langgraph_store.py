@@ -409,9 +409,13 @@ def test_ttl_is_an_expiry_in_minutes_refreshed_by_reads() -> None:
     expires = datetime.fromisoformat(fact.expires_at)
     assert before + timedelta(minutes=10) <= expires <= datetime.now(timezone.utc) + timedelta(minutes=10)
     updated = store.get(ns, "k", refresh_ttl=False).updated_at
+    store.get(ns, "k")  # read right after the put: nothing to start again yet (a refresh is a write)
+    assert store.engine.get("alice", ["k"])[0].expires_at == fact.expires_at
+    half = datetime.now(timezone.utc) + timedelta(minutes=5)  # as if half of the TTL had passed
+    store.engine.update("alice", "k", expires_at=half)
     store.get(ns, "k")  # refresh_ttl defaults to True: the TTL starts again
     [again] = store.engine.get("alice", ["k"])
-    assert datetime.fromisoformat(again.expires_at) > expires
+    assert datetime.fromisoformat(again.expires_at) > max(expires, half)
     assert store.get(ns, "k", refresh_ttl=False).updated_at == updated  # a refresh is not an update
     store.put(ns, "k", {"content": "User is in Rome this week."})  # a put without ttl: no expiry
     assert store.engine.get("alice", ["k"])[0].expires_at is None
@@ -450,6 +454,14 @@ async def test_async_reads_refresh_ttls_too() -> None:
     await store.aput(ns, "k", {"content": "User is in Rome this week."}, ttl=5)
     expires = store.engine.get("alice", ["k"])[0].expires_at
     await store.asearch(ns, query="Rome")
+    assert store.engine.get("alice", ["k"])[0].expires_at == expires  # too soon to start again
+    store.engine.update("alice", "k", expires_at=datetime.now(timezone.utc) + timedelta(minutes=2))
+    expires = store.engine.get("alice", ["k"])[0].expires_at
+    await store.asearch(ns, query="Rome")
+    assert store.engine.get("alice", ["k"])[0].expires_at > expires
+    store.engine.update("alice", "k", expires_at=datetime.now(timezone.utc) + timedelta(minutes=2))
+    expires = store.engine.get("alice", ["k"])[0].expires_at
+    await store.aget(ns, "k")
     assert store.engine.get("alice", ["k"])[0].expires_at > expires
 
 
