@@ -8,6 +8,9 @@ operator names (``--entity-header X-Memori-Entity``: every request must carry
 it; a gateway in front of the server sets it after authenticating the user). A
 tool call with an argument the tool does not take (``entity_id`` ...) is
 refused with an error, so a client cannot even ask for another entity.
+``update`` and ``delete`` refuse the id of an earlier version of a fact
+(``<id>@v<n>``, which ``history`` shows): history is read, not changed, by a
+client.
 
 The ``mcp`` package is imported only when a server is built: the engine works
 without it, and :func:`build_server` says to install ``memori-recall[mcp]``
@@ -23,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from .engine import RecallEngine
 from .facts import RecalledFact
-from .memory_tools import NOTHING_RELEVANT, MemoryToolError, check_tool_id, check_tool_text
+from .memory_tools import NOTHING_RELEVANT, MemoryToolError, check_editable_id, check_tool_id, check_tool_text
 from .records import to_record
 from .validate import check_entity_id
 
@@ -108,12 +111,14 @@ def _texts(facts: Any) -> list[str]:
     return [check_tool_text(f, "each fact") for f in facts]
 
 
-def _ids(ids: Any) -> list[str]:
+def _ids(ids: Any, *, editable: bool = False) -> list[str]:
+    """The ids of a ``get`` (any, version ids included) or a ``delete`` (``editable``: no version ids)."""
     if isinstance(ids, str):
         ids = [ids]
     if not isinstance(ids, Sequence) or not ids or len(ids) > MAX_PAGE:
         raise MemoryToolError(f"ids must be a list of 1 to {MAX_PAGE} fact ids")
-    return list(dict.fromkeys(check_tool_id(i) for i in ids))
+    check = (lambda i: check_editable_id(i, "ids")) if editable else check_tool_id
+    return list(dict.fromkeys(check(i) for i in ids))
 
 
 def build_server(
@@ -200,16 +205,18 @@ def build_server(
         return {"facts": [to_record(f) for f in found], "unknown": [i for i in wanted if i not in have]}
 
     async def update(fact_id: str, text: str, ctx: Context = None) -> dict[str, Any]:
-        """Replace the text of one of the user's facts (its id stays); returns the fact."""
-        who, fid, new = whose(ctx), check_tool_id(fact_id), check_tool_text(text)
+        """Replace the text of one of the user's facts (its id stays; its old text is kept as history under
+        `<id>@v<n>`, which cannot be updated itself); returns the fact."""
+        who, fid, new = whose(ctx), check_editable_id(fact_id), check_tool_text(text)
         try:
             return {"fact": to_record(await engine.aupdate(who, fid, text=new))}
         except KeyError:
             raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
 
     async def delete(ids: list[str], ctx: Context = None) -> dict[str, Any]:
-        """Delete some of the user's facts by id; returns the ids deleted and those this user has no fact with."""
-        who, wanted = whose(ctx), _ids(ids)
+        """Delete some of the user's facts by id, with their history; returns the ids deleted and those this user
+        has no fact with. (An id of one earlier version, `<id>@v<n>`, is refused.)"""
+        who, wanted = whose(ctx), _ids(ids, editable=True)
         deleted = await engine.adelete(who, wanted)
         return {"deleted": deleted, "unknown": [i for i in wanted if i not in set(deleted)]}
 

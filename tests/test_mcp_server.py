@@ -207,6 +207,21 @@ async def test_http_bad_input_is_a_clear_error_and_nothing_is_lost(http_server, 
     assert stored(mcp_engine, "ann") == ["User likes coffee."]
 
 
+async def test_http_update_and_delete_refuse_the_id_of_an_earlier_version(http_server, mcp_engine):
+    (fid,) = mcp_engine.add("ann", ["User lives in Lyon."])
+    mcp_engine.update("ann", fid, text="User lives in Paris.")
+    before = [(f.id, f.content) for f in mcp_engine.history("ann", fid)]
+    async with http_session(http_server, "ann") as s:
+        with pytest.raises(ToolFailed, match=f"fact_id '{fid}@v1' is an earlier version of fact '{fid}'"):
+            await call(s, "update", fact_id=f"{fid}@v1", text="User lives in Rome.")
+        with pytest.raises(ToolFailed, match=f"ids '{fid}@v1' is an earlier version of fact '{fid}'"):
+            await call(s, "delete", ids=[f"{fid}@v1"])
+        versions = (await call(s, "history", fact_id=fid))["versions"]  # history is still there to read
+        assert [v["id"] for v in (await call(s, "get", ids=[f"{fid}@v1"]))["facts"]] == [f"{fid}@v1"]
+    assert [(v["id"], v["text"]) for v in versions] == before
+    assert [(f.id, f.content) for f in mcp_engine.history("ann", fid)] == before
+
+
 async def test_langchain_agent_uses_the_server_through_langchain_mcp_adapters(http_server, mcp_engine):
     adapters = pytest.importorskip("langchain_mcp_adapters.client")
     from langchain.agents import create_agent
