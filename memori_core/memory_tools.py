@@ -98,6 +98,17 @@ def check_editable_id(fact_id: Any, name: str = "fact_id") -> str:
     return fact_id
 
 
+def validation_problems(exc: Exception) -> str:
+    """A pydantic ``ValidationError`` as the model reads it: each problem as ``field: message``, ``; ``-joined,
+    without pydantic's links, input echoes or ``Value error,`` prefixes (the LangChain tools, the MCP server)."""
+    problems = []
+    for error in exc.errors(include_url=False, include_input=False):  # type: ignore[attr-defined]
+        where = ".".join(str(p) for p in error.get("loc", ()))
+        message = str(error.get("msg", "")).removeprefix("Value error, ")
+        problems.append(f"{where}: {message}" if where else message)
+    return "; ".join(problems)
+
+
 def _unknown(fact_id: str) -> MemoryToolError:
     return MemoryToolError(f"this user has no remembered fact with id {fact_id!r}: call recall to find the id")
 
