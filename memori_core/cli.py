@@ -586,7 +586,7 @@ def _add_parser(commands: Subparsers) -> None:
 
 def _recall_parser(commands: Subparsers) -> None:
     p = _entity_command(commands, "recall", cmd_recall, help="recall an entity's facts for a query", described=False)
-    p.add_argument("query")
+    p.add_argument("query", type=_non_blank, help="what to recall facts for, e.g. the user's message (not blank)")
     p.add_argument("--limit", "-k", type=_int_at_least(1), default=None, metavar="K",
                    help="recall at most K facts, besides core facts (K >= 1; default $MEMORI_RECALL_LIMIT, else 5)")
     p.add_argument("--explain", action="store_true", help="show every candidate's scores")

@@ -7,7 +7,13 @@ server's, never a tool argument: the entity given to :func:`build_server`
 operator names (``--entity-header X-Memori-Entity``: every request must carry
 it; a gateway in front of the server sets it after authenticating the user). A
 tool call with an argument the tool does not take (``entity_id`` ...) is
-refused with an error, so a client cannot even ask for another entity.
+refused with an error, so a client cannot even ask for another entity, and so is
+a value of the wrong JSON type: booleans must be ``true`` / ``false`` and
+integers JSON integers (``"3"``, ``1.0`` or ``true`` for a ``limit`` are
+refused, not converted). ``update`` and ``delete`` refuse the id of an earlier
+version of a fact (``<id>@v<n>``, which ``history`` shows): history is read,
+not changed, by a client. Errors name the argument and say what to do, without
+pydantic's links.
 
 The ``mcp`` package is imported only when a server is built: the engine works
 without it, and :func:`build_server` says to install ``memori-recall[mcp]``
@@ -23,7 +29,14 @@ from typing import TYPE_CHECKING, Any
 
 from .engine import RecallEngine
 from .facts import RecalledFact
-from .memory_tools import NOTHING_RELEVANT, MemoryToolError, check_tool_id, check_tool_text
+from .memory_tools import (
+    NOTHING_RELEVANT,
+    MemoryToolError,
+    check_editable_id,
+    check_tool_id,
+    check_tool_text,
+    validation_problems,
+)
 from .records import to_record
 from .validate import check_entity_id
 
@@ -108,12 +121,37 @@ def _texts(facts: Any) -> list[str]:
     return [check_tool_text(f, "each fact") for f in facts]
 
 
-def _ids(ids: Any) -> list[str]:
+def _ids(ids: Any, *, editable: bool = False) -> list[str]:
+    """The ids of a ``get`` (any, version ids included) or a ``delete`` (``editable``: no version ids)."""
     if isinstance(ids, str):
         ids = [ids]
     if not isinstance(ids, Sequence) or not ids or len(ids) > MAX_PAGE:
         raise MemoryToolError(f"ids must be a list of 1 to {MAX_PAGE} fact ids")
-    return list(dict.fromkeys(check_tool_id(i) for i in ids))
+    check = (lambda i: check_editable_id(i, "ids")) if editable else check_tool_id
+    return list(dict.fromkeys(check(i) for i in ids))
+
+
+def check_arguments(tool: Any, name: str, arguments: dict[str, Any] | None) -> None:
+    """Refuse a call to the registered ``tool`` ``name`` whose ``arguments`` it does not take: unknown names, and
+    values not of the declared JSON type, checked strictly (a boolean must be ``true`` / ``false``, an integer a
+    JSON integer: not a string, a float or a boolean). Raises :class:`MemoryToolError` with each problem, no
+    pydantic links. (A list given as a JSON string is read as the list, as the SDK reads it.)"""
+    arguments = arguments or {}
+    taken = sorted(tool.parameters.get("properties", {}))
+    unknown = sorted(set(arguments) - set(taken))
+    if unknown and any("entit" in u or "user" in u for u in unknown):
+        raise MemoryToolError(f"{name}: unexpected argument(s) {', '.join(unknown)}; whose memory this server uses "
+                              "is set by its operator, not by a tool call")
+    if unknown:
+        takes = f"it takes {', '.join(taken)}" if taken else "it takes no arguments"
+        raise MemoryToolError(f"{name}: unexpected argument(s) {', '.join(unknown)}; {takes}")
+    from pydantic import ValidationError
+
+    meta = tool.fn_metadata
+    try:
+        meta.arg_model.model_validate(meta.pre_parse_json(arguments), strict=True)
+    except ValidationError as exc:
+        raise MemoryToolError(f"{name}: invalid arguments, nothing was done: {validation_problems(exc)}") from None
 
 
 def build_server(
@@ -140,13 +178,10 @@ def build_server(
         async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
             tool = self._tool_manager.get_tool(name)
             if tool is not None:
-                taken = set(tool.parameters.get("properties", {}))
-                unknown = sorted(set(arguments or {}) - taken)
-                if unknown:
-                    raise ToolError(
-                        f"{name}: unexpected argument(s) {', '.join(unknown)}; whose memory this server uses is "
-                        "set by its operator, not by a tool call" if any("entit" in u or "user" in u for u in unknown)
-                        else f"{name}: unexpected argument(s) {', '.join(unknown)}; it takes {', '.join(sorted(taken))}")
+                try:
+                    check_arguments(tool, name, arguments)
+                except MemoryToolError as exc:
+                    raise ToolError(str(exc)) from None
             return await super().call_tool(name, arguments)
 
     server = _MemoriMCP(
@@ -200,16 +235,18 @@ def build_server(
         return {"facts": [to_record(f) for f in found], "unknown": [i for i in wanted if i not in have]}
 
     async def update(fact_id: str, text: str, ctx: Context = None) -> dict[str, Any]:
-        """Replace the text of one of the user's facts (its id stays); returns the fact."""
-        who, fid, new = whose(ctx), check_tool_id(fact_id), check_tool_text(text)
+        """Replace the text of one of the user's facts (its id stays; its old text is kept as history under
+        `<id>@v<n>`, which cannot be updated itself); returns the fact."""
+        who, fid, new = whose(ctx), check_editable_id(fact_id), check_tool_text(text)
         try:
             return {"fact": to_record(await engine.aupdate(who, fid, text=new))}
         except KeyError:
             raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
 
     async def delete(ids: list[str], ctx: Context = None) -> dict[str, Any]:
-        """Delete some of the user's facts by id; returns the ids deleted and those this user has no fact with."""
-        who, wanted = whose(ctx), _ids(ids)
+        """Delete some of the user's facts by id, with their history; returns the ids deleted and those this user
+        has no fact with. (An id of one earlier version, `<id>@v<n>`, is refused.)"""
+        who, wanted = whose(ctx), _ids(ids, editable=True)
         deleted = await engine.adelete(who, wanted)
         return {"deleted": deleted, "unknown": [i for i in wanted if i not in set(deleted)]}
 

@@ -10,7 +10,8 @@ arguments have no field that names one.
 
 Answers are plain text written for a model to read. A mistake in what the
 model passed (blank text, a text over :data:`MAX_TOOL_TEXT` characters, an id
-this user has no fact with) raises :class:`MemoryToolError`, whose message
+this user has no fact with, the id ``<id>@v<n>`` of an earlier version of a
+fact to update or forget: history is not the model's to change) raises :class:`MemoryToolError`, whose message
 says what to do; nothing is written then. A failure of the memory itself
 (store down, embedder error) is, unless ``strict``, logged and answered with
 :data:`UNAVAILABLE`, so the agent goes on without memory, as every adapter does
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from .context import format_timestamp, sanitize_fact
-from .engine import RecallEngine
+from .engine import RecallEngine, version_of
 from .facts import RecalledFact, StoredFact
 from .failopen import STRICT_DEFAULT, warn_failed
 
@@ -84,6 +85,28 @@ def check_tool_id(fact_id: Any) -> str:
     if not isinstance(fact_id, str) or not fact_id.strip():
         raise MemoryToolError("fact_id must be the non-blank id of a remembered fact (from recall or remember)")
     return fact_id.strip()
+
+
+def check_editable_id(fact_id: Any, name: str = "fact_id") -> str:
+    """``fact_id`` (:func:`check_tool_id`), unless it is the id of an earlier version of a fact (``<id>@v<n>``,
+    :func:`~memori_core.engine.is_version_id`): history the model reads but neither edits nor deletes."""
+    fact_id = check_tool_id(fact_id)
+    current = version_of(fact_id)
+    if current is not None:
+        raise MemoryToolError(f"{name} {fact_id!r} is an earlier version of fact {current!r}, kept as its history, "
+                              f"which tools do not change: use the fact's own id {current!r}")
+    return fact_id
+
+
+def validation_problems(exc: Exception) -> str:
+    """A pydantic ``ValidationError`` as the model reads it: each problem as ``field: message``, ``; ``-joined,
+    without pydantic's links, input echoes or ``Value error,`` prefixes (the LangChain tools, the MCP server)."""
+    problems = []
+    for error in exc.errors(include_url=False, include_input=False):  # type: ignore[attr-defined]
+        where = ".".join(str(p) for p in error.get("loc", ()))
+        message = str(error.get("msg", "")).removeprefix("Value error, ")
+        problems.append(f"{where}: {message}" if where else message)
+    return "; ".join(problems)
 
 
 def _unknown(fact_id: str) -> MemoryToolError:
@@ -172,7 +195,7 @@ class MemoryTools:
     # -- update -----------------------------------------------------------------------------------
     def update(self, entity_id: str, fact_id: Any, text: Any) -> str:
         """Replace the text of ``entity_id``'s fact ``fact_id`` (an unknown id: :class:`MemoryToolError`)."""
-        fact_id, text = check_tool_id(fact_id), check_tool_text(text)
+        fact_id, text = check_editable_id(fact_id), check_tool_text(text)
         try:
             return self._guard(entity_id, "update", "changed",
                                lambda: self.engine.update(entity_id, fact_id, text=text), _updated)
@@ -181,7 +204,7 @@ class MemoryTools:
 
     async def aupdate(self, entity_id: str, fact_id: Any, text: Any) -> str:
         """Async :meth:`update`."""
-        fact_id, text = check_tool_id(fact_id), check_tool_text(text)
+        fact_id, text = check_editable_id(fact_id), check_tool_text(text)
         try:
             return await self._aguard(entity_id, "update", "changed",
                                       lambda: self.engine.aupdate(entity_id, fact_id, text=text), _updated)
@@ -191,13 +214,13 @@ class MemoryTools:
     # -- forget -----------------------------------------------------------------------------------
     def forget(self, entity_id: str, fact_id: Any) -> str:
         """Delete ``entity_id``'s fact ``fact_id`` (an unknown id: :class:`MemoryToolError`)."""
-        fact_id = check_tool_id(fact_id)
+        fact_id = check_editable_id(fact_id)
         return self._guard(entity_id, "forget", "deleted",
                            lambda: self.engine.delete(entity_id, [fact_id]), lambda ids: _forgot(ids, fact_id))
 
     async def aforget(self, entity_id: str, fact_id: Any) -> str:
         """Async :meth:`forget`."""
-        fact_id = check_tool_id(fact_id)
+        fact_id = check_editable_id(fact_id)
         return await self._aguard(entity_id, "forget", "deleted",
                                   lambda: self.engine.adelete(entity_id, [fact_id]), lambda ids: _forgot(ids, fact_id))
 

@@ -69,7 +69,7 @@ from langgraph.store.base import (
 )
 
 from memori_core.adapter_args import check_engine
-from memori_core.engine import RecallEngine
+from memori_core.engine import RecallEngine, is_version_id
 from memori_core.facts import StoredFact
 from memori_core.filters import check_where
 from memori_core.validate import RESERVED_METADATA_KEYS, check_entity_id, check_text, parse_utc
@@ -351,9 +351,6 @@ def _check_count(value: Any, name: str) -> int:
     return value
 
 
-_VERSION_KEY = re.compile(r"@v\d+$")
-
-
 def _check_key(key: Any) -> str:
     if not isinstance(key, str) or not key.strip():
         raise ValueError(f"key must be a non-blank str, got {key!r}")
@@ -524,7 +521,7 @@ class MemoriStore(BaseStore):
             raise InvalidNamespaceError(f'namespace {ns!r}: the root label cannot be "langgraph" (LangGraph '
                                         'reserves it)')
         key = _check_key(op.key)
-        if _VERSION_KEY.search(key):  # a get finds nothing there: the row is an earlier value, not an item
+        if is_version_id(key):  # a get finds nothing there: the row is an earlier value, not an item
             raise ValueError(f"key {key!r} ends like the id of an earlier value (@v<n>), which the store keeps as "
                              "history of a key put again; choose another key")
         if op.value is None:

@@ -24,7 +24,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from memori_core.adapter_args import check_adapter_args
 from memori_core.engine import RecallEngine
 from memori_core.failopen import STRICT_DEFAULT
-from memori_core.memory_tools import DESCRIPTIONS, MAX_TOOL_TEXT, TOOL_NAMES, MemoryToolError, MemoryTools
+from memori_core.memory_tools import (
+    DESCRIPTIONS,
+    MAX_TOOL_TEXT,
+    TOOL_NAMES,
+    MemoryToolError,
+    MemoryTools,
+    validation_problems,
+)
 
 from ._recall import entity_of_run, logger
 
@@ -144,12 +151,7 @@ def _error_message(exc: ToolException) -> str:
 
 def _validation_message(exc: ValidationError) -> str:
     """What the model reads when its arguments do not fit the tool (each problem, without pydantic's links)."""
-    problems = []
-    for error in exc.errors(include_url=False, include_input=False):
-        where = ".".join(str(p) for p in error.get("loc", ()))
-        message = str(error.get("msg", "")).removeprefix("Value error, ")
-        problems.append(f"{where}: {message}" if where else message)
-    return "Error: invalid arguments, nothing was done: " + "; ".join(problems)
+    return "Error: invalid arguments, nothing was done: " + validation_problems(exc)
 
 
 def memory_tools(

@@ -320,3 +320,10 @@ def test_recall_refuses_a_k_below_1_like_list_limit(k: str, problem: str, capsys
     err = argparse_error(["recall", "-e", "u", "q", "-k", k], capsys)
     assert err.startswith("usage: memori recall ")
     assert err.endswith(f"memori: error: argument --limit/-k: {problem}\n")
+
+
+@pytest.mark.parametrize("query", ["", "   "])
+def test_recall_refuses_a_blank_query_like_the_tools_and_mcp(query: str, tmp_path: Path, capsys) -> None:
+    err = argparse_error(["recall", "-e", "alice", query, "--path", str(tmp_path)], capsys)
+    assert err.startswith("usage: memori recall ")
+    assert err.endswith("memori: error: argument query: must not be blank\n")

@@ -183,6 +183,21 @@ def test_unknown_fact_id_is_an_error_and_nothing_changes(tools_engine):
     assert stored(tools_engine, "ann") == ["User likes coffee."]
 
 
+async def test_update_and_forget_refuse_the_id_of_an_earlier_version_and_leave_history_alone(tools_engine):
+    (fid,) = tools_engine.add("ann", ["User is allergic to peanuts."])
+    tools_engine.update("ann", fid, text="User is allergic to peanuts and shellfish.")
+    before = [(f.id, f.content) for f in tools_engine.history("ann", fid)]
+    tools = {t.name: t for t in memory_tools(tools_engine)}
+    for name, args in (("update_memory", {"fact_id": f"{fid}@v1", "text": "User has no allergies."}),
+                       ("forget_memory", {"fact_id": f"{fid}@v1"})):
+        tool_call = {"name": name, "args": args, "id": "c", "type": "tool_call"}
+        for answer in (tools[name].invoke(tool_call, config=as_user("ann")),
+                       await tools[name].ainvoke(tool_call, config=as_user("ann"))):
+            assert answer.status == "error"
+            assert f"fact_id '{fid}@v1' is an earlier version of fact '{fid}'" in answer.content
+    assert [(f.id, f.content) for f in tools_engine.history("ann", fid)] == before
+
+
 def test_without_an_entity_the_application_gets_a_valueerror(tools_engine):
     remember = memory_tools(tools_engine)[0]
     with pytest.raises(ValueError, match="memory_tools does not know whose memory to use"):

@@ -99,6 +99,8 @@ def test_recall_says_plainly_when_nothing_passes_the_gate(hash_embedder):
     ("remember", {"text": "User likes tea.", "user_id": "bob"}, "set by the application"),
     ("update_memory", {"fact_id": "nope", "text": "User likes tea."}, "no remembered fact with id 'nope'"),
     ("forget_memory", {"fact_id": ""}, "fact_id must be the non-blank id"),
+    ("update_memory", {"fact_id": "x@v1", "text": "User likes tea."}, "'x@v1' is an earlier version of fact 'x'"),
+    ("forget_memory", {"fact_id": "x@v2"}, "'x@v2' is an earlier version of fact 'x'"),
 ])
 async def test_bad_input_raises_a_clear_error_and_nothing_is_lost(tools_engine, name, args, expected):
     tools_engine.add("ann", ["User likes coffee."])

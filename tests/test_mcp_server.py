@@ -197,6 +197,17 @@ async def test_http_fixed_entity_ignores_any_header(http_server, mcp_engine):
     ("update", {"fact_id": "nope", "text": "User likes tea."}, "no fact with id 'nope'"),
     ("delete", {"ids": []}, "ids must be a list of 1 to 200"),
     ("add", {"facts": ["User likes tea."], "colour": "red"}, "unexpected argument(s) colour"),
+    ("forget", {"confirm": True}, "forget: unexpected argument(s) confirm; it takes no arguments"),
+    ("recall", {"query": "tea", "limit": True}, "recall: invalid arguments, nothing was done: limit: Input should be "
+     "a valid integer"),
+    ("recall", {"query": "tea", "limit": "3"}, "limit: Input should be a valid integer"),
+    ("recall", {"query": "tea", "limit": 2.5}, "limit: Input should be a valid integer"),
+    ("list", {"limit": "5"}, "limit: Input should be a valid integer"),
+    ("recall", {"query": "tea", "explain": "yes"}, "explain: Input should be a valid boolean"),
+    ("add", {"facts": ["User likes tea."], "core": "yes"}, "core: Input should be a valid boolean"),
+    ("add", {"facts": ["User likes tea."], "core": 1}, "core: Input should be a valid boolean"),
+    ("add", {"facts": [123]}, "facts.0: Input should be a valid string"),
+    ("recall", {}, "query: Field required"),
 ])
 async def test_http_bad_input_is_a_clear_error_and_nothing_is_lost(http_server, mcp_engine, tool, args, expected):
     mcp_engine.add("ann", ["User likes coffee."])
@@ -204,7 +215,30 @@ async def test_http_bad_input_is_a_clear_error_and_nothing_is_lost(http_server, 
         with pytest.raises(ToolFailed) as failed:
             await call(s, tool, **args)
     assert expected in str(failed.value)
+    assert "pydantic" not in str(failed.value) and "input_value" not in str(failed.value)
     assert stored(mcp_engine, "ann") == ["User likes coffee."]
+
+
+async def test_http_json_booleans_and_integers_and_a_list_sent_as_a_json_string_are_taken(http_server, mcp_engine):
+    async with http_session(http_server, "ann") as s:
+        (fid,) = (await call(s, "add", facts='["User is allergic to peanuts."]', core=True))["ids"]
+        assert [f["id"] for f in (await call(s, "recall", query="peanuts", limit=1, explain=False))["facts"]] == [fid]
+    assert mcp_engine.get("ann", [fid])[0].metadata["core"] is True
+
+
+async def test_http_update_and_delete_refuse_the_id_of_an_earlier_version(http_server, mcp_engine):
+    (fid,) = mcp_engine.add("ann", ["User lives in Lyon."])
+    mcp_engine.update("ann", fid, text="User lives in Paris.")
+    before = [(f.id, f.content) for f in mcp_engine.history("ann", fid)]
+    async with http_session(http_server, "ann") as s:
+        with pytest.raises(ToolFailed, match=f"fact_id '{fid}@v1' is an earlier version of fact '{fid}'"):
+            await call(s, "update", fact_id=f"{fid}@v1", text="User lives in Rome.")
+        with pytest.raises(ToolFailed, match=f"ids '{fid}@v1' is an earlier version of fact '{fid}'"):
+            await call(s, "delete", ids=[f"{fid}@v1"])
+        versions = (await call(s, "history", fact_id=fid))["versions"]  # history is still there to read
+        assert [v["id"] for v in (await call(s, "get", ids=[f"{fid}@v1"]))["facts"]] == [f"{fid}@v1"]
+    assert [(v["id"], v["text"]) for v in versions] == before
+    assert [(f.id, f.content) for f in mcp_engine.history("ann", fid)] == before
 
 
 async def test_langchain_agent_uses_the_server_through_langchain_mcp_adapters(http_server, mcp_engine):

@@ -118,6 +118,30 @@ def test_update_of_unknown_id_raises_keyerror_and_changes_nothing(eng: RecallEng
     assert texts(eng.list("u")) == ["User drinks coffee."]
 
 
+async def test_update_of_a_version_row_is_refused_naming_the_fact_and_changes_nothing(eng: RecallEngine) -> None:
+    (fid,) = eng.add("u", "User lives in Lyon.")
+    eng.update("u", fid, text="User lives in Paris.")
+    before = [(f.id, f.content, f.metadata, f.valid_to) for f in eng.history("u", fid)]
+    message = rf"id '{fid}@v1' is an earlier version of fact '{fid}'"
+    with pytest.raises(ValueError, match=message):
+        eng.update("u", f"{fid}@v1", text="User lives in Rome.")
+    with pytest.raises(ValueError, match=message):
+        eng.update("u", f"{fid}@v1", metadata={"x": 1})
+    with pytest.raises(ValueError, match=message):
+        await eng.aupdate("u", f"{fid}@v1", text="User lives in Rome.")
+    assert [(f.id, f.content, f.metadata, f.valid_to) for f in eng.history("u", fid)] == before
+    assert eng.restore("u", f"{fid}@v1").content == "User lives in Lyon."  # restore is the way back
+
+
+def test_delete_of_a_version_id_erases_that_version_alone(eng: RecallEngine) -> None:
+    (fid,) = eng.add("u", "User lives in Lyon.")
+    eng.update("u", fid, text="User lives in Paris.")
+    eng.update("u", fid, text="User lives in Rome.")
+    assert eng.delete("u", [f"{fid}@v1"]) == [f"{fid}@v1"]
+    assert [(f.id, f.content) for f in eng.history("u", fid)] == [
+        (f"{fid}@v2", "User lives in Paris."), (fid, "User lives in Rome.")]
+
+
 # -- supersede and expiry -----------------------------------------------------
 
 

@@ -188,10 +188,33 @@ def version_id(fact_id: str, n: int) -> str:
     return f"{fact_id}@v{n}"
 
 
+def version_of(fid: str) -> str | None:
+    """The id of the fact whose earlier version ``fid`` is (``"x"`` for ``"x@v2"``, see :func:`version_id`), or
+    ``None`` when ``fid`` does not end in ``@v<n>``."""
+    head, sep, n = fid.rpartition("@v")
+    return head if sep and n.isascii() and n.isdigit() else None
+
+
+def is_version_id(fid: str) -> bool:
+    """Whether ``fid`` is the id of an earlier version of a fact (``<id>@v<n>``, :func:`version_id`): history an
+    update kept, which only :meth:`WritePath.restore` changes and :meth:`WritePath.delete` erases."""
+    return version_of(fid) is not None
+
+
+def check_not_version(fid: str, name: str = "id") -> str:
+    """``fid``, unless it is a version id (:func:`is_version_id`): then a ``ValueError`` naming ``name`` and the
+    fact it is an earlier version of."""
+    fact_id = version_of(fid)
+    if fact_id is not None:
+        raise ValueError(f"{name} {fid!r} is an earlier version of fact {fact_id!r}, kept as its history: a version "
+                         f"is not edited (restore it to make it the fact's text again, or delete it to erase it); "
+                         f"update {fact_id!r} instead")
+    return fid
+
+
 def _is_version_of(fid: str, fact_id: str) -> bool:
     """Whether ``fid`` is a version row id of fact ``fact_id`` (:func:`version_id`)."""
-    head, sep, n = fid.rpartition("@v")
-    return bool(sep) and head == fact_id and n.isdigit()
+    return version_of(fid) == fact_id
 
 
 def derived_fact_id(text: str) -> str:
@@ -469,7 +492,11 @@ class WritePath:
         Deleting erases: the fact leaves the store, and so do its earlier versions
         (the ``<id>@v<n>`` rows :meth:`update` kept); nothing of it stays as history
         (use this, or :meth:`forget`, to honour a request to erase data). Facts it
-        had superseded, or that superseded it, are separate facts and stay.
+        had superseded, or that superseded it, are separate facts and stay. The id
+        of one earlier version (``<id>@v<n>``, see :meth:`history`) erases that
+        version alone: an administrator may erase one old text while the fact
+        and its other versions stay. (The agent tools and the MCP server refuse
+        version ids: a model edits and deletes facts, not their history.)
 
         A store failure after some of them were deleted raises
         :class:`~memori_core.PartialDeleteError` with ``deleted_ids`` and
@@ -525,7 +552,9 @@ class WritePath:
         (pass the whole dict); ``expires_at`` sets (``None`` clears) the
         expiry; ``core=True`` / ``False`` marks / unmarks the fact core (its
         ``"core"`` metadata key, applied after ``metadata``; ``None`` leaves it
-        as the metadata says). ``updated_at`` records when. An unknown id raises ``KeyError``.
+        as the metadata says). ``updated_at`` records when. An unknown id raises ``KeyError``; the id of a
+        version row (``<id>@v<n>``) raises ``ValueError``: history is changed only by :meth:`restore`, or
+        erased with :meth:`delete`.
         A new text keeps the fact as it was as history: a version row
         ``<id>@v<n>`` (n = 1, 2, ...), no longer valid, ``superseded_by`` the
         fact (see :meth:`history`; :meth:`restore` of the version undoes the
@@ -537,7 +566,7 @@ class WritePath:
         sighting of the new text.
         """
         entity_id = check_entity_id(entity_id)
-        fid_s = _one_id(id, "id")
+        fid_s = check_not_version(_one_id(id, "id"))
         new_text = check_facts(text)[0] if text is not None else None
         new_meta = check_metadata(metadata, 0) if metadata is not None else None
         new_expiry = check_expiry(expires_at) if expires_at is not _UNSET else None
