@@ -462,3 +462,13 @@ def test_rule_capture_of_a_move_answers_where_the_user_lives_now(minilm, tmp_pat
     answer = texts(engine.recall("Where do I live these days?", "ann"))
     assert answer[0] == "User lives in Porto." and "User lives in Lisbon." not in answer
     assert texts(engine.history("ann", lisbon)) == ["User lives in Lisbon.", "User lives in Porto."]
+
+
+def test_a_users_own_id_that_looks_like_a_version_is_updated_like_any_fact(eng: RecallEngine) -> None:
+    eng.add("ann", ["User keeps a diary."], ids=["home@v1"], created_at=T0)  # no fact 'home' has versions
+    eng.update("ann", "home@v1", text="User keeps a paper diary.")
+    assert eng.get("ann", "home@v1")[0].content == "User keeps a paper diary."
+    eng.add("ann", ["User lives in Lisbon."], ids=["home"], created_at=T0)
+    eng.update("ann", "home", text="User lives in Porto.")  # its version is home@v2: home@v1 is taken
+    with pytest.raises(ValueError, match="earlier version"):
+        eng.update("ann", "home@v2", text="User lives in Faro.")

@@ -212,6 +212,12 @@ def check_not_version(fid: str, name: str = "id") -> str:
     return fid
 
 
+def _is_version_row(fact: StoredFact) -> bool:
+    """Whether ``fact`` is a version row an update kept (its id ``<id>@v<n>`` and superseded by ``<id>``), not a
+    fact of the user's own whose id only looks like one."""
+    return fact.superseded_by is not None and fact.superseded_by == version_of(fact.id)
+
+
 def _is_version_of(fid: str, fact_id: str) -> bool:
     """Whether ``fid`` is a version row id of fact ``fact_id`` (:func:`version_id`)."""
     return version_of(fid) == fact_id
@@ -553,7 +559,7 @@ class WritePath:
         expiry; ``core=True`` / ``False`` marks / unmarks the fact core (its
         ``"core"`` metadata key, applied after ``metadata``; ``None`` leaves it
         as the metadata says). ``updated_at`` records when. An unknown id raises ``KeyError``; the id of a
-        version row (``<id>@v<n>``) raises ``ValueError``: history is changed only by :meth:`restore`, or
+        version row (``<id>@v<n>``, superseded by ``<id>``; a fact of your own whose id only looks like one is updated as any) raises ``ValueError``: history is changed only by :meth:`restore`, or
         erased with :meth:`delete`.
         A new text keeps the fact as it was as history: a version row
         ``<id>@v<n>`` (n = 1, 2, ...), no longer valid, ``superseded_by`` the
@@ -566,18 +572,22 @@ class WritePath:
         sighting of the new text.
         """
         entity_id = check_entity_id(entity_id)
-        fid_s = check_not_version(_one_id(id, "id"))
+        fid_s = _one_id(id, "id")
         new_text = check_facts(text)[0] if text is not None else None
         new_meta = check_metadata(metadata, 0) if metadata is not None else None
         new_expiry = check_expiry(expires_at) if expires_at is not _UNSET else None
         new_core = check_core_flag(core)
         before = self.store.get(entity_id, [fid_s]) if new_text is not None else []
+        if before and _is_version_row(before[0]):  # (checked again under the locks)
+            check_not_version(fid_s)
         changes_text = bool(before) and new_text != before[0].content
         vec_of = self._embed_texts([new_text, before[0].content]) if changes_text and new_text is not None else {}
         with self._coord.writing(entity_id) as done:
             old = self.store.get(entity_id, [fid_s])
             if not old:
                 raise KeyError(f"entity {entity_id!r} has no fact with id {fid_s!r}")
+            if _is_version_row(old[0]):
+                check_not_version(fid_s)
             meta = dict(new_meta if new_meta is not None else old[0].metadata)
             if new_core is True:
                 meta[CORE_KEY] = True
