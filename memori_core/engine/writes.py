@@ -559,8 +559,9 @@ class WritePath:
         expiry; ``core=True`` / ``False`` marks / unmarks the fact core (its
         ``"core"`` metadata key, applied after ``metadata``; ``None`` leaves it
         as the metadata says). ``updated_at`` records when. An unknown id raises ``KeyError``; the id of a
-        version row (``<id>@v<n>``, superseded by ``<id>``; a fact of your own whose id only looks like one is updated as any) raises ``ValueError``: history is changed only by :meth:`restore`, or
-        erased with :meth:`delete`.
+        version row (``<id>@v<n>``, superseded by ``<id>``; a fact of your own whose id only looks like one
+        is updated as any) raises ``ValueError``: history is changed only by :meth:`restore`, or erased
+        with :meth:`delete`.
         A new text keeps the fact as it was as history: a version row
         ``<id>@v<n>`` (n = 1, 2, ...), no longer valid, ``superseded_by`` the
         fact (see :meth:`history`; :meth:`restore` of the version undoes the
