@@ -372,3 +372,25 @@ def test_a_write_waits_for_a_stale_erase_mark_only_until_it_settles(hash_embedde
     store.record_intent("u", "0badc0de-erase")  # an erase that failed long ago and left its mark
     engine.add("u", "User plays the cello.")
     assert "User plays the cello." in [f.content for f in engine.list("u")]
+    engine._coord.settle = 1e6  # were the wait started again for each write, the next one would hang
+    adding = threading.Thread(target=engine.add, args=("u", "User plays the violin."))
+    adding.start()
+    adding.join(30)
+    assert not adding.is_alive() and "User plays the violin." in [f.content for f in engine.list("u")]
+
+
+def test_after_an_erase_that_failed_here_the_writes_of_this_process_do_not_wait_for_its_mark(hash_embedder) -> None:
+    engine, store = _shared_engine(hash_embedder)
+    engine.add("u", FACTS)
+    engine._coord.settle = 1e6  # another process's mark would hold a write up for this long
+    faults = Faults(store._facts)
+    faults.arm("delete", "after", error=httpx.ReadTimeout, message="timed out")  # deleted, reply lost
+    faults.arm("get", error=httpx.ReadTimeout, message="timed out")  # and the read-back fails too
+    with pytest.raises(httpx.ReadTimeout):
+        engine.forget("u")
+    faults.disarm()
+    assert any(i.endswith("-erase") for i in split_revision(store.revision("u"))[1])  # its mark stays
+    adding = threading.Thread(target=engine.add, args=("u", "User plays the cello."))
+    adding.start()
+    adding.join(30)
+    assert not adding.is_alive() and "User plays the cello." in [f.content for f in engine.list("u")]

@@ -24,8 +24,9 @@ Lock order (always in this order; never the reverse):
    entity answer from the copy as it was before the write;
 3. the cache registry's lock: taken only inside :class:`CacheRegistry` methods;
 4. the store's lock around its in-process state (ChromaStore: its map of
-   revision tokens; InMemoryFactStore: its rows and tokens); and the lock of
-   this module's set of intents in flight (``_IN_FLIGHT_LOCK``).
+   revision tokens; InMemoryFactStore: its rows and tokens); the lock of
+   this module's set of intents in flight (``_IN_FLIGHT_LOCK``); and an
+   engine's lock on the erase marks its writes have seen (``_marks_lock``).
 
 Locks 3 and 4 are leaves (nothing else is called while they are held).
 Locks 1 and 2 are held across store calls, and every store call is bounded
@@ -152,6 +153,11 @@ def _writes(token: str | None) -> frozenset[str]:
     return frozenset(i for i in _others(token) if not i.endswith(ERASE_SUFFIX))
 
 
+# The marks of this process's erases that failed (under _IN_FLIGHT_LOCK): its own writes do not wait for them.
+_FAILED_MARKS: set[str] = set()
+_FAILED_MARKS_KEPT = 4096
+_SETTLED = float("-inf")
+"""A mark's first-seen time once it has settled."""
 ERASE_SUFFIX = "-erase"
 """The end of an intent id that marks an erase (``forget``, ``delete``) in flight: writers wait for it to end."""
 _COPY = object()
@@ -261,6 +267,10 @@ class Coordinator:
         # entity -> {another writer's intent on its token: when (monotonic) this engine first saw it}; an
         # entity's entry is read and written only under its entity lock (lock 2).
         self._seen: dict[str, dict[str, float]] = {}
+        # entity -> {another process's erase mark on its token: when (monotonic) a write of this engine first saw
+        # it}; read and written only under _marks_lock, a leaf.
+        self._marks_seen: dict[str, dict[str, float]] = {}
+        self._marks_lock = threading.Lock()
         limit = store.request_timeout
         self.settle = SETTLE_TIMEOUTS * float(limit) if limit is not None else SETTLE_WITHOUT_LIMIT
         """Seconds after this engine first saw a write intent that the write is taken to have landed or not."""
@@ -508,22 +518,34 @@ class Coordinator:
         with _IN_FLIGHT_LOCK:
             _IN_FLIGHT.add(mark)
         try:
-            self.store.record_intent(entity_id, mark)
-            before = self.store.revision(entity_id)
-            with self.writing(entity_id, base=before, erasing=True) as done:
-                erase(done)
-            racing = _writes(before) | _writes(done.committed)
-            if done.began and not (done.only_change and not racing):
-                with deadline.paused():  # the racing writes' time, not this write's: then a whole new deadline
-                    self._wait_until_gone(entity_id, racing)
-                    with self.deadline():
-                        with self.writing(entity_id, erasing=True) as again:
-                            erase(again)
-                        self._unmark(entity_id, mark)
-            else:
-                self._unmark(entity_id, mark)
+            self._erase_marked(entity_id, mark, erase)
+        except BaseException:
+            # Its mark may stay on the token; this process's writes need not wait for an erase that failed here
+            # (its caller got the error and must erase again), other processes' do until it settles.
+            with _IN_FLIGHT_LOCK:
+                if len(_FAILED_MARKS) >= _FAILED_MARKS_KEPT:
+                    _FAILED_MARKS.clear()
+                _FAILED_MARKS.add(mark)
+            raise
         finally:
             _leave(mark)  # a mark left on the token (a failed erase) is another writer's from now on, even here
+
+    def _erase_marked(self, entity_id: str, mark: str, erase: Callable[[CacheUpdate], None]) -> None:
+        """:meth:`erase` on a shared store, under the erase mark ``mark``."""
+        self.store.record_intent(entity_id, mark)
+        before = self.store.revision(entity_id)
+        with self.writing(entity_id, base=before, erasing=True) as done:
+            erase(done)
+        racing = _writes(before) | _writes(done.committed)
+        if done.began and not (done.only_change and not racing):
+            with deadline.paused():  # the racing writes' time, not this write's: then a whole new deadline
+                self._wait_until_gone(entity_id, racing)
+                with self.deadline():
+                    with self.writing(entity_id, erasing=True) as again:
+                        erase(again)
+                    self._unmark(entity_id, mark)
+        else:
+            self._unmark(entity_id, mark)
 
     def _unmark(self, entity_id: str, mark: str) -> None:
         """Take an erase's mark off the token; the copy the erase left, tagged with the token that carried it, is
@@ -541,23 +563,42 @@ class Coordinator:
         for this one), wait until the erase ends or :attr:`settle` seconds have passed since this engine first saw
         it (it landed or never will), within the write's deadline, and record the intent again."""
         while True:
-            marks = {i for i in _others(self.store.revision(entity_id)) if i.endswith(ERASE_SUFFIX)}
+            marks = self._unsettled_marks(entity_id, self.store.revision(entity_id))
             if not marks:
                 return
             if update.intent is not None:
                 self.store.withdraw_intent(entity_id, update.intent)
                 _leave(update.intent)
             update.unreserve()
-            end = time.monotonic() + self.settle
             pause = 0.02
-            while marks and time.monotonic() < end:
+            while marks:
                 deadline.check(f"an erase of entity {entity_id!r} in another process ended")
-                time.sleep(min(pause, max(0.0, end - time.monotonic())))
+                time.sleep(pause)
                 pause = min(pause * 2, 0.25)
-                marks &= split_revision(self.store.revision(entity_id))[1]
+                marks = self._unsettled_marks(entity_id, self.store.revision(entity_id))
             update.reserve()
-            if marks:
-                return  # settled: it landed or never will
+
+    def _unsettled_marks(self, entity_id: str, token: str | None) -> set[str]:
+        """The erase marks of other processes on ``token`` that this engine first saw less than :attr:`settle`
+        seconds ago (a mark older than that is of an erase that landed or never will: no write waits for it
+        again); starts the clock of those seen now for the first time."""
+        now = time.monotonic()
+        marks = {i for i in _others(token) if i.endswith(ERASE_SUFFIX)}
+        if marks:
+            with _IN_FLIGHT_LOCK:
+                marks -= _FAILED_MARKS
+        with self._marks_lock:
+            seen = {m: t for m, t in self._marks_seen.get(entity_id, {}).items() if m in marks}
+            for m in marks:
+                seen.setdefault(m, now)
+            for m, t in seen.items():
+                if t != _SETTLED and now - t >= self.settle:
+                    seen[m] = _SETTLED  # for good: a later change of settle does not bring it back
+            if seen:
+                self._marks_seen[entity_id] = seen
+            else:
+                self._marks_seen.pop(entity_id, None)
+        return {m for m, t in seen.items() if t != _SETTLED}
 
     def _wait_until_gone(self, entity_id: str, intents: frozenset[str]) -> None:
         """Poll the token until none of ``intents`` is on it, for at most :attr:`settle` seconds."""
