@@ -640,6 +640,8 @@ def test_someone_elses_text_pasted_for_the_assistant_is_not_the_users(message: s
          "User is a teacher."),
         ("Quick update: I moved to Leeds.", "User lives in Leeds."),
         ("Big news: I'm vegetarian now.", "User is vegetarian now."),
+        ("Check it out: I moved to Leeds.", "User lives in Leeds."),
+        ("Can you check this for me? I live in Leeds.", "User lives in Leeds."),
     ],
 )
 def test_what_the_user_says_beside_a_paste_or_before_a_colon_is_still_read(message: str, fact: str) -> None:

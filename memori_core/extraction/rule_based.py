@@ -381,10 +381,12 @@ def _can_split(left: str, right: str) -> bool:
 # A request to work on a text the user pastes after it ("Can you summarise this email from my landlord?", "Please
 # translate the following:", "Here's the message my boss sent:"), or the opening of a letter ("Dear tenant,"): what
 # follows in the message is someone else's words, whose "I" is not the user.
-_PASTE_VERBS = (
+_PASTE_VERBS = (  # asked only of a text
     r"summari[sz]e|sum\s+up|translate|proofread|proof-read|rewrite|re-?word|paraphrase|edit|shorten|polish|"
-    r"improve|tidy\s+up|check|correct|fix|explain|analy[sz]e|read|look\s+(?:at|over)|reply\s+to|respond\s+to|"
-    r"answer|draft\s+(?:a\s+)?(?:reply|response)\s+to|make\s+sense\s+of|simplify|format"
+    r"reply\s+to|respond\s+to|draft\s+(?:a\s+)?(?:reply|response)\s+to|simplify|format"
+)
+_TEXT_VERBS = (  # asked of a text when one is named ("check this email"), of news too ("Check it out: I got the job!")
+    r"improve|tidy\s+up|check|correct|fix|explain|analy[sz]e|read|look\s+(?:at|over)|answer|make\s+sense\s+of"
 )
 _TEXTS = (
     r"email|e-mail|mail|message|text|letter|note|post|tweet|comment|review|paragraph|passage|article|essay|"
@@ -400,14 +402,19 @@ _HERE_IS = (
     rf"[^?!.:]{{0,60}}\b(?:{_TEXTS}|wrote|sent|said|says)\b"
 )
 # A whole sentence asking for work on a text that follows it: "Can you summarise this email from my landlord?"
+_NAMED_TEXT = rf"(?:{_TEXTS}|the\s+following|below)\b"
 _PASTE_REQUEST = re.compile(
-    rf"{_ASK}(?:{_PASTE_VERBS})\b[^?!]*?\b(?:this|these|that|the\s+following|below|it)\b[^?!]*[?.!:]*\s*$"
+    rf"{_ASK}(?:(?:{_PASTE_VERBS})\b[^?!]*?\b(?:this|these|that|the\s+following|below|it)\b"
+    rf"|(?:{_TEXT_VERBS})\b[^?!]*?\b{_NAMED_TEXT})[^?!]*[?.!:]*\s*$"
     rf"|{_HERE_IS}[^?!.]*[:.]?\s*$",
     re.IGNORECASE,
 )
 # What leads a text pasted after a colon in the same sentence: "Translate into Spanish: ...", "Here's what my boss
-# sent: ..." (not a news lead-in: "Quick update: I moved to Leeds.").
-_PASTE_LEAD = re.compile(rf"{_ASK}(?:{_PASTE_VERBS})\b[^?!]*$|{_HERE_IS}[^?!.]*$", re.IGNORECASE)
+# sent: ..." (not a news lead-in: "Quick update: I moved to Leeds.", "Check it out: I got the job!").
+_PASTE_LEAD = re.compile(
+    rf"{_ASK}(?:(?:{_PASTE_VERBS})\b|(?:{_TEXT_VERBS})\b[^?!]*?\b{_NAMED_TEXT})[^?!]*$|{_HERE_IS}[^?!.]*$",
+    re.IGNORECASE,
+)
 _LETTER_OPENING = re.compile(r"^(?:dear(?!\s+diary\b)|to\s+whom\s+it\s+may\s+concern)\b", re.IGNORECASE)
 
 
