@@ -684,8 +684,8 @@ _IN_SPAN = _rx(
     r"\bin\s+(?:(?P<n>a|an|one|two|three|four|five|six|seven|eight|a\s+couple\s+of|a\s+few|\d{1,2})\s+"
     r"(?P<unit>days?|weeks?)|(?P<fortnight>a\s+fortnight))\b"
 )
-_SPAN_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-           "a couple of": 2, "a few": 3}
+_SPAN_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                "eight": 8, "a couple of": 2, "a few": 3}
 
 
 def _span_days(span: re.Match[str]) -> timedelta:
