@@ -224,7 +224,8 @@ class RevisionStore(Protocol):
 
     def record_intent(self, entity_id: str, intent: str) -> bool:
         """Record, before a write changes any row of ``entity_id``, that the write ``intent`` (a fresh id made
-        of ``[0-9a-f]``) is in flight: until :meth:`commit_revision` clears it, :meth:`revision` carries it, in
+        of ``[0-9a-f]``, and for an erase's mark ``-erase`` after it) is in flight: until
+        :meth:`commit_revision` clears it (or :meth:`withdraw_intent` takes it back), :meth:`revision` carries it, in
         every process. Returns False when the store needs no intents (only this process writes to it: a
         failed write changes the token this process reads at once). Raises when the intent could not be
         recorded: the write must then not change anything.
