@@ -64,8 +64,8 @@ before changing any row takes it back. If the intent cannot be recorded, the
 write stops there and raises, having changed nothing. A ``forget`` or ``delete``
 puts an erase mark on the token while it runs (writes that begin meanwhile wait
 for it before they read), and deletes again once a write that had begun before it
-has ended (:meth:`Coordinator.erase`). Every process reads the intents with the token (``<token>~<intent>``:
-the same one read per recall, no extra request):
+has ended (:meth:`Coordinator.erase`). Every process reads the intents with the
+token (``<token>~<intent>``: the same one read per recall, no extra request):
 
 * the intents of writes this process has in flight are ignored: the write has
   not finished, so a recall may answer from the copy as it was before it;
@@ -143,6 +143,8 @@ def _own_view(token: str | None) -> tuple[str | None, frozenset[str]]:
     with _IN_FLIGHT_LOCK:
         others = intents - _IN_FLIGHT
     return join_revision(committed, others), others
+
+
 def _others(token: str | None) -> frozenset[str]:
     """The intents on ``token`` that are not of this process's writes in flight."""
     return _own_view(token)[1]
