@@ -152,9 +152,11 @@ _NAME_SHORT_FOR = re.compile(
 )
 
 
+_MY_PERSON = rf"(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})"
+"""Someone of the user's, as a sentence names them: "my husband", "our eldest daughter"."""
 # "Tom, my husband, has type 1 diabetes": a name, then who the person is to the user, then what is said of them.
 _NAME_THEN_ROLE = re.compile(
-    rf"^(?P<name>(?-i:[A-Z])[a-z\u00e0-\u00ff]+),\s+(?P<role>(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})),\s+"
+    rf"^(?P<name>(?-i:[A-Z])[a-z\u00e0-\u00ff]+),\s+(?P<role>{_MY_PERSON}),\s+"
     r"(?P<rest>(?-i:[a-z]).+)$",
     re.IGNORECASE,
 )
@@ -189,7 +191,7 @@ def split_clauses(sentence: str) -> list[str]:
 # "I watched a documentary and went vegan", "my brother quit his job and now works as a carpenter": a second
 # verb of the same subject that tells a change is a clause of its own, with that subject.
 _SHARED_SUBJECT = re.compile(
-    rf"^(?P<subject>i|we|(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON}))\s+(?P<first>.+?)"
+    rf"^(?P<subject>i|we|{_MY_PERSON})\s+(?P<first>.+?)"
     r"\s+and\s+(?P<second>(?:now|then)\s+(?!(?:i|we|my|our)\b)[a-z]+\b.*|(?:went|became|switched|moved|started|"
     r"quit|retired|joined|adopted|gave\s+up|took\s+up|stopped)\b.*)$",
     re.IGNORECASE,
@@ -204,7 +206,7 @@ _TWO_PRESENTS = re.compile(
 
 # "My daughter Chloe is 16 and she just went vegan": the second clause picks the subject up with "she" / "he".
 _RESUMED_SUBJECT = re.compile(
-    rf"^(?P<subject>(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})(?:\s+(?-i:[A-Z])[\w-]+)?)\s+(?P<first>.+?)"
+    rf"^(?P<subject>{_MY_PERSON}(?:\s+(?-i:[A-Z])[\w-]+)?)\s+(?P<first>.+?)"
     r"(?:,?\s+(?:and|but)\s+|\s*;\s+)(?:she|he)(?P<be>'s|\s+is)?\s+(?P<second>\S.*)$",
     re.IGNORECASE,
 )
