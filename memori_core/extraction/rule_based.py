@@ -43,6 +43,7 @@ from .slots import (
     is_negated,
     is_relationship_status,
     named_change,
+    named_subject,
     names_in,
     relationship_stage,
     same_activity,
@@ -321,14 +322,14 @@ def _same_person(new: str, old: str, old_words: frozenset[str]) -> bool:
 def _named_care(clause: str) -> tuple[str, str] | None:
     """``(name, the rest)`` when ``clause`` tells a care fact of someone it names first ("Margaret is coeliac"):
     an allergy, a diet, a medication of the user's partner or child is worth keeping, and core."""
-    m = _NAMED_CARE.match(clause.strip())
-    if m is None or not is_care_fact(clause):
+    said = named_subject(clause)
+    if said is None or not _CARE_VERB.match(said[1]) or not is_care_fact(clause):
         return None
-    return m.group("name"), m.group("rest")
+    return said
 
 
-_NAMED_CARE = re.compile(r"^(?P<name>[A-Z][a-z\u00e0-\u00ff]+)\s+(?P<rest>(?:is|has|takes|can't|cannot|doesn't|"
-                         r"eats|follows|keeps|avoids|was\s+diagnosed)\b.*)$")
+# What a care fact of a named someone says of them: "is coeliac", "takes warfarin", "can't eat nuts".
+_CARE_VERB = re.compile(r"(?:is|has|takes|can't|cannot|doesn't|eats|follows|keeps|avoids|was\s+diagnosed)\b")
 
 
 def _named(clause: str, known: Sequence[str]) -> str | None:

@@ -40,6 +40,7 @@ __all__ = [
     "is_negated",
     "is_relationship_status",
     "named_change",
+    "named_subject",
     "names_in",
     "relationship_stage",
     "same_activity",
@@ -358,14 +359,20 @@ def _ends(thing: frozenset[str], kind: re.Pattern[str], new: str, old: str) -> b
         and holder(new) == holder(old)
 
 
+def named_subject(clause: str) -> tuple[str, str] | None:
+    """``(name, the rest)`` when ``clause`` is said of someone it names first ("Sadly, Ana moved out" ->
+    ``("Ana", "moved out")``; not "I ...", "My ...", "The ..."); ``None`` otherwise."""
+    m = _NAMED_SUBJECT.match(clause.strip())
+    return (m.group("name"), m.group("rest")) if m is not None else None
+
+
 def named_change(clause: str) -> tuple[str, str] | None:
     """``(name, the rest)`` when ``clause`` tells a change, an ending or a loss of someone it names first ("Max
     passed away last week" -> ``("Max", "passed away last week")``; "Sadly, Ana moved out"); ``None``
     otherwise."""
-    m = _NAMED_SUBJECT.match(clause.strip())
-    if m is None or not (is_change(clause) or is_ended(clause) or is_loss(clause)):
+    if not (is_change(clause) or is_ended(clause) or is_loss(clause)):
         return None
-    return m.group("name"), m.group("rest")
+    return named_subject(clause)
 
 
 def is_loss(text: str) -> bool:
