@@ -189,6 +189,16 @@ def test_a_delete_of_facts_no_longer_stored_writes_nothing(hash_embedder) -> Non
     assert deleted == [] and store.revision("u") == before
 
 
+def _forget_whose_reply_is_lost(engine: RecallEngine, store: ChromaStore) -> None:
+    """``engine.forget("u")`` whose delete lands but whose reply is lost, and whose read-back fails too: it raises."""
+    faults = Faults(store._facts)
+    faults.arm("delete", "after", error=httpx.ReadTimeout, message="timed out")  # deleted, reply lost
+    faults.arm("get", error=httpx.ReadTimeout, message="timed out")  # and the read-back fails too
+    with pytest.raises(httpx.ReadTimeout):
+        engine.forget("u")
+    faults.disarm()
+
+
 def test_a_write_whose_rows_failed_leaves_its_intent_and_other_engines_read_the_store_until_it_settles(
     hash_embedder,
 ) -> None:
@@ -197,12 +207,7 @@ def test_a_write_whose_rows_failed_leaves_its_intent_and_other_engines_read_the_
     other = RecallEngine(store=store, embedder=hash_embedder, config=OPEN)  # another process, as far as it knows
     engine.add("u", FACTS)
     assert _texts(other) == sorted(FACTS) and other._coord.caches.get("u") is not None
-    faults = Faults(store._facts)
-    faults.arm("delete", "after", error=httpx.ReadTimeout, message="timed out")  # deleted, reply lost
-    faults.arm("get", error=httpx.ReadTimeout, message="timed out")  # and the read-back fails too
-    with pytest.raises(httpx.ReadTimeout):
-        engine.forget("u")
-    faults.disarm()
+    _forget_whose_reply_is_lost(engine, store)
     assert split_revision(store.revision("u"))[1], "the intent stays on the token"
     other._coord.settle = 0.3
     assert _texts(other) == [] and other._coord.caches.get("u") is None  # read from the store, not kept
@@ -383,12 +388,7 @@ def test_after_an_erase_that_failed_here_the_writes_of_this_process_do_not_wait_
     engine, store = _shared_engine(hash_embedder)
     engine.add("u", FACTS)
     engine._coord.settle = 1e6  # another process's mark would hold a write up for this long
-    faults = Faults(store._facts)
-    faults.arm("delete", "after", error=httpx.ReadTimeout, message="timed out")  # deleted, reply lost
-    faults.arm("get", error=httpx.ReadTimeout, message="timed out")  # and the read-back fails too
-    with pytest.raises(httpx.ReadTimeout):
-        engine.forget("u")
-    faults.disarm()
+    _forget_whose_reply_is_lost(engine, store)
     assert any(i.endswith("-erase") for i in split_revision(store.revision("u"))[1])  # its mark stays
     adding = threading.Thread(target=engine.add, args=("u", "User plays the cello."))
     adding.start()
