@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from typing import Any
 
 import pytest
 from llama_index.core.agent.workflow import FunctionAgent
@@ -126,18 +127,7 @@ def test_function_agent_turn_with_a_tool_call_is_captured_once(ungated: RecallEn
         calls.append(city)
         return "sunny"
 
-    replies = iter([
-        ChatMessage(role="assistant", content="Checking.",
-                    additional_kwargs={"tool_calls": [ToolSelection(tool_id="t1", tool_name="weather",
-                                                                    tool_kwargs={"city": "Oslo"})]}),
-        ChatMessage(role="assistant", content="It is sunny in Oslo."),
-    ])
-
-    def respond(messages, **kwargs):  # noqa: ANN001, ANN003, ANN202 (MockFunctionCallingLLM's callback)
-        return next(replies)
-
-    llm = MockFunctionCallingLLM(response_generator=respond)
-    agent = FunctionAgent(llm=llm, tools=[FunctionTool.from_defaults(weather)])
+    agent = _weather_agent(weather, "Oslo", "It is sunny in Oslo.")
 
     asyncio.run(_run(agent, "I live in Oslo. What is the weather like?", memory))
     assert block.flush(timeout=30)
@@ -159,19 +149,9 @@ def test_an_agents_call_after_a_tool_is_not_shown_what_its_own_turn_became(ungat
         assert block.flush(timeout=30)  # the turn's capture has landed
         return "rain"
 
-    replies = iter([
-        ChatMessage(role="assistant", content="Checking.",
-                    additional_kwargs={"tool_calls": [ToolSelection(tool_id="t1", tool_name="weather",
-                                                                    tool_kwargs={"city": "Leeds"})]}),
-        ChatMessage(role="assistant", content="Take a coat."),
-    ])
-
-    def respond(messages, **kwargs):  # noqa: ANN001, ANN003, ANN202 (MockFunctionCallingLLM's callback)
-        seen.append("\n".join(str(m.content) for m in messages if m.role == MessageRole.SYSTEM))
-        return next(replies)
-
-    agent = FunctionAgent(llm=MockFunctionCallingLLM(response_generator=respond),
-                          tools=[FunctionTool.from_defaults(weather)])
+    agent = _weather_agent(weather, "Leeds", "Take a coat.",
+                           seen=lambda messages: seen.append(
+                               "\n".join(str(m.content) for m in messages if m.role == MessageRole.SYSTEM)))
     asyncio.run(_run(agent, "I live in Leeds and I cycle to work. Do I need a coat today?", memory))
     assert "User lives in Leeds." in stored(ungated, "erik")  # captured during the turn...
     assert len(seen) == 2 and all("User lives in Leeds." not in s for s in seen)  # ...and shown to neither call
@@ -180,6 +160,25 @@ def test_an_agents_call_after_a_tool_is_not_shown_what_its_own_turn_became(ungat
                                                                                         entity_id="erik")])
     second.put(ChatMessage(role="user", content="Where do I live?"))
     assert "User lives in Leeds." in str(second.get()[0].content)  # the next turn is shown it
+
+
+def _weather_agent(weather: Any, city: str, answer: str, seen: Any = None) -> FunctionAgent:
+    """A FunctionAgent over LlamaIndex's MockFunctionCallingLLM that calls the tool ``weather(city)`` once, then
+    answers ``answer``; ``seen(messages)`` is called with what each model call receives."""
+    replies = iter([
+        ChatMessage(role="assistant", content="Checking.",
+                    additional_kwargs={"tool_calls": [ToolSelection(tool_id="t1", tool_name="weather",
+                                                                    tool_kwargs={"city": city})]}),
+        ChatMessage(role="assistant", content=answer),
+    ])
+
+    def respond(messages, **kwargs):  # noqa: ANN001, ANN003, ANN202 (MockFunctionCallingLLM's callback)
+        if seen is not None:
+            seen(messages)
+        return next(replies)
+
+    return FunctionAgent(llm=MockFunctionCallingLLM(response_generator=respond),
+                         tools=[FunctionTool.from_defaults(weather)])
 
 
 async def _run(agent: FunctionAgent, text: str, memory: Memory) -> str:
