@@ -215,7 +215,7 @@ def check_not_version(fid: str, name: str = "id") -> str:
 def _is_version_row(fact: StoredFact) -> bool:
     """Whether ``fact`` is a version row an update kept (its id ``<id>@v<n>`` and superseded by ``<id>``), not a
     fact of the user's own whose id only looks like one."""
-    return fact.superseded_by is not None and fact.superseded_by == version_of(fact.id)
+    return fact.superseded_by is not None and _is_version_of(fact.id, fact.superseded_by)
 
 
 def _is_version_of(fid: str, fact_id: str) -> bool:
