@@ -83,7 +83,7 @@ to Notion for my notes"): a move to one is no change of residence."""
 SLOTS: dict[str, re.Pattern[str]] = {
     "residence": re.compile(
         # "moved to Leeds", not "moved to day shifts" / "moved on" / "moved up to manager" (a job's changes)
-        r"\b(?:live|lives|living|lived|(?:moved|move|moving)\b(?!\s+(?:on|up|over|across|(?:in)?to\s+(?:a\s+|the\s+|"
+        r"\b(?:live|lives|(?<!a\s)living|lived|(?:moved|move|moving)\b(?!\s+(?:on|up|over|across|(?:in)?to\s+(?:a\s+|the\s+|"
         r"another\s+|new\s+|different\s+)*(?:[\w-]+\s+)?(?:team|department|role|position|job|shifts?|days|nights|"
         r"part-time|full-time|management|sales|marketing|branch|project|office|site|ward|unit)\b"
         r"|(?:in)?to\s+(?:" + "|".join(sorted(TOOLS)) + r")\b))|"
@@ -100,7 +100,7 @@ SLOTS: dict[str, re.Pattern[str]] = {
         r"job|jobs|employed|teach|teaches|teaching|hired|laid\s+off|fired|made\s+redundant|redundant|"
         r"retired|retiring|unemployed|resigned|promoted|promotion|career|employer|freelance|freelancer|freelancing|"
         r"let\s+go(?!\s+of)|sacked|job\s+hunting|job-hunting|job\s+offer|offer\s+from|(?:full|part)-time|"
-        r"back\s+to\s+work|majoring|(?:my|their|his|her)\s+major|"
+        r"back\s+to\s+work|(?:for|makes?|making|earns?|earning)\s+a\s+living|majoring|(?:my|their|his|her)\s+major|"
         r"at\s+(?:uni|university|college|med\s+school|law\s+school)|"
         r"self-employed|notice|studying|studies|degree|graduated|internship|phd|doctorate|apprenticeship|master's|"
         r"left\s+(?:my|the|our)\s+(?:lab|bank|agency|hospital|clinic|practice|studio|startup|start-up)|"
@@ -108,7 +108,7 @@ SLOTS: dict[str, re.Pattern[str]] = {
         # ("seeing a therapist", "my dentist")
         r"(?:am|is|are|was|were|be|been|being|'m|'s|'re|became|become|becoming|as|trained\s+to\s+be)\s+"
         r"(?:(?:now|also|still|currently|actually|finally|officially|just|already|a|an|the)\s+)*"
-        r"(?:(?!(?:seeing|visiting|meeting|dating|marrying|married|engaged|with|to|at|for|from|by|and|or|of)\b)"
+        r"(?:(?!(?:seeing|visiting|meeting|dating|marrying|married|engaged|with|to|at|for|from|by|and|or|of|my|your)\b)"
         rf"[\w-]+\s+){{0,3}}?(?:{_OCCUPATIONS})(?:e?s\b)?|^(?:{_OCCUPATIONS})|"
         rf"(?:start|starts|started|starting)\s+at|(?:at|for)\s+(?:a|an|the)\s+(?:[\w-]+\s+)?"
         rf"(?:{_WORKPLACES}))\b"
@@ -227,7 +227,9 @@ def holder(text: str, slot: str | None = None) -> str:
     return re.sub(r"\s+", " ", who)
 
 
-_OWNER_BEFORE = re.compile(rf"(?:\b(?:user's|my|our)\s+(?P<who>{PERSON})'s|\b(?P<name>(?!user)[a-z][\w-]*)'s)"
+_OWNER_BEFORE = re.compile(rf"(?:\b(?:user's|my|our)\s+(?P<who>{PERSON})'s|"
+                           r"\b(?P<name>(?!(?:user|what|who|where|when|why|how|that|it|there|here|he|she|let)'s)"
+                           r"[a-z][\w-]*)'s)"
                            r"\s+(?:[\w-]+\s+)?$")
 
 

@@ -16,6 +16,8 @@ from memori_core.ranking.care import (
     for_the_asker,
     is_care_fact,
     is_personal,
+    named_by,
+    outside_holder,
     prototype_texts,
 )
 
@@ -167,6 +169,59 @@ def test_explain_names_the_care_facts_and_equals_recall(engines):
     report = engines[0].explain("Is a ham sandwich OK for me?", "u1")
     assert [f.id for f in report.facts] == [f.id for f in engines[0].recall("Is a ham sandwich OK for me?", "u1")]
     assert "2 more kept as care facts" in report.gate_note
+
+
+@pytest.mark.parametrize("fact, holder", [
+    ("User's colleague Tim is allergic to penicillin.", "colleague Tim"),
+    ("User's best friend Nora is allergic to cats.", "best friend Nora"),
+    ("A friend of the user is vegan.", "friend"),
+    ("User's mother is diabetic.", "mother"),
+    ("User is allergic to peanuts.", None),
+    ("User's husband is coeliac.", None),
+    ("User's daughter Mia is allergic to eggs.", None),
+    ("User's doctor told her to cut down on salt.", None),  # a clinician's advice is the user's own
+])
+def test_outside_holder_names_someone_outside_the_users_household(fact, holder):
+    assert outside_holder(fact) == holder
+
+
+@pytest.mark.parametrize("fact, said, expected", [
+    ("User's neighbour is vegan.", "What should I cook tonight?", False),
+    ("User's neighbour is vegan.", "What should I bake for my neighbors?", True),  # plural, American spelling
+    ("User's best friend Nora is allergic to cats.", "Is ibuprofen ok for my headache?", False),
+    ("User's best friend Nora is allergic to cats.", "What can I cook when Nora comes over?", True),
+    ("User's best friend Nora is allergic to cats.", "My friends are coming for dinner, ideas?", True),
+    ("User's mother is diabetic.", "What dessert should I make for my parents?", True),
+    ("User's mother is diabetic.", "Is cake OK for my mum?", True),
+    ("User's brother is coeliac.", "Christmas dinner with the family, any ideas?", True),
+    ("User's brother is coeliac.", "What pasta should I make tonight?", False),
+    ("User's flatmate is vegan.", "What should we cook tonight?", True),  # "we": those the user lives with
+    ("User's dog Rex is allergic to chicken.", "What treats can I buy?", True),  # a pet lives with the user
+    ("User's husband is coeliac.", "What pasta should I make tonight?", True),  # the household, always
+])
+def test_named_by_reads_someone_elses_fact_only_when_the_asker_names_them(fact, said, expected):
+    assert named_by(fact, said) is expected
+
+
+def test_someone_elses_care_fact_is_no_answer_to_the_users_own_food_or_health_question(minilm):
+    # A tester's app: a neighbour's diet and a colleague's penicillin allergy had been injected as care facts
+    # (cosine 0.05-0.11) into "What should I cook tonight?" and "Is ibuprofen ok for my headache?".
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("u1", ["User's neighbour is vegan.", "User's colleague Tim is allergic to penicillin.",
+                      "User's best friend Nora is allergic to cats.", "User lives in Leeds.",
+                      "User plays the cello."])
+    for question in ["What should I cook tonight?", "Is ibuprofen ok for my headache?",
+                     "What local food should I try there?"]:
+        assert engine.recall(question, "u1") == [], question
+    named = [f.content for f in engine.recall("What should I cook when my neighbour comes over?", "u1")]
+    assert "User's neighbour is vegan." in named
+    # named in an earlier turn of the conversation
+    engine.add("u1", ["User's friend Sam is allergic to peanuts."])
+    alone = [f.content for f in engine.recall("Is satay chicken a good idea for dinner?", "u1")]
+    assert "User's friend Sam is allergic to peanuts." not in alone
+    followed = [f.content for f in engine.recall("Is satay chicken a good idea for dinner?", "u1",
+                                                 context=["Sam is coming over on Friday."])]
+    assert "User's friend Sam is allergic to peanuts." in followed
 
 
 # -- through the engine, without a model ----------------------------------------

@@ -10,6 +10,8 @@ from memori_core import InMemoryFactStore, RecallConfig, RecallEngine
 from memori_core.ranking.fusion import rank_order
 from memori_core.ranking.gate import decide
 from memori_core.ranking.implications import (
+    MOST_OF_SLOT,
+    asked_slots,
     asks_for_advice,
     asks_what_to_do,
     fact_concerns,
@@ -17,6 +19,7 @@ from memori_core.ranking.implications import (
     named_rows,
     named_words,
     question_concerns,
+    slot_rows,
 )
 
 COELIAC = "User has coeliac disease and eats strictly gluten-free."
@@ -338,3 +341,45 @@ def test_a_personal_question_naming_a_pet_recalls_the_pet_fact():
     plain = RecallEngine(store=InMemoryFactStore(), embedder=HashEmbedder(), config=RecallConfig(gate_implied=False))
     plain.add("ann", [*OTHERS, dash])
     assert dash not in [f.content for f in plain.recall(question, "ann")]
+
+
+@pytest.mark.parametrize("question, slots", [
+    ("Where do I work?", {"user:job"}),
+    ("What's my job?", {"user:job"}),  # "what's" is no one's possessive
+    ("What do I do for a living?", {"user:job"}),
+    ("What car do I drive?", {"user:car"}),
+    ("Do I have a car?", {"user:car"}),
+    ("Where did I live before Porto?", {"user:residence"}),
+    ("What's my sister's job?", {"sister:job"}),
+    ("What should I cook tonight?", set()),  # a request for advice: the other signals judge it
+    ("What can I drink at the wedding?", set()),
+    ("Can you suggest a good car for a family?", set()),
+    ("I work at Meta.", set()),  # a statement
+])
+def test_asked_slots_are_the_slots_a_question_asks_the_assistant_to_recall_about_the_asker(question, slots):
+    assert asked_slots(question) == frozenset(slots)
+
+
+def test_a_slot_opens_the_few_facts_that_fill_it_and_not_one_many_facts_fill():
+    facts = ["User works at Meta.", "User lives in Lisbon.", "User's sister works at a bank."]
+    rows, held = slot_rows(frozenset({"user:job"}), facts)
+    assert rows.tolist() == [True, False, False] and held == ["user:job"]  # the sister's job is hers
+    many = [f"User worked at company number {i}." for i in range(MOST_OF_SLOT + 1)]
+    rows, held = slot_rows(frozenset({"user:job"}), many)
+    assert not rows.any() and held == []
+
+
+@pytest.mark.parametrize("question", ["Where do I work?", "What's my job?", "What do I do for a living?"])
+def test_a_question_about_the_users_job_recalls_the_job_fact_minilm_scores_low(minilm, question):
+    # A tester's app: MiniLM scores "Where do I work?" against "User works at Meta." at 0.15, so recall
+    # returned nothing though the fact holds the question's only informative word.
+    job = "User works at Meta."
+    facts = [job, "User lives in Lisbon.", "User is vegetarian.", "User has a dog named Rex.",
+             "User's sister lives in Porto."]
+    eng = RecallEngine(store=InMemoryFactStore(), embedder=minilm)
+    eng.add("u", facts)
+    assert [f.content for f in eng.recall(question, "u")] == [job]
+    assert "slot user:job" in eng.explain(question, "u").gate_note
+    plain = RecallEngine(store=InMemoryFactStore(), embedder=minilm, config=RecallConfig(gate_implied=False))
+    plain.add("u", facts)
+    assert plain.recall(question, "u") == []

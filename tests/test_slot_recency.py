@@ -87,3 +87,13 @@ def test_off_by_default_and_in_memori_compat_and_bounded() -> None:
     assert RecallConfig.memori_compat().slot_recency_weight == 0.0
     with pytest.raises(ValueError, match="slot_recency_weight must be in"):
         RecallConfig(slot_recency_weight=0.2)
+
+
+@pytest.mark.parametrize("text, keys", [
+    ("User makes a living as a potter.", {"user:job"}),  # "a living" is a job, not a home
+    ("User is living in Leeds.", {"user:residence"}),
+    ("What's my job?", {"user:job"}),  # "what's" is no one's possessive
+    ("User moved to Bath for Tom's new job.", {"user:residence", "tom:job"}),
+])
+def test_slot_keys_read_a_living_as_a_job_and_whats_as_no_possessive(text, keys):
+    assert slot_keys(text) == frozenset(keys)

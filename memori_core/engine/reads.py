@@ -28,7 +28,7 @@ from ..facts import RecalledFact, StoredFact
 from ..filters import Where, check_where
 from ..judge import Judge, as_indices
 from ..ranking.candidates import gather
-from ..ranking.care import care_share, for_the_asker, is_care_fact
+from ..ranking.care import care_share, for_the_asker, is_care_fact, named_by
 from ..ranking.care import prototype_texts as domain_texts
 from ..ranking.intent import (
     asks_an_amount_in_a_unit,
@@ -455,12 +455,14 @@ class ReadPath:
                     # Only the question's own cosine is lifted: the conversation's is read as it was.
                     lift = np.maximum(question_cos + lift, conv_cos) - np.maximum(question_cos, conv_cos)
                 scores = replace(scores, lift=lift.astype(scores.cosine.dtype))
-        care = self._care(question if question is not None else q, scores, pool_facts, top)
+        said = None if news else "\n".join(read) or None  # who the turns before name (a friend's allergy is theirs)
+        asked = query if said is None else f"{query}\n{said}"
+        care = self._care(question if question is not None else q, asked, scores, pool_facts, top)
         if care is not None:
             scores = replace(scores, care=care)
         if cfg.gate_implied:
             scores = with_implied(query, scores, pool_facts.texts, before=read[-1] if read and not news else None,
-                                  told=self._told)
+                                  told=self._told, conversation=said)
         return _Scored(scores, pool_facts, found.scorable, core, read_alone)
 
     def _told(self, fact: str, turn: str) -> bool:
@@ -517,11 +519,12 @@ class ReadPath:
         key = (self.config.tokenizer, self.config.stemmer)
         return is_courtesy(query, analyzer(*key)(query), _courtesy_terms(key))
 
-    def _care(self, question: np.ndarray, scores: PoolScores, facts: Sequence[StoredFact],
+    def _care(self, question: np.ndarray, asked: str, scores: PoolScores, facts: Sequence[StoredFact],
               top: np.ndarray) -> np.ndarray | None:
         """The pool rows the gate may keep as care facts (:mod:`~.ranking.care`) of a personal question (the
-        caller checks it is one): among ``top``, the ``limit`` best, allergies, medications and diets, when the
-        question is about food or health.
+        caller checks it is one): among ``top``, the ``limit`` best, allergies, medications and diets of the
+        user's household, or of someone ``asked`` (the question and the turns read with it) names
+        (:func:`~.ranking.care.named_by`), when the question is about food or health.
 
         Cheapest test first: only rows the cosine rules would drop and the care bar admits are read, and
         the question's domains are measured only when one of them is a care fact."""
@@ -530,7 +533,7 @@ class ReadPath:
             return None
         cosine = scores.cosine if scores.gate_cosine is None else scores.gate_cosine
         top = top[(cosine[top] < cfg.gate_keep) & (cosine[top] >= cfg.gate_care_cosine)]
-        rows = [i for i in top.tolist() if is_care_fact(facts[i].content)]
+        rows = [i for i in top.tolist() if is_care_fact(facts[i].content) and named_by(facts[i].content, asked)]
         if not rows:
             return None
         prototypes = self._prototype_vectors(question.shape[0])

@@ -6,27 +6,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..ranking.care import is_care_fact
+from ..ranking.care import is_care_fact, outside_holder
 
 __all__ = ["CoreRule", "check_core_rule", "is_core_fact"]
 
 
-# Someone outside the household: their allergy or diet does not shape the user's every meal. A partner's or a
-# child's may; a clinician's advice is the user's own ("User's doctor told her to...").
-_POSSESSOR = re.compile(
-    r"^\W*(?:i\s+(?:think|guess|believe|suppose|reckon)\s+)?(?:user['\u2019]s|my|his|her|their|our)\s+"
-    r"((?:[\w'-]+\s+){0,2}?[\w'-]+)\s+(?:is|are|was|were|has|have|had|takes?|took|can't|cannot|can|doesn't|does|don't|do|eats?|follows?|keeps?|avoids?|told|tells|says|said|"
-    r"gets?|got|needs?|must|should|wants?|reacts?|suffers?)\b",
-    re.IGNORECASE,
-)
-_HOUSEHOLD = re.compile(
-    r"\b(?:partner|wife|husband|spouse|boyfriend|girlfriend|fianc[eé]e?|sons?|daughters?|child|children|kids?|"
-    r"bab(?:y|ies)|toddlers?|twins|stepsons?|stepdaughters?|family|household|doctor|gp|dieti[ct]ian|nurse|"
-    r"specialist|allergist|consultant|midwife|cardiologist|endocrinologist|diabetes|allerg\w*)\b",
-    re.IGNORECASE,
-)
-_SOMEONE_ELSE = re.compile(r"^\W*(?:a|one|some|another)\s+(?:friend|colleague|co-?worker|neighbou?r|guest)\b",
-                           re.IGNORECASE)
 # What held once and no longer does: "User used to be vegetarian.", "User was formerly on metformin.", "User stopped
 # taking warfarin." (not "User stopped eating meat.": a diet that holds now)
 _PAST = re.compile(r"\b(?:used\s+to|no\s+longer|formerly|previously|in\s+the\s+past|as\s+a\s+(?:child|kid|teen)|"
@@ -54,13 +38,11 @@ def is_core_fact(text: str) -> bool:
     (False, True)
 
     The rule reads words, not meaning: pass your own ``core_rule`` to an extractor to change it. Its terms are
-    the relevance gate's care-fact rule (:func:`memori_core.ranking.care.is_care_fact`), which reads any such
-    fact, anyone's, when a question is about food or health.
+    the relevance gate's care-fact rule (:func:`memori_core.ranking.care.is_care_fact`), and who is outside the
+    household is the gate's rule too (:func:`memori_core.ranking.care.outside_holder`): the gate reads such a
+    fact of someone else only when the question names them (:func:`memori_core.ranking.care.named_by`).
     """
-    if _SOMEONE_ELSE.search(text) or _PAST.search(text) or _NONE.search(text):
-        return False
-    owner = _POSSESSOR.match(text)
-    if owner is not None and not _HOUSEHOLD.search(owner.group(1)):
+    if outside_holder(text) is not None or _PAST.search(text) or _NONE.search(text):
         return False  # "User's friend...", "User's sister...", "User's dog..."
     return is_care_fact(text)
 

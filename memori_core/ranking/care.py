@@ -33,6 +33,8 @@ __all__ = [
     "for_the_asker",
     "is_care_fact",
     "is_personal",
+    "named_by",
+    "outside_holder",
     "prototype_texts",
 ]
 
@@ -208,6 +210,103 @@ def is_care_fact(text: str) -> bool:
                 continue
         return True
     return False
+
+
+# Whose a fact is, when it is someone's of the user's: "User's colleague Tim is allergic to penicillin." -> "colleague Tim".
+_POSSESSOR = re.compile(
+    r"^\W*(?:i\s+(?:think|guess|believe|suppose|reckon)\s+)?(?:user['\u2019]s|my|his|her|their|our)\s+"
+    r"((?:[\w'-]+\s+){0,2}?[\w'-]+)\s+(?:is|are|was|were|has|have|had|takes?|took|can't|cannot|can|doesn't|does|don't|do|"
+    r"eats?|follows?|keeps?|avoids?|told|tells|says|said|gets?|got|needs?|must|should|wants?|reacts?|suffers?)\b",
+    re.IGNORECASE,
+)
+# The user's household: a partner's or a child's diet shapes the user's own meals; a clinician's advice is the
+# user's own ("User's doctor told her to..."), as is "User's allergy ...".
+_HOUSEHOLD = re.compile(
+    r"\b(?:partner|wife|husband|spouse|boyfriend|girlfriend|fianc[eé]e?|sons?|daughters?|child|children|kids?|"
+    r"bab(?:y|ies)|toddlers?|twins|stepsons?|stepdaughters?|family|household|doctor|gp|dieti[ct]ian|nurse|"
+    r"specialist|allergist|consultant|midwife|cardiologist|endocrinologist|diabetes|allerg\w*)\b",
+    re.IGNORECASE,
+)
+_SOMEONE_ELSE = re.compile(r"^\W*(?:a|one|some|another)\s+(friend|colleague|co-?worker|neighbou?r|guest)\b",
+                           re.IGNORECASE)
+
+
+def outside_holder(fact: str) -> str | None:
+    """Who a fact is about, when that is someone outside the user's household: ``"colleague Tim"`` for "User's
+    colleague Tim is allergic to penicillin.", ``"friend"`` for "A friend of mine is vegan."; ``None`` for the
+    user's own facts and their partner's, children's or clinician's.
+
+    >>> outside_holder("User's best friend Nora is allergic to cats."), outside_holder("User's son is vegan.")
+    ('best friend Nora', None)
+    """
+    other = _SOMEONE_ELSE.search(fact)
+    if other is not None:
+        return other.group(1)
+    owner = _POSSESSOR.match(fact)
+    if owner is not None and not _HOUSEHOLD.search(owner.group(1)):
+        return owner.group(1)
+    return None
+
+
+_KIN = {"mum": "mother", "mom": "mother", "mam": "mother", "mummy": "mother", "mommy": "mother", "mama": "mother",
+        "dad": "father", "daddy": "father", "papa": "father", "gran": "grandmother", "granny": "grandmother",
+        "grandma": "grandmother", "nan": "grandmother", "nana": "grandmother", "grandpa": "grandfather",
+        "grandad": "grandfather", "granddad": "grandfather", "sis": "sister", "bro": "brother",
+        "neighbor": "neighbour", "coworker": "colleague", "co-worker": "colleague", "mate": "friend",
+        "pal": "friend", "bestie": "friend", "bff": "friend", "roommate": "flatmate", "housemate": "flatmate",
+        "roomie": "flatmate", "mil": "mother-in-law", "fil": "father-in-law"}
+"""Everyday words for a relation, read as the word a fact uses."""
+_GROUPS = {"parent": {"mother", "father"}, "grandparent": {"grandmother", "grandfather"},
+           "sibling": {"sister", "brother"}, "in-law": {"mother-in-law", "father-in-law", "sister-in-law",
+                                                        "brother-in-law"}}
+"""A word for several relations ("my parents") names each of them."""
+_KIN_WORDS = frozenset({"mother", "father", "grandmother", "grandfather", "sister", "brother", "aunt", "uncle",
+                        "cousin", "niece", "nephew", "grandson", "granddaughter", "grandchild", "stepmother",
+                        "stepfather", "mother-in-law", "father-in-law", "sister-in-law", "brother-in-law"})
+_FAMILY = frozenset({"family", "relative", "relatives", "folk", "folks"})
+"""A question about the family names every relative ("Christmas dinner with the family"), not a friend."""
+_PETS = frozenset({"dog", "cat", "puppy", "kitten", "pet", "rabbit", "bunny", "hamster", "guinea", "parrot", "horse",
+                   "pony", "budgie", "tortoise", "ferret", "labrador", "spaniel", "terrier", "collie", "retriever"})
+_WE = frozenset({"we", "us", "our", "we're", "we've", "we'll"})
+_HOLDER_WORD = re.compile(r"[\w'-]+")
+
+
+def _relations(text: str) -> set[str]:
+    """The relations and names a text's words name, in the words facts use (plural and possessive endings off)."""
+    found: set[str] = set()
+    for raw in _HOLDER_WORD.findall(text.lower().replace("\u2019", "'")):
+        w = raw.removesuffix("'s").removesuffix("'")
+        for word in (w, w[:-1] if w.endswith("s") and len(w) > 3 else w):
+            word = _KIN.get(word, word)
+            found.add(word)
+            found |= _GROUPS.get(word, set())
+    if found & _FAMILY:
+        found |= _KIN_WORDS
+    if found & _WE:
+        found.add("flatmate")  # "What should we cook tonight?": those the user lives with
+    return found
+
+
+def named_by(fact: str, text: str) -> bool:
+    """Whether the asker's ``text`` (a question, with the turns it is read with) names the one a fact is about:
+    always for the user's own facts and their household's (:func:`outside_holder` is ``None``); for someone else,
+    when the text names their relation or their name ("my mum" for "User's mother ...", "Nora" for "User's best
+    friend Nora ..."; "the family" names any relative). A friend's allergy is theirs: it is no answer to "What
+    should I cook tonight?", and it is one to "What can I cook when Nora comes over?".
+
+    >>> named_by("User's best friend Nora is allergic to cats.", "Is ibuprofen ok for my headache?")
+    False
+    >>> named_by("User's mother is diabetic.", "What dessert should I make for my parents?")
+    True
+    """
+    holder = outside_holder(fact)
+    if holder is None:
+        return True
+    if not _PETS.isdisjoint(_relations(holder)):
+        return True  # the user's pet lives with them: its diet is the household's, though not core on every turn
+    wanted = _relations(holder) - {"best", "close", "old", "older", "oldest", "eldest", "younger", "youngest",
+                                   "little", "big", "new", "good", "dear", "late"}
+    return not wanted.isdisjoint(_relations(text))
 
 
 def prototype_texts() -> tuple[list[str], np.ndarray]:

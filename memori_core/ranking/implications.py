@@ -35,7 +35,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from .care import NOT_FOOD, for_the_asker, is_care_fact
+from ..slots import slot_keys
+from .care import NOT_FOOD, for_the_asker, is_care_fact, named_by
 from .conversation import asks_something
 from .pipeline import PoolScores
 
@@ -428,17 +429,21 @@ def asks_for_advice(turn: str) -> bool:
     return asks_something(turn) and asks_what_to_do(turn)
 
 
-def implied_rows(question: str, facts: Sequence[str]) -> np.ndarray:
-    """For each fact (in order), whether the question touches a concern it constrains (bool array); all
-    ``False`` without a concern in the question, which is the common case and reads no fact."""
+def implied_rows(question: str, facts: Sequence[str], conversation: str | None = None) -> np.ndarray:
+    """For each fact (in order), whether the question touches a concern it constrains, for the one the fact is
+    about (:func:`~.care.named_by`: the user's household, or someone the question or its ``conversation`` names)
+    (bool array); all ``False`` without a concern in the question, which is the common case and reads no fact."""
     asked = question_concerns(question)
     if not asked:
         return np.zeros(len(facts), dtype=bool)
-    return np.fromiter((not asked.isdisjoint(fact_concerns(f)) for f in facts), dtype=bool, count=len(facts))
+    said = question if conversation is None else f"{question}\n{conversation}"
+    return np.fromiter((not asked.isdisjoint(fact_concerns(f)) and named_by(f, said) for f in facts),
+                       dtype=bool, count=len(facts))
 
 
 def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[str]],
-                 before: str | None = None, told: Callable[[str, str], bool] | None = None) -> PoolScores:
+                 before: str | None = None, told: Callable[[str, str], bool] | None = None,
+                 conversation: str | None = None) -> PoolScores:
     """``scores`` with the facts whose concerns the question touches marked ``implied`` (and the concerns met,
     for ``explain``); unchanged when there are none. The question is ``query`` when it :func:`asks_what_to_do`;
     for a follow-up that names no concern of its own, it goes on with ``before`` (the user's turn before it,
@@ -446,22 +451,24 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
     something to drink with it?" after "What should I grab for lunch?") or a plan ("And what should I order?"
     after "We're going to a seafood place tonight."). A fact that statement tells itself (``told(fact, turn)``:
     "I get seasick on boats." tells "User gets seasick on boats.") is not implied by it: the model reads that
-    turn anyway. ``texts()`` gives the pool rows' texts in pool order; it is called only when the question
+    turn anyway. Someone else's fact is implied only when the question or the ``conversation`` (the earlier turns
+    read with it) names them (:func:`~.care.named_by`). ``texts()`` gives the pool rows' texts in pool order; it is called only when the question
     names a concern or a name (their concerns are cached per text). The caller checks that the relevance gate
     applies."""
+    slots = asked_slots(query)
     question = query if asks_what_to_do(query) else None
     statement = None
     if before is not None and not question_concerns(query) and asks_what_to_do(before):
         question = f"{query}\n{before}"
         statement = None if asks_for_advice(before) else before
-    if question is None:
+    if question is None and not slots:
         return scores
-    asked = question_concerns(question)
-    names = named_words(query)
-    if not asked and not names:
+    asked = question_concerns(question) if question is not None else frozenset()
+    names = named_words(query) if question is not None else frozenset()
+    if not asked and not names and not slots:
         return scores
     facts = texts()
-    rows = implied_rows(question, facts)
+    rows = implied_rows(question, facts, conversation) if asked else np.zeros(len(facts), dtype=bool)
     if statement is not None and told is not None:
         for i in np.flatnonzero(rows).tolist():
             if told(facts[i], statement):
@@ -471,6 +478,10 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
         named, held = named_rows(names, facts)
         rows |= named
         met |= {f"name {n}" for n in held}
+    if slots:
+        of_slot, held = slot_rows(slots, facts)
+        rows |= of_slot
+        met |= {f"slot {k}" for k in held}
     if not rows.any():
         return scores
     return replace(scores, implied=rows, concerns=tuple(sorted(met)))
@@ -506,4 +517,51 @@ def named_rows(names: frozenset[str], facts: Sequence[str]) -> tuple[np.ndarray,
     held = sorted(n for n, at in holding.items() if 0 < len(at) <= MOST_NAMED)
     for n in held:
         rows[holding[n]] = True
+    return rows, held
+
+
+MOST_OF_SLOT = 2
+"""A question about a slot of someone's life opens the facts of that slot when at most this many hold it: "Where do I
+work?" opens "User works at Meta." (MiniLM: cosine 0.15); a slot that many facts fill says nothing about which."""
+
+
+_MODAL = r"(?:should|shall|could|can|would|will|might|must|may)"
+_ABOUT_ME = re.compile(
+    r"^\W*(?:(?:where|what|who|which|when|how(?:\s+(?:old|long|many|much|far))?)"
+    r"(?:'s|\s+(?:do|does|did|am|is|are|was|were|have|has|had))?\s+"
+    rf"(?:(?!{_MODAL}\b)[\w']+\s+){{0,3}}?(?:i|my|me)\b|(?:do|did|am|was|have|had)\s+i\b|(?:is|are|was|were)\s+my\b)",
+    re.IGNORECASE,
+)
+
+
+def asked_slots(question: str) -> frozenset[str]:
+    """The slot keys (:func:`memori_core.slots.slot_keys`: ``"user:job"``) a question asks the assistant to recall
+    about the asker: "Where do I work?", "What do I do for a living?", "What's my sister's job?" (``"sister:job"``),
+    "Do I have a car?"; empty for a request for advice ("What should I cook?", "Can you suggest a wine?"), where the
+    other signals judge, and for a statement.
+
+    >>> sorted(asked_slots("Where do I work?")), sorted(asked_slots("What should I drink tonight?"))
+    (['user:job'], [])
+    """
+    if _ABOUT_ME.match(question.replace("\u2019", "'")) is None:
+        return frozenset()
+    return slot_keys(question)
+
+
+@functools.lru_cache(maxsize=8192)
+def _fact_slot_keys(text: str) -> frozenset[str]:
+    return slot_keys(text)
+
+
+def slot_rows(keys: frozenset[str], facts: Sequence[str]) -> tuple[np.ndarray, list[str]]:
+    """The facts holding one of the slot ``keys`` (bool array), for each key held by at most :data:`MOST_OF_SLOT`
+    facts, and those keys."""
+    holding: dict[str, list[int]] = {k: [] for k in keys}
+    for i, text in enumerate(facts):
+        for k in _fact_slot_keys(text) & keys:
+            holding[k].append(i)
+    rows = np.zeros(len(facts), dtype=bool)
+    held = sorted(k for k, at in holding.items() if 0 < len(at) <= MOST_OF_SLOT)
+    for k in held:
+        rows[holding[k]] = True
     return rows, held
