@@ -300,19 +300,21 @@ class BackgroundCapture:
             except Exception as exc:
                 self._failed(entity_id, exc)
             finally:
-                with self._done:
-                    self._pending -= 1
-                    self._done.notify_all()
+                self._finished()
 
         try:
             _LANES.submit((id(engine), entity_id), job)
         except Exception as exc:  # the pool could not start (interpreter shutting down)
-            with self._done:
-                self._pending -= 1
-                self._done.notify_all()
+            self._finished()
             self._failed(entity_id, exc)
             return False
         return True
+
+    def _finished(self) -> None:
+        """One submitted capture is done (stored, failed, or never started): wake the waiting :meth:`flush`."""
+        with self._done:
+            self._pending -= 1
+            self._done.notify_all()
 
     def _dropped(self, entity_id: str, pending: int) -> None:
         message = (

@@ -303,23 +303,25 @@ def _one_line(text: str) -> str:
     return "".join(out)
 
 
+def _passed(stamp: str | None, now: float) -> bool:
+    """Whether a stored UTC timestamp is at or before ``now`` (epoch seconds); ``False`` when absent or unreadable."""
+    if not stamp:
+        return False
+    try:
+        return parse_utc(stamp).timestamp() <= now
+    except ValueError:
+        return False
+
+
 def _fact_line(fact: StoredFact, now: float) -> str:
     """``ID  CREATED_AT  TEXT`` (then ``[core]`` for a core fact, ``[expired]`` for one past its ``expires_at``,
     ``[superseded by ID at TIME]`` for one no longer valid)."""
     expired = "  [core]" if is_core(fact.metadata) else ""
-    if fact.expires_at:
-        try:
-            if parse_utc(fact.expires_at).timestamp() <= now:
-                expired += "  [expired]"
-        except ValueError:
-            pass
-    if fact.valid_to:
-        try:
-            if parse_utc(fact.valid_to).timestamp() <= now:
-                by = f" by {fact.superseded_by}" if fact.superseded_by else ""
-                expired += f"  [superseded{by} at {_when(fact.valid_to)}]"
-        except ValueError:
-            pass
+    if _passed(fact.expires_at, now):
+        expired += "  [expired]"
+    if _passed(fact.valid_to, now):
+        by = f" by {fact.superseded_by}" if fact.superseded_by else ""
+        expired += f"  [superseded{by} at {_when(fact.valid_to)}]"
     return f"{fact.id}  {_when(fact.created_at)}  {_one_line(fact.content)}{expired}"
 
 

@@ -1,8 +1,10 @@
-"""Message helpers: the query of a conversation, the turn to capture, and the block written into its system prompt."""
+"""Message helpers: the query of a conversation, the turn to capture and its metadata, and the block written into
+its system prompt."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, ChatMessage, HumanMessage, SystemMessage
 
@@ -69,6 +71,17 @@ def turn_to_capture(messages: Sequence[BaseMessage]) -> list[Message]:
     if len(messages) > 1 and is_ai(messages[-2]) and message_text(messages[-2]).strip():
         turn.insert(0, Message("assistant", message_text(messages[-2])))
     return turn
+
+
+def capture_metadata(source: str, message: BaseMessage, thread_id: Any) -> dict[str, Any]:
+    """The metadata of the facts captured from the user ``message``: ``source``, ``role="user"``, then
+    ``thread_id`` and ``message_id`` (as strings) when known; the thread id is also the capture's session."""
+    metadata: dict[str, Any] = {"source": source, "role": "user"}
+    if thread_id is not None:
+        metadata["thread_id"] = str(thread_id)
+    if message.id:
+        metadata["message_id"] = str(message.id)
+    return metadata
 
 
 def system_with_block(system: SystemMessage | None, block: str) -> SystemMessage:

@@ -25,7 +25,7 @@ from memori_core.extraction import FactExtractor
 from memori_core.failopen import STRICT_DEFAULT
 from memori_core.query import context_turns
 
-from ._messages import human_query_and_context, is_human, messages_with_block, turn_to_capture
+from ._messages import capture_metadata, human_query_and_context, is_human, messages_with_block, turn_to_capture
 from ._recall import BlockRecall, entity_of_run, logger
 
 CONTEXT_KEY = "memori_context"
@@ -217,12 +217,8 @@ def memori_capture_node(
         if not _first_time(str(message.id) if message.id else None):
             return {}
         turn = turn_to_capture(messages[: last_human + 1])
-        metadata: dict[str, Any] = {"source": "langgraph", "role": "user"}
         thread_id = (config.get("configurable") or {}).get("thread_id")
-        if thread_id is not None:
-            metadata["thread_id"] = str(thread_id)
-        if message.id:
-            metadata["message_id"] = str(message.id)
+        metadata = capture_metadata("langgraph", message, thread_id)
         captures.submit(engine, entity, turn, chosen, metadata=metadata, session_id=metadata.get("thread_id"))
         return {}
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
 from langchain_core.runnables import RunnableConfig, ensure_config
@@ -15,7 +14,7 @@ from memori_core.extraction import FactExtractor
 from memori_core.failopen import STRICT_DEFAULT
 from memori_core.query import context_turns
 
-from ._messages import human_query_and_context, is_human, system_with_block, turn_to_capture
+from ._messages import capture_metadata, human_query_and_context, is_human, system_with_block, turn_to_capture
 from ._recall import BlockRecall, entity_of_run, logger
 
 Handler = Callable[[ModelRequest], ModelResponse]
@@ -137,15 +136,11 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         if not turn:
             return
         message = request.messages[-1]
-        metadata: dict[str, Any] = {"source": "langchain", "role": "user"}
         thread_id = (config.get("configurable") or {}).get("thread_id")
         if thread_id is None:
             info = getattr(getattr(request, "runtime", None), "execution_info", None)
             thread_id = getattr(info, "thread_id", None)
-        if thread_id is not None:
-            metadata["thread_id"] = str(thread_id)
-        if message.id:
-            metadata["message_id"] = str(message.id)
+        metadata = capture_metadata("langchain", message, thread_id)
         self._captures.submit(self.engine, entity, turn, self.extractor,
                               metadata=metadata, session_id=metadata.get("thread_id"))
 

@@ -227,6 +227,26 @@ def test_someone_elses_care_fact_is_no_answer_to_the_users_own_food_or_health_qu
 # -- through the engine, without a model ----------------------------------------
 
 
+class PrototypesDown:
+    """An embedder that embeds as ``embedder`` does, except the gate's prototype sentences (one batch: the
+    domains, then the intents), which fail while ``down``."""
+
+    name = "prototypes-down"
+
+    def __init__(self, embedder):
+        self.embedder = embedder
+        self.down = True
+        self.n_prototypes = len(prototype_texts()[0]) + len(intent_texts()[0])
+
+    def embed_documents(self, texts):
+        if self.down and len(texts) == self.n_prototypes:
+            raise RuntimeError("embedding service unavailable")
+        return self.embedder.embed_documents(texts)
+
+    def embed_query(self, text):
+        return self.embedder.embed_query(text)
+
+
 def test_the_prototypes_are_embedded_once_per_engine_and_only_when_a_care_fact_is_in_doubt(hash_embedder):
     engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder)
     engine.add("u1", FACTS)
@@ -240,20 +260,7 @@ def test_the_prototypes_are_embedded_once_per_engine_and_only_when_a_care_fact_i
 
 
 def test_prototypes_that_cannot_be_embedded_leave_the_gate_as_it_was(hash_embedder, caplog):
-    n_prototypes = len(prototype_texts()[0]) + len(intent_texts()[0])  # one batch: domains, then intents
-
-    class FailsOnPrototypes:
-        name = "fails-on-prototypes"
-
-        def embed_documents(self, texts):
-            if len(texts) == n_prototypes:
-                raise RuntimeError("embedding service unavailable")
-            return hash_embedder.embed_documents(texts)
-
-        def embed_query(self, text):
-            return hash_embedder.embed_query(text)
-
-    failing = RecallEngine(store=ChromaStore.in_memory(), embedder=FailsOnPrototypes())
+    failing = RecallEngine(store=ChromaStore.in_memory(), embedder=PrototypesDown(hash_embedder))
     plain = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig(gate_care=None, gate_general=None))
     for engine in (failing, plain):
         engine.add("u1", FACTS)
@@ -266,51 +273,25 @@ def test_prototypes_that_cannot_be_embedded_leave_the_gate_as_it_was(hash_embedd
 
 def test_a_passing_prototype_failure_is_not_remembered(hash_embedder):
     """After the embedder recovers, the engine answers as a fresh engine over the same store does."""
-    n_prototypes = len(prototype_texts()[0]) + len(intent_texts()[0])  # one batch: domains, then intents
-    down = {"now": True}
-
-    class Flaky:
-        name = "flaky"
-
-        def embed_documents(self, texts):
-            if down["now"] and len(texts) == n_prototypes:
-                raise RuntimeError("embedding service unavailable")
-            return hash_embedder.embed_documents(texts)
-
-        def embed_query(self, text):
-            return hash_embedder.embed_query(text)
-
+    flaky = PrototypesDown(hash_embedder)
     store = ChromaStore.in_memory()
     # the care signal alone decides this question's fact (the implications keep a peanut fact for "peanuts")
     lift_off = RecallConfig(gate_third_person=None, gate_implied=False)
-    engine = RecallEngine(store=store, embedder=Flaky(), config=lift_off)
+    engine = RecallEngine(store=store, embedder=flaky, config=lift_off)
     engine.add("u1", FACTS)
     question = "Is my dinner plan ok with peanuts tonight or not really?"
     during = [f.id for f in engine.recall(question, "u1")]
-    down["now"] = False
+    flaky.down = False
     after = [f.id for f in engine.recall(question, "u1")]
-    fresh = [f.id for f in RecallEngine(store=store, embedder=Flaky(), config=lift_off).recall(question, "u1")]
+    fresh = [f.id for f in RecallEngine(store=store, embedder=flaky, config=lift_off).recall(question, "u1")]
     assert after == fresh and after != during  # the signal is back once the prototypes could be embedded
     assert during == [f.id for f in RecallEngine(store=store, embedder=hash_embedder,
                                                  config=replace(lift_off, gate_care=None, gate_general=None)).recall(question, "u1")]
 
 
 def test_a_lasting_prototype_failure_warns_once_until_they_can_be_embedded_again(hash_embedder, caplog):
-    n_prototypes = len(prototype_texts()[0]) + len(intent_texts()[0])
-    down = {"now": True}
-
-    class Flaky:
-        name = "flaky"
-
-        def embed_documents(self, texts):
-            if len(texts) == n_prototypes and down["now"]:
-                raise RuntimeError("embedding service unavailable")
-            return hash_embedder.embed_documents(texts)
-
-        def embed_query(self, text):
-            return hash_embedder.embed_query(text)
-
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=Flaky())
+    flaky = PrototypesDown(hash_embedder)
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=flaky)
     engine.add("u1", FACTS)
     question = "Is my dinner plan ok with peanuts tonight or not really?"
 
@@ -322,10 +303,10 @@ def test_a_lasting_prototype_failure_warns_once_until_they_can_be_embedded_again
             engine.recall(question, "u1")
         assert warnings() == 1  # tried on every recall, warned once
         assert sum("prototype sentences" in r.getMessage() for r in caplog.records) == 4
-        down["now"] = False
+        flaky.down = False
         engine.recall(question, "u1")  # embedded: the signals are back
         engine._prototypes = None  # as if a new process: the next failure is news again
-        down["now"] = True
+        flaky.down = True
         engine.recall(question, "u1")
         assert warnings() == 2
 

@@ -26,6 +26,22 @@ COELIAC = "User has coeliac disease and eats strictly gluten-free."
 OTHERS = [f"User's note number {i} is about the garden shed." for i in range(29)]
 
 
+def ann_with(*facts: str, config: RecallConfig | None = None) -> RecallEngine:
+    """An engine (in-memory store, hash embedder) where "ann" has ``facts`` among 29 notes about other things."""
+    eng = RecallEngine(store=InMemoryFactStore(), embedder=HashEmbedder(), config=config)
+    eng.add("ann", [*OTHERS, *facts])
+    return eng
+
+
+def with_and_without_implications(embedder, facts: list[str]) -> tuple[RecallEngine, RecallEngine]:
+    """Two engines where "ann" has ``facts``: the default one, and one with ``gate_implied=False``."""
+    engines = (RecallEngine(store=InMemoryFactStore(), embedder=embedder),
+               RecallEngine(store=InMemoryFactStore(), embedder=embedder, config=RecallConfig(gate_implied=False)))
+    for eng in engines:
+        eng.add("ann", facts)
+    return engines
+
+
 @pytest.mark.parametrize("fact, concerns", [
     (COELIAC, {"gluten", "clinic", "meal"}),  # any food concern makes it a fact a meal question opens
     ("User is allergic to peanuts.", {"peanut", "clinic", "meal"}),
@@ -174,9 +190,7 @@ def test_the_gate_keeps_and_opens_for_an_implied_fact_whatever_its_cosine():
 
 @pytest.fixture
 def engine():
-    eng = RecallEngine(store=InMemoryFactStore(), embedder=HashEmbedder())
-    eng.add("ann", [*OTHERS, COELIAC])
-    return eng
+    return ann_with(COELIAC)
 
 
 def test_a_beer_question_recalls_the_coeliac_fact_the_cosine_ranks_low(engine):
@@ -213,8 +227,7 @@ def test_no_implication_without_a_personal_question_about_what_to_do_that_touche
 
 def test_the_signal_is_off_when_configured_and_in_memori_compat():
     for cfg in (RecallConfig(gate_implied=False), RecallConfig.memori_compat()):
-        eng = RecallEngine(store=InMemoryFactStore(), embedder=HashEmbedder(), config=cfg)
-        eng.add("ann", [*OTHERS, COELIAC])
+        eng = ann_with(COELIAC, config=cfg)
         top = [f.content for f in eng.recall("Can I have a beer at the pub on Friday?", "ann")]
         assert COELIAC not in top
 
@@ -234,10 +247,7 @@ def test_pad_thai_recalls_the_peanut_allergy_with_minilm(minilm):
              "User works night shifts as a nurse.", "User's daughter Mia is 6.", "User rides a bike to work.",
              "User is training for a half marathon.", "User's partner is called Sam.", "User gets seasick.",
              "User rents a flat with no oven."]
-    eng = RecallEngine(store=InMemoryFactStore(), embedder=minilm)
-    eng.add("ann", facts)
-    plain = RecallEngine(store=InMemoryFactStore(), embedder=minilm, config=RecallConfig(gate_implied=False))
-    plain.add("ann", facts)
+    eng, plain = with_and_without_implications(minilm, facts)
     question = "Is pad thai safe for me to order?"
     assert "User is allergic to peanuts." not in [f.content for f in plain.recall(question, "ann")]
     assert "User is allergic to peanuts." in [f.content for f in eng.recall(question, "ann")]
@@ -245,8 +255,7 @@ def test_pad_thai_recalls_the_peanut_allergy_with_minilm(minilm):
 
 
 def test_a_limitation_that_is_no_care_fact_is_implied_too():
-    eng = RecallEngine(store=InMemoryFactStore(), embedder=HashEmbedder())
-    eng.add("ann", [*OTHERS, "User gets seasick on boats."])
+    eng = ann_with("User gets seasick on boats.")
     assert "User gets seasick on boats." in [f.content for f in eng.recall("Should we take the ferry to France?", "ann")]
     assert "User gets seasick on boats." not in [f.content for f in eng.recall("How old is the ferry to France?", "ann")]
 
@@ -279,8 +288,7 @@ KIDS = ["User's daughter Ruby is 5.", "User's son Jack is 9 and plays cricket on
 
 
 def test_a_family_plan_recalls_the_children_and_a_general_question_about_children_does_not():
-    eng = RecallEngine(store=InMemoryFactStore(), embedder=HashEmbedder())
-    eng.add("ann", [*OTHERS, *KIDS])
+    eng = ann_with(*KIDS)
     for question in ("Any ideas for a family getaway in the school holidays?",
                      "Can you plan a fun Saturday for the kids?"):
         assert set(KIDS) <= {f.content for f in eng.recall(question, "ann")}, question
@@ -289,9 +297,8 @@ def test_a_family_plan_recalls_the_children_and_a_general_question_about_childre
 
 
 def test_a_request_before_a_follow_up_lends_it_its_concerns():
-    eng = RecallEngine(store=InMemoryFactStore(), embedder=HashEmbedder())
     skint = "My student loan comes in each term and I'm usually skint by week 8."
-    eng.add("ann", [*OTHERS, skint])
+    eng = ann_with(skint)
     assert skint in [f.content for f in eng.recall("Train or coach?", "ann", context=["Plan me a cheap weekend trip."])]
     assert skint not in [f.content for f in eng.recall("Train or coach?", "ann", context=["I took the train home."])]
 
@@ -302,10 +309,7 @@ def test_a_pregnancy_is_recalled_for_a_trip_and_a_sleepless_night_with_minilm(mi
     facts = [pregnant, "User works as a solicitor in Leeds.", "User loves Italian food.", "User's husband is Tom.",
              "User plays the violin.", "User has a cat called Pip.", "User supports Leeds United.",
              "User's sister lives in Bristol.", "User drives a blue Fiat.", "User is learning Spanish."]
-    eng = RecallEngine(store=InMemoryFactStore(), embedder=minilm)
-    eng.add("ann", facts)
-    plain = RecallEngine(store=InMemoryFactStore(), embedder=minilm, config=RecallConfig(gate_implied=False))
-    plain.add("ann", facts)
+    eng, plain = with_and_without_implications(minilm, facts)
     for question in ("Any ideas for a weekend away next month?", "I can't sleep at night, what can I do?"):
         assert pregnant in [f.content for f in eng.recall(question, "ann")], question
     assert pregnant not in [f.content for f in plain.recall("Any ideas for a weekend away next month?", "ann")]
@@ -332,14 +336,12 @@ def test_a_name_opens_the_few_facts_that_hold_it_and_not_one_every_fact_holds():
 
 
 def test_a_personal_question_naming_a_pet_recalls_the_pet_fact():
-    eng = RecallEngine(store=InMemoryFactStore(), embedder=HashEmbedder())
     dash = "User has a rescue greyhound called Dash."
-    eng.add("ann", [*OTHERS, dash])
+    eng = ann_with(dash)
     question = "Is it okay to take Dash on a long hike in this heat?"
     assert dash in [f.content for f in eng.recall(question, "ann")]
     assert "name Dash" in eng.explain(question, "ann").gate_note
-    plain = RecallEngine(store=InMemoryFactStore(), embedder=HashEmbedder(), config=RecallConfig(gate_implied=False))
-    plain.add("ann", [*OTHERS, dash])
+    plain = ann_with(dash, config=RecallConfig(gate_implied=False))
     assert dash not in [f.content for f in plain.recall(question, "ann")]
 
 

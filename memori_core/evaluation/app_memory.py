@@ -34,7 +34,7 @@ from ..embedders import default_embedder
 from ..engine import RecallEngine
 from ..validate import parse_utc
 from .configs import describe_gate
-from .data import expect_flag, expect_ids, expect_list, expect_object, expect_text, optional_text, read_json
+from .data import expect_flag, expect_ids, expect_list, expect_object, expect_text, optional_text, read_named_file
 from .embedding import CachingEmbedder
 from .runner import EnginePool, Progress
 
@@ -194,11 +194,7 @@ def _user(item: Any, where: str) -> AppUser:
 def load_app_memory(path: str | Path) -> AppMemory:
     """Read an app-memory file; ``ValueError`` naming the file, the user and the turn when it is malformed
     (an unknown kind, needs naming no fact of the user, an empty text, needs on an off-topic turn...)."""
-    obj = expect_object(read_json(path), str(path))
-    name = optional_text(obj, "name", str(path)) or Path(path).stem
-    version = obj.get("version", 1)
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise ValueError(f"{path}: 'version' must be an integer, got {version!r}")
+    obj, name, version = read_named_file(path)
     users = [_user(u, f"{path}: user #{k}") for k, u in enumerate(expect_list(obj.get("users"), str(path), "users"))]
     _unique((u.user for u in users), str(path), "user")
     return AppMemory(name, version, users)

@@ -65,7 +65,7 @@ from ..extraction.rule_based import RuleBasedFactExtractor
 from ..extraction.types import FactExtractor, Message
 from ..store.chroma import ChromaStore
 from ..text import get_stemmer
-from .data import expect_list, expect_object, expect_text, optional_text, read_json
+from .data import expect_list, expect_object, expect_text, optional_text, read_named_file
 from .embedding import CachingEmbedder
 from .runner import Progress
 
@@ -211,11 +211,7 @@ def _conversation(item: Any, where: str) -> CaptureConversation:
 def load_capture(path: str | Path) -> CaptureSet:
     """Read a capture-benchmark file; ``ValueError`` naming the file and the conversation when it is malformed
     (an unknown category or role, no user turn, an empty gold wording, facts on an assistant turn, a repeated id)."""
-    obj = expect_object(read_json(path), str(path))
-    name = optional_text(obj, "name", str(path)) or Path(path).stem
-    version = obj.get("version", 1)
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise ValueError(f"{path}: 'version' must be an integer, got {version!r}")
+    obj, name, version = read_named_file(path)
     items = expect_list(obj.get("conversations"), str(path), "conversations")
     conversations = [_conversation(c, f"{path}: conversation #{k}") for k, c in enumerate(items)]
     seen: set[str] = set()

@@ -106,6 +106,17 @@ def optional_text(obj: dict[str, Any], key: str, where: str) -> str | None:
     return value
 
 
+def read_named_file(path: str | Path) -> tuple[dict[str, Any], str, int]:
+    """A benchmark file ``{name, version, ...}``: its top-level object, its name (the file's stem when absent) and
+    its version (1 when absent); ``ValueError`` naming the file when either is malformed."""
+    obj = expect_object(read_json(path), str(path))
+    name = optional_text(obj, "name", str(path)) or Path(path).stem
+    version = obj.get("version", 1)
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ValueError(f"{path}: 'version' must be an integer, got {version!r}")
+    return obj, name, version
+
+
 def expect_flag(obj: dict[str, Any], key: str, where: str) -> bool:
     """``obj[key]`` as a bool (absent: ``False``)."""
     value = obj.get(key, False)
