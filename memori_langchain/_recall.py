@@ -17,16 +17,33 @@ from memori_core.text import normalize_fact_text
 
 logger = logging.getLogger("memori_langchain")
 
-def graph_runtime_context() -> Any:
-    """The runtime context of the LangGraph run the caller is part of (a graph's or a ``create_agent``
-    agent's: its nodes, middleware and tools all see it), or ``None`` outside a run or without a context."""
+
+def graph_runtime() -> Any:
+    """The runtime of the LangGraph run the caller is part of (a graph's or a ``create_agent`` agent's: its
+    nodes, middleware and tools all see it), or ``None`` outside a run."""
     try:
         from langgraph.runtime import get_runtime
 
-        runtime = get_runtime()
+        return get_runtime()
     except Exception:  # not inside a graph run
         return None
-    return getattr(runtime, "context", None)
+
+
+def graph_runtime_context() -> Any:
+    """The runtime context of the LangGraph run the caller is part of, or ``None`` outside a run or without
+    a context (:func:`graph_runtime`)."""
+    return getattr(graph_runtime(), "context", None)
+
+
+def thread_of_run(config: Mapping[str, Any] | None, runtime: Any = None) -> str | None:
+    """The conversation thread of a run, the one rule the capturing adapters follow: the run ``config``'s
+    ``configurable.thread_id``, else the thread LangGraph's runtime knows (``runtime.execution_info``; the
+    runtime of the current graph run when ``runtime`` is not given); ``None`` when neither names one."""
+    thread_id = ((config or {}).get("configurable") or {}).get("thread_id")
+    if thread_id is None:
+        info = getattr(runtime if runtime is not None else graph_runtime(), "execution_info", None)
+        thread_id = getattr(info, "thread_id", None)
+    return str(thread_id) if thread_id is not None else None
 
 
 def entity_of_run(

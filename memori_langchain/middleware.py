@@ -16,7 +16,7 @@ from memori_core.failopen import STRICT_DEFAULT
 from memori_core.query import context_turns
 
 from ._messages import human_query_and_context, is_human, system_with_block, turn_to_capture
-from ._recall import BlockRecall, entity_of_run, logger
+from ._recall import BlockRecall, entity_of_run, logger, thread_of_run
 
 Handler = Callable[[ModelRequest], ModelResponse]
 AsyncHandler = Callable[[ModelRequest], Awaitable[ModelResponse]]
@@ -138,12 +138,9 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
             return
         message = request.messages[-1]
         metadata: dict[str, Any] = {"source": "langchain", "role": "user"}
-        thread_id = (config.get("configurable") or {}).get("thread_id")
-        if thread_id is None:
-            info = getattr(getattr(request, "runtime", None), "execution_info", None)
-            thread_id = getattr(info, "thread_id", None)
+        thread_id = thread_of_run(config, getattr(request, "runtime", None))
         if thread_id is not None:
-            metadata["thread_id"] = str(thread_id)
+            metadata["thread_id"] = thread_id
         if message.id:
             metadata["message_id"] = str(message.id)
         self._captures.submit(self.engine, entity, turn, self.extractor,
