@@ -77,8 +77,9 @@ class BlockRecall:
     larger request could change what passes.
     When turns are captured, what the turn being answered already became is not news to the model: a
     recalled fact whose normalised text equals ``skip_text`` (that turn), or that was captured from the
-    message ``skip_message_id`` (its ``metadata["message_id"]``), is left out of those facts (its slot
-    is not refilled).
+    message ``skip_message_id`` of the thread ``skip_thread_id`` (its ``metadata["message_id"]`` and
+    ``metadata["thread_id"]``, ``None`` when the run names no thread), is left out of those facts (its slot
+    is not refilled): another thread's message with the same id is another turn.
     """
 
     engine: RecallEngine
@@ -90,6 +91,7 @@ class BlockRecall:
     context: Sequence[str] = ()
     skip_text: str | None = None
     skip_message_id: str | None = None
+    skip_thread_id: str | None = None
 
     def _skipping(self) -> bool:
         return self.skip_text is not None or self.skip_message_id is not None
@@ -112,6 +114,10 @@ class BlockRecall:
             facts = [
                 f for f in facts
                 if (key is None or normalize_fact_text(f.content) != key)
-                and (self.skip_message_id is None or f.metadata.get("message_id") != self.skip_message_id)
+                and not self._captured_from_this_turn(f)
             ]
         return format_context(facts, zone=self.engine.config.time_zone_label)
+
+    def _captured_from_this_turn(self, fact: RecalledFact) -> bool:
+        return (self.skip_message_id is not None and fact.metadata.get("message_id") == self.skip_message_id
+                and fact.metadata.get("thread_id") == self.skip_thread_id)

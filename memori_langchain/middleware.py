@@ -106,10 +106,11 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         context = getattr(getattr(request, "runtime", None), "context", None)
         return entity_of_run("MemoriMiddleware", self.entity_id, config, context)
 
-    def _recall(self, request: ModelRequest, entity: str) -> BlockRecall:
+    def _recall(self, request: ModelRequest, config: RunnableConfig, entity: str) -> BlockRecall:
         query, context = human_query_and_context(request.messages, context_turns(self.engine))
         return BlockRecall(self.engine, query, entity, self.k, self.strict, self.name, context,
-                           skip_text=self._skip(query), skip_message_id=self._skip_message(request))
+                           skip_text=self._skip(query), skip_message_id=self._skip_message(request),
+                           skip_thread_id=self._thread(request, config))
 
     def _with_block(self, request: ModelRequest, block: str) -> ModelRequest:
         if not block:
@@ -130,6 +131,9 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
                 return str(message.id) if message.id else None
         return None
 
+    def _thread(self, request: ModelRequest, config: RunnableConfig) -> str | None:
+        return thread_of_run(config, getattr(request, "runtime", None))
+
     def _capture(self, request: ModelRequest, config: RunnableConfig, entity: str) -> None:
         if not self.capture:
             return
@@ -138,7 +142,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
             return
         message = request.messages[-1]
         metadata: dict[str, Any] = {"source": "langchain", "role": "user"}
-        thread_id = thread_of_run(config, getattr(request, "runtime", None))
+        thread_id = self._thread(request, config)
         if thread_id is not None:
             metadata["thread_id"] = thread_id
         if message.id:
@@ -153,7 +157,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         self._captures.raise_failure()
         config = ensure_config()
         entity = self._entity(request, config)
-        response = handler(self._with_block(request, self._recall(request, entity).block()))
+        response = handler(self._with_block(request, self._recall(request, config, entity).block()))
         self._capture(request, config, entity)
         return response
 
@@ -162,6 +166,6 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         self._captures.raise_failure()
         config = ensure_config()
         entity = self._entity(request, config)
-        response = await handler(self._with_block(request, await self._recall(request, entity).ablock()))
+        response = await handler(self._with_block(request, await self._recall(request, config, entity).ablock()))
         self._capture(request, config, entity)
         return response

@@ -244,6 +244,21 @@ def test_agent_capture_with_a_malformed_llm_reply_stores_nothing_quietly(
     assert ungated.count("ann") == 0 and caplog.records == []
 
 
+def test_agent_capture_still_injects_a_fact_captured_in_another_thread_from_a_message_with_the_same_id(
+    ungated: RecallEngine,
+) -> None:
+    # The front end numbers messages per conversation: both threads' first messages are "msg-1".
+    model = replies("ok", "ok")
+    middleware = MemoriMiddleware(engine=ungated, entity_id="ann", capture=True)
+    agent = create_agent(model, [], checkpointer=InMemorySaver(), middleware=[middleware])
+    agent.invoke({"messages": [HumanMessage("I'm allergic to shellfish.", id="msg-1")]},
+                 {"configurable": {"thread_id": "a"}})
+    assert middleware.flush()
+    agent.invoke({"messages": [HumanMessage("Any seafood ideas for dinner?", id="msg-1")]},
+                 {"configurable": {"thread_id": "b"}})
+    assert any(line.startswith("- User is allergic to shellfish.") for line in block_lines(model.system_texts()[-1]))
+
+
 # -- LangGraph: memori_capture_node ------------------------------------------------
 
 
