@@ -6,6 +6,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
+from langchain_core.messages import SystemMessage
 from langchain_core.runnables import RunnableConfig, ensure_config
 
 from memori_core.adapter_args import check_adapter_args
@@ -15,7 +16,7 @@ from memori_core.extraction import FactExtractor
 from memori_core.failopen import STRICT_DEFAULT
 from memori_core.query import context_turns
 
-from ._messages import human_query_and_context, is_human, system_with_block, turn_to_capture
+from ._messages import human_query_and_context, is_human, messages_with_block, system_with_block, turn_to_capture
 from ._recall import BlockRecall, entity_of_run, logger, thread_of_run
 
 Handler = Callable[[ModelRequest], ModelResponse]
@@ -31,7 +32,10 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     the last human message, read with up to ``engine.config.context_turns``
     human messages before it (AI, system and tool messages are not read), are
     appended to the system message of that call only, through ``request.override(system_message=...)``: the block is
-    never written into the agent's state or message history.
+    never written into the agent's state or message history. An agent without a system prompt whose input
+    messages hold the app's own ``SystemMessage`` gets the block appended to the first of them, after the
+    app's instructions as :class:`MemoriContextInjector` puts it (in that call's copy of the messages,
+    ``request.override(messages=...)``); with neither, the block is a new system message.
 
     With ``capture=True``, once the model call that answers a user turn has
     succeeded (the call whose last input message is that human message;
@@ -115,6 +119,10 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     def _with_block(self, request: ModelRequest, block: str) -> ModelRequest:
         if not block:
             return request
+        if request.system_message is None and any(isinstance(m, SystemMessage) for m in request.messages):
+            # No system prompt, but the app's own SystemMessage is in the messages: the block goes after its
+            # instructions there, as MemoriContextInjector puts it (this call's copy; the state keeps its own).
+            return request.override(messages=messages_with_block(request.messages, block))
         return request.override(system_message=system_with_block(request.system_message, block))
 
     def _skip(self, query: str) -> str | None:
