@@ -132,19 +132,27 @@ def memori_recall_node(
 
 def with_memori_context(
     state: Mapping[str, Any],
-    system_prompt: str | None = None,
+    system_prompt: str | SystemMessage | None = None,
     *,
     key: str = CONTEXT_KEY,
 ) -> list[BaseMessage]:
     """The messages to send to the model: ``state["messages"]`` with the recalled block in the system prompt.
 
-    ``system_prompt`` (optional) is put first as a system message. The block
-    is appended to the first system message, or a new one is put first. The
-    state is not modified.
+    ``system_prompt`` (optional: a str or a ``SystemMessage``, as ``create_agent(system_prompt=...)`` takes)
+    is put first as a system message. The block is appended to the first system message (as a new text part
+    when its content is a list), or a new one is put first. The state is not modified. A ``state`` that is
+    no mapping, or a ``system_prompt`` of another type, is a ``TypeError``.
     """
+    if not isinstance(state, Mapping):
+        raise TypeError(f"with_memori_context: state must be the graph state (a mapping with 'messages'), "
+                        f"got {type(state).__name__}")
+    if system_prompt is not None and not isinstance(system_prompt, (str, SystemMessage)):
+        raise TypeError(f"with_memori_context: system_prompt must be a str, a SystemMessage or None, "
+                        f"got {type(system_prompt).__name__}")
     messages: Sequence[BaseMessage] = convert_to_messages(state.get("messages") or [])
     if system_prompt is not None:
-        messages = [SystemMessage(content=system_prompt), *messages]
+        system = system_prompt if isinstance(system_prompt, SystemMessage) else SystemMessage(content=system_prompt)
+        messages = [system, *messages]
     block = state.get(key) or ""
     return messages_with_block(messages, block)
 
