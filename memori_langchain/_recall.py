@@ -17,16 +17,33 @@ from memori_core.text import normalize_fact_text
 
 logger = logging.getLogger("memori_langchain")
 
-def graph_runtime_context() -> Any:
-    """The runtime context of the LangGraph run the caller is part of (a graph's or a ``create_agent``
-    agent's: its nodes, middleware and tools all see it), or ``None`` outside a run or without a context."""
+
+def graph_runtime() -> Any:
+    """The runtime of the LangGraph run the caller is part of (a graph's or a ``create_agent`` agent's: its
+    nodes, middleware and tools all see it), or ``None`` outside a run."""
     try:
         from langgraph.runtime import get_runtime
 
-        runtime = get_runtime()
+        return get_runtime()
     except Exception:  # not inside a graph run
         return None
-    return getattr(runtime, "context", None)
+
+
+def graph_runtime_context() -> Any:
+    """The runtime context of the LangGraph run the caller is part of, or ``None`` outside a run or without
+    a context (:func:`graph_runtime`)."""
+    return getattr(graph_runtime(), "context", None)
+
+
+def thread_of_run(config: Mapping[str, Any] | None, runtime: Any = None) -> str | None:
+    """The conversation thread of a run, the one rule the capturing adapters follow: the run ``config``'s
+    ``configurable.thread_id``, else the thread LangGraph's runtime knows (``runtime.execution_info``; the
+    runtime of the current graph run when ``runtime`` is not given); ``None`` when neither names one."""
+    thread_id = ((config or {}).get("configurable") or {}).get("thread_id")
+    if thread_id is None:
+        info = getattr(runtime if runtime is not None else graph_runtime(), "execution_info", None)
+        thread_id = getattr(info, "thread_id", None)
+    return str(thread_id) if thread_id is not None else None
 
 
 def entity_of_run(
@@ -60,8 +77,9 @@ class BlockRecall:
     larger request could change what passes.
     When turns are captured, what the turn being answered already became is not news to the model: a
     recalled fact whose normalised text equals ``skip_text`` (that turn), or that was captured from the
-    message ``skip_message_id`` (its ``metadata["message_id"]``), is left out of those facts (its slot
-    is not refilled).
+    message ``skip_message_id`` of the thread ``skip_thread_id`` (its ``metadata["message_id"]`` and
+    ``metadata["thread_id"]``, ``None`` when the run names no thread), is left out of those facts (its slot
+    is not refilled): another thread's message with the same id is another turn.
     """
 
     engine: RecallEngine
@@ -73,6 +91,7 @@ class BlockRecall:
     context: Sequence[str] = ()
     skip_text: str | None = None
     skip_message_id: str | None = None
+    skip_thread_id: str | None = None
 
     def _skipping(self) -> bool:
         return self.skip_text is not None or self.skip_message_id is not None
@@ -95,6 +114,10 @@ class BlockRecall:
             facts = [
                 f for f in facts
                 if (key is None or normalize_fact_text(f.content) != key)
-                and (self.skip_message_id is None or f.metadata.get("message_id") != self.skip_message_id)
+                and not self._captured_from_this_turn(f)
             ]
         return format_context(facts, zone=self.engine.config.time_zone_label)
+
+    def _captured_from_this_turn(self, fact: RecalledFact) -> bool:
+        return (self.skip_message_id is not None and fact.metadata.get("message_id") == self.skip_message_id
+                and fact.metadata.get("thread_id") == self.skip_thread_id)

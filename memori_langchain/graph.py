@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -21,12 +22,12 @@ from memori_core.capture import (
     check_max_pending,
 )
 from memori_core.engine import RecallEngine
-from memori_core.extraction import FactExtractor
+from memori_core.extraction import FactExtractor, Message
 from memori_core.failopen import STRICT_DEFAULT
 from memori_core.query import context_turns
 
 from ._messages import capture_metadata, human_query_and_context, is_human, messages_with_block, turn_to_capture
-from ._recall import BlockRecall, entity_of_run, logger
+from ._recall import BlockRecall, entity_of_run, logger, thread_of_run
 
 CONTEXT_KEY = "memori_context"
 
@@ -131,19 +132,27 @@ def memori_recall_node(
 
 def with_memori_context(
     state: Mapping[str, Any],
-    system_prompt: str | None = None,
+    system_prompt: str | SystemMessage | None = None,
     *,
     key: str = CONTEXT_KEY,
 ) -> list[BaseMessage]:
     """The messages to send to the model: ``state["messages"]`` with the recalled block in the system prompt.
 
-    ``system_prompt`` (optional) is put first as a system message. The block
-    is appended to the first system message, or a new one is put first. The
-    state is not modified.
+    ``system_prompt`` (optional: a str or a ``SystemMessage``, as ``create_agent(system_prompt=...)`` takes)
+    is put first as a system message. The block is appended to the first system message (as a new text part
+    when its content is a list), or a new one is put first. The state is not modified. A ``state`` that is
+    no mapping, or a ``system_prompt`` of another type, is a ``TypeError``.
     """
+    if not isinstance(state, Mapping):
+        raise TypeError(f"with_memori_context: state must be the graph state (a mapping with 'messages'), "
+                        f"got {type(state).__name__}")
+    if system_prompt is not None and not isinstance(system_prompt, (str, SystemMessage)):
+        raise TypeError(f"with_memori_context: system_prompt must be a str, a SystemMessage or None, "
+                        f"got {type(system_prompt).__name__}")
     messages: Sequence[BaseMessage] = convert_to_messages(state.get("messages") or [])
     if system_prompt is not None:
-        messages = [SystemMessage(content=system_prompt), *messages]
+        system = system_prompt if isinstance(system_prompt, SystemMessage) else SystemMessage(content=system_prompt)
+        messages = [system, *messages]
     block = state.get(key) or ""
     return messages_with_block(messages, block)
 
@@ -153,7 +162,47 @@ class MemoriCaptureNode(WaitsForCaptures, RunnableLambda):
     (``pending_captures``, ``flush``, ``aflush``)."""
 
 
-_REMEMBERED_TURNS = 1024
+CAPTURED_TURNS_KEPT = 4096
+"""How many captured turns a :func:`memori_capture_node` remembers (most recent first), so that the node running
+again on a turn it already captured (a tool loop through it, a replayed checkpoint) does not capture it again."""
+
+
+class _CapturedTurns:
+    """The turns a capture node has captured, the most recent :data:`CAPTURED_TURNS_KEPT` of them.
+
+    A turn is known by whose it is (the entity), its conversation thread (``None`` when the run names none),
+    the id of its human message and its text with the assistant message before it (a digest). Two users, or
+    two threads, whose front ends both number messages ``"msg-1"`` send two turns; so does one user whose
+    front end starts numbering again in a new conversation without a thread id, unless it repeats the turn
+    word for word after the same reply.
+    """
+
+    def __init__(self) -> None:
+        self._keys: OrderedDict[tuple[str, str | None, str, bytes], None] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(entity: str, thread_id: str | None, message_id: str, turn: Sequence[Message]) -> tuple[
+            str, str | None, str, bytes]:
+        """The key of a turn (``turn``: the messages given to the extractor, see :func:`turn_to_capture`)."""
+        text = "\0".join(f"{m.role}\0{m.text}" for m in turn)
+        return entity, thread_id, message_id, hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
+
+    def claim(self, key: tuple[str, str | None, str, bytes]) -> bool:
+        """``True`` the first time ``key`` is claimed (then it is remembered), ``False`` while it is remembered."""
+        with self._lock:
+            if key in self._keys:
+                self._keys.move_to_end(key)
+                return False
+            self._keys[key] = None
+            while len(self._keys) > CAPTURED_TURNS_KEPT:
+                self._keys.popitem(last=False)
+            return True
+
+    def release(self, key: tuple[str, str | None, str, bytes]) -> None:
+        """Forget ``key`` (its capture was dropped: a later run may capture the turn)."""
+        with self._lock:
+            self._keys.pop(key, None)
 
 
 def memori_capture_node(
@@ -178,7 +227,12 @@ def memori_capture_node(
     greetings and instructions are never stored). Extraction and storage run
     in the background, at most ``max_pending_captures`` at a time (more are
     dropped with a warning): the node returns at once and changes no state.
-    A message (by id) is captured once however often the node runs. Facts get
+    A turn is captured once however often the node runs on it (a tool loop
+    through the node, a replayed checkpoint): the node remembers the last
+    ``CAPTURED_TURNS_KEPT`` turns it captured by their entity, thread id,
+    human message id and text, so another user's or another thread's message
+    with the same id is a turn of its own (a message without an id is
+    captured on every run). Facts get
     metadata ``source="langgraph"``, ``role="user"``, ``thread_id`` and
     ``message_id`` when known, and the thread id as ``session_id``. The
     model node failing stops the graph before this node: only answered turns
@@ -192,19 +246,7 @@ def memori_capture_node(
     check_adapter_args(owner, engine, entity_id)
     chosen = check_extractor(extractor)
     captures = BackgroundCapture(owner, logger, strict=strict, max_pending=check_max_pending(max_pending_captures))
-    seen: OrderedDict[str, None] = OrderedDict()
-    seen_lock = threading.Lock()
-
-    def _first_time(message_id: str | None) -> bool:
-        if not message_id:
-            return True
-        with seen_lock:
-            if message_id in seen:
-                return False
-            seen[message_id] = None
-            if len(seen) > _REMEMBERED_TURNS:
-                seen.popitem(last=False)
-            return True
+    captured = _CapturedTurns()
 
     def memori_capture(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:
         captures.raise_failure()
@@ -214,12 +256,15 @@ def memori_capture_node(
         if last_human is None:
             return {}
         message = messages[last_human]
-        if not _first_time(str(message.id) if message.id else None):
-            return {}
         turn = turn_to_capture(messages[: last_human + 1])
-        thread_id = (config.get("configurable") or {}).get("thread_id")
+        thread_id = thread_of_run(config)
+        key = _CapturedTurns.key(entity, thread_id, str(message.id), turn) if message.id else None
+        if key is not None and not captured.claim(key):
+            return {}
         metadata = capture_metadata("langgraph", message, thread_id)
-        captures.submit(engine, entity, turn, chosen, metadata=metadata, session_id=metadata.get("thread_id"))
+        queued = captures.submit(engine, entity, turn, chosen, metadata=metadata, session_id=thread_id)
+        if not queued and key is not None:
+            captured.release(key)
         return {}
 
     async def amemori_capture(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:

@@ -19,14 +19,21 @@ from ._recall import BlockRecall
 PromptInput = ChatPromptValue | list[BaseMessage] | dict[str, Any]
 
 
+def _is_message_list(value: Any) -> bool:
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
+
+
 def _messages_of(value: Any) -> list[BaseMessage]:
     if isinstance(value, ChatPromptValue):
         return list(value.messages)
     if isinstance(value, Mapping):
         if "messages" not in value:
             raise TypeError("MemoriContextInjector got a dict without a 'messages' key")
+        if not _is_message_list(value["messages"]):
+            raise TypeError("MemoriContextInjector: the dict's 'messages' must be a list of messages, "
+                            f"got {type(value['messages']).__name__}")
         return convert_to_messages(value["messages"])
-    if isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
+    if _is_message_list(value):
         return convert_to_messages(value)
     raise TypeError(
         "MemoriContextInjector takes a ChatPromptValue, a list of messages or a dict with 'messages'; "

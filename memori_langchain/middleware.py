@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
+from langchain_core.messages import SystemMessage
 from langchain_core.runnables import RunnableConfig, ensure_config
 
 from memori_core.adapter_args import check_adapter_args
@@ -14,8 +15,15 @@ from memori_core.extraction import FactExtractor
 from memori_core.failopen import STRICT_DEFAULT
 from memori_core.query import context_turns
 
-from ._messages import capture_metadata, human_query_and_context, is_human, system_with_block, turn_to_capture
-from ._recall import BlockRecall, entity_of_run, logger
+from ._messages import (
+    capture_metadata,
+    human_query_and_context,
+    is_human,
+    messages_with_block,
+    system_with_block,
+    turn_to_capture,
+)
+from ._recall import BlockRecall, entity_of_run, logger, thread_of_run
 
 Handler = Callable[[ModelRequest], ModelResponse]
 AsyncHandler = Callable[[ModelRequest], Awaitable[ModelResponse]]
@@ -30,7 +38,10 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     the last human message, read with up to ``engine.config.context_turns``
     human messages before it (AI, system and tool messages are not read), are
     appended to the system message of that call only, through ``request.override(system_message=...)``: the block is
-    never written into the agent's state or message history.
+    never written into the agent's state or message history. An agent without a system prompt whose input
+    messages hold the app's own ``SystemMessage`` gets the block appended to the first of them, after the
+    app's instructions as :class:`MemoriContextInjector` puts it (in that call's copy of the messages,
+    ``request.override(messages=...)``); with neither, the block is a new system message.
 
     With ``capture=True``, once the model call that answers a user turn has
     succeeded (the call whose last input message is that human message;
@@ -105,14 +116,19 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         context = getattr(getattr(request, "runtime", None), "context", None)
         return entity_of_run("MemoriMiddleware", self.entity_id, config, context)
 
-    def _recall(self, request: ModelRequest, entity: str) -> BlockRecall:
+    def _recall(self, request: ModelRequest, config: RunnableConfig, entity: str) -> BlockRecall:
         query, context = human_query_and_context(request.messages, context_turns(self.engine))
         return BlockRecall(self.engine, query, entity, self.k, self.strict, self.name, context,
-                           skip_text=self._skip(query), skip_message_id=self._skip_message(request))
+                           skip_text=self._skip(query), skip_message_id=self._skip_message(request),
+                           skip_thread_id=self._thread(request, config))
 
     def _with_block(self, request: ModelRequest, block: str) -> ModelRequest:
         if not block:
             return request
+        if request.system_message is None and any(isinstance(m, SystemMessage) for m in request.messages):
+            # No system prompt, but the app's own SystemMessage is in the messages: the block goes after its
+            # instructions there, as MemoriContextInjector puts it (this call's copy; the state keeps its own).
+            return request.override(messages=messages_with_block(request.messages, block))
         return request.override(system_message=system_with_block(request.system_message, block))
 
     def _skip(self, query: str) -> str | None:
@@ -129,6 +145,9 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
                 return str(message.id) if message.id else None
         return None
 
+    def _thread(self, request: ModelRequest, config: RunnableConfig) -> str | None:
+        return thread_of_run(config, getattr(request, "runtime", None))
+
     def _capture(self, request: ModelRequest, config: RunnableConfig, entity: str) -> None:
         if not self.capture:
             return
@@ -136,11 +155,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         if not turn:
             return
         message = request.messages[-1]
-        thread_id = (config.get("configurable") or {}).get("thread_id")
-        if thread_id is None:
-            info = getattr(getattr(request, "runtime", None), "execution_info", None)
-            thread_id = getattr(info, "thread_id", None)
-        metadata = capture_metadata("langchain", message, thread_id)
+        metadata = capture_metadata("langchain", message, self._thread(request, config))
         self._captures.submit(self.engine, entity, turn, self.extractor,
                               metadata=metadata, session_id=metadata.get("thread_id"))
 
@@ -151,7 +166,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         self._captures.raise_failure()
         config = ensure_config()
         entity = self._entity(request, config)
-        response = handler(self._with_block(request, self._recall(request, entity).block()))
+        response = handler(self._with_block(request, self._recall(request, config, entity).block()))
         self._capture(request, config, entity)
         return response
 
@@ -160,6 +175,6 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         self._captures.raise_failure()
         config = ensure_config()
         entity = self._entity(request, config)
-        response = await handler(self._with_block(request, await self._recall(request, entity).ablock()))
+        response = await handler(self._with_block(request, await self._recall(request, config, entity).ablock()))
         self._capture(request, config, entity)
         return response

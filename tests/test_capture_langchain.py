@@ -244,6 +244,21 @@ def test_agent_capture_with_a_malformed_llm_reply_stores_nothing_quietly(
     assert ungated.count("ann") == 0 and caplog.records == []
 
 
+def test_agent_capture_still_injects_a_fact_captured_in_another_thread_from_a_message_with_the_same_id(
+    ungated: RecallEngine,
+) -> None:
+    # The front end numbers messages per conversation: both threads' first messages are "msg-1".
+    model = replies("ok", "ok")
+    middleware = MemoriMiddleware(engine=ungated, entity_id="ann", capture=True)
+    agent = create_agent(model, [], checkpointer=InMemorySaver(), middleware=[middleware])
+    agent.invoke({"messages": [HumanMessage("I'm allergic to shellfish.", id="msg-1")]},
+                 {"configurable": {"thread_id": "a"}})
+    assert middleware.flush()
+    agent.invoke({"messages": [HumanMessage("Any seafood ideas for dinner?", id="msg-1")]},
+                 {"configurable": {"thread_id": "b"}})
+    assert any(line.startswith("- User is allergic to shellfish.") for line in block_lines(model.system_texts()[-1]))
+
+
 # -- LangGraph: memori_capture_node ------------------------------------------------
 
 
@@ -297,6 +312,80 @@ def test_graph_capture_node_captures_a_message_once(ungated: RecallEngine) -> No
     assert capture.flush()
     assert seen == ["I have two cats."]
     assert capture.invoke({"messages": []}) == {}
+
+
+def test_graph_capture_node_captures_each_users_turn_when_their_front_ends_reuse_a_message_id(
+    ungated: RecallEngine,
+) -> None:
+    # A chat front end numbering messages per conversation: alice and bob both send "msg-1".
+    capture = memori_capture_node(ungated)
+    graph = recall_model_capture_graph(ungated, replies("ok", "ok"), capture)
+    graph.invoke({"messages": [HumanMessage("I'm allergic to shellfish.", id="msg-1")]},
+                 {"configurable": {"entity_id": "alice", "thread_id": "a"}})
+    graph.invoke({"messages": [HumanMessage("I'm allergic to peanuts.", id="msg-1")]},
+                 {"configurable": {"entity_id": "bob", "thread_id": "b"}})
+    assert capture.flush()
+    assert stored(ungated, "alice") == ["User is allergic to shellfish."]
+    assert stored(ungated, "bob") == ["User is allergic to peanuts."]
+
+
+def test_graph_capture_node_captures_a_reused_message_id_in_a_users_second_thread(ungated: RecallEngine) -> None:
+    capture = memori_capture_node(ungated, entity_id="ann")
+    graph = recall_model_capture_graph(ungated, replies("ok", "ok"), capture)
+    graph.invoke({"messages": [HumanMessage("I have two cats.", id="msg-1")]}, {"configurable": {"thread_id": "t-1"}})
+    graph.invoke({"messages": [HumanMessage("I live in Porto.", id="msg-1")]}, {"configurable": {"thread_id": "t-2"}})
+    assert capture.flush()
+    assert stored(ungated, "ann") == ["User has two cats.", "User lives in Porto."]
+
+
+def test_graph_capture_node_without_a_thread_captures_another_text_under_a_reused_message_id(
+    ungated: RecallEngine,
+) -> None:
+    # No checkpointer, no thread id: the front end starts numbering again in a new conversation.
+    capture = memori_capture_node(ungated, entity_id="ann")
+    capture.invoke({"messages": [HumanMessage("I have two cats.", id="msg-1"), AIMessage("Nice!")]})
+    capture.invoke({"messages": [HumanMessage("I live in Porto.", id="msg-1"), AIMessage("Nice!")]})
+    assert capture.flush()
+    assert stored(ungated, "ann") == ["User has two cats.", "User lives in Porto."]
+
+
+def test_graph_capture_node_remembers_a_bounded_number_of_captured_turns(
+    ungated: RecallEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import memori_langchain.graph as graph_module
+
+    seen: list[str] = []
+
+    class Counting:
+        uses_existing_facts = False
+
+        def extract(self, messages: Sequence[MessageLike], existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
+            seen.append(as_messages(messages)[-1].text)
+            return []
+
+    monkeypatch.setattr(graph_module, "CAPTURED_TURNS_KEPT", 2)
+    capture = memori_capture_node(ungated, entity_id="ann", extractor=Counting())
+    states = [{"messages": [HumanMessage(f"I have {n} cats.", id=f"m-{n}")]} for n in (1, 2, 3)]
+    for state in [*states, states[2], states[0]]:
+        capture.invoke(state)
+        assert capture.flush()
+    # m-3 is still remembered; m-1, the oldest of three, was forgotten and is captured again.
+    assert seen == ["I have 1 cats.", "I have 2 cats.", "I have 3 cats.", "I have 1 cats."]
+
+
+def test_graph_capture_node_captures_a_turn_whose_capture_was_dropped_when_it_runs_again(
+    ungated: RecallEngine,
+) -> None:
+    gate = Gate()
+    capture = memori_capture_node(ungated, entity_id="ann", extractor=gate, max_pending_captures=1)
+    capture.invoke({"messages": [HumanMessage("I have two cats.", id="m-1")]})
+    dropped = {"messages": [HumanMessage("I live in Porto.", id="m-2")]}
+    capture.invoke(dropped)  # one capture pending already: this one is dropped
+    gate.opened.set()
+    assert capture.flush()
+    capture.invoke(dropped)
+    assert capture.flush()
+    assert stored(ungated, "ann") == ["User has two cats.", "User lives in Porto."]
 
 
 RUN_FACTS = ["User commutes by bike.", "User is training for a half marathon.", "User plays the cello.",

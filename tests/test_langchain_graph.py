@@ -117,6 +117,26 @@ def test_with_memori_context_helper():
     ]
 
 
+def test_with_memori_context_takes_a_system_message_as_the_system_prompt_and_keeps_its_content_parts():
+    cached = SystemMessage(content=[{"type": "text", "text": "Sys.", "cache_control": {"type": "ephemeral"}}])
+    state = {"messages": [HumanMessage("hi")], "memori_context": "<memori_context>\nX\n</memori_context>"}
+    out = with_memori_context(state, cached)
+    assert out[0].content[0] == cached.content[0]  # the app's cacheable prefix, untouched
+    assert out[0].text == "Sys.\n\n<memori_context>\nX\n</memori_context>" and out[1:] == state["messages"]
+    assert cached.content == [{"type": "text", "text": "Sys.", "cache_control": {"type": "ephemeral"}}]
+
+
+@pytest.mark.parametrize(("state", "system_prompt", "named"), [
+    ({"messages": [HumanMessage("hi")]}, 42, "system_prompt must be a str, a SystemMessage or None, got int"),
+    ({"messages": [HumanMessage("hi")]}, [SystemMessage("Sys.")], "system_prompt must be .* got list"),
+    ([HumanMessage("hi")], "Sys.", "state must be the graph state .* got list"),
+])
+def test_with_memori_context_names_the_argument_of_the_wrong_type(state, system_prompt, named):
+    with pytest.raises(TypeError, match=named) as raised:
+        with_memori_context(state, system_prompt)
+    assert len(str(raised.value).splitlines()) == 1
+
+
 def _recall_graph(engine, state_schema, node, model):
     from langgraph.graph import END, START, StateGraph
 

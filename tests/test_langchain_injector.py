@@ -211,6 +211,12 @@ def test_unsupported_input_type_is_a_type_error(seeded):
         MemoriContextInjector(engine=seeded, entity_id="alice").invoke("peanuts")
 
 
+@pytest.mark.parametrize("messages", [None, "peanuts", 42])
+def test_a_dict_whose_messages_is_not_a_list_is_a_type_error_naming_it(seeded, messages):
+    with pytest.raises(TypeError, match=rf"'messages' must be a list of messages, got {type(messages).__name__}"):
+        MemoriContextInjector(engine=seeded, entity_id="alice").invoke({"messages": messages})
+
+
 def test_store_failure_fails_open_with_a_warning(fresh_seeded, prompt, caplog):
     model = replies("answered anyway")
     chain = prompt | MemoriContextInjector(engine=fresh_seeded, entity_id="alice") | model

@@ -17,7 +17,7 @@ from _helpers import seeded_fixtures
 from _langchain_fakes import PEANUTS, replies, seed_alice_and_bob, shop_search, tool_round_trip
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.context import OPEN_TAG
-from memori_langchain import MemoriMiddleware
+from memori_langchain import MemoriContextInjector, MemoriMiddleware
 
 SYSTEM = "You are a cooking assistant."
 QUESTION = "Which peanuts snack can I buy in Lisbon?"
@@ -71,6 +71,36 @@ def test_agent_without_system_prompt_gets_a_system_message(seeded):
     agent.invoke({"messages": [HumanMessage("peanuts?")]})
     [sent] = model.calls
     assert isinstance(sent[0], SystemMessage) and sent[0].content.startswith(OPEN_TAG)
+
+
+def test_app_system_message_in_the_input_gets_the_block_after_its_instructions_like_the_injector(seeded):
+    model = tool_round_trip()
+    agent = create_agent(model, [shop_search], middleware=[MemoriMiddleware(engine=seeded, entity_id="alice")])
+    messages = [SystemMessage(SYSTEM), HumanMessage(QUESTION)]
+    agent.invoke({"messages": messages})
+
+    injected = MemoriContextInjector(engine=seeded, entity_id="alice").invoke(messages)
+    assert len(model.calls) == 2
+    for sent in model.calls:  # tool-loop call too: one system message, the app's, with the block after it
+        assert [m.type for m in sent if isinstance(m, SystemMessage)] == ["system"]
+        assert sent[0].content.startswith(SYSTEM + "\n\n" + OPEN_TAG)
+        assert sent[0].content == injected[0].content
+
+
+def test_app_system_message_in_a_checkpointed_thread_never_stores_the_block(seeded):
+    model = replies("one", "two")
+    agent = create_agent(model, [], checkpointer=InMemorySaver(),
+                         middleware=[MemoriMiddleware(engine=seeded, entity_id="alice")])
+    cfg = {"configurable": {"thread_id": "t-1"}}
+    agent.invoke({"messages": [SystemMessage(SYSTEM), HumanMessage("peanuts?")]}, cfg)
+    result = agent.invoke({"messages": [HumanMessage("Alice lives in Lisbon?")]}, cfg)
+
+    stored = agent.get_state(cfg).values["messages"]
+    assert _no_block_in(result["messages"]) and _no_block_in(stored)
+    assert [m.type for m in stored] == ["system", "human", "ai", "human", "ai"] and stored[0].content == SYSTEM
+    second = model.calls[1]
+    assert [m.type for m in second] == ["system", "human", "ai", "human"]  # the app's system message, once
+    assert second[0].content.startswith(SYSTEM + "\n\n" + OPEN_TAG) and "Alice lives in Lisbon." in second[0].content
 
 
 def test_block_is_not_persisted_across_turns_of_a_thread(seeded):
