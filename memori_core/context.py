@@ -152,8 +152,33 @@ def format_context(facts: Iterable[Any], *, zone: bool = True) -> str:
     return "\n".join([OPEN_TAG, PREAMBLE, *lines, CLOSE_TAG])
 
 
+_EARLIER_BLOCK = re.compile(
+    r"(?:\n\n)?" + re.escape(OPEN_TAG) + r"\n" + re.escape(PREAMBLE) + r"\n.*?" + re.escape(CLOSE_TAG), re.DOTALL
+)
+"""A block :func:`format_context` wrote into a prompt on an earlier turn (with the blank line before it): stored
+facts cannot hold the closing tag (:func:`sanitize_fact`), so the first one ends it."""
+
+
+def without_block(text: str) -> str:
+    """``text`` without the ``<memori_context>`` blocks an earlier turn wrote into it (an app that keeps the
+    messages a call was sent with as its history sends them again): they hold that turn's facts, which may
+    have been deleted or superseded since."""
+    if OPEN_TAG not in text:
+        return text
+    return _EARLIER_BLOCK.sub("", text)
+
+
+def is_block(text: str) -> bool:
+    """Whether ``text`` is nothing but blocks an earlier turn wrote (:func:`without_block`)."""
+    return OPEN_TAG in text and not without_block(text).strip()
+
+
 def append_block(text: str | None, block: str) -> str:
-    """Append ``block`` to existing prompt text, after a blank line; the block alone if ``text`` is empty."""
+    """Append ``block`` to existing prompt text, after a blank line; the block alone if ``text`` is empty. A block
+    an earlier turn wrote into ``text`` is replaced (:func:`without_block`); an empty ``block`` only removes it."""
+    text = without_block(text) if text else text
+    if not block:
+        return text or ""
     if not text:
         return block
     return f"{text}\n\n{block}"

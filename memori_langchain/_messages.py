@@ -98,12 +98,12 @@ def system_with_block(system: SystemMessage | None, block: str) -> SystemMessage
 
 
 def messages_with_block(messages: Sequence[BaseMessage], block: str) -> list[BaseMessage]:
-    """A copy of ``messages`` with ``block`` in the first system message, or in a new one put first."""
+    """A copy of ``messages`` with ``block`` in the first system message, or in a new one put first. A block an
+    earlier turn wrote into that message (messages sent again as history) is replaced; an empty ``block`` only
+    removes it."""
     out = list(messages)
-    if not block:
-        return out
     for i, message in enumerate(out):
         if isinstance(message, SystemMessage):
             out[i] = system_with_block(message, block)
             return out
-    return [system_with_block(None, block), *out]
+    return [system_with_block(None, block), *out] if block else out

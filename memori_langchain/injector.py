@@ -49,6 +49,13 @@ def _rebuild(value: Any, messages: list[BaseMessage]) -> Any:
     return messages
 
 
+def _with_block(value: Any, messages: list[BaseMessage], block: str) -> Any:
+    """``value`` with ``block`` in its system prompt, replacing a block an earlier turn wrote there (messages sent
+    again as history); ``value`` itself when there is neither."""
+    new = messages_with_block(messages, block)
+    return value if not block and new == messages else _rebuild(value, new)
+
+
 class MemoriContextInjector(MemoriFields, RunnableSerializable[PromptInput, PromptInput]):
     """Put the user's relevant facts into the system prompt before the model sees it.
 
@@ -80,13 +87,11 @@ class MemoriContextInjector(MemoriFields, RunnableSerializable[PromptInput, Prom
 
     def _inject(self, value: Any, config: RunnableConfig) -> Any:
         messages, recall = self._prepare(value, config)
-        block = recall.block()
-        return _rebuild(value, messages_with_block(messages, block)) if block else value
+        return _with_block(value, messages, recall.block())
 
     async def _ainject(self, value: Any, config: RunnableConfig) -> Any:
         messages, recall = self._prepare(value, config)
-        block = await recall.ablock()
-        return _rebuild(value, messages_with_block(messages, block)) if block else value
+        return _with_block(value, messages, await recall.ablock())
 
     def invoke(self, input: PromptInput, config: RunnableConfig | None = None, **kwargs: Any) -> PromptInput:
         """The input with the recalled facts in its system prompt."""

@@ -605,3 +605,59 @@ def test_check_injectable_raises_like_inject_context() -> None:
     assert check_injectable({"messages": []}, "OPENAI") == "openai"
     with pytest.raises(ValueError, match="messages"):
         check_injectable({"input": "x"}, "openai")
+
+
+# -- a block an earlier turn wrote is replaced ------------------------------------------------------------------
+
+_OLD = format_context([SimpleNamespace(content="User is allergic to peanuts.", created_at=None, metadata={})])
+_NEW = format_context([SimpleNamespace(content="User has a dog named Biscuit.", created_at=None, metadata={})])
+
+
+def _system_text(kwargs: dict[str, Any], provider: str) -> str:
+    """Every text of the system prompt ``provider`` reads, joined."""
+    if provider == "openai":
+        first = kwargs["messages"][0]
+        if first["role"] != "system":
+            return ""
+        content = first["content"]
+    elif provider == "openai-responses":
+        content = kwargs.get("instructions") or ""
+    elif provider == "google":
+        content = (kwargs.get("config") or {}).get("system_instruction") or ""
+    else:
+        content = kwargs.get("system") or ""
+    if isinstance(content, str):
+        return content
+    return "\n".join(p["text"] if isinstance(p, dict) else p for p in content)
+
+
+@pytest.mark.parametrize("provider, kwargs", [
+    ("openai", {"messages": [{"role": "system", "content": f"Be brief.\n\n{_OLD}"}, {"role": "user", "content": "Hi"}]}),
+    ("openai", {"messages": [{"role": "system", "content": [{"type": "text", "text": "Be brief."},
+                                                            {"type": "text", "text": f"\n\n{_OLD}"}]},
+                             {"role": "user", "content": "Hi"}]}),
+    ("openai", {"messages": [{"role": "system", "content": _OLD}, {"role": "user", "content": "Hi"}]}),
+    ("openai-responses", {"instructions": f"Be brief.\n\n{_OLD}", "input": "Hi"}),
+    ("anthropic", {"system": f"Be brief.\n\n{_OLD}", "messages": []}),
+    ("anthropic", {"system": [{"type": "text", "text": "Be brief.", "cache_control": {"type": "ephemeral"}},
+                              {"type": "text", "text": f"\n\n{_OLD}"}], "messages": []}),
+    ("bedrock-converse", {"system": [{"text": "Be brief."}, {"text": _OLD}], "messages": []}),
+    ("google", {"config": {"system_instruction": f"Be brief.\n\n{_OLD}"}, "contents": "Hi"}),
+])
+def test_a_block_an_earlier_turn_wrote_is_replaced_not_stacked(provider, kwargs):
+    # An app that keeps the messages a call was sent with as its history sends the earlier block again; it held
+    # a fact deleted since, which the model must not read.
+    before = copy.deepcopy(kwargs)
+    text = _system_text(inject_context(kwargs, _NEW, provider), provider)
+    assert text.count("<memori_context>") == 1 and "Biscuit" in text and "peanuts" not in text
+    assert text.startswith("Be brief.") or text.startswith("<memori_context>")
+    emptied = _system_text(inject_context(kwargs, "", provider), provider)
+    assert "<memori_context>" not in emptied and "peanuts" not in emptied  # no fact this turn: the old block goes
+    assert kwargs == before  # the caller's kwargs are never changed
+
+
+def test_text_that_only_mentions_the_tag_is_not_taken_for_a_block():
+    kwargs = {"messages": [{"role": "system", "content": "Facts come in a <memori_context> block."},
+                           {"role": "user", "content": "Hi"}]}
+    out = inject_context(kwargs, _NEW, "openai")["messages"][0]["content"]
+    assert out.startswith("Facts come in a <memori_context> block.") and out.count("Biscuit") == 1

@@ -244,3 +244,19 @@ def test_embedder_failure_fails_open_and_strict_raises(hash_embedder, prompt):
     strict = prompt | MemoriContextInjector(engine=engine, entity_id="alice", strict=True) | replies("ok")
     with pytest.raises(ConnectionError, match="embedding service unavailable"):
         strict.invoke({"question": "peanuts"})
+
+
+def test_messages_sent_again_as_history_get_this_turns_block_in_place_of_the_earlier_one():
+    # An app that keeps what the injector returned as its history: the earlier block held a fact deleted since.
+    engine = RecallEngine(store=ChromaStore.in_memory())
+    [allergy] = engine.add("u1", ["User is allergic to peanuts."])
+    engine.add("u1", ["User has a dog named Biscuit."])
+    injector = MemoriContextInjector(engine=engine, entity_id="u1")
+    first = injector.invoke([SystemMessage("Be brief."), HumanMessage("Is a peanut snack OK for me?")])
+    assert "peanuts" in first[0].text
+    engine.delete("u1", [allergy])
+    second = injector.invoke(first + [AIMessage("No."), HumanMessage("What should I feed my dog Biscuit?")])
+    assert second[0].text.count(OPEN_TAG) == 1 and "Biscuit" in second[0].text and "peanuts" not in second[0].text
+    assert second[0].text.startswith("Be brief.")
+    nothing = injector.invoke(first + [AIMessage("No."), HumanMessage("What's 17 times 23?")])
+    assert OPEN_TAG not in nothing[0].text and nothing[0].text == "Be brief."

@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..context import append_block
+from ..context import append_block, is_block
 from ..query import field_of
 
 __all__ = ["PROVIDERS", "append_to_content", "check_injectable", "inject_context", "normalize_provider"]
@@ -69,16 +69,37 @@ def _replace(obj: Any, name: str, value: Any, what: str) -> Any:
 _SYSTEM_ROLES = ("system", "developer")
 
 
+def _part_text(part: Any) -> str | None:
+    """The text of a content part (a str, or a ``{"text": ...}`` part of any provider); ``None`` for others."""
+    if isinstance(part, str):
+        return part
+    if isinstance(part, Mapping):
+        text = part.get("text")
+        return text if isinstance(text, str) and part.get("type", "text") == "text" else None
+    text = getattr(part, "text", None)
+    return text if isinstance(text, str) else None
+
+
+def without_block_parts(parts: Sequence[Any]) -> list[Any]:
+    """``parts`` without the text parts that are a block an earlier turn wrote (:func:`memori_core.context.without_block`;
+    an app that sends a call's messages again as its history sends that turn's facts again)."""
+    return [p for p in parts if not ((text := _part_text(p)) is not None and is_block(text))]
+
+
 def append_to_content(content: Any, block: str, what: str = "message") -> Any:
     """Message content with ``block`` added last: after a blank line in a string, as a new text part in a list
-    (starting with a blank line when a text part comes before it: a provider may join the parts as they are)."""
+    (starting with a blank line when a text part comes before it: a provider may join the parts as they are).
+    A block an earlier turn wrote is replaced (an empty ``block`` only removes it)."""
     if content is None or isinstance(content, str):
         return append_block(content, block)
     if _is_list(content):
+        parts = without_block_parts(content)
+        if not block:
+            return parts
         after_text = any((isinstance(p, str) and p.strip())
                          or (isinstance(p, Mapping) and p.get("type") == "text" and str(p.get("text") or "").strip())
-                         for p in content)
-        return [*content, {"type": "text", "text": f"\n\n{block}" if after_text else block}]
+                         for p in parts)
+        return [*parts, {"type": "text", "text": f"\n\n{block}" if after_text else block}]
     raise ValueError(
         f"cannot add memory context to {what} content of type {_kind(content)}: expected a str or a list of parts"
     )
@@ -98,7 +119,7 @@ def _inject_openai(kwargs: dict[str, Any], block: str) -> dict[str, Any]:
         first = messages[0]
         content = append_to_content(field_of(first, "content"), block, "the leading system message's")
         messages[0] = _replace(first, "content", content, "the leading system message")
-    else:
+    elif block:
         messages.insert(0, {"role": "system", "content": block})
     kwargs["messages"] = messages
     return kwargs
@@ -111,7 +132,8 @@ def _inject_openai_responses(kwargs: dict[str, Any], block: str) -> dict[str, An
     instructions = kwargs.get("instructions")
     if instructions is not None and not isinstance(instructions, str):
         raise ValueError(f"kwargs['instructions'] must be a str or absent, got {_kind(instructions)}")
-    kwargs["instructions"] = append_block(instructions, block)
+    if instructions is not None or block:
+        kwargs["instructions"] = append_block(instructions, block)
     return kwargs
 
 
@@ -126,12 +148,14 @@ def _is_converse_block_list(blocks: Sequence[Any]) -> bool:
 def _inject_system(kwargs: dict[str, Any], block: str, *, converse: bool) -> dict[str, Any]:
     system = kwargs.get("system")
     if system is None or system == "":
-        kwargs["system"] = [{"text": block}] if converse else block
+        if block:
+            kwargs["system"] = [{"text": block}] if converse else block
     elif isinstance(system, str):
         kwargs["system"] = append_block(system, block)
     elif _is_list(system):
         new_block = {"text": block} if converse or _is_converse_block_list(system) else {"type": "text", "text": block}
-        kwargs["system"] = [*system, new_block]
+        kept = without_block_parts(system)
+        kwargs["system"] = [*kept, new_block] if block else kept
     else:
         raise ValueError(f"kwargs['system'] must be a str, a list of content blocks or absent, got {_kind(system)}")
     return kwargs
@@ -162,26 +186,29 @@ def _google_typed_part(content: Any, block: str) -> Any:
 def _google_append(instruction: Any, block: str, where: str) -> Any:
     """A new system instruction: ``instruction`` followed by ``block``."""
     if instruction is None or instruction == "":
-        return block
+        return block or instruction
     if isinstance(instruction, str):
         return append_block(instruction, block)
     if _is_list(instruction):
         like = instruction[-1] if instruction else None
-        return [*instruction, _google_text_part(like, block)]
+        kept = without_block_parts(instruction)
+        return [*kept, _google_text_part(like, block)] if block else kept
     if isinstance(instruction, Mapping):
         if "parts" in instruction or "role" in instruction:  # a Content dict
             parts = instruction.get("parts") or []
             if not _is_list(parts):
                 raise ValueError(f"{where}['parts'] must be a list, got {_kind(parts)}")
             like = parts[-1] if parts else {}
-            return {**instruction, "parts": [*parts, _google_text_part(like, block)]}
-        return [instruction, {"text": block}]  # a single Part dict
+            kept = without_block_parts(parts)
+            return {**instruction, "parts": [*kept, _google_text_part(like, block)] if block else kept}
+        return [instruction, {"text": block}] if block else instruction  # a single Part dict
     if hasattr(instruction, "parts"):  # a typed Content
         parts = list(getattr(instruction, "parts", None) or [])
         new_part = _google_text_part(parts[-1], block) if parts else _google_typed_part(instruction, block)
-        return _replace(instruction, "parts", [*parts, new_part], where)
+        kept = without_block_parts(parts)
+        return _replace(instruction, "parts", [*kept, new_part] if block else kept, where)
     if hasattr(instruction, "text"):  # a typed Part
-        return [instruction, _google_text_part(instruction, block)]
+        return [instruction, _google_text_part(instruction, block)] if block else instruction
     raise ValueError(
         f"{where} must be a str, a list of parts, a Content (dict or object) or a Part, got {_kind(instruction)}"
     )
@@ -200,7 +227,8 @@ def _inject_google(kwargs: dict[str, Any], block: str) -> dict[str, Any]:
                 "provider 'google' does not rewrite proto request objects (kwargs['request']); "
                 "pass contents and config instead"
             )
-        kwargs["config"] = {"system_instruction": block}
+        if block:
+            kwargs["config"] = {"system_instruction": block}
     elif isinstance(config, Mapping):
         where = "kwargs['config']['system_instruction']"
         kwargs["config"] = {
@@ -246,8 +274,11 @@ def inject_context(kwargs: Mapping[str, Any], block: str, provider: str = "opena
       ``GenerateContentConfig``): a string, a list of parts, a ``Content``
       dict / object, or a ``Part``.
 
-    An empty ``block`` returns a plain copy. The caller's dicts, lists and
-    config objects are never mutated. Raises ``ValueError`` for an unknown
+    A block an earlier turn wrote into the system prompt (an app that sends
+    the messages a call was sent with again, as its history) is replaced, so
+    the model never reads that turn's facts, which may have been deleted
+    since; an empty ``block`` only removes it (else a plain copy). The
+    caller's dicts, lists and config objects are never mutated. Raises ``ValueError`` for an unknown
     provider or a shape it cannot write into, naming the shape.
     """
     if not isinstance(kwargs, Mapping):
@@ -255,10 +286,7 @@ def inject_context(kwargs: Mapping[str, Any], block: str, provider: str = "opena
     if not isinstance(block, str):
         raise TypeError(f"block must be a str, got {_kind(block)}")
     name = normalize_provider(provider)
-    new = dict(kwargs)
-    if not block.strip():
-        return new
-    return _INJECTORS[name](new, block)
+    return _INJECTORS[name](dict(kwargs), block if block.strip() else "")
 
 
 _PROBE = "<memori_context>\nprobe\n</memori_context>"
