@@ -11,9 +11,7 @@ import asyncio
 import logging
 import re
 import threading
-from collections import deque
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .extraction.rule_based import RuleBasedFactExtractor
@@ -22,6 +20,7 @@ from .extraction.slots import content_words, disposed_words, is_negated, named_c
 from .extraction.types import ExtractedFact, FactExtractor, MessageLike, as_messages
 from .engine.writes import derived_fact_id
 from .failopen import warn_failed
+from .lanes import LANES, WORKERS
 from .text import normalize_fact_text
 
 DEFAULT_MAX_PENDING_CAPTURES = 64
@@ -36,8 +35,8 @@ SLOT_FACTS_LIMIT = 5
 SLOT_SCAN_LIMIT = 500
 """How many of the user's newest valid facts are scanned for those of the turn's slots."""
 
-CAPTURE_WORKERS = 4
-"""Threads of the process-wide capture pool (captures of one entity run one at a time, in order)."""
+CAPTURE_WORKERS = WORKERS
+"""Threads of the process-wide capture pool (captures of one entity run one at a time, in order: :mod:`.lanes`)."""
 
 
 class CaptureDropped(RuntimeError):
@@ -96,6 +95,7 @@ def capture_facts(
     metadata: Mapping[str, Any] | None = None,
     session_id: str | None = None,
     existing_limit: int = EXISTING_FACTS_LIMIT,
+    cancelled: Callable[[], bool] | None = None,
 ) -> list[str]:
     """Extract the facts of one turn and store them for ``entity_id``; returns the stored ids. Errors propagate.
 
@@ -111,7 +111,8 @@ def capture_facts(
     id of its own (a LangGraph store key) among those shown is not stored again. Facts the
     extractor marks ``core`` are added with ``core=True`` (``core=`` is passed
     only when some are), so recall injects them on every turn; facts with an
-    ``expires_at`` (an appointment) are added with it.
+    ``expires_at`` (an appointment) are added with it. When ``cancelled()`` is true right before the write
+    (the user was forgotten meanwhile: :mod:`.lanes`), nothing is written and ``[]`` is returned.
     """
     turn = as_messages(messages)
     query = _user_text(turn)
@@ -149,6 +150,8 @@ def capture_facts(
               if getattr(f, "expires_at", None) is not None and isinstance(f.text, str)}
     if expiry:
         kwargs["expires_at"] = [expiry.get(t) for t in texts]
+    if cancelled is not None and cancelled():
+        return []
     return list(engine.add(entity_id, texts, **kwargs))
 
 
@@ -182,47 +185,6 @@ def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limi
     return found[:limit]
 
 
-class _Lanes:
-    """A process-wide pool where jobs of one key run one at a time, in submission order.
-
-    Captures of one entity must not overtake each other: a later turn may
-    supersede a fact stored by an earlier one, and facts of a session keep
-    their order. Different keys run in parallel on up to ``CAPTURE_WORKERS`` threads.
-    """
-
-    def __init__(self, workers: int) -> None:
-        self._workers = workers
-        self._lock = threading.Lock()
-        self._waiting: dict[Hashable, deque[Callable[[], None]]] = {}
-        self._pool: ThreadPoolExecutor | None = None
-
-    def submit(self, key: Hashable, job: Callable[[], None]) -> None:
-        with self._lock:
-            queue = self._waiting.get(key)
-            if queue is not None:  # a job of this key is running: it will run this one next
-                queue.append(job)
-                return
-            self._waiting[key] = deque()
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(self._workers, thread_name_prefix="memori-capture")
-            pool = self._pool
-        pool.submit(self._drain, key, job)
-
-    def _drain(self, key: Hashable, job: Callable[[], None]) -> None:
-        while True:
-            try:
-                job()
-            except BaseException:  # jobs handle their own errors; never lose the lane
-                pass
-            with self._lock:
-                queue = self._waiting[key]
-                if not queue:
-                    del self._waiting[key]
-                    return
-                job = queue.popleft()
-
-
-_LANES = _Lanes(CAPTURE_WORKERS)
 
 
 class BackgroundCapture:
@@ -293,17 +255,23 @@ class BackgroundCapture:
             self._dropped(entity_id, full)
             return False
         meta = dict(metadata or {})
+        erasures = LANES.erasures(entity_id)
+
+        def erased() -> bool:  # a forget since this turn was said: what it said is erased too
+            return LANES.erased_since(entity_id, erasures)
 
         def job() -> None:
             try:
-                capture_facts(engine, entity_id, turn, extractor, metadata=meta, session_id=session_id)
+                if not erased():
+                    capture_facts(engine, entity_id, turn, extractor, metadata=meta, session_id=session_id,
+                                  cancelled=erased)
             except Exception as exc:
                 self._failed(entity_id, exc)
             finally:
                 self._finished()
 
         try:
-            _LANES.submit((id(engine), entity_id), job)
+            LANES.submit((id(engine), entity_id), job)
         except Exception as exc:  # the pool could not start (interpreter shutting down)
             self._finished()
             self._failed(entity_id, exc)

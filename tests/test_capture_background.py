@@ -302,3 +302,36 @@ def test_capture_shows_an_extractor_the_stored_fact_naming_someone_a_change_is_t
 
     assert shown("Sadly Nibbles died yesterday.") == {"User has a hamster named Nibbles."}
     assert shown("Nibbles is so cute.") == set()  # no change told: nothing to replace
+
+
+def test_forget_is_not_undone_by_a_capture_of_a_turn_said_before_it(ungated: RecallEngine) -> None:
+    # A tester's app: the user said "I have HIV.", asked to be forgotten, and the capture still running then
+    # stored the fact again after forget() had returned.
+    ungated.add("ann", ["User lives in Leeds."])
+    gate = Gate()
+    captures = BackgroundCapture("test", LOG)
+    assert captures.submit(ungated, "ann", [("user", "I have HIV.")], gate)  # running: waits in the extractor
+    assert captures.submit(ungated, "ann", [("user", "I play the cello.")], gate)  # queued behind it
+    assert gate.entered.wait(30)
+    forgotten = threading.Event()
+    forgetting = threading.Thread(target=lambda: (ungated.forget("ann"), forgotten.set()))
+    forgetting.start()
+    assert not forgotten.wait(0.2)  # forget waits for the capture that is running
+    gate.opened.set()
+    forgetting.join(30)
+    assert forgotten.is_set() and captures.flush(timeout=30)
+    assert ungated.count("ann") == 0  # neither the running capture nor the queued one wrote anything
+    assert captures.submit(ungated, "ann", [("user", "I keep bees.")], gate) and captures.flush(timeout=30)
+    assert stored(ungated, "ann") == ["User keeps bees."]  # a turn said after the forget is captured
+
+
+def test_a_capture_of_another_user_is_neither_waited_for_nor_skipped_by_a_forget(ungated: RecallEngine) -> None:
+    gate = Gate()
+    captures = BackgroundCapture("test", LOG)
+    assert captures.submit(ungated, "bob", [("user", "I play the cello.")], gate)
+    assert gate.entered.wait(30)
+    done = threading.Event()
+    threading.Thread(target=lambda: (ungated.forget("ann"), done.set())).start()
+    assert done.wait(30)  # bob's capture is still waiting in the extractor
+    gate.opened.set()
+    assert captures.flush(timeout=30) and stored(ungated, "bob") == ["User plays the cello."]

@@ -24,6 +24,7 @@ from ..cache.coordinator import CacheUpdate, Coordinator
 from ..config import RecallConfig
 from ..embedders import Embedder, embed_in_batches
 from ..facts import StoredFact
+from ..lanes import LANES
 from ..ranking.core import CORE_KEY
 from ..records import from_record
 from ..store import deadline
@@ -531,8 +532,14 @@ class WritePath:
 
     @_bounded
     def forget(self, entity_id: str) -> None:
-        """Delete every fact of ``entity_id``, history included (and nothing of any other entity)."""
+        """Delete every fact of ``entity_id``, history included (and nothing of any other entity).
+
+        A background capture of this process (an adapter's ``capture=True``) of a turn said before writes
+        nothing after it: queued ones are skipped, and one running is waited for (at most
+        :data:`~memori_core.lanes.SETTLE_TIMEOUT` seconds; it writes nothing once that has passed) before the
+        facts are deleted (:mod:`memori_core.lanes`)."""
         entity_id = check_entity_id(entity_id)
+        LANES.settle(entity_id)
 
         def erase(done: CacheUpdate) -> None:
             done.begin()
