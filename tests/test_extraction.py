@@ -17,6 +17,7 @@ from memori_core.extraction import (
     DROP_QUOTED,
     DROP_SECOND_PERSON,
     DROP_SMALL_TALK,
+    DROP_STORY,
     DROP_UNCLEAR,
     DROP_UNRESOLVED,
     KEPT_AS_SAID,
@@ -633,11 +634,48 @@ def test_someone_elses_text_pasted_for_the_assistant_is_not_the_users(message: s
     assert any(v.reason == DROP_QUOTED for v in verdicts)
 
 
+_LIFE = [_Stored("home", "User lives in Lisbon."), _Stored("job", "User works as a nurse at Santa Maria."),
+         _Stored("marriage", "User is married to Rui."), _Stored("meds", "User takes warfarin.")]
+
+
+@pytest.mark.parametrize(
+    ("message", "facts", "reason"),
+    [
+        # a story's plot: the user watched or reads it, what happens in it is someone else's
+        ("we watched a movie about a guy who moved to Paris", ["User watched a movie about a guy who moved to Paris."],
+         None),
+        ("I'm reading a novel where the hero moved to Paris and got divorced",
+         ["User is reading a novel where the hero moved to Paris and got divorced."], None),
+        ("I work with a guy who just quit.", ["User works with a guy who just quit."], None),
+        # a dream, a game: not the user's life at all
+        ("In my dream I moved to Tokyo", [], DROP_STORY),
+        ("My character in the game moved to Paris", [], DROP_STORY),
+        ("I dreamt I got divorced.", [], DROP_STORY),
+        # someone else's words relayed or quoted: their "I" is not the user
+        ("my friend texted me: I moved to Madrid and quit my job lol", [], DROP_QUOTED),
+        ("my sister texted me: I stopped taking warfarin", [], DROP_QUOTED),
+        ("The email says: I have moved to Madrid and quit my job.", [], DROP_QUOTED),
+        ('Mum said "I\'m moving to Madrid"', [], DROP_QUOTED),
+        # text given to work on
+        ("Fix the grammar: i has moved to madrid and i quit my job", [], DROP_QUOTED),
+    ],
+)
+def test_a_story_a_dream_or_someone_elses_words_end_no_fact_of_the_user_and_are_not_theirs(
+    message: str, facts: list[str], reason: str | None
+) -> None:
+    extracted = RuleBasedFactExtractor().extract([("user", message)], _LIFE)
+    assert [(f.text, f.supersedes) for f in extracted] == [(fact, ()) for fact in facts]
+    if reason is not None:
+        assert any(v.reason == reason for v in RuleBasedFactExtractor().explain(message))
+
+
 @pytest.mark.parametrize(
     ("message", "fact"),
     [
         ("I'm a teacher. Can you proofread this letter to parents? I am delighted to welcome you.",
          "User is a teacher."),
+        ("As I said: I'm vegan.", "User is vegan."),
+        ("I have a dream job offer.", "User has a dream job offer."),
         ("Quick update: I moved to Leeds.", "User lives in Leeds."),
         ("Big news: I'm vegetarian now.", "User is vegetarian now."),
         ("Check it out: I moved to Leeds.", "User lives in Leeds."),

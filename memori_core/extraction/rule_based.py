@@ -23,6 +23,7 @@ from .rules import (
     is_past_statement,
     is_verb_form,
     judge_sentence,
+    own_part,
     strip_lead,
 )
 from .sentences import split_sentences
@@ -219,6 +220,8 @@ def _shared_subject(clause: str) -> list[str]:
     just went vegan" -> "My daughter Chloe is 16", "My daughter Chloe just went vegan"; any other clause as it
     is."""
     stated = strip_lead(clause)  # "ok so I ...": the lead is cut when the clause is judged
+    if own_part(stated) != stated:  # "we watched a movie about a guy who moved and quit": the guy's verbs
+        return [clause]
     resumed = _RESUMED_SUBJECT.match(stated)
     if resumed is not None:
         be = " is" if resumed.group("be") else ""
@@ -394,7 +397,8 @@ _TEXT_VERBS = (  # asked of a text when one is named ("check this email"), of ne
 _TEXTS = (
     r"email|e-mail|mail|message|text|letter|note|post|tweet|comment|review|paragraph|passage|article|essay|"
     r"report|statement|announcement|memo|notice|document|doc|contract|thread|chat|reply|response|bio|speech|"
-    r"poem|story|extract|excerpt|quote|transcript|cover\s+letter|notes"
+    r"poem|story|extract|excerpt|quote|transcript|cover\s+letter|notes|"
+    r"grammar|spelling|punctuation|wording|phrasing|typos?|sentences?"  # "Fix the grammar: i has moved"
 )
 _ASK = (
     r"^\W*(?:(?:hi|hey|hello|ok|okay|so)\b\W*)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:help\s+me\s+)?|"
@@ -418,13 +422,25 @@ _PASTE_LEAD = re.compile(
     rf"{_ASK}(?:(?:{_PASTE_VERBS})\b|(?:{_TEXT_VERBS})\b[^?!]*?\b{_NAMED_TEXT})[^?!]*$|{_HERE_IS}[^?!.]*$",
     re.IGNORECASE,
 )
+# Someone else's words relayed, then quoted after a colon or a quote mark: "my friend texted me: I moved to Madrid",
+# "The email says: I have moved", "Mum said \"I'm retiring\"". Their "I" is not the user (the user's own words,
+# "As I said: ...", are read).
+_RELAYED = re.compile(
+    r"^\W*(?!.*\b(?:i|we)\b)(?:[\w'-]+\s+){1,4}?(?:just\s+)?(?:texted|messaged|wrote|writes|said|says|told|tells|"
+    r"emailed|posted|replied|tweeted|sent|dm'?d|whatsapped|reads|goes)"
+    r"(?:\s+(?:me|us|to\s+me|to\s+us|back|this|that|earlier|today|yesterday|last\s+night|just\s+now)){0,2}\s*$",
+    re.IGNORECASE,
+)
+# Where quoted words start in a sentence: after a colon, or at an opening quote mark.
+_QUOTE_START = re.compile(r"\s*:\s*|\s+[\"\u201c]")
 _LETTER_OPENING = re.compile(r"^(?:dear(?!\s+diary\b)|to\s+whom\s+it\s+may\s+concern)\b", re.IGNORECASE)
 
 
 def split_pasted(text: str) -> tuple[list[str], list[str]]:
     """The sentences of one message that are the user's own, and those of someone else's text pasted in for the
-    assistant to work on: after a request to work on a text ("Can you summarise this email?", "Translate into
-    Spanish: ..."), or from a letter's opening ("Dear tenant,") on.
+    assistant to work on or relayed: after a request to work on a text ("Can you summarise this email?",
+    "Translate into Spanish: ...", "Fix the grammar: ..."), from a letter's opening ("Dear tenant,") on, or from
+    someone else's words quoted ("my friend texted me: I moved to Madrid", "The email says: ...") on.
 
     >>> split_pasted("I rent. Can you reply to this email? I am selling the flat.")
     (['I rent.', 'Can you reply to this email?'], ['I am selling the flat.'])
@@ -433,8 +449,11 @@ def split_pasted(text: str) -> tuple[list[str], list[str]]:
     for i, sentence in enumerate(sentences):
         if _LETTER_OPENING.match(sentence):
             return sentences[:i], sentences[i:]
-        head, colon, tail = sentence.partition(":")
-        if colon and tail.strip() and _PASTE_LEAD.match(head):
+        quote = _QUOTE_START.search(sentence)
+        head, tail = (sentence[: quote.start()], sentence[quote.end():]) if quote is not None else (sentence, "")
+        if tail.strip() and _RELAYED.match(head):
+            return sentences[:i], [sentence, *sentences[i + 1 :]]
+        if tail.strip() and quote.group(0).strip() == ":" and _PASTE_LEAD.match(head):
             return [*sentences[:i], head + ":"], [tail.strip(), *sentences[i + 1 :]]
         if i + 1 < len(sentences) and _PASTE_REQUEST.match(sentence):
             return sentences[: i + 1], sentences[i + 1 :]
@@ -505,8 +524,13 @@ class RuleBasedFactExtractor:
     were rich ...", "I'd love ...", "I wish ..."), opinions that are not about
     the user ("I think it will rain"), encouragement and resolve ("We've got
     this!", "I won't give up on my dreams"), talk about the conversation ("We
-    spoke last week about ..."). A hedged statement about the user ("I
-    think I'm allergic to cats") is kept as said.
+    spoke last week about ..."), dreams, games and stories ("In my dream I
+    moved to Tokyo", "My character in the game moved to Paris"), someone
+    else's words pasted or relayed (:func:`split_pasted`: "my friend texted
+    me: I moved to Madrid"). A hedged statement about the user ("I
+    think I'm allergic to cats") is kept as said; what a sentence tells of
+    someone else after a noun ("a movie about a guy who moved to Paris")
+    changes no stored fact.
 
     Rewrites: "I'm/I am X" -> "User is X", "I have" -> "User has", "I work"
     -> "User works" (for common verbs), "I moved" -> "User moved", "My X" ->
@@ -629,6 +653,9 @@ class RuleBasedFactExtractor:
         """Whether the new fact of ``verdict`` (content ``words``) replaces the stored fact ``text``."""
         if verdict.expires_in is not None or not old:
             return False
+        own = own_part(verdict.fact)
+        if own != verdict.fact:  # "User watched a movie about a guy who moved to Paris.": only the user's part
+            verdict, words = replace(verdict, fact=own, sentence=own), content_words(own)
         if _OWN_PREGNANCY.match(text) and _BIRTH.search(verdict.fact) and _OWN_CHILD.match(verdict.fact):
             return True  # "Our baby girl Maya was born last week": "User is pregnant." no longer holds
         if _says_more(verdict, text):
