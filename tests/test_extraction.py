@@ -596,6 +596,26 @@ def test_a_birth_ends_the_pregnancy(stored: str) -> None:
     assert [f.supersedes for f in facts] == [("p",)], facts
 
 
+@pytest.mark.parametrize(
+    "said",
+    ["I had a miscarriage", "We lost the baby at 10 weeks.", "the baby was born last week! a girl, Sofia",
+     "Sofia was born on Tuesday, 3.2kg", "The baby arrived early!"],
+)
+def test_a_loss_or_a_birth_told_without_whose_it_is_ends_the_users_pregnancy(said: str) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("p", "User is pregnant.")])
+    assert [f.supersedes for f in facts] == [("p",)], facts
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [("My sister had a miscarriage.", "User is pregnant."), ("Sofia was born on Tuesday.", "User's sister is pregnant."),
+     ("Sofia was born on Tuesday.", "User lives in Leeds.")],
+)
+def test_someone_elses_loss_or_a_birth_without_a_pregnancy_of_the_users_ends_nothing(said: str, stored: str) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("p", stored)])
+    assert all(f.supersedes == () for f in facts), facts
+
+
 def test_a_birth_in_someone_elses_family_ends_no_pregnancy() -> None:
     facts = RuleBasedFactExtractor().extract([("user", "My sister's baby was born last week.")],
                                              [_Stored("p", "User is pregnant.")])

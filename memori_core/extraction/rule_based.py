@@ -72,12 +72,20 @@ _OWN_PREGNANCY = re.compile(
 # sister's ("User's sister's baby was born").
 _OWN_CHILD = re.compile(
     r"^user(?:'s\s+(?:new\s+|first\s+|second\s+|third\s+|little\s+)?(?:baby|son|daughter|twins|child|boy|girl)\b"
-    r"|(?:\s+and\s+\w+)?\s+(?:gave|had|welcomed)\b)",
+    r"|(?:\s+and\s+\w+)?\s+(?:gave|had|welcomed|miscarried|lost)\b)",
     re.IGNORECASE,
 )
+# What ends a pregnancy: a birth, or a loss ("User had a miscarriage.", "User lost the baby.").
 _BIRTH = re.compile(
     r"\b(?:was\s+born|were\s+born|gave\s+birth|had\s+(?:the|our|their|a)\s+baby|baby\s+(?:arrived|came)|"
-    r"welcomed\s+(?:a|our|their|baby))\b",
+    r"welcomed\s+(?:a|our|their|baby)|miscarriage|miscarried|stillbirth|stillborn|"
+    r"lost\s+(?:the|our|their|a)\s+(?:baby|pregnancy))\b",
+    re.IGNORECASE,
+)
+# "the baby was born last week", "Sofia was born on Tuesday", "the baby arrived": a birth told without whose it
+# is, the user's own when a stored fact says the user is expecting.
+_BORN_UNSAID = re.compile(
+    r"^(?:the\s+baby|baby|(?-i:[A-Z])[a-z\u00e0-\u00ff]+)\s+(?:(?:was|is|got)\s+born|arrived|came)\b",
     re.IGNORECASE,
 )
 _SUBJECT = r"(?:i|i'm|i've|i'll|i'd|my|we|we're|we've|our)\b"
@@ -359,6 +367,17 @@ def _named(clause: str, known: Sequence[str]) -> str | None:
         if kind is not None and is_loss(clause):
             return f"My {kind.group('kind')} {name} {rest}"
     return None
+
+
+def _born_own(clause: str, known: Sequence[str]) -> str | None:
+    """``clause`` ("the baby was born last week", "Sofia was born on Tuesday") told while a stored fact says the
+    user is expecting ("User is pregnant.") as the user's own ("Our baby Sofia was born on Tuesday"); ``None``
+    otherwise."""
+    said = strip_lead(clause)
+    if not _BORN_UNSAID.match(said) or not any(_OWN_PREGNANCY.match(text) for text in known):
+        return None
+    rest = re.sub(r"^(?:the\s+)?baby\s+", "", said, flags=re.IGNORECASE)
+    return f"Our baby {rest}"
 
 
 def _disposed_own(clause: str, known: Sequence[str]) -> str | None:
@@ -726,7 +745,7 @@ class RuleBasedFactExtractor:
                 else:
                     verdict = self.judge(clause)
                 if verdict.fact is None and verdict.reason == DROP_NOT_FIRST_PERSON and known:
-                    named = _named(clause, known) or _disposed_own(clause, known)
+                    named = _named(clause, known) or _disposed_own(clause, known) or _born_own(clause, known)
                     if named is not None:
                         verdict = replace(self.judge(named), sentence=clause)
                 verdicts.append(verdict)
