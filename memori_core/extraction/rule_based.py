@@ -88,6 +88,13 @@ _BORN_UNSAID = re.compile(
     r"^(?:the\s+baby|baby|(?-i:[A-Z])[a-z\u00e0-\u00ff]+)\s+(?:(?:was|is|got)\s+born|arrived|came)\b",
     re.IGNORECASE,
 )
+# The partner the user lives with, and not where: "User lives with their husband Rui." (a move takes the partner
+# along; roommates or parents it leaves behind).
+_LIVES_WITH = re.compile(
+    r"^user\s+(?:\w+\s+)?(?:lives|has\s+lived|is\s+living)\s+with\s+(?:their\s+)?(?:wife|husband|partner|spouse|"
+    r"fianc[ée]e?)\b(?!.*\b(?:in|at|near)\s)",
+    re.IGNORECASE,
+)
 _SUBJECT = r"(?:i|i'm|i've|i'll|i'd|my|we|we're|we've|our)\b"
 # "I'm vegetarian and my daughter Mia is 7", "I sold my car, I don't drive anymore", "vegetarian — I eat fish",
 # "I graduated and now I'm a nurse", "I'm vegan, so no dairy", "I'm an accountant, numbers are my thing",
@@ -193,7 +200,8 @@ def split_clauses(sentence: str) -> list[str]:
         m = next((b for b in _CLAUSE_BREAK.finditer(rest) if _can_split(rest[: b.start()], rest[b.end():])), None)
         if m is None:
             pieces.append(rest)
-            return [c for p in pieces for s in _shared_subject(p.strip()) for c in _profile(s) if c]
+            return [c for p in pieces for s in _shared_subject(p.strip()) for o in _one_fact_each(s)
+                    for c in _profile(o) if c]
         pieces.append(rest[: m.start()])
         rest = rest[m.end():]
 
@@ -220,6 +228,35 @@ _RESUMED_SUBJECT = re.compile(
     r"(?:,?\s+(?:and|but)\s+|\s*;\s+)(?:she|he)(?P<be>'s|\s+is)?\s+(?P<second>\S.*)$",
     re.IGNORECASE,
 )
+
+
+# "I have a cat named Mochi and a dog named Rex": a list of animals, one fact each (one that dies ends its own).
+_OWNS_LIST = re.compile(r"^(?P<head>.*?\b(?:have|has|got|own|owns|adopted)\s+)(?P<items>.+?)[.!]*$", re.IGNORECASE)
+_ANIMAL = re.compile(rf"^(?:a|an|one|two|three|\d+)\s+(?:[\w-]+\s+)?(?:{PETS})\b", re.IGNORECASE)
+# "I live in Toronto with my girlfriend Lily": where the user lives, and with whom, each a fact (a move ends the
+# one, an engagement the other).
+_HOME_WITH = re.compile(
+    r"^(?P<head>(?P<subject>i|we)(?:'ve|\s+have|'m|\s+am|'re|\s+are)?\s+(?:(?:still|currently|now)\s+)?"
+    r"(?P<verb>live|lived|living)\s+in\s+\S.*?)\s+with\s+(?P<who>(?:my|our)\s+\S.*)$",
+    re.IGNORECASE,
+)
+
+
+def _one_fact_each(clause: str) -> list[str]:
+    """ "I have a cat named Mochi and a dog named Rex" -> "I have a cat named Mochi", "I have a dog named Rex";
+    "I live in Toronto with my girlfriend Lily" -> "I live in Toronto", "I live with my girlfriend Lily"; any
+    other clause as it is."""
+    home = _HOME_WITH.match(clause)
+    if home is not None:
+        verb = home.group("head")[: home.start("verb")] + home.group("verb")
+        return [home.group("head"), f"{verb} with {home.group('who')}"]
+    owns = _OWNS_LIST.match(clause)
+    if owns is None:
+        return [clause]
+    items = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", owns.group("items"))
+    if len(items) < 2 or not all(_ANIMAL.match(item) for item in items):
+        return [clause]
+    return [owns.group("head") + item for item in items]
 
 
 def _shared_subject(clause: str) -> list[str]:
@@ -526,7 +563,9 @@ class RuleBasedFactExtractor:
 
     Each user message is cut into sentences, and a sentence into clauses
     where a new first-person clause starts (:func:`split_clauses`: "I live in
-    Rome and I work as a chef" gives two facts); a clause is kept only when,
+    Rome and I work as a chef" gives two facts; "I have a cat named Mochi
+    and a dog named Rex" one per animal, "I live in Lisbon with my husband
+    Rui" where and with whom); a clause is kept only when,
     once leading interjections, discourse markers and news lead-ins ("Oh,",
     "Thanks!", "Just so you know,", "Quick update:", "Bad news -", "Guess
     what,", "Turns out") are cut, it is a statement whose subject is the user
@@ -701,6 +740,8 @@ class RuleBasedFactExtractor:
                 continue
             if _CONDITION.search(text) and not _CONDITION.search(verdict.fact):
                 continue  # a condition is no diet: "I went keto" leaves "User has coeliac disease."
+            if slot == "residence" and _LIVES_WITH.match(text) and not _LIVES_WITH.match(verdict.fact):
+                continue  # a move changes where, not with whom: "I moved to Porto" leaves "User lives with Rui."
             if _GOAL.search(text) and not _GOAL.search(verdict.fact) and not words & old:
                 continue  # "We moved to Bristol" leaves "User is saving for a deposit on a house."
             if slot in ACTIVITY_SLOTS:
