@@ -423,6 +423,11 @@ def test_rule_based_extractor_marks_allergies_and_diet_core() -> None:
     ("A colleague of the user is vegan.", False),
     ("User used to be vegetarian.", False),  # held once, no longer
     ("User is no longer on metformin.", False),
+    ("User was pregnant last year.", False),  # a state told in the past tense
+    ("User was on metformin until March.", False),
+    ("I was vegetarian for ten years.", False),
+    ("User was prescribed metformin.", True),  # told in the past, still true
+    ("User was advised to avoid alcohol while on metformin.", True),
     ("User is allergic to nothing.", False),  # said to rule the matter out
     ("User has no known food allergies.", False),
 ])

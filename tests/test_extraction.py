@@ -17,6 +17,7 @@ from memori_core.extraction import (
     DROP_QUOTED,
     DROP_SECOND_PERSON,
     DROP_SMALL_TALK,
+    DROP_STORY,
     DROP_UNCLEAR,
     DROP_UNRESOLVED,
     KEPT_AS_SAID,
@@ -595,6 +596,26 @@ def test_a_birth_ends_the_pregnancy(stored: str) -> None:
     assert [f.supersedes for f in facts] == [("p",)], facts
 
 
+@pytest.mark.parametrize(
+    "said",
+    ["I had a miscarriage", "We lost the baby at 10 weeks.", "the baby was born last week! a girl, Sofia",
+     "Sofia was born on Tuesday, 3.2kg", "The baby arrived early!"],
+)
+def test_a_loss_or_a_birth_told_without_whose_it_is_ends_the_users_pregnancy(said: str) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("p", "User is pregnant.")])
+    assert [f.supersedes for f in facts] == [("p",)], facts
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [("My sister had a miscarriage.", "User is pregnant."), ("Sofia was born on Tuesday.", "User's sister is pregnant."),
+     ("Sofia was born on Tuesday.", "User lives in Leeds.")],
+)
+def test_someone_elses_loss_or_a_birth_without_a_pregnancy_of_the_users_ends_nothing(said: str, stored: str) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("p", stored)])
+    assert all(f.supersedes == () for f in facts), facts
+
+
 def test_a_birth_in_someone_elses_family_ends_no_pregnancy() -> None:
     facts = RuleBasedFactExtractor().extract([("user", "My sister's baby was born last week.")],
                                              [_Stored("p", "User is pregnant.")])
@@ -633,11 +654,48 @@ def test_someone_elses_text_pasted_for_the_assistant_is_not_the_users(message: s
     assert any(v.reason == DROP_QUOTED for v in verdicts)
 
 
+_LIFE = [_Stored("home", "User lives in Lisbon."), _Stored("job", "User works as a nurse at Santa Maria."),
+         _Stored("marriage", "User is married to Rui."), _Stored("meds", "User takes warfarin.")]
+
+
+@pytest.mark.parametrize(
+    ("message", "facts", "reason"),
+    [
+        # a story's plot: the user watched or reads it, what happens in it is someone else's
+        ("we watched a movie about a guy who moved to Paris", ["User watched a movie about a guy who moved to Paris."],
+         None),
+        ("I'm reading a novel where the hero moved to Paris and got divorced",
+         ["User is reading a novel where the hero moved to Paris and got divorced."], None),
+        ("I work with a guy who just quit.", ["User works with a guy who just quit."], None),
+        # a dream, a game: not the user's life at all
+        ("In my dream I moved to Tokyo", [], DROP_STORY),
+        ("My character in the game moved to Paris", [], DROP_STORY),
+        ("I dreamt I got divorced.", [], DROP_STORY),
+        # someone else's words relayed or quoted: their "I" is not the user
+        ("my friend texted me: I moved to Madrid and quit my job lol", [], DROP_QUOTED),
+        ("my sister texted me: I stopped taking warfarin", [], DROP_QUOTED),
+        ("The email says: I have moved to Madrid and quit my job.", [], DROP_QUOTED),
+        ('Mum said "I\'m moving to Madrid"', [], DROP_QUOTED),
+        # text given to work on
+        ("Fix the grammar: i has moved to madrid and i quit my job", [], DROP_QUOTED),
+    ],
+)
+def test_a_story_a_dream_or_someone_elses_words_end_no_fact_of_the_user_and_are_not_theirs(
+    message: str, facts: list[str], reason: str | None
+) -> None:
+    extracted = RuleBasedFactExtractor().extract([("user", message)], _LIFE)
+    assert [(f.text, f.supersedes) for f in extracted] == [(fact, ()) for fact in facts]
+    if reason is not None:
+        assert any(v.reason == reason for v in RuleBasedFactExtractor().explain(message))
+
+
 @pytest.mark.parametrize(
     ("message", "fact"),
     [
         ("I'm a teacher. Can you proofread this letter to parents? I am delighted to welcome you.",
          "User is a teacher."),
+        ("As I said: I'm vegan.", "User is vegan."),
+        ("I have a dream job offer.", "User has a dream job offer."),
         ("Quick update: I moved to Leeds.", "User lives in Leeds."),
         ("Big news: I'm vegetarian now.", "User is vegetarian now."),
         ("Check it out: I moved to Leeds.", "User lives in Leeds."),
@@ -952,7 +1010,7 @@ def test_an_appointment_at_a_time_today_expires_and_a_weekly_one_does_not() -> N
         ("I'm a nurse, a mum of three and a marathon runner.",
          ["User is a nurse.", "User is a mum of three.", "User is a marathon runner."]),
         ("I live in Oslo with my husband and our two dogs.",
-         ["User lives in Oslo with their husband and their two dogs."]),
+         ["User lives in Oslo.", "User lives with their husband and their two dogs."]),
         ("My wife is a vet and my daughter studies law.", ["User's wife is a vet.", "User's daughter studies law."]),
         ("My mum calls me every Sunday.", ["User's mum calls the user every Sunday."]),
     ],
@@ -1189,11 +1247,30 @@ def test_statements_typed_without_their_i(said: str, facts: list[str]) -> None:
         ("My brother lives in Leeds.", "User lives in Leeds.", False),
         ("My wife is called Ana.", "User has a wife.", True),  # the person the stored fact names
         ("My dog died.", "User has a dog.", True),  # a short sentence that tells a loss is no fragment
-        ("I live in Leeds with my partner.", "User lives in Leeds.", True),
+        ("I live in Leeds with two flatmates.", "User lives in Leeds.", True),
     ],
 )
 def test_a_fact_with_more_words_refines_only_the_same_persons_fact(said: str, stored: str, replaced: bool) -> None:
     assert _supersedes(said, stored) is replaced
+
+
+@pytest.mark.parametrize(
+    ("compound", "said", "kept"),
+    [
+        # one fact per animal: the death of one ends its own fact only
+        ("i have a cat named Mochi and a dog named Rex", "Mochi died yesterday", ["User has a dog named Rex."]),
+        ("I have a dog called Max and a cat called Luna", "Max passed away", ["User has a cat called Luna."]),
+        # where the user lives, and with whom: an engagement ends the one, a move the other
+        ("I live in Toronto with my girlfriend Lily", "We're engaged!", ["User lives in Toronto."]),
+        ("I live in Lisbon with my husband Rui", "I moved to Porto", ["User lives with their husband Rui."]),
+    ],
+)
+def test_a_change_of_one_part_of_a_compound_sentence_leaves_the_other_part(
+    compound: str, said: str, kept: list[str]
+) -> None:
+    stored = [_Stored(str(i), f.text) for i, f in enumerate(RULES.extract([("user", compound)]))]
+    replaced = {fid for f in RULES.extract([("user", said)], stored) for fid in f.supersedes}
+    assert replaced and [s.content for s in stored if s.id not in replaced] == kept
 
 
 def test_a_change_or_repeat_of_someone_else_neither_ends_nor_stands_for_the_users_fact() -> None:

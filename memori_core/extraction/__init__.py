@@ -50,6 +50,7 @@ from .rules import (
     DROP_QUOTED,
     DROP_SECOND_PERSON,
     DROP_SMALL_TALK,
+    DROP_STORY,
     DROP_TOO_LONG,
     DROP_UNCLEAR,
     DROP_UNRESOLVED,

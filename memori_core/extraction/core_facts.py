@@ -15,6 +15,14 @@ __all__ = ["CoreRule", "check_core_rule", "is_core_fact"]
 # taking warfarin." (not "User stopped eating meat.": a diet that holds now)
 _PAST = re.compile(r"\b(?:used\s+to|no\s+longer|formerly|previously|in\s+the\s+past|as\s+a\s+(?:child|kid|teen)|"
                    r"(?:stopped|quit|quitted)\s+taking|came\s+off|come\s+off)\b", re.IGNORECASE)
+# A state told in the past tense: "User was pregnant last year.", "User was on metformin until March." (not what
+# is told in the past and still holds: "User was diagnosed with diabetes.", "User was told to avoid salt.")
+_WAS = re.compile(
+    r"^\W*(?:user(?:'s\s+[\w-]+)?|i|my\s+[\w-]+)\s+(?:(?:also|once|only|still)\s+)?(?:was|were)\s+"
+    r"(?!(?:(?:just|recently|first|finally|officially|newly)\s+)?(?:diagnosed|told|prescribed|advised|put|found|"
+    r"started|switched|given|born|made|asked|recommended|warned|referred|tested|confirmed|identified)\b)",
+    re.IGNORECASE,
+)
 # Said to rule the matter out: "User is allergic to nothing.", "User has no known allergies."
 _NONE = re.compile(r"\ballergic\s+to\s+(?:nothing|none|no\b)|\bno\s+(?:known\s+)?(?:food\s+)?allergies\b",
                    re.IGNORECASE)
@@ -30,7 +38,8 @@ def is_core_fact(text: str) -> bool:
     (True, False)
 
     A term right after a negation does not count ("User is not vegan.", "User has no allergies.", "User is
-    allergic to nothing."), nor what held only in the past ("User used to be vegetarian."), nor someone
+    allergic to nothing."), nor what held only in the past ("User used to be vegetarian.", "User was pregnant
+    last year.", "User was on metformin until March."; "User was diagnosed with ..." still holds), nor someone
     outside the household (a friend's, a sibling's, a pet's: only the user's, their partner's and their
     children's count): each would be injected on every turn.
 
@@ -42,7 +51,7 @@ def is_core_fact(text: str) -> bool:
     household is the gate's rule too (:func:`memori_core.ranking.care.outside_holder`): the gate reads such a
     fact of someone else only when the question names them (:func:`memori_core.ranking.care.named_by`).
     """
-    if outside_holder(text) is not None or _PAST.search(text) or _NONE.search(text):
+    if outside_holder(text) is not None or _PAST.search(text) or _WAS.search(text) or _NONE.search(text):
         return False  # "User's friend...", "User's sister...", "User's dog..."
     return is_care_fact(text)
 

@@ -23,6 +23,7 @@ from .rules import (
     is_past_statement,
     is_verb_form,
     judge_sentence,
+    own_part,
     strip_lead,
 )
 from .sentences import split_sentences
@@ -71,12 +72,27 @@ _OWN_PREGNANCY = re.compile(
 # sister's ("User's sister's baby was born").
 _OWN_CHILD = re.compile(
     r"^user(?:'s\s+(?:new\s+|first\s+|second\s+|third\s+|little\s+)?(?:baby|son|daughter|twins|child|boy|girl)\b"
-    r"|(?:\s+and\s+\w+)?\s+(?:gave|had|welcomed)\b)",
+    r"|(?:\s+and\s+\w+)?\s+(?:gave|had|welcomed|miscarried|lost)\b)",
     re.IGNORECASE,
 )
+# What ends a pregnancy: a birth, or a loss ("User had a miscarriage.", "User lost the baby.").
 _BIRTH = re.compile(
     r"\b(?:was\s+born|were\s+born|gave\s+birth|had\s+(?:the|our|their|a)\s+baby|baby\s+(?:arrived|came)|"
-    r"welcomed\s+(?:a|our|their|baby))\b",
+    r"welcomed\s+(?:a|our|their|baby)|miscarriage|miscarried|stillbirth|stillborn|"
+    r"lost\s+(?:the|our|their|a)\s+(?:baby|pregnancy))\b",
+    re.IGNORECASE,
+)
+# "the baby was born last week", "Sofia was born on Tuesday", "the baby arrived": a birth told without whose it
+# is, the user's own when a stored fact says the user is expecting.
+_BORN_UNSAID = re.compile(
+    r"^(?:the\s+baby|baby|(?-i:[A-Z])[a-z\u00e0-\u00ff]+)\s+(?:(?:was|is|got)\s+born|arrived|came)\b",
+    re.IGNORECASE,
+)
+# The partner the user lives with, and not where: "User lives with their husband Rui." (a move takes the partner
+# along; roommates or parents it leaves behind).
+_LIVES_WITH = re.compile(
+    r"^user\s+(?:\w+\s+)?(?:lives|has\s+lived|is\s+living)\s+with\s+(?:their\s+)?(?:wife|husband|partner|spouse|"
+    r"fianc[ée]e?)\b(?!.*\b(?:in|at|near)\s)",
     re.IGNORECASE,
 )
 _SUBJECT = r"(?:i|i'm|i've|i'll|i'd|my|we|we're|we've|our)\b"
@@ -184,7 +200,8 @@ def split_clauses(sentence: str) -> list[str]:
         m = next((b for b in _CLAUSE_BREAK.finditer(rest) if _can_split(rest[: b.start()], rest[b.end():])), None)
         if m is None:
             pieces.append(rest)
-            return [c for p in pieces for s in _shared_subject(p.strip()) for c in _profile(s) if c]
+            return [c for p in pieces for s in _shared_subject(p.strip()) for o in _one_fact_each(s)
+                    for c in _profile(o) if c]
         pieces.append(rest[: m.start()])
         rest = rest[m.end():]
 
@@ -213,12 +230,43 @@ _RESUMED_SUBJECT = re.compile(
 )
 
 
+# "I have a cat named Mochi and a dog named Rex": a list of animals, one fact each (one that dies ends its own).
+_OWNS_LIST = re.compile(r"^(?P<head>.*?\b(?:have|has|got|own|owns|adopted)\s+)(?P<items>.+?)[.!]*$", re.IGNORECASE)
+_ANIMAL = re.compile(rf"^(?:a|an|one|two|three|\d+)\s+(?:[\w-]+\s+)?(?:{PETS})\b", re.IGNORECASE)
+# "I live in Toronto with my girlfriend Lily": where the user lives, and with whom, each a fact (a move ends the
+# one, an engagement the other).
+_HOME_WITH = re.compile(
+    r"^(?P<head>(?P<subject>i|we)(?:'ve|\s+have|'m|\s+am|'re|\s+are)?\s+(?:(?:still|currently|now)\s+)?"
+    r"(?P<verb>live|lived|living)\s+in\s+\S.*?)\s+with\s+(?P<who>(?:my|our)\s+\S.*)$",
+    re.IGNORECASE,
+)
+
+
+def _one_fact_each(clause: str) -> list[str]:
+    """ "I have a cat named Mochi and a dog named Rex" -> "I have a cat named Mochi", "I have a dog named Rex";
+    "I live in Toronto with my girlfriend Lily" -> "I live in Toronto", "I live with my girlfriend Lily"; any
+    other clause as it is."""
+    home = _HOME_WITH.match(clause)
+    if home is not None:
+        verb = home.group("head")[: home.start("verb")] + home.group("verb")
+        return [home.group("head"), f"{verb} with {home.group('who')}"]
+    owns = _OWNS_LIST.match(clause)
+    if owns is None:
+        return [clause]
+    items = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", owns.group("items"))
+    if len(items) < 2 or not all(_ANIMAL.match(item) for item in items):
+        return [clause]
+    return [owns.group("head") + item for item in items]
+
+
 def _shared_subject(clause: str) -> list[str]:
     """ "I watched a documentary and went vegan" -> "I watched a documentary", "I went vegan"; "I live in
     Montreal and work as a nurse" -> "I live in Montreal", "I work as a nurse"; "My daughter Chloe is 16 and she
     just went vegan" -> "My daughter Chloe is 16", "My daughter Chloe just went vegan"; any other clause as it
     is."""
     stated = strip_lead(clause)  # "ok so I ...": the lead is cut when the clause is judged
+    if own_part(stated) != stated:  # "we watched a movie about a guy who moved and quit": the guy's verbs
+        return [clause]
     resumed = _RESUMED_SUBJECT.match(stated)
     if resumed is not None:
         be = " is" if resumed.group("be") else ""
@@ -358,6 +406,17 @@ def _named(clause: str, known: Sequence[str]) -> str | None:
     return None
 
 
+def _born_own(clause: str, known: Sequence[str]) -> str | None:
+    """``clause`` ("the baby was born last week", "Sofia was born on Tuesday") told while a stored fact says the
+    user is expecting ("User is pregnant.") as the user's own ("Our baby Sofia was born on Tuesday"); ``None``
+    otherwise."""
+    said = strip_lead(clause)
+    if not _BORN_UNSAID.match(said) or not any(_OWN_PREGNANCY.match(text) for text in known):
+        return None
+    rest = re.sub(r"^(?:the\s+)?baby\s+", "", said, flags=re.IGNORECASE)
+    return f"Our baby {rest}"
+
+
 def _disposed_own(clause: str, known: Sequence[str]) -> str | None:
     """``clause`` ("the mazda's totaled", "bike got stolen") told of a thing a stored fact says the user has
     ("User drives a 2012 Mazda 3.") as the user's own statement ("My mazda got totaled"); ``None`` otherwise."""
@@ -394,7 +453,8 @@ _TEXT_VERBS = (  # asked of a text when one is named ("check this email"), of ne
 _TEXTS = (
     r"email|e-mail|mail|message|text|letter|note|post|tweet|comment|review|paragraph|passage|article|essay|"
     r"report|statement|announcement|memo|notice|document|doc|contract|thread|chat|reply|response|bio|speech|"
-    r"poem|story|extract|excerpt|quote|transcript|cover\s+letter|notes"
+    r"poem|story|extract|excerpt|quote|transcript|cover\s+letter|notes|"
+    r"grammar|spelling|punctuation|wording|phrasing|typos?|sentences?"  # "Fix the grammar: i has moved"
 )
 _ASK = (
     r"^\W*(?:(?:hi|hey|hello|ok|okay|so)\b\W*)?(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:help\s+me\s+)?|"
@@ -418,13 +478,25 @@ _PASTE_LEAD = re.compile(
     rf"{_ASK}(?:(?:{_PASTE_VERBS})\b|(?:{_TEXT_VERBS})\b[^?!]*?\b{_NAMED_TEXT})[^?!]*$|{_HERE_IS}[^?!.]*$",
     re.IGNORECASE,
 )
+# Someone else's words relayed, then quoted after a colon or a quote mark: "my friend texted me: I moved to Madrid",
+# "The email says: I have moved", "Mum said \"I'm retiring\"". Their "I" is not the user (the user's own words,
+# "As I said: ...", are read).
+_RELAYED = re.compile(
+    r"^\W*(?!.*\b(?:i|we)\b)(?:[\w'-]+\s+){1,4}?(?:just\s+)?(?:texted|messaged|wrote|writes|said|says|told|tells|"
+    r"emailed|posted|replied|tweeted|sent|dm'?d|whatsapped|reads|goes)"
+    r"(?:\s+(?:me|us|to\s+me|to\s+us|back|this|that|earlier|today|yesterday|last\s+night|just\s+now)){0,2}\s*$",
+    re.IGNORECASE,
+)
+# Where quoted words start in a sentence: after a colon, or at an opening quote mark.
+_QUOTE_START = re.compile(r"\s*:\s*|\s+[\"\u201c]")
 _LETTER_OPENING = re.compile(r"^(?:dear(?!\s+diary\b)|to\s+whom\s+it\s+may\s+concern)\b", re.IGNORECASE)
 
 
 def split_pasted(text: str) -> tuple[list[str], list[str]]:
     """The sentences of one message that are the user's own, and those of someone else's text pasted in for the
-    assistant to work on: after a request to work on a text ("Can you summarise this email?", "Translate into
-    Spanish: ..."), or from a letter's opening ("Dear tenant,") on.
+    assistant to work on or relayed: after a request to work on a text ("Can you summarise this email?",
+    "Translate into Spanish: ...", "Fix the grammar: ..."), from a letter's opening ("Dear tenant,") on, or from
+    someone else's words quoted ("my friend texted me: I moved to Madrid", "The email says: ...") on.
 
     >>> split_pasted("I rent. Can you reply to this email? I am selling the flat.")
     (['I rent.', 'Can you reply to this email?'], ['I am selling the flat.'])
@@ -433,8 +505,11 @@ def split_pasted(text: str) -> tuple[list[str], list[str]]:
     for i, sentence in enumerate(sentences):
         if _LETTER_OPENING.match(sentence):
             return sentences[:i], sentences[i:]
-        head, colon, tail = sentence.partition(":")
-        if colon and tail.strip() and _PASTE_LEAD.match(head):
+        quote = _QUOTE_START.search(sentence)
+        head, tail = (sentence[: quote.start()], sentence[quote.end():]) if quote is not None else (sentence, "")
+        if tail.strip() and _RELAYED.match(head):
+            return sentences[:i], [sentence, *sentences[i + 1 :]]
+        if tail.strip() and quote.group(0).strip() == ":" and _PASTE_LEAD.match(head):
             return [*sentences[:i], head + ":"], [tail.strip(), *sentences[i + 1 :]]
         if i + 1 < len(sentences) and _PASTE_REQUEST.match(sentence):
             return sentences[: i + 1], sentences[i + 1 :]
@@ -488,7 +563,9 @@ class RuleBasedFactExtractor:
 
     Each user message is cut into sentences, and a sentence into clauses
     where a new first-person clause starts (:func:`split_clauses`: "I live in
-    Rome and I work as a chef" gives two facts); a clause is kept only when,
+    Rome and I work as a chef" gives two facts; "I have a cat named Mochi
+    and a dog named Rex" one per animal, "I live in Lisbon with my husband
+    Rui" where and with whom); a clause is kept only when,
     once leading interjections, discourse markers and news lead-ins ("Oh,",
     "Thanks!", "Just so you know,", "Quick update:", "Bad news -", "Guess
     what,", "Turns out") are cut, it is a statement whose subject is the user
@@ -505,8 +582,13 @@ class RuleBasedFactExtractor:
     were rich ...", "I'd love ...", "I wish ..."), opinions that are not about
     the user ("I think it will rain"), encouragement and resolve ("We've got
     this!", "I won't give up on my dreams"), talk about the conversation ("We
-    spoke last week about ..."). A hedged statement about the user ("I
-    think I'm allergic to cats") is kept as said.
+    spoke last week about ..."), dreams, games and stories ("In my dream I
+    moved to Tokyo", "My character in the game moved to Paris"), someone
+    else's words pasted or relayed (:func:`split_pasted`: "my friend texted
+    me: I moved to Madrid"). A hedged statement about the user ("I
+    think I'm allergic to cats") is kept as said; what a sentence tells of
+    someone else after a noun ("a movie about a guy who moved to Paris")
+    changes no stored fact.
 
     Rewrites: "I'm/I am X" -> "User is X", "I have" -> "User has", "I work"
     -> "User works" (for common verbs), "I moved" -> "User moved", "My X" ->
@@ -629,6 +711,9 @@ class RuleBasedFactExtractor:
         """Whether the new fact of ``verdict`` (content ``words``) replaces the stored fact ``text``."""
         if verdict.expires_in is not None or not old:
             return False
+        own = own_part(verdict.fact)
+        if own != verdict.fact:  # "User watched a movie about a guy who moved to Paris.": only the user's part
+            verdict, words = replace(verdict, fact=own, sentence=own), content_words(own)
         if _OWN_PREGNANCY.match(text) and _BIRTH.search(verdict.fact) and _OWN_CHILD.match(verdict.fact):
             return True  # "Our baby girl Maya was born last week": "User is pregnant." no longer holds
         if _says_more(verdict, text):
@@ -655,6 +740,8 @@ class RuleBasedFactExtractor:
                 continue
             if _CONDITION.search(text) and not _CONDITION.search(verdict.fact):
                 continue  # a condition is no diet: "I went keto" leaves "User has coeliac disease."
+            if slot == "residence" and _LIVES_WITH.match(text) and not _LIVES_WITH.match(verdict.fact):
+                continue  # a move changes where, not with whom: "I moved to Porto" leaves "User lives with Rui."
             if _GOAL.search(text) and not _GOAL.search(verdict.fact) and not words & old:
                 continue  # "We moved to Bristol" leaves "User is saving for a deposit on a house."
             if slot in ACTIVITY_SLOTS:
@@ -699,7 +786,7 @@ class RuleBasedFactExtractor:
                 else:
                     verdict = self.judge(clause)
                 if verdict.fact is None and verdict.reason == DROP_NOT_FIRST_PERSON and known:
-                    named = _named(clause, known) or _disposed_own(clause, known)
+                    named = _named(clause, known) or _disposed_own(clause, known) or _born_own(clause, known)
                     if named is not None:
                         verdict = replace(self.judge(named), sentence=clause)
                 verdicts.append(verdict)

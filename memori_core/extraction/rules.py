@@ -27,6 +27,7 @@ __all__ = [
     "DROP_QUESTION",
     "DROP_SECOND_PERSON",
     "DROP_SMALL_TALK",
+    "DROP_STORY",
     "DROP_TOO_LONG",
     "DROP_UNCLEAR",
     "DROP_UNRESOLVED",
@@ -59,6 +60,7 @@ DROP_ELLIPTICAL = "says when something stopped, not what ('I quit in May')"
 DROP_UNCLEAR = "no clean fact: as said it would be long, or in no known slot of the user's life"
 DROP_UNRESOLVED = "points to what was said before ('my doctor suggested it', 'his flat') or to no one named"
 DROP_QUOTED = "someone else's words, pasted for the assistant to work on ('summarise this email: ...')"
+DROP_STORY = "a story, a dream or a game, not the user's own life ('In my dream I moved to Tokyo')"
 KEPT_EXPIRING = "an appointment: kept with an expiry"
 KEPT_INTRODUCTION = "the user's name"
 
@@ -1001,6 +1003,41 @@ def holds_now(fact: str) -> str:
     return fact
 
 
+# What a story, a dream or a game is told in: what happens there is not the user's life.
+_STORIES = (
+    r"movies?|films?|shows?|series|episodes?|documentar(?:y|ies)|books?|novels?|stor(?:y|ies)|plays?|musicals?|"
+    r"comics?|manga|anime|games?|video\s+games?|dreams?|nightmares?|daydreams?|fantas(?:y|ies)|sitcoms?|dramas?|"
+    r"cartoons?|fanfics?|fan\s+fiction|scripts?|screenplays?|roleplays?|campaigns?|simulations?"
+)
+# "In my dream I moved to Tokyo", "In the game I'm married", "I dreamt I quit my job", "My character in the game
+# moved to Paris": the user tells a story, not their life.
+_STORY_FRAME = _rx(
+    rf"^(?:(?:in|inside)\s+(?:my|the|this|that|a|an|our|his|her|their|last\s+night's)\s+(?:[\w'-]+\s+){{0,2}}?"
+    rf"(?:{_STORIES})\b(?!\s+(?:club|group|shop|store|class|night|festival|football|league)\b)"
+    r"|(?:i|we)\s+(?:(?:just|once|literally)\s+)?(?:dreamt|dreamed|had\s+a\s+(?:[\w-]+\s+)?(?:dream|nightmare)"
+    r"(?!\s+(?:job|role|house|home|holiday|wedding|car|team|school|come\s+true)\b)|imagined|pretended)\b"
+    r"|(?:my|our)\s+(?:[\w'-]+\s+)?(?:character|avatar|sims?|oc|protagonist|hero|heroine|villain|persona|"
+    r"alter\s+ego|toon)\b)"
+)
+# "a guy who moved to Paris", "a novel where the hero got divorced", "a movie about a couple who split up": after
+# a noun, a relative word (or "about") starts what is told of someone or something else.
+_OF_SOMEONE_ELSE = _rx(
+    r"\b(?:a|an|the|this|that|some|one)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+(?P<cut>\s+(?:who|whom|whose|where|about|"
+    r"in\s+which)\b)"
+)
+
+
+def own_part(text: str) -> str:
+    """``text`` up to where it starts telling of someone or something else after a noun ("User watched a movie
+    about a guy who moved to Paris." -> "User watched a movie"): a change told there is not the user's.
+
+    >>> own_part("User is reading a novel where the hero got divorced."), own_part("User moved to Porto.")
+    ('User is reading a novel', 'User moved to Porto.')
+    """
+    m = _OF_SOMEONE_ELSE.search(text)
+    return text[: m.start("cut")] if m is not None else text
+
+
 def judge_sentence(sentence: str, max_chars: int) -> SentenceVerdict:
     """The decision for one sentence of a user message: the fact kept (or ``None``) and the reason.
 
@@ -1043,6 +1080,8 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     body, social = _strip_lead(text)
     if not re.search(r"\w", body):
         return None, DROP_SMALL_TALK
+    if _STORY_FRAME.match(body):
+        return None, DROP_STORY
     role_here = _ROLE_HERE.match(body)
     if role_here is not None and _what_here(role_here.group("what").split()[-1]):  # "Retired teacher here."
         what = role_here.group("what").lower()
