@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
@@ -244,6 +245,38 @@ def test_an_echoed_prompt_parses_to_no_facts() -> None:
 )
 def test_parser_reads_fenced_bare_and_wrapped_json(reply: str) -> None:
     assert parse_extraction_reply(reply, [LISBON, CATS]) == [ExtractedFact("User moved to Porto.", (LISBON.id,))]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "[{'fact': 'User moved to Porto.', 'supersedes': ['F1'], 'core': False}]",
+        "Here you go: [{'fact': 'User moved to Porto.', 'supersedes': ['F1']},] Hope it helps.",
+        "```python\n{'facts': [{'fact': 'User moved to Porto.', 'supersedes': 'F1', 'core': None}]}\n```",
+        "[{'fact': \"User moved to Porto.\", 'supersedes': [\"F1\"], 'core': false}]",  # mixed quotes, JSON false
+    ],
+)
+def test_parser_reads_a_reply_written_as_a_python_literal(reply: str) -> None:
+    assert parse_extraction_reply(reply, [LISBON, CATS]) == [ExtractedFact("User moved to Porto.", (LISBON.id,))]
+
+
+def test_a_python_literal_reply_keeps_its_core_flag_and_is_never_run_as_code() -> None:
+    reply = "[{'fact': 'User is allergic to penicillin.', 'supersedes': [], 'core': True}]"
+    assert parse_extraction_reply(reply) == [ExtractedFact("User is allergic to penicillin.", core=True)]
+    assert parse_extraction_reply("[__import__('os').system('exit 3')]") == []
+    assert parse_extraction_reply("[{'fact': 'User ' + 'is vegan.'}]") == []
+
+
+def test_an_unreadable_reply_is_logged_at_warning_and_an_empty_list_is_not(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="memori_core.extraction"):
+        assert parse_extraction_reply("I could not find any facts.") == []
+    [record] = caplog.records
+    assert record.levelno == logging.WARNING and record.exc_info is None
+    assert "nothing is stored" in record.getMessage() and "I could not find any facts." in record.getMessage()
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="memori_core.extraction"):
+        assert parse_extraction_reply("[]") == parse_extraction_reply('{"facts": []}') == []
+    assert caplog.records == []
 
 
 @pytest.mark.parametrize(

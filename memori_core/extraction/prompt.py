@@ -7,7 +7,9 @@ those ids back, keeping only ids it was given. Pure: no framework, no model call
 
 from __future__ import annotations
 
+import ast
 import json
+import logging
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -16,6 +18,8 @@ from ..text import normalize_fact_text
 from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike, as_messages
 
 __all__ = ["build_extraction_prompt", "check_max_facts", "parse_extraction_reply"]
+
+logger = logging.getLogger(__name__)
 
 _TAG = re.compile(r"</?\s*(?:conversation|known_facts)\s*>", re.IGNORECASE)
 
@@ -106,8 +110,41 @@ def _flag(value: Any) -> bool:
     return value is True
 
 
+# A token of a Python literal: a quoted string, a bracket, or a name (true / false / null are JSON's spelling).
+_LITERAL_TOKEN = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|[\[\]{}()]|[A-Za-z_]\w*""")
+_OPENING = frozenset("[{(")
+_CLOSING = frozenset("]})")
+_JSON_NAMES = {"true": "True", "false": "False", "null": "None"}
+
+
+def _python_literal(text: str, start: int) -> Any:
+    """The Python literal (``[{'fact': 'User ...', 'core': True}]``) whose bracket opens at ``text[start]``,
+    read with :func:`ast.literal_eval` (literals only, never code); JSON's ``true`` / ``false`` / ``null``
+    are read too. Raises ``ValueError`` when the brackets do not close or the text is not a literal."""
+    parts: list[str] = []
+    depth = 0
+    pos = start
+    for m in _LITERAL_TOKEN.finditer(text, start):
+        token = m.group()
+        parts += [text[pos:m.start()], _JSON_NAMES.get(token, token)]
+        pos = m.end()
+        if token in _OPENING:
+            depth += 1
+        elif token in _CLOSING:
+            depth -= 1
+            if depth <= 0:
+                break
+    if depth != 0:
+        raise ValueError("the brackets do not close")
+    try:
+        return ast.literal_eval("".join(parts))
+    except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError) as exc:
+        raise ValueError(str(exc)) from None
+
+
 def _decoded_values(text: str) -> Iterable[Any]:
-    """JSON values found in ``text``: the whole text, else each value starting at a ``[`` or ``{``."""
+    """Values found in ``text``: the whole text as JSON, else each JSON value, or Python literal (single
+    quotes, ``True`` / ``None``, a trailing comma), starting at a ``[`` or ``{``, leftmost first."""
     stripped = text.strip()
     try:
         yield json.loads(stripped)
@@ -119,8 +156,17 @@ def _decoded_values(text: str) -> Iterable[Any]:
         try:
             value, _ = decoder.raw_decode(stripped, m.start())
         except ValueError:
-            continue
+            try:
+                value = _python_literal(stripped, m.start())
+            except ValueError:
+                continue
         yield value
+
+
+def _clip(text: str, limit: int = 200) -> str:
+    """``text`` quoted on one line for a log message, cut to ``limit`` characters."""
+    one_line = " ".join(text.split())
+    return repr(one_line if len(one_line) <= limit else one_line[:limit] + "...")
 
 
 def _items(value: Any) -> list[Any] | None:
@@ -146,7 +192,9 @@ def parse_extraction_reply(
     """The facts in a model's reply to :func:`build_extraction_prompt`; ``[]`` for a reply it cannot read.
 
     Accepts a JSON array (or ``{"facts": [...]}``) bare, inside a
-    ````json ... ```` fence, or among other text; items may be objects
+    ````json ... ```` fence, or among other text, and the same written as a
+    Python literal (single quotes, ``True`` / ``None``, read with
+    :func:`ast.literal_eval`, never run as code); items may be objects
     (``fact`` / ``text``, ``supersedes``) or plain strings. A ``supersedes``
     id is kept only if it names one of ``existing`` (by its short id ``F1``
     ... or its real id), and not a fact with the same text as the new one: a
@@ -154,6 +202,7 @@ def parse_extraction_reply(
     over-long (``max_chars``) and question facts are dropped, repeats merged,
     and at most ``max_facts`` are returned. An object's ``"core": true``
     makes the fact core (read only with ``core``; a repeat is core if any copy is).
+    A non-blank reply that holds no list of facts is logged at WARNING.
     """
     if not isinstance(reply, str) or not reply.strip():
         return []
@@ -171,6 +220,10 @@ def parse_extraction_reply(
                 break
         if items is not None:
             break
+    if items is None:
+        logger.warning("the fact extractor's reply holds no list of facts; nothing is stored from it: %s",
+                       _clip(reply))
+        return []
     if not items:
         return []
 
