@@ -255,6 +255,15 @@ def test_capture_stores_the_core_fact_of_a_python_literal_reply(ungated: RecallE
     ]
 
 
+def test_capture_supersedes_the_fact_a_reply_names_by_its_text(ungated: RecallEngine) -> None:
+    [vegetarian] = ungated.add("ann", ["User is vegetarian."], core=True)
+    llm = FakeListChatModel(responses=['[{"fact": "User is pescatarian.", "supersedes": ["User is vegetarian."]}]'])
+    capture_facts(ungated, "ann", [("user", "I eat fish now")], LLMFactExtractor(llm))
+    assert [f.content for f in ungated.list("ann")] == ["User is pescatarian."]
+    [old] = [f for f in ungated.list("ann", include_invalid=True) if f.id == vegetarian]
+    assert old.valid_to is not None
+
+
 # -- LangGraph: memori_capture_node ------------------------------------------------
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -298,6 +299,25 @@ def test_parser_keeps_only_supersede_ids_it_was_given() -> None:
     assert parse_extraction_reply(reply, []) == [
         ExtractedFact("User moved to Porto."), ExtractedFact("User has two cats.")
     ]
+
+
+@pytest.mark.parametrize(
+    "supersedes", ["User lives in Lisbon.", "  user lives in   LISBON ", "F1: User lives in Lisbon."]
+)
+def test_a_supersede_given_as_the_text_of_a_shown_fact_names_that_fact(supersedes: str) -> None:
+    reply = json.dumps([{"fact": "User moved to Porto.", "supersedes": [supersedes]}])
+    assert parse_extraction_reply(reply, [LISBON, CATS]) == [ExtractedFact("User moved to Porto.", (LISBON.id,))]
+
+
+def test_a_supersede_naming_no_shown_fact_is_dropped_with_one_warning_line(caplog: pytest.LogCaptureFixture) -> None:
+    reply = json.dumps([{"fact": "User moved to Porto.", "supersedes": ["F9", "User lives in Faro.", 7, None, ""]}])
+    with caplog.at_level(logging.WARNING, logger="memori_core.extraction"):
+        assert parse_extraction_reply(reply, [LISBON, CATS]) == [ExtractedFact("User moved to Porto.")]
+    [record] = caplog.records
+    message = record.getMessage()
+    assert record.levelno == logging.WARNING and record.exc_info is None and "\n" not in message
+    assert "'User moved to Porto.'" in message and "'F9'" in message and "'User lives in Faro.'" in message
+    assert "'7'" in message and "None" not in message
 
 
 def test_parser_drops_empty_long_and_question_facts_and_merges_repeats() -> None:

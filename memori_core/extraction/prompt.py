@@ -181,6 +181,54 @@ def _items(value: Any) -> list[Any] | None:
     return None
 
 
+_ALIAS_PREFIX = re.compile(r"^(F\d+)\s*[:.)\-]\s*(.*)$", re.IGNORECASE | re.DOTALL)
+_NO_ID = frozenset({"", "none", "null", "n/a"})
+
+
+class _Shown:
+    """The stored facts a model was shown, for reading the ``supersedes`` of its reply."""
+
+    def __init__(self, existing: Sequence[KnownFact]) -> None:
+        self.ids: dict[str, str] = {}
+        self.content_key: dict[str, str] = {}
+        self.by_text: dict[str, list[str]] = {}
+        for i, fact in enumerate(existing):
+            self.ids[_alias(i).casefold()] = fact.id
+            self.ids[str(fact.id).casefold()] = fact.id
+            key = normalize_fact_text(str(fact.content))
+            self.content_key[fact.id] = key
+            self.by_text.setdefault(key, []).append(fact.id)
+
+    def __len__(self) -> int:
+        return len(self.content_key)
+
+    def _named(self, ref: str) -> list[str]:
+        """The ids ``ref`` names: a short id (``F1``) or real id, a fact's text, or ``"F1: <its text>"``."""
+        folded = ref.casefold()
+        if folded in self.ids:
+            return [self.ids[folded]]
+        prefixed = _ALIAS_PREFIX.match(ref)
+        if prefixed and prefixed.group(1).casefold() in self.ids:
+            fid = self.ids[prefixed.group(1).casefold()]
+            rest = normalize_fact_text(prefixed.group(2))
+            if not rest or rest == self.content_key[fid]:
+                return [fid]
+        return list(self.by_text.get(normalize_fact_text(ref), []))
+
+    def resolve(self, refs: Sequence[Any]) -> tuple[list[str], list[Any]]:
+        """The ids of the shown facts that ``refs`` (a reply's ``supersedes``) name, and the refs naming none."""
+        found: list[str] = []
+        unknown: list[Any] = []
+        for ref in refs:
+            if ref is None or (isinstance(ref, str) and ref.strip().casefold() in _NO_ID):
+                continue
+            named = self._named(ref.strip()) if isinstance(ref, str) else []
+            found += named
+            if not named:
+                unknown.append(ref)
+        return list(dict.fromkeys(found)), unknown
+
+
 def parse_extraction_reply(
     reply: str,
     existing: Sequence[KnownFact] = (),
@@ -196,9 +244,11 @@ def parse_extraction_reply(
     Python literal (single quotes, ``True`` / ``None``, read with
     :func:`ast.literal_eval`, never run as code); items may be objects
     (``fact`` / ``text``, ``supersedes``) or plain strings. A ``supersedes``
-    id is kept only if it names one of ``existing`` (by its short id ``F1``
-    ... or its real id), and not a fact with the same text as the new one: a
-    model can never point at another user's facts or invent ids. Empty,
+    entry is kept only if it names one of ``existing`` (by its short id ``F1``
+    ... or its real id, or by its text, compared case- and space-insensitively),
+    and not a fact with the same text as the new one: a model can never point at
+    another user's facts or invent ids. An entry naming none of them is dropped
+    with a WARNING line (the new fact is kept). Empty,
     over-long (``max_chars``) and question facts are dropped, repeats merged,
     and at most ``max_facts`` are returned. An object's ``"core": true``
     makes the fact core (read only with ``core``; a repeat is core if any copy is).
@@ -206,12 +256,7 @@ def parse_extraction_reply(
     """
     if not isinstance(reply, str) or not reply.strip():
         return []
-    ids: dict[str, str] = {}
-    content_key: dict[str, str] = {}
-    for i, fact in enumerate(existing):
-        ids[_alias(i).casefold()] = fact.id
-        ids[str(fact.id).casefold()] = fact.id
-        content_key[fact.id] = normalize_fact_text(str(fact.content))
+    shown = _Shown(existing)
     items: list[Any] | None = None
     for candidate in [m.group(1) for m in _FENCE.finditer(reply)] + [reply]:
         for value in _decoded_values(candidate):
@@ -235,8 +280,8 @@ def parse_extraction_reply(
             text, raw_ids = item, []
         elif isinstance(item, dict):
             text = next((item[k] for k in _TEXT_KEYS if isinstance(item.get(k), str)), "")
-            raw = next((item[k] for k in _SUPERSEDE_KEYS if k in item), [])
-            raw_ids = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+            raw = next((item[k] for k in _SUPERSEDE_KEYS if k in item), None)
+            raw_ids = raw if isinstance(raw, list) else [] if raw is None else [raw]
             is_core = core and _flag(item.get("core"))
         else:
             continue
@@ -246,8 +291,13 @@ def parse_extraction_reply(
         key = normalize_fact_text(text)
         if not key:
             continue
-        replaced = [ids[r.strip().casefold()] for r in raw_ids if isinstance(r, str) and r.strip().casefold() in ids]
-        replaced = [r for r in replaced if content_key.get(r) != key]
+        replaced, unknown = shown.resolve(raw_ids)
+        if unknown:
+            logger.warning("the fact extractor's reply says %s supersedes %s, which %s none of the %d facts it "
+                           "was shown; the fact is kept, that supersede dropped",
+                           _clip(text), ", ".join(_clip(str(u), 80) for u in unknown),
+                           "names" if len(unknown) == 1 else "name", len(shown))
+        replaced = [r for r in replaced if shown.content_key.get(r) != key]
         if key in out:
             out[key][1].extend(r for r in replaced if r not in out[key][1])
         elif len(out) < max_facts:
