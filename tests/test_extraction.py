@@ -334,6 +334,36 @@ def test_parser_drops_empty_long_and_question_facts_and_merges_repeats() -> None
                                       max_facts=5)) == 5
 
 
+def test_the_prompt_states_the_length_limit_of_a_fact() -> None:
+    assert "each at most 120 characters" in build_extraction_prompt([("user", "hi")], max_chars=120)
+    assert "each at most 300 characters" in build_extraction_prompt([("user", "hi")])
+
+
+LONG_ALLERGY = (
+    "User is allergic to peanuts, tree nuts, sesame, shellfish, kiwi and latex, carries two EpiPens at all "
+    "times, and has had three anaphylactic reactions, the most recent at a wedding in Porto in 2024 after a "
+    "dessert that contained hidden almond flour, which required an overnight hospital stay in the ICU."
+)
+
+
+def test_a_fact_over_max_chars_is_cut_at_a_clause_end_and_kept_with_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    reply = json.dumps([{"fact": LONG_ALLERGY, "core": True}])
+    with caplog.at_level(logging.WARNING, logger="memori_core.extraction"):
+        [fact] = parse_extraction_reply(reply, max_chars=300)
+    assert fact.core and len(fact.text) <= 300
+    assert fact.text == LONG_ALLERGY.split(", which required")[0] + "\u2026"
+    [record] = caplog.records
+    assert record.exc_info is None and "302 characters" in record.getMessage() and "ICU" in record.getMessage()
+
+
+def test_a_fact_over_max_chars_without_a_clause_end_near_the_limit_is_cut_at_a_word() -> None:
+    reply = json.dumps(["User " + "likes cheese and " * 10 + "ham."])
+    [fact] = parse_extraction_reply(reply, max_chars=60)
+    assert fact.text == "User likes cheese and likes cheese and likes cheese and\u2026" and len(fact.text) <= 60
+
+
 def test_issue21_rules_skip_moments_expire_appointments_and_name_the_user() -> None:
     r = RuleBasedFactExtractor()
     assert r.extract([("user", "I'm tired today. I just had lunch. I'm sure that's wrong.")]) == []

@@ -17,7 +17,12 @@ from typing import Any
 from ..text import normalize_fact_text
 from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike, as_messages
 
-__all__ = ["build_extraction_prompt", "check_max_facts", "parse_extraction_reply"]
+__all__ = [
+    "MIN_MAX_FACT_CHARS", "build_extraction_prompt", "check_max_chars", "check_max_facts", "parse_extraction_reply"
+]
+
+MIN_MAX_FACT_CHARS = 20
+"""The smallest ``max_chars`` an LLM extractor takes: a fact cut shorter than this says nothing."""
 
 logger = logging.getLogger(__name__)
 
@@ -39,14 +44,26 @@ def _one_line(text: str) -> str:
     return " ".join(_TAG.sub(" ", str(text)).split())
 
 
+def check_max_chars(value: Any) -> int:
+    """``max_chars`` of an LLM extractor, checked as an int of at least :data:`MIN_MAX_FACT_CHARS`."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < MIN_MAX_FACT_CHARS:
+        raise ValueError(f"max_chars must be an int >= {MIN_MAX_FACT_CHARS}, got {value!r}")
+    return value
+
+
 def build_extraction_prompt(
-    messages: Sequence[MessageLike], existing: Sequence[KnownFact] = (), *, max_facts: int = 10, core: bool = True
+    messages: Sequence[MessageLike],
+    existing: Sequence[KnownFact] = (),
+    *,
+    max_facts: int = 10,
+    core: bool = True,
+    max_chars: int = DEFAULT_MAX_FACT_CHARS,
 ) -> str:
     """The prompt asking a model for the user's facts in ``messages`` as JSON.
 
     Stored facts in ``existing`` are listed under short ids (``F1``, ``F2``
     ... in order) that :func:`parse_extraction_reply` maps back to their real
-    ids. The model is asked for a JSON array of
+    ids. Each fact is asked to be at most ``max_chars`` characters long. The model is asked for a JSON array of
     ``{"fact": "User ...", "supersedes": ["F1"], "core": false}`` objects
     (``[]`` when nothing is worth keeping); with ``core`` (default) it is told
     to set ``"core": true`` on allergies, intolerances, medication, conditions that
@@ -65,7 +82,8 @@ def build_extraction_prompt(
         '(for example "User is vegetarian." or "User\'s daughter Mia starts school in September.").',
         '- If a new fact updates or contradicts one of the known facts, put that known fact\'s id in "supersedes". '
         "Use only ids from the list of known facts.",
-        f"- At most {max_facts} facts.",
+        f"- At most {max_facts} facts, each at most {max_chars} characters; split a longer fact into several "
+        "short ones.",
     ]
     if core:
         lines.append(
@@ -181,6 +199,25 @@ def _items(value: Any) -> list[Any] | None:
     return None
 
 
+_CLAUSE_END = re.compile(r"[.;,:!]\s|\s[-\u2013\u2014]\s")
+_ELLIPSIS = "\u2026"
+
+
+def _shortened(text: str, max_chars: int) -> str | None:
+    """``text`` (one line) cut to at most ``max_chars`` characters, ending in "…": at its last clause end
+    (". ", "; ", ", ", " - ") when that keeps three quarters of ``max_chars`` (the cut falls between two
+    thoughts, not inside one), else at its last word boundary that keeps half. ``None`` when there is neither
+    (one long token is not a fact)."""
+    room = max_chars - len(_ELLIPSIS)
+    head = text[: room + 1]  # one more character: a cut may fall on the space right after the room
+    cut = max((m.start() + 1 for m in _CLAUSE_END.finditer(head) if m.start() + 1 <= room), default=0)
+    if cut < max_chars * 3 // 4:
+        cut = head.rfind(" ")
+    if cut < max_chars // 2:
+        return None
+    return text[:cut].rstrip(" ,;:.!-\u2013\u2014") + _ELLIPSIS
+
+
 _ALIAS_PREFIX = re.compile(r"^(F\d+)\s*[:.)\-]\s*(.*)$", re.IGNORECASE | re.DOTALL)
 _NO_ID = frozenset({"", "none", "null", "n/a"})
 
@@ -248,9 +285,11 @@ def parse_extraction_reply(
     ... or its real id, or by its text, compared case- and space-insensitively),
     and not a fact with the same text as the new one: a model can never point at
     another user's facts or invent ids. An entry naming none of them is dropped
-    with a WARNING line (the new fact is kept). Empty,
-    over-long (``max_chars``) and question facts are dropped, repeats merged,
-    and at most ``max_facts`` are returned. An object's ``"core": true``
+    with a WARNING line (the new fact is kept). A fact over ``max_chars`` is cut
+    at its last clause end or word boundary and ends in "…" (dropped when it has
+    no such boundary in its first half, one long token, with a WARNING line);
+    empty and question facts are dropped, repeats merged, and at most
+    ``max_facts`` are returned. An object's ``"core": true``
     makes the fact core (read only with ``core``; a repeat is core if any copy is).
     A non-blank reply that holds no list of facts is logged at WARNING.
     """
@@ -286,8 +325,17 @@ def parse_extraction_reply(
         else:
             continue
         text = " ".join(text.split())
-        if not text or len(text) > max_chars or text.endswith("?"):
+        if not text or text.endswith("?"):
             continue
+        if len(text) > max_chars:
+            short = _shortened(text, max_chars)
+            if short is None:
+                logger.warning("the fact extractor's reply holds a fact of %d characters (max_chars=%d) with no "
+                               "word boundary to cut it at, dropped: %s", len(text), max_chars, _clip(text))
+                continue
+            logger.warning("the fact extractor's reply holds a fact of %d characters (max_chars=%d), stored cut "
+                           "to %s: %s", len(text), max_chars, _clip(short, max_chars), _clip(text, 1000))
+            text = short
         key = normalize_fact_text(text)
         if not key:
             continue
