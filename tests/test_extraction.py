@@ -364,6 +364,19 @@ def test_a_fact_over_max_chars_without_a_clause_end_near_the_limit_is_cut_at_a_w
     assert fact.text == "User likes cheese and likes cheese and likes cheese and\u2026" and len(fact.text) <= 60
 
 
+def test_every_fact_the_parser_drops_is_logged_one_warning_line_each(caplog: pytest.LogCaptureFixture) -> None:
+    reply = json.dumps(
+        ["x" * 400, "What does the user like?", {"nothing": 1}, 3, "User plays chess.", "User is vegan."]
+    )
+    with caplog.at_level(logging.WARNING, logger="memori_core.extraction"):
+        assert parse_extraction_reply(reply, max_facts=1) == [ExtractedFact("User plays chess.")]
+    messages = [r.getMessage() for r in caplog.records]
+    assert len(messages) == 5 and all("\n" not in m for m in messages)
+    assert all(r.levelno == logging.WARNING and r.exc_info is None for r in caplog.records)
+    for dropped in ("'xxxx", "'What does the user like?'", "{'nothing': 1}", "'3'", "'User is vegan.'"):
+        assert sum(dropped in m for m in messages) == 1, dropped
+
+
 def test_issue21_rules_skip_moments_expire_appointments_and_name_the_user() -> None:
     r = RuleBasedFactExtractor()
     assert r.extract([("user", "I'm tired today. I just had lunch. I'm sure that's wrong.")]) == []

@@ -287,9 +287,9 @@ def parse_extraction_reply(
     another user's facts or invent ids. An entry naming none of them is dropped
     with a WARNING line (the new fact is kept). A fact over ``max_chars`` is cut
     at its last clause end or word boundary and ends in "…" (dropped when it has
-    no such boundary in its first half, one long token, with a WARNING line);
-    empty and question facts are dropped, repeats merged, and at most
-    ``max_facts`` are returned. An object's ``"core": true``
+    no such boundary in its first half, one long token); empty items are skipped,
+    question facts dropped, repeats merged, and at most ``max_facts`` are
+    returned. Every fact dropped or cut is logged at WARNING, one line each. An object's ``"core": true``
     makes the fact core (read only with ``core``; a repeat is core if any copy is).
     A non-blank reply that holds no list of facts is logged at WARNING.
     """
@@ -323,9 +323,16 @@ def parse_extraction_reply(
             raw_ids = raw if isinstance(raw, list) else [] if raw is None else [raw]
             is_core = core and _flag(item.get("core"))
         else:
+            logger.warning("the fact extractor's reply holds an item that is no fact, dropped: %s", _clip(str(item)))
             continue
         text = " ".join(text.split())
-        if not text or text.endswith("?"):
+        if not text:
+            if isinstance(item, dict):
+                logger.warning("the fact extractor's reply holds an object without a fact text, dropped: %s",
+                               _clip(str(item)))
+            continue
+        if text.endswith("?"):
+            logger.warning("the fact extractor's reply holds a question, not a fact, dropped: %s", _clip(text))
             continue
         if len(text) > max_chars:
             short = _shortened(text, max_chars)
@@ -351,6 +358,8 @@ def parse_extraction_reply(
         elif len(out) < max_facts:
             out[key] = (text, list(dict.fromkeys(replaced)))
         else:
+            logger.warning("the fact extractor's reply holds more than max_facts=%d facts; dropped: %s",
+                           max_facts, _clip(text))
             continue
         if is_core:
             cores.add(key)
