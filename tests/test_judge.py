@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import threading
 import time
@@ -117,6 +118,18 @@ def test_parse_judgement(reply: Any, expected: list[int] | None) -> None:
     ("?", None),
 ])
 def test_parse_judgement_reads_rejections_counts_and_a_bare_first_line(reply: str, expected: list[int] | None) -> None:
+    assert parse_judgement(reply, 3) == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("-1", None),  # a common "none" sentinel: it names no fact, so recall falls back to the gate
+    ("[-1]", None),
+    ("Answer: -1", None),
+    ("\u22121", None),  # a Unicode minus sign
+    ("2, -1", [1]),
+    ("Facts -1 and 2 are relevant.", [1]),
+])
+def test_a_negative_number_names_no_fact_and_is_never_read_as_another(reply: str, expected: list[int] | None) -> None:
     assert parse_judgement(reply, 3) == expected
 
 
@@ -378,6 +391,21 @@ def test_langchain_chat_model_judge_end_to_end(seeded: RecallEngine, caplog: pyt
     assert any("ValueError" in r.getMessage() for r in caplog.records)
     with pytest.raises(TypeError):
         chat_model_judge("gpt-4o")  # type: ignore[arg-type]
+
+
+def test_a_chat_model_judge_answering_minus_one_zero_or_past_the_last_fact_leaves_recall_to_the_gate(
+    seeded: RecallEngine,
+) -> None:
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+
+    from memori_langchain import chat_model_judge
+
+    for reply in ("-1", "0", "99"):
+        judge = chat_model_judge(GenericFakeChatModel(messages=itertools.cycle([AIMessage(reply)])))
+        judged = judged_engine(seeded.store, judge)
+        for query in (SANDWICH, PEANUTS):
+            assert judged.recall(query, "u") == seeded.recall(query, "u"), reply
 
 
 def test_llamaindex_llm_judge(seeded: RecallEngine) -> None:
