@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from numbers import Integral
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["Judge", "as_indices", "judge_prompt", "parse_judgement"]
+__all__ = ["Judge", "UnreadableJudgement", "as_indices", "judge_prompt", "parse_judgement", "read_judgement"]
 
 
 @runtime_checkable
@@ -157,6 +157,25 @@ def parse_judgement(text: Any, n: int) -> list[int] | None:
     if not found and _NONE_WORD.search(text):
         return []
     return None
+
+
+class UnreadableJudgement(ValueError):
+    """A model judge's reply that :func:`parse_judgement` cannot read (no fact number and not "none", or
+    ambiguous). Something models do routinely, not a bug: recall logs it as one WARNING line, without a
+    traceback, and lets its gate decide."""
+
+
+def read_judgement(text: Any, n: int) -> list[int]:
+    """:func:`parse_judgement` for a judge to return: the 0-based indices ``text`` names among ``n`` facts, or
+    :class:`UnreadableJudgement` (quoting the start of the reply) where that gives ``None``."""
+    picked = parse_judgement(text, n)
+    if picked is None:
+        shown = " ".join(str(text).split())
+        raise UnreadableJudgement(
+            f"the judge's reply names no fact number and not 'none': {shown[:200]!r}"
+            + (" (cut)" if len(shown) > 200 else "")
+        )
+    return picked
 
 
 def as_indices(value: Any, n: int) -> list[int] | None:

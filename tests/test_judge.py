@@ -366,7 +366,7 @@ def test_the_judge_arguments_are_checked(tmp_path: Any) -> None:
 # -- adapters --------------------------------------------------------------------------------------------
 
 
-def test_langchain_chat_model_judge_end_to_end(seeded: RecallEngine, caplog: pytest.LogCaptureFixture) -> None:
+def test_langchain_chat_model_judge_end_to_end(seeded: RecallEngine) -> None:
     from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
     from langchain_core.messages import AIMessage
 
@@ -384,13 +384,28 @@ def test_langchain_chat_model_judge_end_to_end(seeded: RecallEngine, caplog: pyt
     assert judged.recall(SANDWICH, "u", limit=2, context=["What's for lunch?"]) == []
     (prompt,), = [[m.text for m in call] for call in recording.calls]
     assert SANDWICH in prompt and f"1. {ranked[0]}" in prompt and "- What's for lunch?" in prompt
-
-    judged = judged_engine(seeded.store, chat_model_judge(replies("Hmm, hard to say.")), config)
-    with caplog.at_level(logging.WARNING, logger="memori_core.engine"):
-        assert judged.recall(PEANUTS, "u", limit=2) == seeded.recall(PEANUTS, "u", limit=2)
-    assert any("ValueError" in r.getMessage() for r in caplog.records)
     with pytest.raises(TypeError):
         chat_model_judge("gpt-4o")  # type: ignore[arg-type]
+
+
+def test_an_unreadable_judge_reply_is_logged_as_one_warning_line_and_the_gate_decides(
+    seeded: RecallEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    from _langchain_fakes import replies
+    from _llamaindex_fakes import FixedLLM
+    from memori_langchain import chat_model_judge
+    from memori_llamaindex import llm_judge
+
+    for judge in (chat_model_judge(replies("Hmm, hard to say.")), llm_judge(FixedLLM(reply="Hmm, hard to say."))):
+        judged = judged_engine(seeded.store, judge)
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="memori_core.engine"):
+            assert judged.recall(PEANUTS, "u") == seeded.recall(PEANUTS, "u")
+        [record] = caplog.records
+        assert record.levelno == logging.WARNING and record.exc_info is None
+        assert "'Hmm, hard to say.'" in record.getMessage() and "the gate decides instead" in record.getMessage()
+    with pytest.raises(ValueError, match="names no fact number and not 'none': '-1'"):  # UnreadableJudgement
+        llm_judge(FixedLLM(reply="-1"))(SANDWICH, ["a", "b"], [])
 
 
 def test_a_chat_model_judge_answering_minus_one_zero_or_past_the_last_fact_leaves_recall_to_the_gate(
