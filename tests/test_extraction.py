@@ -268,6 +268,21 @@ def test_a_python_literal_reply_keeps_its_core_flag_and_is_never_run_as_code() -
     assert parse_extraction_reply("[{'fact': 'User ' + 'is vegan.'}]") == []
 
 
+def test_a_list_quoted_in_a_reasoning_models_thoughts_is_not_read_as_its_answer() -> None:
+    reply = (
+        "<think>The known facts are ['User lives in Lisbon.'] and the user now lives in Porto.</think>\n"
+        '[{"fact": "User moved to Porto.", "supersedes": ["F1"]}]'
+    )
+    assert parse_extraction_reply(reply, [LISBON]) == [ExtractedFact("User moved to Porto.", (LISBON.id,))]
+
+
+def test_a_blank_reply_is_logged_at_warning(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="memori_core.extraction"):
+        assert parse_extraction_reply("  \n") == []
+    [record] = caplog.records
+    assert record.exc_info is None and "no text" in record.getMessage()
+
+
 def test_an_unreadable_reply_is_logged_at_warning_and_an_empty_list_is_not(caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING, logger="memori_core.extraction"):
         assert parse_extraction_reply("I could not find any facts.") == []

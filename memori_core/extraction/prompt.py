@@ -115,6 +115,7 @@ def build_extraction_prompt(
     return "\n".join(lines)
 
 
+_THINKING = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.DOTALL | re.IGNORECASE)
 _FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
 _LIST_KEYS = ("facts", "memories", "items", "results")
 _TEXT_KEYS = ("fact", "text", "content", "memory")
@@ -291,10 +292,14 @@ def parse_extraction_reply(
     question facts dropped, repeats merged, and at most ``max_facts`` are
     returned. Every fact dropped or cut is logged at WARNING, one line each. An object's ``"core": true``
     makes the fact core (read only with ``core``; a repeat is core if any copy is).
-    A non-blank reply that holds no list of facts is logged at WARNING.
+    A ``<think>...</think>`` block is skipped. A blank reply, or one that holds no list of facts, is
+    logged at WARNING.
     """
     if not isinstance(reply, str) or not reply.strip():
+        logger.warning("the fact extractor's model replied with no text; nothing is stored from it: %s",
+                       _clip(str(reply)))
         return []
+    reply = _THINKING.sub(" ", reply)  # a reasoning model's thoughts may quote facts it then rejects
     shown = _Shown(existing)
     items: list[Any] | None = None
     for candidate in [m.group(1) for m in _FENCE.finditer(reply)] + [reply]:
