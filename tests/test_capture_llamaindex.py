@@ -158,8 +158,8 @@ def test_llm_extractor_tells_the_llm_its_limit_and_cuts_a_longer_fact_instead_of
     llm = FixedLLM(reply=f'[{{"fact": "{long_fact}", "core": true}}]')
     [fact] = LLMFactExtractor(llm, max_chars=80).extract([("user", "I'm allergic to peanuts, nuts and sesame.")])
     assert "each at most 80 characters" in llm.prompts[0]
-    assert fact == ExtractedFact("User is allergic to peanuts, tree nuts and sesame, and always carries an EpiPen\u2026",
-                                 core=True)
+    cut = "User is allergic to peanuts, tree nuts and sesame, and always carries an EpiPen\u2026"
+    assert fact == ExtractedFact(cut, core=True) and len(cut) == 80
     with pytest.raises(ValueError, match="max_chars"):
         LLMFactExtractor(llm, max_chars=0)
 

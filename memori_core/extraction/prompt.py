@@ -290,10 +290,10 @@ def parse_extraction_reply(
     at its last clause end or word boundary and ends in "…" (dropped when it has
     no such boundary in its first half, one long token); empty items are skipped,
     question facts dropped, repeats merged, and at most ``max_facts`` are
-    returned. Every fact dropped or cut is logged at WARNING, one line each. An object's ``"core": true``
-    makes the fact core (read only with ``core``; a repeat is core if any copy is).
-    A ``<think>...</think>`` block is skipped. A blank reply, or one that holds no list of facts, is
-    logged at WARNING.
+    returned. An object's ``"core": true`` makes the fact core (read only with
+    ``core``; a repeat is core if any copy is). A ``<think>...</think>`` block
+    is skipped. Every fact dropped or cut, and a blank reply or one holding no
+    list of facts, is logged at WARNING, one line each (no traceback).
     """
     if not isinstance(reply, str) or not reply.strip():
         logger.warning("the fact extractor's model replied with no text; nothing is stored from it: %s",
