@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from numbers import Integral
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["Judge", "as_indices", "judge_prompt", "parse_judgement"]
+__all__ = ["Judge", "UnreadableJudgement", "as_indices", "judge_prompt", "parse_judgement", "read_judgement"]
 
 
 @runtime_checkable
@@ -63,11 +63,12 @@ def judge_prompt(query: str, facts: Sequence[str], context: Sequence[str] = ()) 
     return "\n\n".join(parts)
 
 
-_NUMBER = re.compile(r"(?<![\w.])(\d+)(?:\s*(?:-|–|to)\s*(\d+))?(?![\w]|\.\d)")
-_NUMBERS = r"\d+(?:\s*(?:-|–|to)\s*\d+)?(?:\s*(?:,|;|and|&)\s*\d+(?:\s*(?:-|–|to)\s*\d+)?)*"
+# a number, or a range "1-3" / "1 to 3"; a minus sign right before it ("-1", a common "none") makes it negative
+_NUMBER = re.compile(r"(?<![\w.])(?P<minus>[-−](?=\d))?(\d+)(?:\s*(?:-|–|to)\s*(\d+))?(?![\w]|\.\d)")
+_NUMBERS = r"[-−]?\d+(?:\s*(?:-|–|to)\s*\d+)?(?:\s*(?:,|;|and|&)\s*[-−]?\d+(?:\s*(?:-|–|to)\s*\d+)?)*"
 # a line that is only an answer: "2", "[1, 3]", "1-3", "none", "[]", "Answer: 2", "Relevant: 1 and 3"
 _BARE = re.compile(
-    r"^\W*(?:(?:final\s+)?answer|relevant(?:\s+facts?)?|facts?)?\s*:?\s*"
+    r"^(?:(?![-−]\d)\W)*(?:(?:final\s+)?answer|relevant(?:\s+facts?)?|facts?)?\s*:?\s*"
     rf"(?:[\[(]?\s*(?P<answer>{_NUMBERS}|none|nothing)\s*[\])]?|\[\s*\])\W*$",
     re.IGNORECASE,
 )
@@ -91,13 +92,16 @@ _COUNTS = re.compile(  # a number that counts facts ("There are 3 facts", "2 of 
 
 
 def _numbers(text: str, n: int) -> tuple[set[int], bool]:
-    """The fact numbers (1..``n``) that ``text`` names, ranges ("1-3") spread; and whether it held any number."""
+    """The fact numbers (1..``n``) that ``text`` names, ranges ("1-3") spread; and whether it held any number.
+    A negative number ("-1") names no fact, like 0 or one past ``n``."""
     numbers: set[int] = set()
     found = False
     for m in _NUMBER.finditer(text):
         found = True
-        lo = int(m.group(1))
-        hi = int(m.group(2)) if m.group(2) is not None else lo
+        if m.group("minus"):
+            continue
+        lo = int(m.group(2))
+        hi = int(m.group(3)) if m.group(3) is not None else lo
         if hi < lo or hi - lo > n:
             hi = lo
         numbers.update(k for k in range(lo, hi + 1) if 1 <= k <= n)
@@ -117,7 +121,8 @@ def parse_judgement(text: Any, n: int) -> list[int] | None:
       "because", and "but" / "while" before a number): the numbers of a clause that says "not", "n't",
       "irrelevant", "none", "neither", "except"... are rejected, the others are the answer
       (``"Fact 2 is relevant; facts 1 and 3 are not."`` is fact 2). A number that counts facts
-      (``"There are 3 facts"``, ``"2 of them"``, ``"all 3"``) names none. Numbers outside 1..``n`` are ignored.
+      (``"There are 3 facts"``, ``"2 of them"``, ``"all 3"``) names none. Numbers outside 1..``n``, negative
+      ones (``"-1"``) and 0 included, name no fact: they are ignored, never read as another number.
 
     Returns the indices sorted, each once; ``[]`` when the reply says no fact matters (without numbers, or
     rejecting every fact by number); ``None`` when it cannot be understood or is ambiguous (not a str, blank,
@@ -152,6 +157,25 @@ def parse_judgement(text: Any, n: int) -> list[int] | None:
     if not found and _NONE_WORD.search(text):
         return []
     return None
+
+
+class UnreadableJudgement(ValueError):
+    """A model judge's reply that :func:`parse_judgement` cannot read (no fact number and not "none", or
+    ambiguous). Something models do routinely, not a bug: recall logs it as one WARNING line, without a
+    traceback, and lets its gate decide."""
+
+
+def read_judgement(text: Any, n: int) -> list[int]:
+    """:func:`parse_judgement` for a judge to return: the 0-based indices ``text`` names among ``n`` facts, or
+    :class:`UnreadableJudgement` (quoting the start of the reply) where that gives ``None``."""
+    picked = parse_judgement(text, n)
+    if picked is None:
+        shown = " ".join(str(text).split())
+        raise UnreadableJudgement(
+            f"the judge's reply names no fact number and not 'none': {shown[:200]!r}"
+            + (" (cut)" if len(shown) > 200 else "")
+        )
+    return picked
 
 
 def as_indices(value: Any, n: int) -> list[int] | None:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage
 
-from memori_core.judge import Judge, judge_prompt, parse_judgement
+from memori_core.judge import Judge, judge_prompt, read_judgement
 
 from ._messages import message_text
 
@@ -23,8 +23,9 @@ def chat_model_judge(model: BaseChatModel) -> Judge:
     question, the facts numbered from 1), and reads the reply with
     :func:`memori_core.judge.parse_judgement` ("1, 3", "[2]", "none", with or without
     prose; numbers the reply calls not relevant are not taken). A reply
-    that cannot be read raises ``ValueError``, and model errors propagate: the engine then logs a
-    warning and lets its gate decide. One model call per recall (use a small model, ``temperature=0``);
+    that cannot be read raises :class:`memori_core.judge.UnreadableJudgement` (a ``ValueError``; the
+    engine logs it as one WARNING line), and model errors propagate (logged with their traceback); either
+    way the engine lets its gate decide. One model call per recall (use a small model, ``temperature=0``);
     the engine bounds it with ``judge_timeout``.
     """
     if not callable(getattr(model, "invoke", None)):
@@ -34,9 +35,6 @@ def chat_model_judge(model: BaseChatModel) -> Judge:
         prompt = judge_prompt(query, facts, context)
         reply = model.invoke([HumanMessage(content=prompt)], config={"run_name": "memori_recall_judge"})
         text = message_text(reply) if isinstance(reply, BaseMessage) else str(reply)
-        picked = parse_judgement(text, len(facts))
-        if picked is None:
-            raise ValueError(f"the judge's reply names no fact number and not 'none': {text[:200]!r}")
-        return picked
+        return read_judgement(text, len(facts))
 
     return judge

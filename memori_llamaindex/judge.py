@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from memori_core.judge import Judge, judge_prompt, parse_judgement
+from memori_core.judge import Judge, judge_prompt, read_judgement
 
 __all__ = ["llm_judge"]
 
@@ -19,8 +19,9 @@ def llm_judge(llm: Any) -> Judge:
     numbered from 1) with ``llm.complete`` and reads the reply's text with
     :func:`memori_core.judge.parse_judgement` ("1, 3", "[2]", "none", with or without
     prose; numbers the reply calls not relevant are not taken). A reply
-    that cannot be read raises ``ValueError``, and LLM errors propagate: the engine then logs a warning
-    and lets its gate decide. One LLM call per recall (use a small model, ``temperature=0``); the engine
+    that cannot be read raises :class:`memori_core.judge.UnreadableJudgement` (a ``ValueError``; the
+    engine logs it as one WARNING line), and LLM errors propagate (logged with their traceback); either
+    way the engine lets its gate decide. One LLM call per recall (use a small model, ``temperature=0``); the engine
     bounds it with ``judge_timeout``.
     """
     if not callable(getattr(llm, "complete", None)):
@@ -28,9 +29,6 @@ def llm_judge(llm: Any) -> Judge:
 
     def judge(query: str, facts: Sequence[str], context: Sequence[str]) -> list[int]:
         text = llm.complete(judge_prompt(query, facts, context)).text
-        picked = parse_judgement(text, len(facts))
-        if picked is None:
-            raise ValueError(f"the judge's reply names no fact number and not 'none': {str(text)[:200]!r}")
-        return picked
+        return read_judgement(text, len(facts))
 
     return judge

@@ -16,7 +16,7 @@ from _extractors import Exploding, Gate
 from _faults import break_store
 from _helpers import stored
 from _langchain_fakes import recall_model_capture_graph, replies
-from memori_core import ExtractedFact, RecallEngine, RuleBasedFactExtractor
+from memori_core import ExtractedFact, RecallEngine, RuleBasedFactExtractor, capture_facts
 from memori_core.context import CLOSE_TAG, OPEN_TAG
 from memori_core.extraction import KnownFact, MessageLike, as_messages
 from memori_langchain import LLMFactExtractor, MemoriMiddleware, memori_capture_node
@@ -232,16 +232,36 @@ def test_agent_capture_with_the_llm_extractor_supersedes_only_the_users_own_fact
     assert stored(ungated, "bob") == ["User lives in Lisbon."]  # another user's fact is never touched
 
 
-def test_agent_capture_with_a_malformed_llm_reply_stores_nothing_quietly(
+def test_agent_capture_with_a_malformed_llm_reply_stores_nothing_and_logs_one_warning_line(
     ungated: RecallEngine, caplog: pytest.LogCaptureFixture
 ) -> None:
     llm = FakeListChatModel(responses=["Sure! Here are the facts: {fact: User moved}"])
     middleware = MemoriMiddleware(engine=ungated, entity_id="ann", capture=True, extractor=LLMFactExtractor(llm))
     agent = create_agent(replies("ok"), [], middleware=[middleware])
-    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
+    with caplog.at_level(logging.WARNING):
         agent.invoke({"messages": [HumanMessage("I moved to Porto.")]})
         assert middleware.flush()
-    assert ungated.count("ann") == 0 and caplog.records == []
+    assert ungated.count("ann") == 0
+    [record] = [r for r in caplog.records if r.name.startswith("memori")]
+    assert record.levelno == logging.WARNING and record.exc_info is None
+    assert "{fact: User moved}" in record.getMessage()
+
+
+def test_capture_stores_the_core_fact_of_a_python_literal_reply(ungated: RecallEngine) -> None:
+    llm = FakeListChatModel(responses=["[{'fact': 'User is allergic to penicillin.', 'supersedes': [], 'core': True}]"])
+    [fid] = capture_facts(ungated, "ann", [("user", "I'm allergic to penicillin")], LLMFactExtractor(llm))
+    assert [(f.id, f.content) for f in ungated.list("ann", where={"core": True})] == [
+        (fid, "User is allergic to penicillin.")
+    ]
+
+
+def test_capture_supersedes_the_fact_a_reply_names_by_its_text(ungated: RecallEngine) -> None:
+    [vegetarian] = ungated.add("ann", ["User is vegetarian."], core=True)
+    llm = FakeListChatModel(responses=['[{"fact": "User is pescatarian.", "supersedes": ["User is vegetarian."]}]'])
+    capture_facts(ungated, "ann", [("user", "I eat fish now")], LLMFactExtractor(llm))
+    assert [f.content for f in ungated.list("ann")] == ["User is pescatarian."]
+    [old] = [f for f in ungated.list("ann", include_invalid=True) if f.id == vegetarian]
+    assert old.valid_to is not None
 
 
 def test_agent_capture_still_injects_a_fact_captured_in_another_thread_from_a_message_with_the_same_id(

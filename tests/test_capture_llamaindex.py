@@ -153,6 +153,17 @@ async def test_llm_extractor_async_and_malformed_replies() -> None:
         LLMFactExtractor("not an llm")
 
 
+def test_llm_extractor_tells_the_llm_its_limit_and_cuts_a_longer_fact_instead_of_dropping_it() -> None:
+    long_fact = "User is allergic to peanuts, tree nuts and sesame, and always carries an EpiPen when travelling."
+    llm = FixedLLM(reply=f'[{{"fact": "{long_fact}", "core": true}}]')
+    [fact] = LLMFactExtractor(llm, max_chars=80).extract([("user", "I'm allergic to peanuts, nuts and sesame.")])
+    assert "each at most 80 characters" in llm.prompts[0]
+    cut = "User is allergic to peanuts, tree nuts and sesame, and always carries an EpiPen\u2026"
+    assert fact == ExtractedFact(cut, core=True) and len(cut) == 80
+    with pytest.raises(ValueError, match="max_chars"):
+        LLMFactExtractor(llm, max_chars=0)
+
+
 async def test_memory_capture_with_the_llm_extractor_supersedes_only_the_users_facts(ungated: RecallEngine) -> None:
     [lisbon] = ungated.add("ivy", ["User lives in Lisbon."])
     [other] = ungated.add("jon", ["User lives in Lisbon."])

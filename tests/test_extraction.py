@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
@@ -249,6 +251,53 @@ def test_parser_reads_fenced_bare_and_wrapped_json(reply: str) -> None:
 
 @pytest.mark.parametrize(
     "reply",
+    [
+        "[{'fact': 'User moved to Porto.', 'supersedes': ['F1'], 'core': False}]",
+        "Here you go: [{'fact': 'User moved to Porto.', 'supersedes': ['F1']},] Hope it helps.",
+        "```python\n{'facts': [{'fact': 'User moved to Porto.', 'supersedes': 'F1', 'core': None}]}\n```",
+        "[{'fact': \"User moved to Porto.\", 'supersedes': [\"F1\"], 'core': false}]",  # mixed quotes, JSON false
+    ],
+)
+def test_parser_reads_a_reply_written_as_a_python_literal(reply: str) -> None:
+    assert parse_extraction_reply(reply, [LISBON, CATS]) == [ExtractedFact("User moved to Porto.", (LISBON.id,))]
+
+
+def test_a_python_literal_reply_keeps_its_core_flag_and_is_never_run_as_code() -> None:
+    reply = "[{'fact': 'User is allergic to penicillin.', 'supersedes': [], 'core': True}]"
+    assert parse_extraction_reply(reply) == [ExtractedFact("User is allergic to penicillin.", core=True)]
+    assert parse_extraction_reply("[__import__('os').system('exit 3')]") == []
+    assert parse_extraction_reply("[{'fact': 'User ' + 'is vegan.'}]") == []
+
+
+def test_a_list_quoted_in_a_reasoning_models_thoughts_is_not_read_as_its_answer() -> None:
+    reply = (
+        "<think>The known facts are ['User lives in Lisbon.'] and the user now lives in Porto.</think>\n"
+        '[{"fact": "User moved to Porto.", "supersedes": ["F1"]}]'
+    )
+    assert parse_extraction_reply(reply, [LISBON]) == [ExtractedFact("User moved to Porto.", (LISBON.id,))]
+
+
+def test_a_blank_reply_is_logged_at_warning(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="memori_core.extraction"):
+        assert parse_extraction_reply("  \n") == []
+    [record] = caplog.records
+    assert record.exc_info is None and "no text" in record.getMessage()
+
+
+def test_an_unreadable_reply_is_logged_at_warning_and_an_empty_list_is_not(caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="memori_core.extraction"):
+        assert parse_extraction_reply("I could not find any facts.") == []
+    [record] = caplog.records
+    assert record.levelno == logging.WARNING and record.exc_info is None
+    assert "nothing is stored" in record.getMessage() and "I could not find any facts." in record.getMessage()
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="memori_core.extraction"):
+        assert parse_extraction_reply("[]") == parse_extraction_reply('{"facts": []}') == []
+    assert caplog.records == []
+
+
+@pytest.mark.parametrize(
+    "reply",
     ["", "I could not find any facts.", "```json\n[{\"fact\": \"User moved\n```", "[{]", "null", "42", '{"a": 1}'],
 )
 def test_parser_gives_no_facts_for_malformed_replies(reply: str) -> None:
@@ -268,6 +317,25 @@ def test_parser_keeps_only_supersede_ids_it_was_given() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "supersedes", ["User lives in Lisbon.", "  user lives in   LISBON ", "F1: User lives in Lisbon."]
+)
+def test_a_supersede_given_as_the_text_of_a_shown_fact_names_that_fact(supersedes: str) -> None:
+    reply = json.dumps([{"fact": "User moved to Porto.", "supersedes": [supersedes]}])
+    assert parse_extraction_reply(reply, [LISBON, CATS]) == [ExtractedFact("User moved to Porto.", (LISBON.id,))]
+
+
+def test_a_supersede_naming_no_shown_fact_is_dropped_with_one_warning_line(caplog: pytest.LogCaptureFixture) -> None:
+    reply = json.dumps([{"fact": "User moved to Porto.", "supersedes": ["F9", "User lives in Faro.", 7, None, ""]}])
+    with caplog.at_level(logging.WARNING, logger="memori_core.extraction"):
+        assert parse_extraction_reply(reply, [LISBON, CATS]) == [ExtractedFact("User moved to Porto.")]
+    [record] = caplog.records
+    message = record.getMessage()
+    assert record.levelno == logging.WARNING and record.exc_info is None and "\n" not in message
+    assert "'User moved to Porto.'" in message and "'F9'" in message and "'User lives in Faro.'" in message
+    assert "'7'" in message and "None" not in message
+
+
 def test_parser_drops_empty_long_and_question_facts_and_merges_repeats() -> None:
     reply = (
         '["User plays chess.", {"fact": ""}, {"fact": "   "}, {"fact": "' + "x" * 400 + '"},'
@@ -280,6 +348,49 @@ def test_parser_drops_empty_long_and_question_facts_and_merges_repeats() -> None
     ]
     assert len(parse_extraction_reply(str([f"User fact {i}." for i in range(30)]).replace("'", '"'),
                                       max_facts=5)) == 5
+
+
+def test_the_prompt_states_the_length_limit_of_a_fact() -> None:
+    assert "each at most 120 characters" in build_extraction_prompt([("user", "hi")], max_chars=120)
+    assert "each at most 300 characters" in build_extraction_prompt([("user", "hi")])
+
+
+LONG_ALLERGY = (
+    "User is allergic to peanuts, tree nuts, sesame, shellfish, kiwi and latex, carries two EpiPens at all "
+    "times, and has had three anaphylactic reactions, the most recent at a wedding in Porto in 2024 after a "
+    "dessert that contained hidden almond flour, which required an overnight hospital stay in the ICU."
+)
+
+
+def test_a_fact_over_max_chars_is_cut_at_a_clause_end_and_kept_with_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    reply = json.dumps([{"fact": LONG_ALLERGY, "core": True}])
+    with caplog.at_level(logging.WARNING, logger="memori_core.extraction"):
+        [fact] = parse_extraction_reply(reply, max_chars=300)
+    assert fact.core and len(fact.text) <= 300
+    assert fact.text == LONG_ALLERGY.split(", which required")[0] + "\u2026"
+    [record] = caplog.records
+    assert record.exc_info is None and "302 characters" in record.getMessage() and "ICU" in record.getMessage()
+
+
+def test_a_fact_over_max_chars_without_a_clause_end_near_the_limit_is_cut_at_a_word() -> None:
+    reply = json.dumps(["User " + "likes cheese and " * 10 + "ham."])
+    [fact] = parse_extraction_reply(reply, max_chars=60)
+    assert fact.text == "User likes cheese and likes cheese and likes cheese and\u2026" and len(fact.text) <= 60
+
+
+def test_every_fact_the_parser_drops_is_logged_one_warning_line_each(caplog: pytest.LogCaptureFixture) -> None:
+    reply = json.dumps(
+        ["x" * 400, "What does the user like?", {"nothing": 1}, 3, "User plays chess.", "User is vegan."]
+    )
+    with caplog.at_level(logging.WARNING, logger="memori_core.extraction"):
+        assert parse_extraction_reply(reply, max_facts=1) == [ExtractedFact("User plays chess.")]
+    messages = [r.getMessage() for r in caplog.records]
+    assert len(messages) == 5 and all("\n" not in m for m in messages)
+    assert all(r.levelno == logging.WARNING and r.exc_info is None for r in caplog.records)
+    for dropped in ("'xxxx", "'What does the user like?'", "{'nothing': 1}", "'3'", "'User is vegan.'"):
+        assert sum(dropped in m for m in messages) == 1, dropped
 
 
 def test_issue21_rules_skip_moments_expire_appointments_and_name_the_user() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import threading
 import time
@@ -117,6 +118,18 @@ def test_parse_judgement(reply: Any, expected: list[int] | None) -> None:
     ("?", None),
 ])
 def test_parse_judgement_reads_rejections_counts_and_a_bare_first_line(reply: str, expected: list[int] | None) -> None:
+    assert parse_judgement(reply, 3) == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("-1", None),  # a common "none" sentinel: it names no fact, so recall falls back to the gate
+    ("[-1]", None),
+    ("Answer: -1", None),
+    ("\u22121", None),  # a Unicode minus sign
+    ("2, -1", [1]),
+    ("Facts -1 and 2 are relevant.", [1]),
+])
+def test_a_negative_number_names_no_fact_and_is_never_read_as_another(reply: str, expected: list[int] | None) -> None:
     assert parse_judgement(reply, 3) == expected
 
 
@@ -353,7 +366,7 @@ def test_the_judge_arguments_are_checked(tmp_path: Any) -> None:
 # -- adapters --------------------------------------------------------------------------------------------
 
 
-def test_langchain_chat_model_judge_end_to_end(seeded: RecallEngine, caplog: pytest.LogCaptureFixture) -> None:
+def test_langchain_chat_model_judge_end_to_end(seeded: RecallEngine) -> None:
     from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
     from langchain_core.messages import AIMessage
 
@@ -371,13 +384,43 @@ def test_langchain_chat_model_judge_end_to_end(seeded: RecallEngine, caplog: pyt
     assert judged.recall(SANDWICH, "u", limit=2, context=["What's for lunch?"]) == []
     (prompt,), = [[m.text for m in call] for call in recording.calls]
     assert SANDWICH in prompt and f"1. {ranked[0]}" in prompt and "- What's for lunch?" in prompt
-
-    judged = judged_engine(seeded.store, chat_model_judge(replies("Hmm, hard to say.")), config)
-    with caplog.at_level(logging.WARNING, logger="memori_core.engine"):
-        assert judged.recall(PEANUTS, "u", limit=2) == seeded.recall(PEANUTS, "u", limit=2)
-    assert any("ValueError" in r.getMessage() for r in caplog.records)
     with pytest.raises(TypeError):
         chat_model_judge("gpt-4o")  # type: ignore[arg-type]
+
+
+def test_an_unreadable_judge_reply_is_logged_as_one_warning_line_and_the_gate_decides(
+    seeded: RecallEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    from _langchain_fakes import replies
+    from _llamaindex_fakes import FixedLLM
+    from memori_langchain import chat_model_judge
+    from memori_llamaindex import llm_judge
+
+    for judge in (chat_model_judge(replies("Hmm, hard to say.")), llm_judge(FixedLLM(reply="Hmm, hard to say."))):
+        judged = judged_engine(seeded.store, judge)
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="memori_core.engine"):
+            assert judged.recall(PEANUTS, "u") == seeded.recall(PEANUTS, "u")
+        [record] = caplog.records
+        assert record.levelno == logging.WARNING and record.exc_info is None
+        assert "'Hmm, hard to say.'" in record.getMessage() and "the gate decides instead" in record.getMessage()
+    with pytest.raises(ValueError, match="names no fact number and not 'none': '-1'"):  # UnreadableJudgement
+        llm_judge(FixedLLM(reply="-1"))(SANDWICH, ["a", "b"], [])
+
+
+def test_a_chat_model_judge_answering_minus_one_zero_or_past_the_last_fact_leaves_recall_to_the_gate(
+    seeded: RecallEngine,
+) -> None:
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+
+    from memori_langchain import chat_model_judge
+
+    for reply in ("-1", "0", "99"):
+        judge = chat_model_judge(GenericFakeChatModel(messages=itertools.cycle([AIMessage(reply)])))
+        judged = judged_engine(seeded.store, judge)
+        for query in (SANDWICH, PEANUTS):
+            assert judged.recall(query, "u") == seeded.recall(query, "u"), reply
 
 
 def test_llamaindex_llm_judge(seeded: RecallEngine) -> None:

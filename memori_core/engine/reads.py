@@ -26,7 +26,7 @@ from ..embedders import Embedder, check_matrix
 from ..explain import CandidateScore, RecallReport
 from ..facts import RecalledFact, StoredFact
 from ..filters import Where, check_where
-from ..judge import Judge, as_indices
+from ..judge import Judge, UnreadableJudgement, as_indices
 from ..ranking.candidates import gather
 from ..ranking.care import care_share, for_the_asker, is_care_fact, named_by
 from ..ranking.care import prototype_texts as domain_texts
@@ -691,6 +691,9 @@ class ReadPath:
         except TimeoutError as exc:
             logger.warning("judge gave no answer (%s); the gate decides instead", exc)
             return _Judgement(seen, None, f"timed out: {exc}")
+        except UnreadableJudgement as exc:  # a model's reply that names no fact: routine, no traceback
+            logger.warning("judge's reply could not be read (%s); the gate decides instead", exc)
+            return _Judgement(seen, None, f"could not be read: {exc}")
         except Exception as exc:
             logger.warning("judge raised %s; the gate decides instead", type(exc).__name__, exc_info=True)
             return _Judgement(seen, None, f"raised {type(exc).__name__}: {exc}")

@@ -35,7 +35,13 @@ of the LLM extractors).
 
 from . import core_facts, prompt, prompted, rule_based, rules, sentences, types
 from .core_facts import CoreRule, check_core_rule, is_core_fact
-from .prompt import build_extraction_prompt, check_max_facts, parse_extraction_reply
+from .prompt import (
+    MIN_MAX_FACT_CHARS,
+    build_extraction_prompt,
+    check_max_chars,
+    check_max_facts,
+    parse_extraction_reply,
+)
 from .prompted import PromptedFactExtractor
 from .rule_based import RuleBasedFactExtractor, split_clauses, split_pasted
 from .rules import (

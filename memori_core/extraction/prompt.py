@@ -7,7 +7,9 @@ those ids back, keeping only ids it was given. Pure: no framework, no model call
 
 from __future__ import annotations
 
+import ast
 import json
+import logging
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -15,7 +17,14 @@ from typing import Any
 from ..text import normalize_fact_text
 from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike, as_messages
 
-__all__ = ["build_extraction_prompt", "check_max_facts", "parse_extraction_reply"]
+__all__ = [
+    "MIN_MAX_FACT_CHARS", "build_extraction_prompt", "check_max_chars", "check_max_facts", "parse_extraction_reply"
+]
+
+MIN_MAX_FACT_CHARS = 20
+"""The smallest ``max_chars`` an LLM extractor takes: a fact cut shorter than this says nothing."""
+
+logger = logging.getLogger(__name__)
 
 _TAG = re.compile(r"</?\s*(?:conversation|known_facts)\s*>", re.IGNORECASE)
 
@@ -35,14 +44,26 @@ def _one_line(text: str) -> str:
     return " ".join(_TAG.sub(" ", str(text)).split())
 
 
+def check_max_chars(value: Any) -> int:
+    """``max_chars`` of an LLM extractor, checked as an int of at least :data:`MIN_MAX_FACT_CHARS`."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < MIN_MAX_FACT_CHARS:
+        raise ValueError(f"max_chars must be an int >= {MIN_MAX_FACT_CHARS}, got {value!r}")
+    return value
+
+
 def build_extraction_prompt(
-    messages: Sequence[MessageLike], existing: Sequence[KnownFact] = (), *, max_facts: int = 10, core: bool = True
+    messages: Sequence[MessageLike],
+    existing: Sequence[KnownFact] = (),
+    *,
+    max_facts: int = 10,
+    core: bool = True,
+    max_chars: int = DEFAULT_MAX_FACT_CHARS,
 ) -> str:
     """The prompt asking a model for the user's facts in ``messages`` as JSON.
 
     Stored facts in ``existing`` are listed under short ids (``F1``, ``F2``
     ... in order) that :func:`parse_extraction_reply` maps back to their real
-    ids. The model is asked for a JSON array of
+    ids. Each fact is asked to be at most ``max_chars`` characters long. The model is asked for a JSON array of
     ``{"fact": "User ...", "supersedes": ["F1"], "core": false}`` objects
     (``[]`` when nothing is worth keeping); with ``core`` (default) it is told
     to set ``"core": true`` on allergies, intolerances, medication, conditions that
@@ -61,7 +82,8 @@ def build_extraction_prompt(
         '(for example "User is vegetarian." or "User\'s daughter Mia starts school in September.").',
         '- If a new fact updates or contradicts one of the known facts, put that known fact\'s id in "supersedes". '
         "Use only ids from the list of known facts.",
-        f"- At most {max_facts} facts.",
+        f"- At most {max_facts} facts, each at most {max_chars} characters; split a longer fact into several "
+        "short ones.",
     ]
     if core:
         lines.append(
@@ -93,6 +115,7 @@ def build_extraction_prompt(
     return "\n".join(lines)
 
 
+_THINKING = re.compile(r"<(think|thinking|reasoning)>.*?</\1>", re.DOTALL | re.IGNORECASE)
 _FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
 _LIST_KEYS = ("facts", "memories", "items", "results")
 _TEXT_KEYS = ("fact", "text", "content", "memory")
@@ -106,8 +129,41 @@ def _flag(value: Any) -> bool:
     return value is True
 
 
+# A token of a Python literal: a quoted string, a bracket, or a name (true / false / null are JSON's spelling).
+_LITERAL_TOKEN = re.compile(r"""'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|[\[\]{}()]|[A-Za-z_]\w*""")
+_OPENING = frozenset("[{(")
+_CLOSING = frozenset("]})")
+_JSON_NAMES = {"true": "True", "false": "False", "null": "None"}
+
+
+def _python_literal(text: str, start: int) -> Any:
+    """The Python literal (``[{'fact': 'User ...', 'core': True}]``) whose bracket opens at ``text[start]``,
+    read with :func:`ast.literal_eval` (literals only, never code); JSON's ``true`` / ``false`` / ``null``
+    are read too. Raises ``ValueError`` when the brackets do not close or the text is not a literal."""
+    parts: list[str] = []
+    depth = 0
+    pos = start
+    for m in _LITERAL_TOKEN.finditer(text, start):
+        token = m.group()
+        parts += [text[pos:m.start()], _JSON_NAMES.get(token, token)]
+        pos = m.end()
+        if token in _OPENING:
+            depth += 1
+        elif token in _CLOSING:
+            depth -= 1
+            if depth <= 0:
+                break
+    if depth != 0:
+        raise ValueError("the brackets do not close")
+    try:
+        return ast.literal_eval("".join(parts))
+    except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError) as exc:
+        raise ValueError(str(exc)) from None
+
+
 def _decoded_values(text: str) -> Iterable[Any]:
-    """JSON values found in ``text``: the whole text, else each value starting at a ``[`` or ``{``."""
+    """Values found in ``text``: the whole text as JSON, else each JSON value, or Python literal (single
+    quotes, ``True`` / ``None``, a trailing comma), starting at a ``[`` or ``{``, leftmost first."""
     stripped = text.strip()
     try:
         yield json.loads(stripped)
@@ -119,8 +175,17 @@ def _decoded_values(text: str) -> Iterable[Any]:
         try:
             value, _ = decoder.raw_decode(stripped, m.start())
         except ValueError:
-            continue
+            try:
+                value = _python_literal(stripped, m.start())
+            except ValueError:
+                continue
         yield value
+
+
+def _clip(text: str, limit: int = 200) -> str:
+    """``text`` quoted on one line for a log message, cut to ``limit`` characters."""
+    one_line = " ".join(text.split())
+    return repr(one_line if len(one_line) <= limit else one_line[:limit] + "...")
 
 
 def _items(value: Any) -> list[Any] | None:
@@ -135,6 +200,73 @@ def _items(value: Any) -> list[Any] | None:
     return None
 
 
+_CLAUSE_END = re.compile(r"[.;,:!]\s|\s[-\u2013\u2014]\s")
+_ELLIPSIS = "\u2026"
+
+
+def _shortened(text: str, max_chars: int) -> str | None:
+    """``text`` (one line) cut to at most ``max_chars`` characters, ending in "…": at its last clause end
+    (". ", "; ", ", ", " - ") when that keeps three quarters of ``max_chars`` (the cut falls between two
+    thoughts, not inside one), else at its last word boundary that keeps half. ``None`` when there is neither
+    (one long token is not a fact)."""
+    room = max_chars - len(_ELLIPSIS)
+    head = text[: room + 1]  # one more character: a cut may fall on the space right after the room
+    cut = max((m.start() + 1 for m in _CLAUSE_END.finditer(head) if m.start() + 1 <= room), default=0)
+    if cut < max_chars * 3 // 4:
+        cut = head.rfind(" ")
+    if cut < max_chars // 2:
+        return None
+    return text[:cut].rstrip(" ,;:.!-\u2013\u2014") + _ELLIPSIS
+
+
+_ALIAS_PREFIX = re.compile(r"^(F\d+)\s*[:.)\-]\s*(.*)$", re.IGNORECASE | re.DOTALL)
+_NO_ID = frozenset({"", "none", "null", "n/a"})
+
+
+class _Shown:
+    """The stored facts a model was shown, for reading the ``supersedes`` of its reply."""
+
+    def __init__(self, existing: Sequence[KnownFact]) -> None:
+        self.ids: dict[str, str] = {}
+        self.content_key: dict[str, str] = {}
+        self.by_text: dict[str, list[str]] = {}
+        for i, fact in enumerate(existing):
+            self.ids[_alias(i).casefold()] = fact.id
+            self.ids[str(fact.id).casefold()] = fact.id
+            key = normalize_fact_text(str(fact.content))
+            self.content_key[fact.id] = key
+            self.by_text.setdefault(key, []).append(fact.id)
+
+    def __len__(self) -> int:
+        return len(self.content_key)
+
+    def _named(self, ref: str) -> list[str]:
+        """The ids ``ref`` names: a short id (``F1``) or real id, a fact's text, or ``"F1: <its text>"``."""
+        folded = ref.casefold()
+        if folded in self.ids:
+            return [self.ids[folded]]
+        prefixed = _ALIAS_PREFIX.match(ref)
+        if prefixed and prefixed.group(1).casefold() in self.ids:
+            fid = self.ids[prefixed.group(1).casefold()]
+            rest = normalize_fact_text(prefixed.group(2))
+            if not rest or rest == self.content_key[fid]:
+                return [fid]
+        return list(self.by_text.get(normalize_fact_text(ref), []))
+
+    def resolve(self, refs: Sequence[Any]) -> tuple[list[str], list[Any]]:
+        """The ids of the shown facts that ``refs`` (a reply's ``supersedes``) name, and the refs naming none."""
+        found: list[str] = []
+        unknown: list[Any] = []
+        for ref in refs:
+            if ref is None or (isinstance(ref, str) and ref.strip().casefold() in _NO_ID):
+                continue
+            named = self._named(ref.strip()) if isinstance(ref, str) else []
+            found += named
+            if not named:
+                unknown.append(ref)
+        return list(dict.fromkeys(found)), unknown
+
+
 def parse_extraction_reply(
     reply: str,
     existing: Sequence[KnownFact] = (),
@@ -146,23 +278,29 @@ def parse_extraction_reply(
     """The facts in a model's reply to :func:`build_extraction_prompt`; ``[]`` for a reply it cannot read.
 
     Accepts a JSON array (or ``{"facts": [...]}``) bare, inside a
-    ````json ... ```` fence, or among other text; items may be objects
+    ````json ... ```` fence, or among other text, and the same written as a
+    Python literal (single quotes, ``True`` / ``None``, read with
+    :func:`ast.literal_eval`, never run as code); items may be objects
     (``fact`` / ``text``, ``supersedes``) or plain strings. A ``supersedes``
-    id is kept only if it names one of ``existing`` (by its short id ``F1``
-    ... or its real id), and not a fact with the same text as the new one: a
-    model can never point at another user's facts or invent ids. Empty,
-    over-long (``max_chars``) and question facts are dropped, repeats merged,
-    and at most ``max_facts`` are returned. An object's ``"core": true``
-    makes the fact core (read only with ``core``; a repeat is core if any copy is).
+    entry is kept only if it names one of ``existing`` (by its short id ``F1``
+    ... or its real id, or by its text, compared case- and space-insensitively),
+    and not a fact with the same text as the new one: a model can never point at
+    another user's facts or invent ids. An entry naming none of them is dropped
+    with a WARNING line (the new fact is kept). A fact over ``max_chars`` is cut
+    at its last clause end or word boundary and ends in "…" (dropped when it has
+    no such boundary in its first half, one long token); empty items are skipped,
+    question facts dropped, repeats merged, and at most ``max_facts`` are
+    returned. An object's ``"core": true`` makes the fact core (read only with
+    ``core``; a repeat is core if any copy is). A ``<think>...</think>`` block
+    is skipped. Every fact dropped or cut, and a blank reply or one holding no
+    list of facts, is logged at WARNING, one line each (no traceback).
     """
     if not isinstance(reply, str) or not reply.strip():
+        logger.warning("the fact extractor's model replied with no text; nothing is stored from it: %s",
+                       _clip(str(reply)))
         return []
-    ids: dict[str, str] = {}
-    content_key: dict[str, str] = {}
-    for i, fact in enumerate(existing):
-        ids[_alias(i).casefold()] = fact.id
-        ids[str(fact.id).casefold()] = fact.id
-        content_key[fact.id] = normalize_fact_text(str(fact.content))
+    reply = _THINKING.sub(" ", reply)  # a reasoning model's thoughts may quote facts it then rejects
+    shown = _Shown(existing)
     items: list[Any] | None = None
     for candidate in [m.group(1) for m in _FENCE.finditer(reply)] + [reply]:
         for value in _decoded_values(candidate):
@@ -171,6 +309,10 @@ def parse_extraction_reply(
                 break
         if items is not None:
             break
+    if items is None:
+        logger.warning("the fact extractor's reply holds no list of facts; nothing is stored from it: %s",
+                       _clip(reply))
+        return []
     if not items:
         return []
 
@@ -182,24 +324,47 @@ def parse_extraction_reply(
             text, raw_ids = item, []
         elif isinstance(item, dict):
             text = next((item[k] for k in _TEXT_KEYS if isinstance(item.get(k), str)), "")
-            raw = next((item[k] for k in _SUPERSEDE_KEYS if k in item), [])
-            raw_ids = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
+            raw = next((item[k] for k in _SUPERSEDE_KEYS if k in item), None)
+            raw_ids = raw if isinstance(raw, list) else [] if raw is None else [raw]
             is_core = core and _flag(item.get("core"))
         else:
+            logger.warning("the fact extractor's reply holds an item that is no fact, dropped: %s", _clip(str(item)))
             continue
         text = " ".join(text.split())
-        if not text or len(text) > max_chars or text.endswith("?"):
+        if not text:
+            if isinstance(item, dict):
+                logger.warning("the fact extractor's reply holds an object without a fact text, dropped: %s",
+                               _clip(str(item)))
             continue
+        if text.endswith("?"):
+            logger.warning("the fact extractor's reply holds a question, not a fact, dropped: %s", _clip(text))
+            continue
+        if len(text) > max_chars:
+            short = _shortened(text, max_chars)
+            if short is None:
+                logger.warning("the fact extractor's reply holds a fact of %d characters (max_chars=%d) with no "
+                               "word boundary to cut it at, dropped: %s", len(text), max_chars, _clip(text))
+                continue
+            logger.warning("the fact extractor's reply holds a fact of %d characters (max_chars=%d), stored cut "
+                           "to %s: %s", len(text), max_chars, _clip(short, max_chars), _clip(text, 1000))
+            text = short
         key = normalize_fact_text(text)
         if not key:
             continue
-        replaced = [ids[r.strip().casefold()] for r in raw_ids if isinstance(r, str) and r.strip().casefold() in ids]
-        replaced = [r for r in replaced if content_key.get(r) != key]
+        replaced, unknown = shown.resolve(raw_ids)
+        if unknown:
+            logger.warning("the fact extractor's reply says %s supersedes %s, which %s none of the %d facts it "
+                           "was shown; the fact is kept, that supersede dropped",
+                           _clip(text), ", ".join(_clip(str(u), 80) for u in unknown),
+                           "names" if len(unknown) == 1 else "name", len(shown))
+        replaced = [r for r in replaced if shown.content_key.get(r) != key]
         if key in out:
             out[key][1].extend(r for r in replaced if r not in out[key][1])
         elif len(out) < max_facts:
             out[key] = (text, list(dict.fromkeys(replaced)))
         else:
+            logger.warning("the fact extractor's reply holds more than max_facts=%d facts; dropped: %s",
+                           max_facts, _clip(text))
             continue
         if is_core:
             cores.add(key)

@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Generic, TypeVar, cast
 
-from .prompt import build_extraction_prompt, check_max_facts, parse_extraction_reply
+from .prompt import build_extraction_prompt, check_max_chars, check_max_facts, parse_extraction_reply
 from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, Message, MessageLike, as_messages
 
 __all__ = ["PromptedFactExtractor"]
@@ -53,11 +53,12 @@ class PromptedFactExtractor(ABC, Generic[FrameworkMessage]):
     def __init__(
         self, *, max_facts: int = 10, max_chars: int = DEFAULT_MAX_FACT_CHARS, mark_core: bool = True
     ) -> None:
-        """``max_facts`` per turn and ``max_chars`` per fact bound what a reply can store. With ``mark_core``
+        """``max_facts`` per turn and ``max_chars`` per fact bound what a reply can store (the prompt states both;
+        a longer fact is cut at a clause end or word boundary, with a warning). With ``mark_core``
         the model is asked to flag allergies, medication, conditions and dietary restrictions ``"core": true`` (stored
         with ``core=True``: recalled on every turn); ``False`` neither asks nor reads the flag."""
         self.max_facts = check_max_facts(max_facts)
-        self.max_chars = max_chars
+        self.max_chars = check_max_chars(max_chars)
         self.mark_core = bool(mark_core)
 
     # -- what a subclass provides -------------------------------------------
@@ -92,7 +93,8 @@ class PromptedFactExtractor(ABC, Generic[FrameworkMessage]):
     ) -> str:
         """The prompt the model is sent for ``messages``, ``existing`` listed as the facts it may supersede."""
         return build_extraction_prompt(
-            self.core_messages(messages), existing, max_facts=self.max_facts, core=self.mark_core
+            self.core_messages(messages), existing, max_facts=self.max_facts, core=self.mark_core,
+            max_chars=self.max_chars,
         )
 
     def read_reply(self, reply: str, existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
