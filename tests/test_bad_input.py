@@ -289,3 +289,15 @@ def test_a_fact_with_no_visible_character_is_refused(rejecting_engine, text) -> 
     with pytest.raises(ValueError, match="fact #1 has no visible character"):
         rejecting_engine.add("u", ["User likes tea.", text])
     assert rejecting_engine.count("u") == 0  # validated before anything is written
+
+
+@pytest.mark.parametrize("timeout", [2.0, None])
+def test_a_chroma_server_that_is_not_running_is_a_connection_error_naming_it(timeout) -> None:
+    # chromadb's own error ("Could not connect to a Chroma server. Are you sure it is running?") names no server.
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on once the probe is closed
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(ConnectionError, match=rf"no Chroma server answers at http://127\.0\.0\.1:{port}.*chroma run"):
+        ChromaStore.http(host="127.0.0.1", port=port, timeout=timeout)

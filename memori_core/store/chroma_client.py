@@ -158,8 +158,22 @@ def _bound_requests(client: Any, timeout: float | None) -> None:
     session._memori_deadlines = True
 
 
+def _unreachable(exc: BaseException, url: str) -> BaseException:
+    """chromadb's "Could not connect to a Chroma server" (a ``ValueError`` that names no server) as a
+    ``ConnectionError`` naming ``url``; any other error as it is."""
+    if isinstance(exc, ValueError) and "could not connect" in str(exc).lower():
+        error = ConnectionError(
+            f"no Chroma server answers at {url} (start one with `chroma run --path DIR --port PORT`); "
+            "ChromaStore.http connects when it is built, so build it once the server answers"
+        )
+        error.__cause__ = exc
+        return error
+    return exc
+
+
 def _connect(make_client: Callable[[], Any], url: str, timeout: float | None) -> Any:
-    """``make_client()`` within ``timeout`` seconds, or ``httpx.ConnectTimeout`` naming ``url``.
+    """``make_client()`` within ``timeout`` seconds, or ``httpx.ConnectTimeout`` naming ``url``; a server that
+    refuses the connection is a ``ConnectionError`` naming ``url``.
 
     chromadb's ``HttpClient`` asks the server for its tenant and database while
     it is built, before its connection can be given a time limit; a server that
@@ -170,7 +184,10 @@ def _connect(make_client: Callable[[], Any], url: str, timeout: float | None) ->
     import httpx
 
     if timeout is None:
-        return make_client()
+        try:
+            return make_client()
+        except Exception as exc:
+            raise _unreachable(exc, url)  # noqa: B904 - the cause is set, or it is exc itself
     box: dict[str, Any] = {}
 
     def build() -> None:
@@ -188,5 +205,5 @@ def _connect(make_client: Callable[[], Any], url: str, timeout: float | None) ->
             "ChromaStore.http(timeout=...) sets the limit"
         )
     if "error" in box:
-        raise box["error"]
+        raise _unreachable(box["error"], url)
     return box["client"]
