@@ -189,6 +189,85 @@ def test_saying_a_superseded_fact_again_makes_it_valid_again(eng: RecallEngine) 
     assert eng.get("ann", ids["lisbon"])[0].times_seen == 2
 
 
+def _at(month: int, day: int = 1) -> datetime:
+    return datetime(2026, month, day, tzinfo=timezone.utc)
+
+
+def _home_then(engine: RecallEngine, month: int) -> list[str]:
+    return texts(engine.recall(LIVE, "u", 10, as_of=_at(month, 15)))
+
+
+def test_moving_back_keeps_each_period_and_as_of_gives_one_home_at_every_moment(eng: RecallEngine) -> None:
+    [lisbon] = eng.add("u", "User lives in Lisbon.", created_at=_at(1))
+    [porto] = eng.add("u", "User lives in Porto.", supersedes=[lisbon], created_at=_at(3))
+    [again] = eng.add("u", "User lives in Lisbon.", supersedes=[porto], created_at=_at(6))
+    assert again == lisbon  # the id derived from the text: the same fact, valid again
+    assert texts(eng.recall(LIVE, "u", 10)) == ["User lives in Lisbon."]  # today: as before
+    assert [_home_then(eng, m) for m in (1, 2, 4, 5, 7)] == [
+        ["User lives in Lisbon."], ["User lives in Lisbon."], ["User lives in Porto."], ["User lives in Porto."],
+        ["User lives in Lisbon."]]
+    assert eng.recall(LIVE, "u", 10, as_of=_at(1) - timedelta(days=1)) == []
+    for fid in (lisbon, porto):  # A, B, A: each period with its own end
+        assert [(h.content, h.valid_to) for h in eng.history("u", fid)] == [
+            ("User lives in Lisbon.", _at(3).isoformat()), ("User lives in Porto.", _at(6).isoformat()),
+            ("User lives in Lisbon.", None)]
+    (now,) = eng.get("u", [lisbon])
+    assert now.valid_from == _at(6).isoformat() and now.times_seen == 2 and now.created_at == _at(1).isoformat()
+    assert eng.count("u") == 1 and eng.count("u", include_invalid=True) == 3
+    eng.add("u", "User lives in Lisbon.", created_at=_at(7))  # said while valid: a sighting, no new period
+    assert eng.get("u", [lisbon])[0].times_seen == 3 and eng.count("u", include_invalid=True) == 3
+    assert eng.delete("u", [lisbon]) == [lisbon]  # erasing the fact erases its past periods too
+    assert texts(eng.list("u", include_invalid=True)) == ["User lives in Porto."]
+
+
+def test_a_change_made_again_and_again_keeps_every_period_in_order(eng: RecallEngine) -> None:
+    [veg] = eng.add("u", "User is vegetarian.", created_at=_at(1))
+    [fish] = eng.add("u", "User eats fish.", supersedes=[veg], created_at=_at(2))
+    eng.add("u", "User is vegetarian.", supersedes=[fish], created_at=_at(4))
+    eng.add("u", "User eats fish.", supersedes=[veg], created_at=_at(6))
+    eng.add("u", "User is vegetarian.", supersedes=[fish], created_at=_at(8))
+    assert texts(eng.history("u", veg)) == ["User is vegetarian.", "User eats fish."] * 2 + ["User is vegetarian."]
+    diet = [texts(eng.recall(DIET, "u", 10, as_of=_at(m, 15))) for m in (1, 2, 3, 4, 5, 6, 7, 8)]
+    assert diet == [["User is vegetarian."], ["User eats fish."], ["User eats fish."], ["User is vegetarian."],
+                    ["User is vegetarian."], ["User eats fish."], ["User eats fish."], ["User is vegetarian."]]
+    assert texts(eng.recall(DIET, "u", 10)) == ["User is vegetarian."]
+    assert [f.times_seen for f in eng.get("u", [veg, fish])] == [3, 2]
+
+
+def test_a_superseded_fact_said_again_with_an_earlier_date_is_valid_only_after_its_period(
+    eng: RecallEngine,
+) -> None:
+    [lisbon] = eng.add("u", "User lives in Lisbon.", created_at=_at(1))
+    eng.add("u", "User lives in Porto.", supersedes=[lisbon], created_at=_at(3))
+    eng.add("u", "User lives in Lisbon.", created_at=_at(2))  # a late sighting, dated inside the first period
+    assert eng.get("u", [lisbon])[0].valid_from == _at(3).isoformat()  # periods of one fact never overlap
+    assert _home_then(eng, 2) == ["User lives in Lisbon."]
+
+
+class _FailsMarkingSeen(ChromaStore):
+    """An in-memory Chroma store whose next ``update_seen`` fails (once ``fail`` is set)."""
+
+    fail = False
+
+    def update_seen(self, entity_id: str, facts: Any) -> None:  # type: ignore[override]
+        if self.fail:
+            self.fail = False
+            raise ConnectionError("store went away")
+        super().update_seen(entity_id, facts)
+
+
+def test_an_add_retried_after_a_failure_keeps_a_past_period_once() -> None:
+    store = _FailsMarkingSeen.in_memory()
+    eng = RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN)
+    [lisbon] = eng.add("u", "User lives in Lisbon.", created_at=_at(1))
+    [porto] = eng.add("u", "User lives in Porto.", supersedes=[lisbon], created_at=_at(3))
+    store.fail = True
+    with pytest.raises(ConnectionError):  # the period was kept, then making Lisbon valid again failed
+        eng.add("u", "User lives in Lisbon.", supersedes=[porto], created_at=_at(6))
+    eng.add("u", "User lives in Lisbon.", supersedes=[porto], created_at=_at(6))
+    assert texts(eng.history("u", lisbon)) == ["User lives in Lisbon.", "User lives in Porto.", "User lives in Lisbon."]
+
+
 def test_delete_and_forget_erase_history_for_real(eng: RecallEngine) -> None:
     ids = _seed_moves(eng)
     eng.update("ann", ids["porto"], text="User moved to Porto in December.")
