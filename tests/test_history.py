@@ -6,6 +6,7 @@ restart from a snapshot, and a ``chroma run`` server), two users, lookalike ids,
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
@@ -135,10 +136,29 @@ def test_an_update_keeps_the_old_text_as_a_version_and_restore_brings_it_back(en
     eng.update("ann", fid, metadata={"checked": True})  # a metadata edit is in place: no version
     assert eng.count("ann", include_invalid=True) == 2
     restored = eng.restore("ann", version.id)
-    assert restored == before and eng.get("ann", fid) == [before]
-    assert texts(eng.history("ann", fid)) == ["User works at Globex.", "User works at Acme."]
-    assert eng.get("ann", version.id) == []  # the restored version is the fact again
+    assert restored.valid_from is not None  # the old text is true again from the restore on...
+    assert replace(restored, valid_from=None) == before and eng.get("ann", fid) == [restored]  # ...as it was
+    assert texts(eng.history("ann", fid)) == ["User works at Acme.", "User works at Globex.", "User works at Acme."]
+    assert eng.get("ann", version.id) == [version]  # the restored version stays, as history
     assert texts(eng.recall("where does the user work", "ann", 10)) == ["User works at Acme."]
+    with pytest.raises(ValueError, match="nothing to restore"):  # the fact says that already
+        eng.restore("ann", version.id)
+
+
+def test_restoring_an_earlier_version_keeps_the_switch_back_and_one_text_at_every_moment(eng: RecallEngine) -> None:
+    [drug] = eng.add("u", "User takes warfarin.", created_at=T0)
+    eng.update("u", drug, text="User takes apixaban.")  # the doctor switched the drug...
+    eng.restore("u", f"{drug}@v1")  # ...and switched back
+    chain = eng.history("u", drug)
+    assert [(h.id, h.content) for h in chain] == [
+        (f"{drug}@v1", "User takes warfarin."), (f"{drug}@v2", "User takes apixaban."), (drug, "User takes warfarin.")]
+    assert chain[0].valid_to == chain[1].valid_from and chain[1].valid_to == chain[2].valid_from  # no gap, no overlap
+    drugs = "what medication does the user take"
+    for h in chain:  # each version alone, at any moment of its own period
+        assert texts(eng.recall(drugs, "u", 10, as_of=h.valid_from or h.created_at)) == [h.content]
+    assert texts(eng.recall(drugs, "u", 10, as_of=T0 - timedelta(days=1))) == []
+    assert texts(eng.recall(drugs, "u", 10)) == ["User takes warfarin."]
+    assert eng.count("u") == 1 and eng.count("u", include_invalid=True) == 3
 
 
 @pytest.mark.parametrize("rewrite", ["upserted by its id", "deleted and said again"])
@@ -216,6 +236,8 @@ def test_moving_back_keeps_each_period_and_as_of_gives_one_home_at_every_moment(
     assert eng.count("u") == 1 and eng.count("u", include_invalid=True) == 3
     eng.add("u", "User lives in Lisbon.", created_at=_at(7))  # said while valid: a sighting, no new period
     assert eng.get("u", [lisbon])[0].times_seen == 3 and eng.count("u", include_invalid=True) == 3
+    with pytest.raises(ValueError, match="nothing to restore"):  # a past period of the valid text
+        eng.restore("u", f"{lisbon}@v1")
     assert eng.delete("u", [lisbon]) == [lisbon]  # erasing the fact erases its past periods too
     assert texts(eng.list("u", include_invalid=True)) == ["User lives in Porto."]
 

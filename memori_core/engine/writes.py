@@ -707,11 +707,15 @@ class WritePath:
         usually two true facts, "User's mother lives in Porto." replaced by
         "User lives in Porto.": undoing it must not lose the newer one; delete
         that one yourself if it is wrong.) For a version row ``<x>@v<n>`` left
-        by :meth:`update`, fact ``x`` becomes that version again, exactly, and
-        the text it had is kept as a new version row; the restored version row
-        is removed (its fact is ``x`` again). When the newer fact was deleted,
-        the fact is made valid under its own id. Restoring a valid fact
-        raises ``ValueError``, an unknown id ``KeyError``.
+        by :meth:`update`, fact ``x`` becomes that version again (every field
+        but its validity) from now on (``valid_from``), the text it had is kept
+        as a new version row valid until now, and the restored version row
+        stays as history: :meth:`history` shows the switch back, and
+        ``recall(as_of=...)`` one text at any time. (A fact superseded since
+        stays superseded, with the restored text.) When the newer fact was
+        deleted, the fact is made valid under its own id. Restoring a valid
+        fact, or a version whose text the fact has now, raises ``ValueError``,
+        an unknown id ``KeyError``.
         """
         entity_id = check_entity_id(entity_id)
         fid = _one_id(id, "id")
@@ -738,31 +742,29 @@ class WritePath:
                 self.store.update_seen(entity_id, changed)
                 done.update_seen(changed)
                 return restored
-            # A version row of an update: the fact becomes this version again, its current text a new version.
+            # A version row: the fact becomes this version again, from now on; its current text a new version.
             current = newer[0]
+            if old.content == current.content:
+                raise ValueError(f"fact {current.id!r} of entity {entity_id!r} already says what its version {fid!r} "
+                                 f"said: there is nothing to restore (restore {current.id!r} itself to undo a "
+                                 f"supersede of it)")
             missing = [t for t in (old.content, current.content) if t not in vec_of]
             if missing:  # changed meanwhile (rare): embed now
                 vec_of.update(self._embed_texts(missing))
             now = datetime.now(timezone.utc).isoformat()
-            # Only the update is undone: a fact superseded since stays superseded, now with its old text.
-            restored = replace(old, id=current.id, valid_to=current.valid_to, superseded_by=current.superseded_by)
-            archived = replace(current, id=self._next_version_id(entity_id, current.id),
-                               valid_to=current.valid_to or now, superseded_by=current.id)
-            rows = [restored, archived]
-            vectors = np.stack([vec_of[old.content], vec_of[current.content]])
+            # Only the update is undone: a fact superseded since stays superseded, now with its old text. The
+            # switch back is kept: the version row stays, the current text ends and the restored one starts now
+            # (at the supersede, if earlier), so exactly one text is valid at any time.
+            switch = min((now, current.valid_to or now), key=iso_to_ts)
+            restored = replace(old, id=current.id, valid_from=switch, valid_to=current.valid_to,
+                               superseded_by=current.superseded_by)
+            archived = replace(current, id=self._next_version_id(entity_id, current.id), valid_to=switch,
+                               superseded_by=current.id)
+            rows = [archived, restored]
+            vectors = np.stack([vec_of[current.content], vec_of[old.content]])
             done.begin()
             self.store.upsert(entity_id, rows, vectors)
             done.upsert(rows, vectors)
-            try:
-                self.store.delete(entity_id, [fid])
-            except Exception as exc:
-                cause = _root_cause(exc)
-                raise PartialWriteError(
-                    f"restored fact {current.id!r} of entity {entity_id!r} (its text before was kept as "
-                    f"{archived.id!r}), but removing the version row {fid!r} failed: {cause}",
-                    [current.id, archived.id], [],
-                ) from cause
-            done.remove([fid])
             return restored
 
     @_bounded
