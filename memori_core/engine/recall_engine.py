@@ -171,10 +171,10 @@ class RecallEngine(ReadPath, WritePath):
 
     def history(self, entity_id: str, id: str) -> list[StoredFact]:
         """The versions of fact ``id``, oldest first: every fact linked to it by a supersede
-        (``superseded_by`` / ``supersedes``) or an update (the ``<id>@v<n>`` rows it kept), followed both
-        ways. The last one is the valid fact when there is one (a fact with no history: ``[fact]``).
-        Ordered by ``valid_to`` (the valid ones last), then ``valid_from``, then by order of addition. An unknown id raises
-        ``KeyError``."""
+        (``superseded_by`` / ``supersedes``) or an update (the ``<id>@v<n>`` rows it kept; a superseded fact
+        said again keeps its earlier period so too), followed both ways. The last one is the valid fact when
+        there is one (a fact with no history: ``[fact]``). Ordered by ``valid_to`` (the valid ones last), then
+        ``valid_from``, then by order of addition. An unknown id raises ``KeyError``."""
         entity_id = check_entity_id(entity_id)
         id_list = check_id_list(id, "id")
         if not isinstance(id, str) or len(id_list) != 1:
