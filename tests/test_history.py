@@ -6,11 +6,13 @@ restart from a snapshot, and a ``chroma run`` server), two users, lookalike ids,
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+import chromadb
 import pytest
 from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
@@ -20,7 +22,8 @@ from _helpers import HashEmbedder, running_chroma_server
 from _langchain_fakes import replies
 from memori_core import ChromaStore, RecallConfig, RecallEngine, RuleBasedFactExtractor, capture_facts
 from memori_core.cache.snapshot_files import snapshot_files_for
-from memori_core.store import InMemoryFactStore
+from memori_core.store import InMemoryFactStore, chroma_log
+from memori_core.store.chroma_client import chroma_settings
 from memori_langchain import LLMFactExtractor, MemoriMiddleware
 
 OPEN = RecallConfig(gate="off")
@@ -300,6 +303,62 @@ def test_delete_and_forget_erase_history_for_real(eng: RecallEngine) -> None:
     assert eng.get("ann", ids["lisbon"])[0].valid_to is not None  # another fact: stays (restore it if wanted)
     eng.forget("ann")
     assert eng.count("ann", include_invalid=True) == 0 and eng.export("ann") == []
+
+
+def _rows_holding(folder: Path, secret: str) -> list[str]:
+    """The tables of the embedded Chroma folder's sqlite file that hold ``secret`` in some row, read with SQL."""
+    db = sqlite3.connect(folder / "chroma.sqlite3")
+    try:
+        tables = [t for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        found = []
+        for table in tables:
+            for row in db.execute(f'SELECT * FROM "{table}"'):
+                if any(secret.encode() in (v if isinstance(v, bytes) else str(v).encode()) for v in row):
+                    found.append(table)
+                    break
+        return found
+    finally:
+        db.close()
+
+
+def test_delete_and_forget_leave_no_text_in_the_chroma_file(tmp_path: Path) -> None:
+    folder = tmp_path / "db"
+    store = ChromaStore(path=str(folder))
+    eng = RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN)
+    eng.add("bob", ["User lives in Faro.", "User likes green tea."])
+    eng.add("alice", ["User was diagnosed with ZQXJ-illness.", "User lives in Lisbon."])
+    [code] = eng.add("alice", "User's door code is KWPV-1234.")
+    eng.update("alice", code, text="User's door code changed.")  # the old text is a version row
+    eng.delete("alice", [code])
+    assert _rows_holding(folder, "KWPV") == []  # not even in Chroma's write-ahead log (embeddings_queue)
+    assert _rows_holding(folder, "ZQXJ") != []  # alice's other facts are live still
+    eng.forget("alice")
+    store.close()
+    assert _rows_holding(folder, "ZQXJ") == [] and _rows_holding(folder, "Lisbon") == []
+    assert _rows_holding(folder, "green tea") != []  # bob's facts are untouched...
+    store = ChromaStore(path=str(folder))  # ...and Chroma replays its log as before when the folder reopens
+    eng = RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN)
+    assert sorted(texts(eng.recall(LIVE, "bob", 10))) == ["User likes green tea.", "User lives in Faro."]
+    assert eng.count("alice", include_invalid=True) == 0
+    eng.add("alice", "User lives in Porto.")
+    assert texts(eng.recall(LIVE, "alice", 10)) == ["User lives in Porto."]
+    store.close()
+
+
+def test_a_folder_memori_does_not_reach_is_scrubbed_by_the_chroma_log_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "server-data"  # as a server's --path: written by a client the store does not own
+    client = chromadb.PersistentClient(path=str(folder), settings=chroma_settings())
+    eng = RecallEngine(store=ChromaStore(client=client), embedder=HashEmbedder(), config=OPEN)
+    eng.add("alice", ["User was diagnosed with ZQXJ-illness.", "User lives in Lisbon."])
+    eng.add("bob", "User likes green tea.")
+    eng.forget("alice")
+    assert _rows_holding(folder, "ZQXJ") == ["embeddings_queue"]  # what a server keeps
+    assert chroma_log.main([str(folder)]) == 0
+    assert "scrubbed 2 log entries" in capsys.readouterr().out
+    assert _rows_holding(folder, "ZQXJ") == [] and _rows_holding(folder, "green tea") != []
+    assert texts(eng.recall("what does the user drink", "bob", 10)) == ["User likes green tea."]
 
 
 def test_export_and_import_carry_validity_and_history(eng: RecallEngine) -> None:
