@@ -33,8 +33,9 @@ class StoredFact:
     expires_at: str | None = None
     """When the fact stops being recalled (``None``: never)."""
     valid_from: str | None = None
-    """When the fact's current text became true, when later than ``created_at`` (set by an update of its text;
-    ``None``: since ``created_at``). ``recall(as_of=...)`` reads it."""
+    """When the fact's current text became true, when later than ``created_at`` (set by an update of its text,
+    by saying a superseded fact again, or by a restore of an earlier version; ``None``: since ``created_at``).
+    ``recall(as_of=...)`` reads it."""
     valid_to: str | None = None
     """When the fact stopped being true (superseded or replaced by an update; ``None``: still valid). An
     invalid fact stays stored, as history: recall skips it unless asked ``as_of`` a time it was valid."""

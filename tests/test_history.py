@@ -6,10 +6,13 @@ restart from a snapshot, and a ``chroma run`` server), two users, lookalike ids,
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+import chromadb
 import pytest
 from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
@@ -19,7 +22,8 @@ from _helpers import HashEmbedder, running_chroma_server
 from _langchain_fakes import replies
 from memori_core import ChromaStore, RecallConfig, RecallEngine, RuleBasedFactExtractor, capture_facts
 from memori_core.cache.snapshot_files import snapshot_files_for
-from memori_core.store import InMemoryFactStore
+from memori_core.store import InMemoryFactStore, chroma_log
+from memori_core.store.chroma_client import chroma_settings
 from memori_langchain import LLMFactExtractor, MemoriMiddleware
 
 OPEN = RecallConfig(gate="off")
@@ -135,10 +139,29 @@ def test_an_update_keeps_the_old_text_as_a_version_and_restore_brings_it_back(en
     eng.update("ann", fid, metadata={"checked": True})  # a metadata edit is in place: no version
     assert eng.count("ann", include_invalid=True) == 2
     restored = eng.restore("ann", version.id)
-    assert restored == before and eng.get("ann", fid) == [before]
-    assert texts(eng.history("ann", fid)) == ["User works at Globex.", "User works at Acme."]
-    assert eng.get("ann", version.id) == []  # the restored version is the fact again
+    assert restored.valid_from is not None  # the old text is true again from the restore on...
+    assert replace(restored, valid_from=None) == before and eng.get("ann", fid) == [restored]  # ...as it was
+    assert texts(eng.history("ann", fid)) == ["User works at Acme.", "User works at Globex.", "User works at Acme."]
+    assert eng.get("ann", version.id) == [version]  # the restored version stays, as history
     assert texts(eng.recall("where does the user work", "ann", 10)) == ["User works at Acme."]
+    with pytest.raises(ValueError, match="nothing to restore"):  # the fact says that already
+        eng.restore("ann", version.id)
+
+
+def test_restoring_an_earlier_version_keeps_the_switch_back_and_one_text_at_every_moment(eng: RecallEngine) -> None:
+    [drug] = eng.add("u", "User takes warfarin.", created_at=T0)
+    eng.update("u", drug, text="User takes apixaban.")  # the doctor switched the drug...
+    eng.restore("u", f"{drug}@v1")  # ...and switched back
+    chain = eng.history("u", drug)
+    assert [(h.id, h.content) for h in chain] == [
+        (f"{drug}@v1", "User takes warfarin."), (f"{drug}@v2", "User takes apixaban."), (drug, "User takes warfarin.")]
+    assert chain[0].valid_to == chain[1].valid_from and chain[1].valid_to == chain[2].valid_from  # no gap, no overlap
+    drugs = "what medication does the user take"
+    for h in chain:  # each version alone, at any moment of its own period
+        assert texts(eng.recall(drugs, "u", 10, as_of=h.valid_from or h.created_at)) == [h.content]
+    assert texts(eng.recall(drugs, "u", 10, as_of=T0 - timedelta(days=1))) == []
+    assert texts(eng.recall(drugs, "u", 10)) == ["User takes warfarin."]
+    assert eng.count("u") == 1 and eng.count("u", include_invalid=True) == 3
 
 
 @pytest.mark.parametrize("rewrite", ["upserted by its id", "deleted and said again"])
@@ -189,6 +212,87 @@ def test_saying_a_superseded_fact_again_makes_it_valid_again(eng: RecallEngine) 
     assert eng.get("ann", ids["lisbon"])[0].times_seen == 2
 
 
+def _at(month: int, day: int = 1) -> datetime:
+    return datetime(2026, month, day, tzinfo=timezone.utc)
+
+
+def _home_then(engine: RecallEngine, month: int) -> list[str]:
+    return texts(engine.recall(LIVE, "u", 10, as_of=_at(month, 15)))
+
+
+def test_moving_back_keeps_each_period_and_as_of_gives_one_home_at_every_moment(eng: RecallEngine) -> None:
+    [lisbon] = eng.add("u", "User lives in Lisbon.", created_at=_at(1))
+    [porto] = eng.add("u", "User lives in Porto.", supersedes=[lisbon], created_at=_at(3))
+    [again] = eng.add("u", "User lives in Lisbon.", supersedes=[porto], created_at=_at(6))
+    assert again == lisbon  # the id derived from the text: the same fact, valid again
+    assert texts(eng.recall(LIVE, "u", 10)) == ["User lives in Lisbon."]  # today: as before
+    assert [_home_then(eng, m) for m in (1, 2, 4, 5, 7)] == [
+        ["User lives in Lisbon."], ["User lives in Lisbon."], ["User lives in Porto."], ["User lives in Porto."],
+        ["User lives in Lisbon."]]
+    assert eng.recall(LIVE, "u", 10, as_of=_at(1) - timedelta(days=1)) == []
+    for fid in (lisbon, porto):  # A, B, A: each period with its own end
+        assert [(h.content, h.valid_to) for h in eng.history("u", fid)] == [
+            ("User lives in Lisbon.", _at(3).isoformat()), ("User lives in Porto.", _at(6).isoformat()),
+            ("User lives in Lisbon.", None)]
+    (now,) = eng.get("u", [lisbon])
+    assert now.valid_from == _at(6).isoformat() and now.times_seen == 2 and now.created_at == _at(1).isoformat()
+    assert eng.count("u") == 1 and eng.count("u", include_invalid=True) == 3
+    eng.add("u", "User lives in Lisbon.", created_at=_at(7))  # said while valid: a sighting, no new period
+    assert eng.get("u", [lisbon])[0].times_seen == 3 and eng.count("u", include_invalid=True) == 3
+    with pytest.raises(ValueError, match="nothing to restore"):  # a past period of the valid text
+        eng.restore("u", f"{lisbon}@v1")
+    assert eng.delete("u", [lisbon]) == [lisbon]  # erasing the fact erases its past periods too
+    assert texts(eng.list("u", include_invalid=True)) == ["User lives in Porto."]
+
+
+def test_a_change_made_again_and_again_keeps_every_period_in_order(eng: RecallEngine) -> None:
+    [veg] = eng.add("u", "User is vegetarian.", created_at=_at(1))
+    [fish] = eng.add("u", "User eats fish.", supersedes=[veg], created_at=_at(2))
+    eng.add("u", "User is vegetarian.", supersedes=[fish], created_at=_at(4))
+    eng.add("u", "User eats fish.", supersedes=[veg], created_at=_at(6))
+    eng.add("u", "User is vegetarian.", supersedes=[fish], created_at=_at(8))
+    assert texts(eng.history("u", veg)) == ["User is vegetarian.", "User eats fish."] * 2 + ["User is vegetarian."]
+    diet = [texts(eng.recall(DIET, "u", 10, as_of=_at(m, 15))) for m in (1, 2, 3, 4, 5, 6, 7, 8)]
+    assert diet == [["User is vegetarian."], ["User eats fish."], ["User eats fish."], ["User is vegetarian."],
+                    ["User is vegetarian."], ["User eats fish."], ["User eats fish."], ["User is vegetarian."]]
+    assert texts(eng.recall(DIET, "u", 10)) == ["User is vegetarian."]
+    assert [f.times_seen for f in eng.get("u", [veg, fish])] == [3, 2]
+
+
+def test_a_superseded_fact_said_again_with_an_earlier_date_is_valid_only_after_its_period(
+    eng: RecallEngine,
+) -> None:
+    [lisbon] = eng.add("u", "User lives in Lisbon.", created_at=_at(1))
+    eng.add("u", "User lives in Porto.", supersedes=[lisbon], created_at=_at(3))
+    eng.add("u", "User lives in Lisbon.", created_at=_at(2))  # a late sighting, dated inside the first period
+    assert eng.get("u", [lisbon])[0].valid_from == _at(3).isoformat()  # periods of one fact never overlap
+    assert _home_then(eng, 2) == ["User lives in Lisbon."]
+
+
+class _FailsMarkingSeen(ChromaStore):
+    """An in-memory Chroma store whose next ``update_seen`` fails (once ``fail`` is set)."""
+
+    fail = False
+
+    def update_seen(self, entity_id: str, facts: Any) -> None:  # type: ignore[override]
+        if self.fail:
+            self.fail = False
+            raise ConnectionError("store went away")
+        super().update_seen(entity_id, facts)
+
+
+def test_an_add_retried_after_a_failure_keeps_a_past_period_once() -> None:
+    store = _FailsMarkingSeen.in_memory()
+    eng = RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN)
+    [lisbon] = eng.add("u", "User lives in Lisbon.", created_at=_at(1))
+    [porto] = eng.add("u", "User lives in Porto.", supersedes=[lisbon], created_at=_at(3))
+    store.fail = True
+    with pytest.raises(ConnectionError):  # the period was kept, then making Lisbon valid again failed
+        eng.add("u", "User lives in Lisbon.", supersedes=[porto], created_at=_at(6))
+    eng.add("u", "User lives in Lisbon.", supersedes=[porto], created_at=_at(6))
+    assert texts(eng.history("u", lisbon)) == ["User lives in Lisbon.", "User lives in Porto.", "User lives in Lisbon."]
+
+
 def test_delete_and_forget_erase_history_for_real(eng: RecallEngine) -> None:
     ids = _seed_moves(eng)
     eng.update("ann", ids["porto"], text="User moved to Porto in December.")
@@ -199,6 +303,62 @@ def test_delete_and_forget_erase_history_for_real(eng: RecallEngine) -> None:
     assert eng.get("ann", ids["lisbon"])[0].valid_to is not None  # another fact: stays (restore it if wanted)
     eng.forget("ann")
     assert eng.count("ann", include_invalid=True) == 0 and eng.export("ann") == []
+
+
+def _rows_holding(folder: Path, secret: str) -> list[str]:
+    """The tables of the embedded Chroma folder's sqlite file that hold ``secret`` in some row, read with SQL."""
+    db = sqlite3.connect(folder / "chroma.sqlite3")
+    try:
+        tables = [t for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        found = []
+        for table in tables:
+            for row in db.execute(f'SELECT * FROM "{table}"'):
+                if any(secret.encode() in (v if isinstance(v, bytes) else str(v).encode()) for v in row):
+                    found.append(table)
+                    break
+        return found
+    finally:
+        db.close()
+
+
+def test_delete_and_forget_leave_no_text_in_the_chroma_file(tmp_path: Path) -> None:
+    folder = tmp_path / "db"
+    store = ChromaStore(path=str(folder))
+    eng = RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN)
+    eng.add("bob", ["User lives in Faro.", "User likes green tea."])
+    eng.add("alice", ["User was diagnosed with ZQXJ-illness.", "User lives in Lisbon."])
+    [code] = eng.add("alice", "User's door code is KWPV-1234.")
+    eng.update("alice", code, text="User's door code changed.")  # the old text is a version row
+    eng.delete("alice", [code])
+    assert _rows_holding(folder, "KWPV") == []  # not even in Chroma's write-ahead log (embeddings_queue)
+    assert _rows_holding(folder, "ZQXJ") != []  # alice's other facts are live still
+    eng.forget("alice")
+    store.close()
+    assert _rows_holding(folder, "ZQXJ") == [] and _rows_holding(folder, "Lisbon") == []
+    assert _rows_holding(folder, "green tea") != []  # bob's facts are untouched...
+    store = ChromaStore(path=str(folder))  # ...and Chroma replays its log as before when the folder reopens
+    eng = RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN)
+    assert sorted(texts(eng.recall(LIVE, "bob", 10))) == ["User likes green tea.", "User lives in Faro."]
+    assert eng.count("alice", include_invalid=True) == 0
+    eng.add("alice", "User lives in Porto.")
+    assert texts(eng.recall(LIVE, "alice", 10)) == ["User lives in Porto."]
+    store.close()
+
+
+def test_a_folder_memori_does_not_reach_is_scrubbed_by_the_chroma_log_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "server-data"  # as a server's --path: written by a client the store does not own
+    client = chromadb.PersistentClient(path=str(folder), settings=chroma_settings())
+    eng = RecallEngine(store=ChromaStore(client=client), embedder=HashEmbedder(), config=OPEN)
+    eng.add("alice", ["User was diagnosed with ZQXJ-illness.", "User lives in Lisbon."])
+    eng.add("bob", "User likes green tea.")
+    eng.forget("alice")
+    assert _rows_holding(folder, "ZQXJ") == ["embeddings_queue"]  # what a server keeps
+    assert chroma_log.main([str(folder)]) == 0
+    assert "scrubbed 2 log entries" in capsys.readouterr().out
+    assert _rows_holding(folder, "ZQXJ") == [] and _rows_holding(folder, "green tea") != []
+    assert texts(eng.recall("what does the user drink", "bob", 10)) == ["User likes green tea."]
 
 
 def test_export_and_import_carry_validity_and_history(eng: RecallEngine) -> None:

@@ -171,10 +171,10 @@ class RecallEngine(ReadPath, WritePath):
 
     def history(self, entity_id: str, id: str) -> list[StoredFact]:
         """The versions of fact ``id``, oldest first: every fact linked to it by a supersede
-        (``superseded_by`` / ``supersedes``) or an update (the ``<id>@v<n>`` rows it kept), followed both
-        ways. The last one is the valid fact when there is one (a fact with no history: ``[fact]``).
-        Ordered by ``valid_to`` (the valid ones last), then by order of addition. An unknown id raises
-        ``KeyError``."""
+        (``superseded_by`` / ``supersedes``) or an update (the ``<id>@v<n>`` rows it kept; a superseded fact
+        said again keeps its earlier period so too), followed both ways. The last one is the valid fact when
+        there is one (a fact with no history: ``[fact]``). Ordered by ``valid_to`` (the valid ones last), then
+        ``valid_from``, then by order of addition. An unknown id raises ``KeyError``."""
         entity_id = check_entity_id(entity_id)
         id_list = check_id_list(id, "id")
         if not isinstance(id, str) or len(id_list) != 1:
@@ -198,7 +198,8 @@ class RecallEngine(ReadPath, WritePath):
                         todo.append(other)
             rows = [cache.pos[i] for i in seen if i in cache.pos]
             facts = [f for f in map(cache.fact, rows) if f is not None]
-        return sorted(facts, key=lambda f: (f.valid_to is None, iso_to_ts(f.valid_to), f.seq, f.id))
+        return sorted(facts, key=lambda f: (f.valid_to is None, iso_to_ts(f.valid_to),
+                                            iso_to_ts(f.valid_from or f.created_at), f.seq, f.id))
 
     def get(self, entity_id: str, ids: Sequence[str] | str) -> list[StoredFact]:
         """The stored facts of ``entity_id`` with these ids, in the order asked (unknown ids are left out)."""

@@ -105,7 +105,8 @@ def _longer_life(old: str | None, new: str | None) -> str | None:
 def _split_new_and_seen(
     batch: dict[str, StoredFact], existing: dict[str, StoredFact]
 ) -> tuple[list[StoredFact], list[StoredFact]]:
-    """Facts to store, and stored facts seen again (their sightings and metadata merged in)."""
+    """Facts to store, and stored facts seen again (their sightings and metadata merged in; one no longer valid
+    gets the ``valid_from`` it is valid again from, :func:`_valid_again_from`)."""
     new: list[StoredFact] = []
     seen: list[StoredFact] = []
     for fid, fact in batch.items():
@@ -120,9 +121,18 @@ def _split_new_and_seen(
                     last_seen=max(old.last_seen or "", fact.last_seen or ""),
                     metadata={**old.metadata, **fact.metadata},
                     expires_at=_longer_life(old.expires_at, fact.expires_at),
+                    valid_from=old.valid_from if old.valid_to is None else _valid_again_from(old, fact),
                 )
             )
     return new, seen
+
+
+def _valid_again_from(old: StoredFact, sighting: StoredFact) -> str:
+    """When a superseded fact ``old`` said again (``sighting``, one fact of an add) is valid again: the sighting's
+    ``created_at`` (at most now), never before ``old`` stopped being valid, so that its periods never overlap."""
+    now = datetime.now(timezone.utc).isoformat()
+    said = min((now, sighting.created_at or now), key=iso_to_ts)
+    return max((said, old.valid_to or said), key=iso_to_ts)
 
 
 
@@ -214,8 +224,8 @@ def check_not_version(fid: str, name: str = "id") -> str:
 
 
 def _is_version_row(fact: StoredFact) -> bool:
-    """Whether ``fact`` is a version row an update kept (its id ``<id>@v<n>`` and superseded by ``<id>``), not a
-    fact of the user's own whose id only looks like one."""
+    """Whether ``fact`` is a version row an update (or a fact said again) kept (its id ``<id>@v<n>`` and superseded
+    by ``<id>``), not a fact of the user's own whose id only looks like one."""
     return fact.superseded_by is not None and _is_version_of(fact.id, fact.superseded_by)
 
 
@@ -304,8 +314,11 @@ class WritePath:
         and ``list(include_invalid=True)`` see them); :meth:`history` shows a
         fact's versions and :meth:`restore` undoes a supersede. Ids of the
         facts being added, unknown ids and facts already superseded are
-        ignored. A superseded fact whose text is added again is valid again. ``expires_at`` (datetime, ISO 8601, or a
-        ``timedelta`` from now; one or one per fact) is when a fact stops
+        ignored. A superseded fact whose text is added again (derived ids: moving back to Lisbon) is valid
+        again from its ``created_at`` here (``valid_from``; never before it stopped being valid), and its
+        earlier period is kept first as a version row ``<id>@v<n>``, as :meth:`update` keeps an old text: so
+        ``history`` shows each period and ``recall(as_of=...)`` one of them at any time. ``expires_at``
+        (datetime, ISO 8601, or a ``timedelta`` from now; one or one per fact) is when a fact stops
         being recalled; a fact seen again keeps the longer life (said again without an expiry, it never
         expires; of two expiries the later wins: only :meth:`update` shortens it).
         ``progress(stage, done, total)`` is called as a bulk add goes:
@@ -388,20 +401,31 @@ class WritePath:
         # Embed (slow) before taking the locks, only what is not stored yet...
         if derived and stored is None:
             stored = self._stored(entity_id, batch)
-        new, _ = _split_new_and_seen(batch, stored if derived and stored is not None else {})
+        new, seen = _split_new_and_seen(batch, stored if derived and stored is not None else {})
         vec_of = self._embed_new(new, report)
+        vec_of.update(self._embed_new([f for f in seen if f.valid_to is not None]))  # their periods' archives
 
         with self._coord.writing(entity_id) as done:
             # ...and decide under them, so that concurrent adds of one fact count every sighting.
-            new, seen = _split_new_and_seen(batch, self._stored(entity_id, batch) if derived else {})
-            late = [f for f in new if f.id not in vec_of]  # deleted meanwhile: embed now (rare)
-            if late:
+            existing = self._stored(entity_id, batch) if derived else {}
+            new, seen = _split_new_and_seen(batch, existing)
+            again = [f for f in seen if f.valid_to is not None]  # superseded facts said again
+            periods = self._past_periods(entity_id, [existing[f.id] for f in again])
+            late = [f for f in [*new, *again] if f.id not in vec_of]
+            if late:  # deleted, or superseded, meanwhile: embed now (rare)
                 vec_of.update(self._embed_new(late))
             olds = [f for f in self.store.get(entity_id, replaced) if f.valid_to is None] if replaced else []
             superseded = _superseded(olds, next(iter(batch.values())))
             new, seen = _linked(new, superseded), _linked(seen, superseded)
             written: list[str] = []  # facts whose write landed, step by step
             done.begin()
+            if periods:  # first the past period of each superseded fact said again, kept as a version row
+                period_vectors = np.stack([vec_of[f.id] for f in again])  # the same texts
+                try:
+                    self.store.upsert(entity_id, periods, period_vectors)
+                except PartialWriteError as exc:  # no fact of the call landed: the store's own error says it
+                    raise _root_cause(exc) from None
+                done.upsert(periods, period_vectors)
             try:
                 if new:
                     vectors = np.stack([vec_of[f.id] for f in new])
@@ -645,6 +669,20 @@ class WritePath:
                     return vid
             start += 16
 
+    def _past_periods(self, entity_id: str, olds: list[StoredFact]) -> list[StoredFact]:
+        """Version rows keeping the validity periods of ``olds`` (stored facts no longer valid, about to be valid
+        again because they were said again): each as it is, under ``<id>@v<n>``, ``superseded_by`` its fact, as
+        :meth:`update` keeps an old text. A version row already holding that period (a retry of an add that
+        failed after writing it) is reused, so a period is kept once (under the write lock)."""
+        out: list[StoredFact] = []
+        for old in olds:
+            kept = self._stored(entity_id, self._versions_of(entity_id, [old.id])).values()
+            period = (old.content, old.created_at, old.valid_from, old.valid_to)
+            same = [v.id for v in kept if (v.content, v.created_at, v.valid_from, v.valid_to) == period]
+            vid = same[0] if same else self._next_version_id(entity_id, old.id)
+            out.append(replace(old, id=vid, superseded_by=old.id))
+        return out
+
     def _versions_of(self, entity_id: str, ids: list[str]) -> list[str]:
         """The stored version rows (``<id>@v<n>`` superseded by ``id``) of ``ids`` (under the write lock)."""
         out: list[str] = []
@@ -669,11 +707,15 @@ class WritePath:
         usually two true facts, "User's mother lives in Porto." replaced by
         "User lives in Porto.": undoing it must not lose the newer one; delete
         that one yourself if it is wrong.) For a version row ``<x>@v<n>`` left
-        by :meth:`update`, fact ``x`` becomes that version again, exactly, and
-        the text it had is kept as a new version row; the restored version row
-        is removed (its fact is ``x`` again). When the newer fact was deleted,
-        the fact is made valid under its own id. Restoring a valid fact
-        raises ``ValueError``, an unknown id ``KeyError``.
+        by :meth:`update`, fact ``x`` becomes that version again (every field
+        but its validity) from now on (``valid_from``), the text it had is kept
+        as a new version row valid until now, and the restored version row
+        stays as history: :meth:`history` shows the switch back, and
+        ``recall(as_of=...)`` one text at any time. (A fact superseded since
+        stays superseded, with the restored text.) When the newer fact was
+        deleted, the fact is made valid under its own id. Restoring a valid
+        fact, or a version whose text the fact has now, raises ``ValueError``,
+        an unknown id ``KeyError``.
         """
         entity_id = check_entity_id(entity_id)
         fid = _one_id(id, "id")
@@ -700,31 +742,29 @@ class WritePath:
                 self.store.update_seen(entity_id, changed)
                 done.update_seen(changed)
                 return restored
-            # A version row of an update: the fact becomes this version again, its current text a new version.
+            # A version row: the fact becomes this version again, from now on; its current text a new version.
             current = newer[0]
+            if old.content == current.content:
+                raise ValueError(f"fact {current.id!r} of entity {entity_id!r} already says what its version {fid!r} "
+                                 f"said: there is nothing to restore (restore {current.id!r} itself to undo a "
+                                 f"supersede of it)")
             missing = [t for t in (old.content, current.content) if t not in vec_of]
             if missing:  # changed meanwhile (rare): embed now
                 vec_of.update(self._embed_texts(missing))
             now = datetime.now(timezone.utc).isoformat()
-            # Only the update is undone: a fact superseded since stays superseded, now with its old text.
-            restored = replace(old, id=current.id, valid_to=current.valid_to, superseded_by=current.superseded_by)
-            archived = replace(current, id=self._next_version_id(entity_id, current.id),
-                               valid_to=current.valid_to or now, superseded_by=current.id)
-            rows = [restored, archived]
-            vectors = np.stack([vec_of[old.content], vec_of[current.content]])
+            # Only the update is undone: a fact superseded since stays superseded, now with its old text. The
+            # switch back is kept: the version row stays, the current text ends and the restored one starts now
+            # (at the supersede, if earlier), so exactly one text is valid at any time.
+            switch = min((now, current.valid_to or now), key=iso_to_ts)
+            restored = replace(old, id=current.id, valid_from=switch, valid_to=current.valid_to,
+                               superseded_by=current.superseded_by)
+            archived = replace(current, id=self._next_version_id(entity_id, current.id), valid_to=switch,
+                               superseded_by=current.id)
+            rows = [archived, restored]
+            vectors = np.stack([vec_of[current.content], vec_of[old.content]])
             done.begin()
             self.store.upsert(entity_id, rows, vectors)
             done.upsert(rows, vectors)
-            try:
-                self.store.delete(entity_id, [fid])
-            except Exception as exc:
-                cause = _root_cause(exc)
-                raise PartialWriteError(
-                    f"restored fact {current.id!r} of entity {entity_id!r} (its text before was kept as "
-                    f"{archived.id!r}), but removing the version row {fid!r} failed: {cause}",
-                    [current.id, archived.id], [],
-                ) from cause
-            done.remove([fid])
             return restored
 
     @_bounded

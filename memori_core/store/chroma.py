@@ -35,6 +35,7 @@ from .chroma_client import (
     retry_read,
     server_url,
 )
+from .chroma_log import scrub_erased
 from .chroma_records import ENTITY, chroma_id, inline, pack, read_fact, read_row
 from .chroma_revisions import ChromaRevisions
 from . import deadline
@@ -520,7 +521,9 @@ class ChromaStore(FactStore):
 
         A failure is read back: when some of the facts are gone and some are
         not, :class:`PartialDeleteError` names both; when none is gone, the
-        store's error is raised; when all are, the delete is done.
+        store's error is raised; when all are, the delete is done. In an
+        embedded folder the texts of the deleted rows are then scrubbed from
+        Chroma's log (:meth:`_scrub_log`).
         """
         for start in range(0, len(ids), self.max_batch_size):
             chunk = [chroma_id(entity_id, i) for i in ids[start : start + self.max_batch_size]]
@@ -528,7 +531,21 @@ class ChromaStore(FactStore):
                 self._facts.delete(ids=chunk)  # entity-scoped ids; see get()
             except Exception as exc:  # noqa: BLE001 - read back: what was deleted before (or despite) the failure
                 self._report_delete(entity_id, ids, exc)
-                return
+                break
+        self._scrub_log()
+
+    def _scrub_log(self) -> None:
+        """In an embedded folder, blank the entries of Chroma's write-ahead log that rows deleted from the facts
+        collection left behind: their texts, metadata and vectors (:func:`.chroma_log.scrub_erased`). A
+        failure is logged: the rows are gone from every read all the same, and the next delete or forget
+        scrubs them. A server's log is its own (docs/stores.md says what stays there)."""
+        hold = self._folder_hold
+        if hold is None:
+            return
+        try:
+            scrub_erased(hold.folder, str(self._facts.id))
+        except Exception as exc:  # noqa: BLE001 - the delete itself landed
+            logger.warning("could not scrub deleted texts from Chroma's log in %s: %s", self.location, exc)
 
     def _report_delete(self, entity_id: str, ids: Sequence[str], error: BaseException) -> None:
         unique = list(dict.fromkeys(ids))
@@ -540,7 +557,8 @@ class ChromaStore(FactStore):
         settle_failed_delete(logger, entity_id, unique, [i for i in unique if i in left], error)
 
     def forget(self, entity_id: str) -> None:
-        """Delete every fact of ``entity_id`` and nothing else.
+        """Delete every fact of ``entity_id`` and nothing else (in an embedded folder, their texts are then
+        scrubbed from Chroma's log, as :meth:`delete` does).
 
         A failure is read back: when the entity has no fact left (the delete landed, its reply was lost), the
         call returns as a success; otherwise the store's error is raised."""
@@ -554,6 +572,7 @@ class ChromaStore(FactStore):
             if left:
                 raise
             logger.info("entity %r: forget's reply failed (%s) but no fact is left: it landed", entity_id, exc)
+        self._scrub_log()
 
     # -- revisions (memori_core/store/chroma_revisions.py) --------------------
 
