@@ -148,7 +148,7 @@ def test_delete_of_a_version_id_erases_that_version_alone(eng: RecallEngine) -> 
 def test_supersedes_marks_the_replaced_fact_invalid_in_the_same_write_and_keeps_it(eng: RecallEngine) -> None:
     (lyon,) = eng.add("u", "User lives in Lyon.")
     (other,) = eng.add("v", "User lives in Lyon.")
-    (paris,) = eng.add("u", "User moved to Paris last month.", supersedes=[lyon, "unknown-id"])
+    (paris,) = eng.add("u", "User moved to Paris last month.", supersedes=[lyon])
     assert [h.content for h in eng.recall("where does the user live", "u")] == ["User moved to Paris last month."]
     (old,) = eng.get("u", lyon)
     assert old.valid_to is not None and old.superseded_by == paris
@@ -158,6 +158,35 @@ def test_supersedes_marks_the_replaced_fact_invalid_in_the_same_write_and_keeps_
     # an id being added is never superseded by its own add
     assert eng.add("u", "User moved to Paris last month.", supersedes=[paris]) == [paris]
     assert eng.count("u") == 1 and eng.get("u", paris)[0].valid_to is None
+
+
+def test_supersedes_naming_a_typo_or_another_users_id_raises_key_error_and_writes_nothing(eng: RecallEngine) -> None:
+    (lisbon,) = eng.add("u", "User lives in Lisbon.")
+    (bobs,) = eng.add("bob", "User lives in Oslo.")
+    for bad in (lisbon[:-1], bobs):
+        with pytest.raises(KeyError, match=rf"supersedes names '{bad}', but entity 'u' has no fact with that id"):
+            eng.add("u", ["User lives in Porto.", "User has a dog."], supersedes=[lisbon, bad])
+        assert [f.content for f in eng.list("u", include_invalid=True)] == ["User lives in Lisbon."]
+    assert eng.get("bob", [bobs])[0].valid_to is None  # the other user's fact is untouched
+
+
+def test_a_fact_to_supersede_deleted_meanwhile_by_another_writer_raises_and_writes_nothing(eng: RecallEngine) -> None:
+    (lisbon,) = eng.add("u", "User lives in Lisbon.")
+
+    def deleted_by_another_writer(stage: str, done: int, total: int) -> None:
+        if stage == "embed":  # after the first check, before the write lock is taken
+            eng.delete("u", [lisbon])
+
+    with pytest.raises(KeyError, match=rf"supersedes names '{lisbon}'.*deleted meanwhile"):
+        eng.add("u", "User lives in Porto.", supersedes=[lisbon], progress=deleted_by_another_writer)
+    assert eng.count("u", include_invalid=True) == 0
+
+
+def test_a_supersede_dated_before_the_fact_it_replaces_is_refused_naming_created_at(eng: RecallEngine) -> None:
+    (google,) = eng.add("u", "User works at Google.", created_at="2026-05-01T00:00:00Z")
+    with pytest.raises(ValueError, match=rf"created_at '2026-03-01T00:00:00\+00:00' is before fact '{google}'"):
+        eng.add("u", "User works at Meta.", supersedes=[google], created_at="2026-03-01T00:00:00Z")
+    assert [(f.content, f.valid_to) for f in eng.list("u", include_invalid=True)] == [("User works at Google.", None)]
 
 
 def test_expired_facts_are_not_recalled_but_are_listed(eng: RecallEngine) -> None:

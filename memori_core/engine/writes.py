@@ -152,13 +152,43 @@ def _collapse(
     return batch
 
 
-def _superseded(olds: list[StoredFact], first: StoredFact) -> list[StoredFact]:
+def _check_known(entity_id: str, replaced: list[str], found: list[StoredFact]) -> None:
+    """A ``KeyError`` naming ``supersedes`` and the ids of ``replaced`` the entity has no fact with (``found``:
+    the stored facts among them); nothing has been written yet when it is raised."""
+    have = {f.id for f in found}
+    unknown = [fid for fid in replaced if fid not in have]
+    if unknown:
+        raise KeyError(f"supersedes names {', '.join(map(repr, unknown))}, but entity {entity_id!r} has no fact with "
+                       f"{'that id' if len(unknown) == 1 else 'those ids'} (a typo, another entity's id, or a fact "
+                       "deleted meanwhile); nothing was written")
+
+
+def _valid_since(fact: StoredFact) -> str:
+    """When ``fact`` became valid: its ``valid_from`` (set by an update of its text), else its ``created_at``."""
+    starts = [t for t in (fact.created_at, fact.valid_from) if t]
+    return max(starts, key=iso_to_ts) if starts else ""
+
+
+def _superseded(olds: list[StoredFact], first: StoredFact, *, dated: bool) -> list[StoredFact]:
     """``olds`` (valid facts) marked superseded by ``first``, the first fact of the add that replaces them:
-    ``valid_to`` is the earlier of now and ``first.created_at``."""
+    ``valid_to`` is the earlier of now and ``first.created_at``.
+
+    A ``created_at`` the caller gave (``dated``) before an old fact became valid raises ``ValueError`` naming
+    ``created_at``: a fact cannot stop being valid before it was stated (an app's dating bug, or facts
+    added out of order). Without one (``created_at`` is now) the old fact ends now, even when it is dated
+    later: another writer whose clock runs ahead may date a fact up to a day ahead (:func:`check_created_at`),
+    and a fact replaced now must stop being recalled now (an end moved to its start would keep it valid until
+    then); no ``as_of`` ever sees such a fact, as none is both after its start and before its end."""
     if not olds:
         return []
     now = datetime.now(timezone.utc).isoformat()
     end = min((now, first.created_at or now), key=iso_to_ts)
+    for o in olds:
+        start = _valid_since(o)
+        if dated and start and iso_to_ts(end) < iso_to_ts(start):
+            raise ValueError(
+                f"created_at {first.created_at!r} is before fact {o.id!r}, which supersedes names, became valid "
+                f"({start}): a fact cannot be replaced before it was stated; nothing was written")
     return [replace(o, valid_to=end, superseded_by=first.id) for o in olds]
 
 
@@ -303,8 +333,15 @@ class WritePath:
         ``list`` and ``count`` leave invalid facts out (``recall(as_of=...)``
         and ``list(include_invalid=True)`` see them); :meth:`history` shows a
         fact's versions and :meth:`restore` undoes a supersede. Ids of the
-        facts being added, unknown ids and facts already superseded are
-        ignored. A superseded fact whose text is added again is valid again. ``expires_at`` (datetime, ISO 8601, or a
+        facts being added and facts already superseded are ignored. An id
+        the entity has no fact with (a typo, another entity's id, or a fact
+        another writer deleted after you read it) raises ``KeyError`` naming
+        ``supersedes`` and the id, and nothing is written: the caller decides
+        whether to add the facts without it. A ``created_at`` given before a
+        replaced fact became valid raises ``ValueError`` naming it (the fact
+        would end before it began; nothing is written); without ``created_at``
+        the replaced fact ends now, even one a writer whose clock runs ahead
+        dated later. A superseded fact whose text is added again is valid again. ``expires_at`` (datetime, ISO 8601, or a
         ``timedelta`` from now; one or one per fact) is when a fact stops
         being recalled; a fact seen again keeps the longer life (said again without an expiry, it never
         expires; of two expiries the later wins: only :meth:`update` shortens it).
@@ -352,7 +389,10 @@ class WritePath:
             out_ids = self._past_updates(entity_id, out_ids, texts, stored)
         batch = _collapse(entity_id, out_ids, texts, stamps, metas, sessions, expiries, by_id=given_ids is not None)
         replaced = [fid for fid in replaced if fid not in batch]
-        self._write_batch(entity_id, batch, replaced, derived=given_ids is None, report=report, stored=stored)
+        if replaced:  # a typo fails here, before anything is embedded (checked again under the locks)
+            _check_known(entity_id, replaced, self.store.get(entity_id, replaced))
+        self._write_batch(entity_id, batch, replaced, derived=given_ids is None, report=report, stored=stored,
+                          dated=next(iter(batch.values())).created_at != now)  # (now: no created_at given)
         return out_ids
 
     def _past_updates(self, entity_id: str, ids: list[str], texts: list[str],
@@ -382,9 +422,11 @@ class WritePath:
             start += 8
 
     def _write_batch(self, entity_id: str, batch: dict[str, StoredFact], replaced: list[str], *, derived: bool,
-                     report: Progress | None, stored: dict[str, StoredFact] | None = None) -> None:
+                     report: Progress | None, stored: dict[str, StoredFact] | None = None,
+                     dated: bool = False) -> None:
         """Store ``batch`` (derived ids: facts already stored count as seen again; ``stored``: those facts, if
-        read already) and mark ``replaced`` superseded by it."""
+        read already) and mark ``replaced`` superseded by it (``dated``: the caller gave ``created_at``; see
+        :func:`_superseded`). An id of ``replaced`` not stored (any more) raises before anything is written."""
         # Embed (slow) before taking the locks, only what is not stored yet...
         if derived and stored is None:
             stored = self._stored(entity_id, batch)
@@ -397,8 +439,10 @@ class WritePath:
             late = [f for f in new if f.id not in vec_of]  # deleted meanwhile: embed now (rare)
             if late:
                 vec_of.update(self._embed_new(late))
-            olds = [f for f in self.store.get(entity_id, replaced) if f.valid_to is None] if replaced else []
-            superseded = _superseded(olds, next(iter(batch.values())))
+            found = self.store.get(entity_id, replaced) if replaced else []
+            _check_known(entity_id, replaced, found)  # deleted since the check before embedding: nothing written
+            olds = [f for f in found if f.valid_to is None]
+            superseded = _superseded(olds, next(iter(batch.values())), dated=dated)
             new, seen = _linked(new, superseded), _linked(seen, superseded)
             written: list[str] = []  # facts whose write landed, step by step
             done.begin()
