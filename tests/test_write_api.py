@@ -191,15 +191,25 @@ def test_a_supersede_dated_before_the_fact_it_replaces_is_refused_naming_created
 
 def test_expired_facts_are_not_recalled_but_are_listed(eng: RecallEngine) -> None:
     past = datetime.now(timezone.utc) - timedelta(minutes=1)
-    eng.add("u", "User is in Rome this week.", expires_at=past, session_id="s")
+    eng.add("u", "User is in Rome this week.", created_at=past - timedelta(days=7), expires_at=past, session_id="s")
     eng.add("u", "User likes Rome a lot.", expires_at=timedelta(days=30), session_id="s")
     assert texts(eng.recall("Rome", "u")) == ["User likes Rome a lot."]
+    assert texts(eng.recall("Rome", "u", as_of=past - timedelta(days=1))) == ["User is in Rome this week."]
     assert {f.content for f in eng.list("u")} == {"User is in Rome this week.", "User likes Rome a lot."}
     report = eng.explain("Rome", "u")
     assert [c.content for c in report.candidates] == ["User likes Rome a lot."]
     fid = eng.list("u", limit=1, newest_first=False)[0].id
     eng.update("u", fid, expires_at=None)  # clearing the expiry brings it back
     assert set(texts(eng.recall("Rome", "u"))) == {"User is in Rome this week.", "User likes Rome a lot."}
+
+
+@pytest.mark.parametrize("expires_at", [timedelta(days=-1), "2020-01-01T00:00:00Z"])
+def test_an_expiry_at_or_before_the_facts_created_at_is_refused_naming_expires_at(
+    rejecting_eng: RecallEngine, expires_at: Any
+) -> None:
+    with pytest.raises(ValueError, match=r"expires_at #1 \(.*\) is not after the fact's created_at"):
+        rejecting_eng.add("u", ["User has a call.", "User has a meeting."], created_at=["2026-01-01T00:00:00Z", None],
+                          expires_at=[None, expires_at])
 
 
 def test_a_repeat_never_shortens_a_facts_life(eng: RecallEngine) -> None:
@@ -215,7 +225,8 @@ def test_a_repeat_never_shortens_a_facts_life(eng: RecallEngine) -> None:
     assert eng.get("u", [trip])[0].expires_at > later
     eng.update("u", trip, expires_at=timedelta(days=1))  # update may shorten it
     assert eng.get("u", [trip])[0].expires_at < later
-    [gone] = eng.add("u", "User is in Oslo.", expires_at=datetime.now(timezone.utc) - timedelta(seconds=1))
+    [gone] = eng.add("u", "User is in Oslo.", created_at=datetime.now(timezone.utc) - timedelta(days=1),
+                     expires_at=datetime.now(timezone.utc) - timedelta(seconds=1))
     eng.add("u", "User is in Oslo.")  # said again without an expiry: it holds again, for good
     assert eng.get("u", [gone])[0].expires_at is None
     # within one call too: the first sighting is stored, a later one with a TTL does not shorten it

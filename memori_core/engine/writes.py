@@ -36,6 +36,7 @@ from ..validate import (
     check_created_at,
     check_entity_id,
     check_expiry,
+    check_expiry_after,
     check_facts,
     check_id_list,
     check_ids,
@@ -343,7 +344,10 @@ class WritePath:
         the replaced fact ends now, even one a writer whose clock runs ahead
         dated later. A superseded fact whose text is added again is valid again. ``expires_at`` (datetime, ISO 8601, or a
         ``timedelta`` from now; one or one per fact) is when a fact stops
-        being recalled; a fact seen again keeps the longer life (said again without an expiry, it never
+        being recalled: one at or before the fact's ``created_at`` raises
+        ``ValueError`` naming it (the fact would never be valid); one already
+        past but after ``created_at`` (history being backfilled) is stored
+        expired, listed and exported but recalled only by ``as_of`` before it; a fact seen again keeps the longer life (said again without an expiry, it never
         expires; of two expiries the later wins: only :meth:`update` shortens it).
         ``progress(stage, done, total)`` is called as a bulk add goes:
         ``"embed"`` after each embedding batch, ``"store"`` after each store
@@ -379,7 +383,8 @@ class WritePath:
         stamps = [check_created_at(v) or now for v in per_fact(created_at, n, "created_at", (str, datetime))]
         metas = [check_metadata(m, i) for i, m in enumerate(per_fact(metadata, n, "metadata", (dict,)))]
         sessions = [check_session_id(v, i) for i, v in enumerate(per_fact(session_id, n, "session_id", (str,)))]
-        expiries = [check_expiry(v) for v in per_fact(expires_at, n, "expires_at", (str, datetime, timedelta))]
+        expiries = [check_expiry_after(check_expiry(v), stamp, i) for i, (v, stamp) in
+                    enumerate(zip(per_fact(expires_at, n, "expires_at", (str, datetime, timedelta)), stamps))]
         metas = [{**m, CORE_KEY: True} if c else m for m, c in zip(metas, check_core(core, n))]
         replaced = check_id_list(supersedes, "supersedes") if supersedes is not None else []
         out_ids = given_ids or [derived_fact_id(t) for t in texts]
