@@ -68,8 +68,23 @@ def check_context(context: Any) -> list[str]:
     return out
 
 
+MAX_FACT_CHARS = 100_000
+"""The longest fact (in characters, after stripping) ``add``, ``update`` and ``import_`` store: far above any
+chat turn (a 300 KB paste is not a fact about the user), far below what would break a model's context. What one
+fact shows in the ``<memori_context>`` block is cut shorter (:data:`memori_core.context.MAX_SHOWN_FACT_CHARS`)."""
+
+
+def check_fact_length(text: str, name: str) -> str:
+    """``text``, unless it is longer than :data:`MAX_FACT_CHARS`: then a ``ValueError`` naming ``name``."""
+    if len(text) > MAX_FACT_CHARS:
+        raise ValueError(f"{name} is {len(text):,} characters long; at most {MAX_FACT_CHARS:,} are stored (a fact is "
+                         "a sentence or a chat turn, not a document): split it, or store a summary")
+    return text
+
+
 def check_facts(facts: Any) -> list[str]:
-    """A list of non-blank strings (a single ``str`` counts as one fact)."""
+    """A list of non-blank strings (a single ``str`` counts as one fact), each at most :data:`MAX_FACT_CHARS`
+    characters long."""
     if isinstance(facts, str):
         facts = [facts]
     if isinstance(facts, (bytes, bytearray, memoryview)) or not isinstance(facts, Sequence):
@@ -83,7 +98,7 @@ def check_facts(facts: Any) -> list[str]:
         if not has_visible_character(fact):
             raise ValueError(f"fact #{i} has no visible character (only spaces, controls or invisible format "
                              "characters)")
-        out.append(check_text(fact.strip(), f"fact #{i}"))
+        out.append(check_fact_length(check_text(fact.strip(), f"fact #{i}"), f"fact #{i}"))
     return out
 
 

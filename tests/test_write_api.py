@@ -375,6 +375,18 @@ def test_import_validates_every_record_before_writing(rejecting_eng: RecallEngin
     assert rejecting_eng.count("u") == 0
 
 
+def test_add_update_and_import_refuse_a_fact_over_max_fact_chars_naming_it(rejecting_eng: RecallEngine) -> None:
+    huge = "User is allergic to peanuts. " + "Lorem ipsum dolor sit amet. " * 4000  # 112,028 characters stripped
+    too_long = r"is 112,028 characters long; at most 100,000 are stored"
+    with pytest.raises(ValueError, match=rf"fact #1 {too_long}"):
+        rejecting_eng.add("u", ["User has a cat.", huge])
+    with pytest.raises(ValueError, match=rf"fact #0 {too_long}"):
+        rejecting_eng.update("u", "any-id", text=huge)
+    with pytest.raises(ValueError, match=rf"records\[1\]\['text'\] {too_long}"):
+        rejecting_eng.import_("u", [{"text": "User has a cat."}, {"text": huge}])
+    assert rejecting_eng.count("u", include_invalid=True) == 0
+
+
 def test_import_refuses_two_records_with_one_id(rejecting_eng: RecallEngine) -> None:
     records = [{"id": "a", "text": "User has a cat."}, {"id": "b", "text": "User has a dog."},
                {"id": "a", "text": "User has two cats."}]
