@@ -199,7 +199,8 @@ class ReadPath:
 
         A blank query or ``limit=0`` returns ``[]`` without touching the
         embedder or the store; a query that is not a ``str`` (``None``
-        included) raises ``TypeError``, a negative ``limit`` ``ValueError``. ``query_vector`` skips embedding the query (it
+        included) raises ``TypeError``, a negative ``limit`` ``ValueError``.
+        ``query_vector`` skips embedding the query (it
         must come from the same embedder as the stored facts). ``where``
         restricts recall to facts whose own metadata matches (``{"source":
         "chat"}``, ``{"topic": {"$in": ["food", "health"]}}``; keys are ANDed),

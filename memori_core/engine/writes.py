@@ -342,12 +342,14 @@ class WritePath:
         replaced fact became valid raises ``ValueError`` naming it (the fact
         would end before it began; nothing is written); without ``created_at``
         the replaced fact ends now, even one a writer whose clock runs ahead
-        dated later. A superseded fact whose text is added again is valid again. ``expires_at`` (datetime, ISO 8601, or a
+        dated later. A superseded fact whose text is added again is valid
+        again. ``expires_at`` (datetime, ISO 8601, or a
         ``timedelta`` from now; one or one per fact) is when a fact stops
         being recalled: one at or before the fact's ``created_at`` raises
         ``ValueError`` naming it (the fact would never be valid); one already
         past but after ``created_at`` (history being backfilled) is stored
-        expired, listed and exported but recalled only by ``as_of`` before it; a fact seen again keeps the longer life (said again without an expiry, it never
+        expired, listed and exported but recalled only by ``as_of`` before
+        it; a fact seen again keeps the longer life (said again without an expiry, it never
         expires; of two expiries the later wins: only :meth:`update` shortens it).
         ``progress(stage, done, total)`` is called as a bulk add goes:
         ``"embed"`` after each embedding batch, ``"store"`` after each store
