@@ -107,7 +107,9 @@ def capture_facts(
     or not recall's gate passes them). Of the ids it says the new facts supersede, only those
     among the facts it was shown are kept (never another user's, never an
     invented one), and never the id of a fact being added; they are passed to
-    ``engine.add(..., supersedes=[...])`` only when there are some. A fact the user already has under an
+    ``engine.add(..., supersedes=[...])`` only when there are some; when one of them was deleted meanwhile
+    by another writer (``add`` then raises ``KeyError`` and writes nothing), the facts are added again
+    superseding those still stored, so the turn is not lost. A fact the user already has under an
     id of its own (a LangGraph store key) among those shown is not stored again. Facts the
     extractor marks ``core`` are added with ``core=True`` (``core=`` is passed
     only when some are), so recall injects them on every turn; facts with an
@@ -150,6 +152,19 @@ def capture_facts(
               if getattr(f, "expires_at", None) is not None and isinstance(f.text, str)}
     if expiry:
         kwargs["expires_at"] = [expiry.get(t) for t in texts]
+    if cancelled is not None and cancelled():
+        return []
+    try:
+        return list(engine.add(entity_id, texts, **kwargs))
+    except KeyError:
+        if "supersedes" not in kwargs:
+            raise
+    # A fact it replaces was deleted since the extractor saw it (another writer: add names it and writes
+    # nothing): the turn is still stored, superseding those of its facts that are left.
+    still = {f.id for f in engine.get(entity_id, kwargs["supersedes"])}
+    kwargs["supersedes"] = [fid for fid in kwargs["supersedes"] if fid in still]
+    if not kwargs["supersedes"]:
+        del kwargs["supersedes"]
     if cancelled is not None and cancelled():
         return []
     return list(engine.add(entity_id, texts, **kwargs))

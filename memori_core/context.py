@@ -13,6 +13,11 @@ from .validate import parse_utc
 
 OPEN_TAG = "<memori_context>"
 CLOSE_TAG = "</memori_context>"
+MAX_SHOWN_FACT_CHARS = 8_000
+"""The most characters of one fact the block shows (about 2,000 tokens): a longer fact is cut, ending in
+" …", so one long stored turn cannot crowd the model's context (facts are stored up to
+:data:`memori_core.validate.MAX_FACT_CHARS`). Pass ``max_fact_chars`` to :func:`format_context` for another cut."""
+
 PREAMBLE = (
     "Only use the relevant context if it is relevant to the user's query. "
     "Relevant context about the user:"
@@ -117,26 +122,43 @@ def format_timestamp(created_at: Any, *, zone: bool = True) -> str | None:
     return dt.strftime("%Y-%m-%d %H:%M UTC" if zone else "%Y-%m-%d %H:%M")
 
 
-def format_fact_line(content: str, created_at: Any = None, *, zone: bool = True) -> str:
+def clip_fact(text: str, max_chars: int | None = MAX_SHOWN_FACT_CHARS) -> str:
+    """``text`` cut to at most ``max_chars`` characters, ending in " …" (at a word boundary when one is near)
+    when it is longer; ``None``: never cut."""
+    if max_chars is None or len(text) <= max_chars:
+        return text
+    head = text[: max(1, max_chars - 2)]
+    space = head.rfind(" ")
+    if space >= len(head) * 3 // 4:
+        head = head[:space]
+    return head.rstrip() + " …"
+
+
+def format_fact_line(content: str, created_at: Any = None, *, zone: bool = True,
+                     max_chars: int | None = MAX_SHOWN_FACT_CHARS) -> str:
     """``- {content}. Stated at {YYYY-MM-DD HH:MM} UTC``; no timestamp gives ``- {content}``.
 
     ``zone=False`` leaves out the ``UTC`` (upstream Memori's line, what
     ``RecallConfig.memori_compat()`` asks for through ``time_zone_label``).
+    A fact longer than ``max_chars`` is cut, ending in " …" (:func:`clip_fact`).
     """
-    text = sanitize_fact(content)
+    text = clip_fact(sanitize_fact(content), max_chars)
     stamp = format_timestamp(created_at, zone=zone)
     if stamp is None:
         return f"- {text}"
-    end = "" if text.endswith((".", "!", "?", "\u3002", "\uff01", "\uff1f")) else "."
+    end = "" if text.endswith((".", "!", "?", "\u2026", "\u3002", "\uff01", "\uff1f")) else "."
     return f"- {text}{end} Stated at {stamp}"
 
 
-def format_context(facts: Iterable[Any], *, zone: bool = True) -> str:
+def format_context(facts: Iterable[Any], *, zone: bool = True,
+                   max_fact_chars: int | None = MAX_SHOWN_FACT_CHARS) -> str:
     """The ``<memori_context>`` block for recalled facts, or ``""`` when there are none.
 
     Accepts :class:`~memori_core.RecalledFact` objects or anything with
     ``content`` and ``created_at`` attributes (or such mapping keys). Times are
-    UTC and say so (``zone=False``: Memori's format, without the label).
+    UTC and say so (``zone=False``: Memori's format, without the label). Each
+    fact shows at most ``max_fact_chars`` characters (:data:`MAX_SHOWN_FACT_CHARS`;
+    a longer one ends in " …"; ``None``: whole).
     """
     lines = []
     for fact in facts:
@@ -146,7 +168,7 @@ def format_context(facts: Iterable[Any], *, zone: bool = True) -> str:
             content, created = getattr(fact, "content", None), getattr(fact, "created_at", None)
         if not isinstance(content, str) or not content.strip():
             continue
-        lines.append(format_fact_line(content, created, zone=zone))
+        lines.append(format_fact_line(content, created, zone=zone, max_chars=max_fact_chars))
     if not lines:
         return ""
     return "\n".join([OPEN_TAG, PREAMBLE, *lines, CLOSE_TAG])

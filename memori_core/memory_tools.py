@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from .context import format_timestamp, sanitize_fact
+from .context import clip_fact, format_timestamp, sanitize_fact
 from .engine import RecallEngine, version_of
 from .facts import RecalledFact, StoredFact
 from .failopen import STRICT_DEFAULT, warn_failed
@@ -120,7 +120,7 @@ def format_recalled(facts: list[RecalledFact]) -> str:
     lines = ["Relevant memories about the user, best first:"]
     for fact in facts:
         when = format_timestamp(fact.created_at)
-        lines.append(f"- [{fact.id}] {sanitize_fact(fact.content)}" + (f" (stated {when})" if when else ""))
+        lines.append(f"- [{fact.id}] {clip_fact(sanitize_fact(fact.content))}" + (f" (stated {when})" if when else ""))
     return "\n".join(lines)
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 __all__ = [
     "DEFAULT_CONTEXT_TURNS",
+    "check_message_content",
     "context_turns",
     "extract_query_and_context",
     "extract_user_query",
@@ -62,6 +63,37 @@ def part_text(part: Any) -> str | None:
         return None
     text = field_of(part, "text")
     return text if isinstance(text, str) else None
+
+
+def check_message_content(content: Any, name: str = "a message's content") -> Any:
+    """``content`` of a provider SDK message if it is a string, ``None`` (an assistant's tool call) or a list of
+    parts; otherwise a ``TypeError`` naming ``name``. Capture (:func:`~memori_core.extraction.as_messages`) and
+    :class:`~memori_core.MemoriRecall` refuse the same messages with it."""
+    if content is None or isinstance(content, str) or _is_list(content):
+        return content
+    raise TypeError(f"{name} must be a string or a list of parts, got {type(content).__name__}")
+
+
+def _checked_messages(messages: Any) -> Any:
+    """``kwargs["messages"]`` checked: a list whose items each have a str ``role``, a user message a
+    ``content``, and any content a string, ``None`` or a list of parts; ``TypeError`` naming the item otherwise
+    (a missing ``role``, a ``text`` key instead of ``content``, an int content: an app's bug, not a turn to skip)."""
+    if messages is None:
+        return None
+    if not _is_list(messages):
+        raise TypeError(f"kwargs['messages'] must be a list of messages, got {type(messages).__name__}")
+    for i, message in enumerate(messages):
+        name = f"kwargs['messages'][{i}]"
+        role = field_of(message, "role")
+        if not isinstance(role, str):
+            got = f"a {type(message).__name__} without 'role'" if role is None else f"role {role!r}"
+            raise TypeError(f"{name} must be a message with a str 'role' and a 'content', got {got}")
+        has_content = "content" in message if isinstance(message, Mapping) else hasattr(message, "content")
+        if role == "user" and not has_content:
+            keys = f" (its keys: {', '.join(map(repr, message))})" if isinstance(message, Mapping) else ""
+            raise TypeError(f"{name} is a user message without 'content'{keys}")
+        check_message_content(field_of(message, "content"), f"{name}['content']")
+    return messages
 
 
 def content_text(content: Any) -> str:
@@ -104,18 +136,20 @@ def recent_turns(turns: Sequence[str], keep: int = DEFAULT_CONTEXT_TURNS) -> lis
     return [t.strip() for t in turns if isinstance(t, str) and t.strip()][-keep:]
 
 
-def _user_texts(items: Any, content_key: str) -> list[str]:
-    """The text of each item with role ``user`` that has some, in order."""
+def _user_texts(items: Any, field: str) -> list[str]:
+    """The text of each item with role ``user`` that has some, in order; a user item's content that is not a
+    string, ``None`` or a list of parts raises ``TypeError`` naming ``kwargs[field][i]['content']``."""
     if not _is_list(items):
         return []
-    texts = (content_text(field_of(item, content_key)) for item in items if field_of(item, "role") == "user")
+    texts = (content_text(check_message_content(field_of(item, "content"), f"kwargs[{field!r}][{i}]['content']"))
+             for i, item in enumerate(items) if field_of(item, "role") == "user")
     return [text for text in texts if text]
 
 
 def _from_input(value: Any) -> list[str]:
     if isinstance(value, str):
         return [value.strip()] if value.strip() else []
-    return _user_texts(value, "content")
+    return _user_texts(value, "input")
 
 
 def _is_google_content(item: Any) -> bool:
@@ -160,7 +194,7 @@ def _user_turns(kwargs: Mapping[str, Any]) -> list[str]:
     ``message``."""
     if not isinstance(kwargs, Mapping):
         raise TypeError(f"kwargs must be a mapping of the SDK call's keyword arguments, got {type(kwargs).__name__}")
-    turns = _user_texts(kwargs.get("messages"), "content")
+    turns = _user_texts(_checked_messages(kwargs.get("messages")), "messages")
     for key, read in (("input", _from_input), ("contents", _from_contents), ("message", _from_contents)):
         if not turns and key in kwargs:
             turns = read(kwargs[key])
@@ -169,6 +203,9 @@ def _user_turns(kwargs: Mapping[str, Any]) -> list[str]:
 
 def extract_user_query(kwargs: Mapping[str, Any]) -> str:
     """The text of the last user turn in a provider SDK call's keyword arguments; ``""`` if there is none.
+
+    A malformed message (no ``role``, a user message without ``content``, content that is not a string,
+    ``None`` or a list of parts) raises ``TypeError`` naming it: a mistake in the app, not a turn to skip.
 
     Looks at ``messages`` (OpenAI chat, Anthropic, Bedrock), then ``input``
     (OpenAI Responses), then ``contents`` / ``message`` (Google GenAI). A

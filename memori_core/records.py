@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from .facts import StoredFact
-from .validate import check_created_at, check_metadata, check_session_id, check_text, to_iso_utc
+from .validate import check_created_at, check_fact_length, check_metadata, check_session_id, check_text, to_iso_utc
 
 RECORD_FIELDS = (
     "id", "text", "created_at", "last_seen", "times_seen", "session_id", "seq",
@@ -85,7 +85,7 @@ def from_record(entity_id: str, record: Any, i: int, *, default_id: str, default
     fact = StoredFact(
         id=check_text(fid, f"records[{i}]['id']"),
         entity_id=entity_id,
-        content=check_text(text.strip(), f"records[{i}]['text']"),
+        content=check_fact_length(check_text(text.strip(), f"records[{i}]['text']"), f"records[{i}]['text']"),
         created_at=created,
         metadata=check_metadata(record.get("metadata"), i),
         last_seen=to_iso_utc(record.get("last_seen"), f"records[{i}]['last_seen']") or created,

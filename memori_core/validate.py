@@ -33,18 +33,20 @@ def check_entity_id(entity_id: Any) -> str:
 
 
 def check_limit(limit: Any, default: int) -> int:
-    """``None`` -> ``default``; otherwise an int (negative or zero is allowed: it means no recall)."""
+    """``None`` -> ``default``; otherwise an int >= 0 (0 recalls nothing); a negative one raises ``ValueError``
+    naming ``limit``, as ``list`` and the adapters' ``k`` do."""
     if limit is None:
         return default
     if isinstance(limit, bool) or not isinstance(limit, int):
         raise TypeError(f"limit must be an int, got {type(limit).__name__}")
+    if limit < 0:
+        raise ValueError(f"limit must be an int >= 0, got {limit!r}")
     return limit
 
 
 def check_query(query: Any) -> str:
-    """A query must be a ``str`` (blank is allowed: it recalls nothing)."""
-    if query is None:
-        return ""
+    """A query must be a ``str`` (blank is allowed: it recalls nothing); anything else, ``None`` included (an
+    app's missing value, not a blank question), raises ``TypeError`` naming ``query``."""
     if not isinstance(query, str):
         raise TypeError(f"query must be a str, got {type(query).__name__}")
     return check_text(query, "query")
@@ -66,8 +68,23 @@ def check_context(context: Any) -> list[str]:
     return out
 
 
+MAX_FACT_CHARS = 100_000
+"""The longest fact (in characters, after stripping) ``add``, ``update`` and ``import_`` store: far above any
+chat turn (a 300 KB paste is not a fact about the user), far below what would break a model's context. What one
+fact shows in the ``<memori_context>`` block is cut shorter (:data:`memori_core.context.MAX_SHOWN_FACT_CHARS`)."""
+
+
+def check_fact_length(text: str, name: str) -> str:
+    """``text``, unless it is longer than :data:`MAX_FACT_CHARS`: then a ``ValueError`` naming ``name``."""
+    if len(text) > MAX_FACT_CHARS:
+        raise ValueError(f"{name} is {len(text):,} characters long; at most {MAX_FACT_CHARS:,} are stored (a fact is "
+                         "a sentence or a chat turn, not a document): split it, or store a summary")
+    return text
+
+
 def check_facts(facts: Any) -> list[str]:
-    """A list of non-blank strings (a single ``str`` counts as one fact)."""
+    """A list of non-blank strings (a single ``str`` counts as one fact), each at most :data:`MAX_FACT_CHARS`
+    characters long."""
     if isinstance(facts, str):
         facts = [facts]
     if isinstance(facts, (bytes, bytearray, memoryview)) or not isinstance(facts, Sequence):
@@ -81,7 +98,7 @@ def check_facts(facts: Any) -> list[str]:
         if not has_visible_character(fact):
             raise ValueError(f"fact #{i} has no visible character (only spaces, controls or invisible format "
                              "characters)")
-        out.append(check_text(fact.strip(), f"fact #{i}"))
+        out.append(check_fact_length(check_text(fact.strip(), f"fact #{i}"), f"fact #{i}"))
     return out
 
 
@@ -226,13 +243,24 @@ def check_id_list(ids: Any, name: str) -> list[str]:
 
 
 def check_expiry(value: Any) -> str | None:
-    """``expires_at``: ``None``, a datetime / ISO 8601 string, or a ``timedelta`` from now; as a UTC ISO string."""
+    """``expires_at``: ``None``, a datetime / ISO 8601 string, or a ``timedelta`` from now; as a UTC ISO string
+    (:func:`check_expiry_after` checks it against the fact's ``created_at``)."""
     if isinstance(value, timedelta):
         try:
             return (datetime.now(timezone.utc) + value).isoformat()
         except OverflowError:
             raise ValueError(f"expires_at {value!r} is beyond the year 9999") from None
     return to_iso_utc(value, "expires_at")
+
+
+def check_expiry_after(expiry: str | None, created_at: str, i: int) -> str | None:
+    """``expiry`` of fact ``#i``, refused (``ValueError`` naming ``expires_at``) at or before its ``created_at``:
+    such a fact was never valid (a negative ``timedelta``, a stale date). An expiry in the past but after
+    ``created_at`` is kept (a fact backfilled with its history: listed, exported, recalled by ``as_of``)."""
+    if expiry is not None and iso_to_ts(expiry) <= iso_to_ts(created_at):
+        raise ValueError(f"expires_at #{i} ({expiry}) is not after the fact's created_at ({created_at}): the fact "
+                         "would never be valid; give a later expires_at (or an earlier created_at)")
+    return expiry
 
 
 def check_core(value: Any, n: int) -> list[bool]:

@@ -64,7 +64,7 @@ def rejecting_engine() -> Iterator[RecallEngine]:
 # -- queries and limits --------------------------------------------------------
 
 
-@pytest.mark.parametrize("query", ["", "   ", "\n\t", None])
+@pytest.mark.parametrize("query", ["", "   ", "\n\t"])
 def test_blank_query_returns_nothing_without_embedding(
     fresh_filled: RecallEngine, hash_embedder: HashEmbedder, query
 ) -> None:
@@ -75,14 +75,20 @@ def test_blank_query_returns_nothing_without_embedding(
     assert hash_embedder.calls == calls
 
 
-@pytest.mark.parametrize("limit", [0, -1, -100])
-def test_limit_zero_or_negative_returns_nothing_without_embedding(
-    fresh_filled: RecallEngine, hash_embedder: HashEmbedder, limit: int
-) -> None:
+def test_limit_zero_returns_nothing_without_embedding(fresh_filled: RecallEngine, hash_embedder: HashEmbedder) -> None:
     calls = hash_embedder.calls
-    assert fresh_filled.recall("tea", "u1", limit=limit) == []
-    assert fresh_filled.explain("tea", "u1", limit=limit).candidates == []
+    assert fresh_filled.recall("tea", "u1", limit=0) == []
+    assert fresh_filled.explain("tea", "u1", limit=0).candidates == []
     assert hash_embedder.calls == calls
+
+
+@pytest.mark.parametrize("limit", [-1, -100])
+def test_a_negative_limit_is_a_value_error_naming_it_as_list_says(filled: RecallEngine, limit: int) -> None:
+    for call in (filled.recall, filled.explain, filled.nearest):
+        with pytest.raises(ValueError, match=rf"limit must be an int >= 0, got {limit}"):
+            call("tea", "u1", limit=limit)
+    with pytest.raises(ValueError, match=rf"limit must be an int >= 0, got {limit}"):
+        filled.list("u1", limit=limit)
 
 
 @pytest.mark.parametrize("limit", ["3", 2.0, True, [3]])
@@ -93,10 +99,12 @@ def test_non_int_limit_is_a_type_error(filled: RecallEngine, limit) -> None:
         filled.explain("tea", "u1", limit=limit)
 
 
-@pytest.mark.parametrize("query", [b"tea", 42, ["tea"]])
-def test_non_str_query_is_a_type_error(filled: RecallEngine, query) -> None:
-    with pytest.raises(TypeError, match="query"):
+@pytest.mark.parametrize("query", [b"tea", 42, ["tea"], None])
+def test_non_str_query_none_included_is_a_type_error(filled: RecallEngine, query) -> None:
+    with pytest.raises(TypeError, match="query must be a str"):
         filled.recall(query, "u1")
+    with pytest.raises(TypeError, match="query must be a str"):
+        filled.explain(query, "u1")
 
 
 # -- broken embedders ------------------------------------------------------------

@@ -126,6 +126,21 @@ def test_an_extractor_sees_the_users_similar_facts_and_supersedes_only_those(ung
     assert "supersedes" not in calls[-1]  # nothing valid to supersede: add() is called without it
 
 
+def test_capture_stores_the_turn_when_the_fact_it_replaces_was_deleted_meanwhile(ungated: RecallEngine) -> None:
+    [lisbon, dog] = ungated.add("ann", ["User lives in Lisbon.", "User lives with a dog."])
+
+    class DeletedMeanwhile(Scripted):
+        def extract(self, messages: Sequence[MessageLike], existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
+            facts = super().extract(messages, existing)
+            ungated.delete("ann", [lisbon])  # another writer, while the extractor ran
+            return facts
+
+    capture_facts(ungated, "ann", [("user", "I moved to Porto, alone.")],
+                  DeletedMeanwhile(ExtractedFact("User lives in Porto.", (lisbon, dog))))
+    assert stored(ungated, "ann") == ["User lives in Porto."]  # stored, superseding the fact still there
+    assert ungated.get("ann", [dog])[0].valid_to is not None
+
+
 def test_a_superseded_fact_is_no_longer_recalled(ungated: RecallEngine) -> None:
     [lisbon] = ungated.add("ann", ["User lives in Lisbon."])
     ungated.add("bob", ["User lives in Lisbon."])

@@ -185,13 +185,14 @@ def test_list_never_shows_another_entitys_facts(store_dir: Path, capsys) -> None
 
 def test_list_puts_a_multiline_fact_on_one_line_and_marks_expired_facts(tmp_path: Path, capsys) -> None:
     seed(tmp_path, "u", ["First line\nsecond line\tend"])
-    seed(tmp_path, "u", ["User was in Rome last week."], expires_at="2020-01-01T00:00:00+00:00")
+    seed(tmp_path, "u", ["User was in Rome last week."], created_at="2019-12-25T00:00:00+00:00",
+         expires_at="2020-01-01T00:00:00+00:00")
     code, out, _ = run(["list", "-e", "u", "--oldest-first", "--path", str(tmp_path)], capsys)
     assert code == 0
     lines = out.splitlines()
     assert len(lines) == 2
-    assert LINE.match(lines[0])["text"] == "First line\\nsecond line\\tend"
-    assert LINE.match(lines[1])["text"] == "User was in Rome last week.  [expired]"
+    assert LINE.match(lines[0])["text"] == "User was in Rome last week.  [expired]"  # said in 2019: oldest
+    assert LINE.match(lines[1])["text"] == "First line\\nsecond line\\tend"
 
 
 @pytest.mark.parametrize(

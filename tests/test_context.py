@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from memori_core import RecalledFact, format_context
-from memori_core.context import format_fact_line
+from memori_core.context import MAX_SHOWN_FACT_CHARS, format_fact_line
 from memori_core.context import CLOSE_TAG, OPEN_TAG, append_block, format_timestamp, sanitize_fact
 
 EXPECTED_BLOCK = """<memori_context>
@@ -179,6 +179,17 @@ def test_ordinary_angle_brackets_are_kept():
 
 
 # -- appending to a prompt ------------------------------------------------
+
+
+def test_a_fact_longer_than_max_shown_fact_chars_is_cut_with_a_visible_ellipsis_in_the_block():
+    long = "User is allergic to peanuts. " + "Lorem ipsum dolor sit amet. " * 3000  # 84,029 characters
+    short = "User lives in Lisbon."
+    block = format_context([{"content": long}, {"content": short}])
+    lines = block.splitlines()
+    assert lines[2].startswith("- User is allergic to peanuts. Lorem ipsum") and lines[2].endswith(" …")
+    assert len(lines[2]) <= 2 + MAX_SHOWN_FACT_CHARS == 8_002
+    assert lines[3] == f"- {short}"  # a fact within the limit is shown whole
+    assert format_fact_line(long, max_chars=None) == f"- {long.strip()}"  # a caller may show every character
 
 
 def test_append_block_after_a_blank_line():

@@ -4,7 +4,7 @@ cache, export/import, the CLI, the extractors, capture and the adapters."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -126,7 +126,8 @@ def test_expired_and_filtered_out_core_facts_are_not_appended(engine: RecallEngi
     engine.add("u", [CELLO], metadata={"source": "chat"})
     engine.add("u", [ALLERGY], core=True, metadata={"source": "chat"})
     engine.add("u", [MEDICATION], core=True)  # no source
-    engine.add("u", [DIET], core=True, expires_at=timedelta(seconds=-1))  # already expired
+    engine.add("u", [DIET], core=True, created_at=datetime.now(timezone.utc) - timedelta(days=1),
+               expires_at=timedelta(seconds=-1))  # already expired
     assert sorted(contents(engine.recall(OFF_TOPIC, "u"))) == sorted([ALLERGY, MEDICATION])
     assert contents(engine.recall(OFF_TOPIC, "u", where={"source": "chat"})) == [ALLERGY]
     assert engine.recall(OFF_TOPIC, "u", where={"source": "nowhere"}) == []

@@ -138,6 +138,12 @@ def test_blank_query_returns_nothing(seeded):
     assert MemoriRetriever(engine=seeded, entity_id="alice").invoke("   ") == []
 
 
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_none_query_is_a_type_error_naming_query_whatever_strict_says(seeded, strict):
+    with pytest.raises(TypeError, match="query must be a str, got NoneType"):
+        MemoriRetriever(engine=seeded, entity_id="alice", strict=strict).invoke(None)
+
+
 def test_store_failure_fails_open_unless_strict(fresh_seeded, caplog):
     retriever = MemoriRetriever(engine=fresh_seeded, entity_id="alice")
     strict = MemoriRetriever(engine=fresh_seeded, entity_id="alice", strict=True)

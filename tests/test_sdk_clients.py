@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import logging
+import re
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -271,6 +272,37 @@ def test_bad_shape_raises_before_recall_even_when_not_strict(fresh_stocked: Reca
     with pytest.raises(ValueError, match="messages"):
         MemoriRecall(fresh_stocked, entity_id="u1").apply({"input": QUESTION}, provider="openai")
     assert hash_embedder.calls == calls
+
+
+MALFORMED = [
+    ({"content": QUESTION}, "kwargs['messages'][0] must be a message with a str 'role' and a 'content', "
+                            "got a dict without 'role'"),
+    ({"role": "user", "text": QUESTION}, "kwargs['messages'][0] is a user message without 'content' "
+                                         "(its keys: 'role', 'text')"),
+    ({"role": "user", "content": 42}, "kwargs['messages'][0]['content'] must be a string or a list of parts, got int"),
+]
+
+
+@pytest.mark.parametrize(("message", "names"), MALFORMED)
+@pytest.mark.parametrize("strict", [False, True])
+async def test_a_malformed_message_raises_a_type_error_naming_it_before_recall_strict_or_not(
+    fresh_stocked: RecallEngine, hash_embedder: HashEmbedder, message: dict[str, Any], names: str, strict: bool
+) -> None:
+    memory = MemoriRecall(fresh_stocked, entity_id="u1", provider="openai", strict=strict)
+    calls = hash_embedder.calls
+    for call in (memory.apply, memory.recall_for):
+        with pytest.raises(TypeError, match=re.escape(names)):
+            call({"model": "m", "messages": [message]})
+    for acall in (memory.aapply, memory.arecall_for):
+        with pytest.raises(TypeError, match=re.escape(names)):
+            await acall({"model": "m", "messages": [message]})
+    assert hash_embedder.calls == calls
+    tool_call = {"role": "assistant", "tool_calls": [{"id": "c1", "type": "function",  # no content: well-formed
+                                                      "function": {"name": "f", "arguments": "{}"}}]}
+    well_formed = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": QUESTION}, tool_call,
+                   {"role": "tool", "tool_call_id": "c1", "content": "{}"}]
+    with pytest.raises(TypeError, match=re.escape("kwargs['messages'][4]")):  # its place named
+        memory.apply({"model": "m", "messages": [*well_formed, message]})
 
 
 class BlockingStore(ChromaStore):

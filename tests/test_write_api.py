@@ -148,7 +148,7 @@ def test_delete_of_a_version_id_erases_that_version_alone(eng: RecallEngine) -> 
 def test_supersedes_marks_the_replaced_fact_invalid_in_the_same_write_and_keeps_it(eng: RecallEngine) -> None:
     (lyon,) = eng.add("u", "User lives in Lyon.")
     (other,) = eng.add("v", "User lives in Lyon.")
-    (paris,) = eng.add("u", "User moved to Paris last month.", supersedes=[lyon, "unknown-id"])
+    (paris,) = eng.add("u", "User moved to Paris last month.", supersedes=[lyon])
     assert [h.content for h in eng.recall("where does the user live", "u")] == ["User moved to Paris last month."]
     (old,) = eng.get("u", lyon)
     assert old.valid_to is not None and old.superseded_by == paris
@@ -160,17 +160,56 @@ def test_supersedes_marks_the_replaced_fact_invalid_in_the_same_write_and_keeps_
     assert eng.count("u") == 1 and eng.get("u", paris)[0].valid_to is None
 
 
+def test_supersedes_naming_a_typo_or_another_users_id_raises_key_error_and_writes_nothing(eng: RecallEngine) -> None:
+    (lisbon,) = eng.add("u", "User lives in Lisbon.")
+    (bobs,) = eng.add("bob", "User lives in Oslo.")
+    for bad in (lisbon[:-1], bobs):
+        with pytest.raises(KeyError, match=rf"supersedes names '{bad}', but entity 'u' has no fact with that id"):
+            eng.add("u", ["User lives in Porto.", "User has a dog."], supersedes=[lisbon, bad])
+        assert [f.content for f in eng.list("u", include_invalid=True)] == ["User lives in Lisbon."]
+    assert eng.get("bob", [bobs])[0].valid_to is None  # the other user's fact is untouched
+
+
+def test_a_fact_to_supersede_deleted_meanwhile_by_another_writer_raises_and_writes_nothing(eng: RecallEngine) -> None:
+    (lisbon,) = eng.add("u", "User lives in Lisbon.")
+
+    def deleted_by_another_writer(stage: str, done: int, total: int) -> None:
+        if stage == "embed":  # after the first check, before the write lock is taken
+            eng.delete("u", [lisbon])
+
+    with pytest.raises(KeyError, match=rf"supersedes names '{lisbon}'.*deleted meanwhile"):
+        eng.add("u", "User lives in Porto.", supersedes=[lisbon], progress=deleted_by_another_writer)
+    assert eng.count("u", include_invalid=True) == 0
+
+
+def test_a_supersede_dated_before_the_fact_it_replaces_is_refused_naming_created_at(eng: RecallEngine) -> None:
+    (google,) = eng.add("u", "User works at Google.", created_at="2026-05-01T00:00:00Z")
+    with pytest.raises(ValueError, match=rf"created_at '2026-03-01T00:00:00\+00:00' is before fact '{google}'"):
+        eng.add("u", "User works at Meta.", supersedes=[google], created_at="2026-03-01T00:00:00Z")
+    assert [(f.content, f.valid_to) for f in eng.list("u", include_invalid=True)] == [("User works at Google.", None)]
+
+
 def test_expired_facts_are_not_recalled_but_are_listed(eng: RecallEngine) -> None:
     past = datetime.now(timezone.utc) - timedelta(minutes=1)
-    eng.add("u", "User is in Rome this week.", expires_at=past, session_id="s")
+    eng.add("u", "User is in Rome this week.", created_at=past - timedelta(days=7), expires_at=past, session_id="s")
     eng.add("u", "User likes Rome a lot.", expires_at=timedelta(days=30), session_id="s")
     assert texts(eng.recall("Rome", "u")) == ["User likes Rome a lot."]
+    assert texts(eng.recall("Rome", "u", as_of=past - timedelta(days=1))) == ["User is in Rome this week."]
     assert {f.content for f in eng.list("u")} == {"User is in Rome this week.", "User likes Rome a lot."}
     report = eng.explain("Rome", "u")
     assert [c.content for c in report.candidates] == ["User likes Rome a lot."]
     fid = eng.list("u", limit=1, newest_first=False)[0].id
     eng.update("u", fid, expires_at=None)  # clearing the expiry brings it back
     assert set(texts(eng.recall("Rome", "u"))) == {"User is in Rome this week.", "User likes Rome a lot."}
+
+
+@pytest.mark.parametrize("expires_at", [timedelta(days=-1), "2020-01-01T00:00:00Z"])
+def test_an_expiry_at_or_before_the_facts_created_at_is_refused_naming_expires_at(
+    rejecting_eng: RecallEngine, expires_at: Any
+) -> None:
+    with pytest.raises(ValueError, match=r"expires_at #1 \(.*\) is not after the fact's created_at"):
+        rejecting_eng.add("u", ["User has a call.", "User has a meeting."], created_at=["2026-01-01T00:00:00Z", None],
+                          expires_at=[None, expires_at])
 
 
 def test_a_repeat_never_shortens_a_facts_life(eng: RecallEngine) -> None:
@@ -186,7 +225,8 @@ def test_a_repeat_never_shortens_a_facts_life(eng: RecallEngine) -> None:
     assert eng.get("u", [trip])[0].expires_at > later
     eng.update("u", trip, expires_at=timedelta(days=1))  # update may shorten it
     assert eng.get("u", [trip])[0].expires_at < later
-    [gone] = eng.add("u", "User is in Oslo.", expires_at=datetime.now(timezone.utc) - timedelta(seconds=1))
+    [gone] = eng.add("u", "User is in Oslo.", created_at=datetime.now(timezone.utc) - timedelta(days=1),
+                     expires_at=datetime.now(timezone.utc) - timedelta(seconds=1))
     eng.add("u", "User is in Oslo.")  # said again without an expiry: it holds again, for good
     assert eng.get("u", [gone])[0].expires_at is None
     # within one call too: the first sighting is stored, a later one with a TTL does not shorten it
@@ -333,6 +373,18 @@ def test_import_validates_every_record_before_writing(rejecting_eng: RecallEngin
     with pytest.raises((TypeError, ValueError), match=message):
         rejecting_eng.import_("u", [good, *records] if isinstance(records, list) else records)
     assert rejecting_eng.count("u") == 0
+
+
+def test_add_update_and_import_refuse_a_fact_over_max_fact_chars_naming_it(rejecting_eng: RecallEngine) -> None:
+    huge = "User is allergic to peanuts. " + "Lorem ipsum dolor sit amet. " * 4000  # 112,028 characters stripped
+    too_long = r"is 112,028 characters long; at most 100,000 are stored"
+    with pytest.raises(ValueError, match=rf"fact #1 {too_long}"):
+        rejecting_eng.add("u", ["User has a cat.", huge])
+    with pytest.raises(ValueError, match=rf"fact #0 {too_long}"):
+        rejecting_eng.update("u", "any-id", text=huge)
+    with pytest.raises(ValueError, match=rf"records\[1\]\['text'\] {too_long}"):
+        rejecting_eng.import_("u", [{"text": "User has a cat."}, {"text": huge}])
+    assert rejecting_eng.count("u", include_invalid=True) == 0
 
 
 def test_import_refuses_two_records_with_one_id(rejecting_eng: RecallEngine) -> None:

@@ -197,8 +197,10 @@ class ReadPath:
     ) -> list[RecalledFact]:
         """The facts of ``entity_id`` most relevant to ``query``, best first, threshold applied.
 
-        A blank query or ``limit <= 0`` returns ``[]`` without touching the
-        embedder or the store. ``query_vector`` skips embedding the query (it
+        A blank query or ``limit=0`` returns ``[]`` without touching the
+        embedder or the store; a query that is not a ``str`` (``None``
+        included) raises ``TypeError``, a negative ``limit`` ``ValueError``.
+        ``query_vector`` skips embedding the query (it
         must come from the same embedder as the stored facts). ``where``
         restricts recall to facts whose own metadata matches (``{"source":
         "chat"}``, ``{"topic": {"$in": ["food", "health"]}}``; keys are ANDed),
@@ -285,7 +287,7 @@ class ReadPath:
         if not query.strip():
             return empty("blank query: nothing is recalled")
         if limit <= 0:
-            return empty(f"limit {limit} <= 0: nothing is recalled")
+            return empty("limit 0: nothing is recalled")
         scored = self._score(query, entity_id, limit, query_vector, where, conversation, at,
                              read=read if conversation is not None else ())
         if isinstance(scored, str):

@@ -36,6 +36,7 @@ from ..validate import (
     check_created_at,
     check_entity_id,
     check_expiry,
+    check_expiry_after,
     check_facts,
     check_id_list,
     check_ids,
@@ -162,13 +163,43 @@ def _collapse(
     return batch
 
 
-def _superseded(olds: list[StoredFact], first: StoredFact) -> list[StoredFact]:
+def _check_known(entity_id: str, replaced: list[str], found: list[StoredFact]) -> None:
+    """A ``KeyError`` naming ``supersedes`` and the ids of ``replaced`` the entity has no fact with (``found``:
+    the stored facts among them); nothing has been written yet when it is raised."""
+    have = {f.id for f in found}
+    unknown = [fid for fid in replaced if fid not in have]
+    if unknown:
+        raise KeyError(f"supersedes names {', '.join(map(repr, unknown))}, but entity {entity_id!r} has no fact with "
+                       f"{'that id' if len(unknown) == 1 else 'those ids'} (a typo, another entity's id, or a fact "
+                       "deleted meanwhile); nothing was written")
+
+
+def _valid_since(fact: StoredFact) -> str:
+    """When ``fact`` became valid: its ``valid_from`` (set by an update of its text), else its ``created_at``."""
+    starts = [t for t in (fact.created_at, fact.valid_from) if t]
+    return max(starts, key=iso_to_ts) if starts else ""
+
+
+def _superseded(olds: list[StoredFact], first: StoredFact, *, dated: bool) -> list[StoredFact]:
     """``olds`` (valid facts) marked superseded by ``first``, the first fact of the add that replaces them:
-    ``valid_to`` is the earlier of now and ``first.created_at``."""
+    ``valid_to`` is the earlier of now and ``first.created_at``.
+
+    A ``created_at`` the caller gave (``dated``) before an old fact became valid raises ``ValueError`` naming
+    ``created_at``: a fact cannot stop being valid before it was stated (an app's dating bug, or facts
+    added out of order). Without one (``created_at`` is now) the old fact ends now, even when it is dated
+    later: another writer whose clock runs ahead may date a fact up to a day ahead (:func:`check_created_at`),
+    and a fact replaced now must stop being recalled now (an end moved to its start would keep it valid until
+    then); no ``as_of`` ever sees such a fact, as none is both after its start and before its end."""
     if not olds:
         return []
     now = datetime.now(timezone.utc).isoformat()
     end = min((now, first.created_at or now), key=iso_to_ts)
+    for o in olds:
+        start = _valid_since(o)
+        if dated and start and iso_to_ts(end) < iso_to_ts(start):
+            raise ValueError(
+                f"created_at {first.created_at!r} is before fact {o.id!r}, which supersedes names, became valid "
+                f"({start}): a fact cannot be replaced before it was stated; nothing was written")
     return [replace(o, valid_to=end, superseded_by=first.id) for o in olds]
 
 
@@ -313,13 +344,24 @@ class WritePath:
         ``list`` and ``count`` leave invalid facts out (``recall(as_of=...)``
         and ``list(include_invalid=True)`` see them); :meth:`history` shows a
         fact's versions and :meth:`restore` undoes a supersede. Ids of the
-        facts being added, unknown ids and facts already superseded are
-        ignored. A superseded fact whose text is added again (derived ids: moving back to Lisbon) is valid
+        facts being added and facts already superseded are ignored. An id
+        the entity has no fact with (a typo, another entity's id, or a fact
+        another writer deleted after you read it) raises ``KeyError`` naming
+        ``supersedes`` and the id, and nothing is written: the caller decides
+        whether to add the facts without it. A ``created_at`` given before a
+        replaced fact became valid raises ``ValueError`` naming it (the fact
+        would end before it began; nothing is written); without ``created_at``
+        the replaced fact ends now, even one a writer whose clock runs ahead
+        dated later. A superseded fact whose text is added again (derived ids: moving back to Lisbon) is valid
         again from its ``created_at`` here (``valid_from``; never before it stopped being valid), and its
         earlier period is kept first as a version row ``<id>@v<n>``, as :meth:`update` keeps an old text: so
         ``history`` shows each period and ``recall(as_of=...)`` one of them at any time. ``expires_at``
         (datetime, ISO 8601, or a ``timedelta`` from now; one or one per fact) is when a fact stops
-        being recalled; a fact seen again keeps the longer life (said again without an expiry, it never
+        being recalled: one at or before the fact's ``created_at`` raises
+        ``ValueError`` naming it (the fact would never be valid); one already
+        past but after ``created_at`` (history being backfilled) is stored
+        expired, listed and exported but recalled only by ``as_of`` before
+        it; a fact seen again keeps the longer life (said again without an expiry, it never
         expires; of two expiries the later wins: only :meth:`update` shortens it).
         ``progress(stage, done, total)`` is called as a bulk add goes:
         ``"embed"`` after each embedding batch, ``"store"`` after each store
@@ -355,7 +397,8 @@ class WritePath:
         stamps = [check_created_at(v) or now for v in per_fact(created_at, n, "created_at", (str, datetime))]
         metas = [check_metadata(m, i) for i, m in enumerate(per_fact(metadata, n, "metadata", (dict,)))]
         sessions = [check_session_id(v, i) for i, v in enumerate(per_fact(session_id, n, "session_id", (str,)))]
-        expiries = [check_expiry(v) for v in per_fact(expires_at, n, "expires_at", (str, datetime, timedelta))]
+        expiries = [check_expiry_after(check_expiry(v), stamp, i) for i, (v, stamp) in
+                    enumerate(zip(per_fact(expires_at, n, "expires_at", (str, datetime, timedelta)), stamps))]
         metas = [{**m, CORE_KEY: True} if c else m for m, c in zip(metas, check_core(core, n))]
         replaced = check_id_list(supersedes, "supersedes") if supersedes is not None else []
         out_ids = given_ids or [derived_fact_id(t) for t in texts]
@@ -365,7 +408,10 @@ class WritePath:
             out_ids = self._past_updates(entity_id, out_ids, texts, stored)
         batch = _collapse(entity_id, out_ids, texts, stamps, metas, sessions, expiries, by_id=given_ids is not None)
         replaced = [fid for fid in replaced if fid not in batch]
-        self._write_batch(entity_id, batch, replaced, derived=given_ids is None, report=report, stored=stored)
+        if replaced:  # a typo fails here, before anything is embedded (checked again under the locks)
+            _check_known(entity_id, replaced, self.store.get(entity_id, replaced))
+        self._write_batch(entity_id, batch, replaced, derived=given_ids is None, report=report, stored=stored,
+                          dated=next(iter(batch.values())).created_at != now)  # (now: no created_at given)
         return out_ids
 
     def _past_updates(self, entity_id: str, ids: list[str], texts: list[str],
@@ -395,9 +441,11 @@ class WritePath:
             start += 8
 
     def _write_batch(self, entity_id: str, batch: dict[str, StoredFact], replaced: list[str], *, derived: bool,
-                     report: Progress | None, stored: dict[str, StoredFact] | None = None) -> None:
+                     report: Progress | None, stored: dict[str, StoredFact] | None = None,
+                     dated: bool = False) -> None:
         """Store ``batch`` (derived ids: facts already stored count as seen again; ``stored``: those facts, if
-        read already) and mark ``replaced`` superseded by it."""
+        read already) and mark ``replaced`` superseded by it (``dated``: the caller gave ``created_at``; see
+        :func:`_superseded`). An id of ``replaced`` not stored (any more) raises before anything is written."""
         # Embed (slow) before taking the locks, only what is not stored yet...
         if derived and stored is None:
             stored = self._stored(entity_id, batch)
@@ -414,8 +462,10 @@ class WritePath:
             late = [f for f in [*new, *again] if f.id not in vec_of]
             if late:  # deleted, or superseded, meanwhile: embed now (rare)
                 vec_of.update(self._embed_new(late))
-            olds = [f for f in self.store.get(entity_id, replaced) if f.valid_to is None] if replaced else []
-            superseded = _superseded(olds, next(iter(batch.values())))
+            found = self.store.get(entity_id, replaced) if replaced else []
+            _check_known(entity_id, replaced, found)  # deleted since the check before embedding: nothing written
+            olds = [f for f in found if f.valid_to is None]
+            superseded = _superseded(olds, next(iter(batch.values())), dated=dated)
             new, seen = _linked(new, superseded), _linked(seen, superseded)
             written: list[str] = []  # facts whose write landed, step by step
             done.begin()

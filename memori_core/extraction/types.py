@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
-from ..query import content_text
+from ..query import check_message_content, content_text
 
 __all__ = [
     "DEFAULT_MAX_FACT_CHARS",
@@ -39,12 +39,10 @@ as the OpenAI, Anthropic and Bedrock Converse SDKs write it."""
 def _provider_message(item: Mapping[str, Any]) -> tuple[Any, str]:
     """Role and text of a provider SDK's message: content is a string, ``None`` (an assistant's tool call) or a list
     of parts, whose text parts are kept (joined by newlines) and whose images, tool calls and results are not."""
-    content = item["content"]
+    content = check_message_content(item["content"])  # the check MemoriRecall makes of the same messages
     if content is None or isinstance(content, str):
         return item["role"], content or ""
-    if isinstance(content, Sequence) and not isinstance(content, (bytes, bytearray)):
-        return item["role"], content_text(content)
-    raise TypeError(f"a message's content must be a string or a list of parts, got {type(content).__name__}")
+    return item["role"], content_text(content)
 
 
 def as_messages(items: Iterable[MessageLike]) -> list[Message]:

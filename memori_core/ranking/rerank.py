@@ -85,7 +85,7 @@ def rerank(
     ``apply_threshold`` is false.
 
     A blank query ranks by cosine alone (``rank_score = cosine``). ``limit``
-    defaults to ``config.limit``; ``limit <= 0`` or no candidates returns ``[]``.
+    defaults to ``config.limit``; ``limit=0`` or no candidates returns ``[]`` (a negative one raises ``ValueError``).
     """
     cfg = config if config is not None else RecallConfig()
     query = check_query(query)

@@ -141,7 +141,8 @@ class MemoriRecall:
 
     def recall_for(self, kwargs: Mapping[str, Any], *, entity_id: str | None = None) -> list[RecalledFact]:
         """The facts recalled for the call's last user turn, read with the user turns before it
-        (``[]`` when there is no query or recall fails)."""
+        (``[]`` when there is no query or recall fails). A malformed message (no ``role``, a user message
+        without ``content``, content of another type) raises ``TypeError`` naming it, ``strict`` or not."""
         request = self._request(kwargs, entity_id)
         if request is None:
             return []
@@ -159,7 +160,8 @@ class MemoriRecall:
         """A copy of ``kwargs`` with the user's recalled facts in the system prompt.
 
         Unchanged (a plain copy) when there is no user query, nothing passes
-        the relevance threshold, or recall fails without ``strict``.
+        the relevance threshold, or recall fails without ``strict``. Malformed
+        messages raise ``TypeError`` (:meth:`recall_for`), as capture does.
         """
         name = check_injectable(kwargs, self._provider(provider))
         return self._inject(kwargs, self.recall_for(kwargs, entity_id=entity_id), name)
