@@ -353,6 +353,9 @@ def test_a_personal_question_naming_a_pet_recalls_the_pet_fact():
     ("Do I have a car?", {"user:car"}),
     ("Where did I live before Porto?", {"user:residence"}),
     ("What's my sister's job?", {"sister:job"}),
+    ("Any tips for my job?", {"user:job"}),  # the user's own one, named in a question
+    ("My car makes a weird noise, what should I do?", {"user:car"}),
+    ("My car makes a weird noise.", set()),  # a statement
     ("What should I cook tonight?", set()),  # a request for advice: the other signals judge it
     ("What can I drink at the wedding?", set()),
     ("Can you suggest a good car for a family?", set()),

@@ -534,18 +534,26 @@ _ABOUT_ME = re.compile(
 )
 
 
+_MY_THING = re.compile(r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+", re.IGNORECASE)
+
+
 def asked_slots(question: str) -> frozenset[str]:
     """The slot keys (:func:`memori_core.slots.slot_keys`: ``"user:job"``) a question asks the assistant to recall
     about the asker: "Where do I work?", "What do I do for a living?", "What's my sister's job?" (``"sister:job"``),
-    "Do I have a car?"; empty for a request for advice ("What should I cook?", "Can you suggest a wine?"), where the
-    other signals judge, and for a statement.
+    "Do I have a car?"; or of the asker's own thing it names ("Any tips for my job?", "My car makes a weird noise,
+    what should I do?"); empty for a request for advice that names none ("What should I cook?", "Can you suggest a
+    wine?"), where the other signals judge, and for a statement.
 
     >>> sorted(asked_slots("Where do I work?")), sorted(asked_slots("What should I drink tonight?"))
     (['user:job'], [])
     """
-    if _ABOUT_ME.match(question.replace("\u2019", "'")) is None:
+    text = question.replace("\u2019", "'")
+    if _ABOUT_ME.match(text) is not None:
+        return slot_keys(question)
+    if not asks_something(text):
         return frozenset()
-    return slot_keys(question)
+    # "Any tips for my job?", "My car makes a weird noise, what should I do?": the user's own one, named
+    return frozenset(k for m in _MY_THING.finditer(text) for k in slot_keys(m.group()) if k.startswith("user:"))
 
 
 @functools.lru_cache(maxsize=8192)
