@@ -513,10 +513,17 @@ def named_rows(names: frozenset[str], facts: Sequence[str]) -> tuple[np.ndarray,
         if any(n in text for n in names):  # a substring test first: most facts hold no name of the question
             for w in names.intersection(_WORD.findall(text)):
                 holding[w].append(i)
-    rows = np.zeros(len(facts), dtype=bool)
-    held = sorted(n for n, at in holding.items() if 0 < len(at) <= MOST_NAMED)
-    for n in held:
-        rows[holding[n]] = True
+    return _held_by_few(holding, len(facts), MOST_NAMED)
+
+
+def _held_by_few(holding: dict[str, list[int]], n: int, most: int) -> tuple[np.ndarray, list[str]]:
+    """Of ``holding`` (a name or slot -> the positions of the facts holding it, among ``n``), the facts of each one
+    held by at most ``most`` facts (bool array), and those names or slots: one that many facts hold says nothing
+    about which matters."""
+    rows = np.zeros(n, dtype=bool)
+    held = sorted(k for k, at in holding.items() if 0 < len(at) <= most)
+    for k in held:
+        rows[holding[k]] = True
     return rows, held
 
 
@@ -568,8 +575,4 @@ def slot_rows(keys: frozenset[str], facts: Sequence[str]) -> tuple[np.ndarray, l
     for i, text in enumerate(facts):
         for k in _fact_slot_keys(text) & keys:
             holding[k].append(i)
-    rows = np.zeros(len(facts), dtype=bool)
-    held = sorted(k for k, at in holding.items() if 0 < len(at) <= MOST_OF_SLOT)
-    for k in held:
-        rows[holding[k]] = True
-    return rows, held
+    return _held_by_few(holding, len(facts), MOST_OF_SLOT)
