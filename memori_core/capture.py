@@ -11,6 +11,7 @@ import asyncio
 import logging
 import re
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -22,6 +23,7 @@ from .engine.writes import derived_fact_id
 from .failopen import warn_failed
 from .lanes import LANES, WORKERS
 from .text import normalize_fact_text
+from .validate import check_expiry, iso_to_ts
 
 DEFAULT_MAX_PENDING_CAPTURES = 64
 """Captures one adapter may have queued or running before new ones are dropped."""
@@ -125,6 +127,7 @@ def capture_facts(
         existing = list(engine.nearest(query, entity_id, existing_limit))
         existing += same_slot_facts(engine, entity_id, query, {f.id for f in existing})
     facts: list[ExtractedFact] = list(extractor.extract(turn, existing))
+    facts = [f for f in facts if not _over_already(getattr(f, "expires_at", None))]
     texts = list(dict.fromkeys(f.text.strip() for f in facts if isinstance(f.text, str) and f.text.strip()))
     if not texts:
         return []
@@ -168,6 +171,23 @@ def capture_facts(
     if cancelled is not None and cancelled():
         return []
     return list(engine.add(entity_id, texts, **kwargs))
+
+
+_OVER_MARGIN = 60.0
+"""Seconds: an extracted fact expiring sooner than this is taken as over (``add`` dates the fact a moment later)."""
+
+
+def _over_already(expires_at: Any) -> bool:
+    """Whether an extracted fact's expiry has passed (an appointment told after it, a model's stale date): it
+    would never be valid, so it is not stored (``add`` refuses an expiry at or before a fact's ``created_at``).
+    An unreadable expiry is left for ``add`` to report."""
+    if expires_at is None:
+        return False
+    try:
+        stamp = check_expiry(expires_at)
+    except (TypeError, ValueError):
+        return False
+    return stamp is not None and iso_to_ts(stamp) <= time.time() + _OVER_MARGIN
 
 
 def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limit: int = SLOT_FACTS_LIMIT) -> list[Any]:

@@ -350,3 +350,15 @@ def test_a_capture_of_another_user_is_neither_waited_for_nor_skipped_by_a_forget
     assert done.wait(30)  # bob's capture is still waiting in the extractor
     gate.opened.set()
     assert captures.flush(timeout=30) and stored(ungated, "bob") == ["User plays the cello."]
+
+
+def test_capture_stores_no_fact_whose_expiry_has_passed_and_keeps_the_rest(ungated: RecallEngine) -> None:
+    # "I had the dentist at 9 today" told at 10: add refuses an expiry at or before created_at, which would have
+    # failed the whole turn; the fact that is over is not stored, the others are.
+    from datetime import datetime, timedelta, timezone
+
+    past = ExtractedFact(text="User has a dentist appointment at 9am today.",
+                         expires_at=datetime.now(timezone.utc) - timedelta(hours=1))
+    kept = ExtractedFact(text="User plays the cello.")
+    assert len(capture_facts(ungated, "ann", [("user", "...")], Scripted(past, kept))) == 1
+    assert stored(ungated, "ann") == ["User plays the cello."]

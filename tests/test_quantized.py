@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 
 import numpy as np
 import pytest
@@ -297,7 +297,9 @@ def fill(engine: RecallEngine, n: int, seed: int = 0, entity: str = ENTITY, *, e
     meta = [{"topic": WORDS[i % 7], "n": i} for i in range(n)]
     sessions = [f"s{seed}-{i // 12}" if i % 5 else None for i in range(n)]
     expires = [timedelta(seconds=-1) if i < expiring else None for i in range(n)]
-    engine.add(entity, texts, ids=ids, metadata=meta, session_id=sessions, expires_at=expires)
+    # an expired fact was stated before it expired (add refuses an expiry at or before created_at)
+    created = datetime.now(timezone.utc) - timedelta(days=1) if expiring else None
+    engine.add(entity, texts, ids=ids, metadata=meta, session_id=sessions, expires_at=expires, created_at=created)
     return ids
 
 

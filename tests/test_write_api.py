@@ -415,7 +415,8 @@ def test_write_api_over_a_chroma_server(chroma_server: tuple[str, int], hash_emb
     eng = RecallEngine(store=store, embedder=hash_embedder, config=OPEN)
     (lyon,) = eng.add("u", "User lives in Lyon.", metadata={"source": "chat"})
     eng.add("u", "User moved to Paris.", supersedes=lyon, metadata={"source": "chat"})
-    eng.add("u", "User was in Rome.", expires_at=datetime.now(timezone.utc) - timedelta(seconds=1))
+    eng.add("u", "User was in Rome.", created_at=datetime.now(timezone.utc) - timedelta(days=1),
+            expires_at=datetime.now(timezone.utc) - timedelta(seconds=1))
     assert texts(eng.recall("where does the user live", "u", where={"source": "chat"})) == ["User moved to Paris."]
     (paris,) = [f.id for f in eng.list("u") if f.content == "User moved to Paris."]
     eng.update("u", paris, text="User moved to Paris in May.")
