@@ -36,6 +36,7 @@ from .memory_tools import (
     check_tool_id,
     check_tool_text,
     validation_problems,
+    with_earlier_versions,
 )
 from .records import to_record
 from .validate import check_entity_id
@@ -244,10 +245,17 @@ def build_server(
             raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
 
     async def delete(ids: list[str], ctx: Context = None) -> dict[str, Any]:
-        """Delete some of the user's facts by id, with their history; returns the ids deleted and those this user
-        has no fact with. (An id of one earlier version, `<id>@v<n>`, is refused.)"""
+        """Delete some of the user's facts by id, with their history (the earlier versions each replaced: the
+        address the user had before); returns the ids deleted and those this user has no fact with. (An id of one
+        earlier version, `<id>@v<n>`, is refused.)"""
         who, wanted = whose(ctx), _ids(ids, editable=True)
-        deleted = await engine.adelete(who, wanted)
+        every: list[str] = []
+        for fid in wanted:
+            try:
+                every += with_earlier_versions(await engine.ahistory(who, fid), fid)
+            except KeyError:
+                every.append(fid)  # reported as unknown below
+        deleted = await engine.adelete(who, list(dict.fromkeys(every)))
         return {"deleted": deleted, "unknown": [i for i in wanted if i not in set(deleted)]}
 
     async def history(fact_id: str, ctx: Context = None) -> dict[str, Any]:

@@ -21,7 +21,7 @@ says what to do; nothing is written then. A failure of the memory itself
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -57,7 +57,8 @@ DESCRIPTIONS: dict[str, str] = {
     "recall": "Search the user's long-term memory for facts relevant to a query. Returns the relevant facts "
     "with their ids, best first, or says plainly that nothing relevant is stored.",
     "update": "Replace the text of one remembered fact, by the id that recall or remember returned.",
-    "forget": "Delete one remembered fact from the user's long-term memory, by its id.",
+    "forget": "Delete one remembered fact from the user's long-term memory, by its id, with the earlier versions "
+    "it replaced (e.g. the address the user had before).",
 }
 """What each tool does, as the model reads it (the tool's description)."""
 
@@ -213,16 +214,39 @@ class MemoryTools:
 
     # -- forget -----------------------------------------------------------------------------------
     def forget(self, entity_id: str, fact_id: Any) -> str:
-        """Delete ``entity_id``'s fact ``fact_id`` (an unknown id: :class:`MemoryToolError`)."""
+        """Delete ``entity_id``'s fact ``fact_id`` and its earlier versions (:func:`with_earlier_versions`; an unknown
+        id: :class:`MemoryToolError`)."""
         fact_id = check_editable_id(fact_id)
-        return self._guard(entity_id, "forget", "deleted",
-                           lambda: self.engine.delete(entity_id, [fact_id]), lambda ids: _forgot(ids, fact_id))
+
+        def erase() -> list[str]:
+            try:
+                ids = with_earlier_versions(self.engine.history(entity_id, fact_id), fact_id)
+            except KeyError:
+                return []
+            return self.engine.delete(entity_id, ids)
+
+        return self._guard(entity_id, "forget", "deleted", erase, lambda ids: _forgot(ids, fact_id))
 
     async def aforget(self, entity_id: str, fact_id: Any) -> str:
         """Async :meth:`forget`."""
         fact_id = check_editable_id(fact_id)
-        return await self._aguard(entity_id, "forget", "deleted",
-                                  lambda: self.engine.adelete(entity_id, [fact_id]), lambda ids: _forgot(ids, fact_id))
+
+        async def erase() -> list[str]:
+            try:
+                ids = with_earlier_versions(await self.engine.ahistory(entity_id, fact_id), fact_id)
+            except KeyError:
+                return []
+            return await self.engine.adelete(entity_id, ids)
+
+        return await self._aguard(entity_id, "forget", "deleted", erase, lambda ids: _forgot(ids, fact_id))
+
+
+def with_earlier_versions(history: Sequence[StoredFact], fact_id: str) -> list[str]:
+    """``fact_id`` and the ids of the versions of its ``history`` (``engine.history``) no longer valid: what the
+    agent tools and the MCP server delete for it. A user who asks to forget where they live means the address they
+    had before too (``User lives in Lisbon.``, superseded by ``User lives in Madrid.``), which recall never shows a
+    model, so a model could not delete it itself."""
+    return [fact_id, *(f.id for f in history if f.id != fact_id and f.valid_to is not None)]
 
 
 def _updated(fact: StoredFact) -> str:
@@ -232,4 +256,5 @@ def _updated(fact: StoredFact) -> str:
 def _forgot(deleted: list[str], fact_id: str) -> str:
     if not deleted:
         raise _unknown(fact_id)
-    return f"Forgot fact {fact_id}."
+    earlier = len(deleted) - (fact_id in deleted)
+    return f"Forgot fact {fact_id}" + (f" and {earlier} earlier version{'s' * (earlier != 1)} of it." if earlier else ".")

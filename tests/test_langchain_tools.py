@@ -74,8 +74,20 @@ def test_agent_updates_and_forgets_by_the_id_recall_gave(tools_engine):
                           config=as_user("ann"))
     updated, forgot = tool_results(result)
     assert updated.content == f"Updated fact {fid}: User lives in Paris."
-    assert forgot.content == f"Forgot fact {fid}."
-    assert tools_engine.count("ann") == 0
+    assert forgot.content == f"Forgot fact {fid} and 1 earlier version of it."  # Lyon, kept by the update
+    assert tools_engine.count("ann", include_invalid=True) == 0
+
+
+def test_forget_memory_erases_the_earlier_values_a_fact_replaced(tools_engine):
+    # A tester's agent: "forget where I live" deleted "User lives in Madrid." and left "User lives in Lisbon.",
+    # which recall never shows a model, stored and exported.
+    (lisbon,) = tools_engine.add("ann", ["User lives in Lisbon."])
+    (madrid,) = tools_engine.add("ann", ["User lives in Madrid."], supersedes=[lisbon])
+    (cello,) = tools_engine.add("ann", ["User plays the cello."])
+    forget = {t.name: t for t in memory_tools(tools_engine)}["forget_memory"]
+    answer = forget.invoke({"fact_id": madrid}, config=as_user("ann"))
+    assert answer == f"Forgot fact {madrid} and 1 earlier version of it."
+    assert [f.id for f in tools_engine.list("ann", include_invalid=True)] == [cello]
 
 
 def test_entity_comes_from_the_agents_runtime_context(tools_engine):

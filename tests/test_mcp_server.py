@@ -130,7 +130,7 @@ async def test_http_add_recall_explain_list_get_update_delete_forget(http_server
         with pytest.raises(ToolFailed, match="no fact with id 'nope'"):
             await call(s, "history", fact_id="nope")
         deleted = await call(s, "delete", ids=[ids[1], "nope"])
-        assert deleted == {"deleted": [ids[1]], "unknown": ["nope"]}
+        assert deleted == {"deleted": [ids[1], f"{ids[1]}@v1"], "unknown": ["nope"]}  # with the text it replaced
         assert (await call(s, "forget")) == {"forgot": 1}
     assert mcp_engine.count("ann") == 0
 
