@@ -277,8 +277,11 @@ class BackgroundCapture:
         *,
         metadata: Mapping[str, Any] | None = None,
         session_id: str | None = None,
+        on_failure: Callable[[], None] | None = None,
     ) -> bool:
-        """Queue the capture of one turn; ``False`` when it was dropped because ``max_pending`` are pending."""
+        """Queue the capture of one turn; ``False`` when it was dropped because ``max_pending`` are pending.
+        ``on_failure()`` is called when the capture fails (a store outage: the turn was not stored), so an adapter
+        that remembers which turns it captured can let a later call capture it again."""
         turn = as_messages(messages)  # copied now: the caller's objects may change after we return
         with self._done:
             if self._pending >= self.max_pending:
@@ -301,6 +304,11 @@ class BackgroundCapture:
                     capture_facts(engine, entity_id, turn, extractor, metadata=meta, session_id=session_id,
                                   cancelled=erased)
             except Exception as exc:
+                if on_failure is not None:
+                    try:
+                        on_failure()
+                    except Exception:  # noqa: BLE001 - an adapter's bookkeeping must not hide the failure
+                        pass
                 self._failed(entity_id, exc)
             finally:
                 self._finished()

@@ -6,6 +6,7 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from langchain_core.messages import BaseMessage, SystemMessage, convert_to_messages
@@ -262,9 +263,11 @@ def memori_capture_node(
         if key is not None and not captured.claim(key):
             return {}
         metadata = capture_metadata("langgraph", message, thread_id)
-        queued = captures.submit(engine, entity, turn, chosen, metadata=metadata, session_id=thread_id)
-        if not queued and key is not None:
-            captured.release(key)
+        release = partial(captured.release, key) if key is not None else None  # not stored: capture it again later
+        queued = captures.submit(engine, entity, turn, chosen, metadata=metadata, session_id=thread_id,
+                                 on_failure=release)
+        if not queued and release is not None:
+            release()
         return {}
 
     async def amemori_capture(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:

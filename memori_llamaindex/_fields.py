@@ -10,7 +10,25 @@ from llama_index.core.bridge.pydantic import BaseModel, Field, field_validator, 
 from memori_core.adapter_args import check_k, move_renamed_k
 
 
-class CountField(BaseModel):
+class KnownFields(BaseModel):
+    """Keyword arguments that name no field are refused (``TypeError`` naming them), as a plain class's
+    ``__init__`` refuses them: ``MemoriMemoryBlock(captrue=True)`` had left capture off silently, and
+    ``similarity_top_k=2`` had been ignored (LlamaIndex's pydantic models ignore unknown keys)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _known_fields(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            known = {*cls.model_fields, *(f.alias for f in cls.model_fields.values() if f.alias), "class_name",
+                     getattr(cls, "OLD_K_NAME", "")}
+            unknown = [key for key in data if key not in known]
+            if unknown:
+                raise TypeError(f"{cls.__name__} got unexpected keyword argument{'s' * (len(unknown) > 1)} "
+                                f"{', '.join(map(repr, unknown))}")
+        return data
+
+
+class CountField(KnownFields):
     """The ``k`` field; a subclass names its old spelling in ``OLD_K_NAME``."""
 
     OLD_K_NAME: ClassVar[str]

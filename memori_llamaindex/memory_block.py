@@ -174,13 +174,16 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
             # claimed before submitting: a concurrent get of the same turn skips it
             _remember(self._captured, turn_key)
             _remember(self._captured_texts, text_key)
-        queued = self._captures.submit(self.engine, self.entity_id, turn, self.extractor,
-                                       metadata={"source": "llamaindex", TURN_KEY: _turn_tag(session, turn)},
-                                       session_id=session)
-        if not queued:  # dropped (too many pending): a later flush may still capture it
+        def forget_claim() -> None:  # not stored: a later get or flush of the same turn captures it
             with self._captured_lock:
                 self._captured.pop(turn_key, None)
                 self._captured_texts.pop(text_key, None)
+
+        queued = self._captures.submit(self.engine, self.entity_id, turn, self.extractor,
+                                       metadata={"source": "llamaindex", TURN_KEY: _turn_tag(session, turn)},
+                                       session_id=session, on_failure=forget_claim)
+        if not queued:  # dropped (too many pending)
+            forget_claim()
 
     def _tag_pattern(self) -> re.Pattern[str]:
         """What in a fact reads like a tag of ``Memory``'s template or of this block (escaped before use)."""

@@ -14,6 +14,7 @@ from memori_core.facts import RecalledFact
 from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty, recall_or_empty
 
 from ._common import logger
+from ._fields import KnownFields
 from .retriever import fact_node
 
 _OWNER = "MemoriMemoryPostprocessor"
@@ -30,7 +31,7 @@ MEMORY_KIND = "memory about the user, from earlier conversations"
 """The value of :data:`KIND_KEY` on a memory node."""
 
 
-class MemoriMemoryPostprocessor(BaseNodePostprocessor):
+class MemoriMemoryPostprocessor(KnownFields, BaseNodePostprocessor):
     """Add the user's relevant stored facts, as nodes marked as memory, to the nodes of any query engine.
 
     >>> memory = MemoriMemoryPostprocessor(engine=engine, entity_id="user-1", k=3)

@@ -19,10 +19,15 @@ from ._common import logger
 SCORE_METADATA_KEYS: tuple[str, ...] = ("cosine", "lexical", "rank_score")
 """Metadata keys holding the parts of a fact's score."""
 
+CAPTURE_METADATA_KEYS: tuple[str, ...] = ("source", "role", "thread_id", "message_id", "turn", "core")
+"""What memori-recall itself writes into a fact's metadata: capture's ``source``, ``role``, ``thread_id``,
+``message_id`` and the memory block's ``turn`` digest, and the ``core`` mark."""
+
 DEFAULT_EXCLUDED_LLM_METADATA_KEYS: tuple[str, ...] = (
-    "entity_id", *SCORE_METADATA_KEYS, "times_seen", "last_seen", "session_id",
+    "entity_id", *SCORE_METADATA_KEYS, "times_seen", "last_seen", "session_id", *CAPTURE_METADATA_KEYS,
 )
-"""Bookkeeping the LLM does not need to read; ``created_at`` and user metadata stay visible."""
+"""Bookkeeping the LLM does not need to read (memori-recall's own keys, :data:`CAPTURE_METADATA_KEYS` included);
+``created_at`` and the rest of the user metadata stay visible."""
 
 DEFAULT_EXCLUDED_EMBED_METADATA_KEYS: tuple[str, ...] = (
     "entity_id", "created_at", *SCORE_METADATA_KEYS, "times_seen", "last_seen", "session_id",

@@ -332,3 +332,16 @@ def test_the_shared_policy_imports_no_framework(module: Any) -> None:
     imported |= {node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 0}
     outside = {name for name in imported if name.split(".")[0] not in (*sys.stdlib_module_names, "__future__")}
     assert outside == set()  # stdlib and memori_core's own modules (relative imports) only
+
+
+@pytest.mark.parametrize("name, bad", [("captrue", True), ("similarity_top_k", 2), ("entity", "bob")])
+def test_the_pydantic_llamaindex_adapters_refuse_a_keyword_that_names_no_field(name: str, bad: Any) -> None:
+    # A tester's MemoriMemoryBlock(captrue=True) left capture off silently; MemoriRetriever refused the same typo.
+    from memori_core import ChromaStore, RecallEngine
+    from memori_llamaindex import MemoriMemoryBlock, MemoriMemoryPostprocessor
+
+    engine = RecallEngine(store=ChromaStore.in_memory())
+    for adapter in (MemoriMemoryBlock, MemoriMemoryPostprocessor):
+        with pytest.raises(TypeError, match=rf"{adapter.__name__} got unexpected keyword argument '{name}'"):
+            adapter(engine=engine, entity_id="a", **{name: bad})
+    assert MemoriMemoryBlock(engine=engine, entity_id="a", limit=3).k == 3  # the old name of k still works

@@ -251,3 +251,26 @@ def test_a_block_shared_by_two_sessions_captures_the_same_sentence_in_each(ungat
     assert block.flush(timeout=30)
     assert extractor.seen == ["I run every morning.", "I run every morning."]
     assert {c.metadata.get("session_id") for c in ungated.explain("run", "jo", limit=5).candidates} <= {"s1", "s2"}
+
+
+def test_a_turn_whose_capture_failed_in_an_outage_is_captured_once_the_store_answers(ungated: RecallEngine) -> None:
+    # A tester's chat on a Chroma server: "I have a dog called Rex." said while the server was down was never
+    # stored, not even when Memory flushed that turn later: the block had marked it captured before the write.
+    from _faults import Faults
+
+    block = MemoriMemoryBlock(engine=ungated, entity_id="rex", capture=True)
+    memory = Memory.from_defaults(session_id="chat-9", memory_blocks=[block], token_limit=200,
+                                  chat_history_token_ratio=0.5, token_flush_size=50)  # flushes old turns soon
+    chat = SimpleChatEngine.from_defaults(llm=MockLLM(max_tokens=3), memory=memory)
+    faults = Faults(ungated.store)
+    faults.arm("upsert", error=ConnectionError, message="the store is down")
+    chat.chat("I have a dog called Rex.")
+    assert block.flush(timeout=30) and ungated.count("rex") == 0
+    faults.disarm()
+    chat.chat("I play the cello.")
+    for i in range(8):  # the chat goes on: Memory flushes the Rex turn out of its queue, to the block
+        chat.chat(f"Tell me a fun fact number {i} about whales and the deep ocean, please.")
+    assert block.flush(timeout=30) and archived(memory)
+    facts = stored(ungated, "rex")
+    assert any("Rex" in f for f in facts) and "User plays the cello." in facts
+    assert sum("Rex" in f for f in facts) == 1

@@ -194,3 +194,19 @@ def test_strict_retriever_raises_on_store_failure(fresh_filled: RecallEngine) ->
     break_store(fresh_filled)
     with pytest.raises(chromadb.errors.ChromaError):
         retriever.retrieve("peanuts")
+
+
+def test_the_llm_reads_no_metadata_memori_wrote_itself_only_the_apps(hash_embedder):
+    # A tester's chat engine showed "source: llamaindex", "turn: abd0e206..." and "core: True" above each fact.
+    from memori_core import ChromaStore
+
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig(gate="off"))
+    engine.add("alice", ["User takes warfarin daily."], core=True,
+               metadata={"source": "llamaindex", "role": "user", "turn": "abd0e206", "thread_id": "t1",
+                         "message_id": "m1", "topic": "health"})
+    [node] = MemoriRetriever(engine=engine, entity_id="alice").retrieve("warfarin")
+    shown = node.node.get_content(MetadataMode.LLM)
+    assert "topic: health" in shown and "User takes warfarin daily." in shown  # the app's own key stays
+    for key in ("source", "role", "turn", "thread_id", "message_id", "core"):
+        assert f"{key}:" not in shown, key
+    assert node.node.metadata["core"] is True  # still there for the app to read
