@@ -396,6 +396,18 @@ def cmd_history(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_restore(args: argparse.Namespace) -> int:
+    """``memori restore -e ENTITY ID``: undo a supersede or an update (exit 1 when the id is unknown; a fact that is
+    valid already, or a version whose text the fact has, is a usage error)."""
+    try:
+        fact = _engine(args).restore(args.entity, args.id)
+    except KeyError:
+        print(f"memori: entity {args.entity!r} has no fact with id {args.id!r}", file=sys.stderr)
+        return 1
+    _print_facts([fact], args.json)
+    return 0
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     """``memori export``: every fact of an entity as JSON Lines."""
     records = _engine(args).export(args.entity, include_vectors=args.vectors)
@@ -681,6 +693,19 @@ def _history_parser(commands: Subparsers) -> None:
     _store_options(p)
 
 
+def _restore_parser(commands: Subparsers) -> None:
+    p = _entity_command(
+        commands, "restore", cmd_restore, help="undo a supersede or an update of a fact",
+        description="Make a superseded fact valid again (the fact that superseded it stays), or give a fact the "
+        "text of an earlier version ID@vN (its current text is kept as a version); prints the restored fact in "
+        "the format of `memori list`. `memori history` shows the ids. An unknown id is reported on standard "
+        "error (exit 1); a fact that is valid already is a usage error (exit 2).",
+    )
+    p.add_argument("id", metavar="ID", help="the superseded fact's id, or an earlier version's ID@vN")
+    p.add_argument("--json", action="store_true", help="the restored fact as a JSON array of one record")
+    _store_options(p)
+
+
 def _export_parser(commands: Subparsers) -> None:
     p = _entity_command(
         commands, "export", cmd_export, help="write an entity's facts as JSON Lines",
@@ -754,7 +779,7 @@ def _demo_parser(commands: Subparsers) -> None:
 
 _COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     _add_parser, _recall_parser, _forget_parser, _list_parser, _get_parser, _delete_parser, _count_parser,
-    _history_parser, _export_parser, _import_parser, _mcp_parser, add_eval_command, _demo_parser,
+    _history_parser, _restore_parser, _export_parser, _import_parser, _mcp_parser, add_eval_command, _demo_parser,
 )
 """The subcommands, in the order ``memori --help`` lists them."""
 

@@ -574,10 +574,14 @@ def test_history_as_of_and_restore_through_a_chroma_server(tmp_path: Path) -> No
 # -- the memori command ---------------------------------------------------------------------------------------------
 
 
-def test_memori_history_list_all_and_count_all(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_memori_history_list_all_count_all_and_restore(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     import json
 
+    from memori_core import embedders
     from memori_core.cli import main
+
+    monkeypatch.setattr(embedders, "_DEFAULT", HashEmbedder())  # the CLI's engines embed as the store was filled
 
     path = tmp_path / "mem"
     store = ChromaStore(path=path)
@@ -604,6 +608,14 @@ def test_memori_history_list_all_and_count_all(tmp_path: Path, capsys: pytest.Ca
     assert "User lives in Lisbon." not in run("list", "-e", "ann")[1]
     assert "User lives in Lisbon." in run("list", "-e", "ann", "--all")[1]
     assert run("count", "-e", "ann")[1].strip() == "3"
+    # an operator undoes the supersede without Python (a tester found no command for it)
+    code, out, _ = run("restore", "-e", "bob", ids["lisbon"])  # another user's id space
+    assert code == 1
+    code, out, _ = run("restore", "-e", "ann", ids["lisbon"], "--json")
+    assert code == 0 and [(r["id"], r["valid_to"]) for r in json.loads(out)] == [(ids["lisbon"], None)]
+    assert "User lives in Lisbon." in run("list", "-e", "ann")[1]
+    code, _, err = run("restore", "-e", "ann", ids["lisbon"])  # valid again: nothing to restore
+    assert code == 2 and "nothing to restore" in err
     assert run("count", "-e", "ann", "--all")[1].strip() == "5"
 
 
