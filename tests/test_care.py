@@ -196,6 +196,8 @@ def test_outside_holder_names_someone_outside_the_users_household(fact, holder):
     ("User's brother is coeliac.", "Christmas dinner with the family, any ideas?", True),
     ("User's brother is coeliac.", "What pasta should I make tonight?", False),
     ("User's flatmate is vegan.", "What should we cook tonight?", True),  # "we": those the user lives with
+    ("User's grandson Leo is allergic to nuts.", "The grandkids are visiting, what snacks?", True),
+    ("User's best friend Nora is vegan.", "I have guests for dinner, what should I cook?", True),
     ("User's dog Rex is allergic to chicken.", "What treats can I buy?", True),  # a pet lives with the user
     ("User's husband is coeliac.", "What pasta should I make tonight?", True),  # the household, always
 ])

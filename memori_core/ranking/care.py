@@ -257,6 +257,9 @@ _KIN = {"mum": "mother", "mom": "mother", "mam": "mother", "mummy": "mother", "m
         "roomie": "flatmate", "mil": "mother-in-law", "fil": "father-in-law"}
 """Everyday words for a relation, read as the word a fact uses."""
 _GROUPS = {"parent": {"mother", "father"}, "grandparent": {"grandmother", "grandfather"},
+           "grandkid": {"grandson", "granddaughter", "grandchild"}, "grandchildren": {"grandson", "granddaughter",
+                                                                                   "grandchild"},
+           "grandchild": {"grandson", "granddaughter"}, "guest": {"friend"},
            "sibling": {"sister", "brother"}, "in-law": {"mother-in-law", "father-in-law", "sister-in-law",
                                                         "brother-in-law"}}
 """A word for several relations ("my parents") names each of them."""
