@@ -1778,3 +1778,52 @@ def test_a_job_got_ends_the_stored_job(said: str) -> None:
 )
 def test_a_request_to_remember_and_a_last_now_are_left_out_of_the_fact(said: str, facts: list[str]) -> None:
     assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "replaced"),
+    [
+        ("I'm not vegan.", "User is vegan."),
+        ("I'm not allergic to peanuts, that was my brother.", "User is allergic to peanuts."),
+        ("I don't have a cat anymore.", "User has a cat named Mochi."),  # the name is a detail of the cat
+        ("Just kidding, I don't live in Lisbon.", "User lives in Lisbon."),
+        ("I lied about being vegan.", "User is vegan."),
+        ("I was only joking about living in Lisbon.", "User lives in Lisbon."),
+        ("I'm not married.", "User is married to Tom."),
+        ("My sister isn't vegan.", "User's sister is vegan."),
+    ],
+)
+def test_a_denial_of_what_a_stored_fact_of_the_same_person_says_ends_it(said: str, replaced: str) -> None:
+    assert _supersedes(said, replaced)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I don't work on Fridays.", "User works on Fridays at the bakery."),  # a part of it only
+        ("I don't live in Lisbon.", "User lives in Porto."),  # another place
+        ("My sister isn't vegan.", "User is vegan."),  # someone else
+        ("I'm not vegan.", "User is not vegetarian."),  # a stored denial is no statement to deny
+        ("I think I'm not vegan.", "User is vegan."),  # a hedge
+    ],
+)
+def test_a_denial_of_a_part_another_thing_or_someone_else_or_a_hedge_ends_nothing(said: str, kept: str) -> None:
+    assert not _supersedes(said, kept)
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("I lied about being vegan.", ["User is not vegan."]),
+        ("I was kidding about having a dog.", ["User doesn't have a dog."]),
+        ("I was joking about running marathons.", ["User doesn't run marathons."]),
+        ("Just kidding, I don't live in Lisbon.", ["User doesn't live in Lisbon."]),
+        ("Scratch that: I work at Google.", ["User works at Google."]),
+        ("Just kidding!", []),
+        ("My bad habit is smoking.", ["User's bad habit is smoking."]),  # "my bad" is a lead only before a comma
+    ],
+)
+def test_a_statement_taken_back_is_stored_as_its_denial_and_a_correction_lead_in_is_cut(
+    said: str, facts: list[str]
+) -> None:
+    assert facts_of(said) == facts

@@ -113,6 +113,9 @@ _NEWS = _words(
     "update", "quick update", "small update", "little update", "big update", "life update", "an update",
     "news", "big news", "good news", "bad news", "sad news", "great news", "exciting news", "some news",
     "news flash", "newsflash", "guess what", "heads up", "side note", "on a side note",
+    # a correction of what was said before: "Just kidding, I don't live in Lisbon", "Scratch that: ..."
+    "just kidding", "kidding", "jk", "just joking", "only joking", "scratch that", "my bad", "my mistake",
+    "correction", "wait", "oh wait",
 )
 # "Remember that I'm vegan", "I forgot to mention: my son is 4": what follows is the statement.
 _REMINDER = _words(
