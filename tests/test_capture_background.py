@@ -371,3 +371,14 @@ def test_a_fact_the_agent_remembers_in_the_same_words_as_the_turn_is_stored_once
                   RuleBasedFactExtractor())
     ungated.add("ann", ["User works at Deloitte as a consultant."])
     assert stored(ungated, "ann") == ["User works at Deloitte as a consultant."]
+
+
+def test_capture_shows_an_extractor_the_stored_fact_a_correction_says_was_wrong(ungated: RecallEngine) -> None:
+    ungated.add("ann", ["User is learning Spanish.", "User lives in Lisbon.", "User plays chess."])
+
+    def shown(text: str) -> set[str]:
+        return {f.content for f in same_slot_facts(ungated, "ann", text, set())}
+
+    assert shown("Actually I meant Porto, not Lisbon.") == {"User lives in Lisbon."}
+    capture_facts(ungated, "ann", [("user", "Actually I meant Porto, not Lisbon.")], RuleBasedFactExtractor())
+    assert sorted(stored(ungated, "ann")) == ["User is learning Spanish.", "User lives in Porto.", "User plays chess."]

@@ -1827,3 +1827,35 @@ def test_a_statement_taken_back_is_stored_as_its_denial_and_a_correction_lead_in
     said: str, facts: list[str]
 ) -> None:
     assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "stored", "fact"),
+    [
+        ("Sorry, I live in Porto, not Lisbon.", "User lives in Lisbon.", "User lives in Porto."),
+        ("Actually I meant Porto, not Lisbon.", "User lives in Lisbon.", "User lives in Porto."),
+        ("I meant Porto not Lisbon.", "User lives in Lisbon with Rui.", "User lives in Porto with Rui."),
+        ("I'm a teacher, not a nurse.", "User works as a nurse.", "User is a teacher."),  # same slot
+        ("I'm vegetarian, not vegan.", "User is vegan.", "User is vegetarian."),
+    ],
+)
+def test_a_correction_ends_the_stored_fact_of_what_was_wrong_and_stores_what_is_right(
+    said: str, stored: str, fact: str
+) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    assert [(f.text, f.supersedes) for f in facts] == [(fact, ("old",))]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored", "facts"),
+    [
+        ("I meant Porto, not Lisbon.", "User's sister lives in Lisbon.", []),  # not the user's: which fact?
+        ("I meant Porto, not Lisbon.", "User is learning Spanish.", []),  # no stored fact holds Lisbon
+        ("I live in Leeds, not far from York.", "User plays chess.", ["User lives in Leeds, not far from York."]),
+    ],
+)
+def test_a_correction_of_no_fact_of_the_users_or_a_not_that_corrects_nothing_ends_nothing(
+    said: str, stored: str, facts: list[str]
+) -> None:
+    got = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    assert [f.text for f in got] == facts and not any(f.supersedes for f in got)

@@ -13,7 +13,7 @@ from datetime import date, datetime, timedelta, timezone
 
 from ..ranking.care import OFF_FOODS, is_care_fact
 from ..slots import PERSON, TOOLS, speaks_of_a_group
-from .slots import MONTH_NAMES, content_words, is_change, is_ended, is_loss, slots_of
+from .slots import MONTH_NAMES, content_words, is_change, is_ended, is_loss, slots_of, without_correction
 
 __all__ = [
     "DROP_EMPTY",
@@ -1065,7 +1065,7 @@ def judge_sentence(sentence: str, max_chars: int) -> SentenceVerdict:
     cleaned = _EMPTY_TAIL.sub("", cleaned) or cleaned
     fact, reason = _judge(cleaned, max_chars)
     if fact is not None and reason == KEPT_REWRITTEN:
-        fact = _CHANGE_NOW.sub(".", holds_now(fact))
+        fact = without_correction(_CHANGE_NOW.sub(".", holds_now(fact)))
     if reason == KEPT_EXPIRING:
         body = _strip_lead(cleaned)[0]
         lead = _OPENER_THEN_FIRST_PERSON.match(body) or _LEAD_IN_THEN_FIRST_PERSON.match(body)

@@ -28,6 +28,7 @@ __all__ = [
     "SLOTS",
     "acquired_slots",
     "content_words",
+    "corrected_words",
     "denies",
     "disposed_thing",
     "disposed_words",
@@ -47,6 +48,7 @@ __all__ = [
     "same_activity",
     "slots_of",
     "stopped_words",
+    "without_correction",
 ]
 
 PETS = (
@@ -397,6 +399,30 @@ def is_change(text: str) -> bool:
     if _REPEATED_EVENT.search(folded):
         folded = re.sub(r"\bagain\b", " ", folded)
     return bool(_CHANGE.search(folded))
+
+
+# "I live in Porto, not Lisbon", "I meant Porto not Lisbon": what the user says was wrong, after what is right.
+_CORRECTED = re.compile(
+    r"(?:,|\bmeant\b.*?)\s+not\s+(?!(?:far|only|just|yet|always|too|so|very|much|bad|sure|really|quite|that|"
+    r"exactly|anymore|any|for|because|since|though|ever|even|counting|including)\b)"
+    r"(?P<wrong>(?:(?:in|at|a|an|the|as|to)\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?)\s*[.!]*$"
+)
+
+
+def corrected_words(text: str) -> frozenset[str]:
+    """The stemmed content words of what ``text`` corrects ("I live in Porto, not Lisbon" -> ``{"lisbon"}``,
+    "I meant Porto, not Lisbon" too); empty when it corrects nothing."""
+    m = _CORRECTED.search(_fold(text).strip())
+    return content_words(m.group("wrong")) if m is not None else frozenset()
+
+
+def without_correction(fact: str) -> str:
+    """``fact`` without the ", not ..." that corrects a stored fact ("User lives in Porto, not Lisbon." -> "User
+    lives in Porto."): what holds is the fact; the correction ends the stored one it names."""
+    m = _CORRECTED.search(fact.rstrip()) if fact.count(",") else None
+    if m is None or not m.group(0).startswith(","):
+        return fact
+    return fact[: m.start()].rstrip() + "."
 
 
 # The name a fact gives what it speaks of ("User has a cat named Mochi."): a detail a denial of the thing needn't say.
