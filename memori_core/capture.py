@@ -17,7 +17,9 @@ from typing import Any
 
 from .extraction.rule_based import RuleBasedFactExtractor
 from .extraction.sentences import split_sentences
-from .extraction.slots import content_words, disposed_words, is_negated, named_change, slots_of, stopped_words
+from .extraction.slots import (
+    content_words, corrected_words, disposed_words, is_negated, named_change, slots_of, stopped_words,
+)
 from .extraction.types import ExtractedFact, FactExtractor, MessageLike, as_messages
 from .engine.writes import derived_fact_id
 from .failopen import warn_failed
@@ -195,14 +197,16 @@ def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limi
     ``text`` speaks of (:func:`~memori_core.extraction.slots.slots_of`), for a negated ``text`` ("I don't
     play tennis anymore") those holding its words, and for a thing sold or given away ("I sold the Civic")
     or a habit stopped ("I gave up on Spanish") those naming it, and for a change of someone named ("Max
-    passed away") those naming them: the fact a change replaces is shown to the extractor even when recall's
+    passed away") those naming them, and for a correction ("I meant Porto, not Lisbon") those holding what it
+    says was wrong: the fact a change replaces is shown to the extractor even when recall's
     gate does not pass it. ``[]`` for an engine without ``list``."""
     slots = slots_of(text)
     negated = is_negated(text)
     disposed = disposed_words(text) | stopped_words(text)
     named = {said[0] for said in map(named_change, split_sentences(text)) if said is not None}
+    corrected = [wrong for wrong in map(corrected_words, split_sentences(text)) if wrong]
     lister = getattr(engine, "list", None)
-    if not (slots or negated or disposed or named) or not callable(lister):
+    if not (slots or negated or disposed or named or corrected) or not callable(lister):
         return []
     words = content_words(text)
 
@@ -212,7 +216,7 @@ def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limi
         if named and any(re.search(rf"\b{re.escape(name)}\b", content) for name in named):
             return True  # "Max passed away": the stored fact naming Max
         old = content_words(content)  # "I don't play tennis anymore": the facts holding its words
-        if disposed & old:
+        if disposed & old or any(wrong <= old for wrong in corrected):  # "I meant Porto, not Lisbon"
             return True
         return negated and bool(old) and len(words & old) >= min(2, len(old))
 

@@ -302,7 +302,7 @@ def test_a_thing_sold_ends_its_fact_and_a_repeated_introduction_is_stored_once(u
                  "Sold the Lambretta last week, I take the bus now."):
         capture_facts(ungated, "ann", [("user", said)], rules)
     assert sorted(f.content for f in ungated.list("ann")) == [
-        "User has twins.", "User sold the Lambretta last week.", "User takes the bus now.", "User's name is Sam.",
+        "User has twins.", "User sold the Lambretta last week.", "User takes the bus.", "User's name is Sam.",
     ]
     assert [f.content for f in ungated.list("ann", include_invalid=True) if f.valid_to is not None] == [
         "User rides an old Lambretta.",
@@ -362,3 +362,23 @@ def test_capture_stores_no_fact_whose_expiry_has_passed_and_keeps_the_rest(ungat
     kept = ExtractedFact(text="User plays the cello.")
     assert len(capture_facts(ungated, "ann", [("user", "...")], Scripted(past, kept))) == 1
     assert stored(ungated, "ann") == ["User plays the cello."]
+
+
+def test_a_fact_the_agent_remembers_in_the_same_words_as_the_turn_is_stored_once(ungated: RecallEngine) -> None:
+    # The user asks to be remembered and the model calls its remember tool meanwhile: the capture's fact carries
+    # neither the request nor the "now", so the tool's write is a repeat of it, not a second fact.
+    capture_facts(ungated, "ann", [("user", "I work at Deloitte as a consultant now, remember that.")],
+                  RuleBasedFactExtractor())
+    ungated.add("ann", ["User works at Deloitte as a consultant."])
+    assert stored(ungated, "ann") == ["User works at Deloitte as a consultant."]
+
+
+def test_capture_shows_an_extractor_the_stored_fact_a_correction_says_was_wrong(ungated: RecallEngine) -> None:
+    ungated.add("ann", ["User is learning Spanish.", "User lives in Lisbon.", "User plays chess."])
+
+    def shown(text: str) -> set[str]:
+        return {f.content for f in same_slot_facts(ungated, "ann", text, set())}
+
+    assert shown("Actually I meant Porto, not Lisbon.") == {"User lives in Lisbon."}
+    capture_facts(ungated, "ann", [("user", "Actually I meant Porto, not Lisbon.")], RuleBasedFactExtractor())
+    assert sorted(stored(ungated, "ann")) == ["User is learning Spanish.", "User lives in Porto.", "User plays chess."]

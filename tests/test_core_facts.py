@@ -431,6 +431,8 @@ def test_rule_based_extractor_marks_allergies_and_diet_core() -> None:
     ("User was advised to avoid alcohol while on metformin.", True),
     ("User is allergic to nothing.", False),  # said to rule the matter out
     ("User has no known food allergies.", False),
+    ("User lied about being vegan.", False),  # taken back
+    ("User was joking about the peanut allergy.", False),
 ])
 def test_only_the_users_own_present_restrictions_are_core(text: str, core: bool) -> None:
     assert is_core_fact(text) is core
@@ -443,6 +445,22 @@ def test_capture_marks_no_core_fact_for_a_friend_a_past_diet_or_no_allergy(hash_
     stored = engine.list("u")
     assert stored and not any(f.metadata.get(CORE) for f in stored)
     assert not [c for c in engine.explain(OFF_TOPIC, "u").candidates if "core" in c.reason]  # none rides along
+
+
+@pytest.mark.parametrize("denial", [
+    "I'm not vegan. And I'm not allergic to peanuts, that was my brother.",
+    "Just kidding, I'm not vegan and I'm not allergic to peanuts.",
+    "I lied about being vegan. I'm not allergic to peanuts either.",
+])
+def test_capture_ends_the_core_facts_a_denial_takes_back_and_stores_no_core_fact_for_it(
+    hash_embedder: HashEmbedder, denial: str,
+) -> None:
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder)
+    capture_facts(engine, "u", [("user", "I'm vegan and I'm allergic to peanuts.")], RuleBasedFactExtractor())
+    capture_facts(engine, "u", [("user", denial)], RuleBasedFactExtractor())
+    assert "User is vegan." not in contents(engine.list("u")) and ALLERGY not in contents(engine.list("u"))
+    assert not any(f.metadata.get(CORE) for f in engine.list("u"))
+    assert not [c for c in engine.explain(OFF_TOPIC, "u").candidates if "core" in c.reason]  # nothing pinned
 
 
 def test_the_core_rule_can_be_replaced_or_turned_off() -> None:

@@ -808,7 +808,7 @@ def test_a_story_a_dream_or_someone_elses_words_end_no_fact_of_the_user_and_are_
         ("As I said: I'm vegan.", "User is vegan."),
         ("I have a dream job offer.", "User has a dream job offer."),
         ("Quick update: I moved to Leeds.", "User lives in Leeds."),
-        ("Big news: I'm vegetarian now.", "User is vegetarian now."),
+        ("Big news: I'm vegetarian now.", "User is vegetarian."),
         ("Check it out: I moved to Leeds.", "User lives in Leeds."),
         ("Can you check this for me? I live in Leeds.", "User lives in Leeds."),
     ],
@@ -825,7 +825,7 @@ def test_a_diary_entry_is_the_users_own_words_not_a_letter() -> None:
 @pytest.mark.parametrize("said", ["I'm off dairy now.", "I'm off dairy now, it was upsetting my stomach."])
 def test_off_a_food_is_a_core_diet_fact_and_off_to_bed_is_small_talk(said: str) -> None:
     assert [(f.text, f.core) for f in RuleBasedFactExtractor().extract([("user", said)])] == [
-        ("User is off dairy now.", True)]
+        ("User is off dairy.", True)]
     assert RuleBasedFactExtractor().extract([("user", "I'm off to bed.")]) == []
 
 
@@ -1399,7 +1399,7 @@ def test_a_change_or_repeat_of_someone_else_neither_ends_nor_stands_for_the_user
         ("Life goal achieved: we bought a cottage in Kent.", ["User bought a cottage in Kent."]),
         ("Don't judge me, I've started knitting.", ["User has started knitting."]),  # an aside, not a request
         ("Great news though, I passed my driving test.", ["User passed their driving test."]),
-        ("Not anymore, I teach yoga now.", ["User teaches yoga now."]),
+        ("Not anymore, I teach yoga now.", ["User teaches yoga."]),
         ("No, I work in Leeds.", ["User works in Leeds."]),
         ("No kids for me, thanks.", []),  # "no" as a determiner is not cut: "Kids for me" is no statement
         ("My job: barista.", []),  # a label with no statement after it
@@ -1412,9 +1412,9 @@ def test_labels_asides_and_replies_before_the_statement_are_cut(said: str, facts
 @pytest.mark.parametrize(
     ("said", "facts"),
     [
-        ("The contract ended, and I'm a freelancer now.", ["User is a freelancer now."]),
-        ("Monday was my first day - I'm a barista at a cafe now.", ["User is a barista at a cafe now."]),
-        ("fyi I sold the van, I cycle everywhere now.", ["User sold the van.", "User cycles everywhere now."]),
+        ("The contract ended, and I'm a freelancer now.", ["User is a freelancer."]),
+        ("Monday was my first day - I'm a barista at a cafe now.", ["User is a barista at a cafe."]),
+        ("fyi I sold the van, I cycle everywhere now.", ["User sold the van.", "User cycles everywhere."]),
         ("it happened - Sam and I moved in together!", ["User and Sam moved in together."]),
         ("I left the bakery - started an apprenticeship as an electrician.",
          ["User left the bakery.", "User started an apprenticeship as an electrician."]),
@@ -1551,7 +1551,7 @@ def test_introductions_with_a_name_tag_questions_and_the_name_of_someone_just_to
         # an ending of another slot, or a state said to be over, is kept
         ("I quit smoking and started running.", ["User quit smoking.", "User started running."]),
         ("I quit my job and moved to Spain.", ["User quit their job.", "User lives in Spain."]),
-        ("I'm no longer vegetarian, I eat fish now.", ["User is no longer vegetarian.", "User eats fish now."]),
+        ("I'm no longer vegetarian, I eat fish now.", ["User is no longer vegetarian.", "User eats fish."]),
     ],
 )
 def test_a_second_change_of_the_same_subject_is_its_own_fact_and_an_ending_beside_its_replacement_is_not(
@@ -1760,3 +1760,102 @@ def test_a_job_got_ends_the_stored_job(said: str) -> None:
     facts = RuleBasedFactExtractor().extract(
         [("user", said)], [_Stored("old", "User works remotely as a UX designer for a Berlin startup.")])
     assert [f.supersedes for f in facts][:1] == [("old",)], facts
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("I work at Deloitte as a consultant now, remember that.", ["User works at Deloitte as a consultant."]),
+        ("I work at Deloitte, please remember.", ["User works at Deloitte."]),
+        ("I'm vegan now so please remember that!", ["User is vegan."]),
+        ("I live in Leeds - don't forget that.", ["User lives in Leeds."]),
+        ("I have two cats, keep that in mind.", ["User has two cats."]),
+        ("I'm a nurse, note that down for next time.", ["User is a nurse."]),
+        ("I cycle everywhere now.", ["User cycles everywhere."]),  # "now" only marks the change
+        ("I work from home for now.", ["User works from home for now."]),  # a "now" that says for how long
+        ("Been vegan for 3 years now.", ["User has been vegan for 3 years now."]),
+    ],
+)
+def test_a_request_to_remember_and_a_last_now_are_left_out_of_the_fact(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "replaced"),
+    [
+        ("I'm not vegan.", "User is vegan."),
+        ("I'm not allergic to peanuts, that was my brother.", "User is allergic to peanuts."),
+        ("I don't have a cat anymore.", "User has a cat named Mochi."),  # the name is a detail of the cat
+        ("Just kidding, I don't live in Lisbon.", "User lives in Lisbon."),
+        ("I lied about being vegan.", "User is vegan."),
+        ("I was only joking about living in Lisbon.", "User lives in Lisbon."),
+        ("I'm not married.", "User is married to Tom."),
+        ("My sister isn't vegan.", "User's sister is vegan."),
+    ],
+)
+def test_a_denial_of_what_a_stored_fact_of_the_same_person_says_ends_it(said: str, replaced: str) -> None:
+    assert _supersedes(said, replaced)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I don't work on Fridays.", "User works on Fridays at the bakery."),  # a part of it only
+        ("I don't live in Lisbon.", "User lives in Porto."),  # another place
+        ("My sister isn't vegan.", "User is vegan."),  # someone else
+        ("I'm not vegan.", "User is not vegetarian."),  # a stored denial is no statement to deny
+        ("I think I'm not vegan.", "User is vegan."),  # a hedge
+    ],
+)
+def test_a_denial_of_a_part_another_thing_or_someone_else_or_a_hedge_ends_nothing(said: str, kept: str) -> None:
+    assert not _supersedes(said, kept)
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("I lied about being vegan.", ["User is not vegan."]),
+        ("I was kidding about having a dog.", ["User doesn't have a dog."]),
+        ("I was joking about running marathons.", ["User doesn't run marathons."]),
+        ("Just kidding, I don't live in Lisbon.", ["User doesn't live in Lisbon."]),
+        ("Scratch that: I work at Google.", ["User works at Google."]),
+        ("Just kidding!", []),
+        ("My bad habit is smoking.", ["User's bad habit is smoking."]),  # "my bad" is a lead only before a comma
+    ],
+)
+def test_a_statement_taken_back_is_stored_as_its_denial_and_a_correction_lead_in_is_cut(
+    said: str, facts: list[str]
+) -> None:
+    assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "stored", "fact"),
+    [
+        ("Sorry, I live in Porto, not Lisbon.", "User lives in Lisbon.", "User lives in Porto."),
+        ("Actually I meant Porto, not Lisbon.", "User lives in Lisbon.", "User lives in Porto."),
+        ("I meant Porto not Lisbon.", "User lives in Lisbon with Rui.", "User lives in Porto with Rui."),
+        ("I'm a teacher, not a nurse.", "User works as a nurse.", "User is a teacher."),  # same slot
+        ("I'm vegetarian, not vegan.", "User is vegan.", "User is vegetarian."),
+    ],
+)
+def test_a_correction_ends_the_stored_fact_of_what_was_wrong_and_stores_what_is_right(
+    said: str, stored: str, fact: str
+) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    assert [(f.text, f.supersedes) for f in facts] == [(fact, ("old",))]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored", "facts"),
+    [
+        ("I meant Porto, not Lisbon.", "User's sister lives in Lisbon.", []),  # not the user's: which fact?
+        ("I meant Porto, not Lisbon.", "User is learning Spanish.", []),  # no stored fact holds Lisbon
+        ("I live in Leeds, not far from York.", "User plays chess.", ["User lives in Leeds, not far from York."]),
+    ],
+)
+def test_a_correction_of_no_fact_of_the_users_or_a_not_that_corrects_nothing_ends_nothing(
+    said: str, stored: str, facts: list[str]
+) -> None:
+    got = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    assert [f.text for f in got] == facts and not any(f.supersedes for f in got)

@@ -23,6 +23,8 @@ _WAS = re.compile(
     r"started|switched|given|born|made|asked|recommended|warned|referred|tested|confirmed|identified)\b)",
     re.IGNORECASE,
 )
+# Taken back: "User lied about being vegan.", "User was joking about the peanut allergy."
+_TAKEN_BACK = re.compile(r"\b(?:lied|lying|kidding|joking)\s+about\b", re.IGNORECASE)
 # Said to rule the matter out: "User is allergic to nothing.", "User has no known allergies."
 _NONE = re.compile(r"\ballergic\s+to\s+(?:nothing|none|no\b)|\bno\s+(?:known\s+)?(?:food\s+)?allergies\b",
                    re.IGNORECASE)
@@ -39,8 +41,8 @@ def is_core_fact(text: str) -> bool:
 
     A term right after a negation does not count ("User is not vegan.", "User has no allergies.", "User is
     allergic to nothing."), nor what held only in the past ("User used to be vegetarian.", "User was pregnant
-    last year.", "User was on metformin until March."; "User was diagnosed with ..." still holds), nor someone
-    outside the household (a friend's, a sibling's, a pet's: only the user's, their partner's and their
+    last year.", "User was on metformin until March."; "User was diagnosed with ..." still holds), nor what the
+    user took back ("User lied about being vegan."), nor someone outside the household (a friend's, a sibling's, a pet's: only the user's, their partner's and their
     children's count): each would be injected on every turn.
 
     >>> is_core_fact("User's friend is allergic to cats."), is_core_fact("User's daughter is allergic to nuts.")
@@ -51,7 +53,8 @@ def is_core_fact(text: str) -> bool:
     household is the gate's rule too (:func:`memori_core.ranking.care.outside_holder`): the gate reads such a
     fact of someone else only when the question names them (:func:`memori_core.ranking.care.named_by`).
     """
-    if outside_holder(text) is not None or _PAST.search(text) or _WAS.search(text) or _NONE.search(text):
+    if outside_holder(text) is not None or _PAST.search(text) or _WAS.search(text) or _NONE.search(text) \
+            or _TAKEN_BACK.search(text):
         return False  # "User's friend...", "User's sister...", "User's dog..."
     return is_care_fact(text)
 

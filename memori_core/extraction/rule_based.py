@@ -33,6 +33,8 @@ from .slots import (
     PETS,
     acquired_slots,
     content_words,
+    corrected_words,
+    denies,
     disposed_thing,
     ends_habit,
     ends_ownership,
@@ -395,6 +397,28 @@ def _named(clause: str, known: Sequence[str]) -> str | None:
     return None
 
 
+# "I meant Porto, not Lisbon", "Porto, not Lisbon": a correction naming only what is right and what was wrong.
+_MEANT = re.compile(
+    r"^(?:i\s+(?:meant|mean|meant\s+to\s+say|said)\s+|(?:it's|it\s+is|it\s+was|make\s+that)\s+)?"
+    r"(?P<right>[\w'-]+(?:\s+[\w'-]+){0,2}?),?\s+not\s+(?P<wrong>[\w'-]+(?:\s+[\w'-]+){0,2}?)[.!]*$",
+    re.IGNORECASE,
+)
+
+
+def _meant(clause: str, known: Sequence[str]) -> str | None:
+    """``clause`` ("Actually I meant Porto, not Lisbon") as the stored fact it corrects with the right words in
+    place of the wrong ones ("User lives in Porto." of "User lives in Lisbon."), when exactly one
+    stored fact of the user's holds the wrong words; ``None`` otherwise (the rules cannot tell which fact)."""
+    m = _MEANT.match(strip_lead(clause))
+    if m is None or content_words(m.group("right")) & content_words(m.group("wrong")):
+        return None
+    wrong = re.compile(rf"\b{re.escape(m.group('wrong'))}\b", re.IGNORECASE)
+    held = [text for text in known if holder(text) == "user" and not is_negated(text) and wrong.search(text)]
+    if len(held) != 1:
+        return None
+    return wrong.sub(m.group("right"), held[0], count=1)
+
+
 def _born_own(clause: str, known: Sequence[str]) -> str | None:
     """``clause`` ("the baby was born last week", "Sofia was born on Tuesday") told while a stored fact says the
     user is expecting ("User is pregnant.") as the user's own ("Our baby Sofia was born on Tuesday"); ``None``
@@ -529,6 +553,32 @@ def _as_own_treatment(prescribed: re.Match[str]) -> str:
     return f"I {verb} {rest}"
 
 
+# "I lied about being vegan", "I was only joking about living in Lisbon": the user takes back what they said, a
+# denial of it ("I'm not vegan", "I don't live in Lisbon").
+_RETRACTED = re.compile(
+    r"^(?:i\s+(?:lied|was\s+(?:just\s+|only\s+)?(?:lying|kidding|joking))|(?:just|only)\s+(?:kidding|joking))"
+    r"\s+about\s+(?:(?P<being>being)|(?P<having>having)|(?P<verb>[a-z]+ing))\s+(?P<rest>\S.*?)[.!]*$",
+    re.IGNORECASE,
+)
+
+
+def _as_denial(clause: str) -> str | None:
+    """``clause`` when it takes back what the user said ("I lied about being vegan"), as the denial it is ("I'm
+    not vegan"; "I was kidding about living in Lisbon" -> "I don't live in Lisbon"); ``None`` for any other
+    clause, or a verb the rules do not rewrite."""
+    m = _RETRACTED.match(strip_lead(clause))
+    if m is None:
+        return None
+    rest = m.group("rest")
+    if m.group("being"):
+        return f"I'm not {rest}"
+    if m.group("having"):
+        return f"I don't have {rest}"
+    gerund = m.group("verb").lower()
+    base = next((v for v in (gerund[:-3], gerund[:-3] + "e", gerund[:-4]) if is_bare_present(v)), None)
+    return f"I don't {base} {rest}" if base is not None else None
+
+
 def _says_more(verdict: SentenceVerdict, text: str) -> bool:
     """Whether the stored fact ``text`` says more than the new fact could replace, so that replacing it would
     lose what still holds: a care fact (an allergy, a medication) replaced by a fact that is none and is about
@@ -626,7 +676,12 @@ class RuleBasedFactExtractor:
     running", "our cat Mochi passed away"), and a stored "none" ("User has no
     pets.") when one is named. A negated or ended fact ("I don't play tennis
     anymore", "I used to live in Lisbon") also replaces those holding its
-    words. "Ana and I broke
+    words, and a plain denial the stored fact of the same person it denies
+    (:func:`~memori_core.extraction.slots.denies`: "I'm not vegan", "I lied
+    about being vegan", "Just kidding, I don't live in Lisbon"). A correction
+    ("I live in Porto, not Lisbon", "I meant Porto, not Lisbon": the one stored
+    fact of the user's holding "Lisbon", with "Porto" in its place) replaces
+    the stored fact holding what it says was wrong. "Ana and I broke
     up" is the user's statement ("User and Ana broke up."). a fact that only
     refines a stored one of the same person ("User has a golden retriever
     called Bo." after "User has a golden retriever.") replaces it; a fact
@@ -707,6 +762,10 @@ class RuleBasedFactExtractor:
             return True  # "Our baby girl Maya was born last week": "User is pregnant." no longer holds
         if _says_more(verdict, text):
             return False
+        wrong = corrected_words(verdict.sentence)
+        if wrong and wrong <= old and not wrong & words and holder(verdict.fact) == holder(text) \
+                and (old - wrong <= words or slots_of(verdict.fact) & slots_of(text)):
+            return True  # "I live in Porto, not Lisbon" ends "User lives in Lisbon."
         # a refinement: "has a golden retriever" -> "... called Bo", by the same person ("User's sister is
         # vegetarian." refines nothing of "User is vegetarian.")
         if old < words and verdict.reason != KEPT_AS_SAID and _same_person(verdict.fact, text, old):
@@ -754,6 +813,8 @@ class RuleBasedFactExtractor:
                 return True
             elif slot in acquired_slots(said) and not is_negated(said):
                 return True
+        if denies(verdict.fact, text) and (changed or ended or verdict.reason == KEPT_REWRITTEN):
+            return True  # "I'm not vegan" ends "User is vegan." (a hedge, "I think I'm not allergic", ends nothing)
         if not (changed or ended):
             return False
         # "I don't play tennis anymore" ends "User plays tennis on Sundays." (not a sister's "anymore")
@@ -770,10 +831,17 @@ class RuleBasedFactExtractor:
         for sentence in own:
             for clause in split_clauses(sentence):
                 prescribed = _PRESCRIBED.match(clause)
+                denial = _as_denial(clause)
                 if prescribed is not None:  # "My doctor switched me from warfarin to apixaban."
                     verdict = replace(self.judge(_as_own_treatment(prescribed)), sentence=clause)
+                elif denial is not None:  # "I lied about being vegan."
+                    verdict = replace(self.judge(denial), sentence=clause)
                 else:
                     verdict = self.judge(clause)
+                if verdict.fact is None and known:
+                    meant = _meant(clause, known)
+                    if meant is not None:  # "Actually I meant Porto, not Lisbon."
+                        verdict = SentenceVerdict(clause, meant, KEPT_REWRITTEN)
                 if verdict.fact is None and verdict.reason == DROP_NOT_FIRST_PERSON and known:
                     named = _named(clause, known) or _disposed_own(clause, known) or _born_own(clause, known)
                     if named is not None:

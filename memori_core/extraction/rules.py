@@ -13,7 +13,7 @@ from datetime import date, datetime, timedelta, timezone
 
 from ..ranking.care import OFF_FOODS, is_care_fact
 from ..slots import PERSON, TOOLS, speaks_of_a_group
-from .slots import MONTH_NAMES, content_words, is_change, is_ended, is_loss, slots_of
+from .slots import MONTH_NAMES, content_words, is_change, is_ended, is_loss, slots_of, without_correction
 
 __all__ = [
     "DROP_EMPTY",
@@ -113,6 +113,9 @@ _NEWS = _words(
     "update", "quick update", "small update", "little update", "big update", "life update", "an update",
     "news", "big news", "good news", "bad news", "sad news", "great news", "exciting news", "some news",
     "news flash", "newsflash", "guess what", "heads up", "side note", "on a side note",
+    # a correction of what was said before: "Just kidding, I don't live in Lisbon", "Scratch that: ..."
+    "just kidding", "kidding", "jk", "just joking", "only joking", "scratch that", "my bad", "my mistake",
+    "correction", "wait", "oh wait",
 )
 # "Remember that I'm vegan", "I forgot to mention: my son is 4": what follows is the statement.
 _REMINDER = _words(
@@ -480,10 +483,15 @@ _WITH_OTHER = _rx(
     rf"^(?:(?P<other>{_OTHER})\s+and\s+(?:i|me)|(?:i|me)\s+and\s+(?P<other2>{_OTHER}))\s+(?P<rest>(?-i:[a-z]).*)$"
 )
 _MODAL_START = _rx(r"^(?:would|could|should|might|may|'d|want|wanna|need|hope|plan|are\s+going\s+to)\b")
-# "..., by the way." / "..., as I said.": a tail that adds nothing to the fact.
-_EMPTY_TAIL = _rx(r"(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s+said|as\s+i\s+mentioned|lol|haha|"
+# "..., by the way." / "..., as I said.": a tail that adds nothing to the fact; "..., remember that.", "... - please
+# keep that in mind": a request to the assistant, never part of the fact.
+_EMPTY_TAIL = _rx(r"(?:(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s+said|as\s+i\s+mentioned|lol|haha|"
                   r"unfortunately|sadly|though|fyi|"
                   r"remember|if\s+you\s+remember|you\s+remember)"
+                  r"|(?:\s*,\s*|\s+-\s+|\s*[\u2014\u2013]\s*|\s+(?:so|and)\s+)(?:(?:so|and|please|pls)\s+)*"
+                  r"(?:remember|note|don't\s+forget|do\s+not\s+forget|(?:keep|bear)\s+(?:(?:that|this|it)\s+)?in\s+mind|"
+                  r"make\s+a\s+note(?:\s+of)?|note\s+(?:that|this|it)\s+down)"
+                  r"(?:\s+(?:that|this|it))?(?:\s+(?:please|pls|for\s+(?:next\s+time|later|the\s+future)))?)"
                   r"[\s.!]*$")
 
 
@@ -1038,6 +1046,16 @@ def own_part(text: str) -> str:
     return text[: m.start("cut")] if m is not None else text
 
 
+# "User works at Deloitte now.": a last "now" only marks the change (the fact's created_at dates it), and a fact
+# the assistant's own memory tool writes says it without one. Not "for now", "right now", "by now", "until now",
+# nor a "now" after how long ("User has been vegan for 3 years now.").
+_CHANGE_NOW = _rx(
+    r"(?<!\bfor)(?<!\bright)(?<!\bjust)(?<!\bby)(?<!\buntil)(?<!\btill)(?<!\bof)(?<!\bfrom)"
+    r"(?<!\bdays)(?<!\bweeks)(?<!\bmonths)(?<!\byears)(?<!\bwhile)(?<!\bages)(?<!\bday)(?<!\bweek)(?<!\bmonth)"
+    r"(?<!\byear)(?<!\bdecades)(?<!\bdecade)\s*,?\s+now\s*[.!]*$"
+)
+
+
 def judge_sentence(sentence: str, max_chars: int) -> SentenceVerdict:
     """The decision for one sentence of a user message: the fact kept (or ``None``) and the reason.
 
@@ -1047,7 +1065,7 @@ def judge_sentence(sentence: str, max_chars: int) -> SentenceVerdict:
     cleaned = _EMPTY_TAIL.sub("", cleaned) or cleaned
     fact, reason = _judge(cleaned, max_chars)
     if fact is not None and reason == KEPT_REWRITTEN:
-        fact = holds_now(fact)
+        fact = without_correction(_CHANGE_NOW.sub(".", holds_now(fact)))
     if reason == KEPT_EXPIRING:
         body = _strip_lead(cleaned)[0]
         lead = _OPENER_THEN_FIRST_PERSON.match(body) or _LEAD_IN_THEN_FIRST_PERSON.match(body)

@@ -28,6 +28,8 @@ __all__ = [
     "SLOTS",
     "acquired_slots",
     "content_words",
+    "corrected_words",
+    "denies",
     "disposed_thing",
     "disposed_words",
     "ends_habit",
@@ -46,6 +48,7 @@ __all__ = [
     "same_activity",
     "slots_of",
     "stopped_words",
+    "without_correction",
 ]
 
 PETS = (
@@ -396,6 +399,51 @@ def is_change(text: str) -> bool:
     if _REPEATED_EVENT.search(folded):
         folded = re.sub(r"\bagain\b", " ", folded)
     return bool(_CHANGE.search(folded))
+
+
+# "I live in Porto, not Lisbon", "I meant Porto not Lisbon": what the user says was wrong, after what is right.
+_CORRECTED = re.compile(
+    r"(?:,|\bmeant\b.*?)\s+not\s+(?!(?:far|only|just|yet|always|too|so|very|much|bad|sure|really|quite|that|"
+    r"exactly|anymore|any|for|because|since|though|ever|even|counting|including)\b)"
+    r"(?P<wrong>(?:(?:in|at|a|an|the|as|to)\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?)\s*[.!]*$"
+)
+
+
+def corrected_words(text: str) -> frozenset[str]:
+    """The stemmed content words of what ``text`` corrects ("I live in Porto, not Lisbon" -> ``{"lisbon"}``,
+    "I meant Porto, not Lisbon" too); empty when it corrects nothing."""
+    m = _CORRECTED.search(_fold(text).strip())
+    return content_words(m.group("wrong")) if m is not None else frozenset()
+
+
+def without_correction(fact: str) -> str:
+    """``fact`` without the ", not ..." that corrects a stored fact ("User lives in Porto, not Lisbon." -> "User
+    lives in Porto."): what holds is the fact; the correction ends the stored one it names."""
+    m = _CORRECTED.search(fact.rstrip()) if fact.count(",") else None
+    if m is None or not m.group(0).startswith(","):
+        return fact
+    return fact[: m.start()].rstrip() + "."
+
+
+# The name a fact gives what it speaks of ("User has a cat named Mochi."): a detail a denial of the thing needn't say.
+_GIVEN_NAME = re.compile(r"\b(?:called|named)\s+[A-Z][\w-]*|\b[A-Z][a-z\u00e0-\u00ff]+\b")
+
+
+def denies(new: str, old: str) -> bool:
+    """Whether the negated ``new`` denies the stored ``old`` of the same person ("User is not vegan." denies
+    "User is vegan."; "User doesn't have a cat anymore." denies "User has a cat named Mochi."): ``old`` is not
+    negated itself, ``new`` speaks of nothing ``old`` does not, and says all ``old`` says but the name it gives.
+    A denial of a part only ("User doesn't work on Fridays." of "User works on Fridays at the bakery.") is none.
+
+    >>> denies("User is not allergic to peanuts.", "User is allergic to peanuts."), denies(
+    ...     "User's sister is not vegan.", "User is vegan.")
+    (True, False)
+    """
+    if not is_negated(new) or is_negated(old) or holder(new) != holder(old):
+        return False
+    words, said = content_words(new), content_words(old)
+    whole = content_words(_GIVEN_NAME.sub(" ", old.split(None, 1)[-1]))  # the first word is the holder
+    return bool(words) and words <= said and whole <= words
 
 
 def is_negated(text: str) -> bool:
