@@ -344,4 +344,5 @@ def test_the_pydantic_llamaindex_adapters_refuse_a_keyword_that_names_no_field(n
     for adapter in (MemoriMemoryBlock, MemoriMemoryPostprocessor):
         with pytest.raises(TypeError, match=rf"{adapter.__name__} got unexpected keyword argument '{name}'"):
             adapter(engine=engine, entity_id="a", **{name: bad})
-    assert MemoriMemoryBlock(engine=engine, entity_id="a", limit=3).k == 3  # the old name of k still works
+    with pytest.warns(DeprecationWarning):  # the old name of k still works
+        assert MemoriMemoryBlock(engine=engine, entity_id="a", limit=3).k == 3
