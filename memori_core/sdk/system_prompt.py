@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..context import append_block, is_block
-from ..query import field_of
+from ..query import field_of, part_text
 
 __all__ = ["PROVIDERS", "append_to_content", "check_injectable", "inject_context", "normalize_provider"]
 
@@ -69,21 +69,10 @@ def _replace(obj: Any, name: str, value: Any, what: str) -> Any:
 _SYSTEM_ROLES = ("system", "developer")
 
 
-def _part_text(part: Any) -> str | None:
-    """The text of a content part (a str, or a ``{"text": ...}`` part of any provider); ``None`` for others."""
-    if isinstance(part, str):
-        return part
-    if isinstance(part, Mapping):
-        text = part.get("text")
-        return text if isinstance(text, str) and part.get("type", "text") == "text" else None
-    text = getattr(part, "text", None)
-    return text if isinstance(text, str) else None
-
-
 def without_block_parts(parts: Sequence[Any]) -> list[Any]:
     """``parts`` without the text parts that are a block an earlier turn wrote (:func:`memori_core.context.without_block`;
     an app that sends a call's messages again as its history sends that turn's facts again)."""
-    return [p for p in parts if not ((text := _part_text(p)) is not None and is_block(text))]
+    return [p for p in parts if not ((text := part_text(p)) is not None and is_block(text))]
 
 
 def append_to_content(content: Any, block: str, what: str = "message") -> Any:
