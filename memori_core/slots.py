@@ -6,6 +6,7 @@ the ranking (``ranking/recency.py``) lets the newer of two facts of one slot win
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -246,6 +247,7 @@ def _owner_before(folded: str, slot: str | None) -> str | None:
     return re.sub(r"\s+", " ", m.group("who") or m.group("name"))
 
 
+@functools.lru_cache(maxsize=8192)  # the gate reads the same facts' slots on every recall
 def slot_keys(text: str) -> frozenset[str]:
     """``"<holder>:<slot>"`` for every slot ``text`` speaks of ("user:residence" for "User lives in Porto.");
     two facts sharing a key say something of the same person's same slot."""

@@ -563,16 +563,11 @@ def asked_slots(question: str) -> frozenset[str]:
     return frozenset(k for m in _MY_THING.finditer(text) for k in slot_keys(m.group()) if k.startswith("user:"))
 
 
-@functools.lru_cache(maxsize=8192)
-def _fact_slot_keys(text: str) -> frozenset[str]:
-    return slot_keys(text)
-
-
 def slot_rows(keys: frozenset[str], facts: Sequence[str]) -> tuple[np.ndarray, list[str]]:
     """The facts holding one of the slot ``keys`` (bool array), for each key held by at most :data:`MOST_OF_SLOT`
     facts, and those keys."""
     holding: dict[str, list[int]] = {k: [] for k in keys}
     for i, text in enumerate(facts):
-        for k in _fact_slot_keys(text) & keys:
+        for k in slot_keys(text) & keys:
             holding[k].append(i)
     return _held_by_few(holding, len(facts), MOST_OF_SLOT)
