@@ -387,24 +387,23 @@ def cmd_count(args: argparse.Namespace) -> int:
 
 def cmd_history(args: argparse.Namespace) -> int:
     """``memori history -e ENTITY ID``: a fact's versions, oldest first (exit 1 when the id is unknown)."""
-    try:
-        facts = _engine(args).history(args.entity, args.id)
-    except KeyError:
-        print(f"memori: entity {args.entity!r} has no fact with id {args.id!r}", file=sys.stderr)
-        return 1
-    _print_facts(facts, args.json)
-    return 0
+    return _print_for_id(args, lambda: _engine(args).history(args.entity, args.id))
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
     """``memori restore -e ENTITY ID``: undo a supersede or an update (exit 1 when the id is unknown; a fact that is
     valid already, or a version whose text the fact has, is a usage error)."""
+    return _print_for_id(args, lambda: [_engine(args).restore(args.entity, args.id)])
+
+
+def _print_for_id(args: argparse.Namespace, read: Callable[[], list[StoredFact]]) -> int:
+    """Print the facts ``read()`` gives for ``args.id`` (exit 0), or say the entity has no such fact (exit 1)."""
     try:
-        fact = _engine(args).restore(args.entity, args.id)
+        facts = read()
     except KeyError:
-        print(f"memori: entity {args.entity!r} has no fact with id {args.id!r}", file=sys.stderr)
+        _unknown_ids(args.entity, [args.id], set())
         return 1
-    _print_facts([fact], args.json)
+    _print_facts(facts, args.json)
     return 0
 
 
