@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .engine import RecallEngine
-from .validate import check_entity_id
+from .validate import check_count, check_entity_id
 
 ENTITY_KEY = "entity_id"
 """The key read from a run config's ``configurable`` mapping (and first from a runtime context)."""
@@ -53,13 +53,7 @@ def check_entity_default(entity_id: Any) -> str | None:
 def check_k(k: Any, owner: str) -> int | None:
     """``k`` if it is ``None`` (the engine's ``config.limit``) or an int >= 0 (0: nothing);
     ``TypeError`` / ``ValueError`` naming it otherwise."""
-    if k is None:
-        return None
-    if isinstance(k, bool) or not isinstance(k, int):
-        raise TypeError(f"{owner}: k must be a non-negative int or None, got {type(k).__name__}")
-    if k < 0:
-        raise ValueError(f"{owner}: k must be a non-negative int or None, got {k!r}")
-    return k
+    return None if k is None else check_count(k, f"{owner}: k", "a non-negative int or None")
 
 
 def renamed_k(owner: str, k: Any, old_name: str, old_value: Any, *, stacklevel: int = 3) -> Any:

@@ -32,16 +32,20 @@ def check_entity_id(entity_id: Any) -> str:
     return check_text(entity_id, "entity_id")
 
 
+def check_count(value: Any, name: str, expected: str = "an int >= 0") -> int:
+    """``value`` if it is an int >= 0 (a ``bool`` is not one); otherwise ``TypeError`` (not an int) or ``ValueError``
+    (negative) saying ``{name} must be {expected}, got ...``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be {expected}, got {type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"{name} must be {expected}, got {value!r}")
+    return value
+
+
 def check_limit(limit: Any, default: int) -> int:
     """``None`` -> ``default``; otherwise an int >= 0 (0 recalls nothing); a negative one raises ``ValueError``
     naming ``limit``, as ``list`` and the adapters' ``k`` do."""
-    if limit is None:
-        return default
-    if isinstance(limit, bool) or not isinstance(limit, int):
-        raise TypeError(f"limit must be an int, got {type(limit).__name__}")
-    if limit < 0:
-        raise ValueError(f"limit must be an int >= 0, got {limit!r}")
-    return limit
+    return default if limit is None else check_count(limit, "limit")
 
 
 def check_query(query: Any) -> str:
