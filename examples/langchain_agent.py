@@ -14,30 +14,15 @@ capture runs in the background and `middleware.flush()` waits for it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from langchain.agents import create_agent
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import AIMessage
 from langchain_core.tools import tool
 
 from memori_core import ChromaStore, RecallEngine
 from memori_langchain import MemoriMiddleware
 
-
-class ScriptedToolModel(GenericFakeChatModel):
-    """LangChain's fake chat model, accepting tools and printing what it is sent."""
-
-    def bind_tools(self, tools: Any, **kwargs: Any) -> ScriptedToolModel:
-        return self
-
-    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
-        print("--- the model saw ---")
-        for message in messages:
-            calls = [f"{c['name']}({c['args']})" for c in getattr(message, "tool_calls", [])]
-            print(f"[{message.type}] {message.text or ' '.join(calls)}")
-        print("---------------------")
-        return super()._generate(messages, *args, **kwargs)
+from _fake_chat_model import ScriptedToolModel  # a fake model that prints what it is sent; yours in an app
 
 
 @tool

@@ -17,11 +17,12 @@ from typing import Any
 
 from langchain.agents import create_agent
 from langchain.tools import ToolRuntime, tool
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import AIMessage
 
 from memori_core import ChromaStore, RecallEngine
 from memori_langchain import MemoriStore
+
+from _fake_chat_model import ScriptedToolModel  # a fake model that prints what it is sent; yours in an app
 
 
 @dataclass
@@ -41,21 +42,6 @@ def recall(query: str, runtime: ToolRuntime[UserContext]) -> str:
     """Search what you remember about the user."""
     items = runtime.store.search(("memories", runtime.context.user_id), query=query, limit=3)
     return json.dumps([item.value["content"] for item in items]) if items else "nothing relevant is remembered"
-
-
-class ScriptedToolModel(GenericFakeChatModel):
-    """LangChain's fake chat model, accepting tools and printing what it is sent."""
-
-    def bind_tools(self, tools: Any, **kwargs: Any) -> ScriptedToolModel:
-        return self
-
-    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
-        print("--- the model saw ---")
-        for message in messages:
-            calls = [f"{c['name']}({c['args']})" for c in getattr(message, "tool_calls", [])]
-            print(f"[{message.type}] {message.text or ' '.join(calls)}")
-        print("---------------------")
-        return super()._generate(messages, *args, **kwargs)
 
 
 def call(name: str, **args: Any) -> AIMessage:

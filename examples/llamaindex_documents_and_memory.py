@@ -16,18 +16,15 @@ Swap in a real LLM (``llm=OpenAI(...)``) for real answers.
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
 from llama_index.core import VectorStoreIndex
-from llama_index.core.base.embeddings.base import BaseEmbedding
-from llama_index.core.bridge.pydantic import PrivateAttr
 from llama_index.core.llms.mock import MockLLM
 from llama_index.core.query_engine import RetrieverQueryEngine
 from llama_index.core.schema import TextNode
 
 from memori_core import ChromaStore, RecallEngine
 from memori_llamaindex import MemoriMemoryPostprocessor, MemoriQueryEngine, MemoriRetriever
+
+from _minilm_embedding import MiniLMEmbedding  # the local MiniLM for the index (an app: its own embedding model)
 
 MENU = [
     "The pad thai is stir-fried rice noodles with tamarind, egg and crushed peanuts.",
@@ -36,26 +33,6 @@ MENU = [
     "The satay skewers are served with a rich peanut sauce.",
     "The restaurant is open from noon until 10 pm, and closed on Mondays.",
 ]
-
-
-class MiniLMEmbedding(BaseEmbedding):
-    """The engine's local MiniLM as a LlamaIndex embedding model (in an app you would use
-    e.g. ``HuggingFaceEmbedding("sentence-transformers/all-MiniLM-L6-v2")`` or a hosted model)."""
-
-    _embedder: Any = PrivateAttr()
-
-    def __init__(self, embedder: Any) -> None:
-        super().__init__(model_name="all-MiniLM-L6-v2")
-        self._embedder = embedder
-
-    def _get_query_embedding(self, query: str) -> list[float]:
-        return np.asarray(self._embedder.embed_query(query), dtype=float).tolist()
-
-    def _get_text_embedding(self, text: str) -> list[float]:
-        return np.asarray(self._embedder.embed_documents([text])[0], dtype=float).tolist()
-
-    async def _aget_query_embedding(self, query: str) -> list[float]:
-        return self._get_query_embedding(query)
 
 
 def banner(title: str) -> None:

@@ -13,18 +13,15 @@ what the model saw. Swap in a real LLM (``llm=OpenAI(...)``) for real answers.
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
 from llama_index.core import VectorStoreIndex
-from llama_index.core.base.embeddings.base import BaseEmbedding
-from llama_index.core.bridge.pydantic import PrivateAttr
 from llama_index.core.llms.mock import MockLLM
 from llama_index.core.query_engine import RetrieverQueryEngine
 from llama_index.core.schema import TextNode
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_llamaindex import MemoriHybridPostprocessor, MemoriRetriever
+
+from _minilm_embedding import MiniLMEmbedding  # the local MiniLM for the index (an app: its own embedding model)
 
 
 def banner(title: str) -> None:
@@ -44,26 +41,6 @@ def retriever_query_engine(engine: RecallEngine) -> None:
               f"(cosine={meta['cosine']:.3f}, lexical={meta['lexical']:.3f})")
     print("--- what the LLM saw ---")
     print(str(response).strip())
-
-
-class MiniLMEmbedding(BaseEmbedding):
-    """The engine's local MiniLM as a LlamaIndex embedding model (in an app you would use
-    e.g. ``HuggingFaceEmbedding("sentence-transformers/all-MiniLM-L6-v2")`` or a hosted model)."""
-
-    _embedder: Any = PrivateAttr()
-
-    def __init__(self, embedder: Any) -> None:
-        super().__init__(model_name="all-MiniLM-L6-v2")
-        self._embedder = embedder
-
-    def _get_query_embedding(self, query: str) -> list[float]:
-        return np.asarray(self._embedder.embed_query(query), dtype=float).tolist()
-
-    def _get_text_embedding(self, text: str) -> list[float]:
-        return np.asarray(self._embedder.embed_documents([text])[0], dtype=float).tolist()
-
-    async def _aget_query_embedding(self, query: str) -> list[float]:
-        return self._get_query_embedding(query)
 
 
 def reranked_vector_index(engine: RecallEngine) -> None:

@@ -660,7 +660,11 @@ def example() -> ModuleType:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclass looks its module up there
-    spec.loader.exec_module(module)
+    sys.path.insert(0, str(ROOT / "examples"))  # its own folder, as `python examples/langgraph_store.py` has it
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(ROOT / "examples"))
     return module
 
 

@@ -1,0 +1,23 @@
+"""The fake chat model the LangChain examples run offline with (an app passes its real chat model instead)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import BaseMessage
+
+
+class ScriptedToolModel(GenericFakeChatModel):
+    """LangChain's fake chat model, accepting tools and printing what it is sent."""
+
+    def bind_tools(self, tools: Any, **kwargs: Any) -> ScriptedToolModel:
+        return self
+
+    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
+        print("--- the model saw ---")
+        for message in messages:
+            calls = [f"{c['name']}({c['args']})" for c in getattr(message, "tool_calls", [])]
+            print(f"[{message.type}] {message.text or ' '.join(calls)}")
+        print("---------------------")
+        return super()._generate(messages, *args, **kwargs)
