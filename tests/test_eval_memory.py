@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from _helpers import WordHashEmbedder, edited, report_fixture, run_eval, write_json
-from memori_core import ChromaStore, RecallConfig, RecallEngine
+from _helpers import WordHashEmbedder, edited, report_fixture, run_eval, ungated_engine, write_json
+from memori_core import RecallConfig
 from memori_core.cli import main
 from memori_core.evaluation import GATES, RANKINGS, Fact, evaluate, load_memory
 from memori_core.evaluation.runner import add_memory
@@ -145,8 +145,7 @@ def test_load_memory_missing_file(tmp_path: Path) -> None:
 
 def test_facts_are_added_by_session_with_role_and_session_metadata(memory_file: Path) -> None:
     memory = load_memory(memory_file)[0]
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=WordHashEmbedder(),
-                          config=RecallConfig(gate="off", neighbour_weight=0.0))
+    engine = ungated_engine(WordHashEmbedder(), neighbour_weight=0.0)
     add_memory(engine, memory)
     assert engine.count(memory.entity_id) == len(memory.facts)
     top = engine.recall("Lisbon has lovely tiled streets", memory.entity_id, 1)[0]

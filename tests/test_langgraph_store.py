@@ -41,7 +41,7 @@ from langgraph.store.base import (
 )
 from langgraph.store.memory import InMemoryStore
 
-from _helpers import HashEmbedder
+from _helpers import HashEmbedder, ungated_engine
 from _langchain_fakes import RecordingChatModel, system_text
 from memori_core import ChromaStore, RecallConfig, RecallEngine, RuleBasedFactExtractor, capture_facts
 from memori_langchain import MemoriStore
@@ -358,7 +358,7 @@ def test_gate_false_ranks_as_the_engine_with_the_gate_off_and_shares_its_facts()
              "Peanut sauce is a favourite.", "Works as a nurse."]
     for i, text in enumerate(texts):
         store.put(ns, f"k{i}", {"content": text})
-    reference = RecallEngine(store=chroma, embedder=embedder, config=RecallConfig(limit=3, gate="off"))
+    reference = ungated_engine(embedder, store=chroma, limit=3)
     for query in ("peanuts", "What is the capital of Mongolia?", "cat", "nurse in Lisbon"):
         want = [f.id for f in reference.recall(query, "alice", limit=4)]
         assert [i.key for i in store.search(ns, query=query, limit=4)] == want and len(want) == 4

@@ -18,7 +18,7 @@ from llama_index.core.query_engine import RetrieverQueryEngine
 from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle, TextNode
 
 from _faults import break_store
-from _helpers import HashEmbedder
+from _helpers import HashEmbedder, ungated_engine
 from _llamaindex_fakes import HashLlamaEmbedding
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_llamaindex import MemoriMemoryPostprocessor, MemoriQueryEngine, MemoriRetriever
@@ -170,7 +170,7 @@ def test_fact_already_among_the_nodes_is_not_added_twice(engine: RecallEngine) -
 
 
 def test_k_caps_the_facts_added(hash_embedder: HashEmbedder) -> None:
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig(gate="off"))
+    engine = ungated_engine(hash_embedder)
     engine.add("user-1", ALICE)
     doc = NodeWithScore(node=TextNode(text="A document."), score=0.5)
     two = user_memory(engine, k=2).postprocess_nodes([doc], query_str="cello")

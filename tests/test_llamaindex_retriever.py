@@ -12,7 +12,7 @@ from llama_index.core.query_engine import RetrieverQueryEngine
 from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle, TextNode
 
 from _faults import break_store
-from _helpers import seeded_fixtures
+from _helpers import seeded_fixtures, ungated_engine
 from memori_core import RecallConfig, RecallEngine
 from memori_llamaindex import MemoriRetriever
 
@@ -198,9 +198,7 @@ def test_strict_retriever_raises_on_store_failure(fresh_filled: RecallEngine) ->
 
 def test_the_llm_reads_no_metadata_memori_wrote_itself_only_the_apps(hash_embedder):
     # A tester's chat engine showed "source: llamaindex", "turn: abd0e206..." and "core: True" above each fact.
-    from memori_core import ChromaStore
-
-    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig(gate="off"))
+    engine = ungated_engine(hash_embedder)
     engine.add("alice", ["User takes warfarin daily."], core=True,
                metadata={"source": "llamaindex", "role": "user", "turn": "abd0e206", "thread_id": "t1",
                          "message_id": "m1", "topic": "health"})

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from _helpers import HashEmbedder
+from _helpers import HashEmbedder, ungated_engine
 from memori_core import ChromaStore, RecallEngine, capture_facts
 from memori_core.evaluation.capture import ScriptedFact, ScriptedFactExtractor
 
@@ -32,9 +32,7 @@ def test_nearest_returns_the_ranking_the_gate_closes_on(engine: RecallEngine) ->
 
 
 def test_nearest_is_the_head_of_recall_when_the_gate_is_off() -> None:
-    from memori_core import RecallConfig
-
-    open_engine = RecallEngine(ChromaStore.in_memory(), HashEmbedder(), RecallConfig(gate="off"))
+    open_engine = ungated_engine()
     open_engine.add("u", FACTS)
     for query in ("where do I live?", "my dog", LET_GO):
         assert [f.id for f in open_engine.nearest(query, "u", 2)] == [f.id for f in open_engine.recall(query, "u", 2)]

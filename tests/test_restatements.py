@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 import numpy as np
 import pytest
 
-from _helpers import HashEmbedder
+from _helpers import HashEmbedder, ungated_engine
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.ranking.recency import asks_when, restatement_lift
 from memori_core.store import InMemoryFactStore
@@ -53,8 +53,7 @@ def test_only_the_newest_restatement_of_a_fact_is_lifted_above_it() -> None:
 
 
 def _engine(store: str, **config: object) -> RecallEngine:
-    return RecallEngine(store=ChromaStore.in_memory() if store == "chroma" else InMemoryFactStore(),
-                        embedder=HashEmbedder(), config=RecallConfig(gate="off", **config))
+    return ungated_engine(store=ChromaStore.in_memory() if store == "chroma" else InMemoryFactStore(), **config)
 
 
 def _towards(text: str) -> np.ndarray:
