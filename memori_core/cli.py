@@ -303,26 +303,19 @@ def _one_line(text: str) -> str:
     return "".join(out)
 
 
-def _passed(stamp: str | None, now: float) -> bool:
-    """Whether a stored UTC timestamp is at or before ``now`` (epoch seconds); ``False`` when absent or unreadable."""
-    if not stamp:
-        return False
-    try:
-        return parse_utc(stamp).timestamp() <= now
-    except ValueError:
-        return False
-
-
 def _fact_line(fact: StoredFact, now: float) -> str:
-    """``ID  CREATED_AT  TEXT`` (then ``[core]`` for a core fact, ``[expired]`` for one past its ``expires_at``,
+    """``ID  CREATED_AT  TEXT`` (then ``[core]`` for a core fact, ``[valid from TIME]`` for one whose text became
+    valid after ``created_at`` (an update), ``[expired]`` for one past its ``expires_at``,
     ``[superseded by ID at TIME]`` for one no longer valid)."""
-    expired = "  [core]" if is_core(fact.metadata) else ""
-    if _passed(fact.expires_at, now):
-        expired += "  [expired]"
-    if _passed(fact.valid_to, now):
+    marks = "  [core]" if is_core(fact.metadata) else ""
+    if fact.stated_at != fact.created_at:
+        marks += f"  [valid from {_when(fact.valid_from)}]"
+    if fact.is_expired(now):
+        marks += "  [expired]"
+    if not fact.is_valid(now):
         by = f" by {fact.superseded_by}" if fact.superseded_by else ""
-        expired += f"  [superseded{by} at {_when(fact.valid_to)}]"
-    return f"{fact.id}  {_when(fact.created_at)}  {_one_line(fact.content)}{expired}"
+        marks += f"  [superseded{by} at {_when(fact.valid_to)}]"
+    return f"{fact.id}  {_when(fact.created_at)}  {_one_line(fact.content)}{marks}"
 
 
 def _print_facts(facts: Sequence[StoredFact], as_json: bool) -> None:
@@ -618,7 +611,8 @@ def _list_parser(commands: Subparsers) -> None:
         commands, "list", cmd_list, help="list an entity's stored facts, newest first",
         description="List the stored facts of an entity, newest first (by created_at, then order of addition), "
         "one per line: ID, CREATED_AT (UTC, to the second) and TEXT (line breaks shown as \\n); facts past "
-        "their expires_at are listed, marked [expired] (recall skips them); core facts are marked [core]; facts no "
+        "their expires_at are listed, marked [expired] (recall skips them); core facts are marked [core]; a fact whose "
+        "text became valid after CREATED_AT (an update, a restore) is marked [valid from TIME]; facts no "
         "longer valid (superseded, earlier versions of an updated fact) only with --all. "
         "When more facts follow the page, "
         "standard error says which --offset shows them; an entity without facts lists nothing (exit 0, a "

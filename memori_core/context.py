@@ -9,6 +9,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
+from .facts import stated_at
 from .validate import parse_utc
 
 OPEN_TAG = "<memori_context>"
@@ -134,16 +135,19 @@ def clip_fact(text: str, max_chars: int | None = MAX_SHOWN_FACT_CHARS) -> str:
     return head.rstrip() + " …"
 
 
-def format_fact_line(content: str, created_at: Any = None, *, zone: bool = True,
+def format_fact_line(content: str, created_at: Any = None, *, valid_from: Any = None, zone: bool = True,
                      max_chars: int | None = MAX_SHOWN_FACT_CHARS) -> str:
     """``- {content}. Stated at {YYYY-MM-DD HH:MM} UTC``; no timestamp gives ``- {content}``.
 
+    The time is when the current text was stated: ``valid_from`` when it is later than ``created_at`` (an
+    updated text, a fact said again after it was superseded, a restored version), else ``created_at``
+    (:func:`~memori_core.facts.stated_at`).
     ``zone=False`` leaves out the ``UTC`` (upstream Memori's line, what
     ``RecallConfig.memori_compat()`` asks for through ``time_zone_label``).
     A fact longer than ``max_chars`` is cut, ending in " …" (:func:`clip_fact`).
     """
     text = clip_fact(sanitize_fact(content), max_chars)
-    stamp = format_timestamp(created_at, zone=zone)
+    stamp = format_timestamp(stated_at(created_at, valid_from), zone=zone)
     if stamp is None:
         return f"- {text}"
     end = "" if text.endswith((".", "!", "?", "\u2026", "\u3002", "\uff01", "\uff1f")) else "."
@@ -155,7 +159,9 @@ def format_context(facts: Iterable[Any], *, zone: bool = True,
     """The ``<memori_context>`` block for recalled facts, or ``""`` when there are none.
 
     Accepts :class:`~memori_core.RecalledFact` objects or anything with
-    ``content`` and ``created_at`` attributes (or such mapping keys). Times are
+    ``content`` and ``created_at`` attributes, and optionally ``valid_from``
+    (or such mapping keys). Each line's time is when the fact's current text was
+    stated (:func:`format_fact_line`). Times are
     UTC and say so (``zone=False``: Memori's format, without the label). Each
     fact shows at most ``max_fact_chars`` characters (:data:`MAX_SHOWN_FACT_CHARS`;
     a longer one ends in " …"; ``None``: whole).
@@ -163,12 +169,13 @@ def format_context(facts: Iterable[Any], *, zone: bool = True,
     lines = []
     for fact in facts:
         if isinstance(fact, dict):
-            content, created = fact.get("content"), fact.get("created_at")
+            content, created, since = fact.get("content"), fact.get("created_at"), fact.get("valid_from")
         else:
             content, created = getattr(fact, "content", None), getattr(fact, "created_at", None)
+            since = getattr(fact, "valid_from", None)
         if not isinstance(content, str) or not content.strip():
             continue
-        lines.append(format_fact_line(content, created, zone=zone, max_chars=max_fact_chars))
+        lines.append(format_fact_line(content, created, valid_from=since, zone=zone, max_chars=max_fact_chars))
     if not lines:
         return ""
     return "\n".join([OPEN_TAG, PREAMBLE, *lines, CLOSE_TAG])

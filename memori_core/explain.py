@@ -47,6 +47,9 @@ class CandidateScore:
     the larger of the fact's cosine to the question alone and to the conversation (``cosine`` is to the blended
     direction), plus the third-person lift of a fact written about "User" among the ``limit`` best, the
     facts the gate reads (``RecallReport.third_person``). ``None``: ``cosine``."""
+    valid_from: str | None = None
+    """When the fact's current text became valid, when later than ``created_at`` (:attr:`RecalledFact.valid_from`;
+    ``None``: since ``created_at``)."""
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,7 @@ class RecallReport:
                 lexical=c.lexical,
                 rank_score=c.rank_score,
                 metadata=c.metadata,
+                valid_from=c.valid_from,
             )
             for c in self.candidates
             if c.kept

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import numpy as np
 
-from .validate import iso_to_ts
+from .validate import iso_to_ts, parse_utc
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,19 @@ class StoredFact:
             return True
         return iso_to_ts(self.valid_to) > (time.time() if at is None else at)
 
+    def is_expired(self, at: float | None = None) -> bool:
+        """Whether the fact is past its ``expires_at`` now (or at ``at``, epoch seconds): recall skips it, while
+        ``list``, ``get`` and ``export`` still show it (``memori list`` marks it ``[expired]``, MCP ``list``
+        with ``"expired": true``). Validity is not considered (:meth:`is_valid`)."""
+        if self.expires_at is None:
+            return False
+        return iso_to_ts(self.expires_at) <= (time.time() if at is None else at)
+
+    @property
+    def stated_at(self) -> str | None:
+        """When the fact's current text was stated or became valid again (:func:`stated_at`)."""
+        return stated_at(self.created_at, self.valid_from)
+
 
 @dataclass(frozen=True)
 class RecalledFact:
@@ -69,6 +83,37 @@ class RecalledFact:
     """``w_cos * cosine + w_lex * lexical`` plus the neighbour-smoothing bonus (facts added with a session):
     the score facts are ordered and thresholded by. A core fact appended outside the pool has 0."""
     metadata: dict[str, Any] = field(default_factory=dict)
+    valid_from: str | None = None
+    """When the fact's current text became valid, when later than ``created_at``: an update of its text, a
+    superseded fact said again, a restore of an earlier version (:attr:`StoredFact.valid_from`; ``None``: since
+    ``created_at``)."""
+
+    @property
+    def stated_at(self) -> str | None:
+        """When the fact's current text was stated or became valid again (:func:`stated_at`): the time the
+        ``<memori_context>`` block shows as "Stated at"."""
+        return stated_at(self.created_at, self.valid_from)
+
+
+def stated_at(created_at: str | None, valid_from: str | None) -> str | None:
+    """When a fact's current text was stated: the later of its ``created_at`` and ``valid_from`` (an update of its
+    text, a superseded fact said again or a restored version make the current text valid later than the fact
+    was first stored); ``None`` when it has neither. An unreadable time is passed over for the other one."""
+    if not valid_from:
+        return created_at
+    start = _epoch(valid_from)
+    if start is None:
+        return created_at
+    stored = _epoch(created_at) if created_at else None
+    return valid_from if stored is None or start > stored else created_at
+
+
+def _epoch(value: Any) -> float | None:
+    """Epoch seconds of a datetime or ISO 8601 text; ``None`` when unreadable."""
+    try:
+        return parse_utc(value if isinstance(value, datetime) else str(value)).timestamp()
+    except ValueError:
+        return None
 
 
 def validity_json(fact: StoredFact) -> str | None:

@@ -1,7 +1,7 @@
 """``memori mcp``: one entity's memory as an MCP server (the official ``mcp`` SDK), over stdio or streamable HTTP.
 
 Tools: ``recall`` (``explain=true``: every candidate's scores), ``add``, ``list``,
-``get``, ``update``, ``history``, ``delete`` and ``forget``. Whose memory they use is the
+``get``, ``update``, ``history``, ``restore``, ``delete`` and ``forget``. Whose memory they use is the
 server's, never a tool argument: the entity given to :func:`build_server`
 (``memori mcp --entity NAME``), or, over HTTP, the value of a request header the
 operator names (``--entity-header X-Memori-Entity``: every request must carry
@@ -11,9 +11,13 @@ refused with an error, so a client cannot even ask for another entity, and so is
 a value of the wrong JSON type: booleans must be ``true`` / ``false`` and
 integers JSON integers (``"3"``, ``1.0`` or ``true`` for a ``limit`` are
 refused, not converted). ``update`` and ``delete`` refuse the id of an earlier
-version of a fact (``<id>@v<n>``, which ``history`` shows): history is read,
-not changed, by a client. Errors name the argument and say what to do, without
-pydantic's links.
+version of a fact (``<id>@v<n>``, which ``history`` shows): a client edits and
+deletes facts, not their history; ``restore`` undoes a supersede or an update
+(:meth:`~memori_core.RecallEngine.restore`), keeping the switch back as history.
+The facts ``list``, ``get`` and ``history`` return are export records
+(:mod:`memori_core.records`) with ``expired``: whether the fact is past its
+``expires_at`` (recall skips it; ``memori list`` marks it ``[expired]``).
+Errors name the argument and say what to do, without pydantic's links.
 
 The ``mcp`` package is imported only when a server is built: the engine works
 without it, and :func:`build_server` says to install ``memori-recall[mcp]``
@@ -23,12 +27,13 @@ when it is missing.
 from __future__ import annotations
 
 import ipaddress
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .engine import RecallEngine
-from .facts import RecalledFact
+from .facts import RecalledFact, StoredFact
 from .memory_tools import (
     NOTHING_RELEVANT,
     MemoryToolError,
@@ -47,7 +52,7 @@ if TYPE_CHECKING:
 SERVER_NAME = "memori"
 """The MCP server's name, as clients list it."""
 
-TOOL_NAMES: tuple[str, ...] = ("recall", "add", "list", "get", "update", "history", "delete", "forget")
+TOOL_NAMES: tuple[str, ...] = ("recall", "add", "list", "get", "update", "history", "restore", "delete", "forget")
 """The tools :func:`build_server` registers, in this order (``memori mcp --help`` lists them from here)."""
 
 MAX_PAGE = 200
@@ -110,8 +115,15 @@ class EntitySource:
 
 
 def _fact(fact: RecalledFact) -> dict[str, Any]:
-    return {"id": fact.id, "text": fact.content, "created_at": fact.created_at, "score": fact.rank_score,
-            "cosine": fact.cosine, "lexical": fact.lexical, "metadata": fact.metadata}
+    return {"id": fact.id, "text": fact.content, "created_at": fact.created_at, "valid_from": fact.valid_from,
+            "score": fact.rank_score, "cosine": fact.cosine, "lexical": fact.lexical, "metadata": fact.metadata}
+
+
+def _records(facts: Sequence[StoredFact]) -> list[dict[str, Any]]:
+    """Stored facts as ``list``, ``get``, ``history`` and ``restore`` answer: export records, each with ``expired``
+    (past its ``expires_at`` now: recall skips it, as ``memori list`` marks it ``[expired]``)."""
+    now = time.time()
+    return [{**to_record(f), "expired": f.is_expired(now)} for f in facts]
 
 
 def _texts(facts: Any) -> list[str]:
@@ -226,21 +238,21 @@ def build_server(
         if not 1 <= limit <= MAX_PAGE or offset < 0:
             raise MemoryToolError(f"limit must be 1..{MAX_PAGE} and offset >= 0")
         page = await engine.alist(who, limit=limit + 1, offset=offset)
-        return {"facts": [to_record(f) for f in page[:limit]], "more": len(page) > limit}
+        return {"facts": _records(page[:limit]), "more": len(page) > limit}
 
     async def get(ids: list[str], ctx: Context = None) -> dict[str, Any]:
         """The user's stored facts with these ids; ids this user has no fact with are listed in `unknown`."""
         who, wanted = whose(ctx), _ids(ids)
         found = await engine.aget(who, wanted)
         have = {f.id for f in found}
-        return {"facts": [to_record(f) for f in found], "unknown": [i for i in wanted if i not in have]}
+        return {"facts": _records(found), "unknown": [i for i in wanted if i not in have]}
 
     async def update(fact_id: str, text: str, ctx: Context = None) -> dict[str, Any]:
         """Replace the text of one of the user's facts (its id stays; its old text is kept as history under
         `<id>@v<n>`, which cannot be updated itself); returns the fact."""
         who, fid, new = whose(ctx), check_editable_id(fact_id), check_tool_text(text)
         try:
-            return {"fact": to_record(await engine.aupdate(who, fid, text=new))}
+            return {"fact": _records([await engine.aupdate(who, fid, text=new)])[0]}
         except KeyError:
             raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
 
@@ -263,9 +275,22 @@ def build_server(
         versions, no longer valid: `valid_to`, `superseded_by`); the valid one is last."""
         who, fid = whose(ctx), check_tool_id(fact_id)
         try:
-            return {"versions": [to_record(f) for f in await engine.ahistory(who, fid)]}
+            return {"versions": _records(await engine.ahistory(who, fid))}
         except KeyError:
             raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
+
+    async def restore(fact_id: str, ctx: Context = None) -> dict[str, Any]:
+        """Undo a wrong supersede or update of one of the user's facts; returns the restored fact. `fact_id` is a
+        superseded fact (valid again as it was; the fact that replaced it stays), or an earlier version
+        `<id>@v<n>` from `history` (fact `<id>` takes that text again from now on; its current text is kept as
+        history)."""
+        who, fid = whose(ctx), check_tool_id(fact_id)
+        try:
+            return {"fact": _records([await engine.arestore(who, fid)])[0]}
+        except KeyError:
+            raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
+        except ValueError as exc:  # valid already, or a version whose text the fact has: said without the entity
+            raise MemoryToolError(str(exc).replace(f" of entity {who!r}", "")) from None
 
     async def forget(ctx: Context = None) -> dict[str, Any]:
         """Delete every fact of the user (there is no undo)."""
@@ -277,7 +302,7 @@ def build_server(
         return {"forgot": before}
 
     tools = {"recall": recall, "add": add, "list": list_, "get": get, "update": update, "history": history,
-             "delete": delete, "forget": forget}
+             "restore": restore, "delete": delete, "forget": forget}
     if list(tools) != list(TOOL_NAMES):  # pragma: no cover - a tool added here must be named in TOOL_NAMES
         raise AssertionError(f"TOOL_NAMES {TOOL_NAMES} does not match the tools built {tuple(tools)}")
     for tool_name, fn in tools.items():

@@ -115,12 +115,13 @@ def _unknown(fact_id: str) -> MemoryToolError:
 
 
 def format_recalled(facts: list[RecalledFact]) -> str:
-    """The recall tool's answer: one line per fact, ``- [id] text (stated TIME)``, best first."""
+    """The recall tool's answer: one line per fact, ``- [id] text (stated TIME)``, best first (TIME: when the
+    current text was stated, :attr:`~memori_core.RecalledFact.stated_at`)."""
     if not facts:
         return NOTHING_RELEVANT
     lines = ["Relevant memories about the user, best first:"]
     for fact in facts:
-        when = format_timestamp(fact.created_at)
+        when = format_timestamp(fact.stated_at)
         lines.append(f"- [{fact.id}] {clip_fact(sanitize_fact(fact.content))}" + (f" (stated {when})" if when else ""))
     return "\n".join(lines)
 

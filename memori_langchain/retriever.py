@@ -22,13 +22,15 @@ def fact_to_document(fact: RecalledFact) -> Document:
     """A recalled fact as a ``Document``: id = fact id, text = fact content, scores in the metadata.
 
     The fact's own metadata comes first; ``id``, ``entity_id``, ``created_at``,
-    ``cosine``, ``lexical`` and ``rank_score`` are set on top of it.
+    ``valid_from`` (when the current text became valid, if later than ``created_at``: an updated text;
+    else ``None``), ``cosine``, ``lexical`` and ``rank_score`` are set on top of it.
     """
     metadata: dict[str, Any] = {
         **fact.metadata,
         "id": fact.id,
         "entity_id": fact.entity_id,
         "created_at": fact.created_at,
+        "valid_from": fact.valid_from,
         "cosine": fact.cosine,
         "lexical": fact.lexical,
         "rank_score": fact.rank_score,

@@ -138,7 +138,8 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
         tag = self._tag_pattern()
         zone = self.engine.config.time_zone_label
         rendered = [
-            (tag.sub(lambda m: f"&lt;{m.group(1)}&gt;", format_fact_line(f.content, f.created_at, zone=zone)),
+            (tag.sub(lambda m: f"&lt;{m.group(1)}&gt;",
+                     format_fact_line(f.content, f.created_at, valid_from=f.valid_from, zone=zone)),
              f.metadata.get("core") is True)
             for f in facts
             if f.content.strip()

@@ -27,10 +27,10 @@ DEFAULT_EXCLUDED_LLM_METADATA_KEYS: tuple[str, ...] = (
     "entity_id", *SCORE_METADATA_KEYS, "times_seen", "last_seen", "session_id", *CAPTURE_METADATA_KEYS,
 )
 """Bookkeeping the LLM does not need to read (memori-recall's own keys, :data:`CAPTURE_METADATA_KEYS` included);
-``created_at`` and the rest of the user metadata stay visible."""
+``created_at``, ``valid_from`` and the rest of the user metadata stay visible."""
 
 DEFAULT_EXCLUDED_EMBED_METADATA_KEYS: tuple[str, ...] = (
-    "entity_id", "created_at", *SCORE_METADATA_KEYS, "times_seen", "last_seen", "session_id",
+    "entity_id", "created_at", "valid_from", *SCORE_METADATA_KEYS, "times_seen", "last_seen", "session_id",
 )
 """Keys kept out of the text a node is embedded with (if it is ever re-embedded)."""
 
@@ -48,8 +48,9 @@ class MemoriRetriever(BaseRetriever):
     ``rank_score`` and whose ``TextNode`` has the fact id as ``id_``, the fact
     text as ``text``, and metadata ``entity_id``, ``created_at``, ``cosine``,
     ``lexical``, ``rank_score`` (plus ``times_seen`` / ``last_seen``,
-    ``session_id`` when the fact has one, and the fact's own metadata). Only ``created_at`` and the fact's own metadata are
-    shown to the LLM unless ``excluded_llm_metadata_keys`` says otherwise.
+    ``session_id`` when the fact has one, ``valid_from`` when its current text became valid after ``created_at``,
+    an updated text, and the fact's own metadata). Only ``created_at``, ``valid_from`` and the fact's own metadata
+    are shown to the LLM unless ``excluded_llm_metadata_keys`` says otherwise.
 
     ``k`` is the result count, as on every memori adapter (``similarity_top_k=``, its old name here, still
     works with a ``DeprecationWarning``). The entity is fixed per retriever: pass ``entity_id`` here, or
@@ -131,6 +132,8 @@ def fact_node(
     metadata["entity_id"] = fact.entity_id
     if fact.created_at:
         metadata["created_at"] = fact.created_at
+    if fact.valid_from:
+        metadata["valid_from"] = fact.valid_from  # the LLM reads when an updated text became true
     metadata["cosine"] = fact.cosine
     metadata["lexical"] = fact.lexical
     metadata["rank_score"] = fact.rank_score

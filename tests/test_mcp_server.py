@@ -42,7 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CALL_LIMIT = 20.0
 """Seconds any one client call may take."""
 HEADER = "X-Memori-Entity"
-TOOLS = {"recall", "add", "list", "get", "update", "history", "delete", "forget"}
+TOOLS = {"recall", "add", "list", "get", "update", "history", "restore", "delete", "forget"}
 
 
 @pytest.fixture
@@ -208,6 +208,9 @@ async def test_http_fixed_entity_ignores_any_header(http_server, mcp_engine):
     ("add", {"facts": ["User likes tea."], "core": 1}, "core: Input should be a valid boolean"),
     ("add", {"facts": [123]}, "facts.0: Input should be a valid string"),
     ("recall", {}, "query: Field required"),
+    ("restore", {}, "fact_id: Field required"),
+    ("restore", {"fact_id": "  "}, "fact_id must be the non-blank id"),
+    ("restore", {"fact_id": "nope"}, "no fact with id 'nope'"),
 ])
 async def test_http_bad_input_is_a_clear_error_and_nothing_is_lost(http_server, mcp_engine, tool, args, expected):
     mcp_engine.add("ann", ["User likes coffee."])
@@ -239,6 +242,77 @@ async def test_http_update_and_delete_refuse_the_id_of_an_earlier_version(http_s
         assert [v["id"] for v in (await call(s, "get", ids=[f"{fid}@v1"]))["facts"]] == [f"{fid}@v1"]
     assert [(v["id"], v["text"]) for v in versions] == before
     assert [(f.id, f.content) for f in mcp_engine.history("ann", fid)] == before
+
+
+async def test_http_list_get_and_history_say_which_facts_have_expired(http_server, mcp_engine):
+    (trip,) = mcp_engine.add("ann", ["User is flying to Rome on Friday."], created_at="2026-01-01T00:00:00Z",
+                             expires_at="2026-01-03T00:00:00Z")
+    (home,) = mcp_engine.add("ann", ["User lives in Lyon."])
+    async with http_session(http_server, "ann") as s:
+        listed = {f["id"]: f["expired"] for f in (await call(s, "list"))["facts"]}
+        got = {f["id"]: f["expired"] for f in (await call(s, "get", ids=[trip, home]))["facts"]}
+        (version,) = (await call(s, "history", fact_id=trip))["versions"]
+        recalled = [f["id"] for f in (await call(s, "recall", query="flying to Rome"))["facts"]]
+    assert listed == got == {trip: True, home: False} and version["expired"] is True
+    assert trip not in recalled  # what the agent no longer sees is marked, as `memori list` marks it [expired]
+    assert [f.is_expired() for f in mcp_engine.get("ann", [trip, home])] == [True, False]
+
+
+async def test_http_restore_undoes_a_wrong_supersede_and_keeps_the_newer_fact(http_server, mcp_engine):
+    (home,) = mcp_engine.add("ann", ["User lives in Lisbon."])
+    (mother,) = mcp_engine.add("ann", ["User's mother lives in Porto."], supersedes=[home])
+    async with http_session(http_server, "ann") as s:
+        assert [f["id"] for f in (await call(s, "list"))["facts"]] == [mother]
+        restored = (await call(s, "restore", fact_id=home))["fact"]
+        listed = sorted(f["text"] for f in (await call(s, "list"))["facts"])
+    assert (restored["id"], restored["valid_to"], restored["superseded_by"]) == (home, None, None)
+    assert restored["expired"] is False
+    assert listed == ["User lives in Lisbon.", "User's mother lives in Porto."]
+    assert mcp_engine.get("ann", [mother])[0].supersedes == ()
+
+
+async def test_http_restore_of_an_earlier_version_gives_the_fact_that_text_again(http_server, mcp_engine):
+    (fid,) = mcp_engine.add("ann", ["User takes warfarin."])
+    async with http_session(http_server, "ann") as s:
+        await call(s, "update", fact_id=fid, text="User takes apixaban.")
+        restored = (await call(s, "restore", fact_id=f"{fid}@v1"))["fact"]
+        versions = (await call(s, "history", fact_id=fid))["versions"]
+        recalled = [f["text"] for f in (await call(s, "recall", query="medication warfarin apixaban"))["facts"]]
+    assert (restored["id"], restored["text"]) == (fid, "User takes warfarin.") and restored["valid_from"]
+    assert [v["text"] for v in versions] == ["User takes warfarin.", "User takes apixaban.", "User takes warfarin."]
+    assert recalled == ["User takes warfarin."]
+
+
+async def test_http_restore_refuses_a_valid_fact_another_users_id_and_an_entity_argument(http_server, mcp_engine):
+    (fid,) = mcp_engine.add("ann", ["User lives in Lyon."])
+    (bobs,) = mcp_engine.add("bob", ["User lives in Rome."])
+    (oslo,) = mcp_engine.add("bob", ["User lives in Oslo."], supersedes=[bobs])
+    before = {who: [(f.id, f.content, f.valid_to) for f in mcp_engine.list(who, include_invalid=True)]
+              for who in ("ann", "bob")}
+    async with http_session(http_server, "ann") as s:
+        with pytest.raises(ToolFailed) as valid:
+            await call(s, "restore", fact_id=fid)
+        with pytest.raises(ToolFailed, match=f"no fact with id {bobs!r}"):
+            await call(s, "restore", fact_id=bobs)
+        with pytest.raises(ToolFailed, match="set by its operator, not by a tool call"):
+            await call(s, "restore", fact_id=bobs, entity_id="bob")
+    assert f"fact {fid!r} is valid: there is nothing to restore" in str(valid.value)
+    assert "ann" not in str(valid.value)
+    after = {who: [(f.id, f.content, f.valid_to) for f in mcp_engine.list(who, include_invalid=True)]
+             for who in ("ann", "bob")}
+    assert after == before and [f.id for f in mcp_engine.list("bob")] == [oslo]
+
+
+async def test_http_restore_of_a_version_saying_what_the_fact_says_is_refused_plainly(http_server, mcp_engine):
+    (fid,) = mcp_engine.add("ann", ["User lives in Lyon."])
+    mcp_engine.update("ann", fid, text="User lives in Paris.")
+    mcp_engine.restore("ann", f"{fid}@v1")  # Lyon again; Paris is version 2
+    async with http_session(http_server, "ann") as s:
+        with pytest.raises(ToolFailed) as same:
+            await call(s, "restore", fact_id=f"{fid}@v1")
+    assert f"fact {fid!r} already says what its version '{fid}@v1' said" in str(same.value)
+    assert "entity" not in str(same.value)
+    assert [f.content for f in mcp_engine.list("ann")] == ["User lives in Lyon."]
 
 
 async def test_langchain_agent_uses_the_server_through_langchain_mcp_adapters(http_server, mcp_engine):
@@ -364,4 +438,4 @@ async def test_mcp_help_lists_every_tool_the_server_registers(capsys) -> None:
         main(["mcp", "--help"])
     help_text = " ".join(capsys.readouterr().out.split())  # argparse wraps lines
     assert f"whose tools {describe_tools(registered)} the facts of one entity" in help_text
-    assert "recall (with explain), add, list, get, update, history, delete and forget" in help_text
+    assert "recall (with explain), add, list, get, update, history, restore, delete and forget" in help_text

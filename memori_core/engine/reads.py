@@ -325,6 +325,7 @@ class ReadPath:
                     fused=float(s.fused[i]),
                     neighbour_bonus=float(s.bonus[i]),
                     gate_cosine=_gate_read(s, i),
+                    valid_from=fact.valid_from,
                 )
             )
         candidates = self._with_core(scored, order, fate, candidates)
@@ -648,7 +649,7 @@ class ReadPath:
             tail.append(CandidateScore(
                 rank=rank, id=f.id, content=f.content,
                 created_at=f.created_at, cosine=f.cosine, bm25=0.0, lexical=0.0, rank_score=0.0, kept=True,
-                reason=CORE, metadata=f.metadata, source="core",
+                reason=CORE, metadata=f.metadata, source="core", valid_from=f.valid_from,
             ))
         return [c for k, c in enumerate(candidates) if k not in moved] + tail
 
@@ -677,6 +678,7 @@ class ReadPath:
             lexical=lexical,
             rank_score=rank_score,
             metadata=meta,
+            valid_from=f.valid_from,
         )
 
     def _judgement(self, query: str, scored: _Scored, limit: int, turns: list[str]) -> _Judgement | None:

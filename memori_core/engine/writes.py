@@ -174,12 +174,6 @@ def _check_known(entity_id: str, replaced: list[str], found: list[StoredFact]) -
                        "deleted meanwhile); nothing was written")
 
 
-def _valid_since(fact: StoredFact) -> str:
-    """When ``fact`` became valid: its ``valid_from`` (set by an update of its text), else its ``created_at``."""
-    starts = [t for t in (fact.created_at, fact.valid_from) if t]
-    return max(starts, key=iso_to_ts) if starts else ""
-
-
 def _superseded(olds: list[StoredFact], first: StoredFact, *, dated: bool) -> list[StoredFact]:
     """``olds`` (valid facts) marked superseded by ``first``, the first fact of the add that replaces them:
     ``valid_to`` is the earlier of now and ``first.created_at``.
@@ -195,7 +189,7 @@ def _superseded(olds: list[StoredFact], first: StoredFact, *, dated: bool) -> li
     now = datetime.now(timezone.utc).isoformat()
     end = min((now, first.created_at or now), key=iso_to_ts)
     for o in olds:
-        start = _valid_since(o)
+        start = o.stated_at
         if dated and start and iso_to_ts(end) < iso_to_ts(start):
             raise ValueError(
                 f"created_at {first.created_at!r} is before fact {o.id!r}, which supersedes names, became valid "
