@@ -503,7 +503,8 @@ async def test_concurrent_async_searches_over_many_users() -> None:
 
 # -- isolation ---------------------------------------------------------------------------------------------
 
-LOOKALIKES = ["alice", "Alice", "alice ", " alice", "alice\u200b", "аlice", "alice2"]  # "аlice": Cyrillic а
+# "аlice": Cyrillic а; "alice " or " alice" is refused (test_bad_input_raises_clearly_and_loses_nothing)
+LOOKALIKES = ["alice", "Alice", "al ice", "alice\u200b", "аlice", "alice2"]
 
 
 def test_isolation_between_users_with_lookalike_ids() -> None:
@@ -610,6 +611,8 @@ def test_bad_input_raises_clearly_and_loses_nothing() -> None:
     refused(TypeError, "not JSON", store.put, ns, "k", {"content": "x", "when": datetime.now()})
     refused(TypeError, "not JSON", store.put, ns, "k", {"content": "x", "n": float("nan")})
     refused(ValueError, "non-blank", store.put, ns, " ", CITY)
+    refused(InvalidNamespaceError, "whitespace", store.put, ("memories", "alice "), "k", CITY)
+    refused(InvalidNamespaceError, "whitespace", store.search, ("memories", "\talice"))
     refused(ValueError, "not valid Unicode", store.put, ns, "k", {"content": "bad \ud800 text"})
     refused(ValueError, "not valid Unicode", store.batch, [PutOp(ns, "k2", CITY), PutOp(ns, "\udfff", CITY)])
     refused(ValueError, "positive number of minutes", store.put, ns, "k", CITY, ttl=-1)
