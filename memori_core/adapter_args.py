@@ -8,7 +8,8 @@ same argument means the same thing, and fails the same way, on every surface:
   default) is the engine's ``config.limit``, 5 unless configured (:func:`check_k`);
   an old name of it keeps working with a ``DeprecationWarning`` (:func:`renamed_k`);
 - ``entity_id``: whose memory, from the most specific source that names one
-  (:func:`resolve_entity_id`);
+  (:func:`resolve_entity_id`); a ``str``, or an ``int`` read as its decimal ``str``
+  (:func:`check_adapter_entity_id`);
 - ``strict``: what a failure does, :mod:`memori_core.failopen`.
 
 :func:`check_adapter_args` checks a constructor's ``engine``, ``entity_id`` and ``k`` at once.
@@ -45,9 +46,25 @@ def check_engine(engine: Any, owner: str) -> RecallEngine:
     return engine
 
 
+def check_adapter_entity_id(value: Any, source: str = "entity_id") -> str:
+    """An entity id an adapter was given, from ``source`` (what an error names: ``"entity_id"``, ``"the
+    runtime context's user_id"``): a non-blank ``str`` without surrounding whitespace (:func:`check_entity_id`),
+    or an ``int`` (not a ``bool``), read as its decimal ``str``.
+
+    Apps often keep integer user ids (a database key) in their runtime context; ``user_id=42`` is the
+    entity ``"42"``, the one a LangGraph namespace ``("memories", "42")`` of :class:`MemoriStore` names (its
+    labels are ``str``), so the adapters and the store read one memory. The engine's own methods take ``str``."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if not isinstance(value, str):
+        raise TypeError(f"{source} must be a non-empty str or an int (a user id), got {type(value).__name__}")
+    return check_entity_id(value, source)
+
+
 def check_entity_default(entity_id: Any) -> str | None:
-    """An adapter's constructor ``entity_id``: ``None`` (named per call), or checked as a non-blank ``str``."""
-    return None if entity_id is None else check_entity_id(entity_id)
+    """An adapter's constructor ``entity_id``: ``None`` (named per call), or checked by
+    :func:`check_adapter_entity_id`."""
+    return None if entity_id is None else check_adapter_entity_id(entity_id)
 
 
 def check_k(k: Any, owner: str) -> int | None:
@@ -106,15 +123,16 @@ def _configured(config: Mapping[str, Any] | None) -> Any:
     return configurable.get(ENTITY_KEY)
 
 
-def _from_context(context: Any) -> Any:
-    """``entity_id`` (else ``user_id``) of a runtime context: a mapping or any object with those attributes."""
+def _from_context(context: Any) -> tuple[Any, str]:
+    """``entity_id`` (else ``user_id``) of a runtime context (a mapping or any object with those attributes),
+    and the key it was read from (``(None, "")``: neither)."""
     if context is None:
-        return None
+        return None, ""
     for key in CONTEXT_KEYS:
         value = context.get(key) if isinstance(context, Mapping) else getattr(context, key, None)
         if value is not None:
-            return value
-    return None
+            return value, key
+    return None, ""
 
 
 def resolve_entity_id(
@@ -131,14 +149,23 @@ def resolve_entity_id(
     Order: ``explicit`` (a per-call argument), ``config["configurable"]["entity_id"]``
     (a run config), the runtime ``context`` (``entity_id``, else ``user_id``, of a
     mapping or an object), then ``default`` (the adapter's constructor argument).
-    The id found is checked (``TypeError`` / ``ValueError`` when it is not a
-    non-blank ``str``). When no source names one: ``ValueError("<owner> does not
+    The id found is checked by :func:`check_adapter_entity_id` (an ``int`` is read as
+    its ``str``; a bad one raises ``TypeError`` / ``ValueError`` naming the owner and
+    the source, ``"MemoriMiddleware: the runtime context's user_id ..."``). When no
+    source names one: ``ValueError("<owner> does not
     know whose memory to use: pass entity_id=... to <owner>(...), or <ways>")``,
     ``ways`` being the other sources this adapter reads (:data:`VIA_CONFIG`,
     :data:`VIA_CONTEXT`, or its own words).
     """
-    for value in (explicit, _configured(config), _from_context(context), default):
+    in_context, key = _from_context(context)
+    sources = (
+        (explicit, "entity_id"),
+        (_configured(config), "config['configurable']['entity_id']"),
+        (in_context, f"the runtime context's {key}"),
+        (default, "entity_id"),
+    )
+    for value, source in sources:
         if value is not None:
-            return check_entity_id(value)
+            return check_adapter_entity_id(value, f"{owner}: {source}")
     how = ", or ".join([f"pass entity_id=... to {owner}(...)", *ways])
     raise ValueError(f"{owner} does not know whose memory to use: {how}")

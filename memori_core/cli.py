@@ -35,7 +35,7 @@ from .context import format_context
 from .engine import RecallEngine, derived_fact_id
 from .evaluation.cli import add_eval_command
 from .evaluation.report import progress_bar
-from .facts import StoredFact
+from .facts import StoredFact, is_searchable
 from .filters import check_where
 from .mcp_server import describe_tools  # the MCP SDK itself is imported only by cmd_mcp
 from .ranking.core import is_core
@@ -304,10 +304,12 @@ def _one_line(text: str) -> str:
 
 
 def _fact_line(fact: StoredFact, now: float) -> str:
-    """``ID  CREATED_AT  TEXT`` (then ``[core]`` for a core fact, ``[valid from TIME]`` for one whose text became
-    valid after ``created_at`` (an update), ``[expired]`` for one past its ``expires_at``,
-    ``[superseded by ID at TIME]`` for one no longer valid)."""
+    """``ID  CREATED_AT  TEXT`` (then ``[core]`` for a core fact, ``[not searchable]`` for one recall never
+    returns, ``[valid from TIME]`` for one whose text became valid after ``created_at`` (an update), ``[expired]``
+    for one past its ``expires_at``, ``[superseded by ID at TIME]`` for one no longer valid)."""
     marks = "  [core]" if is_core(fact.metadata) else ""
+    if not is_searchable(fact.metadata):
+        marks += "  [not searchable]"
     if fact.stated_at != fact.created_at:
         marks += f"  [valid from {_when(fact.valid_from)}]"
     if fact.is_expired(now):
@@ -611,9 +613,10 @@ def _list_parser(commands: Subparsers) -> None:
         commands, "list", cmd_list, help="list an entity's stored facts, newest first",
         description="List the stored facts of an entity, newest first (by created_at, then order of addition), "
         "one per line: ID, CREATED_AT (UTC, to the second) and TEXT (line breaks shown as \\n); facts past "
-        "their expires_at are listed, marked [expired] (recall skips them); core facts are marked [core]; a fact whose "
-        "text became valid after CREATED_AT (an update, a restore) is marked [valid from TIME]; facts no "
-        "longer valid (superseded, earlier versions of an updated fact) only with --all. "
+        "their expires_at are listed, marked [expired] (recall skips them); core facts are marked [core], facts kept "
+        'out of search (metadata "searchable": false, as MemoriStore.put(..., index=False) stores) [not '
+        "searchable]; a fact whose text became valid after CREATED_AT (an update, a restore) is marked [valid from "
+        "TIME]; facts no longer valid (superseded, earlier versions of an updated fact) only with --all. "
         "When more facts follow the page, "
         "standard error says which --offset shows them; an entity without facts lists nothing (exit 0, a "
         "note on standard error). --json prints a JSON array of records (the fields of `memori export`, "

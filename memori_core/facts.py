@@ -13,6 +13,19 @@ import numpy as np
 from .validate import iso_to_ts, parse_utc
 
 
+SEARCHABLE_KEY = "searchable"
+"""The user metadata key that keeps a fact out of search: with the value ``False`` the fact is stored, listed,
+exported and read by id, but recall (and so every adapter that injects memory) never returns it, not even as a
+core fact; nor does it join a recall's pool as a session neighbour. LangGraph's ``put(..., index=False)`` through
+:class:`~memori_langchain.MemoriStore` sets it."""
+
+
+def is_searchable(metadata: Any) -> bool:
+    """Whether recall may return a fact with this user metadata: unless it holds ``"searchable": False`` (only
+    ``False`` keeps it out: ``0``, ``None`` or ``"no"`` do not)."""
+    return not (isinstance(metadata, dict) and metadata.get(SEARCHABLE_KEY) is False)
+
+
 @dataclass(frozen=True)
 class StoredFact:
     """One fact as the store keeps it."""

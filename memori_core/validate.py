@@ -23,13 +23,22 @@ def check_text(value: str, name: str) -> str:
     return value
 
 
-def check_entity_id(entity_id: Any) -> str:
-    """Return ``entity_id`` if it is a non-blank ``str``; raise ``TypeError`` / ``ValueError`` otherwise."""
+def check_entity_id(entity_id: Any, name: str = "entity_id") -> str:
+    """Return ``entity_id`` if it is a non-blank ``str`` without surrounding whitespace; raise ``TypeError`` /
+    ``ValueError`` naming it (as ``name``: where the id came from) otherwise.
+
+    Every entity id of the engine and the adapters is checked here. ``" alice "`` or ``"alice\n"`` (a form
+    field, a line read from a file) is refused rather than stripped: it would name another entity than
+    ``"alice"``, with none of her facts, and stripping it here but not in a store written earlier would
+    split one user in two."""
     if not isinstance(entity_id, str):
-        raise TypeError(f"entity_id must be a non-empty str, got {type(entity_id).__name__}")
+        raise TypeError(f"{name} must be a non-empty str, got {type(entity_id).__name__}")
     if not entity_id.strip():
-        raise ValueError("entity_id must be a non-empty str, got a blank string")
-    return check_text(entity_id, "entity_id")
+        raise ValueError(f"{name} must be a non-empty str, got a blank string")
+    if entity_id != entity_id.strip():
+        raise ValueError(f"{name} {entity_id!r} begins or ends with whitespace, so it would name another entity "
+                         f"than {entity_id.strip()!r}; strip it first")
+    return check_text(entity_id, name)
 
 
 def check_count(value: Any, name: str, expected: str = "an int >= 0") -> int:

@@ -20,16 +20,24 @@ What goes where:
   :data:`ITEM_KEY`, so ``get`` returns a value equal to it (object keys sorted, as a JSON column keeps them)
   and filters read every field of it. A second put of a key keeps ``created_at`` and moves ``updated_at``;
   ``value=None`` deletes. Facts that were not written through the store (``engine.add``, capture) are
-  items too, with the value ``{"content": text}`` (plus ``"metadata"`` when they have some).
+  items too, with the value ``{"content": text}`` (plus ``"metadata"`` when they have some). A key is a
+  ``str``: ``put`` / ``get`` / ``delete`` take another key's ``str()`` (LangGraph's ``BaseStore`` does, for
+  every store), an operation built by hand with one raises ``TypeError`` naming ``key``.
+- **``index=False`` is kept out of search**, as LangGraph means it: the fact (its text the whole value) is
+  marked ``"searchable": False`` (:data:`memori_core.facts.SEARCHABLE_KEY`), so ``engine.recall``, and with
+  it the middleware, the graph node, the retriever and the tools, never returns it nor puts it in a prompt.
+  ``get`` reads it, a search without a query lists it, and a search with one returns it unscored
+  (``score=None``) after the ranked items, oldest first, as LangGraph's ``InMemoryStore`` does. A later put
+  without ``index=False`` makes it searchable again.
 - **Search is recall.** With a query, the engine ranks (dense + BM25, the relevance gate; ``gate=False``
   returns the best ``limit`` whatever their relevance, as the engine with ``gate="off"`` would) and each
   ``SearchItem``'s ``score`` is the fact's ``rank_score``; without one, the items are listed oldest first.
   A page is a slice of one recall: ``search(ns, query=q, offset=o, limit=n)`` is items ``o`` to ``o + n`` of
-  ``engine.recall(q, entity, o + n)``. The gate judges the top ``o + n`` candidates together, so the first
-  page (``offset=0``) is exactly ``engine.recall(q, entity, n)``, but a later page is not always the
-  continuation of an earlier one: with a larger ``o + n`` the gate may keep a fact that a smaller request
-  dropped (or the reverse), so pages may overlap or skip an item. To read a ranked list whole, search once
-  with the ``limit`` you need.
+  ``engine.recall(q, entity, o + n)`` followed by the unscored ``index=False`` items. The gate judges the top
+  ``o + n`` candidates together, so the ranked items of the first page (``offset=0``) are exactly
+  ``engine.recall(q, entity, n)``, but a later page is not always the continuation of an earlier one: with
+  a larger ``o + n`` the gate may keep a fact that a smaller request dropped (or the reverse), so pages may
+  overlap or skip an item. To read a ranked list whole, search once with the ``limit`` you need.
   ``filter`` is LangGraph's (``{"kind": "note", "rating": {"$gte": 3}}``; ``$eq $ne $gt $gte $lt $lte``),
   applied before ranking.
 
@@ -70,7 +78,7 @@ from langgraph.store.base import (
 
 from memori_core.adapter_args import check_engine
 from memori_core.engine import RecallEngine, is_version_id
-from memori_core.facts import StoredFact
+from memori_core.facts import SEARCHABLE_KEY, StoredFact
 from memori_core.filters import check_where
 from memori_core.validate import RESERVED_METADATA_KEYS, check_entity_id, check_text, parse_utc
 
@@ -352,7 +360,11 @@ def _check_count(value: Any, name: str) -> int:
 
 
 def _check_key(key: Any) -> str:
-    if not isinstance(key, str) or not key.strip():
+    """An item's key: a non-blank ``str`` (an int key is refused, not stored as its str: ``get(ns, 5)`` and
+    ``get(ns, "5")`` would then find one item, which no LangGraph store does)."""
+    if not isinstance(key, str):
+        raise TypeError(f"key must be a str, got {type(key).__name__} {key!r}")
+    if not key.strip():
         raise ValueError(f"key must be a non-blank str, got {key!r}")
     return check_text(key, "key")
 
@@ -391,7 +403,8 @@ class MemoriStore(BaseStore):
     - ``fields``: the value's fields that make a fact's text, as LangGraph's ``IndexConfig.fields`` paths
       (``["content"]``, ``["memory.text", "tags[*]"]``; several texts are joined by newlines); default
       ``None``, the whole value (``"$"``): its one str field when it has just one, else its JSON. ``put(...,
-      index=[...])`` overrides them per item; ``index=False``, or fields the value lacks, give the whole value.
+      index=[...])`` overrides them per item; fields the value lacks give the whole value. ``index=False``
+      stores the whole value, kept out of search (module docstring).
     - ``gate``: ``True`` (default) ranks as ``engine.recall`` does, relevance gate (or judge) and all, so a
       search may return fewer than ``limit`` items, or none; ``False`` returns the ``limit`` best whatever
       their relevance, as the same engine with ``RecallConfig(gate="off")`` (no judge is asked).
@@ -554,7 +567,10 @@ class MemoriStore(BaseStore):
         now = datetime.now(timezone.utc)
         expires = (now + timedelta(minutes=ttl)).isoformat() if ttl is not None else None
         text = item_text(value, fields)
-        return _Put(entity, key, text, item_metadata(value, now, ttl, text), now.isoformat(), expires)
+        metadata = item_metadata(value, now, ttl, text)
+        if index is False:  # kept out of search: store.search lists it unscored, engine.recall never returns it
+            metadata[SEARCHABLE_KEY] = False
+        return _Put(entity, key, text, metadata, now.isoformat(), expires)
 
 
     def _plan_list(self, op: ListNamespacesOp) -> _ListNamespaces:
@@ -644,18 +660,22 @@ class MemoriStore(BaseStore):
     def _search(self, plan: _Search) -> list[SearchItem]:
         if plan.limit == 0:
             return []
-        if plan.query is None:
-            listing = _Listing(plan)
-            while not listing.take(self.engine.list(plan.entity, limit=listing.size, offset=listing.start,
-                                                    where=plan.where, newest_first=False)):
-                pass
-            items = listing.items, listing.ttls
-        else:
+        items: list[SearchItem] = []
+        ttls: list[tuple[str, float | None]] = []
+        listed: _Search | None = plan  # without a query, the listing is the search
+        if plan.query is not None:
             hits = self._ranker().recall(plan.query, plan.entity, plan.offset + plan.limit, where=plan.where)
-            items = self._ranked(plan, hits)
+            items, ttls = self._ranked(plan, hits)
+            listed = _unscored_plan(plan, len(hits), len(items))
+        if listed is not None:
+            listing = _Listing(listed)
+            while not listing.take(self.engine.list(listed.entity, limit=listing.size, offset=listing.start,
+                                                    where=listed.where, newest_first=False)):
+                pass
+            items, ttls = items + listing.items, ttls + listing.ttls
         if plan.refresh:
-            self._refresh(plan.entity, [(key, ttl) for key, ttl in items[1] if ttl is not None])
-        return items[0]
+            self._refresh(plan.entity, [(key, ttl) for key, ttl in ttls if ttl is not None])
+        return items
 
     @staticmethod
     def _ranked(plan: _Search, hits: Sequence[Any]) -> tuple[list[SearchItem], list[tuple[str, float | None]]]:
@@ -764,18 +784,35 @@ class MemoriStore(BaseStore):
         if plan.limit == 0:
             return []
         engine = self.engine
-        if plan.query is None:
-            listing = _Listing(plan)
-            while not listing.take(await engine.alist(plan.entity, limit=listing.size, offset=listing.start,
-                                                      where=plan.where, newest_first=False)):
-                pass
-            items = listing.items, listing.ttls
-        else:
+        items: list[SearchItem] = []
+        ttls: list[tuple[str, float | None]] = []
+        listed: _Search | None = plan  # without a query, the listing is the search
+        if plan.query is not None:
             hits = await self._ranker().arecall(plan.query, plan.entity, plan.offset + plan.limit, where=plan.where)
-            items = self._ranked(plan, hits)
+            items, ttls = self._ranked(plan, hits)
+            listed = _unscored_plan(plan, len(hits), len(items))
+        if listed is not None:
+            listing = _Listing(listed)
+            while not listing.take(await engine.alist(listed.entity, limit=listing.size, offset=listing.start,
+                                                      where=listed.where, newest_first=False)):
+                pass
+            items, ttls = items + listing.items, ttls + listing.ttls
         if plan.refresh:
-            await self._arefresh(plan.entity, [(key, ttl) for key, ttl in items[1] if ttl is not None])
-        return items[0]
+            await self._arefresh(plan.entity, [(key, ttl) for key, ttl in ttls if ttl is not None])
+        return items
+
+
+def _unscored_plan(plan: _Search, n_hits: int, n_page: int) -> _Search | None:
+    """The listing that ends a search page with a query once the ranked items run out: the items put with
+    ``index=False`` (never ranked: recall leaves them out) that match the filter, oldest first, unscored, as
+    LangGraph's ``InMemoryStore`` returns them after its scored items. The page is a slice of the ranked items
+    (``n_hits`` of them, ``n_page`` on this page) followed by these, so no page repeats one. ``None``: the
+    ranked items fill the page."""
+    room = plan.limit - n_page
+    if room <= 0 or n_hits >= plan.offset + plan.limit:
+        return None
+    where = {**(plan.where or {}), SEARCHABLE_KEY: False}
+    return replace(plan, query=None, where=where, offset=max(0, plan.offset - n_hits), limit=room)
 
 
 class _Listing:

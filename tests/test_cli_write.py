@@ -187,12 +187,14 @@ def test_list_puts_a_multiline_fact_on_one_line_and_marks_expired_facts(tmp_path
     seed(tmp_path, "u", ["First line\nsecond line\tend"])
     seed(tmp_path, "u", ["User was in Rome last week."], created_at="2019-12-25T00:00:00+00:00",
          expires_at="2020-01-01T00:00:00+00:00")
+    seed(tmp_path, "u", ["Door code 4321."], metadata={"searchable": False}, core=True)
     code, out, _ = run(["list", "-e", "u", "--oldest-first", "--path", str(tmp_path)], capsys)
     assert code == 0
     lines = out.splitlines()
-    assert len(lines) == 2
+    assert len(lines) == 3
     assert LINE.match(lines[0])["text"] == "User was in Rome last week.  [expired]"  # said in 2019: oldest
     assert LINE.match(lines[1])["text"] == "First line\\nsecond line\\tend"
+    assert LINE.match(lines[2])["text"] == "Door code 4321.  [core]  [not searchable]"
 
 
 @pytest.mark.parametrize(

@@ -147,6 +147,42 @@ def test_per_call_entity_overrides_constructor(seeded):
     assert "shellfish" in model.system_texts()[0] and "peanuts" not in model.system_texts()[0]
 
 
+@dataclass
+class IntUserContext:
+    user_id: int
+
+
+def test_an_int_user_id_names_the_entity_of_its_decimal_str(engine):
+    """Apps keep integer user ids; ``user_id=42`` is the entity "42" (a LangGraph namespace's label is "42" too)."""
+    engine.config = RecallConfig(gate="off")
+    engine.add("42", ["User is allergic to peanuts."])
+    engine.add("7", ["User is allergic to shellfish."])
+    model = replies("a", "b", "c")
+    agent = create_agent(model, [], context_schema=IntUserContext, middleware=[MemoriMiddleware(engine=engine)])
+    agent.invoke({"messages": [HumanMessage("allergic")]}, context=IntUserContext(user_id=42))
+    agent.invoke({"messages": [HumanMessage("allergic")]}, {"configurable": {"entity_id": 7}})
+    MemoriMiddleware(engine=engine, entity_id=42)  # the constructor's default takes one too
+    first, second = model.system_texts()
+    assert "peanuts" in first and "shellfish" not in first
+    assert "shellfish" in second and "peanuts" not in second
+
+
+@pytest.mark.parametrize(("run", "error", "message"), [
+    ({"context": {"user_id": 4.2}}, TypeError,
+     r"MemoriMiddleware: the runtime context's user_id must be a non-empty str or an int \(a user id\), got float"),
+    ({"context": {"user_id": True}}, TypeError, "the runtime context's user_id must be .* got bool"),
+    ({"context": {"entity_id": " alice"}}, ValueError,
+     "MemoriMiddleware: the runtime context's entity_id ' alice' begins or ends with whitespace"),
+    ({"context": {"user_id": "alice\n"}}, ValueError, r"the runtime context's user_id 'alice\\n' begins or ends"),
+    ({"config": {"configurable": {"entity_id": b"alice"}}}, TypeError,
+     r"MemoriMiddleware: config\['configurable'\]\['entity_id'\] must be a non-empty str or an int"),
+])
+def test_a_bad_entity_id_of_a_run_is_refused_naming_where_it_came_from(seeded, run, error, message):
+    agent = create_agent(replies("ok"), [], middleware=[MemoriMiddleware(engine=seeded)])
+    with pytest.raises(error, match=message):
+        agent.invoke({"messages": [HumanMessage("peanuts")]}, run.get("config"), context=run.get("context"))
+
+
 def test_without_entity_raises_a_clear_error(seeded):
     agent = create_agent(replies("ok"), [], middleware=[MemoriMiddleware(engine=seeded)])
     with pytest.raises(ValueError, match=r"MemoriMiddleware.*entity_id.*user_id"):

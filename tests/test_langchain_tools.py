@@ -109,9 +109,9 @@ def test_recall_says_plainly_when_nothing_passes_the_gate(hash_embedder):
 def test_two_users_with_lookalike_ids_never_see_each_other(tools_engine):
     tools = {t.name: t for t in memory_tools(tools_engine)}
     tools["remember"].invoke({"text": "User is allergic to peanuts."}, config=as_user("user-1"))
-    tools["remember"].invoke({"text": "User is allergic to shellfish."}, config=as_user("user-1 "))
+    tools["remember"].invoke({"text": "User is allergic to shellfish."}, config=as_user("user-1.0"))
     tools["remember"].invoke({"text": "User is allergic to cats."}, config=as_user("User-1"))
-    for entity, fact in (("user-1", "peanuts"), ("user-1 ", "shellfish"), ("User-1", "cats")):
+    for entity, fact in (("user-1", "peanuts"), ("user-1.0", "shellfish"), ("User-1", "cats")):
         answer = tools["recall_memory"].invoke({"query": "what am I allergic to"}, config=as_user(entity))
         assert fact in answer
         assert sum(word in answer for word in ("peanuts", "shellfish", "cats")) == 1, (entity, answer)

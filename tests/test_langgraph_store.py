@@ -28,7 +28,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from langchain_core.messages import AIMessage
+from langchain.agents import create_agent
+from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.store.base import (
     GetOp,
     InvalidNamespaceError,
@@ -42,9 +43,10 @@ from langgraph.store.base import (
 from langgraph.store.memory import InMemoryStore
 
 from _helpers import HashEmbedder, ungated_engine
-from _langchain_fakes import RecordingChatModel, system_text
+from _langchain_fakes import RecordingChatModel, replies, system_text
 from memori_core import ChromaStore, RecallConfig, RecallEngine, RuleBasedFactExtractor, capture_facts
-from memori_langchain import MemoriStore
+from memori_core.facts import SEARCHABLE_KEY, is_searchable
+from memori_langchain import MemoriMiddleware, MemoriStore
 from memori_langchain.store import ITEM_KEY, NamespaceTemplate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,13 +71,16 @@ def as_lc_embed(embedder: Any) -> Any:
 #
 # A sequence is a list of operations on users' namespaces; each store runs it through its public methods
 # (or their async twins) and the results are compared as (namespace, key, value): timestamps differ
-# (InMemoryStore resets created_at on every put), and so does ranking (a search with a query is compared as a
-# set, with a limit above the number of items; MemoriStore runs with gate=False so that it returns them all).
+# (InMemoryStore resets created_at on every put), and so does ranking (a search with a query is compared as the
+# set of scored items, with a limit above the number of items, then the unscored ones in order, and where each
+# came; MemoriStore runs with gate=False so that it returns them all). Items put with index=False are never
+# scored: both stores return them after the scored ones, oldest first, with score None.
 
 PREFS = {"content": "User prefers window seats.", "kind": "pref", "rating": 4, "meta": {"source": "chat"}}
 ALLERGY = {"content": "User is allergic to peanuts.", "kind": "health", "rating": 5, "meta": {"source": "form"}}
 CITY = {"content": "User lives in Lisbon.", "kind": "home", "rating": 2, "tags": ["home", "city"]}
 CHESS = {"content": "User plays chess on Sundays.", "kind": "hobby", "rating": 3, "meta": {"source": "chat"}}
+HIDDEN = {"content": "User lives at Rua Augusta 12, 3rd floor, Lisbon.", "kind": "home"}
 NESTED = {"profile": {"name": "Zoë", "langs": ["pt", "en"]}, "note": "naïve café ☕", "n": None, "ok": True}
 
 SEQUENCES: dict[str, list[tuple[Any, ...]]] = {
@@ -127,6 +132,28 @@ SEQUENCES: dict[str, list[tuple[Any, ...]]] = {
         ("search", "alice", {"query": "where does the user live", "limit": 50}),
         ("get", "alice", "n"), ("get", "alice", "x"),
     ],
+    "items put with index=False come unscored after the scored ones": [
+        ("put", "alice", "p", PREFS), ("put", "alice", "x1", HIDDEN, {"index": False}),
+        ("put", "alice", "a", ALLERGY), ("put", "alice", "c", CITY),
+        ("put", "alice", "x2", {**HIDDEN, "content": "User's door code is 4321.", "kind": "pref"}, {"index": False}),
+        ("put", "bob", "x1", HIDDEN, {"index": False}),
+        ("search", "alice", {"query": "where does the user live? Rua Augusta", "limit": 50}),
+        ("search", "alice", {"query": "Rua Augusta door code", "limit": 4}),  # the page ends with the first one
+        ("search", "alice", {"query": "Rua Augusta door code", "limit": 2, "offset": 3}),  # past the scored ones
+        ("search", "alice", {"query": "window seats", "filter": {"kind": "pref"}, "limit": 50}),
+        ("search", "alice", {"query": "peanuts", "filter": {"kind": "home"}, "limit": 50}),
+        ("search", "alice", {}), ("search", "alice", {"filter": {"kind": "pref"}}),
+        ("get", "alice", "x1"),
+        ("put", "alice", "x1", HIDDEN),  # put again without index=False: scored from now on
+        ("search", "alice", {"query": "where does the user live? Rua Augusta", "limit": 50}),
+        ("delete", "alice", "x2"),
+        ("search", "alice", {"query": "door code", "limit": 50}),
+        ("search", "bob", {"query": "where does the user live? Rua Augusta", "limit": 50}),
+    ],
+    "a key that is not a str is its str(), as LangGraph's put / get / delete make it": [
+        ("put", "alice", 5, PREFS), ("get", "alice", 5), ("get", "alice", "5"), ("search", "alice", {}),
+        ("put", "alice", "5", CITY), ("get", "alice", 5), ("delete", "alice", 5), ("get", "alice", "5"),
+    ],
     "list namespaces": [
         ("put", "alice", "k", PREFS), ("put", "bob", "k", CITY),
         ("list_namespaces", "alice", {}), ("list_namespaces", "bob", {"max_depth": 1}),
@@ -164,8 +191,11 @@ class Runner:
             return await self.call(s.delete, s.adelete, self.ns(user), op[2])
         if kind == "search":
             kw = dict(op[2])
-            found = [norm(i) for i in await self.call(s.search, s.asearch, self.prefix(user), **kw)]
-            return sorted(found, key=repr) if kw.get("query") else found
+            found = await self.call(s.search, s.asearch, self.prefix(user), **kw)
+            if not kw.get("query"):
+                return [norm(i) for i in found]
+            scored = sorted((norm(i) for i in found if i.score is not None), key=repr)
+            return scored, [norm(i) for i in found if i.score is None], [i.score is None for i in found]
         if kind == "list_namespaces":
             return await self.call(s.list_namespaces, s.alist_namespaces, prefix=self.prefix(user), **op[2])
         raise AssertionError(kind)
@@ -313,7 +343,65 @@ def test_the_facts_text_is_the_indexed_fields(value: dict[str, Any], index: Any,
     store.put(("memories", "u"), "k", value, index=index)
     [fact] = store.engine.get("u", ["k"])
     assert fact.content == text
+    assert is_searchable(fact.metadata) == (index is not False)  # index=[fields] is searchable, index=False not
     assert store.get(("memories", "u"), "k").value == value
+
+
+# -- index=False: stored, never searched ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
+def test_an_item_put_with_index_false_is_never_recalled_nor_injected_into_the_prompt(is_async: bool) -> None:
+    engine = new_engine(gate="off")  # no gate: every other fact is recalled, and injected
+    store = MemoriStore(engine, fields=["content"])
+    ns = ("memories", "alice")
+    store.put(ns, "diet", {"content": "User is vegetarian."})
+    store.put(ns, "home", HIDDEN, index=False)
+    question = "Where does the user live? Rua Augusta 12, 3rd floor, Lisbon."
+    assert [f.id for f in engine.recall(question, "alice")] == ["diet"]
+    model = replies("ok")
+    agent = create_agent(model, [], system_prompt="Sys.", middleware=[MemoriMiddleware(engine=engine)])
+    message = {"messages": [HumanMessage(question)]}
+    if is_async:
+        asyncio.run(agent.ainvoke(message, context={"user_id": "alice"}))
+    else:
+        agent.invoke(message, context={"user_id": "alice"})
+    [prompt] = model.system_texts()
+    assert "User is vegetarian." in prompt and "Rua Augusta" not in prompt
+    # the store still holds it: read by key, listed, and searched unscored after the ranked items
+    assert store.get(ns, "home").value == HIDDEN
+    assert [i.key for i in store.search(ns)] == ["diet", "home"]
+    assert [(i.key, i.score is None) for i in store.search(ns, query=question)] == [("diet", False), ("home", True)]
+
+
+def test_a_put_again_moves_an_item_in_and_out_of_search() -> None:
+    store = MemoriStore(new_engine(gate="off"), fields=["content"])
+    ns = ("memories", "alice")
+    store.put(ns, "home", HIDDEN)
+    store.put(ns, "diet", {"content": "User is vegetarian."})
+    ranked = lambda: [(i.key, i.score is None) for i in store.search(ns, query="Rua Augusta Lisbon")]  # noqa: E731
+    assert ranked() == [("home", False), ("diet", False)]
+    store.put(ns, "home", HIDDEN, index=False)  # the same value, kept out of search from now on
+    assert ranked() == [("diet", False), ("home", True)]
+    assert store.engine.recall("Rua Augusta Lisbon", "alice")[0].id == "diet"
+    store.put(ns, "home", HIDDEN, index=["content"])
+    assert ranked() == [("home", False), ("diet", False)]
+    assert [f.id for f in store.engine.recall("Rua Augusta Lisbon", "alice")] == ["home", "diet"]
+
+
+def test_pages_past_the_scored_items_go_on_through_the_unscored_ones_without_repeating_one() -> None:
+    store = memori_store(gate=False, fields=["content"])
+    ns = ("memories", "alice")
+    store.put(ns, "a", ALLERGY)
+    store.put(ns, "c", CITY)
+    for i in range(3):
+        store.put(ns, f"x{i}", {"content": f"Hidden note {i}."}, index=False)
+    whole = [(i.key, i.score is None) for i in store.search(ns, query="peanuts Lisbon", limit=10)]
+    assert [k for k, _ in whole[2:]] == ["x0", "x1", "x2"] and [u for _, u in whole] == [False] * 2 + [True] * 3
+    pages = [[(i.key, i.score is None) for i in store.search(ns, query="peanuts Lisbon", limit=2, offset=o)]
+             for o in (0, 2, 4)]
+    assert [item for page in pages for item in page] == whole  # (InMemoryStore repeats x0 on every page)
+    assert store.search(ns, query="peanuts Lisbon", limit=2, offset=5) == []
 
 
 def test_an_overwrite_keeps_created_at_and_moves_updated_at() -> None:
@@ -503,7 +591,8 @@ async def test_concurrent_async_searches_over_many_users() -> None:
 
 # -- isolation ---------------------------------------------------------------------------------------------
 
-LOOKALIKES = ["alice", "Alice", "alice ", " alice", "alice\u200b", "аlice", "alice2"]  # "аlice": Cyrillic а
+# "аlice": Cyrillic а; "alice " or " alice" is refused (test_bad_input_raises_clearly_and_loses_nothing)
+LOOKALIKES = ["alice", "Alice", "al ice", "alice\u200b", "аlice", "alice2"]
 
 
 def test_isolation_between_users_with_lookalike_ids() -> None:
@@ -610,6 +699,11 @@ def test_bad_input_raises_clearly_and_loses_nothing() -> None:
     refused(TypeError, "not JSON", store.put, ns, "k", {"content": "x", "when": datetime.now()})
     refused(TypeError, "not JSON", store.put, ns, "k", {"content": "x", "n": float("nan")})
     refused(ValueError, "non-blank", store.put, ns, " ", CITY)
+    refused(TypeError, "key must be a str, got int", store.batch, [PutOp(ns, 5, CITY)])  # type: ignore[arg-type]
+    refused(TypeError, "key must be a str, got NoneType", store.batch, [GetOp(ns, None)])  # type: ignore[arg-type]
+    refused(InvalidNamespaceError, "whitespace", store.put, ("memories", "alice "), "k", CITY)
+    refused(InvalidNamespaceError, "whitespace", store.search, ("memories", "\talice"))
+    refused(TypeError, "index must be a list of field paths", store.put, ns, "k", CITY, index=True)
     refused(ValueError, "not valid Unicode", store.put, ns, "k", {"content": "bad \ud800 text"})
     refused(ValueError, "not valid Unicode", store.batch, [PutOp(ns, "k2", CITY), PutOp(ns, "\udfff", CITY)])
     refused(ValueError, "positive number of minutes", store.put, ns, "k", CITY, ttl=-1)

@@ -135,7 +135,7 @@ def test_retrieving_without_an_entity_is_a_clear_error(filled: RecallEngine) -> 
         MemoriRetriever(engine=filled).retrieve("peanuts")
 
 
-@pytest.mark.parametrize("bad", ["", "   ", 42, {"id": "alice"}])
+@pytest.mark.parametrize("bad", ["", "   ", " alice", 4.2, True, {"id": "alice"}])
 def test_invalid_entity_ids_are_rejected_at_construction(filled: RecallEngine, bad: object) -> None:
     with pytest.raises((TypeError, ValueError), match="entity_id"):
         MemoriRetriever(engine=filled, entity_id=bad)  # type: ignore[arg-type]

@@ -69,9 +69,9 @@ async def test_react_agent_tool_call_naming_another_entity_is_an_error_the_model
 
 
 def test_two_users_with_lookalike_ids_never_see_each_other(tools_engine):
-    for entity, fact in (("user-1", "peanuts"), ("user-1 ", "shellfish"), ("User-1", "cats")):
+    for entity, fact in (("user-1", "peanuts"), ("user-1.0", "shellfish"), ("User-1", "cats")):
         tools_of(tools_engine, entity)["remember"].call(text=f"User is allergic to {fact}.")
-    for entity, fact in (("user-1", "peanuts"), ("user-1 ", "shellfish"), ("User-1", "cats")):
+    for entity, fact in (("user-1", "peanuts"), ("user-1.0", "shellfish"), ("User-1", "cats")):
         out = tools_of(tools_engine, entity)["recall_memory"].call(query="what am I allergic to").content
         assert fact in out and sum(w in out for w in ("peanuts", "shellfish", "cats")) == 1, (entity, out)
 

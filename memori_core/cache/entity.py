@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from ..facts import StoredFact, validity_json
+from ..facts import SEARCHABLE_KEY, StoredFact, is_searchable, validity_json
 from ..filters import Where, matches, split_times, time_mask, where_key
 from ..ranking.core import CORE_KEY, is_core
 from ..ranking.dense import l2_normalise, top_k
@@ -33,6 +33,48 @@ _COMPACT_SHARE = 0.25
 # Facts rewritten in place (update_seen) are folded into the string columns beyond this many.
 _FOLD_MIN = 4096
 
+
+def _is_unsearchable(metadata: Any) -> bool:
+    return not is_searchable(metadata)
+
+
+class _FlaggedRows:
+    """The live rows whose user metadata sets one flag (``key``, with a value ``test(metadata)`` accepts).
+
+    Found on first use by one search of the metadata column's bytes for the key (only the rows that hold it
+    are parsed), then kept current by every write: an entity without such facts pays one search per build of
+    its columns, and nothing per recall."""
+
+    __slots__ = ("key", "test", "_rows", "_sorted")
+
+    def __init__(self, key: str, test: Callable[[Any], bool]) -> None:
+        self.key = key
+        self.test = test
+        self._rows: set[int] | None = None  # None: not searched for yet
+        self._sorted: np.ndarray | None = None  # the same rows, sorted (until the set changes)
+
+    def rows(self, cache: EntityCache) -> np.ndarray:
+        """The flagged live rows of ``cache``, ascending."""
+        if self._rows is None:
+            self._rows = cache._find_flagged(self.key, self.test)
+            self._sorted = None
+        if self._sorted is None:
+            self._sorted = np.fromiter(sorted(self._rows), dtype=np.int64, count=len(self._rows))
+        return self._sorted
+
+    def set(self, row: int, metadata: Any) -> None:
+        """Keep the rows current (once they were found) when ``row`` is written with ``metadata`` (``None``:
+        killed)."""
+        if self._rows is None:
+            return
+        on = metadata is not None and self.test(metadata)
+        if (row in self._rows) == on:
+            return
+        if on:
+            self._rows.add(row)
+        else:
+            self._rows.discard(row)
+        self._sorted = None
 
 
 class EntityCache:
@@ -115,8 +157,8 @@ class EntityCache:
         self._recent: tuple[int, np.ndarray] | None = None
         self._matching: dict[str, np.ndarray] = {}  # where filter -> its live rows (until the next write)
         self._meta_values: dict[str, list[Any]] = {}  # metadata key -> value per row (for where filters)
-        self._core: set[int] | None = None  # live core rows (metadata "core": true), found on first use
-        self._core_arr: np.ndarray | None = None  # the same, sorted (until the set changes)
+        self._core = _FlaggedRows(CORE_KEY, is_core)  # metadata "core": true
+        self._unsearchable = _FlaggedRows(SEARCHABLE_KEY, _is_unsearchable)  # metadata "searchable": false
         self.n_expiring = n_expiring  # rows ever given an expiry (0: recall skips the expiry check)
         self.facts = FactsView(self)
         self._quantized: QuantizedMatrix | None = None  # 8-bit copy of the matrix, made on first use (quantized())
@@ -260,9 +302,16 @@ class EntityCache:
             else:
                 keys = list(meta)
                 values = [self._metadata_values(k) for k in keys]
-                live = self.live_rows().tolist()
+                # A filter on a flag the cache tracks reads only the flagged rows (MemoriStore lists its
+                # index=False items so on each search whose ranked items do not fill the page).
+                if meta.get(SEARCHABLE_KEY) is False:
+                    candidates = self.unsearchable_rows().tolist()
+                elif meta.get(CORE_KEY) is True:
+                    candidates = self.core_rows().tolist()
+                else:
+                    candidates = self.live_rows().tolist()
                 rows = np.fromiter(
-                    (r for r in live if matches({k: v[r] for k, v in zip(keys, values)}, meta)), dtype=np.int64
+                    (r for r in candidates if matches({k: v[r] for k, v in zip(keys, values)}, meta)), dtype=np.int64
                 )
             for name, cond in times.items():
                 rows = rows[time_mask(self._time_values(name, rows), cond)]
@@ -289,40 +338,34 @@ class EntityCache:
         return out
 
     def core_rows(self) -> np.ndarray:
-        """Live rows whose user metadata marks them core (``"core": true``), ascending.
+        """Live rows whose user metadata marks them core (``"core": true``), ascending (memoised and kept
+        current by writes: :class:`_FlaggedRows`)."""
+        return self._core.rows(self)
 
-        Found on first use by one search of the metadata column's bytes for the key (only the rows that
-        hold it are parsed), then kept current by every write: an entity without core facts pays one
-        search per build of its columns, and nothing per recall."""
-        if self._core is None:
-            self._core = self._find_core()
-            self._core_arr = None
-        if self._core_arr is None:
-            self._core_arr = np.fromiter(sorted(self._core), dtype=np.int64, count=len(self._core))
-        return self._core_arr
+    def unsearchable_rows(self) -> np.ndarray:
+        """Live rows whose user metadata keeps them out of search (``"searchable": false``,
+        :data:`~memori_core.facts.SEARCHABLE_KEY`), ascending; recall never returns them (memoised and kept
+        current by writes: :class:`_FlaggedRows`)."""
+        return self._unsearchable.rows(self)
 
-    def _find_core(self) -> set[int]:
+    def _find_flagged(self, key: str, test: Callable[[Any], bool]) -> set[int]:
+        """Live rows whose user metadata ``test`` accepts, among those whose metadata JSON holds ``key``."""
         meta = self.c.meta_json
         over = self._overrides
         alive = self._alive
-        core: set[int] = set()
-        for r in meta.rows_containing(json.dumps(CORE_KEY)).tolist():
+        found: set[int] = set()
+        for r in meta.rows_containing(json.dumps(key)).tolist():
             if r < self._n and alive[r] and r not in over:
                 raw = meta[r]
-                if raw and is_core(json.loads(raw)):
-                    core.add(r)
-        core.update(r for r, fact in over.items() if alive[r] and is_core(fact.metadata))
-        return core
+                if raw and test(json.loads(raw)):
+                    found.add(r)
+        found.update(r for r, fact in over.items() if alive[r] and test(fact.metadata))
+        return found
 
-    def _set_core(self, row: int, core: bool) -> None:
-        """Keep the core rows current (once they were found) when ``row`` is written or killed."""
-        if self._core is None or (row in self._core) == core:
-            return
-        if core:
-            self._core.add(row)
-        else:
-            self._core.discard(row)
-        self._core_arr = None
+    def _set_flags(self, row: int, metadata: Any) -> None:
+        """Keep the flagged rows current when ``row`` is written with ``metadata`` (``None``: killed)."""
+        self._core.set(row, metadata)
+        self._unsearchable.set(row, metadata)
 
     def _metadata_values(self, key: str) -> list[Any]:
         """Per row, the user metadata value of ``key`` (``None`` when absent or dead); parsed once per key."""
@@ -559,7 +602,7 @@ class EntityCache:
         for key, ix in self._indexes.items():
             ix.remove(row, [ix.term_id(t) for t in self._tokens[key][row]])
         self._alive[row] = False
-        self._set_core(row, False)
+        self._set_flags(row, None)
         if row in self._overrides:
             del self._own_overrides()[row]
         self._wrote()
@@ -600,7 +643,7 @@ class EntityCache:
             values.append(fact.metadata.get(key))
         self._alive[row] = True
         self._n += 1
-        self._set_core(row, is_core(fact.metadata))
+        self._set_flags(row, fact.metadata)
         if fact.session_id is None:
             c.session[row] = -1
             return
@@ -671,7 +714,7 @@ class EntityCache:
                 self._set_times(at, fact)
                 for key, values in self._meta_values.items():
                     values[at] = fact.metadata.get(key)
-                self._set_core(at, is_core(fact.metadata))
+                self._set_flags(at, fact.metadata)
         self._wrote()
         if len(self._overrides) > max(_FOLD_MIN, self._n // 8):
             self._fold()

@@ -204,7 +204,9 @@ class ReadPath:
         must come from the same embedder as the stored facts). ``where``
         restricts recall to facts whose own metadata matches (``{"source":
         "chat"}``, ``{"topic": {"$in": ["food", "health"]}}``; keys are ANDed),
-        before the candidate pool is sized. Expired facts are never recalled.
+        before the candidate pool is sized. Expired facts are never recalled, nor facts whose own metadata
+        holds ``"searchable": False`` (:data:`~memori_core.facts.SEARCHABLE_KEY`: stored, listed, exported,
+        kept out of search).
         ``context`` is the conversation before ``query`` (earlier user turns,
         oldest first, optionally the last assistant reply): the latest
         ``config.context_turns`` of them move the search towards what the
@@ -412,7 +414,9 @@ class ReadPath:
             if allowed is not None and allowed.size == 0:
                 if at is not None:
                     return "no stored fact matching the filter was valid then" if where else "no stored fact was valid then"
-                return "no stored fact matches the filter" if where else "every stored fact has expired"
+                if where:
+                    return "no stored fact matches the filter (among the searchable, unexpired ones)"
+                return "every stored fact has expired or is kept out of search (\"searchable\": false)"
             found = gather(cache, q, q_terms, key, limit, cfg, allowed, blank=not query.strip())
             pool = found.pool
             pool_facts = cache.pool_facts(pool.rows)  # a StoredFact is built only for the facts read from it
@@ -495,16 +499,21 @@ class ReadPath:
 
     @staticmethod
     def _allowed_rows(cache: EntityCache, where: Where | None, at: float | None = None) -> np.ndarray | None:
-        """Live rows that are not expired (superseded facts expire at their ``valid_to``) and match ``where``;
-        ``None`` when that is every live row. With ``at``: the rows valid at that time (epoch seconds)."""
+        """Live rows that are searchable (not ``"searchable": False``), not expired (superseded facts expire at
+        their ``valid_to``) and match ``where``; ``None`` when that is every live row. With ``at``: the rows
+        valid at that time (epoch seconds)."""
+        hidden = cache.unsearchable_rows()  # memoised: an entity without such facts pays nothing here
         if at is not None:
-            return cache.valid_at_rows(at, cache.matching_rows(where) if where is not None else None)
-        expired = cache.expired_rows(time.time())
-        if where is None and expired.size == 0:
-            return None
-        rows = cache.matching_rows(where) if where is not None else cache.live_rows()
-        if expired.size:
-            rows = rows[~np.isin(rows, expired, assume_unique=True)]
+            rows = cache.valid_at_rows(at, cache.matching_rows(where) if where is not None else None)
+        else:
+            expired = cache.expired_rows(time.time())
+            if where is None and expired.size == 0 and hidden.size == 0:
+                return None
+            rows = cache.matching_rows(where) if where is not None else cache.live_rows()
+            if expired.size:
+                rows = rows[~np.isin(rows, expired, assume_unique=True)]
+        if hidden.size:
+            rows = rows[~np.isin(rows, hidden, assume_unique=True)]
         return rows
 
     def _conversation(self, query: str, context: Any) -> tuple[list[str], str | None]:
