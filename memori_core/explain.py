@@ -86,8 +86,9 @@ class RecallReport:
     context_weight: float = 0.0
     """How far that conversation moved the search: ``normalise(q + context_weight * c)``; cosines are to it."""
     read_alone: bool = False
-    """With a conversation: whether the gate read the query on its own words (a general question, or a turn
-    telling news, :func:`~memori_core.ranking.conversation.tells_news`) rather than each fact's larger cosine to
+    """With a conversation: whether the gate read the query on its own words (a general question, a turn
+    telling news, :func:`~memori_core.ranking.conversation.tells_news`, or one asking to be reminded of the
+    asker's own thing, :func:`~memori_core.ranking.implications.asks_to_be_reminded`) rather than each fact's larger cosine to
     the query or to the conversation."""
     third_person: float = 0.0
     """What the gate's cosine cutoffs added to the cosine of facts written about "User" (a personal question;
@@ -128,9 +129,11 @@ class RecallReport:
         if self.conversation:
             head += (f"\ncontext: {self.context_turns} earlier turn(s) read, weight {self.context_weight:g}: cosines are to "
                      f"normalise(query + {self.context_weight:g} x conversation); the gate reads 'gate cos', "
-                     + ("each fact's cosine to the query alone (a general question or a turn telling news)"
+                     + ("each fact's cosine to the query alone (a general question, a turn telling news, or one asking to "
+                        "be reminded of the asker's own thing)"
                         if self.read_alone else
-                        "the larger of each fact's cosine to the query alone and to the conversation"))
+                        "the larger of each fact's cosine to the query alone and to the conversation (to the query "
+                        "alone for a fact an earlier turn tells word for word: the model reads that turn anyway)"))
         if self.third_person:
             head += (f"\nthird person: the gate's cosine cutoffs read facts written about 'User' {self.third_person:+g} "
                      "(a first-person question scores them lower than the same facts in the first person); "

@@ -46,7 +46,9 @@ from ..ranking.conversation import (
     conversation_turns,
     gate_cosine,
     is_courtesy,
+    goes_on_from_the_conversation,
     leans_on_the_conversation,
+    points_back,
     tells_news,
     told_in,
 )
@@ -54,7 +56,7 @@ from ..ranking.core import CORE, core_picks
 from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights, rank_order
 from ..ranking.gate import USER_WORD
-from ..ranking.implications import with_implied
+from ..ranking.implications import asks_to_be_reminded, goes_on, thread_of, with_implied
 from ..ranking.judged import JUDGED_RELEVANT, judge_pool, judged_fates, judged_select
 from ..ranking.lexical import unique_terms
 from ..ranking.recency import asks_when, with_restatements, with_slot_recency
@@ -390,7 +392,8 @@ class ReadPath:
         q_terms = unique_terms(q_tokens)
         asker = for_the_asker(query)  # read by the general-question rule, the follow-up rule and the personal rules
         # Measured before the lock: the first such question embeds the prototypes, which must not hold it.
-        general_shape = gated and self._general_shape(query, question if question is not None else q, asker)
+        general_shape = (gated and not (read and goes_on_from_the_conversation(query))
+                         and self._general_shape(query, question if question is not None else q, asker))
         with self._entity_lock(entity_id):
             if cache.skipped_dims and not cache.warned_skipped:
                 cache.warned_skipped = True
@@ -429,9 +432,9 @@ class ReadPath:
         general = general_shape and not names_known(query, pool_facts.texts())
         gate_cos = None
         news = bool(read) and tells_news(query)  # only a turn read with its conversation can tell news
-        # A general question, or a turn telling news, is judged on its own words: the conversation does not widen
-        # the gate.
-        alone = general or news
+        # A general question, a turn telling news, or one asking to be reminded of the asker's own thing ("What's
+        # my job?") is judged on its own words: the conversation does not widen the gate.
+        alone = general or news or (bool(read) and asks_to_be_reminded(query) and not points_back(query))
         if question_cos is not None and conv_cos is not None:
             gate_cos = question_cos if alone else gate_cosine(question_cos, conv_cos)
             if not alone:
@@ -459,16 +462,27 @@ class ReadPath:
                 lift = np.zeros(scores.cosine.shape[0])
                 lift[about] = cfg.gate_third_person
                 if question_cos is not None and conv_cos is not None and not alone:
-                    # Only the question's own cosine is lifted: the conversation's is read as it was.
-                    lift = np.maximum(question_cos + lift, conv_cos) - np.maximum(question_cos, conv_cos)
+                    # Only the question's own cosine is lifted: the conversation's is read as it was, except for a
+                    # fact a read turn tells (_unwiden_told), which the gate reads on the question's cosine alone.
+                    widened = gate_cosine(question_cos, conv_cos)
+                    told = scores.gate_cosine < widened if scores.gate_cosine is not None else False
+                    lift = np.where(told, lift, np.maximum(question_cos + lift, conv_cos) - widened)
                 scores = replace(scores, lift=lift.astype(scores.cosine.dtype))
         said = None if news else "\n".join(read) or None  # who the turns before name (a friend's allergy is theirs)
         asked = query if said is None else f"{query}\n{said}"
-        care = self._care(question if question is not None else q, asked, scores, pool_facts, top)
+        # A turn going on from its conversation ("How about the satay?" after "We're at a Thai place") is about
+        # food or health when its conversation is.
+        followed = conv if conv is not None and not news and leans_on_the_conversation(query) else None
+        care = self._care(question if question is not None else q, asked, scores, pool_facts, top, followed)
         if care is not None:
             scores = replace(scores, care=care)
         if cfg.gate_implied:
-            scores = with_implied(query, scores, pool_facts.texts, before=read[-1] if read and not news else None,
+            # A turn inherits the concerns of the turns it goes on from: one that says so by its words ("How about
+            # the satay?", "...there?"), or a request for advice ("What starter would you suggest?" after "I'm
+            # planning a dinner party"); a question about the asker's own things ("What instrument do I play?"
+            # after "Can I eat satay?") is a question of its own.
+            follows = bool(read) and not news and goes_on(query)
+            scores = with_implied(query, scores, pool_facts.texts, before="\n".join(thread_of(read)) if follows else None,
                                   told=self._told, conversation=said)
         return _Scored(scores, pool_facts, found.scorable, core, read_alone)
 
@@ -532,11 +546,12 @@ class ReadPath:
         return is_courtesy(query, analyzer(*key)(query), _courtesy_terms(key))
 
     def _care(self, question: np.ndarray, asked: str, scores: PoolScores, facts: Sequence[StoredFact],
-              top: np.ndarray) -> np.ndarray | None:
+              top: np.ndarray, conversation: np.ndarray | None = None) -> np.ndarray | None:
         """The pool rows the gate may keep as care facts (:mod:`~.ranking.care`) of a personal question (the
         caller checks it is one): among ``top``, the ``limit`` best, allergies, medications and diets of the
         user's household, or of someone ``asked`` (the question and the turns read with it) names
-        (:func:`~.ranking.care.named_by`), when the question is about food or health.
+        (:func:`~.ranking.care.named_by`), when the question, or the ``conversation`` a follow-up goes on from
+        (its embedding), is about food or health.
 
         Cheapest test first: only rows the cosine rules would drop and the care bar admits are read, and
         the question's domains are measured only when one of them is a care fact."""
@@ -549,7 +564,12 @@ class ReadPath:
         if not rows:
             return None
         prototypes = self._prototype_vectors(question.shape[0])
-        if prototypes is None or care_share(question, prototypes.domains, prototypes.starts) < cfg.gate_care:
+        if prototypes is None:
+            return None
+        share = care_share(question, prototypes.domains, prototypes.starts)
+        if share < cfg.gate_care and conversation is not None:
+            share = max(share, care_share(conversation, prototypes.domains, prototypes.starts))
+        if share < cfg.gate_care:
             return None
         mask = np.zeros(scores.rows.shape[0], dtype=bool)
         mask[rows] = True

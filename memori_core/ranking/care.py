@@ -176,15 +176,27 @@ _REQUEST = re.compile(
 )
 
 
+# asking the assistant's own suggestion or opinion, anywhere in the turn ("What starter would you suggest?",
+# "The satay looks great, thoughts?"): the answer is for the asker's case
+_OPINION = re.compile(
+    r"\b(?:would|do|could|can|will)\s+you\s+(?:suggest|recommend|advise|pick|choose|go\s+for)\b"
+    r"|\bwhat\s+do\s+you\s+(?:think|suggest|recommend)\b|\byour\s+(?:thoughts|take|advice|pick|suggestions?)\b"
+    r"|\bthoughts\s*\?",
+    re.IGNORECASE,
+)
+
+
 def for_the_asker(question: str) -> bool:
     """Whether, asked in a chat, the question is about the asker's own case: :func:`is_personal`, or it speaks
     of "the kids" / "the baby" / "the family" (the asker's own), or it is a request that names no one
-    ("Any ideas for a family getaway?", "Can you plan a cheap weekend away?").
+    ("Any ideas for a family getaway?", "Can you plan a cheap weekend away?"), or it asks the assistant's own
+    suggestion or opinion ("What starter would you suggest?", "Looks great, thoughts?").
 
     >>> for_the_asker("Any ideas for a weekend away?"), for_the_asker("What is the best age for kids to start school?")
     (True, False)
     """
-    return is_personal(question) or _OURS.search(question) is not None or _REQUEST.search(question) is not None
+    return (is_personal(question) or _OURS.search(question) is not None or _REQUEST.search(question) is not None
+            or _OPINION.search(question) is not None)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 
 __all__ = ["CONVERSATION_WORDS", "COURTESY_WORDS", "SHORT_TURN", "asks_something", "blend_query", "conversation_text",
-           "conversation_turns", "gate_cosine", "is_courtesy", "leans_on_the_conversation", "tells_news", "told_in"]
+           "conversation_turns", "gate_cosine", "goes_on_from_the_conversation", "is_courtesy", "offers_a_choice", "leans_on_the_conversation", "points_back", "tells_news", "told_in"]
 
 COURTESY_WORDS = frozenset({
     "thanks", "thank", "thx", "ty", "cheers", "ok", "okay", "k", "great", "cool", "nice", "perfect", "awesome",
@@ -117,10 +117,53 @@ def leans_on_the_conversation(turn: str) -> bool:
     >>> leans_on_the_conversation("What should I order there?"), leans_on_the_conversation("Who won the Booker Prize?")
     (True, False)
     """
-    return (_GOES_ON.search(turn) is not None or _POINTS_BACK.search(turn) is not None
-            or len(turn.split()) <= SHORT_TURN)
+    return (_GOES_ON.search(turn) is not None or points_back(turn) or len(turn.split()) <= SHORT_TURN
+            or offers_a_choice(turn))
 
 
+def points_back(turn: str) -> bool:
+    """Whether a turn points back at something the conversation named ("it", "that", "there", "them", "the same").
+
+    >>> points_back("How long will it take to get there?"), points_back("What's my job?")
+    (True, False)
+    """
+    return _POINTS_BACK.search(turn) is not None
+
+
+_CHOICE = re.compile(r"\w\s+or\s+\w", re.IGNORECASE)
+CHOICE_WORDS = 6
+"""A turn of at most this many words that offers two things and asks nothing else ("Pad thai or green curry?")."""
+
+
+def offers_a_choice(turn: str) -> bool:
+    """Whether a turn is a bare choice between two things ("Pad thai or green curry?", "Train or coach?"): at most
+    :data:`CHOICE_WORDS` words holding "... or ...", not opening with a question word ("Is a tomato a fruit or a
+    vegetable?" asks about the world).
+
+    >>> offers_a_choice("Pad thai or green curry?"), offers_a_choice("Is a tomato a fruit or a vegetable?")
+    (True, False)
+    """
+    return (len(turn.split()) <= CHOICE_WORDS and _CHOICE.search(turn) is not None
+            and _QUESTION_WORD.match(turn) is None)
+
+
+def goes_on_from_the_conversation(turn: str) -> bool:
+    """Whether a turn can only be read as going on from the turns before it: it opens with "and", "how about",
+    "what about", "what if"... ("How about the satay skewers?", "And a main course?"), or it is a short choice
+    between two things ("Pad thai or green curry?"). Such a turn is never a general-knowledge question, whatever
+    its shape: it asks about what the conversation is about. Narrower than :func:`leans_on_the_conversation`
+    ("How long does it take?" points back, yet may ask about the world).
+
+    >>> goes_on_from_the_conversation("How about the satay?"), goes_on_from_the_conversation("Who won the Cup?")
+    (True, False)
+    """
+    return _GOES_ON.search(turn) is not None or offers_a_choice(turn)
+
+
+_QUESTION_WORD = re.compile(
+    r"^\W*(?:what|which|who|whose|where|when|how|why|is|are|was|were|do|does|did|can|could|should|would|will)\b",
+    re.IGNORECASE,
+)
 _ASKS = re.compile(
     r"\?|^\W*(?:what|which|who|whose|where|when|how|why|can|could|should|shall|would|will|is|are|do|does|did|"
     r"any|anything|plan|suggest|recommend|help|find|give|ideas|tell|explain|remind|pick|choose)\b",

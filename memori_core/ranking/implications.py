@@ -37,11 +37,11 @@ import numpy as np
 
 from ..slots import slot_keys
 from .care import NOT_FOOD, for_the_asker, is_care_fact, named_by
-from .conversation import asks_something
+from .conversation import asks_something, goes_on_from_the_conversation, leans_on_the_conversation, points_back
 from .pipeline import PoolScores
 
 __all__ = ["FACT_CONCERNS", "LIMIT_CONCERNS", "MOST_NAMED", "QUESTION_CONCERNS", "SITUATION_CONCERNS",
-           "asks_for_advice", "asks_what_to_do", "fact_concerns", "implied_rows", "named_rows", "named_words",
+           "asked_slots", "asks_for_advice", "asks_to_be_reminded", "asks_what_to_do", "goes_on", "recalls_the_asker", "thread_of", "fact_concerns", "implied_rows", "named_rows", "named_words",
            "question_concerns", "with_implied"]
 
 
@@ -447,7 +447,8 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
     """``scores`` with the facts whose concerns the question touches marked ``implied`` (and the concerns met,
     for ``explain``); unchanged when there are none. The question is ``query`` when it :func:`asks_what_to_do`;
     for a follow-up that names no concern of its own, it goes on with ``before`` (the user's turn before it,
-    read with its conversation) when that turn is about what the user will do, a question ("What about
+    read with its conversation) when that turn is about what the user will do (a question asking to be reminded of
+    the asker's own thing, :func:`asked_slots`, never goes on from it), a question ("What about
     something to drink with it?" after "What should I grab for lunch?") or a plan ("And what should I order?"
     after "We're going to a seafood place tonight."). A fact that statement tells itself (``told(fact, turn)``:
     "I get seasick on boats." tells "User gets seasick on boats.") is not implied by it: the model reads that
@@ -458,7 +459,10 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
     slots = asked_slots(query)
     question = query if asks_what_to_do(query) else None
     statement = None
-    if before is not None and not question_concerns(query) and asks_what_to_do(before):
+    # A follow-up goes on from the turns before when it names no concern of its own, or when it is no question of
+    # what to do by itself ("How about the satay skewers?" after "What should I order?").
+    if (before is not None and not slots and (question is None or not question_concerns(query))
+            and asks_what_to_do(before)):
         question = f"{query}\n{before}"
         statement = None if asks_for_advice(before) else before
     if question is None and not slots:
@@ -542,6 +546,56 @@ _ABOUT_ME = re.compile(
 
 
 _MY_THING = re.compile(r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+", re.IGNORECASE)
+
+
+def recalls_the_asker(question: str) -> bool:
+    """Whether the question asks about the asker's own things or doings ("What instrument do I play?", "Where's my
+    passport?", "How old am I?"), not what they should do ("What should I cook?" is not).
+
+    >>> recalls_the_asker("What instrument do I play?"), recalls_the_asker("What should I cook?")
+    (True, False)
+    """
+    return _ABOUT_ME.match(question.replace("\u2019", "'")) is not None
+
+
+def goes_on(turn: str) -> bool:
+    """Whether a user's turn goes on from the turns before it, so that it shares their concerns: it says so by its
+    words ("How about the satay?", "Pad thai or green curry?", "...there?"), or it is a short turn or a request for
+    advice ("What starter would you suggest?" after "I'm planning a dinner party") that does not ask about the
+    asker's own things ("What instrument do I play?" after "Can I eat satay?" is a question of its own).
+
+    >>> goes_on("How about the satay?"), goes_on("What starter would you suggest?"), goes_on("What instrument do I play?")
+    (True, True, False)
+    """
+    return (goes_on_from_the_conversation(turn) or points_back(turn)
+            or (not recalls_the_asker(turn) and (leans_on_the_conversation(turn) or asks_for_advice(turn))))
+
+
+def thread_of(read: Sequence[str]) -> list[str]:
+    """The turns of ``read`` (oldest first) a follow-up goes on from, newest first: the newest, and older ones
+    while the turn after them :func:`goes_on` from them, up to the turn that opened the topic. "And a main course?"
+    after "I'm planning a dinner party." and "What starter would you suggest?" goes on from both.
+
+    >>> thread_of(["I moved to Porto.", "I'm at a Thai place.", "What should I order?"])
+    ['What should I order?', "I'm at a Thai place."]
+    """
+    out: list[str] = []
+    for turn in reversed(read):
+        out.append(turn)
+        if not goes_on(turn):
+            break
+    return out
+
+
+def asks_to_be_reminded(question: str) -> bool:
+    """Whether the question asks the assistant to recall a slot of the asker's ("Where do I live?", "What's my
+    job?", "Do I have a car?"): it names its need itself, so in a chat it is read on its own words, not with the
+    turns before it ("What's my job?" after "Is a ham sandwich OK for me?" is not about food).
+
+    >>> asks_to_be_reminded("What's my job?"), asks_to_be_reminded("What do I need to bring there?")
+    (True, False)
+    """
+    return recalls_the_asker(question) and bool(slot_keys(question))
 
 
 def asked_slots(question: str) -> frozenset[str]:

@@ -1,0 +1,152 @@
+"""Follow-ups that go on from a conversation keep its concerns; questions of their own do not inherit them.
+
+The rules are pure functions over the turn's words (fast tier); the conversations are recalled with the real
+MiniLM (model tier), as an app would send them through an adapter.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from memori_core import ChromaStore, RecallEngine
+from memori_core.ranking.care import for_the_asker
+from memori_core.ranking.conversation import goes_on_from_the_conversation, offers_a_choice, points_back
+from memori_core.ranking.implications import asks_to_be_reminded, goes_on, recalls_the_asker, thread_of
+
+
+@pytest.mark.parametrize("turn, choice", [
+    ("Pad thai or green curry?", True),
+    ("Train or coach?", True),
+    ("Is a tomato a fruit or a vegetable?", False),  # a question word first: asks about the world
+    ("Should I take the train or fly to Marseille next weekend?", False),
+    ("Pad thai?", False),
+])
+def test_a_bare_choice_between_two_things_offers_a_choice(turn, choice):
+    assert offers_a_choice(turn) is choice
+
+
+@pytest.mark.parametrize("turn, expected", [
+    ("How about the satay skewers?", True),
+    ("And a main course?", True),
+    ("What if it rains?", True),
+    ("Pad thai or green curry?", True),
+    ("How long does it take?", False),  # points back, yet may ask about the world
+    ("Who won the Cup?", False),
+])
+def test_a_turn_goes_on_from_the_conversation_by_its_opening_or_as_a_choice(turn, expected):
+    assert goes_on_from_the_conversation(turn) is expected
+
+
+@pytest.mark.parametrize("turn, expected", [
+    ("How about the satay?", True),
+    ("Pad thai or green curry?", True),
+    ("What's the cheapest way to get there?", True),
+    ("What starter would you suggest?", True),  # a request for advice
+    ("What instrument do I play?", False),  # about the asker's own things: a question of its own
+    ("Where's my passport?", False),
+])
+def test_a_turn_shares_the_concerns_before_it_unless_it_asks_about_the_asker(turn, expected):
+    assert goes_on(turn) is expected
+
+
+def test_the_thread_runs_back_to_the_turn_that_opened_the_topic():
+    read = ["I moved to Porto.", "I'm planning a dinner party on Saturday.", "What starter would you suggest?"]
+    assert thread_of(read) == ["What starter would you suggest?", "I'm planning a dinner party on Saturday."]
+    assert thread_of([]) == []
+    assert thread_of(["I moved to Porto."]) == ["I moved to Porto."]
+
+
+@pytest.mark.parametrize("question, recalls, reminded", [
+    ("What instrument do I play?", True, False),  # no slot the rules know
+    ("What's my job?", True, True),
+    ("Where do I live?", True, True),
+    ("What should I cook?", False, False),
+    ("How about the satay?", False, False),
+])
+def test_questions_about_the_asker_and_reminders(question, recalls, reminded):
+    assert recalls_the_asker(question) is recalls
+    assert asks_to_be_reminded(question) is reminded
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("What starter would you suggest?", True),
+    ("The satay looks great, thoughts?", True),
+    ("What's your take on the green curry?", True),
+    ("What do you think of the ending?", True),
+    ("What is the capital of Australia?", False),
+    ("Do you know who wrote Dune?", False),
+])
+def test_asking_the_assistant_for_its_suggestion_or_opinion_is_for_the_asker(question, expected):
+    assert for_the_asker(question) is expected
+
+
+def test_points_back():
+    assert points_back("How long will it take to get there?")
+    assert not points_back("What's my job?")
+
+
+FACTS = ["User is allergic to peanuts.", "User is vegetarian.", "User lives in Lisbon.", "User plays the cello.",
+         "User works as a nurse."]
+ALLERGY = "User is allergic to peanuts."
+FOOD = {ALLERGY, "User is vegetarian."}
+
+
+@pytest.fixture(scope="module")
+def alice(minilm):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("alice", FACTS, created_at="2026-05-01T09:30:00Z")
+    return engine
+
+
+def _chat(engine: RecallEngine, turns: list[str]) -> list[set[str]]:
+    """What each user turn recalls when read with the turns before it (the adapters read three)."""
+    out = []
+    for k, turn in enumerate(turns):
+        out.append({f.content for f in engine.recall(turn, "alice", context=turns[max(0, k - 3):k] or None)})
+    return out
+
+
+@pytest.mark.model
+def test_follow_ups_at_a_thai_restaurant_keep_the_peanut_allergy(alice):
+    turns = ["I'm at a Thai restaurant with friends.", "What should I order?", "How about the satay skewers?",
+             "The satay looks great, thoughts?", "Pad thai or green curry?"]
+    assert all(ALLERGY in got for got in _chat(alice, turns))
+
+
+@pytest.mark.model
+def test_follow_ups_planning_a_dinner_party_keep_the_diet_and_allergy(alice):
+    turns = ["I'm planning a dinner party on Saturday.", "What starter would you suggest?", "And a main course?"]
+    assert all(FOOD <= got for got in _chat(alice, turns))
+
+
+@pytest.mark.model
+@pytest.mark.parametrize("before, question, expected", [
+    ("Can I eat satay?", "What instrument do I play?", "User plays the cello."),
+    ("Can I eat satay?", "Where do I live?", "User lives in Lisbon."),
+    ("Is a ham sandwich OK for me?", "What's my job?", "User works as a nurse."),
+])
+def test_a_question_of_its_own_after_a_food_turn_gets_no_food_facts(alice, before, question, expected):
+    got = {f.content for f in alice.recall(question, "alice", context=[before])}
+    assert expected in got
+    assert not got & FOOD
+
+
+@pytest.mark.model
+def test_explain_lifts_a_told_fact_on_the_questions_own_cosine(minilm):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("bob", ["User is training for a marathon.", "User lives in Leeds.", "User has a cat."])
+    logging.disable(logging.WARNING)
+    try:
+        report = engine.explain("Any tips for the weekend?", "bob", context=["I am training for a marathon."])
+    finally:
+        logging.disable(logging.NOTSET)
+    told = next(c for c in report.candidates if c.content == "User is training for a marathon.")
+    assert report.third_person > 0
+    assert told.gate_cosine is not None
+    # The gate reads the fact on the question's own cosine (the turn told it), lifted like any 'User' fact.
+    alone = engine.explain("Any tips for the weekend?", "bob")
+    solo = next(c for c in alone.candidates if c.content == told.content)
+    assert told.gate_cosine == pytest.approx(solo.gate_cosine if solo.gate_cosine is not None else solo.cosine + 0.05,
+                                             abs=0.02)
