@@ -1859,3 +1859,30 @@ def test_a_correction_of_no_fact_of_the_users_or_a_not_that_corrects_nothing_end
 ) -> None:
     got = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
     assert [f.text for f in got] == facts and not any(f.supersedes for f in got)
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("I'm alergic to peanuts", [("User is allergic to peanuts.", True)]),
+        ("allergic to penuts", [("User is allergic to peanuts.", True)]),
+        ("i'm lactose intolerent lol", [("User is lactose intolerant.", True)]),
+        ("I have a peanut alergy.", [("User has a peanut allergy.", True)]),
+        ("im vegitarian", [("User is vegetarian.", True)]),
+        ("Im alergic to shelfish and i dont eat pork",
+         [("User is allergic to shellfish.", True), ("User doesn't eat pork.", True)]),
+        ("I train my glutes twice a week.", [("User trains their glutes twice a week.", False)]),  # a real word
+    ],
+)
+def test_a_care_word_typed_one_letter_off_and_a_lost_apostrophe_still_give_the_core_fact(
+    said: str, facts: list[tuple[str, bool]]
+) -> None:
+    assert [(f.text, f.core) for f in RULES.extract([("user", said)])] == facts
+
+
+def test_a_denial_typed_without_its_apostrophe_ends_the_stored_fact_and_is_rewritten() -> None:
+    facts = RuleBasedFactExtractor().extract([("user", "Lol no I dont live in London, I live in Leeds")],
+                                             [_Stored("old", "User lives in London.")])
+    assert [(f.text, f.supersedes) for f in facts] == [
+        ("User doesn't live in London.", ("old",)), ("User lives in Leeds.", ()),
+    ]

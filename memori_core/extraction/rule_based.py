@@ -27,6 +27,7 @@ from .rules import (
     strip_lead,
 )
 from .sentences import split_sentences
+from .typos import read_as_meant
 from .slots import (
     ACTIVITY_SLOTS,
     CONSUMPTION_SLOTS,
@@ -827,7 +828,7 @@ class RuleBasedFactExtractor:
         away", after "User has a dog called Max.") is read as the user's ("My dog Max passed away").
         """
         verdicts = []
-        own, pasted = split_pasted(text)
+        own, pasted = split_pasted(read_as_meant(text))
         for sentence in own:
             for clause in split_clauses(sentence):
                 prescribed = _PRESCRIBED.match(clause)

@@ -14,6 +14,7 @@ from datetime import date, datetime, timedelta, timezone
 from ..ranking.care import OFF_FOODS, is_care_fact
 from ..slots import PERSON, TOOLS, speaks_of_a_group
 from .slots import MONTH_NAMES, content_words, is_change, is_ended, is_loss, slots_of, without_correction
+from .typos import read_as_meant
 
 __all__ = [
     "DROP_EMPTY",
@@ -768,7 +769,7 @@ def _no_symbols(text: str) -> str:
 
 
 def _clean(sentence: str) -> str:
-    text = " ".join(_no_symbols(sentence.translate(_APOSTROPHES)).split())
+    text = read_as_meant(" ".join(_no_symbols(sentence.translate(_APOSTROPHES)).split()))
     return _BULLET.sub("", text).strip(" \"'")
 
 
