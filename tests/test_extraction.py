@@ -1683,6 +1683,9 @@ def test_a_move_rewritten_as_a_home_still_replaces_the_old_home() -> None:
         ("My twins turned 16 in March.", ["User's twins are 16."]),
         ("I turned 30 and had a party.", ["User turned 30 and had a party."]),  # more than the age: as it was
         ("I turned down the offer.", ["User turned down the offer."]),
+        ("just turned 35 today \U0001f382", ["User is 35."]),  # told without its "I", on the day
+        ("Turned 35 last week!", ["User is 35."]),
+        ("Turned the heating off.", []),  # no age: no change of the user's
     ],
 )
 def test_a_birthday_is_kept_as_the_age_now(said: str, facts: list[str]) -> None:
@@ -1886,3 +1889,26 @@ def test_a_denial_typed_without_its_apostrophe_ends_the_stored_fact_and_is_rewri
     assert [(f.text, f.supersedes) for f in facts] == [
         ("User doesn't live in London.", ("old",)), ("User lives in Leeds.", ()),
     ]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored", "fact"),
+    [
+        ("Lily and I got married on saturday!", "User is engaged to Lily.", "User is married to Lily."),
+        ("Tom and I got engaged today!", "User is dating Tom.", "User is engaged to Tom."),
+        ("My girlfriend Jess and I got engaged last week.", "User is dating Jess.", "User is engaged to Jess."),
+        ("I got married!", "User is engaged.", "User got married."),
+        ("We got married last summer.", "User is engaged.", "User got married last summer."),  # its time kept
+        ("Ana and I got divorced yesterday.", "User is married to Ana.", "User is divorced from Ana."),
+    ],
+)
+def test_a_wedding_or_engagement_told_with_the_partner_is_the_users_new_stage_and_ends_the_old_one(
+    said: str, stored: str, fact: str
+) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    assert [(f.text, f.supersedes) for f in facts] == [(fact, ("old",))]
+
+
+def test_plans_of_the_user_and_someone_else_for_the_coming_days_are_still_no_fact() -> None:
+    assert facts_of("Ana and I are getting married on Saturday.") == []
+    assert facts_of("Ana and I had dinner on Friday.") == []  # a passing event, no change

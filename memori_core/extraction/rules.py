@@ -304,7 +304,7 @@ _WEAK_CHANGE = _rx(r"\b(?:again|now|instead|these\s+days|nowadays)\b")
 _IMPLIED_I = _rx(
     r"^(?:just\s+|finally\s+|recently\s+|officially\s+)?(?:moved|relocated|switched|upgraded|swapped|quit|retired|"
     r"started|joined|"
-    r"graduated|adopted|bought|sold|got|became|went|gave\s+up|stopped|broke\s+up|split\s+up|left|lost)\b"
+    r"graduated|adopted|bought|sold|got|became|went|gave\s+up|stopped|broke\s+up|split\s+up|left|lost|turned)\b"
 )
 _IM_SUBJECT = _rx(r"^(?P<verb>im|ive)(?P<tail>\s.*)$")
 
@@ -945,7 +945,9 @@ _COUNTS = frozenset("two three four five six seven eight nine ten twin twins".sp
 def _together(m: re.Match[str]) -> tuple[str | None, str]:
     """The verdict for "<someone> and I <did something>": "User and <someone> <did something>."."""
     other, rest = m.group("other") or m.group("other2"), m.group("rest")
-    if _NOW_WORDS.search(rest) or _SOON.search(rest):
+    # "Ana and I are going to the cinema tomorrow" is soon over; "Lily and I got married on Saturday" is news
+    done = _is_past(rest.split()[0]) and is_change(rest)
+    if (_NOW_WORDS.search(rest) or _SOON.search(rest)) and not done:
         return None, DROP_EPHEMERAL
     if _MODAL_START.match(rest):
         return None, DROP_HYPOTHETICAL
@@ -972,14 +974,29 @@ _MOVED_TO = re.compile(
     r"(?P<rest>(?:\s+[^,;]*)?)\.$"
 )
 _TURNED = re.compile(_CHANGED + r"(?:has\s+)?turned\s+(?P<age>\d{1,3})(?P<rest>(?:\s+[^,;]*)?)\.$")
+# "User and Lily got married on Saturday.": the user's news told with their partner as a second subject, as the stage
+# the user's relationship is at now, with whom ("User is married to Lily."). Not "User got married last summer."
+# (a User fact already, its time kept), nor a partner unnamed ("User and their wife got divorced.").
+_GOT_STAGE_WITH = re.compile(
+    r"^User\s+and\s+(?:their\s+[a-z]+\s+)?(?P<other>[A-Z][\w'-]*)\s+(?:just\s+|recently\s+|finally\s+|"
+    r"officially\s+)?(?:have\s+)?got\s+(?P<stage>married|engaged|divorced|separated)(?P<rest>(?:\s+[^,;]*)?)\.$"
+)
 _YEAR = re.compile(r"\b(?:in\s+)?(?:19|20)\d\d\b")
 _NOT_A_PLACE = re.compile(
     rf"^(?:{_WEEKDAY}|{'|'.join(MONTH_NAMES)}|user|i|it|this|that)\b", re.IGNORECASE,
 )
 
 
+# When news is a few days old at most: "today", "on Saturday", "last week", "the other day".
+_RECENTLY = _rx(
+    rf"\b(?:today|tonight|yesterday|recently|the\s+other\s+day|(?:a\s+few|two|three|\d)\s+days\s+ago|"
+    rf"this\s+(?:morning|afternoon|evening|week|weekend|{_WEEKDAY})|last\s+(?:night|week|weekend|{_WEEKDAY})|"
+    rf"on\s+(?:their\s+birthday|{_WEEKDAY}))\b"
+)
+
+
 def _only_a_time(rest: str) -> bool:
-    return not _YEAR.sub("", _DATED.sub("", rest)).strip(" ,")
+    return not _RECENTLY.sub("", _YEAR.sub("", _DATED.sub("", rest))).strip(" ,")
 
 
 def _is_plural(who: str) -> bool:
@@ -988,9 +1005,10 @@ def _is_plural(who: str) -> bool:
 
 
 def holds_now(fact: str) -> str:
-    """A rewritten fact that tells of a move to a named place or of a birthday, as what holds now: where the
-    holder lives (what else it says of the move kept in brackets, except its time: the fact's ``created_at``
-    holds it), how old they are. Any other fact is returned unchanged.
+    """A rewritten fact that tells of a move to a named place, of a birthday or of the user's wedding told with
+    their partner, as what holds now: where the holder lives (what else it says of the move kept in brackets,
+    except its time: the fact's ``created_at`` holds it), how old they are, to whom the user is married. Any
+    other fact is returned unchanged.
 
     >>> holds_now("User moved to Porto last month."), holds_now("User relocated to Oslo for their job.")
     ('User lives in Porto.', 'User lives in Oslo (moved there for their job).')
@@ -998,6 +1016,8 @@ def holds_now(fact: str) -> str:
     ('User is 31.', 'User moved to the night shift.')
     >>> holds_now("User moved to Slack last month."), holds_now("User's team moved to Berlin.")
     ('User moved to Slack last month.', "User's team moved to Berlin.")
+    >>> holds_now("User and Lily got married on Saturday."), holds_now("User turned 35 today.")
+    ('User is married to Lily.', 'User is 35.')
     """
     m = _MOVED_TO.match(fact)
     if (m is not None and not _NOT_A_PLACE.match(m.group("place").split()[-1])
@@ -1009,6 +1029,10 @@ def holds_now(fact: str) -> str:
     if m is not None and _only_a_time(m.group("rest")):
         who = m.group("who")
         return f"{who} {'are' if _is_plural(who) else 'is'} {m.group('age')}."
+    m = _GOT_STAGE_WITH.match(fact)
+    if m is not None and not _RECENTLY.sub("", m.group("rest")).strip(" ,"):  # news of the last days only
+        stage = m.group("stage")
+        return f"User is {stage} {'from' if stage in ('divorced', 'separated') else 'to'} {m.group('other')}."
     return fact
 
 
