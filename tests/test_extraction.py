@@ -1912,3 +1912,24 @@ def test_a_wedding_or_engagement_told_with_the_partner_is_the_users_new_stage_an
 def test_plans_of_the_user_and_someone_else_for_the_coming_days_are_still_no_fact() -> None:
     assert facts_of("Ana and I are getting married on Saturday.") == []
     assert facts_of("Ana and I had dinner on Friday.") == []  # a passing event, no change
+
+
+@pytest.mark.parametrize(
+    "said", ["I sold my Golf and bought a Tesla", "sold the golf, got a tesla model 3", "Got a Tesla last week!"]
+)
+def test_a_car_swap_keeps_the_new_car_and_ends_the_old_one(said: str) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", "User drives a Golf.")])
+    assert [f.supersedes for f in facts] == [("old",)] and "tesla" in facts[0].text.lower(), facts
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("I went to the shop and bought milk.", ["User went to the shop and bought milk."]),  # no news: one fact
+        ("got my car back from the garage", []),  # the same car
+        ("I play golf at the golf club every Sunday.", ["User plays golf at the golf club every Sunday."]),
+    ],
+)
+def test_shopping_a_car_back_from_the_garage_and_the_game_of_golf_end_no_car(said: str, facts: list[str]) -> None:
+    got = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", "User drives a Golf.")])
+    assert [f.text for f in got] == facts and not any(f.supersedes for f in got)

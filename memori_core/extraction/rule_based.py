@@ -209,14 +209,19 @@ def split_clauses(sentence: str) -> list[str]:
         rest = rest[m.end():]
 
 
-# "I watched a documentary and went vegan", "my brother quit his job and now works as a carpenter": a second
-# verb of the same subject that tells a change is a clause of its own, with that subject.
+# "I watched a documentary and went vegan", "my brother quit his job and now works as a carpenter", "I sold my Golf
+# and bought a Tesla": a second verb of the same subject that tells a change is a clause of its own, with that
+# subject.
 _SHARED_SUBJECT = re.compile(
     rf"^(?P<subject>i|we|{_MY_PERSON})\s+(?P<first>.+?)"
     r"\s+and\s+(?P<second>(?:now|then)\s+(?!(?:i|we|my|our)\b)[a-z]+\b.*|(?:went|became|switched|moved|started|"
-    r"quit|retired|joined|adopted|gave\s+up|took\s+up|stopped)\b.*)$",
+    r"quit|retired|joined|adopted|gave\s+up|took\s+up|stopped|bought|sold|leased|traded\s+in)\b.*)$",
     re.IGNORECASE,
 )
+
+
+# A thing bought or sold is a change of its own only when it is news of the user's life: a car, a phone, a home.
+_DEAL = re.compile(r"(?:bought|sold|leased|traded\s+in)\b", re.IGNORECASE)
 
 
 # "I live in Montreal and work as a nurse": two present verbs the rules know, each with its own words.
@@ -265,6 +270,9 @@ def _shared_subject(clause: str) -> list[str]:
         return [f"{resumed.group('subject')} {resumed.group('first')}",
                 f"{resumed.group('subject')}{be} {resumed.group('second')}"]
     m = _SHARED_SUBJECT.match(stated)
+    if m is not None and _DEAL.match(m.group("second")) and not (
+            is_change("I " + m.group("second")) or acquired_slots("I " + m.group("second"))):
+        return [clause]  # "I went to the shop and bought milk": no change, one fact as it was
     if m is None:
         m = _TWO_PRESENTS.match(stated)
         if m is None or not all(is_bare_present(v) or v.lower() == "have" for v in (m.group("v1"), m.group("v2"))):

@@ -13,7 +13,7 @@ from datetime import date, datetime, timedelta, timezone
 
 from ..ranking.care import OFF_FOODS, is_care_fact
 from ..slots import PERSON, TOOLS, speaks_of_a_group
-from .slots import MONTH_NAMES, content_words, is_change, is_ended, is_loss, slots_of, without_correction
+from .slots import MONTH_NAMES, acquired_slots, content_words, is_change, is_ended, is_loss, slots_of, without_correction
 from .typos import read_as_meant
 
 __all__ = [
@@ -758,9 +758,15 @@ def is_verb_form(word: str) -> bool:
     return "'" in w or any(w == _third_person(v).lower() or w == v for v in _PRESENT_VERBS)
 
 
+# "got a Tesla", "bought an iPhone": a thing got (not "got my car back", "got the car fixed").
+_GOT_ONE = _rx(r"^(?:just\s+|finally\s+)?(?:got|bought|leased)\s+(?:a|an)\s")
+
+
 def is_subjectless_change(text: str) -> bool:
-    """Whether ``text`` is a change told without its "I" ("Just moved to Leeds", "Sold the car"): the user's."""
-    return bool(_IMPLIED_I.match(text)) and is_change("I " + _WEAK_CHANGE.sub(" ", text))
+    """Whether ``text`` is a change told without its "I" ("Just moved to Leeds", "Sold the car", "got a Tesla": a
+    car or a phone got is a new one): the user's."""
+    said = "I " + _WEAK_CHANGE.sub(" ", text)
+    return bool(_IMPLIED_I.match(text)) and (is_change(said) or bool(_GOT_ONE.match(text) and acquired_slots(said)))
 
 
 def _no_symbols(text: str) -> str:
