@@ -1933,3 +1933,33 @@ def test_a_car_swap_keeps_the_new_car_and_ends_the_old_one(said: str) -> None:
 def test_shopping_a_car_back_from_the_garage_and_the_game_of_golf_end_no_car(said: str, facts: list[str]) -> None:
     got = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", "User drives a Golf.")])
     assert [f.text for f in got] == facts and not any(f.supersedes for f in got)
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("We moved last week, boxes everywhere", "User moved to a new home."),  # where: not said
+        ("I moved house.", "User moved to a new home."),
+        ("ok we moved to Porto last weekend, boxes everywhere", "User lives in Porto."),
+    ],
+)
+def test_a_move_ends_the_old_home_and_is_kept_as_the_new_one_without_how_it_went(said: str, fact: str) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", "User lives in Lisbon.")])
+    assert [(f.text, f.supersedes) for f in facts] == [(fact, ("old",))]
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("I quit smoking, cold turkey.", ["User quit smoking."]),
+        ("I switched to oat milk, way better", ["User switched to oat milk."]),
+        ("I live in Leeds, west yorkshire", ["User lives in Leeds, west yorkshire."]),  # no change: all of it
+        ("I got a new job, nursing assistant.", ["User got a new job, nursing assistant."]),  # a job: kept
+        ("Our team moved last month.", ["User's team moved last month."]),  # no home of the user's
+        ("I moved on.", ["User moved on."]),
+    ],
+)
+def test_a_few_words_without_a_verb_after_a_change_are_left_out_unless_they_say_what_changed(
+    said: str, facts: list[str]
+) -> None:
+    assert facts_of(said) == facts

@@ -586,17 +586,30 @@ _TRAILING_ASIDE = _rx(
 )
 
 
+# "..., boxes everywhere", "..., so much cheaper": a few words without a verb after a change, saying how it went.
+_BARE_TAIL = _rx(r"\s*,\s+(?P<tail>(?-i:[a-z])[\w'-]*(?:\s+[\w'-]+){0,2})\s*[.!]*$")
+
+
 def is_bare_present(word: str) -> bool:
     """Whether ``word`` is the bare present form of a verb the rules rewrite ("work", "live", "play")."""
     return word.lower() in _PRESENT_VERBS
 
 
 def _cut_aside(statement: str) -> str:
-    """``statement`` without an aside after it (:data:`_ASIDE_TAIL`, :data:`_TRAILING_ASIDE`); a change told
-    after the comma without its "I" ("..., got promoted") is no aside."""
+    """``statement`` without an aside after it (:data:`_ASIDE_TAIL`, :data:`_TRAILING_ASIDE`, a verbless
+    :data:`_BARE_TAIL` after a change); a change told after the comma without its "I" ("..., got promoted") is no
+    aside."""
     m = _TRAILING_ASIDE.search(statement)
     if m is not None and m.start() > 0:
         statement = statement[: m.start()]
+    m = _BARE_TAIL.search(statement)
+    head = statement[: m.start()] if m is not None else ""
+    # "we moved to Porto, boxes everywhere": how it went, not what changed; a job's tail names the job ("I got a
+    # new job, nursing assistant")
+    if m is not None and head and is_change(head) and "job" not in slots_of(head) \
+            and not any(is_verb_form(w) for w in m.group("tail").split()) \
+            and not (slots_of(m.group("tail")) or is_care_fact(m.group("tail"))):
+        statement = head
     m = _ASIDE_TAIL.search(statement)
     if m is None or m.start() == 0 or is_subjectless_change(m.group("tail")):
         return statement
@@ -979,6 +992,11 @@ _MOVED_TO = re.compile(
     r"[A-Z][\w'.-]*(?:\s+(?:upon\s+)?[A-Z][\w'.-]*)*(?:,\s+[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*)?)"
     r"(?P<rest>(?:\s+[^,;]*)?)\.$"
 )
+# "User moved last week.", "User's sister moved house.": a new home, where not said.
+_MOVED_SOMEWHERE = re.compile(
+    _CHANGED + r"(?:has\s+|have\s+)?(?:moved|relocated)(?:\s+(?:house|home|flats?|apartments?|away))?"
+    r"(?P<rest>(?:\s+[^,;]*)?)\.$"
+)
 _TURNED = re.compile(_CHANGED + r"(?:has\s+)?turned\s+(?P<age>\d{1,3})(?P<rest>(?:\s+[^,;]*)?)\.$")
 # "User and Lily got married on Saturday.": the user's news told with their partner as a second subject, as the stage
 # the user's relationship is at now, with whom ("User is married to Lily."). Not "User got married last summer."
@@ -1011,10 +1029,10 @@ def _is_plural(who: str) -> bool:
 
 
 def holds_now(fact: str) -> str:
-    """A rewritten fact that tells of a move to a named place, of a birthday or of the user's wedding told with
-    their partner, as what holds now: where the holder lives (what else it says of the move kept in brackets,
-    except its time: the fact's ``created_at`` holds it), how old they are, to whom the user is married. Any
-    other fact is returned unchanged.
+    """A rewritten fact that tells of a move, of a birthday or of the user's wedding told with their partner, as
+    what holds now: where the holder lives (what else it says of the move kept in brackets, except its time: the
+    fact's ``created_at`` holds it; a new home when no place is said), how old they are, to whom the user is
+    married. Any other fact is returned unchanged.
 
     >>> holds_now("User moved to Porto last month."), holds_now("User relocated to Oslo for their job.")
     ('User lives in Porto.', 'User lives in Oslo (moved there for their job).')
@@ -1024,6 +1042,8 @@ def holds_now(fact: str) -> str:
     ('User moved to Slack last month.', "User's team moved to Berlin.")
     >>> holds_now("User and Lily got married on Saturday."), holds_now("User turned 35 today.")
     ('User is married to Lily.', 'User is 35.')
+    >>> holds_now("User moved last week."), holds_now("User moved on.")
+    ('User moved to a new home.', 'User moved on.')
     """
     m = _MOVED_TO.match(fact)
     if (m is not None and not _NOT_A_PLACE.match(m.group("place").split()[-1])
@@ -1031,6 +1051,9 @@ def holds_now(fact: str) -> str:
         who, place, rest = m.group("who"), m.group("place"), m.group("rest").strip()
         lives = "live" if _is_plural(who) else "lives"
         return f"{who} {lives} in {place}" + (f" (moved there {rest})" if rest and not _only_a_time(rest) else "") + "."
+    m = _MOVED_SOMEWHERE.match(fact)
+    if m is not None and _only_a_time(m.group("rest")) and not speaks_of_a_group(fact):
+        return f"{m.group('who')} moved to a new home."
     m = _TURNED.match(fact)
     if m is not None and _only_a_time(m.group("rest")):
         who = m.group("who")
