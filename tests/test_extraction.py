@@ -1963,3 +1963,25 @@ def test_a_few_words_without_a_verb_after_a_change_are_left_out_unless_they_say_
     said: str, facts: list[str]
 ) -> None:
     assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("I got promoted", [("User got promoted.", ())]),  # a change within the job: the employer stays
+        ("Got promoted today!", [("User got promoted today.", ())]),
+        ("I got a promotion!", [("User got a promotion.", ())]),
+        ("I got promoted to senior engineer!", [("User works at Google as a senior engineer.", ("old",))]),
+    ],
+)
+def test_a_promotion_keeps_the_employer_and_a_new_role_is_held_there(
+    said: str, facts: list[tuple[str, tuple[str, ...]]]
+) -> None:
+    got = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", "User works at Google as an engineer.")])
+    assert [(f.text, f.supersedes) for f in got] == facts
+
+
+def test_a_promotion_to_a_role_ends_a_stored_role_that_names_no_employer() -> None:
+    got = RuleBasedFactExtractor().extract([("user", "I got promoted to ward manager")],
+                                           [_Stored("old", "User works as a nurse.")])
+    assert [(f.text, f.supersedes) for f in got] == [("User got promoted to ward manager.", ("old",))]

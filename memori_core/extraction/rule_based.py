@@ -98,6 +98,31 @@ _LIVES_WITH = re.compile(
     r"fianc[ée]e?)\b(?!.*\b(?:in|at|near)\s)",
     re.IGNORECASE,
 )
+# "I got promoted", "I got a promotion": a change within the job ("User works at Google." still holds), unless it
+# names the new role ("promoted to senior engineer": the stored role no longer holds).
+_PROMOTED = re.compile(r"\b(?:promoted|promotion)\b", re.IGNORECASE)
+_PROMOTED_TO = re.compile(r"\b(?:promoted|promotion)\s+to\s+\w", re.IGNORECASE)
+# "User got promoted to senior engineer." and the employer of the stored job it ends ("User works at Google as an
+# engineer."): what the user's job is now.
+_PROMOTED_AS = re.compile(
+    r"^User\s+(?:just\s+|finally\s+|recently\s+)?(?:got|was|has\s+been)\s+promoted\s+to\s+(?:(?:a|an)\s+)?"
+    r"(?P<role>[\w-]+(?:\s+[\w-]+){0,3}?)(?:\s+(?:today|yesterday|recently|last\s+\w+|this\s+\w+))?\.$"
+)
+_EMPLOYER = re.compile(r"\b(?P<at>at|for)\s+(?P<employer>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*)*)")
+
+
+def _with_employer(fact: str, ended: Sequence[str]) -> str:
+    """``fact`` ("User got promoted to senior engineer.") as the job it gives at the employer the job fact it
+    ends names ("User works at Google as a senior engineer."): a promotion keeps the employer. Any other fact,
+    or one ending no fact that names an employer, as it is."""
+    m = _PROMOTED_AS.match(fact)
+    employers = {e.group(0) for text in ended for e in [_EMPLOYER.search(text)] if e is not None}
+    if m is None or len(employers) != 1:
+        return fact
+    role = m.group("role")
+    return f"User works {employers.pop()} as {'an' if role[0].lower() in 'aeiou' else 'a'} {role}."
+
+
 _SUBJECT = r"(?:i|i'm|i've|i'll|i'd|my|we|we're|we've|our)\b"
 # "I'm vegetarian and my daughter Mia is 7", "I sold my car, I don't drive anymore", "vegetarian — I eat fish",
 # "I graduated and now I'm a nurse", "I'm vegan, so no dairy", "I'm an accountant, numbers are my thing",
@@ -753,9 +778,11 @@ class RuleBasedFactExtractor:
                     continue  # a stored fact already says it (of the same person: not "User's sister is vegan.")
                 core = self.core_rule is not None and bool(self.core_rule(verdict.fact))
                 expires = now + verdict.expires_in if verdict.expires_in is not None else None
-                replaced = tuple(fid for fid, text, old in known
-                                 if normalize_fact_text(text) != key and self._replaces(verdict, words, text, old))
-                said.append((ExtractedFact(verdict.fact, supersedes=replaced, core=core, expires_at=expires), verdict))
+                ended = [(fid, text) for fid, text, old in known
+                         if normalize_fact_text(text) != key and self._replaces(verdict, words, text, old)]
+                replaced = tuple(fid for fid, _ in ended)
+                text = _with_employer(verdict.fact, [text for _, text in ended])
+                said.append((ExtractedFact(text, supersedes=replaced, core=core, expires_at=expires), verdict))
             facts += [fact for fact, verdict in said if not _told_with_what_holds_now(fact, verdict, said)]
         return facts
 
@@ -801,6 +828,8 @@ class RuleBasedFactExtractor:
                 continue  # a move changes where, not with whom: "I moved to Porto" leaves "User lives with Rui."
             if _GOAL.search(text) and not _GOAL.search(verdict.fact) and not words & old:
                 continue  # "We moved to Bristol" leaves "User is saving for a deposit on a house."
+            if slot == "job" and _PROMOTED.search(said) and not _PROMOTED_TO.search(said):
+                continue  # "I got promoted" leaves "User works at Google."; "promoted to manager" is a new role
             if slot in ACTIVITY_SLOTS:
                 # "We adopted a dog" after "User has no pets.": the "none" no longer holds; "I played rugby
                 # at uni" after "User used to play rugby." tells the same past, nothing new
