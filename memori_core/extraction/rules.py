@@ -1052,7 +1052,8 @@ def holds_now(fact: str) -> str:
         lives = "live" if _is_plural(who) else "lives"
         return f"{who} {lives} in {place}" + (f" (moved there {rest})" if rest and not _only_a_time(rest) else "") + "."
     m = _MOVED_SOMEWHERE.match(fact)
-    if m is not None and _only_a_time(m.group("rest")) and not speaks_of_a_group(fact):
+    # news of the last days only: "User moved in May." keeps its month
+    if m is not None and not _RECENTLY.sub("", m.group("rest")).strip(" ,") and not speaks_of_a_group(fact):
         return f"{m.group('who')} moved to a new home."
     m = _TURNED.match(fact)
     if m is not None and _only_a_time(m.group("rest")):
