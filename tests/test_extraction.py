@@ -70,7 +70,6 @@ def facts_of(text: str) -> list[str]:
         ("Oh, and I have a dog called Rex.", "User has a dog called Rex."),
         # A request tacked onto the statement is cut off.
         ("I'm planning a picnic and need some healthy side dish ideas.", "User is planning a picnic."),
-        ("I'm visiting Hawaii this summer and would love some tips.", "User is visiting Hawaii this summer."),
     ],
 )
 def test_first_person_statements_become_user_facts(said: str, fact: str) -> None:
@@ -836,6 +835,11 @@ def test_off_a_food_is_a_core_diet_fact_and_off_to_bed_is_small_talk(said: str) 
         ("I've booked a trip to Lisbon in April.", 4, "User has booked a trip to Lisbon in April."),
         ("I've got my knee replacement booked for June.", 6, "User has got their knee replacement booked for June."),
         ("I'm visiting Hawaii next month and would love some tips.", None, "User is visiting Hawaii next month."),
+        ("We're moving to Bath next month", None, "User is moving to Bath next month."),
+        ("I'm moving to Berlin in March", 3, "User is moving to Berlin in March."),
+        ("I'm getting married next summer", 8, "User is getting married next summer."),  # the season's last month
+        ("I'm retiring this winter", 2, "User is retiring this winter."),
+        ("I'm visiting Hawaii this summer and would love some tips.", 8, "User is visiting Hawaii this summer."),
     ],
 )
 def test_a_plan_for_a_month_to_come_expires_when_that_month_ends(said: str, month: int | None, fact: str) -> None:
@@ -1985,3 +1989,27 @@ def test_a_promotion_to_a_role_ends_a_stored_role_that_names_no_employer() -> No
     got = RuleBasedFactExtractor().extract([("user", "I got promoted to ward manager")],
                                            [_Stored("old", "User works as a nurse.")])
     assert [(f.text, f.supersedes) for f in got] == [("User got promoted to ward manager.", ("old",))]
+
+
+def test_a_move_or_a_job_start_to_come_expires_and_ends_nothing_yet() -> None:
+    stored = [_Stored("home", "User lives in Leeds."), _Stored("job", "User works at Amazon.")]
+    for said, days in [("we're moving to Berlin next month", 62), ("I'm starting a new job next week", 8)]:
+        [fact] = RuleBasedFactExtractor().extract([("user", said)], stored)
+        assert fact.supersedes == () and fact.expires_at is not None, said
+        assert fact.expires_at <= datetime.now(timezone.utc) + timedelta(days=days), said
+
+
+def test_a_plan_for_next_year_expires_when_next_year_ends() -> None:
+    [fact] = RuleBasedFactExtractor().extract([("user", "We're moving to Canada next year.")])
+    assert fact.expires_at is not None
+    last = (fact.expires_at + timedelta(seconds=30) - timedelta(days=1)).astimezone(timezone.utc)
+    assert (last.year, last.month, last.day) == (datetime.now(timezone.utc).year + 1, 12, 31)
+
+
+@pytest.mark.parametrize(("stored", "replaced"), [("User is engaged to Sam.", False), ("User is dating Sam.", True),
+                                                  ("User is single.", True)])
+def test_a_wedding_to_come_is_an_engagement_it_leaves_an_engagement_and_ends_an_earlier_stage(
+    stored: str, replaced: bool
+) -> None:
+    [fact] = RuleBasedFactExtractor().extract([("user", "I'm getting married!")], [_Stored("old", stored)])
+    assert (fact.supersedes == ("old",)) is replaced

@@ -696,7 +696,7 @@ def _moment(body: str) -> tuple[str | None, str, timedelta | None] | None:
         return _rewrite(body) or _as_said(body), KEPT_EXPIRING, _span_days(span) + timedelta(days=2)
     if _CLOCK.search(body) and not _RECURRING.search(body) and (_APPOINTMENT.match(body) or _MY_EVENT.match(body)):
         return _rewrite(body) or _as_said(body), KEPT_EXPIRING, timedelta(days=1)  # today, at that time
-    month = _PLAN_MONTH.search(body)
+    month = _PLAN_MONTH.search(body) or _PLAN_SEASON.search(body)
     if month is not None and _PLANNED.match(body):
         plan = _REQUEST_TAIL.sub("", body) or body  # "... next month and would love some tips"
         return _rewrite(plan) or _as_said(plan), KEPT_EXPIRING, _until_month_end(month.group("month"))
@@ -738,7 +738,9 @@ _PLANNED = _rx(
     r"^(?:(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?booked|"
     r"(?:i|we)(?:'ve|\s+have)\s+got\s+(?:my|our|a|an)\s+[^.]*?\b(?:booked|scheduled)\b|"
     r"(?:i'm|i\s+am|we're|we\s+are)\s+(?:flying|going|travell?ing|heading|driving|visiting|having|getting|"
-    r"bringing|hosting|attending|throwing|doing|running|playing|cooking|baking)|"
+    r"bringing|hosting|attending|throwing|doing|running|playing|cooking|baking|"
+    # a change to come: "We're moving to Bath next month", "I'm starting a new job next week"
+    r"moving|relocating|emigrating|starting|beginning|leaving|retiring|switching|changing|graduating)|"
     r"(?:my|our)\s+(?:[\w'-]+\s+){0,2}?(?:surgery|operation|appointment|trip|holiday|vacation|flight|wedding|"
     r"procedure|scan|replacement)\b[^.]*?\b(?:is|'s)\s+(?:booked|scheduled|planned|set|on|in|for)|"
     r"(?:i|we)\s+have\s+(?:a|an|my|our)\s+[^.]*?\b(?:surgery|operation|appointment|procedure|scan)\b)"
@@ -749,11 +751,19 @@ _PLAN_MONTH = _rx(
 )
 
 
+# "next summer", "this autumn", "next year": a plan for a season (its last month, in the north) or a year.
+_PLAN_SEASON = _rx(r"\b(?P<when>next|this)\s+(?P<month>spring|summer|autumn|fall|winter|year)\b")
+_SEASON_END = {"spring": "may", "summer": "august", "autumn": "november", "fall": "november", "winter": "february"}
+
+
 def _until_month_end(month: str, now: datetime | None = None) -> timedelta:
     """From ``now`` (default: now, UTC) to the end of ``month`` (its next occurrence, this month included; "next
-    month": the next one): how long a plan for that month stays news."""
+    month": the next one; a season: its last month; "year": the end of next year): how long a plan for that
+    month stays news."""
     now = now or datetime.now(timezone.utc)
-    name = month.lower()
+    name = _SEASON_END.get(month.lower(), month.lower())
+    if name == "year":
+        return datetime(now.year + 2, 1, 1, tzinfo=timezone.utc) - now
     if name.startswith("next"):
         m, year = (1, now.year + 1) if now.month == 12 else (now.month + 1, now.year)
     else:
