@@ -2013,3 +2013,34 @@ def test_a_wedding_to_come_is_an_engagement_it_leaves_an_engagement_and_ends_an_
 ) -> None:
     [fact] = RuleBasedFactExtractor().extract([("user", "I'm getting married!")], [_Stored("old", stored)])
     assert (fact.supersedes == ("old",)) is replaced
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("I live in Porto now any good cafes?", ["User lives in Porto."]),  # a question typed on without a comma
+        ("I'm vegan what should I cook tonight?", ["User is vegan."]),
+        ("my friend Tom is vegan so what should I cook for him", ["User's friend Tom is vegan."]),  # no "?" typed
+        ("I'm vegan, so what can I eat here", ["User is vegan."]),
+        ("I live in Leeds and what I love most is the canal.",  # no question: kept as it was
+         ["I live in Leeds and what I love most is the canal."]),
+    ],
+)
+def test_a_question_glued_to_a_statement_is_left_out_of_the_fact(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("me and sarah broke up", "User and Sarah broke up."),
+        ("sarah and i broke up", "User and Sarah broke up."),
+        ("me and mum moved to Leeds", "User and their mum moved to Leeds."),  # a relative, not a name
+    ],
+)
+def test_the_user_and_someone_typed_in_lower_case_is_a_user_fact(said: str, fact: str) -> None:
+    assert facts_of(said) == [fact]
+
+
+def test_the_user_and_a_pronoun_is_not_read_as_someone_named() -> None:
+    assert not any("Him" in fact for fact in facts_of("me and him broke up"))

@@ -163,7 +163,11 @@ _QUESTION_OPENER = _rx(
 )
 # "I'm vegetarian, what should I cook?": the statement before the question clause is kept.
 _QUESTION_TAIL = _rx(
-    r"^(?P<head>.+?)(?:\s*[,;:\u2014\u2013]\s*|\s+-\s+|\s+(?=so\s))(?:so|but|and|then)?\s*"
+    r"^(?P<head>.+?)(?:\s*[,;:\u2014\u2013]\s*|\s+-\s+|\s+(?=so\s)|\s+(?=(?:any|ideas|thoughts|suggestions|"
+    r"recommendations)\s+(?:good|great|nice|tips|ideas|suggestions|recommendations|advice|thoughts|for|on)\b)"
+    # "I live in Porto now any good cafes?", "I'm vegan what should I cook?": a question typed on without a comma
+    r"|\s+(?=(?:what|how|where|which)\s+(?:should|can|could|would|do|does|is|are)\s+(?:i|we|you)\b))"
+    r"(?:so|but|and|then)?\s*"
     r"(?P<tail>(?:what|how|why|when|where|which|who|can|could|would|will|should|shall|do|does|did|is|are|am|any|"
     r"anything|ideas|thoughts|suggestions|recommendations)\b.*)$"
 )
@@ -480,9 +484,16 @@ _ABOUT_THAT = _rx(
 )
 # "Ana and I broke up", "My wife and I moved to Berlin", "Me and Tom split up": the user and someone else.
 _OTHER = r"(?:(?:my|our)\s+\w+(?:\s+(?-i:[A-Z])[\w-]+)?|(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)"
-_WITH_OTHER = _rx(
-    rf"^(?:(?P<other>{_OTHER})\s+and\s+(?:i|me)|(?:i|me)\s+and\s+(?P<other2>{_OTHER}))\s+(?P<rest>(?-i:[a-z]).*)$"
+# "me and sarah broke up", "me and mum": a name or a relative typed in lower case (no pronoun, no "the" or "all").
+_OTHER_LOWER = (
+    r"(?!(?:him|her|them|us|you|he|she|they|it|the|a|an|this|that|these|those|some|all|both|every|each|my|our|his|"
+    r"their|everyone|everybody|someone|somebody|nobody|others?|friends|people|work|i|me)\b)(?-i:[a-z])[a-z'-]+"
 )
+_WITH_OTHER = _rx(
+    rf"^(?:(?P<other>{_OTHER}|{_OTHER_LOWER})\s+and\s+(?:i|me)|(?:i|me)\s+and\s+(?P<other2>{_OTHER}|{_OTHER_LOWER}))"
+    r"\s+(?P<rest>(?-i:[a-z]).*)$"
+)
+_PERSON_WORD = _rx(rf"^(?:{PERSON})$")
 _MODAL_START = _rx(r"^(?:would|could|should|might|may|'d|want|wanna|need|hope|plan|are\s+going\s+to)\b")
 # "..., by the way." / "..., as I said.": a tail that adds nothing to the fact; "..., remember that.", "... - please
 # keep that in mind": a request to the assistant, never part of the fact.
@@ -633,6 +644,13 @@ def _plain(fact: str) -> str:
 _TAG_QUESTION = _rx(
     r"(?:\s*,\s*|\s+)(?:(?:funny|crazy|weird|ironic|wild|mad|sad|typical|classic|ha|haha|lol)\s+)?"
     r"(?:right|huh|eh|innit|isn't\s+it|ain't\s+it|don't\s+you\s+think|you\s+know)\s*\?+\s*$"
+)
+
+
+# "..., so what should I cook for him", "... but how do I start": a question typed without its "?".
+_UNMARKED_QUESTION = _rx(
+    r"(?:\s*,\s*|\s+)(?:so|but|and)\s+(?:what|how|where|which|who|when)\s+(?:should|can|could|would|shall|do)\s+"
+    r"(?:i|we)\b[^.!]*[.!]*$"
 )
 
 
@@ -980,6 +998,8 @@ def _together(m: re.Match[str]) -> tuple[str | None, str]:
         return None, DROP_EPHEMERAL
     if _MODAL_START.match(rest):
         return None, DROP_HYPOTHETICAL
+    if re.fullmatch(_OTHER_LOWER, other):  # typed in lower case: "me and mum" -> "their mum", "sarah" -> "Sarah"
+        other = f"my {other}" if _PERSON_WORD.match(other) else other.capitalize()
     other = re.sub(r"^(?:my|our)\b", "their", other, flags=re.IGNORECASE)
     rest = re.sub(r"\b(?:my|our)\b", "their", rest, flags=re.IGNORECASE)
     if _OTHER_FIRST_PERSON.search(rest):
@@ -1146,6 +1166,9 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         return None, DROP_EMPTY
     if len(text) > max_chars:
         return None, DROP_TOO_LONG
+    unmarked = _UNMARKED_QUESTION.search(text)
+    if unmarked is not None and unmarked.start() > 0:
+        text = text[: unmarked.start()]  # "my friend Tom is vegan so what should I cook for him": no "?" typed
     tag = _TAG_QUESTION.search(text)
     if tag is not None and tag.start() > 0 and not text[: tag.start()].rstrip().endswith("?"):
         text = text[: tag.start()]  # "I'm scared of flying, funny right?": a statement, and a tag asking to agree
