@@ -731,6 +731,14 @@ class RuleBasedFactExtractor:
     holds now in its place ("I quit Google and now I work at a startup") is not
     stored, the new fact ends the stored one.
 
+    Texting style is read as meant before any rule (:mod:`.typos`): "dont"
+    and "im" get their apostrophe, a care word one letter off is spelt right
+    ("alergic to shelfish" -> "User is allergic to shellfish.", core). A
+    promotion is a change within the job: "I got promoted" ends no job fact,
+    "I got promoted to senior engineer" ends the stored role and is held at
+    the employer that fact names ("User works at Google as a senior
+    engineer.").
+
     The rules are English only: other languages give no fact (never a
     half-understood one).
 
