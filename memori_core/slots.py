@@ -63,11 +63,15 @@ _CAR_MAKES = (
 )
 _CAR_MODELS = (
     r"civic|corolla|prius|camry|yaris|rav4|cr-v|crv|jetta|passat|tiguan|f-150|f150|impreza|miata|mx-5|"
-    r"qashqai|model\s+[3sxy]|cybertruck|octavia|twingo|3\s+series|5\s+series|e-class|c-class"
+    r"qashqai|model\s+[3sxy]|cybertruck|octavia|twingo|3\s+series|5\s+series|e-class|c-class|golf|polo|corsa|clio|"
+    r"astra|micra|fabia"
 )
 _NOT_A_CAR = (
     r"centre|center|duty|duties|pride|society|engagement|hall|sense|leaders?|lawnmower|generator|motor|outboard|"
-    r"foundation|dealership|factory|plant"
+    r"foundation|dealership|factory|plant|"
+    # "a golf club", "the polo match": the game, not the car
+    r"clubs?|course|courses|balls?|lessons?|bags?|carts?|swing|games?|rounds?|trips?|holidays?|matche?s?|shirts?|"
+    r"shoes|tournaments?|membership|pros?|days?|team|neck|mints?"
 )
 
 TOOLS: frozenset[str] = frozenset({

@@ -443,7 +443,7 @@ def test_capture_marks_no_core_fact_for_a_friend_a_past_diet_or_no_allergy(hash_
     for turn in ["My friend is allergic to cats.", "I'm not allergic to anything.", "I used to be vegetarian."]:
         capture_facts(engine, "u", [{"role": "user", "content": turn}], RuleBasedFactExtractor())
     stored = engine.list("u")
-    assert stored and not any(f.metadata.get(CORE) for f in stored)
+    assert stored and not any(f.metadata.get("core") for f in stored)
     assert not [c for c in engine.explain(OFF_TOPIC, "u").candidates if "core" in c.reason]  # none rides along
 
 
@@ -459,8 +459,19 @@ def test_capture_ends_the_core_facts_a_denial_takes_back_and_stores_no_core_fact
     capture_facts(engine, "u", [("user", "I'm vegan and I'm allergic to peanuts.")], RuleBasedFactExtractor())
     capture_facts(engine, "u", [("user", denial)], RuleBasedFactExtractor())
     assert "User is vegan." not in contents(engine.list("u")) and ALLERGY not in contents(engine.list("u"))
-    assert not any(f.metadata.get(CORE) for f in engine.list("u"))
+    assert not any(f.metadata.get("core") for f in engine.list("u"))
     assert not [c for c in engine.explain(OFF_TOPIC, "u").candidates if "core" in c.reason]  # nothing pinned
+
+
+def test_an_allergy_typed_with_typos_is_captured_core_and_rides_along_with_an_unrelated_question(
+    hash_embedder: HashEmbedder,
+) -> None:
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder)
+    capture_facts(engine, "u", [("user", "Im alergic to shelfish and i dont eat pork")], RuleBasedFactExtractor())
+    assert {f.content: f.metadata.get("core") for f in engine.list("u")} == {
+        "User is allergic to shellfish.": True, "User doesn't eat pork.": True,
+    }
+    assert "User is allergic to shellfish." in contents(engine.recall(OFF_TOPIC, "u"))
 
 
 def test_the_core_rule_can_be_replaced_or_turned_off() -> None:

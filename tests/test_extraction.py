@@ -70,7 +70,6 @@ def facts_of(text: str) -> list[str]:
         ("Oh, and I have a dog called Rex.", "User has a dog called Rex."),
         # A request tacked onto the statement is cut off.
         ("I'm planning a picnic and need some healthy side dish ideas.", "User is planning a picnic."),
-        ("I'm visiting Hawaii this summer and would love some tips.", "User is visiting Hawaii this summer."),
     ],
 )
 def test_first_person_statements_become_user_facts(said: str, fact: str) -> None:
@@ -836,6 +835,11 @@ def test_off_a_food_is_a_core_diet_fact_and_off_to_bed_is_small_talk(said: str) 
         ("I've booked a trip to Lisbon in April.", 4, "User has booked a trip to Lisbon in April."),
         ("I've got my knee replacement booked for June.", 6, "User has got their knee replacement booked for June."),
         ("I'm visiting Hawaii next month and would love some tips.", None, "User is visiting Hawaii next month."),
+        ("We're moving to Bath next month", None, "User is moving to Bath next month."),
+        ("I'm moving to Berlin in March", 3, "User is moving to Berlin in March."),
+        ("I'm getting married next summer", 8, "User is getting married next summer."),  # the season's last month
+        ("I'm retiring this winter", 2, "User is retiring this winter."),
+        ("I'm visiting Hawaii this summer and would love some tips.", 8, "User is visiting Hawaii this summer."),
     ],
 )
 def test_a_plan_for_a_month_to_come_expires_when_that_month_ends(said: str, month: int | None, fact: str) -> None:
@@ -1683,6 +1687,9 @@ def test_a_move_rewritten_as_a_home_still_replaces_the_old_home() -> None:
         ("My twins turned 16 in March.", ["User's twins are 16."]),
         ("I turned 30 and had a party.", ["User turned 30 and had a party."]),  # more than the age: as it was
         ("I turned down the offer.", ["User turned down the offer."]),
+        ("just turned 35 today \U0001f382", ["User is 35."]),  # told without its "I", on the day
+        ("Turned 35 last week!", ["User is 35."]),
+        ("Turned the heating off.", []),  # no age: no change of the user's
     ],
 )
 def test_a_birthday_is_kept_as_the_age_now(said: str, facts: list[str]) -> None:
@@ -1859,3 +1866,181 @@ def test_a_correction_of_no_fact_of_the_users_or_a_not_that_corrects_nothing_end
 ) -> None:
     got = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
     assert [f.text for f in got] == facts and not any(f.supersedes for f in got)
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("I'm alergic to peanuts", [("User is allergic to peanuts.", True)]),
+        ("allergic to penuts", [("User is allergic to peanuts.", True)]),
+        ("i'm lactose intolerent lol", [("User is lactose intolerant.", True)]),
+        ("I have a peanut alergy.", [("User has a peanut allergy.", True)]),
+        ("im vegitarian", [("User is vegetarian.", True)]),
+        ("Im alergic to shelfish and i dont eat pork",
+         [("User is allergic to shellfish.", True), ("User doesn't eat pork.", True)]),
+        ("I train my glutes twice a week.", [("User trains their glutes twice a week.", False)]),  # a real word
+    ],
+)
+def test_a_care_word_typed_one_letter_off_and_a_lost_apostrophe_still_give_the_core_fact(
+    said: str, facts: list[tuple[str, bool]]
+) -> None:
+    assert [(f.text, f.core) for f in RULES.extract([("user", said)])] == facts
+
+
+def test_a_denial_typed_without_its_apostrophe_ends_the_stored_fact_and_is_rewritten() -> None:
+    facts = RuleBasedFactExtractor().extract([("user", "Lol no I dont live in London, I live in Leeds")],
+                                             [_Stored("old", "User lives in London.")])
+    assert [(f.text, f.supersedes) for f in facts] == [
+        ("User doesn't live in London.", ("old",)), ("User lives in Leeds.", ()),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored", "fact"),
+    [
+        ("Lily and I got married on saturday!", "User is engaged to Lily.", "User is married to Lily."),
+        ("Tom and I got engaged today!", "User is dating Tom.", "User is engaged to Tom."),
+        ("My girlfriend Jess and I got engaged last week.", "User is dating Jess.", "User is engaged to Jess."),
+        ("I got married!", "User is engaged.", "User got married."),
+        ("We got married last summer.", "User is engaged.", "User got married last summer."),  # its time kept
+        ("Ana and I got divorced yesterday.", "User is married to Ana.", "User is divorced from Ana."),
+    ],
+)
+def test_a_wedding_or_engagement_told_with_the_partner_is_the_users_new_stage_and_ends_the_old_one(
+    said: str, stored: str, fact: str
+) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    assert [(f.text, f.supersedes) for f in facts] == [(fact, ("old",))]
+
+
+def test_plans_of_the_user_and_someone_else_for_the_coming_days_are_still_no_fact() -> None:
+    assert facts_of("Ana and I are getting married on Saturday.") == []
+    assert facts_of("Ana and I had dinner on Friday.") == []  # a passing event, no change
+
+
+@pytest.mark.parametrize(
+    "said", ["I sold my Golf and bought a Tesla", "sold the golf, got a tesla model 3", "Got a Tesla last week!"]
+)
+def test_a_car_swap_keeps_the_new_car_and_ends_the_old_one(said: str) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", "User drives a Golf.")])
+    assert [f.supersedes for f in facts] == [("old",)] and "tesla" in facts[0].text.lower(), facts
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("I went to the shop and bought milk.", ["User went to the shop and bought milk."]),  # no news: one fact
+        ("got my car back from the garage", []),  # the same car
+        ("I play golf at the golf club every Sunday.", ["User plays golf at the golf club every Sunday."]),
+    ],
+)
+def test_shopping_a_car_back_from_the_garage_and_the_game_of_golf_end_no_car(said: str, facts: list[str]) -> None:
+    got = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", "User drives a Golf.")])
+    assert [f.text for f in got] == facts and not any(f.supersedes for f in got)
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("We moved last week, boxes everywhere", "User moved to a new home."),  # where: not said
+        ("I moved house.", "User moved to a new home."),
+        ("ok we moved to Porto last weekend, boxes everywhere", "User lives in Porto."),
+    ],
+)
+def test_a_move_ends_the_old_home_and_is_kept_as_the_new_one_without_how_it_went(said: str, fact: str) -> None:
+    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", "User lives in Lisbon.")])
+    assert [(f.text, f.supersedes) for f in facts] == [(fact, ("old",))]
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("I quit smoking, cold turkey.", ["User quit smoking."]),
+        ("I switched to oat milk, way better", ["User switched to oat milk."]),
+        ("I live in Leeds, west yorkshire", ["User lives in Leeds, west yorkshire."]),  # no change: all of it
+        ("I got a new job, nursing assistant.", ["User got a new job, nursing assistant."]),  # a job: kept
+        ("Our team moved last month.", ["User's team moved last month."]),  # no home of the user's
+        ("I moved on.", ["User moved on."]),
+    ],
+)
+def test_a_few_words_without_a_verb_after_a_change_are_left_out_unless_they_say_what_changed(
+    said: str, facts: list[str]
+) -> None:
+    assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("I got promoted", [("User got promoted.", ())]),  # a change within the job: the employer stays
+        ("Got promoted today!", [("User got promoted today.", ())]),
+        ("I got a promotion!", [("User got a promotion.", ())]),
+        ("I got promoted to senior engineer!", [("User works at Google as a senior engineer.", ("old",))]),
+    ],
+)
+def test_a_promotion_keeps_the_employer_and_a_new_role_is_held_there(
+    said: str, facts: list[tuple[str, tuple[str, ...]]]
+) -> None:
+    got = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", "User works at Google as an engineer.")])
+    assert [(f.text, f.supersedes) for f in got] == facts
+
+
+def test_a_promotion_to_a_role_ends_a_stored_role_that_names_no_employer() -> None:
+    got = RuleBasedFactExtractor().extract([("user", "I got promoted to ward manager")],
+                                           [_Stored("old", "User works as a nurse.")])
+    assert [(f.text, f.supersedes) for f in got] == [("User got promoted to ward manager.", ("old",))]
+
+
+def test_a_move_or_a_job_start_to_come_expires_and_ends_nothing_yet() -> None:
+    stored = [_Stored("home", "User lives in Leeds."), _Stored("job", "User works at Amazon.")]
+    for said, days in [("we're moving to Berlin next month", 62), ("I'm starting a new job next week", 8)]:
+        [fact] = RuleBasedFactExtractor().extract([("user", said)], stored)
+        assert fact.supersedes == () and fact.expires_at is not None, said
+        assert fact.expires_at <= datetime.now(timezone.utc) + timedelta(days=days), said
+
+
+def test_a_plan_for_next_year_expires_when_next_year_ends() -> None:
+    [fact] = RuleBasedFactExtractor().extract([("user", "We're moving to Canada next year.")])
+    assert fact.expires_at is not None
+    last = (fact.expires_at + timedelta(seconds=30) - timedelta(days=1)).astimezone(timezone.utc)
+    assert (last.year, last.month, last.day) == (datetime.now(timezone.utc).year + 1, 12, 31)
+
+
+@pytest.mark.parametrize(("stored", "replaced"), [("User is engaged to Sam.", False), ("User is dating Sam.", True),
+                                                  ("User is single.", True)])
+def test_a_wedding_to_come_is_an_engagement_it_leaves_an_engagement_and_ends_an_earlier_stage(
+    stored: str, replaced: bool
+) -> None:
+    [fact] = RuleBasedFactExtractor().extract([("user", "I'm getting married!")], [_Stored("old", stored)])
+    assert (fact.supersedes == ("old",)) is replaced
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("I live in Porto now any good cafes?", ["User lives in Porto."]),  # a question typed on without a comma
+        ("I'm vegan what should I cook tonight?", ["User is vegan."]),
+        ("my friend Tom is vegan so what should I cook for him", ["User's friend Tom is vegan."]),  # no "?" typed
+        ("I'm vegan, so what can I eat here", ["User is vegan."]),
+        ("I live in Leeds and what I love most is the canal.",  # no question: kept as it was
+         ["I live in Leeds and what I love most is the canal."]),
+    ],
+)
+def test_a_question_glued_to_a_statement_is_left_out_of_the_fact(said: str, facts: list[str]) -> None:
+    assert facts_of(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("me and sarah broke up", "User and Sarah broke up."),
+        ("sarah and i broke up", "User and Sarah broke up."),
+        ("me and mum moved to Leeds", "User and their mum moved to Leeds."),  # a relative, not a name
+    ],
+)
+def test_the_user_and_someone_typed_in_lower_case_is_a_user_fact(said: str, fact: str) -> None:
+    assert facts_of(said) == [fact]
+
+
+def test_the_user_and_a_pronoun_is_not_read_as_someone_named() -> None:
+    assert not any("Him" in fact for fact in facts_of("me and him broke up"))

@@ -27,6 +27,7 @@ from .rules import (
     strip_lead,
 )
 from .sentences import split_sentences
+from .typos import read_as_meant
 from .slots import (
     ACTIVITY_SLOTS,
     CONSUMPTION_SLOTS,
@@ -97,6 +98,31 @@ _LIVES_WITH = re.compile(
     r"fianc[ée]e?)\b(?!.*\b(?:in|at|near)\s)",
     re.IGNORECASE,
 )
+# "I got promoted", "I got a promotion": a change within the job ("User works at Google." still holds), unless it
+# names the new role ("promoted to senior engineer": the stored role no longer holds).
+_PROMOTED = re.compile(r"\b(?:promoted|promotion)\b", re.IGNORECASE)
+_PROMOTED_TO = re.compile(r"\b(?:promoted|promotion)\s+to\s+\w", re.IGNORECASE)
+# "User got promoted to senior engineer." and the employer of the stored job it ends ("User works at Google as an
+# engineer."): what the user's job is now.
+_PROMOTED_AS = re.compile(
+    r"^User\s+(?:just\s+|finally\s+|recently\s+)?(?:got|was|has\s+been)\s+promoted\s+to\s+(?:(?:a|an)\s+)?"
+    r"(?P<role>[\w-]+(?:\s+[\w-]+){0,3}?)(?:\s+(?:today|yesterday|recently|last\s+\w+|this\s+\w+))?\.$"
+)
+_EMPLOYER = re.compile(r"\b(?P<at>at|for)\s+(?P<employer>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*)*)")
+
+
+def _with_employer(fact: str, ended: Sequence[str]) -> str:
+    """``fact`` ("User got promoted to senior engineer.") as the job it gives at the employer the job fact it
+    ends names ("User works at Google as a senior engineer."): a promotion keeps the employer. Any other fact,
+    or one ending no fact that names an employer, as it is."""
+    m = _PROMOTED_AS.match(fact)
+    employers = {e.group(0) for text in ended for e in [_EMPLOYER.search(text)] if e is not None}
+    if m is None or len(employers) != 1:
+        return fact
+    role = m.group("role")
+    return f"User works {employers.pop()} as {'an' if role[0].lower() in 'aeiou' else 'a'} {role}."
+
+
 _SUBJECT = r"(?:i|i'm|i've|i'll|i'd|my|we|we're|we've|our)\b"
 # "I'm vegetarian and my daughter Mia is 7", "I sold my car, I don't drive anymore", "vegetarian — I eat fish",
 # "I graduated and now I'm a nurse", "I'm vegan, so no dairy", "I'm an accountant, numbers are my thing",
@@ -208,14 +234,19 @@ def split_clauses(sentence: str) -> list[str]:
         rest = rest[m.end():]
 
 
-# "I watched a documentary and went vegan", "my brother quit his job and now works as a carpenter": a second
-# verb of the same subject that tells a change is a clause of its own, with that subject.
+# "I watched a documentary and went vegan", "my brother quit his job and now works as a carpenter", "I sold my Golf
+# and bought a Tesla": a second verb of the same subject that tells a change is a clause of its own, with that
+# subject.
 _SHARED_SUBJECT = re.compile(
     rf"^(?P<subject>i|we|{_MY_PERSON})\s+(?P<first>.+?)"
     r"\s+and\s+(?P<second>(?:now|then)\s+(?!(?:i|we|my|our)\b)[a-z]+\b.*|(?:went|became|switched|moved|started|"
-    r"quit|retired|joined|adopted|gave\s+up|took\s+up|stopped)\b.*)$",
+    r"quit|retired|joined|adopted|gave\s+up|took\s+up|stopped|bought|sold|leased|traded\s+in)\b.*)$",
     re.IGNORECASE,
 )
+
+
+# A thing bought or sold is a change of its own only when it is news of the user's life: a car, a phone, a home.
+_DEAL = re.compile(r"(?:bought|sold|leased|traded\s+in)\b", re.IGNORECASE)
 
 
 # "I live in Montreal and work as a nurse": two present verbs the rules know, each with its own words.
@@ -264,6 +295,9 @@ def _shared_subject(clause: str) -> list[str]:
         return [f"{resumed.group('subject')} {resumed.group('first')}",
                 f"{resumed.group('subject')}{be} {resumed.group('second')}"]
     m = _SHARED_SUBJECT.match(stated)
+    if m is not None and _DEAL.match(m.group("second")) and not (
+            is_change("I " + m.group("second")) or acquired_slots("I " + m.group("second"))):
+        return [clause]  # "I went to the shop and bought milk": no change, one fact as it was
     if m is None:
         m = _TWO_PRESENTS.match(stated)
         if m is None or not all(is_bare_present(v) or v.lower() == "have" for v in (m.group("v1"), m.group("v2"))):
@@ -697,6 +731,14 @@ class RuleBasedFactExtractor:
     holds now in its place ("I quit Google and now I work at a startup") is not
     stored, the new fact ends the stored one.
 
+    Texting style is read as meant before any rule (:mod:`.typos`): "dont"
+    and "im" get their apostrophe, a care word one letter off is spelt right
+    ("alergic to shelfish" -> "User is allergic to shellfish.", core). A
+    promotion is a change within the job: "I got promoted" ends no job fact,
+    "I got promoted to senior engineer" ends the stored role and is held at
+    the employer that fact names ("User works at Google as a senior
+    engineer.").
+
     The rules are English only: other languages give no fact (never a
     half-understood one).
 
@@ -744,9 +786,11 @@ class RuleBasedFactExtractor:
                     continue  # a stored fact already says it (of the same person: not "User's sister is vegan.")
                 core = self.core_rule is not None and bool(self.core_rule(verdict.fact))
                 expires = now + verdict.expires_in if verdict.expires_in is not None else None
-                replaced = tuple(fid for fid, text, old in known
-                                 if normalize_fact_text(text) != key and self._replaces(verdict, words, text, old))
-                said.append((ExtractedFact(verdict.fact, supersedes=replaced, core=core, expires_at=expires), verdict))
+                ended = [(fid, text) for fid, text, old in known
+                         if normalize_fact_text(text) != key and self._replaces(verdict, words, text, old)]
+                replaced = tuple(fid for fid, _ in ended)
+                text = _with_employer(verdict.fact, [text for _, text in ended])
+                said.append((ExtractedFact(text, supersedes=replaced, core=core, expires_at=expires), verdict))
             facts += [fact for fact, verdict in said if not _told_with_what_holds_now(fact, verdict, said)]
         return facts
 
@@ -792,6 +836,8 @@ class RuleBasedFactExtractor:
                 continue  # a move changes where, not with whom: "I moved to Porto" leaves "User lives with Rui."
             if _GOAL.search(text) and not _GOAL.search(verdict.fact) and not words & old:
                 continue  # "We moved to Bristol" leaves "User is saving for a deposit on a house."
+            if slot == "job" and _PROMOTED.search(said) and not _PROMOTED_TO.search(said):
+                continue  # "I got promoted" leaves "User works at Google."; "promoted to manager" is a new role
             if slot in ACTIVITY_SLOTS:
                 # "We adopted a dog" after "User has no pets.": the "none" no longer holds; "I played rugby
                 # at uni" after "User used to play rugby." tells the same past, nothing new
@@ -827,7 +873,7 @@ class RuleBasedFactExtractor:
         away", after "User has a dog called Max.") is read as the user's ("My dog Max passed away").
         """
         verdicts = []
-        own, pasted = split_pasted(text)
+        own, pasted = split_pasted(read_as_meant(text))
         for sentence in own:
             for clause in split_clauses(sentence):
                 prescribed = _PRESCRIBED.match(clause)

@@ -13,7 +13,8 @@ from datetime import date, datetime, timedelta, timezone
 
 from ..ranking.care import OFF_FOODS, is_care_fact
 from ..slots import PERSON, TOOLS, speaks_of_a_group
-from .slots import MONTH_NAMES, content_words, is_change, is_ended, is_loss, slots_of, without_correction
+from .slots import MONTH_NAMES, acquired_slots, content_words, is_change, is_ended, is_loss, slots_of, without_correction
+from .typos import read_as_meant
 
 __all__ = [
     "DROP_EMPTY",
@@ -162,7 +163,11 @@ _QUESTION_OPENER = _rx(
 )
 # "I'm vegetarian, what should I cook?": the statement before the question clause is kept.
 _QUESTION_TAIL = _rx(
-    r"^(?P<head>.+?)(?:\s*[,;:\u2014\u2013]\s*|\s+-\s+|\s+(?=so\s))(?:so|but|and|then)?\s*"
+    r"^(?P<head>.+?)(?:\s*[,;:\u2014\u2013]\s*|\s+-\s+|\s+(?=so\s)|\s+(?=(?:any|ideas|thoughts|suggestions|"
+    r"recommendations)\s+(?:good|great|nice|tips|ideas|suggestions|recommendations|advice|thoughts|for|on)\b)"
+    # "I live in Porto now any good cafes?", "I'm vegan what should I cook?": a question typed on without a comma
+    r"|\s+(?=(?:what|how|where|which)\s+(?:should|can|could|would|do|does|is|are)\s+(?:i|we|you)\b))"
+    r"(?:so|but|and|then)?\s*"
     r"(?P<tail>(?:what|how|why|when|where|which|who|can|could|would|will|should|shall|do|does|did|is|are|am|any|"
     r"anything|ideas|thoughts|suggestions|recommendations)\b.*)$"
 )
@@ -303,7 +308,7 @@ _WEAK_CHANGE = _rx(r"\b(?:again|now|instead|these\s+days|nowadays)\b")
 _IMPLIED_I = _rx(
     r"^(?:just\s+|finally\s+|recently\s+|officially\s+)?(?:moved|relocated|switched|upgraded|swapped|quit|retired|"
     r"started|joined|"
-    r"graduated|adopted|bought|sold|got|became|went|gave\s+up|stopped|broke\s+up|split\s+up|left|lost)\b"
+    r"graduated|adopted|bought|sold|got|became|went|gave\s+up|stopped|broke\s+up|split\s+up|left|lost|turned)\b"
 )
 _IM_SUBJECT = _rx(r"^(?P<verb>im|ive)(?P<tail>\s.*)$")
 
@@ -479,9 +484,16 @@ _ABOUT_THAT = _rx(
 )
 # "Ana and I broke up", "My wife and I moved to Berlin", "Me and Tom split up": the user and someone else.
 _OTHER = r"(?:(?:my|our)\s+\w+(?:\s+(?-i:[A-Z])[\w-]+)?|(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)"
-_WITH_OTHER = _rx(
-    rf"^(?:(?P<other>{_OTHER})\s+and\s+(?:i|me)|(?:i|me)\s+and\s+(?P<other2>{_OTHER}))\s+(?P<rest>(?-i:[a-z]).*)$"
+# "me and sarah broke up", "me and mum": a name or a relative typed in lower case (no pronoun, no "the" or "all").
+_OTHER_LOWER = (
+    r"(?!(?:him|her|them|us|you|he|she|they|it|the|a|an|this|that|these|those|some|all|both|every|each|my|our|his|"
+    r"their|everyone|everybody|someone|somebody|nobody|others?|friends|people|work|i|me)\b)(?-i:[a-z])[a-z'-]+"
 )
+_WITH_OTHER = _rx(
+    rf"^(?:(?P<other>{_OTHER}|{_OTHER_LOWER})\s+and\s+(?:i|me)|(?:i|me)\s+and\s+(?P<other2>{_OTHER}|{_OTHER_LOWER}))"
+    r"\s+(?P<rest>(?-i:[a-z]).*)$"
+)
+_PERSON_WORD = _rx(rf"^(?:{PERSON})$")
 _MODAL_START = _rx(r"^(?:would|could|should|might|may|'d|want|wanna|need|hope|plan|are\s+going\s+to)\b")
 # "..., by the way." / "..., as I said.": a tail that adds nothing to the fact; "..., remember that.", "... - please
 # keep that in mind": a request to the assistant, never part of the fact.
@@ -585,17 +597,30 @@ _TRAILING_ASIDE = _rx(
 )
 
 
+# "..., boxes everywhere", "..., so much cheaper": a few words without a verb after a change, saying how it went.
+_BARE_TAIL = _rx(r"\s*,\s+(?P<tail>(?-i:[a-z])[\w'-]*(?:\s+[\w'-]+){0,2})\s*[.!]*$")
+
+
 def is_bare_present(word: str) -> bool:
     """Whether ``word`` is the bare present form of a verb the rules rewrite ("work", "live", "play")."""
     return word.lower() in _PRESENT_VERBS
 
 
 def _cut_aside(statement: str) -> str:
-    """``statement`` without an aside after it (:data:`_ASIDE_TAIL`, :data:`_TRAILING_ASIDE`); a change told
-    after the comma without its "I" ("..., got promoted") is no aside."""
+    """``statement`` without an aside after it (:data:`_ASIDE_TAIL`, :data:`_TRAILING_ASIDE`, a verbless
+    :data:`_BARE_TAIL` after a change); a change told after the comma without its "I" ("..., got promoted") is no
+    aside."""
     m = _TRAILING_ASIDE.search(statement)
     if m is not None and m.start() > 0:
         statement = statement[: m.start()]
+    m = _BARE_TAIL.search(statement)
+    head = statement[: m.start()] if m is not None else ""
+    # "we moved to Porto, boxes everywhere": how it went, not what changed; a job's tail names the job ("I got a
+    # new job, nursing assistant")
+    if m is not None and head and is_change(head) and "job" not in slots_of(head) \
+            and not any(is_verb_form(w) for w in m.group("tail").split()) \
+            and not (slots_of(m.group("tail")) or is_care_fact(m.group("tail"))):
+        statement = head
     m = _ASIDE_TAIL.search(statement)
     if m is None or m.start() == 0 or is_subjectless_change(m.group("tail")):
         return statement
@@ -619,6 +644,13 @@ def _plain(fact: str) -> str:
 _TAG_QUESTION = _rx(
     r"(?:\s*,\s*|\s+)(?:(?:funny|crazy|weird|ironic|wild|mad|sad|typical|classic|ha|haha|lol)\s+)?"
     r"(?:right|huh|eh|innit|isn't\s+it|ain't\s+it|don't\s+you\s+think|you\s+know)\s*\?+\s*$"
+)
+
+
+# "..., so what should I cook for him", "... but how do I start": a question typed without its "?".
+_UNMARKED_QUESTION = _rx(
+    r"(?:\s*,\s*|\s+)(?:so|but|and)\s+(?:what|how|where|which|who|when)\s+(?:should|can|could|would|shall|do)\s+"
+    r"(?:i|we)\b[^.!]*[.!]*$"
 )
 
 
@@ -682,7 +714,7 @@ def _moment(body: str) -> tuple[str | None, str, timedelta | None] | None:
         return _rewrite(body) or _as_said(body), KEPT_EXPIRING, _span_days(span) + timedelta(days=2)
     if _CLOCK.search(body) and not _RECURRING.search(body) and (_APPOINTMENT.match(body) or _MY_EVENT.match(body)):
         return _rewrite(body) or _as_said(body), KEPT_EXPIRING, timedelta(days=1)  # today, at that time
-    month = _PLAN_MONTH.search(body)
+    month = _PLAN_MONTH.search(body) or _PLAN_SEASON.search(body)
     if month is not None and _PLANNED.match(body):
         plan = _REQUEST_TAIL.sub("", body) or body  # "... next month and would love some tips"
         return _rewrite(plan) or _as_said(plan), KEPT_EXPIRING, _until_month_end(month.group("month"))
@@ -724,7 +756,9 @@ _PLANNED = _rx(
     r"^(?:(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?booked|"
     r"(?:i|we)(?:'ve|\s+have)\s+got\s+(?:my|our|a|an)\s+[^.]*?\b(?:booked|scheduled)\b|"
     r"(?:i'm|i\s+am|we're|we\s+are)\s+(?:flying|going|travell?ing|heading|driving|visiting|having|getting|"
-    r"bringing|hosting|attending|throwing|doing|running|playing|cooking|baking)|"
+    r"bringing|hosting|attending|throwing|doing|running|playing|cooking|baking|"
+    # a change to come: "We're moving to Bath next month", "I'm starting a new job next week"
+    r"moving|relocating|emigrating|starting|beginning|leaving|retiring|switching|changing|graduating)|"
     r"(?:my|our)\s+(?:[\w'-]+\s+){0,2}?(?:surgery|operation|appointment|trip|holiday|vacation|flight|wedding|"
     r"procedure|scan|replacement)\b[^.]*?\b(?:is|'s)\s+(?:booked|scheduled|planned|set|on|in|for)|"
     r"(?:i|we)\s+have\s+(?:a|an|my|our)\s+[^.]*?\b(?:surgery|operation|appointment|procedure|scan)\b)"
@@ -735,11 +769,19 @@ _PLAN_MONTH = _rx(
 )
 
 
+# "next summer", "this autumn", "next year": a plan for a season (its last month, in the north) or a year.
+_PLAN_SEASON = _rx(r"\b(?P<when>next|this)\s+(?P<month>spring|summer|autumn|fall|winter|year)\b")
+_SEASON_END = {"spring": "may", "summer": "august", "autumn": "november", "fall": "november", "winter": "february"}
+
+
 def _until_month_end(month: str, now: datetime | None = None) -> timedelta:
     """From ``now`` (default: now, UTC) to the end of ``month`` (its next occurrence, this month included; "next
-    month": the next one): how long a plan for that month stays news."""
+    month": the next one; a season: its last month; "year": the end of next year): how long a plan for that
+    month stays news."""
     now = now or datetime.now(timezone.utc)
-    name = month.lower()
+    name = _SEASON_END.get(month.lower(), month.lower())
+    if name == "year":
+        return datetime(now.year + 2, 1, 1, tzinfo=timezone.utc) - now
     if name.startswith("next"):
         m, year = (1, now.year + 1) if now.month == 12 else (now.month + 1, now.year)
     else:
@@ -757,9 +799,15 @@ def is_verb_form(word: str) -> bool:
     return "'" in w or any(w == _third_person(v).lower() or w == v for v in _PRESENT_VERBS)
 
 
+# "got a Tesla", "bought an iPhone": a thing got (not "got my car back", "got the car fixed").
+_GOT_ONE = _rx(r"^(?:just\s+|finally\s+)?(?:got|bought|leased)\s+(?:a|an)\s")
+
+
 def is_subjectless_change(text: str) -> bool:
-    """Whether ``text`` is a change told without its "I" ("Just moved to Leeds", "Sold the car"): the user's."""
-    return bool(_IMPLIED_I.match(text)) and is_change("I " + _WEAK_CHANGE.sub(" ", text))
+    """Whether ``text`` is a change told without its "I" ("Just moved to Leeds", "Sold the car", "got a Tesla": a
+    car or a phone got is a new one): the user's."""
+    said = "I " + _WEAK_CHANGE.sub(" ", text)
+    return bool(_IMPLIED_I.match(text)) and (is_change(said) or bool(_GOT_ONE.match(text) and acquired_slots(said)))
 
 
 def _no_symbols(text: str) -> str:
@@ -768,7 +816,7 @@ def _no_symbols(text: str) -> str:
 
 
 def _clean(sentence: str) -> str:
-    text = " ".join(_no_symbols(sentence.translate(_APOSTROPHES)).split())
+    text = read_as_meant(" ".join(_no_symbols(sentence.translate(_APOSTROPHES)).split()))
     return _BULLET.sub("", text).strip(" \"'")
 
 
@@ -944,10 +992,14 @@ _COUNTS = frozenset("two three four five six seven eight nine ten twin twins".sp
 def _together(m: re.Match[str]) -> tuple[str | None, str]:
     """The verdict for "<someone> and I <did something>": "User and <someone> <did something>."."""
     other, rest = m.group("other") or m.group("other2"), m.group("rest")
-    if _NOW_WORDS.search(rest) or _SOON.search(rest):
+    # "Ana and I are going to the cinema tomorrow" is soon over; "Lily and I got married on Saturday" is news
+    done = _is_past(rest.split()[0]) and is_change(rest)
+    if (_NOW_WORDS.search(rest) or _SOON.search(rest)) and not done:
         return None, DROP_EPHEMERAL
     if _MODAL_START.match(rest):
         return None, DROP_HYPOTHETICAL
+    if re.fullmatch(_OTHER_LOWER, other):  # typed in lower case: "me and mum" -> "their mum", "sarah" -> "Sarah"
+        other = f"my {other}" if _PERSON_WORD.match(other) else other.capitalize()
     other = re.sub(r"^(?:my|our)\b", "their", other, flags=re.IGNORECASE)
     rest = re.sub(r"\b(?:my|our)\b", "their", rest, flags=re.IGNORECASE)
     if _OTHER_FIRST_PERSON.search(rest):
@@ -970,15 +1022,35 @@ _MOVED_TO = re.compile(
     r"[A-Z][\w'.-]*(?:\s+(?:upon\s+)?[A-Z][\w'.-]*)*(?:,\s+[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*)?)"
     r"(?P<rest>(?:\s+[^,;]*)?)\.$"
 )
+# "User moved last week.", "User's sister moved house.": a new home, where not said.
+_MOVED_SOMEWHERE = re.compile(
+    _CHANGED + r"(?:has\s+|have\s+)?(?:moved|relocated)(?:\s+(?:house|home|flats?|apartments?|away))?"
+    r"(?P<rest>(?:\s+[^,;]*)?)\.$"
+)
 _TURNED = re.compile(_CHANGED + r"(?:has\s+)?turned\s+(?P<age>\d{1,3})(?P<rest>(?:\s+[^,;]*)?)\.$")
+# "User and Lily got married on Saturday.": the user's news told with their partner as a second subject, as the stage
+# the user's relationship is at now, with whom ("User is married to Lily."). Not "User got married last summer."
+# (a User fact already, its time kept), nor a partner unnamed ("User and their wife got divorced.").
+_GOT_STAGE_WITH = re.compile(
+    r"^User\s+and\s+(?:their\s+[a-z]+\s+)?(?P<other>[A-Z][\w'-]*)\s+(?:just\s+|recently\s+|finally\s+|"
+    r"officially\s+)?(?:have\s+)?got\s+(?P<stage>married|engaged|divorced|separated)(?P<rest>(?:\s+[^,;]*)?)\.$"
+)
 _YEAR = re.compile(r"\b(?:in\s+)?(?:19|20)\d\d\b")
 _NOT_A_PLACE = re.compile(
     rf"^(?:{_WEEKDAY}|{'|'.join(MONTH_NAMES)}|user|i|it|this|that)\b", re.IGNORECASE,
 )
 
 
+# When news is a few days old at most: "today", "on Saturday", "last week", "the other day".
+_RECENTLY = _rx(
+    rf"\b(?:today|tonight|yesterday|recently|the\s+other\s+day|(?:a\s+few|two|three|\d)\s+days\s+ago|"
+    rf"this\s+(?:morning|afternoon|evening|week|weekend|{_WEEKDAY})|last\s+(?:night|week|weekend|{_WEEKDAY})|"
+    rf"on\s+(?:their\s+birthday|{_WEEKDAY}))\b"
+)
+
+
 def _only_a_time(rest: str) -> bool:
-    return not _YEAR.sub("", _DATED.sub("", rest)).strip(" ,")
+    return not _RECENTLY.sub("", _YEAR.sub("", _DATED.sub("", rest))).strip(" ,")
 
 
 def _is_plural(who: str) -> bool:
@@ -987,9 +1059,10 @@ def _is_plural(who: str) -> bool:
 
 
 def holds_now(fact: str) -> str:
-    """A rewritten fact that tells of a move to a named place or of a birthday, as what holds now: where the
-    holder lives (what else it says of the move kept in brackets, except its time: the fact's ``created_at``
-    holds it), how old they are. Any other fact is returned unchanged.
+    """A rewritten fact that tells of a move, of a birthday or of the user's wedding told with their partner, as
+    what holds now: where the holder lives (what else it says of the move kept in brackets, except its time: the
+    fact's ``created_at`` holds it; a new home when no place is said), how old they are, to whom the user is
+    married. Any other fact is returned unchanged.
 
     >>> holds_now("User moved to Porto last month."), holds_now("User relocated to Oslo for their job.")
     ('User lives in Porto.', 'User lives in Oslo (moved there for their job).')
@@ -997,6 +1070,10 @@ def holds_now(fact: str) -> str:
     ('User is 31.', 'User moved to the night shift.')
     >>> holds_now("User moved to Slack last month."), holds_now("User's team moved to Berlin.")
     ('User moved to Slack last month.', "User's team moved to Berlin.")
+    >>> holds_now("User and Lily got married on Saturday."), holds_now("User turned 35 today.")
+    ('User is married to Lily.', 'User is 35.')
+    >>> holds_now("User moved last week."), holds_now("User moved on.")
+    ('User moved to a new home.', 'User moved on.')
     """
     m = _MOVED_TO.match(fact)
     if (m is not None and not _NOT_A_PLACE.match(m.group("place").split()[-1])
@@ -1004,10 +1081,18 @@ def holds_now(fact: str) -> str:
         who, place, rest = m.group("who"), m.group("place"), m.group("rest").strip()
         lives = "live" if _is_plural(who) else "lives"
         return f"{who} {lives} in {place}" + (f" (moved there {rest})" if rest and not _only_a_time(rest) else "") + "."
+    m = _MOVED_SOMEWHERE.match(fact)
+    # news of the last days only: "User moved in May." keeps its month
+    if m is not None and not _RECENTLY.sub("", m.group("rest")).strip(" ,") and not speaks_of_a_group(fact):
+        return f"{m.group('who')} moved to a new home."
     m = _TURNED.match(fact)
     if m is not None and _only_a_time(m.group("rest")):
         who = m.group("who")
         return f"{who} {'are' if _is_plural(who) else 'is'} {m.group('age')}."
+    m = _GOT_STAGE_WITH.match(fact)
+    if m is not None and not _RECENTLY.sub("", m.group("rest")).strip(" ,"):  # news of the last days only
+        stage = m.group("stage")
+        return f"User is {stage} {'from' if stage in ('divorced', 'separated') else 'to'} {m.group('other')}."
     return fact
 
 
@@ -1081,6 +1166,9 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         return None, DROP_EMPTY
     if len(text) > max_chars:
         return None, DROP_TOO_LONG
+    unmarked = _UNMARKED_QUESTION.search(text)
+    if unmarked is not None and unmarked.start() > 0:
+        text = text[: unmarked.start()]  # "my friend Tom is vegan so what should I cook for him": no "?" typed
     tag = _TAG_QUESTION.search(text)
     if tag is not None and tag.start() > 0 and not text[: tag.start()].rstrip().endswith("?"):
         text = text[: tag.start()]  # "I'm scared of flying, funny right?": a statement, and a tag asking to agree

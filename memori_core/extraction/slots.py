@@ -164,6 +164,8 @@ _STAGES = (
     ("dating", re.compile(r"\b(?:dating|girlfriend|boyfriend|back\s+together|seeing\s+(?:someone|somebody|each\s+other|"
                           r"a\s+(?:guy|girl|man|woman|boy|lady))|in\s+a\s+relationship|met\s+(?:someone|somebody))\b")),
 )
+# A wedding still to come: "I'm getting married next summer", "we'll be married in June". Who says so is engaged now.
+_WEDDING_TO_COME = re.compile(r"\b(?:getting|get|will\s+be|'ll\s+be|to\s+be)\s+married\b")
 # A stage said of the past: "I was married before", "used to be engaged".
 _PAST_STAGE = re.compile(r"\b(?:was|were|used\s+to\s+be|previously|before|first|ex|ex-\w+|late)\b")
 # "I only drink decaf", "I just eat fish": one thing to the exclusion of the others. In a slot of what the
@@ -284,10 +286,13 @@ def same_activity(new: str, old: str, slot: str) -> bool:
 def relationship_stage(text: str) -> str | None:
     """The stage of a relationship ``text`` states ("single", "dating", "engaged", "married", "divorced",
     "widowed"), or ``None`` when it states none, or only in the past or negated ("I was married before", "I've
-    never been married")."""
+    never been married"). A wedding to come is the engagement it says holds now ("I'm getting married in June").
+    """
     folded = _fold(text)
     if _NEGATED.search(folded) or _PAST_STAGE.search(folded):
         return None
+    if _WEDDING_TO_COME.search(folded):
+        return "engaged"
     found = [stage for stage, rx in _STAGES if rx.search(folded)]
     return found[0] if found else (("dating" if SEEING_NAME.search(text) else None))
 
