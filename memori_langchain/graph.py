@@ -93,7 +93,7 @@ def memori_recall_node(
 
     ``k``: at most this many recalled facts, plus up to the engine's ``config.core_limit`` core facts
     (``None``: the engine's ``config.limit``, 5 unless configured).
-    The entity is ``config["configurable"]["entity_id"]``, else the graph's
+    The entity is ``config["configurable"]["entity_id"]`` (else ``["user_id"]``), else the graph's
     runtime context (``entity_id``, else ``user_id``), else ``entity_id``.
     Recall errors are logged and an empty block is written (``strict=True`` raises).
     Runs natively async under ``ainvoke`` / ``astream``.

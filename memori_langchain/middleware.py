@@ -76,7 +76,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     it: the model then gets no memory, and nothing can tell this middleware so.
     ``create_agent(..., system_prompt=...)`` needs no care.
 
-    The entity is, in order: ``config["configurable"]["entity_id"]``, the
+    The entity is, in order: ``config["configurable"]["entity_id"]`` (else ``["user_id"]``), the
     agent's runtime context (``entity_id``, else ``user_id``; a mapping or an
     object), the constructor's ``entity_id``; none -> ``ValueError``.
     Recall or capture errors are logged and the model is called without
