@@ -73,7 +73,7 @@ def memori_recall_node(
     strict: bool = STRICT_DEFAULT,
     key: str = CONTEXT_KEY,
 ) -> RunnableLambda:
-    """A graph node that recalls facts for the last human message into ``state[key]``.
+    """A graph node that recalls facts for the last human message (with text) into ``state[key]``.
 
     >>> builder = StateGraph(MemoriState)
     >>> builder.add_node("memori", memori_recall_node(engine, entity_id="user-1"))

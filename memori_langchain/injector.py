@@ -62,7 +62,8 @@ class MemoriContextInjector(MemoriFields, RunnableSerializable[PromptInput, Prom
 
     Input: a ``ChatPromptValue``, a list of messages, or a dict with
     ``"messages"``; the output has the same type. The query is the text of the
-    last human message, read with up to ``engine.config.context_turns`` human
+    last human message with text (an image-only turn is skipped, as on every memori surface), read with up
+    to ``engine.config.context_turns`` human
     messages before it (so a follow-up recalls what an earlier turn named; AI,
     system and tool messages are not read); the ``<memori_context>`` block is appended to the first
     system message (as a new text part when its content is a list), or a new
