@@ -8,8 +8,8 @@ same argument means the same thing, and fails the same way, on every surface:
   default) is the engine's ``config.limit``, 5 unless configured (:func:`check_k`);
   an old name of it keeps working with a ``DeprecationWarning`` (:func:`renamed_k`);
 - ``entity_id``: whose memory, from the most specific source that names one
-  (:func:`resolve_entity_id`); a ``str``, or an ``int`` read as its decimal ``str``
-  (:func:`check_adapter_entity_id`);
+  (:func:`resolve_entity_id`, the one precedence every adapter follows); a ``str``, or an
+  ``int`` read as its decimal ``str`` (:func:`check_adapter_entity_id`);
 - ``strict``: what a failure does, :mod:`memori_core.failopen`.
 
 :func:`check_adapter_args` checks a constructor's ``engine``, ``entity_id`` and ``k`` at once.
@@ -27,12 +27,16 @@ from .engine import RecallEngine
 from .validate import check_count, check_entity_id
 
 ENTITY_KEY = "entity_id"
-"""The key read from a run config's ``configurable`` mapping (and first from a runtime context)."""
+"""The first key that names the user in a run config's ``configurable`` mapping and in a runtime context."""
 
-CONTEXT_KEYS: tuple[str, ...] = (ENTITY_KEY, "user_id")
-"""The keys (or attributes) of a runtime context that name the user, in order."""
+USER_KEY = "user_id"
+"""The second one (LangGraph's tutorials name the user ``user_id``), read when ``entity_id`` is absent."""
 
-VIA_CONFIG = "per call config={'configurable': {'entity_id': ...}}"
+ENTITY_KEYS: tuple[str, ...] = (ENTITY_KEY, USER_KEY)
+"""The keys of a run config's ``configurable`` and the keys (or attributes) of a runtime context that name
+the user, in order: the same two in both places."""
+
+VIA_CONFIG = "per call config={'configurable': {'entity_id': ...}} (or 'user_id')"
 """How to name the user per call where the adapter reads a LangChain run config."""
 
 VIA_CONTEXT = "run with a context that has an entity_id or user_id"
@@ -118,21 +122,32 @@ def check_adapter_args(
     return check_engine(engine, owner), check_entity_default(entity_id), check_k(k, owner)
 
 
-def _configured(config: Mapping[str, Any] | None) -> Any:
-    configurable = (config or {}).get("configurable") or {}
-    return configurable.get(ENTITY_KEY)
-
-
-def _from_context(context: Any) -> tuple[Any, str]:
-    """``entity_id`` (else ``user_id``) of a runtime context (a mapping or any object with those attributes),
-    and the key it was read from (``(None, "")``: neither)."""
-    if context is None:
+def _named(source: Any, keys: Sequence[str]) -> tuple[Any, str]:
+    """The first of ``keys`` that ``source`` (a mapping, or any object with those attributes) sets to a
+    value other than ``None``, and that key; ``(None, "")`` when none does."""
+    if source is None:
         return None, ""
-    for key in CONTEXT_KEYS:
-        value = context.get(key) if isinstance(context, Mapping) else getattr(context, key, None)
+    for key in keys:
+        value = source.get(key) if isinstance(source, Mapping) else getattr(source, key, None)
         if value is not None:
             return value, key
     return None, ""
+
+
+def _from_config(config: Mapping[str, Any] | None) -> tuple[Any, str]:
+    configurable = (config or {}).get("configurable")
+    return _named(configurable if isinstance(configurable, Mapping) else None, ENTITY_KEYS)
+
+
+def configured_entity_id(owner: str, config: Mapping[str, Any] | None) -> str | None:
+    """The entity a run ``config`` names (``configurable.entity_id``, else ``configurable.user_id``), checked
+    by :func:`check_adapter_entity_id` naming ``owner`` and the key; ``None`` when it names none.
+
+    For an adapter that must read the config before the call that resolves the entity (LangChain's
+    ``BaseRetriever`` does not hand its config on): pass the result as ``explicit`` to :func:`resolve_entity_id`,
+    whose order it keeps (an explicit id, then the config, come before the runtime context)."""
+    value, key = _from_config(config)
+    return None if value is None else check_adapter_entity_id(value, f"{owner}: config['configurable']['{key}']")
 
 
 def resolve_entity_id(
@@ -144,11 +159,14 @@ def resolve_entity_id(
     context: Any = None,
     ways: Sequence[str] = (),
 ) -> str:
-    """The entity whose memory to use, from the most specific source that names one.
+    """The entity whose memory to use, from the most specific source that names one: the one precedence of
+    every adapter.
 
-    Order: ``explicit`` (a per-call argument), ``config["configurable"]["entity_id"]``
-    (a run config), the runtime ``context`` (``entity_id``, else ``user_id``, of a
-    mapping or an object), then ``default`` (the adapter's constructor argument).
+    Order: ``explicit`` (a per-call argument), the run ``config`` (``configurable.entity_id``, else
+    ``configurable.user_id``), the runtime ``context`` (``entity_id``, else ``user_id``, of a mapping or an
+    object), then ``default`` (the adapter's constructor argument): a source is read only when the ones
+    before it name nobody, so a constructor's fallback never wins over an id the call names, whichever of
+    the :data:`ENTITY_KEYS` names it.
     The id found is checked by :func:`check_adapter_entity_id` (an ``int`` is read as
     its ``str``; a bad one raises ``TypeError`` / ``ValueError`` naming the owner and
     the source, ``"MemoriMiddleware: the runtime context's user_id ..."``). When no
@@ -157,11 +175,12 @@ def resolve_entity_id(
     ``ways`` being the other sources this adapter reads (:data:`VIA_CONFIG`,
     :data:`VIA_CONTEXT`, or its own words).
     """
-    in_context, key = _from_context(context)
+    in_config, config_key = _from_config(config)
+    in_context, context_key = _named(context, ENTITY_KEYS)
     sources = (
         (explicit, "entity_id"),
-        (_configured(config), "config['configurable']['entity_id']"),
-        (in_context, f"the runtime context's {key}"),
+        (in_config, f"config['configurable']['{config_key}']"),
+        (in_context, f"the runtime context's {context_key}"),
         (default, "entity_id"),
     )
     for value, source in sources:

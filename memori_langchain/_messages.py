@@ -10,7 +10,7 @@ from langchain_core.messages import AIMessage, BaseMessage, ChatMessage, HumanMe
 
 from memori_core.extraction import Message
 from memori_core.sdk.system_prompt import append_to_content
-from memori_core.query import DEFAULT_CONTEXT_TURNS, content_text, recent_turns
+from memori_core.query import DEFAULT_CONTEXT_TURNS, content_text, query_and_context
 
 
 def message_text(message: BaseMessage) -> str:
@@ -50,16 +50,15 @@ def last_human_text(messages: Sequence[BaseMessage]) -> str:
 def human_query_and_context(
     messages: Sequence[BaseMessage], turns: int = DEFAULT_CONTEXT_TURNS
 ) -> tuple[str, list[str]]:
-    """(the recall query, its context): :func:`last_human_text`, and the text of up to ``turns`` human
-    messages with text before that message, oldest first (``[]`` for a single human turn).
+    """(the recall query, its context): the text of the last human message that has text, and the text of up
+    to ``turns`` human messages with text before it, oldest first (``[]`` for a single human turn).
 
     Only human messages (:func:`is_human`: ``ChatMessage(role="user")`` too) are read (their text parts):
-    AI replies, system and tool messages are not context.
+    AI replies, system and tool messages are not context. A human turn without text (only an image) is
+    skipped, so a photo sent after "here's the menu, what can I eat?" is answered with the memory that
+    question recalls: the rule of the provider-SDK path, :func:`memori_core.query.query_and_context`.
     """
-    humans = [message_text(m) for m in messages if is_human(m)]
-    if not humans:
-        return "", []
-    return humans[-1], recent_turns(humans[:-1], turns)
+    return query_and_context([message_text(m) for m in messages if is_human(m)], turns)
 
 
 def turn_to_capture(messages: Sequence[BaseMessage]) -> list[Message]:

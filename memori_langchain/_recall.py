@@ -55,10 +55,11 @@ def entity_of_run(
     explicit: str | None = None,
 ) -> str:
     """The entity of a call that may be part of an agent's or a graph's run, the one rule every LangChain
-    adapter that runs there follows (middleware, graph nodes, ``memory_tools``, ``MemoriRetriever``):
-    ``explicit`` (a per-call argument), the run ``config`` (``configurable.entity_id``), the runtime
-    context (``entity_id``, else ``user_id``: ``context`` when the caller was handed it, else that of the
-    LangGraph run it is part of, :func:`graph_runtime_context`), else the adapter's ``default``."""
+    adapter follows (``MemoriContextInjector``, middleware, graph nodes, ``memory_tools``, ``MemoriRetriever``):
+    ``explicit`` (a per-call argument), the run ``config`` (``configurable.entity_id``, else
+    ``configurable.user_id``), the runtime context (``entity_id``, else ``user_id``: ``context`` when the
+    caller was handed it, else that of the LangGraph run it is part of, :func:`graph_runtime_context`), else
+    the adapter's ``default`` (:func:`~memori_core.adapter_args.resolve_entity_id`)."""
     if context is None:
         context = graph_runtime_context()
     return resolve_entity_id(owner, default, explicit=explicit, config=config, context=context,

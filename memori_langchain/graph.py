@@ -73,7 +73,7 @@ def memori_recall_node(
     strict: bool = STRICT_DEFAULT,
     key: str = CONTEXT_KEY,
 ) -> RunnableLambda:
-    """A graph node that recalls facts for the last human message into ``state[key]``.
+    """A graph node that recalls facts for the last human message (with text) into ``state[key]``.
 
     >>> builder = StateGraph(MemoriState)
     >>> builder.add_node("memori", memori_recall_node(engine, entity_id="user-1"))
@@ -93,7 +93,7 @@ def memori_recall_node(
 
     ``k``: at most this many recalled facts, plus up to the engine's ``config.core_limit`` core facts
     (``None``: the engine's ``config.limit``, 5 unless configured).
-    The entity is ``config["configurable"]["entity_id"]``, else the graph's
+    The entity is ``config["configurable"]["entity_id"]`` (else ``["user_id"]``), else the graph's
     runtime context (``entity_id``, else ``user_id``), else ``entity_id``.
     Recall errors are logged and an empty block is written (``strict=True`` raises).
     Runs natively async under ``ainvoke`` / ``astream``.

@@ -9,12 +9,11 @@ from langchain_core.messages import BaseMessage, convert_to_messages
 from langchain_core.prompt_values import ChatPromptValue
 from langchain_core.runnables import RunnableConfig, RunnableSerializable
 
-from memori_core.adapter_args import VIA_CONFIG, resolve_entity_id
 from memori_core.query import context_turns
 
 from ._fields import MemoriFields
 from ._messages import human_query_and_context, messages_with_block
-from ._recall import BlockRecall
+from ._recall import BlockRecall, entity_of_run
 
 PromptInput = ChatPromptValue | list[BaseMessage] | dict[str, Any]
 
@@ -63,7 +62,8 @@ class MemoriContextInjector(MemoriFields, RunnableSerializable[PromptInput, Prom
 
     Input: a ``ChatPromptValue``, a list of messages, or a dict with
     ``"messages"``; the output has the same type. The query is the text of the
-    last human message, read with up to ``engine.config.context_turns`` human
+    last human message with text (an image-only turn is skipped, as on every memori surface), read with up
+    to ``engine.config.context_turns`` human
     messages before it (so a follow-up recalls what an earlier turn named; AI,
     system and tool messages are not read); the ``<memori_context>`` block is appended to the first
     system message (as a new text part when its content is a list), or a new
@@ -72,8 +72,10 @@ class MemoriContextInjector(MemoriFields, RunnableSerializable[PromptInput, Prom
 
     ``k``: at most this many recalled facts are injected, plus up to the engine's ``config.core_limit``
     core facts (``None``: the engine's ``config.limit``, 5 unless configured).
-    The entity is ``config["configurable"]["entity_id"]`` when the run names
-    one, else the constructor's ``entity_id``; neither -> ``ValueError``.
+    The entity is ``config["configurable"]["entity_id"]`` (else its ``"user_id"``) when the run names
+    one, else the runtime context of the LangGraph run the chain is part of (``entity_id``, else
+    ``user_id``), else the constructor's ``entity_id``; none -> ``ValueError``
+    (:func:`memori_core.adapter_args.resolve_entity_id`, as for every adapter).
     If recall fails the input passes through unchanged and a warning is logged
     (``strict=True`` raises instead).
     """
@@ -81,7 +83,7 @@ class MemoriContextInjector(MemoriFields, RunnableSerializable[PromptInput, Prom
     def _prepare(self, value: Any, config: RunnableConfig) -> tuple[list[BaseMessage], BlockRecall]:
         owner = type(self).__name__
         messages = _messages_of(value)
-        entity = resolve_entity_id(owner, self.entity_id, config=config, ways=(VIA_CONFIG,))
+        entity = entity_of_run(owner, self.entity_id, config)
         query, context = human_query_and_context(messages, context_turns(self.engine))
         return messages, BlockRecall(self.engine, query, entity, self.k, self.strict, owner, context)
 

@@ -19,6 +19,7 @@ from ._messages import (
     capture_metadata,
     human_query_and_context,
     is_human,
+    last_human_text,
     messages_with_block,
     system_with_block,
     turn_to_capture,
@@ -35,7 +36,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     >>> agent = create_agent(model, tools, middleware=[MemoriMiddleware(engine=engine, entity_id="user-1")])
 
     Before each model call (tool-loop calls included) the facts relevant to
-    the last human message, read with up to ``engine.config.context_turns``
+    the last human message with text (an image-only turn is skipped), read with up to ``engine.config.context_turns``
     human messages before it (AI, system and tool messages are not read), are
     appended to the system message of that call only, through ``request.override(system_message=...)``: the block is
     never written into the agent's state or message history. An agent without a system prompt whose input
@@ -76,7 +77,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     it: the model then gets no memory, and nothing can tell this middleware so.
     ``create_agent(..., system_prompt=...)`` needs no care.
 
-    The entity is, in order: ``config["configurable"]["entity_id"]``, the
+    The entity is, in order: ``config["configurable"]["entity_id"]`` (else ``["user_id"]``), the
     agent's runtime context (``entity_id``, else ``user_id``; a mapping or an
     object), the constructor's ``entity_id``; none -> ``ValueError``.
     Recall or capture errors are logged and the model is called without
@@ -119,7 +120,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     def _recall(self, request: ModelRequest, config: RunnableConfig, entity: str) -> BlockRecall:
         query, context = human_query_and_context(request.messages, context_turns(self.engine))
         return BlockRecall(self.engine, query, entity, self.k, self.strict, self.name, context,
-                           skip_text=self._skip(query), skip_message_id=self._skip_message(request),
+                           skip_text=self._skip(request), skip_message_id=self._skip_message(request),
                            skip_thread_id=self._thread(request, config))
 
     def _with_block(self, request: ModelRequest, block: str) -> ModelRequest:
@@ -131,10 +132,11 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
             return request.override(messages=messages_with_block(request.messages, block))
         return request.override(system_message=system_with_block(request.system_message, block))
 
-    def _skip(self, query: str) -> str | None:
+    def _skip(self, request: ModelRequest) -> str | None:
         # With capture on, the turn being answered may already be stored (the same
         # statement made before, or an older raw-turn capture): not news to the model.
-        return query if self.capture else None
+        # That turn is the last human message, even when the query is an earlier one (an image-only turn).
+        return (last_human_text(request.messages) or None) if self.capture else None
 
     def _skip_message(self, request: ModelRequest) -> str | None:
         # ... and so are the facts captured from it (a tool-loop call after capture finished).

@@ -10,7 +10,7 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import RunnableConfig, ensure_config
 
-from memori_core.adapter_args import ENTITY_KEY, check_k
+from memori_core.adapter_args import ENTITY_KEY, check_k, configured_entity_id
 from memori_core.facts import RecalledFact
 from memori_core.failopen import arecall_or_empty, recall_or_empty
 
@@ -62,7 +62,7 @@ class MemoriRetriever(MemoriFields, BaseRetriever):
 
     ``k`` defaults to ``None``: the engine's ``config.limit`` (5 unless configured).
     The entity is, in order: an ``entity_id=`` keyword of the call,
-    ``config["configurable"]["entity_id"]``, the runtime context of the
+    ``config["configurable"]["entity_id"]`` (else its ``"user_id"``), the runtime context of the
     LangGraph run the call is part of (``entity_id``, else ``user_id``: a
     retriever tool in a ``create_agent(..., context_schema=...)`` agent reads
     the agent's context, as ``memory_tools`` and ``MemoriMiddleware`` do), the
@@ -86,12 +86,12 @@ class MemoriRetriever(MemoriFields, BaseRetriever):
         """Async :meth:`invoke` (native: uses ``engine.arecall``)."""
         return await super().ainvoke(input, config, **self._with_config_entity(config, kwargs))
 
-    @staticmethod
-    def _with_config_entity(config: RunnableConfig | None, kwargs: dict[str, Any]) -> dict[str, Any]:
-        # BaseRetriever does not hand the run config to _get_relevant_documents,
-        # so the configurable entity travels as a keyword argument.
+    def _with_config_entity(self, config: RunnableConfig | None, kwargs: dict[str, Any]) -> dict[str, Any]:
+        # BaseRetriever does not hand the run config to _get_relevant_documents, so the entity the config names
+        # (checked here, naming its key) travels as the ``entity_id`` keyword: the order stays that of
+        # entity_of_run (the call's keyword, the config, the runtime context, the constructor).
         if kwargs.get(ENTITY_KEY) is None:
-            configured = ensure_config(config)["configurable"].get(ENTITY_KEY)
+            configured = configured_entity_id(type(self).__name__, ensure_config(config))
             if configured is not None:
                 kwargs = {**kwargs, ENTITY_KEY: configured}
         return kwargs

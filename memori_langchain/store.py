@@ -80,10 +80,12 @@ from memori_core.adapter_args import check_engine
 from memori_core.engine import RecallEngine, is_version_id
 from memori_core.facts import SEARCHABLE_KEY, StoredFact
 from memori_core.filters import check_where
+from memori_core.metadata_keys import STORE_ITEM_KEY
 from memori_core.validate import RESERVED_METADATA_KEYS, check_entity_id, check_text, parse_utc
 
-ITEM_KEY = "langgraph_item"
-"""The metadata key of a fact written by :class:`MemoriStore`: ``{"value": ..., "updated_at": ..., "ttl": ...}``."""
+ITEM_KEY = STORE_ITEM_KEY
+"""The metadata key of a fact written by :class:`MemoriStore`: ``{"value": ..., "updated_at": ..., "ttl": ...}``
+(:data:`memori_core.metadata_keys.STORE_ITEM_KEY`, which every adapter hides from the model)."""
 
 DEFAULT_NAMESPACE: tuple[str, ...] = ("memories", "{user_id}")
 DEFAULT_MAX_VALUE_BYTES = 16384

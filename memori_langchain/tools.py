@@ -4,7 +4,7 @@
 >>> agent.invoke({"messages": [...]}, config={"configurable": {"entity_id": "user-1"}})
 
 Whose memory a tool touches is never an argument the model sees: it comes from the
-run (``config["configurable"]["entity_id"]``, or the agent's runtime context's
+run (``config["configurable"]["entity_id"]`` / ``["user_id"]``, or the agent's runtime context's
 ``entity_id`` / ``user_id``, injected through LangChain's ``ToolRuntime``), else
 from ``memory_tools(entity_id=...)``. A tool call whose arguments name an entity
 (or anything else the tool does not take, ``config`` included) is refused with an error the model reads;
@@ -172,7 +172,7 @@ def memory_tools(
     relevance gate; ``update_memory(fact_id, text)`` replaces a fact's text;
     ``forget_memory(fact_id)`` deletes one fact (never every fact of the user).
 
-    The entity is the run's, in order: ``config["configurable"]["entity_id"]``,
+    The entity is the run's, in order: ``config["configurable"]["entity_id"]`` (else ``["user_id"]``),
     the agent's runtime context (``entity_id``, else ``user_id``), ``entity_id``
     here; none -> ``ValueError`` (an application bug, raised). The model's
     arguments never name it: a tool call that tries is refused.

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, TextBlock
 
 from memori_core.extraction import Message
-from memori_core.query import DEFAULT_CONTEXT_TURNS, recent_turns
+from memori_core.query import DEFAULT_CONTEXT_TURNS, query_and_context, recent_turns
 
 logger = logging.getLogger("memori_llamaindex")
 
@@ -18,29 +18,22 @@ def message_text(message: ChatMessage) -> str:
     return "\n".join(b.text for b in message.blocks if isinstance(b, TextBlock) and b.text).strip()
 
 
-def latest_user_text(messages: Sequence[ChatMessage] | None) -> str:
-    """Text of the last user message (``""`` when there is none, or it holds no text)."""
-    for message in reversed(list(messages or [])):
-        if message.role == MessageRole.USER:
-            return message_text(message)
-    return ""
-
-
 def user_query_and_context(
     messages: Sequence[ChatMessage] | None, turns: int = DEFAULT_CONTEXT_TURNS
 ) -> tuple[str, list[str]]:
-    """(the recall query, its context): :func:`latest_user_text`, and the text of up to ``turns`` user
-    messages with text before that message, oldest first (``[]`` for a single user turn).
+    """(the recall query, its context): the text of the last user message that has text, and the text of up
+    to ``turns`` user messages with text before it, oldest first (``[]`` for a single user turn).
 
-    Only user messages are read (their text blocks): assistant, system and tool messages are not context.
+    Only user messages are read (their text blocks): assistant, system and tool messages are not context. A
+    user turn without text (only an image) is skipped, as on the provider-SDK path
+    (:func:`memori_core.query.query_and_context`): a photo of a menu is answered with the memory the question
+    before it recalls.
     """
-    users = [message_text(m) for m in (messages or []) if m.role == MessageRole.USER]
-    if not users:
-        return "", []
-    query, earlier = users[-1], users[:-1]
+    texts = [message_text(m) for m in (messages or []) if m.role == MessageRole.USER]
+    query, earlier = query_and_context(texts, len(texts))
     # ``Memory.aget(input=...)`` appends the input to a history that may already end with it (an agent's
     # calls after a tool result): the same turn read twice is not an earlier turn.
-    while earlier and query and earlier[-1] == query:
+    while earlier and earlier[-1] == query:
         earlier.pop()
     return query, recent_turns(earlier, turns)
 

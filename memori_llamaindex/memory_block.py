@@ -9,7 +9,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
-from llama_index.core.base.llms.types import ChatMessage
+from llama_index.core.base.llms.types import ChatMessage, MessageRole
 from llama_index.core.bridge.pydantic import Field, PrivateAttr, field_validator
 from llama_index.core.memory import BaseMemoryBlock
 
@@ -45,7 +45,7 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
     >>> await agent.run("What should I cook tonight?", memory=memory)
 
     On every ``Memory.get``/``aget`` the block recalls ``entity_id``'s facts
-    for the latest user message (read with up to ``engine.config.context_turns``
+    for the latest user message with text (read with up to ``engine.config.context_turns``
     user messages of the chat history before it, so a follow-up recalls what an
     earlier turn named; assistant, system and tool messages are not read) and
     returns memori's preamble followed by one line per fact
@@ -221,8 +221,12 @@ def _turn_tag(session: str | None, turn: Sequence[Any]) -> str:
 
 
 def _latest_turn_tag(messages: Sequence[ChatMessage] | None, session_id: Any) -> str | None:
-    turns = user_turns(list(messages or []))
-    return _turn_tag(_session(session_id), turns[-1][1]) if turns else None
+    """The tag of the turn being answered: the last user message, when it has text (an image-only turn
+    became no fact, and the facts of the turn before it are not its own)."""
+    messages = list(messages or [])
+    turns = user_turns(messages)
+    last = next((m for m in reversed(messages) if m.role == MessageRole.USER), None)
+    return _turn_tag(_session(session_id), turns[-1][1]) if turns and turns[-1][0] is last else None
 
 
 def _digest(text: str) -> bytes:

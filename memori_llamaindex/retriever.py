@@ -13,24 +13,21 @@ from memori_core.adapter_args import check_adapter_args, renamed_k, renamed_k_at
 from memori_core.engine import RecallEngine
 from memori_core.facts import RecalledFact
 from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty, recall_or_empty
+from memori_core.metadata_keys import BOOKKEEPING_METADATA_KEYS
+from memori_core.metadata_keys import CAPTURE_METADATA_KEYS as CAPTURE_METADATA_KEYS  # its former home was here
 
 from ._common import logger
 
 SCORE_METADATA_KEYS: tuple[str, ...] = ("cosine", "lexical", "rank_score")
 """Metadata keys holding the parts of a fact's score."""
 
-CAPTURE_METADATA_KEYS: tuple[str, ...] = ("source", "role", "thread_id", "message_id", "turn", "core")
-"""What memori-recall itself writes into a fact's metadata: capture's ``source``, ``role``, ``thread_id``,
-``message_id`` and the memory block's ``turn`` digest, and the ``core`` mark."""
-
-DEFAULT_EXCLUDED_LLM_METADATA_KEYS: tuple[str, ...] = (
-    "entity_id", *SCORE_METADATA_KEYS, "times_seen", "last_seen", "session_id", *CAPTURE_METADATA_KEYS,
-)
-"""Bookkeeping the LLM does not need to read (memori-recall's own keys, :data:`CAPTURE_METADATA_KEYS` included);
-``created_at``, ``valid_from`` and the rest of the user metadata stay visible."""
+DEFAULT_EXCLUDED_LLM_METADATA_KEYS: tuple[str, ...] = ("entity_id", *SCORE_METADATA_KEYS, *BOOKKEEPING_METADATA_KEYS)
+"""Bookkeeping the LLM does not need to read: the entity, the score parts and every key memori-recall writes or
+adds itself (:data:`memori_core.metadata_keys.BOOKKEEPING_METADATA_KEYS`: capture's keys, ``core``, a LangGraph
+store item, recall's counters); ``created_at``, ``valid_from`` and the rest of the user metadata stay visible."""
 
 DEFAULT_EXCLUDED_EMBED_METADATA_KEYS: tuple[str, ...] = (
-    "entity_id", "created_at", "valid_from", *SCORE_METADATA_KEYS, "times_seen", "last_seen", "session_id",
+    "entity_id", "created_at", "valid_from", *SCORE_METADATA_KEYS, *BOOKKEEPING_METADATA_KEYS,
 )
 """Keys kept out of the text a node is embedded with (if it is ever re-embedded)."""
 

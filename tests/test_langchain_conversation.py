@@ -71,9 +71,10 @@ def test_helper_keeps_text_parts_and_skips_images_tools_and_system():
     assert human_query_and_context(messages) == (TURN_2, ["Here is the menu.\n" + TURN_1])
 
 
-def test_helper_query_is_the_last_human_message_even_without_text():
-    # As before: an image-only last turn has no query (nothing is recalled), whatever came before.
-    assert human_query_and_context([HumanMessage(TURN_1), HumanMessage(content=[IMAGE])]) == ("", [TURN_1])
+def test_helper_query_skips_an_image_only_last_turn_as_the_sdk_path_does():
+    # A photo sent after the question is answered with the question's memory (memori_core.query's rule).
+    assert human_query_and_context([HumanMessage(TURN_1), HumanMessage(content=[IMAGE])]) == (TURN_1, [])
+    assert human_query_and_context([HumanMessage(content=[IMAGE])]) == ("", [])
 
 
 def test_helper_is_bounded_to_the_latest_turns():
