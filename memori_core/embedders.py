@@ -18,7 +18,14 @@ logger = logging.getLogger(__name__)
 
 @runtime_checkable
 class Embedder(Protocol):
-    """What the engine needs from an embedding model."""
+    """What the engine needs from an embedding model.
+
+    An embedder may also say which scripts it reads, as a ``scripts`` attribute (a set of
+    :func:`~memori_core.text.main_script` names, e.g. ``frozenset({"LATIN"})`` for an English-only model;
+    absent or ``None``: any). For a question written in another script the relevance gate does not trust the
+    cosine, which such a model puts near every text it cannot read, and keeps only facts that share the
+    question's words (:func:`embedder_scripts`).
+    """
 
     name: str
 
@@ -117,6 +124,16 @@ class LlamaIndexEmbedder:
         return check_matrix([self._inner.get_query_embedding(text)], rows=1, name=self.name)[0]
 
 
+def embedder_scripts(embedder: Any) -> frozenset[str] | None:
+    """The scripts ``embedder`` (or the model an adapter wraps) says it reads (``scripts``), ``None`` when it
+    says nothing: any script."""
+    for obj in (embedder, getattr(embedder, "_inner", None), getattr(embedder, "_fn", None)):
+        scripts = getattr(obj, "scripts", None) if obj is not None else None
+        if scripts is not None:
+            return frozenset(scripts)
+    return None
+
+
 def as_embedder(obj: Any) -> Embedder:
     """Adapt ``obj`` to :class:`Embedder` by duck typing (no framework is imported).
 
@@ -156,6 +173,9 @@ class LocalMiniLM:
     """
 
     name = MODEL_NAME
+    scripts: frozenset[str] = frozenset({"LATIN"})
+    """all-MiniLM-L6-v2 learnt English: text in other scripts lands in one region of its space, near every
+    other such text, so its cosines say nothing there (see :class:`Embedder`)."""
 
     def __init__(
         self,

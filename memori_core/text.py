@@ -124,6 +124,34 @@ def unicode_tokenize(text: str) -> list[str]:
 
 _TOKENIZERS: dict[str, Tokenizer] = {"memori": memori_tokenize, "unicode": unicode_tokenize}
 
+SCRIPT_SAMPLE = 400
+"""Letters :func:`main_script` reads at most: a query's script shows in its first few hundred letters."""
+_SCRIPT_NAMES = {"CJK": "HAN", "HIRAGANA": "KANA", "KATAKANA": "KANA", "HALFWIDTH": "KANA"}
+
+
+def main_script(text: str) -> str | None:
+    """The Unicode script most of ``text``'s letters are written in, in capitals (``"LATIN"``, ``"CYRILLIC"``,
+    ``"HAN"``, ``"KANA"``, ``"HANGUL"``, ``"ARABIC"``, ``"HEBREW"``...; Japanese kana are one ``"KANA"``), read from
+    the first :data:`SCRIPT_SAMPLE` letters; ``None`` when it has no letter ("👍", "?!", "42").
+
+    >>> main_script("Where do I live?"), main_script("我住在上海。"), main_script("👍")
+    ('LATIN', 'HAN', None)
+    """
+    if text.isascii():
+        return "LATIN" if any(ch.isalpha() for ch in text) else None
+    counts: dict[str, int] = {}
+    seen = 0
+    for ch in text:
+        if not ch.isalpha():
+            continue
+        head = unicodedata.name(ch, "UNKNOWN").split(" ", 1)[0]
+        script = _SCRIPT_NAMES.get(head, head)
+        counts[script] = counts.get(script, 0) + 1
+        seen += 1
+        if seen >= SCRIPT_SAMPLE:
+            break
+    return max(counts, key=counts.__getitem__) if counts else None
+
 
 @lru_cache(maxsize=None)
 def get_tokenizer(name: str) -> Tokenizer:

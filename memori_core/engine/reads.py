@@ -22,7 +22,7 @@ from ..cache import EntityCache
 from ..cache.columns import PoolFacts
 from ..cache.coordinator import Coordinator
 from ..config import RecallConfig
-from ..embedders import Embedder, check_matrix
+from ..embedders import Embedder, check_matrix, embedder_scripts
 from ..explain import CandidateScore, RecallReport
 from ..facts import RecalledFact, StoredFact
 from ..filters import Where, check_where
@@ -70,7 +70,7 @@ from ..ranking.pipeline import (
     select,
     source_label,
 )
-from ..text import analyzer
+from ..text import analyzer, main_script
 from ..validate import check_as_of, check_context, check_entity_id, check_limit, check_query
 
 
@@ -449,6 +449,11 @@ class ReadPath:
         if cfg.slot_recency_weight > 0:
             scores = with_slot_recency(scores, lambda i: pool_facts[i].content, created, limit, cfg.slot_recency_weight)
         read_alone = alone and gate_cos is not None  # what explain says: only a turn with context is read at all
+        if gated and cfg.gate == "relevance":
+            nothing, unread = self._unasked(query)
+            if nothing is not None or unread is not None:
+                scores = replace(scores, nothing_asked=nothing, unread_script=unread)
+                return _Scored(scores, pool_facts, found.scorable, core, read_alone)
         if general:
             return _Scored(replace(scores, general=True), pool_facts, found.scorable, core, read_alone)
         if not gated or cfg.gate != "relevance" or not (scores.in_conversation or asker):
@@ -539,6 +544,18 @@ class ReadPath:
         if not read or self.config.context_weight <= 0 or self._is_courtesy(query):
             return read, None
         return read, conversation_text(query, read)
+
+    def _unasked(self, query: str) -> tuple[str | None, str | None]:
+        """For the relevance gate: why ``query`` asks for nothing a fact could answer (a courtesy turn, "Thanks!",
+        "谢谢!"; a turn without a word, "👍"), and the script it is written in when the embedder does not read it
+        (:func:`~memori_core.embedders.embedder_scripts`); ``(None, None)`` for an ordinary question."""
+        if self._is_courtesy(query):
+            return ("a courtesy turn" if any(ch.isalnum() for ch in query) else "a turn without a word"), None
+        scripts = embedder_scripts(self.embedder)
+        if scripts is None:
+            return None, None
+        script = main_script(query)
+        return None, (script if script is not None and script not in scripts else None)
 
     def _is_courtesy(self, query: str) -> bool:
         """A courtesy turn ("Thanks!", "ok"): it reads no context (:func:`~.ranking.conversation.is_courtesy`)."""

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..embedders import Embedder, as_embedder, default_embedder
+from ..embedders import Embedder, as_embedder, default_embedder, embedder_scripts
 
 
 class CachingEmbedder:
@@ -22,6 +22,8 @@ class CachingEmbedder:
     def __init__(self, embedder: Any) -> None:
         self._inner: Embedder = as_embedder(embedder)
         self.name: str = self._inner.name
+        self.scripts: frozenset[str] | None = embedder_scripts(self._inner)
+        """What the wrapped embedder reads (:func:`~memori_core.embedders.embedder_scripts`)."""
         self._documents: dict[str, np.ndarray] = {}
         self._queries: dict[str, np.ndarray] = {}
         self.embedded = 0

@@ -28,8 +28,14 @@ COURTESY_WORDS = frozenset({
     "thanks", "thank", "thx", "ty", "cheers", "ok", "okay", "k", "great", "cool", "nice", "perfect", "awesome",
     "good", "sounds", "got", "bye", "goodbye", "hi", "hello", "hey", "lol", "yes", "yeah", "yep", "no", "nope",
     "please", "much", "lot", "one", "right", "sure", "fine", "alright", "wonderful", "brilliant", "amazing",
+    # the same in the languages most chats are in besides English
+    "gracias", "merci", "danke", "grazie", "obrigado", "obrigada", "dank", "bedankt", "tack", "takk", "kiitos",
+    "dziękuję", "спасибо", "спс", "谢谢", "謝謝", "多谢", "ありがとう", "ありがと", "どうも", "감사합니다", "고마워",
+    "고맙습니다", "شكرا", "תודה", "hola", "bonjour", "salut", "ciao", "hallo", "adiós", "adios", "привет", "пока",
+    "你好", "こんにちは", "안녕하세요", "vale", "oui", "sí", "si", "ja", "да", "好的", "好",
 })
-"""Words of a courtesy turn ("Thanks!", "Okay, great", "Bye"): such a turn reads no context, since it
+"""Words of a courtesy turn ("Thanks!", "Okay, great", "Bye", "¡Gracias!", "谢谢!"): such a turn reads no context,
+and the relevance gate keeps nothing for it, since it
 asks for nothing the conversation's facts would answer (the words are run through the engine's analyzer,
 so stems and stopwords match)."""
 

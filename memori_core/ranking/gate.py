@@ -97,6 +97,8 @@ def decide(
     lift: np.ndarray | None = None,
     implied: np.ndarray | None = None,
     concerns: Sequence[str] = (),
+    nothing_asked: str | None = None,
+    unread_script: str | None = None,
 ) -> GateDecision:
     """Apply the configured gate to the ``limit`` best facts (``cosine``, ``rank_score``, normalised
     ``lexical`` and raw ``bm25``, all in rank order; without the lexical arrays words do not count).
@@ -109,7 +111,9 @@ def decide(
     ``gate_followup``. ``lift`` (the third-person lift, :data:`USER_WORD`) is added to the cosine where ``gate_open``, ``gate_keep``,
     ``gate_confident`` and ``gate_words_cosine`` read it; the care, follow-up and general rules read ``cosine``.
     ``implied`` marks facts whose ``concerns`` the question touches (:mod:`.implications`: care facts and
-    limitations): kept, and opening the gate, whatever their cosine."""
+    limitations): kept, and opening the gate, whatever their cosine. ``nothing_asked`` (a courtesy turn, a turn
+    without a word) keeps the relevance gate closed; ``unread_script`` (a question in a script the embedder does
+    not read) makes it keep only the facts holding most of the question's words, whatever their cosine."""
     n = cosine.shape[0]
     best = float(cosine.max()) if n else float("nan")
     if config is None or config.gate == "off":
@@ -118,6 +122,11 @@ def decide(
         t = config.relevance_threshold
         keep = passes_threshold(rank_score, t)
         return GateDecision("threshold", keep, True, best, False, f"threshold: keep score >= {t:g}")
+    if nothing_asked is not None:
+        return GateDecision("relevance", np.zeros(n, dtype=bool), False, best, False,
+                            f"relevance gate closed: {nothing_asked} asks for nothing a fact could answer")
+    if unread_script is not None:
+        return _unread(cosine, config, lexical, bm25, pool_size, unread_script)
     if lift is not None and not general:
         lifted = cosine + lift
         best = float(lifted.max()) if n else best
@@ -171,6 +180,22 @@ def decide(
         how += (f"; {int(by_followup.sum())} more kept as a follow-up's (among the {config.gate_followup_top} best, "
                 f"cosine >= {config.gate_followup:g})")
     return GateDecision("relevance", keep, True, best, confident, f"relevance gate open: best cosine {best:.3f}; {how}")
+
+
+def _unread(cosine: np.ndarray, config: RecallConfig, lexical: np.ndarray | None, bm25: np.ndarray | None,
+            pool_size: int | None, script: str) -> GateDecision:
+    """The relevance gate for a question in a script the embedder does not read: its cosines are those of text
+    the model cannot tell apart, so only the words rule keeps a fact, without its cosine guard."""
+    n = cosine.shape[0]
+    best = float(cosine.max()) if n else float("nan")
+    keep = np.zeros(n, dtype=bool)
+    if lexical is not None and bm25 is not None:
+        keep = (lexical >= config.gate_words) & (bm25 >= words_bm25_bar(config, pool_size))
+    how = (f"the question is written in {script.title()}, which the embedder does not read: its cosines do not "
+           f"count, and only facts holding its words are kept (lexical >= {config.gate_words:g})")
+    if not keep.any():
+        return GateDecision("relevance", keep, False, best, False, f"relevance gate closed: {how}")
+    return GateDecision("relevance", keep, True, best, False, f"relevance gate open: {how}: {int(keep.sum())} kept")
 
 
 def _general(usual: GateDecision, cosine: np.ndarray, config: RecallConfig, by_words: np.ndarray,

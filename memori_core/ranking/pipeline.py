@@ -131,6 +131,12 @@ class PoolScores:
     cosine to the question alone."""
     in_conversation: bool = False
     """The turn was read with its conversation (the gate's follow-up rule applies unless it is ``general``)."""
+    nothing_asked: str | None = None
+    """Why the turn asks for nothing a fact could answer ("a courtesy turn", "no words"): the relevance gate stays
+    closed. ``None``: it may ask something."""
+    unread_script: str | None = None
+    """The question's script when the embedder does not read it (:func:`~memori_core.embedders.embedder_scripts`):
+    the relevance gate then keeps only facts holding the question's words. ``None``: the cosines count."""
 
 
 # -- 1. the pool --------------------------------------------------------------
@@ -351,7 +357,8 @@ def _decide(scores: PoolScores, top: np.ndarray, config: RecallConfig | None) ->
                   pool_size=int(scores.rows.shape[0]), care=None if scores.care is None else scores.care[top],
                   general=scores.general, followup=scores.in_conversation and not scores.general,
                   lift=None if scores.lift is None else scores.lift[top],
-                  implied=None if scores.implied is None else scores.implied[top], concerns=scores.concerns)
+                  implied=None if scores.implied is None else scores.implied[top], concerns=scores.concerns,
+                  nothing_asked=scores.nothing_asked, unread_script=scores.unread_script)
 
 
 def first_of_each_text(texts: Sequence[str]) -> np.ndarray:
