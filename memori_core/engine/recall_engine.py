@@ -23,7 +23,7 @@ from ..cache.coordinator import Coordinator
 from ..config import RecallConfig
 from ..embedders import Embedder, as_embedder, default_embedder
 from ..explain import RecallReport
-from ..failopen import DEFAULT_OUTAGE_COOLDOWN, OutageBreaker, check_cooldown
+from ..failopen import DEFAULT_OUTAGE_COOLDOWN, OutageBreaker
 from ..facts import RecalledFact, StoredFact
 from ..filters import check_where
 from ..judge import Judge
@@ -88,7 +88,7 @@ class RecallEngine(ReadPath, WritePath):
         that long instead of waiting for the store on every call (``engine.outage``,
         :class:`~memori_core.failopen.OutageBreaker`). The engine's own methods always call the store."""
         judge_timeout = _check_judge(judge, judge_timeout)
-        self.outage = OutageBreaker(check_cooldown(outage_cooldown))
+        self.outage: OutageBreaker = OutageBreaker(outage_cooldown)
         if store is None:
             from ..store.chroma import ChromaStore
 
