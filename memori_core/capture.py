@@ -22,7 +22,7 @@ from .extraction.slots import (
 )
 from .extraction.types import ExtractedFact, FactExtractor, MessageLike, as_messages
 from .engine.writes import derived_fact_id
-from .failopen import warn_failed
+from .failopen import FailOpenCall, warn_failed
 from .lanes import LANES, WORKERS
 from .text import normalize_fact_text
 from .validate import check_expiry, iso_to_ts
@@ -237,7 +237,10 @@ class BackgroundCapture:
     behind a slow extractor or store).
 
     Failures (the extractor, the similar-facts lookup or the store) log one
-    warning each through :func:`warn_failed` and are otherwise ignored. With
+    warning each through :func:`warn_failed` and are otherwise ignored; a
+    store outage is warned once and the captures that start during the engine's
+    outage cool-down are skipped, as failed ones (``on_failure``), without
+    reaching the store (:class:`~memori_core.failopen.OutageBreaker`). With
     ``strict=True`` nothing is logged: the first failure (or dropped capture,
     as :class:`CaptureDropped`) is kept and raised by the next :meth:`flush` /
     :meth:`aflush`, or by the adapter's next call (:meth:`raise_failure`),
@@ -302,18 +305,28 @@ class BackgroundCapture:
         def erased() -> bool:  # a forget since this turn was said: what it said is erased too
             return LANES.erased_since(entity_id, erasures)
 
+        def not_stored() -> None:
+            if on_failure is not None:
+                try:
+                    on_failure()
+                except Exception:  # noqa: BLE001 - an adapter's bookkeeping must not hide the failure
+                    pass
+
         def job() -> None:
+            call = FailOpenCall(engine, strict=self.strict, owner=self.owner, logger=self.logger, what="capture",
+                                entity_id=entity_id)
             try:
-                if not erased():
+                if call.skipped:  # the store failed moments ago: not stored, as when it fails now
+                    not_stored()
+                elif erased():
+                    call.ended()
+                else:
                     capture_facts(engine, entity_id, turn, extractor, metadata=meta, session_id=session_id,
                                   cancelled=erased)
+                    call.succeeded()
             except Exception as exc:
-                if on_failure is not None:
-                    try:
-                        on_failure()
-                    except Exception:  # noqa: BLE001 - an adapter's bookkeeping must not hide the failure
-                        pass
-                self._failed(entity_id, exc)
+                not_stored()
+                self._failed(entity_id, exc, call)
             finally:
                 self._finished()
 
@@ -341,9 +354,11 @@ class BackgroundCapture:
         else:
             self.logger.warning(message)
 
-    def _failed(self, entity_id: str, exc: BaseException) -> None:
+    def _failed(self, entity_id: str, exc: BaseException, call: FailOpenCall | None = None) -> None:
         if self.strict:
             self._keep(exc)
+        elif call is not None:
+            call.failed(exc)
         else:
             warn_failed(self.logger, self.owner, "capture", entity_id, exc)
 

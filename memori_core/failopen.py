@@ -14,12 +14,28 @@ default :data:`STRICT_DEFAULT` (``False``):
 
 Usage errors (no entity, an ``entity_id``, ``k``, query or context of the
 wrong type) are raised whatever ``strict`` says: they are bugs, not outages.
+
+Outages (:class:`OutageBreaker`, one per engine as ``engine.outage``): once a
+store call of a fail-open surface timed out or could not connect, every
+fail-open surface over that engine skips memory at once for
+``RecallEngine(outage_cooldown=...)`` seconds (default
+:data:`DEFAULT_OUTAGE_COOLDOWN`) instead of waiting ``timeout`` again on each
+call; the first call after that goes to the store again. The error that starts
+an outage is logged as a warning, once; the calls it skips log at DEBUG.
+:class:`FailOpenCall` is one call through this policy.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import enum
 import logging
-from collections.abc import Sequence
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .facts import RecalledFact
@@ -54,20 +70,24 @@ def recall_or_empty(
     engine: Any, query: str, entity_id: str, limit: int | None, *, strict: bool, owner: str, logger: logging.Logger,
     context: Sequence[str] | str | None = None,
 ) -> list[RecalledFact]:
-    """``engine.recall``; a blank query gives ``[]``, a failure a warning and ``[]`` (unless ``strict``).
+    """``engine.recall``; a blank query gives ``[]``, a failure a warning and ``[]`` (unless ``strict``), and so
+    does an outage being waited out (:class:`OutageBreaker`), at once.
 
     ``context`` (the user turns before ``query``, oldest first) is passed on when it holds any. A query or
     context of the wrong type raises ``TypeError`` before the engine is called, ``strict`` or not."""
     kwargs = _recall_kwargs(query, context)
     if kwargs is None:
         return []
-    try:
-        return list(engine.recall(query, entity_id, limit, **kwargs))
-    except Exception as exc:
-        if strict:
-            raise
-        warn_failed(logger, owner, "recall", entity_id, exc)
+    call = FailOpenCall(engine, strict=strict, owner=owner, logger=logger, what="recall", entity_id=entity_id)
+    if call.skipped:
         return []
+    try:
+        facts = list(engine.recall(query, entity_id, limit, **kwargs))
+    except Exception as exc:
+        call.failed(exc)
+        return []
+    call.succeeded()
+    return facts
 
 
 async def arecall_or_empty(
@@ -78,10 +98,250 @@ async def arecall_or_empty(
     kwargs = _recall_kwargs(query, context)
     if kwargs is None:
         return []
-    try:
-        return list(await engine.arecall(query, entity_id, limit, **kwargs))
-    except Exception as exc:
-        if strict:
-            raise
-        warn_failed(logger, owner, "recall", entity_id, exc)
+    call = FailOpenCall(engine, strict=strict, owner=owner, logger=logger, what="recall", entity_id=entity_id)
+    if call.skipped:
         return []
+    try:
+        facts = list(await engine.arecall(query, entity_id, limit, **kwargs))
+    except Exception as exc:
+        call.failed(exc)
+        return []
+    call.succeeded()
+    return facts
+
+
+# -- the outage breaker --------------------------------------------------------------------------------------
+
+DEFAULT_OUTAGE_COOLDOWN = 10.0
+"""Seconds the fail-open adapters skip memory after a store call timed out or could not connect
+(``RecallEngine(outage_cooldown=...)``; 0 turns the breaker off). Chosen by measurement (docs/stores.md,
+"When the server stops answering"): with the default 4 s ``timeout``, an outage costs one call in every
+10 s the full timeout instead of every call paying it twice, and memory is back at most 10 s after the
+server is."""
+
+
+def is_outage(exc: BaseException) -> bool:
+    """Whether ``exc`` says the store could not be reached or did not answer in time: a timeout (an httpx
+    timeout, a write's deadline, a wait that gave up) or a failed connection (refused, reset, a server gone
+    mid-reply). Errors the store answered with, and the embedder's or ranking's errors, are not outages."""
+    if isinstance(exc, (TimeoutError, ConnectionError, asyncio.TimeoutError, concurrent.futures.TimeoutError)):
+        return True
+    httpx = sys.modules.get("httpx")  # not imported: no httpx error can have been raised
+    return httpx is not None and isinstance(
+        exc, (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError)
+    )
+
+
+@dataclass(frozen=True)
+class Admission:
+    """A call's leave to go to the store (:meth:`OutageBreaker.admit`): ``probe`` when it is the first call
+    after a cool-down; ``outage`` counts the outages the breaker had opened for when it was given."""
+
+    probe: bool
+    outage: int
+
+
+class Verdict(enum.Enum):
+    """What one admitted call's outcome did to the breaker (:meth:`OutageBreaker.settle`)."""
+
+    ANSWERED = "answered"  # the store answered (or the call failed for another reason): nothing changed
+    RECOVERED = "recovered"  # the probe after a cool-down succeeded: the breaker is closed again
+    OPENED = "opened"  # the first outage error: the breaker opened for a cool-down
+    STILL_DOWN = "still down"  # the probe failed too: another cool-down
+    KNOWN = "known"  # an outage error of a call that began before the breaker opened (already reported)
+    FAILED = "failed"  # an outage error with the breaker off (cool-down 0)
+
+
+class OutageBreaker:
+    """What the fail-open adapters of one engine (``engine.outage``) do while its store is unreachable.
+
+    A store call that times out or cannot connect (:func:`is_outage`) *opens* the breaker: for ``cooldown``
+    seconds every fail-open call over the engine (recall, capture, the memory tools, ``MemoriRecall``)
+    skips memory at once, as if it had failed, instead of waiting ``timeout`` for the same answer. The
+    first call after the cool-down goes to the store (the *probe*; calls made while it runs still skip):
+    when it succeeds the breaker closes, when it fails with an outage error another cool-down starts.
+    Nothing is cached: a skipped call returns no memory at all, and after the cool-down the store answers.
+    ``strict=True`` calls never consult it. ``cooldown=0`` turns it off (every call goes to the store).
+    """
+
+    def __init__(self, cooldown: float = DEFAULT_OUTAGE_COOLDOWN, *, clock: Callable[[], float] = time.monotonic
+                 ) -> None:
+        """``clock`` (seconds, monotonic) is for tests."""
+        self._lock = threading.Lock()
+        self._until: float | None = None  # None: closed
+        self.cooldown = cooldown
+        self._clock = clock
+        self._since = 0.0  # when the current outage was first seen
+        self._probing = False
+        self._outages = 0
+        self._error = ""
+
+    @property
+    def cooldown(self) -> float:
+        """Seconds memory is skipped after an outage error (0: the breaker is off)."""
+        return self._cooldown
+
+    @cooldown.setter
+    def cooldown(self, value: float) -> None:
+        seconds = check_cooldown(value)
+        with self._lock:
+            self._cooldown = seconds
+            if seconds == 0:
+                self._until = None  # off: closed for good
+
+    @property
+    def is_open(self) -> bool:
+        """Whether an outage is being waited out (calls skip memory, or one probe is running)."""
+        with self._lock:
+            return self._until is not None
+
+    @property
+    def error(self) -> str:
+        """The type name of the error that opened the breaker last (``""`` before any)."""
+        return self._error
+
+    def retry_in(self) -> float:
+        """Seconds until the next probe may go to the store (0 when closed or due)."""
+        with self._lock:
+            return 0.0 if self._until is None else max(0.0, self._until - self._clock())
+
+    def admit(self) -> Admission | None:
+        """Leave for one call to go to the store, or ``None``: skip memory (the breaker is open, or the probe
+        after it is running). Every admission is passed to :meth:`settle` once the call is over."""
+        with self._lock:
+            if self._until is None or self._cooldown == 0:
+                return Admission(False, self._outages)
+            if self._probing or self._clock() < self._until:
+                return None
+            self._probing = True
+            return Admission(True, self._outages)
+
+    def settle(self, admission: Admission, error: BaseException | None) -> Verdict:
+        """Record how an admitted call ended (``error``: what it raised, ``None`` when it succeeded)."""
+        outage = error is not None and is_outage(error)
+        with self._lock:
+            current = admission.outage == self._outages
+            if admission.probe and current:
+                self._probing = False
+            if not outage:
+                if error is None and admission.probe and current and self._until is not None:
+                    self._until = None
+                    return Verdict.RECOVERED
+                return Verdict.ANSWERED
+            assert error is not None
+            if self._cooldown == 0:
+                return Verdict.FAILED
+            now = self._clock()
+            if self._until is None:
+                if not current:
+                    return Verdict.KNOWN  # began before an outage that has ended since
+                self._outages += 1
+                self._until, self._since, self._error = now + self._cooldown, now, type(error).__name__
+                return Verdict.OPENED
+            if admission.probe and current:
+                self._until, self._error = now + self._cooldown, type(error).__name__
+                return Verdict.STILL_DOWN
+            return Verdict.KNOWN
+
+    def release(self, admission: Admission) -> None:
+        """An admitted call ended without telling whether the store answers: a probe lets the next call probe."""
+        with self._lock:
+            if admission.probe and admission.outage == self._outages:
+                self._probing = False
+
+    def down_for(self) -> float:
+        """Seconds since the current outage was first seen (0 when closed)."""
+        with self._lock:
+            return 0.0 if self._until is None else self._clock() - self._since
+
+
+def check_cooldown(value: Any, name: str = "outage_cooldown") -> float:
+    """``value`` as seconds: a finite number >= 0 (0 turns the breaker off); ``TypeError`` / ``ValueError``
+    naming ``name`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number of seconds, got {type(value).__name__}")
+    if not (0 <= value < float("inf")):
+        raise ValueError(f"{name} must be a finite number of seconds >= 0 (0: off), got {value!r}")
+    return float(value)
+
+
+def outage_breaker(engine: Any) -> OutageBreaker | None:
+    """The engine's breaker (``engine.outage``), or ``None`` for an object that has none."""
+    breaker = getattr(engine, "outage", None)
+    return breaker if isinstance(breaker, OutageBreaker) else None
+
+
+class FailOpenCall:
+    """One fail-open call to memory through the engine's :class:`OutageBreaker`, with the policy's logging.
+
+    >>> call = FailOpenCall(engine, strict=False, owner="MyAdapter", logger=log, what="recall", entity_id="u1")
+    >>> if call.skipped:
+    ...     return []                      # the store failed moments ago: no memory, no wait
+    >>> try:
+    ...     facts = engine.recall(...)
+    ... except Exception as exc:
+    ...     call.failed(exc)               # raises when strict; else logs (once per outage)
+    ...     return []
+    >>> call.succeeded()
+
+    A ``strict`` call never skips and never touches the breaker: it goes to the store and its error is raised.
+    """
+
+    __slots__ = ("breaker", "admission", "strict", "owner", "logger", "what", "entity_id")
+
+    def __init__(self, engine: Any, *, strict: bool, owner: str, logger: logging.Logger, what: str,
+                 entity_id: str | None) -> None:
+        self.strict, self.owner, self.logger, self.what, self.entity_id = strict, owner, logger, what, entity_id
+        self.breaker = None if strict else outage_breaker(engine)
+        self.admission = self.breaker.admit() if self.breaker is not None else None
+        if self.skipped:
+            assert self.breaker is not None
+            logger.debug("%s: %s skipped for entity %r: the store failed %.1f s ago (%s); tried again in %.1f s",
+                         owner, what, entity_id, self.breaker.down_for(), self.breaker.error,
+                         self.breaker.retry_in())
+
+    @property
+    def skipped(self) -> bool:
+        """Whether memory is skipped for this call (the breaker is open): do not call the store."""
+        return self.breaker is not None and self.admission is None
+
+    @property
+    def error(self) -> str:
+        """For a skipped call, the type name of the error the store failed with."""
+        return self.breaker.error if self.breaker is not None else ""
+
+    def succeeded(self) -> None:
+        """The call got its answer from the store."""
+        if self.admission is not None and self.breaker is not None:
+            if self.breaker.settle(self.admission, None) is Verdict.RECOVERED:
+                self.logger.info("%s: the store answers again; memory is used again", self.owner)
+
+    def ended(self) -> None:
+        """The call ended without telling whether the store answers (it did not reach it, or raised a usage
+        error the caller raises as it is): the breaker learns nothing from it."""
+        if self.admission is not None and self.breaker is not None:
+            self.breaker.release(self.admission)
+
+    def failed(self, exc: BaseException, *, instead: str = "continuing without memory") -> None:
+        """The call failed: raise ``exc`` when ``strict``; else log it as the policy says (the error that
+        opens the breaker with a warning saying for how long memory is skipped, a probe's at INFO, others
+        of the same outage at DEBUG) and return."""
+        if self.strict:
+            raise exc
+        verdict = (self.breaker.settle(self.admission, exc)
+                   if self.breaker is not None and self.admission is not None else Verdict.FAILED)
+        if verdict is Verdict.OPENED:
+            assert self.breaker is not None
+            warn_failed(self.logger, self.owner, self.what, self.entity_id, exc,
+                        instead=f"{instead}; memory is skipped for {self.breaker.cooldown:g} s, then the "
+                                "store is tried again (RecallEngine(outage_cooldown=...))")
+        elif verdict is Verdict.STILL_DOWN:
+            assert self.breaker is not None
+            self.logger.info("%s: %s failed again for entity %r (%s: %s); memory is skipped for another %g s",
+                             self.owner, self.what, self.entity_id, type(exc).__name__, exc,
+                             self.breaker.cooldown)
+        elif verdict is Verdict.KNOWN:
+            self.logger.debug("%s: %s failed for entity %r (%s) during an outage already reported",
+                              self.owner, self.what, self.entity_id, type(exc).__name__)
+        else:
+            warn_failed(self.logger, self.owner, self.what, self.entity_id, exc, instead=instead)

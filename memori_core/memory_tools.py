@@ -15,7 +15,7 @@ fact to update or forget: history is not the model's to change) raises :class:`M
 says what to do; nothing is written then. A failure of the memory itself
 (store down, embedder error) is, unless ``strict``, logged and answered with
 :data:`UNAVAILABLE`, so the agent goes on without memory, as every adapter does
-(:mod:`memori_core.failopen`).
+(:mod:`memori_core.failopen`); so is every call while an outage of the store is waited out.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 from .context import clip_fact, format_timestamp, sanitize_fact
 from .engine import RecallEngine, version_of
 from .facts import RecalledFact, StoredFact
-from .failopen import STRICT_DEFAULT, warn_failed
+from .failopen import STRICT_DEFAULT, FailOpenCall
 
 logger = logging.getLogger("memori_core.memory_tools")
 
@@ -144,28 +144,41 @@ class MemoryTools:
 
     # -- the failure policy, one place for the sync and the async calls ----------------------------
     def _guard(self, entity_id: str, what: str, done: str, call: Callable[[], T], answer: Callable[[T], str]) -> str:
+        attempt = self._attempt(entity_id, what)
+        if attempt.skipped:
+            return UNAVAILABLE.format(error=attempt.error, done=done)
         try:
             result = call()
         except (MemoryToolError, KeyError):
+            attempt.ended()
             raise
         except Exception as exc:
-            return self._failed(entity_id, what, done, exc)
+            return self._failed(attempt, done, exc)
+        attempt.succeeded()
         return answer(result)
 
     async def _aguard(self, entity_id: str, what: str, done: str, call: Callable[[], Awaitable[T]],
                       answer: Callable[[T], str]) -> str:
+        attempt = self._attempt(entity_id, what)
+        if attempt.skipped:
+            return UNAVAILABLE.format(error=attempt.error, done=done)
         try:
             result = await call()
         except (MemoryToolError, KeyError):
+            attempt.ended()
             raise
         except Exception as exc:
-            return self._failed(entity_id, what, done, exc)
+            return self._failed(attempt, done, exc)
+        attempt.succeeded()
         return answer(result)
 
-    def _failed(self, entity_id: str, what: str, done: str, exc: Exception) -> str:
-        if self.strict:
-            raise exc
-        warn_failed(self.log, self.owner, what, entity_id, exc, instead="answered that memory is unavailable")
+    def _attempt(self, entity_id: str, what: str) -> FailOpenCall:
+        """The call through the engine's outage breaker: skipped at once while an outage is waited out."""
+        return FailOpenCall(self.engine, strict=self.strict, owner=self.owner, logger=self.log, what=what,
+                            entity_id=entity_id)
+
+    def _failed(self, attempt: FailOpenCall, done: str, exc: Exception) -> str:
+        attempt.failed(exc, instead="answered that memory is unavailable")  # raises when strict
         return UNAVAILABLE.format(error=type(exc).__name__, done=done)
 
     # -- remember ---------------------------------------------------------------------------------

@@ -36,11 +36,13 @@ class Faults:
 
     ``target`` is a ``ChromaStore`` (its own calls of the method fail too, as in a subclass) or one of its
     chromadb collections (``store._facts``). Arming a method puts a wrapper on the instance; a disarmed
-    wrapper calls the real method and nothing else.
+    wrapper calls the real method and nothing else. ``calls[method]`` counts the calls of each armed method
+    (failed or not), so a test can tell whether a caller reached the store.
     """
 
     def __init__(self, target: Any) -> None:
         self.target = target
+        self.calls: dict[str, int] = {}
         self._rules: list[_Rule] = []
         self._wrapped: set[str] = set()
         self._lock = threading.Lock()  # batches may be written from several threads
@@ -55,12 +57,16 @@ class Faults:
         """
         if when not in ("before", "after"):
             raise ValueError(f"when must be 'before' or 'after', not {when!r}")
-        if method not in self._wrapped:
-            setattr(self.target, method, self._wrap(method, getattr(self.target, method)))
-            self._wrapped.add(method)
+        self.watch(method)
         with self._lock:
             self._rules.append(_Rule(method, when, error, message or f"{method} failed {when} its work",
                                      None if ids is None else frozenset(ids), times))
+
+    def watch(self, method: str) -> None:
+        """Count the calls of ``method`` in ``calls`` without making any fail."""
+        if method not in self._wrapped:
+            setattr(self.target, method, self._wrap(method, getattr(self.target, method)))
+            self._wrapped.add(method)
 
     def disarm(self, method: str | None = None) -> None:
         """Drop the rules of ``method`` (default: every rule): its calls do their work again."""
@@ -86,6 +92,8 @@ class Faults:
     def _wrap(self, method: str, real: Any) -> Any:
         @functools.wraps(real)
         def call(*args: Any, **kwargs: Any) -> Any:
+            with self._lock:
+                self.calls[method] = self.calls.get(method, 0) + 1
             rule = self._take(method, kwargs)
             if rule is not None and rule.when == "before":
                 raise rule.error(rule.message)

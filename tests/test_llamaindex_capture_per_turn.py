@@ -257,7 +257,10 @@ def test_a_turn_whose_capture_failed_in_an_outage_is_captured_once_the_store_ans
     # A tester's chat on a Chroma server: "I have a dog called Rex." said while the server was down was never
     # stored, not even when Memory flushed that turn later: the block had marked it captured before the write.
     from _faults import Faults
+    from memori_core.failopen import OutageBreaker
 
+    now = [0.0]
+    ungated.outage = OutageBreaker(10.0, clock=lambda: now[0])  # a ConnectionError opens it: see below
     block = MemoriMemoryBlock(engine=ungated, entity_id="rex", capture=True)
     memory = Memory.from_defaults(session_id="chat-9", memory_blocks=[block], token_limit=200,
                                   chat_history_token_ratio=0.5, token_flush_size=50)  # flushes old turns soon
@@ -267,6 +270,7 @@ def test_a_turn_whose_capture_failed_in_an_outage_is_captured_once_the_store_ans
     chat.chat("I have a dog called Rex.")
     assert block.flush(timeout=30) and ungated.count("rex") == 0
     faults.disarm()
+    now[0] += 10  # the outage's cool-down is over: the next capture goes to the store again
     chat.chat("I play the cello.")
     for i in range(8):  # the chat goes on: Memory flushes the Rex turn out of its queue, to the block
         chat.chat(f"Tell me a fun fact number {i} about whales and the deep ocean, please.")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -100,6 +100,9 @@ class EntityCache:
         self.skipped_dims: Counter[int] = Counter()
         self.warned_dims: set[int] = set()
         self.warned_skipped = False
+        # Recent recall answers over this copy, most recent last (memori_core.engine.reads: read and written
+        # under the engine's entity lock; they go with the copy).
+        self.answers: OrderedDict[Any, Any] = OrderedDict()
         empty: Forward = (np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32))
         self._adopt(Columns.empty(), empty, CSRIndex.build({}, *empty), 0)
 
@@ -258,6 +261,15 @@ class EntityCache:
             return np.zeros(0, dtype=np.int64)
         n = self._n
         return np.flatnonzero((self.c.expires[:n] <= now) & self._alive[:n])
+
+    def next_expiry(self, now: float) -> float:
+        """The earliest expiry (epoch seconds) of a live row still valid at ``now``; ``inf`` when none expires."""
+        if not self.n_expiring:
+            return float("inf")
+        n = self._n
+        ends = self.c.expires[:n][self._alive[:n]]
+        ends = ends[ends > now]
+        return float(ends.min()) if ends.size else float("inf")
 
     def history_rows(self) -> np.ndarray:
         """Live rows whose fact has validity or history links (``valid_to``, ``superseded_by``, ``supersedes``),

@@ -25,7 +25,7 @@ from ..config import RecallConfig
 from ..embedders import Embedder, check_matrix, embedder_scripts
 from ..explain import CandidateScore, RecallReport
 from ..facts import RecalledFact, StoredFact
-from ..filters import Where, check_where
+from ..filters import Where, check_where, where_key
 from ..judge import Judge, UnreadableJudgement, as_indices
 from ..ranking.candidates import gather
 from ..ranking.care import care_share, for_the_asker, is_care_fact, named_by
@@ -173,6 +173,62 @@ class _CoreRows:
 
 
 
+ANSWERS_KEPT = 4
+"""Recall answers a cached copy keeps (the most recent): an agent's turn asks the same question several times
+(LlamaIndex's ``FunctionAgent`` reads its ``Memory`` again after the model answered, and after each tool)."""
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """What decides a recall's answer besides the copy and the engine's settings: the question."""
+
+    query: str
+    limit: int
+    where: str | None  # canonical (filters.where_key)
+    read: tuple[str, ...]  # the earlier turns recall reads
+
+    @classmethod
+    def of(cls, query: str, limit: int, where: Where | None, read: Sequence[str]) -> _Asked:
+        return cls(query, limit, None if where is None else where_key(where), tuple(read))
+
+
+@dataclass(frozen=True, eq=False)
+class _Answer:
+    """A recall's answer over a copy: valid while the copy is at ``revision``, before ``horizon`` (the first
+    expiry among its facts, epoch seconds), for the same engine settings (``inputs``, compared by identity)."""
+
+    revision: str | None
+    horizon: float
+    inputs: tuple[Any, ...]
+    facts: tuple[RecalledFact, ...]
+
+
+def _answered(cache: EntityCache, asked: _Asked, inputs: tuple[Any, ...], now: float) -> tuple[RecalledFact, ...] | None:
+    """The answer ``cache`` keeps for ``asked`` when it still holds (call under the entity's lock)."""
+    answer = cache.answers.get(asked)
+    if answer is None:
+        return None
+    if (answer.revision != cache.revision or now >= answer.horizon or len(answer.inputs) != len(inputs)
+            or any(a is not b for a, b in zip(answer.inputs, inputs))):
+        del cache.answers[asked]
+        return None
+    cache.answers.move_to_end(asked)
+    return answer.facts
+
+
+def _copies(facts: Sequence[RecalledFact]) -> list[RecalledFact]:
+    """``facts`` with metadata dicts of their own: a caller may change the ones it got."""
+    return [replace(f, metadata=dict(f.metadata)) for f in facts]
+
+
+def _remember_answer(cache: EntityCache, asked: _Asked, answer: _Answer) -> None:
+    """Keep ``answer`` on ``cache`` (the :data:`ANSWERS_KEPT` most recent; call under the entity's lock)."""
+    cache.answers[asked] = answer
+    cache.answers.move_to_end(asked)
+    while len(cache.answers) > ANSWERS_KEPT:
+        cache.answers.popitem(last=False)
+
+
 class ReadPath:
     """The read methods of :class:`~memori_core.engine.RecallEngine` (a mixin: the state is the engine's)."""
 
@@ -180,6 +236,7 @@ class ReadPath:
     judge: Judge | None
     judge_timeout: float
     embedder: Embedder
+    _embedder: Embedder | None
     _coord: Coordinator
     _judge_slots: threading.BoundedSemaphore
     _prototypes: _Prototypes | None
@@ -218,13 +275,32 @@ class ReadPath:
         (normalised) one returned before it says (``config.one_per_text``: the same fact under two ids). ``as_of`` (a
         datetime, naive meaning UTC, or an ISO 8601 str) answers from the facts valid at that time instead:
         created at or before it, and not yet superseded or expired then.
+
+        A question asked again (the same query, limit, ``where`` and earlier turns read; no ``query_vector``
+        or ``as_of``) over the same copy of the user's facts, at the same revision of the store, before any
+        of them expires and with the same config, embedder and judge, gets the answer given before without
+        embedding, ranking or asking the judge again (the last :data:`ANSWERS_KEPT` per user; not an answer
+        a judge failed on). The revision is read from the store first, as for every recall, so a write that
+        landed meanwhile, in any process, is always seen.
         """
         query, entity_id, limit, where, at = self._checked(query, entity_id, limit, where, as_of)
         read, conversation = self._conversation(query, context)
         if not query.strip() or limit <= 0:
             return []
+        # One freshness check per recall, at its start (under the lock: a write updates a copy in place only
+        # under it). The same question over the same copy, before any of its facts expires, was answered.
+        asked = None if query_vector is not None or at is not None else _Asked.of(query, limit, where, read)
+        horizon = float("inf")
+        with self._entity_lock(entity_id):
+            cache = self._cache_for(entity_id)
+            revision, now = cache.revision, time.time()
+            if asked is not None:
+                answer = _answered(cache, asked, self._answer_inputs(), now)
+                if answer is not None:
+                    return _copies(answer)
+                horizon = cache.next_expiry(now)
         scored = self._score(query, entity_id, limit, query_vector, where, conversation, at,
-                             read=read if conversation is not None else ())
+                             read=read if conversation is not None else (), cache=cache)
         if isinstance(scored, str):
             return []
         judged = self._judgement(query, scored, limit, read)
@@ -235,10 +311,17 @@ class ReadPath:
         # Then the core facts not chosen (at most core_limit, most relevant first): on every turn.
         core = [self._core_fact(scored, p, i) for p, i in self._core_added(scored, chosen)]
         facts = [*(self._fact(scored, i) for i in chosen.tolist()), *core]
-        if len(facts) < 2 or not self.config.one_per_text:
-            return facts
-        first = first_of_each_text([f.content for f in facts])
-        return facts if first.all() else [f for f, ok in zip(facts, first.tolist()) if ok]
+        if len(facts) >= 2 and self.config.one_per_text:
+            first = first_of_each_text([f.content for f in facts])
+            facts = facts if first.all() else [f for f, ok in zip(facts, first.tolist()) if ok]
+        # Kept only when nothing but the copy and the question decided it: a failed judge or gate prototypes
+        # might answer otherwise the next time.
+        if asked is not None and not (judged is not None and judged.relevant is None) and not self._prototypes_failing:
+            with self._entity_lock(entity_id):
+                if cache.revision == revision:
+                    _remember_answer(cache, asked,
+                                     _Answer(revision, horizon, self._answer_inputs(), tuple(_copies(facts))))
+        return facts
 
     def nearest(
         self,
@@ -345,6 +428,12 @@ class ReadPath:
             third_person=0.0 if s.lift is None else float(cfg.gate_third_person or 0.0),
         )
 
+    def _answer_inputs(self) -> tuple[Any, ...]:
+        """What of the engine a recall's answer depends on, compared by identity: its config, embedder,
+        judge, the judge's time limit (a boxed float: a new value is a new object) and the gate's embedded
+        prototype sentences."""
+        return (self.config, self._embedder, self.judge, self.judge_timeout, self._prototypes)
+
     def _checked(
         self, query: Any, entity_id: Any, limit: Any, where: Any, as_of: Any
     ) -> tuple[str, str, int, Where | None, float | None]:
@@ -365,7 +454,7 @@ class ReadPath:
     def _score(
         self, query: str, entity_id: str, limit: int, query_vector: Any | None, where: Where | None = None,
         conversation: str | None = None, at: float | None = None, gated: bool = True,
-        read: Sequence[str] = (),
+        read: Sequence[str] = (), cache: EntityCache | None = None,
     ) -> _Scored | str:
         """Score the candidates, or return the reason nothing could be scored. ``conversation`` (see
         :func:`~memori_core.ranking.conversation.conversation_text`) moves the search direction; ``read`` are
@@ -373,9 +462,10 @@ class ReadPath:
         ``gated`` (:meth:`nearest`) the gate's signals and the core facts, which only the gate and recall's
         appending read, are not computed."""
         with self._entity_lock(entity_id):
-            # One freshness check per recall, at its start; the copy is used again below (under the lock: a
-            # write updates a copy in place only under it, and never one it dropped).
-            cache = self._cache_for(entity_id)
+            # One freshness check per recall, at its start (``cache``: recall made it); the copy is used again
+            # below (under the lock: a write updates a copy in place only under it, and never one it dropped).
+            if cache is None:
+                cache = self._cache_for(entity_id)
             if len(cache) == 0:
                 # Said before the query is embedded: an unknown entity never loads the model.
                 return "no facts stored for this entity"

@@ -23,6 +23,7 @@ from ..cache.coordinator import Coordinator
 from ..config import RecallConfig
 from ..embedders import Embedder, as_embedder, default_embedder
 from ..explain import RecallReport
+from ..failopen import DEFAULT_OUTAGE_COOLDOWN, OutageBreaker
 from ..facts import RecalledFact, StoredFact
 from ..filters import check_where
 from ..judge import Judge
@@ -62,6 +63,7 @@ class RecallEngine(ReadPath, WritePath):
         async_workers: int = 8,
         judge: Judge | None = None,
         judge_timeout: float = 10.0,
+        outage_cooldown: float = DEFAULT_OUTAGE_COOLDOWN,
     ) -> None:
         """``store`` defaults to the embedded Chroma store in the user's data directory,
         ``embedder`` to the local all-MiniLM-L6-v2, ``config`` to :class:`RecallConfig` defaults.
@@ -79,8 +81,14 @@ class RecallEngine(ReadPath, WritePath):
         calls relevant (core facts are still appended). It runs on a thread of its own for at most
         ``judge_timeout`` seconds; when it raises, times out or answers something that is not a list
         of indices, a warning is logged and the gate decides as without a judge. It is not called
-        when the gate is off (``gate="off"``) or there is nothing to rank."""
+        when the gate is off (``gate="off"``) or there is nothing to rank.
+
+        ``outage_cooldown`` (seconds, default 10; 0: off) is for the framework adapters over this engine that
+        fail open: after one of their store calls timed out or could not connect, they all skip memory for
+        that long instead of waiting for the store on every call (``engine.outage``,
+        :class:`~memori_core.failopen.OutageBreaker`). The engine's own methods always call the store."""
         judge_timeout = _check_judge(judge, judge_timeout)
+        self.outage: OutageBreaker = OutageBreaker(outage_cooldown)
         if store is None:
             from ..store.chroma import ChromaStore
 

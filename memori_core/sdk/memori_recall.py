@@ -14,7 +14,7 @@ from ..adapter_args import check_adapter_args, renamed_k, renamed_k_attribute, r
 from ..context import format_context
 from ..engine import RecallEngine
 from ..facts import RecalledFact
-from ..failopen import STRICT_DEFAULT, warn_failed
+from ..failopen import STRICT_DEFAULT, FailOpenCall
 from ..query import context_turns, extract_query_and_context
 from .system_prompt import check_injectable, inject_context, normalize_provider
 
@@ -126,12 +126,15 @@ class MemoriRecall:
     def _recall(self, request: _Request) -> list[RecalledFact]:
         return self.engine.recall(request.query, request.entity_id, self.k, **request.extra)
 
-    def _failed(self, exc: BaseException, entity_id: str) -> None:
-        if self.strict:
-            raise exc
-        if isinstance(exc, (TimeoutError, concurrent.futures.TimeoutError, asyncio.TimeoutError)):
+    def _call(self, request: _Request) -> FailOpenCall:
+        """The recall through the engine's outage breaker: skipped at once while an outage is waited out."""
+        return FailOpenCall(self.engine, strict=self.strict, owner="MemoriRecall", logger=logger, what="recall",
+                            entity_id=request.entity_id)
+
+    def _failed(self, exc: BaseException, call: FailOpenCall) -> None:
+        if not self.strict and isinstance(exc, (TimeoutError, concurrent.futures.TimeoutError, asyncio.TimeoutError)):
             exc = TimeoutError(f"no answer within {self.timeout} s")
-        warn_failed(logger, "MemoriRecall", "recall", entity_id, exc, instead="calling the model without memory")
+        call.failed(exc, instead="calling the model without memory")  # raises when strict
 
     def _inject(self, kwargs: Mapping[str, Any], facts: list[RecalledFact], provider: str) -> dict[str, Any]:
         block = format_context(facts, zone=self.engine.config.time_zone_label)
@@ -146,13 +149,19 @@ class MemoriRecall:
         request = self._request(kwargs, entity_id)
         if request is None:
             return []
+        call = self._call(request)
+        if call.skipped:
+            return []
         try:
             if self.timeout is None:
-                return self._recall(request)
-            return _in_daemon_thread(lambda: self._recall(request)).result(timeout=self.timeout)
+                facts = self._recall(request)
+            else:
+                facts = _in_daemon_thread(lambda: self._recall(request)).result(timeout=self.timeout)
         except Exception as exc:
-            self._failed(exc, request.entity_id)
+            self._failed(exc, call)
             return []
+        call.succeeded()
+        return facts
 
     def apply(
         self, kwargs: Mapping[str, Any], provider: str | None = None, *, entity_id: str | None = None
@@ -173,14 +182,20 @@ class MemoriRecall:
         request = self._request(kwargs, entity_id)
         if request is None:
             return []
+        call = self._call(request)
+        if call.skipped:
+            return []
         try:
             if self.timeout is None:
-                return await self.engine.arecall(request.query, request.entity_id, self.k, **request.extra)
-            future = _in_daemon_thread(lambda: self._recall(request))
-            return await asyncio.wait_for(asyncio.wrap_future(future), self.timeout)
+                facts = await self.engine.arecall(request.query, request.entity_id, self.k, **request.extra)
+            else:
+                future = _in_daemon_thread(lambda: self._recall(request))
+                facts = await asyncio.wait_for(asyncio.wrap_future(future), self.timeout)
         except Exception as exc:
-            self._failed(exc, request.entity_id)
+            self._failed(exc, call)
             return []
+        call.succeeded()
+        return facts
 
     async def aapply(
         self, kwargs: Mapping[str, Any], provider: str | None = None, *, entity_id: str | None = None

@@ -1,0 +1,287 @@
+"""The outage breaker (memori_core.failopen): after a store call timed out or could not connect, every adapter
+over the engine that fails open skips memory for a cool-down, then the first call goes to the store again.
+
+The store is a real in-memory Chroma; the outage is its ``revision`` read (the first request of every recall)
+raising httpx's own ``ReadTimeout``, as a stopped server makes it (tests/test_server_outage.py does it for real).
+Time is the breaker's clock, moved by the test.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import chromadb
+import httpx
+import pytest
+from langchain_core.messages import HumanMessage, SystemMessage
+from llama_index.core.base.llms.types import ChatMessage
+
+from _faults import Faults, InjectedFault
+from _helpers import ungated_engine
+from memori_core import MemoriRecall, RecallEngine
+from memori_core.failopen import DEFAULT_OUTAGE_COOLDOWN, OutageBreaker, Verdict, is_outage
+from memori_core.memory_tools import MemoryTools
+from memori_core.store.deadline import DeadlineExceeded
+from memori_langchain import MemoriContextInjector
+from memori_llamaindex import MemoriMemoryBlock
+
+pytestmark = pytest.mark.usefixtures("close_chat_stores")
+
+QUESTION = [ChatMessage(role="user", content="what do I drink in the morning?")]
+
+
+class Clock:
+    """The breaker's monotonic clock, moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def outage_engine(clock: Clock) -> RecallEngine:
+    """alice's and bob's facts over a real in-memory Chroma store; the breaker runs on ``clock``."""
+    engine = ungated_engine()
+    engine.add("alice", ["User drinks green tea in the morning.", "User lives in Lisbon."])
+    engine.add("bob", ["User drinks black coffee."])
+    engine.outage = OutageBreaker(10.0, clock=clock)
+    return engine
+
+
+def _timeout() -> httpx.ReadTimeout:
+    return httpx.ReadTimeout("timed out")
+
+
+# -- the breaker alone ---------------------------------------------------------------------------------------
+
+def test_the_default_cooldown_is_ten_seconds_and_every_engine_has_its_own_breaker() -> None:
+    first, second = ungated_engine(), ungated_engine()
+    assert DEFAULT_OUTAGE_COOLDOWN == 10.0
+    assert first.outage.cooldown == 10.0 and first.outage is not second.outage
+    assert RecallEngine(store=first.store, outage_cooldown=2.5).outage.cooldown == 2.5
+
+
+def test_a_timeout_opens_the_breaker_which_skips_every_call_until_the_cooldown_ends(clock: Clock) -> None:
+    breaker = OutageBreaker(10.0, clock=clock)
+    call = breaker.admit()
+    assert call is not None and not call.probe and not breaker.is_open
+    assert breaker.settle(call, _timeout()) is Verdict.OPENED
+    assert breaker.is_open and breaker.error == "ReadTimeout"
+    assert breaker.admit() is None
+    clock.advance(9.9)
+    assert breaker.admit() is None and breaker.retry_in() == pytest.approx(0.1)
+    clock.advance(0.1)
+    probe = breaker.admit()
+    assert probe is not None and probe.probe
+    assert breaker.admit() is None  # one probe at a time: the others still skip while it runs
+
+
+def test_a_probe_that_succeeds_closes_the_breaker_and_one_that_fails_starts_another_cooldown(clock: Clock) -> None:
+    breaker = OutageBreaker(5.0, clock=clock)
+    breaker.settle(breaker.admit(), ConnectionError("refused"))  # type: ignore[arg-type]
+    clock.advance(5)
+    probe = breaker.admit()
+    assert probe is not None and breaker.settle(probe, httpx.ConnectError("refused")) is Verdict.STILL_DOWN
+    clock.advance(4.9)
+    assert breaker.admit() is None
+    clock.advance(0.1)
+    probe = breaker.admit()
+    assert probe is not None and breaker.settle(probe, None) is Verdict.RECOVERED
+    assert not breaker.is_open and breaker.retry_in() == 0
+    assert breaker.admit() is not None and breaker.admit() is not None  # closed: every call goes to the store
+
+
+def test_a_probe_that_ends_without_an_answer_lets_the_next_call_probe(clock: Clock) -> None:
+    breaker = OutageBreaker(5.0, clock=clock)
+    breaker.settle(breaker.admit(), _timeout())  # type: ignore[arg-type]
+    clock.advance(5)
+    probe = breaker.admit()
+    assert probe is not None
+    assert breaker.settle(probe, ValueError("an extractor's bug")) is Verdict.ANSWERED
+    assert breaker.is_open  # not an answer from the store: still waiting for one
+    again = breaker.admit()
+    assert again is not None and again.probe
+    breaker.release(again)
+    assert breaker.admit() is not None
+
+
+def test_errors_that_are_not_outages_never_open_the_breaker(clock: Clock) -> None:
+    breaker = OutageBreaker(10.0, clock=clock)
+    for error in (InjectedFault("bad row"), chromadb.errors.InternalError("Error finding id"), ValueError("no"),
+                  KeyError("f1")):
+        assert not is_outage(error)
+        assert breaker.settle(breaker.admit(), error) is Verdict.ANSWERED  # type: ignore[arg-type]
+    assert not breaker.is_open
+    outages = [_timeout(), httpx.ConnectTimeout("t"), httpx.ConnectError("refused"), httpx.ReadError("reset"),
+               httpx.RemoteProtocolError("closed"), ConnectionRefusedError(), TimeoutError(),
+               DeadlineExceeded("the write")]
+    assert all(is_outage(e) for e in outages)
+
+
+def test_calls_begun_before_an_outage_neither_close_it_nor_open_a_new_one(clock: Clock) -> None:
+    breaker = OutageBreaker(10.0, clock=clock)
+    early, late = breaker.admit(), breaker.admit()
+    assert early is not None and late is not None
+    assert breaker.settle(early, _timeout()) is Verdict.OPENED
+    assert breaker.settle(late, _timeout()) is Verdict.KNOWN  # the same outage, already reported
+    slow = breaker.admit()
+    assert slow is None
+    clock.advance(10)
+    probe = breaker.admit()
+    assert probe is not None
+    assert breaker.settle(probe, None) is Verdict.RECOVERED
+    assert breaker.settle(late, _timeout()) is Verdict.KNOWN  # an old call failing late does not reopen it
+    assert not breaker.is_open
+
+
+def test_a_cooldown_of_zero_turns_the_breaker_off(clock: Clock) -> None:
+    breaker = OutageBreaker(0, clock=clock)
+    assert breaker.settle(breaker.admit(), _timeout()) is Verdict.FAILED  # type: ignore[arg-type]
+    assert not breaker.is_open and breaker.admit() is not None
+    breaker.cooldown = 10
+    breaker.settle(breaker.admit(), _timeout())  # type: ignore[arg-type]
+    assert breaker.is_open
+    breaker.cooldown = 0  # turned off during an outage: closed at once
+    assert not breaker.is_open and breaker.admit() is not None
+
+
+@pytest.mark.parametrize(("value", "error"), [("10", TypeError), (True, TypeError), (None, TypeError),
+                                               (-1, ValueError), (float("nan"), ValueError),
+                                               (float("inf"), ValueError)])
+def test_outage_cooldown_is_validated_naming_the_argument(value: Any, error: type[Exception]) -> None:
+    with pytest.raises(error, match="outage_cooldown"):
+        RecallEngine(store=ungated_engine().store, outage_cooldown=value)
+    with pytest.raises(error, match="outage_cooldown"):
+        OutageBreaker(10).cooldown = value
+
+
+# -- through the adapters ------------------------------------------------------------------------------------
+
+async def test_after_one_timeout_every_fail_open_adapter_skips_memory_until_the_cooldown_ends(
+    outage_engine: RecallEngine, clock: Clock, caplog: pytest.LogCaptureFixture
+) -> None:
+    faults = Faults(outage_engine.store)
+    faults.arm("revision", error=httpx.ReadTimeout, message="the server did not answer")
+    block = MemoriMemoryBlock(engine=outage_engine, entity_id="alice")
+    injector = MemoriContextInjector(engine=outage_engine, entity_id="alice")
+    tools = MemoryTools(outage_engine)
+    sdk = MemoriRecall(outage_engine, entity_id="alice")
+    prompt = [SystemMessage("Be brief."), HumanMessage("what do I drink in the morning?")]
+    with caplog.at_level(logging.DEBUG):
+        assert await block.aget(QUESTION) == ""
+        faults.disarm()  # the store answers again, but the breaker does not know it yet
+        reached = faults.calls["revision"]
+        assert await block.aget(QUESTION) == ""
+        assert [m.content for m in injector.invoke(prompt)] == ["Be brief.", "what do I drink in the morning?"]
+        assert tools.recall("alice", "tea") == ("Memory is unavailable right now (ReadTimeout); nothing was "
+                                                "recalled. Continue without it.")
+        assert sdk.recall_for({"messages": [{"role": "user", "content": "tea?"}]}) == []
+        assert faults.calls["revision"] == reached  # none of them went to the store
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert warnings == ["MemoriMemoryBlock: recall failed for entity 'alice' (ReadTimeout: the server did not "
+                        "answer); continuing without memory; memory is skipped for 10 s, then the store is tried "
+                        "again (RecallEngine(outage_cooldown=...))"]
+    assert sum("skipped for entity" in r.getMessage() for r in caplog.records if r.levelno == logging.DEBUG) == 4
+
+    caplog.clear()
+    clock.advance(10)
+    with caplog.at_level(logging.INFO):
+        recalled = await block.aget(QUESTION)  # the probe: to the store, and it answers
+    assert "User drinks green tea in the morning." in recalled and "black coffee" not in recalled
+    assert "MemoriMemoryBlock: the store answers again; memory is used again" in caplog.text
+    assert not outage_engine.outage.is_open
+    assert "green tea" in injector.invoke(prompt)[0].content
+
+
+async def test_a_probe_that_fails_again_logs_at_info_and_skips_for_another_cooldown(
+    outage_engine: RecallEngine, clock: Clock, caplog: pytest.LogCaptureFixture
+) -> None:
+    faults = Faults(outage_engine.store)
+    faults.arm("revision", error=httpx.ConnectError, message="connection refused")
+    block = MemoriMemoryBlock(engine=outage_engine, entity_id="alice")
+    with caplog.at_level(logging.INFO, logger="memori_llamaindex"):
+        assert await block.aget(QUESTION) == ""
+        clock.advance(10)
+        assert await block.aget(QUESTION) == ""
+    levels = [(r.levelno, r.getMessage()) for r in caplog.records]
+    assert [lv for lv, _ in levels] == [logging.WARNING, logging.INFO]
+    assert levels[1][1] == ("MemoriMemoryBlock: recall failed again for entity 'alice' (ConnectError: connection "
+                            "refused); memory is skipped for another 10 s")
+    calls = faults.calls["revision"]
+    clock.advance(9)
+    assert await block.aget(QUESTION) == "" and faults.calls["revision"] == calls
+
+
+async def test_failures_that_are_not_outages_are_warned_on_every_call_and_never_skip(
+    outage_engine: RecallEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    faults = Faults(outage_engine.store)
+    faults.arm("revision", times=2)  # InjectedFault: the store answered with an error
+    block = MemoriMemoryBlock(engine=outage_engine, entity_id="alice")
+    with caplog.at_level(logging.WARNING, logger="memori_llamaindex"):
+        assert await block.aget(QUESTION) == ""
+        assert await block.aget(QUESTION) == ""
+        assert "green tea" in await block.aget(QUESTION)
+    assert sum("recall failed" in r.getMessage() for r in caplog.records) == 2
+    assert not outage_engine.outage.is_open
+
+
+async def test_strict_adapters_go_to_the_store_while_the_breaker_is_open(outage_engine: RecallEngine) -> None:
+    faults = Faults(outage_engine.store)
+    faults.arm("revision", error=httpx.ReadTimeout, times=1)
+    assert await MemoriMemoryBlock(engine=outage_engine, entity_id="alice").aget(QUESTION) == ""
+    assert outage_engine.outage.is_open
+    strict = MemoriMemoryBlock(engine=outage_engine, entity_id="alice", strict=True)
+    assert "green tea" in await strict.aget(QUESTION)
+    faults.arm("revision", error=httpx.ReadTimeout, times=1)
+    with pytest.raises(httpx.ReadTimeout):
+        await strict.aget(QUESTION)
+    assert MemoryTools(outage_engine, strict=True).recall("alice", "tea").startswith("Relevant memories")
+
+
+async def test_a_capture_skipped_during_an_outage_is_stored_once_the_store_answers(
+    outage_engine: RecallEngine, clock: Clock, caplog: pytest.LogCaptureFixture
+) -> None:
+    faults = Faults(outage_engine.store)
+    faults.arm("revision", error=httpx.ReadTimeout, times=1)
+    block = MemoriMemoryBlock(engine=outage_engine, entity_id="alice", capture=True)
+    said = [ChatMessage(role="user", content="I play the cello.")]
+    with caplog.at_level(logging.WARNING):
+        assert await block.aget(QUESTION) == ""  # opens the breaker
+        await block.aput(said)
+        assert await block.aflush()
+    assert "User plays the cello." not in [f.content for f in outage_engine.list("alice")]
+    assert sum(r.levelno == logging.WARNING for r in caplog.records) == 1  # the opening only: no capture warning
+    clock.advance(10)
+    await block.aput(said)  # not marked captured: a later put (Memory's flush) captures it
+    assert await block.aflush()
+    assert [f.content for f in outage_engine.list("alice")].count("User plays the cello.") == 1
+    assert not outage_engine.outage.is_open
+
+
+def test_the_langchain_tools_answer_that_memory_is_unavailable_without_writing(
+    outage_engine: RecallEngine, clock: Clock
+) -> None:
+    from memori_langchain import memory_tools
+
+    faults = Faults(outage_engine.store)
+    faults.arm("revision", error=httpx.ReadTimeout, times=1)
+    tools = {t.name: t for t in memory_tools(outage_engine, "alice")}
+    assert tools["recall_memory"].invoke({"query": "tea"}).startswith("Memory is unavailable right now (ReadTimeout)")
+    before = outage_engine.count("alice")
+    answer = tools["remember"].invoke({"text": "User owns a red bicycle."})
+    assert answer == "Memory is unavailable right now (ReadTimeout); nothing was saved. Continue without it."
+    assert outage_engine.count("alice") == before
+    clock.advance(10)
+    assert tools["remember"].invoke({"text": "User owns a red bicycle."}).startswith("Remembered as fact")
