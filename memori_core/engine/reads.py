@@ -540,7 +540,7 @@ class ReadPath:
             scores = with_slot_recency(scores, lambda i: pool_facts[i].content, created, limit, cfg.slot_recency_weight)
         read_alone = alone and gate_cos is not None  # what explain says: only a turn with context is read at all
         if gated and cfg.gate == "relevance":
-            nothing, unread = self._unasked(query)
+            nothing, unread = self._unasked(query, q_tokens)
             if nothing is not None or unread is not None:
                 scores = replace(scores, nothing_asked=nothing, unread_script=unread)
                 return _Scored(scores, pool_facts, found.scorable, core, read_alone)
@@ -635,11 +635,12 @@ class ReadPath:
             return read, None
         return read, conversation_text(query, read)
 
-    def _unasked(self, query: str) -> tuple[str | None, str | None]:
+    def _unasked(self, query: str, q_tokens: Sequence[str]) -> tuple[str | None, str | None]:
         """For the relevance gate: why ``query`` asks for nothing a fact could answer (a courtesy turn, "Thanks!",
         "谢谢!"; a turn without a word, "👍"), and the script it is written in when the embedder does not read it
-        (:func:`~memori_core.embedders.embedder_scripts`); ``(None, None)`` for an ordinary question."""
-        if self._is_courtesy(query):
+        (:func:`~memori_core.embedders.embedder_scripts`); ``(None, None)`` for an ordinary question. ``q_tokens``:
+        the query as the engine's analyzer reads it."""
+        if is_courtesy(query, q_tokens, _courtesy_terms((self.config.tokenizer, self.config.stemmer))):
             return ("a courtesy turn" if any(ch.isalnum() for ch in query) else "a turn without a word"), None
         scripts = embedder_scripts(self.embedder)
         if scripts is None:
