@@ -9,8 +9,9 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, ChatMessage, HumanMessage, SystemMessage
 
 from memori_core.extraction import Message
-from memori_core.sdk.system_prompt import append_to_content
+from memori_core.placement import SYSTEM, place_in_turns
 from memori_core.query import DEFAULT_CONTEXT_TURNS, content_text, query_and_context
+from memori_core.sdk.system_prompt import append_to_content, can_hold_block, content_has_block
 
 
 def message_text(message: BaseMessage) -> str:
@@ -96,11 +97,30 @@ def system_with_block(system: SystemMessage | None, block: str) -> SystemMessage
     return system.model_copy(update={"content": append_to_content(system.content, block, "system message")})
 
 
-def messages_with_block(messages: Sequence[BaseMessage], block: str) -> list[BaseMessage]:
-    """A copy of ``messages`` with ``block`` in the first system message, or in a new one put first. A block an
-    earlier turn wrote into that message (messages sent again as history) is replaced; an empty ``block`` only
-    removes it."""
-    out = list(messages)
+def human_turns_with_block(
+    messages: Sequence[BaseMessage], block: str, placement: str = SYSTEM
+) -> tuple[list[BaseMessage], bool]:
+    """(a copy of ``messages`` without the blocks earlier turns wrote into human messages and, with
+    ``placement="last_user"``, ``block`` appended to the latest human message that is not only tool results;
+    whether it was placed there): :func:`memori_core.placement.place_in_turns` over LangChain messages. When it
+    was not, the block belongs in the system prompt."""
+
+    def with_block(message: BaseMessage, text: str) -> BaseMessage:
+        return message.model_copy(update={"content": append_to_content(message.content, text, "human message")})
+
+    return place_in_turns(messages, block, placement, is_user=is_human,
+                          can_hold=lambda message: can_hold_block(message.content),
+                          has_block=lambda message: content_has_block(message.content), with_block=with_block)
+
+
+def messages_with_block(messages: Sequence[BaseMessage], block: str, placement: str = SYSTEM) -> list[BaseMessage]:
+    """A copy of ``messages`` with ``block`` in the first system message, or in a new one put first; with
+    ``placement="last_user"``, appended to the latest human message instead (the system message when there is
+    none). A block an earlier turn wrote into the system message or a human message (messages sent again as
+    history) is replaced; an empty ``block`` only removes it."""
+    out, placed = human_turns_with_block(messages, block, placement)
+    if placed:
+        block = ""
     for i, message in enumerate(out):
         if isinstance(message, SystemMessage):
             out[i] = system_with_block(message, block)

@@ -25,6 +25,7 @@ from memori_core.capture import (
 from memori_core.engine import RecallEngine
 from memori_core.extraction import FactExtractor, Message
 from memori_core.failopen import STRICT_DEFAULT
+from memori_core.placement import SYSTEM, check_placement
 from memori_core.query import context_turns
 
 from ._messages import capture_metadata, human_query_and_context, is_human, messages_with_block, turn_to_capture
@@ -136,13 +137,16 @@ def with_memori_context(
     system_prompt: str | SystemMessage | None = None,
     *,
     key: str = CONTEXT_KEY,
+    placement: str = SYSTEM,
 ) -> list[BaseMessage]:
     """The messages to send to the model: ``state["messages"]`` with the recalled block in the system prompt.
 
     ``system_prompt`` (optional: a str or a ``SystemMessage``, as ``create_agent(system_prompt=...)`` takes)
     is put first as a system message. The block is appended to the first system message (as a new text part
-    when its content is a list), or a new one is put first. The state is not modified. A ``state`` that is
-    no mapping, or a ``system_prompt`` of another type, is a ``TypeError``.
+    when its content is a list), or a new one is put first; ``placement="last_user"`` appends it to the latest
+    human message instead, keeping the system prompt and the earlier conversation a cacheable prefix
+    (:mod:`memori_core.placement`). The state is not modified. A ``state`` that is no mapping, or a
+    ``system_prompt`` of another type, is a ``TypeError``; an unknown ``placement`` a ``ValueError``.
     """
     if not isinstance(state, Mapping):
         raise TypeError(f"with_memori_context: state must be the graph state (a mapping with 'messages'), "
@@ -154,8 +158,9 @@ def with_memori_context(
     if system_prompt is not None:
         system = system_prompt if isinstance(system_prompt, SystemMessage) else SystemMessage(content=system_prompt)
         messages = [system, *messages]
+    placement = check_placement(placement, "with_memori_context")
     block = state.get(key) or ""
-    return messages_with_block(messages, block)
+    return messages_with_block(messages, block, placement)
 
 
 class MemoriCaptureNode(WaitsForCaptures, RunnableLambda):

@@ -8,7 +8,9 @@ from typing import Any
 from langchain_core.messages import BaseMessage, convert_to_messages
 from langchain_core.prompt_values import ChatPromptValue
 from langchain_core.runnables import RunnableConfig, RunnableSerializable
+from pydantic import field_validator
 
+from memori_core.placement import SYSTEM, check_placement
 from memori_core.query import context_turns
 
 from ._fields import MemoriFields
@@ -48,10 +50,11 @@ def _rebuild(value: Any, messages: list[BaseMessage]) -> Any:
     return messages
 
 
-def _with_block(value: Any, messages: list[BaseMessage], block: str) -> Any:
-    """``value`` with ``block`` in its system prompt, replacing a block an earlier turn wrote there (messages sent
-    again as history); ``value`` itself when there is neither."""
-    new = messages_with_block(messages, block)
+def _with_block(value: Any, messages: list[BaseMessage], block: str, placement: str) -> Any:
+    """``value`` with ``block`` in its system prompt (or its latest human message, ``placement="last_user"``),
+    replacing a block an earlier turn wrote there (messages sent again as history); ``value`` itself when there
+    is neither."""
+    new = messages_with_block(messages, block, placement)
     return value if not block and new == messages else _rebuild(value, new)
 
 
@@ -78,7 +81,20 @@ class MemoriContextInjector(MemoriFields, RunnableSerializable[PromptInput, Prom
     (:func:`memori_core.adapter_args.resolve_entity_id`, as for every adapter).
     If recall fails the input passes through unchanged and a warning is logged
     (``strict=True`` raises instead).
+
+    ``placement="last_user"`` appends the block to the latest human message instead of the system message
+    (the system message when there is no human message), so the system prompt and the earlier conversation
+    stay a prefix a provider's prompt cache keeps hitting on (:mod:`memori_core.placement`). Either way a
+    block an earlier turn wrote into the messages is removed: the model reads one block, this turn's.
     """
+
+    placement: str = SYSTEM
+    """Where the block goes: ``"system"`` (the system message) or ``"last_user"`` (the latest human message)."""
+
+    @field_validator("placement", mode="before")
+    @classmethod
+    def _check_placement(cls, value: Any) -> str:
+        return check_placement(value, cls.__name__)
 
     def _prepare(self, value: Any, config: RunnableConfig) -> tuple[list[BaseMessage], BlockRecall]:
         owner = type(self).__name__
@@ -89,11 +105,11 @@ class MemoriContextInjector(MemoriFields, RunnableSerializable[PromptInput, Prom
 
     def _inject(self, value: Any, config: RunnableConfig) -> Any:
         messages, recall = self._prepare(value, config)
-        return _with_block(value, messages, recall.block())
+        return _with_block(value, messages, recall.block(), self.placement)
 
     async def _ainject(self, value: Any, config: RunnableConfig) -> Any:
         messages, recall = self._prepare(value, config)
-        return _with_block(value, messages, await recall.ablock())
+        return _with_block(value, messages, await recall.ablock(), self.placement)
 
     def invoke(self, input: PromptInput, config: RunnableConfig | None = None, **kwargs: Any) -> PromptInput:
         """The input with the recalled facts in its system prompt."""

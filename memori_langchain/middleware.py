@@ -13,11 +13,13 @@ from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture,
 from memori_core.engine import RecallEngine
 from memori_core.extraction import FactExtractor
 from memori_core.failopen import STRICT_DEFAULT
+from memori_core.placement import LAST_USER, SYSTEM, check_placement
 from memori_core.query import context_turns
 
 from ._messages import (
     capture_metadata,
     human_query_and_context,
+    human_turns_with_block,
     is_human,
     last_human_text,
     messages_with_block,
@@ -77,6 +79,11 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     it: the model then gets no memory, and nothing can tell this middleware so.
     ``create_agent(..., system_prompt=...)`` needs no care.
 
+    ``placement="last_user"`` appends the block to the latest human message of that call's copy of the
+    messages instead (``request.override(messages=...)``; the system message when there is no human
+    message), so the system prompt and the earlier conversation stay a prefix a provider's prompt cache keeps
+    hitting on, tool-loop calls included (:mod:`memori_core.placement`). The state never holds the block.
+
     The entity is, in order: ``config["configurable"]["entity_id"]`` (else ``["user_id"]``), the
     agent's runtime context (``entity_id``, else ``user_id``; a mapping or an
     object), the constructor's ``entity_id``; none -> ``ValueError``.
@@ -97,12 +104,15 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         strict: bool = STRICT_DEFAULT,
         extractor: FactExtractor | None = None,
         max_pending_captures: int = DEFAULT_MAX_PENDING_CAPTURES,
+        placement: str = SYSTEM,
     ) -> None:
         """``k``: at most this many recalled facts are injected, plus up to the engine's ``config.core_limit``
         core facts (``None``: the engine's ``config.limit``, 5 unless configured);
-        ``extractor`` and ``max_pending_captures`` apply with ``capture=True``."""
+        ``extractor`` and ``max_pending_captures`` apply with ``capture=True``; ``placement``: where the block
+        goes, ``"system"`` (the system message) or ``"last_user"`` (the latest human message)."""
         super().__init__()
         self.engine, self.entity_id, self.k = check_adapter_args("MemoriMiddleware", engine, entity_id, k)
+        self.placement = check_placement(placement, "MemoriMiddleware")
         self.capture = capture
         self.strict = strict
         self.extractor = check_extractor(extractor)
@@ -126,6 +136,10 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     def _with_block(self, request: ModelRequest, block: str) -> ModelRequest:
         if not block:
             return request
+        if self.placement == LAST_USER:
+            messages, placed = human_turns_with_block(request.messages, block, LAST_USER)
+            if placed:  # this call's copy of the messages; the agent's state keeps its own
+                return request.override(messages=messages)
         if request.system_message is None and any(isinstance(m, SystemMessage) for m in request.messages):
             # No system prompt, but the app's own SystemMessage is in the messages: the block goes after its
             # instructions there, as MemoriContextInjector puts it (this call's copy; the state keeps its own).

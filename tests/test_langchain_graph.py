@@ -184,3 +184,12 @@ def test_recall_node_with_the_key_in_its_state_does_not_warn(seeded, caplog):
             graph.invoke({"messages": [HumanMessage("Which peanuts snack is safe for me?")]}, config)
     assert all(PEANUTS in text for text in model.system_texts())
     assert _dropped_warnings(caplog) == []
+
+
+def test_with_memori_context_last_user_placement_appends_the_block_to_the_latest_human_message():
+    block = "<memori_context>\nX\n</memori_context>"
+    state = {"messages": [HumanMessage("hi"), HumanMessage("peanuts?")], "memori_context": block}
+    out = with_memori_context(state, "Sys.", placement="last_user")
+    assert out == [SystemMessage("Sys."), HumanMessage("hi"), HumanMessage(f"peanuts?\n\n{block}")]
+    with pytest.raises(ValueError, match="with_memori_context: placement must be one of"):
+        with_memori_context(state, placement="user")

@@ -260,3 +260,36 @@ def test_messages_sent_again_as_history_get_this_turns_block_in_place_of_the_ear
     assert second[0].text.startswith("Be brief.")
     nothing = injector.invoke(first + [AIMessage("No."), HumanMessage("What's 17 times 23?")])
     assert OPEN_TAG not in nothing[0].text and nothing[0].text == "Be brief."
+
+
+def test_last_user_placement_appends_the_block_to_the_latest_human_message(seeded):
+    prompt = ChatPromptTemplate.from_messages(
+        [("system", "You are a cooking assistant."), MessagesPlaceholder("history"), ("human", "{question}")])
+    model = replies("ok")
+    chain = prompt | MemoriContextInjector(engine=seeded, entity_id="alice", placement="last_user") | model
+    history = [HumanMessage("I'm cooking tonight."), AIMessage("Lovely!")]
+    chain.invoke({"history": history, "question": "Can I cook with peanuts?"})
+    [sent] = model.calls
+    assert sent[0] == SystemMessage("You are a cooking assistant.")  # the cacheable prefix is untouched
+    assert sent[1:3] == history
+    assert sent[3].content.startswith("Can I cook with peanuts?\n\n<memori_context>\n")
+    assert f"- {PEANUTS} Stated at 2026-05-01 09:30 UTC" in sent[3].content
+    assert sum(OPEN_TAG in m.text for m in sent) == 1
+
+
+async def test_last_user_placement_replaces_the_block_an_earlier_turn_left_in_the_history():
+    engine = RecallEngine(store=ChromaStore.in_memory())
+    [allergy] = engine.add("u1", ["User is allergic to peanuts."])
+    engine.add("u1", ["User has a dog named Biscuit."])
+    injector = MemoriContextInjector(engine=engine, entity_id="u1", placement="last_user")
+    first = await injector.ainvoke([SystemMessage("Be brief."), HumanMessage("Is a peanut snack OK for me?")])
+    assert first[0] == SystemMessage("Be brief.") and "peanuts" in first[1].text
+    engine.delete("u1", [allergy])
+    second = await injector.ainvoke(first + [AIMessage("No."), HumanMessage("What should I feed my dog Biscuit?")])
+    assert second[1] == HumanMessage("Is a peanut snack OK for me?")  # the earlier turn's block is gone
+    assert "Biscuit" in second[-1].text and sum(OPEN_TAG in m.text for m in second) == 1
+
+
+def test_an_unknown_placement_is_refused_naming_it(seeded):
+    with pytest.raises(ValueError, match="placement must be one of 'system', 'last_user'; got 'user'"):
+        MemoriContextInjector(engine=seeded, entity_id="alice", placement="user")

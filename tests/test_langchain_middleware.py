@@ -351,3 +351,34 @@ def test_memori_listed_after_a_dynamic_prompt_middleware_adds_the_block_to_its_p
 def test_a_dynamic_prompt_middleware_listed_after_memori_replaces_the_block_as_documented(seeded):
     # docs/langchain.md ("Order matters") and the class docstring tell users to list MemoriMiddleware last.
     assert _persona_agent_system_text(seeded, memori_first=True) == "You are a pirate."
+
+
+def test_last_user_placement_puts_the_block_in_the_human_turn_of_every_tool_loop_call(seeded):
+    model = tool_round_trip()
+    middleware = MemoriMiddleware(engine=seeded, entity_id="alice", placement="last_user")
+    agent = create_agent(model, [shop_search], system_prompt=SYSTEM, middleware=[middleware])
+    result = agent.invoke({"messages": [HumanMessage(QUESTION)]})
+
+    assert len(model.calls) == 2
+    for sent in model.calls:
+        assert sent[0] == SystemMessage(SYSTEM)  # the system prompt stays a cacheable prefix
+        assert sent[1].content.startswith(QUESTION + "\n\n" + OPEN_TAG)
+        assert f"- {PEANUTS} Stated at 2026-05-01 09:30 UTC" in sent[1].content
+    assert model.calls[1][1] == model.calls[0][1]  # the loop call's prefix is the first call's whole request
+    assert [m.type for m in model.calls[1]] == ["system", "human", "ai", "tool"]
+    assert _no_block_in(result["messages"])
+
+
+async def test_last_user_placement_in_an_async_agent_keeps_the_state_clean(seeded):
+    model = replies("ok")
+    agent = create_agent(model, [], middleware=[MemoriMiddleware(engine=seeded, entity_id="alice",
+                                                                 placement="last_user")])
+    result = await agent.ainvoke({"messages": [HumanMessage(QUESTION)]})
+    [sent] = model.calls
+    assert [m.type for m in sent] == ["human"] and PEANUTS in sent[0].text
+    assert _no_block_in(result["messages"])
+
+
+def test_middleware_refuses_an_unknown_placement(seeded):
+    with pytest.raises(ValueError, match="MemoriMiddleware: placement must be one of"):
+        MemoriMiddleware(engine=seeded, entity_id="alice", placement="first_user")

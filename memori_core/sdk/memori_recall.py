@@ -6,7 +6,8 @@ import asyncio
 import concurrent.futures
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -15,7 +16,9 @@ from ..context import format_context
 from ..engine import RecallEngine
 from ..facts import RecalledFact
 from ..failopen import STRICT_DEFAULT, FailOpenCall
-from ..query import context_turns, extract_query_and_context
+from ..placement import SYSTEM, check_placement
+from ..query import context_turns, extract_query_and_context, field_of
+from ..validate import check_context, check_query
 from .system_prompt import check_injectable, inject_context, normalize_provider
 
 __all__ = ["MemoriRecall"]
@@ -50,6 +53,55 @@ def _per_call(value: str | None, default: str | None, check: Callable[[str], str
     return default
 
 
+CONVERSATIONS_KEPT = 1024
+"""How many (user, Responses API conversation) pairs a :class:`MemoriRecall` remembers the last question of, for
+the calls that continue a conversation on OpenAI's server with no question of their own; the least recently used
+go first."""
+
+
+def _conversation_of(kwargs: Mapping[str, Any]) -> str | None:
+    """The id of the OpenAI conversation a Responses call belongs to (``conversation="conv_..."`` or
+    ``{"id": ...}``), or ``None``."""
+    conversation = kwargs.get("conversation")
+    if conversation is None:
+        return None
+    cid = conversation if isinstance(conversation, str) else field_of(conversation, "id")
+    return cid if isinstance(cid, str) and cid else None
+
+
+def _is_responses_call(kwargs: Mapping[str, Any]) -> bool:
+    """A Responses API call: ``input`` and no ``messages`` (which the question would be read from instead)."""
+    return "input" in kwargs and kwargs.get("messages") is None
+
+
+def _continues_on_server(kwargs: Mapping[str, Any]) -> bool:
+    """A Responses call whose earlier turns OpenAI keeps: it names ``previous_response_id`` or a ``conversation``."""
+    return bool(kwargs.get("previous_response_id")) or _conversation_of(kwargs) is not None
+
+
+class _LastQuestions:
+    """The last question (and the earlier turns read with it) of each (user, conversation), the most recent
+    :data:`CONVERSATIONS_KEPT`; thread-safe. The user is part of the key: one user's question is never
+    another's."""
+
+    def __init__(self, kept: int = CONVERSATIONS_KEPT) -> None:
+        self._kept = kept
+        self._lock = threading.Lock()
+        self._last: OrderedDict[tuple[str, str | None], tuple[str, tuple[str, ...]]] = OrderedDict()
+
+    def remember(self, key: tuple[str, str | None], query: str, context: Sequence[str]) -> None:
+        with self._lock:
+            self._last[key] = (query, tuple(context))
+            self._last.move_to_end(key)
+            while len(self._last) > self._kept:
+                self._last.popitem(last=False)
+
+    def last(self, key: tuple[str, str | None]) -> tuple[str, list[str]] | None:
+        with self._lock:
+            found = self._last.get(key)
+        return None if found is None else (found[0], list(found[1]))
+
+
 @dataclass(frozen=True)
 class _Request:
     """One recall for an SDK call: whose facts, the call's question, and ``context`` when there are earlier turns."""
@@ -69,7 +121,24 @@ class MemoriRecall:
     The query is the call's last user turn; up to ``engine.config.context_turns``
     user turns before it go to recall as ``context`` (assistant replies, system
     prompts and tool messages are not read), so a follow-up such as "What should
-    I order there?" is recalled with the turn that named the place.
+    I order there?" is recalled with the turn that named the place. ``query=``
+    and ``context=`` given to a call replace what is read from its kwargs
+    (an app whose earlier turns live elsewhere, such as OpenAI's server with
+    ``previous_response_id``, passes them).
+
+    A Responses API call that continues a conversation OpenAI keeps
+    (``previous_response_id``, or a ``conversation``) and whose input holds no
+    user text (only tool outputs: the call that reads a tool's result) is
+    recalled for the last question this ``MemoriRecall`` saw for the same user
+    in that conversation (the same ``conversation`` id; with
+    ``previous_response_id`` alone, the user's last Responses call), read with
+    the same earlier turns: the last :data:`CONVERSATIONS_KEPT`, in this
+    process only. OpenAI does not carry ``instructions`` over to the next
+    response, so without it that call would reach the model without memory.
+
+    ``placement="last_user"`` writes the block into the latest user turn instead of the system prompt, so the
+    system prompt and the earlier conversation stay a cacheable prefix (:mod:`memori_core.placement`,
+    :func:`~memori_core.sdk.system_prompt.inject_context`).
 
     Recall never blocks the model call: if the store or the embedder fails (or
     ``timeout`` seconds pass), a warning is logged and the kwargs come back
@@ -88,12 +157,14 @@ class MemoriRecall:
         *,
         provider: str | None = None,
         timeout: float | None = None,
+        placement: str = SYSTEM,
         limit: int | None = None,
     ) -> None:
         """``entity_id`` and ``provider`` are defaults that each call may override; ``k`` (how many facts)
         defaults to the engine's ``config.limit`` (``limit=`` is its deprecated name); ``timeout`` (seconds)
-        bounds one recall. The arguments mean what they mean for the framework adapters
-        (:mod:`memori_core.adapter_args`, :mod:`memori_core.failopen`)."""
+        bounds one recall; ``placement`` is where the block goes: ``"system"`` (the system prompt) or
+        ``"last_user"`` (the latest user turn). The arguments mean what they mean for the framework adapters
+        (:mod:`memori_core.adapter_args`, :mod:`memori_core.failopen`, :mod:`memori_core.placement`)."""
         k = renamed_k("MemoriRecall", k, "limit", limit)
         self.engine, self.entity_id, self.k = check_adapter_args("MemoriRecall", engine, entity_id, k)
         self.strict = bool(strict)
@@ -101,6 +172,8 @@ class MemoriRecall:
         if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0):
             raise ValueError(f"timeout must be a positive number of seconds or None, got {timeout!r}")
         self.timeout = timeout
+        self.placement = check_placement(placement, "MemoriRecall")
+        self._questions = _LastQuestions()
 
     # -- resolution ---------------------------------------------------------
 
@@ -113,15 +186,30 @@ class MemoriRecall:
                          "MemoriRecall needs a provider: pass apply(kwargs, provider=...) or "
                          "MemoriRecall(..., provider=...)")
 
-    def _request(self, kwargs: Mapping[str, Any], entity_id: str | None) -> _Request | None:
+    def _request(
+        self, kwargs: Mapping[str, Any], entity_id: str | None, query: str | None, context: Sequence[str] | None
+    ) -> _Request | None:
         """Whose facts to recall for the call, its question and recall's keyword arguments (``context`` when
         there are earlier user turns); ``None`` when the call has no user question."""
         entity = self._entity(entity_id)
-        query, context = extract_query_and_context(kwargs, context_turns(self.engine))
-        if not query:
+        given_query = None if query is None else check_query(query)
+        given_context = None if context is None else check_context(context)
+        found, found_context = extract_query_and_context(kwargs, context_turns(self.engine))
+        question = found if given_query is None else given_query
+        turns = found_context if given_context is None else given_context
+        key = (entity, _conversation_of(kwargs)) if _is_responses_call(kwargs) else None
+        if key is not None and given_query is None and not found and _continues_on_server(kwargs):
+            last = self._questions.last(key)
+            if last is not None:  # a tool-loop call: its question is the one the conversation last asked
+                question = last[0]
+                turns = last[1] if given_context is None else turns
+                logger.debug("no user text in a continuing Responses call; recalling for its last question")
+        if not question.strip():
             logger.debug("no user query in the call's kwargs; nothing to recall")
             return None
-        return _Request(entity, query, {"context": context} if context else {})
+        if key is not None:
+            self._questions.remember(key, question, turns)
+        return _Request(entity, question, {"context": turns} if turns else {})
 
     def _recall(self, request: _Request) -> list[RecalledFact]:
         return self.engine.recall(request.query, request.entity_id, self.k, **request.extra)
@@ -138,15 +226,27 @@ class MemoriRecall:
 
     def _inject(self, kwargs: Mapping[str, Any], facts: list[RecalledFact], provider: str) -> dict[str, Any]:
         block = format_context(facts, zone=self.engine.config.time_zone_label)
-        return inject_context(kwargs, block, provider)
+        return inject_context(kwargs, block, provider, placement=self.placement)
 
     # -- sync ---------------------------------------------------------------
 
-    def recall_for(self, kwargs: Mapping[str, Any], *, entity_id: str | None = None) -> list[RecalledFact]:
+    def recall_for(
+        self,
+        kwargs: Mapping[str, Any],
+        *,
+        entity_id: str | None = None,
+        query: str | None = None,
+        context: Sequence[str] | None = None,
+    ) -> list[RecalledFact]:
         """The facts recalled for the call's last user turn, read with the user turns before it
         (``[]`` when there is no query or recall fails). A malformed message (no ``role``, a user message
-        without ``content``, content of another type) raises ``TypeError`` naming it, ``strict`` or not."""
-        request = self._request(kwargs, entity_id)
+        without ``content``, content of another type) raises ``TypeError`` naming it, ``strict`` or not.
+
+        ``query`` (a str; blank recalls nothing) replaces the question read from ``kwargs``, ``context``
+        (the earlier user turns, oldest first: a list of str, ``[]`` for none) the turns read before it; what
+        is not given is read from ``kwargs``. Another type raises ``TypeError`` naming the argument.
+        """
+        request = self._request(kwargs, entity_id, query, context)
         if request is None:
             return []
         call = self._call(request)
@@ -164,22 +264,39 @@ class MemoriRecall:
         return facts
 
     def apply(
-        self, kwargs: Mapping[str, Any], provider: str | None = None, *, entity_id: str | None = None
+        self,
+        kwargs: Mapping[str, Any],
+        provider: str | None = None,
+        *,
+        entity_id: str | None = None,
+        query: str | None = None,
+        context: Sequence[str] | None = None,
     ) -> dict[str, Any]:
-        """A copy of ``kwargs`` with the user's recalled facts in the system prompt.
+        """A copy of ``kwargs`` with the user's recalled facts in the system prompt (or the latest user turn,
+        ``placement="last_user"``).
 
         Unchanged (a plain copy) when there is no user query, nothing passes
         the relevance threshold, or recall fails without ``strict``. Malformed
         messages raise ``TypeError`` (:meth:`recall_for`), as capture does.
+        ``query`` and ``context`` replace the question and the earlier turns read from ``kwargs``
+        (:meth:`recall_for`).
         """
-        name = check_injectable(kwargs, self._provider(provider))
-        return self._inject(kwargs, self.recall_for(kwargs, entity_id=entity_id), name)
+        name = check_injectable(kwargs, self._provider(provider), self.placement)
+        facts = self.recall_for(kwargs, entity_id=entity_id, query=query, context=context)
+        return self._inject(kwargs, facts, name)
 
     # -- async --------------------------------------------------------------
 
-    async def arecall_for(self, kwargs: Mapping[str, Any], *, entity_id: str | None = None) -> list[RecalledFact]:
+    async def arecall_for(
+        self,
+        kwargs: Mapping[str, Any],
+        *,
+        entity_id: str | None = None,
+        query: str | None = None,
+        context: Sequence[str] | None = None,
+    ) -> list[RecalledFact]:
         """Async :meth:`recall_for`."""
-        request = self._request(kwargs, entity_id)
+        request = self._request(kwargs, entity_id, query, context)
         if request is None:
             return []
         call = self._call(request)
@@ -198,8 +315,15 @@ class MemoriRecall:
         return facts
 
     async def aapply(
-        self, kwargs: Mapping[str, Any], provider: str | None = None, *, entity_id: str | None = None
+        self,
+        kwargs: Mapping[str, Any],
+        provider: str | None = None,
+        *,
+        entity_id: str | None = None,
+        query: str | None = None,
+        context: Sequence[str] | None = None,
     ) -> dict[str, Any]:
         """Async :meth:`apply` (the recall runs in a worker thread)."""
-        name = check_injectable(kwargs, self._provider(provider))
-        return self._inject(kwargs, await self.arecall_for(kwargs, entity_id=entity_id), name)
+        name = check_injectable(kwargs, self._provider(provider), self.placement)
+        facts = await self.arecall_for(kwargs, entity_id=entity_id, query=query, context=context)
+        return self._inject(kwargs, facts, name)
