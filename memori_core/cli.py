@@ -211,9 +211,27 @@ def _close_stores(args: argparse.Namespace) -> None:
     args.opened_stores = []
 
 
-def _engine(args: argparse.Namespace) -> RecallEngine:
-    config = RecallConfig.memori_compat() if getattr(args, "memori_compat", False) else RecallConfig.from_env()
+def _engine(args: argparse.Namespace, *, say_config: bool = False) -> RecallEngine:
+    """The command's engine, configured by ``RecallConfig.from_env()``; with ``say_config`` (commands that
+    rank: ``recall``, ``mcp``), the ``MEMORI_RECALL_*`` variables applied are named on standard error."""
+    if getattr(args, "memori_compat", False):
+        config = RecallConfig.memori_compat()
+    else:
+        config = RecallConfig.from_env()
+        if say_config:
+            say_env_config()
     return RecallEngine(store=_store(args), config=config)
+
+
+def say_env_config() -> None:
+    """Name on standard error the ``MEMORI_RECALL_*`` variables ``RecallConfig.from_env()`` applies (nothing when
+    none is set): an app's ``RecallEngine()`` applies them only when built with ``config=RecallConfig.from_env()``,
+    so what this command ranks or explains may differ from what such an app injects."""
+    applied = RecallConfig.env_variables()
+    if applied:
+        names = ", ".join(f"{var}={value}" for var, value in applied.items())
+        print(f"memori: applying {names} (RecallConfig.from_env(); an app's engine applies them only when built "
+              "with config=RecallConfig.from_env())", file=sys.stderr)
 
 
 _STAGE_WORDS = {"embed": "facts embedded", "store": "facts stored"}
@@ -245,7 +263,7 @@ def cmd_add(args: argparse.Namespace) -> int:
 
 def cmd_recall(args: argparse.Namespace) -> int:
     """``memori recall``: the context block recalled for a query (``--explain``: every candidate's scores)."""
-    engine = _engine(args)
+    engine = _engine(args, say_config=True)
     if not args.json and engine.count(args.entity) == 0:
         # The engine answers an unknown entity without loading the model; a person is told why it is empty.
         print(f"memori: entity {args.entity!r} has no facts: nothing to recall", file=sys.stderr)
@@ -504,7 +522,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     host, port = args.http if args.http is not None else ("127.0.0.1", 8000)
     if args.http is not None:
         check_http_host(host, args.allow_remote)
-    server = build_server(_engine(args), entity=args.entity, entity_header=args.entity_header, host=host,
+    server = build_server(_engine(args, say_config=True), entity=args.entity, entity_header=args.entity_header, host=host,
                           port=port)
     if args.http is None:
         server.run("stdio")
