@@ -39,7 +39,7 @@ from .facts import StoredFact, is_searchable
 from .filters import check_where
 from .mcp_server import describe_tools  # the MCP SDK itself is imported only by cmd_mcp
 from .ranking.core import is_core
-from .records import from_record, to_record
+from .records import from_record, repeat_difference, repeat_problem, to_record
 from .store import chroma_errors
 from .store.chroma import PATH_ENV, ChromaStore, default_store_path
 from .store.chroma_client import DEFAULT_HTTP_TIMEOUT, server_url
@@ -211,9 +211,27 @@ def _close_stores(args: argparse.Namespace) -> None:
     args.opened_stores = []
 
 
-def _engine(args: argparse.Namespace) -> RecallEngine:
-    config = RecallConfig.memori_compat() if getattr(args, "memori_compat", False) else RecallConfig.from_env()
+def _engine(args: argparse.Namespace, *, say_config: bool = False) -> RecallEngine:
+    """The command's engine, configured by ``RecallConfig.from_env()``; with ``say_config`` (commands that
+    rank: ``recall``, ``mcp``), the ``MEMORI_RECALL_*`` variables applied are named on standard error."""
+    if getattr(args, "memori_compat", False):
+        config = RecallConfig.memori_compat()
+    else:
+        config = RecallConfig.from_env()
+        if say_config:
+            say_env_config()
     return RecallEngine(store=_store(args), config=config)
+
+
+def say_env_config() -> None:
+    """Name on standard error the ``MEMORI_RECALL_*`` variables ``RecallConfig.from_env()`` applies (nothing when
+    none is set): an app's ``RecallEngine()`` applies them only when built with ``config=RecallConfig.from_env()``,
+    so what this command ranks or explains may differ from what such an app injects."""
+    applied = RecallConfig.env_variables()
+    if applied:
+        names = ", ".join(f"{var}={value}" for var, value in applied.items())
+        print(f"memori: applying {names} (RecallConfig.from_env(); an app's engine applies them only when built "
+              "with config=RecallConfig.from_env())", file=sys.stderr)
 
 
 _STAGE_WORDS = {"embed": "facts embedded", "store": "facts stored"}
@@ -245,7 +263,7 @@ def cmd_add(args: argparse.Namespace) -> int:
 
 def cmd_recall(args: argparse.Namespace) -> int:
     """``memori recall``: the context block recalled for a query (``--explain``: every candidate's scores)."""
-    engine = _engine(args)
+    engine = _engine(args, say_config=True)
     if not args.json and engine.count(args.entity) == 0:
         # The engine answers an unknown entity without loading the model; a person is told why it is empty.
         print(f"memori: entity {args.entity!r} has no facts: nothing to recall", file=sys.stderr)
@@ -452,10 +470,13 @@ def _read_input(args: argparse.Namespace) -> str:
         raise CliError(f"line {line}: {name} is not UTF-8 text (byte {raw[exc.start]:#04x})") from None
 
 
-def _parse_records(entity: str, text: str) -> tuple[list[dict[str, Any]], list[Any]]:
-    """Every record of the JSON Lines ``text``, validated (``line N: ...`` on the first bad one), with its vector."""
+def _parse_records(entity: str, text: str) -> tuple[list[dict[str, Any]], list[Any], int]:
+    """Every record of the JSON Lines ``text``, validated (``line N: ...`` on the first bad one), with its vector,
+    and how many lines repeated an earlier record exactly (left out: imported once, as ``import_`` does)."""
     records: list[dict[str, Any]] = []
     vectors: list[Any] = []
+    seen: dict[str, tuple[int, StoredFact, Any, dict[str, Any]]] = {}  # fact id -> its first line, fact, vector, record
+    repeats = 0
     # Split on "\n" only: str.splitlines() would also split inside strings holding U+2028 or U+0085.
     for n, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
@@ -469,18 +490,26 @@ def _parse_records(entity: str, text: str) -> tuple[list[dict[str, Any]], list[A
         text_field = record.get("text")
         default_id = derived_fact_id(text_field) if isinstance(text_field, str) and text_field.strip() else ""
         try:
-            _, vector = from_record(entity, record, len(records), default_id=default_id, default_seq=0, now="")
+            fact, vector = from_record(entity, record, len(records), default_id=default_id, default_seq=0, now="")
         except (TypeError, ValueError) as exc:
             raise CliError(f"line {n}: {_record_problem(exc)}") from None
+        if fact.id in seen:
+            line, first, first_vector, first_record = seen[fact.id]
+            differs = repeat_difference((first, first_vector, first_record), (fact, vector, record))
+            if differs:
+                raise CliError(f"line {n}: " + repeat_problem(f"line {line}", first, first_record, record, differs))
+            repeats += 1
+            continue
+        seen[fact.id] = (n, fact, vector, record)
         records.append(record)
         vectors.append(vector)
-    return records, vectors
+    return records, vectors, repeats
 
 
 def cmd_import(args: argparse.Namespace) -> int:
     """``memori import``: add the records of JSON Lines written by ``memori export``."""
     # Read and validate everything before the store is opened: a bad line writes nothing.
-    records, vectors = _parse_records(args.entity, _read_input(args))
+    records, vectors, repeats = _parse_records(args.entity, _read_input(args))
     engine = _engine(args)
     reembed = args.reembed
     dims = {v.shape[0] for v in vectors if v is not None}
@@ -490,8 +519,10 @@ def cmd_import(args: argparse.Namespace) -> int:
         else:
             reembed = dims != {engine.vector_dimension()}
     ids = engine.import_(args.entity, records, reembed=reembed, progress=_write_progress(args))
-    how = "texts embedded" if reembed else "vectors kept"
-    print(f"imported {len(ids)} fact(s) into {args.entity!r}" + (f" ({how})" if ids else ""))
+    notes = ["texts embedded" if reembed else "vectors kept"] if ids else []
+    if repeats:
+        notes.append(f"{repeats} repeated line(s) imported once")
+    print(f"imported {len(ids)} fact(s) into {args.entity!r}" + (f" ({'; '.join(notes)})" if notes else ""))
     return 0
 
 
@@ -504,8 +535,8 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     host, port = args.http if args.http is not None else ("127.0.0.1", 8000)
     if args.http is not None:
         check_http_host(host, args.allow_remote)
-    server = build_server(_engine(args), entity=args.entity, entity_header=args.entity_header, host=host,
-                          port=port)
+    server = build_server(_engine(args, say_config=True), entity=args.entity, entity_header=args.entity_header,
+                          host=host, port=port)
     if args.http is None:
         server.run("stdio")
     else:
@@ -727,7 +758,8 @@ def _import_parser(commands: Subparsers) -> None:
         commands, "import", cmd_import, help="add facts from JSON Lines written by `memori export`",
         description="Read JSON Lines written by `memori export` (blank lines are skipped) and store the records "
         "as the entity's facts, keeping their ids, timestamps, sightings and sessions, so that recall over "
-        "them is the recall of the export; a record with the id of a stored fact replaces it. Every line is "
+        "them is the recall of the export; a record with the id of a stored fact replaces it, and a line that "
+        "repeats an earlier one exactly (the same sentence twice) is imported once. Every line is "
         "checked before anything is written: a bad line is reported as `line N: ...` (exit 2) and nothing is "
         "imported. The records' vectors are kept when every record has one and they have the store's "
         "dimension (for an empty store: the embedder's); otherwise, or with --reembed, the texts are embedded "

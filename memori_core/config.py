@@ -333,9 +333,15 @@ class RecallConfig:
     def from_env(cls, base: RecallConfig | None = None, **overrides: Any) -> RecallConfig:
         """Build a config from ``MEMORI_RECALL_*`` environment variables, read now.
 
+        Only a config built here reads them: ``RecallEngine()`` (and every adapter) without ``config=`` uses
+        the defaults whatever the environment says, so a service configured by these variables passes
+        ``config=RecallConfig.from_env()``. The ``memori`` command does (and says on standard error which
+        variables it applied: :meth:`env_variables`).
+
         Fields the environment does not set keep ``base``'s values (default:
         :class:`RecallConfig` defaults); ``from_env(base=RecallConfig.memori_compat())``
-        handles the variables exactly as upstream Memori does. Unparsable or
+        handles the variables exactly as upstream Memori does. Values are read with surrounding whitespace
+        stripped, and names (``MEMORI_RECALL_GATE=OFF``, ``none``, ``English``) in any case. Unparsable or
         invalid values (e.g. ``MEMORI_RECALL_LIMIT=-3``) are ignored with a
         warning (the base value stays), as upstream Memori does. A number in
         ``MEMORI_RECALL_RELEVANCE_THRESHOLD`` (without ``MEMORI_RECALL_GATE``)
@@ -343,38 +349,57 @@ class RecallConfig:
         ``off`` there selects ``gate="off"``. Keyword
         ``overrides`` win over the environment and are validated strictly.
         """
-        values: dict[str, Any] = {}
-        off = False
-        for var, name in ENV_FIELDS.items():
-            raw = os.environ.get(var)
-            if raw is None or raw.strip() == "":
-                continue
-            try:
-                value = _parse_env_value(name, raw.strip())
-                if value is _GATE_OFF:
-                    off = True  # MEMORI_RECALL_RELEVANCE_THRESHOLD=none: upstream's "no threshold"
-                    continue
-                cls(**{name: value}, **({"gate": "threshold"} if name == "relevance_threshold" else {}))
-            except (TypeError, ValueError):
-                logger.warning("ignoring %s=%r: not a valid value for %s", var, raw, name)
-                continue
-            values[name] = value
-        if off:
-            values["gate"] = "off"
-        elif "relevance_threshold" in values and "gate" not in values:
-            # A number in MEMORI_RECALL_RELEVANCE_THRESHOLD means upstream's rank-score rule.
-            values["gate"] = "threshold"
+        values, applied = _read_env(cls, warn=True)
+        if applied:
+            logger.info("RecallConfig.from_env applied %s", ", ".join(f"{k}={v}" for k, v in applied.items()))
         values.update(overrides)
         if base is not None:
             return dataclasses.replace(base, **values)
         return cls(**values)
 
+    @classmethod
+    def env_variables(cls) -> dict[str, str]:
+        """The ``MEMORI_RECALL_*`` variables :meth:`from_env` would apply now, each with its stripped value
+        (those unset, blank or invalid are left out), in :data:`ENV_FIELDS` order."""
+        return _read_env(cls, warn=False)[1]
+
+
+def _read_env(cls: type[RecallConfig], *, warn: bool) -> tuple[dict[str, Any], dict[str, str]]:
+    """(the fields the ``MEMORI_RECALL_*`` variables set, the variables applied with their stripped values);
+    an invalid value is skipped, with a warning when ``warn``."""
+    values: dict[str, Any] = {}
+    applied: dict[str, str] = {}
+    off = False
+    for var, name in ENV_FIELDS.items():
+        raw = os.environ.get(var)
+        if raw is None or raw.strip() == "":
+            continue
+        try:
+            value = _parse_env_value(name, raw.strip())
+            if value is _GATE_OFF:
+                off = True  # MEMORI_RECALL_RELEVANCE_THRESHOLD=none: upstream's "no threshold"
+                applied[var] = raw.strip()
+                continue
+            cls(**{name: value}, **({"gate": "threshold"} if name == "relevance_threshold" else {}))
+        except (TypeError, ValueError):
+            if warn:
+                logger.warning("ignoring %s=%r: not a valid value for %s", var, raw, name)
+            continue
+        values[name] = value
+        applied[var] = raw.strip()
+    if off:
+        values["gate"] = "off"
+    elif "relevance_threshold" in values and "gate" not in values:
+        # A number in MEMORI_RECALL_RELEVANCE_THRESHOLD means upstream's rank-score rule.
+        values["gate"] = "threshold"
+    return values, applied
+
 
 def _parse_env_value(name: str, raw: str) -> Any:
     if name in ("tokenizer", "pool", "gate"):
-        return raw
+        return raw.lower()  # every name is lower case: MEMORI_RECALL_GATE=OFF means off
     if name == "stemmer":
-        return None if raw.lower() in ("none", "off") else raw
+        return None if raw.lower() in ("none", "off") else raw.lower()
     if name == "gate_implied":
         flag = {"true": True, "on": True, "1": True, "yes": True, "false": False, "off": False, "0": False,
                 "no": False}.get(raw.lower())

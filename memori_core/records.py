@@ -14,6 +14,7 @@ are imported into the entity the caller names.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -120,3 +121,43 @@ def _id_list(record: Mapping[str, Any], i: int) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
         raise ValueError(f"records[{i}]['supersedes'] must be a list of fact ids, got {value!r}")
     return tuple(dict.fromkeys(check_text(v, f"records[{i}]['supersedes']") for v in value))
+
+
+_RECORD_FIELD_OF = {"content": "text"}
+"""A :class:`StoredFact` field's name in a record, where the two differ."""
+
+
+def repeat_difference(first: tuple[StoredFact, np.ndarray | None, Mapping[str, Any]],
+                      then: tuple[StoredFact, np.ndarray | None, Mapping[str, Any]]) -> list[str]:
+    """The record fields in which two records of one fact id differ (each given as the fact and vector
+    :func:`from_record` made of it, and the record itself); ``[]`` when ``then`` repeats ``first``.
+
+    Only fields one of the two records gives are compared (a default such as ``seq``, the record's position,
+    or ``last_seen``, its ``created_at``, is no difference). A repeat is imported once: an export never holds
+    one id twice, so it comes from a file written twice (two exports concatenated) or a profile listing a
+    sentence twice, and either way both records say the same stored fact (adding their sightings would count
+    a concatenated export twice). Records that differ are refused by the caller: which one is meant cannot be
+    told."""
+    (a, a_vec, a_rec), (b, b_vec, b_rec) = first, then
+    differs = []
+    for f in dataclasses.fields(StoredFact):
+        key = _RECORD_FIELD_OF.get(f.name, f.name)
+        if (key in a_rec or key in b_rec) and key != "id" and getattr(a, f.name) != getattr(b, f.name):
+            differs.append(key)
+    if (a_vec is None) != (b_vec is None) or (a_vec is not None and not np.array_equal(a_vec, b_vec)):
+        differs.append("vector")
+    return differs
+
+
+def repeat_problem(first: str, first_fact: StoredFact, first_record: Mapping[str, Any], then: Mapping[str, Any],
+                   differs: list[str]) -> str:
+    """Why a record (``then``) with the id of an earlier one (``first_fact`` of ``first_record``, named ``first``:
+    ``records[0]``, ``line 1``) is refused: what they share, and the fields that differ
+    (:func:`repeat_difference`)."""
+    if then.get("id") or first_record.get("id"):
+        shared = f"the same id {first_fact.id!r} as {first}"
+    else:
+        shared = (f"the same fact as {first} ({first_fact.content!r}; a record without an \"id\" is identified by "
+                  "its normalised text)")
+    return (f"{shared}, with a different {', '.join(differs)}: which one is meant cannot be told (a record "
+            "repeated with every field the same is imported once); drop one, or give each its own \"id\"")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 import unicodedata
 from collections.abc import Sequence
@@ -57,16 +58,57 @@ def check_limit(limit: Any, default: int) -> int:
     return default if limit is None else check_count(limit, "limit")
 
 
+MAX_TURN_CHARS = 8_000
+"""The most characters of one message memori reads: a recall's query and each of its ``context`` turns
+(:func:`check_query`, :func:`check_context`), and each message capture's extractors read
+(:func:`memori_core.extraction.as_messages`). A longer message (a pasted document, a log: an API receives whatever
+a client posts) is read as its first and last ``MAX_TURN_CHARS // 2`` characters (:func:`clip_turn`), so its cost
+on the request path is bounded (a 1 MB message otherwise costs seconds of CPU in recall and capture). The cosine
+side loses nothing: the embedder reads only a query's first 256 tokens (about 1,200 characters of English)."""
+
+_SENTENCE_END = re.compile(r"[.!?\u3002\uff01\uff1f](?=\s)|\n")
+
+
+def clip_turn(text: str, limit: int = MAX_TURN_CHARS) -> str:
+    r"""``text`` if it has at most ``limit`` characters; otherwise its first and last ``limit // 2`` characters,
+    joined by a blank line. Each part is cut back to a sentence or line end (else a space) when there is one in
+    its last (first) quarter, so that a half sentence is not read as a whole one.
+
+    >>> clip_turn("I live in Lyon. " + "blah " * 8 + "Can I eat peanuts?", limit=40)
+    'I live in Lyon.\n\nCan I eat peanuts?'
+    """
+    n = len(text)
+    if n <= limit:
+        return text
+    half = limit // 2
+    slack = max(half // 4, 1)
+    head_end = half
+    ends = [m.end() for m in _SENTENCE_END.finditer(text, half - slack, half + 1) if m.end() <= half]
+    if ends:
+        head_end = ends[-1]
+    elif (space := text.rfind(" ", half - slack, half)) > 0:
+        head_end = space
+    tail_start = n - half
+    start = _SENTENCE_END.search(text, tail_start - 1, tail_start + slack)
+    if start is not None:
+        tail_start = start.end()
+    elif (space := text.find(" ", tail_start - 1, tail_start + slack)) >= 0:
+        tail_start = space + 1
+    return f"{text[:head_end].rstrip()}\n\n{text[tail_start:].lstrip()}"
+
+
 def check_query(query: Any) -> str:
     """A query must be a ``str`` (blank is allowed: it recalls nothing); anything else, ``None`` included (an
-    app's missing value, not a blank question), raises ``TypeError`` naming ``query``."""
+    app's missing value, not a blank question), raises ``TypeError`` naming ``query``. Returns what recall reads
+    of it: all of it, or for a query longer than :data:`MAX_TURN_CHARS` its :func:`clip_turn`."""
     if not isinstance(query, str):
         raise TypeError(f"query must be a str, got {type(query).__name__}")
-    return check_text(query, "query")
+    return clip_turn(check_text(query, "query"))
 
 
 def check_context(context: Any) -> list[str]:
-    """Earlier turns of the conversation, oldest first: ``None`` (none), one ``str`` or a list of ``str``."""
+    """Earlier turns of the conversation, oldest first: ``None`` (none), one ``str`` or a list of ``str``; each
+    turn as recall reads it (at most :data:`MAX_TURN_CHARS` characters: :func:`clip_turn`)."""
     if context is None:
         return []
     if isinstance(context, str):
@@ -77,7 +119,7 @@ def check_context(context: Any) -> list[str]:
     for i, turn in enumerate(context):
         if not isinstance(turn, str):
             raise TypeError(f"context[{i}] must be a str, got {type(turn).__name__}")
-        out.append(check_text(turn, f"context[{i}]"))
+        out.append(clip_turn(check_text(turn, f"context[{i}]")))
     return out
 
 

@@ -17,7 +17,9 @@ from pathlib import Path
 import pytest
 
 import memori_core
+from memori_core import ChromaStore
 from memori_core.cli import main
+from memori_core.config import ENV_FIELDS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -162,6 +164,31 @@ def test_the_environment_variable_is_checked_like_path(tmp_path: Path, capsys, m
     monkeypatch.setenv("MEMORI_RECALL_PATH", str(tmp_path / "nope"))
     err = path_error(["recall", "-e", "u", "q"], capsys)
     assert f"$MEMORI_RECALL_PATH {tmp_path / 'nope'} does not exist" in err
+
+
+def _empty_store(folder: Path) -> str:
+    """An embedded store folder with no facts (recall of any entity then needs no model)."""
+    ChromaStore(path=str(folder)).close()
+    return str(folder)
+
+
+def test_recall_names_the_memori_recall_variables_it_applies_on_stderr(tmp_path: Path, capsys, monkeypatch) -> None:
+    store = _empty_store(tmp_path / "mem")
+    monkeypatch.setenv("MEMORI_RECALL_GATE", "OFF")
+    monkeypatch.setenv("MEMORI_RECALL_LIMIT", "1")
+    assert main(["recall", "-e", "u", "q", "--explain", "--path", store]) == 0
+    err = capsys.readouterr().err
+    assert "memori: applying MEMORI_RECALL_LIMIT=1, MEMORI_RECALL_GATE=OFF" in err
+    assert "an app's engine applies them only when built with config=RecallConfig.from_env()" in err
+
+
+def test_recall_says_nothing_of_the_environment_when_no_variable_is_set(tmp_path: Path, capsys, monkeypatch) -> None:
+    store = _empty_store(tmp_path / "mem")
+    for var in ENV_FIELDS:
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("MEMORI_RECALL_POOL", "bogus")  # ignored by from_env (with a warning): not applied
+    assert main(["recall", "-e", "u", "q", "--path", store]) == 0
+    assert "applying" not in capsys.readouterr().err
 
 
 def test_without_path_reading_an_empty_default_location_says_to_add_first(tmp_path: Path, capsys, monkeypatch):

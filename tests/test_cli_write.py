@@ -428,8 +428,30 @@ def test_import_refuses_a_repeated_id_and_writes_nothing(tmp_path: Path, capsys)
         {"id": fid, "text": "User likes green tea."}, {"id": "f2", "text": "User has a cat."},
         {"id": "f2", "text": "User has two cats."}]) + "\n", encoding="utf-8")
     code, out, err = run(["import", "-e", "u", "-i", str(dump), "--path", str(tmp_path)], capsys)
-    assert code != 0 and out == "" and "have the same id 'f2'" in err
+    assert code == 2 and out == ""
+    assert "memori: error: line 3: the same id 'f2' as line 2, with a different text" in err
     assert [r["text"] for r in _records(tmp_path, "u", capsys)] == ["User likes tea."]
+
+
+def test_import_of_a_profile_with_a_sentence_twice_stores_it_once_and_says_so(tmp_path: Path, capsys) -> None:
+    dump = tmp_path / "in.jsonl"
+    dump.write_text('{"text": "User likes tea."}\n{"text": "User is allergic to cats."}\n\n'
+                    '{"text": "User likes tea."}\n', encoding="utf-8")
+    code, out, err = run(["import", "-e", "ann", "-i", str(dump), "--path", str(tmp_path)], capsys)
+    assert (code, err) == (0, "")
+    assert out.strip() == "imported 2 fact(s) into 'ann' (texts embedded; 1 repeated line(s) imported once)"
+    assert sorted(r["text"] for r in _records(tmp_path, "ann", capsys)) == ["User is allergic to cats.",
+                                                                            "User likes tea."]
+
+
+def test_import_numbers_a_conflicting_repeat_by_its_line_counting_blank_lines(tmp_path: Path, capsys) -> None:
+    dump = tmp_path / "in.jsonl"
+    dump.write_text('\n{"text": "User likes tea.", "created_at": "2024-01-01"}\n\n'
+                    '{"text": "user likes TEA", "created_at": "2024-02-01"}\n', encoding="utf-8")
+    code, out, err = run(["import", "-e", "ann", "-i", str(dump), "--path", str(tmp_path)], capsys)
+    assert code == 2 and out == ""
+    assert ("memori: error: line 4: the same fact as line 2 ('User likes tea.'; a record without an \"id\" is "
+            "identified by its normalised text), with a different text, created_at") in err
 
 
 def test_import_splits_lines_only_at_newlines(tmp_path: Path, capsys) -> None:

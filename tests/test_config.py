@@ -5,9 +5,12 @@ from __future__ import annotations
 import dataclasses
 import logging
 import warnings
+from pathlib import Path
 
 import pytest
 
+from _helpers import HashEmbedder
+from memori_core import ChromaStore, RecallEngine
 from memori_core.config import ENV_FIELDS, RecallConfig
 
 # The product defaults, as docs/ranking.md explains them: the Unicode tokenizer
@@ -175,6 +178,47 @@ def test_from_env_reads_every_documented_variable(monkeypatch):
 def test_from_env_special_values(monkeypatch, var, raw, field, value):
     monkeypatch.setenv(var, raw)
     assert getattr(RecallConfig.from_env(), field) == value
+
+
+@pytest.mark.parametrize(("var", "raw", "field", "value"), [
+    ("MEMORI_RECALL_GATE", "OFF", "gate", "off"),
+    ("MEMORI_RECALL_GATE", " off ", "gate", "off"),
+    ("MEMORI_RECALL_GATE", "Relevance", "gate", "relevance"),
+    ("MEMORI_RECALL_TOKENIZER", "MEMORI", "tokenizer", "memori"),
+    ("MEMORI_RECALL_POOL", " Dense", "pool", "dense"),
+    ("MEMORI_RECALL_STEMMER", "English", "stemmer", "english"),
+    ("MEMORI_RECALL_STEMMER", "NONE", "stemmer", None),
+])
+def test_from_env_reads_names_in_any_case_with_whitespace_stripped(monkeypatch, var, raw, field, value):
+    monkeypatch.setenv(var, raw)
+    assert getattr(RecallConfig.from_env(), field) == value
+
+
+def test_env_variables_names_what_from_env_applies_and_warns_of_nothing(monkeypatch, caplog):
+    for var in ENV_FIELDS:
+        monkeypatch.delenv(var, raising=False)
+    assert RecallConfig.env_variables() == {}
+    monkeypatch.setenv("MEMORI_RECALL_GATE", "OFF")
+    monkeypatch.setenv("MEMORI_RECALL_LIMIT", " 1 ")
+    monkeypatch.setenv("MEMORI_RECALL_POOL", "bogus")  # invalid: from_env ignores it, so it is not named
+    monkeypatch.setenv("MEMORI_RECALL_LEX_WEIGHT", "  ")  # blank: not set
+    monkeypatch.setenv("MEMORI_RECALL_RELEVANCE_THRESHOLD", "none")  # applied: the gate is off
+    with caplog.at_level(logging.WARNING, logger="memori_core.config"):
+        applied = RecallConfig.env_variables()
+    assert applied == {"MEMORI_RECALL_RELEVANCE_THRESHOLD": "none", "MEMORI_RECALL_LIMIT": "1",
+                       "MEMORI_RECALL_GATE": "OFF"}
+    assert caplog.text == ""
+    assert RecallConfig.from_env() == RecallConfig(gate="off", limit=1)
+
+
+def test_an_engine_without_config_ignores_memori_recall_variables(monkeypatch):
+    """Only RecallConfig.from_env() reads them (README, Configuration): an app passes it to apply them."""
+    monkeypatch.setenv("MEMORI_RECALL_GATE", "off")
+    monkeypatch.setenv("MEMORI_RECALL_LIMIT", "1")
+    plain = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder())
+    from_env = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=RecallConfig.from_env())
+    assert plain.config == RecallConfig()
+    assert (from_env.config.gate, from_env.config.limit) == ("off", 1)
 
 
 def test_from_env_gate_threshold_selects_the_rank_score_rule(monkeypatch):
@@ -371,3 +415,8 @@ def test_env_threshold_none_selects_gate_off_without_a_deprecation_warning(monke
         warnings.simplefilter("error", DeprecationWarning)
         cfg = RecallConfig.from_env(base=RecallConfig.memori_compat())
     assert cfg.gate == "off" and cfg.relevance_threshold == RecallConfig.memori_compat().relevance_threshold
+
+
+def test_the_configuration_doc_names_every_environment_variable():
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "configuration.md").read_text(encoding="utf-8")
+    assert [var for var in ENV_FIELDS if f"`{var}`" not in doc] == []

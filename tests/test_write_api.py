@@ -17,6 +17,7 @@ import pytest
 
 from _helpers import HashEmbedder, left_unchanged, ungated_engine
 from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core.engine import derived_fact_id
 
 OPEN = RecallConfig(gate="off")  # every gate off: these tests check what can be recalled at all
 
@@ -387,12 +388,28 @@ def test_add_update_and_import_refuse_a_fact_over_max_fact_chars_naming_it(rejec
     assert rejecting_eng.count("u", include_invalid=True) == 0
 
 
-def test_import_refuses_two_records_with_one_id(rejecting_eng: RecallEngine) -> None:
+def test_import_refuses_different_records_of_one_id_naming_both_and_the_field(rejecting_eng: RecallEngine) -> None:
     records = [{"id": "a", "text": "User has a cat."}, {"id": "b", "text": "User has a dog."},
                {"id": "a", "text": "User has two cats."}]
-    with pytest.raises(ValueError, match=r"records #0 and #2 have the same id 'a'"):
+    with pytest.raises(ValueError, match=r"records\[2\] has the same id 'a' as records\[0\], with a different text"):
         rejecting_eng.import_("u", records)
+    same_text = [{"text": "User likes tea.", "created_at": "2024-01-01"},
+                 {"text": "User likes tea.", "created_at": "2024-02-01"}]
+    with pytest.raises(ValueError, match=r"records\[1\] has the same fact as records\[0\] \('User likes tea.'; a "
+                                         r"record without an \"id\" is identified by its normalised text\), with a "
+                                         r"different created_at"):
+        rejecting_eng.import_("u", same_text)
     assert rejecting_eng.count("u") == 0
+
+
+def test_import_stores_a_record_repeated_exactly_once(eng: RecallEngine) -> None:
+    profile = [{"text": "User likes tea."}, {"text": "User is allergic to cats."}, {"text": "User likes tea."}]
+    ids = eng.import_("u", profile)
+    assert ids == [derived_fact_id("User likes tea."), derived_fact_id("User is allergic to cats.")]
+    assert sorted(f.content for f in eng.list("u")) == ["User is allergic to cats.", "User likes tea."]
+    exported = eng.export("u")
+    assert eng.import_("w", exported + exported) == [r["id"] for r in exported]  # an export concatenated twice
+    assert [(f.content, f.times_seen) for f in eng.list("w")] == [(f.content, f.times_seen) for f in eng.list("u")]
 
 
 def test_import_of_vectors_of_another_dimension_into_an_empty_store_breaks_no_user(hash_embedder: Any) -> None:

@@ -271,6 +271,9 @@ class ReadPath:
         ``config.context_turns`` of them move the search towards what the
         conversation is about, so a follow-up recalls what an earlier turn named.
         With a ``judge`` (see ``__init__``) the judge, shown those turns too, chooses instead of the gate.
+        A query or context turn longer than :data:`~memori_core.validate.MAX_TURN_CHARS` (8,000) characters is
+        read as its first and last 4,000 (:func:`~memori_core.validate.clip_turn`): a pasted megabyte costs no
+        more than a long turn.
         Facts no longer valid (superseded, or replaced by an update) are not recalled, nor a fact whose text
         (normalised) one returned before it says (``config.one_per_text``: the same fact under two ids). ``as_of`` (a
         datetime, naive meaning UTC, or an ISO 8601 str) answers from the facts valid at that time instead:

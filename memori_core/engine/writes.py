@@ -26,7 +26,7 @@ from ..embedders import Embedder, embed_in_batches
 from ..facts import StoredFact
 from ..lanes import LANES
 from ..ranking.core import CORE_KEY
-from ..records import from_record
+from ..records import from_record, repeat_difference, repeat_problem
 from ..store import deadline
 from ..store.base import FactStore, PartialWriteError
 from ..text import normalize_fact_text
@@ -822,9 +822,11 @@ class WritePath:
         dimension, and ``reembed`` is False: that dimension must be the store's
         (in an empty store, this engine's embedder's, learnt by embedding one
         text), else ``ValueError``; otherwise every text is embedded with this
-        engine's embedder (e.g. to move to another embedder). Two records with
-        the same id are refused (``ValueError``), as ``add(ids=...)`` refuses
-        them. Ids, timestamps, sightings, sessions and their order are
+        engine's embedder (e.g. to move to another embedder). A record that repeats an earlier one exactly
+        (same id, text and every other field; without an ``id``, the id is derived from the normalised text) is
+        imported once, so the ids returned are one per fact stored; two records with the same id that differ
+        in any field are refused (``ValueError`` naming both and the fields), as ``add(ids=...)`` refuses
+        repeated ids: which one was meant cannot be told. Ids, timestamps, sightings, sessions and their order are
         kept, so recall over the imported facts is the recall of the export.
         Everything is validated before anything is written; a failure part-way
         raises :class:`~memori_core.PartialWriteError` like :meth:`add`.
@@ -842,8 +844,13 @@ class WritePath:
             text = record.get("text") if isinstance(record, dict) else None
             default_id = derived_fact_id(text) if isinstance(text, str) and text.strip() else ""
             fact, vec = from_record(entity_id, record, i, default_id=default_id, default_seq=seq0 + i, now=now)
-            if fact.id in first:  # refused, as add(ids=...) refuses them: which of the two was meant?
-                raise ValueError(f"records #{first[fact.id]} and #{i} have the same id {fact.id!r}")
+            if fact.id in first:
+                j = first[fact.id]
+                differs = repeat_difference((*batch[fact.id], records[j]), (fact, vec, record))
+                if not differs:
+                    continue  # the same record again: imported once
+                problem = repeat_problem(f"records[{j}]", batch[fact.id][0], records[j], record, differs)
+                raise ValueError(f"records[{i}] has {problem}")
             first[fact.id] = i
             batch[fact.id] = (fact, vec)
         if not batch:

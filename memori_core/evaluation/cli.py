@@ -52,6 +52,16 @@ def _embedder(args: argparse.Namespace) -> Any:
     return load_embedder(args.embedder)
 
 
+def _shipped_config(args: argparse.Namespace) -> RecallConfig:
+    """The measured config, ``RecallConfig.from_env()``; the ``MEMORI_RECALL_*`` variables it applies are
+    named on standard error (unless ``--quiet``)."""
+    applied = RecallConfig.env_variables()
+    if applied and not args.quiet:
+        names = ", ".join(f"{var}={value}" for var, value in applied.items())
+        print(f"measuring RecallConfig.from_env() with {names}", file=sys.stderr)
+    return RecallConfig.from_env()
+
+
 def _progress(args: argparse.Namespace) -> Progress | None:
     """The progress bar on standard error, or ``None`` with ``--quiet``."""
     return None if args.quiet else progress_bar
@@ -73,7 +83,7 @@ def _evaluate(args: argparse.Namespace, task: str, memories: list[Memory],
     embedder = _embedder(args)
     result = {"task": task, **evaluate(
         memories,
-        config=RecallConfig.from_env(),  # the shipped config, with any MEMORI_RECALL_* overrides
+        config=_shipped_config(args),  # the shipped config, with any MEMORI_RECALL_* overrides
         embedder=embedder,
         limit=args.limit,
         short_queries=short_queries,
@@ -127,7 +137,7 @@ def cmd_eval_app(args: argparse.Namespace) -> int:
     result = {"task": "app", **evaluate_app_memory(
         data,
         embedder=_embedder(args),
-        config=RecallConfig.from_env(),  # the shipped config, with any MEMORI_RECALL_* overrides
+        config=_shipped_config(args),  # the shipped config, with any MEMORI_RECALL_* overrides
         limit=args.limit,
         use_context=not args.no_context,
         core=args.core,

@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 from ..query import check_message_content, content_text
+from ..validate import clip_turn
 
 __all__ = [
     "DEFAULT_MAX_FACT_CHARS",
@@ -47,7 +48,9 @@ def _provider_message(item: Mapping[str, Any]) -> tuple[Any, str]:
 
 def as_messages(items: Iterable[MessageLike]) -> list[Message]:
     """``items`` as :class:`Message` objects (``(role, text)`` pairs and provider message mappings are converted;
-    roles are lower-cased)."""
+    roles are lower-cased). A text longer than :data:`~memori_core.validate.MAX_TURN_CHARS` (8,000) is cut to its
+    first and last 4,000 characters (:func:`~memori_core.validate.clip_turn`): capture and every extractor read
+    messages through here, so a pasted megabyte costs no more than a long chat turn."""
     out: list[Message] = []
     for item in items:
         if isinstance(item, Message):
@@ -63,7 +66,7 @@ def as_messages(items: Iterable[MessageLike]) -> list[Message]:
             )
         if not isinstance(role, str) or not isinstance(text, str):
             raise TypeError("a message's role and text must be str")
-        out.append(Message(role.strip().lower(), text))
+        out.append(Message(role.strip().lower(), clip_turn(text)))
     return out
 
 
