@@ -1,8 +1,10 @@
 """Which of memori-recall's modules one warm recall through ``memori_langchain.MemoriRetriever.invoke`` runs code in.
 
 How it counts: a profile hook records the module (``__name__`` of the function's globals) of every Python
-function called during the third identical ``invoke`` (the first loads the cache, the second warms the
-tokenizer caches), keeping our three packages only. A deterministic word-hashing embedder stands in for
+function called during a third ``invoke`` (the first loads the cache, the second warms the tokenizer caches),
+keeping our three packages only. The third asks the same words in a new string ("Where do I live?" after
+"where do I live?"), so it is recalled; the same string again is answered from the answer recall keeps for a
+question asked again over an unchanged copy, which is printed apart (``--repeated``). A deterministic word-hashing embedder stands in for
 MiniLM, so the model's own modules are not counted; the store is ``ChromaStore.in_memory()``.
 
     python benchmarks/warm_path_modules.py
@@ -26,8 +28,9 @@ from memori_langchain import MemoriRetriever  # noqa: E402
 OURS = ("memori_core", "memori_langchain", "memori_llamaindex")
 
 
-def warm_path_modules() -> Counter[str]:
-    """Calls per module of one warm recall through the LangChain retriever."""
+def warm_path_modules(repeated: bool = False) -> Counter[str]:
+    """Calls per module of one warm recall through the LangChain retriever (``repeated``: of the same question
+    asked a third time, answered from the kept answer)."""
     engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder())
     engine.add("u", ["User is allergic to peanuts.", "User lives in Lisbon.", "User likes jazz."])
     retriever = MemoriRetriever(engine=engine, entity_id="u")
@@ -43,14 +46,14 @@ def warm_path_modules() -> Counter[str]:
 
     sys.setprofile(profile)
     try:
-        retriever.invoke("where do I live?")
+        retriever.invoke("where do I live?" if repeated else "Where do I live?")
     finally:
         sys.setprofile(None)
     return calls
 
 
 if __name__ == "__main__":
-    modules = warm_path_modules()
+    modules = warm_path_modules(repeated="--repeated" in sys.argv[1:])
     for name, n in sorted(modules.items()):
         print(f"{n:4d}  {name}")
     print(f"{len(modules)} modules")
