@@ -104,6 +104,12 @@ class _ProcessBound:
             )
         return getattr(self._target, name)
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _ProcessBound.__slots__:
+            object.__setattr__(self, name, value)
+        else:  # onto the collection itself, as without the guard (tests wrap its methods so)
+            setattr(self._target, name, value)
+
 
 class ChromaStore(FactStore):
     """Facts and embeddings of every entity in one Chroma collection, filtered by ``entity_id``.
