@@ -7,7 +7,8 @@ reply byte that arrives from the server is passed on to the client only
 ``seconds`` later (in order). A client whose time limit is shorter sees a
 timeout while the server has done the work. ``after=`` arms the delay only
 once a request containing those bytes (e.g. one endpoint's path) has been
-seen, so the requests before it are answered promptly.
+seen, so the requests before it are answered promptly. :attr:`DelayProxy.accepted` counts the client
+connections.
 """
 
 from __future__ import annotations
@@ -53,6 +54,8 @@ class DelayProxy:
         """Set once replies are being held back (at once, or when the ``after=`` request was seen)."""
         self._closed = False
         self._sockets: list[socket.socket] = []
+        self.accepted = 0
+        """Client connections accepted so far (each one forwarded on a connection of its own)."""
         threading.Thread(target=self._accept, name="delay-proxy-accept", daemon=True).start()
 
     def delay_replies(self, seconds: float, *, after: bytes | None = None) -> None:
@@ -101,6 +104,8 @@ class DelayProxy:
                 client.close()
                 continue
             self._sockets += [client, server]
+            with self._lock:
+                self.accepted += 1
             held: queue.Queue[tuple[float, bytes]] = queue.Queue()
             for target, name in ((self._requests, "up"), (self._replies_in, "in"), (self._replies_out, "out")):
                 threading.Thread(target=target, args=(client, server, held), name=f"delay-proxy-{name}",

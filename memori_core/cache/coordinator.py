@@ -92,6 +92,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import threading
 import time
 import uuid
@@ -631,3 +632,16 @@ class Coordinator:
     def clear(self) -> None:
         """Forget every cached copy."""
         self.caches.clear()
+
+
+def _after_fork_in_child() -> None:
+    """In a forked child: the parent's writes in flight and failed erases are another process's to the child
+    (not its own), and a thread of the parent may have held their lock at the fork."""
+    global _IN_FLIGHT_LOCK
+    _IN_FLIGHT.clear()
+    _FAILED_MARKS.clear()
+    _IN_FLIGHT_LOCK = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)

@@ -2,18 +2,15 @@
 
 :class:`RecallEngine` holds the store, the embedder, the config and the caches
 (:mod:`memori_core.cache.coordinator`: freshness and locking, the lock order written there); its read path
-is :mod:`.reads`, its write path :mod:`.writes`, and the async twins run either on the engine's own threads.
+is :mod:`.reads`, its write path :mod:`.writes`, and the async twins run either on the engine's own threads
+(:mod:`.workers`: one pool for reads, one for writes, so a bulk import never delays a recall).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
-import functools
 import threading
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -31,6 +28,7 @@ from ..records import to_record
 from ..store.base import FactStore
 from ..validate import check_entity_id, check_id_list, check_session_id, iso_to_ts
 from .reads import MAX_JUDGE_CALLS, ReadPath, _check_judge
+from .workers import READ, WRITE, AsyncWorkers
 from .writes import _UNSET, Progress, WritePath
 
 
@@ -61,14 +59,20 @@ class RecallEngine(ReadPath, WritePath):
         max_cached_entities: int = 256,
         max_cached_bytes: int | None = DEFAULT_MAX_CACHED_BYTES,
         async_workers: int = 8,
+        async_write_workers: int = 4,
         judge: Judge | None = None,
         judge_timeout: float = 10.0,
         outage_cooldown: float = DEFAULT_OUTAGE_COOLDOWN,
     ) -> None:
         """``store`` defaults to the embedded Chroma store in the user's data directory,
         ``embedder`` to the local all-MiniLM-L6-v2, ``config`` to :class:`RecallConfig` defaults.
-        The async methods run on ``async_workers`` threads of the engine's own
-        (not the event loop's default executor).
+        The async methods run on threads of the engine's own (not the event loop's default executor), in two
+        pools so that a write never holds up a read: reads (``arecall``, ``anearest``, ``aexplain``,
+        ``acount``, ``alist``, ``aget``, ``ahistory``) on at most ``async_workers`` threads (default 8), writes
+        and whole-user transfers (``aadd``, ``aupdate``, ``adelete``, ``arestore``, ``aforget``, ``aimport_``,
+        ``aexport``) on at most ``async_write_workers`` (default 4); calls beyond that wait for a thread of
+        their pool. So eight bulk ``aadd`` calls delay other writes, never another user's ``arecall``
+        (:mod:`memori_core.engine.workers`).
 
         The per-entity caches are bounded by ``max_cached_entities`` and
         ``max_cached_bytes`` (default 1 GiB; ``None``: no byte bound): the least
@@ -101,14 +105,14 @@ class RecallEngine(ReadPath, WritePath):
         if embed_batch_size < 1:
             raise ValueError("embed_batch_size must be >= 1")
         self.embed_batch_size = embed_batch_size
-        if isinstance(async_workers, bool) or not isinstance(async_workers, int) or async_workers < 1:
-            raise ValueError(f"async_workers must be an int >= 1, got {async_workers!r}")
-        self.async_workers = async_workers
+        self._workers = AsyncWorkers(async_workers, async_write_workers)
+        self.async_workers: int = async_workers
+        """Threads of the pool the async reads run on."""
+        self.async_write_workers: int = async_write_workers
+        """Threads of the pool the async writes (and ``aimport_`` / ``aexport``) run on."""
         self.judge: Judge | None = judge
         self.judge_timeout: float = judge_timeout
         self._judge_slots = threading.BoundedSemaphore(MAX_JUDGE_CALLS)
-        self._executor: ThreadPoolExecutor | None = None
-        self._executor_lock = threading.Lock()
         self._prototypes: Any = None  # the gate's prototype sentences, embedded once (engine.reads._Prototypes)
         self._prototypes_lock = threading.Lock()
         self._prototypes_failing = False  # the last try to embed them failed (warned once until one succeeds)
@@ -241,86 +245,84 @@ class RecallEngine(ReadPath, WritePath):
 
     # -- async twins --------------------------------------------------------
 
-    async def _in_worker(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        """Run a blocking call on this engine's own worker threads (not the event loop's default executor,
-        so calls waiting on a slow store can never starve unrelated ``to_thread`` work)."""
-        with self._executor_lock:
-            if self._executor is None:
-                self._executor = ThreadPoolExecutor(self.async_workers, thread_name_prefix="memori-recall")
-        ctx = contextvars.copy_context()
-        call = functools.partial(ctx.run, fn, *args, **kwargs)
-        return await asyncio.get_running_loop().run_in_executor(self._executor, call)
+    async def _read(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run a blocking read on this engine's read threads."""
+        return await self._workers.run(READ, fn, *args, **kwargs)
+
+    async def _write(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        """Run a blocking write (or whole-user transfer) on this engine's write threads."""
+        return await self._workers.run(WRITE, fn, *args, **kwargs)
 
     async def aadd(self, entity_id: str, facts: Sequence[str] | str, ids: Sequence[str] | None = None,
                    created_at: Any = None, metadata: Any = None, *, session_id: Any = None,
                    supersedes: Sequence[str] | str | None = None, expires_at: Any = None,
                    progress: Progress | None = None, core: bool | Sequence[bool] = False) -> list[str]:
-        """Async :meth:`add` (runs in a worker thread; ``progress`` is called from it)."""
-        return await self._in_worker(self.add, entity_id, facts, ids, created_at, metadata, session_id=session_id,
+        """Async :meth:`add` (runs on a write thread; ``progress`` is called from it)."""
+        return await self._write(self.add, entity_id, facts, ids, created_at, metadata, session_id=session_id,
                                      supersedes=supersedes, expires_at=expires_at, progress=progress, core=core)
 
     async def arecall(self, query: str, entity_id: str, limit: int | None = None, *,
                       query_vector: Any | None = None, where: dict[str, Any] | None = None,
                       context: Sequence[str] | str | None = None, as_of: Any = None) -> list[RecalledFact]:
-        """Async :meth:`recall` (runs in a worker thread)."""
-        return await self._in_worker(self.recall, query, entity_id, limit, query_vector=query_vector, where=where,
+        """Async :meth:`recall` (runs on a read thread)."""
+        return await self._read(self.recall, query, entity_id, limit, query_vector=query_vector, where=where,
                                      context=context, as_of=as_of)
 
     async def anearest(self, query: str, entity_id: str, limit: int | None = None, *,
                        where: dict[str, Any] | None = None) -> list[RecalledFact]:
-        """Async :meth:`nearest` (runs in a worker thread)."""
-        return await self._in_worker(self.nearest, query, entity_id, limit, where=where)
+        """Async :meth:`nearest` (runs on a read thread)."""
+        return await self._read(self.nearest, query, entity_id, limit, where=where)
 
     async def aexplain(self, query: str, entity_id: str, limit: int | None = None, *,
                        query_vector: Any | None = None, where: dict[str, Any] | None = None,
                        context: Sequence[str] | str | None = None, as_of: Any = None) -> RecallReport:
-        """Async :meth:`explain` (runs in a worker thread)."""
-        return await self._in_worker(self.explain, query, entity_id, limit, query_vector=query_vector, where=where,
+        """Async :meth:`explain` (runs on a read thread)."""
+        return await self._read(self.explain, query, entity_id, limit, query_vector=query_vector, where=where,
                                      context=context, as_of=as_of)
 
     async def ahistory(self, entity_id: str, id: str) -> list[StoredFact]:
         """Async :meth:`history`."""
-        return await self._in_worker(self.history, entity_id, id)
+        return await self._read(self.history, entity_id, id)
 
     async def arestore(self, entity_id: str, id: str) -> StoredFact:
         """Async :meth:`restore`."""
-        return await self._in_worker(self.restore, entity_id, id)
+        return await self._write(self.restore, entity_id, id)
 
     async def acount(self, entity_id: str, *, include_invalid: bool = False) -> int:
         """Async :meth:`count`."""
-        return await self._in_worker(self.count, entity_id, include_invalid=include_invalid)
+        return await self._read(self.count, entity_id, include_invalid=include_invalid)
 
     async def adelete(self, entity_id: str, ids: Sequence[str]) -> list[str]:
         """Async :meth:`delete`."""
-        return await self._in_worker(self.delete, entity_id, ids)
+        return await self._write(self.delete, entity_id, ids)
 
     async def aforget(self, entity_id: str) -> None:
         """Async :meth:`forget`."""
-        await self._in_worker(self.forget, entity_id)
+        await self._write(self.forget, entity_id)
 
     async def alist(self, entity_id: str, *, limit: int = 100, offset: int = 0, session_id: str | None = None,
                     where: dict[str, Any] | None = None, newest_first: bool = True,
                     include_invalid: bool = False) -> list[StoredFact]:
         """Async :meth:`list`."""
-        return await self._in_worker(self.list, entity_id, limit=limit, offset=offset, session_id=session_id,
+        return await self._read(self.list, entity_id, limit=limit, offset=offset, session_id=session_id,
                                      where=where, newest_first=newest_first, include_invalid=include_invalid)
 
     async def aget(self, entity_id: str, ids: Sequence[str] | str) -> list[StoredFact]:
         """Async :meth:`get`."""
-        return await self._in_worker(self.get, entity_id, ids)
+        return await self._read(self.get, entity_id, ids)
 
     async def aupdate(self, entity_id: str, id: str, *, text: str | None = None,
                       metadata: dict[str, Any] | None = None, expires_at: Any = _UNSET,
                       core: bool | None = None) -> StoredFact:
         """Async :meth:`update`."""
-        return await self._in_worker(self.update, entity_id, id, text=text, metadata=metadata,
+        return await self._write(self.update, entity_id, id, text=text, metadata=metadata,
                                      expires_at=expires_at, core=core)
 
     async def aexport(self, entity_id: str, *, include_vectors: bool = False) -> list[dict[str, Any]]:
-        """Async :meth:`export`."""
-        return await self._in_worker(self.export, entity_id, include_vectors=include_vectors)
+        """Async :meth:`export` (on a write thread: a whole user's rows, which a recall must not wait behind)."""
+        return await self._write(self.export, entity_id, include_vectors=include_vectors)
 
     async def aimport_(self, entity_id: str, records: Sequence[dict[str, Any]], *, reembed: bool = False,
                        progress: Progress | None = None) -> list[str]:
-        """Async :meth:`import_`."""
-        return await self._in_worker(self.import_, entity_id, records, reembed=reembed, progress=progress)
+        """Async :meth:`import_` (runs on a write thread; ``progress`` is called from it)."""
+        return await self._write(self.import_, entity_id, records, reembed=reembed, progress=progress)

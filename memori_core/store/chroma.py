@@ -29,10 +29,12 @@ from .chroma_client import (
     READ_ATTEMPTS,
     ephemeral_client,
     http_client,
+    is_http_client,
     mark_ephemeral_unused,
     persistent_client,
     release_unused_ephemeral,
     retry_read,
+    serve_in_this_process,
     server_url,
 )
 from .chroma_log import scrub_erased
@@ -82,9 +84,10 @@ def default_store_path() -> Path:
 
 
 class _ProcessBound:
-    """A collection of an embedded store, refused in a process forked after the store was opened: chromadb's
-    embedded system does not survive a fork (the child's first read blocks for ever), so the child gets a clear
-    error instead (gunicorn ``--preload``, a ``fork`` multiprocessing pool, Celery's prefork workers)."""
+    """A collection of an embedded (or in-memory) store, refused in a process forked after the store was opened:
+    chromadb's embedded system does not survive a fork (the child's first read blocks for ever), so every use in
+    the child, reads included, gets a clear error instead (gunicorn ``--preload``, a ``fork`` multiprocessing
+    pool, Celery's prefork workers). ``where`` says which store: ``"at <folder>"`` or ``"in memory"``."""
 
     __slots__ = ("_target", "_pid", "_where")
 
@@ -94,11 +97,18 @@ class _ProcessBound:
     def __getattr__(self, name: str) -> Any:
         if os.getpid() != self._pid:
             raise RuntimeError(
-                f"the embedded Chroma store at {self._where} was opened in process {self._pid} and cannot be used "
+                f"the embedded Chroma store {self._where} was opened in process {self._pid} and cannot be used "
                 f"in process {os.getpid()}, forked from it: open the store and the engine in the child (gunicorn's "
-                "post_fork, Celery's worker_process_init), or use a Chroma server (ChromaStore.http)"
+                "post_fork, or no --preload; Celery's worker_process_init), or use a Chroma server "
+                "(ChromaStore.http), which forked processes may share"
             )
         return getattr(self._target, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _ProcessBound.__slots__:
+            object.__setattr__(self, name, value)
+        else:  # onto the collection itself, as without the guard (tests wrap its methods so)
+            setattr(self._target, name, value)
 
 
 class ChromaStore(FactStore):
@@ -160,7 +170,10 @@ class ChromaStore(FactStore):
         else:
             self.location = getattr(client, "_identifier", None) or type(client).__name__
         self._client = client
-        self.shared = bool(shared) if shared is not None else "http" in type(client).__name__.lower()
+        served = is_http_client(client)
+        self.shared = bool(shared) if shared is not None else served
+        if served:
+            serve_in_this_process(client)  # a forked child gets connections of its own (idempotent)
         self.request_timeout: float | None = None
         """The time limit of each request to a server (set by :meth:`http`); ``None``: none or in process."""
         self.cache_folder: CacheFolder | None = None
@@ -173,8 +186,9 @@ class ChromaStore(FactStore):
         except BaseException:
             self.close()  # a store that failed to open does not keep the folder
             raise
-        if self._folder_hold is not None:
-            self._facts, revisions = _ProcessBound(self._facts, self.location), _ProcessBound(revisions, self.location)
+        if not served:  # an embedded system: the process that opened it is the only one that can use it
+            where = "in memory" if self.location == "ephemeral" else f"at {self.location}"
+            self._facts, revisions = _ProcessBound(self._facts, where), _ProcessBound(revisions, where)
         self._warn_if_old_hnsw()
         self._revision_tokens = ChromaRevisions(revisions, str(self._facts.id), self)
         try:

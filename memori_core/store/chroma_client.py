@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -134,20 +135,63 @@ def chroma_errors() -> tuple[type[BaseException], ...]:
     return (ChromaError,)
 
 
+def is_http_client(client: Any) -> bool:
+    """Whether ``client`` is a chromadb client of a server (``chromadb.HttpClient``), by the API it was made
+    with; a client that does not say is taken for one when its type's name says ``http``."""
+    try:
+        impl = str(client.get_settings().chroma_api_impl)
+    except Exception:  # noqa: BLE001 - not a chromadb client
+        return "http" in type(client).__name__.lower()
+    return impl.endswith("FastAPI")
+
+
 def _bound_requests(client: Any, timeout: float | None) -> None:
-    """Give the chromadb HTTP client's connection a time limit (chromadb creates it with none), and make each
-    request made inside a write's deadline (:mod:`.deadline`) take at most the time left of it."""
+    """Give the chromadb HTTP client's connection a time limit (chromadb creates it with none), make each
+    request made inside a write's deadline (:mod:`.deadline`) take at most the time left of it, and give a
+    forked process connections of its own (:func:`serve_in_this_process`)."""
     import httpx
 
     session = getattr(getattr(client, "_server", None), "_session", None)
     if not isinstance(session, httpx.Client):
         raise RuntimeError("this chromadb version's HTTP client has no httpx session to bound; pin chromadb<2")
     session.timeout = httpx.Timeout(timeout)
-    if getattr(session, "_memori_deadlines", False):
-        return  # clients of one server in a process share the session: wrapped once
+    serve_in_this_process(client)
+
+
+_INHERITED_SESSIONS: list[Any] = []
+"""In a forked process: the HTTP sessions inherited from the parent, kept (never closed) and never used."""
+_REOPEN_LOCK = threading.Lock()
+
+
+def serve_in_this_process(client: Any) -> None:
+    """Route every request of chromadb HTTP ``client`` through a wrapper (once per connection; clients of one
+    server in a process share it) that bounds it by a write's deadline (:mod:`.deadline`) and, in a process
+    forked after the connection was made, sends it over a new connection pool of that process.
+
+    A forked child inherits the parent's pool with its open sockets: requests of both processes on one socket
+    interleave (the server answers one process with the other's reply, or fails to parse the body), so the
+    child's first request makes a new session (an ``httpx.Client`` made as chromadb makes it: same headers,
+    limits, TLS verification and time limit) and the parent's is left alone. Does nothing for a client that is
+    not an HTTP one."""
+    import httpx
+
+    server = getattr(client, "_server", None)
+    session = getattr(server, "_session", None)
+    if not isinstance(session, httpx.Client) or getattr(session, "_memori_deadlines", False):
+        return
+    verify = client.get_settings().chroma_server_ssl_verify
+    _wrap_session(server, session, verify)
+
+
+def _wrap_session(server: Any, session: Any, verify: Any) -> None:
+    import httpx
+
     send = session.request
+    owner = os.getpid()
 
     def request(method: str, url: Any, **kwargs: Any) -> Any:
+        if os.getpid() != owner:  # forked since: this session's sockets are the parent's
+            return _reopened(server, session, verify).request(method, url, **kwargs)
         left = deadline.check(f"{method.upper()} {url}")
         if left is not None:
             limit = session.timeout.read  # the store's own limit (the last one set for this server)
@@ -156,6 +200,32 @@ def _bound_requests(client: Any, timeout: float | None) -> None:
 
     session.request = request  # chromadb sends every request through session.request
     session._memori_deadlines = True
+
+
+def _reopened(server: Any, inherited: Any, verify: Any) -> Any:
+    """The session of this (forked) process for chromadb ``server``: made on the first request after the fork."""
+    import httpx
+
+    with _REOPEN_LOCK:
+        current = server._session
+        if current is inherited:
+            options: dict[str, Any] = {} if verify is None else {"verify": verify}
+            current = httpx.Client(timeout=inherited.timeout, limits=server.http_limits,
+                                   headers=inherited.headers, **options)
+            _wrap_session(server, current, verify)
+            _INHERITED_SESSIONS.append(inherited)  # closing it could shut the parent's sockets down
+            server._session = current
+            logger.debug("forked process %d: new connections to the Chroma server", os.getpid())
+        return current
+
+
+def _after_fork_in_child() -> None:
+    global _REOPEN_LOCK
+    _REOPEN_LOCK = threading.Lock()  # another thread of the parent may have held it at the fork
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def _unreachable(exc: BaseException, url: str) -> BaseException:

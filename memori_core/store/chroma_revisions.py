@@ -19,6 +19,7 @@ Each entity has a revision record (Chroma id ``<entity>:rev`` in the
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import time
 import uuid
@@ -294,3 +295,17 @@ def _read_token(meta: dict[str, Any]) -> str | None:
     committed = meta.get("token")
     intents = {k[len(INTENT_KEY):] for k, v in meta.items() if k.startswith(INTENT_KEY) and v is not None}
     return join_revision(str(committed) if committed is not None else None, intents)
+
+
+def _after_fork_in_child() -> None:
+    """In a forked child: forget the tokens kept in process memory, so that every store reads its records again
+    (an embedded store then refuses the child clearly instead of serving the parent's copy as it was at the
+    fork), and drop the locks, which a thread of the parent may have held at the fork."""
+    global _LOCAL_LOCK, _WRITE_LOCKS
+    _LOCAL_REVISIONS.clear()
+    _LOCAL_LOCK = threading.Lock()
+    _WRITE_LOCKS = KeyedLocks()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)

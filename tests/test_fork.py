@@ -1,0 +1,198 @@
+"""A process forked after its engine was built (gunicorn ``--preload``, a ``fork`` multiprocessing pool).
+
+Over a Chroma server the child works: it talks to the server on connections of its own (never the parent's
+sockets), sees writes made after the fork, and runs async calls on threads of its own. Over an embedded or
+in-memory Chroma store, whose system does not survive a fork, every use in the child (reads of users the
+parent had cached included) raises a clear ``RuntimeError`` saying what to do, instead of answering from the
+parent's copy as it was at the fork, or hanging.
+
+The children are real ``os.fork()`` children; each reports what it saw through a pipe.
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import os
+import select
+import signal
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from _helpers import HashEmbedder
+from _proxy import DelayProxy
+from memori_core import ChromaStore, RecallConfig, RecallEngine
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+
+OPEN = RecallConfig(gate="off")
+GUARD = 120.0  # seconds: only so that a hung child fails the test instead of hanging the suite
+USERS = [f"user-{i}" for i in range(6)]
+
+
+def code_of(i: int) -> str:
+    return f"User's secret code is S{i}X."
+
+
+class Child:
+    """A forked child that runs ``work()`` and reports ``repr`` of its result, or ``Type: message`` of what it
+    raised; the parent may go on working before it reads :meth:`said`."""
+
+    def __init__(self, work: Callable[[], object]) -> None:
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child
+            message = "the child reported nothing"
+            try:
+                os.close(read)
+                message = repr(work())
+            except BaseException as exc:  # noqa: BLE001 - reported to the parent
+                message = f"{type(exc).__name__}: {exc}"
+            finally:
+                os.write(write, message.encode())
+                os._exit(0)
+        os.close(write)
+        self.pid, self._read = pid, read
+
+    def said(self) -> str:
+        with os.fdopen(self._read) as pipe:
+            ready, _, _ = select.select([pipe], [], [], GUARD)
+            if not ready:
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+                pytest.fail("the forked child hung")
+            said = pipe.read()
+        os.waitpid(self.pid, 0)
+        return said
+
+
+def cold_recalls(engine: RecallEngine, rounds: int) -> dict[str, int]:
+    """``rounds`` recalls of every user, each from the store (as a worker meeting users it has not cached):
+    how many answered the user's own fact, and how many did not (another answer, or an error)."""
+    out = {"right": 0, "wrong": 0}
+    for _ in range(rounds):
+        for i, user in enumerate(USERS):
+            engine.clear_cache()
+            try:
+                got = [f.content for f in engine.recall("What's my secret code?", user)]
+            except Exception:  # noqa: BLE001 - counted: a request answered with another process's reply
+                got = []
+            out["right" if got == [code_of(i)] else "wrong"] += 1
+    return out
+
+
+def http_engine(port: int, collection: str) -> RecallEngine:
+    return RecallEngine(store=ChromaStore.http(host="127.0.0.1", port=port, collection=collection),
+                        embedder=HashEmbedder(), config=OPEN)
+
+
+@pytest.mark.server
+def test_a_child_forked_after_the_engine_was_built_talks_to_the_server_on_connections_of_its_own(
+    chroma_server: tuple[str, int],
+) -> None:
+    host, port = chroma_server
+    with DelayProxy(host, port) as proxy:  # forwards, and counts the client connections it is asked for
+        engine = http_engine(proxy.port, f"t_{uuid.uuid4().hex}")
+        for i, user in enumerate(USERS):
+            engine.add(user, [code_of(i)])
+        assert cold_recalls(engine, 1) == {"right": len(USERS), "wrong": 0}  # the connection is kept alive
+        before = proxy.accepted
+        said = Child(lambda: cold_recalls(engine, 1)).said()
+        opened_for_the_child = proxy.accepted - before  # (counted by the proxy, in this process)
+        # The parent's connection is intact after the child's requests: its next recalls go through.
+        assert cold_recalls(engine, 1) == {"right": len(USERS), "wrong": 0}
+    assert said == repr({"right": len(USERS), "wrong": 0})
+    assert opened_for_the_child >= 1, "the child sent its requests on the parent's connection"
+
+
+@pytest.mark.server
+def test_a_parent_and_its_forked_child_recall_side_by_side_without_a_failure(chroma_server) -> None:
+    host, port = chroma_server
+    engine = http_engine(port, f"t_{uuid.uuid4().hex}")
+    for i, user in enumerate(USERS):
+        engine.add(user, [code_of(i)])
+    engine.recall("What's my secret code?", USERS[0])
+    child = Child(lambda: cold_recalls(engine, 25))
+    in_parent = cold_recalls(engine, 25)
+    assert child.said() == repr({"right": 25 * len(USERS), "wrong": 0})
+    assert in_parent == {"right": 25 * len(USERS), "wrong": 0}
+
+
+@pytest.mark.server
+def test_a_forked_child_over_a_server_sees_writes_made_after_the_fork_and_runs_async_calls(chroma_server) -> None:
+    host, port = chroma_server
+    engine = http_engine(port, f"t_{uuid.uuid4().hex}")
+    engine.add("alice", ["User lives in Lisbon."])
+
+    async def recall_alice() -> list[str]:
+        return sorted(f.content for f in await engine.arecall("Where do I live, what pet?", "alice"))
+
+    assert asyncio.run(recall_alice()) == ["User lives in Lisbon."]  # alice cached; the async pools started
+    written, go_on = os.pipe()
+
+    def in_child() -> tuple[list[str], int]:
+        assert select.select([written], [], [], GUARD)[0] and os.read(written, 1) == b"1"  # the parent wrote
+        # The parent's copy of alice was inherited; the revision read before each recall shows it is stale.
+        asyncio.run(engine.aadd("bob", ["User plays the cello."]))
+        return asyncio.run(recall_alice()), engine.count("bob")
+
+    child = Child(in_child)
+    engine.add("alice", ["User has a dog."])  # after the fork
+    os.write(go_on, b"1")
+    assert child.said() == repr((["User has a dog.", "User lives in Lisbon."], 1))
+    assert [f.content for f in engine.recall("cello", "bob")] == ["User plays the cello."]  # the child's write
+    os.close(written)
+    os.close(go_on)
+
+
+@pytest.mark.parametrize("kind", ["folder", "in memory"])
+def test_a_forked_child_cannot_read_the_parents_embedded_store_even_a_user_it_had_cached(tmp_path, kind) -> None:
+    store = ChromaStore(path=tmp_path / "store") if kind == "folder" else ChromaStore.in_memory()
+    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN)
+    engine.add("dave", ["User lives in Oslo."])
+    assert [f.content for f in engine.recall("Oslo", "dave")] == ["User lives in Oslo."]  # dave is cached
+
+    def in_child() -> list[str]:
+        said = []
+        for name, call in (("recall", lambda: engine.recall("Oslo", "dave")), ("count", lambda: engine.count("dave")),
+                           ("list", lambda: engine.list("dave")), ("add", lambda: engine.add("dave", "User has a cat."))):
+            try:
+                call()
+                said.append(f"{name}: no error")
+            except RuntimeError as exc:
+                said.append(f"{name}: {exc}")
+        return said
+
+    said = ast.literal_eval(Child(in_child).said())
+    where = f"at {tmp_path / 'store'}" if kind == "folder" else "in memory"
+    for name, line in zip(("recall", "count", "list", "add"), said):
+        assert line.startswith(f"{name}: the embedded Chroma store {where} was opened in process {os.getpid()}"), line
+        assert "forked from it: open the store and the engine in the child" in line
+        assert "no --preload" in line and "ChromaStore.http" in line
+    assert len(said) == 4
+    # The parent's store is intact.
+    engine.add("dave", "User has a cat.")
+    assert sorted(f.content for f in engine.list("dave")) == ["User has a cat.", "User lives in Oslo."]
+    store.close()
+
+
+@pytest.mark.server
+def test_a_store_over_a_chromadb_http_client_passed_in_is_shared_and_serves_a_forked_child(chroma_server) -> None:
+    import chromadb
+
+    from memori_core.store.chroma_client import chroma_settings
+
+    host, port = chroma_server
+    client = chromadb.HttpClient(host=host, port=port, settings=chroma_settings())
+    store = ChromaStore(client=client, collection=f"t_{uuid.uuid4().hex}")
+    assert store.shared is True  # other processes may write to it: revisions are read from the server
+    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN)
+    for i, user in enumerate(USERS):
+        engine.add(user, [code_of(i)])
+    child = Child(lambda: cold_recalls(engine, 10))
+    in_parent = cold_recalls(engine, 10)
+    assert child.said() == repr({"right": 10 * len(USERS), "wrong": 0})
+    assert in_parent == {"right": 10 * len(USERS), "wrong": 0}
