@@ -72,6 +72,7 @@ from ..ranking.pipeline import (
 )
 from ..text import analyzer
 from ..validate import check_as_of, check_context, check_entity_id, check_limit, check_query
+from .closing import when_open
 
 
 logger = logging.getLogger(__name__)
@@ -185,7 +186,9 @@ class ReadPath:
     _prototypes: _Prototypes | None
     _prototypes_failing: bool
     _prototypes_lock: threading.Lock
+    _closed_by: str | None
 
+    @when_open
     def recall(
         self,
         query: str,
@@ -240,6 +243,7 @@ class ReadPath:
         first = first_of_each_text([f.content for f in facts])
         return facts if first.all() else [f for f, ok in zip(facts, first.tolist()) if ok]
 
+    @when_open
     def nearest(
         self,
         query: str,
@@ -263,6 +267,7 @@ class ReadPath:
             return []
         return [self._fact(scored, i) for i in select(scored.scores, limit, None).tolist()]
 
+    @when_open
     def explain(
         self,
         query: str,
