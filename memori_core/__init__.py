@@ -19,10 +19,12 @@ from .explain import CandidateScore, RecallReport
 from .extraction import ExtractedFact, FactExtractor, RuleBasedFactExtractor
 from .facts import RecalledFact, StoredFact
 from .judge import Judge
+from .lanes import ForgottenError
 from .ranking.rerank import rerank
 from .sdk import MemoriRecall, inject_context
 from .store import (
     ChromaStore,
+    ClosedError,
     FactStore,
     FolderInUseError,
     InMemoryFactStore,
@@ -33,11 +35,13 @@ from .store import (
 __all__ = [
     "CandidateScore",
     "ChromaStore",
+    "ClosedError",
     "Embedder",
     "ExtractedFact",
     "FactExtractor",
     "FactStore",
     "FolderInUseError",
+    "ForgottenError",
     "InMemoryFactStore",
     "Judge",
     "LocalMiniLM",

@@ -1,8 +1,8 @@
 """Capture: extract the facts of a turn and store them, in the background, bounded, failing open.
 
 :class:`BackgroundCapture` runs :func:`capture_facts` off the caller's thread,
-on a small process-wide pool, with a bound on pending captures; see its
-docstring for failures, ``strict`` and ``flush``.
+on its engine's capture pool (``RecallEngine(capture_workers=...)``), with a bound on pending captures, and
+counts what became of them (:class:`CaptureStats`); see its docstring for failures, ``strict`` and ``flush``.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .extraction.rule_based import RuleBasedFactExtractor
@@ -23,7 +24,8 @@ from .extraction.slots import (
 from .extraction.types import ExtractedFact, FactExtractor, MessageLike, as_messages
 from .engine.writes import derived_fact_id
 from .failopen import FailOpenCall, warn_failed
-from .lanes import LANES, WORKERS
+from .lanes import ERASURES, ForgottenError
+from .store.base import ClosedError
 from .text import normalize_fact_text
 from .validate import check_expiry, iso_to_ts
 
@@ -39,8 +41,6 @@ SLOT_FACTS_LIMIT = 5
 SLOT_SCAN_LIMIT = 500
 """How many of the user's newest valid facts are scanned for those of the turn's slots."""
 
-CAPTURE_WORKERS = WORKERS
-"""Threads of the process-wide capture pool (captures of one entity run one at a time, in order: :mod:`.lanes`)."""
 
 
 class CaptureDropped(RuntimeError):
@@ -63,9 +63,49 @@ def check_max_pending(value: Any) -> int:
     return value
 
 
+@dataclass(frozen=True)
+class CaptureStats:
+    """What became of an adapter's captures (:attr:`BackgroundCapture.stats`: since the adapter was made).
+
+    Every submitted capture ends as exactly one of ``completed`` (the extractor ran and its facts, if any,
+    were stored), ``dropped`` (never run: ``max_pending_captures`` were already pending, or the engine was
+    closed before it ran), ``failed`` (the extractor or the store raised: a warning was logged, or with
+    ``strict=True`` the error kept) or ``erased`` (the entity was forgotten after the turn began: nothing
+    written, by design); ``pending`` are not finished yet. ``submitted`` counts every turn handed over,
+    dropped ones included.
+    """
+
+    submitted: int = 0
+    completed: int = 0
+    dropped: int = 0
+    failed: int = 0
+    erased: int = 0
+    pending: int = 0
+
+
+@dataclass(frozen=True)
+class FlushResult:
+    """What :meth:`BackgroundCapture.flush` found: whether every capture submitted so far has finished, and
+    what became of the captures that ended since the previous flush (or since the adapter was made).
+
+    It is true when ``finished``, so ``assert adapter.flush()`` and ``if not adapter.flush(timeout=5):`` read
+    as before; check ``dropped`` and ``failed`` to see turns that were not stored.
+    """
+
+    finished: bool
+    pending: int
+    completed: int
+    dropped: int
+    failed: int
+    erased: int
+
+    def __bool__(self) -> bool:
+        return self.finished
+
+
 class WaitsForCaptures:
-    """``pending_captures``, ``flush`` and ``aflush`` for an adapter whose captures run on ``self._captures``
-    (the LangChain middleware and graph node, the LlamaIndex memory block)."""
+    """``pending_captures``, ``capture_stats``, ``flush`` and ``aflush`` for an adapter whose captures run on
+    ``self._captures`` (the LangChain middleware and graph node, the LlamaIndex memory block)."""
 
     _captures: BackgroundCapture
 
@@ -74,14 +114,22 @@ class WaitsForCaptures:
         """Captures submitted and not finished yet."""
         return self._captures.pending
 
-    def flush(self, timeout: float | None = None) -> bool:
-        """Wait until the captures submitted so far are stored (at most ``timeout`` s); ``True`` if none is left.
+    @property
+    def capture_stats(self) -> CaptureStats:
+        """What became of this adapter's captures since it was made (:class:`CaptureStats`): how many were
+        stored, dropped (``max_pending_captures`` reached, or the engine closed), failed or erased."""
+        return self._captures.stats
 
-        With ``strict=True`` a capture failure is raised here.
+    def flush(self, timeout: float | None = None) -> FlushResult:
+        """Wait until the captures submitted so far have finished (at most ``timeout`` s); the result is true if
+        none is left, and says how many captures since the previous flush were dropped or failed
+        (:class:`FlushResult`).
+
+        With ``strict=True`` a capture failure (or drop) is raised here.
         """
         return self._captures.flush(timeout)
 
-    async def aflush(self, timeout: float | None = None) -> bool:
+    async def aflush(self, timeout: float | None = None) -> FlushResult:
         """Async :meth:`flush` (the event loop is not blocked)."""
         return await self._captures.aflush(timeout)
 
@@ -117,9 +165,12 @@ def capture_facts(
     id of its own (a LangGraph store key) among those shown is not stored again. Facts the
     extractor marks ``core`` are added with ``core=True`` (``core=`` is passed
     only when some are), so recall injects them on every turn; facts with an
-    ``expires_at`` (an appointment) are added with it. When ``cancelled()`` is true right before the write
-    (the user was forgotten meanwhile: :mod:`.lanes`), nothing is written and ``[]`` is returned.
+    ``expires_at`` (an appointment) are added with it. When ``cancelled()`` is true right before the write,
+    nothing is written and ``[]`` is returned. When ``entity_id`` is forgotten after the call began (in the
+    background: after the turn began, :meth:`BackgroundCapture.submit`), nothing is written: ``engine.add``
+    raises :class:`~memori_core.lanes.ForgottenError` (:mod:`.lanes`).
     """
+    since = ERASURES.since(entity_id)  # a forget after this (or after the turn began) undoes the capture
     turn = as_messages(messages)
     query = _user_text(turn)
     if not query:
@@ -160,7 +211,8 @@ def capture_facts(
     if cancelled is not None and cancelled():
         return []
     try:
-        return list(engine.add(entity_id, texts, **kwargs))
+        with ERASURES.began(entity_id, since):
+            return list(engine.add(entity_id, texts, **kwargs))
     except KeyError:
         if "supersedes" not in kwargs:
             raise
@@ -172,7 +224,8 @@ def capture_facts(
         del kwargs["supersedes"]
     if cancelled is not None and cancelled():
         return []
-    return list(engine.add(entity_id, texts, **kwargs))
+    with ERASURES.began(entity_id, since):
+        return list(engine.add(entity_id, texts, **kwargs))
 
 
 _OVER_MARGIN = 60.0
@@ -229,12 +282,14 @@ def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limi
 class BackgroundCapture:
     """The captures of one adapter, run in the background with a bound; the adapter's answer never waits for them.
 
-    ``submit`` queues a capture (:func:`capture_facts`) on a small
-    process-wide thread pool and returns at once; captures of one entity run
-    one at a time, in order. At most ``max_pending`` captures of this adapter
-    may be queued or running: beyond that a new one is dropped with a warning
-    (memory is best effort; an unbounded queue would grow without limit
-    behind a slow extractor or store).
+    ``submit`` queues a capture (:func:`capture_facts`) on the engine's
+    capture pool (``RecallEngine(capture_workers=...)``, :mod:`.lanes`) and
+    returns at once; captures of one entity run one at a time, in order. At
+    most ``max_pending`` captures of this adapter may be queued or running:
+    beyond that a new one is dropped with a warning (memory is best effort; an
+    unbounded queue would grow without limit behind a slow extractor or store).
+    Drops are counted (:attr:`stats`, and the :class:`FlushResult` of the next
+    :meth:`flush`), so an app can see turns that were not stored.
 
     Failures (the extractor, the similar-facts lookup or the store) log one
     warning each through :func:`warn_failed` and are otherwise ignored; a
@@ -245,11 +300,14 @@ class BackgroundCapture:
     as :class:`CaptureDropped`) is kept and raised by the next :meth:`flush` /
     :meth:`aflush`, or by the adapter's next call (:meth:`raise_failure`),
     whichever comes first; it cannot go unnoticed, and the answer it happened
-    after is not taken back.
+    after is not taken back. A capture of a turn that began before a ``forget``
+    of its entity writes nothing (:mod:`.lanes`): it is counted as erased and
+    logged at INFO, never raised.
 
     :meth:`flush` / :meth:`aflush` wait until every capture submitted so far
     has finished: call them before reading what was captured (tests, a batch
-    job, shutdown). Pending captures also finish at normal interpreter exit.
+    job), or close the engine (``engine.close()`` waits for its captures, with
+    a bound). Pending captures also finish at normal interpreter exit.
     """
 
     def __init__(
@@ -266,6 +324,8 @@ class BackgroundCapture:
         self.strict = strict
         self.max_pending = check_max_pending(max_pending)
         self._pending = 0
+        self._counts = {"submitted": 0, "completed": 0, "dropped": 0, "failed": 0, "erased": 0}
+        self._flushed = dict(self._counts)  # the counts the previous flush reported from
         self._failure: BaseException | None = None
         self._done = threading.Condition()
 
@@ -274,6 +334,12 @@ class BackgroundCapture:
         """Captures submitted and not finished yet."""
         with self._done:
             return self._pending
+
+    @property
+    def stats(self) -> CaptureStats:
+        """What became of the captures submitted since this object was made (:class:`CaptureStats`)."""
+        with self._done:
+            return CaptureStats(**self._counts, pending=self._pending)
 
     def submit(
         self,
@@ -285,25 +351,36 @@ class BackgroundCapture:
         metadata: Mapping[str, Any] | None = None,
         session_id: str | None = None,
         on_failure: Callable[[], None] | None = None,
+        since: int | None = None,
     ) -> bool:
-        """Queue the capture of one turn; ``False`` when it was dropped because ``max_pending`` are pending.
-        ``on_failure()`` is called when the capture fails (a store outage: the turn was not stored), so an adapter
-        that remembers which turns it captured can let a later call capture it again."""
+        """Queue the capture of one turn; ``False`` when it was dropped (``max_pending`` are pending, or the
+        engine is closed). ``on_failure()`` is called when the capture fails (a store outage: the turn was not
+        stored), so an adapter that remembers which turns it captured can let a later call capture it again.
+
+        ``since`` is the entity's erase generation (``ERASURES.generation(entity_id)``, :mod:`.lanes`) noted when
+        the turn began, before the model answered it; default: now. A ``forget`` of the entity after that makes
+        the capture write nothing."""
         turn = as_messages(messages)  # copied now: the caller's objects may change after we return
+        generation = ERASURES.generation(entity_id) if since is None else since
         with self._done:
+            self._counts["submitted"] += 1
             if self._pending >= self.max_pending:
                 full = self._pending
+                self._counts["dropped"] += 1
             else:
                 full = 0
                 self._pending += 1
         if full:
-            self._dropped(entity_id, full)
+            self._dropped(entity_id, f"{full} captures already pending (max_pending_captures)")
+            return False
+        if engine.closed:
+            self._finished("dropped")
+            self._dropped(entity_id, "the engine is closed")
             return False
         meta = dict(metadata or {})
-        erasures = LANES.erasures(entity_id)
 
-        def erased() -> bool:  # a forget since this turn was said: what it said is erased too
-            return LANES.erased_since(entity_id, erasures)
+        def erased() -> bool:  # a forget since this turn began: what it said is erased too
+            return ERASURES.erased_since(entity_id, generation)
 
         def not_stored() -> None:
             if on_failure is not None:
@@ -315,40 +392,59 @@ class BackgroundCapture:
         def job() -> None:
             call = FailOpenCall(engine, strict=self.strict, owner=self.owner, logger=self.logger, what="capture",
                                 entity_id=entity_id)
+            outcome = "completed"
             try:
                 if call.skipped:  # the store failed moments ago: not stored, as when it fails now
+                    outcome = "failed"
                     not_stored()
                 elif erased():
+                    outcome = "erased"
                     call.ended()
                 else:
-                    capture_facts(engine, entity_id, turn, extractor, metadata=meta, session_id=session_id,
-                                  cancelled=erased)
+                    with ERASURES.began(entity_id, generation):
+                        capture_facts(engine, entity_id, turn, extractor, metadata=meta, session_id=session_id,
+                                      cancelled=erased)
                     call.succeeded()
+                    if erased():  # (capture_facts wrote nothing once it was, or forget erased what it wrote)
+                        outcome = "erased"
+            except ForgottenError:
+                outcome = "erased"
+                call.ended()
+            except ClosedError:
+                outcome = "dropped"
+                call.ended()
+                self._dropped(entity_id, "the engine was closed before it was stored")
             except Exception as exc:
+                outcome = "failed"
                 not_stored()
                 self._failed(entity_id, exc, call)
             finally:
-                self._finished()
+                if outcome == "erased":
+                    self.logger.info("%s: capture skipped for entity %r: it was forgotten after the turn began",
+                                     self.owner, entity_id)
+                self._finished(outcome)
 
         try:
-            LANES.submit((id(engine), entity_id), job)
-        except Exception as exc:  # the pool could not start (interpreter shutting down)
-            self._finished()
-            self._failed(entity_id, exc)
+            engine.capture_lanes.submit(entity_id, job)
+        except Exception as exc:
+            if engine.closed:  # closed since the check above
+                self._finished("dropped")
+                self._dropped(entity_id, "the engine is closed")
+            else:  # the pool could not start (interpreter shutting down)
+                self._finished("failed")
+                self._failed(entity_id, exc)
             return False
         return True
 
-    def _finished(self) -> None:
-        """One submitted capture is done (stored, failed, or never started): wake the waiting :meth:`flush`."""
+    def _finished(self, outcome: str) -> None:
+        """One submitted capture is done (``outcome``: a key of the counts): wake the waiting :meth:`flush`."""
         with self._done:
             self._pending -= 1
+            self._counts[outcome] += 1
             self._done.notify_all()
 
-    def _dropped(self, entity_id: str, pending: int) -> None:
-        message = (
-            f"{self.owner}: capture dropped for entity {entity_id!r}: {pending} captures already pending "
-            "(max_pending_captures); the answer is unaffected"
-        )
+    def _dropped(self, entity_id: str, why: str) -> None:
+        message = f"{self.owner}: capture dropped for entity {entity_id!r}: {why}; the answer is unaffected"
         if self.strict:
             self._keep(CaptureDropped(message))
         else:
@@ -374,22 +470,29 @@ class BackgroundCapture:
         if exc is not None:
             raise exc
 
-    def flush(self, timeout: float | None = None) -> bool:
+    def flush(self, timeout: float | None = None) -> FlushResult:
         """Wait until the captures submitted so far have finished (at most ``timeout`` seconds; ``None``: no limit).
 
-        Returns ``True`` when none is pending any more. Under ``strict=True``
-        a kept failure is raised once the wait is over.
+        The result is true when none is pending any more, and counts the
+        captures that ended since the previous flush by what became of them
+        (:class:`FlushResult`). Under ``strict=True`` a kept failure is raised
+        once the wait is over.
         """
-        finished = self._wait(timeout)
+        result = self._wait(timeout)
         self.raise_failure()
-        return finished
+        return result
 
-    async def aflush(self, timeout: float | None = None) -> bool:
+    async def aflush(self, timeout: float | None = None) -> FlushResult:
         """Async :meth:`flush`: waits in a worker thread, the event loop keeps running."""
-        finished = await asyncio.to_thread(self._wait, timeout)
+        result = await asyncio.to_thread(self._wait, timeout)
         self.raise_failure()
-        return finished
+        return result
 
-    def _wait(self, timeout: float | None) -> bool:
+    def _wait(self, timeout: float | None) -> FlushResult:
         with self._done:
-            return self._done.wait_for(lambda: self._pending == 0, timeout)
+            finished = self._done.wait_for(lambda: self._pending == 0, timeout)
+            since = {k: v - self._flushed[k] for k, v in self._counts.items()}
+            self._flushed = dict(self._counts)
+            pending = self._pending
+        return FlushResult(finished=finished, pending=pending, completed=since["completed"],
+                           dropped=since["dropped"], failed=since["failed"], erased=since["erased"])

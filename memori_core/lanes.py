@@ -1,97 +1,200 @@
-"""Background writes of one entity, in order, and what ``forget`` does about those still to come.
+"""Background writes of one entity, in order; and what keeps a ``forget`` whole against writes begun before it.
 
-Capture (:mod:`memori_core.capture`) stores a turn's facts after the answer, on a small process-wide pool: jobs
-of one entity run one at a time, in submission order (a later turn may supersede a fact an earlier one stored).
-A ``forget`` must not be undone by a capture of a turn said before it: :meth:`Lanes.settle` marks the entity
-erased, so a job submitted before is skipped (it checks :meth:`Lanes.erased_since` when it starts and again right
-before it writes), and waits for the job running meanwhile to end before the engine erases. Only jobs of this
-process are known here: a capture running in another process is not.
+Capture (:mod:`memori_core.capture`) stores a turn's facts after the answer, on its engine's capture pool
+(:class:`Lanes`, ``RecallEngine(capture_workers=...)``): jobs of one entity run one at a time, in submission
+order (a later turn may supersede a fact an earlier one stored), jobs of different entities in parallel.
 
-Lock order: ``Lanes._cond`` is a leaf (no other lock is taken while it is held, and no job runs under it).
+Erase generations (:data:`ERASURES`, process-wide): ``forget`` counts one more erase of the entity id
+(:meth:`EraseGenerations.erase`) before it deletes anything. A write notes the entity's generation when it
+begins (an ``add`` when it is called, before it embeds; a capture when its turn began:
+:meth:`EraseGenerations.began`), and compares it under the store's write lock for the entity, right before it
+writes (:meth:`EraseGenerations.check`, from :meth:`~memori_core.cache.coordinator.Coordinator.writing`). A
+``forget`` takes that same lock to delete, after counting the erase, so a write begun before it either wrote
+before the delete (and is deleted with the rest) or finds the generation changed and writes nothing
+(:class:`ForgottenError`). Only writes of this process are known here: a write still embedding in another
+process when the ``forget`` runs is not (docs/stores.md says what holds across processes).
+
+Lock order: ``Lanes._cond`` and the generations' lock are leaves (no other lock is taken while either is held,
+but the thread pool's own when a job is handed to it, and no job runs under them); the generations' lock is
+taken under the store's write lock (lock 1 of :mod:`memori_core.cache.coordinator`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import os
 import threading
+import weakref
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 
-__all__ = ["LANES", "SETTLE_TIMEOUT", "WORKERS", "Lanes"]
+__all__ = ["DEFAULT_CAPTURE_WORKERS", "ERASURES", "EraseGenerations", "ForgottenError", "Lanes"]
 
-WORKERS = 4
-"""Threads of the process-wide pool; jobs of different entities run in parallel on them."""
+def _cores() -> int:
+    """The CPUs this process may run on (its affinity where the OS tells it, else the machine's)."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
 
-SETTLE_TIMEOUT = 30.0
-"""How long ``forget`` waits at most for a capture of the entity that is running (an extractor's model call); one
-still running after that writes nothing (it checks again right before it writes)."""
 
-_Key = tuple[int, str]  # (id of the engine, entity id)
+DEFAULT_CAPTURE_WORKERS = min(32, 8 * _cores())
+"""Threads of an engine's capture pool unless ``RecallEngine(capture_workers=...)`` says otherwise: eight per CPU
+(16 on a 2-core machine), at most 32. A capture mostly waits (an LLM extractor's model call; over a server, about
+ten requests), so it needs more threads than cores; the CPU work (the rules, the embedding, parsing replies) caps
+what more threads add, and slows the recalls of the request path a little (tens of milliseconds): a dropped
+capture is a turn lost, so the default leans to more threads. docs/stores.md ("Capture throughput") has the
+measures behind it (``benchmarks/bench_capture.py``)."""
+
+
+class ForgottenError(RuntimeError):
+    """A write of an entity was refused because the entity was forgotten (``forget``) after the write began:
+    nothing of it was written. ``entity_id`` names the entity."""
+
+    def __init__(self, entity_id: str, what: str = "add") -> None:
+        self.entity_id = entity_id
+        super().__init__(
+            f"entity {entity_id!r} was forgotten (forget) after this {what} began: nothing was written; "
+            f"{what} the facts again if they are still to be stored after the forget"
+        )
+
+
+_BEGAN: contextvars.ContextVar[Mapping[str, int]] = contextvars.ContextVar("memori_erase_generations", default={})
+
+
+class EraseGenerations:
+    """How many times each entity id was forgotten in this process, and the check writes make against it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._counts: dict[str, int] = {}
+
+    def generation(self, entity_id: str) -> int:
+        """How many times ``entity_id`` was forgotten in this process so far."""
+        with self._lock:
+            return self._counts.get(entity_id, 0)
+
+    def erase(self, entity_id: str) -> None:
+        """Count one more erase of ``entity_id`` (``forget`` calls it before it deletes anything)."""
+        with self._lock:
+            self._counts[entity_id] = self._counts.get(entity_id, 0) + 1
+
+    def since(self, entity_id: str) -> int:
+        """The generation a write of ``entity_id`` beginning now is held to: the one :meth:`began` set in this
+        context (a capture: when its turn began), else the current one."""
+        noted = _BEGAN.get().get(entity_id)
+        return noted if noted is not None else self.generation(entity_id)
+
+    def erased_since(self, entity_id: str, since: int) -> bool:
+        """Whether ``entity_id`` was forgotten after generation ``since``."""
+        return self.generation(entity_id) != since
+
+    def check(self, entity_id: str, since: int | None, what: str = "add") -> None:
+        """Raise :class:`ForgottenError` when ``entity_id`` was forgotten after generation ``since`` (``None``:
+        nothing to check). Call it under the store's write lock of the entity, right before writing."""
+        if since is not None and self.erased_since(entity_id, since):
+            raise ForgottenError(entity_id, what)
+
+    @contextlib.contextmanager
+    def began(self, entity_id: str, generation: int) -> Iterator[None]:
+        """Within the block, writes of ``entity_id`` in this context are held to ``generation`` (a capture's
+        turn began then), or to an earlier one already set."""
+        current = _BEGAN.get()
+        kept = current.get(entity_id)
+        token = _BEGAN.set({**current, entity_id: generation if kept is None else min(kept, generation)})
+        try:
+            yield
+        finally:
+            _BEGAN.reset(token)
+
+
+ERASURES = EraseGenerations()
+"""The process's erase generations: ``forget`` counts, writes check (see the module docstring)."""
+
+
+_ALL_LANES: weakref.WeakSet[Lanes] = weakref.WeakSet()
+
+
+def _lanes_after_fork_in_child() -> None:
+    for lanes in list(_ALL_LANES):
+        lanes._after_fork_in_child()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_lanes_after_fork_in_child)
 
 
 class Lanes:
-    """A process-wide pool where jobs of one key (an engine's entity) run one at a time, in submission order."""
+    """A pool where jobs of one entity run one at a time, in submission order (an engine's captures)."""
 
-    def __init__(self, workers: int) -> None:
-        self._workers = workers
+    def __init__(self, workers: int, name: str = "memori-capture") -> None:
+        """``workers``: threads, started on the first job."""
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise ValueError(f"capture_workers must be an int >= 1, got {workers!r}")
+        self.workers = workers
+        self._name = name
         self._cond = threading.Condition()
-        self._waiting: dict[_Key, deque[Callable[[], None]]] = {}
-        self._erasures: dict[str, int] = {}
+        self._waiting: dict[str, deque[Callable[[], None]]] = {}
+        self._pending = 0
         self._pool: ThreadPoolExecutor | None = None
-        self._local = threading.local()
+        self._shut = False
+        _ALL_LANES.add(self)
 
-    def erasures(self, entity_id: str) -> int:
-        """How many times ``entity_id`` was erased in this process (:meth:`settle`): a job notes it when
-        submitted and compares with :meth:`erased_since`."""
+    @property
+    def pending(self) -> int:
+        """Jobs submitted and not finished yet (queued or running)."""
         with self._cond:
-            return self._erasures.get(entity_id, 0)
+            return self._pending
 
-    def erased_since(self, entity_id: str, erasures: int) -> bool:
-        """Whether ``entity_id`` was erased since :meth:`erasures` gave ``erasures``."""
-        return self.erasures(entity_id) != erasures
-
-    def submit(self, key: _Key, job: Callable[[], None]) -> None:
-        """Run ``job`` after the jobs of ``key`` submitted before it."""
+    def submit(self, entity_id: str, job: Callable[[], None]) -> None:
+        """Run ``job`` after the jobs of ``entity_id`` submitted before it. Raises ``RuntimeError`` once
+        :meth:`shutdown` was called (or the interpreter is shutting down)."""
         with self._cond:
-            queue = self._waiting.get(key)
-            if queue is not None:  # a job of this key is running: it will run this one next
-                queue.append(job)
-                return
-            self._waiting[key] = deque()
+            if self._shut:
+                raise RuntimeError("the capture pool is shut down (its engine was closed)")
             if self._pool is None:
-                self._pool = ThreadPoolExecutor(self._workers, thread_name_prefix="memori-capture")
-            pool = self._pool
-        pool.submit(self._drain, key, job)
+                self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix=self._name)
+            queue = self._waiting.get(entity_id)
+            if queue is not None:  # a job of this entity is running: it will run this one next
+                queue.append(job)
+            else:  # (under the lock, so that no job is queued behind one the pool refuses)
+                self._pool.submit(self._drain, entity_id, job)
+                self._waiting[entity_id] = deque()
+            self._pending += 1
 
-    def settle(self, entity_id: str, timeout: float = SETTLE_TIMEOUT) -> bool:
-        """Mark ``entity_id`` erased (jobs submitted before write nothing) and wait, at most ``timeout`` seconds,
-        until none of its jobs is queued or running. ``True`` when none is; a job of the entity that calls it
-        does not wait for itself."""
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until no job is queued or running (at most ``timeout`` seconds; ``None``: no limit); ``True``
+        when none is."""
         with self._cond:
-            self._erasures[entity_id] = self._erasures.get(entity_id, 0) + 1
-            own = getattr(self._local, "key", None)
-            if own is not None and own[1] == entity_id:
-                return False
-            return self._cond.wait_for(lambda: not any(k[1] == entity_id for k in self._waiting), timeout)
+            return self._cond.wait_for(lambda: self._pending == 0, timeout)
 
-    def _drain(self, key: _Key, job: Callable[[], None]) -> None:
-        self._local.key = key
-        try:
-            while True:
-                try:
-                    job()
-                except BaseException:  # jobs handle their own errors; never lose the lane
-                    pass
-                with self._cond:
-                    queue = self._waiting[key]
-                    if not queue:
-                        del self._waiting[key]
-                        self._cond.notify_all()
-                        return
-                    job = queue.popleft()
-        finally:
-            self._local.key = None
+    def shutdown(self) -> None:
+        """Take no new job: :meth:`submit` raises ``RuntimeError`` from now on; jobs queued still run."""
+        with self._cond:
+            self._shut = True
+            pool = self._pool
+        if pool is not None:
+            pool.shutdown(wait=False)
 
+    def _after_fork_in_child(self) -> None:
+        # A forked child inherits the pool object without its threads (it would never run a job) and the parent's
+        # queue (the parent runs those captures): it starts empty, with a pool of its own made on first use.
+        self._cond = threading.Condition()
+        self._waiting = {}
+        self._pending = 0
+        self._pool = None
 
-LANES = Lanes(WORKERS)
-"""The process's lanes: capture submits to them, ``forget`` settles them."""
+    def _drain(self, entity_id: str, job: Callable[[], None]) -> None:
+        while True:
+            try:
+                job()
+            except BaseException:  # jobs handle their own errors; never lose the lane
+                pass
+            with self._cond:
+                self._pending -= 1
+                self._cond.notify_all()
+                queue = self._waiting[entity_id]
+                if not queue:
+                    del self._waiting[entity_id]
+                    return
+                job = queue.popleft()

@@ -25,6 +25,7 @@ from memori_core.capture import (
 from memori_core.engine import RecallEngine
 from memori_core.extraction import FactExtractor, Message
 from memori_core.failopen import STRICT_DEFAULT
+from memori_core.lanes import ERASURES
 from memori_core.placement import SYSTEM, check_placement
 from memori_core.query import context_turns
 
@@ -64,6 +65,50 @@ def _graph_lacks_key(key: str, config: RunnableConfig) -> bool:
     except Exception:
         return False
     return False
+
+
+TURN_STARTS_KEPT = 4096
+"""How many turns' erase generations the recall nodes of the process keep for the capture nodes (below)."""
+
+
+class _TurnStarts:
+    """The entity's erase generation (:data:`memori_core.lanes.ERASURES`) when a recall node first ran on a turn,
+    by (entity, thread id, human message id), for the capture node that stores the turn after the model
+    answered it: a ``forget`` meanwhile makes that capture write nothing. Process-wide (a recall node and a
+    capture node are made separately); the most recent :data:`TURN_STARTS_KEPT` turns are kept."""
+
+    def __init__(self) -> None:
+        self._starts: OrderedDict[tuple[str, str | None, str], int] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def note(self, key: tuple[str, str | None, str]) -> None:
+        """Note the entity's generation now, unless the turn was noted already (a recall node in a tool loop)."""
+        generation = ERASURES.generation(key[0])
+        with self._lock:
+            if key in self._starts:
+                return
+            self._starts[key] = generation
+            while len(self._starts) > TURN_STARTS_KEPT:
+                self._starts.popitem(last=False)
+
+    def take(self, key: tuple[str, str | None, str]) -> int | None:
+        """The generation noted for the turn (and forget it), or ``None`` when no recall node saw it."""
+        with self._lock:
+            return self._starts.pop(key, None)
+
+
+_TURN_STARTS = _TurnStarts()
+
+
+def _turn_key(
+    entity: str, messages: Sequence[BaseMessage], config: RunnableConfig,
+) -> tuple[str, str | None, str] | None:
+    """The key of the turn being answered (its last human message's id) for :data:`_TURN_STARTS`; ``None``
+    without an id."""
+    human = next((m for m in reversed(messages) if is_human(m)), None)
+    if human is None or not human.id:
+        return None
+    return entity, thread_of_run(config), str(human.id)
 
 
 def memori_recall_node(
@@ -120,6 +165,9 @@ def memori_recall_node(
         _warn_if_dropped(state, config)
         entity = entity_of_run(owner, entity_id, config)
         messages = convert_to_messages(state.get("messages") or [])
+        turn = _turn_key(entity, messages, config)
+        if turn is not None:  # for the capture node: a forget from now on erases this turn too
+            _TURN_STARTS.note(turn)
         query, context = human_query_and_context(messages, context_turns(engine))
         return BlockRecall(engine, query, entity, k, strict, owner, context)
 
@@ -242,7 +290,9 @@ def memori_capture_node(
     metadata ``source="langgraph"``, ``role="user"``, ``thread_id`` and
     ``message_id`` when known, and the thread id as ``session_id``. The
     model node failing stops the graph before this node: only answered turns
-    are captured.
+    are captured. A turn whose user is forgotten (``engine.forget``) after a
+    :func:`memori_recall_node` ran on it is not captured (without a recall node,
+    the turn counts from when this node runs).
 
     The entity is resolved as for :func:`memori_recall_node`. Failures log a
     warning; with ``strict=True`` the first one is raised by the next
@@ -269,8 +319,10 @@ def memori_capture_node(
             return {}
         metadata = capture_metadata("langgraph", message, thread_id)
         release = partial(captured.release, key) if key is not None else None  # not stored: capture it again later
+        # When a recall node saw the turn before the model answered it, a forget since then erases it too.
+        since = _TURN_STARTS.take((entity, thread_id, str(message.id))) if message.id else None
         queued = captures.submit(engine, entity, turn, chosen, metadata=metadata, session_id=thread_id,
-                                 on_failure=release)
+                                 on_failure=release, since=since)
         if not queued and release is not None:
             release()
         return {}

@@ -10,6 +10,7 @@ from langchain_core.runnables import RunnableConfig, ensure_config
 
 from memori_core.adapter_args import check_adapter_args
 from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, WaitsForCaptures, check_extractor
+from memori_core.lanes import ERASURES
 from memori_core.engine import RecallEngine
 from memori_core.extraction import FactExtractor
 from memori_core.failopen import STRICT_DEFAULT
@@ -54,8 +55,11 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     greetings and instructions are never stored) and what it returns is
     stored, in the background: the answer never waits for extraction or
     storage. At most ``max_pending_captures`` captures wait at a time; more
-    are dropped with a warning. Call :meth:`flush` / :meth:`aflush` to wait
-    for them (before reading what was captured, or at shutdown). Facts'
+    are dropped with a warning, and counted (:attr:`capture_stats`). Call
+    :meth:`flush` / :meth:`aflush` to wait for them (before reading what was
+    captured; ``engine.close()`` waits for them at shutdown). A turn the
+    model is answering when its user is forgotten (``engine.forget``) is not
+    captured. Facts'
     metadata records ``source``, ``role``, and ``thread_id`` / ``message_id``
     when known; the thread id is also their ``session_id``, so the turns of
     one conversation are kept in order as a session by the engine. An
@@ -164,7 +168,9 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     def _thread(self, request: ModelRequest, config: RunnableConfig) -> str | None:
         return thread_of_run(config, getattr(request, "runtime", None))
 
-    def _capture(self, request: ModelRequest, config: RunnableConfig, entity: str) -> None:
+    def _capture(self, request: ModelRequest, config: RunnableConfig, entity: str, since: int) -> None:
+        # ``since``: the entity's erase generation before the model was called, so that a forget while the
+        # model answered makes the turn's capture write nothing (memori_core.lanes).
         if not self.capture:
             return
         turn = turn_to_capture(request.messages)
@@ -173,7 +179,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         message = request.messages[-1]
         metadata = capture_metadata("langchain", message, self._thread(request, config))
         self._captures.submit(self.engine, entity, turn, self.extractor,
-                              metadata=metadata, session_id=metadata.get("thread_id"))
+                              metadata=metadata, session_id=metadata.get("thread_id"), since=since)
 
     # -- hooks --------------------------------------------------------------
 
@@ -182,8 +188,9 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         self._captures.raise_failure()
         config = ensure_config()
         entity = self._entity(request, config)
+        since = ERASURES.generation(entity)
         response = handler(self._with_block(request, self._recall(request, config, entity).block()))
-        self._capture(request, config, entity)
+        self._capture(request, config, entity, since)
         return response
 
     async def awrap_model_call(self, request: ModelRequest, handler: AsyncHandler) -> ModelResponse:
@@ -191,6 +198,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         self._captures.raise_failure()
         config = ensure_config()
         entity = self._entity(request, config)
+        since = ERASURES.generation(entity)
         response = await handler(self._with_block(request, await self._recall(request, config, entity).ablock()))
-        self._capture(request, config, entity)
+        self._capture(request, config, entity, since)
         return response

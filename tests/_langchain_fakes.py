@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
 from langchain_core.tools import tool
-from pydantic import Field
+from pydantic import Field, PrivateAttr
 
 
 class RecordingChatModel(GenericFakeChatModel):
@@ -27,6 +28,28 @@ class RecordingChatModel(GenericFakeChatModel):
     def system_texts(self) -> list[str]:
         """The system prompt text of each call ("" when a call had none)."""
         return [system_text(call) for call in self.calls]
+
+
+class HeldChatModel(RecordingChatModel):
+    """``RecordingChatModel`` whose first call waits until the test sets ``released`` (``answering`` is set once
+    it waits): a turn the model is still answering. Later calls answer at once."""
+
+    _answering: threading.Event = PrivateAttr(default_factory=threading.Event)
+    _released: threading.Event = PrivateAttr(default_factory=threading.Event)
+
+    @property
+    def answering(self) -> threading.Event:
+        return self._answering
+
+    @property
+    def released(self) -> threading.Event:
+        return self._released
+
+    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any):
+        if not self._answering.is_set():
+            self._answering.set()
+            assert self._released.wait(30), "the test never released the model"
+        return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
 
 
 def system_text(messages: Iterable[BaseMessage]) -> str:

@@ -26,7 +26,7 @@ import pytest
 
 from memori_core import PartialDeleteError, PartialWriteError, StoredFact
 from memori_core.store import CacheFolder, FactStore
-from memori_core.store.base import split_revision
+from memori_core.store.base import ClosedError, split_revision
 
 DIM = 8
 CREATED = "2024-05-01T09:30:00+00:00"
@@ -366,4 +366,23 @@ class StoreConformance:
         assert store.cache_folder is None
         with pytest.raises(RuntimeError):
             store.on_close(lambda: None)
+
+    def test_every_call_after_close_raises_closed_error_naming_the_store(self, store: FactStore) -> None:
+        store.upsert("u", [fact("a")], vectors(1))
+        assert store.closed is False
+        store.close()
+        assert store.closed is True
+        calls: dict[str, Any] = {
+            "load_entity": lambda: store.load_entity("u"), "get": lambda: store.get("u", ["a"]),
+            "present": lambda: store.present("u", ["a"]), "count": lambda: store.count("u"),
+            "dimension": store.dimension, "upsert": lambda: store.upsert("u", [fact("b")], vectors(1)),
+            "update_seen": lambda: store.update_seen("u", [fact("a")]), "delete": lambda: store.delete("u", ["a"]),
+            "forget": lambda: store.forget("u"), "revision": lambda: store.revision("u"),
+            "bump_revision": lambda: store.bump_revision("u"), "record_intent": lambda: store.record_intent("u", "i"),
+            "withdraw_intent": lambda: store.withdraw_intent("u", "i"),
+            "commit_revision": lambda: store.commit_revision("u", None), "write_lock": lambda: store.write_lock("u"),
+        }
+        for name, call in calls.items():
+            with pytest.raises(ClosedError, match=rf"{type(store).__name__}.* is closed .*: {name} cannot run"):
+                call()
 

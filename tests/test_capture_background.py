@@ -15,7 +15,10 @@ from _faults import break_store
 from _helpers import stored, ungated_engine
 from memori_core import ExtractedFact, RecallEngine, RuleBasedFactExtractor
 from memori_core.extraction import KnownFact, MessageLike, as_messages
-from memori_core.capture import BackgroundCapture, CaptureDropped, capture_facts, check_extractor, same_slot_facts
+from memori_core.lanes import ERASURES
+from memori_core.capture import (
+    BackgroundCapture, CaptureDropped, CaptureStats, capture_facts, check_extractor, same_slot_facts,
+)
 
 LOG = logging.getLogger("memori_test_capture")
 
@@ -156,7 +159,8 @@ def test_submit_returns_before_the_extractor_runs_and_flush_waits(ungated: Recal
     assert captures.submit(ungated, "ann", [("user", "I play the cello.")], gate)
     assert gate.entered.wait(30)
     assert captures.pending == 1
-    assert captures.flush(timeout=0) is False  # still running: flush reports it instead of hanging
+    unfinished = captures.flush(timeout=0)  # still running: flush reports it instead of hanging
+    assert not unfinished and unfinished.finished is False and unfinished.pending == 1
     assert ungated.count("ann") == 0
     gate.opened.set()
     assert captures.flush()
@@ -195,10 +199,14 @@ def test_the_pending_bound_drops_with_a_warning(ungated: RecallEngine, caplog: p
         "the answer is unaffected"
     ]
     gate.opened.set()
-    assert captures.flush()
+    first = captures.flush()
+    assert first and (first.completed, first.dropped, first.failed) == (2, 1, 0)  # the drop is counted, not only logged
     assert stored(ungated, "ann") == ["User has a cat.", "User has a dog."]
     assert captures.submit(ungated, "ann", [("user", "I have a parrot.")], RuleBasedFactExtractor())
-    assert captures.flush() and "User has a parrot." in stored(ungated, "ann")
+    second = captures.flush()
+    assert second and (second.completed, second.dropped) == (1, 0)  # counts since the previous flush
+    assert "User has a parrot." in stored(ungated, "ann")
+    assert captures.stats == CaptureStats(submitted=4, completed=3, dropped=1, failed=0, erased=0, pending=0)
 
 
 def test_captures_of_one_entity_run_one_at_a_time_in_order(ungated: RecallEngine) -> None:
@@ -328,16 +336,34 @@ def test_forget_is_not_undone_by_a_capture_of_a_turn_said_before_it(ungated: Rec
     assert captures.submit(ungated, "ann", [("user", "I have HIV.")], gate)  # running: waits in the extractor
     assert captures.submit(ungated, "ann", [("user", "I play the cello.")], gate)  # queued behind it
     assert gate.entered.wait(30)
-    forgotten = threading.Event()
-    forgetting = threading.Thread(target=lambda: (ungated.forget("ann"), forgotten.set()))
-    forgetting.start()
-    assert not forgotten.wait(0.2)  # forget waits for the capture that is running
+    ungated.forget("ann")  # returns without waiting for the capture in the extractor
+    assert ungated.count("ann") == 0
     gate.opened.set()
-    forgetting.join(30)
-    assert forgotten.is_set() and captures.flush(timeout=30)
+    done = captures.flush(timeout=30)
+    assert done and (done.erased, done.completed, done.failed) == (2, 0, 0)
     assert ungated.count("ann") == 0  # neither the running capture nor the queued one wrote anything
     assert captures.submit(ungated, "ann", [("user", "I keep bees.")], gate) and captures.flush(timeout=30)
     assert stored(ungated, "ann") == ["User keeps bees."]  # a turn said after the forget is captured
+
+
+def test_a_capture_of_a_turn_that_began_before_a_forget_writes_nothing_though_submitted_after(
+    ungated: RecallEngine, caplog: pytest.LogCaptureFixture,
+) -> None:
+    # An agent turn is being answered when the user is forgotten: the capture is submitted once the model has
+    # answered, after the forget, but the turn was said before it (``since``: the generation when it began).
+    began = ERASURES.generation("ann")
+    ungated.add("ann", ["User lives in Leeds."])
+    ungated.forget("ann")
+    captures = BackgroundCapture("test", LOG)
+    with caplog.at_level(logging.INFO, logger=LOG.name):
+        assert captures.submit(ungated, "ann", [("user", "My phone number is 0612345678.")],
+                               RuleBasedFactExtractor(), since=began)
+        done = captures.flush(timeout=30)
+    assert done and done.erased == 1 and ungated.count("ann") == 0
+    assert "test: capture skipped for entity 'ann': it was forgotten after the turn began" in caplog.messages
+    # Without ``since`` the turn counts from its submission: said after the forget, it is stored.
+    assert captures.submit(ungated, "ann", [("user", "I keep bees.")], RuleBasedFactExtractor())
+    assert captures.flush(timeout=30) and stored(ungated, "ann") == ["User keeps bees."]
 
 
 def test_a_capture_of_another_user_is_neither_waited_for_nor_skipped_by_a_forget(ungated: RecallEngine) -> None:

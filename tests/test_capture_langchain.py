@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,7 +17,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from _extractors import Exploding, Gate
 from _faults import break_store
 from _helpers import stored
-from _langchain_fakes import recall_model_capture_graph, replies
+from _langchain_fakes import HeldChatModel, recall_model_capture_graph, replies
 from memori_core import ExtractedFact, RecallEngine, RuleBasedFactExtractor, capture_facts
 from memori_core.context import CLOSE_TAG, OPEN_TAG
 from memori_core.extraction import KnownFact, MessageLike, as_messages
@@ -149,9 +151,46 @@ def test_the_bound_drops_captures_with_a_warning_and_answers_keep_coming(
     assert answers == ["a1", "a2", "a3"]
     assert middleware.pending_captures == 1
     assert sum("capture dropped" in r.getMessage() for r in caplog.records) == 2
+    assert middleware.capture_stats.dropped == 2  # countable by the app, not only logged
     gate.opened.set()
-    assert middleware.flush()
+    done = middleware.flush()
+    assert done and (done.completed, done.dropped) == (1, 2)
     assert stored(ungated, "ann") == ["User has a dog."]
+
+
+def test_a_turn_being_answered_when_the_user_is_forgotten_is_not_captured(ungated: RecallEngine) -> None:
+    # A tester's service: the model was answering "I live in Lyon and my phone number is ..." when another
+    # request forgot the user; the capture, submitted once the model had answered, stored both facts again.
+    model = HeldChatModel(messages=iter(["ok", "ok"]))
+    middleware = MemoriMiddleware(engine=ungated, entity_id="alice", capture=True)
+    agent = create_agent(model, [], middleware=[middleware])
+    ungated.add("alice", ["User is allergic to peanuts."])
+    turn = threading.Thread(target=agent.invoke, args=(
+        {"messages": [HumanMessage("I live in Lyon and my phone number is 0612345678.")]},))
+    turn.start()
+    assert model.answering.wait(30)
+    ungated.forget("alice")
+    model.released.set()
+    turn.join(30)
+    done = middleware.flush(timeout=30)
+    assert done and done.erased == 1 and ungated.count("alice") == 0
+    agent.invoke({"messages": [HumanMessage("I keep bees.")]})  # a turn after the forget is captured
+    assert middleware.flush(timeout=30) and stored(ungated, "alice") == ["User keeps bees."]
+
+
+async def test_an_async_turn_being_answered_during_aforget_is_not_captured(ungated: RecallEngine) -> None:
+    model = HeldChatModel(messages=iter(["ok"]))
+    middleware = MemoriMiddleware(engine=ungated, capture=True)
+    agent = create_agent(model, [], middleware=[middleware])
+    answered = asyncio.create_task(agent.ainvoke(
+        {"messages": [HumanMessage("I live in Lyon and my phone number is 0612345678.")]},
+        {"configurable": {"entity_id": "alice"}}))
+    assert await asyncio.to_thread(model.answering.wait, 30)
+    await ungated.aforget("alice")
+    model.released.set()
+    await answered
+    done = await middleware.aflush(timeout=30)
+    assert done and done.erased == 1 and ungated.count("alice") == 0
 
 
 def test_facts_captured_from_the_turn_being_answered_are_not_injected_into_its_tool_loop(
@@ -313,6 +352,25 @@ async def test_graph_capture_node_async_does_not_delay_the_answer(ungated: Recal
     gate.opened.set()
     assert await capture.aflush()
     assert stored(ungated, "ann") == ["User lives in Porto."]
+
+
+def test_graph_capture_node_does_not_capture_a_turn_the_model_was_answering_when_the_user_was_forgotten(
+    ungated: RecallEngine,
+) -> None:
+    model = HeldChatModel(messages=iter(["ok", "ok"]))
+    capture = memori_capture_node(ungated, entity_id="ann")
+    graph = recall_model_capture_graph(ungated, model, capture)
+    cfg = {"configurable": {"thread_id": "g-forget"}}
+    turn = threading.Thread(target=graph.invoke, args=({"messages": [HumanMessage("I moved to Porto.")]}, cfg))
+    turn.start()
+    assert model.answering.wait(30)  # the recall node saw the turn; the model is answering it
+    ungated.forget("ann")
+    model.released.set()
+    turn.join(30)
+    done = capture.flush(timeout=30)
+    assert done and done.erased == 1 and ungated.count("ann") == 0
+    graph.invoke({"messages": [HumanMessage("I keep bees.")]}, cfg)
+    assert capture.flush(timeout=30) and stored(ungated, "ann") == ["User keeps bees."]
 
 
 def test_graph_capture_node_captures_a_message_once(ungated: RecallEngine) -> None:

@@ -25,10 +25,18 @@ Lock order (always in this order; never the reverse):
 3. the cache registry's lock: taken only inside :class:`CacheRegistry` methods;
 4. the store's lock around its in-process state (ChromaStore: its map of
    revision tokens; InMemoryFactStore: its rows and tokens); the lock of
-   this module's set of intents in flight (``_IN_FLIGHT_LOCK``); and an
-   engine's lock on the erase marks its writes have seen (``_marks_lock``).
+   this module's set of intents in flight (``_IN_FLIGHT_LOCK``); an
+   engine's lock on the erase marks its writes have seen (``_marks_lock``);
+   and the lock of the process's erase generations (:data:`memori_core.lanes.ERASURES`),
+   taken under lock 1 by a write that checks no ``forget`` of its entity came after it began.
 
 Locks 3 and 4 are leaves (nothing else is called while they are held).
+
+Erases in this process: ``forget`` counts one more erase of the entity (:mod:`memori_core.lanes`) before it
+takes lock 1 to delete; a write that began earlier (an ``add`` still embedding, a capture of a turn said
+before) checks the count under lock 1 (:meth:`Coordinator.writing`'s ``since``) before it reads or writes
+anything, and raises :class:`~memori_core.lanes.ForgottenError` when it changed. So such a write either
+holds lock 1 before the ``forget`` takes it (and is deleted by it) or writes nothing.
 Locks 1 and 2 are held across store calls, and every store call is bounded
 by the store's own time limit (``store.request_timeout``, set by
 ``ChromaStore.http(timeout=...)``), so no lock is held across an unbounded wait.
@@ -105,6 +113,7 @@ import numpy as np
 from .entity import DEFAULT_KEY, AnalyzerKey, EntityCache, Tokens
 from .registry import DEFAULT_MAX_CACHED_BYTES, CacheRegistry
 from ..facts import StoredFact
+from ..lanes import ERASURES
 from .columns import columns_from_store
 from .trim import TRIM_MIN_ROWS, release_free_heap
 from ..text import analyzer
@@ -369,7 +378,8 @@ class Coordinator:
 
     @contextlib.contextmanager
     def writing(
-        self, entity_id: str, *, base: str | None | object = _COPY, erasing: bool = False
+        self, entity_id: str, *, base: str | None | object = _COPY, erasing: bool = False,
+        since: int | None = None, what: str = "add",
     ) -> Iterator[CacheUpdate]:
         """Hold the store's write lock of ``entity_id`` around a write, then commit its revision and bring the
         cached copy up to date.
@@ -387,8 +397,12 @@ class Coordinator:
         The commit's base is the cached copy's token, or ``base`` when given.
         Unless ``erasing`` (the body of :meth:`erase`), the write first waits for
         the erases other processes have in flight on the entity (:meth:`_await_erasures`).
+        With ``since`` (the entity's erase generation when the write ``what`` began), a ``forget`` of the
+        entity in this process since then makes it raise :class:`~memori_core.lanes.ForgottenError` under the
+        write lock, before anything is read or written.
         """
         with self.store.write_lock(entity_id):
+            ERASURES.check(entity_id, since, what)
             with self.entity_lock(entity_id):
                 cache = self.caches.get(entity_id)
             snaps = snapshot_files_for(self.store)

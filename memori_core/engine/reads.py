@@ -72,6 +72,7 @@ from ..ranking.pipeline import (
 )
 from ..text import analyzer, main_script
 from ..validate import check_as_of, check_context, check_entity_id, check_limit, check_query
+from .closing import when_open
 
 
 logger = logging.getLogger(__name__)
@@ -242,7 +243,9 @@ class ReadPath:
     _prototypes: _Prototypes | None
     _prototypes_failing: bool
     _prototypes_lock: threading.Lock
+    _closed_by: str | None
 
+    @when_open
     def recall(
         self,
         query: str,
@@ -326,6 +329,7 @@ class ReadPath:
                                      _Answer(revision, horizon, self._answer_inputs(), tuple(_copies(facts))))
         return facts
 
+    @when_open
     def nearest(
         self,
         query: str,
@@ -349,6 +353,7 @@ class ReadPath:
             return []
         return [self._fact(scored, i) for i in select(scored.scores, limit, None).tolist()]
 
+    @when_open
     def explain(
         self,
         query: str,

@@ -8,9 +8,13 @@ is :mod:`.reads`, its write path :mod:`.writes`, and the async twins run either 
 
 from __future__ import annotations
 
+import functools
+import logging
 import threading
 import time
+import weakref
 from collections.abc import Sequence
+from types import TracebackType
 from typing import Any
 
 import numpy as np
@@ -24,12 +28,24 @@ from ..failopen import DEFAULT_OUTAGE_COOLDOWN, OutageBreaker
 from ..facts import RecalledFact, StoredFact
 from ..filters import check_where
 from ..judge import Judge
+from ..lanes import DEFAULT_CAPTURE_WORKERS, Lanes
 from ..records import to_record
-from ..store.base import FactStore
+from ..store.base import ClosedError, FactStore
 from ..validate import check_entity_id, check_id_list, check_session_id, iso_to_ts
+from .closing import CLOSE_TIMEOUT, engine_closed_error, when_open
 from .reads import MAX_JUDGE_CALLS, ReadPath, _check_judge
 from .workers import READ, WRITE, AsyncWorkers
 from .writes import _UNSET, Progress, WritePath
+
+
+logger = logging.getLogger(__name__)
+
+
+def _close_with_store(ref: weakref.ref[RecallEngine]) -> None:
+    """The engine's ``store.on_close`` callback: the engine (if still alive) waits for its captures and closes."""
+    engine = ref()
+    if engine is not None:
+        engine._shut(CLOSE_TIMEOUT, f"its store {engine.store!r} was closed")
 
 
 def _check_flag(value: Any, name: str) -> None:
@@ -47,6 +63,9 @@ class RecallEngine(ReadPath, WritePath):
     Recall scores an in-process copy of each entity's rows (exactly, no ANN),
     kept fresh by this engine's own writes, and for stores shared between
     processes (HTTP) by a revision record read before each recall.
+
+    Close it when the app stops (:meth:`close`, or ``with RecallEngine(...) as engine:``): its pending
+    captures are stored first, then its store is closed.
     """
 
     def __init__(
@@ -60,6 +79,7 @@ class RecallEngine(ReadPath, WritePath):
         max_cached_bytes: int | None = DEFAULT_MAX_CACHED_BYTES,
         async_workers: int = 8,
         async_write_workers: int = 4,
+        capture_workers: int = DEFAULT_CAPTURE_WORKERS,
         judge: Judge | None = None,
         judge_timeout: float = 10.0,
         outage_cooldown: float = DEFAULT_OUTAGE_COOLDOWN,
@@ -73,6 +93,10 @@ class RecallEngine(ReadPath, WritePath):
         ``aexport``) on at most ``async_write_workers`` (default 4); calls beyond that wait for a thread of
         their pool. So eight bulk ``aadd`` calls delay other writes, never another user's ``arecall``
         (:mod:`memori_core.engine.workers`).
+        The adapters' background captures (``capture=True``) of this engine run on ``capture_workers``
+        threads of its own (default eight per CPU, at most 32: :data:`~memori_core.lanes.DEFAULT_CAPTURE_WORKERS`;
+        a capture mostly waits for the store and an LLM extractor): captures of one entity one at a time, in
+        order, those of different entities in parallel.
 
         The per-entity caches are bounded by ``max_cached_entities`` and
         ``max_cached_bytes`` (default 1 GiB; ``None``: no byte bound): the least
@@ -110,12 +134,22 @@ class RecallEngine(ReadPath, WritePath):
         """Threads of the pool the async reads run on."""
         self.async_write_workers: int = async_write_workers
         """Threads of the pool the async writes (and ``aimport_`` / ``aexport``) run on."""
+        self.capture_lanes = Lanes(capture_workers)
+        """The pool the adapters' background captures of this engine run on (:mod:`memori_core.lanes`)."""
+        self._closed_by: str | None = None  # what closed the engine: every call raises ClosedError naming it
+        self._close_lock = threading.Lock()
+        self._close_finished = True
         self.judge: Judge | None = judge
         self.judge_timeout: float = judge_timeout
         self._judge_slots = threading.BoundedSemaphore(MAX_JUDGE_CALLS)
         self._prototypes: Any = None  # the gate's prototype sentences, embedded once (engine.reads._Prototypes)
         self._prototypes_lock = threading.Lock()
         self._prototypes_failing = False  # the last try to embed them failed (warned once until one succeeds)
+        try:  # before the cache's own callbacks (snapshots): the captures are stored before snapshots are written
+            self.store.on_close(functools.partial(_close_with_store, weakref.ref(self)))
+        except ClosedError:
+            raise ClosedError(f"RecallEngine: the store {self.store!r} is closed (store.close() was called): "
+                              "open a new store for the engine") from None
         # Caches, locks and the write protocol; the lock order is written down there.
         self._coord = Coordinator(
             self.store, max_cached_entities, max_cached_bytes, lambda: (self.config.tokenizer, self.config.stemmer)
@@ -128,6 +162,7 @@ class RecallEngine(ReadPath, WritePath):
             self._embedder = default_embedder()
         return self._embedder
 
+    @when_open
     def count(self, entity_id: str, *, include_invalid: bool = False) -> int:
         """Number of ``entity_id``'s valid facts: stored and not superseded (expired facts count: they are
         stored until deleted). ``include_invalid=True`` counts every stored row, superseded facts and the
@@ -140,6 +175,7 @@ class RecallEngine(ReadPath, WritePath):
             n_invalid = int(self._cache_for(entity_id).invalid_rows(time.time()).size)
             return self.store.count(entity_id) - n_invalid
 
+    @when_open
     def list(
         self,
         entity_id: str,
@@ -181,6 +217,7 @@ class RecallEngine(ReadPath, WritePath):
             page = cache.newest_first(rows, newest_first)[offset : offset + limit]
             return [f for f in map(cache.fact, page.tolist()) if f is not None]
 
+    @when_open
     def history(self, entity_id: str, id: str) -> list[StoredFact]:
         """The versions of fact ``id``, oldest first: every fact linked to it by a supersede
         (``superseded_by`` / ``supersedes``) or an update (the ``<id>@v<n>`` rows it kept; a superseded fact
@@ -213,6 +250,7 @@ class RecallEngine(ReadPath, WritePath):
         return sorted(facts, key=lambda f: (f.valid_to is None, iso_to_ts(f.valid_to),
                                             iso_to_ts(f.valid_from or f.created_at), f.seq, f.id))
 
+    @when_open
     def get(self, entity_id: str, ids: Sequence[str] | str) -> list[StoredFact]:
         """The stored facts of ``entity_id`` with these ids, in the order asked (unknown ids are left out)."""
         entity_id = check_entity_id(entity_id)
@@ -220,6 +258,7 @@ class RecallEngine(ReadPath, WritePath):
         found = {f.id: f for f in self.store.get(entity_id, id_list)}
         return [found[i] for i in id_list if i in found]
 
+    @when_open
     def export(self, entity_id: str, *, include_vectors: bool = False) -> list[dict[str, Any]]:
         """Every stored fact of ``entity_id`` as a record (see :mod:`memori_core.records`), in order of addition.
 
@@ -237,6 +276,56 @@ class RecallEngine(ReadPath, WritePath):
         """Forget the in-process copies (the next recall reloads from the store)."""
         self._coord.clear()
 
+    # -- closing ------------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        """Whether the engine is closed (:meth:`close`, or its store's ``close()``): every call then raises
+        :class:`~memori_core.store.base.ClosedError`."""
+        return self._closed_by is not None
+
+    def close(self, timeout: float | None = CLOSE_TIMEOUT) -> bool:
+        """Wait for this engine's pending background captures (at most ``timeout`` seconds; ``None``: no limit),
+        then close the engine and its store (``store.close()``: an embedded store writes its cache snapshots and
+        lets go of its folder). Returns ``True`` when no capture was left; those still pending after ``timeout``
+        are dropped (each counted and logged by its adapter).
+
+        Idempotent. Afterwards every call of the engine raises
+        :class:`~memori_core.store.base.ClosedError` naming what was closed, and so does every call of the
+        store; other engines over the same store close with it (they wait for their own captures first). Call
+        it when the app stops using the engine (a shutdown hook, a lifespan's end), after the requests that
+        use it have finished. ``with RecallEngine(...) as engine:`` closes it at the end of the block.
+        """
+        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+                                    or not timeout >= 0):
+            raise ValueError(f"timeout must be a number of seconds >= 0 or None, got {timeout!r}")
+        finished = self._shut(timeout, "engine.close() was called")
+        self.store.close()
+        return finished
+
+    def __enter__(self) -> RecallEngine:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    def _shut(self, timeout: float | None, closed_by: str) -> bool:
+        """Wait for the engine's captures (at most ``timeout`` s), then refuse every call (``closed_by`` says why);
+        ``True`` when no capture was left. Only the first call waits; later ones return what it found."""
+        with self._close_lock:
+            if self._closed_by is not None:
+                return self._close_finished
+            finished = self.capture_lanes.wait(timeout)
+            if not finished:
+                logger.warning("RecallEngine.close: %d background captures were still pending after %s s; they are "
+                               "dropped (their adapters count them)", self.capture_lanes.pending, timeout)
+            self._closed_by = closed_by
+            self._close_finished = finished
+            self.capture_lanes.shutdown()
+            self._workers.shutdown()
+            return finished
+
     def _entity_lock(self, entity_id: str) -> threading.RLock:
         return self._coord.entity_lock(entity_id)
 
@@ -247,11 +336,17 @@ class RecallEngine(ReadPath, WritePath):
 
     async def _read(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         """Run a blocking read on this engine's read threads."""
+        self._refuse_if_closed(fn)
         return await self._workers.run(READ, fn, *args, **kwargs)
 
     async def _write(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         """Run a blocking write (or whole-user transfer) on this engine's write threads."""
+        self._refuse_if_closed(fn)
         return await self._workers.run(WRITE, fn, *args, **kwargs)
+
+    def _refuse_if_closed(self, fn: Any) -> None:
+        if self._closed_by is not None:
+            raise engine_closed_error(self._closed_by, getattr(fn, "__name__", "the call"))
 
     async def aadd(self, entity_id: str, facts: Sequence[str] | str, ids: Sequence[str] | None = None,
                    created_at: Any = None, metadata: Any = None, *, session_id: Any = None,

@@ -71,6 +71,13 @@ class AsyncWorkers:
         call = functools.partial(contextvars.copy_context().run, fn, *args, **kwargs)
         return await asyncio.get_running_loop().run_in_executor(self._pool(kind), call)
 
+    def shutdown(self) -> None:
+        """Let the pools' threads end once their current jobs are done (the engine is closed: no new job comes)."""
+        with self._lock:
+            pools, self._pools = list(self._pools.values()), {}
+        for pool in pools:
+            pool.shutdown(wait=False)
+
     def _after_fork_in_child(self) -> None:
         # The parent's pools have no thread here (and their locks may have been held at the fork): new ones are
         # made on first use. The old ones are dropped without shutdown(), which would wait for those threads.

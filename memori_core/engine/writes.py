@@ -24,7 +24,7 @@ from ..cache.coordinator import CacheUpdate, Coordinator
 from ..config import RecallConfig
 from ..embedders import Embedder, embed_in_batches
 from ..facts import StoredFact
-from ..lanes import LANES
+from ..lanes import ERASURES
 from ..ranking.core import CORE_KEY
 from ..records import from_record, repeat_difference, repeat_problem
 from ..store import deadline
@@ -45,6 +45,7 @@ from ..validate import (
     per_fact,
     iso_to_ts,
 )
+from .closing import when_open
 
 
 logger = logging.getLogger(__name__)
@@ -302,7 +303,9 @@ class WritePath:
     embed_batch_size: int
     _coord: Coordinator
     embedder: Embedder
+    _closed_by: str | None
 
+    @when_open
     @_bounded
     def add(
         self,
@@ -378,9 +381,13 @@ class WritePath:
         again); superseded facts a failure left in place are named in its
         message. After any failure the next recall reads what the store really
         holds. To erase a fact for good (its history included), use
-        :meth:`delete` or :meth:`forget`.
+        :meth:`delete` or :meth:`forget`. When this process forgets the
+        entity (:meth:`forget`) after the call began and before it wrote (a
+        bulk add still embedding), nothing is written and
+        :class:`~memori_core.lanes.ForgottenError` naming the entity is raised.
         """
         entity_id = check_entity_id(entity_id)
+        since = ERASURES.since(entity_id)  # a forget from now on makes this add write nothing
         texts = check_facts(facts)
         report = _safe_progress(progress)
         n = len(texts)
@@ -405,7 +412,8 @@ class WritePath:
         if replaced:  # a typo fails here, before anything is embedded (checked again under the locks)
             _check_known(entity_id, replaced, self.store.get(entity_id, replaced))
         self._write_batch(entity_id, batch, replaced, derived=given_ids is None, report=report, stored=stored,
-                          dated=next(iter(batch.values())).created_at != now)  # (now: no created_at given)
+                          dated=next(iter(batch.values())).created_at != now,  # (now: no created_at given)
+                          since=since)
         return out_ids
 
     def _past_updates(self, entity_id: str, ids: list[str], texts: list[str],
@@ -436,10 +444,12 @@ class WritePath:
 
     def _write_batch(self, entity_id: str, batch: dict[str, StoredFact], replaced: list[str], *, derived: bool,
                      report: Progress | None, stored: dict[str, StoredFact] | None = None,
-                     dated: bool = False) -> None:
+                     dated: bool = False, since: int | None = None) -> None:
         """Store ``batch`` (derived ids: facts already stored count as seen again; ``stored``: those facts, if
         read already) and mark ``replaced`` superseded by it (``dated``: the caller gave ``created_at``; see
-        :func:`_superseded`). An id of ``replaced`` not stored (any more) raises before anything is written."""
+        :func:`_superseded`). An id of ``replaced`` not stored (any more) raises before anything is written, and
+        so does a ``forget`` of the entity after erase generation ``since``
+        (:class:`~memori_core.lanes.ForgottenError`)."""
         # Embed (slow) before taking the locks, only what is not stored yet...
         if derived and stored is None:
             stored = self._stored(entity_id, batch)
@@ -447,7 +457,7 @@ class WritePath:
         vec_of = self._embed_new(new, report)
         vec_of.update(self._embed_new([f for f in seen if f.valid_to is not None]))  # their periods' archives
 
-        with self._coord.writing(entity_id) as done:
+        with self._coord.writing(entity_id, since=since) as done:
             # ...and decide under them, so that concurrent adds of one fact count every sighting.
             existing = self._stored(entity_id, batch) if derived else {}
             new, seen = _split_new_and_seen(batch, existing)
@@ -497,6 +507,7 @@ class WritePath:
                     ) from cause
                 done.update_seen(superseded)
 
+    @when_open
     def vector_dimension(self, sample: str = "dimension probe") -> int:
         """The dimension of the vectors this engine writes: the store's rows', or, for an empty store, its
         embedder's (``sample`` is embedded once to learn it)."""
@@ -559,6 +570,7 @@ class WritePath:
         total = len(facts)
         self.store.upsert(entity_id, facts, vectors, progress=lambda done: progress("store", done, total))
 
+    @when_open
     @_bounded
     def delete(self, entity_id: str, ids: Sequence[str]) -> list[str]:
         """Delete some of ``entity_id``'s facts by id; returns the ids that were stored (and are deleted now),
@@ -598,16 +610,19 @@ class WritePath:
         self._coord.erase(entity_id, erase)
         return present
 
+    @when_open
     @_bounded
     def forget(self, entity_id: str) -> None:
         """Delete every fact of ``entity_id``, history included (and nothing of any other entity).
 
-        A background capture of this process (an adapter's ``capture=True``) of a turn said before writes
-        nothing after it: queued ones are skipped, and one running is waited for (at most
-        :data:`~memori_core.lanes.SETTLE_TIMEOUT` seconds; it writes nothing once that has passed) before the
-        facts are deleted (:mod:`memori_core.lanes`)."""
+        Writes of this process that began before the call write nothing after it returns
+        (:mod:`memori_core.lanes`): an ``add`` or ``import_`` of the entity still embedding raises
+        :class:`~memori_core.lanes.ForgottenError` naming the entity instead of writing, and a background
+        capture (an adapter's ``capture=True``) of a turn that began before it, queued or running, stores
+        nothing (it is counted as erased). One that had already written is deleted with the rest. ``forget``
+        does not wait for them."""
         entity_id = check_entity_id(entity_id)
-        LANES.settle(entity_id)
+        ERASURES.erase(entity_id)  # before the delete takes the entity's write lock: see memori_core.lanes
 
         def erase(done: CacheUpdate) -> None:
             done.begin()
@@ -616,6 +631,7 @@ class WritePath:
 
         self._coord.erase(entity_id, erase)
 
+    @when_open
     @_bounded
     def update(
         self,
@@ -740,6 +756,7 @@ class WritePath:
                     if any(version_id(fid, n) in taken for n in range(start, start + 8))}
         return out
 
+    @when_open
     @_bounded
     def restore(self, entity_id: str, id: str) -> StoredFact:
         """Undo the supersede or update that made fact ``id`` invalid; returns the restored fact.
@@ -811,6 +828,7 @@ class WritePath:
             done.upsert(rows, vectors)
             return restored
 
+    @when_open
     @_bounded
     def import_(
         self, entity_id: str, records: Sequence[dict[str, Any]], *, reembed: bool = False,
@@ -829,10 +847,13 @@ class WritePath:
         repeated ids: which one was meant cannot be told. Ids, timestamps, sightings, sessions and their order are
         kept, so recall over the imported facts is the recall of the export.
         Everything is validated before anything is written; a failure part-way
-        raises :class:`~memori_core.PartialWriteError` like :meth:`add`.
+        raises :class:`~memori_core.PartialWriteError` like :meth:`add`, and a
+        :meth:`forget` of the entity after the call began, before it wrote,
+        :class:`~memori_core.lanes.ForgottenError` (nothing written).
         ``progress`` is reported as in :meth:`add`.
         """
         entity_id = check_entity_id(entity_id)
+        since = ERASURES.since(entity_id)  # a forget from now on makes this import write nothing
         report = _safe_progress(progress)
         if isinstance(records, (str, bytes, dict)) or not isinstance(records, Sequence):
             raise TypeError(f"records must be a list of dicts, got {type(records).__name__}")
@@ -866,7 +887,7 @@ class WritePath:
         else:
             vec_of = self._embed_new(facts, report)
             vectors = np.stack([vec_of[f.id] for f in facts])
-        with self._coord.writing(entity_id) as done:
+        with self._coord.writing(entity_id, since=since, what="import") as done:
             done.begin()
             self._upsert(entity_id, facts, vectors, report)
             done.upsert(facts, vectors)  # kept as the whole copy when it is the entity's first write...

@@ -14,7 +14,9 @@
 Chroma is imported in the ``chroma*`` modules only.
 """
 
-from .base import CacheFolder, EntityRows, FactStore, PartialDeleteError, PartialWriteError, RevisionStore, RowStore
+from .base import (
+    CacheFolder, ClosedError, EntityRows, FactStore, PartialDeleteError, PartialWriteError, RevisionStore, RowStore,
+)
 from .chroma import ChromaStore, default_store_path
 from .chroma_client import chroma_errors
 from .deadline import DeadlineExceeded
@@ -22,6 +24,7 @@ from .folder_lock import FolderInUseError
 from .in_memory import InMemoryFactStore
 
 __all__ = [
-    "CacheFolder", "ChromaStore", "DeadlineExceeded", "EntityRows", "FactStore", "FolderInUseError", "InMemoryFactStore",
+    "CacheFolder", "ChromaStore", "ClosedError", "DeadlineExceeded", "EntityRows", "FactStore", "FolderInUseError",
+    "InMemoryFactStore",
     "PartialDeleteError", "PartialWriteError", "RevisionStore", "RowStore", "chroma_errors", "default_store_path",
 ]

@@ -11,13 +11,14 @@ reference one; ``tests/store_conformance.py`` is the behaviour both share.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, cast
 
 import numpy as np
 
@@ -25,9 +26,9 @@ from ..facts import StoredFact
 from .rows import EntityColumns, EntityRows
 
 __all__ = [
-    "CacheFolder", "CloseCallbacks", "EntityColumns", "EntityRows", "FactStore", "PartialDeleteError",
+    "CacheFolder", "CloseCallbacks", "ClosedError", "EntityColumns", "EntityRows", "FactStore", "PartialDeleteError",
     "PartialWriteError", "RevisionStore", "RowStore", "join_revision", "settle_failed_delete", "settle_failed_write",
-    "split_revision",
+    "split_revision", "when_open",
 ]
 
 INTENT_MARK = "~"
@@ -47,6 +48,29 @@ def join_revision(committed: str | None, intents: frozenset[str] | set[str]) -> 
     if not intents:
         return committed
     return f"{committed or ''}{INTENT_MARK}{','.join(sorted(intents))}"
+
+
+class ClosedError(RuntimeError):
+    """A store, or an engine, used after its ``close()``; the message names which, and what to do."""
+
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def when_open(method: _Method) -> _Method:
+    """A store method that raises :class:`ClosedError` naming the store once ``self.closed`` is true (after its
+    ``close()``), instead of whatever the released client would raise."""
+
+    @functools.wraps(method)
+    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if self.closed:
+            where = getattr(self, "location", None)
+            name = f"{type(self).__name__}({where!r})" if where else type(self).__name__
+            raise ClosedError(f"{name} is closed (store.close() or engine.close() was called): {method.__name__} "
+                              "cannot run; open a new store and engine")
+        return method(self, *args, **kwargs)
+
+    return cast(_Method, run)
 
 
 class PartialWriteError(RuntimeError):
@@ -283,13 +307,19 @@ class FactStore(RowStore, RevisionStore, Protocol):
     """Where a cache may keep files for this store; ``None`` (the default): nowhere. Reads ``None`` once the
     store is closed."""
 
+    closed: bool = False
+    """``True`` once :meth:`close` has run its callbacks: every call to the store then raises
+    :class:`ClosedError` naming it."""
+
     def on_close(self, callback: Callable[[], None]) -> None:
         """Run ``callback()`` when :meth:`close` is first called, while the store can still be read and written
-        (callbacks run in the order registered). Raises ``RuntimeError`` once the store is closed."""
+        (callbacks run in the order registered). Raises :class:`ClosedError` (a ``RuntimeError``) once the store
+        is closed."""
         ...
 
     def close(self) -> None:
-        """Run the :meth:`on_close` callbacks, then release what the store holds. Idempotent."""
+        """Run the :meth:`on_close` callbacks, then release what the store holds and set :attr:`closed`.
+        Idempotent."""
         ...
 
 
@@ -307,7 +337,7 @@ class CloseCallbacks:
         """Register ``callback``; ``RuntimeError`` once :meth:`run` has been called."""
         with self._lock:
             if self._callbacks is None:
-                raise RuntimeError("the store is closed")
+                raise ClosedError("the store is closed (store.close() was called): open a new store")
             self._callbacks.append(callback)
 
     def run(self) -> None:

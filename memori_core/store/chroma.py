@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..facts import StoredFact
-from .base import CacheFolder, CloseCallbacks, FactStore, settle_failed_delete, settle_failed_write
+from .base import CacheFolder, CloseCallbacks, FactStore, settle_failed_delete, settle_failed_write, when_open
 from .chroma_client import (
     DEFAULT_HTTP_TIMEOUT,
     READ_ATTEMPTS,
@@ -229,15 +229,19 @@ class ChromaStore(FactStore):
         this object's hold on the folder; for an in-memory store, drop its collections.
 
         The folder is free for other processes once every store object of this
-        process on it is closed (or the process ends). Do not use the store
-        afterwards. Idempotent; HTTP and ``client=`` stores have nothing else
-        to release.
+        process on it is closed (or the process ends). An engine over the store
+        closes with it: its pending captures are waited for first (the
+        callbacks, :meth:`RecallEngine.close <memori_core.RecallEngine.close>`).
+        Any call afterwards raises :class:`~memori_core.store.base.ClosedError`
+        naming the store. Idempotent; HTTP and ``client=`` stores have nothing
+        else to release.
         """
         self.cache_folder = None
         hold, self._folder_hold = self._folder_hold, None
         try:
             self._closing.run()
         finally:
+            self.closed = True
             if hold is not None:
                 self._release(hold)
             if self._unused is not None and self._unused.alive:
@@ -304,6 +308,7 @@ class ChromaStore(FactStore):
 
     # -- reads -------------------------------------------------------------
 
+    @when_open
     def load_entity(self, entity_id: str) -> EntityRows:
         """Every row of ``entity_id`` with its embedding (paged, filtered inside Chroma).
 
@@ -371,6 +376,7 @@ class ChromaStore(FactStore):
         else:
             cols.embeddings.append(block if len(keep) == block.shape[0] else block[keep])
 
+    @when_open
     def get(self, entity_id: str, ids: Sequence[str]) -> list[StoredFact]:
         """The stored facts of ``entity_id`` among ``ids`` (missing ids are left out)."""
         if not ids:
@@ -387,10 +393,12 @@ class ChromaStore(FactStore):
                     out.append(fact)
         return out
 
+    @when_open
     def count(self, entity_id: str) -> int:
         """Number of facts stored for ``entity_id``."""
         return len(self._facts.get(where={ENTITY: entity_id}, include=[])["ids"])
 
+    @when_open
     def dimension(self) -> int | None:
         """Dimension of the stored embeddings (a Chroma collection holds one), ``None`` when empty.
 
@@ -414,6 +422,7 @@ class ChromaStore(FactStore):
 
     # -- writes ------------------------------------------------------------
 
+    @when_open
     def upsert(
         self,
         entity_id: str,
@@ -509,6 +518,7 @@ class ChromaStore(FactStore):
             return None
         return [have.get(f.id) == pack(f) for f in facts]
 
+    @when_open
     def update_seen(self, entity_id: str, facts: Sequence[StoredFact]) -> None:
         """Rewrite the metadata of existing facts (``last_seen``, ``times_seen``, user metadata).
 
@@ -524,12 +534,14 @@ class ChromaStore(FactStore):
                 self._report_upsert(entity_id, facts, list(facts[:start]), exc)
                 return
 
+    @when_open
     def present(self, entity_id: str, ids: Sequence[str]) -> list[str]:
         """Those of ``ids`` that ``entity_id`` has stored, in the order given (read by id)."""
         unique = list(dict.fromkeys(ids))
         have = self._records(entity_id, unique)
         return [i for i in unique if i in have]
 
+    @when_open
     def delete(self, entity_id: str, ids: Sequence[str]) -> None:
         """Delete facts of ``entity_id`` by id (unknown ids are ignored).
 
@@ -570,6 +582,7 @@ class ChromaStore(FactStore):
             raise error from None
         settle_failed_delete(logger, entity_id, unique, [i for i in unique if i in left], error)
 
+    @when_open
     def forget(self, entity_id: str) -> None:
         """Delete every fact of ``entity_id`` and nothing else (in an embedded folder, their texts are then
         scrubbed from Chroma's log, as :meth:`delete` does).
@@ -590,6 +603,7 @@ class ChromaStore(FactStore):
 
     # -- revisions (memori_core/store/chroma_revisions.py) --------------------
 
+    @when_open
     def revision(self, entity_id: str) -> str | None:
         """Token that changes whenever ``entity_id``'s facts change (read by id: one cheap lookup).
 
@@ -598,23 +612,28 @@ class ChromaStore(FactStore):
         """
         return self._revision_tokens.revision(entity_id)
 
+    @when_open
     def write_lock(self, entity_id: str) -> contextlib.AbstractContextManager[None]:
         """The process-wide lock writers of ``entity_id`` in this collection hold around a write and its commit."""
         return self._revision_tokens.write_lock(entity_id)
 
+    @when_open
     def bump_revision(self, entity_id: str) -> str:
         """Record that ``entity_id`` changed; call after the write has finished (or failed part-way)."""
         return self.commit_revision(entity_id, None)[0]
 
+    @when_open
     def record_intent(self, entity_id: str, intent: str) -> bool:
         """Mark a write of ``entity_id`` as in flight on its revision record before any row changes (a shared
         store; a store only this process writes to needs no intent: False)."""
         return self._revision_tokens.record_intent(entity_id, intent)
 
+    @when_open
     def withdraw_intent(self, entity_id: str, intent: str) -> None:
         """Take back the ``intent`` of a write that changed nothing (a shared store; the token stays)."""
         self._revision_tokens.withdraw_intent(entity_id, intent)
 
+    @when_open
     def commit_revision(self, entity_id: str, base: str | None, intent: str | None = None) -> tuple[str, bool]:
         """Record that ``entity_id`` changed, after a write made by a writer whose copy was at ``base``, and
         clear the write's ``intent``: the new token, and whether this write is the only change since ``base``.

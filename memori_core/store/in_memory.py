@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..facts import StoredFact, validity_json
-from .base import CloseCallbacks, FactStore, settle_failed_delete, settle_failed_write
+from .base import CloseCallbacks, FactStore, settle_failed_delete, settle_failed_write, when_open
 from .keyed_locks import KeyedLocks
 from .rows import EntityColumns, EntityRows, fact_of_row
 
@@ -75,7 +75,7 @@ class InMemoryFactStore(FactStore):
 
     Each store is separate and empty when made, like ``ChromaStore.in_memory()``.
     Only this process writes to it (``shared`` is False), it offers no cache
-    folder and ``close()`` only runs the :meth:`on_close` callbacks.
+    folder and ``close()`` only runs the :meth:`on_close` callbacks (then refuses every call, as any store).
 
     >>> from memori_core import RecallEngine
     >>> engine = RecallEngine(store=InMemoryFactStore(), embedder=my_embed_fn)  # doctest: +SKIP
@@ -111,6 +111,7 @@ class InMemoryFactStore(FactStore):
 
     # -- reads ------------------------------------------------------------------
 
+    @when_open
     def load_entity(self, entity_id: str) -> EntityRows:
         """Every row of ``entity_id`` in write order, with its vector (one float32 block)."""
         with self._lock:
@@ -132,6 +133,7 @@ class InMemoryFactStore(FactStore):
         )
         return EntityRows(entity_id=entity_id, columns=cols)
 
+    @when_open
     def get(self, entity_id: str, ids: Sequence[str]) -> list[StoredFact]:
         """The stored facts of ``entity_id`` among ``ids``, in the order asked."""
         _distinct(ids)
@@ -140,17 +142,20 @@ class InMemoryFactStore(FactStore):
             records = [stored[i][0] for i in ids if i in stored]
         return [r.fact(entity_id) for r in records]
 
+    @when_open
     def present(self, entity_id: str, ids: Sequence[str]) -> list[str]:
         """Those of ``ids`` that ``entity_id`` has stored, in the order given, each once."""
         with self._lock:
             stored = self._entities.get(entity_id, {})
             return [i for i in dict.fromkeys(ids) if i in stored]
 
+    @when_open
     def count(self, entity_id: str) -> int:
         """How many facts ``entity_id`` has stored."""
         with self._lock:
             return len(self._entities.get(entity_id, {}))
 
+    @when_open
     def dimension(self) -> int | None:
         """The dimension of the first vector ever stored (kept after every row is deleted)."""
         with self._lock:
@@ -158,6 +163,7 @@ class InMemoryFactStore(FactStore):
 
     # -- writes -----------------------------------------------------------------
 
+    @when_open
     def upsert(
         self,
         entity_id: str,
@@ -203,6 +209,7 @@ class InMemoryFactStore(FactStore):
         if failure is not None:
             self._report_write(entity_id, records, failure)
 
+    @when_open
     def update_seen(self, entity_id: str, facts: Sequence[StoredFact]) -> None:
         """Rewrite stored facts' fields, keeping their vectors (facts not stored are left out). Stops at the
         first failed batch and reports what the store holds."""
@@ -221,6 +228,7 @@ class InMemoryFactStore(FactStore):
                     if record.id in entity:
                         entity[record.id] = (record, entity[record.id][1])
 
+    @when_open
     def delete(self, entity_id: str, ids: Sequence[str]) -> None:
         """Delete facts of ``entity_id`` by id (unknown ids are ignored). Stops at the first failed batch and
         reports what is gone."""
@@ -237,6 +245,7 @@ class InMemoryFactStore(FactStore):
                 for fact_id in batch:
                     entity.pop(fact_id, None)
 
+    @when_open
     def forget(self, entity_id: str) -> None:
         """Delete every fact of ``entity_id`` and nothing else."""
         with self._lock:
@@ -257,22 +266,27 @@ class InMemoryFactStore(FactStore):
 
     # -- revisions ----------------------------------------------------------------
 
+    @when_open
     def revision(self, entity_id: str) -> str | None:
         """The entity's current token; ``None`` before its first commit."""
         with self._lock:
             return self._tokens.get(entity_id)
 
+    @when_open
     def bump_revision(self, entity_id: str) -> str:
         """Record that ``entity_id`` changed; returns the new token."""
         return self.commit_revision(entity_id, None)[0]
 
+    @when_open
     def record_intent(self, entity_id: str, intent: str) -> bool:
         """No intent is needed: only this process writes, and a commit changes the token at once (False)."""
         return False
 
+    @when_open
     def withdraw_intent(self, entity_id: str, intent: str) -> None:
         """Nothing to take back: no intent is ever recorded (:meth:`record_intent`)."""
 
+    @when_open
     def commit_revision(self, entity_id: str, base: str | None, intent: str | None = None) -> tuple[str, bool]:
         """A new token for ``entity_id``, and whether the token before it was ``base`` (then the caller's
         write, made under :meth:`write_lock`, is the only change since ``base``). There are no intents to
@@ -283,6 +297,7 @@ class InMemoryFactStore(FactStore):
             self._tokens[entity_id] = token
         return token, base is not None and current == base
 
+    @when_open
     def write_lock(self, entity_id: str) -> contextlib.AbstractContextManager[None]:
         """The lock held around a write of ``entity_id`` and its commit (one per entity of this store)."""
         return self._write_locks.hold(entity_id)
@@ -294,8 +309,12 @@ class InMemoryFactStore(FactStore):
         self._closing.add(callback)
 
     def close(self) -> None:
-        """Run the :meth:`on_close` callbacks (there is nothing else to release). Idempotent."""
-        self._closing.run()
+        """Run the :meth:`on_close` callbacks (there is nothing else to release); any call afterwards raises
+        :class:`~memori_core.store.base.ClosedError`. Idempotent."""
+        try:
+            self._closing.run()
+        finally:
+            self.closed = True
 
 
 def _json_form(metadata: dict[str, Any]) -> str:
