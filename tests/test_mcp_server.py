@@ -439,3 +439,18 @@ async def test_mcp_help_lists_every_tool_the_server_registers(capsys) -> None:
     help_text = " ".join(capsys.readouterr().out.split())  # argparse wraps lines
     assert f"whose tools {describe_tools(registered)} the facts of one entity" in help_text
     assert "recall (with explain), add, list, get, update, history, restore, delete and forget" in help_text
+
+
+async def test_http_recall_leaves_a_langgraph_store_item_out_of_the_facts_metadata_and_get_keeps_it(
+        http_server, mcp_engine):
+    from memori_core.metadata_keys import STORE_ITEM_KEY
+    from memori_langchain import MemoriStore
+
+    MemoriStore(mcp_engine, fields=["content"]).put(("memories", "ann"), "diet", {"content": "User is allergic to peanuts.",
+                                                               "reviewed_by": "nurse"})
+    async with http_session(http_server, "ann") as s:
+        recalled = (await call(s, "recall", query="peanut allergy"))["facts"]
+        assert [f["text"] for f in recalled] == ["User is allergic to peanuts."]
+        assert STORE_ITEM_KEY not in recalled[0]["metadata"]
+        got = (await call(s, "get", ids=[recalled[0]["id"]]))["facts"]
+        assert STORE_ITEM_KEY in got[0]["metadata"]
