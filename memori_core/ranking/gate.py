@@ -132,10 +132,7 @@ def decide(
         best = float(lifted.max()) if n else best
     else:
         lifted = cosine
-    by_words = np.zeros(n, dtype=bool)
-    if lexical is not None and bm25 is not None:
-        by_words = ((lexical >= config.gate_words) & (lifted >= config.gate_words_cosine)
-                    & (bm25 >= words_bm25_bar(config, pool_size)))
+    by_words = _holds_the_words(n, config, lexical, bm25, pool_size) & (lifted >= config.gate_words_cosine)
     if general and config.gate_general is not None:
         usual = decide(cosine, rank_score, config, lexical, bm25, pool_size)
         return _general(usual, cosine, config, by_words, bm25)
@@ -182,15 +179,23 @@ def decide(
     return GateDecision("relevance", keep, True, best, confident, f"relevance gate open: best cosine {best:.3f}; {how}")
 
 
+def _holds_the_words(n: int, config: RecallConfig, lexical: np.ndarray | None, bm25: np.ndarray | None,
+                     pool_size: int | None) -> np.ndarray:
+    """The words rule before its cosine guard: per fact, whether it holds most of the query's informative words
+    (normalised BM25 >= ``gate_words`` and raw BM25 >= :func:`words_bm25_bar`); all false without the lexical
+    arrays."""
+    if lexical is None or bm25 is None:
+        return np.zeros(n, dtype=bool)
+    return (lexical >= config.gate_words) & (bm25 >= words_bm25_bar(config, pool_size))
+
+
 def _unread(cosine: np.ndarray, config: RecallConfig, lexical: np.ndarray | None, bm25: np.ndarray | None,
             pool_size: int | None, script: str) -> GateDecision:
     """The relevance gate for a question in a script the embedder does not read: its cosines are those of text
     the model cannot tell apart, so only the words rule keeps a fact, without its cosine guard."""
     n = cosine.shape[0]
     best = float(cosine.max()) if n else float("nan")
-    keep = np.zeros(n, dtype=bool)
-    if lexical is not None and bm25 is not None:
-        keep = (lexical >= config.gate_words) & (bm25 >= words_bm25_bar(config, pool_size))
+    keep = _holds_the_words(n, config, lexical, bm25, pool_size)
     how = (f"the question is written in {script.title()}, which the embedder does not read: its cosines do not "
            f"count, and only facts holding its words are kept (lexical >= {config.gate_words:g})")
     if not keep.any():
