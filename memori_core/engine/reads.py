@@ -530,6 +530,7 @@ class ReadPath:
         general = general_shape and not names_known(query, pool_facts.texts())
         gate_cos = None
         news = bool(read) and tells_news(query)  # only a turn read with its conversation can tell news
+        leans = bool(read) and leans_on_the_conversation(query)
         # A general question, a turn telling news, or one asking to be reminded of the asker's own thing ("What's
         # my job?") is judged on its own words: the conversation does not widen the gate.
         alone = general or news or (bool(read) and asks_to_be_reminded(query) and not points_back(query))
@@ -541,7 +542,7 @@ class ReadPath:
                             lengths=found.lengths)
         if gate_cos is not None:
             scores = replace(scores, gate_cosine=gate_cos.astype(scores.cosine.dtype),
-                             in_conversation=not news and (asker or leans_on_the_conversation(query)))
+                             in_conversation=not news and (asker or leans))
         if cfg.restatement_terms is not None and not asks_when(query):
             scores = with_restatements(scores, found.tf, created, cfg.restatement_terms)
         if cfg.slot_recency_weight > 0:
@@ -575,7 +576,7 @@ class ReadPath:
         asked = query if said is None else f"{query}\n{said}"
         # A turn going on from its conversation ("How about the satay?" after "We're at a Thai place") is about
         # food or health when its conversation is.
-        followed = conv if conv is not None and not news and leans_on_the_conversation(query) else None
+        followed = conv if conv is not None and not news and leans else None
         care = self._care(question if question is not None else q, asked, scores, pool_facts, top, followed)
         if care is not None:
             scores = replace(scores, care=care)
