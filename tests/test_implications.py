@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -73,7 +75,25 @@ def with_and_without_implications(embedder, facts: list[str]) -> tuple[RecallEng
     ("User lives on a teacher's pension.", {"money"}),
     ("My student loan runs out by week 8 and I'm usually skint.", {"money"}),
     ("We don't have a car.", {"getting around"}),
-    ("User uses a wheelchair.", {"getting around"}),
+    ("User uses a wheelchair.", {"getting around", "mobility"}),  # how to get there, and a place's steps
+    ("I'm a wheelchair user; I have a spinal cord injury.", {"getting around", "mobility"}),
+    ("User has never had a driving licence.", {"getting around"}),
+    ("User has a bad lower back from years of desk work.", {"exertion"}),
+    ("User's surgeon told her not to lift anything heavier than 5 kg.", {"exertion"}),
+    ("User had her gallbladder removed three weeks ago and is still recovering.", {"exertion"}),
+    ("User wears hearing aids.", {"hearing"}),
+    ("User's mother has dementia and shouldn't be left alone for long.", {"caring"}),
+    ("My cat is 12 and needs a pill twice a day.", {"caring"}),
+    ("User's landlord doesn't allow pets.", {"renting"}),
+    ("User rents a small flat in Leith.", {"renting"}),
+    ("User's house has an inverter but no generator.", {"power"}),
+    ("User has sleep apnoea and uses a CPAP machine.", {"sleep", "power"}),
+    ("User plays basketball on Wednesday evenings and Saturday mornings.", {"schedule"}),
+    ("User's commute is 70 minutes each way.", {"schedule"}),
+    ("User has IBS and follows a low-FODMAP diet.", {"gut", "meal", "clinic"}),
+    ("User is allergic to buckwheat.", {"buckwheat", "meal", "clinic"}),
+    ("User drives a city bus in Kraków.", {"work"}),
+    ("User sends her sister money towards her rent.", set()),  # someone else's rent: not a rented home
     ("User lives in a fourth-floor walk-up.", {"stairs"}),
     ("User works night shifts as a nurse.", {"sleep"}),
     ("User grows tomatoes in raised beds.", {"outdoors"}),
@@ -91,30 +111,43 @@ def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, conce
 
 
 @pytest.mark.parametrize("question, concerns", [
-    ("Can I have a beer at the pub on Friday night?", {"alcohol", "gluten", "pregnancy", "blood thinner", "sulphite"}),
+    ("Can I have a beer at the pub on Friday night?", {"alcohol", "gluten", "pregnancy", "blood thinner", "sulphite",
+                                                       "mobility", "hearing"}),  # a pub: its steps, its noise
     ("Is pad thai safe for me to order?", {"peanut"}),  # a phrase
     ("Can I order PAD-THAI?", {"peanut"}),  # case and hyphens do not matter
-    ("Are anchovies okay on my pizza?", {"fish", "salt", "gluten", "dairy", "sugar"}),  # a word prefix, a plural
+    ("Are anchovies okay on my pizza?", {"fish", "salt", "gluten", "dairy", "sugar", "gut"}),  # a word prefix, a plural
     ("Do I need to tell the dentist anything?", {"clinic", "blood thinner", "latex"}),
     ("Any x-ray risks for me?", {"pregnancy"}),
-    ("Is hummus OK for me?", {"sesame"}),
+    ("Is hummus OK for me?", {"sesame", "gut"}),  # chickpeas: what a low-FODMAP diet leaves out
     ("Can I take ibuprofen for my headache?", {"painkiller", "blood thinner", "pregnancy", "clinic"}),
     ("Where do I live?", set()),
-    ("Should I take the nutty professor to the cinema?", {"peanut", "tree nut"}),  # words, not meaning
+    ("Should I take the nutty professor to the cinema?", {"peanut", "tree nut", "mobility", "hearing"}),  # words, not meaning
     ("What should I cook for dinner tonight?", {"meal"}),  # any meal opens every food concern
     ("I'm feeling shaky and sweaty all of a sudden.", {"clinic", "diabetes"}),  # symptoms
     ("My feet are really swollen.", {"clinic", "diabetes"}),
     ("Is it okay to still play football tonight?", {"exertion"}),
     ("My friends want to do bottomless brunch.", {"alcohol", "meal", "blood thinner", "pregnancy"}),
     ("Can I give her paracetamol?", {"clinic"}),  # a medicine: what a pharmacist asks about
-    ("Would taking the ferry be a good idea?", {"motion"}),
-    ("My flatmate wants to get a puppy.", {"dogs"}),
+    ("Would taking the ferry be a good idea?", {"motion", "mobility"}),
+    ("My flatmate wants to get a puppy.", {"dogs", "renting"}),  # what a landlord may forbid
     ("What should I wear to the dinner?", set()),  # worn, not eaten
     ("Any body lotions or creams you would suggest?", set()),
     ("Can I wear brie-scented perfume while pregnant?", {"pregnancy"}),  # only what eating meets is dropped
     ("Can you plan a fun Saturday for the kids?", {"children"}),
     ("Is it worth trading in my car?", {"money"}),
-    ("Plan me a cheap weekend trip home.", {"money", "getting around", "travel"}),
+    ("Plan me a cheap weekend trip home.", {"money", "getting around", "travel", "mobility", "caring"}),
+    ("Got a small bonus. What's the smartest thing to do with R5,000?", {"money"}),  # an amount is money
+    ("Is 300 euros too much for a pram?", {"money", "children", "stairs"}),
+    ("What should I send for the baby's first Easter?", {"children"}),  # a possessive is the word
+    ("They'll push baijiu on me all night.", {"alcohol", "blood thinner", "pregnancy"}),
+    ("Need to paint the hallway ceiling this weekend.", {"heights", "pregnancy", "renting"}),
+    ("My neighbour asked me to look after his shiba for a week.", {"dogs", "caring"}),
+    ("Stage 6 load-shedding all weekend. What do I do about food?", {"power", "meal"}),
+    ("Going camping by the lake in June, tent only.", {"power", "sleep", "travel", "water"}),
+    ("Client dinner at a really loud hotpot place.", {"hearing", "gut", "meal"}),
+    ("Colleagues want to take me to a juwari soba place for lunch.", {"buckwheat", "gluten", "meal", "work"}),
+    ("Should I rent a car for the day?", {"getting around"}),
+    ("Help me fit everything in next week.", {"schedule"}),
     ("I've been absolutely exhausted for weeks.", {"sleep"}),
     ("Frost is forecast this weekend. What should I do outside?", {"outdoors"}),
     ("Any plant-based dinner ideas?", {"meal"}),  # a diet, not a garden
@@ -292,7 +325,7 @@ def test_a_family_plan_recalls_the_children_and_a_general_question_about_childre
     for question in ("Any ideas for a family getaway in the school holidays?",
                      "Can you plan a fun Saturday for the kids?"):
         assert set(KIDS) <= {f.content for f in eng.recall(question, "ann")}, question
-        assert "(children)" in eng.explain(question, "ann").gate_note
+        assert re.search(r"\(children[,)]", eng.explain(question, "ann").gate_note)
     assert not set(KIDS) & {f.content for f in eng.recall("How many kids are in an average school class?", "ann")}
 
 

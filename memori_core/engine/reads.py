@@ -56,7 +56,7 @@ from ..ranking.core import CORE, core_picks
 from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights, rank_order
 from ..ranking.gate import USER_WORD
-from ..ranking.implications import asks_to_be_reminded, goes_on, thread_of, with_implied
+from ..ranking.implications import asks_about_named, asks_to_be_reminded, goes_on, thread_of, with_implied
 from ..ranking.judged import JUDGED_RELEVANT, judge_pool, judged_fates, judged_select
 from ..ranking.lexical import unique_terms
 from ..ranking.recency import asks_when, with_restatements, with_slot_recency
@@ -555,7 +555,8 @@ class ReadPath:
                 return _Scored(scores, pool_facts, found.scorable, core, read_alone)
         if general:
             return _Scored(replace(scores, general=True), pool_facts, found.scorable, core, read_alone)
-        if not gated or cfg.gate != "relevance" or not (scores.in_conversation or asker):
+        if not gated or cfg.gate != "relevance" or not (scores.in_conversation or asker
+                                                         or asks_about_named(query, pool_facts.texts)):
             return _Scored(scores, pool_facts, found.scorable, core, read_alone)
         # A personal question, or a turn that leans on its conversation: the third-person lift, the care signal
         # and the implications, read among the rows the gate reads.

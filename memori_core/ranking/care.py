@@ -73,10 +73,19 @@ _PERSONAL = re.compile(
     r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|myself|we|we're|we've|we'd|we'll|us|our|ours|ourselves)\b",
     re.IGNORECASE,
 )
+# a sentence that drops its "I", as chat does: "Got a small bonus from work.", "Need to paint the ceiling.",
+# "Thinking of heading out to Hakone on Sunday."
+_DROPPED_I = re.compile(
+    r"(?:^|[.!?]\s+)\W*(?:got|need|needing|going|gonna|thinking|planning|heading|want|wanna|trying|looking|hoping|"
+    r"been|just\s+(?:got|had|found|started|booked|bought)|off\s+to|feeling|starting|gotta|found|bought|booked|"
+    r"stuck|craving|fancy|fancying|finally|managed)\b",
+    re.IGNORECASE,
+)
 # "Is it okay to eat kale every day?", "Would the ferry be a good idea?": asked in a chat, the asker's own case
 _ADVICE = re.compile(
-    r"\b(?:is|are|would|will)\s+(?:it|that|this|they)\s+(?:be\s+)?(?:still\s+)?"
-    r"(?:ok|okay|safe|fine|alright|all\s+right|wise|sensible|healthy|bad|a\s+(?:good|bad)\s+idea)\b"
+    r"\b(?:is|are|would|will)\s+(?:it|that|this|they|[\w-]+)\s+(?:be\s+)?(?:still\s+)?"
+    r"(?:ok|okay|safe|fine|alright|all\s+right|wise|sensible|healthy|bad|normal|serious|"
+    r"a\s+(?:good|bad)\s+(?:idea|fit|choice|option|plan))\b"
     r"|\b(?:a\s+)?(?:good|bad)\s+idea\b",
     re.IGNORECASE,
 )
@@ -106,7 +115,7 @@ _DRUGS = _words(
     "entresto", "humira", "enbrel", "remicade", "stelara", "dupixent", "otezla", "plaquenil", "nexium", "prilosec",
     "losec", "protonix", "singulair", "ventolin", "symbicort", "seretide", "advair", "flovent", "spiriva",
     "flomax", "cialis", "viagra", "valtrex", "accutane", "roaccutane", "suboxone", "imitrex", "topamax", "fosamax",
-    "aricept", "sinemet", "paxlovid", "microgynon", "yasmin", "mirena",
+    "aricept", "sinemet", "paxlovid", "microgynon", "yasmin", "mirena", "baclofen", "tizanidine", "modafinil",
 )
 # Drug names by their USAN/INN stems (amlodipine, gabapentin, methylphenidate, omeprazole...): a list of names
 # cannot keep up with what users take, the naming system's endings can.
@@ -124,7 +133,7 @@ _CARE_TERMS = re.compile(
     r"\b(?:allerg(?:y|ies|ic)|intoleran(?:t|ce|ces)|anaphyla\w*|epi-?pens?|coeliac|celiac|"
     r"medications?|medicines?|meds|prescri(?:bed|ption|ptions)|inhalers?|puffers?|"
     r"pregnan(?:t|cy)|prenatal|(?:pre-?)?diabet(?:es|ic)|asthma(?:tic)?|epilep(?:sy|tic)|hypertension|"
-    r"high\s+blood\s+pressure|gout|"
+    r"high\s+blood\s+pressure|gout|ibs|irritable\s+bowel|crohn'?s|colitis|low[-\s]fat\s+(?:meals|diet|food)|"
     r"vegetarian|vegan|pescatarian|halal|kosher|teetotal(?:l?er)?|"
     r"(?:gluten|lactose|dairy|nut|peanut|alcohol)[-\s]free)\b"
     rf"|\b(?:takes?|taking|took|on)\s+(?:(?:daily|a|an|some|their|her|his)\s+)?(?:{_DRUGS}|{_DRUG_STEMS})\b"
@@ -135,6 +144,7 @@ _CARE_TERMS = re.compile(
     r"|\b(?:do(?:es)?n't|do(?:es)?\s+not|never|no\s+longer|cannot|can't|can\s+not)\s+(?:drink|drinks|consume)\s+"
     r"(?:any\s+)?(?:alcohol|booze|wine|beer|spirits|liquor)\b"
     r"|\b(?:avoids?|avoiding|abstains?\s+from|stays?\s+away\s+from)\s+(?:all\s+|any\s+)?alcohol\b"
+    r"|\b(?:barely|rarely|hardly\s+ever|seldom)\s+drinks?\b"
     r"|\b(?:do(?:es)?n't|do(?:es)?\s+not|never|no\s+longer|cannot|can't|can\s+not|won't)\s+eats?\s+(?:any\s+)?"
     r"(?:red\s+)?(?:meat|pork|beef|fish|seafood|shellfish|dairy|eggs?|gluten|wheat|nuts|peanuts|sugar)\b"
     r"|\b(?:low[-\s]carb|keto(?:genic)?\s+diet|low[-\s](?:salt|sodium|sugar)|sugar[-\s]free)\b"
@@ -158,11 +168,13 @@ _NEGATED = re.compile(r"\b(?:not|no|no\s+longer|isn't|aren't|wasn't|never|withou
 
 
 def is_personal(question: str) -> bool:
-    """Whether the question speaks about the asker: in the first person (singular or plural), or asking
+    """Whether the question speaks about the asker: in the first person (singular or plural, or with the "I"
+    dropped as chat does: "Got a bonus, what should I do with it?"), or asking
     whether something is okay, safe or a good idea ("Is it okay to eat kale every day?"), which in a chat is
     asked for the asker's own case."""
     text = question.replace("\u2019", "'")
-    return _PERSONAL.search(text) is not None or _ADVICE.search(text) is not None
+    return (_PERSONAL.search(text) is not None or _ADVICE.search(text) is not None
+            or _DROPPED_I.search(text) is not None)
 
 
 # "the kids", "the baby": in a chat, the asker's own
@@ -171,7 +183,10 @@ _OURS = re.compile(r"\bthe\s+(?:kids|children|baby|twins|grandkids|grandchildren
 _REQUEST = re.compile(
     r"^\W*(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?"
     r"(?:plan|suggest|recommend|help\s+(?:me|us)|give\s+me|find\s+(?:me|us)|any\s+(?:ideas|suggestions|tips)|"
-    r"ideas\s+for|anything|something)\b",
+    r"ideas\s+for|anything|something|any\s+(?:good|nice|decent|fun|cheap)\b)\b"
+    # a closing request after the situation is told: "Client dinner at a loud place next week. Any advice?"
+    r"|(?:^|[.!?]\s+)(?:any\s+(?:advice|ideas|tips|suggestions|recommendations|thoughts)|advice|ideas|"
+    r"suggestions|tips)\s*\??\s*$",
     re.IGNORECASE,
 )
 
@@ -235,8 +250,10 @@ _POSSESSOR = re.compile(
 # user's own ("User's doctor told her to..."), as is "User's allergy ...".
 _HOUSEHOLD = re.compile(
     r"\b(?:partner|wife|husband|spouse|boyfriend|girlfriend|fianc[eé]e?|sons?|daughters?|child|children|kids?|"
-    r"bab(?:y|ies)|toddlers?|twins|stepsons?|stepdaughters?|family|household|doctor|gp|dieti[ct]ian|nurse|"
-    r"specialist|allergist|consultant|midwife|cardiologist|endocrinologist|diabetes|allerg\w*)\b",
+    r"bab(?:y|ies)|toddlers?|twins|stepsons?|stepdaughters?|family|household|doctors?|gp|dieti[ct]ian|nurse|"
+    r"specialist|allergist|consultant|midwife|cardiologist|endocrinologist|diabetes|allerg\w*|surgeon|physio\w*|"
+    r"dentist|therapist|psychiatrist|neurologist|rheumatologist|dermatologist|gastroenterologist|obstetrician|"
+    r"optician|pharmacist)\b",
     re.IGNORECASE,
 )
 _SOMEONE_ELSE = re.compile(r"^\W*(?:a|one|some|another)\s+(friend|colleague|co-?worker|neighbou?r|guest)\b",

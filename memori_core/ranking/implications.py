@@ -41,7 +41,7 @@ from .conversation import asks_something, goes_on_from_the_conversation, leans_o
 from .pipeline import PoolScores
 
 __all__ = ["FACT_CONCERNS", "LIMIT_CONCERNS", "MOST_NAMED", "QUESTION_CONCERNS", "SITUATION_CONCERNS",
-           "asked_slots", "asks_for_advice", "asks_to_be_reminded", "asks_what_to_do", "goes_on", "recalls_the_asker", "thread_of", "fact_concerns", "implied_rows", "named_rows", "named_words",
+           "asked_slots", "asks_about_named", "asks_for_advice", "asks_to_be_reminded", "day_rows", "named_days", "asks_what_to_do", "goes_on", "recalls_the_asker", "thread_of", "fact_concerns", "implied_rows", "named_rows", "named_words",
            "question_concerns", "with_implied"]
 
 
@@ -83,6 +83,9 @@ FACT_CONCERNS: dict[str, str] = {
     "lupin": _any("lupin", "lupine"),
     "mollusc": _any("mollusc", "mollusk", "squid", "octopus", "mussel", "oyster", "clam", "scallop", "snail"),
     "sulphite": _any("sulphite", "sulfite", "sulphur dioxide", "sulfur dioxide"),
+    "buckwheat": _any("buckwheat"),
+    "gut": _any("ibs", "irritable bowel", "fodmap", "crohn*", "colitis", "low fat", "fatty food", "gallbladder",
+                "diverticul*"),
     "painkiller": _any("aspirin", "ibuprofen", "nsaid", "naproxen", "anti-inflammator*", "diclofenac"),
     "antibiotic": _any("penicillin", "amoxicillin", "antibiotic", "sulfa", "sulphonamide*", "sulfonamide*",
                        "cephalosporin*", "erythromycin"),
@@ -101,11 +104,19 @@ LIMIT_CONCERNS: dict[str, str] = {
     "heights": r"\b(?:vertigo|acrophobi\w*|(?:afraid|scared|terrified|fear)\s+of\s+heights|avoids?\s+heights)\b",
     "water": r"\b(?:can't|cannot|can\s+not|doesn't|does\s+not|don't|never\s+learned\s+to)\s+swim\b|"
              r"\b(?:afraid|scared|terrified|fear|phobia)\s+of\s+(?:the\s+)?(?:water|swimming|the\s+sea|deep\s+water)\b",
-    "exertion": _any("bad back", "back pain", "sciatica", "slipped disc", "herniated disc", "arthritis", "bad knee",
-                     "knee replace*", "hip replace*", "knee replaced", "hip replaced"),
+    "exertion": _any("bad back", "bad lower back", "lower back pain", "back problem", "back pain", "sciatica",
+                     "slipped disc", "herniated disc", "arthritis", "arthritic", "bad knee", "knee replace*",
+                     "hip replace*", "knee replaced", "hip replaced", "still recovering", "recovering from", "stitches",
+                     "keyhole surgery", "no heavy lifting", "hernia")
+                + r"|\bnot\s+(?:to\s+)?lift\w*|\b(?:had|has\s+had)\s+(?:\w+\s+){0,3}(?:surgery|operation|removed)\b",
+    "mobility": _any("wheelchair*", "spinal cord injury", "paraplegi*", "tetraplegi*", "quadriplegi*", "paralys*",
+                     "paralyz*", "crutches", "mobility scooter", "walking stick", "walking frame", "limited mobility",
+                     "pressure sore"),
+    "hearing": _any("hearing loss", "hearing aid", "hard of hearing", "deaf*", "tinnitus", "cochlear implant"),
 }
 """What a fact says the user cannot or will not do, whatever their health: travel sickness, a fear of flying,
-of dogs, of heights or of water, a back or joint that limits exertion."""
+of dogs, of heights or of water, a back or joint or a recent operation that limits exertion, a wheelchair or
+crutches (a place's steps, a trip), hearing loss (a loud room, a call)."""
 
 _CHILD = (r"(?:sons?|daughters?|kids?|children|child|toddlers?|bab(?:y|ies)|twins|eldest|youngest|"
           r"grand(?:children|child|kids?|sons?|daughters?)|step(?:sons?|daughters?|kids?))")
@@ -114,14 +125,17 @@ SITUATION_CONCERNS: dict[str, str] = {
     "money": r"\b(?:sav(?:ing|es)\s+(?:up\s+)?(?:for|to)|savings|budget\w*|debts?|loans?|skint|broke|pension|"
              r"social\s+security|401\(?k\)?|sends?\s+money|mortgage|overdraft|tight\s+on\s+money|money\s+is\s+tight|"
              r"can(?:'t|not)\s+afford|paying\s+(?:off|back)|credit\s+card|low\s+income|unemployed|on\s+benefits)\b",
-    "getting around": r"\b(?:(?:don't|doesn't|do\s+not|does\s+not|never)\s+(?:drive|have\s+a\s+car|own\s+a\s+car)|"
+    "getting around": r"\b(?:(?:don't|doesn't|do\s+not|does\s+not|never|can't|cannot)\s+(?:drive|have\s+a\s+car|own\s+a\s+car)|"
+                      r"(?:never\s+had|has\s+no|have\s+no|no|without|doesn't\s+have|don't\s+have)\s+(?:a\s+)?"
+                      r"(?:driving|driver'?s)\s+licen[cs]e|never\s+(?:learned|learnt)\s+to\s+drive|"
                       r"no\s+car|car[\s-]free|without\s+a\s+car|walks?\s+everywhere|gets?\s+around\s+by|"
                       r"commutes?\s+(?:by|on)|cycles?\s+to\s+work|rather\s+than\s+(?:fly|drive)|"
                       r"(?:uses?|takes?|relies\s+on)\s+a\s+wheelchair|wheelchair\s+user)\b",
     "stairs": r"\b(?:walk[\s-]?up|no\s+(?:lift|elevator)|"
               r"(?:lift|elevator)\s+(?:\w+\s+){0,2}(?:breaks|broken|out\s+of\s+order)|"
               r"(?:\w+\s+)?floor\s+(?:flat|apartment)\s+(?:with\s+)?(?:no|without)\s+(?:a\s+)?(?:lift|elevator))",
-    "sleep": r"\b(?:night\s+shifts?|works?\s+nights|shift\s+work|insomnia|sleep\s+apno?ea|pregnan\w*)\b",
+    "sleep": r"\b(?:night\s+shifts?|works?\s+nights|shift\s+work|insomnia|sleep\s+apno?ea|cpap|pregnan\w*|"
+             r"(?:poor|bad|lack\s+of|too\s+little|not\s+enough)\s+sleep|sleep\s+deprivation)\b",
     "travel": r"\bpregnan\w*",
     "outdoors": r"\b(?:grows?|growing|garden\w*|allotment|raised\s+beds?|greenhouse|beehives?|bees|backyard|"
                 r"(?:swimming\s+)?pool|chickens|hens|vegetable\s+patch|orchard|lawn)\b",
@@ -129,23 +143,40 @@ SITUATION_CONCERNS: dict[str, str] = {
             r"freelanc\w*|runs?\s+(?:a|an|the|his|her|their|my|our)\s+(?:\w+\s+){0,3}(?:business|shop|company|firm|"
             r"practice|nursery|bakery|caf[eé]|restaurant|studio)|"
             r"owns?\s+(?:a|an)\s+(?:\w+\s+){0,3}(?:business|shop|company|firm|nursery|bakery)|"
-            r"I'm\s+a\s+\w+\s+(?:at|for)|(?:is|am)\s+a\s+(?:\w+\s+){0,2}(?:nurse|teacher|developer|engineer|lawyer|"
+            r"I'm\s+a\s+\w+\s+(?:at|for)|drives?\s+(?:a|an)\s+(?:\w+\s+){0,2}(?:bus|taxi|cab|truck|lorry|van|tram)|(?:is|am)\s+a\s+(?:\w+\s+){0,2}(?:nurse|teacher|developer|engineer|lawyer|"
             r"accountant|driver|manager|designer|translator|doctor|student|chef|analyst|consultant|tester|courier|"
             r"farmer|attendant|cleaner|carer|electrician|plumber|mechanic|pharmacist|paramedic|officer|writer))\b",
+    "caring": r"\b(?:(?:shouldn't|should\s+not|can't|cannot|can\s+not|mustn't|must\s+not)\s+be\s+left\s+alone|"
+              r"dementia|alzheimer'?s|(?:is|am|are)\s+(?:a|the|her|his|their)\s+(?:main\s+|full[\s-]time\s+)?"
+              r"carer|caregiver|cares\s+for\s+(?:his|her|their|my)|"
+              r"(?:pill|tablet|medication|medicine|insulin|injection|eye\s+drops?)s?\s+(?:\w+\s+)?"
+              r"(?:twice|three\s+times|every\s+\w+\s+hours)(?:\s+a\s+day)?)\b",
+    "renting": r"\b(?:landlord|landlady|letting\s+agent|tenan(?:t|ts|cy)|(?:rents?|renting)\s+(?:a|an|the|our|my|his|her|"
+               r"their)\s+(?:\w+\s+){0,2}(?:flat|house|apartment|home|place|room|studio|condo)|"
+               r"(?:no|doesn't\s+allow|don't\s+allow|does\s+not\s+allow|not\s+allowed)\s+(?:any\s+)?(?:more\s+)?pets)\b",
+    "power": r"\b(?:inverter|generator|load[\s-]?shedding|power\s+cuts?|cpap|oxygen\s+concentrator|"
+             r"electric\s+wheelchair|fridge\s+goes\s+off)\b",
+    "schedule": r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|every\s+(?:other\s+)?(?:(?:mon|tues|wednes|thurs|fri|"
+                r"satur|sun)day|week|weekend)|on\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+                r"(?:\s+and\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day))?\s+(?:mornings|evenings|nights|afternoons)|"
+                r"commute\s+is|commutes?\s+(?:\w+\s+){0,3}(?:minutes|hours?)|(?:minutes|hours?)\s+each\s+way)\b",
 }
 """What a fact says about the user's situation that shapes plans, whatever their health: children (a family
 outing, a holiday for the three of us), money (a cheap dinner, whether a purchase is worth it), getting around
 without a car or in a wheelchair (the way to get somewhere), stairs without a lift (a stroller, a sofa),
-sleep (night shifts, insomnia, a pregnancy: tiredness, a sleepless night), what a trip must allow for (a
-pregnancy), what the weather means for a garden, bees or a pool, and the user's job or business (a cover
-letter, a day off, more orders)."""
+sleep (night shifts, insomnia, a CPAP machine, a pregnancy: tiredness, a sleepless night, a night in a tent), what
+a trip must allow for (a pregnancy), what the weather means for a garden, bees or a pool, the user's job or
+business (a cover letter, a day off, more orders), someone or a pet who cannot be left alone (a weekend away), a
+rented home (a puppy, painting the walls), what needs mains power (a power cut, camping) and the week's fixed
+hours (a class, a game, a long commute: "Help me fit everything in next week")."""
 
 _FOOD_CONCERNS = frozenset({"peanut", "tree nut", "shellfish", "fish", "egg", "dairy", "gluten", "meat", "sugar",
-                            "salt", "sesame", "soy", "mustard", "celery", "lupin", "mollusc", "pregnancy"})
+                            "salt", "sesame", "soy", "mustard", "celery", "lupin", "mollusc", "pregnancy",
+                            "buckwheat", "gut"})
 _EATEN = (_FOOD_CONCERNS - {"pregnancy"}) | {"meal"}  # what only eating meets
 
 _FOOD_GLUTEN = ("bread", "beer", "ale", "lager", "pasta", "pizza", "pie", "cake", "cupcake", "biscuit", "cookie",
-                "sandwich", "burger", "bagel", "croissant", "noodle", "ramen", "udon", "couscous", "cereal",
+                "sandwich", "burger", "bagel", "croissant", "noodle", "ramen", "udon", "soba", "couscous", "cereal",
                 "pastry", "pastries", "doughnut", "donut", "muffin", "lasagne", "lasagna", "dumpling", "soy sauce",
                 "seitan", "barley", "rye", "wheat", "toast", "pancake", "waffle", "cracker", "pretzel", "brownie",
                 "crumble", "tart", "wrap", "pitta", "pita", "naan", "flour", "breaded", "battered", "fish and chips",
@@ -163,7 +194,9 @@ _DRINK = ("alcohol*", "booze", "drinks", "a drink", "beer", "ale", "lager", "win
           "aperitif", "aperitivo", "apéritif", "pint", "shots", "brewery", "winery", "vineyard", "wine tasting",
           "pub crawl", "bar crawl", "bottomless", "stag do", "hen do", "bachelor party", "bachelorette", "oktoberfest",
           "mulled wine", "eggnog", "hangover", "drunk", "tipsy", "booze", "bourbon", "brandy", "cognac", "port",
-          "sherry", "schnapps", "liqueur", "punch", "piña colada", "pina colada", "toast to", "nightcap")
+          "sherry", "schnapps", "liqueur", "punch", "piña colada", "pina colada", "toast to", "nightcap", "baijiu",
+          "soju", "makgeolli", "shochu", "ouzo", "raki", "rakija", "grappa", "limoncello", "mezcal", "highball",
+          "out for a few", "a few pints", "a few beers", "few drinks", "round of drinks", "drinking")
 _SWEET = ("sugar*", "sweets", "candy", "chocolate", "dessert", "cake", "cupcake", "cookie", "biscuit", "pastry",
           "pastries", "doughnut", "donut", "ice cream", "gelato", "soda", "coke", "fizzy drink", "juice", "smoothie",
           "milkshake", "pancake", "waffle", "syrup", "honey", "bread", "pasta", "rice", "potato", "potatoes",
@@ -188,7 +221,8 @@ _CLINIC = ("dentist", "dental", "doctor", "gp", "nurse", "surgeon", "surgery", "
            "itchy", "nausea", "nauseous", "vomit*", "throwing up", "fever", "headache", "numb", "tingling",
            "blurred vision", "cramp", "sore throat", "stomach ache", "diarrhoea", "diarrhea", "feel sick",
            "feeling sick", "unwell", "under the weather", "in pain", "sprain*", "heartburn", "indigestion", "reflux",
-           "antibiotic", "flu", "wound", "bite", "bitten", "insect bite", "sting")
+           "antibiotic", "flu", "wound", "bite", "bitten", "insect bite", "sting", "loose stool", "bloated", "bloating",
+           "tummy", "migraine", "pounding", "throbbing", "red spot", "sore", "blister")
 _MEAL = ("dinner", "lunch", "breakfast", "brunch", "supper", "snack", "meal", "eat", "eating", "cook", "cooking",
          "cookout", "cook out", "braai", "party food",
          "recipe", "restaurant", "takeaway", "takeout", "menu", "dish", "food", "picnic", "packed lunch", "lunchbox",
@@ -243,15 +277,50 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "diabetes": ("feet", "foot", "toe", "blister", "shaky", "sweaty", "thirsty", "hypo", "blood sugar", "fasting",
                  "ramadan"),
     "exertion": (*_EXERTION, "lift", "lifting", "heavy", "moving house", "move house", "long drive", "stairs",
-                 "gardening", "kneel*", "mattress"),
+                 "gardening", "kneel*", "mattress", "golf", "bowling", "dance", "dancing", "badminton", "volleyball",
+                 "rowing", "surfing", "martial arts", "karate", "judo", "padel", "pickleball", "skating", "get moving",
+                 "moving more", "more active", "big shop", "weekly shop", "food shop", "shopping bags", "carry",
+                 "carrying", "duvet", "hang out the washing", "housework", "spring clean", "hoover", "vacuum",
+                 "digging", "shovel*", "new hobby"),
     "motion": ("ferry", "boat", "cruise", "sailing", "kayak*", "canoe*", "bus ride", "coach trip", "long drive",
                "road trip", "winding road", "roller coaster", "rollercoaster", "journey", "whale watching"),
+    "mobility": ("basement", "upstairs", "downstairs", "steps", "stairs", "step free", "accessible", "venue", "spot",
+                 "restaurant", "bar", "pub", "cafe", "café", "hotel", "airbnb", "day trip", "day out", "hike", "hiking",
+                 "trail", "beach", "festival", "concert", "gig", "museum", "gallery", "theatre", "theater", "cinema",
+                 "stadium", "tour", "sightseeing", "trip", "holiday", "vacation", "getaway", "flight", "fly", "flying",
+                 "plane", "train", "ferry", "old town", "cobbled", "cobblestone", "walking", "long walk", "sit",
+                 "sitting", "seat"),
+    "hearing": ("loud", "noisy", "noise", "call", "video call", "phone call", "conference call", "zoom", "teams call",
+                "meeting", "concert", "gig", "nightclub", "club", "party", "lecture", "theatre", "cinema", "hear",
+                "hearing", "restaurant", "bar", "pub", "accent"),
+    "caring": ("go away", "be away", "away for", "time away", "weekend away", "weekend in", "trip", "holiday", "vacation", "travel",
+               "abroad", "transfer", "relocat*", "move abroad", "overnight", "stay over", "sleepover", "conference",
+               "business trip", "getaway", "for a week", "for two weeks", "for the week", "all day", "long weekend", "we all", "all of us",
+               "do together", "whole family", "night out", "date night", "look after", "pet sit", "house sit"),
+    "renting": ("puppy", "puppies", "kitten", "a dog", "a cat", "pet", "get a dog", "get a cat", "paint the", "repaint",
+                "wallpaper", "renovat*", "knock through", "put up shelves", "shelves", "drill", "hot tub",
+                "trampoline", "shed", "extension", "move out", "deposit", "notice period", "buy a house",
+                "buy a flat", "first home", "mortgage"),
+    "power": ("load shedding", "load-shedding", "power cut", "power outage", "blackout", "outage", "no power",
+              "no electricity", "no mains", "off grid", "camping", "tent", "generator", "inverter", "campsite"),
+    "schedule": ("my week", "next week is", "this week is", "fit everything in", "fit it all in", "fit it in",
+                 "schedule", "calendar", "timetable", "free time", "spare time", "which night", "which day",
+                 "what night", "what day", "free evening", "no time", "never have time", "busy week"),
+    "buckwheat": ("buckwheat", "soba", "juwari", "galette", "kasha", "blini", "blinis", "crepe", "crêpe"),
+    "gut": ("onion", "garlic", "bean", "lentil*", "chickpea*", "hummus", "hotpot", "hot pot", "curry", "spicy",
+            "chilli", "chili", "fried", "fatty", "greasy", "takeaway", "takeout", "kebab", "souvlaki", "gyro",
+            "burger", "chips", "fries", "cream", "creamy", "cheese", "pizza", "bloat*", "loose stool", "stomach",
+            "tummy", "constipat*", "diarrhoea", "diarrhea", "wind", "gassy", "fish and chips", "fry up", "fry-up"),
     "flying": ("fly", "flying", "flight", "plane", "airport", "airline", "layover", "stopover", "long haul",
                "way to get", "get there", "get to", "travel to"),
-    "dogs": ("dog", "puppy", "puppies", "kennel", "dog friendly", "dog walker", "dog sitting"),
+    "dogs": ("dog", "puppy", "puppies", "kennel", "dog friendly", "dog walker", "dog sitting", "shiba", "labrador",
+             "poodle", "spaniel", "terrier", "retriever", "collie", "husky", "beagle", "dachshund", "pug", "bulldog",
+             "corgi", "chihuahua", "schnauzer", "greyhound", "whippet", "rottweiler", "doberman", "alsatian",
+             "german shepherd", "cockapoo", "labradoodle", "jack russell", "staffie", "akita", "malamute"),
     "heights": ("climb*", "hike", "hiking", "mountain", "cable car", "gondola", "viewpoint", "tower", "rooftop",
                 "balcony", "ladder", "roof", "skydiv*", "bungee", "zip line", "zipline", "ferris wheel",
-                "glass floor", "cliff", "summit", "observation deck", "snow", "skyscraper", "hot air balloon"),
+                "glass floor", "cliff", "summit", "observation deck", "snow", "skyscraper", "hot air balloon", "ceiling",
+                "stepladder", "step ladder", "loft", "attic", "gutter", "scaffold", "scaffolding", "treehouse"),
     "water": ("swim*", "pool", "beach", "snorkel*", "scuba", "diving", "kayak*", "surf*", "paddleboard*",
               "water park", "boat", "sailing", "lake"),
     "children": ("kid", "children", "child", "toddler", "the baby", "grandchildren", "grandkid", "family outing",
@@ -261,19 +330,24 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "money": ("cheap", "cheaper", "cheapest", "cheaply", "afford", "affordable", "budget", "expensive", "pricey",
               "cost", "cost much", "worth buying", "worth it", "worth the money", "splurge", "bonus", "save money",
               "saving money", "birthday present", "christmas present", "trade in", "trading in", "upgrade",
-              "lend", "loan", "invest*", "savings"),
+              "lend", "loan", "invest*", "savings", "overtime", "extra shift", "side hustle", "second job",
+              "pay cut", "salary", "payday", "pay day", "windfall", "inheritance", "tax refund"),
     "getting around": ("way to get", "get to", "get there", "get home", "getting there", "getting to", "travel down",
                        "travel up", "trip home", "commute", "commuting", "drive to", "road trip", "day trip",
-                       "car seat", "taxi", "new place", "moving house", "move house", "new flat", "new apartment"),
+                       "car seat", "taxi", "new place", "moving house", "move house", "new flat", "new apartment",
+                       "rent a car", "hire a car", "car hire", "rental car", "drive", "driving", "trip", "get around",
+                       "getting around"),
     "stairs": ("stroller", "pram", "buggy", "pushchair", "furniture", "sofa", "couch", "mattress", "wardrobe", "piano",
                "carry", "carrying", "heavy", "moving house", "move house", "new place", "wheelchair"),
     "sleep": ("sleep", "sleeping", "can't sleep", "insomnia", "tired", "exhausted", "exhaustion", "fatigue",
-              "knackered", "nap", "jet lag", "bedtime", "no energy", "low energy"),
+              "knackered", "nap", "jet lag", "bedtime", "no energy", "low energy", "camping", "tent", "stay up",
+              "staying up", "up late", "late night", "all nighter", "midnight", "1am", "2am", "3am", "4am", "overnight",
+              "red eye", "sleeper train", "night bus", "campsite"),
     "work": ("cover letter", "cv", "resume", "résumé", "job interview", "interview", "job application", "boss",
              "manager", "colleague", "coworker", "co-worker", "out of office", "out-of-office", "pay rise", "raise",
              "promotion", "day off", "days off", "annual leave", "sick day", "sick note", "shift", "rota", "overtime",
              "clients", "customers", "orders", "linkedin", "work email", "my team", "performance review",
-             "appraisal", "career"),
+             "appraisal", "career", "employer", "hr", "occupational health"),
     "outdoors": ("frost", "freeze", "freezing", "heatwave", "heat wave", "hot weather", "degrees", "storm", "hail",
                  "drought", "hosepipe ban", "outside", "outdoors", "yard", "garden", "gardening", "planting"),
     "travel": ("trip", "holiday", "vacation", "getaway", "go away", "weekend away", "travel", "flight", "fly",
@@ -341,11 +415,14 @@ def _phrase_table() -> tuple[dict[str, frozenset[str]], tuple[tuple[str, frozens
 
 _PHRASES, _PREFIXES = _phrase_table()
 _STARTS = frozenset(k.split(" ", 1)[0] for k in _PHRASES if " " in k)  # first words of the phrases
+# an amount of money: "What's the smartest thing to do with R5,000?", "Is 300 euros too much for a pram?"
+_AMOUNT = re.compile(r"[$£€¥₹]\s?\d|\b[Rr]\s?\d[\d,]{2,}\b|\b\d[\d,.]*\s*(?:k\s+)?(?:dollars|pounds|euros|quid|bucks|rand|"
+                     r"yen|rupees|francs|zloty|pesos)\b", re.IGNORECASE)
 _PREFIX_RE = re.compile(r"\b(?:" + "|".join(re.escape(p) for p, _ in _PREFIXES) + r")")
 _MEDICAL = re.compile(
     r"\b(?:allerg\w*|intoleran\w*|anaphyla\w*|medication\w*|medicine\w*|takes?|taking|prescri\w*|pregnan\w*|"
     r"diabet\w*|prediabet\w*|asthma\w*|epilep\w*|blood\s+pressure|hypertension|inhaler\w*|coeliac|celiac|gout|"
-    r"condition)\b",
+    r"ibs|irritable\s+bowel|crohn'?s|colitis|condition)\b",
     re.IGNORECASE,
 )
 
@@ -382,8 +459,8 @@ def question_concerns(text: str) -> frozenset[str]:
     ['alcohol', 'blood thinner', 'gluten', 'pregnancy', 'sulphite']
     """
     folded = _fold(text)
-    tokens = _TOKEN.findall(folded)
-    found: set[str] = set()
+    tokens = [t.removesuffix("'s") for t in _TOKEN.findall(folded)]  # "the baby's first Easter": the baby
+    found: set[str] = set(("money",) if _AMOUNT.search(text) else ())
     get = _PHRASES.get
     for i, token in enumerate(tokens):
         hit = get(token)
@@ -465,11 +542,16 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
             and asks_what_to_do(before)):
         question = f"{query}\n{before}"
         statement = None if asks_for_advice(before) else before
-    if question is None and not slots:
+    subject = _NAME_ASKED.match(query) if question is None else None
+    if question is None and not slots and subject is None:
         return scores
     asked = question_concerns(question) if question is not None else frozenset()
-    names = named_words(query) if question is not None else frozenset()
-    if not asked and not names and not slots:
+    if question is not None:
+        names = named_words(query)
+    else:
+        names = frozenset(subject.groups()) - _NOT_A_NAME if subject is not None else frozenset()
+    days = named_days(query) if question is not None else frozenset()
+    if not asked and not names and not slots and not days:
         return scores
     facts = texts()
     rows = implied_rows(question, facts, conversation) if asked else np.zeros(len(facts), dtype=bool)
@@ -482,6 +564,10 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
         named, held = named_rows(names, facts)
         rows |= named
         met |= {f"name {n}" for n in held}
+    if days:
+        on_day, held = day_rows(days, facts)
+        rows |= on_day
+        met |= {f"day {d}" for d in held}
     if slots:
         of_slot, held = slot_rows(slots, facts)
         rows |= of_slot
@@ -498,6 +584,9 @@ _NOT_A_NAME = frozenset({
     "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
     "November", "December", "Christmas", "Easter", "Mr", "Mrs", "Ms", "Dr", "OK", "Ok"})
 _WORD = re.compile(r"[\w-]+")
+# a question whose subject is a name: "Can Bruno come along on the hike?", "Does Kasia need a visa?" (someone or a
+# pet of the asker's, when the user's facts hold the name)
+_NAME_ASKED = re.compile(r"^\W*(?i:can|could|should|would|will|does|did|is|has|may|might|must)\s+([A-Z][a-z][\w-]*)\b")
 MOST_NAMED = 2
 """A name the question uses opens the facts that hold it when at most this many do: "Can Rosie eat grapes?" opens
 "User has a Labrador called Rosie."; a name in every fact (a speaker's) says nothing about which matters."""
@@ -507,6 +596,44 @@ def named_words(question: str) -> frozenset[str]:
     """Capitalised words past a sentence's first that may name a person, a pet or a place ("Dash", "Annecy");
     days, months, pronouns and titles are left out."""
     return frozenset(_NAMED.findall(question)) - _NOT_A_NAME
+
+
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")
+_DAY_IN_QUESTION = re.compile(r"\b(" + "|".join(_WEEKDAYS) + r")s?\b", re.IGNORECASE)
+_MONTH_IN_QUESTION = re.compile(r"(?<=\s)(" + "|".join(_MONTHS) + r")\b")  # "May", not "may" or a sentence's first word
+
+
+def named_days(question: str) -> frozenset[str]:
+    """The weekdays and months a question names ("the extra Saturday overtime", "a class on Wednesday nights",
+    "in May"), lower case: a plan on that day meets what the user does on it."""
+    return frozenset(m.lower() for m in (*_DAY_IN_QUESTION.findall(question), *_MONTH_IN_QUESTION.findall(question)))
+
+
+@functools.lru_cache(maxsize=64)
+def _day_re(day: str) -> re.Pattern[str]:
+    if day in _WEEKDAYS:
+        return re.compile(rf"\b{day}s?\b", re.IGNORECASE)
+    return re.compile(rf"\b{day.capitalize()}\b")
+
+
+def day_rows(days: frozenset[str], facts: Sequence[str]) -> tuple[np.ndarray, list[str]]:
+    """The facts naming one of ``days`` (bool array: "User's daughter plays netball on Saturday mornings." for a
+    question about Saturday), for each day named by at most :data:`MOST_NAMED` facts, and those days."""
+    holding: dict[str, list[int]] = {d: [i for i, text in enumerate(facts) if _day_re(d).search(text)] for d in days}
+    return _held_by_few(holding, len(facts), MOST_NAMED)
+
+
+def asks_about_named(question: str, facts: Callable[[], Sequence[str]]) -> bool:
+    """Whether the question's subject is a name the user's facts hold ("Can Bruno come along on the hike?" with
+    "User has a Labrador called Bruno."): asked in a chat, it is about the asker's own people or pets. ``facts()``
+    is called only when the question starts so."""
+    m = _NAME_ASKED.match(question)
+    if m is None or m.group(1) in _NOT_A_NAME:
+        return False
+    name = m.group(1)
+    return any(name in text and name in _WORD.findall(text) for text in facts())
 
 
 def named_rows(names: frozenset[str], facts: Sequence[str]) -> tuple[np.ndarray, list[str]]:
