@@ -7,6 +7,8 @@ from typing import Any
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import BaseMessage
 
+from _demo_memory import show_model_view
+
 
 class ScriptedToolModel(GenericFakeChatModel):
     """LangChain's fake chat model, accepting tools and printing what it is sent."""
@@ -15,9 +17,5 @@ class ScriptedToolModel(GenericFakeChatModel):
         return self
 
     def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
-        print("--- the model saw ---")
-        for message in messages:
-            calls = [f"{c['name']}({c['args']})" for c in getattr(message, "tool_calls", [])]
-            print(f"[{message.type}] {message.text or ' '.join(calls)}")
-        print("---------------------")
+        show_model_view(messages)
         return super()._generate(messages, *args, **kwargs)

@@ -19,9 +19,9 @@ from langchain.agents import create_agent
 from langchain_core.messages import AIMessage
 from langchain_core.tools import tool
 
-from memori_core import ChromaStore, RecallEngine
 from memori_langchain import MemoriMiddleware
 
+from _demo_memory import demo_engine, show_history  # the examples' users, and how they print
 from _fake_chat_model import ScriptedToolModel  # a fake model that prints what it is sent; yours in an app
 
 
@@ -37,13 +37,7 @@ class UserContext:
 
 
 def main() -> None:
-    engine = RecallEngine(store=ChromaStore.in_memory())  # default embedder: local MiniLM
-    engine.add("alice", [
-        "Alice is allergic to peanuts.",
-        "Alice is training for a marathon in October.",
-        "Alice's daughter is called Inês.",
-    ], created_at="2026-05-01T09:30:00Z")
-    engine.add("bob", ["Bob is allergic to shellfish.", "Bob lives in Oslo."])
+    engine = demo_engine()  # Alice's facts (and Bob's) in an in-memory store, embedded by the local MiniLM
 
     model = ScriptedToolModel(disable_streaming=True, messages=iter([
         AIMessage(content="", tool_calls=[{"name": "search_recipes", "args": {"query": "pre-run meal"}, "id": "call-1"}]),
@@ -62,8 +56,7 @@ def main() -> None:
         context=UserContext(user_id="alice"),
     )
     print("agent answered:", result["messages"][-1].content)
-    print("history:", [m.type for m in result["messages"]],
-          "| block in history:", any("<memori_context>" in str(m.content) for m in result["messages"]))
+    show_history(result["messages"])
     memori.flush()  # capture runs in the background: wait for it before reading the store
     print("alice now has", engine.count("alice"), "facts (the user's statement was captured)")
     for fact in engine.recall("How much do I run?", "alice", limit=5):

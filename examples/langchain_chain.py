@@ -15,28 +15,20 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.prompts import ChatPromptTemplate
 
-from memori_core import ChromaStore, RecallEngine
 from memori_langchain import MemoriContextInjector, MemoriRetriever
+
+from _demo_memory import demo_engine, show_model_view  # the examples' users, and how they print
 
 
 class ShowPrompt(BaseCallbackHandler):
     """Print the messages each chat model call receives."""
 
     def on_chat_model_start(self, serialized: Any, messages: list[list[Any]], **kwargs: Any) -> None:
-        print("--- the model saw ---")
-        for message in messages[0]:
-            print(f"[{message.type}] {message.text}")
-        print("---------------------")
+        show_model_view(messages[0])
 
 
 def main() -> None:
-    engine = RecallEngine(store=ChromaStore.in_memory())  # default embedder: local MiniLM
-    engine.add("alice", [
-        "Alice is allergic to peanuts.",
-        "Alice is training for a marathon in October.",
-        "Alice's daughter is called Inês.",
-    ], created_at="2026-05-01T09:30:00Z")
-    engine.add("bob", ["Bob is allergic to shellfish.", "Bob lives in Oslo."])
+    engine = demo_engine()  # Alice's facts (and Bob's) in an in-memory store, embedded by the local MiniLM
 
     prompt = ChatPromptTemplate.from_messages([
         ("system", "You are a helpful cooking assistant."),

@@ -13,29 +13,16 @@ from __future__ import annotations
 from typing import Any
 
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import BaseMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 
-from memori_core import ChromaStore, RecallEngine
 from memori_langchain import MemoriState, memori_recall_node, with_memori_context
 
-
-def show(messages: list[BaseMessage]) -> None:
-    print("--- the model saw ---")
-    for message in messages:
-        print(f"[{message.type}] {message.text}")
-    print("---------------------")
+from _demo_memory import demo_engine, show_history, show_model_view  # the examples' users, and how they print
 
 
 def main() -> None:
-    engine = RecallEngine(store=ChromaStore.in_memory())  # default embedder: local MiniLM
-    engine.add("alice", [
-        "Alice is allergic to peanuts.",
-        "Alice is training for a marathon in October.",
-        "Alice's daughter is called Inês.",
-    ], created_at="2026-05-01T09:30:00Z")
-    engine.add("bob", ["Bob is allergic to shellfish.", "Bob lives in Oslo."])
+    engine = demo_engine()  # Alice's facts (and Bob's) in an in-memory store, embedded by the local MiniLM
 
     model = GenericFakeChatModel(messages=iter([
         "A lemon sponge cake with 'Inês' on top, made without peanuts.",
@@ -44,7 +31,7 @@ def main() -> None:
 
     def call_model(state: MemoriState) -> dict[str, Any]:
         messages = with_memori_context(state, "You are a friendly baking assistant.")
-        show(messages)
+        show_model_view(messages)
         return {"messages": [model.invoke(messages)]}
 
     builder = StateGraph(MemoriState)
@@ -59,8 +46,7 @@ def main() -> None:
     result = graph.invoke({"messages": [("human", "Plan a birthday cake for my daughter, maybe with peanuts?")]}, config)
     print("model answered:", result["messages"][-1].content)
     result = graph.invoke({"messages": [("human", "Thanks!")]}, config)
-    print("history:", [m.type for m in result["messages"]],
-          "| block in history:", any("<memori_context>" in str(m.content) for m in result["messages"]))
+    show_history(result["messages"])
 
 
 if __name__ == "__main__":

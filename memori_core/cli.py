@@ -25,7 +25,8 @@ import sqlite3
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -572,7 +573,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- the parser: one function per subcommand --------------------------------------
+# -- the parser: a table of the subcommands over an entity, then mcp, eval and demo -----
 
 Subparsers = Any
 """What ``ArgumentParser.add_subparsers()`` returns (argparse's ``_SubParsersAction``)."""
@@ -593,55 +594,98 @@ def _store_options(p: argparse.ArgumentParser, *, creates: bool = False) -> None
     p.set_defaults(creates_store=creates)
 
 
-def _entity_command(commands: Subparsers, name: str, handler: Callable[[argparse.Namespace], int], *, help: str,
-                    description: str | None = None, described: bool = True) -> argparse.ArgumentParser:
-    """Add the subcommand ``name`` over one entity's facts, with ``--entity`` / ``-e`` first (``described``: with
-    its help text); the caller adds the command's own arguments, then :func:`_store_options`."""
-    p = commands.add_parser(name, help=help, description=description)
-    p.add_argument("--entity", "-e", required=True, help="whose facts (user, agent, ...)" if described else None)
-    p.set_defaults(func=handler)
-    return p
+@dataclass(frozen=True)
+class _Argument:
+    """One ``add_argument`` call of a subcommand: the argument's names and keyword arguments."""
+
+    names: tuple[str, ...]
+    options: Mapping[str, Any]
+
+    def add_to(self, parser: argparse.ArgumentParser) -> None:
+        """Add this argument to ``parser``."""
+        parser.add_argument(*self.names, **self.options)
 
 
-def _quiet_option(p: argparse.ArgumentParser) -> None:
-    """``--quiet`` / ``-q`` of a command that adds facts: no progress bar."""
-    p.add_argument("--quiet", "-q", action="store_true",
-                   help="no progress bar (shown on standard error only when it is a terminal)")
+def _arg(*names: str, **options: Any) -> _Argument:
+    """An argument of a subcommand, as ``add_argument(*names, **options)`` would add it."""
+    return _Argument(names, options)
 
 
-def _ids_argument(p: argparse.ArgumentParser) -> None:
-    """The fact ids of ``get`` and ``delete``."""
-    p.add_argument("ids", nargs="+", metavar="ID", help="fact ids (from `memori add` or `memori list`)")
+def _flag(*names: str, help: str) -> _Argument:
+    """An on/off option (``store_true``)."""
+    return _arg(*names, action="store_true", help=help)
 
 
-def _add_parser(commands: Subparsers) -> None:
-    p = _entity_command(commands, "add", cmd_add, help="store facts for an entity", described=False)
-    p.add_argument("facts", nargs="*", help="facts (or one per line on stdin)")
-    _quiet_option(p)
-    p.add_argument("--core", action="store_true",
-                   help="mark the facts core (allergies, medication, diet): recall appends them on every query")
-    _store_options(p, creates=True)
+_QUIET = _flag("--quiet", "-q", help="no progress bar (shown on standard error only when it is a terminal)")
+"""``--quiet`` / ``-q`` of a command that adds facts: no progress bar."""
+
+_IDS = _arg("ids", nargs="+", metavar="ID", help="fact ids (from `memori add` or `memori list`)")
+"""The fact ids of ``get`` and ``delete``."""
+
+_MEMORI_COMPAT = _flag("--memori-compat", help="upstream Memori's exact ranking")
 
 
-def _recall_parser(commands: Subparsers) -> None:
-    p = _entity_command(commands, "recall", cmd_recall, help="recall an entity's facts for a query", described=False)
-    p.add_argument("query", type=_non_blank, help="what to recall facts for, e.g. the user's message (not blank)")
-    p.add_argument("--limit", "-k", type=_int_at_least(1), default=None, metavar="K",
-                   help="recall at most K facts, besides core facts (K >= 1; default $MEMORI_RECALL_LIMIT, else 5)")
-    p.add_argument("--explain", action="store_true", help="show every candidate's scores")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
-    p.add_argument("--memori-compat", action="store_true", help="upstream Memori's exact ranking")
-    _store_options(p)
+def _one_id(help: str, *, json: str) -> tuple[_Argument, ...]:
+    """The arguments of ``history`` and ``restore``: one fact id, and ``--json`` for the facts printed."""
+    return _arg("id", metavar="ID", help=help), _flag("--json", help=json)
 
 
-def _forget_parser(commands: Subparsers) -> None:
-    p = _entity_command(commands, "forget", cmd_forget, help="delete every fact of an entity", described=False)
-    _store_options(p)
+@dataclass(frozen=True)
+class _EntityCommand:
+    """A subcommand over one entity's facts: ``--entity`` / ``-e`` first (``described``: with its help text), then
+    its own ``arguments``, then :func:`_store_options` (``creates``: it may create a missing store folder)."""
+
+    name: str
+    handler: Callable[[argparse.Namespace], int]
+    help: str
+    arguments: tuple[_Argument, ...] = ()
+    description: str | None = None
+    creates: bool = False
+    described: bool = True
+
+    def add_to(self, commands: Subparsers) -> None:
+        """Add this subcommand to ``commands``."""
+        p = commands.add_parser(self.name, help=self.help, description=self.description)
+        p.add_argument("--entity", "-e", required=True,
+                       help="whose facts (user, agent, ...)" if self.described else None)
+        for argument in self.arguments:
+            argument.add_to(p)
+        p.set_defaults(func=self.handler)
+        _store_options(p, creates=self.creates)
 
 
-def _list_parser(commands: Subparsers) -> None:
-    p = _entity_command(
-        commands, "list", cmd_list, help="list an entity's stored facts, newest first",
+_ENTITY_COMMANDS: tuple[_EntityCommand, ...] = (
+    _EntityCommand("add", cmd_add, "store facts for an entity", creates=True, described=False, arguments=(
+        _arg("facts", nargs="*", help="facts (or one per line on stdin)"),
+        _QUIET,
+        _flag("--core",
+              help="mark the facts core (allergies, medication, diet): recall appends them on every query"),
+    )),
+    _EntityCommand("recall", cmd_recall, "recall an entity's facts for a query", described=False, arguments=(
+        _arg("query", type=_non_blank, help="what to recall facts for, e.g. the user's message (not blank)"),
+        _arg("--limit", "-k", type=_int_at_least(1), default=None, metavar="K",
+             help="recall at most K facts, besides core facts (K >= 1; default $MEMORI_RECALL_LIMIT, else 5)"),
+        _flag("--explain", help="show every candidate's scores"),
+        _flag("--json", help="machine-readable output"),
+        _MEMORI_COMPAT,
+    )),
+    _EntityCommand("forget", cmd_forget, "delete every fact of an entity", described=False),
+    _EntityCommand(
+        "list", cmd_list, "list an entity's stored facts, newest first",
+        arguments=(
+            _arg("--limit", "-n", type=_int_at_least(1), default=20, metavar="N", help="facts per page (default 20)"),
+            _arg("--offset", type=_int_at_least(0), default=0, metavar="N",
+                 help="skip the first N facts of the order (default 0)"),
+            _arg("--session", type=_non_blank, default=None, metavar="S", help="only the facts of this session_id"),
+            _arg("--where", type=_where_json, default=None, metavar="JSON",
+                 help='only facts whose metadata matches, e.g. \'{"topic": "food"}\' or '
+                 '\'{"topic": {"$in": ["food", "health"]}}\' (keys are ANDed)'),
+            _flag("--oldest-first", help="oldest first instead"),
+            _flag("--all",
+                  help="also the facts no longer valid (superseded, or earlier versions of an updated fact), "
+                  "marked [superseded by ID at TIME]"),
+            _flag("--json", help="a JSON array of records"),
+        ),
         description="List the stored facts of an entity, newest first (by created_at, then order of addition), "
         "one per line: ID, CREATED_AT (UTC, to the second) and TEXT (line breaks shown as \\n); facts past "
         "their expires_at are listed, marked [expired] (recall skips them); core facts are marked [core], facts kept "
@@ -652,90 +696,60 @@ def _list_parser(commands: Subparsers) -> None:
         "standard error says which --offset shows them; an entity without facts lists nothing (exit 0, a "
         "note on standard error). --json prints a JSON array of records (the fields of `memori export`, "
         "without vectors) and nothing on standard error.",
-    )
-    p.add_argument("--limit", "-n", type=_int_at_least(1), default=20, metavar="N",
-                   help="facts per page (default 20)")
-    p.add_argument("--offset", type=_int_at_least(0), default=0, metavar="N",
-                   help="skip the first N facts of the order (default 0)")
-    p.add_argument("--session", type=_non_blank, default=None, metavar="S",
-                   help="only the facts of this session_id")
-    p.add_argument("--where", type=_where_json, default=None, metavar="JSON",
-                   help='only facts whose metadata matches, e.g. \'{"topic": "food"}\' or '
-                   '\'{"topic": {"$in": ["food", "health"]}}\' (keys are ANDed)')
-    p.add_argument("--oldest-first", action="store_true", help="oldest first instead")
-    p.add_argument("--all", action="store_true",
-                   help="also the facts no longer valid (superseded, or earlier versions of an updated fact), "
-                   "marked [superseded by ID at TIME]")
-    p.add_argument("--json", action="store_true", help="a JSON array of records")
-    _store_options(p)
-
-
-def _get_parser(commands: Subparsers) -> None:
-    p = _entity_command(
-        commands, "get", cmd_get, help="show an entity's facts by id",
+    ),
+    _EntityCommand(
+        "get", cmd_get, "show an entity's facts by id",
+        arguments=(_IDS, _flag("--json", help="a JSON array of the records found")),
         description="Show the facts of an entity with these ids, in the order given (an id given twice is shown "
         "once), in the format of `memori list`. Ids are scoped per entity: another entity's fact with the same "
         "id is never shown. Each unknown id is reported on standard error and makes the exit code 1; the "
         "facts that were found are still printed.",
-    )
-    _ids_argument(p)
-    p.add_argument("--json", action="store_true", help="a JSON array of the records found")
-    _store_options(p)
-
-
-def _delete_parser(commands: Subparsers) -> None:
-    p = _entity_command(
-        commands, "delete", cmd_delete, help="delete an entity's facts by id",
+    ),
+    _EntityCommand(
+        "delete", cmd_delete, "delete an entity's facts by id",
+        arguments=(_IDS,),
         description="Delete the facts of an entity with these ids (never another entity's, even with the same "
         "id) and print how many were deleted. Like rm: each unknown id is reported on standard error and "
         "makes the exit code 1, and the known ones are deleted anyway. There is no confirmation and no undo "
         "(keep a copy with `memori export` first); `memori forget` deletes every fact of an entity.",
-    )
-    _ids_argument(p)
-    _store_options(p)
-
-
-def _count_parser(commands: Subparsers) -> None:
-    p = _entity_command(
-        commands, "count", cmd_count, help="print how many facts an entity has",
+    ),
+    _EntityCommand(
+        "count", cmd_count, "print how many facts an entity has",
+        arguments=(
+            _flag("--all",
+                  help="count every stored row, facts no longer valid (superseded, earlier versions) included"),
+            _flag("--json", help="a JSON object {entity_id, count}"),
+        ),
         description="Print the number of valid facts stored for an entity (expired ones included, superseded ones "
         "not: --all counts them; 0 for an entity without facts). --json prints {\"entity_id\": ..., \"count\": N}.",
-    )
-    p.add_argument("--all", action="store_true",
-                   help="count every stored row, facts no longer valid (superseded, earlier versions) included")
-    p.add_argument("--json", action="store_true", help="a JSON object {entity_id, count}")
-    _store_options(p)
-
-
-def _history_parser(commands: Subparsers) -> None:
-    p = _entity_command(
-        commands, "history", cmd_history, help="show a fact's versions, oldest first",
+    ),
+    _EntityCommand(
+        "history", cmd_history, "show a fact's versions, oldest first",
+        arguments=_one_id("the fact's id (from `memori list --all`)", json="a JSON array of records"),
         description="Show the versions of one fact of an entity, oldest first, in the format of `memori list`: "
         "the facts it superseded or that superseded it, and the earlier texts an update kept (ID@vN), "
         "each no longer valid marked [superseded by ID at TIME]; the valid one comes last. An unknown id is "
         "reported on standard error (exit 1). --json prints a JSON array of records.",
-    )
-    p.add_argument("id", metavar="ID", help="the fact's id (from `memori list --all`)")
-    p.add_argument("--json", action="store_true", help="a JSON array of records")
-    _store_options(p)
-
-
-def _restore_parser(commands: Subparsers) -> None:
-    p = _entity_command(
-        commands, "restore", cmd_restore, help="undo a supersede or an update of a fact",
+    ),
+    _EntityCommand(
+        "restore", cmd_restore, "undo a supersede or an update of a fact",
+        arguments=_one_id("the superseded fact's id, or an earlier version's ID@vN",
+                          json="the restored fact as a JSON array of one record"),
         description="Make a superseded fact valid again (the fact that superseded it stays), or give a fact the "
         "text of an earlier version ID@vN (its current text is kept as a version); prints the restored fact in "
         "the format of `memori list`. `memori history` shows the ids. An unknown id is reported on standard "
         "error (exit 1); a fact that is valid already is a usage error (exit 2).",
-    )
-    p.add_argument("id", metavar="ID", help="the superseded fact's id, or an earlier version's ID@vN")
-    p.add_argument("--json", action="store_true", help="the restored fact as a JSON array of one record")
-    _store_options(p)
-
-
-def _export_parser(commands: Subparsers) -> None:
-    p = _entity_command(
-        commands, "export", cmd_export, help="write an entity's facts as JSON Lines",
+    ),
+    _EntityCommand(
+        "export", cmd_export, "write an entity's facts as JSON Lines",
+        arguments=(
+            _arg("--output", "-o", default=None, metavar="FILE",
+                 help="write to FILE (replaced if it exists; written only once the export was read) "
+                 "instead of standard output ('-')"),
+            _flag("--vectors",
+                  help="include the stored embeddings: an import into a store of the same embedder "
+                  "then needs no re-embedding (about 8 KB more per fact for MiniLM)"),
+        ),
         description="Write every fact of an entity as JSON Lines, one record per line in order of addition: "
         "id, text, created_at, last_seen, times_seen, session_id, seq, metadata, updated_at, expires_at, "
         "valid_from, valid_to, superseded_by, supersedes (and vector with --vectors); superseded facts and earlier "
@@ -743,19 +757,17 @@ def _export_parser(commands: Subparsers) -> None:
         "ASCII (other characters escaped), so the bytes are the same on every platform. To move a user "
         "between stores: `memori export -e u --path A | memori import -e u --server HOST:PORT`. An entity "
         "without facts gives an empty export (exit 0, a warning on standard error).",
-    )
-    p.add_argument("--output", "-o", default=None, metavar="FILE",
-                   help="write to FILE (replaced if it exists; written only once the export was read) "
-                   "instead of standard output ('-')")
-    p.add_argument("--vectors", action="store_true",
-                   help="include the stored embeddings: an import into a store of the same embedder "
-                   "then needs no re-embedding (about 8 KB more per fact for MiniLM)")
-    _store_options(p)
-
-
-def _import_parser(commands: Subparsers) -> None:
-    p = _entity_command(
-        commands, "import", cmd_import, help="add facts from JSON Lines written by `memori export`",
+    ),
+    _EntityCommand(
+        "import", cmd_import, "add facts from JSON Lines written by `memori export`", creates=True,
+        arguments=(
+            _arg("--input", "-i", default=None, metavar="FILE",
+                 help="read FILE instead of standard input ('-'); standard input must not be a terminal"),
+            _QUIET,
+            _flag("--reembed",
+                  help="embed the texts even when the records carry usable vectors (e.g. vectors of "
+                  "another embedder with the same dimension)"),
+        ),
         description="Read JSON Lines written by `memori export` (blank lines are skipped) and store the records "
         "as the entity's facts, keeping their ids, timestamps, sightings and sessions, so that recall over "
         "them is the recall of the export; a record with the id of a stored fact replaces it, and a line that "
@@ -765,14 +777,9 @@ def _import_parser(commands: Subparsers) -> None:
         "dimension (for an empty store: the embedder's); otherwise, or with --reembed, the texts are embedded "
         "with the local MiniLM. Prints how many facts were imported. An export and an import over the same "
         "folder cannot run in one pipe (one process per folder): go through a file with -o / -i.",
-    )
-    p.add_argument("--input", "-i", default=None, metavar="FILE",
-                   help="read FILE instead of standard input ('-'); standard input must not be a terminal")
-    _quiet_option(p)
-    p.add_argument("--reembed", action="store_true",
-                   help="embed the texts even when the records carry usable vectors (e.g. vectors of "
-                   "another embedder with the same dimension)")
-    _store_options(p, creates=True)
+    ),
+)
+"""The subcommands over one entity's facts, in the order ``memori --help`` lists them."""
 
 
 def _mcp_parser(commands: Subparsers) -> None:
@@ -793,7 +800,7 @@ def _mcp_parser(commands: Subparsers) -> None:
                    help="serve streamable HTTP here instead of stdio, e.g. 127.0.0.1:8765")
     p.add_argument("--allow-remote", action="store_true",
                    help="let --http listen on an address other than loopback")
-    p.add_argument("--memori-compat", action="store_true", help="upstream Memori's exact ranking")
+    _MEMORI_COMPAT.add_to(p)
     p.set_defaults(func=cmd_mcp)
     _store_options(p, creates=True)
 
@@ -806,8 +813,7 @@ def _demo_parser(commands: Subparsers) -> None:
 
 
 _COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
-    _add_parser, _recall_parser, _forget_parser, _list_parser, _get_parser, _delete_parser, _count_parser,
-    _history_parser, _restore_parser, _export_parser, _import_parser, _mcp_parser, add_eval_command, _demo_parser,
+    *(command.add_to for command in _ENTITY_COMMANDS), _mcp_parser, add_eval_command, _demo_parser,
 )
 """The subcommands, in the order ``memori --help`` lists them."""
 

@@ -149,9 +149,6 @@ class MemoryTools:
             return UNAVAILABLE.format(error=attempt.error, done=done)
         try:
             result = call()
-        except (MemoryToolError, KeyError):
-            attempt.ended()
-            raise
         except Exception as exc:
             return self._failed(attempt, done, exc)
         attempt.succeeded()
@@ -164,9 +161,6 @@ class MemoryTools:
             return UNAVAILABLE.format(error=attempt.error, done=done)
         try:
             result = await call()
-        except (MemoryToolError, KeyError):
-            attempt.ended()
-            raise
         except Exception as exc:
             return self._failed(attempt, done, exc)
         attempt.succeeded()
@@ -178,6 +172,12 @@ class MemoryTools:
                             entity_id=entity_id)
 
     def _failed(self, attempt: FailOpenCall, done: str, exc: Exception) -> str:
+        """What a call that raised ``exc`` answers: the agent's mistake (a :class:`MemoryToolError`, or the
+        ``KeyError`` of an id the user has no fact with) is raised as it is; any other failure says that memory
+        is unavailable (raised when strict)."""
+        if isinstance(exc, (MemoryToolError, KeyError)):
+            attempt.ended()
+            raise exc
         attempt.failed(exc, instead="answered that memory is unavailable")  # raises when strict
         return UNAVAILABLE.format(error=type(exc).__name__, done=done)
 

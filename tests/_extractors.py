@@ -13,10 +13,11 @@ __all__ = ["Exploding", "Gate"]
 
 
 class Gate:
-    """An extractor that waits until the test sets ``opened``; the rules do the extracting.
+    """An extractor that waits until the test sets ``opened``; then :meth:`answer` extracts (the rules).
 
     ``entered`` is set once a call is waiting; ``seen`` holds the last message of each call in the order they
-    ran, and ``most_running`` the most calls that ran at once.
+    ran; ``running`` counts the calls under way (``changed`` is notified whenever it changes), and
+    ``most_running`` the most that ran at once.
     """
 
     uses_existing_facts = False
@@ -24,23 +25,29 @@ class Gate:
     def __init__(self) -> None:
         self.opened = threading.Event()
         self.entered = threading.Event()
+        self.changed = threading.Condition()
         self.seen: list[str] = []
         self.running = 0
         self.most_running = 0
-        self._lock = threading.Lock()
 
     def extract(self, messages: Sequence[MessageLike], existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
-        with self._lock:
+        with self.changed:
             self.running += 1
             self.most_running = max(self.most_running, self.running)
+            self.changed.notify_all()
         self.entered.set()
         try:
             assert self.opened.wait(30), "the test never opened the gate"
             self.seen.append(as_messages(messages)[-1].text)
-            return RuleBasedFactExtractor().extract(messages)
+            return self.answer(messages)
         finally:
-            with self._lock:
+            with self.changed:
                 self.running -= 1
+                self.changed.notify_all()
+
+    def answer(self, messages: Sequence[MessageLike]) -> list[ExtractedFact]:
+        """What a call extracts once the gate is open: the rules' facts."""
+        return RuleBasedFactExtractor().extract(messages)
 
 
 class Exploding:

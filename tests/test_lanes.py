@@ -14,10 +14,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from _extractors import Gate
 from _helpers import HashEmbedder, stored
 from memori_core import ChromaStore, ExtractedFact, ForgottenError, RecallConfig, RecallEngine
 from memori_core.capture import BackgroundCapture
-from memori_core.extraction import KnownFact, MessageLike, as_messages
+from memori_core.extraction import MessageLike, as_messages
 from memori_core.lanes import DEFAULT_CAPTURE_WORKERS, ERASURES, Lanes
 from memori_core.store import InMemoryFactStore
 
@@ -201,29 +202,12 @@ def test_erase_generations_count_forgets_and_a_noted_generation_holds_writes_in_
 # -- the capture pool ---------------------------------------------------------------------------------------------
 
 
-class _Counting:
-    """An extractor whose calls wait until ``opened`` is set; ``running`` counts those waiting (``changed``
-    notified), ``most_running`` the most at once. The rules extract."""
+class _Counting(Gate):
+    """A :class:`Gate` whose calls answer "User said: <the last message>" (the rules find no fact in "hi from
+    ann")."""
 
-    uses_existing_facts = False
-
-    def __init__(self) -> None:
-        self.opened = threading.Event()
-        self.changed = threading.Condition()
-        self.running = 0
-        self.most_running = 0
-
-    def extract(self, messages: Sequence[MessageLike], existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
-        with self.changed:
-            self.running += 1
-            self.most_running = max(self.most_running, self.running)
-            self.changed.notify_all()
-        try:
-            assert self.opened.wait(30), "the test never opened the extractor"
-            return [ExtractedFact(text=f"User said: {as_messages(messages)[-1].text}")]
-        finally:
-            with self.changed:
-                self.running -= 1
+    def answer(self, messages: Sequence[MessageLike]) -> list[ExtractedFact]:
+        return [ExtractedFact(text=f"User said: {as_messages(messages)[-1].text}")]
 
 
 def test_an_engines_captures_run_on_capture_workers_threads() -> None:

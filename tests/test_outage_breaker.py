@@ -59,6 +59,13 @@ def outage_engine(clock: Clock) -> RecallEngine:
     return engine
 
 
+def revision_fails(engine: RecallEngine, **arm: Any) -> Faults:
+    """Faults on ``engine``'s store, its ``revision`` reads armed to fail as ``arm`` says (:meth:`Faults.arm`)."""
+    faults = Faults(engine.store)
+    faults.arm("revision", **arm)
+    return faults
+
+
 def _timeout() -> httpx.ReadTimeout:
     return httpx.ReadTimeout("timed out")
 
@@ -171,8 +178,7 @@ def test_outage_cooldown_is_validated_naming_the_argument(value: Any, error: typ
 async def test_after_one_timeout_every_fail_open_adapter_skips_memory_until_the_cooldown_ends(
     outage_engine: RecallEngine, clock: Clock, caplog: pytest.LogCaptureFixture
 ) -> None:
-    faults = Faults(outage_engine.store)
-    faults.arm("revision", error=httpx.ReadTimeout, message="the server did not answer")
+    faults = revision_fails(outage_engine, error=httpx.ReadTimeout, message="the server did not answer")
     block = MemoriMemoryBlock(engine=outage_engine, entity_id="alice")
     injector = MemoriContextInjector(engine=outage_engine, entity_id="alice")
     tools = MemoryTools(outage_engine)
@@ -207,8 +213,7 @@ async def test_after_one_timeout_every_fail_open_adapter_skips_memory_until_the_
 async def test_a_probe_that_fails_again_logs_at_info_and_skips_for_another_cooldown(
     outage_engine: RecallEngine, clock: Clock, caplog: pytest.LogCaptureFixture
 ) -> None:
-    faults = Faults(outage_engine.store)
-    faults.arm("revision", error=httpx.ConnectError, message="connection refused")
+    faults = revision_fails(outage_engine, error=httpx.ConnectError, message="connection refused")
     block = MemoriMemoryBlock(engine=outage_engine, entity_id="alice")
     with caplog.at_level(logging.INFO, logger="memori_llamaindex"):
         assert await block.aget(QUESTION) == ""
@@ -226,8 +231,7 @@ async def test_a_probe_that_fails_again_logs_at_info_and_skips_for_another_coold
 async def test_failures_that_are_not_outages_are_warned_on_every_call_and_never_skip(
     outage_engine: RecallEngine, caplog: pytest.LogCaptureFixture
 ) -> None:
-    faults = Faults(outage_engine.store)
-    faults.arm("revision", times=2)  # InjectedFault: the store answered with an error
+    revision_fails(outage_engine, times=2)  # InjectedFault: the store answered with an error
     block = MemoriMemoryBlock(engine=outage_engine, entity_id="alice")
     with caplog.at_level(logging.WARNING, logger="memori_llamaindex"):
         assert await block.aget(QUESTION) == ""
@@ -238,8 +242,7 @@ async def test_failures_that_are_not_outages_are_warned_on_every_call_and_never_
 
 
 async def test_strict_adapters_go_to_the_store_while_the_breaker_is_open(outage_engine: RecallEngine) -> None:
-    faults = Faults(outage_engine.store)
-    faults.arm("revision", error=httpx.ReadTimeout, times=1)
+    faults = revision_fails(outage_engine, error=httpx.ReadTimeout, times=1)
     assert await MemoriMemoryBlock(engine=outage_engine, entity_id="alice").aget(QUESTION) == ""
     assert outage_engine.outage.is_open
     strict = MemoriMemoryBlock(engine=outage_engine, entity_id="alice", strict=True)
@@ -253,8 +256,7 @@ async def test_strict_adapters_go_to_the_store_while_the_breaker_is_open(outage_
 async def test_a_capture_skipped_during_an_outage_is_stored_once_the_store_answers(
     outage_engine: RecallEngine, clock: Clock, caplog: pytest.LogCaptureFixture
 ) -> None:
-    faults = Faults(outage_engine.store)
-    faults.arm("revision", error=httpx.ReadTimeout, times=1)
+    revision_fails(outage_engine, error=httpx.ReadTimeout, times=1)
     block = MemoriMemoryBlock(engine=outage_engine, entity_id="alice", capture=True)
     said = [ChatMessage(role="user", content="I play the cello.")]
     with caplog.at_level(logging.WARNING):
@@ -275,8 +277,7 @@ def test_the_langchain_tools_answer_that_memory_is_unavailable_without_writing(
 ) -> None:
     from memori_langchain import memory_tools
 
-    faults = Faults(outage_engine.store)
-    faults.arm("revision", error=httpx.ReadTimeout, times=1)
+    revision_fails(outage_engine, error=httpx.ReadTimeout, times=1)
     tools = {t.name: t for t in memory_tools(outage_engine, "alice")}
     assert tools["recall_memory"].invoke({"query": "tea"}).startswith("Memory is unavailable right now (ReadTimeout)")
     before = outage_engine.count("alice")

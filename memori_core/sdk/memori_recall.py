@@ -214,10 +214,17 @@ class MemoriRecall:
     def _recall(self, request: _Request) -> list[RecalledFact]:
         return self.engine.recall(request.query, request.entity_id, self.k, **request.extra)
 
-    def _call(self, request: _Request) -> FailOpenCall:
-        """The recall through the engine's outage breaker: skipped at once while an outage is waited out."""
-        return FailOpenCall(self.engine, strict=self.strict, owner="MemoriRecall", logger=logger, what="recall",
+    def _begin(
+        self, kwargs: Mapping[str, Any], entity_id: str | None, query: str | None, context: Sequence[str] | None
+    ) -> tuple[_Request, FailOpenCall] | None:
+        """The call's recall (:meth:`_request`) and its pass through the engine's outage breaker; ``None`` when
+        there is nothing to recall (no user question) or the breaker skips it (an outage is waited out)."""
+        request = self._request(kwargs, entity_id, query, context)
+        if request is None:
+            return None
+        call = FailOpenCall(self.engine, strict=self.strict, owner="MemoriRecall", logger=logger, what="recall",
                             entity_id=request.entity_id)
+        return None if call.skipped else (request, call)
 
     def _failed(self, exc: BaseException, call: FailOpenCall) -> None:
         if not self.strict and isinstance(exc, (TimeoutError, concurrent.futures.TimeoutError, asyncio.TimeoutError)):
@@ -246,12 +253,10 @@ class MemoriRecall:
         (the earlier user turns, oldest first: a list of str, ``[]`` for none) the turns read before it; what
         is not given is read from ``kwargs``. Another type raises ``TypeError`` naming the argument.
         """
-        request = self._request(kwargs, entity_id, query, context)
-        if request is None:
+        begun = self._begin(kwargs, entity_id, query, context)
+        if begun is None:
             return []
-        call = self._call(request)
-        if call.skipped:
-            return []
+        request, call = begun
         try:
             if self.timeout is None:
                 facts = self._recall(request)
@@ -296,12 +301,10 @@ class MemoriRecall:
         context: Sequence[str] | None = None,
     ) -> list[RecalledFact]:
         """Async :meth:`recall_for`."""
-        request = self._request(kwargs, entity_id, query, context)
-        if request is None:
+        begun = self._begin(kwargs, entity_id, query, context)
+        if begun is None:
             return []
-        call = self._call(request)
-        if call.skipped:
-            return []
+        request, call = begun
         try:
             if self.timeout is None:
                 facts = await self.engine.arecall(request.query, request.entity_id, self.k, **request.extra)
