@@ -11,13 +11,17 @@ from _helpers import HashEmbedder
 from memori_core import InMemoryFactStore, RecallConfig, RecallEngine
 from memori_core.ranking.fusion import rank_order
 from memori_core.ranking.gate import decide
+from memori_core.ranking.care import for_the_asker
 from memori_core.ranking.implications import (
     MOST_OF_SLOT,
+    asks_about_named,
     asked_slots,
     asks_for_advice,
     asks_what_to_do,
+    day_rows,
     fact_concerns,
     implied_rows,
+    named_days,
     named_rows,
     named_words,
     question_concerns,
@@ -421,3 +425,44 @@ def test_a_question_about_the_users_job_recalls_the_job_fact_minilm_scores_low(m
     plain = RecallEngine(store=InMemoryFactStore(), embedder=minilm, config=RecallConfig(gate_implied=False))
     plain.add("u", facts)
     assert plain.recall(question, "u") == []
+
+
+def test_a_question_whose_subject_is_a_name_the_facts_hold_recalls_them_and_a_stranger_does_not():
+    rosie = "User has an old Labrador called Rosie with arthritic hips."
+    eng = ann_with(rosie, "Rosie is on a daily anti-inflammatory from the vet.")
+    recalled = [f.content for f in eng.recall("Can Rosie come along on the hike on Sunday?", "ann")]
+    assert rosie in recalled
+    assert "name Rosie" in eng.explain("Can Rosie come along on the hike on Sunday?", "ann").gate_note
+    assert rosie not in [f.content for f in eng.recall("Can Napoleon come along on the hike on Sunday?", "ann")]
+    assert not asks_about_named("Did Rosie win?", lambda: ["User lives in Leeds."])
+    assert asks_about_named("Does Rosie like walks?", lambda: [rosie])
+
+
+def test_a_weekday_the_question_names_opens_the_few_facts_on_that_day():
+    netball = "User's daughter plays netball for her school on Saturday mornings."
+    eng = ann_with(netball, "User sings in a choir that rehearses on Tuesdays.")
+    assert named_days("Should I take the extra Saturday overtime? Maybe in May.") == {"saturday", "may"}
+    assert named_days("May I ask something?") == frozenset()  # a sentence's first word is no month
+    recalled = [f.content for f in eng.recall("Should I take the extra Saturday overtime they're offering?", "ann")]
+    assert netball in recalled
+    assert netball not in [f.content for f in eng.recall("Should I take the extra Friday overtime?", "ann")]
+    rows, held = day_rows(frozenset({"tuesday"}), ["Choir is on Tuesdays.", "Gym on Tuesday.", "Swim on Tuesday."])
+    assert not rows.any() and held == []  # a day three facts name says nothing about which matters
+
+
+@pytest.mark.parametrize("question", [
+    "Got a small bonus from work. What's the smartest thing to do with R5,000?",  # the dropped "I"
+    "Bad wind and loose stools since the souvlaki last night. Is that normal?",
+    "Client dinner next week at a really loud hotpot place. Any advice?",
+    "Would golf be a good fit?",
+])
+def test_chat_phrasings_count_as_the_askers_own_case(question):
+    assert for_the_asker(question)
+
+
+@pytest.mark.parametrize("question", [
+    "What's the capital of Australia?", "Was the Magna Carta signed in 1215?",
+    "Who won the 1966 World Cup?", "Gotham is a fictional city. Where is it set?",
+])
+def test_general_questions_stay_general(question):
+    assert not for_the_asker(question)
