@@ -33,9 +33,10 @@ from ..records import to_record
 from ..store.base import ClosedError, FactStore
 from ..validate import check_entity_id, check_id_list, check_session_id, iso_to_ts
 from .closing import CLOSE_TIMEOUT, engine_closed_error, when_open
+from .progress import Progress
 from .reads import MAX_JUDGE_CALLS, ReadPath, _check_judge
 from .workers import READ, WRITE, AsyncWorkers
-from .writes import _UNSET, Progress, WritePath
+from .writes import _UNSET, WritePath
 
 
 logger = logging.getLogger(__name__)

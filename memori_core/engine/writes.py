@@ -10,7 +10,6 @@ intent there), and runs within the coordinator's deadline (twice the store's req
 from __future__ import annotations
 
 import functools
-import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
@@ -47,16 +46,11 @@ from ..validate import (
 from .closing import when_open
 from .fact_ids import _is_version_of, _is_version_row, _one_id, check_not_version, derived_fact_id, version_id
 from .failures import _add_failure, _root_cause
+from .progress import Progress, _safe_progress
 from .supersede import _check_known, _collapse, _linked, _split_new_and_seen, _superseded
 
 
-logger = logging.getLogger(__name__)
-
 _UNSET: Any = object()
-
-Progress = Callable[[str, int, int], None]
-"""``progress(stage, done, total)``: stage ``"embed"`` or ``"store"``, facts done of ``total``."""
-
 
 _Method = TypeVar("_Method", bound=Callable[..., Any])
 
@@ -71,27 +65,6 @@ def _bounded(method: _Method) -> _Method:
             return method(self, *args, **kwargs)
 
     return cast(_Method, run)
-
-
-def _safe_progress(progress: Any) -> Progress | None:
-    """``progress`` wrapped so that its failures are logged once and never break a write."""
-    if progress is None:
-        return None
-    if not callable(progress):
-        raise TypeError(f"progress must be a callable(stage, done, total) or None, got {type(progress).__name__}")
-    failed = False
-
-    def report(stage: str, done: int, total: int) -> None:
-        nonlocal failed
-        if failed:
-            return
-        try:
-            progress(stage, done, total)
-        except Exception:
-            failed = True
-            logger.warning("progress callback raised; no more progress is reported for this call", exc_info=True)
-
-    return report
 
 
 class WritePath:
