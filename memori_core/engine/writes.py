@@ -9,24 +9,20 @@ intent there), and runs within the coordinator's deadline (twice the store's req
 
 from __future__ import annotations
 
-import functools
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
-from typing import Any, TypeVar, cast
+from typing import Any
 
 import numpy as np
 
-from ..cache.coordinator import CacheUpdate, Coordinator
-from ..config import RecallConfig
-from ..embedders import Embedder, embed_in_batches
+from ..cache.coordinator import CacheUpdate
 from ..facts import StoredFact
 from ..lanes import ERASURES
 from ..ranking.core import CORE_KEY
 from ..records import from_record, repeat_difference, repeat_problem
-from ..store import deadline
-from ..store.base import FactStore, PartialWriteError
+from ..store.base import PartialWriteError
 from ..text import normalize_fact_text
 from ..validate import (
     check_core,
@@ -44,38 +40,20 @@ from ..validate import (
     iso_to_ts,
 )
 from .closing import when_open
+from .embedding import Embedding
 from .fact_ids import _is_version_of, _is_version_row, _one_id, check_not_version, derived_fact_id, version_id
 from .failures import _add_failure, _root_cause
 from .progress import Progress, _safe_progress
+from .storing import Storing, _bounded
 from .supersede import _check_known, _collapse, _linked, _split_new_and_seen, _superseded
 
 
 _UNSET: Any = object()
 
-_Method = TypeVar("_Method", bound=Callable[..., Any])
 
-
-def _bounded(method: _Method) -> _Method:
-    """Run a write method within the write's deadline (:meth:`Coordinator.deadline`): every store request it
-    makes gets the time left, so the call returns or raises within twice the store's request time limit."""
-
-    @functools.wraps(method)
-    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
-        with self._coord.deadline():
-            return method(self, *args, **kwargs)
-
-    return cast(_Method, run)
-
-
-class WritePath:
-    """The write methods of :class:`~memori_core.engine.RecallEngine` (a mixin: the state is the engine's)."""
-
-    store: FactStore
-    config: RecallConfig
-    embed_batch_size: int
-    _coord: Coordinator
-    embedder: Embedder
-    _closed_by: str | None
+class WritePath(Embedding, Storing):
+    """The write methods of :class:`~memori_core.engine.RecallEngine` (a mixin: the state is the engine's, declared
+    on its bases)."""
 
     @when_open
     @_bounded
@@ -280,69 +258,6 @@ class WritePath:
                 done.update_seen(superseded)
 
     @when_open
-    def vector_dimension(self, sample: str = "dimension probe") -> int:
-        """The dimension of the vectors this engine writes: the store's rows', or, for an empty store, its
-        embedder's (``sample`` is embedded once to learn it)."""
-        stored_dim = self.store.dimension()
-        return stored_dim if stored_dim is not None else self._embedder_dimension(sample)
-
-    def _embedder_dimension(self, sample: str) -> int:
-        with deadline.paused():
-            return int(np.asarray(self.embedder.embed_query(sample)).shape[-1])
-
-    def _check_import_dimension(self, dim: int, sample: str) -> None:
-        """Records' vectors must have :meth:`vector_dimension`: a wrong one would make every later write fail."""
-        stored_dim = self.store.dimension()
-        if stored_dim is not None:
-            if dim != stored_dim:
-                raise ValueError(f"records carry {dim}-d vectors but the store holds {stored_dim}-d vectors; "
-                                 "pass reembed=True to embed the texts with this engine's embedder")
-            return
-        own = self._embedder_dimension(sample)
-        if dim != own:
-            raise ValueError(f"records carry {dim}-d vectors but this engine's embedder {self.embedder.name!r} makes "
-                             f"{own}-d vectors; pass reembed=True to embed the texts with it")
-
-    def _stored(self, entity_id: str, ids: Iterable[str]) -> dict[str, StoredFact]:
-        """The entity's stored facts among ``ids`` (a dict's keys too), by id."""
-        return {f.id: f for f in self.store.get(entity_id, list(ids))}
-
-    def _embed_new(self, facts: list[StoredFact], progress: Progress | None = None) -> dict[str, np.ndarray]:
-        """Embed facts about to be stored, checking the dimension against the store's."""
-        if not facts:
-            return {}
-        texts = [f.content for f in facts]
-        with deadline.paused():  # local work, not the store's: outside the write's deadline
-            vectors = self._embed_all(texts, progress)
-        stored_dim = self.store.dimension()
-        if stored_dim is not None and stored_dim != vectors.shape[1]:
-            raise ValueError(
-                f"embedder {self.embedder.name!r} produces {vectors.shape[1]}-d vectors but the store "
-                f"holds {stored_dim}-d vectors; use the embedder the store was filled with, or a new store"
-            )
-        return {f.id: v for f, v in zip(facts, vectors)}
-
-    def _embed_all(self, texts: list[str], progress: Progress | None) -> np.ndarray:
-        if progress is None:
-            return embed_in_batches(self.embedder, texts, self.embed_batch_size)
-        parts = []
-        for start in range(0, len(texts), self.embed_batch_size):
-            parts.append(embed_in_batches(self.embedder, texts[start : start + self.embed_batch_size],
-                                          self.embed_batch_size))
-            progress("embed", min(start + self.embed_batch_size, len(texts)), len(texts))
-        dims = {p.shape[1] for p in parts}
-        if len(dims) > 1:
-            raise ValueError(f"embedder {self.embedder.name!r} returned vectors of several dimensions: {sorted(dims)}")
-        return np.vstack(parts)
-
-    def _upsert(self, entity_id: str, facts: list[StoredFact], vectors: np.ndarray, progress: Progress | None) -> None:
-        if progress is None:
-            self.store.upsert(entity_id, facts, vectors)
-            return
-        total = len(facts)
-        self.store.upsert(entity_id, facts, vectors, progress=lambda done: progress("store", done, total))
-
-    @when_open
     @_bounded
     def delete(self, entity_id: str, ids: Sequence[str]) -> list[str]:
         """Delete some of ``entity_id``'s facts by id; returns the ids that were stored (and are deleted now),
@@ -482,13 +397,6 @@ class WritePath:
             self.store.upsert(entity_id, rows, vectors)
             done.upsert(rows, vectors)
         return fact
-
-    def _embed_texts(self, texts: list[str]) -> dict[str, np.ndarray]:
-        """Vectors of ``texts`` by text (each embedded once)."""
-        unique = list(dict.fromkeys(texts))
-        facts = [StoredFact(str(i), "", t, None) for i, t in enumerate(unique)]
-        vecs = self._embed_new(facts)
-        return {t: vecs[str(i)] for i, t in enumerate(unique)}
 
     def _next_version_id(self, entity_id: str, fact_id: str) -> str:
         """The first ``<fact_id>@v<n>`` the entity has not stored (read from the store, under the write lock)."""
