@@ -2,8 +2,9 @@
 
 :class:`RecallEngine` holds the store, the embedder, the config and the caches
 (:mod:`memori_core.cache.coordinator`: freshness and locking, the lock order written there); its read path
-is :mod:`.reads`, its write path :mod:`.writes`, and the async twins run either on the engine's own threads
-(:mod:`.workers`: one pool for reads, one for writes, so a bulk import never delays a recall).
+is :mod:`.reads`, its write path :mod:`.writes` (with :mod:`.versions` and :mod:`.imports` beneath it), and
+the async twins run either on the engine's own threads (:mod:`.workers`: one pool for reads, one for writes,
+so a bulk import never delays a recall).
 """
 
 from __future__ import annotations

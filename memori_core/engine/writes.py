@@ -1,4 +1,7 @@
-"""The write path of :class:`~memori_core.engine.RecallEngine`: add, update, delete, forget, import.
+"""The write path of :class:`~memori_core.engine.RecallEngine`: ``add``, ``update``, ``delete`` and ``forget``, in
+one :class:`WritePath`. Its bases hold the rest: :mod:`.versions` (a fact's earlier versions, ``restore``) and
+:mod:`.imports` (``import_``), over :mod:`.embedding` and :mod:`.storing` (the steps every write takes); what
+replaces what in an add is worked out by :mod:`.supersede`, and what a failure part-way raises by :mod:`.failures`.
 
 Everything is validated and embedded before the entity's write lock is taken (the coordinator's
 ``writing()``); under it the store is written and the cached copy brought up to date, or dropped when the
@@ -50,8 +53,8 @@ _UNSET: Any = object()
 
 
 class WritePath(Versions, ImportPath):
-    """The write methods of :class:`~memori_core.engine.RecallEngine` (a mixin: the state is the engine's, declared
-    on its bases)."""
+    """The write methods of :class:`~memori_core.engine.RecallEngine`: ``add``, ``update``, ``delete``, ``forget``
+    here, ``restore`` and ``import_`` from its bases (a mixin: the state is the engine's, declared on its bases)."""
 
     @when_open
     @_bounded
