@@ -22,7 +22,7 @@ from .extraction.slots import (
     content_words, corrected_words, disposed_words, is_negated, named_change, slots_of, stopped_words,
 )
 from .extraction.types import ExtractedFact, FactExtractor, MessageLike, as_messages
-from .engine.writes import derived_fact_id
+from .engine.fact_ids import derived_fact_id
 from .failopen import FailOpenCall, warn_failed
 from .lanes import ERASURES, ForgottenError
 from .store.base import ClosedError

@@ -17,7 +17,7 @@ from typing import Any
 
 import memori_core
 from memori_core import ChromaStore, RecallConfig, RecallEngine
-from memori_core.engine.writes import derived_fact_id
+from memori_core.engine import derived_fact_id
 
 __all__ = ["ADDED", "FACTS", "Reader", "engine_over", "recalled", "write_u"]
 

@@ -16,6 +16,7 @@ from memori_core.cache import EntityCache
 from memori_core.facts import StoredFact
 from memori_core.filters import matches
 from memori_core.cache import entity as entity_mod
+from memori_core.cache import entity_writes
 from memori_core.cache.registry import DEFAULT_MAX_CACHED_BYTES, CacheRegistry
 from memori_core.cache import snapshot_format
 from memori_core.cache.snapshot_format import Expected, load_snapshot, write_snapshot
@@ -163,7 +164,7 @@ def test_pool_facts_keep_what_the_rows_held_when_taken() -> None:
 
 
 def test_many_sightings_fold_into_the_columns(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(entity_mod, "_FOLD_MIN", 8)
+    monkeypatch.setattr(entity_writes, "_FOLD_MIN", 8)
     w = World(22)
     cache = EntityCache("e")
     batch = [w.fact() for _ in range(40)]

@@ -382,7 +382,7 @@ def test_an_erase_racing_an_update_in_another_process_leaves_none_of_its_rows(
 ) -> None:
     """The other process reads the fact, the forget (or the delete of that fact) deletes it, then the update writes
     the old text back as a version and the new text: the erase must not return with those rows stored."""
-    from memori_core.engine.writes import derived_fact_id
+    from memori_core.engine import derived_fact_id
 
     collection = f"t_{uuid.uuid4().hex}"
     store = http(chroma_server, collection)

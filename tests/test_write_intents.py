@@ -18,7 +18,7 @@ import pytest
 
 from _faults import Faults
 from memori_core import ChromaStore, RecallConfig, RecallEngine
-from memori_core.engine.writes import derived_fact_id
+from memori_core.engine import derived_fact_id
 from memori_core.store import deadline
 from memori_core.store.base import join_revision, split_revision
 from memori_core.store.in_memory import InMemoryFactStore

@@ -110,7 +110,8 @@ from typing import Any
 
 import numpy as np
 
-from .entity import DEFAULT_KEY, AnalyzerKey, EntityCache, Tokens
+from .entity import DEFAULT_KEY, AnalyzerKey, EntityCache
+from .entity_writes import Tokens
 from .registry import DEFAULT_MAX_CACHED_BYTES, CacheRegistry
 from ..facts import StoredFact
 from ..lanes import ERASURES

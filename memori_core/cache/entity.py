@@ -2,82 +2,29 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
-from ..facts import SEARCHABLE_KEY, StoredFact, is_searchable, validity_json
-from ..filters import Where, matches, split_times, time_mask, where_key
+from ..facts import SEARCHABLE_KEY, StoredFact
 from ..ranking.core import CORE_KEY, is_core
-from ..ranking.dense import l2_normalise, top_k
 from ..ranking.lexical import term_frequencies
 from ..text import analyzer
-from ..validate import iso_to_ts
-from .columns import Columns, FactsView, LoadedColumns, PoolFacts, build_fact, metadata_json
+from .columns import Columns, FactsView, LoadedColumns, PoolFacts, build_fact
 from .compaction import rebuilt_parts
+from .entity_writes import RowWrites
 from .postings import AnalyzerKey, CSRIndex, Forward, tokenize_to_ids
 from .quantized import QuantizedMatrix, worth_searching
+from .selection import _FlaggedRows, _is_unsearchable
 from .sessions import link_sessions
 
 DEFAULT_KEY: AnalyzerKey = ("unicode", "english")
 """The analyzer of :class:`~memori_core.RecallConfig`'s defaults (``tokenizer``, ``stemmer``)."""
-Tokens = tuple[AnalyzerKey, list[list[str]]]
-"""The tokens of some facts' texts under one analyzer, one list per fact (made ahead of :meth:`EntityCache.upsert`)."""
-
-# Dead rows are compacted away once they are this many and this share of all rows.
-_COMPACT_MIN_DEAD = 256
-_COMPACT_SHARE = 0.25
-# Facts rewritten in place (update_seen) are folded into the string columns beyond this many.
-_FOLD_MIN = 4096
 
 
-def _is_unsearchable(metadata: Any) -> bool:
-    return not is_searchable(metadata)
-
-
-class _FlaggedRows:
-    """The live rows whose user metadata sets one flag (``key``, with a value ``test(metadata)`` accepts).
-
-    Found on first use by one search of the metadata column's bytes for the key (only the rows that hold it
-    are parsed), then kept current by every write: an entity without such facts pays one search per build of
-    its columns, and nothing per recall."""
-
-    __slots__ = ("key", "test", "_rows", "_sorted")
-
-    def __init__(self, key: str, test: Callable[[Any], bool]) -> None:
-        self.key = key
-        self.test = test
-        self._rows: set[int] | None = None  # None: not searched for yet
-        self._sorted: np.ndarray | None = None  # the same rows, sorted (until the set changes)
-
-    def rows(self, cache: EntityCache) -> np.ndarray:
-        """The flagged live rows of ``cache``, ascending."""
-        if self._rows is None:
-            self._rows = cache._find_flagged(self.key, self.test)
-            self._sorted = None
-        if self._sorted is None:
-            self._sorted = np.fromiter(sorted(self._rows), dtype=np.int64, count=len(self._rows))
-        return self._sorted
-
-    def set(self, row: int, metadata: Any) -> None:
-        """Keep the rows current (once they were found) when ``row`` is written with ``metadata`` (``None``:
-        killed)."""
-        if self._rows is None:
-            return
-        on = metadata is not None and self.test(metadata)
-        if (row in self._rows) == on:
-            return
-        if on:
-            self._rows.add(row)
-        else:
-            self._rows.discard(row)
-        self._sorted = None
-
-
-class EntityCache:
+class EntityCache(RowWrites):
     """One entity's facts in scoring form.
 
     Rows are append-only: adding a fact appends a row (into arrays with spare
@@ -89,7 +36,10 @@ class EntityCache:
     (:class:`~memori_core.cache.postings.CSRIndex`), with the rows' term ids as
     a forward index. A :class:`StoredFact` is built only for the rows that are
     read (``fact(row)``, ``facts[row]``, :meth:`pool_facts`); user metadata is
-    parsed then, or once per metadata key for ``where`` filters.
+    parsed then, or once per metadata key for ``where`` filters. Which rows a
+    read selects (live, valid, matching a filter, flagged) is
+    :class:`~memori_core.cache.selection.RowSelection`'s; how the rows follow
+    writes, :class:`~memori_core.cache.entity_writes.RowWrites`'s.
     """
 
     def __init__(self, entity_id: str, revision: str | None = None, *, key: AnalyzerKey = DEFAULT_KEY) -> None:
@@ -251,166 +201,6 @@ class EntityCache:
         """The code rows of ``session_id`` carry in :attr:`sessions` (``None``: no row has had it)."""
         return self._session_codes.get(session_id)
 
-    def live_rows(self) -> np.ndarray:
-        """Row numbers of live rows, ascending."""
-        return np.flatnonzero(self._alive[: self._n])
-
-    def expired_rows(self, now: float) -> np.ndarray:
-        """Live rows whose expiry is at or before ``now`` (epoch seconds)."""
-        if not self.n_expiring:
-            return np.zeros(0, dtype=np.int64)
-        n = self._n
-        return np.flatnonzero((self.c.expires[:n] <= now) & self._alive[:n])
-
-    def next_expiry(self, now: float) -> float:
-        """The earliest expiry (epoch seconds) of a live row still valid at ``now``; ``inf`` when none expires."""
-        if not self.n_expiring:
-            return float("inf")
-        n = self._n
-        ends = self.c.expires[:n][self._alive[:n]]
-        ends = ends[ends > now]
-        return float(ends.min()) if ends.size else float("inf")
-
-    def history_rows(self) -> np.ndarray:
-        """Live rows whose fact has validity or history links (``valid_to``, ``superseded_by``, ``supersedes``),
-        ascending: found by one search of the validity column, not a read per row."""
-        found = set(self.c.validity.rows_containing("{").tolist())
-        over = self._overrides
-        if over:  # rows rewritten in place: their fact, not the column, says
-            found.difference_update(over)
-            found.update(r for r, f in over.items() if f.valid_to or f.superseded_by or f.supersedes or f.valid_from)
-        n = self._n
-        alive = self._alive
-        return np.asarray(sorted(r for r in found if r < n and alive[r]), dtype=np.int64)
-
-    def invalid_rows(self, now: float) -> np.ndarray:
-        """Live rows whose fact is no longer valid at ``now`` (epoch seconds): ``valid_to`` at or before it."""
-        rows = self.history_rows()
-        if rows.size == 0:
-            return rows
-        keep = [r for r in rows.tolist() if not self.fact(r).is_valid(now)]  # type: ignore[union-attr]
-        return np.asarray(keep, dtype=np.int64)
-
-    def valid_at_rows(self, at: float, rows: np.ndarray | None = None) -> np.ndarray:
-        """Those of ``rows`` (default: the live rows) whose fact was recallable at ``at`` (epoch seconds):
-        created (and, for an updated text, made valid) at or before it, not yet superseded or expired then
-        (vectorised over the columns; only rows with history are read one by one)."""
-        if rows is None:
-            rows = self.live_rows()
-        c = self.c
-        rows = rows[(c.created_ts[rows] <= at) & (c.expires[rows] > at)]
-        later = [r for r in self.history_rows().tolist()
-                 if (f := self.fact(r)) is not None and f.valid_from is not None and iso_to_ts(f.valid_from) > at]
-        return rows[~np.isin(rows, later)] if later else rows
-
-    def matching_rows(self, where: Where) -> np.ndarray:
-        """Live rows whose user metadata and times satisfy ``where`` (memoised until the next write)."""
-        key = where_key(where)
-        rows = self._matching.get(key)
-        if rows is None:
-            meta, times = split_times(where)
-            if meta is None:
-                rows = self.live_rows()
-            else:
-                keys = list(meta)
-                values = [self._metadata_values(k) for k in keys]
-                # A filter on a flag the cache tracks reads only the flagged rows (MemoriStore lists its
-                # index=False items so on each search whose ranked items do not fill the page).
-                if meta.get(SEARCHABLE_KEY) is False:
-                    candidates = self.unsearchable_rows().tolist()
-                elif meta.get(CORE_KEY) is True:
-                    candidates = self.core_rows().tolist()
-                else:
-                    candidates = self.live_rows().tolist()
-                rows = np.fromiter(
-                    (r for r in candidates if matches({k: v[r] for k, v in zip(keys, values)}, meta)), dtype=np.int64
-                )
-            for name, cond in times.items():
-                rows = rows[time_mask(self._time_values(name, rows), cond)]
-            if len(self._matching) >= 32:
-                self._matching.clear()
-            self._matching[key] = rows
-        return rows
-
-    def _time_values(self, name: str, rows: np.ndarray) -> np.ndarray:
-        """Per row of ``rows``, the fact's ``created_at``, ``valid_from`` or ``valid_to`` in epoch seconds
-        (``valid_to``: ``inf`` while valid; ``valid_from``: ``created_at`` unless an update set it). The
-        column gives ``created_at``; only the rows with history are read one by one."""
-        if name == "created_at":
-            return self.c.created_ts[rows].astype(np.float64)
-        out = (self.c.created_ts[rows].astype(np.float64) if name == "valid_from"
-               else np.full(rows.shape, np.inf, dtype=np.float64))
-        history = self.history_rows()
-        at = np.flatnonzero(np.isin(rows, history))
-        for i in at.tolist():
-            fact = self.fact(int(rows[i]))
-            value = getattr(fact, name, None) if fact is not None else None
-            if value:
-                out[i] = iso_to_ts(value)
-        return out
-
-    def core_rows(self) -> np.ndarray:
-        """Live rows whose user metadata marks them core (``"core": true``), ascending (memoised and kept
-        current by writes: :class:`_FlaggedRows`)."""
-        return self._core.rows(self)
-
-    def unsearchable_rows(self) -> np.ndarray:
-        """Live rows whose user metadata keeps them out of search (``"searchable": false``,
-        :data:`~memori_core.facts.SEARCHABLE_KEY`), ascending; recall never returns them (memoised and kept
-        current by writes: :class:`_FlaggedRows`)."""
-        return self._unsearchable.rows(self)
-
-    def _find_flagged(self, key: str, test: Callable[[Any], bool]) -> set[int]:
-        """Live rows whose user metadata ``test`` accepts, among those whose metadata JSON holds ``key``."""
-        meta = self.c.meta_json
-        over = self._overrides
-        alive = self._alive
-        found: set[int] = set()
-        for r in meta.rows_containing(json.dumps(key)).tolist():
-            if r < self._n and alive[r] and r not in over:
-                raw = meta[r]
-                if raw and test(json.loads(raw)):
-                    found.add(r)
-        found.update(r for r, fact in over.items() if alive[r] and test(fact.metadata))
-        return found
-
-    def _set_flags(self, row: int, metadata: Any) -> None:
-        """Keep the flagged rows current when ``row`` is written with ``metadata`` (``None``: killed)."""
-        self._core.set(row, metadata)
-        self._unsearchable.set(row, metadata)
-
-    def _metadata_values(self, key: str) -> list[Any]:
-        """Per row, the user metadata value of ``key`` (``None`` when absent or dead); parsed once per key."""
-        values = self._meta_values.get(key)
-        if values is None:
-            needle = json.dumps(key, ensure_ascii=False)
-            quick = needle.isascii()  # then the key is spelled the same with or without ensure_ascii
-            meta = self.c.meta_json
-            over = self._overrides
-            values = [None] * self._n
-            for r in self.live_rows().tolist():
-                fact = over.get(r)
-                if fact is not None:
-                    values[r] = fact.metadata.get(key)
-                    continue
-                raw = meta[r]
-                if raw and (not quick or needle in raw):  # type: ignore[operator]
-                    values[r] = json.loads(raw).get(key)  # type: ignore[arg-type]
-            self._meta_values[key] = values
-        return values
-
-    def dead_rows(self) -> np.ndarray:
-        """Row numbers of dead rows."""
-        if self._dead_rows is None:
-            self._dead_rows = np.flatnonzero(~self._alive[: self._n])
-        return self._dead_rows
-
-    def recent_rows(self, n: int) -> np.ndarray:
-        """The ``n`` most recently created/seen live rows (memoised until the next write)."""
-        if self._recent is None or self._recent[0] != n:
-            self._recent = (n, top_k(self.recency, n))
-        return self._recent[1]
-
     def quantized_for(self, k: int, rows: int) -> QuantizedMatrix | None:
         """:meth:`quantized` when a pool of ``k`` out of ``rows`` rows is worth searching in it, else ``None``
         (the exact scan is cheaper, and the copy is not made for it)."""
@@ -565,199 +355,6 @@ class EntityCache:
         report = self.memory_report()
         memo = sum(8 * len(v) for v in self._meta_values.values()) + sum(64 * len(t) for t in self._tokens.values())
         return int(sum(report.values()) + spare + memo)
-
-    # -- writes -------------------------------------------------------------
-
-    def _wrote(self) -> None:
-        self._recent = None
-        self._matching = {}
-
-    def _reserve(self, rows: int) -> None:
-        """Room for ``rows`` more rows, in private writeable arrays (a snapshot's are read-only views)."""
-        c = self.c
-        n = self._n
-        cap = c.capacity
-        dim = self.dim or 0
-        needed = n + rows
-        if needed <= cap and c.matrix.shape[1] == dim and c.writeable():
-            return
-        capacity = max(needed, 2 * cap, 64) if needed > cap else cap
-        c.regrow(n, capacity, dim)
-        for name, fill, dt in (("_prev", -1, np.int32), ("_next", -1, np.int32), ("_alive", False, bool)):
-            new = np.full(capacity, fill, dtype=dt)
-            new[:n] = getattr(self, name)[:n]
-            setattr(self, name, new)
-
-    def _set_expiry(self, row: int, fact: StoredFact) -> None:
-        # An invalid fact is not recalled from its valid_to on: for recall it expires then (``as_of`` reads
-        # the same column), so hiding superseded facts costs recall nothing beyond the expiry check.
-        ends = [iso_to_ts(v) for v in (fact.expires_at, fact.valid_to) if v]
-        if ends:
-            self.c.expires[row] = min(ends)
-            self.n_expiring += 1
-        else:
-            self.c.expires[row] = np.inf
-
-    def _set_times(self, row: int, fact: StoredFact) -> None:
-        c = self.c
-        created = iso_to_ts(fact.created_at)
-        c.created_ts[row] = created
-        seen = created if fact.last_seen == fact.created_at else iso_to_ts(fact.last_seen)
-        c.recency[row] = max(created, seen)
-        c.times_seen[row] = fact.times_seen
-        self._set_expiry(row, fact)
-
-    def _kill(self, row: int) -> None:
-        if not self._alive[row]:
-            return
-        self._ix.remove(row, self._row_terms(row))
-        for key, ix in self._indexes.items():
-            ix.remove(row, [ix.term_id(t) for t in self._tokens[key][row]])
-        self._alive[row] = False
-        self._set_flags(row, None)
-        if row in self._overrides:
-            del self._own_overrides()[row]
-        self._wrote()
-        self.c.matrix[row] = 0.0
-        self.c.recency[row] = -np.inf
-        self.n_dead += 1
-        self._dead_rows = None
-
-    def _append(self, fact: StoredFact, vec: np.ndarray, toks: list[str] | None = None) -> None:
-        row = self._n
-        c = self.c
-        self._wrote()
-        for name, value in (
-            ("ids", fact.id), ("texts", fact.content), ("created", fact.created_at), ("last_seen", fact.last_seen),
-            ("meta_json", metadata_json(fact.metadata)), ("updated", fact.updated_at), ("expiry", fact.expires_at),
-            ("validity", validity_json(fact)),
-        ):
-            getattr(c, name).append(value)
-        self.pos[fact.id] = row
-        c.matrix[row] = vec
-        c.seq[row] = fact.seq
-        c.chars[row] = len(fact.content)
-        self._set_times(row, fact)
-        self._prev[row] = self._next[row] = -1
-        if toks is None:
-            toks = analyzer(*self.key)(fact.content)
-        terms = [self._ix.term_id(t) for t in toks]
-        self._delta_docs.append(terms)
-        self._delta_terms += len(terms)
-        self._ix.add(row, terms)
-        for key, lists in self._tokens.items():
-            doc = tuple(toks) if key == self.key else tuple(analyzer(*key)(fact.content))
-            lists.append(doc)
-            ix = self._indexes.get(key)
-            if ix is not None:
-                ix.add(row, [ix.term_id(t) for t in doc])
-        for key, values in self._meta_values.items():
-            values.append(fact.metadata.get(key))
-        self._alive[row] = True
-        self._n += 1
-        self._set_flags(row, fact.metadata)
-        if fact.session_id is None:
-            c.session[row] = -1
-            return
-        # Session order is by seq alone (a replaced fact goes where its seq puts it),
-        # so the incremental state is the one a reload from the store builds.
-        code = self._session_codes.get(fact.session_id)
-        if code is None:
-            code = self._session_codes[fact.session_id] = len(self._session_tail)
-            c.session_names.append(fact.session_id)
-            self._session_tail.append(-1)
-        c.session[row] = code
-        self._link_in_session(code, fact.seq, row)
-
-    def _link_in_session(self, code: int, seq: int, row: int) -> None:
-        # Facts normally arrive in seq order (O(1)); an older one is walked back to its place.
-        # Dead rows keep their seq and links, so the chain stays sorted.
-        before, after = self._session_tail[code], -1
-        while before >= 0 and self.c.seq[before] > seq:
-            before, after = int(self._prev[before]), before
-        self._prev[row], self._next[row] = before, after
-        if before >= 0:
-            self._next[before] = row
-        if after >= 0:
-            self._prev[after] = row
-        else:
-            self._session_tail[code] = row
-
-    def upsert(
-        self, facts: Sequence[StoredFact], embeddings: Sequence[np.ndarray] | np.ndarray, tokens: Tokens | None = None
-    ) -> None:
-        """Add facts; a fact whose id is present replaces it. Rows of a foreign dimension are counted and left out.
-
-        ``tokens``: the facts' texts already tokenised (used when made with this cache's analyzer).
-        """
-        if len(facts) == 0:
-            return
-        if self.dim is None:
-            self.dim = Counter(int(np.shape(e)[-1]) for e in embeddings).most_common(1)[0][0]
-        keep = []
-        for i, e in enumerate(embeddings):
-            if np.shape(e)[-1] == self.dim:
-                keep.append(i)
-            else:
-                self.skipped_dims[int(np.shape(e)[-1])] += 1
-        if not keep:
-            return
-        normed = l2_normalise(np.stack([np.asarray(embeddings[i], dtype=np.float32) for i in keep]))
-        self._reserve(len(keep))
-        made = tokens[1] if tokens is not None and tuple(tokens[0]) == self.key else None
-        for vec, i in zip(normed, keep):
-            fact = facts[i]
-            old = self.pos.get(fact.id)
-            if old is not None:
-                self._kill(old)
-            self._append(fact, vec, made[i] if made is not None else None)
-        self.maybe_compact()
-
-    def update_seen(self, facts: Sequence[StoredFact]) -> None:
-        """Replace the metadata of rows already present (content and vector unchanged)."""
-        changed = False
-        for fact in facts:
-            at = self.pos.get(fact.id)
-            if at is not None and self._alive[at]:
-                if not changed:
-                    self._reserve(0)
-                    changed = True
-                self._own_overrides()[at] = fact
-                self._set_times(at, fact)
-                for key, values in self._meta_values.items():
-                    values[at] = fact.metadata.get(key)
-                self._set_flags(at, fact.metadata)
-        self._wrote()
-        if len(self._overrides) > max(_FOLD_MIN, self._n // 8):
-            self._fold()
-
-    def _fold(self) -> None:
-        """Write the facts rewritten in place into new string columns (the old columns stay as they were)."""
-        self.c.patch_strings(
-            self._n, self._overrides, ("created", "last_seen", "meta_json", "updated", "expiry", "validity")
-        )
-        self._overrides = {}
-        self._overrides_shared = False
-
-    def remove(self, ids: Sequence[str]) -> None:
-        """Mark rows dead by fact id."""
-        for fid in ids:
-            row = self.pos.pop(fid, None)
-            if row is not None:
-                self._reserve(0)
-                self._kill(row)
-        self.maybe_compact()
-
-    def maybe_compact(self) -> None:
-        """Rebuild without dead rows once they are many (amortised: never on every write)."""
-        if self.n_dead < _COMPACT_MIN_DEAD or self.n_dead < _COMPACT_SHARE * self._n:
-            return
-        tokens = {key: [lists[r] for r in self.live_rows().tolist()] for key, lists in self._tokens.items()}
-        indexed = list(self._indexes)
-        self._adopt(*rebuilt_parts(self, self.live_rows()))  # warnings and revision stay
-        self._tokens = tokens
-        for key in indexed:
-            self.index(key)
 
     def is_canonical(self) -> bool:
         """True when the rows are exactly what a reload from the store gives (nothing written in place)."""

@@ -2,8 +2,9 @@
 
 :class:`RecallEngine` holds the store, the embedder, the config and the caches
 (:mod:`memori_core.cache.coordinator`: freshness and locking, the lock order written there); its read path
-is :mod:`.reads`, its write path :mod:`.writes`, and the async twins run either on the engine's own threads
-(:mod:`.workers`: one pool for reads, one for writes, so a bulk import never delays a recall).
+is :mod:`.reads`, its write path :mod:`.writes` (with :mod:`.versions` and :mod:`.imports` beneath it), and
+the async twins run either on the engine's own threads (:mod:`.workers`: one pool for reads, one for writes,
+so a bulk import never delays a recall).
 """
 
 from __future__ import annotations
@@ -33,9 +34,10 @@ from ..records import to_record
 from ..store.base import ClosedError, FactStore
 from ..validate import check_entity_id, check_id_list, check_session_id, iso_to_ts
 from .closing import CLOSE_TIMEOUT, engine_closed_error, when_open
+from .progress import Progress
 from .reads import MAX_JUDGE_CALLS, ReadPath, _check_judge
 from .workers import READ, WRITE, AsyncWorkers
-from .writes import _UNSET, Progress, WritePath
+from .writes import _UNSET, WritePath
 
 
 logger = logging.getLogger(__name__)

@@ -1,4 +1,7 @@
-"""The write path of :class:`~memori_core.engine.RecallEngine`: add, update, delete, forget, import.
+"""The write path of :class:`~memori_core.engine.RecallEngine`: ``add``, ``update``, ``delete`` and ``forget``, in
+one :class:`WritePath`. Its bases hold the rest: :mod:`.versions` (a fact's earlier versions, ``restore``) and
+:mod:`.imports` (``import_``), over :mod:`.embedding` and :mod:`.storing` (the steps every write takes); what
+replaces what in an add is worked out by :mod:`.supersede`, and what a failure part-way raises by :mod:`.failures`.
 
 Everything is validated and embedded before the entity's write lock is taken (the coordinator's
 ``writing()``); under it the store is written and the cached copy brought up to date, or dropped when the
@@ -9,26 +12,18 @@ intent there), and runs within the coordinator's deadline (twice the store's req
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import logging
-import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
-from typing import Any, TypeVar, cast
+from typing import Any
 
 import numpy as np
 
-from ..cache.coordinator import CacheUpdate, Coordinator
-from ..config import RecallConfig
-from ..embedders import Embedder, embed_in_batches
+from ..cache.coordinator import CacheUpdate
 from ..facts import StoredFact
 from ..lanes import ERASURES
 from ..ranking.core import CORE_KEY
-from ..records import from_record, repeat_difference, repeat_problem
-from ..store import deadline
-from ..store.base import FactStore, PartialWriteError
+from ..store.base import PartialWriteError
 from ..text import normalize_fact_text
 from ..validate import (
     check_core,
@@ -43,267 +38,23 @@ from ..validate import (
     check_metadata,
     check_session_id,
     per_fact,
-    iso_to_ts,
 )
 from .closing import when_open
+from .fact_ids import _is_version_row, _one_id, check_not_version, derived_fact_id
+from .failures import _add_failure, _root_cause
+from .imports import ImportPath
+from .progress import Progress, _safe_progress
+from .storing import _bounded
+from .supersede import _check_known, _collapse, _linked, _split_new_and_seen, _superseded
+from .versions import Versions
 
-
-logger = logging.getLogger(__name__)
 
 _UNSET: Any = object()
 
-Progress = Callable[[str, int, int], None]
-"""``progress(stage, done, total)``: stage ``"embed"`` or ``"store"``, facts done of ``total``."""
 
-
-_Method = TypeVar("_Method", bound=Callable[..., Any])
-
-
-def _bounded(method: _Method) -> _Method:
-    """Run a write method within the write's deadline (:meth:`Coordinator.deadline`): every store request it
-    makes gets the time left, so the call returns or raises within twice the store's request time limit."""
-
-    @functools.wraps(method)
-    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
-        with self._coord.deadline():
-            return method(self, *args, **kwargs)
-
-    return cast(_Method, run)
-
-
-def _safe_progress(progress: Any) -> Progress | None:
-    """``progress`` wrapped so that its failures are logged once and never break a write."""
-    if progress is None:
-        return None
-    if not callable(progress):
-        raise TypeError(f"progress must be a callable(stage, done, total) or None, got {type(progress).__name__}")
-    failed = False
-
-    def report(stage: str, done: int, total: int) -> None:
-        nonlocal failed
-        if failed:
-            return
-        try:
-            progress(stage, done, total)
-        except Exception:
-            failed = True
-            logger.warning("progress callback raised; no more progress is reported for this call", exc_info=True)
-
-    return report
-
-
-
-
-def _longer_life(old: str | None, new: str | None) -> str | None:
-    """The expiry of a stored fact seen again with expiry ``new`` (``None``: none, the fact never expires): a
-    sighting never shortens a fact's life. A permanent fact stays permanent, a fact said again without an
-    expiry becomes permanent (an expired one is recalled again), the later of two expiries wins; only
-    :meth:`update` sets an earlier one."""
-    if old is None or new is None:
-        return None
-    return new if datetime.fromisoformat(new) > datetime.fromisoformat(old) else old
-
-
-def _split_new_and_seen(
-    batch: dict[str, StoredFact], existing: dict[str, StoredFact]
-) -> tuple[list[StoredFact], list[StoredFact]]:
-    """Facts to store, and stored facts seen again (their sightings and metadata merged in; one no longer valid
-    gets the ``valid_from`` it is valid again from, :func:`_valid_again_from`)."""
-    new: list[StoredFact] = []
-    seen: list[StoredFact] = []
-    for fid, fact in batch.items():
-        old = existing.get(fid)
-        if old is None:
-            new.append(fact)
-        else:
-            seen.append(
-                replace(
-                    old,
-                    times_seen=old.times_seen + fact.times_seen,
-                    last_seen=max(old.last_seen or "", fact.last_seen or ""),
-                    metadata={**old.metadata, **fact.metadata},
-                    expires_at=_longer_life(old.expires_at, fact.expires_at),
-                    valid_from=old.valid_from if old.valid_to is None else _valid_again_from(old, fact),
-                )
-            )
-    return new, seen
-
-
-def _valid_again_from(old: StoredFact, sighting: StoredFact) -> str:
-    """When a superseded fact ``old`` said again (``sighting``, one fact of an add) is valid again: the sighting's
-    ``created_at`` (at most now), never before ``old`` stopped being valid, so that its periods never overlap."""
-    now = datetime.now(timezone.utc).isoformat()
-    said = min((now, sighting.created_at or now), key=iso_to_ts)
-    return max((said, old.valid_to or said), key=iso_to_ts)
-
-
-
-def _collapse(
-    entity_id: str, ids: list[str], texts: list[str], stamps: list[str], metas: list[dict[str, Any]],
-    sessions: list[str | None], expiries: list[str | None], *, by_id: bool,
-) -> dict[str, StoredFact]:
-    """One add's facts by id, repeats within the call collapsed: with caller ids (``by_id``) the last value of
-    an id wins; for derived ids the first occurrence is stored and the rest count as sightings."""
-    seq0 = time.time_ns()
-    batch: dict[str, StoredFact] = {}
-    for i, (fid, text, stamp, meta, session, expiry) in enumerate(zip(ids, texts, stamps, metas, sessions, expiries)):
-        prev = batch.get(fid)
-        if prev is None or by_id:
-            batch[fid] = StoredFact(
-                fid, entity_id, text, stamp, meta, last_seen=stamp, times_seen=1, session_id=session,
-                seq=seq0 + i, expires_at=expiry,
-            )
-        else:
-            batch[fid] = replace(
-                prev,
-                times_seen=prev.times_seen + 1,
-                last_seen=max(prev.last_seen or stamp, stamp),
-                metadata={**prev.metadata, **meta},
-                expires_at=_longer_life(prev.expires_at, expiry),
-            )
-    return batch
-
-
-def _check_known(entity_id: str, replaced: list[str], found: list[StoredFact]) -> None:
-    """A ``KeyError`` naming ``supersedes`` and the ids of ``replaced`` the entity has no fact with (``found``:
-    the stored facts among them); nothing has been written yet when it is raised."""
-    have = {f.id for f in found}
-    unknown = [fid for fid in replaced if fid not in have]
-    if unknown:
-        raise KeyError(f"supersedes names {', '.join(map(repr, unknown))}, but entity {entity_id!r} has no fact with "
-                       f"{'that id' if len(unknown) == 1 else 'those ids'} (a typo, another entity's id, or a fact "
-                       "deleted meanwhile); nothing was written")
-
-
-def _superseded(olds: list[StoredFact], first: StoredFact, *, dated: bool) -> list[StoredFact]:
-    """``olds`` (valid facts) marked superseded by ``first``, the first fact of the add that replaces them:
-    ``valid_to`` is the earlier of now and ``first.created_at``.
-
-    A ``created_at`` the caller gave (``dated``) before an old fact became valid raises ``ValueError`` naming
-    ``created_at``: a fact cannot stop being valid before it was stated (an app's dating bug, or facts
-    added out of order). Without one (``created_at`` is now) the old fact ends now, even when it is dated
-    later: another writer whose clock runs ahead may date a fact up to a day ahead (:func:`check_created_at`),
-    and a fact replaced now must stop being recalled now (an end moved to its start would keep it valid until
-    then); no ``as_of`` ever sees such a fact, as none is both after its start and before its end."""
-    if not olds:
-        return []
-    now = datetime.now(timezone.utc).isoformat()
-    end = min((now, first.created_at or now), key=iso_to_ts)
-    for o in olds:
-        start = o.stated_at
-        if dated and start and iso_to_ts(end) < iso_to_ts(start):
-            raise ValueError(
-                f"created_at {first.created_at!r} is before fact {o.id!r}, which supersedes names, became valid "
-                f"({start}): a fact cannot be replaced before it was stated; nothing was written")
-    return [replace(o, valid_to=end, superseded_by=first.id) for o in olds]
-
-
-def _linked(facts: list[StoredFact], superseded: list[StoredFact]) -> list[StoredFact]:
-    """``facts`` (an add's new facts, or stored facts seen again) valid, recording the ids of ``superseded``."""
-    ids = tuple(f.id for f in superseded)
-    out = []
-    for f in facts:
-        links = tuple(dict.fromkeys((*f.supersedes, *ids)))
-        if links != f.supersedes or f.valid_to is not None or f.superseded_by is not None:
-            f = replace(f, supersedes=links, valid_to=None, superseded_by=None)  # said again: valid again
-        out.append(f)
-    return out
-
-
-def _one_id(value: Any, name: str) -> str:
-    """One fact id (a non-empty str), or a ``TypeError`` naming ``name``."""
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be one fact id (a str), got {type(value).__name__}")
-    ids = check_id_list(value, name)
-    if len(ids) != 1:
-        raise TypeError(f"{name} must be one fact id (a str)")
-    return ids[0]
-
-
-def version_id(fact_id: str, n: int) -> str:
-    """The id of version ``n`` (1, 2, ...) of fact ``fact_id``: its text or fields before an update."""
-    return f"{fact_id}@v{n}"
-
-
-def version_of(fid: str) -> str | None:
-    """The id of the fact whose earlier version ``fid`` is (``"x"`` for ``"x@v2"``, see :func:`version_id`), or
-    ``None`` when ``fid`` does not end in ``@v<n>``."""
-    head, sep, n = fid.rpartition("@v")
-    return head if sep and n.isascii() and n.isdigit() else None
-
-
-def is_version_id(fid: str) -> bool:
-    """Whether ``fid`` is the id of an earlier version of a fact (``<id>@v<n>``, :func:`version_id`): history an
-    update kept, which only :meth:`WritePath.restore` changes and :meth:`WritePath.delete` erases."""
-    return version_of(fid) is not None
-
-
-def check_not_version(fid: str, name: str = "id") -> str:
-    """``fid``, unless it is a version id (:func:`is_version_id`): then a ``ValueError`` naming ``name`` and the
-    fact it is an earlier version of."""
-    fact_id = version_of(fid)
-    if fact_id is not None:
-        raise ValueError(f"{name} {fid!r} is an earlier version of fact {fact_id!r}, kept as its history: a version "
-                         f"is not edited (restore it to make it the fact's text again, or delete it to erase it); "
-                         f"update {fact_id!r} instead")
-    return fid
-
-
-def _is_version_row(fact: StoredFact) -> bool:
-    """Whether ``fact`` is a version row an update (or a fact said again) kept (its id ``<id>@v<n>`` and superseded
-    by ``<id>``), not a fact of the user's own whose id only looks like one."""
-    return fact.superseded_by is not None and _is_version_of(fact.id, fact.superseded_by)
-
-
-def _is_version_of(fid: str, fact_id: str) -> bool:
-    """Whether ``fid`` is a version row id of fact ``fact_id`` (:func:`version_id`)."""
-    return version_of(fid) == fact_id
-
-
-def derived_fact_id(text: str) -> str:
-    """Stable id of a fact from its normalised text (ids are scoped per entity)."""
-    return hashlib.sha256(normalize_fact_text(text).encode("utf-8")).hexdigest()[:32]
-
-
-
-def _root_cause(exc: Exception) -> BaseException:
-    """The store's own error behind a PartialWriteError (``exc`` itself otherwise)."""
-    return exc.__cause__ if isinstance(exc, PartialWriteError) and exc.__cause__ is not None else exc
-
-
-def _add_failure(
-    entity_id: str, facts: list[StoredFact], written: list[str], replaced: list[str], exc: Exception
-) -> Exception:
-    """What an ``add`` that failed part-way raises: the store's error when nothing landed, else a
-    PartialWriteError naming every fact of the call that landed (stored or seen again) and every one that
-    did not; facts it was to supersede (``replaced``), still valid, are named in the message."""
-    cause = _root_cause(exc)
-    if isinstance(exc, PartialWriteError):
-        if not written and len(exc.stored_ids) + len(exc.unstored_ids) == len(facts) and not replaced:
-            return exc  # the only step that ran said it all
-        landed = set(written) | set(exc.stored_ids)  # the step that failed said which of its facts landed
-    else:
-        landed = set(written)
-    if not landed:
-        return exc
-    stored = [f.id for f in facts if f.id in landed]
-    left = f" (not superseded, still valid: {', '.join(replaced)})" if replaced else ""
-    return PartialWriteError(
-        f"stored {len(stored)} of {len(facts)} facts for entity {entity_id!r} before failing{left}: {cause}",
-        stored, [f.id for f in facts if f.id not in landed],
-    )
-
-
-
-class WritePath:
-    """The write methods of :class:`~memori_core.engine.RecallEngine` (a mixin: the state is the engine's)."""
-
-    store: FactStore
-    config: RecallConfig
-    embed_batch_size: int
-    _coord: Coordinator
-    embedder: Embedder
-    _closed_by: str | None
+class WritePath(Versions, ImportPath):
+    """The write methods of :class:`~memori_core.engine.RecallEngine`: ``add``, ``update``, ``delete``, ``forget``
+    here, ``restore`` and ``import_`` from its bases (a mixin: the state is the engine's, declared on its bases)."""
 
     @when_open
     @_bounded
@@ -508,69 +259,6 @@ class WritePath:
                 done.update_seen(superseded)
 
     @when_open
-    def vector_dimension(self, sample: str = "dimension probe") -> int:
-        """The dimension of the vectors this engine writes: the store's rows', or, for an empty store, its
-        embedder's (``sample`` is embedded once to learn it)."""
-        stored_dim = self.store.dimension()
-        return stored_dim if stored_dim is not None else self._embedder_dimension(sample)
-
-    def _embedder_dimension(self, sample: str) -> int:
-        with deadline.paused():
-            return int(np.asarray(self.embedder.embed_query(sample)).shape[-1])
-
-    def _check_import_dimension(self, dim: int, sample: str) -> None:
-        """Records' vectors must have :meth:`vector_dimension`: a wrong one would make every later write fail."""
-        stored_dim = self.store.dimension()
-        if stored_dim is not None:
-            if dim != stored_dim:
-                raise ValueError(f"records carry {dim}-d vectors but the store holds {stored_dim}-d vectors; "
-                                 "pass reembed=True to embed the texts with this engine's embedder")
-            return
-        own = self._embedder_dimension(sample)
-        if dim != own:
-            raise ValueError(f"records carry {dim}-d vectors but this engine's embedder {self.embedder.name!r} makes "
-                             f"{own}-d vectors; pass reembed=True to embed the texts with it")
-
-    def _stored(self, entity_id: str, ids: Iterable[str]) -> dict[str, StoredFact]:
-        """The entity's stored facts among ``ids`` (a dict's keys too), by id."""
-        return {f.id: f for f in self.store.get(entity_id, list(ids))}
-
-    def _embed_new(self, facts: list[StoredFact], progress: Progress | None = None) -> dict[str, np.ndarray]:
-        """Embed facts about to be stored, checking the dimension against the store's."""
-        if not facts:
-            return {}
-        texts = [f.content for f in facts]
-        with deadline.paused():  # local work, not the store's: outside the write's deadline
-            vectors = self._embed_all(texts, progress)
-        stored_dim = self.store.dimension()
-        if stored_dim is not None and stored_dim != vectors.shape[1]:
-            raise ValueError(
-                f"embedder {self.embedder.name!r} produces {vectors.shape[1]}-d vectors but the store "
-                f"holds {stored_dim}-d vectors; use the embedder the store was filled with, or a new store"
-            )
-        return {f.id: v for f, v in zip(facts, vectors)}
-
-    def _embed_all(self, texts: list[str], progress: Progress | None) -> np.ndarray:
-        if progress is None:
-            return embed_in_batches(self.embedder, texts, self.embed_batch_size)
-        parts = []
-        for start in range(0, len(texts), self.embed_batch_size):
-            parts.append(embed_in_batches(self.embedder, texts[start : start + self.embed_batch_size],
-                                          self.embed_batch_size))
-            progress("embed", min(start + self.embed_batch_size, len(texts)), len(texts))
-        dims = {p.shape[1] for p in parts}
-        if len(dims) > 1:
-            raise ValueError(f"embedder {self.embedder.name!r} returned vectors of several dimensions: {sorted(dims)}")
-        return np.vstack(parts)
-
-    def _upsert(self, entity_id: str, facts: list[StoredFact], vectors: np.ndarray, progress: Progress | None) -> None:
-        if progress is None:
-            self.store.upsert(entity_id, facts, vectors)
-            return
-        total = len(facts)
-        self.store.upsert(entity_id, facts, vectors, progress=lambda done: progress("store", done, total))
-
-    @when_open
     @_bounded
     def delete(self, entity_id: str, ids: Sequence[str]) -> list[str]:
         """Delete some of ``entity_id``'s facts by id; returns the ids that were stored (and are deleted now),
@@ -710,186 +398,3 @@ class WritePath:
             self.store.upsert(entity_id, rows, vectors)
             done.upsert(rows, vectors)
         return fact
-
-    def _embed_texts(self, texts: list[str]) -> dict[str, np.ndarray]:
-        """Vectors of ``texts`` by text (each embedded once)."""
-        unique = list(dict.fromkeys(texts))
-        facts = [StoredFact(str(i), "", t, None) for i, t in enumerate(unique)]
-        vecs = self._embed_new(facts)
-        return {t: vecs[str(i)] for i, t in enumerate(unique)}
-
-    def _next_version_id(self, entity_id: str, fact_id: str) -> str:
-        """The first ``<fact_id>@v<n>`` the entity has not stored (read from the store, under the write lock)."""
-        start = 1
-        while True:
-            ids = [version_id(fact_id, n) for n in range(start, start + 16)]
-            taken = set(self.store.present(entity_id, ids))
-            for vid in ids:
-                if vid not in taken:
-                    return vid
-            start += 16
-
-    def _past_periods(self, entity_id: str, olds: list[StoredFact]) -> list[StoredFact]:
-        """Version rows keeping the validity periods of ``olds`` (stored facts no longer valid, about to be valid
-        again because they were said again): each as it is, under ``<id>@v<n>``, ``superseded_by`` its fact, as
-        :meth:`update` keeps an old text. A version row already holding that period (a retry of an add that
-        failed after writing it) is reused, so a period is kept once (under the write lock)."""
-        out: list[StoredFact] = []
-        for old in olds:
-            kept = self._stored(entity_id, self._versions_of(entity_id, [old.id])).values()
-            period = (old.content, old.created_at, old.valid_from, old.valid_to)
-            same = [v.id for v in kept if (v.content, v.created_at, v.valid_from, v.valid_to) == period]
-            vid = same[0] if same else self._next_version_id(entity_id, old.id)
-            out.append(replace(old, id=vid, superseded_by=old.id))
-        return out
-
-    def _versions_of(self, entity_id: str, ids: list[str]) -> list[str]:
-        """The stored version rows (``<id>@v<n>`` superseded by ``id``) of ``ids`` (under the write lock)."""
-        out: list[str] = []
-        todo = {fid: 1 for fid in ids}
-        while todo:
-            probe = {version_id(fid, n): fid for fid, start in todo.items() for n in range(start, start + 8)}
-            taken = self._stored(entity_id, probe)
-            out += [vid for vid, fid in probe.items() if vid in taken and taken[vid].superseded_by == fid]
-            # A restored version leaves a gap: probe on while a block holds any version.
-            todo = {fid: start + 8 for fid, start in todo.items()
-                    if any(version_id(fid, n) in taken for n in range(start, start + 8))}
-        return out
-
-    @when_open
-    @_bounded
-    def restore(self, entity_id: str, id: str) -> StoredFact:
-        """Undo the supersede or update that made fact ``id`` invalid; returns the restored fact.
-
-        For a fact superseded by :meth:`add` (``supersedes=[...]``, or capture),
-        the fact becomes valid again exactly as it was before (every field,
-        its vector untouched), and the id is taken out of the newer fact's
-        ``supersedes``; the newer fact stays valid. (A wrong supersede is
-        usually two true facts, "User's mother lives in Porto." replaced by
-        "User lives in Porto.": undoing it must not lose the newer one; delete
-        that one yourself if it is wrong.) For a version row ``<x>@v<n>`` left
-        by :meth:`update`, fact ``x`` becomes that version again (every field
-        but its validity) from now on (``valid_from``), the text it had is kept
-        as a new version row valid until now, and the restored version row
-        stays as history: :meth:`history` shows the switch back, and
-        ``recall(as_of=...)`` one text at any time. (A fact superseded since
-        stays superseded, with the restored text.) When the newer fact was
-        deleted, the fact is made valid under its own id. Restoring a valid
-        fact, or a version whose text the fact has now, raises ``ValueError``,
-        an unknown id ``KeyError``.
-        """
-        entity_id = check_entity_id(entity_id)
-        fid = _one_id(id, "id")
-        got = self.store.get(entity_id, [fid])
-        newer = self.store.get(entity_id, [got[0].superseded_by]) if got and got[0].superseded_by else []
-        vec_of = self._embed_texts([got[0].content, newer[0].content]) if got and newer else {}
-        with self._coord.writing(entity_id) as done:
-            got = self.store.get(entity_id, [fid])
-            if not got:
-                raise KeyError(f"entity {entity_id!r} has no fact with id {fid!r}")
-            old = got[0]
-            if old.valid_to is None:
-                raise ValueError(f"fact {fid!r} of entity {entity_id!r} is valid: there is nothing to restore")
-            newer = self.store.get(entity_id, [old.superseded_by]) if old.superseded_by else []
-            # Only a version row of an update (``<newer id>@v<n>``) becomes its fact again; any other fact is a
-            # superseded one, made valid again even when the newer fact was rewritten since (upsert by id, or
-            # deleted and said again) and no longer lists it.
-            if not newer or fid in newer[0].supersedes or not _is_version_of(fid, newer[0].id):
-                restored = replace(old, valid_to=None, superseded_by=None)
-                changed = [restored]
-                if newer:
-                    changed.append(replace(newer[0], supersedes=tuple(i for i in newer[0].supersedes if i != fid)))
-                done.begin()
-                self.store.update_seen(entity_id, changed)
-                done.update_seen(changed)
-                return restored
-            # A version row: the fact becomes this version again, from now on; its current text a new version.
-            current = newer[0]
-            if old.content == current.content:
-                raise ValueError(f"fact {current.id!r} of entity {entity_id!r} already says what its version {fid!r} "
-                                 f"said: there is nothing to restore (restore {current.id!r} itself to undo a "
-                                 f"supersede of it)")
-            missing = [t for t in (old.content, current.content) if t not in vec_of]
-            if missing:  # changed meanwhile (rare): embed now
-                vec_of.update(self._embed_texts(missing))
-            now = datetime.now(timezone.utc).isoformat()
-            # Only the update is undone: a fact superseded since stays superseded, now with its old text. The
-            # switch back is kept: the version row stays, the current text ends and the restored one starts now
-            # (at the supersede, if earlier), so exactly one text is valid at any time.
-            switch = min((now, current.valid_to or now), key=iso_to_ts)
-            restored = replace(old, id=current.id, valid_from=switch, valid_to=current.valid_to,
-                               superseded_by=current.superseded_by)
-            archived = replace(current, id=self._next_version_id(entity_id, current.id), valid_to=switch,
-                               superseded_by=current.id)
-            rows = [archived, restored]
-            vectors = np.stack([vec_of[current.content], vec_of[old.content]])
-            done.begin()
-            self.store.upsert(entity_id, rows, vectors)
-            done.upsert(rows, vectors)
-            return restored
-
-    @when_open
-    @_bounded
-    def import_(
-        self, entity_id: str, records: Sequence[dict[str, Any]], *, reembed: bool = False,
-        progress: Progress | None = None,
-    ) -> list[str]:
-        """Store exported records as ``entity_id``'s facts (upserted by id); returns their ids.
-
-        Vectors in the records are used when every record has one, all of one
-        dimension, and ``reembed`` is False: that dimension must be the store's
-        (in an empty store, this engine's embedder's, learnt by embedding one
-        text), else ``ValueError``; otherwise every text is embedded with this
-        engine's embedder (e.g. to move to another embedder). A record that repeats an earlier one exactly
-        (same id, text and every other field; without an ``id``, the id is derived from the normalised text) is
-        imported once, so the ids returned are one per fact stored; two records with the same id that differ
-        in any field are refused (``ValueError`` naming both and the fields), as ``add(ids=...)`` refuses
-        repeated ids: which one was meant cannot be told. Ids, timestamps, sightings, sessions and their order are
-        kept, so recall over the imported facts is the recall of the export.
-        Everything is validated before anything is written; a failure part-way
-        raises :class:`~memori_core.PartialWriteError` like :meth:`add`, and a
-        :meth:`forget` of the entity after the call began, before it wrote,
-        :class:`~memori_core.lanes.ForgottenError` (nothing written).
-        ``progress`` is reported as in :meth:`add`.
-        """
-        entity_id = check_entity_id(entity_id)
-        since = ERASURES.since(entity_id)  # a forget from now on makes this import write nothing
-        report = _safe_progress(progress)
-        if isinstance(records, (str, bytes, dict)) or not isinstance(records, Sequence):
-            raise TypeError(f"records must be a list of dicts, got {type(records).__name__}")
-        now = datetime.now(timezone.utc).isoformat()
-        seq0 = time.time_ns()
-        batch: dict[str, tuple[StoredFact, np.ndarray | None]] = {}
-        first: dict[str, int] = {}
-        for i, record in enumerate(records):
-            text = record.get("text") if isinstance(record, dict) else None
-            default_id = derived_fact_id(text) if isinstance(text, str) and text.strip() else ""
-            fact, vec = from_record(entity_id, record, i, default_id=default_id, default_seq=seq0 + i, now=now)
-            if fact.id in first:
-                j = first[fact.id]
-                differs = repeat_difference((*batch[fact.id], records[j]), (fact, vec, record))
-                if not differs:
-                    continue  # the same record again: imported once
-                problem = repeat_problem(f"records[{j}]", batch[fact.id][0], records[j], record, differs)
-                raise ValueError(f"records[{i}] has {problem}")
-            first[fact.id] = i
-            batch[fact.id] = (fact, vec)
-        if not batch:
-            return []
-        facts = [f for f, _ in batch.values()]
-        given = [v for _, v in batch.values()]
-        dims = {v.shape[0] for v in given if v is not None}
-        usable = not reembed and all(v is not None for v in given) and len(dims) == 1
-        if usable:
-            self._check_import_dimension(dims.pop(), facts[0].content)
-        if usable:
-            vectors = np.stack(given).astype(np.float32)  # type: ignore[arg-type]
-        else:
-            vec_of = self._embed_new(facts, report)
-            vectors = np.stack([vec_of[f.id] for f in facts])
-        with self._coord.writing(entity_id, since=since, what="import") as done:
-            done.begin()
-            self._upsert(entity_id, facts, vectors, report)
-            done.upsert(facts, vectors)  # kept as the whole copy when it is the entity's first write...
-            done.drop()  # ...else a bulk write: the next recall loads it whole
-        return list(batch)

@@ -1,0 +1,239 @@
+"""Which of an entity's rows a read selects, over the cache's columns: the live rows (and dead ones), by validity
+and time (expired, no longer valid, valid at a moment, with history), by a ``where`` filter on metadata and times,
+the rows a flag in the metadata marks (core, unsearchable), and the most recent rows; memoised until the next write,
+the flagged rows kept current by every write."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..facts import SEARCHABLE_KEY, StoredFact, is_searchable
+from ..filters import Where, matches, split_times, time_mask, where_key
+from ..ranking.core import CORE_KEY
+from ..ranking.dense import top_k
+from ..validate import iso_to_ts
+from .columns import Columns
+
+
+def _is_unsearchable(metadata: Any) -> bool:
+    return not is_searchable(metadata)
+
+
+class _FlaggedRows:
+    """The live rows whose user metadata sets one flag (``key``, with a value ``test(metadata)`` accepts).
+
+    Found on first use by one search of the metadata column's bytes for the key (only the rows that hold it
+    are parsed), then kept current by every write: an entity without such facts pays one search per build of
+    its columns, and nothing per recall."""
+
+    __slots__ = ("key", "test", "_rows", "_sorted")
+
+    def __init__(self, key: str, test: Callable[[Any], bool]) -> None:
+        self.key = key
+        self.test = test
+        self._rows: set[int] | None = None  # None: not searched for yet
+        self._sorted: np.ndarray | None = None  # the same rows, sorted (until the set changes)
+
+    def rows(self, cache: RowSelection) -> np.ndarray:
+        """The flagged live rows of ``cache``, ascending."""
+        if self._rows is None:
+            self._rows = cache._find_flagged(self.key, self.test)
+            self._sorted = None
+        if self._sorted is None:
+            self._sorted = np.fromiter(sorted(self._rows), dtype=np.int64, count=len(self._rows))
+        return self._sorted
+
+    def set(self, row: int, metadata: Any) -> None:
+        """Keep the rows current (once they were found) when ``row`` is written with ``metadata`` (``None``:
+        killed)."""
+        if self._rows is None:
+            return
+        on = metadata is not None and self.test(metadata)
+        if (row in self._rows) == on:
+            return
+        if on:
+            self._rows.add(row)
+        else:
+            self._rows.discard(row)
+        self._sorted = None
+
+
+class RowSelection:
+    """The row selections of :class:`~memori_core.cache.EntityCache` (a mixin over its columns; it reads a row's
+    fact through the cache's ``fact(row)`` and the recency column through ``recency``)."""
+
+    c: Columns
+    _n: int
+    _alive: np.ndarray
+    _overrides: dict[int, StoredFact]
+    n_expiring: int
+    _dead_rows: np.ndarray | None
+    _recent: tuple[int, np.ndarray] | None
+    _matching: dict[str, np.ndarray]  # where filter -> its live rows (until the next write)
+    _meta_values: dict[str, list[Any]]  # metadata key -> value per row (for where filters)
+    _core: _FlaggedRows
+    _unsearchable: _FlaggedRows
+
+    def live_rows(self) -> np.ndarray:
+        """Row numbers of live rows, ascending."""
+        return np.flatnonzero(self._alive[: self._n])
+
+    def expired_rows(self, now: float) -> np.ndarray:
+        """Live rows whose expiry is at or before ``now`` (epoch seconds)."""
+        if not self.n_expiring:
+            return np.zeros(0, dtype=np.int64)
+        n = self._n
+        return np.flatnonzero((self.c.expires[:n] <= now) & self._alive[:n])
+
+    def next_expiry(self, now: float) -> float:
+        """The earliest expiry (epoch seconds) of a live row still valid at ``now``; ``inf`` when none expires."""
+        if not self.n_expiring:
+            return float("inf")
+        n = self._n
+        ends = self.c.expires[:n][self._alive[:n]]
+        ends = ends[ends > now]
+        return float(ends.min()) if ends.size else float("inf")
+
+    def history_rows(self) -> np.ndarray:
+        """Live rows whose fact has validity or history links (``valid_to``, ``superseded_by``, ``supersedes``),
+        ascending: found by one search of the validity column, not a read per row."""
+        found = set(self.c.validity.rows_containing("{").tolist())
+        over = self._overrides
+        if over:  # rows rewritten in place: their fact, not the column, says
+            found.difference_update(over)
+            found.update(r for r, f in over.items() if f.valid_to or f.superseded_by or f.supersedes or f.valid_from)
+        n = self._n
+        alive = self._alive
+        return np.asarray(sorted(r for r in found if r < n and alive[r]), dtype=np.int64)
+
+    def invalid_rows(self, now: float) -> np.ndarray:
+        """Live rows whose fact is no longer valid at ``now`` (epoch seconds): ``valid_to`` at or before it."""
+        rows = self.history_rows()
+        if rows.size == 0:
+            return rows
+        keep = [r for r in rows.tolist() if not self.fact(r).is_valid(now)]  # type: ignore[union-attr]
+        return np.asarray(keep, dtype=np.int64)
+
+    def valid_at_rows(self, at: float, rows: np.ndarray | None = None) -> np.ndarray:
+        """Those of ``rows`` (default: the live rows) whose fact was recallable at ``at`` (epoch seconds):
+        created (and, for an updated text, made valid) at or before it, not yet superseded or expired then
+        (vectorised over the columns; only rows with history are read one by one)."""
+        if rows is None:
+            rows = self.live_rows()
+        c = self.c
+        rows = rows[(c.created_ts[rows] <= at) & (c.expires[rows] > at)]
+        later = [r for r in self.history_rows().tolist()
+                 if (f := self.fact(r)) is not None and f.valid_from is not None and iso_to_ts(f.valid_from) > at]
+        return rows[~np.isin(rows, later)] if later else rows
+
+    def matching_rows(self, where: Where) -> np.ndarray:
+        """Live rows whose user metadata and times satisfy ``where`` (memoised until the next write)."""
+        key = where_key(where)
+        rows = self._matching.get(key)
+        if rows is None:
+            meta, times = split_times(where)
+            if meta is None:
+                rows = self.live_rows()
+            else:
+                keys = list(meta)
+                values = [self._metadata_values(k) for k in keys]
+                # A filter on a flag the cache tracks reads only the flagged rows (MemoriStore lists its
+                # index=False items so on each search whose ranked items do not fill the page).
+                if meta.get(SEARCHABLE_KEY) is False:
+                    candidates = self.unsearchable_rows().tolist()
+                elif meta.get(CORE_KEY) is True:
+                    candidates = self.core_rows().tolist()
+                else:
+                    candidates = self.live_rows().tolist()
+                rows = np.fromiter(
+                    (r for r in candidates if matches({k: v[r] for k, v in zip(keys, values)}, meta)), dtype=np.int64
+                )
+            for name, cond in times.items():
+                rows = rows[time_mask(self._time_values(name, rows), cond)]
+            if len(self._matching) >= 32:
+                self._matching.clear()
+            self._matching[key] = rows
+        return rows
+
+    def _time_values(self, name: str, rows: np.ndarray) -> np.ndarray:
+        """Per row of ``rows``, the fact's ``created_at``, ``valid_from`` or ``valid_to`` in epoch seconds
+        (``valid_to``: ``inf`` while valid; ``valid_from``: ``created_at`` unless an update set it). The
+        column gives ``created_at``; only the rows with history are read one by one."""
+        if name == "created_at":
+            return self.c.created_ts[rows].astype(np.float64)
+        out = (self.c.created_ts[rows].astype(np.float64) if name == "valid_from"
+               else np.full(rows.shape, np.inf, dtype=np.float64))
+        history = self.history_rows()
+        at = np.flatnonzero(np.isin(rows, history))
+        for i in at.tolist():
+            fact = self.fact(int(rows[i]))
+            value = getattr(fact, name, None) if fact is not None else None
+            if value:
+                out[i] = iso_to_ts(value)
+        return out
+
+    def core_rows(self) -> np.ndarray:
+        """Live rows whose user metadata marks them core (``"core": true``), ascending (memoised and kept
+        current by writes: :class:`_FlaggedRows`)."""
+        return self._core.rows(self)
+
+    def unsearchable_rows(self) -> np.ndarray:
+        """Live rows whose user metadata keeps them out of search (``"searchable": false``,
+        :data:`~memori_core.facts.SEARCHABLE_KEY`), ascending; recall never returns them (memoised and kept
+        current by writes: :class:`_FlaggedRows`)."""
+        return self._unsearchable.rows(self)
+
+    def _find_flagged(self, key: str, test: Callable[[Any], bool]) -> set[int]:
+        """Live rows whose user metadata ``test`` accepts, among those whose metadata JSON holds ``key``."""
+        meta = self.c.meta_json
+        over = self._overrides
+        alive = self._alive
+        found: set[int] = set()
+        for r in meta.rows_containing(json.dumps(key)).tolist():
+            if r < self._n and alive[r] and r not in over:
+                raw = meta[r]
+                if raw and test(json.loads(raw)):
+                    found.add(r)
+        found.update(r for r, fact in over.items() if alive[r] and test(fact.metadata))
+        return found
+
+    def _set_flags(self, row: int, metadata: Any) -> None:
+        """Keep the flagged rows current when ``row`` is written with ``metadata`` (``None``: killed)."""
+        self._core.set(row, metadata)
+        self._unsearchable.set(row, metadata)
+
+    def _metadata_values(self, key: str) -> list[Any]:
+        """Per row, the user metadata value of ``key`` (``None`` when absent or dead); parsed once per key."""
+        values = self._meta_values.get(key)
+        if values is None:
+            needle = json.dumps(key, ensure_ascii=False)
+            quick = needle.isascii()  # then the key is spelled the same with or without ensure_ascii
+            meta = self.c.meta_json
+            over = self._overrides
+            values = [None] * self._n
+            for r in self.live_rows().tolist():
+                fact = over.get(r)
+                if fact is not None:
+                    values[r] = fact.metadata.get(key)
+                    continue
+                raw = meta[r]
+                if raw and (not quick or needle in raw):  # type: ignore[operator]
+                    values[r] = json.loads(raw).get(key)  # type: ignore[arg-type]
+            self._meta_values[key] = values
+        return values
+
+    def dead_rows(self) -> np.ndarray:
+        """Row numbers of dead rows."""
+        if self._dead_rows is None:
+            self._dead_rows = np.flatnonzero(~self._alive[: self._n])
+        return self._dead_rows
+
+    def recent_rows(self, n: int) -> np.ndarray:
+        """The ``n`` most recently created/seen live rows (memoised until the next write)."""
+        if self._recent is None or self._recent[0] != n:
+            self._recent = (n, top_k(self.recency, n))
+        return self._recent[1]

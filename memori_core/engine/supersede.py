@@ -1,0 +1,129 @@
+"""What replaces what in an add, as pure functions over :class:`~memori_core.facts.StoredFact` (no store, no
+locks): repeats within one call collapsed, new facts told from stored facts seen again (their sightings, metadata
+and expiry merged), the facts ``supersedes`` names checked, ended and linked to the facts that replace them."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from datetime import datetime, timezone
+from typing import Any
+
+from ..facts import StoredFact
+from ..validate import iso_to_ts
+
+
+def _longer_life(old: str | None, new: str | None) -> str | None:
+    """The expiry of a stored fact seen again with expiry ``new`` (``None``: none, the fact never expires): a
+    sighting never shortens a fact's life. A permanent fact stays permanent, a fact said again without an
+    expiry becomes permanent (an expired one is recalled again), the later of two expiries wins; only
+    :meth:`update` sets an earlier one."""
+    if old is None or new is None:
+        return None
+    return new if datetime.fromisoformat(new) > datetime.fromisoformat(old) else old
+
+
+def _split_new_and_seen(
+    batch: dict[str, StoredFact], existing: dict[str, StoredFact]
+) -> tuple[list[StoredFact], list[StoredFact]]:
+    """Facts to store, and stored facts seen again (their sightings and metadata merged in; one no longer valid
+    gets the ``valid_from`` it is valid again from, :func:`_valid_again_from`)."""
+    new: list[StoredFact] = []
+    seen: list[StoredFact] = []
+    for fid, fact in batch.items():
+        old = existing.get(fid)
+        if old is None:
+            new.append(fact)
+        else:
+            seen.append(
+                replace(
+                    old,
+                    times_seen=old.times_seen + fact.times_seen,
+                    last_seen=max(old.last_seen or "", fact.last_seen or ""),
+                    metadata={**old.metadata, **fact.metadata},
+                    expires_at=_longer_life(old.expires_at, fact.expires_at),
+                    valid_from=old.valid_from if old.valid_to is None else _valid_again_from(old, fact),
+                )
+            )
+    return new, seen
+
+
+def _valid_again_from(old: StoredFact, sighting: StoredFact) -> str:
+    """When a superseded fact ``old`` said again (``sighting``, one fact of an add) is valid again: the sighting's
+    ``created_at`` (at most now), never before ``old`` stopped being valid, so that its periods never overlap."""
+    now = datetime.now(timezone.utc).isoformat()
+    said = min((now, sighting.created_at or now), key=iso_to_ts)
+    return max((said, old.valid_to or said), key=iso_to_ts)
+
+
+
+def _collapse(
+    entity_id: str, ids: list[str], texts: list[str], stamps: list[str], metas: list[dict[str, Any]],
+    sessions: list[str | None], expiries: list[str | None], *, by_id: bool,
+) -> dict[str, StoredFact]:
+    """One add's facts by id, repeats within the call collapsed: with caller ids (``by_id``) the last value of
+    an id wins; for derived ids the first occurrence is stored and the rest count as sightings."""
+    seq0 = time.time_ns()
+    batch: dict[str, StoredFact] = {}
+    for i, (fid, text, stamp, meta, session, expiry) in enumerate(zip(ids, texts, stamps, metas, sessions, expiries)):
+        prev = batch.get(fid)
+        if prev is None or by_id:
+            batch[fid] = StoredFact(
+                fid, entity_id, text, stamp, meta, last_seen=stamp, times_seen=1, session_id=session,
+                seq=seq0 + i, expires_at=expiry,
+            )
+        else:
+            batch[fid] = replace(
+                prev,
+                times_seen=prev.times_seen + 1,
+                last_seen=max(prev.last_seen or stamp, stamp),
+                metadata={**prev.metadata, **meta},
+                expires_at=_longer_life(prev.expires_at, expiry),
+            )
+    return batch
+
+
+def _check_known(entity_id: str, replaced: list[str], found: list[StoredFact]) -> None:
+    """A ``KeyError`` naming ``supersedes`` and the ids of ``replaced`` the entity has no fact with (``found``:
+    the stored facts among them); nothing has been written yet when it is raised."""
+    have = {f.id for f in found}
+    unknown = [fid for fid in replaced if fid not in have]
+    if unknown:
+        raise KeyError(f"supersedes names {', '.join(map(repr, unknown))}, but entity {entity_id!r} has no fact with "
+                       f"{'that id' if len(unknown) == 1 else 'those ids'} (a typo, another entity's id, or a fact "
+                       "deleted meanwhile); nothing was written")
+
+
+def _superseded(olds: list[StoredFact], first: StoredFact, *, dated: bool) -> list[StoredFact]:
+    """``olds`` (valid facts) marked superseded by ``first``, the first fact of the add that replaces them:
+    ``valid_to`` is the earlier of now and ``first.created_at``.
+
+    A ``created_at`` the caller gave (``dated``) before an old fact became valid raises ``ValueError`` naming
+    ``created_at``: a fact cannot stop being valid before it was stated (an app's dating bug, or facts
+    added out of order). Without one (``created_at`` is now) the old fact ends now, even when it is dated
+    later: another writer whose clock runs ahead may date a fact up to a day ahead (:func:`check_created_at`),
+    and a fact replaced now must stop being recalled now (an end moved to its start would keep it valid until
+    then); no ``as_of`` ever sees such a fact, as none is both after its start and before its end."""
+    if not olds:
+        return []
+    now = datetime.now(timezone.utc).isoformat()
+    end = min((now, first.created_at or now), key=iso_to_ts)
+    for o in olds:
+        start = o.stated_at
+        if dated and start and iso_to_ts(end) < iso_to_ts(start):
+            raise ValueError(
+                f"created_at {first.created_at!r} is before fact {o.id!r}, which supersedes names, became valid "
+                f"({start}): a fact cannot be replaced before it was stated; nothing was written")
+    return [replace(o, valid_to=end, superseded_by=first.id) for o in olds]
+
+
+def _linked(facts: list[StoredFact], superseded: list[StoredFact]) -> list[StoredFact]:
+    """``facts`` (an add's new facts, or stored facts seen again) valid, recording the ids of ``superseded``."""
+    ids = tuple(f.id for f in superseded)
+    out = []
+    for f in facts:
+        links = tuple(dict.fromkeys((*f.supersedes, *ids)))
+        if links != f.supersedes or f.valid_to is not None or f.superseded_by is not None:
+            f = replace(f, supersedes=links, valid_to=None, superseded_by=None)  # said again: valid again
+        out.append(f)
+    return out

@@ -1,0 +1,132 @@
+"""A fact's earlier versions in the store (the ``<id>@v<n>`` rows an update, or a superseded fact said again,
+keeps): the next free version id, a period kept as a version row, the version rows of some facts, and
+``restore``, which undoes the supersede or update that made a fact invalid."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime, timezone
+
+import numpy as np
+
+from ..facts import StoredFact
+from ..validate import check_entity_id, iso_to_ts
+from .closing import when_open
+from .embedding import Embedding
+from .fact_ids import _is_version_of, _one_id, version_id
+from .storing import Storing, _bounded
+
+
+class Versions(Embedding, Storing):
+    """The history methods of :class:`~memori_core.engine.RecallEngine`'s writes (a mixin: the state is the
+    engine's)."""
+
+    def _next_version_id(self, entity_id: str, fact_id: str) -> str:
+        """The first ``<fact_id>@v<n>`` the entity has not stored (read from the store, under the write lock)."""
+        start = 1
+        while True:
+            ids = [version_id(fact_id, n) for n in range(start, start + 16)]
+            taken = set(self.store.present(entity_id, ids))
+            for vid in ids:
+                if vid not in taken:
+                    return vid
+            start += 16
+
+    def _past_periods(self, entity_id: str, olds: list[StoredFact]) -> list[StoredFact]:
+        """Version rows keeping the validity periods of ``olds`` (stored facts no longer valid, about to be valid
+        again because they were said again): each as it is, under ``<id>@v<n>``, ``superseded_by`` its fact, as
+        :meth:`update` keeps an old text. A version row already holding that period (a retry of an add that
+        failed after writing it) is reused, so a period is kept once (under the write lock)."""
+        out: list[StoredFact] = []
+        for old in olds:
+            kept = self._stored(entity_id, self._versions_of(entity_id, [old.id])).values()
+            period = (old.content, old.created_at, old.valid_from, old.valid_to)
+            same = [v.id for v in kept if (v.content, v.created_at, v.valid_from, v.valid_to) == period]
+            vid = same[0] if same else self._next_version_id(entity_id, old.id)
+            out.append(replace(old, id=vid, superseded_by=old.id))
+        return out
+
+    def _versions_of(self, entity_id: str, ids: list[str]) -> list[str]:
+        """The stored version rows (``<id>@v<n>`` superseded by ``id``) of ``ids`` (under the write lock)."""
+        out: list[str] = []
+        todo = {fid: 1 for fid in ids}
+        while todo:
+            probe = {version_id(fid, n): fid for fid, start in todo.items() for n in range(start, start + 8)}
+            taken = self._stored(entity_id, probe)
+            out += [vid for vid, fid in probe.items() if vid in taken and taken[vid].superseded_by == fid]
+            # A restored version leaves a gap: probe on while a block holds any version.
+            todo = {fid: start + 8 for fid, start in todo.items()
+                    if any(version_id(fid, n) in taken for n in range(start, start + 8))}
+        return out
+
+    @when_open
+    @_bounded
+    def restore(self, entity_id: str, id: str) -> StoredFact:
+        """Undo the supersede or update that made fact ``id`` invalid; returns the restored fact.
+
+        For a fact superseded by :meth:`add` (``supersedes=[...]``, or capture),
+        the fact becomes valid again exactly as it was before (every field,
+        its vector untouched), and the id is taken out of the newer fact's
+        ``supersedes``; the newer fact stays valid. (A wrong supersede is
+        usually two true facts, "User's mother lives in Porto." replaced by
+        "User lives in Porto.": undoing it must not lose the newer one; delete
+        that one yourself if it is wrong.) For a version row ``<x>@v<n>`` left
+        by :meth:`update`, fact ``x`` becomes that version again (every field
+        but its validity) from now on (``valid_from``), the text it had is kept
+        as a new version row valid until now, and the restored version row
+        stays as history: :meth:`history` shows the switch back, and
+        ``recall(as_of=...)`` one text at any time. (A fact superseded since
+        stays superseded, with the restored text.) When the newer fact was
+        deleted, the fact is made valid under its own id. Restoring a valid
+        fact, or a version whose text the fact has now, raises ``ValueError``,
+        an unknown id ``KeyError``.
+        """
+        entity_id = check_entity_id(entity_id)
+        fid = _one_id(id, "id")
+        got = self.store.get(entity_id, [fid])
+        newer = self.store.get(entity_id, [got[0].superseded_by]) if got and got[0].superseded_by else []
+        vec_of = self._embed_texts([got[0].content, newer[0].content]) if got and newer else {}
+        with self._coord.writing(entity_id) as done:
+            got = self.store.get(entity_id, [fid])
+            if not got:
+                raise KeyError(f"entity {entity_id!r} has no fact with id {fid!r}")
+            old = got[0]
+            if old.valid_to is None:
+                raise ValueError(f"fact {fid!r} of entity {entity_id!r} is valid: there is nothing to restore")
+            newer = self.store.get(entity_id, [old.superseded_by]) if old.superseded_by else []
+            # Only a version row of an update (``<newer id>@v<n>``) becomes its fact again; any other fact is a
+            # superseded one, made valid again even when the newer fact was rewritten since (upsert by id, or
+            # deleted and said again) and no longer lists it.
+            if not newer or fid in newer[0].supersedes or not _is_version_of(fid, newer[0].id):
+                restored = replace(old, valid_to=None, superseded_by=None)
+                changed = [restored]
+                if newer:
+                    changed.append(replace(newer[0], supersedes=tuple(i for i in newer[0].supersedes if i != fid)))
+                done.begin()
+                self.store.update_seen(entity_id, changed)
+                done.update_seen(changed)
+                return restored
+            # A version row: the fact becomes this version again, from now on; its current text a new version.
+            current = newer[0]
+            if old.content == current.content:
+                raise ValueError(f"fact {current.id!r} of entity {entity_id!r} already says what its version {fid!r} "
+                                 f"said: there is nothing to restore (restore {current.id!r} itself to undo a "
+                                 f"supersede of it)")
+            missing = [t for t in (old.content, current.content) if t not in vec_of]
+            if missing:  # changed meanwhile (rare): embed now
+                vec_of.update(self._embed_texts(missing))
+            now = datetime.now(timezone.utc).isoformat()
+            # Only the update is undone: a fact superseded since stays superseded, now with its old text. The
+            # switch back is kept: the version row stays, the current text ends and the restored one starts now
+            # (at the supersede, if earlier), so exactly one text is valid at any time.
+            switch = min((now, current.valid_to or now), key=iso_to_ts)
+            restored = replace(old, id=current.id, valid_from=switch, valid_to=current.valid_to,
+                               superseded_by=current.superseded_by)
+            archived = replace(current, id=self._next_version_id(entity_id, current.id), valid_to=switch,
+                               superseded_by=current.id)
+            rows = [archived, restored]
+            vectors = np.stack([vec_of[current.content], vec_of[old.content]])
+            done.begin()
+            self.store.upsert(entity_id, rows, vectors)
+            done.upsert(rows, vectors)
+            return restored
