@@ -2,8 +2,9 @@
 
 The recall node runs first on every turn and writes the user's relevant facts
 to `state["memori_context"]`; the model node merges them into its system
-prompt. The block never enters the message history. Runs offline with the
-local all-MiniLM-L6-v2, an in-memory Chroma store and a fake chat model.
+prompt. The block never enters the message history, nor a checkpoint. Runs
+offline with the local all-MiniLM-L6-v2, an in-memory Chroma store and a fake
+chat model.
 
     python examples/langgraph_graph.py
 """

@@ -31,6 +31,7 @@ from .store import (
     PartialDeleteError,
     PartialWriteError,
 )
+from .validate import unnormalized_entity_ids
 
 __all__ = [
     "CandidateScore",
@@ -60,4 +61,5 @@ __all__ = [
     "format_context",
     "inject_context",
     "rerank",
+    "unnormalized_entity_ids",
 ]

@@ -52,8 +52,9 @@ def check_engine(engine: Any, owner: str) -> RecallEngine:
 
 def check_adapter_entity_id(value: Any, source: str = "entity_id") -> str:
     """An entity id an adapter was given, from ``source`` (what an error names: ``"entity_id"``, ``"the
-    runtime context's user_id"``): a non-blank ``str`` without surrounding whitespace (:func:`check_entity_id`),
-    or an ``int`` (not a ``bool``), read as its decimal ``str``.
+    runtime context's user_id"``): a ``str`` the engine takes (:func:`check_entity_id`: non-blank, no
+    surrounding whitespace, no invisible character, in Unicode NFC form), or an ``int`` (not a ``bool``), read
+    as its decimal ``str``.
 
     Apps often keep integer user ids (a database key) in their runtime context; ``user_id=42`` is the
     entity ``"42"``, the one a LangGraph namespace ``("memories", "42")`` of :class:`MemoriStore` names (its

@@ -6,7 +6,9 @@ import json
 import re
 import time
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -24,14 +26,59 @@ def check_text(value: str, name: str) -> str:
     return value
 
 
-def check_entity_id(entity_id: Any, name: str = "entity_id") -> str:
-    """Return ``entity_id`` if it is a non-blank ``str`` without surrounding whitespace; raise ``TypeError`` /
-    ``ValueError`` naming it (as ``name``: where the id came from) otherwise.
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+"""Unicode categories of the characters an entity id may not hold: control characters (``Cc``), format
+characters (``Cf``: zero-width space, zero-width joiner and non-joiner, word joiner, BOM, soft hyphen, bidi
+marks, embeddings and isolates) and line and paragraph separators: text that shows nothing, so two ids that
+look the same would name two entities."""
 
-    Every entity id of the engine and the adapters is checked here. ``" alice "`` or ``"alice\n"`` (a form
-    field, a line read from a file) is refused rather than stripped: it would name another entity than
-    ``"alice"``, with none of her facts, and stripping it here but not in a store written earlier would
-    split one user in two."""
+_UNNORMALIZED_IDS_ALLOWED: ContextVar[bool] = ContextVar("memori_unnormalized_entity_ids", default=False)
+
+
+@contextmanager
+def unnormalized_entity_ids() -> Iterator[None]:
+    """Within the ``with`` block (in this thread or task), :func:`check_entity_id` accepts an id that is not in
+    Unicode NFC form or holds an invisible character, as memori-recall did before it refused them: to reach the
+    facts an earlier version stored under such an id, and move them to the id's NFC form.
+
+    >>> with unnormalized_entity_ids():
+    ...     records = engine.export(old_id)
+    ...     engine.import_(unicodedata.normalize("NFC", old_id), records)
+    ...     engine.forget(old_id)
+
+    Blank ids and ids with surrounding whitespace are refused all the same."""
+    token = _UNNORMALIZED_IDS_ALLOWED.set(True)
+    try:
+        yield
+    finally:
+        _UNNORMALIZED_IDS_ALLOWED.reset(token)
+
+
+def _invisible_at(text: str) -> int | None:
+    """The index of the first character of ``text`` in :data:`_INVISIBLE_CATEGORIES`, or ``None``."""
+    if text.isascii():
+        return next((i for i, ch in enumerate(text) if ch < " " or ch == "\x7f"), None)
+    return next((i for i, ch in enumerate(text) if unicodedata.category(ch) in _INVISIBLE_CATEGORIES), None)
+
+
+def check_entity_id(entity_id: Any, name: str = "entity_id") -> str:
+    """Return ``entity_id`` if it is a non-blank ``str`` without surrounding whitespace, with no invisible
+    character, in Unicode NFC form; raise ``TypeError`` / ``ValueError`` naming it (as ``name``: where the id
+    came from) otherwise.
+
+    Every entity id of the engine and the adapters is checked here, and the rule is that two ids name one
+    entity exactly when they are equal as text after these checks: an id that would look like another one but
+    differ from it is refused, never changed, since changing it here but not in a store written earlier would
+    split one user in two (and make the facts stored under the original unreachable):
+
+    - ``" alice "`` or ``"alice\n"`` (a form field, a line read from a file): strip it first;
+    - ``"alice\u200b"`` (a zero-width space pasted from a chat app, a BOM, a bidi mark, a control character:
+      :data:`_INVISIBLE_CATEGORIES`): the error names the character and its position;
+    - ``"jose\u0301"`` (NFD, as macOS and some keyboards send "josé"): the error gives the NFC form
+      (``unicodedata.normalize("NFC", entity_id)``), which is the one to use.
+
+    Facts an earlier version stored under such an id are reached, and moved, within
+    :func:`unnormalized_entity_ids`."""
     if not isinstance(entity_id, str):
         raise TypeError(f"{name} must be a non-empty str, got {type(entity_id).__name__}")
     if not entity_id.strip():
@@ -39,7 +86,23 @@ def check_entity_id(entity_id: Any, name: str = "entity_id") -> str:
     if entity_id != entity_id.strip():
         raise ValueError(f"{name} {entity_id!r} begins or ends with whitespace, so it would name another entity "
                          f"than {entity_id.strip()!r}; strip it first")
-    return check_text(entity_id, name)
+    check_text(entity_id, name)
+    if (entity_id.isascii() and entity_id.isprintable()) or _UNNORMALIZED_IDS_ALLOWED.get():
+        return entity_id  # printable ASCII: nothing invisible, and NFC already
+    how_to_move = "(facts an earlier version stored under it: see memori_core.unnormalized_entity_ids)"
+    at = _invisible_at(entity_id)
+    if at is not None:
+        char = entity_id[at]
+        visible = "".join(ch for ch in entity_id if _invisible_at(ch) is None)
+        raise ValueError(f"{name} {entity_id!r} holds an invisible character at position {at}, U+{ord(char):04X} "
+                         f"({unicodedata.name(char, 'a control character')}), so it would name another entity "
+                         f"than {visible!r}; remove it {how_to_move}")
+    if not unicodedata.is_normalized("NFC", entity_id):
+        nfc = unicodedata.normalize("NFC", entity_id)
+        raise ValueError(f"{name} {ascii(entity_id)} is not in Unicode NFC form, so it would name another entity "
+                         f"than the same text in NFC, {ascii(nfc)} ({nfc!r}); pass unicodedata.normalize('NFC', "
+                         f"{name}) {how_to_move}")
+    return entity_id
 
 
 def check_count(value: Any, name: str, expected: str = "an int >= 0") -> int:

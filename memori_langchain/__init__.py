@@ -14,7 +14,14 @@ from memori_core.extraction import RuleBasedFactExtractor
 
 from ._messages import human_query_and_context, last_human_text, messages_with_block, system_with_block
 from .extractor import LLMFactExtractor
-from .graph import MemoriCaptureNode, MemoriState, memori_capture_node, memori_recall_node, with_memori_context
+from .graph import (
+    MemoriCaptureNode,
+    MemoriContext,
+    MemoriState,
+    memori_capture_node,
+    memori_recall_node,
+    with_memori_context,
+)
 from .injector import MemoriContextInjector
 from .judge import chat_model_judge
 from .middleware import MemoriMiddleware
@@ -26,6 +33,7 @@ __all__ = [
     "ChromaStore",
     "LLMFactExtractor",
     "MemoriCaptureNode",
+    "MemoriContext",
     "MemoriContextInjector",
     "MemoriMiddleware",
     "MemoriRetriever",

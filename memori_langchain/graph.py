@@ -7,10 +7,11 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import Any
+from typing import Annotated, Any
 
 from langchain_core.messages import BaseMessage, SystemMessage, convert_to_messages
 from langchain_core.runnables import RunnableConfig, RunnableLambda
+from langgraph.channels import UntrackedValue
 from langgraph.graph import MessagesState
 from typing_extensions import NotRequired
 
@@ -34,37 +35,57 @@ from ._recall import BlockRecall, entity_of_run, logger, thread_of_run
 
 CONTEXT_KEY = "memori_context"
 
+MemoriContext = Annotated[str, UntrackedValue(str)]
+"""The type of the state key :func:`memori_recall_node` writes its block to: a ``str`` that LangGraph keeps for
+the rest of the run (every node after the recall node reads it, a tool loop's model calls included) and never
+writes to a checkpoint (a LangGraph ``UntrackedValue`` channel). Recalled facts are the user's long-term memory,
+which ``engine.forget`` / ``delete`` erase; a copy in the checkpointer would outlive them. Declare it in your own
+schema as ``memori_context: MemoriContext`` (or use :class:`MemoriState`)."""
+
 _CHANNEL_READER = "__pregel_read"
 """The key of LangGraph's channel reader in a node's run config (``langgraph._internal._constants.CONFIG_KEY_READ``):
-reading a key that is no channel of the graph raises ``KeyError``."""
+``functools.partial(local_read, scratchpad, channels, managed, task)``, whose ``channels`` are the graph's."""
+_CHECKPOINTER = "__pregel_checkpointer"
+"""The key of the run's checkpointer in a node's run config (``CONFIG_KEY_CHECKPOINTER``); absent or ``None``
+without one."""
 
 
 class MemoriState(MessagesState):
     """``MessagesState`` plus the key the recall node writes its block to.
 
     The block lives beside the message history, not in it: it is replaced on
-    every turn and never sent back as a message of the conversation.
+    every turn, never sent back as a message of the conversation, and never
+    checkpointed (:data:`MemoriContext`), so the recalled facts stay where
+    ``forget`` reaches them.
     """
 
-    memori_context: NotRequired[str]
+    memori_context: NotRequired[MemoriContext]
+
+
+def _graph_channels(config: RunnableConfig | None) -> Mapping[str, Any] | None:
+    """The channels (state keys) of the graph running a node, read from LangGraph's channel reader in the run
+    config (as ``langgraph.prebuilt.ToolNode`` reads them); ``None`` whenever that cannot be told (another
+    LangGraph version, a call outside a graph): a missed warning, never a wrong one."""
+    read = ((config or {}).get("configurable") or {}).get(_CHANNEL_READER)
+    channels = read.args[1] if isinstance(read, partial) and len(read.args) > 1 else None
+    return channels if isinstance(channels, Mapping) else None
 
 
 def _graph_lacks_key(key: str, config: RunnableConfig) -> bool:
-    """Whether the graph running a node has no state key ``key``, so LangGraph drops what the node writes there.
+    """Whether the graph running a node has no state key ``key``, so LangGraph drops what the node writes there
+    (``False`` when that cannot be told)."""
+    channels = _graph_channels(config)
+    return channels is not None and key not in channels
 
-    Asked of LangGraph's channel reader in the run config; ``False`` whenever that cannot be told (another
-    LangGraph version, a call outside a graph): a missed warning, never a wrong one.
-    """
-    read = (config.get("configurable") or {}).get(_CHANNEL_READER)
-    if not callable(read):
+
+def _graph_checkpoints_key(key: str, config: RunnableConfig) -> bool:
+    """Whether the graph running a node has a checkpointer and a state key ``key`` that it checkpoints (declared
+    ``str``, not :data:`MemoriContext`); ``False`` when that cannot be told."""
+    channels = _graph_channels(config)
+    if channels is None or key not in channels:
         return False
-    try:
-        read(key, fresh=False)
-    except KeyError:
-        return True
-    except Exception:
-        return False
-    return False
+    checkpointer = ((config or {}).get("configurable") or {}).get(_CHECKPOINTER)
+    return checkpointer is not None and not isinstance(channels[key], UntrackedValue)
 
 
 TURN_STARTS_KEPT = 4096
@@ -127,13 +148,19 @@ def memori_recall_node(
     >>> builder.add_edge(START, "memori"); builder.add_edge("memori", "model")
 
     The node writes the ``<memori_context>`` block ("" when nothing passes the
-    threshold, which also clears last turn's block) to ``state[key]`` and
-    leaves the messages alone; the model node merges it into the system prompt
-    with :func:`with_memori_context`. The state schema needs the key:
-    use :class:`MemoriState` or add ``memori_context: str`` to your own.
-    A graph whose state lacks it (a plain ``MessagesState``) gets no memory,
-    since LangGraph drops the update: the node logs a warning saying so, once
-    per node (``memori_langchain`` logger).
+    threshold) to ``state[key]`` and leaves the messages alone; the model node
+    merges it into the system prompt with :func:`with_memori_context`. The
+    state schema needs the key: use :class:`MemoriState` or add
+    ``memori_context: MemoriContext`` to your own. Declared so, the block lasts
+    for the rest of the run (a tool loop's model calls all read it) and is
+    never checkpointed: the checkpointer holds no copy of the user's facts
+    that ``engine.forget`` / ``delete`` could not erase. A run resumed from a
+    checkpoint (after an interrupt) starts without it: route the edge into the
+    model node through this node. The node logs a warning, once per node
+    (``memori_langchain`` logger), when the graph's state lacks the key (a
+    plain ``MessagesState``: LangGraph drops the update, the model gets no
+    memory) and when a graph with a checkpointer declares it as a plain ``str``
+    (checkpointed).
     The human messages before the last one (up to ``engine.config.context_turns``)
     are read with it, so a follow-up recalls what an earlier turn named.
 
@@ -146,23 +173,30 @@ def memori_recall_node(
     """
     owner = "memori_recall_node"
     check_adapter_args(owner, engine, entity_id, k)
-    unchecked = [True]  # until the first run that finds the state without ``key`` has warned
+    unchecked = [True]  # until a run has told what the graph's state schema does with ``key``
     unchecked_lock = threading.Lock()
 
-    def _warn_if_dropped(state: Mapping[str, Any], config: RunnableConfig) -> None:
-        if key in state or not unchecked[0] or not _graph_lacks_key(key, config):
+    def _check_schema(config: RunnableConfig) -> None:
+        if not unchecked[0] or _graph_channels(config) is None:
             return
         with unchecked_lock:
             if not unchecked[0]:
                 return
             unchecked[0] = False
-        logger.warning(
-            "%s: the graph's state has no %r key, so LangGraph drops the block this node writes and the model "
-            "gets no memory; build the graph with StateGraph(MemoriState), or add %r: str to your state schema",
-            owner, key, key)
+        if _graph_lacks_key(key, config):
+            logger.warning(
+                "%s: the graph's state has no %r key, so LangGraph drops the block this node writes and the model "
+                "gets no memory; build the graph with StateGraph(MemoriState), or add %r: MemoriContext to your "
+                "state schema", owner, key, key)
+        elif _graph_checkpoints_key(key, config):
+            logger.warning(
+                "%s: the graph's state declares %r as a checkpointed key, so every checkpoint of a thread keeps "
+                "the facts recalled into it, where engine.forget and delete do not reach; declare it as %r: "
+                "MemoriContext (from memori_langchain), or use MemoriState, to keep it out of checkpoints",
+                owner, key, key)
 
     def _recall(state: Mapping[str, Any], config: RunnableConfig) -> BlockRecall:
-        _warn_if_dropped(state, config)
+        _check_schema(config)
         entity = entity_of_run(owner, entity_id, config)
         messages = convert_to_messages(state.get("messages") or [])
         turn = _turn_key(entity, messages, config)
@@ -180,6 +214,32 @@ def memori_recall_node(
     return RunnableLambda(memori_recall, afunc=amemori_recall, name="memori_recall")
 
 
+_UNRECALLED_WARNED: set[str] = set()
+"""The state keys :func:`with_memori_context` has warned about (once per key in the process)."""
+
+
+def _warn_if_not_recalled(key: str) -> None:
+    """Warn, once per key, when the graph run the caller is part of declares ``key`` as :data:`MemoriContext` but
+    holds no block in it: no recall node has run since the run started (it was resumed from a checkpoint)."""
+    if key in _UNRECALLED_WARNED:
+        return
+    try:
+        from langgraph.config import get_config
+
+        config = get_config()
+    except Exception:  # not inside a graph run: a state the app built itself
+        return
+    channels = _graph_channels(config)
+    if channels is None or not isinstance(channels.get(key), UntrackedValue) or key in _UNRECALLED_WARNED:
+        return
+    _UNRECALLED_WARNED.add(key)
+    logger.warning(
+        "with_memori_context: the state holds no %r: no recall node has run since this run started (a run "
+        "resumed from a checkpoint, after an interrupt, starts without it: it is never checkpointed), so the "
+        "model gets no memory; route the edges into the model node through the recall node (tools -> memori -> "
+        "model)", key)
+
+
 def with_memori_context(
     state: Mapping[str, Any],
     system_prompt: str | SystemMessage | None = None,
@@ -193,7 +253,9 @@ def with_memori_context(
     is put first as a system message. The block is appended to the first system message (as a new text part
     when its content is a list), or a new one is put first; ``placement="last_user"`` appends it to the latest
     human message instead, keeping the system prompt and the earlier conversation a cacheable prefix
-    (:mod:`memori_core.placement`). The state is not modified. A ``state`` that is no mapping, or a
+    (:mod:`memori_core.placement`). The state is not modified. Called in a graph run whose state declares
+    ``key`` as :data:`MemoriContext` but holds no block yet (no recall node ran since the run was resumed
+    from a checkpoint), it logs a warning, once per key. A ``state`` that is no mapping, or a
     ``system_prompt`` of another type, is a ``TypeError``; an unknown ``placement`` a ``ValueError``.
     """
     if not isinstance(state, Mapping):
@@ -207,6 +269,8 @@ def with_memori_context(
         system = system_prompt if isinstance(system_prompt, SystemMessage) else SystemMessage(content=system_prompt)
         messages = [system, *messages]
     placement = check_placement(placement, "with_memori_context")
+    if key not in state:
+        _warn_if_not_recalled(key)
     block = state.get(key) or ""
     return messages_with_block(messages, block, placement)
 

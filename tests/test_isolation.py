@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 from _helpers import HashEmbedder, copy_rows, left_unchanged, store_rows, ungated_engine
-from memori_core import ChromaStore, RecallEngine
+from memori_core import ChromaStore, RecallEngine, unnormalized_entity_ids
 from memori_core.store.base import EntityRows
 
 
@@ -170,7 +171,10 @@ def test_sighting_of_a_shared_text_touches_one_entity(crowded: RecallEngine) -> 
 
 # -- bad entity ids never reach the store -----------------------------------------------
 
-BAD_ENTITY_IDS = [None, 123, 1.5, {"$ne": "x"}, ["u1"], b"u1", "", "   ", "\t\n", "u1 ", " u1", "u1\n", "\u00a0u1"]
+BAD_ENTITY_IDS = [None, 123, 1.5, {"$ne": "x"}, ["u1"], b"u1", "", "   ", "\t\n", "u1 ", " u1", "u1\n", "\u00a0u1",
+                  # look like another id: invisible characters (zero-width space, BOM, bidi override, NUL, an
+                  # inner tab) and a text not in NFC ("u" + a combining diaeresis, for "\u00fc")
+                  "u1\u200b", "\ufeffu1", "u\u202e1", "u\x001", "u\t1", "u\u0308ser"]
 
 
 def expected_error(entity_id: Any) -> type[Exception]:
@@ -244,3 +248,53 @@ def test_recording_store_does_record_valid_calls(recording) -> None:
     eng.recall("my green tea", "u1")  # first person: the gate embeds no question-shape prototypes
     eng.count("u1")
     assert "revision" in store.calls and "count" in store.calls and emb.calls == 1
+
+
+# -- ids that look alike: one user, one id ------------------------------------------------
+
+JOSE_NFC, JOSE_NFD = unicodedata.normalize("NFC", "José"), unicodedata.normalize("NFD", "José")
+
+
+def test_an_nfd_id_is_refused_with_its_nfc_form_so_one_user_never_gets_two_memories() -> None:
+    eng = ungated_engine()
+    eng.add(JOSE_NFC, ["User is allergic to peanuts."])  # typed in a web form (NFC)
+    # The same name from a macOS client (NFD): an error that says which id to use, not an empty memory.
+    with pytest.raises(ValueError, match=r"entity_id 'Jose\\u0301' is not in Unicode NFC form") as raised:
+        eng.recall("allergies?", JOSE_NFD)
+    assert f"'Jos\\xe9' ('{JOSE_NFC}')" in str(raised.value)
+    assert [f.content for f in eng.recall("allergies?", unicodedata.normalize("NFC", JOSE_NFD))] == [
+        "User is allergic to peanuts."
+    ]
+
+
+@pytest.mark.parametrize(("entity_id", "named"), [
+    ("alice\u200b", r"position 5, U\+200B \(ZERO WIDTH SPACE\), so it would name another entity than 'alice'"),
+    ("al\u200dice", r"position 2, U\+200D \(ZERO WIDTH JOINER\)"),
+    ("\u2066alice\u2069", r"position 0, U\+2066 \(LEFT-TO-RIGHT ISOLATE\).* than 'alice'"),
+    ("ali\u00adce", r"position 3, U\+00AD \(SOFT HYPHEN\)"),
+    ("ali\x00ce", r"position 3, U\+0000 \(a control character\)"),
+])
+def test_an_id_with_an_invisible_character_is_refused_naming_the_character(entity_id: str, named: str) -> None:
+    eng = ungated_engine()
+    with pytest.raises(ValueError, match=rf"entity_id .* holds an invisible character at {named}"):
+        eng.add(entity_id, ["User lives in Oslo."])
+    assert eng.count("alice") == 0
+
+
+def test_facts_an_earlier_version_stored_under_an_nfd_id_are_moved_to_its_nfc_form_with_their_history() -> None:
+    eng = ungated_engine()
+    eng.add(JOSE_NFC, ["User is allergic to peanuts."])
+    with unnormalized_entity_ids():  # as an earlier version, which took the NFD id as it came, stored them
+        [lisbon] = eng.add(JOSE_NFD, ["User lives in Lisbon."])
+        eng.add(JOSE_NFD, ["User lives in Porto."], supersedes=[lisbon])
+    with pytest.raises(ValueError, match="memori_core.unnormalized_entity_ids"):
+        eng.export(JOSE_NFD)  # refused again once the block is left
+    assert eng.store.count(JOSE_NFD) == 2  # stored, and reachable only within the block
+
+    with unnormalized_entity_ids():  # the move docs/stores.md gives
+        eng.import_(JOSE_NFC, eng.export(JOSE_NFD))
+        eng.forget(JOSE_NFD)
+
+    assert eng.store.count(JOSE_NFD) == 0
+    assert sorted(f.content for f in eng.list(JOSE_NFC)) == ["User is allergic to peanuts.", "User lives in Porto."]
+    assert [f.content for f in eng.history(JOSE_NFC, lisbon)] == ["User lives in Lisbon.", "User lives in Porto."]

@@ -174,6 +174,11 @@ def test_an_int_user_id_names_the_entity_of_its_decimal_str(engine):
     ({"context": {"entity_id": " alice"}}, ValueError,
      "MemoriMiddleware: the runtime context's entity_id ' alice' begins or ends with whitespace"),
     ({"context": {"user_id": "alice\n"}}, ValueError, r"the runtime context's user_id 'alice\\n' begins or ends"),
+    ({"context": {"user_id": "jose\u0301"}}, ValueError,
+     r"the runtime context's user_id 'jose\\u0301' is not in Unicode NFC form, .* 'jos\\xe9' \('jos\xe9'\)"),
+    ({"config": {"configurable": {"user_id": "alice\u200b"}}}, ValueError,
+     r"MemoriMiddleware: config\['configurable'\]\['user_id'\] 'alice\\u200b' holds an invisible character .* "
+     r"U\+200B \(ZERO WIDTH SPACE\)"),
     ({"config": {"configurable": {"entity_id": b"alice"}}}, TypeError,
      r"MemoriMiddleware: config\['configurable'\]\['entity_id'\] must be a non-empty str or an int"),
 ])

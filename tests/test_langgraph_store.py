@@ -592,7 +592,7 @@ async def test_concurrent_async_searches_over_many_users() -> None:
 # -- isolation ---------------------------------------------------------------------------------------------
 
 # "аlice": Cyrillic а; "alice " or " alice" is refused (test_bad_input_raises_clearly_and_loses_nothing)
-LOOKALIKES = ["alice", "Alice", "al ice", "alice\u200b", "аlice", "alice2"]
+LOOKALIKES = ["alice", "Alice", "al ice", "аlice", "alice2"]  # distinct texts (a Cyrillic а); "alice\u200b" is refused
 
 
 def test_isolation_between_users_with_lookalike_ids() -> None:
@@ -703,6 +703,8 @@ def test_bad_input_raises_clearly_and_loses_nothing() -> None:
     refused(TypeError, "key must be a str, got NoneType", store.batch, [GetOp(ns, None)])  # type: ignore[arg-type]
     refused(InvalidNamespaceError, "whitespace", store.put, ("memories", "alice "), "k", CITY)
     refused(InvalidNamespaceError, "whitespace", store.search, ("memories", "\talice"))
+    refused(InvalidNamespaceError, "U+200B (ZERO WIDTH SPACE)", store.put, ("memories", "alice\u200b"), "k", CITY)
+    refused(InvalidNamespaceError, "not in Unicode NFC form", store.get, ("memories", "jose\u0301"), "k")
     refused(TypeError, "index must be a list of field paths", store.put, ns, "k", CITY, index=True)
     refused(ValueError, "not valid Unicode", store.put, ns, "k", {"content": "bad \ud800 text"})
     refused(ValueError, "not valid Unicode", store.batch, [PutOp(ns, "k2", CITY), PutOp(ns, "\udfff", CITY)])

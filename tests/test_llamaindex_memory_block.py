@@ -14,6 +14,7 @@ from llama_index.core.chat_engine import SimpleChatEngine
 from llama_index.core.llms.mock import MockFunctionCallingLLM, MockLLM
 from llama_index.core.memory import BaseMemoryBlock, Memory
 from llama_index.core.tools import FunctionTool
+from llama_index.core.workflow import Context, HumanResponseEvent, InputRequiredEvent
 
 from _faults import break_store
 from _helpers import seeded_fixtures
@@ -98,6 +99,39 @@ async def test_agent_workflow_llm_sees_the_fact(filled: RecallEngine) -> None:
     await workflow.run(user_msg="Do I like spicy food?", memory=memory_for(filled, "alice", session_id="wf"))
     system = recorder.system_texts()[0]
     assert "- User prefers spicy food. Stated at 2026-05-01 09:30 UTC" in system and "mild" not in system
+
+
+async def approve_dish(ctx: Context, dish: str) -> str:
+    """Ask the user to approve a dish (the run waits for their answer)."""
+    answer = await ctx.wait_for_event(HumanResponseEvent, waiter_id="approve",
+                                      waiter_event=InputRequiredEvent(prefix=f"Cook {dish}?"))
+    return f"{dish}: {answer.response}"
+
+
+approve_dish.__annotations__["ctx"] = Context  # FunctionTool finds the Context parameter by its (unstringified) type
+
+
+@pytest.mark.filterwarnings("ignore:Skipping serialization of known unserializable key")
+async def test_agent_context_and_chat_history_hold_no_recalled_fact_mid_run_or_after(fresh_filled: RecallEngine) -> None:
+    # The LlamaIndex counterparts of a LangGraph checkpoint: what an app saves to resume a run (the Context,
+    # e.g. while a tool waits for a human) and the memory's stored chat history. Neither holds a recalled fact,
+    # so forget leaves no copy there.
+    recorder = Recorder(tool_name="approve_dish")
+    memory = memory_for(fresh_filled, "alice")
+    agent = FunctionAgent(llm=MockFunctionCallingLLM(response_generator=recorder),
+                          tools=[FunctionTool.from_defaults(fn=approve_dish)])
+    handler = agent.run("Can I eat satay?", memory=memory)
+    saved_mid_run = []
+    async for event in handler.stream_events():
+        if isinstance(event, InputRequiredEvent):
+            saved_mid_run.append(repr(handler.ctx.to_dict()))
+            handler.ctx.send_event(HumanResponseEvent(response="yes"))
+    await handler
+    assert all(PEANUTS in system for system in recorder.system_texts()) and len(recorder.prompts) == 2
+    fresh_filled.forget("alice")
+    saved = [*saved_mid_run, repr(handler.ctx.to_dict()), repr(await memory.aget_all())]
+    assert len(saved) == 3 and "approve_dish" in saved[0]  # the run was saved while the tool waited
+    assert all(PEANUTS not in text and "spicy" not in text for text in saved)
 
 
 async def test_another_users_facts_never_appear(filled: RecallEngine) -> None:
