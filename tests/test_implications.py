@@ -96,6 +96,7 @@ def with_and_without_implications(embedder, facts: list[str]) -> tuple[RecallEng
     ("User's commute is 70 minutes each way.", {"schedule"}),
     ("User has IBS and follows a low-FODMAP diet.", {"gut", "meal", "clinic"}),
     ("User is allergic to buckwheat.", {"buckwheat", "meal", "clinic"}),
+    ("User is breastfeeding her three-month-old.", {"pregnancy", "clinic", "meal"}),  # wine, coffee, pills
     ("User drives a city bus in Kraków.", {"work"}),
     ("User sends her sister money towards her rent.", set()),  # someone else's rent: not a rented home
     ("User lives in a fourth-floor walk-up.", {"stairs"}),
@@ -402,13 +403,26 @@ def test_asked_slots_are_the_slots_a_question_asks_the_assistant_to_recall_about
     assert asked_slots(question) == frozenset(slots)
 
 
-def test_a_slot_opens_the_few_facts_that_fill_it_and_not_one_many_facts_fill():
+def test_a_slot_opens_the_few_facts_that_fill_it_and_the_best_ranked_of_one_many_facts_fill():
     facts = ["User works at Meta.", "User lives in Lisbon.", "User's sister works at a bank."]
     rows, held = slot_rows(frozenset({"user:job"}), facts)
     assert rows.tolist() == [True, False, False] and held == ["user:job"]  # the sister's job is hers
-    many = [f"User worked at company number {i}." for i in range(MOST_OF_SLOT + 1)]
+    many = [f"User worked at company number {i}." for i in range(MOST_OF_SLOT + 2)]
     rows, held = slot_rows(frozenset({"user:job"}), many)
-    assert not rows.any() and held == []
+    assert not rows.any() and held == []  # without ranks, a slot many facts fill says nothing about which
+    rank = np.array([0.1, 0.9, 0.2, 0.5])
+    rows, held = slot_rows(frozenset({"user:job"}), many, rank)
+    assert rows.tolist() == [False, True, False, True] and held == ["user:job"]
+
+
+def test_am_i_married_recalls_the_partner_after_months_of_facts_about_him():
+    facts = ["User is engaged to Leo.", "User lives in Exeter.", "User's partner Leo is a nurse.",
+             "User's partner Leo's birthday is 20 April.", "User's partner Leo has coeliac disease.",
+             "User's fiancé Leo lives in Bristol.", "User's partner Leo likes climbing and sourdough baking.",
+             "User and Leo are going to Amsterdam in May."]
+    eng = ann_with(*facts)
+    recalled = [f.content for f in eng.recall("Am I married?", "ann")]
+    assert recalled and all("Leo" in f for f in recalled), recalled
 
 
 @pytest.mark.parametrize("question", ["Where do I work?", "What's my job?", "What do I do for a living?"])

@@ -132,7 +132,7 @@ OFF_FOODS = r"dairy|gluten|wheat|meat|red\s+meat|pork|sugar|alcohol|booze|the\s+
 _CARE_TERMS = re.compile(
     r"\b(?:allerg(?:y|ies|ic)|intoleran(?:t|ce|ces)|anaphyla\w*|epi-?pens?|coeliac|celiac|"
     r"medications?|medicines?|meds|prescri(?:bed|ption|ptions)|inhalers?|puffers?|"
-    r"pregnan(?:t|cy)|prenatal|(?:pre-?)?diabet(?:es|ic)|asthma(?:tic)?|epilep(?:sy|tic)|hypertension|"
+    r"pregnan(?:t|cy)|prenatal|breast[\s-]?feed(?:ing|s)?|(?:pre-?)?diabet(?:es|ic)|asthma(?:tic)?|epilep(?:sy|tic)|hypertension|"
     r"high\s+blood\s+pressure|gout|ibs|irritable\s+bowel|crohn'?s|colitis|low[-\s]fat\s+(?:meals|diet|food)|"
     r"vegetarian|vegan|pescatarian|halal|kosher|teetotal(?:l?er)?|"
     r"(?:gluten|lactose|dairy|nut|peanut|alcohol)[-\s]free)\b"

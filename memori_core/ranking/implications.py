@@ -66,7 +66,7 @@ FACT_CONCERNS: dict[str, str] = {
     "meat": _any("vegetarian*", "vegan*", "meat", "pescatarian*", "pork", "beef", "halal", "kosher", "gout"),
     "alcohol": _any("alcohol*", "booze", "sober*", "teetotal*", "drink", "wine", "beer", "sobriety", "blood pressure",
                     "hypertension", "gout"),
-    "pregnancy": _any("pregnan*", "prenatal", "expecting a baby"),
+    "pregnancy": _any("pregnan*", "prenatal", "expecting a baby", "breastfeed*", "breast feed*"),
     "sugar": _any("diabet*", "low carb", "keto*", "sugar*", "carb", "insulin", "metformin", "prediabet*", "gout"),
     "salt": _any("salt", "sodium", "blood pressure", "hypertension"),
     "blood thinner": _any("warfarin", "blood thinner", "anticoagulant", "apixaban", "rivaroxaban",
@@ -422,7 +422,7 @@ _PREFIX_RE = re.compile(r"\b(?:" + "|".join(re.escape(p) for p, _ in _PREFIXES) 
 _MEDICAL = re.compile(
     r"\b(?:allerg\w*|intoleran\w*|anaphyla\w*|medication\w*|medicine\w*|takes?|taking|prescri\w*|pregnan\w*|"
     r"diabet\w*|prediabet\w*|asthma\w*|epilep\w*|blood\s+pressure|hypertension|inhaler\w*|coeliac|celiac|gout|"
-    r"ibs|irritable\s+bowel|crohn'?s|colitis|condition)\b",
+    r"ibs|irritable\s+bowel|crohn'?s|colitis|breast[\s-]?feed\w*|condition)\b",
     re.IGNORECASE,
 )
 
@@ -569,7 +569,7 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
         rows |= on_day
         met |= {f"day {d}" for d in held}
     if slots:
-        of_slot, held = slot_rows(slots, facts)
+        of_slot, held = slot_rows(slots, facts, scores.rank_score)
         rows |= of_slot
         met |= {f"slot {k}" for k in held}
     if not rows.any():
@@ -659,8 +659,8 @@ def _held_by_few(holding: dict[str, list[int]], n: int, most: int) -> tuple[np.n
 
 
 MOST_OF_SLOT = 2
-"""A question about a slot of someone's life opens the facts of that slot when at most this many hold it: "Where do I
-work?" opens "User works at Meta." (MiniLM: cosine 0.15); a slot that many facts fill says nothing about which."""
+"""A question about a slot of someone's life opens at most this many facts of that slot: "Where do I work?" opens
+"User works at Meta." (MiniLM: cosine 0.15); of a slot that more facts fill, the best ranked."""
 
 
 _MODAL = r"(?:should|shall|could|can|would|will|might|must|may)"
@@ -744,11 +744,16 @@ def asked_slots(question: str) -> frozenset[str]:
     return frozenset(k for m in _MY_THING.finditer(text) for k in slot_keys(m.group()) if k.startswith("user:"))
 
 
-def slot_rows(keys: frozenset[str], facts: Sequence[str]) -> tuple[np.ndarray, list[str]]:
+def slot_rows(keys: frozenset[str], facts: Sequence[str],
+              rank: np.ndarray | None = None) -> tuple[np.ndarray, list[str]]:
     """The facts holding one of the slot ``keys`` (bool array), for each key held by at most :data:`MOST_OF_SLOT`
-    facts, and those keys."""
+    facts, and those keys. With ``rank`` (the facts' rank scores), a key more facts hold opens its
+    :data:`MOST_OF_SLOT` best ranked: "Am I married?" after months of facts about a partner (his birthday, his job,
+    a trip together) still gets the two that read most like the question."""
     holding: dict[str, list[int]] = {k: [] for k in keys}
     for i, text in enumerate(facts):
         for k in slot_keys(text) & keys:
             holding[k].append(i)
+    if rank is not None:
+        holding = {k: sorted(at, key=lambda i: -rank[i])[:MOST_OF_SLOT] for k, at in holding.items()}
     return _held_by_few(holding, len(facts), MOST_OF_SLOT)
