@@ -150,8 +150,8 @@ def anchor_plan(fact: str, now: datetime, *, zone_known: bool = False) -> Anchor
     ('User has a job interview on Sunday 2026-12-06 at 3pm.', '2026-12-07T12:00:00+00:00')
     """
     m = _PHRASE.search(fact)
-    if m is None:
-        return None
+    if m is None or re.search(r"\b(?:every|each)\s*$", fact[: m.start()], re.IGNORECASE):
+        return None  # none, or a day that recurs ("every Monday")
     today = now.date()
     g = m.groupdict()
     prep = g["prep"]

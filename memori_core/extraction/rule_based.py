@@ -28,6 +28,7 @@ from .rules import (
     own_part,
     strip_lead,
 )
+from .job_change import as_job_changes
 from .sentences import split_sentences
 from .typos import read_as_meant
 from .slots import (
@@ -911,25 +912,26 @@ class RuleBasedFactExtractor:
             raise ValueError(f"now must be a timezone-aware datetime, got {now!r}")
         verdicts = []
         own, pasted = split_pasted(read_as_meant(text))
-        for sentence in own:
-            for clause in split_clauses(sentence):
-                prescribed = _PRESCRIBED.match(clause)
-                denial = _as_denial(clause)
-                if prescribed is not None:  # "My doctor switched me from warfarin to apixaban."
-                    verdict = replace(self.judge(_as_own_treatment(prescribed), now=when), sentence=clause)
-                elif denial is not None:  # "I lied about being vegan."
-                    verdict = replace(self.judge(denial, now=when), sentence=clause)
-                else:
-                    verdict = self.judge(clause, now=when)
-                if verdict.fact is None and known:
-                    meant = _meant(clause, known)
-                    if meant is not None:  # "Actually I meant Porto, not Lisbon."
-                        verdict = SentenceVerdict(clause, meant, KEPT_REWRITTEN)
-                if verdict.fact is None and verdict.reason == DROP_NOT_FIRST_PERSON and known:
-                    named = _named(clause, known) or _disposed_own(clause, known) or _born_own(clause, known)
-                    if named is not None:
-                        verdict = replace(self.judge(named, now=when), sentence=clause)
-                verdicts.append(verdict)
+        # a change of employer in the user's words, as the plain statements the rules read (.job_change)
+        clauses = as_job_changes([c for sentence in own for c in split_clauses(sentence)], known)
+        for clause in clauses:
+            prescribed = _PRESCRIBED.match(clause)
+            denial = _as_denial(clause)
+            if prescribed is not None:  # "My doctor switched me from warfarin to apixaban."
+                verdict = replace(self.judge(_as_own_treatment(prescribed), now=when), sentence=clause)
+            elif denial is not None:  # "I lied about being vegan."
+                verdict = replace(self.judge(denial, now=when), sentence=clause)
+            else:
+                verdict = self.judge(clause, now=when)
+            if verdict.fact is None and known:
+                meant = _meant(clause, known)
+                if meant is not None:  # "Actually I meant Porto, not Lisbon."
+                    verdict = SentenceVerdict(clause, meant, KEPT_REWRITTEN)
+            if verdict.fact is None and verdict.reason == DROP_NOT_FIRST_PERSON and known:
+                named = _named(clause, known) or _disposed_own(clause, known) or _born_own(clause, known)
+                if named is not None:
+                    verdict = replace(self.judge(named, now=when), sentence=clause)
+            verdicts.append(verdict)
         return _named_someone(verdicts) + [SentenceVerdict(sentence, None, DROP_QUOTED) for sentence in pasted]
 
     def judge(self, sentence: str, *, now: datetime | None = None) -> SentenceVerdict:
