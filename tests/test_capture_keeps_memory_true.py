@@ -205,3 +205,65 @@ def test_a_lasting_condition_is_stored_for_good(said: str, fact: str) -> None:
     assert _said(engine, said) == [fact]
     assert all(f.expires_at is None for f in engine.list("u1"))
     assert _said(engine, "I'm sober tonight.", user="u2") == []
+
+
+# -- finding 9: the agent's remember call and capture store one fact ------------------------------------------
+
+
+def test_a_fact_named_with_the_user_said_another_way_is_the_same_fact_on_write() -> None:
+    engine = ungated_engine()
+    [first] = engine.add("u1", ["The user is vegan."])  # an app's or a model's words
+    capture_facts(engine, "u1", [("user", "I'm vegan, please remember that.")], RULES)  # capture's: "User is ..."
+    assert engine.add("u1", ["I am vegan."]) == [first]  # a stored raw turn's
+    [fact] = engine.list("u1")
+    assert fact.id == first and fact.times_seen == 3
+    assert [f.content for f in engine.recall("What should I cook?", "u1")] == ["The user is vegan."]
+
+
+def test_the_remember_tool_writes_the_user_as_capture_does() -> None:
+    from memori_core.memory_tools import MemoryTools
+
+    engine = ungated_engine()
+    tools = MemoryTools(engine)
+    assert tools.remember("u1", "The user is vegan.").endswith(": User is vegan.")
+    assert tools.remember("u1", "the user's sister lives in Rome.").endswith(": User's sister lives in Rome.")
+    assert sorted(f.content for f in engine.list("u1")) == ["User is vegan.", "User's sister lives in Rome."]
+
+
+def test_an_agent_that_remembers_in_its_own_words_and_capture_store_each_fact_once() -> None:
+    from langchain.agents import create_agent
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+
+    from memori_langchain import MemoriMiddleware, memory_tools
+
+    seen: list[str] = []
+
+    class Model(GenericFakeChatModel):  # answers with the scripted tool calls and notes the system prompt it saw
+        disable_streaming: bool = True
+
+        def bind_tools(self, tools, **kwargs):  # type: ignore[no-untyped-def]
+            return self
+
+        def _generate(self, messages, *args, **kwargs):  # type: ignore[no-untyped-def]
+            seen.append(next((m.text for m in messages if m.type == "system"), ""))
+            return super()._generate(messages, *args, **kwargs)
+
+    engine = ungated_engine()
+    middleware = MemoriMiddleware(engine=engine, capture=True)
+    config = {"configurable": {"user_id": "alice"}}
+
+    def turn(text: str, *replies: AIMessage) -> None:
+        agent = create_agent(Model(messages=iter(replies)), tools=memory_tools(engine), middleware=[middleware])
+        agent.invoke({"messages": [("human", text)]}, config=config)
+        assert middleware.flush()
+
+    def remember(text: str) -> AIMessage:
+        return AIMessage("", tool_calls=[{"name": "remember", "args": {"text": text}, "id": text, "type": "tool_call"}])
+
+    turn("I'm vegan, please remember that.", remember("The user is vegan."), AIMessage("Noted."))
+    turn("I live in Lisbon, remember it.", remember("The user lives in Lisbon."), AIMessage("Noted."))
+    assert sorted(f.content for f in engine.list("alice")) == ["User is vegan.", "User lives in Lisbon."]
+    seen.clear()
+    turn("Where do I live?", AIMessage("In Lisbon."))
+    assert seen[0].count("lives in Lisbon") == 1 and seen[0].count("is vegan") == 1
