@@ -19,7 +19,7 @@ from typing import Any
 from .extraction.rule_based import RuleBasedFactExtractor
 from .extraction.sentences import split_sentences
 from .extraction.slots import (
-    content_words, corrected_words, disposed_words, is_negated, named_change, slots_of, stopped_words,
+    content_words, corrected_words, disposed_words, is_negated, named_change, names_in, slots_of, stopped_words,
 )
 from .extraction.types import ExtractedFact, FactExtractor, MessageLike, as_messages
 from .engine.fact_ids import derived_fact_id
@@ -245,21 +245,28 @@ def _over_already(expires_at: Any) -> bool:
     return stamp is not None and iso_to_ts(stamp) <= time.time() + _OVER_MARGIN
 
 
+# The slots whose stored facts a turn naming a name they hold may change ("I left Google", "I left Lisbon").
+_NAMED_SLOTS = frozenset({"job", "residence"})
+
+
 def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limit: int = SLOT_FACTS_LIMIT) -> list[Any]:
     """The user's valid stored facts (newest first, at most ``limit``, ids in ``skip`` left out) of the slots
     ``text`` speaks of (:func:`~memori_core.extraction.slots.slots_of`), for a negated ``text`` ("I don't
     play tennis anymore") those holding its words, and for a thing sold or given away ("I sold the Civic")
     or a habit stopped ("I gave up on Spanish") those naming it, and for a change of someone named ("Max
     passed away") those naming them, and for a correction ("I meant Porto, not Lisbon") those holding what it
-    says was wrong: the fact a change replaces is shown to the extractor even when recall's
+    says was wrong, and the job or home facts naming a name ``text`` says ("I left Google for Meta" shows "User
+    works at Google as a designer."): the fact a change replaces is shown to the extractor even when recall's
     gate does not pass it. ``[]`` for an engine without ``list``."""
     slots = slots_of(text)
     negated = is_negated(text)
     disposed = disposed_words(text) | stopped_words(text)
     named = {said[0] for said in map(named_change, split_sentences(text)) if said is not None}
     corrected = [wrong for wrong in map(corrected_words, split_sentences(text)) if wrong]
+    # "I left Google for Meta", "I left Lisbon for Porto": the stored job or home naming a name the turn says
+    proper = names_in(text)
     lister = getattr(engine, "list", None)
-    if not (slots or negated or disposed or named or corrected) or not callable(lister):
+    if not (slots or negated or disposed or named or corrected or proper) or not callable(lister):
         return []
     words = content_words(text)
 
@@ -268,6 +275,9 @@ def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limi
             return True
         if named and any(re.search(rf"\b{re.escape(name)}\b", content) for name in named):
             return True  # "Max passed away": the stored fact naming Max
+        if proper and slots_of(content) & _NAMED_SLOTS \
+                and any(re.search(rf"\b{re.escape(name)}\b", content) for name in proper):
+            return True  # "I left Google": the stored "User works at Google as a designer."
         old = content_words(content)  # "I don't play tennis anymore": the facts holding its words
         if disposed & old or any(wrong <= old for wrong in corrected):  # "I meant Porto, not Lisbon"
             return True

@@ -38,6 +38,7 @@ from .memory_tools import (
     NOTHING_RELEVANT,
     MemoryToolError,
     check_editable_id,
+    check_fact_text,
     check_tool_id,
     check_tool_text,
     validation_problems,
@@ -136,7 +137,7 @@ def _texts(facts: Any) -> list[str]:
         facts = [facts]
     if not isinstance(facts, Sequence) or not facts or len(facts) > MAX_PAGE:
         raise MemoryToolError(f"facts must be a list of 1 to {MAX_PAGE} short statements")
-    return [check_tool_text(f, "each fact") for f in facts]
+    return [check_fact_text(f, "each fact") for f in facts]
 
 
 def _ids(ids: Any, *, editable: bool = False) -> list[str]:
@@ -255,7 +256,7 @@ def build_server(
     async def update(fact_id: str, text: str, ctx: Context = None) -> dict[str, Any]:
         """Replace the text of one of the user's facts (its id stays; its old text is kept as history under
         `<id>@v<n>`, which cannot be updated itself); returns the fact."""
-        who, fid, new = whose(ctx), check_editable_id(fact_id), check_tool_text(text)
+        who, fid, new = whose(ctx), check_editable_id(fact_id), check_fact_text(text)
         try:
             return {"fact": _records([await engine.aupdate(who, fid, text=new)])[0]}
         except KeyError:

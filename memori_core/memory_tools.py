@@ -29,6 +29,7 @@ from .context import clip_fact, format_timestamp, sanitize_fact
 from .engine import RecallEngine, version_of
 from .facts import RecalledFact, StoredFact
 from .failopen import STRICT_DEFAULT, FailOpenCall
+from .text import user_subject
 
 logger = logging.getLogger("memori_core.memory_tools")
 
@@ -79,6 +80,13 @@ def check_tool_text(text: Any, name: str = "text") -> str:
                 else "save one short statement per fact")
         raise MemoryToolError(f"{name} is {len(text)} characters long; at most {MAX_TOOL_TEXT} are taken: {hint}")
     return text
+
+
+def check_fact_text(text: Any, name: str = "text") -> str:
+    """``text`` checked as :func:`check_tool_text`, with a leading "The user" written "User", as capture writes
+    the user (:func:`~memori_core.text.user_subject`): "The user is vegan." from a model and "User is vegan."
+    from capture are then one fact, stored once."""
+    return user_subject(check_tool_text(text, name))
 
 
 def check_tool_id(fact_id: Any) -> str:
@@ -183,14 +191,15 @@ class MemoryTools:
 
     # -- remember ---------------------------------------------------------------------------------
     def remember(self, entity_id: str, text: Any) -> str:
-        """Store ``text`` as one of ``entity_id``'s facts; answers with its id."""
-        text = check_tool_text(text)
+        """Store ``text`` as one of ``entity_id``'s facts (a leading "The user" written "User", as capture writes
+        it: :func:`check_fact_text`); answers with its id."""
+        text = check_fact_text(text)
         return self._guard(entity_id, "remember", "saved", lambda: self.engine.add(entity_id, [text]),
                            lambda ids: f"Remembered as fact {ids[0]}: {text}")
 
     async def aremember(self, entity_id: str, text: Any) -> str:
         """Async :meth:`remember`."""
-        text = check_tool_text(text)
+        text = check_fact_text(text)
         return await self._aguard(entity_id, "remember", "saved", lambda: self.engine.aadd(entity_id, [text]),
                                   lambda ids: f"Remembered as fact {ids[0]}: {text}")
 
@@ -210,7 +219,7 @@ class MemoryTools:
     # -- update -----------------------------------------------------------------------------------
     def update(self, entity_id: str, fact_id: Any, text: Any) -> str:
         """Replace the text of ``entity_id``'s fact ``fact_id`` (an unknown id: :class:`MemoryToolError`)."""
-        fact_id, text = check_editable_id(fact_id), check_tool_text(text)
+        fact_id, text = check_editable_id(fact_id), check_fact_text(text)
         try:
             return self._guard(entity_id, "update", "changed",
                                lambda: self.engine.update(entity_id, fact_id, text=text), _updated)
@@ -219,7 +228,7 @@ class MemoryTools:
 
     async def aupdate(self, entity_id: str, fact_id: Any, text: Any) -> str:
         """Async :meth:`update`."""
-        fact_id, text = check_editable_id(fact_id), check_tool_text(text)
+        fact_id, text = check_editable_id(fact_id), check_fact_text(text)
         try:
             return await self._aguard(entity_id, "update", "changed",
                                       lambda: self.engine.aupdate(entity_id, fact_id, text=text), _updated)

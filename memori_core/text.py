@@ -162,10 +162,54 @@ def get_tokenizer(name: str) -> Tokenizer:
         raise ValueError(f"unknown tokenizer {name!r}; choose one of {sorted(_TOKENIZERS)}") from None
 
 
+# How a fact may name the user at its start, and the form the key gives it: "The user is vegan.", "User is vegan."
+# and "I'm vegan." are one fact (capture writes "User ...", an agent's remember call often "The user ...", a
+# stored raw turn "I ...").
+_THE_USER = re.compile(r"^the user(?=\b)")
+_FIRST_PERSON_SUBJECT = re.compile(
+    r"^(?:(?P<be>i am|i'm|im)|(?P<have>i have|i've|ive)|(?P<was>i was)|(?P<dont>i do not|i don't|i dont)|"
+    r"(?P<my>my)|i (?P<verb>live|work|like|love|prefer|hate|dislike|enjoy|eat|drink|own|play|speak|use|take|need|"
+    r"want|study|teach|drive|cook|run|swim|read|smoke|wear|follow|avoid|attend|volunteer|rent|go|do))\b"
+)
+_SUBJECT_FORMS = {"be": "user is", "have": "user has", "was": "user was", "dont": "user doesn't", "my": "user's"}
+
+
+def _user_subject_key(folded: str) -> str:
+    """``folded`` (casefolded, straight apostrophes) with its leading subject in the key's form ("user")."""
+    folded = _THE_USER.sub("user", folded, count=1)
+    m = _FIRST_PERSON_SUBJECT.match(folded)
+    if m is None:
+        return folded
+    kind = m.lastgroup
+    if kind == "verb":
+        verb = m.group("verb")
+        said = "user " + ({"go": "goes", "do": "does"}.get(verb) or (verb + "es" if verb.endswith("ch") else verb + "s"))
+    else:
+        said = _SUBJECT_FORMS[kind or "be"]
+    return said + folded[m.end():]
+
+
 def normalize_fact_text(text: str) -> str:
-    """The key under which two facts count as the same: NFKC, casefold, single spaces, no trailing period."""
-    folded = " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-    return folded.rstrip(". ")
+    """The key under which two facts count as the same: NFKC, casefold, single spaces, straight apostrophes, no
+    trailing period, and the user named the same way at its start ("The user is vegan.", "User is vegan." and
+    "I'm vegan." have the key ``"user is vegan"``; "The user's", "User's" and "My" that of "user's"). A fact's
+    derived id is a hash of it (``engine.add`` stores a repeat as a sighting), and recall shows one fact per key
+    (``RecallConfig.one_per_text``)."""
+    folded = " ".join(unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'").split())
+    return _user_subject_key(folded).rstrip(". ")
+
+
+_TOOL_USER = re.compile(r"^\s*the\s+user(?=['\u2019]s\b|\s)", re.IGNORECASE)
+
+
+def user_subject(text: str) -> str:
+    """``text`` with a leading "The user" / "the user's" written as capture writes the user ("User", "User's"):
+    an agent's remember call ("The user is vegan.") then stores the words capture stores ("User is vegan.").
+
+    >>> user_subject("The user is vegan."), user_subject("the user's sister lives in Rome."), user_subject("Users vote.")
+    ('User is vegan.', "User's sister lives in Rome.", 'Users vote.')
+    """
+    return _TOOL_USER.sub("User", text, count=1)
 
 
 # -- stemming ----------------------------------------------------------------------------------------------

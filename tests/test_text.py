@@ -175,6 +175,27 @@ def test_normalize_fact_text_is_the_duplicate_key():
     assert normalize_fact_text("User likes tea") != normalize_fact_text("User likes coffee")
 
 
+@pytest.mark.parametrize(
+    ("said", "key"),
+    [
+        ("The user is vegan.", "user is vegan"),
+        ("User is vegan.", "user is vegan"),
+        ("I'm vegan.", "user is vegan"),
+        ("I am vegan", "user is vegan"),
+        ("The user's sister lives in Rome.", "user's sister lives in rome"),
+        ("User\u2019s sister lives in Rome.", "user's sister lives in rome"),
+        ("My sister lives in Rome.", "user's sister lives in rome"),
+        ("I live in Lisbon.", "user lives in lisbon"),
+        ("I've got two cats.", "user has got two cats"),
+        ("The username is taken.", "the username is taken"),  # no subject of the user's
+        ("Sam is the user's wife.", "sam is the user's wife"),  # only the subject at the start
+    ],
+)
+def test_normalize_fact_text_names_the_user_one_way_whatever_the_subjects_phrasing(said: str, key: str) -> None:
+    assert normalize_fact_text(said) == key
+    assert normalize_fact_text(key) == key  # a key is its own key (ids are derived from keys)
+
+
 # -- through the engine ---------------------------------------------------
 
 

@@ -24,7 +24,8 @@ then appends it on every turn (``RecallConfig.core_limit``).
 The package is pure: no framework, no engine, no I/O. Its modules:
 ``types`` (messages, :class:`ExtractedFact`, the :class:`FactExtractor`
 protocol), ``sentences`` (a message cut into sentences), ``rules`` (the
-English rules that judge one sentence), ``rule_based``
+English rules that judge one sentence), ``dates`` (a plan's day, written
+out, and when it ends), ``rule_based``
 (:class:`RuleBasedFactExtractor`), ``core_facts`` (which facts are core),
 ``prompt`` (the LLM prompt and its reply parser) and ``prompted`` (the base
 of the LLM extractors).
@@ -33,7 +34,7 @@ of the LLM extractors).
 [ExtractedFact(text='User is training for a marathon.', supersedes=(), core=False)]
 """
 
-from . import core_facts, prompt, prompted, rule_based, rules, sentences, types
+from . import core_facts, dates, prompt, prompted, rule_based, rules, sentences, types
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .prompt import (
     MIN_MAX_FACT_CHARS,

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import datetime, timezone, tzinfo
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..text import normalize_fact_text
 from ..ranking.care import is_care_fact
@@ -26,6 +28,7 @@ from .rules import (
     own_part,
     strip_lead,
 )
+from .job_change import as_job_changes
 from .sentences import split_sentences
 from .typos import read_as_meant
 from .slots import (
@@ -109,6 +112,18 @@ _PROMOTED_AS = re.compile(
     r"(?P<role>[\w-]+(?:\s+[\w-]+){0,3}?)(?:\s+(?:today|yesterday|recently|last\s+\w+|this\s+\w+))?\.$"
 )
 _EMPLOYER = re.compile(r"\b(?P<at>at|for)\s+(?P<employer>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*)*)")
+
+
+def _check_time_zone(value: Any) -> tzinfo | None:
+    """``time_zone`` of :class:`RuleBasedFactExtractor`: ``None``, a ``tzinfo``, or an IANA zone name."""
+    if value is None or isinstance(value, tzinfo):
+        return value
+    if isinstance(value, str) and value.strip():
+        try:
+            return ZoneInfo(value.strip())
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"time_zone {value!r} is not a known IANA time zone (e.g. 'Europe/Lisbon')") from None
+    raise TypeError(f"time_zone must be a tzinfo, an IANA zone name or None, got {type(value).__name__}")
 
 
 def _with_employer(fact: str, ended: Sequence[str]) -> str:
@@ -674,10 +689,20 @@ class RuleBasedFactExtractor:
 
     Passing moments are dropped ("I'm tired today", "I'm at the airport at
     the moment", "I just had lunch", "My train leaves in 20 minutes", "I have
-    a headache", "I'm on vacation until Friday"); an appointment ("I have a
-    meeting at 3pm tomorrow", "My exam is on Thursday", "a dentist
-    appointment at 4") is kept with an ``expires_at`` (2 days for
-    "tomorrow", 8 for a weekday or "next week", 1 for a time today). "I'm
+    a headache", "I'm on vacation until Friday"), and so are passing states
+    and whereabouts ("I'm drunk", "I'm on my period", "I'm stressed out", "I'm
+    on the bus", "I'm stuck in traffic", "I'm at work"); a mood of the weeks
+    ("I'm stressed about work these days") is kept for two weeks
+    (:data:`~memori_core.extraction.rules.MOOD_LIFETIME`). What holds for good
+    is kept ("I'm diabetic", "I'm pregnant", "I'm on medication for ...", and
+    "I'm sober", read as not drinking: "sober tonight" is a moment). An
+    appointment ("I have a meeting at 3pm tomorrow", "My exam is on
+    Thursday", "a dentist appointment at 4", "on the 14th", "I have a date
+    tonight") is kept with its day written out ("User has a meeting at 3pm on
+    Sunday 2026-12-06.": :func:`~memori_core.extraction.dates.anchor_plan`)
+    and an ``expires_at`` at the end of that day, read in ``time_zone`` (when
+    it is not given: in UTC, and the day ends when it has ended everywhere,
+    at 12:00 UTC the next day). "I'm
     Maya, by the way", "Name's Maya", "You can call me Maya", "Maya here
     again" and "It's Maya again" become "User's name is Maya."; "Everyone
     calls me Becky" and "I go by Becky" become "User goes by Becky."; "I'm
@@ -753,26 +778,33 @@ class RuleBasedFactExtractor:
     refinements replace them, repeats are not stored again."""
 
     def __init__(
-        self, *, max_chars: int = DEFAULT_MAX_FACT_CHARS, core_rule: CoreRule | None = is_core_fact
+        self,
+        *,
+        max_chars: int = DEFAULT_MAX_FACT_CHARS,
+        core_rule: CoreRule | None = is_core_fact,
+        time_zone: tzinfo | str | None = None,
     ) -> None:
         """``max_chars``: a longer sentence is not a fact (a paste, a story) and is dropped. ``core_rule``:
-        which kept facts are core (``None``: none)."""
+        which kept facts are core (``None``: none). ``time_zone``: the users' zone (a ``tzinfo`` or an IANA name
+        such as ``"Europe/Lisbon"``), in which a plan's "tomorrow" or "on Monday" is read and its day ends;
+        ``None`` (default): not known, read in UTC, and a plan expires when its day has ended everywhere."""
         if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 1:
             raise ValueError(f"max_chars must be a positive int, got {max_chars!r}")
         self.max_chars = max_chars
         self.core_rule = check_core_rule(core_rule)
+        self.time_zone = _check_time_zone(time_zone)
 
     def extract(self, messages: Sequence[MessageLike], existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
         """The kept facts of the user messages in ``messages``, in order, without repeats."""
         facts: list[ExtractedFact] = []
         seen: set[str] = set()
         known = [(f.id, f.content, content_words(f.content)) for f in existing]
-        now = datetime.now(timezone.utc)
+        now = datetime.now(self.time_zone or timezone.utc)
         for message in as_messages(messages):
             if message.role not in ("user", "human"):
                 continue
             said: list[tuple[ExtractedFact, SentenceVerdict]] = []
-            for verdict in self.explain(message.text, known=[text for _, text, _ in known]):
+            for verdict in self.explain(message.text, known=[text for _, text, _ in known], now=now):
                 if verdict.fact is None:
                     continue
                 key = normalize_fact_text(verdict.fact)
@@ -866,35 +898,44 @@ class RuleBasedFactExtractor:
         # "I don't play tennis anymore" ends "User plays tennis on Sundays." (not a sister's "anymore")
         return is_negated(said) and len(words & old) >= min(2, len(old)) and holder(verdict.fact) == holder(text)
 
-    def explain(self, text: str, *, known: Sequence[str] = ()) -> list[SentenceVerdict]:
+    def explain(
+        self, text: str, *, known: Sequence[str] = (), now: datetime | None = None
+    ) -> list[SentenceVerdict]:
         """The decision for every clause of one user message: the fact kept (or ``None``) and the reason.
 
         ``known``: the user's stored facts. A change told of someone or something they name ("Max passed
         away", after "User has a dog called Max.") is read as the user's ("My dog Max passed away").
+        ``now``: when the message was said (default: now, in ``time_zone``); a plan's day is resolved against it.
         """
+        when = now if now is not None else datetime.now(self.time_zone or timezone.utc)
+        if when.tzinfo is None:
+            raise ValueError(f"now must be a timezone-aware datetime, got {now!r}")
         verdicts = []
         own, pasted = split_pasted(read_as_meant(text))
-        for sentence in own:
-            for clause in split_clauses(sentence):
-                prescribed = _PRESCRIBED.match(clause)
-                denial = _as_denial(clause)
-                if prescribed is not None:  # "My doctor switched me from warfarin to apixaban."
-                    verdict = replace(self.judge(_as_own_treatment(prescribed)), sentence=clause)
-                elif denial is not None:  # "I lied about being vegan."
-                    verdict = replace(self.judge(denial), sentence=clause)
-                else:
-                    verdict = self.judge(clause)
-                if verdict.fact is None and known:
-                    meant = _meant(clause, known)
-                    if meant is not None:  # "Actually I meant Porto, not Lisbon."
-                        verdict = SentenceVerdict(clause, meant, KEPT_REWRITTEN)
-                if verdict.fact is None and verdict.reason == DROP_NOT_FIRST_PERSON and known:
-                    named = _named(clause, known) or _disposed_own(clause, known) or _born_own(clause, known)
-                    if named is not None:
-                        verdict = replace(self.judge(named), sentence=clause)
-                verdicts.append(verdict)
+        # a change of employer in the user's words, as the plain statements the rules read (.job_change)
+        clauses = as_job_changes([c for sentence in own for c in split_clauses(sentence)], known)
+        for clause in clauses:
+            prescribed = _PRESCRIBED.match(clause)
+            denial = _as_denial(clause)
+            if prescribed is not None:  # "My doctor switched me from warfarin to apixaban."
+                verdict = replace(self.judge(_as_own_treatment(prescribed), now=when), sentence=clause)
+            elif denial is not None:  # "I lied about being vegan."
+                verdict = replace(self.judge(denial, now=when), sentence=clause)
+            else:
+                verdict = self.judge(clause, now=when)
+            if verdict.fact is None and known:
+                meant = _meant(clause, known)
+                if meant is not None:  # "Actually I meant Porto, not Lisbon."
+                    verdict = SentenceVerdict(clause, meant, KEPT_REWRITTEN)
+            if verdict.fact is None and verdict.reason == DROP_NOT_FIRST_PERSON and known:
+                named = _named(clause, known) or _disposed_own(clause, known) or _born_own(clause, known)
+                if named is not None:
+                    verdict = replace(self.judge(named, now=when), sentence=clause)
+            verdicts.append(verdict)
         return _named_someone(verdicts) + [SentenceVerdict(sentence, None, DROP_QUOTED) for sentence in pasted]
 
-    def judge(self, sentence: str) -> SentenceVerdict:
-        """The decision for one sentence (:func:`~memori_core.extraction.rules.judge_sentence`)."""
-        return judge_sentence(sentence, self.max_chars)
+    def judge(self, sentence: str, *, now: datetime | None = None) -> SentenceVerdict:
+        """The decision for one sentence (:func:`~memori_core.extraction.rules.judge_sentence`), said at ``now``
+        (default: now, in ``time_zone``)."""
+        when = now if now is not None else datetime.now(self.time_zone or timezone.utc)
+        return judge_sentence(sentence, self.max_chars, now=when, zone_known=self.time_zone is not None)

@@ -13,6 +13,7 @@ from datetime import date, datetime, timedelta, timezone
 
 from ..ranking.care import OFF_FOODS, is_care_fact
 from ..slots import PERSON, TOOLS, speaks_of_a_group
+from .dates import IN_SPAN, anchor_plan, day_label, span_days
 from .slots import MONTH_NAMES, acquired_slots, content_words, is_change, is_ended, is_loss, slots_of, without_correction
 from .typos import read_as_meant
 
@@ -62,7 +63,7 @@ DROP_UNCLEAR = "no clean fact: as said it would be long, or in no known slot of 
 DROP_UNRESOLVED = "points to what was said before ('my doctor suggested it', 'his flat') or to no one named"
 DROP_QUOTED = "someone else's words, pasted for the assistant to work on ('summarise this email: ...')"
 DROP_STORY = "a story, a dream or a game, not the user's own life ('In my dream I moved to Tokyo')"
-KEPT_EXPIRING = "an appointment: kept with an expiry"
+KEPT_EXPIRING = "a plan or a passing mood: kept with an expiry"
 KEPT_INTRODUCTION = "the user's name"
 
 
@@ -145,7 +146,7 @@ _LEAD_REMINDER = _rx(
 
 _FIRST_PERSON_START = _rx(r"^(?:i|i'm|im|i've|ive|i'll|i'd|my|we|we're|we've|we'll|we'd|our|me and|mine)\b")
 _OPENER_THEN_FIRST_PERSON = _rx(
-    r"^(?:last|next|this|yesterday|today|tonight|recently|lately|since|in|on|at|for|after|before|when|while|as|"
+    r"^(?:last|next|this|yesterday|today|tonight|tomorrow|recently|lately|since|in|on|at|for|after|before|when|while|as|"
     r"once|growing up|nowadays|these days|every|each|most|over|during|back|two|three|a few|a couple|"
     r"currently|now|at the moment|right now)\b[^?]{0,60}?,?\s+(?P<subject>(?:i|i'm|i've|my|we|we're|we've|our)\b)"
 )
@@ -222,7 +223,9 @@ _REACTION = _rx(
     r"for\s+(?:that|it|this|him|her|them|you))\b.*)?\s*[.!]*$"
     # "I'm off" is leave-taking, "I'm off dairy" a diet (or a habit dropped: "off cigarettes")
     rf"|^i(?:'m|\s+am)\s+(?:just\s+|now\s+)?(?:off(?!\s+(?:{OFF_FOODS}|coffee|bread|cigarettes|smoking|"
-    r"the\s+cigarettes)\b)|heading\s+out|leaving)\b"
+    # "I'm leaving" takes leave; "I'm leaving Google next month" is a plan
+    r"the\s+cigarettes)\b)|heading\s+out|leaving(?!\s+(?:(?-i:[A-Z])|(?:my|our|the)\s+(?:job|company|firm|role|"
+    r"position)\b)))\b"
 )
 _SHORT_FIRST_PERSON_TALK = _rx(
     r"^i\s+(?:(?:totally|really|completely|just|so|do|also)\s+)*"
@@ -325,8 +328,37 @@ _STATE = (
     r"making\s+(?:dinner|lunch|breakfast|tea|coffee)|having\s+(?:lunch|dinner|breakfast|a\s+(?:coffee|drink|snack|"
     r"break|nap|bath|shower)))|"
     r"at\s+the\s+(?:airport|office|gym|station|mall|dentist|doctor's|supermarket)|on\s+my\s+way|running\s+late|"
-    r"late|home|back|here|off\s+today)"
+    r"late|home|back|here|off\s+today|"
+    # drink or drugs, a period, a mood, the body for a day: "I'm drunk", "I'm on my period", "I'm so bloated"
+    r"drunk|tipsy|wasted|hammered|smashed|plastered|sloshed|buzzed|stoned|(?:high|baked)(?=\s*(?:[.!,]|$))|"
+    r"hung\s+over|on\s+(?:my|the|her)\s+period|on\s+the\s+rag|pms-?ing|"
+    r"lonely|heartbroken|crying|pumped|hyped|gutted|devastated|furious|irritated|frustrated|overwhelmed|"
+    r"miserable|worried|panicking|freaking\s+out|on\s+edge|restless|pissed(?:\s+off)?|"
+    r"(?:scared|terrified|afraid)(?!\s+of\b)|down(?!\s+(?:to|for|with|syndrome)\b)|"
+    r"bloated|nauseous|dizzy|constipated|sunburn(?:t|ed)|jet\s+lagged|sleep[\s-]deprived|dehydrated|achy|"
+    r"in\s+(?:(?:so\s+much|a\s+lot\s+of)\s+)?pain|in\s+labou?r|"
+    r"having\s+a\s+(?:panic\s+attack|anxiety\s+attack|meltdown)|"
+    # where the user is, or what they are doing, right now: "I'm on the bus", "I'm stuck in traffic", "I'm at work"
+    r"at\s+(?:work|home|the\s+(?:pub|bar|park|beach|shops?|store|cinema|movies|hospital|pharmacy|library|"
+    r"restaurant|cafe|hairdresser's|barber's|vet's?|club|party|game|match|concert|pool|zoo|museum))|"
+    r"at\s+(?:my|our|a)\s+(?:[\w-]+\s+)?[\w-]+'s?(?:\s+(?:house|place|flat))?(?=\s*(?:[.!,]|$|for|with|now))|"
+    r"on\s+(?:the|a|my)\s+(?:bus|train|tube|subway|metro|tram|plane|flight|ferry|boat|coach)|"
+    r"in\s+(?:the|a|my)\s+(?:car|cab|taxi|uber|queue|line|shower|bath|waiting\s+room|meeting|lecture)|"
+    r"in\s+(?:bed|class|traffic|a\s+meeting|hospital|the\s+hospital)|stuck\s+(?:in|at|on)\b|outside|"
+    r"(?:driving|cooking)(?=\s*(?:[.!,]|$))|cooking\s+(?:dinner|lunch|breakfast)|"
+    r"out\s+(?:shopping|for\s+(?:a\s+)?(?:walk|run|drinks?|dinner|lunch|breakfast|coffee)))"
 )
+# "I've got my period", "I had too much to drink": a state of the day, told with "have".
+_PASSING_HAVE = _rx(
+    r"^(?:i|we)(?:\s+|(?='))(?:(?:have|'ve)\s+(?:just\s+)?(?:got|had)|have|got|just\s+got|had)\s+"
+    r"(?:(?:my|the|her)\s+period|(?:way\s+)?(?:too\s+much|one\s+too\s+many|a\s+(?:few|lot|bit\s+too\s+much))"
+    r"(?:\s+(?:to\s+drink|drinks|beers|glasses\s+of\s+wine|wine|beer))?(?=\s*(?:[.!,]|$|to\s+drink|tonight|today)))"
+)
+# "I'm so stressed these days", "I've been feeling down lately": a mood that lasts a while, not a trait: kept for
+# a couple of weeks.
+_MOOD_FOR_A_WHILE = _rx(r"\b(?:these\s+days|lately|recently|at\s+the\s+moment|this\s+(?:week|month))\b")
+MOOD_LIFETIME = timedelta(days=14)
+"""How long "I'm stressed about work these days" is kept: a mood of the weeks, not a trait of the user's."""
 _EPHEMERAL_STATE = _rx(
     rf"^(?:i'm|i\s+am|im|i\s+feel|i'm\s+feeling|i\s+am\s+feeling|we're|we\s+are|we\s+feel)\s+"
     rf"(?:so\s+|really\s+|very\s+|a\s+bit\s+|"
@@ -370,12 +402,30 @@ _CLOCK = _rx(
     r"\bat\s+(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)?|noon|midday|lunchtime|"
     r"half\s+(?:past\s+)?\w+|quarter\s+(?:past|to)\s+\w+)(?!\s*(?:%|years?|months?|weeks?|kg|km|miles?)\b)"
 )
+# "I have a date tonight", "My interview is this afternoon": an event later today, kept until the day is over
+# (not "right now", "in 20 minutes": soon over).
+_LATER_TODAY = _rx(r"\b(?:tonight|later\s+today|today|this\s+(?:afternoon|evening))\b")
+_NOW_ONLY = _rx(r"\b(?:right\s+now|at\s+the\s+moment|just\s+now|in\s+(?:a|an|one|two|three|four|five|ten|"
+                r"twenty|thirty|a\s+few|\d+)\s+(?:minutes?|mins?|hours?|hrs?))\b")
+_EVENT = _rx(
+    r"\b(?:appointment|meeting|interview|exam|test|date|gig|concert|show|party|flight|class|lesson|shift|"
+    r"session|presentation|match|game|surgery|operation|scan|check-?up|therapy|recital|performance|audition|"
+    r"wedding|funeral|deadline|dinner\s+party|reservation|booking)\b"
+)
 _RECURRING = _rx(r"\b(?:every|each|weekly|daily|usually|always|on\s+(?:mondays|tuesdays|wednesdays|thursdays|"
                  r"fridays|saturdays|sundays|weekdays|weekends))\b")
 # "I have a meeting at 3pm tomorrow": true until it has happened.
 _WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _SOON = _rx(rf"\b(?:tomorrow|the\s+day\s+after\s+tomorrow|next\s+(?:week|weekend|{_WEEKDAY})|"
             rf"(?:on|this)\s+{_WEEKDAY}|this\s+weekend)\b")
+# A day a plan is for, beyond the coming days: "is Thursday", "at the weekend", "on the 14th", "on 3 March".
+_DAY_NAMED = _rx(
+    rf"\b(?:(?:is|'s|are|'re)\s+(?:this\s+coming\s+|coming\s+)?{_WEEKDAY}(?!s)|(?:at|on)\s+the\s+weekend|"
+    rf"this\s+coming\s+(?:week|{_WEEKDAY})|the\s+week\s+after\s+next|"
+    r"(?:on|for)\s+the\s+\d{1,2}(?:st|nd|rd|th)|"
+    rf"(?:on|for)\s+(?:{'|'.join(MONTH_NAMES)})\s+\d{{1,2}}(?:st|nd|rd|th)?|"
+    rf"(?:on|for)\s+\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{'|'.join(MONTH_NAMES)}))\b"
+)
 _APPOINTMENT = _rx(
     r"^(?:i\s+have\s+(?:a|an|my)|i've\s+got\s+(?:a|an|my)|i'm\s+going\s+to\s+the|i\s+am\s+going\s+to\s+the|"
     r"i'm\s+seeing|i'm\s+meeting|i\s+need\s+to\s+go\s+to|we\s+have\s+(?:a|an|our)|we've\s+got\s+(?:a|an|our)|"
@@ -687,8 +737,9 @@ def _kept_as_said(text: str, statement: str) -> tuple[str | None, str]:
     return _as_said(text), KEPT_AS_SAID
 
 
-def _moment(body: str) -> tuple[str | None, str, timedelta | None] | None:
-    """The verdict for a passing state or an appointment, ``None`` for anything else."""
+def _moment(body: str, now: datetime | None = None) -> tuple[str | None, str, timedelta | None] | None:
+    """The verdict for a passing state or an appointment, ``None`` for anything else (``now``: when it was said,
+    for a plan's month; default: now)."""
     # "I just got engaged", "I'm back on cigarettes": news, not a passing moment.
     if _EPHEMERAL_STATE.match(body) and not re.search(
         r"\bback\s+(?:on|to|in\s+the\s+office|at\s+(?:work|the\s+office|uni|university|college|school))\b"
@@ -696,47 +747,37 @@ def _moment(body: str) -> tuple[str | None, str, timedelta | None] | None:
         body, re.IGNORECASE,
     ):
         return None, DROP_EPHEMERAL, None
+    if _EPHEMERAL_STATE.match(body) and _MOOD_FOR_A_WHILE.search(body) and not re.search(
+            r"\b(?:back|nowadays|anymore|usually|every|always|a\s+lot\s+of)\b", body, re.IGNORECASE):
+        return _rewrite(body) or _as_said(body), KEPT_EXPIRING, MOOD_LIFETIME  # "I'm so stressed these days"
+    if _PASSING_HAVE.match(body):
+        return None, DROP_EPHEMERAL, None
     if _JUST_DID.match(body) and not is_change(body):
         return None, DROP_EPHEMERAL, None
+    planned = _APPOINTMENT.match(body) or _MY_EVENT.match(body) or _THEIR_PLAN.match(body) or _PLANNED.match(body)
+    if _LATER_TODAY.search(body) and _EVENT.search(body) and (_APPOINTMENT.match(body) or _MY_EVENT.match(body)) \
+            and not _NOW_ONLY.search(body) and not _RECURRING.search(body):
+        return _rewrite(body) or _as_said(body), KEPT_EXPIRING, timedelta(days=1)  # "I have a date tonight"
     if _NOW_WORDS.search(body) and (_MOMENT_VERB.match(body) or _MY_EVENT.match(body)):
         return None, DROP_EPHEMERAL, None
     if _AILMENT.match(body):
         return None, DROP_EPHEMERAL, None
     if _SYMPTOM_NOW.match(body) and not _RECURRING.search(body) and not re.search(r"\bwhen(?:ever)?\b", body, re.I):
         return None, DROP_EPHEMERAL, None
-    soon = _SOON.search(body)
-    planned = _APPOINTMENT.match(body) or _MY_EVENT.match(body) or _THEIR_PLAN.match(body) or _PLANNED.match(body)
+    soon = _SOON.search(body) or _DAY_NAMED.search(body)
     if soon is not None and planned:
         days = 2 if soon.group(0).lower().startswith(("tomorrow", "the day")) else 8
         return _rewrite(body) or _as_said(body), KEPT_EXPIRING, timedelta(days=days)
-    span = _IN_SPAN.search(body)
+    span = IN_SPAN.search(body)
     if span is not None and planned and not _RECURRING.search(body):  # "We're flying to Lisbon in two weeks"
-        return _rewrite(body) or _as_said(body), KEPT_EXPIRING, _span_days(span) + timedelta(days=2)
+        return _rewrite(body) or _as_said(body), KEPT_EXPIRING, span_days(span) + timedelta(days=2)
     if _CLOCK.search(body) and not _RECURRING.search(body) and (_APPOINTMENT.match(body) or _MY_EVENT.match(body)):
         return _rewrite(body) or _as_said(body), KEPT_EXPIRING, timedelta(days=1)  # today, at that time
     month = _PLAN_MONTH.search(body) or _PLAN_SEASON.search(body)
     if month is not None and _PLANNED.match(body):
         plan = _REQUEST_TAIL.sub("", body) or body  # "... next month and would love some tips"
-        return _rewrite(plan) or _as_said(plan), KEPT_EXPIRING, _until_month_end(month.group("month"))
+        return _rewrite(plan) or _as_said(plan), KEPT_EXPIRING, _until_month_end(month.group("month"), now)
     return None
-
-
-# "in two weeks", "in 10 days", "in a fortnight": when a plan happens, counted from now.
-_IN_SPAN = _rx(
-    r"\bin\s+(?:(?P<n>a|an|one|two|three|four|five|six|seven|eight|a\s+couple\s+of|a\s+few|\d{1,2})\s+"
-    r"(?P<unit>days?|weeks?)|(?P<fortnight>a\s+fortnight))\b"
-)
-_SPAN_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                "eight": 8, "a couple of": 2, "a few": 3}
-
-
-def _span_days(span: re.Match[str]) -> timedelta:
-    """How far ahead an :data:`_IN_SPAN` match puts a plan."""
-    if span.group("fortnight"):
-        return timedelta(days=14)
-    n = re.sub(r"\s+", " ", span.group("n").lower())
-    count = int(n) if n.isdigit() else _SPAN_COUNTS[n]
-    return timedelta(days=count * (7 if span.group("unit").lower().startswith("week") else 1))
 
 
 # "My chest feels tight after my run", "My truck is making a grinding noise": something wrong right now, told to
@@ -1141,22 +1182,48 @@ _CHANGE_NOW = _rx(
 )
 
 
-def judge_sentence(sentence: str, max_chars: int) -> SentenceVerdict:
+def judge_sentence(
+    sentence: str, max_chars: int, *, now: datetime | None = None, zone_known: bool = False
+) -> SentenceVerdict:
     """The decision for one sentence of a user message: the fact kept (or ``None``) and the reason.
 
-    ``max_chars``: a longer sentence is not a fact (a paste, a story) and is dropped.
+    ``max_chars``: a longer sentence is not a fact (a paste, a story) and is dropped. ``now``: when the sentence
+    was said, an aware datetime in the user's zone (default: now, UTC); ``zone_known``: whether that zone is the
+    user's. A plan's day is resolved against it (:func:`~memori_core.extraction.dates.anchor_plan`): the fact
+    says the day ("on Monday 2026-12-07"), and expires when that day is over; a plan at a time with no day ("a
+    dentist appointment at 4") is today's.
     """
     cleaned = _clean(sentence)
     cleaned = _EMPTY_TAIL.sub("", cleaned) or cleaned
     fact, reason = _judge(cleaned, max_chars)
     if fact is not None and reason == KEPT_REWRITTEN:
         fact = without_correction(_CHANGE_NOW.sub(".", holds_now(fact)))
-    if reason == KEPT_EXPIRING:
+    if reason == KEPT_EXPIRING and fact is not None:
+        when = now if now is not None else datetime.now(timezone.utc)
         body = _strip_lead(cleaned)[0]
         lead = _OPENER_THEN_FIRST_PERSON.match(body) or _LEAD_IN_THEN_FIRST_PERSON.match(body)
-        moment = _moment(body) or (_moment(body[lead.start("subject"):]) if lead is not None else None)
-        return SentenceVerdict(sentence, fact, reason, moment[2] if moment else None)
+        moment = _moment(body, when) or (
+            _moment(_fronted(body, lead), when) or _moment(body[lead.start("subject"):], when)
+            if lead is not None else None)
+        expires_in = moment[2] if moment else None
+        anchored = anchor_plan(fact, when, zone_known=zone_known)
+        if anchored is not None:
+            fact = anchored.text
+            if anchored.expires_at is not None:
+                expires_in = anchored.expires_at - when
+        elif expires_in is not None and expires_in <= timedelta(days=1) and _CLOCK.search(fact):
+            today = anchor_plan(f"{fact.rstrip(' .!')} today.", when, zone_known=zone_known)  # at a time, today
+            if today is not None and today.expires_at is not None:
+                fact, expires_in = today.text, today.expires_at - when
+        return SentenceVerdict(sentence, fact, reason, expires_in)
     return SentenceVerdict(sentence, fact, reason)
+
+
+def _fronted(body: str, lead: re.Match[str]) -> str:
+    """``body`` ("On Monday, I have a dentist appointment") with its opener said after the statement ("I have a
+    dentist appointment on Monday"): where a plan's day or a moment's time reads as the rules expect it."""
+    opener = body[: lead.start("subject")].strip(" ,")
+    return f"{body[lead.start('subject'):].rstrip(' .!')} {opener[:1].lower()}{opener[1:]}"
 
 
 def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
@@ -1275,12 +1342,17 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     if lead is not None:
         said = body[lead.start("subject"):]  # what the user says after "Last month," / "Due to X,"
         fact, reason = _judge(said, max_chars)  # dropped ("..., I'm exhausted") unless it is a statement
+        if fact is None and reason == DROP_UNCLEAR:
+            moment = _moment(_fronted(body, lead))  # "On Monday I have a dentist appointment": a plan
+            if moment is not None and moment[1] == KEPT_EXPIRING:
+                return moment[0], moment[1]
         if fact is None or reason in (KEPT_EXPIRING, KEPT_INTRODUCTION):
             return fact, reason
-        # "Tonight we're ordering pizza": the moment is in the opener ("we're ordering pizza tonight")
-        moment = _moment(f"{said.rstrip(' .!')} {body[: lead.start('subject')].strip(' ,')}")
-        if moment is not None and moment[0] is None:
-            return None, moment[1]
+        # "Tonight we're ordering pizza": the moment is in the opener ("we're ordering pizza tonight"); "On Monday
+        # I have a dentist appointment": a plan ("I have a dentist appointment on Monday")
+        moment = _moment(_fronted(body, lead))
+        if moment is not None and (moment[0] is None or moment[1] == KEPT_EXPIRING):
+            return moment[0], moment[1]
         body = _cut_aside(_REQUEST_TAIL.sub("", body) or body)
         return _kept_as_said(body, _cut_aside(said))
     return None, DROP_SMALL_TALK if social else DROP_NOT_FIRST_PERSON

@@ -40,6 +40,7 @@ __all__ = [
     "is_exclusive",
     "is_loss",
     "is_negated",
+    "is_planned",
     "is_relationship_status",
     "named_change",
     "named_subject",
@@ -449,6 +450,12 @@ def denies(new: str, old: str) -> bool:
     words, said = content_words(new), content_words(old)
     whole = content_words(_GIVEN_NAME.sub(" ", old.split(None, 1)[-1]))  # the first word is the holder
     return bool(words) and words <= said and whole <= words
+
+
+def is_planned(text: str) -> bool:
+    """Whether ``text`` tells a change only thought of or still to come ("I'm thinking of switching", "I'm
+    leaving Google next month")."""
+    return bool(_INTENT.search(_fold(text)))
 
 
 def is_negated(text: str) -> bool:

@@ -1,0 +1,245 @@
+"""The date a plan names ("tomorrow", "on Monday", "next week", "the 14th"), resolved against when it was said.
+
+A plan kept by the rules ("User has a job interview tomorrow at 3pm.") is stored with its date written out
+("User has a job interview on Sunday 2026-12-06 at 3pm.") and expires when that day ends: read a day later,
+"tomorrow" would say the wrong day, and an appointment that has happened would still read as one to come.
+
+Dates are read in the zone of ``now`` (the user's, when the app says it; UTC otherwise). When the zone is not
+known, a day ends when it has ended everywhere on Earth (24:00 at UTC-12, :data:`UNKNOWN_ZONE_MARGIN` after
+24:00 UTC): a plan never expires before its day is over where the user is. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+
+from .slots import MONTH_NAMES
+
+__all__ = ["UNKNOWN_ZONE_MARGIN", "AnchoredPlan", "anchor_plan", "day_label", "span_days", "IN_SPAN"]
+
+UNKNOWN_ZONE_MARGIN = timedelta(hours=12)
+"""How long after 24:00 of a plan's day (in UTC) it expires when the user's zone is not known: the day has then
+ended everywhere (UTC-12 is the last zone to end a day)."""
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEKDAY = "|".join(WEEKDAYS)
+_MONTH = "|".join(MONTH_NAMES)
+_PART = r"morning|afternoon|evening|night"
+_ORDINAL = r"(?:st|nd|rd|th)"
+_DAY_PREP = r"(?:(?P<prep>on|by|until|till|before|after|from|for)\s+)?"
+
+# "in two weeks", "in 10 days", "in a fortnight": when a plan happens, counted from now.
+IN_SPAN = re.compile(
+    r"\bin\s+(?:(?P<n>a|an|one|two|three|four|five|six|seven|eight|a\s+couple\s+of|a\s+few|\d{1,2})\s+"
+    r"(?P<unit>days?|weeks?)|(?P<fortnight>a\s+fortnight))\b",
+    re.IGNORECASE,
+)
+_SPAN_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                "eight": 8, "a couple of": 2, "a few": 3}
+
+# The phrases a plan names its day with, first found wins; each alternative's groups say which it is.
+_PHRASE = re.compile(
+    rf"\b{_DAY_PREP}(?:"
+    r"(?P<after_tomorrow>(?:the\s+)?day\s+after\s+tomorrow)"
+    rf"|(?P<tomorrow>tomorrow)(?:\s+(?P<tomorrow_part>{_PART}))?"
+    r"|(?P<tonight>tonight)|this\s+(?P<today_part>morning|afternoon|evening)|(?P<today>later\s+today|today)"
+    rf"|(?:(?P<wd_rel>this\s+coming|this|next|coming)\s+)?(?P<wd>{_WEEKDAY})(?!s\b)"
+    rf"(?:\s+(?P<wd_part>{_PART}))?(?:\s+(?:the\s+(?P<wd_dom>\d{{1,2}}){_ORDINAL}?|(?P<wd_dom2>\d{{1,2}}){_ORDINAL})\b"
+    rf"(?!\s+(?:of\s+)?(?:{_MONTH})))?"
+    r"|(?P<week_after>the\s+week\s+after\s+next)|(?P<next_week>next\s+week|this\s+coming\s+week)(?!end)"
+    rf"|the\s+(?P<dom>\d{{1,2}}){_ORDINAL}(?:\s+of\s+(?P<dom_month>{_MONTH}))?(?:,?\s+(?P<dom_year>\d{{4}}))?"
+    rf"|(?P<md_month>{_MONTH})\s+(?P<md_day>\d{{1,2}}){_ORDINAL}?\b(?:,?\s+(?P<md_year>\d{{4}}))?"
+    rf"|(?P<dm_day>\d{{1,2}}){_ORDINAL}?\s+(?:of\s+)?(?P<dm_month>{_MONTH})\b(?:,?\s+(?P<dm_year>\d{{4}}))?"
+    r")\b"
+    # the weekend has its own prepositions: "at the weekend", "on the weekend", "this weekend"
+    r"|\b(?P<weekend>(?:(?P<we_rel>this|next|the\s+coming|this\s+coming)\s+|(?:at|on|over)\s+the\s+)weekend)\b"
+    r"|\b(?P<span>in\s+(?:(?:a|an|one|two|three|four|five|six|seven|eight|a\s+couple\s+of|a\s+few|\d{1,2})\s+"
+    r"(?:days?|weeks?)|a\s+fortnight))\b"
+    r"|\b(?:(?P<month_prep>in|for|by|until)\s+)?(?P<next_month>next\s+month)\b"
+    r"|\b(?:(?P<year_prep>in|for|by|until)\s+)?(?P<next_year>next\s+year)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class AnchoredPlan:
+    """A plan's text with its day written out, and when it stops being true (``None``: the caller's own rule,
+    as for a month: the plan then expires when that month ends)."""
+
+    text: str
+    expires_at: datetime | None
+
+
+def day_label(day: date) -> str:
+    """``day`` as a plan's text names it: ``"Monday 2026-12-07"`` (English weekday, ISO date)."""
+    return f"{WEEKDAYS[day.weekday()].capitalize()} {day.isoformat()}"
+
+
+def span_days(span: re.Match[str]) -> timedelta:
+    """How far ahead an :data:`IN_SPAN` match puts a plan."""
+    if span.group("fortnight"):
+        return timedelta(days=14)
+    n = re.sub(r"\s+", " ", span.group("n").lower())
+    count = int(n) if n.isdigit() else _SPAN_COUNTS[n]
+    return timedelta(days=count * (7 if span.group("unit").lower().startswith("week") else 1))
+
+
+def _day_end(day: date, now: datetime, zone_known: bool) -> datetime:
+    """The instant ``day`` is over: 24:00 in ``now``'s zone, and everywhere on Earth when the zone is not known."""
+    end = datetime.combine(day + timedelta(days=1), time(0), tzinfo=now.tzinfo)
+    return end if zone_known else end + UNKNOWN_ZONE_MARGIN
+
+
+def _coming(today: date, weekday: int, *, today_counts: bool) -> date:
+    """The next ``weekday`` after ``today`` (``today`` itself when ``today_counts`` and it is that day)."""
+    ahead = (weekday - today.weekday()) % 7
+    return today + timedelta(days=ahead if ahead or today_counts else 7)
+
+
+def _month_day(today: date, month: int | None, day: int, year: int | None) -> date | None:
+    """The next date with ``day`` (in ``month``, else this month or the next), from ``today`` on; ``None`` when
+    no such date exists ("the 31st of February")."""
+    if month is None:
+        for ahead in range(3):  # "the 31st" said in a short month: the next month that has one
+            m = (today.month - 1 + ahead) % 12 + 1
+            y = today.year + (today.month - 1 + ahead) // 12
+            try:
+                found = date(y, m, day)
+            except ValueError:
+                continue
+            if found >= today:
+                return found
+        return None
+    try:
+        found = date(year or today.year, month, day)
+        if year is None and found < today:
+            found = date(today.year + 1, month, day)
+    except ValueError:
+        return None
+    return found
+
+
+def _on(prep: str | None, day: date, part: str | None = None) -> str:
+    """ "on Monday 2026-12-07", "by Monday 2026-12-07", "on the evening of Saturday 2026-12-05"."""
+    said = f"the {part.lower()} of {day_label(day)}" if part else day_label(day)
+    return f"{(prep or 'on').lower()} {said}"
+
+
+def anchor_plan(fact: str, now: datetime, *, zone_known: bool = False) -> AnchoredPlan | None:
+    """``fact`` (a plan: "User's dentist appointment is on Monday at 10am.") with the first day it names
+    resolved against ``now`` (an aware datetime in the user's zone) and written out ("... is on Monday 2026-12-07
+    at 10am."), and the end of that day (for a weekend or a week, its Sunday) as its expiry; ``None`` when it
+    names no day the rules resolve.
+
+    "tomorrow", "the day after tomorrow", "tonight", "today", "this evening", a weekday ("on Monday": the next
+    one, a week ahead on that day itself; "this Monday": today on a Monday), "this weekend", "next week", "the
+    14th", "March 3", "3 March", "in 3 days" are resolved to a day; "in two weeks" to about a day ("around
+    ..."); "next month" and "next year" to the month or year ("in January 2027", "in 2027"; the caller's
+    expiry holds). "next Friday" said early in a week (it may mean this week's or next week's) and "next weekend"
+    said on a weekday keep their words, with the day they were said ("next Friday (as of Wednesday
+    2026-12-09)"), and expire after the later of the two.
+
+    >>> from datetime import timezone
+    >>> said = datetime(2026, 12, 5, 9, 30, tzinfo=timezone.utc)  # a Saturday
+    >>> anchor_plan("User's dentist appointment is on Monday at 10am.", said).text
+    "User's dentist appointment is on Monday 2026-12-07 at 10am."
+    >>> plan = anchor_plan("User has a job interview tomorrow at 3pm.", said)
+    >>> plan.text, plan.expires_at.isoformat()
+    ('User has a job interview on Sunday 2026-12-06 at 3pm.', '2026-12-07T12:00:00+00:00')
+    """
+    m = _PHRASE.search(fact)
+    if m is None or re.search(r"\b(?:every|each)\s*$", fact[: m.start()], re.IGNORECASE):
+        return None  # none, or a day that recurs ("every Monday")
+    today = now.date()
+    g = m.groupdict()
+    prep = g["prep"]
+    text: str
+    last: date | None = None  # the last day the plan may fall on
+    margin = timedelta(0)
+    if g["after_tomorrow"]:
+        last = today + timedelta(days=2)
+        text = _on(prep, last)
+    elif g["tomorrow"]:
+        last = today + timedelta(days=1)
+        text = _on(prep, last, g["tomorrow_part"])
+    elif g["tonight"] or g["today_part"] or g["today"]:
+        last = today
+        part = "evening" if g["tonight"] else g["today_part"]
+        text = _on(prep, last, part)
+    elif g["wd"]:
+        weekday = WEEKDAYS.index(g["wd"].lower())
+        rel = re.sub(r"\s+", " ", (g["wd_rel"] or "").lower())
+        dom = _month_day(today, None, int(g["wd_dom"] or g["wd_dom2"]), None) \
+            if g["wd_dom"] or g["wd_dom2"] else None
+        if dom is not None and dom.weekday() == weekday:  # "Friday the 12th": the day of the month says which
+            last = dom
+            text = _on(prep, last, g["wd_part"])
+        elif dom is not None:  # the weekday and the day disagree: the words kept, with the day they were said
+            last = max(dom, _coming(today, weekday, today_counts=rel == "this"))
+            text = f"{m.group(0)} (as of {day_label(today)})"
+        elif rel == "next":
+            coming = _coming(today, weekday, today_counts=False)
+            next_monday = today + timedelta(days=7 - today.weekday())
+            if coming >= next_monday:  # said late in the week: next week's, the coming one
+                last = coming
+                text = _on(prep, last, g["wd_part"])
+            else:  # this week's or next week's: the words kept, with the day they were said
+                last = coming + timedelta(days=7)
+                text = f"{m.group(0)} (as of {day_label(today)})"
+        else:
+            last = _coming(today, weekday, today_counts=rel == "this")
+            text = _on(prep, last, g["wd_part"])
+    elif g["weekend"]:
+        rel = re.sub(r"\s+", " ", (g["we_rel"] or "").lower())
+        saturday = today + timedelta(days=(5 - today.weekday()) % 7) if today.weekday() < 6 \
+            else today - timedelta(days=1)
+        if rel == "next":
+            if today.weekday() >= 5:  # said at the weekend: the following one
+                saturday += timedelta(days=7)
+            else:  # the coming one or the one after: the words kept, with the day they were said
+                last = saturday + timedelta(days=8)
+                return AnchoredPlan(_replace(fact, m, f"{m.group(0)} (as of {day_label(today)})"),
+                                    _day_end(last, now, zone_known))
+        last = saturday + timedelta(days=1)
+        text = f"on the weekend of {day_label(saturday)}"
+    elif g["week_after"] or g["next_week"]:
+        monday = today + timedelta(days=7 - today.weekday() + (7 if g["week_after"] else 0))
+        last = monday + timedelta(days=6)
+        text = f"{(prep if prep in ('by', 'until', 'till', 'for', 'from', 'after', 'before') else 'in')} " \
+               f"the week of {day_label(monday)}"
+    elif g["dom"] or g["md_day"] or g["dm_day"]:
+        day = int(g["dom"] or g["md_day"] or g["dm_day"])
+        month_name = g["dom_month"] or g["md_month"] or g["dm_month"]
+        year = g["dom_year"] or g["md_year"] or g["dm_year"]
+        month = MONTH_NAMES.index(month_name.lower()) + 1 if month_name else None
+        last = _month_day(today, month, day, int(year) if year else None)
+        if last is None or last < today:
+            return None
+        text = _on(prep, last)
+    elif g["span"]:
+        span = IN_SPAN.search(m.group(0))
+        assert span is not None  # the same words
+        ahead = span_days(span)
+        target = today + ahead
+        if ahead.days % 7 == 0 and not re.search(r"days?\b", m.group(0), re.IGNORECASE):
+            text, margin = f"around {day_label(target)}", timedelta(days=2)  # "in two weeks": about then
+        else:
+            text = _on(None, target)
+        last = target
+    elif g["next_month"]:
+        month = today.month % 12 + 1
+        year = today.year + (today.month == 12)
+        return AnchoredPlan(_replace(fact, m, f"{(g['month_prep'] or 'in').lower()} "
+                                              f"{MONTH_NAMES[month - 1].capitalize()} {year}"), None)
+    elif g["next_year"]:
+        return AnchoredPlan(_replace(fact, m, f"{(g['year_prep'] or 'in').lower()} {today.year + 1}"), None)
+    else:  # pragma: no cover - every alternative of _PHRASE is read above
+        return None
+    return AnchoredPlan(_replace(fact, m, text), _day_end(last, now, zone_known) + margin)
+
+
+def _replace(fact: str, m: re.Match[str], said: str) -> str:
+    """``fact`` with the words of ``m`` replaced by ``said``."""
+    return fact[: m.start()] + said + fact[m.end():]

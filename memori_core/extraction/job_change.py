@@ -1,0 +1,135 @@
+"""A change of employer told in the user's words, as the plain statements the rules already read.
+
+"I left Google and joined Meta", "I left Google for Meta", "I've moved from Google to Meta", "I'm now at Meta",
+"I got a job at Meta", "I'm no longer at Google": said of the employer a stored fact names ("User works at Google
+as a designer."), each is read as what it means for the job, "I left my job at Google" (an ending: it ends the
+stored job) and "I work at Meta now" (what holds now: it ends the stored job too, and answers "Where do I work?"
+as the stored fact did). The rules then rewrite them ("User works at Meta.") and the ending beside what holds now
+is not stored (:mod:`.rule_based`). "I left Lisbon for Porto" of a stored "User lives in Lisbon." is read as
+"I moved to Porto". Pure: no model, no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..slots import holder
+from .rules import strip_lead
+from .slots import is_negated, is_planned, slots_of
+
+__all__ = ["as_job_changes", "stored_employers"]
+
+# An employer as a sentence names it: a name ("Google", "Goldman Sachs", "St Mary's"), or, after "a job at", a
+# workplace ("a startup", "the local bakery").
+_NAME = r"(?-i:[A-Z])(?:[\w&'-]|\.(?=\w))*(?:\s+(?:&\s+|of\s+|and\s+)?(?-i:[A-Z])(?:[\w&'-]|\.(?=\w))*)*"
+_PLACE = r"(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?[\w-]+"
+_LEAD = r"^(?:(?:i|we)(?:'ve|\s+have)?(?:\s+|(?=')))?(?:(?:just|finally|officially|recently|now|also|actually)\s+)?"
+# A role said with the new job: "as a product designer".
+_ROLE = r"(?:\s+as\s+(?P<article>a|an|the)\s+(?P<role>[\w-]+(?:\s+[\w-]+){0,3}?))?"
+# What may follow: when it happened (the fact's created_at holds it), or nothing.
+_WHEN = (r"(?:\s*,?\s+(?:last\s+(?:week|month|year|\w+day)|this\s+(?:week|month|year)|yesterday|today|recently|now|"
+         r"a\s+(?:few|couple\s+of)\s+(?:days|weeks|months)\s+ago|(?:two|three|\d+)\s+(?:days|weeks|months)\s+ago|"
+         r"in\s+(?-i:[A-Z])[a-z]+|on\s+\w+day|after\s+\w+\s+years?))*")
+_END = _WHEN + r"\s*[.!]*$"
+
+# "I left Google", "I'm leaving Google", "I quit Google", "I moved on from Google", "I've moved from Google to
+# Meta", "I left Google for Meta", "I'm no longer at Google", "I'm not at Google anymore", "I no longer work at
+# Google": an ending of the job at ``old`` (and a new one at ``new``, when it names one).
+_LEFT = re.compile(
+    _LEAD + r"(?:left|quit|(?:am|'m)\s+(?:now\s+)?leaving|moved\s+on\s+from|moved\s+from|switched\s+from|"
+    r"(?:no\s+longer|don't|do\s+not)\s+work\s+(?:at|for|with)|(?:am|'m)\s+no\s+longer\s+(?:at|with|working\s+(?:at|for))|"
+    r"(?:am|'m)\s+not\s+(?:at|with|working\s+(?:at|for))|no\s+longer\s+at)\s+"
+    rf"(?P<old>{_NAME})(?:\s+(?:for|to)\s+(?P<new>{_NAME}))?" + _ROLE
+    + r"(?:\s+(?:anymore|any\s+more))?" + _END,
+    re.IGNORECASE,
+)
+# "My last day at Google was Friday", "Friday was my last day": told beside the ending, it says the same.
+_LAST_DAY = re.compile(r"^(?:my\s+last\s+day\b|\w+\s+was\s+my\s+last\s+day\b)", re.IGNORECASE)
+# "I got a job at Meta", "I started a new job at Meta", "I've landed a role with a startup", "I started at Meta",
+# "I started working for Meta": a new job, whatever is stored.
+_NEW_JOB = re.compile(
+    _LEAD + r"(?:(?:got|started|landed|accepted|took|found|began|have|'ve\s+got|start)\s+(?:a|an|my|the)\s+"
+    r"(?:new\s+)?(?:[\w-]+\s+)?(?:job|position|role|post)\s+(?:at|with)|(?:started|began)\s+(?:working\s+)?(?:at|for|with))"
+    rf"\s+(?P<new>{_NAME}|{_PLACE}?)" + _ROLE + _END,
+    re.IGNORECASE,
+)
+# "I joined Meta": a new job only beside the old one's end ("I left Google and joined Meta") or with a role
+# ("I joined Meta as a designer"); alone it may be a gym, a club or an app.
+_JOINED = re.compile(_LEAD + rf"joined\s+(?P<new>{_NAME})" + _ROLE + _END, re.IGNORECASE)
+# "I'm now at Meta": a new job when a job is stored; "I'm at Meta now" only beside the old one's end (else it
+# may be where the user is right now).
+_NOW_AT = re.compile(
+    r"^(?:i'm|i\s+am)\s+(?P<now>now\s+)?(?:working\s+)?(?:at|with|for)\s+" rf"(?P<new>{_NAME})" + _ROLE + _END,
+    re.IGNORECASE,
+)
+# A home named in a stored fact: "User lives in Lisbon."
+_HOME = re.compile(rf"\b(?:lives|living|based)\s+in\s+(?P<place>{_NAME})")
+_EMPLOYER = re.compile(rf"\b(?:at|for|with)\s+(?P<org>{_NAME})")
+
+
+def stored_employers(known: Sequence[str]) -> set[str]:
+    """The employers (casefolded) the user's stored job facts name ("google" for "User works at Google as a
+    designer."); not a relative's, nor one the fact says the user left."""
+    found: set[str] = set()
+    for text in known:
+        if "job" in slots_of(text) and holder(text, "job") == "user" and not is_negated(text):
+            found |= {m.group("org").casefold() for m in _EMPLOYER.finditer(text)}
+    return found
+
+
+def _homes(known: Sequence[str]) -> set[str]:
+    return {m.group("place").casefold() for text in known if holder(text, "residence") == "user"
+            and not is_negated(text) for m in _HOME.finditer(text)}
+
+
+def _works_at(m: re.Match[str]) -> str:
+    role = f" as {m.group('article').lower()} {m.group('role')}" if m.group("role") else ""
+    return f"I work at {m.group('new')}{role} now"
+
+
+def as_job_changes(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
+    """``clauses`` (one user message, split) with each that tells a change of employer replaced by the plain
+    statements the rules read: "I left my job at <old>" for an ending of a job a stored fact names, and "I
+    work at <new> now" for the new one (with a role when said). A new employer is read from "got a job at",
+    "started at" always, from "joined" beside an ending of the old job (stored, or named in the same message
+    as left or quit) or with a role, from "I'm now at" when a job is stored. "I left <home> for <place>" of a
+    stored home is "I moved to <place>". A change still to come ("I'm leaving Google next month") and any
+    other clause are left as they are.
+
+    >>> as_job_changes(["I left Google", "I joined Meta last week"], ["User works at Google as a designer."])
+    ['I left my job at Google', 'I work at Meta now']
+    """
+    employers = stored_employers(known)
+    has_job = any("job" in slots_of(t) and holder(t, "job") == "user" and not is_negated(t) for t in known)
+    homes = _homes(known)
+    said = [strip_lead(c).rstrip() for c in clauses]
+    lefts = [_LEFT.match(s) if not is_planned(s) else None for s in said]
+    # an employer left in this message: one a stored fact names, or one left beside a company joined
+    joined_too = any(_JOINED.match(s) for s in said)
+    ended = any(m is not None and (m.group("old").casefold() in employers or (joined_too and m.group("new") is None))
+                for m in lefts)
+    out: list[str] = []
+    for clause, s, left in zip(clauses, said, lefts):
+        if left is not None:
+            old = left.group("old")
+            if old.casefold() in homes and left.group("new") and not left.group("role"):
+                out.append(f"I moved to {left.group('new')}")  # "I left Lisbon for Porto"
+            elif old.casefold() in employers or (ended and left.group("new") is None):
+                out.append(f"I left my job at {old}")
+                if left.group("new"):  # "I left Google for Meta", "I've moved from Google to Meta"
+                    out.append(_works_at(left))
+            else:
+                out.append(clause)
+            continue
+        if ended and _LAST_DAY.match(s):  # "I'm leaving Google, my last day was Friday": the same ending
+            continue
+        new = None if is_planned(s) else _NEW_JOB.match(s)
+        joined = _JOINED.match(s) if new is None and not is_planned(s) else None
+        if joined is not None and (ended or joined.group("role")):
+            new = joined
+        now_at = _NOW_AT.match(s) if new is None and joined is None else None
+        if now_at is not None and ((now_at.group("now") and has_job) or ended):
+            new = now_at
+        out.append(_works_at(new) if new is not None else clause)
+    return out
