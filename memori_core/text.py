@@ -189,12 +189,19 @@ def _user_subject_key(folded: str) -> str:
     return said + folded[m.end():]
 
 
+def fact_id_key(text: str) -> str:
+    """The text a derived fact id hashes (:func:`memori_core.engine.fact_ids.derived_fact_id`): NFKC, casefold,
+    single spaces, no trailing period. Kept as it was when ids were first derived, so that adding a fact again
+    finds the row an earlier version stored; sameness is :func:`normalize_fact_text`'s."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split()).rstrip(". ")
+
+
 def normalize_fact_text(text: str) -> str:
     """The key under which two facts count as the same: NFKC, casefold, single spaces, straight apostrophes, no
     trailing period, and the user named the same way at its start ("The user is vegan.", "User is vegan." and
-    "I'm vegan." have the key ``"user is vegan"``; "The user's", "User's" and "My" that of "user's"). A fact's
-    derived id is a hash of it (``engine.add`` stores a repeat as a sighting), and recall shows one fact per key
-    (``RecallConfig.one_per_text``)."""
+    "I'm vegan." have the key ``"user is vegan"``; "The user's", "User's" and "My" that of "user's"). Recall
+    shows one fact per key (``RecallConfig.one_per_text``), and capture does not store again what a stored fact
+    says under another subject. A derived id hashes :func:`fact_id_key`, which ids have always hashed."""
     folded = " ".join(unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'").split())
     return _user_subject_key(folded).rstrip(". ")
 

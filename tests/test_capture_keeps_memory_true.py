@@ -210,14 +210,16 @@ def test_a_lasting_condition_is_stored_for_good(said: str, fact: str) -> None:
 # -- finding 9: the agent's remember call and capture store one fact ------------------------------------------
 
 
-def test_a_fact_named_with_the_user_said_another_way_is_the_same_fact_on_write() -> None:
+def test_a_fact_named_with_the_user_said_another_way_is_captured_once_and_recalled_once() -> None:
     engine = ungated_engine()
     [first] = engine.add("u1", ["The user is vegan."])  # an app's or a model's words
     capture_facts(engine, "u1", [("user", "I'm vegan, please remember that.")], RULES)  # capture's: "User is ..."
-    assert engine.add("u1", ["I am vegan."]) == [first]  # a stored raw turn's
-    [fact] = engine.list("u1")
-    assert fact.id == first and fact.times_seen == 3
-    assert [f.content for f in engine.recall("What should I cook?", "u1")] == ["The user is vegan."]
+    assert [f.id for f in engine.list("u1")] == [first]  # capture saw the fact already stored
+    # A direct add keeps its own row (a derived id hashes the words as every version did, so re-adding a fact
+    # finds the row an earlier version stored), and recall still shows the fact once.
+    assert engine.add("u1", ["I am vegan."]) != [first]
+    recalled = [f.content for f in engine.recall("What should I cook?", "u1")]
+    assert len(recalled) == 1 and recalled[0] in {"The user is vegan.", "I am vegan."}  # the newer telling
 
 
 def test_the_remember_tool_writes_the_user_as_capture_does() -> None:

@@ -10,6 +10,7 @@ import pytest
 from _memori_upstream import load_memori_search
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.text import ENGLISH_STOPWORDS, STOPWORDS, get_tokenizer, memori_tokenize, normalize_fact_text, unicode_tokenize
+from memori_core.engine.fact_ids import derived_fact_id
 
 MEMORI_STOPWORDS = (
     "a an and are as at be by did do does for from had has have how i in is it of on or that the "
@@ -222,3 +223,15 @@ def test_chinese_query_gets_a_lexical_score_in_unicode_mode_only(hash_embedder):
     # In memori mode the query has no tokens (a "short" query) and only the cosine counts.
     mem = results["memori"]["peanut"]
     assert mem.rank_score == pytest.approx(0.7 * mem.cosine, abs=1e-6)
+
+
+@pytest.mark.parametrize("text, fact_id", [
+    ("I like jazz.", "77ef4ee76190aef526d67ded12747055"),
+    ("The user is vegan.", "9ffaa08f1e46bfacf197664a2ccaefe1"),
+    ("User\u2019s sister lives in Rome.", "d0e67912ae6bd6058810410db0041be2"),
+    ("User is vegan.", "09d6a3407e1609b549c38087327a9309"),
+])
+def test_derived_fact_ids_are_those_earlier_versions_stored(text, fact_id):
+    # the ids an earlier version derived (computed with it): adding a fact again must find its row, whatever the
+    # key under which two facts count as the same says
+    assert derived_fact_id(text) == fact_id

@@ -7,7 +7,7 @@ import hashlib
 from typing import Any
 
 from ..facts import StoredFact
-from ..text import normalize_fact_text
+from ..text import fact_id_key
 from ..validate import check_id_list
 
 
@@ -62,5 +62,6 @@ def _is_version_of(fid: str, fact_id: str) -> bool:
 
 
 def derived_fact_id(text: str) -> str:
-    """Stable id of a fact from its normalised text (ids are scoped per entity)."""
-    return hashlib.sha256(normalize_fact_text(text).encode("utf-8")).hexdigest()[:32]
+    """Stable id of a fact from its text (:func:`~memori_core.text.fact_id_key`; ids are scoped per entity): the
+    same in every version, so that adding a fact again finds the row stored before."""
+    return hashlib.sha256(fact_id_key(text).encode("utf-8")).hexdigest()[:32]
