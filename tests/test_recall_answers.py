@@ -1,4 +1,4 @@
-"""A question asked again over an unchanged copy is answered from the copy's kept answer (engine/reads.py),
+"""A question asked again over an unchanged copy is answered from the copy's kept answer (engine/answers.py),
 and never once anything it depends on changed: a write (in any engine), an expiry, the engine's settings.
 
 An agent's turn asks the same question several times (LlamaIndex's FunctionAgent reads its Memory again after

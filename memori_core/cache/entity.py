@@ -50,7 +50,7 @@ class EntityCache(RowWrites):
         self.skipped_dims: Counter[int] = Counter()
         self.warned_dims: set[int] = set()
         self.warned_skipped = False
-        # Recent recall answers over this copy, most recent last (memori_core.engine.reads: read and written
+        # Recent recall answers over this copy, most recent last (memori_core.engine.answers: read and written
         # under the engine's entity lock; they go with the copy).
         self.answers: OrderedDict[Any, Any] = OrderedDict()
         empty: Forward = (np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int32))

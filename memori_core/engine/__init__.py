@@ -1,8 +1,8 @@
 """The recall engine (:class:`RecallEngine`), its read path (:mod:`.reads`) and write path (:mod:`.writes`)."""
 
 from .fact_ids import derived_fact_id, is_version_id, version_of
+from .judging import MAX_JUDGE_CALLS
 from .progress import Progress
-from .reads import MAX_JUDGE_CALLS
 from .recall_engine import RecallEngine
 
 __all__ = ["MAX_JUDGE_CALLS", "Progress", "RecallEngine", "derived_fact_id", "is_version_id", "version_of"]

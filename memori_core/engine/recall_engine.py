@@ -35,7 +35,8 @@ from ..store.base import ClosedError, FactStore
 from ..validate import check_entity_id, check_id_list, check_session_id, iso_to_ts
 from .closing import CLOSE_TIMEOUT, engine_closed_error, when_open
 from .progress import Progress
-from .reads import MAX_JUDGE_CALLS, ReadPath, _check_judge
+from .judging import MAX_JUDGE_CALLS, _check_judge
+from .reads import ReadPath
 from .workers import READ, WRITE, AsyncWorkers
 from .writes import _UNSET, WritePath
 
@@ -144,7 +145,7 @@ class RecallEngine(ReadPath, WritePath):
         self.judge: Judge | None = judge
         self.judge_timeout: float = judge_timeout
         self._judge_slots = threading.BoundedSemaphore(MAX_JUDGE_CALLS)
-        self._prototypes: Any = None  # the gate's prototype sentences, embedded once (engine.reads._Prototypes)
+        self._prototypes: Any = None  # the gate's prototype sentences, embedded once (engine.gate_signals._Prototypes)
         self._prototypes_lock = threading.Lock()
         self._prototypes_failing = False  # the last try to embed them failed (warned once until one succeeds)
         try:  # before the cache's own callbacks (snapshots): the captures are stored before snapshots are written

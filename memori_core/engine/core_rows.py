@@ -1,0 +1,90 @@
+"""Core facts on the read path: the entity's core facts a recall may append (read from the copy under the
+entity's lock), which of them it appends after what it chose (at most ``core_limit``, most relevant first:
+:func:`~memori_core.ranking.core.core_picks`), and where ``explain`` reports them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from ..cache import EntityCache
+from ..explain import CandidateScore
+from ..facts import RecalledFact
+from ..ranking.core import CORE, core_picks
+from ..ranking.dense import cosine_scores
+from ..ranking.judged import JUDGED_RELEVANT
+from ..ranking.pipeline import KEPT
+from .scored import _CoreRows, _fact, _recalled, _Scored
+
+
+def _core_rows(cache: EntityCache, rows: np.ndarray, allowed: np.ndarray | None, q: np.ndarray) -> _CoreRows | None:
+    """The core facts a recall may append (``rows``: the copy's core rows, ``cache.core_rows()``; live, not expired,
+    matching ``where``: among ``allowed``, ``None`` meaning every live row), with their cosines to ``q``; ``None``
+    when there are none (call under the entity's lock)."""
+    if rows.size and allowed is not None:
+        rows = rows[np.isin(rows, allowed)]
+    if rows.size == 0:
+        return None
+    cosine = cosine_scores(cache.matrix[rows], q)
+    return _CoreRows(rows, cosine, cache.recency[rows].copy(), cache.pool_facts(rows))
+
+
+def _core_added(scored: _Scored, chosen: np.ndarray, core_limit: int) -> list[tuple[int, int]]:
+    """The core facts to append after the pool positions ``chosen``, in order: (position among
+    ``scored.core``, position in the pool or -1 when the fact was not a candidate)."""
+    core = scored.core
+    if core is None:
+        return []
+    pool_rows = scored.scores.rows
+    pos = np.full(core.rows.shape[0], -1, dtype=np.int64)
+    if pool_rows.shape[0]:
+        order = np.argsort(pool_rows, kind="stable")
+        sorted_rows = pool_rows[order]
+        at = np.minimum(np.searchsorted(sorted_rows, core.rows), sorted_rows.shape[0] - 1)
+        hit = sorted_rows[at] == core.rows
+        pos[hit] = order[at[hit]]
+    is_chosen = np.zeros(pool_rows.shape[0] + 1, dtype=bool)  # the last slot (pos -1): not in the pool
+    is_chosen[np.asarray(chosen, dtype=np.int64)] = True
+    picks = core_picks(core.cosine, core.recency, is_chosen[pos], core_limit)
+    return [(p, int(pos[p])) for p in picks.tolist()]
+
+
+def _core_fact(scored: _Scored, p: int, i: int) -> RecalledFact:
+    """Core fact ``p`` of ``scored.core`` as recall returns it: with its pool scores when it was a
+    candidate (pool position ``i`` >= 0), else with its cosine and 0 for the lexical and rank scores."""
+    if i >= 0:
+        return _fact(scored, i)
+    core = scored.core
+    assert core is not None
+    return _recalled(core.facts[p], float(core.cosine[p]), 0.0, 0.0)
+
+
+def _with_core(
+    scored: _Scored, order: np.ndarray, fate: Sequence[str], candidates: list[CandidateScore], core_limit: int
+) -> list[CandidateScore]:
+    """``explain``'s candidates with the core facts recall appends moved (pool candidates) or added (the
+    others, ``source="core"``, numbered after the pool) to the end, kept, with the fate :data:`CORE`:
+    the kept candidates in list order are exactly what ``recall`` returns."""
+    chosen = order[np.asarray([r in (KEPT, JUDGED_RELEVANT) for r in fate], dtype=bool)]
+    added = _core_added(scored, chosen, core_limit)
+    if not added:
+        return candidates
+    at = {i: k for k, i in enumerate(order.tolist())}  # pool position -> index in candidates
+    moved: set[int] = set()
+    tail: list[CandidateScore] = []
+    rank = len(order)
+    for p, i in added:
+        if i >= 0:
+            moved.add(at[i])
+            tail.append(replace(candidates[at[i]], kept=True, reason=CORE))
+            continue
+        f = _core_fact(scored, p, i)
+        rank += 1
+        tail.append(CandidateScore(
+            rank=rank, id=f.id, content=f.content,
+            created_at=f.created_at, cosine=f.cosine, bm25=0.0, lexical=0.0, rank_score=0.0, kept=True,
+            reason=CORE, metadata=f.metadata, source="core", valid_from=f.valid_from,
+        ))
+    return [c for k, c in enumerate(candidates) if k not in moved] + tail

@@ -1,0 +1,261 @@
+"""What the relevance gate reads of a recall besides the pool's cosines: how the question goes on from the turns
+read with it (news, a turn leaning on them, the facts a read turn tells), courtesy turns and unread scripts, the
+prototype sentences embedded once per engine (the care and general-question signals), and, for a personal
+question, the third-person lift, the care facts and the implications (:mod:`memori_core.ranking`: ``conversation``,
+``care``, ``intent``, ``implications``)."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..cache.columns import PoolFacts
+from ..config import RecallConfig
+from ..embedders import Embedder, embedder_scripts
+from ..facts import StoredFact
+from ..ranking.care import care_share, is_care_fact, named_by
+from ..ranking.care import prototype_texts as domain_texts
+from ..ranking.conversation import (
+    COURTESY_WORDS,
+    gate_cosine,
+    is_courtesy,
+    leans_on_the_conversation,
+    points_back,
+    tells_news,
+    told_in,
+)
+from ..ranking.dense import l2_normalise
+from ..ranking.fusion import rank_order
+from ..ranking.gate import USER_WORD
+from ..ranking.implications import asks_to_be_reminded, goes_on, thread_of, with_implied
+from ..ranking.intent import asks_an_amount_in_a_unit, is_general, reads_as_a_question, speaks_of_the_user
+from ..ranking.intent import prototype_texts as intent_texts
+from ..ranking.pipeline import PoolScores
+from ..text import analyzer, main_script
+from .scored import _Gathered
+
+logger = logging.getLogger(__name__)
+
+
+@functools.lru_cache(maxsize=8)
+def _courtesy_terms(key: tuple[str, str | None]) -> frozenset[str]:
+    """The courtesy words as the analyzer ``key`` turns them into terms."""
+    analyse = analyzer(*key)
+    return frozenset(t for word in COURTESY_WORDS for t in analyse(word))
+
+
+@dataclass(frozen=True)
+class _Prototypes:
+    """The sentences the gate's second and third signals compare a question with, embedded once per engine."""
+
+    domains: np.ndarray  # life-domain prototypes, domain after domain (:mod:`~.ranking.care`)
+    starts: np.ndarray  # row of each domain's first prototype
+    intents: np.ndarray  # advice requests, then general-knowledge shapes (:mod:`~.ranking.intent`)
+    advice: int  # how many advice requests come first
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """How the gate reads a question with the turns before it."""
+
+    read: Sequence[str]  # the earlier turns recall reads with it, oldest first (empty: none)
+    general: bool  # it asks about the world, not the asker (:mod:`~.ranking.intent`)
+    news: bool  # it tells news (only a turn read with its conversation can)
+    leans: bool  # it leans on its conversation
+    alone: bool  # it is judged on its own words: the conversation does not widen the gate
+
+
+def _turn(query: str, read: Sequence[str], general: bool) -> _Turn:
+    """How the gate reads ``query`` after the turns ``read``: a general question, a turn telling news, or one
+    asking to be reminded of the asker's own thing ("What's my job?") is judged on its own words."""
+    news = bool(read) and tells_news(query)
+    leans = bool(read) and leans_on_the_conversation(query)
+    alone = general or news or (bool(read) and asks_to_be_reminded(query) and not points_back(query))
+    return _Turn(read, general, news, leans, alone)
+
+
+class GateSignals:
+    """The gate's signals on :class:`~memori_core.engine.RecallEngine`'s reads (a mixin: the state is the
+    engine's)."""
+
+    config: RecallConfig
+    embedder: Embedder
+    _prototypes: _Prototypes | None
+    _prototypes_failing: bool
+    _prototypes_lock: threading.Lock
+
+    def _unasked(self, query: str, q_tokens: Sequence[str]) -> tuple[str | None, str | None]:
+        """For the relevance gate: why ``query`` asks for nothing a fact could answer (a courtesy turn, "Thanks!",
+        "谢谢!"; a turn without a word, "👍"), and the script it is written in when the embedder does not read it
+        (:func:`~memori_core.embedders.embedder_scripts`); ``(None, None)`` for an ordinary question. ``q_tokens``:
+        the query as the engine's analyzer reads it."""
+        if is_courtesy(query, q_tokens, _courtesy_terms((self.config.tokenizer, self.config.stemmer))):
+            return ("a courtesy turn" if any(ch.isalnum() for ch in query) else "a turn without a word"), None
+        scripts = embedder_scripts(self.embedder)
+        if scripts is None:
+            return None, None
+        script = main_script(query)
+        return None, (script if script is not None and script not in scripts else None)
+
+    def _is_courtesy(self, query: str) -> bool:
+        """A courtesy turn ("Thanks!", "ok"): it reads no context (:func:`~.ranking.conversation.is_courtesy`)."""
+        key = (self.config.tokenizer, self.config.stemmer)
+        return is_courtesy(query, analyzer(*key)(query), _courtesy_terms(key))
+
+    def _gate_cosine(self, gathered: _Gathered, turn: _Turn) -> np.ndarray | None:
+        """With a conversation, what the gate reads as each pool row's cosine: the question's own for a turn
+        read ``alone``, else the larger of the question's and the conversation's (but the question's own for
+        a fact a read turn tells: :meth:`_unwiden_told`); ``None`` without one."""
+        question_cos, conv_cos = gathered.question_cos, gathered.conv_cos
+        if question_cos is None or conv_cos is None:
+            return None
+        if turn.alone:
+            return question_cos
+        return self._unwiden_told(gate_cosine(question_cos, conv_cos), question_cos, conv_cos, gathered.facts,
+                                  turn.read)
+
+    def _told(self, fact: str, turn: str) -> bool:
+        """Whether ``turn`` tells ``fact`` word for word (:func:`~.ranking.conversation.told_in`)."""
+        analyze = analyzer(self.config.tokenizer, self.config.stemmer)
+        return told_in(analyze(fact), [frozenset(analyze(turn))], frozenset(analyze(USER_WORD)))
+
+    def _unwiden_told(self, gate_cos: np.ndarray, question_cos: np.ndarray, conv_cos: np.ndarray,
+                      facts: PoolFacts, read: Sequence[str]) -> np.ndarray:
+        """``gate_cos`` with the question's own cosine for the facts a read turn tells word for word
+        (:func:`~.ranking.conversation.told_in`): only the rows the conversation lifts to where a gate rule
+        could keep them are read."""
+        cfg = self.config
+        bar = min(cfg.gate_keep, cfg.gate_followup if cfg.gate_followup is not None else cfg.gate_keep)
+        lifted = np.flatnonzero((conv_cos > question_cos) & (conv_cos >= bar))
+        if not lifted.size or not read:
+            return gate_cos
+        analyze = analyzer(cfg.tokenizer, cfg.stemmer)
+        turns = [frozenset(analyze(t)) for t in read]
+        ignore = frozenset(analyze(USER_WORD))
+        told = [i for i in lifted.tolist() if told_in(analyze(facts[i].content), turns, ignore)]
+        if not told:
+            return gate_cos
+        out = gate_cos.copy()
+        out[told] = question_cos[told]
+        return out
+
+    def _personal(self, query: str, scores: PoolScores, gathered: _Gathered, turn: _Turn, limit: int,
+                  question: np.ndarray, conv: np.ndarray | None) -> PoolScores:
+        """``scores`` with the signals of a personal question, or of a turn that leans on its conversation, read
+        among the rows the gate reads: the third-person lift, the care facts and the implications. ``question``:
+        the question's own embedding; ``conv``: the conversation's (``None`` without one)."""
+        cfg = self.config
+        top = rank_order(scores.rank_score, scores.cosine, limit)
+        if cfg.gate_third_person:
+            scores = self._lifted(scores, gathered, turn, top, cfg.gate_third_person)
+        # Who the turns before name (a friend's allergy is theirs).
+        said = None if turn.news else "\n".join(turn.read) or None
+        asked = query if said is None else f"{query}\n{said}"
+        # A turn going on from its conversation ("How about the satay?" after "We're at a Thai place") is about
+        # food or health when its conversation is.
+        followed = conv if conv is not None and not turn.news and turn.leans else None
+        care = self._care(question, asked, scores, gathered.facts, top, followed)
+        if care is not None:
+            scores = replace(scores, care=care)
+        if cfg.gate_implied:
+            # A turn inherits the concerns of the turns it goes on from: one that says so by its words ("How about
+            # the satay?", "...there?"), or a request for advice ("What starter would you suggest?" after "I'm
+            # planning a dinner party"); a question about the asker's own things ("What instrument do I play?"
+            # after "Can I eat satay?") is a question of its own.
+            follows = bool(turn.read) and not turn.news and goes_on(query)
+            scores = with_implied(query, scores, gathered.facts.texts,
+                                  before="\n".join(thread_of(turn.read)) if follows else None,
+                                  told=self._told, conversation=said)
+        return scores
+
+    @staticmethod
+    def _lifted(scores: PoolScores, gathered: _Gathered, turn: _Turn, top: np.ndarray, lift_by: float) -> PoolScores:
+        """``scores`` with the third-person lift (``lift_by``) on the facts among ``top`` written about "User"."""
+        about = top[gathered.facts.starts_with_word(USER_WORD, top)]
+        if not about.size:
+            return scores
+        lift = np.zeros(scores.cosine.shape[0])
+        lift[about] = lift_by
+        question_cos, conv_cos = gathered.question_cos, gathered.conv_cos
+        if question_cos is not None and conv_cos is not None and not turn.alone:
+            # Only the question's own cosine is lifted: the conversation's is read as it was, except for a
+            # fact a read turn tells (_unwiden_told), which the gate reads on the question's cosine alone.
+            widened = gate_cosine(question_cos, conv_cos)
+            told = scores.gate_cosine < widened if scores.gate_cosine is not None else False
+            lift = np.where(told, lift, np.maximum(question_cos + lift, conv_cos) - widened)
+        return replace(scores, lift=lift.astype(scores.cosine.dtype))
+
+    def _care(self, question: np.ndarray, asked: str, scores: PoolScores, facts: Sequence[StoredFact],
+              top: np.ndarray, conversation: np.ndarray | None = None) -> np.ndarray | None:
+        """The pool rows the gate may keep as care facts (:mod:`~.ranking.care`) of a personal question (the
+        caller checks it is one): among ``top``, the ``limit`` best, allergies, medications and diets of the
+        user's household, or of someone ``asked`` (the question and the turns read with it) names
+        (:func:`~.ranking.care.named_by`), when the question, or the ``conversation`` a follow-up goes on from
+        (its embedding), is about food or health.
+
+        Cheapest test first: only rows the cosine rules would drop and the care bar admits are read, and
+        the question's domains are measured only when one of them is a care fact."""
+        cfg = self.config
+        if cfg.gate_care is None:
+            return None
+        cosine = scores.cosine if scores.gate_cosine is None else scores.gate_cosine
+        top = top[(cosine[top] < cfg.gate_keep) & (cosine[top] >= cfg.gate_care_cosine)]
+        rows = [i for i in top.tolist() if is_care_fact(facts[i].content) and named_by(facts[i].content, asked)]
+        if not rows:
+            return None
+        prototypes = self._prototype_vectors(question.shape[0])
+        if prototypes is None:
+            return None
+        share = care_share(question, prototypes.domains, prototypes.starts)
+        if share < cfg.gate_care and conversation is not None:
+            share = max(share, care_share(conversation, prototypes.domains, prototypes.starts))
+        if share < cfg.gate_care:
+            return None
+        mask = np.zeros(scores.rows.shape[0], dtype=bool)
+        mask[rows] = True
+        return mask
+
+    def _general_shape(self, query: str, question: np.ndarray, asker: bool) -> bool:
+        """Whether ``query`` (embedded as ``question``) has the shape of a general-knowledge question for the
+        relevance gate (:mod:`~.ranking.intent`); it is general unless it also names someone the pool's facts
+        hold. A keyword search, a question for the asker (``asker``: :func:`~.ranking.care.for_the_asker`) or
+        one about "the user" never is, and costs no prototype."""
+        cfg = self.config
+        if (cfg.gate != "relevance" or cfg.gate_general is None or not reads_as_a_question(query)
+                or asker or speaks_of_the_user(query)):
+            return False
+        if asks_an_amount_in_a_unit(query):
+            return True
+        prototypes = self._prototype_vectors(question.shape[0])
+        return prototypes is not None and is_general(question, prototypes.intents, prototypes.advice)
+
+    def _prototype_vectors(self, dim: int) -> _Prototypes | None:
+        """The gate's prototype sentences embedded once by this engine's embedder, in one call (``None`` while
+        they cannot be, or when they are not ``dim``-d).
+
+        A failure is not remembered: the next recall that needs them tries again, so after a passing fault
+        the engine answers as a fresh one would. It is logged as a warning once, until a try succeeds (an
+        embedder that cannot embed documents would otherwise warn on every recall)."""
+        with self._prototypes_lock:
+            if self._prototypes is None:
+                domains, starts = domain_texts()
+                intents, advice = intent_texts()
+                try:
+                    matrix = l2_normalise(self.embedder.embed_documents([*domains, *intents]))
+                except Exception as exc:  # noqa: BLE001 - the signals are optional: the gate works without them
+                    logger.log(logging.DEBUG if self._prototypes_failing else logging.WARNING,
+                               "the gate's prototype sentences could not be embedded (%s): its care and "
+                               "general-question signals are off until they can be (tried again on each recall)",
+                               exc)
+                    self._prototypes_failing = True
+                    return None
+                self._prototypes_failing = False
+                n = len(domains)
+                self._prototypes = _Prototypes(matrix[:n], starts, matrix[n:], advice)
+            prototypes = self._prototypes
+        return prototypes if prototypes.domains.shape[1:] == (dim,) else None
