@@ -401,6 +401,13 @@ def test_a_put_over_a_captured_core_fact_keeps_it_core_and_keeps_captures_metada
     unrelated = [f.content for f in engine.recall("What's a good protein bar to buy?", "alice")]
     assert unrelated == ["User is allergic to peanuts and cashews."]  # still injected on every turn
     assert store.get(("memories", "alice"), fact.id).value == {"content": "User is allergic to peanuts and cashews."}
+    # an expiry set outside the store is the engine's too: a put without ttl keeps it, a put with one replaces it
+    [trip] = engine.add("alice", "User is in Rome this week.", expires_at=timedelta(days=3))
+    expires = engine.get("alice", [trip])[0].expires_at
+    store.put(("memories", "alice"), trip, {"content": "User is in Rome until Sunday."})
+    assert engine.get("alice", [trip])[0].expires_at == expires
+    store.put(("memories", "alice"), trip, {"content": "User is in Rome until Sunday."}, ttl=60)
+    assert datetime.fromisoformat(engine.get("alice", [trip])[0].expires_at) < datetime.fromisoformat(expires)
 
 
 @pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
@@ -833,6 +840,7 @@ def test_several_placeholders_name_one_entity_each() -> None:
         (("mem.ories", "{user_id}"), None, "period"),
         (("memories", "{a}", "{a}"), None, "repeats"),
         (("langgraph", "{user_id}"), None, "langgraph"),
+        (("memories", "*", "{user_id}"), None, "wildcard"),
         (("{org}", "{user}"), "{org}{user}", "put a '.' between"),
         (("{org}", "{user}"), "{org}.{user}.{org}", "exactly once"),
         (("{org}", "{user}"), "{user}", "exactly once"),
