@@ -44,7 +44,7 @@ from .memory_tools import (
     validation_problems,
     with_earlier_versions,
 )
-from .metadata_keys import STORE_ITEM_KEY
+from .metadata_keys import STORE_ITEM_KEY, STORE_NAMESPACE_KEY
 from .records import to_record
 from .validate import check_entity_id
 
@@ -119,8 +119,8 @@ class EntitySource:
 def _fact(fact: RecalledFact) -> dict[str, Any]:
     """A recalled fact as ``recall`` answers it, for the client's model: its metadata without a LangGraph store
     item (:data:`~memori_core.metadata_keys.STORE_ITEM_KEY`: the whole item again, its text and an internal
-    digest); ``get`` and ``list`` still show the stored record whole."""
-    metadata = {k: v for k, v in fact.metadata.items() if k != STORE_ITEM_KEY}
+    digest) nor the item's namespace; ``get`` and ``list`` still show the stored record whole."""
+    metadata = {k: v for k, v in fact.metadata.items() if k not in (STORE_ITEM_KEY, STORE_NAMESPACE_KEY)}
     return {"id": fact.id, "text": fact.content, "created_at": fact.created_at, "valid_from": fact.valid_from,
             "score": fact.rank_score, "cosine": fact.cosine, "lexical": fact.lexical, "metadata": metadata}
 

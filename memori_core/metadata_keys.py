@@ -1,11 +1,11 @@
 """The metadata keys memori-recall writes or adds itself: one set, hidden from the model by every adapter.
 
 A recalled fact's ``metadata`` holds the app's own keys and memori's bookkeeping: what capture records
-(:data:`CAPTURE_METADATA_KEYS`), the ``core`` and ``searchable`` marks, a LangGraph store item
-(:data:`STORE_ITEM_KEY`) and what recall adds (``times_seen``, ``last_seen``, ``session_id``, ``updated_at``,
-``expires_at``). :data:`BOOKKEEPING_METADATA_KEYS` is all of them. An adapter that shows a fact's metadata to a
-model (LlamaIndex nodes, through ``excluded_llm_metadata_keys``) hides exactly these, so a bookkeeping key added
-here is hidden everywhere at once, and one added anywhere else is caught by the tests
+(:data:`CAPTURE_METADATA_KEYS`), the ``core`` and ``searchable`` marks, a LangGraph store item and its namespace
+(:data:`STORE_ITEM_KEY`, :data:`STORE_NAMESPACE_KEY`) and what recall adds (``times_seen``, ``last_seen``,
+``session_id``, ``updated_at``, ``expires_at``). :data:`BOOKKEEPING_METADATA_KEYS` is all of them. An adapter that
+shows a fact's metadata to a model (LlamaIndex nodes, through ``excluded_llm_metadata_keys``) hides exactly these,
+so a bookkeeping key added here is hidden everywhere at once, and one added anywhere else is caught by the tests
 (``tests/test_metadata_keys.py`` writes through every writer memori ships). Framework-free: the adapters import
 these names, not each other's.
 """
@@ -21,6 +21,12 @@ STORE_ITEM_KEY = "langgraph_item"
 (``{"value": ..., "updated_at": ..., "text": <digest>, "ttl": ...}``): the item's every field, for ``get`` and
 filters. Never for the model: it repeats the fact's text and carries an internal digest."""
 
+STORE_NAMESPACE_KEY = "langgraph_namespace"
+"""The metadata key under which ``memori_langchain.MemoriStore`` records which namespace a store item belongs to:
+its namespace's labels with ``*`` for the user's placeholders (``"memories.*"`` for ``("memories", "alice")``), so
+that two stores of other shapes over one engine keep apart items of the same key. A fact without it (written by
+``engine.add`` or capture, or by a store before this key existed) is an item of every namespace of its user."""
+
 CAPTURE_METADATA_KEYS: tuple[str, ...] = ("source", "role", "thread_id", "message_id", "turn")
 """What capture records with a fact it stores: ``source`` (``"langchain"``, ``"langgraph"``, ``"llamaindex"``),
 ``role``, the run's ``thread_id`` and the turn's ``message_id`` (LangChain), and the memory block's ``turn``
@@ -31,7 +37,8 @@ RECALL_METADATA_KEYS: tuple[str, ...] = tuple(sorted(RESERVED_METADATA_KEYS))
 ``expires_at``); user metadata may not use these keys."""
 
 BOOKKEEPING_METADATA_KEYS: tuple[str, ...] = (
-    *CAPTURE_METADATA_KEYS, CORE_KEY, SEARCHABLE_KEY, STORE_ITEM_KEY, *RECALL_METADATA_KEYS,
+    *CAPTURE_METADATA_KEYS, CORE_KEY, SEARCHABLE_KEY, STORE_ITEM_KEY, STORE_NAMESPACE_KEY,
+    *RECALL_METADATA_KEYS,
 )
 """Every metadata key memori-recall writes or adds itself, in a fixed order: what an adapter hides from the
 model. The app's own keys stay visible; an app key spelled like one of these (a ``source`` of its own) is

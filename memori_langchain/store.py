@@ -13,33 +13,56 @@ What goes where:
   ``("memories", "alice")`` is the entity ``"alice"`` that the retriever, the middleware and
   ``engine.recall`` read too). Any other shape is refused with ``InvalidNamespaceError``, and so is a search
   or ``list_namespaces`` whose prefix does not name every placeholder: one call reads one user's memory,
-  never several users' merged.
+  never several users' merged. Several stores of other shapes over one engine (``("profile", "{user_id}")``
+  and ``("memories", "{user_id}")``) keep their items apart: an item is its namespace and its key. Each item
+  records its namespace (:data:`NAMESPACE_KEY`: the template's :attr:`~NamespaceTemplate.kind`); a store
+  reads its own items and the facts of no namespace (``engine.add``, capture, and items written before
+  namespaces were recorded, which every store reads as it did).
 - **Items are facts.** ``put(namespace, key, value, index=..., ttl=...)`` stores one fact: its id is the
-  key, its text the indexed fields of the value (``index``, else the store's ``fields``; the whole value by
-  default), its expiry ``ttl`` minutes from now; the value itself travels in the fact's metadata under
-  :data:`ITEM_KEY`, so ``get`` returns a value equal to it (object keys sorted, as a JSON column keeps them)
-  and filters read every field of it. A second put of a key keeps ``created_at`` and moves ``updated_at``;
-  ``value=None`` deletes. Facts that were not written through the store (``engine.add``, capture) are
-  items too, with the value ``{"content": text}`` (plus ``"metadata"`` when they have some). A key is a
-  ``str``: ``put`` / ``get`` / ``delete`` take another key's ``str()`` (LangGraph's ``BaseStore`` does, for
-  every store), an operation built by hand with one raises ``TypeError`` naming ``key``.
+  key (or ``<kind>:<key>`` when the user's fact with that id is another namespace's item), its text the
+  indexed fields of the value (``index``, else the store's ``fields``; the whole value by default), its
+  expiry ``ttl`` minutes from now; the value itself travels in the fact's metadata under :data:`ITEM_KEY`,
+  so ``get`` returns a value equal to it (object keys sorted, as a JSON column keeps them) and filters read
+  every field of it. A second put of a key keeps ``created_at`` and moves ``updated_at``; ``value=None``
+  deletes. A put over an existing fact keeps what it does not say: the ``core`` mark, capture's and the app's
+  own metadata, and an expiry set outside the store (a put's ``ttl`` replaces only a TTL a put gave). Facts
+  that were not written through the store (``engine.add``, capture) are items too, with the value
+  ``{"content": text}`` (the text at the store's first ``fields`` path when that is a plain one, e.g.
+  ``{"text": ...}`` for ``fields=["text"]``): put back as read, or edited, the fact keeps its text (the
+  edited field) and its metadata. A key is a ``str``: ``put`` / ``get`` / ``delete`` take another key's
+  ``str()`` (LangGraph's ``BaseStore`` does, for every store), an operation built by hand with one raises
+  ``TypeError`` naming ``key``.
+- **A key follows its fact.** When a newer fact supersedes an item's fact (capture hears "I moved to Porto"
+  and replaces the item ``city``, "User lives in Lisbon."), the key reads the newer fact: ``get`` returns the
+  item's value with the field its text came from holding the new text (the app's other fields kept), a search
+  shows the newer fact under the key, a put of the key edits it and a delete deletes it (and the item's
+  superseded facts). The same holds for a text edited outside the store (``engine.update``, the agent's
+  ``update_memory`` tool, MCP ``update``); a value whose text was several fields or its JSON, which the new
+  text no longer matches, reads back as ``{"content": text}``.
 - **``index=False`` is kept out of search**, as LangGraph means it: the fact (its text the whole value) is
   marked ``"searchable": False`` (:data:`memori_core.facts.SEARCHABLE_KEY`), so ``engine.recall``, and with
   it the middleware, the graph node, the retriever and the tools, never returns it nor puts it in a prompt.
   ``get`` reads it, a search without a query lists it, and a search with one returns it unscored
-  (``score=None``) after the ranked items, oldest first, as LangGraph's ``InMemoryStore`` does. A later put
-  without ``index=False`` makes it searchable again.
+  (``score=None``) after the ranked items, oldest first, as LangGraph's ``InMemoryStore`` does. A value with
+  no text at its indexed fields (each missing, ``None`` or blank; a whole value with no text in it) is stored
+  the same way, as LangGraph's own stores embed nothing for it. A later put with text, and without
+  ``index=False``, makes it searchable again.
 - **Search is recall.** With a query, the engine ranks (dense + BM25, the relevance gate; ``gate=False``
   returns the best ``limit`` whatever their relevance, as the engine with ``gate="off"`` would) and each
   ``SearchItem``'s ``score`` is the fact's ``rank_score``; without one, the items are listed oldest first.
   A page is a slice of one recall: ``search(ns, query=q, offset=o, limit=n)`` is items ``o`` to ``o + n`` of
-  ``engine.recall(q, entity, o + n)`` followed by the unscored ``index=False`` items. The gate judges the top
-  ``o + n`` candidates together, so the ranked items of the first page (``offset=0``) are exactly
-  ``engine.recall(q, entity, n)``, but a later page is not always the continuation of an earlier one: with
-  a larger ``o + n`` the gate may keep a fact that a smaller request dropped (or the reverse), so pages may
+  ``engine.recall(q, entity, o + n)`` followed by the unscored items (the recall reads the facts the store
+  reads: a user with items of another namespace has them left out). The gate judges the top ``o + n``
+  candidates together, so the ranked items of the first page (``offset=0``) are exactly
+  ``engine.recall(q, entity, n)``, but a later page is not always the continuation of an earlier one: with a
+  larger ``o + n`` the gate may keep a fact that a smaller request dropped (or the reverse), so pages may
   overlap or skip an item. To read a ranked list whole, search once with the ``limit`` you need.
   ``filter`` is LangGraph's (``{"kind": "note", "rating": {"$gte": 3}}``; ``$eq $ne $gt $gte $lt $lte``),
-  applied before ranking.
+  applied before ranking; it reads the values put through the store.
+- **TTLs are refreshed by get.** A get of an item with a TTL starts it again (once :data:`REFRESH_AFTER` of it
+  has passed), with one write. A search refreshes nothing: LangGraph's ``PostgresStore`` refreshes what a
+  search returns in one statement, but the engine writes one fact at a time, so a listing of many items would
+  cost a write each.
 
 ``batch`` / ``abatch`` check every operation before running any (a bad one raises and nothing is written),
 then run them in order; ``abatch`` awaits the engine's async methods, running consecutive reads together.
@@ -55,10 +78,10 @@ import json
 import math
 import re
 import string
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, TypeVar
 
 from langgraph.store.base import (
     BaseStore,
@@ -77,15 +100,21 @@ from langgraph.store.base import (
 )
 
 from memori_core.adapter_args import check_engine
-from memori_core.engine import RecallEngine, is_version_id
+from memori_core.engine import RecallEngine, is_version_id, version_of
 from memori_core.facts import SEARCHABLE_KEY, StoredFact
 from memori_core.filters import check_where
-from memori_core.metadata_keys import STORE_ITEM_KEY
-from memori_core.validate import RESERVED_METADATA_KEYS, check_entity_id, check_text, parse_utc
+from memori_core.metadata_keys import STORE_ITEM_KEY, STORE_NAMESPACE_KEY
+from memori_core.validate import check_entity_id, check_text, parse_utc
 
 ITEM_KEY = STORE_ITEM_KEY
 """The metadata key of a fact written by :class:`MemoriStore`: ``{"value": ..., "updated_at": ..., "ttl": ...}``
 (:data:`memori_core.metadata_keys.STORE_ITEM_KEY`, which every adapter hides from the model)."""
+
+NAMESPACE_KEY = STORE_NAMESPACE_KEY
+"""The metadata key under which :class:`MemoriStore` records the namespace of the item a fact holds (its
+:attr:`NamespaceTemplate.kind`, ``"memories.*"``; :data:`memori_core.metadata_keys.STORE_NAMESPACE_KEY`). A fact
+without it (``engine.add``, capture, an item a store wrote before it recorded namespaces) is read by every store
+over its user."""
 
 DEFAULT_NAMESPACE: tuple[str, ...] = ("memories", "{user_id}")
 DEFAULT_MAX_VALUE_BYTES = 16384
@@ -122,6 +151,7 @@ class NamespaceTemplate:
     string over the placeholder names, using each once; by default the one placeholder's value, or the
     values joined by ``.`` (which no label may contain, so two namespaces never name one entity). A custom
     ``entity`` with several placeholders must put a ``.`` in the text between them, for the same reason.
+    :attr:`kind` names the namespaces of this shape within one entity (the labels, ``*`` for each placeholder).
     """
 
     labels: tuple[str, ...]
@@ -142,6 +172,8 @@ class NamespaceTemplate:
             elif "{" in label or "}" in label:
                 raise ValueError(f"namespace {labels!r}: label {label!r} must be a literal or exactly one "
                                  "'{name}' placeholder")
+            elif label == "*":
+                raise ValueError(f"namespace {labels!r}: '*' is LangGraph's wildcard, not a label")
             else:
                 _check_label(label, labels)
         if not names:
@@ -174,6 +206,13 @@ class NamespaceTemplate:
             if i > 0 and field is not None and parts[i - 1][1] is not None and "." not in text:
                 raise ValueError(f"entity {entity!r}: put a '.' between two placeholders (no label contains one), "
                                  "so that two namespaces never name one entity")
+
+    @functools.cached_property
+    def kind(self) -> str:
+        """The namespace of this shape within an entity: the labels joined by ``.``, each placeholder as ``*``
+        (``("memories", "{user_id}")``: ``"memories.*"``). Stores of one shape over an engine share their items;
+        stores of two shapes keep apart items of the same key (:data:`NAMESPACE_KEY`)."""
+        return ".".join("*" if i in self.slots else label for i, label in enumerate(self.labels))
 
     @functools.cached_property
     def slots(self) -> dict[int, str]:
@@ -213,6 +252,28 @@ class NamespaceTemplate:
 
 # -- values and facts --------------------------------------------------------------------------------------
 
+_OWN_KEYS = (ITEM_KEY, NAMESPACE_KEY, SEARCHABLE_KEY)
+"""The metadata keys a put writes for itself (the item, its namespace, whether search reads it). A put over an
+existing fact replaces these and keeps every other key: ``core``, capture's ``source`` / ``thread_id`` ..., the
+app's own ``engine.add`` metadata."""
+
+_MAX_CHAIN = 32
+"""How many supersedes a key follows (or a search walks back) before it gives up: a guard against a cycle written
+by hand, never reached by real memory."""
+
+_SIMPLE_PATH = re.compile(r"^[^.\[\]{}*$]+(\.[^.\[\]{}*$]+)*$")
+
+
+def _has_text(value: Any) -> bool:
+    """Whether a JSON value holds anything to index: a non-blank str, a number or a bool, at any depth."""
+    if isinstance(value, str):
+        return bool(value.strip())
+    if isinstance(value, dict):
+        return any(_has_text(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_has_text(v) for v in value)
+    return value is not None
+
 
 def _whole_text(value: Mapping[str, Any]) -> str:
     """The text of a whole value: its one str field alone (``{"content": "..."}``), else its JSON."""
@@ -246,63 +307,94 @@ def _expired(expires_at: str | None, now: datetime) -> bool:
     return bool(expires_at) and _time(expires_at) <= now
 
 
-def _item_parts(content: str, created_at: str | None, metadata: Mapping[str, Any],
-                updated_at: str | None) -> tuple[dict[str, Any], datetime, datetime, float | None]:
-    """A fact's (value, created, updated, ttl in minutes) as a store item."""
-    layout = metadata.get(ITEM_KEY)
-    created = _time(created_at)
-    if isinstance(layout, dict) and isinstance(layout.get("value"), dict):
-        ttl = layout.get("ttl")
-        value = _copy_json(layout["value"])
-        updated = _time(layout.get("updated_at") or created_at)
-        if layout.get("text") not in (None, _text_digest(content)):
-            value, updated = _edited(value, content), _time(updated_at or created_at)
-        return value, created, updated, ttl if isinstance(ttl, (int, float)) and not isinstance(ttl, bool) else None
-    value: dict[str, Any] = {"content": content}
-    own = {k: v for k, v in metadata.items() if k not in RESERVED_METADATA_KEYS}
-    if own:
-        value["metadata"] = _copy_json(own)
-    return value, created, _time(updated_at or created_at), None
-
-
-def item_text(value: dict[str, Any], fields: Sequence[str] | None) -> str:
+def item_text(value: dict[str, Any], fields: Sequence[str] | None) -> str | None:
     """The text of the fact that holds ``value``: the texts at ``fields`` (LangGraph's paths; ``None``: the whole
-    value, ``"$"``) joined by newlines, or the whole value when they hold none. The whole value is its one str
+    value, ``"$"``) joined by newlines; ``None`` when they hold none (each field missing, ``None`` or blank; a
+    whole value with no text in it), as LangGraph's own stores then embed nothing. The whole value is its one str
     field when it has just one (``{"content": "..."}``), else its JSON (``sort_keys``, as LangGraph embeds it)."""
     texts: list[str] = []
     for path in fields or ("$",):
         if path == "$":
-            texts.append(_whole_text(value))
+            if _has_text(value):
+                texts.append(_whole_text(value))
         else:
             texts.extend(get_text_at_path(value, tokenize_path(path)))
-    text = "\n".join(t.strip() for t in texts if t and t.strip())
-    return text or _whole_text(value)
+    return "\n".join(t.strip() for t in texts if t and t.strip()) or None
 
 
 def _text_digest(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
 
 
-def _edited(value: dict[str, Any], text: str) -> dict[str, Any]:
-    """The value of an item whose fact's text was edited outside the store (``engine.update``, the agent's
-    ``update_memory`` tool, MCP ``update``) to ``text``: its one str field holds the new text; a value of
-    several fields, which the text no longer matches, is ``{"content": text}``."""
-    strings = [k for k, v in value.items() if isinstance(v, str)]
-    if len(value) == 1 and strings:
-        return {strings[0]: text}
-    return {"content": text}
+def _text_path(value: Any, digest: str | None) -> tuple[str, ...] | None:
+    """The path of the str field of ``value`` whose text (stripped, as the fact's text is) has ``digest``: the
+    field an item's text came from (nested objects are searched, lists are not)."""
+    if digest is None or not isinstance(value, dict):
+        return None
+    for k, v in value.items():
+        if isinstance(v, str) and _text_digest(v.strip()) == digest:
+            return (k,)
+        sub = _text_path(v, digest)
+        if sub is not None:
+            return (k, *sub)
+    return None
+
+
+def _with_text(value: dict[str, Any], path: Sequence[str], text: str) -> dict[str, Any]:
+    """A copy of ``value`` with ``text`` at ``path`` (objects on the way made when missing)."""
+    out = _copy_json(value)
+    node = out
+    for k in path[:-1]:
+        node = node.setdefault(k, {})
+    node[path[-1]] = text
+    return out
+
+
+def _edited(value: dict[str, Any], text: str, digest: str | None) -> dict[str, Any]:
+    """The value of an item whose fact now says ``text``, though it was put saying the text of ``digest``: its
+    text was edited outside the store (``engine.update``, the agent's ``update_memory`` tool, MCP ``update``), or
+    its key now reads the newer fact that superseded it (capture's "User lives in Porto." over the item's "User
+    lives in Lisbon."). The field the old text came from holds the new one and the value's other fields stay; a
+    value whose text was several fields or its JSON, which the new text no longer matches, is
+    ``{"content": text}``."""
+    path = _text_path(value, digest)
+    return _with_text(value, path, text) if path is not None else {"content": text}
+
+
+def _layout(metadata: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The store item a fact's metadata holds (:data:`ITEM_KEY`), or ``None`` for a fact written without a store."""
+    layout = metadata.get(ITEM_KEY)
+    return layout if isinstance(layout, dict) and isinstance(layout.get("value"), dict) else None
+
+
+def _ttl_of(layout: Mapping[str, Any] | None) -> float | None:
+    """The TTL (minutes) the put of an item gave it, or ``None``."""
+    ttl = layout.get("ttl") if layout is not None else None
+    return ttl if isinstance(ttl, (int, float)) and not isinstance(ttl, bool) else None
+
+
+def _updated_at(fact: Any) -> str | None:
+    """When a fact was last edited (a recalled fact carries it in its metadata)."""
+    return getattr(fact, "updated_at", None) or fact.metadata.get("updated_at")
 
 
 def item_metadata(value: dict[str, Any], updated_at: datetime, ttl: float | None = None,
-                  text: str | None = None) -> dict[str, Any]:
-    """The metadata of the fact that holds ``value`` (written at ``updated_at``, with a TTL in minutes; ``text``:
-    the fact's text, whose digest tells a later read whether the text was edited outside the store)."""
+                  text: str | None = None, *, key: str | None = None,
+                  namespace: str | None = None) -> dict[str, Any]:
+    """The store's own metadata of the fact that holds ``value`` (written at ``updated_at``, with a TTL in minutes;
+    ``text``: the fact's text, whose digest tells a later read whether the text was edited outside the store and
+    which field it came from; ``key``: the item's key; ``namespace``: its :attr:`NamespaceTemplate.kind`)."""
     layout: dict[str, Any] = {"value": value, "updated_at": updated_at.isoformat()}
     if text is not None:
         layout["text"] = _text_digest(text)
     if ttl is not None:
         layout["ttl"] = ttl
-    return {ITEM_KEY: layout}
+    if key is not None:
+        layout["key"] = key
+    metadata: dict[str, Any] = {ITEM_KEY: layout}
+    if namespace is not None:
+        metadata[NAMESPACE_KEY] = namespace
+    return metadata
 
 
 # -- planned operations (checked before anything runs) -----------------------------------------------------
@@ -337,10 +429,9 @@ class _Search:
     entity: str
     namespace: tuple[str, ...]
     query: str | None
-    where: dict[str, Any] | None
+    where: dict[str, Any]
     limit: int
     offset: int
-    refresh: bool
 
 
 @dataclass(frozen=True)
@@ -353,6 +444,23 @@ class _ListNamespaces:
 
 
 _Plan = _Get | _Put | _Delete | _Search | _ListNamespaces
+
+
+@dataclass(frozen=True)
+class _Call:
+    """One engine call of a store operation: ``target.<name>(*args, **kwargs)`` in :meth:`MemoriStore.batch`, its
+    async twin ``target.a<name>(...)`` in :meth:`MemoriStore.abatch`. An operation is a generator of these (it is
+    sent each call's answer, and the ``KeyError`` of a fact deleted meanwhile), so that its logic is written
+    once for both."""
+
+    target: Any
+    name: str
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
+
+
+T = TypeVar("T")
+_Program = Generator[_Call, Any, T]
 
 
 def _check_count(value: Any, name: str) -> int:
@@ -371,29 +479,27 @@ def _check_key(key: Any) -> str:
     return check_text(key, "key")
 
 
+def _looks_namespaced(key: str) -> bool:
+    """Whether ``key`` has the shape of the fact id a store gives an item whose key, in its entity, is taken by an
+    item of another namespace (``<kind>:<key>``: dot-separated labels, one of them ``*``, then ``:``)."""
+    at = key.find(":")
+    while at != -1:
+        parts = key[:at].split(".")
+        if "*" in parts and all(parts):
+            return True
+        at = key.find(":", at + 1)
+    return False
+
+
 REFRESH_AFTER = 0.1
-"""A read starts an item's TTL again only once this share of it has passed since it was last started: a refresh is
+"""A get starts an item's TTL again only once this share of it has passed since it was last started: a refresh is
 a write (and makes every other process holding the user reload it), so ten gets in a row cost one write, not ten.
 The item may then expire up to this share of its TTL earlier than after a refresh on every read."""
 
 
-def _due(items: Sequence[tuple[str, float]], facts: Sequence[StoredFact]) -> list[tuple[str, float]]:
-    """Those of ``items`` (key, TTL in minutes) whose TTL a read should start again now (:data:`REFRESH_AFTER`)."""
-    now = datetime.now(timezone.utc)
-    expiry = {f.id: f.expires_at for f in facts}
-    return [(key, ttl) for key, ttl in items if key in expiry and (
-        expiry[key] is None or _time(expiry[key]) - now < timedelta(minutes=ttl * (1 - REFRESH_AFTER)))]
-
-
-def _found(plan: _Get, facts: list[StoredFact]) -> tuple[Item | None, list[tuple[str, float]]]:
-    """The item a get finds (``None``: no such fact, one no longer valid, or expired) and the TTLs its read
-    refreshes."""
-    if not facts or not facts[0].is_valid() or _expired(facts[0].expires_at, datetime.now(timezone.utc)):
-        return None, []
-    f = facts[0]
-    value, created, updated, ttl = _item_parts(f.content, f.created_at, f.metadata, f.updated_at)
-    item = Item(value=value, key=f.id, namespace=plan.namespace, created_at=created, updated_at=updated)
-    return item, [(f.id, ttl)] if plan.refresh and ttl is not None else []
+def _due(fact: StoredFact, ttl: float, now: datetime) -> bool:
+    """Whether a get should start the TTL (minutes) of ``fact`` again now (:data:`REFRESH_AFTER`)."""
+    return fact.expires_at is None or _time(fact.expires_at) - now < timedelta(minutes=ttl * (1 - REFRESH_AFTER))
 
 
 class MemoriStore(BaseStore):
@@ -401,24 +507,27 @@ class MemoriStore(BaseStore):
     fact per item, search ranked by the engine (module docstring: :mod:`memori_langchain.store`).
 
     - ``namespace``: the template, literal labels and ``{placeholders}`` (default ``("memories", "{user_id}")``);
-      ``entity``: how the placeholders' values name the engine's entity (:class:`NamespaceTemplate`).
+      ``entity``: how the placeholders' values name the engine's entity (:class:`NamespaceTemplate`). Stores of
+      several shapes may share an engine: their items are apart, by namespace and key.
     - ``fields``: the value's fields that make a fact's text, as LangGraph's ``IndexConfig.fields`` paths
       (``["content"]``, ``["memory.text", "tags[*]"]``; several texts are joined by newlines); default
       ``None``, the whole value (``"$"``): its one str field when it has just one, else its JSON. ``put(...,
-      index=[...])`` overrides them per item; fields the value lacks give the whole value. ``index=False``
-      stores the whole value, kept out of search (module docstring).
+      index=[...])`` overrides them per item. A value with no text at them (each missing, ``None`` or blank) is
+      stored as ``index=False`` stores it: whole, kept out of search (module docstring).
     - ``gate``: ``True`` (default) ranks as ``engine.recall`` does, relevance gate (or judge) and all, so a
-      search may return fewer than ``limit`` items, or none; ``False`` returns the ``limit`` best whatever
-      their relevance, as the same engine with ``RecallConfig(gate="off")`` (no judge is asked).
+      search may return fewer than ``limit`` items, or none; ``False`` returns the ``limit`` best whatever their
+      relevance, as the same engine with ``RecallConfig(gate="off")`` (no judge is asked).
     - ``ttl``: LangGraph's ``TTLConfig``: ``default_ttl`` (minutes) for puts without ``ttl=``, and
-      ``refresh_on_read`` (default ``True``: a get or search that returns an item with a TTL starts its
-      TTL again, once :data:`REFRESH_AFTER` of it has passed). Expired items are never returned; like every expired fact, they stay stored until deleted.
+      ``refresh_on_read`` (default ``True``: a get that returns an item with a TTL starts its TTL again, once
+      :data:`REFRESH_AFTER` of it has passed; a search never does). Expired items are never returned; like every
+      expired fact, they stay stored until deleted.
     - ``max_value_bytes``: the largest value (as JSON) a put accepts; a larger one raises ``ValueError``
       and nothing is written.
     """
 
     supports_ttl = True
-    __slots__ = ("engine", "template", "fields", "gate", "ttl_config", "max_value_bytes", "_ungated")
+    __slots__ = ("engine", "template", "fields", "gate", "ttl_config", "max_value_bytes", "_ungated", "_scope",
+                 "_text_field")
 
     def __init__(
         self,
@@ -442,6 +551,11 @@ class MemoriStore(BaseStore):
             raise ValueError(f"MemoriStore: max_value_bytes must be an int >= 1, got {max_value_bytes!r}")
         self.max_value_bytes = max_value_bytes
         self._ungated: tuple[Any, RecallEngine] | None = None  # (the config it was made from, the twin)
+        # The facts this store reads: its namespace's items, and the facts no namespace holds (engine.add, capture).
+        self._scope: dict[str, Any] = {NAMESPACE_KEY: {"$in": [self.template.kind, None]}}
+        first = self.fields[0] if self.fields else None
+        self._text_field: tuple[str, ...] = (
+            tuple(first.split(".")) if first is not None and _SIMPLE_PATH.match(first) else ("content",))
 
     def __repr__(self) -> str:
         return f"MemoriStore(namespace={self.template.labels!r}, entity={self.template.entity!r}, gate={self.gate})"
@@ -509,12 +623,12 @@ class MemoriStore(BaseStore):
             return self._plan_put(op)
         if isinstance(op, SearchOp):
             entity, ns = self.template.resolve_prefix(op.namespace_prefix)
-            where = self._where(op.filter)
+            where = {**self._scope, **(self._where(op.filter) or {})}
             query = op.query
             if query is not None and not isinstance(query, str):
                 raise TypeError(f"query must be a str or None, got {type(query).__name__}")
             return _Search(entity, ns, query if query and query.strip() else None, where,
-                           _check_count(op.limit, "limit"), _check_count(op.offset, "offset"), bool(op.refresh_ttl))
+                           _check_count(op.limit, "limit"), _check_count(op.offset, "offset"))
         if isinstance(op, ListNamespacesOp):
             return self._plan_list(op)
         raise TypeError(f"MemoriStore: unknown operation {type(op).__name__}")
@@ -539,6 +653,9 @@ class MemoriStore(BaseStore):
         if is_version_id(key):  # a get finds nothing there: the row is an earlier value, not an item
             raise ValueError(f"key {key!r} ends like the id of an earlier value (@v<n>), which the store keeps as "
                              "history of a key put again; choose another key")
+        if _looks_namespaced(key):
+            raise ValueError(f"key {key!r} is shaped like the id the store gives an item whose key another "
+                             "namespace's item holds ('<labels with *>:<key>'); choose another key")
         if op.value is None:
             return _Delete(entity, key)
         if not isinstance(op.value, Mapping):
@@ -568,12 +685,16 @@ class MemoriStore(BaseStore):
         ttl = self._check_ttl(op.ttl)
         now = datetime.now(timezone.utc)
         expires = (now + timedelta(minutes=ttl)).isoformat() if ttl is not None else None
-        text = item_text(value, fields)
-        metadata = item_metadata(value, now, ttl, text)
-        if index is False:  # kept out of search: store.search lists it unscored, engine.recall never returns it
+        # Without text at its indexed fields (missing, None, blank), an item is stored whole and unsearched, as
+        # index=False stores it: LangGraph's own stores embed nothing for it either.
+        text = item_text(value, fields) if index is not False else None
+        searchable = text is not None
+        if text is None:
+            text = _whole_text(value)
+        metadata = item_metadata(value, now, ttl, text, key=key, namespace=self.template.kind)
+        if not searchable:  # kept out of search: store.search lists it unscored, engine.recall never returns it
             metadata[SEARCHABLE_KEY] = False
         return _Put(entity, key, text, metadata, now.isoformat(), expires)
-
 
     def _plan_list(self, op: ListNamespacesOp) -> _ListNamespaces:
         labels = self.template.labels
@@ -610,88 +731,267 @@ class MemoriStore(BaseStore):
         entity, ns = self.template.resolve(tuple(want.get(i, label) for i, label in enumerate(labels)))
         return _ListNamespaces(entity, ns, max_depth, limit, offset)
 
-    # -- running (sync) ---------------------------------------------------------------------------------
+    # -- running: batch (sync) and abatch (async) drive the same operations ------------------------------
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         """Run ``ops`` in order (each sees the writes of those before it), after checking them all."""
         plans = [self._plan(op) for op in ops]
-        return [self._run(plan) for plan in plans]
+        return [self._drive(self._operation(plan)) for plan in plans]
 
-    def _run(self, plan: _Plan) -> Result:
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        """Run ``ops`` in order over the engine's async methods; consecutive reads run together."""
+        plans = [self._plan(op) for op in ops]
+        results: list[Result] = [None] * len(plans)
+        i = 0
+        while i < len(plans):
+            if isinstance(plans[i], (_Put, _Delete)):
+                results[i] = await self._adrive(self._operation(plans[i]))
+                i += 1
+                continue
+            j = i
+            while j < len(plans) and not isinstance(plans[j], (_Put, _Delete)):
+                j += 1
+            results[i:j] = await asyncio.gather(*(self._adrive(self._operation(p)) for p in plans[i:j]))
+            i = j
+        return results
+
+    @staticmethod
+    def _drive(operation: _Program[T]) -> T:
+        """Run an operation's engine calls with the engine's blocking methods."""
+        reply: Any = None
+        error: KeyError | None = None
+        while True:
+            try:
+                call = operation.send(reply) if error is None else operation.throw(error)
+            except StopIteration as stop:
+                return stop.value  # type: ignore[no-any-return]
+            reply, error = None, None
+            try:
+                reply = getattr(call.target, call.name)(*call.args, **call.kwargs)
+            except KeyError as exc:  # a fact deleted meanwhile: the operation decides
+                error = exc
+
+    @staticmethod
+    async def _adrive(operation: _Program[T]) -> T:
+        """Run an operation's engine calls with the engine's async methods."""
+        reply: Any = None
+        error: KeyError | None = None
+        while True:
+            try:
+                call = operation.send(reply) if error is None else operation.throw(error)
+            except StopIteration as stop:
+                return stop.value  # type: ignore[no-any-return]
+            reply, error = None, None
+            try:
+                reply = await getattr(call.target, "a" + call.name)(*call.args, **call.kwargs)
+            except KeyError as exc:
+                error = exc
+
+    def _call(self, name: str, *args: Any, **kwargs: Any) -> _Call:
+        return _Call(self.engine, name, args, kwargs)
+
+    def _operation(self, plan: _Plan) -> _Program[Result]:
         if isinstance(plan, _Get):
             return self._get(plan)
         if isinstance(plan, _Put):
-            self._put(plan)
-            return None
+            return self._put(plan)
         if isinstance(plan, _Delete):
-            self.engine.delete(plan.entity, [plan.key])
-            return None
+            return self._delete(plan)
         if isinstance(plan, _Search):
             return self._search(plan)
         return self._list_namespaces(plan)
 
-    def _get(self, plan: _Get) -> Item | None:
-        facts = self.engine.get(plan.entity, [plan.key])
-        item, refresh = _found(plan, facts)
-        if refresh:
-            self._refresh(plan.entity, refresh, facts)
-        return item
+    # -- which fact a key names ---------------------------------------------------------------------------
 
-    def _refresh(self, entity: str, items: list[tuple[str, float]], facts: Sequence[StoredFact] | None = None) -> None:
-        if facts is None:
-            facts = self.engine.get(entity, [key for key, _ in items])
-        for key, ttl in _due(items, facts):
+    def _visible(self, metadata: Mapping[str, Any]) -> bool:
+        """Whether a fact is read by this store: an item of its namespace, or a fact of none (``engine.add``,
+        capture, a store before namespaces were recorded)."""
+        kind = metadata.get(NAMESPACE_KEY)
+        return kind is None or kind == self.template.kind
+
+    def _key_of(self, fact: Any) -> str:
+        """The key of the item a fact holds: the one its put recorded, else the fact's id."""
+        layout = _layout(fact.metadata)
+        key = layout.get("key") if layout is not None else None
+        return key if isinstance(key, str) else fact.id
+
+    def _secondary(self, key: str) -> str:
+        """The fact id of this namespace's item ``key`` when the fact with id ``key`` is another namespace's item."""
+        return f"{self.template.kind}:{key}"
+
+    def _pick(self, found: Sequence[StoredFact], key: str) -> tuple[StoredFact | None, str]:
+        """Of the facts with ids ``key`` and :meth:`_secondary`, the one that is this namespace's item ``key``
+        (``None``: there is none), and the id a new value of the key takes."""
+        by_id = {f.id: f for f in found}
+        secondary = self._secondary(key)
+        if secondary in by_id:
+            return by_id[secondary], secondary
+        primary = by_id.get(key)
+        if primary is None:
+            return None, key
+        if self._visible(primary.metadata):
+            return primary, key
+        return None, secondary
+
+    def _follows(self, fact: StoredFact, key: str) -> bool:
+        """Whether key ``key`` may read ``fact``, a newer fact that superseded the one it names: one of no
+        namespace, or this namespace's item of that key (a put over the newer fact made it so)."""
+        return self._visible(fact.metadata) and (_layout(fact.metadata) is None or self._key_of(fact) == key)
+
+    def _resolve(self, entity: str, key: str) -> _Program[tuple[StoredFact | None, StoredFact | None, list[str], str]]:
+        """What item ``key`` is: (the fact stored under the key; the fact it reads now, that one while it is valid,
+        else the newest fact of its supersede chain, ``None`` when the chain ends in nothing the key may read; the
+        chain's ids; the id a new value of the key takes)."""
+        found = yield self._call("get", entity, [key, self._secondary(key)])
+        fact, fid = self._pick(found, key)
+        if fact is None:
+            return None, None, [], fid
+        chain = [fact.id]
+        current = fact
+        while not current.is_valid():
+            newer = current.superseded_by
+            if (not newer or newer in chain or len(chain) > _MAX_CHAIN
+                    or version_of(current.id) == newer):  # an earlier text kept as history, not a supersede
+                return fact, None, chain, fid
+            got = yield self._call("get", entity, [newer])
+            if not got or not self._follows(got[0], key):
+                return fact, None, chain, fid
+            current = got[0]
+            chain.append(current.id)
+        return fact, current, chain, fid
+
+    def _parts(self, base: Any, head: Any) -> tuple[dict[str, Any], datetime, datetime, float | None]:
+        """An item's (value, created, updated, TTL in minutes): ``base`` is the fact its key names, ``head`` the
+        fact it reads (``base`` itself, or the newest fact of its supersede chain)."""
+        created = _time(base.created_at)
+        written = max(created, _time(_updated_at(head) or head.created_at))
+        own = _layout(head.metadata)
+        if own is not None:
+            value = _copy_json(own["value"])
+            updated = _time(own.get("updated_at") or head.created_at)
+            digest = own.get("text")
+            if digest not in (None, _text_digest(head.content)):
+                value, updated = _edited(value, head.content, digest), written
+            return value, created, updated, _ttl_of(own)
+        put = _layout(base.metadata) if base is not head else None
+        if put is not None:
+            return _edited(_copy_json(put["value"]), head.content, put.get("text")), created, written, None
+        return _with_text({}, self._text_field, head.content), created, written, None
+
+    # -- the operations -----------------------------------------------------------------------------------
+
+    def _get(self, plan: _Get) -> _Program[Item | None]:
+        base, head, _, _ = yield from self._resolve(plan.entity, plan.key)
+        now = datetime.now(timezone.utc)
+        if base is None or head is None or _expired(head.expires_at, now):
+            return None
+        value, created, updated, ttl = self._parts(base, head)
+        if plan.refresh and ttl is not None and _due(head, ttl, now):
             try:
-                self.engine.update(entity, key, expires_at=timedelta(minutes=ttl))
+                yield self._call("update", plan.entity, head.id, expires_at=timedelta(minutes=ttl))
             except KeyError:
                 pass  # deleted meanwhile
+        return Item(value=value, key=plan.key, namespace=plan.namespace, created_at=created, updated_at=updated)
 
-    def _put(self, plan: _Put) -> None:
-        existing = self.engine.get(plan.entity, [plan.key])
-        if existing and not _expired(existing[0].expires_at, datetime.now(timezone.utc)):
-            text = None if existing[0].content == plan.text else plan.text
+    def _put(self, plan: _Put) -> _Program[None]:
+        _, head, _, fid = yield from self._resolve(plan.entity, plan.key)
+        if head is not None and not _expired(head.expires_at, datetime.now(timezone.utc)):
             try:
-                self.engine.update(plan.entity, plan.key, text=text, metadata=plan.metadata,
-                                   expires_at=plan.expires_at)
-                return
+                yield self._call("update", plan.entity, head.id, **self._edit(plan, head))
+                return None
             except KeyError:
-                pass  # deleted meanwhile: store it anew
-        self.engine.add(plan.entity, [plan.text], ids=[plan.key], created_at=plan.now, metadata=plan.metadata,
-                        expires_at=plan.expires_at)
-
-    def _search(self, plan: _Search) -> list[SearchItem]:
-        if plan.limit == 0:
-            return []
-        items: list[SearchItem] = []
-        ttls: list[tuple[str, float | None]] = []
-        listed: _Search | None = plan  # without a query, the listing is the search
-        if plan.query is not None:
-            hits = self._ranker().recall(plan.query, plan.entity, plan.offset + plan.limit, where=plan.where)
-            items, ttls = self._ranked(plan, hits)
-            listed = _unscored_plan(plan, len(hits), len(items))
-        if listed is not None:
-            listing = _Listing(listed)
-            while not listing.take(self.engine.list(listed.entity, limit=listing.size, offset=listing.start,
-                                                    where=listed.where, newest_first=False)):
-                pass
-            items, ttls = items + listing.items, ttls + listing.ttls
-        if plan.refresh:
-            self._refresh(plan.entity, [(key, ttl) for key, ttl in ttls if ttl is not None])
-        return items
+                pass  # deleted meanwhile: stored anew
+        yield self._call("add", plan.entity, [plan.text], ids=[fid], created_at=plan.now, metadata=plan.metadata,
+                         expires_at=plan.expires_at)
+        return None
 
     @staticmethod
-    def _ranked(plan: _Search, hits: Sequence[Any]) -> tuple[list[SearchItem], list[tuple[str, float | None]]]:
-        """Recalled facts as search items, after ``offset`` (core facts recall appends may fill the page).
+    def _edit(plan: _Put, fact: StoredFact) -> dict[str, Any]:
+        """``engine.update``'s arguments for a put over ``fact``: the put's text (``None`` when it is the fact's:
+        nothing re-embedded); the fact's metadata with the put's own keys replaced, so what the put does not say
+        stays (``core``, capture's keys, the app's ``engine.add`` metadata); and its expiry: the put's ``ttl``,
+        else none when an earlier put gave the fact its TTL, else the one it has (set outside the store)."""
+        metadata = {k: v for k, v in fact.metadata.items() if k not in _OWN_KEYS}
+        metadata.update(plan.metadata)
+        edit: dict[str, Any] = {"text": None if fact.content == plan.text else plan.text, "metadata": metadata}
+        if plan.expires_at is not None or _ttl_of(_layout(fact.metadata)) is not None:
+            edit["expires_at"] = plan.expires_at
+        return edit
 
-        ``hits`` is ``recall(query, entity, offset + limit)``: the page is its slice (module docstring)."""
-        out: list[SearchItem] = []
-        ttls: list[tuple[str, float | None]] = []
-        for h in hits[plan.offset : plan.offset + plan.limit]:
-            md = h.metadata
-            value, created, updated, ttl = _item_parts(h.content, h.created_at, md, md.get("updated_at"))
-            out.append(SearchItem(plan.namespace, h.id, value, created, updated, score=float(h.rank_score)))
-            ttls.append((h.id, ttl))
-        return out, ttls
+    def _delete(self, plan: _Delete) -> _Program[None]:
+        base, _, chain, _ = yield from self._resolve(plan.entity, plan.key)
+        if base is not None:  # the item and the newer facts its key reads: gone from every read
+            yield self._call("delete", plan.entity, chain)
+        return None
+
+    def _search(self, plan: _Search) -> _Program[list[SearchItem]]:
+        if plan.limit == 0:
+            return []
+        found: list[tuple[Any, float | None]] = []
+        listed: _Search | None = plan  # without a query, the listing is the search
+        if plan.query is not None:
+            # A page is a slice of one recall of offset + limit (module docstring); core facts recall appends
+            # after the ranked ones may fill it.
+            hits = yield _Call(self._ranker(), "recall", (plan.query, plan.entity, plan.offset + plan.limit),
+                               {"where": plan.where})
+            page = hits[plan.offset : plan.offset + plan.limit]
+            found = [(h, float(h.rank_score)) for h in page]
+            listed = _unscored_plan(plan, len(hits), len(page))
+        if listed is not None:
+            listing = _Listing(listed)
+            while True:
+                facts = yield self._call("list", listed.entity, limit=listing.size, offset=listing.start,
+                                         where=listed.where, newest_first=False)
+                if listing.take(facts):
+                    break
+            found += [(f, None) for f in listing.facts]
+        bases = yield from self._bases(plan.entity, [f for f, _ in found])
+        items = []
+        for fact, score in found:
+            base = bases.get(fact.id, fact)
+            value, created, updated, _ = self._parts(base, fact)
+            items.append(SearchItem(plan.namespace, self._key_of(base), value, created, updated, score=score))
+        return items
+
+    def _bases(self, entity: str, facts: Sequence[Any]) -> _Program[dict[str, StoredFact]]:
+        """For each of ``facts`` written without the store that superseded an item this store reads (capture's "User
+        lives in Porto." over the item ``city``), that item: a search shows the newer fact under its key, as a
+        get of the key reads it. Supersede chains are walked back one batched read per step."""
+        loose = [f for f in facts if _layout(f.metadata) is None]
+        older = {f.id: f.supersedes for f in loose if isinstance(f, StoredFact)}
+        recalled = [f.id for f in loose if not isinstance(f, StoredFact)]  # a recalled fact omits its supersedes
+        if recalled:
+            older.update({f.id: f.supersedes for f in (yield self._call("get", entity, recalled))})
+        # origin -> the (older, newer) links to follow next: older must be superseded by newer
+        walk = {origin: [(o, origin) for o in ids] for origin, ids in older.items() if ids}
+        read: dict[str, StoredFact] = {}
+        out: dict[str, StoredFact] = {}
+        for _ in range(_MAX_CHAIN):
+            unread = list(dict.fromkeys(o for links in walk.values() for o, _ in links if o not in read))
+            if unread:
+                read.update({f.id: f for f in (yield self._call("get", entity, unread))})
+            nxt: dict[str, list[tuple[str, str]]] = {}
+            for origin, links in walk.items():
+                for older_id, newer_id in links:
+                    f = read.get(older_id)
+                    if f is None or f.superseded_by != newer_id or not self._visible(f.metadata):
+                        continue
+                    if _layout(f.metadata) is not None:
+                        out[origin] = f
+                        break
+                    nxt.setdefault(origin, []).extend((o, f.id) for o in f.supersedes)
+            walk = {origin: links for origin, links in nxt.items() if origin not in out}
+            if not walk:
+                break
+        return out
+
+    def _list_namespaces(self, plan: _ListNamespaces) -> _Program[list[tuple[str, ...]]]:
+        if plan.entity is None or plan.limit == 0:
+            return []
+        if not (yield self._call("list", plan.entity, limit=1, where=self._scope)):
+            return []
+        ns = plan.namespace[: plan.max_depth] if plan.max_depth is not None else plan.namespace
+        return [ns][plan.offset : plan.offset + plan.limit]
 
     def _ranker(self) -> RecallEngine:
         """The engine that ranks a search: the store's own, or with ``gate=False`` its ungated twin.
@@ -712,97 +1012,6 @@ class MemoriStore(BaseStore):
             twin = self._ungated = (base, copy)
         return twin[1]
 
-    def _list_namespaces(self, plan: _ListNamespaces) -> list[tuple[str, ...]]:
-        if plan.entity is None or plan.limit == 0 or not self.engine.list(plan.entity, limit=1):
-            return []
-        ns = plan.namespace[: plan.max_depth] if plan.max_depth is not None else plan.namespace
-        return [ns][plan.offset : plan.offset + plan.limit]
-
-    # -- running (async) --------------------------------------------------------------------------------
-
-    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
-        """Run ``ops`` in order over the engine's async methods; consecutive reads run together."""
-        plans = [self._plan(op) for op in ops]
-        results: list[Result] = [None] * len(plans)
-        i = 0
-        while i < len(plans):
-            if isinstance(plans[i], (_Put, _Delete)):
-                results[i] = await self._arun(plans[i])
-                i += 1
-                continue
-            j = i
-            while j < len(plans) and not isinstance(plans[j], (_Put, _Delete)):
-                j += 1
-            results[i:j] = await asyncio.gather(*(self._arun(p) for p in plans[i:j]))
-            i = j
-        return results
-
-    async def _arun(self, plan: _Plan) -> Result:
-        engine = self.engine
-        if isinstance(plan, _Get):
-            facts = await engine.aget(plan.entity, [plan.key])
-            item, refresh = _found(plan, facts)
-            if refresh:
-                await self._arefresh(plan.entity, refresh, facts)
-            return item
-        if isinstance(plan, _Put):
-            existing = await engine.aget(plan.entity, [plan.key])
-            if existing and not _expired(existing[0].expires_at, datetime.now(timezone.utc)):
-                text = None if existing[0].content == plan.text else plan.text
-                try:
-                    await engine.aupdate(plan.entity, plan.key, text=text, metadata=plan.metadata,
-                                         expires_at=plan.expires_at)
-                    return None
-                except KeyError:
-                    pass
-            await engine.aadd(plan.entity, [plan.text], ids=[plan.key], created_at=plan.now, metadata=plan.metadata,
-                              expires_at=plan.expires_at)
-            return None
-        if isinstance(plan, _Delete):
-            await engine.adelete(plan.entity, [plan.key])
-            return None
-        if isinstance(plan, _Search):
-            return await self._asearch(plan)
-        if plan.entity is None:
-            return []
-        if plan.limit == 0 or not await engine.alist(plan.entity, limit=1):
-            return []
-        ns = plan.namespace[: plan.max_depth] if plan.max_depth is not None else plan.namespace
-        return [ns][plan.offset : plan.offset + plan.limit]
-
-    async def _arefresh(self, entity: str, items: list[tuple[str, float]],
-                        facts: Sequence[StoredFact] | None = None) -> None:
-        async def one(key: str, ttl: float) -> None:
-            try:
-                await self.engine.aupdate(entity, key, expires_at=timedelta(minutes=ttl))
-            except KeyError:
-                pass
-
-        if facts is None:
-            facts = await self.engine.aget(entity, [key for key, _ in items])
-        await asyncio.gather(*(one(k, t) for k, t in _due(items, facts)))
-
-    async def _asearch(self, plan: _Search) -> list[SearchItem]:
-        if plan.limit == 0:
-            return []
-        engine = self.engine
-        items: list[SearchItem] = []
-        ttls: list[tuple[str, float | None]] = []
-        listed: _Search | None = plan  # without a query, the listing is the search
-        if plan.query is not None:
-            hits = await self._ranker().arecall(plan.query, plan.entity, plan.offset + plan.limit, where=plan.where)
-            items, ttls = self._ranked(plan, hits)
-            listed = _unscored_plan(plan, len(hits), len(items))
-        if listed is not None:
-            listing = _Listing(listed)
-            while not listing.take(await engine.alist(listed.entity, limit=listing.size, offset=listing.start,
-                                                      where=listed.where, newest_first=False)):
-                pass
-            items, ttls = items + listing.items, ttls + listing.ttls
-        if plan.refresh:
-            await self._arefresh(plan.entity, [(key, ttl) for key, ttl in ttls if ttl is not None])
-        return items
-
 
 def _unscored_plan(plan: _Search, n_hits: int, n_page: int) -> _Search | None:
     """The listing that ends a search page with a query once the ranked items run out: the items put with
@@ -813,24 +1022,23 @@ def _unscored_plan(plan: _Search, n_hits: int, n_page: int) -> _Search | None:
     room = plan.limit - n_page
     if room <= 0 or n_hits >= plan.offset + plan.limit:
         return None
-    where = {**(plan.where or {}), SEARCHABLE_KEY: False}
+    where = {**plan.where, SEARCHABLE_KEY: False}
     return replace(plan, query=None, where=where, offset=max(0, plan.offset - n_hits), limit=room)
 
 
 class _Listing:
-    """The items of a search without a query, page by page: oldest first (LangGraph's order of insertion),
+    """The facts of a search without a query, page by page: oldest first (LangGraph's order of insertion),
     expired ones left out, ``offset`` skipped."""
 
     def __init__(self, plan: _Search) -> None:
         self.plan = plan
-        self.items: list[SearchItem] = []
-        self.ttls: list[tuple[str, float | None]] = []
+        self.facts: list[StoredFact] = []
         self.now = datetime.now(timezone.utc)
         self.skip = plan.offset
         self.size = plan.offset + plan.limit  # the page engine.list builds facts for; more only past expired ones
         self.start = 0
 
-    def take(self, page: Sequence[Any]) -> bool:
+    def take(self, page: Sequence[StoredFact]) -> bool:
         """Read one page (the next ``size`` facts from ``start``); ``True`` when the listing is complete."""
         for f in page:
             if _expired(f.expires_at, self.now):
@@ -838,10 +1046,8 @@ class _Listing:
             if self.skip:
                 self.skip -= 1
                 continue
-            value, created, updated, ttl = _item_parts(f.content, f.created_at, f.metadata, f.updated_at)
-            self.items.append(SearchItem(self.plan.namespace, f.id, value, created, updated))
-            self.ttls.append((f.id, ttl))
-            if len(self.items) == self.plan.limit:
+            self.facts.append(f)
+            if len(self.facts) == self.plan.limit:
                 return True
         self.start += self.size
         return len(page) < self.size

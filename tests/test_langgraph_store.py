@@ -150,6 +150,13 @@ SEQUENCES: dict[str, list[tuple[Any, ...]]] = {
         ("search", "alice", {"query": "door code", "limit": 50}),
         ("search", "bob", {"query": "where does the user live? Rua Augusta", "limit": 50}),
     ],
+    "an item without text at its indexed field is stored and comes unscored": [
+        ("put", "alice", "p", PREFS), ("put", "alice", "d", {"content": None, "kind": "draft"}, {"index": ["content"]}),
+        ("put", "alice", "e", {"kind": "draft"}, {"index": ["content"]}), ("put", "alice", "c", CITY),
+        ("search", "alice", {"query": "window seats draft", "limit": 50}),
+        ("search", "alice", {"query": "window seats draft", "limit": 3}),
+        ("get", "alice", "d"), ("search", "alice", {}), ("search", "alice", {"filter": {"kind": "draft"}}),
+    ],
     "a key that is not a str is its str(), as LangGraph's put / get / delete make it": [
         ("put", "alice", 5, PREFS), ("get", "alice", 5), ("get", "alice", "5"), ("search", "alice", {}),
         ("put", "alice", "5", CITY), ("get", "alice", 5), ("delete", "alice", 5), ("get", "alice", "5"),
@@ -316,35 +323,188 @@ def test_facts_written_without_the_store_are_items_too() -> None:
     store.engine.add("alice", ["User is vegetarian."], ids=["veg"], metadata={"source": "chat"})
     store.engine.add("alice", ["User has a cat."], ids=["cat"])
     ns = ("memories", "alice")
-    assert store.get(ns, "veg").value == {"content": "User is vegetarian.", "metadata": {"source": "chat"}}
-    assert [i.value for i in store.search(ns)] == [{"content": "User is vegetarian.", "metadata": {"source": "chat"}},
-                                                   {"content": "User has a cat."}]
+    assert store.get(ns, "veg").value == {"content": "User is vegetarian."}  # the engine's metadata stays its own
+    assert [i.value for i in store.search(ns)] == [{"content": "User is vegetarian."}, {"content": "User has a cat."}]
     assert [i.key for i in store.search(ns, query="is the user vegetarian?")][0] == "veg"
     store.put(ns, "veg", {"content": "User is vegan."})  # a put replaces it as any item
     assert store.get(ns, "veg").value == {"content": "User is vegan."}
 
 
+@pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
+@pytest.mark.parametrize(("fields", "value_of"), [(None, "content"), (["content"], "content"), (["text"], "text")])
+def test_a_value_read_from_a_fact_put_back_unchanged_or_edited_keeps_its_text_and_metadata(
+        fields: Any, value_of: str, is_async: bool) -> None:
+    """A fact of engine.add (or capture) reads back as its text alone, at the store's indexed field: put back as
+    read, the fact is unchanged; edited (read-modify-write), its text is the edited field, never the value's
+    JSON, and the engine's metadata stays."""
+    store = memori_store(fields=fields)
+    runner = Runner(store, ("memories", "{user_id}"), is_async)
+    engine = store.engine
+    [fid] = engine.add("alice", "User is allergic to peanuts.", metadata={"source": "chat", "thread_id": "t-9f2c"})
+    read = lambda: asyncio.run(runner.run(("get", "alice", fid)))[2]  # noqa: E731
+    put = lambda value: asyncio.run(runner.run(("put", "alice", fid, value)))  # noqa: E731
+    value = read()
+    assert value == {value_of: "User is allergic to peanuts."}
+    put(value)
+    [fact] = engine.get("alice", [fid])
+    assert fact.content == "User is allergic to peanuts." and is_searchable(fact.metadata)
+    assert {k: fact.metadata[k] for k in ("source", "thread_id")} == {"source": "chat", "thread_id": "t-9f2c"}
+    assert read() == value
+    put({**value, value_of: "User is allergic to peanuts and cashews."})
+    [fact] = engine.get("alice", [fid])
+    assert fact.content == "User is allergic to peanuts and cashews."
+    assert {k: fact.metadata[k] for k in ("source", "thread_id")} == {"source": "chat", "thread_id": "t-9f2c"}
+    [hit] = ungated_engine(engine.embedder, store=engine.store).recall("Can I eat cashew chicken?", "alice")
+    assert hit.content == "User is allergic to peanuts and cashews."  # what a prompt shows: the text, no JSON
+
+
 @pytest.mark.parametrize(
-    ("value", "index", "fields", "text"),
+    ("value", "index", "fields", "text", "searchable"),
     [
-        ({"content": "User likes tea."}, None, None, "User likes tea."),  # one str field: itself
-        ({"content": "User likes tea.", "kind": "pref"}, None, None, '{"content": "User likes tea.", "kind": "pref"}'),
-        ({"content": "User likes tea.", "kind": "pref"}, None, ["content"], "User likes tea."),
-        ({"content": "User likes tea.", "kind": "pref"}, ["kind", "content"], ["content"], "pref\nUser likes tea."),
+        ({"content": "User likes tea."}, None, None, "User likes tea.", True),  # one str field: itself
+        ({"content": "User likes tea.", "kind": "pref"}, None, None, '{"content": "User likes tea.", "kind": "pref"}',
+         True),
+        ({"content": "User likes tea.", "kind": "pref"}, None, ["content"], "User likes tea.", True),
+        ({"content": "User likes tea.", "kind": "pref"}, ["kind", "content"], ["content"], "pref\nUser likes tea.",
+         True),
         ({"memory": {"text": "User likes tea."}, "tags": ["drinks", "tea"]}, ["memory.text", "tags[*]"], None,
-         "User likes tea.\ndrinks\ntea"),
+         "User likes tea.\ndrinks\ntea", True),
         ({"content": "User likes tea.", "kind": "pref"}, False, ["content"],
-         '{"content": "User likes tea.", "kind": "pref"}'),
-        ({"kind": "pref", "n": 1}, ["content"], None, '{"kind": "pref", "n": 1}'),  # no such field: the whole value
+         '{"content": "User likes tea.", "kind": "pref"}', False),
+        # no text at the indexed field: stored whole, kept out of search, as index=False stores it
+        ({"kind": "pref", "n": 1}, ["content"], None, '{"kind": "pref", "n": 1}', False),
     ],
 )
-def test_the_facts_text_is_the_indexed_fields(value: dict[str, Any], index: Any, fields: Any, text: str) -> None:
+def test_the_facts_text_is_the_indexed_fields(value: dict[str, Any], index: Any, fields: Any, text: str,
+                                              searchable: bool) -> None:
     store = memori_store(fields=fields)
     store.put(("memories", "u"), "k", value, index=index)
     [fact] = store.engine.get("u", ["k"])
     assert fact.content == text
-    assert is_searchable(fact.metadata) == (index is not False)  # index=[fields] is searchable, index=False not
+    assert is_searchable(fact.metadata) == searchable
     assert store.get(("memories", "u"), "k").value == value
+
+
+def test_a_put_over_a_captured_core_fact_keeps_it_core_and_keeps_captures_metadata() -> None:
+    """Capture marks an allergy core (injected on every turn); an agent refining it by key through the store must
+    not quietly un-mark it, nor drop what capture recorded with it."""
+    store = MemoriStore(new_engine(), fields=["content"])
+    engine = store.engine
+    capture_facts(engine, "alice", [("user", "I'm allergic to peanuts.")], RuleBasedFactExtractor(),
+                  metadata={"source": "langgraph", "thread_id": "t-1"})
+    [fact] = engine.list("alice")
+    assert fact.metadata["core"] is True
+    store.put(("memories", "alice"), fact.id, {"content": "User is allergic to peanuts and cashews."})
+    [after] = engine.list("alice")
+    assert after.id == fact.id and after.content == "User is allergic to peanuts and cashews."
+    assert {k: after.metadata.get(k) for k in fact.metadata} == fact.metadata  # core and capture's keys kept
+    unrelated = [f.content for f in engine.recall("What's a good protein bar to buy?", "alice")]
+    assert unrelated == ["User is allergic to peanuts and cashews."]  # still injected on every turn
+    assert store.get(("memories", "alice"), fact.id).value == {"content": "User is allergic to peanuts and cashews."}
+    # an expiry set outside the store is the engine's too: a put without ttl keeps it, a put with one replaces it
+    [trip] = engine.add("alice", "User is in Rome this week.", expires_at=timedelta(days=3))
+    expires = engine.get("alice", [trip])[0].expires_at
+    store.put(("memories", "alice"), trip, {"content": "User is in Rome until Sunday."})
+    assert engine.get("alice", [trip])[0].expires_at == expires
+    store.put(("memories", "alice"), trip, {"content": "User is in Rome until Sunday."}, ttl=60)
+    assert datetime.fromisoformat(engine.get("alice", [trip])[0].expires_at) < datetime.fromisoformat(expires)
+
+
+@pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
+def test_a_key_reads_the_fact_that_superseded_its_item_with_the_apps_other_fields(is_async: bool) -> None:
+    """Capture hears "I moved to Porto" and supersedes the app's item ``city`` with a fact of its own: the key
+    reads the current fact (with the app's other fields), a search shows it under the key, a put of the key edits
+    it and a delete removes it, as if the app had edited the item itself."""
+    store = MemoriStore(new_engine(gate="off"), fields=["content"])
+    runner = Runner(store, ("memories", "{user_id}"), is_async)
+    run = lambda *op: asyncio.run(runner.run(op))  # noqa: E731
+    engine = store.engine
+    run("put", "alice", "city", {"content": "User lives in Lisbon.", "source": "signup-form"})
+    run("put", "alice", "diet", {"content": "User is vegetarian."})
+    capture_facts(engine, "alice", [("user", "I moved to Porto last month.")], RuleBasedFactExtractor())
+    [lisbon] = engine.get("alice", ["city"])
+    assert not lisbon.is_valid() and lisbon.superseded_by  # capture superseded the item: the key follows it
+    porto = {"content": "User lives in Porto.", "source": "signup-form"}
+    assert run("get", "alice", "city") == (("memories", "alice"), "city", porto)
+    assert run("search", "alice", {}) == [(("memories", "alice"), "diet", {"content": "User is vegetarian."}),
+                                          (("memories", "alice"), "city", porto)]
+    assert ("city", porto) in [(k, v) for _, k, v in run("search", "alice", {"query": "Where do I live?"})[0]]
+    run("put", "alice", "city", {"content": "User lives in Braga.", "source": "chat"})
+    assert run("get", "alice", "city")[2] == {"content": "User lives in Braga.", "source": "chat"}
+    assert [f.content for f in engine.list("alice") if "lives" in f.content] == ["User lives in Braga."]
+    run("delete", "alice", "city")
+    assert run("get", "alice", "city") is None
+    assert [f.content for f in engine.list("alice", include_invalid=True)] == ["User is vegetarian."]
+
+
+def test_two_stores_of_other_namespaces_over_one_engine_keep_items_of_one_key_apart() -> None:
+    engine = new_engine(gate="off")
+    profile = MemoriStore(engine, namespace=("profile", "{user_id}"), fields=["content"])
+    memories = MemoriStore(engine, namespace=("memories", "{user_id}"), fields=["content"])
+    p, m = ("profile", "alice"), ("memories", "alice")
+    profile.put(p, "name", {"content": "User's name is Alice Martins."})
+    memories.put(m, "name", {"content": "User's cat is called Name."})
+    engine.add("alice", "User likes tea.", ids=["tea"])  # a fact of no namespace: both stores read it
+    assert profile.get(p, "name").value == {"content": "User's name is Alice Martins."}
+    assert memories.get(m, "name").value == {"content": "User's cat is called Name."}
+    assert [(i.key, i.value["content"]) for i in profile.search(p)] == [("name", "User's name is Alice Martins."),
+                                                                        ("tea", "User likes tea.")]
+    assert [i.key for i in memories.search(m, query="What is my cat called?")] == ["name", "tea"]
+    assert memories.list_namespaces(prefix=m) == [m]
+    # the first key written is the fact's id; the other namespace's item of that key is under <kind>:<key>
+    assert sorted(f.id for f in engine.list("alice")) == ["memories.*:name", "name", "tea"]
+    memories.delete(m, "name")
+    assert memories.get(m, "name") is None
+    assert profile.get(p, "name").value == {"content": "User's name is Alice Martins."}
+    with pytest.raises(ValueError, match="shaped like the id the store gives"):
+        memories.put(m, "profile.*:name", {"content": "x"})
+
+
+def test_items_a_store_wrote_before_it_recorded_namespaces_read_as_before_and_a_put_claims_them() -> None:
+    """Items stored by an earlier version (no namespace recorded, the key as the fact's id) are read by every
+    store over the user, as they were; the first put of the key through a store makes the item that store's,
+    and another store's put of the key then stores an item of its own."""
+    engine = new_engine()
+    old_layout = {ITEM_KEY: {"value": {"content": "User likes tea.", "kind": "pref"},
+                             "updated_at": "2025-01-01T00:00:00+00:00"}}
+    engine.add("alice", "User likes tea.", ids=["tea"], metadata=old_layout)
+    memories = MemoriStore(engine, fields=["content"])
+    profile = MemoriStore(engine, namespace=("profile", "{user_id}"), fields=["content"])
+    m, p = ("memories", "alice"), ("profile", "alice")
+    for store, ns in ((memories, m), (profile, p)):
+        assert store.get(ns, "tea").value == {"content": "User likes tea.", "kind": "pref"}
+        assert [i.key for i in store.search(ns)] == ["tea"]
+    memories.put(m, "tea", {"content": "User likes green tea.", "kind": "pref"})
+    assert [f.id for f in engine.list("alice")] == ["tea"]  # edited in place: its id, its history
+    assert [f.content for f in engine.history("alice", "tea")] == ["User likes tea.", "User likes green tea."]
+    assert profile.get(p, "tea") is None
+    profile.put(p, "tea", {"content": "User's profile says tea."})
+    assert memories.get(m, "tea").value == {"content": "User likes green tea.", "kind": "pref"}
+    assert sorted(f.id for f in engine.list("alice")) == ["profile.*:tea", "tea"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "value"),
+    [(["content"], {"content": None}), (["content"], {"content": "   "}), (["content"], {"kind": "draft"}),
+     (["content"], {}), (None, {}), (None, {"content": None, "tags": []})],
+    ids=["none", "blank", "missing", "empty", "whole-empty", "whole-no-text"],
+)
+def test_a_value_without_text_at_its_indexed_fields_is_stored_but_never_searched(fields: Any,
+                                                                                value: dict[str, Any]) -> None:
+    """As LangGraph's own stores embed nothing for such an item: no junk fact ('{"content": null}') is ranked,
+    recalled or injected; the item is read by key, listed, and returned unscored after the ranked items."""
+    store = MemoriStore(new_engine(gate="off"), fields=fields)
+    ns = ("memories", "alice")
+    store.put(ns, "tea", {"content": "User likes tea."})
+    store.put(ns, "draft", value)
+    [fact] = store.engine.get("alice", ["draft"])
+    assert not is_searchable(fact.metadata)
+    assert store.get(ns, "draft").value == value
+    assert [(i.key, i.score is None) for i in store.search(ns, query="content tea draft")] == [
+        ("tea", False), ("draft", True)]
+    assert [f.id for f in store.engine.recall("content tea draft", "alice")] == ["tea"]
+    store.put(ns, "draft", {"content": "User drafts a novel."})  # text at last: searched from now on
+    assert is_searchable(store.engine.get("alice", ["draft"])[0].metadata)
 
 
 # -- index=False: stored, never searched ----------------------------------------------------------------------
@@ -509,6 +669,28 @@ def test_ttl_is_an_expiry_in_minutes_refreshed_by_reads() -> None:
     assert store.engine.get("alice", ["k"])[0].expires_at is None
 
 
+def test_a_search_never_writes_and_a_get_refreshes_its_one_item() -> None:
+    """LangGraph's PostgresStore refreshes what a search returns in one statement; the engine writes one fact at
+    a time, so a search of 100 items due a refresh would cost 100 writes: a search refreshes nothing (the store's
+    revision, which every write moves, stays), a get refreshes its item with one write."""
+    store = memori_store(gate=False, ttl={"default_ttl": 10})
+    ns = ("memories", "alice")
+    store.batch([PutOp(ns, f"k{i}", {"content": f"User note {i} about Rome."}, ttl=10) for i in range(30)])
+    soon = datetime.now(timezone.utc) + timedelta(minutes=5)  # as if half of every TTL had passed
+    for i in range(30):
+        store.engine.update("alice", f"k{i}", expires_at=soon)
+    expiries = {f.id: f.expires_at for f in store.engine.list("alice")}
+    revision = store.engine.store.revision("alice")
+    assert len(store.search(ns, limit=30)) == 30 and len(store.search(ns, query="Rome", limit=30)) == 30
+    assert asyncio.run(store.asearch(ns, limit=30))
+    assert store.engine.store.revision("alice") == revision
+    assert {f.id: f.expires_at for f in store.engine.list("alice")} == expiries
+    store.get(ns, "k3")
+    after = {f.id: f.expires_at for f in store.engine.list("alice")}
+    assert datetime.fromisoformat(after.pop("k3")) > soon + timedelta(minutes=4)
+    assert after == {k: v for k, v in expiries.items() if k != "k3"}
+
+
 def test_an_expired_item_is_gone_from_every_read_and_a_put_makes_it_new() -> None:
     store = memori_store(gate=False)
     ns = ("memories", "alice")
@@ -536,19 +718,17 @@ def test_ttl_config_gives_a_default_ttl_and_the_read_refresh_default() -> None:
     assert store.engine.get("alice", ["k2"])[0].expires_at is None
 
 
-async def test_async_reads_refresh_ttls_too() -> None:
+async def test_an_async_get_refreshes_a_ttl_and_an_async_search_leaves_it() -> None:
     store = memori_store(gate=False)
     ns = ("memories", "alice")
     await store.aput(ns, "k", {"content": "User is in Rome this week."}, ttl=5)
     expires = store.engine.get("alice", ["k"])[0].expires_at
-    await store.asearch(ns, query="Rome")
+    await store.aget(ns, "k")
     assert store.engine.get("alice", ["k"])[0].expires_at == expires  # too soon to start again
     store.engine.update("alice", "k", expires_at=datetime.now(timezone.utc) + timedelta(minutes=2))
     expires = store.engine.get("alice", ["k"])[0].expires_at
-    await store.asearch(ns, query="Rome")
-    assert store.engine.get("alice", ["k"])[0].expires_at > expires
-    store.engine.update("alice", "k", expires_at=datetime.now(timezone.utc) + timedelta(minutes=2))
-    expires = store.engine.get("alice", ["k"])[0].expires_at
+    assert [i.key for i in await store.asearch(ns, query="Rome")] == ["k"]
+    assert store.engine.get("alice", ["k"])[0].expires_at == expires  # a search never writes
     await store.aget(ns, "k")
     assert store.engine.get("alice", ["k"])[0].expires_at > expires
 
@@ -660,6 +840,7 @@ def test_several_placeholders_name_one_entity_each() -> None:
         (("mem.ories", "{user_id}"), None, "period"),
         (("memories", "{a}", "{a}"), None, "repeats"),
         (("langgraph", "{user_id}"), None, "langgraph"),
+        (("memories", "*", "{user_id}"), None, "wildcard"),
         (("{org}", "{user}"), "{org}{user}", "put a '.' between"),
         (("{org}", "{user}"), "{org}.{user}.{org}", "exactly once"),
         (("{org}", "{user}"), "{user}", "exactly once"),
