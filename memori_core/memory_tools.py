@@ -148,7 +148,8 @@ class MemoryTools:
         if attempt.skipped:
             return UNAVAILABLE.format(error=attempt.error, done=done)
         try:
-            result = call()
+            with attempt.reaching():
+                result = call()
         except (MemoryToolError, KeyError):
             attempt.ended()
             raise
@@ -163,7 +164,8 @@ class MemoryTools:
         if attempt.skipped:
             return UNAVAILABLE.format(error=attempt.error, done=done)
         try:
-            result = await call()
+            with attempt.reaching():
+                result = await call()
         except (MemoryToolError, KeyError):
             attempt.ended()
             raise

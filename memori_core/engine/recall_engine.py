@@ -8,6 +8,7 @@ is :mod:`.reads`, its write path :mod:`.writes`, and the async twins run either 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import threading
@@ -326,8 +327,10 @@ class RecallEngine(ReadPath, WritePath):
             self._workers.shutdown()
             return finished
 
-    def _entity_lock(self, entity_id: str) -> threading.RLock:
-        return self._coord.entity_lock(entity_id)
+    def _entity_lock(self, entity_id: str) -> contextlib.AbstractContextManager[None]:
+        """Lock 2 of the entity for a read (:meth:`Coordinator.reading`: a fail-open call waits for it no longer
+        than its time to reach the store)."""
+        return self._coord.reading(entity_id)
 
     def _cache_for(self, entity_id: str) -> EntityCache:
         return self._coord.cache_for(entity_id)
