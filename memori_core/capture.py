@@ -23,9 +23,10 @@ from .extraction.slots import (
 )
 from .extraction.types import ExtractedFact, FactExtractor, MessageLike, as_messages
 from .engine.fact_ids import derived_fact_id
-from .failopen import FailOpenCall, warn_failed
+from .failopen import FailOpenCall, is_outage, warn_failed
 from .lanes import ERASURES, ForgottenError
 from .store.base import ClosedError
+from .store.deadline import NotReached
 from .text import normalize_fact_text
 from .validate import check_expiry, iso_to_ts
 
@@ -69,10 +70,10 @@ class CaptureStats:
 
     Every submitted capture ends as exactly one of ``completed`` (the extractor ran and its facts, if any,
     were stored), ``dropped`` (never run: ``max_pending_captures`` were already pending, or the engine was
-    closed before it ran), ``failed`` (the extractor or the store raised: a warning was logged, or with
-    ``strict=True`` the error kept) or ``erased`` (the entity was forgotten after the turn began: nothing
-    written, by design); ``pending`` are not finished yet. ``submitted`` counts every turn handed over,
-    dropped ones included.
+    closed before it ran, or closed while its store was unreachable), ``failed`` (the extractor or the store
+    raised: a warning was logged, or with ``strict=True`` the error kept) or ``erased`` (the entity was
+    forgotten after the turn began: nothing written, by design); ``pending`` are not finished yet.
+    ``submitted`` counts every turn handed over, dropped ones included.
     """
 
     submitted: int = 0
@@ -317,7 +318,9 @@ class BackgroundCapture:
     :meth:`flush` / :meth:`aflush` wait until every capture submitted so far
     has finished: call them before reading what was captured (tests, a batch
     job), or close the engine (``engine.close()`` waits for its captures, with
-    a bound). Pending captures also finish at normal interpreter exit.
+    a bound). Pending captures also finish at normal interpreter exit, as long as the store answers: at
+    close or exit, once the store is found unreachable, those not started are dropped (counted, one warning
+    for all: :mod:`.lanes`).
     """
 
     def __init__(
@@ -399,6 +402,8 @@ class BackgroundCapture:
                 except Exception:  # noqa: BLE001 - an adapter's bookkeeping must not hide the failure
                     pass
 
+        lanes = engine.capture_lanes
+
         def job() -> None:
             call = FailOpenCall(engine, strict=self.strict, owner=self.owner, logger=self.logger, what="capture",
                                 entity_id=entity_id)
@@ -407,11 +412,14 @@ class BackgroundCapture:
                 if call.skipped:  # the store failed moments ago: not stored, as when it fails now
                     outcome = "failed"
                     not_stored()
+                    lanes.unreachable(call.error)
                 elif erased():
                     outcome = "erased"
                     call.ended()
                 else:
-                    with ERASURES.began(entity_id, generation):
+                    # Not sent once another call met the store down meanwhile, nor when the engine is closing
+                    # over an unreachable store (it would wait timeout for the same failure).
+                    with ERASURES.began(entity_id, generation), call.reaching(timed=False, stop=lanes.stopping):
                         capture_facts(engine, entity_id, turn, extractor, metadata=meta, session_id=session_id,
                                       cancelled=erased)
                     call.succeeded()
@@ -424,9 +432,22 @@ class BackgroundCapture:
                 outcome = "dropped"
                 call.ended()
                 self._dropped(entity_id, "the engine was closed before it was stored")
+            except NotReached as exc:
+                why = lanes.stopping()
+                if why is not None:  # the engine is closing over an unreachable store (it logs how many)
+                    outcome = "dropped"
+                    call.ended()
+                    lanes.count_drop()
+                    self._dropped(entity_id, f"the engine closed ({why})", quiet=True)
+                else:  # the store failed for another call meanwhile: not stored, as if skipped
+                    outcome = "failed"
+                    not_stored()
+                    self._failed(entity_id, exc, call)
             except Exception as exc:
                 outcome = "failed"
                 not_stored()
+                if is_outage(exc):
+                    lanes.unreachable(type(exc).__name__)  # an engine closing drops the captures not started
                 self._failed(entity_id, exc, call)
             finally:
                 if outcome == "erased":
@@ -434,8 +455,12 @@ class BackgroundCapture:
                                      self.owner, entity_id)
                 self._finished(outcome)
 
+        def dropped_at_close(reason: str) -> None:  # never ran: the engine closed (its log counts them)
+            self._finished("dropped")
+            self._dropped(entity_id, f"the engine closed ({reason})", quiet=True)
+
         try:
-            engine.capture_lanes.submit(entity_id, job)
+            lanes.submit(entity_id, job, dropped_at_close)
         except Exception as exc:
             if engine.closed:  # closed since the check above
                 self._finished("dropped")
@@ -453,12 +478,14 @@ class BackgroundCapture:
             self._counts[outcome] += 1
             self._done.notify_all()
 
-    def _dropped(self, entity_id: str, why: str) -> None:
+    def _dropped(self, entity_id: str, why: str, *, quiet: bool = False) -> None:
+        """Report one dropped capture: kept to raise under ``strict``, else a warning (DEBUG when ``quiet``: the
+        engine logs how many it dropped at close)."""
         message = f"{self.owner}: capture dropped for entity {entity_id!r}: {why}; the answer is unaffected"
         if self.strict:
             self._keep(CaptureDropped(message))
         else:
-            self.logger.warning(message)
+            self.logger.log(logging.DEBUG if quiet else logging.WARNING, message)
 
     def _failed(self, entity_id: str, exc: BaseException, call: FailOpenCall | None = None) -> None:
         if self.strict:

@@ -23,12 +23,20 @@ fail-open surface over that engine skips memory at once for
 call; the first call after that goes to the store again. The error that starts
 an outage is logged as a warning, once; the calls it skips log at DEBUG.
 :class:`FailOpenCall` is one call through this policy.
+
+Waiting before the store (:meth:`FailOpenCall.reaching`): a fail-open call must send its first store request
+within the store's request time limit (``ChromaStore.http(timeout=...)``) of its start, whatever it waited for
+first (a thread of the engine's pool, another call of the same user holding the user's copy); a call that did
+not, or that finds the breaker opened by another call while it waited, fails open without sending it
+(:class:`~memori_core.store.deadline.NotReached`). So however many calls are queued behind a stalled server, each
+fails open about one ``timeout`` after it began, instead of after every call before it has timed out in turn.
 """
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import enum
 import logging
 import sys
@@ -39,6 +47,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .facts import RecalledFact
+from .store import deadline
+from .store.deadline import NotReached
 from .validate import check_context, check_query
 
 STRICT_DEFAULT = False
@@ -82,7 +92,8 @@ def recall_or_empty(
     if call.skipped:
         return []
     try:
-        facts = list(engine.recall(query, entity_id, limit, **kwargs))
+        with call.reaching():
+            facts = list(engine.recall(query, entity_id, limit, **kwargs))
     except Exception as exc:
         call.failed(exc)
         return []
@@ -102,7 +113,8 @@ async def arecall_or_empty(
     if call.skipped:
         return []
     try:
-        facts = list(await engine.arecall(query, entity_id, limit, **kwargs))
+        with call.reaching():
+            facts = list(await engine.arecall(query, entity_id, limit, **kwargs))
     except Exception as exc:
         call.failed(exc)
         return []
@@ -249,6 +261,12 @@ class OutageBreaker:
             if admission.probe and admission.outage == self._outages:
                 self._probing = False
 
+    def opened_since(self, admission: Admission) -> bool:
+        """Whether an outage is being waited out that began after ``admission`` was given (another call met it
+        while this one waited): the call would wait ``timeout`` for the same failure."""
+        with self._lock:
+            return self._until is not None and admission.outage != self._outages
+
     def down_for(self) -> float:
         """Seconds since the current outage was first seen (0 when closed)."""
         with self._lock:
@@ -287,11 +305,15 @@ class FailOpenCall:
     A ``strict`` call never skips and never touches the breaker: it goes to the store and its error is raised.
     """
 
-    __slots__ = ("breaker", "admission", "strict", "owner", "logger", "what", "entity_id")
+    __slots__ = ("breaker", "admission", "strict", "owner", "logger", "what", "entity_id", "limit")
 
     def __init__(self, engine: Any, *, strict: bool, owner: str, logger: logging.Logger, what: str,
                  entity_id: str | None) -> None:
         self.strict, self.owner, self.logger, self.what, self.entity_id = strict, owner, logger, what, entity_id
+        limit = getattr(getattr(engine, "store", None), "request_timeout", None)
+        self.limit: float | None = (float(limit) if isinstance(limit, (int, float)) and not isinstance(limit, bool)
+                                    and limit > 0 else None)
+        """The store's request time limit: the time the call has to reach the store (:meth:`reaching`)."""
         self.breaker = None if strict else outage_breaker(engine)
         self.admission = self.breaker.admit() if self.breaker is not None else None
         if self.skipped:
@@ -304,6 +326,28 @@ class FailOpenCall:
     def skipped(self) -> bool:
         """Whether memory is skipped for this call (the breaker is open): do not call the store."""
         return self.breaker is not None and self.admission is None
+
+    def reaching(self, *, timed: bool = True, stop: Callable[[], str | None] | None = None
+                 ) -> contextlib.AbstractContextManager[None]:
+        """Run the call's store work inside: its first store request must start within the store's request time
+        limit of the call's start (unless not ``timed``: a background capture waits its turn), and is not sent
+        when the breaker opened for another call meanwhile, or when ``stop()`` names a reason; each raises
+        :class:`~memori_core.store.deadline.NotReached`, which :meth:`failed` reports as a call that failed open
+        without reaching the store. A ``strict`` call has none of this (it waits its turn)."""
+        if self.strict:
+            return contextlib.nullcontext()
+        seconds = self.limit if timed else None
+
+        def stopped() -> str | None:
+            return self._overtaken() or (stop() if stop is not None else None)
+
+        return deadline.reaching(seconds, f"the {self.what}", stopped)
+
+    def _overtaken(self) -> str | None:
+        if self.breaker is None or self.admission is None or not self.breaker.opened_since(self.admission):
+            return None
+        return (f"the store failed for another call while this one waited ({self.breaker.error}); memory is "
+                f"skipped for {self.breaker.retry_in():.1f} s")
 
     @property
     def error(self) -> str:
@@ -328,6 +372,13 @@ class FailOpenCall:
         of the same outage at DEBUG) and return."""
         if self.strict:
             raise exc
+        if isinstance(exc, NotReached):  # never sent: says nothing of the store, the breaker learns nothing
+            self.ended()
+            if self.breaker is not None and self.breaker.is_open:
+                self.logger.debug("%s: %s skipped for entity %r: %s", self.owner, self.what, self.entity_id, exc)
+            else:
+                warn_failed(self.logger, self.owner, self.what, self.entity_id, exc, instead=instead)
+            return
         verdict = (self.breaker.settle(self.admission, exc)
                    if self.breaker is not None and self.admission is not None else Verdict.FAILED)
         if verdict is Verdict.OPENED:

@@ -14,6 +14,13 @@ before the delete (and is deleted with the rest) or finds the generation changed
 (:class:`ForgottenError`). Only writes of this process are known here: a write still embedding in another
 process when the ``forget`` runs is not (docs/stores.md says what holds across processes).
 
+Closing (:meth:`Lanes.close_down`: ``engine.close()``, a store's ``close()``, and interpreter exit): the pending
+captures are waited for as long as the store answers. Once it is known unreachable (the engine's outage breaker is
+open, or a capture meets a timeout or a refused connection meanwhile), every capture that has not started yet is
+dropped without trying it (each would wait ``timeout`` for the same failure, one after another), so closing over a
+dead server takes about one ``timeout`` however many captures were queued; they are counted by their adapters
+(``capture_stats.dropped``) and the engine logs how many, once.
+
 Lock order: ``Lanes._cond`` and the generations' lock are leaves (no other lock is taken while either is held,
 but the thread pool's own when a job is handed to it, and no job runs under them); the generations' lock is
 taken under the store's write lock (lock 1 of :mod:`memori_core.cache.coordinator`).
@@ -23,14 +30,18 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import logging
 import os
 import threading
 import weakref
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
-__all__ = ["DEFAULT_CAPTURE_WORKERS", "ERASURES", "EraseGenerations", "ForgottenError", "Lanes"]
+__all__ = ["DEFAULT_CAPTURE_WORKERS", "ERASURES", "Closing", "EraseGenerations", "ForgottenError", "Lanes"]
+
+logger = logging.getLogger(__name__)
 
 def _cores() -> int:
     """The CPUs this process may run on (its affinity where the OS tells it, else the machine's)."""
@@ -124,20 +135,58 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_lanes_after_fork_in_child)
 
 
+Job = Callable[[], None]
+OnDrop = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Closing:
+    """What :meth:`Lanes.close_down` found: whether no job was left (``finished``), how many jobs were dropped
+    without running or will be (``dropped``, and why: ``reason``), how many are still running (they end on their
+    own), and how many met the store unreachable while it waited (``unreached``: failed captures)."""
+
+    finished: bool
+    dropped: int
+    running: int
+    unreached: int
+    reason: str | None
+
+    def describe(self) -> str:
+        """One sentence for the log: what was dropped, why, and what still runs."""
+        parts = []
+        if self.dropped:
+            parts.append(f"{self.dropped} background captures were dropped without being stored ({self.reason})")
+        if self.unreached:
+            parts.append(f"{self.unreached} failed: the store was unreachable")
+        if self.running:
+            parts.append(f"{self.running} background captures still running are left to end on their own (one "
+                         "that needs the engine after it closed is dropped)")
+        return "; ".join(parts) + "; their adapters count them (capture_stats)"
+
+
 class Lanes:
     """A pool where jobs of one entity run one at a time, in submission order (an engine's captures)."""
 
-    def __init__(self, workers: int, name: str = "memori-capture") -> None:
-        """``workers``: threads, started on the first job."""
+    def __init__(self, workers: int, name: str = "memori-capture", *,
+                 unreachable: Callable[[], str | None] | None = None) -> None:
+        """``workers``: threads, started on the first job. ``unreachable()`` names the error the store is failing
+        with while it is known to be down (the engine's outage breaker is open), else ``None``: at
+        :meth:`close_down` the jobs not started then are dropped at once."""
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ValueError(f"capture_workers must be an int >= 1, got {workers!r}")
         self.workers = workers
         self._name = name
+        self._unreachable_now = unreachable
         self._cond = threading.Condition()
-        self._waiting: dict[str, deque[Callable[[], None]]] = {}
+        self._waiting: dict[str, deque[tuple[Job, OnDrop | None]]] = {}
         self._pending = 0
+        self._running = 0
         self._pool: ThreadPoolExecutor | None = None
         self._shut = False
+        self._closing = False
+        self._drop_reason: str | None = None  # set while closing once the store is down: jobs not started drop
+        self._dropped = 0
+        self._unreached = 0
         _ALL_LANES.add(self)
 
     @property
@@ -146,8 +195,9 @@ class Lanes:
         with self._cond:
             return self._pending
 
-    def submit(self, entity_id: str, job: Callable[[], None]) -> None:
-        """Run ``job`` after the jobs of ``entity_id`` submitted before it. Raises ``RuntimeError`` once
+    def submit(self, entity_id: str, job: Job, on_drop: OnDrop | None = None) -> None:
+        """Run ``job`` after the jobs of ``entity_id`` submitted before it; or, when it is dropped at
+        :meth:`close_down` before it started, call ``on_drop(reason)`` instead. Raises ``RuntimeError`` once
         :meth:`shutdown` was called (or the interpreter is shutting down)."""
         with self._cond:
             if self._shut:
@@ -156,9 +206,9 @@ class Lanes:
                 self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix=self._name)
             queue = self._waiting.get(entity_id)
             if queue is not None:  # a job of this entity is running: it will run this one next
-                queue.append(job)
+                queue.append((job, on_drop))
             else:  # (under the lock, so that no job is queued behind one the pool refuses)
-                self._pool.submit(self._drain, entity_id, job)
+                self._pool.submit(self._drain, entity_id, (job, on_drop))
                 self._waiting[entity_id] = deque()
             self._pending += 1
 
@@ -168,8 +218,47 @@ class Lanes:
         with self._cond:
             return self._cond.wait_for(lambda: self._pending == 0, timeout)
 
+    def stopping(self) -> str | None:
+        """Why jobs are being dropped (the engine is closing over an unreachable store), else ``None``: a job
+        asks before its first store request."""
+        with self._cond:
+            return self._drop_reason
+
+    def count_drop(self) -> None:
+        """A running job dropped itself before its first store request (it asked :meth:`stopping`)."""
+        with self._cond:
+            self._dropped += 1
+
+    def unreachable(self, error: str) -> None:
+        """A job found the store unreachable (``error``: the error's type name): while closing, the jobs that have
+        not started are dropped from now on instead of each waiting for the same failure."""
+        with self._cond:
+            if self._closing:
+                self._unreached += 1
+                if self._drop_reason is None:
+                    self._drop_reason = f"the store is unreachable: {error}"
+
+    def close_down(self, timeout: float | None) -> Closing:
+        """Wait for the jobs (at most ``timeout`` seconds; ``None``: no limit) while the store answers: when it is
+        known down already (``unreachable()``) or found down meanwhile (:meth:`unreachable`), the jobs not
+        started are dropped without running; so are those left when ``timeout`` ends. Running jobs are never
+        interrupted. New jobs are still taken (:meth:`shutdown` refuses them)."""
+        down = self._unreachable_now() if self._unreachable_now is not None else None
+        with self._cond:
+            self._closing = True
+            if down is not None and self._drop_reason is None:
+                self._drop_reason = f"the store is unreachable: {down}"
+        finished = self.wait(timeout)
+        with self._cond:
+            if not finished and self._drop_reason is None:
+                self._drop_reason = f"still pending after {timeout:g} s"
+            # Every job not running now is dropped (the reason is never cleared): those dropped so far are counted.
+            not_started = self._pending - self._running
+            return Closing(finished, self._dropped + not_started, self._running, self._unreached, self._drop_reason)
+
     def shutdown(self) -> None:
-        """Take no new job: :meth:`submit` raises ``RuntimeError`` from now on; jobs queued still run."""
+        """Take no new job: :meth:`submit` raises ``RuntimeError`` from now on; jobs queued still run (or are
+        dropped, after :meth:`close_down` found the store down)."""
         with self._cond:
             self._shut = True
             pool = self._pool
@@ -181,20 +270,54 @@ class Lanes:
         # queue (the parent runs those captures): it starts empty, with a pool of its own made on first use.
         self._cond = threading.Condition()
         self._waiting = {}
-        self._pending = 0
+        self._pending = self._running = self._dropped = self._unreached = 0
+        self._closing, self._drop_reason = False, None
         self._pool = None
 
-    def _drain(self, entity_id: str, job: Callable[[], None]) -> None:
+    def _drain(self, entity_id: str, item: tuple[Job, OnDrop | None]) -> None:
         while True:
-            try:
-                job()
-            except BaseException:  # jobs handle their own errors; never lose the lane
-                pass
+            job, on_drop = item
             with self._cond:
+                reason = self._drop_reason
+                if reason is None:
+                    self._running += 1
+            if reason is None:
+                try:
+                    job()
+                except BaseException:  # jobs handle their own errors; never lose the lane
+                    pass
+            elif on_drop is not None:
+                try:
+                    on_drop(reason)
+                except BaseException:  # the adapter's bookkeeping must not lose the lane either
+                    pass
+            with self._cond:
+                if reason is None:
+                    self._running -= 1
+                else:
+                    self._dropped += 1
                 self._pending -= 1
                 self._cond.notify_all()
                 queue = self._waiting[entity_id]
                 if not queue:
                     del self._waiting[entity_id]
                     return
-                job = queue.popleft()
+                item = queue.popleft()
+
+
+def _close_down_at_exit() -> None:
+    """Interpreter exit, before the pools' threads are joined: the pending captures of engines still open are
+    waited for as at ``close()`` but without a time limit (they are still stored while the store answers), and
+    dropped once it is found unreachable, with one warning saying how many."""
+    for lanes in list(_ALL_LANES):
+        if lanes._shut or not lanes.pending:
+            continue
+        closing = lanes.close_down(None)
+        if closing.dropped or closing.unreached:
+            logger.warning("at interpreter exit: %s", closing.describe())
+
+
+_register_exit = getattr(threading, "_register_atexit", None)  # runs before non-daemon threads are joined
+if _register_exit is not None:
+    with contextlib.suppress(RuntimeError):  # imported while the interpreter is already shutting down
+        _register_exit(_close_down_at_exit)

@@ -156,7 +156,8 @@ class MemoryTools:
         if attempt.skipped:
             return UNAVAILABLE.format(error=attempt.error, done=done)
         try:
-            result = call()
+            with attempt.reaching():
+                result = call()
         except Exception as exc:
             return self._failed(attempt, done, exc)
         attempt.succeeded()
@@ -168,7 +169,8 @@ class MemoryTools:
         if attempt.skipped:
             return UNAVAILABLE.format(error=attempt.error, done=done)
         try:
-            result = await call()
+            with attempt.reaching():
+                result = await call()
         except Exception as exc:
             return self._failed(attempt, done, exc)
         attempt.succeeded()

@@ -19,11 +19,12 @@ FRAMEWORKS = ("langchain", "langchain_core", "langgraph", "llama_index")
 LAYERS: dict[str, int] = {
     # foundations: values, checks, text analysis, the config and the block
     "_version": 0, "text": 0, "validate": 0, "facts": 0, "filters": 0, "records": 0,
-    "config": 0, "explain": 0, "context": 0, "placement": 0, "query": 0, "judge": 0, "failopen": 0, "lanes": 0, "slots": 0,
+    "config": 0, "explain": 0, "context": 0, "placement": 0, "query": 0, "judge": 0, "lanes": 0, "slots": 0,
     # pure ranking functions, the durable store, the embedders
     "ranking": 1, "store": 1, "embedders": 1, "minilm": 1,
-    # the in-process cache over the store, using the ranking's functions for its indexes
-    "cache": 2,
+    # the in-process cache over the store, using the ranking's functions for its indexes; the fail-open policy,
+    # which gives a call the store's time limit to reach it (store.deadline)
+    "cache": 2, "failopen": 2,
     # the engine
     "engine": 3,
     # what is built on the engine: capture, extraction, provider SDKs, evaluation

@@ -21,7 +21,8 @@ Lock order (always in this order; never the reverse):
    write only to read the copy before its first store call and to update it
    after its commit, never across the write's store calls. So a recall never
    waits for a write's requests: while a write is in flight, recalls of its
-   entity answer from the copy as it was before the write;
+   entity answer from the copy as it was before the write. A fail-open read
+   waits for it no longer than its time to reach the store (:meth:`Coordinator.reading`);
 3. the cache registry's lock: taken only inside :class:`CacheRegistry` methods;
 4. the store's lock around its in-process state (ChromaStore: its map of
    revision tokens; InMemoryFactStore: its rows and tokens); the lock of
@@ -297,6 +298,21 @@ class Coordinator:
     def entity_lock(self, entity_id: str) -> threading.RLock:
         """Lock 2: this engine's lock for ``entity_id`` (entities hash onto 64 stripes)."""
         return self._locks[hash(entity_id) % _LOCK_STRIPES]
+
+    @contextlib.contextmanager
+    def reading(self, entity_id: str) -> Iterator[None]:
+        """Hold lock 2 of ``entity_id`` for a read. Inside a fail-open call's time to reach the store
+        (:func:`memori_core.store.deadline.reaching`) it is waited for no longer than the time left (then
+        :class:`~memori_core.store.deadline.NotReached`): a recall queued behind another call of the user (or of
+        an entity on the same stripe) that waits on a stalled server gives up with its own time."""
+        lock = self.entity_lock(entity_id)
+        left = deadline.check("taking the user's cached copy", waiting=True)
+        if not lock.acquire(timeout=-1 if left is None else left):
+            raise deadline.expired("another call of the user let go of its cached copy")
+        try:
+            yield
+        finally:
+            lock.release()
 
     def cache_for(self, entity_id: str) -> EntityCache:
         """The entity's current copy, reloaded when the store's token changed. Call under :meth:`entity_lock`.
@@ -590,7 +606,7 @@ class Coordinator:
             update.unreserve()
             pause = 0.02
             while marks:
-                deadline.check(f"an erase of entity {entity_id!r} in another process ended")
+                deadline.check(f"an erase of entity {entity_id!r} in another process ended", waiting=True)
                 time.sleep(pause)
                 pause = min(pause * 2, 0.25)
                 marks = self._unsettled_marks(entity_id, self.store.revision(entity_id))

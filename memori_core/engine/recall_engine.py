@@ -9,6 +9,7 @@ so a bulk import never delays a recall).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import threading
@@ -49,6 +50,16 @@ def _close_with_store(ref: weakref.ref[RecallEngine]) -> None:
     engine = ref()
     if engine is not None:
         engine._shut(CLOSE_TIMEOUT, f"its store {engine.store!r} was closed")
+
+
+def _store_down(ref: weakref.ref[RecallEngine]) -> str | None:
+    """The error the engine's store is failing with while its outage breaker is open, else ``None`` (its capture
+    pool drops the captures not started when it closes then: :meth:`~memori_core.lanes.Lanes.close_down`)."""
+    engine = ref()
+    breaker = getattr(engine, "outage", None)
+    if not isinstance(breaker, OutageBreaker) or not breaker.is_open:
+        return None
+    return breaker.error or "an outage"
 
 
 def _check_flag(value: Any, name: str) -> None:
@@ -137,7 +148,7 @@ class RecallEngine(ReadPath, WritePath):
         """Threads of the pool the async reads run on."""
         self.async_write_workers: int = async_write_workers
         """Threads of the pool the async writes (and ``aimport_`` / ``aexport``) run on."""
-        self.capture_lanes = Lanes(capture_workers)
+        self.capture_lanes = Lanes(capture_workers, unreachable=functools.partial(_store_down, weakref.ref(self)))
         """The pool the adapters' background captures of this engine run on (:mod:`memori_core.lanes`)."""
         self._closed_by: str | None = None  # what closed the engine: every call raises ClosedError naming it
         self._close_lock = threading.Lock()
@@ -290,8 +301,12 @@ class RecallEngine(ReadPath, WritePath):
     def close(self, timeout: float | None = CLOSE_TIMEOUT) -> bool:
         """Wait for this engine's pending background captures (at most ``timeout`` seconds; ``None``: no limit),
         then close the engine and its store (``store.close()``: an embedded store writes its cache snapshots and
-        lets go of its folder). Returns ``True`` when no capture was left; those still pending after ``timeout``
-        are dropped (each counted and logged by its adapter).
+        lets go of its folder). Returns ``True`` when no capture was left or dropped. Captures that have not
+        started when ``timeout`` ends are dropped; so are they, at once, when the store is unreachable (the
+        outage breaker is open, or a capture meets a timeout or refused connection while close waits), since each
+        would only wait ``timeout`` for the same failure: closing over a dead server takes about one ``timeout``.
+        Dropped captures are counted by their adapters (``capture_stats.dropped``) and logged once, with how
+        many.
 
         Idempotent. Afterwards every call of the engine raises
         :class:`~memori_core.store.base.ClosedError` naming what was closed, and so does every call of the
@@ -314,23 +329,26 @@ class RecallEngine(ReadPath, WritePath):
         self.close()
 
     def _shut(self, timeout: float | None, closed_by: str) -> bool:
-        """Wait for the engine's captures (at most ``timeout`` s), then refuse every call (``closed_by`` says why);
-        ``True`` when no capture was left. Only the first call waits; later ones return what it found."""
+        """Wait for the engine's captures (at most ``timeout`` s; those not started are dropped at once when the
+        store is found unreachable), then refuse every call (``closed_by`` says why); ``True`` when no capture was
+        left or dropped. Only the first call waits; later ones return what it found."""
         with self._close_lock:
             if self._closed_by is not None:
                 return self._close_finished
-            finished = self.capture_lanes.wait(timeout)
-            if not finished:
-                logger.warning("RecallEngine.close: %d background captures were still pending after %s s; they are "
-                               "dropped (their adapters count them)", self.capture_lanes.pending, timeout)
+            closing = self.capture_lanes.close_down(timeout)
+            finished = closing.finished and not closing.dropped
+            if closing.dropped or closing.unreached or closing.running:
+                logger.warning("RecallEngine.close: %s", closing.describe())
             self._closed_by = closed_by
             self._close_finished = finished
             self.capture_lanes.shutdown()
             self._workers.shutdown()
             return finished
 
-    def _entity_lock(self, entity_id: str) -> threading.RLock:
-        return self._coord.entity_lock(entity_id)
+    def _entity_lock(self, entity_id: str) -> contextlib.AbstractContextManager[None]:
+        """Lock 2 of the entity for a read (:meth:`Coordinator.reading`: a fail-open call waits for it no longer
+        than its time to reach the store)."""
+        return self._coord.reading(entity_id)
 
     def _cache_for(self, entity_id: str) -> EntityCache:
         return self._coord.cache_for(entity_id)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextvars
 import logging
 import threading
 from collections import OrderedDict
@@ -17,6 +18,7 @@ from ..engine import RecallEngine
 from ..facts import RecalledFact
 from ..failopen import STRICT_DEFAULT, FailOpenCall
 from ..placement import SYSTEM, check_placement
+from ..store.deadline import NotReached
 from ..query import context_turns, extract_query_and_context, field_of
 from ..validate import check_context, check_query
 from .system_prompt import check_injectable, inject_context, normalize_provider
@@ -29,14 +31,16 @@ T = TypeVar("T")
 
 
 def _in_daemon_thread(fn: Callable[[], T]) -> concurrent.futures.Future[T]:
-    """Run ``fn`` in a daemon thread, so a recall that never returns cannot hold up interpreter exit."""
+    """Run ``fn`` in a daemon thread (in a copy of the caller's context: a fail-open call's time to reach the store
+    goes with it), so a recall that never returns cannot hold up interpreter exit."""
     future: concurrent.futures.Future[T] = concurrent.futures.Future()
+    context = contextvars.copy_context()
 
     def run() -> None:
         if not future.set_running_or_notify_cancel():
             return
         try:
-            future.set_result(fn())
+            future.set_result(context.run(fn))
         except BaseException as exc:  # handed to the waiting caller
             future.set_exception(exc)
 
@@ -227,7 +231,8 @@ class MemoriRecall:
         return None if call.skipped else (request, call)
 
     def _failed(self, exc: BaseException, call: FailOpenCall) -> None:
-        if not self.strict and isinstance(exc, (TimeoutError, concurrent.futures.TimeoutError, asyncio.TimeoutError)):
+        if (not self.strict and self.timeout is not None and not isinstance(exc, NotReached)
+                and isinstance(exc, (TimeoutError, concurrent.futures.TimeoutError, asyncio.TimeoutError))):
             exc = TimeoutError(f"no answer within {self.timeout} s")
         call.failed(exc, instead="calling the model without memory")  # raises when strict
 
@@ -258,10 +263,11 @@ class MemoriRecall:
             return []
         request, call = begun
         try:
-            if self.timeout is None:
-                facts = self._recall(request)
-            else:
-                facts = _in_daemon_thread(lambda: self._recall(request)).result(timeout=self.timeout)
+            with call.reaching():
+                if self.timeout is None:
+                    facts = self._recall(request)
+                else:
+                    facts = _in_daemon_thread(lambda: self._recall(request)).result(timeout=self.timeout)
         except Exception as exc:
             self._failed(exc, call)
             return []
@@ -306,11 +312,12 @@ class MemoriRecall:
             return []
         request, call = begun
         try:
-            if self.timeout is None:
-                facts = await self.engine.arecall(request.query, request.entity_id, self.k, **request.extra)
-            else:
-                future = _in_daemon_thread(lambda: self._recall(request))
-                facts = await asyncio.wait_for(asyncio.wrap_future(future), self.timeout)
+            with call.reaching():
+                if self.timeout is None:
+                    facts = await self.engine.arecall(request.query, request.entity_id, self.k, **request.extra)
+                else:
+                    future = _in_daemon_thread(lambda: self._recall(request))
+                    facts = await asyncio.wait_for(asyncio.wrap_future(future), self.timeout)
         except Exception as exc:
             self._failed(exc, call)
             return []

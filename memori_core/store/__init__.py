@@ -9,7 +9,8 @@
   :mod:`.chroma_records` (the row layout), :mod:`.chroma_old_layout` (rows older versions wrote),
   :mod:`.chroma_revisions` (revision tokens and version slots), :mod:`.chroma_client` (opening clients);
 * :mod:`.keyed_locks` - one lock per entity; :mod:`.folder_lock` - one process per embedded folder;
-* :mod:`.deadline` - a write's time limit, which every request of the write takes the time left of.
+* :mod:`.deadline` - a write's time limit, which every request of the write takes the time left of, and a
+  fail-open call's time to send its first request.
 
 Chroma is imported in the ``chroma*`` modules only.
 """

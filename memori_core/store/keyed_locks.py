@@ -28,7 +28,7 @@ class KeyedLocks:
             lock, holders = self._held.setdefault(key, (threading.RLock(), [0]))
             holders[0] += 1
         try:
-            left = deadline.check("taking the entity's write lock")
+            left = deadline.check("taking the entity's write lock", waiting=True)
             if not lock.acquire(timeout=-1 if left is None else left):
                 raise deadline.expired("another write of the entity let go of its write lock")
             try:
