@@ -305,14 +305,9 @@ class Coordinator:
         (:func:`memori_core.store.deadline.reaching`) it is waited for no longer than the time left (then
         :class:`~memori_core.store.deadline.NotReached`): a recall queued behind another call of the user (or of
         an entity on the same stripe) that waits on a stalled server gives up with its own time."""
-        lock = self.entity_lock(entity_id)
-        left = deadline.check("taking the user's cached copy", waiting=True)
-        if not lock.acquire(timeout=-1 if left is None else left):
-            raise deadline.expired("another call of the user let go of its cached copy")
-        try:
+        with deadline.holding(self.entity_lock(entity_id), "taking the user's cached copy",
+                              "another call of the user let go of its cached copy"):
             yield
-        finally:
-            lock.release()
 
     def cache_for(self, entity_id: str) -> EntityCache:
         """The entity's current copy, reloaded when the store's token changed. Call under :meth:`entity_lock`.

@@ -22,6 +22,7 @@ import contextlib
 import contextvars
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 __all__ = ["DeadlineExceeded", "NotReached", "check", "expired", "paused", "reaching", "remaining", "within"]
 
@@ -162,3 +163,17 @@ def expired(action: str) -> DeadlineExceeded:
     seconds = f" ({deadline.seconds:g} s, twice the store's request time limit)" if deadline is not None else ""
     what = deadline.what if deadline is not None else "the write"
     return DeadlineExceeded(f"{what} ran out of time{seconds} before {action}")
+
+
+@contextlib.contextmanager
+def holding(lock: Any, taking: str, released_by: str) -> Iterator[None]:
+    """Hold ``lock`` (a ``threading`` lock) for the ``with`` block; inside a deadline, wait for it no longer than the
+    time left (:func:`check` with ``taking``, then :func:`expired` with ``released_by``, what the caller waited
+    for)."""
+    left = check(taking, waiting=True)
+    if not lock.acquire(timeout=-1 if left is None else left):
+        raise expired(released_by)
+    try:
+        yield
+    finally:
+        lock.release()

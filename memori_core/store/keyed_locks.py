@@ -28,13 +28,9 @@ class KeyedLocks:
             lock, holders = self._held.setdefault(key, (threading.RLock(), [0]))
             holders[0] += 1
         try:
-            left = deadline.check("taking the entity's write lock", waiting=True)
-            if not lock.acquire(timeout=-1 if left is None else left):
-                raise deadline.expired("another write of the entity let go of its write lock")
-            try:
+            with deadline.holding(lock, "taking the entity's write lock",
+                                  "another write of the entity let go of its write lock"):
                 yield
-            finally:
-                lock.release()
         finally:
             with self._guard:
                 holders[0] -= 1
