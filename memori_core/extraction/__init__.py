@@ -42,6 +42,7 @@ from .prompt import (
     check_max_chars,
     check_max_facts,
     parse_extraction_reply,
+    turn_said_at,
 )
 from .prompted import PromptedFactExtractor
 from .rule_based import RuleBasedFactExtractor, split_clauses, split_pasted
