@@ -22,7 +22,7 @@ from .extraction.sentences import split_sentences
 from .extraction.slots import (
     content_words, corrected_words, disposed_words, is_negated, named_change, names_in, slots_of, stopped_words,
 )
-from .extraction.types import ExtractedFact, FactExtractor, MessageLike, as_messages
+from .extraction.types import ExtractedFact, FactExtractor, MessageLike, as_messages, last_said_at
 from .engine.fact_ids import derived_fact_id
 from .failopen import FailOpenCall, warn_failed
 from .lanes import ERASURES, ForgottenError
@@ -204,7 +204,7 @@ def capture_facts(
     if not query:
         return []
     if said_at is None:
-        said_at = _last_said_at(turn)
+        said_at = last_said_at(turn)
     if said_at is not None:
         turn = [m if m.created_at is not None else replace(m, created_at=said_at) for m in turn]
     existing: list[Any] = []
@@ -284,21 +284,13 @@ def _over_already(expires_at: Any, said_at: datetime | None = None) -> bool:
     return iso_to_ts(stamp) <= time.time() + _OVER_MARGIN
 
 
-def _last_said_at(turn: Sequence[Any]) -> datetime | None:
-    """The ``created_at`` of the last user message of ``turn`` that has one (``None``: none has)."""
-    for message in reversed(turn):
-        if message.role in ("user", "human") and message.created_at is not None:
-            return message.created_at  # type: ignore[no-any-return]
-    return None
-
-
 def _stated_after(existing: Sequence[Any], said_at: datetime | None) -> set[str]:
     """The ids of the shown facts whose current text was stated after ``said_at``: a turn said before them
     does not end them (``add`` would refuse such a supersede of a dated fact)."""
     if said_at is None:
         return set()
     limit = said_at.timestamp()
-    out = set()
+    out: set[str] = set()
     for fact in existing:
         stated = getattr(fact, "stated_at", None)
         try:
@@ -443,7 +435,7 @@ class BackgroundCapture:
         said_at = check_said_at(created_at)
         turn = as_messages(messages)  # copied now: the caller's objects may change after we return
         if said_at is None:
-            said_at = _last_said_at(turn) or datetime.now(timezone.utc)
+            said_at = last_said_at(turn) or datetime.now(timezone.utc)
         generation = ERASURES.generation(entity_id) if since is None else since
         with self._done:
             self._counts["submitted"] += 1

@@ -70,7 +70,16 @@ from .rules import (
     judge_sentence,
 )
 from .sentences import split_sentences
-from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, FactExtractor, KnownFact, Message, MessageLike, as_messages
+from .types import (
+    DEFAULT_MAX_FACT_CHARS,
+    ExtractedFact,
+    FactExtractor,
+    KnownFact,
+    Message,
+    MessageLike,
+    as_messages,
+    last_said_at,
+)
 
 # The package exports what each module exports (in this form type checkers read it too).
 __all__: list[str] = []

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..text import normalize_fact_text
 from .dates import UNKNOWN_ZONE_MARGIN, day_label
-from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, Message, MessageLike, as_messages
+from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, Message, MessageLike, as_messages, last_said_at
 
 __all__ = [
     "MIN_MAX_FACT_CHARS", "build_extraction_prompt", "check_max_chars", "check_max_facts", "parse_extraction_reply",
@@ -55,12 +55,9 @@ def check_max_chars(value: Any) -> int:
 
 
 def turn_said_at(messages: Sequence[Message], now: datetime | None = None) -> datetime:
-    """When the turn in ``messages`` was said: the ``created_at`` of its last user message that has one, else
-    ``now`` (default: the current time in UTC)."""
-    for message in reversed(messages):
-        if message.role in ("user", "human") and message.created_at is not None:
-            return message.created_at
-    return now if now is not None else datetime.now(timezone.utc)
+    """When the turn in ``messages`` was said: the ``created_at`` of its last user message that has one
+    (:func:`~memori_core.extraction.types.last_said_at`), else ``now`` (default: the current time in UTC)."""
+    return last_said_at(messages) or (now if now is not None else datetime.now(timezone.utc))
 
 
 def _zone_name(when: datetime) -> str:

@@ -18,6 +18,7 @@ __all__ = [
     "Message",
     "MessageLike",
     "as_messages",
+    "last_said_at",
 ]
 
 DEFAULT_MAX_FACT_CHARS = 300
@@ -82,6 +83,15 @@ def as_messages(items: Iterable[MessageLike]) -> list[Message]:
             raise TypeError("a message's role and text must be str")
         out.append(Message(role.strip().lower(), clip_turn(text), said_at))
     return out
+
+
+def last_said_at(messages: Sequence[Message]) -> datetime | None:
+    """The ``created_at`` of the last user message of ``messages`` that has one: when the turn was said
+    (``None`` when no user message says)."""
+    for message in reversed(messages):
+        if message.role in ("user", "human") and message.created_at is not None:
+            return message.created_at
+    return None
 
 
 @dataclass(frozen=True)
