@@ -1998,6 +1998,12 @@ def test_a_promotion_keeps_the_employer_and_a_new_role_is_held_there(
     assert [(f.text, f.supersedes) for f in got] == facts
 
 
+def test_a_promotion_that_names_the_employer_again_keeps_it_once_without_its_period() -> None:
+    got = RuleBasedFactExtractor().extract([("user", "I was promoted to engineering manager at Spotify.")],
+                                           [_Stored("old", "User is a software engineer at Spotify.")])
+    assert [(f.text, f.supersedes) for f in got] == [("User works at Spotify as an engineering manager.", ("old",))]
+
+
 def test_a_promotion_to_a_role_ends_a_stored_role_that_names_no_employer() -> None:
     got = RuleBasedFactExtractor().extract([("user", "I got promoted to ward manager")],
                                            [_Stored("old", "User works as a nurse.")])

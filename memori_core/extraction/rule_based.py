@@ -109,7 +109,8 @@ _PROMOTED_TO = re.compile(r"\b(?:promoted|promotion)\s+to\s+\w", re.IGNORECASE)
 # engineer."): what the user's job is now.
 _PROMOTED_AS = re.compile(
     r"^User\s+(?:just\s+|finally\s+|recently\s+)?(?:got|was|has\s+been)\s+promoted\s+to\s+(?:(?:a|an)\s+)?"
-    r"(?P<role>[\w-]+(?:\s+[\w-]+){0,3}?)(?:\s+(?:today|yesterday|recently|last\s+\w+|this\s+\w+))?\.$"
+    r"(?P<role>[\w-]+(?:\s+[\w-]+){0,3}?)(?:\s+(?:at|for|with)\s+[^.]+?)?"
+    r"(?:\s+(?:today|yesterday|recently|last\s+\w+|this\s+\w+))?\.$"
 )
 _EMPLOYER = re.compile(r"\b(?P<at>at|for)\s+(?P<employer>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*)*)")
 
@@ -131,7 +132,7 @@ def _with_employer(fact: str, ended: Sequence[str]) -> str:
     ends names ("User works at Google as a senior engineer."): a promotion keeps the employer. Any other fact,
     or one ending no fact that names an employer, as it is."""
     m = _PROMOTED_AS.match(fact)
-    employers = {e.group(0) for text in ended for e in [_EMPLOYER.search(text)] if e is not None}
+    employers = {e.group(0).rstrip(".") for text in ended for e in [_EMPLOYER.search(text)] if e is not None}
     if m is None or len(employers) != 1:
         return fact
     role = m.group("role")
