@@ -31,6 +31,7 @@ from ..facts import RecalledFact, StoredFact
 from ..filters import check_where
 from ..judge import Judge
 from ..lanes import DEFAULT_CAPTURE_WORKERS, Lanes
+from ..minilm import threads_from_env
 from ..records import to_record
 from ..store.base import ClosedError, FactStore
 from ..validate import check_entity_id, check_id_list, check_session_id, iso_to_ts
@@ -99,7 +100,8 @@ class RecallEngine(ReadPath, WritePath):
         outage_cooldown: float = DEFAULT_OUTAGE_COOLDOWN,
     ) -> None:
         """``store`` defaults to the embedded Chroma store in the user's data directory,
-        ``embedder`` to the local all-MiniLM-L6-v2, ``config`` to :class:`RecallConfig` defaults.
+        ``embedder`` to the local all-MiniLM-L6-v2 (loaded on first use; a ``MEMORI_EMBED_THREADS`` that is not a
+        positive integer is a ``ValueError`` here), ``config`` to :class:`RecallConfig` defaults.
         The async methods run on threads of the engine's own (not the event loop's default executor), in two
         pools so that a write never holds up a read: reads (``arecall``, ``anearest``, ``aexplain``,
         ``acount``, ``alist``, ``aget``, ``ahistory``) on at most ``async_workers`` threads (default 8), writes
@@ -130,6 +132,10 @@ class RecallEngine(ReadPath, WritePath):
         that long instead of waiting for the store on every call (``engine.outage``,
         :class:`~memori_core.failopen.OutageBreaker`). The engine's own methods always call the store."""
         judge_timeout = _check_judge(judge, judge_timeout)
+        if embedder is None:
+            # The default MiniLM loads on first use; a bad MEMORI_EMBED_THREADS must fail here, not on every
+            # later recall (where the adapters would fail open and run without memory).
+            threads_from_env()
         self.outage: OutageBreaker = OutageBreaker(outage_cooldown)
         if store is None:
             from ..store.chroma import ChromaStore
