@@ -27,6 +27,50 @@ READ_ATTEMPTS = 3
 DEFAULT_HTTP_TIMEOUT = 4.0
 """Seconds any one request to a Chroma server may take (:meth:`ChromaStore.http`)."""
 
+GATEWAY_STATUSES: dict[int, str] = {502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout"}
+"""HTTP statuses that say the server could not be reached, not what it answered: a reverse proxy or ingress in
+front of Chroma answers them while Chroma is down or restarting (Chroma itself answers 503 when overloaded)."""
+
+ANSWER_CHARS = 120
+"""Characters of a non-Chroma answer's text quoted in an error message (a proxy's whole HTML page is not)."""
+
+
+class ServerUnavailable(ConnectionError):
+    """The Chroma server's address answered HTTP 502, 503 or 504 (:data:`GATEWAY_STATUSES`): a proxy in front
+    of it could not reach it, or it is overloaded. An outage, like a refused connection
+    (:func:`memori_core.failopen.is_outage`)."""
+
+
+def clip_text(text: str, limit: int = ANSWER_CHARS) -> str:
+    """``text`` on one line, HTML tags removed and cut to ``limit`` characters (an error message quotes a
+    server's answer this way, never a whole page)."""
+    import re
+
+    if "<" in text and ">" in text:
+        text = re.sub(r"<(script|style)\b.*?</\1\s*>", " ", text, flags=re.S | re.I)
+        text = re.sub(r"<[^>]*>", " ", text)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def describe_answer(response: Any) -> str:
+    """What an HTTP answer is, for an error message: ``HTTP 503 Service Unavailable, text/html from nginx:
+    '503 Service Temporarily Unavailable nginx'`` (status, content type, ``Server`` header, the text clipped)."""
+    status = int(response.status_code)
+    reason = GATEWAY_STATUSES.get(status) or getattr(response, "reason_phrase", "") or ""
+    what = f"HTTP {status}{' ' + reason if reason else ''}"
+    kind = (response.headers.get("content-type") or "").split(";")[0].strip()
+    server = (response.headers.get("server") or "").strip()
+    if kind:
+        what += f", {kind}"
+    if server:
+        what += f" from {clip_text(server, 40)}"
+    try:
+        body = clip_text(response.text)
+    except Exception:  # noqa: BLE001 - an undecodable body is described without its text
+        body = ""
+    return f"{what}: {body!r}" if body else f"{what}, empty"
+
 
 def chroma_settings() -> Any:
     """The settings of every client memori-recall opens: no telemetry, no reset."""
@@ -196,7 +240,14 @@ def _wrap_session(server: Any, session: Any, verify: Any) -> None:
         if left is not None:
             limit = session.timeout.read  # the store's own limit (the last one set for this server)
             kwargs["timeout"] = httpx.Timeout(left if limit is None else min(limit, left))
-        return send(method, url, **kwargs)
+        response = send(method, url, **kwargs)
+        if response.status_code in GATEWAY_STATUSES:
+            # chromadb would raise a bare Exception holding the proxy's whole page, which no one can tell
+            # from an error Chroma answered; this is the server being unreachable.
+            raise ServerUnavailable(
+                f"the Chroma server could not be reached (a proxy in front of it cannot reach it, or it is "
+                f"restarting): {describe_answer(response)} to {method.upper()} {httpx.URL(url).path}")
+        return response
 
     session.request = request  # chromadb sends every request through session.request
     session._memori_deadlines = True
