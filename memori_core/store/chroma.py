@@ -27,6 +27,7 @@ from .base import CacheFolder, CloseCallbacks, FactStore, settle_failed_delete, 
 from .chroma_client import (
     DEFAULT_HTTP_TIMEOUT,
     READ_ATTEMPTS,
+    check_server_address,
     ephemeral_client,
     http_client,
     is_http_client,
@@ -294,9 +295,14 @@ class ChromaStore(FactStore):
         open in about that time. ``None`` waits without limit (chromadb's own
         default). Clients of one host and port in a process share chromadb's
         connection, so they share the last timeout set.
+
+        ``host`` is a host name or IP address (a URL, or one with a port, is a ``ValueError`` saying what to
+        pass), ``port`` an int from 1 to 65535. A server that answers but is not Chroma (a web page, a 404, a
+        proxy's 502/503/504) is a ``ConnectionError`` saying what answered.
         """
         if timeout is not None and not (isinstance(timeout, (int, float)) and 0 < timeout < float("inf")):
             raise ValueError(f"timeout must be a positive number of seconds or None, got {timeout!r}")
+        host, port = check_server_address(host, port)
         client = http_client(host, port, ssl=ssl, headers=headers, timeout=timeout)
         store = cls(client=client, collection=collection, shared=True)
         store.request_timeout = timeout

@@ -132,18 +132,67 @@ def release_unused_ephemeral() -> int:
         released += 1
 
 
+def check_server_address(host: Any, port: Any) -> tuple[str, int]:
+    """``(host, port)`` of a Chroma server checked: ``host`` a host name or IP address (stripped; not a URL,
+    and without a port or a path), ``port`` an int from 1 to 65535 (or a string of digits, as read from the
+    environment). ``TypeError`` / ``ValueError`` naming the argument otherwise, with what to pass instead."""
+    from urllib.parse import urlsplit
+
+    if not isinstance(host, str):
+        raise TypeError(f"host must be a str (a host name or IP address), got {type(host).__name__}")
+    name = host.strip()
+    if not name:
+        raise ValueError(f"host must be a host name or IP address, got {host!r}")
+    if "://" in name:
+        parts = urlsplit(name)
+        try:
+            url_port = parts.port
+        except ValueError:
+            url_port = None
+        hint = f"host={parts.hostname or '...'!r}"
+        if url_port is not None:
+            hint += f", port={url_port}"
+        if parts.scheme.lower() == "https":
+            hint += ", ssl=True"
+        raise ValueError(f"host must be a host name or IP address, not a URL: got {host!r}; pass {hint}")
+    if "/" in name or any(c.isspace() for c in name):
+        raise ValueError(f"host must be a host name or IP address, got {host!r}")
+    if name.count(":") == 1:  # several colons: an IPv6 address
+        bare, _, given = name.partition(":")
+        raise ValueError(f"host must not hold a port: got {host!r}; pass host={bare!r}, port={given}")
+    if isinstance(port, str) and port.strip().isdigit():
+        port = int(port.strip())
+    if isinstance(port, bool) or not isinstance(port, int):
+        raise TypeError(f"port must be an int, got {type(port).__name__}")
+    if not 1 <= port <= 65535:
+        raise ValueError(f"port must be between 1 and 65535, got {port}")
+    return name, port
+
+
 def http_client(
     host: str, port: int, *, ssl: bool, headers: dict[str, str] | None, timeout: float | None
 ) -> Any:
     """A client of the Chroma server at ``host:port`` whose every request (the connect included) is bounded by
-    ``timeout`` seconds (``None``: no limit)."""
+    ``timeout`` seconds (``None``: no limit). A server that answers, but not as Chroma does (a web page, a 404,
+    a proxy's 502/503/504), is a ``ConnectionError`` saying what answered (:class:`ServerUnavailable` for a
+    gateway status)."""
     import chromadb
+    import httpx
 
-    client = _connect(
-        lambda: chromadb.HttpClient(host=host, port=port, ssl=ssl, headers=headers, settings=chroma_settings()),
-        server_url(host, port, ssl),
-        timeout,
-    )
+    url = server_url(host, port, ssl)
+    try:
+        client = _connect(
+            lambda: chromadb.HttpClient(host=host, port=port, ssl=ssl, headers=headers, settings=chroma_settings()),
+            url,
+            timeout,
+        )
+    except (ConnectionError, httpx.TransportError):  # nothing answers, or not in time: said as it is
+        raise
+    except Exception as exc:
+        error = _not_chroma(exc, url, headers, timeout)
+        if error is None:
+            raise
+        raise error from exc
     _bound_requests(client, timeout)
     return client
 
@@ -290,6 +339,35 @@ def _unreachable(exc: BaseException, url: str) -> BaseException:
         error.__cause__ = exc
         return error
     return exc
+
+
+HEARTBEAT = "/api/v2/heartbeat"
+"""The path a Chroma server answers ``{"nanosecond heartbeat": ...}`` on (asked to say what answered instead)."""
+
+
+def _not_chroma(exc: BaseException, url: str, headers: dict[str, str] | None, timeout: float | None
+                ) -> ConnectionError | None:
+    """When connecting to ``url`` failed with ``exc``, ask its heartbeat what answers there: an error saying so
+    when it is not a Chroma server (a web page, a 404, a proxy's 502/503/504), ``None`` when it is one (``exc``
+    is then Chroma's own answer: authentication, tenant...) or when nothing answers now."""
+    import httpx
+
+    try:
+        response = httpx.get(url + HEARTBEAT, headers=headers or {}, timeout=timeout or DEFAULT_HTTP_TIMEOUT)
+    except httpx.HTTPError:
+        return None
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if isinstance(body, dict) and ("nanosecond heartbeat" in body or "error" in body):
+        return None  # Chroma's heartbeat, or an error in Chroma's shape
+    answer = f"GET {HEARTBEAT} answered {describe_answer(response)}"
+    if response.status_code in GATEWAY_STATUSES:
+        return ServerUnavailable(f"the Chroma server at {url} could not be reached (a proxy in front of it cannot "
+                                 f"reach it, or it is starting): {answer}")
+    return ConnectionError(f"what answers at {url} is not a Chroma server: {answer}; check host, port and ssl "
+                           "(a Chroma server answers {\"nanosecond heartbeat\": ...} there)")
 
 
 def _connect(make_client: Callable[[], Any], url: str, timeout: float | None) -> Any:
