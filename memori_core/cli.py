@@ -42,7 +42,7 @@ from .mcp_server import describe_tools  # the MCP SDK itself is imported only by
 from .ranking.core import is_core
 from .records import from_record, repeat_difference, repeat_problem, to_record
 from .store import chroma_errors
-from .store.chroma import PATH_ENV, ChromaStore, default_store_path
+from .store.chroma import PATH_ENV, ChromaStore, default_store_path, env_store_path
 from .store.chroma_client import DEFAULT_HTTP_TIMEOUT, server_url
 from .validate import parse_utc
 
@@ -159,8 +159,8 @@ def check_store_path(path: str | os.PathLike[str] | None, *, creates: bool) -> P
     """
     if path is not None:
         option, folder = "--path", Path(path).expanduser()
-    elif os.environ.get(PATH_ENV):
-        option, folder = f"${PATH_ENV}", default_store_path()
+    elif (from_env := env_store_path()) is not None:
+        option, folder = f"${PATH_ENV}", from_env
     else:
         option, folder = None, default_store_path()
     named = f"{option} {folder}" if option else f"the default store folder {folder}"
@@ -583,7 +583,7 @@ def _store_options(p: argparse.ArgumentParser, *, creates: bool = False) -> None
     """--path or --server (not both); ``creates``: the command may create a missing store folder."""
     where = p.add_mutually_exclusive_group()
     where.add_argument("--path", default=None,
-                       help=f"embedded store folder (default ${PATH_ENV} or {default_store_path()})"
+                       help=f"embedded store folder (default ${PATH_ENV} or {default_store_path(env=False)})"
                        + ("; created if missing and its parent folder exists" if creates else
                           "; must exist"))
     where.add_argument("--server", default=None, type=_server_address, metavar="HOST:PORT",

@@ -166,6 +166,14 @@ def test_the_environment_variable_is_checked_like_path(tmp_path: Path, capsys, m
     assert f"$MEMORI_RECALL_PATH {tmp_path / 'nope'} does not exist" in err
 
 
+def test_a_blank_store_path_variable_is_an_error_naming_it(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MEMORI_RECALL_PATH", " ")
+    err = path_error(["count", "-e", "u"], capsys)
+    assert "MEMORI_RECALL_PATH is blank (' ')" in err
+    assert list(tmp_path.iterdir()) == []
+
+
 def _empty_store(folder: Path) -> str:
     """An embedded store folder with no facts (recall of any entity then needs no model)."""
     ChromaStore(path=str(folder)).close()

@@ -46,7 +46,8 @@ from .folder_lock import FolderHold
 from .folder_lock import acquire as acquire_folder
 from .rows import EntityColumns, EntityRows
 
-__all__ = ["DEFAULT_COLLECTION", "DEFAULT_HTTP_TIMEOUT", "PATH_ENV", "ChromaStore", "default_store_path"]
+__all__ = ["DEFAULT_COLLECTION", "DEFAULT_HTTP_TIMEOUT", "PATH_ENV", "ChromaStore", "default_store_path",
+           "env_store_path"]
 
 logger = logging.getLogger(__name__)
 
@@ -69,11 +70,25 @@ SNAPSHOTS = "snapshots"
 """The folder inside an embedded store's folder where a cache keeps its files (one subfolder per collection)."""
 
 
-def default_store_path() -> Path:
-    """Where the embedded store lives by default: ``$MEMORI_RECALL_PATH``, else the user's data directory."""
-    env = os.environ.get(PATH_ENV)
+def env_store_path() -> Path | None:
+    """``$MEMORI_RECALL_PATH`` with surrounding whitespace stripped, ``None`` when it is unset or empty; a value
+    of whitespace only is a ``ValueError`` naming the variable (it would make a folder named ``' '``)."""
+    raw = os.environ.get(PATH_ENV)
+    if not raw:
+        return None
+    value = raw.strip()
+    if not value:
+        raise ValueError(f"{PATH_ENV} is blank ({raw!r}): set it to a folder, or unset it for the default folder")
+    return Path(value).expanduser()
+
+
+def default_store_path(*, env: bool = True) -> Path:
+    """Where the embedded store lives by default: ``$MEMORI_RECALL_PATH`` (stripped: :func:`env_store_path`), else
+    the user's data directory (``env=False``: the data directory, whatever the variable says)."""
     if env:
-        return Path(env).expanduser()
+        from_env = env_store_path()
+        if from_env is not None:
+            return from_env
     home = Path.home()
     if sys.platform == "win32":
         base = Path(os.environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
@@ -157,6 +172,8 @@ class ChromaStore(FactStore):
         self._closing = CloseCallbacks()
         self._unused: weakref.finalize[Any, Any] | None = None  # an in-memory store's: marks its collections unused
         if client is None:
+            if isinstance(path, str) and not path.strip():
+                raise ValueError(f"path must name a folder, got {path!r}")
             resolved = Path(path).expanduser() if path is not None else default_store_path()
             resolved.mkdir(parents=True, exist_ok=True)
             hold = acquire_folder(resolved)  # before Chroma touches the folder
