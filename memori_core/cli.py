@@ -1,4 +1,4 @@
-"""The ``memori`` command: add, recall, list, get, count, delete, forget, export, import, mcp, eval, demo.
+"""The ``memori`` command: add, recall, list, get, count, delete, forget, export, import, entities, mcp, eval, demo.
 
 Every mistake is reported as ``memori: error: ...`` with exit code 2, after the
 usage of the (sub)command that was given when argparse finds it. Where the
@@ -390,6 +390,19 @@ def cmd_delete(args: argparse.Namespace) -> int:
     unknown = _unknown_ids(args.entity, ids, set(deleted))
     print(f"deleted {len(deleted)} fact(s) of {args.entity!r}")
     return 1 if unknown else 0
+
+
+def cmd_entities(args: argparse.Namespace) -> int:
+    """``memori entities``: the entities the store holds facts for, one per line, sorted."""
+    entities = _engine(args).entities()
+    if args.json:
+        print(json.dumps(entities, ensure_ascii=False))
+    else:
+        for entity in entities:
+            print(entity)
+    if not entities and not args.json:
+        print("memori: the store holds no facts", file=sys.stderr)
+    return 0
 
 
 def cmd_count(args: argparse.Namespace) -> int:
@@ -805,6 +818,20 @@ def _mcp_parser(commands: Subparsers) -> None:
     _store_options(p, creates=True)
 
 
+def _entities_parser(commands: Subparsers) -> None:
+    p = commands.add_parser(
+        "entities", help="list the entities (users) the store holds facts for",
+        description="Print the id of every entity with at least one stored fact (superseded facts count), "
+        "sorted, one per line; a forgotten entity is not listed. Reads the whole store. For backups and "
+        "migrations (`memori entities --path A | while read -r u; do memori export -e \"$u\" --path A -o "
+        "\"$u.jsonl\"; done`) and erasure audits. --json prints a JSON array (exact for ids holding line "
+        "breaks). An empty store lists nothing (exit 0, a note on standard error).",
+    )
+    p.add_argument("--json", action="store_true", help="a JSON array of entity ids")
+    p.set_defaults(func=cmd_entities)
+    _store_options(p)
+
+
 def _demo_parser(commands: Subparsers) -> None:
     p = commands.add_parser("demo", help="seed two users, recall, explain (temporary embedded store)")
     p.add_argument("--path", default=None,
@@ -813,7 +840,8 @@ def _demo_parser(commands: Subparsers) -> None:
 
 
 _COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
-    *(command.add_to for command in _ENTITY_COMMANDS), _mcp_parser, add_eval_command, _demo_parser,
+    *(command.add_to for command in _ENTITY_COMMANDS), _entities_parser, _mcp_parser, add_eval_command,
+    _demo_parser,
 )
 """The subcommands, in the order ``memori --help`` lists them."""
 

@@ -664,3 +664,21 @@ def test_the_store_path_variable_is_stripped_and_a_blank_one_is_refused(tmp_path
     with pytest.raises(ValueError, match=r"path must name a folder, got ' '"):
         ChromaStore(path=" ")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["memory"]  # no folder named ' ' was made
+
+
+@pytest.mark.parametrize("kind", ["embedded", "in-memory store"])
+async def test_entities_lists_every_user_with_a_fact_and_not_a_forgotten_one(tmp_path, kind: str) -> None:
+    from memori_core.store import InMemoryFactStore
+
+    store = ChromaStore(path=str(tmp_path / "mem")) if kind == "embedded" else InMemoryFactStore()
+    with RecallEngine(store=store, embedder=HashEmbedder()) as engine:
+        assert engine.entities() == []
+        engine.add("u2", ["User lives in Lisbon."])
+        engine.add("u1", ["User lives in Lisbon."])
+        engine.add("u1", ["User lives in Porto."], supersedes=engine.list("u1")[0].id)
+        engine.add("gone", ["User has a cat."])
+        engine.forget("gone")
+        assert engine.entities() == ["u1", "u2"]
+        assert await engine.aentities() == ["u1", "u2"]
+        for entity in engine.entities():  # what a backup loops over
+            assert engine.export(entity)

@@ -422,6 +422,21 @@ class ChromaStore(FactStore):
         return len(self._facts.get(where={ENTITY: entity_id}, include=[])["ids"])
 
     @when_open
+    def entity_ids(self) -> list[str]:
+        """Every entity with at least one stored fact, sorted: the facts' metadata read page by page (Chroma
+        cannot list the distinct values of one key). A write during the read may be missed."""
+        found: set[str] = set()
+        start = 0
+        while True:
+            offset = start
+            page = retry_read(lambda: self._facts.get(include=["metadatas"], limit=_PAGE, offset=offset))
+            metas = page.get("metadatas") or []
+            found.update(m[ENTITY] for m in metas if m is not None and isinstance(m.get(ENTITY), str))
+            if len(page["ids"]) < _PAGE:
+                return sorted(found)
+            start += _PAGE
+
+    @when_open
     def dimension(self) -> int | None:
         """Dimension of the stored embeddings (a Chroma collection holds one), ``None`` when empty.
 
