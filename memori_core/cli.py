@@ -1,4 +1,4 @@
-"""The ``memori`` command: add, recall, list, get, count, delete, forget, export, import, mcp, eval, demo.
+"""The ``memori`` command: add, recall, list, get, count, delete, forget, export, import, entities, mcp, eval, demo.
 
 Every mistake is reported as ``memori: error: ...`` with exit code 2, after the
 usage of the (sub)command that was given when argparse finds it. Where the
@@ -42,7 +42,7 @@ from .mcp_server import describe_tools  # the MCP SDK itself is imported only by
 from .ranking.core import is_core
 from .records import from_record, repeat_difference, repeat_problem, to_record
 from .store import chroma_errors
-from .store.chroma import PATH_ENV, ChromaStore, default_store_path
+from .store.chroma import PATH_ENV, ChromaStore, default_store_path, env_store_path
 from .store.chroma_client import DEFAULT_HTTP_TIMEOUT, server_url
 from .validate import parse_utc
 
@@ -159,8 +159,8 @@ def check_store_path(path: str | os.PathLike[str] | None, *, creates: bool) -> P
     """
     if path is not None:
         option, folder = "--path", Path(path).expanduser()
-    elif os.environ.get(PATH_ENV):
-        option, folder = f"${PATH_ENV}", default_store_path()
+    elif (from_env := env_store_path()) is not None:
+        option, folder = f"${PATH_ENV}", from_env
     else:
         option, folder = None, default_store_path()
     named = f"{option} {folder}" if option else f"the default store folder {folder}"
@@ -392,6 +392,19 @@ def cmd_delete(args: argparse.Namespace) -> int:
     return 1 if unknown else 0
 
 
+def cmd_entities(args: argparse.Namespace) -> int:
+    """``memori entities``: the entities the store holds facts for, one per line, sorted."""
+    entities = _engine(args).entities()
+    if args.json:
+        print(json.dumps(entities, ensure_ascii=False))
+    else:
+        for entity in entities:
+            print(entity)
+    if not entities and not args.json:
+        print("memori: the store holds no facts", file=sys.stderr)
+    return 0
+
+
 def cmd_count(args: argparse.Namespace) -> int:
     """``memori count``: how many facts an entity has."""
     n = _engine(args).count(args.entity, include_invalid=args.all)
@@ -583,7 +596,7 @@ def _store_options(p: argparse.ArgumentParser, *, creates: bool = False) -> None
     """--path or --server (not both); ``creates``: the command may create a missing store folder."""
     where = p.add_mutually_exclusive_group()
     where.add_argument("--path", default=None,
-                       help=f"embedded store folder (default ${PATH_ENV} or {default_store_path()})"
+                       help=f"embedded store folder (default ${PATH_ENV} or {default_store_path(env=False)})"
                        + ("; created if missing and its parent folder exists" if creates else
                           "; must exist"))
     where.add_argument("--server", default=None, type=_server_address, metavar="HOST:PORT",
@@ -805,6 +818,20 @@ def _mcp_parser(commands: Subparsers) -> None:
     _store_options(p, creates=True)
 
 
+def _entities_parser(commands: Subparsers) -> None:
+    p = commands.add_parser(
+        "entities", help="list the entities (users) the store holds facts for",
+        description="Print the id of every entity with at least one stored fact (superseded facts count), "
+        "sorted, one per line; a forgotten entity is not listed. Reads the whole store. For backups and "
+        "migrations (`memori entities --path A | while read -r u; do memori export -e \"$u\" --path A -o "
+        "\"$u.jsonl\"; done`) and erasure audits. --json prints a JSON array (exact for ids holding line "
+        "breaks). An empty store lists nothing (exit 0, a note on standard error).",
+    )
+    p.add_argument("--json", action="store_true", help="a JSON array of entity ids")
+    p.set_defaults(func=cmd_entities)
+    _store_options(p)
+
+
 def _demo_parser(commands: Subparsers) -> None:
     p = commands.add_parser("demo", help="seed two users, recall, explain (temporary embedded store)")
     p.add_argument("--path", default=None,
@@ -813,7 +840,8 @@ def _demo_parser(commands: Subparsers) -> None:
 
 
 _COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
-    *(command.add_to for command in _ENTITY_COMMANDS), _mcp_parser, add_eval_command, _demo_parser,
+    *(command.add_to for command in _ENTITY_COMMANDS), _entities_parser, _mcp_parser, add_eval_command,
+    _demo_parser,
 )
 """The subcommands, in the order ``memori --help`` lists them."""
 

@@ -48,8 +48,12 @@ from typing import Any
 
 from .facts import RecalledFact
 from .store import deadline
+from .store.chroma_client import GATEWAY_STATUSES, clip_text
 from .store.deadline import NotReached
 from .validate import check_context, check_query
+
+ERROR_CHARS = 300
+"""Characters of an error's message a fail-open warning quotes at most (:func:`error_text`)."""
 
 STRICT_DEFAULT = False
 """Every adapter's default: fail open. Each surface sits on the way to a model call, and memory is extra
@@ -63,7 +67,7 @@ def warn_failed(
 ) -> None:
     """The warning every adapter logs when recall, capture or ranking fails (``entity_id`` when there is one)."""
     whose = f" for entity {entity_id!r}" if entity_id is not None else ""
-    logger.warning("%s: %s failed%s (%s: %s); %s", owner, what, whose, type(exc).__name__, exc, instead)
+    logger.warning("%s: %s failed%s (%s: %s); %s", owner, what, whose, type(exc).__name__, error_text(exc), instead)
 
 
 def _recall_kwargs(query: Any, context: Sequence[str] | str | None) -> dict[str, Any] | None:
@@ -134,14 +138,31 @@ server is."""
 
 def is_outage(exc: BaseException) -> bool:
     """Whether ``exc`` says the store could not be reached or did not answer in time: a timeout (an httpx
-    timeout, a write's deadline, a wait that gave up) or a failed connection (refused, reset, a server gone
-    mid-reply). Errors the store answered with, and the embedder's or ranking's errors, are not outages."""
+    timeout, a write's deadline, a wait that gave up), a failed connection (refused, reset, a server gone
+    mid-reply) or a gateway's HTTP 502, 503 or 504 (a proxy in front of the server cannot reach it). Errors the store answered with, and the embedder's or ranking's errors, are not outages."""
     if isinstance(exc, (TimeoutError, ConnectionError, asyncio.TimeoutError, concurrent.futures.TimeoutError)):
         return True
     httpx = sys.modules.get("httpx")  # not imported: no httpx error can have been raised
-    return httpx is not None and isinstance(
-        exc, (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError)
-    )
+    if httpx is None:
+        return False
+    if isinstance(exc, (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError)):
+        return True
+    # A gateway's 502/503/504 that a client turned into another error (chromadb raises a bare Exception
+    # while handling the httpx.HTTPStatusError): the server could not be reached.
+    seen: BaseException | None = exc
+    for _ in range(8):
+        if seen is None:
+            break
+        if isinstance(seen, httpx.HTTPStatusError) and seen.response.status_code in GATEWAY_STATUSES:
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def error_text(exc: BaseException) -> str:
+    """``exc``'s message for a log line: one line, HTML tags removed, at most 300 characters (a proxy's error
+    page, or a server's long answer, is not copied into the log whole)."""
+    return clip_text(str(exc), ERROR_CHARS)
 
 
 @dataclass(frozen=True)
@@ -389,7 +410,7 @@ class FailOpenCall:
         elif verdict is Verdict.STILL_DOWN:
             assert self.breaker is not None
             self.logger.info("%s: %s failed again for entity %r (%s: %s); memory is skipped for another %g s",
-                             self.owner, self.what, self.entity_id, type(exc).__name__, exc,
+                             self.owner, self.what, self.entity_id, type(exc).__name__, error_text(exc),
                              self.breaker.cooldown)
         elif verdict is Verdict.KNOWN:
             self.logger.debug("%s: %s failed for entity %r (%s) during an outage already reported",

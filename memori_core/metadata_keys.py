@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .facts import SEARCHABLE_KEY
 from .ranking.core import CORE_KEY
-from .validate import RESERVED_METADATA_KEYS
+from .validate import FACT_FIELD_KEYS, RESERVED_METADATA_KEYS
 
 STORE_ITEM_KEY = "langgraph_item"
 """The metadata key under which ``memori_langchain.MemoriStore`` keeps a LangGraph store item
@@ -35,6 +35,15 @@ digest (LlamaIndex)."""
 RECALL_METADATA_KEYS: tuple[str, ...] = tuple(sorted(RESERVED_METADATA_KEYS))
 """What recall adds to a recalled fact's metadata (``times_seen``, ``last_seen``, ``session_id``, ``updated_at``,
 ``expires_at``); user metadata may not use these keys."""
+
+FACT_FIELD_METADATA_KEYS: tuple[str, ...] = tuple(sorted(FACT_FIELD_KEYS))
+"""A fact's own fields (``id``, ``entity_id``, ``content``, ``created_at``, ``valid_from``, ``valid_to``,
+``superseded_by``, ``supersedes``, ``cosine``, ``lexical``, ``rank_score``), which the adapters write into a
+Document's or node's metadata beside the fact's own metadata; user metadata may not use these keys either."""
+
+USER_RESERVED_METADATA_KEYS: tuple[str, ...] = tuple(sorted(RESERVED_METADATA_KEYS | FACT_FIELD_KEYS))
+"""Every key user metadata may not use (``add``, ``update``, ``import_`` refuse it naming the key:
+:func:`memori_core.validate.check_metadata`)."""
 
 BOOKKEEPING_METADATA_KEYS: tuple[str, ...] = (
     *CAPTURE_METADATA_KEYS, CORE_KEY, SEARCHABLE_KEY, STORE_ITEM_KEY, STORE_NAMESPACE_KEY,

@@ -16,6 +16,14 @@ from typing import Any
 #: Keys recall adds to every fact's metadata; user metadata may not use them (they would shadow the bookkeeping).
 RESERVED_METADATA_KEYS = frozenset({"times_seen", "last_seen", "session_id", "updated_at", "expires_at"})
 
+#: A fact's own fields (:class:`~memori_core.facts.RecalledFact`, :class:`~memori_core.facts.StoredFact`), which the
+#: adapters also write into a Document's or a node's metadata; user metadata may not use them (alice's fact with
+#: ``metadata["entity_id"] == "bob"`` would contradict the fact, and an adapter would drop the value).
+FACT_FIELD_KEYS = frozenset({
+    "id", "entity_id", "content", "created_at", "valid_from", "valid_to", "superseded_by", "supersedes",
+    "cosine", "lexical", "rank_score",
+})
+
 
 def check_text(value: str, name: str) -> str:
     """``value`` if it can be stored as UTF-8; a lone surrogate (``"\\ud800"``) raises ``ValueError`` naming it."""
@@ -357,6 +365,12 @@ def check_metadata(value: Any, i: int) -> dict[str, Any]:
     if reserved:
         raise ValueError(
             f"metadata #{i} uses reserved key(s) {sorted(reserved)}: recall reports them for every fact; rename them"
+        )
+    fields = FACT_FIELD_KEYS.intersection(value)
+    if fields:
+        raise ValueError(
+            f"metadata #{i} uses reserved key(s) {sorted(fields)}: the fact has field(s) of that name, which recall "
+            "and the adapters report; rename them (e.g. 'source_created_at')"
         )
     try:
         encoded = json.dumps(value, allow_nan=False, ensure_ascii=False)

@@ -162,6 +162,26 @@ class StoreConformance:
         store.upsert("v", [fact("f0", "v")], vectors(1))
         assert store.count("u") == 3 and store.count("v") == 1
 
+    def test_entity_ids_lists_every_entity_with_a_fact_sorted_and_none_forgotten_or_emptied(
+        self, store: FactStore
+    ) -> None:
+        assert store.entity_ids() == []
+        store.upsert("bob", [fact("b0", "bob"), fact("b1", "bob")], vectors(2))
+        store.upsert("alice", [fact("f0", "alice")], vectors(1))
+        store.upsert("carol", [fact("c", "carol")], vectors(1))
+        store.upsert("dave", [fact("d", "dave")], vectors(1))
+        assert store.entity_ids() == ["alice", "bob", "carol", "dave"]
+        store.forget("bob")
+        store.delete("carol", ["c"])
+        assert store.entity_ids() == ["alice", "dave"]
+
+    def test_entity_ids_reads_past_one_page_of_a_paged_read(self, store: FactStore) -> None:
+        names = [f"user-{i % 7}" for i in range(1100)]  # more rows than one page, entities spread over them
+        store.upsert("user-0", [fact(f"r{i}", "user-0") for i in range(1100)], vectors(1100, seed=5))
+        for name in sorted(set(names) - {"user-0"}):
+            store.upsert(name, [fact("x", name)], vectors(1, seed=6))
+        assert store.entity_ids() == sorted(set(names))
+
     # -- dimension ----------------------------------------------------------------------
 
     def test_the_dimension_is_set_by_the_first_write_and_kept_when_every_row_is_gone(self, store: FactStore) -> None:
@@ -375,6 +395,7 @@ class StoreConformance:
         calls: dict[str, Any] = {
             "load_entity": lambda: store.load_entity("u"), "get": lambda: store.get("u", ["a"]),
             "present": lambda: store.present("u", ["a"]), "count": lambda: store.count("u"),
+            "entity_ids": store.entity_ids,
             "dimension": store.dimension, "upsert": lambda: store.upsert("u", [fact("b")], vectors(1)),
             "update_seen": lambda: store.update_seen("u", [fact("a")]), "delete": lambda: store.delete("u", ["a"]),
             "forget": lambda: store.forget("u"), "revision": lambda: store.revision("u"),

@@ -309,3 +309,28 @@ def test_a_chroma_server_that_is_not_running_is_a_connection_error_naming_it(tim
         port = probe.getsockname()[1]
     with pytest.raises(ConnectionError, match=rf"no Chroma server answers at http://127\.0\.0\.1:{port}.*chroma run"):
         ChromaStore.http(host="127.0.0.1", port=port, timeout=timeout)
+
+
+@pytest.mark.parametrize("key", ["entity_id", "created_at", "rank_score", "id", "content", "valid_to", "supersedes"])
+def test_metadata_named_like_a_fact_field_is_refused_naming_the_key(key: str) -> None:
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder())
+    with pytest.raises(ValueError, match=rf"metadata #0 uses reserved key\(s\) \['{key}'\]: the fact has field"):
+        engine.add("alice", "User is allergic to peanuts.", metadata={key: "bob", "diet": "vegan"})
+    assert engine.count("alice") == 0
+    [fid] = engine.add("alice", "User is allergic to peanuts.", metadata={"diet": "vegan"})
+    with pytest.raises(ValueError, match=rf"reserved key\(s\) \['{key}'\]"):
+        engine.update("alice", fid, metadata={key: "bob"})
+    assert [f.metadata for f in engine.get("alice", fid)] == [{"diet": "vegan"}]
+    with pytest.raises(ValueError, match=rf"reserved key\(s\) \['{key}'\]"):
+        engine.import_("alice", [{"text": "User likes tea.", "metadata": {key: 1}}])
+    assert engine.count("alice") == 1
+
+
+def test_the_reserved_metadata_keys_are_every_field_a_recalled_fact_reports() -> None:
+    import dataclasses
+
+    from memori_core.facts import RecalledFact
+    from memori_core.metadata_keys import USER_RESERVED_METADATA_KEYS
+
+    fields = {f.name for f in dataclasses.fields(RecalledFact)} - {"metadata"}
+    assert fields <= set(USER_RESERVED_METADATA_KEYS)

@@ -166,6 +166,14 @@ def test_the_environment_variable_is_checked_like_path(tmp_path: Path, capsys, m
     assert f"$MEMORI_RECALL_PATH {tmp_path / 'nope'} does not exist" in err
 
 
+def test_a_blank_store_path_variable_is_an_error_naming_it(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MEMORI_RECALL_PATH", " ")
+    err = path_error(["count", "-e", "u"], capsys)
+    assert "MEMORI_RECALL_PATH is blank (' ')" in err
+    assert list(tmp_path.iterdir()) == []
+
+
 def _empty_store(folder: Path) -> str:
     """An embedded store folder with no facts (recall of any entity then needs no model)."""
     ChromaStore(path=str(folder)).close()
@@ -354,3 +362,30 @@ def test_recall_refuses_a_blank_query_like_the_tools_and_mcp(query: str, tmp_pat
     err = argparse_error(["recall", "-e", "alice", query, "--path", str(tmp_path)], capsys)
     assert err.startswith("usage: memori recall ")
     assert err.endswith("memori: error: argument query: must not be blank\n")
+
+
+# -- memori entities ---------------------------------------------------------------
+
+
+def test_entities_lists_the_users_a_folder_holds_sorted_and_not_a_forgotten_one(tmp_path: Path, capsys) -> None:
+    from _helpers import HashEmbedder
+    from memori_core import RecallEngine
+
+    folder = tmp_path / "mem"
+    assert main(["entities", "--path", _empty_store(folder)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "" and "the store holds no facts" in captured.err
+    with RecallEngine(store=ChromaStore(path=str(folder)), embedder=HashEmbedder()) as engine:
+        engine.add("zoe", ["User likes tea."])
+        engine.add("alice", ["User lives in Lisbon.", "User lives in Porto."])
+        engine.add("bob", ["User has a cat."])
+        engine.forget("bob")
+    assert main(["entities", "--path", str(folder)]) == 0
+    assert capsys.readouterr().out == "alice\nzoe\n"
+    assert main(["entities", "--json", "--path", str(folder)]) == 0
+    assert json.loads(capsys.readouterr().out) == ["alice", "zoe"]
+
+
+def test_entities_of_a_missing_folder_is_an_error_naming_it(tmp_path: Path, capsys) -> None:
+    err = path_error(["entities", "--path", str(tmp_path / "nope")], capsys)
+    assert f"--path {tmp_path / 'nope'} does not exist" in err

@@ -297,3 +297,31 @@ def test_embed_in_batches_stacks_and_checks_dimensions():
 
     with pytest.raises(ValueError, match="drifting.*several dimensions"):
         embed_in_batches(as_embedder(drifting), ["t0", "t1"], batch_size=1)
+
+
+# -- MEMORI_EMBED_THREADS at start-up ---------------------------------------------
+
+
+@pytest.mark.parametrize("raw", ["2 # two threads", "0", "many"])
+def test_engine_with_the_default_embedder_refuses_a_bad_embed_threads_variable_when_built(
+    monkeypatch: pytest.MonkeyPatch, raw: str
+) -> None:
+    # Before, the engine built and every recall failed later (the adapters then ran without memory).
+    monkeypatch.setenv("MEMORI_EMBED_THREADS", raw)
+    store = ChromaStore.in_memory()
+    with pytest.raises(ValueError, match=rf"MEMORI_EMBED_THREADS must be a positive integer, got '{raw}'"):
+        RecallEngine(store=store)
+    store.close()
+
+
+def test_engine_with_its_own_embedder_does_not_read_embed_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORI_EMBED_THREADS", "many")
+    with RecallEngine(store=ChromaStore.in_memory(), embedder=embed_by_length) as engine:
+        engine.add("u1", ["User likes tea."])
+        assert engine.count("u1") == 1
+
+
+def test_engine_with_a_valid_embed_threads_builds_without_loading_the_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORI_EMBED_THREADS", " 2 ")
+    with RecallEngine(store=ChromaStore.in_memory()) as engine:
+        assert engine._embedder is None  # the MiniLM still loads on first use

@@ -13,6 +13,7 @@ from memori_core.text import analyzer
 from _helpers import HashEmbedder, left_unchanged, ungated_engine
 from memori_core import ChromaStore, RecallConfig, RecallEngine, format_context
 from memori_core.engine import derived_fact_id
+from memori_core.store.chroma import default_store_path
 
 FACTS = [
     "User is allergic to peanuts.",
@@ -644,3 +645,40 @@ def test_one_per_text_off_returns_every_copy_as_upstream_memori_does() -> None:
     engine.add("u", ["User is vegetarian."])
     assert [f.content for f in engine.recall("vegetarian", "u")] == ["User is vegetarian."] * 2
     assert RecallConfig.memori_compat().one_per_text is False
+
+
+def test_the_store_path_variable_is_stripped_and_a_blank_one_is_refused(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("MEMORI_RECALL_PATH", f"  {tmp_path / 'memory'}  ")
+    store = ChromaStore()
+    try:
+        assert store.location == str(tmp_path / "memory")
+    finally:
+        store.close()
+    for blank in (" ", "\t\n"):
+        monkeypatch.setenv("MEMORI_RECALL_PATH", blank)
+        with pytest.raises(ValueError, match=r"MEMORI_RECALL_PATH is blank .*unset it for the default folder"):
+            ChromaStore()
+    monkeypatch.setenv("MEMORI_RECALL_PATH", "")  # empty: unset, the default folder (not opened here)
+    assert default_store_path() == default_store_path(env=False)
+    with pytest.raises(ValueError, match=r"path must name a folder, got ' '"):
+        ChromaStore(path=" ")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["memory"]  # no folder named ' ' was made
+
+
+@pytest.mark.parametrize("kind", ["embedded", "in-memory store"])
+async def test_entities_lists_every_user_with_a_fact_and_not_a_forgotten_one(tmp_path, kind: str) -> None:
+    from memori_core.store import InMemoryFactStore
+
+    store = ChromaStore(path=str(tmp_path / "mem")) if kind == "embedded" else InMemoryFactStore()
+    with RecallEngine(store=store, embedder=HashEmbedder()) as engine:
+        assert engine.entities() == []
+        engine.add("u2", ["User lives in Lisbon."])
+        engine.add("u1", ["User lives in Lisbon."])
+        engine.add("u1", ["User lives in Porto."], supersedes=engine.list("u1")[0].id)
+        engine.add("gone", ["User has a cat."])
+        engine.forget("gone")
+        assert engine.entities() == ["u1", "u2"]
+        assert await engine.aentities() == ["u1", "u2"]
+        for entity in engine.entities():  # what a backup loops over
+            assert engine.export(entity)

@@ -286,3 +286,40 @@ def test_the_langchain_tools_answer_that_memory_is_unavailable_without_writing(
     assert outage_engine.count("alice") == before
     clock.advance(10)
     assert tools["remember"].invoke({"text": "User owns a red bicycle."}).startswith("Remembered as fact")
+
+
+def _status_error_as_chromadb_raises_it(status: int, body: str) -> Exception:
+    """chromadb's way with an answer that is not Chroma's JSON: a bare ``Exception(resp.text)`` raised while
+    handling httpx's ``HTTPStatusError`` (chromadb.api.base_http_client._raise_chroma_error)."""
+    request = httpx.Request("POST", "http://127.0.0.1:1/api/v2/x")
+    response = httpx.Response(status, text=body, request=request)
+    try:
+        try:
+            response.raise_for_status()
+        except httpx.HTTPStatusError:
+            raise Exception(response.text)  # noqa: B904 - chained implicitly, as chromadb does
+    except Exception as exc:  # noqa: BLE001
+        return exc
+    raise AssertionError("unreachable")
+
+
+@pytest.mark.parametrize("status", [502, 503, 504])
+def test_a_gateway_status_behind_a_bare_exception_is_an_outage(status: int) -> None:
+    assert is_outage(_status_error_as_chromadb_raises_it(status, "<html>down</html>"))
+
+
+@pytest.mark.parametrize("status", [400, 404, 500])
+def test_other_http_statuses_are_answers_not_outages(status: int) -> None:
+    assert not is_outage(_status_error_as_chromadb_raises_it(status, "{}"))
+
+
+def test_a_fail_open_warning_quotes_an_html_page_clipped_to_one_line(caplog: pytest.LogCaptureFixture) -> None:
+    from memori_core.failopen import ERROR_CHARS, warn_failed
+
+    page = "<html><body>\n<h1>500 Internal Server Error</h1>\n" + "<p>detail</p>" * 500 + "</body></html>"
+    with caplog.at_level(logging.WARNING):
+        warn_failed(logging.getLogger("t"), "Owner", "recall", "alice", Exception(page))
+    (message,) = [r.getMessage() for r in caplog.records]
+    assert "(Exception: 500 Internal Server Error detail detail" in message
+    assert "<" not in message and "\n" not in message
+    assert len(message) < ERROR_CHARS + 100

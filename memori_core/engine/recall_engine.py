@@ -31,6 +31,7 @@ from ..facts import RecalledFact, StoredFact
 from ..filters import check_where
 from ..judge import Judge
 from ..lanes import DEFAULT_CAPTURE_WORKERS, Lanes
+from ..minilm import threads_from_env
 from ..records import to_record
 from ..store.base import ClosedError, FactStore
 from ..validate import check_entity_id, check_id_list, check_session_id, iso_to_ts
@@ -99,9 +100,10 @@ class RecallEngine(ReadPath, WritePath):
         outage_cooldown: float = DEFAULT_OUTAGE_COOLDOWN,
     ) -> None:
         """``store`` defaults to the embedded Chroma store in the user's data directory,
-        ``embedder`` to the local all-MiniLM-L6-v2, ``config`` to :class:`RecallConfig` defaults.
+        ``embedder`` to the local all-MiniLM-L6-v2 (loaded on first use; a ``MEMORI_EMBED_THREADS`` that is not a
+        positive integer is a ``ValueError`` here), ``config`` to :class:`RecallConfig` defaults.
         The async methods run on threads of the engine's own (not the event loop's default executor), in two
-        pools so that a write never holds up a read: reads (``arecall``, ``anearest``, ``aexplain``,
+        pools so that a write never holds up a read: reads (``arecall``, ``anearest``, ``aexplain``, ``aentities``,
         ``acount``, ``alist``, ``aget``, ``ahistory``) on at most ``async_workers`` threads (default 8), writes
         and whole-user transfers (``aadd``, ``aupdate``, ``adelete``, ``arestore``, ``aforget``, ``aimport_``,
         ``aexport``) on at most ``async_write_workers`` (default 4); calls beyond that wait for a thread of
@@ -130,6 +132,10 @@ class RecallEngine(ReadPath, WritePath):
         that long instead of waiting for the store on every call (``engine.outage``,
         :class:`~memori_core.failopen.OutageBreaker`). The engine's own methods always call the store."""
         judge_timeout = _check_judge(judge, judge_timeout)
+        if embedder is None:
+            # The default MiniLM loads on first use; a bad MEMORI_EMBED_THREADS must fail here, not on every
+            # later recall (where the adapters would fail open and run without memory).
+            threads_from_env()
         self.outage: OutageBreaker = OutageBreaker(outage_cooldown)
         if store is None:
             from ..store.chroma import ChromaStore
@@ -188,6 +194,17 @@ class RecallEngine(ReadPath, WritePath):
         with self._entity_lock(entity_id):
             n_invalid = int(self._cache_for(entity_id).invalid_rows(time.time()).size)
             return self.store.count(entity_id) - n_invalid
+
+    @when_open
+    def entities(self) -> list[str]:
+        """The ids of every entity (user) with at least one stored fact, superseded ones included, sorted:
+        what to loop over to export, back up or migrate a whole store, or to audit it after an erasure (a
+        forgotten user is not listed). Read from the store itself, all of it: an operator's call, not one for
+        a request path. ``TypeError`` for a store that cannot list its entities (one without ``entity_ids``)."""
+        entity_ids = getattr(self.store, "entity_ids", None)
+        if not callable(entity_ids):
+            raise TypeError(f"store {type(self.store).__name__} cannot list its entities (it has no entity_ids())")
+        return list(entity_ids())
 
     @when_open
     def list(
@@ -407,6 +424,10 @@ class RecallEngine(ReadPath, WritePath):
     async def acount(self, entity_id: str, *, include_invalid: bool = False) -> int:
         """Async :meth:`count`."""
         return await self._read(self.count, entity_id, include_invalid=include_invalid)
+
+    async def aentities(self) -> list[str]:
+        """Async :meth:`entities`."""
+        return await self._read(self.entities)
 
     async def adelete(self, entity_id: str, ids: Sequence[str]) -> list[str]:
         """Async :meth:`delete`."""

@@ -68,11 +68,38 @@ def _replace(obj: Any, name: str, value: Any, what: str) -> Any:
         new = dict(obj)
         new[name] = value
         return new
-    if callable(getattr(obj, "model_copy", None)):  # pydantic v2 (OpenAI, Anthropic, Google types)
-        return obj.model_copy(update={name: value})
+    if callable(getattr(obj, "model_copy", None)):  # pydantic v2 (OpenAI, Anthropic, Google, LlamaIndex types)
+        if name in getattr(type(obj), "model_fields", {name: None}):
+            return obj.model_copy(update={name: value})
+        # Not a field but a property (LlamaIndex ChatMessage.content writes its ``blocks``): model_copy(update=)
+        # would store a value the property never reads, dropping the block silently, so set it on a copy.
+        new = obj.model_copy()
+        try:
+            setattr(new, name, value)
+        except (AttributeError, TypeError, ValueError) as exc:
+            raise ValueError(f"cannot add memory context to {what} of type {_kind(obj)}: "
+                             f"setting its {name!r} failed ({type(exc).__name__}: {exc})") from exc
+        if field_of(new, name) != value:
+            raise ValueError(f"cannot add memory context to {what} of type {_kind(obj)}: "
+                             f"its {name!r} does not keep the value written to it")
+        return new
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return dataclasses.replace(obj, **{name: value})
     raise ValueError(f"cannot add memory context to {what} of type {_kind(obj)}: expected a dict or a pydantic model")
+
+
+def _system_message(messages: Sequence[Any], content: str) -> Any:
+    """A new system message of the type the other messages have when that type takes ``role`` and ``content``
+    (a list of LlamaIndex ``ChatMessage`` objects stays one), else an OpenAI-style dict."""
+    first = messages[0] if messages else None
+    if first is not None and not isinstance(first, Mapping) and callable(getattr(first, "model_copy", None)):
+        try:
+            message = type(first)(role="system", content=content)
+        except (TypeError, ValueError):  # a type that cannot be built this way gets the plain dict
+            message = None
+        if message is not None and field_of(message, "role") == "system" and field_of(message, "content") == content:
+            return message
+    return {"role": "system", "content": content}
 
 
 # -- OpenAI chat completions ------------------------------------------------
@@ -173,7 +200,7 @@ def _inject_openai(kwargs: dict[str, Any], block: str, placement: str = SYSTEM) 
         content = append_to_content(field_of(first, "content"), block, "the leading system message's")
         messages[0] = _replace(first, "content", content, "the leading system message")
     elif block:
-        messages.insert(0, {"role": "system", "content": block})
+        messages.insert(0, _system_message(messages, block))
     kwargs["messages"] = messages
     return kwargs
 

@@ -179,6 +179,11 @@ class RowStore(Protocol):
         """How many facts ``entity_id`` has stored."""
         ...
 
+    def entity_ids(self) -> list[str]:
+        """Every entity with at least one stored fact (superseded facts count), sorted. Reads the whole store:
+        for operators (a backup, a migration, an erasure audit), not for a request path."""
+        ...
+
     def dimension(self) -> int | None:
         """The dimension of the stored embeddings (a store holds one), ``None`` before the first write.
 

@@ -27,6 +27,7 @@ from .base import CacheFolder, CloseCallbacks, FactStore, settle_failed_delete, 
 from .chroma_client import (
     DEFAULT_HTTP_TIMEOUT,
     READ_ATTEMPTS,
+    check_server_address,
     ephemeral_client,
     http_client,
     is_http_client,
@@ -45,7 +46,8 @@ from .folder_lock import FolderHold
 from .folder_lock import acquire as acquire_folder
 from .rows import EntityColumns, EntityRows
 
-__all__ = ["DEFAULT_COLLECTION", "DEFAULT_HTTP_TIMEOUT", "PATH_ENV", "ChromaStore", "default_store_path"]
+__all__ = ["DEFAULT_COLLECTION", "DEFAULT_HTTP_TIMEOUT", "PATH_ENV", "ChromaStore", "default_store_path",
+           "env_store_path"]
 
 logger = logging.getLogger(__name__)
 
@@ -68,11 +70,25 @@ SNAPSHOTS = "snapshots"
 """The folder inside an embedded store's folder where a cache keeps its files (one subfolder per collection)."""
 
 
-def default_store_path() -> Path:
-    """Where the embedded store lives by default: ``$MEMORI_RECALL_PATH``, else the user's data directory."""
-    env = os.environ.get(PATH_ENV)
+def env_store_path() -> Path | None:
+    """``$MEMORI_RECALL_PATH`` with surrounding whitespace stripped, ``None`` when it is unset or empty; a value
+    of whitespace only is a ``ValueError`` naming the variable (it would make a folder named ``' '``)."""
+    raw = os.environ.get(PATH_ENV)
+    if not raw:
+        return None
+    value = raw.strip()
+    if not value:
+        raise ValueError(f"{PATH_ENV} is blank ({raw!r}): set it to a folder, or unset it for the default folder")
+    return Path(value).expanduser()
+
+
+def default_store_path(*, env: bool = True) -> Path:
+    """Where the embedded store lives by default: ``$MEMORI_RECALL_PATH`` (stripped: :func:`env_store_path`), else
+    the user's data directory (``env=False``: the data directory, whatever the variable says)."""
     if env:
-        return Path(env).expanduser()
+        from_env = env_store_path()
+        if from_env is not None:
+            return from_env
     home = Path.home()
     if sys.platform == "win32":
         base = Path(os.environ.get("LOCALAPPDATA") or home / "AppData" / "Local")
@@ -156,6 +172,8 @@ class ChromaStore(FactStore):
         self._closing = CloseCallbacks()
         self._unused: weakref.finalize[Any, Any] | None = None  # an in-memory store's: marks its collections unused
         if client is None:
+            if isinstance(path, str) and not path.strip():
+                raise ValueError(f"path must name a folder, got {path!r}")
             resolved = Path(path).expanduser() if path is not None else default_store_path()
             resolved.mkdir(parents=True, exist_ok=True)
             hold = acquire_folder(resolved)  # before Chroma touches the folder
@@ -294,9 +312,14 @@ class ChromaStore(FactStore):
         open in about that time. ``None`` waits without limit (chromadb's own
         default). Clients of one host and port in a process share chromadb's
         connection, so they share the last timeout set.
+
+        ``host`` is a host name or IP address (a URL, or one with a port, is a ``ValueError`` saying what to
+        pass), ``port`` an int from 1 to 65535. A server that answers but is not Chroma (a web page, a 404, a
+        proxy's 502/503/504) is a ``ConnectionError`` saying what answered.
         """
         if timeout is not None and not (isinstance(timeout, (int, float)) and 0 < timeout < float("inf")):
             raise ValueError(f"timeout must be a positive number of seconds or None, got {timeout!r}")
+        host, port = check_server_address(host, port)
         client = http_client(host, port, ssl=ssl, headers=headers, timeout=timeout)
         store = cls(client=client, collection=collection, shared=True)
         store.request_timeout = timeout
@@ -397,6 +420,21 @@ class ChromaStore(FactStore):
     def count(self, entity_id: str) -> int:
         """Number of facts stored for ``entity_id``."""
         return len(self._facts.get(where={ENTITY: entity_id}, include=[])["ids"])
+
+    @when_open
+    def entity_ids(self) -> list[str]:
+        """Every entity with at least one stored fact, sorted: the facts' metadata read page by page (Chroma
+        cannot list the distinct values of one key). A write during the read may be missed."""
+        found: set[str] = set()
+        start = 0
+        while True:
+            offset = start
+            page = retry_read(lambda: self._facts.get(include=["metadatas"], limit=_PAGE, offset=offset))
+            metas = page.get("metadatas") or []
+            found.update(m[ENTITY] for m in metas if m is not None and isinstance(m.get(ENTITY), str))
+            if len(page["ids"]) < _PAGE:
+                return sorted(found)
+            start += _PAGE
 
     @when_open
     def dimension(self) -> int | None:

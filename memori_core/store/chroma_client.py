@@ -27,6 +27,50 @@ READ_ATTEMPTS = 3
 DEFAULT_HTTP_TIMEOUT = 4.0
 """Seconds any one request to a Chroma server may take (:meth:`ChromaStore.http`)."""
 
+GATEWAY_STATUSES: dict[int, str] = {502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout"}
+"""HTTP statuses that say the server could not be reached, not what it answered: a reverse proxy or ingress in
+front of Chroma answers them while Chroma is down or restarting (Chroma itself answers 503 when overloaded)."""
+
+ANSWER_CHARS = 120
+"""Characters of a non-Chroma answer's text quoted in an error message (a proxy's whole HTML page is not)."""
+
+
+class ServerUnavailable(ConnectionError):
+    """The Chroma server's address answered HTTP 502, 503 or 504 (:data:`GATEWAY_STATUSES`): a proxy in front
+    of it could not reach it, or it is overloaded. An outage, like a refused connection
+    (:func:`memori_core.failopen.is_outage`)."""
+
+
+def clip_text(text: str, limit: int = ANSWER_CHARS) -> str:
+    """``text`` on one line, HTML tags removed and cut to ``limit`` characters (an error message quotes a
+    server's answer this way, never a whole page)."""
+    import re
+
+    if "<" in text and ">" in text:
+        text = re.sub(r"<(script|style)\b.*?</\1\s*>", " ", text, flags=re.S | re.I)
+        text = re.sub(r"<[^>]*>", " ", text)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def describe_answer(response: Any) -> str:
+    """What an HTTP answer is, for an error message: ``HTTP 503 Service Unavailable, text/html from nginx:
+    '503 Service Temporarily Unavailable nginx'`` (status, content type, ``Server`` header, the text clipped)."""
+    status = int(response.status_code)
+    reason = GATEWAY_STATUSES.get(status) or getattr(response, "reason_phrase", "") or ""
+    what = f"HTTP {status}{' ' + reason if reason else ''}"
+    kind = (response.headers.get("content-type") or "").split(";")[0].strip()
+    server = (response.headers.get("server") or "").strip()
+    if kind:
+        what += f", {kind}"
+    if server:
+        what += f" from {clip_text(server, 40)}"
+    try:
+        body = clip_text(response.text)
+    except Exception:  # noqa: BLE001 - an undecodable body is described without its text
+        body = ""
+    return f"{what}: {body!r}" if body else f"{what}, empty"
+
 
 def chroma_settings() -> Any:
     """The settings of every client memori-recall opens: no telemetry, no reset."""
@@ -88,18 +132,67 @@ def release_unused_ephemeral() -> int:
         released += 1
 
 
+def check_server_address(host: Any, port: Any) -> tuple[str, int]:
+    """``(host, port)`` of a Chroma server checked: ``host`` a host name or IP address (stripped; not a URL,
+    and without a port or a path), ``port`` an int from 1 to 65535 (or a string of digits, as read from the
+    environment). ``TypeError`` / ``ValueError`` naming the argument otherwise, with what to pass instead."""
+    from urllib.parse import urlsplit
+
+    if not isinstance(host, str):
+        raise TypeError(f"host must be a str (a host name or IP address), got {type(host).__name__}")
+    name = host.strip()
+    if not name:
+        raise ValueError(f"host must be a host name or IP address, got {host!r}")
+    if "://" in name:
+        parts = urlsplit(name)
+        try:
+            url_port = parts.port
+        except ValueError:
+            url_port = None
+        hint = f"host={parts.hostname or '...'!r}"
+        if url_port is not None:
+            hint += f", port={url_port}"
+        if parts.scheme.lower() == "https":
+            hint += ", ssl=True"
+        raise ValueError(f"host must be a host name or IP address, not a URL: got {host!r}; pass {hint}")
+    if "/" in name or any(c.isspace() for c in name):
+        raise ValueError(f"host must be a host name or IP address, got {host!r}")
+    if name.count(":") == 1:  # several colons: an IPv6 address
+        bare, _, given = name.partition(":")
+        raise ValueError(f"host must not hold a port: got {host!r}; pass host={bare!r}, port={given}")
+    if isinstance(port, str) and port.strip().isdigit():
+        port = int(port.strip())
+    if isinstance(port, bool) or not isinstance(port, int):
+        raise TypeError(f"port must be an int, got {type(port).__name__}")
+    if not 1 <= port <= 65535:
+        raise ValueError(f"port must be between 1 and 65535, got {port}")
+    return name, port
+
+
 def http_client(
     host: str, port: int, *, ssl: bool, headers: dict[str, str] | None, timeout: float | None
 ) -> Any:
     """A client of the Chroma server at ``host:port`` whose every request (the connect included) is bounded by
-    ``timeout`` seconds (``None``: no limit)."""
+    ``timeout`` seconds (``None``: no limit). A server that answers, but not as Chroma does (a web page, a 404,
+    a proxy's 502/503/504), is a ``ConnectionError`` saying what answered (:class:`ServerUnavailable` for a
+    gateway status)."""
     import chromadb
+    import httpx
 
-    client = _connect(
-        lambda: chromadb.HttpClient(host=host, port=port, ssl=ssl, headers=headers, settings=chroma_settings()),
-        server_url(host, port, ssl),
-        timeout,
-    )
+    url = server_url(host, port, ssl)
+    try:
+        client = _connect(
+            lambda: chromadb.HttpClient(host=host, port=port, ssl=ssl, headers=headers, settings=chroma_settings()),
+            url,
+            timeout,
+        )
+    except (ConnectionError, httpx.TransportError):  # nothing answers, or not in time: said as it is
+        raise
+    except Exception as exc:
+        error = _not_chroma(exc, url, headers, timeout)
+        if error is None:
+            raise
+        raise error from exc
     _bound_requests(client, timeout)
     return client
 
@@ -196,7 +289,14 @@ def _wrap_session(server: Any, session: Any, verify: Any) -> None:
         if left is not None:
             limit = session.timeout.read  # the store's own limit (the last one set for this server)
             kwargs["timeout"] = httpx.Timeout(left if limit is None else min(limit, left))
-        return send(method, url, **kwargs)
+        response = send(method, url, **kwargs)
+        if response.status_code in GATEWAY_STATUSES:
+            # chromadb would raise a bare Exception holding the proxy's whole page, which no one can tell
+            # from an error Chroma answered; this is the server being unreachable.
+            raise ServerUnavailable(
+                f"the Chroma server could not be reached (a proxy in front of it cannot reach it, or it is "
+                f"restarting): {describe_answer(response)} to {method.upper()} {httpx.URL(url).path}")
+        return response
 
     session.request = request  # chromadb sends every request through session.request
     session._memori_deadlines = True
@@ -239,6 +339,35 @@ def _unreachable(exc: BaseException, url: str) -> BaseException:
         error.__cause__ = exc
         return error
     return exc
+
+
+HEARTBEAT = "/api/v2/heartbeat"
+"""The path a Chroma server answers ``{"nanosecond heartbeat": ...}`` on (asked to say what answered instead)."""
+
+
+def _not_chroma(exc: BaseException, url: str, headers: dict[str, str] | None, timeout: float | None
+                ) -> ConnectionError | None:
+    """When connecting to ``url`` failed with ``exc``, ask its heartbeat what answers there: an error saying so
+    when it is not a Chroma server (a web page, a 404, a proxy's 502/503/504), ``None`` when it is one (``exc``
+    is then Chroma's own answer: authentication, tenant...) or when nothing answers now."""
+    import httpx
+
+    try:
+        response = httpx.get(url + HEARTBEAT, headers=headers or {}, timeout=timeout or DEFAULT_HTTP_TIMEOUT)
+    except httpx.HTTPError:
+        return None
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if isinstance(body, dict) and ("nanosecond heartbeat" in body or "error" in body):
+        return None  # Chroma's heartbeat, or an error in Chroma's shape
+    answer = f"GET {HEARTBEAT} answered {describe_answer(response)}"
+    if response.status_code in GATEWAY_STATUSES:
+        return ServerUnavailable(f"the Chroma server at {url} could not be reached (a proxy in front of it cannot "
+                                 f"reach it, or it is starting): {answer}")
+    return ConnectionError(f"what answers at {url} is not a Chroma server: {answer}; check host, port and ssl "
+                           "(a Chroma server answers {\"nanosecond heartbeat\": ...} there)")
 
 
 def _connect(make_client: Callable[[], Any], url: str, timeout: float | None) -> Any:

@@ -156,6 +156,12 @@ class InMemoryFactStore(FactStore):
             return len(self._entities.get(entity_id, {}))
 
     @when_open
+    def entity_ids(self) -> list[str]:
+        """Every entity with at least one stored fact, sorted."""
+        with self._lock:
+            return sorted(entity for entity, facts in self._entities.items() if facts)
+
+    @when_open
     def dimension(self) -> int | None:
         """The dimension of the first vector ever stored (kept after every row is deleted)."""
         with self._lock:

@@ -1,0 +1,134 @@
+"""A reverse proxy in front of a real `chroma run` server that answers 502/503/504 (as nginx or an ingress does
+while Chroma restarts): an outage like a refused connection. The first fail-open call logs one warning naming
+the status (no HTML page), the engine's breaker opens, the next calls skip memory, and memory is back once the
+proxy forwards again and the cool-down is over. The proxy is a real HTTP server on loopback."""
+
+from __future__ import annotations
+
+import http.server
+import logging
+import threading
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from _helpers import HashEmbedder, ungated_engine
+from memori_core import ChromaStore, MemoriRecall
+from memori_core.failopen import OutageBreaker
+from memori_core.store.chroma_client import ServerUnavailable
+
+pytestmark = pytest.mark.server
+
+PAGE = b"<html><body><h1>503 Service Temporarily Unavailable</h1><hr><center>nginx</center></body></html>"
+KWARGS = {"model": "m", "messages": [{"role": "user", "content": "Any snack for me?"}]}
+
+
+class Proxy:
+    """A loopback HTTP proxy to ``upstream``; while ``down`` is a status, it answers that with an HTML page."""
+
+    def __init__(self, upstream: str) -> None:
+        self.down: int | None = None
+        self.answered = 0
+        client = httpx.Client(timeout=10)
+        owner = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            server_version, sys_version = "nginx", ""  # the Server header send_response writes
+
+            def _forward(self) -> None:
+                size = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(size) if size else None
+                if owner.down is not None:
+                    owner.answered += 1
+                    self._send(owner.down, {"Content-Type": "text/html"}, PAGE)
+                    return
+                reply = client.request(self.command, upstream + self.path, content=body, headers={
+                    k: v for k, v in self.headers.items() if k.lower() not in ("host", "content-length")})
+                kept = {k: v for k, v in reply.headers.items()
+                        if k.lower() not in ("content-length", "transfer-encoding", "connection", "content-encoding",
+                                             "server", "date")}
+                self._send(reply.status_code, kept, reply.content)
+
+            def _send(self, status: int, headers: dict[str, str], body: bytes) -> None:
+                self.send_response(status)
+                for key, value in headers.items():
+                    self.send_header(key, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            do_GET = do_POST = do_PUT = do_DELETE = _forward
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = int(self.server.server_address[1])
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self._client = client
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self._client.close()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def proxy(chroma_server: tuple[str, int]) -> Iterator[Proxy]:
+    host, port = chroma_server
+    proxy = Proxy(f"http://{host}:{port}")
+    yield proxy
+    proxy.close()
+
+
+@pytest.mark.parametrize("status", [502, 503, 504])
+def test_a_gateway_error_opens_the_breaker_with_one_clipped_warning_and_memory_comes_back(
+    proxy: Proxy, status: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    clock = Clock()
+    engine = ungated_engine(HashEmbedder(), store=ChromaStore.http(
+        host="127.0.0.1", port=proxy.port, collection=f"t_{uuid.uuid4().hex}", timeout=2.0))
+    engine.outage = OutageBreaker(30.0, clock=clock)
+    engine.add("alice", ["User is allergic to peanuts."])
+    memory = MemoriRecall(engine, entity_id="alice", provider="openai")
+    assert "peanuts" in str(memory.apply(KWARGS))
+
+    proxy.down = status
+    with caplog.at_level(logging.DEBUG, logger="memori_core"):
+        for _ in range(5):
+            assert memory.apply(KWARGS) == KWARGS  # no memory, no error
+    assert engine.outage.is_open and engine.outage.error == "ServerUnavailable"
+    assert proxy.answered == 1  # the four calls after the first skipped the store
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1, warnings
+    assert "(ServerUnavailable: the Chroma server could not be reached" in warnings[0]
+    assert f"HTTP {status}" in warnings[0] and "from nginx" in warnings[0]
+    assert "<" not in warnings[0]
+
+    proxy.down = None
+    clock.now += 30
+    assert "peanuts" in str(memory.apply(KWARGS))
+    assert not engine.outage.is_open
+
+
+def test_a_strict_call_through_a_503_raises_a_connection_error_naming_the_status(proxy: Proxy) -> None:
+    engine = ungated_engine(HashEmbedder(), store=ChromaStore.http(
+        host="127.0.0.1", port=proxy.port, collection=f"t_{uuid.uuid4().hex}", timeout=2.0))
+    engine.add("alice", ["User is allergic to peanuts."])
+    proxy.down = 503
+    with pytest.raises(ServerUnavailable, match=r"HTTP 503 Service Unavailable, text/html from nginx: "
+                                                r"'503 Service Temporarily Unavailable nginx'") as caught:
+        engine.recall("Any snack for me?", "alice")
+    assert isinstance(caught.value, ConnectionError)
