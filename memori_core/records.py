@@ -88,7 +88,7 @@ def from_record(entity_id: str, record: Any, i: int, *, default_id: str, default
         entity_id=entity_id,
         content=check_fact_length(check_text(text.strip(), f"records[{i}]['text']"), f"records[{i}]['text']"),
         created_at=created,
-        metadata=check_metadata(record.get("metadata"), i),
+        metadata=check_metadata(record.get("metadata"), i, restoring=True),
         last_seen=to_iso_utc(record.get("last_seen"), f"records[{i}]['last_seen']") or created,
         times_seen=_int(record, "times_seen", 1, i, 1),
         session_id=check_session_id(record.get("session_id"), i),

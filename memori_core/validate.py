@@ -355,8 +355,10 @@ def check_as_of(value: Any) -> float | None:
     return iso_to_ts(iso)
 
 
-def check_metadata(value: Any, i: int) -> dict[str, Any]:
-    """User metadata: a dict of JSON-serialisable values."""
+def check_metadata(value: Any, i: int, *, restoring: bool = False) -> dict[str, Any]:
+    """User metadata: a dict of JSON-serialisable values, none under a key recall reports itself; a key named like
+    a fact's own field (``entity_id``, ``created_at``...) is refused too, except when ``restoring`` an export
+    (versions before 2026-12-05 accepted such keys, and a backup must restore whole)."""
     if value is None:
         return {}
     if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
@@ -367,7 +369,7 @@ def check_metadata(value: Any, i: int) -> dict[str, Any]:
             f"metadata #{i} uses reserved key(s) {sorted(reserved)}: recall reports them for every fact; rename them"
         )
     fields = FACT_FIELD_KEYS.intersection(value)
-    if fields:
+    if fields and not restoring:
         raise ValueError(
             f"metadata #{i} uses reserved key(s) {sorted(fields)}: the fact has field(s) of that name, which recall "
             "and the adapters report; rename them (e.g. 'source_created_at')"
