@@ -30,6 +30,10 @@ KIND_KEY = "kind"
 MEMORY_KIND = "memory about the user, from earlier conversations"
 """The value of :data:`KIND_KEY` on a memory node."""
 
+FACT_KIND_KEY = "fact_kind"
+"""Where a memory node shows the fact's own ``kind`` metadata: the label under :data:`KIND_KEY` is never replaced
+by a fact's metadata."""
+
 
 class MemoriMemoryPostprocessor(KnownFields, BaseNodePostprocessor):
     """Add the user's relevant stored facts, as nodes marked as memory, to the nodes of any query engine.
@@ -44,7 +48,8 @@ class MemoriMemoryPostprocessor(KnownFields, BaseNodePostprocessor):
     ``rank_score`` as its score, the fact id as node id and the metadata of
     :class:`MemoriRetriever`'s nodes plus ``memori_memory=True`` (hidden from the
     LLM) and ``kind="memory about the user, from earlier conversations"`` (shown to
-    the LLM next to the text). The synthesizer's own prompt then carries the facts
+    the LLM first, next to the text; no metadata of the fact replaces either: a fact's
+    own ``kind`` is shown as ``fact_kind``). The synthesizer's own prompt then carries the facts
     beside the documents, whatever its response mode. When no fact passes the gate
     the nodes go on unchanged: memory never removes a document, and an off-topic
     question is answered from the documents alone.
@@ -120,7 +125,11 @@ def memory_node(fact: RecalledFact) -> NodeWithScore:
     """The node :class:`MemoriMemoryPostprocessor` adds for one recalled fact (see its docstring)."""
     with_score = fact_node(fact)
     node = with_score.node
-    node.metadata = {KIND_KEY: MEMORY_KIND, **node.metadata, MEMORY_KEY: True}
+    own = dict(node.metadata)
+    if KIND_KEY in own:  # the fact's own "kind" (say "health") must not replace the label the LLM reads
+        own.setdefault(FACT_KIND_KEY, own[KIND_KEY])
+        del own[KIND_KEY]
+    node.metadata = {KIND_KEY: MEMORY_KIND, **own, MEMORY_KEY: True}
     node.excluded_llm_metadata_keys = [*node.excluded_llm_metadata_keys, MEMORY_KEY]
     node.excluded_embed_metadata_keys = [*node.excluded_embed_metadata_keys, MEMORY_KEY, KIND_KEY]
     return with_score
