@@ -18,7 +18,7 @@ from memori_core.adapter_args import check_engine, renamed_k_attribute, resolve_
 from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, WaitsForCaptures, check_extractor
 from memori_core.context import PREAMBLE, format_fact_line
 from memori_core.engine import RecallEngine
-from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty
+from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty, check_timeout
 from memori_core.lanes import ERASURES
 from memori_core.query import context_turns
 
@@ -89,7 +89,9 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
     Recall or capture failures log a warning and the conversation goes on
     without memory, as for every memori adapter; ``strict=True`` raises recall failures, and the first
     capture failure is raised by the next :meth:`flush` / :meth:`aflush` or
-    the block's next ``get`` / ``put``. ``priority`` defaults to 0 (never
+    the block's next ``get`` / ``put``. ``timeout`` (seconds; default ``None``: no limit but the store's
+    per request) bounds each turn's whole recall, as ``MemoriRecall(timeout=...)`` does: past it the turn
+    gets no memory (the recall runs on in the background). ``priority`` defaults to 0 (never
     truncated); with a priority, truncation drops the lowest-ranked facts first.
     """
 
@@ -100,6 +102,9 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
     entity_id: str = Field(description="Whose facts to recall (and to capture into).")
     capture: bool = Field(default=False, description="Store the facts the user states, turn by turn.")
     strict: bool = Field(default=STRICT_DEFAULT, description="Raise on recall / capture failure instead of warning.")
+    timeout: float | None = Field(
+        default=None, description="Seconds one whole recall may take; None: no limit but the store's per request."
+    )
     extractor: Any = Field(
         default=None,
         description="FactExtractor turning captured turns into facts; None: the rule-based extractor.",
@@ -132,11 +137,16 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
     def _check_engine(cls, value: Any) -> RecallEngine:
         return check_engine(value, _OWNER)
 
+    @field_validator("timeout", mode="before")
+    @classmethod
+    def _check_timeout(cls, value: Any) -> float | None:
+        return check_timeout(value, _OWNER)
+
     async def _aget(self, messages: list[ChatMessage] | None = None, **block_kwargs: Any) -> str:
         self._captures.raise_failure()
         query, context = user_query_and_context(messages, context_turns(self.engine))
         facts = await arecall_or_empty(self.engine, query, self.entity_id, self.k, strict=self.strict, owner=_OWNER,
-                                       logger=logger, context=context)
+                                       logger=logger, context=context, timeout=self.timeout)
         if self.capture:  # what the turn being answered became is not news to the model (an agent's later calls)
             this_turn = _latest_turn_tag(messages, block_kwargs.get("session_id"))
             facts = [f for f in facts if this_turn is None or f.metadata.get(TURN_KEY) != this_turn]

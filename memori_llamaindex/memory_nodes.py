@@ -11,7 +11,7 @@ from llama_index.core.schema import NodeWithScore, QueryBundle
 from memori_core.adapter_args import check_engine, check_k, resolve_entity_id
 from memori_core.engine import RecallEngine
 from memori_core.facts import RecalledFact
-from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty, recall_or_empty
+from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty, check_timeout, recall_or_empty
 
 from ._common import logger
 from ._fields import KnownFields
@@ -60,7 +60,8 @@ class MemoriMemoryPostprocessor(KnownFields, BaseNodePostprocessor):
     - The entity is fixed per postprocessor: pass ``entity_id``, or make one per request with
       :meth:`with_entity` (a ``QueryBundle`` carries no per-call data).
     - If recall fails (store down, embedder error) a warning is logged on the ``memori_llamaindex``
-      logger and the nodes go on unchanged; ``strict=True`` raises instead.
+      logger and the nodes go on unchanged; ``strict=True`` raises instead. ``timeout`` (seconds; ``None``:
+      no limit but the store's per request) bounds the whole recall, as on :class:`MemoriRetriever`.
     - ``apostprocess_nodes`` (``aquery``) recalls with ``engine.arecall``.
 
     Place it after postprocessors that filter by score or re-rank documents (a similarity cutoff made
@@ -73,6 +74,9 @@ class MemoriMemoryPostprocessor(KnownFields, BaseNodePostprocessor):
         default=None, description="At most this many facts; None: the engine's config.limit, 5 unless configured."
     )
     strict: bool = Field(default=STRICT_DEFAULT, description="Raise recall errors instead of warning.")
+    timeout: float | None = Field(
+        default=None, description="Seconds one whole recall may take; None: no limit but the store's per request."
+    )
 
     @classmethod
     def class_name(cls) -> str:
@@ -94,9 +98,15 @@ class MemoriMemoryPostprocessor(KnownFields, BaseNodePostprocessor):
     def _check_engine(cls, value: Any) -> RecallEngine:
         return check_engine(value, _OWNER)
 
+    @field_validator("timeout", mode="before")
+    @classmethod
+    def _check_timeout(cls, value: Any) -> float | None:
+        return check_timeout(value, _OWNER)
+
     def with_entity(self, entity_id: str) -> MemoriMemoryPostprocessor:
         """A postprocessor with the same settings adding ``entity_id``'s facts (e.g. one per request)."""
-        return MemoriMemoryPostprocessor(engine=self.engine, entity_id=entity_id, k=self.k, strict=self.strict)
+        return MemoriMemoryPostprocessor(engine=self.engine, entity_id=entity_id, k=self.k, strict=self.strict,
+                                         timeout=self.timeout)
 
     def _query(self, query_bundle: QueryBundle | None) -> str:
         return query_bundle.query_str if query_bundle is not None else ""
@@ -105,14 +115,14 @@ class MemoriMemoryPostprocessor(KnownFields, BaseNodePostprocessor):
         self, nodes: list[NodeWithScore], query_bundle: QueryBundle | None = None
     ) -> list[NodeWithScore]:
         facts = recall_or_empty(self.engine, self._query(query_bundle), self.entity_id, self.k,
-                                strict=self.strict, owner=_OWNER, logger=logger)
+                                strict=self.strict, owner=_OWNER, logger=logger, timeout=self.timeout)
         return self._with_memory(nodes, facts)
 
     async def _apostprocess_nodes(
         self, nodes: list[NodeWithScore], query_bundle: QueryBundle | None = None
     ) -> list[NodeWithScore]:
         facts = await arecall_or_empty(self.engine, self._query(query_bundle), self.entity_id, self.k,
-                                       strict=self.strict, owner=_OWNER, logger=logger)
+                                       strict=self.strict, owner=_OWNER, logger=logger, timeout=self.timeout)
         return self._with_memory(nodes, facts)
 
     def _with_memory(self, nodes: list[NodeWithScore], facts: list[RecalledFact]) -> list[NodeWithScore]:
