@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from datetime import datetime, timezone
 from typing import Any
 
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
@@ -32,6 +33,9 @@ from memori_core.evaluation.embedding import load_embedder
 from memori_core.evaluation.report import capture_table
 from memori_langchain import LLMFactExtractor
 
+SAID_AT = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
+"""When both runs say their turns were said (a Monday): the prompts, which name the turn's day, are the same."""
+
 
 class PromptKeepingFake(FakeListChatModel):
     """``FakeListChatModel`` that keeps the text of every prompt it is sent."""
@@ -43,27 +47,30 @@ class PromptKeepingFake(FakeListChatModel):
         return super()._call(messages, stop=stop, run_manager=run_manager, **kwargs)
 
 
-def scripted_run(data: CaptureSet, embedder: Any) -> tuple[dict[str, Any], dict[str, ScriptedFactExtractor]]:
-    """The core scripted-LLM run, and each conversation's extractor (its prompts and replies)."""
+def scripted_run(data: CaptureSet, embedder: Any, said_at: datetime = SAID_AT
+                 ) -> tuple[dict[str, Any], dict[str, ScriptedFactExtractor]]:
+    """The core scripted-LLM run, and each conversation's extractor (its prompts and replies); the turns are
+    said from ``said_at`` on."""
     made: dict[str, ScriptedFactExtractor] = {}
 
     def factory(conversation: CaptureConversation) -> ScriptedFactExtractor:
         made[conversation.id] = ScriptedFactExtractor(conversation.scripts())
         return made[conversation.id]
 
-    return evaluate_capture(data, factory, embedder=embedder), made
+    return evaluate_capture(data, factory, embedder=embedder, said_at=said_at), made
 
 
-def langchain_fake_run(data: CaptureSet, replies: dict[str, list[str]], embedder: Any
+def langchain_fake_run(data: CaptureSet, replies: dict[str, list[str]], embedder: Any, said_at: datetime = SAID_AT
                        ) -> tuple[dict[str, Any], dict[str, PromptKeepingFake]]:
-    """The same conversations through ``LLMFactExtractor`` over a fake chat model answering ``replies``."""
+    """The same conversations through ``LLMFactExtractor`` over a fake chat model answering ``replies``, said
+    from ``said_at`` on."""
     models: dict[str, PromptKeepingFake] = {}
 
     def factory(conversation: CaptureConversation) -> LLMFactExtractor:
         models[conversation.id] = PromptKeepingFake(responses=replies[conversation.id] or ["[]"])
         return LLMFactExtractor(models[conversation.id], mark_core=False)  # as ScriptedFactExtractor
 
-    return evaluate_capture(data, factory, embedder=embedder), models
+    return evaluate_capture(data, factory, embedder=embedder, said_at=said_at), models
 
 
 def main(argv: list[str] | None = None) -> int:

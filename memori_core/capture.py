@@ -13,7 +13,8 @@ import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
 from typing import Any
 
 from .extraction.rule_based import RuleBasedFactExtractor
@@ -21,14 +22,14 @@ from .extraction.sentences import split_sentences
 from .extraction.slots import (
     content_words, corrected_words, disposed_words, is_negated, named_change, names_in, slots_of, stopped_words,
 )
-from .extraction.types import ExtractedFact, FactExtractor, MessageLike, as_messages
+from .extraction.types import ExtractedFact, FactExtractor, MessageLike, as_messages, last_said_at
 from .engine.fact_ids import derived_fact_id
 from .failopen import FailOpenCall, is_outage, warn_failed
 from .lanes import ERASURES, ForgottenError
 from .store.base import ClosedError
 from .store.deadline import NotReached
 from .text import normalize_fact_text
-from .validate import check_expiry, iso_to_ts
+from .validate import check_expiry, check_said_at, iso_to_ts
 
 DEFAULT_MAX_PENDING_CAPTURES = 64
 """Captures one adapter may have queued or running before new ones are dropped."""
@@ -41,6 +42,20 @@ SLOT_FACTS_LIMIT = 5
 
 SLOT_SCAN_LIMIT = 500
 """How many of the user's newest valid facts are scanned for those of the turn's slots."""
+
+SAID_AT_KEY = "created_at"
+"""The key of a framework message's own metadata that says when it was said, read by the adapters' capture:
+LangChain's ``additional_kwargs`` (else ``response_metadata``), LlamaIndex's ``ChatMessage.additional_kwargs``.
+Its value is a timezone-aware ``datetime`` or an ISO 8601 string with a UTC offset
+(:func:`~memori_core.validate.check_said_at`)."""
+
+
+def said_at_in(metadata: Any, where: str) -> datetime | None:
+    """The time under :data:`SAID_AT_KEY` in a message's ``metadata`` mapping (``None`` when there is none),
+    checked by :func:`~memori_core.validate.check_said_at`; its errors name ``where``, then the key."""
+    if not isinstance(metadata, Mapping) or metadata.get(SAID_AT_KEY) is None:
+        return None
+    return check_said_at(metadata[SAID_AT_KEY], f'{where}["{SAID_AT_KEY}"]')
 
 
 
@@ -149,8 +164,20 @@ def capture_facts(
     session_id: str | None = None,
     existing_limit: int = EXISTING_FACTS_LIMIT,
     cancelled: Callable[[], bool] | None = None,
+    created_at: datetime | str | None = None,
 ) -> list[str]:
     """Extract the facts of one turn and store them for ``entity_id``; returns the stored ids. Errors propagate.
+
+    ``created_at`` is when the turn was said: a timezone-aware ``datetime`` or an ISO 8601 string with a UTC
+    offset (a naive time raises ``ValueError``, another type ``TypeError``, both naming ``created_at``; so does
+    a time more than a day ahead). It is the stored facts' ``created_at`` (the "Stated at" recall shows) and
+    the "now" the extractor reads the turn's relative dates against ("on Thursday", "next month": the facts'
+    day and expiry), in its offset; messages given as :class:`~memori_core.extraction.Message` with a
+    ``created_at`` of their own keep it. Default: the ``created_at`` of the turn's last user message that has
+    one, else now. A fact whose expiry is at or before the turn's time is not stored (it was never valid); one
+    expiring between then and now is stored expired, as history (an imported chat's past appointment). Facts
+    shown to the extractor that were stated after the turn are never superseded by it (a turn captured late
+    or out of order does not end what was said after it).
 
     An extractor with ``uses_existing_facts`` first sees the user's
     ``existing_limit`` stored facts that rank best for the turn's user text
@@ -172,16 +199,21 @@ def capture_facts(
     raises :class:`~memori_core.lanes.ForgottenError` (:mod:`.lanes`).
     """
     since = ERASURES.since(entity_id)  # a forget after this (or after the turn began) undoes the capture
+    said_at = check_said_at(created_at)
     turn = as_messages(messages)
     query = _user_text(turn)
     if not query:
         return []
+    if said_at is None:
+        said_at = last_said_at(turn)
+    if said_at is not None:
+        turn = [m if m.created_at is not None else replace(m, created_at=said_at) for m in turn]
     existing: list[Any] = []
     if getattr(extractor, "uses_existing_facts", False):
         existing = list(engine.nearest(query, entity_id, existing_limit))
         existing += same_slot_facts(engine, entity_id, query, {f.id for f in existing})
     facts: list[ExtractedFact] = list(extractor.extract(turn, existing))
-    facts = [f for f in facts if not _over_already(getattr(f, "expires_at", None))]
+    facts = [f for f in facts if not _over_already(getattr(f, "expires_at", None), said_at)]
     texts = list(dict.fromkeys(f.text.strip() for f in facts if isinstance(f.text, str) and f.text.strip()))
     if not texts:
         return []
@@ -195,11 +227,14 @@ def capture_facts(
         if not texts:
             return []
     new_keys = {normalize_fact_text(t) for t in texts}
+    later = _stated_after(existing, said_at)
     replaced = [
         fid for f in facts for fid in f.supersedes
-        if fid in shown and shown[fid] not in new_keys
+        if fid in shown and shown[fid] not in new_keys and fid not in later
     ]
     kwargs: dict[str, Any] = {"metadata": dict(metadata or {}), "session_id": session_id}
+    if said_at is not None:
+        kwargs["created_at"] = said_at
     if replaced:
         kwargs["supersedes"] = list(dict.fromkeys(replaced))
     core = {f.text.strip() for f in facts if getattr(f, "core", False) is True and isinstance(f.text, str)}
@@ -233,17 +268,38 @@ _OVER_MARGIN = 60.0
 """Seconds: an extracted fact expiring sooner than this is taken as over (``add`` dates the fact a moment later)."""
 
 
-def _over_already(expires_at: Any) -> bool:
-    """Whether an extracted fact's expiry has passed (an appointment told after it, a model's stale date): it
-    would never be valid, so it is not stored (``add`` refuses an expiry at or before a fact's ``created_at``).
-    An unreadable expiry is left for ``add`` to report."""
+def _over_already(expires_at: Any, said_at: datetime | None = None) -> bool:
+    """Whether an extracted fact's expiry is at or before the turn's time (``said_at``; ``None``: now), as for an
+    appointment told after it or a model's stale date: it would never be valid, so it is not stored (``add``
+    refuses an expiry at or before a fact's ``created_at``). An unreadable expiry is left for ``add`` to report."""
     if expires_at is None:
         return False
     try:
         stamp = check_expiry(expires_at)
     except (TypeError, ValueError):
         return False
-    return stamp is not None and iso_to_ts(stamp) <= time.time() + _OVER_MARGIN
+    if stamp is None:
+        return False
+    if said_at is not None:  # the facts are dated exactly then
+        return iso_to_ts(stamp) <= said_at.timestamp()
+    return iso_to_ts(stamp) <= time.time() + _OVER_MARGIN
+
+
+def _stated_after(existing: Sequence[Any], said_at: datetime | None) -> set[str]:
+    """The ids of the shown facts whose current text was stated after ``said_at``: a turn said before them
+    does not end them (``add`` would refuse such a supersede of a dated fact)."""
+    if said_at is None:
+        return set()
+    limit = said_at.timestamp()
+    out: set[str] = set()
+    for fact in existing:
+        stated = getattr(fact, "stated_at", None)
+        try:
+            if stated and iso_to_ts(stated) > limit:
+                out.add(fact.id)
+        except ValueError:
+            continue
+    return out
 
 
 # The slots whose stored facts a turn naming a name they hold may change ("I left Google", "I left Lisbon").
@@ -365,6 +421,7 @@ class BackgroundCapture:
         session_id: str | None = None,
         on_failure: Callable[[], None] | None = None,
         since: int | None = None,
+        created_at: datetime | str | None = None,
     ) -> bool:
         """Queue the capture of one turn; ``False`` when it was dropped (``max_pending`` are pending, or the
         engine is closed). ``on_failure()`` is called when the capture fails (a store outage: the turn was not
@@ -372,8 +429,16 @@ class BackgroundCapture:
 
         ``since`` is the entity's erase generation (``ERASURES.generation(entity_id)``, :mod:`.lanes`) noted when
         the turn began, before the model answered it; default: now. A ``forget`` of the entity after that makes
-        the capture write nothing."""
+        the capture write nothing.
+
+        ``created_at`` is when the turn was said (as for :func:`capture_facts`, which checks it the same way,
+        here before anything is queued); default: the ``created_at`` of its last user message that has one,
+        else the time of this call. The capture runs later, but its facts are dated, and their relative dates
+        read, at the turn's time, not at the time a worker gets to it."""
+        said_at = check_said_at(created_at)
         turn = as_messages(messages)  # copied now: the caller's objects may change after we return
+        if said_at is None:
+            said_at = last_said_at(turn) or datetime.now(timezone.utc)
         generation = ERASURES.generation(entity_id) if since is None else since
         with self._done:
             self._counts["submitted"] += 1
@@ -421,7 +486,7 @@ class BackgroundCapture:
                     # over an unreachable store (it would wait timeout for the same failure).
                     with ERASURES.began(entity_id, generation), call.reaching(timed=False, stop=lanes.stopping):
                         capture_facts(engine, entity_id, turn, extractor, metadata=meta, session_id=session_id,
-                                      cancelled=erased)
+                                      cancelled=erased, created_at=said_at)
                     call.succeeded()
                     if erased():  # (capture_facts wrote nothing once it was, or forget erased what it wrote)
                         outcome = "erased"
@@ -470,6 +535,20 @@ class BackgroundCapture:
                 self._failed(entity_id, exc)
             return False
         return True
+
+    def refuse(self, entity_id: str, exc: BaseException) -> None:
+        """Count a turn an adapter could not hand over (its message's ``created_at`` is unreadable: ``exc``) as
+        submitted and failed, and report it as a failed capture is: a warning, or under ``strict`` kept for
+        the next :meth:`flush` or adapter call. The answer is unaffected."""
+        with self._done:
+            self._counts["submitted"] += 1
+            self._counts["failed"] += 1
+            self._done.notify_all()
+        if self.strict:
+            self._keep(exc)
+        else:
+            warn_failed(self.logger, self.owner, "capture", entity_id, exc,
+                        instead="the turn is not stored; the answer is unaffected")
 
     def _finished(self, outcome: str) -> None:
         """One submitted capture is done (``outcome``: a key of the counts): wake the waiting :meth:`flush`."""

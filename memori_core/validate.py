@@ -302,6 +302,40 @@ def check_created_at(value: Any, name: str = "created_at") -> str | None:
     return iso
 
 
+def check_said_at(value: Any, name: str = "created_at") -> datetime | None:
+    """When a conversation turn was said: ``None``, a timezone-aware ``datetime`` or an ISO 8601 string with a
+    UTC offset (``"2026-01-12T09:30:00+01:00"``, ``"...Z"``), as an aware ``datetime`` keeping its own offset (the
+    day "tomorrow" means is read in it). Unlike a fact's ``created_at`` (:func:`check_created_at`), a time
+    without a zone is refused: it would fix the wrong day for the turn's "tomorrow" or "on Thursday" wherever
+    the user is not in UTC. ``TypeError`` / ``ValueError`` name ``name``; a time more than
+    :data:`FUTURE_SKEW_SECONDS` ahead is refused too (a typo, as for ``created_at``)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            when = datetime.fromisoformat(value.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+        except ValueError:
+            raise ValueError(f"{name} {value!r} is not an ISO 8601 timestamp") from None
+        if when.tzinfo is None or when.utcoffset() is None:
+            raise ValueError(f"{name} {value!r} has no UTC offset: write it with one ('2026-01-12T09:30:00+01:00' "
+                             "or '...Z'), so the turn's day is read in the user's zone")
+    elif isinstance(value, datetime):
+        when = value
+        if when.tzinfo is None or when.utcoffset() is None:
+            raise ValueError(f"{name} {value!r} is a naive datetime: give a timezone-aware one "
+                             "(datetime.now(timezone.utc), or with the user's ZoneInfo)")
+    else:
+        raise TypeError(f"{name} must be a timezone-aware datetime or an ISO 8601 str with a UTC offset, "
+                        f"got {type(value).__name__}")
+    try:
+        stamp = when.timestamp()
+    except (OverflowError, ValueError, OSError):
+        raise ValueError(f"{name} {value!r} is outside the years 1-9999 in UTC") from None
+    if stamp > time.time() + FUTURE_SKEW_SECONDS:
+        raise ValueError(f"{name} {value!r} is in the future (more than a day from now)")
+    return when
+
+
 def check_as_of(value: Any) -> float | None:
     """``as_of`` of recall: ``None``, or a datetime (naive: UTC) / ISO 8601 str, as epoch seconds."""
     if value is None:

@@ -4,10 +4,12 @@ its system prompt."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, ChatMessage, HumanMessage, SystemMessage
 
+from memori_core.capture import said_at_in
 from memori_core.extraction import Message
 from memori_core.placement import SYSTEM, place_in_turns
 from memori_core.query import DEFAULT_CONTEXT_TURNS, content_text, query_and_context
@@ -71,6 +73,18 @@ def turn_to_capture(messages: Sequence[BaseMessage]) -> list[Message]:
     if len(messages) > 1 and is_ai(messages[-2]) and message_text(messages[-2]).strip():
         turn.insert(0, Message("assistant", message_text(messages[-2])))
     return turn
+
+
+def message_said_at(message: BaseMessage) -> datetime | None:
+    """When ``message`` was said, from its own metadata: ``additional_kwargs["created_at"]``, else
+    ``response_metadata["created_at"]`` (:data:`memori_core.capture.SAID_AT_KEY`; a timezone-aware datetime or an
+    ISO 8601 string with a UTC offset); ``None`` when neither holds one. A naive or unreadable time raises
+    ``ValueError`` (another type ``TypeError``) naming the field."""
+    for field in ("additional_kwargs", "response_metadata"):
+        said_at = said_at_in(getattr(message, field, None), f"the {message.type} message's {field}")
+        if said_at is not None:
+            return said_at
+    return None
 
 
 def capture_metadata(source: str, message: BaseMessage, thread_id: Any) -> dict[str, Any]:

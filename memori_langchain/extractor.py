@@ -9,7 +9,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 
 from memori_core.extraction import DEFAULT_MAX_FACT_CHARS, Message, PromptedFactExtractor
 
-from ._messages import message_text
+from ._messages import message_said_at, message_text
 
 __all__ = ["LLMFactExtractor"]
 
@@ -55,11 +55,12 @@ class LLMFactExtractor(PromptedFactExtractor[BaseMessage]):
         self.model = model
 
     def framework_message(self, message: object) -> Message | None:
-        """A LangChain message as a core ``Message`` (its text; ``None`` for anything else)."""
+        """A LangChain message as a core ``Message`` (its text, and when it was said from its
+        ``additional_kwargs["created_at"]`` or ``response_metadata["created_at"]``; ``None`` for anything else)."""
         if not isinstance(message, BaseMessage):
             return None
         role = next((r for cls, r in _ROLES if isinstance(message, cls)), message.type)
-        return Message(role, message_text(message))
+        return Message(role, message_text(message), message_said_at(message))
 
     def ask(self, prompt: str) -> str:
         """``model.invoke`` with the prompt as one human message; the reply's text."""

@@ -30,7 +30,14 @@ from memori_core.lanes import ERASURES
 from memori_core.placement import SYSTEM, check_placement
 from memori_core.query import context_turns
 
-from ._messages import capture_metadata, human_query_and_context, is_human, messages_with_block, turn_to_capture
+from ._messages import (
+    capture_metadata,
+    human_query_and_context,
+    is_human,
+    message_said_at,
+    messages_with_block,
+    turn_to_capture,
+)
 from ._recall import BlockRecall, entity_of_run, logger, thread_of_run
 
 CONTEXT_KEY = "memori_context"
@@ -352,7 +359,11 @@ def memori_capture_node(
     with the same id is a turn of its own (a message without an id is
     captured on every run). Facts get
     metadata ``source="langgraph"``, ``role="user"``, ``thread_id`` and
-    ``message_id`` when known, and the thread id as ``session_id``. The
+    ``message_id`` when known, and the thread id as ``session_id``; they are
+    dated when the turn was said, the human message's ``additional_kwargs["created_at"]`` (else
+    ``response_metadata["created_at"]``: a timezone-aware datetime or an ISO 8601 string with a UTC offset),
+    else when the node runs, which is also the "now" the extractor reads "on Thursday" against (a naive or
+    unreadable time fails that turn's capture with a warning naming the field). The
     model node failing stops the graph before this node: only answered turns
     are captured. A turn whose user is forgotten (``engine.forget``) after a
     :func:`memori_recall_node` ran on it is not captured (without a recall node,
@@ -381,12 +392,17 @@ def memori_capture_node(
         key = _CapturedTurns.key(entity, thread_id, str(message.id), turn) if message.id else None
         if key is not None and not captured.claim(key):
             return {}
+        try:
+            said_at = message_said_at(message)
+        except (TypeError, ValueError) as exc:  # the app's bad time: this turn is not stored (claimed: once)
+            captures.refuse(entity, exc)
+            return {}
         metadata = capture_metadata("langgraph", message, thread_id)
         release = partial(captured.release, key) if key is not None else None  # not stored: capture it again later
         # When a recall node saw the turn before the model answered it, a forget since then erases it too.
         since = _TURN_STARTS.take((entity, thread_id, str(message.id))) if message.id else None
         queued = captures.submit(engine, entity, turn, chosen, metadata=metadata, session_id=thread_id,
-                                 on_failure=release, since=since)
+                                 on_failure=release, since=since, created_at=said_at)
         if not queued and release is not None:
             release()
         return {}

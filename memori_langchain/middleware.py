@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from datetime import datetime, timezone
 
 from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
 from langchain_core.messages import SystemMessage
@@ -23,6 +24,7 @@ from ._messages import (
     human_turns_with_block,
     is_human,
     last_human_text,
+    message_said_at,
     messages_with_block,
     system_with_block,
     turn_to_capture,
@@ -59,7 +61,11 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     :meth:`flush` / :meth:`aflush` to wait for them (before reading what was
     captured; ``engine.close()`` waits for them at shutdown). A turn the
     model is answering when its user is forgotten (``engine.forget``) is not
-    captured. Facts'
+    captured. The facts are dated when the turn was said: the human message's
+    ``additional_kwargs["created_at"]`` (else ``response_metadata["created_at"]``; a timezone-aware
+    datetime or an ISO 8601 string with a UTC offset), else when the model call answering it began; that
+    time is also the "now" the extractor reads "on Thursday" against. A naive or unreadable time fails that
+    turn's capture (a warning naming the field, or under ``strict`` the next call raises it). Facts'
     metadata records ``source``, ``role``, and ``thread_id`` / ``message_id``
     when known; the thread id is also their ``session_id``, so the turns of
     one conversation are kept in order as a session by the engine. An
@@ -168,18 +174,25 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     def _thread(self, request: ModelRequest, config: RunnableConfig) -> str | None:
         return thread_of_run(config, getattr(request, "runtime", None))
 
-    def _capture(self, request: ModelRequest, config: RunnableConfig, entity: str, since: int) -> None:
+    def _capture(self, request: ModelRequest, config: RunnableConfig, entity: str, since: int,
+                 began: datetime) -> None:
         # ``since``: the entity's erase generation before the model was called, so that a forget while the
-        # model answered makes the turn's capture write nothing (memori_core.lanes).
+        # model answered makes the turn's capture write nothing (memori_core.lanes). ``began``: when that call
+        # began, the turn's time unless its message says when it was said.
         if not self.capture:
             return
         turn = turn_to_capture(request.messages)
         if not turn:
             return
         message = request.messages[-1]
+        try:
+            said_at = message_said_at(message)
+        except (TypeError, ValueError) as exc:  # the app's bad time: this turn is not stored, the answer stands
+            self._captures.refuse(entity, exc)
+            return
         metadata = capture_metadata("langchain", message, self._thread(request, config))
-        self._captures.submit(self.engine, entity, turn, self.extractor,
-                              metadata=metadata, session_id=metadata.get("thread_id"), since=since)
+        self._captures.submit(self.engine, entity, turn, self.extractor, metadata=metadata,
+                              session_id=metadata.get("thread_id"), since=since, created_at=said_at or began)
 
     # -- hooks --------------------------------------------------------------
 
@@ -188,9 +201,9 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         self._captures.raise_failure()
         config = ensure_config()
         entity = self._entity(request, config)
-        since = ERASURES.generation(entity)
+        since, began = ERASURES.generation(entity), datetime.now(timezone.utc)
         response = handler(self._with_block(request, self._recall(request, config, entity).block()))
-        self._capture(request, config, entity, since)
+        self._capture(request, config, entity, since, began)
         return response
 
     async def awrap_model_call(self, request: ModelRequest, handler: AsyncHandler) -> ModelResponse:
@@ -198,7 +211,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         self._captures.raise_failure()
         config = ensure_config()
         entity = self._entity(request, config)
-        since = ERASURES.generation(entity)
+        since, began = ERASURES.generation(entity), datetime.now(timezone.utc)
         response = await handler(self._with_block(request, await self._recall(request, config, entity).ablock()))
-        self._capture(request, config, entity, since)
+        self._capture(request, config, entity, since, began)
         return response

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from datetime import datetime
 
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, TextBlock
 
+from memori_core.capture import said_at_in
 from memori_core.extraction import Message
 from memori_core.query import DEFAULT_CONTEXT_TURNS, query_and_context, recent_turns
 
@@ -46,6 +48,14 @@ def to_core_message(message: ChatMessage) -> Message:
     """A LlamaIndex chat message as :class:`memori_core.extraction.Message` (its text parts only)."""
     role = _ROLES.get(message.role, str(getattr(message.role, "value", message.role)))
     return Message(role, message_text(message))
+
+
+def message_said_at(message: ChatMessage) -> datetime | None:
+    """When ``message`` was said: its ``additional_kwargs["created_at"]`` (:data:`memori_core.capture.SAID_AT_KEY`; a
+    timezone-aware datetime or an ISO 8601 string with a UTC offset, as ``Memory``'s chat store writes a datetime
+    back), or ``None``. A naive or unreadable time raises ``ValueError`` (another type ``TypeError``) naming it."""
+    role = str(getattr(message.role, "value", message.role))
+    return said_at_in(message.additional_kwargs, f"the {role} message's additional_kwargs")
 
 
 def user_turns(messages: Sequence[ChatMessage]) -> list[tuple[ChatMessage, list[Message]]]:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from llama_index.core.base.llms.types import ChatMessage, MessageRole
 
 from memori_core.extraction import DEFAULT_MAX_FACT_CHARS, Message, PromptedFactExtractor
 
-from ._common import message_text, to_core_message
+from ._common import message_said_at, message_text, to_core_message
 
 __all__ = ["LLMFactExtractor"]
 
@@ -38,8 +39,11 @@ class LLMFactExtractor(PromptedFactExtractor[ChatMessage]):
         self.llm = llm
 
     def framework_message(self, message: object) -> Message | None:
-        """A LlamaIndex chat message as a core ``Message`` (its text parts; ``None`` for anything else)."""
-        return to_core_message(message) if isinstance(message, ChatMessage) else None
+        """A LlamaIndex chat message as a core ``Message`` (its text parts, and when it was said from its
+        ``additional_kwargs["created_at"]``; ``None`` for anything else)."""
+        if not isinstance(message, ChatMessage):
+            return None
+        return replace(to_core_message(message), created_at=message_said_at(message))
 
     def ask(self, prompt: str) -> str:
         """``llm.chat`` with the prompt as one user message; the reply's text."""

@@ -22,7 +22,7 @@ from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty, check_timeout
 from memori_core.lanes import ERASURES
 from memori_core.query import context_turns
 
-from ._common import logger, message_text, user_query_and_context, user_turns
+from ._common import logger, message_said_at, message_text, user_query_and_context, user_turns
 from ._fields import CountField
 
 _OWNER = "MemoriMemoryBlock"
@@ -78,7 +78,10 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
     session, user text and the assistant message before it. The
     facts are stored for ``entity_id`` in order, with the memory's
     ``session_id`` as their session (so recall can use a fact's neighbours in
-    the conversation) and metadata ``{"source": "llamaindex"}``. Extraction
+    the conversation) and metadata ``{"source": "llamaindex"}``, dated when the user message was said: its
+    ``additional_kwargs["created_at"]`` (a timezone-aware datetime or an ISO 8601 string with a UTC offset),
+    else when the block hands it over; that time is also the "now" the extractor reads "on Thursday" against
+    (a naive or unreadable time fails that turn's capture with a warning naming it). Extraction
     and storage run in the background (``Memory.get`` / ``put`` never wait for
     them), at most ``max_pending_captures`` at a time (more are dropped with a
     warning, and may be captured at flush); :meth:`flush` / :meth:`aflush`
@@ -190,13 +193,18 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
         turn_key = (self.entity_id, session, _digest("\0".join(m.text for m in turn)))
         if not ledger.claim(turn_key, text_key, whole=len(turn) > 1, answered=answered):
             return
+        try:
+            said_at = message_said_at(message)
+        except (TypeError, ValueError) as exc:  # the app's bad time: the turn is not stored (claimed: once)
+            self._captures.refuse(self.entity_id, exc)
+            return
 
         def forget_claim() -> None:  # not stored: a later get or flush of the same turn captures it
             ledger.release(turn_key, text_key)
 
         queued = self._captures.submit(self.engine, self.entity_id, turn, self.extractor,
                                        metadata={"source": "llamaindex", TURN_KEY: _turn_tag(session, turn)},
-                                       session_id=session, on_failure=forget_claim)
+                                       session_id=session, on_failure=forget_claim, created_at=said_at)
         if not queued:  # dropped (too many pending)
             forget_claim()
 

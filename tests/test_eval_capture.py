@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ from memori_core.evaluation.capture import (
     scripted_llm_extractor,
     scripted_reply,
 )
-from memori_core.extraction import build_extraction_prompt
+from memori_core.extraction import build_extraction_prompt, parse_extraction_reply
 
 HASH = "_helpers:HashEmbedder"
 DEV = Path(__file__).resolve().parents[1] / "evals" / "capture" / "dev.json"
@@ -147,6 +148,32 @@ def test_scripted_reply_names_only_shown_facts() -> None:
                                                           "core": False}]
     hidden = build_extraction_prompt([("user", "I moved to Porto.")], [Known("x1", "User has a cat.")])
     assert json.loads(scripted_reply(hidden, script))[0]["supersedes"] == []
+
+
+def test_scripted_reply_gives_an_expiry_counted_from_the_day_the_prompt_names() -> None:
+    monday = datetime(2026, 1, 12, 9, 30, tzinfo=timezone.utc)
+    prompt = build_extraction_prompt([("user", "My exam is on Thursday.")], now=monday)
+    script = [ScriptedFact("User's exam is on Thursday 2026-01-15.", expires_in_days=3), ScriptedFact("User is 30.")]
+    exam, age = json.loads(scripted_reply(prompt, script))
+    assert exam["expires_at"] == "2026-01-15" and "expires_at" not in age
+    [fact, _] = parse_extraction_reply(scripted_reply(prompt, script), now=monday)
+    assert fact.expires_at == datetime(2026, 1, 16, 12, tzinfo=timezone.utc)
+
+
+def test_a_scripted_expiring_fact_is_counted_apart_from_the_durable_ones(tmp_path: Path) -> None:
+    from _helpers import HashEmbedder
+
+    tiny = _tiny()
+    tiny["conversations"][1]["turns"].append({"role": "user", "text": "My exam is on Thursday.", "facts": [
+        {"fact": "User's exam is on Thursday.", "expires_in_days": 3}]})
+    data = load_capture(write_json(tmp_path / "c.json", tiny))
+    result = evaluate_capture(data, scripted_llm_extractor, embedder=HashEmbedder())
+    by_id = {c["id"]: c for c in result["conversations"]}
+    assert by_id["b"]["valid"] == ["User has two kids."] and by_id["b"]["expiring"] == ["User's exam is on Thursday."]
+    assert result["overall"]["expiring"] == 1
+    tiny["conversations"][1]["turns"][-1]["facts"][0]["expires_in_days"] = -1
+    with pytest.raises(ValueError, match="expires_in_days"):
+        load_capture(write_json(tmp_path / "bad.json", tiny))
 
 
 # -- runner and CLI -------------------------------------------------------------------

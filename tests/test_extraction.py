@@ -1998,6 +1998,12 @@ def test_a_promotion_keeps_the_employer_and_a_new_role_is_held_there(
     assert [(f.text, f.supersedes) for f in got] == facts
 
 
+def test_a_promotion_that_names_the_employer_again_keeps_it_once_without_its_period() -> None:
+    got = RuleBasedFactExtractor().extract([("user", "I was promoted to engineering manager at Spotify.")],
+                                           [_Stored("old", "User is a software engineer at Spotify.")])
+    assert [(f.text, f.supersedes) for f in got] == [("User works at Spotify as an engineering manager.", ("old",))]
+
+
 def test_a_promotion_to_a_role_ends_a_stored_role_that_names_no_employer() -> None:
     got = RuleBasedFactExtractor().extract([("user", "I got promoted to ward manager")],
                                            [_Stored("old", "User works as a nurse.")])
@@ -2057,3 +2063,12 @@ def test_the_user_and_someone_typed_in_lower_case_is_a_user_fact(said: str, fact
 
 def test_the_user_and_a_pronoun_is_not_read_as_someone_named() -> None:
     assert not any("Him" in fact for fact in facts_of("me and him broke up"))
+
+
+def test_a_new_job_keeps_where_it_is_and_a_month_is_when() -> None:
+    stored = [_Stored("job", "User works as a nurse at Leeds General.")]
+    got = RuleBasedFactExtractor().extract([("user", "I've just started a new job at a GP surgery in Harrogate.")],
+                                           stored)
+    assert [f.text for f in got] == ["User works at a GP surgery in Harrogate."]
+    got = RuleBasedFactExtractor().extract([("user", "I started a new job at Meta in March.")], stored)
+    assert [f.text for f in got] == ["User works at Meta."]

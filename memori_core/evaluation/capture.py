@@ -18,7 +18,9 @@ would keep valid at the end::
 ``gold`` items are a fact or a list of equivalent wordings; ``stale`` facts must not
 be valid at the end. A user turn's ``facts`` is the script of the scripted LLM
 (:class:`ScriptedFactExtractor`): what a careful model answers for that turn, and
-the facts it replaces, named by text (the model can name only those it is shown).
+the facts it replaces, named by text (the model can name only those it is shown), and,
+for a fact that ends, ``"expires_in_days"``: the scripted model answers an ``expires_at``
+that many days after the day the prompt says the turn was said (0: that day).
 
 :func:`evaluate_capture` captures every user turn (with the assistant messages
 that follow it) through :func:`memori_core.capture.capture_facts` into a real
@@ -54,6 +56,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -101,10 +104,14 @@ COVER_CUTOFF = 0.75
 
 @dataclass(frozen=True)
 class ScriptedFact:
-    """What the scripted model answers for a turn: a fact, and the texts of the facts it replaces."""
+    """What the scripted model answers for a turn: a fact, the texts of the facts it replaces, and for a fact
+    that ends (an appointment, a trip) how many days after the day the turn was said it still holds."""
 
     text: str
     replaces: tuple[str, ...] = ()
+    expires_in_days: int | None = None
+    """The scripted model answers ``"expires_at"``: the prompt's day of the turn plus this many days (the last
+    day the fact holds; 0: that day). ``None``: a lasting fact, no expiry."""
 
 
 @dataclass(frozen=True)
@@ -175,7 +182,10 @@ def _scripted(item: Any, where: str) -> ScriptedFact:
     replaces = obj.get("replaces", [])
     if not isinstance(replaces, list) or not all(isinstance(r, str) and r.strip() for r in replaces):
         raise ValueError(f"{where}: 'replaces' must be a list of fact texts, got {replaces!r}")
-    return ScriptedFact(expect_text(obj, "fact", where), tuple(replaces))
+    days = obj.get("expires_in_days")
+    if days is not None and (isinstance(days, bool) or not isinstance(days, int) or days < 0):
+        raise ValueError(f"{where}: 'expires_in_days' must be an int >= 0, got {days!r}")
+    return ScriptedFact(expect_text(obj, "fact", where), tuple(replaces), days)
 
 
 def _turn(item: Any, where: str) -> CaptureTurn:
@@ -317,12 +327,15 @@ def score_conversation(conversation: CaptureConversation, valid: Sequence[str]) 
 
 _KNOWN = re.compile(r"<known_facts>\n(?P<body>.*?)\n</known_facts>", re.DOTALL)
 _ALIAS_LINE = re.compile(r"^(?P<alias>F\d+):\s*(?P<text>.*)$")
+_SAID_ON = re.compile(r"\bwas said on [A-Z][a-z]+ (?P<day>\d{4}-\d{2}-\d{2})\b")
 
 
 def scripted_reply(prompt: str, facts: Sequence[ScriptedFact]) -> str:
     """What a careful model answers to the extraction ``prompt``: ``facts`` as the prompt's JSON, each
     superseding the known facts (by their ``F<n>`` alias) that match one of its ``replaces`` texts. A
-    replaced fact the prompt does not show cannot be named: that is what capture showed the model."""
+    replaced fact the prompt does not show cannot be named: that is what capture showed the model. A fact
+    with ``expires_in_days`` gets an ``"expires_at"`` counted from the day the prompt says the turn was said
+    (none when the prompt names no day)."""
     match = _KNOWN.search(prompt)
     known: list[tuple[str, str]] = []
     if match is not None:
@@ -330,10 +343,15 @@ def scripted_reply(prompt: str, facts: Sequence[ScriptedFact]) -> str:
             m = _ALIAS_LINE.match(line.strip())
             if m is not None:
                 known.append((m.group("alias"), m.group("text")))
+    said = _SAID_ON.search(prompt)
     items = []
     for fact in facts:
         ids = [alias for alias, text in known if any(facts_match(text, r) for r in fact.replaces)]
-        items.append({"fact": fact.text, "supersedes": ids, "core": False})
+        item: dict[str, Any] = {"fact": fact.text, "supersedes": ids, "core": False}
+        if fact.expires_in_days is not None and said is not None:
+            last = date.fromisoformat(said.group("day")) + timedelta(days=fact.expires_in_days)
+            item["expires_at"] = last.isoformat()
+        items.append(item)
     return json.dumps(items)
 
 
@@ -397,12 +415,15 @@ def evaluate_capture(
     *,
     embedder: Any = None,
     progress: Progress | None = None,
+    said_at: datetime | None = None,
 ) -> dict[str, Any]:
     """Capture every conversation with ``extractor`` and score what is valid at its end; the metrics dict.
 
     Each conversation is one entity of one engine over ``ChromaStore.in_memory()`` (with
     ``embedder``, default the local MiniLM, cached). Every user turn, with the
-    assistant messages after it, goes through :func:`~memori_core.capture.capture_facts`.
+    assistant messages after it, goes through :func:`~memori_core.capture.capture_facts`, said at the
+    time of its capture, or with ``said_at`` (a timezone-aware datetime) the n-th user turn of each
+    conversation ``n`` seconds after it: two runs then send an LLM extractor the same prompts.
     ``overall`` and ``categories`` hold micro-averaged precision, recall and stale-valid
     share with their counts; ``conversations`` what each left valid and how it scored.
     """
@@ -417,8 +438,9 @@ def evaluate_capture(
     for n, conversation in enumerate(conversations):
         entity = f"capture-{n}-{conversation.id}"
         chosen = extractor(conversation)
-        for turn in conversation.user_turns():
-            capture_facts(engine, entity, turn, chosen)
+        for i, turn in enumerate(conversation.user_turns()):
+            when = said_at + timedelta(seconds=i) if said_at is not None else None
+            capture_facts(engine, entity, turn, chosen, created_at=when)
         facts = engine.list(entity, limit=10_000, newest_first=False)
         durable = [f.content for f in facts if f.expires_at is None]
         expiring = [f.content for f in facts if f.expires_at is not None]

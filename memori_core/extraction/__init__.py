@@ -42,6 +42,7 @@ from .prompt import (
     check_max_chars,
     check_max_facts,
     parse_extraction_reply,
+    turn_said_at,
 )
 from .prompted import PromptedFactExtractor
 from .rule_based import RuleBasedFactExtractor, split_clauses, split_pasted
@@ -69,7 +70,16 @@ from .rules import (
     judge_sentence,
 )
 from .sentences import split_sentences
-from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, FactExtractor, KnownFact, Message, MessageLike, as_messages
+from .types import (
+    DEFAULT_MAX_FACT_CHARS,
+    ExtractedFact,
+    FactExtractor,
+    KnownFact,
+    Message,
+    MessageLike,
+    as_messages,
+    last_said_at,
+)
 
 # The package exports what each module exports (in this form type checkers read it too).
 __all__: list[str] = []

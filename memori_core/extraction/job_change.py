@@ -25,12 +25,15 @@ __all__ = ["as_job_changes", "stored_employers"]
 _NAME = r"(?-i:[A-Z])(?:[\w&'-]|\.(?=\w))*(?:\s+(?:&\s+|of\s+|and\s+)?(?-i:[A-Z])(?:[\w&'-]|\.(?=\w))*)*"
 _PLACE = r"(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?[\w-]+"
 _LEAD = r"^(?:(?:i|we)(?:'ve|\s+have)?(?:\s+|(?=')))?(?:(?:just|finally|officially|recently|now|also|actually)\s+)?"
+_MONTH = (r"(?-i:January|February|March|April|May|June|July|August|September|October|November|December)\b")
+# Where the new job is, kept with it: "a GP surgery in Harrogate" (a month is when: "in March").
+_WHERE = rf"(?P<where>\s+in\s+(?!{_MONTH})(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)?"
 # A role said with the new job: "as a product designer".
 _ROLE = r"(?:\s+as\s+(?P<article>a|an|the)\s+(?P<role>[\w-]+(?:\s+[\w-]+){0,3}?))?"
 # What may follow: when it happened (the fact's created_at holds it), or nothing.
 _WHEN = (r"(?:\s*,?\s+(?:last\s+(?:week|month|year|\w+day)|this\s+(?:week|month|year)|yesterday|today|recently|now|"
          r"a\s+(?:few|couple\s+of)\s+(?:days|weeks|months)\s+ago|(?:two|three|\d+)\s+(?:days|weeks|months)\s+ago|"
-         r"in\s+(?-i:[A-Z])[a-z]+|on\s+\w+day|after\s+\w+\s+years?))*")
+         rf"in\s+{_MONTH}|on\s+\w+day|after\s+\w+\s+years?))*")
 _END = _WHEN + r"\s*[.!]*$"
 
 # "I left Google", "I'm leaving Google", "I quit Google", "I moved on from Google", "I've moved from Google to
@@ -40,7 +43,7 @@ _LEFT = re.compile(
     _LEAD + r"(?:left|quit|(?:am|'m)\s+(?:now\s+)?leaving|moved\s+on\s+from|moved\s+from|switched\s+from|"
     r"(?:no\s+longer|don't|do\s+not)\s+work\s+(?:at|for|with)|(?:am|'m)\s+no\s+longer\s+(?:at|with|working\s+(?:at|for))|"
     r"(?:am|'m)\s+not\s+(?:at|with|working\s+(?:at|for))|no\s+longer\s+at)\s+"
-    rf"(?P<old>{_NAME})(?:\s+(?:for|to)\s+(?P<new>{_NAME}))?" + _ROLE
+    rf"(?P<old>{_NAME})(?:\s+(?:for|to)\s+(?P<new>{_NAME}))?" + _WHERE + _ROLE
     + r"(?:\s+(?:anymore|any\s+more))?" + _END,
     re.IGNORECASE,
 )
@@ -51,16 +54,16 @@ _LAST_DAY = re.compile(r"^(?:my\s+last\s+day\b|\w+\s+was\s+my\s+last\s+day\b)", 
 _NEW_JOB = re.compile(
     _LEAD + r"(?:(?:got|started|landed|accepted|took|found|began|have|'ve\s+got|start)\s+(?:a|an|my|the)\s+"
     r"(?:new\s+)?(?:[\w-]+\s+)?(?:job|position|role|post)\s+(?:at|with)|(?:started|began)\s+(?:working\s+)?(?:at|for|with))"
-    rf"\s+(?P<new>{_NAME}|{_PLACE}?)" + _ROLE + _END,
+    rf"\s+(?P<new>{_NAME}|{_PLACE}?)" + _WHERE + _ROLE + _END,
     re.IGNORECASE,
 )
 # "I joined Meta": a new job only beside the old one's end ("I left Google and joined Meta") or with a role
 # ("I joined Meta as a designer"); alone it may be a gym, a club or an app.
-_JOINED = re.compile(_LEAD + rf"joined\s+(?P<new>{_NAME})" + _ROLE + _END, re.IGNORECASE)
+_JOINED = re.compile(_LEAD + rf"joined\s+(?P<new>{_NAME})" + _WHERE + _ROLE + _END, re.IGNORECASE)
 # "I'm now at Meta": a new job when a job is stored; "I'm at Meta now" only beside the old one's end (else it
 # may be where the user is right now).
 _NOW_AT = re.compile(
-    r"^(?:i'm|i\s+am)\s+(?P<now>now\s+)?(?:working\s+)?(?:at|with|for)\s+" rf"(?P<new>{_NAME})" + _ROLE + _END,
+    r"^(?:i'm|i\s+am)\s+(?P<now>now\s+)?(?:working\s+)?(?:at|with|for)\s+" rf"(?P<new>{_NAME})" + _WHERE + _ROLE + _END,
     re.IGNORECASE,
 )
 # A home named in a stored fact: "User lives in Lisbon."
@@ -85,7 +88,7 @@ def _homes(known: Sequence[str]) -> set[str]:
 
 def _works_at(m: re.Match[str]) -> str:
     role = f" as {m.group('article').lower()} {m.group('role')}" if m.group("role") else ""
-    return f"I work at {m.group('new')}{role} now"
+    return f"I work at {m.group('new')}{m.group('where') or ''}{role} now"
 
 
 def as_job_changes(clauses: Sequence[str], known: Sequence[str]) -> list[str]:

@@ -12,13 +12,16 @@ import json
 import logging
 import re
 from collections.abc import Iterable, Sequence
+from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 
 from ..text import normalize_fact_text
-from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike, as_messages
+from .dates import UNKNOWN_ZONE_MARGIN, day_label
+from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, Message, MessageLike, as_messages, last_said_at
 
 __all__ = [
-    "MIN_MAX_FACT_CHARS", "build_extraction_prompt", "check_max_chars", "check_max_facts", "parse_extraction_reply"
+    "MIN_MAX_FACT_CHARS", "build_extraction_prompt", "check_max_chars", "check_max_facts", "parse_extraction_reply",
+    "turn_said_at",
 ]
 
 MIN_MAX_FACT_CHARS = 20
@@ -51,6 +54,31 @@ def check_max_chars(value: Any) -> int:
     return value
 
 
+def turn_said_at(messages: Sequence[Message], now: datetime | None = None) -> datetime:
+    """When the turn in ``messages`` was said: the ``created_at`` of its last user message that has one
+    (:func:`~memori_core.extraction.types.last_said_at`), else ``now`` (default: the current time in UTC)."""
+    return last_said_at(messages) or (now if now is not None else datetime.now(timezone.utc))
+
+
+def _zone_name(when: datetime) -> str:
+    """``when``'s zone as the prompt writes it: ``"UTC"``, ``"UTC+01:00"``, or its zone name
+    (``"Europe/Lisbon, UTC+00:00"``)."""
+    offset = when.utcoffset() or timedelta(0)
+    sign = "-" if offset < timedelta(0) else "+"
+    minutes = abs(int(offset.total_seconds())) // 60
+    written = "UTC" if not minutes else f"UTC{sign}{minutes // 60:02d}:{minutes % 60:02d}"
+    key = getattr(when.tzinfo, "key", None)  # a ZoneInfo's IANA name
+    return f"{key}, {written}" if isinstance(key, str) and key not in ("UTC", "Etc/UTC") else written
+
+
+def _said_line(when: datetime) -> str:
+    tomorrow = day_label(when.date() + timedelta(days=1))
+    return (f"The turn below was said on {day_label(when.date())} at {when:%H:%M} ({_zone_name(when)}). Read "
+            f'its relative dates ("tomorrow", "on Thursday", "next month") from that day ("tomorrow" is {tomorrow}) '
+            f"and write them out in the fact (\"User's exam is on {tomorrow}.\"), so that it still reads right "
+            "later.")
+
+
 def build_extraction_prompt(
     messages: Sequence[MessageLike],
     existing: Sequence[KnownFact] = (),
@@ -58,21 +86,32 @@ def build_extraction_prompt(
     max_facts: int = 10,
     core: bool = True,
     max_chars: int = DEFAULT_MAX_FACT_CHARS,
+    now: datetime | None = None,
 ) -> str:
     """The prompt asking a model for the user's facts in ``messages`` as JSON.
 
     Stored facts in ``existing`` are listed under short ids (``F1``, ``F2``
     ... in order) that :func:`parse_extraction_reply` maps back to their real
     ids. Each fact is asked to be at most ``max_chars`` characters long. The model is asked for a JSON array of
-    ``{"fact": "User ...", "supersedes": ["F1"], "core": false}`` objects
+    ``{"fact": "User ...", "supersedes": ["F1"], "core": false, "expires_at": "2026-01-15"}`` objects
     (``[]`` when nothing is worth keeping); with ``core`` (default) it is told
     to set ``"core": true`` on allergies, intolerances, medication, conditions that
     limit food or activity, and dietary restrictions (without, the key is not asked for).
+
+    The prompt says when the turn was said (:func:`turn_said_at`: its last user message's ``created_at``,
+    else ``now``, else the current time in UTC), with the weekday, so the model reads "on Thursday" from
+    that day, writes the date out in the fact, and gives a fact that stops being true at a known time (an
+    appointment, a visit, a trip, "no alcohol this month") an ``"expires_at"``: the last day it holds
+    (``YYYY-MM-DD``) or the moment it ends.
     """
+    turn = as_messages(messages)
+    when = turn_said_at(turn, now)
     lines = [
         "You maintain a long-term memory about a user. Read the new conversation turn below and write down the "
         "facts the USER states about themselves that are worth remembering in later conversations: "
         "preferences, diet and allergies, health, work, family and pets, places, plans, routines.",
+        "",
+        _said_line(when),
         "",
         "Rules:",
         "- Only facts the user states about themselves. Never questions, requests or instructions to the "
@@ -93,6 +132,12 @@ def build_extraction_prompt(
             "restrictions (vegetarian, vegan, halal, kosher, gluten-free, coeliac, lactose-free, does not drink "
             "alcohol). Set it to false for every other fact."
         )
+    lines.append(
+        '- Set "expires_at" on a fact that stops being true at a known time: an appointment, a visit, a trip, an '
+        'event, a plan for a given day or month, a state with an end ("no alcohol this month"). Write the last day '
+        'it holds, "YYYY-MM-DD" (for an appointment: its day), or the moment it ends, "YYYY-MM-DDTHH:MM" in the '
+        "turn's time zone. Leave it out for a lasting fact."
+    )
     lines += [
         "",
         "<known_facts>",
@@ -100,7 +145,7 @@ def build_extraction_prompt(
     known = [f"{_alias(i)}: {_one_line(f.content)}" for i, f in enumerate(existing)]
     lines += known or ["(none)"]
     lines += ["</known_facts>", "", "<conversation>"]
-    for message in as_messages(messages):
+    for message in turn:
         if message.role in ("user", "human", "assistant", "ai") and message.text.strip():
             role = "user" if message.role in ("user", "human") else "assistant"
             lines.append(f"{role}: {_one_line(message.text)}")
@@ -108,9 +153,10 @@ def build_extraction_prompt(
         "</conversation>",
         "",
         "Reply with a JSON array only, each item an object with a "
-        + ('"fact" string, a "supersedes" list of ids and a "core" boolean' if core
-           else '"fact" string and a "supersedes" list of ids')
-        + "; reply with an empty array when there is nothing worth remembering.",
+        + ('"fact" string, a "supersedes" list of ids, a "core" boolean' if core
+           else '"fact" string, a "supersedes" list of ids')
+        + ' and, when it has one, an "expires_at" string; reply with an empty array when there is nothing worth '
+        "remembering.",
     ]
     return "\n".join(lines)
 
@@ -120,6 +166,9 @@ _FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n?(.*?)```", re.DOTALL)
 _LIST_KEYS = ("facts", "memories", "items", "results")
 _TEXT_KEYS = ("fact", "text", "content", "memory")
 _SUPERSEDE_KEYS = ("supersedes", "replaces", "supersede")
+_EXPIRY_KEYS = ("expires_at", "expires", "expiry", "expiration", "valid_until")
+_NO_EXPIRY = frozenset({"", "none", "null", "never", "n/a", "no"})
+_DATE_ONLY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def _flag(value: Any) -> bool:
@@ -180,6 +229,32 @@ def _decoded_values(text: str) -> Iterable[Any]:
             except ValueError:
                 continue
         yield value
+
+
+def _read_expiry(value: Any, said_at: datetime) -> datetime | None:
+    """A model's ``"expires_at"`` as an aware datetime; ``None`` for no expiry. A date alone (``2026-01-15``, the
+    last day the fact holds) ends when that day has ended everywhere (24:00 in ``said_at``'s zone plus
+    :data:`~memori_core.extraction.dates.UNKNOWN_ZONE_MARGIN`: a model does not know the user's zone; the rules
+    do the same without one); a time without a zone is read in ``said_at``'s. Raises ``ValueError`` for
+    anything else."""
+    if value is None or (isinstance(value, str) and value.strip().casefold() in _NO_EXPIRY):
+        return None
+    if not isinstance(value, str):
+        raise ValueError("not a date string")
+    text = value.strip()
+    if _DATE_ONLY.fullmatch(text):
+        day = date.fromisoformat(text)
+        return datetime.combine(day + timedelta(days=1), time(0), tzinfo=said_at.tzinfo) + UNKNOWN_ZONE_MARGIN
+    when = datetime.fromisoformat(text.replace("Z", "+00:00").replace("z", "+00:00"))
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=said_at.tzinfo)
+    when.timestamp()  # out of range (year 1 in a zone east of UTC) raises here
+    return when
+
+
+def _later_expiry(a: datetime | None, b: datetime | None) -> datetime | None:
+    """The life of a fact said twice in one reply: the longer one (``None``, no expiry, is the longest)."""
+    return None if a is None or b is None else max(a, b)
 
 
 def _clip(text: str, limit: int = 200) -> str:
@@ -274,6 +349,7 @@ def parse_extraction_reply(
     max_chars: int = DEFAULT_MAX_FACT_CHARS,
     max_facts: int = 20,
     core: bool = True,
+    now: datetime | None = None,
 ) -> list[ExtractedFact]:
     """The facts in a model's reply to :func:`build_extraction_prompt`; ``[]`` for a reply it cannot read.
 
@@ -294,7 +370,15 @@ def parse_extraction_reply(
     ``core``; a repeat is core if any copy is). A ``<think>...</think>`` block
     is skipped. Every fact dropped or cut, and a blank reply or one holding no
     list of facts, is logged at WARNING, one line each (no traceback).
+
+    An object's ``"expires_at"`` (or ``"expires"``, ``"expiry"``, ``"valid_until"``) becomes the fact's
+    ``expires_at``: a date alone is the last day the fact holds (it expires once that day has ended
+    everywhere), a date-time without a zone is read in the zone of ``now`` (when the turn was said; default:
+    the current time in UTC). A value that is no date (``"soon"``, a number) is dropped with a WARNING line and
+    the fact kept without an expiry; ``null``, ``"never"`` or ``""`` mean none. A fact said twice keeps the
+    longer life. (Capture does not store a fact whose expiry is at or before the turn's time.)
     """
+    said_at = now if now is not None else datetime.now(timezone.utc)
     if not isinstance(reply, str) or not reply.strip():
         logger.warning("the fact extractor's model replied with no text; nothing is stored from it: %s",
                        _clip(str(reply)))
@@ -318,8 +402,10 @@ def parse_extraction_reply(
 
     out: dict[str, tuple[str, list[str]]] = {}
     cores: set[str] = set()
+    expiries: dict[str, datetime | None] = {}
     for item in items:
         is_core = False
+        raw_expiry: Any = None
         if isinstance(item, str):
             text, raw_ids = item, []
         elif isinstance(item, dict):
@@ -327,6 +413,7 @@ def parse_extraction_reply(
             raw = next((item[k] for k in _SUPERSEDE_KEYS if k in item), None)
             raw_ids = raw if isinstance(raw, list) else [] if raw is None else [raw]
             is_core = core and _flag(item.get("core"))
+            raw_expiry = next((item[k] for k in _EXPIRY_KEYS if item.get(k) is not None), None)
         else:
             logger.warning("the fact extractor's reply holds an item that is no fact, dropped: %s", _clip(str(item)))
             continue
@@ -358,14 +445,23 @@ def parse_extraction_reply(
                            _clip(text), ", ".join(_clip(str(u), 80) for u in unknown),
                            "names" if len(unknown) == 1 else "name", len(shown))
         replaced = [r for r in replaced if shown.content_key.get(r) != key]
+        try:
+            expires = _read_expiry(raw_expiry, said_at)
+        except (ValueError, TypeError, OverflowError):
+            logger.warning("the fact extractor's reply gives %s an expires_at that is no date, %s; the fact is "
+                           "kept without one", _clip(text), _clip(str(raw_expiry), 80))
+            expires = None
         if key in out:
             out[key][1].extend(r for r in replaced if r not in out[key][1])
+            expiries[key] = _later_expiry(expiries[key], expires)
         elif len(out) < max_facts:
             out[key] = (text, list(dict.fromkeys(replaced)))
+            expiries[key] = expires
         else:
             logger.warning("the fact extractor's reply holds more than max_facts=%d facts; dropped: %s",
                            max_facts, _clip(text))
             continue
         if is_core:
             cores.add(key)
-    return [ExtractedFact(text, tuple(replaced), core=key in cores) for key, (text, replaced) in out.items()]
+    return [ExtractedFact(text, tuple(replaced), core=key in cores, expires_at=expiries[key])
+            for key, (text, replaced) in out.items()]

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Generic, TypeVar, cast
 
-from .prompt import build_extraction_prompt, check_max_chars, check_max_facts, parse_extraction_reply
+from .prompt import build_extraction_prompt, check_max_chars, check_max_facts, parse_extraction_reply, turn_said_at
 from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, Message, MessageLike, as_messages
 
 __all__ = ["PromptedFactExtractor"]
@@ -39,7 +40,11 @@ class PromptedFactExtractor(ABC, Generic[FrameworkMessage]):
     used on purpose rather than tool calling or structured output: it works
     with every model, fake ones included, and the parser is tolerant.
     Supersede ids name only the facts shown to the model; facts it flags
-    ``"core"`` (allergies, medication, diet) are stored core. Model errors
+    ``"core"`` (allergies, medication, diet) are stored core. The prompt says
+    when the turn was said (its last user message's ``created_at``, which
+    capture sets to the turn's time; else now), with the weekday, and asks for
+    an ``"expires_at"`` on a fact that stops being true at a known time (an
+    appointment, a trip): it becomes the fact's expiry. Model errors
     propagate (capture logs them and goes on).
 
     A subclass implements :meth:`ask` and :meth:`aask` (send one prompt, return
@@ -89,18 +94,24 @@ class PromptedFactExtractor(ABC, Generic[FrameworkMessage]):
         return out
 
     def prompt(
-        self, messages: Sequence[FrameworkMessage | MessageLike], existing: Sequence[KnownFact] = ()
+        self, messages: Sequence[FrameworkMessage | MessageLike], existing: Sequence[KnownFact] = (),
+        *, now: datetime | None = None,
     ) -> str:
-        """The prompt the model is sent for ``messages``, ``existing`` listed as the facts it may supersede."""
+        """The prompt the model is sent for ``messages``, ``existing`` listed as the facts it may supersede; it
+        says the turn was said at its last user message's ``created_at``, else ``now`` (default: the current
+        time in UTC)."""
         return build_extraction_prompt(
             self.core_messages(messages), existing, max_facts=self.max_facts, core=self.mark_core,
-            max_chars=self.max_chars,
+            max_chars=self.max_chars, now=now,
         )
 
-    def read_reply(self, reply: str, existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
-        """The facts in the model's ``reply`` to :meth:`prompt` (``[]`` for a reply that cannot be read)."""
+    def read_reply(
+        self, reply: str, existing: Sequence[KnownFact] = (), *, now: datetime | None = None
+    ) -> list[ExtractedFact]:
+        """The facts in the model's ``reply`` to :meth:`prompt` (``[]`` for a reply that cannot be read);
+        ``now``: when the turn was said, the zone a date-time expiry without one is read in."""
         return parse_extraction_reply(
-            reply, existing, max_chars=self.max_chars, max_facts=self.max_facts, core=self.mark_core
+            reply, existing, max_chars=self.max_chars, max_facts=self.max_facts, core=self.mark_core, now=now
         )
 
     # -- the FactExtractor protocol -----------------------------------------
@@ -110,11 +121,15 @@ class PromptedFactExtractor(ABC, Generic[FrameworkMessage]):
     ) -> list[ExtractedFact]:
         """Ask the model for the facts of ``messages`` (``existing``: stored facts it may supersede)."""
         existing = list(existing)
-        return self.read_reply(self.ask(self.prompt(messages, existing)), existing)
+        turn = self.core_messages(messages)
+        said_at = turn_said_at(turn)
+        return self.read_reply(self.ask(self.prompt(turn, existing, now=said_at)), existing, now=said_at)
 
     async def aextract(
         self, messages: Sequence[FrameworkMessage | MessageLike], existing: Sequence[KnownFact] = ()
     ) -> list[ExtractedFact]:
         """Async :meth:`extract` (:meth:`aask`)."""
         existing = list(existing)
-        return self.read_reply(await self.aask(self.prompt(messages, existing)), existing)
+        turn = self.core_messages(messages)
+        said_at = turn_said_at(turn)
+        return self.read_reply(await self.aask(self.prompt(turn, existing, now=said_at)), existing, now=said_at)

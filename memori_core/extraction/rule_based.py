@@ -109,7 +109,8 @@ _PROMOTED_TO = re.compile(r"\b(?:promoted|promotion)\s+to\s+\w", re.IGNORECASE)
 # engineer."): what the user's job is now.
 _PROMOTED_AS = re.compile(
     r"^User\s+(?:just\s+|finally\s+|recently\s+)?(?:got|was|has\s+been)\s+promoted\s+to\s+(?:(?:a|an)\s+)?"
-    r"(?P<role>[\w-]+(?:\s+[\w-]+){0,3}?)(?:\s+(?:today|yesterday|recently|last\s+\w+|this\s+\w+))?\.$"
+    r"(?P<role>[\w-]+(?:\s+[\w-]+){0,3}?)(?:\s+(?:at|for|with)\s+[^.]+?)?"
+    r"(?:\s+(?:today|yesterday|recently|last\s+\w+|this\s+\w+))?\.$"
 )
 _EMPLOYER = re.compile(r"\b(?P<at>at|for)\s+(?P<employer>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*)*)")
 
@@ -131,7 +132,7 @@ def _with_employer(fact: str, ended: Sequence[str]) -> str:
     ends names ("User works at Google as a senior engineer."): a promotion keeps the employer. Any other fact,
     or one ending no fact that names an employer, as it is."""
     m = _PROMOTED_AS.match(fact)
-    employers = {e.group(0) for text in ended for e in [_EMPLOYER.search(text)] if e is not None}
+    employers = {e.group(0).rstrip(".") for text in ended for e in [_EMPLOYER.search(text)] if e is not None}
     if m is None or len(employers) != 1:
         return fact
     role = m.group("role")
@@ -787,7 +788,8 @@ class RuleBasedFactExtractor:
         """``max_chars``: a longer sentence is not a fact (a paste, a story) and is dropped. ``core_rule``:
         which kept facts are core (``None``: none). ``time_zone``: the users' zone (a ``tzinfo`` or an IANA name
         such as ``"Europe/Lisbon"``), in which a plan's "tomorrow" or "on Monday" is read and its day ends;
-        ``None`` (default): not known, read in UTC, and a plan expires when its day has ended everywhere."""
+        ``None`` (default): not known, read in UTC (in the offset of a message's ``created_at`` when it has
+        one), and a plan expires when its day has ended everywhere."""
         if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 1:
             raise ValueError(f"max_chars must be a positive int, got {max_chars!r}")
         self.max_chars = max_chars
@@ -795,14 +797,17 @@ class RuleBasedFactExtractor:
         self.time_zone = _check_time_zone(time_zone)
 
     def extract(self, messages: Sequence[MessageLike], existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
-        """The kept facts of the user messages in ``messages``, in order, without repeats."""
+        """The kept facts of the user messages in ``messages``, in order, without repeats. A plan's day is read
+        against each message's ``created_at`` (:class:`~memori_core.extraction.Message`; in ``time_zone`` when it
+        is set, else in the time's own offset), or now when it has none."""
         facts: list[ExtractedFact] = []
         seen: set[str] = set()
         known = [(f.id, f.content, content_words(f.content)) for f in existing]
-        now = datetime.now(self.time_zone or timezone.utc)
+        default_now = datetime.now(self.time_zone or timezone.utc)
         for message in as_messages(messages):
             if message.role not in ("user", "human"):
                 continue
+            now = self._said_at(message.created_at) or default_now
             said: list[tuple[ExtractedFact, SentenceVerdict]] = []
             for verdict in self.explain(message.text, known=[text for _, text, _ in known], now=now):
                 if verdict.fact is None:
@@ -825,6 +830,12 @@ class RuleBasedFactExtractor:
                 said.append((ExtractedFact(text, supersedes=replaced, core=core, expires_at=expires), verdict))
             facts += [fact for fact, verdict in said if not _told_with_what_holds_now(fact, verdict, said)]
         return facts
+
+    def _said_at(self, when: datetime | None) -> datetime | None:
+        """A message's ``created_at`` in ``time_zone`` (as given when the zone is not known)."""
+        if when is None or self.time_zone is None:
+            return when
+        return when.astimezone(self.time_zone)
 
     @staticmethod
     def _replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: frozenset[str]) -> bool:

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 from ..query import check_message_content, content_text
-from ..validate import clip_turn
+from ..validate import check_said_at, clip_turn
 
 __all__ = [
     "DEFAULT_MAX_FACT_CHARS",
@@ -18,6 +18,7 @@ __all__ = [
     "Message",
     "MessageLike",
     "as_messages",
+    "last_said_at",
 ]
 
 DEFAULT_MAX_FACT_CHARS = 300
@@ -26,10 +27,22 @@ DEFAULT_MAX_FACT_CHARS = 300
 
 @dataclass(frozen=True)
 class Message:
-    """One conversation message: ``role`` is ``"user"``, ``"assistant"``, ``"system"`` or ``"tool"``."""
+    """One conversation message: ``role`` is ``"user"``, ``"assistant"``, ``"system"`` or ``"tool"``; ``created_at``
+    is when it was said, when known.
+
+    ``created_at`` (a timezone-aware ``datetime``, or an ISO 8601 string with a UTC offset, kept as a datetime;
+    a naive time raises ``ValueError`` naming it) is the "now" an extractor reads the message's relative dates
+    against ("on Thursday", "next month"), in its own offset. ``None``: not known; capture then gives the turn's
+    time (:func:`~memori_core.capture.capture_facts`), and an extractor called directly reads them against now.
+    """
 
     role: str
     text: str
+    created_at: datetime | None = None
+
+    def __post_init__(self) -> None:
+        if self.created_at is not None:
+            object.__setattr__(self, "created_at", check_said_at(self.created_at, "Message created_at"))
 
 
 MessageLike = Message | tuple[str, str] | Mapping[str, Any]
@@ -48,13 +61,15 @@ def _provider_message(item: Mapping[str, Any]) -> tuple[Any, str]:
 
 def as_messages(items: Iterable[MessageLike]) -> list[Message]:
     """``items`` as :class:`Message` objects (``(role, text)`` pairs and provider message mappings are converted;
-    roles are lower-cased). A text longer than :data:`~memori_core.validate.MAX_TURN_CHARS` (8,000) is cut to its
-    first and last 4,000 characters (:func:`~memori_core.validate.clip_turn`): capture and every extractor read
-    messages through here, so a pasted megabyte costs no more than a long chat turn."""
+    roles are lower-cased; a ``Message`` keeps its ``created_at``). A text longer than
+    :data:`~memori_core.validate.MAX_TURN_CHARS` (8,000) is cut to its first and last 4,000 characters
+    (:func:`~memori_core.validate.clip_turn`): capture and every extractor read messages through here, so a
+    pasted megabyte costs no more than a long chat turn."""
     out: list[Message] = []
     for item in items:
+        said_at = None
         if isinstance(item, Message):
-            role, text = item.role, item.text
+            role, text, said_at = item.role, item.text, item.created_at
         elif isinstance(item, tuple) and len(item) == 2:
             role, text = item
         elif isinstance(item, Mapping) and "role" in item and "content" in item:
@@ -66,8 +81,17 @@ def as_messages(items: Iterable[MessageLike]) -> list[Message]:
             )
         if not isinstance(role, str) or not isinstance(text, str):
             raise TypeError("a message's role and text must be str")
-        out.append(Message(role.strip().lower(), clip_turn(text)))
+        out.append(Message(role.strip().lower(), clip_turn(text), said_at))
     return out
+
+
+def last_said_at(messages: Sequence[Message]) -> datetime | None:
+    """The ``created_at`` of the last user message of ``messages`` that has one: when the turn was said
+    (``None`` when no user message says)."""
+    for message in reversed(messages):
+        if message.role in ("user", "human") and message.created_at is not None:
+            return message.created_at
+    return None
 
 
 @dataclass(frozen=True)
