@@ -30,6 +30,13 @@ first (a thread of the engine's pool, another call of the same user holding the 
 not, or that finds the breaker opened by another call while it waited, fails open without sending it
 (:class:`~memori_core.store.deadline.NotReached`). So however many calls are queued behind a stalled server, each
 fails open about one ``timeout`` after it began, instead of after every call before it has timed out in turn.
+
+A whole recall's time limit (an adapter's ``timeout=``, :func:`check_timeout`): the store's request time limit
+bounds each request, not a recall that makes many (a user's first recall in a process reads all their facts,
+about ten seconds at 50,000 facts over a server). With ``timeout`` seconds, :func:`recall_or_empty` /
+:func:`arecall_or_empty` wait that long for the recall, which runs on in a daemon thread (so the user's copy it
+loads serves the next call), and fail open with ``TimeoutError("no answer within ... s")``: an outage error, so
+the breaker skips memory for the cool-down, as for a store that timed out.
 """
 
 from __future__ import annotations
@@ -37,14 +44,16 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import contextvars
 import enum
 import logging
+import math
 import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from .facts import RecalledFact
 from .store import deadline
@@ -54,6 +63,8 @@ from .validate import check_context, check_query
 
 ERROR_CHARS = 300
 """Characters of an error's message a fail-open warning quotes at most (:func:`error_text`)."""
+
+T = TypeVar("T")
 
 STRICT_DEFAULT = False
 """Every adapter's default: fail open. Each surface sits on the way to a model call, and memory is extra
@@ -80,15 +91,76 @@ def _recall_kwargs(query: Any, context: Sequence[str] | str | None) -> dict[str,
     return {"context": turns} if turns else {}
 
 
+def check_timeout(value: Any, owner: str) -> float | None:
+    """An adapter's ``timeout=``: seconds one whole recall may take (a positive, finite number), or ``None`` (no
+    limit but the store's own per request). ``TypeError`` / ``ValueError`` naming ``owner`` and the argument."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{owner}: timeout must be a number of seconds or None, got {type(value).__name__}")
+    if not (0 < value and math.isfinite(value)):
+        raise ValueError(f"{owner}: timeout must be a positive number of seconds or None, got {value!r}")
+    return float(value)
+
+
+def in_daemon_thread(fn: Callable[[], T]) -> concurrent.futures.Future[T]:
+    """Run ``fn`` in a daemon thread (in a copy of the caller's context: a fail-open call's time to reach the store
+    goes with it), so a recall that never returns cannot hold up interpreter exit."""
+    future: concurrent.futures.Future[T] = concurrent.futures.Future()
+    context = contextvars.copy_context()
+
+    def run() -> None:
+        if not future.set_running_or_notify_cancel():
+            return
+        try:
+            future.set_result(context.run(fn))
+        except BaseException as exc:  # handed to the waiting caller
+            future.set_exception(exc)
+
+    threading.Thread(target=run, name="memori-recall", daemon=True).start()
+    return future
+
+
+def _no_answer(timeout: float) -> TimeoutError:
+    return TimeoutError(f"no answer within {timeout:g} s")
+
+
+def within(fn: Callable[[], T], timeout: float | None) -> T:
+    """``fn()``, waited for at most ``timeout`` seconds (``None``: called here, without limit); past that it runs
+    on in a daemon thread and ``TimeoutError("no answer within ... s")`` is raised."""
+    if timeout is None:
+        return fn()
+    future = in_daemon_thread(fn)
+    try:
+        return future.result(timeout=timeout)
+    except concurrent.futures.TimeoutError:
+        if future.done():  # fn's own TimeoutError (a store's deadline): reported as it is
+            raise
+        raise _no_answer(timeout) from None
+
+
+async def awithin(fn: Callable[[], T], timeout: float) -> T:
+    """Async :func:`within`: the event loop waits at most ``timeout`` seconds for ``fn()`` in a daemon thread."""
+    future = in_daemon_thread(fn)
+    try:
+        return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
+    except (asyncio.TimeoutError, concurrent.futures.TimeoutError):
+        if future.done():
+            raise
+        raise _no_answer(timeout) from None
+
+
 def recall_or_empty(
     engine: Any, query: str, entity_id: str, limit: int | None, *, strict: bool, owner: str, logger: logging.Logger,
-    context: Sequence[str] | str | None = None,
+    context: Sequence[str] | str | None = None, timeout: float | None = None,
 ) -> list[RecalledFact]:
     """``engine.recall``; a blank query gives ``[]``, a failure a warning and ``[]`` (unless ``strict``), and so
     does an outage being waited out (:class:`OutageBreaker`), at once.
 
-    ``context`` (the user turns before ``query``, oldest first) is passed on when it holds any. A query or
-    context of the wrong type raises ``TypeError`` before the engine is called, ``strict`` or not."""
+    ``context`` (the user turns before ``query``, oldest first) is passed on when it holds any. ``timeout``
+    (seconds, :func:`check_timeout`) bounds the whole recall: past it the call fails as a ``TimeoutError``
+    (:func:`within`). A query or context of the wrong type raises ``TypeError`` before the engine is called,
+    ``strict`` or not."""
     kwargs = _recall_kwargs(query, context)
     if kwargs is None:
         return []
@@ -97,7 +169,7 @@ def recall_or_empty(
         return []
     try:
         with call.reaching():
-            facts = list(engine.recall(query, entity_id, limit, **kwargs))
+            facts = list(within(lambda: engine.recall(query, entity_id, limit, **kwargs), timeout))
     except Exception as exc:
         call.failed(exc)
         return []
@@ -107,9 +179,10 @@ def recall_or_empty(
 
 async def arecall_or_empty(
     engine: Any, query: str, entity_id: str, limit: int | None, *, strict: bool, owner: str, logger: logging.Logger,
-    context: Sequence[str] | str | None = None,
+    context: Sequence[str] | str | None = None, timeout: float | None = None,
 ) -> list[RecalledFact]:
-    """Async :func:`recall_or_empty` (``engine.arecall``)."""
+    """Async :func:`recall_or_empty` (``engine.arecall``; with a ``timeout``, ``engine.recall`` in a daemon
+    thread the event loop waits for: :func:`awithin`)."""
     kwargs = _recall_kwargs(query, context)
     if kwargs is None:
         return []
@@ -118,7 +191,10 @@ async def arecall_or_empty(
         return []
     try:
         with call.reaching():
-            facts = list(await engine.arecall(query, entity_id, limit, **kwargs))
+            if timeout is None:
+                facts = list(await engine.arecall(query, entity_id, limit, **kwargs))
+            else:
+                facts = list(await awithin(lambda: engine.recall(query, entity_id, limit, **kwargs), timeout))
     except Exception as exc:
         call.failed(exc)
         return []

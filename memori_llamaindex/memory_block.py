@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
@@ -17,7 +18,8 @@ from memori_core.adapter_args import check_engine, renamed_k_attribute, resolve_
 from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, WaitsForCaptures, check_extractor
 from memori_core.context import PREAMBLE, format_fact_line
 from memori_core.engine import RecallEngine
-from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty
+from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty, check_timeout
+from memori_core.lanes import ERASURES
 from memori_core.query import context_turns
 
 from ._common import logger, message_said_at, message_text, user_query_and_context, user_turns
@@ -29,8 +31,9 @@ TURN_KEY = "turn"
 """Metadata key of a captured fact naming the turn it came from (a digest): the model call answering that turn
 (an agent's calls after a tool, say) leaves such facts out."""
 CAPTURED_TURNS_KEPT = 4096
-"""How many captured user messages a block remembers (most recent first), so that ``Memory``'s later
-flush of a turn already captured does not capture it again."""
+"""How many captured user messages the blocks over one engine remember in a process (most recent first), so that
+``Memory``'s later flush of a turn one of them captured (an unanswered one, or one whose capture failed) is
+handled once."""
 
 DEFAULT_BLOCK_NAME = "memori_context"
 """Memory renders a block as ``<name>...</name>``: with this name the system prompt carries memori's usual block."""
@@ -61,13 +64,18 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
     :class:`~memori_core.extraction.RuleBasedFactExtractor`: the user's
     statements about themselves as "User ..." facts; questions, greetings and
     instructions are never stored), with the assistant message just before it
-    as context, after the recall for that turn. User messages that never reach
-    a ``get`` (put without an LLM call) are captured when ``Memory`` flushes
-    them out of its short-term queue; a message already captured is not
-    captured again then, nor on a later ``get`` of the same turn (an agent's
-    calls after a tool result): the block remembers the last
-    ``CAPTURED_TURNS_KEPT`` captured turns by their session, user text and
-    the assistant message before it. The
+    as context, after the recall for that turn. A turn is captured once,
+    whatever block or process sees it again: a later ``get`` of the same turn
+    (an agent's calls after a tool result) skips it, and when ``Memory``
+    flushes messages out of its short-term queue, a user message an answer
+    follows is never captured (the ``get`` before that answer captured it:
+    so a block made per request, or an app restarted over its persisted chat,
+    brings back no fact a ``forget`` erased and revives no superseded fact);
+    only user messages no answer follows (put without an LLM call) are
+    captured then, and turns whose capture failed in this process (unless
+    their user was forgotten since). The blocks over one engine share the
+    last ``CAPTURED_TURNS_KEPT`` turns they captured, known by their user,
+    session, user text and the assistant message before it. The
     facts are stored for ``entity_id`` in order, with the memory's
     ``session_id`` as their session (so recall can use a fact's neighbours in
     the conversation) and metadata ``{"source": "llamaindex"}``, dated when the user message was said: its
@@ -84,7 +92,9 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
     Recall or capture failures log a warning and the conversation goes on
     without memory, as for every memori adapter; ``strict=True`` raises recall failures, and the first
     capture failure is raised by the next :meth:`flush` / :meth:`aflush` or
-    the block's next ``get`` / ``put``. ``priority`` defaults to 0 (never
+    the block's next ``get`` / ``put``. ``timeout`` (seconds; default ``None``: no limit but the store's
+    per request) bounds each turn's whole recall, as ``MemoriRecall(timeout=...)`` does: past it the turn
+    gets no memory (the recall runs on in the background). ``priority`` defaults to 0 (never
     truncated); with a priority, truncation drops the lowest-ranked facts first.
     """
 
@@ -95,6 +105,9 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
     entity_id: str = Field(description="Whose facts to recall (and to capture into).")
     capture: bool = Field(default=False, description="Store the facts the user states, turn by turn.")
     strict: bool = Field(default=STRICT_DEFAULT, description="Raise on recall / capture failure instead of warning.")
+    timeout: float | None = Field(
+        default=None, description="Seconds one whole recall may take; None: no limit but the store's per request."
+    )
     extractor: Any = Field(
         default=None,
         description="FactExtractor turning captured turns into facts; None: the rule-based extractor.",
@@ -108,9 +121,6 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
 
     _captures: BackgroundCapture = PrivateAttr()
     _core_lines: frozenset[str] = PrivateAttr(default=frozenset())
-    _captured: OrderedDict[tuple[str | None, bytes], None] = PrivateAttr(default_factory=OrderedDict)
-    _captured_texts: OrderedDict[tuple[str | None, bytes], None] = PrivateAttr(default_factory=OrderedDict)
-    _captured_lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
 
     def model_post_init(self, context: Any, /) -> None:
         """Set up the background captures (and the default extractor)."""
@@ -130,11 +140,16 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
     def _check_engine(cls, value: Any) -> RecallEngine:
         return check_engine(value, _OWNER)
 
+    @field_validator("timeout", mode="before")
+    @classmethod
+    def _check_timeout(cls, value: Any) -> float | None:
+        return check_timeout(value, _OWNER)
+
     async def _aget(self, messages: list[ChatMessage] | None = None, **block_kwargs: Any) -> str:
         self._captures.raise_failure()
         query, context = user_query_and_context(messages, context_turns(self.engine))
         facts = await arecall_or_empty(self.engine, query, self.entity_id, self.k, strict=self.strict, owner=_OWNER,
-                                       logger=logger, context=context)
+                                       logger=logger, context=context, timeout=self.timeout)
         if self.capture:  # what the turn being answered became is not news to the model (an agent's later calls)
             this_turn = _latest_turn_tag(messages, block_kwargs.get("session_id"))
             facts = [f for f in facts if this_turn is None or f.metadata.get(TURN_KEY) != this_turn]
@@ -156,28 +171,28 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
 
     def _capture_latest_turn(self, messages: Sequence[ChatMessage] | None, session_id: Any) -> None:
         """Capture the latest user message (the turn the LLM is about to answer), unless already captured."""
-        turns = user_turns(list(messages or []))
+        messages = list(messages or [])
+        turns = user_turns(messages)
         if turns:
             message, turn = turns[-1]
-            self._submit_once(message, turn, session_id)
+            self._submit_once(message, turn, session_id, answered=id(message) in _answered(messages))
 
-    def _submit_once(self, message: ChatMessage, turn: list[Any], session_id: Any) -> None:
-        """Queue the capture of one user message unless this session's same turn was captured already.
+    def _submit_once(self, message: ChatMessage, turn: list[Any], session_id: Any, *, answered: bool) -> None:
+        """Queue the capture of one user message unless its turn was captured already, or was answered.
 
         A turn is known by the user's text and the assistant message before it (``"Yes."`` to two different
         questions is two turns). A turn read without that assistant message (the first message of a batch
         ``Memory`` flushes, or of its queue after a flush) matches any captured turn with the same user text.
+        An ``answered`` turn (an assistant message follows it) was read by the ``Memory.get`` before that answer,
+        which captured it, in this process or another: only a failed capture of it is tried again
+        (:class:`_CapturedTurns`).
         """
         session = _session(session_id)
-        text_key = (session, _digest(message_text(message)))
-        turn_key = (session, _digest("\0".join(m.text for m in turn)))
-        with self._captured_lock:
-            known = turn_key in self._captured if len(turn) > 1 else text_key in self._captured_texts
-            if known:
-                return
-            # claimed before submitting: a concurrent get of the same turn skips it
-            _remember(self._captured, turn_key)
-            _remember(self._captured_texts, text_key)
+        ledger = _captured_turns(self.engine)
+        text_key = (self.entity_id, session, _digest(message_text(message)))
+        turn_key = (self.entity_id, session, _digest("\0".join(m.text for m in turn)))
+        if not ledger.claim(turn_key, text_key, whole=len(turn) > 1, answered=answered):
+            return
         try:
             said_at = message_said_at(message)
         except (TypeError, ValueError) as exc:  # the app's bad time: the turn is not stored (claimed: once)
@@ -185,9 +200,7 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
             return
 
         def forget_claim() -> None:  # not stored: a later get or flush of the same turn captures it
-            with self._captured_lock:
-                self._captured.pop(turn_key, None)
-                self._captured_texts.pop(text_key, None)
+            ledger.release(turn_key, text_key)
 
         queued = self._captures.submit(self.engine, self.entity_id, turn, self.extractor,
                                        metadata={"source": "llamaindex", TURN_KEY: _turn_tag(session, turn)},
@@ -204,8 +217,10 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
         if not self.capture:
             return
         self._captures.raise_failure()
+        answered = _answered(messages)
         for message, turn in user_turns(messages):
-            self._submit_once(message, turn, message.additional_kwargs.get("session_id"))
+            self._submit_once(message, turn, message.additional_kwargs.get("session_id"),
+                              answered=id(message) in answered)
 
     async def atruncate(self, content: str, tokens_to_truncate: int) -> str | None:
         """Drop the lowest-ranked fact lines until about ``tokens_to_truncate`` tokens (~4 chars each) are gone;
@@ -242,9 +257,79 @@ def _digest(text: str) -> bytes:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
 
 
-def _remember(keys: OrderedDict[tuple[str | None, bytes], None], key: tuple[str | None, bytes]) -> None:
+def _answered(messages: Sequence[ChatMessage]) -> set[int]:
+    """The ids of the user messages an answer follows: an assistant (or tool) message after it, before the next
+    user message."""
+    answered: set[int] = set()
+    last_user: ChatMessage | None = None
+    for message in messages:
+        if message.role == MessageRole.USER:
+            last_user = message
+        elif last_user is not None and message.role not in (MessageRole.SYSTEM, MessageRole.DEVELOPER):
+            answered.add(id(last_user))
+            last_user = None
+    return answered
+
+
+_Key = tuple[str, str | None, bytes]  # (entity id, session, digest of the turn or of the user's text)
+
+
+class _CapturedTurns:
+    """The turns the memory blocks over one engine claimed in this process, shared by all of them (a block made
+    per request knows what the one before it captured), and the turns whose capture failed or was dropped.
+
+    A turn is captured when it is claimed: not when it was claimed already, nor when it was answered (read by
+    the ``Memory.get`` before the answer, which captured it: in this process, or in another one before a
+    restart, or before a ``forget`` that erased what it said), unless its capture failed here since; a failed
+    turn that began before a ``forget`` of its entity is never tried again."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._turns: OrderedDict[_Key, int] = OrderedDict()  # -> the entity's erase generation at the claim
+        self._texts: OrderedDict[_Key, int] = OrderedDict()
+        self._failed: OrderedDict[_Key, int] = OrderedDict()
+
+    def claim(self, turn_key: _Key, text_key: _Key, *, whole: bool, answered: bool) -> bool:
+        """Whether to capture this turn (then it is claimed: a concurrent claim of it gets ``False``). ``whole``:
+        the turn was read with the assistant message before it (else it is known by the user's text only)."""
+        entity = turn_key[0]
+        with self._lock:
+            if (turn_key in self._turns) if whole else (text_key in self._texts):
+                return False
+            failed = [g for g in (self._failed.pop(turn_key, None), self._failed.pop(text_key, None)) if g is not None]
+            began = min(failed) if failed else ERASURES.generation(entity)
+            if (answered and not failed) or ERASURES.erased_since(entity, began):
+                return False
+            _remember(self._turns, turn_key, began)
+            _remember(self._texts, text_key, began)
+            return True
+
+    def release(self, turn_key: _Key, text_key: _Key) -> None:
+        """The claimed turn was not stored (its capture failed or was dropped): a later get or flush captures it."""
+        with self._lock:
+            began = self._turns.pop(turn_key, None)
+            self._texts.pop(text_key, None)
+            if began is not None:
+                _remember(self._failed, turn_key, began)
+                _remember(self._failed, text_key, began)
+
+
+_LEDGERS: weakref.WeakKeyDictionary[RecallEngine, _CapturedTurns] = weakref.WeakKeyDictionary()
+_LEDGERS_LOCK = threading.Lock()
+
+
+def _captured_turns(engine: RecallEngine) -> _CapturedTurns:
+    """The turns the blocks over ``engine`` captured in this process."""
+    with _LEDGERS_LOCK:
+        ledger = _LEDGERS.get(engine)
+        if ledger is None:
+            ledger = _LEDGERS[engine] = _CapturedTurns()
+        return ledger
+
+
+def _remember(keys: OrderedDict[_Key, int], key: _Key, generation: int) -> None:
     """Add ``key`` as the most recent; forget the oldest beyond :data:`CAPTURED_TURNS_KEPT`."""
-    keys[key] = None
+    keys[key] = generation
     keys.move_to_end(key)
     while len(keys) > CAPTURED_TURNS_KEPT:
         keys.popitem(last=False)

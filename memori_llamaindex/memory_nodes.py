@@ -11,7 +11,7 @@ from llama_index.core.schema import NodeWithScore, QueryBundle
 from memori_core.adapter_args import check_engine, check_k, resolve_entity_id
 from memori_core.engine import RecallEngine
 from memori_core.facts import RecalledFact
-from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty, recall_or_empty
+from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty, check_timeout, recall_or_empty
 
 from ._common import logger
 from ._fields import KnownFields
@@ -30,6 +30,10 @@ KIND_KEY = "kind"
 MEMORY_KIND = "memory about the user, from earlier conversations"
 """The value of :data:`KIND_KEY` on a memory node."""
 
+FACT_KIND_KEY = "fact_kind"
+"""Where a memory node shows the fact's own ``kind`` metadata: the label under :data:`KIND_KEY` is never replaced
+by a fact's metadata."""
+
 
 class MemoriMemoryPostprocessor(KnownFields, BaseNodePostprocessor):
     """Add the user's relevant stored facts, as nodes marked as memory, to the nodes of any query engine.
@@ -44,7 +48,8 @@ class MemoriMemoryPostprocessor(KnownFields, BaseNodePostprocessor):
     ``rank_score`` as its score, the fact id as node id and the metadata of
     :class:`MemoriRetriever`'s nodes plus ``memori_memory=True`` (hidden from the
     LLM) and ``kind="memory about the user, from earlier conversations"`` (shown to
-    the LLM next to the text). The synthesizer's own prompt then carries the facts
+    the LLM first, next to the text; no metadata of the fact replaces either: a fact's
+    own ``kind`` is shown as ``fact_kind``). The synthesizer's own prompt then carries the facts
     beside the documents, whatever its response mode. When no fact passes the gate
     the nodes go on unchanged: memory never removes a document, and an off-topic
     question is answered from the documents alone.
@@ -55,7 +60,8 @@ class MemoriMemoryPostprocessor(KnownFields, BaseNodePostprocessor):
     - The entity is fixed per postprocessor: pass ``entity_id``, or make one per request with
       :meth:`with_entity` (a ``QueryBundle`` carries no per-call data).
     - If recall fails (store down, embedder error) a warning is logged on the ``memori_llamaindex``
-      logger and the nodes go on unchanged; ``strict=True`` raises instead.
+      logger and the nodes go on unchanged; ``strict=True`` raises instead. ``timeout`` (seconds; ``None``:
+      no limit but the store's per request) bounds the whole recall, as on :class:`MemoriRetriever`.
     - ``apostprocess_nodes`` (``aquery``) recalls with ``engine.arecall``.
 
     Place it after postprocessors that filter by score or re-rank documents (a similarity cutoff made
@@ -68,6 +74,9 @@ class MemoriMemoryPostprocessor(KnownFields, BaseNodePostprocessor):
         default=None, description="At most this many facts; None: the engine's config.limit, 5 unless configured."
     )
     strict: bool = Field(default=STRICT_DEFAULT, description="Raise recall errors instead of warning.")
+    timeout: float | None = Field(
+        default=None, description="Seconds one whole recall may take; None: no limit but the store's per request."
+    )
 
     @classmethod
     def class_name(cls) -> str:
@@ -89,9 +98,15 @@ class MemoriMemoryPostprocessor(KnownFields, BaseNodePostprocessor):
     def _check_engine(cls, value: Any) -> RecallEngine:
         return check_engine(value, _OWNER)
 
+    @field_validator("timeout", mode="before")
+    @classmethod
+    def _check_timeout(cls, value: Any) -> float | None:
+        return check_timeout(value, _OWNER)
+
     def with_entity(self, entity_id: str) -> MemoriMemoryPostprocessor:
         """A postprocessor with the same settings adding ``entity_id``'s facts (e.g. one per request)."""
-        return MemoriMemoryPostprocessor(engine=self.engine, entity_id=entity_id, k=self.k, strict=self.strict)
+        return MemoriMemoryPostprocessor(engine=self.engine, entity_id=entity_id, k=self.k, strict=self.strict,
+                                         timeout=self.timeout)
 
     def _query(self, query_bundle: QueryBundle | None) -> str:
         return query_bundle.query_str if query_bundle is not None else ""
@@ -100,14 +115,14 @@ class MemoriMemoryPostprocessor(KnownFields, BaseNodePostprocessor):
         self, nodes: list[NodeWithScore], query_bundle: QueryBundle | None = None
     ) -> list[NodeWithScore]:
         facts = recall_or_empty(self.engine, self._query(query_bundle), self.entity_id, self.k,
-                                strict=self.strict, owner=_OWNER, logger=logger)
+                                strict=self.strict, owner=_OWNER, logger=logger, timeout=self.timeout)
         return self._with_memory(nodes, facts)
 
     async def _apostprocess_nodes(
         self, nodes: list[NodeWithScore], query_bundle: QueryBundle | None = None
     ) -> list[NodeWithScore]:
         facts = await arecall_or_empty(self.engine, self._query(query_bundle), self.entity_id, self.k,
-                                       strict=self.strict, owner=_OWNER, logger=logger)
+                                       strict=self.strict, owner=_OWNER, logger=logger, timeout=self.timeout)
         return self._with_memory(nodes, facts)
 
     def _with_memory(self, nodes: list[NodeWithScore], facts: list[RecalledFact]) -> list[NodeWithScore]:
@@ -120,7 +135,11 @@ def memory_node(fact: RecalledFact) -> NodeWithScore:
     """The node :class:`MemoriMemoryPostprocessor` adds for one recalled fact (see its docstring)."""
     with_score = fact_node(fact)
     node = with_score.node
-    node.metadata = {KIND_KEY: MEMORY_KIND, **node.metadata, MEMORY_KEY: True}
+    own = dict(node.metadata)
+    if KIND_KEY in own:  # the fact's own "kind" (say "health") must not replace the label the LLM reads
+        own.setdefault(FACT_KIND_KEY, own[KIND_KEY])
+        del own[KIND_KEY]
+    node.metadata = {KIND_KEY: MEMORY_KIND, **own, MEMORY_KEY: True}
     node.excluded_llm_metadata_keys = [*node.excluded_llm_metadata_keys, MEMORY_KEY]
     node.excluded_embed_metadata_keys = [*node.excluded_embed_metadata_keys, MEMORY_KEY, KIND_KEY]
     return with_score

@@ -12,7 +12,7 @@ from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 from memori_core.adapter_args import check_adapter_args, renamed_k, renamed_k_attribute, resolve_entity_id
 from memori_core.engine import RecallEngine
 from memori_core.facts import RecalledFact
-from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty, recall_or_empty
+from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty, check_timeout, recall_or_empty
 from memori_core.metadata_keys import BOOKKEEPING_METADATA_KEYS
 from memori_core.metadata_keys import CAPTURE_METADATA_KEYS as CAPTURE_METADATA_KEYS  # its former home was here
 
@@ -54,6 +54,9 @@ class MemoriRetriever(BaseRetriever):
     build one retriever per request with :meth:`with_entity`. Retrieving without an entity raises
     ``ValueError``. If recall fails (store down, embedder error) a warning is logged and no nodes are
     returned, as for every memori adapter; ``strict=True`` raises instead (:mod:`memori_core.failopen`).
+    ``timeout`` (seconds; default ``None``: no limit but the store's per request) bounds the whole recall,
+    as ``MemoriRecall(timeout=...)`` does: past it no nodes are returned (a user's first recall in a process
+    over a server reads all their facts, which takes seconds for a large user; it runs on in the background).
     The query bundle's ``embedding`` is not used: the engine embeds the query with its own embedder, the
     one its facts were stored with.
     """
@@ -65,6 +68,7 @@ class MemoriRetriever(BaseRetriever):
         k: int | None = None,
         *,
         strict: bool = STRICT_DEFAULT,
+        timeout: float | None = None,
         excluded_llm_metadata_keys: Sequence[str] | None = None,
         excluded_embed_metadata_keys: Sequence[str] | None = None,
         callback_manager: CallbackManager | None = None,
@@ -74,11 +78,13 @@ class MemoriRetriever(BaseRetriever):
         """``engine``: the :class:`~memori_core.RecallEngine` holding the facts;
         ``entity_id``: whose facts to recall; ``k``: at most this many nodes (fewer when the relevance
         threshold removes some; ``None``: the engine's ``config.limit``, 5 unless configured);
+        ``timeout``: seconds one whole recall may take (``None``: no limit but the store's per request);
         ``similarity_top_k``: deprecated name of ``k``."""
         k = renamed_k(_OWNER, k, "similarity_top_k", similarity_top_k)
         self.engine, self.entity_id, self.k = check_adapter_args(_OWNER, engine, entity_id, k)
         super().__init__(callback_manager=callback_manager, verbose=verbose)
         self.strict = bool(strict)
+        self.timeout = check_timeout(timeout, _OWNER)
         if excluded_llm_metadata_keys is None:
             excluded_llm_metadata_keys = DEFAULT_EXCLUDED_LLM_METADATA_KEYS
         if excluded_embed_metadata_keys is None:
@@ -95,6 +101,7 @@ class MemoriRetriever(BaseRetriever):
             resolve_entity_id(_OWNER, entity_id, ways=_WAYS),
             self.k,
             strict=self.strict,
+            timeout=self.timeout,
             excluded_llm_metadata_keys=self.excluded_llm_metadata_keys,
             excluded_embed_metadata_keys=self.excluded_embed_metadata_keys,
             callback_manager=self.callback_manager,
@@ -108,13 +115,13 @@ class MemoriRetriever(BaseRetriever):
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         entity_id = resolve_entity_id(_OWNER, self.entity_id, ways=_WAYS)
         facts = recall_or_empty(self.engine, query_bundle.query_str, entity_id, self.k, strict=self.strict,
-                                owner=_OWNER, logger=logger)
+                                owner=_OWNER, logger=logger, timeout=self.timeout)
         return [self.fact_to_node(f) for f in facts]
 
     async def _aretrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         entity_id = resolve_entity_id(_OWNER, self.entity_id, ways=_WAYS)
         facts = await arecall_or_empty(self.engine, query_bundle.query_str, entity_id, self.k, strict=self.strict,
-                                       owner=_OWNER, logger=logger)
+                                       owner=_OWNER, logger=logger, timeout=self.timeout)
         return [self.fact_to_node(f) for f in facts]
 
 

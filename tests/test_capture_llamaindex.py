@@ -9,6 +9,7 @@ from llama_index.core.agent.workflow import FunctionAgent
 from llama_index.core.base.llms.types import ChatMessage
 from llama_index.core.llms.mock import MockFunctionCallingLLM, MockLLM
 from llama_index.core.memory import Memory
+from llama_index.core.storage.chat_store.base_db import MessageStatus
 
 from _extractors import Exploding, Gate
 from _helpers import stored
@@ -42,8 +43,11 @@ TURNS = [
 async def test_memory_capture_keeps_statements_and_never_questions(ungated: RecallEngine) -> None:
     block = MemoriMemoryBlock(engine=ungated, entity_id="carol", capture=True)
     memory = small_memory(block)
-    for role, text in TURNS:
+    for role, text in TURNS:  # as a chat engine drives it: the user's message, the memory read, the answer
         await memory.aput(ChatMessage(role=role, content=text))
+        if role == "user":
+            await memory.aget()
+    assert await memory.aget_all(status=MessageStatus.ARCHIVED)  # Memory flushed turns to the block meanwhile
     assert await block.aflush()
     facts = stored(ungated, "carol")
     assert "User is training for the Lisbon half marathon." in facts
@@ -58,13 +62,13 @@ async def test_memory_capture_keeps_statements_and_never_questions(ungated: Reca
     assert all("?" not in line for line in text.splitlines()[1:])
 
 
-def test_sync_memory_put_captures_in_the_background(ungated: RecallEngine) -> None:
+def test_sync_memory_put_captures_unanswered_messages_in_the_background(ungated: RecallEngine) -> None:
     block = MemoriMemoryBlock(engine=ungated, entity_id="dan", capture=True)
     memory = small_memory(block)
-    turns = ["I keep bees on my roof in Berlin.", "How do I harvest honey?", "I have two cats named Salt and Pepper."]
-    for text in turns:
+    turns = ["I keep bees on my roof in Berlin.", "How do I harvest honey?", "I have two cats named Salt and Pepper.",
+             "My neighbour in Berlin keeps bees too.", "Tell me about honey."]
+    for text in turns:  # put without an LLM call: no memory read, no answer; Memory flushes them to the block
         memory.put(ChatMessage(role="user", content=text))  # runs Memory.aput on a short-lived event loop
-        memory.put(ChatMessage(role="assistant", content="Nice, tell me more about that."))
     assert block.flush()
     assert "User keeps bees on their roof in Berlin." in stored(ungated, "dan")
     assert all("?" not in f for f in stored(ungated, "dan"))

@@ -613,6 +613,8 @@ async def test_llamaindex_memory_block_injects_core_facts_and_capture_marks_them
                            ("assistant", "Leeds is a lovely city with plenty of parks for dog walks."),
                            ("user", "What is a good name for a boat?")]:
             await memory.aput(ChatMessage(role=role, content=said))
+            if role == "user":  # as a chat engine does: the memory is read before the answer
+                await memory.aget()
         assert await capturing.aflush()
         core = engine.list("carol", where={"core": True})
         assert core and all("allergic" in f.content for f in core)

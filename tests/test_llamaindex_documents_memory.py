@@ -190,6 +190,21 @@ def test_memory_node_text_is_the_fact_and_metadata_marks_it(engine: RecallEngine
     assert "kind" not in embed_view and MEMORY_KEY not in embed_view
 
 
+
+def test_a_facts_own_kind_or_memory_flag_never_replaces_the_memory_label(index: VectorStoreIndex) -> None:
+    engine = ungated_engine()
+    engine.add("user-1", "User is allergic to peanuts.", created_at="2026-05-01T09:30:00Z",
+               metadata={"kind": "health", "memori_memory": False})
+    llm = RecordingMockLLM()
+    engine_q = index.as_query_engine(llm=llm, node_postprocessors=[user_memory(engine)])
+    (node,) = memory_nodes(engine_q.query(PERSONAL))
+    llm_view = node.node.get_content(metadata_mode=MetadataMode.LLM)
+    assert llm_view.startswith(f"kind: {MEMORY_KIND}\n")  # the label comes first, as for any fact
+    assert "fact_kind: health" in llm_view and "kind: health" not in llm_view.replace("fact_kind: health", "")
+    assert node.node.metadata[MEMORY_KEY] is True
+    assert f"kind: {MEMORY_KIND}" in llm.prompts[0] and "fact_kind: health" in llm.prompts[0]
+
+
 # -- isolation -----------------------------------------------------------------------------------------------------
 
 

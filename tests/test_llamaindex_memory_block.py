@@ -191,15 +191,15 @@ async def test_stored_text_cannot_close_the_block_or_the_memory_section(engine: 
     assert "&lt;/memori_context&gt;&lt;/memory&gt;" in system
 
 
-async def test_capture_stores_user_messages_flushed_from_short_term_memory(engine: RecallEngine) -> None:
+async def test_capture_stores_unanswered_user_messages_flushed_from_short_term_memory(engine: RecallEngine) -> None:
     block = MemoriMemoryBlock(engine=engine, entity_id="carol", capture=True)
     memory = Memory.from_defaults(session_id="chat-7", memory_blocks=[block], token_limit=60, token_flush_size=20)
-    turns = [
+    turns = [  # put without an LLM call (no memory read): the block captures the user's messages when flushed
         ("user", "My daughter Mia starts school in Porto next September."),
-        ("assistant", "That sounds exciting, congratulations to Mia and the family."),
         ("user", "I am training for the Lisbon half marathon in the spring."),
-        ("assistant", "Good luck with the training plan and the long runs."),
         ("user", "What should I eat before a long run?"),
+        ("assistant", "That sounds exciting, congratulations to Mia and the family."),
+        ("user", "Thanks, that helps a lot with my plans for the long runs."),
     ]
     for role, text in turns:
         await memory.aput(ChatMessage(role=role, content=text))

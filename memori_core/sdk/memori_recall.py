@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
-import contextvars
 import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from ..adapter_args import check_adapter_args, renamed_k, renamed_k_attribute, resolve_entity_id
 from ..context import format_context
 from ..engine import RecallEngine
 from ..facts import RecalledFact
-from ..failopen import STRICT_DEFAULT, FailOpenCall
+from ..failopen import STRICT_DEFAULT, FailOpenCall, awithin, check_timeout, within
 from ..placement import SYSTEM, check_placement
-from ..store.deadline import NotReached
 from ..query import context_turns, extract_query_and_context, field_of
 from ..validate import check_context, check_query
 from .system_prompt import check_injectable, inject_context, normalize_provider
@@ -26,26 +22,6 @@ from .system_prompt import check_injectable, inject_context, normalize_provider
 __all__ = ["MemoriRecall"]
 
 logger = logging.getLogger(__name__)
-
-T = TypeVar("T")
-
-
-def _in_daemon_thread(fn: Callable[[], T]) -> concurrent.futures.Future[T]:
-    """Run ``fn`` in a daemon thread (in a copy of the caller's context: a fail-open call's time to reach the store
-    goes with it), so a recall that never returns cannot hold up interpreter exit."""
-    future: concurrent.futures.Future[T] = concurrent.futures.Future()
-    context = contextvars.copy_context()
-
-    def run() -> None:
-        if not future.set_running_or_notify_cancel():
-            return
-        try:
-            future.set_result(context.run(fn))
-        except BaseException as exc:  # handed to the waiting caller
-            future.set_exception(exc)
-
-    threading.Thread(target=run, name="memori-recall", daemon=True).start()
-    return future
 
 
 def _per_call(value: str | None, default: str | None, check: Callable[[str], str], missing: str) -> str:
@@ -173,9 +149,7 @@ class MemoriRecall:
         self.engine, self.entity_id, self.k = check_adapter_args("MemoriRecall", engine, entity_id, k)
         self.strict = bool(strict)
         self.provider = None if provider is None else normalize_provider(provider)
-        if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0):
-            raise ValueError(f"timeout must be a positive number of seconds or None, got {timeout!r}")
-        self.timeout = timeout
+        self.timeout = check_timeout(timeout, "MemoriRecall")
         self.placement = check_placement(placement, "MemoriRecall")
         self._questions = _LastQuestions()
 
@@ -231,9 +205,6 @@ class MemoriRecall:
         return None if call.skipped else (request, call)
 
     def _failed(self, exc: BaseException, call: FailOpenCall) -> None:
-        if (not self.strict and self.timeout is not None and not isinstance(exc, NotReached)
-                and isinstance(exc, (TimeoutError, concurrent.futures.TimeoutError, asyncio.TimeoutError))):
-            exc = TimeoutError(f"no answer within {self.timeout} s")
         call.failed(exc, instead="calling the model without memory")  # raises when strict
 
     def _inject(self, kwargs: Mapping[str, Any], facts: list[RecalledFact], provider: str) -> dict[str, Any]:
@@ -264,10 +235,7 @@ class MemoriRecall:
         request, call = begun
         try:
             with call.reaching():
-                if self.timeout is None:
-                    facts = self._recall(request)
-                else:
-                    facts = _in_daemon_thread(lambda: self._recall(request)).result(timeout=self.timeout)
+                facts = within(lambda: self._recall(request), self.timeout)
         except Exception as exc:
             self._failed(exc, call)
             return []
@@ -316,8 +284,7 @@ class MemoriRecall:
                 if self.timeout is None:
                     facts = await self.engine.arecall(request.query, request.entity_id, self.k, **request.extra)
                 else:
-                    future = _in_daemon_thread(lambda: self._recall(request))
-                    facts = await asyncio.wait_for(asyncio.wrap_future(future), self.timeout)
+                    facts = await awithin(lambda: self._recall(request), self.timeout)
         except Exception as exc:
             self._failed(exc, call)
             return []
