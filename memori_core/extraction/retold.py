@@ -36,6 +36,9 @@ _DENIED_FOR = re.compile(
     rf"|(?P<who2>{_MY_ONE}(?:\s+(?-i:[A-Z])[\w-]+)?)\s+(?:is|was))\s*[.!]*$",
     _I,
 )
+# "my sister is", after "I'm not allergic to peanuts": whose the denied fact is, said on its own.
+_ELLIPTICAL_OWNER = re.compile(rf"^(?P<who>{_MY_ONE}(?:\s+(?-i:[A-Z])[\w-]+)?)\s+(?:is|was)\s*[.!]*$", _I)
+_DENIAL = re.compile(r"^(?:i'm|i\s+am)\s+not\s+(?P<what>[^,]+?)\s*[.!]*$", _I)
 # "doctor says ...", "the midwife said that ...": the clinician's words are the user's news.
 _CLINICIAN_SAYS = re.compile(
     rf"^(?:(?:the|my|our|her|his)\s+)?(?:new\s+)?(?:{CLINICIAN})\s+(?:says|said|confirmed|told\s+(?:me|us)|thinks|"
@@ -71,8 +74,8 @@ _DIET_DROPPED = re.compile(
 _DIET_AFTER_COMMA = re.compile(r"\s*,\s+(?=(?:the|my|this|that|whole)\s+(?:whole\s+)?(?:" + _DIETS + r")\s)", _I)
 # "still no red meat though", "no alcohol for me": what the user does not eat or drink, typed without "I".
 _NO_FOOD = re.compile(
-    r"^(?:(?:but\s+)?still\s+)?no\s+(?P<food>red\s+meat|meat|pork|beef|dairy|gluten|alcohol|booze|caffeine|sugar|"
-    r"fish|shellfish|seafood|eggs|nuts|peanuts)\b(?:\s+(?:though|tho|for\s+me|ever|at\s+all))*\s*[.!]*$",
+    r"^(?:(?:but\s+)?(?P<still>still)\s+)?no\s+(?P<food>red\s+meat|meat|pork|beef|dairy|gluten|alcohol|booze|caffeine|"
+    r"sugar|fish|shellfish|seafood|eggs|nuts|peanuts)\b(?P<tail>(?:\s+(?:though|tho|for\s+me|ever|at\s+all))*)\s*[.!]*$",
     _I,
 )
 _DRINKS = frozenset({"alcohol", "booze", "caffeine"})
@@ -191,12 +194,14 @@ def _diet_dropped(said: str) -> list[str] | None:
 
 
 def _no_food(said: str) -> list[str] | None:
-    """ "still no red meat though" -> "I still don't eat red meat"."""
+    """ "still no red meat though" -> "I still don't eat red meat"; "no alcohol for me" -> "I don't drink alcohol"
+    ("so no dairy", after "I'm vegan", only says what follows from it)."""
     m = _NO_FOOD.match(said)
-    if m is None:
+    if m is None or not (m.group("still") or m.group("tail").strip()):
         return None
     food = m.group("food").lower()
-    return [f"I still don't {'drink' if food in _DRINKS else 'eat'} {food}"]
+    still = "still " if m.group("still") else ""
+    return [f"I {still}don't {'drink' if food in _DRINKS else 'eat'} {food}"]
 
 
 def _with_partner(said: str) -> list[str] | None:
@@ -307,6 +312,12 @@ def as_plain_statements(clauses: Sequence[str]) -> list[str]:
                     clauses = [*clauses[:i], fragment.group("tail"), *clauses[i:]]
                     said = [*said[:i], fragment.group("tail").rstrip(" .!"), *said[i:]]
                 continue
+        owner = _ELLIPTICAL_OWNER.match(plain)
+        denied = _DENIAL.match(said[i - 1]) if i > 0 and owner is not None else None
+        if denied is not None:  # "I'm not allergic to peanuts, my sister is"
+            out.append(f"{_capital(owner.group('who'))} is {denied.group('what')}")
+            i += 1
+            continue
         if named is not None and _PRONOUN_START.match(plain):  # "hes a nurse", after "leo."
             out.append(_of_the_named(plain, named))
             i += 1

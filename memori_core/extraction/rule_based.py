@@ -490,6 +490,25 @@ def _partner_of(known: Sequence[str], pronoun: str) -> str | None:
     return names.pop() if len(names) == 1 else None
 
 
+_FIRST_WORD = re.compile(r"^(?P<word>[a-z][a-z'-]+)(?P<rest>\s.*)$")
+
+
+def _as_named(clause: str, known: Sequence[str]) -> str:
+    """``clause`` with a name the stored facts give, typed in lower case first, as they write it ("leos bday is
+    april 20th" after "User started seeing Leo." -> "Leo's bday is april 20th"); else ``clause``."""
+    said = strip_lead(clause)
+    m = _FIRST_WORD.match(said)
+    if m is None:
+        return clause
+    word = m.group("word")
+    for name in {n for text in known for n in names_in(text)}:
+        if word == name.lower():
+            return name + m.group("rest")
+        if word in (name.lower() + "s", name.lower() + "'s"):
+            return f"{name}'s{m.group('rest')}"
+    return clause
+
+
 def _named(clause: str, known: Sequence[str]) -> str | None:
     """``clause`` ("Max passed away last week.") told of someone a stored fact names as the user's ("User has a
     dog called Max.") as the user's own statement ("My dog Max passed away last week."), when it tells a change
@@ -497,6 +516,7 @@ def _named(clause: str, known: Sequence[str]) -> str | None:
     after "User is seeing Marco." -> "My partner Marco's birthday is April 19th"; "Luis's mom Carmen has celiac"
     after "User is married to Luis." -> "My mother-in-law Carmen has celiac"); ``None`` otherwise. "he" / "she"
     first is the user's one partner the stored facts name ("hes coeliac" after "User is seeing Leo.")."""
+    clause = _as_named(clause, known)
     pronoun = re.match(r"^(?P<p>he|she)(?P<be>'s|\s+is)?\s+(?P<rest>\S.*)$", strip_lead(clause), re.IGNORECASE)
     if pronoun is not None:
         partner = _partner_of(known, pronoun.group("p").lower())
@@ -766,7 +786,9 @@ _HE_SHE = re.compile(r"^(?:he|she)(?:'s|\s)", re.IGNORECASE)
 def told_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """The slots and names a user message speaks of that its words alone do not show: someone named first, of whom
     it tells what the extractor keeps of the user's people ("Marco is lactose intolerant", "Marco's birthday is
-    ...": ``"Marco"``; not "Nibbles is so cute"), the partner a "he" / "she" first may be (the
+    ...": ``"Marco"``; not "Nibbles is so cute"; a first word typed in lower case, "leos bday is ...", may be a
+    name too: ``"Leos"``, ``"Leo"``, which capture looks for with its capital), the partner a "he" / "she" first
+    may be (the
     ``"relationship"`` slot), where the user is now ("im in exeter now": ``"residence"``). Capture shows the
     stored facts of these, which the rules read the message with."""
     slots: set[str] = set()
@@ -776,6 +798,10 @@ def told_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
         subject = named_change(said) or _named_care(said) or _named_about(said)
         if subject is not None:  # what the extractor reads with the stored facts naming them
             names.add(subject[0])
+        first = _FIRST_WORD.match(said)
+        if first is not None and len(first.group("word")) > 2:  # "leos bday is ...": a name typed in lower case
+            word = first.group("word").removesuffix("'s")
+            names |= {word.capitalize(), word.removesuffix("s").capitalize()}
         if _HE_SHE.match(said):
             slots.add("relationship")
         if says_where_now(clause):
@@ -903,6 +929,20 @@ class RuleBasedFactExtractor:
     "I got promoted to senior engineer" ends the stored role and is held at
     the employer that fact names ("User works at Google as a senior
     engineer.").
+
+    What the user tells in their own words is read as the plain statements it
+    means (:mod:`.retold`): "wait no, I'm not allergic to shellfish, that's my
+    brother Sam" denies the user's allergy and stores the brother's; "doctor
+    says the gestational diabetes is gone", "I can stop the metformin", "the
+    vegetarian thing wasn't working for me" end the stored condition, medicine
+    and diet; "met someone! his name is Marco" is "User is seeing Marco.", and
+    what is said later of Marco by name, or by "he" / "she" when he is the one
+    partner stored, is the partner's ("User's partner Marco is lactose
+    intolerant."); "im in exeter now" is a move when a home is stored; "I lied
+    about being sober" ends what it takes back. Someone's view of the user
+    ("my mum thinks I'm still vegan"), a joke ("..., april fools", "jk"), a
+    craving, a self-rating, a bare "I caved" and an outing with no day are
+    not stored; asides to the listener ("..., just so you know") are left out.
 
     The rules are English only: other languages give no fact (never a
     half-understood one).

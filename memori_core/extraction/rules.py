@@ -906,9 +906,13 @@ def _no_symbols(text: str) -> str:
     return "".join(" " if unicodedata.category(c) == "So" else c for c in text if c not in "\ufe0f\u200d")
 
 
+# "I'm doing dry April btw, no alcohol": a filler inside the sentence, before a comma.
+_INNER_FILLER = _rx(r"\s+(?:btw|by\s+the\s+way|tbh|ngl|fyi|lol|haha)(?=\s*,)")
+
+
 def _clean(sentence: str) -> str:
     text = read_as_meant(" ".join(_no_symbols(sentence.translate(_APOSTROPHES)).split()))
-    return _BULLET.sub("", text).strip(" \"'")
+    return _INNER_FILLER.sub("", _BULLET.sub("", text)).strip(" \"'")
 
 
 def _strip_lead(text: str) -> tuple[str, bool]:
@@ -938,7 +942,7 @@ _SUBORDINATE = _rx(
     r"^(?:if|when|whenever|while|since|because|as|after|before|although|though|unless|until|till|once|whether|"
     r"in|on|at|for|with|without|by|from|during|due|being|having|back|growing|like|even|except|apart|other\s+than)\b"
 )
-_FINITE = frozenset("is are was were 's 're has had did does do can could will would".split())
+_FINITE = frozenset("is are was were 's 're has had did does do can could will would says said isn't wasn't".split())
 
 
 def is_clause(text: str) -> bool:
