@@ -330,3 +330,33 @@ def test_a_pet_named_after_it_is_told_of_keeps_its_name(said: str, fact: str) ->
     name = fact.split()[-1].rstrip(".")
     valid = _said(engine, f"{name} passed away last week")  # the name tells which pet: the loss ends its fact
     assert fact not in valid and len(valid) == 1 and name in valid[0] and "passed away" in valid[0]
+
+
+# -- who a "he" / "she" is, and what is no name or place -----------------------------------------------------
+
+
+def test_a_pronoun_after_someone_of_the_users_is_them_not_the_stored_partner() -> None:
+    engine = ungated_engine()
+    _said(engine, "We live in Austin, my husband Luis and me")
+    valid = _said(engine, "my son is 5. he's allergic to nuts",
+                  "my best friend Hannah is coming for dinner on saturday, she's allergic to shellfish")
+    assert {"User's son is allergic to nuts.", "User's best friend Hannah is allergic to shellfish."} <= set(valid)
+    assert not any("Luis is allergic" in fact for fact in valid)
+    assert _core(engine) == ["User's son is allergic to nuts."]  # a child's allergy is the household's; a friend's not
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("my son plays games", "User's son plays games."),  # "plays" is no name
+        ("I have a dog, its name is Rex", "User has a dog called Rex."),
+        ("my roommate dev has a severe peanut allergy", "User's roommate Dev has a severe peanut allergy."),
+    ],
+)
+def test_a_name_typed_in_lower_case_is_read_only_where_it_is_one(said: str, fact: str) -> None:
+    assert _said(ungated_engine(), said) == [fact]
+
+
+def test_being_in_bed_now_is_no_move() -> None:
+    engine = ungated_engine()
+    assert _said(engine, "I live in Leeds.", "I'm in bed now") == ["User lives in Leeds."]

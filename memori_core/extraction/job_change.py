@@ -71,6 +71,10 @@ _NOW_IN = re.compile(
     r"officially)(?:\s+(?:lol|haha|finally))?\s*[.!]*$",
     re.IGNORECASE,
 )
+# Where "I'm in ... now" says what the user is in, not where they live: "I'm in bed now", "I'm in therapy now".
+_NOT_PLACES = frozenset("""bed class work school college uni university hospital labour labor pain love trouble charge
+    therapy recovery remission town traffic line shock tears bits agony debt care touch business office meetings
+    lockdown quarantine isolation treatment rehab hiding heaven bits a an the my our""".split())
 # A home named in a stored fact: "User lives in Lisbon."
 _HOME = re.compile(rf"\b(?:lives|living|based)\s+in\s+(?P<place>{_NAME})")
 _EMPLOYER = re.compile(rf"\b(?:at|for|with)\s+(?P<org>{_NAME})")
@@ -141,7 +145,8 @@ def as_job_changes(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
         if ended and _LAST_DAY.match(s):  # "I'm leaving Google, my last day was Friday": the same ending
             continue
         now_in = _NOW_IN.match(s) if has_home else None
-        if now_in is not None and now_in.group("place").casefold() not in homes:  # "im in exeter now"
+        if now_in is not None and now_in.group("place").casefold() not in homes \
+                and now_in.group("place").split()[0].casefold() not in _NOT_PLACES:  # "im in exeter now"
             place = " ".join(w[:1].upper() + w[1:] for w in now_in.group("place").split())
             out.append(f"I moved to {place}")
             continue

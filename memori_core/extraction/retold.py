@@ -15,12 +15,12 @@ Pure: no model, no I/O.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..ranking.care import is_care_fact
 from ..slots import PERSON
 from .rules import CLINICIAN, strip_lead
-from .slots import PETS
+from .slots import PETS, slots_of
 
 __all__ = ["as_plain_statements", "is_joke_marker"]
 
@@ -100,12 +100,19 @@ _THEIR_NAME = re.compile(
     _I,
 )
 _BARE_NAME = re.compile(r"^(?P<name>[A-Za-z\u00c0-\u00ff][a-z\u00e0-\u00ff]{1,14})\s*[.!]*$")
+_NOT_NAME_ENDINGS = ("ous", "ful", "ing", "ed", "ish", "less", "ic", "ble", "ly")
+# "I have a dog, her name is Rex", "I'm seeing someone, his name is Marco": the name after a comma, a clause of its own.
+_NAME_AFTER_COMMA = re.compile(r"\s*,\s+(?=(?:and\s+)?(?:its|his|her|their)\s+name(?:'s|\s+is)\s)", _I)
 # Words that are no name, typed alone after "met someone": "met someone! finally."
 _NOT_A_NAME = frozenset(
     """yes yeah yep no nope ok okay lol haha omg wow finally anyway anyways sorry thanks cool nice great
     cute hot amazing wild crazy honestly seriously literally basically ugh yay hmm so and but well oh ah
     again already today yesterday weird idk brb tbh""".split()
 )
+# "my son is 5", "My sister Ana moved": someone of the user's as a clause's subject, whom a "he" / "she" after it is.
+_MY_PERSON_SUBJECT = re.compile(rf"^(?P<who>{_MY_ONE}(?:\s+(?-i:[A-Z])[\w-]+)?)\s+(?-i:[a-z'])", _I)
+# What is kept of one of the user's told of by "he" / "she": their job, home, age, relationship (and care facts).
+_THEIR_LIFE = frozenset({"job", "residence", "age", "relationship"})
 # "he's a nurse", "she has coeliac", "hes coeliac": what is told of the one just named.
 _PRONOUN_START = re.compile(r"^(?P<pronoun>he|she)(?P<be>'s|\s+is)?\s+(?P<rest>\S.*)$", _I)
 # "her name is Pepper" after "we adopted a cat", "a cockapoo called Biscuit" after "we got a puppy": a pet's name.
@@ -232,6 +239,8 @@ def _name_given(said: str) -> tuple[str, str | None] | None:
     m = _THEIR_NAME.match(said) or _BARE_NAME.match(said)
     if m is None or m.group("name").lower() in _NOT_A_NAME:
         return None
+    if m.re is _BARE_NAME and m.group("name").islower() and m.group("name").endswith(_NOT_NAME_ENDINGS):
+        return None  # "met someone. nervous." is no name
     return _capital(m.group("name")), m.groupdict().get("tail")
 
 
@@ -272,18 +281,22 @@ def _pet_named(clause: str, name: str, kind: str | None) -> str | None:
     return clause[: m.start()] + f"{pet} called {_capital(name)}" + clause[m.end():].rstrip(" !.")
 
 
-def as_plain_statements(clauses: Sequence[str]) -> list[str]:
+def as_plain_statements(clauses: Sequence[str], split: Callable[[str], list[str]] | None = None) -> list[str]:
     """``clauses`` (one user message, split) with each that tells something in the user's own words replaced by
-    the plain statements it means (see the module docstring); any other clause as it is.
+    the plain statements it means (see the module docstring); any other clause as it is. A "he" / "she" that
+    starts a clause is the someone just named, or, when it tells a care fact or a part of their life (job, home,
+    age, relationship), the one of the user's the clause before told of ("my son is 5. he's allergic to nuts" -> "my son is
+    allergic to nuts"); ``split`` cuts such a clause again ("... and he's allergic to nuts").
 
     >>> as_plain_statements(["wait no, I'm not allergic to shellfish, that's my brother Sam."])
     ["I'm not allergic to shellfish", 'My brother Sam is allergic to shellfish']
     >>> as_plain_statements(["started seeing someone.", "leo.", "hes a nurse"])
     ['I started seeing Leo', 'Leo is a nurse']
     """
-    clauses = list(clauses)
+    clauses = [part for clause in clauses for part in _NAME_AFTER_COMMA.split(clause)]
     out: list[str] = []
     named: str | None = None  # the someone this message named
+    person: str | None = None  # the one of the user's the clause before told of
     said = [strip_lead(c).rstrip(" .!") for c in clauses]
     i = 0
     while i < len(clauses):
@@ -318,10 +331,20 @@ def as_plain_statements(clauses: Sequence[str]) -> list[str]:
             out.append(f"{_capital(owner.group('who'))} is {denied.group('what')}")
             i += 1
             continue
-        if named is not None and _PRONOUN_START.match(plain):  # "hes a nurse", after "leo."
-            out.append(_of_the_named(plain, named))
+        pronoun = _PRONOUN_START.match(plain)
+        if named is not None and pronoun is not None:  # "hes a nurse", after "leo."
+            said_of = _of_the_named(plain, named)
+            out += split(said_of) if split is not None else [said_of]
             i += 1
             continue
+        if person is not None and pronoun is not None and (
+                is_care_fact(plain) or slots_of(pronoun.group("rest")) & _THEIR_LIFE):
+            said_of = _of_the_named(plain, person)  # "my son is 5. he's allergic to nuts": the son's care fact
+            out += split(said_of) if split is not None else [said_of]
+            i += 1
+            continue
+        subject = _MY_PERSON_SUBJECT.match(plain)
+        person = subject.group("who") if subject is not None else None
         for rewrite in (_denied_for, _condition_gone, _medicine_stopped, _diet_dropped, _no_food, _with_partner,
                         _what_was_said):
             plain_said = rewrite(plain)

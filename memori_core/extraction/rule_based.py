@@ -167,6 +167,8 @@ _CLAUSE_BREAK = re.compile(
     r"|\s*,?\s+(?:but|and)\s+(?=(?:everyone|everybody|people|most\s+people|my\s+friends|friends|they)\s+"
     r"(?:just\s+|all\s+)?call)"
     r"|\s*,\s+(?=(?!(?:i|we|my|our|short|from)\b)[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|was|were|'s|'re)\b)"
+    # "my friend Hannah is coming on saturday, she's allergic to shellfish": "she's" starts a clause too
+    r"|\s*,\s+(?=(?:he|she|they)(?:'s|'re)\s)"
     # "we did it - Rahul and I got married": a dash before the user and someone else as subject
     r"|\s+-\s+(?=(?:(?:my|our)\s+\w+(?:\s+(?-i:[A-Z])[\w-]+)?|(?-i:[A-Z])[\w-]+)\s+and\s+(?:i|me)\b)"
     # "I left the lab - started a PhD", "I sold the car, got a bike": a change told without its "I"
@@ -509,16 +511,28 @@ def _as_named(clause: str, known: Sequence[str]) -> str:
     return clause
 
 
-def _named(clause: str, known: Sequence[str]) -> str | None:
+# Someone of the user's other than a partner, named in a message: a "he" / "she" after it may be them.
+_SOMEONE_ELSE = re.compile(
+    r"\b(?:my|our)\s+(?:[\w-]+\s+)?(?:sister|brother|mother|mom|mum|father|dad|parents?|son|daughter|kids?|children|"
+    r"child|baby|friend|boss|colleague|coworker|co-worker|roommate|flatmate|housemate|neighbou?r|grandma|grandpa|"
+    r"grandmother|grandfather|aunt|uncle|cousin|niece|nephew|mate|manager|teacher|doctor)\b|\b(?:someone|somebody)\b",
+    re.IGNORECASE,
+)
+
+
+def _named(clause: str, known: Sequence[str], before: Sequence[str] = ()) -> str | None:
     """``clause`` ("Max passed away last week.") told of someone a stored fact names as the user's ("User has a
     dog called Max.") as the user's own statement ("My dog Max passed away last week."), when it tells a change
     or an ending, a care fact, or of a person their job, home, age or birthday ("Marco's birthday is April 19th"
     after "User is seeing Marco." -> "My partner Marco's birthday is April 19th"; "Luis's mom Carmen has celiac"
     after "User is married to Luis." -> "My mother-in-law Carmen has celiac"); ``None`` otherwise. "he" / "she"
-    first is the user's one partner the stored facts name ("hes coeliac" after "User is seeing Leo.")."""
+    first is the user's one partner the stored facts name ("hes coeliac" after "User is seeing Leo."), unless a
+    clause ``before`` it in the message told of someone else ("my son is 5. he's in reception")."""
     clause = _as_named(clause, known)
     pronoun = re.match(r"^(?P<p>he|she)(?P<be>'s|\s+is)?\s+(?P<rest>\S.*)$", strip_lead(clause), re.IGNORECASE)
     if pronoun is not None:
+        if any(_SOMEONE_ELSE.search(said) for said in before):
+            return None
         partner = _partner_of(known, pronoun.group("p").lower())
         if partner is None:
             return None
@@ -766,7 +780,7 @@ def _says_more(verdict: SentenceVerdict, text: str) -> bool:
 def _clauses(text: str) -> list[str]:
     """The user's own clauses of one message (pasted text left out), as the plain statements they mean."""
     own, _ = split_pasted(read_as_meant(text))
-    return as_plain_statements([c for sentence in own for c in split_clauses(sentence)])
+    return as_plain_statements([c for sentence in own for c in split_clauses(sentence)], split_clauses)
 
 
 def plain_reading(text: str) -> str:
@@ -1109,9 +1123,10 @@ class RuleBasedFactExtractor:
         # a change of employer in the user's words, as the plain statements the rules read (.job_change)
         # what the user tells in their own words ("wait no, that's my brother", "met someone! his name is Marco"), as
         # the plain statements the rules read (.retold)
-        clauses = as_job_changes(as_plain_statements([c for sentence in own for c in split_clauses(sentence)]), known)
+        clauses = as_job_changes(as_plain_statements([c for sentence in own for c in split_clauses(sentence)],
+                                                     split_clauses), known)
         told = list(known)  # the stored facts, and those of this message so far ("I started seeing Leo", "Leo is a nurse")
-        for clause in clauses:
+        for n, clause in enumerate(clauses):
             prescribed = _PRESCRIBED.match(clause)
             denial = _as_denial(clause)
             if prescribed is not None:  # "My doctor switched me from warfarin to apixaban."
@@ -1125,7 +1140,8 @@ class RuleBasedFactExtractor:
                 if meant is not None:  # "Actually I meant Porto, not Lisbon."
                     verdict = SentenceVerdict(meant[1], meant[0], KEPT_REWRITTEN)
             if verdict.fact is None and verdict.reason == DROP_NOT_FIRST_PERSON and told:
-                named = _named(clause, told) or _disposed_own(clause, known) or _born_own(clause, known)
+                named = _named(clause, told, clauses[:n]) or _disposed_own(clause, known) \
+                    or _born_own(clause, known)
                 if named is not None:
                     verdict = replace(self.judge(named, now=when), sentence=clause)
             if verdict.fact is not None:

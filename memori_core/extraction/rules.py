@@ -156,7 +156,7 @@ _LEAD_CORRECTION = _rx(
 CLINICIAN = (
     r"doctor|doc|gp|midwife|nurse|consultant|specialist|ob|ob-?gyn|obstetrician|dentist|physio|physiotherapist|"
     r"dietitian|dietician|cardiologist|diabetologist|endocrinologist|allergist|pharmacist|surgeon|paediatrician|"
-    r"pediatrician|health\s+visitor"
+    r"pediatrician|health\s+visitor|therapist|psychiatrist|psychologist|counsell?or|neurologist|dermatologist"
 )
 _LEAD_CLINICIAN = _rx(
     rf"^(?:(?:the|my|our|her|his)\s+)?(?:new\s+)?(?:{CLINICIAN})\s+(?:says|said|told\s+(?:me|us)|confirmed|thinks|"
@@ -1315,8 +1315,13 @@ _RATED = _rx(
 )
 # "User caved.", "User panicked.": a bare past verb, told of nothing the rules keep ("User retired." is a change).
 _BARE_PAST = _rx(r"^User\s+(?:(?:just|finally|totally|kinda|kind\s+of|basically|literally)\s+)*(?P<verb>[a-z]+)\.$")
-# "User did arthur's seat.": an outing, without a day or a part of the user's life.
+# "we did arthur's seat" -> "User did arthur's seat.": the household's outing, without a day or a part of the user's
+# life ("I did an MBA" is kept).
 _DID_SOMETHING = _rx(r"^User\s+(?:(?:just|finally|also|even)\s+)*did\s+(?!not\b)")
+_WE = _rx(r"^we\b")
+# Past verbs that tell a life event on their own ("User remarried.", "User relapsed."): kept bare.
+_LIFE_EVENTS = frozenset("""remarried emigrated immigrated married eloped converted qualified enlisted recovered
+    relapsed transitioned graduated retired divorced separated resigned moved relocated""".split())
 # "User went to a gluten free place.": an outing, whatever the place serves (no diet of the user's).
 _OUTING = _rx(
     r"^User\s+(?:(?:just|finally|also|even)\s+)*(?:went|headed|popped)\s+(?:out\s+)?(?:to|for)\s+(?:a|an|the|this|that)\s+"
@@ -1329,7 +1334,7 @@ _REMARK_OF_NAMED = re.compile(
     rf"^User's\s+(?P<role>(?:(?:best|older|younger|little|big|eldest|youngest)\s+)?(?:{PERSON}))\s+"
     r"(?P<name>[A-Z][a-z\u00e0-\u00ff]+)\s+(?P<rest>(?:would|'d|could|might|says|said|sends|sent|texted|messaged|"
     r"called|wants|thinks|reckons|got\s+the\s+user|gave\s+the\s+user|bought\s+the\s+user|made\s+the\s+user|"
-    r"is\s+being|was\s+being|just|always|keeps|never|laughed|loved|hated)\b.*)\.$"
+    r"is\s+being|was\s+being|laughed|loved|hated)\b.*)\.$"
 )
 # "User is taking metformin for it.": a medicine for what was said before, the medicine is the fact.
 _FOR_A_POINTER = _rx(r"\s+for\s+(?:it|that|this|them)\s*\.$")
@@ -1344,9 +1349,10 @@ def _without_filler(fact: str, body: str) -> str | None:
     if not lasting and _RATED.match(fact):
         return None
     bare = _BARE_PAST.match(fact)
-    if bare is not None and _is_past(bare.group("verb")) and not (is_change(body) or is_ended(body) or lasting):
+    if bare is not None and _is_past(bare.group("verb")) and bare.group("verb").lower() not in _LIFE_EVENTS \
+            and not (is_change(body) or is_ended(body) or lasting):
         return None
-    if _DID_SOMETHING.match(fact) and not (lasting or _DATED.search(body) or is_change(body)):
+    if _DID_SOMETHING.match(fact) and _WE.match(body) and not (lasting or _DATED.search(body) or is_change(body)):
         return None
     if _OUTING.match(fact) and not (_DATED.search(body) or is_change(body)):
         return None

@@ -101,7 +101,7 @@ def restore_apostrophes(text: str) -> str:
 # breakup ends. "gf" / "bf" only after "my", "her"... ("gf bread" is gluten-free); "rn" and "atm" only in lower case
 # ("ATM" is a cash machine).
 _SHORTHAND = {"hubby": "husband", "bday": "birthday", "b-day": "birthday", "rn": "right now", "atm": "at the moment"}
-_BARE_SHORTHAND = re.compile(r"(?<![\w-])(?:hubby|bday|b-day|(?-i:rn|atm))(?![\w-])", re.IGNORECASE)
+_BARE_SHORTHAND = re.compile(r"(?<![\w-])(?<!\ban\s)(?:hubby|bday|b-day|(?-i:rn|atm))(?![\w-])", re.IGNORECASE)
 _PARTNER_SHORTHAND = re.compile(r"\b(?P<whose>my|our|his|her|their|your|a|the|new|ex)\s+(?P<word>gf|bf)\b",
                                 re.IGNORECASE)
 
@@ -158,12 +158,14 @@ _NOT_NAMES = frozenset(
     sometimes usually often every each all both one two three four five six seven eight nine ten group
     circle chat""".split()
 )
+_VERB_AFTER = (
+    r"is|was|has|had|says|said|just|and|got|gets|will|can|can't|doesn't|does|did|didn't|isn't|wasn't|moved|lives|"
+    r"works|thinks|loves|likes|started|also|always|never|still|reckons|wants|texted|called|messaged|sent|made|"
+    r"took|went|came|left|proposed|passed|died|turned|turns|starts|quit|joined"
+)
 _LOWER_NAME = re.compile(
     rf"\b(?P<role>(?:my|our)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin|best)\s+)?(?:{_ROLES}))"
-    r"\s+(?P<name>[a-z][a-z'-]{1,14})(?=\s+(?:is|was|has|had|says|said|just|and|got|gets|will|can|can't|doesn't|"
-    r"does|did|didn't|isn't|wasn't|moved|lives|works|thinks|loves|likes|started|is|also|always|never|still|"
-    r"reckons|wants|texted|called|messaged|sent|made|took|went|came|left|proposed|passed|died|turned|turns|"
-    r"starts|quit|joined|[a-z]+ed|[a-z]+s)\b)",
+    rf"\s+(?P<name>[a-z][a-z'-]{{1,14}})(?=\s+(?:(?P<verb>{_VERB_AFTER})|[a-z]+ed|[a-z]+s)\b)",
     re.IGNORECASE,
 )
 
@@ -179,6 +181,8 @@ def capitalise_names(text: str) -> str:
     def cap(m: re.Match[str]) -> str:
         name = m.group("name")
         if name.lower() in _NOT_NAMES or name.lower().endswith(("ed", "ing", "ly")) or not name.islower():
+            return m.group(0)
+        if name.endswith("s") and m.group("verb") is None:  # "my son plays games": a verb, not a name
             return m.group(0)
         return f"{m.group('role')} {name.capitalize()}"
 
