@@ -360,3 +360,16 @@ def test_a_name_typed_in_lower_case_is_read_only_where_it_is_one(said: str, fact
 def test_being_in_bed_now_is_no_move() -> None:
     engine = ungated_engine()
     assert _said(engine, "I live in Leeds.", "I'm in bed now") == ["User lives in Leeds."]
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("i think my bf is cheating lol", []),  # a suspicion of someone else's doing
+        ("I think my son is allergic to nuts", ["I think my son is allergic to nuts."]),  # a care fact, hedged
+        ("I'm vegan, so no dairy for me.", ["User is vegan."]),  # what follows from the diet adds nothing
+    ],
+)
+def test_a_suspicion_about_someone_and_what_follows_from_a_diet_store_nothing_new(said: str,
+                                                                                  facts: list[str]) -> None:
+    assert _said(ungated_engine(), said) == facts

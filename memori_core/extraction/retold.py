@@ -347,6 +347,8 @@ def as_plain_statements(clauses: Sequence[str], split: Callable[[str], list[str]
         person = subject.group("who") if subject is not None else None
         for rewrite in (_denied_for, _condition_gone, _medicine_stopped, _diet_dropped, _no_food, _with_partner,
                         _what_was_said):
+            if rewrite is _no_food and re.match(r"\W*so\b", clause, _I):
+                continue  # "I'm vegan, so no dairy": what follows from the diet, no fact of its own
             plain_said = rewrite(plain)
             if plain_said is not None:
                 out += plain_said

@@ -1441,6 +1441,8 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     if hedge is not None:
         rest = hedge.group("rest")
         about_user = _FIRST_PERSON_START.match(rest) or rest.lower().startswith("to ")
+        if re.match(r"(?:my|our)\b", rest, re.IGNORECASE) and not is_care_fact(rest):
+            about_user = None  # "I think my boyfriend is cheating": a suspicion of someone else's doing
         if about_user and not _HYPOTHETICAL.match(rest) and not _SUPPOSED_DUTY.match(rest):
             moment = _moment(rest)  # "I think I'm getting a cold": a passing state still
             if moment is not None and moment[0] is None:
