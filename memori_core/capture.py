@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any
 
-from .extraction.rule_based import RuleBasedFactExtractor
+from .extraction.rule_based import RuleBasedFactExtractor, plain_reading, told_of
 from .extraction.sentences import split_sentences
 from .extraction.slots import (
     content_words, corrected_words, disposed_words, is_negated, named_change, names_in, slots_of, stopped_words,
@@ -314,18 +314,24 @@ def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limi
     passed away") those naming them, and for a correction ("I meant Porto, not Lisbon") those holding what it
     says was wrong, and the job or home facts naming a name ``text`` says ("I left Google for Meta" shows "User
     works at Google as a designer."): the fact a change replaces is shown to the extractor even when recall's
-    gate does not pass it. ``[]`` for an engine without ``list``."""
-    slots = slots_of(text)
-    negated = is_negated(text)
-    disposed = disposed_words(text) | stopped_words(text)
-    named = {said[0] for said in map(named_change, split_sentences(text)) if said is not None}
+    gate does not pass it. ``text`` is read as said and as the rules read it
+    (:func:`~memori_core.extraction.rule_based.plain_reading`: "I can stop the metformin" shows "User is taking
+    metformin."), with what it speaks of without saying (:func:`~memori_core.extraction.rule_based.told_of`:
+    "Marco's birthday is ..." shows the facts naming Marco, "hes coeliac" the user's partner, "im in exeter now"
+    the stored home). ``[]`` for an engine without ``list``."""
+    plain = plain_reading(text)
+    implied, subjects = told_of(text)
+    slots = slots_of(text) | slots_of(plain) | implied
+    negated = is_negated(text) or is_negated(plain)
+    disposed = disposed_words(text) | stopped_words(text) | stopped_words(plain)
+    named = {said[0] for said in map(named_change, split_sentences(text)) if said is not None} | subjects
     corrected = [wrong for wrong in map(corrected_words, split_sentences(text)) if wrong]
     # "I left Google for Meta", "I left Lisbon for Porto": the stored job or home naming a name the turn says
     proper = names_in(text)
     lister = getattr(engine, "list", None)
     if not (slots or negated or disposed or named or corrected or proper) or not callable(lister):
         return []
-    words = content_words(text)
+    words = content_words(text) | content_words(plain)
 
     def wanted(content: str) -> bool:
         if slots & slots_of(content):

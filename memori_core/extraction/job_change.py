@@ -18,7 +18,7 @@ from ..slots import holder
 from .rules import strip_lead
 from .slots import is_negated, is_planned, slots_of
 
-__all__ = ["as_job_changes", "stored_employers"]
+__all__ = ["as_job_changes", "says_where_now", "stored_employers"]
 
 # An employer as a sentence names it: a name ("Google", "Goldman Sachs", "St Mary's"), or, after "a job at", a
 # workplace ("a startup", "the local bakery").
@@ -66,9 +66,27 @@ _NOW_AT = re.compile(
     r"^(?:i'm|i\s+am)\s+(?P<now>now\s+)?(?:working\s+)?(?:at|with|for)\s+" rf"(?P<new>{_NAME})" + _WHERE + _ROLE + _END,
     re.IGNORECASE,
 )
+# "im in exeter now", "I'm living in Porto now", "I'm based in Oslo these days": where the user is now, a move when a
+# home is stored (nothing may follow but when: "I'm in London now for a conference" is a visit).
+_NOW_IN = re.compile(
+    r"^(?:i'm|i\s+am)\s+(?:now\s+|finally\s+|officially\s+)*(?:in|based\s+in|living\s+in|settled\s+in)\s+"
+    r"(?P<place>[A-Za-z][\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\s*,?\s+(?:now|these\s+days|for\s+good|permanently|"
+    r"officially)(?:\s+(?:lol|haha|finally))?\s*[.!]*$",
+    re.IGNORECASE,
+)
+# Where "I'm in ... now" says what the user is in, not where they live: "I'm in bed now", "I'm in therapy now".
+_NOT_PLACES = frozenset("""bed class work school college uni university hospital labour labor pain love trouble charge
+    therapy recovery remission town traffic line shock tears bits agony debt care touch business office meetings
+    lockdown quarantine isolation treatment rehab hiding heaven bits a an the my our""".split())
 # A home named in a stored fact: "User lives in Lisbon."
 _HOME = re.compile(rf"\b(?:lives|living|based)\s+in\s+(?P<place>{_NAME})")
 _EMPLOYER = re.compile(rf"\b(?:at|for|with)\s+(?P<org>{_NAME})")
+
+
+def says_where_now(clause: str) -> bool:
+    """Whether ``clause`` says where the user is now ("im in exeter now"): a move when a home is stored, so capture
+    shows the stored home."""
+    return _NOW_IN.match(strip_lead(clause).rstrip()) is not None
 
 
 def stored_employers(known: Sequence[str]) -> set[str]:
@@ -97,7 +115,7 @@ def as_job_changes(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
     work at <new> now" for the new one (with a role when said). A new employer is read from "got a job at",
     "started at" always, from "joined" beside an ending of the old job (stored, or named in the same message
     as left or quit) or with a role, from "I'm now at" when a job is stored. "I left <home> for <place>" of a
-    stored home is "I moved to <place>". A change still to come ("I'm leaving Google next month") and any
+    stored home is "I moved to <place>", and so is "I'm in <place> now" when a home is stored. A change still to come ("I'm leaving Google next month") and any
     other clause are left as they are.
 
     >>> as_job_changes(["I left Google", "I joined Meta last week"], ["User works at Google as a designer."])
@@ -106,6 +124,8 @@ def as_job_changes(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
     employers = stored_employers(known)
     has_job = any("job" in slots_of(t) and holder(t, "job") == "user" and not is_negated(t) for t in known)
     homes = _homes(known)
+    has_home = any("residence" in slots_of(t) and holder(t, "residence") == "user" and not is_negated(t)
+                   for t in known)
     said = [strip_lead(c).rstrip() for c in clauses]
     lefts = [_LEFT.match(s) if not is_planned(s) else None for s in said]
     # an employer left in this message: one a stored fact names, or one left beside a company joined
@@ -126,6 +146,12 @@ def as_job_changes(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
                 out.append(clause)
             continue
         if ended and _LAST_DAY.match(s):  # "I'm leaving Google, my last day was Friday": the same ending
+            continue
+        now_in = _NOW_IN.match(s) if has_home else None
+        if now_in is not None and now_in.group("place").casefold() not in homes \
+                and now_in.group("place").split()[0].casefold() not in _NOT_PLACES:  # "im in exeter now"
+            place = " ".join(w[:1].upper() + w[1:] for w in now_in.group("place").split())
+            out.append(f"I moved to {place}")
             continue
         new = None if is_planned(s) else _NEW_JOB.match(s)
         joined = _JOINED.match(s) if new is None and not is_planned(s) else None

@@ -28,7 +28,8 @@ from .rules import (
     own_part,
     strip_lead,
 )
-from .job_change import as_job_changes
+from .job_change import as_job_changes, says_where_now
+from .retold import as_plain_statements
 from .sentences import split_sentences
 from .typos import read_as_meant
 from .slots import (
@@ -104,6 +105,11 @@ _LIVES_WITH = re.compile(
 # "I got promoted", "I got a promotion": a change within the job ("User works at Google." still holds), unless it
 # names the new role ("promoted to senior engineer": the stored role no longer holds).
 _PROMOTED = re.compile(r"\b(?:promoted|promotion)\b", re.IGNORECASE)
+# "User moved from London.": a move told by where from only (no "to"): it ends the home it names.
+_MOVED_FROM = re.compile(r"\b(?:moved|relocated)\s+(?:\w+\s+)?from\s+(?P<place>[\w'-]+)(?!.*\b(?:to|into)\b)",
+                         re.IGNORECASE)
+# Where a relationship ends: every fact told of it ends with it.
+_ENDED_STAGES = frozenset({"single", "divorced", "widowed"})
 _PROMOTED_TO = re.compile(r"\b(?:promoted|promotion)\s+to\s+\w", re.IGNORECASE)
 # "User got promoted to senior engineer." and the employer of the stored job it ends ("User works at Google as an
 # engineer."): what the user's job is now.
@@ -139,6 +145,19 @@ def _with_employer(fact: str, ended: Sequence[str]) -> str:
     return f"User works {employers.pop()} as {'an' if role[0].lower() in 'aeiou' else 'a'} {role}."
 
 
+# "User is engaged.", "User got married.": a new stage, told without whom.
+_STAGE_UNNAMED = re.compile(r"^User\s+(?:is|got|just\s+got|has\s+got)\s+(?:now\s+|officially\s+|finally\s+)?"
+                            r"(?P<stage>engaged|married)\s*[.!]*$")
+
+
+def _with_partner(fact: str, ended: Sequence[str]) -> str:
+    """``fact`` ("User is engaged.") with the partner the relationship fact it ends names ("User is seeing Leo." ->
+    "User is engaged to Leo."): the stage changes, the partner stays. Any other fact as it is."""
+    m = _STAGE_UNNAMED.match(fact)
+    partner = _partner_of(ended, "") if m is not None else None
+    return f"User is {m.group('stage')} to {partner}." if m is not None and partner is not None else fact
+
+
 _SUBJECT = r"(?:i|i'm|i've|i'll|i'd|my|we|we're|we've|our)\b"
 # "I'm vegetarian and my daughter Mia is 7", "I sold my car, I don't drive anymore", "vegetarian — I eat fish",
 # "I graduated and now I'm a nurse", "I'm vegan, so no dairy", "I'm an accountant, numbers are my thing",
@@ -149,6 +168,8 @@ _CLAUSE_BREAK = re.compile(
     r"|\s*,?\s+(?:but|and)\s+(?=(?:everyone|everybody|people|most\s+people|my\s+friends|friends|they)\s+"
     r"(?:just\s+|all\s+)?call)"
     r"|\s*,\s+(?=(?!(?:i|we|my|our|short|from)\b)[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|was|were|'s|'re)\b)"
+    # "my friend Hannah is coming on saturday, she's allergic to shellfish": "she's" starts a clause too
+    r"|\s*,\s+(?=(?:he|she|they)(?:'s|'re)\s)"
     # "we did it - Rahul and I got married": a dash before the user and someone else as subject
     r"|\s+-\s+(?=(?:(?:my|our)\s+\w+(?:\s+(?-i:[A-Z])[\w-]+)?|(?-i:[A-Z])[\w-]+)\s+and\s+(?:i|me)\b)"
     # "I left the lab - started a PhD", "I sold the car, got a bike": a change told without its "I"
@@ -421,24 +442,126 @@ def _named_care(clause: str) -> tuple[str, str] | None:
 _CARE_VERB = re.compile(r"(?:is|has|takes|can't|cannot|doesn't|eats|follows|keeps|avoids|was\s+diagnosed)\b")
 
 
-def _named(clause: str, known: Sequence[str]) -> str | None:
+# "Marco's birthday is April 19th", "Luis's mom Carmen has celiac": said of someone named, by their name's possessive.
+_NAMED_POSSESSIVE = re.compile(r"^(?P<name>(?-i:[A-Z])[a-z\u00e0-\u00ff]+)'s\s+(?P<rest>(?-i:[a-z]).*)$", re.IGNORECASE)
+# What is worth keeping of someone named, besides a change or a care fact: their birthday.
+_BIRTHDAY = re.compile(r"\b(?:birthday|born\s+on)\b", re.IGNORECASE)
+# "Marco moved in with me": the user lives with them now.
+_MOVED_IN = re.compile(r"^(?:just\s+|finally\s+|officially\s+)?moved\s+in\s+(?:with\s+(?:me|us)|here)\b",
+                       re.IGNORECASE)
+# "Luis's mom Carmen": a spouse's parent or sibling is the user's in-law.
+_KIN_OF = re.compile(r"^'s\s+(?P<kin>mom|mum|mother|dad|father|sister|brother)\b\s*(?P<tail>.*)$", re.IGNORECASE)
+_IN_LAW = {"mom": "mother", "mum": "mother"}
+_SPOUSE = re.compile(r"\b(?:husband|wife|spouse|married)\b", re.IGNORECASE)
+
+
+def _named_about(clause: str) -> tuple[str, str] | None:
+    """``(name, the rest)`` when ``clause`` tells, of someone it names first, what is kept of the user's partner
+    or child: their job, home or age (a slot), their birthday, that they moved in ("Luis is a high school
+    chemistry teacher", "Marco's birthday is April 19th": the rest is "'s birthday is ..."); ``None`` otherwise
+    ("Luis is the best" says nothing memory keeps)."""
+    said = named_subject(clause)
+    if said is None:
+        m = _NAMED_POSSESSIVE.match(strip_lead(clause).strip())
+        said = (m.group("name"), "'s " + m.group("rest")) if m is not None else None
+    if said is None:
+        return None
+    rest = said[1]
+    if slots_of(rest) - {"relationship"} or _BIRTHDAY.search(rest) or _MOVED_IN.match(rest) or is_care_fact(clause):
+        return said
+    return None
+
+
+def _partner_of(known: Sequence[str], pronoun: str) -> str | None:
+    """The name of the user's one partner a stored fact names ("User is seeing Leo.", "User's husband is Luis."),
+    who ``pronoun`` ("he", "she") may be; ``None`` when there is none, or more than one."""
+    names = set()
+    for text in known:
+        if holder(text, "relationship") != "user" or is_negated(text) or relationship_stage(text) in (
+                None, "single", "divorced", "widowed"):
+            continue
+        m = re.search(r"\b(?:(?P<role>wife|husband|partner|girlfriend|boyfriend|fianc\w*)(?:\s+is)?|married\s+to|"
+                      r"engaged\s+to|dating|seeing|together\s+with)\s+(?P<name>(?-i:[A-Z])[a-z\u00e0-\u00ff]+)\b",
+                      text, re.IGNORECASE)
+        if m is None:
+            continue
+        role = (m.group("role") or "").lower()
+        if (pronoun == "he" and role in ("wife", "girlfriend")) or (pronoun == "she" and role in ("husband",
+                                                                                               "boyfriend")):
+            continue
+        names.add(m.group("name"))
+    return names.pop() if len(names) == 1 else None
+
+
+_FIRST_WORD = re.compile(r"^(?P<word>[a-z][a-z'-]+)(?P<rest>\s.*)$")
+
+
+def _as_named(clause: str, known: Sequence[str]) -> str:
+    """``clause`` with a name the stored facts give, typed in lower case first, as they write it ("leos bday is
+    april 20th" after "User started seeing Leo." -> "Leo's bday is april 20th"); else ``clause``."""
+    said = strip_lead(clause)
+    m = _FIRST_WORD.match(said)
+    if m is None:
+        return clause
+    word = m.group("word")
+    for name in {n for text in known for n in names_in(text)}:
+        if word == name.lower():
+            return name + m.group("rest")
+        if word in (name.lower() + "s", name.lower() + "'s"):
+            return f"{name}'s{m.group('rest')}"
+    return clause
+
+
+# Someone of the user's other than a partner, named in a message: a "he" / "she" after it may be them.
+_SOMEONE_ELSE = re.compile(
+    r"\b(?:my|our)\s+(?:[\w-]+\s+)?(?:sister|brother|mother|mom|mum|father|dad|parents?|son|daughter|kids?|children|"
+    r"child|baby|friend|boss|colleague|coworker|co-worker|roommate|flatmate|housemate|neighbou?r|grandma|grandpa|"
+    r"grandmother|grandfather|aunt|uncle|cousin|niece|nephew|mate|manager|teacher|doctor)\b|\b(?:someone|somebody)\b",
+    re.IGNORECASE,
+)
+
+
+def _named(clause: str, known: Sequence[str], before: Sequence[str] = ()) -> str | None:
     """``clause`` ("Max passed away last week.") told of someone a stored fact names as the user's ("User has a
     dog called Max.") as the user's own statement ("My dog Max passed away last week."), when it tells a change
-    or an ending; ``None`` otherwise."""
-    said = named_change(clause) or _named_care(clause)
+    or an ending, a care fact, or of a person their job, home, age or birthday ("Marco's birthday is April 19th"
+    after "User is seeing Marco." -> "My partner Marco's birthday is April 19th"; "Luis's mom Carmen has celiac"
+    after "User is married to Luis." -> "My mother-in-law Carmen has celiac"); ``None`` otherwise. "he" / "she"
+    first is the user's one partner the stored facts name ("hes coeliac" after "User is seeing Leo."), unless a
+    clause ``before`` it in the message told of someone else ("my son is 5. he's in reception")."""
+    clause = _as_named(clause, known)
+    pronoun = re.match(r"^(?P<p>he|she)(?P<be>'s|\s+is)?\s+(?P<rest>\S.*)$", strip_lead(clause), re.IGNORECASE)
+    if pronoun is not None:
+        if any(_SOMEONE_ELSE.search(said) for said in before):
+            return None
+        partner = _partner_of(known, pronoun.group("p").lower())
+        if partner is None:
+            return None
+        be = " is" if pronoun.group("be") else ""
+        clause = f"{partner}{be} {pronoun.group('rest')}"
+    said = named_change(clause) or _named_care(clause) or _named_about(clause)
     if said is None:
         return None
     name, rest = said
+    gap = "" if rest.startswith("'s ") else " "
     for text in known:
-        role = re.search(rf"\b(?P<role>{_ROLE})(?:\s+(?:is\s+|'s\s+)?(?:called|named)|,|'s\s+name\s+is)?\s+"
+        role = re.search(rf"\b(?P<role>{_ROLE})(?:\s+(?:is\s+|'s\s+)?(?:called|named)|,|'s\s+name\s+is|\s+is)?\s+"
                          rf"{re.escape(name)}\b", text, re.IGNORECASE)
-        # the user's own (a dog of the user's, their girlfriend Ana), not a sister's dog called Max
-        if role is not None and holder(text) in ("user", role.group("role").lower()):
-            return f"My {role.group('role').lower()} {name} {rest}"
         # "User is married to Tom.", "User is seeing Jonas.": Tom is the user's partner
         partner = rf"\b(?:married|engaged|dating|seeing|together)\s+(?:to\s+|with\s+)?{re.escape(name)}\b"
-        if holder(text) == "user" and re.search(partner, text, re.IGNORECASE):
-            return f"My partner {name} {rest}"
+        whose = None
+        # the user's own (a dog of the user's, their girlfriend Ana), not a sister's dog called Max
+        if role is not None and holder(text) in ("user", role.group("role").lower()):
+            whose = role.group("role").lower()
+        elif holder(text) == "user" and re.search(partner, text, re.IGNORECASE):
+            whose = "partner"
+        if whose is not None:
+            kin = _KIN_OF.match(rest)
+            if kin is not None and (_SPOUSE.search(text) or whose in ("husband", "wife", "spouse")):
+                return f"My {_IN_LAW.get(kin.group('kin').lower(), kin.group('kin').lower())}-in-law {kin.group('tail')}"
+            if _MOVED_IN.match(rest):
+                return f"I live with my {whose} {name}"
+            return f"My {whose} {name}{gap}{rest}"
         # "User has a 14 year old beagle named Pretzel.": the word before the name says what Pretzel is
         kind = re.search(rf"^User\s+(?:has|owns|adopted|got)\b.*?\b(?P<kind>[a-z]+)\s+(?:called|named)\s+"
                          rf"{re.escape(name)}\b", text)
@@ -449,24 +572,35 @@ def _named(clause: str, known: Sequence[str]) -> str | None:
 
 # "I meant Porto, not Lisbon", "Porto, not Lisbon": a correction naming only what is right and what was wrong.
 _MEANT = re.compile(
-    r"^(?:i\s+(?:meant|mean|meant\s+to\s+say|said)\s+|(?:it's|it\s+is|it\s+was|make\s+that)\s+)?"
+    r"^(?:i\s+(?:meant|mean|meant\s+to\s+say|said)\s+|(?:it's|its|it\s+is|it\s+was|make\s+that)\s+)?"
     r"(?P<right>[\w'-]+(?:\s+[\w'-]+){0,2}?),?\s+not\s+(?P<wrong>[\w'-]+(?:\s+[\w'-]+){0,2}?)[.!]*$",
     re.IGNORECASE,
 )
 
 
-def _meant(clause: str, known: Sequence[str]) -> str | None:
+def _meant(clause: str, known: Sequence[str]) -> tuple[str, str] | None:
     """``clause`` ("Actually I meant Porto, not Lisbon") as the stored fact it corrects with the right words in
-    place of the wrong ones ("User lives in Porto." of "User lives in Lisbon."), when exactly one
-    stored fact of the user's holds the wrong words; ``None`` otherwise (the rules cannot tell which fact)."""
+    place of the wrong ones ("User lives in Porto." of "User lives in Lisbon."; "its march 3rd not may" of
+    "User's birthday is may 3rd." -> "User's birthday is march 3rd."), when exactly one stored fact of the
+    user's holds the wrong words, and the correction said plainly ("I meant march 3rd, not may": what it ends);
+    ``None`` otherwise (the rules cannot tell which fact)."""
     m = _MEANT.match(strip_lead(clause))
     if m is None or content_words(m.group("right")) & content_words(m.group("wrong")):
         return None
-    wrong = re.compile(rf"\b{re.escape(m.group('wrong'))}\b", re.IGNORECASE)
+    right, wrong_said = m.group("right"), m.group("wrong")
+    wrong = re.compile(rf"\b{re.escape(wrong_said)}\b", re.IGNORECASE)
     held = [text for text in known if holder(text) == "user" and not is_negated(text) and wrong.search(text)]
     if len(held) != 1:
         return None
-    return wrong.sub(m.group("right"), held[0], count=1)
+    said = f"I meant {right}, not {wrong_said}"
+    # "march 3rd" for "may" in "may 3rd": the words of the right one that follow the wrong one are replaced too
+    words = right.split()
+    for k in range(1, len(words)):
+        rest = r"\s+".join(map(re.escape, words[k:]))
+        longer = re.compile(rf"\b{re.escape(wrong_said)}\s+{rest}\b", re.IGNORECASE)
+        if longer.search(held[0]):
+            return longer.sub(right, held[0], count=1), said
+    return wrong.sub(right, held[0], count=1), said
 
 
 def _born_own(clause: str, known: Sequence[str]) -> str | None:
@@ -644,6 +778,52 @@ def _says_more(verdict: SentenceVerdict, text: str) -> bool:
     return "age" in new_slots and _AND.search(text) is not None
 
 
+def _clauses(text: str) -> list[str]:
+    """The user's own clauses of one message (pasted text left out), as the plain statements they mean."""
+    own, _ = split_pasted(read_as_meant(text))
+    return as_plain_statements([c for sentence in own for c in split_clauses(sentence)], split_clauses)
+
+
+def plain_reading(text: str) -> str:
+    """A user message as the plain statements the rules read it as ("doctor says the diabetes is gone, I can stop
+    the metformin" -> "I no longer have diabetes. I stopped taking metformin"): capture looks up the stored facts
+    these end.
+
+    >>> plain_reading("I can stop the metformin")
+    'I stopped taking metformin'
+    """
+    return ". ".join(_clauses(text))
+
+
+_HE_SHE = re.compile(r"^(?:he|she)(?:'s|\s)", re.IGNORECASE)
+
+
+def told_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The slots and names a user message speaks of that its words alone do not show: someone named first, of whom
+    it tells what the extractor keeps of the user's people ("Marco is lactose intolerant", "Marco's birthday is
+    ...": ``"Marco"``; not "Nibbles is so cute"; a first word typed in lower case, "leos bday is ...", may be a
+    name too: ``"Leos"``, ``"Leo"``, which capture looks for with its capital), the partner a "he" / "she" first
+    may be (the
+    ``"relationship"`` slot), where the user is now ("im in exeter now": ``"residence"``). Capture shows the
+    stored facts of these, which the rules read the message with."""
+    slots: set[str] = set()
+    names: set[str] = set()
+    for clause in _clauses(text):
+        said = strip_lead(clause)
+        subject = named_change(said) or _named_care(said) or _named_about(said)
+        if subject is not None:  # what the extractor reads with the stored facts naming them
+            names.add(subject[0])
+        first = _FIRST_WORD.match(said)
+        if first is not None and len(first.group("word")) > 2:  # "leos bday is ...": a name typed in lower case
+            word = first.group("word").removesuffix("'s")
+            names |= {word.capitalize(), word.removesuffix("s").capitalize()}
+        if _HE_SHE.match(said):
+            slots.add("relationship")
+        if says_where_now(clause):
+            slots.add("residence")
+    return frozenset(slots), frozenset(names)
+
+
 class RuleBasedFactExtractor:
     """The default extractor: first-person statements about the user, as "User ..." facts; no model, no I/O.
 
@@ -765,6 +945,20 @@ class RuleBasedFactExtractor:
     the employer that fact names ("User works at Google as a senior
     engineer.").
 
+    What the user tells in their own words is read as the plain statements it
+    means (:mod:`.retold`): "wait no, I'm not allergic to shellfish, that's my
+    brother Sam" denies the user's allergy and stores the brother's; "doctor
+    says the gestational diabetes is gone", "I can stop the metformin", "the
+    vegetarian thing wasn't working for me" end the stored condition, medicine
+    and diet; "met someone! his name is Marco" is "User is seeing Marco.", and
+    what is said later of Marco by name, or by "he" / "she" when he is the one
+    partner stored, is the partner's ("User's partner Marco is lactose
+    intolerant."); "im in exeter now" is a move when a home is stored; "I lied
+    about being sober" ends what it takes back. Someone's view of the user
+    ("my mum thinks I'm still vegan"), a joke ("..., april fools", "jk"), a
+    craving, a self-rating, a bare "I caved" and an outing with no day are
+    not stored; asides to the listener ("..., just so you know") are left out.
+
     The rules are English only: other languages give no fact (never a
     half-understood one).
 
@@ -826,7 +1020,8 @@ class RuleBasedFactExtractor:
                 ended = [(fid, text) for fid, text, old in known
                          if normalize_fact_text(text) != key and self._replaces(verdict, words, text, old)]
                 replaced = tuple(fid for fid, _ in ended)
-                text = _with_employer(verdict.fact, [text for _, text in ended])
+                text = _with_partner(_with_employer(verdict.fact, [text for _, text in ended]),
+                                     [text for _, text in ended])
                 said.append((ExtractedFact(text, supersedes=replaced, core=core, expires_at=expires), verdict))
             facts += [fact for fact, verdict in said if not _told_with_what_holds_now(fact, verdict, said)]
         return facts
@@ -875,8 +1070,12 @@ class RuleBasedFactExtractor:
                 continue
             if _CONDITION.search(text) and not _CONDITION.search(verdict.fact):
                 continue  # a condition is no diet: "I went keto" leaves "User has coeliac disease."
-            if slot == "residence" and _LIVES_WITH.match(text) and not _LIVES_WITH.match(verdict.fact):
-                continue  # a move changes where, not with whom: "I moved to Porto" leaves "User lives with Rui."
+            moved_from = _MOVED_FROM.search(verdict.fact) if slot == "residence" else None
+            if moved_from is not None and moved_from.group("place").casefold() not in text.casefold():
+                continue  # "I moved from London" ends a home in London, not "User lives in Leeds."
+            if slot == "residence" and bool(_LIVES_WITH.match(text)) != bool(_LIVES_WITH.match(verdict.fact)):
+                continue  # a move changes where, not with whom: "I moved to Porto" leaves "User lives with Rui.",
+                # "Marco moved in with me" leaves "User lives in Leeds."
             if _GOAL.search(text) and not _GOAL.search(verdict.fact) and not words & old:
                 continue  # "We moved to Bristol" leaves "User is saving for a deposit on a house."
             if slot == "job" and _PROMOTED.search(said) and not _PROMOTED_TO.search(said):
@@ -889,7 +1088,13 @@ class RuleBasedFactExtractor:
                 if (flipped or ended) and same_activity(verdict.fact, text, slot):
                     return True
             elif slot == "relationship":  # "My wife and I moved to Berlin" is no change of the marriage
-                if is_loss(said) or (changed and is_relationship_status(said)):
+                # an ending ends all the user told of the relationship ("Tom and I broke up": "User's boyfriend
+                # Tom is a chef."); another change only where it stands ("Marco moved in with me" ends "User is
+                # seeing Marco.", not "User's partner Marco's birthday is April 19th.")
+                ends = is_loss(said) or relationship_stage(verdict.fact) in _ENDED_STAGES \
+                    or relationship_stage(said) in _ENDED_STAGES
+                stands = relationship_stage(text) is not None or is_relationship_status(text)
+                if (is_loss(said) or (changed and is_relationship_status(said))) and (ends or stands):
                     return True
                 # a new stage replaces another ("Chris and I are engaged" after "User is dating Chris.")
                 stage, before = relationship_stage(verdict.fact), relationship_stage(text)
@@ -904,6 +1109,9 @@ class RuleBasedFactExtractor:
                 return True
         if denies(verdict.fact, text) and (changed or ended or verdict.reason == KEPT_REWRITTEN):
             return True  # "I'm not vegan" ends "User is vegan." (a hedge, "I think I'm not allergic", ends nothing)
+        if _RETRACTED.match(strip_lead(said)) and holder(verdict.fact) == holder(text) \
+                and slots_of(verdict.fact) & slots_of(text) - {"relationship"}:
+            return True  # "I lied about being sober" ends "User doesn't drink anymore." (what it takes back)
         if not (changed or ended):
             return False
         # "I don't play tennis anymore" ends "User plays tennis on Sundays." (not a sister's "anymore")
@@ -924,8 +1132,12 @@ class RuleBasedFactExtractor:
         verdicts = []
         own, pasted = split_pasted(read_as_meant(text))
         # a change of employer in the user's words, as the plain statements the rules read (.job_change)
-        clauses = as_job_changes([c for sentence in own for c in split_clauses(sentence)], known)
-        for clause in clauses:
+        # what the user tells in their own words ("wait no, that's my brother", "met someone! his name is Marco"), as
+        # the plain statements the rules read (.retold)
+        clauses = as_job_changes(as_plain_statements([c for sentence in own for c in split_clauses(sentence)],
+                                                     split_clauses), known)
+        told = list(known)  # the stored facts, and those of this message so far ("I started seeing Leo", "Leo is a nurse")
+        for n, clause in enumerate(clauses):
             prescribed = _PRESCRIBED.match(clause)
             denial = _as_denial(clause)
             if prescribed is not None:  # "My doctor switched me from warfarin to apixaban."
@@ -937,11 +1149,14 @@ class RuleBasedFactExtractor:
             if verdict.fact is None and known:
                 meant = _meant(clause, known)
                 if meant is not None:  # "Actually I meant Porto, not Lisbon."
-                    verdict = SentenceVerdict(clause, meant, KEPT_REWRITTEN)
-            if verdict.fact is None and verdict.reason == DROP_NOT_FIRST_PERSON and known:
-                named = _named(clause, known) or _disposed_own(clause, known) or _born_own(clause, known)
+                    verdict = SentenceVerdict(meant[1], meant[0], KEPT_REWRITTEN)
+            if verdict.fact is None and verdict.reason == DROP_NOT_FIRST_PERSON and told:
+                named = _named(clause, told, clauses[:n]) or _disposed_own(clause, known) \
+                    or _born_own(clause, known)
                 if named is not None:
                     verdict = replace(self.judge(named, now=when), sentence=clause)
+            if verdict.fact is not None:
+                told.append(verdict.fact)
             verdicts.append(verdict)
         return _named_someone(verdicts) + [SentenceVerdict(sentence, None, DROP_QUOTED) for sentence in pasted]
 

@@ -22,6 +22,7 @@ __all__ = [
     "DROP_ELLIPTICAL",
     "DROP_EPHEMERAL",
     "DROP_HYPOTHETICAL",
+    "DROP_JOKE",
     "DROP_INSTRUCTION",
     "DROP_QUOTED",
     "DROP_NOT_FIRST_PERSON",
@@ -63,6 +64,7 @@ DROP_UNCLEAR = "no clean fact: as said it would be long, or in no known slot of 
 DROP_UNRESOLVED = "points to what was said before ('my doctor suggested it', 'his flat') or to no one named"
 DROP_QUOTED = "someone else's words, pasted for the assistant to work on ('summarise this email: ...')"
 DROP_STORY = "a story, a dream or a game, not the user's own life ('In my dream I moved to Tokyo')"
+DROP_JOKE = "said as a joke ('I'm moving to the moon, april fools', '... jk')"
 KEPT_EXPIRING = "a plan or a passing mood: kept with an expiry"
 KEPT_INTRODUCTION = "the user's name"
 
@@ -143,6 +145,23 @@ _LEAD_LABEL = _rx(r"^[^:?!.]{1,40}:\s+(?=(?:i|i'm|i've|i'll|i'd|we|we're|we've|m
 _LEAD_REMINDER = _rx(
     rf"^(?:{_REMINDER})(?:\s*[,:]\s*|\s+that\s+|\s+)(?=(?:i|i'm|i've|i'll|we|we're|we've|my|our)\b)"
 )
+# "wait no, I'm not allergic", "no wait its march", "oh wait no", "sorry no": a correction of what was said before,
+# typed with or without a comma (two such words together; "No, I live in Leeds" is read by _LEAD_SOCIAL).
+_LEAD_CORRECTION = _rx(
+    r"^(?:oh\s+|ah\s+|hmm\s+)?(?:wait|no|sorry|actually|hang\s+on|hold\s+on|oops)"
+    r"(?:\s*[,.!]?\s*(?:no|wait|sorry|actually|my\s+bad|scratch\s+that))+\b\s*[,.!:;\u2014\u2013-]*\s*"
+)
+# "doctor says ...", "the midwife said ...", "my GP told me ...": what a clinician said of the user is the user's
+# fact ("doctor says I have gestational diabetes").
+CLINICIAN = (
+    r"doctor|doc|gp|midwife|nurse|consultant|specialist|ob|ob-?gyn|obstetrician|dentist|physio|physiotherapist|"
+    r"dietitian|dietician|cardiologist|diabetologist|endocrinologist|allergist|pharmacist|surgeon|paediatrician|"
+    r"pediatrician|health\s+visitor|therapist|psychiatrist|psychologist|counsell?or|neurologist|dermatologist"
+)
+_LEAD_CLINICIAN = _rx(
+    rf"^(?:(?:the|my|our|her|his)\s+)?(?:new\s+)?(?:{CLINICIAN})\s+(?:says|said|told\s+(?:me|us)|confirmed|thinks|"
+    r"reckons|has\s+said)(?:\s+that)?\s+(?=(?:i|i'm|i've|i'll|we|we're|we've|my|our)\b)"
+)
 
 _FIRST_PERSON_START = _rx(r"^(?:i|i'm|im|i've|ive|i'll|i'd|my|we|we're|we've|we'll|we'd|our|me and|mine)\b")
 _OPENER_THEN_FIRST_PERSON = _rx(
@@ -217,6 +236,7 @@ _REACTION = _rx(
     r"^(?:i(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:(?:so|really|very|just|pretty|truly|super|quite|all|both)\s+)*"
     r"(?:glad|sorry|sure|not\s+sure|happy|excited|thankful|grateful|proud|impressed|jealous|curious|confused|"
     r"relieved|amazed|touched|thrilled|fine|good|great|ok|okay|well|alright|back|here|done|ready|in|down|"
+    r"not\s+(?:kidding|joking|lying)|(?:dead\s+)?serious|"
     r"all\s+set|doing\s+(?:well|good|great|fine|ok|okay|alright))"
     r"(?:,?\s+(?:to\s+(?:hear|see|know|read|help|go|bed)|too|now|then|thanks|thank\s+you|"
     r"(?:about|of|with)\s+(?:that|it|this|you|him|her|them)|"
@@ -287,7 +307,8 @@ _REQUEST_TAIL = _rx(
 )
 # A second verb without its own subject ("... and love it") would need conjugating too: no rewrite then.
 _AND_VERB = _rx(
-    rf"\b(?:and|or|but|then)\s+(?:{_ADVERBS}\s+)*(?:am|have|do|don't|need|"
+    # "chicken and fish": the food, not a second verb
+    rf"\b(?:and|or|but|then)\s+(?:{_ADVERBS}\s+)*(?!fish\b)(?:am|have|do|don't|need|"
     + "|".join(sorted(_PRESENT_VERBS)) + r")\b"
 )
 # "Due to my allergy, I avoid nuts": a short lead-in, a comma, then the user as subject.
@@ -547,14 +568,33 @@ _PERSON_WORD = _rx(rf"^(?:{PERSON})$")
 _MODAL_START = _rx(r"^(?:would|could|should|might|may|'d|want|wanna|need|hope|plan|are\s+going\s+to)\b")
 # "..., by the way." / "..., as I said.": a tail that adds nothing to the fact; "..., remember that.", "... - please
 # keep that in mind": a request to the assistant, never part of the fact.
-_EMPTY_TAIL = _rx(r"(?:(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s+said|as\s+i\s+mentioned|lol|haha|"
-                  r"unfortunately|sadly|though|fyi|"
+_EMPTY_TAIL = _rx(r"(?:(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s+said|as\s+i\s+mentioned|lol+|"
+                  r"ha(?:ha)+|lmao|lmfao|rofl|xd|ugh+|eek|unfortunately|sadly|though|fyi|too|as\s+well|"
+                  # an aside to the listener: "..., just so you know", "... if that helps", "..., don't judge"
+                  r"(?:just\s+)?so\s+you(?:'re)?\s+(?:know|aware)|just\s+(?:to\s+)?let(?:ting)?\s+you\s+know|"
+                  r"for\s+your\s+info(?:rmation)?|for\s+the\s+record|for\s+reference|just\s+saying|as\s+you\s+know|"
+                  r"you\s+know|if\s+(?:that|it)\s+(?:helps|matters)|in\s+case\s+(?:that|it)\s+(?:helps|matters)"
+                  r"(?:\s+for\s+anything)?|(?:in\s+case|if)\s+you\s+(?:were|are)\s+wondering|if\s+you\s+must\s+know|"
+                  r"don't\s+judge(?:\s+me)?|no\s+judge?ment(?:\s+please)?|"
+                  r"not\s+sure\s+if\s+i\s+(?:mentioned|said|told\s+you)(?:\s+(?:it|that|this))?(?:\s+before)?|"
+                  r"(?:in\s+case|if)\s+i\s+(?:didn't|haven't|never)\s+(?:mention(?:ed)?|say|said|tell\s+you|told\s+you)"
+                  r"(?:\s+(?:it|that|this))?(?:\s+before)?|"
                   r"remember|if\s+you\s+remember|you\s+remember)"
                   r"|(?:\s*,\s*|\s+-\s+|\s*[\u2014\u2013]\s*|\s+(?:so|and)\s+)(?:(?:so|and|please|pls)\s+)*"
                   r"(?:remember|note|don't\s+forget|do\s+not\s+forget|(?:keep|bear)\s+(?:(?:that|this|it)\s+)?in\s+mind|"
                   r"make\s+a\s+note(?:\s+of)?|note\s+(?:that|this|it)\s+down)"
                   r"(?:\s+(?:that|this|it))?(?:\s+(?:please|pls|for\s+(?:next\s+time|later|the\s+future)))?)"
                   r"[\s.!]*$")
+
+
+def _without_empty_tail(text: str) -> str:
+    """``text`` without the tails that add nothing to a fact (:data:`_EMPTY_TAIL`), one after the other ("I live in
+    Leeds btw, not sure if I mentioned" -> "I live in Leeds"); ``text`` itself when nothing would be left."""
+    while True:
+        cut = _EMPTY_TAIL.sub("", text)
+        if cut == text or len(cut.split()) < 2:  # "Me too!" is small talk, not "Me"
+            return text
+        text = cut
 
 
 # "User got this.", "User won't give up on their dreams.", "User is gonna keep pushing.": encouragement and
@@ -630,8 +670,10 @@ _ASIDE_TAIL = _rx(
     r"(?:\s*,\s*|\s+-\s+)(?P<tail>(?:(?:(?:always|never|still|already|just|actually)\s+)?"
     r"(?:been|got|had|have|haven't|hasn't|did|didn't|was|wasn't)\b"
     r"|(?:if|unless|in\s+case|as\s+long\s+as|whatever|whenever|which)\b"
-    r"|(?:it|he|she|they|this|that|there)(?:'s|'re|'ll|'d|\s+\w+)"
+    r"|(?:it|he|she|they|this|that|there)(?:'s|'re|'ll|'d|\s+\w+)|its\s+\w+"
     r"|the\s+\w+\s+\w+(?:s|ed)\b"
+    # "..., seems nice", "..., trying to be healthy": said of the fact, without a subject
+    r"|(?:seems|looks|sounds|feels|trying\s+to|hoping\s+to|wish\s+me\s+luck)\b"
     # "..., six months sober now", "..., two years clean": how long, said after the fact
     r"|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several)\s+(?:days?|weeks?|months?|years?)"
     r"\s+\w+(?:\s+now)?\s*[.!]*$"
@@ -643,8 +685,13 @@ _ASIDE_TAIL = _rx(
 # from it, told after it without a comma.
 _TRAILING_ASIDE = _rx(
     r"\s+(?:(?:ever\s+)?since\s+(?:i|we)\s+(?:was|were)\b"
-    r"|so\s+(?:(?:i|we|it|that|there|the|my|our)\b|\w+\s+(?:are|is|was|were|gets?)\b)).*$"
+    r"|so\s+(?:(?:i|we|it|that|there|the|my|our)\b|(?:\w+\s+){1,2}(?:are|is|was|were|gets?)\b)).*$"
 )
+
+
+# "... so no cheese boards for us": what a care fact rules out, after it (what follows a care fact only: "I tore
+# my ACL so no more football" says what stopped).
+_SO_NO = _rx(r"\s+so\s+no\b.*$")
 
 
 # "..., boxes everywhere", "..., so much cheaper": a few words without a verb after a change, saying how it went.
@@ -663,6 +710,9 @@ def _cut_aside(statement: str) -> str:
     m = _TRAILING_ASIDE.search(statement)
     if m is not None and m.start() > 0:
         statement = statement[: m.start()]
+    m = _SO_NO.search(statement)
+    if m is not None and m.start() > 0 and is_care_fact(statement[: m.start()]):
+        statement = statement[: m.start()]  # "Marco is lactose intolerant so no cheese boards for us"
     m = _BARE_TAIL.search(statement)
     head = statement[: m.start()] if m is not None else ""
     # "we moved to Porto, boxes everywhere": how it went, not what changed; a job's tail names the job ("I got a
@@ -675,7 +725,7 @@ def _cut_aside(statement: str) -> str:
     if m is None or m.start() == 0 or is_subjectless_change(m.group("tail")):
         return statement
     head = statement[: m.start()]
-    return _EMPTY_TAIL.sub("", head) or head
+    return _without_empty_tail(head)
 
 
 # Words of emphasis that say how the user feels about a fact, not what it is: "User is officially retired."
@@ -856,9 +906,13 @@ def _no_symbols(text: str) -> str:
     return "".join(" " if unicodedata.category(c) == "So" else c for c in text if c not in "\ufe0f\u200d")
 
 
+# "I'm doing dry April btw, no alcohol": a filler inside the sentence, before a comma.
+_INNER_FILLER = _rx(r"\s+(?:btw|by\s+the\s+way|tbh|ngl|fyi|lol|haha)(?=\s*,)")
+
+
 def _clean(sentence: str) -> str:
     text = read_as_meant(" ".join(_no_symbols(sentence.translate(_APOSTROPHES)).split()))
-    return _BULLET.sub("", text).strip(" \"'")
+    return _INNER_FILLER.sub("", _BULLET.sub("", text)).strip(" \"'")
 
 
 def _strip_lead(text: str) -> tuple[str, bool]:
@@ -869,8 +923,8 @@ def _strip_lead(text: str) -> tuple[str, bool]:
         if m and m.end() > 0:
             text, social = text[m.end():].lstrip(" ,!.-"), True
             continue
-        m = (_LEAD_CONNECTIVE.match(text) or _LEAD_NEWS.match(text) or _LEAD_REMINDER.match(text)
-             or _LEAD_LABEL.match(text))
+        m = (_LEAD_CORRECTION.match(text) or _LEAD_CONNECTIVE.match(text) or _LEAD_NEWS.match(text)
+             or _LEAD_REMINDER.match(text) or _LEAD_CLINICIAN.match(text) or _LEAD_LABEL.match(text))
         if m and m.end() > 0:
             text = text[m.end():].lstrip(" ,:-")
             continue
@@ -888,7 +942,7 @@ _SUBORDINATE = _rx(
     r"^(?:if|when|whenever|while|since|because|as|after|before|although|though|unless|until|till|once|whether|"
     r"in|on|at|for|with|without|by|from|during|due|being|having|back|growing|like|even|except|apart|other\s+than)\b"
 )
-_FINITE = frozenset("is are was were 's 're has had did does do can could will would".split())
+_FINITE = frozenset("is are was were 's 're has had did does do can could will would says said isn't wasn't".split())
 
 
 def is_clause(text: str) -> bool:
@@ -1194,7 +1248,7 @@ def judge_sentence(
     dentist appointment at 4") is today's.
     """
     cleaned = _clean(sentence)
-    cleaned = _EMPTY_TAIL.sub("", cleaned) or cleaned
+    cleaned = _without_empty_tail(cleaned)
     fact, reason = _judge(cleaned, max_chars)
     if fact is not None and reason == KEPT_REWRITTEN:
         fact = without_correction(_CHANGE_NOW.sub(".", holds_now(fact)))
@@ -1226,6 +1280,91 @@ def _fronted(body: str, lead: re.Match[str]) -> str:
     return f"{body[lead.start('subject'):].rstrip(' .!')} {opener[:1].lower()}{opener[1:]}"
 
 
+# "my mum thinks I'm still vegan", "my dad reckons I'm allergic to everything", "everyone thinks I should move":
+# someone's view of the user, not the user's fact (a clinician's is read as the user's: "doctor says I have ...").
+_OTHERS_VIEW = _rx(
+    rf"^(?:(?:my|our)\s+(?!(?:{CLINICIAN})\b)(?:[\w'-]+\s+){{0,2}}?|everyone\s+|everybody\s+|people\s+|they\s+|he\s+|"
+    r"she\s+|(?-i:[A-Z])[a-z]+\s+)(?:(?:still|really|honestly|probably|just|also|always|totally|genuinely|seriously)\s+)*"
+    r"(?:thinks?|reckons?|believes?|assumes?|(?:is|are)\s+(?:convinced|sure)|insists?|swears?|keeps?\s+saying|"
+    r"says\s+i\s+should|wants?\s+me\s+to|wishes|would\s+(?:like|love)\s+me\s+to|is\s+always\s+saying)\b"
+)
+# "..., april fools", "... jk", "... just kidding lol": said as a joke, nothing of it holds. ("I'm not kidding" is
+# no joke.)
+_JOKE_TAIL = _rx(
+    r"(?:^|[\s,.!;-])(?<!not\s)(?<!no\s)(?:april\s+fools?(?:'s)?(?:\s+day)?|jk|j/k|just\s+kidding|kidding|"
+    r"(?:only|just)\s+joking|/s)\s*(?:haha+|lol+|lmao|xd)?[\s.!]*$"
+)
+# "so i basically have a dog now", "I practically live at the gym": not so, only as good as ("I'm basically vegan",
+# "I basically live on coffee" are so).
+_AS_GOOD_AS = _rx(
+    r"^(?:i|we)(?:\s+|(?='))(?:'ve\s+|have\s+)?(?:basically|practically|pretty\s+much|kind\s+of|kinda|sort\s+of|"
+    r"sorta|virtually|more\s+or\s+less|as\s+good\s+as)\s+(?:have|has|got|own|live\s+(?:at|in|with))\b"
+)
+# "I've been craving sushi so bad", "I'm craving pizza": a passing want.
+_CRAVING = _rx(r"^(?:i|we)(?:\s+|(?='))(?:(?:'ve|have)\s+been|(?:'m|am|'re|are))\s+(?:(?:so|really|just)\s+)*craving\b")
+# "I guess I still have to be careful what I eat": a duty the user supposes, not a fact.
+_SUPPOSED_DUTY = _rx(r"^i\s+(?:(?:still|probably|really|just|also)\s+)*(?:have\s+to|need\s+to|should|must|gotta|"
+                     r"got\s+to|ought\s+to)\b")
+# "User is rubbish but it's fun.", "User is hopeless.": how the user rates themselves, not a fact.
+_RATED = _rx(
+    r"^User\s+(?:is|are)\s+(?:(?:so|really|pretty|very|totally|kinda|kind\s+of|such|absolutely|quite|a\s+bit)\s+)*"
+    r"(?:rubbish|terrible|awful|hopeless|useless|bad|good|great|amazing|brilliant|crap|shit|pants|decent|ok|okay|"
+    r"fine|mediocre|average|lucky|unlucky|doomed|screwed|a\s+mess|chaos|chaotic|hilarious|funny|weird|crazy|"
+    r"the\s+worst|the\s+best|a\s+disaster|a\s+joke|trash)"
+    r"(?:\s*,?\s+(?:but|and|though|lol|haha)\b.*)?\.$"
+)
+# "User caved.", "User panicked.": a bare past verb, told of nothing the rules keep ("User retired." is a change).
+_BARE_PAST = _rx(r"^User\s+(?:(?:just|finally|totally|kinda|kind\s+of|basically|literally)\s+)*(?P<verb>[a-z]+)\.$")
+# "we did arthur's seat" -> "User did arthur's seat.": the household's outing, without a day or a part of the user's
+# life ("I did an MBA" is kept).
+_DID_SOMETHING = _rx(r"^User\s+(?:(?:just|finally|also|even)\s+)*did\s+(?!not\b)")
+_WE = _rx(r"^we\b")
+# Past verbs that tell a life event on their own ("User remarried.", "User relapsed."): kept bare.
+_LIFE_EVENTS = frozenset("""remarried emigrated immigrated married eloped converted qualified enlisted recovered
+    relapsed transitioned graduated retired divorced separated resigned moved relocated""".split())
+# "User went to a gluten free place.": an outing, whatever the place serves (no diet of the user's).
+_OUTING = _rx(
+    r"^User\s+(?:(?:just|finally|also|even)\s+)*(?:went|headed|popped)\s+(?:out\s+)?(?:to|for)\s+(?:a|an|the|this|that)\s+"
+    r"(?:[\w'-]+\s+){0,3}(?:place|restaurant|cafe|caf\u00e9|bar|pub|party|gig|concert|show|movie|cinema|meal|"
+    r"dinner|lunch|brunch|breakfast|drink|drinks)\b"
+)
+# "User's boyfriend Tom would just order pizza.", "User's girlfriend Ana says hi.": a passing remark about someone
+# named, which says who they are and nothing memory keeps; kept as who they are ("User's boyfriend is Tom.").
+_REMARK_OF_NAMED = re.compile(
+    rf"^User's\s+(?P<role>(?:(?:best|older|younger|little|big|eldest|youngest)\s+)?(?:{PERSON}))\s+"
+    r"(?P<name>[A-Z][a-z\u00e0-\u00ff]+)\s+(?P<rest>(?:would|'d|could|might|says|said|sends|sent|texted|messaged|"
+    r"called|wants|thinks|reckons|got\s+the\s+user|gave\s+the\s+user|bought\s+the\s+user|made\s+the\s+user|"
+    r"is\s+being|was\s+being|laughed|loved|hated)\b.*)\.$"
+)
+# "User is taking metformin for it.": a medicine for what was said before, the medicine is the fact.
+_FOR_A_POINTER = _rx(r"\s+for\s+(?:it|that|this|them)\s*\.$")
+
+
+def _without_filler(fact: str, body: str) -> str | None:
+    """The rewritten ``fact`` of ``body``, or ``None`` when it keeps nothing a later conversation needs: a rating of
+    the user (:data:`_RATED`), a bare past verb that is no change ("User caved."), an outing told with no day
+    ("User did arthur's seat.", "User went to a gluten free place."). A passing remark about someone named is kept as
+    who they are (:data:`_REMARK_OF_NAMED`), a care fact without its pointer ("for it")."""
+    lasting = slots_of(fact) or is_care_fact(fact)
+    if not lasting and _RATED.match(fact):
+        return None
+    bare = _BARE_PAST.match(fact)
+    if bare is not None and _is_past(bare.group("verb")) and bare.group("verb").lower() not in _LIFE_EVENTS \
+            and not (is_change(body) or is_ended(body) or lasting):
+        return None
+    if _DID_SOMETHING.match(fact) and _WE.match(body) and not (lasting or _DATED.search(body) or is_change(body)):
+        return None
+    if _OUTING.match(fact) and not (_DATED.search(body) or is_change(body)):
+        return None
+    remark = _REMARK_OF_NAMED.match(fact)
+    if remark is not None and not (slots_of(remark.group("rest")) or is_care_fact(fact) or is_change(fact)
+                                   or is_loss(fact)):
+        return f"User's {remark.group('role')} is {remark.group('name')}."
+    if is_care_fact(fact):
+        fact = _FOR_A_POINTER.sub(".", fact)
+    return fact
+
+
 def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     # One check after the other, first match wins: what is not a statement by the user is dropped
     # before anything is rewritten. Each rule is a named pattern above.
@@ -1255,6 +1394,8 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         return None, DROP_SMALL_TALK
     if _STORY_FRAME.match(body):
         return None, DROP_STORY
+    if _JOKE_TAIL.search(body):  # "haha I'm moving to the moon, april fools"
+        return None, DROP_JOKE
     role_here = _ROLE_HERE.match(body)
     if role_here is not None and _what_here(role_here.group("what").split()[-1]):  # "Retired teacher here."
         what = role_here.group("what").lower()
@@ -1300,7 +1441,9 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     if hedge is not None:
         rest = hedge.group("rest")
         about_user = _FIRST_PERSON_START.match(rest) or rest.lower().startswith("to ")
-        if about_user and not _HYPOTHETICAL.match(rest):
+        if re.match(r"(?:my|our)\b", rest, re.IGNORECASE) and not is_care_fact(rest):
+            about_user = None  # "I think my boyfriend is cheating": a suspicion of someone else's doing
+        if about_user and not _HYPOTHETICAL.match(rest) and not _SUPPOSED_DUTY.match(rest):
             moment = _moment(rest)  # "I think I'm getting a cold": a passing state still
             if moment is not None and moment[0] is None:
                 return None, moment[1]
@@ -1308,6 +1451,12 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         return None, DROP_OPINION
     if _HYPOTHETICAL.match(body):
         return None, DROP_HYPOTHETICAL
+    if _OTHERS_VIEW.match(body):  # "my mum thinks I'm still vegan"
+        return None, DROP_OPINION
+    if _AS_GOOD_AS.match(body):  # "I basically have a dog now" (the flatmate's)
+        return None, DROP_UNCLEAR
+    if _CRAVING.match(body):
+        return None, DROP_EPHEMERAL
     moment = _moment(body)
     if moment is not None:
         return moment[0], moment[1]
@@ -1336,7 +1485,8 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
                 return None, DROP_SMALL_TALK
             if _unresolved(rewritten):
                 return None, DROP_UNRESOLVED
-            return _plain(rewritten), KEPT_REWRITTEN
+            kept = _without_filler(_plain(rewritten), body)
+            return (kept, KEPT_REWRITTEN) if kept is not None else (None, DROP_UNCLEAR)
         return _kept_as_said(body, body)
     lead = _OPENER_THEN_FIRST_PERSON.match(body) or _LEAD_IN_THEN_FIRST_PERSON.match(body)
     if lead is not None:

@@ -409,7 +409,7 @@ def is_change(text: str) -> bool:
 
 # "I live in Porto, not Lisbon", "I meant Porto not Lisbon": what the user says was wrong, after what is right.
 _CORRECTED = re.compile(
-    r"(?:,|\bmeant\b.*?)\s+not\s+(?!(?:far|only|just|yet|always|too|so|very|much|bad|sure|really|quite|that|"
+    r"(?:,|\b(?:meant|it's|its|it\s+is|it\s+was|make\s+that)\b.*?)\s+not\s+(?!(?:far|only|just|yet|always|too|so|very|much|bad|sure|really|quite|that|"
     r"exactly|anymore|any|for|because|since|though|ever|even|counting|including)\b)"
     r"(?P<wrong>(?:(?:in|at|a|an|the|as|to)\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?)\s*[.!]*$"
 )
@@ -417,7 +417,7 @@ _CORRECTED = re.compile(
 
 def corrected_words(text: str) -> frozenset[str]:
     """The stemmed content words of what ``text`` corrects ("I live in Porto, not Lisbon" -> ``{"lisbon"}``,
-    "I meant Porto, not Lisbon" too); empty when it corrects nothing."""
+    "I meant Porto, not Lisbon" and "its march 3rd not may" too); empty when it corrects nothing."""
     m = _CORRECTED.search(_fold(text).strip())
     return content_words(m.group("wrong")) if m is not None else frozenset()
 
