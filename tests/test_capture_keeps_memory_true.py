@@ -269,3 +269,13 @@ def test_an_agent_that_remembers_in_its_own_words_and_capture_store_each_fact_on
     seen.clear()
     turn("Where do I live?", AIMessage("In Lisbon."))
     assert seen[0].count("lives in Lisbon") == 1 and seen[0].count("is vegan") == 1
+
+
+@pytest.mark.parametrize("ending", ["we broke up last month", "Tom and I broke up", "Tom and I split up"])
+def test_a_breakup_ends_the_former_partners_care_fact_and_leaves_the_users_own(ending: str) -> None:
+    engine = ungated_engine()
+    for said in ["I have coeliac disease too", "my boyfriend Tom is allergic to peanuts", ending]:
+        capture_facts(engine, "u1", [("user", said)], RULES)
+    valid = {f.content: bool(f.metadata.get("core")) for f in engine.list("u1")}
+    assert "User's boyfriend Tom is allergic to peanuts." not in valid  # no longer the household's, nor core
+    assert valid.get("User has coeliac disease.") is True

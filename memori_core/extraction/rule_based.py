@@ -766,12 +766,15 @@ def _as_denial(clause: str) -> str | None:
 def _says_more(verdict: SentenceVerdict, text: str) -> bool:
     """Whether the stored fact ``text`` says more than the new fact could replace, so that replacing it would
     lose what still holds: a care fact (an allergy, a medication) replaced by a fact that is none and is about
-    no diet ("Arjun turned 5" after "User's son Arjun is 4 and he's allergic to peanuts."), or a fact of two
+    no diet, unless the new fact ends the relationship the stored one is about (a former partner's coeliac
+    disease is no care fact of the user's household) ("Arjun turned 5" after "User's son Arjun is 4 and he's allergic to peanuts."), or a fact of two
     parts joined by "and" / "but" replaced by a new age ("Leela turned 8" after "User's daughter Leela is 7
     and obsessed with dinosaurs.")."""
     said = verdict.sentence
     if is_negated(said) or is_ended(said):
         return False  # "I'm not vegetarian any more" ends the care fact it names
+    if relationship_stage(verdict.fact) in _ENDED_STAGES and relationship_stage(text) is not None:
+        return False  # "Tom and I broke up" ends what the user told of the partner, "... Tom is coeliac." too
     new_slots = slots_of(verdict.fact)
     if is_care_fact(text) and not is_care_fact(verdict.fact) and not new_slots & CONSUMPTION_SLOTS:
         return True
@@ -1068,7 +1071,7 @@ class RuleBasedFactExtractor:
         for slot in slots_of(verdict.fact) & slots_of(text):
             if holder(verdict.fact, slot) != holder(text, slot):
                 continue
-            if _CONDITION.search(text) and not _CONDITION.search(verdict.fact):
+            if slot != "relationship" and _CONDITION.search(text) and not _CONDITION.search(verdict.fact):
                 continue  # a condition is no diet: "I went keto" leaves "User has coeliac disease."
             moved_from = _MOVED_FROM.search(verdict.fact) if slot == "residence" else None
             if moved_from is not None and moved_from.group("place").casefold() not in text.casefold():
