@@ -578,11 +578,13 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
 
 
 _NAMED = re.compile(r"(?<=\s)(?<![.!?:;]\s)([A-Z][a-z][\w-]*)")
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")
 _NOT_A_NAME = frozenset({
     "I", "It", "That", "There", "Here", "This", "These", "Those", "He", "She", "They", "We", "You", "My", "Our",
-    "Mum", "Mom", "Dad", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
-    "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-    "November", "December", "Christmas", "Easter", "Mr", "Mrs", "Ms", "Dr", "OK", "Ok"})
+    "Mum", "Mom", "Dad", *(day.capitalize() for day in _WEEKDAYS), *_MONTHS, "Christmas", "Easter", "Mr", "Mrs",
+    "Ms", "Dr", "OK", "Ok"})
 _WORD = re.compile(r"[\w-]+")
 # a question whose subject is a name: "Can Bruno come along on the hike?", "Does Kasia need a visa?" (someone or a
 # pet of the asker's, when the user's facts hold the name)
@@ -598,9 +600,6 @@ def named_words(question: str) -> frozenset[str]:
     return frozenset(_NAMED.findall(question)) - _NOT_A_NAME
 
 
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-           "November", "December")
 _DAY_IN_QUESTION = re.compile(r"\b(" + "|".join(_WEEKDAYS) + r")s?\b", re.IGNORECASE)
 _MONTH_IN_QUESTION = re.compile(r"(?<=\s)(" + "|".join(_MONTHS) + r")\b")  # "May", not "may" or a sentence's first word
 
