@@ -109,6 +109,19 @@ def with_and_without_implications(embedder, facts: list[str]) -> tuple[RecallEng
     ("User is not vegan.", set()),  # negated: no care fact
     ("User has no allergies.", set()),
     ("User loves sushi.", set()),  # a taste, not a constraint
+    ("User is a big Cleveland Guardians fan.", {"fandom"}),
+    ("I support Man City.", {"fandom"}),
+    ("User is not a fan of spicy food.", set()),  # a dislike, no team
+    ("User is learning the cello.", {"music"}),
+    ("User sings in a community choir.", {"music"}),
+    ("User drives a Nissan Leaf.", {"vehicle"}),
+    ("User drives a 2009 Škoda Octavia estate.", {"vehicle"}),
+    ("User plays basketball on Wednesday evenings.", {"schedule"}),  # a sport, no instrument
+    ("User mostly reads Civil War history.", {"reading"}),
+    ("User loves old jazz records.", {"listening"}),
+    ("User likes dry comedy movies.", {"watching"}),
+    ("I'm originally from Toronto.", {"home"}),
+    ("My parents still live in Toronto.", {"home"}),
     ("User lives in Leeds.", set()),
 ])
 def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, concerns):
@@ -126,7 +139,7 @@ def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, conce
     ("Is hummus OK for me?", {"sesame", "gut"}),  # chickpeas: what a low-FODMAP diet leaves out
     ("Can I take ibuprofen for my headache?", {"painkiller", "blood thinner", "pregnancy", "clinic"}),
     ("Where do I live?", set()),
-    ("Should I take the nutty professor to the cinema?", {"peanut", "tree nut", "mobility", "hearing"}),  # words, not meaning
+    ("Should I take the nutty professor to the cinema?", {"peanut", "tree nut", "mobility", "hearing", "watching"}),  # words, not meaning
     ("What should I cook for dinner tonight?", {"meal"}),  # any meal opens every food concern
     ("I'm feeling shaky and sweaty all of a sudden.", {"clinic", "diabetes"}),  # symptoms
     ("My feet are really swollen.", {"clinic", "diabetes"}),
@@ -139,8 +152,8 @@ def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, conce
     ("Any body lotions or creams you would suggest?", set()),
     ("Can I wear brie-scented perfume while pregnant?", {"pregnancy"}),  # only what eating meets is dropped
     ("Can you plan a fun Saturday for the kids?", {"children"}),
-    ("Is it worth trading in my car?", {"money"}),
-    ("Plan me a cheap weekend trip home.", {"money", "getting around", "travel", "mobility", "caring"}),
+    ("Is it worth trading in my car?", {"money", "vehicle"}),
+    ("Plan me a cheap weekend trip home.", {"money", "getting around", "travel", "mobility", "caring", "home"}),
     ("Got a small bonus. What's the smartest thing to do with R5,000?", {"money"}),  # an amount is money
     ("Is 300 euros too much for a pram?", {"money", "children", "stairs"}),
     ("What should I send for the baby's first Easter?", {"children"}),  # a possessive is the word
@@ -160,6 +173,14 @@ def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, conce
     ("A stray cat bit me and the wound is red.", {"clinic"}),
     ("Can you help me write a cover letter?", {"work"}),
     ("How do I get more orders in before Christmas?", {"work"}),
+    ("Should I get tickets for the home opener?", {"fandom"}),
+    ("What pieces should I practise this month?", {"music"}),
+    ("How far can I get on a single charge on the highway?", {"vehicle"}),
+    ("The car's grinding again when I change gear. Worth fixing?", {"vehicle"}),
+    ("Any good book recommendations?", {"reading"}),
+    ("Something relaxing to put on tonight?", {"listening", "watching"}),
+    ("Can you recommend some pieces to go with my jeans?", set()),  # clothes, not music
+    ("I'm going home for Christmas, can you help me plan it?", {"home"}),
 ])
 def test_a_question_touches_the_concerns_its_words_name(question, concerns):
     assert question_concerns(question) == frozenset(concerns)
@@ -469,6 +490,8 @@ def test_a_weekday_the_question_names_opens_the_few_facts_on_that_day():
     "Bad wind and loose stools since the souvlaki last night. Is that normal?",
     "Client dinner next week at a really loud hotpot place. Any advice?",
     "Would golf be a good fit?",
+    "Any podcast recommendations for long drives?",  # a request whose subject is the asker's own
+    "Who do you reckon wins the derby this weekend?",  # the assistant's opinion, asked by a fan
 ])
 def test_chat_phrasings_count_as_the_askers_own_case(question):
     assert for_the_asker(question)
@@ -480,3 +503,13 @@ def test_chat_phrasings_count_as_the_askers_own_case(question):
 ])
 def test_general_questions_stay_general(question):
     assert not for_the_asker(question)
+
+
+def test_a_fans_ticket_question_recalls_the_team_and_a_general_sports_question_does_not():
+    fan = "User is a big Cleveland Guardians fan."
+    eng = ann_with(fan, "User is learning the cello.")
+    assert fan in [f.content for f in eng.recall("Should I get tickets for the home opener?", "ann")]
+    assert "fandom" in eng.explain("Should I get tickets for the home opener?", "ann").gate_note
+    assert fan not in [f.content for f in eng.recall("Who won the 1966 World Cup final?", "ann")]
+    cello = [f.content for f in eng.recall("What pieces should I practise this month?", "ann")]
+    assert "User is learning the cello." in cello and fan not in cello

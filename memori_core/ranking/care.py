@@ -183,7 +183,8 @@ _OURS = re.compile(r"\bthe\s+(?:kids|children|baby|twins|grandkids|grandchildren
 _REQUEST = re.compile(
     r"^\W*(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?"
     r"(?:plan|suggest|recommend|help\s+(?:me|us)|give\s+me|find\s+(?:me|us)|any\s+(?:ideas|suggestions|tips)|"
-    r"ideas\s+for|anything|something|any\s+(?:good|nice|decent|fun|cheap)\b)\b"
+    r"ideas\s+for|anything|something|any\s+(?:good|nice|decent|fun|cheap)\b|"
+    r"any\s+(?:\w+\s+){1,2}?(?:recommendations|suggestions|ideas|tips)\b)\b"
     # a closing request after the situation is told: "Client dinner at a loud place next week. Any advice?"
     r"|(?:^|[.!?]\s+)(?:any\s+(?:advice|ideas|tips|suggestions|recommendations|thoughts)|advice|ideas|"
     r"suggestions|tips)\s*\??\s*$",
@@ -194,7 +195,7 @@ _REQUEST = re.compile(
 # asking the assistant's own suggestion or opinion, anywhere in the turn ("What starter would you suggest?",
 # "The satay looks great, thoughts?"): the answer is for the asker's case
 _OPINION = re.compile(
-    r"\b(?:would|do|could|can|will)\s+you\s+(?:suggest|recommend|advise|pick|choose|go\s+for)\b"
+    r"\b(?:would|do|could|can|will)\s+you\s+(?:suggest|recommend|advise|pick|choose|go\s+for|reckon)\b"
     r"|\bwhat\s+do\s+you\s+(?:think|suggest|recommend)\b|\byour\s+(?:thoughts|take|advice|pick|suggestions?)\b"
     r"|\bthoughts\s*\?",
     re.IGNORECASE,

@@ -156,6 +156,25 @@ SITUATION_CONCERNS: dict[str, str] = {
                r"(?:no|doesn't\s+allow|don't\s+allow|does\s+not\s+allow|not\s+allowed)\s+(?:any\s+)?(?:more\s+)?pets)\b",
     "power": r"\b(?:inverter|generator|load[\s-]?shedding|power\s+cuts?|cpap|oxygen\s+concentrator|"
              r"electric\s+wheelchair|fridge\s+goes\s+off)\b",
+    "home": r"\b(?:originally\s+from|grew\s+up\s+in|born\s+(?:and\s+(?:raised|bred)\s+)?in|hometown|"
+            r"(?:parents|mum|mom|dad|father|mother|family|folks)\s+(?:still\s+)?(?:lives?|live)\s+in)\b",
+    "fandom": r"\b(?:supports?|supporter\s+of|season[\s-]tickets?)\s+(?:\w+\s+){0,2}?(?-i:[A-Z])\w*|"
+              r"(?<!not\s)(?<!not\sa\s)(?<!not\sthe\s)\b(?:big|huge|massive|lifelong|die[\s-]hard|devoted|mad|keen)?\s*"
+              r"(?-i:[A-Z])[\w.']*(?:\s+(?-i:[A-Z])[\w.']*){0,2}\s+(?:fan|supporter)s?\b|\bseason[\s-]ticket\s+holder\b",
+    "music": r"\b(?:plays?|playing|learning|learns|learnt|learned|lessons?\s+(?:in|on|for)|practis\w*|practic\w*)\s+"
+             r"(?:the\s+|a\s+|an\s+|(?:\w+\s+)?lessons?\s+(?:in|on|for)\s+(?:the\s+)?)?(?:piano|keys|keyboard|guitar|"
+             r"bass|double\s+bass|drums|violin|viola|cello|flute|clarinet|sax\w*|trumpet|trombone|ukulele|harp|oboe|"
+             r"bassoon|banjo|mandolin|accordion|organ|french\s+horn)\b|\bsings?\s+in\s+(?:a|the)\s+\w*\s*choir\b",
+    "vehicle": r"\b(?<!n't\s)(?<!not\s)(?<!never\s)(?:drives?|owns?|has|have|got)\s+(?:a|an|the|his|her|their|our|my)\s+(?:\w+\s+){0,3}?"
+               r"(?:car|van|motorbike|motorcycle|scooter|ev|electric\s+car|camper(?:van)?|rv|pickup|pick-up|truck|estate|"
+               r"saloon|hatchback|sedan|suv|4x4|"
+               r"(?-i:[A-Z])[\w-]+\s+(?:\w+\s+)?(?-i:[A-Z0-9])[\w-]*)\b(?!\s+(?:bus|taxi|cab|tram|for\s+a\s+living))",
+    "reading": r"\b(?:reads|reading|books|novels|audiobooks|comics|graphic\s+novels|manga|poetry|"
+               r"(?:sci[\s-]?fi|crime|fantasy|romance|history|historical)\s+(?:fiction|novels|books))\b",
+    "listening": r"\b(?:music|jazz|blues|records|vinyl|albums?|podcasts?|audiobooks|opera|classical\s+music|"
+                 r"hip[\s-]hop|folk\s+music|k[\s-]?pop|punk|metal|country\s+music|bands?)\b",
+    "watching": r"\b(?:films|movies|cinema|documentar\w+|tv\s+(?:shows|series|dramas)|sitcoms|anime|"
+                r"(?:crime|period|costume|medical)\s+dramas|reality\s+(?:tv|shows)|box\s+sets)\b",
     "schedule": r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|every\s+(?:other\s+)?(?:(?:mon|tues|wednes|thurs|fri|"
                 r"satur|sun)day|week|weekend)|on\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
                 r"(?:\s+and\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day))?\s+(?:mornings|evenings|nights|afternoons)|"
@@ -306,6 +325,32 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "schedule": ("my week", "next week is", "this week is", "fit everything in", "fit it all in", "fit it in",
                  "schedule", "calendar", "timetable", "free time", "spare time", "which night", "which day",
                  "what night", "what day", "free evening", "no time", "never have time", "busy week"),
+    "home": ("going home", "go home", "head home", "heading home", "trip home", "back home", "home for christmas",
+             "home for the holidays", "home for thanksgiving", "home for easter", "home for eid", "home for diwali",
+             "hometown", "visit my parents", "visiting my parents", "see my parents", "seeing my parents",
+             "visit my family", "visiting my family", "see my family", "visit my folks", "see my folks"),
+    "fandom": ("derby", "match", "the game", "big game", "game tonight", "game this weekend", "home opener",
+               "opener", "season opener", "fixture", "kick off", "kickoff", "playoff*", "cup final", "final",
+               "super bowl", "world series", "league", "premier league", "champions league", "transfer window",
+               "season ticket", "away game", "home game", "stadium", "ballpark", "tailgate", "tailgating",
+               "jersey", "kit", "scarf"),
+    "music": ("practise", "practice", "practising", "practicing", "scales", "the keys",
+              "recital", "sheet music", "repertoire", "music lesson", "music exam", "grade exam", "metronome",
+              "sight reading", "chord*", "tune", "tunes", "songs to learn", "standards", "jam session", "audition",
+              "orchestra", "rehearsal", "instrument"),
+    "vehicle": ("single charge", "charge", "charging", "charger", "range", "mpg", "fuel", "petrol", "diesel",
+                "gas mileage", "mileage", "tyre*", "tire", "tires", "oil change", "mot", "car service",
+                "service the car", "car wash", "parking", "park", "roof box", "tow", "towing", "snow chains",
+                "breakdown", "breaks down", "break down", "car insurance", "road trip", "long drive", "drive to",
+                "driving to", "motorway", "highway", "freeway", "get there", "way to get", "how long will it take",
+                "the car", "my car", "our car", "clutch", "gearbox", "change gear", "brakes", "engine", "mechanic",
+                "dashboard", "warning light"),
+    "reading": ("audiobook*", "podcast*", "book recommendation", "good book", "book club", "something to read",
+                "book to read", "read next", "reading list", "a book", "books", "novel", "beach read", "kindle"),
+    "listening": ("podcast*", "audiobook*", "playlist", "album", "put on", "listen*", "record shop", "vinyl",
+                  "spotify", "concert", "gig", "festival", "radio"),
+    "watching": ("something to watch", "watch tonight", "a film", "a movie", "movie night", "film night", "tv",
+                 "series", "documentary", "netflix", "binge*", "box set", "put on", "cinema", "streaming"),
     "buckwheat": ("buckwheat", "soba", "juwari", "galette", "kasha", "blini", "blinis", "crepe", "crêpe"),
     "gut": ("onion", "garlic", "bean", "lentil*", "chickpea*", "hummus", "hotpot", "hot pot", "curry", "spicy",
             "chilli", "chili", "fried", "fatty", "greasy", "takeaway", "takeout", "kebab", "souvlaki", "gyro",
@@ -349,7 +394,8 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
              "clients", "customers", "orders", "linkedin", "work email", "my team", "performance review",
              "appraisal", "career", "employer", "hr", "occupational health"),
     "outdoors": ("frost", "freeze", "freezing", "heatwave", "heat wave", "hot weather", "degrees", "storm", "hail",
-                 "drought", "hosepipe ban", "outside", "outdoors", "yard", "garden", "gardening", "planting"),
+                 "drought", "hosepipe ban", "outside", "outdoors", "yard", "garden", "gardening", "planting", "hive",
+                 "bee suit", "swarm"),
     "travel": ("trip", "holiday", "vacation", "getaway", "go away", "weekend away", "travel", "flight", "fly",
                "flying", "abroad", "babymoon", "hotel", "airbnb", "camping", "cruise", "road trip"),
     "sesame": ("sesame", "tahini", "hummus", "houmous", "halva", "halwa", "falafel", "baba ganoush", "bagel",
@@ -481,7 +527,7 @@ def question_concerns(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
-_TOLD_PAST = re.compile(r"\b(?:did|was|were|had|went|attended)\b", re.IGNORECASE)
+_TOLD_PAST = re.compile(r"\b(?:did|was|were|had|went|attended|created|visited)\b", re.IGNORECASE)
 
 
 def asks_what_to_do(question: str) -> bool:
