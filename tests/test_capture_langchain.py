@@ -12,13 +12,14 @@ import pytest
 from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import FakeListChatModel, GenericFakeChatModel
 from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 
 from _extractors import Exploding, Gate
 from _faults import break_store
 from _helpers import stored
 from _langchain_fakes import HeldChatModel, recall_model_capture_graph, replies
-from memori_core import ExtractedFact, RecallEngine, RuleBasedFactExtractor, capture_facts
+from memori_core import ExtractedFact, RecallEngine, RuleBasedFactExtractor, capture_facts, unnormalized_entity_ids
 from memori_core.context import CLOSE_TAG, OPEN_TAG
 from memori_core.extraction import KnownFact, MessageLike, as_messages
 from memori_langchain import LLMFactExtractor, MemoriMiddleware, memori_capture_node
@@ -222,6 +223,39 @@ def test_facts_captured_from_the_turn_being_answered_are_not_injected_into_its_t
 
 
 # -- LLMFactExtractor -------------------------------------------------------------
+
+
+def test_the_llm_extractors_reply_is_not_streamed_to_the_user_as_the_agents(ungated: RecallEngine) -> None:
+    # The capture runs on a capture thread while the agent's run goes on (a tool call): its extractor model call
+    # must not become part of that run, or stream_mode="messages" hands its reply to the user as the agent's.
+    extractor_model = GenericFakeChatModel(messages=iter(['["User lives in Porto (EXTRACTED)."]']))
+    middleware = MemoriMiddleware(engine=ungated, entity_id="ann", capture=True,
+                                  extractor=LLMFactExtractor(extractor_model))
+
+    @tool
+    def look_up_weather() -> str:
+        """The weather where the user lives."""
+        assert middleware.flush(timeout=30)  # the capture ran while the agent's run is still going
+        return "sunny"
+
+    model = replies(AIMessage("", tool_calls=[{"name": "look_up_weather", "args": {}, "id": "c1"}]), "It's sunny.")
+    agent = create_agent(model, [look_up_weather], middleware=[middleware])
+    streamed = [chunk.text for chunk, _ in agent.stream({"messages": [HumanMessage("I live in Porto.")]},
+                                                        stream_mode="messages")]
+    assert "It's sunny." in streamed and not any("EXTRACTED" in text for text in streamed)
+    assert stored(ungated, "ann") == ["User lives in Porto (EXTRACTED)."]
+
+
+def test_an_agent_inside_unnormalized_entity_ids_captures_under_the_id_it_allows(ungated: RecallEngine) -> None:
+    nfd = "jose\u0301"  # an id an earlier version stored facts under; refused outside the block
+    middleware = MemoriMiddleware(engine=ungated, capture=True)
+    agent = create_agent(replies("ok"), [], middleware=[middleware])
+    with unnormalized_entity_ids():
+        agent.invoke({"messages": [HumanMessage("I live in Porto.")]}, {"configurable": {"entity_id": nfd}})
+    done = middleware.flush(timeout=30)
+    assert done and done.completed == 1 and done.failed == 0
+    with unnormalized_entity_ids():
+        assert stored(ungated, nfd) == ["User lives in Porto."]
 
 
 class RecordingFake(FakeListChatModel):
