@@ -25,7 +25,7 @@ from memori_core.capture import (
 )
 from memori_core.engine import RecallEngine
 from memori_core.extraction import FactExtractor, Message
-from memori_core.failopen import STRICT_DEFAULT
+from memori_core.failopen import STRICT_DEFAULT, check_timeout
 from memori_core.lanes import ERASURES
 from memori_core.placement import SYSTEM, check_placement
 from memori_core.query import context_turns
@@ -146,6 +146,7 @@ def memori_recall_node(
     k: int | None = None,
     strict: bool = STRICT_DEFAULT,
     key: str = CONTEXT_KEY,
+    timeout: float | None = None,
 ) -> RunnableLambda:
     """A graph node that recalls facts for the last human message (with text) into ``state[key]``.
 
@@ -176,10 +177,14 @@ def memori_recall_node(
     The entity is ``config["configurable"]["entity_id"]`` (else ``["user_id"]``), else the graph's
     runtime context (``entity_id``, else ``user_id``), else ``entity_id``.
     Recall errors are logged and an empty block is written (``strict=True`` raises).
+    ``timeout`` (seconds; default ``None``: no limit but the store's per request) bounds the whole recall: past
+    it an empty block is written, as for a failed recall, while the recall finishes in the background and
+    serves the next turn.
     Runs natively async under ``ainvoke`` / ``astream``.
     """
     owner = "memori_recall_node"
     check_adapter_args(owner, engine, entity_id, k)
+    seconds = check_timeout(timeout, owner)
     unchecked = [True]  # until a run has told what the graph's state schema does with ``key``
     unchecked_lock = threading.Lock()
 
@@ -210,7 +215,7 @@ def memori_recall_node(
         if turn is not None:  # for the capture node: a forget from now on erases this turn too
             _TURN_STARTS.note(turn)
         query, context = human_query_and_context(messages, context_turns(engine))
-        return BlockRecall(engine, query, entity, k, strict, owner, context)
+        return BlockRecall(engine, query, entity, k, strict, owner, context, timeout=seconds)
 
     def memori_recall(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, str]:
         return {key: _recall(state, config).block()}
