@@ -368,7 +368,9 @@ class BackgroundCapture:
     warning each through :func:`warn_failed` and are otherwise ignored; a
     store outage is warned once and the captures that start during the engine's
     outage cool-down are skipped, as failed ones (``on_failure``), without
-    reaching the store (:class:`~memori_core.failopen.OutageBreaker`). With
+    reaching the store (:class:`~memori_core.failopen.OutageBreaker`): the first
+    capture an outage keeps from being stored is warned, once per outage, and how
+    many it kept is warned when the store answers again. With
     ``strict=True`` nothing is logged: the first failure (or dropped capture,
     as :class:`CaptureDropped`) is kept and raised by the next :meth:`flush` /
     :meth:`aflush`, or by the adapter's next call (:meth:`raise_failure`),
@@ -477,7 +479,7 @@ class BackgroundCapture:
 
         def job() -> None:
             call = FailOpenCall(engine, strict=self.strict, owner=self.owner, logger=self.logger, what="capture",
-                                entity_id=entity_id)
+                                entity_id=entity_id, background=True)
             outcome = "completed"
             try:
                 if call.skipped:  # the store failed moments ago: not stored, as when it fails now

@@ -21,7 +21,9 @@ fail-open surface over that engine skips memory at once for
 ``RecallEngine(outage_cooldown=...)`` seconds (default
 :data:`DEFAULT_OUTAGE_COOLDOWN`) instead of waiting ``timeout`` again on each
 call; the first call after that goes to the store again. The error that starts
-an outage is logged as a warning, once; the calls it skips log at DEBUG.
+an outage is logged as a warning, once; the calls it skips log at DEBUG, but for background captures: a turn
+not stored is lost without anyone seeing it, so the first capture an outage skips or fails (over the engine, of
+any adapter) is warned, once per outage, and when the store answers again a warning says how many were lost.
 :class:`FailOpenCall` is one call through this policy.
 
 Waiting before the store (:meth:`FailOpenCall.reaching`): a fail-open call must send its first store request
@@ -284,6 +286,9 @@ class OutageBreaker:
         self._probing = False
         self._outages = 0
         self._error = ""
+        self._lost = 0  # background captures not stored during the current outage
+        self._lost_told = False  # whether the first of them was warned about
+        self._ended: OutageEnd | None = None
 
     @property
     def cooldown(self) -> float:
@@ -335,6 +340,8 @@ class OutageBreaker:
             if not outage:
                 if error is None and admission.probe and current and self._until is not None:
                     self._until = None
+                    self._ended = OutageEnd(self._lost, self._clock() - self._since)
+                    self._lost = 0
                     return Verdict.RECOVERED
                 return Verdict.ANSWERED
             assert error is not None
@@ -346,6 +353,7 @@ class OutageBreaker:
                     return Verdict.KNOWN  # began before an outage that has ended since
                 self._outages += 1
                 self._until, self._since, self._error = now + self._cooldown, now, type(error).__name__
+                self._lost, self._lost_told = 0, False
                 return Verdict.OPENED
             if admission.probe and current:
                 self._until, self._error = now + self._cooldown, type(error).__name__
@@ -368,6 +376,31 @@ class OutageBreaker:
         """Seconds since the current outage was first seen (0 when closed)."""
         with self._lock:
             return 0.0 if self._until is None else self._clock() - self._since
+
+    def capture_lost(self) -> bool:
+        """Count one background capture the current outage kept from being stored; ``True`` for the first of the
+        outage (the one to warn about), and when no outage is open any more (its count was told already)."""
+        with self._lock:
+            if self._until is None:
+                return True
+            self._lost += 1
+            first, self._lost_told = not self._lost_told, True
+            return first
+
+    @property
+    def last_outage(self) -> OutageEnd | None:
+        """How the most recent outage that ended went (``None`` before one did)."""
+        with self._lock:
+            return self._ended
+
+
+@dataclass(frozen=True)
+class OutageEnd:
+    """An outage that ended (the store answered a probe): how many background captures it kept from being
+    stored (``lost_captures``) and how long it lasted (``seconds``, from the error that opened it)."""
+
+    lost_captures: int
+    seconds: float
 
 
 def check_cooldown(value: Any, name: str = "outage_cooldown") -> float:
@@ -402,11 +435,14 @@ class FailOpenCall:
     A ``strict`` call never skips and never touches the breaker: it goes to the store and its error is raised.
     """
 
-    __slots__ = ("breaker", "admission", "strict", "owner", "logger", "what", "entity_id", "limit")
+    __slots__ = ("breaker", "admission", "strict", "owner", "logger", "what", "entity_id", "limit", "background")
 
     def __init__(self, engine: Any, *, strict: bool, owner: str, logger: logging.Logger, what: str,
-                 entity_id: str | None) -> None:
+                 entity_id: str | None, background: bool = False) -> None:
+        """``background``: a background capture, whose turn is lost when the call skips or fails during an outage
+        without the app seeing it: the first of each outage is warned (:meth:`OutageBreaker.capture_lost`)."""
         self.strict, self.owner, self.logger, self.what, self.entity_id = strict, owner, logger, what, entity_id
+        self.background = background
         limit = getattr(getattr(engine, "store", None), "request_timeout", None)
         self.limit: float | None = (float(limit) if isinstance(limit, (int, float)) and not isinstance(limit, bool)
                                     and limit > 0 else None)
@@ -415,9 +451,10 @@ class FailOpenCall:
         self.admission = self.breaker.admit() if self.breaker is not None else None
         if self.skipped:
             assert self.breaker is not None
-            logger.debug("%s: %s skipped for entity %r: the store failed %.1f s ago (%s); tried again in %.1f s",
-                         owner, what, entity_id, self.breaker.down_for(), self.breaker.error,
-                         self.breaker.retry_in())
+            why = (f"the store failed {self.breaker.down_for():.1f} s ago ({self.breaker.error}); tried again in "
+                   f"{self.breaker.retry_in():.1f} s")
+            if not self._warned_lost(why):
+                logger.debug("%s: %s skipped for entity %r: %s", owner, what, entity_id, why)
 
     @property
     def skipped(self) -> bool:
@@ -446,6 +483,17 @@ class FailOpenCall:
         return (f"the store failed for another call while this one waited ({self.breaker.error}); memory is "
                 f"skipped for {self.breaker.retry_in():.1f} s")
 
+    def _warned_lost(self, why: str) -> bool:
+        """For a background capture lost to the outage (``why``), count it; the first of the outage is warned
+        here (``True``), the others are left to the caller's DEBUG line (``False``)."""
+        if not self.background or self.breaker is None or not self.breaker.capture_lost():
+            return False
+        self.logger.warning(
+            "%s: %s for entity %r not stored: %s; the turns captured until the store answers again are not "
+            "stored either (warned once per outage; how many is logged when it answers)", self.owner, self.what,
+            self.entity_id, why)
+        return True
+
     @property
     def error(self) -> str:
         """For a skipped call, the type name of the error the store failed with."""
@@ -456,6 +504,11 @@ class FailOpenCall:
         if self.admission is not None and self.breaker is not None:
             if self.breaker.settle(self.admission, None) is Verdict.RECOVERED:
                 self.logger.info("%s: the store answers again; memory is used again", self.owner)
+                ended = self.breaker.last_outage
+                if ended is not None and ended.lost_captures:
+                    self.logger.warning(
+                        "%s: the store answers again after %.0f s down; background captures skipped or failed "
+                        "meanwhile: %d (those turns are not stored)", self.owner, ended.seconds, ended.lost_captures)
 
     def ended(self) -> None:
         """The call ended without telling whether the store answers (it did not reach it, or raised a usage
@@ -472,7 +525,8 @@ class FailOpenCall:
         if isinstance(exc, NotReached):  # never sent: says nothing of the store, the breaker learns nothing
             self.ended()
             if self.breaker is not None and self.breaker.is_open:
-                self.logger.debug("%s: %s skipped for entity %r: %s", self.owner, self.what, self.entity_id, exc)
+                if not self._warned_lost(str(exc)):
+                    self.logger.debug("%s: %s skipped for entity %r: %s", self.owner, self.what, self.entity_id, exc)
             else:
                 warn_failed(self.logger, self.owner, self.what, self.entity_id, exc, instead=instead)
             return
@@ -480,16 +534,23 @@ class FailOpenCall:
                    if self.breaker is not None and self.admission is not None else Verdict.FAILED)
         if verdict is Verdict.OPENED:
             assert self.breaker is not None
+            lost = ""
+            if self.background:  # this warning tells the outage's captures are lost: it is the first one's
+                self.breaker.capture_lost()
+                lost = ("; the turns captured until the store answers again are not stored either (how many is "
+                        "logged when it answers)")
             warn_failed(self.logger, self.owner, self.what, self.entity_id, exc,
                         instead=f"{instead}; memory is skipped for {self.breaker.cooldown:g} s, then the "
-                                "store is tried again (RecallEngine(outage_cooldown=...))")
+                                f"store is tried again (RecallEngine(outage_cooldown=...)){lost}")
         elif verdict is Verdict.STILL_DOWN:
             assert self.breaker is not None
-            self.logger.info("%s: %s failed again for entity %r (%s: %s); memory is skipped for another %g s",
-                             self.owner, self.what, self.entity_id, type(exc).__name__, error_text(exc),
-                             self.breaker.cooldown)
+            if not self._warned_lost(f"it failed again ({type(exc).__name__}: {error_text(exc)})"):
+                self.logger.info("%s: %s failed again for entity %r (%s: %s); memory is skipped for another %g s",
+                                 self.owner, self.what, self.entity_id, type(exc).__name__, error_text(exc),
+                                 self.breaker.cooldown)
         elif verdict is Verdict.KNOWN:
-            self.logger.debug("%s: %s failed for entity %r (%s) during an outage already reported",
-                              self.owner, self.what, self.entity_id, type(exc).__name__)
+            if not self._warned_lost(f"it failed ({type(exc).__name__}) during an outage already reported"):
+                self.logger.debug("%s: %s failed for entity %r (%s) during an outage already reported",
+                                  self.owner, self.what, self.entity_id, type(exc).__name__)
         else:
             warn_failed(self.logger, self.owner, self.what, self.entity_id, exc, instead=instead)

@@ -38,8 +38,12 @@ from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["DEFAULT_CAPTURE_WORKERS", "ERASURES", "Closing", "EraseGenerations", "ForgottenError", "Lanes"]
+from .validate import UNNORMALIZED_IDS_ALLOWED
+
+__all__ = ["CARRIED", "DEFAULT_CAPTURE_WORKERS", "ERASURES", "Closing", "EraseGenerations", "ForgottenError", "Lanes",
+           "carried_context"]
 
 logger = logging.getLogger(__name__)
 
@@ -138,6 +142,33 @@ if hasattr(os, "register_at_fork"):
 Job = Callable[[], None]
 OnDrop = Callable[[str], None]
 
+CARRIED: tuple[contextvars.ContextVar[Any], ...] = (UNNORMALIZED_IDS_ALLOWED,)
+"""The context variables a job takes from the code that submitted it, with their values at :meth:`Lanes.submit`:
+the memori settings that decide what a capture may do (an app inside
+:func:`~memori_core.validate.unnormalized_entity_ids` has its captures stored under the ids it allows).
+
+Nothing else of the submitter's context goes with the job. A capture outlives the call that queued it, and a
+framework's context is that call's: LangChain's run config in a context variable would make a capture's extractor
+model call a child of the agent's run, its reply streamed to the user (``stream_mode="messages"``) as if the
+agent's model had said it; memori's own per-call limits (:mod:`memori_core.store.deadline`) would cut a capture
+short by the time left to the call that queued it."""
+
+_UNSET = object()
+
+
+def carried_context() -> contextvars.Context:
+    """A new context holding the caller's values of :data:`CARRIED` and nothing else, for a job run later on
+    another thread."""
+    context = contextvars.Context()
+    for var in CARRIED:
+        value = var.get(_UNSET)
+        if value is not _UNSET:
+            context.run(var.set, value)
+    return context
+
+
+_Item = tuple[Job, OnDrop | None, contextvars.Context]
+
 
 @dataclass(frozen=True)
 class Closing:
@@ -178,7 +209,7 @@ class Lanes:
         self._name = name
         self._unreachable_now = unreachable
         self._cond = threading.Condition()
-        self._waiting: dict[str, deque[tuple[Job, OnDrop | None]]] = {}
+        self._waiting: dict[str, deque[_Item]] = {}
         self._pending = 0
         self._running = 0
         self._pool: ThreadPoolExecutor | None = None
@@ -198,7 +229,9 @@ class Lanes:
     def submit(self, entity_id: str, job: Job, on_drop: OnDrop | None = None) -> None:
         """Run ``job`` after the jobs of ``entity_id`` submitted before it; or, when it is dropped at
         :meth:`close_down` before it started, call ``on_drop(reason)`` instead. Raises ``RuntimeError`` once
-        :meth:`shutdown` was called (or the interpreter is shutting down)."""
+        :meth:`shutdown` was called (or the interpreter is shutting down). The job runs in a context holding the
+        caller's values of :data:`CARRIED` (:func:`carried_context`)."""
+        item: _Item = (job, on_drop, carried_context())
         with self._cond:
             if self._shut:
                 raise RuntimeError("the capture pool is shut down (its engine was closed)")
@@ -206,9 +239,9 @@ class Lanes:
                 self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix=self._name)
             queue = self._waiting.get(entity_id)
             if queue is not None:  # a job of this entity is running: it will run this one next
-                queue.append((job, on_drop))
+                queue.append(item)
             else:  # (under the lock, so that no job is queued behind one the pool refuses)
-                self._pool.submit(self._drain, entity_id, (job, on_drop))
+                self._pool.submit(self._drain, entity_id, item)
                 self._waiting[entity_id] = deque()
             self._pending += 1
 
@@ -274,16 +307,16 @@ class Lanes:
         self._closing, self._drop_reason = False, None
         self._pool = None
 
-    def _drain(self, entity_id: str, item: tuple[Job, OnDrop | None]) -> None:
+    def _drain(self, entity_id: str, item: _Item) -> None:
         while True:
-            job, on_drop = item
+            job, on_drop, context = item
             with self._cond:
                 reason = self._drop_reason
                 if reason is None:
                     self._running += 1
             if reason is None:
                 try:
-                    job()
+                    context.run(job)
                 except BaseException:  # jobs handle their own errors; never lose the lane
                     pass
             elif on_drop is not None:

@@ -40,12 +40,15 @@ characters (``Cf``: zero-width space, zero-width joiner and non-joiner, word joi
 marks, embeddings and isolates) and line and paragraph separators: text that shows nothing, so two ids that
 look the same would name two entities."""
 
-_UNNORMALIZED_IDS_ALLOWED: ContextVar[bool] = ContextVar("memori_unnormalized_entity_ids", default=False)
+UNNORMALIZED_IDS_ALLOWED: ContextVar[bool] = ContextVar("memori_unnormalized_entity_ids", default=False)
+"""Whether :func:`check_entity_id` accepts unnormalised ids here (set by :func:`unnormalized_entity_ids`); the
+captures queued while it is set carry it to the thread that stores them (:data:`memori_core.lanes.CARRIED`)."""
 
 
 @contextmanager
 def unnormalized_entity_ids() -> Iterator[None]:
-    """Within the ``with`` block (in this thread or task), :func:`check_entity_id` accepts an id that is not in
+    """Within the ``with`` block (in this thread or task, and in the background captures an adapter queues in it,
+    which are stored on the engine's capture threads later), :func:`check_entity_id` accepts an id that is not in
     Unicode NFC form or holds an invisible character, as memori-recall did before it refused them: to reach the
     facts an earlier version stored under such an id, and move them to the id's NFC form.
 
@@ -55,11 +58,11 @@ def unnormalized_entity_ids() -> Iterator[None]:
     ...     engine.forget(old_id)
 
     Blank ids and ids with surrounding whitespace are refused all the same."""
-    token = _UNNORMALIZED_IDS_ALLOWED.set(True)
+    token = UNNORMALIZED_IDS_ALLOWED.set(True)
     try:
         yield
     finally:
-        _UNNORMALIZED_IDS_ALLOWED.reset(token)
+        UNNORMALIZED_IDS_ALLOWED.reset(token)
 
 
 def _invisible_at(text: str) -> int | None:
@@ -95,7 +98,7 @@ def check_entity_id(entity_id: Any, name: str = "entity_id") -> str:
         raise ValueError(f"{name} {entity_id!r} begins or ends with whitespace, so it would name another entity "
                          f"than {entity_id.strip()!r}; strip it first")
     check_text(entity_id, name)
-    if (entity_id.isascii() and entity_id.isprintable()) or _UNNORMALIZED_IDS_ALLOWED.get():
+    if (entity_id.isascii() and entity_id.isprintable()) or UNNORMALIZED_IDS_ALLOWED.get():
         return entity_id  # printable ASCII: nothing invisible, and NFC already
     how_to_move = "(facts an earlier version stored under it: see memori_core.unnormalized_entity_ids)"
     at = _invisible_at(entity_id)

@@ -1,4 +1,5 @@
-"""The fields ``MemoriRetriever`` and ``MemoriContextInjector`` share, checked by :mod:`memori_core.adapter_args`."""
+"""The fields ``MemoriRetriever`` and ``MemoriContextInjector`` share, checked by :mod:`memori_core.adapter_args`
+(``timeout`` by :func:`memori_core.failopen.check_timeout`)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from memori_core.adapter_args import check_engine, check_entity_default, check_k
 from memori_core.engine import RecallEngine
-from memori_core.failopen import STRICT_DEFAULT
+from memori_core.failopen import STRICT_DEFAULT, check_timeout
 
 
 class MemoriFields(BaseModel):
-    """``engine``, ``entity_id``, ``k`` and ``strict``, with the checks every adapter makes."""
+    """``engine``, ``entity_id``, ``k``, ``strict`` and ``timeout``, with the checks every adapter makes."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
@@ -25,6 +26,10 @@ class MemoriFields(BaseModel):
     appends after them (``None``: the engine's ``config.limit``, 5 unless configured; ``0``: nothing)."""
     strict: bool = STRICT_DEFAULT
     """Raise recall errors instead of logging a warning and going on without memory."""
+    timeout: float | None = None
+    """Seconds one whole recall may take (``None``: no limit but the store's per request); past it the call goes
+    on without memory, as for a failed recall, while the recall finishes in the background
+    (:func:`memori_core.failopen.recall_or_empty`)."""
 
     @field_validator("engine", mode="before")
     @classmethod
@@ -40,3 +45,8 @@ class MemoriFields(BaseModel):
     @classmethod
     def _check_k(cls, value: Any) -> int | None:
         return check_k(value, cls.__name__)
+
+    @field_validator("timeout", mode="before")
+    @classmethod
+    def _check_timeout(cls, value: Any) -> float | None:
+        return check_timeout(value, cls.__name__)

@@ -81,6 +81,8 @@ class BlockRecall:
     message ``skip_message_id`` of the thread ``skip_thread_id`` (its ``metadata["message_id"]`` and
     ``metadata["thread_id"]``, ``None`` when the run names no thread), is left out of those facts (its slot
     is not refilled): another thread's message with the same id is another turn.
+    ``timeout`` (seconds, ``None``: no limit but the store's per request) bounds the whole recall: past it the
+    block is "" (:func:`~memori_core.failopen.recall_or_empty`).
     """
 
     engine: RecallEngine
@@ -93,6 +95,7 @@ class BlockRecall:
     skip_text: str | None = None
     skip_message_id: str | None = None
     skip_thread_id: str | None = None
+    timeout: float | None = None
 
     def _skipping(self) -> bool:
         return self.skip_text is not None or self.skip_message_id is not None
@@ -100,13 +103,14 @@ class BlockRecall:
     def block(self) -> str:
         """The block, recalled with ``engine.recall``."""
         facts = recall_or_empty(self.engine, self.query, self.entity_id, self.limit, strict=self.strict,
-                                owner=self.owner, logger=logger, context=self.context)
+                                owner=self.owner, logger=logger, context=self.context, timeout=self.timeout)
         return self._format(facts)
 
     async def ablock(self) -> str:
-        """The block, recalled with ``engine.arecall``."""
+        """The block, recalled with ``engine.arecall`` (with a ``timeout``, ``engine.recall`` in a thread the event
+        loop waits for)."""
         facts = await arecall_or_empty(self.engine, self.query, self.entity_id, self.limit, strict=self.strict,
-                                       owner=self.owner, logger=logger, context=self.context)
+                                       owner=self.owner, logger=logger, context=self.context, timeout=self.timeout)
         return self._format(facts)
 
     def _format(self, facts: list[RecalledFact]) -> str:

@@ -25,7 +25,7 @@ from memori_core.capture import (
 )
 from memori_core.engine import RecallEngine
 from memori_core.extraction import FactExtractor, Message
-from memori_core.failopen import STRICT_DEFAULT
+from memori_core.failopen import STRICT_DEFAULT, check_timeout
 from memori_core.lanes import ERASURES
 from memori_core.placement import SYSTEM, check_placement
 from memori_core.query import context_turns
@@ -41,6 +41,10 @@ from ._messages import (
 from ._recall import BlockRecall, entity_of_run, logger, thread_of_run
 
 CONTEXT_KEY = "memori_context"
+CAPTURED_KEY = "memori_captured"
+"""The state key :func:`memori_capture_node` marks the turn it captured in: a digest of the turn, checkpointed
+with the thread, so that the node of another graph instance or process resuming the thread does not capture that
+turn again."""
 
 MemoriContext = Annotated[str, UntrackedValue(str)]
 """The type of the state key :func:`memori_recall_node` writes its block to: a ``str`` that LangGraph keeps for
@@ -58,15 +62,20 @@ without one."""
 
 
 class MemoriState(MessagesState):
-    """``MessagesState`` plus the key the recall node writes its block to.
+    """``MessagesState`` plus the key the recall node writes its block to, and the one the capture node marks the
+    turn it captured in.
 
     The block lives beside the message history, not in it: it is replaced on
     every turn, never sent back as a message of the conversation, and never
     checkpointed (:data:`MemoriContext`), so the recalled facts stay where
-    ``forget`` reaches them.
+    ``forget`` reaches them. The capture mark (:data:`CAPTURED_KEY`) is a digest
+    of the last captured turn, no text: it is checkpointed, so a thread resumed
+    by another process (after a restart) or another graph instance does not
+    capture that turn again.
     """
 
     memori_context: NotRequired[MemoriContext]
+    memori_captured: NotRequired[str]
 
 
 def _graph_channels(config: RunnableConfig | None) -> Mapping[str, Any] | None:
@@ -146,6 +155,7 @@ def memori_recall_node(
     k: int | None = None,
     strict: bool = STRICT_DEFAULT,
     key: str = CONTEXT_KEY,
+    timeout: float | None = None,
 ) -> RunnableLambda:
     """A graph node that recalls facts for the last human message (with text) into ``state[key]``.
 
@@ -176,10 +186,14 @@ def memori_recall_node(
     The entity is ``config["configurable"]["entity_id"]`` (else ``["user_id"]``), else the graph's
     runtime context (``entity_id``, else ``user_id``), else ``entity_id``.
     Recall errors are logged and an empty block is written (``strict=True`` raises).
+    ``timeout`` (seconds; default ``None``: no limit but the store's per request) bounds the whole recall: past
+    it an empty block is written, as for a failed recall, while the recall finishes in the background and
+    serves the next turn.
     Runs natively async under ``ainvoke`` / ``astream``.
     """
     owner = "memori_recall_node"
     check_adapter_args(owner, engine, entity_id, k)
+    seconds = check_timeout(timeout, owner)
     unchecked = [True]  # until a run has told what the graph's state schema does with ``key``
     unchecked_lock = threading.Lock()
 
@@ -210,7 +224,7 @@ def memori_recall_node(
         if turn is not None:  # for the capture node: a forget from now on erases this turn too
             _TURN_STARTS.note(turn)
         query, context = human_query_and_context(messages, context_turns(engine))
-        return BlockRecall(engine, query, entity, k, strict, owner, context)
+        return BlockRecall(engine, query, entity, k, strict, owner, context, timeout=seconds)
 
     def memori_recall(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, str]:
         return {key: _recall(state, config).block()}
@@ -304,6 +318,7 @@ class _CapturedTurns:
 
     def __init__(self) -> None:
         self._keys: OrderedDict[tuple[str, str | None, str, bytes], None] = OrderedDict()
+        self._released: OrderedDict[tuple[str, str | None, str, bytes], None] = OrderedDict()
         self._lock = threading.Lock()
 
     @staticmethod
@@ -319,15 +334,35 @@ class _CapturedTurns:
             if key in self._keys:
                 self._keys.move_to_end(key)
                 return False
-            self._keys[key] = None
-            while len(self._keys) > CAPTURED_TURNS_KEPT:
-                self._keys.popitem(last=False)
+            self._released.pop(key, None)
+            _keep(self._keys, key)
             return True
 
     def release(self, key: tuple[str, str | None, str, bytes]) -> None:
-        """Forget ``key`` (its capture was dropped: a later run may capture the turn)."""
+        """Forget ``key`` (its capture was dropped or failed: a later run may capture the turn)."""
         with self._lock:
-            self._keys.pop(key, None)
+            if key in self._keys:
+                del self._keys[key]
+                _keep(self._released, key)
+
+    def released(self, key: tuple[str, str | None, str, bytes]) -> bool:
+        """Whether this node's capture of ``key`` was dropped or failed since it was last claimed."""
+        with self._lock:
+            return key in self._released
+
+    @staticmethod
+    def mark(key: tuple[str, str | None, str, bytes]) -> str:
+        """The :data:`CAPTURED_KEY` mark of a turn: a digest of its key (no text of the turn)."""
+        entity, thread_id, message_id, digest = key
+        head = "\0".join([entity, thread_id or "", message_id]).encode("utf-8")
+        return hashlib.blake2b(head + b"\0" + digest, digest_size=16).hexdigest()
+
+
+def _keep(keys: OrderedDict[Any, None], key: Any) -> None:
+    """Add ``key`` as the most recent; forget the oldest beyond :data:`CAPTURED_TURNS_KEPT`."""
+    keys[key] = None
+    while len(keys) > CAPTURED_TURNS_KEPT:
+        keys.popitem(last=False)
 
 
 def memori_capture_node(
@@ -351,13 +386,22 @@ def memori_capture_node(
     user's statements about themselves as "User ..." facts; questions,
     greetings and instructions are never stored). Extraction and storage run
     in the background, at most ``max_pending_captures`` at a time (more are
-    dropped with a warning): the node returns at once and changes no state.
+    dropped with a warning): the node returns at once, and changes no state but
+    the capture mark below.
     A turn is captured once however often the node runs on it (a tool loop
     through the node, a replayed checkpoint): the node remembers the last
     ``CAPTURED_TURNS_KEPT`` turns it captured by their entity, thread id,
     human message id and text, so another user's or another thread's message
     with the same id is a turn of its own (a message without an id is
-    captured on every run). Facts get
+    captured on every run). A thread resumed from its checkpoint by another
+    graph instance or process (after a restart: ``graph.invoke(None, config)``,
+    ``Command(resume=...)``) still holds the turn it last captured: the node
+    writes a digest of that turn to ``state["memori_captured"]``
+    (:data:`CAPTURED_KEY`, checkpointed; declared by :class:`MemoriState`, or
+    add ``memori_captured: str`` to your schema), and a node that finds its
+    turn marked there does not capture it again (unless that node's own capture
+    of it failed or was dropped). A graph with a checkpointer whose state lacks
+    the key logs a warning, once per node. Facts get
     metadata ``source="langgraph"``, ``role="user"``, ``thread_id`` and
     ``message_id`` when known, and the thread id as ``session_id``; they are
     dated when the turn was said, the human message's ``additional_kwargs["created_at"]`` (else
@@ -378,6 +422,27 @@ def memori_capture_node(
     chosen = check_extractor(extractor)
     captures = BackgroundCapture(owner, logger, strict=strict, max_pending=check_max_pending(max_pending_captures))
     captured = _CapturedTurns()
+    unchecked = [True]  # until a run has told whether the graph's state can hold the capture mark
+    unchecked_lock = threading.Lock()
+
+    def _marks(config: RunnableConfig) -> bool:
+        """Whether the graph running the node holds :data:`CAPTURED_KEY` (warned once when it should and does
+        not: a checkpointer, so a thread can be resumed elsewhere)."""
+        channels = _graph_channels(config)
+        if channels is None:
+            return False
+        if CAPTURED_KEY in channels:
+            return True
+        if unchecked[0] and ((config or {}).get("configurable") or {}).get(_CHECKPOINTER) is not None:
+            with unchecked_lock:
+                first, unchecked[0] = unchecked[0], False
+            if first:
+                logger.warning(
+                    "%s: the graph's state has no %r key, so a thread resumed from its checkpoint by another graph "
+                    "instance or process (after a restart) has the turn it last captured captured again; build the "
+                    "graph with StateGraph(MemoriState), or add %r: str to your state schema",
+                    owner, CAPTURED_KEY, CAPTURED_KEY)
+        return False
 
     def memori_capture(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:
         captures.raise_failure()
@@ -390,22 +455,28 @@ def memori_capture_node(
         turn = turn_to_capture(messages[: last_human + 1])
         thread_id = thread_of_run(config)
         key = _CapturedTurns.key(entity, thread_id, str(message.id), turn) if message.id else None
+        mark = _CapturedTurns.mark(key) if key is not None else None
+        if key is not None and state.get(CAPTURED_KEY) == mark and not captured.released(key):
+            return {}  # captured by an earlier run of this thread: this node's, or another instance's or process's
         if key is not None and not captured.claim(key):
             return {}
+        marked = {CAPTURED_KEY: mark} if mark is not None and _marks(config) else {}
         try:
             said_at = message_said_at(message)
         except (TypeError, ValueError) as exc:  # the app's bad time: this turn is not stored (claimed: once)
             captures.refuse(entity, exc)
-            return {}
+            return marked
         metadata = capture_metadata("langgraph", message, thread_id)
         release = partial(captured.release, key) if key is not None else None  # not stored: capture it again later
         # When a recall node saw the turn before the model answered it, a forget since then erases it too.
         since = _TURN_STARTS.take((entity, thread_id, str(message.id))) if message.id else None
         queued = captures.submit(engine, entity, turn, chosen, metadata=metadata, session_id=thread_id,
                                  on_failure=release, since=since, created_at=said_at)
-        if not queued and release is not None:
-            release()
-        return {}
+        if not queued:
+            if release is not None:
+                release()
+            return {}
+        return marked
 
     async def amemori_capture(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:
         return memori_capture(state, config)  # only queues work: nothing to await

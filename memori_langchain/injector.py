@@ -80,7 +80,10 @@ class MemoriContextInjector(MemoriFields, RunnableSerializable[PromptInput, Prom
     ``user_id``), else the constructor's ``entity_id``; none -> ``ValueError``
     (:func:`memori_core.adapter_args.resolve_entity_id`, as for every adapter).
     If recall fails the input passes through unchanged and a warning is logged
-    (``strict=True`` raises instead).
+    (``strict=True`` raises instead). ``timeout`` (seconds; default ``None``: no limit but the store's per
+    request) bounds the whole recall, as on every memori adapter: past it the input passes through unchanged
+    (a user's first recall in a process over a server reads all their facts, which takes seconds for a large
+    user; it runs on in the background and serves the next call).
 
     ``placement="last_user"`` appends the block to the latest human message instead of the system message
     (the system message when there is no human message), so the system prompt and the earlier conversation
@@ -101,7 +104,8 @@ class MemoriContextInjector(MemoriFields, RunnableSerializable[PromptInput, Prom
         messages = _messages_of(value)
         entity = entity_of_run(owner, self.entity_id, config)
         query, context = human_query_and_context(messages, context_turns(self.engine))
-        return messages, BlockRecall(self.engine, query, entity, self.k, self.strict, owner, context)
+        return messages, BlockRecall(self.engine, query, entity, self.k, self.strict, owner, context,
+                                     timeout=self.timeout)
 
     def _inject(self, value: Any, config: RunnableConfig) -> Any:
         messages, recall = self._prepare(value, config)

@@ -14,7 +14,7 @@ from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture,
 from memori_core.lanes import ERASURES
 from memori_core.engine import RecallEngine
 from memori_core.extraction import FactExtractor
-from memori_core.failopen import STRICT_DEFAULT
+from memori_core.failopen import STRICT_DEFAULT, check_timeout
 from memori_core.placement import LAST_USER, SYSTEM, check_placement
 from memori_core.query import context_turns
 
@@ -101,7 +101,10 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     memory; ``strict=True`` raises recall errors, and a capture failure is
     raised by the next :meth:`flush` / :meth:`aflush` or the next model call
     through this middleware, whichever comes first (see
-    :class:`memori_core.capture.BackgroundCapture`).
+    :class:`memori_core.capture.BackgroundCapture`). ``timeout`` (seconds; default ``None``: no limit but the
+    store's per request) bounds each model call's whole recall: past it the model is called without the block
+    (a warning, or ``TimeoutError`` under ``strict``), while the recall finishes in the background and serves
+    the next call.
     """
 
     def __init__(
@@ -115,14 +118,17 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         extractor: FactExtractor | None = None,
         max_pending_captures: int = DEFAULT_MAX_PENDING_CAPTURES,
         placement: str = SYSTEM,
+        timeout: float | None = None,
     ) -> None:
         """``k``: at most this many recalled facts are injected, plus up to the engine's ``config.core_limit``
         core facts (``None``: the engine's ``config.limit``, 5 unless configured);
         ``extractor`` and ``max_pending_captures`` apply with ``capture=True``; ``placement``: where the block
-        goes, ``"system"`` (the system message) or ``"last_user"`` (the latest human message)."""
+        goes, ``"system"`` (the system message) or ``"last_user"`` (the latest human message); ``timeout``:
+        seconds one model call's whole recall may take (``None``: no limit but the store's per request)."""
         super().__init__()
         self.engine, self.entity_id, self.k = check_adapter_args("MemoriMiddleware", engine, entity_id, k)
         self.placement = check_placement(placement, "MemoriMiddleware")
+        self.timeout = check_timeout(timeout, "MemoriMiddleware")
         self.capture = capture
         self.strict = strict
         self.extractor = check_extractor(extractor)
@@ -141,7 +147,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         query, context = human_query_and_context(request.messages, context_turns(self.engine))
         return BlockRecall(self.engine, query, entity, self.k, self.strict, self.name, context,
                            skip_text=self._skip(request), skip_message_id=self._skip_message(request),
-                           skip_thread_id=self._thread(request, config))
+                           skip_thread_id=self._thread(request, config), timeout=self.timeout)
 
     def _with_block(self, request: ModelRequest, block: str) -> ModelRequest:
         if not block:

@@ -69,7 +69,9 @@ class MemoriRetriever(MemoriFields, BaseRetriever):
     constructor's ``entity_id``.
     If recall fails (store down, embedder error) a warning is logged on the
     ``memori_langchain`` logger and no documents are returned, as for every
-    memori adapter; ``strict=True`` raises instead (:mod:`memori_core.failopen`).
+    memori adapter; ``strict=True`` raises instead (:mod:`memori_core.failopen`). ``timeout`` (seconds;
+    default ``None``: no limit but the store's per request) bounds the whole recall: past it no documents are
+    returned, while the recall finishes in the background and serves the next call.
     """
 
     def _get_ls_params(self, **kwargs: Any) -> Any:
@@ -113,7 +115,7 @@ class MemoriRetriever(MemoriFields, BaseRetriever):
     ) -> list[Document]:
         entity, limit = self._args(k, entity_id)
         facts = recall_or_empty(self.engine, query, entity, limit, strict=self.strict, owner=type(self).__name__,
-                                logger=logger, context=context)
+                                logger=logger, context=context, timeout=self.timeout)
         return [fact_to_document(f) for f in facts]
 
     async def _aget_relevant_documents(
@@ -127,5 +129,5 @@ class MemoriRetriever(MemoriFields, BaseRetriever):
     ) -> list[Document]:
         entity, limit = self._args(k, entity_id)
         facts = await arecall_or_empty(self.engine, query, entity, limit, strict=self.strict,
-                                       owner=type(self).__name__, logger=logger, context=context)
+                                       owner=type(self).__name__, logger=logger, context=context, timeout=self.timeout)
         return [fact_to_document(f) for f in facts]

@@ -79,9 +79,9 @@ class FailingEmbedder:
 
 
 def recall_model_capture_graph(engine: Any, model: Any, capture: Any, entity_id: str = "ann",
-                               system: str = "You are a coach.") -> Any:
+                               system: str = "You are a coach.", checkpointer: Any = None) -> Any:
     """A LangGraph graph START -> memori_recall_node -> the model (with the block in its system prompt) ->
-    ``capture`` -> END, with an in-memory checkpointer."""
+    ``capture`` -> END, with ``checkpointer`` (default: a new in-memory one)."""
     from langgraph.checkpoint.memory import InMemorySaver
     from langgraph.graph import END, START, StateGraph
 
@@ -98,7 +98,7 @@ def recall_model_capture_graph(engine: Any, model: Any, capture: Any, entity_id:
     builder.add_edge("memori", "model")
     builder.add_edge("model", "capture")
     builder.add_edge("capture", END)
-    return builder.compile(checkpointer=InMemorySaver())
+    return builder.compile(checkpointer=checkpointer if checkpointer is not None else InMemorySaver())
 
 
 def recall_model_tools_graph(engine: Any, model: Any, tool: Any, system: str, *, entity_id: str | None = None,

@@ -284,6 +284,24 @@ def test_a_bad_k_is_rejected_alike_everywhere(bad: Any, error: type[Exception], 
             make()
 
 
+@pytest.mark.parametrize("bad, error", [(0, ValueError), (-1.0, ValueError), (float("nan"), ValueError),
+                                        (float("inf"), ValueError), ("2", TypeError), (True, TypeError)])
+def test_a_bad_timeout_is_rejected_alike_everywhere_naming_the_adapter(
+        bad: Any, error: type[Exception], allergies: RecallEngine) -> None:
+    makers: list[tuple[str, Callable[[], Any]]] = [
+        ("MemoriRetriever", lambda: lc.MemoriRetriever(engine=allergies, timeout=bad)),
+        ("MemoriContextInjector", lambda: lc.MemoriContextInjector(engine=allergies, timeout=bad)),
+        ("MemoriMiddleware", lambda: lc.MemoriMiddleware(allergies, timeout=bad)),
+        ("memori_recall_node", lambda: lc.memori_recall_node(allergies, timeout=bad)),
+        ("MemoriRetriever", lambda: li.MemoriRetriever(allergies, timeout=bad)),
+        ("MemoriMemoryBlock", lambda: li.MemoriMemoryBlock(engine=allergies, entity_id="alice", timeout=bad)),
+        ("MemoriMemoryPostprocessor", lambda: li.MemoriMemoryPostprocessor(engine=allergies, timeout=bad)),
+    ]
+    for owner, make in makers:
+        with pytest.raises(error, match=f"{owner}: timeout must be"):
+            make()
+
+
 # -- one engine check, one default -----------------------------------------------------------------------
 
 ENGINE_TAKERS: dict[str, Callable[[Any], Any]] = {
@@ -322,6 +340,8 @@ def test_one_default_everywhere(surface: Any) -> None:
     assert _default(surface, "strict") is STRICT_DEFAULT is False
     if surface is not lc.memori_capture_node:  # capture recalls nothing
         assert _default(surface, "k") is None
+    if surface not in (lc.memori_capture_node, li.MemoriHybridPostprocessor, lc.memory_tools, li.MemoriToolSpec):
+        assert _default(surface, "timeout") is None  # a whole recall's limit: none but the store's per request
 
 
 @pytest.mark.parametrize("module", [memori_core.adapter_args, memori_core.failopen, memori_core.memory_tools],

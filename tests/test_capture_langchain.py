@@ -11,14 +11,15 @@ from typing import Any
 import pytest
 from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import FakeListChatModel, GenericFakeChatModel
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 
 from _extractors import Exploding, Gate
-from _faults import break_store
+from _faults import Faults, break_store
 from _helpers import stored
 from _langchain_fakes import HeldChatModel, recall_model_capture_graph, replies
-from memori_core import ExtractedFact, RecallEngine, RuleBasedFactExtractor, capture_facts
+from memori_core import ExtractedFact, RecallEngine, RuleBasedFactExtractor, capture_facts, unnormalized_entity_ids
 from memori_core.context import CLOSE_TAG, OPEN_TAG
 from memori_core.extraction import KnownFact, MessageLike, as_messages
 from memori_langchain import LLMFactExtractor, MemoriMiddleware, memori_capture_node
@@ -222,6 +223,39 @@ def test_facts_captured_from_the_turn_being_answered_are_not_injected_into_its_t
 
 
 # -- LLMFactExtractor -------------------------------------------------------------
+
+
+def test_the_llm_extractors_reply_is_not_streamed_to_the_user_as_the_agents(ungated: RecallEngine) -> None:
+    # The capture runs on a capture thread while the agent's run goes on (a tool call): its extractor model call
+    # must not become part of that run, or stream_mode="messages" hands its reply to the user as the agent's.
+    extractor_model = GenericFakeChatModel(messages=iter(['["User lives in Porto (EXTRACTED)."]']))
+    middleware = MemoriMiddleware(engine=ungated, entity_id="ann", capture=True,
+                                  extractor=LLMFactExtractor(extractor_model))
+
+    @tool
+    def look_up_weather() -> str:
+        """The weather where the user lives."""
+        assert middleware.flush(timeout=30)  # the capture ran while the agent's run is still going
+        return "sunny"
+
+    model = replies(AIMessage("", tool_calls=[{"name": "look_up_weather", "args": {}, "id": "c1"}]), "It's sunny.")
+    agent = create_agent(model, [look_up_weather], middleware=[middleware])
+    streamed = [chunk.text for chunk, _ in agent.stream({"messages": [HumanMessage("I live in Porto.")]},
+                                                        stream_mode="messages")]
+    assert "It's sunny." in streamed and not any("EXTRACTED" in text for text in streamed)
+    assert stored(ungated, "ann") == ["User lives in Porto (EXTRACTED)."]
+
+
+def test_an_agent_inside_unnormalized_entity_ids_captures_under_the_id_it_allows(ungated: RecallEngine) -> None:
+    nfd = "jose\u0301"  # an id an earlier version stored facts under; refused outside the block
+    middleware = MemoriMiddleware(engine=ungated, capture=True)
+    agent = create_agent(replies("ok"), [], middleware=[middleware])
+    with unnormalized_entity_ids():
+        agent.invoke({"messages": [HumanMessage("I live in Porto.")]}, {"configurable": {"entity_id": nfd}})
+    done = middleware.flush(timeout=30)
+    assert done and done.completed == 1 and done.failed == 0
+    with unnormalized_entity_ids():
+        assert stored(ungated, nfd) == ["User lives in Porto."]
 
 
 class RecordingFake(FakeListChatModel):
@@ -518,3 +552,136 @@ def test_capture_on_and_off_inject_the_same_facts_where_the_gate_depends_on_the_
     for capture in (False, True):
         lines = block_lines(_injected_block(engine, capture, question, k=2))
         assert [line[2:].split(" Stated at")[0] for line in lines] == expected
+
+
+# -- LangGraph: a thread resumed by another graph instance (a restart) ----------------------------------------------
+
+
+class Seen:
+    """The rule-based extractor, keeping the user text of every turn it is given."""
+
+    uses_existing_facts = False
+
+    def __init__(self) -> None:
+        self.turns: list[str] = []
+
+    def extract(self, messages: Sequence[MessageLike], existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
+        self.turns.append(as_messages(messages)[-1].text)
+        return RuleBasedFactExtractor().extract(messages)
+
+
+def interrupted_tool_loop(engine: RecallEngine, model: Any, capture: Any, checkpointer: Any,
+                          schema: Any = None) -> Any:
+    """START -> recall -> model -> capture -> tools (interrupted before them) -> recall ..., or END without a tool
+    call: the capture node runs before an interrupt, and again when the thread is resumed."""
+    from langgraph.graph import END, START, StateGraph
+
+    from memori_langchain import MemoriState, memori_recall_node, with_memori_context
+
+    def call_model(state: Any) -> dict[str, Any]:
+        return {"messages": [model.invoke(with_memori_context(state, "You are a guide."))]}
+
+    def weather(state: Any) -> dict[str, Any]:
+        call = state["messages"][-1].tool_calls[0]
+        return {"messages": [ToolMessage("sunny", tool_call_id=call["id"])]}
+
+    builder = StateGraph(schema or MemoriState)
+    builder.add_node("memori", memori_recall_node(engine, entity_id="ann"))
+    builder.add_node("model", call_model)
+    builder.add_node("capture", capture)
+    builder.add_node("tools", weather)
+    builder.add_edge(START, "memori")
+    builder.add_edge("memori", "model")
+    builder.add_edge("model", "capture")
+    builder.add_conditional_edges("capture", lambda s: "tools" if s["messages"][-1].tool_calls else END,
+                                  ["tools", END])
+    builder.add_edge("tools", "memori")
+    return builder.compile(checkpointer=checkpointer, interrupt_before=["tools"])
+
+
+def asks_for_weather() -> AIMessage:
+    return AIMessage("", tool_calls=[{"name": "weather", "args": {}, "id": "call-1"}])
+
+
+def times_seen(engine: RecallEngine, text: str) -> int:
+    [fact] = [c for c in engine.explain(text, "ann", limit=20).candidates if c.content == text]
+    return fact.metadata["times_seen"]
+
+
+def test_a_thread_resumed_by_a_new_graph_instance_captures_only_its_new_turn(ungated: RecallEngine) -> None:
+    saver, cfg = InMemorySaver(), {"configurable": {"thread_id": "t-restart"}}
+    first = memori_capture_node(ungated, entity_id="ann")
+    recall_model_capture_graph(ungated, replies("ok"), first, checkpointer=saver).invoke(
+        {"messages": [HumanMessage("I live in Porto.")]}, cfg)
+    assert first.flush(timeout=30)
+    seen = Seen()  # the process restarted: a new graph and node over the same checkpointer
+    second = memori_capture_node(ungated, entity_id="ann", extractor=seen)
+    state = recall_model_capture_graph(ungated, replies("ok"), second, checkpointer=saver).invoke(
+        {"messages": [HumanMessage("I have two cats.")]}, cfg)
+    assert second.flush(timeout=30)
+    assert len(state["messages"]) == 4  # the old turn is in the state the new node read
+    assert seen.turns == ["I have two cats."]
+    assert stored(ungated, "ann") == ["User has two cats.", "User lives in Porto."]
+    assert times_seen(ungated, "User lives in Porto.") == 1
+
+
+def test_a_thread_resumed_after_an_interrupt_by_a_new_graph_instance_does_not_capture_its_turn_again(
+        ungated: RecallEngine) -> None:
+    saver, cfg = InMemorySaver(), {"configurable": {"thread_id": "t-resume"}}
+    first = memori_capture_node(ungated, entity_id="ann")
+    interrupted_tool_loop(ungated, replies(asks_for_weather()), first, saver).invoke(
+        {"messages": [HumanMessage("I live in Porto. What's the weather?")]}, cfg)
+    assert first.flush(timeout=30) and stored(ungated, "ann") == ["User lives in Porto."]
+    seen = Seen()
+    second = memori_capture_node(ungated, entity_id="ann", extractor=seen)
+    resumed = interrupted_tool_loop(ungated, replies("It's sunny.", "ok"), second, saver)
+    assert resumed.invoke(None, cfg)["messages"][-1].content == "It's sunny."  # capture ran on the same turn
+    assert second.flush(timeout=30)
+    assert seen.turns == [] and second.capture_stats.submitted == 0
+    assert times_seen(ungated, "User lives in Porto.") == 1
+    resumed.invoke({"messages": [HumanMessage("I keep bees.")]}, cfg)  # a new turn is captured as always
+    assert second.flush(timeout=30) and seen.turns == ["I keep bees."]
+
+
+def test_resuming_a_forgotten_users_thread_elsewhere_does_not_store_its_turn_again(ungated: RecallEngine) -> None:
+    saver, cfg = InMemorySaver(), {"configurable": {"thread_id": "t-forgot"}}
+    first = memori_capture_node(ungated, entity_id="ann")
+    interrupted_tool_loop(ungated, replies(asks_for_weather()), first, saver).invoke(
+        {"messages": [HumanMessage("I live in Porto. What's the weather?")]}, cfg)
+    assert first.flush(timeout=30)
+    ungated.forget("ann")
+    second = memori_capture_node(ungated, entity_id="ann")
+    interrupted_tool_loop(ungated, replies("It's sunny."), second, saver).invoke(None, cfg)
+    assert second.flush(timeout=30)
+    assert ungated.count("ann") == 0
+
+
+def test_the_node_whose_capture_of_a_turn_failed_captures_it_when_the_thread_comes_back_to_it(
+        ungated: RecallEngine) -> None:
+    saver, cfg = InMemorySaver(), {"configurable": {"thread_id": "t-retry"}}
+    faults = Faults(ungated.store)
+    faults.arm("upsert", times=1)  # the turn's capture fails (the store answered with an error)
+    capture = memori_capture_node(ungated, entity_id="ann")
+    graph = interrupted_tool_loop(ungated, replies(asks_for_weather(), "It's sunny."), capture, saver)
+    graph.invoke({"messages": [HumanMessage("I live in Porto. What's the weather?")]}, cfg)
+    assert capture.flush(timeout=30).failed == 1 and ungated.count("ann") == 0
+    graph.invoke(None, cfg)  # the thread marks the turn captured, but this node knows its capture failed
+    assert capture.flush(timeout=30).completed == 1
+    assert stored(ungated, "ann") == ["User lives in Porto."]
+
+
+def test_a_checkpointed_graph_whose_state_cannot_hold_the_capture_mark_warns_once(
+        ungated: RecallEngine, caplog: pytest.LogCaptureFixture) -> None:
+    from langgraph.graph import MessagesState
+
+    capture = memori_capture_node(ungated, entity_id="ann")
+    graph = interrupted_tool_loop(ungated, replies("ok", "ok"), capture, InMemorySaver(), schema=MessagesState)
+    cfg = {"configurable": {"thread_id": "t-plain"}}
+    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
+        graph.invoke({"messages": [HumanMessage("I live in Porto.")]}, cfg)
+        graph.invoke({"messages": [HumanMessage("I keep bees.")]}, cfg)
+    assert capture.flush(timeout=30)
+    warned = [r.getMessage() for r in caplog.records if "memori_capture_node" in r.getMessage()]
+    assert len(warned) == 1 and "has no 'memori_captured' key" in warned[0]
+    assert "StateGraph(MemoriState)" in warned[0]
+    assert stored(ungated, "ann") == ["User keeps bees.", "User lives in Porto."]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import logging
 import os
 import threading
@@ -16,11 +17,19 @@ import pytest
 
 from _extractors import Gate
 from _helpers import HashEmbedder, stored
-from memori_core import ChromaStore, ExtractedFact, ForgottenError, RecallConfig, RecallEngine
+from memori_core import (
+    ChromaStore,
+    ExtractedFact,
+    ForgottenError,
+    RecallConfig,
+    RecallEngine,
+    unnormalized_entity_ids,
+)
 from memori_core.capture import BackgroundCapture
-from memori_core.extraction import MessageLike, as_messages
-from memori_core.lanes import DEFAULT_CAPTURE_WORKERS, ERASURES, Lanes
+from memori_core.extraction import MessageLike, RuleBasedFactExtractor, as_messages
+from memori_core.lanes import CARRIED, DEFAULT_CAPTURE_WORKERS, ERASURES, Lanes
 from memori_core.store import InMemoryFactStore
+from memori_core.validate import UNNORMALIZED_IDS_ALLOWED
 
 LOG = logging.getLogger("memori_test_lanes")
 PROFILE = [f"User profile line {k}." for k in range(40)]
@@ -283,3 +292,52 @@ def test_a_forked_child_runs_captures_on_a_pool_of_its_own():
     os.close(read)
     os.waitpid(pid, 0)
     assert got == b"1"
+
+
+# -- what a capture takes from the code that queued it ------------------------------------------------------------
+
+NFD_ID = "jose\u0301"  # "josé" as macOS sends it: refused unless inside unnormalized_entity_ids()
+_APP_VAR: contextvars.ContextVar[str] = contextvars.ContextVar("an_apps_request_id", default="unset")
+
+
+def test_a_capture_queued_inside_unnormalized_entity_ids_is_stored_under_the_id_it_allows() -> None:
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=RecallConfig(gate="off"))
+    captures = BackgroundCapture("test", LOG)
+    with unnormalized_entity_ids():
+        assert captures.submit(engine, NFD_ID, [("user", "I live in Porto.")], RuleBasedFactExtractor())
+    done = captures.flush(timeout=30)
+    assert done and done.completed == 1 and done.failed == 0
+    with unnormalized_entity_ids():
+        assert stored(engine, NFD_ID) == ["User lives in Porto."]
+
+
+def test_a_capture_queued_outside_unnormalized_entity_ids_is_refused_on_its_thread(
+        caplog: pytest.LogCaptureFixture) -> None:
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=RecallConfig(gate="off"))
+    captures = BackgroundCapture("test", LOG)
+    with unnormalized_entity_ids():
+        pass  # the setting ends with the block: a capture queued after it does not have it
+    with caplog.at_level(logging.WARNING, logger=LOG.name):
+        assert captures.submit(engine, NFD_ID, [("user", "I live in Porto.")], RuleBasedFactExtractor())
+        done = captures.flush(timeout=30)
+    assert done and done.failed == 1
+    assert "not in Unicode NFC form" in caplog.text
+
+
+def test_a_lane_job_gets_memoris_carried_settings_and_none_of_the_submitters_other_context() -> None:
+    lanes = Lanes(1)
+    seen: list[tuple[bool, str]] = []
+
+    def job() -> None:
+        seen.append((UNNORMALIZED_IDS_ALLOWED.get(), _APP_VAR.get()))
+
+    token = _APP_VAR.set("request-7")
+    try:
+        with unnormalized_entity_ids():
+            lanes.submit("ann", job)
+        lanes.submit("ann", job)
+    finally:
+        _APP_VAR.reset(token)
+    assert lanes.wait(timeout=30)
+    assert seen == [(True, "unset"), (False, "unset")]
+    assert CARRIED == (UNNORMALIZED_IDS_ALLOWED,)

@@ -264,12 +264,66 @@ async def test_a_capture_skipped_during_an_outage_is_stored_once_the_store_answe
         await block.aput(said)
         assert await block.aflush()
     assert "User plays the cello." not in [f.content for f in outage_engine.list("alice")]
-    assert sum(r.levelno == logging.WARNING for r in caplog.records) == 1  # the opening only: no capture warning
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 2 and "recall failed" in warnings[0]  # the opening, then the turn lost (once)
+    assert warnings[1].startswith("MemoriMemoryBlock: capture for entity 'alice' not stored: the store failed")
+    caplog.clear()
     clock.advance(10)
-    await block.aput(said)  # not marked captured: a later put (Memory's flush) captures it
-    assert await block.aflush()
+    with caplog.at_level(logging.WARNING):
+        await block.aput(said)  # not marked captured: a later put (Memory's flush) captures it
+        assert await block.aflush()
     assert [f.content for f in outage_engine.list("alice")].count("User plays the cello.") == 1
     assert not outage_engine.outage.is_open
+    assert [r.getMessage() for r in caplog.records] == [
+        "MemoriMemoryBlock: the store answers again after 10 s down; background captures skipped or failed "
+        "meanwhile: 2 (those turns are not stored)"]  # the question's turn (capture=True captures on get) and this
+
+
+async def test_captures_an_outage_skips_are_warned_once_per_outage_and_counted_when_the_store_answers(
+    outage_engine: RecallEngine, clock: Clock, caplog: pytest.LogCaptureFixture
+) -> None:
+    from memori_langchain import MemoriContextInjector, memori_capture_node
+
+    faults = revision_fails(outage_engine, error=httpx.ReadTimeout, times=1)
+    injector = MemoriContextInjector(engine=outage_engine, entity_id="alice")
+    capture = memori_capture_node(outage_engine, entity_id="alice")
+    prompt = [HumanMessage("what do I drink in the morning?")]
+
+    def turn(n: int) -> None:
+        capture.invoke({"messages": [HumanMessage(f"I have {n} cats.", id=f"m-{n}")]})
+
+    with caplog.at_level(logging.DEBUG, logger="memori_langchain"):
+        injector.invoke(prompt)  # opens the breaker
+        for n in (1, 2, 3):
+            turn(n)
+        assert capture.flush(timeout=30)
+    lost = [r for r in caplog.records if "capture for entity 'alice' not stored" in r.getMessage()]
+    assert [r.levelno for r in lost] == [logging.WARNING]  # once, not per turn
+    assert sum(r.levelno == logging.DEBUG and "capture skipped" in r.getMessage() for r in caplog.records) == 2
+    assert outage_engine.count("alice") == 2  # the seed only: no turn was stored
+
+    caplog.clear()
+    clock.advance(10)
+    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
+        assert "green tea" in injector.invoke(prompt)[0].content  # the probe: the store answers
+    assert [r.getMessage() for r in caplog.records] == [
+        "MemoriContextInjector: the store answers again after 10 s down; background captures skipped or failed "
+        "meanwhile: 3 (those turns are not stored)"]
+
+    caplog.clear()  # a second outage: warned again, and counted on its own
+    faults.arm("revision", error=httpx.ReadTimeout, times=1)
+    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
+        injector.invoke(prompt)
+        turn(4)
+        assert capture.flush(timeout=30)
+        clock.advance(10)
+        turn(5)  # the probe, a capture this time: stored, and it tells the count
+        assert capture.flush(timeout=30)
+    messages = [r.getMessage() for r in caplog.records]
+    assert len(messages) == 3 and "capture for entity 'alice' not stored" in messages[1]
+    assert messages[2] == ("memori_capture_node: the store answers again after 10 s down; background captures "
+                           "skipped or failed meanwhile: 1 (those turns are not stored)")
+    assert "User has 5 cats." in [f.content for f in outage_engine.list("alice")]
 
 
 def test_the_langchain_tools_answer_that_memory_is_unavailable_without_writing(

@@ -101,9 +101,11 @@ async def test_an_agent_over_a_stopped_server_skips_memory_after_one_timeout_unt
         proc.send_signal(signal.SIGCONT)
     assert all("peanuts" not in p for p in llm.prompts)
     warnings = _messages(caplog, logging.WARNING)
-    assert len(warnings) == 1, warnings  # the outage is reported once, by the call that met it
+    # The outage is reported once, by the call that met it, and the turns it keeps from being stored once.
+    assert len(warnings) == 2, warnings
     assert warnings[0].startswith("MemoriMemoryBlock: recall failed for entity 'alice' (ReadTimeout")
     assert "memory is skipped for 30 s" in warnings[0]
+    assert warnings[1].startswith("MemoriMemoryBlock: capture for entity 'alice' not stored: the store failed")
     debug = _messages(caplog, logging.DEBUG)
     assert any(m.startswith("MemoriMemoryBlock: capture skipped for entity 'alice'") for m in debug)
     assert any(m.startswith("MemoriContextInjector: recall skipped for entity 'alice'") for m in debug)
@@ -120,6 +122,8 @@ async def test_an_agent_over_a_stopped_server_skips_memory_after_one_timeout_unt
     assert "User is allergic to peanuts." in llm.prompts[-1] and "User drinks oat milk." in llm.prompts[-1]
     assert "shellfish" not in llm.prompts[-1]
     assert "MemoriMemoryBlock: the store answers again; memory is used again" in _messages(caplog, logging.INFO)
+    assert any(m.startswith("MemoriMemoryBlock: the store answers again after 30 s down; background captures "
+                            "skipped or failed meanwhile: ") for m in _messages(caplog, logging.WARNING))
     assert not engine.outage.is_open
     assert "User is allergic to peanuts." in injector.invoke(prompt)[0].content
 

@@ -1,0 +1,183 @@
+"""``timeout=`` on the LangChain injector, ``create_agent`` middleware, LangGraph recall node and retriever: it
+bounds one whole recall (a user's first recall in a process reads all their facts: seconds for a large user over a
+server) as on the LlamaIndex adapters and ``MemoriRecall``. Past it the turn goes on without memory, and the
+recall left running serves a later turn. Real in-memory Chroma whose loads are held until the test releases them
+(a slow cold load), real LangChain chains, agents and LangGraph graphs with LangChain's fake chat model."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import pytest
+from langchain.agents import create_agent
+from langchain_core.messages import HumanMessage
+from langchain_core.prompts import ChatPromptTemplate
+from langgraph.graph import END, START, StateGraph
+
+from _helpers import HashEmbedder
+from _langchain_fakes import replies
+from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_langchain import (
+    MemoriContextInjector,
+    MemoriMiddleware,
+    MemoriRetriever,
+    MemoriState,
+    memori_recall_node,
+    with_memori_context,
+)
+
+FACT = "User lives in Porto."
+QUESTION = "Where do I live?"
+SYSTEM = "You are a travel assistant."
+HELD_AT_MOST = 60.0  # a load is held this long at most: a timeout that fails shows as memory in the answer
+
+
+class SlowLoadStore(ChromaStore):
+    """A real in-memory Chroma store whose loads of a user's facts wait until ``release`` is set (a cold load
+    over a server); ``loading`` is set once a load waits."""
+
+    release: threading.Event
+    loading: threading.Event
+
+    def load_entity(self, entity_id: str) -> Any:
+        self.loading.set()
+        self.release.wait(HELD_AT_MOST)
+        return super().load_entity(entity_id)
+
+
+@pytest.fixture
+def slow() -> Iterator[RecallEngine]:
+    """An engine whose next recall of ``u1`` waits for the store until released; the outage breaker off
+    (cool-down 0), so the turn after a timed-out one goes to the store again."""
+    store = SlowLoadStore.in_memory()
+    store.release, store.loading = threading.Event(), threading.Event()
+    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(gate="off"), outage_cooldown=0)
+    store.release.set()
+    engine.add("u1", [FACT])
+    engine.clear_cache()  # the write left a copy: the next recall loads from the store
+    store.release.clear()
+    try:
+        yield engine
+    finally:
+        store.release.set()
+
+
+# -- each surface, one turn: the memory the model (or the caller) got -------------------------------------------
+
+Turn = Callable[[], Awaitable[str]]
+Surface = Callable[[RecallEngine, bool, dict[str, Any]], Turn]
+
+
+def injector(engine: RecallEngine, run_async: bool, kw: dict[str, Any]) -> Turn:
+    model = replies(*["ok"] * 4)
+    prompt = ChatPromptTemplate.from_messages([("system", SYSTEM), ("human", "{question}")])
+    chain = prompt | MemoriContextInjector(engine=engine, entity_id="u1", **kw) | model
+
+    async def turn() -> str:
+        if run_async:
+            await chain.ainvoke({"question": QUESTION})
+        else:
+            chain.invoke({"question": QUESTION})
+        return model.system_texts()[-1]
+    return turn
+
+
+def middleware(engine: RecallEngine, run_async: bool, kw: dict[str, Any]) -> Turn:
+    model = replies(*["ok"] * 4)
+    agent = create_agent(model, [], system_prompt=SYSTEM,
+                         middleware=[MemoriMiddleware(engine, "u1", **kw)])
+
+    async def turn() -> str:
+        request = {"messages": [HumanMessage(QUESTION)]}
+        if run_async:
+            await agent.ainvoke(request)
+        else:
+            agent.invoke(request)
+        return model.system_texts()[-1]
+    return turn
+
+
+def recall_node(engine: RecallEngine, run_async: bool, kw: dict[str, Any]) -> Turn:
+    model = replies(*["ok"] * 4)
+    builder = StateGraph(MemoriState)
+    builder.add_node("memori", memori_recall_node(engine, entity_id="u1", **kw))
+    builder.add_node("model", lambda s: {"messages": [model.invoke(with_memori_context(s, SYSTEM))]})
+    builder.add_edge(START, "memori")
+    builder.add_edge("memori", "model")
+    builder.add_edge("model", END)
+    graph = builder.compile()
+
+    async def turn() -> str:
+        request = {"messages": [HumanMessage(QUESTION)]}
+        if run_async:
+            await graph.ainvoke(request)
+        else:
+            graph.invoke(request)
+        return model.system_texts()[-1]
+    return turn
+
+
+def retriever(engine: RecallEngine, run_async: bool, kw: dict[str, Any]) -> Turn:
+    memory = MemoriRetriever(engine=engine, entity_id="u1", **kw)
+
+    async def turn() -> str:
+        docs = await memory.ainvoke(QUESTION) if run_async else memory.invoke(QUESTION)
+        return "\n".join(d.page_content for d in docs)
+    return turn
+
+
+SURFACES: dict[str, tuple[Surface, str]] = {  # name: (the surface, the owner its warning names)
+    "MemoriContextInjector": (injector, "MemoriContextInjector"),
+    "MemoriMiddleware": (middleware, "MemoriMiddleware"),
+    "memori_recall_node": (recall_node, "memori_recall_node"),
+    "MemoriRetriever": (retriever, "MemoriRetriever"),
+}
+
+
+@pytest.mark.parametrize("run_async", [False, True], ids=["sync", "async"])
+@pytest.mark.parametrize("name", list(SURFACES))
+async def test_a_recall_past_the_timeout_leaves_the_turn_without_memory_and_a_later_turn_recalls(
+        slow: RecallEngine, name: str, run_async: bool, caplog: pytest.LogCaptureFixture) -> None:
+    make, owner = SURFACES[name]
+    turn = make(slow, run_async, {"timeout": 0.2})
+    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
+        first = await turn()
+    # The turn was answered while the store still held the load: the recall reached it and was not waited for.
+    assert slow.store.loading.is_set() and not slow.store.release.is_set()
+    assert FACT not in first
+    assert (f"{owner}: recall failed for entity 'u1' (TimeoutError: no answer within 0.2 s); continuing without "
+            "memory") in caplog.text
+    slow.store.release.set()  # the store answers: the recall left running finishes and loads the user's copy
+    assert FACT in await turn()
+
+
+@pytest.mark.parametrize("run_async", [False, True], ids=["sync", "async"])
+@pytest.mark.parametrize("name", list(SURFACES))
+async def test_a_strict_surface_raises_the_timeout(slow: RecallEngine, name: str, run_async: bool) -> None:
+    make, _ = SURFACES[name]
+    with pytest.raises(TimeoutError, match="no answer within 0.2 s"):
+        await make(slow, run_async, {"timeout": 0.2, "strict": True})()
+
+
+@pytest.mark.parametrize("name", list(SURFACES))
+async def test_without_a_timeout_the_turn_waits_for_the_slow_load_and_gets_memory(
+        slow: RecallEngine, name: str) -> None:
+    make, _ = SURFACES[name]
+    threading.Timer(0.3, slow.store.release.set).start()  # the store answers once the turn has waited on it
+    assert FACT in await make(slow, False, {})()
+    assert slow.store.loading.is_set()
+
+
+async def test_a_timed_out_recall_opens_the_outage_breaker_as_any_timeout(
+        slow: RecallEngine, caplog: pytest.LogCaptureFixture) -> None:
+    slow.outage.cooldown = 10.0
+    turn = middleware(slow, False, {"timeout": 0.2})
+    with caplog.at_level(logging.DEBUG, logger="memori_langchain"):
+        assert FACT not in await turn()
+        slow.store.release.set()
+        assert FACT not in await turn()  # the cool-down: skipped at once, without going to the store
+    assert slow.outage.is_open and slow.outage.error == "TimeoutError"
+    assert "MemoriMiddleware: recall skipped for entity 'u1'" in caplog.text
