@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from memori_core.adapter_args import check_engine, check_entity_default, check_k
+from memori_core.adapter_args import check_engine, check_entity_default, check_k, named_by_class
 from memori_core.engine import RecallEngine
 from memori_core.failopen import STRICT_DEFAULT
 
@@ -26,17 +26,10 @@ class MemoriFields(BaseModel):
     strict: bool = STRICT_DEFAULT
     """Raise recall errors instead of logging a warning and going on without memory."""
 
-    @field_validator("engine", mode="before")
-    @classmethod
-    def _check_engine(cls, value: Any) -> RecallEngine:
-        return check_engine(value, cls.__name__)
+    _check_engine = field_validator("engine", mode="before")(named_by_class(check_engine))
+    _check_k = field_validator("k", mode="before")(named_by_class(check_k))
 
     @field_validator("entity_id", mode="before")
     @classmethod
     def _check_entity(cls, value: Any) -> str | None:
         return check_entity_default(value)
-
-    @field_validator("k", mode="before")
-    @classmethod
-    def _check_k(cls, value: Any) -> int | None:
-        return check_k(value, cls.__name__)
