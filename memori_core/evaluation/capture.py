@@ -68,7 +68,7 @@ from ..extraction.rule_based import RuleBasedFactExtractor
 from ..extraction.types import FactExtractor, Message
 from ..store.chroma import ChromaStore
 from ..text import get_stemmer
-from .data import expect_list, expect_object, expect_text, optional_text, read_named_file
+from .data import expect_list, expect_object, expect_text, read_named_file
 from .embedding import CachingEmbedder
 from .runner import Progress
 

@@ -96,6 +96,13 @@ def expect_text(obj: dict[str, Any], key: str, where: str) -> str:
     return value.strip()
 
 
+def read_fact(item: Any, where: str, **fields: Any) -> Fact:
+    """The :class:`Fact` of a task file's entry ``item``: an object with a non-blank ``id`` and ``text``, plus
+    ``fields`` (``session_id``, ``created_at``, ``metadata``) read by the task; ``ValueError`` naming ``where``."""
+    obj = expect_object(item, where)
+    return Fact(id=expect_text(obj, "id", where), text=expect_text(obj, "text", where), **fields)
+
+
 def optional_text(obj: dict[str, Any], key: str, where: str) -> str | None:
     """``obj[key]`` when present and not null, checked to be a string."""
     value = obj.get(key)
