@@ -310,7 +310,8 @@ def timed_recalls(engine: Any, texts: Sequence[str], vectors: np.ndarray, *, lim
 
 def bench_parser(doc: str) -> argparse.ArgumentParser:
     """A benchmark's command line, described by the first paragraph of its module docstring ``doc`` as written."""
-    return argparse.ArgumentParser(description=doc.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    return argparse.ArgumentParser(description=doc.split("\n\n")[0],
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
 def add_size_args(parser: argparse.ArgumentParser) -> None:
@@ -326,7 +327,8 @@ def add_timing_args(parser: argparse.ArgumentParser, *, warmup: int, each: str, 
     ``--warmup`` untimed calls per rival (``each`` names one: "method", "system"), ``--chunk`` (default 25,
     ``chunk_help`` says what a round is), and the corpus's ``--seed`` (default 7)."""
     parser.add_argument("--queries", type=int, default=300, help="timed queries per size (default 300)")
-    parser.add_argument("--warmup", type=int, default=warmup, help=f"untimed warm-up calls per {each} (default {warmup})")
+    parser.add_argument("--warmup", type=int, default=warmup,
+                        help=f"untimed warm-up calls per {each} (default {warmup})")
     parser.add_argument("--chunk", type=int, default=25, help=f"{chunk_help} (default 25)")
     parser.add_argument("--seed", type=int, default=7)
 
