@@ -6,7 +6,8 @@
 - kept stores (``--stores``): :func:`kept_store_path`, :func:`kept_store_insert_s`, :func:`mark_store_kept`;
 - timing: :class:`Stats`, :func:`run_round_robin` (methods interleaved chunk by chunk) and
   :func:`timed_recalls` (warm recalls in a fresh process);
-- the command line: :func:`counts` and :func:`size_list` (``--sizes`` / ``--quick``);
+- the command line: :func:`bench_parser`, :func:`add_size_args` with :func:`size_list` (``--sizes`` / ``--quick``),
+  :func:`add_timing_args` (``--queries`` / ``--warmup`` / ``--chunk`` / ``--seed``) and :func:`counts`;
 - what the numbers depend on: :func:`machine_info` (cores, library versions, the
   BLAS pools with their kernel and thread count), :func:`blas_summary`,
   :func:`machine_line`, :func:`limit_blas`, :func:`loadavg`, and :func:`rss_mb`.
@@ -305,6 +306,31 @@ def timed_recalls(engine: Any, texts: Sequence[str], vectors: np.ndarray, *, lim
 
 # --------------------------------------------------------------------------
 # Command line
+
+
+def bench_parser(doc: str) -> argparse.ArgumentParser:
+    """A benchmark's command line, described by the first paragraph of its module docstring ``doc`` as written."""
+    return argparse.ArgumentParser(description=doc.split("\n\n")[0],
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def add_size_args(parser: argparse.ArgumentParser) -> None:
+    """``--sizes`` (fact counts, default 1,000, 10,000 and 100,000) and ``--quick`` (:data:`QUICK_SIZES` only),
+    which :func:`size_list` reads."""
+    parser.add_argument("--sizes", default="1000,10000,100000",
+                        help="comma-separated fact counts (default: 1000,10000,100000)")
+    parser.add_argument("--quick", action="store_true", help="only 1,000 and 10,000 facts")
+
+
+def add_timing_args(parser: argparse.ArgumentParser, *, warmup: int, each: str, chunk_help: str) -> None:
+    """How a benchmark times its rivals (:func:`run_round_robin`): ``--queries`` per size (default 300),
+    ``--warmup`` untimed calls per rival (``each`` names one: "method", "system"), ``--chunk`` (default 25,
+    ``chunk_help`` says what a round is), and the corpus's ``--seed`` (default 7)."""
+    parser.add_argument("--queries", type=int, default=300, help="timed queries per size (default 300)")
+    parser.add_argument("--warmup", type=int, default=warmup,
+                        help=f"untimed warm-up calls per {each} (default {warmup})")
+    parser.add_argument("--chunk", type=int, default=25, help=f"{chunk_help} (default 25)")
+    parser.add_argument("--seed", type=int, default=7)
 
 
 def counts(text: str) -> list[int]:

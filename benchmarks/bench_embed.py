@@ -51,6 +51,7 @@ from _common import (  # noqa: E402
     ENTITY,
     Stats,
     add_corpus,
+    bench_parser,
     blas_summary,
     fact_embedder,
     loadavg,
@@ -372,8 +373,7 @@ def render(rows: list[Row], info: dict[str, Any], args: argparse.Namespace) -> s
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = bench_parser(__doc__)
     parser.add_argument("--queries", type=int, metavar="N",
                         help="timed calls per row (default 200, 50 with --quick)")
     parser.add_argument("--quick", action="store_true",

@@ -81,6 +81,7 @@ from _common import (  # noqa: E402
     size_list,
     snapshot_files,
 )
+from _common import add_size_args, add_timing_args, bench_parser  # noqa: E402 - the command line
 
 LIMIT = 5  # facts returned per query
 BRANCH_K = 50  # candidates per branch (dense, BM25) of the hybrid peers: memori-recall's pool for limit=5
@@ -776,17 +777,13 @@ def write_json(path: Path, info: dict[str, Any], args: argparse.Namespace, resul
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", default="1000,10000,100000", help="comma-separated fact counts (default: 1k,10k,100k)")
-    parser.add_argument("--quick", action="store_true", help="only 1,000 and 10,000 facts")
+    parser = bench_parser(__doc__)
+    add_size_args(parser)
     parser.add_argument("--systems", default=",".join(KEYS[s] for s in SYSTEMS),
                         help="comma-separated subset of: " + ", ".join(KEYS[s] for s in SYSTEMS)
                              + " (the floor is always included)")
-    parser.add_argument("--queries", type=int, default=300, help="queries per size (default 300)")
-    parser.add_argument("--warmup", type=int, default=10, help="untimed warm-up calls per system (default 10)")
-    parser.add_argument("--chunk", type=int, default=25,
-                        help="queries per round of the fastest systems; slower ones take proportionally fewer (default 25)")
+    add_timing_args(parser, warmup=10, each="system",
+                    chunk_help="queries per round of the fastest systems; slower ones take proportionally fewer")
     parser.add_argument("--budget", type=float, default=20.0,
                         help="seconds of timed queries per system and size: a slow system times fewer queries (default 20)")
     parser.add_argument("--min-queries", type=int, default=20, help="fewest queries timed per system (default 20)")
@@ -798,7 +795,6 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--blas-threads", type=int, default=1,
                         help="pin the BLAS/OpenMP pools (numpy, FAISS) to N threads with threadpoolctl (default 1; "
                              "0: leave them as configured)")
-    parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--workdir", help="build the systems in DIR and keep them (default: a temp dir, removed)")
     parser.add_argument("--json", metavar="FILE", help="also write every measurement as JSON")
     parser.add_argument("--plot", metavar="PNG", help="also draw the results (matplotlib), e.g. benchmarks/peers.png")

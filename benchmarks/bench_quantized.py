@@ -67,6 +67,7 @@ from _common import (  # noqa: E402 - the generator and helpers bench_recall.py 
     run_round_robin,
     timed_recalls,
 )
+from _common import add_timing_args, bench_parser  # noqa: E402 - the command line
 
 FLOOR = "numpy floor"
 EXACT_POOL = "exact pool"
@@ -369,14 +370,11 @@ def render(sweeps: list[SweepResult], engines: list[EngineResult], info: dict[st
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = bench_parser(__doc__)
     p.add_argument("--sweep", default="5000,8000,10000,20000,50000,100000",
                    help="sizes for the pool-only comparison (no store; '' to skip)")
     p.add_argument("--sizes", default="100000", help="sizes for the engine comparison ('' to skip)")
-    p.add_argument("--queries", type=int, default=300)
-    p.add_argument("--warmup", type=int, default=20)
-    p.add_argument("--chunk", type=int, default=25)
-    p.add_argument("--seed", type=int, default=7)
+    add_timing_args(p, warmup=20, each="method", chunk_help="queries per method per round")
     p.add_argument("--blas-threads", type=int, default=1, help="BLAS/OpenMP threads for the run (default 1)")
     p.add_argument("--stores", metavar="DIR", help="keep the Chroma stores in DIR and reuse them")
     p.add_argument("--cold-recalls", type=int, default=50,

@@ -73,6 +73,7 @@ from _common import (  # noqa: E402 - shared with bench_peers.py
     size_list,
     timed_recalls,
 )
+from _common import add_size_args, add_timing_args, bench_parser  # noqa: E402 - the command line
 from _common import loadavg as _loadavg  # noqa: E402
 from _common import progress as _progress  # noqa: E402
 from _common import rss_mb as _rss_mb  # noqa: E402
@@ -478,13 +479,9 @@ def render(results: list[SizeResult], info: dict[str, Any], args: argparse.Names
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", default="1000,10000,100000",
-                        help="comma-separated fact counts (default: 1000,10000,100000)")
-    parser.add_argument("--quick", action="store_true", help="only 1,000 and 10,000 facts")
-    parser.add_argument("--queries", type=int, default=300, help="timed queries per size (default 300)")
-    parser.add_argument("--warmup", type=int, default=20, help="untimed warm-up calls per method (default 20)")
-    parser.add_argument("--chunk", type=int, default=25, help="queries per method before switching method (default 25)")
+    parser = bench_parser(__doc__)
+    add_size_args(parser)
+    add_timing_args(parser, warmup=20, each="method", chunk_help="queries per method before switching method")
     parser.add_argument("--slow-budget", type=float, default=12.0,
                         help="seconds of timing per memori variant and size; it times fewer queries when slow (default 12)")
     parser.add_argument("--min-slow-queries", type=int, default=30,
@@ -494,7 +491,6 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--blas-threads", type=int, metavar="N",
                         help="limit BLAS/OpenMP threads (numpy and FAISS) to N for the run via threadpoolctl "
                              "(default: leave as configured); 1 gives steadier latencies on a busy machine")
-    parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     parser.add_argument("--profile", action="store_true",
                         help="after timing, cProfile the default engine's warm recall at the largest size")

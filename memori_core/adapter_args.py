@@ -20,8 +20,8 @@ mapping / any object.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from .engine import RecallEngine
 from .validate import check_count, check_entity_id
@@ -48,6 +48,20 @@ def check_engine(engine: Any, owner: str) -> RecallEngine:
     if not isinstance(engine, RecallEngine):
         raise TypeError(f"{owner}: engine must be a memori_core.RecallEngine, got {type(engine).__name__}")
     return engine
+
+
+_Checked = TypeVar("_Checked")
+
+
+def named_by_class(check: Callable[[Any, str], _Checked]) -> Callable[[type, Any], _Checked]:
+    """A pydantic adapter's field check: ``check(value, owner)`` with the model class's name as the owner, so
+    its error names the class the argument was given to (a subclass, its own name). Each model attaches it as
+    ``_check_k = field_validator("k", mode="before")(named_by_class(check_k))``."""
+
+    def validate(cls: type, value: Any) -> _Checked:
+        return check(value, cls.__name__)
+
+    return validate
 
 
 def check_adapter_entity_id(value: Any, source: str = "entity_id") -> str:

@@ -53,7 +53,7 @@ import math
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -163,20 +163,11 @@ def recall_or_empty(
     (seconds, :func:`check_timeout`) bounds the whole recall: past it the call fails as a ``TimeoutError``
     (:func:`within`). A query or context of the wrong type raises ``TypeError`` before the engine is called,
     ``strict`` or not."""
-    kwargs = _recall_kwargs(query, context)
-    if kwargs is None:
+    begun = recall_call(engine, query, entity_id, context, strict=strict, owner=owner, logger=logger)
+    if begun is None:
         return []
-    call = FailOpenCall(engine, strict=strict, owner=owner, logger=logger, what="recall", entity_id=entity_id)
-    if call.skipped:
-        return []
-    try:
-        with call.reaching():
-            facts = list(within(lambda: engine.recall(query, entity_id, limit, **kwargs), timeout))
-    except Exception as exc:
-        call.failed(exc)
-        return []
-    call.succeeded()
-    return facts
+    kwargs, call = begun
+    return call.run(lambda: list(within(lambda: engine.recall(query, entity_id, limit, **kwargs), timeout)), [])
 
 
 async def arecall_or_empty(
@@ -185,23 +176,35 @@ async def arecall_or_empty(
 ) -> list[RecalledFact]:
     """Async :func:`recall_or_empty` (``engine.arecall``; with a ``timeout``, ``engine.recall`` in a daemon
     thread the event loop waits for: :func:`awithin`)."""
+    begun = recall_call(engine, query, entity_id, context, strict=strict, owner=owner, logger=logger)
+    if begun is None:
+        return []
+    kwargs, call = begun
+    return await call.arun(lambda: arecall_within(engine, query, entity_id, limit, kwargs, timeout), [])
+
+
+def recall_call(
+    engine: Any, query: str, entity_id: str, context: Sequence[str] | str | None, *, strict: bool, owner: str,
+    logger: logging.Logger,
+) -> tuple[dict[str, Any], FailOpenCall] | None:
+    """A fail-open recall begun: its checked keyword arguments (``context`` when it holds any turn) and its
+    :class:`FailOpenCall`; ``None`` when there is nothing to recall (a blank query) or the breaker skips memory.
+    A query or context of the wrong type raises ``TypeError``."""
     kwargs = _recall_kwargs(query, context)
     if kwargs is None:
-        return []
+        return None
     call = FailOpenCall(engine, strict=strict, owner=owner, logger=logger, what="recall", entity_id=entity_id)
-    if call.skipped:
-        return []
-    try:
-        with call.reaching():
-            if timeout is None:
-                facts = list(await engine.arecall(query, entity_id, limit, **kwargs))
-            else:
-                facts = list(await awithin(lambda: engine.recall(query, entity_id, limit, **kwargs), timeout))
-    except Exception as exc:
-        call.failed(exc)
-        return []
-    call.succeeded()
-    return facts
+    return None if call.skipped else (kwargs, call)
+
+
+async def arecall_within(
+    engine: Any, query: str, entity_id: str, limit: int | None, kwargs: dict[str, Any], timeout: float | None,
+) -> list[RecalledFact]:
+    """``engine.arecall``; with a ``timeout``, ``engine.recall`` in a daemon thread the event loop waits for at
+    most that long (:func:`awithin`)."""
+    if timeout is None:
+        return list(await engine.arecall(query, entity_id, limit, **kwargs))
+    return list(await awithin(lambda: engine.recall(query, entity_id, limit, **kwargs), timeout))
 
 
 # -- the outage breaker --------------------------------------------------------------------------------------
@@ -432,6 +435,7 @@ class FailOpenCall:
     ...     return []
     >>> call.succeeded()
 
+    :meth:`run` / :meth:`arun` do that around one piece of work (``call.run(lambda: engine.recall(...), [])``).
     A ``strict`` call never skips and never touches the breaker: it goes to the store and its error is raised.
     """
 
@@ -515,6 +519,30 @@ class FailOpenCall:
         error the caller raises as it is): the breaker learns nothing from it."""
         if self.admission is not None and self.breaker is not None:
             self.breaker.release(self.admission)
+
+    def run(self, work: Callable[[], T], default: T, *, instead: str = "continuing without memory") -> T:
+        """``work()`` inside :meth:`reaching`: its result, the call :meth:`succeeded`; when it raises, the call
+        :meth:`failed` (raised when ``strict``) and ``default`` is returned."""
+        try:
+            with self.reaching():
+                result = work()
+        except Exception as exc:
+            self.failed(exc, instead=instead)
+            return default
+        self.succeeded()
+        return result
+
+    async def arun(self, work: Callable[[], Awaitable[T]], default: T, *,
+                   instead: str = "continuing without memory") -> T:
+        """Async :meth:`run`: ``work()`` is awaited."""
+        try:
+            with self.reaching():
+                result = await work()
+        except Exception as exc:
+            self.failed(exc, instead=instead)
+            return default
+        self.succeeded()
+        return result
 
     def failed(self, exc: BaseException, *, instead: str = "continuing without memory") -> None:
         """The call failed: raise ``exc`` when ``strict``; else log it as the policy says (the error that

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from memori_core.adapter_args import check_engine, check_entity_default, check_k
+from memori_core.adapter_args import check_engine, check_entity_default, check_k, named_by_class
 from memori_core.engine import RecallEngine
 from memori_core.failopen import STRICT_DEFAULT, check_timeout
 
@@ -31,22 +31,11 @@ class MemoriFields(BaseModel):
     on without memory, as for a failed recall, while the recall finishes in the background
     (:func:`memori_core.failopen.recall_or_empty`)."""
 
-    @field_validator("engine", mode="before")
-    @classmethod
-    def _check_engine(cls, value: Any) -> RecallEngine:
-        return check_engine(value, cls.__name__)
+    _check_engine = field_validator("engine", mode="before")(named_by_class(check_engine))
+    _check_k = field_validator("k", mode="before")(named_by_class(check_k))
+    _check_timeout = field_validator("timeout", mode="before")(named_by_class(check_timeout))
 
     @field_validator("entity_id", mode="before")
     @classmethod
     def _check_entity(cls, value: Any) -> str | None:
         return check_entity_default(value)
-
-    @field_validator("k", mode="before")
-    @classmethod
-    def _check_k(cls, value: Any) -> int | None:
-        return check_k(value, cls.__name__)
-
-    @field_validator("timeout", mode="before")
-    @classmethod
-    def _check_timeout(cls, value: Any) -> float | None:
-        return check_timeout(value, cls.__name__)

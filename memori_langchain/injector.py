@@ -10,6 +10,7 @@ from langchain_core.prompt_values import ChatPromptValue
 from langchain_core.runnables import RunnableConfig, RunnableSerializable
 from pydantic import field_validator
 
+from memori_core.adapter_args import named_by_class
 from memori_core.placement import SYSTEM, check_placement
 from memori_core.query import context_turns
 
@@ -94,10 +95,7 @@ class MemoriContextInjector(MemoriFields, RunnableSerializable[PromptInput, Prom
     placement: str = SYSTEM
     """Where the block goes: ``"system"`` (the system message) or ``"last_user"`` (the latest human message)."""
 
-    @field_validator("placement", mode="before")
-    @classmethod
-    def _check_placement(cls, value: Any) -> str:
-        return check_placement(value, cls.__name__)
+    _check_placement = field_validator("placement", mode="before")(named_by_class(check_placement))
 
     def _prepare(self, value: Any, config: RunnableConfig) -> tuple[list[BaseMessage], BlockRecall]:
         owner = type(self).__name__

@@ -1,13 +1,16 @@
-"""``k`` for the pydantic LlamaIndex adapters (memory block, postprocessor), checked by
-:mod:`memori_core.adapter_args`; the adapter's old name of it still accepted, with a ``DeprecationWarning``."""
+"""The fields the pydantic LlamaIndex adapters share, checked by :mod:`memori_core.adapter_args` and
+:mod:`memori_core.failopen`: ``k`` (the adapter's old name of it still accepted, with a ``DeprecationWarning``),
+and the recalling adapters' ``engine`` and ``timeout``."""
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from llama_index.core.bridge.pydantic import BaseModel, Field, field_validator, model_validator
+from llama_index.core.bridge.pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from memori_core.adapter_args import check_k, move_renamed_k
+from memori_core.adapter_args import check_engine, check_k, move_renamed_k, named_by_class
+from memori_core.engine import RecallEngine
+from memori_core.failopen import check_timeout
 
 
 class KnownFields(BaseModel):
@@ -42,7 +45,18 @@ class CountField(KnownFields):
     def _renamed_k(cls, data: Any) -> Any:
         return move_renamed_k(data, cls.__name__, cls.OLD_K_NAME)
 
-    @field_validator("k", mode="before")
-    @classmethod
-    def _check_k(cls, value: Any) -> int | None:
-        return check_k(value, cls.__name__)
+    _check_k = field_validator("k", mode="before")(named_by_class(check_k))
+
+
+class RecallFields(KnownFields):
+    """The ``engine`` a recalling adapter reads and the ``timeout`` of one whole recall; a wrong value raises
+    naming the class and the argument. A subclass may declare either field again with its own description."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)  # the engine is no pydantic type
+    engine: RecallEngine = Field(description="The recall engine holding the facts.", exclude=True)
+    timeout: float | None = Field(
+        default=None, description="Seconds one whole recall may take; None: no limit but the store's per request."
+    )
+
+    _check_engine = field_validator("engine", mode="before")(named_by_class(check_engine))
+    _check_timeout = field_validator("timeout", mode="before")(named_by_class(check_timeout))

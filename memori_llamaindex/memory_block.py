@@ -14,16 +14,16 @@ from llama_index.core.base.llms.types import ChatMessage, MessageRole
 from llama_index.core.bridge.pydantic import Field, PrivateAttr, field_validator
 from llama_index.core.memory import BaseMemoryBlock
 
-from memori_core.adapter_args import check_engine, renamed_k_attribute, resolve_entity_id
+from memori_core.adapter_args import renamed_k_attribute, resolve_entity_id
 from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, WaitsForCaptures, check_extractor
 from memori_core.context import PREAMBLE, format_fact_line
 from memori_core.engine import RecallEngine
-from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty, check_timeout
+from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty
 from memori_core.lanes import ERASURES
 from memori_core.query import context_turns
 
 from ._common import logger, message_said_at, message_text, user_query_and_context, user_turns
-from ._fields import CountField
+from ._fields import CountField, RecallFields
 
 _OWNER = "MemoriMemoryBlock"
 
@@ -39,7 +39,7 @@ DEFAULT_BLOCK_NAME = "memori_context"
 """Memory renders a block as ``<name>...</name>``: with this name the system prompt carries memori's usual block."""
 
 
-class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
+class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBlock[str]):
     """Long-term memory for ``Memory.from_defaults(memory_blocks=[...])``: agents and chat engines see recalled facts.
 
     >>> block = MemoriMemoryBlock(engine=engine, entity_id="user-1")
@@ -101,13 +101,9 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
     OLD_K_NAME = "limit"
 
     name: str = Field(default=DEFAULT_BLOCK_NAME, description="The name of the memory block.")
-    engine: RecallEngine = Field(description="The recall engine holding the facts.", exclude=True)
     entity_id: str = Field(description="Whose facts to recall (and to capture into).")
     capture: bool = Field(default=False, description="Store the facts the user states, turn by turn.")
     strict: bool = Field(default=STRICT_DEFAULT, description="Raise on recall / capture failure instead of warning.")
-    timeout: float | None = Field(
-        default=None, description="Seconds one whole recall may take; None: no limit but the store's per request."
-    )
     extractor: Any = Field(
         default=None,
         description="FactExtractor turning captured turns into facts; None: the rule-based extractor.",
@@ -134,16 +130,6 @@ class MemoriMemoryBlock(WaitsForCaptures, CountField, BaseMemoryBlock[str]):
     @classmethod
     def _check_entity(cls, value: Any) -> str:
         return resolve_entity_id(_OWNER, value)
-
-    @field_validator("engine", mode="before")
-    @classmethod
-    def _check_engine(cls, value: Any) -> RecallEngine:
-        return check_engine(value, _OWNER)
-
-    @field_validator("timeout", mode="before")
-    @classmethod
-    def _check_timeout(cls, value: Any) -> float | None:
-        return check_timeout(value, _OWNER)
 
     async def _aget(self, messages: list[ChatMessage] | None = None, **block_kwargs: Any) -> str:
         self._captures.raise_failure()

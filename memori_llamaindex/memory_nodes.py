@@ -8,13 +8,13 @@ from llama_index.core.bridge.pydantic import Field, field_validator
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import NodeWithScore, QueryBundle
 
-from memori_core.adapter_args import check_engine, check_k, resolve_entity_id
+from memori_core.adapter_args import check_k, named_by_class, resolve_entity_id
 from memori_core.engine import RecallEngine
 from memori_core.facts import RecalledFact
-from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty, check_timeout, recall_or_empty
+from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty, recall_or_empty
 
 from ._common import logger
-from ._fields import KnownFields
+from ._fields import RecallFields
 from .retriever import fact_node
 
 _OWNER = "MemoriMemoryPostprocessor"
@@ -35,7 +35,7 @@ FACT_KIND_KEY = "fact_kind"
 by a fact's metadata."""
 
 
-class MemoriMemoryPostprocessor(KnownFields, BaseNodePostprocessor):
+class MemoriMemoryPostprocessor(RecallFields, BaseNodePostprocessor):
     """Add the user's relevant stored facts, as nodes marked as memory, to the nodes of any query engine.
 
     >>> memory = MemoriMemoryPostprocessor(engine=engine, entity_id="user-1", k=3)
@@ -74,9 +74,6 @@ class MemoriMemoryPostprocessor(KnownFields, BaseNodePostprocessor):
         default=None, description="At most this many facts; None: the engine's config.limit, 5 unless configured."
     )
     strict: bool = Field(default=STRICT_DEFAULT, description="Raise recall errors instead of warning.")
-    timeout: float | None = Field(
-        default=None, description="Seconds one whole recall may take; None: no limit but the store's per request."
-    )
 
     @classmethod
     def class_name(cls) -> str:
@@ -88,20 +85,7 @@ class MemoriMemoryPostprocessor(KnownFields, BaseNodePostprocessor):
     def _check_entity(cls, value: Any) -> str:
         return resolve_entity_id(_OWNER, value, ways=_WAYS)
 
-    @field_validator("k", mode="before")
-    @classmethod
-    def _check_k(cls, value: Any) -> int | None:
-        return check_k(value, _OWNER)
-
-    @field_validator("engine", mode="before")
-    @classmethod
-    def _check_engine(cls, value: Any) -> RecallEngine:
-        return check_engine(value, _OWNER)
-
-    @field_validator("timeout", mode="before")
-    @classmethod
-    def _check_timeout(cls, value: Any) -> float | None:
-        return check_timeout(value, _OWNER)
+    _check_k = field_validator("k", mode="before")(named_by_class(check_k))
 
     def with_entity(self, entity_id: str) -> MemoriMemoryPostprocessor:
         """A postprocessor with the same settings adding ``entity_id``'s facts (e.g. one per request)."""

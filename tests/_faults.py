@@ -4,17 +4,22 @@
   (the store changed, the caller saw an error), once, a few times, or until disarmed.
 - :func:`break_store`: the engine's Chroma collection is dropped behind its back, so its next load fails
   inside chromadb.
+- :class:`HeldLoadStore` / :func:`held_loads_engine`: loads of a user's facts wait until the test releases
+  them (a slow cold load, a stalled server).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Faults", "InjectedFault", "break_store"]
+from memori_core import ChromaStore, RecallEngine
+
+__all__ = ["Faults", "HeldLoadStore", "InjectedFault", "break_store", "held_loads_engine"]
 
 
 class InjectedFault(RuntimeError):
@@ -111,3 +116,32 @@ def break_store(engine: Any) -> None:
     store = engine.store
     store._client.delete_collection(store._facts.name)  # noqa: SLF001 - a real store failure
     engine.clear_cache()
+
+
+class HeldLoadStore(ChromaStore):
+    """A real in-memory Chroma store whose loads of a user's facts wait until ``release`` is set."""
+
+    release: threading.Event
+
+    def load_entity(self, entity_id: str) -> Any:
+        self.release.wait()
+        return super().load_entity(entity_id)
+
+
+@contextlib.contextmanager
+def held_loads_engine(embedder: Any, entity_id: str, facts: Sequence[str], **engine_kwargs: Any
+                      ) -> Iterator[RecallEngine]:
+    """An engine over a :class:`HeldLoadStore` holding ``facts`` of ``entity_id``, with no copy of them cached:
+    its next recall loads them from the store, and waits until ``engine.store.release.set()``. Released on exit,
+    so no thread stays blocked."""
+    store = HeldLoadStore.in_memory()
+    store.release = threading.Event()
+    store.release.set()
+    engine = RecallEngine(store=store, embedder=embedder, **engine_kwargs)
+    engine.add(entity_id, list(facts))
+    engine.clear_cache()  # the write left a copy: the next recall loads from the store
+    store.release.clear()
+    try:
+        yield engine
+    finally:
+        store.release.set()

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
-import numpy as np
-from llama_index.core.base.embeddings.base import BaseEmbedding
 from llama_index.core.base.llms.types import CompletionResponse, CompletionResponseGen, LLMMetadata
-from llama_index.core.bridge.pydantic import PrivateAttr
 from llama_index.core.llms import CustomLLM
 
 
@@ -34,21 +35,22 @@ class FixedLLM(CustomLLM):
         yield self.complete(prompt, formatted=formatted, **kwargs)
 
 
-class HashLlamaEmbedding(BaseEmbedding):
-    """The tests' hashing embedder through LlamaIndex's embedding interface, so an index's cosines equal the
-    engine's."""
+def _example_module(name: str) -> ModuleType:
+    """``examples/<name>.py`` imported as a module (once), as the examples import it: the tests use what the
+    examples ship rather than a copy of it."""
+    if name not in sys.modules:
+        path = Path(__file__).resolve().parents[1] / "examples" / f"{name}.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        sys.modules[name] = module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    return sys.modules[name]
 
-    _inner: Any = PrivateAttr()
+
+class HashLlamaEmbedding(_example_module("_minilm_embedding").MiniLMEmbedding):  # type: ignore[misc]
+    """The tests' hashing embedder through the examples' LlamaIndex embedding adapter
+    (``examples/_minilm_embedding.py``), so an index's cosines equal the engine's."""
 
     def __init__(self, inner: Any) -> None:
-        super().__init__(model_name="hash-embedder", embed_batch_size=64)
-        self._inner = inner
-
-    def _get_query_embedding(self, query: str) -> list[float]:
-        return np.asarray(self._inner.embed_query(query), dtype=float).tolist()
-
-    def _get_text_embedding(self, text: str) -> list[float]:
-        return np.asarray(self._inner.embed_documents([text])[0], dtype=float).tolist()
-
-    async def _aget_query_embedding(self, query: str) -> list[float]:
-        return self._get_query_embedding(query)
+        super().__init__(inner)
+        self.model_name = "hash-embedder"

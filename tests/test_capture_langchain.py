@@ -85,16 +85,22 @@ def test_capture_does_not_delay_the_answer(ungated: RecallEngine) -> None:
     assert stored(ungated, "ann") == ["User keeps bees on their roof."]
 
 
+async def stored_once_released(gate: Gate, capturer: Any, engine: RecallEngine) -> list[str]:
+    """With the one capture of ``capturer`` (middleware or capture node) held by ``gate`` while the answer came
+    back: release it, wait for it (``aflush``), and return what is stored for ann."""
+    assert capturer.pending_captures == 1
+    gate.opened.set()
+    assert await capturer.aflush()
+    return stored(engine, "ann")
+
+
 async def test_async_agent_capture_does_not_delay_the_answer(ungated: RecallEngine) -> None:
     gate = Gate()
     middleware = MemoriMiddleware(engine=ungated, entity_id="ann", capture=True, extractor=gate)
     agent = create_agent(replies("Sure."), [], middleware=[middleware])
     result = await agent.ainvoke({"messages": [HumanMessage("I work as a nurse.")]})
     assert result["messages"][-1].content == "Sure."
-    assert middleware.pending_captures == 1
-    gate.opened.set()
-    assert await middleware.aflush()
-    assert stored(ungated, "ann") == ["User works as a nurse."]
+    assert await stored_once_released(gate, middleware, ungated) == ["User works as a nurse."]
 
 
 def test_a_failing_extractor_logs_one_warning_and_the_answer_arrives(
@@ -382,10 +388,7 @@ async def test_graph_capture_node_async_does_not_delay_the_answer(ungated: Recal
     state = await graph.ainvoke({"messages": [HumanMessage("I moved to Porto last month.")]},
                                 {"configurable": {"thread_id": "g-2"}})
     assert state["messages"][-1].content == "fine"
-    assert capture.pending_captures == 1
-    gate.opened.set()
-    assert await capture.aflush()
-    assert stored(ungated, "ann") == ["User lives in Porto."]
+    assert await stored_once_released(gate, capture, ungated) == ["User lives in Porto."]
 
 
 def test_graph_capture_node_does_not_capture_a_turn_the_model_was_answering_when_the_user_was_forgotten(

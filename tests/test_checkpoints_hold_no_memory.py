@@ -142,43 +142,49 @@ def _graph_interrupted_before_tools(engine: RecallEngine, model: RecordingChatMo
     return builder.compile(checkpointer=InMemorySaver(), interrupt_before=["tools"])
 
 
-def _resume_after_interrupt(graph: Any) -> None:
+@pytest.fixture
+def unwarned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The once-per-process warning that a model call saw no recall node run, not given yet in this test."""
+    monkeypatch.setattr(graph_module, "_UNRECALLED_WARNED", set())
+
+
+def _resumed_after_interrupt(
+    engine: RecallEngine, caplog: pytest.LogCaptureFixture, *, back_to: str
+) -> tuple[RecordingChatModel, list[str]]:
+    """A run of :func:`_graph_interrupted_before_tools` stopped for approval, then approved (a new run, from the
+    checkpoint): the model, and the warnings logged that no recall node has run."""
+    model = tool_then_answer()
+    graph = _graph_interrupted_before_tools(seeded(engine), model, back_to=back_to)
     cfg = {"configurable": {"thread_id": "t"}}
-    graph.invoke({"messages": [HumanMessage("Is ibuprofen ok?")]}, cfg)
-    assert graph.get_state(cfg).next == ("tools",)  # stopped for approval
-    graph.invoke(None, cfg)  # approved: a new run, from the checkpoint
+    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
+        graph.invoke({"messages": [HumanMessage("Is ibuprofen ok?")]}, cfg)
+        assert graph.get_state(cfg).next == ("tools",)  # stopped for approval
+        graph.invoke(None, cfg)
+    return model, [r.getMessage() for r in caplog.records if "no recall node has run" in r.getMessage()]
 
 
+@pytest.mark.usefixtures("unwarned")
 def test_a_run_resumed_after_an_interrupt_recalls_again_when_the_tools_edge_goes_through_the_recall_node(
-    ungated: RecallEngine, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
+    ungated: RecallEngine, caplog: pytest.LogCaptureFixture,
 ) -> None:
-    monkeypatch.setattr(graph_module, "_UNRECALLED_WARNED", set())
-    model = tool_then_answer()
-    graph = _graph_interrupted_before_tools(seeded(ungated), model, back_to="memori")
-    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
-        _resume_after_interrupt(graph)
+    model, warnings = _resumed_after_interrupt(ungated, caplog, back_to="memori")
     assert len(model.calls) == 2 and all(facts_in(text) == FACTS for text in model.system_texts())
-    assert not any("no recall node has run" in r.getMessage() for r in caplog.records)
+    assert warnings == []
 
 
+@pytest.mark.usefixtures("unwarned")
 def test_a_run_resumed_after_an_interrupt_straight_into_the_model_warns_that_the_model_got_no_memory(
-    ungated: RecallEngine, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
+    ungated: RecallEngine, caplog: pytest.LogCaptureFixture,
 ) -> None:
-    monkeypatch.setattr(graph_module, "_UNRECALLED_WARNED", set())
-    model = tool_then_answer()
-    graph = _graph_interrupted_before_tools(seeded(ungated), model, back_to="model")
-    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
-        _resume_after_interrupt(graph)
+    model, warnings = _resumed_after_interrupt(ungated, caplog, back_to="model")
     first, after_resume = model.system_texts()
     assert facts_in(first) == FACTS and after_resume == SYSTEM
-    [warning] = [r.getMessage() for r in caplog.records if "no recall node has run" in r.getMessage()]
+    [warning] = warnings
     assert "tools -> memori -> model" in warning
 
 
-def test_with_memori_context_outside_a_graph_run_does_not_warn(
-    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(graph_module, "_UNRECALLED_WARNED", set())
+@pytest.mark.usefixtures("unwarned")
+def test_with_memori_context_outside_a_graph_run_does_not_warn(caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING, logger="memori_langchain"):
         assert with_memori_context({"messages": [HumanMessage("hi")]}, "Sys.")[1:] == [HumanMessage("hi")]
     assert caplog.records == []

@@ -6,7 +6,6 @@ reads held until the test releases them, as a slow cold load), real llama_index 
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,6 +16,7 @@ from llama_index.core.llms.mock import MockLLM
 from llama_index.core.memory import Memory
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
+from _faults import held_loads_engine
 from _helpers import HashEmbedder
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_llamaindex import MemoriMemoryBlock, MemoriMemoryPostprocessor, MemoriRetriever
@@ -27,31 +27,13 @@ pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning:inspect"),
 QUESTION = "Where do I live?"
 
 
-class SlowLoadStore(ChromaStore):
-    """A real in-memory Chroma store whose loads of a user's facts wait until ``release`` is set (a cold load)."""
-
-    release: threading.Event
-
-    def load_entity(self, entity_id: str) -> Any:
-        self.release.wait()
-        return super().load_entity(entity_id)
-
-
 @pytest.fixture
 def slow() -> Iterator[RecallEngine]:
     """An engine whose next recall of ``u1`` waits for the store until released; the breaker off (cool-down 0),
     so the call after a timed-out one goes to the store again."""
-    store = SlowLoadStore.in_memory()
-    store.release = threading.Event()
-    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(gate="off"), outage_cooldown=0)
-    store.release.set()
-    engine.add("u1", ["User lives in Porto."])
-    engine.clear_cache()  # the write left a copy: the next recall loads from the store
-    store.release.clear()
-    try:
+    with held_loads_engine(HashEmbedder(), "u1", ["User lives in Porto."], config=RecallConfig(gate="off"),
+                           outage_cooldown=0) as engine:
         yield engine
-    finally:
-        store.release.set()
 
 
 def release_and_warm(engine: RecallEngine) -> None:

@@ -6,13 +6,12 @@ from __future__ import annotations
 import copy
 import logging
 import re
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from _faults import Faults, break_store
+from _faults import Faults, break_store, held_loads_engine
 from _helpers import HashEmbedder, seeded_fixtures
 from _loopback import Recorder, anthropic_client, endpoint, genai_client, openai_client  # noqa: F401 - fixtures
 from _recording import SHELLFISH, TURN_1, TURN_2, RecordingEngine, minilm_engine, recording_engine
@@ -177,16 +176,6 @@ async def test_a_malformed_message_raises_a_type_error_naming_it_before_recall_s
         memory.apply({"model": "m", "messages": [*well_formed, message]})
 
 
-class BlockingStore(ChromaStore):
-    """A real in-memory Chroma store whose reads wait until released."""
-
-    release: threading.Event
-
-    def load_entity(self, entity_id: str) -> Any:
-        self.release.wait()
-        return super().load_entity(entity_id)
-
-
 @pytest.fixture
 def broken_engine(hash_embedder: Any) -> RecallEngine:
     """An engine over a real in-memory store whose reads fail, as a store that went down would."""
@@ -231,15 +220,9 @@ def test_embedder_failure_fails_open(hash_embedder: Any, caplog: pytest.LogCaptu
 
 @pytest.fixture
 def blocking_engine(hash_embedder: Any) -> Iterator[RecallEngine]:
-    store = BlockingStore.in_memory()
-    store.release = threading.Event()
-    engine = RecallEngine(store=store, embedder=hash_embedder)
-    engine.add("u1", FACTS)
-    engine.clear_cache()  # the first write left a copy; recall must go to the (blocking) store
-    try:
+    """An engine whose recalls of ``u1`` wait for the store until the test ends (a stalled server)."""
+    with held_loads_engine(hash_embedder, "u1", FACTS) as engine:
         yield engine
-    finally:
-        store.release.set()
 
 
 def test_recall_timeout_fails_open(blocking_engine: RecallEngine, caplog: pytest.LogCaptureFixture) -> None:

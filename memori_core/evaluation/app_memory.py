@@ -34,7 +34,16 @@ from ..embedders import default_embedder
 from ..engine import RecallEngine
 from ..validate import parse_utc
 from .configs import describe_gate
-from .data import expect_flag, expect_ids, expect_list, expect_object, expect_text, optional_text, read_named_file
+from .data import (
+    expect_flag,
+    expect_ids,
+    expect_list,
+    expect_object,
+    expect_text,
+    optional_text,
+    read_named_file,
+    unique_ids,
+)
 from .embedding import CachingEmbedder
 from .runner import EnginePool, Progress
 
@@ -169,25 +178,15 @@ def _dialogue(item: Any, where: str, fact_ids: set[str], user: str) -> AppDialog
                                   for i, t in enumerate(turns)))
 
 
-def _unique(ids: Iterable[str], where: str, what: str) -> set[str]:
-    """``ids`` as a set; ``ValueError`` naming the first one that appears twice."""
-    seen: set[str] = set()
-    for i in ids:
-        if i in seen:
-            raise ValueError(f"{where}: {what} {i!r} appears twice")
-        seen.add(i)
-    return seen
-
-
 def _user(item: Any, where: str) -> AppUser:
     obj = expect_object(item, where)
     name = expect_text(obj, "user", where)
     where = f"{where} ({name})"
     facts = [_fact(f, f"{where} fact #{i}") for i, f in enumerate(expect_list(obj.get("facts"), where, "facts"))]
-    ids = _unique((f.id for f in facts), where, "fact id")
+    ids = unique_ids((f.id for f in facts), where, "fact id")
     dialogues = [_dialogue(d, f"{where} dialogue #{i}", ids, name)
                  for i, d in enumerate(expect_list(obj.get("dialogues"), where, "dialogues"))]
-    _unique((d.id for d in dialogues), where, "dialogue id")
+    unique_ids((d.id for d in dialogues), where, "dialogue id")
     return AppUser(name, facts, dialogues)
 
 
@@ -196,7 +195,7 @@ def load_app_memory(path: str | Path) -> AppMemory:
     (an unknown kind, needs naming no fact of the user, an empty text, needs on an off-topic turn...)."""
     obj, name, version = read_named_file(path)
     users = [_user(u, f"{path}: user #{k}") for k, u in enumerate(expect_list(obj.get("users"), str(path), "users"))]
-    _unique((u.user for u in users), str(path), "user")
+    unique_ids((u.user for u in users), str(path), "user")
     return AppMemory(name, version, users)
 
 

@@ -68,7 +68,7 @@ from ..extraction.rule_based import RuleBasedFactExtractor
 from ..extraction.types import FactExtractor, Message
 from ..store.chroma import ChromaStore
 from ..text import get_stemmer
-from .data import expect_list, expect_object, expect_text, optional_text, read_named_file
+from .data import expect_list, expect_object, expect_text, read_named_file, unique_ids
 from .embedding import CachingEmbedder
 from .runner import Progress
 
@@ -224,11 +224,7 @@ def load_capture(path: str | Path) -> CaptureSet:
     obj, name, version = read_named_file(path)
     items = expect_list(obj.get("conversations"), str(path), "conversations")
     conversations = [_conversation(c, f"{path}: conversation #{k}") for k, c in enumerate(items)]
-    seen: set[str] = set()
-    for c in conversations:
-        if c.id in seen:
-            raise ValueError(f"{path}: conversation id {c.id!r} appears twice")
-        seen.add(c.id)
+    unique_ids((c.id for c in conversations), str(path), "conversation id")
     return CaptureSet(name, version, conversations)
 
 

@@ -96,6 +96,23 @@ def expect_text(obj: dict[str, Any], key: str, where: str) -> str:
     return value.strip()
 
 
+def unique_ids(ids: Iterable[str], where: str, what: str) -> set[str]:
+    """``ids`` as a set; ``ValueError`` naming the first one that appears twice (``what``: "fact id", "user")."""
+    seen: set[str] = set()
+    for i in ids:
+        if i in seen:
+            raise ValueError(f"{where}: {what} {i!r} appears twice")
+        seen.add(i)
+    return seen
+
+
+def read_fact(item: Any, where: str, **fields: Any) -> Fact:
+    """The :class:`Fact` of a task file's entry ``item``: an object with a non-blank ``id`` and ``text``, plus
+    ``fields`` (``session_id``, ``created_at``, ``metadata``) read by the task; ``ValueError`` naming ``where``."""
+    obj = expect_object(item, where)
+    return Fact(id=expect_text(obj, "id", where), text=expect_text(obj, "text", where), **fields)
+
+
 def optional_text(obj: dict[str, Any], key: str, where: str) -> str | None:
     """``obj[key]`` when present and not null, checked to be a string."""
     value = obj.get(key)

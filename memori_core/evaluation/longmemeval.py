@@ -11,27 +11,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .data import (
-    Fact,
-    Memory,
-    expect_object,
-    expect_text,
-    optional_text,
-    read_memories,
-)
+from .data import Fact, Memory, expect_object, optional_text, read_fact, read_memories
 
 
 def _fact(item: Any, where: str) -> Fact:
     obj = expect_object(item, where)
     role = optional_text(obj, "role", where)
     when = optional_text(obj, "when", where)
-    return Fact(
-        id=expect_text(obj, "id", where),
-        text=expect_text(obj, "text", where),
-        created_at=when or None,
-        session_id=optional_text(obj, "session_id", where),
-        metadata={"role": role} if role else {},
-    )
+    return read_fact(obj, where, created_at=when or None, session_id=optional_text(obj, "session_id", where),
+                     metadata={"role": role} if role else {})
 
 
 def load_memory(path: str | Path) -> list[Memory]:

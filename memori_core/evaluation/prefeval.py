@@ -10,16 +10,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
-from .data import (
-    Fact,
-    Memory,
-    expect_object,
-    expect_text,
-    optional_text,
-    read_memories,
-)
+from .data import Fact, Memory, optional_text, read_fact, read_memories
 
 DEFAULT_CATEGORY = "preference"
 
@@ -31,14 +23,9 @@ def topic_category(topic: str | None) -> str:
     return topic.strip().split("_", 1)[0]
 
 
-def _fact(item: Any, where: str) -> Fact:
-    obj = expect_object(item, where)
-    return Fact(id=expect_text(obj, "id", where), text=expect_text(obj, "text", where))
-
-
 def load_prefeval(path: str | Path) -> list[Memory]:
     """Read a PrefEval-task file; ``ValueError`` naming the file and the bad entry when malformed."""
-    return read_memories(path, "users", "user", "user", "prefeval", _fact,
+    return read_memories(path, "users", "user", "user", "prefeval", read_fact,
                          lambda obj, where: topic_category(optional_text(obj, "topic", where)))
 
 

@@ -13,7 +13,7 @@ from ..adapter_args import check_adapter_args, renamed_k, renamed_k_attribute, r
 from ..context import format_context
 from ..engine import RecallEngine
 from ..facts import RecalledFact
-from ..failopen import STRICT_DEFAULT, FailOpenCall, awithin, check_timeout, within
+from ..failopen import STRICT_DEFAULT, FailOpenCall, arecall_within, check_timeout, within
 from ..placement import SYSTEM, check_placement
 from ..query import context_turns, extract_query_and_context, field_of
 from ..validate import check_context, check_query
@@ -22,6 +22,9 @@ from .system_prompt import check_injectable, inject_context, normalize_provider
 __all__ = ["MemoriRecall"]
 
 logger = logging.getLogger(__name__)
+
+_WITHOUT_MEMORY = "calling the model without memory"
+"""What a failed recall's warning says happens instead."""
 
 
 def _per_call(value: str | None, default: str | None, check: Callable[[str], str], missing: str) -> str:
@@ -204,9 +207,6 @@ class MemoriRecall:
                             entity_id=request.entity_id)
         return None if call.skipped else (request, call)
 
-    def _failed(self, exc: BaseException, call: FailOpenCall) -> None:
-        call.failed(exc, instead="calling the model without memory")  # raises when strict
-
     def _inject(self, kwargs: Mapping[str, Any], facts: list[RecalledFact], provider: str) -> dict[str, Any]:
         block = format_context(facts, zone=self.engine.config.time_zone_label)
         return inject_context(kwargs, block, provider, placement=self.placement)
@@ -233,14 +233,7 @@ class MemoriRecall:
         if begun is None:
             return []
         request, call = begun
-        try:
-            with call.reaching():
-                facts = within(lambda: self._recall(request), self.timeout)
-        except Exception as exc:
-            self._failed(exc, call)
-            return []
-        call.succeeded()
-        return facts
+        return call.run(lambda: within(lambda: self._recall(request), self.timeout), [], instead=_WITHOUT_MEMORY)
 
     def apply(
         self,
@@ -279,17 +272,8 @@ class MemoriRecall:
         if begun is None:
             return []
         request, call = begun
-        try:
-            with call.reaching():
-                if self.timeout is None:
-                    facts = await self.engine.arecall(request.query, request.entity_id, self.k, **request.extra)
-                else:
-                    facts = await awithin(lambda: self._recall(request), self.timeout)
-        except Exception as exc:
-            self._failed(exc, call)
-            return []
-        call.succeeded()
-        return facts
+        return await call.arun(lambda: arecall_within(self.engine, request.query, request.entity_id, self.k,
+                                                      request.extra, self.timeout), [], instead=_WITHOUT_MEMORY)
 
     async def aapply(
         self,
