@@ -119,7 +119,8 @@ def test_nothing_recalled_returns_kwargs_unchanged(stocked: RecallEngine) -> Non
 
 @pytest.mark.parametrize("config", [
     RecallConfig(gate="threshold", relevance_threshold=0.99),
-    RecallConfig(gate_open=0.99, gate_third_person=None),  # the relevance gate, opening only for a near-identical fact
+    # the relevance gate, opening only for a near-identical fact (else the cello is implied by the orchestra)
+    RecallConfig(gate_open=0.99, gate_third_person=None, gate_implied=False),
 ], ids=["threshold-gate", "relevance-gate"])
 def test_relevance_gate_is_applied(hash_embedder: Any, config: RecallConfig) -> None:
     engine = RecallEngine(ChromaStore.in_memory(), hash_embedder, config)
