@@ -197,10 +197,10 @@ class RecallConfig:
     read it, on the question's own cosine; the care and follow-up rules were set on "User" facts and read the
     cosine as it is (``explain``'s gate cos column shows the lifted one). ``None`` turns it off."""
     gate_implied: bool = True
-    """Relevance gate, fourth signal (memori_core/ranking/implications.py): when a personal question about what
-    to do (or a follow-up of one) touches a concern a care fact or a limitation constrains ("Can I have a beer
-    at the pub?" and "User has coeliac disease.": gluten; sushi and a pregnancy; kale and warfarin; the dentist
-    and any medication; a ferry and seasickness), that fact is ranked into the ``limit`` best and kept,
+    """Relevance gate, fourth signal (memori_core/ranking/implications.py, its tables in ranking/concerns.py):
+    when a personal question about what to do (or a follow-up of one) touches a concern a care fact or a
+    limitation constrains ("Can I have a beer at the pub?" and "User has coeliac disease.": gluten; sushi and a
+    pregnancy; kale and warfarin; the dentist and any medication; a ferry and seasickness), that fact is ranked into the ``limit`` best and kept,
     whatever its cosine. ``False`` turns it off."""
     judge_candidates: int = 8
     """With a judge (``RecallEngine(judge=...)``, :mod:`memori_core.judge`): how many of the best candidates,

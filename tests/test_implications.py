@@ -12,6 +12,7 @@ from memori_core import InMemoryFactStore, RecallConfig, RecallEngine
 from memori_core.ranking.fusion import rank_order
 from memori_core.ranking.gate import decide
 from memori_core.ranking.care import for_the_asker
+from memori_core.ranking.concerns import fact_concerns, question_concerns
 from memori_core.ranking.implications import (
     MOST_OF_SLOT,
     asks_about_named,
@@ -19,12 +20,10 @@ from memori_core.ranking.implications import (
     asks_for_advice,
     asks_what_to_do,
     day_rows,
-    fact_concerns,
     implied_rows,
     named_days,
     named_rows,
     named_words,
-    question_concerns,
     slot_rows,
 )
 

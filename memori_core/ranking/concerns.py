@@ -1,0 +1,514 @@
+"""The concerns: what a stored fact constrains and what a question's words touch, as tables of common knowledge.
+
+"Can I have a beer at the pub on Friday?" never says gluten, "Is pad thai safe for me?" never says peanuts,
+and MiniLM scores them at 0.1-0.2 against "User has coeliac disease." and "User is allergic to peanuts.": the
+cosine cannot know that beer is brewed from barley or that pad thai is made with peanuts. A person answering
+would know. This module holds that knowledge over the same **concerns** (gluten, peanuts, alcohol, pregnancy,
+blood thinners, a wheelchair, a rented home, a team the user supports...):
+
+- :data:`FACT_CONCERNS`: what a care fact (:func:`~.care.is_care_fact`: an allergy, a medication, a
+  condition, a dietary restriction) constrains: "User has coeliac disease." -> gluten, and any meal;
+  :data:`LIMIT_CONCERNS`: what any fact says the user cannot or will not do: "User gets seasick." -> motion;
+  :data:`SITUATION_CONCERNS`: what any fact says about a situation or an interest that shapes plans: "User's
+  daughter Mia is 6." -> children, "User lives on a pension." -> money, "User drives a Nissan Leaf." -> vehicle;
+- :data:`QUESTION_CONCERNS`: everyday words that touch a concern: beer, bread, pizza -> gluten; sushi,
+  brie, a litter box -> pregnancy; kale, ibuprofen, the dentist -> blood thinners; a ferry -> motion.
+
+:func:`fact_concerns` and :func:`question_concerns` read a text against them; :mod:`.implications` decides
+when a question's concerns open a fact for the gate. The words are common knowledge about food, drink,
+medicine, travel, homes and pastimes, written from general knowledge, though some were added after reading the
+app sets' misses (docs/ranking.md says which); they are a floor, not a complete list: an unknown dish falls
+back on the cosine.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from .care import NOT_FOOD, is_care_fact
+
+__all__ = ["FACT_CONCERNS", "LIMIT_CONCERNS", "QUESTION_CONCERNS", "SITUATION_CONCERNS", "fact_concerns",
+           "question_concerns"]
+
+
+def _any(*words: str) -> str:
+    """An alternation of words and phrases, longest first; a trailing ``*`` allows any ending."""
+    parts = []
+    for w in sorted(words, key=len, reverse=True):
+        stem = w.rstrip("*")
+        body = re.escape(stem).replace(r"\ ", r"[\s-]+")
+        parts.append(body + (r"\w*" if w.endswith("*") else "(?:s|es)?"))
+    return r"\b(?:" + "|".join(parts) + r")\b"
+
+
+FACT_CONCERNS: dict[str, str] = {
+    "peanut": _any("peanut", "groundnut", "nut", "tree nut"),
+    "tree nut": _any("nut", "tree nut", "almond", "walnut", "cashew", "hazelnut", "pecan", "pistachio"),
+    "shellfish": _any("shellfish", "shrimp", "prawn", "crab", "lobster", "seafood", "mussel", "oyster", "clam"),
+    "fish": _any("fish", "seafood", "vegan*"),
+    "egg": _any("egg", "vegan*"),
+    "dairy": _any("lactose", "dairy", "milk", "cheese", "casein", "vegan*"),
+    "gluten": _any("gluten", "coeliac*", "celiac*", "wheat"),
+    "meat": _any("vegetarian*", "vegan*", "meat", "pescatarian*", "pork", "beef", "halal", "kosher", "gout"),
+    "alcohol": _any("alcohol*", "booze", "sober*", "teetotal*", "drink", "wine", "beer", "sobriety", "blood pressure",
+                    "hypertension", "gout"),
+    "pregnancy": _any("pregnan*", "prenatal", "expecting a baby", "breastfeed*", "breast feed*"),
+    "sugar": _any("diabet*", "low carb", "keto*", "sugar*", "carb", "insulin", "metformin", "prediabet*", "gout"),
+    "salt": _any("salt", "sodium", "blood pressure", "hypertension"),
+    "blood thinner": _any("warfarin", "blood thinner", "anticoagulant", "apixaban", "rivaroxaban",
+                          "dabigatran", "edoxaban", "heparin", "clopidogrel", "coumadin", "eliquis", "xarelto"),
+    "latex": _any("latex"),
+    "caffeine": _any("caffeine", "decaf*"),
+    "diabetes": _any("diabet*", "prediabet*", "insulin", "metformin", "blood sugar"),
+    "exertion": _any("asthma*", "inhaler", "puffer", "epilep*", "heart condition", "angina", "pacemaker", "pregnan*"),
+    # the rest of the EU's fourteen food allergens, and the drug allergies a painkiller or a prescription meets
+    "sesame": _any("sesame", "tahini"),
+    "soy": _any("soy", "soya", "soybean"),
+    "mustard": _any("mustard"),
+    "celery": _any("celery", "celeriac"),
+    "lupin": _any("lupin", "lupine"),
+    "mollusc": _any("mollusc", "mollusk", "squid", "octopus", "mussel", "oyster", "clam", "scallop", "snail"),
+    "sulphite": _any("sulphite", "sulfite", "sulphur dioxide", "sulfur dioxide"),
+    "buckwheat": _any("buckwheat"),
+    "gut": _any("ibs", "irritable bowel", "fodmap", "crohn*", "colitis", "low fat", "fatty food", "gallbladder",
+                "diverticul*"),
+    "painkiller": _any("aspirin", "ibuprofen", "nsaid", "naproxen", "anti-inflammator*", "diclofenac"),
+    "antibiotic": _any("penicillin", "amoxicillin", "antibiotic", "sulfa", "sulphonamide*", "sulfonamide*",
+                       "cephalosporin*", "erythromycin"),
+}
+"""What a care fact constrains: a concern is the fact's when the pattern occurs in it. Veganism rules out
+fish, eggs and dairy too; a diabetic or low-carb diet is about sugar and starch; alcohol is limited with high
+blood pressure; gout is managed by limiting alcohol, sugary drinks and red meat; asthma, epilepsy, a heart
+condition and pregnancy are what a coach asks about before exercise. Every food concern also makes the fact
+one a **meal** question opens ("What should I cook tonight?")."""
+
+LIMIT_CONCERNS: dict[str, str] = {
+    "motion": _any("seasick*", "sea sick*", "motion sick*", "travel sick*", "car sick*", "carsick*", "airsick*"),
+    "flying": r"\b(?:(?:afraid|scared|terrified|fear)\s+of\s+flying|hates?\s+flying|"
+              r"(?:rather\s+than|never|won't|doesn't|don't|does\s+not|do\s+not)\s+fly\b|aviophobi\w*)",
+    "dogs": r"\b(?:afraid|scared|terrified|fear|phobia)\s+of\s+dogs\b|\bcynophobi\w*",
+    "heights": r"\b(?:vertigo|acrophobi\w*|(?:afraid|scared|terrified|fear)\s+of\s+heights|avoids?\s+heights)\b",
+    "water": r"\b(?:can't|cannot|can\s+not|doesn't|does\s+not|don't|never\s+learned\s+to)\s+swim\b|"
+             r"\b(?:afraid|scared|terrified|fear|phobia)\s+of\s+(?:the\s+)?(?:water|swimming|the\s+sea|deep\s+water)\b",
+    "exertion": _any("bad back", "bad lower back", "lower back pain", "back problem", "back pain", "sciatica",
+                     "slipped disc", "herniated disc", "arthritis", "arthritic", "bad knee", "knee replace*",
+                     "hip replace*", "knee replaced", "hip replaced", "still recovering", "recovering from", "stitches",
+                     "keyhole surgery", "no heavy lifting", "hernia")
+                + r"|\bnot\s+(?:to\s+)?lift\w*|\b(?:had|has\s+had)\s+(?:\w+\s+){0,3}(?:surgery|operation|removed)\b",
+    "mobility": _any("wheelchair*", "spinal cord injury", "paraplegi*", "tetraplegi*", "quadriplegi*", "paralys*",
+                     "paralyz*", "crutches", "mobility scooter", "walking stick", "walking frame", "limited mobility",
+                     "pressure sore"),
+    "hearing": _any("hearing loss", "hearing aid", "hard of hearing", "deaf*", "tinnitus", "cochlear implant"),
+}
+"""What a fact says the user cannot or will not do, whatever their health: travel sickness, a fear of flying,
+of dogs, of heights or of water, a back or joint or a recent operation that limits exertion, a wheelchair or
+crutches (a place's steps, a trip), hearing loss (a loud room, a call)."""
+
+_CHILD = (r"(?:sons?|daughters?|kids?|children|child|toddlers?|bab(?:y|ies)|twins|eldest|youngest|"
+          r"grand(?:children|child|kids?|sons?|daughters?)|step(?:sons?|daughters?|kids?))")
+SITUATION_CONCERNS: dict[str, str] = {
+    "children": rf"\b{_CHILD}\b(?!')",
+    "money": r"\b(?:sav(?:ing|es)\s+(?:up\s+)?(?:for|to)|savings|budget\w*|debts?|loans?|skint|broke|pension|"
+             r"social\s+security|401\(?k\)?|sends?\s+money|mortgage|overdraft|tight\s+on\s+money|money\s+is\s+tight|"
+             r"can(?:'t|not)\s+afford|paying\s+(?:off|back)|credit\s+card|low\s+income|unemployed|on\s+benefits)\b",
+    "getting around": r"\b(?:(?:don't|doesn't|do\s+not|does\s+not|never|can't|cannot)\s+(?:drive|have\s+a\s+car|own\s+a\s+car)|"
+                      r"(?:never\s+had|has\s+no|have\s+no|no|without|doesn't\s+have|don't\s+have)\s+(?:a\s+)?"
+                      r"(?:driving|driver'?s)\s+licen[cs]e|never\s+(?:learned|learnt)\s+to\s+drive|"
+                      r"no\s+car|car[\s-]free|without\s+a\s+car|walks?\s+everywhere|gets?\s+around\s+by|"
+                      r"commutes?\s+(?:by|on)|cycles?\s+to\s+work|rather\s+than\s+(?:fly|drive)|"
+                      r"(?:uses?|takes?|relies\s+on)\s+a\s+wheelchair|wheelchair\s+user)\b",
+    "stairs": r"\b(?:walk[\s-]?up|no\s+(?:lift|elevator)|"
+              r"(?:lift|elevator)\s+(?:\w+\s+){0,2}(?:breaks|broken|out\s+of\s+order)|"
+              r"(?:\w+\s+)?floor\s+(?:flat|apartment)\s+(?:with\s+)?(?:no|without)\s+(?:a\s+)?(?:lift|elevator))",
+    "sleep": r"\b(?:night\s+shifts?|works?\s+nights|shift\s+work|insomnia|sleep\s+apno?ea|cpap|pregnan\w*|"
+             r"(?:poor|bad|lack\s+of|too\s+little|not\s+enough)\s+sleep|sleep\s+deprivation)\b",
+    "travel": r"\bpregnan\w*",
+    "outdoors": r"\b(?:grows?|growing|garden\w*|allotment|raised\s+beds?|greenhouse|beehives?|bees|backyard|"
+                r"(?:swimming\s+)?pool|chickens|hens|vegetable\s+patch|orchard|lawn)\b",
+    "work": r"\b(?:works?\s+(?:as|at|for|in)|working\s+(?:as|at|for)|job|employer|employed|self[\s-]employed|"
+            r"freelanc\w*|runs?\s+(?:a|an|the|his|her|their|my|our)\s+(?:\w+\s+){0,3}(?:business|shop|company|firm|"
+            r"practice|nursery|bakery|caf[eé]|restaurant|studio)|"
+            r"owns?\s+(?:a|an)\s+(?:\w+\s+){0,3}(?:business|shop|company|firm|nursery|bakery)|"
+            r"I'm\s+a\s+\w+\s+(?:at|for)|drives?\s+(?:a|an)\s+(?:\w+\s+){0,2}(?:bus|taxi|cab|truck|lorry|van|tram)|(?:is|am)\s+a\s+(?:\w+\s+){0,2}(?:nurse|teacher|developer|engineer|lawyer|"
+            r"accountant|driver|manager|designer|translator|doctor|student|chef|analyst|consultant|tester|courier|"
+            r"farmer|attendant|cleaner|carer|electrician|plumber|mechanic|pharmacist|paramedic|officer|writer))\b",
+    "caring": r"\b(?:(?:shouldn't|should\s+not|can't|cannot|can\s+not|mustn't|must\s+not)\s+be\s+left\s+alone|"
+              r"dementia|alzheimer'?s|(?:is|am|are)\s+(?:a|the|her|his|their)\s+(?:main\s+|full[\s-]time\s+)?"
+              r"carer|caregiver|cares\s+for\s+(?:his|her|their|my)|"
+              r"(?:pill|tablet|medication|medicine|insulin|injection|eye\s+drops?)s?\s+(?:\w+\s+)?"
+              r"(?:twice|three\s+times|every\s+\w+\s+hours)(?:\s+a\s+day)?)\b",
+    "renting": r"\b(?:landlord|landlady|letting\s+agent|tenan(?:t|ts|cy)|(?:rents?|renting)\s+(?:a|an|the|our|my|his|her|"
+               r"their)\s+(?:\w+\s+){0,2}(?:flat|house|apartment|home|place|room|studio|condo)|"
+               r"(?:no|doesn't\s+allow|don't\s+allow|does\s+not\s+allow|not\s+allowed)\s+(?:any\s+)?(?:more\s+)?pets)\b",
+    "power": r"\b(?:inverter|generator|load[\s-]?shedding|power\s+cuts?|cpap|oxygen\s+concentrator|"
+             r"electric\s+wheelchair|fridge\s+goes\s+off)\b",
+    "home": r"\b(?:originally\s+from|grew\s+up\s+in|born\s+(?:and\s+(?:raised|bred)\s+)?in|hometown|"
+            r"(?:parents|mum|mom|dad|father|mother|family|folks)\s+(?:still\s+)?(?:lives?|live)\s+in)\b",
+    "fandom": r"\b(?:supports?|supporter\s+of|season[\s-]tickets?)\s+(?:\w+\s+){0,2}?(?-i:[A-Z])\w*|"
+              r"(?<!not\s)(?<!not\sa\s)(?<!not\sthe\s)\b(?:big|huge|massive|lifelong|die[\s-]hard|devoted|mad|keen)?\s*"
+              r"(?-i:[A-Z])[\w.']*(?:\s+(?-i:[A-Z])[\w.']*){0,2}\s+(?:fan|supporter)s?\b|\bseason[\s-]ticket\s+holder\b",
+    "music": r"\b(?:plays?|playing|learning|learns|learnt|learned|lessons?\s+(?:in|on|for)|practis\w*|practic\w*)\s+"
+             r"(?:the\s+|a\s+|an\s+|(?:\w+\s+)?lessons?\s+(?:in|on|for)\s+(?:the\s+)?)?(?:piano|keys|keyboard|guitar|"
+             r"bass|double\s+bass|drums|violin|viola|cello|flute|clarinet|sax\w*|trumpet|trombone|ukulele|harp|oboe|"
+             r"bassoon|banjo|mandolin|accordion|organ|french\s+horn)\b|\bsings?\s+in\s+(?:a|the)\s+\w*\s*choir\b",
+    "vehicle": r"\b(?<!n't\s)(?<!not\s)(?<!never\s)(?:drives?|owns?|has|have|got)\s+(?:a|an|the|his|her|their|our|my)\s+(?:\w+\s+){0,3}?"
+               r"(?:car|van|motorbike|motorcycle|scooter|ev|electric\s+car|camper(?:van)?|rv|pickup|pick-up|truck|estate|"
+               r"saloon|hatchback|sedan|suv|4x4|"
+               r"(?-i:[A-Z])[\w-]+\s+(?:\w+\s+)?(?-i:[A-Z0-9])[\w-]*)\b(?!\s+(?:bus|taxi|cab|tram|for\s+a\s+living))",
+    "reading": r"\b(?:reads|reading|books|novels|audiobooks|comics|graphic\s+novels|manga|poetry|"
+               r"(?:sci[\s-]?fi|crime|fantasy|romance|history|historical)\s+(?:fiction|novels|books))\b",
+    "listening": r"\b(?:music|jazz|blues|records|vinyl|albums?|podcasts?|audiobooks|opera|classical\s+music|"
+                 r"hip[\s-]hop|folk\s+music|k[\s-]?pop|punk|metal|country\s+music|bands?)\b",
+    "watching": r"\b(?:films|movies|cinema|documentar\w+|tv\s+(?:shows|series|dramas)|sitcoms|anime|"
+                r"(?:crime|period|costume|medical)\s+dramas|reality\s+(?:tv|shows)|box\s+sets)\b",
+    "schedule": r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|every\s+(?:other\s+)?(?:(?:mon|tues|wednes|thurs|fri|"
+                r"satur|sun)day|week|weekend)|on\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+                r"(?:\s+and\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day))?\s+(?:mornings|evenings|nights|afternoons)|"
+                r"commute\s+is|commutes?\s+(?:\w+\s+){0,3}(?:minutes|hours?)|(?:minutes|hours?)\s+each\s+way)\b",
+}
+"""What a fact says about the user's situation that shapes plans, whatever their health: children (a family
+outing, a holiday for the three of us), money (a cheap dinner, whether a purchase is worth it), getting around
+without a car or in a wheelchair (the way to get somewhere), stairs without a lift (a stroller, a sofa),
+sleep (night shifts, insomnia, a CPAP machine, a pregnancy: tiredness, a sleepless night, a night in a tent), what
+a trip must allow for (a pregnancy), what the weather means for a garden, bees or a pool, the user's job or
+business (a cover letter, a day off, more orders), someone or a pet who cannot be left alone (a weekend away), a
+rented home (a puppy, painting the walls), what needs mains power (a power cut, camping) and the week's fixed
+hours (a class, a game, a long commute: "Help me fit everything in next week")."""
+
+_FOOD_CONCERNS = frozenset({"peanut", "tree nut", "shellfish", "fish", "egg", "dairy", "gluten", "meat", "sugar",
+                            "salt", "sesame", "soy", "mustard", "celery", "lupin", "mollusc", "pregnancy",
+                            "buckwheat", "gut"})
+_EATEN = (_FOOD_CONCERNS - {"pregnancy"}) | {"meal"}  # what only eating meets
+
+_FOOD_GLUTEN = ("bread", "beer", "ale", "lager", "pasta", "pizza", "pie", "cake", "cupcake", "biscuit", "cookie",
+                "sandwich", "burger", "bagel", "croissant", "noodle", "ramen", "udon", "soba", "couscous", "cereal",
+                "pastry", "pastries", "doughnut", "donut", "muffin", "lasagne", "lasagna", "dumpling", "soy sauce",
+                "seitan", "barley", "rye", "wheat", "toast", "pancake", "waffle", "cracker", "pretzel", "brownie",
+                "crumble", "tart", "wrap", "pitta", "pita", "naan", "flour", "breaded", "battered", "fish and chips",
+                "sausage roll", "baguette", "stuffing", "bake*", "baking", "scone", "crumpet", "gravy", "spaghetti",
+                "gnocchi", "brioche", "sourdough", "pretzel", "tempura", "katsu", "empanada", "pasty", "pasties")
+_FOOD_MEAT = ("meat", "burger", "steak", "ham", "bacon", "sausage", "hot dog", "pepperoni", "salami", "chorizo",
+              "prosciutto", "chicken", "turkey", "pork", "beef", "lamb", "veal", "duck", "kebab", "barbecue", "bbq",
+              "meatball", "rib", "brisket", "pho", "carnitas", "jerky", "pate", "pâté", "deli", "cold cut",
+              "sunday roast", "carvery", "bolognese", "ragu", "chilli con carne", "chili con carne", "venison",
+              "haggis", "gelatin", "gelatine", "nugget", "wing", "shawarma", "gyro", "taco", "biltong", "meat pie",
+              "cheeseburger", "pulled pork", "roast dinner", "goulash", "stew")
+_DRINK = ("alcohol*", "booze", "drinks", "a drink", "beer", "ale", "lager", "wine", "prosecco", "champagne", "cava",
+          "cocktail", "pub", "bar", "happy hour", "sangria", "whisky", "whiskey", "vodka", "gin",
+          "rum", "tequila", "pastis", "sake", "cider", "spritz", "mimosa", "margarita", "mojito", "negroni",
+          "aperitif", "aperitivo", "apéritif", "pint", "shots", "brewery", "winery", "vineyard", "wine tasting",
+          "pub crawl", "bar crawl", "bottomless", "stag do", "hen do", "bachelor party", "bachelorette", "oktoberfest",
+          "mulled wine", "eggnog", "hangover", "drunk", "tipsy", "booze", "bourbon", "brandy", "cognac", "port",
+          "sherry", "schnapps", "liqueur", "punch", "piña colada", "pina colada", "toast to", "nightcap", "baijiu",
+          "soju", "makgeolli", "shochu", "ouzo", "raki", "rakija", "grappa", "limoncello", "mezcal", "highball",
+          "out for a few", "a few pints", "a few beers", "few drinks", "round of drinks", "drinking")
+_SWEET = ("sugar*", "sweets", "candy", "chocolate", "dessert", "cake", "cupcake", "cookie", "biscuit", "pastry",
+          "pastries", "doughnut", "donut", "ice cream", "gelato", "soda", "coke", "fizzy drink", "juice", "smoothie",
+          "milkshake", "pancake", "waffle", "syrup", "honey", "bread", "pasta", "rice", "potato", "potatoes",
+          "fries", "chips", "pizza", "cereal", "bagel", "muffin", "brownie", "pie", "tart", "pudding", "crumble",
+          "jam", "carbs", "carbohydrate", "noodle", "sandwich", "porridge", "fruit juice", "energy drink",
+          "birthday cake", "trifle", "cheesecake", "fudge", "toffee", "marshmallow", "churro")
+_BLEEDING = ("dentist", "dental", "tooth extraction", "surgery", "operation", "tattoo", "piercing", "nosebleed",
+             "bruise", "bruising", "bleeding", "ibuprofen", "aspirin", "nsaid", "naproxen", "painkiller",
+             "fish oil", "turmeric", "ginkgo", "kale", "spinach", "broccoli", "leafy greens", "greens",
+             "brussels sprouts", "vitamin k", "cranberry", "grapefruit", "contact sport", "rugby", "boxing",
+             "skiing", "snowboarding", "blood test", "blood drawn", "injection", "jab", "vaccine", "vaccination")
+_CLINIC = ("dentist", "dental", "doctor", "gp", "nurse", "surgeon", "surgery", "pharmacist", "pharmacy",
+           "blood test", "blood drawn", "anaesthetic", "anesthetic", "operation", "procedure", "hospital",
+           "a&e", "er visit", "check-up", "checkup", "physio", "physiotherapist", "vaccine", "jab", "prescription",
+           # a medicine to take: a pharmacist asks about conditions, other medication, allergies, pregnancy
+           "paracetamol", "acetaminophen", "tylenol", "calpol", "antihistamine", "antacid", "cough syrup",
+           "cough medicine", "tablets", "pill", "medicine", "medication", "supplement", "remedy", "over the counter",
+           "painkiller", "sleeping pill",
+           # symptoms: what a clinician would weigh against the user's conditions and medication
+           "symptom", "shaky", "sweaty", "dizzy", "dizziness", "light headed", "lightheaded", "faint", "swollen",
+           "swelling", "wheez*", "breathless", "short of breath", "chest pain", "palpitation", "rash", "hives",
+           "itchy", "nausea", "nauseous", "vomit*", "throwing up", "fever", "headache", "numb", "tingling",
+           "blurred vision", "cramp", "sore throat", "stomach ache", "diarrhoea", "diarrhea", "feel sick",
+           "feeling sick", "unwell", "under the weather", "in pain", "sprain*", "heartburn", "indigestion", "reflux",
+           "antibiotic", "flu", "wound", "bite", "bitten", "insect bite", "sting", "loose stool", "bloated", "bloating",
+           "tummy", "migraine", "pounding", "throbbing", "red spot", "sore", "blister")
+_MEAL = ("dinner", "lunch", "breakfast", "brunch", "supper", "snack", "meal", "eat", "eating", "cook", "cooking",
+         "cookout", "cook out", "braai", "party food",
+         "recipe", "restaurant", "takeaway", "takeout", "menu", "dish", "food", "picnic", "packed lunch", "lunchbox",
+         "dessert", "potluck", "buffet", "meal prep", "dinner party", "bake", "baking", "groceries", "grocery")
+_EXERTION = ("exercise", "yoga", "hot yoga", "pilates", "workout", "work out", "gym", "run", "running", "jog*",
+             "football", "soccer", "rugby", "hockey", "tennis", "squash", "netball", "basketball", "hike", "hiking",
+             "climb*", "boulder*", "swim*", "cycling", "bike ride", "marathon", "race", "training", "warm up",
+             "warm-up", "hiit", "crossfit", "spin class", "sport", "sprint", "ski", "skiing", "altitude", "scuba",
+             "diving")
+
+QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
+    "peanut": ("peanut", "satay", "pad thai", "kung pao", "gado gado", "trail mix", "snickers", "reese*",
+                   "pb&j", "groundnut", "nut", "nutty", "thai", "praline", "granola"),
+    "tree nut": ("nut", "nutty", "almond", "walnut", "cashew", "pecan", "pistachio", "hazelnut", "nutella",
+                     "pesto", "marzipan", "praline", "baklava", "nougat", "macaron", "frangipane", "granola",
+                     "trail mix", "brazil nut", "macadamia"),
+    "shellfish": ("shellfish", "shrimp", "prawn", "crab", "lobster", "scallop", "mussel", "oyster", "clam",
+                      "paella", "seafood", "scampi", "crayfish", "crawfish", "gumbo", "bouillabaisse", "calamari",
+                      "squid", "octopus", "sushi", "tempura", "jambalaya", "ceviche", "fish market"),
+    "fish": ("fish", "salmon", "tuna", "cod", "haddock", "sushi", "sashimi", "anchov*", "caesar", "sardine",
+                 "mackerel", "trout", "seafood", "fish and chips", "fish sauce", "poke", "ceviche", "kedgeree"),
+    "egg": ("egg", "omelette", "omelet", "quiche", "mayonnaise", "mayo", "meringue", "custard", "carbonara",
+                "aioli", "frittata", "pavlova", "brioche", "eggs benedict", "french toast", "pancake", "cake",
+                "cupcake", "brownie", "hollandaise", "souffle", "soufflé", "mousse", "eggnog", "scrambled",
+                "fried rice", "tiramisu", "muffin", "waffle", "bake*", "baking"),
+    "dairy": ("milk", "cheese", "cheesy", "pizza", "ice cream", "gelato", "latte", "cappuccino", "milkshake",
+                  "yogurt", "yoghurt", "butter", "cream", "creamy", "alfredo", "mac and cheese", "cheesecake",
+                  "fondue", "raclette", "paneer", "tzatziki", "custard", "queso", "brie", "camembert", "mozzarella",
+                  "parmesan", "cheddar", "feta", "halloumi", "chocolate", "dairy", "flat white", "hot chocolate",
+                  "korma", "tikka masala", "risotto", "quiche", "lasagne", "lasagna", "carbonara"),
+    "gluten": _FOOD_GLUTEN,
+    "meat": _FOOD_MEAT,
+    "alcohol": _DRINK,
+    "pregnancy": ("sushi", "sashimi", "raw", "rare", "tuna", "swordfish", "shark", "marlin", "brie", "camembert",
+                      "soft cheese", "blue cheese", "unpasteuri*", "deli", "cold cut", "pate", "pâté",
+                      "runny egg", "litter box", "litter tray", "cat litter", "hot tub", "hot bath", "jacuzzi", "sauna",
+                      "roller coaster", "rollercoaster", "x-ray", "ibuprofen", "retinol", "caffeine", "coffee",
+                      "espresso", "energy drink", "scuba", "bungee", "hair dye", "morning sickness", "maternity",
+                      "midwife", "antenatal", "prenatal", "oyster", "liver", "cheese", "cheese board", "cheeseboard",
+                      "paint", "painting", "decorating", "cafe", "café", "coffee shop", "hot drink", "warm drink",
+                      *_DRINK),
+    "sugar": _SWEET,
+    "salt": ("salt", "salty", "soy sauce", "crisps", "chips", "bacon", "ramen", "instant noodle", "pickle",
+                 "olive", "salami", "cured", "anchov*", "takeaway", "takeout", "pizza", "processed", "stock cube",
+                 "miso", "fish sauce", "pretzel", "ham", "sausage", "stir fry", "stir-fry", "gravy", "crisp"),
+    "blood thinner": (*_BLEEDING, *_DRINK),
+    "latex": ("glove", "balloon", "condom", "rubber", "bandage", "plaster", "band-aid", "band aid",
+                  "blood drawn", "blood test", "dentist", "dental", "surgery", "operation", "catheter", "swim cap",
+                  "elastic", "waistband", "yoga mat", "hot water bottle"),
+    "clinic": _CLINIC,
+    "meal": _MEAL,
+    "diabetes": ("feet", "foot", "toe", "blister", "shaky", "sweaty", "thirsty", "hypo", "blood sugar", "fasting",
+                 "ramadan"),
+    "exertion": (*_EXERTION, "lift", "lifting", "heavy", "moving house", "move house", "long drive", "stairs",
+                 "gardening", "kneel*", "mattress", "golf", "bowling", "dance", "dancing", "badminton", "volleyball",
+                 "rowing", "surfing", "martial arts", "karate", "judo", "padel", "pickleball", "skating", "get moving",
+                 "moving more", "more active", "big shop", "weekly shop", "food shop", "shopping bags", "carry",
+                 "carrying", "duvet", "hang out the washing", "housework", "spring clean", "hoover", "vacuum",
+                 "digging", "shovel*", "new hobby"),
+    "motion": ("ferry", "boat", "cruise", "sailing", "kayak*", "canoe*", "bus ride", "coach trip", "long drive",
+               "road trip", "winding road", "roller coaster", "rollercoaster", "journey", "whale watching"),
+    "mobility": ("basement", "upstairs", "downstairs", "steps", "stairs", "step free", "accessible", "venue", "spot",
+                 "restaurant", "bar", "pub", "cafe", "café", "hotel", "airbnb", "day trip", "day out", "hike", "hiking",
+                 "trail", "beach", "festival", "concert", "gig", "museum", "gallery", "theatre", "theater", "cinema",
+                 "stadium", "tour", "sightseeing", "trip", "holiday", "vacation", "getaway", "flight", "fly", "flying",
+                 "plane", "train", "ferry", "old town", "cobbled", "cobblestone", "walking", "long walk", "sit",
+                 "sitting", "seat"),
+    "hearing": ("loud", "noisy", "noise", "call", "video call", "phone call", "conference call", "zoom", "teams call",
+                "meeting", "concert", "gig", "nightclub", "club", "party", "lecture", "theatre", "cinema", "hear",
+                "hearing", "restaurant", "bar", "pub", "accent"),
+    "caring": ("go away", "be away", "away for", "time away", "weekend away", "weekend in", "trip", "holiday", "vacation", "travel",
+               "abroad", "transfer", "relocat*", "move abroad", "overnight", "stay over", "sleepover", "conference",
+               "business trip", "getaway", "for a week", "for two weeks", "for the week", "all day", "long weekend", "we all", "all of us",
+               "do together", "whole family", "night out", "date night", "look after", "pet sit", "house sit"),
+    "renting": ("puppy", "puppies", "kitten", "a dog", "a cat", "pet", "get a dog", "get a cat", "paint the", "repaint",
+                "wallpaper", "renovat*", "knock through", "put up shelves", "shelves", "drill", "hot tub",
+                "trampoline", "shed", "extension", "move out", "deposit", "notice period", "buy a house",
+                "buy a flat", "first home", "mortgage"),
+    "power": ("load shedding", "load-shedding", "power cut", "power outage", "blackout", "outage", "no power",
+              "no electricity", "no mains", "off grid", "camping", "tent", "generator", "inverter", "campsite"),
+    "schedule": ("my week", "next week is", "this week is", "fit everything in", "fit it all in", "fit it in",
+                 "schedule", "calendar", "timetable", "free time", "spare time", "which night", "which day",
+                 "what night", "what day", "free evening", "no time", "never have time", "busy week"),
+    "home": ("going home", "go home", "head home", "heading home", "trip home", "back home", "home for christmas",
+             "home for the holidays", "home for thanksgiving", "home for easter", "home for eid", "home for diwali",
+             "hometown", "visit my parents", "visiting my parents", "see my parents", "seeing my parents",
+             "visit my family", "visiting my family", "see my family", "visit my folks", "see my folks"),
+    "fandom": ("derby", "match", "the game", "big game", "game tonight", "game this weekend", "home opener",
+               "opener", "season opener", "fixture", "kick off", "kickoff", "playoff*", "cup final", "final",
+               "super bowl", "world series", "league", "premier league", "champions league", "transfer window",
+               "season ticket", "away game", "home game", "stadium", "ballpark", "tailgate", "tailgating",
+               "jersey", "kit", "scarf"),
+    "music": ("practise", "practice", "practising", "practicing", "scales", "the keys",
+              "recital", "sheet music", "repertoire", "music lesson", "music exam", "grade exam", "metronome",
+              "sight reading", "chord*", "tune", "tunes", "songs to learn", "standards", "jam session", "audition",
+              "orchestra", "rehearsal", "instrument"),
+    "vehicle": ("single charge", "charge", "charging", "charger", "range", "mpg", "fuel", "petrol", "diesel",
+                "gas mileage", "mileage", "tyre*", "tire", "tires", "oil change", "mot", "car service",
+                "service the car", "car wash", "parking", "park", "roof box", "tow", "towing", "snow chains",
+                "breakdown", "breaks down", "break down", "car insurance", "road trip", "long drive", "drive to",
+                "driving to", "motorway", "highway", "freeway", "get there", "way to get", "how long will it take",
+                "the car", "my car", "our car", "clutch", "gearbox", "change gear", "brakes", "engine", "mechanic",
+                "dashboard", "warning light"),
+    "reading": ("audiobook*", "podcast*", "book recommendation", "good book", "book club", "something to read",
+                "book to read", "read next", "reading list", "a book", "books", "novel", "beach read", "kindle"),
+    "listening": ("podcast*", "audiobook*", "playlist", "album", "put on", "listen*", "record shop", "vinyl",
+                  "spotify", "concert", "gig", "festival", "radio"),
+    "watching": ("something to watch", "watch tonight", "a film", "a movie", "movie night", "film night", "tv",
+                 "series", "documentary", "netflix", "binge*", "box set", "put on", "cinema", "streaming"),
+    "buckwheat": ("buckwheat", "soba", "juwari", "galette", "kasha", "blini", "blinis", "crepe", "crêpe"),
+    "gut": ("onion", "garlic", "bean", "lentil*", "chickpea*", "hummus", "hotpot", "hot pot", "curry", "spicy",
+            "chilli", "chili", "fried", "fatty", "greasy", "takeaway", "takeout", "kebab", "souvlaki", "gyro",
+            "burger", "chips", "fries", "cream", "creamy", "cheese", "pizza", "bloat*", "loose stool", "stomach",
+            "tummy", "constipat*", "diarrhoea", "diarrhea", "wind", "gassy", "fish and chips", "fry up", "fry-up"),
+    "flying": ("fly", "flying", "flight", "plane", "airport", "airline", "layover", "stopover", "long haul",
+               "way to get", "get there", "get to", "travel to"),
+    "dogs": ("dog", "puppy", "puppies", "kennel", "dog friendly", "dog walker", "dog sitting", "shiba", "labrador",
+             "poodle", "spaniel", "terrier", "retriever", "collie", "husky", "beagle", "dachshund", "pug", "bulldog",
+             "corgi", "chihuahua", "schnauzer", "greyhound", "whippet", "rottweiler", "doberman", "alsatian",
+             "german shepherd", "cockapoo", "labradoodle", "jack russell", "staffie", "akita", "malamute"),
+    "heights": ("climb*", "hike", "hiking", "mountain", "cable car", "gondola", "viewpoint", "tower", "rooftop",
+                "balcony", "ladder", "roof", "skydiv*", "bungee", "zip line", "zipline", "ferris wheel",
+                "glass floor", "cliff", "summit", "observation deck", "snow", "skyscraper", "hot air balloon", "ceiling",
+                "stepladder", "step ladder", "loft", "attic", "gutter", "scaffold", "scaffolding", "treehouse"),
+    "water": ("swim*", "pool", "beach", "snorkel*", "scuba", "diving", "kayak*", "surf*", "paddleboard*",
+              "water park", "boat", "sailing", "lake"),
+    "children": ("kid", "children", "child", "toddler", "the baby", "grandchildren", "grandkid", "family outing",
+                 "family day", "family getaway", "family holiday", "family trip", "family friendly", "day out",
+                 "school holiday", "half term", "babysitter", "babysitting", "playground", "three of us",
+                 "four of us", "five of us", "whole family", "stroller", "pram", "buggy", "pushchair", "car seat"),
+    "money": ("cheap", "cheaper", "cheapest", "cheaply", "afford", "affordable", "budget", "expensive", "pricey",
+              "cost", "cost much", "worth buying", "worth it", "worth the money", "splurge", "bonus", "save money",
+              "saving money", "birthday present", "christmas present", "trade in", "trading in", "upgrade",
+              "lend", "loan", "invest*", "savings", "overtime", "extra shift", "side hustle", "second job",
+              "pay cut", "salary", "payday", "pay day", "windfall", "inheritance", "tax refund"),
+    "getting around": ("way to get", "get to", "get there", "get home", "getting there", "getting to", "travel down",
+                       "travel up", "trip home", "commute", "commuting", "drive to", "road trip", "day trip",
+                       "car seat", "taxi", "new place", "moving house", "move house", "new flat", "new apartment",
+                       "rent a car", "hire a car", "car hire", "rental car", "drive", "driving", "trip", "get around",
+                       "getting around"),
+    "stairs": ("stroller", "pram", "buggy", "pushchair", "furniture", "sofa", "couch", "mattress", "wardrobe", "piano",
+               "carry", "carrying", "heavy", "moving house", "move house", "new place", "wheelchair"),
+    "sleep": ("sleep", "sleeping", "can't sleep", "insomnia", "tired", "exhausted", "exhaustion", "fatigue",
+              "knackered", "nap", "jet lag", "bedtime", "no energy", "low energy", "camping", "tent", "stay up",
+              "staying up", "up late", "late night", "all nighter", "midnight", "1am", "2am", "3am", "4am", "overnight",
+              "red eye", "sleeper train", "night bus", "campsite"),
+    "work": ("cover letter", "cv", "resume", "résumé", "job interview", "interview", "job application", "boss",
+             "manager", "colleague", "coworker", "co-worker", "out of office", "out-of-office", "pay rise", "raise",
+             "promotion", "day off", "days off", "annual leave", "sick day", "sick note", "shift", "rota", "overtime",
+             "clients", "customers", "orders", "linkedin", "work email", "my team", "performance review",
+             "appraisal", "career", "employer", "hr", "occupational health"),
+    "outdoors": ("frost", "freeze", "freezing", "heatwave", "heat wave", "hot weather", "degrees", "storm", "hail",
+                 "drought", "hosepipe ban", "outside", "outdoors", "yard", "garden", "gardening", "planting", "hive",
+                 "bee suit", "swarm"),
+    "travel": ("trip", "holiday", "vacation", "getaway", "go away", "weekend away", "travel", "flight", "fly",
+               "flying", "abroad", "babymoon", "hotel", "airbnb", "camping", "cruise", "road trip"),
+    "sesame": ("sesame", "tahini", "hummus", "houmous", "halva", "halwa", "falafel", "baba ganoush", "bagel",
+               "burger bun", "sushi", "stir fry", "stir-fry", "bibimbap", "dan dan", "furikake", "za'atar"),
+    "soy": ("soy", "soya", "tofu", "edamame", "miso", "tempeh", "soy sauce", "teriyaki", "stir fry", "stir-fry",
+            "sushi", "ramen", "veggie burger", "soy milk", "natto", "hoisin"),
+    "mustard": ("mustard", "dijon", "vinaigrette", "honey mustard", "hot dog", "piccalilli", "curry", "mayonnaise",
+                "pretzel", "sandwich", "ham"),
+    "celery": ("celery", "celeriac", "celery salt", "bloody mary", "soup", "stock", "stew", "bolognese",
+               "waldorf", "stuffing", "gravy"),
+    "lupin": ("lupin", "lupine", "gluten free bread", "gluten-free bread", "gluten free pasta", "gluten-free pasta"),
+    "mollusc": ("squid", "calamari", "octopus", "mussel", "oyster", "clam", "scallop", "snail", "escargot",
+                "paella", "seafood", "oyster sauce", "chowder", "linguine alle vongole", "fritto misto"),
+    "sulphite": ("wine", "prosecco", "champagne", "cider", "beer", "dried fruit", "dried apricot", "raisin",
+                 "sausage", "burger", "vinegar", "pickle", "cordial"),
+    "painkiller": ("painkiller", "pain relief", "pain reliever", "ibuprofen", "aspirin", "advil", "nurofen", "motrin",
+                   "naproxen", "aleve", "anti inflammatory", "anti-inflammatory", "nsaid", "diclofenac",
+                   "voltaren", "cold and flu", "headache tablet", "period pain", "migraine tablet"),
+    "antibiotic": ("antibiotic", "penicillin", "amoxicillin", "amoxil", "augmentin", "prescription", "prescribed",
+                   "infection", "chest infection", "strep", "uti", "tooth abscess"),
+    "caffeine": ("coffee", "cafe", "café", "coffee shop", "hot drink", "warm drink", "espresso", "latte", "cappuccino",
+                 "tea", "cola", "coke", "energy drink", "red bull", "matcha", "chocolate", "pre-workout"),
+}
+"""Everyday words that touch each concern (allergen sources, what rules out alcohol, pregnancy precautions,
+what thins the blood or meets a blood thinner, where latex is, what sugar and salt are in, the painkillers and
+antibiotics a drug allergy rules out, a visit to a clinician or a symptom, a meal, what a diabetic watches,
+exercise)."""
+
+_FACT_RE = {name: re.compile(p, re.IGNORECASE) for name, p in FACT_CONCERNS.items()}
+_LIMIT_RE = {name: re.compile(p, re.IGNORECASE) for name, p in LIMIT_CONCERNS.items()}
+_SITUATION_RE = {name: re.compile(p, re.IGNORECASE) for name, p in SITUATION_CONCERNS.items()}
+
+
+def _fold(text: str) -> str:
+    """Lower case, a curly apostrophe straight, a hyphen a space: how table entries and questions are read."""
+    return text.lower().replace("\u2019", "'").replace("-", " ")
+
+
+def _phrase_key(text: str) -> str:
+    return " ".join(_TOKEN.findall(_fold(text)))
+
+
+_TOKEN = re.compile(r"[\w&']+")
+_LONGEST = 3
+
+
+def _phrase_table() -> tuple[dict[str, frozenset[str]], tuple[tuple[str, frozenset[str]], ...]]:
+    """Every question word or phrase (with its plural) and every word prefix ("anchov*"), with the concerns
+    it touches."""
+    words: dict[str, set[str]] = {}
+    prefixes: dict[str, set[str]] = {}
+    for concern, items in QUESTION_CONCERNS.items():
+        for item in items:
+            if item.endswith("*"):
+                prefixes.setdefault(_phrase_key(item[:-1]), set()).add(concern)
+                continue
+            key = _phrase_key(item)
+            for form in (key, key + "s", key + "es"):
+                words.setdefault(form, set()).add(concern)
+    return ({k: frozenset(v) for k, v in words.items()},
+            tuple((k, frozenset(v)) for k, v in sorted(prefixes.items())))
+
+
+_PHRASES, _PREFIXES = _phrase_table()
+_STARTS = frozenset(k.split(" ", 1)[0] for k in _PHRASES if " " in k)  # first words of the phrases
+# an amount of money: "What's the smartest thing to do with R5,000?", "Is 300 euros too much for a pram?"
+_AMOUNT = re.compile(r"[$£€¥₹]\s?\d|\b[Rr]\s?\d[\d,]{2,}\b|\b\d[\d,.]*\s*(?:k\s+)?(?:dollars|pounds|euros|quid|bucks|rand|"
+                     r"yen|rupees|francs|zloty|pesos)\b", re.IGNORECASE)
+_PREFIX_RE = re.compile(r"\b(?:" + "|".join(re.escape(p) for p, _ in _PREFIXES) + r")")
+_MEDICAL = re.compile(
+    r"\b(?:allerg\w*|intoleran\w*|anaphyla\w*|medication\w*|medicine\w*|takes?|taking|prescri\w*|pregnan\w*|"
+    r"diabet\w*|prediabet\w*|asthma\w*|epilep\w*|blood\s+pressure|hypertension|inhaler\w*|coeliac|celiac|gout|"
+    r"ibs|irritable\s+bowel|crohn'?s|colitis|breast[\s-]?feed\w*|condition)\b",
+    re.IGNORECASE,
+)
+
+
+@functools.lru_cache(maxsize=8192)
+def fact_concerns(text: str) -> frozenset[str]:
+    """The concerns a stored fact constrains: those of :data:`FACT_CONCERNS` it names, if it is a care fact
+    (:func:`~.care.is_care_fact`), plus ``"clinic"`` for a medical one (an allergy, a medication, a
+    condition: what a doctor, nurse or dentist should hear). Any other fact constrains nothing.
+
+    A fact that says what the user cannot or will not do whatever their health (:data:`LIMIT_CONCERNS`:
+    seasickness, a fear of flying or of dogs, vertigo, a bad back) constrains that, care fact or not.
+
+    >>> sorted(fact_concerns("User has coeliac disease.")), fact_concerns("User lives in Leeds.")
+    (['clinic', 'gluten', 'meal'], frozenset())
+    """
+    limits = {name for name, rx in (*_LIMIT_RE.items(), *_SITUATION_RE.items()) if rx.search(text)}
+    if not is_care_fact(text):
+        return frozenset(limits)
+    found = limits | {name for name, rx in _FACT_RE.items() if rx.search(text)}
+    if not _FOOD_CONCERNS.isdisjoint(found):
+        found.add("meal")
+    if _MEDICAL.search(text):
+        found.add("clinic")
+    return frozenset(found)
+
+
+@functools.lru_cache(maxsize=4096)
+def question_concerns(text: str) -> frozenset[str]:
+    """The concerns the words of a question touch (:data:`QUESTION_CONCERNS`; ``"clinic"``: a visit to a
+    clinician, "Anything I should tell the dentist?"). One pass over its words and word pairs and triples.
+
+    >>> sorted(question_concerns("Can I have a beer at the pub?"))
+    ['alcohol', 'blood thinner', 'gluten', 'hearing', 'mobility', 'pregnancy', 'sulphite']
+    """
+    folded = _fold(text)
+    tokens = [t.removesuffix("'s") for t in _TOKEN.findall(folded)]  # "the baby's first Easter": the baby
+    found: set[str] = set(("money",) if _AMOUNT.search(text) else ())
+    get = _PHRASES.get
+    for i, token in enumerate(tokens):
+        hit = get(token)
+        if hit:
+            found |= hit
+        if token in _STARTS:
+            for n in range(2, min(_LONGEST, len(tokens) - i) + 1):
+                hit = get(" ".join(tokens[i : i + n]))
+                if hit:
+                    found |= hit
+    if _PREFIX_RE.search(folded):
+        for token in tokens:
+            for prefix, concerns in _PREFIXES:
+                if token.startswith(prefix):
+                    found |= concerns
+    if not found.isdisjoint(_EATEN) and NOT_FOOD.search(folded):
+        found -= _EATEN  # "What should I wear to the dinner?": not a question about what to eat
+    return frozenset(found)
