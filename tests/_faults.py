@@ -118,13 +118,20 @@ def break_store(engine: Any) -> None:
     engine.clear_cache()
 
 
+HELD_AT_MOST = 60.0
+"""Seconds a :class:`HeldLoadStore` holds a load at most."""
+
+
 class HeldLoadStore(ChromaStore):
-    """A real in-memory Chroma store whose loads of a user's facts wait until ``release`` is set."""
+    """A real in-memory Chroma store whose loads of a user's facts wait until ``release`` is set (a slow cold
+    load over a server); ``loading`` is set once a load waits."""
 
     release: threading.Event
+    loading: threading.Event
 
     def load_entity(self, entity_id: str) -> Any:
-        self.release.wait()
+        self.loading.set()
+        self.release.wait(HELD_AT_MOST)  # bounded: a time limit that failed shows as a late answer, not a hang
         return super().load_entity(entity_id)
 
 
@@ -135,12 +142,13 @@ def held_loads_engine(embedder: Any, entity_id: str, facts: Sequence[str], **eng
     its next recall loads them from the store, and waits until ``engine.store.release.set()``. Released on exit,
     so no thread stays blocked."""
     store = HeldLoadStore.in_memory()
-    store.release = threading.Event()
+    store.release, store.loading = threading.Event(), threading.Event()
     store.release.set()
     engine = RecallEngine(store=store, embedder=embedder, **engine_kwargs)
     engine.add(entity_id, list(facts))
     engine.clear_cache()  # the write left a copy: the next recall loads from the store
     store.release.clear()
+    store.loading.clear()
     try:
         yield engine
     finally:

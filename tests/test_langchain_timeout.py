@@ -17,9 +17,10 @@ from langchain_core.messages import HumanMessage
 from langchain_core.prompts import ChatPromptTemplate
 from langgraph.graph import END, START, StateGraph
 
+from _faults import held_loads_engine
 from _helpers import HashEmbedder
 from _langchain_fakes import replies
-from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core import RecallConfig, RecallEngine
 from memori_langchain import (
     MemoriContextInjector,
     MemoriMiddleware,
@@ -32,37 +33,14 @@ from memori_langchain import (
 FACT = "User lives in Porto."
 QUESTION = "Where do I live?"
 SYSTEM = "You are a travel assistant."
-HELD_AT_MOST = 60.0  # a load is held this long at most: a timeout that fails shows as memory in the answer
-
-
-class SlowLoadStore(ChromaStore):
-    """A real in-memory Chroma store whose loads of a user's facts wait until ``release`` is set (a cold load
-    over a server); ``loading`` is set once a load waits."""
-
-    release: threading.Event
-    loading: threading.Event
-
-    def load_entity(self, entity_id: str) -> Any:
-        self.loading.set()
-        self.release.wait(HELD_AT_MOST)
-        return super().load_entity(entity_id)
 
 
 @pytest.fixture
 def slow() -> Iterator[RecallEngine]:
     """An engine whose next recall of ``u1`` waits for the store until released; the outage breaker off
     (cool-down 0), so the turn after a timed-out one goes to the store again."""
-    store = SlowLoadStore.in_memory()
-    store.release, store.loading = threading.Event(), threading.Event()
-    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig(gate="off"), outage_cooldown=0)
-    store.release.set()
-    engine.add("u1", [FACT])
-    engine.clear_cache()  # the write left a copy: the next recall loads from the store
-    store.release.clear()
-    try:
-        yield engine
-    finally:
-        store.release.set()
+    with held_loads_engine(HashEmbedder(), "u1", [FACT], config=RecallConfig(gate="off"), outage_cooldown=0) as eng:
+        yield eng
 
 
 # -- each surface, one turn: the memory the model (or the caller) got -------------------------------------------
