@@ -49,33 +49,30 @@ Turn = Callable[[], Awaitable[str]]
 Surface = Callable[[RecallEngine, bool, dict[str, Any]], Turn]
 
 
+def system_prompt_turn(runnable: Any, request: dict[str, Any], run_async: bool, model: Any) -> Turn:
+    """One turn through ``runnable`` (sync or async): the system prompt the fake ``model`` was last given."""
+
+    async def turn() -> str:
+        if run_async:
+            await runnable.ainvoke(request)
+        else:
+            runnable.invoke(request)
+        return model.system_texts()[-1]
+    return turn
+
+
 def injector(engine: RecallEngine, run_async: bool, kw: dict[str, Any]) -> Turn:
     model = replies(*["ok"] * 4)
     prompt = ChatPromptTemplate.from_messages([("system", SYSTEM), ("human", "{question}")])
     chain = prompt | MemoriContextInjector(engine=engine, entity_id="u1", **kw) | model
-
-    async def turn() -> str:
-        if run_async:
-            await chain.ainvoke({"question": QUESTION})
-        else:
-            chain.invoke({"question": QUESTION})
-        return model.system_texts()[-1]
-    return turn
+    return system_prompt_turn(chain, {"question": QUESTION}, run_async, model)
 
 
 def middleware(engine: RecallEngine, run_async: bool, kw: dict[str, Any]) -> Turn:
     model = replies(*["ok"] * 4)
     agent = create_agent(model, [], system_prompt=SYSTEM,
                          middleware=[MemoriMiddleware(engine, "u1", **kw)])
-
-    async def turn() -> str:
-        request = {"messages": [HumanMessage(QUESTION)]}
-        if run_async:
-            await agent.ainvoke(request)
-        else:
-            agent.invoke(request)
-        return model.system_texts()[-1]
-    return turn
+    return system_prompt_turn(agent, {"messages": [HumanMessage(QUESTION)]}, run_async, model)
 
 
 def recall_node(engine: RecallEngine, run_async: bool, kw: dict[str, Any]) -> Turn:
@@ -86,16 +83,7 @@ def recall_node(engine: RecallEngine, run_async: bool, kw: dict[str, Any]) -> Tu
     builder.add_edge(START, "memori")
     builder.add_edge("memori", "model")
     builder.add_edge("model", END)
-    graph = builder.compile()
-
-    async def turn() -> str:
-        request = {"messages": [HumanMessage(QUESTION)]}
-        if run_async:
-            await graph.ainvoke(request)
-        else:
-            graph.invoke(request)
-        return model.system_texts()[-1]
-    return turn
+    return system_prompt_turn(builder.compile(), {"messages": [HumanMessage(QUESTION)]}, run_async, model)
 
 
 def retriever(engine: RecallEngine, run_async: bool, kw: dict[str, Any]) -> Turn:
