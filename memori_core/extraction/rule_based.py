@@ -13,21 +13,12 @@ from ..text import normalize_fact_text
 from ..ranking.care import is_care_fact
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from ..slots import PERSON
-from .rules import (
-    DROP_NOT_FIRST_PERSON,
-    DROP_QUOTED,
-    KEPT_AS_SAID,
-    KEPT_REWRITTEN,
-    SentenceVerdict,
-    is_bare_present,
-    is_subjectless_change,
-    is_clause,
-    is_past_statement,
-    is_verb_form,
-    judge_sentence,
-    own_part,
-    strip_lead,
-)
+from .grammar import is_bare_present, is_past, is_past_statement, is_subjectless_change, is_verb_form
+from .leads import strip_lead
+from .patterns import rx
+from .rules import judge_sentence
+from .speech_acts import CONDITIONAL, own_part
+from .verdicts import DROP_NOT_FIRST_PERSON, DROP_QUOTED, KEPT_AS_SAID, KEPT_REWRITTEN, SentenceVerdict
 from .job_change import as_job_changes, says_where_now
 from .retold import as_plain_statements
 from .sentences import split_sentences
@@ -624,6 +615,25 @@ def _disposed_own(clause: str, known: Sequence[str]) -> str | None:
     return mine if any(ends_ownership(mine, text) for text in known) else None
 
 
+# A subordinate or prepositional opener: "When I was young", "Since the baby arrived", "Being a nurse".
+_SUBORDINATE = rx(
+    r"^(?:if|when|whenever|while|since|because|as|after|before|although|though|unless|until|till|once|whether|"
+    r"in|on|at|for|with|without|by|from|during|due|being|having|back|growing|like|even|except|apart|other\s+than)\b"
+)
+_FINITE = frozenset("is are was were 's 're has had did does do can could will would says said isn't wasn't".split())
+
+
+def is_clause(text: str) -> bool:
+    """Whether ``text`` is a clause of its own, with a subject and a finite verb ("Friday was my last day",
+    "the lease ended", "Her name is Chloé"), not an opener that bends what follows ("When I was young",
+    "Since the baby arrived", "No pets for us")."""
+    body = strip_lead(text)
+    if not body or _SUBORDINATE.match(body) or CONDITIONAL.match(body):
+        return False
+    words = re.findall(r"[\w']+", body.lower().replace("'s ", " 's ").replace("'re ", " 're "))
+    return any(w in _FINITE or is_past(w) for w in words[1:])
+
+
 def _can_split(left: str, right: str) -> bool:
     left = left.strip()
     if not left or _BARE_POSSESSIVE.match(left) or _BARE_PRONOUN.match(left) or _bare_object(right):
@@ -877,7 +887,7 @@ class RuleBasedFactExtractor:
     and whereabouts ("I'm drunk", "I'm on my period", "I'm stressed out", "I'm
     on the bus", "I'm stuck in traffic", "I'm at work"); a mood of the weeks
     ("I'm stressed about work these days") is kept for two weeks
-    (:data:`~memori_core.extraction.rules.MOOD_LIFETIME`). What holds for good
+    (:data:`~memori_core.extraction.moments.MOOD_LIFETIME`). What holds for good
     is kept ("I'm diabetic", "I'm pregnant", "I'm on medication for ...", and
     "I'm sober", read as not drinking: "sober tonight" is a moment). An
     appointment ("I have a meeting at 3pm tomorrow", "My exam is on
