@@ -145,7 +145,9 @@ _DEAL = rx(r"(?:bought|sold|leased|traded\s+in)\b")
 
 
 # "I live in Montreal and work as a nurse": two present verbs the rules know, each with its own words.
-_TWO_PRESENTS = rx(r"^(?P<subject>i|we)\s+(?P<first>(?P<v1>[a-z]+)\s+\S.*?)\s+and\s+(?P<second>(?P<v2>[a-z]+)\s+\S.*)$")
+_TWO_PRESENTS = rx(
+    r"^(?P<subject>i|we)\s+(?P<first>(?P<v1>[a-z]+)\s+\S.*?)\s+and\s+(?P<second>(?P<v2>[a-z]+)\s+\S.*)$"
+)
 
 
 # "My daughter Chloe is 16 and she just went vegan": the second clause picks the subject up with "she" / "he".

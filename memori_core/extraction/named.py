@@ -44,13 +44,17 @@ OWN_PREGNANCY = rx(
 )
 # "the baby was born last week", "Sofia was born on Tuesday", "the baby arrived": a birth told without whose it
 # is, the user's own when a stored fact says the user is expecting.
-_BORN_UNSAID = rx(r"^(?:the\s+baby|baby|(?-i:[A-Z])[a-z\u00e0-\u00ff]+)\s+(?:(?:was|is|got)\s+born|arrived|came)\b")
+_BORN_UNSAID = rx(
+    r"^(?:the\s+baby|baby|(?-i:[A-Z])[a-z\u00e0-\u00ff]+)\s+(?:(?:was|is|got)\s+born|arrived|came)\b"
+)
 # The roles a stored fact gives a named someone of the user's: "User has a dog called Max.", "User's sister Ana".
 _ROLE = rf"{PERSON}|{PETS}"
 
 
 # "I'm seeing someone! Her name is Chloé": the name of the someone just told of.
-_THEIR_NAME = rx(r"^(?:and\s+)?(?:his|her|their)\s+name(?:'s|\s+is)\s+(?P<name>[A-Z][a-z\u00e0-\u00ff]+)\b[.!]*$")
+_THEIR_NAME = rx(
+    r"^(?:and\s+)?(?:his|her|their)\s+name(?:'s|\s+is)\s+(?P<name>[A-Z][a-z\u00e0-\u00ff]+)\b[.!]*$"
+)
 _SOMEONE = re.compile(r"\b(?:someone|somebody)(?:\s+new)?\b")
 
 

@@ -47,7 +47,9 @@ _PASTE_REQUEST = rx(
 )
 # What leads a text pasted after a colon in the same sentence: "Translate into Spanish: ...", "Here's what my boss
 # sent: ..." (not a news lead-in: "Quick update: I moved to Leeds.", "Check it out: I got the job!").
-_PASTE_LEAD = rx(rf"{_ASK}(?:(?:{_PASTE_VERBS})\b|(?:{_TEXT_VERBS})\b[^?!]*?\b{_NAMED_TEXT})[^?!]*$|{_HERE_IS}[^?!.]*$")
+_PASTE_LEAD = rx(
+    rf"{_ASK}(?:(?:{_PASTE_VERBS})\b|(?:{_TEXT_VERBS})\b[^?!]*?\b{_NAMED_TEXT})[^?!]*$|{_HERE_IS}[^?!.]*$"
+)
 # Someone else's words relayed, then quoted after a colon or a quote mark: "my friend texted me: I moved to Madrid",
 # "The email says: I have moved", "Mum said \"I'm retiring\"". Their "I" is not the user (the user's own words,
 # "As I said: ...", are read).

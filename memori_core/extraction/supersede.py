@@ -75,7 +75,9 @@ _LIVES_WITH = rx(
 # names the new role ("promoted to senior engineer": the stored role no longer holds).
 _PROMOTED = rx(r"\b(?:promoted|promotion)\b")
 # "User moved from London.": a move told by where from only (no "to"): it ends the home it names.
-_MOVED_FROM = rx(r"\b(?:moved|relocated)\s+(?:\w+\s+)?from\s+(?P<place>[\w'-]+)(?!.*\b(?:to|into)\b)")
+_MOVED_FROM = rx(
+    r"\b(?:moved|relocated)\s+(?:\w+\s+)?from\s+(?P<place>[\w'-]+)(?!.*\b(?:to|into)\b)"
+)
 _PROMOTED_TO = rx(r"\b(?:promoted|promotion)\s+to\s+\w")
 # "User got promoted to senior engineer." and the employer of the stored job it ends ("User works at Google as an
 # engineer."): what the user's job is now.
@@ -87,7 +89,9 @@ _PROMOTED_AS = re.compile(
 _EMPLOYER = re.compile(r"\b(?P<at>at|for)\s+(?P<employer>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*)*)")
 # A clause that tells a thing was left or stopped: beside its replacement it adds nothing to memory. Not a
 # state said to be over ("I'm no longer vegetarian"): that is what the user is now.
-_LEFT = rx(r"\b(?:left|quit|resigned|handed\s+in|moved\s+out|sold|gave\s+up|given\s+up|stopped|dropped\s+out)\b")
+_LEFT = rx(
+    r"\b(?:left|quit|resigned|handed\s+in|moved\s+out|sold|gave\s+up|given\s+up|stopped|dropped\s+out)\b"
+)
 _AND = rx(r"\s(?:and|but)\s|;")
 
 
