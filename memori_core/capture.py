@@ -17,7 +17,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any
 
-from .extraction.rule_based import RuleBasedFactExtractor, plain_reading, told_of
+from .extraction.named import told_of
+from .extraction.rule_based import RuleBasedFactExtractor, plain_reading
 from .extraction.sentences import split_sentences
 from .extraction.slots import (
     content_words, corrected_words, disposed_words, is_negated, named_change, names_in, slots_of, stopped_words,
@@ -316,7 +317,7 @@ def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limi
     works at Google as a designer."): the fact a change replaces is shown to the extractor even when recall's
     gate does not pass it. ``text`` is read as said and as the rules read it
     (:func:`~memori_core.extraction.rule_based.plain_reading`: "I can stop the metformin" shows "User is taking
-    metformin."), with what it speaks of without saying (:func:`~memori_core.extraction.rule_based.told_of`:
+    metformin."), with what it speaks of without saying (:func:`~memori_core.extraction.named.told_of`:
     "Marco's birthday is ..." shows the facts naming Marco, "hes coeliac" the user's partner, "im in exeter now"
     the stored home). ``[]`` for an engine without ``list``."""
     plain = plain_reading(text)

@@ -23,19 +23,28 @@ then appends it on every turn (``RecallConfig.core_limit``).
 
 The package is pure: no framework, no engine, no I/O. Its modules:
 ``types`` (messages, :class:`ExtractedFact`, the :class:`FactExtractor`
-protocol), ``sentences`` (a message cut into sentences), ``rules`` (the
-English rules that judge one sentence), ``dates`` (a plan's day, written
-out, and when it ends), ``rule_based``
-(:class:`RuleBasedFactExtractor`), ``core_facts`` (which facts are core),
-``prompt`` (the LLM prompt and its reply parser) and ``prompted`` (the base
-of the LLM extractors).
+protocol), ``sentences`` (a message cut into sentences), ``rule_based``
+(:class:`RuleBasedFactExtractor`) and the English rules it reads a message
+with: ``pasted`` (someone else's words in it), ``clauses`` (a sentence cut
+into clauses), ``retold`` and ``restated`` (the user's own words as plain
+statements), ``job_change``, ``rules`` (:func:`judge_sentence`: one sentence
+kept or dropped, and why, ``verdicts``) and the checks it applies
+(``leads``, ``tails``, ``speech_acts``, ``introductions``, ``moments``,
+``grammar``, ``rewrite``, ``empty_facts``, ``holds_now``), ``named``
+(someone the stored facts name), ``supersede`` (which stored facts a new one
+ends), ``slots``, ``typos``, ``dates`` (a plan's day, written out, and when
+it ends), ``patterns``; ``core_facts`` (which facts are core), ``prompt``
+(the LLM prompt and its reply parser) and ``prompted`` (the base of the LLM
+extractors).
 
 >>> RuleBasedFactExtractor().extract([("user", "I'm training for a marathon. What should I eat before my run?")])
 [ExtractedFact(text='User is training for a marathon.', supersedes=(), core=False)]
 """
 
-from . import core_facts, dates, prompt, prompted, rule_based, rules, sentences, types
+from . import core_facts, dates, pasted, prompt, prompted, rule_based, rules, sentences, types, verdicts
+from .clauses import split_clauses
 from .core_facts import CoreRule, check_core_rule, is_core_fact
+from .pasted import split_pasted
 from .prompt import (
     MIN_MAX_FACT_CHARS,
     build_extraction_prompt,
@@ -45,8 +54,20 @@ from .prompt import (
     turn_said_at,
 )
 from .prompted import PromptedFactExtractor
-from .rule_based import RuleBasedFactExtractor, split_clauses, split_pasted
-from .rules import (
+from .rule_based import RuleBasedFactExtractor
+from .rules import judge_sentence
+from .sentences import split_sentences
+from .types import (
+    DEFAULT_MAX_FACT_CHARS,
+    ExtractedFact,
+    FactExtractor,
+    KnownFact,
+    Message,
+    MessageLike,
+    as_messages,
+    last_said_at,
+)
+from .verdicts import (
     DROP_ELLIPTICAL,
     DROP_EMPTY,
     DROP_EPHEMERAL,
@@ -68,26 +89,17 @@ from .rules import (
     KEPT_INTRODUCTION,
     KEPT_REWRITTEN,
     SentenceVerdict,
-    judge_sentence,
-)
-from .sentences import split_sentences
-from .types import (
-    DEFAULT_MAX_FACT_CHARS,
-    ExtractedFact,
-    FactExtractor,
-    KnownFact,
-    Message,
-    MessageLike,
-    as_messages,
-    last_said_at,
 )
 
 # The package exports what each module exports (in this form type checkers read it too).
 __all__: list[str] = []
 __all__ += types.__all__
 __all__ += sentences.__all__
+__all__ += verdicts.__all__
 __all__ += rules.__all__
 __all__ += rule_based.__all__
+__all__ += ["split_clauses"]  # the other names of .clauses serve the rules only
+__all__ += pasted.__all__
 __all__ += core_facts.__all__
 __all__ += prompt.__all__
 __all__ += prompted.__all__

@@ -2,32 +2,30 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
 from ..ranking.care import is_care_fact, outside_holder
+from .patterns import rx
 
 __all__ = ["CoreRule", "check_core_rule", "is_core_fact"]
 
 
 # What held once and no longer does: "User used to be vegetarian.", "User was formerly on metformin.", "User stopped
 # taking warfarin." (not "User stopped eating meat.": a diet that holds now)
-_PAST = re.compile(r"\b(?:used\s+to|no\s+longer|formerly|previously|in\s+the\s+past|as\s+a\s+(?:child|kid|teen)|"
-                   r"(?:stopped|quit|quitted)\s+taking|came\s+off|come\s+off)\b", re.IGNORECASE)
+_PAST = rx(r"\b(?:used\s+to|no\s+longer|formerly|previously|in\s+the\s+past|as\s+a\s+(?:child|kid|teen)|"
+           r"(?:stopped|quit|quitted)\s+taking|came\s+off|come\s+off)\b")
 # A state told in the past tense: "User was pregnant last year.", "User was on metformin until March." (not what
 # is told in the past and still holds: "User was diagnosed with diabetes.", "User was told to avoid salt.")
-_WAS = re.compile(
+_WAS = rx(
     r"^\W*(?:user(?:'s\s+[\w-]+)?|i|my\s+[\w-]+)\s+(?:(?:also|once|only|still)\s+)?(?:was|were)\s+"
     r"(?!(?:(?:just|recently|first|finally|officially|newly)\s+)?(?:diagnosed|told|prescribed|advised|put|found|"
-    r"started|switched|given|born|made|asked|recommended|warned|referred|tested|confirmed|identified)\b)",
-    re.IGNORECASE,
+    r"started|switched|given|born|made|asked|recommended|warned|referred|tested|confirmed|identified)\b)"
 )
 # Taken back: "User lied about being vegan.", "User was joking about the peanut allergy."
-_TAKEN_BACK = re.compile(r"\b(?:lied|lying|kidding|joking)\s+about\b", re.IGNORECASE)
+_TAKEN_BACK = rx(r"\b(?:lied|lying|kidding|joking)\s+about\b")
 # Said to rule the matter out: "User is allergic to nothing.", "User has no known allergies."
-_NONE = re.compile(r"\ballergic\s+to\s+(?:nothing|none|no\b)|\bno\s+(?:known\s+)?(?:food\s+)?allergies\b",
-                   re.IGNORECASE)
+_NONE = rx(r"\ballergic\s+to\s+(?:nothing|none|no\b)|\bno\s+(?:known\s+)?(?:food\s+)?allergies\b")
 
 
 def is_core_fact(text: str) -> bool:

@@ -15,9 +15,20 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
+from .patterns import rx
 from .slots import MONTH_NAMES
 
-__all__ = ["UNKNOWN_ZONE_MARGIN", "AnchoredPlan", "anchor_plan", "day_label", "span_days", "IN_SPAN"]
+__all__ = [
+    "DATED",
+    "IN_SPAN",
+    "UNKNOWN_ZONE_MARGIN",
+    "WEEKDAY",
+    "WEEKDAYS",
+    "AnchoredPlan",
+    "anchor_plan",
+    "day_label",
+    "span_days",
+]
 
 UNKNOWN_ZONE_MARGIN = timedelta(hours=12)
 """How long after 24:00 of a plan's day (in UTC) it expires when the user's zone is not known: the day has then
@@ -29,6 +40,14 @@ _MONTH = "|".join(MONTH_NAMES)
 _PART = r"morning|afternoon|evening|night"
 _ORDINAL = r"(?:st|nd|rd|th)"
 _DAY_PREP = r"(?:(?P<prep>on|by|until|till|before|after|from|for)\s+)?"
+WEEKDAY = rf"(?:{_WEEKDAY})"
+"""A weekday's name, as a group in a pattern."""
+# A time gone by, named: "yesterday", "last Friday", "two weeks ago", "in March".
+DATED = rx(
+    rf"\b(?:yesterday|last\s+(?:week|weekend|month|year|night|summer|winter|spring|fall|autumn|{WEEKDAY})|"
+    r"(?:a\s+few|two|three|\d+)\s+(?:days|weeks|months|years)\s+ago|recently|this\s+(?:morning|week|weekend|month|"
+    rf"year)|on\s+{WEEKDAY}|in\s+(?:{_MONTH}))\b"
+)
 
 # "in two weeks", "in 10 days", "in a fortnight": when a plan happens, counted from now.
 IN_SPAN = re.compile(

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 
 from ..slots import holder
-from .rules import strip_lead
+from .leads import strip_lead
 from .slots import is_negated, is_planned, slots_of
 
 __all__ = ["as_job_changes", "says_where_now", "stored_employers"]

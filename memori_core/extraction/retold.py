@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 
 from ..ranking.care import is_care_fact
 from ..slots import PERSON
-from .rules import CLINICIAN, strip_lead
+from .leads import CLINICIAN, strip_lead
 from .slots import PETS, slots_of
 
 __all__ = ["as_plain_statements", "is_joke_marker"]

@@ -1,0 +1,160 @@
+"""Rewritten facts that keep nothing a later conversation needs, and are dropped.
+
+"User got this.", "User is obsessed with those.", "User's doctor suggested it.", "User is hopeless.", "User
+caved.": encouragement, a pointer to what was said before, a self-rating, a bare past verb. Read on the rewritten
+fact ("User ..."), where the user's words are already in one form. Pure: patterns, English only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..ranking.care import is_care_fact
+from ..slots import PERSON
+from .dates import DATED
+from .grammar import is_past
+from .patterns import rx
+from .slots import content_words, is_change, is_ended, is_loss, slots_of
+from .tails import plain
+from .verdicts import DROP_SMALL_TALK, DROP_UNCLEAR, DROP_UNRESOLVED, KEPT_REWRITTEN
+
+__all__ = ["judge_rewritten"]
+
+# "User got this.", "User won't give up on their dreams.", "User is gonna keep pushing.": encouragement and
+# resolve, read on the rewritten fact; nothing a later conversation needs. "User quit smoking." is a fact.
+_RESOLVE = rx(
+    r"^user\s+(?:(?:will|can|could|is|are|won't|isn't|not|cannot|can't|has|have|just|really|definitely|totally|so|"
+    r"still|gonna|going\s+to|never|always|also|too|both|all|surely|sure|gotta|got\s+to|have\s+to|"
+    r"need\s+to|needs\s+to|must|'ll)\s+)*"
+    r"(?:got\s+(?:this|it)|do\s+(?:it|this|that)|make\s+it(?:\s+happen)?|get\s+through\s+(?:it|this|that)|"
+    r"(?:try|do)\s+their\s+best|"
+    r"(?:give|giving|quit|quitting|stop|stopping)(?:\s+up)?(?=\s*(?:[,.!]|$|on\s+(?:their|it|this|that|them|now)\b|"
+    r"now\b|yet\b|ever\b|even\b|just\s+yet\b|no\s+matter\b))|"
+    r"keep(?:s|ing)?\s+(?:(?:on\s+)?going|pushing|trying|believing|chasing|fighting|pursuing|plugging\s+away|moving|"
+    r"hustling|grinding|smiling|at\s+it|it\s+up)|"
+    r"(?:stay|staying|stays|remain|remaining)\s+(?:positive|strong|motivated|optimistic|upbeat|focused|determined)\b|"
+    r"(?:going|go)\s+for\s+(?:it|their\s+dreams)|make\s+their\s+dreams\s+(?:come\s+true|happen|a\s+reality)|"
+    r"chas\w+\s+(?:after\s+)?(?:those\s+|their\s+)?dreams|in\s+this\s+together|rock(?:s)?\s*[.!]*$|"
+    r"makes?\s+a\s+great\s+team|works?\s+well\s+together|has\s+each\s+other's\s+back|"
+    r"(?:pushing|moving)\s+forward)"
+)
+# What may follow the resolve: "... and never give up", "... on their dreams", "..., no matter what".
+_RESOLVE_TAIL = content_words(
+    """dream dreams goal goals forward ahead together way matter hard tough path believing believe themselves each
+    other hang there going pushing staying motivated positive best reach strong never quit give up whatever
+    comes even when it's and keep keeping moving grinding what no matter happens happen"""
+)
+
+
+def _is_resolve(fact: str) -> bool:
+    """Whether the rewritten ``fact`` is only encouragement or resolve (:data:`_RESOLVE` and a tail of
+    :data:`_RESOLVE_TAIL` words): "User will keep going, no matter what." but not "User will keep pursuing
+    their passion for writing."."""
+    m = _RESOLVE.match(fact)
+    tail = re.sub(r"\b[A-Z][a-z]+\b", " ", fact[m.end():]) if m is not None else ""  # "..., Gina!"
+    return m is not None and content_words(tail) <= _RESOLVE_TAIL
+
+
+# "User is obsessed with those.", "User just did it yesterday.": a pointer to something said before, and at
+# most one word of its own.
+_POINTER = re.compile(r"\b(?:it|this|that|those|these|them)\b")  # lower case: "User works in IT." points nowhere
+_NOT_ITS_OWN = content_words(
+    """it this that those these them sometime someday soon later yesterday tomorrow ago today tonight once twice
+    again ever never just really definitely totally so too also very much might could would will may must should
+    can gonna kind sort bit little pretty quite give go shot whirl"""
+)
+
+
+def _only_a_pointer(fact: str) -> bool:
+    """Whether the rewritten ``fact`` points to what was said before and says at most one word of its own."""
+    return bool(_POINTER.search(fact)) and len(content_words(fact) - _NOT_ITS_OWN) <= 1
+
+
+# "User's doctor suggested it.", "User's landlord doesn't allow them.": someone else's view of what was just said.
+_THEIRS_ON_A_POINTER = re.compile(r"^User's\s.*\b(?:it|this|that|them|those|these)\s*[.!]*$")
+_HE_SHE = re.compile(r"\b(?:he|she|him|his|her|hers|himself|herself)\b", re.IGNORECASE)
+_SOMEONE = re.compile(rf"\b(?:{PERSON}|(?<!^)(?-i:[A-Z])[a-z\u00e0-\u00ff]+)\b", re.IGNORECASE)
+# "User met at a friend's wedding." ("We met at a wedding"): a meeting with no one it names.
+_MET_NO_ONE = rx(r"^user\s+(?:first\s+|just\s+)?met\s+(?:at|in|on|through|via|online|when|while|during|back|years|last)\b")
+
+
+def _unresolved(fact: str) -> bool:
+    """Whether the rewritten ``fact`` leans on what was said before: someone else's words on a pointer ("User's
+    doctor suggested it."), a "he" / "her" of the user's fact with no one named before it ("User shares his
+    apartment."), a meeting with no one ("User met at a wedding.")."""
+    if _THEIRS_ON_A_POINTER.match(fact) or _MET_NO_ONE.match(fact):
+        return True
+    pronoun = _HE_SHE.search(fact)
+    return pronoun is not None and fact.startswith("User ") and not _SOMEONE.search(fact[5:pronoun.start()])
+
+# "User is rubbish but it's fun.", "User is hopeless.": how the user rates themselves, not a fact.
+_RATED = rx(
+    r"^User\s+(?:is|are)\s+(?:(?:so|really|pretty|very|totally|kinda|kind\s+of|such|absolutely|quite|a\s+bit)\s+)*"
+    r"(?:rubbish|terrible|awful|hopeless|useless|bad|good|great|amazing|brilliant|crap|shit|pants|decent|ok|okay|"
+    r"fine|mediocre|average|lucky|unlucky|doomed|screwed|a\s+mess|chaos|chaotic|hilarious|funny|weird|crazy|"
+    r"the\s+worst|the\s+best|a\s+disaster|a\s+joke|trash)"
+    r"(?:\s*,?\s+(?:but|and|though|lol|haha)\b.*)?\.$"
+)
+# "User caved.", "User panicked.": a bare past verb, told of nothing the rules keep ("User retired." is a change).
+_BARE_PAST = rx(r"^User\s+(?:(?:just|finally|totally|kinda|kind\s+of|basically|literally)\s+)*(?P<verb>[a-z]+)\.$")
+# "we did arthur's seat" -> "User did arthur's seat.": the household's outing, without a day or a part of the user's
+# life ("I did an MBA" is kept).
+_DID_SOMETHING = rx(r"^User\s+(?:(?:just|finally|also|even)\s+)*did\s+(?!not\b)")
+_WE = rx(r"^we\b")
+# Past verbs that tell a life event on their own ("User remarried.", "User relapsed."): kept bare.
+_LIFE_EVENTS = frozenset("""remarried emigrated immigrated married eloped converted qualified enlisted recovered
+    relapsed transitioned graduated retired divorced separated resigned moved relocated""".split())
+# "User went to a gluten free place.": an outing, whatever the place serves (no diet of the user's).
+_OUTING = rx(
+    r"^User\s+(?:(?:just|finally|also|even)\s+)*(?:went|headed|popped)\s+(?:out\s+)?(?:to|for)\s+(?:a|an|the|this|that)\s+"
+    r"(?:[\w'-]+\s+){0,3}(?:place|restaurant|cafe|caf\u00e9|bar|pub|party|gig|concert|show|movie|cinema|meal|"
+    r"dinner|lunch|brunch|breakfast|drink|drinks)\b"
+)
+# "User's boyfriend Tom would just order pizza.", "User's girlfriend Ana says hi.": a passing remark about someone
+# named, which says who they are and nothing memory keeps; kept as who they are ("User's boyfriend is Tom.").
+_REMARK_OF_NAMED = re.compile(
+    rf"^User's\s+(?P<role>(?:(?:best|older|younger|little|big|eldest|youngest)\s+)?(?:{PERSON}))\s+"
+    r"(?P<name>[A-Z][a-z\u00e0-\u00ff]+)\s+(?P<rest>(?:would|'d|could|might|says|said|sends|sent|texted|messaged|"
+    r"called|wants|thinks|reckons|got\s+the\s+user|gave\s+the\s+user|bought\s+the\s+user|made\s+the\s+user|"
+    r"is\s+being|was\s+being|laughed|loved|hated)\b.*)\.$"
+)
+# "User is taking metformin for it.": a medicine for what was said before, the medicine is the fact.
+_FOR_A_POINTER = rx(r"\s+for\s+(?:it|that|this|them)\s*\.$")
+
+
+def _without_filler(fact: str, body: str) -> str | None:
+    """The rewritten ``fact`` of ``body``, or ``None`` when it keeps nothing a later conversation needs: a rating of
+    the user (:data:`_RATED`), a bare past verb that is no change ("User caved."), an outing told with no day
+    ("User did arthur's seat.", "User went to a gluten free place."). A passing remark about someone named is kept as
+    who they are (:data:`_REMARK_OF_NAMED`), a care fact without its pointer ("for it")."""
+    lasting = slots_of(fact) or is_care_fact(fact)
+    if not lasting and _RATED.match(fact):
+        return None
+    bare = _BARE_PAST.match(fact)
+    if bare is not None and is_past(bare.group("verb")) and bare.group("verb").lower() not in _LIFE_EVENTS \
+            and not (is_change(body) or is_ended(body) or lasting):
+        return None
+    if _DID_SOMETHING.match(fact) and _WE.match(body) and not (lasting or DATED.search(body) or is_change(body)):
+        return None
+    if _OUTING.match(fact) and not (DATED.search(body) or is_change(body)):
+        return None
+    remark = _REMARK_OF_NAMED.match(fact)
+    if remark is not None and not (slots_of(remark.group("rest")) or is_care_fact(fact) or is_change(fact)
+                                   or is_loss(fact)):
+        return f"User's {remark.group('role')} is {remark.group('name')}."
+    if is_care_fact(fact):
+        fact = _FOR_A_POINTER.sub(".", fact)
+    return fact
+
+
+
+def judge_rewritten(rewritten: str, body: str) -> tuple[str | None, str]:
+    """The verdict for ``rewritten``, the "User ..." fact of the first-person statement ``body``: dropped when it is
+    only encouragement or a pointer (``DROP_SMALL_TALK``), leans on what was said before (``DROP_UNRESOLVED``)
+    or keeps nothing (``DROP_UNCLEAR``); else kept without its words of emphasis and fillers."""
+    if _is_resolve(rewritten) or _only_a_pointer(rewritten):
+        return None, DROP_SMALL_TALK
+    if _unresolved(rewritten):
+        return None, DROP_UNRESOLVED
+    kept = _without_filler(plain(rewritten), body)
+    return (kept, KEPT_REWRITTEN) if kept is not None else (None, DROP_UNCLEAR)

@@ -1,0 +1,129 @@
+"""A fact that tells of a change, stored as what holds after it: "User moved to Porto last month." -> "User lives in
+Porto.", "User just turned 31." -> "User is 31.".
+
+A question asks what holds ("Where do I live these days?"), in its words; the time of the change is the fact's
+``created_at``, and written down ("last month", "just", a last "now") it would soon be wrong. Pure: patterns,
+English only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..slots import TOOLS, speaks_of_a_group
+from .dates import DATED, WEEKDAY
+from .patterns import rx
+from .slots import MONTH_NAMES, without_correction
+
+__all__ = ["as_holds_now", "holds_now"]
+
+# A fact that tells of a change is stored as what holds after it, in the words a question about it uses:
+# "User moved to Porto last month." -> "User lives in Porto." ("Where do I live these days?" scores the move
+# at 0.19, below the gate); "User just turned 31." -> "User is 31.". The time of the change is the fact's
+# created_at; written down ("last month", "just") it would soon be wrong. A move needs a named place
+# (capitalised: "moved to the night shift" is a job, not a home; nor is a tool, "moved to Slack", or a team's
+# move) or a home in one ("a house in York"); a holder is kept ("User's sister lives in Dublin.").
+# Who changed ("User", "User's sister", "User's sister Ana") and a word of news before the verb ("just").
+_CHANGED = (r"^(?P<who>User(?:'s(?:\s+[a-z][\w-]*){1,2}(?:\s+[A-Z][\w-]*)?)?)\s+"
+            r"(?:just\s+|recently\s+|finally\s+|officially\s+)?")
+_MOVED_TO = re.compile(
+    _CHANGED + r"(?:has\s+|have\s+)?(?:moved|relocated)(?:\s+back)?\s+to\s+"
+    r"(?P<place>(?:(?:a|an|the|their)\s+(?:new\s+|small\s+|big\s+|little\s+)?[a-z]+\s+(?:in|near)\s+)?"
+    r"[A-Z][\w'.-]*(?:\s+(?:upon\s+)?[A-Z][\w'.-]*)*(?:,\s+[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*)*)?)"
+    r"(?P<rest>(?:\s+[^,;]*)?)\.$"
+)
+# "User moved last week.", "User's sister moved house.": a new home, where not said.
+_MOVED_SOMEWHERE = re.compile(
+    _CHANGED + r"(?:has\s+|have\s+)?(?:moved|relocated)(?:\s+(?:house|home|flats?|apartments?|away))?"
+    r"(?P<rest>(?:\s+[^,;]*)?)\.$"
+)
+_TURNED = re.compile(_CHANGED + r"(?:has\s+)?turned\s+(?P<age>\d{1,3})(?P<rest>(?:\s+[^,;]*)?)\.$")
+# "User and Lily got married on Saturday.": the user's news told with their partner as a second subject, as the stage
+# the user's relationship is at now, with whom ("User is married to Lily."). Not "User got married last summer."
+# (a User fact already, its time kept), nor a partner unnamed ("User and their wife got divorced.").
+_GOT_STAGE_WITH = re.compile(
+    r"^User\s+and\s+(?:their\s+[a-z]+\s+)?(?P<other>[A-Z][\w'-]*)\s+(?:just\s+|recently\s+|finally\s+|"
+    r"officially\s+)?(?:have\s+)?got\s+(?P<stage>married|engaged|divorced|separated)(?P<rest>(?:\s+[^,;]*)?)\.$"
+)
+_YEAR = re.compile(r"\b(?:in\s+)?(?:19|20)\d\d\b")
+_NOT_A_PLACE = re.compile(
+    rf"^(?:{WEEKDAY}|{'|'.join(MONTH_NAMES)}|user|i|it|this|that)\b", re.IGNORECASE,
+)
+
+
+# When news is a few days old at most: "today", "on Saturday", "last week", "the other day".
+_RECENTLY = rx(
+    rf"\b(?:today|tonight|yesterday|recently|the\s+other\s+day|(?:a\s+few|two|three|\d)\s+days\s+ago|"
+    rf"this\s+(?:morning|afternoon|evening|week|weekend|{WEEKDAY})|last\s+(?:night|week|weekend|{WEEKDAY})|"
+    rf"on\s+(?:their\s+birthday|{WEEKDAY}))\b"
+)
+
+
+def _only_recent(rest: str) -> bool:
+    """Whether ``rest``, what a fact says after its change, names nothing but a time of the last days."""
+    return not _RECENTLY.sub("", rest).strip(" ,")
+
+
+def _only_a_time(rest: str) -> bool:
+    """Whether ``rest``, what a fact says after its change, names nothing but a time."""
+    return not _RECENTLY.sub("", _YEAR.sub("", DATED.sub("", rest))).strip(" ,")
+
+
+def _is_plural(who: str) -> bool:
+    """Whether ``who`` ("User's parents") is more than one."""
+    holder = who.split()[-1]
+    return holder != "User's" and holder.endswith("s") and not holder.endswith("ss")
+
+
+def holds_now(fact: str) -> str:
+    """A rewritten fact that tells of a move, of a birthday or of the user's wedding told with their partner, as
+    what holds now: where the holder lives (what else it says of the move kept in brackets, except its time: the
+    fact's ``created_at`` holds it; a new home when no place is said), how old they are, to whom the user is
+    married. Any other fact is returned unchanged.
+
+    >>> holds_now("User moved to Porto last month."), holds_now("User relocated to Oslo for their job.")
+    ('User lives in Porto.', 'User lives in Oslo (moved there for their job).')
+    >>> holds_now("User just turned 31."), holds_now("User moved to the night shift.")
+    ('User is 31.', 'User moved to the night shift.')
+    >>> holds_now("User moved to Slack last month."), holds_now("User's team moved to Berlin.")
+    ('User moved to Slack last month.', "User's team moved to Berlin.")
+    >>> holds_now("User and Lily got married on Saturday."), holds_now("User turned 35 today.")
+    ('User is married to Lily.', 'User is 35.')
+    >>> holds_now("User moved last week."), holds_now("User moved on.")
+    ('User moved to a new home.', 'User moved on.')
+    """
+    m = _MOVED_TO.match(fact)
+    if (m is not None and not _NOT_A_PLACE.match(m.group("place").split()[-1])
+            and m.group("place").split()[0].lower() not in TOOLS and not speaks_of_a_group(fact)):
+        who, place, rest = m.group("who"), m.group("place"), m.group("rest").strip()
+        lives = "live" if _is_plural(who) else "lives"
+        return f"{who} {lives} in {place}" + (f" (moved there {rest})" if rest and not _only_a_time(rest) else "") + "."
+    m = _MOVED_SOMEWHERE.match(fact)
+    # news of the last days only: "User moved in May." keeps its month
+    if m is not None and _only_recent(m.group("rest")) and not speaks_of_a_group(fact):
+        return f"{m.group('who')} moved to a new home."
+    m = _TURNED.match(fact)
+    if m is not None and _only_a_time(m.group("rest")):
+        who = m.group("who")
+        return f"{who} {'are' if _is_plural(who) else 'is'} {m.group('age')}."
+    m = _GOT_STAGE_WITH.match(fact)
+    if m is not None and _only_recent(m.group("rest")):  # news of the last days only
+        stage = m.group("stage")
+        return f"User is {stage} {'from' if stage in ('divorced', 'separated') else 'to'} {m.group('other')}."
+    return fact
+
+
+# the assistant's own memory tool writes says it without one. Not "for now", "right now", "by now", "until now",
+# nor a "now" after how long ("User has been vegan for 3 years now.").
+_CHANGE_NOW = rx(
+    r"(?<!\bfor)(?<!\bright)(?<!\bjust)(?<!\bby)(?<!\buntil)(?<!\btill)(?<!\bof)(?<!\bfrom)"
+    r"(?<!\bdays)(?<!\bweeks)(?<!\bmonths)(?<!\byears)(?<!\bwhile)(?<!\bages)(?<!\bday)(?<!\bweek)(?<!\bmonth)"
+    r"(?<!\byear)(?<!\bdecades)(?<!\bdecade)\s*,?\s+now\s*[.!]*$"
+)
+
+
+
+def as_holds_now(fact: str) -> str:
+    """A rewritten ``fact`` as what holds now (:func:`holds_now`), without a last "now" that only marks the change
+    and without a correction's wrong words ("User lives in Porto, not Lisbon." -> "User lives in Porto.")."""
+    return without_correction(_CHANGE_NOW.sub(".", holds_now(fact)))

@@ -1,0 +1,230 @@
+"""A passing moment or a plan: dropped, or kept with an expiry.
+
+"I'm tired today", "I'm on the bus", "I have a headache" pass and are dropped; "I'm so stressed these days" is kept
+for a couple of weeks, "I have a dentist appointment at 4" until the day is over, "We're flying to Lisbon next
+month" until that month ends. :func:`moment` gives the verdict. Pure: patterns, English only.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta, timezone
+
+from .dates import IN_SPAN, WEEKDAY, span_days
+from .patterns import rx
+from .rewrite import as_fact
+from .slots import MONTH_NAMES, is_change
+from .tails import REQUEST_TAIL
+from .verdicts import DROP_EPHEMERAL, KEPT_EXPIRING
+
+__all__ = ["CLOCK", "MOOD_LIFETIME", "NOW_WORDS", "SOON", "moment"]
+
+# "I'm tired today", "I'm so hungry right now", "I just had lunch": a passing state, not a fact.
+_STATE = (
+    r"(?:tired|exhausted|sleepy|hungry|thirsty|starving|bored|stressed|sick|ill|cold|hot|busy|sad|upset|angry|"
+    r"annoyed|anxious|nervous|excited|grumpy|cranky|in\s+a\s+(?:bad|good|great|terrible)\s+mood|"
+    r"knackered|shattered|wiped\s+out|worn\s+out|drained|jet-?lagged|hungover|sore|stuffed|full(?!-)|freezing|"
+    r"boiling|soaked|frazzled|fed\s+up|under\s+the\s+weather|wrecked|beat|off\s+sick|off\s+work|"
+    r"on\s+(?:vacation|holiday|a\s+break|my\s+lunch\s+break|a\s+trip)|"
+    r"having\s+a\s+(?:rough|bad|good|great|long|tough|hard|busy|lazy|slow|crazy|terrible)\s+(?:day|week|morning|night)|"
+    r"(?:just\s+)?(?:watching|sitting|lying|waiting|queuing|queueing|getting\s+ready\s+for\s+(?:work|bed|school)|"
+    r"making\s+(?:dinner|lunch|breakfast|tea|coffee)|having\s+(?:lunch|dinner|breakfast|a\s+(?:coffee|drink|snack|"
+    r"break|nap|bath|shower)))|"
+    r"at\s+the\s+(?:airport|office|gym|station|mall|dentist|doctor's|supermarket)|on\s+my\s+way|running\s+late|"
+    r"late|home|back|here|off\s+today|"
+    # drink or drugs, a period, a mood, the body for a day: "I'm drunk", "I'm on my period", "I'm so bloated"
+    r"drunk|tipsy|wasted|hammered|smashed|plastered|sloshed|buzzed|stoned|(?:high|baked)(?=\s*(?:[.!,]|$))|"
+    r"hung\s+over|on\s+(?:my|the|her)\s+period|on\s+the\s+rag|pms-?ing|"
+    r"lonely|heartbroken|crying|pumped|hyped|gutted|devastated|furious|irritated|frustrated|overwhelmed|"
+    r"miserable|worried|panicking|freaking\s+out|on\s+edge|restless|pissed(?:\s+off)?|"
+    r"(?:scared|terrified|afraid)(?!\s+of\b)|down(?!\s+(?:to|for|with|syndrome)\b)|"
+    r"bloated|nauseous|dizzy|constipated|sunburn(?:t|ed)|jet\s+lagged|sleep[\s-]deprived|dehydrated|achy|"
+    r"in\s+(?:(?:so\s+much|a\s+lot\s+of)\s+)?pain|in\s+labou?r|"
+    r"having\s+a\s+(?:panic\s+attack|anxiety\s+attack|meltdown)|"
+    # where the user is, or what they are doing, right now: "I'm on the bus", "I'm stuck in traffic", "I'm at work"
+    r"at\s+(?:work|home|the\s+(?:pub|bar|park|beach|shops?|store|cinema|movies|hospital|pharmacy|library|"
+    r"restaurant|cafe|hairdresser's|barber's|vet's?|club|party|game|match|concert|pool|zoo|museum))|"
+    r"at\s+(?:my|our|a)\s+(?:[\w-]+\s+)?[\w-]+'s?(?:\s+(?:house|place|flat))?(?=\s*(?:[.!,]|$|for|with|now))|"
+    r"on\s+(?:the|a|my)\s+(?:bus|train|tube|subway|metro|tram|plane|flight|ferry|boat|coach)|"
+    r"in\s+(?:the|a|my)\s+(?:car|cab|taxi|uber|queue|line|shower|bath|waiting\s+room|meeting|lecture)|"
+    r"in\s+(?:bed|class|traffic|a\s+meeting|hospital|the\s+hospital)|stuck\s+(?:in|at|on)\b|outside|"
+    r"(?:driving|cooking)(?=\s*(?:[.!,]|$))|cooking\s+(?:dinner|lunch|breakfast)|"
+    r"out\s+(?:shopping|for\s+(?:a\s+)?(?:walk|run|drinks?|dinner|lunch|breakfast|coffee)))"
+)
+# "I've got my period", "I had too much to drink": a state of the day, told with "have".
+_PASSING_HAVE = rx(
+    r"^(?:i|we)(?:\s+|(?='))(?:(?:have|'ve)\s+(?:just\s+)?(?:got|had)|have|got|just\s+got|had)\s+"
+    r"(?:(?:my|the|her)\s+period|(?:way\s+)?(?:too\s+much|one\s+too\s+many|a\s+(?:few|lot|bit\s+too\s+much))"
+    r"(?:\s+(?:to\s+drink|drinks|beers|glasses\s+of\s+wine|wine|beer))?(?=\s*(?:[.!,]|$|to\s+drink|tonight|today)))"
+)
+# "I'm so stressed these days", "I've been feeling down lately": a mood that lasts a while, not a trait: kept for
+# a couple of weeks.
+_MOOD_FOR_A_WHILE = rx(r"\b(?:these\s+days|lately|recently|at\s+the\s+moment|this\s+(?:week|month))\b")
+MOOD_LIFETIME = timedelta(days=14)
+"""How long "I'm stressed about work these days" is kept: a mood of the weeks, not a trait of the user's."""
+_EPHEMERAL_STATE = rx(
+    rf"^(?:i'm|i\s+am|im|i\s+feel|i'm\s+feeling|i\s+am\s+feeling|we're|we\s+are|we\s+feel)\s+"
+    rf"(?:so\s+|really\s+|very\s+|a\s+bit\s+|"
+    rf"kind\s+of\s+|pretty\s+|super\s+|quite\s+)?{_STATE}\b"
+)
+NOW_WORDS = rx(
+    r"\b(?:today|tonight|right\s+now|at\s+the\s+moment|this\s+(?:morning|afternoon|evening|week|weekend)|"
+    r"(?:for|over)\s+the\s+(?:weekend|day|night)|for\s+(?:dinner|lunch|breakfast)|"
+    r"just\s+now|later\s+today|in\s+(?:a|an|one|two|three|four|five|ten|twenty|thirty|a\s+few|\d+)\s+"
+    r"(?:minutes?|mins?|hours?|hrs?))\b"
+)
+_MOMENT_VERB = rx(
+    r"^(?:i'm|i\s+am|im|i\s+feel|i'm\s+feeling|i\s+have\s+a|i've\s+got\s+a|i\s+had|i\s+ate|we're|we\s+are|"
+    r"we\s+have\s+a|we've\s+got\s+a|we\s+had)\b"
+)
+# "I have a headache", "I've got the flu": an ailment that passes ("I get migraines" is kept).
+_AILMENT = rx(
+    r"^(?:i|we)(?:\s+|(?='))(?:have|'ve\s+got|have\s+got|got|caught|'ve\s+caught|think\s+i\s+have|"
+    r"think\s+i'm\s+getting|am\s+getting|'m\s+getting|'m\s+coming\s+down\s+with|am\s+coming\s+down\s+with)"
+    r"\s+(?:a|an|the)\s+"
+    r"(?:(?:bit\s+of\s+a|slight|bad|terrible|splitting|mild|nasty|killer|awful|horrible|stinking|pounding|really\s+bad)"
+    r"\s+)*(?:headache|hangover|cold|fever|cough|sore\s+throat|stomach\s?ache|tummy\s+ache|toothache|earache|"
+    r"migraine|flu|temperature|stiff\s+neck|runny\s+nose|blocked\s+nose|stomach\s+bug|bug|nosebleed)\b"
+)
+_JUST_DID = rx(
+    r"^(?:i|we)\s+(?:just\s+(?:had|ate|got|finished|woke|came|arrived|left)\b|"
+    r"(?:slept|stayed\s+up|went\s+to\s+bed|woke\s+up)\b.*\b(?:last\s+night|this\s+morning)\b)"
+)
+# "My flight leaves in two hours", "My exam is on Thursday": an event of the user's, soon over.
+_MY_EVENT = rx(
+    r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:flight|train|bus|ferry|meeting|appointment|interview|exam|test|class|"
+    r"lesson|shift|date|call|presentation|deadline|party|trip|match|game|session)\b"
+)
+# "My friends are going to a bar on Friday", "My sister is visiting next week": someone's plan, soon over.
+_THEIR_PLAN = rx(
+    r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:is|are|'s|'re)\s+(?:going|coming|visiting|flying|driving|heading|"
+    r"staying|having|hosting|throwing|arriving|leaving)\b"
+)
+# "I've got a dentist appointment at 4": today, at a time (not "every Monday at 9").
+CLOCK = rx(
+    r"\bat\s+(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)?|noon|midday|lunchtime|"
+    r"half\s+(?:past\s+)?\w+|quarter\s+(?:past|to)\s+\w+)(?!\s*(?:%|years?|months?|weeks?|kg|km|miles?)\b)"
+)
+# "I have a date tonight", "My interview is this afternoon": an event later today, kept until the day is over
+# (not "right now", "in 20 minutes": soon over).
+_LATER_TODAY = rx(r"\b(?:tonight|later\s+today|today|this\s+(?:afternoon|evening))\b")
+_NOW_ONLY = rx(r"\b(?:right\s+now|at\s+the\s+moment|just\s+now|in\s+(?:a|an|one|two|three|four|five|ten|"
+               r"twenty|thirty|a\s+few|\d+)\s+(?:minutes?|mins?|hours?|hrs?))\b")
+_EVENT = rx(
+    r"\b(?:appointment|meeting|interview|exam|test|date|gig|concert|show|party|flight|class|lesson|shift|"
+    r"session|presentation|match|game|surgery|operation|scan|check-?up|therapy|recital|performance|audition|"
+    r"wedding|funeral|deadline|dinner\s+party|reservation|booking)\b"
+)
+_RECURRING = rx(r"\b(?:every|each|weekly|daily|usually|always|on\s+(?:mondays|tuesdays|wednesdays|thursdays|"
+                r"fridays|saturdays|sundays|weekdays|weekends))\b")
+# "I have a meeting at 3pm tomorrow": true until it has happened.
+SOON = rx(rf"\b(?:tomorrow|the\s+day\s+after\s+tomorrow|next\s+(?:week|weekend|{WEEKDAY})|"
+          rf"(?:on|this)\s+{WEEKDAY}|this\s+weekend)\b")
+# A day a plan is for, beyond the coming days: "is Thursday", "at the weekend", "on the 14th", "on 3 March".
+_DAY_NAMED = rx(
+    rf"\b(?:(?:is|'s|are|'re)\s+(?:this\s+coming\s+|coming\s+)?{WEEKDAY}(?!s)|(?:at|on)\s+the\s+weekend|"
+    rf"this\s+coming\s+(?:week|{WEEKDAY})|the\s+week\s+after\s+next|"
+    r"(?:on|for)\s+the\s+\d{1,2}(?:st|nd|rd|th)|"
+    rf"(?:on|for)\s+(?:{'|'.join(MONTH_NAMES)})\s+\d{{1,2}}(?:st|nd|rd|th)?|"
+    rf"(?:on|for)\s+\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{'|'.join(MONTH_NAMES)}))\b"
+)
+_APPOINTMENT = rx(
+    r"^(?:i\s+have\s+(?:a|an|my)|i've\s+got\s+(?:a|an|my)|i'm\s+going\s+to\s+the|i\s+am\s+going\s+to\s+the|"
+    r"i'm\s+seeing|i'm\s+meeting|i\s+need\s+to\s+go\s+to|we\s+have\s+(?:a|an|our)|we've\s+got\s+(?:a|an|our)|"
+    r"we're\s+going\s+to\s+the|we're\s+seeing|we're\s+meeting)\b"
+)
+
+
+def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, timedelta | None] | None:
+    """The verdict for a passing state or an appointment, ``None`` for anything else (``now``: when it was said,
+    for a plan's month; default: now)."""
+    # "I just got engaged", "I'm back on cigarettes": news, not a passing moment.
+    if _EPHEMERAL_STATE.match(body) and not re.search(
+        r"\bback\s+(?:on|to|in\s+the\s+office|at\s+(?:work|the\s+office|uni|university|college|school))\b"
+        r"|\b(?:these\s+days|lately|nowadays|anymore|usually|every|always|a\s+lot\s+of)\b",  # a habit, not a moment
+        body, re.IGNORECASE,
+    ):
+        return None, DROP_EPHEMERAL, None
+    if _EPHEMERAL_STATE.match(body) and _MOOD_FOR_A_WHILE.search(body) and not re.search(
+            r"\b(?:back|nowadays|anymore|usually|every|always|a\s+lot\s+of)\b", body, re.IGNORECASE):
+        return as_fact(body), KEPT_EXPIRING, MOOD_LIFETIME  # "I'm so stressed these days"
+    if _PASSING_HAVE.match(body):
+        return None, DROP_EPHEMERAL, None
+    if _JUST_DID.match(body) and not is_change(body):
+        return None, DROP_EPHEMERAL, None
+    planned = _APPOINTMENT.match(body) or _MY_EVENT.match(body) or _THEIR_PLAN.match(body) or _PLANNED.match(body)
+    if _LATER_TODAY.search(body) and _EVENT.search(body) and (_APPOINTMENT.match(body) or _MY_EVENT.match(body)) \
+            and not _NOW_ONLY.search(body) and not _RECURRING.search(body):
+        return as_fact(body), KEPT_EXPIRING, timedelta(days=1)  # "I have a date tonight"
+    if NOW_WORDS.search(body) and (_MOMENT_VERB.match(body) or _MY_EVENT.match(body)):
+        return None, DROP_EPHEMERAL, None
+    if _AILMENT.match(body):
+        return None, DROP_EPHEMERAL, None
+    if _SYMPTOM_NOW.match(body) and not _RECURRING.search(body) and not re.search(r"\bwhen(?:ever)?\b", body, re.I):
+        return None, DROP_EPHEMERAL, None
+    soon = SOON.search(body) or _DAY_NAMED.search(body)
+    if soon is not None and planned:
+        days = 2 if soon.group(0).lower().startswith(("tomorrow", "the day")) else 8
+        return as_fact(body), KEPT_EXPIRING, timedelta(days=days)
+    span = IN_SPAN.search(body)
+    if span is not None and planned and not _RECURRING.search(body):  # "We're flying to Lisbon in two weeks"
+        return as_fact(body), KEPT_EXPIRING, span_days(span) + timedelta(days=2)
+    if CLOCK.search(body) and not _RECURRING.search(body) and (_APPOINTMENT.match(body) or _MY_EVENT.match(body)):
+        return as_fact(body), KEPT_EXPIRING, timedelta(days=1)  # today, at that time
+    month = _PLAN_MONTH.search(body) or _PLAN_SEASON.search(body)
+    if month is not None and _PLANNED.match(body):
+        plan = REQUEST_TAIL.sub("", body) or body  # "... next month and would love some tips"
+        return as_fact(plan), KEPT_EXPIRING, _until_month_end(month.group("month"), now)
+    return None
+
+
+# "My chest feels tight after my run", "My truck is making a grinding noise": something wrong right now, told to
+# ask about it (not "My knee hurts when it rains": that recurs).
+_SYMPTOM_NOW = rx(
+    r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:feels?|is\s+feeling|hurts|is\s+hurting|aches|is\s+aching|is\s+sore|"
+    r"is\s+swollen|is\s+itchy|is\s+making\s+(?:a|an|this|that|some|weird|strange)\b|is\s+leaking|keeps\s+"
+    r"(?:crashing|freezing|beeping|leaking|stalling))"
+    r"|^(?:i|we)\s+(?:feel|am\s+feeling|'m\s+feeling)\s+(?:a\s+bit\s+|really\s+|so\s+|very\s+)?(?:sick|dizzy|"
+    r"nauseous|faint|feverish|achy|rough|awful|off|unwell|under\s+the\s+weather)\b"
+)
+
+
+# A plan of the user's for a month to come: "I've booked a trip to Lisbon in April", "My knee replacement is
+# booked for June", "We're flying to Lisbon next month" (not "I moved to Paris in June": that happened).
+_PLANNED = rx(
+    r"^(?:(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?booked|"
+    r"(?:i|we)(?:'ve|\s+have)\s+got\s+(?:my|our|a|an)\s+[^.]*?\b(?:booked|scheduled)\b|"
+    r"(?:i'm|i\s+am|we're|we\s+are)\s+(?:flying|going|travell?ing|heading|driving|visiting|having|getting|"
+    r"bringing|hosting|attending|throwing|doing|running|playing|cooking|baking|"
+    # a change to come: "We're moving to Bath next month", "I'm starting a new job next week"
+    r"moving|relocating|emigrating|starting|beginning|leaving|retiring|switching|changing|graduating)|"
+    r"(?:my|our)\s+(?:[\w'-]+\s+){0,2}?(?:surgery|operation|appointment|trip|holiday|vacation|flight|wedding|"
+    r"procedure|scan|replacement)\b[^.]*?\b(?:is|'s)\s+(?:booked|scheduled|planned|set|on|in|for)|"
+    r"(?:i|we)\s+have\s+(?:a|an|my|our)\s+[^.]*?\b(?:surgery|operation|appointment|procedure|scan)\b)"
+)
+_PLAN_MONTH = rx(
+    rf"(?:\b(?:in|for|on|until|till)\s+(?:the\s+\w+\s+of\s+|early\s+|mid-?\s*|late\s+)?|\b(?=next\s+month))"
+    rf"(?P<month>{'|'.join(MONTH_NAMES)}|next\s+month)\b"
+)
+
+
+# "next summer", "this autumn", "next year": a plan for a season (its last month, in the north) or a year.
+_PLAN_SEASON = rx(r"\b(?P<when>next|this)\s+(?P<month>spring|summer|autumn|fall|winter|year)\b")
+_SEASON_END = {"spring": "may", "summer": "august", "autumn": "november", "fall": "november", "winter": "february"}
+
+
+def _until_month_end(month: str, now: datetime | None = None) -> timedelta:
+    """From ``now`` (default: now, UTC) to the end of ``month`` (its next occurrence, this month included; "next
+    month": the next one; a season: its last month; "year": the end of next year): how long a plan for that
+    month stays news."""
+    now = now or datetime.now(timezone.utc)
+    name = _SEASON_END.get(month.lower(), month.lower())
+    if name == "year":
+        return datetime(now.year + 2, 1, 1, tzinfo=timezone.utc) - now
+    if name.startswith("next"):
+        m, year = (1, now.year + 1) if now.month == 12 else (now.month + 1, now.year)
+    else:
+        m = MONTH_NAMES.index(name) + 1
+        year = now.year if m >= now.month else now.year + 1
+    end = date(year + (m == 12), m % 12 + 1, 1)  # the first day after that month
+    return datetime(end.year, end.month, end.day, tzinfo=timezone.utc) - now

@@ -1,0 +1,270 @@
+"""A clause told of someone or something the user's stored facts name, read as the user's own.
+
+"Max passed away" after "User has a dog called Max." is "My dog Max passed away"; "Marco's birthday is April 19th"
+after "User is seeing Marco." is the partner's; "he's coeliac" is the one partner stored; "the baby was born"
+after "User is pregnant." is the user's own baby; "the mazda's totaled" the user's car. Pure: patterns, English
+only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ..ranking.care import is_care_fact
+from ..slots import PERSON
+from .clauses import own_clauses
+from .job_change import says_where_now
+from .leads import strip_lead
+from .patterns import rx
+from .slots import (
+    PETS,
+    disposed_thing,
+    ends_ownership,
+    holder,
+    is_loss,
+    is_negated,
+    named_change,
+    named_subject,
+    names_in,
+    relationship_stage,
+    slots_of,
+)
+from .verdicts import SentenceVerdict
+
+__all__ = ["ENDED_STAGES", "OWN_PREGNANCY", "as_the_users", "named_someone", "partner_of", "told_of"]
+
+# Where a relationship ends: every fact told of it ends with it.
+ENDED_STAGES = frozenset({"single", "divorced", "widowed"})
+# The user (or their partner) is expecting: "User is pregnant.", "User's wife is expecting twins."
+OWN_PREGNANCY = rx(
+    r"^user(?:'s\s+(?:wife|partner|girlfriend|fianc\w*))?(?:\s+and\s+\w+)?\s+(?:is|are)\s+(?:\w+\s+)?"
+    r"(?:pregnant|expecting)\b"
+)
+# "the baby was born last week", "Sofia was born on Tuesday", "the baby arrived": a birth told without whose it
+# is, the user's own when a stored fact says the user is expecting.
+_BORN_UNSAID = rx(
+    r"^(?:the\s+baby|baby|(?-i:[A-Z])[a-z\u00e0-\u00ff]+)\s+(?:(?:was|is|got)\s+born|arrived|came)\b"
+)
+# The roles a stored fact gives a named someone of the user's: "User has a dog called Max.", "User's sister Ana".
+_ROLE = rf"{PERSON}|{PETS}"
+
+
+# "I'm seeing someone! Her name is Chloé": the name of the someone just told of.
+_THEIR_NAME = rx(
+    r"^(?:and\s+)?(?:his|her|their)\s+name(?:'s|\s+is)\s+(?P<name>[A-Z][a-z\u00e0-\u00ff]+)\b[.!]*$"
+)
+_SOMEONE = re.compile(r"\b(?:someone|somebody)(?:\s+new)?\b")
+
+
+def named_someone(verdicts: list[SentenceVerdict]) -> list[SentenceVerdict]:
+    """``verdicts`` with "someone" in a fact replaced by the name a later clause gives them ("User is seeing
+    someone." and "Her name is Chloé" -> "User is seeing Chloé.")."""
+    out = list(verdicts)
+    for i, verdict in enumerate(out):
+        m = _THEIR_NAME.match(strip_lead(verdict.sentence).strip())
+        if m is None:
+            continue
+        for j in range(i - 1, -1, -1):
+            fact = out[j].fact
+            if fact is not None and _SOMEONE.search(fact):
+                out[j] = replace(out[j], fact=_SOMEONE.sub(m.group("name"), fact, count=1))
+                break
+    return out
+
+
+def _named_care(clause: str) -> tuple[str, str] | None:
+    """``(name, the rest)`` when ``clause`` tells a care fact of someone it names first ("Margaret is coeliac"):
+    an allergy, a diet, a medication of the user's partner or child is worth keeping, and core."""
+    said = named_subject(clause)
+    if said is None or not _CARE_VERB.match(said[1]) or not is_care_fact(clause):
+        return None
+    return said
+
+
+# What a care fact of a named someone says of them: "is coeliac", "takes warfarin", "can't eat nuts".
+_CARE_VERB = re.compile(r"(?:is|has|takes|can't|cannot|doesn't|eats|follows|keeps|avoids|was\s+diagnosed)\b")
+
+
+# "Marco's birthday is April 19th", "Luis's mom Carmen has celiac": said of someone named, by their name's possessive.
+_NAMED_POSSESSIVE = rx(r"^(?P<name>(?-i:[A-Z])[a-z\u00e0-\u00ff]+)'s\s+(?P<rest>(?-i:[a-z]).*)$")
+# What is worth keeping of someone named, besides a change or a care fact: their birthday.
+_BIRTHDAY = rx(r"\b(?:birthday|born\s+on)\b")
+# "Marco moved in with me": the user lives with them now.
+_MOVED_IN = rx(r"^(?:just\s+|finally\s+|officially\s+)?moved\s+in\s+(?:with\s+(?:me|us)|here)\b")
+# "Luis's mom Carmen": a spouse's parent or sibling is the user's in-law.
+_KIN_OF = rx(r"^'s\s+(?P<kin>mom|mum|mother|dad|father|sister|brother)\b\s*(?P<tail>.*)$")
+_IN_LAW = {"mom": "mother", "mum": "mother"}
+_SPOUSE = rx(r"\b(?:husband|wife|spouse|married)\b")
+
+
+def _named_about(clause: str) -> tuple[str, str] | None:
+    """``(name, the rest)`` when ``clause`` tells, of someone it names first, what is kept of the user's partner
+    or child: their job, home or age (a slot), their birthday, that they moved in ("Luis is a high school
+    chemistry teacher", "Marco's birthday is April 19th": the rest is "'s birthday is ..."); ``None`` otherwise
+    ("Luis is the best" says nothing memory keeps)."""
+    said = named_subject(clause)
+    if said is None:
+        m = _NAMED_POSSESSIVE.match(strip_lead(clause).strip())
+        said = (m.group("name"), "'s " + m.group("rest")) if m is not None else None
+    if said is None:
+        return None
+    rest = said[1]
+    if slots_of(rest) - {"relationship"} or _BIRTHDAY.search(rest) or _MOVED_IN.match(rest) or is_care_fact(clause):
+        return said
+    return None
+
+
+def partner_of(known: Sequence[str], pronoun: str) -> str | None:
+    """The name of the user's one partner a stored fact names ("User is seeing Leo.", "User's husband is Luis."),
+    who ``pronoun`` ("he", "she") may be; ``None`` when there is none, or more than one."""
+    names = set()
+    for text in known:
+        stage = relationship_stage(text)
+        if holder(text, "relationship") != "user" or is_negated(text) or stage is None or stage in ENDED_STAGES:
+            continue
+        m = re.search(r"\b(?:(?P<role>wife|husband|partner|girlfriend|boyfriend|fianc\w*)(?:\s+is)?|married\s+to|"
+                      r"engaged\s+to|dating|seeing|together\s+with)\s+(?P<name>(?-i:[A-Z])[a-z\u00e0-\u00ff]+)\b",
+                      text, re.IGNORECASE)
+        if m is None:
+            continue
+        role = (m.group("role") or "").lower()
+        if (pronoun == "he" and role in ("wife", "girlfriend")) or (pronoun == "she" and role in ("husband",
+                                                                                               "boyfriend")):
+            continue
+        names.add(m.group("name"))
+    return names.pop() if len(names) == 1 else None
+
+
+_FIRST_WORD = re.compile(r"^(?P<word>[a-z][a-z'-]+)(?P<rest>\s.*)$")
+
+
+def _as_named(clause: str, known: Sequence[str]) -> str:
+    """``clause`` with a name the stored facts give, typed in lower case first, as they write it ("leos bday is
+    april 20th" after "User started seeing Leo." -> "Leo's bday is april 20th"); else ``clause``."""
+    said = strip_lead(clause)
+    m = _FIRST_WORD.match(said)
+    if m is None:
+        return clause
+    word = m.group("word")
+    for name in {n for text in known for n in names_in(text)}:
+        if word == name.lower():
+            return name + m.group("rest")
+        if word in (name.lower() + "s", name.lower() + "'s"):
+            return f"{name}'s{m.group('rest')}"
+    return clause
+
+
+# Someone of the user's other than a partner, named in a message: a "he" / "she" after it may be them.
+_SOMEONE_ELSE = rx(
+    r"\b(?:my|our)\s+(?:[\w-]+\s+)?(?:sister|brother|mother|mom|mum|father|dad|parents?|son|daughter|kids?|children|"
+    r"child|baby|friend|boss|colleague|coworker|co-worker|roommate|flatmate|housemate|neighbou?r|grandma|grandpa|"
+    r"grandmother|grandfather|aunt|uncle|cousin|niece|nephew|mate|manager|teacher|doctor)\b|\b(?:someone|somebody)\b"
+)
+
+
+def _named(clause: str, known: Sequence[str], before: Sequence[str] = ()) -> str | None:
+    """``clause`` ("Max passed away last week.") told of someone a stored fact names as the user's ("User has a
+    dog called Max.") as the user's own statement ("My dog Max passed away last week."), when it tells a change
+    or an ending, a care fact, or of a person their job, home, age or birthday ("Marco's birthday is April 19th"
+    after "User is seeing Marco." -> "My partner Marco's birthday is April 19th"; "Luis's mom Carmen has celiac"
+    after "User is married to Luis." -> "My mother-in-law Carmen has celiac"); ``None`` otherwise. "he" / "she"
+    first is the user's one partner the stored facts name ("hes coeliac" after "User is seeing Leo."), unless a
+    clause ``before`` it in the message told of someone else ("my son is 5. he's in reception")."""
+    clause = _as_named(clause, known)
+    pronoun = re.match(r"^(?P<p>he|she)(?P<be>'s|\s+is)?\s+(?P<rest>\S.*)$", strip_lead(clause), re.IGNORECASE)
+    if pronoun is not None:
+        if any(_SOMEONE_ELSE.search(said) for said in before):
+            return None
+        partner = partner_of(known, pronoun.group("p").lower())
+        if partner is None:
+            return None
+        be = " is" if pronoun.group("be") else ""
+        clause = f"{partner}{be} {pronoun.group('rest')}"
+    said = named_change(clause) or _named_care(clause) or _named_about(clause)
+    if said is None:
+        return None
+    name, rest = said
+    gap = "" if rest.startswith("'s ") else " "
+    for text in known:
+        role = re.search(rf"\b(?P<role>{_ROLE})(?:\s+(?:is\s+|'s\s+)?(?:called|named)|,|'s\s+name\s+is|\s+is)?\s+"
+                         rf"{re.escape(name)}\b", text, re.IGNORECASE)
+        # "User is married to Tom.", "User is seeing Jonas.": Tom is the user's partner
+        partner = rf"\b(?:married|engaged|dating|seeing|together)\s+(?:to\s+|with\s+)?{re.escape(name)}\b"
+        whose = None
+        # the user's own (a dog of the user's, their girlfriend Ana), not a sister's dog called Max
+        if role is not None and holder(text) in ("user", role.group("role").lower()):
+            whose = role.group("role").lower()
+        elif holder(text) == "user" and re.search(partner, text, re.IGNORECASE):
+            whose = "partner"
+        if whose is not None:
+            kin = _KIN_OF.match(rest)
+            if kin is not None and (_SPOUSE.search(text) or whose in ("husband", "wife", "spouse")):
+                return f"My {_IN_LAW.get(kin.group('kin').lower(), kin.group('kin').lower())}-in-law {kin.group('tail')}"
+            if _MOVED_IN.match(rest):
+                return f"I live with my {whose} {name}"
+            return f"My {whose} {name}{gap}{rest}"
+        # "User has a 14 year old beagle named Pretzel.": the word before the name says what Pretzel is
+        kind = re.search(rf"^User\s+(?:has|owns|adopted|got)\b.*?\b(?P<kind>[a-z]+)\s+(?:called|named)\s+"
+                         rf"{re.escape(name)}\b", text)
+        if kind is not None and is_loss(clause):
+            return f"My {kind.group('kind')} {name} {rest}"
+    return None
+
+
+def as_the_users(clause: str, *, told: Sequence[str], known: Sequence[str], before: Sequence[str]) -> str | None:
+    """``clause``, told of no one the rules know as the user, as the user's own statement when it tells of someone
+    the stored facts or those of the message so far (``told``) name (:func:`_named`), of a thing a stored fact
+    (``known``) says the user has, or of a birth while a stored fact says the user is expecting; ``None``
+    otherwise. ``before``: the message's clauses before it."""
+    return _named(clause, told, before) or _disposed_own(clause, known) or _born_own(clause, known)
+
+
+def _born_own(clause: str, known: Sequence[str]) -> str | None:
+    """``clause`` ("the baby was born last week", "Sofia was born on Tuesday") told while a stored fact says the
+    user is expecting ("User is pregnant.") as the user's own ("Our baby Sofia was born on Tuesday"); ``None``
+    otherwise."""
+    said = strip_lead(clause)
+    if not _BORN_UNSAID.match(said) or not any(OWN_PREGNANCY.match(text) for text in known):
+        return None
+    rest = re.sub(r"^(?:the\s+)?baby\s+", "", said, flags=re.IGNORECASE)
+    return f"Our baby {rest}"
+
+
+def _disposed_own(clause: str, known: Sequence[str]) -> str | None:
+    """``clause`` ("the mazda's totaled", "bike got stolen") told of a thing a stored fact says the user has
+    ("User drives a 2012 Mazda 3.") as the user's own statement ("My mazda got totaled"); ``None`` otherwise."""
+    said = disposed_thing(clause)
+    if said is None:
+        return None
+    mine = f"My {said[0]} got {said[1]}"
+    return mine if any(ends_ownership(mine, text) for text in known) else None
+
+
+_HE_SHE = rx(r"^(?:he|she)(?:'s|\s)")
+
+
+def told_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The slots and names a user message speaks of that its words alone do not show: someone named first, of whom
+    it tells what the extractor keeps of the user's people ("Marco is lactose intolerant", "Marco's birthday is
+    ...": ``"Marco"``; not "Nibbles is so cute"; a first word typed in lower case, "leos bday is ...", may be a
+    name too: ``"Leos"``, ``"Leo"``, which capture looks for with its capital), the partner a "he" / "she" first
+    may be (the ``"relationship"`` slot), where the user is now ("im in exeter now": ``"residence"``). Capture shows the
+    stored facts of these, which the rules read the message with."""
+    slots: set[str] = set()
+    names: set[str] = set()
+    for clause in own_clauses(text):
+        said = strip_lead(clause)
+        subject = named_change(said) or _named_care(said) or _named_about(said)
+        if subject is not None:  # what the extractor reads with the stored facts naming them
+            names.add(subject[0])
+        first = _FIRST_WORD.match(said)
+        if first is not None and len(first.group("word")) > 2:  # "leos bday is ...": a name typed in lower case
+            word = first.group("word").removesuffix("'s")
+            names |= {word.capitalize(), word.removesuffix("s").capitalize()}
+        if _HE_SHE.match(said):
+            slots.add("relationship")
+        if says_where_now(clause):
+            slots.add("residence")
+    return frozenset(slots), frozenset(names)

@@ -1,0 +1,105 @@
+"""A clause that says a fact in other words, as the plain statement the rules read.
+
+"The doctor switched me from warfarin to apixaban" -> "I switched from warfarin to apixaban"; "I lied about being
+vegan" -> "I'm not vegan"; "Actually I meant Porto, not Lisbon" -> the stored fact it corrects, with "Porto" in
+place of "Lisbon". Pure: patterns, English only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .grammar import is_bare_present
+from .leads import strip_lead
+from .patterns import rx
+from .slots import content_words, holder, is_negated
+
+__all__ = ["as_denial", "as_own_treatment", "meant", "takes_back"]
+
+# A clinician's change of the user's treatment, told with the user as object: "The doctor switched me from
+# warfarin to apixaban.", "My GP put me on statins." -> "I switched from ...", "I'm on statins."
+_PRESCRIBED = rx(
+    r"^\W*(?:the|my|our)\s+(?:doctor|gp|consultant|specialist|cardiologist|diabetologist|nurse|dietitian|"
+    r"dietician|psychiatrist|pharmacist)\s+(?:has\s+|just\s+|has\s+just\s+)?"
+    r"(?P<verb>switched|changed|put|started|took|taken|has\s+taken)"
+    r"\s+me\s+(?:(?P<off>off)(?=\s)\s*|on(?=\s)\s*)?(?P<rest>.+)$"
+)
+
+
+def as_own_treatment(clause: str) -> str | None:
+    """A clinician's change of the user's treatment told as the user's own: "... put me on statins" -> "I'm on
+    statins", "... switched me from X to Y" -> "I switched from X to Y", "... took me off X" -> "I stopped taking
+    X"; ``None`` for any other clause."""
+    prescribed = _PRESCRIBED.match(clause)
+    if prescribed is None:
+        return None
+    verb, rest = prescribed.group("verb").lower(), prescribed.group("rest")
+    if prescribed.group("off"):
+        return f"I stopped taking {rest}" if verb in ("took", "taken", "has taken") else f"I'm off {rest}"
+    if verb in ("put", "started", "took", "taken", "has taken"):
+        return f"I'm on {rest}"
+    return f"I {verb} {rest}"
+
+
+# "I lied about being vegan", "I was only joking about living in Lisbon": the user takes back what they said, a
+# denial of it ("I'm not vegan", "I don't live in Lisbon").
+_RETRACTED = rx(
+    r"^(?:i\s+(?:lied|was\s+(?:just\s+|only\s+)?(?:lying|kidding|joking))|(?:just|only)\s+(?:kidding|joking))"
+    r"\s+about\s+(?:(?P<being>being)|(?P<having>having)|(?P<verb>[a-z]+ing))\s+(?P<rest>\S.*?)[.!]*$"
+)
+
+
+def takes_back(clause: str) -> bool:
+    """Whether ``clause`` takes back what the user said ("I lied about being vegan", "just kidding about the
+    cat")."""
+    return _RETRACTED.match(strip_lead(clause)) is not None
+
+
+def as_denial(clause: str) -> str | None:
+    """``clause`` when it takes back what the user said ("I lied about being vegan"), as the denial it is ("I'm
+    not vegan"; "I was kidding about living in Lisbon" -> "I don't live in Lisbon"); ``None`` for any other
+    clause, or a verb the rules do not rewrite."""
+    m = _RETRACTED.match(strip_lead(clause))
+    if m is None:
+        return None
+    rest = m.group("rest")
+    if m.group("being"):
+        return f"I'm not {rest}"
+    if m.group("having"):
+        return f"I don't have {rest}"
+    gerund = m.group("verb").lower()
+    base = next((v for v in (gerund[:-3], gerund[:-3] + "e", gerund[:-4]) if is_bare_present(v)), None)
+    return f"I don't {base} {rest}" if base is not None else None
+
+
+# "I meant Porto, not Lisbon", "Porto, not Lisbon": a correction naming only what is right and what was wrong.
+_MEANT = rx(
+    r"^(?:i\s+(?:meant|mean|meant\s+to\s+say|said)\s+|(?:it's|its|it\s+is|it\s+was|make\s+that)\s+)?"
+    r"(?P<right>[\w'-]+(?:\s+[\w'-]+){0,2}?),?\s+not\s+(?P<wrong>[\w'-]+(?:\s+[\w'-]+){0,2}?)[.!]*$"
+)
+
+
+def meant(clause: str, known: Sequence[str]) -> tuple[str, str] | None:
+    """``clause`` ("Actually I meant Porto, not Lisbon") as the stored fact it corrects with the right words in
+    place of the wrong ones ("User lives in Porto." of "User lives in Lisbon."; "its march 3rd not may" of
+    "User's birthday is may 3rd." -> "User's birthday is march 3rd."), when exactly one stored fact of the
+    user's holds the wrong words, and the correction said plainly ("I meant march 3rd, not may": what it ends);
+    ``None`` otherwise (the rules cannot tell which fact)."""
+    m = _MEANT.match(strip_lead(clause))
+    if m is None or content_words(m.group("right")) & content_words(m.group("wrong")):
+        return None
+    right, wrong_said = m.group("right"), m.group("wrong")
+    wrong = rx(rf"\b{re.escape(wrong_said)}\b")
+    held = [text for text in known if holder(text) == "user" and not is_negated(text) and wrong.search(text)]
+    if len(held) != 1:
+        return None
+    said = f"I meant {right}, not {wrong_said}"
+    # "march 3rd" for "may" in "may 3rd": the words of the right one that follow the wrong one are replaced too
+    words = right.split()
+    for k in range(1, len(words)):
+        rest = r"\s+".join(map(re.escape, words[k:]))
+        longer = rx(rf"\b{re.escape(wrong_said)}\s+{rest}\b")
+        if longer.search(held[0]):
+            return longer.sub(right, held[0], count=1), said
+    return wrong.sub(right, held[0], count=1), said

@@ -1,0 +1,129 @@
+"""A first-person statement as a "User ..." fact: "I work at a bakery" -> "User works at a bakery.".
+
+:func:`rewrite` does it where it is reliable ("I", "my", "we", "our" as the subject, a verb the rules know), and
+gives ``None`` otherwise; :func:`as_said` keeps a sentence in the user's words. Pure: English only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .dates import DATED
+from .grammar import ADVERBS, AUX, PRESENT_VERBS, is_past, third_person
+from .patterns import rx
+
+__all__ = ["OTHER_FIRST_PERSON", "article", "as_fact", "as_said", "end_sentence", "rewrite"]
+
+# A second verb without its own subject ("... and love it") would need conjugating too: no rewrite then.
+_AND_VERB = rx(
+    # "chicken and fish": the food, not a second verb
+    rf"\b(?:and|or|but|then)\s+(?:{ADVERBS}\s+)*(?!fish\b)(?:am|have|do|don't|need|"
+    + "|".join(sorted(PRESENT_VERBS)) + r")\b"
+)
+# Any first-person pronoun: after the subject, the rewrite would have to choose between "User", "their", "them".
+OTHER_FIRST_PERSON = rx(r"\b(?:i|i'm|im|i've|i'll|i'd|me|we|we're|we've|we'll|us|our|ours|mine)\b")
+_I_SUBJECT = rx(rf"^i(?:\s+|(?='))(?P<adv>(?:{ADVERBS}\s+)*)(?P<verb>'m|'ve|'ll|[a-z']+)(?P<tail>.*)$")
+# "We rent a flat", "We're expecting a baby", "Our cat died": the user's household, as "User ...".
+_WE_SUBJECT = rx(rf"^we(?:\s+|(?='))(?P<adv>(?:{ADVERBS}\s+)*)(?P<verb>'re|'ve|'ll|[a-z']+)(?P<tail>.*)$")
+_WE_AUX = {
+    "are": "is", "'re": "is", "aren't": "isn't", "have": "has", "'ve": "has", "haven't": "hasn't", "do": "does",
+    "don't": "doesn't", "were": "was", "weren't": "wasn't", "had": "had", "did": "did", "didn't": "didn't",
+    "will": "will", "'ll": "will", "won't": "won't", "can": "can", "can't": "can't", "cannot": "cannot",
+    "must": "must", "used": "used", "need": "needs",
+}
+# "We're both teachers", "We're a family of four": a plural subject the rewrite would get wrong.
+_PLURAL_COMPLEMENT = rx(r"^\s+(?:both|all|each|a|an|two|three|four|five|six|the\s+\w+s)\b")
+_SINGULAR_FIRST_PERSON = rx(r"\b(?:i|i'm|im|i've|i'll|i'd|me|my|mine|myself)\b")
+_IM_SUBJECT = rx(r"^(?P<verb>im|ive)(?P<tail>\s.*)$")
+
+
+def end_sentence(text: str) -> str:
+    """``text`` as a fact's sentence: a capital first letter, one final period."""
+    text = text.rstrip(" .!\u2026,;:-")
+    return text[:1].upper() + text[1:] + "."
+
+
+_LOWER_I = re.compile(r"(?<![\w.'])i(?=\s|'|$|[,;:!])")
+
+
+def as_said(text: str) -> str:
+    """The sentence as the user said it, with a capital "I" and a final period."""
+    return end_sentence(_LOWER_I.sub("I", text))
+
+
+def _rewrite_we(statement: str) -> str | None:
+    """A "we" / "our" statement as a "User ..." fact (the user's household), or ``None``."""
+    if statement[:4].lower() == "our ":
+        rest = statement[4:]
+        if _SINGULAR_FIRST_PERSON.search(rest) or re.search(r"\bwe(?:'re|'ve|'ll|'d)?\b", rest, re.IGNORECASE):
+            return None
+        return end_sentence("User's " + _their(rest))
+    m = _WE_SUBJECT.match(statement)
+    if m is None:
+        return None
+    adv, verb, tail = m.group("adv") or "", m.group("verb"), m.group("tail")
+    new_verb = _user_verb(verb, _WE_AUX)
+    if new_verb is None or (new_verb == "is" and _PLURAL_COMPLEMENT.match(tail)):
+        return None
+    if _SINGULAR_FIRST_PERSON.search(re.sub(r"\bmy\b", "", tail, flags=re.IGNORECASE)) or _AND_VERB.search(tail):
+        return None
+    tail = re.sub(r"\bmy\b", "their", tail, flags=re.IGNORECASE)  # "we moved for my wife's job"
+    return end_sentence(f"User {adv}{new_verb}{_their(tail)}")
+
+
+def _user_verb(verb: str, auxiliaries: dict[str, str]) -> str | None:
+    """``verb`` said of "I" / "we" as said of "User" (``auxiliaries``: the auxiliaries' forms), or ``None``
+    when it is not a verb the rewrite knows."""
+    key = verb.lower()
+    if key in auxiliaries:
+        return auxiliaries[key]
+    if key in PRESENT_VERBS:
+        return third_person(verb)
+    return verb if is_past(key) else None
+
+
+def article(word: str) -> str:
+    """The indefinite article before ``word`` ("a nurse", "an engineer"), by its first letter."""
+    return "an" if word[0].lower() in "aeiou" else "a"
+
+
+def _their(text: str) -> str:
+    """``text`` with the household's "our", "ours", "us", "ourselves" said of the user ("their", "theirs"...)."""
+    text = re.sub(r"\bourselves\b", "themselves", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bours\b", "theirs", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bus\b", "them", text, flags=re.IGNORECASE)
+    return re.sub(r"\bour\b", "their", text, flags=re.IGNORECASE)
+
+
+def rewrite(statement: str) -> str | None:
+    """``statement`` (first person) as a "User ..." fact, or ``None`` when no rewrite is reliable."""
+    if re.match(r"(?:we|our)\b", statement, re.IGNORECASE):
+        return _rewrite_we(statement)
+    if statement[:3].lower() == "my ":
+        rest = statement[3:]
+        # "My mum calls me every Sunday" -> "User's mum calls the user every Sunday."; another "I", "my", "we": no
+        if OTHER_FIRST_PERSON.search(re.sub(r"\bme\b", "", rest, flags=re.IGNORECASE)) \
+                or re.search(r"\bmy\b", rest, re.IGNORECASE):
+            return None
+        return end_sentence("User's " + re.sub(r"\bme\b", "the user", rest, flags=re.IGNORECASE))
+    m = _I_SUBJECT.match(statement) or _IM_SUBJECT.match(statement)
+    if m is None:
+        return None
+    adv = m.groupdict().get("adv") or ""
+    verb, tail = m.group("verb"), m.group("tail")
+    new_verb = _user_verb(verb, AUX)
+    if new_verb is None:
+        return None
+    if verb.lower() == "read" and DATED.search(tail):  # "I read a great book last week": the past
+        new_verb = verb
+    # "... with my husband and our two dogs": "our" is the user's household too; any other pronoun, no rewrite
+    if OTHER_FIRST_PERSON.search(re.sub(r"\bour\b", "", tail, flags=re.IGNORECASE)) or _AND_VERB.search(tail):
+        return None
+    tail = re.sub(r"\bmyself\b", "themselves", tail, flags=re.IGNORECASE)
+    tail = re.sub(r"\b(?:my|our)\b", "their", tail, flags=re.IGNORECASE)
+    return end_sentence(f"User {adv}{new_verb}{tail}")
+
+
+def as_fact(statement: str) -> str:
+    """``statement`` as a "User ..." fact where the rewrite is reliable (:func:`rewrite`), else as said."""
+    return rewrite(statement) or as_said(statement)

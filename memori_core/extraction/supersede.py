@@ -1,0 +1,258 @@
+"""Which stored facts a new fact of the user's ends (its ``supersedes``), and what the new fact keeps of them.
+
+A change replaces the stored fact of the same slot of the same person ("I moved to Porto" ends "User lives in
+Lisbon."); a refinement replaces what it refines, a denial what it denies, an ending the thing it ends. See
+:class:`~memori_core.extraction.rule_based.RuleBasedFactExtractor` for the whole list. Pure: English rules over
+two facts' words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from ..ranking.care import is_care_fact
+from .grammar import is_past_statement
+from .named import ENDED_STAGES, OWN_PREGNANCY, partner_of
+from .patterns import rx
+from .restated import takes_back
+from .rewrite import article
+from .slots import (
+    ACTIVITY_SLOTS,
+    CONSUMPTION_SLOTS,
+    acquired_slots,
+    content_words,
+    corrected_words,
+    denies,
+    ends_habit,
+    ends_ownership,
+    holder,
+    is_change,
+    is_ended,
+    is_exclusive,
+    is_loss,
+    is_negated,
+    is_relationship_status,
+    names_in,
+    relationship_stage,
+    same_activity,
+    slots_of,
+)
+from .speech_acts import own_part
+from .types import ExtractedFact
+from .verdicts import KEPT_AS_SAID, KEPT_REWRITTEN, SentenceVerdict
+
+__all__ = ["replaces", "told_with_what_holds_now", "with_employer", "with_partner"]
+
+# A medical condition is no habit: a habit stated with "only" does not replace it.
+_CONDITION = rx(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|diabet\w*|anaphyla\w*)")
+# A goal or plan is no statement of how things are: a change of its slot ends it only when it names what the goal
+# was about ("We moved to Bath" ends "User is planning to move to Bath.", not "User is saving for a house.").
+_GOAL = rx(
+    r"\b(?:saving(?:\s+up)?\s+for|hoping\s+to|hopes\s+to|planning\s+to|plans\s+to|wants?\s+to|would\s+like\s+to|"
+    r"dreams?\s+of|looking\s+to|thinking\s+(?:of|about))\b"
+)
+# Whose the birth is: the user's own child ("User's baby girl Maya was born", "User and Sam had the baby"), not a
+# sister's ("User's sister's baby was born").
+_OWN_CHILD = rx(
+    r"^user(?:'s\s+(?:new\s+|first\s+|second\s+|third\s+|little\s+)?(?:baby|son|daughter|twins|child|boy|girl)\b"
+    r"|(?:\s+and\s+\w+)?\s+(?:gave|had|welcomed|miscarried|lost)\b)"
+)
+# What ends a pregnancy: a birth, or a loss ("User had a miscarriage.", "User lost the baby.").
+_BIRTH = rx(
+    r"\b(?:was\s+born|were\s+born|gave\s+birth|had\s+(?:the|our|their|a)\s+baby|baby\s+(?:arrived|came)|"
+    r"welcomed\s+(?:a|our|their|baby)|miscarriage|miscarried|stillbirth|stillborn|"
+    r"lost\s+(?:the|our|their|a)\s+(?:baby|pregnancy))\b"
+)
+# The partner the user lives with, and not where: "User lives with their husband Rui." (a move takes the partner
+# along; roommates or parents it leaves behind).
+_LIVES_WITH = rx(
+    r"^user\s+(?:\w+\s+)?(?:lives|has\s+lived|is\s+living)\s+with\s+(?:their\s+)?(?:wife|husband|partner|spouse|"
+    r"fianc[ée]e?)\b(?!.*\b(?:in|at|near)\s)"
+)
+# "I got promoted", "I got a promotion": a change within the job ("User works at Google." still holds), unless it
+# names the new role ("promoted to senior engineer": the stored role no longer holds).
+_PROMOTED = rx(r"\b(?:promoted|promotion)\b")
+# "User moved from London.": a move told by where from only (no "to"): it ends the home it names.
+_MOVED_FROM = rx(
+    r"\b(?:moved|relocated)\s+(?:\w+\s+)?from\s+(?P<place>[\w'-]+)(?!.*\b(?:to|into)\b)"
+)
+_PROMOTED_TO = rx(r"\b(?:promoted|promotion)\s+to\s+\w")
+# "User got promoted to senior engineer." and the employer of the stored job it ends ("User works at Google as an
+# engineer."): what the user's job is now.
+_PROMOTED_AS = re.compile(
+    r"^User\s+(?:just\s+|finally\s+|recently\s+)?(?:got|was|has\s+been)\s+promoted\s+to\s+(?:(?:a|an)\s+)?"
+    r"(?P<role>[\w-]+(?:\s+[\w-]+){0,3}?)(?:\s+(?:at|for|with)\s+[^.]+?)?"
+    r"(?:\s+(?:today|yesterday|recently|last\s+\w+|this\s+\w+))?\.$"
+)
+_EMPLOYER = re.compile(r"\b(?P<at>at|for)\s+(?P<employer>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*)*)")
+# A clause that tells a thing was left or stopped: beside its replacement it adds nothing to memory. Not a
+# state said to be over ("I'm no longer vegetarian"): that is what the user is now.
+_LEFT = rx(
+    r"\b(?:left|quit|resigned|handed\s+in|moved\s+out|sold|gave\s+up|given\s+up|stopped|dropped\s+out)\b"
+)
+_AND = rx(r"\s(?:and|but)\s|;")
+
+
+def with_employer(fact: str, ended: Sequence[str]) -> str:
+    """``fact`` ("User got promoted to senior engineer.") as the job it gives at the employer the job fact it
+    ends names ("User works at Google as a senior engineer."): a promotion keeps the employer. Any other fact,
+    or one ending no fact that names an employer, as it is."""
+    m = _PROMOTED_AS.match(fact)
+    employers = {e.group(0).rstrip(".") for text in ended for e in [_EMPLOYER.search(text)] if e is not None}
+    if m is None or len(employers) != 1:
+        return fact
+    role = m.group("role")
+    return f"User works {employers.pop()} as {article(role)} {role}."
+
+
+# "User is engaged.", "User got married.": a new stage, told without whom.
+_STAGE_UNNAMED = re.compile(r"^User\s+(?:is|got|just\s+got|has\s+got)\s+(?:now\s+|officially\s+|finally\s+)?"
+                            r"(?P<stage>engaged|married)\s*[.!]*$")
+
+
+def with_partner(fact: str, ended: Sequence[str]) -> str:
+    """``fact`` ("User is engaged.") with the partner the relationship fact it ends names ("User is seeing Leo." ->
+    "User is engaged to Leo."): the stage changes, the partner stays. Any other fact as it is."""
+    m = _STAGE_UNNAMED.match(fact)
+    partner = partner_of(ended, "") if m is not None else None
+    return f"User is {m.group('stage')} to {partner}." if m is not None and partner is not None else fact
+
+
+def _is_ending(verdict: SentenceVerdict) -> bool:
+    """Whether ``verdict``'s sentence tells that a thing was left or stopped ("I quit Google", "I handed in my
+    notice", "I left the lab")."""
+    return bool(_LEFT.search(verdict.sentence))
+
+
+def told_with_what_holds_now(
+    fact: ExtractedFact, verdict: SentenceVerdict, said: list[tuple[ExtractedFact, SentenceVerdict]]
+) -> bool:
+    """Whether ``fact`` only tells what was left or stopped, beside a clean fact of the same message that says
+    what holds now in its place ("I quit Google and now I work at a startup": "User quit Google." beside "User
+    works at a startup."): that one replaces every stored fact ``fact`` replaces, or is of the same slot of
+    the same person. Memory keeps what holds now; the ending only marks the stored fact no longer valid."""
+    if not _is_ending(verdict):
+        return False
+    slots = slots_of(fact.text)
+    for other, how in said:
+        if other is fact or how.reason != KEPT_REWRITTEN or _is_ending(how):
+            continue
+        if fact.supersedes and set(fact.supersedes) <= set(other.supersedes):
+            return True
+        if any(holder(fact.text, s) == holder(other.text, s) for s in slots & slots_of(other.text)):
+            return True
+    return False
+
+
+def _same_person(new: str, old: str, old_words: frozenset[str]) -> bool:
+    """Whether the fact ``new`` speaks of the person ``old`` does: the same holder, or one ``old`` names ("User's
+    wife is called Ana." of "User has a wife.")."""
+    who = holder(new)
+    return who == holder(old) or bool(content_words(who) & old_words)
+
+
+def _says_more(verdict: SentenceVerdict, text: str) -> bool:
+    """Whether the stored fact ``text`` says more than the new fact could replace, so that replacing it would
+    lose what still holds: a care fact (an allergy, a medication) replaced by a fact that is none and is about
+    no diet, unless the new fact ends the relationship the stored one is about (a former partner's coeliac
+    disease is no care fact of the user's household) ("Arjun turned 5" after "User's son Arjun is 4 and he's allergic to peanuts."), or a fact of two
+    parts joined by "and" / "but" replaced by a new age ("Leela turned 8" after "User's daughter Leela is 7
+    and obsessed with dinosaurs.")."""
+    said = verdict.sentence
+    if is_negated(said) or is_ended(said):
+        return False  # "I'm not vegetarian any more" ends the care fact it names
+    if relationship_stage(verdict.fact) in ENDED_STAGES and relationship_stage(text) is not None:
+        return False  # "Tom and I broke up" ends what the user told of the partner, "... Tom is coeliac." too
+    new_slots = slots_of(verdict.fact)
+    if is_care_fact(text) and not is_care_fact(verdict.fact) and not new_slots & CONSUMPTION_SLOTS:
+        return True
+    return "age" in new_slots and _AND.search(text) is not None
+
+
+
+
+def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: frozenset[str]) -> bool:
+    """Whether the new fact of ``verdict`` (content ``words``) replaces the stored fact ``text``."""
+    if verdict.expires_in is not None or not old:
+        return False
+    own = own_part(verdict.fact)
+    if own != verdict.fact:  # "User watched a movie about a guy who moved to Paris.": only the user's part
+        verdict, words = replace(verdict, fact=own, sentence=own), content_words(own)
+    if OWN_PREGNANCY.match(text) and _BIRTH.search(verdict.fact) and _OWN_CHILD.match(verdict.fact):
+        return True  # "Our baby girl Maya was born last week": "User is pregnant." no longer holds
+    if _says_more(verdict, text):
+        return False
+    wrong = corrected_words(verdict.sentence)
+    if wrong and wrong <= old and not wrong & words and holder(verdict.fact) == holder(text) \
+            and (old - wrong <= words or slots_of(verdict.fact) & slots_of(text)):
+        return True  # "I live in Porto, not Lisbon" ends "User lives in Lisbon."
+    # a refinement: "has a golden retriever" -> "... called Bo", by the same person ("User's sister is
+    # vegetarian." refines nothing of "User is vegetarian.")
+    if old < words and verdict.reason != KEPT_AS_SAID and _same_person(verdict.fact, text, old):
+        return True
+    said = verdict.sentence
+    changed, ended = is_change(said), is_ended(said)
+    if ends_ownership(verdict.fact, text):  # "I sold the Civic": "User drives an old Honda Civic." ends
+        return True
+    if ends_habit(verdict.fact, text):  # "I gave up on Spanish": "User is learning Spanish." ends
+        return True
+    if is_loss(said) and names_in(verdict.fact) & names_in(text) and holder(verdict.fact) == holder(text):
+        return True  # "We lost Mochi": "User has a cat called Mochi." ends
+    # A change replaces the same slot of the same person only: "My sister moved" leaves the user's home.
+    # In a slot that holds several things (pets, exercise) only the fact about the same one, when it
+    # ended ("I stopped running") or was a "none" ("User has no pets." before "We adopted a dog").
+    # What the user eats or drinks changes with "only" too ("I only drink decaf"), a phone or a car
+    # when a new one is got ("I got a Pixel").
+    for slot in slots_of(verdict.fact) & slots_of(text):
+        if holder(verdict.fact, slot) != holder(text, slot):
+            continue
+        if slot != "relationship" and _CONDITION.search(text) and not _CONDITION.search(verdict.fact):
+            continue  # a condition is no diet: "I went keto" leaves "User has coeliac disease."
+        moved_from = _MOVED_FROM.search(verdict.fact) if slot == "residence" else None
+        if moved_from is not None and moved_from.group("place").casefold() not in text.casefold():
+            continue  # "I moved from London" ends a home in London, not "User lives in Leeds."
+        if slot == "residence" and bool(_LIVES_WITH.match(text)) != bool(_LIVES_WITH.match(verdict.fact)):
+            continue  # a move changes where, not with whom: "I moved to Porto" leaves "User lives with Rui.",
+            # "Marco moved in with me" leaves "User lives in Leeds."
+        if _GOAL.search(text) and not _GOAL.search(verdict.fact) and not words & old:
+            continue  # "We moved to Bristol" leaves "User is saving for a deposit on a house."
+        if slot == "job" and _PROMOTED.search(said) and not _PROMOTED_TO.search(said):
+            continue  # "I got promoted" leaves "User works at Google."; "promoted to manager" is a new role
+        if slot in ACTIVITY_SLOTS:
+            # "We adopted a dog" after "User has no pets.": the "none" no longer holds; "I played rugby
+            # at uni" after "User used to play rugby." tells the same past, nothing new
+            flipped = is_negated(text) and not is_negated(verdict.fact) \
+                and (changed or not is_past_statement(verdict.fact))
+            if (flipped or ended) and same_activity(verdict.fact, text, slot):
+                return True
+        elif slot == "relationship":  # "My wife and I moved to Berlin" is no change of the marriage
+            # an ending ends all the user told of the relationship ("Tom and I broke up": "User's boyfriend
+            # Tom is a chef."); another change only where it stands ("Marco moved in with me" ends "User is
+            # seeing Marco.", not "User's partner Marco's birthday is April 19th.")
+            ends = is_loss(said) or relationship_stage(verdict.fact) in ENDED_STAGES \
+                or relationship_stage(said) in ENDED_STAGES
+            stands = relationship_stage(text) is not None or is_relationship_status(text)
+            if (is_loss(said) or (changed and is_relationship_status(said))) and (ends or stands):
+                return True
+            # a new stage replaces another ("Chris and I are engaged" after "User is dating Chris.")
+            stage, before = relationship_stage(verdict.fact), relationship_stage(text)
+            if stage is not None and before is not None and stage != before:
+                return True
+        elif changed:
+            return True
+        elif slot in CONSUMPTION_SLOTS and is_exclusive(said) and not is_negated(said) \
+                and not _CONDITION.search(text):  # "I only eat rice" leaves "User is coeliac."
+            return True
+        elif slot in acquired_slots(said) and not is_negated(said):
+            return True
+    if denies(verdict.fact, text) and (changed or ended or verdict.reason == KEPT_REWRITTEN):
+        return True  # "I'm not vegan" ends "User is vegan." (a hedge, "I think I'm not allergic", ends nothing)
+    if takes_back(said) and holder(verdict.fact) == holder(text) \
+            and slots_of(verdict.fact) & slots_of(text) - {"relationship"}:
+        return True  # "I lied about being sober" ends "User doesn't drink anymore." (what it takes back)
+    if not (changed or ended):
+        return False
+    # "I don't play tennis anymore" ends "User plays tennis on Sundays." (not a sister's "anymore")
+    return is_negated(said) and len(words & old) >= min(2, len(old)) and holder(verdict.fact) == holder(text)
