@@ -13,6 +13,10 @@ Data goes to standard output, messages to standard error. Exit codes: 0 done,
 1 done but some asked-for fact ids were not found (``get``, ``delete``), 2 a
 mistake (nothing was done). The store a command opened is closed when it ends,
 so the next process can open the folder.
+A command that embeds texts (``add``, ``recall``, ``restore``, ``import``, ``mcp``, ``demo``) refuses a
+``MEMORI_EMBED_THREADS`` that is not a positive integer before any work, naming the variable; the others
+(``count``, ``list``, ``export`` ...) embed nothing and run whatever it holds.
+
 The package: :mod:`.parser` (the parser: one table of the commands over an entity, then the others),
 :mod:`.values` (the options' argparse types), :mod:`.opening` (the store folder checked, the store and engine
 opened and closed, the errors reported), :mod:`.fact_commands` (the commands over an entity's facts),

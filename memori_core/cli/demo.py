@@ -10,7 +10,7 @@ from pathlib import Path
 from ..context import format_context
 from ..engine import RecallEngine
 from ..store.chroma import ChromaStore
-from .opening import check_store_path
+from .opening import check_embed_threads, check_store_path
 
 
 DEMO_MEMORIES: dict[str, list[str]] = {
@@ -46,6 +46,7 @@ DEMO_QUESTIONS: list[tuple[str, str, list[str]]] = [
 def cmd_demo(args: argparse.Namespace) -> int:
     """``memori demo``: seed two users, recall and explain over a temporary embedded store."""
     keep = check_store_path(args.path, creates=True) if args.path else None
+    check_embed_threads()  # before anything is printed, or a store made
     with tempfile.TemporaryDirectory(prefix="memori-demo-") as tmp:
         path = keep or Path(tmp)
         print(f"memori-recall demo: embedded Chroma store at {path}")

@@ -25,7 +25,7 @@ def cmd_add(args: argparse.Namespace) -> int:
         facts = [line.strip() for line in sys.stdin if line.strip()]
     if not facts:
         raise CliError("no facts to add: give them as arguments, or one per line on standard input")
-    ids = open_engine(args).add(args.entity, facts, progress=write_progress(args), core=args.core)
+    ids = open_engine(args, embeds=True).add(args.entity, facts, progress=write_progress(args), core=args.core)
     for fid, fact in zip(ids, facts):
         print(f"{fid}  {fact}")
     return 0
@@ -33,7 +33,7 @@ def cmd_add(args: argparse.Namespace) -> int:
 
 def cmd_recall(args: argparse.Namespace) -> int:
     """``memori recall``: the context block recalled for a query (``--explain``: every candidate's scores)."""
-    engine = open_engine(args, say_config=True)
+    engine = open_engine(args, embeds=True, say_config=True)
     if not args.json and engine.count(args.entity) == 0:
         # The engine answers an unknown entity without loading the model; a person is told why it is empty.
         print(f"memori: entity {args.entity!r} has no facts: nothing to recall", file=sys.stderr)
@@ -57,7 +57,7 @@ def cmd_recall(args: argparse.Namespace) -> int:
 
 def cmd_forget(args: argparse.Namespace) -> int:
     """``memori forget``: delete every fact of an entity."""
-    engine = open_engine(args)
+    engine = open_engine(args, embeds=False)
     before = engine.count(args.entity)
     engine.forget(args.entity)
     print(f"forgot {before} fact(s) of {args.entity!r}")
@@ -120,7 +120,7 @@ def _print_facts(facts: Sequence[StoredFact], as_json: bool) -> None:
 def cmd_list(args: argparse.Namespace) -> int:
     """``memori list``: one page of an entity's facts, newest first."""
     # One fact more than the page, to tell a person (on stderr) that there is a next page.
-    engine = open_engine(args)
+    engine = open_engine(args, embeds=False)
     facts = engine.list(args.entity, limit=args.limit + 1, offset=args.offset, session_id=args.session,
                         where=args.where, newest_first=not args.oldest_first, include_invalid=args.all)
     page, more = facts[: args.limit], len(facts) > args.limit
@@ -146,14 +146,14 @@ def _unknown_ids(entity: str, ids: Sequence[str], found: set[str]) -> list[str]:
 def cmd_get(args: argparse.Namespace) -> int:
     """``memori get``: an entity's facts by id (exit 1 when an id is unknown)."""
     ids = list(dict.fromkeys(args.ids))  # an id asked twice is shown once
-    facts = open_engine(args).get(args.entity, ids)
+    facts = open_engine(args, embeds=False).get(args.entity, ids)
     _print_facts(facts, args.json)
     return 1 if _unknown_ids(args.entity, ids, {f.id for f in facts}) else 0
 
 
 def cmd_delete(args: argparse.Namespace) -> int:
     """``memori delete``: delete an entity's facts by id (exit 1 when an id is unknown)."""
-    engine = open_engine(args)
+    engine = open_engine(args, embeds=False)
     ids = list(dict.fromkeys(args.ids))
     deleted = engine.delete(args.entity, ids)  # the ids that were stored
     unknown = _unknown_ids(args.entity, ids, set(deleted))
@@ -163,7 +163,7 @@ def cmd_delete(args: argparse.Namespace) -> int:
 
 def cmd_entities(args: argparse.Namespace) -> int:
     """``memori entities``: the entities the store holds facts for, one per line, sorted."""
-    entities = open_engine(args).entities()
+    entities = open_engine(args, embeds=False).entities()
     if args.json:
         print(json.dumps(entities, ensure_ascii=False))
     else:
@@ -176,20 +176,20 @@ def cmd_entities(args: argparse.Namespace) -> int:
 
 def cmd_count(args: argparse.Namespace) -> int:
     """``memori count``: how many facts an entity has."""
-    n = open_engine(args).count(args.entity, include_invalid=args.all)
+    n = open_engine(args, embeds=False).count(args.entity, include_invalid=args.all)
     print(json.dumps({"entity_id": args.entity, "count": n}, ensure_ascii=False) if args.json else n)
     return 0
 
 
 def cmd_history(args: argparse.Namespace) -> int:
     """``memori history -e ENTITY ID``: a fact's versions, oldest first (exit 1 when the id is unknown)."""
-    return _print_for_id(args, lambda: open_engine(args).history(args.entity, args.id))
+    return _print_for_id(args, lambda: open_engine(args, embeds=False).history(args.entity, args.id))
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
     """``memori restore -e ENTITY ID``: undo a supersede or an update (exit 1 when the id is unknown; a fact that is
     valid already, or a version whose text the fact has, is a usage error)."""
-    return _print_for_id(args, lambda: [open_engine(args).restore(args.entity, args.id)])
+    return _print_for_id(args, lambda: [open_engine(args, embeds=True).restore(args.entity, args.id)])
 
 
 def _print_for_id(args: argparse.Namespace, read: Callable[[], list[StoredFact]]) -> int:

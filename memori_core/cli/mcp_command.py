@@ -18,7 +18,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     host, port = args.http if args.http is not None else ("127.0.0.1", 8000)
     if args.http is not None:
         check_http_host(host, args.allow_remote)
-    engine = open_engine(args, say_config=True)
+    engine = open_engine(args, embeds=True, say_config=True)
     server = build_server(engine, entity=args.entity, entity_header=args.entity_header, host=host, port=port)
     if args.http is None:
         server.run("stdio")

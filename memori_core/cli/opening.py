@@ -11,9 +11,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
+
 from ..config import RecallConfig
+from ..embedders import LocalMiniLM, default_embedder
 from ..engine import RecallEngine
 from ..evaluation.report import progress_bar
+from ..minilm import MODEL_NAME, threads_from_env
 from ..store import chroma_errors
 from ..store.chroma import PATH_ENV, ChromaStore, default_store_path, env_store_path
 from ..store.chroma_client import DEFAULT_HTTP_TIMEOUT, server_url
@@ -91,17 +95,46 @@ def close_stores(args: argparse.Namespace) -> None:
     args.opened_stores = []
 
 
-def open_engine(args: argparse.Namespace, *, say_config: bool = False) -> RecallEngine:
-    """The command's engine over its store, configured by ``RecallConfig.from_env()``; with ``say_config``
-    (commands that rank: ``recall``, ``mcp``), the ``MEMORI_RECALL_*`` variables applied are named on standard
-    error."""
+class _MiniLMWhenUsed:
+    """The engine's default embedder, the process-wide local MiniLM (:func:`default_embedder`), fetched only when a
+    text is embedded. ``RecallEngine()`` without an embedder checks ``MEMORI_EMBED_THREADS`` when it is built; an
+    engine given this one reads the variable only if it embeds, so a command that embeds nothing (``count``,
+    ``list``, ``export`` ...) runs whatever the variable holds."""
+
+    name = MODEL_NAME
+    scripts = LocalMiniLM.scripts
+
+    def embed_documents(self, texts: list[str]) -> np.ndarray:
+        """The local MiniLM's vectors of ``texts``."""
+        return default_embedder().embed_documents(texts)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """The local MiniLM's vector of ``text``."""
+        return default_embedder().embed_query(text)
+
+
+def check_embed_threads() -> None:
+    """For a command that embeds with the local MiniLM: a ``MEMORI_EMBED_THREADS`` that is not a positive integer
+    is an error before any work, naming the variable, its value and what it accepts."""
+    threads_from_env()
+
+
+def open_engine(args: argparse.Namespace, *, embeds: bool, say_config: bool = False) -> RecallEngine:
+    """The command's engine over its store, configured by ``RecallConfig.from_env()``.
+
+    ``embeds``: the command may embed texts (``add``, ``recall`` ...), so a bad ``MEMORI_EMBED_THREADS`` stops
+    it here; a command that embeds nothing is not stopped by it. With ``say_config`` (commands that rank:
+    ``recall``, ``mcp``), the ``MEMORI_RECALL_*`` variables applied are named on standard error."""
+    if embeds:
+        check_embed_threads()
     if getattr(args, "memori_compat", False):
         config = RecallConfig.memori_compat()
     else:
         config = RecallConfig.from_env()
         if say_config:
             say_env_config()
-    return RecallEngine(store=_store(args), config=config)
+    embedder = None if embeds else _MiniLMWhenUsed()
+    return RecallEngine(store=_store(args), config=config, embedder=embedder)
 
 
 def say_env_config() -> None:

@@ -17,7 +17,7 @@ from .opening import CliError, open_engine, write_progress
 
 def cmd_export(args: argparse.Namespace) -> int:
     """``memori export``: every fact of an entity as JSON Lines."""
-    records = open_engine(args).export(args.entity, include_vectors=args.vectors)
+    records = open_engine(args, embeds=False).export(args.entity, include_vectors=args.vectors)
     # ASCII JSON (non-ASCII escaped): the same bytes whatever the terminal's or the platform's encoding.
     text = "".join(json.dumps(r, ensure_ascii=True, allow_nan=False) + "\n" for r in records)
     if not records:
@@ -105,7 +105,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     """``memori import``: add the records of JSON Lines written by ``memori export``."""
     # Read and validate everything before the store is opened: a bad line writes nothing.
     records, vectors, repeats = _parse_records(args.entity, _read_input(args))
-    engine = open_engine(args)
+    engine = open_engine(args, embeds=True)
     reembed = args.reembed
     dims = {v.shape[0] for v in vectors if v is not None}
     if records and not reembed:
