@@ -8,7 +8,7 @@ import pytest
 from _faults import Faults
 from _helpers import HashEmbedder, ungated_engine
 from memori_core import ChromaStore, RecallEngine
-from memori_core.cache.coordinator import _TOKENISE_BESIDE
+from memori_core.cache.writing import _TOKENISE_BESIDE
 from memori_core.facts import StoredFact
 from memori_core.cache.entity import EntityCache
 from memori_core.text import analyzer

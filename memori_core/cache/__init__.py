@@ -7,7 +7,9 @@
 * :mod:`.entity` - :class:`EntityCache`, with :mod:`.sessions` (neighbour links)
   and :mod:`.compaction` (rebuilds);
 * :mod:`.registry` - :class:`CacheRegistry`, bounded in entities and bytes;
-* :mod:`.coordinator` - freshness and locking (the lock order is written there);
+* :mod:`.coordinator` - freshness and locking (the lock order is written there), with its parts: :mod:`.freshness`
+  (which copy a read is served), :mod:`.writing` and :mod:`.erasing` (the write and erase protocols),
+  :mod:`.cache_update` (what a write did, replayed on the copy), :mod:`.intents` (this process's intents in flight);
 * :mod:`.snapshot_format` - the per-entity snapshot file, :mod:`.snapshot_files` - a store's snapshot folder
   (validity, invalidation, background writes);
 * :mod:`.trim` - returning freed heap to the OS after a large load.

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..cache.coordinator import CacheUpdate
+from ..cache.cache_update import CacheUpdate
 from ..facts import StoredFact
 from ..lanes import ERASURES
 from ..ranking.core import CORE_KEY

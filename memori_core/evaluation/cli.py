@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..argspec import Argument, Command, Subparsers, arg, flag
 from ..config import RecallConfig
 from .app_memory import evaluate_app_memory, load_app_memory
 from .capture import evaluate_capture, load_capture, rules_extractor, scripted_llm_extractor
@@ -31,10 +32,6 @@ __all__ = ["add_eval_command"]
 
 _SHIPPED = ("The shipped config is RecallConfig.from_env(): MEMORI_RECALL_* variables "
             "(e.g. MEMORI_RECALL_NEIGHBOUR_WEIGHT=0.5) let you measure other settings.")
-
-Subparsers = Any
-"""What ``ArgumentParser.add_subparsers()`` returns (argparse's ``_SubParsersAction``)."""
-
 
 # -- what every task does --------------------------------------------------------
 
@@ -181,45 +178,61 @@ def cmd_eval_capture_locomo(args: argparse.Namespace) -> int:
 
 # -- the parsers --------------------------------------------------------------------
 
-
-def _eval_options(p: argparse.ArgumentParser, limit_help: str | None = None) -> None:
-    """Options every ``memori eval`` task takes (``limit_help``: another help text for ``--limit``)."""
-    p.add_argument("--json", default=None, metavar="FILE", help="also write the metrics as JSON")
-    p.add_argument("--embedder", default="minilm", help="'minilm' (default) or 'module:attribute'")
-    p.add_argument("--limit", type=int, default=5,
-                   help=limit_help or "facts recall() returns per question, for the injection table (default 5; "
-                   "rankings are always scored on their top 10)")
-    p.add_argument("--quiet", action="store_true", help="no progress on standard error")
+_JSON = arg("--json", default=None, metavar="FILE", help="also write the metrics as JSON")
+_EMBEDDER = arg("--embedder", default="minilm", help="'minilm' (default) or 'module:attribute'")
+_QUIET = flag("--quiet", help="no progress on standard error")
 
 
-def _task(tasks: Subparsers, name: str, handler: Callable[[argparse.Namespace], int], *, help: str,
-          description: str, file_help: str, limit_help: str | None = None) -> argparse.ArgumentParser:
-    """Add the ``memori eval`` task ``name``: its file argument and the options every task takes; the
-    parser is returned for the task's own options."""
-    p = tasks.add_parser(name, help=help, description=f"{description} {_SHIPPED}")
-    p.add_argument("file", help=file_help)
-    _eval_options(p, limit_help)
-    p.set_defaults(func=handler)
-    return p
+def _eval_options(limit_help: str | None = None) -> tuple[Argument, ...]:
+    """Options every ranking task takes (``limit_help``: another help text for ``--limit``)."""
+    return _JSON, _EMBEDDER, arg(
+        "--limit", type=int, default=5,
+        help=limit_help or "facts recall() returns per question, for the injection table (default 5; "
+        "rankings are always scored on their top 10)"), _QUIET
 
 
-def _locomo_parser(tasks: Subparsers) -> None:
-    p = _task(
-        tasks, "locomo", cmd_eval_locomo,
+def _task(name: str, handler: Callable[[argparse.Namespace], int], *, help: str, description: str,
+          file_help: str, limit_help: str | None = None, options: tuple[Argument, ...] = ()) -> Command:
+    """The ranking task ``name``: its file argument, the options every such task takes, then its own ``options``;
+    its description ends with what the shipped config is."""
+    return Command(name, handler, help, f"{description} {_SHIPPED}",
+                   (arg("file", help=file_help), *_eval_options(limit_help), *options))
+
+
+_TASKS: tuple[Command, ...] = (
+    _task(
+        "locomo", cmd_eval_locomo,
         help="LoCoMo-format conversations: rankings (R@5, R@10, nDCG@10 per category) and injection",
         description="Each conversation is a memory, each turn a fact, each question with evidence a query.",
         file_help="a JSON file in LoCoMo's format (e.g. locomo10.json)",
-    )
-    p.add_argument("--details-json", default=None, metavar="FILE",
-                   help="write the threshold calibration and short-query results as JSON")
-    p.add_argument("--conversations", default=None, help="comma-separated sample ids to keep")
-    p.add_argument("--short-queries", action="store_true",
-                   help="also compare default vs Memori ranking on 1- and 2-word queries")
-
-
-def _app_parser(tasks: Subparsers) -> None:
-    p = _task(
-        tasks, "app", cmd_eval_app,
+        options=(
+            arg("--details-json", default=None, metavar="FILE",
+                help="write the threshold calibration and short-query results as JSON"),
+            arg("--conversations", default=None, help="comma-separated sample ids to keep"),
+            flag("--short-queries", help="also compare default vs Memori ranking on 1- and 2-word queries"),
+        ),
+    ),
+    _task(
+        "memory", cmd_eval_memory,
+        help="LongMemEval-style chat memories: rankings, injection and abstentions",
+        description="A list of pools {id, facts: [{id, text, session_id, when, role}], queries: [{q, evidence, "
+        "category, abstention}]}; facts are added session by session.",
+        file_help="a JSON file of memory pools (e.g. longmemeval/dev.json)",
+    ),
+    _task(
+        "prefeval", cmd_eval_prefeval,
+        help="PrefEval preferences among persona facts: rankings, injection and abstentions",
+        description="A list of users {user, facts: [{id, text, source, topic}], queries: [{q, evidence, topic, "
+        "abstention}]}; categories are the topics' prefixes.",
+        file_help="a JSON file in the PrefEval task's format (e.g. prefeval/dev.json)",
+        options=(
+            flag("--as-captured",
+                 help="write each fact as the rule-based extractor stores it ('I own a Camry.' -> 'User owns a "
+                 "Camry.'; facts the rules would not rewrite are kept as written)"),
+        ),
+    ),
+    _task(
+        "app", cmd_eval_app,
         help="app memory: what recall() injects turn by turn in everyday dialogues",
         description="A file {name, version, users: [{user, facts: [{id, text, core, domain}], dialogues: [{id, "
         "turns: [{text, needs, kind}]}]}]} (evals/app_memory/README.md). Every turn is recalled with the "
@@ -228,72 +241,47 @@ def _app_parser(tasks: Subparsers) -> None:
         "ranking without its gate.",
         file_help="a JSON file in the app-memory format (e.g. evals/app_memory/dev.json)",
         limit_help="facts recall() returns per turn (default 5)",
-    )
-    p.add_argument("--no-context", action="store_true",
-                   help="recall each turn alone, without the earlier turns of its dialogue")
-    p.add_argument("--core", action="store_true",
-                   help="add the facts marked core with core=True (when the engine's add() takes it)")
-
-
-def _capture_parser(tasks: Subparsers) -> None:
-    p = tasks.add_parser(
-        "capture", help="capture: precision/recall of the facts left valid after scripted conversations",
+        options=(
+            flag("--no-context", help="recall each turn alone, without the earlier turns of its dialogue"),
+            flag("--core", help="add the facts marked core with core=True (when the engine's add() takes it)"),
+        ),
+    ),
+    Command(
+        "capture", cmd_eval_capture,
+        help="capture: precision/recall of the facts left valid after scripted conversations",
         description="A file {name, version, conversations: [{id, category, turns: [{role, text, facts}], gold, "
         "stale}]} (evals/capture/README.md). Every user turn is captured (capture_facts) into an in-memory "
         "Chroma store; the valid facts at the end are scored against gold and stale facts by content tokens.",
-    )
-    p.add_argument("file", help="a JSON file in the capture format (e.g. evals/capture/dev.json)")
-    p.add_argument("--extractor", choices=sorted(_CAPTURE_EXTRACTORS), default="rules",
-                   help="'rules' (the default RuleBasedFactExtractor) or 'scripted-llm' (the LLM extractor's "
-                   "prompt and parser over a model answering each turn's script)")
-    p.add_argument("--json", default=None, metavar="FILE", help="also write the metrics as JSON")
-    p.add_argument("--embedder", default="minilm", help="'minilm' (default) or 'module:attribute'")
-    p.add_argument("--quiet", action="store_true", help="no progress on standard error")
-    p.set_defaults(func=cmd_eval_capture)
-
-
-def _capture_locomo_parser(tasks: Subparsers) -> None:
-    p = tasks.add_parser(
-        "capture-locomo", help="capture: the rule-based facts of LoCoMo sessions against the authors' observations",
+        arguments=(
+            arg("file", help="a JSON file in the capture format (e.g. evals/capture/dev.json)"),
+            arg("--extractor", choices=sorted(_CAPTURE_EXTRACTORS), default="rules",
+                help="'rules' (the default RuleBasedFactExtractor) or 'scripted-llm' (the LLM extractor's "
+                "prompt and parser over a model answering each turn's script)"),
+            _JSON, _EMBEDDER, _QUIET,
+        ),
+    ),
+    Command(
+        "capture-locomo", cmd_eval_capture_locomo,
+        help="capture: the rule-based facts of LoCoMo sessions against the authors' observations",
         description="Every turn of a speaker in a session is captured (capture_facts, rule-based) into an entity "
         "of its own; the stored facts are compared with that speaker's observations of the session: by evidence "
         "turn (a fact captured from an observation's turn) and by content (the fact with the speaker's name as "
         "subject, cosine >= --cosine). Precision and recall both ways (memori_core/evaluation/capture_locomo.py).",
-    )
-    p.add_argument("file", help="a LoCoMo-format JSON file with 'observation' (e.g. locomo10.json)")
-    p.add_argument("--conversations", default=None, help="comma-separated sample ids to read")
-    p.add_argument("--all", action="store_true",
-                   help=f"read every conversation (default: the first {DEFAULT_CONVERSATIONS})")
-    p.add_argument("--cosine", type=float, default=COSINE_CUTOFF,
-                   help=f"content match cutoff (default {COSINE_CUTOFF})")
-    p.add_argument("--json", default=None, metavar="FILE", help="also write the metrics as JSON")
-    p.add_argument("--embedder", default="minilm", help="'minilm' (default) or 'module:attribute'")
-    p.add_argument("--quiet", action="store_true", help="no progress on standard error")
-    p.set_defaults(func=cmd_eval_capture_locomo)
+        arguments=(
+            arg("file", help="a LoCoMo-format JSON file with 'observation' (e.g. locomo10.json)"),
+            arg("--conversations", default=None, help="comma-separated sample ids to read"),
+            flag("--all", help=f"read every conversation (default: the first {DEFAULT_CONVERSATIONS})"),
+            arg("--cosine", type=float, default=COSINE_CUTOFF, help=f"content match cutoff (default {COSINE_CUTOFF})"),
+            _JSON, _EMBEDDER, _QUIET,
+        ),
+    ),
+)
+"""The tasks of ``memori eval``, in the order its ``--help`` lists them."""
 
 
 def add_eval_command(commands: Subparsers) -> None:
     """Add ``memori eval`` and its tasks (locomo, memory, prefeval, app, capture, capture-locomo) to the command's subparsers."""
     p = commands.add_parser("eval", help="measure recall quality on a benchmark file")
     tasks = p.add_subparsers(dest="benchmark", required=True)
-    _locomo_parser(tasks)
-    _task(
-        tasks, "memory", cmd_eval_memory,
-        help="LongMemEval-style chat memories: rankings, injection and abstentions",
-        description="A list of pools {id, facts: [{id, text, session_id, when, role}], queries: [{q, evidence, "
-        "category, abstention}]}; facts are added session by session.",
-        file_help="a JSON file of memory pools (e.g. longmemeval/dev.json)",
-    )
-    p = _task(
-        tasks, "prefeval", cmd_eval_prefeval,
-        help="PrefEval preferences among persona facts: rankings, injection and abstentions",
-        description="A list of users {user, facts: [{id, text, source, topic}], queries: [{q, evidence, topic, "
-        "abstention}]}; categories are the topics' prefixes.",
-        file_help="a JSON file in the PrefEval task's format (e.g. prefeval/dev.json)",
-    )
-    p.add_argument("--as-captured", action="store_true",
-                   help="write each fact as the rule-based extractor stores it ('I own a Camry.' -> 'User owns a "
-                   "Camry.'; facts the rules would not rewrite are kept as written)")
-    _app_parser(tasks)
-    _capture_parser(tasks)
-    _capture_locomo_parser(tasks)
+    for task in _TASKS:
+        task.add_to(tasks)

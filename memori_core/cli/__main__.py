@@ -1,0 +1,6 @@
+"""``python -m memori_core.cli ...``: the ``memori`` command."""
+
+from . import main
+
+if __name__ == "__main__":
+    raise SystemExit(main())

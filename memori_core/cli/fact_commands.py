@@ -1,0 +1,204 @@
+"""The ``memori`` commands over one entity's facts: ``add``, ``recall``, ``forget``, ``list``, ``get``, ``delete``,
+``count``, ``history``, ``restore``, and ``entities`` over the whole store; and how a fact is printed for people
+(``ID  CREATED_AT  TEXT`` and its marks) or as JSON records."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+
+from ..context import format_context
+from ..facts import StoredFact, is_searchable
+from ..ranking.core import is_core
+from ..records import to_record
+from ..validate import parse_utc
+from .opening import CliError, open_engine, write_progress
+
+
+def cmd_add(args: argparse.Namespace) -> int:
+    """``memori add``: store the facts given (or read one per line from standard input); print each id."""
+    facts = list(args.facts)
+    if not facts and not sys.stdin.isatty():
+        facts = [line.strip() for line in sys.stdin if line.strip()]
+    if not facts:
+        raise CliError("no facts to add: give them as arguments, or one per line on standard input")
+    ids = open_engine(args, embeds=True).add(args.entity, facts, progress=write_progress(args), core=args.core)
+    for fid, fact in zip(ids, facts):
+        print(f"{fid}  {fact}")
+    return 0
+
+
+def cmd_recall(args: argparse.Namespace) -> int:
+    """``memori recall``: the context block recalled for a query (``--explain``: every candidate's scores)."""
+    engine = open_engine(args, embeds=True, say_config=True)
+    if not args.json and engine.count(args.entity) == 0:
+        # The engine answers an unknown entity without loading the model; a person is told why it is empty.
+        print(f"memori: entity {args.entity!r} has no facts: nothing to recall", file=sys.stderr)
+        return 0
+    if args.explain:
+        report = engine.explain(args.query, entity_id=args.entity, limit=args.limit)
+        if args.json:
+            print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
+            return 0
+        print(report.table())
+        facts = report.facts
+    else:
+        facts = engine.recall(args.query, entity_id=args.entity, limit=args.limit)
+        if args.json:
+            print(json.dumps([f.__dict__ for f in facts], ensure_ascii=False, indent=2))
+            return 0
+    block = format_context(facts)
+    print(block if block else "(nothing recalled: no fact passed the relevance threshold)")
+    return 0
+
+
+def cmd_forget(args: argparse.Namespace) -> int:
+    """``memori forget``: delete every fact of an entity."""
+    engine = open_engine(args, embeds=False)
+    before = engine.count(args.entity)
+    engine.forget(args.entity)
+    print(f"forgot {before} fact(s) of {args.entity!r}")
+    return 0
+
+
+def _when(stamp: str | None) -> str:
+    """A stored UTC timestamp for people: ``2024-05-01T12:34:56Z`` (seconds; ``-`` when absent)."""
+    if not stamp:
+        return "-"
+    try:
+        return parse_utc(stamp).strftime("%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        return stamp
+
+
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _one_line(text: str) -> str:
+    """``text`` on one line for reading: line breaks, tabs and other unprintable characters escaped as in Python
+    (backslashes are left alone, so ``C:\\Users`` reads as written; ``--json`` is the exact text)."""
+    out = []
+    for ch in text:
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif ch.isprintable():
+            out.append(ch)
+        else:
+            out.append(ch.encode("unicode_escape").decode("ascii"))
+    return "".join(out)
+
+
+def _fact_line(fact: StoredFact, now: float) -> str:
+    """``ID  CREATED_AT  TEXT`` (then ``[core]`` for a core fact, ``[not searchable]`` for one recall never
+    returns, ``[valid from TIME]`` for one whose text became valid after ``created_at`` (an update), ``[expired]``
+    for one past its ``expires_at``, ``[superseded by ID at TIME]`` for one no longer valid)."""
+    marks = "  [core]" if is_core(fact.metadata) else ""
+    if not is_searchable(fact.metadata):
+        marks += "  [not searchable]"
+    if fact.stated_at != fact.created_at:
+        marks += f"  [valid from {_when(fact.valid_from)}]"
+    if fact.is_expired(now):
+        marks += "  [expired]"
+    if not fact.is_valid(now):
+        by = f" by {fact.superseded_by}" if fact.superseded_by else ""
+        marks += f"  [superseded{by} at {_when(fact.valid_to)}]"
+    return f"{fact.id}  {_when(fact.created_at)}  {_one_line(fact.content)}{marks}"
+
+
+def _print_facts(facts: Sequence[StoredFact], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps([to_record(f) for f in facts], ensure_ascii=False, indent=2))
+        return
+    now = time.time()
+    for fact in facts:
+        print(_fact_line(fact, now))
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    """``memori list``: one page of an entity's facts, newest first."""
+    # One fact more than the page, to tell a person (on stderr) that there is a next page.
+    engine = open_engine(args, embeds=False)
+    facts = engine.list(args.entity, limit=args.limit + 1, offset=args.offset, session_id=args.session,
+                        where=args.where, newest_first=not args.oldest_first, include_invalid=args.all)
+    page, more = facts[: args.limit], len(facts) > args.limit
+    _print_facts(page, args.json)
+    if not args.json:
+        if not page:
+            what = "matching facts" if args.where is not None or args.session is not None else "facts"
+            where = f" from offset {args.offset}" if args.offset else ""
+            print(f"memori: no {what} of {args.entity!r}{where}", file=sys.stderr)
+        elif more:
+            print(f"memori: more facts follow: --offset {args.offset + args.limit} lists the next page",
+                  file=sys.stderr)
+    return 0
+
+
+def _unknown_ids(entity: str, ids: Sequence[str], found: set[str]) -> list[str]:
+    unknown = [i for i in ids if i not in found]
+    for fid in unknown:
+        print(f"memori: entity {entity!r} has no fact with id {fid!r}", file=sys.stderr)
+    return unknown
+
+
+def cmd_get(args: argparse.Namespace) -> int:
+    """``memori get``: an entity's facts by id (exit 1 when an id is unknown)."""
+    ids = list(dict.fromkeys(args.ids))  # an id asked twice is shown once
+    facts = open_engine(args, embeds=False).get(args.entity, ids)
+    _print_facts(facts, args.json)
+    return 1 if _unknown_ids(args.entity, ids, {f.id for f in facts}) else 0
+
+
+def cmd_delete(args: argparse.Namespace) -> int:
+    """``memori delete``: delete an entity's facts by id (exit 1 when an id is unknown)."""
+    engine = open_engine(args, embeds=False)
+    ids = list(dict.fromkeys(args.ids))
+    deleted = engine.delete(args.entity, ids)  # the ids that were stored
+    unknown = _unknown_ids(args.entity, ids, set(deleted))
+    print(f"deleted {len(deleted)} fact(s) of {args.entity!r}")
+    return 1 if unknown else 0
+
+
+def cmd_entities(args: argparse.Namespace) -> int:
+    """``memori entities``: the entities the store holds facts for, one per line, sorted."""
+    entities = open_engine(args, embeds=False).entities()
+    if args.json:
+        print(json.dumps(entities, ensure_ascii=False))
+    else:
+        for entity in entities:
+            print(entity)
+    if not entities and not args.json:
+        print("memori: the store holds no facts", file=sys.stderr)
+    return 0
+
+
+def cmd_count(args: argparse.Namespace) -> int:
+    """``memori count``: how many facts an entity has."""
+    n = open_engine(args, embeds=False).count(args.entity, include_invalid=args.all)
+    print(json.dumps({"entity_id": args.entity, "count": n}, ensure_ascii=False) if args.json else n)
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    """``memori history -e ENTITY ID``: a fact's versions, oldest first (exit 1 when the id is unknown)."""
+    return _print_for_id(args, lambda: open_engine(args, embeds=False).history(args.entity, args.id))
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    """``memori restore -e ENTITY ID``: undo a supersede or an update (exit 1 when the id is unknown; a fact that is
+    valid already, or a version whose text the fact has, is a usage error)."""
+    return _print_for_id(args, lambda: [open_engine(args, embeds=True).restore(args.entity, args.id)])
+
+
+def _print_for_id(args: argparse.Namespace, read: Callable[[], list[StoredFact]]) -> int:
+    """Print the facts ``read()`` gives for ``args.id`` (exit 0), or say the entity has no such fact (exit 1)."""
+    try:
+        facts = read()
+    except KeyError:
+        _unknown_ids(args.entity, [args.id], set())
+        return 1
+    _print_facts(facts, args.json)
+    return 0
+

@@ -1,0 +1,292 @@
+"""The parser of the ``memori`` command: the subcommands over one entity's facts are rows of one table
+(:data:`_ENTITY_COMMANDS`), then ``entities``, ``mcp``, ``eval`` (:mod:`memori_core.evaluation.cli`) and ``demo``;
+every subcommand is a :class:`~memori_core.argspec.Command`, and one over a store takes ``--path`` or
+``--server`` (:func:`_store_options`). Every mistake argparse finds is reported as ``memori: error: ...``
+after the usage of the (sub)command given."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import NoReturn
+
+from .._version import __version__
+from ..argspec import Argument, Command, OneOf, Subparsers, arg, flag
+from ..evaluation.cli import add_eval_command
+from ..mcp_server import describe_tools  # the MCP SDK itself is imported only by cmd_mcp
+from ..store.chroma import PATH_ENV, default_store_path
+from ..store.chroma_client import DEFAULT_HTTP_TIMEOUT
+from .demo import cmd_demo
+from .fact_commands import (
+    cmd_add,
+    cmd_count,
+    cmd_delete,
+    cmd_entities,
+    cmd_forget,
+    cmd_get,
+    cmd_history,
+    cmd_list,
+    cmd_recall,
+    cmd_restore,
+)
+from .mcp_command import cmd_mcp
+from .transfer import cmd_export, cmd_import
+from .values import int_at_least, non_blank, seconds, server_address, where_json
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one error prefix, ``memori: error:``, for the command and every subcommand."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, f"memori: error: {message}\n")
+
+
+def _store_options(p: argparse.ArgumentParser, *, creates: bool = False) -> None:
+    """--path or --server (not both); ``creates``: the command may create a missing store folder. Made with the
+    parser: the help names the default folder of the user running the command."""
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--path", default=None,
+                       help=f"embedded store folder (default ${PATH_ENV} or {default_store_path(env=False)})"
+                       + ("; created if missing and its parent folder exists" if creates else
+                          "; must exist"))
+    where.add_argument("--server", default=None, type=server_address, metavar="HOST:PORT",
+                       help="use a `chroma run` server instead of a folder")
+    p.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
+                   help=f"with --server: seconds each request may take before the command gives up "
+                   f"(default {DEFAULT_HTTP_TIMEOUT:g})")
+    p.set_defaults(creates_store=creates)
+
+
+@dataclass(frozen=True)
+class _OverStore:
+    """A subcommand over a store: its ``command``'s arguments, then :func:`_store_options` (``creates``: it may
+    create a missing store folder)."""
+
+    command: Command
+    creates: bool = False
+
+    def add_to(self, commands: Subparsers) -> None:
+        """Add this subcommand to ``commands``."""
+        _store_options(self.command.add_to(commands), creates=self.creates)
+
+
+def _entity_command(
+    name: str, handler: Callable[[argparse.Namespace], int], help: str, *, arguments: tuple[Argument, ...] = (),
+    description: str | None = None, creates: bool = False, described: bool = True,
+) -> _OverStore:
+    """A subcommand over one entity's facts: ``--entity`` / ``-e`` first (``described``: with its help text), then
+    its own ``arguments``, then the store options."""
+    entity = arg("--entity", "-e", required=True, help="whose facts (user, agent, ...)" if described else None)
+    return _OverStore(Command(name, handler, help, description, (entity, *arguments)), creates=creates)
+
+
+_QUIET = flag("--quiet", "-q", help="no progress bar (shown on standard error only when it is a terminal)")
+"""``--quiet`` / ``-q`` of a command that adds facts: no progress bar."""
+
+_IDS = arg("ids", nargs="+", metavar="ID", help="fact ids (from `memori add` or `memori list`)")
+"""The fact ids of ``get`` and ``delete``."""
+
+_MEMORI_COMPAT = flag("--memori-compat", help="upstream Memori's exact ranking")
+
+
+def _one_id(help: str, *, json: str) -> tuple[Argument, ...]:
+    """The arguments of ``history`` and ``restore``: one fact id, and ``--json`` for the facts printed."""
+    return arg("id", metavar="ID", help=help), flag("--json", help=json)
+
+
+_ENTITY_COMMANDS: tuple[_OverStore, ...] = (
+    _entity_command("add", cmd_add, "store facts for an entity", creates=True, described=False, arguments=(
+        arg("facts", nargs="*", help="facts (or one per line on stdin)"),
+        _QUIET,
+        flag("--core",
+             help="mark the facts core (allergies, medication, diet): recall appends them on every query"),
+    )),
+    _entity_command("recall", cmd_recall, "recall an entity's facts for a query", described=False, arguments=(
+        arg("query", type=non_blank, help="what to recall facts for, e.g. the user's message (not blank)"),
+        arg("--limit", "-k", type=int_at_least(1), default=None, metavar="K",
+            help="recall at most K facts, besides core facts (K >= 1; default $MEMORI_RECALL_LIMIT, else 5)"),
+        flag("--explain", help="show every candidate's scores"),
+        flag("--json", help="machine-readable output"),
+        _MEMORI_COMPAT,
+    )),
+    _entity_command("forget", cmd_forget, "delete every fact of an entity", described=False),
+    _entity_command(
+        "list", cmd_list, "list an entity's stored facts, newest first",
+        arguments=(
+            arg("--limit", "-n", type=int_at_least(1), default=20, metavar="N", help="facts per page (default 20)"),
+            arg("--offset", type=int_at_least(0), default=0, metavar="N",
+                help="skip the first N facts of the order (default 0)"),
+            arg("--session", type=non_blank, default=None, metavar="S", help="only the facts of this session_id"),
+            arg("--where", type=where_json, default=None, metavar="JSON",
+                help='only facts whose metadata matches, e.g. \'{"topic": "food"}\' or '
+                '\'{"topic": {"$in": ["food", "health"]}}\' (keys are ANDed)'),
+            flag("--oldest-first", help="oldest first instead"),
+            flag("--all",
+                 help="also the facts no longer valid (superseded, or earlier versions of an updated fact), "
+                 "marked [superseded by ID at TIME]"),
+            flag("--json", help="a JSON array of records"),
+        ),
+        description="List the stored facts of an entity, newest first (by created_at, then order of addition), "
+        "one per line: ID, CREATED_AT (UTC, to the second) and TEXT (line breaks shown as \\n); facts past "
+        "their expires_at are listed, marked [expired] (recall skips them); core facts are marked [core], facts kept "
+        'out of search (metadata "searchable": false, as MemoriStore.put(..., index=False) stores) [not '
+        "searchable]; a fact whose text became valid after CREATED_AT (an update, a restore) is marked [valid from "
+        "TIME]; facts no longer valid (superseded, earlier versions of an updated fact) only with --all. "
+        "When more facts follow the page, "
+        "standard error says which --offset shows them; an entity without facts lists nothing (exit 0, a "
+        "note on standard error). --json prints a JSON array of records (the fields of `memori export`, "
+        "without vectors) and nothing on standard error.",
+    ),
+    _entity_command(
+        "get", cmd_get, "show an entity's facts by id",
+        arguments=(_IDS, flag("--json", help="a JSON array of the records found")),
+        description="Show the facts of an entity with these ids, in the order given (an id given twice is shown "
+        "once), in the format of `memori list`. Ids are scoped per entity: another entity's fact with the same "
+        "id is never shown. Each unknown id is reported on standard error and makes the exit code 1; the "
+        "facts that were found are still printed.",
+    ),
+    _entity_command(
+        "delete", cmd_delete, "delete an entity's facts by id",
+        arguments=(_IDS,),
+        description="Delete the facts of an entity with these ids (never another entity's, even with the same "
+        "id) and print how many were deleted. Like rm: each unknown id is reported on standard error and "
+        "makes the exit code 1, and the known ones are deleted anyway. There is no confirmation and no undo "
+        "(keep a copy with `memori export` first); `memori forget` deletes every fact of an entity.",
+    ),
+    _entity_command(
+        "count", cmd_count, "print how many facts an entity has",
+        arguments=(
+            flag("--all",
+                 help="count every stored row, facts no longer valid (superseded, earlier versions) included"),
+            flag("--json", help="a JSON object {entity_id, count}"),
+        ),
+        description="Print the number of valid facts stored for an entity (expired ones included, superseded ones "
+        "not: --all counts them; 0 for an entity without facts). --json prints {\"entity_id\": ..., \"count\": N}.",
+    ),
+    _entity_command(
+        "history", cmd_history, "show a fact's versions, oldest first",
+        arguments=_one_id("the fact's id (from `memori list --all`)", json="a JSON array of records"),
+        description="Show the versions of one fact of an entity, oldest first, in the format of `memori list`: "
+        "the facts it superseded or that superseded it, and the earlier texts an update kept (ID@vN), "
+        "each no longer valid marked [superseded by ID at TIME]; the valid one comes last. An unknown id is "
+        "reported on standard error (exit 1). --json prints a JSON array of records.",
+    ),
+    _entity_command(
+        "restore", cmd_restore, "undo a supersede or an update of a fact",
+        arguments=_one_id("the superseded fact's id, or an earlier version's ID@vN",
+                          json="the restored fact as a JSON array of one record"),
+        description="Make a superseded fact valid again (the fact that superseded it stays), or give a fact the "
+        "text of an earlier version ID@vN (its current text is kept as a version); prints the restored fact in "
+        "the format of `memori list`. `memori history` shows the ids. An unknown id is reported on standard "
+        "error (exit 1); a fact that is valid already is a usage error (exit 2).",
+    ),
+    _entity_command(
+        "export", cmd_export, "write an entity's facts as JSON Lines",
+        arguments=(
+            arg("--output", "-o", default=None, metavar="FILE",
+                help="write to FILE (replaced if it exists; written only once the export was read) "
+                "instead of standard output ('-')"),
+            flag("--vectors",
+                 help="include the stored embeddings: an import into a store of the same embedder "
+                 "then needs no re-embedding (about 8 KB more per fact for MiniLM)"),
+        ),
+        description="Write every fact of an entity as JSON Lines, one record per line in order of addition: "
+        "id, text, created_at, last_seen, times_seen, session_id, seq, metadata, updated_at, expires_at, "
+        "valid_from, valid_to, superseded_by, supersedes (and vector with --vectors); superseded facts and earlier "
+        "versions included. Records carry no entity: `memori import -e NAME` names it. The JSON is "
+        "ASCII (other characters escaped), so the bytes are the same on every platform. To move a user "
+        "between stores: `memori export -e u --path A | memori import -e u --server HOST:PORT`. An entity "
+        "without facts gives an empty export (exit 0, a warning on standard error).",
+    ),
+    _entity_command(
+        "import", cmd_import, "add facts from JSON Lines written by `memori export`", creates=True,
+        arguments=(
+            arg("--input", "-i", default=None, metavar="FILE",
+                help="read FILE instead of standard input ('-'); standard input must not be a terminal"),
+           _QUIET,
+            flag("--reembed",
+                 help="embed the texts even when the records carry usable vectors (e.g. vectors of "
+                 "another embedder with the same dimension)"),
+        ),
+        description="Read JSON Lines written by `memori export` (blank lines are skipped) and store the records "
+        "as the entity's facts, keeping their ids, timestamps, sightings and sessions, so that recall over "
+        "them is the recall of the export; a record with the id of a stored fact replaces it, and a line that "
+        "repeats an earlier one exactly (the same sentence twice) is imported once. Every line is "
+        "checked before anything is written: a bad line is reported as `line N: ...` (exit 2) and nothing is "
+        "imported. The records' vectors are kept when every record has one and they have the store's "
+        "dimension (for an empty store: the embedder's); otherwise, or with --reembed, the texts are embedded "
+        "with the local MiniLM. Prints how many facts were imported. An export and an import over the same "
+        "folder cannot run in one pipe (one process per folder): go through a file with -o / -i.",
+    ),
+)
+"""The subcommands over one entity's facts, in the order ``memori --help`` lists them."""
+
+
+
+
+_ENTITIES = _OverStore(Command(
+    "entities", cmd_entities, "list the entities (users) the store holds facts for",
+    description="Print the id of every entity with at least one stored fact (superseded facts count), "
+    "sorted, one per line; a forgotten entity is not listed. Reads the whole store. For backups and "
+    "migrations (`memori entities --path A | while read -r u; do memori export -e \"$u\" --path A -o "
+    "\"$u.jsonl\"; done`) and erasure audits. --json prints a JSON array (exact for ids holding line "
+    "breaks). An empty store lists nothing (exit 0, a note on standard error).",
+    arguments=(flag("--json", help="a JSON array of entity ids"),),
+))
+
+_MCP = _OverStore(Command(
+    "mcp", cmd_mcp, "serve an entity's memory to MCP clients (stdio, or streamable HTTP with --http)",
+    description=f"Run an MCP server (needs memori-recall[mcp]) whose tools {describe_tools()} "
+    "the facts of one entity: --entity, or over HTTP the value of the "
+    "request header --entity-header names (set by a gateway that authenticates the user). No tool takes "
+    "an entity: a tool call cannot reach another one. Over stdio by default (for a client that starts "
+    "the server); --http HOST:PORT serves streamable HTTP at /mcp, on a loopback address unless "
+    "--allow-remote is given (the server has no authentication of its own).",
+    arguments=(
+        OneOf((
+            arg("--entity", "-e", type=non_blank, help="whose facts every call uses"),
+            arg("--entity-header", type=non_blank, metavar="NAME",
+                help="with --http: take the entity from this request header (e.g. X-Memori-Entity)"),
+        ), required=True),
+        arg("--http", type=server_address, default=None, metavar="HOST:PORT",
+            help="serve streamable HTTP here instead of stdio, e.g. 127.0.0.1:8765"),
+        flag("--allow-remote", help="let --http listen on an address other than loopback"),
+        _MEMORI_COMPAT,
+    ),
+), creates=True)
+
+_DEMO = Command(
+    "demo", cmd_demo, "seed two users, recall, explain (temporary embedded store)",
+    arguments=(arg("--path", default=None,
+                   help="keep the demo store in this folder (created if missing and its parent folder exists)"),),
+)
+
+_COMMANDS: tuple[Callable[[Subparsers], object], ...] = (
+    *(command.add_to for command in _ENTITY_COMMANDS), _ENTITIES.add_to, _MCP.add_to, add_eval_command, _DEMO.add_to,
+)
+"""The subcommands, in the order ``memori --help`` lists them."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``memori`` command."""
+    parser = _Parser(prog="memori", description="Long-term memory recall over Chroma.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+    for add_command in _COMMANDS:
+        add_command(commands)
+    for command in _subcommands(parser):
+        command.set_defaults(_subparser=command)  # leftover arguments are reported with this command's usage
+    return parser
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """Every subcommand's parser under ``parser``, nested ones (``eval locomo``) after their parent."""
+    found: list[argparse.ArgumentParser] = []
+    for action in parser._actions:  # noqa: SLF001 - argparse has no public list of subparsers
+        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
+            for choice in dict.fromkeys(action.choices.values()):
+                found += [choice, *_subcommands(choice)]
+    return found
