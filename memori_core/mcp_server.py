@@ -5,7 +5,8 @@ Tools: ``recall`` (``explain=true``: every candidate's scores), ``add``, ``list`
 server's, never a tool argument: the entity given to :func:`build_server`
 (``memori mcp --entity NAME``), or, over HTTP, the value of a request header the
 operator names (``--entity-header X-Memori-Entity``: every request must carry
-it; a gateway in front of the server sets it after authenticating the user). A
+it exactly once, and one that carries it twice or with a comma-separated value is refused; a gateway in front
+of the server sets it after authenticating the user, replacing any the client sent). A
 tool call with an argument the tool does not take (``entity_id`` ...) is
 refused with an error, so a client cannot even ask for another entity, and so is
 a value of the wrong JSON type: booleans must be ``true`` / ``false`` and
@@ -109,11 +110,26 @@ class EntitySource:
         if self.entity is not None:
             return self.entity
         headers = getattr(request, "headers", None)
-        value = headers.get(self.header) if headers is not None else None
-        if value is None or not value.strip():
+        values = _header_values(headers, self.header) if headers is not None else []
+        if len(values) > 1 or (values and "," in values[0]):
+            # A gateway that appends its header instead of replacing the client's (Envoy's default) sends two
+            # (or, folded, one comma-joined value): serving either could be another user's memory.
+            raise MemoryToolError(f"the request carries the {self.header} header more than once (or a "
+                                  "comma-separated value); this server takes exactly one entity per request: the "
+                                  "gateway in front of it must replace the client's header, not add to it")
+        if not values or not values[0].strip():
             raise MemoryToolError(f"this server takes whose memory to use from the {self.header} header, and "
                                   "the request has none")
-        return check_entity_id(value.strip())
+        return check_entity_id(values[0].strip())
+
+
+def _header_values(headers: Any, name: str) -> list[str]:
+    """Every value of header ``name`` a request carries (Starlette's ``getlist``; one ``get`` otherwise)."""
+    getlist = getattr(headers, "getlist", None)
+    if callable(getlist):
+        return [str(v) for v in getlist(name)]
+    value = headers.get(name)
+    return [] if value is None else [str(value)]
 
 
 def _fact(fact: RecalledFact) -> dict[str, Any]:

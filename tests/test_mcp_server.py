@@ -76,8 +76,11 @@ def _serving(server: Any) -> Iterator[str]:
 
 
 @asynccontextmanager
-async def http_session(url: str, entity: str | None = None) -> AsyncIterator[ClientSession]:
-    headers = {HEADER: entity} if entity is not None else {}
+async def http_session(url: str, entity: str | None = None, *, headers: list[tuple[str, str]] | None = None
+                       ) -> AsyncIterator[ClientSession]:
+    """A client session sending ``entity`` in the entity header (``headers``: these headers instead, as sent)."""
+    if headers is None:
+        headers = [(HEADER, entity)] if entity is not None else []
     timeout = httpx.Timeout(CALL_LIMIT)
     with anyio.fail_after(CALL_LIMIT * 3):
         async with httpx.AsyncClient(headers=headers, timeout=timeout) as client, \
@@ -177,6 +180,25 @@ async def test_http_request_without_the_entity_header_is_refused(http_server, mc
         with pytest.raises(ToolFailed, match=f"from the {HEADER} header, and the request has none"):
             await call(s, "add", facts=["User is vegan."])
     assert mcp_engine.list("ann") == []
+
+
+@pytest.mark.parametrize("headers", [
+    [(HEADER, "ann"), (HEADER, "bob")],  # the client's own, then the one a gateway appended
+    [(HEADER, "bob"), (HEADER.lower(), "bob")],  # twice, even with one value
+    [(HEADER, "ann, bob")],  # two values folded into one
+], ids=["two-values", "same-value-twice", "comma-joined"])
+async def test_http_request_with_the_entity_header_more_than_once_is_refused_and_reaches_nothing(
+        http_server, mcp_engine, headers):
+    mcp_engine.add("ann", ["User's bank PIN hint is blue dog."])
+    mcp_engine.add("bob", ["User is vegetarian."])
+    async with http_session(http_server, headers=headers) as s:
+        for tool, args in [("recall", {"query": "What is my bank PIN hint?"}), ("list", {}),
+                           ("add", {"facts": ["User eats meat."]}), ("forget", {})]:
+            with pytest.raises(ToolFailed, match=f"carries the {HEADER} header more than once"):
+                await call(s, tool, **args)
+    assert stored(mcp_engine, "ann") == ["User's bank PIN hint is blue dog."]
+    assert stored(mcp_engine, "bob") == ["User is vegetarian."]
+    assert mcp_engine.count("ann, bob") == 0
 
 
 @pytest.mark.parametrize("http_server", [{"entity": "ann"}], indirect=True)

@@ -249,7 +249,8 @@ _MCP = _OverStore(Command(
         OneOf((
             arg("--entity", "-e", type=non_blank, help="whose facts every call uses"),
             arg("--entity-header", type=non_blank, metavar="NAME",
-                help="with --http: take the entity from this request header (e.g. X-Memori-Entity)"),
+                help="with --http: take the entity from this request header (e.g. X-Memori-Entity); a request "
+                     "carrying it twice or with a comma-separated value is refused"),
         ), required=True),
         arg("--http", type=server_address, default=None, metavar="HOST:PORT",
             help="serve streamable HTTP here instead of stdio, e.g. 127.0.0.1:8765"),
