@@ -83,6 +83,16 @@ def warn_failed(
     logger.warning("%s: %s failed%s (%s: %s); %s", owner, what, whose, type(exc).__name__, error_text(exc), instead)
 
 
+def warn_briefly(logger: logging.Logger, exc: BaseException, message: str, *args: Any) -> None:
+    """Log ``message % args`` as one WARNING line ending in ``exc``'s type and message (:func:`error_text`), and
+    ``exc``'s traceback at DEBUG only: the one way memori warns about an error it goes on past.
+
+    During an outage such a warning is logged for every user a call was serving; a traceback with each would
+    bury the log (80 lines a user), while the line says what failed and the DEBUG record keeps the detail."""
+    logger.warning(message + " (%s: %s)", *args, type(exc).__name__, error_text(exc))
+    logger.debug(message + ": traceback", *args, exc_info=(type(exc), exc, exc.__traceback__))
+
+
 def _recall_kwargs(query: Any, context: Sequence[str] | str | None) -> dict[str, Any] | None:
     """The checked keyword arguments of a recall, or ``None`` for a blank query (nothing to recall).
 

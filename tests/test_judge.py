@@ -440,3 +440,20 @@ def test_llamaindex_llm_judge(seeded: RecallEngine) -> None:
     assert contents(judged.recall(SANDWICH, "u", limit=3)) == [ranked[2]]
     with pytest.raises(TypeError):
         llm_judge(object())
+
+
+def test_a_judge_that_raises_is_warned_in_one_line_and_its_traceback_is_logged_at_debug(
+    seeded: RecallEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    def judge(query: str, facts: Sequence[str], context: Sequence[str]) -> list[int]:
+        raise RuntimeError("the judge model's provider is down")
+
+    judged = judged_engine(seeded.store, judge)
+    with caplog.at_level(logging.DEBUG, logger="memori_core.engine"):
+        assert judged.recall(PEANUTS, "u") == seeded.recall(PEANUTS, "u")
+    [warning] = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert warning.getMessage() == ("judge raised an error; the gate decides instead "
+                                    "(RuntimeError: the judge model's provider is down)")
+    assert warning.exc_info is None
+    [traced] = [r for r in caplog.records if r.exc_info is not None]
+    assert traced.levelno == logging.DEBUG and isinstance(traced.exc_info[1], RuntimeError)

@@ -377,3 +377,30 @@ def test_a_fail_open_warning_quotes_an_html_page_clipped_to_one_line(caplog: pyt
     assert "(Exception: 500 Internal Server Error detail detail" in message
     assert "<" not in message and "\n" not in message
     assert len(message) < ERROR_CHARS + 100
+
+
+# -- what an outage logs ---------------------------------------------------------------------------------------
+
+def test_an_outage_logs_one_line_warnings_and_keeps_each_traceback_at_debug(
+    outage_engine: RecallEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Writes of several users fail on a dead connection, and so does recording the revision after each failure:
+    every warning is one line naming the error, and the tracebacks are DEBUG records only."""
+    faults = Faults(outage_engine.store)
+    faults.arm("upsert", error=ConnectionError, message="connection refused")
+    faults.arm("bump_revision", error=ConnectionError, message="connection refused")
+    with caplog.at_level(logging.DEBUG):
+        for user in ("alice", "bob", "carol"):
+            with pytest.raises(ConnectionError):
+                outage_engine.add(user, [f"User {user} keeps bees."])
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [r.getMessage() for r in warnings] == [
+        f"entity {user!r}: could not record the revision after a failed write (ConnectionError: connection refused)"
+        for user in ("alice", "bob", "carol")]
+    assert all(r.exc_info is None and "\n" not in r.getMessage() for r in warnings)
+    tracebacks = [r for r in caplog.records if r.levelno == logging.DEBUG and r.exc_info is not None]
+    assert [r.getMessage() for r in tracebacks] == [
+        f"entity {user!r}: could not record the revision after a failed write: traceback"
+        for user in ("alice", "bob", "carol")]
+    assert all(isinstance(r.exc_info[1], ConnectionError) for r in tracebacks)
+

@@ -54,6 +54,7 @@ from typing import Any
 
 import numpy as np
 
+from ..failopen import warn_briefly
 from ..ranking.pipeline import dense_top
 
 __all__ = ["QuantizedMatrix", "worth_searching"]
@@ -91,9 +92,9 @@ def _faiss() -> Any | None:
             scores, found = index.search(query, 2, params=params)
             if found[0].tolist() != [2, 1] or scores[0].tolist() != [-15.0 * d, -381.0 * d]:
                 raise ValueError(f"unexpected results {scores[0].tolist()} {found[0].tolist()}")
-    except Exception:  # noqa: BLE001 - any failure means: scan exactly
-        logger.warning("FAISS %s cannot hold the 8-bit copy of large memories: recall scans them exactly",
-                       getattr(faiss, "__version__", "?"), exc_info=True)
+    except Exception as exc:  # noqa: BLE001 - any failure means: scan exactly
+        warn_briefly(logger, exc, "FAISS %s cannot hold the 8-bit copy of large memories: recall scans them exactly",
+                     getattr(faiss, "__version__", "?"))
         return None
     return faiss
 

@@ -8,6 +8,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Generic, Protocol, TypeVar
 
+from ..failopen import warn_briefly
+
 logger = logging.getLogger(__name__)
 
 DEFAULT_MAX_CACHED_BYTES = 1 << 30
@@ -100,8 +102,8 @@ class CacheRegistry(Generic[C]):
         for cache in evicted:
             try:
                 self.on_evict(cache)
-            except Exception:  # noqa: BLE001 - an eviction hook must never fail a recall
-                logger.warning("entity %r: eviction hook failed", cache.entity_id, exc_info=True)
+            except Exception as exc:  # noqa: BLE001 - an eviction hook must never fail a recall
+                warn_briefly(logger, exc, "entity %r: eviction hook failed", cache.entity_id)
 
     def drop(self, entity_id: str) -> None:
         with self._lock:

@@ -46,6 +46,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..failopen import warn_briefly
 from .entity import EntityCache
 from .postings import AnalyzerKey
 from .snapshot_format import Expected, SnapshotError, load_snapshot, read_header, write_snapshot
@@ -130,10 +131,10 @@ class SnapshotFiles:
             os.unlink(path)
         except FileNotFoundError:
             pass
-        except OSError:
+        except OSError as exc:
             # The revision check still rejects it once the write commits; only a crash
             # before the commit could then leave it looking valid. Say so.
-            logger.warning("could not delete the snapshot %s before a write", path, exc_info=True)
+            warn_briefly(logger, exc, "could not delete the snapshot %s before a write", path)
 
     # -- reading --------------------------------------------------------------
 
@@ -239,8 +240,8 @@ class SnapshotFiles:
                 os.replace(tmp, path)
             self.written += 1
             return True
-        except Exception:  # noqa: BLE001
-            logger.warning("entity %r: could not write its snapshot", entity_id, exc_info=True)
+        except Exception as exc:  # noqa: BLE001
+            warn_briefly(logger, exc, "entity %r: could not write its snapshot", entity_id)
             return False
         finally:
             with contextlib.suppress(OSError):

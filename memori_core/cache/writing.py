@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ..facts import StoredFact
+from ..failopen import warn_briefly
 from ..lanes import ERASURES
 from ..store import deadline
 from ..store.base import FactStore, split_revision
@@ -244,12 +245,12 @@ class Writing:
     def _withdraw(self, entity_id: str, intent: str) -> None:
         try:
             self.store.withdraw_intent(entity_id, intent)
-        except Exception:  # the intent stays; other processes then only distrust their copies until it settles
-            logger.warning("entity %r: could not take back the intent of a write that changed nothing", entity_id,
-                           exc_info=True)
+        except Exception as exc:  # the intent stays; other processes then only distrust their copies until it settles
+            warn_briefly(logger, exc, "entity %r: could not take back the intent of a write that changed nothing",
+                         entity_id)
 
     def _bump(self, entity_id: str) -> None:
         try:
             self.store.bump_revision(entity_id)
-        except Exception:  # the store is failing; the local token has changed, the error that matters is the first
-            logger.warning("entity %r: could not record the revision after a failed write", entity_id, exc_info=True)
+        except Exception as exc:  # the store is failing; the local token has changed, the error that matters is the first
+            warn_briefly(logger, exc, "entity %r: could not record the revision after a failed write", entity_id)

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..config import RecallConfig
+from ..failopen import warn_briefly
 from ..judge import Judge, UnreadableJudgement, as_indices
 from ..ranking.judged import judge_pool
 from .scored import _Scored
@@ -76,7 +77,7 @@ class Judging:
             logger.warning("judge's reply could not be read (%s); the gate decides instead", exc)
             return _Judgement(seen, None, f"could not be read: {exc}")
         except Exception as exc:
-            logger.warning("judge raised %s; the gate decides instead", type(exc).__name__, exc_info=True)
+            warn_briefly(logger, exc, "judge raised an error; the gate decides instead")
             return _Judgement(seen, None, f"raised {type(exc).__name__}: {exc}")
         relevant = as_indices(answer, len(facts))
         if relevant is None:

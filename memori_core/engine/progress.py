@@ -7,6 +7,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from ..failopen import warn_briefly
+
 
 logger = logging.getLogger(__name__)
 
@@ -28,8 +30,8 @@ def _safe_progress(progress: Any) -> Progress | None:
             return
         try:
             progress(stage, done, total)
-        except Exception:
+        except Exception as exc:
             failed = True
-            logger.warning("progress callback raised; no more progress is reported for this call", exc_info=True)
+            warn_briefly(logger, exc, "progress callback raised; no more progress is reported for this call")
 
     return report
