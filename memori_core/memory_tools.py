@@ -16,6 +16,14 @@ says what to do; nothing is written then. A failure of the memory itself
 (store down, embedder error) is, unless ``strict``, logged and answered with
 :data:`UNAVAILABLE`, so the agent goes on without memory, as every adapter does
 (:mod:`memori_core.failopen`); so is every call while an outage of the store is waited out.
+
+A write (remember, update, forget) that failed after it may have reached the store (its reply lost to a
+timeout, a connection dropped mid-reply: the change may well have landed) is never answered "nothing was
+changed" on trust: the fact is read back from the store, within the store's request time limit
+(:data:`READ_BACK_SECONDS` for a store without one), and the answer says what is stored now (the change
+landed, or it did not as of that read), or, when that read fails too, that the outcome is unknown and how to
+check (:data:`OUTCOME_UNKNOWN`). Only a write that never reached the store (skipped during an outage, or that
+could not send its first request in time) is answered :data:`UNAVAILABLE` without reading back.
 """
 
 from __future__ import annotations
@@ -26,10 +34,11 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from .context import clip_fact, format_timestamp, sanitize_fact
-from .engine import RecallEngine, version_of
+from .engine import RecallEngine, derived_fact_id, version_of
 from .facts import RecalledFact, StoredFact
-from .failopen import STRICT_DEFAULT, FailOpenCall
-from .text import user_subject
+from .failopen import STRICT_DEFAULT, FailOpenCall, awithin, is_outage, within
+from .store.deadline import NotReached
+from .text import normalize_fact_text, user_subject
 
 logger = logging.getLogger("memori_core.memory_tools")
 
@@ -42,7 +51,18 @@ NOTHING_RELEVANT = "No stored memory about this user is relevant to that query."
 """The recall tool's answer when no fact passes the relevance gate (or the user has none)."""
 
 UNAVAILABLE = "Memory is unavailable right now ({error}); nothing was {done}. Continue without it."
-"""The answer when the memory itself failed (``strict=False``)."""
+"""The answer when the memory itself failed (``strict=False``) before anything could reach the store."""
+
+OUTCOME_UNKNOWN = ("Memory did not confirm the {what} ({error}), and reading it back could not tell: it may or "
+                   "may not have been {done}. Do not tell the user it failed or that it worked; call recall_memory "
+                   "later to see what is stored.")
+"""The answer when a write failed after it may have reached the store and the fact could not be read back."""
+
+MAY_STILL_LAND = " A request that timed out may still land: call recall_memory before trying again."
+"""Added to an answer that read back no change, when the write's error was a timeout or a lost connection."""
+
+READ_BACK_SECONDS = 10.0
+"""Seconds a failed write's read-back may take over a store without a request time limit of its own."""
 
 TOOL_NAMES: dict[str, str] = {
     "remember": "remember",
@@ -140,7 +160,9 @@ class MemoryTools:
 
     ``k`` caps the facts recall returns (``None``: the engine's ``config.limit``);
     ``strict=False`` answers a memory failure with :data:`UNAVAILABLE` (logged as a
-    warning on ``owner``'s behalf), ``strict=True`` raises it. Each method has an
+    warning on ``owner``'s behalf), or, for a write that may have reached the store,
+    with what reading the fact back finds (:data:`OUTCOME_UNKNOWN` when that read fails
+    too); ``strict=True`` raises it (the caller then reads back). Each method has an
     ``a``-prefixed async twin over the engine's async methods.
     """
 
@@ -151,7 +173,8 @@ class MemoryTools:
     log: logging.Logger = field(default=logger, repr=False)
 
     # -- the failure policy, one place for the sync and the async calls ----------------------------
-    def _guard(self, entity_id: str, what: str, done: str, call: Callable[[], T], answer: Callable[[T], str]) -> str:
+    def _guard(self, entity_id: str, what: str, done: str, call: Callable[[], T], answer: Callable[[T], str],
+               read_back: Callable[[Exception], str] | None = None) -> str:
         attempt = self._attempt(entity_id, what)
         if attempt.skipped:
             return UNAVAILABLE.format(error=attempt.error, done=done)
@@ -159,12 +182,19 @@ class MemoryTools:
             with attempt.reaching():
                 result = call()
         except Exception as exc:
-            return self._failed(attempt, done, exc)
+            answered = self._failed(attempt, done, exc, write=read_back is not None)
+            if answered is not None:
+                return answered
+            assert read_back is not None  # (None is answered for a write only)
+            try:  # the write may have landed: what the store holds now is the answer
+                return within(lambda: read_back(exc), self._read_back_limit(attempt))
+            except Exception as again:  # noqa: BLE001 - the store failed the read too: say so, not a guess
+                return self._unknown_outcome(attempt, what, done, exc, again)
         attempt.succeeded()
         return answer(result)
 
     async def _aguard(self, entity_id: str, what: str, done: str, call: Callable[[], Awaitable[T]],
-                      answer: Callable[[T], str]) -> str:
+                      answer: Callable[[T], str], read_back: Callable[[Exception], str] | None = None) -> str:
         attempt = self._attempt(entity_id, what)
         if attempt.skipped:
             return UNAVAILABLE.format(error=attempt.error, done=done)
@@ -172,24 +202,44 @@ class MemoryTools:
             with attempt.reaching():
                 result = await call()
         except Exception as exc:
-            return self._failed(attempt, done, exc)
+            answered = self._failed(attempt, done, exc, write=read_back is not None)
+            if answered is not None:
+                return answered
+            assert read_back is not None  # (None is answered for a write only)
+            try:  # the write may have landed: what the store holds now is the answer
+                return await awithin(lambda: read_back(exc), self._read_back_limit(attempt))
+            except Exception as again:  # noqa: BLE001 - the store failed the read too: say so, not a guess
+                return self._unknown_outcome(attempt, what, done, exc, again)
         attempt.succeeded()
         return answer(result)
+
+    @staticmethod
+    def _read_back_limit(attempt: FailOpenCall) -> float:
+        return attempt.limit if attempt.limit is not None else READ_BACK_SECONDS
+
+    def _unknown_outcome(self, attempt: FailOpenCall, what: str, done: str, exc: Exception,
+                         again: Exception) -> str:
+        self.log.warning("%s: reading back the %s for entity %r after it failed (%s) failed too (%s); the outcome "
+                         "is unknown", self.owner, what, attempt.entity_id, type(exc).__name__, type(again).__name__)
+        return OUTCOME_UNKNOWN.format(what=what, error=type(exc).__name__, done=done)
 
     def _attempt(self, entity_id: str, what: str) -> FailOpenCall:
         """The call through the engine's outage breaker: skipped at once while an outage is waited out."""
         return FailOpenCall(self.engine, strict=self.strict, owner=self.owner, logger=self.log, what=what,
                             entity_id=entity_id)
 
-    def _failed(self, attempt: FailOpenCall, done: str, exc: Exception) -> str:
+    def _failed(self, attempt: FailOpenCall, done: str, exc: Exception, write: bool = False) -> str | None:
         """What a call that raised ``exc`` answers: the agent's mistake (a :class:`MemoryToolError`, or the
         ``KeyError`` of an id the user has no fact with) is raised as it is; any other failure says that memory
-        is unavailable (raised when strict)."""
+        is unavailable (raised when strict), but for a ``write`` that may have reached the store: ``None``,
+        its outcome is to be read back."""
         if isinstance(exc, (MemoryToolError, KeyError)):
             attempt.ended()
             raise exc
-        attempt.failed(exc, instead="answered that memory is unavailable")  # raises when strict
-        return UNAVAILABLE.format(error=type(exc).__name__, done=done)
+        sent = write and not isinstance(exc, NotReached)  # NotReached: its first request was never sent
+        attempt.failed(exc, instead="read back what the store holds" if sent
+                       else "answered that memory is unavailable")  # raises when strict
+        return None if sent else UNAVAILABLE.format(error=type(exc).__name__, done=done)
 
     # -- remember ---------------------------------------------------------------------------------
     def remember(self, entity_id: str, text: Any) -> str:
@@ -197,13 +247,25 @@ class MemoryTools:
         it: :func:`check_fact_text`); answers with its id."""
         text = check_fact_text(text)
         return self._guard(entity_id, "remember", "saved", lambda: self.engine.add(entity_id, [text]),
-                           lambda ids: f"Remembered as fact {ids[0]}: {text}")
+                           lambda ids: f"Remembered as fact {ids[0]}: {text}",
+                           lambda exc: self._remembered_after(entity_id, text, exc))
 
     async def aremember(self, entity_id: str, text: Any) -> str:
         """Async :meth:`remember`."""
         text = check_fact_text(text)
         return await self._aguard(entity_id, "remember", "saved", lambda: self.engine.aadd(entity_id, [text]),
-                                  lambda ids: f"Remembered as fact {ids[0]}: {text}")
+                                  lambda ids: f"Remembered as fact {ids[0]}: {text}",
+                                  lambda exc: self._remembered_after(entity_id, text, exc))
+
+    def _remembered_after(self, entity_id: str, text: str, exc: Exception) -> str:
+        """After a failed remember: whether the store holds ``text`` now, read under its derived id."""
+        fid = derived_fact_id(text)
+        found = self.engine.store.get(entity_id, [fid])
+        if found and normalize_fact_text(found[0].content) == normalize_fact_text(text):
+            return f"Remembered as fact {fid}: {text} (confirmed by reading it back after an error: {_name(exc)})"
+        if found:  # the id holds a fact since updated to another text: this one went under another id, or not
+            return OUTCOME_UNKNOWN.format(what="remember", error=_name(exc), done="saved")
+        return f"Not saved ({_name(exc)}): read back just now, memory does not hold it.{_hint(exc)}"
 
     # -- recall -----------------------------------------------------------------------------------
     def recall(self, entity_id: str, query: Any) -> str:
@@ -224,7 +286,8 @@ class MemoryTools:
         fact_id, text = check_editable_id(fact_id), check_fact_text(text)
         try:
             return self._guard(entity_id, "update", "changed",
-                               lambda: self.engine.update(entity_id, fact_id, text=text), _updated)
+                               lambda: self.engine.update(entity_id, fact_id, text=text), _updated,
+                               lambda exc: self._updated_after(entity_id, fact_id, text, exc))
         except KeyError:
             raise _unknown(fact_id) from None
 
@@ -233,37 +296,69 @@ class MemoryTools:
         fact_id, text = check_editable_id(fact_id), check_fact_text(text)
         try:
             return await self._aguard(entity_id, "update", "changed",
-                                      lambda: self.engine.aupdate(entity_id, fact_id, text=text), _updated)
+                                      lambda: self.engine.aupdate(entity_id, fact_id, text=text), _updated,
+                                      lambda exc: self._updated_after(entity_id, fact_id, text, exc))
         except KeyError:
             raise _unknown(fact_id) from None
+
+    def _updated_after(self, entity_id: str, fact_id: str, text: str, exc: Exception) -> str:
+        """After a failed update: what fact ``fact_id`` says now, read from the store."""
+        found = self.engine.store.get(entity_id, [fact_id])
+        if not found:
+            return (f"The update of fact {fact_id} failed ({_name(exc)}), and read back just now, memory holds no "
+                    f"fact {fact_id} any more. Call recall_memory to see what is stored.")
+        now = clip_fact(sanitize_fact(found[0].content))
+        if normalize_fact_text(found[0].content) == normalize_fact_text(text):
+            return f"Updated fact {fact_id}: {now} (confirmed by reading it back after an error: {_name(exc)})"
+        return (f"Fact {fact_id} was not updated ({_name(exc)}): read back just now, it still says: {now}"
+                f"{_hint(exc)}")
 
     # -- forget -----------------------------------------------------------------------------------
     def forget(self, entity_id: str, fact_id: Any) -> str:
         """Delete ``entity_id``'s fact ``fact_id`` and its earlier versions (:func:`with_earlier_versions`; an unknown
         id: :class:`MemoryToolError`)."""
         fact_id = check_editable_id(fact_id)
+        planned: list[str] = []  # the ids the delete was for, once known
 
         def erase() -> list[str]:
             try:
-                ids = with_earlier_versions(self.engine.history(entity_id, fact_id), fact_id)
+                planned[:] = with_earlier_versions(self.engine.history(entity_id, fact_id), fact_id)
             except KeyError:
                 return []
-            return self.engine.delete(entity_id, ids)
+            return self.engine.delete(entity_id, planned)
 
-        return self._guard(entity_id, "forget", "deleted", erase, lambda ids: _forgot(ids, fact_id))
+        return self._guard(entity_id, "forget", "deleted", erase, lambda ids: _forgot(ids, fact_id),
+                           lambda exc: self._forgotten_after(entity_id, fact_id, planned, exc))
 
     async def aforget(self, entity_id: str, fact_id: Any) -> str:
         """Async :meth:`forget`."""
         fact_id = check_editable_id(fact_id)
+        planned: list[str] = []
 
         async def erase() -> list[str]:
             try:
-                ids = with_earlier_versions(await self.engine.ahistory(entity_id, fact_id), fact_id)
+                planned[:] = with_earlier_versions(await self.engine.ahistory(entity_id, fact_id), fact_id)
             except KeyError:
                 return []
-            return await self.engine.adelete(entity_id, ids)
+            return await self.engine.adelete(entity_id, planned)
 
-        return await self._aguard(entity_id, "forget", "deleted", erase, lambda ids: _forgot(ids, fact_id))
+        return await self._aguard(entity_id, "forget", "deleted", erase, lambda ids: _forgot(ids, fact_id),
+                                  lambda exc: self._forgotten_after(entity_id, fact_id, planned, exc))
+
+    def _forgotten_after(self, entity_id: str, fact_id: str, planned: list[str], exc: Exception) -> str:
+        """After a failed forget: which of the ids it was to delete (``planned``; just ``fact_id`` when its history
+        was never read) the store still holds."""
+        ids = planned or [fact_id]
+        left = set(self.engine.store.present(entity_id, ids))
+        if fact_id in left:
+            return (f"Fact {fact_id} was not deleted ({_name(exc)}): read back just now, memory still holds it."
+                    f"{_hint(exc)}")
+        earlier = len(ids) - 1
+        if not left:
+            of = f" and {earlier} earlier version{'s' * (earlier != 1)} of it" if earlier else ""
+            return f"Forgot fact {fact_id}{of} (confirmed by reading it back after an error: {_name(exc)})."
+        return (f"Forgot fact {fact_id}, but {len(left)} of its {earlier} earlier versions are still stored after an "
+                f"error ({_name(exc)}); they are history recall does not show.")
 
 
 def with_earlier_versions(history: Sequence[StoredFact], fact_id: str) -> list[str]:
@@ -272,6 +367,15 @@ def with_earlier_versions(history: Sequence[StoredFact], fact_id: str) -> list[s
     had before too (``User lives in Lisbon.``, superseded by ``User lives in Madrid.``), which recall never shows a
     model, so a model could not delete it itself."""
     return [fact_id, *(f.id for f in history if f.id != fact_id and f.valid_to is not None)]
+
+
+def _name(exc: Exception) -> str:
+    return type(exc).__name__
+
+
+def _hint(exc: Exception) -> str:
+    """:data:`MAY_STILL_LAND` when ``exc`` may have left the write in flight (a timeout, a dropped connection)."""
+    return MAY_STILL_LAND if is_outage(exc) else ""
 
 
 def _updated(fact: StoredFact) -> str:
