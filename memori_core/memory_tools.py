@@ -54,8 +54,8 @@ UNAVAILABLE = "Memory is unavailable right now ({error}); nothing was {done}. Co
 """The answer when the memory itself failed (``strict=False``) before anything could reach the store."""
 
 OUTCOME_UNKNOWN = ("Memory did not confirm the {what} ({error}), and reading it back could not tell: it may or "
-                   "may not have been {done}. Do not tell the user it failed or that it worked; call recall_memory "
-                   "later to see what is stored.")
+                   "may not have been {done}. Tell the user it is not confirmed (not that it failed), and call "
+                   "recall_memory later to see what is stored.")
 """The answer when a write failed after it may have reached the store and the fact could not be read back."""
 
 MAY_STILL_LAND = " A request that timed out may still land: call recall_memory before trying again."
