@@ -184,3 +184,35 @@ def child_says(pid: int, read: int) -> str:
         said = pipe.read()
     os.waitpid(pid, 0)
     return said
+
+
+def test_a_cancelled_write_runs_to_its_end_whether_running_or_waiting_for_a_thread(hash_embedder, caplog) -> None:
+    engine = chroma_engine(hash_embedder, async_write_workers=1)
+    engine.add("bob", ["User is vegetarian."])
+
+    async def main() -> list[bool]:
+        async with held_writes(engine, ["import-0"]) as held:
+            await held.until_running(1)  # the only write thread is held inside this add
+            queued = [asyncio.ensure_future(engine.aadd("ann", ["User has a cat."])),
+                      asyncio.ensure_future(engine.aforget("bob")),
+                      asyncio.ensure_future(engine.aadd(" bad id ", ["User has a dog."]))]
+            await asyncio.sleep(0)  # each has asked for a thread
+            running = held.tasks[0]
+            for task in [running, *queued]:
+                task.cancel()
+            outcomes = await asyncio.gather(running, *queued, return_exceptions=True)
+            cancelled = [isinstance(o, asyncio.CancelledError) for o in outcomes]
+        await asyncio.wait_for(engine.aadd("zed", ["User likes jazz."]), GUARD)  # one thread, in order: after all
+        for _ in range(100):  # the failed write's report is a callback the loop runs soon after it ended
+            if "whose caller was cancelled" in caplog.text:
+                break
+            await asyncio.sleep(0.01)
+        return cancelled
+
+    with caplog.at_level("WARNING", logger="memori_core.engine"):
+        assert asyncio.run(main()) == [True] * 4  # every caller saw its cancellation at once...
+    assert engine.count("import-0") == 3  # ...and every write ran: the one on its thread
+    assert [f.content for f in engine.list("ann")] == ["User has a cat."]  # and those still waiting for one
+    assert engine.count("bob", include_invalid=True) == 0
+    [warning] = [r for r in caplog.records if "whose caller was cancelled" in r.getMessage()]
+    assert warning.getMessage().startswith("add, whose caller was cancelled, failed (ValueError: entity_id ' bad id '")

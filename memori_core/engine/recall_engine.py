@@ -108,7 +108,10 @@ class RecallEngine(ReadPath, WritePath):
         and whole-user transfers (``aadd``, ``aupdate``, ``adelete``, ``arestore``, ``aforget``, ``aimport_``,
         ``aexport``) on at most ``async_write_workers`` (default 4); calls beyond that wait for a thread of
         their pool. So eight bulk ``aadd`` calls delay other writes, never another user's ``arecall``
-        (:mod:`memori_core.engine.workers`).
+        (:mod:`memori_core.engine.workers`). A write once called (``aadd``, ``aupdate``, ``adelete``,
+        ``arestore``, ``aforget``, ``aimport_``) runs to its end even if the awaiting task is cancelled
+        (``asyncio.wait_for``, a client disconnect): the caller gets ``CancelledError`` at once, the write lands
+        (or fails, logged as a warning) afterwards; read the store to learn which.
         The adapters' background captures (``capture=True``) of this engine run on ``capture_workers``
         threads of its own (default eight per CPU, at most 32: :data:`~memori_core.lanes.DEFAULT_CAPTURE_WORKERS`;
         a capture mostly waits for the store and an LLM extractor): captures of one entity one at a time, in
@@ -378,9 +381,10 @@ class RecallEngine(ReadPath, WritePath):
         return await self._workers.run(READ, fn, *args, **kwargs)
 
     async def _write(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        """Run a blocking write (or whole-user transfer) on this engine's write threads."""
+        """Run a blocking write on this engine's write threads, to its end even if the caller is cancelled
+        (:meth:`~memori_core.engine.workers.AsyncWorkers.run_to_end`)."""
         self._refuse_if_closed(fn)
-        return await self._workers.run(WRITE, fn, *args, **kwargs)
+        return await self._workers.run_to_end(WRITE, fn, *args, **kwargs)
 
     def _refuse_if_closed(self, fn: Any) -> None:
         if self._closed_by is not None:
@@ -456,8 +460,10 @@ class RecallEngine(ReadPath, WritePath):
                                      expires_at=expires_at, core=core)
 
     async def aexport(self, entity_id: str, *, include_vectors: bool = False) -> list[dict[str, Any]]:
-        """Async :meth:`export` (on a write thread: a whole user's rows, which a recall must not wait behind)."""
-        return await self._write(self.export, entity_id, include_vectors=include_vectors)
+        """Async :meth:`export` (on a write thread: a whole user's rows, which a recall must not wait behind; a
+        read, so a cancelled call that has not started yet is dropped)."""
+        self._refuse_if_closed(self.export)
+        return await self._workers.run(WRITE, self.export, entity_id, include_vectors=include_vectors)
 
     async def aimport_(self, entity_id: str, records: Sequence[dict[str, Any]], *, reembed: bool = False,
                        progress: Progress | None = None) -> list[str]:

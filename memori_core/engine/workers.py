@@ -12,6 +12,14 @@ wait for a free thread. Each engine therefore has two pools, made on first use:
 So an engine runs at most ``read_workers + write_workers`` threads for its async methods, none of them the
 event loop's default executor's (calls waiting on a slow store never starve unrelated ``to_thread`` work).
 
+Cancelling a write (``task.cancel()``, ``asyncio.wait_for`` or ``asyncio.timeout`` around ``aadd``, a client that
+disconnected) stops the caller's wait, not the write: :meth:`AsyncWorkers.run_to_end` shields it, so a write once
+called runs to its end, whether it was running or still waiting for a thread (a thread cannot be stopped half-way
+through a write, and a write that ran or not depending on how busy the pool was could not be reasoned about). The
+caller gets its ``CancelledError`` at once; an error the write raises afterwards is logged as a warning, since no
+caller is left to see it. Only the event loop's own shutdown (``asyncio.run`` returning) drops a write still
+waiting for a thread.
+
 A process forked from one whose pools were started (gunicorn ``--preload``, a ``fork`` multiprocessing pool)
 inherits pool objects without their threads, which would never run a job: the child gets new pools on first use.
 """
@@ -21,12 +29,15 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
+import logging
 import os
 import threading
 import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, TypeVar
+
+from ..failopen import warn_briefly
 
 __all__ = ["READ", "WRITE", "AsyncWorkers", "check_workers"]
 
@@ -36,6 +47,8 @@ READ: Kind = "read"
 WRITE: Kind = "write"
 
 _ALL: weakref.WeakSet[AsyncWorkers] = weakref.WeakSet()
+
+logger = logging.getLogger(__name__)
 
 
 def check_workers(value: Any, name: str) -> int:
@@ -71,6 +84,16 @@ class AsyncWorkers:
         call = functools.partial(contextvars.copy_context().run, fn, *args, **kwargs)
         return await asyncio.get_running_loop().run_in_executor(self._pool(kind), call)
 
+    async def run_to_end(self, kind: Kind, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """:meth:`run`, shielded from the caller's cancellation (module docstring): once called, ``fn`` runs to its
+        end; a cancelled caller gets ``CancelledError`` at once, and what ``fn`` raises afterwards is logged."""
+        job = asyncio.ensure_future(self.run(kind, fn, *args, **kwargs))
+        try:
+            return await asyncio.shield(job)
+        except asyncio.CancelledError:
+            job.add_done_callback(functools.partial(_orphaned, getattr(fn, "__name__", "a write")))
+            raise
+
     def shutdown(self) -> None:
         """Let the pools' threads end once their current jobs are done (the engine is closed: no new job comes)."""
         with self._lock:
@@ -83,6 +106,15 @@ class AsyncWorkers:
         # made on first use. The old ones are dropped without shutdown(), which would wait for those threads.
         self._pools = {}
         self._lock = threading.Lock()
+
+
+def _orphaned(name: str, job: asyncio.Future[Any]) -> None:
+    """The end of a write whose caller was cancelled: its error, if any, is logged (no one else can see it)."""
+    if job.cancelled():
+        return
+    exc = job.exception()
+    if exc is not None:
+        warn_briefly(logger, exc, "%s, whose caller was cancelled, failed", name)
 
 
 def _after_fork_in_child() -> None:
