@@ -97,6 +97,18 @@ def _hides_tag_or_token(text: str) -> bool:
     return bool(tag.search(folded)) or any(t in folded for t in tokens)
 
 
+def fold_for_detection(text: str) -> str:
+    """What a model may read of ``text``, for detection only: NFKC, no invisible characters, casefolded, every
+    letter folded to its Unicode TR39 prototype (Cyrillic о is o) and every bracket variant to its ASCII bracket."""
+    return _fold(text)
+
+
+def hides_tag_or_token(text: str) -> bool:
+    """Whether ``text`` spells (in any lookalike, bracket variant or case) a tag that could open or close the
+    ``<memori_context>`` block, or a chat-template control token (``<|im_start|>``, ``[INST]``, ``</s>`` ...)."""
+    return _hides_tag_or_token(text)
+
+
 _ESCAPES = {"<": "&lt;", ">": "&gt;", "[": "&#91;", "]": "&#93;"}
 
 
