@@ -32,7 +32,7 @@ from .lanes import ERASURES, ForgottenError
 from .store.base import ClosedError
 from .store.deadline import NotReached
 from .text import normalize_fact_text
-from .validate import check_expiry, check_said_at, iso_to_ts
+from .validate import check_expiry, check_said_at, iso_to_ts, repair_text
 
 DEFAULT_MAX_PENDING_CAPTURES = 64
 """Captures one adapter may have queued or running before new ones are dropped."""
@@ -259,7 +259,8 @@ def capture_facts(
     """
     since = ERASURES.since(entity_id)  # a forget after this (or after the turn began) undoes the capture
     said_at = check_said_at(created_at)
-    turn = as_messages(messages)
+    # End-user text: half an emoji (a lone surrogate) is replaced, so the turn is still captured.
+    turn = [replace(m, text=repair_text(m.text)) for m in as_messages(messages)]
     query = _user_text(turn)
     if not query:
         return []

@@ -13,7 +13,10 @@ default :data:`STRICT_DEFAULT` (``False``):
   ``flush`` or the adapter's next call: :mod:`memori_core.capture`).
 
 Usage errors (no entity, an ``entity_id``, ``k``, query or context of the
-wrong type) are raised whatever ``strict`` says: they are bugs, not outages.
+wrong type) are raised whatever ``strict`` says: they are bugs, not outages. A
+lone surrogate in a query or turn (half an emoji a client cut) is end-user input:
+it is replaced by U+FFFD (:func:`~memori_core.validate.repair_text`) and the
+call goes on.
 
 Outages (:class:`OutageBreaker`, one per engine as ``engine.outage``): once a
 store call of a fail-open surface timed out or could not connect, every
@@ -61,7 +64,7 @@ from .facts import RecalledFact
 from .store import deadline
 from .store.chroma_client import GATEWAY_STATUSES, clip_text
 from .store.deadline import NotReached
-from .validate import check_context, check_query
+from .validate import check_context, check_query, repair_text
 
 ERROR_CHARS = 300
 """Characters of an error's message a fail-open warning quotes at most (:func:`error_text`)."""
@@ -93,14 +96,25 @@ def warn_briefly(logger: logging.Logger, exc: BaseException, message: str, *args
     logger.debug(message + ": traceback", *args, exc_info=(type(exc), exc, exc.__traceback__))
 
 
-def _recall_kwargs(query: Any, context: Sequence[str] | str | None) -> dict[str, Any] | None:
-    """The checked keyword arguments of a recall, or ``None`` for a blank query (nothing to recall).
+def _recall_kwargs(query: Any, context: Sequence[str] | str | None) -> tuple[str, dict[str, Any]] | None:
+    """The query a recall reads and its checked keyword arguments, or ``None`` for a blank query (nothing to
+    recall). End-user text with a lone surrogate (half an emoji) is repaired (:func:`repair_text`), not refused:
+    the turn goes on, as after any other memory failure.
 
     No earlier turn: the call is exactly the single-turn one (``context`` is not passed at all)."""
+    query = _repaired(query)
     if not check_query(query).strip():
         return None
+    if isinstance(context, str):
+        context = _repaired(context)
+    elif isinstance(context, (list, tuple)):
+        context = [_repaired(turn) for turn in context]
     turns = check_context(context)
-    return {"context": turns} if turns else {}
+    return query, ({"context": turns} if turns else {})
+
+
+def _repaired(text: Any) -> Any:
+    return repair_text(text) if isinstance(text, str) else text
 
 
 def check_timeout(value: Any, owner: str) -> float | None:
@@ -176,8 +190,8 @@ def recall_or_empty(
     begun = recall_call(engine, query, entity_id, context, strict=strict, owner=owner, logger=logger)
     if begun is None:
         return []
-    kwargs, call = begun
-    return call.run(lambda: list(within(lambda: engine.recall(query, entity_id, limit, **kwargs), timeout)), [])
+    read, kwargs, call = begun
+    return call.run(lambda: list(within(lambda: engine.recall(read, entity_id, limit, **kwargs), timeout)), [])
 
 
 async def arecall_or_empty(
@@ -189,22 +203,24 @@ async def arecall_or_empty(
     begun = recall_call(engine, query, entity_id, context, strict=strict, owner=owner, logger=logger)
     if begun is None:
         return []
-    kwargs, call = begun
-    return await call.arun(lambda: arecall_within(engine, query, entity_id, limit, kwargs, timeout), [])
+    read, kwargs, call = begun
+    return await call.arun(lambda: arecall_within(engine, read, entity_id, limit, kwargs, timeout), [])
 
 
 def recall_call(
     engine: Any, query: str, entity_id: str, context: Sequence[str] | str | None, *, strict: bool, owner: str,
     logger: logging.Logger,
-) -> tuple[dict[str, Any], FailOpenCall] | None:
-    """A fail-open recall begun: its checked keyword arguments (``context`` when it holds any turn) and its
-    :class:`FailOpenCall`; ``None`` when there is nothing to recall (a blank query) or the breaker skips memory.
-    A query or context of the wrong type raises ``TypeError``."""
-    kwargs = _recall_kwargs(query, context)
-    if kwargs is None:
+) -> tuple[str, dict[str, Any], FailOpenCall] | None:
+    """A fail-open recall begun: the query to recall (a lone surrogate replaced: :func:`_recall_kwargs`), its
+    checked keyword arguments (``context`` when it holds any turn) and its :class:`FailOpenCall`; ``None`` when
+    there is nothing to recall (a blank query) or the breaker skips memory. A query or context of the wrong type
+    raises ``TypeError``."""
+    begun = _recall_kwargs(query, context)
+    if begun is None:
         return None
+    read, kwargs = begun
     call = FailOpenCall(engine, strict=strict, owner=owner, logger=logger, what="recall", entity_id=entity_id)
-    return None if call.skipped else (kwargs, call)
+    return None if call.skipped else (read, kwargs, call)
 
 
 async def arecall_within(

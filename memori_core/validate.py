@@ -34,6 +34,18 @@ def check_text(value: str, name: str) -> str:
     return value
 
 
+def repair_text(value: str) -> str:
+    """``value`` with each lone surrogate (half of an emoji a client cut in two: JSON ``"\\ud83d"``) replaced by
+    U+FFFD, and a surrogate pair written as two code units joined into its character: for end-user text the
+    fail-open surfaces read (an adapter's query and turns), where the turn must go on. Explicit engine calls
+    refuse such text instead (:func:`check_text`)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return value.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    return value
+
+
 _INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
 """Unicode categories of the characters an entity id may not hold: control characters (``Cc``), format
 characters (``Cf``: zero-width space, zero-width joiner and non-joiner, word joiner, BOM, soft hyphen, bidi

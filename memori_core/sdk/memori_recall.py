@@ -16,7 +16,7 @@ from ..facts import RecalledFact
 from ..failopen import STRICT_DEFAULT, FailOpenCall, arecall_within, check_timeout, within
 from ..placement import SYSTEM, check_placement
 from ..query import context_turns, extract_query_and_context, field_of
-from ..validate import check_context, check_query
+from ..validate import check_context, check_query, repair_text
 from .system_prompt import check_injectable, inject_context, normalize_provider
 
 __all__ = ["MemoriRecall"]
@@ -173,9 +173,15 @@ class MemoriRecall:
         """Whose facts to recall for the call, its question and recall's keyword arguments (``context`` when
         there are earlier user turns); ``None`` when the call has no user question."""
         entity = self._entity(entity_id)
-        given_query = None if query is None else check_query(query)
+        # End-user text: half an emoji (a lone surrogate) is replaced, not refused, so the call goes on.
+        given_query = None if query is None else check_query(repair_text(query) if isinstance(query, str) else query)
+        if isinstance(context, (list, tuple)):
+            context = [repair_text(t) if isinstance(t, str) else t for t in context]
+        elif isinstance(context, str):
+            context = repair_text(context)
         given_context = None if context is None else check_context(context)
         found, found_context = extract_query_and_context(kwargs, context_turns(self.engine))
+        found, found_context = repair_text(found), [repair_text(t) for t in found_context]
         question = found if given_query is None else given_query
         turns = found_context if given_context is None else given_context
         key = (entity, _conversation_of(kwargs)) if _is_responses_call(kwargs) else None
