@@ -135,6 +135,34 @@ Late = Callable[["concurrent.futures.Future[Any]"], None]
 """Told the outcome of work that outlived its time limit, once it ends (:meth:`FailOpenCall.outlived`)."""
 
 
+_ANSWER_BY: contextvars.ContextVar[float | None] = contextvars.ContextVar("memori_answer_by", default=None)
+"""The ``time.monotonic()`` by which the whole call running in this context must have its answer (:func:`within`)."""
+
+FINISH_SHARE = 0.1
+"""The share of a whole call's ``timeout`` (at most :data:`FINISH_AT_MOST` seconds) kept, from what
+:func:`answer_by` tells, for the work after the wait (choosing, the core facts, handing the answer back)."""
+
+FINISH_AT_MOST = 0.25
+
+
+def answer_by() -> float | None:
+    """Seconds left before the whole call running in this context (an adapter's recall with ``timeout=``) must
+    answer, less a share kept to finish (:data:`FINISH_SHARE`); ``None`` without such a limit. The engine waits
+    for its judge no longer than this, so a slow judge costs the judge's verdict, not the recall."""
+    by = _ANSWER_BY.get()
+    return None if by is None else max(0.0, by - time.monotonic())
+
+
+def _answering_by(fn: Callable[[], T], timeout: float) -> Callable[[], T]:
+    """``fn`` run with :func:`answer_by` telling the time left of ``timeout`` seconds from now."""
+    by = time.monotonic() + timeout - min(FINISH_AT_MOST, FINISH_SHARE * timeout)
+
+    def run() -> T:
+        _ANSWER_BY.set(by)  # in the daemon thread's own copy of the context
+        return fn()
+    return run
+
+
 def _no_answer(timeout: float) -> RecallTimedOut:
     return RecallTimedOut(f"no answer within {timeout:g} s")
 
@@ -145,7 +173,7 @@ def within(fn: Callable[[], T], timeout: float | None, late: Late | None = None)
     called with its future once it ends."""
     if timeout is None:
         return fn()
-    future = in_daemon_thread(fn)
+    future = in_daemon_thread(_answering_by(fn, timeout))
     try:
         return future.result(timeout=timeout)
     except concurrent.futures.TimeoutError:
@@ -158,7 +186,7 @@ def within(fn: Callable[[], T], timeout: float | None, late: Late | None = None)
 
 async def awithin(fn: Callable[[], T], timeout: float, late: Late | None = None) -> T:
     """Async :func:`within`: the event loop waits at most ``timeout`` seconds for ``fn()`` in a daemon thread."""
-    future = in_daemon_thread(fn)
+    future = in_daemon_thread(_answering_by(fn, timeout))
     try:
         return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
     except (asyncio.TimeoutError, concurrent.futures.TimeoutError):
