@@ -40,8 +40,11 @@ A whole recall's time limit (an adapter's ``timeout=``, :func:`check_timeout`): 
 bounds each request, not a recall that makes many (a user's first recall in a process reads all their facts,
 about ten seconds at 50,000 facts over a server). With ``timeout`` seconds, :func:`recall_or_empty` /
 :func:`arecall_or_empty` wait that long for the recall, which runs on in a daemon thread (so the user's copy it
-loads serves the next call), and fail open with ``TimeoutError("no answer within ... s")``: an outage error, so
-the breaker skips memory for the cool-down, as for a store that timed out.
+loads serves the next call), and fail open with :class:`RecallTimedOut` (a ``TimeoutError``: "no answer within
+... s"). That is not an outage: the store may well be answering (a large user's first load), so it does not open
+the breaker, which would turn memory off for every user of the engine. The recall left running tells the breaker
+how the store did once it ends (:meth:`FailOpenCall.outlived`): a store error, a request past the store's own
+request time limit or a connection that fails opens it then, as on any call.
 """
 
 from __future__ import annotations
@@ -147,32 +150,74 @@ def in_daemon_thread(fn: Callable[[], T]) -> concurrent.futures.Future[T]:
     return future
 
 
-def _no_answer(timeout: float) -> TimeoutError:
-    return TimeoutError(f"no answer within {timeout:g} s")
+class RecallTimedOut(TimeoutError):
+    """A whole call's time limit (an adapter's ``timeout=``) passed while the call was still running: it runs on in
+    the background. Not an outage (:func:`is_outage`): a large cold load over a healthy store takes this long too."""
 
 
-def within(fn: Callable[[], T], timeout: float | None) -> T:
+Late = Callable[["concurrent.futures.Future[Any]"], None]
+"""Told the outcome of work that outlived its time limit, once it ends (:meth:`FailOpenCall.outlived`)."""
+
+
+_ANSWER_BY: contextvars.ContextVar[float | None] = contextvars.ContextVar("memori_answer_by", default=None)
+"""The ``time.monotonic()`` by which the whole call running in this context must have its answer (:func:`within`)."""
+
+FINISH_SHARE = 0.1
+"""The share of a whole call's ``timeout`` (at most :data:`FINISH_AT_MOST` seconds) kept, from what
+:func:`answer_by` tells, for the work after the wait (choosing, the core facts, handing the answer back)."""
+
+FINISH_AT_MOST = 0.25
+
+
+def answer_by() -> float | None:
+    """Seconds left before the whole call running in this context (an adapter's recall with ``timeout=``) must
+    answer, less a share kept to finish (:data:`FINISH_SHARE`); ``None`` without such a limit. The engine waits
+    for its judge no longer than this, so a slow judge costs the judge's verdict, not the recall."""
+    by = _ANSWER_BY.get()
+    return None if by is None else max(0.0, by - time.monotonic())
+
+
+def _answering_by(fn: Callable[[], T], timeout: float) -> Callable[[], T]:
+    """``fn`` run with :func:`answer_by` telling the time left of ``timeout`` seconds from now."""
+    by = time.monotonic() + timeout - min(FINISH_AT_MOST, FINISH_SHARE * timeout)
+
+    def run() -> T:
+        _ANSWER_BY.set(by)  # in the daemon thread's own copy of the context
+        return fn()
+    return run
+
+
+def _no_answer(timeout: float) -> RecallTimedOut:
+    return RecallTimedOut(f"no answer within {timeout:g} s")
+
+
+def within(fn: Callable[[], T], timeout: float | None, late: Late | None = None) -> T:
     """``fn()``, waited for at most ``timeout`` seconds (``None``: called here, without limit); past that it runs
-    on in a daemon thread and ``TimeoutError("no answer within ... s")`` is raised."""
+    on in a daemon thread and :class:`RecallTimedOut` ("no answer within ... s") is raised; ``late`` is then
+    called with its future once it ends."""
     if timeout is None:
         return fn()
-    future = in_daemon_thread(fn)
+    future = in_daemon_thread(_answering_by(fn, timeout))
     try:
         return future.result(timeout=timeout)
     except concurrent.futures.TimeoutError:
         if future.done():  # fn's own TimeoutError (a store's deadline): reported as it is
             raise
+        if late is not None:
+            future.add_done_callback(late)
         raise _no_answer(timeout) from None
 
 
-async def awithin(fn: Callable[[], T], timeout: float) -> T:
+async def awithin(fn: Callable[[], T], timeout: float, late: Late | None = None) -> T:
     """Async :func:`within`: the event loop waits at most ``timeout`` seconds for ``fn()`` in a daemon thread."""
-    future = in_daemon_thread(fn)
+    future = in_daemon_thread(_answering_by(fn, timeout))
     try:
         return await asyncio.wait_for(asyncio.wrap_future(future), timeout)
     except (asyncio.TimeoutError, concurrent.futures.TimeoutError):
         if future.done():
             raise
+        if late is not None:
+            future.add_done_callback(late)
         raise _no_answer(timeout) from None
 
 
@@ -191,7 +236,8 @@ def recall_or_empty(
     if begun is None:
         return []
     read, kwargs, call = begun
-    return call.run(lambda: list(within(lambda: engine.recall(read, entity_id, limit, **kwargs), timeout)), [])
+    return call.run(lambda: list(within(lambda: engine.recall(read, entity_id, limit, **kwargs), timeout,
+                                        call.outlived)), [])
 
 
 async def arecall_or_empty(
@@ -204,7 +250,8 @@ async def arecall_or_empty(
     if begun is None:
         return []
     read, kwargs, call = begun
-    return await call.arun(lambda: arecall_within(engine, read, entity_id, limit, kwargs, timeout), [])
+    return await call.arun(lambda: arecall_within(engine, read, entity_id, limit, kwargs, timeout, call.outlived),
+                           [])
 
 
 def recall_call(
@@ -225,12 +272,13 @@ def recall_call(
 
 async def arecall_within(
     engine: Any, query: str, entity_id: str, limit: int | None, kwargs: dict[str, Any], timeout: float | None,
+    late: Late | None = None,
 ) -> list[RecalledFact]:
     """``engine.arecall``; with a ``timeout``, ``engine.recall`` in a daemon thread the event loop waits for at
-    most that long (:func:`awithin`)."""
+    most that long (:func:`awithin`; ``late`` is told how a recall that outlived it ended)."""
     if timeout is None:
         return list(await engine.arecall(query, entity_id, limit, **kwargs))
-    return list(await awithin(lambda: engine.recall(query, entity_id, limit, **kwargs), timeout))
+    return list(await awithin(lambda: engine.recall(query, entity_id, limit, **kwargs), timeout, late))
 
 
 # -- the outage breaker --------------------------------------------------------------------------------------
@@ -246,7 +294,10 @@ server is."""
 def is_outage(exc: BaseException) -> bool:
     """Whether ``exc`` says the store could not be reached or did not answer in time: a timeout (an httpx
     timeout, a write's deadline, a wait that gave up), a failed connection (refused, reset, a server gone
-    mid-reply) or a gateway's HTTP 502, 503 or 504 (a proxy in front of the server cannot reach it). Errors the store answered with, and the embedder's or ranking's errors, are not outages."""
+    mid-reply) or a gateway's HTTP 502, 503 or 504 (a proxy in front of the server cannot reach it). Errors the store answered with, and the embedder's or ranking's errors, are not outages, nor is a whole recall's
+    time limit passing (:class:`RecallTimedOut`: the store may be answering all along)."""
+    if isinstance(exc, RecallTimedOut):
+        return False
     if isinstance(exc, (TimeoutError, ConnectionError, asyncio.TimeoutError, concurrent.futures.TimeoutError)):
         return True
     httpx = sys.modules.get("httpx")  # not imported: no httpx error can have been raised
@@ -570,12 +621,33 @@ class FailOpenCall:
         self.succeeded()
         return result
 
+    def outlived(self, future: concurrent.futures.Future[Any]) -> None:
+        """The work of this call, which outlived the call's time limit (:class:`RecallTimedOut`, already reported),
+        ended: tell the breaker how the store did, as if the call had waited for it. Its error is logged as
+        :meth:`failed` logs one (an outage's opening warning); a ``strict`` call raised already: nothing."""
+        if self.strict:
+            return
+        error = None if future.cancelled() else future.exception()
+        if error is None:
+            self.succeeded()
+        elif isinstance(error, Exception):
+            self.failed(error, instead="the recall had outlived its timeout")
+
     def failed(self, exc: BaseException, *, instead: str = "continuing without memory") -> None:
         """The call failed: raise ``exc`` when ``strict``; else log it as the policy says (the error that
         opens the breaker with a warning saying for how long memory is skipped, a probe's at INFO, others
-        of the same outage at DEBUG) and return."""
+        of the same outage at DEBUG) and return. A whole call's time limit (:class:`RecallTimedOut`) is warned
+        and settles nothing: the work runs on, and :meth:`outlived` settles the call once it ends."""
         if self.strict:
             raise exc
+        if isinstance(exc, RecallTimedOut):
+            if self.admission is not None and self.admission.probe and self.breaker is not None:
+                self.breaker.release(self.admission)  # the next call may probe; the late outcome still counts
+            # Named as the TimeoutError it is (the class only tells it from a store's own timeout).
+            self.logger.warning("%s: %s failed for entity %r (TimeoutError: %s); %s; it runs on in the background "
+                                "(not an outage: the store may be answering a large load)", self.owner, self.what,
+                                self.entity_id, exc, instead)
+            return
         if isinstance(exc, NotReached):  # never sent: says nothing of the store, the breaker learns nothing
             self.ended()
             if self.breaker is not None and self.breaker.is_open:

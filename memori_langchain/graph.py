@@ -18,11 +18,11 @@ from typing_extensions import NotRequired
 from memori_core.adapter_args import check_adapter_args
 from memori_core.capture import (
     DEFAULT_MAX_PENDING_CAPTURES,
-    BackgroundCapture,
     WaitsForCaptures,
     check_extractor,
     check_max_pending,
 )
+from memori_core.capture_failures import EntityCaptures
 from memori_core.engine import RecallEngine
 from memori_core.extraction import FactExtractor, Message
 from memori_core.failopen import STRICT_DEFAULT, check_timeout
@@ -414,13 +414,14 @@ def memori_capture_node(
     the turn counts from when this node runs).
 
     The entity is resolved as for :func:`memori_recall_node`. Failures log a
-    warning; with ``strict=True`` the first one is raised by the next
-    :meth:`MemoriCaptureNode.flush` / ``aflush`` or the node's next run.
+    warning; with ``strict=True`` the first one of each entity is raised by the next
+    :meth:`MemoriCaptureNode.flush` / ``aflush`` or the node's next run for that entity (never in
+    another user's run).
     """
     owner = "memori_capture_node"
     check_adapter_args(owner, engine, entity_id)
     chosen = check_extractor(extractor)
-    captures = BackgroundCapture(owner, logger, strict=strict, max_pending=check_max_pending(max_pending_captures))
+    captures = EntityCaptures(owner, logger, strict=strict, max_pending=check_max_pending(max_pending_captures))
     captured = _CapturedTurns()
     unchecked = [True]  # until a run has told whether the graph's state can hold the capture mark
     unchecked_lock = threading.Lock()
@@ -445,8 +446,8 @@ def memori_capture_node(
         return False
 
     def memori_capture(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:
-        captures.raise_failure()
         entity = entity_of_run(owner, entity_id, config)
+        captures.raise_failure(entity)  # only this entity's: the node may serve many users
         messages = convert_to_messages(state.get("messages") or [])
         last_human = max((i for i, m in enumerate(messages) if is_human(m)), default=None)
         if last_human is None:

@@ -10,7 +10,8 @@ from langchain_core.messages import SystemMessage
 from langchain_core.runnables import RunnableConfig, ensure_config
 
 from memori_core.adapter_args import check_adapter_args
-from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, WaitsForCaptures, check_extractor
+from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, WaitsForCaptures, check_extractor
+from memori_core.capture_failures import EntityCaptures
 from memori_core.lanes import ERASURES
 from memori_core.engine import RecallEngine
 from memori_core.extraction import FactExtractor
@@ -100,8 +101,9 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     Recall or capture errors are logged and the model is called without
     memory; ``strict=True`` raises recall errors, and a capture failure is
     raised by the next :meth:`flush` / :meth:`aflush` or the next model call
-    through this middleware, whichever comes first (see
-    :class:`memori_core.capture.BackgroundCapture`). ``timeout`` (seconds; default ``None``: no limit but the
+    through this middleware for the same entity, whichever comes first: one
+    middleware serving many users never raises one user's failure in another's
+    call (:class:`memori_core.capture_failures.EntityCaptures`). ``timeout`` (seconds; default ``None``: no limit but the
     store's per request) bounds each model call's whole recall: past it the model is called without the block
     (a warning, or ``TimeoutError`` under ``strict``), while the recall finishes in the background and serves
     the next call.
@@ -132,7 +134,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         self.capture = capture
         self.strict = strict
         self.extractor = check_extractor(extractor)
-        self._captures = BackgroundCapture(
+        self._captures = EntityCaptures(
             "MemoriMiddleware", logger, strict=strict, max_pending=max_pending_captures
         )
         self.tools = []
@@ -204,9 +206,9 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
 
     def wrap_model_call(self, request: ModelRequest, handler: Handler) -> ModelResponse:
         """Inject the block into this call's system message, call the model, then queue the turn's capture."""
-        self._captures.raise_failure()
         config = ensure_config()
         entity = self._entity(request, config)
+        self._captures.raise_failure(entity)
         since, began = ERASURES.generation(entity), datetime.now(timezone.utc)
         response = handler(self._with_block(request, self._recall(request, config, entity).block()))
         self._capture(request, config, entity, since, began)
@@ -214,9 +216,9 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
 
     async def awrap_model_call(self, request: ModelRequest, handler: AsyncHandler) -> ModelResponse:
         """Async :meth:`wrap_model_call` (``engine.arecall``; the capture is queued the same way)."""
-        self._captures.raise_failure()
         config = ensure_config()
         entity = self._entity(request, config)
+        self._captures.raise_failure(entity)
         since, began = ERASURES.generation(entity), datetime.now(timezone.utc)
         response = await handler(self._with_block(request, await self._recall(request, config, entity).ablock()))
         self._capture(request, config, entity, since, began)

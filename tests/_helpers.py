@@ -327,3 +327,14 @@ def seeded_fixtures(seed: Any, config: Any = None) -> tuple[Any, Any]:
                                  config=config if config is not None else RecallConfig()))
 
     return shared_fixture(seed, config), fresh
+
+
+def wait_until(predicate: Callable[[], bool], at_most: float = 10.0) -> bool:
+    """Whether ``predicate()`` became true within ``at_most`` seconds (polled): for work left running in the
+    background, whose end a test cannot join. Only the outcome is asserted, never the time it took."""
+    end = time.monotonic() + at_most
+    while not predicate():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.01)
+    return True

@@ -13,8 +13,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from _helpers import HashEmbedder, seeded_fixtures, ungated_engine
+from _helpers import HashEmbedder, seeded_fixtures, ungated_engine, wait_until
 from memori_core import ChromaStore, RecallConfig, RecallEngine
+from memori_core.failopen import arecall_or_empty, recall_or_empty
 from memori_core.engine import MAX_JUDGE_CALLS
 from memori_core.judge import Judge, as_indices, judge_prompt, parse_judgement
 from memori_core.ranking.core import CORE
@@ -457,3 +458,64 @@ def test_a_judge_that_raises_is_warned_in_one_line_and_its_traceback_is_logged_a
     assert warning.exc_info is None
     [traced] = [r for r in caplog.records if r.exc_info is not None]
     assert traced.levelno == logging.DEBUG and isinstance(traced.exc_info[1], RuntimeError)
+
+
+# -- a slow judge and many concurrent recalls ------------------------------------------------------------------
+
+
+class HeldJudge:
+    """A judge (picks the facts holding ``word``) whose calls all wait until ``release`` is set; ``started`` counts
+    the calls running."""
+
+    def __init__(self, word: str = "peanuts") -> None:
+        self.word, self.release, self.started = word, threading.Event(), 0
+        self._lock = threading.Lock()
+
+    def __call__(self, query: str, facts: Sequence[str], context: Sequence[str]) -> list[int]:
+        with self._lock:
+            self.started += 1
+        self.release.wait(30)
+        return [i for i, f in enumerate(facts) if self.word in f]
+
+
+async def test_concurrent_async_recalls_waiting_on_a_slow_judge_hold_no_read_thread(
+        fresh_seeded: RecallEngine) -> None:
+    # One read thread and six turns at once: each judge call waits, yet all six are asked (none holds the
+    # thread while the judge answers), and each turn gets the judge's choice and the core fact.
+    fresh_seeded.add("u", ["User takes metformin daily."], core=True)
+    judge = HeldJudge()
+    judged = judged_engine(fresh_seeded.store, judge, judge_timeout=30, async_workers=1)
+    try:
+        turns = [asyncio.create_task(judged.arecall(PEANUTS, "u")) for _ in range(6)]
+        assert await asyncio.to_thread(wait_until, lambda: judge.started == 6)
+        judge.release.set()
+        for recalled in await asyncio.gather(*turns):
+            assert contents(recalled) == ["User is allergic to peanuts.", "User takes metformin daily."]
+    finally:
+        judge.release.set()
+        judged.close()
+
+
+@pytest.mark.parametrize("run_async", [False, True], ids=["sync", "async"])
+async def test_a_judge_slower_than_the_whole_recall_timeout_leaves_the_gate_selection_and_core_facts(
+        fresh_seeded: RecallEngine, run_async: bool, caplog: pytest.LogCaptureFixture) -> None:
+    # The adapter's time limit comes before the judge's: the recall returns what the gate chose, core facts
+    # included, in time, instead of being given up with nothing.
+    fresh_seeded.add("u", ["User takes metformin daily."], core=True)
+    gate_only = contents(fresh_seeded.recall(PEANUTS, "u"))
+    assert "User takes metformin daily." in gate_only
+    judge = HeldJudge()
+    judged = judged_engine(fresh_seeded.store, judge, judge_timeout=30)
+    kwargs = {"strict": True, "owner": "test", "logger": logging.getLogger("test"), "timeout": 2.0}
+    try:
+        with caplog.at_level(logging.WARNING, logger="memori_core.engine"):
+            if run_async:
+                recalled = await arecall_or_empty(judged, PEANUTS, "u", None, **kwargs)
+            else:
+                recalled = recall_or_empty(judged, PEANUTS, "u", None, **kwargs)  # strict: a timeout would raise
+        assert contents(recalled) == gate_only
+        assert judge.started == 1
+        assert "the recall's own time limit left" in caplog.text
+    finally:
+        judge.release.set()
+        judged.close()

@@ -12,8 +12,8 @@ from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from _faults import break_store
-from _helpers import seeded_fixtures
+from _faults import Faults, InjectedFault, break_store
+from _helpers import seeded_fixtures, wait_until
 from _langchain_fakes import PEANUTS, replies, seed_alice_and_bob, shop_search, tool_round_trip
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.context import OPEN_TAG
@@ -233,6 +233,37 @@ async def test_broken_store_strict_raises(fresh_seeded):
     break_store(fresh_seeded)
     with pytest.raises(Exception, match="does not exist"):
         await agent.ainvoke({"messages": [HumanMessage("peanuts")]})
+
+
+async def test_a_shared_strict_middleware_raises_a_failed_capture_only_in_that_users_next_call(fresh_seeded):
+    # One middleware for every user of a service: alice's failed capture (a real store write failing) must not
+    # be raised in bob's request, and must reach alice.
+    Faults(fresh_seeded.store).arm("upsert", times=1, message="the write of alice's turn failed")
+    middleware = MemoriMiddleware(engine=fresh_seeded, capture=True, strict=True)
+    agent = create_agent(replies(*["ok"] * 4), [], system_prompt=SYSTEM, middleware=[middleware])
+
+    async def turn(entity: str, text: str) -> str:
+        result = await agent.ainvoke({"messages": [HumanMessage(text)]}, {"configurable": {"entity_id": entity}})
+        return result["messages"][-1].content
+
+    assert await turn("alice", "I moved to Zagreb.") == "ok"
+    assert wait_until(lambda: middleware.capture_stats.failed == 1)
+    assert await turn("bob", "What snacks are safe for me?") == "ok"  # bob's call is not alice's to fail
+    with pytest.raises(InjectedFault, match="the write of alice's turn failed"):
+        await turn("alice", "Hi again.")
+    assert await turn("alice", "Hi again.") == "ok"  # raised once
+    assert middleware.flush().failed == 1  # nothing left to raise
+
+
+def test_a_shared_strict_middleware_flush_raises_a_failure_no_user_call_took(fresh_seeded):
+    Faults(fresh_seeded.store).arm("upsert", times=1, message="the write of alice's turn failed")
+    middleware = MemoriMiddleware(engine=fresh_seeded, capture=True, strict=True)
+    agent = create_agent(replies(*["ok"] * 2), [], system_prompt=SYSTEM, middleware=[middleware])
+    agent.invoke({"messages": [HumanMessage("I moved to Zagreb.")]}, {"configurable": {"entity_id": "alice"}})
+    agent.invoke({"messages": [HumanMessage("Hello.")]}, {"configurable": {"entity_id": "bob"}})
+    with pytest.raises(InjectedFault, match="alice's turn"):
+        middleware.flush()  # the app's own call: any user's failure
+    middleware.flush()  # raised once: nothing left
 
 
 @pytest.mark.server

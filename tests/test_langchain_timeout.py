@@ -17,8 +17,8 @@ from langchain_core.messages import HumanMessage
 from langchain_core.prompts import ChatPromptTemplate
 from langgraph.graph import END, START, StateGraph
 
-from _faults import held_loads_engine
-from _helpers import HashEmbedder
+from _faults import Faults, held_loads_engine
+from _helpers import HashEmbedder, wait_until
 from _langchain_fakes import replies
 from memori_core import RecallConfig, RecallEngine
 from memori_langchain import (
@@ -32,6 +32,7 @@ from memori_langchain import (
 
 FACT = "User lives in Porto."
 QUESTION = "Where do I live?"
+OTHER_FACT = "User is allergic to peanuts."
 SYSTEM = "You are a travel assistant."
 
 
@@ -137,13 +138,46 @@ async def test_without_a_timeout_the_turn_waits_for_the_slow_load_and_gets_memor
     assert slow.store.loading.is_set()
 
 
-async def test_a_timed_out_recall_opens_the_outage_breaker_as_any_timeout(
-        slow: RecallEngine, caplog: pytest.LogCaptureFixture) -> None:
+async def test_a_cold_load_past_the_timeout_leaves_the_breaker_closed_and_another_user_is_served(
+        slow: RecallEngine) -> None:
+    # A whole recall's time limit passing while the store still answers (a large user's first load) is not an
+    # outage: it must not turn memory off for every other user of the engine.
     slow.outage.cooldown = 10.0
+    # Another user whose cached copy is not behind u1's lock stripe (entities hash onto 64 of them).
+    other = next(e for e in (f"u{i}" for i in range(2, 200))
+                 if slow._coord.entity_lock(e) is not slow._coord.entity_lock("u1"))  # noqa: SLF001
+    slow.store.release.set()
+    slow.add(other, [OTHER_FACT])
+    assert [f.content for f in slow.recall("Can I eat satay?", other)] == [OTHER_FACT]  # its copy is cached
+    slow.store.release.clear()
+    model = replies(*["ok"] * 4)
+    # A time limit a warm recall meets even on a loaded machine; u1's load is held however long it is.
+    agent = create_agent(model, [], system_prompt=SYSTEM, middleware=[MemoriMiddleware(slow, timeout=1.0)])
+
+    def as_user(entity: str, text: str) -> str:
+        agent.invoke({"messages": [HumanMessage(text)]}, {"configurable": {"entity_id": entity}})
+        return model.system_texts()[-1]
+
+    assert FACT not in as_user("u1", QUESTION)  # u1's cold load is held past the timeout
+    assert slow.store.loading.is_set() and not slow.outage.is_open
+    assert OTHER_FACT in as_user(other, "Can I eat satay?")  # served, not skipped by an open breaker
+    slow.store.release.set()
+    assert FACT in as_user("u1", QUESTION)  # the held load finished and serves u1 now
+    assert not slow.outage.is_open
+
+
+async def test_a_timed_out_recall_whose_store_request_then_times_out_opens_the_breaker(
+        slow: RecallEngine, caplog: pytest.LogCaptureFixture) -> None:
+    # The store truly stopped answering: the recall left running ends in the store's own request timeout, and
+    # that opens the breaker as on any call, though the turn had already gone on without memory.
+    slow.outage.cooldown = 10.0
+    Faults(slow.store).arm("load_entity", "after", error=TimeoutError, message="the read operation timed out")
     turn = middleware(slow, False, {"timeout": 0.2})
     with caplog.at_level(logging.DEBUG, logger="memori_langchain"):
         assert FACT not in await turn()
-        slow.store.release.set()
+        assert not slow.outage.is_open  # the turn's own time limit opened nothing
+        slow.store.release.set()  # the held request now fails with the store's timeout
+        assert wait_until(lambda: slow.outage.is_open)
         assert FACT not in await turn()  # the cool-down: skipped at once, without going to the store
-    assert slow.outage.is_open and slow.outage.error == "TimeoutError"
+    assert slow.outage.error == "TimeoutError"
     assert "MemoriMiddleware: recall skipped for entity 'u1'" in caplog.text

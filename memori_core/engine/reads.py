@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -48,11 +48,26 @@ from .answers import Answers, _Answer, _answered, _Asked, _copies, _remember_ans
 from .closing import when_open
 from .core_rows import _core_added, _core_fact, _core_rows
 from .gate_signals import GateSignals, _Turn, _turn
-from .judging import Judging
+from .judging import Judging, _Judgement
 from .report import _report
 from .scored import _fact, _Gathered, _Scored
 
 logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class _Scoring:
+    """A recall's candidates scored, waiting for the judge's verdict (:meth:`ReadPath._recall_chosen`)."""
+
+    query: str
+    entity_id: str
+    limit: int
+    read: list[str]  # the earlier turns read (the judge is shown them)
+    scored: _Scored
+    asked: _Asked | None  # the question, to remember its answer by (None: not remembered)
+    revision: Any  # the copy's revision when the recall began
+    horizon: float  # when the first of the copy's facts expires
+    cache: EntityCache
 
 
 class ReadPath(Answers, GateSignals, Judging):
@@ -108,6 +123,26 @@ class ReadPath(Answers, GateSignals, Judging):
         a judge failed on). The revision is read from the store first, as for every recall, so a write that
         landed meanwhile, in any process, is always seen.
         """
+        begun = self._recall_scored(query, entity_id, limit, query_vector=query_vector, where=where,
+                                    context=context, as_of=as_of)
+        if isinstance(begun, list):
+            return begun
+        judged = None if self.judge is None else self._judgement(begun.query, begun.scored, begun.limit, begun.read)
+        return self._recall_chosen(begun, judged)
+
+    def _recall_scored(
+        self,
+        query: str,
+        entity_id: str,
+        limit: int | None = None,
+        *,
+        query_vector: Any | None = None,
+        where: dict[str, Any] | None = None,
+        context: Sequence[str] | str | None = None,
+        as_of: Any = None,
+    ) -> list[RecalledFact] | _Scoring:
+        """:meth:`recall` up to the judge: its answer when it needs no choosing (nothing to recall, an answer
+        given before, no candidate), else the candidates scored (:class:`_Scoring`) for :meth:`_recall_chosen`."""
         query, entity_id, limit, where, at = self._checked(query, entity_id, limit, where, as_of)
         read, conversation = self._conversation(query, context)
         if not query.strip() or limit <= 0:
@@ -128,7 +163,12 @@ class ReadPath(Answers, GateSignals, Judging):
                              read=read if conversation is not None else (), cache=cache)
         if isinstance(scored, str):
             return []
-        judged = None if self.judge is None else self._judgement(query, scored, limit, read)
+        return _Scoring(query, entity_id, limit, read, scored, asked, revision, horizon, cache)
+
+    def _recall_chosen(self, begun: _Scoring, judged: _Judgement | None) -> list[RecalledFact]:
+        """:meth:`recall` after the judge (``judged``: its verdict, ``None`` without one): the facts chosen, the
+        core facts after them; the answer remembered when nothing but the copy and the question decided it."""
+        scored, limit, asked, cache, revision = begun.scored, begun.limit, begun.asked, begun.cache, begun.revision
         if judged is not None and judged.relevant is not None:
             chosen = judged_select(judged.seen, judged.relevant, limit)  # the judge decided
         else:
@@ -143,10 +183,10 @@ class ReadPath(Answers, GateSignals, Judging):
         # Kept only when nothing but the copy and the question decided it: a failed judge or gate prototypes
         # might answer otherwise the next time.
         if asked is not None and not (judged is not None and judged.relevant is None) and not self._prototypes_failing:
-            with self._entity_lock(entity_id):
+            with self._entity_lock(begun.entity_id):
                 if cache.revision == revision:
                     _remember_answer(cache, asked,
-                                     _Answer(revision, horizon, self._answer_inputs(), tuple(_copies(facts))))
+                                     _Answer(revision, begun.horizon, self._answer_inputs(), tuple(_copies(facts))))
         return facts
 
     @when_open

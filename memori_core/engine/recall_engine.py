@@ -401,9 +401,17 @@ class RecallEngine(ReadPath, WritePath):
     async def arecall(self, query: str, entity_id: str, limit: int | None = None, *,
                       query_vector: Any | None = None, where: dict[str, Any] | None = None,
                       context: Sequence[str] | str | None = None, as_of: Any = None) -> list[RecalledFact]:
-        """Async :meth:`recall` (runs on a read thread)."""
-        return await self._read(self.recall, query, entity_id, limit, query_vector=query_vector, where=where,
-                                     context=context, as_of=as_of)
+        """Async :meth:`recall` (runs on a read thread; with a ``judge``, the judge is awaited on the event loop
+        between the read thread's two parts, so a slow judge holds no read thread)."""
+        if self.judge is None:
+            return await self._read(self.recall, query, entity_id, limit, query_vector=query_vector, where=where,
+                                    context=context, as_of=as_of)
+        begun = await self._read(self._recall_scored, query, entity_id, limit, query_vector=query_vector,
+                                 where=where, context=context, as_of=as_of)
+        if isinstance(begun, list):
+            return begun
+        judged = await self._ajudgement(begun.query, begun.scored, begun.limit, begun.read)
+        return await self._read(self._recall_chosen, begun, judged)
 
     async def anearest(self, query: str, entity_id: str, limit: int | None = None, *,
                        where: dict[str, Any] | None = None) -> list[RecalledFact]:

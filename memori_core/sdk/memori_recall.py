@@ -239,7 +239,8 @@ class MemoriRecall:
         if begun is None:
             return []
         request, call = begun
-        return call.run(lambda: within(lambda: self._recall(request), self.timeout), [], instead=_WITHOUT_MEMORY)
+        return call.run(lambda: within(lambda: self._recall(request), self.timeout, call.outlived), [],
+                        instead=_WITHOUT_MEMORY)
 
     def apply(
         self,
@@ -279,7 +280,8 @@ class MemoriRecall:
             return []
         request, call = begun
         return await call.arun(lambda: arecall_within(self.engine, request.query, request.entity_id, self.k,
-                                                      request.extra, self.timeout), [], instead=_WITHOUT_MEMORY)
+                                                      request.extra, self.timeout, call.outlived), [],
+                               instead=_WITHOUT_MEMORY)
 
     async def aapply(
         self,

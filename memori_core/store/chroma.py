@@ -13,6 +13,7 @@ import contextlib
 import logging
 import os
 import sys
+import threading
 import uuid
 import weakref
 from collections.abc import Callable, Sequence
@@ -97,6 +98,49 @@ def default_store_path(*, env: bool = True) -> Path:
     else:
         base = Path(os.environ.get("XDG_DATA_HOME") or home / ".local" / "share")
     return base / "memori-recall"
+
+
+class _Reopening:
+    """A collection of a store served by a Chroma server, opened again when the server no longer has it.
+
+    A server restarted over an empty folder (a container without its volume) has lost every collection: each call
+    on the old one raises chromadb's ``NotFoundError`` for as long as the process runs. A call that meets it has the
+    store open its collections again (``get_or_create``, :meth:`ChromaStore._reopen`) and is made once more, on the
+    new, empty one: the store then answers as a new server does (no facts, no revisions), and the engine's copies,
+    whose revisions the store no longer holds, are read again from it, as a fresh engine would."""
+
+    __slots__ = ("_target", "_store")
+
+    def __init__(self, target: Any, store: ChromaStore) -> None:
+        self._target, self._store = target, store
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._target, name)
+        if not callable(value) or name.startswith("_"):
+            return value
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            failed = self._target
+            try:
+                return value(*args, **kwargs)
+            except Exception as exc:
+                if not _collection_gone(exc):
+                    raise
+                self._store._reopen(self, failed)  # noqa: SLF001 - the store's own collections
+                return getattr(self._target, name)(*args, **kwargs)
+        return call
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _Reopening.__slots__:
+            object.__setattr__(self, name, value)
+        else:  # onto the collection itself, as without the wrapper (tests wrap its methods so)
+            setattr(self._target, name, value)
+
+
+def _collection_gone(exc: BaseException) -> bool:
+    """Whether ``exc`` is the server saying the collection does not exist (chromadb's ``NotFoundError``)."""
+    errors = sys.modules.get("chromadb.errors")
+    return errors is not None and isinstance(exc, errors.NotFoundError) and "does not exist" in str(exc)
 
 
 class _ProcessBound:
@@ -207,6 +251,9 @@ class ChromaStore(FactStore):
         if not served:  # an embedded system: the process that opened it is the only one that can use it
             where = "in memory" if self.location == "ephemeral" else f"at {self.location}"
             self._facts, revisions = _ProcessBound(self._facts, where), _ProcessBound(revisions, where)
+        else:  # a server restarted over an empty folder has lost them: opened again (see _Reopening)
+            self._facts, revisions = _Reopening(self._facts, self), _Reopening(revisions, self)
+        self._reopen_lock = threading.Lock()
         self._warn_if_old_hnsw()
         self._revision_tokens = ChromaRevisions(revisions, str(self._facts.id), self)
         try:
@@ -216,6 +263,26 @@ class ChromaStore(FactStore):
         if snapshots and self._folder_hold is not None:
             collection_id = str(self._facts.id)
             self.cache_folder = CacheFolder(Path(self._folder_hold.folder) / SNAPSHOTS / collection_id, collection_id)
+
+    def _reopen(self, gone: _Reopening, failed: Any) -> None:
+        """The server no longer has the collection ``failed`` that ``gone`` wrapped: open both collections again
+        (created empty when missing), unless another call did since. Logged as a warning: the server lost what it
+        stored."""
+        with self._reopen_lock:
+            facts, revisions = self._facts, self._revision_tokens.records
+            if not isinstance(facts, _Reopening) or not isinstance(revisions, _Reopening):
+                raise RuntimeError("only a server's collections are opened again")
+            if gone._target is not failed:  # noqa: SLF001 - another call opened them again meanwhile
+                return
+            name = facts.name
+            logger.warning(
+                "the Chroma server at %s no longer has collection %r (restarted over an empty folder?); opening it "
+                "again, empty: the facts stored before are not on this server any more", self.location, name)
+            facts._target = self._client.get_or_create_collection(name, embedding_function=None,  # noqa: SLF001
+                                                                  metadata=dict(_HNSW))
+            revisions._target = self._client.get_or_create_collection(  # noqa: SLF001
+                f"{name}_revisions", embedding_function=None)
+            self._dimension = None
 
     def _warn_if_old_hnsw(self) -> None:
         """Log a warning when the facts collection was made by an earlier version with ``hnsw:M`` 4 (Chroma
