@@ -34,10 +34,12 @@ from .slots import (
     is_loss,
     is_negated,
     is_relationship_status,
+    left_out,
     names_in,
     relationship_stage,
     same_activity,
     slots_of,
+    taken_back,
 )
 from .speech_acts import own_part
 from .types import ExtractedFact
@@ -182,6 +184,11 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         verdict, words = replace(verdict, fact=own, sentence=own), content_words(own)
     if OWN_PREGNANCY.match(text) and _BIRTH.search(verdict.fact) and _OWN_CHILD.match(verdict.fact):
         return True  # "Our baby girl Maya was born last week": "User is pregnant." no longer holds
+    back = taken_back(verdict.fact)
+    kept_out = left_out(text) if back and not _CONDITION.search(text) else None
+    if kept_out is not None and holder(verdict.fact) == holder(text):
+        # "I'm back on carbs" ends "User is on keto."; "I eat eggs again" leaves "User is vegetarian."
+        return bool(back & kept_out)
     if _says_more(verdict, text):
         return False
     wrong = corrected_words(verdict.sentence)

@@ -1,0 +1,119 @@
+"""Rule-based capture keeps what a person would keep, through capture_facts into a real embedded Chroma store (issue
+"memory that stays true"): a diet ended by taking back what it left out, a breakup said with whom, passing
+whereabouts, dated and past events, and a denied allergy that was someone else's."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from _helpers import ungated_engine
+from memori_core import RecallEngine, RuleBasedFactExtractor, capture_facts
+
+RULES = RuleBasedFactExtractor()
+# A Wednesday; the turns are read as said then.
+SAID = datetime(2026, 5, 20, 9, 0, tzinfo=timezone.utc)
+
+
+def _said(engine: RecallEngine, *turns: str, user: str = "u1") -> list[str]:
+    """Capture each turn in order for ``user``, said at :data:`SAID`; the texts of their valid facts afterwards,
+    sorted."""
+    for turn in turns:
+        capture_facts(engine, user, [("user", turn)], RULES, created_at=SAID)
+    return sorted(f.content for f in engine.list(user))
+
+
+def _core(engine: RecallEngine, user: str = "u1") -> list[str]:
+    """The texts of the user's valid facts stored core (injected on every turn), sorted."""
+    return sorted(f.content for f in engine.list(user) if f.metadata.get("core"))
+
+
+# -- 1. a diet ended by taking back what it left out -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("diet", "taken_back", "now"),
+    [
+        ("I'm on keto.", "I'm back on carbs.", "User is back on carbs."),
+        ("I'm on keto.", "I'm back on carbs now.", "User is back on carbs."),
+        ("I'm on keto.", "I eat bread again now.", "User eats bread again."),
+        ("I'm vegetarian.", "I've started eating meat again.", "User has started eating meat again."),
+        ("I'm vegetarian.", "I'm eating fish again.", "User is eating fish again."),
+        ("I'm vegan.", "I'm back on dairy.", "User is back on dairy."),
+        ("I'm gluten-free.", "I eat pasta again.", "User eats pasta again."),
+        ("I'm pescatarian.", "I'm back to eating meat.", "User is back to eating meat."),
+        ("I cut out sugar.", "I'm back on sugar.", "User is back on sugar."),
+    ],
+)
+def test_a_food_taken_back_ends_the_diet_that_left_it_out(diet: str, taken_back: str, now: str) -> None:
+    engine = ungated_engine()
+    assert _said(engine, "I live in Lisbon.", diet, taken_back) == sorted(["User lives in Lisbon.", now])
+    [old] = [f for f in engine.list("u1", include_invalid=True) if f.content not in ("User lives in Lisbon.", now)]
+    assert old.valid_to is not None  # kept as history, no longer valid
+
+
+def test_a_diet_ended_by_a_food_is_no_longer_injected_as_core() -> None:
+    engine = ungated_engine()
+    _said(engine, "I'm vegetarian.")
+    assert _core(engine) == ["User is vegetarian."]
+    _said(engine, "I've started eating chicken again.")
+    assert _core(engine) == []
+
+
+def test_a_food_taken_back_ends_the_diet_among_many_stored_facts() -> None:
+    # the diet is shown to the rules as the turn's slot, not only when it ranks among the nearest facts
+    engine = ungated_engine()
+    valid = _said(engine, "I'm on keto.", "I live in Lisbon.", "I work at Google as a designer.",
+                  "I have a cat named Mochi.", "I play tennis on Sundays.", "I drink coffee every morning.",
+                  "My sister lives in Paris.", "I drive a Golf.", "I'm learning Spanish.", "I'm back on carbs.")
+    assert "User is on keto." not in valid and "User is back on carbs." in valid
+
+
+@pytest.mark.parametrize(
+    ("diet", "said"),
+    [
+        ("I'm vegetarian.", "I eat eggs again."),  # a vegetarian eats eggs
+        ("I'm vegetarian.", "I'm back on dairy."),
+        ("I'm gluten-free.", "I eat rice again."),
+        ("I'm on keto.", "I'm back on track."),  # no food
+        ("I'm on keto.", "I'm not back on carbs."),
+        ("I'm allergic to eggs.", "I eat eggs again."),  # an allergy is no diet given up
+    ],
+)
+def test_what_a_diet_never_left_out_leaves_the_diet(diet: str, said: str) -> None:
+    engine = ungated_engine()
+    [fact] = _said(engine, diet)
+    assert fact in _said(engine, said)
+
+
+def test_a_food_taken_back_by_someone_else_leaves_the_users_diet() -> None:
+    engine = ungated_engine()
+    assert "User is vegetarian." in _said(engine, "I'm vegetarian.", "My sister eats meat again.")
+
+
+# -- 5. a denied allergy that was someone else's -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("denial", "theirs"),
+    [
+        ("I'm not allergic to shellfish, that was my brother.", "User's brother is allergic to shellfish."),
+        ("I'm not allergic to shellfish, that was my brother Sam.", "User's brother Sam is allergic to shellfish."),
+        ("Actually I'm not allergic to shellfish, that was my sister.", "User's sister is allergic to shellfish."),
+        ("No, I'm not allergic to shellfish. That was my brother.", "User's brother is allergic to shellfish."),
+        ("I'm not allergic to shellfish, it was my brother.", "User's brother is allergic to shellfish."),
+        ("I'm not allergic to shellfish, that's my brother.", "User's brother is allergic to shellfish."),
+    ],
+)
+def test_a_denied_allergy_ends_the_users_and_keeps_whose_it_was(denial: str, theirs: str) -> None:
+    engine = ungated_engine()
+    _said(engine, "I'm allergic to shellfish.")
+    assert _core(engine) == ["User is allergic to shellfish."]
+    assert _said(engine, denial) == sorted(["User is not allergic to shellfish.", theirs])
+    assert _core(engine) == []  # someone else's allergy does not ride on every turn
+
+
+def test_that_was_my_brother_without_a_denial_before_it_stores_nothing() -> None:
+    engine = ungated_engine()
+    assert _said(engine, "I'm allergic to shellfish.", "That was my brother.") == ["User is allergic to shellfish."]
