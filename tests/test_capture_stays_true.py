@@ -117,3 +117,39 @@ def test_a_denied_allergy_ends_the_users_and_keeps_whose_it_was(denial: str, the
 def test_that_was_my_brother_without_a_denial_before_it_stores_nothing() -> None:
     engine = ungated_engine()
     assert _said(engine, "I'm allergic to shellfish.", "That was my brother.") == ["User is allergic to shellfish."]
+
+
+# -- 2. a breakup says with whom ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("partner", "breakup", "now"),
+    [
+        ("My boyfriend Tom is a chef.", "We broke up.", "User broke up with Tom."),
+        ("My boyfriend Tom is a chef.", "We split up.", "User split up with Tom."),
+        ("My boyfriend Tom is a chef.", "We broke up last week.", "User broke up with Tom last week."),
+        ("I'm dating Tom.", "We broke up.", "User broke up with Tom."),
+        ("I'm married to Luis.", "We split up.", "User split up with Luis."),
+        ("I have a girlfriend.", "We broke up.", "User broke up with their girlfriend."),
+        ("My boyfriend Tom is a chef.", "Tom and I split up last month.", "User and Tom split up last month."),
+    ],
+)
+def test_a_breakup_ends_the_partners_facts_and_says_with_whom(partner: str, breakup: str, now: str) -> None:
+    engine = ungated_engine()
+    assert _said(engine, "I live in Lisbon.", partner, breakup) == sorted(["User lives in Lisbon.", now])
+
+
+def test_a_breakup_with_no_partner_stored_says_it_was_with_a_partner() -> None:
+    assert _said(ungated_engine(), "We broke up.") == ["User broke up with their partner."]
+
+
+def test_a_breakup_said_later_does_not_make_the_ex_the_partner_a_he_is_read_as() -> None:
+    engine = ungated_engine()
+    _said(engine, "My boyfriend Tom is a chef.", "We broke up.")
+    assert _said(engine, "He's coeliac.") == ["User broke up with Tom."]  # no partner to read "he" as
+
+
+@pytest.mark.parametrize("said", ["I split my time between Lisbon and Porto.", "We split the bill."])
+def test_split_that_is_no_breakup_ends_no_relationship(said: str) -> None:
+    engine = ungated_engine()
+    assert "User's boyfriend Tom is a chef." in _said(engine, "My boyfriend Tom is a chef.", said)
