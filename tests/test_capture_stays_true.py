@@ -153,3 +153,48 @@ def test_a_breakup_said_later_does_not_make_the_ex_the_partner_a_he_is_read_as()
 def test_split_that_is_no_breakup_ends_no_relationship(said: str) -> None:
     engine = ungated_engine()
     assert "User's boyfriend Tom is a chef." in _said(engine, "My boyfriend Tom is a chef.", said)
+
+
+# -- 3. passing whereabouts --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm at Starbucks now.",
+        "I'm at Starbucks right now.",
+        "I'm in London now for a conference.",
+        "I'm in London for a conference.",
+        "At the airport, flight delayed.",
+        "I'm at Heathrow, flight delayed.",
+        "I'm in Berlin on business.",
+        "We're in Rome for my cousin's wedding.",
+        "I'm in Paris for the weekend.",
+        "I'm in London visiting friends.",
+        "I'm at Costa waiting for a friend.",
+    ],
+)
+def test_passing_whereabouts_are_not_stored_and_leave_the_home(said: str) -> None:
+    engine = ungated_engine()
+    assert _said(engine, "I live in Lisbon.", "I work at Google as a designer.", said) == [
+        "User lives in Lisbon.", "User works at Google as a designer."]
+    assert _said(engine, said, user="u2") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I'm in Lisbon now for good.", "User is in Lisbon now for good."),  # a move, not a visit
+        ("I'm at UCL for my PhD.", "User is at UCL for their PhD."),
+        ("I'm in London for a year.", "User is in London for a year."),
+        ("I'm in IT.", "User is in IT."),
+    ],
+)
+def test_where_the_user_is_for_long_is_no_passing_whereabouts(said: str, kept: str) -> None:
+    assert _said(ungated_engine(), said) == [kept]
+
+
+def test_in_a_place_now_is_still_a_move_when_a_home_is_stored() -> None:
+    engine = ungated_engine()
+    assert _said(engine, "I live in Lisbon.", "im in exeter now") == ["User lives in Exeter."]
+

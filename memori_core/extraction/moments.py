@@ -51,6 +51,28 @@ _STATE = (
     r"(?:driving|cooking)(?=\s*(?:[.!,]|$))|cooking\s+(?:dinner|lunch|breakfast)|"
     r"out\s+(?:shopping|for\s+(?:a\s+)?(?:walk|run|drinks?|dinner|lunch|breakfast|coffee)))"
 )
+# "I'm at Starbucks now", "I'm in London now for a conference", "I'm at Heathrow, flight delayed", "We're in Rome for
+# a wedding": where the user is for the moment, a stop or a visit, not where they live or work ("I'm in Lisbon now
+# for good" is a move, "I'm at Meta" may be a job: neither says it is passing).
+_PASSING_WHEREABOUTS = rx(
+    r"^(?:i'm|i\s+am|im|we're|we\s+are)\s+(?:currently\s+|just\s+|still\s+)?(?P<prep>at|in)\s+(?:the\s+)?"
+    r"(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)*(?P<rest>.*)$"
+)
+_NOW_ONLY_AT = rx(r"^\W*(?:now|right\s+now|at\s+the\s+moment|currently)\W*$")  # "at Starbucks now" (not "in Exeter now")
+_VISIT = (
+    r"work|business|(?:a\s+|an\s+|the\s+|my\s+|our\s+)?(?:[\w'-]+\s+){0,2}?(?:conference|meeting|wedding|funeral|trip|visit|"
+    r"holiday|vacation|gig|concert|match|game|festival|show|course|training|workshop|interview|layover|stopover|"
+    r"appointment|party|stag|hen\s+do)s?|(?:a|the|one|two|three|four|five|a\s+few|a\s+couple\s+of|\d+)\s+"
+    r"(?:days?|nights?|weeks?)|the\s+(?:day|night|weekend|week)|a\s+(?:day|night|weekend|week)"
+)
+_ONLY_FOR_NOW = rx(
+    r"^\W*(?:now\s+)?(?:right\s+now|at\s+the\s+moment|currently|today|tonight|"
+    r"this\s+(?:morning|afternoon|evening|week|weekend))\W*$"
+    rf"|\bfor\s+(?:{_VISIT})\b"
+    r"|\bon\s+(?:a\s+)?(?:business|holiday|vacation|(?:work\s+)?trip|layover|stopover|break|day\s+out)\b"
+    r"|\b(?:visiting|waiting|queuing|queueing|grabbing|having\s+(?:a|an|some|lunch|dinner|breakfast|coffee|drinks)|"
+    r"stuck|delayed|cancell?ed|flight|boarding)\b"
+)
 # "I've got my period", "I had too much to drink": a state of the day, told with "have".
 _PASSING_HAVE = rx(
     r"^(?:i|we)(?:\s+|(?='))(?:(?:have|'ve)\s+(?:just\s+)?(?:got|had)|have|got|just\s+got|had)\s+"
@@ -150,6 +172,10 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
         return as_fact(body), KEPT_EXPIRING, MOOD_LIFETIME  # "I'm so stressed these days"
     if _PASSING_HAVE.match(body):
         return None, DROP_EPHEMERAL, None
+    whereabouts = _PASSING_WHEREABOUTS.match(body)
+    if whereabouts is not None and (_ONLY_FOR_NOW.search(whereabouts.group("rest")) or (
+            whereabouts.group("prep").lower() == "at" and _NOW_ONLY_AT.match(whereabouts.group("rest")))):
+        return None, DROP_EPHEMERAL, None  # "I'm at Starbucks now", "I'm in London now for a conference"
     if _JUST_DID.match(body) and not is_change(body):
         return None, DROP_EPHEMERAL, None
     planned = _APPOINTMENT.match(body) or _MY_EVENT.match(body) or _THEIR_PLAN.match(body) or _PLANNED.match(body)
