@@ -198,3 +198,77 @@ def test_in_a_place_now_is_still_a_move_when_a_home_is_stored() -> None:
     engine = ungated_engine()
     assert _said(engine, "I live in Lisbon.", "im in exeter now") == ["User lives in Exeter."]
 
+
+# -- 4. dated events, and past one-offs --------------------------------------------------------------------------
+
+
+def _dated(engine: RecallEngine, user: str = "u1") -> list[tuple[str, str | None]]:
+    """The user's valid facts and their expiry (ISO, ``None`` for a lasting fact), sorted."""
+    return sorted((f.content, f.expires_at) for f in engine.list(user))
+
+
+@pytest.mark.parametrize(
+    ("said", "fact", "expires_at"),
+    [
+        ("I have my cousin's wedding May 25-27.",
+         "User has their cousin's wedding from Monday 2026-05-25 to Wednesday 2026-05-27.",
+         "2026-05-28T12:00:00+00:00"),
+        ("The recital is on the 18th.", "The recital is on Thursday 2026-06-18.", "2026-06-19T12:00:00+00:00"),
+        ("My recital is on the 18th.", "User's recital is on Thursday 2026-06-18.", "2026-06-19T12:00:00+00:00"),
+        ("My daughter's recital is on the 18th.", "User's daughter's recital is on Thursday 2026-06-18.",
+         "2026-06-19T12:00:00+00:00"),
+        ("We have a conference on 26-28 May.", "User has a conference from Tuesday 2026-05-26 to Thursday 2026-05-28.",
+         "2026-05-29T12:00:00+00:00"),
+        ("I'm busy this month with exams.", "User is busy in May 2026 with exams.", "2026-06-01T12:00:00+00:00"),
+        ("I'm swamped this week because of the move.",
+         "User is swamped in the week of Monday 2026-05-18 because of the move.", "2026-05-25T12:00:00+00:00"),
+    ],
+)
+def test_an_event_with_a_date_says_its_day_and_expires_after_it(said: str, fact: str, expires_at: str) -> None:
+    engine = ungated_engine()
+    _said(engine, "I live in Lisbon.", said)
+    assert _dated(engine) == sorted([("User lives in Lisbon.", None), (fact, expires_at)])
+
+
+def test_a_span_of_days_under_way_is_this_years() -> None:
+    engine = ungated_engine()
+    _said(engine, "I have my cousin's wedding May 19-21.")  # said on the 20th
+    assert _dated(engine) == [("User has their cousin's wedding from Tuesday 2026-05-19 to Thursday 2026-05-21.",
+                               "2026-05-22T12:00:00+00:00")]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I had my cousin's wedding May 15-17.",
+        "I had my exam on the 14th.",
+        "My cousin's wedding was on May 2.",
+        "I went to a gig last night.",
+        "Last night I went to a gig.",
+        "We had a party yesterday.",
+        "I watched a movie this morning.",
+        "I'm busy this week.",  # a state with nothing it is about
+    ],
+)
+def test_an_event_that_was_over_when_told_is_not_stored(said: str) -> None:
+    engine = ungated_engine()
+    assert _said(engine, "I live in Lisbon.", said) == ["User lives in Lisbon."]
+    assert [f.content for f in engine.list("u1", include_invalid=True)] == ["User lives in Lisbon."]
+
+
+def test_an_event_told_as_over_on_its_own_day_holds_until_that_day_is_over() -> None:
+    engine = ungated_engine()
+    _said(engine, "My cousin's wedding was on May 20.")
+    assert _dated(engine) == [("User's cousin's wedding was on Wednesday 2026-05-20.", "2026-05-21T12:00:00+00:00")]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I went to a climbing gym yesterday.", "User went to a climbing gym yesterday."),  # exercise: a slot
+        ("I had my first gig last night.", "User had their first gig last night."),  # a first is news
+        ("We got engaged at a concert last night.", "User got engaged at a concert last night."),  # a change
+    ],
+)
+def test_a_one_off_of_the_last_day_that_says_more_is_kept(said: str, kept: str) -> None:
+    assert _said(ungated_engine(), said) == [kept]
