@@ -35,7 +35,7 @@ def _core(engine: RecallEngine, user: str = "u1") -> list[str]:
         ("I'm allergic to shellfish too", "wait no, I'm not allergic to shellfish, that's my brother Sam. sorry!",
          ["User is not allergic to shellfish.", "User's brother Sam is allergic to shellfish."]),
         ("I'm allergic to shellfish too", "I'm not allergic to shellfish, that was my brother",
-         ["User is not allergic to shellfish."]),
+         ["User is not allergic to shellfish.", "User's brother is allergic to shellfish."]),
         ("im allergic to peanuts", "no wait im not allergic to peanuts, my sister is",
          ["User is not allergic to peanuts.", "User's sister is allergic to peanuts."]),
         ("I'm vegan.", "sorry no, I'm not vegan - that was my flatmate",

@@ -40,6 +40,8 @@ _MONTH = "|".join(MONTH_NAMES)
 _PART = r"morning|afternoon|evening|night"
 _ORDINAL = r"(?:st|nd|rd|th)"
 _DAY_PREP = r"(?:(?P<prep>on|by|until|till|before|after|from|for)\s+)?"
+# "May 15-17", "the 15th to the 17th": the last day of a span (not a time: "May 15 until 5pm")
+_TO = r"\s*(?:-|\u2013|\u2014|\s(?:to|through|until|till)\s)\s*(?=(?:the\s+)?\d{1,2}(?!\s*(?:am|pm|[:.]\d|o'clock)))"
 WEEKDAY = rf"(?:{_WEEKDAY})"
 """A weekday's name, as a group in a pattern."""
 # A time gone by, named: "yesterday", "last Friday", "two weeks ago", "in March".
@@ -68,15 +70,20 @@ _PHRASE = re.compile(
     rf"(?:\s+(?P<wd_part>{_PART}))?(?:\s+(?:the\s+(?P<wd_dom>\d{{1,2}}){_ORDINAL}?|(?P<wd_dom2>\d{{1,2}}){_ORDINAL})\b"
     rf"(?!\s+(?:of\s+)?(?:{_MONTH})))?"
     r"|(?P<week_after>the\s+week\s+after\s+next)|(?P<next_week>next\s+week|this\s+coming\s+week)(?!end)"
-    rf"|the\s+(?P<dom>\d{{1,2}}){_ORDINAL}(?:\s+of\s+(?P<dom_month>{_MONTH}))?(?:,?\s+(?P<dom_year>\d{{4}}))?"
-    rf"|(?P<md_month>{_MONTH})\s+(?P<md_day>\d{{1,2}}){_ORDINAL}?\b(?:,?\s+(?P<md_year>\d{{4}}))?"
-    rf"|(?P<dm_day>\d{{1,2}}){_ORDINAL}?\s+(?:of\s+)?(?P<dm_month>{_MONTH})\b(?:,?\s+(?P<dm_year>\d{{4}}))?"
+    r"|(?P<this_week>this\s+week)(?!end)"
+    rf"|the\s+(?P<dom>\d{{1,2}}){_ORDINAL}(?:{_TO}(?:the\s+)?(?P<dom_to>\d{{1,2}}){_ORDINAL}?)?"
+    rf"(?:\s+of\s+(?P<dom_month>{_MONTH}))?(?:,?\s+(?P<dom_year>\d{{4}}))?"
+    rf"|(?P<md_month>{_MONTH})\s+(?P<md_day>\d{{1,2}}){_ORDINAL}?\b(?:{_TO}(?P<md_to>\d{{1,2}}){_ORDINAL}?\b)?"
+    rf"(?:,?\s+(?P<md_year>\d{{4}}))?"
+    rf"|(?P<dm_day>\d{{1,2}}){_ORDINAL}?(?:{_TO}(?P<dm_to>\d{{1,2}}){_ORDINAL}?)?\s+(?:of\s+)?(?P<dm_month>{_MONTH})\b"
+    rf"(?:,?\s+(?P<dm_year>\d{{4}}))?"
     r")\b"
     # the weekend has its own prepositions: "at the weekend", "on the weekend", "this weekend"
     r"|\b(?P<weekend>(?:(?P<we_rel>this|next|the\s+coming|this\s+coming)\s+|(?:at|on|over)\s+the\s+)weekend)\b"
     r"|\b(?P<span>in\s+(?:(?:a|an|one|two|three|four|five|six|seven|eight|a\s+couple\s+of|a\s+few|\d{1,2})\s+"
     r"(?:days?|weeks?)|a\s+fortnight))\b"
     r"|\b(?:(?P<month_prep>in|for|by|until)\s+)?(?P<next_month>next\s+month)\b"
+    r"|\b(?:(?P<this_month_prep>in|for|by|until)\s+)?(?P<this_month>this\s+month)\b"
     r"|\b(?:(?P<year_prep>in|for|by|until)\s+)?(?P<next_year>next\s+year)\b",
     re.IGNORECASE,
 )
@@ -140,25 +147,53 @@ def _month_day(today: date, month: int | None, day: int, year: int | None) -> da
     return found
 
 
+def _last_month_day(today: date, month: int | None, day: int, year: int | None) -> date | None:
+    """The last date with ``day`` (in ``month``, else this month or one before) up to ``today``; ``None`` when
+    no such date exists."""
+    if month is None:
+        for back in range(3):
+            m = (today.month - 1 - back) % 12 + 1
+            y = today.year + (today.month - 1 - back) // 12
+            try:
+                found = date(y, m, day)
+            except ValueError:
+                continue
+            if found <= today:
+                return found
+        return None
+    try:
+        found = date(year or today.year, month, day)
+        if year is None and found > today:
+            found = date(today.year - 1, month, day)
+    except ValueError:
+        return None
+    return found
+
+
 def _on(prep: str | None, day: date, part: str | None = None) -> str:
     """ "on Monday 2026-12-07", "by Monday 2026-12-07", "on the evening of Saturday 2026-12-05"."""
     said = f"the {part.lower()} of {day_label(day)}" if part else day_label(day)
     return f"{(prep or 'on').lower()} {said}"
 
 
-def anchor_plan(fact: str, now: datetime, *, zone_known: bool = False) -> AnchoredPlan | None:
+def anchor_plan(fact: str, now: datetime, *, zone_known: bool = False, past: bool = False) -> AnchoredPlan | None:
     """``fact`` (a plan: "User's dentist appointment is on Monday at 10am.") with the first day it names
     resolved against ``now`` (an aware datetime in the user's zone) and written out ("... is on Monday 2026-12-07
     at 10am."), and the end of that day (for a weekend or a week, its Sunday) as its expiry; ``None`` when it
     names no day the rules resolve.
 
     "tomorrow", "the day after tomorrow", "tonight", "today", "this evening", a weekday ("on Monday": the next
-    one, a week ahead on that day itself; "this Monday": today on a Monday), "this weekend", "next week", "the
-    14th", "March 3", "3 March", "in 3 days" are resolved to a day; "in two weeks" to about a day ("around
-    ..."); "next month" and "next year" to the month or year ("in January 2027", "in 2027"; the caller's
-    expiry holds). "next Friday" said early in a week (it may mean this week's or next week's) and "next weekend"
-    said on a weekday keep their words, with the day they were said ("next Friday (as of Wednesday
-    2026-12-09)"), and expire after the later of the two.
+    one, a week ahead on that day itself; "this Monday": today on a Monday), "this weekend", "this week", "next
+    week", "the 14th", "March 3", "3 March", "in 3 days" are resolved to a day; a span of days ("May 15-17",
+    "the 15th to the 17th") to its first and last ("from Friday 2026-05-15 to Sunday 2026-05-17"), expiring
+    after the last; "in two weeks" to about a day ("around ..."); "this month" to the month ("in May 2026"),
+    expiring when it ends; "next month" and "next year" to the month or year ("in January 2027", "in 2027"; the
+    caller's expiry holds). "next Friday" said early in a week (it may mean this week's or next week's) and
+    "next weekend" said on a weekday keep their words, with the day they were said ("next Friday (as of
+    Wednesday 2026-12-09)"), and expire after the later of the two.
+
+    ``past``: ``fact`` tells of what happened ("User had their cousin's wedding May 15-17."): a weekday or a date
+    is the last one up to ``now``, not the next one, so the expiry may be before ``now`` (it was over when said).
 
     >>> from datetime import timezone
     >>> said = datetime(2026, 12, 5, 9, 30, tzinfo=timezone.utc)  # a Saturday
@@ -167,6 +202,10 @@ def anchor_plan(fact: str, now: datetime, *, zone_known: bool = False) -> Anchor
     >>> plan = anchor_plan("User has a job interview tomorrow at 3pm.", said)
     >>> plan.text, plan.expires_at.isoformat()
     ('User has a job interview on Sunday 2026-12-06 at 3pm.', '2026-12-07T12:00:00+00:00')
+    >>> anchor_plan("User has their cousin's wedding December 11-13.", said).text
+    "User has their cousin's wedding from Friday 2026-12-11 to Sunday 2026-12-13."
+    >>> anchor_plan("User had their cousin's wedding November 20-22.", said, past=True).expires_at.isoformat()
+    '2026-11-23T12:00:00+00:00'
     """
     m = _PHRASE.search(fact)
     if m is None or re.search(r"\b(?:every|each)\s*$", fact[: m.start()], re.IGNORECASE):
@@ -198,6 +237,9 @@ def anchor_plan(fact: str, now: datetime, *, zone_known: bool = False) -> Anchor
         elif dom is not None:  # the weekday and the day disagree: the words kept, with the day they were said
             last = max(dom, _coming(today, weekday, today_counts=rel == "this"))
             text = f"{m.group(0)} (as of {day_label(today)})"
+        elif past and not rel:  # "User had a meeting on Monday": the last Monday, today included
+            last = today - timedelta(days=(today.weekday() - weekday) % 7)
+            text = _on(prep, last, g["wd_part"])
         elif rel == "next":
             coming = _coming(today, weekday, today_counts=False)
             next_monday = today + timedelta(days=7 - today.weekday())
@@ -223,6 +265,10 @@ def anchor_plan(fact: str, now: datetime, *, zone_known: bool = False) -> Anchor
                                     _day_end(last, now, zone_known))
         last = saturday + timedelta(days=1)
         text = f"on the weekend of {day_label(saturday)}"
+    elif g["this_week"]:
+        monday = today - timedelta(days=today.weekday())
+        last = monday + timedelta(days=6)
+        text = f"in the week of {day_label(monday)}"
     elif g["week_after"] or g["next_week"]:
         monday = today + timedelta(days=7 - today.weekday() + (7 if g["week_after"] else 0))
         last = monday + timedelta(days=6)
@@ -230,13 +276,24 @@ def anchor_plan(fact: str, now: datetime, *, zone_known: bool = False) -> Anchor
                f"the week of {day_label(monday)}"
     elif g["dom"] or g["md_day"] or g["dm_day"]:
         day = int(g["dom"] or g["md_day"] or g["dm_day"])
+        to = g["dom_to"] or g["md_to"] or g["dm_to"]
         month_name = g["dom_month"] or g["md_month"] or g["dm_month"]
         year = g["dom_year"] or g["md_year"] or g["dm_year"]
         month = MONTH_NAMES.index(month_name.lower()) + 1 if month_name else None
-        last = _month_day(today, month, day, int(year) if year else None)
-        if last is None or last < today:
+        span = int(to) - day if to and int(to) > day else 0  # "May 15-17": two days after the first
+        if past:
+            first = _last_month_day(today, month, day, int(year) if year else None)
+        else:  # a span under way still counts: "May 15-17" said on the 16th is this year's
+            first = _month_day(today - timedelta(days=span), month, day, int(year) if year else None)
+        last = first + timedelta(days=span) if first is not None else None
+        if first is None or last is None or (last < today and not past):
             return None
-        text = _on(prep, last)
+        if to and not span:  # "May 25 - 5 people": no span; only the day is the date's
+            if g["dm_day"]:
+                return None
+            end = m.end("md_day") if g["md_day"] else m.end("dom") + 2  # "the 25th": with its ordinal
+            return AnchoredPlan(fact[: m.start()] + _on(prep, first) + fact[end:], _day_end(first, now, zone_known))
+        text = f"from {day_label(first)} to {day_label(last)}" if span else _on(prep, first)
     elif g["span"]:
         span = IN_SPAN.search(m.group(0))
         assert span is not None  # the same words
@@ -252,6 +309,11 @@ def anchor_plan(fact: str, now: datetime, *, zone_known: bool = False) -> Anchor
         year = today.year + (today.month == 12)
         return AnchoredPlan(_replace(fact, m, f"{(g['month_prep'] or 'in').lower()} "
                                               f"{MONTH_NAMES[month - 1].capitalize()} {year}"), None)
+    elif g["this_month"]:
+        after = date(today.year + (today.month == 12), today.month % 12 + 1, 1)  # the month's end
+        return AnchoredPlan(_replace(fact, m, f"{(g['this_month_prep'] or 'in').lower()} "
+                                              f"{MONTH_NAMES[today.month - 1].capitalize()} {today.year}"),
+                            _day_end(after - timedelta(days=1), now, zone_known))
     elif g["next_year"]:
         return AnchoredPlan(_replace(fact, m, f"{(g['year_prep'] or 'in').lower()} {today.year + 1}"), None)
     else:  # pragma: no cover - every alternative of _PHRASE is read above

@@ -1,8 +1,11 @@
 """A passing moment or a plan: dropped, or kept with an expiry.
 
-"I'm tired today", "I'm on the bus", "I have a headache" pass and are dropped; "I'm so stressed these days" is kept
-for a couple of weeks, "I have a dentist appointment at 4" until the day is over, "We're flying to Lisbon next
-month" until that month ends. :func:`moment` gives the verdict. Pure: patterns, English only.
+"I'm tired today", "I'm on the bus", "I have a headache", "I'm at Starbucks now", "I'm in London for a conference"
+and "I went to a gig last night" pass and are dropped; "I'm so stressed these days" is kept for a couple of weeks,
+"I have a dentist appointment at 4" until the day is over, "I have my cousin's wedding May 25-27" until its last
+day is over (told as over, "I had my cousin's wedding May 15-17", it was over when said), "I'm busy this month with
+exams" and "We're flying to Lisbon next month" until that month ends. :func:`moment` gives the verdict. Pure:
+patterns, English only.
 """
 
 from __future__ import annotations
@@ -10,10 +13,11 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta, timezone
 
+from ..ranking.care import is_care_fact
 from .dates import IN_SPAN, WEEKDAY, span_days
 from .patterns import rx
 from .rewrite import as_fact
-from .slots import MONTH_NAMES, is_change
+from .slots import MONTH_NAMES, is_change, slots_of
 from .tails import REQUEST_TAIL
 from .verdicts import DROP_EPHEMERAL, KEPT_EXPIRING
 
@@ -50,6 +54,28 @@ _STATE = (
     r"in\s+(?:bed|class|traffic|a\s+meeting|hospital|the\s+hospital)|stuck\s+(?:in|at|on)\b|outside|"
     r"(?:driving|cooking)(?=\s*(?:[.!,]|$))|cooking\s+(?:dinner|lunch|breakfast)|"
     r"out\s+(?:shopping|for\s+(?:a\s+)?(?:walk|run|drinks?|dinner|lunch|breakfast|coffee)))"
+)
+# "I'm at Starbucks now", "I'm in London now for a conference", "I'm at Heathrow, flight delayed", "We're in Rome for
+# a wedding": where the user is for the moment, a stop or a visit, not where they live or work ("I'm in Lisbon now
+# for good" is a move, "I'm at Meta" may be a job: neither says it is passing).
+_PASSING_WHEREABOUTS = rx(
+    r"^(?:i'm|i\s+am|im|we're|we\s+are)\s+(?:currently\s+|just\s+|still\s+)?(?P<prep>at|in)\s+(?:the\s+)?"
+    r"(?-i:[A-Z])[\w'&.-]*(?:\s+(?-i:[A-Z])[\w'&.-]*)*(?P<rest>.*)$"
+)
+_NOW_ONLY_AT = rx(r"^\W*(?:now|right\s+now|at\s+the\s+moment|currently)\W*$")  # "at Starbucks now" (not "in Exeter now")
+_VISIT = (
+    r"work|business|(?:a\s+|an\s+|the\s+|my\s+|our\s+)?(?:[\w'-]+\s+){0,2}?(?:conference|meeting|wedding|funeral|trip|visit|"
+    r"holiday|vacation|gig|concert|match|game|festival|show|course|training|workshop|interview|layover|stopover|"
+    r"appointment|party|stag|hen\s+do)s?|(?:a|the|one|two|three|four|five|a\s+few|a\s+couple\s+of|\d+)\s+"
+    r"(?:days?|nights?|weeks?)|the\s+(?:day|night|weekend|week)|a\s+(?:day|night|weekend|week)"
+)
+_ONLY_FOR_NOW = rx(
+    r"^\W*(?:now\s+)?(?:right\s+now|at\s+the\s+moment|currently|today|tonight|"
+    r"this\s+(?:morning|afternoon|evening|week|weekend))\W*$"
+    rf"|\bfor\s+(?:{_VISIT})\b"
+    r"|\bon\s+(?:a\s+)?(?:business|holiday|vacation|(?:work\s+)?trip|layover|stopover|break|day\s+out)\b"
+    r"|\b(?:visiting|waiting|queuing|queueing|grabbing|having\s+(?:a|an|some|lunch|dinner|breakfast|coffee|drinks)|"
+    r"stuck|delayed|cancell?ed|flight|boarding)\b"
 )
 # "I've got my period", "I had too much to drink": a state of the day, told with "have".
 _PASSING_HAVE = rx(
@@ -90,11 +116,17 @@ _JUST_DID = rx(
     r"^(?:i|we)\s+(?:just\s+(?:had|ate|got|finished|woke|came|arrived|left)\b|"
     r"(?:slept|stayed\s+up|went\s+to\s+bed|woke\s+up)\b.*\b(?:last\s+night|this\s+morning)\b)"
 )
-# "My flight leaves in two hours", "My exam is on Thursday": an event of the user's, soon over.
-_MY_EVENT = rx(
-    r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:flight|train|bus|ferry|meeting|appointment|interview|exam|test|class|"
-    r"lesson|shift|date|call|presentation|deadline|party|trip|match|game|session)\b"
+# The events a plan is for: "appointment", "exam", "recital", "wedding".
+_EVENT_WORDS = (
+    r"appointment|meeting|interview|exam|test|date|gig|concert|show|party|flight|class|lesson|shift|session|"
+    r"presentation|match|game|surgery|operation|scan|check-?up|therapy|recital|performance|audition|wedding|"
+    r"funeral|deadline|dinner\s+party|reservation|booking"
 )
+# "My flight leaves in two hours", "My exam is on Thursday", "My recital is on the 18th": an event of the user's,
+# soon over.
+_MY_EVENT = rx(rf"^(?:my|our)\s+(?:[\w'-]+\s+){{0,2}}?(?:{_EVENT_WORDS}|train|bus|ferry|call|trip)\b")
+# "The recital is on the 18th", "the wedding's on June 3": an event the conversation is about, by its day.
+_THE_EVENT = rx(rf"^the\s+(?:[\w'-]+\s+){{0,2}}?(?:{_EVENT_WORDS})s?\s+(?:is|'s|are|'re)\b")
 # "My friends are going to a bar on Friday", "My sister is visiting next week": someone's plan, soon over.
 _THEIR_PLAN = rx(
     r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:is|are|'s|'re)\s+(?:going|coming|visiting|flying|driving|heading|"
@@ -110,11 +142,10 @@ CLOCK = rx(
 _LATER_TODAY = rx(r"\b(?:tonight|later\s+today|today|this\s+(?:afternoon|evening))\b")
 _NOW_ONLY = rx(r"\b(?:right\s+now|at\s+the\s+moment|just\s+now|in\s+(?:a|an|one|two|three|four|five|ten|"
                r"twenty|thirty|a\s+few|\d+)\s+(?:minutes?|mins?|hours?|hrs?))\b")
-_EVENT = rx(
-    r"\b(?:appointment|meeting|interview|exam|test|date|gig|concert|show|party|flight|class|lesson|shift|"
-    r"session|presentation|match|game|surgery|operation|scan|check-?up|therapy|recital|performance|audition|"
-    r"wedding|funeral|deadline|dinner\s+party|reservation|booking)\b"
-)
+_EVENT = rx(rf"\b(?:{_EVENT_WORDS})\b")
+# An event a day of the calendar is for, a longer one too: "a conference on 26-28 May".
+_DATED_EVENT = rx(rf"\b(?:{_EVENT_WORDS}|conference|festival|graduation|ceremony|reunion|retreat|workshop|course|"
+                  r"tournament|race|marathon|trip|holiday|vacation|exams)\b")
 _RECURRING = rx(r"\b(?:every|each|weekly|daily|usually|always|on\s+(?:mondays|tuesdays|wednesdays|thursdays|"
                 r"fridays|saturdays|sundays|weekdays|weekends))\b")
 # "I have a meeting at 3pm tomorrow": true until it has happened.
@@ -135,9 +166,47 @@ _APPOINTMENT = rx(
 )
 
 
+# "I'm busy this month with exams", "I'm swamped this week because of the move": a state of a stated span, with
+# what it is about; kept until the week or month is over (a state alone, "I'm busy this week", passes).
+_THIS_SPAN = rx(r"\bthis\s+(?P<span>week|month)\b(?!end)")
+_ABOUT = rx(r"\b(?:with|because\s+of|due\s+to|studying\s+for|revising\s+for|preparing\s+for|working\s+on)\s+\w")
+_BUSY = rx(
+    r"^(?:i'm|i\s+am|im|we're|we\s+are)\s+(?:so\s+|really\s+|very\s+|super\s+|pretty\s+|a\s+bit\s+)?"
+    r"(?:busy|swamped|slammed|snowed\s+under|flat\s+out|buried|stressed|overwhelmed|tied\s+up)\b"
+)
+# A day of the calendar: "May 15", "15 May", "May 15-17", "the 18th".
+_CALENDAR_DAY = rx(
+    rf"\b(?:(?:{'|'.join(MONTH_NAMES)})\s+\d{{1,2}}(?:st|nd|rd|th)?\b|"
+    rf"\d{{1,2}}(?:st|nd|rd|th)?(?:\s*[-\u2013]\s*\d{{1,2}}(?:st|nd|rd|th)?)?\s+(?:of\s+)?(?:{'|'.join(MONTH_NAMES)})\b|"
+    r"the\s+\d{1,2}(?:st|nd|rd|th)\b)"
+)
+# "I have my cousin's wedding May 25-27", "I had my cousin's wedding May 15-17", "We went to a concert on the 3rd":
+# an event of the user's on a day of the calendar, that will be or was.
+_EVENT_TOLD = rx(
+    r"^(?:i|we)(?:\s+|(?='))(?:have|had|'ve\s+got|have\s+got|'ve\s+had|got|attended|went\s+to|was\s+at|were\s+at|"
+    r"(?:am|'m|are|'re)\s+(?:going\s+to|attending|off\s+to|at|in))\b"
+)
+# "I went to a gig last night", "We had a party yesterday": an outing of the last day, over when told; a person
+# keeps no lasting fact of it (not a change, a first, a care fact, or what touches a slot of the user's life).
+_LAST_DAY = rx(r"\b(?:last\s+night|yesterday|this\s+(?:morning|afternoon|evening)|earlier\s+today|earlier|"
+               r"tonight|today)\b")
+_OUTING = rx(
+    r"^(?:i|we)\s+(?:(?:just|finally|also)\s+)?(?:went|had|saw|watched|attended|caught|did|played|ate|got\s+to\s+see)"
+    r"\b.*\b(?:gig|concert|show|movie|film|cinema|theatre|theater|play|musical|party|pub|bar|club|restaurant|dinner|"
+    r"lunch|brunch|drinks|match|game|festival|museum|gallery|exhibition|comedy|karaoke|quiz|barbecue|bbq|picnic|"
+    r"takeaway|pizza|sushi|curry|burgers?)\b"
+)
+
+
 def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, timedelta | None] | None:
     """The verdict for a passing state or an appointment, ``None`` for anything else (``now``: when it was said,
     for a plan's month; default: now)."""
+    this_span = _THIS_SPAN.search(body)
+    if this_span is not None and _BUSY.match(body) and _ABOUT.search(body):  # "I'm busy this month with exams"
+        when = now or datetime.now(timezone.utc)
+        until = _until_month_end(MONTH_NAMES[when.month - 1], when) if this_span.group("span") == "month" \
+            else timedelta(days=7 - when.weekday())
+        return as_fact(body), KEPT_EXPIRING, until
     # "I just got engaged", "I'm back on cigarettes": news, not a passing moment.
     if _EPHEMERAL_STATE.match(body) and not re.search(
         r"\bback\s+(?:on|to|in\s+the\s+office|at\s+(?:work|the\s+office|uni|university|college|school))\b"
@@ -150,9 +219,23 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
         return as_fact(body), KEPT_EXPIRING, MOOD_LIFETIME  # "I'm so stressed these days"
     if _PASSING_HAVE.match(body):
         return None, DROP_EPHEMERAL, None
+    whereabouts = _PASSING_WHEREABOUTS.match(body)
+    if whereabouts is not None and (_ONLY_FOR_NOW.search(whereabouts.group("rest")) or (
+            whereabouts.group("prep").lower() == "at" and _NOW_ONLY_AT.match(whereabouts.group("rest")))):
+        return None, DROP_EPHEMERAL, None  # "I'm at Starbucks now", "I'm in London now for a conference"
     if _JUST_DID.match(body) and not is_change(body):
         return None, DROP_EPHEMERAL, None
-    planned = _APPOINTMENT.match(body) or _MY_EVENT.match(body) or _THEIR_PLAN.match(body) or _PLANNED.match(body)
+    if _OUTING.match(body) and _LAST_DAY.search(body) and not (
+            is_change(body) or is_care_fact(body) or slots_of(body) or re.search(r"\bfirst\b", body, re.I)):
+        return None, DROP_EPHEMERAL, None  # "I went to a gig last night"
+    day = _CALENDAR_DAY.search(body)
+    if day is not None and _DATED_EVENT.search(body) and not _RECURRING.search(body) and (
+            _EVENT_TOLD.match(body) or _MY_EVENT.match(body) or _THE_EVENT.match(body)):
+        # "I have my cousin's wedding May 25-27": the day is written out, and ends it (rules.judge_sentence)
+        month = re.search(rf"\b(?:{'|'.join(MONTH_NAMES)})\b", day.group(0), re.IGNORECASE)
+        return as_fact(body), KEPT_EXPIRING, _until_month_end(month.group(0), now) if month else timedelta(days=31)
+    planned = _APPOINTMENT.match(body) or _MY_EVENT.match(body) or _THEIR_PLAN.match(body) or _PLANNED.match(body) \
+        or _THE_EVENT.match(body)
     if _LATER_TODAY.search(body) and _EVENT.search(body) and (_APPOINTMENT.match(body) or _MY_EVENT.match(body)) \
             and not _NOW_ONLY.search(body) and not _RECURRING.search(body):
         return as_fact(body), KEPT_EXPIRING, timedelta(days=1)  # "I have a date tonight"

@@ -30,6 +30,7 @@ from .slots import (
     names_in,
     relationship_stage,
     slots_of,
+    taken_back,
 )
 from .verdicts import SentenceVerdict
 
@@ -250,8 +251,9 @@ def told_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
     it tells what the extractor keeps of the user's people ("Marco is lactose intolerant", "Marco's birthday is
     ...": ``"Marco"``; not "Nibbles is so cute"; a first word typed in lower case, "leos bday is ...", may be a
     name too: ``"Leos"``, ``"Leo"``, which capture looks for with its capital), the partner a "he" / "she" first
-    may be (the ``"relationship"`` slot), where the user is now ("im in exeter now": ``"residence"``). Capture shows the
-    stored facts of these, which the rules read the message with."""
+    may be (the ``"relationship"`` slot), where the user is now ("im in exeter now": ``"residence"``), the diet a
+    food taken back may end ("I'm back on carbs": ``"diet"``). Capture shows the stored facts of these, which the
+    rules read the message with."""
     slots: set[str] = set()
     names: set[str] = set()
     for clause in own_clauses(text):
@@ -267,4 +269,6 @@ def told_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
             slots.add("relationship")
         if says_where_now(clause):
             slots.add("residence")
+        if taken_back(said):  # "I'm back on carbs": the stored diet that left them out
+            slots.add("diet")
     return frozenset(slots), frozenset(names)

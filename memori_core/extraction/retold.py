@@ -36,8 +36,14 @@ _DENIED_FOR = re.compile(
     rf"|(?P<who2>{_MY_ONE}(?:\s+(?-i:[A-Z])[\w-]+)?)\s+(?:is|was))\s*[.!]*$",
     _I,
 )
-# "my sister is", after "I'm not allergic to peanuts": whose the denied fact is, said on its own.
-_ELLIPTICAL_OWNER = re.compile(rf"^(?P<who>{_MY_ONE}(?:\s+(?-i:[A-Z])[\w-]+)?)\s+(?:is|was)\s*[.!]*$", _I)
+# "my sister is", "that was my brother", after "I'm not allergic to peanuts": whose the denied fact is, said on
+# its own (a clause is cut before ", that was ...", not before ", that's ...", which _DENIED_FOR reads whole).
+_ELLIPTICAL_OWNER = re.compile(
+    rf"^(?:(?P<who>{_MY_ONE}(?:\s+(?-i:[A-Z])[\w-]+)?)\s+(?:is|was)"
+    rf"|(?:that's|that\s+is|that\s+was|that'd\s+be|that\s+would\s+be|it's|it\s+is|it\s+was)\s+"
+    rf"(?P<whose>{_MY_ONE}(?:\s+(?-i:[A-Z])[\w-]+)?)(?:'s)?(?:\s+(?:who|that)\b.*)?)\s*[.!]*$",
+    _I,
+)
 _DENIAL = re.compile(r"^(?:i'm|i\s+am)\s+not\s+(?P<what>[^,]+?)\s*[.!]*$", _I)
 # "doctor says ...", "the midwife said that ...": the clinician's words are the user's news.
 _CLINICIAN_SAYS = re.compile(
@@ -328,7 +334,7 @@ def as_plain_statements(clauses: Sequence[str], split: Callable[[str], list[str]
         owner = _ELLIPTICAL_OWNER.match(plain)
         denied = _DENIAL.match(said[i - 1]) if i > 0 and owner is not None else None
         if denied is not None:  # "I'm not allergic to peanuts, my sister is"
-            out.append(f"{_capital(owner.group('who'))} is {denied.group('what')}")
+            out.append(f"{_capital(owner.group('who') or owner.group('whose'))} is {denied.group('what')}")
             i += 1
             continue
         pronoun = _PRONOUN_START.match(plain)

@@ -62,7 +62,7 @@ def _rewrite_we(statement: str) -> str | None:
     if m is None:
         return None
     adv, verb, tail = m.group("adv") or "", m.group("verb"), m.group("tail")
-    new_verb = _user_verb(verb, _WE_AUX)
+    new_verb = _user_verb(verb, _WE_AUX, tail)
     if new_verb is None or (new_verb == "is" and _PLURAL_COMPLEMENT.match(tail)):
         return None
     if _SINGULAR_FIRST_PERSON.search(re.sub(r"\bmy\b", "", tail, flags=re.IGNORECASE)) or _AND_VERB.search(tail):
@@ -71,10 +71,16 @@ def _rewrite_we(statement: str) -> str | None:
     return end_sentence(f"User {adv}{new_verb}{_their(tail)}")
 
 
-def _user_verb(verb: str, auxiliaries: dict[str, str]) -> str | None:
-    """``verb`` said of "I" / "we" as said of "User" (``auxiliaries``: the auxiliaries' forms), or ``None``
-    when it is not a verb the rewrite knows."""
+# "We split up", "I split up with Tom": a breakup, past ("split" alone may be now: "I split my time between ...").
+_SPLIT_UP = rx(r"^\s+up\b(?!\s+(?:the|a|an|my|our|their|it|this|that|them)\b)")
+
+
+def _user_verb(verb: str, auxiliaries: dict[str, str], tail: str = "") -> str | None:
+    """``verb`` said of "I" / "we" as said of "User" (``auxiliaries``: the auxiliaries' forms; ``tail``: what
+    follows it), or ``None`` when it is not a verb the rewrite knows."""
     key = verb.lower()
+    if key == "split" and _SPLIT_UP.match(tail):
+        return verb
     if key in auxiliaries:
         return auxiliaries[key]
     if key in PRESENT_VERBS:
@@ -111,7 +117,7 @@ def rewrite(statement: str) -> str | None:
         return None
     adv = m.groupdict().get("adv") or ""
     verb, tail = m.group("verb"), m.group("tail")
-    new_verb = _user_verb(verb, AUX)
+    new_verb = _user_verb(verb, AUX, tail)
     if new_verb is None:
         return None
     if verb.lower() == "read" and DATED.search(tail):  # "I read a great book last week": the past

@@ -96,7 +96,9 @@ class RuleBasedFactExtractor:
     the moment", "I just had lunch", "My train leaves in 20 minutes", "I have
     a headache", "I'm on vacation until Friday"), and so are passing states
     and whereabouts ("I'm drunk", "I'm on my period", "I'm stressed out", "I'm
-    on the bus", "I'm stuck in traffic", "I'm at work"); a mood of the weeks
+    on the bus", "I'm stuck in traffic", "I'm at work", "I'm at Starbucks now",
+    "I'm in London for a conference"), and an outing of the last day ("I went
+    to a gig last night"); a mood of the weeks
     ("I'm stressed about work these days") is kept for two weeks
     (:data:`~memori_core.extraction.moments.MOOD_LIFETIME`). What holds for good
     is kept ("I'm diabetic", "I'm pregnant", "I'm on medication for ...", and
@@ -107,7 +109,11 @@ class RuleBasedFactExtractor:
     Sunday 2026-12-06.": :func:`~memori_core.extraction.dates.anchor_plan`)
     and an ``expires_at`` at the end of that day, read in ``time_zone`` (when
     it is not given: in UTC, and the day ends when it has ended everywhere,
-    at 12:00 UTC the next day). "I'm
+    at 12:00 UTC the next day). An event over days ("I have my cousin's
+    wedding May 25-27") says its first and last day and expires after the
+    last; one told as over ("I had my cousin's wedding May 15-17") was over
+    when said and is dropped; "The recital is on the 18th" is kept as said,
+    with its day; "I'm busy this month with exams" until the month ends. "I'm
     Maya, by the way", "Name's Maya", "You can call me Maya", "Maya here
     again" and "It's Maya again" become "User's name is Maya."; "Everyone
     calls me Becky" and "I go by Becky" become "User goes by Becky."; "I'm
@@ -130,7 +136,9 @@ class RuleBasedFactExtractor:
     word ("We're engaged!"). What the user eats or drinks changes with "only"
     too ("I only drink decaf"), a phone or car when a new one is got ("I got
     a Pixel"). A thing sold, traded in or returned ends the stored fact that
-    the user has, drives or uses it ("I sold the Civic"), a habit stopped the
+    the user has, drives or uses it ("I sold the Civic"), a food taken back the
+    diet that left it out ("I'm back on carbs" ends "User is on keto."; "I eat
+    eggs again" leaves "User is vegetarian."), a habit stopped the
     stored habit naming it ("I gave up on Spanish"), even when no slot knows
     the word; a change told of someone the stored facts name ("Max passed
     away" after "User has a dog called Max.") is the user's. In the
@@ -146,7 +154,9 @@ class RuleBasedFactExtractor:
     ("I live in Porto, not Lisbon", "I meant Porto, not Lisbon": the one stored
     fact of the user's holding "Lisbon", with "Porto" in its place) replaces
     the stored fact holding what it says was wrong. "Ana and I broke
-    up" is the user's statement ("User and Ana broke up."). a fact that only
+    up" is the user's statement ("User and Ana broke up."); "We broke up"
+    says with whom, the partner the facts it ends name ("User broke up with
+    Tom."). a fact that only
     refines a stored one of the same person ("User has a golden retriever
     called Bo." after "User has a golden retriever.") replaces it; a fact
     whose words a stored fact of the same person already holds ("I'm an
@@ -171,7 +181,8 @@ class RuleBasedFactExtractor:
 
     What the user tells in their own words is read as the plain statements it
     means (:mod:`.retold`): "wait no, I'm not allergic to shellfish, that's my
-    brother Sam" denies the user's allergy and stores the brother's; "doctor
+    brother Sam" (or "..., that was my brother") denies the user's allergy and
+    stores the brother's; "doctor
     says the gestational diabetes is gone", "I can stop the metformin", "the
     vegetarian thing wasn't working for me" end the stored condition, medicine
     and diet; "met someone! his name is Marco" is "User is seeing Marco.", and

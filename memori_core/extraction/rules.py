@@ -17,7 +17,7 @@ from ..ranking.care import is_care_fact
 from ..slots import PERSON
 from .dates import DATED, anchor_plan
 from .empty_facts import judge_rewritten
-from .grammar import is_past, is_subjectless_change
+from .grammar import is_past, is_past_statement, is_subjectless_change
 from .holds_now import as_holds_now
 from .introductions import being_a, introduction, name_given, role_here, the_one
 from .leads import clean, cut_lead
@@ -173,17 +173,29 @@ def judge_sentence(
             moment(_fronted(body, lead), when) or moment(body[lead.start("subject"):], when)
             if lead is not None else None)
         expires_in = passing[2] if passing else None
-        anchored = anchor_plan(fact, when, zone_known=zone_known)
+        anchored = anchor_plan(fact, when, zone_known=zone_known, past=_told_as_past(fact))
         if anchored is not None:
             fact = anchored.text
             if anchored.expires_at is not None:
                 expires_in = anchored.expires_at - when
+            if expires_in is not None and expires_in <= timedelta(0):  # "I had my cousin's wedding May 15-17"
+                return SentenceVerdict(sentence, None, DROP_EPHEMERAL)
         elif expires_in is not None and expires_in <= timedelta(days=1) and CLOCK.search(fact):
             today = anchor_plan(f"{fact.rstrip(' .!')} today.", when, zone_known=zone_known)  # at a time, today
             if today is not None and today.expires_at is not None:
                 fact, expires_in = today.text, today.expires_at - when
         return SentenceVerdict(sentence, fact, reason, expires_in)
     return SentenceVerdict(sentence, fact, reason)
+
+
+# "User's cousin's wedding was on May 2.", "User had their exam on the 14th.": an event told as over.
+_WAS = rx(r"^user(?:'s\s+[^.]*?\b(?:was|were)|\s+(?:(?:just|also|finally|already)\s+)?had)\b")
+
+
+def _told_as_past(fact: str) -> bool:
+    """Whether ``fact`` tells of what happened ("User had their cousin's wedding May 15-17.", "User's recital was
+    on the 18th."), not of what will be."""
+    return is_past_statement(fact) or bool(_WAS.match(fact))
 
 
 def _opener(body: str) -> re.Match[str] | None:

@@ -34,10 +34,12 @@ from .slots import (
     is_loss,
     is_negated,
     is_relationship_status,
+    left_out,
     names_in,
     relationship_stage,
     same_activity,
     slots_of,
+    taken_back,
 )
 from .speech_acts import own_part
 from .types import ExtractedFact
@@ -112,12 +114,31 @@ _STAGE_UNNAMED = re.compile(r"^User\s+(?:is|got|just\s+got|has\s+got)\s+(?:now\s
                             r"(?P<stage>engaged|married)\s*[.!]*$")
 
 
+# "User broke up.", "User split up last month.": a breakup, told without with whom.
+_BREAKUP_UNNAMED = re.compile(
+    r"^User\s+(?P<head>(?:just\s+|finally\s+|officially\s+|recently\s+)?(?:broke|split)\s+up)"
+    r"(?P<when>\s+(?:last\s+\w+|yesterday|today|recently|this\s+\w+|(?:a\s+(?:few|couple\s+of)|two|three|\d+)\s+"
+    r"(?:days|weeks|months|years)\s+ago))?\s*[.!]*$"
+)
+_PARTNER_ROLE = re.compile(r"\b(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)\b", re.IGNORECASE)
+
+
 def with_partner(fact: str, ended: Sequence[str]) -> str:
     """``fact`` ("User is engaged.") with the partner the relationship fact it ends names ("User is seeing Leo." ->
-    "User is engaged to Leo."): the stage changes, the partner stays. Any other fact as it is."""
+    "User is engaged to Leo."): the stage changes, the partner stays. A breakup told without with whom ("User
+    broke up.") says whom: the partner an ended fact names ("User broke up with Tom."), else the one it speaks of
+    ("User broke up with their girlfriend."), else "their partner". Any other fact as it is."""
     m = _STAGE_UNNAMED.match(fact)
     partner = partner_of(ended, "") if m is not None else None
-    return f"User is {m.group('stage')} to {partner}." if m is not None and partner is not None else fact
+    if m is not None and partner is not None:
+        return f"User is {m.group('stage')} to {partner}."
+    breakup = _BREAKUP_UNNAMED.match(fact)
+    if breakup is None:
+        return fact
+    roles = {r.group(0).lower() for text in ended if holder(text, "relationship") == "user"
+             for r in _PARTNER_ROLE.finditer(text)}
+    whom = partner_of(ended, "") or (f"their {roles.pop()}" if len(roles) == 1 else "their partner")
+    return f"User {breakup.group('head')} with {whom}{breakup.group('when') or ''}."
 
 
 def _is_ending(verdict: SentenceVerdict) -> bool:
@@ -182,6 +203,11 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         verdict, words = replace(verdict, fact=own, sentence=own), content_words(own)
     if OWN_PREGNANCY.match(text) and _BIRTH.search(verdict.fact) and _OWN_CHILD.match(verdict.fact):
         return True  # "Our baby girl Maya was born last week": "User is pregnant." no longer holds
+    back = taken_back(verdict.fact)
+    kept_out = left_out(text) if back and not _CONDITION.search(text) else None
+    if kept_out is not None and holder(verdict.fact) == holder(text):
+        # "I'm back on carbs" ends "User is on keto."; "I eat eggs again" leaves "User is vegetarian."
+        return bool(back & kept_out)
     if _says_more(verdict, text):
         return False
     wrong = corrected_words(verdict.sentence)

@@ -1,0 +1,274 @@
+"""Rule-based capture keeps what a person would keep, through capture_facts into a real embedded Chroma store (issue
+"memory that stays true"): a diet ended by taking back what it left out, a breakup said with whom, passing
+whereabouts, dated and past events, and a denied allergy that was someone else's."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from _helpers import ungated_engine
+from memori_core import RecallEngine, RuleBasedFactExtractor, capture_facts
+
+RULES = RuleBasedFactExtractor()
+# A Wednesday; the turns are read as said then.
+SAID = datetime(2026, 5, 20, 9, 0, tzinfo=timezone.utc)
+
+
+def _said(engine: RecallEngine, *turns: str, user: str = "u1") -> list[str]:
+    """Capture each turn in order for ``user``, said at :data:`SAID`; the texts of their valid facts afterwards,
+    sorted."""
+    for turn in turns:
+        capture_facts(engine, user, [("user", turn)], RULES, created_at=SAID)
+    return sorted(f.content for f in engine.list(user))
+
+
+def _core(engine: RecallEngine, user: str = "u1") -> list[str]:
+    """The texts of the user's valid facts stored core (injected on every turn), sorted."""
+    return sorted(f.content for f in engine.list(user) if f.metadata.get("core"))
+
+
+# -- 1. a diet ended by taking back what it left out -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("diet", "taken_back", "now"),
+    [
+        ("I'm on keto.", "I'm back on carbs.", "User is back on carbs."),
+        ("I'm on keto.", "I'm back on carbs now.", "User is back on carbs."),
+        ("I'm on keto.", "I eat bread again now.", "User eats bread again."),
+        ("I'm vegetarian.", "I've started eating meat again.", "User has started eating meat again."),
+        ("I'm vegetarian.", "I'm eating fish again.", "User is eating fish again."),
+        ("I'm vegan.", "I'm back on dairy.", "User is back on dairy."),
+        ("I'm gluten-free.", "I eat pasta again.", "User eats pasta again."),
+        ("I'm pescatarian.", "I'm back to eating meat.", "User is back to eating meat."),
+        ("I cut out sugar.", "I'm back on sugar.", "User is back on sugar."),
+    ],
+)
+def test_a_food_taken_back_ends_the_diet_that_left_it_out(diet: str, taken_back: str, now: str) -> None:
+    engine = ungated_engine()
+    assert _said(engine, "I live in Lisbon.", diet, taken_back) == sorted(["User lives in Lisbon.", now])
+    [old] = [f for f in engine.list("u1", include_invalid=True) if f.content not in ("User lives in Lisbon.", now)]
+    assert old.valid_to is not None  # kept as history, no longer valid
+
+
+def test_a_diet_ended_by_a_food_is_no_longer_injected_as_core() -> None:
+    engine = ungated_engine()
+    _said(engine, "I'm vegetarian.")
+    assert _core(engine) == ["User is vegetarian."]
+    _said(engine, "I've started eating chicken again.")
+    assert _core(engine) == []
+
+
+def test_a_food_taken_back_ends_the_diet_among_many_stored_facts() -> None:
+    # the diet is shown to the rules as the turn's slot, not only when it ranks among the nearest facts
+    engine = ungated_engine()
+    valid = _said(engine, "I'm on keto.", "I live in Lisbon.", "I work at Google as a designer.",
+                  "I have a cat named Mochi.", "I play tennis on Sundays.", "I drink coffee every morning.",
+                  "My sister lives in Paris.", "I drive a Golf.", "I'm learning Spanish.", "I'm back on carbs.")
+    assert "User is on keto." not in valid and "User is back on carbs." in valid
+
+
+@pytest.mark.parametrize(
+    ("diet", "said"),
+    [
+        ("I'm vegetarian.", "I eat eggs again."),  # a vegetarian eats eggs
+        ("I'm vegetarian.", "I'm back on dairy."),
+        ("I'm gluten-free.", "I eat rice again."),
+        ("I'm on keto.", "I'm back on track."),  # no food
+        ("I'm on keto.", "I'm not back on carbs."),
+        ("I'm allergic to eggs.", "I eat eggs again."),  # an allergy is no diet given up
+    ],
+)
+def test_what_a_diet_never_left_out_leaves_the_diet(diet: str, said: str) -> None:
+    engine = ungated_engine()
+    [fact] = _said(engine, diet)
+    assert fact in _said(engine, said)
+
+
+def test_a_food_taken_back_by_someone_else_leaves_the_users_diet() -> None:
+    engine = ungated_engine()
+    assert "User is vegetarian." in _said(engine, "I'm vegetarian.", "My sister eats meat again.")
+
+
+# -- 5. a denied allergy that was someone else's -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("denial", "theirs"),
+    [
+        ("I'm not allergic to shellfish, that was my brother.", "User's brother is allergic to shellfish."),
+        ("I'm not allergic to shellfish, that was my brother Sam.", "User's brother Sam is allergic to shellfish."),
+        ("Actually I'm not allergic to shellfish, that was my sister.", "User's sister is allergic to shellfish."),
+        ("No, I'm not allergic to shellfish. That was my brother.", "User's brother is allergic to shellfish."),
+        ("I'm not allergic to shellfish, it was my brother.", "User's brother is allergic to shellfish."),
+        ("I'm not allergic to shellfish, that's my brother.", "User's brother is allergic to shellfish."),
+    ],
+)
+def test_a_denied_allergy_ends_the_users_and_keeps_whose_it_was(denial: str, theirs: str) -> None:
+    engine = ungated_engine()
+    _said(engine, "I'm allergic to shellfish.")
+    assert _core(engine) == ["User is allergic to shellfish."]
+    assert _said(engine, denial) == sorted(["User is not allergic to shellfish.", theirs])
+    assert _core(engine) == []  # someone else's allergy does not ride on every turn
+
+
+def test_that_was_my_brother_without_a_denial_before_it_stores_nothing() -> None:
+    engine = ungated_engine()
+    assert _said(engine, "I'm allergic to shellfish.", "That was my brother.") == ["User is allergic to shellfish."]
+
+
+# -- 2. a breakup says with whom ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("partner", "breakup", "now"),
+    [
+        ("My boyfriend Tom is a chef.", "We broke up.", "User broke up with Tom."),
+        ("My boyfriend Tom is a chef.", "We split up.", "User split up with Tom."),
+        ("My boyfriend Tom is a chef.", "We broke up last week.", "User broke up with Tom last week."),
+        ("I'm dating Tom.", "We broke up.", "User broke up with Tom."),
+        ("I'm married to Luis.", "We split up.", "User split up with Luis."),
+        ("I have a girlfriend.", "We broke up.", "User broke up with their girlfriend."),
+        ("My boyfriend Tom is a chef.", "Tom and I split up last month.", "User and Tom split up last month."),
+    ],
+)
+def test_a_breakup_ends_the_partners_facts_and_says_with_whom(partner: str, breakup: str, now: str) -> None:
+    engine = ungated_engine()
+    assert _said(engine, "I live in Lisbon.", partner, breakup) == sorted(["User lives in Lisbon.", now])
+
+
+def test_a_breakup_with_no_partner_stored_says_it_was_with_a_partner() -> None:
+    assert _said(ungated_engine(), "We broke up.") == ["User broke up with their partner."]
+
+
+def test_a_breakup_said_later_does_not_make_the_ex_the_partner_a_he_is_read_as() -> None:
+    engine = ungated_engine()
+    _said(engine, "My boyfriend Tom is a chef.", "We broke up.")
+    assert _said(engine, "He's coeliac.") == ["User broke up with Tom."]  # no partner to read "he" as
+
+
+@pytest.mark.parametrize("said", ["I split my time between Lisbon and Porto.", "We split the bill."])
+def test_split_that_is_no_breakup_ends_no_relationship(said: str) -> None:
+    engine = ungated_engine()
+    assert "User's boyfriend Tom is a chef." in _said(engine, "My boyfriend Tom is a chef.", said)
+
+
+# -- 3. passing whereabouts --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm at Starbucks now.",
+        "I'm at Starbucks right now.",
+        "I'm in London now for a conference.",
+        "I'm in London for a conference.",
+        "At the airport, flight delayed.",
+        "I'm at Heathrow, flight delayed.",
+        "I'm in Berlin on business.",
+        "We're in Rome for my cousin's wedding.",
+        "I'm in Paris for the weekend.",
+        "I'm in London visiting friends.",
+        "I'm at Costa waiting for a friend.",
+    ],
+)
+def test_passing_whereabouts_are_not_stored_and_leave_the_home(said: str) -> None:
+    engine = ungated_engine()
+    assert _said(engine, "I live in Lisbon.", "I work at Google as a designer.", said) == [
+        "User lives in Lisbon.", "User works at Google as a designer."]
+    assert _said(engine, said, user="u2") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I'm in Lisbon now for good.", "User is in Lisbon now for good."),  # a move, not a visit
+        ("I'm at UCL for my PhD.", "User is at UCL for their PhD."),
+        ("I'm in London for a year.", "User is in London for a year."),
+        ("I'm in IT.", "User is in IT."),
+    ],
+)
+def test_where_the_user_is_for_long_is_no_passing_whereabouts(said: str, kept: str) -> None:
+    assert _said(ungated_engine(), said) == [kept]
+
+
+def test_in_a_place_now_is_still_a_move_when_a_home_is_stored() -> None:
+    engine = ungated_engine()
+    assert _said(engine, "I live in Lisbon.", "im in exeter now") == ["User lives in Exeter."]
+
+
+# -- 4. dated events, and past one-offs --------------------------------------------------------------------------
+
+
+def _dated(engine: RecallEngine, user: str = "u1") -> list[tuple[str, str | None]]:
+    """The user's valid facts and their expiry (ISO, ``None`` for a lasting fact), sorted."""
+    return sorted((f.content, f.expires_at) for f in engine.list(user))
+
+
+@pytest.mark.parametrize(
+    ("said", "fact", "expires_at"),
+    [
+        ("I have my cousin's wedding May 25-27.",
+         "User has their cousin's wedding from Monday 2026-05-25 to Wednesday 2026-05-27.",
+         "2026-05-28T12:00:00+00:00"),
+        ("The recital is on the 18th.", "The recital is on Thursday 2026-06-18.", "2026-06-19T12:00:00+00:00"),
+        ("My recital is on the 18th.", "User's recital is on Thursday 2026-06-18.", "2026-06-19T12:00:00+00:00"),
+        ("My daughter's recital is on the 18th.", "User's daughter's recital is on Thursday 2026-06-18.",
+         "2026-06-19T12:00:00+00:00"),
+        ("We have a conference on 26-28 May.", "User has a conference from Tuesday 2026-05-26 to Thursday 2026-05-28.",
+         "2026-05-29T12:00:00+00:00"),
+        ("I'm busy this month with exams.", "User is busy in May 2026 with exams.", "2026-06-01T12:00:00+00:00"),
+        ("I'm swamped this week because of the move.",
+         "User is swamped in the week of Monday 2026-05-18 because of the move.", "2026-05-25T12:00:00+00:00"),
+    ],
+)
+def test_an_event_with_a_date_says_its_day_and_expires_after_it(said: str, fact: str, expires_at: str) -> None:
+    engine = ungated_engine()
+    _said(engine, "I live in Lisbon.", said)
+    assert _dated(engine) == sorted([("User lives in Lisbon.", None), (fact, expires_at)])
+
+
+def test_a_span_of_days_under_way_is_this_years() -> None:
+    engine = ungated_engine()
+    _said(engine, "I have my cousin's wedding May 19-21.")  # said on the 20th
+    assert _dated(engine) == [("User has their cousin's wedding from Tuesday 2026-05-19 to Thursday 2026-05-21.",
+                               "2026-05-22T12:00:00+00:00")]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I had my cousin's wedding May 15-17.",
+        "I had my exam on the 14th.",
+        "My cousin's wedding was on May 2.",
+        "I went to a gig last night.",
+        "Last night I went to a gig.",
+        "We had a party yesterday.",
+        "I watched a movie this morning.",
+        "I'm busy this week.",  # a state with nothing it is about
+    ],
+)
+def test_an_event_that_was_over_when_told_is_not_stored(said: str) -> None:
+    engine = ungated_engine()
+    assert _said(engine, "I live in Lisbon.", said) == ["User lives in Lisbon."]
+    assert [f.content for f in engine.list("u1", include_invalid=True)] == ["User lives in Lisbon."]
+
+
+def test_an_event_told_as_over_on_its_own_day_holds_until_that_day_is_over() -> None:
+    engine = ungated_engine()
+    _said(engine, "My cousin's wedding was on May 20.")
+    assert _dated(engine) == [("User's cousin's wedding was on Wednesday 2026-05-20.", "2026-05-21T12:00:00+00:00")]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("I went to a climbing gym yesterday.", "User went to a climbing gym yesterday."),  # exercise: a slot
+        ("I had my first gig last night.", "User had their first gig last night."),  # a first is news
+        ("We got engaged at a concert last night.", "User got engaged at a concert last night."),  # a change
+    ],
+)
+def test_a_one_off_of_the_last_day_that_says_more_is_kept(said: str, kept: str) -> None:
+    assert _said(ungated_engine(), said) == [kept]
