@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import hashlib
+import threading
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime, timezone
+from typing import Any
 
-from langchain.agents.middleware import AgentMiddleware, ModelRequest, ModelResponse
-from langchain_core.messages import SystemMessage
+from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest, ModelResponse
+from langchain_core.messages import BaseMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig, ensure_config
+from langgraph.runtime import Runtime
+from typing_extensions import NotRequired
 
 from memori_core.adapter_args import check_adapter_args
 from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, WaitsForCaptures, check_extractor
@@ -23,9 +29,11 @@ from ._messages import (
     capture_metadata,
     human_query_and_context,
     human_turns_with_block,
+    is_ai,
     is_human,
     last_human_text,
     message_said_at,
+    message_text as message_text_of,
     messages_with_block,
     system_with_block,
     turn_to_capture,
@@ -35,8 +43,95 @@ from ._recall import BlockRecall, entity_of_run, logger, thread_of_run
 Handler = Callable[[ModelRequest], ModelResponse]
 AsyncHandler = Callable[[ModelRequest], Awaitable[ModelResponse]]
 
+MISSED_TURNS_DEFAULT = 3
+"""How many earlier human turns of a thread :class:`MemoriMiddleware` looks back at for turns never captured."""
+TURNS_KEPT = 4096
+"""How many turns a :class:`MemoriMiddleware` remembers in the process (captured ones, and when each began)."""
+CAPTURED_KEY = "memori_captured"
+"""The agent state key :class:`MemoriMiddleware` marks the latest turn it captured in (a digest, no text)."""
 
-class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
+TurnKey = tuple[str, str, str, str]
+"""A turn: (entity, thread id or "", human message id or "", digest of its text)."""
+
+
+class MemoriAgentState(AgentState):
+    """The agent state keys :class:`MemoriMiddleware` adds: ``memori_captured``, a digest (no text) of the latest
+    human turn of the thread it captured, checkpointed with the thread, so that another process resuming the
+    thread does not capture again the turns before it."""
+
+    memori_captured: NotRequired[str]
+
+
+def check_missed_turns(missed_turns: object, owner: str) -> int:
+    """``missed_turns`` as an ``int`` >= 0, else a ``TypeError`` / ``ValueError`` naming the argument."""
+    if isinstance(missed_turns, bool) or not isinstance(missed_turns, int):
+        raise TypeError(f"{owner}: missed_turns must be an int >= 0, got {type(missed_turns).__name__}")
+    if missed_turns < 0:
+        raise ValueError(f"{owner}: missed_turns must be >= 0, got {missed_turns}")
+    return missed_turns
+
+
+def _turn_key(entity: str, thread_id: str | None, message: BaseMessage) -> TurnKey:
+    text = message_text_of(message)
+    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    return entity, thread_id or "", str(message.id or ""), digest
+
+
+def _mark(key: TurnKey) -> str:
+    """The :data:`CAPTURED_KEY` mark of a turn: a digest of its key."""
+    return hashlib.blake2b("\0".join(key).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def _answered(messages: Sequence[BaseMessage], index: int) -> bool:
+    """Whether a model answered the human message at ``index``: an AI message follows it before the next human
+    message. A turn whose model call raised, or whose streamed answer was abandoned, has none."""
+    for message in messages[index + 1:]:
+        if is_human(message):
+            return False
+        if is_ai(message):
+            return True
+    return False
+
+
+class _Turns:
+    """The turns a middleware captured and when each turn's first model call began (the entity's erase
+    generation then, and the time), the most recent :data:`TURNS_KEPT` of each, in this process."""
+
+    def __init__(self) -> None:
+        self._captured: OrderedDict[TurnKey, None] = OrderedDict()
+        self._began: OrderedDict[TurnKey, tuple[int, datetime]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def note_began(self, key: TurnKey, generation: int, began: datetime) -> None:
+        with self._lock:
+            if key not in self._began:
+                self._began[key] = (generation, began)
+                _trim(self._began)
+
+    def began(self, key: TurnKey) -> tuple[int, datetime] | None:
+        with self._lock:
+            return self._began.get(key)
+
+    def captured(self, key: TurnKey) -> bool:
+        with self._lock:
+            return key in self._captured
+
+    def claim(self, key: TurnKey) -> bool:
+        """``True`` the first time (the turn is then remembered as captured), ``False`` after."""
+        with self._lock:
+            if key in self._captured:
+                return False
+            self._captured[key] = None
+            _trim(self._captured)
+            return True
+
+
+def _trim(keys: OrderedDict[Any, Any]) -> None:
+    while len(keys) > TURNS_KEPT:
+        keys.popitem(last=False)
+
+
+class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any]):
     """Recall the user's relevant facts before every model call of an agent.
 
     >>> agent = create_agent(model, tools, middleware=[MemoriMiddleware(engine=engine, entity_id="user-1")])
@@ -74,6 +169,14 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     user's most similar stored facts and may supersede some of them.
     Facts captured from the turn being answered (or identical to it) are not
     injected back into its own later model calls.
+    A turn no model answered (its call raised, or the client abandoned its
+    streamed answer) stays in the checkpointed thread: with ``capture=True``
+    the next answered turn of that thread captures it first, when it is among
+    the ``missed_turns`` human messages before that turn, no AI message follows
+    it, and it was never captured. A turn is captured once: the middleware
+    remembers the turns it captured in the process, and marks the latest one in
+    the agent's state (``memori_captured``, a digest with no text, checkpointed),
+    so another process resuming the thread skips every turn up to it.
 
     What is injected does not depend on ``capture``: it is the facts of
     ``engine.recall(query, entity, k, context=...)`` (``k`` recalled facts, plus
@@ -109,6 +212,8 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
     the next call.
     """
 
+    state_schema = MemoriAgentState
+
     def __init__(
         self,
         engine: RecallEngine,
@@ -121,23 +226,28 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         max_pending_captures: int = DEFAULT_MAX_PENDING_CAPTURES,
         placement: str = SYSTEM,
         timeout: float | None = None,
+        missed_turns: int = MISSED_TURNS_DEFAULT,
     ) -> None:
         """``k``: at most this many recalled facts are injected, plus up to the engine's ``config.core_limit``
         core facts (``None``: the engine's ``config.limit``, 5 unless configured);
         ``extractor`` and ``max_pending_captures`` apply with ``capture=True``; ``placement``: where the block
         goes, ``"system"`` (the system message) or ``"last_user"`` (the latest human message); ``timeout``:
-        seconds one model call's whole recall may take (``None``: no limit but the store's per request)."""
+        seconds one model call's whole recall may take (``None``: no limit but the store's per request);
+        ``missed_turns``: with ``capture=True``, how many human turns before the one being answered are looked at
+        for turns no model answered, which are captured with it (``0``: none)."""
         super().__init__()
         self.engine, self.entity_id, self.k = check_adapter_args("MemoriMiddleware", engine, entity_id, k)
         self.placement = check_placement(placement, "MemoriMiddleware")
         self.timeout = check_timeout(timeout, "MemoriMiddleware")
         self.capture = capture
+        self.missed_turns = check_missed_turns(missed_turns, "MemoriMiddleware")
         self.strict = strict
         self.extractor = check_extractor(extractor)
         self._captures = EntityCaptures(
             "MemoriMiddleware", logger, strict=strict, max_pending=max_pending_captures
         )
         self.tools = []
+        self._turns = _Turns()
 
     # -- helpers ------------------------------------------------------------
 
@@ -189,18 +299,69 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         # began, the turn's time unless its message says when it was said.
         if not self.capture:
             return
-        turn = turn_to_capture(request.messages)
-        if not turn:
+        messages = request.messages
+        if not turn_to_capture(messages):
             return
-        message = request.messages[-1]
+        thread = self._thread(request, config)
+        for index in self._missed(messages, request.state, entity, thread):
+            # A turn no model answered (its call raised, or its stream was abandoned): captured now, counted
+            # from when its own call began when this process saw it (a forget since then erases it too).
+            noted = self._turns.began(_turn_key(entity, thread, messages[index]))
+            self._submit(messages[: index + 1], entity, thread, *(noted or (since, began)))
+        self._submit(messages, entity, thread, since, began)
+
+    def _missed(self, messages: Sequence[BaseMessage], state: Mapping[str, Any] | None, entity: str,
+                thread: str | None) -> list[int]:
+        """The indexes of the human turns before the last message, among the ``missed_turns`` latest, that no
+        model answered and that were never captured: after the turn marked in the state (captured by this
+        middleware in any process), and not captured by this one in this process."""
+        if self.missed_turns == 0:
+            return []
+        humans = [i for i, m in enumerate(messages[:-1]) if is_human(m) and not _summary(m)][-self.missed_turns:]
+        mark = (state or {}).get(CAPTURED_KEY)
+        if mark:
+            for position, index in enumerate(humans):
+                if _mark(_turn_key(entity, thread, messages[index])) == mark:
+                    humans = humans[position + 1:]
+                    break
+        return [i for i in humans if not _answered(messages, i)
+                and not self._turns.captured(_turn_key(entity, thread, messages[i]))]
+
+    def _submit(self, messages: Sequence[BaseMessage], entity: str, thread: str | None, since: int,
+                began: datetime) -> None:
+        """Queue the capture of the turn ending ``messages`` (its last message, a human one), once."""
+        message = messages[-1]
+        if not self._turns.claim(_turn_key(entity, thread, message)):
+            return
         try:
             said_at = message_said_at(message)
         except (TypeError, ValueError) as exc:  # the app's bad time: this turn is not stored, the answer stands
             self._captures.refuse(entity, exc)
             return
-        metadata = capture_metadata("langchain", message, self._thread(request, config))
-        self._captures.submit(self.engine, entity, turn, self.extractor, metadata=metadata,
+        metadata = capture_metadata("langchain", message, thread)
+        self._captures.submit(self.engine, entity, turn_to_capture(messages), self.extractor, metadata=metadata,
                               session_id=metadata.get("thread_id"), since=since, created_at=said_at or began)
+
+    def _note_began(self, request: ModelRequest, config: RunnableConfig, entity: str, since: int,
+                    began: datetime) -> None:
+        # When the turn's first model call began: if that call fails, the next turn captures it as of then.
+        if self.capture and self.missed_turns and request.messages and is_human(request.messages[-1]):
+            key = _turn_key(entity, self._thread(request, config), request.messages[-1])
+            self._turns.note_began(key, since, began)
+
+    def _captured_mark(self, state: Mapping[str, Any], runtime: Runtime[Any]) -> dict[str, Any] | None:
+        """The state update marking the thread's latest human turn when this middleware captured it."""
+        if not self.capture:
+            return None
+        last = next((m for m in reversed(state.get("messages") or []) if is_human(m)), None)
+        if last is None:
+            return None
+        config = ensure_config()
+        entity = entity_of_run("MemoriMiddleware", self.entity_id, config, getattr(runtime, "context", None))
+        key = _turn_key(entity, thread_of_run(config, runtime), last)
+        if not self._turns.captured(key) or state.get(CAPTURED_KEY) == _mark(key):
+            return None
+        return {CAPTURED_KEY: _mark(key)}
 
     # -- hooks --------------------------------------------------------------
 
@@ -210,6 +371,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         entity = self._entity(request, config)
         self._captures.raise_failure(entity)
         since, began = ERASURES.generation(entity), datetime.now(timezone.utc)
+        self._note_began(request, config, entity, since, began)
         response = handler(self._with_block(request, self._recall(request, config, entity).block()))
         self._capture(request, config, entity, since, began)
         return response
@@ -220,6 +382,20 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware):
         entity = self._entity(request, config)
         self._captures.raise_failure(entity)
         since, began = ERASURES.generation(entity), datetime.now(timezone.utc)
+        self._note_began(request, config, entity, since, began)
         response = await handler(self._with_block(request, await self._recall(request, config, entity).ablock()))
         self._capture(request, config, entity, since, began)
         return response
+
+    def after_model(self, state: MemoriAgentState, runtime: Runtime[Any]) -> dict[str, Any] | None:
+        """Mark the turn just captured in the state (:data:`CAPTURED_KEY`, checkpointed with the thread)."""
+        return self._captured_mark(state, runtime)
+
+    async def aafter_model(self, state: MemoriAgentState, runtime: Runtime[Any]) -> dict[str, Any] | None:
+        """Async :meth:`after_model`."""
+        return self._captured_mark(state, runtime)
+
+
+def _summary(message: BaseMessage) -> bool:
+    """Whether ``message`` is the summary ``SummarizationMiddleware`` puts in place of earlier turns."""
+    return (getattr(message, "additional_kwargs", None) or {}).get("lc_source") == "summarization"
