@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 from .context import clip_fact, format_timestamp, sanitize_fact
 from .engine import RecallEngine, derived_fact_id, version_of
 from .facts import RecalledFact, StoredFact
-from .failopen import STRICT_DEFAULT, FailOpenCall, awithin, is_outage, within
+from .failopen import STRICT_DEFAULT, FailOpenCall, arecall_within, awithin, check_timeout, is_outage, within
 from .store.deadline import NotReached
 from .text import normalize_fact_text, user_subject
 
@@ -159,6 +159,10 @@ class MemoryTools:
     """The four memory operations of an agent's tools over ``engine``, for the entity each call names.
 
     ``k`` caps the facts recall returns (``None``: the engine's ``config.limit``);
+    ``timeout`` (seconds; default ``None``: no limit but the store's per request) bounds each whole recall, as
+    an adapter's ``timeout=`` does (:func:`~memori_core.failopen.check_timeout`): past it recall answers
+    :data:`UNAVAILABLE` (``strict=True`` raises :class:`~memori_core.failopen.RecallTimedOut`) while the recall
+    finishes in the background and serves the next call; writes are not bounded by it;
     ``strict=False`` answers a memory failure with :data:`UNAVAILABLE` (logged as a
     warning on ``owner``'s behalf), or, for a write that may have reached the store,
     with what reading the fact back finds (:data:`OUTCOME_UNKNOWN` when that read fails
@@ -171,16 +175,22 @@ class MemoryTools:
     strict: bool = STRICT_DEFAULT
     owner: str = "memory tools"
     log: logging.Logger = field(default=logger, repr=False)
+    timeout: float | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "timeout", check_timeout(self.timeout, self.owner))
 
     # -- the failure policy, one place for the sync and the async calls ----------------------------
-    def _guard(self, entity_id: str, what: str, done: str, call: Callable[[], T], answer: Callable[[T], str],
+    # ``call`` is given the attempt, so that work outliving ``timeout`` can settle it (FailOpenCall.outlived).
+    def _guard(self, entity_id: str, what: str, done: str, call: Callable[[FailOpenCall], T],
+               answer: Callable[[T], str],
                read_back: Callable[[Exception], str] | None = None) -> str:
         attempt = self._attempt(entity_id, what)
         if attempt.skipped:
             return UNAVAILABLE.format(error=attempt.error, done=done)
         try:
             with attempt.reaching():
-                result = call()
+                result = call(attempt)
         except Exception as exc:
             answered = self._failed(attempt, done, exc, write=read_back is not None)
             if answered is not None:
@@ -193,14 +203,14 @@ class MemoryTools:
         attempt.succeeded()
         return answer(result)
 
-    async def _aguard(self, entity_id: str, what: str, done: str, call: Callable[[], Awaitable[T]],
+    async def _aguard(self, entity_id: str, what: str, done: str, call: Callable[[FailOpenCall], Awaitable[T]],
                       answer: Callable[[T], str], read_back: Callable[[Exception], str] | None = None) -> str:
         attempt = self._attempt(entity_id, what)
         if attempt.skipped:
             return UNAVAILABLE.format(error=attempt.error, done=done)
         try:
             with attempt.reaching():
-                result = await call()
+                result = await call(attempt)
         except Exception as exc:
             answered = self._failed(attempt, done, exc, write=read_back is not None)
             if answered is not None:
@@ -246,14 +256,14 @@ class MemoryTools:
         """Store ``text`` as one of ``entity_id``'s facts (a leading "The user" written "User", as capture writes
         it: :func:`check_fact_text`); answers with its id."""
         text = check_fact_text(text)
-        return self._guard(entity_id, "remember", "saved", lambda: self.engine.add(entity_id, [text]),
+        return self._guard(entity_id, "remember", "saved", lambda _: self.engine.add(entity_id, [text]),
                            lambda ids: f"Remembered as fact {ids[0]}: {text}",
                            lambda exc: self._remembered_after(entity_id, text, exc))
 
     async def aremember(self, entity_id: str, text: Any) -> str:
         """Async :meth:`remember`."""
         text = check_fact_text(text)
-        return await self._aguard(entity_id, "remember", "saved", lambda: self.engine.aadd(entity_id, [text]),
+        return await self._aguard(entity_id, "remember", "saved", lambda _: self.engine.aadd(entity_id, [text]),
                                   lambda ids: f"Remembered as fact {ids[0]}: {text}",
                                   lambda exc: self._remembered_after(entity_id, text, exc))
 
@@ -271,14 +281,18 @@ class MemoryTools:
     def recall(self, entity_id: str, query: Any) -> str:
         """``entity_id``'s facts relevant to ``query`` (:func:`format_recalled`), or :data:`NOTHING_RELEVANT`."""
         query = check_tool_text(query, "query")
-        return self._guard(entity_id, "recall", "recalled", lambda: self.engine.recall(query, entity_id, self.k),
+        return self._guard(entity_id, "recall", "recalled",
+                           lambda attempt: list(within(lambda: self.engine.recall(query, entity_id, self.k),
+                                                       self.timeout, attempt.outlived)),
                            format_recalled)
 
     async def arecall(self, entity_id: str, query: Any) -> str:
         """Async :meth:`recall`."""
         query = check_tool_text(query, "query")
         return await self._aguard(entity_id, "recall", "recalled",
-                                  lambda: self.engine.arecall(query, entity_id, self.k), format_recalled)
+                                  lambda attempt: arecall_within(self.engine, query, entity_id, self.k, {},
+                                                                 self.timeout, attempt.outlived),
+                                  format_recalled)
 
     # -- update -----------------------------------------------------------------------------------
     def update(self, entity_id: str, fact_id: Any, text: Any) -> str:
@@ -286,7 +300,7 @@ class MemoryTools:
         fact_id, text = check_editable_id(fact_id), check_fact_text(text)
         try:
             return self._guard(entity_id, "update", "changed",
-                               lambda: self.engine.update(entity_id, fact_id, text=text), _updated,
+                               lambda _: self.engine.update(entity_id, fact_id, text=text), _updated,
                                lambda exc: self._updated_after(entity_id, fact_id, text, exc))
         except KeyError:
             raise _unknown(fact_id) from None
@@ -296,7 +310,7 @@ class MemoryTools:
         fact_id, text = check_editable_id(fact_id), check_fact_text(text)
         try:
             return await self._aguard(entity_id, "update", "changed",
-                                      lambda: self.engine.aupdate(entity_id, fact_id, text=text), _updated,
+                                      lambda _: self.engine.aupdate(entity_id, fact_id, text=text), _updated,
                                       lambda exc: self._updated_after(entity_id, fact_id, text, exc))
         except KeyError:
             raise _unknown(fact_id) from None
@@ -320,7 +334,7 @@ class MemoryTools:
         fact_id = check_editable_id(fact_id)
         planned: list[str] = []  # the ids the delete was for, once known
 
-        def erase() -> list[str]:
+        def erase(_: FailOpenCall) -> list[str]:
             try:
                 planned[:] = with_earlier_versions(self.engine.history(entity_id, fact_id), fact_id)
             except KeyError:
@@ -335,7 +349,7 @@ class MemoryTools:
         fact_id = check_editable_id(fact_id)
         planned: list[str] = []
 
-        async def erase() -> list[str]:
+        async def erase(_: FailOpenCall) -> list[str]:
             try:
                 planned[:] = with_earlier_versions(await self.engine.ahistory(entity_id, fact_id), fact_id)
             except KeyError:

@@ -101,7 +101,8 @@ from langgraph.store.base import (
 
 from memori_core.adapter_args import check_engine
 from memori_core.engine import RecallEngine, is_version_id, version_of
-from memori_core.facts import SEARCHABLE_KEY, StoredFact
+from memori_core.facts import SEARCHABLE_KEY, RecalledFact, StoredFact
+from memori_core.failopen import arecall_within, check_timeout, within
 from memori_core.filters import check_where
 from memori_core.metadata_keys import STORE_ITEM_KEY, STORE_NAMESPACE_KEY
 from memori_core.validate import check_entity_id, check_text, parse_utc
@@ -463,6 +464,21 @@ T = TypeVar("T")
 _Program = Generator[_Call, Any, T]
 
 
+@dataclass(frozen=True)
+class _Bounded:
+    """The ``recall`` / ``arecall`` of ``engine`` bounded to ``timeout`` seconds in all (:func:`within`): past it,
+    :class:`~memori_core.failopen.RecallTimedOut`, the recall running on in the background."""
+
+    engine: RecallEngine
+    timeout: float
+
+    def recall(self, query: str, entity_id: str, limit: int, **kwargs: Any) -> list[RecalledFact]:
+        return list(within(lambda: self.engine.recall(query, entity_id, limit, **kwargs), self.timeout))
+
+    async def arecall(self, query: str, entity_id: str, limit: int, **kwargs: Any) -> list[RecalledFact]:
+        return await arecall_within(self.engine, query, entity_id, limit, kwargs, self.timeout)
+
+
 def _check_count(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ValueError(f"{name} must be an int >= 0, got {value!r}")
@@ -523,11 +539,16 @@ class MemoriStore(BaseStore):
       expired fact, they stay stored until deleted.
     - ``max_value_bytes``: the largest value (as JSON) a put accepts; a larger one raises ``ValueError``
       and nothing is written.
+    - ``timeout``: seconds the recall of a search with a query may take in all (default ``None``: no limit but
+      the store's per request), as an adapter's ``timeout=``: past it the search raises
+      :class:`~memori_core.failopen.RecallTimedOut` (a ``TimeoutError``), as the store raises any failure, while
+      the recall finishes in the background and serves the next search. Gets, puts and listings are not bounded
+      by it.
     """
 
     supports_ttl = True
-    __slots__ = ("engine", "template", "fields", "gate", "ttl_config", "max_value_bytes", "_ungated", "_scope",
-                 "_text_field")
+    __slots__ = ("engine", "template", "fields", "gate", "ttl_config", "max_value_bytes", "timeout", "_ungated",
+                 "_scope", "_text_field")
 
     def __init__(
         self,
@@ -539,8 +560,10 @@ class MemoriStore(BaseStore):
         gate: bool = True,
         ttl: TTLConfig | None = None,
         max_value_bytes: int = DEFAULT_MAX_VALUE_BYTES,
+        timeout: float | None = None,
     ) -> None:
         self.engine = check_engine(engine, "MemoriStore")
+        self.timeout = check_timeout(timeout, "MemoriStore")
         self.template = NamespaceTemplate.parse(namespace, entity)
         self.fields = self._check_fields(fields, "fields")
         if not isinstance(gate, bool):
@@ -932,7 +955,10 @@ class MemoriStore(BaseStore):
         if plan.query is not None:
             # A page is a slice of one recall of offset + limit (module docstring); core facts recall appends
             # after the ranked ones may fill it.
-            hits = yield _Call(self._ranker(), "recall", (plan.query, plan.entity, plan.offset + plan.limit),
+            ranker: Any = self._ranker()
+            if self.timeout is not None:
+                ranker = _Bounded(ranker, self.timeout)
+            hits = yield _Call(ranker, "recall", (plan.query, plan.entity, plan.offset + plan.limit),
                                {"where": plan.where})
             page = hits[plan.offset : plan.offset + plan.limit]
             found = [(h, float(h.rank_score)) for h in page]

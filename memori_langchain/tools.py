@@ -161,6 +161,7 @@ def memory_tools(
     k: int | None = None,
     strict: bool = STRICT_DEFAULT,
     include: Sequence[str] = ("remember", "recall", "update", "forget"),
+    timeout: float | None = None,
 ) -> list[BaseTool]:
     """LangChain tools over ``engine`` to remember, recall, update and forget one user's facts.
 
@@ -182,12 +183,18 @@ def memory_tools(
     model reads, and nothing is written. A memory failure is logged and answered
     with "Memory is unavailable right now ..." (``strict=True``: raised). Every
     tool has a sync and an async implementation (``engine.aadd`` ...).
+
+    ``timeout`` (seconds; default ``None``: no limit but the store's per request) bounds each whole recall of
+    ``recall_memory``, as :class:`MemoriRecall`'s does: past it the tool answers that memory is unavailable for
+    now (``strict=True``: raises ``RecallTimedOut``, a ``TimeoutError``) while the recall finishes in the
+    background and serves the next call.
     """
     engine, entity_id, k = check_adapter_args("memory_tools", engine, entity_id, k)
     unknown = [op for op in include if op not in TOOL_NAMES]
     if unknown or not include:
         raise ValueError(f"memory_tools: include must name some of {', '.join(TOOL_NAMES)}, got {list(include)!r}")
-    bound = _Bound(MemoryTools(engine, k=k, strict=strict, owner="memory_tools", log=logger), entity_id)
+    bound = _Bound(MemoryTools(engine, k=k, strict=strict, owner="memory_tools", log=logger,
+                                 timeout=timeout), entity_id)
     return [
         StructuredTool(
             name=TOOL_NAMES[op],

@@ -69,20 +69,25 @@ class MemoriToolSpec(BaseToolSpec):
     LlamaIndex's agents hand back to the model as the tool's error; nothing is
     written then. A memory failure is logged and answered with "Memory is unavailable
     right now ..." (``strict=True``: raised). Each tool has a sync and an async
-    implementation (the engine's ``aadd`` ...).
+    implementation (the engine's ``aadd`` ...). ``timeout`` (seconds; default ``None``: no limit but the
+    store's per request) bounds each whole recall of ``recall_memory``, as :class:`MemoriRecall`'s does: past it
+    the tool answers that memory is unavailable for now (``strict=True``: raises ``RecallTimedOut``) while the
+    recall finishes in the background and serves the next call.
     """
 
     spec_functions = [("remember", "aremember"), ("recall", "arecall"), ("update", "aupdate"),
                       ("forget", "aforget")]
 
     def __init__(self, engine: RecallEngine, entity_id: str, *, k: int | None = None,
-                 strict: bool = STRICT_DEFAULT) -> None:
-        """``entity_id`` is required: whose memory every tool of this spec reads and writes."""
+                 strict: bool = STRICT_DEFAULT, timeout: float | None = None) -> None:
+        """``entity_id`` is required: whose memory every tool of this spec reads and writes; ``timeout``: seconds
+        one whole recall may take (``None``: no limit but the store's per request)."""
         engine, entity, k = check_adapter_args("MemoriToolSpec", engine, entity_id, k)
         if entity is None:
             raise ValueError("MemoriToolSpec needs entity_id=...: whose memory its tools use")
         self.engine, self.entity_id, self.k = engine, entity, k
-        self._ops = MemoryTools(engine, k=k, strict=strict, owner="MemoriToolSpec", log=logger)
+        self._ops = MemoryTools(engine, k=k, strict=strict, owner="MemoriToolSpec", log=logger,
+                                timeout=timeout)
 
     def get_metadata_from_fn_name(self, fn_name: str, spec_functions: Any = None) -> ToolMetadata | None:
         """Each tool's name, description and argument schema (no argument names an entity)."""
