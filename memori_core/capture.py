@@ -481,6 +481,10 @@ class BackgroundCapture:
         self._flushed = dict(self._counts)  # the counts the previous flush reported from
         self._failure: BaseException | None = None
         self._done = threading.Condition()
+        self._set_up()
+
+    def _set_up(self) -> None:
+        """What a subclass keeps besides the base's state, set up at the end of ``__init__`` (nothing here)."""
 
     @property
     def pending(self) -> int:

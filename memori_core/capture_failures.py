@@ -11,12 +11,11 @@ user's) raise the oldest one kept, of whichever entity.
 from __future__ import annotations
 
 import contextlib
-import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 
-from .capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture
+from .capture import BackgroundCapture
 from .failopen import FailOpenCall, error_text
 
 KEPT_ENTITIES = 1024
@@ -33,16 +32,7 @@ class EntityCaptures(BackgroundCapture):
     ``strict`` nothing differs: failures are logged as they happen.
     """
 
-    def __init__(
-        self,
-        owner: str,
-        logger: logging.Logger,
-        *,
-        strict: bool = False,
-        max_pending: int = DEFAULT_MAX_PENDING_CAPTURES,
-    ) -> None:
-        """As :class:`~memori_core.capture.BackgroundCapture`."""
-        super().__init__(owner, logger, strict=strict, max_pending=max_pending)
+    def _set_up(self) -> None:
         self._failures: OrderedDict[str, BaseException] = OrderedDict()
         self._whose = threading.local()  # the entity a failure being kept on this thread is of
 

@@ -73,13 +73,11 @@ class Judging:
     def _judgement(self, query: str, scored: _Scored, limit: int, turns: list[str]) -> _Judgement | None:
         """The judge's verdict on the best candidates (``turns``: the earlier turns it is shown); ``None``
         when no judge applies (none set, the gate off, no candidate). A failure is logged and returned."""
-        shown = self._judge_pool(scored, limit)
-        if shown is None:
-            return None
-        seen, facts = shown
+        started = self._judge_started(query, scored, limit, turns)
+        if started is None or isinstance(started, _Judgement):
+            return started
+        seen, facts, future, wait = started
         try:
-            future = self._start_judge(query, facts, turns)
-            wait = self._judge_wait()
             answer = _answer_of(future, future.result_within(wait), wait)
         except Exception as exc:
             return _failed_judgement(seen, exc)
@@ -89,17 +87,28 @@ class Judging:
         """Async :meth:`_judgement`: the event loop waits for the judge, not a thread of the engine's read pool (a
         slow judge would otherwise hold one per recall, and recalls queued behind them would fail open with no
         memory at all)."""
+        started = self._judge_started(query, scored, limit, turns)
+        if started is None or isinstance(started, _Judgement):
+            return started
+        seen, facts, future, wait = started
+        try:
+            answer = _answer_of(future, await future.aresult_within(wait), wait)
+        except Exception as exc:
+            return _failed_judgement(seen, exc)
+        return _verdict(seen, facts, answer)
+
+    def _judge_started(self, query: str, scored: _Scored, limit: int, turns: list[str]
+                       ) -> tuple[np.ndarray, list[str], _JudgeCall, float] | _Judgement | None:
+        """The judge called on the best candidates and how long to wait for it: the candidates shown, their
+        texts, the call and the wait; ``None`` when no judge applies, a failed judgement when it could not start."""
         shown = self._judge_pool(scored, limit)
         if shown is None:
             return None
         seen, facts = shown
         try:
-            future = self._start_judge(query, facts, turns)
-            wait = self._judge_wait()
-            answer = _answer_of(future, await future.aresult_within(wait), wait)
+            return seen, facts, self._start_judge(query, facts, turns), self._judge_wait()
         except Exception as exc:
             return _failed_judgement(seen, exc)
-        return _verdict(seen, facts, answer)
 
     def _judge_wait(self) -> float:
         """Seconds to wait for the judge: ``judge_timeout``, or less when the whole recall must answer sooner (an
