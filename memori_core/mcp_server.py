@@ -141,6 +141,11 @@ def _fact(fact: RecalledFact) -> dict[str, Any]:
             "score": fact.rank_score, "cosine": fact.cosine, "lexical": fact.lexical, "metadata": metadata}
 
 
+def _counts(engine: RecallEngine, entity_id: str) -> tuple[int, int]:
+    """``entity_id``'s current (valid) facts and every row stored for it, history included."""
+    return engine.count(entity_id), engine.count(entity_id, include_invalid=True)
+
+
 def _records(facts: Sequence[StoredFact]) -> list[dict[str, Any]]:
     """Stored facts as ``list``, ``get``, ``history`` and ``restore`` answer: export records, each with ``expired``
     (past its ``expires_at`` now: recall skips it, as ``memori list`` marks it ``[expired]``)."""
@@ -315,13 +320,15 @@ def build_server(
             raise MemoryToolError(str(exc).replace(f" of entity {who!r}", "")) from None
 
     async def forget(ctx: Context = None) -> dict[str, Any]:
-        """Delete every fact of the user (there is no undo)."""
+        """Delete every fact of the user, with its history (there is no undo). Returns what was erased:
+        `forgot`, the user's current facts, and `older_versions`, the stored rows no longer valid that went with
+        them (earlier texts of updated facts, superseded facts)."""
         who = whose(ctx)
         import anyio
 
-        before = await anyio.to_thread.run_sync(engine.count, who)
+        current, stored = await anyio.to_thread.run_sync(_counts, engine, who)
         await engine.aforget(who)
-        return {"forgot": before}
+        return {"forgot": current, "older_versions": max(0, stored - current)}
 
     tools = {"recall": recall, "add": add, "list": list_, "get": get, "update": update, "history": history,
              "restore": restore, "delete": delete, "forget": forget}

@@ -10,6 +10,7 @@ import pytest
 
 from memori_core.text import analyzer
 
+from _faults import held_loads_engine
 from _helpers import HashEmbedder, left_unchanged, ungated_engine
 from memori_core import ChromaStore, RecallConfig, RecallEngine, format_context
 from memori_core.engine import derived_fact_id
@@ -581,6 +582,50 @@ def test_a_slow_load_of_one_entity_does_not_block_recall_for_another() -> None:
     assert finished_while_slow_was_loading
     assert [f.content for f in fast_result] == ["User likes tea."]
     assert [f.content for f in slow_result] == ["User likes jazz."]
+
+
+def test_a_warm_user_whose_id_hashed_onto_a_held_cold_loads_old_lock_stripe_is_served_without_waiting() -> None:
+    import threading
+
+    # The engine once hashed entities onto 64 lock stripes: pick a warm user on the cold user's stripe, so that a
+    # lock shared by the two (as the stripes were) shows as this test hanging on the held load.
+    cold = "cold"
+    warm = next(f"warm{i}" for i in range(100_000) if hash(f"warm{i}") % 64 == hash(cold) % 64)
+    with held_loads_engine(HashEmbedder(), cold, ["User likes jazz."], config=RecallConfig(gate="off")) as eng:
+        store = eng.store
+        store.release.set()
+        eng.add(warm, ["User likes tea."])
+        assert contents(eng.recall("likes", warm)) == ["User likes tea."]  # the warm user's copy is cached
+        store.release.clear()
+        store.loading.clear()
+
+        cold_result: list = []
+        cold_done = threading.Event()
+
+        def recall_cold() -> None:
+            cold_result.extend(eng.recall("likes", cold))
+            cold_done.set()
+
+        t_cold = threading.Thread(target=recall_cold)
+        t_cold.start()
+        assert store.loading.wait(30)  # the cold user's load is in the store, held
+        warm_result: list = []
+        warm_done = threading.Event()
+
+        def recall_warm() -> None:
+            warm_result.extend(eng.recall("likes", warm))
+            warm_done.set()
+
+        t_warm = threading.Thread(target=recall_warm)
+        t_warm.start()
+        warm_done.wait(30)  # bounded only so that a failure shows as an assertion, not a hang
+        served_while_held = warm_done.is_set() and not cold_done.is_set() and not store.release.is_set()
+        store.release.set()
+        t_cold.join(30)
+        t_warm.join(30)
+        assert served_while_held
+        assert contents(warm_result) == ["User likes tea."]
+        assert contents(cold_result) == ["User likes jazz."]
 
 
 def test_concurrent_adds_of_one_fact_count_every_sighting() -> None:

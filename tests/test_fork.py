@@ -16,6 +16,7 @@ import asyncio
 import os
 import select
 import signal
+import threading
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -119,6 +120,30 @@ def test_a_parent_and_its_forked_child_recall_side_by_side_without_a_failure(chr
     in_parent = cold_recalls(engine, 25)
     assert child.said() == repr({"right": 25 * len(USERS), "wrong": 0})
     assert in_parent == {"right": 25 * len(USERS), "wrong": 0}
+
+
+@pytest.mark.server
+def test_a_child_forked_while_a_parent_thread_held_a_users_entity_lock_recalls_that_user(chroma_server) -> None:
+    host, port = chroma_server
+    engine = http_engine(port, f"t_{uuid.uuid4().hex}")
+    engine.add(USERS[0], [code_of(0)])
+    held, done = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with engine._coord.entity_lock(USERS[0]):  # noqa: SLF001 - as a call of the user waiting on the store
+            held.set()
+            done.wait(GUARD)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert held.wait(GUARD)
+        child = Child(lambda: [f.content for f in engine.recall("What's my secret code?", USERS[0])])
+        said = child.said()  # a child that waited for the parent thread's lock hangs, and fails here
+    finally:
+        done.set()
+        holder.join(GUARD)
+    assert said == repr([code_of(0)])
 
 
 @pytest.mark.server

@@ -134,8 +134,22 @@ async def test_http_add_recall_explain_list_get_update_delete_forget(http_server
             await call(s, "history", fact_id="nope")
         deleted = await call(s, "delete", ids=[ids[1], "nope"])
         assert deleted == {"deleted": [ids[1], f"{ids[1]}@v1"], "unknown": ["nope"]}  # with the text it replaced
-        assert (await call(s, "forget")) == {"forgot": 1}
+        assert (await call(s, "forget")) == {"forgot": 1, "older_versions": 0}
     assert mcp_engine.count("ann") == 0
+
+
+async def test_http_forget_reply_counts_the_current_facts_and_the_older_versions_erased_with_them(
+        http_server, mcp_engine):
+    (moved,) = mcp_engine.add("ann", ["User lives in Lyon."])
+    (old_job,) = mcp_engine.add("ann", ["User works as a baker."])
+    mcp_engine.add("ann", ["User works as a chef."], supersedes=old_job)  # the baker fact stays, superseded
+    async with http_session(http_server, "ann") as s:
+        await call(s, "update", fact_id=moved, text="User lives in Paris.")  # Lyon kept as {moved}@v1
+        await call(s, "update", fact_id=moved, text="User lives in Nice.")  # Paris kept as {moved}@v2
+        assert mcp_engine.count("ann") == 2 and mcp_engine.count("ann", include_invalid=True) == 5
+        assert (await call(s, "forget")) == {"forgot": 2, "older_versions": 3}
+        assert (await call(s, "forget")) == {"forgot": 0, "older_versions": 0}  # nothing left to erase
+    assert mcp_engine.count("ann", include_invalid=True) == 0
 
 
 async def test_http_recall_says_plainly_when_nothing_passes_the_gate(hash_embedder):
@@ -171,7 +185,7 @@ async def test_http_a_call_naming_another_entity_is_refused_and_reaches_nothing(
         assert (await call(s, "delete", ids=[bobs])) == {"deleted": [], "unknown": [bobs]}
         with pytest.raises(ToolFailed, match=f"no fact with id {bobs!r}"):
             await call(s, "update", fact_id=bobs, text="User eats meat.")
-        assert (await call(s, "forget")) == {"forgot": 0}
+        assert (await call(s, "forget")) == {"forgot": 0, "older_versions": 0}
     assert stored(mcp_engine, "bob") == ["User is vegetarian."]
 
 

@@ -16,12 +16,15 @@ Lock order (always in this order; never the reverse):
    process-wide, shared by every engine and store object on the same
    collection, one per entity; held around a whole write and its revision
    commit (inside a write's deadline, waited for no longer than the time left);
-2. the engine's entity lock (:meth:`Coordinator.entity_lock`, one of 64
-   stripes): held by a recall while it checks and reads the copy, and by a
+2. the engine's entity lock (:meth:`Coordinator.entity_lock`, one lock per
+   entity, made on first use and gone once no call holds or waits for it):
+   held by a recall while it checks and reads the copy (and, for a cold or
+   stale copy, while it loads the entity from the store), and by a
    write only to read the copy before its first store call and to update it
    after its commit, never across the write's store calls. So a recall never
    waits for a write's requests: while a write is in flight, recalls of its
-   entity answer from the copy as it was before the write. A fail-open read
+   entity answer from the copy as it was before the write; and no entity's
+   call waits for another entity's load. A fail-open read
    waits for it no longer than its time to reach the store (:meth:`Coordinator.reading`);
 3. the cache registry's lock: taken only inside :class:`CacheRegistry` methods;
 4. the store's lock around its in-process state (ChromaStore: its map of
@@ -29,7 +32,9 @@ Lock order (always in this order; never the reverse):
    this process's intents in flight and failed erase marks (:mod:`.intents`); an
    engine's lock on the erase marks its writes have seen (``_marks_lock``);
    and the lock of the process's erase generations (:data:`memori_core.lanes.ERASURES`),
-   taken under lock 1 by a write that checks no ``forget`` of its entity came after it began.
+   taken under lock 1 by a write that checks no ``forget`` of its entity came after it began;
+   the guard of the engine's map of entity locks (:meth:`Coordinator.entity_lock`), held only to find
+   or make an entity's lock, never while waiting for one.
 
 Locks 3 and 4 are leaves (nothing else is called while they are held).
 
@@ -106,7 +111,9 @@ on the copy) and :mod:`.intents` (this process's intents in flight and failed er
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
+import weakref
 from collections.abc import Callable, Iterator
 
 from ..store import deadline
@@ -117,7 +124,6 @@ from .freshness import Freshness
 from .registry import DEFAULT_MAX_CACHED_BYTES, CacheRegistry
 from .snapshot_files import snapshot_files_for
 
-_LOCK_STRIPES = 64
 SETTLE_WITHOUT_LIMIT = 10.0
 """Seconds a write intent takes to settle when the store has no request time limit."""
 SETTLE_TIMEOUTS = 3.0
@@ -145,7 +151,10 @@ class Coordinator(Freshness, Erasing):
             max_cached_entities, max_cached_bytes, on_evict=snaps.schedule if snaps is not None else None
         )
         self._analyzer_key = analyzer_key
-        self._locks = tuple(threading.RLock() for _ in range(_LOCK_STRIPES))
+        # entity -> its lock 2, kept alive by the calls that hold or wait for it (a `with` keeps a reference).
+        self._locks: weakref.WeakValueDictionary[str, threading.RLock] = weakref.WeakValueDictionary()
+        self._locks_guard = threading.Lock()
+        _COORDINATORS.add(self)
         # entity -> {another writer's intent on its token: when (monotonic) this engine first saw it}; an
         # entity's entry is read and written only under its entity lock (lock 2).
         self._seen: dict[str, dict[str, float]] = {}
@@ -164,15 +173,24 @@ class Coordinator(Freshness, Erasing):
         return deadline.within(WRITE_TIMEOUTS * float(limit) if limit is not None else None)
 
     def entity_lock(self, entity_id: str) -> threading.RLock:
-        """Lock 2: this engine's lock for ``entity_id`` (entities hash onto 64 stripes)."""
-        return self._locks[hash(entity_id) % _LOCK_STRIPES]
+        """Lock 2: this engine's lock for ``entity_id``, its own (no other entity's call ever waits for it).
+
+        Made on first use; it lasts while anyone holds a reference to it (a call
+        holding or waiting for it), so every call that holds it at one time holds
+        the same lock. In a process forked from this one, the locks start anew (a
+        thread of the parent may have held one at the fork)."""
+        with self._locks_guard:
+            lock = self._locks.get(entity_id)
+            if lock is None:
+                lock = self._locks[entity_id] = threading.RLock()
+        return lock
 
     @contextlib.contextmanager
     def reading(self, entity_id: str) -> Iterator[None]:
         """Hold lock 2 of ``entity_id`` for a read. Inside a fail-open call's time to reach the store
         (:func:`memori_core.store.deadline.reaching`) it is waited for no longer than the time left (then
-        :class:`~memori_core.store.deadline.NotReached`): a recall queued behind another call of the user (or of
-        an entity on the same stripe) that waits on a stalled server gives up with its own time."""
+        :class:`~memori_core.store.deadline.NotReached`): a recall queued behind another call of the user that
+        waits on a stalled server gives up with its own time."""
         with deadline.holding(self.entity_lock(entity_id), "taking the user's cached copy",
                               "another call of the user let go of its cached copy"):
             yield
@@ -181,3 +199,18 @@ class Coordinator(Freshness, Erasing):
         """Forget every cached copy."""
         self.caches.clear()
 
+
+_COORDINATORS: weakref.WeakSet[Coordinator] = weakref.WeakSet()
+"""The coordinators of this process, whose entity locks a forked child makes anew."""
+
+
+def _after_fork_in_child() -> None:
+    """In a forked child: every coordinator's entity locks start anew (a thread of the parent may have held one,
+    or the guard of their map, at the fork)."""
+    for coord in list(_COORDINATORS):
+        coord._locks_guard = threading.Lock()  # noqa: SLF001 - this module's own state
+        coord._locks = weakref.WeakValueDictionary()  # noqa: SLF001
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
