@@ -28,6 +28,8 @@ could not send its first request in time) is answered :data:`UNAVAILABLE` withou
 
 from __future__ import annotations
 
+import functools
+
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -197,7 +199,7 @@ class MemoryTools:
                 return answered
             assert read_back is not None  # (None is answered for a write only)
             try:  # the write may have landed: what the store holds now is the answer
-                return within(lambda: read_back(exc), self._read_back_limit(attempt))
+                return within(functools.partial(read_back, exc), self._read_back_limit(attempt))
             except Exception as again:  # noqa: BLE001 - the store failed the read too: say so, not a guess
                 return self._unknown_outcome(attempt, what, done, exc, again)
         attempt.succeeded()
@@ -217,7 +219,7 @@ class MemoryTools:
                 return answered
             assert read_back is not None  # (None is answered for a write only)
             try:  # the write may have landed: what the store holds now is the answer
-                return await awithin(lambda: read_back(exc), self._read_back_limit(attempt))
+                return await awithin(functools.partial(read_back, exc), self._read_back_limit(attempt))
             except Exception as again:  # noqa: BLE001 - the store failed the read too: say so, not a guess
                 return self._unknown_outcome(attempt, what, done, exc, again)
         attempt.succeeded()

@@ -45,7 +45,7 @@ from langgraph.store.memory import InMemoryStore
 from _helpers import HashEmbedder, ungated_engine
 from _langchain_fakes import RecordingChatModel, replies, system_text
 from memori_core import ChromaStore, RecallConfig, RecallEngine, RuleBasedFactExtractor, capture_facts
-from memori_core.facts import SEARCHABLE_KEY, is_searchable
+from memori_core.facts import is_searchable
 from memori_langchain import MemoriMiddleware, MemoriStore
 from memori_langchain.store import ITEM_KEY, NamespaceTemplate
 
