@@ -31,8 +31,11 @@ from _faults import break_store
 from _helpers import HashEmbedder
 from _langchain_fakes import recall_model_capture_graph, replies
 import memori_core.adapter_args
+import memori_core.error_log
 import memori_core.failopen
 import memori_core.memory_tools
+import memori_core.outage
+import memori_core.time_limit
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.failopen import STRICT_DEFAULT
 
@@ -344,8 +347,10 @@ def test_one_default_everywhere(surface: Any) -> None:
         assert _default(surface, "timeout") is None  # a whole recall's limit: none but the store's per request
 
 
-@pytest.mark.parametrize("module", [memori_core.adapter_args, memori_core.failopen, memori_core.memory_tools],
-                         ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [
+    memori_core.adapter_args, memori_core.failopen, memori_core.outage, memori_core.time_limit,
+    memori_core.error_log, memori_core.memory_tools,
+], ids=lambda m: m.__name__)
 def test_the_shared_policy_imports_no_framework(module: Any) -> None:
     tree = ast.parse(inspect.getsource(module))
     imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}

@@ -24,8 +24,9 @@ LAYERS: dict[str, int] = {
     # pure ranking functions, the durable store, the embedders
     "ranking": 1, "store": 1, "embedders": 1, "minilm": 1,
     # the in-process cache over the store, using the ranking's functions for its indexes; the fail-open policy,
-    # which gives a call the store's time limit to reach it (store.deadline)
-    "cache": 2, "failopen": 2,
+    # which gives a call the store's time limit to reach it (store.deadline), with its parts: the outage breaker,
+    # a whole call's time limit and the one way to log an error memori goes on past (which the cache uses too)
+    "cache": 2, "failopen": 2, "outage": 2, "time_limit": 2, "error_log": 2,
     # the engine
     "engine": 3,
     # what is built on the engine: capture, extraction, provider SDKs, evaluation
