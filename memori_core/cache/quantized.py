@@ -54,7 +54,7 @@ from typing import Any
 
 import numpy as np
 
-from ..failopen import warn_briefly
+from ..error_log import warn_briefly
 from ..ranking.pipeline import dense_top
 
 __all__ = ["QuantizedMatrix", "worth_searching"]

@@ -8,7 +8,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Generic, Protocol, TypeVar
 
-from ..failopen import warn_briefly
+from ..error_log import warn_briefly
 
 logger = logging.getLogger(__name__)
 

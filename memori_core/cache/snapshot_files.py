@@ -46,7 +46,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..failopen import warn_briefly
+from ..error_log import warn_briefly
 from .entity import EntityCache
 from .postings import AnalyzerKey
 from .snapshot_format import Expected, SnapshotError, load_snapshot, read_header, write_snapshot

@@ -15,8 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from ..error_log import warn_briefly
 from ..facts import StoredFact
-from ..failopen import warn_briefly
 from ..lanes import ERASURES
 from ..store import deadline
 from ..store.base import FactStore, split_revision

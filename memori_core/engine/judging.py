@@ -14,9 +14,10 @@ from typing import Any
 import numpy as np
 
 from ..config import RecallConfig
-from ..failopen import answer_by, warn_briefly
+from ..error_log import warn_briefly
 from ..judge import Judge, UnreadableJudgement, as_indices
 from ..ranking.judged import judge_pool
+from ..time_limit import answer_by
 from .scored import _Scored
 
 logger = logging.getLogger(__name__)
@@ -112,7 +113,7 @@ class Judging:
 
     def _judge_wait(self) -> float:
         """Seconds to wait for the judge: ``judge_timeout``, or less when the whole recall must answer sooner (an
-        adapter's ``timeout=``, :func:`~memori_core.failopen.answer_by`): the gate's selection and the core
+        adapter's ``timeout=``, :func:`~memori_core.time_limit.answer_by`): the gate's selection and the core
         facts are then returned in time, instead of the recall being given up with nothing."""
         left = answer_by()
         if left is None:

@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from ..failopen import warn_briefly
+from ..error_log import warn_briefly
 
 
 logger = logging.getLogger(__name__)

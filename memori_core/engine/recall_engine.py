@@ -26,12 +26,12 @@ from ..cache.coordinator import Coordinator
 from ..config import RecallConfig
 from ..embedders import Embedder, as_embedder, default_embedder
 from ..explain import RecallReport
-from ..failopen import DEFAULT_OUTAGE_COOLDOWN, OutageBreaker
 from ..facts import RecalledFact, StoredFact
 from ..filters import check_where
 from ..judge import Judge
 from ..lanes import DEFAULT_CAPTURE_WORKERS, Lanes
 from ..minilm import threads_from_env
+from ..outage import DEFAULT_OUTAGE_COOLDOWN, OutageBreaker
 from ..records import to_record
 from ..store.base import ClosedError, FactStore
 from ..validate import check_entity_id, check_id_list, check_session_id, iso_to_ts
@@ -133,7 +133,7 @@ class RecallEngine(ReadPath, WritePath):
         ``outage_cooldown`` (seconds, default 10; 0: off) is for the framework adapters over this engine that
         fail open: after one of their store calls timed out or could not connect, they all skip memory for
         that long instead of waiting for the store on every call (``engine.outage``,
-        :class:`~memori_core.failopen.OutageBreaker`). The engine's own methods always call the store."""
+        :class:`~memori_core.outage.OutageBreaker`). The engine's own methods always call the store."""
         judge_timeout = _check_judge(judge, judge_timeout)
         if embedder is None:
             # The default MiniLM loads on first use; a bad MEMORI_EMBED_THREADS must fail here, not on every

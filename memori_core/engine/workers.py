@@ -37,7 +37,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, TypeVar
 
-from ..failopen import warn_briefly
+from ..error_log import warn_briefly
 
 __all__ = ["READ", "WRITE", "AsyncWorkers", "check_workers"]
 
