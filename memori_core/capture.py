@@ -444,7 +444,7 @@ class BackgroundCapture:
     warning each through :func:`warn_failed` and are otherwise ignored; a
     store outage is warned once and the captures that start during the engine's
     outage cool-down are skipped, as failed ones (``on_failure``), without
-    reaching the store (:class:`~memori_core.failopen.OutageBreaker`): the first
+    reaching the store (:class:`~memori_core.outage.OutageBreaker`): the first
     capture an outage keeps from being stored is warned, once per outage, and how
     many it kept is warned when the store answers again. With
     ``strict=True`` nothing is logged: the first failure (or dropped capture,

@@ -162,8 +162,8 @@ class MemoryTools:
 
     ``k`` caps the facts recall returns (``None``: the engine's ``config.limit``);
     ``timeout`` (seconds; default ``None``: no limit but the store's per request) bounds each whole recall, as
-    an adapter's ``timeout=`` does (:func:`~memori_core.failopen.check_timeout`): past it recall answers
-    :data:`UNAVAILABLE` (``strict=True`` raises :class:`~memori_core.failopen.RecallTimedOut`) while the recall
+    an adapter's ``timeout=`` does (:func:`~memori_core.time_limit.check_timeout`): past it recall answers
+    :data:`UNAVAILABLE` (``strict=True`` raises :class:`~memori_core.time_limit.RecallTimedOut`) while the recall
     finishes in the background and serves the next call; writes are not bounded by it;
     ``strict=False`` answers a memory failure with :data:`UNAVAILABLE` (logged as a
     warning on ``owner``'s behalf), or, for a write that may have reached the store,

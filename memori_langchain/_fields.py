@@ -1,5 +1,5 @@
 """The fields ``MemoriRetriever`` and ``MemoriContextInjector`` share, checked by :mod:`memori_core.adapter_args`
-(``timeout`` by :func:`memori_core.failopen.check_timeout`)."""
+(``timeout`` by :func:`memori_core.time_limit.check_timeout`)."""
 
 from __future__ import annotations
 

@@ -467,7 +467,7 @@ _Program = Generator[_Call, Any, T]
 @dataclass(frozen=True)
 class _Bounded:
     """The ``recall`` / ``arecall`` of ``engine`` bounded to ``timeout`` seconds in all (:func:`within`): past it,
-    :class:`~memori_core.failopen.RecallTimedOut`, the recall running on in the background."""
+    :class:`~memori_core.time_limit.RecallTimedOut`, the recall running on in the background."""
 
     engine: RecallEngine
     timeout: float
@@ -541,7 +541,7 @@ class MemoriStore(BaseStore):
       and nothing is written.
     - ``timeout``: seconds the recall of a search with a query may take in all (default ``None``: no limit but
       the store's per request), as an adapter's ``timeout=``: past it the search raises
-      :class:`~memori_core.failopen.RecallTimedOut` (a ``TimeoutError``), as the store raises any failure, while
+      :class:`~memori_core.time_limit.RecallTimedOut` (a ``TimeoutError``), as the store raises any failure, while
       the recall finishes in the background and serves the next search. Gets, puts and listings are not bounded
       by it.
     """

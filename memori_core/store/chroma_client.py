@@ -38,7 +38,7 @@ ANSWER_CHARS = 120
 class ServerUnavailable(ConnectionError):
     """The Chroma server's address answered HTTP 502, 503 or 504 (:data:`GATEWAY_STATUSES`): a proxy in front
     of it could not reach it, or it is overloaded. An outage, like a refused connection
-    (:func:`memori_core.failopen.is_outage`)."""
+    (:func:`memori_core.outage.is_outage`)."""
 
 
 def clip_text(text: str, limit: int = ANSWER_CHARS) -> str:
