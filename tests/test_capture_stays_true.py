@@ -272,3 +272,24 @@ def test_an_event_told_as_over_on_its_own_day_holds_until_that_day_is_over() -> 
 )
 def test_a_one_off_of_the_last_day_that_says_more_is_kept(said: str, kept: str) -> None:
     assert _said(ungated_engine(), said) == [kept]
+
+
+# -- a statement told in surprise ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("told", ["I'm not lactose intolerant anymore apparently??",
+                                  "I'm not lactose intolerant anymore apparently?!"])
+def test_a_denial_told_in_surprise_ends_the_core_intolerance(told: str) -> None:
+    engine = ungated_engine()
+    _said(engine, "I'm lactose intolerant.")
+    assert _core(engine) == ["User is lactose intolerant."]
+    stored = _said(engine, told)
+    assert "User is lactose intolerant." not in stored
+    assert _core(engine) == []
+
+
+@pytest.mark.parametrize("asked", ["I'm not lactose intolerant anymore?", "Am I still lactose intolerant??"])
+def test_a_question_about_a_care_fact_ends_nothing(asked: str) -> None:
+    engine = ungated_engine()
+    _said(engine, "I'm lactose intolerant.")
+    assert _said(engine, asked) == ["User is lactose intolerant."]

@@ -239,6 +239,7 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     if len(text) > max_chars:
         return None, DROP_TOO_LONG
     text = without_tag_question(text)  # "I'm scared of flying, funny right?": a statement, and a tag
+    text = _amazed(text)  # "I'm not lactose intolerant anymore apparently??": told in surprise, not asked
     if text.rstrip(" )\"'").endswith("?"):
         return _judge_question(text, max_chars)
     body, social = cut_lead(text)
@@ -288,6 +289,19 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     if lead is not None:
         return _judge_after_opener(body, lead, max_chars)
     return None, DROP_SMALL_TALK if social else DROP_NOT_FIRST_PERSON
+
+
+_AMAZED_END = re.compile(r"\s*(?:\?[?!]+|![!?]*\?[?!]*)\s*$")
+
+
+def _amazed(text: str) -> str:
+    """A first-person statement told in surprise, its end marks doubled ("I'm not lactose intolerant anymore
+    apparently??", "I got the job?!"), as the statement with a full stop: a question asks with one mark, or starts
+    as a question does. Any other text as it is."""
+    end = _AMAZED_END.search(text)
+    if end is None or not _FIRST_PERSON_START.match(text.lstrip()):
+        return text
+    return text[: end.start()] + "."
 
 
 def _judge_question(text: str, max_chars: int) -> tuple[str | None, str]:
