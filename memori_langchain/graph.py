@@ -38,13 +38,10 @@ from ._messages import (
     messages_with_block,
     turn_to_capture,
 )
+from ._captured import CAPTURED_KEY, remember
 from ._recall import BlockRecall, entity_of_run, logger, thread_of_run
 
 CONTEXT_KEY = "memori_context"
-CAPTURED_KEY = "memori_captured"
-"""The state key :func:`memori_capture_node` marks the turn it captured in: a digest of the turn, checkpointed
-with the thread, so that the node of another graph instance or process resuming the thread does not capture that
-turn again."""
 
 MemoriContext = Annotated[str, UntrackedValue(str)]
 """The type of the state key :func:`memori_recall_node` writes its block to: a ``str`` that LangGraph keeps for
@@ -335,7 +332,7 @@ class _CapturedTurns:
                 self._keys.move_to_end(key)
                 return False
             self._released.pop(key, None)
-            _keep(self._keys, key)
+            remember(self._keys, key, None, CAPTURED_TURNS_KEPT)
             return True
 
     def release(self, key: tuple[str, str | None, str, bytes]) -> None:
@@ -343,7 +340,7 @@ class _CapturedTurns:
         with self._lock:
             if key in self._keys:
                 del self._keys[key]
-                _keep(self._released, key)
+                remember(self._released, key, None, CAPTURED_TURNS_KEPT)
 
     def released(self, key: tuple[str, str | None, str, bytes]) -> bool:
         """Whether this node's capture of ``key`` was dropped or failed since it was last claimed."""
@@ -356,13 +353,6 @@ class _CapturedTurns:
         entity, thread_id, message_id, digest = key
         head = "\0".join([entity, thread_id or "", message_id]).encode("utf-8")
         return hashlib.blake2b(head + b"\0" + digest, digest_size=16).hexdigest()
-
-
-def _keep(keys: OrderedDict[Any, None], key: Any) -> None:
-    """Add ``key`` as the most recent; forget the oldest beyond :data:`CAPTURED_TURNS_KEPT`."""
-    keys[key] = None
-    while len(keys) > CAPTURED_TURNS_KEPT:
-        keys.popitem(last=False)
 
 
 def memori_capture_node(

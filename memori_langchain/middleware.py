@@ -38,6 +38,7 @@ from ._messages import (
     system_with_block,
     turn_to_capture,
 )
+from ._captured import CAPTURED_KEY, remember
 from ._recall import BlockRecall, entity_of_run, logger, thread_of_run
 
 Handler = Callable[[ModelRequest], ModelResponse]
@@ -47,8 +48,6 @@ MISSED_TURNS_DEFAULT = 3
 """How many earlier human turns of a thread :class:`MemoriMiddleware` looks back at for turns never captured."""
 TURNS_KEPT = 4096
 """How many turns a :class:`MemoriMiddleware` remembers in the process (captured ones, and when each began)."""
-CAPTURED_KEY = "memori_captured"
-"""The agent state key :class:`MemoriMiddleware` marks the latest turn it captured in (a digest, no text)."""
 
 TurnKey = tuple[str, str, str, str]
 """A turn: (entity, thread id or "", human message id or "", digest of its text)."""
@@ -105,8 +104,7 @@ class _Turns:
     def note_began(self, key: TurnKey, generation: int, began: datetime) -> None:
         with self._lock:
             if key not in self._began:
-                self._began[key] = (generation, began)
-                _trim(self._began)
+                remember(self._began, key, (generation, began), TURNS_KEPT)
 
     def began(self, key: TurnKey) -> tuple[int, datetime] | None:
         with self._lock:
@@ -121,14 +119,8 @@ class _Turns:
         with self._lock:
             if key in self._captured:
                 return False
-            self._captured[key] = None
-            _trim(self._captured)
+            remember(self._captured, key, None, TURNS_KEPT)
             return True
-
-
-def _trim(keys: OrderedDict[Any, Any]) -> None:
-    while len(keys) > TURNS_KEPT:
-        keys.popitem(last=False)
 
 
 class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any]):
