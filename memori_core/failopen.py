@@ -58,7 +58,7 @@ from .outage import DEFAULT_OUTAGE_COOLDOWN, OutageBreaker, Verdict, is_outage, 
 from .store import deadline
 from .store.deadline import NotReached
 from .time_limit import Late, RecallTimedOut, answer_by, awithin, check_timeout, within
-from .validate import check_context, check_query, repair_text
+from .validate import check_context, check_query, repair_turns
 
 __all__ = [
     "DEFAULT_OUTAGE_COOLDOWN", "ERROR_CHARS", "STRICT_DEFAULT", "FailOpenCall", "OutageBreaker", "RecallTimedOut",
@@ -76,23 +76,15 @@ gate already makes an everyday case), not like an error the app must handle on e
 
 def _recall_kwargs(query: Any, context: Sequence[str] | str | None) -> tuple[str, dict[str, Any]] | None:
     """The query a recall reads and its checked keyword arguments, or ``None`` for a blank query (nothing to
-    recall). End-user text with a lone surrogate (half an emoji) is repaired (:func:`repair_text`), not refused:
+    recall). End-user text with a lone surrogate (half an emoji) is repaired (:func:`~memori_core.validate.repair_turns`), not refused:
     the turn goes on, as after any other memory failure.
 
     No earlier turn: the call is exactly the single-turn one (``context`` is not passed at all)."""
-    query = _repaired(query)
+    query, context = repair_turns(query, context)
     if not check_query(query).strip():
         return None
-    if isinstance(context, str):
-        context = _repaired(context)
-    elif isinstance(context, (list, tuple)):
-        context = [_repaired(turn) for turn in context]
     turns = check_context(context)
     return query, ({"context": turns} if turns else {})
-
-
-def _repaired(text: Any) -> Any:
-    return repair_text(text) if isinstance(text, str) else text
 
 
 def recall_or_empty(

@@ -46,6 +46,16 @@ def repair_text(value: str) -> str:
     return value
 
 
+def repair_turns(query: Any, context: Any) -> tuple[Any, Any]:
+    """An adapter's ``query`` and ``context`` (one turn, or a list or tuple of them) with each text repaired
+    (:func:`repair_text`); anything that is not text is left as it is, for the checks to refuse."""
+    if isinstance(context, str):
+        context = repair_text(context)
+    elif isinstance(context, (list, tuple)):
+        context = [repair_text(t) if isinstance(t, str) else t for t in context]
+    return (repair_text(query) if isinstance(query, str) else query), context
+
+
 _INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
 """Unicode categories of the characters an entity id may not hold: control characters (``Cc``), format
 characters (``Cf``: zero-width space, zero-width joiner and non-joiner, word joiner, BOM, soft hyphen, bidi

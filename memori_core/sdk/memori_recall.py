@@ -16,7 +16,7 @@ from ..facts import RecalledFact
 from ..failopen import STRICT_DEFAULT, FailOpenCall, arecall_within, check_timeout, within
 from ..placement import SYSTEM, check_placement
 from ..query import context_turns, extract_query_and_context, field_of
-from ..validate import check_context, check_query, repair_text
+from ..validate import check_context, check_query, repair_text, repair_turns
 from .system_prompt import check_injectable, inject_context, normalize_provider
 
 __all__ = ["MemoriRecall"]
@@ -174,11 +174,8 @@ class MemoriRecall:
         there are earlier user turns); ``None`` when the call has no user question."""
         entity = self._entity(entity_id)
         # End-user text: half an emoji (a lone surrogate) is replaced, not refused, so the call goes on.
-        given_query = None if query is None else check_query(repair_text(query) if isinstance(query, str) else query)
-        if isinstance(context, (list, tuple)):
-            context = [repair_text(t) if isinstance(t, str) else t for t in context]
-        elif isinstance(context, str):
-            context = repair_text(context)
+        query, context = repair_turns(query, context)
+        given_query = None if query is None else check_query(query)
         given_context = None if context is None else check_context(context)
         found, found_context = extract_query_and_context(kwargs, context_turns(self.engine))
         found, found_context = repair_text(found), [repair_text(t) for t in found_context]
