@@ -633,7 +633,7 @@ class BackgroundCapture:
             self._counts["failed"] += 1
             self._done.notify_all()
         if self.strict:
-            self._keep(exc)
+            self._keep(exc, entity_id)
         else:
             warn_failed(self.logger, self.owner, "capture", entity_id, exc,
                         instead="the turn is not stored; the answer is unaffected")
@@ -655,19 +655,21 @@ class BackgroundCapture:
         engine logs how many it dropped at close)."""
         message = f"{self.owner}: capture dropped for entity {entity_id!r}: {why}; the answer is unaffected"
         if self.strict:
-            self._keep(CaptureDropped(message))
+            self._keep(CaptureDropped(message), entity_id)
         else:
             self.logger.log(logging.DEBUG if quiet else logging.WARNING, message)
 
     def _failed(self, entity_id: str, exc: BaseException, call: FailOpenCall | None = None) -> None:
         if self.strict:
-            self._keep(exc)
+            self._keep(exc, entity_id)
         elif call is not None:
             call.failed(exc)
         else:
             warn_failed(self.logger, self.owner, "capture", entity_id, exc)
 
-    def _keep(self, exc: BaseException) -> None:
+    def _keep(self, exc: BaseException, entity_id: str) -> None:
+        """Keep ``exc``, a failed or dropped capture of ``entity_id`` under ``strict``, to raise it later (the
+        first one until it is raised)."""
         with self._done:
             if self._failure is None:
                 self._failure = exc

@@ -10,13 +10,10 @@ user's) raise the oldest one kept, of whichever entity.
 
 from __future__ import annotations
 
-import contextlib
-import threading
 from collections import OrderedDict
-from collections.abc import Iterator
 
 from .capture import BackgroundCapture
-from .failopen import FailOpenCall, error_text
+from .failopen import error_text
 
 KEPT_ENTITIES = 1024
 """How many entities' failures an :class:`EntityCaptures` keeps at most; beyond that the oldest is logged as a
@@ -34,39 +31,12 @@ class EntityCaptures(BackgroundCapture):
 
     def _set_up(self) -> None:
         self._failures: OrderedDict[str, BaseException] = OrderedDict()
-        self._whose = threading.local()  # the entity a failure being kept on this thread is of
 
-    @contextlib.contextmanager
-    def _of(self, entity_id: str) -> Iterator[None]:
-        # The base class reports a failure through ``_keep(exc)``, without the entity; every path that reaches it
-        # (``_failed``, ``_dropped``, ``refuse``) has it, and calls it on the same thread.
-        self._whose.entity = entity_id
-        try:
-            yield
-        finally:
-            self._whose.entity = None
-
-    def refuse(self, entity_id: str, exc: BaseException) -> None:
-        """As :meth:`BackgroundCapture.refuse`; under ``strict`` the failure is kept for ``entity_id``."""
-        with self._of(entity_id):
-            super().refuse(entity_id, exc)
-
-    def _failed(self, entity_id: str, exc: BaseException, call: FailOpenCall | None = None) -> None:
-        with self._of(entity_id):
-            super()._failed(entity_id, exc, call)
-
-    def _dropped(self, entity_id: str, why: str, *, quiet: bool = False) -> None:
-        with self._of(entity_id):
-            super()._dropped(entity_id, why, quiet=quiet)
-
-    def _keep(self, exc: BaseException) -> None:
-        entity = getattr(self._whose, "entity", None)
-        if entity is None:  # not reached by the paths above; kept for whoever flushes
-            entity = ""
+    def _keep(self, exc: BaseException, entity_id: str) -> None:
         forgotten: list[tuple[str, BaseException]] = []
         with self._done:
-            if entity not in self._failures:
-                self._failures[entity] = exc
+            if entity_id not in self._failures:
+                self._failures[entity_id] = exc
             while len(self._failures) > KEPT_ENTITIES:
                 forgotten.append(self._failures.popitem(last=False))
         for whose, old in forgotten:
