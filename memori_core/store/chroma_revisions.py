@@ -48,7 +48,7 @@ failed, or its process died, long ago: whatever it did has landed or never will)
 # shared by every store object of the process: several engines (or store objects
 # on the same path) in one process must see each other's writes. Used for stores
 # only this process writes to; shared (HTTP) stores always read the record.
-_LOCAL_REVISIONS: dict[str, str | None] = {}
+_LOCAL_REVISIONS: dict[tuple[str, str], str | None] = {}
 _LOCAL_LOCK = threading.Lock()
 
 # One write lock per (collection, entity), shared by every store object of the
@@ -89,8 +89,9 @@ class ChromaRevisions:
         self._scope = scope
         self._owner = owner
 
-    def _key(self, entity_id: str) -> str:
-        return f"{self._scope}:{chroma_id(entity_id, 'rev')}"
+    def _key(self, entity_id: str) -> tuple[str, str]:
+        """The entity's key in the process-wide tokens and write locks: (facts collection id, entity)."""
+        return self._scope, entity_id
 
     def write_lock(self, entity_id: str) -> contextlib.AbstractContextManager[None]:
         """The process-wide lock writers of ``entity_id`` in this collection hold around a write and its commit."""
@@ -98,9 +99,8 @@ class ChromaRevisions:
 
     def forget_local(self) -> None:
         """Forget the tokens this process kept for the collection (they are read from the store again)."""
-        prefix = f"{self._scope}:"
         with _LOCAL_LOCK:
-            for key in [k for k in _LOCAL_REVISIONS if k.startswith(prefix)]:
+            for key in [k for k in _LOCAL_REVISIONS if k[0] == self._scope]:
                 del _LOCAL_REVISIONS[key]
 
     def revision(self, entity_id: str) -> str | None:
