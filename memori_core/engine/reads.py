@@ -153,6 +153,8 @@ class ReadPath(Answers, GateSignals, Judging):
         horizon = float("inf")
         with self._entity_lock(entity_id):
             cache = self._cache_for(entity_id)
+            if len(cache) == 0:  # said before the query is embedded: an unknown entity never loads the model
+                return []
             revision, now = cache.revision, time.time()
             if asked is not None:
                 answer = _answered(cache, asked, self._answer_inputs(), now)
@@ -284,14 +286,15 @@ class ReadPath(Answers, GateSignals, Judging):
         (:meth:`_gathered`), how the gate reads the turn with its conversation (:func:`.gate_signals._turn`,
         :meth:`_gate_cosine`), the pool's scores (:meth:`_pool_scores`), then what the gate reads of a turn that
         asks for nothing (:meth:`_unasked`), of a general question, or of a personal one (:meth:`_personal`)."""
-        with self._entity_lock(entity_id):
-            # One freshness check per recall, at its start (``cache``: recall made it); the copy is used again
-            # below (under the lock: a write updates a copy in place only under it, and never one it dropped).
-            if cache is None:
+        # One freshness check per call, at its start; the copy is used again below (under the lock: a write
+        # updates a copy in place only under it, and never one it dropped). ``cache``: recall made it under the
+        # lock, and has answered already for an empty one.
+        if cache is None:
+            with self._entity_lock(entity_id):
                 cache = self._cache_for(entity_id)
-            if len(cache) == 0:
-                # Said before the query is embedded: an unknown entity never loads the model.
-                return "no facts stored for this entity"
+                if len(cache) == 0:
+                    # Said before the query is embedded: an unknown entity never loads the model.
+                    return "no facts stored for this entity"
         q, question, conv = self._query_vectors(query, query_vector, conversation)
         own = question if question is not None else q  # the question's own direction
         cfg = self.config
