@@ -326,11 +326,6 @@ class ChromaRevisionMethods:
         return self._revision_tokens.write_lock(entity_id)
 
     @when_open
-    def bump_revision(self, entity_id: str) -> str:
-        """Record that ``entity_id`` changed; call after the write has finished (or failed part-way)."""
-        return self.commit_revision(entity_id, None)[0]
-
-    @when_open
     def record_intent(self, entity_id: str, intent: str) -> bool:
         """Mark a write of ``entity_id`` as in flight on its revision record before any row changes (a shared
         store; a store only this process writes to needs no intent: False)."""

@@ -279,11 +279,6 @@ class InMemoryFactStore(FactStore):
             return self._tokens.get(entity_id)
 
     @when_open
-    def bump_revision(self, entity_id: str) -> str:
-        """Record that ``entity_id`` changed; returns the new token."""
-        return self.commit_revision(entity_id, None)[0]
-
-    @when_open
     def record_intent(self, entity_id: str, intent: str) -> bool:
         """No intent is needed: only this process writes, and a commit changes the token at once (False)."""
         return False
