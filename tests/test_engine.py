@@ -515,7 +515,7 @@ def test_scored_pool_keeps_its_facts_when_a_write_lands_before_they_are_read() -
     # a delete (here one that also compacts the cache) in between must not change them.
     eng = ungated_engine()
     eng.add("u1", [f"User note number {i} about tea." for i in range(400)])
-    scored = eng._score("tea note", "u1", 5, None)
+    scored = eng._score(eng._request("tea note", "u1", 5, None, None, None, None))
     expected = [scored.facts[i].content for i in range(len(scored.facts))]
     eng.delete("u1", [f.id for f in scored.facts] + [f"x{i}" for i in range(10)])
     eng.delete("u1", [derived_fact_id(f"User note number {i} about tea.") for i in range(300)])  # compacts
