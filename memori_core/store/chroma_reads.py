@@ -62,7 +62,7 @@ class ChromaReads:
         # pages: Chroma pages a filtered read by offset, re-filtering for every page, so
         # reading by id is faster (100k rows: 6 s instead of 8-9 s). Chroma returns
         # rows in its own order whatever the order asked, so pages follow one another.
-        cols = EntityColumns([], [], [], [], [], [], [], [], [], [], [], [])
+        cols = EntityColumns.empty()
         ids = self._facts.get(where={ENTITY: entity_id}, include=[])["ids"]
         for start in range(0, len(ids), _PAGE):
             page = self._facts.get(ids=ids[start : start + _PAGE], include=["embeddings", "documents", "metadatas"])
@@ -159,17 +159,7 @@ def _add_page(cols: EntityColumns, entity_id: str, page: dict[str, Any]) -> None
         if row.text is None:
             continue
         keep.append(i)
-        cols.ids.append(row.id)
-        cols.texts.append(row.text)
-        cols.created_at.append(row.created_at)
-        cols.last_seen.append(row.last_seen)
-        cols.times_seen.append(row.times_seen)
-        cols.session_id.append(row.session_id)
-        cols.seq.append(row.seq)
-        cols.metadata_json.append(row.metadata_json)
-        cols.updated_at.append(row.updated_at)
-        cols.expires_at.append(row.expires_at)
-        cols.validity_json.append(row.validity_json)
+        cols.add_row(row, row.text)
     if not keep:
         return
     embs = page["embeddings"]
