@@ -102,8 +102,11 @@ def recall_or_empty(
     if begun is None:
         return []
     read, kwargs, call = begun
-    return call.run(lambda: list(within(lambda: engine.recall(read, entity_id, limit, **kwargs), timeout,
-                                        call.outlived)), [])
+
+    def recall() -> list[RecalledFact]:
+        return list(engine.recall(read, entity_id, limit, **kwargs))
+
+    return call.run(recall if timeout is None else lambda: within(recall, timeout, call.outlived), [])
 
 
 async def arecall_or_empty(

@@ -16,7 +16,7 @@ from .._version import __version__
 from ..argspec import Argument, Command, OneOf, Subparsers, arg, flag
 from ..evaluation.cli import add_eval_command
 from ..mcp_server import describe_tools  # the MCP SDK itself is imported only by cmd_mcp
-from ..store.chroma import PATH_ENV, default_store_path
+from ..store.chroma_paths import PATH_ENV, default_store_path
 from ..store.chroma_client import DEFAULT_HTTP_TIMEOUT
 from .demo import cmd_demo
 from .fact_commands import (
