@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Annotated, Any
@@ -16,6 +15,7 @@ from langgraph.graph import MessagesState
 from typing_extensions import NotRequired
 
 from memori_core.adapter_args import check_adapter_args
+from memori_core.bounded import BoundedRecord
 from memori_core.capture import (
     DEFAULT_MAX_PENDING_CAPTURES,
     WaitsForCaptures,
@@ -38,7 +38,7 @@ from ._messages import (
     messages_with_block,
     turn_to_capture,
 )
-from ._captured import CAPTURED_KEY, remember
+from ._captured import CAPTURED_KEY
 from ._recall import BlockRecall, entity_of_run, logger, thread_of_run
 
 CONTEXT_KEY = "memori_context"
@@ -112,7 +112,7 @@ class _TurnStarts:
     capture node are made separately); the most recent :data:`TURN_STARTS_KEPT` turns are kept."""
 
     def __init__(self) -> None:
-        self._starts: OrderedDict[tuple[str, str | None, str], int] = OrderedDict()
+        self._starts: BoundedRecord[tuple[str, str | None, str], int] = BoundedRecord(TURN_STARTS_KEPT)
         self._lock = threading.Lock()
 
     def note(self, key: tuple[str, str | None, str]) -> None:
@@ -121,9 +121,7 @@ class _TurnStarts:
         with self._lock:
             if key in self._starts:
                 return
-            self._starts[key] = generation
-            while len(self._starts) > TURN_STARTS_KEPT:
-                self._starts.popitem(last=False)
+            self._starts.remember(key, generation)
 
     def take(self, key: tuple[str, str | None, str]) -> int | None:
         """The generation noted for the turn (and forget it), or ``None`` when no recall node saw it."""
@@ -314,8 +312,9 @@ class _CapturedTurns:
     """
 
     def __init__(self) -> None:
-        self._keys: OrderedDict[tuple[str, str | None, str, bytes], None] = OrderedDict()
-        self._released: OrderedDict[tuple[str, str | None, str, bytes], None] = OrderedDict()
+        self._keys: BoundedRecord[tuple[str, str | None, str, bytes], None] = BoundedRecord(CAPTURED_TURNS_KEPT)
+        self._released: BoundedRecord[tuple[str, str | None, str, bytes], None] = BoundedRecord(
+            CAPTURED_TURNS_KEPT)
         self._lock = threading.Lock()
 
     @staticmethod
@@ -328,19 +327,18 @@ class _CapturedTurns:
     def claim(self, key: tuple[str, str | None, str, bytes]) -> bool:
         """``True`` the first time ``key`` is claimed (then it is remembered), ``False`` while it is remembered."""
         with self._lock:
-            if key in self._keys:
-                self._keys.move_to_end(key)
-                return False
-            self._released.pop(key, None)
-            remember(self._keys, key, None, CAPTURED_TURNS_KEPT)
-            return True
+            known = key in self._keys
+            self._keys.remember(key, None)  # a known key is renewed: the node runs on it again
+            if not known:
+                self._released.pop(key, None)
+            return not known
 
     def release(self, key: tuple[str, str | None, str, bytes]) -> None:
         """Forget ``key`` (its capture was dropped or failed: a later run may capture the turn)."""
         with self._lock:
             if key in self._keys:
                 del self._keys[key]
-                remember(self._released, key, None, CAPTURED_TURNS_KEPT)
+                self._released.remember(key, None)
 
     def released(self, key: tuple[str, str | None, str, bytes]) -> bool:
         """Whether this node's capture of ``key`` was dropped or failed since it was last claimed."""

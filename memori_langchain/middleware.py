@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
@@ -16,6 +15,7 @@ from langgraph.runtime import Runtime
 from typing_extensions import NotRequired
 
 from memori_core.adapter_args import check_adapter_args
+from memori_core.bounded import BoundedRecord
 from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, WaitsForCaptures, check_extractor
 from memori_core.capture_failures import EntityCaptures
 from memori_core.lanes import ERASURES
@@ -38,7 +38,7 @@ from ._messages import (
     system_with_block,
     turn_to_capture,
 )
-from ._captured import CAPTURED_KEY, remember
+from ._captured import CAPTURED_KEY
 from ._recall import BlockRecall, entity_of_run, logger, thread_of_run
 
 Handler = Callable[[ModelRequest], ModelResponse]
@@ -97,14 +97,14 @@ class _Turns:
     generation then, and the time), the most recent :data:`TURNS_KEPT` of each, in this process."""
 
     def __init__(self) -> None:
-        self._captured: OrderedDict[TurnKey, None] = OrderedDict()
-        self._began: OrderedDict[TurnKey, tuple[int, datetime]] = OrderedDict()
+        self._captured: BoundedRecord[TurnKey, None] = BoundedRecord(TURNS_KEPT)
+        self._began: BoundedRecord[TurnKey, tuple[int, datetime]] = BoundedRecord(TURNS_KEPT)
         self._lock = threading.Lock()
 
     def note_began(self, key: TurnKey, generation: int, began: datetime) -> None:
         with self._lock:
             if key not in self._began:
-                remember(self._began, key, (generation, began), TURNS_KEPT)
+                self._began.remember(key, (generation, began))
 
     def began(self, key: TurnKey) -> tuple[int, datetime] | None:
         with self._lock:
@@ -119,7 +119,7 @@ class _Turns:
         with self._lock:
             if key in self._captured:
                 return False
-            remember(self._captured, key, None, TURNS_KEPT)
+            self._captured.remember(key, None)
             return True
 
 
