@@ -1,20 +1,24 @@
-"""MemoriMiddleware captures the earlier turns of a thread that no model answered (the call raised, or the client
-abandoned the streamed answer) with the next turn of that thread, once; real agents, checkpointer and Chroma."""
+"""MemoriMiddleware captures a turn no model answered (the call raised, or the client abandoned the streamed answer)
+with the user's next answered turn, once: in the same thread, and in another thread of the process (the user
+opened a new chat after the error); real agents, checkpointer and Chroma."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
+from datetime import datetime, timezone
 from typing import Any
 
 import pytest
 from langchain.agents import create_agent
-from langchain_core.messages import BaseMessage
+from langchain_core.messages import BaseMessage, HumanMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
 from _extractors import Gate
 from _helpers import stored
 from _langchain_fakes import RecordingChatModel
 from memori_core import RecallEngine
+from memori_core.capture import CaptureDropped
 from memori_langchain import MemoriMiddleware
 from memori_langchain.middleware import CAPTURED_KEY
 
@@ -48,8 +52,10 @@ def agent_with(middleware: MemoriMiddleware, model: Any, saver: InMemorySaver) -
     return create_agent(model, tools=[], system_prompt="S.", middleware=[middleware], checkpointer=saver)
 
 
-def say(agent: Any, text: str) -> None:
-    agent.invoke({"messages": [("human", text)]}, CONFIG)
+def say(agent: Any, text: str, thread: str = "t1", entity: str = "ana", said_at: datetime | None = None) -> None:
+    kwargs = {"created_at": said_at.isoformat()} if said_at is not None else {}
+    message = HumanMessage(text, additional_kwargs=kwargs)
+    agent.invoke({"messages": [message]}, {"configurable": {"entity_id": entity, "thread_id": thread}})
 
 
 def test_turn_whose_model_call_raised_is_captured_once_with_the_next_turn_of_its_thread(
@@ -152,3 +158,118 @@ def test_missed_turns_that_is_not_a_non_negative_int_is_refused_naming_it(ungate
         MemoriMiddleware(engine=ungated, capture=True, missed_turns=-1)
     with pytest.raises(TypeError, match="missed_turns"):
         MemoriMiddleware(engine=ungated, capture=True, missed_turns=2.0)  # type: ignore[arg-type]
+
+
+# -- the user's next answered turn is in another thread ---------------------------------------------------------
+
+
+def test_turn_whose_model_call_raised_is_captured_once_by_the_users_next_turn_in_a_new_thread(
+        ungated: RecallEngine) -> None:
+    gate = opened_gate()
+    middleware = MemoriMiddleware(engine=ungated, capture=True, extractor=gate)
+    agent = agent_with(middleware, answers(failures=1), InMemorySaver())
+    said = datetime(2026, 3, 2, 9, 30, tzinfo=timezone.utc)
+    with pytest.raises(ConnectionError):
+        say(agent, ALLERGY, thread="t1", said_at=said)
+    say(agent, "New chat. Hi!", thread="t2")  # the user never goes back to t1
+    middleware.flush()
+    assert stored(ungated, "ana") == ["User is allergic to shellfish."]
+    fact = ungated.list("ana")[0]
+    assert fact.created_at.startswith("2026-03-02T09:30")  # dated when it was said, not when it was captured
+    assert fact.metadata["thread_id"] == "t1"  # a fact of the thread it was said in
+    # Back in t1, and on in t2: the turn is not captured again.
+    say(agent, "Back here. Monday's dinner?", thread="t1")
+    say(agent, "And Tuesday?", thread="t2")
+    middleware.flush()
+    assert gate.seen.count(ALLERGY) == 1
+    assert middleware.capture_stats.dropped == 0 and middleware.capture_stats.completed == len(gate.seen)
+
+
+def test_turn_whose_stream_was_abandoned_is_captured_by_the_users_next_turn_in_a_new_thread(
+        ungated: RecallEngine) -> None:
+    gate = opened_gate()
+    middleware = MemoriMiddleware(engine=ungated, capture=True, extractor=gate)
+    model = answers()
+    model.disable_streaming = False
+    agent = agent_with(middleware, model, InMemorySaver())
+
+    async def conversation() -> None:
+        stream = agent.astream({"messages": [("human", ALLERGY)]}, CONFIG, stream_mode="messages")
+        async for _ in stream:
+            break  # the client closed the connection after the first token
+        await stream.aclose()
+        await agent.ainvoke({"messages": [("human", "Hi again, new tab.")]},
+                            {"configurable": {"entity_id": "ana", "thread_id": "t2"}})
+        await middleware.aflush()
+
+    asyncio.run(conversation())
+    assert gate.seen == [ALLERGY, "Hi again, new tab."]
+    assert stored(ungated, "ana") == ["User is allergic to shellfish."]
+
+
+def test_another_users_answered_turn_does_not_capture_a_users_unanswered_turn(ungated: RecallEngine) -> None:
+    gate = opened_gate()
+    middleware = MemoriMiddleware(engine=ungated, capture=True, extractor=gate)
+    agent = agent_with(middleware, answers(failures=1), InMemorySaver())
+    with pytest.raises(ConnectionError):
+        say(agent, ALLERGY, thread="t1", entity="ana")
+    say(agent, "I live in Porto.", thread="t9", entity="bob")
+    middleware.flush()
+    assert gate.seen == ["I live in Porto."]
+    assert stored(ungated, "ana") == [] and stored(ungated, "bob") == ["User lives in Porto."]
+    say(agent, "Hello?", thread="t2", entity="ana")
+    middleware.flush()
+    assert stored(ungated, "ana") == ["User is allergic to shellfish."]
+
+
+def test_unanswered_turns_beyond_missed_turns_of_a_user_are_counted_as_dropped_with_a_warning(
+        ungated: RecallEngine, caplog: pytest.LogCaptureFixture) -> None:
+    gate = opened_gate()
+    middleware = MemoriMiddleware(engine=ungated, capture=True, extractor=gate, missed_turns=1)
+    agent = agent_with(middleware, answers(failures=2), InMemorySaver())
+    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
+        for thread, text in (("t1", "I live in Porto."), ("t2", "I'm allergic to shellfish.")):
+            with pytest.raises(ConnectionError):
+                say(agent, text, thread=thread)
+    assert "capture dropped for entity 'ana': a turn no model answered was forgotten" in caplog.text
+    say(agent, "Monday's dinner?", thread="t3")
+    middleware.flush()
+    assert gate.seen == ["I'm allergic to shellfish.", "Monday's dinner?"]
+    stats = middleware.capture_stats
+    assert (stats.submitted, stats.completed, stats.dropped) == (3, 2, 1)
+
+
+def test_strict_middleware_raises_a_dropped_unanswered_turn_in_that_users_next_call_only(
+        ungated: RecallEngine) -> None:
+    middleware = MemoriMiddleware(engine=ungated, capture=True, missed_turns=1, strict=True)
+    agent = agent_with(middleware, answers(failures=2), InMemorySaver())
+    for thread, text in (("t1", "I live in Porto."), ("t2", "I'm allergic to shellfish.")):
+        with pytest.raises(ConnectionError):
+            say(agent, text, thread=thread)
+    say(agent, "I'm Bob.", thread="t9", entity="bob")  # another user's call is not failed by it
+    with pytest.raises(CaptureDropped, match="a turn no model answered was forgotten"):
+        say(agent, "Hello?", thread="t3")
+
+
+def test_unanswered_turn_of_a_user_forgotten_since_is_neither_stored_nor_counted_in_a_new_thread(
+        ungated: RecallEngine) -> None:
+    middleware = MemoriMiddleware(engine=ungated, capture=True)
+    agent = agent_with(middleware, answers(failures=1), InMemorySaver())
+    with pytest.raises(ConnectionError):
+        say(agent, ALLERGY, thread="t1")
+    ungated.forget("ana")
+    say(agent, "I live in Porto.", thread="t2")
+    middleware.flush()
+    assert stored(ungated, "ana") == ["User lives in Porto."]
+    assert middleware.capture_stats.dropped == 0
+
+
+def test_missed_turns_zero_keeps_no_unanswered_turn_for_another_thread(ungated: RecallEngine) -> None:
+    gate = opened_gate()
+    middleware = MemoriMiddleware(engine=ungated, capture=True, extractor=gate, missed_turns=0)
+    agent = agent_with(middleware, answers(failures=1), InMemorySaver())
+    with pytest.raises(ConnectionError):
+        say(agent, ALLERGY, thread="t1")
+    say(agent, "Monday's dinner?", thread="t2")
+    middleware.flush()
+    assert gate.seen == ["Monday's dinner?"]
