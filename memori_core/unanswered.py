@@ -66,8 +66,9 @@ class UnansweredTurns(Generic[K, T]):
             return len(self._all)
 
     def keep(self, entity_id: str, key: K, turn: T, since: int) -> list[Unanswered[T]]:
-        """Keep ``turn`` (``key``: the adapter's key of it; a kept key is replaced and renewed) until the user's next
-        answered turn :meth:`take`s it. Returns the turns forgotten to stay within the bounds (never this one), but
+        """Keep ``turn`` (``key``: the adapter's key of it) until the user's next answered turn :meth:`take`s it; a
+        turn kept already (a retried call, a recall node run again in a tool loop) keeps what it was kept with
+        first (when it began), renewed as the most recent. Returns the turns forgotten to stay within the bounds (never this one), but
         those of users forgotten since they began: the adapter counts them as dropped captures."""
         forgotten: list[Unanswered[T]] = []
         with self._lock:
@@ -76,7 +77,8 @@ class UnansweredTurns(Generic[K, T]):
                 keys = self._of[entity_id] = BoundedRecord(self.per_entity)
             for old, _ in keys.remember(key, None):
                 forgotten.append(self._all.pop((entity_id, old)))
-            for (whose, old), entry in self._all.remember((entity_id, key), Unanswered(entity_id, turn, since)):
+            kept = self._all.get((entity_id, key)) or Unanswered(entity_id, turn, since)
+            for (whose, old), entry in self._all.remember((entity_id, key), kept):
                 forgotten.append(entry)
                 self._forget_key(whose, old)
         return [entry for entry in forgotten if not entry.erased]

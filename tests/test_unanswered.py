@@ -41,13 +41,13 @@ def test_beyond_most_the_oldest_turn_of_any_user_is_returned_as_dropped() -> Non
     assert turns.take("ana") == [] and len(turns) == 2
 
 
-def test_keeping_a_kept_turn_again_renews_it_and_drops_nothing() -> None:
+def test_keeping_a_kept_turn_again_renews_it_keeps_when_it_began_and_drops_nothing() -> None:
     turns: UnansweredTurns[str, str] = UnansweredTurns(per_entity=2)
     turns.keep("ana", "a1", "first try", 0)
     turns.keep("ana", "a2", "a2", 0)
     assert turns.keep("ana", "a1", "retried", 0) == []  # a retried call of the same turn
-    assert kept(turns.keep("ana", "a3", "a3", 0)) == [("ana", "a2")]
-    assert kept(turns.take("ana")) == [("ana", "retried"), ("ana", "a3")]
+    assert kept(turns.keep("ana", "a3", "a3", 0)) == [("ana", "a2")]  # a1 was renewed: a2 is the oldest
+    assert kept(turns.take("ana")) == [("ana", "first try"), ("ana", "a3")]
 
 
 def test_a_discarded_turn_is_not_taken() -> None:
