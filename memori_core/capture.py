@@ -134,7 +134,8 @@ class CaptureStats:
 
     Every submitted capture ends as exactly one of ``completed`` (the extractor ran and its facts, if any,
     were stored), ``dropped`` (never run: ``max_pending_captures`` were already pending, or the engine was
-    closed before it ran, or closed while its store was unreachable), ``failed`` (the extractor or the store
+    closed before it ran, or closed while its store was unreachable, or it was a turn no model answered that
+    the adapter's bounded record of such turns forgot before the user's next answered turn: :mod:`.unanswered`), ``failed`` (the extractor or the store
     raised: a warning was logged, or with ``strict=True`` the error kept) or ``erased`` (the entity was
     forgotten after the turn began: nothing written, by design); ``pending`` are not finished yet.
     ``submitted`` counts every turn handed over, dropped ones included. ``refused_facts`` counts facts (not
@@ -637,6 +638,16 @@ class BackgroundCapture:
         else:
             warn_failed(self.logger, self.owner, "capture", entity_id, exc,
                         instead="the turn is not stored; the answer is unaffected")
+
+    def drop(self, entity_id: str, why: str) -> None:
+        """Count a turn an adapter gave up before handing it over (``why``: a turn no model answered that its
+        bounded record forgot, :mod:`memori_core.unanswered`) as submitted and dropped, and report it as a
+        dropped capture is: a warning, or under ``strict`` kept for the next :meth:`flush` or adapter call."""
+        with self._done:
+            self._counts["submitted"] += 1
+            self._counts["dropped"] += 1
+            self._done.notify_all()
+        self._dropped(entity_id, why)
 
     def _refused(self, n: int) -> None:
         """Count ``n`` extracted facts a capture refused to store (:func:`prompt_markup_in`)."""
