@@ -37,7 +37,7 @@ from .speech_acts import (
     not_what_holds,
     story_or_joke,
 )
-from .tails import REQUEST_TAIL, cut_aside, plain, without_empty_tail, without_tag_question
+from .tails import REQUEST_TAIL, asks_to_confirm, cut_aside, plain, without_empty_tail, without_tag_question
 from .verdicts import (
     DROP_EMPTY,
     DROP_EPHEMERAL,
@@ -238,6 +238,8 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         return None, DROP_EMPTY
     if len(text) > max_chars:
         return None, DROP_TOO_LONG
+    if asks_to_confirm(text):  # "I'm not allowed to take ibuprofen while pregnant right?": asked, not told
+        return None, DROP_QUESTION
     text = without_tag_question(text)  # "I'm scared of flying, funny right?": a statement, and a tag
     text = _amazed(text)  # "I'm not lactose intolerant anymore apparently??": told in surprise, not asked
     if text.rstrip(" )\"'").endswith("?"):
