@@ -12,7 +12,7 @@ from ..text import normalize_fact_text
 from .clauses import own_clauses, plain_clauses
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .job_change import as_job_changes
-from .named import as_the_users, named_someone
+from .named import as_the_users, named_someone, who_plans_name
 from .pasted import split_pasted
 from .restated import as_denial, as_own_treatment, meant
 from .rules import judge_sentence
@@ -302,7 +302,8 @@ class RuleBasedFactExtractor:
             if verdict.fact is not None:
                 told.append(verdict.fact)
             verdicts.append(verdict)
-        return named_someone(verdicts) + [SentenceVerdict(sentence, None, DROP_QUOTED) for sentence in pasted]
+        return who_plans_name(named_someone(verdicts)) + [SentenceVerdict(sentence, None, DROP_QUOTED)
+                                                           for sentence in pasted]
 
     def judge(self, sentence: str, *, now: datetime | None = None) -> SentenceVerdict:
         """The decision for one sentence (:func:`~memori_core.extraction.rules.judge_sentence`), said at ``now``
