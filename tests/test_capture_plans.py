@@ -163,3 +163,51 @@ def test_a_plan_with_a_partner_names_them_only_in_the_plan() -> None:
     # where a relationship stands changes in ways a plan does not tell: no lasting "User's girlfriend is Anika."
     facts = _said(ungated_engine(), "My girlfriend Anika and I are going to Japan in March!")
     assert list(facts) == ["User and their girlfriend Anika are going to Japan in March 2027."]
+
+
+# -- a trip told as taken ends its plan ----------------------------------------------------------------------------
+
+_LIFE = ("I live in Graz.", "I work as a barista at Café Sacher.", "I have a cat named Luna.", "I'm vegetarian.",
+         "I play tennis on Sundays.", "I drink coffee every morning.", "My brother lives in Vienna.")
+
+
+@pytest.mark.parametrize(
+    ("told", "now"),
+    [
+        ("Lisbon was amazing!! we ate so many pastéis de nata", "User went to Lisbon with their sister Eva."),
+        ("Just got back from Lisbon, what a trip", "User went to Lisbon with their sister Eva."),
+        ("We're back from Lisbon!", "User went to Lisbon with their sister Eva."),
+        ("The Lisbon trip was great", "User went to Lisbon with their sister Eva."),
+        ("We had the best time in Lisbon", "User had the best time in Lisbon."),
+        ("I went to Lisbon last week", "User went to Lisbon last week."),
+    ],
+)
+def test_a_trip_told_as_taken_ends_its_plan_among_many_stored_facts(told: str, now: str) -> None:
+    engine = ungated_engine()
+    facts = _said(engine, *_LIFE, "I'm planning a trip to Lisbon in November with my sister Eva", told)
+    assert now in facts and facts[now] is None
+    assert not any("planning" in fact for fact in facts)  # the plan is history now
+    assert "User's sister is Eva." in facts
+
+
+def test_a_trip_shared_with_a_partner_told_as_taken_says_with_whom() -> None:
+    engine = ungated_engine()
+    facts = _said(engine, "My girlfriend Anika and I are going to Japan in March!", "Japan was incredible")
+    assert facts == {"User and their girlfriend Anika went to Japan.": None}
+
+
+@pytest.mark.parametrize(
+    "told",
+    [
+        "Lisbon is beautiful in spring",  # no trip told
+        "I was in Lisbon in 2019",  # a trip of long ago
+        "My sister went to Lisbon last week",  # someone else's
+        "Porto was amazing!!",  # another place
+        "Eva was sick all week",  # someone, not a place of the plan
+        "Was Lisbon nice?",  # a question
+    ],
+)
+def test_what_tells_no_taking_of_the_planned_trip_leaves_the_plan(told: str) -> None:
+    engine = ungated_engine()
+    facts = _said(engine, "I'm planning a trip to Lisbon in November", told)
+    assert "User is planning a trip to Lisbon in November 2026." in facts

@@ -32,6 +32,7 @@ from .slots import (
     slots_of,
     taken_back,
 )
+from .trips import trip_places
 from .verdicts import KEPT_REWRITTEN, SentenceVerdict
 
 __all__ = ["ENDED_STAGES", "OWN_PREGNANCY", "as_the_users", "named_someone", "partner_of", "told_of", "who_plans_name"]
@@ -303,4 +304,5 @@ def told_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
             slots.add("residence")
         if taken_back(said):  # "I'm back on carbs": the stored diet that left them out
             slots.add("diet")
+        names |= trip_places(said)  # "Lisbon was amazing!!": the stored plan of a trip there
     return frozenset(slots), frozenset(names)

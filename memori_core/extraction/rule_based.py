@@ -18,9 +18,10 @@ from .restated import as_denial, as_own_treatment, meant
 from .rules import judge_sentence
 from .slots import content_words, holder, is_negated
 from .supersede import replaces, told_with_what_holds_now, with_employer, with_partner
+from .trips import trip_taken
 from .typos import read_as_meant
 from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike, as_messages
-from .verdicts import DROP_NOT_FIRST_PERSON, DROP_QUOTED, KEPT_REWRITTEN, SentenceVerdict
+from .verdicts import DROP_EPHEMERAL, DROP_NOT_FIRST_PERSON, DROP_QUOTED, KEPT_REWRITTEN, SentenceVerdict
 
 __all__ = ["RuleBasedFactExtractor"]
 
@@ -299,6 +300,10 @@ class RuleBasedFactExtractor:
                 users = as_the_users(clause, told=told, known=known, before=clauses[:n])
                 if users is not None:  # "Max passed away" after "User has a dog called Max."
                     verdict = replace(self.judge(users, now=when), sentence=clause)
+            if verdict.fact is None and verdict.reason in (DROP_NOT_FIRST_PERSON, DROP_EPHEMERAL) and told:
+                taken = trip_taken(clause, told)
+                if taken is not None:  # "Lisbon was amazing!!" after "User is planning a trip to Lisbon ..."
+                    verdict = replace(self.judge(taken, now=when), sentence=clause)
             if verdict.fact is not None:
                 told.append(verdict.fact)
             verdicts.append(verdict)

@@ -42,6 +42,7 @@ from .slots import (
     taken_back,
 )
 from .speech_acts import own_part
+from .trips import ends_planned_trip
 from .types import ExtractedFact
 from .verdicts import KEPT_AS_SAID, KEPT_REWRITTEN, SentenceVerdict
 
@@ -203,6 +204,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         verdict, words = replace(verdict, fact=own, sentence=own), content_words(own)
     if OWN_PREGNANCY.match(text) and _BIRTH.search(verdict.fact) and _OWN_CHILD.match(verdict.fact):
         return True  # "Our baby girl Maya was born last week": "User is pregnant." no longer holds
+    if ends_planned_trip(verdict.fact, text):
+        return True  # "User went to Lisbon." ends "User is planning a trip to Lisbon in November 2026."
     back = taken_back(verdict.fact)
     kept_out = left_out(text) if back and not _CONDITION.search(text) else None
     if kept_out is not None and holder(verdict.fact) == holder(text):
