@@ -211,3 +211,69 @@ def test_what_tells_no_taking_of_the_planned_trip_leaves_the_plan(told: str) -> 
     engine = ungated_engine()
     facts = _said(engine, "I'm planning a trip to Lisbon in November", told)
     assert "User is planning a trip to Lisbon in November 2026." in facts
+
+
+# -- a job offer is not the job ------------------------------------------------------------------------------------
+
+_BARISTA = "I work as a barista at Café Sacher"
+
+
+@pytest.mark.parametrize(
+    ("offer", "stored"),
+    [
+        ("I got a job offer as a junior UX designer at Dynatrace in Linz",
+         "User got a job offer as a junior UX designer at Dynatrace in Linz."),
+        ("I've been offered a role at Spotify as a data analyst",
+         "User has been offered a role at Spotify as a data analyst."),
+        ("Got a job offer from Meta!!", "User got a job offer from Meta."),
+        ("I have an offer from Stripe", "User has an offer from Stripe."),
+        ("I was offered a job at Google", "User was offered a job at Google."),
+    ],
+)
+def test_a_job_offer_is_stored_beside_the_job_it_does_not_replace(offer: str, stored: str) -> None:
+    engine = ungated_engine()
+    facts = _said(engine, *_LIFE, _BARISTA, offer)
+    assert "User works as a barista at Café Sacher." in facts and stored in facts
+    assert all(f.valid_to is None for f in engine.list("u1", include_invalid=True))  # nothing ended
+
+
+@pytest.mark.parametrize(
+    ("offer", "started", "job"),
+    [
+        ("I got a job offer as a junior UX designer at Dynatrace in Linz", "I started at Dynatrace today!",
+         "User works at Dynatrace in Linz as a junior UX designer."),
+        ("I've been offered a role at Spotify as a data analyst", "I got a job at Spotify",
+         "User works at Spotify as a data analyst."),
+        ("I got a job offer from Meta", "Started at Meta this week!", "User works at Meta."),  # no role offered
+    ],
+)
+def test_a_job_begun_where_it_was_offered_ends_the_offer_and_the_old_job_and_keeps_the_role(
+    offer: str, started: str, job: str
+) -> None:
+    engine = ungated_engine()
+    facts = _said(engine, *_LIFE, _BARISTA, offer, started)
+    assert job in facts
+    assert not any("barista" in fact or "offer" in fact for fact in facts)
+
+
+@pytest.mark.parametrize(
+    ("said", "offer_ends"),
+    [
+        ("I turned down the Dynatrace offer", True),
+        ("I declined the offer", True),  # the only offer stored
+        ("I turned down the offer from Siemens", False),  # another employer's
+        ("I started at Google", False),  # a job elsewhere ends the job, not the offer
+        ("I'm starting at Dynatrace next month", False),  # still to come
+        ("I quit Café Sacher", False),
+        ("I got promoted to head barista", False),
+    ],
+)
+def test_an_offer_ends_when_turned_down_not_when_another_job_changes(said: str, offer_ends: bool) -> None:
+    engine = ungated_engine()
+    facts = _said(engine, _BARISTA, "I got a job offer as a junior UX designer at Dynatrace in Linz", said)
+    assert ("User got a job offer as a junior UX designer at Dynatrace in Linz." not in facts) is offer_ends
+
+
+def test_an_offer_accepted_is_still_a_change_of_job() -> None:
+    facts = _said(ungated_engine(), "I work as a software engineer at Amazon", "I've accepted an offer from Microsoft.")
+    assert list(facts) == ["User has accepted an offer from Microsoft."]

@@ -17,7 +17,7 @@ from .pasted import split_pasted
 from .restated import as_denial, as_own_treatment, meant
 from .rules import judge_sentence
 from .slots import content_words, holder, is_negated
-from .supersede import replaces, told_with_what_holds_now, with_employer, with_partner
+from .supersede import replaces, told_with_what_holds_now, with_employer, with_offered_role, with_partner
 from .trips import trip_taken
 from .typos import read_as_meant
 from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike, as_messages
@@ -257,7 +257,8 @@ class RuleBasedFactExtractor:
                          if normalize_fact_text(text) != key and replaces(verdict, words, text, old)]
                 replaced = tuple(fid for fid, _ in ended)
                 ended_texts = [text for _, text in ended]
-                text = with_partner(with_employer(verdict.fact, ended_texts), ended_texts)
+                text = with_offered_role(with_partner(with_employer(verdict.fact, ended_texts), ended_texts),
+                                         ended_texts)
                 said.append((ExtractedFact(text, supersedes=replaced, core=core, expires_at=expires), verdict))
             facts += [fact for fact, verdict in said if not told_with_what_holds_now(fact, verdict, said)]
         return facts
