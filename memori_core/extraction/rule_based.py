@@ -69,7 +69,8 @@ class RuleBasedFactExtractor:
     "Been vegan for 3 years now.", "Vegetarian here.").
     Dropped: questions (a question clause
     after a statement is cut off: "I'm vegetarian, what should I cook?" keeps
-    "I'm vegetarian"), greetings / thanks / small talk ("I'm good", "I see"),
+    "I'm vegetarian"; a statement with a bare tag asking to confirm it, "I can't
+    take ibuprofen while pregnant, right?", is one), greetings / thanks / small talk ("I'm good", "I see"),
     instructions and requests ("write me a poem", "can you ...", "I need a
     recipe", "I'm looking for ..."), anything addressed to the assistant
     (you / your: "I think you should ..."), hypotheticals and wishes ("If I
@@ -114,7 +115,13 @@ class RuleBasedFactExtractor:
     wedding May 25-27") says its first and last day and expires after the
     last; one told as over ("I had my cousin's wedding May 15-17") was over
     when said and is dropped; "The recital is on the 18th" is kept as said,
-    with its day; "I'm busy this month with exams" until the month ends. "I'm
+    with its day; "I'm busy this month with exams" until the month ends, "I'm
+    planning a trip to Lisbon in November" when November does (written out
+    "in November 2026"). A plan shared with someone ("My girlfriend Anika and
+    I are going to Japan in March!") is read as "We're going ..." is; who a
+    plan names is kept for good ("User's sister is Eva.", not a partner); a
+    planned trip told later as taken ("Lisbon was amazing!!") ends the plan
+    (:mod:`.trips`). "I'm
     Maya, by the way", "Name's Maya", "You can call me Maya", "Maya here
     again" and "It's Maya again" become "User's name is Maya."; "Everyone
     calls me Becky" and "I go by Becky" become "User goes by Becky."; "I'm
@@ -178,7 +185,10 @@ class RuleBasedFactExtractor:
     promotion is a change within the job: "I got promoted" ends no job fact,
     "I got promoted to senior engineer" ends the stored role and is held at
     the employer that fact names ("User works at Google as a senior
-    engineer.").
+    engineer."). A job offer is not the job: it ends no job fact, and a job
+    begun where it was offered ends it and keeps its role ("I started at
+    Dynatrace today!" -> "User works at Dynatrace in Linz as a junior UX
+    designer.").
 
     What the user tells in their own words is read as the plain statements it
     means (:mod:`.retold`): "wait no, I'm not allergic to shellfish, that's my
