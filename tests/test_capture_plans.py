@@ -201,6 +201,7 @@ def test_a_trip_shared_with_a_partner_told_as_taken_says_with_whom() -> None:
     [
         "Lisbon is beautiful in spring",  # no trip told
         "I was in Lisbon in 2019",  # a trip of long ago
+        "Lisbon was amazing the last time I went",
         "My sister went to Lisbon last week",  # someone else's
         "Porto was amazing!!",  # another place
         "Eva was sick all week",  # someone, not a place of the plan

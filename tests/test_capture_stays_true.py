@@ -323,6 +323,8 @@ def test_a_statement_with_a_tag_asking_to_confirm_it_stores_nothing_and_no_core_
         ("I'm afraid of knives, crazy, isn't it?", "User is afraid of knives."),
         ("I'm vegan, you know?", "User is vegan."),
         ("I drink 4 coffees a day, is that ok?", "User drinks 4 coffees a day."),  # asks about a statement that stands
+        # the tag ends a question of its own, after the statement
+        ("I'm lactose intolerant, can I have ice cream or not?", "User is lactose intolerant."),
     ],
 )
 def test_a_tag_asking_only_to_agree_keeps_the_statement(told: str, kept: str) -> None:

@@ -11,6 +11,7 @@ from ..ranking.care import is_care_fact
 from .grammar import is_subjectless_change, is_verb_form
 from .patterns import rx
 from .slots import is_change, slots_of
+from .speech_acts import QUESTION_TAIL
 
 __all__ = ["REQUEST_TAIL", "asks_to_confirm", "cut_aside", "plain", "without_empty_tail", "without_tag_question"]
 
@@ -145,15 +146,18 @@ _CONFIRMING_TAG = rx(
 
 
 def asks_to_confirm(text: str) -> bool:
-    """Whether ``text`` ends in a bare tag asking the listener to confirm it ("I'm not allowed to take ibuprofen
-    while pregnant right?", "I can eat shrimp, correct?", "..., isn't it?"): a question, not a statement, unless
-    the tag only asks to agree with how it is told ("I'm afraid of knives, crazy right?").
+    """Whether ``text`` is a statement ending in a bare tag asking the listener to confirm it ("I'm not allowed to
+    take ibuprofen while pregnant right?", "I can eat shrimp, correct?", "..., isn't it?"): a question, not a
+    statement; not when the tag only asks to agree with how it is told ("I'm afraid of knives, crazy right?"), nor
+    when it ends a question of its own ("I'm lactose intolerant, can I have ice cream or not?").
 
     >>> asks_to_confirm("I can't take ibuprofen, right?"), asks_to_confirm("I'm scared of flying, funny right?")
     (True, False)
     """
     tag = _CONFIRMING_TAG.search(text)
-    return tag is not None and tag.start() > 0 and _TAG_QUESTION.search(text) is None
+    if tag is None or tag.start() == 0 or _TAG_QUESTION.search(text) is not None:
+        return False
+    return QUESTION_TAIL.match(text[: tag.start()]) is None
 
 
 # "..., so what should I cook for him", "... but how do I start": a question typed without its "?".

@@ -47,7 +47,7 @@ _TAKEN = (
 _NOT_THIS_TRIP = rx(
     r"\b(?:in\s+(?:19|20)\d{2}|years?\s+ago|as\s+a\s+(?:kid|child|teen(?:ager)?|student)|when\s+(?:i|we)\s+(?:was|were)|"
     r"growing\s+up|used\s+to|once|twice|before|last\s+year|never|didn't|did\s+not|couldn't|could\s+not|"
-    r"wasn't\s+able|cancell?ed|postponed|called\s+off)\b"
+    r"wasn't\s+able|cancell?ed|postponed|called\s+off|(?:last|first|every)\s+time)\b"
 )
 
 # A stored plan of a trip: "User is planning a trip to Lisbon ...", "User and Anika are going to Japan ...", "User
