@@ -45,9 +45,9 @@ _TAKEN = (
 )
 # A trip of long ago, or one that did not happen: not the one planned.
 _NOT_THIS_TRIP = rx(
-    r"\b(?:in\s+(?:19|20)\d{2}|years?\s+ago|as\s+a\s+(?:kid|child|teen(?:ager)?|student)|when\s+(?:i|we)\s+(?:was|were)|"
-    r"growing\s+up|used\s+to|once|twice|before|last\s+year|never|didn't|did\s+not|couldn't|could\s+not|"
-    r"wasn't\s+able|cancell?ed|postponed|called\s+off|(?:last|first|every)\s+time)\b"
+    r"\b(?:in\s+(?:19|20)\d{2}|years?\s+ago|as\s+a\s+(?:kid|child|teen(?:ager)?|student)|"
+    r"when\s+(?:i|we)\s+(?:was|were)|growing\s+up|used\s+to|once|twice|before|last\s+year|never|didn't|did\s+not|"
+    r"couldn't|could\s+not|wasn't\s+able|cancell?ed|postponed|called\s+off|(?:last|first|every)\s+time)\b"
 )
 
 # A stored plan of a trip: "User is planning a trip to Lisbon ...", "User and Anika are going to Japan ...", "User
