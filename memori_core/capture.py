@@ -23,7 +23,8 @@ from .extraction.named import told_of
 from .extraction.rule_based import RuleBasedFactExtractor, plain_reading
 from .extraction.sentences import split_sentences
 from .extraction.slots import (
-    content_words, corrected_words, disposed_words, is_negated, named_change, names_in, slots_of, stopped_words,
+    JOB_OFFER, content_words, corrected_words, disposed_words, is_negated, named_change, names_in, slots_of,
+    stopped_words,
 )
 from .extraction.types import ExtractedFact, FactExtractor, MessageLike, as_messages, last_said_at
 from .engine.fact_ids import derived_fact_id
@@ -379,8 +380,11 @@ def _stated_after(existing: Sequence[Any], said_at: datetime | None) -> set[str]
     return out
 
 
-# The slots whose stored facts a turn naming a name they hold may change ("I left Google", "I left Lisbon").
-_NAMED_SLOTS = frozenset({"job", "residence"})
+# The slots whose stored facts a turn naming a name they hold may change ("I left Google", "I left Lisbon", "I
+# started at Dynatrace" of an offer from there).
+_NAMED_SLOTS = frozenset({"job", "residence", JOB_OFFER})
+# "I turned down the offer": the stored offers, whatever the turn's slots.
+_OFFER_WORD = re.compile(r"\boffers?\b", re.IGNORECASE)
 
 
 def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limit: int = SLOT_FACTS_LIMIT) -> list[Any]:
@@ -390,7 +394,8 @@ def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limi
     or a habit stopped ("I gave up on Spanish") those naming it, and for a change of someone named ("Max
     passed away") those naming them, and for a correction ("I meant Porto, not Lisbon") those holding what it
     says was wrong, and the job or home facts naming a name ``text`` says ("I left Google for Meta" shows "User
-    works at Google as a designer."): the fact a change replaces is shown to the extractor even when recall's
+    works at Google as a designer.", "I started at Dynatrace" the offer from there; "I turned down the offer" the
+    stored offers): the fact a change replaces is shown to the extractor even when recall's
     gate does not pass it. ``text`` is read as said and as the rules read it
     (:func:`~memori_core.extraction.rule_based.plain_reading`: "I can stop the metformin" shows "User is taking
     metformin."), with what it speaks of without saying (:func:`~memori_core.extraction.named.told_of`:
@@ -398,7 +403,7 @@ def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limi
     the stored home). ``[]`` for an engine without ``list``."""
     plain = plain_reading(text)
     implied, subjects = told_of(text)
-    slots = slots_of(text) | slots_of(plain) | implied
+    slots = slots_of(text) | slots_of(plain) | implied | ({JOB_OFFER} if _OFFER_WORD.search(text) else set())
     negated = is_negated(text) or is_negated(plain)
     disposed = disposed_words(text) | stopped_words(text) | stopped_words(plain)
     named = {said[0] for said in map(named_change, split_sentences(text)) if said is not None} | subjects

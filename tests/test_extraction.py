@@ -841,13 +841,15 @@ def test_off_a_food_is_a_core_diet_fact_and_off_to_bed_is_small_talk(said: str) 
 @pytest.mark.parametrize(
     ("said", "month", "fact"),
     [
-        ("My knee replacement is booked for June.", 6, "User's knee replacement is booked for June."),
-        ("I've booked a trip to Lisbon in April.", 4, "User has booked a trip to Lisbon in April."),
-        ("I've got my knee replacement booked for June.", 6, "User has got their knee replacement booked for June."),
+        ("My knee replacement is booked for June.", 6, "User's knee replacement is booked for June {year}."),
+        ("I've booked a trip to Lisbon in April.", 4, "User has booked a trip to Lisbon in April {year}."),
+        ("I've got my knee replacement booked for June.", 6,
+         "User has got their knee replacement booked for June {year}."),
         # "next month" is written out: read in that month, it would name the one after
         ("I'm visiting Hawaii next month and would love some tips.", None, "User is visiting Hawaii in {next}."),
         ("We're moving to Bath next month", None, "User is moving to Bath in {next}."),
-        ("I'm moving to Berlin in March", 3, "User is moving to Berlin in March."),
+        # a month named is written out with its year too
+        ("I'm moving to Berlin in March", 3, "User is moving to Berlin in March {year}."),
         ("I'm getting married next summer", 8, "User is getting married next summer."),  # the season's last month
         ("I'm retiring this winter", 2, "User is retiring this winter."),
         ("I'm visiting Hawaii this summer and would love some tips.", 8, "User is visiting Hawaii this summer."),
@@ -857,7 +859,8 @@ def test_a_plan_for_a_month_to_come_expires_when_that_month_ends(said: str, mont
     verdict = RULES.judge(said)
     today = datetime.now(timezone.utc).date()
     following = date(today.year + (today.month == 12), today.month % 12 + 1, 1)
-    assert verdict.reason == KEPT_EXPIRING and verdict.fact == fact.format(next=following.strftime("%B %Y"))
+    year = today.year if month is None or month >= today.month else today.year + 1
+    assert verdict.reason == KEPT_EXPIRING and verdict.fact == fact.format(next=following.strftime("%B %Y"), year=year)
     [stored] = RuleBasedFactExtractor().extract([("user", said)])
     assert stored.expires_at is not None
     end = (stored.expires_at + timedelta(seconds=30)).astimezone(timezone.utc)  # to within the extract's run
@@ -1345,8 +1348,9 @@ def test_more_passing_moments_are_not_facts(said: str) -> None:
 
 def test_a_habit_told_with_a_moment_verb_is_still_a_fact() -> None:
     assert facts_of("I'm eating less meat these days.") == ["User is eating less meat these days."]
+    today = datetime.now(timezone.utc).date()
     assert facts_of("I'm getting ready for a half marathon in May.") == [
-        "User is getting ready for a half marathon in May.",
+        f"User is getting ready for a half marathon in May {today.year + (today.month > 5)}.",
     ]
 
 

@@ -127,10 +127,12 @@ _EVENT_WORDS = (
 _MY_EVENT = rx(rf"^(?:my|our)\s+(?:[\w'-]+\s+){{0,2}}?(?:{_EVENT_WORDS}|train|bus|ferry|call|trip)\b")
 # "The recital is on the 18th", "the wedding's on June 3": an event the conversation is about, by its day.
 _THE_EVENT = rx(rf"^the\s+(?:[\w'-]+\s+){{0,2}}?(?:{_EVENT_WORDS})s?\s+(?:is|'s|are|'re)\b")
-# "My friends are going to a bar on Friday", "My sister is visiting next week": someone's plan, soon over.
+# "My friends are going to a bar on Friday", "My sister is visiting next week", "My son Leo has a football match on
+# Saturday": someone's plan, soon over.
 _THEIR_PLAN = rx(
-    r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:is|are|'s|'re)\s+(?:going|coming|visiting|flying|driving|heading|"
+    r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:(?:is|are|'s|'re)\s+(?:going|coming|visiting|flying|driving|heading|"
     r"staying|having|hosting|throwing|arriving|leaving)\b"
+    rf"|(?:has|have|'s\s+got|has\s+got)\s+(?:a|an|his|her|their)\s+(?:[\w'-]+\s+){{0,2}}?(?:{_EVENT_WORDS})\b)"
 )
 # "I've got a dentist appointment at 4": today, at a time (not "every Monday at 9").
 CLOCK = rx(
@@ -277,13 +279,19 @@ _SYMPTOM_NOW = rx(
 _PLANNED = rx(
     r"^(?:(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?booked|"
     r"(?:i|we)(?:'ve|\s+have)\s+got\s+(?:my|our|a|an)\s+[^.]*?\b(?:booked|scheduled)\b|"
-    r"(?:i'm|i\s+am|we're|we\s+are)\s+(?:flying|going|travell?ing|heading|driving|visiting|having|getting|"
+    # "I'm planning a trip to Lisbon in November", "We plan to go to Iceland in June": a plan, made
+    r"(?:i|we)\s+(?:also\s+)?plan\s+(?:to|on)\b|"
+    r"(?:i'm|i\s+am|we're|we\s+are)\s+(?:(?:also|still|now)\s+)?(?:planning|off\s+to|flying|going|travell?ing|"
+    r"heading|driving|visiting|having|getting|"
     r"bringing|hosting|attending|throwing|doing|running|playing|cooking|baking|"
     # a change to come: "We're moving to Bath next month", "I'm starting a new job next week"
     r"moving|relocating|emigrating|starting|beginning|leaving|retiring|switching|changing|graduating)|"
     r"(?:my|our)\s+(?:[\w'-]+\s+){0,2}?(?:surgery|operation|appointment|trip|holiday|vacation|flight|wedding|"
     r"procedure|scan|replacement)\b[^.]*?\b(?:is|'s)\s+(?:booked|scheduled|planned|set|on|in|for)|"
-    r"(?:i|we)\s+have\s+(?:a|an|my|our)\s+[^.]*?\b(?:surgery|operation|appointment|procedure|scan)\b)"
+    r"(?:i|we)\s+have\s+(?:a|an|my|our)\s+[^.]*?\b(?:surgery|operation|appointment|procedure|scan)\b|"
+    # "I have a trip to Rome in May", "We've got a holiday in Greece in August"
+    r"(?:i|we)(?:'ve\s+got|\s+have\s+got|\s+have)\s+(?:a|an|my|our)\s+(?:[\w'-]+\s+){0,3}?(?:trip|holiday|vacation|"
+    r"getaway|cruise|flight|road\s+trip|honeymoon|wedding)\b)"
 )
 _PLAN_MONTH = rx(
     rf"(?:\b(?:in|for|on|until|till)\s+(?:the\s+\w+\s+of\s+|early\s+|mid-?\s*|late\s+)?|\b(?=next\s+month))"

@@ -32,9 +32,10 @@ from .slots import (
     slots_of,
     taken_back,
 )
-from .verdicts import SentenceVerdict
+from .trips import trip_places
+from .verdicts import KEPT_REWRITTEN, SentenceVerdict
 
-__all__ = ["ENDED_STAGES", "OWN_PREGNANCY", "as_the_users", "named_someone", "partner_of", "told_of"]
+__all__ = ["ENDED_STAGES", "OWN_PREGNANCY", "as_the_users", "named_someone", "partner_of", "told_of", "who_plans_name"]
 
 # Where a relationship ends: every fact told of it ends with it.
 ENDED_STAGES = frozenset({"single", "divorced", "widowed"})
@@ -72,6 +73,38 @@ def named_someone(verdicts: list[SentenceVerdict]) -> list[SentenceVerdict]:
             if fact is not None and _SOMEONE.search(fact):
                 out[j] = replace(out[j], fact=_SOMEONE.sub(m.group("name"), fact, count=1))
                 break
+    return out
+
+
+# "User is going to Rome with their sister Eva in May 2027.", "User's son Leo has a match on ...": who
+# someone the user names is, by their role.
+_ROLE_AND_NAME = re.compile(
+    rf"(?:^User's|\btheir)\s+(?P<role>(?:older\s+|younger\s+|little\s+|big\s+|best\s+)?(?-i:{PERSON}))"
+    r"\s+(?P<name>[A-Z][a-z\u00e0-\u00ff]+)\b"
+)
+
+
+# Roles a plan does not tell for good: a partner, an ex.
+_NOT_FOR_GOOD = rx(r"(?:ex|girlfriend|boyfriend|partner|wife|husband|spouse|fianc[ée]e?)")
+
+
+def who_plans_name(verdicts: list[SentenceVerdict]) -> list[SentenceVerdict]:
+    """``verdicts`` with, after each plan kept until it is over ("User is planning a trip to Lisbon in November
+    2026 with their sister Eva."), what it tells for good of who someone it names is ("User's sister is Eva."),
+    as if said on its own ("My sister is Eva"): that outlives the plan. Not of a partner (where a relationship
+    stands changes in ways a plan does not tell: the plan fact names them while it holds) nor of an ex; a fact
+    kept for good already says who."""
+    out: list[SentenceVerdict] = []
+    for verdict in verdicts:
+        out.append(verdict)
+        fact = verdict.fact
+        if fact is None or verdict.expires_in is None or not fact.startswith("User"):
+            continue
+        for m in _ROLE_AND_NAME.finditer(fact):
+            role = " ".join(m.group("role").split())
+            if not _NOT_FOR_GOOD.fullmatch(role):
+                said = f"My {role} is {m.group('name')}"
+                out.append(SentenceVerdict(said, f"User's {role} is {m.group('name')}.", KEPT_REWRITTEN))
     return out
 
 
@@ -271,4 +304,5 @@ def told_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
             slots.add("residence")
         if taken_back(said):  # "I'm back on carbs": the stored diet that left them out
             slots.add("diet")
+        names |= trip_places(said)  # "Lisbon was amazing!!": the stored plan of a trip there
     return frozenset(slots), frozenset(names)

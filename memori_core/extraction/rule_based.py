@@ -12,15 +12,16 @@ from ..text import normalize_fact_text
 from .clauses import own_clauses, plain_clauses
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .job_change import as_job_changes
-from .named import as_the_users, named_someone
+from .named import as_the_users, named_someone, who_plans_name
 from .pasted import split_pasted
 from .restated import as_denial, as_own_treatment, meant
 from .rules import judge_sentence
 from .slots import content_words, holder, is_negated
-from .supersede import replaces, told_with_what_holds_now, with_employer, with_partner
+from .supersede import replaces, told_with_what_holds_now, with_employer, with_offered_role, with_partner
+from .trips import trip_taken
 from .typos import read_as_meant
 from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike, as_messages
-from .verdicts import DROP_NOT_FIRST_PERSON, DROP_QUOTED, KEPT_REWRITTEN, SentenceVerdict
+from .verdicts import DROP_EPHEMERAL, DROP_NOT_FIRST_PERSON, DROP_QUOTED, KEPT_REWRITTEN, SentenceVerdict
 
 __all__ = ["RuleBasedFactExtractor"]
 
@@ -68,7 +69,8 @@ class RuleBasedFactExtractor:
     "Been vegan for 3 years now.", "Vegetarian here.").
     Dropped: questions (a question clause
     after a statement is cut off: "I'm vegetarian, what should I cook?" keeps
-    "I'm vegetarian"), greetings / thanks / small talk ("I'm good", "I see"),
+    "I'm vegetarian"; a statement with a bare tag asking to confirm it, "I can't
+    take ibuprofen while pregnant, right?", is one), greetings / thanks / small talk ("I'm good", "I see"),
     instructions and requests ("write me a poem", "can you ...", "I need a
     recipe", "I'm looking for ..."), anything addressed to the assistant
     (you / your: "I think you should ..."), hypotheticals and wishes ("If I
@@ -113,7 +115,13 @@ class RuleBasedFactExtractor:
     wedding May 25-27") says its first and last day and expires after the
     last; one told as over ("I had my cousin's wedding May 15-17") was over
     when said and is dropped; "The recital is on the 18th" is kept as said,
-    with its day; "I'm busy this month with exams" until the month ends. "I'm
+    with its day; "I'm busy this month with exams" until the month ends, "I'm
+    planning a trip to Lisbon in November" when November does (written out
+    "in November 2026"). A plan shared with someone ("My girlfriend Anika and
+    I are going to Japan in March!") is read as "We're going ..." is; who a
+    plan names is kept for good ("User's sister is Eva.", not a partner); a
+    planned trip told later as taken ("Lisbon was amazing!!") ends the plan
+    (:mod:`.trips`). "I'm
     Maya, by the way", "Name's Maya", "You can call me Maya", "Maya here
     again" and "It's Maya again" become "User's name is Maya."; "Everyone
     calls me Becky" and "I go by Becky" become "User goes by Becky."; "I'm
@@ -177,7 +185,10 @@ class RuleBasedFactExtractor:
     promotion is a change within the job: "I got promoted" ends no job fact,
     "I got promoted to senior engineer" ends the stored role and is held at
     the employer that fact names ("User works at Google as a senior
-    engineer.").
+    engineer."). A job offer is not the job: it ends no job fact, and a job
+    begun where it was offered ends it and keeps its role ("I started at
+    Dynatrace today!" -> "User works at Dynatrace in Linz as a junior UX
+    designer.").
 
     What the user tells in their own words is read as the plain statements it
     means (:mod:`.retold`): "wait no, I'm not allergic to shellfish, that's my
@@ -256,7 +267,8 @@ class RuleBasedFactExtractor:
                          if normalize_fact_text(text) != key and replaces(verdict, words, text, old)]
                 replaced = tuple(fid for fid, _ in ended)
                 ended_texts = [text for _, text in ended]
-                text = with_partner(with_employer(verdict.fact, ended_texts), ended_texts)
+                text = with_offered_role(with_partner(with_employer(verdict.fact, ended_texts), ended_texts),
+                                         ended_texts)
                 said.append((ExtractedFact(text, supersedes=replaced, core=core, expires_at=expires), verdict))
             facts += [fact for fact, verdict in said if not told_with_what_holds_now(fact, verdict, said)]
         return facts
@@ -299,10 +311,15 @@ class RuleBasedFactExtractor:
                 users = as_the_users(clause, told=told, known=known, before=clauses[:n])
                 if users is not None:  # "Max passed away" after "User has a dog called Max."
                     verdict = replace(self.judge(users, now=when), sentence=clause)
+            if verdict.fact is None and verdict.reason in (DROP_NOT_FIRST_PERSON, DROP_EPHEMERAL) and told:
+                taken = trip_taken(clause, told)
+                if taken is not None:  # "Lisbon was amazing!!" after "User is planning a trip to Lisbon ..."
+                    verdict = replace(self.judge(taken, now=when), sentence=clause)
             if verdict.fact is not None:
                 told.append(verdict.fact)
             verdicts.append(verdict)
-        return named_someone(verdicts) + [SentenceVerdict(sentence, None, DROP_QUOTED) for sentence in pasted]
+        return who_plans_name(named_someone(verdicts)) + [SentenceVerdict(sentence, None, DROP_QUOTED)
+                                                           for sentence in pasted]
 
     def judge(self, sentence: str, *, now: datetime | None = None) -> SentenceVerdict:
         """The decision for one sentence (:func:`~memori_core.extraction.rules.judge_sentence`), said at ``now``

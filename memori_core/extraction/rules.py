@@ -37,7 +37,7 @@ from .speech_acts import (
     not_what_holds,
     story_or_joke,
 )
-from .tails import REQUEST_TAIL, cut_aside, plain, without_empty_tail, without_tag_question
+from .tails import REQUEST_TAIL, asks_to_confirm, cut_aside, plain, without_empty_tail, without_tag_question
 from .verdicts import (
     DROP_EMPTY,
     DROP_EPHEMERAL,
@@ -100,7 +100,12 @@ _WITH_OTHER = rx(
     r"\s+(?P<rest>(?-i:[a-z]).*)$"
 )
 _PERSON_WORD = rx(rf"^(?:{PERSON})$")
-_MODAL_START = rx(r"^(?:would|could|should|might|may|'d|want|wanna|need|hope|plan|are\s+going\s+to)\b")
+# "Ana and I want to open a bakery", "... are going to try for a baby": a wish or an intent, not yet a fact ("are
+# going to Japan" names where, not what they will do).
+_MODAL_START = rx(
+    r"^(?:would|could|should|might|may|'d|want|wanna|need|hope|plan|"
+    r"are\s+going\s+to\s+(?!(?-i:[A-Z])|(?:the|a|an|my|our|their|his|her|see|visit)\b))\b"
+)
 
 
 # As said, a sentence stays a fact only when short and about a known part of the user's life ...
@@ -131,14 +136,27 @@ def _kept_as_said(text: str, statement: str) -> tuple[str | None, str]:
     return as_said(text), KEPT_AS_SAID
 
 
+def _as_we(body: str) -> str | None:
+    """``body`` ("My girlfriend Anika and I are going to Japan in March") told as "We ..." ("We are going to Japan
+    in March"), as the rules read a plan or a moment; ``None`` when ``body`` is not told of the user and someone."""
+    m = _WITH_OTHER.match(body)
+    return f"We {m.group('rest')}" if m is not None else None
+
+
 def _together(m: re.Match[str]) -> tuple[str | None, str]:
-    """The verdict for "<someone> and I <did something>": "User and <someone> <did something>."."""
+    """The verdict for "<someone> and I <did something>": "User and <someone> <did something>."; a plan of a
+    month to come is kept until it ends, as "We ..." would be ("My girlfriend Anika and I are going to Japan in
+    March")."""
     other, rest = m.group("other") or m.group("other2"), m.group("rest")
     # "Ana and I are going to the cinema tomorrow" is soon over; "Lily and I got married on Saturday" is news
     done = is_past(rest.split()[0]) and is_change(rest)
     if (NOW_WORDS.search(rest) or SOON.search(rest)) and not done:
         return None, DROP_EPHEMERAL
-    if _MODAL_START.match(rest):
+    passing = moment(f"We {rest}")
+    if passing is not None and passing[0] is None:  # "Tom and I are stuck in traffic"
+        return None, passing[1]
+    planned = passing is not None and passing[1] == KEPT_EXPIRING
+    if _MODAL_START.match(rest) and not planned:
         return None, DROP_HYPOTHETICAL
     if re.fullmatch(_OTHER_LOWER, other):  # typed in lower case: "me and mum" -> "their mum", "sarah" -> "Sarah"
         other = f"my {other}" if _PERSON_WORD.match(other) else other.capitalize()
@@ -146,7 +164,7 @@ def _together(m: re.Match[str]) -> tuple[str | None, str]:
     rest = re.sub(r"\b(?:my|our)\b", "their", rest, flags=re.IGNORECASE)
     if OTHER_FIRST_PERSON.search(rest):
         return _kept_as_said(m.group(0), m.group(0))
-    return plain(end_sentence(f"User and {other} {rest}")), KEPT_REWRITTEN
+    return plain(end_sentence(f"User and {other} {rest}")), KEPT_EXPIRING if planned else KEPT_REWRITTEN
 
 
 
@@ -169,9 +187,10 @@ def judge_sentence(
         when = now if now is not None else datetime.now(timezone.utc)
         body = cut_lead(cleaned)[0]
         lead = _opener(body)
+        together = _as_we(body)  # "Anika and I are going to Japan in March": as "We are going ..." is read
         passing = moment(body, when) or (
             moment(_fronted(body, lead), when) or moment(body[lead.start("subject"):], when)
-            if lead is not None else None)
+            if lead is not None else None) or (moment(together, when) if together is not None else None)
         expires_in = passing[2] if passing else None
         anchored = anchor_plan(fact, when, zone_known=zone_known, past=_told_as_past(fact))
         if anchored is not None:
@@ -238,6 +257,8 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         return None, DROP_EMPTY
     if len(text) > max_chars:
         return None, DROP_TOO_LONG
+    if asks_to_confirm(text):  # "I'm not allowed to take ibuprofen while pregnant right?": asked, not told
+        return None, DROP_QUESTION
     text = without_tag_question(text)  # "I'm scared of flying, funny right?": a statement, and a tag
     text = _amazed(text)  # "I'm not lactose intolerant anymore apparently??": told in surprise, not asked
     if text.rstrip(" )\"'").endswith("?"):

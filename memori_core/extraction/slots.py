@@ -22,6 +22,7 @@ from ..text import get_stemmer
 __all__ = [
     "ACTIVITY_SLOTS",
     "CONSUMPTION_SLOTS",
+    "JOB_OFFER",
     "MONTH_NAMES",
     "PETS",
     "POSSESSION_SLOTS",
@@ -38,6 +39,7 @@ __all__ = [
     "is_change",
     "is_ended",
     "is_exclusive",
+    "is_job_offer",
     "is_loss",
     "is_negated",
     "is_planned",
@@ -259,11 +261,42 @@ _NAME = re.compile(
 )
 
 
+JOB_OFFER = "job_offer"
+"""The slot of a job offered to the user ("User got a job offer as a designer at Dynatrace."): not their job."""
+
+# "a job offer", "an offer from Stripe", "I was offered a role at Spotify": a job offered, told by its words ...
+_OFFER = re.compile(
+    r"\b(?:(?:job|work|employment)\s+offers?|offers?\s+(?:from|at|of\s+(?:a|an)\s+(?:job|position|role|post))|"
+    r"offered\s+(?:me\s+|us\s+)?(?:a|an|the|my)\s+(?:[\w-]+\s+){0,3}?(?:job|position|role|post|contract|"
+    r"internship|placement)s?)\b"
+)
+# ... or an offer told of beside the job it is for ("I got an offer as a designer at Dynatrace").
+_AN_OFFER = re.compile(r"\b(?:a|an|the|another|two|three|\d+)\s+(?:[\w-]+\s+){0,2}?offers?\b")
+# An offer taken is the job begun or to come: "I accepted an offer from Microsoft" is a change of job.
+_OFFER_TAKEN = re.compile(r"\b(?:accept(?:ed|ing|s)?|took|taking|signed|signing)\b")
+
+
+def is_job_offer(text: str) -> bool:
+    """Whether ``text`` tells of a job offered to the user, not taken ("I got a job offer as a junior UX designer
+    at Dynatrace", "I've been offered a role at Spotify", "User has an offer from Stripe."; not "I accepted an offer
+    from Microsoft", nor "a special offer on my phone plan"): the offer is no job of theirs yet.
+
+    >>> is_job_offer("I got a job offer at Dynatrace"), is_job_offer("I accepted the job offer at Dynatrace")
+    (True, False)
+    """
+    folded = _fold(text)
+    if _OFFER_TAKEN.search(folded):
+        return False
+    return bool(_OFFER.search(folded)) or bool(_AN_OFFER.search(folded) and "job" in _single_value_slots_of(text))
+
+
 def slots_of(text: str) -> frozenset[str]:
     """The slots ``text`` (a fact or a user message) speaks of: those of :data:`memori_core.slots.SLOTS`
-    and the :data:`ACTIVITY_SLOTS` (empty when none)."""
+    and the :data:`ACTIVITY_SLOTS` (empty when none); a job offered is in the :data:`JOB_OFFER` slot, not the
+    job's (:func:`is_job_offer`)."""
     folded = _fold(text)
-    return _single_value_slots_of(text) | frozenset(n for n, rx in ACTIVITY_SLOTS.items() if rx.search(folded))
+    found = _single_value_slots_of(text) | frozenset(n for n, rx in ACTIVITY_SLOTS.items() if rx.search(folded))
+    return found - {"job"} | {JOB_OFFER} if is_job_offer(text) else found
 
 
 def _activity_words(text: str, slot: str) -> frozenset[str]:

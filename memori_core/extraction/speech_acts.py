@@ -118,10 +118,10 @@ _REACTION = rx(
     r"(?:about|of|with)\s+(?:that|it|this|you|him|her|them)|"
     r"for\s+(?:that|it|this|him|her|them|you))\b.*)?\s*[.!]*$"
     # "I'm off" is leave-taking, "I'm off dairy" a diet (or a habit dropped: "off cigarettes")
-    rf"|^i(?:'m|\s+am)\s+(?:just\s+|now\s+)?(?:off(?!\s+(?:{OFF_FOODS}|coffee|bread|cigarettes|smoking|"
-    # "I'm leaving" takes leave; "I'm leaving Google next month" is a plan
-    r"the\s+cigarettes)\b)|heading\s+out|leaving(?!\s+(?:(?-i:[A-Z])|(?:my|our|the)\s+(?:job|company|firm|role|"
-    r"position)\b)))\b"
+    rf"|^i(?:'m|\s+am)\s+(?:just\s+|now\s+)?(?:off(?!\s+(?:(?:{OFF_FOODS}|coffee|bread|cigarettes|smoking|"
+    # "I'm off to Japan in March" is a plan; "I'm leaving" takes leave, "I'm leaving Google next month" is a plan
+    r"the\s+cigarettes)\b|to\s+(?-i:[A-Z])))|heading\s+out|"
+    r"leaving(?!\s+(?:(?-i:[A-Z])|(?:my|our|the)\s+(?:job|company|firm|role|position)\b)))\b"
 )
 _SHORT_FIRST_PERSON_TALK = rx(
     r"^i\s+(?:(?:totally|really|completely|just|so|do|also)\s+)*"

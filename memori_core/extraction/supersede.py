@@ -21,6 +21,7 @@ from .rewrite import article
 from .slots import (
     ACTIVITY_SLOTS,
     CONSUMPTION_SLOTS,
+    JOB_OFFER,
     acquired_slots,
     content_words,
     corrected_words,
@@ -31,6 +32,7 @@ from .slots import (
     is_change,
     is_ended,
     is_exclusive,
+    is_job_offer,
     is_loss,
     is_negated,
     is_relationship_status,
@@ -42,10 +44,11 @@ from .slots import (
     taken_back,
 )
 from .speech_acts import own_part
+from .trips import ends_planned_trip
 from .types import ExtractedFact
 from .verdicts import KEPT_AS_SAID, KEPT_REWRITTEN, SentenceVerdict
 
-__all__ = ["replaces", "told_with_what_holds_now", "with_employer", "with_partner"]
+__all__ = ["replaces", "told_with_what_holds_now", "with_employer", "with_offered_role", "with_partner"]
 
 # A medical condition is no habit: a habit stated with "only" does not replace it.
 _CONDITION = rx(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|diabet\w*|anaphyla\w*)")
@@ -107,6 +110,67 @@ def with_employer(fact: str, ended: Sequence[str]) -> str:
         return fact
     role = m.group("role")
     return f"User works {employers.pop()} as {article(role)} {role}."
+
+
+# The employer a job fact or an offer names: "at Dynatrace", "an offer from Stripe", "with Google".
+_ORG = r"(?P<org>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*)*?)"
+_OFFERED_BY = re.compile(rf"\b(?:at|from|with|for|by)\s+{_ORG}(?=\s+(?:in|as|for|to|on|and|but)\b|\s*[,.!]|$)")
+# The role and place an offer names: "as a junior UX designer at Dynatrace in Linz", "at Spotify as a data analyst".
+_OFFERED_ROLE = re.compile(
+    r"\bas\s+(?P<article>a|an)\s+(?P<role>[\w-]+(?:\s+[\w-]+){0,3}?)\s+(?:at|with|for)\s+" + _ORG
+    + r"(?P<where>\s+in\s+(?-i:[A-Z])[\w'-]+)?(?=\s*[,.!]|\s+(?:for|starting|from)\b|$)"
+    r"|\b(?:at|with|for)\s+" + _ORG.replace("org", "org2") + r"(?P<where2>\s+in\s+(?-i:[A-Z])[\w'-]+)?"
+    r"\s+as\s+(?P<article2>a|an)\s+(?P<role2>[\w-]+(?:\s+[\w-]+){0,3}?)(?=\s*[,.!]|\s+(?:for|starting|from)\b|$)"
+)
+# A job begun, told without its role: "User works at Dynatrace." (from "I started at Dynatrace today!").
+_WORKS_AT = re.compile(r"^User\s+works\s+(?:at|for)\s+(?P<org>[^.]+?)\.$")
+# An offer that no longer stands: turned down, withdrawn, fallen through.
+_OFFER_ENDED = rx(
+    r"\b(?:turned\s+(?:it\s+|them\s+)?down|declined|rejected|said\s+no\s+to|passed\s+on|withdr[ea]w\w*|rescinded|"
+    r"pulled|fell\s+through|didn't\s+work\s+out|lost)\b"
+)
+
+
+def _employers(text: str) -> set[str]:
+    """The employers (casefolded) a job fact or an offer names ("dynatrace" for "... at Dynatrace in Linz.")."""
+    return {m.group("org").rstrip(".").casefold() for m in _OFFERED_BY.finditer(text)}
+
+
+def _ends_offer(verdict: SentenceVerdict, text: str) -> bool:
+    """Whether the new fact of ``verdict`` ends the stored offer ``text`` ("User got a job offer as a junior UX
+    designer at Dynatrace in Linz."), both the user's: a job begun at the employer it names ("User works at
+    Dynatrace."), or the offer turned down, withdrawn or fallen through ("I turned down the Dynatrace offer", "the
+    offer fell through"; one naming no employer ends every offer)."""
+    new = verdict.fact
+    if not is_job_offer(text) or holder(text) != "user" or holder(new) != "user" or new is None:
+        return False
+    offered_by = _employers(text)
+    if "job" in slots_of(new) and not is_negated(new) and offered_by & _employers(new):
+        return True
+    if re.search(r"\boffers?\b", f"{new} {verdict.sentence}", re.IGNORECASE) and _OFFER_ENDED.search(verdict.sentence):
+        named = {n.casefold() for n in names_in(new)}
+        return not named or bool(named & offered_by)
+    return False
+
+
+def with_offered_role(fact: str, ended: Sequence[str]) -> str:
+    """``fact`` ("User works at Dynatrace.", a job begun told without its role) with the role and place of the
+    offer it ends from that employer ("User got a job offer as a junior UX designer at Dynatrace in Linz." ->
+    "User works at Dynatrace in Linz as a junior UX designer."). Any other fact as it is."""
+    m = _WORKS_AT.match(fact)
+    if m is None:
+        return fact
+    for text in ended:
+        offer = _OFFERED_ROLE.search(text) if is_job_offer(text) else None
+        if offer is None:
+            continue
+        org = offer.group("org") or offer.group("org2")
+        if org.casefold() != m.group("org").casefold():
+            continue
+        where = offer.group("where") or offer.group("where2") or ""
+        article_, role = offer.group("article") or offer.group("article2"), offer.group("role") or offer.group("role2")
+        return f"User works at {org}{where} as {article_.lower()} {role}."
+    return fact
 
 
 # "User is engaged.", "User got married.": a new stage, told without whom.
@@ -203,6 +267,10 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         verdict, words = replace(verdict, fact=own, sentence=own), content_words(own)
     if OWN_PREGNANCY.match(text) and _BIRTH.search(verdict.fact) and _OWN_CHILD.match(verdict.fact):
         return True  # "Our baby girl Maya was born last week": "User is pregnant." no longer holds
+    if ends_planned_trip(verdict.fact, text):
+        return True  # "User went to Lisbon." ends "User is planning a trip to Lisbon in November 2026."
+    if _ends_offer(verdict, text):
+        return True  # "User works at Dynatrace." ends "User got a job offer ... at Dynatrace in Linz."
     back = taken_back(verdict.fact)
     kept_out = left_out(text) if back and not _CONDITION.search(text) else None
     if kept_out is not None and holder(verdict.fact) == holder(text):
@@ -232,8 +300,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
     # What the user eats or drinks changes with "only" too ("I only drink decaf"), a phone or a car
     # when a new one is got ("I got a Pixel").
     for slot in slots_of(verdict.fact) & slots_of(text):
-        if holder(verdict.fact, slot) != holder(text, slot):
-            continue
+        if holder(verdict.fact, slot) != holder(text, slot) or slot == JOB_OFFER:
+            continue  # several offers stand at once: one ends as _ends_offer says
         if slot != "relationship" and _CONDITION.search(text) and not _CONDITION.search(verdict.fact):
             continue  # a condition is no diet: "I went keto" leaves "User has coeliac disease."
         moved_from = _MOVED_FROM.search(verdict.fact) if slot == "residence" else None

@@ -11,8 +11,9 @@ from ..ranking.care import is_care_fact
 from .grammar import is_subjectless_change, is_verb_form
 from .patterns import rx
 from .slots import is_change, slots_of
+from .speech_acts import QUESTION_TAIL
 
-__all__ = ["REQUEST_TAIL", "cut_aside", "plain", "without_empty_tail", "without_tag_question"]
+__all__ = ["REQUEST_TAIL", "asks_to_confirm", "cut_aside", "plain", "without_empty_tail", "without_tag_question"]
 
 # "I'm visiting Rome next month and would love some tips": the request after the statement is cut off.
 REQUEST_TAIL = rx(
@@ -125,11 +126,38 @@ def plain(fact: str) -> str:
     return _EMPHASIS.sub("", fact)
 
 
-# "..., right?", "..., funny right?", "..., isn't it?": a tag after a statement, asking only to agree.
+# "..., funny right?", "..., crazy, isn't it?", "..., you know?", "..., huh?": a tag after a statement, asking only to
+# agree with how it is told (the statement stands).
 _TAG_QUESTION = rx(
-    r"(?:\s*,\s*|\s+)(?:(?:funny|crazy|weird|ironic|wild|mad|sad|typical|classic|ha|haha|lol)\s+)?"
-    r"(?:right|huh|eh|innit|isn't\s+it|ain't\s+it|don't\s+you\s+think|you\s+know)\s*\?+\s*$"
+    r"(?:\s*,\s*|\s+)(?:(?:(?:so|pretty|kinda|kind\s+of|a\s+bit)\s+)?(?:funny|crazy|weird|ironic|wild|mad|sad|"
+    r"typical|classic|insane|silly|strange|odd|hilarious|cute|ridiculous)\s*,?\s+"
+    r"(?:right|huh|eh|innit|isn't\s+it|ain't\s+it|no|yeah)"
+    r"|huh|eh|innit|ain't\s+it|don't\s+you\s+think|you\s+know)\s*\?+\s*$"
 )
+# "..., right?", "... correct?", "..., isn't it?", "..., aren't I?", "..., is that right?": a bare tag asking the
+# listener to confirm the statement; the user asks whether it holds, and states nothing ("..., is that ok?" asks
+# about a statement that stands).
+_CONFIRMING_TAG = rx(
+    r"(?:\s*,\s*|\s+)(?:right|correct|yes|yeah|yea|yep|no|true|or\s+not|(?:am\s+i|is\s+that|isn't\s+that)\s+"
+    r"(?:right|correct|true|so)|(?:is|isn't|was|wasn't)\s+(?:it|that)|"
+    r"(?:am|aren't|ain't|do|don't|did|didn't|can|can't|could|couldn't|should|shouldn't|will|won't|have|haven't|"
+    r"was|wasn't)\s+i)\s*[?!]*\?[?!]*\s*$"
+)
+
+
+def asks_to_confirm(text: str) -> bool:
+    """Whether ``text`` is a statement ending in a bare tag asking the listener to confirm it ("I'm not allowed to
+    take ibuprofen while pregnant right?", "I can eat shrimp, correct?", "..., isn't it?"): a question, not a
+    statement; not when the tag only asks to agree with how it is told ("I'm afraid of knives, crazy right?"), nor
+    when it ends a question of its own ("I'm lactose intolerant, can I have ice cream or not?").
+
+    >>> asks_to_confirm("I can't take ibuprofen, right?"), asks_to_confirm("I'm scared of flying, funny right?")
+    (True, False)
+    """
+    tag = _CONFIRMING_TAG.search(text)
+    if tag is None or tag.start() == 0 or _TAG_QUESTION.search(text) is not None:
+        return False
+    return QUESTION_TAIL.match(text[: tag.start()]) is None
 
 
 # "..., so what should I cook for him", "... but how do I start": a question typed without its "?".
