@@ -34,7 +34,14 @@ from .slots import (
 )
 from .verdicts import SentenceVerdict
 
-__all__ = ["ENDED_STAGES", "OWN_PREGNANCY", "as_the_users", "named_someone", "partner_of", "told_of"]
+__all__ = [
+    "ENDED_STAGES",
+    "OWN_PREGNANCY",
+    "as_the_users",
+    "named_someone",
+    "partner_of",
+    "told_of",
+]
 
 # Where a relationship ends: every fact told of it ends with it.
 ENDED_STAGES = frozenset({"single", "divorced", "widowed"})

@@ -19,6 +19,7 @@ from .rules import judge_sentence
 from .slots import content_words, holder, is_negated
 from .supersede import replaces, told_with_what_holds_now, with_employer, with_partner
 from .typos import read_as_meant
+from .updates import WEEKS_PREGNANT, read_with
 from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike, as_messages
 from .verdicts import DROP_NOT_FIRST_PERSON, DROP_QUOTED, KEPT_REWRITTEN, SentenceVerdict
 
@@ -246,9 +247,10 @@ class RuleBasedFactExtractor:
                     continue
                 seen.add(key)
                 words = content_words(verdict.fact)
-                if any(words and words <= old and normalize_fact_text(text) != key
-                       and is_negated(text) == is_negated(verdict.fact) and holder(verdict.fact) == holder(text)
-                       for _, text, old in known):
+                if not WEEKS_PREGNANT.match(verdict.fact) and any(
+                        words and words <= old and normalize_fact_text(text) != key
+                        and is_negated(text) == is_negated(verdict.fact) and holder(verdict.fact) == holder(text)
+                        for _, text, old in known):
                     continue  # a stored fact already says it (of the same person: not "User's sister is vegan.")
                 core = self.core_rule is not None and bool(self.core_rule(verdict.fact))
                 expires = now + verdict.expires_in if verdict.expires_in is not None else None
@@ -299,6 +301,8 @@ class RuleBasedFactExtractor:
                 users = as_the_users(clause, told=told, known=known, before=clauses[:n])
                 if users is not None:  # "Max passed away" after "User has a dog called Max."
                     verdict = replace(self.judge(users, now=when), sentence=clause)
+            if verdict.fact is not None:
+                verdict = read_with(verdict, told, when)  # "..., not penicillin", "we've been together 2 years"
             if verdict.fact is not None:
                 told.append(verdict.fact)
             verdicts.append(verdict)

@@ -27,6 +27,7 @@ __all__ = [
     "POSSESSION_SLOTS",
     "SLOTS",
     "acquired_slots",
+    "bare_correction",
     "content_words",
     "corrected_words",
     "denies",
@@ -504,6 +505,38 @@ def without_correction(fact: str) -> str:
     if m is None or not m.group(0).startswith(","):
         return fact
     return fact[: m.start()].rstrip() + "."
+
+
+# "User is allergic to amoxicillin not penicillin.": a correction typed without its comma, the wrong words last (not
+# after an auxiliary or a verb it negates: "User does not eat pork.", "User has decided not to drink.").
+_BARE_CORRECTED = re.compile(
+    r"(?<=[\w')])\s+not\s+(?!(?:to|far|only|just|yet|always|too|so|very|much|bad|sure|really|quite|that|exactly|anymore|"
+    r"any|for|because|since|though|ever|even|counting|including|a\s+lot|at\s+all)\b)"
+    r"(?P<wrong>(?:(?:in|at|a|an|the|as)\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?)\s*[.!]*$",
+    re.IGNORECASE,
+)
+_NEGATED_VERB = re.compile(
+    r"\b(?:is|am|are|was|were|be|been|do|does|did|has|have|had|can|could|will|would|should|must|may|might|shall|"
+    r"but|and|or|if|why|whether|still|just|also|decided|chose|prefers?|tries|tried|promised|agreed|learned|"
+    r"learnt|hopes?|wants?|plans?|asked|told|[a-z]+ing|\w+'(?:m|re|s|ve|d|ll))$",
+    re.IGNORECASE,
+)
+
+
+def bare_correction(fact: str) -> tuple[str, frozenset[str]] | None:
+    """``(fact without it, the stemmed wrong words)`` when ``fact`` ends in a correction typed without its comma
+    ("User is allergic to amoxicillin not penicillin." -> ``("User is allergic to amoxicillin.", {"penicillin"})``);
+    ``None`` otherwise, and when the "not" denies a verb ("User does not eat pork.", "User has decided not to
+    drink."). Whether it corrects anything is for the stored facts to say: the caller keeps it only when one of
+    them holds the wrong words."""
+    m = _BARE_CORRECTED.search(fact.rstrip())
+    if m is None or _NEGATED_VERB.search(fact[: m.start()].rstrip()):
+        return None
+    wrong = content_words(m.group("wrong"))
+    head = fact[: m.start()].rstrip(" ,")
+    if not wrong or not content_words(head) - content_words("User") or wrong & content_words(head):
+        return None
+    return head + ".", wrong
 
 
 # The name a fact gives what it speaks of ("User has a cat named Mochi."): a detail a denial of the thing needn't say.

@@ -43,6 +43,7 @@ from .slots import (
 )
 from .speech_acts import own_part
 from .types import ExtractedFact
+from .updates import WEEKS_PREGNANT
 from .verdicts import KEPT_AS_SAID, KEPT_REWRITTEN, SentenceVerdict
 
 __all__ = ["replaces", "told_with_what_holds_now", "with_employer", "with_partner"]
@@ -118,7 +119,7 @@ _STAGE_UNNAMED = re.compile(r"^User\s+(?:is|got|just\s+got|has\s+got)\s+(?:now\s
 _BREAKUP_UNNAMED = re.compile(
     r"^User\s+(?P<head>(?:just\s+|finally\s+|officially\s+|recently\s+)?(?:broke|split)\s+up)"
     r"(?P<when>\s+(?:last\s+\w+|yesterday|today|recently|this\s+\w+|(?:a\s+(?:few|couple\s+of)|two|three|\d+)\s+"
-    r"(?:days|weeks|months|years)\s+ago))?\s*[.!]*$"
+    r"(?:days|weeks|months|years)\s+ago|on\s+[A-Z][a-z]+day\s+\d{4}-\d{2}-\d{2}))?\s*[.!]*$"
 )
 _PARTNER_ROLE = re.compile(r"\b(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)\b", re.IGNORECASE)
 
@@ -196,6 +197,8 @@ def _says_more(verdict: SentenceVerdict, text: str) -> bool:
 
 def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: frozenset[str]) -> bool:
     """Whether the new fact of ``verdict`` (content ``words``) replaces the stored fact ``text``."""
+    if verdict.fact is not None and WEEKS_PREGNANT.match(verdict.fact) and WEEKS_PREGNANT.match(text):
+        return True  # "User is 30 weeks pregnant (as of ...)." is how far along the pregnancy is now
     if verdict.expires_in is not None or not old:
         return False
     own = own_part(verdict.fact)
@@ -210,7 +213,7 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return bool(back & kept_out)
     if _says_more(verdict, text):
         return False
-    wrong = corrected_words(verdict.sentence)
+    wrong = corrected_words(verdict.sentence) or verdict.corrects
     if wrong and wrong <= old and not wrong & words and holder(verdict.fact) == holder(text) \
             and (old - wrong <= words or slots_of(verdict.fact) & slots_of(text)):
         return True  # "I live in Porto, not Lisbon" ends "User lives in Lisbon."
