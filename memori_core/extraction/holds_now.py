@@ -123,9 +123,11 @@ _CHANGE_NOW = rx(
 
 
 
-# "User boulders 3 times a week now.": a last "now" after how often, which marks the change too.
+# "User boulders 3 times a week now.", "User skates every day now.": a last "now" after how often, which marks the
+# change too.
 _OFTEN_NOW = rx(r"\b(?P<often>(?:times?|once|twice|days?|nights?|hours?|mornings?|evenings?)\s+(?:a|per|every)\s+"
-                r"(?:day|week|month|year))\s*,?\s+now\s*[.!]*$")
+                r"(?:day|week|month|year)|every\s+(?:day|night|morning|evening|week|weekend|other\s+day)|daily|weekly)"
+                r"\s*,?\s+now\s*[.!]*$")
 
 
 def as_holds_now(fact: str) -> str:

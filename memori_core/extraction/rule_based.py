@@ -15,13 +15,13 @@ from .job_change import as_job_changes
 from .named import as_the_users, named_someone
 from .pasted import split_pasted
 from .restated import as_denial, as_own_treatment, meant
-from .rules import judge_sentence
+from .rules import judge_sentence, statement_before_question
 from .slots import content_words, holder, is_negated
 from .supersede import replaces, told_with_what_holds_now, with_employer, with_partner
 from .typos import read_as_meant
 from .updates import WEEKS_PREGNANT, read_with
 from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike, as_messages
-from .verdicts import DROP_NOT_FIRST_PERSON, DROP_QUOTED, KEPT_REWRITTEN, SentenceVerdict
+from .verdicts import DROP_NOT_FIRST_PERSON, DROP_QUESTION, DROP_QUOTED, KEPT_REWRITTEN, SentenceVerdict
 
 __all__ = ["RuleBasedFactExtractor"]
 
@@ -297,9 +297,13 @@ class RuleBasedFactExtractor:
                 corrected = meant(clause, known)
                 if corrected is not None:  # "Actually I meant Porto, not Lisbon."
                     verdict = SentenceVerdict(corrected[1], corrected[0], KEPT_REWRITTEN)
-            if verdict.fact is None and verdict.reason == DROP_NOT_FIRST_PERSON and told:
-                users = as_the_users(clause, told=told, known=known, before=clauses[:n])
-                if users is not None:  # "Max passed away" after "User has a dog called Max."
+            said = clause if verdict.reason == DROP_NOT_FIRST_PERSON else \
+                statement_before_question(clause) if verdict.reason == DROP_QUESTION else None
+            if verdict.fact is None and said is not None and told:
+                # "Max passed away" after "User has a dog called Max."; "Felix is vegan, any dinner ideas?" after
+                # "User is seeing Felix.": the statement before the question
+                users = as_the_users(said, told=told, known=known, before=clauses[:n])
+                if users is not None:
                     verdict = replace(self.judge(users, now=when), sentence=clause)
             if verdict.fact is not None:
                 verdict = read_with(verdict, told, when)  # "..., not penicillin", "we've been together 2 years"

@@ -55,7 +55,7 @@ from .verdicts import (
     SentenceVerdict,
 )
 
-__all__ = ["judge_sentence"]
+__all__ = ["judge_sentence"]  # statement_before_question serves the extractor only
 
 # The user as the subject: "I ...", "My ...", "We ...", "Our ...", or after an opener ("Last month, I ...", "Due
 # to my allergy, I ...").
@@ -339,6 +339,16 @@ def _judge_question(text: str, max_chars: int) -> tuple[str | None, str]:
         if fact is not None:
             return fact, reason
     return None, DROP_QUESTION
+
+
+def statement_before_question(sentence: str) -> str | None:
+    """What ``sentence`` states before the question it ends with ("Felix is vegan, any dinner ideas for both of
+    us?" -> "Felix is vegan"), ``None`` when it is a question only."""
+    text = without_tag_question(without_empty_tail(clean(sentence)))
+    if not text.rstrip(" )\"'").endswith("?"):
+        return None
+    m = QUESTION_TAIL.match(cut_lead(text)[0])
+    return m.group("head").strip() if m is not None else None
 
 
 def _hedged(body: str, rest: str) -> tuple[str | None, str]:

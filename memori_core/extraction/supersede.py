@@ -26,6 +26,7 @@ from .slots import (
     corrected_words,
     denies,
     ends_habit,
+    ends_health,
     ends_ownership,
     holder,
     is_change,
@@ -38,6 +39,7 @@ from .slots import (
     names_in,
     relationship_stage,
     same_activity,
+    says_how_often,
     slots_of,
     taken_back,
 )
@@ -227,6 +229,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return True
     if ends_habit(verdict.fact, text):  # "I gave up on Spanish": "User is learning Spanish." ends
         return True
+    if ends_health(verdict.fact, text):  # "knee is much better": "User twisted their knee at the park." ends
+        return True
     if is_loss(said) and names_in(verdict.fact) & names_in(text) and holder(verdict.fact) == holder(text):
         return True  # "We lost Mochi": "User has a cat called Mochi." ends
     # A change replaces the same slot of the same person only: "My sister moved" leaves the user's home.
@@ -255,6 +259,10 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
             flipped = is_negated(text) and not is_negated(verdict.fact) \
                 and (changed or not is_past_statement(verdict.fact))
             if (flipped or ended) and same_activity(verdict.fact, text, slot):
+                return True
+            # "I boulder 3 times a week now" after "User boulders twice a week.": how often, now
+            if says_how_often(verdict.fact) and says_how_often(text) and not is_negated(text) \
+                    and same_activity(verdict.fact, text, slot):
                 return True
         elif slot == "relationship":  # "My wife and I moved to Berlin" is no change of the marriage
             # an ending ends all the user told of the relationship ("Tom and I broke up": "User's boyfriend

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..ranking.care import is_care_fact
 from .grammar import is_subjectless_change, is_verb_form
+from .leads import CLINICIAN
 from .patterns import rx
 from .slots import is_change, slots_of
 
@@ -46,7 +47,16 @@ _EMPTY_TAIL = rx(r"(?:(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s
                  r"|(?:\s*,\s*|\s+-\s+|\s*[\u2014\u2013]\s*)(?:(?:so|really)\s+)?(?:sorry|my\s+bad|my\s+mistake|oops|"
                  r"whoops|apologies)(?:\s+(?:about\s+that|for\s+the\s+confusion|for\s+the\s+mix-?up))?"
                  # an aside on how plain it is: "I stopped running obviously", "I'm vegan, of course"
-                 r"|(?:\s*,\s*|\s+)(?:obviously|of\s+course|ofc|apparently|naturally|clearly|lol\s+obviously))"
+                 r"|(?:\s*,\s*|\s+)(?:obviously|of\s+course|ofc|apparently|naturally|clearly|lol\s+obviously)"
+                 # sympathy or hope after news: "Mia has the flu, poor thing", "..., fingers crossed"
+                 r"|(?:\s*,\s*|\s+-\s+)(?:poor\s+(?:thing|baby|girl|boy|guy|kitty|pup|doggo|love)|bless\s+(?:her|him|them)|"
+                 r"fingers\s+crossed|touch\s+wood|knock\s+on\s+wood)"
+                 # thanks after the statement: "my back is fine, thanks"
+                 r"|(?:\s*,\s*|\s+-\s+)(?:thanks|thank\s+you|thx|ty|cheers)(?:\s+(?:so\s+much|a\s+lot|for\s+asking))?"
+                 # who said it, after what they said: "Luna has kidney failure, the vet said"
+                 rf"|(?:\s*,\s*|\s+-\s+)(?:(?:so\s+|or\s+so\s+)?(?:the|my|our|her|his|their)\s+)?(?:{CLINICIAN})\s+"
+                 r"(?:says|said|thinks|reckons|confirmed|told\s+(?:me|us))"
+                 rf"|(?:\s*,\s*|\s+)according\s+to\s+(?:the|my|our|her|his|their)\s+(?:{CLINICIAN}))"
                  r"[\s.!]*$")
 
 
