@@ -17,7 +17,7 @@ from .pasted import split_pasted
 from .restated import as_denial, as_own_treatment, meant
 from .rules import judge_sentence, statement_before_question
 from .slots import content_words, holder, is_negated
-from .supersede import replaces, told_with_what_holds_now, with_employer, with_partner
+from .supersede import hangs_on, replaces, told_with_what_holds_now, with_employer, with_partner
 from .typos import read_as_meant
 from .updates import WEEKS_PREGNANT, read_with
 from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike, as_messages
@@ -256,8 +256,12 @@ class RuleBasedFactExtractor:
                 expires = now + verdict.expires_in if verdict.expires_in is not None else None
                 ended = [(fid, text) for fid, text, old in known
                          if normalize_fact_text(text) != key and replaces(verdict, words, text, old)]
-                replaced = tuple(fid for fid, _ in ended)
                 ended_texts = [text for _, text in ended]
+                # what hung on the state that ended ends with it ("User has to check their blood sugar ...")
+                gone = {fid for fid, _ in ended}
+                ended += [(fid, text) for fid, text, _ in known if fid not in gone and normalize_fact_text(text) != key
+                          and verdict.expires_in is None and hangs_on(verdict.fact, text, state_ended=bool(ended))]
+                replaced = tuple(fid for fid, _ in ended)
                 text = with_partner(with_employer(verdict.fact, ended_texts), ended_texts)
                 said.append((ExtractedFact(text, supersedes=replaced, core=core, expires_at=expires), verdict))
             facts += [fact for fact, verdict in said if not told_with_what_holds_now(fact, verdict, said)]

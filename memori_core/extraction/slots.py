@@ -223,7 +223,8 @@ _GENERAL = frozenset("""go goe do doe play use take have has get make work drink
     everyth someth anyth all membership subscript contract plan""".split())
 # A stored habit or pastime of the user: "User is learning Spanish.", "User sings in a choir.".
 _HABIT = re.compile(
-    r"^(?:user|i)\s+(?:\w+\s+)?(?:is\s+learning|am\s+learning|learns?|stud(?:y|ies)|is\s+studying|plays?|goes|go|"
+    r"^(?:user|i)\s+(?:\w+\s+)?(?:(?:started|began|has\s+started|took\s+up|has\s+taken\s+up)\s+(?:learning|playing|"
+    r"practi[cs]ing|taking|doing|studying|attending|going\s+to)|is\s+learning|am\s+learning|learns?|stud(?:y|ies)|is\s+studying|plays?|goes|go|"
     r"does|do|practi[cs]es?|attends?|takes?|eats?|drinks?|smokes?|vapes?|uses?|sings?|volunteers?|trains?|"
     r"is\s+training|coach(?:es)?|collects?|teach(?:es)?|works?|is\s+taking|is\s+doing|belongs?|is\s+a\s+member|"
     r"is\s+on|am\s+on|'m\s+on)\b"

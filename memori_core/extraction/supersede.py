@@ -41,6 +41,7 @@ from .slots import (
     same_activity,
     says_how_often,
     slots_of,
+    stopped_words,
     taken_back,
 )
 from .speech_acts import own_part
@@ -48,7 +49,7 @@ from .types import ExtractedFact
 from .updates import WEEKS_PREGNANT
 from .verdicts import KEPT_AS_SAID, KEPT_REWRITTEN, SentenceVerdict
 
-__all__ = ["replaces", "told_with_what_holds_now", "with_employer", "with_partner"]
+__all__ = ["hangs_on", "replaces", "told_with_what_holds_now", "with_employer", "with_partner"]
 
 # A medical condition is no habit: a habit stated with "only" does not replace it.
 _CONDITION = rx(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|diabet\w*|anaphyla\w*)")
@@ -293,3 +294,62 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return False
     # "I don't play tennis anymore" ends "User plays tennis on Sundays." (not a sister's "anymore")
     return is_negated(said) and len(words & old) >= min(2, len(old)) and holder(verdict.fact) == holder(text)
+
+
+# -- what hung on a state that ended ------------------------------------------------------------------------------
+
+# The words of an ending that say it ends, not what: "gave up", "no longer", "stopped".
+_ENDING_WORDS = content_words(
+    "gave give given giving up quit quitting stopped stop stopping dropped drop out kicked cut longer anymore more "
+    "ended end finished done over gone cured used left officially finally completely totally "
+    # the verbs too general to tell what: "User doesn't play guitar anymore." ended guitar
+    "play playing do doing go going have having take taking use using get getting make making"
+)
+# What hangs on a thing besides its own word: the care of a condition, the gear of an instrument (stems of the
+# thing -> the words of what hangs on it).
+_HUNG_ON: dict[str, re.Pattern[str]] = {
+    "diabet": rx(r"\b(?:blood\s+sugars?|glucose|insulin|finger\s+pricks?|cgm)\b"),
+    "guitar": rx(r"\b(?:acoustic|electric|amp|amplifier|chords?|capo|plectrums?|fender|gibson|strings)\b"),
+    "piano": rx(r"\b(?:keyboard|sheet\s+music|scales)\b"),
+    "violin": rx(r"\b(?:bow|rosin)\b"),
+    "asthma": rx(r"\b(?:inhalers?|nebuli[sz]er|peak\s+flow)\b"),
+}
+# A fact that hangs on a state of the user's: a duty, a practice, a start, a thing got for it ("User has to check
+# their blood sugar 4 times a day.", "User started learning guitar.", "User bought a Yamaha acoustic."); not a taste
+# ("User likes guitar music.") nor who someone is.
+_HUNG_FACT = rx(
+    r"^user\s+(?:(?:just|also|recently|now|still|really|finally)\s+)*(?:has\s+to|have\s+to|needs\s+to|must|should|"
+    r"is\s+supposed\s+to|checks?|monitors?|tests?|injects?|practi[cs]es|is\s+practi[cs]ing|is\s+learning|learns|"
+    r"started|has\s+started|began|took\s+up|has\s+taken\s+up|bought|has\s+bought|got|owns|has\s+(?:a|an|two|\d+)\b|"
+    r"takes|is\s+taking|uses|plays|is\s+playing|goes\s+to|attends|counts|tracks|is\s+on)\b"
+)
+
+
+def _ended_thing(ending: str) -> frozenset[str]:
+    """The stemmed words of what ``ending`` ("User gave up on guitar.", "I no longer have gestational diabetes")
+    says is over (``{"guitar"}``, ``{"gestat", "diabet"}``); empty when it says nothing is."""
+    if not (is_ended(ending) or is_negated(ending)):
+        return frozenset()
+    return stopped_words(ending) or content_words(ending) - _ENDING_WORDS
+
+
+def hangs_on(ending: str, text: str, *, state_ended: bool = True) -> bool:
+    """Whether the stored fact ``text`` hangs on the state the fact ``ending`` says is over, so that it ends with it:
+    of the same person, a duty, a practice, a start or a thing got (:data:`_HUNG_FACT`), holding every word of
+    what ended ("User started learning guitar." after "User gave up on guitar.") or a word of what hangs on it
+    (:data:`_HUNG_ON`: "User has to check their blood sugar 4 times a day." after "User no longer has gestational
+    diabetes.", "User bought a Yamaha acoustic." after giving up guitar). Never a taste, someone else's fact, or
+    a fact of another thing ("User likes guitar music.", "User's brother plays guitar.", "User plays piano.").
+    ``state_ended``: a stored fact of the state itself ended with ``ending`` ("User has gestational diabetes."):
+    without one, only a fact holding what ended does, and only when ``ending`` says it is over ("User doesn't play
+    guitar anymore.", not "User doesn't work on Fridays.")."""
+    if not state_ended and not is_ended(ending):
+        return False
+    thing = _ended_thing(ending)
+    if not thing or is_negated(text) or is_ended(text) or holder(text) != holder(ending) \
+            or not _HUNG_FACT.match(text.strip()):
+        return False
+    if thing <= content_words(text):
+        return True
+    return state_ended and any(word in _HUNG_ON and _HUNG_ON[word].search(text) for word in thing)
+
