@@ -274,3 +274,19 @@ def test_a_sentence_kept_in_the_users_words_is_said_of_the_user(said: str, fact:
 )
 def test_what_someone_of_the_users_does_that_lasts_is_still_kept(said: str, fact: str) -> None:
     assert _said(ungated_engine(), said) == [fact]
+
+
+class _Stored:
+    """A stored fact as the extractor is shown it (an id and its text)."""
+
+    def __init__(self, id: str, content: str) -> None:
+        self.id, self.content = id, content
+
+
+@pytest.mark.parametrize(
+    "said", ["Our baby girl Maya was born on Tuesday", "I'm not pregnant anymore", "we had the baby!! a little boy"]
+)
+def test_the_end_of_a_pregnancy_ends_its_week_count_with_it(said: str) -> None:
+    stored = [_Stored("p", "User is pregnant."), _Stored("w", "User is 30 weeks pregnant (as of Wednesday 2026-05-20).")]
+    facts = RULES.extract([("user", said)], stored)
+    assert any(set(f.supersedes) == {"p", "w"} for f in facts), facts

@@ -44,7 +44,8 @@ _STATE = (
     # a mood said in a figure: "I'm all over the place", "I'm a wreck", "I'm over the moon", "I'm in bits"
     r"all\s+over\s+the\s+place|(?:a|such\s+a)\s+(?:bit\s+of\s+a\s+)?(?:mess|wreck|nervous\s+wreck)|"
     r"(?:a|such\s+a)\s+state(?=\s*(?:[.!,]|$))|"
-    r"in\s+(?:bits|pieces|tears|shock|a\s+state(?=\s*(?:[.!,]|$|of\s+(?:shock|panic)))|a\s+daze|a\s+funk|a\s+rut)|falling\s+apart|over\s+the\s+moon|"
+    r"in\s+(?:bits|pieces|tears|shock|a\s+state(?=\s*(?:[.!,]|$|of\s+(?:shock|panic)))|a\s+daze|a\s+funk|"
+    r"a\s+rut)|falling\s+apart|over\s+the\s+moon|"
     r"on\s+cloud\s+nine|beside\s+myself|losing\s+(?:my\s+mind|it)|going\s+(?:crazy|insane|mad)|"
     r"out\s+of\s+it|not\s+(?:ok|okay|doing\s+(?:well|great|good))|"
     r"miserable|worried|panicking|freaking\s+out|on\s+edge|restless|pissed(?:\s+off)?|"
@@ -122,7 +123,8 @@ _AILMENT = rx(
 # "I can't stop crying", "I keep panicking", "I've been crying all day": a feeling of the moment, told by what the
 # body does (not a habit: "I can't stop smoking" is kept).
 _FEELING_NOW = rx(
-    r"^(?:i|we)(?:\s+|(?='))(?:(?:just|literally|honestly|still)\s+)?(?:(?:can't|cant|cannot|couldn't|can\s+not)\s+stop|"
+    r"^(?:i|we)(?:\s+|(?='))(?:(?:just|literally|honestly|still)\s+)?"
+    r"(?:(?:can't|cant|cannot|couldn't|can\s+not)\s+stop|"
     r"keep|kept|(?:have|'ve)\s+been|(?:am|'m|are|'re)(?:\s+(?:still|just))?)\s+(?:(?:literally|just)\s+)?"
     r"(?:crying|sobbing|shaking|trembling|shivering|laughing|smiling|grinning|panicking|worrying|overthinking|"
     r"thinking\s+about\s+(?:it|this|that|him|her|them))\b"

@@ -12,8 +12,9 @@ from .dates import DATED
 from .grammar import ADVERBS, AUX, PRESENT_VERBS, is_past, third_person
 from .patterns import rx
 
-__all__ = ["FIRST_PERSON_WORD", "OTHER_FIRST_PERSON", "article", "as_fact", "as_said", "end_sentence", "in_third_person",
-           "rewrite"]
+__all__ = [
+    "FIRST_PERSON_WORD", "OTHER_FIRST_PERSON", "article", "as_fact", "as_said", "end_sentence", "in_third_person", "rewrite",
+]
 
 # A second verb without its own subject ("... and love it") would need conjugating too: no rewrite then.
 _AND_VERB = rx(
@@ -138,10 +139,11 @@ def as_fact(statement: str) -> str:
 
 
 FIRST_PERSON_WORD = re.compile(
-    r"\b(?:I|I'm|I've|I'll|I'd|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself|[Ww]e|[Ww]e're|[Ww]e've|[Ww]e'll|[Ww]e'd|us|[Oo]ur|"
-    r"[Oo]urs|[Oo]urselves)\b"
+    r"\b(?:I|I'm|I've|I'll|I'd|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself|[Ww]e|[Ww]e're|[Ww]e've|[Ww]e'll|[Ww]e'd|(?<!the\s)us|"
+    r"[Oo]ur|[Oo]urs|[Oo]urselves)\b"
 )
-"""A first-person word in a fact (case-sensitive: "the US" is a country): a fact is never stored so."""
+"""A first-person word in a fact (case-sensitive, and not "the us": "the US" is a country): a fact is never stored
+so."""
 
 # The user's words said of the user after the subject: "I think I'm allergic" -> "User thinks they're allergic".
 _THEY = {
@@ -152,8 +154,8 @@ _THEY = {
 }
 _THEY_VERB = {"am": "are", "was": "were", "wasn't": "weren't"}  # after "I": "they are", "they were"
 _SUBJECT_WORD = rx(r"\b(?P<pronoun>i'm|im|i've|ive|i'll|i'd|i|we're|we've|we'll|we'd|we)\b(?P<rest>.*)$")
-_PERSON_WORD = rx(r"\b(?:i'm|im|i've|ive|i'll|i'd|i|me|my|mine|myself|we're|we've|we'll|we'd|we|us|our|ours|"
-                  r"ourselves)\b")
+_PERSON_WORD = rx(r"\b(?:i'm|im|i've|ive|i'll|i'd|i|me|my|mine|myself|we're|we've|we'll|we'd|we|(?<!\bthe\s)(?-i:us)|"
+                  r"our|ours|ourselves)\b")
 _FIRST_POSSESSIVE = rx(r"\b(?:my|our)\b")
 _VERB_AFTER = rx(rf"^(?P<gap>\s+(?:{ADVERBS}\s+)*)(?P<verb>[a-z']+)")
 _CONTRACTED = {"i'm": "is", "im": "is", "we're": "is", "i've": "has", "ive": "has", "we've": "has", "i'll": "will",

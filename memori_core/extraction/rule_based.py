@@ -95,11 +95,15 @@ class RuleBasedFactExtractor:
 
     Passing moments are dropped ("I'm tired today", "I'm at the airport at
     the moment", "I just had lunch", "My train leaves in 20 minutes", "I have
-    a headache", "I'm on vacation until Friday"), and so are passing states
+    a headache", "I'm on vacation until Friday"), and so are moods ("I can't
+    stop crying", "I'm all over the place"), someone's passing incident ("my
+    coworker spilled coffee on my laptop"), passing states
     and whereabouts ("I'm drunk", "I'm on my period", "I'm stressed out", "I'm
     on the bus", "I'm stuck in traffic", "I'm at work", "I'm at Starbucks now",
     "I'm in London for a conference"), and an outing of the last day ("I went
-    to a gig last night"); a mood of the weeks
+    to a gig last night"); an event told as over with "today", "this
+    morning", "yesterday" or "last night" has that day written out ("User got
+    laid off from Shopify on Wednesday 2026-10-21."); a mood of the weeks
     ("I'm stressed about work these days") is kept for two weeks
     (:data:`~memori_core.extraction.moments.MOOD_LIFETIME`). What holds for good
     is kept ("I'm diabetic", "I'm pregnant", "I'm on medication for ...", and
@@ -142,7 +146,17 @@ class RuleBasedFactExtractor:
     eggs again" leaves "User is vegetarian."), a habit stopped the
     stored habit naming it ("I gave up on Spanish"), even when no slot knows
     the word; a change told of someone the stored facts name ("Max passed
-    away" after "User has a dog called Max.") is the user's. In the
+    away" after "User has a dog called Max.") is the user's, and so is news
+    of their health ("Luna has kidney failure, the vet said" -> "User's cat
+    Luna has kidney failure.", also said before a question) or of a part of
+    the user's body ("knee is much better"), which replaces the older state
+    of the same one (:func:`~memori_core.extraction.slots.health_state`);
+    what hung on a state that ended ends with it ("I gave up on guitar" ends
+    "User bought a Yamaha acoustic.": :func:`~memori_core.extraction.supersede.hangs_on`);
+    a correction typed without its comma ("allergic to amoxicillin not
+    penicillin") ends the stored fact holding the wrong words, which the fact
+    leaves out; "we've been together 2 years" is the relationship's length and
+    "I'm 30 weeks now" a stored pregnancy's week count (:mod:`.updates`). In the
     slots that hold several things at once (pets, exercise:
     :data:`~memori_core.extraction.slots.ACTIVITY_SLOTS`) only the fact about
     the same animal or activity is replaced, when it ended ("I've stopped
@@ -165,7 +179,9 @@ class RuleBasedFactExtractor:
 
     When no clean fact can be said, nothing is stored: a sentence that would be
     kept as said must be short and of a known slot of the user's life or a care
-    fact (``DROP_UNCLEAR``); a fact pointing to no one named ("My physio
+    fact (``DROP_UNCLEAR``), and it is said of the user, never stored in the
+    first person ("I think I'm allergic to cats" -> "User thinks they're
+    allergic to cats."; "We're both teachers" gives nothing); a fact pointing to no one named ("My physio
     recommended it.", "We share her flat") is dropped (``DROP_UNRESOLVED``);
     an aside after the statement ("I'm a nurse, been doing nights for ten
     years") is left out of the fact; a thing left or stopped told beside what

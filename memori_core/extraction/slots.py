@@ -224,7 +224,8 @@ _GENERAL = frozenset("""go goe do doe play use take have has get make work drink
 # A stored habit or pastime of the user: "User is learning Spanish.", "User sings in a choir.".
 _HABIT = re.compile(
     r"^(?:user|i)\s+(?:\w+\s+)?(?:(?:started|began|has\s+started|took\s+up|has\s+taken\s+up)\s+(?:learning|playing|"
-    r"practi[cs]ing|taking|doing|studying|attending|going\s+to)|is\s+learning|am\s+learning|learns?|stud(?:y|ies)|is\s+studying|plays?|goes|go|"
+    r"practi[cs]ing|taking|doing|studying|attending|going\s+to)|"
+    r"is\s+learning|am\s+learning|learns?|stud(?:y|ies)|is\s+studying|plays?|goes|go|"
     r"does|do|practi[cs]es?|attends?|takes?|eats?|drinks?|smokes?|vapes?|uses?|sings?|volunteers?|trains?|"
     r"is\s+training|coach(?:es)?|collects?|teach(?:es)?|works?|is\s+taking|is\s+doing|belongs?|is\s+a\s+member|"
     r"is\s+on|am\s+on|'m\s+on)\b"
@@ -531,8 +532,8 @@ def without_correction(fact: str) -> str:
 # "User is allergic to amoxicillin not penicillin.": a correction typed without its comma, the wrong words last (not
 # after an auxiliary or a verb it negates: "User does not eat pork.", "User has decided not to drink.").
 _BARE_CORRECTED = re.compile(
-    r"(?<=[\w')])\s+not\s+(?!(?:to|far|only|just|yet|always|too|so|very|much|bad|sure|really|quite|that|exactly|anymore|"
-    r"any|for|because|since|though|ever|even|counting|including|a\s+lot|at\s+all)\b)"
+    r"(?<=[\w')])\s+not\s+(?!(?:to|far|only|just|yet|always|too|so|very|much|bad|sure|really|quite|that|exactly|"
+    r"anymore|any|for|because|since|though|ever|even|counting|including|a\s+lot|at\s+all)\b)"
     r"(?P<wrong>(?:(?:in|at|a|an|the|as)\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?)\s*[.!]*$",
     re.IGNORECASE,
 )
@@ -656,7 +657,8 @@ def health_news(rest: str) -> bool:
 
 _NAMED_ONE = re.compile(r"^User's\s+(?:[\w-]+\s+){0,2}?(?P<name>[A-Z][a-z\u00e0-\u00ff]+)\s+(?P<rest>(?-i:[a-z']).*)$")
 _BODY_OF_USER = re.compile(
-    rf"^User(?:'s\s+(?P<part>{BODY_PART})\b|\s+(?:\w+\s+){{0,2}}?(?:their|a|an)\s+(?:[\w-]+\s+)?(?P<part2>{BODY_PART})\b)",
+    rf"^User(?:'s\s+(?P<part>{BODY_PART})\b"
+    rf"|\s+(?:\w+\s+){{0,2}}?(?:their|a|an)\s+(?:[\w-]+\s+)?(?P<part2>{BODY_PART})\b)",
     re.IGNORECASE,
 )
 _KINDS = (

@@ -207,8 +207,9 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
     own = own_part(verdict.fact)
     if own != verdict.fact:  # "User watched a movie about a guy who moved to Paris.": only the user's part
         verdict, words = replace(verdict, fact=own, sentence=own), content_words(own)
-    if OWN_PREGNANCY.match(text) and _BIRTH.search(verdict.fact) and _OWN_CHILD.match(verdict.fact):
-        return True  # "Our baby girl Maya was born last week": "User is pregnant." no longer holds
+    if (OWN_PREGNANCY.match(text) or WEEKS_PREGNANT.match(text)) and _BIRTH.search(verdict.fact) \
+            and _OWN_CHILD.match(verdict.fact):
+        return True  # "Our baby girl Maya was born last week": "User is pregnant." no longer holds, nor its weeks
     back = taken_back(verdict.fact)
     kept_out = left_out(text) if back and not _CONDITION.search(text) else None
     if kept_out is not None and holder(verdict.fact) == holder(text):
@@ -347,7 +348,7 @@ def hangs_on(ending: str, text: str, *, state_ended: bool = True) -> bool:
         return False
     thing = _ended_thing(ending)
     if not thing or is_negated(text) or is_ended(text) or holder(text) != holder(ending) \
-            or not _HUNG_FACT.match(text.strip()):
+            or not (_HUNG_FACT.match(text.strip()) or WEEKS_PREGNANT.match(text)):
         return False
     if thing <= content_words(text):
         return True
