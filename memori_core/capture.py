@@ -23,9 +23,10 @@ from .extraction.named import told_of
 from .extraction.rule_based import RuleBasedFactExtractor, plain_reading
 from .extraction.sentences import split_sentences
 from .extraction.slots import (
-    JOB_OFFER, content_words, corrected_words, disposed_words, is_negated, named_change, names_in, slots_of,
-    stopped_words,
+    JOB_OFFER, content_words, corrected_words, disposed_words, is_ended, is_negated, named_change, names_in,
+    slots_of, stopped_words,
 )
+from .extraction.supersede import hangs_on
 from .extraction.types import ExtractedFact, FactExtractor, MessageLike, as_messages, last_said_at
 from .engine.fact_ids import derived_fact_id
 from .failopen import FailOpenCall, is_outage, warn_failed
@@ -410,6 +411,8 @@ def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limi
     corrected = [wrong for wrong in map(corrected_words, split_sentences(text)) if wrong]
     # "I left Google for Meta", "I left Lisbon for Porto": the stored job or home naming a name the turn says
     proper = names_in(text)
+    # "I gave up on guitar": what hung on it ("User bought a Yamaha acoustic."), which ends with it
+    endings = [clause for clause in plain.split(". ") if is_negated(clause) or is_ended(clause)]
     lister = getattr(engine, "list", None)
     if not (slots or negated or disposed or named or corrected or proper) or not callable(lister):
         return []
@@ -425,6 +428,8 @@ def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limi
             return True  # "I left Google": the stored "User works at Google as a designer."
         old = content_words(content)  # "I don't play tennis anymore": the facts holding its words
         if disposed & old or any(wrong <= old for wrong in corrected):  # "I meant Porto, not Lisbon"
+            return True
+        if any(hangs_on(ending, content) for ending in endings):
             return True
         return negated and bool(old) and len(words & old) >= min(2, len(old))
 

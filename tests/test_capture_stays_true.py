@@ -265,9 +265,10 @@ def test_an_event_told_as_over_on_its_own_day_holds_until_that_day_is_over() -> 
 @pytest.mark.parametrize(
     ("said", "kept"),
     [
-        ("I went to a climbing gym yesterday.", "User went to a climbing gym yesterday."),  # exercise: a slot
-        ("I had my first gig last night.", "User had their first gig last night."),  # a first is news
-        ("We got engaged at a concert last night.", "User got engaged at a concert last night."),  # a change
+        # exercise: a slot; its day written out from the day it was told (SAID, a Wednesday)
+        ("I went to a climbing gym yesterday.", "User went to a climbing gym on Tuesday 2026-05-19."),
+        ("I had my first gig last night.", "User had their first gig on Tuesday 2026-05-19."),  # a first is news
+        ("We got engaged at a concert last night.", "User got engaged at a concert on Tuesday 2026-05-19."),  # a change
     ],
 )
 def test_a_one_off_of_the_last_day_that_says_more_is_kept(said: str, kept: str) -> None:

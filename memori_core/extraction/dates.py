@@ -26,6 +26,7 @@ __all__ = [
     "WEEKDAYS",
     "AnchoredPlan",
     "anchor_plan",
+    "date_told",
     "day_label",
     "span_days",
 ]
@@ -337,3 +338,30 @@ def anchor_plan(fact: str, now: datetime, *, zone_known: bool = False, past: boo
 def _replace(fact: str, m: re.Match[str], said: str) -> str:
     """``fact`` with the words of ``m`` replaced by ``said``."""
     return fact[: m.start()] + said + fact[m.end():]
+
+
+# The day a told event happened, named from the day it was told: "today", "this morning", "tonight", "earlier
+# today", "yesterday (morning)", "last night".
+_TOLD_DAY = re.compile(
+    r"(?:\s*,)?\s+(?:(?:earlier|later)\s+)?(?:(?P<today>today|tonight|this\s+(?:morning|afternoon|evening))"
+    r"|(?P<yesterday>yesterday(?:\s+(?:morning|afternoon|evening|night))?|last\s+night))\b",
+    re.IGNORECASE,
+)
+
+
+def date_told(fact: str, now: datetime) -> str:
+    """``fact``, an event told as over ("User's cat Luna passed away this morning.", "User got laid off today."),
+    with the day it names from the day it was told (``now``) written out ("... passed away on Tuesday
+    2026-10-20."): read weeks later, "this morning" would say the wrong day. Any other ``fact`` as it is.
+
+    >>> from datetime import timezone
+    >>> said = datetime(2026, 10, 20, 9, 30, tzinfo=timezone.utc)  # a Tuesday
+    >>> date_told("User's retriever Biscuit died yesterday.", said)
+    "User's retriever Biscuit died on Monday 2026-10-19."
+    """
+    m = _TOLD_DAY.search(fact)
+    if m is None:
+        return fact
+    day = now.date() - timedelta(days=1 if m.group("yesterday") else 0)
+    return fact[: m.start()] + f" on {day_label(day)}" + fact[m.end():]
+

@@ -16,12 +16,14 @@ from ..ranking.care import is_care_fact
 from ..slots import PERSON
 from .clauses import own_clauses
 from .job_change import says_where_now
-from .leads import strip_lead
+from .leads import clean, strip_lead
+from .tails import without_empty_tail
 from .patterns import rx
 from .slots import (
     PETS,
     disposed_thing,
     ends_ownership,
+    health_news,
     holder,
     is_loss,
     is_negated,
@@ -35,7 +37,8 @@ from .slots import (
 from .trips import trip_places
 from .verdicts import KEPT_REWRITTEN, SentenceVerdict
 
-__all__ = ["ENDED_STAGES", "OWN_PREGNANCY", "as_the_users", "named_someone", "partner_of", "told_of", "who_plans_name"]
+__all__ = ["ENDED_STAGES", "OWN_PREGNANCY", "as_the_users", "named_someone", "partner_of", "told_of",
+           "who_plans_name"]
 
 # Where a relationship ends: every fact told of it ends with it.
 ENDED_STAGES = frozenset({"single", "divorced", "widowed"})
@@ -113,6 +116,20 @@ def _named_care(clause: str) -> tuple[str, str] | None:
     an allergy, a diet, a medication of the user's partner or child is worth keeping, and core."""
     said = named_subject(clause)
     if said is None or not _CARE_VERB.match(said[1]) or not is_care_fact(clause):
+        return None
+    return said
+
+
+def _named_health(clause: str) -> tuple[str, str] | None:
+    """``(name, the rest)`` when ``clause`` tells news of the health of someone or something it names first ("Luna
+    has kidney failure", "Luna is much better", "Mia was diagnosed with asthma"): of a pet or a person of the
+    user's, worth keeping until a later state of theirs replaces it."""
+    # "the vet says Luna has kidney failure, poor thing": who said it is no part of it; "Luna's been really sick",
+    # "Luna's got worms": the name's "'s" is "has"
+    told = strip_lead(without_empty_tail(clean(clause)))
+    said = named_subject(re.sub(r"^(\W*(?-i:[A-Z])[a-z\u00e0-\u00ff]+)'s\s+(?=(?:been|got)\b)", r"\1 has ",
+                                told, flags=re.IGNORECASE))
+    if said is None or not health_news(said[1]):
         return None
     return said
 
@@ -216,7 +233,7 @@ def _named(clause: str, known: Sequence[str], before: Sequence[str] = ()) -> str
             return None
         be = " is" if pronoun.group("be") else ""
         clause = f"{partner}{be} {pronoun.group('rest')}"
-    said = named_change(clause) or _named_care(clause) or _named_about(clause)
+    said = named_change(clause) or _named_care(clause) or _named_about(clause) or _named_health(clause)
     if said is None:
         return None
     name, rest = said
@@ -291,7 +308,7 @@ def told_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
     names: set[str] = set()
     for clause in own_clauses(text):
         said = strip_lead(clause)
-        subject = named_change(said) or _named_care(said) or _named_about(said)
+        subject = named_change(said) or _named_care(said) or _named_about(said) or _named_health(said)
         if subject is not None:  # what the extractor reads with the stored facts naming them
             names.add(subject[0])
         first = _FIRST_WORD.match(said)

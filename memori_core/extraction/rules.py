@@ -15,7 +15,7 @@ from datetime import datetime, timedelta, timezone
 
 from ..ranking.care import is_care_fact
 from ..slots import PERSON
-from .dates import DATED, anchor_plan
+from .dates import DATED, anchor_plan, date_told
 from .empty_facts import judge_rewritten
 from .grammar import is_past, is_past_statement, is_subjectless_change
 from .holds_now import as_holds_now
@@ -23,7 +23,7 @@ from .introductions import being_a, introduction, name_given, role_here, the_one
 from .leads import clean, cut_lead
 from .moments import CLOCK, NOW_WORDS, SOON, moment
 from .patterns import rx
-from .rewrite import OTHER_FIRST_PERSON, as_said, end_sentence, rewrite
+from .rewrite import FIRST_PERSON_WORD, OTHER_FIRST_PERSON, end_sentence, in_third_person, rewrite
 from .slots import is_change, slots_of
 from .speech_acts import (
     BECAUSE,
@@ -55,7 +55,7 @@ from .verdicts import (
     SentenceVerdict,
 )
 
-__all__ = ["judge_sentence"]
+__all__ = ["judge_sentence"]  # statement_before_question serves the extractor only
 
 # The user as the subject: "I ...", "My ...", "We ...", "Our ...", or after an opener ("Last month, I ...", "Due
 # to my allergy, I ...").
@@ -128,12 +128,20 @@ def _kept_as_said(text: str, statement: str) -> tuple[str | None, str]:
     unplaceable sentence in memory is worse than a missed fact."""
     words = len(statement.split())
     if words <= _EVENT_MAX_WORDS and DATED.search(text) and _DID.search(statement):
-        return as_said(text), KEPT_AS_SAID
+        return _of_the_user(text)
     if words > _AS_SAID_MAX_WORDS:
         return None, DROP_UNCLEAR
     if not (slots_of(statement) or is_care_fact(statement) or is_care_fact(text)):
         return None, DROP_UNCLEAR
-    return as_said(text), KEPT_AS_SAID
+    return _of_the_user(text)
+
+
+def _of_the_user(text: str) -> tuple[str | None, str]:
+    """``text``, kept in the user's words, said of the user (:func:`~.rewrite.in_third_person`: "I think I'm
+    allergic to cats." -> "User thinks they're allergic to cats."): a fact is never stored in the first person;
+    dropped (``DROP_UNCLEAR``) when it cannot be said so."""
+    fact = in_third_person(text)
+    return (fact, KEPT_AS_SAID) if fact is not None else (None, DROP_UNCLEAR)
 
 
 def _as_we(body: str) -> str | None:
@@ -183,6 +191,11 @@ def judge_sentence(
     fact, reason = _judge(cleaned, max_chars)
     if fact is not None and reason == KEPT_REWRITTEN:
         fact = as_holds_now(fact)
+    if fact is not None and reason in (KEPT_REWRITTEN, KEPT_AS_SAID) and _TOLD_AS_OVER.search(fact):
+        # "User got laid off today.": the day written out, as the turn's day says it
+        fact = date_told(fact, now if now is not None else datetime.now(timezone.utc))
+    if fact is not None and FIRST_PERSON_WORD.search(fact):
+        return SentenceVerdict(sentence, None, DROP_UNCLEAR)  # never stored in the first person
     if reason == KEPT_EXPIRING and fact is not None:
         when = now if now is not None else datetime.now(timezone.utc)
         body = cut_lead(cleaned)[0]
@@ -207,6 +220,13 @@ def judge_sentence(
     return SentenceVerdict(sentence, fact, reason)
 
 
+# An event told as over, by a past verb after its subject ("User got laid off today.", "User's cat Luna passed away
+# this morning."; not "User is cooking tonight.").
+_TOLD_AS_OVER = re.compile(
+    r"^(?:User|I|We|My|Our)\b(?:'s)?\s+(?:[\w'-]+\s+){0,4}?(?:(?:just|finally|also)\s+)?"
+    r"(?:was|were|had|did|got|went|came|left|lost|broke|fell|found|met|won|quit|sold|bought|made|took|gave|"
+    r"(?!(?:need|feed|bleed|speed|seed|breed)\b)[a-z]{2,}ed)\b"
+)
 # "User's cousin's wedding was on May 2.", "User had their exam on the 14th.": an event told as over.
 _WAS = rx(r"^user(?:'s\s+[^.]*?\b(?:was|were)|\s+(?:(?:just|also|finally|already)\s+)?had)\b")
 
@@ -260,7 +280,9 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
     if asks_to_confirm(text):  # "I'm not allowed to take ibuprofen while pregnant right?": asked, not told
         return None, DROP_QUESTION
     text = without_tag_question(text)  # "I'm scared of flying, funny right?": a statement, and a tag
-    text = _amazed(text)  # "I'm not lactose intolerant anymore apparently??": told in surprise, not asked
+    amazed = _amazed(text)  # "I'm not lactose intolerant anymore apparently??": told in surprise, not asked
+    if amazed != text:  # its tail can be read now: "... apparently."
+        text = without_empty_tail(amazed)
     if text.rstrip(" )\"'").endswith("?"):
         return _judge_question(text, max_chars)
     body, social = cut_lead(text)
@@ -338,6 +360,16 @@ def _judge_question(text: str, max_chars: int) -> tuple[str | None, str]:
         if fact is not None:
             return fact, reason
     return None, DROP_QUESTION
+
+
+def statement_before_question(sentence: str) -> str | None:
+    """What ``sentence`` states before the question it ends with ("Felix is vegan, any dinner ideas for both of
+    us?" -> "Felix is vegan"), ``None`` when it is a question only."""
+    text = without_tag_question(without_empty_tail(clean(sentence)))
+    if not text.rstrip(" )\"'").endswith("?"):
+        return None
+    m = QUESTION_TAIL.match(cut_lead(text)[0])
+    return m.group("head").strip() if m is not None else None
 
 
 def _hedged(body: str, rest: str) -> tuple[str | None, str]:

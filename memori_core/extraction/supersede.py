@@ -27,6 +27,7 @@ from .slots import (
     corrected_words,
     denies,
     ends_habit,
+    ends_health,
     ends_ownership,
     holder,
     is_change,
@@ -40,15 +41,18 @@ from .slots import (
     names_in,
     relationship_stage,
     same_activity,
+    says_how_often,
     slots_of,
+    stopped_words,
     taken_back,
 )
 from .speech_acts import own_part
 from .trips import ends_planned_trip
 from .types import ExtractedFact
+from .updates import WEEKS_PREGNANT
 from .verdicts import KEPT_AS_SAID, KEPT_REWRITTEN, SentenceVerdict
 
-__all__ = ["replaces", "told_with_what_holds_now", "with_employer", "with_offered_role", "with_partner"]
+__all__ = ["hangs_on", "replaces", "told_with_what_holds_now", "with_employer", "with_offered_role", "with_partner"]
 
 # A medical condition is no habit: a habit stated with "only" does not replace it.
 _CONDITION = rx(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|diabet\w*|anaphyla\w*)")
@@ -182,7 +186,7 @@ _STAGE_UNNAMED = re.compile(r"^User\s+(?:is|got|just\s+got|has\s+got)\s+(?:now\s
 _BREAKUP_UNNAMED = re.compile(
     r"^User\s+(?P<head>(?:just\s+|finally\s+|officially\s+|recently\s+)?(?:broke|split)\s+up)"
     r"(?P<when>\s+(?:last\s+\w+|yesterday|today|recently|this\s+\w+|(?:a\s+(?:few|couple\s+of)|two|three|\d+)\s+"
-    r"(?:days|weeks|months|years)\s+ago))?\s*[.!]*$"
+    r"(?:days|weeks|months|years)\s+ago|on\s+[A-Z][a-z]+day\s+\d{4}-\d{2}-\d{2}))?\s*[.!]*$"
 )
 _PARTNER_ROLE = re.compile(r"\b(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)\b", re.IGNORECASE)
 
@@ -260,13 +264,16 @@ def _says_more(verdict: SentenceVerdict, text: str) -> bool:
 
 def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: frozenset[str]) -> bool:
     """Whether the new fact of ``verdict`` (content ``words``) replaces the stored fact ``text``."""
+    if verdict.fact is not None and WEEKS_PREGNANT.match(verdict.fact) and WEEKS_PREGNANT.match(text):
+        return True  # "User is 30 weeks pregnant (as of ...)." is how far along the pregnancy is now
     if verdict.expires_in is not None or not old:
         return False
     own = own_part(verdict.fact)
     if own != verdict.fact:  # "User watched a movie about a guy who moved to Paris.": only the user's part
         verdict, words = replace(verdict, fact=own, sentence=own), content_words(own)
-    if OWN_PREGNANCY.match(text) and _BIRTH.search(verdict.fact) and _OWN_CHILD.match(verdict.fact):
-        return True  # "Our baby girl Maya was born last week": "User is pregnant." no longer holds
+    if (OWN_PREGNANCY.match(text) or WEEKS_PREGNANT.match(text)) and _BIRTH.search(verdict.fact) \
+            and _OWN_CHILD.match(verdict.fact):
+        return True  # "Our baby girl Maya was born last week": "User is pregnant." no longer holds, nor its weeks
     if ends_planned_trip(verdict.fact, text):
         return True  # "User went to Lisbon." ends "User is planning a trip to Lisbon in November 2026."
     if _ends_offer(verdict, text):
@@ -278,7 +285,7 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return bool(back & kept_out)
     if _says_more(verdict, text):
         return False
-    wrong = corrected_words(verdict.sentence)
+    wrong = corrected_words(verdict.sentence) or verdict.corrects
     if wrong and wrong <= old and not wrong & words and holder(verdict.fact) == holder(text) \
             and (old - wrong <= words or slots_of(verdict.fact) & slots_of(text)):
         return True  # "I live in Porto, not Lisbon" ends "User lives in Lisbon."
@@ -291,6 +298,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
     if ends_ownership(verdict.fact, text):  # "I sold the Civic": "User drives an old Honda Civic." ends
         return True
     if ends_habit(verdict.fact, text):  # "I gave up on Spanish": "User is learning Spanish." ends
+        return True
+    if ends_health(verdict.fact, text):  # "knee is much better": "User twisted their knee at the park." ends
         return True
     if is_loss(said) and names_in(verdict.fact) & names_in(text) and holder(verdict.fact) == holder(text):
         return True  # "We lost Mochi": "User has a cat called Mochi." ends
@@ -321,6 +330,10 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
                 and (changed or not is_past_statement(verdict.fact))
             if (flipped or ended) and same_activity(verdict.fact, text, slot):
                 return True
+            # "I boulder 3 times a week now" after "User boulders twice a week.": how often, now
+            if says_how_often(verdict.fact) and says_how_often(text) and not is_negated(text) \
+                    and same_activity(verdict.fact, text, slot):
+                return True
         elif slot == "relationship":  # "My wife and I moved to Berlin" is no change of the marriage
             # an ending ends all the user told of the relationship ("Tom and I broke up": "User's boyfriend
             # Tom is a chef."); another change only where it stands ("Marco moved in with me" ends "User is
@@ -350,3 +363,62 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return False
     # "I don't play tennis anymore" ends "User plays tennis on Sundays." (not a sister's "anymore")
     return is_negated(said) and len(words & old) >= min(2, len(old)) and holder(verdict.fact) == holder(text)
+
+
+# -- what hung on a state that ended ------------------------------------------------------------------------------
+
+# The words of an ending that say it ends, not what: "gave up", "no longer", "stopped".
+_ENDING_WORDS = content_words(
+    "gave give given giving up quit quitting stopped stop stopping dropped drop out kicked cut longer anymore more "
+    "ended end finished done over gone cured used left officially finally completely totally "
+    # the verbs too general to tell what: "User doesn't play guitar anymore." ended guitar
+    "play playing do doing go going have having take taking use using get getting make making"
+)
+# What hangs on a thing besides its own word: the care of a condition, the gear of an instrument (stems of the
+# thing -> the words of what hangs on it).
+_HUNG_ON: dict[str, re.Pattern[str]] = {
+    "diabet": rx(r"\b(?:blood\s+sugars?|glucose|insulin|finger\s+pricks?|cgm)\b"),
+    "guitar": rx(r"\b(?:acoustic|electric|amp|amplifier|chords?|capo|plectrums?|fender|gibson|strings)\b"),
+    "piano": rx(r"\b(?:keyboard|sheet\s+music|scales)\b"),
+    "violin": rx(r"\b(?:bow|rosin)\b"),
+    "asthma": rx(r"\b(?:inhalers?|nebuli[sz]er|peak\s+flow)\b"),
+}
+# A fact that hangs on a state of the user's: a duty, a practice, a start, a thing got for it ("User has to check
+# their blood sugar 4 times a day.", "User started learning guitar.", "User bought a Yamaha acoustic."); not a taste
+# ("User likes guitar music.") nor who someone is.
+_HUNG_FACT = rx(
+    r"^user\s+(?:(?:just|also|recently|now|still|really|finally)\s+)*(?:has\s+to|have\s+to|needs\s+to|must|should|"
+    r"is\s+supposed\s+to|checks?|monitors?|tests?|injects?|practi[cs]es|is\s+practi[cs]ing|is\s+learning|learns|"
+    r"started|has\s+started|began|took\s+up|has\s+taken\s+up|bought|has\s+bought|got|owns|has\s+(?:a|an|two|\d+)\b|"
+    r"takes|is\s+taking|uses|plays|is\s+playing|goes\s+to|attends|counts|tracks|is\s+on)\b"
+)
+
+
+def _ended_thing(ending: str) -> frozenset[str]:
+    """The stemmed words of what ``ending`` ("User gave up on guitar.", "I no longer have gestational diabetes")
+    says is over (``{"guitar"}``, ``{"gestat", "diabet"}``); empty when it says nothing is."""
+    if not (is_ended(ending) or is_negated(ending)):
+        return frozenset()
+    return stopped_words(ending) or content_words(ending) - _ENDING_WORDS
+
+
+def hangs_on(ending: str, text: str, *, state_ended: bool = True) -> bool:
+    """Whether the stored fact ``text`` hangs on the state the fact ``ending`` says is over, so that it ends with it:
+    of the same person, a duty, a practice, a start or a thing got (:data:`_HUNG_FACT`), holding every word of
+    what ended ("User started learning guitar." after "User gave up on guitar.") or a word of what hangs on it
+    (:data:`_HUNG_ON`: "User has to check their blood sugar 4 times a day." after "User no longer has gestational
+    diabetes.", "User bought a Yamaha acoustic." after giving up guitar). Never a taste, someone else's fact, or
+    a fact of another thing ("User likes guitar music.", "User's brother plays guitar.", "User plays piano.").
+    ``state_ended``: a stored fact of the state itself ended with ``ending`` ("User has gestational diabetes."):
+    without one, only a fact holding what ended does, and only when ``ending`` says it is over ("User doesn't play
+    guitar anymore.", not "User doesn't work on Fridays.")."""
+    if not state_ended and not is_ended(ending):
+        return False
+    thing = _ended_thing(ending)
+    if not thing or is_negated(text) or is_ended(text) or holder(text) != holder(ending) \
+            or not (_HUNG_FACT.match(text.strip()) or WEEKS_PREGNANT.match(text)):
+        return False
+    if thing <= content_words(text):
+        return True
+    return state_ended and any(word in _HUNG_ON and _HUNG_ON[word].search(text) for word in thing)
+

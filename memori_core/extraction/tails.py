@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..ranking.care import is_care_fact
 from .grammar import is_subjectless_change, is_verb_form
+from .leads import CLINICIAN
 from .patterns import rx
 from .slots import is_change, slots_of
 from .speech_acts import QUESTION_TAIL
@@ -27,7 +28,7 @@ REQUEST_TAIL = rx(
 # "..., by the way." / "..., as I said.": a tail that adds nothing to the fact; "..., remember that.", "... - please
 # keep that in mind": a request to the assistant, never part of the fact.
 _EMPTY_TAIL = rx(r"(?:(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s+said|as\s+i\s+mentioned|lol+|"
-                 r"ha(?:ha)+|lmao|lmfao|rofl|xd|ugh+|eek|unfortunately|sadly|though|fyi|too|as\s+well|"
+                 r"ha(?:ha)+|lmao|lmfao|rofl|xd|ugh+|eek|oops+|whoops+|unfortunately|sadly|though|fyi|too|as\s+well|"
                  # an aside to the listener: "..., just so you know", "... if that helps", "..., don't judge"
                  r"(?:just\s+)?so\s+you(?:'re)?\s+(?:know|aware)|just\s+(?:to\s+)?let(?:ting)?\s+you\s+know|"
                  r"for\s+your\s+info(?:rmation)?|for\s+the\s+record|for\s+reference|just\s+saying|as\s+you\s+know|"
@@ -41,7 +42,23 @@ _EMPTY_TAIL = rx(r"(?:(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s
                  r"|(?:\s*,\s*|\s+-\s+|\s*[\u2014\u2013]\s*|\s+(?:so|and)\s+)(?:(?:so|and|please|pls)\s+)*"
                  r"(?:remember|note|don't\s+forget|do\s+not\s+forget|(?:keep|bear)\s+(?:(?:that|this|it)\s+)?in\s+mind|"
                  r"make\s+a\s+note(?:\s+of)?|note\s+(?:that|this|it)\s+down)"
-                 r"(?:\s+(?:that|this|it))?(?:\s+(?:please|pls|for\s+(?:next\s+time|later|the\s+future)))?)"
+                 r"(?:\s+(?:that|this|it))?(?:\s+(?:please|pls|for\s+(?:next\s+time|later|the\s+future)))?"
+                 # an apology after a correction: "..., sorry", "... - my bad" (after a comma or a dash only: "I'm
+                 # not sorry" says something)
+                 r"|(?:\s*,\s*|\s+-\s+|\s*[\u2014\u2013]\s*)(?:(?:so|really)\s+)?(?:sorry|my\s+bad|my\s+mistake|oops|"
+                 r"whoops|apologies)(?:\s+(?:about\s+that|for\s+the\s+confusion|for\s+the\s+mix-?up))?"
+                 # an aside on how plain it is: "I stopped running obviously", "I'm vegan, of course"
+                 r"|(?:\s*,\s*|\s+)(?:obviously|of\s+course|ofc|apparently|naturally|clearly|lol\s+obviously)"
+                 # sympathy or hope after news: "Mia has the flu, poor thing", "..., fingers crossed"
+                 r"|(?:\s*,\s*|\s+-\s+)(?:poor\s+(?:thing|baby|girl|boy|guy|kitty|pup|doggo|love)|"
+                 r"bless\s+(?:her|him|them)|"
+                 r"fingers\s+crossed|touch\s+wood|knock\s+on\s+wood)"
+                 # thanks after the statement: "my back is fine, thanks"
+                 r"|(?:\s*,\s*|\s+-\s+)(?:thanks|thank\s+you|thx|ty|cheers)(?:\s+(?:so\s+much|a\s+lot|for\s+asking))?"
+                 # who said it, after what they said: "Luna has kidney failure, the vet said"
+                 rf"|(?:\s*,\s*|\s+-\s+)(?:(?:so\s+|or\s+so\s+)?(?:the|my|our|her|his|their)\s+)?(?:{CLINICIAN})\s+"
+                 r"(?:says|said|thinks|reckons|confirmed|told\s+(?:me|us))"
+                 rf"|(?:\s*,\s*|\s+)according\s+to\s+(?:the|my|our|her|his|their)\s+(?:{CLINICIAN}))"
                  r"[\s.!]*$")
 
 
