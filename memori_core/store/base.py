@@ -26,7 +26,7 @@ from ..facts import StoredFact
 from .rows import EntityColumns, EntityRows
 
 __all__ = [
-    "CacheFolder", "CloseCallbacks", "ClosedError", "EntityColumns", "EntityRows", "FactStore", "PartialDeleteError",
+    "CacheFolder", "CloseCallbacks", "ClosedError", "ClosesWithCallbacks", "EntityColumns", "EntityRows", "FactStore", "PartialDeleteError",
     "PartialWriteError", "RevisionStore", "RowStore", "join_revision", "refused_once_closed", "settle_failed_delete",
     "settle_failed_write", "split_revision", "when_open",
 ]
@@ -382,3 +382,42 @@ class CloseCallbacks:
         if error is not None:
             raise error
 
+
+def _nothing() -> None:
+    """Nothing to let go of."""
+
+
+class ClosesWithCallbacks:
+    """The one ``on_close`` / ``close`` of the stores here (:class:`~memori_core.store.ChromaStore`,
+    :class:`~memori_core.store.InMemoryFactStore`); a store sets ``self._closing = CloseCallbacks()`` first in its
+    ``__init__`` (a store that fails to open is closed) and says what else it lets go of in :meth:`_held`.
+    """
+
+    _closing: CloseCallbacks
+    cache_folder: CacheFolder | None
+    closed: bool
+
+    def on_close(self, callback: Callable[[], None]) -> None:
+        """Run ``callback()`` when :meth:`close` is first called, before the store lets go of anything (callbacks
+        run in the order registered). Raises :class:`ClosedError` (a ``RuntimeError``) once the store is
+        closed."""
+        self._closing.add(callback)
+
+    def close(self) -> None:
+        """Close the store: run the :meth:`on_close` callbacks (the recall cache writes its snapshots then, while
+        the store is open), then set :attr:`closed` and let go of what the store holds (:meth:`_held`). An engine
+        over the store closes with it: its pending captures are waited for first (the callbacks,
+        :meth:`RecallEngine.close <memori_core.RecallEngine.close>`). Any call afterwards raises
+        :class:`ClosedError` naming the store. Idempotent."""
+        self.cache_folder = None
+        let_go = self._held()
+        try:
+            self._closing.run()
+        finally:
+            self.closed = True
+            let_go()
+
+    def _held(self) -> Callable[[], None]:
+        """Take what the store lets go of at close, before the callbacks run (so a second ``close``, even one
+        racing the first, finds nothing), and return how to let go of it once they have; nothing here."""
+        return _nothing
