@@ -3,17 +3,13 @@ its store refuse every call with :class:`~memori_core.store.base.ClosedError` na
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
+from typing import Any
 
-from ..store.base import ClosedError
+from ..store.base import ClosedError, refused_once_closed
 
 CLOSE_TIMEOUT = 10.0
 """Seconds ``engine.close()`` (or the store's ``close()``) waits at most for the engine's pending captures; those
 still pending then are dropped (counted by their adapters, one warning each)."""
-
-_Method = TypeVar("_Method", bound=Callable[..., Any])
 
 
 def engine_closed_error(closed_by: str, what: str) -> ClosedError:
@@ -22,14 +18,11 @@ def engine_closed_error(closed_by: str, what: str) -> ClosedError:
                        "(close an engine only when the app stops using it)")
 
 
-def when_open(method: _Method) -> _Method:
-    """An engine method that raises :class:`ClosedError` once the engine is closed (``self._closed_by`` set)."""
+def _closed_engine_error(engine: Any, what: str) -> ClosedError | None:
+    """The error a call ``what`` of ``engine`` raises once it is closed (``engine._closed_by`` set); else ``None``."""
+    closed_by = engine._closed_by
+    return None if closed_by is None else engine_closed_error(closed_by, what)
 
-    @functools.wraps(method)
-    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
-        closed_by = self._closed_by
-        if closed_by is not None:
-            raise engine_closed_error(closed_by, method.__name__)
-        return method(self, *args, **kwargs)
 
-    return cast(_Method, run)
+when_open = refused_once_closed(_closed_engine_error)
+"""An engine method that raises :class:`ClosedError` once the engine is closed (``self._closed_by`` set)."""

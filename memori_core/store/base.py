@@ -26,9 +26,9 @@ from ..facts import StoredFact
 from .rows import EntityColumns, EntityRows
 
 __all__ = [
-    "CacheFolder", "CloseCallbacks", "ClosedError", "EntityColumns", "EntityRows", "FactStore", "PartialDeleteError",
-    "PartialWriteError", "RevisionStore", "RowStore", "join_revision", "settle_failed_delete", "settle_failed_write",
-    "split_revision", "when_open",
+    "CacheFolder", "CloseCallbacks", "ClosedError", "ClosesWithCallbacks", "EntityColumns", "EntityRows", "FactStore", "PartialDeleteError",
+    "PartialWriteError", "RevisionStore", "RowStore", "join_revision", "refused_once_closed", "settle_failed_delete",
+    "settle_failed_write", "split_revision", "when_open",
 ]
 
 INTENT_MARK = "~"
@@ -57,20 +57,37 @@ class ClosedError(RuntimeError):
 _Method = TypeVar("_Method", bound=Callable[..., Any])
 
 
-def when_open(method: _Method) -> _Method:
-    """A store method that raises :class:`ClosedError` naming the store once ``self.closed`` is true (after its
-    ``close()``), instead of whatever the released client would raise."""
+def refused_once_closed(closed_error: Callable[[Any, str], ClosedError | None]) -> Callable[[_Method], _Method]:
+    """A decorator for the methods of an object that can be closed (a store, an engine): each call first asks
+    ``closed_error(self, method_name)``, and raises the :class:`ClosedError` it returns, if any, instead of
+    running the method."""
 
-    @functools.wraps(method)
-    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
-        if self.closed:
-            where = getattr(self, "location", None)
-            name = f"{type(self).__name__}({where!r})" if where else type(self).__name__
-            raise ClosedError(f"{name} is closed (store.close() or engine.close() was called): {method.__name__} "
-                              "cannot run; open a new store and engine")
-        return method(self, *args, **kwargs)
+    def decorate(method: _Method) -> _Method:
+        @functools.wraps(method)
+        def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+            error = closed_error(self, method.__name__)
+            if error is not None:
+                raise error
+            return method(self, *args, **kwargs)
 
-    return cast(_Method, run)
+        return cast(_Method, run)
+
+    return decorate
+
+
+def _closed_store_error(store: Any, what: str) -> ClosedError | None:
+    """The error a call ``what`` of ``store`` raises once the store is closed, naming the store; else ``None``."""
+    if not store.closed:
+        return None
+    where = getattr(store, "location", None)
+    name = f"{type(store).__name__}({where!r})" if where else type(store).__name__
+    return ClosedError(f"{name} is closed (store.close() or engine.close() was called): {what} cannot run; "
+                       "open a new store and engine")
+
+
+when_open = refused_once_closed(_closed_store_error)
+"""A store method that raises :class:`ClosedError` naming the store once ``self.closed`` is true (after its
+``close()``), instead of whatever the released client would raise."""
 
 
 class PartialWriteError(RuntimeError):
@@ -364,3 +381,43 @@ class CloseCallbacks:
                 error = error or exc
         if error is not None:
             raise error
+
+
+def _nothing() -> None:
+    """Nothing to let go of."""
+
+
+class ClosesWithCallbacks:
+    """The one ``on_close`` / ``close`` of the stores here (:class:`~memori_core.store.ChromaStore`,
+    :class:`~memori_core.store.InMemoryFactStore`); a store sets ``self._closing = CloseCallbacks()`` first in its
+    ``__init__`` (a store that fails to open is closed) and says what else it lets go of in :meth:`_held`.
+    """
+
+    _closing: CloseCallbacks
+    cache_folder: CacheFolder | None
+    closed: bool
+
+    def on_close(self, callback: Callable[[], None]) -> None:
+        """Run ``callback()`` when :meth:`close` is first called, before the store lets go of anything (callbacks
+        run in the order registered). Raises :class:`ClosedError` (a ``RuntimeError``) once the store is
+        closed."""
+        self._closing.add(callback)
+
+    def close(self) -> None:
+        """Close the store: run the :meth:`on_close` callbacks (the recall cache writes its snapshots then, while
+        the store is open), then set :attr:`closed` and let go of what the store holds (:meth:`_held`). An engine
+        over the store closes with it: its pending captures are waited for first (the callbacks,
+        :meth:`RecallEngine.close <memori_core.RecallEngine.close>`). Any call afterwards raises
+        :class:`ClosedError` naming the store. Idempotent."""
+        self.cache_folder = None
+        let_go = self._held()
+        try:
+            self._closing.run()
+        finally:
+            self.closed = True
+            let_go()
+
+    def _held(self) -> Callable[[], None]:
+        """Take what the store lets go of at close, before the callbacks run (so a second ``close``, even one
+        racing the first, finds nothing), and return how to let go of it once they have; nothing here."""
+        return _nothing

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .base import CacheFolder, CloseCallbacks, FactStore
+from .base import CacheFolder, CloseCallbacks, ClosesWithCallbacks, FactStore
 from .chroma_client import (
     DEFAULT_HTTP_TIMEOUT,
     check_server_address,
@@ -54,7 +54,7 @@ DEFAULT_COLLECTION = "memori_facts"
 _HNSW = {"hnsw:space": "cosine", "hnsw:construction_ef": 10, "hnsw:M": 16}
 
 
-class ChromaStore(ChromaWrites, ChromaRevisionMethods, FactStore):
+class ChromaStore(ChromaWrites, ChromaRevisionMethods, ClosesWithCallbacks, FactStore):
     """Facts and embeddings of every entity in one Chroma collection, filtered by ``entity_id``.
 
     Embeddings are always computed by the engine and handed to Chroma; the
@@ -182,34 +182,21 @@ class ChromaStore(ChromaWrites, ChromaRevisionMethods, FactStore):
                 self._facts.name, self.location, m,
             )
 
-    def on_close(self, callback: Callable[[], None]) -> None:
-        """Run ``callback()`` when :meth:`close` is first called, before the store lets go of anything."""
-        self._closing.add(callback)
-
-    def close(self) -> None:
-        """Close the store: run the :meth:`on_close` callbacks (the recall cache writes its snapshots then,
-        while the store is open), then, for an embedded store opened from a path, close its Chroma client and
-        this object's hold on the folder; for an in-memory store, drop its collections.
-
-        The folder is free for other processes once every store object of this
-        process on it is closed (or the process ends). An engine over the store
-        closes with it: its pending captures are waited for first (the
-        callbacks, :meth:`RecallEngine.close <memori_core.RecallEngine.close>`).
-        Any call afterwards raises :class:`~memori_core.store.base.ClosedError`
-        naming the store. Idempotent; HTTP and ``client=`` stores have nothing
-        else to release.
-        """
-        self.cache_folder = None
+    def _held(self) -> Callable[[], None]:
+        """What :meth:`close` lets go of after its callbacks: for an embedded store opened from a path, its Chroma
+        client and this object's hold on the folder (taken now); for an in-memory store, its collections. The
+        folder is free for other processes once every store object of this process on it is closed (or the
+        process ends). HTTP and ``client=`` stores have nothing else to release."""
         hold, self._folder_hold = self._folder_hold, None
-        try:
-            self._closing.run()
-        finally:
-            self.closed = True
+
+        def let_go() -> None:
             if hold is not None:
                 self._release(hold)
             if self._unused is not None and self._unused.alive:
                 self._unused()  # marks this store's client and collections unused (once)...
                 release_unused_ephemeral()  # ...and releases them now
+
+        return let_go
 
     def _release(self, hold: FolderHold) -> None:
         try:

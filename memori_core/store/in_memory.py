@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..facts import StoredFact, validity_json
-from .base import CloseCallbacks, FactStore, settle_failed_delete, settle_failed_write, when_open
+from .base import CloseCallbacks, ClosesWithCallbacks, FactStore, settle_failed_delete, settle_failed_write, when_open
 from .keyed_locks import KeyedLocks
 from .rows import EntityColumns, EntityRows, fact_of_row
 
@@ -70,7 +70,7 @@ class _Record:
         return fact_of_row(entity_id, self.content, self)
 
 
-class InMemoryFactStore(FactStore):
+class InMemoryFactStore(ClosesWithCallbacks, FactStore):
     """Facts, vectors and revision tokens of every entity, in this object's memory.
 
     Each store is separate and empty when made, like ``ChromaStore.in_memory()``.
@@ -291,20 +291,6 @@ class InMemoryFactStore(FactStore):
     def write_lock(self, entity_id: str) -> contextlib.AbstractContextManager[None]:
         """The lock held around a write of ``entity_id`` and its commit (one per entity of this store)."""
         return self._write_locks.hold(entity_id)
-
-    # -- closing ----------------------------------------------------------------
-
-    def on_close(self, callback: Callable[[], None]) -> None:
-        """Run ``callback()`` when :meth:`close` is first called."""
-        self._closing.add(callback)
-
-    def close(self) -> None:
-        """Run the :meth:`on_close` callbacks (there is nothing else to release); any call afterwards raises
-        :class:`~memori_core.store.base.ClosedError`. Idempotent."""
-        try:
-            self._closing.run()
-        finally:
-            self.closed = True
 
 
 def _json_form(metadata: dict[str, Any]) -> str:

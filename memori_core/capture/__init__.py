@@ -1,0 +1,29 @@
+"""Capture: extract the facts of a turn and store them, in the background, bounded, failing open.
+
+:class:`BackgroundCapture` runs :func:`capture_facts` off the caller's thread,
+on its engine's capture pool (``RecallEngine(capture_workers=...)``), with a bound on pending captures, and
+counts what became of them (:class:`CaptureStats`); see its docstring for failures, ``strict`` and ``flush``.
+
+The package, one job a module: :mod:`.turn` (:func:`capture_facts`: one turn extracted and stored),
+:mod:`.shown_facts` (the stored facts an extractor is shown besides the best-ranked ones), :mod:`.markup`
+(prompt markup an extracted fact may not carry), :mod:`.background` (:class:`BackgroundCapture`),
+:mod:`.outcomes` (what became of the captures, and how an adapter shows it), :mod:`.arguments` (an adapter's
+capture arguments checked) and :mod:`.said_at` (when a framework message says it was said). Every name below is
+importable from ``memori_core.capture``.
+"""
+
+from __future__ import annotations
+
+from .arguments import DEFAULT_MAX_PENDING_CAPTURES, check_extractor, check_max_pending
+from .background import BackgroundCapture
+from .markup import prompt_markup_in
+from .outcomes import CaptureDropped, CaptureStats, FlushResult, WaitsForCaptures
+from .said_at import SAID_AT_KEY, said_at_in
+from .shown_facts import EXISTING_FACTS_LIMIT, SLOT_FACTS_LIMIT, SLOT_SCAN_LIMIT, same_slot_facts
+from .turn import capture_facts
+
+__all__ = [
+    "DEFAULT_MAX_PENDING_CAPTURES", "EXISTING_FACTS_LIMIT", "SAID_AT_KEY", "SLOT_FACTS_LIMIT", "SLOT_SCAN_LIMIT",
+    "BackgroundCapture", "CaptureDropped", "CaptureStats", "FlushResult", "WaitsForCaptures", "capture_facts",
+    "check_extractor", "check_max_pending", "prompt_markup_in", "said_at_in", "same_slot_facts",
+]

@@ -1,0 +1,311 @@
+"""One adapter's captures run in the background, bounded, failing open: :class:`BackgroundCapture`."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from ..extraction.types import FactExtractor, MessageLike, as_messages, last_said_at
+from ..failopen import FailOpenCall, is_outage, warn_failed
+from ..lanes import ERASURES, ForgottenError
+from ..store.base import ClosedError
+from ..store.deadline import NotReached
+from ..validate import check_said_at
+from .arguments import DEFAULT_MAX_PENDING_CAPTURES, check_max_pending
+from .outcomes import CaptureDropped, CaptureStats, FlushResult
+from .turn import capture_facts
+
+
+class BackgroundCapture:
+    """The captures of one adapter, run in the background with a bound; the adapter's answer never waits for them.
+
+    ``submit`` queues a capture (:func:`capture_facts`) on the engine's
+    capture pool (``RecallEngine(capture_workers=...)``, :mod:`memori_core.lanes`) and
+    returns at once; captures of one entity run one at a time, in order. At
+    most ``max_pending`` captures of this adapter may be queued or running:
+    beyond that a new one is dropped with a warning (memory is best effort; an
+    unbounded queue would grow without limit behind a slow extractor or store).
+    Drops are counted (:attr:`stats`, and the :class:`FlushResult` of the next
+    :meth:`flush`), so an app can see turns that were not stored.
+
+    Failures (the extractor, the similar-facts lookup or the store) log one
+    warning each through :func:`~memori_core.failopen.warn_failed` and are otherwise ignored; a
+    store outage is warned once and the captures that start during the engine's
+    outage cool-down are skipped, as failed ones (``on_failure``), without
+    reaching the store (:class:`~memori_core.outage.OutageBreaker`): the first
+    capture an outage keeps from being stored is warned, once per outage, and how
+    many it kept is warned when the store answers again. With
+    ``strict=True`` nothing is logged: the first failure (or dropped capture,
+    as :class:`CaptureDropped`) is kept and raised by the next :meth:`flush` /
+    :meth:`aflush`, or by the adapter's next call (:meth:`raise_failure`),
+    whichever comes first; it cannot go unnoticed, and the answer it happened
+    after is not taken back. A capture of a turn that began before a ``forget``
+    of its entity writes nothing (:mod:`memori_core.lanes`): it is counted as erased and
+    logged at INFO, never raised.
+
+    :meth:`flush` / :meth:`aflush` wait until every capture submitted so far
+    has finished: call them before reading what was captured (tests, a batch
+    job), or close the engine (``engine.close()`` waits for its captures, with
+    a bound). Pending captures also finish at normal interpreter exit, as long as the store answers: at
+    close or exit, once the store is found unreachable, those not started are dropped (counted, one warning
+    for all: :mod:`memori_core.lanes`).
+    """
+
+    def __init__(
+        self,
+        owner: str,
+        logger: logging.Logger,
+        *,
+        strict: bool = False,
+        max_pending: int = DEFAULT_MAX_PENDING_CAPTURES,
+    ) -> None:
+        """``owner`` names the adapter in warnings; ``logger`` is the adapter's logger."""
+        self.owner = owner
+        self.logger = logger
+        self.strict = strict
+        self.max_pending = check_max_pending(max_pending)
+        self._pending = 0
+        self._counts = {"submitted": 0, "completed": 0, "dropped": 0, "failed": 0, "erased": 0, "refused_facts": 0}
+        self._flushed = dict(self._counts)  # the counts the previous flush reported from
+        self._failure: BaseException | None = None
+        self._done = threading.Condition()
+        self._set_up()
+
+    def _set_up(self) -> None:
+        """What a subclass keeps besides the base's state, set up at the end of ``__init__`` (nothing here)."""
+
+    @property
+    def pending(self) -> int:
+        """Captures submitted and not finished yet."""
+        with self._done:
+            return self._pending
+
+    @property
+    def stats(self) -> CaptureStats:
+        """What became of the captures submitted since this object was made (:class:`CaptureStats`)."""
+        with self._done:
+            return CaptureStats(**self._counts, pending=self._pending)
+
+    def submit(
+        self,
+        engine: Any,
+        entity_id: str,
+        messages: Sequence[MessageLike],
+        extractor: FactExtractor,
+        *,
+        metadata: Mapping[str, Any] | None = None,
+        session_id: str | None = None,
+        on_failure: Callable[[], None] | None = None,
+        since: int | None = None,
+        created_at: datetime | str | None = None,
+    ) -> bool:
+        """Queue the capture of one turn; ``False`` when it was dropped (``max_pending`` are pending, or the
+        engine is closed). ``on_failure()`` is called when the capture fails (a store outage: the turn was not
+        stored), so an adapter that remembers which turns it captured can let a later call capture it again.
+
+        ``since`` is the entity's erase generation (``ERASURES.generation(entity_id)``, :mod:`memori_core.lanes`)
+        noted when the turn began, before the model answered it; default: now. A ``forget`` of the entity after
+        that makes the capture write nothing.
+
+        ``created_at`` is when the turn was said (as for :func:`capture_facts`, which checks it the same way,
+        here before anything is queued); default: the ``created_at`` of its last user message that has one,
+        else the time of this call. The capture runs later, but its facts are dated, and their relative dates
+        read, at the turn's time, not at the time a worker gets to it."""
+        said_at = check_said_at(created_at)
+        turn = as_messages(messages)  # copied now: the caller's objects may change after we return
+        if said_at is None:
+            said_at = last_said_at(turn) or datetime.now(timezone.utc)
+        generation = ERASURES.generation(entity_id) if since is None else since
+        with self._done:
+            self._counts["submitted"] += 1
+            if self._pending >= self.max_pending:
+                full = self._pending
+                self._counts["dropped"] += 1
+            else:
+                full = 0
+                self._pending += 1
+        if full:
+            self._dropped(entity_id, f"{full} captures already pending (max_pending_captures)")
+            return False
+        if engine.closed:
+            self._finished("dropped")
+            self._dropped(entity_id, "the engine is closed")
+            return False
+        meta = dict(metadata or {})
+
+        def erased() -> bool:  # a forget since this turn began: what it said is erased too
+            return ERASURES.erased_since(entity_id, generation)
+
+        def not_stored() -> None:
+            if on_failure is not None:
+                try:
+                    on_failure()
+                except Exception:  # noqa: BLE001 - an adapter's bookkeeping must not hide the failure
+                    pass
+
+        lanes = engine.capture_lanes
+
+        def job() -> None:
+            call = FailOpenCall(engine, strict=self.strict, owner=self.owner, logger=self.logger, what="capture",
+                                entity_id=entity_id, background=True)
+            outcome = "completed"
+            try:
+                if call.skipped:  # the store failed moments ago: not stored, as when it fails now
+                    outcome = "failed"
+                    not_stored()
+                    lanes.unreachable(call.error)
+                elif erased():
+                    outcome = "erased"
+                    call.ended()
+                else:
+                    # Not sent once another call met the store down meanwhile, nor when the engine is closing
+                    # over an unreachable store (it would wait timeout for the same failure).
+                    with ERASURES.began(entity_id, generation), call.reaching(timed=False, stop=lanes.stopping):
+                        capture_facts(engine, entity_id, turn, extractor, metadata=meta, session_id=session_id,
+                                      cancelled=erased, created_at=said_at, on_refused=self._refused)
+                    call.succeeded()
+                    if erased():  # (capture_facts wrote nothing once it was, or forget erased what it wrote)
+                        outcome = "erased"
+            except ForgottenError:
+                outcome = "erased"
+                call.ended()
+            except ClosedError:
+                outcome = "dropped"
+                call.ended()
+                self._dropped(entity_id, "the engine was closed before it was stored")
+            except NotReached as exc:
+                why = lanes.stopping()
+                if why is not None:  # the engine is closing over an unreachable store (it logs how many)
+                    outcome = "dropped"
+                    call.ended()
+                    lanes.count_drop()
+                    self._dropped(entity_id, f"the engine closed ({why})", quiet=True)
+                else:  # the store failed for another call meanwhile: not stored, as if skipped
+                    outcome = "failed"
+                    not_stored()
+                    self._failed(entity_id, exc, call)
+            except Exception as exc:
+                outcome = "failed"
+                not_stored()
+                if is_outage(exc):
+                    lanes.unreachable(type(exc).__name__)  # an engine closing drops the captures not started
+                self._failed(entity_id, exc, call)
+            finally:
+                if outcome == "erased":
+                    self.logger.info("%s: capture skipped for entity %r: it was forgotten after the turn began",
+                                     self.owner, entity_id)
+                self._finished(outcome)
+
+        def dropped_at_close(reason: str) -> None:  # never ran: the engine closed (its log counts them)
+            self._finished("dropped")
+            self._dropped(entity_id, f"the engine closed ({reason})", quiet=True)
+
+        try:
+            lanes.submit(entity_id, job, dropped_at_close)
+        except Exception as exc:
+            if engine.closed:  # closed since the check above
+                self._finished("dropped")
+                self._dropped(entity_id, "the engine is closed")
+            else:  # the pool could not start (interpreter shutting down)
+                self._finished("failed")
+                self._failed(entity_id, exc)
+            return False
+        return True
+
+    def refuse(self, entity_id: str, exc: BaseException) -> None:
+        """Count a turn an adapter could not hand over (its message's ``created_at`` is unreadable: ``exc``) as
+        submitted and failed, and report it as a failed capture is: a warning, or under ``strict`` kept for
+        the next :meth:`flush` or adapter call. The answer is unaffected."""
+        with self._done:
+            self._counts["submitted"] += 1
+            self._counts["failed"] += 1
+            self._done.notify_all()
+        if self.strict:
+            self._keep(exc, entity_id)
+        else:
+            warn_failed(self.logger, self.owner, "capture", entity_id, exc,
+                        instead="the turn is not stored; the answer is unaffected")
+
+    def drop(self, entity_id: str, why: str) -> None:
+        """Count a turn an adapter gave up before handing it over (``why``: a turn no model answered that its
+        bounded record forgot, :mod:`memori_core.unanswered`) as submitted and dropped, and report it as a
+        dropped capture is: a warning, or under ``strict`` kept for the next :meth:`flush` or adapter call."""
+        with self._done:
+            self._counts["submitted"] += 1
+            self._counts["dropped"] += 1
+            self._done.notify_all()
+        self._dropped(entity_id, why)
+
+    def _refused(self, n: int) -> None:
+        """Count ``n`` extracted facts a capture refused to store (:func:`~memori_core.capture.prompt_markup_in`)."""
+        with self._done:
+            self._counts["refused_facts"] += n
+
+    def _finished(self, outcome: str) -> None:
+        """One submitted capture is done (``outcome``: a key of the counts): wake the waiting :meth:`flush`."""
+        with self._done:
+            self._pending -= 1
+            self._counts[outcome] += 1
+            self._done.notify_all()
+
+    def _dropped(self, entity_id: str, why: str, *, quiet: bool = False) -> None:
+        """Report one dropped capture: kept to raise under ``strict``, else a warning (DEBUG when ``quiet``: the
+        engine logs how many it dropped at close)."""
+        message = f"{self.owner}: capture dropped for entity {entity_id!r}: {why}; the answer is unaffected"
+        if self.strict:
+            self._keep(CaptureDropped(message), entity_id)
+        else:
+            self.logger.log(logging.DEBUG if quiet else logging.WARNING, message)
+
+    def _failed(self, entity_id: str, exc: BaseException, call: FailOpenCall | None = None) -> None:
+        if self.strict:
+            self._keep(exc, entity_id)
+        elif call is not None:
+            call.failed(exc)
+        else:
+            warn_failed(self.logger, self.owner, "capture", entity_id, exc)
+
+    def _keep(self, exc: BaseException, entity_id: str) -> None:
+        """Keep ``exc``, a failed or dropped capture of ``entity_id`` under ``strict``, to raise it later (the
+        first one until it is raised)."""
+        with self._done:
+            if self._failure is None:
+                self._failure = exc
+
+    def raise_failure(self) -> None:
+        """Raise (and forget) the failure kept under ``strict=True``; nothing when there is none."""
+        with self._done:
+            exc, self._failure = self._failure, None
+        if exc is not None:
+            raise exc
+
+    def flush(self, timeout: float | None = None) -> FlushResult:
+        """Wait until the captures submitted so far have finished (at most ``timeout`` seconds; ``None``: no limit).
+
+        The result is true when none is pending any more, and counts the
+        captures that ended since the previous flush by what became of them
+        (:class:`FlushResult`). Under ``strict=True`` a kept failure is raised
+        once the wait is over.
+        """
+        result = self._wait(timeout)
+        self.raise_failure()
+        return result
+
+    async def aflush(self, timeout: float | None = None) -> FlushResult:
+        """Async :meth:`flush`: waits in a worker thread, the event loop keeps running."""
+        result = await asyncio.to_thread(self._wait, timeout)
+        self.raise_failure()
+        return result
+
+    def _wait(self, timeout: float | None) -> FlushResult:
+        with self._done:
+            finished = self._done.wait_for(lambda: self._pending == 0, timeout)
+            since = {k: v - self._flushed[k] for k, v in self._counts.items()}
+            self._flushed = dict(self._counts)
+            pending = self._pending
+        return FlushResult(finished=finished, pending=pending, completed=since["completed"],
+                           dropped=since["dropped"], failed=since["failed"], erased=since["erased"])

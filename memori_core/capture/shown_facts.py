@@ -1,0 +1,81 @@
+"""The stored facts capture shows an extractor besides the best-ranked ones: those of the turn's slots and of what
+it changes (:func:`same_slot_facts`), with the limits on how many (:data:`EXISTING_FACTS_LIMIT` ...)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..extraction.named import told_of
+from ..extraction.rule_based import plain_reading
+from ..extraction.sentences import split_sentences
+from ..extraction.slots import (
+    JOB_OFFER, content_words, corrected_words, disposed_words, is_ended, is_negated, named_change, names_in,
+    slots_of, stopped_words,
+)
+from ..extraction.supersede import hangs_on
+
+EXISTING_FACTS_LIMIT = 5
+"""How many of the user's best-ranked stored facts (``engine.nearest``, no gate) an extractor that wants them is shown."""
+
+SLOT_FACTS_LIMIT = 5
+"""How many stored facts of the turn's slots (where the user lives, job, diet...) it is also shown."""
+
+SLOT_SCAN_LIMIT = 500
+"""How many of the user's newest valid facts are scanned for those of the turn's slots."""
+
+
+# The slots whose stored facts a turn naming a name they hold may change ("I left Google", "I left Lisbon", "I
+# started at Dynatrace" of an offer from there).
+_NAMED_SLOTS = frozenset({"job", "residence", JOB_OFFER})
+# "I turned down the offer": the stored offers, whatever the turn's slots.
+_OFFER_WORD = re.compile(r"\boffers?\b", re.IGNORECASE)
+
+
+def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limit: int = SLOT_FACTS_LIMIT) -> list[Any]:
+    """The user's valid stored facts (newest first, at most ``limit``, ids in ``skip`` left out) of the slots
+    ``text`` speaks of (:func:`~memori_core.extraction.slots.slots_of`), for a negated ``text`` ("I don't
+    play tennis anymore") those holding its words, and for a thing sold or given away ("I sold the Civic")
+    or a habit stopped ("I gave up on Spanish") those naming it, and for a change of someone named ("Max
+    passed away") those naming them, and for a correction ("I meant Porto, not Lisbon") those holding what it
+    says was wrong, and the job or home facts naming a name ``text`` says ("I left Google for Meta" shows "User
+    works at Google as a designer.", "I started at Dynatrace" the offer from there; "I turned down the offer" the
+    stored offers): the fact a change replaces is shown to the extractor even when recall's
+    gate does not pass it. ``text`` is read as said and as the rules read it
+    (:func:`~memori_core.extraction.rule_based.plain_reading`: "I can stop the metformin" shows "User is taking
+    metformin."), with what it speaks of without saying (:func:`~memori_core.extraction.named.told_of`:
+    "Marco's birthday is ..." shows the facts naming Marco, "hes coeliac" the user's partner, "im in exeter now"
+    the stored home). ``[]`` for an engine without ``list``."""
+    plain = plain_reading(text)
+    implied, subjects = told_of(text)
+    slots = slots_of(text) | slots_of(plain) | implied | ({JOB_OFFER} if _OFFER_WORD.search(text) else set())
+    negated = is_negated(text) or is_negated(plain)
+    disposed = disposed_words(text) | stopped_words(text) | stopped_words(plain)
+    named = {said[0] for said in map(named_change, split_sentences(text)) if said is not None} | subjects
+    corrected = [wrong for wrong in map(corrected_words, split_sentences(text)) if wrong]
+    # "I left Google for Meta", "I left Lisbon for Porto": the stored job or home naming a name the turn says
+    proper = names_in(text)
+    # "I gave up on guitar": what hung on it ("User bought a Yamaha acoustic."), which ends with it
+    endings = [clause for clause in plain.split(". ") if is_negated(clause) or is_ended(clause)]
+    lister = getattr(engine, "list", None)
+    if not (slots or negated or disposed or named or corrected or proper) or not callable(lister):
+        return []
+    words = content_words(text) | content_words(plain)
+
+    def wanted(content: str) -> bool:
+        if slots & slots_of(content):
+            return True
+        if named and any(re.search(rf"\b{re.escape(name)}\b", content) for name in named):
+            return True  # "Max passed away": the stored fact naming Max
+        if proper and slots_of(content) & _NAMED_SLOTS \
+                and any(re.search(rf"\b{re.escape(name)}\b", content) for name in proper):
+            return True  # "I left Google": the stored "User works at Google as a designer."
+        old = content_words(content)  # "I don't play tennis anymore": the facts holding its words
+        if disposed & old or any(wrong <= old for wrong in corrected):  # "I meant Porto, not Lisbon"
+            return True
+        if any(hangs_on(ending, content) for ending in endings):
+            return True
+        return negated and bool(old) and len(words & old) >= min(2, len(old))
+
+    found = [f for f in lister(entity_id, limit=SLOT_SCAN_LIMIT) if f.id not in skip and wanted(f.content)]
+    return found[:limit]
