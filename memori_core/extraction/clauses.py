@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ..slots import PERSON
+from .filler import strip_filler
 from .grammar import is_bare_present, is_past, is_subjectless_change, is_verb_form
 from .leads import strip_lead
 from .pasted import split_pasted
@@ -267,5 +268,5 @@ def plain_clauses(sentences: list[str]) -> list[str]:
 
 def own_clauses(text: str) -> list[str]:
     """The user's own clauses of one message (pasted text left out), as the plain statements they mean."""
-    own, _ = split_pasted(read_as_meant(text))
+    own, _ = split_pasted(strip_filler(read_as_meant(text)))
     return plain_clauses(own)

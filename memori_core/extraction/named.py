@@ -205,13 +205,26 @@ def _named(clause: str, known: Sequence[str], before: Sequence[str] = ()) -> str
                 return f"My {_IN_LAW.get(kin.group('kin').lower(), kin.group('kin').lower())}-in-law {kin.group('tail')}"
             if _MOVED_IN.match(rest):
                 return f"I live with my {whose} {name}"
-            return f"My {whose} {name}{gap}{rest}"
+            return f"My {whose} {name}{gap}{_died(rest)}"
         # "User has a 14 year old beagle named Pretzel.": the word before the name says what Pretzel is
         kind = re.search(rf"^User\s+(?:has|owns|adopted|got)\b.*?\b(?P<kind>[a-z]+)\s+(?:called|named)\s+"
                          rf"{re.escape(name)}\b", text)
         if kind is not None and is_loss(clause):
-            return f"My {kind.group('kind')} {name} {rest}"
+            return f"My {kind.group('kind')} {name} {_died(rest)}"
     return None
+
+
+# A death told in other words: "crossed the rainbow bridge last night", "was put to sleep", "had to be put down".
+_DIED_IN_OTHER_WORDS = rx(
+    r"^(?:(?:finally|peacefully|sadly)\s+)?(?:crossed\s+(?:over\s+)?the\s+rainbow\s+bridge|(?:was|got|had\s+to\s+be)\s+"
+    r"put\s+(?:to\s+sleep|down))\b"
+)
+
+
+def _died(rest: str) -> str:
+    """What is told of someone named (``rest``), a death told in other words said plainly ("crossed the rainbow
+    bridge last night" -> "died": when is the fact's ``created_at``); any other ``rest`` as it is."""
+    return "died" if _DIED_IN_OTHER_WORDS.match(rest) else rest
 
 
 def as_the_users(clause: str, *, told: Sequence[str], known: Sequence[str], before: Sequence[str]) -> str | None:

@@ -11,6 +11,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from ..text import normalize_fact_text
 from .clauses import own_clauses, plain_clauses
 from .core_facts import CoreRule, check_core_rule, is_core_fact
+from .events import as_life_events
+from .filler import strip_filler
 from .job_change import as_job_changes
 from .named import as_the_users, named_someone
 from .pasted import split_pasted
@@ -45,7 +47,7 @@ def plain_reading(text: str) -> str:
     >>> plain_reading("I can stop the metformin")
     'I stopped taking metformin'
     """
-    return ". ".join(own_clauses(text))
+    return ". ".join(as_life_events(own_clauses(text), ()))
 
 
 class RuleBasedFactExtractor:
@@ -246,8 +248,11 @@ class RuleBasedFactExtractor:
                     continue
                 seen.add(key)
                 words = content_words(verdict.fact)
+                # not when it replaces that fact: "User is married to Tomás." after "User and their fiancé Tomás
+                # are getting married in october."
                 if any(words and words <= old and normalize_fact_text(text) != key
                        and is_negated(text) == is_negated(verdict.fact) and holder(verdict.fact) == holder(text)
+                       and not replaces(verdict, words, text, old)
                        for _, text, old in known):
                     continue  # a stored fact already says it (of the same person: not "User's sister is vegan.")
                 core = self.core_rule is not None and bool(self.core_rule(verdict.fact))
@@ -280,10 +285,11 @@ class RuleBasedFactExtractor:
         if when.tzinfo is None:
             raise ValueError(f"now must be a timezone-aware datetime, got {now!r}")
         verdicts = []
-        own, pasted = split_pasted(read_as_meant(text))
+        own, pasted = split_pasted(strip_filler(read_as_meant(text)))
         # what the user tells in their own words ("wait no, that's my brother", "met someone! his name is Marco"), as
-        # the plain statements the rules read (.retold); a change of employer in the user's words too (.job_change)
-        clauses = as_job_changes(plain_clauses(own), known)
+        # the plain statements the rules read (.retold); a change of employer in the user's words too (.job_change),
+        # and a life event told in other words ("day 40 without a cigarette": .events)
+        clauses = as_life_events(as_job_changes(plain_clauses(own), known), known)
         told = list(known)  # the stored facts, and those of this message so far ("I started seeing Leo", "Leo is a nurse")
         for n, clause in enumerate(clauses):
             # "My doctor switched me from warfarin to apixaban.", "I lied about being vegan."

@@ -89,10 +89,11 @@ _PROMOTED_AS = re.compile(
     r"(?:\s+(?:today|yesterday|recently|last\s+\w+|this\s+\w+))?\.$"
 )
 _EMPLOYER = re.compile(r"\b(?P<at>at|for)\s+(?P<employer>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*)*)")
-# A clause that tells a thing was left or stopped: beside its replacement it adds nothing to memory. Not a
-# state said to be over ("I'm no longer vegetarian"): that is what the user is now.
+# A clause that tells a thing was left or stopped ("I quit Google", "I'm done with meat"): beside its replacement
+# it adds nothing to memory. Not a state said to be over ("I'm no longer vegetarian"): that is what the user is now.
 _LEFT = rx(
-    r"\b(?:left|quit|resigned|handed\s+in|moved\s+out|sold|gave\s+up|given\s+up|stopped|dropped\s+out)\b"
+    r"\b(?:left|quit|resigned|handed\s+in|moved\s+out|sold|gave\s+up|given\s+up|stopped|dropped\s+out|"
+    r"(?:done|finished)\s+with)\b"
 )
 _AND = rx(r"\s(?:and|but)\s|;")
 

@@ -1,0 +1,192 @@
+"""The rules on life events told the ways people tell them (extraction/events.py, filler.py), through capture_facts
+into a real embedded Chroma store: a clean fact in its slot, the stale one superseded, chat filler and side remarks
+left out."""
+
+from __future__ import annotations
+
+import pytest
+
+from memori_core import RecallEngine, RuleBasedFactExtractor, capture_facts
+from memori_core.extraction.events import restate_event
+from memori_core.extraction.filler import strip_filler
+
+RULES = RuleBasedFactExtractor()
+
+
+def _captured(engine: RecallEngine, *turns: str) -> tuple[list[str], list[str]]:
+    """The valid and the superseded facts after capturing each of ``turns`` as a user message, with the rules."""
+    for said in turns:
+        capture_facts(engine, "ann", [("user", said)], RULES)
+    every = engine.list("ann", include_invalid=True)
+    return (sorted(f.content for f in every if f.valid_to is None),
+            sorted(f.content for f in every if f.valid_to is not None))
+
+
+def _facts(said: str) -> list[str]:
+    return [f.text for f in RULES.extract([("user", said)])]
+
+
+@pytest.mark.parametrize(
+    ("before", "said", "now"),
+    [
+        ("I smoke about a pack a day.", "day 40 without a cigarette!!! the patches worked", "User quit smoking."),
+        ("I smoke about a pack a day.", "three weeks without a smoke", "User quit smoking."),
+        ("I'm a smoker.", "haven't smoked in a year, can you believe it", "User quit smoking."),
+        ("I need 3 flat whites a day to function.", "I haven't had coffee in a month", "User quit coffee."),
+        ("I have a glass of red wine with dinner every night.", "6 months sober", "User is sober."),
+        ("I drink a beer most nights.", "haven't touched alcohol since february", "User stopped drinking alcohol."),
+        ("I drink a beer most nights.", "two months off the booze now", "User stopped drinking alcohol."),
+    ],
+)
+def test_a_habit_stopped_told_by_how_long_without_it_ends_the_habit(
+    ungated: RecallEngine, before: str, said: str, now: str
+) -> None:
+    valid, ended = _captured(ungated, before, said)
+    assert valid == [now] and len(ended) == 1
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["haven't had a holiday in years", "three weeks without a day off", "my dad is 6 months sober",
+     "haven't seen my sister since march"],
+)
+def test_time_without_something_that_is_no_habit_of_the_users_is_no_quitting(said: str) -> None:
+    assert restate_event(said) is None
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["last bell rang for me in May - 34 years and I'm officially a retiree!", "I'm officially retired now",
+     "my last day at work ever was friday"],
+)
+def test_retirement_in_other_words_ends_the_job(ungated: RecallEngine, said: str) -> None:
+    valid, ended = _captured(ungated, "I teach high school chemistry in Tulsa.", said)
+    assert valid == ["User is retired."] and ended == ["User teaches high school chemistry in Tulsa."]
+
+
+@pytest.mark.parametrize(
+    "said", ["So my position got eliminated 🙃", "my role was made redundant last week", "I got let go on friday"]
+)
+def test_a_position_eliminated_is_a_layoff_from_the_stored_employer(ungated: RecallEngine, said: str) -> None:
+    valid, ended = _captured(ungated, "I'm a UX designer at Spotify", said)
+    assert valid == ["User was laid off from Spotify."] and ended == ["User is a UX designer at Spotify."]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["signed an offer w/ a small design agency in Malmö, starting the 1st",
+     "I accepted the offer from a small design agency in Malmö!",
+     "good news tho - signed an offer with a small design agency in Malmö"],
+)
+def test_an_offer_signed_is_a_new_job_that_ends_the_old_one(ungated: RecallEngine, said: str) -> None:
+    valid, ended = _captured(ungated, "I work as a nurse at St Mary's.", said)
+    assert valid == ["User accepted a new job at a small design agency in Malmö."]
+    assert ended == ["User works as a nurse at St Mary's."]
+
+
+@pytest.mark.parametrize("said", ["I got an offer from Spotify", "thinking of accepting the offer from Spotify"])
+def test_an_offer_not_yet_accepted_is_no_new_job(said: str) -> None:
+    assert restate_event(said, ["User works as a nurse at St Mary's."]) is None
+
+
+@pytest.mark.parametrize(
+    ("before", "said", "now"),
+    [
+        ("my fiancé Tomás and I are getting married in october!!", "we did it, officially married as of saturday",
+         "User is married to Tomás."),
+        ("I'm engaged to Rahul.", "we finally tied the knot!", "User is married to Rahul."),
+        ("My husband Derek and I run a bakery together.", "the divorce went through in june",
+         "User is divorced from Derek."),
+        ("My husband Derek and I run a bakery together.", "my divorce is final", "User is divorced from Derek."),
+        ("My boyfriend Sam and I live in Leeds.", "not with Sam anymore, it's been rough", "User and Sam broke up."),
+        ("I live with my boyfriend Kofi in Peckham.", "no longer with Kofi.", "User and Kofi broke up."),
+    ],
+)
+def test_a_change_of_relationship_in_other_words_names_the_partner_and_ends_the_stage(
+    ungated: RecallEngine, before: str, said: str, now: str
+) -> None:
+    valid, ended = _captured(ungated, before, said)
+    assert now in valid and len(ended) == 1
+
+
+@pytest.mark.parametrize("said", ["I'm no longer with Google.", "not with Sam anymore"])
+def test_no_longer_with_someone_not_the_stored_partner_is_no_breakup(said: str) -> None:
+    assert restate_event(said, ["User is married to Linda."]) is None
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["well not anymore lol, we ended up moving to bristol in march", "anyway we're settled in Bristol now",
+     "we finally made the move to Bristol"],
+)
+def test_a_move_told_as_ending_up_or_settling_somewhere_replaces_the_home(ungated: RecallEngine, said: str) -> None:
+    valid, ended = _captured(ungated, "I live in Cardiff.", said)
+    assert valid == ["User lives in Bristol."] and ended == ["User lives in Cardiff."]
+
+
+@pytest.mark.parametrize(
+    ("said", "died"),
+    [("Pretzel crossed the rainbow bridge last night 💔", "User's beagle Pretzel died."),
+     ("Pretzel was put to sleep yesterday", "User's beagle Pretzel died."),
+     ("Pretzel passed away last week", "User's beagle Pretzel passed away last week.")],
+)
+def test_a_pet_that_crossed_the_rainbow_bridge_died(ungated: RecallEngine, said: str, died: str) -> None:
+    valid, ended = _captured(ungated, "I have a 14 year old beagle named Pretzel", said)
+    assert valid == [died] and len(ended) == 1
+
+
+@pytest.mark.parametrize(
+    ("said", "now"),
+    [("update: I'm done with meat. pescatarian since new years 🐟", "User is pescatarian."),
+     ("vegetarian as of january", "User is vegetarian.")],
+)
+def test_a_diet_said_with_when_it_began_replaces_the_slot(ungated: RecallEngine, said: str, now: str) -> None:
+    valid, ended = _captured(ungated, "I'm a big meat eater, steak 4 times a week", said)
+    assert valid == [now] and len(ended) == 1
+
+
+@pytest.mark.parametrize("said", ["here since march", "busy since christmas", "excited since last week"])
+def test_a_word_of_no_slot_said_with_since_is_no_state(said: str) -> None:
+    assert restate_event(said) is None
+
+
+@pytest.mark.parametrize(
+    "said", ["we got the keys!!!", "my sleep is sooo much better", "we did it!", "it's official!"]
+)
+def test_side_remarks_about_how_things_go_are_not_stored(said: str) -> None:
+    assert RULES.extract([("user", said)]) == []
+
+
+def test_plans_and_someone_elses_events_are_not_restated() -> None:
+    assert restate_event("might move to Boise next year") is None
+    assert restate_event("my brother ended up moving to Halifax") is None
+    assert restate_event("did you end up moving to Bristol?") is None
+
+
+@pytest.mark.parametrize(
+    ("said", "clean"),
+    [
+        ("i'm a big meat eater tbh, steak like 4 times a week", "i'm a big meat eater, steak 4 times a week"),
+        ("been here like 6 yrs", "been here 6 yrs"),
+        ("I like 2 sugars in my tea", "I like 2 sugars in my tea"),
+        ("I'd like a few tips", "I'd like a few tips"),
+        ("I smoke about a pack a day, I know I know", "I smoke about a pack a day"),
+        ("lol, we moved 🏡", "we moved"),
+        ("Got myself a used Skoda", "Got a used Skoda"),
+        ("I taught myself Spanish", "I taught myself Spanish"),
+        ("sooo good", "so good"),
+        ("we did it 💍 officially married", "we did it. officially married"),
+    ],
+)
+def test_chat_filler_is_cut_before_the_rules_read_a_turn(said: str, clean: str) -> None:
+    assert strip_filler(said) == clean
+
+
+def test_a_fact_said_again_as_the_change_it_is_replaces_the_stored_one(ungated: RecallEngine) -> None:
+    valid, ended = _captured(ungated, "my fiancé Tomás and I are getting married in october!!",
+                             "officially married now!")
+    assert valid == ["User is married to Tomás."] and len(ended) == 1
+
+
+def test_filler_is_left_out_of_a_kept_fact() -> None:
+    assert _facts("I smoke about a pack a day, I know I know") == ["User smokes about a pack a day."]
