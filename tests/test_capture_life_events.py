@@ -190,3 +190,81 @@ def test_a_fact_said_again_as_the_change_it_is_replaces_the_stored_one(ungated: 
 
 def test_filler_is_left_out_of_a_kept_fact() -> None:
     assert _facts("I smoke about a pack a day, I know I know") == ["User smokes about a pack a day."]
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("Quick context: I'm a data analyst living in Graz.", ["User is a data analyst.", "User lives in Graz."]),
+        ("I'm in Denver, renting a condo downtown", ["User lives in Denver.", "User rents a condo downtown."]),
+        ("I'm in Rotterdam, working as a logistics planner",
+         ["User lives in Rotterdam.", "User works as a logistics planner."]),
+        ("I'm a nurse working nights", ["User is a nurse.", "User works nights."]),
+        ("I live in Dublin but grew up in Cork", ["User lives in Dublin.", "User grew up in Cork."]),
+        ("I live in Leeds but work in Manchester", ["User lives in Leeds.", "User works in Manchester."]),
+        ("I'm 41, a paramedic, married with three kids",
+         ["User is 41.", "User is a paramedic.", "User is married.", "User has three kids."]),
+        ("I'm lactose intolerant, hate cilantro", ["User is lactose intolerant.", "User hates cilantro."]),
+        ("I'm a junior accountant, work at a firm in Nairobi",
+         ["User is a junior accountant.", "User works at a firm in Nairobi."]),
+        ("Hi, I'm Oluwaseun, but everyone just says Seun", ["User's name is Oluwaseun.", "User goes by Seun."]),
+    ],
+)
+def test_a_compound_statement_gives_one_fact_per_clause(said: str, facts: list[str]) -> None:
+    assert _facts(said) == facts
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["I'm in Paris, working from a café today", "I'm going to Rome, love it there", "I'm vegan but everyone says "
+     "it's a phase"],
+)
+def test_a_passing_whereabouts_or_an_opinion_after_a_statement_is_no_fact_of_its_own(said: str) -> None:
+    facts = _facts(said)
+    assert not any("lives in" in f or "loves it" in f or "phase" in f for f in facts)
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I'm a cop, 11 years on the force this spring", "User is a cop."),
+        ("I'm a nurse, 10 years in the NHS", "User is a nurse."),
+        ("Sold the Ninja last weekend, way too cold for another winter.", "User sold the Ninja last weekend."),
+        ("I'm single, not looking either lol", "User is single."),
+        ("I'm an iPhone person, had one since the 4S.", "User is an iPhone person."),
+    ],
+)
+def test_an_aside_after_the_statement_is_left_out_of_the_fact(said: str, fact: str) -> None:
+    assert _facts(said) == [fact]
+
+
+@pytest.mark.parametrize(
+    ("before", "said", "now"),
+    [
+        ("I'm a junior accountant.", "promoted to senior accountant this week 🎉🎉",
+         "User got promoted to senior accountant."),
+        ("I work at Google as an engineer.", "finally promoted to staff engineer!",
+         "User works at Google as a staff engineer."),
+    ],
+)
+def test_a_promotion_typed_without_its_i_replaces_the_role(ungated: RecallEngine, before: str, said: str,
+                                                           now: str) -> None:
+    valid, ended = _captured(ungated, before, said)
+    assert valid == [now] and len(ended) == 1
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("Got myself a used Skoda Octavia instead", "User got a used Skoda Octavia instead."),
+        ("doing carpentry full time now, finally!!", "User is doing carpentry full time."),
+        ("living in Leeds now", "User is living in Leeds."),
+    ],
+)
+def test_a_statement_typed_without_its_i_is_the_users(said: str, fact: str) -> None:
+    assert _facts(said) == [fact]
+
+
+def test_doing_fine_now_is_small_talk() -> None:
+    assert _facts("doing ok now") == []
+

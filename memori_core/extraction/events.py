@@ -191,8 +191,27 @@ def _state_since(clause: str, known: Sequence[str]) -> list[str] | None:
     return [f"I'm {state} now"] if slots_of(f"User is {state}.") else None
 
 
+# When a change told without its "I" happened, at its end: "this week", "today", ", finally!!".
+_WHEN_END = (r"(?:\s+(?:this\s+(?:week|month|morning|year)|today|yesterday|last\s+\w+|on\s+\w+day))?"
+             r"(?:\s*,?\s*(?:finally|at\s+last))?[\s.!]*$")
+# "promoted to senior accountant this week": the user's promotion.
+_PROMOTED_TO = rx(r"^(?:just\s+|finally\s+|officially\s+)?promoted\s+to\s+(?P<role>\S.*?)" + _WHEN_END)
+# "doing carpentry full time now", "working from home now": what the user does now.
+_DOING_NOW = rx(r"^(?P<said>(?:doing|working|studying|teaching|living)\s+\S.*?\bnow)" + _WHEN_END)
+
+
+def _without_i(clause: str, known: Sequence[str]) -> list[str] | None:
+    """A change typed without its "I": "promoted to senior accountant this week" -> "I got promoted to senior
+    accountant"; "doing carpentry full time now, finally!!" -> "I'm doing carpentry full time now"."""
+    m = _PROMOTED_TO.match(clause)
+    if m is not None:
+        return [f"I got promoted to {m.group('role')}"]
+    m = _DOING_NOW.match(clause)
+    return [f"I'm {m.group('said')}"] if m is not None else None
+
+
 _RESTATERS: tuple[Callable[[str, Sequence[str]], list[str] | None], ...] = (
-    _quit_habit, _retired, _laid_off, _new_job, _divorced, _married, _broke_up, _moved, _state_since,
+    _quit_habit, _retired, _laid_off, _new_job, _divorced, _married, _broke_up, _moved, _state_since, _without_i,
 )
 # Not the user's own event: someone else's ("my brother moved to Halifax"), a plan or a wish ("might move to
 # Boise"), a question.
