@@ -268,3 +268,39 @@ def test_a_statement_typed_without_its_i_is_the_users(said: str, fact: str) -> N
 def test_doing_fine_now_is_small_talk() -> None:
     assert _facts("doing ok now") == []
 
+
+@pytest.mark.parametrize(
+    "said",
+    ["ugh correction, Linz not Graz. autocorrect strikes again", "sorry I meant Linz, not Graz", "Linz, not Graz!"],
+)
+def test_a_correction_replaces_the_wrong_word_in_the_split_fact_stated_before(ungated: RecallEngine,
+                                                                              said: str) -> None:
+    valid, ended = _captured(ungated, "Quick context: I'm a data analyst living in Graz.", said)
+    assert valid == ["User is a data analyst.", "User lives in Linz."] and ended == ["User lives in Graz."]
+
+
+@pytest.mark.parametrize("said", ["*Katherine, sorry, with an e. typing on my phone", "*Katherine"])
+def test_a_name_typed_again_after_an_asterisk_corrects_its_spelling(ungated: RecallEngine, said: str) -> None:
+    valid, ended = _captured(ungated, "I'm Kathryn, first time using this", said)
+    assert valid == ["User's name is Katherine."] and ended == ["User's name is Kathryn."]
+
+
+@pytest.mark.parametrize("said", ["*Kevin", "*Kathryn", "*sigh*"])
+def test_an_asterisk_word_far_from_any_stored_name_corrects_nothing(ungated: RecallEngine, said: str) -> None:
+    valid, ended = _captured(ungated, "I'm Kathryn, first time using this", said)
+    assert valid == ["User's name is Kathryn."] and ended == []
+
+
+def test_x_not_y_with_no_stored_y_is_no_correction(ungated: RecallEngine) -> None:
+    valid, ended = _captured(ungated, "I live in Graz.", "tea, not coffee")
+    assert valid == ["User lives in Graz."] and ended == []
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [("I'm Kathryn, first time using this", ["User's name is Kathryn."]),
+     ("I'm Tom, new here", ["User's name is Tom."]),
+     ("I'm Greta, 29", ["User's name is Greta.", "User is 29."])],
+)
+def test_a_name_then_a_remark_is_the_name(said: str, facts: list[str]) -> None:
+    assert _facts(said) == facts

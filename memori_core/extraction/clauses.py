@@ -18,7 +18,7 @@ from .moments import NOW_WORDS, SOON
 from .pasted import split_pasted
 from .patterns import rx
 from .retold import as_plain_statements
-from .slots import PETS, acquired_slots, is_change
+from .slots import PETS, acquired_slots, is_change, slots_of
 from .speech_acts import CONDITIONAL, own_part
 from .typos import read_as_meant
 
@@ -225,6 +225,9 @@ def _profile(clause: str) -> list[str]:
     if name is None and _NAME_ITEM.match(items[0]) and not _PROFILE_ITEM.match(items[0]):
         name, items = items[0], items[1:]
     is_item = lambda i: bool(_PROFILE_ITEM.match(i) or _PARENT_OF.match(i) or _verb_item(i))  # noqa: E731
+    if m is not None and name is not None and items and not is_item(items[0]) and not slots_of(f"User is {name}."):
+        # "I'm Kathryn, first time using this": the name, then a remark of its own
+        return [f"My name is {name}", m.group("items").split(",", 1)[1].strip()]
     if len(items) < (1 if name else 2) or not all(map(is_item, items)) or _verb_item(items[0]):
         return [clause]
     if bare is not None and (len(items) < 2 or not any(_AGE_ITEM.match(i) for i in items)):

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 
 from .grammar import is_bare_present
 from .leads import strip_lead
 from .patterns import rx
 from .slots import content_words, holder, is_negated
 
-__all__ = ["as_denial", "as_own_treatment", "meant", "takes_back"]
+__all__ = ["as_denial", "as_own_treatment", "meant", "respelt", "takes_back"]
 
 # A clinician's change of the user's treatment, told with the user as object: "The doctor switched me from
 # warfarin to apixaban.", "My GP put me on statins." -> "I switched from ...", "I'm on statins."
@@ -103,3 +104,30 @@ def meant(clause: str, known: Sequence[str]) -> tuple[str, str] | None:
         if longer.search(held[0]):
             return longer.sub(right, held[0], count=1), said
     return wrong.sub(right, held[0], count=1), said
+
+
+# "*Katherine", "*Katherine, sorry, with an e": a word typed again after an asterisk, the spelling meant.
+_ASTERISK = re.compile(r"^\*\s*(?P<right>[A-Z][\w\u00c0-\u017f-]+)(?:[\s,.!]|$)")
+_CAPITALISED = re.compile(r"\b[A-Z][\w\u00c0-\u017f-]+")
+# How close a respelling is to the word it corrects ("Katherine" of "Kathryn": 0.75; "Kevin" of "Katherine": 0.43).
+_CLOSE = 0.7
+
+
+def respelt(clause: str, known: Sequence[str]) -> tuple[str, str] | None:
+    """``clause`` ("*Katherine, sorry, with an e") as the latest stored fact of the user's that holds the name it
+    respells, spelt right ("User's name is Katherine." of "User's name is Kathryn."), and the correction said
+    plainly ("I meant Katherine, not Kathryn"): a capitalised word with the same first letter, close in spelling;
+    ``None`` for any other clause, or when no stored word is close."""
+    m = _ASTERISK.match(clause.strip())
+    if m is None:
+        return None
+    right = m.group("right")
+    for text in reversed(known):
+        if holder(text) != "user" or is_negated(text):
+            continue
+        close = [w for w in _CAPITALISED.findall(text)[1:] if w[0] == right[0] and w != right
+                 and SequenceMatcher(None, w.lower(), right.lower()).ratio() >= _CLOSE]
+        if len(close) == 1:
+            wrong = close[0]
+            return re.sub(rf"\b{re.escape(wrong)}\b", right, text, count=1), f"I meant {right}, not {wrong}"
+    return None

@@ -16,7 +16,7 @@ from .filler import strip_filler
 from .job_change import as_job_changes
 from .named import as_the_users, named_someone
 from .pasted import split_pasted
-from .restated import as_denial, as_own_treatment, meant
+from .restated import as_denial, as_own_treatment, meant, respelt
 from .rules import judge_sentence
 from .slots import content_words, holder, is_negated
 from .supersede import replaces, told_with_what_holds_now, with_employer, with_partner
@@ -298,8 +298,8 @@ class RuleBasedFactExtractor:
             if restated is not None:
                 verdict = replace(verdict, sentence=clause)
             if verdict.fact is None and known:
-                corrected = meant(clause, known)
-                if corrected is not None:  # "Actually I meant Porto, not Lisbon."
+                corrected = meant(clause, known) or respelt(clause, known)
+                if corrected is not None:  # "Actually I meant Porto, not Lisbon.", "*Katherine"
                     verdict = SentenceVerdict(corrected[1], corrected[0], KEPT_REWRITTEN)
             if verdict.fact is None and verdict.reason == DROP_NOT_FIRST_PERSON and told:
                 users = as_the_users(clause, told=told, known=known, before=clauses[:n])
