@@ -304,3 +304,46 @@ def test_x_not_y_with_no_stored_y_is_no_correction(ungated: RecallEngine) -> Non
 )
 def test_a_name_then_a_remark_is_the_name(said: str, facts: list[str]) -> None:
     assert _facts(said) == facts
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["well, 30 as of yesterday, ugh", "just ate way too much cake 🎂 it's my 30th today!", "it's my 30th birthday!",
+     "it's my birthday, 30 today!"],
+)
+def test_a_birthday_told_in_passing_updates_the_age(ungated: RecallEngine, said: str) -> None:
+    valid, ended = _captured(ungated, "I'm 29.", said)
+    assert valid == ["User is 30."] and ended == ["User is 29."]
+
+
+@pytest.mark.parametrize("said", ["it's my son's 5th birthday today", "30 degrees today", "my 30th is next week"])
+def test_someone_elses_birthday_or_a_number_is_no_age_of_the_users(said: str) -> None:
+    assert restate_event(said, ["User is 29."]) is None
+
+
+@pytest.mark.parametrize(
+    ("said", "baby"),
+    [
+        ("she's here!! Ada arrived tuesday, 3.2 kg, we're exhausted and over the moon", "User had a baby girl named Ada."),
+        ("the baby was born on Tuesday!!! her name is Asha 👶", "User had a baby girl named Asha."),
+        ("Leo was born on monday. we're so tired", "User had a baby named Leo."),
+        ("we had the baby! we named him Oscar", "User had a baby boy named Oscar."),
+        ("our baby girl arrived last night", "User had a baby girl."),
+    ],
+)
+def test_a_birth_after_a_pregnancy_names_the_baby_and_ends_the_pregnancy(ungated: RecallEngine, said: str,
+                                                                          baby: str) -> None:
+    valid, ended = _captured(ungated, "I'm 7 months pregnant with our first", said)
+    assert valid == [baby] and ended == ["User is 7 months pregnant with their first."]
+
+
+@pytest.mark.parametrize("said", ["Tom arrived tuesday", "the baby was born on Tuesday"])
+def test_an_arrival_or_a_birth_with_no_pregnancy_stored_is_no_birth_of_the_users(said: str) -> None:
+    assert restate_event(said, ["User lives in Leeds."]) is None
+
+
+def test_a_pregnancy_found_out_is_stored_as_the_users_and_a_birth_ends_it(ungated: RecallEngine) -> None:
+    valid, _ = _captured(ungated, "we just found out I'm pregnant!!! 🥹")
+    assert valid == ["User is pregnant."]
+    valid, ended = _captured(ungated, "the baby was born on Tuesday!!! her name is Asha 👶")
+    assert valid == ["User had a baby girl named Asha."] and ended == ["User is pregnant."]

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from .leads import strip_lead
-from .named import partner_of
+from .named import OWN_PREGNANCY, partner_of
 from .patterns import rx
 from .slots import holder, is_negated, slots_of
 
@@ -210,13 +210,53 @@ def _without_i(clause: str, known: Sequence[str]) -> list[str] | None:
     return [f"I'm {m.group('said')}"] if m is not None else None
 
 
+# A birthday told in passing: "30 as of yesterday", "it's my 30th today!", "it's my birthday, 40 today".
+_AGE = rx(
+    r"^(?P<n>\d{1,3})\s+(?:as\s+of|since)\s+(?:yesterday|today|last\s+\w+|this\s+\w+|\w+day)\b"
+    r"|^(?:it's|its|it\s+is)\s+my\s+(?P<n2>\d{1,3})(?:st|nd|rd|th)\b(?:\s+(?:birthday|bday))?\s*(?:today|yesterday)?"
+    r"[\s.!]*$"
+    r"|^(?:it's|its|it\s+is)\s+my\s+(?:birthday|bday)\s*[,!.-]*\s*(?P<n3>\d{1,3})\s+today\b"
+)
+
+
+def _age(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "30 as of yesterday", "it's my 30th today!" -> "I turned 30"."""
+    m = _AGE.match(clause)
+    return [f"I turned {m.group('n') or m.group('n2') or m.group('n3')}"] if m is not None else None
+
+
+# A birth: "Ada arrived tuesday", "the baby was born on Tuesday" (a pregnancy of the user's stored), "our baby girl
+# is here", "we had the baby".
+_BORN = rx(
+    r"^(?:(?P<own>our|my)\s+|the\s+)?(?:(?:new\s+|little\s+)?baby(?:\s+(?P<kind>girl|boy))?|(?P<name>(?-i:[A-Z])"
+    r"[\w\u00c0-\u017f-]+))\s+(?:was\s+born|arrived|is\s+here|came)\b"
+    r"|^(?:we|i)\s+had\s+(?:the|our)\s+baby\b"
+)
+_NO_NAME = frozenset("she he it they everyone everybody someone nobody spring summer autumn winter".split())
+
+
+def _born(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "Ada arrived tuesday, 3.2 kg" (a pregnancy stored) -> "I had a baby named Ada"; "our baby girl is here" ->
+    "I had a baby girl" (someone else's baby, "the baby was born" with no pregnancy stored, is none)."""
+    m = _BORN.match(clause)
+    if m is None or (m.group("name") or "").lower() in _NO_NAME:
+        return None
+    if not m.group("own") and not clause.lower().startswith(("we", "i ")) \
+            and not any(OWN_PREGNANCY.match(text) for text in known):
+        return None
+    kind = f" {m.group('kind').lower()}" if m.group("kind") else ""
+    return [f"I had a baby{kind} named {m.group('name')}" if m.group("name") else f"I had a baby{kind}"]
+
+
 _RESTATERS: tuple[Callable[[str, Sequence[str]], list[str] | None], ...] = (
     _quit_habit, _retired, _laid_off, _new_job, _divorced, _married, _broke_up, _moved, _state_since, _without_i,
+    _age, _born,
 )
 # Not the user's own event: someone else's ("my brother moved to Halifax"), a plan or a wish ("might move to
 # Boise"), a question.
 _NOT_OWN = rx(
-    r"^(?:(?:my|our)\s+(?!ex\b|position\b|role\b|job\b|post\b|divorce\b|last\b)\w+|his|her|their|they|he|she)\b"
+    r"^(?:(?:my|our)\s+(?!ex\b|position\b|role\b|job\b|post\b|divorce\b|last\b|"
+    r"(?:new\s+|little\s+)?baby(?:\s+(?:girl|boy))?\s+(?:was|arrived|is|came)\b)\w+|his|her|their|they|he|she)\b"
     r"|\b(?:might|(?-i:may)|could|would|should|thinking\s+(?:of|about)|planning\s+to|want\s+to|hope\s+to|if)\b|\?"
 )
 # A side remark on how things go, or that the event came off, not what holds: "my sleep is so much better", "we
@@ -248,7 +288,34 @@ def as_life_events(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
     """``clauses`` (one user message, split) with each that tells a life event in other words replaced by the
     plain statements it means (:func:`restate_event`), a side remark left out, any other clause as it is."""
     out: list[str] = []
-    for clause in clauses:
+    for i, clause in enumerate(clauses):
         said = restate_event(clause, known)
-        out += [clause] if said is None else said
+        if said is None:
+            out.append(clause)
+            continue
+        if said and _BABY.match(said[-1]):  # "the baby was born. her name is Asha" -> "I had a baby girl named Asha"
+            said[-1] = _baby_named(said[-1], clauses[i - 1: i] + clauses[i + 1: i + 2])
+        out += said
     return out
+
+
+_BABY = re.compile(r"^I had a baby(?: (?P<kind>girl|boy))?(?: named (?P<name>\S+))?$")
+# What a clause beside a birth tells of the baby: "she's here!!", "her name is Asha", "we named him Leo".
+_HER = rx(r"^(?:(?P<she>she|he)(?:'s|\s+is)\s+here\b|(?P<her>her|his)\s+name(?:'s|\s+is)\s+(?P<name>(?-i:[A-Z])[\w-]+)"
+          r"|(?:we\s+)?(?:named|called)\s+(?P<them>her|him)\s+(?P<name2>(?-i:[A-Z])[\w-]+))")
+
+
+def _baby_named(said: str, beside: Sequence[str]) -> str:
+    """``said`` ("I had a baby") with what the clauses ``beside`` it tell: whether a girl or a boy ("she's here"),
+    the name ("her name is Asha") -> "I had a baby girl named Asha"."""
+    m = _BABY.match(said)
+    assert m is not None
+    kind, name = m.group("kind"), m.group("name")
+    for clause in beside:
+        her = _HER.match(strip_lead(clause).strip())
+        if her is None:
+            continue
+        pronoun = (her.group("she") or her.group("her") or her.group("them")).lower()
+        kind = kind or ("girl" if pronoun in ("she", "her") else "boy")
+        name = name or her.group("name") or her.group("name2")
+    return f"I had a baby{f' {kind}' if kind else ''}{f' named {name}' if name else ''}"

@@ -61,7 +61,8 @@ _REMINDER = words(
     "reminder", "a reminder", "just a reminder", "quick reminder", "just reminding you", "reminding you",
     "just to remind you", "to remind you", "just so you remember", "in case you forgot", "turns out", "it turns out",
     "apparently",
-    "i found out", "i just found out", "just found out", "my doctor says", "my doctor said", "my doctor told me",
+    "i found out", "i just found out", "just found out", "we found out", "we just found out", "we've found out",
+    "my doctor says", "my doctor said", "my doctor told me",
     "the doctor says", "the doctor said",
 )
 # "No, I live in Leeds" cuts "No"; "No pets for us" does not: there "no" is a determiner.

@@ -38,9 +38,10 @@ __all__ = ["ENDED_STAGES", "OWN_PREGNANCY", "as_the_users", "named_someone", "pa
 
 # Where a relationship ends: every fact told of it ends with it.
 ENDED_STAGES = frozenset({"single", "divorced", "widowed"})
-# The user (or their partner) is expecting: "User is pregnant.", "User's wife is expecting twins."
+# The user (or their partner) is expecting: "User is pregnant.", "User's wife is expecting twins.", "User is 7 months
+# pregnant with their first."
 OWN_PREGNANCY = rx(
-    r"^user(?:'s\s+(?:wife|partner|girlfriend|fianc\w*))?(?:\s+and\s+\w+)?\s+(?:is|are)\s+(?:\w+\s+)?"
+    r"^user(?:'s\s+(?:wife|partner|girlfriend|fianc\w*))?(?:\s+and\s+\w+)?\s+(?:is|are)\s+(?:\w+\s+){0,3}?"
     r"(?:pregnant|expecting)\b"
 )
 # "the baby was born last week", "Sofia was born on Tuesday", "the baby arrived": a birth told without whose it
