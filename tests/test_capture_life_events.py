@@ -347,3 +347,29 @@ def test_a_pregnancy_found_out_is_stored_as_the_users_and_a_birth_ends_it(ungate
     assert valid == ["User is pregnant."]
     valid, ended = _captured(ungated, "the baby was born on Tuesday!!! her name is Asha 👶")
     assert valid == ["User had a baby girl named Asha."] and ended == ["User is pregnant."]
+
+
+@pytest.mark.parametrize(
+    ("before", "said", "now"),
+    [
+        ("I'm a big meat eater, steak at least twice a week.",
+         "ok so I watched a documentary and went fully vegan three weeks ago", ["User went vegan three weeks ago."]),
+        ("My husband Derek and I run a bakery together.", "the divorce went through in june, I kept the bakery though",
+         ["User is divorced from Derek."]),
+        ("I work as a paralegal in Leeds.", "I passed the exam and now I'm a solicitor",
+         ["User is a solicitor."]),
+    ],
+)
+def test_a_one_off_past_event_told_around_a_change_is_not_stored(ungated: RecallEngine, before: str, said: str,
+                                                                 now: list[str]) -> None:
+    valid, ended = _captured(ungated, before, said)
+    assert valid == now and len(ended) == 1
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [("I joined a choir.", ["User joined a choir."]),
+     ("I watched a documentary and went vegan", ["User watched a documentary.", "User went vegan."])],
+)
+def test_a_one_off_past_event_with_no_stored_fact_changed_is_stored(said: str, facts: list[str]) -> None:
+    assert _facts(said) == facts

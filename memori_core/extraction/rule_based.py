@@ -19,7 +19,7 @@ from .pasted import split_pasted
 from .restated import as_denial, as_own_treatment, meant, respelt
 from .rules import judge_sentence
 from .slots import content_words, holder, is_negated
-from .supersede import replaces, told_with_what_holds_now, with_employer, with_partner
+from .supersede import replaces, story_of_a_change, told_with_what_holds_now, with_employer, with_partner
 from .typos import read_as_meant
 from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike, as_messages
 from .verdicts import DROP_NOT_FIRST_PERSON, DROP_QUOTED, KEPT_REWRITTEN, SentenceVerdict
@@ -263,7 +263,8 @@ class RuleBasedFactExtractor:
                 ended_texts = [text for _, text in ended]
                 text = with_partner(with_employer(verdict.fact, ended_texts), ended_texts)
                 said.append((ExtractedFact(text, supersedes=replaced, core=core, expires_at=expires), verdict))
-            facts += [fact for fact, verdict in said if not told_with_what_holds_now(fact, verdict, said)]
+            facts += [fact for fact, verdict in said if not told_with_what_holds_now(fact, verdict, said)
+                      and not story_of_a_change(fact, verdict, said)]
         return facts
 
     def _said_at(self, when: datetime | None) -> datetime | None:

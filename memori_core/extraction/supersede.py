@@ -45,7 +45,7 @@ from .speech_acts import own_part
 from .types import ExtractedFact
 from .verdicts import KEPT_AS_SAID, KEPT_REWRITTEN, SentenceVerdict
 
-__all__ = ["replaces", "told_with_what_holds_now", "with_employer", "with_partner"]
+__all__ = ["replaces", "story_of_a_change", "told_with_what_holds_now", "with_employer", "with_partner"]
 
 # A medical condition is no habit: a habit stated with "only" does not replace it.
 _CONDITION = rx(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|diabet\w*|anaphyla\w*)")
@@ -166,6 +166,19 @@ def told_with_what_holds_now(
         if any(holder(fact.text, s) == holder(other.text, s) for s in slots & slots_of(other.text)):
             return True
     return False
+
+
+def story_of_a_change(
+    fact: ExtractedFact, verdict: SentenceVerdict, said: list[tuple[ExtractedFact, SentenceVerdict]]
+) -> bool:
+    """Whether ``fact`` is a one-off past event of no slot of the user's life told beside a change of the same
+    message that ends a stored fact ("I watched a documentary and went vegan", "I just qualified, so I'm a
+    solicitor now", "the divorce went through, I kept the bakery"): the story around the change, not a fact memory
+    needs. Alone it is stored ("User joined a choir.")."""
+    if fact.supersedes or slots_of(fact.text) or not is_past_statement(fact.text) or is_change(verdict.sentence) \
+            or is_loss(verdict.sentence) or _is_ending(verdict) or is_care_fact(fact.text):
+        return False
+    return any(other is not fact and other.supersedes and slots_of(other.text) for other, _ in said)
 
 
 def _same_person(new: str, old: str, old_words: frozenset[str]) -> bool:
