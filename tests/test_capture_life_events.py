@@ -8,6 +8,7 @@ import pytest
 
 from memori_core import RecallEngine, RuleBasedFactExtractor, capture_facts
 from memori_core.extraction.events import restate_event
+from memori_core.extraction.named import resolve_same
 from memori_core.extraction.filler import strip_filler
 
 RULES = RuleBasedFactExtractor()
@@ -373,3 +374,48 @@ def test_a_one_off_past_event_told_around_a_change_is_not_stored(ungated: Recall
 )
 def test_a_one_off_past_event_with_no_stored_fact_changed_is_stored(said: str, facts: list[str]) -> None:
     assert _facts(said) == facts
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["my two kiddos Mila and Theo are driving me nuts today lol", "my boss is being weird today",
+     "my husband is cooking tonight"],
+)
+def test_what_someone_of_the_users_is_doing_today_is_a_passing_moment(said: str) -> None:
+    assert RULES.extract([("user", said)]) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [("my sister is moving to Leeds today", "User's sister is moving to Leeds today."),
+     ("my son is learning to swim", "User's son is learning to swim.")],
+)
+def test_a_change_of_someone_of_the_users_with_its_day_or_without_a_day_is_kept(said: str, fact: str) -> None:
+    assert _facts(said) == [fact]
+
+
+@pytest.mark.parametrize(
+    ("before", "said", "now"),
+    [
+        ("I work as a paralegal at a law firm in Leeds.",
+         "yes! and I just qualified, so I'm a solicitor at the same firm now",
+         "User is a solicitor at a law firm in Leeds."),
+        ("I work at Google as a designer.", "I'm a manager at the same company now", "User is a manager at Google."),
+    ],
+)
+def test_the_same_firm_is_the_firm_the_stored_job_names(ungated: RecallEngine, before: str, said: str,
+                                                        now: str) -> None:
+    valid, ended = _captured(ungated, before, said)
+    assert valid == [now] and ended == [before.replace("I work", "User works").rstrip(".") + "."]
+
+
+@pytest.mark.parametrize(
+    "fact", ["User is at the same firm now.", "User eats the same thing every day.", "User still has the same car."]
+)
+def test_the_same_thing_no_stored_fact_names_is_left_as_said(fact: str) -> None:
+    assert resolve_same(fact, ["User lives in Leeds.", "User's sister works at a law firm in York."]) == fact
+
+
+def test_someone_of_the_users_visiting_this_weekend_is_still_a_plan() -> None:
+    [fact] = RULES.extract([("user", "My sister is visiting this weekend.")])
+    assert fact.text.startswith("User's sister is visiting on the weekend of") and fact.expires_at is not None

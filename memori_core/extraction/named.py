@@ -34,7 +34,7 @@ from .slots import (
 )
 from .verdicts import SentenceVerdict
 
-__all__ = ["ENDED_STAGES", "OWN_PREGNANCY", "as_the_users", "named_someone", "partner_of", "told_of"]
+__all__ = ["ENDED_STAGES", "OWN_PREGNANCY", "as_the_users", "named_someone", "partner_of", "resolve_same", "told_of"]
 
 # Where a relationship ends: every fact told of it ends with it.
 ENDED_STAGES = frozenset({"single", "divorced", "widowed"})
@@ -255,6 +255,36 @@ def _disposed_own(clause: str, known: Sequence[str]) -> str | None:
         return None
     mine = f"My {said[0]} got {said[1]}"
     return mine if any(ends_ownership(mine, text) for text in known) else None
+
+
+# "at the same firm", "the same hospital": a thing a stored fact names (not "the same way", "the same time").
+_NOT_A_THING = r"(?:now|too|again|as|and|but|though|anyway|still|here|there|one|thing|way|time|day|old|age)\b"
+_THE_SAME = rx(rf"\bthe\s+same\s+(?:(?!{_NOT_A_THING})[\w-]+\s+)?(?P<head>(?!{_NOT_A_THING})[\w-]+)\b")
+# A workplace the stored job names by its name ("User works at Google." for "the same company").
+_WORKPLACE = frozenset("company firm employer place office job hospital school practice agency bank store shop".split())
+_AT_NAMED = re.compile(r"\b(?:at|for)\s+(?P<org>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*)*)")
+
+
+def resolve_same(fact: str, known: Sequence[str]) -> str:
+    """``fact`` with "the same <thing>" said as the user's latest stored fact names it ("User is a solicitor at the
+    same firm." after "User works as a paralegal at a law firm in Leeds." -> "User is a solicitor at a law firm in
+    Leeds."; "the same company" after "User works at Google." -> "Google"), or as it is when none names one."""
+    m = _THE_SAME.search(fact)
+    if m is None:
+        return fact
+    head = m.group("head")
+    thing = rx(rf"\b(?:a|an)\s+(?:[\w&'-]+\s+){{0,3}}?{re.escape(head)}\b(?:\s+in\s+(?-i:[A-Z])[\w\u00c0-\u017f-]+)?")
+    for text in reversed(known):
+        if holder(text) != "user" or is_negated(text):
+            continue
+        named = thing.search(text)
+        if named is None and head.lower() in _WORKPLACE and "job" in slots_of(text):
+            named = _AT_NAMED.search(text)
+            if named is not None:
+                return fact[: m.start()] + named.group("org") + fact[m.end():]
+        if named is not None:
+            return fact[: m.start()] + named.group(0) + fact[m.end():]
+    return fact
 
 
 _HE_SHE = rx(r"^(?:he|she)(?:'s|\s)")

@@ -14,7 +14,7 @@ from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .events import as_life_events
 from .filler import strip_filler
 from .job_change import as_job_changes
-from .named import as_the_users, named_someone
+from .named import as_the_users, named_someone, resolve_same
 from .pasted import split_pasted
 from .restated import as_denial, as_own_treatment, meant, respelt
 from .rules import judge_sentence
@@ -306,6 +306,8 @@ class RuleBasedFactExtractor:
                 users = as_the_users(clause, told=told, known=known, before=clauses[:n])
                 if users is not None:  # "Max passed away" after "User has a dog called Max."
                     verdict = replace(self.judge(users, now=when), sentence=clause)
+            if verdict.fact is not None and known:  # "at the same firm": the firm a stored fact names
+                verdict = replace(verdict, fact=resolve_same(verdict.fact, known))
             if verdict.fact is not None:
                 told.append(verdict.fact)
             verdicts.append(verdict)
