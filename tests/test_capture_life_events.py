@@ -118,7 +118,8 @@ def test_no_longer_with_someone_not_the_stored_partner_is_no_breakup(said: str) 
 @pytest.mark.parametrize(
     "said",
     ["well not anymore lol, we ended up moving to bristol in march", "anyway we're settled in Bristol now",
-     "we finally made the move to Bristol"],
+     "we finally made the move to Bristol",
+     "long story. we spent all summer packing, the movers lost a box, but anyway we're settled in Bristol now"],
 )
 def test_a_move_told_as_ending_up_or_settling_somewhere_replaces_the_home(ungated: RecallEngine, said: str) -> None:
     valid, ended = _captured(ungated, "I live in Cardiff.", said)
@@ -161,6 +162,7 @@ def test_side_remarks_about_how_things_go_are_not_stored(said: str) -> None:
 def test_plans_and_someone_elses_events_are_not_restated() -> None:
     assert restate_event("might move to Boise next year") is None
     assert restate_event("my brother ended up moving to Halifax") is None
+    assert restate_event("the kids are settled in school now") is None
     assert restate_event("did you end up moving to Bristol?") is None
 
 
@@ -419,3 +421,40 @@ def test_the_same_thing_no_stored_fact_names_is_left_as_said(fact: str) -> None:
 def test_someone_of_the_users_visiting_this_weekend_is_still_a_plan() -> None:
     [fact] = RULES.extract([("user", "My sister is visiting this weekend.")])
     assert fact.text.startswith("User's sister is visiting on the weekend of") and fact.expires_at is not None
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("Name: Priyanka. Job: ER doctor. City: Melbourne. Age: 34",
+         ["User's name is Priyanka.", "User works as an ER doctor.", "User lives in Melbourne.", "User is 34."]),
+        ("Name: Tom, Age: 41, Job: retired, Allergies: none", ["User's name is Tom.", "User is 41.", "User is retired."]),
+        ("Allergies: peanuts", ["User is allergic to peanuts."]),
+        ("Job: a nurse at St Mary's", ["User works as a nurse at St Mary's."]),
+    ],
+)
+def test_a_profile_typed_as_labels_gives_one_fact_per_label(said: str, facts: list[str]) -> None:
+    assert _facts(said) == facts
+
+
+@pytest.mark.parametrize("said", ["Note: buy milk", "Reminder: call the bank", "Name: what should I call my dog?"])
+def test_a_label_the_rules_do_not_know_or_a_question_is_no_fact(said: str) -> None:
+    assert RULES.extract([("user", said)]) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "now"),
+    [("Sold the Ninja last weekend, way too cold. Got myself a used Skoda Octavia instead",
+      "User got a used Skoda Octavia instead."),
+     ("I sold the Ninja and bought a used Skoda Octavia instead", "User bought a used Skoda Octavia instead.")],
+)
+def test_what_came_instead_of_a_thing_sold_replaces_it_and_the_sale_is_not_stored(ungated: RecallEngine,
+                                                                                  said: str, now: str) -> None:
+    valid, ended = _captured(ungated, "I ride a Kawasaki Ninja to work every day, rain or shine", said)
+    assert valid == [now]
+    assert ended == ["User rides a Kawasaki Ninja to work every day, rain or shine."]
+
+
+def test_a_thing_sold_with_nothing_instead_is_stored_as_the_sale(ungated: RecallEngine) -> None:
+    valid, ended = _captured(ungated, "I ride a Kawasaki Ninja to work every day", "Sold the Ninja last weekend")
+    assert valid == ["User sold the Ninja last weekend."] and len(ended) == 1

@@ -82,10 +82,11 @@ _BROKE_UP = rx(
 )
 _PLACE = (r"(?P<place>(?-i:[A-Z])[\w\u00c0-\u017f-]+(?:\s+(?-i:[A-Z])[\w\u00c0-\u017f-]+)?"
           r"|(?!(?:in|on|at|last|this|next|the|a|an|my|our|be|live|work|stay)\b)[a-z\u00c0-\u017f-]{3,})")
-# "we ended up moving to bristol in march", "finally made the move to Leeds", "we're settled in Uppsala now".
+# "we ended up moving to bristol in march", "finally made the move to Leeds", "we're settled in Uppsala now" (at the
+# end of a long story too: "we spent all summer packing, ... but anyway we're settled in Uppsala now").
 _MOVED = rx(
-    rf"(?:^(?:(?:i|we)\s+)?(?:(?:ended\s+up|wound\s+up)\s+(?:moving|relocating)|(?:finally\s+)?made\s+the\s+move)"
-    rf"\s+(?:back\s+)?to\s+|^{_IM}\s+(?:all\s+|finally\s+|now\s+)?settled\s+in\s+)" + _PLACE
+    r"(?:(?:^|\b(?:i|we)\s+)(?:(?:ended\s+up|wound\s+up)\s+(?:moving|relocating)|(?:finally\s+)?made\s+the\s+move)"
+    rf"\s+(?:back\s+)?to\s+|(?:^|\b){_IM}\s+(?:all\s+|finally\s+|now\s+)?settled\s+in\s+)" + _PLACE
 )
 # "pescatarian since new years", "I'm vegan as of january": a state said with when it began is what the user is now.
 _STATE_SINCE = rx(
@@ -174,7 +175,7 @@ def _broke_up(clause: str, known: Sequence[str]) -> list[str] | None:
 
 def _moved(clause: str, known: Sequence[str]) -> list[str] | None:
     """ "we ended up moving to bristol in march", "we're settled in Uppsala now" -> "I moved to Bristol"."""
-    m = _MOVED.match(clause)
+    m = _MOVED.search(clause)
     if m is None:
         return None
     place = m.group("place")

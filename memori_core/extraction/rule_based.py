@@ -14,12 +14,20 @@ from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .events import as_life_events
 from .filler import strip_filler
 from .job_change import as_job_changes
+from .labels import as_labelled
 from .named import as_the_users, named_someone, resolve_same
 from .pasted import split_pasted
 from .restated import as_denial, as_own_treatment, meant, respelt
 from .rules import judge_sentence
 from .slots import content_words, holder, is_negated
-from .supersede import replaces, story_of_a_change, told_with_what_holds_now, with_employer, with_partner
+from .supersede import (
+    handed_over,
+    replaces,
+    story_of_a_change,
+    told_with_what_holds_now,
+    with_employer,
+    with_partner,
+)
 from .typos import read_as_meant
 from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike, as_messages
 from .verdicts import DROP_NOT_FIRST_PERSON, DROP_QUOTED, KEPT_REWRITTEN, SentenceVerdict
@@ -47,7 +55,7 @@ def plain_reading(text: str) -> str:
     >>> plain_reading("I can stop the metformin")
     'I stopped taking metformin'
     """
-    return ". ".join(as_life_events(own_clauses(text), ()))
+    return ". ".join(as_labelled(as_life_events(own_clauses(text), ())))
 
 
 class RuleBasedFactExtractor:
@@ -263,6 +271,7 @@ class RuleBasedFactExtractor:
                 ended_texts = [text for _, text in ended]
                 text = with_partner(with_employer(verdict.fact, ended_texts), ended_texts)
                 said.append((ExtractedFact(text, supersedes=replaced, core=core, expires_at=expires), verdict))
+            said = handed_over(said)  # "Sold the Ninja. Got a used Skoda instead": the Skoda fact ends the Ninja one
             facts += [fact for fact, verdict in said if not told_with_what_holds_now(fact, verdict, said)
                       and not story_of_a_change(fact, verdict, said)]
         return facts
@@ -289,8 +298,9 @@ class RuleBasedFactExtractor:
         own, pasted = split_pasted(strip_filler(read_as_meant(text)))
         # what the user tells in their own words ("wait no, that's my brother", "met someone! his name is Marco"), as
         # the plain statements the rules read (.retold); a change of employer in the user's words too (.job_change),
-        # and a life event told in other words ("day 40 without a cigarette": .events)
-        clauses = as_life_events(as_job_changes(plain_clauses(own), known), known)
+        # a life event told in other words ("day 40 without a cigarette": .events), a profile typed as labels
+        # ("Name: Priyanka. Job: ER doctor": .labels)
+        clauses = as_labelled(as_life_events(as_job_changes(plain_clauses(own), known), known))
         told = list(known)  # the stored facts, and those of this message so far ("I started seeing Leo", "Leo is a nurse")
         for n, clause in enumerate(clauses):
             # "My doctor switched me from warfarin to apixaban.", "I lied about being vegan."

@@ -45,7 +45,7 @@ from .speech_acts import own_part
 from .types import ExtractedFact
 from .verdicts import KEPT_AS_SAID, KEPT_REWRITTEN, SentenceVerdict
 
-__all__ = ["replaces", "story_of_a_change", "told_with_what_holds_now", "with_employer", "with_partner"]
+__all__ = ["handed_over", "replaces", "story_of_a_change", "told_with_what_holds_now", "with_employer", "with_partner"]
 
 # A medical condition is no habit: a habit stated with "only" does not replace it.
 _CONDITION = rx(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|diabet\w*|anaphyla\w*)")
@@ -166,6 +166,25 @@ def told_with_what_holds_now(
         if any(holder(fact.text, s) == holder(other.text, s) for s in slots & slots_of(other.text)):
             return True
     return False
+
+
+# "Got a used Skoda instead", "... in its place": what came instead of a thing the message says was left or sold.
+_INSTEAD = rx(r"\b(?:instead|in\s+its\s+place|to\s+replace\s+(?:it|her|him))\b")
+
+
+def handed_over(said: list[tuple[ExtractedFact, SentenceVerdict]]) -> list[tuple[ExtractedFact, SentenceVerdict]]:
+    """``said`` (one message's facts) with what a thing left or sold ended handed over to what the message says came
+    instead ("Sold the Ninja. Got a used Skoda instead": "User got a used Skoda instead." ends the stored fact "User
+    sold the Ninja." ended, and the sale is not stored); ``said`` as it is when nothing came instead."""
+    new = next((i for i, (_, how) in enumerate(said)
+                if how.reason == KEPT_REWRITTEN and _INSTEAD.search(how.sentence) and not _is_ending(how)), None)
+    ended = [fact for fact, how in said if _is_ending(how) and fact.supersedes]
+    if new is None or not ended:
+        return said
+    fact, how = said[new]
+    merged = replace(fact, supersedes=tuple(dict.fromkeys(fact.supersedes + tuple(i for f in ended
+                                                                                 for i in f.supersedes))))
+    return [(merged, how) if i == new else (f, v) for i, (f, v) in enumerate(said) if not any(f is e for e in ended)]
 
 
 def story_of_a_change(
