@@ -327,11 +327,12 @@ def test_someone_elses_birthday_or_a_number_is_no_age_of_the_users(said: str) ->
 @pytest.mark.parametrize(
     ("said", "baby"),
     [
-        ("she's here!! Ada arrived tuesday, 3.2 kg, we're exhausted and over the moon", "User had a baby girl named Ada."),
-        ("the baby was born on Tuesday!!! her name is Asha 👶", "User had a baby girl named Asha."),
+        ("she's here!! Ada arrived tuesday, 3.2 kg, we're exhausted and over the moon",
+         "User had a baby daughter named Ada."),
+        ("the baby was born on Tuesday!!! her name is Asha 👶", "User had a baby daughter named Asha."),
         ("Leo was born on monday. we're so tired", "User had a baby named Leo."),
-        ("we had the baby! we named him Oscar", "User had a baby boy named Oscar."),
-        ("our baby girl arrived last night", "User had a baby girl."),
+        ("we had the baby! we named him Oscar", "User had a baby son named Oscar."),
+        ("our baby girl arrived last night", "User had a baby daughter."),
     ],
 )
 def test_a_birth_after_a_pregnancy_names_the_baby_and_ends_the_pregnancy(ungated: RecallEngine, said: str,
@@ -349,7 +350,7 @@ def test_a_pregnancy_found_out_is_stored_as_the_users_and_a_birth_ends_it(ungate
     valid, _ = _captured(ungated, "we just found out I'm pregnant!!! 🥹")
     assert valid == ["User is pregnant."]
     valid, ended = _captured(ungated, "the baby was born on Tuesday!!! her name is Asha 👶")
-    assert valid == ["User had a baby girl named Asha."] and ended == ["User is pregnant."]
+    assert valid == ["User had a baby daughter named Asha."] and ended == ["User is pregnant."]
 
 
 @pytest.mark.parametrize(
@@ -458,3 +459,14 @@ def test_what_came_instead_of_a_thing_sold_replaces_it_and_the_sale_is_not_store
 def test_a_thing_sold_with_nothing_instead_is_stored_as_the_sale(ungated: RecallEngine) -> None:
     valid, ended = _captured(ungated, "I ride a Kawasaki Ninja to work every day", "Sold the Ninja last weekend")
     assert valid == ["User sold the Ninja last weekend."] and len(ended) == 1
+
+
+# -- tester j2, findings 1, 2 and 6 --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said", ["we just found out I'm pregnant!!! 🥹", "just found out I'm pregnant", "We found out I'm pregnant."]
+)
+def test_a_pregnancy_found_out_is_the_users_pregnancy_not_the_sentence_as_said(said: str) -> None:
+    assert _facts(said) == ["User is pregnant."]
+

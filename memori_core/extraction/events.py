@@ -238,14 +238,14 @@ _NO_NAME = frozenset("she he it they everyone everybody someone nobody spring su
 
 def _born(clause: str, known: Sequence[str]) -> list[str] | None:
     """ "Ada arrived tuesday, 3.2 kg" (a pregnancy stored) -> "I had a baby named Ada"; "our baby girl is here" ->
-    "I had a baby girl" (someone else's baby, "the baby was born" with no pregnancy stored, is none)."""
+    "I had a baby daughter" (someone else's baby, "the baby was born" with no pregnancy stored, is none)."""
     m = _BORN.match(clause)
     if m is None or (m.group("name") or "").lower() in _NO_NAME:
         return None
     if not m.group("own") and not clause.lower().startswith(("we", "i ")) \
             and not any(OWN_PREGNANCY.match(text) for text in known):
         return None
-    kind = f" {m.group('kind').lower()}" if m.group("kind") else ""
+    kind = {"girl": " daughter", "boy": " son"}[m.group("kind").lower()] if m.group("kind") else ""
     return [f"I had a baby{kind} named {m.group('name')}" if m.group("name") else f"I had a baby{kind}"]
 
 
@@ -294,13 +294,13 @@ def as_life_events(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
         if said is None:
             out.append(clause)
             continue
-        if said and _BABY.match(said[-1]):  # "the baby was born. her name is Asha" -> "I had a baby girl named Asha"
+        if said and _BABY.match(said[-1]):  # "the baby was born. her name is Asha" -> "I had a baby daughter named Asha"
             said[-1] = _baby_named(said[-1], clauses[i - 1: i] + clauses[i + 1: i + 2])
         out += said
     return out
 
 
-_BABY = re.compile(r"^I had a baby(?: (?P<kind>girl|boy))?(?: named (?P<name>\S+))?$")
+_BABY = re.compile(r"^I had a baby(?: (?P<kind>daughter|son))?(?: named (?P<name>\S+))?$")
 # What a clause beside a birth tells of the baby: "she's here!!", "her name is Asha", "we named him Leo".
 _HER = rx(r"^(?:(?P<she>she|he)(?:'s|\s+is)\s+here\b|(?P<her>her|his)\s+name(?:'s|\s+is)\s+(?P<name>(?-i:[A-Z])[\w-]+)"
           r"|(?:we\s+)?(?:named|called)\s+(?P<them>her|him)\s+(?P<name2>(?-i:[A-Z])[\w-]+))")
@@ -308,7 +308,7 @@ _HER = rx(r"^(?:(?P<she>she|he)(?:'s|\s+is)\s+here\b|(?P<her>her|his)\s+name(?:'
 
 def _baby_named(said: str, beside: Sequence[str]) -> str:
     """``said`` ("I had a baby") with what the clauses ``beside`` it tell: whether a girl or a boy ("she's here"),
-    the name ("her name is Asha") -> "I had a baby girl named Asha"."""
+    the name ("her name is Asha") -> "I had a baby daughter named Asha"."""
     m = _BABY.match(said)
     assert m is not None
     kind, name = m.group("kind"), m.group("name")
@@ -317,6 +317,6 @@ def _baby_named(said: str, beside: Sequence[str]) -> str:
         if her is None:
             continue
         pronoun = (her.group("she") or her.group("her") or her.group("them")).lower()
-        kind = kind or ("girl" if pronoun in ("she", "her") else "boy")
+        kind = kind or ("daughter" if pronoun in ("she", "her") else "son")
         name = name or her.group("name") or her.group("name2")
     return f"I had a baby{f' {kind}' if kind else ''}{f' named {name}' if name else ''}"
