@@ -470,3 +470,35 @@ def test_a_thing_sold_with_nothing_instead_is_stored_as_the_sale(ungated: Recall
 def test_a_pregnancy_found_out_is_the_users_pregnancy_not_the_sentence_as_said(said: str) -> None:
     assert _facts(said) == ["User is pregnant."]
 
+@pytest.mark.parametrize(
+    ("said", "plan"),
+    [
+        ("big news!! I'm moving to Graz next month... wait sorry, I meant Linz not Graz 😅", "User is moving to Linz"),
+        ("I'm moving to Graz next month, no wait, Linz not Graz", "User is moving to Linz"),
+        ("I'm moving to Graz next month. sorry, Linz, not Graz!", "User is moving to Linz"),
+    ],
+)
+def test_a_correction_in_the_same_message_corrects_what_was_just_said_not_the_stored_home(
+    ungated: RecallEngine, said: str, plan: str
+) -> None:
+    valid, ended = _captured(ungated, "I live in Graz.", said)
+    assert ended == [] and "User lives in Graz." in valid
+    assert any(f.startswith(plan) for f in valid) and not any("Graz" in f for f in valid if f != "User lives in Graz.")
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("I drink coffee every morning. tea, not coffee", ["User drinks tea every morning."]),
+        ("my sister lives in Graz. sorry, I meant Linz not Graz", ["User's sister lives in Linz."]),
+    ],
+)
+def test_a_correction_applies_to_the_latest_clause_of_the_message_holding_the_wrong_word(said: str,
+                                                                                        facts: list[str]) -> None:
+    assert _facts(said) == facts
+
+
+def test_a_correction_no_clause_of_the_message_holds_still_corrects_the_stored_fact(ungated: RecallEngine) -> None:
+    valid, ended = _captured(ungated, "I live in Graz.", "oh and I'm a nurse. sorry, I meant Linz, not Graz")
+    assert valid == ["User is a nurse.", "User lives in Linz."] and ended == ["User lives in Graz."]
+

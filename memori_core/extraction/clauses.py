@@ -17,6 +17,7 @@ from .leads import strip_lead
 from .moments import NOW_WORDS, SOON
 from .pasted import split_pasted
 from .patterns import rx
+from .restated import corrected_in_message
 from .retold import as_plain_statements
 from .slots import PETS, acquired_slots, is_change, slots_of
 from .speech_acts import CONDITIONAL, own_part
@@ -322,8 +323,10 @@ def is_clause(text: str) -> bool:
 
 def plain_clauses(sentences: list[str]) -> list[str]:
     """The clauses of the user's ``sentences`` (:func:`split_clauses`), as the plain statements they mean
-    (:func:`~memori_core.extraction.retold.as_plain_statements`)."""
-    return as_plain_statements([c for sentence in sentences for c in split_clauses(sentence)], split_clauses)
+    (:func:`~memori_core.extraction.retold.as_plain_statements`), a correction of one of them applied to it
+    (:func:`~memori_core.extraction.restated.corrected_in_message`)."""
+    return corrected_in_message(
+        as_plain_statements([c for sentence in sentences for c in split_clauses(sentence)], split_clauses))
 
 
 def own_clauses(text: str) -> list[str]:
