@@ -470,6 +470,7 @@ def test_a_thing_sold_with_nothing_instead_is_stored_as_the_sale(ungated: Recall
 def test_a_pregnancy_found_out_is_the_users_pregnancy_not_the_sentence_as_said(said: str) -> None:
     assert _facts(said) == ["User is pregnant."]
 
+
 @pytest.mark.parametrize(
     ("said", "plan"),
     [
@@ -502,3 +503,43 @@ def test_a_correction_no_clause_of_the_message_holds_still_corrects_the_stored_f
     valid, ended = _captured(ungated, "I live in Graz.", "oh and I'm a nurse. sorry, I meant Linz, not Graz")
     assert valid == ["User is a nurse.", "User lives in Linz."] and ended == ["User lives in Graz."]
 
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("I'm Raj, software dev at Shopify, living in Toronto",
+         ["User's name is Raj.", "User is a software dev at Shopify.", "User lives in Toronto."]),
+        ("I'm Ana, nurse, based in Porto", ["User's name is Ana.", "User is a nurse.", "User is based in Porto."]),
+        ("im sam, 34, i work as a nurse in Leeds", ["User's name is Sam.", "User is 34.", "User works as a nurse in Leeds."]),
+        ("I'm 34, software engineer at Google", ["User is 34.", "User is a software engineer at Google."]),
+        ("Jonas, 41, dad of three, based in Aarhus.",
+         ["User's name is Jonas.", "User is 41.", "User has three kids.", "User is based in Aarhus."]),
+    ],
+)
+def test_an_introduction_listing_name_job_and_city_gives_one_fact_each(said: str, facts: list[str]) -> None:
+    assert _facts(said) == facts
+
+
+@pytest.mark.parametrize("said", ["I'm tired, long day at work", "I'm fine, thanks for asking", "I'm done, 34 to go"])
+def test_a_word_before_a_list_that_is_no_name_gives_no_name(said: str) -> None:
+    assert not any("name" in f for f in _facts(said))
+
+
+def test_a_layoff_after_an_introduction_ends_only_the_job(ungated: RecallEngine) -> None:
+    valid, ended = _captured(ungated, "I'm Raj, software dev at Shopify, living in Toronto",
+                             "I got laid off from Shopify today")
+    assert ended == ["User is a software dev at Shopify."]
+    assert "User's name is Raj." in valid and "User lives in Toronto." in valid
+
+
+@pytest.mark.parametrize("said", ["Dev moved out, I live alone now", "I live with two flatmates now",
+                                  "I'm living on my own now"])
+def test_with_whom_the_user_lives_leaves_where_they_live(ungated: RecallEngine, said: str) -> None:
+    valid, ended = _captured(ungated, "I'm Raj, software dev at Shopify, living in Toronto", said)
+    assert "User lives in Toronto." in valid and ended == []
+
+
+@pytest.mark.parametrize("said", ["I moved to Montreal", "I live with my parents in Stockport now"])
+def test_a_new_home_still_ends_where_the_user_lived(ungated: RecallEngine, said: str) -> None:
+    valid, ended = _captured(ungated, "I live in Toronto.", said)
+    assert ended == ["User lives in Toronto."]

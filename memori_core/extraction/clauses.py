@@ -17,6 +17,7 @@ from .leads import strip_lead
 from .moments import NOW_WORDS, SOON
 from .pasted import split_pasted
 from .patterns import rx
+from .rewrite import article
 from .restated import corrected_in_message
 from .retold import as_plain_statements
 from .slots import PETS, acquired_slots, is_change, slots_of
@@ -225,7 +226,10 @@ def _profile(clause: str) -> list[str]:
     name = bare.group("name") if bare is not None else None
     if name is None and _NAME_ITEM.match(items[0]) and not _PROFILE_ITEM.match(items[0]):
         name, items = items[0], items[1:]
-    is_item = lambda i: bool(_PROFILE_ITEM.match(i) or _PARENT_OF.match(i) or _verb_item(i))  # noqa: E731
+    elif name is None and m is not None and _lower_name(items):  # "im sam, 34": a name typed in lower case
+        name, items = items[0].capitalize(), items[1:]
+    is_item = lambda i: bool(_PROFILE_ITEM.match(i) or _PARENT_OF.match(i) or _verb_item(i)  # noqa: E731
+                             or _role(i) or _PARTICIPLE_ITEM.match(i))
     if m is not None and name is not None and items and not is_item(items[0]) and not slots_of(f"User is {name}."):
         # "I'm Kathryn, first time using this": the name, then a remark of its own
         return [f"My name is {name}", m.group("items").split(",", 1)[1].strip()]
@@ -241,9 +245,43 @@ def _profile(clause: str) -> list[str]:
             said += [f"{subject} {kids.group('status')}", f"I have {kids.group('n')} kids"]
         elif _verb_item(item):  # "I'm lactose intolerant, hate cilantro": the item has its own verb
             said.append(f"I {item}")
+        elif _PARTICIPLE_ITEM.match(item):  # "I'm Raj, software dev at Shopify, living in Toronto"
+            said.append(_as_verb(item))
+        elif _role(item):  # "software dev at Shopify": what the user is
+            said.append(f"{subject} {article(item)} {item}")
         else:
             said.append(f"I have {parent.group('n')} kids" if parent else f"{subject} {item}")
     return said
+
+
+# "software dev at Shopify", "nurse": an occupation told without its article (a job word: slots.SLOTS).
+_ROLE_ITEM = rx(
+    r"^(?!(?:not|no|never|a|an|the|my|our|so|very|really|just|also|too|still|now)\b)(?-i:[a-z])[\w-]+(?:\s+[\w-]+){0,2}"
+    r"(?:\s+(?:at|for|with|in)\s+\S.{0,40})?$"
+)
+# "living in Toronto", "working as a nurse": a participle of the user's life, listed.
+_PARTICIPLE_ITEM = rx(r"^(?:living|working|renting|studying|teaching|raising|based)\s+\S")
+# Words typed after "I'm" that are no name, though a list after them starts with an age.
+_NOT_NAMES = frozenset("fine good ok okay tired done back here home sorry new old only just still now also".split())
+
+
+def _role(item: str) -> bool:
+    """Whether a listed ``item`` is an occupation told without its article ("software dev at Shopify", "nurse")."""
+    return bool(_ROLE_ITEM.match(item)) and not _PROFILE_ITEM.match(item) and not _PARENT_OF.match(item) \
+        and "job" in slots_of(f"User is a {item}.")
+
+
+def _lower_name(items: list[str]) -> bool:
+    """Whether a list after "I'm" starts with a name typed in lower case, then an age ("im sam, 34")."""
+    first = items[0]
+    return (len(items) > 1 and bool(_AGE_ITEM.match(items[1])) and re.fullmatch(r"[a-z]{2,12}", first) is not None
+            and first not in _NOT_NAMES and not _PROFILE_ITEM.match(first) and not slots_of(f"User is {first}."))
+
+
+def _as_verb(item: str) -> str:
+    """A listed participle ("living in Toronto") as the user's statement ("I live in Toronto")."""
+    verb, rest = item.split(maxsplit=1)
+    return f"I'm {item}" if verb.lower() == "based" else f"I {_BASE[verb.lower()]} {rest}"
 
 
 def _verb_item(item: str) -> bool:

@@ -73,6 +73,13 @@ _LIVES_WITH = rx(
     r"^user\s+(?:\w+\s+)?(?:lives|has\s+lived|is\s+living)\s+with\s+(?:their\s+)?(?:wife|husband|partner|spouse|"
     r"fianc[ée]e?)\b(?!.*\b(?:in|at|near)\s)"
 )
+# With whom the user lives, and not where: "User lives alone.", "User lives with two flatmates." (a fact of where,
+# "User lives in Toronto.", still holds beside it).
+_LIVES_WITH_ONLY = rx(
+    r"^user\s+(?:\w+\s+)?(?:lives|is\s+living)\s+(?:alone|on\s+(?:their|my)\s+own|by\s+(?:themselves|myself)|with\b)"
+    r"(?!.*\b(?:in|at|near)\s)"
+)
+_LIVES_IN = rx(r"^user\s+(?:\w+\s+)?(?:lives|is\s+living|is\s+based)\s+in\s+(?-i:[A-Z])")
 # "I got promoted", "I got a promotion": a change within the job ("User works at Google." still holds), unless it
 # names the new role ("promoted to senior engineer": the stored role no longer holds).
 _PROMOTED = rx(r"\b(?:promoted|promotion)\b")
@@ -275,6 +282,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         if slot == "residence" and bool(_LIVES_WITH.match(text)) != bool(_LIVES_WITH.match(verdict.fact)):
             continue  # a move changes where, not with whom: "I moved to Porto" leaves "User lives with Rui.",
             # "Marco moved in with me" leaves "User lives in Leeds."
+        if slot == "residence" and _LIVES_WITH_ONLY.match(verdict.fact) and _LIVES_IN.match(text):
+            continue  # "I live alone now" says with whom: "User lives in Toronto." still holds
         if _GOAL.search(text) and not _GOAL.search(verdict.fact) and not words & old:
             continue  # "We moved to Bristol" leaves "User is saving for a deposit on a house."
         if slot == "job" and _PROMOTED.search(said) and not _PROMOTED_TO.search(said):
