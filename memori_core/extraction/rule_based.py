@@ -189,6 +189,22 @@ class RuleBasedFactExtractor:
     the employer that fact names ("User works at Google as a senior
     engineer.").
 
+    A life event told in other words is read as the change it is
+    (:mod:`.events`): "day 40 without a cigarette" -> "User quit smoking.",
+    "my position got eliminated" -> "User was laid off from <the stored
+    employer>.", "officially married" / "the divorce went through" / "not
+    with Sam anymore" name the stored partner, "we're settled in Uppsala now"
+    is a move, "30 as of yesterday" the age, "the baby was born. her name is
+    Asha" after a stored pregnancy "User had a baby daughter named Asha."; a
+    profile typed as labels ("Name: Priyanka. Job: ER doctor.") gives a fact
+    a label (:mod:`.labels`); chat filler ("tbh", "lol", "like 4", emoji) is
+    cut first (:mod:`.filler`). A correction corrects what the same message
+    said before it ("I'm moving to Graz next month... wait sorry, I meant
+    Linz not Graz"), "*Katherine" the stored name it respells. A one-off past
+    event told around a change ("I watched a documentary and went vegan"),
+    and what came instead of a thing sold ("Sold the Ninja. Got a Skoda
+    instead": the Skoda fact ends the Ninja one), leave only the change.
+
     What the user tells in their own words is read as the plain statements it
     means (:mod:`.retold`): "wait no, I'm not allergic to shellfish, that's my
     brother Sam" (or "..., that was my brother") denies the user's allergy and
