@@ -429,7 +429,8 @@ def test_someone_of_the_users_visiting_this_weekend_is_still_a_plan() -> None:
     [
         ("Name: Priyanka. Job: ER doctor. City: Melbourne. Age: 34",
          ["User's name is Priyanka.", "User works as an ER doctor.", "User lives in Melbourne.", "User is 34."]),
-        ("Name: Tom, Age: 41, Job: retired, Allergies: none", ["User's name is Tom.", "User is 41.", "User is retired."]),
+        ("Name: Tom, Age: 41, Job: retired, Allergies: none",
+         ["User's name is Tom.", "User is 41.", "User is retired."]),
         ("Allergies: peanuts", ["User is allergic to peanuts."]),
         ("Job: a nurse at St Mary's", ["User works as a nurse at St Mary's."]),
     ],
@@ -474,7 +475,8 @@ def test_a_pregnancy_found_out_is_the_users_pregnancy_not_the_sentence_as_said(s
 @pytest.mark.parametrize(
     ("said", "plan"),
     [
-        ("big news!! I'm moving to Graz next month... wait sorry, I meant Linz not Graz 😅", "User is moving to Linz"),
+        ("big news!! I'm moving to Graz next month... wait sorry, I meant Linz not Graz 😅",
+         "User is moving to Linz"),
         ("I'm moving to Graz next month, no wait, Linz not Graz", "User is moving to Linz"),
         ("I'm moving to Graz next month. sorry, Linz, not Graz!", "User is moving to Linz"),
     ],
@@ -510,7 +512,8 @@ def test_a_correction_no_clause_of_the_message_holds_still_corrects_the_stored_f
         ("I'm Raj, software dev at Shopify, living in Toronto",
          ["User's name is Raj.", "User is a software dev at Shopify.", "User lives in Toronto."]),
         ("I'm Ana, nurse, based in Porto", ["User's name is Ana.", "User is a nurse.", "User is based in Porto."]),
-        ("im sam, 34, i work as a nurse in Leeds", ["User's name is Sam.", "User is 34.", "User works as a nurse in Leeds."]),
+        ("im sam, 34, i work as a nurse in Leeds",
+         ["User's name is Sam.", "User is 34.", "User works as a nurse in Leeds."]),
         ("I'm 34, software engineer at Google", ["User is 34.", "User is a software engineer at Google."]),
         ("Jonas, 41, dad of three, based in Aarhus.",
          ["User's name is Jonas.", "User is 41.", "User has three kids.", "User is based in Aarhus."]),

@@ -294,7 +294,7 @@ def as_life_events(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
         if said is None:
             out.append(clause)
             continue
-        if said and _BABY.match(said[-1]):  # "the baby was born. her name is Asha" -> "I had a baby daughter named Asha"
+        if said and _BABY.match(said[-1]):  # "the baby was born. her name is Asha": a daughter named Asha
             said[-1] = _baby_named(said[-1], clauses[i - 1: i] + clauses[i + 1: i + 2])
         out += said
     return out
