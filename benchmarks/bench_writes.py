@@ -71,7 +71,7 @@ def _collection(folder: Path):  # type: ignore[no-untyped-def]
 
 
 def _chroma_build(meta_of: Callable[[Corpus, int], dict] | None, documents: bool) -> Build:
-    from memori_core.store import chroma as store_module
+    from memori_core.store import chroma_writes
     from memori_core.store.chroma_records import chroma_id
 
     def build(c: Corpus, folder: Path) -> None:
@@ -89,7 +89,7 @@ def _chroma_build(meta_of: Callable[[Corpus, int], dict] | None, documents: bool
                 kwargs["metadatas"] = [meta_of(c, i) for i in rows]
             col.upsert(**kwargs)
 
-        with ThreadPoolExecutor(store_module._WRITE_THREADS) as pool:
+        with ThreadPoolExecutor(chroma_writes._WRITE_THREADS) as pool:
             list(pool.map(write, range(0, len(c.texts), INSERT_BATCH)))
         client.close()
 

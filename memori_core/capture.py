@@ -23,8 +23,10 @@ from .extraction.named import told_of
 from .extraction.rule_based import RuleBasedFactExtractor, plain_reading
 from .extraction.sentences import split_sentences
 from .extraction.slots import (
-    content_words, corrected_words, disposed_words, is_negated, named_change, names_in, slots_of, stopped_words,
+    JOB_OFFER, content_words, corrected_words, disposed_words, is_ended, is_negated, named_change, names_in,
+    slots_of, stopped_words,
 )
+from .extraction.supersede import hangs_on
 from .extraction.types import ExtractedFact, FactExtractor, MessageLike, as_messages, last_said_at
 from .engine.fact_ids import derived_fact_id
 from .failopen import FailOpenCall, is_outage, warn_failed
@@ -134,7 +136,8 @@ class CaptureStats:
 
     Every submitted capture ends as exactly one of ``completed`` (the extractor ran and its facts, if any,
     were stored), ``dropped`` (never run: ``max_pending_captures`` were already pending, or the engine was
-    closed before it ran, or closed while its store was unreachable), ``failed`` (the extractor or the store
+    closed before it ran, or closed while its store was unreachable, or it was a turn no model answered that
+    the adapter's bounded record of such turns forgot before the user's next answered turn: :mod:`.unanswered`), ``failed`` (the extractor or the store
     raised: a warning was logged, or with ``strict=True`` the error kept) or ``erased`` (the entity was
     forgotten after the turn began: nothing written, by design); ``pending`` are not finished yet.
     ``submitted`` counts every turn handed over, dropped ones included. ``refused_facts`` counts facts (not
@@ -378,8 +381,11 @@ def _stated_after(existing: Sequence[Any], said_at: datetime | None) -> set[str]
     return out
 
 
-# The slots whose stored facts a turn naming a name they hold may change ("I left Google", "I left Lisbon").
-_NAMED_SLOTS = frozenset({"job", "residence"})
+# The slots whose stored facts a turn naming a name they hold may change ("I left Google", "I left Lisbon", "I
+# started at Dynatrace" of an offer from there).
+_NAMED_SLOTS = frozenset({"job", "residence", JOB_OFFER})
+# "I turned down the offer": the stored offers, whatever the turn's slots.
+_OFFER_WORD = re.compile(r"\boffers?\b", re.IGNORECASE)
 
 
 def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limit: int = SLOT_FACTS_LIMIT) -> list[Any]:
@@ -389,7 +395,8 @@ def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limi
     or a habit stopped ("I gave up on Spanish") those naming it, and for a change of someone named ("Max
     passed away") those naming them, and for a correction ("I meant Porto, not Lisbon") those holding what it
     says was wrong, and the job or home facts naming a name ``text`` says ("I left Google for Meta" shows "User
-    works at Google as a designer."): the fact a change replaces is shown to the extractor even when recall's
+    works at Google as a designer.", "I started at Dynatrace" the offer from there; "I turned down the offer" the
+    stored offers): the fact a change replaces is shown to the extractor even when recall's
     gate does not pass it. ``text`` is read as said and as the rules read it
     (:func:`~memori_core.extraction.rule_based.plain_reading`: "I can stop the metformin" shows "User is taking
     metformin."), with what it speaks of without saying (:func:`~memori_core.extraction.named.told_of`:
@@ -397,13 +404,15 @@ def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limi
     the stored home). ``[]`` for an engine without ``list``."""
     plain = plain_reading(text)
     implied, subjects = told_of(text)
-    slots = slots_of(text) | slots_of(plain) | implied
+    slots = slots_of(text) | slots_of(plain) | implied | ({JOB_OFFER} if _OFFER_WORD.search(text) else set())
     negated = is_negated(text) or is_negated(plain)
     disposed = disposed_words(text) | stopped_words(text) | stopped_words(plain)
     named = {said[0] for said in map(named_change, split_sentences(text)) if said is not None} | subjects
     corrected = [wrong for wrong in map(corrected_words, split_sentences(text)) if wrong]
     # "I left Google for Meta", "I left Lisbon for Porto": the stored job or home naming a name the turn says
     proper = names_in(text)
+    # "I gave up on guitar": what hung on it ("User bought a Yamaha acoustic."), which ends with it
+    endings = [clause for clause in plain.split(". ") if is_negated(clause) or is_ended(clause)]
     lister = getattr(engine, "list", None)
     if not (slots or negated or disposed or named or corrected or proper) or not callable(lister):
         return []
@@ -419,6 +428,8 @@ def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limi
             return True  # "I left Google": the stored "User works at Google as a designer."
         old = content_words(content)  # "I don't play tennis anymore": the facts holding its words
         if disposed & old or any(wrong <= old for wrong in corrected):  # "I meant Porto, not Lisbon"
+            return True
+        if any(hangs_on(ending, content) for ending in endings):
             return True
         return negated and bool(old) and len(words & old) >= min(2, len(old))
 
@@ -637,6 +648,16 @@ class BackgroundCapture:
         else:
             warn_failed(self.logger, self.owner, "capture", entity_id, exc,
                         instead="the turn is not stored; the answer is unaffected")
+
+    def drop(self, entity_id: str, why: str) -> None:
+        """Count a turn an adapter gave up before handing it over (``why``: a turn no model answered that its
+        bounded record forgot, :mod:`memori_core.unanswered`) as submitted and dropped, and report it as a
+        dropped capture is: a warning, or under ``strict`` kept for the next :meth:`flush` or adapter call."""
+        with self._done:
+            self._counts["submitted"] += 1
+            self._counts["dropped"] += 1
+            self._done.notify_all()
+        self._dropped(entity_id, why)
 
     def _refused(self, n: int) -> None:
         """Count ``n`` extracted facts a capture refused to store (:func:`prompt_markup_in`)."""

@@ -51,6 +51,24 @@ class CandidateScore:
     """When the fact's current text became valid, when later than ``created_at`` (:attr:`RecalledFact.valid_from`;
     ``None``: since ``created_at``)."""
 
+    @classmethod
+    def of(
+        cls, fact: RecalledFact, *, rank: int, bm25: float, kept: bool, reason: str, source: str, fused: float = 0.0,
+        neighbour_bonus: float = 0.0, gate_cosine: float | None = None,
+    ) -> CandidateScore:
+        """The candidate ``fact`` is (as ``recall`` returns it, with its cosine, lexical and rank scores), with the
+        other parts of its score and its fate."""
+        return cls(rank=rank, id=fact.id, content=fact.content, created_at=fact.created_at, cosine=fact.cosine,
+                   bm25=bm25, lexical=fact.lexical, rank_score=fact.rank_score, kept=kept, reason=reason,
+                   metadata=fact.metadata, source=source, fused=fused, neighbour_bonus=neighbour_bonus,
+                   gate_cosine=gate_cosine, valid_from=fact.valid_from)
+
+    def fact(self, entity_id: str) -> RecalledFact:
+        """This candidate as ``recall`` returns it for ``entity_id`` (:meth:`of` read back)."""
+        return RecalledFact(id=self.id, entity_id=entity_id, content=self.content, created_at=self.created_at,
+                            cosine=self.cosine, lexical=self.lexical, rank_score=self.rank_score,
+                            metadata=self.metadata, valid_from=self.valid_from)
+
 
 @dataclass(frozen=True)
 class RecallReport:
@@ -97,21 +115,7 @@ class RecallReport:
     @property
     def facts(self) -> list[RecalledFact]:
         """What ``recall`` returns for the same call."""
-        return [
-            RecalledFact(
-                id=c.id,
-                entity_id=self.entity_id,
-                content=c.content,
-                created_at=c.created_at,
-                cosine=c.cosine,
-                lexical=c.lexical,
-                rank_score=c.rank_score,
-                metadata=c.metadata,
-                valid_from=c.valid_from,
-            )
-            for c in self.candidates
-            if c.kept
-        ]
+        return [c.fact(self.entity_id) for c in self.candidates if c.kept]
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready form."""

@@ -36,7 +36,8 @@ fails open about one ``timeout`` after it began, instead of after every call bef
 A whole recall's time limit (an adapter's ``timeout=``: :mod:`memori_core.time_limit`): :func:`recall_or_empty` /
 :func:`arecall_or_empty` wait that long for the recall, which runs on in a daemon thread, and fail open with
 :class:`~memori_core.time_limit.RecallTimedOut`, which does not open the breaker (the store may well be answering a
-large user's first load). The recall left running tells the breaker how the store did once it ends
+large user's first load), and is warned once until a call gets its answer in time (a stopped store times out every
+recall: :meth:`~memori_core.outage.OutageBreaker.timed_out`), the others at DEBUG. The recall left running tells the breaker how the store did once it ends
 (:meth:`FailOpenCall.outlived`): a store error, a request past the store's own request time limit or a connection
 that fails opens it then, as on any call.
 
@@ -102,8 +103,11 @@ def recall_or_empty(
     if begun is None:
         return []
     read, kwargs, call = begun
-    return call.run(lambda: list(within(lambda: engine.recall(read, entity_id, limit, **kwargs), timeout,
-                                        call.outlived)), [])
+
+    def recall() -> list[RecalledFact]:
+        return list(engine.recall(read, entity_id, limit, **kwargs))
+
+    return call.run(recall if timeout is None else lambda: within(recall, timeout, call.outlived), [])
 
 
 async def arecall_or_empty(
@@ -228,10 +232,10 @@ class FailOpenCall:
         """For a skipped call, the type name of the error the store failed with."""
         return self.breaker.error if self.breaker is not None else ""
 
-    def succeeded(self) -> None:
-        """The call got its answer from the store."""
+    def succeeded(self, *, late: bool = False) -> None:
+        """The call got its answer from the store (``late``: after the call had given up at its time limit)."""
         if self.admission is not None and self.breaker is not None:
-            if self.breaker.settle(self.admission, None) is Verdict.RECOVERED:
+            if self.breaker.settle(self.admission, None, late=late) is Verdict.RECOVERED:
                 self.logger.info("%s: the store answers again; memory is used again", self.owner)
                 ended = self.breaker.last_outage
                 if ended is not None and ended.lost_captures:
@@ -277,7 +281,7 @@ class FailOpenCall:
             return
         error = None if future.cancelled() else future.exception()
         if error is None:
-            self.succeeded()
+            self.succeeded(late=True)
         elif isinstance(error, Exception):
             self.failed(error, instead="the recall had outlived its timeout")
 
@@ -285,16 +289,26 @@ class FailOpenCall:
         """The call failed: raise ``exc`` when ``strict``; else log it as the policy says (the error that
         opens the breaker with a warning saying for how long memory is skipped, a probe's at INFO, others
         of the same outage at DEBUG) and return. A whole call's time limit (:class:`RecallTimedOut`) is warned
-        and settles nothing: the work runs on, and :meth:`outlived` settles the call once it ends."""
+        and settles nothing: the work runs on, and :meth:`outlived` settles the call once it ends. Like an outage's
+        errors it is warned once: the first since a call last got its answer in time
+        (:meth:`~memori_core.outage.OutageBreaker.timed_out`), the others at DEBUG."""
         if self.strict:
             raise exc
         if isinstance(exc, RecallTimedOut):
-            if self.admission is not None and self.admission.probe and self.breaker is not None:
-                self.breaker.release(self.admission)  # the next call may probe; the late outcome still counts
+            first = True
+            if self.breaker is not None:
+                if self.admission is not None and self.admission.probe:
+                    self.breaker.release(self.admission)  # the next call may probe; the late outcome still counts
+                first = self.breaker.timed_out()
             # Named as the TimeoutError it is (the class only tells it from a store's own timeout).
-            self.logger.warning("%s: %s failed for entity %r (TimeoutError: %s); %s; it runs on in the background "
-                                "(not an outage: the store may be answering a large load)", self.owner, self.what,
-                                self.entity_id, exc, instead)
+            if first:
+                self.logger.warning("%s: %s failed for entity %r (TimeoutError: %s); %s; it runs on in the "
+                                    "background (not an outage: the store may be answering a large load); calls "
+                                    "that time out until one gets its answer in time are logged at DEBUG",
+                                    self.owner, self.what, self.entity_id, exc, instead)
+            else:
+                self.logger.debug("%s: %s failed for entity %r (TimeoutError: %s); %s; it runs on in the background "
+                                  "(timeouts already reported)", self.owner, self.what, self.entity_id, exc, instead)
             return
         if isinstance(exc, NotReached):  # never sent: says nothing of the store, the breaker learns nothing
             self.ended()

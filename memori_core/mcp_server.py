@@ -20,6 +20,13 @@ The facts ``list``, ``get`` and ``history`` return are export records
 ``expires_at`` (recall skips it; ``memori list`` marks it ``[expired]``).
 Errors name the argument and say what to do, without pydantic's links.
 
+Every tool call is bounded by the server's ``timeout`` (:data:`DEFAULT_TOOL_TIMEOUT`; ``memori mcp --tool-timeout``):
+the store's request time limit bounds each request, but not a call made of many (a user's first recall loads all
+their facts), nor a call queued behind others on the engine's threads, nor an embedder that calls a remote API.
+Past it the client gets a tool error saying so (a write called may still be made: the engine runs it to its end),
+and a store that does not answer (a stopped or unreachable Chroma server) is a tool error naming it, not a
+traceback's last line.
+
 The ``mcp`` package is imported only when a server is built: the engine works
 without it, and :func:`build_server` says to install ``memori-recall[mcp]``
 when it is missing.
@@ -34,6 +41,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .engine import RecallEngine
+from .error_log import error_text
 from .facts import RecalledFact, StoredFact
 from .memory_tools import (
     NOTHING_RELEVANT,
@@ -46,7 +54,9 @@ from .memory_tools import (
     with_earlier_versions,
 )
 from .metadata_keys import STORE_ITEM_KEY, STORE_NAMESPACE_KEY
+from .outage import is_outage
 from .records import to_record
+from .time_limit import check_timeout
 from .validate import check_entity_id
 
 if TYPE_CHECKING:
@@ -60,6 +70,14 @@ TOOL_NAMES: tuple[str, ...] = ("recall", "add", "list", "get", "update", "histor
 
 MAX_PAGE = 200
 """The most facts one ``list`` or ``recall`` call returns, and one ``add``, ``get`` or ``delete`` call takes."""
+
+DEFAULT_TOOL_TIMEOUT = 30.0
+"""Seconds one tool call may take (``build_server(timeout=...)``, ``memori mcp --tool-timeout``): under the 60 s
+MCP clients commonly wait for a request, so the client hears why the call failed rather than timing out itself,
+and well above a large user's first recall over a server (about 11 s at 50,000 facts)."""
+
+WRITE_TOOLS = frozenset({"add", "update", "delete", "restore", "forget"})
+"""The tools that change the user's memory: one that fails for want of an answer may still have been made."""
 
 _LOOPBACK_NAMES = ("localhost",)
 
@@ -141,11 +159,6 @@ def _fact(fact: RecalledFact) -> dict[str, Any]:
             "score": fact.rank_score, "cosine": fact.cosine, "lexical": fact.lexical, "metadata": metadata}
 
 
-def _counts(engine: RecallEngine, entity_id: str) -> tuple[int, int]:
-    """``entity_id``'s current (valid) facts and every row stored for it, history included."""
-    return engine.count(entity_id), engine.count(entity_id, include_invalid=True)
-
-
 def _records(facts: Sequence[StoredFact]) -> list[dict[str, Any]]:
     """Stored facts as ``list``, ``get``, ``history`` and ``restore`` answer: export records, each with ``expired``
     (past its ``expires_at`` now: recall skips it, as ``memori list`` marks it ``[expired]``)."""
@@ -194,6 +207,31 @@ def check_arguments(tool: Any, name: str, arguments: dict[str, Any] | None) -> N
         raise MemoryToolError(f"{name}: invalid arguments, nothing was done: {validation_problems(exc)}") from None
 
 
+def _not_done(tool: str) -> str:
+    """What a tool call that got no answer did: a read nothing, a write perhaps all of it."""
+    if tool in WRITE_TOOLS:
+        return "the change may still have been made: check with list or get before trying again"
+    return "nothing was changed; try again later"
+
+
+def unanswered_call(tool: str, exc: BaseException, store: Any) -> str | None:
+    """The tool error for a call the store did not answer (:func:`~memori_core.outage.is_outage`: a timeout, a
+    refused or dropped connection, a gateway's 502/503/504), naming the server; ``None`` for another error."""
+    seen: BaseException | None = exc
+    for _ in range(4):  # the SDK raises its own error from the tool's
+        if seen is None or is_outage(seen):
+            break
+        seen = seen.__cause__
+    if seen is None or not is_outage(seen):
+        return None
+    where = getattr(store, "location", None)
+    server = f"the Chroma server at {where}" if isinstance(where, str) and "://" in where else "the memory store"
+    limit = getattr(store, "request_timeout", None)
+    within = f" within {limit:g} s" if isinstance(limit, (int, float)) and limit > 0 else ""
+    return (f"{tool}: {server} did not answer{within} ({type(seen).__name__}: {error_text(seen)}); is it stopped "
+            f"or overloaded? {_not_done(tool)}")
+
+
 def build_server(
     engine: RecallEngine,
     *,
@@ -202,16 +240,21 @@ def build_server(
     host: str = "127.0.0.1",
     port: int = 8000,
     name: str = SERVER_NAME,
+    timeout: float | None = DEFAULT_TOOL_TIMEOUT,
 ) -> FastMCP:
     """An MCP server (the SDK's ``FastMCP``) over ``engine`` for one entity, or for the entity each HTTP
     request's ``entity_header`` names (exactly one of the two).
 
     ``host`` / ``port`` are where ``server.run("streamable-http")`` listens (the
     SDK turns on its DNS-rebinding protection for a loopback host). Run it with
-    ``server.run()`` (stdio) or ``server.run("streamable-http")``.
+    ``server.run()`` (stdio) or ``server.run("streamable-http")``. ``timeout``: seconds one tool call may take
+    (``None``: no limit but the store's per request); past it the client gets a tool error saying so, as it
+    does, naming the server, when the store does not answer (module docstring).
     """
     fastmcp = _require_mcp()
     source = EntitySource(entity, entity_header)
+    limit = check_timeout(timeout, "build_server")
+    import anyio
     from mcp.server.fastmcp.exceptions import ToolError
 
     class _MemoriMCP(fastmcp.FastMCP):  # type: ignore[misc, name-defined]
@@ -222,7 +265,18 @@ def build_server(
                     check_arguments(tool, name, arguments)
                 except MemoryToolError as exc:
                     raise ToolError(str(exc)) from None
-            return await super().call_tool(name, arguments)
+            # A write cancelled here runs to its end on the engine's threads (engine/workers.py); a read
+            # still waiting for a thread is not run.
+            with anyio.move_on_after(limit):
+                try:
+                    return await super().call_tool(name, arguments)
+                except ToolError as exc:
+                    unanswered = unanswered_call(name, exc, engine.store)
+                    if unanswered is None:
+                        raise
+                    raise ToolError(unanswered) from None
+            raise ToolError(f"{name}: no answer within {limit:g} s (the memory store or the embedder is slow or "
+                            f"unreachable, or busy with other calls); {_not_done(name)}")
 
     server = _MemoriMCP(
         name,
@@ -324,9 +378,7 @@ def build_server(
         `forgot`, the user's current facts, and `older_versions`, the stored rows no longer valid that went with
         them (earlier texts of updated facts, superseded facts)."""
         who = whose(ctx)
-        import anyio
-
-        current, stored = await anyio.to_thread.run_sync(_counts, engine, who)
+        current, stored = await engine.acount(who), await engine.acount(who, include_invalid=True)
         await engine.aforget(who)
         return {"forgot": current, "older_versions": max(0, stored - current)}
 

@@ -104,6 +104,7 @@ class OutageBreaker:
         self._error = ""
         self._lost = 0  # background captures not stored during the current outage
         self._lost_told = False  # whether the first of them was warned about
+        self._timeouts = 0  # whole calls' time limits passed since a call last got its answer in time
         self._ended: OutageEnd | None = None
 
     @property
@@ -146,10 +147,13 @@ class OutageBreaker:
             self._probing = True
             return Admission(True, self._outages)
 
-    def settle(self, admission: Admission, error: BaseException | None) -> Verdict:
-        """Record how an admitted call ended (``error``: what it raised, ``None`` when it succeeded)."""
+    def settle(self, admission: Admission, error: BaseException | None, *, late: bool = False) -> Verdict:
+        """Record how an admitted call ended (``error``: what it raised, ``None`` when it succeeded; ``late``: the
+        work of a call that had given up at its time limit, :meth:`timed_out`, ended only now)."""
         outage = error is not None and is_outage(error)
         with self._lock:
+            if error is None and not late:
+                self._timeouts = 0  # a call got its answer in time: the next time limit passing is news
             current = admission.outage == self._outages
             if admission.probe and current:
                 self._probing = False
@@ -175,6 +179,14 @@ class OutageBreaker:
                 self._until, self._error = now + self._cooldown, type(error).__name__
                 return Verdict.STILL_DOWN
             return Verdict.KNOWN
+
+    def timed_out(self) -> bool:
+        """Count one fail-open call whose whole time limit passed (:class:`~memori_core.time_limit.RecallTimedOut`:
+        not an outage, it opens nothing); ``True`` for the first since a call last got its answer in time (the one
+        to warn about: while the store is down every recall times out, and each would warn)."""
+        with self._lock:
+            self._timeouts += 1
+            return self._timeouts == 1
 
     def release(self, admission: Admission) -> None:
         """An admitted call ended without telling whether the store answers: a probe lets the next call probe."""

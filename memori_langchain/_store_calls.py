@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from memori_core.engine import RecallEngine
 from memori_core.facts import RecalledFact
@@ -46,33 +46,44 @@ class BoundedRecall:
         return await arecall_within(self.engine, query, entity_id, limit, kwargs, self.timeout)
 
 
+class _Run(Generic[T]):
+    """An operation being run: each engine call it makes (:meth:`next_call`), sent the answer (or ``KeyError``)
+    of the one before; its value once it returns."""
+
+    def __init__(self, operation: Program[T]) -> None:
+        self.operation = operation
+        self.reply: Any = None
+        self.error: KeyError | None = None  # a fact deleted meanwhile: thrown into the operation, which decides
+        self.value: T | None = None
+
+    def next_call(self) -> EngineCall | None:
+        """The operation's next engine call; ``None`` once it has returned (then its result is :attr:`value`)."""
+        try:
+            call = self.operation.send(self.reply) if self.error is None else self.operation.throw(self.error)
+        except StopIteration as stop:
+            self.value = stop.value
+            return None
+        self.reply, self.error = None, None
+        return call
+
+
 def drive(operation: Program[T]) -> T:
     """Run an operation's engine calls with the engine's blocking methods."""
-    reply: Any = None
-    error: KeyError | None = None
-    while True:
+    run = _Run(operation)
+    while (call := run.next_call()) is not None:
         try:
-            call = operation.send(reply) if error is None else operation.throw(error)
-        except StopIteration as stop:
-            return stop.value  # type: ignore[no-any-return]
-        reply, error = None, None
-        try:
-            reply = getattr(call.target, call.name)(*call.args, **call.kwargs)
-        except KeyError as exc:  # a fact deleted meanwhile: the operation decides
-            error = exc
+            run.reply = getattr(call.target, call.name)(*call.args, **call.kwargs)
+        except KeyError as exc:
+            run.error = exc
+    return run.value  # type: ignore[return-value]
 
 
 async def adrive(operation: Program[T]) -> T:
     """Run an operation's engine calls with the engine's async methods."""
-    reply: Any = None
-    error: KeyError | None = None
-    while True:
+    run = _Run(operation)
+    while (call := run.next_call()) is not None:
         try:
-            call = operation.send(reply) if error is None else operation.throw(error)
-        except StopIteration as stop:
-            return stop.value  # type: ignore[no-any-return]
-        reply, error = None, None
-        try:
-            reply = await getattr(call.target, "a" + call.name)(*call.args, **call.kwargs)
+            run.reply = await getattr(call.target, "a" + call.name)(*call.args, **call.kwargs)
         except KeyError as exc:
-            error = exc
+            run.error = exc
+    return run.value  # type: ignore[return-value]

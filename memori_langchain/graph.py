@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
 from functools import partial
 from typing import Annotated, Any
 
@@ -16,6 +17,7 @@ from langgraph.graph import MessagesState
 from typing_extensions import NotRequired
 
 from memori_core.adapter_args import check_adapter_args
+from memori_core.bounded import BoundedRecord
 from memori_core.capture import (
     DEFAULT_MAX_PENDING_CAPTURES,
     WaitsForCaptures,
@@ -29,6 +31,7 @@ from memori_core.failopen import STRICT_DEFAULT, check_timeout
 from memori_core.lanes import ERASURES
 from memori_core.placement import SYSTEM, check_placement
 from memori_core.query import context_turns
+from memori_core.unanswered import MISSED_TURNS_DEFAULT, UNANSWERED_KEPT, UnansweredTurns
 
 from ._messages import (
     capture_metadata,
@@ -38,7 +41,7 @@ from ._messages import (
     messages_with_block,
     turn_to_capture,
 )
-from ._captured import CAPTURED_KEY, remember
+from ._captured import CAPTURED_KEY
 from ._recall import BlockRecall, entity_of_run, logger, thread_of_run
 
 CONTEXT_KEY = "memori_context"
@@ -112,7 +115,7 @@ class _TurnStarts:
     capture node are made separately); the most recent :data:`TURN_STARTS_KEPT` turns are kept."""
 
     def __init__(self) -> None:
-        self._starts: OrderedDict[tuple[str, str | None, str], int] = OrderedDict()
+        self._starts: BoundedRecord[tuple[str, str | None, str], int] = BoundedRecord(TURN_STARTS_KEPT)
         self._lock = threading.Lock()
 
     def note(self, key: tuple[str, str | None, str]) -> None:
@@ -121,9 +124,7 @@ class _TurnStarts:
         with self._lock:
             if key in self._starts:
                 return
-            self._starts[key] = generation
-            while len(self._starts) > TURN_STARTS_KEPT:
-                self._starts.popitem(last=False)
+            self._starts.remember(key, generation)
 
     def take(self, key: tuple[str, str | None, str]) -> int | None:
         """The generation noted for the turn (and forget it), or ``None`` when no recall node saw it."""
@@ -153,6 +154,7 @@ def memori_recall_node(
     strict: bool = STRICT_DEFAULT,
     key: str = CONTEXT_KEY,
     timeout: float | None = None,
+    capture: MemoriCaptureNode | None = None,
 ) -> RunnableLambda:
     """A graph node that recalls facts for the last human message (with text) into ``state[key]``.
 
@@ -186,11 +188,20 @@ def memori_recall_node(
     ``timeout`` (seconds; default ``None``: no limit but the store's per request) bounds the whole recall: past
     it an empty block is written, as for a failed recall, while the recall finishes in the background and
     serves the next turn.
+    ``capture``: the graph's :func:`memori_capture_node` (over the same engine). The node then hands it each
+    turn it recalls for, which the capture node keeps until it runs on that turn: a turn whose model node
+    raised stops the graph before the capture node, and the user's next answered turn, in whichever thread,
+    captures it first (:class:`MemoriCaptureNode`). Without it such a turn is never captured.
     Runs natively async under ``ainvoke`` / ``astream``.
     """
     owner = "memori_recall_node"
     check_adapter_args(owner, engine, entity_id, k)
     seconds = check_timeout(timeout, owner)
+    if capture is not None and not isinstance(capture, MemoriCaptureNode):
+        raise TypeError(f"{owner}: capture must be the graph's memori_capture_node(...) or None, "
+                        f"got {type(capture).__name__}")
+    if capture is not None and capture._engine is not engine:
+        raise ValueError(f"{owner}: capture must be a memori_capture_node over the same engine as this node")
     unchecked = [True]  # until a run has told what the graph's state schema does with ``key``
     unchecked_lock = threading.Lock()
 
@@ -220,6 +231,8 @@ def memori_recall_node(
         turn = _turn_key(entity, messages, config)
         if turn is not None:  # for the capture node: a forget from now on erases this turn too
             _TURN_STARTS.note(turn)
+        if capture is not None:  # kept until the capture node runs on it: the model may fail to answer it
+            capture._keep_unanswered(entity, messages, state.get(CAPTURED_KEY), thread_of_run(config))
         query, context = human_query_and_context(messages, context_turns(engine))
         return BlockRecall(engine, query, entity, k, strict, owner, context, timeout=seconds)
 
@@ -293,9 +306,66 @@ def with_memori_context(
     return messages_with_block(messages, block, placement)
 
 
+_Key = tuple[str, str | None, str, bytes]
+"""A turn a capture node knows: (entity, thread id or ``None``, human message id, digest of the turn)."""
+
+
+@dataclass(frozen=True)
+class _Begun:
+    """A turn a recall node handed to its capture node before the model answered it (``memori_recall_node(...,
+    capture=...)``), kept until the capture node runs on it: its key, human message, the messages to capture
+    (the assistant message before it, then it), its thread, and when the recall node saw it."""
+
+    key: _Key
+    message: BaseMessage
+    turn: tuple[Message, ...]
+    thread: str | None
+    began: datetime
+
+
+_DROPPED_UNANSWERED = ("a turn no model answered was forgotten before the user's next answered turn could capture "
+                       "it: more than {per_user} of the user's turns (or {kept} of all users) were waiting")
+
+
 class MemoriCaptureNode(WaitsForCaptures, RunnableLambda):
     """The graph node made by :func:`memori_capture_node`: a ``RunnableLambda`` that can also wait for its captures
-    (``pending_captures``, ``flush``, ``aflush``)."""
+    (``pending_captures``, ``flush``, ``aflush``), and keep the turns its recall node hands it
+    (``memori_recall_node(..., capture=node)``) until it runs on them."""
+
+    _engine: RecallEngine
+    _captured: _CapturedTurns
+    _unanswered: UnansweredTurns[_Key, _Begun]
+
+    def _keep_unanswered(self, entity: str, messages: Sequence[BaseMessage], mark: Any, thread_id: str | None,
+                         ) -> None:
+        """Keep the turn a recall node is about to have the model answer (the last human message of
+        ``messages``), unless it was captured already (by this node, or marked ``mark`` in the thread's state):
+        if the model fails, the user's next answered turn captures it. What the bound forgets is counted as a
+        dropped capture."""
+        found = _latest_turn(entity, messages, thread_id)
+        if found is None or found[2] is None:
+            return  # no human message, or one without an id (LangGraph's add_messages gives every one an id)
+        message, turn, key = found
+        if self._captured.holds(key) or mark == _CapturedTurns.mark(key):
+            return
+        begun = _Begun(key, message, tuple(turn), thread_id, datetime.now(timezone.utc))
+        for lost in self._unanswered.keep(entity, key, begun, ERASURES.generation(entity)):
+            self._captures.drop(lost.entity_id, _DROPPED_UNANSWERED.format(per_user=MISSED_TURNS_DEFAULT,
+                                                                           kept=UNANSWERED_KEPT))
+
+
+def _latest_turn(entity: str, messages: Sequence[BaseMessage], thread_id: str | None,
+                 ) -> tuple[BaseMessage, list[Message], _Key | None] | None:
+    """The turn a capture node captures from ``messages``: the last human message, the messages given to the
+    extractor (:func:`turn_to_capture`) and its key (``None`` for a message without an id); ``None`` without a
+    human message."""
+    last_human = max((i for i, m in enumerate(messages) if is_human(m)), default=None)
+    if last_human is None:
+        return None
+    message = messages[last_human]
+    turn = turn_to_capture(messages[: last_human + 1])
+    key = _CapturedTurns.key(entity, thread_id, str(message.id), turn) if message.id else None
+    return message, turn, key
 
 
 CAPTURED_TURNS_KEPT = 4096
@@ -314,13 +384,13 @@ class _CapturedTurns:
     """
 
     def __init__(self) -> None:
-        self._keys: OrderedDict[tuple[str, str | None, str, bytes], None] = OrderedDict()
-        self._released: OrderedDict[tuple[str, str | None, str, bytes], None] = OrderedDict()
+        self._keys: BoundedRecord[tuple[str, str | None, str, bytes], None] = BoundedRecord(CAPTURED_TURNS_KEPT)
+        self._released: BoundedRecord[tuple[str, str | None, str, bytes], None] = BoundedRecord(
+            CAPTURED_TURNS_KEPT)
         self._lock = threading.Lock()
 
     @staticmethod
-    def key(entity: str, thread_id: str | None, message_id: str, turn: Sequence[Message]) -> tuple[
-            str, str | None, str, bytes]:
+    def key(entity: str, thread_id: str | None, message_id: str, turn: Sequence[Message]) -> _Key:
         """The key of a turn (``turn``: the messages given to the extractor, see :func:`turn_to_capture`)."""
         text = "\0".join(f"{m.role}\0{m.text}" for m in turn)
         return entity, thread_id, message_id, hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
@@ -328,19 +398,23 @@ class _CapturedTurns:
     def claim(self, key: tuple[str, str | None, str, bytes]) -> bool:
         """``True`` the first time ``key`` is claimed (then it is remembered), ``False`` while it is remembered."""
         with self._lock:
-            if key in self._keys:
-                self._keys.move_to_end(key)
-                return False
-            self._released.pop(key, None)
-            remember(self._keys, key, None, CAPTURED_TURNS_KEPT)
-            return True
+            known = key in self._keys
+            self._keys.remember(key, None)  # a known key is renewed: the node runs on it again
+            if not known:
+                self._released.pop(key, None)
+            return not known
 
     def release(self, key: tuple[str, str | None, str, bytes]) -> None:
         """Forget ``key`` (its capture was dropped or failed: a later run may capture the turn)."""
         with self._lock:
             if key in self._keys:
                 del self._keys[key]
-                remember(self._released, key, None, CAPTURED_TURNS_KEPT)
+                self._released.remember(key, None)
+
+    def holds(self, key: _Key) -> bool:
+        """Whether this node captured ``key`` (claimed, and not released since)."""
+        with self._lock:
+            return key in self._keys
 
     def released(self, key: tuple[str, str | None, str, bytes]) -> bool:
         """Whether this node's capture of ``key`` was dropped or failed since it was last claimed."""
@@ -398,8 +472,14 @@ def memori_capture_node(
     ``response_metadata["created_at"]``: a timezone-aware datetime or an ISO 8601 string with a UTC offset),
     else when the node runs, which is also the "now" the extractor reads "on Thursday" against (a naive or
     unreadable time fails that turn's capture with a warning naming the field). The
-    model node failing stops the graph before this node: only answered turns
-    are captured. A turn whose user is forgotten (``engine.forget``) after a
+    model node failing stops the graph before this node; given to the graph's
+    recall node (``memori_recall_node(engine, capture=node)``), the node keeps
+    each turn the recall node saw until it runs on it, and on the user's next
+    answered turn, in whichever thread, captures the turns no model answered
+    first: the 3 latest of each user (``MISSED_TURNS_DEFAULT``), ``UNANSWERED_KEPT``
+    of all users; one the bound forgets is counted as dropped in
+    :attr:`~MemoriCaptureNode.capture_stats`, with a warning. Without that, only
+    answered turns are captured. A turn whose user is forgotten (``engine.forget``) after a
     :func:`memori_recall_node` ran on it is not captured (without a recall node,
     the turn counts from when this node runs).
 
@@ -413,6 +493,8 @@ def memori_capture_node(
     chosen = check_extractor(extractor)
     captures = EntityCaptures(owner, logger, strict=strict, max_pending=check_max_pending(max_pending_captures))
     captured = _CapturedTurns()
+    # A user's turns no model answered, and the one being answered (kept by the recall node until this node runs).
+    unanswered: UnansweredTurns[_Key, _Begun] = UnansweredTurns(MISSED_TURNS_DEFAULT + 1, UNANSWERED_KEPT)
     unchecked = [True]  # until a run has told whether the graph's state can hold the capture mark
     unchecked_lock = threading.Lock()
 
@@ -435,43 +517,56 @@ def memori_capture_node(
                     owner, CAPTURED_KEY, CAPTURED_KEY)
         return False
 
+    def hand_over(entity: str, key: _Key | None, message: BaseMessage, turn: Sequence[Message],
+                  thread_id: str | None, since: int | None, began: datetime | None) -> bool:
+        """Queue the capture of a turn claimed under ``key`` (``None``: a message without an id); ``False`` when
+        it was not queued (dropped: the claim is released, a later run may capture it). ``began``: its time
+        unless its message says when it was said (``None``: now)."""
+        try:
+            said_at = message_said_at(message)
+        except (TypeError, ValueError) as exc:  # the app's bad time: this turn is not stored (claimed: once)
+            captures.refuse(entity, exc)
+            return True
+        metadata = capture_metadata("langgraph", message, thread_id)
+        release = partial(captured.release, key) if key is not None else None  # not stored: capture it again later
+        queued = captures.submit(engine, entity, turn, chosen, metadata=metadata, session_id=thread_id,
+                                 on_failure=release, since=since, created_at=said_at or began)
+        if not queued and release is not None:
+            release()
+        return queued
+
     def memori_capture(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:
         entity = entity_of_run(owner, entity_id, config)
         captures.raise_failure(entity)  # only this entity's: the node may serve many users
         messages = convert_to_messages(state.get("messages") or [])
-        last_human = max((i for i, m in enumerate(messages) if is_human(m)), default=None)
-        if last_human is None:
-            return {}
-        message = messages[last_human]
-        turn = turn_to_capture(messages[: last_human + 1])
         thread_id = thread_of_run(config)
-        key = _CapturedTurns.key(entity, thread_id, str(message.id), turn) if message.id else None
+        found = _latest_turn(entity, messages, thread_id)
+        if found is None:
+            return {}
+        message, turn, key = found
+        if key is not None:
+            unanswered.discard(entity, key)  # answered after all
+        for missed in unanswered.take(entity):  # the user's turns no model answered, in any thread, oldest first
+            begun = missed.turn
+            if captured.claim(begun.key):
+                hand_over(entity, begun.key, begun.message, begun.turn, begun.thread, missed.since, begun.began)
         mark = _CapturedTurns.mark(key) if key is not None else None
         if key is not None and state.get(CAPTURED_KEY) == mark and not captured.released(key):
             return {}  # captured by an earlier run of this thread: this node's, or another instance's or process's
         if key is not None and not captured.claim(key):
             return {}
-        marked = {CAPTURED_KEY: mark} if mark is not None and _marks(config) else {}
-        try:
-            said_at = message_said_at(message)
-        except (TypeError, ValueError) as exc:  # the app's bad time: this turn is not stored (claimed: once)
-            captures.refuse(entity, exc)
-            return marked
-        metadata = capture_metadata("langgraph", message, thread_id)
-        release = partial(captured.release, key) if key is not None else None  # not stored: capture it again later
         # When a recall node saw the turn before the model answered it, a forget since then erases it too.
         since = _TURN_STARTS.take((entity, thread_id, str(message.id))) if message.id else None
-        queued = captures.submit(engine, entity, turn, chosen, metadata=metadata, session_id=thread_id,
-                                 on_failure=release, since=since, created_at=said_at)
-        if not queued:
-            if release is not None:
-                release()
+        if not hand_over(entity, key, message, turn, thread_id, since, None):
             return {}
-        return marked
+        return {CAPTURED_KEY: mark} if mark is not None and _marks(config) else {}
 
     async def amemori_capture(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:
         return memori_capture(state, config)  # only queues work: nothing to await
 
     node = MemoriCaptureNode(memori_capture, afunc=amemori_capture, name="memori_capture")
     node._captures = captures
+    node._engine = engine
+    node._captured = captured
+    node._unanswered = unanswered
     return node

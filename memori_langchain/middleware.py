@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
@@ -16,6 +16,7 @@ from langgraph.runtime import Runtime
 from typing_extensions import NotRequired
 
 from memori_core.adapter_args import check_adapter_args
+from memori_core.bounded import BoundedRecord
 from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, WaitsForCaptures, check_extractor
 from memori_core.capture_failures import EntityCaptures
 from memori_core.lanes import ERASURES
@@ -24,6 +25,7 @@ from memori_core.extraction import FactExtractor
 from memori_core.failopen import STRICT_DEFAULT, check_timeout
 from memori_core.placement import LAST_USER, SYSTEM, check_placement
 from memori_core.query import context_turns
+from memori_core.unanswered import MISSED_TURNS_DEFAULT, UNANSWERED_KEPT, UnansweredTurns
 
 from ._messages import (
     capture_metadata,
@@ -38,14 +40,12 @@ from ._messages import (
     system_with_block,
     turn_to_capture,
 )
-from ._captured import CAPTURED_KEY, remember
+from ._captured import CAPTURED_KEY
 from ._recall import BlockRecall, entity_of_run, logger, thread_of_run
 
 Handler = Callable[[ModelRequest], ModelResponse]
 AsyncHandler = Callable[[ModelRequest], Awaitable[ModelResponse]]
 
-MISSED_TURNS_DEFAULT = 3
-"""How many earlier human turns of a thread :class:`MemoriMiddleware` looks back at for turns never captured."""
 TURNS_KEPT = 4096
 """How many turns a :class:`MemoriMiddleware` remembers in the process (captured ones, and when each began)."""
 
@@ -92,19 +92,32 @@ def _answered(messages: Sequence[BaseMessage], index: int) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class _Missed:
+    """A turn no model answered, kept for its user's next answered turn (:mod:`memori_core.unanswered`)."""
+
+    messages: tuple[BaseMessage, ...]  # its human message, after the message before it (the turn to capture)
+    thread: str | None
+    began: datetime  # when its first model call began: its time unless its message says when it was said
+
+
+_DROPPED_UNANSWERED = ("a turn no model answered was forgotten before the user's next answered turn could capture "
+                       "it: more than missed_turns of the user's turns (or {kept} of all users) were waiting")
+
+
 class _Turns:
     """The turns a middleware captured and when each turn's first model call began (the entity's erase
     generation then, and the time), the most recent :data:`TURNS_KEPT` of each, in this process."""
 
     def __init__(self) -> None:
-        self._captured: OrderedDict[TurnKey, None] = OrderedDict()
-        self._began: OrderedDict[TurnKey, tuple[int, datetime]] = OrderedDict()
+        self._captured: BoundedRecord[TurnKey, None] = BoundedRecord(TURNS_KEPT)
+        self._began: BoundedRecord[TurnKey, tuple[int, datetime]] = BoundedRecord(TURNS_KEPT)
         self._lock = threading.Lock()
 
     def note_began(self, key: TurnKey, generation: int, began: datetime) -> None:
         with self._lock:
             if key not in self._began:
-                remember(self._began, key, (generation, began), TURNS_KEPT)
+                self._began.remember(key, (generation, began))
 
     def began(self, key: TurnKey) -> tuple[int, datetime] | None:
         with self._lock:
@@ -119,7 +132,7 @@ class _Turns:
         with self._lock:
             if key in self._captured:
                 return False
-            remember(self._captured, key, None, TURNS_KEPT)
+            self._captured.remember(key, None)
             return True
 
 
@@ -162,10 +175,17 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
     Facts captured from the turn being answered (or identical to it) are not
     injected back into its own later model calls.
     A turn no model answered (its call raised, or the client abandoned its
-    streamed answer) stays in the checkpointed thread: with ``capture=True``
-    the next answered turn of that thread captures it first, when it is among
-    the ``missed_turns`` human messages before that turn, no AI message follows
-    it, and it was never captured. A turn is captured once: the middleware
+    streamed answer) is captured, with ``capture=True``, by its user's next
+    answered turn, before that turn: in whichever thread (the user may open a
+    new chat after an error), when this middleware saw the call fail in this
+    process (it keeps the ``missed_turns`` latest such turns of each user, and
+    :data:`~memori_core.unanswered.UNANSWERED_KEPT` of all users; a turn the bound forgets is
+    counted as dropped in :attr:`capture_stats`, with a warning); and from the
+    checkpointed thread, by the next answered turn of that thread (a thread
+    another process saw fail), when it is among the ``missed_turns`` human
+    messages before that turn, no AI message follows it, and it was never
+    captured. It is dated by its own ``created_at``, else from when its call
+    began. A turn is captured once: the middleware
     remembers the turns it captured in the process, and marks the latest one in
     the agent's state (``memori_captured``, a digest with no text, checkpointed),
     so another process resuming the thread skips every turn up to it.
@@ -240,6 +260,8 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         )
         self.tools = []
         self._turns = _Turns()
+        self._unanswered: UnansweredTurns[TurnKey, _Missed] | None = (
+            UnansweredTurns(self.missed_turns, UNANSWERED_KEPT) if self.missed_turns else None)
 
     # -- helpers ------------------------------------------------------------
 
@@ -295,6 +317,12 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         if not turn_to_capture(messages):
             return
         thread = self._thread(request, config)
+        if self._unanswered is not None:
+            # The user's turns no model answered, in any thread (this one's too): the oldest first.
+            self._unanswered.discard(entity, _turn_key(entity, thread, messages[-1]))
+            for missed in self._unanswered.take(entity):
+                turn = missed.turn
+                self._submit(turn.messages, entity, turn.thread, missed.since, turn.began)
         for index in self._missed(messages, request.state, entity, thread):
             # A turn no model answered (its call raised, or its stream was abandoned): captured now, counted
             # from when its own call began when this process saw it (a forget since then erases it too).
@@ -334,6 +362,22 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         self._captures.submit(self.engine, entity, turn_to_capture(messages), self.extractor, metadata=metadata,
                               session_id=metadata.get("thread_id"), since=since, created_at=said_at or began)
 
+    def _keep_unanswered(self, request: ModelRequest, config: RunnableConfig, entity: str, since: int,
+                         began: datetime) -> None:
+        """Keep the turn of a model call that raised (or was cancelled) for the user's next answered turn, in any
+        thread: unless capture is off, the call was a tool-loop one (its turn was captured when its first call
+        succeeded) or the turn was captured already. A turn the bound forgets is counted as dropped."""
+        if not self.capture or self._unanswered is None or not turn_to_capture(request.messages):
+            return
+        thread = self._thread(request, config)
+        key = _turn_key(entity, thread, request.messages[-1])
+        if self._turns.captured(key):
+            return
+        generation, at = self._turns.began(key) or (since, began)  # a retried call: its turn began with the first
+        missed = _Missed(tuple(request.messages[-2:]), thread, at)
+        for lost in self._unanswered.keep(entity, key, missed, generation):
+            self._captures.drop(lost.entity_id, _DROPPED_UNANSWERED.format(kept=UNANSWERED_KEPT))
+
     def _note_began(self, request: ModelRequest, config: RunnableConfig, entity: str, since: int,
                     began: datetime) -> None:
         # When the turn's first model call began: if that call fails, the next turn captures it as of then.
@@ -364,7 +408,11 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         self._captures.raise_failure(entity)
         since, began = ERASURES.generation(entity), datetime.now(timezone.utc)
         self._note_began(request, config, entity, since, began)
-        response = handler(self._with_block(request, self._recall(request, config, entity).block()))
+        try:
+            response = handler(self._with_block(request, self._recall(request, config, entity).block()))
+        except BaseException:  # no answer: the user's next answered turn captures this one
+            self._keep_unanswered(request, config, entity, since, began)
+            raise
         self._capture(request, config, entity, since, began)
         return response
 
@@ -375,7 +423,11 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         self._captures.raise_failure(entity)
         since, began = ERASURES.generation(entity), datetime.now(timezone.utc)
         self._note_began(request, config, entity, since, began)
-        response = await handler(self._with_block(request, await self._recall(request, config, entity).ablock()))
+        try:
+            response = await handler(self._with_block(request, await self._recall(request, config, entity).ablock()))
+        except BaseException:  # a raised call, or a stream the client abandoned (cancelled)
+            self._keep_unanswered(request, config, entity, since, began)
+            raise
         self._capture(request, config, entity, since, began)
         return response
 

@@ -6,7 +6,6 @@ import hashlib
 import re
 import threading
 import weakref
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,6 +14,7 @@ from llama_index.core.bridge.pydantic import Field, PrivateAttr, field_validator
 from llama_index.core.memory import BaseMemoryBlock
 
 from memori_core.adapter_args import renamed_k_attribute, resolve_entity_id
+from memori_core.bounded import BoundedRecord
 from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, WaitsForCaptures, check_extractor
 from memori_core.context import PREAMBLE, format_fact_line
 from memori_core.engine import RecallEngine
@@ -271,9 +271,10 @@ class _CapturedTurns:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._turns: OrderedDict[_Key, int] = OrderedDict()  # -> the entity's erase generation at the claim
-        self._texts: OrderedDict[_Key, int] = OrderedDict()
-        self._failed: OrderedDict[_Key, int] = OrderedDict()
+        # -> the entity's erase generation at the claim
+        self._turns: BoundedRecord[_Key, int] = BoundedRecord(CAPTURED_TURNS_KEPT)
+        self._texts: BoundedRecord[_Key, int] = BoundedRecord(CAPTURED_TURNS_KEPT)
+        self._failed: BoundedRecord[_Key, int] = BoundedRecord(CAPTURED_TURNS_KEPT)
 
     def claim(self, turn_key: _Key, text_key: _Key, *, whole: bool, answered: bool) -> bool:
         """Whether to capture this turn (then it is claimed: a concurrent claim of it gets ``False``). ``whole``:
@@ -286,8 +287,8 @@ class _CapturedTurns:
             began = min(failed) if failed else ERASURES.generation(entity)
             if (answered and not failed) or ERASURES.erased_since(entity, began):
                 return False
-            _remember(self._turns, turn_key, began)
-            _remember(self._texts, text_key, began)
+            self._turns.remember(turn_key, began)
+            self._texts.remember(text_key, began)
             return True
 
     def release(self, turn_key: _Key, text_key: _Key) -> None:
@@ -296,8 +297,8 @@ class _CapturedTurns:
             began = self._turns.pop(turn_key, None)
             self._texts.pop(text_key, None)
             if began is not None:
-                _remember(self._failed, turn_key, began)
-                _remember(self._failed, text_key, began)
+                self._failed.remember(turn_key, began)
+                self._failed.remember(text_key, began)
 
 
 _LEDGERS: weakref.WeakKeyDictionary[RecallEngine, _CapturedTurns] = weakref.WeakKeyDictionary()
@@ -312,10 +313,3 @@ def _captured_turns(engine: RecallEngine) -> _CapturedTurns:
             ledger = _LEDGERS[engine] = _CapturedTurns()
         return ledger
 
-
-def _remember(keys: OrderedDict[_Key, int], key: _Key, generation: int) -> None:
-    """Add ``key`` as the most recent; forget the oldest beyond :data:`CAPTURED_TURNS_KEPT`."""
-    keys[key] = generation
-    keys.move_to_end(key)
-    while len(keys) > CAPTURED_TURNS_KEPT:
-        keys.popitem(last=False)

@@ -128,8 +128,10 @@ class HeldLoadStore(ChromaStore):
 
     release: threading.Event
     loading: threading.Event
+    loads: int = 0  # loads of a user's facts begun
 
     def load_entity(self, entity_id: str) -> Any:
+        self.loads += 1
         self.loading.set()
         self.release.wait(HELD_AT_MOST)  # bounded: a time limit that failed shows as a late answer, not a hang
         return super().load_entity(entity_id)
@@ -149,6 +151,7 @@ def held_loads_engine(embedder: Any, entity_id: str, facts: Sequence[str], **eng
     engine.clear_cache()  # the write left a copy: the next recall loads from the store
     store.release.clear()
     store.loading.clear()
+    store.loads = 0
     try:
         yield engine
     finally:

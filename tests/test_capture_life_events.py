@@ -159,6 +159,11 @@ def test_side_remarks_about_how_things_go_are_not_stored(said: str) -> None:
     assert RULES.extract([("user", said)]) == []
 
 
+@pytest.mark.parametrize("said", ["my knee is much better", "my dog is so much better", "my wife is feeling better"])
+def test_health_news_is_no_side_remark(said: str) -> None:
+    assert restate_event(said) is None
+
+
 def test_plans_and_someone_elses_events_are_not_restated() -> None:
     assert restate_event("might move to Boise next year") is None
     assert restate_event("my brother ended up moving to Halifax") is None

@@ -366,7 +366,8 @@ def test_being_in_bed_now_is_no_move() -> None:
     ("said", "facts"),
     [
         ("i think my bf is cheating lol", []),  # a suspicion of someone else's doing
-        ("I think my son is allergic to nuts", ["I think my son is allergic to nuts."]),  # a care fact, hedged
+        # a care fact, hedged (said of the user: never stored in the first person)
+        ("I think my son is allergic to nuts", ["User thinks their son is allergic to nuts."]),
         ("I'm vegan, so no dairy for me.", ["User is vegan."]),  # what follows from the diet adds nothing
     ],
 )

@@ -265,9 +265,10 @@ def test_an_event_told_as_over_on_its_own_day_holds_until_that_day_is_over() -> 
 @pytest.mark.parametrize(
     ("said", "kept"),
     [
-        ("I went to a climbing gym yesterday.", "User went to a climbing gym yesterday."),  # exercise: a slot
-        ("I had my first gig last night.", "User had their first gig last night."),  # a first is news
-        ("We got engaged at a concert last night.", "User got engaged at a concert last night."),  # a change
+        # exercise: a slot; its day written out from the day it was told (SAID, a Wednesday)
+        ("I went to a climbing gym yesterday.", "User went to a climbing gym on Tuesday 2026-05-19."),
+        ("I had my first gig last night.", "User had their first gig on Tuesday 2026-05-19."),  # a first is news
+        ("We got engaged at a concert last night.", "User got engaged at a concert on Tuesday 2026-05-19."),  # a change
     ],
 )
 def test_a_one_off_of_the_last_day_that_says_more_is_kept(said: str, kept: str) -> None:
@@ -293,3 +294,43 @@ def test_a_question_about_a_care_fact_ends_nothing(asked: str) -> None:
     engine = ungated_engine()
     _said(engine, "I'm lactose intolerant.")
     assert _said(engine, asked) == ["User is lactose intolerant."]
+
+
+# -- a statement the user asks to have confirmed ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "asked",
+    [
+        "I'm not allowed to take ibuprofen while pregant right?",
+        "I'm not allowed to take ibuprofen while pregnant, right??",
+        "I can't take ibuprofen while pregnant, isn't it?",
+        "I'm allergic to nuts, correct?",
+        "I can eat shrimp, is that right?",
+        "I can have sushi while pregnant, can't I?",
+        "I'm allowed one coffee a day, yeah?",
+    ],
+)
+def test_a_statement_with_a_tag_asking_to_confirm_it_stores_nothing_and_no_core_fact(asked: str) -> None:
+    engine = ungated_engine()
+    assert _said(engine, "I live in Lisbon.", asked) == ["User lives in Lisbon."]
+    assert _core(engine) == []
+
+
+@pytest.mark.parametrize(
+    ("told", "kept"),
+    [
+        ("I'm scared of flying, funny right?", "User is scared of flying."),  # asks to agree it is funny
+        ("I'm afraid of knives, crazy, isn't it?", "User is afraid of knives."),
+        ("I'm vegan, you know?", "User is vegan."),
+        ("I drink 4 coffees a day, is that ok?", "User drinks 4 coffees a day."),  # asks about a statement that stands
+        # the tag ends a question of its own, after the statement
+        ("I'm lactose intolerant, can I have ice cream or not?", "User is lactose intolerant."),
+    ],
+)
+def test_a_tag_asking_only_to_agree_keeps_the_statement(told: str, kept: str) -> None:
+    assert _said(ungated_engine(), told) == [kept]
+
+
+def test_a_care_word_typed_one_letter_off_in_a_pregnancy_is_read_as_meant() -> None:
+    assert _said(ungated_engine(), "I'm pregant!") == ["User is pregnant."]

@@ -515,7 +515,7 @@ def test_scored_pool_keeps_its_facts_when_a_write_lands_before_they_are_read() -
     # a delete (here one that also compacts the cache) in between must not change them.
     eng = ungated_engine()
     eng.add("u1", [f"User note number {i} about tea." for i in range(400)])
-    scored = eng._score("tea note", "u1", 5, None)
+    scored = eng._score(eng._request("tea note", "u1", 5, None, None, None, None))
     expected = [scored.facts[i].content for i in range(len(scored.facts))]
     eng.delete("u1", [f.id for f in scored.facts] + [f"x{i}" for i in range(10)])
     eng.delete("u1", [derived_fact_id(f"User note number {i} about tea.") for i in range(300)])  # compacts
@@ -585,7 +585,7 @@ def test_a_slow_load_of_one_entity_does_not_block_recall_for_another() -> None:
 
 
 def test_a_warm_user_whose_id_hashed_onto_a_held_cold_loads_old_lock_stripe_is_served_without_waiting() -> None:
-    import threading
+    from concurrent.futures import ThreadPoolExecutor, wait
 
     # The engine once hashed entities onto 64 lock stripes: pick a warm user on the cold user's stripe, so that a
     # lock shared by the two (as the stripes were) shows as this test hanging on the held load.
@@ -599,33 +599,16 @@ def test_a_warm_user_whose_id_hashed_onto_a_held_cold_loads_old_lock_stripe_is_s
         store.release.clear()
         store.loading.clear()
 
-        cold_result: list = []
-        cold_done = threading.Event()
-
-        def recall_cold() -> None:
-            cold_result.extend(eng.recall("likes", cold))
-            cold_done.set()
-
-        t_cold = threading.Thread(target=recall_cold)
-        t_cold.start()
-        assert store.loading.wait(30)  # the cold user's load is in the store, held
-        warm_result: list = []
-        warm_done = threading.Event()
-
-        def recall_warm() -> None:
-            warm_result.extend(eng.recall("likes", warm))
-            warm_done.set()
-
-        t_warm = threading.Thread(target=recall_warm)
-        t_warm.start()
-        warm_done.wait(30)  # bounded only so that a failure shows as an assertion, not a hang
-        served_while_held = warm_done.is_set() and not cold_done.is_set() and not store.release.is_set()
-        store.release.set()
-        t_cold.join(30)
-        t_warm.join(30)
+        with ThreadPoolExecutor(2) as pool:
+            cold_recall = pool.submit(eng.recall, "likes", cold)
+            assert store.loading.wait(30)  # the cold user's load is in the store, held
+            warm_recall = pool.submit(eng.recall, "likes", warm)
+            wait([warm_recall], timeout=30)  # bounded only so that a failure shows as an assertion, not a hang
+            served_while_held = warm_recall.done() and not cold_recall.done() and not store.release.is_set()
+            store.release.set()
         assert served_while_held
-        assert contents(warm_result) == ["User likes tea."]
-        assert contents(cold_result) == ["User likes jazz."]
+        assert contents(warm_recall.result()) == ["User likes tea."]
+        assert contents(cold_recall.result()) == ["User likes jazz."]
 
 
 def test_concurrent_adds_of_one_fact_count_every_sighting() -> None:

@@ -86,12 +86,12 @@ def with_and_without_implications(embedder, facts: list[str]) -> tuple[RecallEng
     ("User had her gallbladder removed three weeks ago and is still recovering.", {"exertion"}),
     ("User wears hearing aids.", {"hearing"}),
     ("User's mother has dementia and shouldn't be left alone for long.", {"caring"}),
-    ("My cat is 12 and needs a pill twice a day.", {"caring"}),
-    ("User's landlord doesn't allow pets.", {"renting"}),
+    ("My cat is 12 and needs a pill twice a day.", {"caring", "pets"}),
+    ("User's landlord doesn't allow pets.", {"renting", "pets"}),  # "Do I have any pets?"
     ("User rents a small flat in Leith.", {"renting"}),
     ("User's house has an inverter but no generator.", {"power"}),
     ("User has sleep apnoea and uses a CPAP machine.", {"sleep", "power"}),
-    ("User plays basketball on Wednesday evenings and Saturday mornings.", {"schedule"}),
+    ("User plays basketball on Wednesday evenings and Saturday mornings.", {"schedule", "pastimes"}),
     ("User's commute is 70 minutes each way.", {"schedule"}),
     ("User has IBS and follows a low-FODMAP diet.", {"gut", "meal", "clinic"}),
     ("User is allergic to buckwheat.", {"buckwheat", "meal", "clinic"}),
@@ -115,13 +115,20 @@ def with_and_without_implications(embedder, facts: list[str]) -> tuple[RecallEng
     ("User sings in a community choir.", {"music"}),
     ("User drives a Nissan Leaf.", {"vehicle"}),
     ("User drives a 2009 Škoda Octavia estate.", {"vehicle"}),
-    ("User plays basketball on Wednesday evenings.", {"schedule"}),  # a sport, no instrument
+    ("User plays basketball on Wednesday evenings.", {"schedule", "pastimes"}),  # a sport, no instrument
     ("User mostly reads Civil War history.", {"reading"}),
     ("User loves old jazz records.", {"listening"}),
     ("User likes dry comedy movies.", {"watching"}),
     ("I'm originally from Toronto.", {"home"}),
     ("My parents still live in Toronto.", {"home"}),
     ("User lives in Leeds.", set()),
+    ("User's retriever Biscuit died yesterday.", {"pets"}),  # a breed is a dog
+    ("User has two guinea pigs.", {"pets"}),
+    ("User is afraid of dogs.", {"dogs"}),  # a fear, no pet
+    ("User goes bouldering with friends.", {"pastimes"}),
+    ("User took up pottery last spring.", {"pastimes"}),
+    ("User is training for a half marathon.", {"pastimes"}),
+    ("User runs a small bakery.", {"work"}),  # runs a business, not running
 ])
 def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, concerns):
     assert fact_concerns(fact) == frozenset(concerns)
@@ -146,7 +153,7 @@ def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, conce
     ("My friends want to do bottomless brunch.", {"alcohol", "meal", "blood thinner", "pregnancy"}),
     ("Can I give her paracetamol?", {"clinic"}),  # a medicine: what a pharmacist asks about
     ("Would taking the ferry be a good idea?", {"motion", "mobility"}),
-    ("My flatmate wants to get a puppy.", {"dogs", "renting"}),  # what a landlord may forbid
+    ("My flatmate wants to get a puppy.", {"dogs", "renting", "pets"}),  # what a landlord may forbid
     ("What should I wear to the dinner?", set()),  # worn, not eaten
     ("Any body lotions or creams you would suggest?", set()),
     ("Can I wear brie-scented perfume while pregnant?", {"pregnancy"}),  # only what eating meets is dropped
@@ -169,7 +176,7 @@ def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, conce
     ("Frost is forecast this weekend. What should I do outside?", {"outdoors"}),
     ("Any plant-based dinner ideas?", {"meal"}),  # a diet, not a garden
     ("Should I buy a stroller that folds small?", {"children", "stairs"}),
-    ("A stray cat bit me and the wound is red.", {"clinic"}),
+    ("A stray cat bit me and the wound is red.", {"clinic", "pets"}),
     ("Can you help me write a cover letter?", {"work"}),
     ("How do I get more orders in before Christmas?", {"work"}),
     ("Should I get tickets for the home opener?", {"fandom"}),
@@ -180,6 +187,9 @@ def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, conce
     ("Something relaxing to put on tonight?", {"listening", "watching"}),
     ("Can you recommend some pieces to go with my jeans?", set()),  # clothes, not music
     ("I'm going home for Christmas, can you help me plan it?", {"home"}),
+    ("Do I have a dog?", {"pets", "dogs", "renting"}),
+    ("What do I do for fun?", {"pastimes", "music", "reading", "listening", "watching", "fandom"}),
+    ("Any fun things to do this weekend?", set()),  # a weekend is no pastime of the user's
 ])
 def test_a_question_touches_the_concerns_its_words_name(question, concerns):
     assert question_concerns(question) == frozenset(concerns)
@@ -512,3 +522,13 @@ def test_a_fans_ticket_question_recalls_the_team_and_a_general_sports_question_d
     assert fan not in [f.content for f in eng.recall("Who won the 1966 World Cup final?", "ann")]
     cello = [f.content for f in eng.recall("What pieces should I practise this month?", "ann")]
     assert "User is learning the cello." in cello and fan not in cello
+
+
+def test_a_question_about_the_users_pets_or_hobbies_recalls_them_whatever_the_words():
+    dog, climbing = "User's retriever Biscuit died yesterday.", "User goes bouldering on Saturdays."
+    eng = ann_with(dog, climbing, "User is learning the cello.")
+    assert dog in [f.content for f in eng.recall("Do I have any pets?", "ann")]
+    assert "pets" in eng.explain("Do I have a dog?", "ann").gate_note
+    hobbies = [f.content for f in eng.recall("What hobbies do I have?", "ann")]
+    assert climbing in hobbies and "User is learning the cello." in hobbies and dog not in hobbies
+    assert dog not in [f.content for f in eng.recall("What is the capital of Australia?", "ann")]

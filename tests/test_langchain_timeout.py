@@ -118,7 +118,10 @@ async def test_a_recall_past_the_timeout_leaves_the_turn_without_memory_and_a_la
     assert (f"{owner}: recall failed for entity 'u1' (TimeoutError: no answer within 0.2 s); continuing without "
             "memory") in caplog.text
     slow.store.release.set()  # the store answers: the recall left running finishes and loads the user's copy
-    assert FACT in await turn()
+    # The later turn may wait on that recall's lock: it gets a time limit a loaded machine meets, and its memory
+    # comes from the copy the first recall loaded (one load in all).
+    assert FACT in await make(slow, run_async, {"timeout": 10.0})()
+    assert slow.store.loads == 1
 
 
 @pytest.mark.parametrize("run_async", [False, True], ids=["sync", "async"])
@@ -181,3 +184,24 @@ async def test_a_timed_out_recall_whose_store_request_then_times_out_opens_the_b
         assert FACT not in await turn()  # the cool-down: skipped at once, without going to the store
     assert slow.outage.error == "TimeoutError"
     assert "MemoriMiddleware: recall skipped for entity 'u1'" in caplog.text
+
+async def test_while_recalls_keep_timing_out_one_warning_is_logged_until_a_call_is_answered_in_time(
+        slow: RecallEngine, caplog: pytest.LogCaptureFixture) -> None:
+    # A stopped store times out every recall: as for an outage's errors, one warning, the rest at DEBUG.
+    turn = injector(slow, False, {"timeout": 0.2})
+    timeouts = "recall failed for entity 'u1' (TimeoutError: no answer within 0.2 s)"
+
+    def logged(level: int) -> int:
+        return sum(1 for r in caplog.records if r.levelno == level and timeouts in r.getMessage())
+
+    with caplog.at_level(logging.DEBUG, logger="memori_langchain"):
+        for _ in range(3):
+            assert FACT not in await turn()  # the user's load is held: each turn times out
+        assert (logged(logging.WARNING), logged(logging.DEBUG)) == (1, 2)
+        assert "calls that time out until one gets its answer in time are logged at DEBUG" in caplog.text
+        slow.store.release.set()
+        assert FACT in await turn()  # answered in time: the timeouts are over
+        slow.store.release.clear()
+        slow.clear_cache()  # the next recall loads again, and is held again
+        assert FACT not in await injector(slow, False, {"timeout": 0.2})()
+        assert (logged(logging.WARNING), logged(logging.DEBUG)) == (2, 2)  # a new run of timeouts is news

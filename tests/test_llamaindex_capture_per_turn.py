@@ -279,3 +279,34 @@ def test_a_turn_whose_capture_failed_in_an_outage_is_captured_once_the_store_ans
     facts = stored(ungated, "rex")
     assert any("Rex" in f for f in facts) and "User plays the cello." in facts
     assert sum("Rex" in f for f in facts) == 1
+
+
+class FailsFirstCall(MockLLM):
+    """LlamaIndex's mock LLM whose first call raises, as a provider outage does."""
+
+    failures: int = 1
+
+    def complete(self, prompt: str, formatted: bool = False, **kwargs: Any) -> Any:
+        if self.failures > 0:
+            self.failures -= 1
+            raise ConnectionError("model provider unavailable")
+        return super().complete(prompt, formatted=formatted, **kwargs)
+
+
+def test_a_turn_whose_llm_call_raised_is_captured_once_though_the_user_opens_a_new_session(
+        ungated: RecallEngine) -> None:
+    # The block captures a turn when Memory reads it for the LLM, before the answer: a failed LLM call loses
+    # nothing, whichever session the user goes on in (the middleware's rough edge has no twin here).
+    gate = counting()
+    block = MemoriMemoryBlock(engine=ungated, entity_id="alice", capture=True, extractor=gate)
+    failing = SimpleChatEngine.from_defaults(
+        llm=FailsFirstCall(), memory=Memory.from_defaults(session_id="chat-1", memory_blocks=[block]))
+    with pytest.raises(ConnectionError):
+        failing.chat("I have a dog called Bruno.")
+    fresh = SimpleChatEngine.from_defaults(
+        llm=MockLLM(), memory=Memory.from_defaults(session_id="chat-2", memory_blocks=[block]))
+    fresh.chat("New chat. Hi!")
+    fresh.chat("What could I cook tonight?")
+    assert block.flush(timeout=30)
+    assert gate.seen == ["I have a dog called Bruno.", "New chat. Hi!", "What could I cook tonight?"]
+    assert stored(ungated, "alice") == ["User has a dog called Bruno."]

@@ -36,7 +36,14 @@ from memori_core.mcp_server import (  # noqa: E402
     is_loopback,
 )
 from memori_core.memory_tools import NOTHING_RELEVANT  # noqa: E402
-from tests._helpers import HashEmbedder, free_port, stored, ungated_engine  # noqa: E402
+from tests._helpers import (  # noqa: E402
+    HashEmbedder,
+    free_port,
+    running_chroma_server,
+    stored,
+    ungated_engine,
+    wait_until,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 CALL_LIMIT = 20.0
@@ -443,6 +450,7 @@ def test_http_listens_on_loopback_unless_allowed(host, loopback):
     (["mcp", "-e", "ann", "--http", "0.0.0.0:8765"], "not a loopback address"),
     (["mcp", "-e", "ann", "--entity-header", "X-User"], "not allowed with argument"),
     (["mcp"], "one of the arguments --entity/-e --entity-header is required"),
+    (["mcp", "-e", "ann", "--tool-timeout", "0"], "argument --tool-timeout: must be a number of seconds > 0"),
 ])
 def test_cli_mistakes_are_usage_errors(tmp_path, capsys, argv, expected):
     try:
@@ -490,3 +498,91 @@ async def test_http_recall_leaves_a_langgraph_store_item_out_of_the_facts_metada
         assert STORE_ITEM_KEY not in recalled[0]["metadata"]
         got = (await call(s, "get", ids=[recalled[0]["id"]]))["facts"]
         assert STORE_ITEM_KEY in got[0]["metadata"]
+
+
+# -- time limits: a slow or stopped store, a remote embedder that stops answering ------------------------------
+
+
+class StalledEmbedder(HashEmbedder):
+    """The hashing embedder as an app's remote embedding API that stops answering: while ``answering`` is clear,
+    each call waits for it (bounded, so no thread outlives the test)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answering = threading.Event()
+        self.answering.set()
+
+    def embed_documents(self, texts: list[str]) -> Any:
+        self.answering.wait(CALL_LIMIT * 3)
+        return super().embed_documents(texts)
+
+    def embed_query(self, text: str) -> Any:
+        self.answering.wait(CALL_LIMIT * 3)
+        return super().embed_query(text)
+
+
+async def test_http_a_call_past_the_tool_timeout_is_a_tool_error_and_a_write_called_still_lands() -> None:
+    embedder = StalledEmbedder()
+    engine = ungated_engine(embedder)
+    for url in _serving(build_server(engine, entity_header=HEADER, timeout=0.5)):
+        async with http_session(url, "ann") as s:
+            await call(s, "add", facts=["User likes tea."])  # a recall over no fact embeds nothing
+            embedder.answering.clear()  # the embedding API stops answering
+            try:
+                with pytest.raises(ToolFailed) as failed:
+                    await call(s, "add", facts=["User plays the cello."])
+                assert str(failed.value) == (
+                    "add: no answer within 0.5 s (the memory store or the embedder is slow or unreachable, or busy "
+                    "with other calls); the change may still have been made: check with list or get before "
+                    "trying again")
+                with pytest.raises(ToolFailed, match=r"^recall: no answer within 0\.5 s .*; nothing was changed; "
+                                                      "try again later$"):
+                    await call(s, "recall", query="cello")
+            finally:
+                embedder.answering.set()
+            # The add the client gave up on ran to its end, as the error said it might.
+            assert wait_until(lambda: stored(engine, "ann") == ["User likes tea.", "User plays the cello."])
+            assert (await call(s, "recall", query="cello", limit=1))["facts"][0]["text"] == "User plays the cello."
+
+
+@pytest.mark.parametrize(("timeout", "error"), [(0, ValueError), (-1.0, ValueError), (float("inf"), ValueError),
+                                                ("30", TypeError), (True, TypeError)])
+def test_build_server_refuses_a_timeout_that_is_not_positive_seconds_naming_it(mcp_engine, timeout, error) -> None:
+    with pytest.raises(error, match="build_server: timeout must be"):
+        build_server(mcp_engine, entity="ann", timeout=timeout)
+
+
+@pytest.mark.server
+@pytest.mark.skipif(os.name != "posix", reason="needs SIGSTOP")
+async def test_http_a_chroma_server_stopped_mid_session_gives_each_tool_call_an_error_naming_it(tmp_path) -> None:
+    import signal
+    import uuid
+
+    with running_chroma_server(tmp_path) as (host, port, proc):
+        store = ChromaStore.http(host=host, port=port, collection=f"t_{uuid.uuid4().hex}", timeout=1.0)
+        engine = ungated_engine(store=store)
+        for url in _serving(build_server(engine, entity_header=HEADER, timeout=10.0)):
+            async with http_session(url, "ann") as s:
+                (fid,) = (await call(s, "add", facts=["User likes tea."]))["ids"]
+                proc.send_signal(signal.SIGSTOP)
+                try:
+                    unanswered = (f"the Chroma server at http://{host}:{port} did not answer within 1 s "
+                                  "(ReadTimeout: timed out); is it stopped or overloaded? ")
+                    for tool, args, outcome in [
+                        ("recall", {"query": "tea"}, "nothing was changed; try again later"),
+                        ("list", {}, "nothing was changed; try again later"),
+                        ("get", {"ids": [fid]}, "nothing was changed; try again later"),
+                        ("add", {"facts": ["User likes cake."]},
+                         "the change may still have been made: check with list or get before trying again"),
+                        ("forget", {},
+                         "the change may still have been made: check with list or get before trying again"),
+                    ]:
+                        with pytest.raises(ToolFailed) as failed:
+                            await call(s, tool, **args)
+                        assert str(failed.value) == f"{tool}: {unanswered}{outcome}"
+                finally:
+                    proc.send_signal(signal.SIGCONT)
+                # The server answers again: so does every tool, and the forget that failed erased nothing (the
+                # add it got no answer to may have landed: the server reads the request once it runs again).
+                recalled = [f["text"] for f in (await call(s, "recall", query="tea"))["facts"]]
+                assert "User likes tea." in recalled and set(recalled) <= {"User likes tea.", "User likes cake."}

@@ -109,6 +109,17 @@ def test_a_probe_that_succeeds_closes_the_breaker_and_one_that_fails_starts_anot
     assert breaker.admit() is not None and breaker.admit() is not None  # closed: every call goes to the store
 
 
+def test_only_the_first_whole_call_timeout_since_a_call_was_answered_in_time_is_to_be_warned(clock: Clock) -> None:
+    breaker = OutageBreaker(5.0, clock=clock)
+    assert breaker.timed_out() and not breaker.timed_out() and not breaker.timed_out()
+    breaker.settle(breaker.admit(), None, late=True)  # a timed-out recall that ended later: not in time
+    assert not breaker.timed_out()
+    breaker.settle(breaker.admit(), ValueError("an extractor's bug"))  # not an answer from the store
+    assert not breaker.timed_out()
+    breaker.settle(breaker.admit(), None)  # a call answered in time: the next timeout is news again
+    assert breaker.timed_out() and not breaker.is_open  # and a time limit opens nothing
+
+
 def test_a_probe_that_ends_without_an_answer_lets_the_next_call_probe(clock: Clock) -> None:
     breaker = OutageBreaker(5.0, clock=clock)
     breaker.settle(breaker.admit(), _timeout())  # type: ignore[arg-type]

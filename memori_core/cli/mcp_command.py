@@ -19,7 +19,8 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     if args.http is not None:
         check_http_host(host, args.allow_remote)
     engine = open_engine(args, embeds=True, say_config=True)
-    server = build_server(engine, entity=args.entity, entity_header=args.entity_header, host=host, port=port)
+    server = build_server(engine, entity=args.entity, entity_header=args.entity_header, host=host, port=port,
+                          timeout=args.tool_timeout)
     if args.http is None:
         server.run("stdio")
     else:

@@ -15,8 +15,8 @@ from typing import NoReturn
 from .._version import __version__
 from ..argspec import Argument, Command, OneOf, Subparsers, arg, flag
 from ..evaluation.cli import add_eval_command
-from ..mcp_server import describe_tools  # the MCP SDK itself is imported only by cmd_mcp
-from ..store.chroma import PATH_ENV, default_store_path
+from ..mcp_server import DEFAULT_TOOL_TIMEOUT, describe_tools  # the MCP SDK itself is imported only by cmd_mcp
+from ..store.chroma_paths import PATH_ENV, default_store_path
 from ..store.chroma_client import DEFAULT_HTTP_TIMEOUT
 from .demo import cmd_demo
 from .fact_commands import (
@@ -255,6 +255,9 @@ _MCP = _OverStore(Command(
         arg("--http", type=server_address, default=None, metavar="HOST:PORT",
             help="serve streamable HTTP here instead of stdio, e.g. 127.0.0.1:8765"),
         flag("--allow-remote", help="let --http listen on an address other than loopback"),
+        arg("--tool-timeout", type=seconds, default=DEFAULT_TOOL_TIMEOUT, metavar="SECONDS",
+            help=f"seconds one tool call may take before the client gets an error saying so (default "
+                 f"{DEFAULT_TOOL_TIMEOUT:g}; --timeout limits each request to a --server)"),
         _MEMORI_COMPAT,
     ),
 ), creates=True)

@@ -80,11 +80,7 @@ def _with_core(
             moved.add(at[i])
             tail.append(replace(candidates[at[i]], kept=True, reason=CORE))
             continue
-        f = _core_fact(scored, p, i)
-        rank += 1
-        tail.append(CandidateScore(
-            rank=rank, id=f.id, content=f.content,
-            created_at=f.created_at, cosine=f.cosine, bm25=0.0, lexical=0.0, rank_score=0.0, kept=True,
-            reason=CORE, metadata=f.metadata, source="core", valid_from=f.valid_from,
-        ))
+        rank += 1  # not a candidate: its lexical and rank scores are 0 (_core_fact)
+        tail.append(CandidateScore.of(_core_fact(scored, p, i), rank=rank, bm25=0.0, kept=True, reason=CORE,
+                                      source="core"))
     return [c for k, c in enumerate(candidates) if k not in moved] + tail

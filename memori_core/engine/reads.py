@@ -56,6 +56,26 @@ logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
+class _Request:
+    """What ``recall``, ``explain`` and ``nearest`` were asked, checked (each error names its argument), with the
+    earlier turns read and the conversation text they make (:meth:`ReadPath._request`)."""
+
+    query: str
+    entity_id: str
+    limit: int
+    query_vector: Any | None
+    where: Where | None
+    at: float | None  # ``as_of`` in epoch seconds (None: now)
+    read: list[str]  # the earlier turns read (the judge is shown them)
+    conversation: str | None  # the text that moves the search (None: the query alone)
+
+    @property
+    def turns(self) -> Sequence[str]:
+        """The earlier turns the conversation holds (none without one)."""
+        return self.read if self.conversation is not None else ()
+
+
+@dataclass(frozen=True)
 class _Scoring:
     """A recall's candidates scored, waiting for the judge's verdict (:meth:`ReadPath._recall_chosen`)."""
 
@@ -123,44 +143,34 @@ class ReadPath(Answers, GateSignals, Judging):
         a judge failed on). The revision is read from the store first, as for every recall, so a write that
         landed meanwhile, in any process, is always seen.
         """
-        begun = self._recall_scored(query, entity_id, limit, query_vector=query_vector, where=where,
-                                    context=context, as_of=as_of)
+        begun = self._recall_scored(self._request(query, entity_id, limit, query_vector, where, context, as_of))
         if isinstance(begun, list):
             return begun
         judged = None if self.judge is None else self._judgement(begun.query, begun.scored, begun.limit, begun.read)
         return self._recall_chosen(begun, judged)
 
-    def _recall_scored(
-        self,
-        query: str,
-        entity_id: str,
-        limit: int | None = None,
-        *,
-        query_vector: Any | None = None,
-        where: dict[str, Any] | None = None,
-        context: Sequence[str] | str | None = None,
-        as_of: Any = None,
-    ) -> list[RecalledFact] | _Scoring:
+    def _recall_scored(self, request: _Request) -> list[RecalledFact] | _Scoring:
         """:meth:`recall` up to the judge: its answer when it needs no choosing (nothing to recall, an answer
         given before, no candidate), else the candidates scored (:class:`_Scoring`) for :meth:`_recall_chosen`."""
-        query, entity_id, limit, where, at = self._checked(query, entity_id, limit, where, as_of)
-        read, conversation = self._conversation(query, context)
+        query, entity_id, limit, read = request.query, request.entity_id, request.limit, request.read
         if not query.strip() or limit <= 0:
             return []
         # One freshness check per recall, at its start (under the lock: a write updates a copy in place only
         # under it). The same question over the same copy, before any of its facts expires, was answered.
-        asked = None if query_vector is not None or at is not None else _Asked.of(query, limit, where, read)
+        asked = (None if request.query_vector is not None or request.at is not None
+                 else _Asked.of(query, limit, request.where, read))
         horizon = float("inf")
         with self._entity_lock(entity_id):
             cache = self._cache_for(entity_id)
+            if len(cache) == 0:  # said before the query is embedded: an unknown entity never loads the model
+                return []
             revision, now = cache.revision, time.time()
             if asked is not None:
                 answer = _answered(cache, asked, self._answer_inputs(), now)
                 if answer is not None:
                     return _copies(answer)
                 horizon = cache.next_expiry(now)
-        scored = self._score(query, entity_id, limit, query_vector, where, conversation, at,
-                             read=read if conversation is not None else (), cache=cache)
+        scored = self._score(request, cache=cache)
         if isinstance(scored, str):
             return []
         return _Scoring(query, entity_id, limit, read, scored, asked, revision, horizon, cache)
@@ -205,13 +215,13 @@ class ReadPath(Answers, GateSignals, Judging):
         "So they let me go on Monday." is far from "User is a warehouse supervisor." in cosine, so the gate
         rightly keeps that fact out of the prompt, yet it is the one the turn ends. ``where`` as in :meth:`recall`.
         """
-        query, entity_id, limit, where, _ = self._checked(query, entity_id, limit, where, None)
-        if not query.strip() or limit <= 0:
+        request = self._request(query, entity_id, limit, None, where, None, None)
+        if not request.query.strip() or request.limit <= 0:
             return []
-        scored = self._score(query, entity_id, limit, None, where, gated=False)
+        scored = self._score(request, gated=False)
         if isinstance(scored, str):
             return []
-        return [self._fact(scored, i) for i in select(scored.scores, limit, None).tolist()]
+        return [self._fact(scored, i) for i in select(scored.scores, request.limit, None).tolist()]
 
     @when_open
     def explain(
@@ -227,9 +237,10 @@ class ReadPath(Answers, GateSignals, Judging):
     ) -> RecallReport:
         """Recall with every pool candidate's score parts and fate; ``print()`` it for a table (``as_of``: as in
         :meth:`recall`)."""
-        query, entity_id, limit, where, at = self._checked(query, entity_id, limit, where, as_of)
+        request = self._request(query, entity_id, limit, query_vector, where, context, as_of)
+        query, entity_id, limit, read, conversation = (request.query, request.entity_id, request.limit, request.read,
+                                                       request.conversation)
         cfg = self.config
-        read, conversation = self._conversation(query, context)
         turns_read = len(conversation_turns(read)) if conversation else 0
         q_tokens = analyzer(cfg.tokenizer, cfg.stemmer)(query)
         w_cos, w_lex = fusion_weights(len(q_tokens), cfg)
@@ -243,21 +254,23 @@ class ReadPath(Answers, GateSignals, Judging):
             return empty("blank query: nothing is recalled")
         if limit <= 0:
             return empty("limit 0: nothing is recalled")
-        scored = self._score(query, entity_id, limit, query_vector, where, conversation, at,
-                             read=read if conversation is not None else ())
+        scored = self._score(request)
         if isinstance(scored, str):
             return empty(scored)
         judged = None if self.judge is None else self._judgement(query, scored, limit, read)
         return _report(query, entity_id, limit, scored, judged, cfg, conversation, turns_read)
 
-    def _checked(
-        self, query: Any, entity_id: Any, limit: Any, where: Any, as_of: Any
-    ) -> tuple[str, str, int, Where | None, float | None]:
-        """The arguments recall and explain share, checked (each error names its argument)."""
+    def _request(
+        self, query: Any, entity_id: Any, limit: Any, query_vector: Any, where: Any, context: Any, as_of: Any
+    ) -> _Request:
+        """The arguments recall, explain and nearest share, checked (each error names its argument), with the
+        turns of ``context`` read (:meth:`_conversation`)."""
         query, entity_id = check_query(query), check_entity_id(entity_id)
         limit = check_limit(limit, self.config.limit)
         where = check_where(where) if where is not None else None  # (no filter: the filter module is not run)
-        return query, entity_id, limit, where, check_as_of(as_of)
+        at = check_as_of(as_of)
+        read, conversation = self._conversation(query, context)
+        return _Request(query, entity_id, limit, query_vector, where, at, read, conversation)
 
     def _conversation(self, query: str, context: Any) -> tuple[list[str], str | None]:
         """The turns of ``context`` that recall reads (a judge is shown them too) and the conversation text
@@ -269,30 +282,29 @@ class ReadPath(Answers, GateSignals, Judging):
             return read, None
         return read, conversation_text(query, read)
 
-    def _score(
-        self, query: str, entity_id: str, limit: int, query_vector: Any | None, where: Where | None = None,
-        conversation: str | None = None, at: float | None = None, gated: bool = True,
-        read: Sequence[str] = (), cache: EntityCache | None = None,
-    ) -> _Scored | str:
-        """Score the candidates, or return the reason nothing could be scored. ``conversation`` (see
-        :func:`~memori_core.ranking.conversation.conversation_text`) moves the search direction; ``read`` are
-        the user's turns it holds, oldest first (a follow-up goes on with the concerns of the last). Without
-        ``gated`` (:meth:`nearest`) the gate's signals and the core facts, which only the gate and recall's
-        appending read, are not computed.
+    def _score(self, request: _Request, gated: bool = True, cache: EntityCache | None = None) -> _Scored | str:
+        """Score the candidates of ``request``, or return the reason nothing could be scored. Its
+        ``conversation`` (see :func:`~memori_core.ranking.conversation.conversation_text`) moves the search
+        direction; its ``turns`` are the user's turns it holds, oldest first (a follow-up goes on with the
+        concerns of the last). Without ``gated`` (:meth:`nearest`) the gate's signals and the core facts, which
+        only the gate and recall's appending read, are not computed.
 
         The steps: the query's vectors (:meth:`_query_vectors`), what the copy holds under the lock
         (:meth:`_gathered`), how the gate reads the turn with its conversation (:func:`.gate_signals._turn`,
         :meth:`_gate_cosine`), the pool's scores (:meth:`_pool_scores`), then what the gate reads of a turn that
         asks for nothing (:meth:`_unasked`), of a general question, or of a personal one (:meth:`_personal`)."""
-        with self._entity_lock(entity_id):
-            # One freshness check per recall, at its start (``cache``: recall made it); the copy is used again
-            # below (under the lock: a write updates a copy in place only under it, and never one it dropped).
-            if cache is None:
+        query, entity_id, limit, where, at = request.query, request.entity_id, request.limit, request.where, request.at
+        conversation, read = request.conversation, request.turns
+        # One freshness check per call, at its start; the copy is used again below (under the lock: a write
+        # updates a copy in place only under it, and never one it dropped). ``cache``: recall made it under the
+        # lock, and has answered already for an empty one.
+        if cache is None:
+            with self._entity_lock(entity_id):
                 cache = self._cache_for(entity_id)
-            if len(cache) == 0:
-                # Said before the query is embedded: an unknown entity never loads the model.
-                return "no facts stored for this entity"
-        q, question, conv = self._query_vectors(query, query_vector, conversation)
+                if len(cache) == 0:
+                    # Said before the query is embedded: an unknown entity never loads the model.
+                    return "no facts stored for this entity"
+        q, question, conv = self._query_vectors(query, request.query_vector, conversation)
         own = question if question is not None else q  # the question's own direction
         cfg = self.config
         q_tokens = analyzer(cfg.tokenizer, cfg.stemmer)(query)

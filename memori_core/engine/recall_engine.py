@@ -38,7 +38,7 @@ from ..validate import check_entity_id, check_id_list, check_session_id, iso_to_
 from .closing import CLOSE_TIMEOUT, engine_closed_error, when_open
 from .progress import Progress
 from .judging import MAX_JUDGE_CALLS, _check_judge
-from .reads import ReadPath
+from .reads import ReadPath, _Scoring
 from .workers import READ, WRITE, AsyncWorkers
 from .writes import _UNSET, WritePath
 
@@ -406,8 +406,11 @@ class RecallEngine(ReadPath, WritePath):
         if self.judge is None:
             return await self._read(self.recall, query, entity_id, limit, query_vector=query_vector, where=where,
                                     context=context, as_of=as_of)
-        begun = await self._read(self._recall_scored, query, entity_id, limit, query_vector=query_vector,
-                                 where=where, context=context, as_of=as_of)
+
+        def arecall() -> list[RecalledFact] | _Scoring:  # the read thread's first part: up to the judge
+            return self._recall_scored(self._request(query, entity_id, limit, query_vector, where, context, as_of))
+
+        begun = await self._read(arecall)
         if isinstance(begun, list):
             return begun
         judged = await self._ajudgement(begun.query, begun.scored, begun.limit, begun.read)

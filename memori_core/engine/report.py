@@ -33,27 +33,11 @@ def _report(
                      f"the {gate.kind} gate: {gate.note}")
     candidates = []
     for rank, (i, reason) in enumerate(zip(order.tolist(), fate), start=1):
-        fact = _fact(scored, i)
-        candidates.append(
-            CandidateScore(
-                rank=rank,
-                id=fact.id,
-                content=fact.content,
-                created_at=fact.created_at,
-                cosine=fact.cosine,
-                bm25=float(s.bm25[i]),
-                lexical=fact.lexical,
-                rank_score=fact.rank_score,
-                kept=reason in (KEPT, JUDGED_RELEVANT),
-                reason=reason,
-                metadata=fact.metadata,
-                source=source_label(int(s.source[i])),
-                fused=float(s.fused[i]),
-                neighbour_bonus=float(s.bonus[i]),
-                gate_cosine=_gate_read(s, i),
-                valid_from=fact.valid_from,
-            )
-        )
+        candidates.append(CandidateScore.of(
+            _fact(scored, i), rank=rank, bm25=float(s.bm25[i]), kept=reason in (KEPT, JUDGED_RELEVANT),
+            reason=reason, source=source_label(int(s.source[i])), fused=float(s.fused[i]),
+            neighbour_bonus=float(s.bonus[i]), gate_cosine=_gate_read(s, i),
+        ))
     candidates = _with_core(scored, order, fate, candidates, cfg.core_limit)
     if cfg.one_per_text:
         candidates = _without_repeats(candidates)

@@ -33,8 +33,10 @@ life event told in other words), ``labels`` (a profile typed as labels),
 kept or dropped, and why, ``verdicts``) and the checks it applies
 (``leads``, ``tails``, ``speech_acts``, ``introductions``, ``moments``,
 ``grammar``, ``rewrite``, ``empty_facts``, ``holds_now``), ``named``
-(someone the stored facts name), ``supersede`` (which stored facts a new one
-ends), ``slots``, ``typos``, ``dates`` (a plan's day, written out, and when
+(someone the stored facts name), ``trips`` (a planned trip told later as
+taken), ``updates`` (a kept fact read with those
+told before), ``supersede`` (which stored facts a new one ends, and what hung
+on them), ``slots``, ``typos``, ``dates`` (a plan's day, written out, and when
 it ends), ``patterns``; ``core_facts`` (which facts are core), ``prompt``
 (the LLM prompt and its reply parser) and ``prompted`` (the base of the LLM
 extractors).

@@ -26,6 +26,7 @@ __all__ = [
     "WEEKDAYS",
     "AnchoredPlan",
     "anchor_plan",
+    "date_told",
     "day_label",
     "span_days",
 ]
@@ -84,7 +85,10 @@ _PHRASE = re.compile(
     r"(?:days?|weeks?)|a\s+fortnight))\b"
     r"|\b(?:(?P<month_prep>in|for|by|until)\s+)?(?P<next_month>next\s+month)\b"
     r"|\b(?:(?P<this_month_prep>in|for|by|until)\s+)?(?P<this_month>this\s+month)\b"
-    r"|\b(?:(?P<year_prep>in|for|by|until)\s+)?(?P<next_year>next\s+year)\b",
+    r"|\b(?:(?P<year_prep>in|for|by|until)\s+)?(?P<next_year>next\s+year)\b"
+    # "in November", "for early March": a month, not a day of it ("in May 15" is read above)
+    rf"|\b(?P<named_prep>in|for|by|until|till)\s+(?:(?P<month_part>early|mid-?|late)\s*)?(?P<month>{_MONTH})\b"
+    r"(?!\s*\d)(?!\s+(?:of|this|next|last)\b)",
     re.IGNORECASE,
 )
 
@@ -187,8 +191,9 @@ def anchor_plan(fact: str, now: datetime, *, zone_known: bool = False, past: boo
     week", "the 14th", "March 3", "3 March", "in 3 days" are resolved to a day; a span of days ("May 15-17",
     "the 15th to the 17th") to its first and last ("from Friday 2026-05-15 to Sunday 2026-05-17"), expiring
     after the last; "in two weeks" to about a day ("around ..."); "this month" to the month ("in May 2026"),
-    expiring when it ends; "next month" and "next year" to the month or year ("in January 2027", "in 2027"; the
-    caller's expiry holds). "next Friday" said early in a week (it may mean this week's or next week's) and
+    expiring when it ends; "next month", a month named ("in November", "in early March": the next one, this
+    month included) and "next year" to the month or year ("in January 2027", "in early March 2027", "in 2027";
+    the caller's expiry holds). "next Friday" said early in a week (it may mean this week's or next week's) and
     "next weekend" said on a weekday keep their words, with the day they were said ("next Friday (as of
     Wednesday 2026-12-09)"), and expire after the later of the two.
 
@@ -316,6 +321,15 @@ def anchor_plan(fact: str, now: datetime, *, zone_known: bool = False, past: boo
                             _day_end(after - timedelta(days=1), now, zone_known))
     elif g["next_year"]:
         return AnchoredPlan(_replace(fact, m, f"{(g['year_prep'] or 'in').lower()} {today.year + 1}"), None)
+    elif g["month"]:  # "in November": its next one, this month included (the caller's expiry: when it ends)
+        if past:
+            return None
+        month = MONTH_NAMES.index(g["month"].lower()) + 1
+        year = today.year if month >= today.month else today.year + 1
+        part = (g["month_part"] or "").lower().rstrip("-")
+        part = "mid-" if part == "mid" else f"{part} " if part else ""
+        return AnchoredPlan(_replace(fact, m, f"{g['named_prep'].lower()} {part}"
+                                              f"{MONTH_NAMES[month - 1].capitalize()} {year}"), None)
     else:  # pragma: no cover - every alternative of _PHRASE is read above
         return None
     return AnchoredPlan(_replace(fact, m, text), _day_end(last, now, zone_known) + margin)
@@ -324,3 +338,30 @@ def anchor_plan(fact: str, now: datetime, *, zone_known: bool = False, past: boo
 def _replace(fact: str, m: re.Match[str], said: str) -> str:
     """``fact`` with the words of ``m`` replaced by ``said``."""
     return fact[: m.start()] + said + fact[m.end():]
+
+
+# The day a told event happened, named from the day it was told: "today", "this morning", "tonight", "earlier
+# today", "yesterday (morning)", "last night".
+_TOLD_DAY = re.compile(
+    r"(?:\s*,)?\s+(?:(?:earlier|later)\s+)?(?:(?P<today>today|tonight|this\s+(?:morning|afternoon|evening))"
+    r"|(?P<yesterday>yesterday(?:\s+(?:morning|afternoon|evening|night))?|last\s+night))\b",
+    re.IGNORECASE,
+)
+
+
+def date_told(fact: str, now: datetime) -> str:
+    """``fact``, an event told as over ("User's cat Luna passed away this morning.", "User got laid off today."),
+    with the day it names from the day it was told (``now``) written out ("... passed away on Tuesday
+    2026-10-20."): read weeks later, "this morning" would say the wrong day. Any other ``fact`` as it is.
+
+    >>> from datetime import timezone
+    >>> said = datetime(2026, 10, 20, 9, 30, tzinfo=timezone.utc)  # a Tuesday
+    >>> date_told("User's retriever Biscuit died yesterday.", said)
+    "User's retriever Biscuit died on Monday 2026-10-19."
+    """
+    m = _TOLD_DAY.search(fact)
+    if m is None:
+        return fact
+    day = now.date() - timedelta(days=1 if m.group("yesterday") else 0)
+    return fact[: m.start()] + f" on {day_label(day)}" + fact[m.end():]
+

@@ -16,10 +16,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from ..slots import PERSON
 from .leads import strip_lead
 from .named import OWN_PREGNANCY, partner_of
 from .patterns import rx
-from .slots import holder, is_negated, slots_of
+from .slots import BODY_PART, PETS, holder, is_negated, slots_of
 
 __all__ = ["as_life_events", "restate_event"]
 
@@ -269,6 +270,10 @@ _SIDE_REMARK = rx(
 )
 
 
+# Health news is no side remark: "my knee is much better" ends the injury, "my dog is much better" is the dog's.
+_SOMEONES_HEALTH = rx(rf"\b(?:{BODY_PART}|{PETS}|{PERSON})\b")
+
+
 def restate_event(clause: str, known: Sequence[str] = ()) -> list[str] | None:
     """``clause`` restated as the plain first-person statement(s) of the life event it tells (see the module),
     ``[]`` for a side remark that holds no fact, or ``None`` when it tells none of them. ``known``: the user's
@@ -278,7 +283,7 @@ def restate_event(clause: str, known: Sequence[str] = ()) -> list[str] | None:
     (['I quit smoking'], None)
     """
     said = strip_lead(clause).strip()
-    if _SIDE_REMARK.match(said):
+    if _SIDE_REMARK.match(said) and not _SOMEONES_HEALTH.search(said):
         return []
     if _NOT_OWN.search(said):
         return None

@@ -123,7 +123,15 @@ _CHANGE_NOW = rx(
 
 
 
+# "User boulders 3 times a week now.", "User skates every day now.": a last "now" after how often, which marks the
+# change too.
+_OFTEN_NOW = rx(r"\b(?P<often>(?:times?|once|twice|days?|nights?|hours?|mornings?|evenings?)\s+(?:a|per|every)\s+"
+                r"(?:day|week|month|year)|every\s+(?:day|night|morning|evening|week|weekend|other\s+day)|daily|weekly)"
+                r"\s*,?\s+now\s*[.!]*$")
+
+
 def as_holds_now(fact: str) -> str:
     """A rewritten ``fact`` as what holds now (:func:`holds_now`), without a last "now" that only marks the change
     and without a correction's wrong words ("User lives in Porto, not Lisbon." -> "User lives in Porto.")."""
-    return without_correction(_CHANGE_NOW.sub(".", holds_now(fact)))
+    fact = _OFTEN_NOW.sub(lambda m: m.group("often") + ".", holds_now(fact))
+    return without_correction(_CHANGE_NOW.sub(".", fact))

@@ -89,11 +89,12 @@ _LEAD_CORRECTION = rx(
 CLINICIAN = (
     r"doctor|doc|gp|midwife|nurse|consultant|specialist|ob|ob-?gyn|obstetrician|dentist|physio|physiotherapist|"
     r"dietitian|dietician|cardiologist|diabetologist|endocrinologist|allergist|pharmacist|surgeon|paediatrician|"
-    r"pediatrician|health\s+visitor|therapist|psychiatrist|psychologist|counsell?or|neurologist|dermatologist"
+    r"pediatrician|health\s+visitor|therapist|psychiatrist|psychologist|counsell?or|neurologist|dermatologist|"
+    r"vet|vets|veterinarian|optician|orthopaedist|orthopedist"
 )
 _LEAD_CLINICIAN = rx(
     rf"^(?:(?:the|my|our|her|his)\s+)?(?:new\s+)?(?:{CLINICIAN})\s+(?:says|said|told\s+(?:me|us)|confirmed|thinks|"
-    r"reckons|has\s+said)(?:\s+that)?\s+(?=(?:i|i'm|i've|i'll|we|we're|we've|my|our)\b)"
+    r"reckons|has\s+said)(?:\s+that)?\s+(?=(?:i|i'm|i've|i'll|we|we're|we've|my|our)\b|(?-i:[A-Z])[a-z]+(?:'s)?\s)"
 )
 
 

@@ -14,10 +14,11 @@ import re
 from datetime import date, datetime, timedelta, timezone
 
 from ..ranking.care import is_care_fact
+from ..slots import PERSON
 from .dates import IN_SPAN, WEEKDAY, span_days
 from .patterns import rx
 from .rewrite import as_fact
-from .slots import MONTH_NAMES, is_change, slots_of
+from .slots import MONTH_NAMES, PETS, is_change, slots_of
 from .tails import REQUEST_TAIL
 from .verdicts import DROP_EPHEMERAL, KEPT_EXPIRING
 
@@ -40,6 +41,13 @@ _STATE = (
     r"drunk|tipsy|wasted|hammered|smashed|plastered|sloshed|buzzed|stoned|(?:high|baked)(?=\s*(?:[.!,]|$))|"
     r"hung\s+over|on\s+(?:my|the|her)\s+period|on\s+the\s+rag|pms-?ing|"
     r"lonely|heartbroken|crying|pumped|hyped|gutted|devastated|furious|irritated|frustrated|overwhelmed|"
+    # a mood said in a figure: "I'm all over the place", "I'm a wreck", "I'm over the moon", "I'm in bits"
+    r"all\s+over\s+the\s+place|(?:a|such\s+a)\s+(?:bit\s+of\s+a\s+)?(?:mess|wreck|nervous\s+wreck)|"
+    r"(?:a|such\s+a)\s+state(?=\s*(?:[.!,]|$))|"
+    r"in\s+(?:bits|pieces|tears|shock|a\s+state(?=\s*(?:[.!,]|$|of\s+(?:shock|panic)))|a\s+daze|a\s+funk|"
+    r"a\s+rut)|falling\s+apart|over\s+the\s+moon|"
+    r"on\s+cloud\s+nine|beside\s+myself|losing\s+(?:my\s+mind|it)|going\s+(?:crazy|insane|mad)|"
+    r"out\s+of\s+it|not\s+(?:ok|okay|doing\s+(?:well|great|good))|"
     r"miserable|worried|panicking|freaking\s+out|on\s+edge|restless|pissed(?:\s+off)?|"
     r"(?:scared|terrified|afraid)(?!\s+of\b)|down(?!\s+(?:to|for|with|syndrome)\b)|"
     r"bloated|nauseous|dizzy|constipated|sunburn(?:t|ed)|jet\s+lagged|sleep[\s-]deprived|dehydrated|achy|"
@@ -112,6 +120,25 @@ _AILMENT = rx(
     r"\s+)*(?:headache|hangover|cold|fever|cough|sore\s+throat|stomach\s?ache|tummy\s+ache|toothache|earache|"
     r"migraine|flu|temperature|stiff\s+neck|runny\s+nose|blocked\s+nose|stomach\s+bug|bug|nosebleed)\b"
 )
+# "I can't stop crying", "I keep panicking", "I've been crying all day": a feeling of the moment, told by what the
+# body does (not a habit: "I can't stop smoking" is kept).
+_FEELING_NOW = rx(
+    r"^(?:i|we)(?:\s+|(?='))(?:(?:just|literally|honestly|still)\s+)?"
+    r"(?:(?:can't|cant|cannot|couldn't|can\s+not)\s+stop|"
+    r"keep|kept|(?:have|'ve)\s+been|(?:am|'m|are|'re)(?:\s+(?:still|just))?)\s+(?:(?:literally|just)\s+)?"
+    r"(?:crying|sobbing|shaking|trembling|shivering|laughing|smiling|grinning|panicking|worrying|overthinking|"
+    r"thinking\s+about\s+(?:it|this|that|him|her|them))\b"
+)
+# "lol my coworker spilled coffee on my laptop", "My boss yelled at me today": a passing incident someone of the
+# user's caused them, an anecdote, not a fact of anyone's life (what changes, ends or matters for care is kept:
+# "My sister gave me her car", "My mum told me I'm allergic to nuts" are read elsewhere).
+_INCIDENT = rx(
+    rf"^(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON}|{PETS})(?:\s+(?-i:[A-Z])[\w-]+)?\s+(?:(?:just|accidentally|literally|"
+    r"totally|completely|basically|finally)\s+)*(?:spilled|spilt|yelled|shouted|screamed|snapped|laughed|texted|"
+    r"rang|pranked|stole|nicked|ate|drank|smashed|cracked|dropped|scratched|dented|bumped|kicked|bit|scared|"
+    r"annoyed|ignored|woke|interrupted|sneezed|coughed|teased|roasted|blamed|tricked|splashed|knocked|tripped|"
+    r"stepped|sat|threw|hid|borrowed|forgot)\b.*\b(?:me|my|us|our)\b"
+)
 _JUST_DID = rx(
     r"^(?:i|we)\s+(?:just\s+(?:had|ate|got|finished|woke|came|arrived|left)\b|"
     r"(?:slept|stayed\s+up|went\s+to\s+bed|woke\s+up)\b.*\b(?:last\s+night|this\s+morning)\b)"
@@ -127,10 +154,12 @@ _EVENT_WORDS = (
 _MY_EVENT = rx(rf"^(?:my|our)\s+(?:[\w'-]+\s+){{0,2}}?(?:{_EVENT_WORDS}|train|bus|ferry|call|trip)\b")
 # "The recital is on the 18th", "the wedding's on June 3": an event the conversation is about, by its day.
 _THE_EVENT = rx(rf"^the\s+(?:[\w'-]+\s+){{0,2}}?(?:{_EVENT_WORDS})s?\s+(?:is|'s|are|'re)\b")
-# "My friends are going to a bar on Friday", "My sister is visiting next week": someone's plan, soon over.
+# "My friends are going to a bar on Friday", "My sister is visiting next week", "My son Leo has a football match on
+# Saturday": someone's plan, soon over.
 _THEIR_PLAN = rx(
-    r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:is|are|'s|'re)\s+(?:going|coming|visiting|flying|driving|heading|"
+    r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:(?:is|are|'s|'re)\s+(?:going|coming|visiting|flying|driving|heading|"
     r"staying|having|hosting|throwing|arriving|leaving)\b"
+    rf"|(?:has|have|'s\s+got|has\s+got)\s+(?:a|an|his|her|their)\s+(?:[\w'-]+\s+){{0,2}}?(?:{_EVENT_WORDS})\b)"
 )
 # "My kids are driving me nuts today", "my boss is being weird today": what someone of the user's is doing now (not
 # a change of their life told with its day: "my sister is moving to Leeds today").
@@ -204,9 +233,17 @@ _OUTING = rx(
 )
 
 
+# "I'm 20 weeks along today", "I'm 30 weeks now": how far along a pregnancy is (read with the stored facts, which
+# say whether the user is expecting: .updates), not a passing moment.
+_WEEKS_ALONG = rx(r"^(?:i'm|i\s+am|im|we're|we\s+are)\s+(?:now\s+)?\d{1,2}\s+weeks\b(?:\s+(?:pregnant|along))?"
+                  r"(?:\s+(?:now|today|already|this\s+week))*\W*$")
+
+
 def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, timedelta | None] | None:
     """The verdict for a passing state or an appointment, ``None`` for anything else (``now``: when it was said,
     for a plan's month; default: now)."""
+    if _WEEKS_ALONG.match(body):
+        return None
     this_span = _THIS_SPAN.search(body)
     if this_span is not None and _BUSY.match(body) and _ABOUT.search(body):  # "I'm busy this month with exams"
         when = now or datetime.now(timezone.utc)
@@ -223,7 +260,9 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
     if _EPHEMERAL_STATE.match(body) and _MOOD_FOR_A_WHILE.search(body) and not re.search(
             r"\b(?:back|nowadays|anymore|usually|every|always|a\s+lot\s+of)\b", body, re.IGNORECASE):
         return as_fact(body), KEPT_EXPIRING, MOOD_LIFETIME  # "I'm so stressed these days"
-    if _PASSING_HAVE.match(body):
+    if _PASSING_HAVE.match(body) or _FEELING_NOW.match(body):
+        return None, DROP_EPHEMERAL, None
+    if _INCIDENT.match(body) and not (is_change(body) or is_care_fact(body)):
         return None, DROP_EPHEMERAL, None
     whereabouts = _PASSING_WHEREABOUTS.match(body)
     if whereabouts is not None and (_ONLY_FOR_NOW.search(whereabouts.group("rest")) or (
@@ -284,13 +323,19 @@ _SYMPTOM_NOW = rx(
 _PLANNED = rx(
     r"^(?:(?:i|we)(?:'ve|\s+have)?\s+(?:just\s+|finally\s+)?booked|"
     r"(?:i|we)(?:'ve|\s+have)\s+got\s+(?:my|our|a|an)\s+[^.]*?\b(?:booked|scheduled)\b|"
-    r"(?:i'm|i\s+am|we're|we\s+are)\s+(?:flying|going|travell?ing|heading|driving|visiting|having|getting|"
+    # "I'm planning a trip to Lisbon in November", "We plan to go to Iceland in June": a plan, made
+    r"(?:i|we)\s+(?:also\s+)?plan\s+(?:to|on)\b|"
+    r"(?:i'm|i\s+am|we're|we\s+are)\s+(?:(?:also|still|now)\s+)?(?:planning|off\s+to|flying|going|travell?ing|"
+    r"heading|driving|visiting|having|getting|"
     r"bringing|hosting|attending|throwing|doing|running|playing|cooking|baking|"
     # a change to come: "We're moving to Bath next month", "I'm starting a new job next week"
     r"moving|relocating|emigrating|starting|beginning|leaving|retiring|switching|changing|graduating)|"
     r"(?:my|our)\s+(?:[\w'-]+\s+){0,2}?(?:surgery|operation|appointment|trip|holiday|vacation|flight|wedding|"
     r"procedure|scan|replacement)\b[^.]*?\b(?:is|'s)\s+(?:booked|scheduled|planned|set|on|in|for)|"
-    r"(?:i|we)\s+have\s+(?:a|an|my|our)\s+[^.]*?\b(?:surgery|operation|appointment|procedure|scan)\b)"
+    r"(?:i|we)\s+have\s+(?:a|an|my|our)\s+[^.]*?\b(?:surgery|operation|appointment|procedure|scan)\b|"
+    # "I have a trip to Rome in May", "We've got a holiday in Greece in August"
+    r"(?:i|we)(?:'ve\s+got|\s+have\s+got|\s+have)\s+(?:a|an|my|our)\s+(?:[\w'-]+\s+){0,3}?(?:trip|holiday|vacation|"
+    r"getaway|cruise|flight|road\s+trip|honeymoon|wedding)\b)"
 )
 _PLAN_MONTH = rx(
     rf"(?:\b(?:in|for|on|until|till)\s+(?:the\s+\w+\s+of\s+|early\s+|mid-?\s*|late\s+)?|\b(?=next\s+month))"

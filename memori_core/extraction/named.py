@@ -16,12 +16,14 @@ from ..ranking.care import is_care_fact
 from ..slots import PERSON
 from .clauses import own_clauses
 from .job_change import says_where_now
-from .leads import strip_lead
+from .leads import clean, strip_lead
+from .tails import without_empty_tail
 from .patterns import rx
 from .slots import (
     PETS,
     disposed_thing,
     ends_ownership,
+    health_news,
     holder,
     is_loss,
     is_negated,
@@ -32,9 +34,11 @@ from .slots import (
     slots_of,
     taken_back,
 )
-from .verdicts import SentenceVerdict
+from .trips import trip_places
+from .verdicts import KEPT_REWRITTEN, SentenceVerdict
 
-__all__ = ["ENDED_STAGES", "OWN_PREGNANCY", "as_the_users", "named_someone", "partner_of", "resolve_same", "told_of"]
+__all__ = ["ENDED_STAGES", "OWN_PREGNANCY", "as_the_users", "named_someone", "partner_of", "resolve_same", "told_of",
+           "who_plans_name"]
 
 # Where a relationship ends: every fact told of it ends with it.
 ENDED_STAGES = frozenset({"single", "divorced", "widowed"})
@@ -76,11 +80,57 @@ def named_someone(verdicts: list[SentenceVerdict]) -> list[SentenceVerdict]:
     return out
 
 
+# "User is going to Rome with their sister Eva in May 2027.", "User's son Leo has a match on ...": who
+# someone the user names is, by their role.
+_ROLE_AND_NAME = re.compile(
+    rf"(?:^User's|\btheir)\s+(?P<role>(?:older\s+|younger\s+|little\s+|big\s+|best\s+)?(?-i:{PERSON}))"
+    r"\s+(?P<name>[A-Z][a-z\u00e0-\u00ff]+)\b"
+)
+
+
+# Roles a plan does not tell for good: a partner, an ex.
+_NOT_FOR_GOOD = rx(r"(?:ex|girlfriend|boyfriend|partner|wife|husband|spouse|fianc[ée]e?)")
+
+
+def who_plans_name(verdicts: list[SentenceVerdict]) -> list[SentenceVerdict]:
+    """``verdicts`` with, after each plan kept until it is over ("User is planning a trip to Lisbon in November
+    2026 with their sister Eva."), what it tells for good of who someone it names is ("User's sister is Eva."),
+    as if said on its own ("My sister is Eva"): that outlives the plan. Not of a partner (where a relationship
+    stands changes in ways a plan does not tell: the plan fact names them while it holds) nor of an ex; a fact
+    kept for good already says who."""
+    out: list[SentenceVerdict] = []
+    for verdict in verdicts:
+        out.append(verdict)
+        fact = verdict.fact
+        if fact is None or verdict.expires_in is None or not fact.startswith("User"):
+            continue
+        for m in _ROLE_AND_NAME.finditer(fact):
+            role = " ".join(m.group("role").split())
+            if not _NOT_FOR_GOOD.fullmatch(role):
+                said = f"My {role} is {m.group('name')}"
+                out.append(SentenceVerdict(said, f"User's {role} is {m.group('name')}.", KEPT_REWRITTEN))
+    return out
+
+
 def _named_care(clause: str) -> tuple[str, str] | None:
     """``(name, the rest)`` when ``clause`` tells a care fact of someone it names first ("Margaret is coeliac"):
     an allergy, a diet, a medication of the user's partner or child is worth keeping, and core."""
     said = named_subject(clause)
     if said is None or not _CARE_VERB.match(said[1]) or not is_care_fact(clause):
+        return None
+    return said
+
+
+def _named_health(clause: str) -> tuple[str, str] | None:
+    """``(name, the rest)`` when ``clause`` tells news of the health of someone or something it names first ("Luna
+    has kidney failure", "Luna is much better", "Mia was diagnosed with asthma"): of a pet or a person of the
+    user's, worth keeping until a later state of theirs replaces it."""
+    # "the vet says Luna has kidney failure, poor thing": who said it is no part of it; "Luna's been really sick",
+    # "Luna's got worms": the name's "'s" is "has"
+    told = strip_lead(without_empty_tail(clean(clause)))
+    said = named_subject(re.sub(r"^(\W*(?-i:[A-Z])[a-z\u00e0-\u00ff]+)'s\s+(?=(?:been|got)\b)", r"\1 has ",
+                                told, flags=re.IGNORECASE))
+    if said is None or not health_news(said[1]):
         return None
     return said
 
@@ -184,7 +234,7 @@ def _named(clause: str, known: Sequence[str], before: Sequence[str] = ()) -> str
             return None
         be = " is" if pronoun.group("be") else ""
         clause = f"{partner}{be} {pronoun.group('rest')}"
-    said = named_change(clause) or _named_care(clause) or _named_about(clause)
+    said = named_change(clause) or _named_care(clause) or _named_about(clause) or _named_health(clause)
     if said is None:
         return None
     name, rest = said
@@ -302,7 +352,7 @@ def told_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
     names: set[str] = set()
     for clause in own_clauses(text):
         said = strip_lead(clause)
-        subject = named_change(said) or _named_care(said) or _named_about(said)
+        subject = named_change(said) or _named_care(said) or _named_about(said) or _named_health(said)
         if subject is not None:  # what the extractor reads with the stored facts naming them
             names.add(subject[0])
         first = _FIRST_WORD.match(said)
@@ -315,4 +365,5 @@ def told_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
             slots.add("residence")
         if taken_back(said):  # "I'm back on carbs": the stored diet that left them out
             slots.add("diet")
+        names |= trip_places(said)  # "Lisbon was amazing!!": the stored plan of a trip there
     return frozenset(slots), frozenset(names)

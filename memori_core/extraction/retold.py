@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from ..ranking.care import is_care_fact
 from ..slots import PERSON
 from .leads import CLINICIAN, strip_lead
-from .slots import PETS, slots_of
+from .slots import BODY_PART, PETS, health_news, slots_of
 
 __all__ = ["as_plain_statements", "is_joke_marker"]
 
@@ -131,6 +131,15 @@ _PET_NAME = re.compile(
     r"(?P<name>[A-Za-z][\w-]+)\s*[.!]*(?:\s*,\s*(?P<tail>\S.*))?$",
     _I,
 )
+# "knee is much better, physio says I can walk again": what a clinician said of the user after a comma, a clause of
+# its own.
+_CLINICIAN_AFTER_COMMA = re.compile(
+    rf"\s*,\s+(?=(?:(?:the|my|our)\s+)?(?:{CLINICIAN})\s+(?:says|said|told\s+me|thinks|reckons|confirmed)\s+"
+    r"(?:that\s+)?(?:i|i'm|i've|i'll|my|we)\b)",
+    _I,
+)
+# "knee is much better", "the ankle's healed": news of a part of the body, typed without "my": the user's.
+_BODY_NEWS = re.compile(rf"^(?:the\s+|my\s+)?(?P<part>{BODY_PART})(?P<rest>(?:'s|\s+)\s*\S.*)$", _I)
 # "I said London before", "I typed it wrong": talk of what was said, no fact.
 _WHAT_I_SAID = re.compile(
     r"^(?:but\s+)?i\s+(?:said|typed|wrote|put|told\s+you|mentioned)\b.*\b(?:before|earlier|wrong|by\s+mistake|"
@@ -231,6 +240,17 @@ def _with_partner(said: str) -> list[str] | None:
     return [f"I'm married to {name}"] if married else [f"My {role} is {name}"]
 
 
+def _body_news(said: str) -> list[str] | None:
+    """ "knee is much better" -> "My knee is much better", "my ankle's healed" -> "My ankle is healed" (news of its
+    health; "back to work" is no knee)."""
+    m = _BODY_NEWS.match(said)
+    if m is None:
+        return None
+    rest = m.group("rest")
+    rest = " is " + rest[2:].lstrip() if rest.startswith("'s") else rest
+    return [f"My {m.group('part').lower()}{rest}"] if health_news(rest) else None
+
+
 def _what_was_said(said: str) -> list[str] | None:
     """ "I said London before" -> nothing; "I meant I moved from London" -> "I moved from London"."""
     if _WHAT_I_SAID.match(said):
@@ -299,7 +319,8 @@ def as_plain_statements(clauses: Sequence[str], split: Callable[[str], list[str]
     >>> as_plain_statements(["started seeing someone.", "leo.", "hes a nurse"])
     ['I started seeing Leo', 'Leo is a nurse']
     """
-    clauses = [part for clause in clauses for part in _NAME_AFTER_COMMA.split(clause)]
+    clauses = [part for clause in clauses for name_split in _NAME_AFTER_COMMA.split(clause)
+               for part in _CLINICIAN_AFTER_COMMA.split(name_split)]
     out: list[str] = []
     named: str | None = None  # the someone this message named
     person: str | None = None  # the one of the user's the clause before told of
@@ -352,7 +373,7 @@ def as_plain_statements(clauses: Sequence[str], split: Callable[[str], list[str]
         subject = _MY_PERSON_SUBJECT.match(plain)
         person = subject.group("who") if subject is not None else None
         for rewrite in (_denied_for, _condition_gone, _medicine_stopped, _diet_dropped, _no_food, _with_partner,
-                        _what_was_said):
+                        _body_news, _what_was_said):
             if rewrite is _no_food and re.match(r"\W*so\b", clause, _I):
                 continue  # "I'm vegan, so no dairy": what follows from the diet, no fact of its own
             plain_said = rewrite(plain)

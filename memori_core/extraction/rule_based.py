@@ -15,22 +15,26 @@ from .events import as_life_events
 from .filler import strip_filler
 from .job_change import as_job_changes
 from .labels import as_labelled
-from .named import as_the_users, named_someone, resolve_same
+from .named import as_the_users, named_someone, resolve_same, who_plans_name
 from .pasted import split_pasted
 from .restated import as_denial, as_own_treatment, meant, respelt
-from .rules import judge_sentence
+from .rules import judge_sentence, statement_before_question
 from .slots import content_words, holder, is_negated
 from .supersede import (
     handed_over,
+    hangs_on,
     replaces,
     story_of_a_change,
     told_with_what_holds_now,
     with_employer,
+    with_offered_role,
     with_partner,
 )
+from .trips import trip_taken
 from .typos import read_as_meant
+from .updates import WEEKS_PREGNANT, read_with
 from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike, as_messages
-from .verdicts import DROP_NOT_FIRST_PERSON, DROP_QUOTED, KEPT_REWRITTEN, SentenceVerdict
+from .verdicts import DROP_EPHEMERAL, DROP_NOT_FIRST_PERSON, DROP_QUESTION, DROP_QUOTED, KEPT_REWRITTEN, SentenceVerdict
 
 __all__ = ["RuleBasedFactExtractor"]
 
@@ -78,7 +82,8 @@ class RuleBasedFactExtractor:
     "Been vegan for 3 years now.", "Vegetarian here.").
     Dropped: questions (a question clause
     after a statement is cut off: "I'm vegetarian, what should I cook?" keeps
-    "I'm vegetarian"), greetings / thanks / small talk ("I'm good", "I see"),
+    "I'm vegetarian"; a statement with a bare tag asking to confirm it, "I can't
+    take ibuprofen while pregnant, right?", is one), greetings / thanks / small talk ("I'm good", "I see"),
     instructions and requests ("write me a poem", "can you ...", "I need a
     recipe", "I'm looking for ..."), anything addressed to the assistant
     (you / your: "I think you should ..."), hypotheticals and wishes ("If I
@@ -104,11 +109,15 @@ class RuleBasedFactExtractor:
 
     Passing moments are dropped ("I'm tired today", "I'm at the airport at
     the moment", "I just had lunch", "My train leaves in 20 minutes", "I have
-    a headache", "I'm on vacation until Friday"), and so are passing states
+    a headache", "I'm on vacation until Friday"), and so are moods ("I can't
+    stop crying", "I'm all over the place"), someone's passing incident ("my
+    coworker spilled coffee on my laptop"), passing states
     and whereabouts ("I'm drunk", "I'm on my period", "I'm stressed out", "I'm
     on the bus", "I'm stuck in traffic", "I'm at work", "I'm at Starbucks now",
     "I'm in London for a conference"), and an outing of the last day ("I went
-    to a gig last night"); a mood of the weeks
+    to a gig last night"); an event told as over with "today", "this
+    morning", "yesterday" or "last night" has that day written out ("User got
+    laid off from Shopify on Wednesday 2026-10-21."); a mood of the weeks
     ("I'm stressed about work these days") is kept for two weeks
     (:data:`~memori_core.extraction.moments.MOOD_LIFETIME`). What holds for good
     is kept ("I'm diabetic", "I'm pregnant", "I'm on medication for ...", and
@@ -123,7 +132,13 @@ class RuleBasedFactExtractor:
     wedding May 25-27") says its first and last day and expires after the
     last; one told as over ("I had my cousin's wedding May 15-17") was over
     when said and is dropped; "The recital is on the 18th" is kept as said,
-    with its day; "I'm busy this month with exams" until the month ends. "I'm
+    with its day; "I'm busy this month with exams" until the month ends, "I'm
+    planning a trip to Lisbon in November" when November does (written out
+    "in November 2026"). A plan shared with someone ("My girlfriend Anika and
+    I are going to Japan in March!") is read as "We're going ..." is; who a
+    plan names is kept for good ("User's sister is Eva.", not a partner); a
+    planned trip told later as taken ("Lisbon was amazing!!") ends the plan
+    (:mod:`.trips`). "I'm
     Maya, by the way", "Name's Maya", "You can call me Maya", "Maya here
     again" and "It's Maya again" become "User's name is Maya."; "Everyone
     calls me Becky" and "I go by Becky" become "User goes by Becky."; "I'm
@@ -151,7 +166,17 @@ class RuleBasedFactExtractor:
     eggs again" leaves "User is vegetarian."), a habit stopped the
     stored habit naming it ("I gave up on Spanish"), even when no slot knows
     the word; a change told of someone the stored facts name ("Max passed
-    away" after "User has a dog called Max.") is the user's. In the
+    away" after "User has a dog called Max.") is the user's, and so is news
+    of their health ("Luna has kidney failure, the vet said" -> "User's cat
+    Luna has kidney failure.", also said before a question) or of a part of
+    the user's body ("knee is much better"), which replaces the older state
+    of the same one (:func:`~memori_core.extraction.slots.health_state`);
+    what hung on a state that ended ends with it ("I gave up on guitar" ends
+    "User bought a Yamaha acoustic.": :func:`~memori_core.extraction.supersede.hangs_on`);
+    a correction typed without its comma ("allergic to amoxicillin not
+    penicillin") ends the stored fact holding the wrong words, which the fact
+    leaves out; "we've been together 2 years" is the relationship's length and
+    "I'm 30 weeks now" a stored pregnancy's week count (:mod:`.updates`). In the
     slots that hold several things at once (pets, exercise:
     :data:`~memori_core.extraction.slots.ACTIVITY_SLOTS`) only the fact about
     the same animal or activity is replaced, when it ended ("I've stopped
@@ -174,7 +199,9 @@ class RuleBasedFactExtractor:
 
     When no clean fact can be said, nothing is stored: a sentence that would be
     kept as said must be short and of a known slot of the user's life or a care
-    fact (``DROP_UNCLEAR``); a fact pointing to no one named ("My physio
+    fact (``DROP_UNCLEAR``), and it is said of the user, never stored in the
+    first person ("I think I'm allergic to cats" -> "User thinks they're
+    allergic to cats."; "We're both teachers" gives nothing); a fact pointing to no one named ("My physio
     recommended it.", "We share her flat") is dropped (``DROP_UNRESOLVED``);
     an aside after the statement ("I'm a nurse, been doing nights for ten
     years") is left out of the fact; a thing left or stopped told beside what
@@ -187,7 +214,10 @@ class RuleBasedFactExtractor:
     promotion is a change within the job: "I got promoted" ends no job fact,
     "I got promoted to senior engineer" ends the stored role and is held at
     the employer that fact names ("User works at Google as a senior
-    engineer.").
+    engineer."). A job offer is not the job: it ends no job fact, and a job
+    begun where it was offered ends it and keeps its role ("I started at
+    Dynatrace today!" -> "User works at Dynatrace in Linz as a junior UX
+    designer.").
 
     A life event told in other words is read as the change it is
     (:mod:`.events`): "day 40 without a cigarette" -> "User quit smoking.",
@@ -274,18 +304,24 @@ class RuleBasedFactExtractor:
                 words = content_words(verdict.fact)
                 # not when it replaces that fact: "User is married to Tomás." after "User and their fiancé Tomás
                 # are getting married in october."
-                if any(words and words <= old and normalize_fact_text(text) != key
-                       and is_negated(text) == is_negated(verdict.fact) and holder(verdict.fact) == holder(text)
-                       and not replaces(verdict, words, text, old)
-                       for _, text, old in known):
+                if not WEEKS_PREGNANT.match(verdict.fact) and any(
+                        words and words <= old and normalize_fact_text(text) != key
+                        and is_negated(text) == is_negated(verdict.fact) and holder(verdict.fact) == holder(text)
+                        and not replaces(verdict, words, text, old)
+                        for _, text, old in known):
                     continue  # a stored fact already says it (of the same person: not "User's sister is vegan.")
                 core = self.core_rule is not None and bool(self.core_rule(verdict.fact))
                 expires = now + verdict.expires_in if verdict.expires_in is not None else None
                 ended = [(fid, text) for fid, text, old in known
                          if normalize_fact_text(text) != key and replaces(verdict, words, text, old)]
-                replaced = tuple(fid for fid, _ in ended)
                 ended_texts = [text for _, text in ended]
-                text = with_partner(with_employer(verdict.fact, ended_texts), ended_texts)
+                # what hung on the state that ended ends with it ("User has to check their blood sugar ...")
+                gone = {fid for fid, _ in ended}
+                ended += [(fid, text) for fid, text, _ in known if fid not in gone and normalize_fact_text(text) != key
+                          and verdict.expires_in is None and hangs_on(verdict.fact, text, state_ended=bool(ended))]
+                replaced = tuple(fid for fid, _ in ended)
+                text = with_offered_role(with_partner(with_employer(verdict.fact, ended_texts), ended_texts),
+                                         ended_texts)
                 said.append((ExtractedFact(text, supersedes=replaced, core=core, expires_at=expires), verdict))
             said = handed_over(said)  # "Sold the Ninja. Got a used Skoda instead": the Skoda fact ends the Ninja one
             facts += [fact for fact, verdict in said if not told_with_what_holds_now(fact, verdict, said)
@@ -328,16 +364,27 @@ class RuleBasedFactExtractor:
                 corrected = meant(clause, known) or respelt(clause, known)
                 if corrected is not None:  # "Actually I meant Porto, not Lisbon.", "*Katherine"
                     verdict = SentenceVerdict(corrected[1], corrected[0], KEPT_REWRITTEN)
-            if verdict.fact is None and verdict.reason == DROP_NOT_FIRST_PERSON and told:
-                users = as_the_users(clause, told=told, known=known, before=clauses[:n])
-                if users is not None:  # "Max passed away" after "User has a dog called Max."
+            said = clause if verdict.reason == DROP_NOT_FIRST_PERSON else \
+                statement_before_question(clause) if verdict.reason == DROP_QUESTION else None
+            if verdict.fact is None and said is not None and told:
+                # "Max passed away" after "User has a dog called Max."; "Felix is vegan, any dinner ideas?" after
+                # "User is seeing Felix.": the statement before the question
+                users = as_the_users(said, told=told, known=known, before=clauses[:n])
+                if users is not None:
                     verdict = replace(self.judge(users, now=when), sentence=clause)
             if verdict.fact is not None and known:  # "at the same firm": the firm a stored fact names
                 verdict = replace(verdict, fact=resolve_same(verdict.fact, known))
+            if verdict.fact is None and verdict.reason in (DROP_NOT_FIRST_PERSON, DROP_EPHEMERAL) and told:
+                taken = trip_taken(clause, told)
+                if taken is not None:  # "Lisbon was amazing!!" after "User is planning a trip to Lisbon ..."
+                    verdict = replace(self.judge(taken, now=when), sentence=clause)
+            if verdict.fact is not None:
+                verdict = read_with(verdict, told, when)  # "..., not penicillin", "we've been together 2 years"
             if verdict.fact is not None:
                 told.append(verdict.fact)
             verdicts.append(verdict)
-        return named_someone(verdicts) + [SentenceVerdict(sentence, None, DROP_QUOTED) for sentence in pasted]
+        return who_plans_name(named_someone(verdicts)) + [SentenceVerdict(sentence, None, DROP_QUOTED)
+                                                           for sentence in pasted]
 
     def judge(self, sentence: str, *, now: datetime | None = None) -> SentenceVerdict:
         """The decision for one sentence (:func:`~memori_core.extraction.rules.judge_sentence`), said at ``now``

@@ -15,7 +15,7 @@ from datetime import datetime, timedelta, timezone
 
 from ..ranking.care import is_care_fact
 from ..slots import PERSON
-from .dates import DATED, anchor_plan
+from .dates import DATED, anchor_plan, date_told
 from .empty_facts import judge_rewritten
 from .grammar import is_past, is_past_statement, is_subjectless_change
 from .holds_now import as_holds_now
@@ -23,7 +23,7 @@ from .introductions import being_a, introduction, name_given, role_here, the_one
 from .leads import clean, cut_lead
 from .moments import CLOCK, NOW_WORDS, SOON, moment
 from .patterns import rx
-from .rewrite import OTHER_FIRST_PERSON, as_said, end_sentence, rewrite
+from .rewrite import FIRST_PERSON_WORD, OTHER_FIRST_PERSON, end_sentence, in_third_person, rewrite
 from .slots import is_change, slots_of
 from .speech_acts import (
     BECAUSE,
@@ -37,7 +37,7 @@ from .speech_acts import (
     not_what_holds,
     story_or_joke,
 )
-from .tails import REQUEST_TAIL, cut_aside, plain, without_empty_tail, without_tag_question
+from .tails import REQUEST_TAIL, asks_to_confirm, cut_aside, plain, without_empty_tail, without_tag_question
 from .verdicts import (
     DROP_EMPTY,
     DROP_EPHEMERAL,
@@ -55,7 +55,7 @@ from .verdicts import (
     SentenceVerdict,
 )
 
-__all__ = ["judge_sentence"]
+__all__ = ["judge_sentence"]  # statement_before_question serves the extractor only
 
 # The user as the subject: "I ...", "My ...", "We ...", "Our ...", or after an opener ("Last month, I ...", "Due
 # to my allergy, I ...").
@@ -100,7 +100,12 @@ _WITH_OTHER = rx(
     r"\s+(?P<rest>(?-i:[a-z]).*)$"
 )
 _PERSON_WORD = rx(rf"^(?:{PERSON})$")
-_MODAL_START = rx(r"^(?:would|could|should|might|may|'d|want|wanna|need|hope|plan|are\s+going\s+to)\b")
+# "Ana and I want to open a bakery", "... are going to try for a baby": a wish or an intent, not yet a fact ("are
+# going to Japan" names where, not what they will do).
+_MODAL_START = rx(
+    r"^(?:would|could|should|might|may|'d|want|wanna|need|hope|plan|"
+    r"are\s+going\s+to\s+(?!(?-i:[A-Z])|(?:the|a|an|my|our|their|his|her|see|visit)\b))\b"
+)
 
 
 # As said, a sentence stays a fact only when short and about a known part of the user's life ...
@@ -123,22 +128,43 @@ def _kept_as_said(text: str, statement: str) -> tuple[str | None, str]:
     unplaceable sentence in memory is worse than a missed fact."""
     words = len(statement.split())
     if words <= _EVENT_MAX_WORDS and DATED.search(text) and _DID.search(statement):
-        return as_said(text), KEPT_AS_SAID
+        return _of_the_user(text)
     if words > _AS_SAID_MAX_WORDS:
         return None, DROP_UNCLEAR
     if not (slots_of(statement) or is_care_fact(statement) or is_care_fact(text)):
         return None, DROP_UNCLEAR
-    return as_said(text), KEPT_AS_SAID
+    return _of_the_user(text)
+
+
+def _of_the_user(text: str) -> tuple[str | None, str]:
+    """``text``, kept in the user's words, said of the user (:func:`~.rewrite.in_third_person`: "I think I'm
+    allergic to cats." -> "User thinks they're allergic to cats."): a fact is never stored in the first person;
+    dropped (``DROP_UNCLEAR``) when it cannot be said so."""
+    fact = in_third_person(text)
+    return (fact, KEPT_AS_SAID) if fact is not None else (None, DROP_UNCLEAR)
+
+
+def _as_we(body: str) -> str | None:
+    """``body`` ("My girlfriend Anika and I are going to Japan in March") told as "We ..." ("We are going to Japan
+    in March"), as the rules read a plan or a moment; ``None`` when ``body`` is not told of the user and someone."""
+    m = _WITH_OTHER.match(body)
+    return f"We {m.group('rest')}" if m is not None else None
 
 
 def _together(m: re.Match[str]) -> tuple[str | None, str]:
-    """The verdict for "<someone> and I <did something>": "User and <someone> <did something>."."""
+    """The verdict for "<someone> and I <did something>": "User and <someone> <did something>."; a plan of a
+    month to come is kept until it ends, as "We ..." would be ("My girlfriend Anika and I are going to Japan in
+    March")."""
     other, rest = m.group("other") or m.group("other2"), m.group("rest")
     # "Ana and I are going to the cinema tomorrow" is soon over; "Lily and I got married on Saturday" is news
     done = is_past(rest.split()[0]) and is_change(rest)
     if (NOW_WORDS.search(rest) or SOON.search(rest)) and not done:
         return None, DROP_EPHEMERAL
-    if _MODAL_START.match(rest):
+    passing = moment(f"We {rest}")
+    if passing is not None and passing[0] is None:  # "Tom and I are stuck in traffic"
+        return None, passing[1]
+    planned = passing is not None and passing[1] == KEPT_EXPIRING
+    if _MODAL_START.match(rest) and not planned:
         return None, DROP_HYPOTHETICAL
     if re.fullmatch(_OTHER_LOWER, other):  # typed in lower case: "me and mum" -> "their mum", "sarah" -> "Sarah"
         other = f"my {other}" if _PERSON_WORD.match(other) else other.capitalize()
@@ -146,7 +172,7 @@ def _together(m: re.Match[str]) -> tuple[str | None, str]:
     rest = re.sub(r"\b(?:my|our)\b", "their", rest, flags=re.IGNORECASE)
     if OTHER_FIRST_PERSON.search(rest):
         return _kept_as_said(m.group(0), m.group(0))
-    return plain(end_sentence(f"User and {other} {rest}")), KEPT_REWRITTEN
+    return plain(end_sentence(f"User and {other} {rest}")), KEPT_EXPIRING if planned else KEPT_REWRITTEN
 
 
 
@@ -165,13 +191,19 @@ def judge_sentence(
     fact, reason = _judge(cleaned, max_chars)
     if fact is not None and reason == KEPT_REWRITTEN:
         fact = as_holds_now(fact)
+    if fact is not None and reason in (KEPT_REWRITTEN, KEPT_AS_SAID) and _TOLD_AS_OVER.search(fact):
+        # "User got laid off today.": the day written out, as the turn's day says it
+        fact = date_told(fact, now if now is not None else datetime.now(timezone.utc))
+    if fact is not None and FIRST_PERSON_WORD.search(fact):
+        return SentenceVerdict(sentence, None, DROP_UNCLEAR)  # never stored in the first person
     if reason == KEPT_EXPIRING and fact is not None:
         when = now if now is not None else datetime.now(timezone.utc)
         body = cut_lead(cleaned)[0]
         lead = _opener(body)
+        together = _as_we(body)  # "Anika and I are going to Japan in March": as "We are going ..." is read
         passing = moment(body, when) or (
             moment(_fronted(body, lead), when) or moment(body[lead.start("subject"):], when)
-            if lead is not None else None)
+            if lead is not None else None) or (moment(together, when) if together is not None else None)
         expires_in = passing[2] if passing else None
         anchored = anchor_plan(fact, when, zone_known=zone_known, past=_told_as_past(fact))
         if anchored is not None:
@@ -188,6 +220,13 @@ def judge_sentence(
     return SentenceVerdict(sentence, fact, reason)
 
 
+# An event told as over, by a past verb after its subject ("User got laid off today.", "User's cat Luna passed away
+# this morning."; not "User is cooking tonight.").
+_TOLD_AS_OVER = re.compile(
+    r"^(?:User|I|We|My|Our)\b(?:'s)?\s+(?:[\w'-]+\s+){0,4}?(?:(?:just|finally|also)\s+)?"
+    r"(?:was|were|had|did|got|went|came|left|lost|broke|fell|found|met|won|quit|sold|bought|made|took|gave|"
+    r"(?!(?:need|feed|bleed|speed|seed|breed)\b)[a-z]{2,}ed)\b"
+)
 # "User's cousin's wedding was on May 2.", "User had their exam on the 14th.": an event told as over.
 _WAS = rx(r"^user(?:'s\s+[^.]*?\b(?:was|were)|\s+(?:(?:just|also|finally|already)\s+)?had)\b")
 
@@ -238,8 +277,12 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         return None, DROP_EMPTY
     if len(text) > max_chars:
         return None, DROP_TOO_LONG
+    if asks_to_confirm(text):  # "I'm not allowed to take ibuprofen while pregnant right?": asked, not told
+        return None, DROP_QUESTION
     text = without_tag_question(text)  # "I'm scared of flying, funny right?": a statement, and a tag
-    text = _amazed(text)  # "I'm not lactose intolerant anymore apparently??": told in surprise, not asked
+    amazed = _amazed(text)  # "I'm not lactose intolerant anymore apparently??": told in surprise, not asked
+    if amazed != text:  # its tail can be read now: "... apparently."
+        text = without_empty_tail(amazed)
     if text.rstrip(" )\"'").endswith("?"):
         return _judge_question(text, max_chars)
     body, social = cut_lead(text)
@@ -317,6 +360,16 @@ def _judge_question(text: str, max_chars: int) -> tuple[str | None, str]:
         if fact is not None:
             return fact, reason
     return None, DROP_QUESTION
+
+
+def statement_before_question(sentence: str) -> str | None:
+    """What ``sentence`` states before the question it ends with ("Felix is vegan, any dinner ideas for both of
+    us?" -> "Felix is vegan"), ``None`` when it is a question only."""
+    text = without_tag_question(without_empty_tail(clean(sentence)))
+    if not text.rstrip(" )\"'").endswith("?"):
+        return None
+    m = QUESTION_TAIL.match(cut_lead(text)[0])
+    return m.group("head").strip() if m is not None else None
 
 
 def _hedged(body: str, rest: str) -> tuple[str | None, str]:

@@ -21,12 +21,15 @@ from ..text import get_stemmer
 
 __all__ = [
     "ACTIVITY_SLOTS",
+    "BODY_PART",
     "CONSUMPTION_SLOTS",
+    "JOB_OFFER",
     "MONTH_NAMES",
     "PETS",
     "POSSESSION_SLOTS",
     "SLOTS",
     "acquired_slots",
+    "bare_correction",
     "content_words",
     "corrected_words",
     "denies",
@@ -34,10 +37,14 @@ __all__ = [
     "disposed_words",
     "ends_habit",
     "ends_ownership",
+    "ends_health",
+    "health_news",
+    "health_state",
     "holder",
     "is_change",
     "is_ended",
     "is_exclusive",
+    "is_job_offer",
     "is_loss",
     "is_negated",
     "is_planned",
@@ -48,6 +55,7 @@ __all__ = [
     "names_in",
     "relationship_stage",
     "same_activity",
+    "says_how_often",
     "slots_of",
     "stopped_words",
     "taken_back",
@@ -66,7 +74,8 @@ ACTIVITY_SLOTS: dict[str, re.Pattern[str]] = {
         r"\b(?:(?:run|runs|running)\b(?!\s+(?:a|an|the|my|our|their|his|her|out|late|errands|into)\b)|"
         r"jog|jogs|jogging|gym|work\s+out|works\s+out|working\s+out|workouts?|exercise|exercises|exercising|"
         r"yoga|pilates|crossfit|marathons?|half-marathons?|5k|10k|weightlifting|lift\s+weights|"
-        r"swim|swims|swimming|cycling|bouldering|boxing|sports?|football|soccer|tennis|basketball|volleyball|"
+        r"swim|swims|swimming|cycling|boulder|boulders|bouldering|climb|climbs|hike|hikes|boxing|sports?|football|"
+        r"soccer|tennis|basketball|volleyball|"
         r"rugby|cricket|golf|hockey|badminton|netball|baseball|softball|climbing|hiking|skiing|snowboarding|"
         r"surfing|rowing|kayaking|karate|judo|taekwondo|jiu-jitsu|kickboxing|martial\s+arts|zumba|"
         r"triathlons?|ultramarathons?|parkrun)\b"
@@ -216,7 +225,9 @@ _GENERAL = frozenset("""go goe do doe play use take have has get make work drink
     everyth someth anyth all membership subscript contract plan""".split())
 # A stored habit or pastime of the user: "User is learning Spanish.", "User sings in a choir.".
 _HABIT = re.compile(
-    r"^(?:user|i)\s+(?:\w+\s+)?(?:is\s+learning|am\s+learning|learns?|stud(?:y|ies)|is\s+studying|plays?|goes|go|"
+    r"^(?:user|i)\s+(?:\w+\s+)?(?:(?:started|began|has\s+started|took\s+up|has\s+taken\s+up)\s+(?:learning|playing|"
+    r"practi[cs]ing|taking|doing|studying|attending|going\s+to)|"
+    r"is\s+learning|am\s+learning|learns?|stud(?:y|ies)|is\s+studying|plays?|goes|go|"
     r"does|do|practi[cs]es?|attends?|takes?|eats?|drinks?|smokes?|vapes?|uses?|sings?|volunteers?|trains?|"
     r"is\s+training|coach(?:es)?|collects?|teach(?:es)?|works?|is\s+taking|is\s+doing|belongs?|is\s+a\s+member|"
     r"is\s+on|am\s+on|'m\s+on)\b"
@@ -259,17 +270,62 @@ _NAME = re.compile(
 )
 
 
+JOB_OFFER = "job_offer"
+"""The slot of a job offered to the user ("User got a job offer as a designer at Dynatrace."): not their job."""
+
+# "a job offer", "an offer from Stripe", "I was offered a role at Spotify": a job offered, told by its words ...
+_OFFER = re.compile(
+    r"\b(?:(?:job|work|employment)\s+offers?|offers?\s+(?:from|at|of\s+(?:a|an)\s+(?:job|position|role|post))|"
+    r"offered\s+(?:me\s+|us\s+)?(?:a|an|the|my)\s+(?:[\w-]+\s+){0,3}?(?:job|position|role|post|contract|"
+    r"internship|placement)s?)\b"
+)
+# ... or an offer told of beside the job it is for ("I got an offer as a designer at Dynatrace").
+_AN_OFFER = re.compile(r"\b(?:a|an|the|another|two|three|\d+)\s+(?:[\w-]+\s+){0,2}?offers?\b")
+# An offer taken is the job begun or to come: "I accepted an offer from Microsoft" is a change of job.
+_OFFER_TAKEN = re.compile(r"\b(?:accept(?:ed|ing|s)?|took|taking|signed|signing)\b")
+
+
+def is_job_offer(text: str) -> bool:
+    """Whether ``text`` tells of a job offered to the user, not taken ("I got a job offer as a junior UX designer
+    at Dynatrace", "I've been offered a role at Spotify", "User has an offer from Stripe."; not "I accepted an offer
+    from Microsoft", nor "a special offer on my phone plan"): the offer is no job of theirs yet.
+
+    >>> is_job_offer("I got a job offer at Dynatrace"), is_job_offer("I accepted the job offer at Dynatrace")
+    (True, False)
+    """
+    folded = _fold(text)
+    if _OFFER_TAKEN.search(folded):
+        return False
+    return bool(_OFFER.search(folded)) or bool(_AN_OFFER.search(folded) and "job" in _single_value_slots_of(text))
+
+
 def slots_of(text: str) -> frozenset[str]:
     """The slots ``text`` (a fact or a user message) speaks of: those of :data:`memori_core.slots.SLOTS`
-    and the :data:`ACTIVITY_SLOTS` (empty when none)."""
+    and the :data:`ACTIVITY_SLOTS` (empty when none); a job offered is in the :data:`JOB_OFFER` slot, not the
+    job's (:func:`is_job_offer`)."""
     folded = _fold(text)
-    return _single_value_slots_of(text) | frozenset(n for n, rx in ACTIVITY_SLOTS.items() if rx.search(folded))
+    found = _single_value_slots_of(text) | frozenset(n for n, rx in ACTIVITY_SLOTS.items() if rx.search(folded))
+    return found - {"job"} | {JOB_OFFER} if is_job_offer(text) else found
 
 
 def _activity_words(text: str, slot: str) -> frozenset[str]:
     """The words of ``slot`` in ``text``, stemmed ("running" -> "run", "working out" -> "work out")."""
     stem = get_stemmer("english")
     return frozenset(" ".join(stem(w) for w in m.group(0).split()) for m in ACTIVITY_SLOTS[slot].finditer(_fold(text)))
+
+
+# How often: "3 times a week", "twice a month", "every day", "daily", "most mornings".
+_HOW_OFTEN = re.compile(
+    r"\b(?:(?:\d+|one|two|three|four|five|six|seven|a\s+couple\s+of|a\s+few)\s+(?:times|days|nights|mornings|evenings)|"
+    r"once|twice)\s+(?:a|per|every)\s+(?:day|week|month|year|fortnight)\b|\b(?:every\s+(?:day|night|morning|evening|"
+    r"week|weekend|other\s+day)|daily|weekly|most\s+(?:days|mornings|evenings|weekends))\b",
+    re.IGNORECASE,
+)
+
+
+def says_how_often(text: str) -> bool:
+    """Whether ``text`` says how often a thing is done ("User boulders 3 times a week.", "User runs every day.")."""
+    return bool(_HOW_OFTEN.search(text))
 
 
 def same_activity(new: str, old: str, slot: str) -> bool:
@@ -506,6 +562,38 @@ def without_correction(fact: str) -> str:
     return fact[: m.start()].rstrip() + "."
 
 
+# "User is allergic to amoxicillin not penicillin.": a correction typed without its comma, the wrong words last (not
+# after an auxiliary or a verb it negates: "User does not eat pork.", "User has decided not to drink.").
+_BARE_CORRECTED = re.compile(
+    r"(?<=[\w')])\s+not\s+(?!(?:to|far|only|just|yet|always|too|so|very|much|bad|sure|really|quite|that|exactly|"
+    r"anymore|any|for|because|since|though|ever|even|counting|including|a\s+lot|at\s+all)\b)"
+    r"(?P<wrong>(?:(?:in|at|a|an|the|as)\s+)?[\w'-]+(?:\s+[\w'-]+){0,2}?)\s*[.!]*$",
+    re.IGNORECASE,
+)
+_NEGATED_VERB = re.compile(
+    r"\b(?:is|am|are|was|were|be|been|do|does|did|has|have|had|can|could|will|would|should|must|may|might|shall|"
+    r"but|and|or|if|why|whether|still|just|also|decided|chose|prefers?|tries|tried|promised|agreed|learned|"
+    r"learnt|hopes?|wants?|plans?|asked|told|[a-z]+ing|\w+'(?:m|re|s|ve|d|ll))$",
+    re.IGNORECASE,
+)
+
+
+def bare_correction(fact: str) -> tuple[str, frozenset[str]] | None:
+    """``(fact without it, the stemmed wrong words)`` when ``fact`` ends in a correction typed without its comma
+    ("User is allergic to amoxicillin not penicillin." -> ``("User is allergic to amoxicillin.", {"penicillin"})``);
+    ``None`` otherwise, and when the "not" denies a verb ("User does not eat pork.", "User has decided not to
+    drink."). Whether it corrects anything is for the stored facts to say: the caller keeps it only when one of
+    them holds the wrong words."""
+    m = _BARE_CORRECTED.search(fact.rstrip())
+    if m is None or _NEGATED_VERB.search(fact[: m.start()].rstrip()):
+        return None
+    wrong = content_words(m.group("wrong"))
+    head = fact[: m.start()].rstrip(" ,")
+    if not wrong or not content_words(head) - content_words("User") or wrong & content_words(head):
+        return None
+    return head + ".", wrong
+
+
 # The name a fact gives what it speaks of ("User has a cat named Mochi."): a detail a denial of the thing needn't say.
 _GIVEN_NAME = re.compile(r"\b(?:called|named)\s+[A-Z][\w-]*|\b[A-Z][a-z\u00e0-\u00ff]+\b")
 
@@ -550,3 +638,108 @@ def content_words(text: str) -> frozenset[str]:
     stem = get_stemmer("english")
     words = re.findall(r"\w+", _fold(text).replace("'", " "))
     return frozenset(stem(w) for w in words if w not in _FUNCTION)
+
+
+# -- health news of a thing the user has: a named pet or person, a part of the body --------------------------------
+
+BODY_PART = (
+    r"(?:left\s+|right\s+|lower\s+|upper\s+|bad\s+)?(?:knees?|ankles?|back|shoulders?|wrists?|hips?|elbows?|neck|"
+    r"feet|foot|legs?|arms?|hands?|fingers?|thumbs?|toes?|hamstrings?|achilles|acl|mcl|meniscus|calf|calves|shins?|"
+    r"ribs?|collarbone|jaw|tooth|teeth|eyes?|ears?|spine|disc|groin|quad|quads|knee\s*cap)"
+)
+"""A regex alternation of the parts of the body an injury is told of ("knee", "lower back", "ACL")."""
+_CONDITION_NOUN = (
+    r"(?:[\w'-]+\s+){0,2}?(?:failure|disease|cancer|tumou?r|diabetes|arthritis|infection|dementia|epilepsy|asthma|"
+    r"syndrome|disorder|fracture|sprain|injury|virus|flu|covid|pneumonia|bronchitis|thyroid\w*|murmur|leuka?emia|"
+    r"lymphoma|ana?emia|seizures?|cataracts?|glaucoma|worms|fleas|mites|ringworm|parvo|lump|cyst|ulcer|stroke|"
+    r"heart\s+attack|concussion|hernia|gout|lupus|colitis|crohn's|ibs|copd|migraines?|mastitis|shingles|sepsis|"
+    r"kidney\s+stones?|gallstones|cough|cold|ear\s+infection|uti)"
+)
+_VAGUE_ILL = (
+    r"(?:really\s+|very\s+|so\s+|quite\s+|a\s+bit\s+)?(?:sick|ill|unwell|poorly|off\s+(?:her|his|its|their)\s+food|"
+    r"not\s+(?:well|great|good|doing\s+(?:well|great|good))|under\s+the\s+weather|in\s+(?:the\s+)?hospital|"
+    r"at\s+the\s+vets?(?:'s)?|going\s+downhill|struggling|limping|lame)"
+)
+_BETTER = (
+    r"(?:(?:so\s+|much\s+|a\s+lot\s+|way\s+|loads\s+|a\s+bit\s+|slightly\s+|far\s+)*better|improving|on\s+the\s+mend|"
+    r"mending|getting\s+there|recovering|fine)"
+)
+_RECOVERED = (
+    r"(?:(?:fully|completely|totally|all)\s+)?(?:healed|recovered|cured|clear)|back\s+to\s+normal|good\s+as\s+new|"
+    r"in\s+remission|fine\s+(?:again|now)|all\s+better|100%(?:\s+again)?"
+)
+_INJURED = (
+    r"twisted|sprained|broke|broken|tore|torn|injured|hurt|pulled|strained|fractured|dislocated|bruised|sprain|"
+    r"injury|fracture|surgery|operation|replacement|bad|sore|dodgy|weak|swollen|busted|wrecked|knackered"
+)
+_HEALTH_REST = re.compile(
+    rf"^(?:(?:has|'s|have)\s+(?:got\s+|been\s+)?(?:(?:diagnosed|treated)\s+(?:with|for)\s+)?(?:a\s+|an\s+)?"
+    rf"(?:{_CONDITION_NOUN}|{_VAGUE_ILL}|{_BETTER}|{_RECOVERED})"
+    rf"|(?:was|got|has\s+been|is\s+being)\s+(?:diagnosed|treated)\s+(?:with|for)\s+(?:a\s+|an\s+)?{_CONDITION_NOUN}"
+    rf"|(?:is|'s|was|seems|looks|feels)\s+(?:now\s+|still\s+|already\s+)?(?:{_VAGUE_ILL}|{_BETTER}|{_RECOVERED})"
+    rf"|(?:(?:has|is)\s+)?(?:{_RECOVERED}|recovering))\b",
+    re.IGNORECASE,
+)
+
+
+def health_news(rest: str) -> bool:
+    """Whether ``rest``, what a clause says of someone or something named first ("Luna has kidney failure": "has
+    kidney failure"), is news of their health: an illness or a diagnosis, being sick, better or recovered."""
+    return bool(_HEALTH_REST.match(rest.strip()))
+
+
+_NAMED_ONE = re.compile(r"^User's\s+(?:[\w-]+\s+){0,2}?(?P<name>[A-Z][a-z\u00e0-\u00ff]+)\s+(?P<rest>(?-i:[a-z']).*)$")
+_BODY_OF_USER = re.compile(
+    rf"^User(?:'s\s+(?P<part>{BODY_PART})\b"
+    rf"|\s+(?:\w+\s+){{0,2}}?(?:their|a|an)\s+(?:[\w-]+\s+)?(?P<part2>{BODY_PART})\b)",
+    re.IGNORECASE,
+)
+_KINDS = (
+    ("recovered", re.compile(rf"\b(?:{_RECOVERED})(?!\w)", re.IGNORECASE)),
+    ("better", re.compile(rf"\b(?:{_BETTER})\b", re.IGNORECASE)),
+    ("injury", re.compile(rf"\b(?:{_INJURED})\b", re.IGNORECASE)),
+    ("condition", re.compile(rf"\b(?:{_CONDITION_NOUN})\b", re.IGNORECASE)),
+    ("ill", re.compile(rf"\b(?:{_VAGUE_ILL})\b", re.IGNORECASE)),
+)
+# Which earlier state of a thing's health a new one ends: a recovery all before it; being better an injury, being
+# ill or better before; an illness or an injury being ill or well before (an earlier diagnosis stays: a cat may have
+# two illnesses); being ill again a recovery.
+_ENDS_HEALTH = {
+    "recovered": frozenset({"recovered", "better", "injury", "condition", "ill"}),
+    "better": frozenset({"better", "injury", "ill"}),
+    "injury": frozenset({"better", "recovered", "ill"}),
+    "condition": frozenset({"better", "recovered", "ill"}),
+    "ill": frozenset({"better", "recovered"}),
+}
+
+
+def health_state(fact: str) -> tuple[str, str] | None:
+    """``(whose health, how it is)`` when ``fact`` tells of the health of a named one of the user's ("User's cat
+    Luna has kidney failure." -> ``("luna", "condition")``) or of a part of the user's body ("User twisted their
+    knee at the park." -> ``("knee", "injury")``, "User's knee is much better." -> ``("knee", "better")``): how
+    is ``"recovered"``, ``"better"``, ``"injury"``, ``"condition"`` or ``"ill"``; ``None`` for any other fact."""
+    named = _NAMED_ONE.match(fact)
+    if named is not None and health_news(named.group("rest")):
+        whose, said = named.group("name").lower(), named.group("rest")
+    else:
+        body = _BODY_OF_USER.match(fact)
+        if body is None:
+            return None
+        part = (body.group("part") or body.group("part2")).lower().split()[-1]
+        whose, said = part.removesuffix("s") if part not in ("achilles", "calves") else part, fact[body.end():]
+        said = fact  # how the part is may be told before it ("User twisted their knee")
+    for kind, rx in _KINDS:
+        if rx.search(said):
+            return whose, kind
+    return None
+
+
+def ends_health(new: str, old: str) -> bool:
+    """Whether the fact ``new`` of a thing's health ends the stored ``old`` of the same thing's (:func:`health_state`;
+    "User's knee is much better." ends "User twisted their knee at the park."; "User's cat Luna has kidney failure."
+    ends "User's cat Luna has been sick.", not "User has a cat named Luna.")."""
+    now, before = health_state(new), health_state(old)
+    if now is None or before is None or now[0] != before[0] or holder(new) != holder(old):
+        return False
+    return before[1] in _ENDS_HEALTH[now[1]]
+

@@ -15,7 +15,7 @@ from .dates import WEEKDAY
 from .grammar import ADVERBS
 from .leads import CLINICIAN
 from .patterns import rx
-from .slots import is_change, is_ended, is_loss
+from .slots import BODY_PART, health_news, is_change, is_ended, is_loss
 from .verdicts import (
     DROP_ELLIPTICAL,
     DROP_EPHEMERAL,
@@ -118,10 +118,10 @@ _REACTION = rx(
     r"(?:about|of|with)\s+(?:that|it|this|you|him|her|them)|"
     r"for\s+(?:that|it|this|him|her|them|you))\b.*)?\s*[.!]*$"
     # "I'm off" is leave-taking, "I'm off dairy" a diet (or a habit dropped: "off cigarettes")
-    rf"|^i(?:'m|\s+am)\s+(?:just\s+|now\s+)?(?:off(?!\s+(?:{OFF_FOODS}|coffee|bread|cigarettes|smoking|"
-    # "I'm leaving" takes leave; "I'm leaving Google next month" is a plan
-    r"the\s+cigarettes)\b)|heading\s+out|leaving(?!\s+(?:(?-i:[A-Z])|(?:my|our|the)\s+(?:job|company|firm|role|"
-    r"position)\b)))\b"
+    rf"|^i(?:'m|\s+am)\s+(?:just\s+|now\s+)?(?:off(?!\s+(?:(?:{OFF_FOODS}|coffee|bread|cigarettes|smoking|"
+    # "I'm off to Japan in March" is a plan; "I'm leaving" takes leave, "I'm leaving Google next month" is a plan
+    r"the\s+cigarettes)\b|to\s+(?-i:[A-Z])))|heading\s+out|"
+    r"leaving(?!\s+(?:(?-i:[A-Z])|(?:my|our|the)\s+(?:job|company|firm|role|position)\b)))\b"
 )
 _SHORT_FIRST_PERSON_TALK = rx(
     r"^i\s+(?:(?:totally|really|completely|just|so|do|also)\s+)*"
@@ -234,8 +234,20 @@ def _small_talk(body: str) -> bool:
     """Whether ``body`` is a reaction, a short answer or a fragment ("I'm good", "I see", "I did.", "My bad."; "My
     dog died." is news)."""
     return any(pattern.match(body) for pattern in (_REACTION, _SHORT_FIRST_PERSON_TALK, _SHORT_ANSWER)) or bool(
-        _MY_FRAGMENT.match(body) and not (is_change(body) or is_ended(body) or is_loss(body))
+        _MY_FRAGMENT.match(body) and not (is_change(body) or is_ended(body) or is_loss(body) or _health(body))
     )
+
+
+_MY_BODY_PART = rx(rf"^my\s+(?:{BODY_PART})(?P<rest>'s\s+\S.*|\s+\S.*)$")
+
+
+def _health(body: str) -> bool:
+    """Whether ``body`` ("My ankle's healed") is news of the health of a part of the user's body."""
+    m = _MY_BODY_PART.match(body)
+    if m is None:
+        return False
+    rest = m.group("rest")
+    return health_news("is " + rest[2:].lstrip() if rest.startswith("'s") else rest)
 
 
 _Check = tuple[Callable[[str], object], str]

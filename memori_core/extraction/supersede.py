@@ -21,16 +21,19 @@ from .rewrite import article
 from .slots import (
     ACTIVITY_SLOTS,
     CONSUMPTION_SLOTS,
+    JOB_OFFER,
     acquired_slots,
     content_words,
     corrected_words,
     denies,
     ends_habit,
+    ends_health,
     ends_ownership,
     holder,
     is_change,
     is_ended,
     is_exclusive,
+    is_job_offer,
     is_loss,
     is_negated,
     is_relationship_status,
@@ -38,14 +41,19 @@ from .slots import (
     names_in,
     relationship_stage,
     same_activity,
+    says_how_often,
     slots_of,
+    stopped_words,
     taken_back,
 )
 from .speech_acts import own_part
+from .trips import ends_planned_trip
 from .types import ExtractedFact
+from .updates import WEEKS_PREGNANT
 from .verdicts import KEPT_AS_SAID, KEPT_REWRITTEN, SentenceVerdict
 
-__all__ = ["handed_over", "replaces", "story_of_a_change", "told_with_what_holds_now", "with_employer", "with_partner"]
+__all__ = ["handed_over", "hangs_on", "replaces", "story_of_a_change", "told_with_what_holds_now", "with_employer",
+           "with_offered_role", "with_partner"]
 
 # A medical condition is no habit: a habit stated with "only" does not replace it.
 _CONDITION = rx(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|diabet\w*|anaphyla\w*)")
@@ -117,6 +125,67 @@ def with_employer(fact: str, ended: Sequence[str]) -> str:
     return f"User works {employers.pop()} as {article(role)} {role}."
 
 
+# The employer a job fact or an offer names: "at Dynatrace", "an offer from Stripe", "with Google".
+_ORG = r"(?P<org>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*)*?)"
+_OFFERED_BY = re.compile(rf"\b(?:at|from|with|for|by)\s+{_ORG}(?=\s+(?:in|as|for|to|on|and|but)\b|\s*[,.!]|$)")
+# The role and place an offer names: "as a junior UX designer at Dynatrace in Linz", "at Spotify as a data analyst".
+_OFFERED_ROLE = re.compile(
+    r"\bas\s+(?P<article>a|an)\s+(?P<role>[\w-]+(?:\s+[\w-]+){0,3}?)\s+(?:at|with|for)\s+" + _ORG
+    + r"(?P<where>\s+in\s+(?-i:[A-Z])[\w'-]+)?(?=\s*[,.!]|\s+(?:for|starting|from)\b|$)"
+    r"|\b(?:at|with|for)\s+" + _ORG.replace("org", "org2") + r"(?P<where2>\s+in\s+(?-i:[A-Z])[\w'-]+)?"
+    r"\s+as\s+(?P<article2>a|an)\s+(?P<role2>[\w-]+(?:\s+[\w-]+){0,3}?)(?=\s*[,.!]|\s+(?:for|starting|from)\b|$)"
+)
+# A job begun, told without its role: "User works at Dynatrace." (from "I started at Dynatrace today!").
+_WORKS_AT = re.compile(r"^User\s+works\s+(?:at|for)\s+(?P<org>[^.]+?)\.$")
+# An offer that no longer stands: turned down, withdrawn, fallen through.
+_OFFER_ENDED = rx(
+    r"\b(?:turned\s+(?:it\s+|them\s+)?down|declined|rejected|said\s+no\s+to|passed\s+on|withdr[ea]w\w*|rescinded|"
+    r"pulled|fell\s+through|didn't\s+work\s+out|lost)\b"
+)
+
+
+def _employers(text: str) -> set[str]:
+    """The employers (casefolded) a job fact or an offer names ("dynatrace" for "... at Dynatrace in Linz.")."""
+    return {m.group("org").rstrip(".").casefold() for m in _OFFERED_BY.finditer(text)}
+
+
+def _ends_offer(verdict: SentenceVerdict, text: str) -> bool:
+    """Whether the new fact of ``verdict`` ends the stored offer ``text`` ("User got a job offer as a junior UX
+    designer at Dynatrace in Linz."), both the user's: a job begun at the employer it names ("User works at
+    Dynatrace."), or the offer turned down, withdrawn or fallen through ("I turned down the Dynatrace offer", "the
+    offer fell through"; one naming no employer ends every offer)."""
+    new = verdict.fact
+    if not is_job_offer(text) or holder(text) != "user" or holder(new) != "user" or new is None:
+        return False
+    offered_by = _employers(text)
+    if "job" in slots_of(new) and not is_negated(new) and offered_by & _employers(new):
+        return True
+    if re.search(r"\boffers?\b", f"{new} {verdict.sentence}", re.IGNORECASE) and _OFFER_ENDED.search(verdict.sentence):
+        named = {n.casefold() for n in names_in(new)}
+        return not named or bool(named & offered_by)
+    return False
+
+
+def with_offered_role(fact: str, ended: Sequence[str]) -> str:
+    """``fact`` ("User works at Dynatrace.", a job begun told without its role) with the role and place of the
+    offer it ends from that employer ("User got a job offer as a junior UX designer at Dynatrace in Linz." ->
+    "User works at Dynatrace in Linz as a junior UX designer."). Any other fact as it is."""
+    m = _WORKS_AT.match(fact)
+    if m is None:
+        return fact
+    for text in ended:
+        offer = _OFFERED_ROLE.search(text) if is_job_offer(text) else None
+        if offer is None:
+            continue
+        org = offer.group("org") or offer.group("org2")
+        if org.casefold() != m.group("org").casefold():
+            continue
+        where = offer.group("where") or offer.group("where2") or ""
+        article_, role = offer.group("article") or offer.group("article2"), offer.group("role") or offer.group("role2")
+        return f"User works at {org}{where} as {article_.lower()} {role}."
+    return fact
+
+
 # "User is engaged.", "User got married.": a new stage, told without whom.
 _STAGE_UNNAMED = re.compile(r"^User\s+(?:is|got|just\s+got|has\s+got)\s+(?:now\s+|officially\s+|finally\s+)?"
                             r"(?P<stage>engaged|married)\s*[.!]*$")
@@ -126,7 +195,7 @@ _STAGE_UNNAMED = re.compile(r"^User\s+(?:is|got|just\s+got|has\s+got)\s+(?:now\s
 _BREAKUP_UNNAMED = re.compile(
     r"^User\s+(?P<head>(?:just\s+|finally\s+|officially\s+|recently\s+)?(?:broke|split)\s+up)"
     r"(?P<when>\s+(?:last\s+\w+|yesterday|today|recently|this\s+\w+|(?:a\s+(?:few|couple\s+of)|two|three|\d+)\s+"
-    r"(?:days|weeks|months|years)\s+ago))?\s*[.!]*$"
+    r"(?:days|weeks|months|years)\s+ago|on\s+[A-Z][a-z]+day\s+\d{4}-\d{2}-\d{2}))?\s*[.!]*$"
 )
 _PARTNER_ROLE = re.compile(r"\b(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)\b", re.IGNORECASE)
 
@@ -236,13 +305,20 @@ def _says_more(verdict: SentenceVerdict, text: str) -> bool:
 
 def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: frozenset[str]) -> bool:
     """Whether the new fact of ``verdict`` (content ``words``) replaces the stored fact ``text``."""
+    if verdict.fact is not None and WEEKS_PREGNANT.match(verdict.fact) and WEEKS_PREGNANT.match(text):
+        return True  # "User is 30 weeks pregnant (as of ...)." is how far along the pregnancy is now
     if verdict.expires_in is not None or not old:
         return False
     own = own_part(verdict.fact)
     if own != verdict.fact:  # "User watched a movie about a guy who moved to Paris.": only the user's part
         verdict, words = replace(verdict, fact=own, sentence=own), content_words(own)
-    if OWN_PREGNANCY.match(text) and _BIRTH.search(verdict.fact) and _OWN_CHILD.match(verdict.fact):
-        return True  # "Our baby girl Maya was born last week": "User is pregnant." no longer holds
+    if (OWN_PREGNANCY.match(text) or WEEKS_PREGNANT.match(text)) and _BIRTH.search(verdict.fact) \
+            and _OWN_CHILD.match(verdict.fact):
+        return True  # "Our baby girl Maya was born last week": "User is pregnant." no longer holds, nor its weeks
+    if ends_planned_trip(verdict.fact, text):
+        return True  # "User went to Lisbon." ends "User is planning a trip to Lisbon in November 2026."
+    if _ends_offer(verdict, text):
+        return True  # "User works at Dynatrace." ends "User got a job offer ... at Dynatrace in Linz."
     back = taken_back(verdict.fact)
     kept_out = left_out(text) if back and not _CONDITION.search(text) else None
     if kept_out is not None and holder(verdict.fact) == holder(text):
@@ -250,7 +326,7 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return bool(back & kept_out)
     if _says_more(verdict, text):
         return False
-    wrong = corrected_words(verdict.sentence)
+    wrong = corrected_words(verdict.sentence) or verdict.corrects
     if wrong and wrong <= old and not wrong & words and holder(verdict.fact) == holder(text) \
             and (old - wrong <= words or slots_of(verdict.fact) & slots_of(text)):
         return True  # "I live in Porto, not Lisbon" ends "User lives in Lisbon."
@@ -264,6 +340,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return True
     if ends_habit(verdict.fact, text):  # "I gave up on Spanish": "User is learning Spanish." ends
         return True
+    if ends_health(verdict.fact, text):  # "knee is much better": "User twisted their knee at the park." ends
+        return True
     if is_loss(said) and names_in(verdict.fact) & names_in(text) and holder(verdict.fact) == holder(text):
         return True  # "We lost Mochi": "User has a cat called Mochi." ends
     # A change replaces the same slot of the same person only: "My sister moved" leaves the user's home.
@@ -272,8 +350,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
     # What the user eats or drinks changes with "only" too ("I only drink decaf"), a phone or a car
     # when a new one is got ("I got a Pixel").
     for slot in slots_of(verdict.fact) & slots_of(text):
-        if holder(verdict.fact, slot) != holder(text, slot):
-            continue
+        if holder(verdict.fact, slot) != holder(text, slot) or slot == JOB_OFFER:
+            continue  # several offers stand at once: one ends as _ends_offer says
         if slot != "relationship" and _CONDITION.search(text) and not _CONDITION.search(verdict.fact):
             continue  # a condition is no diet: "I went keto" leaves "User has coeliac disease."
         moved_from = _MOVED_FROM.search(verdict.fact) if slot == "residence" else None
@@ -294,6 +372,10 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
             flipped = is_negated(text) and not is_negated(verdict.fact) \
                 and (changed or not is_past_statement(verdict.fact))
             if (flipped or ended) and same_activity(verdict.fact, text, slot):
+                return True
+            # "I boulder 3 times a week now" after "User boulders twice a week.": how often, now
+            if says_how_often(verdict.fact) and says_how_often(text) and not is_negated(text) \
+                    and same_activity(verdict.fact, text, slot):
                 return True
         elif slot == "relationship":  # "My wife and I moved to Berlin" is no change of the marriage
             # an ending ends all the user told of the relationship ("Tom and I broke up": "User's boyfriend
@@ -324,3 +406,62 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return False
     # "I don't play tennis anymore" ends "User plays tennis on Sundays." (not a sister's "anymore")
     return is_negated(said) and len(words & old) >= min(2, len(old)) and holder(verdict.fact) == holder(text)
+
+
+# -- what hung on a state that ended ------------------------------------------------------------------------------
+
+# The words of an ending that say it ends, not what: "gave up", "no longer", "stopped".
+_ENDING_WORDS = content_words(
+    "gave give given giving up quit quitting stopped stop stopping dropped drop out kicked cut longer anymore more "
+    "ended end finished done over gone cured used left officially finally completely totally "
+    # the verbs too general to tell what: "User doesn't play guitar anymore." ended guitar
+    "play playing do doing go going have having take taking use using get getting make making"
+)
+# What hangs on a thing besides its own word: the care of a condition, the gear of an instrument (stems of the
+# thing -> the words of what hangs on it).
+_HUNG_ON: dict[str, re.Pattern[str]] = {
+    "diabet": rx(r"\b(?:blood\s+sugars?|glucose|insulin|finger\s+pricks?|cgm)\b"),
+    "guitar": rx(r"\b(?:acoustic|electric|amp|amplifier|chords?|capo|plectrums?|fender|gibson|strings)\b"),
+    "piano": rx(r"\b(?:keyboard|sheet\s+music|scales)\b"),
+    "violin": rx(r"\b(?:bow|rosin)\b"),
+    "asthma": rx(r"\b(?:inhalers?|nebuli[sz]er|peak\s+flow)\b"),
+}
+# A fact that hangs on a state of the user's: a duty, a practice, a start, a thing got for it ("User has to check
+# their blood sugar 4 times a day.", "User started learning guitar.", "User bought a Yamaha acoustic."); not a taste
+# ("User likes guitar music.") nor who someone is.
+_HUNG_FACT = rx(
+    r"^user\s+(?:(?:just|also|recently|now|still|really|finally)\s+)*(?:has\s+to|have\s+to|needs\s+to|must|should|"
+    r"is\s+supposed\s+to|checks?|monitors?|tests?|injects?|practi[cs]es|is\s+practi[cs]ing|is\s+learning|learns|"
+    r"started|has\s+started|began|took\s+up|has\s+taken\s+up|bought|has\s+bought|got|owns|has\s+(?:a|an|two|\d+)\b|"
+    r"takes|is\s+taking|uses|plays|is\s+playing|goes\s+to|attends|counts|tracks|is\s+on)\b"
+)
+
+
+def _ended_thing(ending: str) -> frozenset[str]:
+    """The stemmed words of what ``ending`` ("User gave up on guitar.", "I no longer have gestational diabetes")
+    says is over (``{"guitar"}``, ``{"gestat", "diabet"}``); empty when it says nothing is."""
+    if not (is_ended(ending) or is_negated(ending)):
+        return frozenset()
+    return stopped_words(ending) or content_words(ending) - _ENDING_WORDS
+
+
+def hangs_on(ending: str, text: str, *, state_ended: bool = True) -> bool:
+    """Whether the stored fact ``text`` hangs on the state the fact ``ending`` says is over, so that it ends with it:
+    of the same person, a duty, a practice, a start or a thing got (:data:`_HUNG_FACT`), holding every word of
+    what ended ("User started learning guitar." after "User gave up on guitar.") or a word of what hangs on it
+    (:data:`_HUNG_ON`: "User has to check their blood sugar 4 times a day." after "User no longer has gestational
+    diabetes.", "User bought a Yamaha acoustic." after giving up guitar). Never a taste, someone else's fact, or
+    a fact of another thing ("User likes guitar music.", "User's brother plays guitar.", "User plays piano.").
+    ``state_ended``: a stored fact of the state itself ended with ``ending`` ("User has gestational diabetes."):
+    without one, only a fact holding what ended does, and only when ``ending`` says it is over ("User doesn't play
+    guitar anymore.", not "User doesn't work on Fridays.")."""
+    if not state_ended and not is_ended(ending):
+        return False
+    thing = _ended_thing(ending)
+    if not thing or is_negated(text) or is_ended(text) or holder(text) != holder(ending) \
+            or not (_HUNG_FACT.match(text.strip()) or WEEKS_PREGNANT.match(text)):
+        return False
+    if thing <= content_words(text):
+        return True
+    return state_ended and any(word in _HUNG_ON and _HUNG_ON[word].search(text) for word in thing)
+

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from ..ranking.care import is_care_fact
 from .grammar import is_subjectless_change, is_verb_form
+from .leads import CLINICIAN
 from .patterns import rx
 from .slots import is_change, slots_of
+from .speech_acts import QUESTION_TAIL
 
-__all__ = ["REQUEST_TAIL", "cut_aside", "plain", "without_empty_tail", "without_tag_question"]
+__all__ = ["REQUEST_TAIL", "asks_to_confirm", "cut_aside", "plain", "without_empty_tail", "without_tag_question"]
 
 # "I'm visiting Rome next month and would love some tips": the request after the statement is cut off.
 REQUEST_TAIL = rx(
@@ -26,7 +28,7 @@ REQUEST_TAIL = rx(
 # "..., by the way." / "..., as I said.": a tail that adds nothing to the fact; "..., remember that.", "... - please
 # keep that in mind": a request to the assistant, never part of the fact.
 _EMPTY_TAIL = rx(r"(?:(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s+said|as\s+i\s+mentioned|lol+|"
-                 r"ha(?:ha)+|lmao|lmfao|rofl|xd|ugh+|eek|unfortunately|sadly|though|fyi|too|as\s+well|"
+                 r"ha(?:ha)+|lmao|lmfao|rofl|xd|ugh+|eek|oops+|whoops+|unfortunately|sadly|though|fyi|too|as\s+well|"
                  # an aside to the listener: "..., just so you know", "... if that helps", "..., don't judge"
                  r"(?:just\s+)?so\s+you(?:'re)?\s+(?:know|aware)|just\s+(?:to\s+)?let(?:ting)?\s+you\s+know|"
                  r"for\s+your\s+info(?:rmation)?|for\s+the\s+record|for\s+reference|just\s+saying|as\s+you\s+know|"
@@ -40,7 +42,23 @@ _EMPTY_TAIL = rx(r"(?:(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s
                  r"|(?:\s*,\s*|\s+-\s+|\s*[\u2014\u2013]\s*|\s+(?:so|and)\s+)(?:(?:so|and|please|pls)\s+)*"
                  r"(?:remember|note|don't\s+forget|do\s+not\s+forget|(?:keep|bear)\s+(?:(?:that|this|it)\s+)?in\s+mind|"
                  r"make\s+a\s+note(?:\s+of)?|note\s+(?:that|this|it)\s+down)"
-                 r"(?:\s+(?:that|this|it))?(?:\s+(?:please|pls|for\s+(?:next\s+time|later|the\s+future)))?)"
+                 r"(?:\s+(?:that|this|it))?(?:\s+(?:please|pls|for\s+(?:next\s+time|later|the\s+future)))?"
+                 # an apology after a correction: "..., sorry", "... - my bad" (after a comma or a dash only: "I'm
+                 # not sorry" says something)
+                 r"|(?:\s*,\s*|\s+-\s+|\s*[\u2014\u2013]\s*)(?:(?:so|really)\s+)?(?:sorry|my\s+bad|my\s+mistake|oops|"
+                 r"whoops|apologies)(?:\s+(?:about\s+that|for\s+the\s+confusion|for\s+the\s+mix-?up))?"
+                 # an aside on how plain it is: "I stopped running obviously", "I'm vegan, of course"
+                 r"|(?:\s*,\s*|\s+)(?:obviously|of\s+course|ofc|apparently|naturally|clearly|lol\s+obviously)"
+                 # sympathy or hope after news: "Mia has the flu, poor thing", "..., fingers crossed"
+                 r"|(?:\s*,\s*|\s+-\s+)(?:poor\s+(?:thing|baby|girl|boy|guy|kitty|pup|doggo|love)|"
+                 r"bless\s+(?:her|him|them)|"
+                 r"fingers\s+crossed|touch\s+wood|knock\s+on\s+wood)"
+                 # thanks after the statement: "my back is fine, thanks"
+                 r"|(?:\s*,\s*|\s+-\s+)(?:thanks|thank\s+you|thx|ty|cheers)(?:\s+(?:so\s+much|a\s+lot|for\s+asking))?"
+                 # who said it, after what they said: "Luna has kidney failure, the vet said"
+                 rf"|(?:\s*,\s*|\s+-\s+)(?:(?:so\s+|or\s+so\s+)?(?:the|my|our|her|his|their)\s+)?(?:{CLINICIAN})\s+"
+                 r"(?:says|said|thinks|reckons|confirmed|told\s+(?:me|us))"
+                 rf"|(?:\s*,\s*|\s+)according\s+to\s+(?:the|my|our|her|his|their)\s+(?:{CLINICIAN}))"
                  r"[\s.!]*$")
 
 
@@ -130,11 +148,38 @@ def plain(fact: str) -> str:
     return _EMPHASIS.sub("", fact)
 
 
-# "..., right?", "..., funny right?", "..., isn't it?": a tag after a statement, asking only to agree.
+# "..., funny right?", "..., crazy, isn't it?", "..., you know?", "..., huh?": a tag after a statement, asking only to
+# agree with how it is told (the statement stands).
 _TAG_QUESTION = rx(
-    r"(?:\s*,\s*|\s+)(?:(?:funny|crazy|weird|ironic|wild|mad|sad|typical|classic|ha|haha|lol)\s+)?"
-    r"(?:right|huh|eh|innit|isn't\s+it|ain't\s+it|don't\s+you\s+think|you\s+know)\s*\?+\s*$"
+    r"(?:\s*,\s*|\s+)(?:(?:(?:so|pretty|kinda|kind\s+of|a\s+bit)\s+)?(?:funny|crazy|weird|ironic|wild|mad|sad|"
+    r"typical|classic|insane|silly|strange|odd|hilarious|cute|ridiculous)\s*,?\s+"
+    r"(?:right|huh|eh|innit|isn't\s+it|ain't\s+it|no|yeah)"
+    r"|huh|eh|innit|ain't\s+it|don't\s+you\s+think|you\s+know)\s*\?+\s*$"
 )
+# "..., right?", "... correct?", "..., isn't it?", "..., aren't I?", "..., is that right?": a bare tag asking the
+# listener to confirm the statement; the user asks whether it holds, and states nothing ("..., is that ok?" asks
+# about a statement that stands).
+_CONFIRMING_TAG = rx(
+    r"(?:\s*,\s*|\s+)(?:right|correct|yes|yeah|yea|yep|no|true|or\s+not|(?:am\s+i|is\s+that|isn't\s+that)\s+"
+    r"(?:right|correct|true|so)|(?:is|isn't|was|wasn't)\s+(?:it|that)|"
+    r"(?:am|aren't|ain't|do|don't|did|didn't|can|can't|could|couldn't|should|shouldn't|will|won't|have|haven't|"
+    r"was|wasn't)\s+i)\s*[?!]*\?[?!]*\s*$"
+)
+
+
+def asks_to_confirm(text: str) -> bool:
+    """Whether ``text`` is a statement ending in a bare tag asking the listener to confirm it ("I'm not allowed to
+    take ibuprofen while pregnant right?", "I can eat shrimp, correct?", "..., isn't it?"): a question, not a
+    statement; not when the tag only asks to agree with how it is told ("I'm afraid of knives, crazy right?"), nor
+    when it ends a question of its own ("I'm lactose intolerant, can I have ice cream or not?").
+
+    >>> asks_to_confirm("I can't take ibuprofen, right?"), asks_to_confirm("I'm scared of flying, funny right?")
+    (True, False)
+    """
+    tag = _CONFIRMING_TAG.search(text)
+    if tag is None or tag.start() == 0 or _TAG_QUESTION.search(text) is not None:
+        return False
+    return QUESTION_TAIL.match(text[: tag.start()]) is None
 
 
 # "..., so what should I cook for him", "... but how do I start": a question typed without its "?".

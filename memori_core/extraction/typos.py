@@ -28,10 +28,10 @@ _BARE_CONTRACTION = re.compile(r"\b(?:" + "|".join(sorted(_CONTRACTIONS, key=len
 CARE_WORDS: frozenset[str] = frozenset(
     """allergic allergy allergies intolerant intolerance intolerances shellfish peanut peanuts penicillin
     vegetarian vegetarians pescatarian pescatarians coeliac celiac anaphylactic anaphylaxis lactose gluten sesame
-    diabetic diabetes asthma asthmatic epipen epilepsy epileptic""".split()
+    diabetic diabetes asthma asthmatic epipen epilepsy epileptic pregnant pregnancy""".split()
 )
-"""The words of a care fact (an allergy, an intolerance, a diet) that :func:`respell_care_words` puts right when
-typed one letter off. Each is six letters or more: a shorter one is one letter from too many other words
+"""The words of a care fact (an allergy, an intolerance, a diet, a pregnancy) that :func:`respell_care_words` puts
+right when typed one letter off. Each is six letters or more: a shorter one is one letter from too many other words
 ("vegan" / "began", "dairy" / "diary")."""
 
 # English words one letter from a care word, which mean what they say: "I train my glutes", "lactase tablets".

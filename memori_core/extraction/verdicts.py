@@ -61,3 +61,6 @@ class SentenceVerdict:
     reason: str
     expires_in: timedelta | None = field(default=None, repr=False)
     """For an appointment ("tomorrow at 3pm"): how long the fact stays true; ``None``: durable."""
+    corrects: frozenset[str] = field(default=frozenset(), repr=False)
+    """The stemmed words of what the sentence says was wrong, when its fact was cut out of a correction the
+    rules read against the stored facts ("allergic to amoxicillin not penicillin": ``{"penicillin"}``)."""

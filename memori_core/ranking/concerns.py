@@ -105,6 +105,11 @@ LIMIT_CONCERNS: dict[str, str] = {
 of dogs, of heights or of water, a back or joint or a recent operation that limits exertion, a wheelchair or
 crutches (a place's steps, a trip), hearing loss (a loud room, a call)."""
 
+_BREEDS = (r"(?:labradors?|labs|poodles?|spaniels?|terriers?|retrievers?|collies?|huskies|husky|beagles?|"
+           r"dachshunds?|pugs?|bulldogs?|corgis?|chihuahuas?|schnauzers?|greyhounds?|whippets?|rottweilers?|"
+           r"dobermanns?|dobermans?|alsatians?|german\s+shepherds?|cockapoos?|labradoodles?|jack\s+russells?|"
+           r"staffies|staffy|akitas?|malamutes?|shibas?|shih\s+tzus?|maine\s+coons?|siamese|ragdolls?|"
+           r"tabb(?:y|ies)|bengals?|sphynx)")
 _CHILD = (r"(?:sons?|daughters?|kids?|children|child|toddlers?|bab(?:y|ies)|twins|eldest|youngest|"
           r"grand(?:children|child|kids?|sons?|daughters?)|step(?:sons?|daughters?|kids?))")
 SITUATION_CONCERNS: dict[str, str] = {
@@ -162,6 +167,20 @@ SITUATION_CONCERNS: dict[str, str] = {
                  r"hip[\s-]hop|folk\s+music|k[\s-]?pop|punk|metal|country\s+music|bands?)\b",
     "watching": r"\b(?:films|movies|cinema|documentar\w+|tv\s+(?:shows|series|dramas)|sitcoms|anime|"
                 r"(?:crime|period|costume|medical)\s+dramas|reality\s+(?:tv|shows)|box\s+sets)\b",
+    "pets": r"\b(?<!afraid\sof\s)(?<!scared\sof\s)(?:dogs?|cats?|pupp(?:y|ies)|kittens?|pets?|hamsters?|rabbits?|bunn(?:y|ies)|"
+            r"guinea\s+pigs?|parrots?|budgies?|tortoises?|turtles?|goldfish|ferrets?|" + _BREEDS + r")\b",
+    "pastimes": r"\b(?:hobb(?:y|ies)|(?:goes|go|went)\s+(?:\w+\s+)?(?:bouldering|climbing|running|hiking|swimming|"
+                r"cycling|surfing|skiing|snowboarding|sailing|fishing|kayaking|skating|dancing|bowling|camping|"
+                r"birdwatching|bird\s+watching)|(?:plays?|playing)\s+(?:\w+\s+)?(?:tennis|football|soccer|golf|chess|"
+                r"badminton|squash|padel|rugby|cricket|basketball|volleyball|hockey|netball|baseball|softball|"
+                r"table\s+tennis|pool|darts|bridge|poker|board\s+games|video\s+games|d&d|dungeons)|"
+                r"(?:does|do|doing|practises|practices|took\s+up|takes?\s+up|into)\s+(?:\w+\s+)?(?:yoga|pilates|karate|judo|"
+                r"jiu[\s-]?jitsu|taekwondo|boxing|kickboxing|crossfit|pottery|photography|woodwork\w*|knitting|"
+                r"crochet|embroidery|calligraphy|baking|gardening|painting|drawing|sketching)|"
+                r"(?:boulders|climbs|runs|hikes|swims|cycles|surfs|skis|knits|crochets|paints|sketches|bakes|fishes|"
+                r"sails|rows|dances|gardens)\b(?!\s+(?:a|an|the|his|her|their|to|into|out|over|at)\b)|"
+                r"member\s+of\s+(?:a|an|the)\s+(?:\w+\s+){0,2}(?:club|team|league|society|group)|"
+                r"training\s+for\s+(?:a|an|the)\s+(?:\w+\s+)?(?:marathon|half|triathlon|race|10k|5k|ultra))",
     "schedule": r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|every\s+(?:other\s+)?(?:(?:mon|tues|wednes|thurs|fri|"
                 r"satur|sun)day|week|weekend)|on\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
                 r"(?:\s+and\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day))?\s+(?:mornings|evenings|nights|afternoons)|"
@@ -181,6 +200,8 @@ _FOOD_CONCERNS = frozenset({"peanut", "tree nut", "shellfish", "fish", "egg", "d
                             "buckwheat", "gut"})
 _EATEN = (_FOOD_CONCERNS - {"pregnancy"}) | {"meal"}  # what only eating meets
 
+# asking about the user's pastimes: any interest answers it
+_LEISURE = ("hobby", "hobbies", "for fun", "pastime", "pastimes", "spare time", "free time", "interests")
 _FOOD_GLUTEN = ("bread", "beer", "ale", "lager", "pasta", "pizza", "pie", "cake", "cupcake", "biscuit", "cookie",
                 "sandwich", "burger", "bagel", "croissant", "noodle", "ramen", "udon", "soba", "couscous", "cereal",
                 "pastry", "pastries", "doughnut", "donut", "muffin", "lasagne", "lasagna", "dumpling", "soy sauce",
@@ -309,6 +330,11 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                 "buy a flat", "first home", "mortgage"),
     "power": ("load shedding", "load-shedding", "power cut", "power outage", "blackout", "outage", "no power",
               "no electricity", "no mains", "off grid", "camping", "tent", "generator", "inverter", "campsite"),
+    "pets": ("pet", "pets", "dog", "dogs", "cat", "cats", "puppy", "kitten", "the vet", "vet", "vets", "walkies",
+             "dog food", "cat food", "pet food", "kennel", "cattery", "pet sitter", "dog walker", "pet insurance",
+             "flea*", "worming", "litter", "litter box", "lead", "leash", "groomer", "grooming", "chew toy",
+             "animal", "animals"),
+    "pastimes": (*_LEISURE, "into these days", "new sport"),
     "schedule": ("my week", "next week is", "this week is", "fit everything in", "fit it all in", "fit it in",
                  "schedule", "calendar", "timetable", "free time", "spare time", "which night", "which day",
                  "what night", "what day", "free evening", "no time", "never have time", "busy week"),
@@ -316,12 +342,12 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
              "home for the holidays", "home for thanksgiving", "home for easter", "home for eid", "home for diwali",
              "hometown", "visit my parents", "visiting my parents", "see my parents", "seeing my parents",
              "visit my family", "visiting my family", "see my family", "visit my folks", "see my folks"),
-    "fandom": ("derby", "match", "the game", "big game", "game tonight", "game this weekend", "home opener",
+    "fandom": (*_LEISURE, "derby", "match", "the game", "big game", "game tonight", "game this weekend", "home opener",
                "opener", "season opener", "fixture", "kick off", "kickoff", "playoff*", "cup final", "final",
                "super bowl", "world series", "league", "premier league", "champions league", "transfer window",
                "season ticket", "away game", "home game", "stadium", "ballpark", "tailgate", "tailgating",
                "jersey", "kit", "scarf"),
-    "music": ("practise", "practice", "practising", "practicing", "scales", "the keys",
+    "music": (*_LEISURE, "practise", "practice", "practising", "practicing", "scales", "the keys",
               "recital", "sheet music", "repertoire", "music lesson", "music exam", "grade exam", "metronome",
               "sight reading", "chord*", "tune", "tunes", "songs to learn", "standards", "jam session", "audition",
               "orchestra", "rehearsal", "instrument"),
@@ -332,11 +358,11 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                 "driving to", "motorway", "highway", "freeway", "get there", "way to get", "how long will it take",
                 "the car", "my car", "our car", "clutch", "gearbox", "change gear", "brakes", "engine", "mechanic",
                 "dashboard", "warning light"),
-    "reading": ("audiobook*", "podcast*", "book recommendation", "good book", "book club", "something to read",
+    "reading": (*_LEISURE, "audiobook*", "podcast*", "book recommendation", "good book", "book club", "something to read",
                 "book to read", "read next", "reading list", "a book", "books", "novel", "beach read", "kindle"),
-    "listening": ("podcast*", "audiobook*", "playlist", "album", "put on", "listen*", "record shop", "vinyl",
+    "listening": (*_LEISURE, "podcast*", "audiobook*", "playlist", "album", "put on", "listen*", "record shop", "vinyl",
                   "spotify", "concert", "gig", "festival", "radio"),
-    "watching": ("something to watch", "watch tonight", "a film", "a movie", "movie night", "film night", "tv",
+    "watching": (*_LEISURE, "something to watch", "watch tonight", "a film", "a movie", "movie night", "film night", "tv",
                  "series", "documentary", "netflix", "binge*", "box set", "put on", "cinema", "streaming"),
     "buckwheat": ("buckwheat", "soba", "juwari", "galette", "kasha", "blini", "blinis", "crepe", "crêpe"),
     "gut": ("onion", "garlic", "bean", "lentil*", "chickpea*", "hummus", "hotpot", "hot pot", "curry", "spicy",

@@ -5,9 +5,12 @@
   folder and close callbacks), the partial-write errors and how a store settles a write that failed part-way;
 * :mod:`.rows` - one entity's rows as the store hands them to the cache;
 * :mod:`.in_memory` - :class:`InMemoryFactStore`, the reference store (pure Python and numpy);
-* :mod:`.chroma` - :class:`ChromaStore`: embedded, in-memory or a ``chroma run`` server; beside it
+* :mod:`.chroma` - :class:`ChromaStore`: embedded, in-memory or a ``chroma run`` server (opening and closing);
+  beside it its methods, :mod:`.chroma_reads` (rows read, paged), :mod:`.chroma_writes` (writes in batches,
+  read back when they fail) and :mod:`.chroma_revisions` (revision tokens, version slots, write locks), and
   :mod:`.chroma_records` (the row layout), :mod:`.chroma_old_layout` (rows older versions wrote),
-  :mod:`.chroma_revisions` (revision tokens and version slots), :mod:`.chroma_client` (opening clients);
+  :mod:`.chroma_collections` (the guards around its collections), :mod:`.chroma_client` (opening clients),
+  :mod:`.chroma_paths` (the default folder), :mod:`.chroma_log` (scrubbing deleted texts from Chroma's log);
 * :mod:`.keyed_locks` - one lock per entity; :mod:`.folder_lock` - one process per embedded folder;
 * :mod:`.deadline` - a write's time limit, which every request of the write takes the time left of, and a
   fail-open call's time to send its first request.

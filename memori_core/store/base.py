@@ -327,6 +327,12 @@ class FactStore(RowStore, RevisionStore, Protocol):
         Idempotent."""
         ...
 
+    @when_open
+    def bump_revision(self, entity_id: str) -> str:
+        """Record that ``entity_id`` changed (after a write, or a failed one); returns the new token. The default
+        is :meth:`commit_revision` with no base."""
+        return self.commit_revision(entity_id, None)[0]
+
 
 class CloseCallbacks:
     """The callbacks a store's :meth:`FactStore.on_close` registered, run once by its ``close()``.

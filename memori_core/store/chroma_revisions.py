@@ -1,4 +1,6 @@
-"""Revision tokens of a Chroma collection's entities, and the write locks around their commits.
+"""Revision tokens of a Chroma collection's entities, and the write locks around their commits: :class:`ChromaRevisions`,
+and :class:`ChromaRevisionMethods`, the :class:`~memori_core.store.base.RevisionStore` methods of
+:class:`~memori_core.store.ChromaStore`, which ask it.
 
 Each entity has a revision record (Chroma id ``<entity>:rev`` in the
 ``<collection>_revisions`` collection) holding its current token.
@@ -27,7 +29,7 @@ from typing import Any, Protocol
 
 from dataclasses import dataclass, field
 
-from .base import join_revision, split_revision
+from .base import join_revision, split_revision, when_open
 from .chroma_client import retry_read
 from .chroma_records import ENTITY, chroma_id
 from .keyed_locks import KeyedLocks
@@ -46,7 +48,7 @@ failed, or its process died, long ago: whatever it did has landed or never will)
 # shared by every store object of the process: several engines (or store objects
 # on the same path) in one process must see each other's writes. Used for stores
 # only this process writes to; shared (HTTP) stores always read the record.
-_LOCAL_REVISIONS: dict[str, str | None] = {}
+_LOCAL_REVISIONS: dict[tuple[str, str], str | None] = {}
 _LOCAL_LOCK = threading.Lock()
 
 # One write lock per (collection, entity), shared by every store object of the
@@ -87,8 +89,9 @@ class ChromaRevisions:
         self._scope = scope
         self._owner = owner
 
-    def _key(self, entity_id: str) -> str:
-        return f"{self._scope}:{chroma_id(entity_id, 'rev')}"
+    def _key(self, entity_id: str) -> tuple[str, str]:
+        """The entity's key in the process-wide tokens and write locks: (facts collection id, entity)."""
+        return self._scope, entity_id
 
     def write_lock(self, entity_id: str) -> contextlib.AbstractContextManager[None]:
         """The process-wide lock writers of ``entity_id`` in this collection hold around a write and its commit."""
@@ -96,9 +99,8 @@ class ChromaRevisions:
 
     def forget_local(self) -> None:
         """Forget the tokens this process kept for the collection (they are read from the store again)."""
-        prefix = f"{self._scope}:"
         with _LOCAL_LOCK:
-            for key in [k for k in _LOCAL_REVISIONS if k.startswith(prefix)]:
+            for key in [k for k in _LOCAL_REVISIONS if k[0] == self._scope]:
                 del _LOCAL_REVISIONS[key]
 
     def revision(self, entity_id: str) -> str | None:
@@ -295,6 +297,52 @@ def _read_token(meta: dict[str, Any]) -> str | None:
     committed = meta.get("token")
     intents = {k[len(INTENT_KEY):] for k, v in meta.items() if k.startswith(INTENT_KEY) and v is not None}
     return join_revision(str(committed) if committed is not None else None, intents)
+
+
+class ChromaRevisionMethods:
+    """The revision methods of :class:`~memori_core.store.ChromaStore` (a mixin: the state is the store's, declared
+    here): each one is its :class:`ChromaRevisions`' (``_revision_tokens``), once the store is open."""
+
+    _revision_tokens: ChromaRevisions
+    closed: bool
+
+    @property
+    def _revisions(self) -> Any:
+        """The Chroma collection of revision records and version slots."""
+        return self._revision_tokens.records
+
+    @when_open
+    def revision(self, entity_id: str) -> str | None:
+        """Token that changes whenever ``entity_id``'s facts change (read by id: one cheap lookup).
+
+        For a store only this process writes to, the token is kept in process
+        memory after the first read, so a recall costs no store round trip.
+        """
+        return self._revision_tokens.revision(entity_id)
+
+    @when_open
+    def write_lock(self, entity_id: str) -> contextlib.AbstractContextManager[None]:
+        """The process-wide lock writers of ``entity_id`` in this collection hold around a write and its commit."""
+        return self._revision_tokens.write_lock(entity_id)
+
+    @when_open
+    def record_intent(self, entity_id: str, intent: str) -> bool:
+        """Mark a write of ``entity_id`` as in flight on its revision record before any row changes (a shared
+        store; a store only this process writes to needs no intent: False)."""
+        return self._revision_tokens.record_intent(entity_id, intent)
+
+    @when_open
+    def withdraw_intent(self, entity_id: str, intent: str) -> None:
+        """Take back the ``intent`` of a write that changed nothing (a shared store; the token stays)."""
+        self._revision_tokens.withdraw_intent(entity_id, intent)
+
+    @when_open
+    def commit_revision(self, entity_id: str, base: str | None, intent: str | None = None) -> tuple[str, bool]:
+        """Record that ``entity_id`` changed, after a write made by a writer whose copy was at ``base``, and
+        clear the write's ``intent``: the new token, and whether this write is the only change since ``base``.
+        Call it while holding :meth:`write_lock`. How (process-local tokens, or version slots for a shared
+        store): :meth:`ChromaRevisions.commit`."""
+        return self._revision_tokens.commit(entity_id, base, intent)
 
 
 def _after_fork_in_child() -> None:

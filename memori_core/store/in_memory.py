@@ -116,21 +116,10 @@ class InMemoryFactStore(FactStore):
         """Every row of ``entity_id`` in write order, with its vector (one float32 block)."""
         with self._lock:
             rows = list(self._entities.get(entity_id, {}).values())
-        records = [r for r, _ in rows]
-        cols = EntityColumns(
-            ids=[r.id for r in records],
-            texts=[r.content for r in records],
-            created_at=[r.created_at for r in records],
-            last_seen=[r.last_seen for r in records],
-            times_seen=[r.times_seen for r in records],
-            session_id=[r.session_id for r in records],
-            seq=[r.seq for r in records],
-            metadata_json=[r.metadata_json for r in records],
-            updated_at=[r.updated_at for r in records],
-            expires_at=[r.expires_at for r in records],
-            embeddings=[np.stack([v for _, v in rows])] if rows else [],
-            validity_json=[r.validity_json for r in records],
-        )
+        cols = EntityColumns.empty()
+        for record, _ in rows:
+            cols.add_row(record, record.content)
+        cols.embeddings = [np.stack([v for _, v in rows])] if rows else []
         return EntityRows(entity_id=entity_id, columns=cols)
 
     @when_open
@@ -277,11 +266,6 @@ class InMemoryFactStore(FactStore):
         """The entity's current token; ``None`` before its first commit."""
         with self._lock:
             return self._tokens.get(entity_id)
-
-    @when_open
-    def bump_revision(self, entity_id: str) -> str:
-        """Record that ``entity_id`` changed; returns the new token."""
-        return self.commit_revision(entity_id, None)[0]
 
     @when_open
     def record_intent(self, entity_id: str, intent: str) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 
 from . import deadline
 
@@ -18,10 +18,10 @@ class KeyedLocks:
 
     def __init__(self) -> None:
         self._guard = threading.Lock()
-        self._held: dict[str, tuple[threading.RLock, list[int]]] = {}  # key -> (lock, [holders])
+        self._held: dict[Hashable, tuple[threading.RLock, list[int]]] = {}  # key -> (lock, [holders])
 
     @contextlib.contextmanager
-    def hold(self, key: str) -> Iterator[None]:
+    def hold(self, key: Hashable) -> Iterator[None]:
         """Hold ``key``'s lock for the ``with`` block; inside a write's deadline (:mod:`.deadline`), wait for it
         no longer than the time left (then :class:`~.deadline.DeadlineExceeded`)."""
         with self._guard:

@@ -43,6 +43,26 @@ class EntityColumns:
         return len(self.ids)
 
     @classmethod
+    def empty(cls) -> EntityColumns:
+        """Columns with no row yet (fill them with :meth:`add_row` and :attr:`embeddings`)."""
+        return cls([], [], [], [], [], [], [], [], [], [], [], [])
+
+    def add_row(self, row: Any, text: str) -> None:
+        """Append a stored row's fields (``row`` has the attributes :func:`fact_of_row` reads) with its ``text``;
+        its embedding goes into :attr:`embeddings` apart (a store appends a block per page)."""
+        self.ids.append(row.id)
+        self.texts.append(text)
+        self.created_at.append(row.created_at)
+        self.last_seen.append(row.last_seen)
+        self.times_seen.append(row.times_seen)
+        self.session_id.append(row.session_id)
+        self.seq.append(row.seq)
+        self.metadata_json.append(row.metadata_json)
+        self.updated_at.append(row.updated_at)
+        self.expires_at.append(row.expires_at)
+        self.validity_json.append(getattr(row, "validity_json", None))
+
+    @classmethod
     def from_facts(cls, facts: Sequence[StoredFact], embeddings: Sequence[np.ndarray]) -> EntityColumns:
         """The columns of ``facts`` and their embeddings (one block per row)."""
         return cls(

@@ -1,0 +1,194 @@
+"""Rule-based capture keeps news of a thing the user's stored facts name (tester j2, finding 9), through capture_facts
+into a real embedded Chroma store: a named pet's or person's health, a part of the body getting better, how often a
+sport is done now, a statement before a question; each replacing the older state of the same thing, never another
+thing's."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from _helpers import ungated_engine
+from memori_core import RecallEngine, RuleBasedFactExtractor, capture_facts
+
+RULES = RuleBasedFactExtractor()
+SAID = datetime(2026, 5, 20, 9, 0, tzinfo=timezone.utc)  # a Wednesday
+
+
+def _said(engine: RecallEngine, *turns: str, user: str = "u1") -> list[str]:
+    """Capture each turn in order for ``user``, said at :data:`SAID`; the texts of their valid facts afterwards,
+    sorted."""
+    for turn in turns:
+        capture_facts(engine, user, [("user", turn)], RULES, created_at=SAID)
+    return sorted(f.content for f in engine.list(user))
+
+
+def _ended(engine: RecallEngine, user: str = "u1") -> list[str]:
+    """The texts of the user's facts no longer valid (superseded), sorted."""
+    valid = {f.id for f in engine.list(user)}
+    return sorted(f.content for f in engine.list(user, include_invalid=True) if f.id not in valid)
+
+
+# -- the health of a named pet or person --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("Luna has kidney failure, the vet said", "User's cat Luna has kidney failure."),
+        ("the vet says Luna has an ear infection", "User's cat Luna has an ear infection."),
+        ("Luna was diagnosed with diabetes 😢", "User's cat Luna was diagnosed with diabetes."),
+        ("Luna's been really sick", "User's cat Luna has been really sick."),
+        ("Luna is much better now", "User's cat Luna is much better."),
+    ],
+)
+def test_news_of_a_named_pets_health_is_kept_as_the_pets(said: str, fact: str) -> None:
+    engine = ungated_engine()
+    assert _said(engine, "I have a cat named Luna, she's 14.", said) == sorted(
+        ["User has a cat named Luna.", fact])
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Luna is so cute",  # no news of her health
+        "Luna has a new collar",
+        "Bella has kidney failure",  # no stored fact names Bella
+        "Luna has been amazing with the kids",
+    ],
+)
+def test_what_is_no_health_news_or_of_no_one_stored_adds_nothing(said: str) -> None:
+    assert _said(ungated_engine(), "I have a cat named Luna.", said) == ["User has a cat named Luna."]
+
+
+def test_a_persons_health_is_theirs_too() -> None:
+    valid = _said(ungated_engine(), "My daughter Mia is 7.", "Mia has the flu, poor thing")
+    assert "User's daughter Mia has the flu." in valid and "User's daughter Mia is 7." in valid
+
+
+def test_a_diagnosis_replaces_being_sick_and_leaves_the_pet() -> None:
+    engine = ungated_engine()
+    _said(engine, "I have a cat named Luna.", "Luna's been really sick")
+    assert _said(engine, "Luna has kidney failure, the vet said") == [
+        "User has a cat named Luna.", "User's cat Luna has kidney failure."]
+    assert _ended(engine) == ["User's cat Luna has been really sick."]
+
+
+def test_a_second_diagnosis_leaves_the_first_and_a_recovery_ends_both() -> None:
+    engine = ungated_engine()
+    _said(engine, "I have a cat named Luna.", "Luna has kidney failure", "Luna has an ear infection too")
+    assert _ended(engine) == []
+    _said(engine, "Luna has fully recovered!")
+    assert _ended(engine) == ["User's cat Luna has an ear infection.", "User's cat Luna has kidney failure."]
+
+
+def test_news_of_one_pet_leaves_anothers() -> None:
+    engine = ungated_engine()
+    _said(engine, "I have a cat named Luna and a dog named Rex.", "Rex has been sick", "Luna is much better now")
+    assert _ended(engine) == []
+
+
+def test_a_named_pets_death_ends_its_health_and_it() -> None:
+    engine = ungated_engine()
+    _said(engine, "I have a cat named Luna.", "Luna has kidney failure, the vet said", "Luna passed away this morning")
+    assert _ended(engine) == ["User has a cat named Luna.", "User's cat Luna has kidney failure."]
+
+
+# -- a part of the body getting better ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("injury", "said", "now"),
+    [
+        ("I twisted my knee at the park, doctor says it's a sprained ACL", "knee is much better",
+         "User's knee is much better."),
+        ("I sprained my ankle playing football", "my ankle's healed", "User's ankle is healed."),
+        ("I have a bad back", "back is fine now, thanks", "User's back is fine."),
+        ("I broke my wrist", "The wrist is fully healed!", "User's wrist is healed."),
+    ],
+)
+def test_a_body_part_getting_better_ends_its_injury(injury: str, said: str, now: str) -> None:
+    engine = ungated_engine()
+    assert _said(engine, injury, said) == [now]
+    assert len(_ended(engine)) == 1
+
+
+def test_what_a_clinician_said_after_the_news_is_a_fact_of_its_own() -> None:
+    engine = ungated_engine()
+    valid = _said(engine, "I twisted my knee at the park", "knee is much better, physio says I can walk again normally")
+    assert valid == ["User can walk again normally.", "User's knee is much better."]
+    assert _ended(engine) == ["User twisted their knee at the park."]
+
+
+@pytest.mark.parametrize(
+    ("stored", "said"),
+    [
+        ("I sprained my ankle.", "knee is much better"),  # another part
+        ("My sister broke her wrist.", "my wrist is fine"),  # someone else's
+        ("I have a bad back.", "back to work tomorrow"),  # no back of the body's
+    ],
+)
+def test_another_part_or_someone_elses_injury_is_not_ended(stored: str, said: str) -> None:
+    engine = ungated_engine()
+    _said(engine, stored, said)
+    assert _ended(engine) == []
+
+
+# -- how often a sport is done now --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I boulder 3 times a week now 💪", "User boulders 3 times a week."),
+        ("I climb twice a week these days", "User climbs twice a week these days."),
+        ("i skate every day now", "User skates every day."),
+    ],
+)
+def test_how_often_a_sport_is_done_is_kept(said: str, fact: str) -> None:
+    assert _said(ungated_engine(), said) == [fact]
+
+
+def test_a_new_frequency_replaces_the_old_and_leaves_how_it_started_and_other_sports() -> None:
+    engine = ungated_engine()
+    _said(engine, "I started bouldering at a gym, it's so fun!!", "I boulder twice a week.", "I run every morning.")
+    assert _said(engine, "I boulder 3 times a week now 💪") == [
+        "User boulders 3 times a week.", "User runs every morning.", "User started bouldering at a gym."]
+    assert _ended(engine) == ["User boulders twice a week."]
+
+
+# -- a statement about someone named, before a question ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("stored", "said", "fact"),
+    [
+        ("I met someone at the climbing gym, his name is Felix.", "Felix is vegan, any dinner ideas for both of us?",
+         "User's partner Felix is vegan."),
+        ("I have a cat named Luna.", "Luna has kidney failure, what can she eat?", "User's cat Luna has kidney failure."),
+        ("My husband Tom is a chef.", "Tom is coeliac - what cake can I bake for him?", "User's husband Tom is coeliac."),
+    ],
+)
+def test_a_statement_about_someone_stored_before_a_question_is_kept(stored: str, said: str, fact: str) -> None:
+    assert fact in _said(ungated_engine(), stored, said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Felix is coming over, what should I cook?",  # nothing memory keeps of Felix
+        "Is Felix vegan?",  # a question only
+        "Bob is vegan, any dinner ideas?",  # no stored fact names Bob
+    ],
+)
+def test_a_question_with_nothing_kept_of_someone_stored_adds_nothing(said: str) -> None:
+    stored = "I met someone at the climbing gym, his name is Felix."
+    before = _said(ungated_engine(), stored)
+    assert _said(engine := ungated_engine(), stored, said) == before and _ended(engine) == []
+
+
+def test_a_partners_diet_said_before_a_question_is_core() -> None:
+    engine = ungated_engine()
+    _said(engine, "I met someone at the climbing gym, his name is Felix.", "Felix is vegan, any dinner ideas for both of us?")
+    assert [f.content for f in engine.list("u1") if f.metadata.get("core")] == ["User's partner Felix is vegan."]

@@ -1,0 +1,292 @@
+"""Rule-based capture keeps no passing mood, aside or relative day as a lasting fact (tester j2, findings 11 and 12),
+through capture_facts into a real embedded Chroma store: a mood stores nothing, an aside ("obviously", "sorry") is
+left out of the fact, "today" / "yesterday" of a told event is written out as the day, "we've been together 2
+years" is the relationship's length, a pregnancy's week count is dated, a correction's wording is not kept, and a
+fact is never stored in the first person."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+
+import pytest
+
+from _helpers import ungated_engine
+from memori_core import RecallEngine, RuleBasedFactExtractor, capture_facts
+from memori_core.extraction import DROP_EPHEMERAL, KEPT_AS_SAID
+
+RULES = RuleBasedFactExtractor()
+# A Wednesday; the turns are read as said then.
+SAID = datetime(2026, 5, 20, 9, 0, tzinfo=timezone.utc)
+FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|me|my|My|we|We|us|our|Our)\b")
+
+
+def _said(engine: RecallEngine, *turns: str, user: str = "u1") -> list[str]:
+    """Capture each turn in order for ``user``, said at :data:`SAID`; the texts of their valid facts afterwards,
+    sorted."""
+    for turn in turns:
+        capture_facts(engine, user, [("user", turn)], RULES, created_at=SAID)
+    return sorted(f.content for f in engine.list(user))
+
+
+def _ended(engine: RecallEngine, user: str = "u1") -> list[str]:
+    """The texts of the user's facts no longer valid (superseded), sorted."""
+    valid = {f.id for f in engine.list(user)}
+    return sorted(f.content for f in engine.list(user, include_invalid=True) if f.id not in valid)
+
+
+# -- a passing mood stores nothing --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I can't stop crying",
+        "sorry I'm all over the place",
+        "I'm a wreck",
+        "I'm in bits tbh",
+        "I keep panicking",
+        "I've been crying all day",
+        "I'm over the moon!!",
+        "honestly I'm falling apart",
+        "i cant stop shaking",
+    ],
+)
+def test_a_mood_told_in_a_figure_or_by_what_the_body_does_stores_nothing(said: str) -> None:
+    assert RULES.judge(said).reason == DROP_EPHEMERAL
+    assert _said(ungated_engine(), said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I can't stop smoking", "User can't stop smoking."),  # a habit, not a feeling
+        ("I'm in a band", "User is in a band."),
+        ("I keep bees", "User keeps bees."),
+        ("I'm a state school teacher", "User is a state school teacher."),
+    ],
+)
+def test_a_habit_or_a_trait_that_looks_like_a_mood_is_kept(said: str, fact: str) -> None:
+    assert _said(ungated_engine(), said) == [fact]
+
+
+# -- an aside is left out of the fact ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I stopped running obviously lol", "User stopped running."),
+        ("I'm vegan, of course", "User is vegan."),
+        ("I'm not lactose intolerant anymore apparently??", "User is not lactose intolerant anymore."),
+        ("I live in Leeds now, sorry", "User lives in Leeds."),
+        ("I work at Aldi - my bad", "User works at Aldi."),
+    ],
+)
+def test_an_aside_or_an_apology_after_the_statement_is_left_out_of_the_fact(said: str, fact: str) -> None:
+    assert _said(ungated_engine(), said) == [fact]
+
+
+def test_an_apology_that_is_the_statement_itself_is_not_cut() -> None:
+    # only an apology after a comma or a dash is an aside: "I'm not sorry" says something of its own
+    assert [f.text for f in RULES.extract([("user", "I'm not sorry")])] == ["User is not sorry."]
+
+
+# -- a correction typed without its comma ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("before", "correction", "now"),
+    [
+        ("I'm allergic to penicillin.", "btw I'm actually allergic to amoxicillin not penicillin, sorry",
+         "User is allergic to amoxicillin."),
+        ("I live in Graz.", "I actually live in Linz not Graz", "User lives in Linz."),
+        ("My daughter is 8.", "my daughter is 7 not 8 oops", "User's daughter is 7."),
+        ("I work at Aldi.", "I work at Lidl not Aldi lol", "User works at Lidl."),
+    ],
+)
+def test_a_correction_without_its_comma_keeps_what_is_right_and_ends_what_was_wrong(
+    before: str, correction: str, now: str
+) -> None:
+    engine = ungated_engine()
+    assert _said(engine, before, correction) == [now]
+    assert len(_ended(engine)) == 1
+
+
+def test_a_corrected_allergy_stays_core_without_the_correction_in_it() -> None:
+    engine = ungated_engine()
+    _said(engine, "I'm allergic to penicillin.", "btw I'm actually allergic to amoxicillin not penicillin, sorry")
+    assert [f.content for f in engine.list("u1") if f.metadata.get("core")] == ["User is allergic to amoxicillin."]
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I eat fish not meat", "User eats fish not meat."),  # nothing stored of meat: nothing it corrects
+        ("I do not eat pork", "User does not eat pork."),  # a negated verb, no correction
+        ("I've decided not to drink", "User has decided not to drink."),
+        ("I'm not vegan", "User is not vegan."),
+    ],
+)
+def test_a_not_that_corrects_no_stored_fact_stays_in_the_fact(said: str, fact: str) -> None:
+    engine = ungated_engine()
+    assert _said(engine, "I live in Graz.", said) == sorted(["User lives in Graz.", fact])
+    assert _ended(engine) == []
+
+
+# -- "today", "this morning", "yesterday" of a told event --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("before", "said", "now"),
+    [
+        ("I have a cat named Luna.", "Luna passed away this morning 💔", "User's cat Luna passed away on Wednesday 2026-05-20."),
+        ("I work at Shopify.", "I got laid off from Shopify today. whole team gone",
+         "User got laid off from Shopify on Wednesday 2026-05-20."),
+        ("We have a golden retriever called Biscuit.", "Biscuit died yesterday. he was 12.",
+         "User's retriever Biscuit died on Tuesday 2026-05-19."),
+        ("My boyfriend Tom is a chef.", "We broke up last night", "User broke up with Tom on Tuesday 2026-05-19."),
+        ("I live in Leeds.", "I went to a climbing gym earlier today", "User went to a climbing gym on Wednesday 2026-05-20."),
+    ],
+)
+def test_the_day_of_a_told_event_is_written_out_from_the_day_it_was_said(before: str, said: str, now: str) -> None:
+    valid = _said(ungated_engine(), before, said)
+    assert now in valid
+    assert not any(re.search(r"\b(?:today|yesterday|this morning|last night)\b", fact) for fact in valid)
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("I'm cooking tonight", []),  # a moment
+        ("I turned 35 today", ["User is 35."]),  # what holds now
+    ],
+)
+def test_a_moment_or_a_state_today_is_not_dated_as_an_event(said: str, facts: list[str]) -> None:
+    assert _said(ungated_engine(), said) == facts
+
+
+def test_a_plan_for_tonight_keeps_its_own_day_and_expiry() -> None:
+    engine = ungated_engine()
+    capture_facts(engine, "u1", [("user", "I have a date tonight")], RULES, created_at=SAID)
+    [fact] = engine.list("u1")
+    assert fact.content == "User has a date on the evening of Wednesday 2026-05-20." and fact.expires_at is not None
+
+
+# -- how long "we" have been together ----------------------------------------------------------------------------
+
+
+def test_how_long_we_have_been_together_is_the_relationships_and_a_breakup_ends_it() -> None:
+    engine = ungated_engine()
+    assert _said(engine, "my boyfriend Jonas is a nurse, we've been together 2 years") == [
+        "User has been in a relationship with Jonas for 2 years.", "User's boyfriend Jonas is a nurse."]
+    assert _said(engine, "Jonas and I broke up. it's for the best I think") == ["User and Jonas broke up."]
+    assert _ended(engine) == ["User has been in a relationship with Jonas for 2 years.",
+                              "User's boyfriend Jonas is a nurse."]
+
+
+@pytest.mark.parametrize(
+    ("before", "said", "fact"),
+    [
+        ("I'm married to Priya.", "we've been married 10 years", "User has been married to Priya for 10 years."),
+        ("I'm seeing Felix.", "we've been dating for 6 months now", "User has been in a relationship with Felix for 6 months."),
+        ("I live in Leeds.", "we've been together since uni", "User has been in a relationship since uni."),
+        ("I live in Leeds.", "We've been together for three years.", "User has been in a relationship for three years."),
+    ],
+)
+def test_a_relationships_length_names_the_partner_a_stored_fact_names(before: str, said: str, fact: str) -> None:
+    assert fact in _said(ungated_engine(), before, said)
+
+
+def test_a_length_with_no_partner_stored_says_none_and_an_ex_is_not_named() -> None:
+    engine = ungated_engine()
+    _said(engine, "My boyfriend Tom is a chef.", "Tom and I broke up.")
+    assert "User has been in a relationship for 3 months." in _said(engine, "we've been together 3 months")
+
+
+# -- a pregnancy's week count ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("said", ["I'm 30 weeks now", "I'm 30 weeks pregnant!", "im 30 weeks along today"])
+def test_a_pregnancy_week_count_is_kept_with_its_day_until_the_pregnancy_must_be_over(said: str) -> None:
+    engine = ungated_engine()
+    _said(engine, "I'm pregnant!", said)
+    [weeks] = [f for f in engine.list("u1") if "weeks" in f.content]
+    assert weeks.content == "User is 30 weeks pregnant (as of Wednesday 2026-05-20)."
+    assert weeks.expires_at is not None and weeks.expires_at.startswith("2026-08-")  # 12 weeks on
+
+
+def test_a_later_week_count_replaces_the_earlier_one() -> None:
+    engine = ungated_engine()
+    _said(engine, "I'm pregnant!", "I'm 12 weeks pregnant", "I'm 20 weeks now")
+    assert [f.content for f in engine.list("u1") if "weeks" in f.content] == [
+        "User is 20 weeks pregnant (as of Wednesday 2026-05-20)."]
+
+
+@pytest.mark.parametrize("said", ["I'm 30 weeks now", "I'm 3 weeks in at the new job now", "I'm 45 weeks pregnant"])
+def test_a_week_count_that_says_no_pregnancy_stores_no_pregnancy(said: str) -> None:
+    # nothing stored says the user is expecting ("30 weeks" of what?), or past any term
+    valid = _said(ungated_engine(), "I live in Leeds.", said)
+    assert not any("pregnant" in fact or "30 weeks" in fact for fact in valid)
+
+
+# -- never stored in the first person ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "lol my coworker spilled coffee on my laptop",
+        "My boss yelled at me today lol",
+        "my sister stole my jumper again",
+        "My dog ate my homework",
+        "We're both teachers.",
+        "We just found out I'm pregnant and my wife is thrilled and so am I, honestly",
+    ],
+)
+def test_no_fact_is_stored_in_the_first_person(said: str) -> None:
+    valid = _said(ungated_engine(), said)
+    assert not any(FIRST_PERSON.search(fact) for fact in valid), valid
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I think I'm allergic to cats.", "User thinks they're allergic to cats."),
+        ("Due to my allergy, I avoid nuts.", "Due to their allergy, User avoids nuts."),
+        ("Last month I moved to Paris.", "Last month User moved to Paris."),
+        ("When I was young I lived in Spain.", "When User was young they lived in Spain."),
+        ("Ana and I live in Rome with our dog.", "User and Ana live in Rome with their dog."),
+    ],
+)
+def test_a_sentence_kept_in_the_users_words_is_said_of_the_user(said: str, fact: str) -> None:
+    verdict = RULES.judge(said)
+    assert verdict.fact == fact
+    assert verdict.reason == KEPT_AS_SAID or verdict.fact.startswith("User and")
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("My mum calls me every Sunday.", "User's mum calls the user every Sunday."),  # a habit, not an incident
+        ("My sister is allergic to my cat.", "User's sister is allergic to their cat."),
+    ],
+)
+def test_what_someone_of_the_users_does_that_lasts_is_still_kept(said: str, fact: str) -> None:
+    assert _said(ungated_engine(), said) == [fact]
+
+
+class _Stored:
+    """A stored fact as the extractor is shown it (an id and its text)."""
+
+    def __init__(self, id: str, content: str) -> None:
+        self.id, self.content = id, content
+
+
+@pytest.mark.parametrize(
+    "said", ["Our baby girl Maya was born on Tuesday", "I'm not pregnant anymore", "we had the baby!! a little boy"]
+)
+def test_the_end_of_a_pregnancy_ends_its_week_count_with_it(said: str) -> None:
+    stored = [_Stored("p", "User is pregnant."), _Stored("w", "User is 30 weeks pregnant (as of Wednesday 2026-05-20).")]
+    facts = RULES.extract([("user", said)], stored)
+    assert any(set(f.supersedes) == {"p", "w"} for f in facts), facts
