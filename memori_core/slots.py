@@ -34,7 +34,7 @@ _OCCUPATIONS = (
     r"product\s+owner|sysadmin|coder|surveyor|optometrist|paramedic|chiropractor|osteopath|podiatrist|"
     r"contractor|handyman|decorator|locksmith|roofer|security\s+guard|bouncer|chauffeur|mortgage\s+advisor|"
     r"financial\s+advisor|insurance\s+broker|broker|real\s+estate\s+agent|supervisor|dispatcher|hygienist|"
-    r"foreman|warehouse\s+worker|porter|paralegal"
+    r"foreman|warehouse\s+worker|porter|paralegal|dev|software\s+dev|web\s+dev|cop"
 )
 _WORKPLACES = (
     r"company|firm|agency|startup|start-up|bank|hospital|clinic|school|factory|warehouse|restaurant|cafe|"

@@ -25,9 +25,11 @@ The package is pure: no framework, no engine, no I/O. Its modules:
 ``types`` (messages, :class:`ExtractedFact`, the :class:`FactExtractor`
 protocol), ``sentences`` (a message cut into sentences), ``rule_based``
 (:class:`RuleBasedFactExtractor`) and the English rules it reads a message
-with: ``pasted`` (someone else's words in it), ``clauses`` (a sentence cut
-into clauses), ``retold`` and ``restated`` (the user's own words as plain
-statements), ``job_change``, ``rules`` (:func:`judge_sentence`: one sentence
+with: ``filler`` (chat filler cut first), ``pasted`` (someone else's words in
+it), ``clauses`` (a sentence cut into clauses), ``retold`` and ``restated``
+(the user's own words as plain statements), ``job_change``, ``events`` (a
+life event told in other words), ``labels`` (a profile typed as labels),
+``rules`` (:func:`judge_sentence`: one sentence
 kept or dropped, and why, ``verdicts``) and the checks it applies
 (``leads``, ``tails``, ``speech_acts``, ``introductions``, ``moments``,
 ``grammar``, ``rewrite``, ``empty_facts``, ``holds_now``), ``named``

@@ -11,12 +11,16 @@ from __future__ import annotations
 import re
 
 from ..slots import PERSON
+from .filler import strip_filler
 from .grammar import is_bare_present, is_past, is_subjectless_change, is_verb_form
 from .leads import strip_lead
+from .moments import NOW_WORDS, SOON
 from .pasted import split_pasted
 from .patterns import rx
+from .rewrite import article
+from .restated import corrected_in_message
 from .retold import as_plain_statements
-from .slots import PETS, acquired_slots, is_change
+from .slots import PETS, acquired_slots, is_change, slots_of
 from .speech_acts import CONDITIONAL, own_part
 from .typos import read_as_meant
 
@@ -30,7 +34,7 @@ _CLAUSE_BREAK = rx(
     rf"\s*,?\s+(?:and|but|so)\s+(?=(?:now\s+|then\s+|also\s+)?{_SUBJECT})|\s*,\s+(?={_SUBJECT})"
     rf"|\s*,\s+(?=(?:no\s+more|so)\b)|\s*[\u2014\u2013]\s*|\s+-\s+(?={_SUBJECT})"
     r"|\s*,?\s+(?:but|and)\s+(?=(?:everyone|everybody|people|most\s+people|my\s+friends|friends|they)\s+"
-    r"(?:just\s+|all\s+)?call)"
+    r"(?:just\s+|all\s+)?(?:call|says?\b))"
     r"|\s*,\s+(?=(?!(?:i|we|my|our|short|from)\b)[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|was|were|'s|'re)\b)"
     # "my friend Hannah is coming on saturday, she's allergic to shellfish": "she's" starts a clause too
     r"|\s*,\s+(?=(?:he|she|they)(?:'s|'re)\s)"
@@ -72,8 +76,13 @@ _PROFILE = rx(r"^(?P<subject>i'm|i\s+am)\s+(?P<items>[^,]+(?:(?:\s*,\s*|\s+and\s
 _PROFILE_ITEM = rx(
     r"^(?:\d{1,3}(?:\s+years\s+old)?|(?:a|an)\s+[\w-]+(?:\s+[\w-]+){0,3}|married|single|divorced|engaged|widowed|"
     r"separated|retired|unemployed|pregnant|vegan|vegetarian|pescatarian|gluten-free|diabetic|coeliac|celiac|"
-    r"left-handed|self-employed|bilingual|(?:from|based\s+in)\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?)$"
+    r"left-handed|self-employed|bilingual|(?:from|based\s+in)\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?|"
+    # "married with three kids", "lactose intolerant", "allergic to nuts"
+    r"(?:married|single|divorced|separated|widowed)\s+with\s+(?:two|three|four|five|six|\d)\s+(?:kids|children)|"
+    r"(?:lactose|gluten)[\s-]intolerant|allergic\s+to\s+[\w\s-]+)$"
 )
+# "married with three kids": the status, and the children.
+_WITH_KIDS = rx(r"^(?P<status>\w+)\s+with\s+(?P<n>\w+)\s+(?:kids|children)$")
 # "I'm Greta, 29", "Jonas, 41, dad of three, based in Aarhus": a name first, then what the user is.
 _NAME_ITEM = re.compile(r"^[A-Z][a-z\u00e0-\u00ff]+$")
 _BARE_PROFILE = re.compile(r"^(?P<name>[A-Z][a-z\u00e0-\u00ff]+)\s*,\s*(?P<items>.+)$")
@@ -124,8 +133,8 @@ def split_clauses(sentence: str) -> list[str]:
         m = next((b for b in _CLAUSE_BREAK.finditer(rest) if _can_split(rest[: b.start()], rest[b.end():])), None)
         if m is None:
             pieces.append(rest)
-            return [c for p in pieces for s in _shared_subject(p.strip()) for o in _one_fact_each(s)
-                    for c in _profile(o) if c]
+            return [q for p in pieces for s in _shared_subject(p.strip()) for o in _one_fact_each(s)
+                    for c in _profile(o) for q in _participle(c) if q]
         pieces.append(rest[: m.start()])
         rest = rest[m.end():]
 
@@ -144,10 +153,12 @@ _SHARED_SUBJECT = rx(
 _DEAL = rx(r"(?:bought|sold|leased|traded\s+in)\b")
 
 
-# "I live in Montreal and work as a nurse": two present verbs the rules know, each with its own words.
+# "I live in Montreal and work as a nurse", "I live in Dublin but grew up in Cork": two verbs the rules know, each
+# with its own words: two presents, or a present and then a past of the user's life.
 _TWO_PRESENTS = rx(
-    r"^(?P<subject>i|we)\s+(?P<first>(?P<v1>[a-z]+)\s+\S.*?)\s+and\s+(?P<second>(?P<v2>[a-z]+)\s+\S.*)$"
+    r"^(?P<subject>i|we)\s+(?P<first>(?P<v1>[a-z]+)\s+\S.*?)\s+(?:and|but)\s+(?P<second>(?P<v2>[a-z]+)\s+\S.*)$"
 )
+_LIFE_PAST = frozenset("grew was studied trained worked lived".split())
 
 
 # "My daughter Chloe is 16 and she just went vegan": the second clause picks the subject up with "she" / "he".
@@ -194,7 +205,10 @@ def _shared_subject(clause: str) -> list[str]:
         return [clause]  # "I went to the shop and bought milk": no change, one fact as it was
     if m is None:
         m = _TWO_PRESENTS.match(stated)
-        if m is None or not all(is_bare_present(v) or v.lower() == "have" for v in (m.group("v1"), m.group("v2"))):
+        if m is None:
+            return [clause]
+        v1, v2 = m.group("v1").lower(), m.group("v2").lower()
+        if not (is_bare_present(v1) or v1 == "have") or not (is_bare_present(v2) or v2 == "have" or v2 in _LIFE_PAST):
             return [clause]
     return [f"{m.group('subject')} {m.group('first')}", f"{m.group('subject')} {m.group('second')}"]
 
@@ -212,16 +226,102 @@ def _profile(clause: str) -> list[str]:
     name = bare.group("name") if bare is not None else None
     if name is None and _NAME_ITEM.match(items[0]) and not _PROFILE_ITEM.match(items[0]):
         name, items = items[0], items[1:]
-    is_item = lambda i: bool(_PROFILE_ITEM.match(i) or _PARENT_OF.match(i))  # noqa: E731
-    if len(items) < (1 if name else 2) or not all(map(is_item, items)):
+    elif name is None and m is not None and _lower_name(items):  # "im sam, 34": a name typed in lower case
+        name, items = items[0].capitalize(), items[1:]
+    is_item = lambda i: bool(_PROFILE_ITEM.match(i) or _PARENT_OF.match(i) or _verb_item(i)  # noqa: E731
+                             or _role(i) or _PARTICIPLE_ITEM.match(i))
+    if m is not None and name is not None and items and not is_item(items[0]) and not slots_of(f"User is {name}."):
+        # "I'm Kathryn, first time using this": the name, then a remark of its own
+        return [f"My name is {name}", m.group("items").split(",", 1)[1].strip()]
+    if len(items) < (1 if name else 2) or not all(map(is_item, items)) or _verb_item(items[0]):
         return [clause]
     if bare is not None and (len(items) < 2 or not any(_AGE_ITEM.match(i) for i in items)):
         return [clause]  # "Paris, a great trip": a bare list says who the user is only with their age
     said = [f"My name is {name}"] if name else []
     for item in items:
         parent = _PARENT_OF.match(item) if bare is not None else None  # "dad of three", with no verb to keep
-        said.append(f"I have {parent.group('n')} kids" if parent else f"{subject} {item}")
+        kids = _WITH_KIDS.match(item)
+        if kids is not None:  # "married with three kids": the status, and the children
+            said += [f"{subject} {kids.group('status')}", f"I have {kids.group('n')} kids"]
+        elif _verb_item(item):  # "I'm lactose intolerant, hate cilantro": the item has its own verb
+            said.append(f"I {item}")
+        elif _PARTICIPLE_ITEM.match(item):  # "I'm Raj, software dev at Shopify, living in Toronto"
+            said.append(_as_verb(item))
+        elif _role(item):  # "software dev at Shopify": what the user is
+            said.append(f"{subject} {article(item)} {item}")
+        else:
+            said.append(f"I have {parent.group('n')} kids" if parent else f"{subject} {item}")
     return said
+
+
+# "software dev at Shopify", "nurse": an occupation told without its article (a job word: slots.SLOTS).
+_ROLE_ITEM = rx(
+    r"^(?!(?:not|no|never|a|an|the|my|our|so|very|really|just|also|too|still|now)\b)(?-i:[a-z])[\w-]+(?:\s+[\w-]+){0,2}"
+    r"(?:\s+(?:at|for|with|in)\s+\S.{0,40})?$"
+)
+# "living in Toronto", "working as a nurse": a participle of the user's life, listed.
+_PARTICIPLE_ITEM = rx(r"^(?:living|working|renting|studying|teaching|raising|based)\s+\S")
+# Words typed after "I'm" that are no name, though a list after them starts with an age.
+_NOT_NAMES = frozenset("fine good ok okay tired done back here home sorry new old only just still now also".split())
+
+
+def _role(item: str) -> bool:
+    """Whether a listed ``item`` is an occupation told without its article ("software dev at Shopify", "nurse")."""
+    return bool(_ROLE_ITEM.match(item)) and not _PROFILE_ITEM.match(item) and not _PARENT_OF.match(item) \
+        and "job" in slots_of(f"User is a {item}.")
+
+
+def _lower_name(items: list[str]) -> bool:
+    """Whether a list after "I'm" starts with a name typed in lower case, then an age ("im sam, 34")."""
+    first = items[0]
+    return (len(items) > 1 and bool(_AGE_ITEM.match(items[1])) and re.fullmatch(r"[a-z]{2,12}", first) is not None
+            and first not in _NOT_NAMES and not _PROFILE_ITEM.match(first) and not slots_of(f"User is {first}."))
+
+
+def _as_verb(item: str) -> str:
+    """A listed participle ("living in Toronto") as the user's statement ("I live in Toronto")."""
+    verb, rest = item.split(maxsplit=1)
+    return f"I'm {item}" if verb.lower() == "based" else f"I {_BASE[verb.lower()]} {rest}"
+
+
+def _verb_item(item: str) -> bool:
+    """Whether a listed ``item`` starts with a present verb the rules rewrite ("hate cilantro", "work at a firm") or
+    a past of news ("just got my first paycheck"): a clause of the user's told without its "I"."""
+    words = re.sub(r"^(?:just|also|really|still|recently)\s+", "", item, flags=re.IGNORECASE).split(maxsplit=1)
+    return len(words) == 2 and (is_bare_present(words[0]) or words[0].lower() in _PAST_ITEM)
+
+
+_PAST_ITEM = frozenset("got started moved bought became".split())  # "I'm 24 and just got my first paycheck"
+
+
+# "I'm a data analyst living in Graz", "I'm in Rotterdam, working as a planner": what the user is, then a participle
+# of a verb of their life, each a fact of its own.
+_PARTICIPLE = rx(
+    r"^(?P<head>(?:i'm|i\s+am|im)\s+(?:a|an|in)\s+.+?)(?:\s*,\s*|\s+)(?P<verb>living|working|renting|studying|"
+    r"teaching|raising|running\s+(?:a|an|my|our)|based)\s+(?P<rest>\S.*)$"
+)
+_BASE = {"living": "live", "working": "work", "renting": "rent", "studying": "study", "teaching": "teach",
+         "raising": "raise", "running": "run"}
+# "I'm in Denver" before a participle of the user's life ("..., renting a condo") is where they live.
+_IN_PLACE = rx(r"^(?:i'm|i\s+am|im)\s+in\s+(?P<place>(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)$")
+
+
+def _participle(clause: str) -> list[str]:
+    """ "I'm a data analyst living in Graz" -> "I'm a data analyst", "I live in Graz"; "I'm in Denver, renting a
+    condo" -> "I live in Denver", "I rent a condo"; any other clause as it is (and "I'm in Paris, working from a
+    café today": a passing whereabouts, no home)."""
+    m = _PARTICIPLE.match(strip_lead(clause).strip().rstrip(".!"))
+    if m is None:
+        return [clause]
+    verb = m.group("verb").split()[0].lower()
+    rest = m.group("rest").strip()
+    if verb == "running":
+        rest = f"{m.group('verb')[len(verb):].strip()} {rest}"
+    second = f"I'm based {rest}" if verb == "based" else f"I {_BASE[verb]} {rest}"
+    place = _IN_PLACE.match(m.group("head"))
+    if place is not None and (NOW_WORDS.search(rest) or SOON.search(rest)):
+        return [clause]
+    return [f"I live in {place.group('place')}" if place else m.group("head"), second]
 
 
 def _can_split(left: str, right: str) -> bool:
@@ -261,11 +361,13 @@ def is_clause(text: str) -> bool:
 
 def plain_clauses(sentences: list[str]) -> list[str]:
     """The clauses of the user's ``sentences`` (:func:`split_clauses`), as the plain statements they mean
-    (:func:`~memori_core.extraction.retold.as_plain_statements`)."""
-    return as_plain_statements([c for sentence in sentences for c in split_clauses(sentence)], split_clauses)
+    (:func:`~memori_core.extraction.retold.as_plain_statements`), a correction of one of them applied to it
+    (:func:`~memori_core.extraction.restated.corrected_in_message`)."""
+    return corrected_in_message(
+        as_plain_statements([c for sentence in sentences for c in split_clauses(sentence)], split_clauses))
 
 
 def own_clauses(text: str) -> list[str]:
     """The user's own clauses of one message (pasted text left out), as the plain statements they mean."""
-    own, _ = split_pasted(read_as_meant(text))
+    own, _ = split_pasted(strip_filler(read_as_meant(text)))
     return plain_clauses(own)

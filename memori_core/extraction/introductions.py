@@ -26,10 +26,11 @@ _NAME_GIVEN = re.compile(
     r"(?:[Mm]y\s+|[Tt]he\s+)?(?:[Ff]ull\s+|[Rr]eal\s+)?[Nn]ame's|"
     r"(?:(?:[Yy]ou\s+can|[Jj]ust|[Pp]lease)\s+)?[Cc]all\s+me)\s+" + _NAME
 )
-# "Everyone calls me Becky", "I go by Alex": the name the user goes by.
+# "Everyone calls me Becky", "everyone just says Seun", "I go by Alex": the name the user goes by.
 _NICKNAME = re.compile(
     r"^(?:(?:[Ee]veryone|[Ee]verybody|[Pp]eople|[Mm]ost\s+people|[Mm]y\s+friends|[Ff]riends|[Tt]hey)\s+"
-    r"(?:just\s+|all\s+|usually\s+)?calls?\s+me|[Ii]\s+(?:usually\s+)?go\s+by|[Ii](?:'m|\s+am)\s+known\s+as)\s+"
+    r"(?:just\s+|all\s+|usually\s+)?(?:calls?\s+me|says)|[Ii]\s+(?:usually\s+)?go\s+by|"
+    r"[Ii](?:'m|\s+am)\s+known\s+as)\s+"
     + _NAME
 )
 # "Bea here again", "Tom here.", "It's Priya again": a returning user saying their name. Words a sentence

@@ -48,7 +48,7 @@ _CONNECTIVE = words(
 _NEWS = words(
     "update", "quick update", "small update", "little update", "big update", "life update", "an update",
     "news", "big news", "good news", "bad news", "sad news", "great news", "exciting news", "some news",
-    "news flash", "newsflash", "guess what", "heads up", "side note", "on a side note",
+    "news flash", "newsflash", "guess what", "heads up", "side note", "on a side note", "plot twist",
     # a correction of what was said before: "Just kidding, I don't live in Lisbon", "Scratch that: ..."
     "just kidding", "kidding", "jk", "just joking", "only joking", "scratch that", "my bad", "my mistake",
     "correction", "wait", "oh wait",
@@ -61,7 +61,8 @@ _REMINDER = words(
     "reminder", "a reminder", "just a reminder", "quick reminder", "just reminding you", "reminding you",
     "just to remind you", "to remind you", "just so you remember", "in case you forgot", "turns out", "it turns out",
     "apparently",
-    "i found out", "i just found out", "just found out", "my doctor says", "my doctor said", "my doctor told me",
+    "i found out", "i just found out", "just found out", "we found out", "we just found out", "we've found out",
+    "my doctor says", "my doctor said", "my doctor told me",
     "the doctor says", "the doctor said",
 )
 # "No, I live in Leeds" cuts "No"; "No pets for us" does not: there "no" is a determiner.
@@ -70,7 +71,7 @@ _LEAD_SOCIAL = rx(
     r"\s*(?:[,!.:;\u2014\u2013-]+\s*|\s+(?=[a-z])|$)"
 )
 _LEAD_CONNECTIVE = rx(rf"^(?:{_CONNECTIVE})\b(?:\s*,\s*|\s*:\s*|\s+that\b\s*|\s+|$)")
-_LEAD_NEWS = rx(rf"^(?:{_NEWS})(?:\s+though)?(?:\s*[,:!\u2014\u2013]+\s*|\s+-+\s+|\s*\.\.\.\s*|$)")
+_LEAD_NEWS = rx(rf"^(?:{_NEWS})(?:\s+(?:though|tho))?(?:\s*[,:!\u2014\u2013]+\s*|\s+-+\s+|\s*\.\.\.\s*|$)")
 # "New habit: I cycle to work", "Big news in the family: my brother ...": a short label, a colon, then the
 # statement (never "My job: nurse", where no subject follows).
 _LEAD_LABEL = rx(r"^[^:?!.]{1,40}:\s+(?=(?:i|i'm|i've|i'll|i'd|we|we're|we've|my|our)\b)")

@@ -161,6 +161,12 @@ _THEIR_PLAN = rx(
     r"staying|having|hosting|throwing|arriving|leaving)\b"
     rf"|(?:has|have|'s\s+got|has\s+got)\s+(?:a|an|his|her|their)\s+(?:[\w'-]+\s+){{0,2}}?(?:{_EVENT_WORDS})\b)"
 )
+# "My kids are driving me nuts today", "my boss is being weird today": what someone of the user's is doing now (not
+# a change of their life told with its day: "my sister is moving to Leeds today").
+_THEIR_MOMENT = rx(
+    r"^(?:my|our)\s+(?:[\w-]+\s+){1,6}?(?:is|are|'s|'re)\s+(?:being|(?!going\s+to\b|moving\b|starting\b|leaving\b|"
+    r"retiring\b|graduating\b|getting\s+married\b)\w+ing)\b"
+)
 # "I've got a dentist appointment at 4": today, at a time (not "every Monday at 9").
 CLOCK = rx(
     r"\bat\s+(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)?|noon|midday|lunchtime|"
@@ -278,7 +284,8 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
     if _LATER_TODAY.search(body) and _EVENT.search(body) and (_APPOINTMENT.match(body) or _MY_EVENT.match(body)) \
             and not _NOW_ONLY.search(body) and not _RECURRING.search(body):
         return as_fact(body), KEPT_EXPIRING, timedelta(days=1)  # "I have a date tonight"
-    if NOW_WORDS.search(body) and (_MOMENT_VERB.match(body) or _MY_EVENT.match(body)):
+    their_moment = _THEIR_MOMENT.match(body) and not _THEIR_PLAN.match(body) and not is_change(body)
+    if NOW_WORDS.search(body) and (_MOMENT_VERB.match(body) or _MY_EVENT.match(body) or their_moment):
         return None, DROP_EPHEMERAL, None
     if _AILMENT.match(body):
         return None, DROP_EPHEMERAL, None

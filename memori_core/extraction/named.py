@@ -37,14 +37,15 @@ from .slots import (
 from .trips import trip_places
 from .verdicts import KEPT_REWRITTEN, SentenceVerdict
 
-__all__ = ["ENDED_STAGES", "OWN_PREGNANCY", "as_the_users", "named_someone", "partner_of", "told_of",
+__all__ = ["ENDED_STAGES", "OWN_PREGNANCY", "as_the_users", "named_someone", "partner_of", "resolve_same", "told_of",
            "who_plans_name"]
 
 # Where a relationship ends: every fact told of it ends with it.
 ENDED_STAGES = frozenset({"single", "divorced", "widowed"})
-# The user (or their partner) is expecting: "User is pregnant.", "User's wife is expecting twins."
+# The user (or their partner) is expecting: "User is pregnant.", "User's wife is expecting twins.", "User is 7 months
+# pregnant with their first."
 OWN_PREGNANCY = rx(
-    r"^user(?:'s\s+(?:wife|partner|girlfriend|fianc\w*))?(?:\s+and\s+\w+)?\s+(?:is|are)\s+(?:\w+\s+)?"
+    r"^user(?:'s\s+(?:wife|partner|girlfriend|fianc\w*))?(?:\s+and\s+\w+)?\s+(?:is|are)\s+(?:\w+\s+){0,3}?"
     r"(?:pregnant|expecting)\b"
 )
 # "the baby was born last week", "Sofia was born on Tuesday", "the baby arrived": a birth told without whose it
@@ -255,13 +256,26 @@ def _named(clause: str, known: Sequence[str], before: Sequence[str] = ()) -> str
                 return f"My {_IN_LAW.get(kin.group('kin').lower(), kin.group('kin').lower())}-in-law {kin.group('tail')}"
             if _MOVED_IN.match(rest):
                 return f"I live with my {whose} {name}"
-            return f"My {whose} {name}{gap}{rest}"
+            return f"My {whose} {name}{gap}{_died(rest)}"
         # "User has a 14 year old beagle named Pretzel.": the word before the name says what Pretzel is
         kind = re.search(rf"^User\s+(?:has|owns|adopted|got)\b.*?\b(?P<kind>[a-z]+)\s+(?:called|named)\s+"
                          rf"{re.escape(name)}\b", text)
         if kind is not None and is_loss(clause):
-            return f"My {kind.group('kind')} {name} {rest}"
+            return f"My {kind.group('kind')} {name} {_died(rest)}"
     return None
+
+
+# A death told in other words: "crossed the rainbow bridge last night", "was put to sleep", "had to be put down".
+_DIED_IN_OTHER_WORDS = rx(
+    r"^(?:(?:finally|peacefully|sadly)\s+)?(?:crossed\s+(?:over\s+)?the\s+rainbow\s+bridge|(?:was|got|had\s+to\s+be)\s+"
+    r"put\s+(?:to\s+sleep|down))\b"
+)
+
+
+def _died(rest: str) -> str:
+    """What is told of someone named (``rest``), a death told in other words said plainly ("crossed the rainbow
+    bridge last night" -> "died": when is the fact's ``created_at``); any other ``rest`` as it is."""
+    return "died" if _DIED_IN_OTHER_WORDS.match(rest) else rest
 
 
 def as_the_users(clause: str, *, told: Sequence[str], known: Sequence[str], before: Sequence[str]) -> str | None:
@@ -291,6 +305,36 @@ def _disposed_own(clause: str, known: Sequence[str]) -> str | None:
         return None
     mine = f"My {said[0]} got {said[1]}"
     return mine if any(ends_ownership(mine, text) for text in known) else None
+
+
+# "at the same firm", "the same hospital": a thing a stored fact names (not "the same way", "the same time").
+_NOT_A_THING = r"(?:now|too|again|as|and|but|though|anyway|still|here|there|one|thing|way|time|day|old|age)\b"
+_THE_SAME = rx(rf"\bthe\s+same\s+(?:(?!{_NOT_A_THING})[\w-]+\s+)?(?P<head>(?!{_NOT_A_THING})[\w-]+)\b")
+# A workplace the stored job names by its name ("User works at Google." for "the same company").
+_WORKPLACE = frozenset("company firm employer place office job hospital school practice agency bank store shop".split())
+_AT_NAMED = re.compile(r"\b(?:at|for)\s+(?P<org>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*)*)")
+
+
+def resolve_same(fact: str, known: Sequence[str]) -> str:
+    """``fact`` with "the same <thing>" said as the user's latest stored fact names it ("User is a solicitor at the
+    same firm." after "User works as a paralegal at a law firm in Leeds." -> "User is a solicitor at a law firm in
+    Leeds."; "the same company" after "User works at Google." -> "Google"), or as it is when none names one."""
+    m = _THE_SAME.search(fact)
+    if m is None:
+        return fact
+    head = m.group("head")
+    thing = rx(rf"\b(?:a|an)\s+(?:[\w&'-]+\s+){{0,3}}?{re.escape(head)}\b(?:\s+in\s+(?-i:[A-Z])[\w\u00c0-\u017f-]+)?")
+    for text in reversed(known):
+        if holder(text) != "user" or is_negated(text):
+            continue
+        named = thing.search(text)
+        if named is None and head.lower() in _WORKPLACE and "job" in slots_of(text):
+            named = _AT_NAMED.search(text)
+            if named is not None:
+                return fact[: m.start()] + named.group("org") + fact[m.end():]
+        if named is not None:
+            return fact[: m.start()] + named.group(0) + fact[m.end():]
+    return fact
 
 
 _HE_SHE = rx(r"^(?:he|she)(?:'s|\s)")

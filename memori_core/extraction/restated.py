@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 
 from .grammar import is_bare_present
 from .leads import strip_lead
 from .patterns import rx
 from .slots import content_words, holder, is_negated
 
-__all__ = ["as_denial", "as_own_treatment", "meant", "takes_back"]
+__all__ = ["as_denial", "as_own_treatment", "corrected_in_message", "meant", "respelt", "takes_back"]
 
 # A clinician's change of the user's treatment, told with the user as object: "The doctor switched me from
 # warfarin to apixaban.", "My GP put me on statins." -> "I switched from ...", "I'm on statins."
@@ -103,3 +104,61 @@ def meant(clause: str, known: Sequence[str]) -> tuple[str, str] | None:
         if longer.search(held[0]):
             return longer.sub(right, held[0], count=1), said
     return wrong.sub(right, held[0], count=1), said
+
+
+# "*Katherine", "*Katherine, sorry, with an e": a word typed again after an asterisk, the spelling meant.
+_ASTERISK = re.compile(r"^\*\s*(?P<right>[A-Z][\w\u00c0-\u017f-]+)(?:[\s,.!]|$)")
+_CAPITALISED = re.compile(r"\b[A-Z][\w\u00c0-\u017f-]+")
+# How close a respelling is to the word it corrects ("Katherine" of "Kathryn": 0.75; "Kevin" of "Katherine": 0.43).
+_CLOSE = 0.7
+
+
+def respelt(clause: str, known: Sequence[str]) -> tuple[str, str] | None:
+    """``clause`` ("*Katherine, sorry, with an e") as the latest stored fact of the user's that holds the name it
+    respells, spelt right ("User's name is Katherine." of "User's name is Kathryn."), and the correction said
+    plainly ("I meant Katherine, not Kathryn"): a capitalised word with the same first letter, close in spelling;
+    ``None`` for any other clause, or when no stored word is close."""
+    m = _ASTERISK.match(clause.strip())
+    if m is None:
+        return None
+    right = m.group("right")
+    for text in reversed(known):
+        if holder(text) != "user" or is_negated(text):
+            continue
+        close = [w for w in _CAPITALISED.findall(text)[1:] if w[0] == right[0] and w != right
+                 and SequenceMatcher(None, w.lower(), right.lower()).ratio() >= _CLOSE]
+        if len(close) == 1:
+            wrong = close[0]
+            return re.sub(rf"\b{re.escape(wrong)}\b", right, text, count=1), f"I meant {right}, not {wrong}"
+    return None
+
+
+# "I'm in Porto, not Lisbon": a statement with its correction, not a correction of the clause before it.
+_STATEMENT = rx(r"^(?:i|i'm|im|i've|we|we're|we've|my|our)\b")
+# "I'm moving to Porto next week, no wait, Lisbon not Porto": a correction typed at the end of the clause it corrects.
+_CORRECTION_TAIL = rx(r"\s*[,.;]+\s*(?=(?:oh\s+)?(?:no\s+)?(?:wait|sorry|oops|i\s+mean|i\s+meant)\b)")
+
+
+def corrected_in_message(clauses: Sequence[str]) -> list[str]:
+    """``clauses`` (one user message, split) with a correction ("wait sorry, I meant Linz not Graz", "Linz, not Graz")
+    applied to the latest clause before it that holds the wrong words ("I'm moving to Graz next month" -> "I'm moving
+    to Linz next month"), and left out: what the user just said is what they corrected, not a stored fact. A
+    correction that no clause before it holds is left for the stored facts (:func:`meant`)."""
+    out: list[str] = []
+    for clause in clauses:
+        parts = _CORRECTION_TAIL.split(clause, maxsplit=1)
+        if len(parts) == 2 and _MEANT.match(strip_lead(parts[1])):  # "..., no wait, Lisbon not Porto"
+            out.append(parts[0])
+            clause = parts[1]
+        m = _MEANT.match(strip_lead(clause))
+        if m is None or content_words(m.group("right")) & content_words(m.group("wrong")) \
+                or _STATEMENT.match(m.group("right")):  # "I'm in Porto, not Lisbon": a statement of its own
+            out.append(clause)
+            continue
+        wrong = rx(rf"\b{re.escape(m.group('wrong'))}\b")
+        at = next((i for i in range(len(out) - 1, -1, -1) if wrong.search(out[i])), None)
+        if at is None:
+            out.append(clause)
+        else:
+            out[at] = wrong.sub(m.group("right"), out[at], count=1)
+    return out

@@ -11,13 +11,25 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from ..text import normalize_fact_text
 from .clauses import own_clauses, plain_clauses
 from .core_facts import CoreRule, check_core_rule, is_core_fact
+from .events import as_life_events
+from .filler import strip_filler
 from .job_change import as_job_changes
-from .named import as_the_users, named_someone, who_plans_name
+from .labels import as_labelled
+from .named import as_the_users, named_someone, resolve_same, who_plans_name
 from .pasted import split_pasted
-from .restated import as_denial, as_own_treatment, meant
+from .restated import as_denial, as_own_treatment, meant, respelt
 from .rules import judge_sentence, statement_before_question
 from .slots import content_words, holder, is_negated
-from .supersede import hangs_on, replaces, told_with_what_holds_now, with_employer, with_offered_role, with_partner
+from .supersede import (
+    handed_over,
+    hangs_on,
+    replaces,
+    story_of_a_change,
+    told_with_what_holds_now,
+    with_employer,
+    with_offered_role,
+    with_partner,
+)
 from .trips import trip_taken
 from .typos import read_as_meant
 from .updates import WEEKS_PREGNANT, read_with
@@ -47,7 +59,7 @@ def plain_reading(text: str) -> str:
     >>> plain_reading("I can stop the metformin")
     'I stopped taking metformin'
     """
-    return ". ".join(own_clauses(text))
+    return ". ".join(as_labelled(as_life_events(own_clauses(text), ())))
 
 
 class RuleBasedFactExtractor:
@@ -207,6 +219,22 @@ class RuleBasedFactExtractor:
     Dynatrace today!" -> "User works at Dynatrace in Linz as a junior UX
     designer.").
 
+    A life event told in other words is read as the change it is
+    (:mod:`.events`): "day 40 without a cigarette" -> "User quit smoking.",
+    "my position got eliminated" -> "User was laid off from <the stored
+    employer>.", "officially married" / "the divorce went through" / "not
+    with Sam anymore" name the stored partner, "we're settled in Uppsala now"
+    is a move, "30 as of yesterday" the age, "the baby was born. her name is
+    Asha" after a stored pregnancy "User had a baby daughter named Asha."; a
+    profile typed as labels ("Name: Priyanka. Job: ER doctor.") gives a fact
+    a label (:mod:`.labels`); chat filler ("tbh", "lol", "like 4", emoji) is
+    cut first (:mod:`.filler`). A correction corrects what the same message
+    said before it ("I'm moving to Graz next month... wait sorry, I meant
+    Linz not Graz"), "*Katherine" the stored name it respells. A one-off past
+    event told around a change ("I watched a documentary and went vegan"),
+    and what came instead of a thing sold ("Sold the Ninja. Got a Skoda
+    instead": the Skoda fact ends the Ninja one), leave only the change.
+
     What the user tells in their own words is read as the plain statements it
     means (:mod:`.retold`): "wait no, I'm not allergic to shellfish, that's my
     brother Sam" (or "..., that was my brother") denies the user's allergy and
@@ -274,9 +302,12 @@ class RuleBasedFactExtractor:
                     continue
                 seen.add(key)
                 words = content_words(verdict.fact)
+                # not when it replaces that fact: "User is married to Tomás." after "User and their fiancé Tomás
+                # are getting married in october."
                 if not WEEKS_PREGNANT.match(verdict.fact) and any(
                         words and words <= old and normalize_fact_text(text) != key
                         and is_negated(text) == is_negated(verdict.fact) and holder(verdict.fact) == holder(text)
+                        and not replaces(verdict, words, text, old)
                         for _, text, old in known):
                     continue  # a stored fact already says it (of the same person: not "User's sister is vegan.")
                 core = self.core_rule is not None and bool(self.core_rule(verdict.fact))
@@ -292,7 +323,9 @@ class RuleBasedFactExtractor:
                 text = with_offered_role(with_partner(with_employer(verdict.fact, ended_texts), ended_texts),
                                          ended_texts)
                 said.append((ExtractedFact(text, supersedes=replaced, core=core, expires_at=expires), verdict))
-            facts += [fact for fact, verdict in said if not told_with_what_holds_now(fact, verdict, said)]
+            said = handed_over(said)  # "Sold the Ninja. Got a used Skoda instead": the Skoda fact ends the Ninja one
+            facts += [fact for fact, verdict in said if not told_with_what_holds_now(fact, verdict, said)
+                      and not story_of_a_change(fact, verdict, said)]
         return facts
 
     def _said_at(self, when: datetime | None) -> datetime | None:
@@ -314,10 +347,12 @@ class RuleBasedFactExtractor:
         if when.tzinfo is None:
             raise ValueError(f"now must be a timezone-aware datetime, got {now!r}")
         verdicts = []
-        own, pasted = split_pasted(read_as_meant(text))
+        own, pasted = split_pasted(strip_filler(read_as_meant(text)))
         # what the user tells in their own words ("wait no, that's my brother", "met someone! his name is Marco"), as
-        # the plain statements the rules read (.retold); a change of employer in the user's words too (.job_change)
-        clauses = as_job_changes(plain_clauses(own), known)
+        # the plain statements the rules read (.retold); a change of employer in the user's words too (.job_change),
+        # a life event told in other words ("day 40 without a cigarette": .events), a profile typed as labels
+        # ("Name: Priyanka. Job: ER doctor": .labels)
+        clauses = as_labelled(as_life_events(as_job_changes(plain_clauses(own), known), known))
         told = list(known)  # the stored facts, and those of this message so far ("I started seeing Leo", "Leo is a nurse")
         for n, clause in enumerate(clauses):
             # "My doctor switched me from warfarin to apixaban.", "I lied about being vegan."
@@ -326,8 +361,8 @@ class RuleBasedFactExtractor:
             if restated is not None:
                 verdict = replace(verdict, sentence=clause)
             if verdict.fact is None and known:
-                corrected = meant(clause, known)
-                if corrected is not None:  # "Actually I meant Porto, not Lisbon."
+                corrected = meant(clause, known) or respelt(clause, known)
+                if corrected is not None:  # "Actually I meant Porto, not Lisbon.", "*Katherine"
                     verdict = SentenceVerdict(corrected[1], corrected[0], KEPT_REWRITTEN)
             said = clause if verdict.reason == DROP_NOT_FIRST_PERSON else \
                 statement_before_question(clause) if verdict.reason == DROP_QUESTION else None
@@ -337,6 +372,8 @@ class RuleBasedFactExtractor:
                 users = as_the_users(said, told=told, known=known, before=clauses[:n])
                 if users is not None:
                     verdict = replace(self.judge(users, now=when), sentence=clause)
+            if verdict.fact is not None and known:  # "at the same firm": the firm a stored fact names
+                verdict = replace(verdict, fact=resolve_same(verdict.fact, known))
             if verdict.fact is None and verdict.reason in (DROP_NOT_FIRST_PERSON, DROP_EPHEMERAL) and told:
                 taken = trip_taken(clause, told)
                 if taken is not None:  # "Lisbon was amazing!!" after "User is planning a trip to Lisbon ..."

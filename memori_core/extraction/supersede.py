@@ -52,7 +52,8 @@ from .types import ExtractedFact
 from .updates import WEEKS_PREGNANT
 from .verdicts import KEPT_AS_SAID, KEPT_REWRITTEN, SentenceVerdict
 
-__all__ = ["hangs_on", "replaces", "told_with_what_holds_now", "with_employer", "with_offered_role", "with_partner"]
+__all__ = ["handed_over", "hangs_on", "replaces", "story_of_a_change", "told_with_what_holds_now", "with_employer",
+           "with_offered_role", "with_partner"]
 
 # A medical condition is no habit: a habit stated with "only" does not replace it.
 _CONDITION = rx(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|diabet\w*|anaphyla\w*)")
@@ -80,6 +81,13 @@ _LIVES_WITH = rx(
     r"^user\s+(?:\w+\s+)?(?:lives|has\s+lived|is\s+living)\s+with\s+(?:their\s+)?(?:wife|husband|partner|spouse|"
     r"fianc[ée]e?)\b(?!.*\b(?:in|at|near)\s)"
 )
+# With whom the user lives, and not where: "User lives alone.", "User lives with two flatmates." (a fact of where,
+# "User lives in Toronto.", still holds beside it).
+_LIVES_WITH_ONLY = rx(
+    r"^user\s+(?:\w+\s+)?(?:lives|is\s+living)\s+(?:alone|on\s+(?:their|my)\s+own|by\s+(?:themselves|myself)|with\b)"
+    r"(?!.*\b(?:in|at|near)\s)"
+)
+_LIVES_IN = rx(r"^user\s+(?:\w+\s+)?(?:lives|is\s+living|is\s+based)\s+in\s+(?-i:[A-Z])")
 # "I got promoted", "I got a promotion": a change within the job ("User works at Google." still holds), unless it
 # names the new role ("promoted to senior engineer": the stored role no longer holds).
 _PROMOTED = rx(r"\b(?:promoted|promotion)\b")
@@ -96,10 +104,11 @@ _PROMOTED_AS = re.compile(
     r"(?:\s+(?:today|yesterday|recently|last\s+\w+|this\s+\w+))?\.$"
 )
 _EMPLOYER = re.compile(r"\b(?P<at>at|for)\s+(?P<employer>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*)*)")
-# A clause that tells a thing was left or stopped: beside its replacement it adds nothing to memory. Not a
-# state said to be over ("I'm no longer vegetarian"): that is what the user is now.
+# A clause that tells a thing was left or stopped ("I quit Google", "I'm done with meat"): beside its replacement
+# it adds nothing to memory. Not a state said to be over ("I'm no longer vegetarian"): that is what the user is now.
 _LEFT = rx(
-    r"\b(?:left|quit|resigned|handed\s+in|moved\s+out|sold|gave\s+up|given\s+up|stopped|dropped\s+out)\b"
+    r"\b(?:left|quit|resigned|handed\s+in|moved\s+out|sold|gave\s+up|given\s+up|stopped|dropped\s+out|"
+    r"(?:done|finished)\s+with)\b"
 )
 _AND = rx(r"\s(?:and|but)\s|;")
 
@@ -235,6 +244,38 @@ def told_with_what_holds_now(
     return False
 
 
+# "Got a used Skoda instead", "... in its place": what came instead of a thing the message says was left or sold.
+_INSTEAD = rx(r"\b(?:instead|in\s+its\s+place|to\s+replace\s+(?:it|her|him))\b")
+
+
+def handed_over(said: list[tuple[ExtractedFact, SentenceVerdict]]) -> list[tuple[ExtractedFact, SentenceVerdict]]:
+    """``said`` (one message's facts) with what a thing left or sold ended handed over to what the message says came
+    instead ("Sold the Ninja. Got a used Skoda instead": "User got a used Skoda instead." ends the stored fact "User
+    sold the Ninja." ended, and the sale is not stored); ``said`` as it is when nothing came instead."""
+    new = next((i for i, (_, how) in enumerate(said)
+                if how.reason == KEPT_REWRITTEN and _INSTEAD.search(how.sentence) and not _is_ending(how)), None)
+    ended = [fact for fact, how in said if _is_ending(how) and fact.supersedes]
+    if new is None or not ended:
+        return said
+    fact, how = said[new]
+    merged = replace(fact, supersedes=tuple(dict.fromkeys(fact.supersedes + tuple(i for f in ended
+                                                                                 for i in f.supersedes))))
+    return [(merged, how) if i == new else (f, v) for i, (f, v) in enumerate(said) if not any(f is e for e in ended)]
+
+
+def story_of_a_change(
+    fact: ExtractedFact, verdict: SentenceVerdict, said: list[tuple[ExtractedFact, SentenceVerdict]]
+) -> bool:
+    """Whether ``fact`` is a one-off past event of no slot of the user's life told beside a change of the same
+    message that ends a stored fact ("I watched a documentary and went vegan", "I just qualified, so I'm a
+    solicitor now", "the divorce went through, I kept the bakery"): the story around the change, not a fact memory
+    needs. Alone it is stored ("User joined a choir.")."""
+    if fact.supersedes or slots_of(fact.text) or not is_past_statement(fact.text) or is_change(verdict.sentence) \
+            or is_loss(verdict.sentence) or _is_ending(verdict) or is_care_fact(fact.text):
+        return False
+    return any(other is not fact and other.supersedes and slots_of(other.text) for other, _ in said)
+
+
 def _same_person(new: str, old: str, old_words: frozenset[str]) -> bool:
     """Whether the fact ``new`` speaks of the person ``old`` does: the same holder, or one ``old`` names ("User's
     wife is called Ana." of "User has a wife.")."""
@@ -319,6 +360,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         if slot == "residence" and bool(_LIVES_WITH.match(text)) != bool(_LIVES_WITH.match(verdict.fact)):
             continue  # a move changes where, not with whom: "I moved to Porto" leaves "User lives with Rui.",
             # "Marco moved in with me" leaves "User lives in Leeds."
+        if slot == "residence" and _LIVES_WITH_ONLY.match(verdict.fact) and _LIVES_IN.match(text):
+            continue  # "I live alone now" says with whom: "User lives in Toronto." still holds
         if _GOAL.search(text) and not _GOAL.search(verdict.fact) and not words & old:
             continue  # "We moved to Bristol" leaves "User is saving for a deposit on a house."
         if slot == "job" and _PROMOTED.search(said) and not _PROMOTED_TO.search(said):

@@ -85,6 +85,11 @@ _ASIDE_TAIL = rx(
     # "..., six months sober now", "..., two years clean": how long, said after the fact
     r"|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several)\s+(?:days?|weeks?|months?|years?)"
     r"\s+\w+(?:\s+now)?\s*[.!]*$"
+    # "I'm a cop, 11 years on the force this spring": how long, and where
+    r"|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several)\s+(?:years?|months?)\s+"
+    r"(?:on|in|at|with|into)\b"
+    # "..., way too cold for another winter": why
+    r"|(?:way\s+|far\s+|much\s+)?too\s+\w+\b"
     r").*)$"
 )
 

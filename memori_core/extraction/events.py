@@ -1,0 +1,327 @@
+"""Life events told the many ways people tell them, as the plain first-person statements the rules read.
+
+"day 40 without a cigarette", "haven't had coffee in a month", "6 months sober" -> "I quit smoking", "I quit
+coffee", "I'm sober now"; "I'm officially a retiree" -> "I'm retired now"; "my position got eliminated" -> "I was
+laid off from <the stored employer>"; "signed an offer with X" -> "I accepted a new job at X"; "officially married"
+-> "<the stored partner> and I got married"; "the divorce went through" -> "<the stored spouse> and I got
+divorced"; "not with Sam anymore" (Sam the stored partner) -> "Sam and I broke up"; "we ended up moving to bristol",
+"we're settled in Uppsala now" -> "I moved to Bristol"; "pescatarian since new years" -> "I'm pescatarian now". Each
+restatement carries a change word, so it ends the stored fact of its slot, and leaves out when the event happened
+(the fact's ``created_at`` holds it). A side remark on how things go ("my sleep is so much better", "we got the
+keys") is no fact. Pure: patterns over a clause and the user's stored facts, English only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from ..slots import PERSON
+from .leads import strip_lead
+from .named import OWN_PREGNANCY, partner_of
+from .patterns import rx
+from .slots import BODY_PART, PETS, holder, is_negated, slots_of
+
+__all__ = ["as_life_events", "restate_event"]
+
+_IM = r"(?:i'm|i\s+am|im|we're|we\s+are)"
+_NUMBER = (r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|a\s+couple\s+of|"
+           r"several)")
+_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+_SPAN = rf"{_NUMBER}\s+(?:full\s+)?(?:days?|weeks?|months?|years?)"
+
+# What a habit's word is a habit of: "a cigarette" -> smoking.
+_HABIT_OF = (
+    (rx(r"^(?:cig\w*|smok\w*|tobacco|nicotine|vap\w*)$"), "I quit smoking"),
+    (rx(r"^(?:alcohol|booze|drinks?|drinking|wine|beer|liquor)$"), "I stopped drinking alcohol"),
+    (rx(r"^(?:coffee|caffeine|espresso)$"), "I quit coffee"),
+)
+# "day 40 without a cigarette", "three weeks without booze", "a month off alcohol", "haven't had coffee in a
+# month", "haven't touched alcohol since february", "haven't smoked in a year".
+_WITHOUT = rx(
+    rf"^(?:day\s+\d+|{_SPAN})\s+(?:without|with\s+no|free\s+of|off(?:\s+the)?)\s+(?:a\s+|any\s+)?(?P<thing>[a-z]+)"
+    rf"|^(?:(?:i|we)\s+)?(?:actually\s+|still\s+)?(?:haven't|have\s+not)\s+(?P<verb>had|touched|drunk|smoked|vaped)"
+    r"\s+(?:a\s+|any\s+)?(?P<thing2>[a-z]+)?\s*(?:in|since|for)\b"
+)
+_VERB_HABIT = {"smoked": "smoking", "vaped": "smoking", "drunk": "drinking"}
+# "6 months sober", "I'm sober since March": not drinking (a habit of the user's own, not "sober tonight").
+_SOBER = rx(rf"^(?:{_SPAN}\s+sober\b|{_IM}\s+(?:now\s+|officially\s+)?sober\s+(?:now|since)\b)")
+
+# "I'm officially a retiree", "my last day of work ever": retired (a plain "I retired" the rules read).
+_RETIRED = rx(
+    rf"\b(?:{_IM}\s+(?:now\s+|officially\s+|finally\s+)*a\s+retiree|(?:my\s+)?last\s+day\s+(?:at|of)\s+work\s+"
+    r"(?:ever|forever))\b"
+)
+# "my position got eliminated", "my role was made redundant", "I got let go": laid off.
+_LAID_OFF = rx(
+    r"^(?:my\s+(?:position|role|job|post)\s+(?:got|was|has\s+been|is\s+being)\s+(?:eliminated|cut|axed|"
+    r"made\s+redundant)|i\s+(?:got|was|have\s+been|'ve\s+been)\s+let\s+go)\b"
+)
+# "signed an offer w/ a design agency", "accepted the offer from Spotify": a new job (an offer only got is none).
+_ORG = (r"(?P<org>(?:(?:a|an|the)\s+)?[\w&.'-]+(?:\s+(?!starting\b|from\b|on\b|next\b|this\b|in\s+(?:the\s+)?"
+        rf"{_MONTH}\b)[\w&.'-]+){{0,6}}?)")
+_OFFER = rx(
+    rf"^(?:(?:i|we)\s+)?(?:just\s+|finally\s+|officially\s+)?(?:signed|accepted|took)\s+(?:an?\s+|the\s+|their\s+)?"
+    rf"(?:job\s+)?offer\s+(?:with|w/|from|at)\s+{_ORG}\s*(?:,|[.!]*$|\s+(?:starting|from|on|next|this)\b)"
+)
+# "officially married as of saturday", "tied the knot", "I'm married now": the user married.
+_MARRIED = rx(
+    r"^(?:(?:we|i)\s+did\s+it|it's\s+official)?[\s,!.-]*(?:(?:i|we)\s+)?(?:(?:are|'re|am|'m)\s+)?"
+    r"(?:(?:just|finally|officially)\s+)*(?:(?:officially|finally|now)\s+married|tied\s+the\s+knot)\b"
+    rf"|^{_IM}\s+married\s+now\b"
+)
+# "the divorce went through in june", "my divorce is final", "I'm officially divorced".
+_DIVORCED = rx(
+    r"^(?:(?:the|my|our)\s+divorce\s+(?:went\s+through|is\s+(?:final|done|through|official)|was\s+finali[sz]ed|"
+    r"came\s+through)|(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:now\s+)?(?:officially|finally)\s+divorced)\b"
+)
+_NAME = r"(?-i:[A-Z])[\w\u00c0-\u017f-]+"
+# "not with Sam anymore", "no longer with Sam", "my ex Kofi ...": a breakup, of a partner a stored fact names.
+_BROKE_UP = rx(
+    rf"(?:^|\b(?:i'm|i\s+am|we're|we\s+are)\s+)(?:not|no\s+longer)\s+(?:together\s+)?with\s+(?P<name>{_NAME})"
+    rf"(?:\s+(?:anymore|any\s+more))?\b|^my\s+ex\s+(?:\w+\s+)?(?P<ex>{_NAME})"
+)
+_PLACE = (r"(?P<place>(?-i:[A-Z])[\w\u00c0-\u017f-]+(?:\s+(?-i:[A-Z])[\w\u00c0-\u017f-]+)?"
+          r"|(?!(?:in|on|at|last|this|next|the|a|an|my|our|be|live|work|stay)\b)[a-z\u00c0-\u017f-]{3,})")
+# "we ended up moving to bristol in march", "finally made the move to Leeds", "we're settled in Uppsala now" (at the
+# end of a long story too: "we spent all summer packing, ... but anyway we're settled in Uppsala now").
+_MOVED = rx(
+    r"(?:(?:^|\b(?:i|we)\s+)(?:(?:ended\s+up|wound\s+up)\s+(?:moving|relocating)|(?:finally\s+)?made\s+the\s+move)"
+    rf"\s+(?:back\s+)?to\s+|(?:^|\b){_IM}\s+(?:all\s+|finally\s+|now\s+)?settled\s+in\s+)" + _PLACE
+)
+# "pescatarian since new years", "I'm vegan as of january": a state said with when it began is what the user is now.
+_STATE_SINCE = rx(
+    rf"^(?:{_IM}\s+)?(?:now\s+|officially\s+|fully\s+)?(?P<state>[a-z-]+)\s+(?:since|as\s+of)\s+(?:the\s+)?(?:last\s+)?"
+    rf"(?:{_MONTH}|new\s+years?|new\s+year's|christmas|spring|summer|autumn|fall|winter|(?:19|20)\d\d|"
+    r"(?:last\s+)?(?:week|month|year))\b"
+)
+
+
+def _habit(thing: str | None, verb: str | None) -> str | None:
+    """The statement that the habit of ``thing`` ("cigarette", "booze") or ``verb`` ("smoked") stopped; ``None``
+    for a word of no known habit ("haven't had a holiday in years")."""
+    word = (thing or _VERB_HABIT.get((verb or "").lower(), "")).lower()
+    return next((said for pattern, said in _HABIT_OF if pattern.match(word)), None)
+
+
+def _quit_habit(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "day 40 without a cigarette", "haven't had coffee in a month" -> the habit stopped; "6 months sober" ->
+    "I'm sober now"."""
+    m = _WITHOUT.match(clause)
+    if m is not None:
+        said = _habit(m.group("thing") or m.group("thing2"), m.group("verb"))
+        if said is not None:
+            return [said]
+    return ["I'm sober now"] if _SOBER.match(clause) else None
+
+
+def _retired(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "34 years and I'm officially a retiree!" -> "I'm retired now"."""
+    return ["I'm retired now"] if _RETIRED.search(clause) else None
+
+
+# The employer a stored job fact of the user's names: "User is a UX designer at Spotify." -> "Spotify".
+_AT_EMPLOYER = re.compile(rf"\b(?:at|for)\s+(?P<org>{_NAME}(?:\s+{_NAME})*)")
+
+
+def _employer(known: Sequence[str]) -> str | None:
+    """The one employer the user's stored job facts name ("Spotify"), or ``None``."""
+    found = {m.group("org") for text in known if "job" in slots_of(text) and holder(text, "job") == "user"
+             and not is_negated(text) for m in [_AT_EMPLOYER.search(text)] if m is not None}
+    return found.pop() if len(found) == 1 else None
+
+
+def _laid_off(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "my position got eliminated", "I got let go" -> "I was laid off (from <the stored employer>)"."""
+    if not _LAID_OFF.match(clause):
+        return None
+    org = _employer(known)
+    return [f"I was laid off from {org}" if org else "I was laid off"]
+
+
+def _new_job(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "signed an offer w/ a small design agency in Malmö" -> "I accepted a new job at a small design agency in
+    Malmö"."""
+    m = _OFFER.match(clause)
+    return [f"I accepted a new job at {m.group('org').strip()}"] if m is not None else None
+
+
+def _married(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "officially married as of saturday" -> "Tomás and I got married" (the partner a stored fact names), or "I
+    got married"."""
+    if not _MARRIED.match(clause):
+        return None
+    name = partner_of(known, "")
+    return [f"{name} and I got married" if name else "I got married"]
+
+
+def _divorced(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "the divorce went through in june" -> "Derek and I got divorced" (the spouse a stored fact names), or "I
+    got divorced"."""
+    if not _DIVORCED.match(clause):
+        return None
+    name = partner_of(known, "")
+    return [f"{name} and I got divorced" if name else "I got divorced"]
+
+
+def _broke_up(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "not with Sam anymore", "my ex Kofi still has my Switch" -> "Sam and I broke up", when a stored fact names
+    Sam the user's partner (not "no longer with Google")."""
+    m = _BROKE_UP.search(clause)
+    if m is None:
+        return None
+    name = m.group("name") or m.group("ex")
+    return [f"{name} and I broke up"] if name == partner_of(known, "") else None
+
+
+def _moved(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "we ended up moving to bristol in march", "we're settled in Uppsala now" -> "I moved to Bristol"."""
+    m = _MOVED.search(clause)
+    if m is None:
+        return None
+    place = m.group("place")
+    return [f"I moved to {place if place[:1].isupper() else place.title()}"]
+
+
+def _state_since(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "pescatarian since new years" -> "I'm pescatarian now": a state of a slot of the user's life (a diet, a
+    relationship, work) or a care fact, and when it began."""
+    m = _STATE_SINCE.match(clause)
+    if m is None:
+        return None
+    state = m.group("state").lower()
+    return [f"I'm {state} now"] if slots_of(f"User is {state}.") else None
+
+
+# When a change told without its "I" happened, at its end: "this week", "today", ", finally!!".
+_WHEN_END = (r"(?:\s+(?:this\s+(?:week|month|morning|year)|today|yesterday|last\s+\w+|on\s+\w+day))?"
+             r"(?:\s*,?\s*(?:finally|at\s+last))?[\s.!]*$")
+# "promoted to senior accountant this week": the user's promotion.
+_PROMOTED_TO = rx(r"^(?:just\s+|finally\s+|officially\s+)?promoted\s+to\s+(?P<role>\S.*?)" + _WHEN_END)
+# "doing carpentry full time now", "working from home now": what the user does now.
+_DOING_NOW = rx(r"^(?P<said>(?:doing|working|studying|teaching|living)\s+\S.*?\bnow)" + _WHEN_END)
+
+
+def _without_i(clause: str, known: Sequence[str]) -> list[str] | None:
+    """A change typed without its "I": "promoted to senior accountant this week" -> "I got promoted to senior
+    accountant"; "doing carpentry full time now, finally!!" -> "I'm doing carpentry full time now"."""
+    m = _PROMOTED_TO.match(clause)
+    if m is not None:
+        return [f"I got promoted to {m.group('role')}"]
+    m = _DOING_NOW.match(clause)
+    return [f"I'm {m.group('said')}"] if m is not None else None
+
+
+# A birthday told in passing: "30 as of yesterday", "it's my 30th today!", "it's my birthday, 40 today".
+_AGE = rx(
+    r"^(?P<n>\d{1,3})\s+(?:as\s+of|since)\s+(?:yesterday|today|last\s+\w+|this\s+\w+|\w+day)\b"
+    r"|^(?:it's|its|it\s+is)\s+my\s+(?P<n2>\d{1,3})(?:st|nd|rd|th)\b(?:\s+(?:birthday|bday))?\s*(?:today|yesterday)?"
+    r"[\s.!]*$"
+    r"|^(?:it's|its|it\s+is)\s+my\s+(?:birthday|bday)\s*[,!.-]*\s*(?P<n3>\d{1,3})\s+today\b"
+)
+
+
+def _age(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "30 as of yesterday", "it's my 30th today!" -> "I turned 30"."""
+    m = _AGE.match(clause)
+    return [f"I turned {m.group('n') or m.group('n2') or m.group('n3')}"] if m is not None else None
+
+
+# A birth: "Ada arrived tuesday", "the baby was born on Tuesday" (a pregnancy of the user's stored), "our baby girl
+# is here", "we had the baby".
+_BORN = rx(
+    r"^(?:(?P<own>our|my)\s+|the\s+)?(?:(?:new\s+|little\s+)?baby(?:\s+(?P<kind>girl|boy))?|(?P<name>(?-i:[A-Z])"
+    r"[\w\u00c0-\u017f-]+))\s+(?:was\s+born|arrived|is\s+here|came)\b"
+    r"|^(?:we|i)\s+had\s+(?:the|our)\s+baby\b"
+)
+_NO_NAME = frozenset("she he it they everyone everybody someone nobody spring summer autumn winter".split())
+
+
+def _born(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "Ada arrived tuesday, 3.2 kg" (a pregnancy stored) -> "I had a baby named Ada"; "our baby girl is here" ->
+    "I had a baby daughter" (someone else's baby, "the baby was born" with no pregnancy stored, is none)."""
+    m = _BORN.match(clause)
+    if m is None or (m.group("name") or "").lower() in _NO_NAME:
+        return None
+    if not m.group("own") and not clause.lower().startswith(("we", "i ")) \
+            and not any(OWN_PREGNANCY.match(text) for text in known):
+        return None
+    kind = {"girl": " daughter", "boy": " son"}[m.group("kind").lower()] if m.group("kind") else ""
+    return [f"I had a baby{kind} named {m.group('name')}" if m.group("name") else f"I had a baby{kind}"]
+
+
+_RESTATERS: tuple[Callable[[str, Sequence[str]], list[str] | None], ...] = (
+    _quit_habit, _retired, _laid_off, _new_job, _divorced, _married, _broke_up, _moved, _state_since, _without_i,
+    _age, _born,
+)
+# Not the user's own event: someone else's ("my brother moved to Halifax"), a plan or a wish ("might move to
+# Boise"), a question.
+_NOT_OWN = rx(
+    r"^(?:(?:my|our)\s+(?!ex\b|position\b|role\b|job\b|post\b|divorce\b|last\b|"
+    r"(?:new\s+|little\s+)?baby(?:\s+(?:girl|boy))?\s+(?:was|arrived|is|came)\b)\w+|his|her|their|they|he|she)\b"
+    r"|\b(?:might|(?-i:may)|could|would|should|thinking\s+(?:of|about)|planning\s+to|want\s+to|hope\s+to|if)\b|\?"
+)
+# A side remark on how things go, or that the event came off, not what holds: "my sleep is so much better", "we
+# got the keys", "it's official".
+_SIDE_REMARK = rx(
+    r"^(?:my|our|the)\s+\w+\s+(?:is|are|'s|feels?|has\s+been)\s+(?:(?:so|much|way|a\s+lot|loads|heaps|already|even|"
+    r"actually)\s+){1,3}(?:better|worse|easier|harder)[\s.!]*$"
+    r"|^(?:(?:we|i)\s+(?:finally\s+|just\s+)?)?(?:got\s+the\s+keys|it's\s+official)[\s.!]*$"
+)
+
+
+# Health news is no side remark: "my knee is much better" ends the injury, "my dog is much better" is the dog's.
+_SOMEONES_HEALTH = rx(rf"\b(?:{BODY_PART}|{PETS}|{PERSON})\b")
+
+
+def restate_event(clause: str, known: Sequence[str] = ()) -> list[str] | None:
+    """``clause`` restated as the plain first-person statement(s) of the life event it tells (see the module),
+    ``[]`` for a side remark that holds no fact, or ``None`` when it tells none of them. ``known``: the user's
+    stored facts (for the employer, the partner).
+
+    >>> restate_event("day 40 without a cigarette!!!"), restate_event("might move to Boise next year")
+    (['I quit smoking'], None)
+    """
+    said = strip_lead(clause).strip()
+    if _SIDE_REMARK.match(said) and not _SOMEONES_HEALTH.search(said):
+        return []
+    if _NOT_OWN.search(said):
+        return None
+    return next((out for restate in _RESTATERS if (out := restate(said, known)) is not None), None)
+
+
+def as_life_events(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
+    """``clauses`` (one user message, split) with each that tells a life event in other words replaced by the
+    plain statements it means (:func:`restate_event`), a side remark left out, any other clause as it is."""
+    out: list[str] = []
+    for i, clause in enumerate(clauses):
+        said = restate_event(clause, known)
+        if said is None:
+            out.append(clause)
+            continue
+        if said and _BABY.match(said[-1]):  # "the baby was born. her name is Asha": a daughter named Asha
+            said[-1] = _baby_named(said[-1], clauses[i - 1: i] + clauses[i + 1: i + 2])
+        out += said
+    return out
+
+
+_BABY = re.compile(r"^I had a baby(?: (?P<kind>daughter|son))?(?: named (?P<name>\S+))?$")
+# What a clause beside a birth tells of the baby: "she's here!!", "her name is Asha", "we named him Leo".
+_HER = rx(r"^(?:(?P<she>she|he)(?:'s|\s+is)\s+here\b|(?P<her>her|his)\s+name(?:'s|\s+is)\s+(?P<name>(?-i:[A-Z])[\w-]+)"
+          r"|(?:we\s+)?(?:named|called)\s+(?P<them>her|him)\s+(?P<name2>(?-i:[A-Z])[\w-]+))")
+
+
+def _baby_named(said: str, beside: Sequence[str]) -> str:
+    """``said`` ("I had a baby") with what the clauses ``beside`` it tell: whether a girl or a boy ("she's here"),
+    the name ("her name is Asha") -> "I had a baby daughter named Asha"."""
+    m = _BABY.match(said)
+    assert m is not None
+    kind, name = m.group("kind"), m.group("name")
+    for clause in beside:
+        her = _HER.match(strip_lead(clause).strip())
+        if her is None:
+            continue
+        pronoun = (her.group("she") or her.group("her") or her.group("them")).lower()
+        kind = kind or ("daughter" if pronoun in ("she", "her") else "son")
+        name = name or her.group("name") or her.group("name2")
+    return f"I had a baby{f' {kind}' if kind else ''}{f' named {name}' if name else ''}"

@@ -1,0 +1,54 @@
+"""Chat filler cut from a user message before the rules read it: "tbh", "lol", "I know I know", a "like" before a
+number, "got myself a", drawn-out words ("sooo"), emoji.
+
+"i'm a big meat eater tbh, steak like 4 times a week" states "I'm a big meat eater, steak 4 times a week"; the
+filler would be kept in the fact, or hide the verb a rule reads ("got myself a used Skoda"). Pure, English only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .patterns import rx
+
+__all__ = ["strip_filler"]
+
+_EMOJI = r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]"
+# Words that say nothing of the user: "tbh", "lol", "I know I know".
+_FILLER_WORDS = rx(r"\s*\b(?:tbh|tbf|lol|lmao|haha+|ngl|imo|fwiw|i\s+know\s+i\s+know)\b")
+# "like" before an amount ("steak like 4 times a week", "been here like 6 yrs"); not the verb ("I like 2 sugars").
+_LIKE = rx(r"(?P<before>\b[\w']+)\s+like\s+(?=\d|(?:a\s+)?(?:few|couple|dozen)\b|a\s+pack\b)")
+_LIKE_IS_VERB = frozenset(
+    """i we you they he she i'd we'd you'd they'd would 'd really also just don't do does didn't still totally kinda
+    actually always never to""".split()
+)
+# An emoji between words ends what was said before it: "just ate too much cake 🎂 it's my 30th today!".
+_EMOJI_BETWEEN = re.compile(rf"\s*{_EMOJI}+\s+(?=\w)")
+_EMOJI_LEFT = re.compile(rf"\s*{_EMOJI}+")
+# "sooo", "yesss": a letter typed three times or more at a word's end, in lower case.
+_DRAWN_OUT = re.compile(r"\b([a-z]+?)([a-z])\2{2,}\b")
+
+
+def _like(m: re.Match[str]) -> str:
+    before = m.group("before")
+    return m.group(0) if before.lower() in _LIKE_IS_VERB else before + " "
+
+
+def strip_filler(text: str) -> str:
+    """``text`` without chat filler, an emoji between words read as the end of a sentence.
+
+    >>> strip_filler("i'm a big meat eater tbh, steak like 4 times a week"), strip_filler("I like 2 sugars")
+    ("i'm a big meat eater, steak 4 times a week", 'I like 2 sugars')
+    >>> strip_filler("we did it 💍 officially married"), strip_filler("Got myself a used Skoda, sooo happy")
+    ('we did it. officially married', 'Got a used Skoda, so happy')
+    """
+    out = _FILLER_WORDS.sub("", text)
+    out = _LIKE.sub(_like, out)
+    out = _EMOJI_BETWEEN.sub(". ", out)
+    out = _EMOJI_LEFT.sub("", out)
+    out = re.sub(r"\b(got|bought|treated)\s+(?:myself|ourselves)\b(?=\s+(?:a|an|some|the|my|our)\b)", r"\1", out,
+                 flags=re.IGNORECASE)
+    out = _DRAWN_OUT.sub(lambda m: m.group(1) + m.group(2), out)
+    out = re.sub(r"^[\s,]+|[\s,]+$|(?<=[,.!?])[\s,]*,", "", out)  # "lol, we moved" -> "we moved"
+    out = re.sub(r"\s+(?=[,.!?])", "", out)
+    return re.sub(r"[ \t]{2,}", " ", out).strip()
