@@ -112,6 +112,7 @@ def with_and_without_implications(embedder, facts: list[str]) -> tuple[RecallEng
     ("I support Man City.", {"fandom"}),
     ("User is not a fan of spicy food.", set()),  # a dislike, no team
     ("User is learning the cello.", {"music"}),
+    ("User gave up on guitar.", {"music"}),  # "Do I play any instruments?" is answered by it
     ("User sings in a community choir.", {"music"}),
     ("User drives a Nissan Leaf.", {"vehicle"}),
     ("User drives a 2009 Škoda Octavia estate.", {"vehicle"}),

@@ -153,7 +153,8 @@ SITUATION_CONCERNS: dict[str, str] = {
     "fandom": r"\b(?:supports?|supporter\s+of|season[\s-]tickets?)\s+(?:\w+\s+){0,2}?(?-i:[A-Z])\w*|"
               r"(?<!not\s)(?<!not\sa\s)(?<!not\sthe\s)\b(?:big|huge|massive|lifelong|die[\s-]hard|devoted|mad|keen)?\s*"
               r"(?-i:[A-Z])[\w.']*(?:\s+(?-i:[A-Z])[\w.']*){0,2}\s+(?:fan|supporter)s?\b|\bseason[\s-]ticket\s+holder\b",
-    "music": r"\b(?:plays?|playing|learning|learns|learnt|learned|lessons?\s+(?:in|on|for)|practis\w*|practic\w*)\s+"
+    "music": r"\b(?:plays?|playing|learning|learns|learnt|learned|lessons?\s+(?:in|on|for)|practis\w*|practic\w*|"
+             r"(?:gave|given|giving)\s+up(?:\s+on)?|quit|stopped\s+(?:playing|learning))\s+"
              r"(?:the\s+|a\s+|an\s+|(?:\w+\s+)?lessons?\s+(?:in|on|for)\s+(?:the\s+)?)?(?:piano|keys|keyboard|guitar|"
              r"bass|double\s+bass|drums|violin|viola|cello|flute|clarinet|sax\w*|trumpet|trombone|ukulele|harp|oboe|"
              r"bassoon|banjo|mandolin|accordion|organ|french\s+horn)\b|\bsings?\s+in\s+(?:a|the)\s+\w*\s*choir\b",
