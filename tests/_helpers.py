@@ -9,7 +9,8 @@
 - evaluation: :func:`run_eval` (``memori eval`` in this process, with its JSON), :func:`report_fixture` (one
   evaluation per module, a copy per test), :data:`USER_FACTS` (facts a re-ranker is checked on).
 
-Store faults are in ``_faults.py``, BM25 references in ``_bm25.py``, fact extractors in ``_extractors.py``.
+Store faults are in ``_faults.py``, BM25 references in ``_bm25.py``, fact extractors in ``_extractors.py``,
+rule-based capture into an engine and its facts read back in ``_capture.py``.
 Import them from here (``from _helpers import HashEmbedder``); ``conftest.py`` holds the fixtures and
 re-exports a few of these names for older imports.
 """

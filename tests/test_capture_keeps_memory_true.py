@@ -8,19 +8,14 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
+from _capture import RULES, capture_turns, texts_after
 from _helpers import ungated_engine
-from memori_core import RecallEngine, RuleBasedFactExtractor, capture_facts
+from memori_core import RuleBasedFactExtractor
 from memori_core.extraction.dates import UNKNOWN_ZONE_MARGIN, anchor_plan, day_label
 
-RULES = RuleBasedFactExtractor()
 JOB = "I work at Google as a designer."
 
 
-def _said(engine: RecallEngine, *turns: str, user: str = "u1") -> list[str]:
-    """Capture each turn in order for ``user``; the texts of their valid facts afterwards, sorted."""
-    for turn in turns:
-        capture_facts(engine, user, [("user", turn)], RULES)
-    return sorted(f.content for f in engine.list(user))
 
 
 # -- finding 2: a change of employer -------------------------------------------------------------------------
@@ -47,7 +42,7 @@ def _said(engine: RecallEngine, *turns: str, user: str = "u1") -> list[str]:
 def test_a_change_of_employer_ends_the_stored_job_and_says_where_the_user_works_now(change: str,
                                                                                        valid: list[str]) -> None:
     engine = ungated_engine()
-    assert _said(engine, "I live in Lisbon.", JOB, change) == sorted(["User lives in Lisbon.", *valid])
+    assert texts_after(engine, "I live in Lisbon.", JOB, change) == sorted(["User lives in Lisbon.", *valid])
     [old] = [f for f in engine.list("u1", include_invalid=True) if f.content == "User works at Google as a designer."]
     assert old.valid_to is not None  # kept as history, no longer valid
     recalled = [f.content for f in engine.recall("Where do I work?", "u1")]
@@ -64,14 +59,14 @@ def test_a_change_of_employer_ends_the_stored_job_and_says_where_the_user_works_
 )
 def test_what_is_no_change_of_the_users_employer_leaves_the_stored_job(said: str, new: str | None) -> None:
     engine = ungated_engine()
-    valid = _said(engine, JOB, said)
+    valid = texts_after(engine, JOB, said)
     assert "User works at Google as a designer." in valid
     assert new is None or new in valid
 
 
 def test_a_job_left_next_month_is_a_plan_that_ends_nothing_yet() -> None:
     engine = ungated_engine()
-    valid = _said(engine, JOB, "I'm leaving Google next month.")
+    valid = texts_after(engine, JOB, "I'm leaving Google next month.")
     assert "User works at Google as a designer." in valid
     [plan] = [f for f in engine.list("u1") if "leaving" in f.content]
     assert plan.expires_at is not None
@@ -79,13 +74,13 @@ def test_a_job_left_next_month_is_a_plan_that_ends_nothing_yet() -> None:
 
 def test_a_home_left_for_another_place_is_a_move() -> None:
     engine = ungated_engine()
-    assert _said(engine, "I live in Lisbon.", "I left Lisbon for Porto.") == ["User lives in Porto."]
+    assert texts_after(engine, "I live in Lisbon.", "I left Lisbon for Porto.") == ["User lives in Porto."]
 
 
 def test_a_new_employer_told_to_a_new_user_is_where_they_work() -> None:
     engine = ungated_engine()
-    assert _said(engine, "I left Google and joined Meta.") == ["User works at Meta."]
-    assert _said(engine, "I got a job at a startup last week.", user="u2") == ["User works at a startup."]
+    assert texts_after(engine, "I left Google and joined Meta.") == ["User works at Meta."]
+    assert texts_after(engine, "I got a job at a startup last week.", user="u2") == ["User works at a startup."]
 
 
 # -- finding 4: a plan says its day and expires when that day is over -----------------------------------------
@@ -146,7 +141,7 @@ def test_a_plan_in_a_known_time_zone_ends_at_that_zones_midnight() -> None:
 
 def test_a_captured_plan_is_recalled_before_its_day_and_not_after() -> None:
     engine = ungated_engine()
-    capture_facts(engine, "u1", [("user", "My dentist appointment is on Monday at 10am.")], RULES)
+    capture_turns(engine, "My dentist appointment is on Monday at 10am.")
     [plan] = engine.list("u1")
     today = datetime.now(timezone.utc).date()
     monday = today + timedelta(days=(0 - today.weekday()) % 7 or 7)
@@ -174,7 +169,7 @@ def test_anchor_plan_leaves_a_fact_that_names_no_day() -> None:
     ],
 )
 def test_a_passing_state_or_whereabouts_is_not_stored(said: str) -> None:
-    assert _said(ungated_engine(), said) == []
+    assert texts_after(ungated_engine(), said) == []
 
 
 @pytest.mark.parametrize(
@@ -183,7 +178,7 @@ def test_a_passing_state_or_whereabouts_is_not_stored(said: str) -> None:
 )
 def test_a_mood_of_the_weeks_expires_after_two_weeks(said: str) -> None:
     engine = ungated_engine()
-    capture_facts(engine, "u1", [("user", said)], RULES)
+    capture_turns(engine, said)
     [fact] = engine.list("u1")
     assert fact.expires_at is not None
     expires = datetime.fromisoformat(fact.expires_at)
@@ -202,9 +197,9 @@ def test_a_mood_of_the_weeks_expires_after_two_weeks(said: str) -> None:
 )
 def test_a_lasting_condition_is_stored_for_good(said: str, fact: str) -> None:
     engine = ungated_engine()
-    assert _said(engine, said) == [fact]
+    assert texts_after(engine, said) == [fact]
     assert all(f.expires_at is None for f in engine.list("u1"))
-    assert _said(engine, "I'm sober tonight.", user="u2") == []
+    assert texts_after(engine, "I'm sober tonight.", user="u2") == []
 
 
 # -- finding 9: the agent's remember call and capture store one fact ------------------------------------------
@@ -213,7 +208,7 @@ def test_a_lasting_condition_is_stored_for_good(said: str, fact: str) -> None:
 def test_a_fact_named_with_the_user_said_another_way_is_captured_once_and_recalled_once() -> None:
     engine = ungated_engine()
     [first] = engine.add("u1", ["The user is vegan."])  # an app's or a model's words
-    capture_facts(engine, "u1", [("user", "I'm vegan, please remember that.")], RULES)  # capture's: "User is ..."
+    capture_turns(engine, "I'm vegan, please remember that.")  # capture's: "User is ..."
     assert [f.id for f in engine.list("u1")] == [first]  # capture saw the fact already stored
     # A direct add keeps its own row (a derived id hashes the words as every version did, so re-adding a fact
     # finds the row an earlier version stored), and recall still shows the fact once.
@@ -274,8 +269,7 @@ def test_an_agent_that_remembers_in_its_own_words_and_capture_store_each_fact_on
 @pytest.mark.parametrize("ending", ["we broke up last month", "Tom and I broke up", "Tom and I split up"])
 def test_a_breakup_ends_the_former_partners_care_fact_and_leaves_the_users_own(ending: str) -> None:
     engine = ungated_engine()
-    for said in ["I have coeliac disease too", "my boyfriend Tom is allergic to peanuts", ending]:
-        capture_facts(engine, "u1", [("user", said)], RULES)
+    capture_turns(engine, "I have coeliac disease too", "my boyfriend Tom is allergic to peanuts", ending)
     valid = {f.content: bool(f.metadata.get("core")) for f in engine.list("u1")}
     assert "User's boyfriend Tom is allergic to peanuts." not in valid  # no longer the household's, nor core
     assert valid.get("User has coeliac disease.") is True

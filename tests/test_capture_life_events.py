@@ -6,21 +6,17 @@ from __future__ import annotations
 
 import pytest
 
-from memori_core import RecallEngine, RuleBasedFactExtractor, capture_facts
+from _capture import RULES, capture_turns, ended_texts, valid_texts
+from memori_core import RecallEngine
 from memori_core.extraction.events import restate_event
 from memori_core.extraction.named import resolve_same
 from memori_core.extraction.filler import strip_filler
 
-RULES = RuleBasedFactExtractor()
-
 
 def _captured(engine: RecallEngine, *turns: str) -> tuple[list[str], list[str]]:
     """The valid and the superseded facts after capturing each of ``turns`` as a user message, with the rules."""
-    for said in turns:
-        capture_facts(engine, "ann", [("user", said)], RULES)
-    every = engine.list("ann", include_invalid=True)
-    return (sorted(f.content for f in every if f.valid_to is None),
-            sorted(f.content for f in every if f.valid_to is not None))
+    capture_turns(engine, *turns, user="ann")
+    return valid_texts(engine, "ann"), ended_texts(engine, "ann")
 
 
 def _facts(said: str) -> list[str]:

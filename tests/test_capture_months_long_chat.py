@@ -8,22 +8,11 @@ from __future__ import annotations
 
 import pytest
 
+from _capture import core_texts, texts_after
 from _helpers import ungated_engine
-from memori_core import RecallEngine, RuleBasedFactExtractor, capture_facts
-
-RULES = RuleBasedFactExtractor()
 
 
-def _said(engine: RecallEngine, *turns: str, user: str = "u1") -> list[str]:
-    """Capture each turn in order for ``user``; the texts of their valid facts afterwards, sorted."""
-    for turn in turns:
-        capture_facts(engine, user, [("user", turn)], RULES)
-    return sorted(f.content for f in engine.list(user))
 
-
-def _core(engine: RecallEngine, user: str = "u1") -> list[str]:
-    """The texts of the user's valid facts stored core (injected on every turn), sorted."""
-    return sorted(f.content for f in engine.list(user) if f.metadata.get("core"))
 
 
 # -- defect 1: a denied allergy ends the user's fact, and may be stored as whose it is -------------------------
@@ -45,10 +34,10 @@ def _core(engine: RecallEngine, user: str = "u1") -> list[str]:
 def test_a_denied_allergy_or_diet_ends_the_users_fact_and_is_no_longer_core(said: str, denial: str,
                                                                             valid: list[str]) -> None:
     engine = ungated_engine()
-    _said(engine, said)
-    assert len(_core(engine)) == 1
-    assert _said(engine, denial) == sorted(valid)
-    assert _core(engine) == []  # neither the denial nor someone else's allergy rides on every turn
+    texts_after(engine, said)
+    assert len(core_texts(engine)) == 1
+    assert texts_after(engine, denial) == sorted(valid)
+    assert core_texts(engine) == []  # neither the denial nor someone else's allergy rides on every turn
 
 
 # -- defect 2: someone's view of the user is not the user's fact -----------------------------------------------
@@ -65,13 +54,13 @@ def test_a_denied_allergy_or_diet_ends_the_users_fact_and_is_no_longer_core(said
     ],
 )
 def test_someone_elses_view_of_the_user_is_not_stored(said: str) -> None:
-    assert _said(ungated_engine(), said) == []
+    assert texts_after(ungated_engine(), said) == []
 
 
 def test_what_a_clinician_says_of_the_user_is_the_users_fact() -> None:
     engine = ungated_engine()
-    assert _said(engine, "my doctor thinks I have IBS") == ["User has IBS."]
-    assert _core(engine) == ["User has IBS."]
+    assert texts_after(engine, "my doctor thinks I have IBS") == ["User has IBS."]
+    assert core_texts(engine) == ["User has IBS."]
 
 
 # -- defect 3: an ended condition and its medicine end the stored facts ----------------------------------------
@@ -79,13 +68,13 @@ def test_what_a_clinician_says_of_the_user_is_the_users_fact() -> None:
 
 def test_a_condition_gone_and_its_medicine_stopped_end_the_core_facts() -> None:
     engine = ungated_engine()
-    _said(engine, "the doctor says I have gestational diabetes. so I need to watch sugar now",
-          "I'm taking metformin for it")
-    assert _core(engine) == ["User has gestational diabetes.", "User is taking metformin."]  # no dangling "for it"
-    valid = _said(engine, "doctor says the gestational diabetes is gone after birth, I can stop the metformin")
+    texts_after(engine, "the doctor says I have gestational diabetes. so I need to watch sugar now",
+                "I'm taking metformin for it")
+    assert core_texts(engine) == ["User has gestational diabetes.", "User is taking metformin."]  # no dangling "for it"
+    valid = texts_after(engine, "doctor says the gestational diabetes is gone after birth, I can stop the metformin")
     assert "User has gestational diabetes." not in valid and "User is taking metformin." not in valid
     assert {"User no longer has gestational diabetes.", "User stopped taking metformin."} <= set(valid)
-    assert _core(engine) == []
+    assert core_texts(engine) == []
 
 
 @pytest.mark.parametrize(
@@ -99,15 +88,15 @@ def test_a_condition_gone_and_its_medicine_stopped_end_the_core_facts() -> None:
 def test_a_condition_or_medicine_ended_in_everyday_words_ends_the_stored_fact(said: str, ended: str,
                                                                              now: str) -> None:
     engine = ungated_engine()
-    _said(engine, said)
-    assert _said(engine, ended) == [now]
-    assert _core(engine) == []
+    texts_after(engine, said)
+    assert texts_after(engine, ended) == [now]
+    assert core_texts(engine) == []
 
 
 def test_a_knee_that_got_better_ends_no_condition() -> None:
     engine = ungated_engine()
-    assert "User has asthma." in _said(engine, "I have asthma.", "my knee is all better now")
-    assert _core(engine) == ["User has asthma."]
+    assert "User has asthma." in texts_after(engine, "I have asthma.", "my knee is all better now")
+    assert core_texts(engine) == ["User has asthma."]
 
 
 # -- defect 4: going off a diet in one's own words ends it -----------------------------------------------------
@@ -123,20 +112,20 @@ def test_a_knee_that_got_better_ends_no_condition() -> None:
 )
 def test_going_off_a_diet_in_ones_own_words_ends_the_core_diet(change: str) -> None:
     engine = ungated_engine()
-    _said(engine, "Been vegetarian for about 3 years now")
-    valid = _said(engine, change)
+    texts_after(engine, "Been vegetarian for about 3 years now")
+    valid = texts_after(engine, change)
     assert "User has been vegetarian for about 3 years now." not in valid and valid
     assert "User caved." not in valid
-    assert _core(engine) == []
+    assert core_texts(engine) == []
 
 
 def test_what_is_still_left_out_after_a_diet_is_kept_and_a_diet_taken_up_again_ends_the_change() -> None:
     engine = ungated_engine()
-    _said(engine, "Been vegetarian for about 3 years now",
-          "started eating chicken and fish again, the vegetarian thing wasn't working for me")
-    assert "User still doesn't eat red meat." in _said(engine, "still no red meat though")
-    assert _said(engine, "I'm vegetarian again, it's just easier") == ["User is vegetarian again."]
-    assert _core(engine) == ["User is vegetarian again."]
+    texts_after(engine, "Been vegetarian for about 3 years now",
+                "started eating chicken and fish again, the vegetarian thing wasn't working for me")
+    assert "User still doesn't eat red meat." in texts_after(engine, "still no red meat though")
+    assert texts_after(engine, "I'm vegetarian again, it's just easier") == ["User is vegetarian again."]
+    assert core_texts(engine) == ["User is vegetarian again."]
 
 
 # -- defect 5: an allergy said with an aside to the listener ---------------------------------------------------
@@ -153,8 +142,8 @@ def test_what_is_still_left_out_after_a_diet_is_kept_and_a_diet_taken_up_again_e
 )
 def test_an_allergy_said_with_an_aside_to_the_listener_is_a_core_allergy(said: str) -> None:
     engine = ungated_engine()
-    assert _said(engine, said) == ["User is allergic to penicillin."]
-    assert _core(engine) == ["User is allergic to penicillin."]
+    assert texts_after(engine, said) == ["User is allergic to penicillin."]
+    assert core_texts(engine) == ["User is allergic to penicillin."]
 
 
 # -- defect 6: a new partner's name and what is said of them ---------------------------------------------------
@@ -162,43 +151,43 @@ def test_an_allergy_said_with_an_aside_to_the_listener_is_a_core_allergy(said: s
 
 def test_a_partner_met_and_named_is_kept_with_what_is_said_of_them_later() -> None:
     engine = ungated_engine()
-    _said(engine, "met someone! his name is Marco, we've been on three dates")
-    assert "User is seeing Marco." in _said(engine)
-    valid = _said(engine, "he's a chef, which is dangerous for my waistline lol",
-                  "Marco is lactose intolerant so no cheese boards for us", "Marco's birthday is April 19th")
+    texts_after(engine, "met someone! his name is Marco, we've been on three dates")
+    assert "User is seeing Marco." in texts_after(engine)
+    valid = texts_after(engine, "he's a chef, which is dangerous for my waistline lol",
+                        "Marco is lactose intolerant so no cheese boards for us", "Marco's birthday is April 19th")
     assert {"User's partner Marco is a chef.", "User's partner Marco is lactose intolerant.",
             "User's partner Marco's birthday is April 19th."} <= set(valid)
-    assert _core(engine) == ["User's partner Marco is lactose intolerant."]  # the household's care fact
-    assert "User lives with their partner Marco." in _said(engine, "Marco moved in with me last weekend!")
-    assert "User's partner Marco's birthday is April 19th." in _said(engine)  # moving in ends no birthday
+    assert core_texts(engine) == ["User's partner Marco is lactose intolerant."]  # the household's care fact
+    assert "User lives with their partner Marco." in texts_after(engine, "Marco moved in with me last weekend!")
+    assert "User's partner Marco's birthday is April 19th." in texts_after(engine)  # moving in ends no birthday
 
 
 def test_a_partner_named_in_texting_style_and_told_of_by_pronoun_is_kept() -> None:
     engine = ungated_engine()
-    assert _said(engine, "started seeing someone. leo. hes a nurse") == [
+    assert texts_after(engine, "started seeing someone. leo. hes a nurse") == [
         "User started seeing Leo.", "User's partner Leo is a nurse."]
-    valid = _said(engine, "hes coeliac so we went to a gluten free place", "leos bday is april 20th")
+    valid = texts_after(engine, "hes coeliac so we went to a gluten free place", "leos bday is april 20th")
     assert {"User's partner Leo is coeliac.", "User's partner Leo's birthday is april 20th."} <= set(valid)
-    assert _core(engine) == ["User's partner Leo is coeliac."]  # not the gluten-free place they went to
+    assert core_texts(engine) == ["User's partner Leo is coeliac."]  # not the gluten-free place they went to
 
 
 def test_a_husband_named_beside_the_home_and_his_family_are_kept_and_an_in_laws_diet_is_not_core() -> None:
     engine = ungated_engine()
-    assert _said(engine, "We live in Austin, my husband Luis and me") == ["User is married to Luis.",
+    assert texts_after(engine, "We live in Austin, my husband Luis and me") == ["User is married to Luis.",
                                                                          "User lives in Austin."]
-    valid = _said(engine, "Luis is a high school chemistry teacher",
-                  "Luis's mom Carmen has celiac so family dinners are tricky", "Luis is the best honestly")
+    valid = texts_after(engine, "Luis is a high school chemistry teacher",
+                        "Luis's mom Carmen has celiac so family dinners are tricky", "Luis is the best honestly")
     assert {"User's partner Luis is a high school chemistry teacher.",
             "User's mother-in-law Carmen has celiac."} <= set(valid)
     assert len(valid) == 4  # "Luis is the best" keeps nothing
-    assert _core(engine) == []
+    assert core_texts(engine) == []
 
 
 def test_the_boyfriend_example_of_the_brief_and_a_pronoun_with_no_partner_stored() -> None:
     engine = ungated_engine()
-    assert _said(engine, "my boyfriend Tom is coeliac") == ["User's boyfriend Tom is coeliac."]
-    assert _core(engine) == ["User's boyfriend Tom is coeliac."]
-    assert _said(ungated_engine(), "hes a nurse") == []  # no one stored "he" could be
+    assert texts_after(engine, "my boyfriend Tom is coeliac") == ["User's boyfriend Tom is coeliac."]
+    assert core_texts(engine) == ["User's boyfriend Tom is coeliac."]
+    assert texts_after(ungated_engine(), "hes a nurse") == []  # no one stored "he" could be
 
 
 # -- defect 8: corrections of the "X not Y" kind ---------------------------------------------------------------
@@ -206,21 +195,22 @@ def test_the_boyfriend_example_of_the_brief_and_a_pronoun_with_no_partner_stored
 
 def test_a_correction_typed_without_a_comma_fixes_the_stored_fact() -> None:
     engine = ungated_engine()
-    _said(engine, "my birthday is may 3rd btw")
-    assert _said(engine, "wait no its march 3rd not may. always mix that up") == ["User's birthday is march 3rd."]
+    texts_after(engine, "my birthday is may 3rd btw")
+    assert texts_after(engine, "wait no its march 3rd not may. always mix that up") == ["User's birthday is march 3rd."]
 
 
 def test_a_correction_of_what_was_said_before_stores_no_first_person_text_and_keeps_the_home() -> None:
     engine = ungated_engine()
-    _said(engine, "I live in Leeds, moved up from London last autumn")
-    valid = _said(engine, "no wait, I said London before but I meant I moved FROM London. I live in Leeds, not London.")
+    texts_after(engine, "I live in Leeds, moved up from London last autumn")
+    valid = texts_after(
+        engine, "no wait, I said London before but I meant I moved FROM London. I live in Leeds, not London.")
     assert valid == ["User lives in Leeds.", "User moved up from London last autumn."]
 
 
 def test_a_correction_of_the_employer_ends_the_wrong_one() -> None:
     engine = ungated_engine()
-    _said(engine, "I work at Deloitte.")
-    assert _said(engine, "sorry, it's KPMG not Deloitte") == ["User works at KPMG."]
+    texts_after(engine, "I work at Deloitte.")
+    assert texts_after(engine, "sorry, it's KPMG not Deloitte") == ["User works at KPMG."]
 
 
 # -- defect 9: a breakup ends the partner fact, a new stage keeps the partner's name -------------------------
@@ -228,17 +218,17 @@ def test_a_correction_of_the_employer_ends_the_wrong_one() -> None:
 
 def test_a_breakup_ends_the_girlfriend_and_an_engagement_names_the_new_partner() -> None:
     engine = ungated_engine()
-    assert _said(engine, "my gf ana says hi lol") == ["User's girlfriend is Ana."]
-    assert _said(engine, "me and ana broke up") == ["User and Ana broke up."]
-    _said(engine, "started seeing someone. leo. hes a nurse")
-    assert _said(engine, "amsterdam was unreal. leo proposed??? WE'RE ENGAGED") == [
+    assert texts_after(engine, "my gf ana says hi lol") == ["User's girlfriend is Ana."]
+    assert texts_after(engine, "me and ana broke up") == ["User and Ana broke up."]
+    texts_after(engine, "started seeing someone. leo. hes a nurse")
+    assert texts_after(engine, "amsterdam was unreal. leo proposed??? WE'RE ENGAGED") == [
         "User is engaged to Leo.", "User's partner Leo is a nurse."]
 
 
 def test_a_breakup_ends_what_was_told_of_the_boyfriend() -> None:
     engine = ungated_engine()
-    _said(engine, "I live in York.", "my bf jake is a plumber")
-    assert _said(engine, "jake and I split up") == ["User and Jake split up.", "User lives in York."]
+    texts_after(engine, "I live in York.", "my bf jake is a plumber")
+    assert texts_after(engine, "jake and I split up") == ["User and Jake split up.", "User lives in York."]
 
 
 # -- defect 10: "im in exeter now" is a move when a home is stored ---------------------------------------------
@@ -255,8 +245,8 @@ def test_a_breakup_ends_what_was_told_of_the_boyfriend() -> None:
 )
 def test_where_the_user_is_now_is_a_move_when_a_home_is_stored(home: str, now: str, valid: list[str] | None) -> None:
     engine = ungated_engine()
-    _said(engine, home)
-    got = _said(engine, now)
+    texts_after(engine, home)
+    got = texts_after(engine, now)
     if valid is None:
         assert "User lives in Leeds." in got
     else:
@@ -268,8 +258,8 @@ def test_where_the_user_is_now_is_a_move_when_a_home_is_stored(home: str, now: s
 
 def test_a_lie_about_being_sober_ends_the_stored_not_drinking() -> None:
     engine = ungated_engine()
-    assert _said(engine, "i dont drink anymore btw, been sober 2 months") == ["User doesn't drink anymore."]
-    assert _said(engine, "ok i lied about being sober, had a pint last night. but like 1 pint a week max") == [
+    assert texts_after(engine, "i dont drink anymore btw, been sober 2 months") == ["User doesn't drink anymore."]
+    assert texts_after(engine, "ok i lied about being sober, had a pint last night. but like 1 pint a week max") == [
         "User is not sober."]
 
 
@@ -292,7 +282,7 @@ def test_a_lie_about_being_sober_ends_the_stored_not_drinking() -> None:
     ],
 )
 def test_jokes_hypotheticals_and_fillers_are_not_stored(said: str) -> None:
-    assert _said(ungated_engine(), said) == []
+    assert texts_after(ungated_engine(), said) == []
 
 
 @pytest.mark.parametrize(
@@ -307,14 +297,15 @@ def test_jokes_hypotheticals_and_fillers_are_not_stored(said: str) -> None:
     ],
 )
 def test_a_fact_said_with_a_filler_is_stored_without_it(said: str, fact: str) -> None:
-    assert _said(ungated_engine(), said) == [fact]
+    assert texts_after(ungated_engine(), said) == [fact]
 
 
 # -- defect 13: a flatmate's dog is the flatmate's, a named pet keeps its name ---------------------------------
 
 
 def test_a_flatmates_dog_is_not_the_users() -> None:
-    assert _said(ungated_engine(), "chris has a golden retriever called bruno, so i basically have a dog now") == []
+    said = "chris has a golden retriever called bruno, so i basically have a dog now"
+    assert texts_after(ungated_engine(), said) == []
 
 
 @pytest.mark.parametrize(
@@ -326,9 +317,9 @@ def test_a_flatmates_dog_is_not_the_users() -> None:
 )
 def test_a_pet_named_after_it_is_told_of_keeps_its_name(said: str, fact: str) -> None:
     engine = ungated_engine()
-    assert _said(engine, said) == [fact]
+    assert texts_after(engine, said) == [fact]
     name = fact.split()[-1].rstrip(".")
-    valid = _said(engine, f"{name} passed away last week")  # the name tells which pet: the loss ends its fact
+    valid = texts_after(engine, f"{name} passed away last week")  # the name tells which pet: the loss ends its fact
     assert fact not in valid and len(valid) == 1 and name in valid[0] and "passed away" in valid[0]
 
 
@@ -337,12 +328,13 @@ def test_a_pet_named_after_it_is_told_of_keeps_its_name(said: str, fact: str) ->
 
 def test_a_pronoun_after_someone_of_the_users_is_them_not_the_stored_partner() -> None:
     engine = ungated_engine()
-    _said(engine, "We live in Austin, my husband Luis and me")
-    valid = _said(engine, "my son is 5. he's allergic to nuts",
-                  "my best friend Hannah is coming for dinner on saturday, she's allergic to shellfish")
+    texts_after(engine, "We live in Austin, my husband Luis and me")
+    valid = texts_after(engine, "my son is 5. he's allergic to nuts",
+                        "my best friend Hannah is coming for dinner on saturday, she's allergic to shellfish")
     assert {"User's son is allergic to nuts.", "User's best friend Hannah is allergic to shellfish."} <= set(valid)
     assert not any("Luis is allergic" in fact for fact in valid)
-    assert _core(engine) == ["User's son is allergic to nuts."]  # a child's allergy is the household's; a friend's not
+    # A child's allergy is the household's; a friend's not.
+    assert core_texts(engine) == ["User's son is allergic to nuts."]
 
 
 @pytest.mark.parametrize(
@@ -354,12 +346,12 @@ def test_a_pronoun_after_someone_of_the_users_is_them_not_the_stored_partner() -
     ],
 )
 def test_a_name_typed_in_lower_case_is_read_only_where_it_is_one(said: str, fact: str) -> None:
-    assert _said(ungated_engine(), said) == [fact]
+    assert texts_after(ungated_engine(), said) == [fact]
 
 
 def test_being_in_bed_now_is_no_move() -> None:
     engine = ungated_engine()
-    assert _said(engine, "I live in Leeds.", "I'm in bed now") == ["User lives in Leeds."]
+    assert texts_after(engine, "I live in Leeds.", "I'm in bed now") == ["User lives in Leeds."]
 
 
 @pytest.mark.parametrize(
@@ -373,4 +365,4 @@ def test_being_in_bed_now_is_no_move() -> None:
 )
 def test_a_suspicion_about_someone_and_what_follows_from_a_diet_store_nothing_new(said: str,
                                                                                   facts: list[str]) -> None:
-    assert _said(ungated_engine(), said) == facts
+    assert texts_after(ungated_engine(), said) == facts

@@ -6,28 +6,17 @@ thing's."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from functools import partial
 
 import pytest
 
+from _capture import core_texts, ended_texts, texts_after
 from _helpers import ungated_engine
-from memori_core import RecallEngine, RuleBasedFactExtractor, capture_facts
 
-RULES = RuleBasedFactExtractor()
 SAID = datetime(2026, 5, 20, 9, 0, tzinfo=timezone.utc)  # a Wednesday
 
 
-def _said(engine: RecallEngine, *turns: str, user: str = "u1") -> list[str]:
-    """Capture each turn in order for ``user``, said at :data:`SAID`; the texts of their valid facts afterwards,
-    sorted."""
-    for turn in turns:
-        capture_facts(engine, user, [("user", turn)], RULES, created_at=SAID)
-    return sorted(f.content for f in engine.list(user))
-
-
-def _ended(engine: RecallEngine, user: str = "u1") -> list[str]:
-    """The texts of the user's facts no longer valid (superseded), sorted."""
-    valid = {f.id for f in engine.list(user)}
-    return sorted(f.content for f in engine.list(user, include_invalid=True) if f.id not in valid)
+_said = partial(texts_after, at=SAID)  # each turn said at SAID
 
 
 # -- the health of a named pet or person --------------------------------------------------------------------------
@@ -72,27 +61,27 @@ def test_a_diagnosis_replaces_being_sick_and_leaves_the_pet() -> None:
     _said(engine, "I have a cat named Luna.", "Luna's been really sick")
     assert _said(engine, "Luna has kidney failure, the vet said") == [
         "User has a cat named Luna.", "User's cat Luna has kidney failure."]
-    assert _ended(engine) == ["User's cat Luna has been really sick."]
+    assert ended_texts(engine) == ["User's cat Luna has been really sick."]
 
 
 def test_a_second_diagnosis_leaves_the_first_and_a_recovery_ends_both() -> None:
     engine = ungated_engine()
     _said(engine, "I have a cat named Luna.", "Luna has kidney failure", "Luna has an ear infection too")
-    assert _ended(engine) == []
+    assert ended_texts(engine) == []
     _said(engine, "Luna has fully recovered!")
-    assert _ended(engine) == ["User's cat Luna has an ear infection.", "User's cat Luna has kidney failure."]
+    assert ended_texts(engine) == ["User's cat Luna has an ear infection.", "User's cat Luna has kidney failure."]
 
 
 def test_news_of_one_pet_leaves_anothers() -> None:
     engine = ungated_engine()
     _said(engine, "I have a cat named Luna and a dog named Rex.", "Rex has been sick", "Luna is much better now")
-    assert _ended(engine) == []
+    assert ended_texts(engine) == []
 
 
 def test_a_named_pets_death_ends_its_health_and_it() -> None:
     engine = ungated_engine()
     _said(engine, "I have a cat named Luna.", "Luna has kidney failure, the vet said", "Luna passed away this morning")
-    assert _ended(engine) == ["User has a cat named Luna.", "User's cat Luna has kidney failure."]
+    assert ended_texts(engine) == ["User has a cat named Luna.", "User's cat Luna has kidney failure."]
 
 
 # -- a part of the body getting better ----------------------------------------------------------------------------
@@ -111,14 +100,14 @@ def test_a_named_pets_death_ends_its_health_and_it() -> None:
 def test_a_body_part_getting_better_ends_its_injury(injury: str, said: str, now: str) -> None:
     engine = ungated_engine()
     assert _said(engine, injury, said) == [now]
-    assert len(_ended(engine)) == 1
+    assert len(ended_texts(engine)) == 1
 
 
 def test_what_a_clinician_said_after_the_news_is_a_fact_of_its_own() -> None:
     engine = ungated_engine()
     valid = _said(engine, "I twisted my knee at the park", "knee is much better, physio says I can walk again normally")
     assert valid == ["User can walk again normally.", "User's knee is much better."]
-    assert _ended(engine) == ["User twisted their knee at the park."]
+    assert ended_texts(engine) == ["User twisted their knee at the park."]
 
 
 @pytest.mark.parametrize(
@@ -132,7 +121,7 @@ def test_what_a_clinician_said_after_the_news_is_a_fact_of_its_own() -> None:
 def test_another_part_or_someone_elses_injury_is_not_ended(stored: str, said: str) -> None:
     engine = ungated_engine()
     _said(engine, stored, said)
-    assert _ended(engine) == []
+    assert ended_texts(engine) == []
 
 
 # -- how often a sport is done now --------------------------------------------------------------------------------
@@ -155,7 +144,7 @@ def test_a_new_frequency_replaces_the_old_and_leaves_how_it_started_and_other_sp
     _said(engine, "I started bouldering at a gym, it's so fun!!", "I boulder twice a week.", "I run every morning.")
     assert _said(engine, "I boulder 3 times a week now 💪") == [
         "User boulders 3 times a week.", "User runs every morning.", "User started bouldering at a gym."]
-    assert _ended(engine) == ["User boulders twice a week."]
+    assert ended_texts(engine) == ["User boulders twice a week."]
 
 
 # -- a statement about someone named, before a question ---------------------------------------------------------
@@ -185,10 +174,10 @@ def test_a_statement_about_someone_stored_before_a_question_is_kept(stored: str,
 def test_a_question_with_nothing_kept_of_someone_stored_adds_nothing(said: str) -> None:
     stored = "I met someone at the climbing gym, his name is Felix."
     before = _said(ungated_engine(), stored)
-    assert _said(engine := ungated_engine(), stored, said) == before and _ended(engine) == []
+    assert _said(engine := ungated_engine(), stored, said) == before and ended_texts(engine) == []
 
 
 def test_a_partners_diet_said_before_a_question_is_core() -> None:
     engine = ungated_engine()
     _said(engine, "I met someone at the climbing gym, his name is Felix.", "Felix is vegan, any dinner ideas for both of us?")
-    assert [f.content for f in engine.list("u1") if f.metadata.get("core")] == ["User's partner Felix is vegan."]
+    assert core_texts(engine) == ["User's partner Felix is vegan."]

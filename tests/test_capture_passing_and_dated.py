@@ -8,31 +8,20 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timezone
+from functools import partial
 
 import pytest
 
+from _capture import RULES, capture_turns, core_texts, ended_texts, texts_after
 from _helpers import ungated_engine
-from memori_core import RecallEngine, RuleBasedFactExtractor, capture_facts
 from memori_core.extraction import DROP_EPHEMERAL, KEPT_AS_SAID
 
-RULES = RuleBasedFactExtractor()
 # A Wednesday; the turns are read as said then.
 SAID = datetime(2026, 5, 20, 9, 0, tzinfo=timezone.utc)
 FIRST_PERSON = re.compile(r"\b(?:I|I'm|I've|me|my|My|we|We|us|our|Our)\b")
 
 
-def _said(engine: RecallEngine, *turns: str, user: str = "u1") -> list[str]:
-    """Capture each turn in order for ``user``, said at :data:`SAID`; the texts of their valid facts afterwards,
-    sorted."""
-    for turn in turns:
-        capture_facts(engine, user, [("user", turn)], RULES, created_at=SAID)
-    return sorted(f.content for f in engine.list(user))
-
-
-def _ended(engine: RecallEngine, user: str = "u1") -> list[str]:
-    """The texts of the user's facts no longer valid (superseded), sorted."""
-    valid = {f.id for f in engine.list(user)}
-    return sorted(f.content for f in engine.list(user, include_invalid=True) if f.id not in valid)
+_said = partial(texts_after, at=SAID)  # each turn said at SAID
 
 
 # -- a passing mood stores nothing --------------------------------------------------------------------------------
@@ -110,13 +99,13 @@ def test_a_correction_without_its_comma_keeps_what_is_right_and_ends_what_was_wr
 ) -> None:
     engine = ungated_engine()
     assert _said(engine, before, correction) == [now]
-    assert len(_ended(engine)) == 1
+    assert len(ended_texts(engine)) == 1
 
 
 def test_a_corrected_allergy_stays_core_without_the_correction_in_it() -> None:
     engine = ungated_engine()
     _said(engine, "I'm allergic to penicillin.", "btw I'm actually allergic to amoxicillin not penicillin, sorry")
-    assert [f.content for f in engine.list("u1") if f.metadata.get("core")] == ["User is allergic to amoxicillin."]
+    assert core_texts(engine) == ["User is allergic to amoxicillin."]
 
 
 @pytest.mark.parametrize(
@@ -131,7 +120,7 @@ def test_a_corrected_allergy_stays_core_without_the_correction_in_it() -> None:
 def test_a_not_that_corrects_no_stored_fact_stays_in_the_fact(said: str, fact: str) -> None:
     engine = ungated_engine()
     assert _said(engine, "I live in Graz.", said) == sorted(["User lives in Graz.", fact])
-    assert _ended(engine) == []
+    assert ended_texts(engine) == []
 
 
 # -- "today", "this morning", "yesterday" of a told event --------------------------------------------------------
@@ -168,7 +157,7 @@ def test_a_moment_or_a_state_today_is_not_dated_as_an_event(said: str, facts: li
 
 def test_a_plan_for_tonight_keeps_its_own_day_and_expiry() -> None:
     engine = ungated_engine()
-    capture_facts(engine, "u1", [("user", "I have a date tonight")], RULES, created_at=SAID)
+    capture_turns(engine, "I have a date tonight", at=SAID)
     [fact] = engine.list("u1")
     assert fact.content == "User has a date on the evening of Wednesday 2026-05-20." and fact.expires_at is not None
 
@@ -181,7 +170,7 @@ def test_how_long_we_have_been_together_is_the_relationships_and_a_breakup_ends_
     assert _said(engine, "my boyfriend Jonas is a nurse, we've been together 2 years") == [
         "User has been in a relationship with Jonas for 2 years.", "User's boyfriend Jonas is a nurse."]
     assert _said(engine, "Jonas and I broke up. it's for the best I think") == ["User and Jonas broke up."]
-    assert _ended(engine) == ["User has been in a relationship with Jonas for 2 years.",
+    assert ended_texts(engine) == ["User has been in a relationship with Jonas for 2 years.",
                               "User's boyfriend Jonas is a nurse."]
 
 

@@ -10,10 +10,10 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from _capture import capture_turns
 from _helpers import ungated_engine
-from memori_core import RecallEngine, RuleBasedFactExtractor, capture_facts
+from memori_core import RecallEngine
 
-RULES = RuleBasedFactExtractor()
 # A Monday in October 2026; the turns are read as said then (a month named is the next one, this one included).
 SAID = datetime(2026, 10, 12, 9, 0, tzinfo=timezone.utc)
 
@@ -21,8 +21,7 @@ SAID = datetime(2026, 10, 12, 9, 0, tzinfo=timezone.utc)
 def _said(engine: RecallEngine, *turns: str, user: str = "u1") -> dict[str, str | None]:
     """Capture each turn in order for ``user``, a day apart from :data:`SAID`; the user's valid facts afterwards,
     text -> expiry (ISO, ``None`` for a fact kept for good)."""
-    for n, turn in enumerate(turns):
-        capture_facts(engine, user, [("user", turn)], RULES, created_at=SAID + timedelta(days=n))
+    capture_turns(engine, *turns, user=user, at=SAID, apart=timedelta(days=1))
     return {f.content: f.expires_at for f in engine.list(user)}
 
 

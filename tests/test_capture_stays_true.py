@@ -5,28 +5,19 @@ whereabouts, dated and past events, and a denied allergy that was someone else's
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from functools import partial
 
 import pytest
 
+from _capture import core_texts, texts_after
 from _helpers import ungated_engine
-from memori_core import RecallEngine, RuleBasedFactExtractor, capture_facts
+from memori_core import RecallEngine
 
-RULES = RuleBasedFactExtractor()
 # A Wednesday; the turns are read as said then.
 SAID = datetime(2026, 5, 20, 9, 0, tzinfo=timezone.utc)
 
 
-def _said(engine: RecallEngine, *turns: str, user: str = "u1") -> list[str]:
-    """Capture each turn in order for ``user``, said at :data:`SAID`; the texts of their valid facts afterwards,
-    sorted."""
-    for turn in turns:
-        capture_facts(engine, user, [("user", turn)], RULES, created_at=SAID)
-    return sorted(f.content for f in engine.list(user))
-
-
-def _core(engine: RecallEngine, user: str = "u1") -> list[str]:
-    """The texts of the user's valid facts stored core (injected on every turn), sorted."""
-    return sorted(f.content for f in engine.list(user) if f.metadata.get("core"))
+_said = partial(texts_after, at=SAID)  # each turn said at SAID
 
 
 # -- 1. a diet ended by taking back what it left out -------------------------------------------------------------
@@ -56,9 +47,9 @@ def test_a_food_taken_back_ends_the_diet_that_left_it_out(diet: str, taken_back:
 def test_a_diet_ended_by_a_food_is_no_longer_injected_as_core() -> None:
     engine = ungated_engine()
     _said(engine, "I'm vegetarian.")
-    assert _core(engine) == ["User is vegetarian."]
+    assert core_texts(engine) == ["User is vegetarian."]
     _said(engine, "I've started eating chicken again.")
-    assert _core(engine) == []
+    assert core_texts(engine) == []
 
 
 def test_a_food_taken_back_ends_the_diet_among_many_stored_facts() -> None:
@@ -109,9 +100,9 @@ def test_a_food_taken_back_by_someone_else_leaves_the_users_diet() -> None:
 def test_a_denied_allergy_ends_the_users_and_keeps_whose_it_was(denial: str, theirs: str) -> None:
     engine = ungated_engine()
     _said(engine, "I'm allergic to shellfish.")
-    assert _core(engine) == ["User is allergic to shellfish."]
+    assert core_texts(engine) == ["User is allergic to shellfish."]
     assert _said(engine, denial) == sorted(["User is not allergic to shellfish.", theirs])
-    assert _core(engine) == []  # someone else's allergy does not ride on every turn
+    assert core_texts(engine) == []  # someone else's allergy does not ride on every turn
 
 
 def test_that_was_my_brother_without_a_denial_before_it_stores_nothing() -> None:
@@ -283,10 +274,10 @@ def test_a_one_off_of_the_last_day_that_says_more_is_kept(said: str, kept: str) 
 def test_a_denial_told_in_surprise_ends_the_core_intolerance(told: str) -> None:
     engine = ungated_engine()
     _said(engine, "I'm lactose intolerant.")
-    assert _core(engine) == ["User is lactose intolerant."]
+    assert core_texts(engine) == ["User is lactose intolerant."]
     stored = _said(engine, told)
     assert "User is lactose intolerant." not in stored
-    assert _core(engine) == []
+    assert core_texts(engine) == []
 
 
 @pytest.mark.parametrize("asked", ["I'm not lactose intolerant anymore?", "Am I still lactose intolerant??"])
@@ -314,7 +305,7 @@ def test_a_question_about_a_care_fact_ends_nothing(asked: str) -> None:
 def test_a_statement_with_a_tag_asking_to_confirm_it_stores_nothing_and_no_core_fact(asked: str) -> None:
     engine = ungated_engine()
     assert _said(engine, "I live in Lisbon.", asked) == ["User lives in Lisbon."]
-    assert _core(engine) == []
+    assert core_texts(engine) == []
 
 
 @pytest.mark.parametrize(

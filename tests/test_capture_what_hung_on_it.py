@@ -6,28 +6,17 @@ or a fact told in the same message about something else."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
+from functools import partial
 
 import pytest
 
+from _capture import ended_texts, texts_after
 from _helpers import ungated_engine
-from memori_core import RecallEngine, RuleBasedFactExtractor, capture_facts
 
-RULES = RuleBasedFactExtractor()
 SAID = datetime(2026, 5, 20, 9, 0, tzinfo=timezone.utc)
 
 
-def _said(engine: RecallEngine, *turns: str, user: str = "u1") -> list[str]:
-    """Capture each turn in order for ``user``, said at :data:`SAID`; the texts of their valid facts afterwards,
-    sorted."""
-    for turn in turns:
-        capture_facts(engine, user, [("user", turn)], RULES, created_at=SAID)
-    return sorted(f.content for f in engine.list(user))
-
-
-def _ended(engine: RecallEngine, user: str = "u1") -> list[str]:
-    """The texts of the user's facts no longer valid (superseded), sorted."""
-    valid = {f.id for f in engine.list(user)}
-    return sorted(f.content for f in engine.list(user, include_invalid=True) if f.id not in valid)
+_said = partial(texts_after, at=SAID)  # each turn said at SAID
 
 
 # Facts that hang on nothing that ends below, or on someone else: each must stay valid.
@@ -51,7 +40,7 @@ def test_giving_up_guitar_ends_what_was_begun_and_bought_for_it(ending: str) -> 
     _said(engine, *UNRELATED, "I bought a Yamaha acoustic and started learning guitar",
           "I practice guitar 30 min every night now", "I bought a Fender amp")
     valid = _said(engine, ending)
-    assert _ended(engine) == ["User bought a Fender amp.", "User bought a Yamaha acoustic.",
+    assert ended_texts(engine) == ["User bought a Fender amp.", "User bought a Yamaha acoustic.",
                               "User practices guitar 30 min every night.", "User started learning guitar."]
     assert len(valid) == len(UNRELATED) + 1  # the unrelated facts and the ending itself
 
@@ -60,7 +49,8 @@ def test_a_gone_condition_ends_the_care_that_hung_on_it() -> None:
     engine = ungated_engine()
     _said(engine, *UNRELATED, "doctor says I have gestational diabetes now", "I have to check my blood sugar 4 times a day")
     _said(engine, "doctor says the gestational diabetes is gone")
-    assert _ended(engine) == ["User has gestational diabetes.", "User has to check their blood sugar 4 times a day."]
+    assert ended_texts(engine) == [
+        "User has gestational diabetes.", "User has to check their blood sugar 4 times a day."]
     assert "User's mum has diabetes." in _said(engine)
 
 
@@ -74,25 +64,25 @@ def test_a_gone_condition_ends_the_care_that_hung_on_it() -> None:
 def test_what_hangs_on_a_condition_or_a_sport_ends_with_it(before: str, ending: str, hung: str) -> None:
     engine = ungated_engine()
     _said(engine, "I live in Toronto.", before, hung, ending)
-    assert len(_ended(engine)) == 2 and "User lives in Toronto." in _said(engine)
+    assert len(ended_texts(engine)) == 2 and "User lives in Toronto." in _said(engine)
 
 
 def test_a_thing_said_with_the_start_of_the_state_is_not_ended_unless_it_hangs_on_it() -> None:
     engine = ungated_engine()
     _said(engine, "I bought a new bike and started learning guitar", "I gave up on guitar")
-    assert _ended(engine) == ["User started learning guitar."]  # the bike was told with it, of nothing of guitar's
+    assert ended_texts(engine) == ["User started learning guitar."]  # the bike was told with it, of nothing of guitar's
 
 
 def test_without_a_stored_state_only_what_names_it_ends_and_only_with_a_real_ending() -> None:
     engine = ungated_engine()
     _said(engine, "I started learning guitar", "I bought a Fender amp", "I don't play guitar anymore")
-    assert _ended(engine) == ["User started learning guitar."]  # the amp needs the state stored to be read as its
+    assert ended_texts(engine) == ["User started learning guitar."]  # the amp needs the state stored to be read as its
     engine = ungated_engine()
     _said(engine, "I have to work late on Fridays.", "I don't work on Fridays")  # a denial of a part, no ending
-    assert _ended(engine) == []
+    assert ended_texts(engine) == []
 
 
 def test_someone_elses_ending_leaves_the_users() -> None:
     engine = ungated_engine()
     _said(engine, "I started learning guitar", "My brother gave up on guitar")
-    assert _ended(engine) == []
+    assert ended_texts(engine) == []

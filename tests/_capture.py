@@ -1,0 +1,48 @@
+"""Rule-based capture for the capture tests: a user's turns captured one by one with the shipped rules through
+``capture_facts`` into a real engine (:func:`capture_turns`), and the user's facts read back as sorted texts
+(:func:`valid_texts`, :func:`ended_texts`, :func:`core_texts`; :func:`texts_after` captures, then reads).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from memori_core import RecallEngine, RuleBasedFactExtractor, capture_facts
+
+__all__ = ["RULES", "capture_turns", "core_texts", "ended_texts", "texts_after", "valid_texts"]
+
+RULES = RuleBasedFactExtractor()
+"""The shipped rules, the extractor every capture here uses."""
+
+
+def capture_turns(
+    engine: RecallEngine, *turns: str, user: str = "u1", at: datetime | None = None,
+    apart: timedelta = timedelta(0),
+) -> None:
+    """Capture each of ``turns`` in order as a message of ``user``'s, one call each, with :data:`RULES`: said at
+    ``at`` (``None``: when captured), each turn ``apart`` after the one before."""
+    for n, turn in enumerate(turns):
+        capture_facts(engine, user, [("user", turn)], RULES, created_at=None if at is None else at + n * apart)
+
+
+def valid_texts(engine: RecallEngine, user: str = "u1") -> list[str]:
+    """The texts of ``user``'s valid facts, sorted."""
+    return sorted(f.content for f in engine.list(user))
+
+
+def ended_texts(engine: RecallEngine, user: str = "u1") -> list[str]:
+    """The texts of ``user``'s facts no longer valid (superseded), sorted."""
+    valid = {f.id for f in engine.list(user)}
+    return sorted(f.content for f in engine.list(user, include_invalid=True) if f.id not in valid)
+
+
+def core_texts(engine: RecallEngine, user: str = "u1") -> list[str]:
+    """The texts of ``user``'s valid facts stored core (injected on every turn), sorted."""
+    return sorted(f.content for f in engine.list(user) if f.metadata.get("core"))
+
+
+def texts_after(engine: RecallEngine, *turns: str, user: str = "u1", at: datetime | None = None) -> list[str]:
+    """Capture each of ``turns`` in order (:func:`capture_turns`); the texts of ``user``'s valid facts afterwards,
+    sorted."""
+    capture_turns(engine, *turns, user=user, at=at)
+    return valid_texts(engine, user)
