@@ -146,22 +146,27 @@ def _new_job(clause: str, known: Sequence[str]) -> list[str] | None:
     return [f"I accepted a new job at {m.group('org').strip()}"] if m is not None else None
 
 
-def _married(clause: str, known: Sequence[str]) -> list[str] | None:
-    """ "officially married as of saturday" -> "Tomás and I got married" (the partner a stored fact names), or "I
-    got married"."""
-    if not _MARRIED.match(clause):
-        return None
-    name = partner_of(known, "")
-    return [f"{name} and I got married" if name else "I got married"]
+# A clause and the user's stored facts -> the event restated in the user's words, or None when it tells none.
+_Restater = Callable[[str, Sequence[str]], list[str] | None]
 
 
-def _divorced(clause: str, known: Sequence[str]) -> list[str] | None:
-    """ "the divorce went through in june" -> "Derek and I got divorced" (the spouse a stored fact names), or "I
-    got divorced"."""
-    if not _DIVORCED.match(clause):
-        return None
-    name = partner_of(known, "")
-    return [f"{name} and I got divorced" if name else "I got divorced"]
+def _with_partner(event: re.Pattern[str], done: str) -> _Restater:
+    """A restater of a clause ``event`` matches at its start: "<partner> and I <done>", the partner a stored fact
+    names, or "I <done>" when none does."""
+
+    def restate(clause: str, known: Sequence[str]) -> list[str] | None:
+        if not event.match(clause):
+            return None
+        name = partner_of(known, "")
+        return [f"{name} and I {done}" if name else f"I {done}"]
+
+    return restate
+
+
+# "officially married as of saturday" -> "Tomás and I got married"; "the divorce went through in june" -> "Derek
+# and I got divorced".
+_married = _with_partner(_MARRIED, "got married")
+_divorced = _with_partner(_DIVORCED, "got divorced")
 
 
 def _broke_up(clause: str, known: Sequence[str]) -> list[str] | None:
@@ -250,7 +255,7 @@ def _born(clause: str, known: Sequence[str]) -> list[str] | None:
     return [f"I had a baby{kind} named {m.group('name')}" if m.group("name") else f"I had a baby{kind}"]
 
 
-_RESTATERS: tuple[Callable[[str, Sequence[str]], list[str] | None], ...] = (
+_RESTATERS: tuple[_Restater, ...] = (
     _quit_habit, _retired, _laid_off, _new_job, _divorced, _married, _broke_up, _moved, _state_since, _without_i,
     _age, _born,
 )
