@@ -27,13 +27,17 @@ CONFIG: Any = {"configurable": {"entity_id": "ana", "thread_id": "t1"}}
 
 
 class FailsFirstCalls(RecordingChatModel):
-    """The framework's fake chat model whose first ``failures`` calls raise, as a provider outage does."""
+    """The framework's fake chat model whose first ``failures`` calls raise, as a provider outage does, and so do
+    the calls whose number is in ``failing_calls`` (the first call is 1)."""
 
     failures: int = 1
+    failing_calls: tuple[int, ...] = ()
+    tried: int = 0  # calls so far, the failed ones too
 
     def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any):
-        if self.failures > 0:
-            self.failures -= 1
+        self.tried += 1
+        if self.failures > 0 or self.tried in self.failing_calls:
+            self.failures = max(self.failures - 1, 0)
             raise ConnectionError("model provider unavailable")
         return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
 
@@ -50,6 +54,25 @@ def opened_gate() -> Gate:
 
 def agent_with(middleware: MemoriMiddleware, model: Any, saver: InMemorySaver) -> Any:
     return create_agent(model, tools=[], system_prompt="S.", middleware=[middleware], checkpointer=saver)
+
+
+def streaming_agent(engine: RecallEngine) -> tuple[Gate, MemoriMiddleware, Any]:
+    """An agent whose model streams its answers, with a middleware capturing into ``engine`` through an opened
+    gate: the gate, the middleware and the agent."""
+    gate = opened_gate()
+    middleware = MemoriMiddleware(engine=engine, capture=True, extractor=gate)
+    model = answers()
+    model.disable_streaming = False
+    return gate, middleware, agent_with(middleware, model, InMemorySaver())
+
+
+async def abandon_stream(agent: Any, text: str) -> None:
+    """Stream the agent's answer to ``text`` (as in :data:`CONFIG`) and close the stream after the first token, as
+    a client that closed the connection does."""
+    stream = agent.astream({"messages": [("human", text)]}, CONFIG, stream_mode="messages")
+    async for _ in stream:
+        break
+    await stream.aclose()
 
 
 def say(agent: Any, text: str, thread: str = "t1", entity: str = "ana", said_at: datetime | None = None) -> None:
@@ -77,17 +100,10 @@ def test_turn_whose_model_call_raised_is_captured_once_with_the_next_turn_of_its
 
 def test_turn_whose_stream_was_abandoned_is_captured_once_with_the_next_turn_of_its_thread(
         ungated: RecallEngine) -> None:
-    gate = opened_gate()
-    middleware = MemoriMiddleware(engine=ungated, capture=True, extractor=gate)
-    model = answers()
-    model.disable_streaming = False
-    agent = agent_with(middleware, model, InMemorySaver())
+    gate, middleware, agent = streaming_agent(ungated)
 
     async def conversation() -> None:
-        stream = agent.astream({"messages": [("human", ALLERGY)]}, CONFIG, stream_mode="messages")
-        async for _ in stream:
-            break  # the client closed the connection after the first token
-        await stream.aclose()
+        await abandon_stream(agent, ALLERGY)
         await middleware.aflush()
         assert gate.seen == []
         for text in ("Sorry, got disconnected. Monday's dinner?", "And Tuesday?"):
@@ -187,17 +203,10 @@ def test_turn_whose_model_call_raised_is_captured_once_by_the_users_next_turn_in
 
 def test_turn_whose_stream_was_abandoned_is_captured_by_the_users_next_turn_in_a_new_thread(
         ungated: RecallEngine) -> None:
-    gate = opened_gate()
-    middleware = MemoriMiddleware(engine=ungated, capture=True, extractor=gate)
-    model = answers()
-    model.disable_streaming = False
-    agent = agent_with(middleware, model, InMemorySaver())
+    gate, middleware, agent = streaming_agent(ungated)
 
     async def conversation() -> None:
-        stream = agent.astream({"messages": [("human", ALLERGY)]}, CONFIG, stream_mode="messages")
-        async for _ in stream:
-            break  # the client closed the connection after the first token
-        await stream.aclose()
+        await abandon_stream(agent, ALLERGY)
         await agent.ainvoke({"messages": [("human", "Hi again, new tab.")]},
                             {"configurable": {"entity_id": "ana", "thread_id": "t2"}})
         await middleware.aflush()
@@ -278,9 +287,11 @@ def test_missed_turns_zero_keeps_no_unanswered_turn_for_another_thread(ungated: 
 # -- LangGraph: a recall node paired with the capture node (memori_recall_node(..., capture=...)) ---------------
 
 
-def graph_with(engine: RecallEngine, model: Any, capture: Any, *, paired: bool = True, tools: bool = False) -> Any:
+def graph_with(engine: RecallEngine, model: Any, capture: Any, *, paired: bool = True, tools: bool = False,
+               capture_each_call: bool = False) -> Any:
     """START -> recall (handing its turns to ``capture`` when ``paired``) -> model -> capture -> END; with
-    ``tools``, a model's tool call goes to a tool and back through recall to the model, before capture."""
+    ``tools``, a model's tool call goes to a tool and back through recall to the model, before capture (with
+    ``capture_each_call`` too, after capture: every model call is captured, the one asking for the tool too)."""
     from langchain_core.messages import ToolMessage
     from langgraph.graph import END, START, StateGraph
 
@@ -300,12 +311,17 @@ def graph_with(engine: RecallEngine, model: Any, capture: Any, *, paired: bool =
     builder.add_edge("memori", "model")
     if tools:
         builder.add_node("tools", weather)
+        builder.add_edge("tools", "memori")
+    if tools and not capture_each_call:
         builder.add_conditional_edges("model", lambda s: "tools" if s["messages"][-1].tool_calls else "capture",
                                       ["tools", "capture"])
-        builder.add_edge("tools", "memori")
     else:
         builder.add_edge("model", "capture")
-    builder.add_edge("capture", END)
+    if tools and capture_each_call:
+        builder.add_conditional_edges("capture", lambda s: "tools" if s["messages"][-1].tool_calls else END,
+                                      ["tools", END])
+    else:
+        builder.add_edge("capture", END)
     return builder.compile(checkpointer=InMemorySaver())
 
 
@@ -414,36 +430,17 @@ def test_recall_node_capture_that_is_not_a_capture_node_over_its_engine_is_refus
 
 def test_graph_turn_captured_before_a_tool_is_not_kept_again_when_its_later_model_call_fails(
         ungated: RecallEngine) -> None:
-    from langchain_core.messages import AIMessage, ToolMessage
-    from langgraph.graph import END, START, StateGraph
+    from langchain_core.messages import AIMessage
 
-    from memori_langchain import MemoriState, memori_capture_node, memori_recall_node, with_memori_context
+    from memori_langchain import memori_capture_node
 
     gate = opened_gate()
     capture = memori_capture_node(ungated, extractor=gate)
     asks = AIMessage("", tool_calls=[{"name": "weather", "args": {}, "id": "call-1"}])
-    model = answers()
-    model.messages = iter([asks, "Sure.", "Sure."])
-    calls = [0]
-
-    def call_model(state: Any) -> dict[str, Any]:
-        calls[0] += 1
-        if calls[0] in (2, 3, 4, 5):  # the call after the tool, then the next three turns' calls
-            raise ConnectionError("model provider unavailable")
-        return {"messages": [model.invoke(with_memori_context(state))]}
-
-    builder = StateGraph(MemoriState)  # capture after every model call: the turn is captured before the tool runs
-    builder.add_node("memori", memori_recall_node(ungated, capture=capture))
-    builder.add_node("model", call_model)
-    builder.add_node("capture", capture)
-    builder.add_node("tools", lambda s: {"messages": [ToolMessage("sunny", tool_call_id="call-1")]})
-    builder.add_edge(START, "memori")
-    builder.add_edge("memori", "model")
-    builder.add_edge("model", "capture")
-    builder.add_conditional_edges("capture", lambda s: "tools" if s["messages"][-1].tool_calls else END,
-                                  ["tools", END])
-    builder.add_edge("tools", "memori")
-    graph = builder.compile(checkpointer=InMemorySaver())
+    # The call after the tool fails, then the next three turns' calls.
+    model = FailsFirstCalls(messages=iter([asks, "Sure.", "Sure."]), failures=0, failing_calls=(2, 3, 4, 5))
+    # Capture after every model call: the turn is captured before the tool runs.
+    graph = graph_with(ungated, model, capture, tools=True, capture_each_call=True)
     with pytest.raises(ConnectionError):
         say(graph, "I live in Porto. What's the weather?", thread="g1")
     later = ["I keep bees.", "I play the cello.", "I'm allergic to shellfish."]
