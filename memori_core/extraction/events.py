@@ -20,7 +20,7 @@ from ..slots import PERSON
 from .leads import strip_lead
 from .named import OWN_PREGNANCY, partner_of
 from .patterns import rx
-from .slots import BODY_PART, PETS, holder, is_negated, slots_of
+from .slots import BODY_PART, PETS, holder, is_job_offer, is_negated, slots_of
 
 __all__ = ["as_life_events", "restate_event"]
 
@@ -76,6 +76,14 @@ _DIVORCED = rx(
     r"came\s+through)|(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:now\s+)?(?:officially|finally)\s+divorced)\b"
 )
 _NAME = r"(?-i:[A-Z])[\w\u00c0-\u017f-]+"
+# "Jake proposed!!", "he proposed last night", "my boyfriend popped the question": an engagement (not "Jake proposed a
+# toast", "he proposed we split the bill", "he proposed to his girlfriend").
+_PROPOSED = rx(
+    rf"^(?:(?P<name>{_NAME})|(?P<pronoun>he|she)|my\s+(?P<role>boyfriend|girlfriend|partner|bf|gf))\s+"
+    r"(?:(?:just|finally|actually|officially)\s+)*(?:proposed|popped\s+the\s+question)(?:\s+to\s+me)?"
+    r"(?:\s+(?:last\s+\w+|yesterday|today|tonight|this\s+(?:morning|afternoon|evening|weekend|week)|on\s+\w+day"
+    r"|(?:at|in|on|during|over|while|after)\s+(?!(?:a|the)\s+meeting\b)[^,;:?]+))?[\s.!]*$"
+)
 # "not with Sam anymore", "no longer with Sam", "my ex Kofi ...": a breakup, of a partner a stored fact names.
 _BROKE_UP = rx(
     rf"(?:^|\b(?:i'm|i\s+am|we're|we\s+are)\s+)(?:not|no\s+longer)\s+(?:together\s+)?with\s+(?P<name>{_NAME})"
@@ -153,6 +161,71 @@ def _married(clause: str, known: Sequence[str]) -> list[str] | None:
         return None
     name = partner_of(known, "")
     return [f"{name} and I got married" if name else "I got married"]
+
+
+def _proposed(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "Jake proposed!!", "he proposed last night" -> "Jake and I got engaged" (the partner a stored fact names; "he"
+    / "she" / "my boyfriend" only when one partner is stored, else "I got engaged" for "my boyfriend"). A name
+    that is not the stored partner's, or a pronoun with no partner stored, tells no engagement of the user's."""
+    m = _PROPOSED.match(clause)
+    if m is None:
+        return None
+    partner = partner_of(known, (m.group("pronoun") or "").lower())
+    if m.group("name"):
+        return ["{} and I got engaged".format(partner)] if m.group("name") == partner else None
+    if partner is not None:
+        return [f"{partner} and I got engaged"]
+    return ["I got engaged"] if m.group("role") else None
+
+
+# The employer a stored offer names: "User got a job offer as a designer at Dynatrace in Linz." -> "Dynatrace".
+_OFFER_FROM = re.compile(rf"\b(?:at|from|with|by)\s+(?P<org>{_NAME}(?:\s+{_NAME})*?)(?=\s+(?:in|as|for|to|on|and|but)\b"
+                         r"|\s*[,.!]|$)")
+# An offer that no longer stands, told by the one who made it ("Dynatrace withdrew the offer"), or of the offer ("the
+# offer fell through", "the Dynatrace offer got pulled"), or a bare decline right after it ("I turned it down", "I
+# said no to them").
+_OFFER_WITHDRAWN = rx(
+    rf"^(?P<org>{_NAME}(?:\s+{_NAME})*?)\s+(?:(?:just|actually|suddenly)\s+)?(?:withdrew|rescinded|pulled|retracted|"
+    r"took\s+back|cancell?ed)\s+(?:the|their|its|my|our)\s+(?:job\s+)?offer\b"
+    rf"|^(?:the|my|their)\s+(?:(?P<org2>{_NAME})\s+)?(?:job\s+)?offer(?:\s+from\s+(?P<org3>{_NAME}))?\s+"
+    r"(?:(?:was|got|has\s+been)\s+(?:withdrawn|rescinded|pulled|retracted|cancell?ed)|fell\s+through|"
+    r"didn't\s+work\s+out)\b"
+)
+_OFFER_DECLINED = rx(
+    r"^(?:i|we)\s+(?:(?:just|finally|ended\s+up|actually|politely)\s+)*(?:turned\s+(?:it|them|that)\s+down|"
+    r"declined(?:\s+(?:it|them|that))?|said\s+no(?:\s+to\s+(?:it|them|that))?|passed(?:\s+on\s+(?:it|them|that))?|"
+    r"rejected\s+(?:it|them|that))(?:\s+(?:today|yesterday|last\s+\w+|this\s+morning|in\s+the\s+end))?[\s.!]*$"
+)
+# A stored offer that already ended: "User turned down the job offer from Dynatrace."
+_OFFER_GONE = rx(r"\b(?:turned\s+down|declined|rejected|withdrawn|rescinded|fell\s+through|didn't\s+work\s+out|"
+                 r"lost|pulled)\b")
+
+
+def _offers(known: Sequence[str]) -> list[str]:
+    """The employers of the user's stored offers that still stand ("Dynatrace"), in order, without repeats."""
+    found = [m.group("org") for text in known if is_job_offer(text) and holder(text) == "user"
+             and not _OFFER_GONE.search(text) for m in [_OFFER_FROM.search(text)] if m is not None]
+    return list(dict.fromkeys(found))
+
+
+def _offer_ended(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "Dynatrace withdrew the offer", "the offer fell through" -> "My job offer from Dynatrace was withdrawn" /
+    "... fell through"; "I turned it down", "I said no to them" -> "I turned down the job offer from Dynatrace",
+    each only when a stored offer of the user's still stands (the one it names, or the only one). What it ends is
+    the offer, never the user's job."""
+    offers = _offers(known)
+    m = _OFFER_WITHDRAWN.match(clause)
+    if m is not None and offers:
+        named = m.group("org") or m.group("org2") or m.group("org3")
+        org = next((o for o in offers if o.casefold() == named.casefold()), None) if named else \
+            (offers[0] if len(offers) == 1 else None)
+        if org is None:
+            return None
+        how = "fell through" if re.search(r"fell\s+through|didn't\s+work", clause, re.IGNORECASE) else "was withdrawn"
+        return [f"My job offer from {org} {how}"]
+    if _OFFER_DECLINED.match(clause) and len(offers) == 1:
+        return [f"I turned down the job offer from {offers[0]}"]
+    return None
 
 
 def _divorced(clause: str, known: Sequence[str]) -> list[str] | None:
@@ -251,14 +324,15 @@ def _born(clause: str, known: Sequence[str]) -> list[str] | None:
 
 
 _RESTATERS: tuple[Callable[[str, Sequence[str]], list[str] | None], ...] = (
-    _quit_habit, _retired, _laid_off, _new_job, _divorced, _married, _broke_up, _moved, _state_since, _without_i,
+    _quit_habit, _retired, _laid_off, _new_job, _offer_ended, _divorced, _married, _proposed, _broke_up, _moved, _state_since, _without_i,
     _age, _born,
 )
 # Not the user's own event: someone else's ("my brother moved to Halifax"), a plan or a wish ("might move to
 # Boise"), a question.
 _NOT_OWN = rx(
-    r"^(?:(?:my|our)\s+(?!ex\b|position\b|role\b|job\b|post\b|divorce\b|last\b|"
+    r"^(?:(?:my|our)\s+(?!ex\b|position\b|role\b|job\b|offer\b|post\b|divorce\b|last\b|"
     r"(?:new\s+|little\s+)?baby(?:\s+(?:girl|boy))?\s+(?:was|arrived|is|came)\b)\w+|his|her|their|they|he|she)\b"
+    r"(?!\s+(?:(?:just|finally|actually|officially)\s+)*(?:proposed|popped\s+the\s+question)\b)"
     r"|\b(?:might|(?-i:may)|could|would|should|thinking\s+(?:of|about)|planning\s+to|want\s+to|hope\s+to|if)\b|\?"
 )
 # A side remark on how things go, or that the event came off, not what holds: "my sleep is so much better", "we

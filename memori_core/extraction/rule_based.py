@@ -30,7 +30,7 @@ from .supersede import (
     with_offered_role,
     with_partner,
 )
-from .trips import trip_taken
+from .trips import trip_called_off, trip_taken
 from .typos import read_as_meant
 from .updates import WEEKS_PREGNANT, read_with
 from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike, as_messages
@@ -356,7 +356,8 @@ class RuleBasedFactExtractor:
         told = list(known)  # the stored facts, and those of this message so far ("I started seeing Leo", "Leo is a nurse")
         for n, clause in enumerate(clauses):
             # "My doctor switched me from warfarin to apixaban.", "I lied about being vegan."
-            restated = as_own_treatment(clause) or as_denial(clause)
+            # "We never made it to Japan" after "User is planning a trip to Japan ...": "I cancelled my trip to Japan"
+            restated = as_own_treatment(clause) or as_denial(clause) or (trip_called_off(clause, told) if told else None)
             verdict = self.judge(clause if restated is None else restated, now=when)
             if restated is not None:
                 verdict = replace(verdict, sentence=clause)

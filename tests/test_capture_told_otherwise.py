@@ -1,0 +1,116 @@
+"""Endings and changes told in other words, through capture_facts into a real embedded Chroma store: a proposal is
+an engagement, an offer withdrawn or declined ends the offer (never the job), a trip called off ends the plan, a diet
+begun "as of today" lasts, a pregnancy's week count stands for the pregnancy, and the junk these used to leave."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from memori_core import RecallEngine, RuleBasedFactExtractor, capture_facts
+from memori_core.extraction import Message
+
+RULES = RuleBasedFactExtractor()
+NOW = datetime(2026, 12, 5, 15, tzinfo=timezone.utc)
+
+
+def _captured(engine: RecallEngine, *turns: str) -> tuple[list[str], list[str]]:
+    """The valid and the superseded facts after capturing each of ``turns`` as a user message said at ``NOW``."""
+    for said in turns:
+        capture_facts(engine, "ann", [Message(role="user", text=said, created_at=NOW)], RULES)
+    every = engine.list("ann", include_invalid=True)
+    return (sorted(f.content for f in every if f.valid_to is None),
+            sorted(f.content for f in every if f.valid_to is not None))
+
+
+def _facts(said: str) -> list[str]:
+    return [f.text for f in RULES.extract([Message(role="user", text=said, created_at=NOW)])]
+
+
+# -- (a) a proposal is an engagement --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("said", [
+    "Jake proposed!!", "he proposed last night", "we got engaged", "OMG, Jake proposed last night!!",
+    "he popped the question on the beach", "My boyfriend proposed!", "Jake finally proposed to me",
+])
+def test_a_proposal_after_a_stored_partner_is_an_engagement_that_ends_the_dating_fact(
+        engine: RecallEngine, said: str) -> None:
+    valid, ended = _captured(engine, "I'm dating Jake.", said)
+    assert "User is engaged to Jake." in valid
+    assert ended == ["User is dating Jake."]
+
+
+@pytest.mark.parametrize("said", [
+    "my sister got engaged", "Jake proposed a toast", "he proposed we split the bill", "Tom proposed!!",
+    "my boss proposed a four day week", "Jake proposed to his girlfriend",
+])
+def test_a_proposal_of_someone_else_or_of_a_plan_leaves_the_relationship(engine: RecallEngine, said: str) -> None:
+    valid, ended = _captured(engine, "I'm dating Jake.", said)
+    assert "User is dating Jake." in valid
+    assert ended == []
+    assert not any("engaged to" in fact for fact in valid)
+
+
+def test_a_proposal_with_no_partner_stored_is_no_engagement_of_the_users() -> None:
+    assert _facts("he proposed last night") == []
+    assert _facts("Jake proposed!!") == []
+
+
+# -- (b) an offer ended in other words ---------------------------------------------------------------------------------
+
+_OFFER = "I got a job offer as a junior UX designer at Dynatrace in Linz."
+
+
+@pytest.mark.parametrize(("said", "now"), [
+    ("Dynatrace withdrew the offer", "User's job offer from Dynatrace was withdrawn."),
+    ("ugh, Dynatrace rescinded their offer", "User's job offer from Dynatrace was withdrawn."),
+    ("the offer fell through", "User's job offer from Dynatrace fell through."),
+    ("the Dynatrace offer got pulled", "User's job offer from Dynatrace was withdrawn."),
+    ("I turned it down", "User turned down the job offer from Dynatrace."),
+    ("I said no to them", "User turned down the job offer from Dynatrace."),
+    ("I declined in the end.", "User turned down the job offer from Dynatrace."),
+])
+def test_an_offer_withdrawn_or_declined_ends_the_offer_and_never_the_job(
+        engine: RecallEngine, said: str, now: str) -> None:
+    valid, ended = _captured(engine, "I work at Acme as a designer.", _OFFER, said)
+    assert now in valid
+    assert "User works at Acme as a designer." in valid
+    assert ended == ["User got a job offer as a junior UX designer at Dynatrace in Linz."]
+
+
+@pytest.mark.parametrize("said", ["Google withdrew the offer", "I said no to dessert", "I turned down the volume"])
+def test_an_ending_of_another_offer_or_thing_leaves_the_stored_offer(engine: RecallEngine, said: str) -> None:
+    valid, ended = _captured(engine, _OFFER, said)
+    assert "User got a job offer as a junior UX designer at Dynatrace in Linz." in valid
+    assert ended == []
+
+
+def test_a_bare_decline_with_no_offer_stored_names_no_offer() -> None:
+    assert not any("offer" in fact for fact in _facts("I turned it down"))
+
+
+# -- (c) a planned trip called off ----------------------------------------------------------------------------------
+
+_PLAN = "I'm planning a trip to Japan in March with my sister Eva."
+
+
+@pytest.mark.parametrize("said", [
+    "We never made it to Japan", "we're not going to japan after all", "the Japan trip got cancelled",
+    "our trip to Japan is off", "we called off the trip", "Sadly we cancelled Japan.",
+])
+def test_a_trip_called_off_ends_the_stored_plan(engine: RecallEngine, said: str) -> None:
+    valid, ended = _captured(engine, _PLAN, said)
+    assert "User cancelled their trip to Japan." in valid
+    assert len(ended) == 1 and "planning a trip to Japan" in ended[0]
+
+
+@pytest.mark.parametrize("said", [
+    "the Japan trip got postponed until May", "I've never been to Japan before", "we cancelled the trip to Italy",
+    "my sister's Japan trip got cancelled", "we cancelled our dinner plans", "I cancelled the hotel",
+])
+def test_a_trip_put_off_or_another_thing_cancelled_leaves_the_plan(engine: RecallEngine, said: str) -> None:
+    valid, ended = _captured(engine, _PLAN, said)
+    assert any("planning a trip to Japan" in fact for fact in valid)
+    assert ended == []
+    assert "User cancelled their trip to Japan." not in valid
