@@ -114,3 +114,63 @@ def test_a_trip_put_off_or_another_thing_cancelled_leaves_the_plan(engine: Recal
     assert any("planning a trip to Japan" in fact for fact in valid)
     assert ended == []
     assert "User cancelled their trip to Japan." not in valid
+
+
+# -- (d) a diet begun "as of today" -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("said", "now"), [
+    ("I'm vegan as of today", "User went vegan on Saturday 2026-12-05."),
+    ("vegetarian from today", "User went vegetarian on Saturday 2026-12-05."),
+    ("starting today I'm off dairy", "User went off dairy on Saturday 2026-12-05."),
+    ("From today on, I'm gluten-free!", "User went gluten-free on Saturday 2026-12-05."),
+    ("As of today I'm pescatarian.", "User went pescatarian on Saturday 2026-12-05."),
+])
+def test_a_diet_begun_today_is_a_lasting_core_change_with_its_day(engine: RecallEngine, said: str, now: str) -> None:
+    capture_facts(engine, "ann", [Message(role="user", text=said, created_at=NOW)], RULES)
+    [fact] = engine.list("ann")
+    assert fact.content == now
+    assert fact.metadata.get("core") and fact.expires_at is None
+
+
+def test_a_diet_begun_today_ends_the_stored_diet(engine: RecallEngine) -> None:
+    valid, ended = _captured(engine, "I'm vegetarian.", "I'm vegan as of today")
+    assert valid == ["User went vegan on Saturday 2026-12-05."]
+    assert ended == ["User is vegetarian."]
+
+
+@pytest.mark.parametrize("said", [
+    "I'm tired today", "I'm vegan today because my friend cooked", "I'm at home from today", "off work from today",
+])
+def test_a_passing_state_of_today_is_still_no_diet_change(said: str) -> None:
+    assert _facts(said) == []
+
+
+# -- (e) a pregnancy's week count is the one core fact of it ----------------------------------------------------------
+
+@pytest.mark.parametrize("said", ["I'm 30 weeks now", "I'm 30 weeks pregnant!", "im 30 weeks along today"])
+def test_a_week_count_replaces_the_plain_pregnancy_so_one_core_fact_says_both(
+        engine: RecallEngine, said: str) -> None:
+    valid, ended = _captured(engine, "I'm pregnant!", said)
+    assert valid == ["User is 30 weeks pregnant (as of Saturday 2026-12-05)."]
+    assert ended == ["User is pregnant."]
+    assert [f.content for f in engine.list("ann") if f.metadata.get("core")] == valid
+
+
+def test_a_pregnancy_told_with_its_weeks_in_one_message_is_one_fact() -> None:
+    assert _facts("I'm pregnant! I'm 12 weeks now") == ["User is 12 weeks pregnant (as of Saturday 2026-12-05)."]
+
+
+def test_a_week_count_leaves_a_pregnancy_fact_that_says_more(engine: RecallEngine) -> None:
+    valid, ended = _captured(engine, "I'm pregnant with twins.", "I'm 30 weeks now")
+    assert "User is pregnant with twins." in valid and ended == []
+
+
+@pytest.mark.parametrize(("said", "now"), [
+    ("I'm not pregnant anymore", "User is not pregnant anymore."),
+    ("the baby was born on Tuesday, her name is Asha", "User had a baby daughter named Asha."),
+])
+def test_a_birth_or_an_ending_still_ends_the_week_count(engine: RecallEngine, said: str, now: str) -> None:
+    valid, ended = _captured(engine, "I'm pregnant!", "I'm 30 weeks now", said)
+    assert now in valid
+    assert not any("pregnant (as of" in fact for fact in valid)
+    assert "User is 30 weeks pregnant (as of Saturday 2026-12-05)." in ended

@@ -256,6 +256,29 @@ def _moved(clause: str, known: Sequence[str]) -> list[str] | None:
     return [f"I moved to {place if place[:1].isupper() else place.title()}"]
 
 
+# "I'm vegan as of today", "vegetarian from today", "starting today I'm off dairy", "from today on I'm gluten-free": a
+# diet begun today, which lasts (not a passing "today").
+_FROM_TODAY = r"(?:as\s+of|from|starting|since|beginning)\s+(?:today|this\s+morning|now)(?:\s+on(?:wards?)?)?"
+_DIET_TODAY = rx(
+    rf"^(?:{_IM}\s+)?(?:now\s+|officially\s+|fully\s+)?(?P<state>off\s+[a-z-]+|[a-z-]+)\s*,?\s+{_FROM_TODAY}\b[\s.!]*$"
+    rf"|^{_FROM_TODAY}\s*,?\s+{_IM}\s+(?:now\s+|officially\s+|fully\s+)?(?P<state2>off\s+[a-z-]+|[a-z-]+)[\s.!]*$"
+)
+
+
+def _diet_today(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "I'm vegan as of today", "starting today I'm off dairy" -> "I went vegan today" / "I went off dairy today":
+    a lasting diet change, written with its day; any other state begun today ("single as of today") -> "I'm single
+    now"."""
+    m = _DIET_TODAY.match(clause)
+    if m is None:
+        return None
+    state = (m.group("state") or m.group("state2")).lower()
+    slots = slots_of(f"User is {state}.")
+    if "diet" in slots:
+        return [f"I went {state} today"]
+    return [f"I'm {state} now"] if slots and not state.startswith("off ") else None
+
+
 def _state_since(clause: str, known: Sequence[str]) -> list[str] | None:
     """ "pescatarian since new years" -> "I'm pescatarian now": a state of a slot of the user's life (a diet, a
     relationship, work) or a care fact, and when it began."""
@@ -324,7 +347,7 @@ def _born(clause: str, known: Sequence[str]) -> list[str] | None:
 
 
 _RESTATERS: tuple[Callable[[str, Sequence[str]], list[str] | None], ...] = (
-    _quit_habit, _retired, _laid_off, _new_job, _offer_ended, _divorced, _married, _proposed, _broke_up, _moved, _state_since, _without_i,
+    _quit_habit, _retired, _laid_off, _new_job, _offer_ended, _divorced, _married, _proposed, _broke_up, _moved, _diet_today, _state_since, _without_i,
     _age, _born,
 )
 # Not the user's own event: someone else's ("my brother moved to Halifax"), a plan or a wish ("might move to

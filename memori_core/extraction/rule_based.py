@@ -23,6 +23,7 @@ from .slots import content_words, holder, is_negated
 from .supersede import (
     handed_over,
     hangs_on,
+    plain_pregnancy,
     replaces,
     story_of_a_change,
     told_with_what_holds_now,
@@ -324,6 +325,9 @@ class RuleBasedFactExtractor:
                                          ended_texts)
                 said.append((ExtractedFact(text, supersedes=replaced, core=core, expires_at=expires), verdict))
             said = handed_over(said)  # "Sold the Ninja. Got a used Skoda instead": the Skoda fact ends the Ninja one
+            if any(WEEKS_PREGNANT.match(fact.text) for fact, _ in said):
+                # "I'm pregnant! I'm 12 weeks now": the week count says both, one core fact for the one state
+                said = [(fact, how) for fact, how in said if not plain_pregnancy(fact.text)]
             facts += [fact for fact, verdict in said if not told_with_what_holds_now(fact, verdict, said)
                       and not story_of_a_change(fact, verdict, said)]
         return facts
