@@ -174,3 +174,72 @@ def test_a_birth_or_an_ending_still_ends_the_week_count(engine: RecallEngine, sa
     assert now in valid
     assert not any("pregnant (as of" in fact for fact in valid)
     assert "User is 30 weeks pregnant (as of Saturday 2026-12-05)." in ended
+
+
+# -- (f) junk that used to be stored -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("said", ["we've been friends for 10 years", "We've been best friends since uni."])
+def test_a_friendship_naming_no_one_stores_nothing(said: str) -> None:
+    assert _facts(said) == []
+
+
+@pytest.mark.parametrize(("said", "fact"), [
+    ("Sam and I have been friends for 10 years", "User has been friends with Sam for 10 years."),
+    ("Sam and I have been best friends since school", "User has been best friends with Sam since school."),
+    ("My neighbour Ana and I have been friends for ages", "User has been friends with their neighbour Ana for ages."),
+    ("I've been friends with Sam for 10 years", "User has been friends with Sam for 10 years."),
+])
+def test_a_friendship_naming_the_friend_is_the_users_friendship_with_them(said: str, fact: str) -> None:
+    assert _facts(said) == [fact]
+
+
+def test_someone_elses_friendship_is_not_rewritten_as_the_users() -> None:
+    assert not any(f.startswith("User has been friends") for f in _facts("My sister and Sam have been friends for years"))
+
+
+@pytest.mark.parametrize("said", [
+    "lol I spilled coffee on my laptop", "I just dropped my phone in the toilet", "I locked myself out again lol",
+    "I missed my bus", "I forgot my keys", "I stubbed my toe", "I burnt the toast", "I overslept",
+])
+def test_the_users_own_passing_mishap_is_not_stored(said: str) -> None:
+    assert _facts(said) == []
+
+
+@pytest.mark.parametrize(("said", "fact"), [
+    ("I dropped out of uni", "User dropped out of uni."),
+    ("I burned my hand on the stove", "User burned their hand on the stove."),
+    ("I broke my wrist", "User broke their wrist."),
+])
+def test_a_change_or_an_injury_told_like_a_mishap_is_still_kept(said: str, fact: str) -> None:
+    assert _facts(said) == [fact]
+
+
+@pytest.mark.parametrize(("said", "fact"), [
+    ("My cat Luna has been sick, vet says kidney failure.", "User's cat Luna has kidney failure."),
+    ("my dad's been unwell - the doctor thinks it's pneumonia", "User's dad has pneumonia."),
+    ("Luna's been really sick, the vet said it's an ear infection", "User's cat Luna has an ear infection."),
+])
+def test_what_the_clinician_found_is_the_fact_not_that_they_were_ill(
+        engine: RecallEngine, said: str, fact: str) -> None:
+    valid, _ = _captured(engine, "I have a cat named Luna.", said)
+    assert fact in valid
+    assert not any("sick" in f or "says" in f or "unwell" in f for f in valid)
+
+
+def test_a_clinician_saying_it_is_nothing_lasting_gives_no_diagnosis() -> None:
+    assert not any("has just a cold" in f for f in _facts("My son has been ill, doctor says it's just a cold"))
+
+
+# -- (g) a day typed after "in" ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("said", "fact"), [
+    ("I have a wedding in May 15", "User has a wedding on Saturday 2027-05-15."),
+    ("I have a wedding in 15 May", "User has a wedding on Saturday 2027-05-15."),
+    ("My sister's wedding is in June 3rd", "User's sister's wedding is on Thursday 2027-06-03."),
+])
+def test_a_day_typed_after_in_is_written_on_that_day(said: str, fact: str) -> None:
+    assert _facts(said) == [fact]
+
+
+def test_a_month_or_a_year_after_in_stays_a_month() -> None:
+    assert _facts("I have a wedding in May 2027") == ["User has a wedding in May 2027."]

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from ..slots import PERSON
-from .leads import strip_lead
+from .leads import CLINICIAN, strip_lead
 from .named import OWN_PREGNANCY, partner_of
 from .patterns import rx
 from .slots import BODY_PART, PETS, holder, is_job_offer, is_negated, slots_of
@@ -371,6 +371,28 @@ _SIDE_REMARK = rx(
 _SOMEONES_HEALTH = rx(rf"\b(?:{BODY_PART}|{PETS}|{PERSON})\b")
 
 
+# "My cat Luna has been sick, vet says kidney failure", "my dad's been unwell - the doctor thinks it's pneumonia": what
+# the clinician found is the news (who said it, and that they were ill, no part of it).
+_TOLD_DIAGNOSIS = rx(
+    r"^(?P<who>(?:my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+|(?-i:[A-Z])[\w-]+)(?:'s|\s+has|\s+is|\s+was)\s+(?:been\s+)?"
+    r"(?:(?:really|so|very|quite|pretty|a\s+bit|super)\s+)?(?:sick|ill|unwell|poorly|off\s+colou?r|not\s+(?:well|great|good|"
+    r"eating)|struggling|limping|off\s+(?:her|his|their)\s+food)(?:\s+(?:lately|recently|for\s+a\s+while|this\s+week))?"
+    rf"\s*(?:,|;|-|\u2014|\u2013|\.|and)\s*(?:(?:the|my|our|her|his|their)\s+)?(?:{CLINICIAN})\s+"
+    r"(?:says|said|thinks|reckons|confirmed|diagnosed|found)(?:\s+(?:it's|its|it\s+is|it\s+was|(?:she|he)\s+has|"
+    r"(?:she|he)'s\s+got))?\s+(?P<what>(?:an?\s+)?[\w' -]+?)[\s.!]*$"
+)
+
+
+def _told_diagnosis(clause: str) -> list[str] | None:
+    """ "My cat Luna has been sick, vet says kidney failure" -> "My cat Luna has kidney failure": what the
+    clinician said they have; ``None`` for any other clause."""
+    m = _TOLD_DIAGNOSIS.match(clause)
+    if m is None or m.group("who").lower() in _NO_NAME \
+            or re.match(r"(?:just|only|nothing|fine|ok|okay|probably|maybe)\b", m.group("what"), re.IGNORECASE):
+        return None  # "doctor says it's just a cold": nothing found that lasts, or nothing sure
+    return [f"{m.group('who')} has {m.group('what')}"]
+
+
 def restate_event(clause: str, known: Sequence[str] = ()) -> list[str] | None:
     """``clause`` restated as the plain first-person statement(s) of the life event it tells (see the module),
     ``[]`` for a side remark that holds no fact, or ``None`` when it tells none of them. ``known``: the user's
@@ -382,6 +404,9 @@ def restate_event(clause: str, known: Sequence[str] = ()) -> list[str] | None:
     said = strip_lead(clause).strip()
     if _SIDE_REMARK.match(said) and not _SOMEONES_HEALTH.search(said):
         return []
+    diagnosis = _told_diagnosis(said)
+    if diagnosis is not None:  # of the user's own, before the check that it is the user's: "my cat Luna ..."
+        return diagnosis
     if _NOT_OWN.search(said):
         return None
     return next((out for restate in _RESTATERS if (out := restate(said, known)) is not None), None)
