@@ -5,7 +5,10 @@ coffee", "I'm sober now"; "I'm officially a retiree" -> "I'm retired now"; "my p
 laid off from <the stored employer>"; "signed an offer with X" -> "I accepted a new job at X"; "officially married"
 -> "<the stored partner> and I got married"; "the divorce went through" -> "<the stored spouse> and I got
 divorced"; "not with Sam anymore" (Sam the stored partner) -> "Sam and I broke up"; "we ended up moving to bristol",
-"we're settled in Uppsala now" -> "I moved to Bristol"; "pescatarian since new years" -> "I'm pescatarian now". Each
+"we're settled in Uppsala now" -> "I moved to Bristol"; "pescatarian since new years" -> "I'm pescatarian now"; "vegan as of today" -> "I went vegan today"; "Jake
+proposed!!" (Jake the stored partner) -> "Jake and I got engaged"; "Dynatrace withdrew the offer", "I said no to them"
+(an offer stored) -> the offer withdrawn or turned down; "Luna has been sick, vet says kidney failure" -> "Luna has
+kidney failure". Each
 restatement carries a change word, so it ends the stored fact of its slot, and leaves out when the event happened
 (the fact's ``created_at`` holds it). A side remark on how things go ("my sleep is so much better", "we got the
 keys") is no fact. Pure: patterns over a clause and the user's stored facts, English only.

@@ -139,7 +139,8 @@ class RuleBasedFactExtractor:
     I are going to Japan in March!") is read as "We're going ..." is; who a
     plan names is kept for good ("User's sister is Eva.", not a partner); a
     planned trip told later as taken ("Lisbon was amazing!!") ends the plan
-    (:mod:`.trips`). "I'm
+    (:mod:`.trips`), and so does one called off ("We never made it to Japan", "we called off the trip": "User
+    cancelled their trip to Japan."). "I'm
     Maya, by the way", "Name's Maya", "You can call me Maya", "Maya here
     again" and "It's Maya again" become "User's name is Maya."; "Everyone
     calls me Becky" and "I go by Becky" become "User goes by Becky."; "I'm
@@ -177,7 +178,8 @@ class RuleBasedFactExtractor:
     a correction typed without its comma ("allergic to amoxicillin not
     penicillin") ends the stored fact holding the wrong words, which the fact
     leaves out; "we've been together 2 years" is the relationship's length and
-    "I'm 30 weeks now" a stored pregnancy's week count (:mod:`.updates`). In the
+    "I'm 30 weeks now" a stored pregnancy's week count (:mod:`.updates`), which replaces a plain "User is
+    pregnant." (one core fact for the one state). In the
     slots that hold several things at once (pets, exercise:
     :data:`~memori_core.extraction.slots.ACTIVITY_SLOTS`) only the fact about
     the same animal or activity is replaced, when it ended ("I've stopped
@@ -225,7 +227,9 @@ class RuleBasedFactExtractor:
     "my position got eliminated" -> "User was laid off from <the stored
     employer>.", "officially married" / "the divorce went through" / "not
     with Sam anymore" name the stored partner, "we're settled in Uppsala now"
-    is a move, "30 as of yesterday" the age, "the baby was born. her name is
+    is a move, "30 as of yesterday" the age, "Jake proposed!!" (Jake the stored partner) an engagement, "I'm
+    vegan as of today" a diet begun that day, "Dynatrace withdrew the offer" or, after a stored offer, "I said no
+    to them" the offer's end (never the job's), "vet says kidney failure" after "Luna has been sick" what Luna has, "the baby was born. her name is
     Asha" after a stored pregnancy "User had a baby daughter named Asha."; a
     profile typed as labels ("Name: Priyanka. Job: ER doctor.") gives a fact
     a label (:mod:`.labels`); chat filler ("tbh", "lol", "like 4", emoji) is
