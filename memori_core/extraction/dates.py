@@ -40,7 +40,9 @@ _WEEKDAY = "|".join(WEEKDAYS)
 _MONTH = "|".join(MONTH_NAMES)
 _PART = r"morning|afternoon|evening|night"
 _ORDINAL = r"(?:st|nd|rd|th)"
-_DAY_PREP = r"(?:(?P<prep>on|by|until|till|before|after|from|for)\s+)?"
+# "in May 15", "in 15 May": a day typed after "in" is written "on <day>" (the "in" is no part of it; "in May" stays)
+_DAY_PREP = (r"(?:(?P<prep>on|by|until|till|before|after|from|for)\s+"
+             rf"|in\s+(?=(?:{_MONTH})\s+\d{{1,2}}(?!\d)|\d{{1,2}}{_ORDINAL}?\s+(?:of\s+)?(?:{_MONTH})\b))?")
 # "May 15-17", "the 15th to the 17th": the last day of a span (not a time: "May 15 until 5pm")
 _TO = r"\s*(?:-|\u2013|\u2014|\s(?:to|through|until|till)\s)\s*(?=(?:the\s+)?\d{1,2}(?!\s*(?:am|pm|[:.]\d|o'clock)))"
 WEEKDAY = rf"(?:{_WEEKDAY})"

@@ -5,7 +5,10 @@ coffee", "I'm sober now"; "I'm officially a retiree" -> "I'm retired now"; "my p
 laid off from <the stored employer>"; "signed an offer with X" -> "I accepted a new job at X"; "officially married"
 -> "<the stored partner> and I got married"; "the divorce went through" -> "<the stored spouse> and I got
 divorced"; "not with Sam anymore" (Sam the stored partner) -> "Sam and I broke up"; "we ended up moving to bristol",
-"we're settled in Uppsala now" -> "I moved to Bristol"; "pescatarian since new years" -> "I'm pescatarian now". Each
+"we're settled in Uppsala now" -> "I moved to Bristol"; "pescatarian since new years" -> "I'm pescatarian now"; "vegan as of today" -> "I went vegan today"; "Jake
+proposed!!" (Jake the stored partner) -> "Jake and I got engaged"; "Dynatrace withdrew the offer", "I said no to them"
+(an offer stored) -> the offer withdrawn or turned down; "Luna has been sick, vet says kidney failure" -> "Luna has
+kidney failure". Each
 restatement carries a change word, so it ends the stored fact of its slot, and leaves out when the event happened
 (the fact's ``created_at`` holds it). A side remark on how things go ("my sleep is so much better", "we got the
 keys") is no fact. Pure: patterns over a clause and the user's stored facts, English only.
@@ -17,10 +20,10 @@ import re
 from collections.abc import Callable, Sequence
 
 from ..slots import PERSON
-from .leads import strip_lead
+from .leads import CLINICIAN, strip_lead
 from .named import OWN_PREGNANCY, partner_of
 from .patterns import rx
-from .slots import BODY_PART, PETS, holder, is_negated, slots_of
+from .slots import BODY_PART, PETS, holder, is_job_offer, is_negated, slots_of
 
 __all__ = ["as_life_events", "restate_event"]
 
@@ -76,6 +79,14 @@ _DIVORCED = rx(
     r"came\s+through)|(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:now\s+)?(?:officially|finally)\s+divorced)\b"
 )
 _NAME = r"(?-i:[A-Z])[\w\u00c0-\u017f-]+"
+# "Jake proposed!!", "he proposed last night", "my boyfriend popped the question": an engagement (not "Jake proposed a
+# toast", "he proposed we split the bill", "he proposed to his girlfriend").
+_PROPOSED = rx(
+    rf"^(?:(?P<name>{_NAME})|(?P<pronoun>he|she)|my\s+(?P<role>boyfriend|girlfriend|partner|bf|gf))\s+"
+    r"(?:(?:just|finally|actually|officially)\s+)*(?:proposed|popped\s+the\s+question)(?:\s+to\s+me)?"
+    r"(?:\s+(?:last\s+\w+|yesterday|today|tonight|this\s+(?:morning|afternoon|evening|weekend|week)|on\s+\w+day"
+    r"|(?:at|in|on|during|over|while|after)\s+(?!(?:a|the)\s+meeting\b)[^,;:?]+))?[\s.!]*$"
+)
 # "not with Sam anymore", "no longer with Sam", "my ex Kofi ...": a breakup, of a partner a stored fact names.
 _BROKE_UP = rx(
     rf"(?:^|\b(?:i'm|i\s+am|we're|we\s+are)\s+)(?:not|no\s+longer)\s+(?:together\s+)?with\s+(?P<name>{_NAME})"
@@ -150,6 +161,71 @@ def _new_job(clause: str, known: Sequence[str]) -> list[str] | None:
 _Restater = Callable[[str, Sequence[str]], list[str] | None]
 
 
+def _proposed(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "Jake proposed!!", "he proposed last night" -> "Jake and I got engaged" (the partner a stored fact names; "he"
+    / "she" / "my boyfriend" only when one partner is stored, else "I got engaged" for "my boyfriend"). A name
+    that is not the stored partner's, or a pronoun with no partner stored, tells no engagement of the user's."""
+    m = _PROPOSED.match(clause)
+    if m is None:
+        return None
+    partner = partner_of(known, (m.group("pronoun") or "").lower())
+    if m.group("name"):
+        return ["{} and I got engaged".format(partner)] if m.group("name") == partner else None
+    if partner is not None:
+        return [f"{partner} and I got engaged"]
+    return ["I got engaged"] if m.group("role") else None
+
+
+# The employer a stored offer names: "User got a job offer as a designer at Dynatrace in Linz." -> "Dynatrace".
+_OFFER_FROM = re.compile(rf"\b(?:at|from|with|by)\s+(?P<org>{_NAME}(?:\s+{_NAME})*?)(?=\s+(?:in|as|for|to|on|and|but)\b"
+                         r"|\s*[,.!]|$)")
+# An offer that no longer stands, told by the one who made it ("Dynatrace withdrew the offer"), or of the offer ("the
+# offer fell through", "the Dynatrace offer got pulled"), or a bare decline right after it ("I turned it down", "I
+# said no to them").
+_OFFER_WITHDRAWN = rx(
+    rf"^(?P<org>{_NAME}(?:\s+{_NAME})*?)\s+(?:(?:just|actually|suddenly)\s+)?(?:withdrew|rescinded|pulled|retracted|"
+    r"took\s+back|cancell?ed)\s+(?:the|their|its|my|our)\s+(?:job\s+)?offer\b"
+    rf"|^(?:the|my|their)\s+(?:(?P<org2>{_NAME})\s+)?(?:job\s+)?offer(?:\s+from\s+(?P<org3>{_NAME}))?\s+"
+    r"(?:(?:was|got|has\s+been)\s+(?:withdrawn|rescinded|pulled|retracted|cancell?ed)|fell\s+through|"
+    r"didn't\s+work\s+out)\b"
+)
+_OFFER_DECLINED = rx(
+    r"^(?:i|we)\s+(?:(?:just|finally|ended\s+up|actually|politely)\s+)*(?:turned\s+(?:it|them|that)\s+down|"
+    r"declined(?:\s+(?:it|them|that))?|said\s+no(?:\s+to\s+(?:it|them|that))?|passed(?:\s+on\s+(?:it|them|that))?|"
+    r"rejected\s+(?:it|them|that))(?:\s+(?:today|yesterday|last\s+\w+|this\s+morning|in\s+the\s+end))?[\s.!]*$"
+)
+# A stored offer that already ended: "User turned down the job offer from Dynatrace."
+_OFFER_GONE = rx(r"\b(?:turned\s+down|declined|rejected|withdrawn|rescinded|fell\s+through|didn't\s+work\s+out|"
+                 r"lost|pulled)\b")
+
+
+def _offers(known: Sequence[str]) -> list[str]:
+    """The employers of the user's stored offers that still stand ("Dynatrace"), in order, without repeats."""
+    found = [m.group("org") for text in known if is_job_offer(text) and holder(text) == "user"
+             and not _OFFER_GONE.search(text) for m in [_OFFER_FROM.search(text)] if m is not None]
+    return list(dict.fromkeys(found))
+
+
+def _offer_ended(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "Dynatrace withdrew the offer", "the offer fell through" -> "My job offer from Dynatrace was withdrawn" /
+    "... fell through"; "I turned it down", "I said no to them" -> "I turned down the job offer from Dynatrace",
+    each only when a stored offer of the user's still stands (the one it names, or the only one). What it ends is
+    the offer, never the user's job."""
+    offers = _offers(known)
+    m = _OFFER_WITHDRAWN.match(clause)
+    if m is not None and offers:
+        named = m.group("org") or m.group("org2") or m.group("org3")
+        org = next((o for o in offers if o.casefold() == named.casefold()), None) if named else \
+            (offers[0] if len(offers) == 1 else None)
+        if org is None:
+            return None
+        how = "fell through" if re.search(r"fell\s+through|didn't\s+work", clause, re.IGNORECASE) else "was withdrawn"
+        return [f"My job offer from {org} {how}"]
+    if _OFFER_DECLINED.match(clause) and len(offers) == 1:
+        return [f"I turned down the job offer from {offers[0]}"]
+    return None
+
+
 def _with_partner(event: re.Pattern[str], done: str) -> _Restater:
     """A restater of a clause ``event`` matches at its start: "<partner> and I <done>", the partner a stored fact
     names, or "I <done>" when none does."""
@@ -186,6 +262,29 @@ def _moved(clause: str, known: Sequence[str]) -> list[str] | None:
         return None
     place = m.group("place")
     return [f"I moved to {place if place[:1].isupper() else place.title()}"]
+
+
+# "I'm vegan as of today", "vegetarian from today", "starting today I'm off dairy", "from today on I'm gluten-free": a
+# diet begun today, which lasts (not a passing "today").
+_FROM_TODAY = r"(?:as\s+of|from|starting|since|beginning)\s+(?:today|this\s+morning|now)(?:\s+on(?:wards?)?)?"
+_DIET_TODAY = rx(
+    rf"^(?:{_IM}\s+)?(?:now\s+|officially\s+|fully\s+)?(?P<state>off\s+[a-z-]+|[a-z-]+)\s*,?\s+{_FROM_TODAY}\b[\s.!]*$"
+    rf"|^{_FROM_TODAY}\s*,?\s+{_IM}\s+(?:now\s+|officially\s+|fully\s+)?(?P<state2>off\s+[a-z-]+|[a-z-]+)[\s.!]*$"
+)
+
+
+def _diet_today(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "I'm vegan as of today", "starting today I'm off dairy" -> "I went vegan today" / "I went off dairy today":
+    a lasting diet change, written with its day; any other state begun today ("single as of today") -> "I'm single
+    now"."""
+    m = _DIET_TODAY.match(clause)
+    if m is None:
+        return None
+    state = (m.group("state") or m.group("state2")).lower()
+    slots = slots_of(f"User is {state}.")
+    if "diet" in slots:
+        return [f"I went {state} today"]
+    return [f"I'm {state} now"] if slots and not state.startswith("off ") else None
 
 
 def _state_since(clause: str, known: Sequence[str]) -> list[str] | None:
@@ -256,14 +355,16 @@ def _born(clause: str, known: Sequence[str]) -> list[str] | None:
 
 
 _RESTATERS: tuple[_Restater, ...] = (
-    _quit_habit, _retired, _laid_off, _new_job, _divorced, _married, _broke_up, _moved, _state_since, _without_i,
+    _quit_habit, _retired, _laid_off, _new_job, _offer_ended, _divorced, _married, _proposed, _broke_up, _moved,
+    _diet_today, _state_since, _without_i,
     _age, _born,
 )
 # Not the user's own event: someone else's ("my brother moved to Halifax"), a plan or a wish ("might move to
 # Boise"), a question.
 _NOT_OWN = rx(
-    r"^(?:(?:my|our)\s+(?!ex\b|position\b|role\b|job\b|post\b|divorce\b|last\b|"
+    r"^(?:(?:my|our)\s+(?!ex\b|position\b|role\b|job\b|offer\b|post\b|divorce\b|last\b|"
     r"(?:new\s+|little\s+)?baby(?:\s+(?:girl|boy))?\s+(?:was|arrived|is|came)\b)\w+|his|her|their|they|he|she)\b"
+    r"(?!\s+(?:(?:just|finally|actually|officially)\s+)*(?:proposed|popped\s+the\s+question)\b)"
     r"|\b(?:might|(?-i:may)|could|would|should|thinking\s+(?:of|about)|planning\s+to|want\s+to|hope\s+to|if)\b|\?"
 )
 # A side remark on how things go, or that the event came off, not what holds: "my sleep is so much better", "we
@@ -279,6 +380,28 @@ _SIDE_REMARK = rx(
 _SOMEONES_HEALTH = rx(rf"\b(?:{BODY_PART}|{PETS}|{PERSON})\b")
 
 
+# "My cat Luna has been sick, vet says kidney failure", "my dad's been unwell - the doctor thinks it's pneumonia": what
+# the clinician found is the news (who said it, and that they were ill, no part of it).
+_TOLD_DIAGNOSIS = rx(
+    r"^(?P<who>(?:my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+|(?-i:[A-Z])[\w-]+)(?:'s|\s+has|\s+is|\s+was)\s+(?:been\s+)?"
+    r"(?:(?:really|so|very|quite|pretty|a\s+bit|super)\s+)?(?:sick|ill|unwell|poorly|off\s+colou?r|not\s+(?:well|great|good|"
+    r"eating)|struggling|limping|off\s+(?:her|his|their)\s+food)(?:\s+(?:lately|recently|for\s+a\s+while|this\s+week))?"
+    rf"\s*(?:,|;|-|\u2014|\u2013|\.|and)\s*(?:(?:the|my|our|her|his|their)\s+)?(?:{CLINICIAN})\s+"
+    r"(?:says|said|thinks|reckons|confirmed|diagnosed|found)(?:\s+(?:it's|its|it\s+is|it\s+was|(?:she|he)\s+has|"
+    r"(?:she|he)'s\s+got))?\s+(?P<what>(?:an?\s+)?[\w' -]+?)[\s.!]*$"
+)
+
+
+def _told_diagnosis(clause: str) -> list[str] | None:
+    """ "My cat Luna has been sick, vet says kidney failure" -> "My cat Luna has kidney failure": what the
+    clinician said they have; ``None`` for any other clause."""
+    m = _TOLD_DIAGNOSIS.match(clause)
+    if m is None or m.group("who").lower() in _NO_NAME \
+            or re.match(r"(?:just|only|nothing|fine|ok|okay|probably|maybe)\b", m.group("what"), re.IGNORECASE):
+        return None  # "doctor says it's just a cold": nothing found that lasts, or nothing sure
+    return [f"{m.group('who')} has {m.group('what')}"]
+
+
 def restate_event(clause: str, known: Sequence[str] = ()) -> list[str] | None:
     """``clause`` restated as the plain first-person statement(s) of the life event it tells (see the module),
     ``[]`` for a side remark that holds no fact, or ``None`` when it tells none of them. ``known``: the user's
@@ -290,6 +413,9 @@ def restate_event(clause: str, known: Sequence[str] = ()) -> list[str] | None:
     said = strip_lead(clause).strip()
     if _SIDE_REMARK.match(said) and not _SOMEONES_HEALTH.search(said):
         return []
+    diagnosis = _told_diagnosis(said)
+    if diagnosis is not None:  # of the user's own, before the check that it is the user's: "my cat Luna ..."
+        return diagnosis
     if _NOT_OWN.search(said):
         return None
     return next((out for restate in _RESTATERS if (out := restate(said, known)) is not None), None)

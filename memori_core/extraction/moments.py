@@ -18,7 +18,7 @@ from ..slots import PERSON
 from .dates import IN_SPAN, WEEKDAY, span_days
 from .patterns import rx
 from .rewrite import as_fact
-from .slots import MONTH_NAMES, PETS, is_change, slots_of
+from .slots import BODY_PART, MONTH_NAMES, PETS, is_change, slots_of
 from .tails import REQUEST_TAIL
 from .verdicts import DROP_EPHEMERAL, KEPT_EXPIRING
 
@@ -138,6 +138,19 @@ _INCIDENT = rx(
     r"rang|pranked|stole|nicked|ate|drank|smashed|cracked|dropped|scratched|dented|bumped|kicked|bit|scared|"
     r"annoyed|ignored|woke|interrupted|sneezed|coughed|teased|roasted|blamed|tricked|splashed|knocked|tripped|"
     r"stepped|sat|threw|hid|borrowed|forgot)\b.*\b(?:me|my|us|our)\b"
+)
+# "lol I spilled coffee on my laptop", "I locked myself out again", "I missed my bus": the user's own passing mishap,
+# an anecdote (an injury, "I broke my wrist", "I burned my hand", is health news; "I dropped out", "I lost my job"
+# are changes: neither is matched).
+_OWN_MISHAP = rx(
+    r"^(?:i|we)\s+(?:(?:just|accidentally|literally|totally|completely|basically|somehow|also|nearly|almost)\s+)*"
+    r"(?:spilled|spilt|knocked\s+over|smashed|cracked|stubbed|overslept|"
+    r"(?:dropped|burnt|burned)\s+(?:(?:my|our|the|a|an|some)\s+)?(?!out\b)|"
+    r"locked\s+(?:myself|ourselves|my\s+keys|the\s+keys)\s+(?:out|in)|"
+    r"missed\s+(?:my|the|our)\s+(?:bus|train|tram|flight|connection|stop|ferry)|"
+    r"forgot\s+(?:my|our)\s+(?:keys|wallet|umbrella|lunch|phone|charger|laptop|coat|jacket|bag|headphones)|"
+    r"left\s+(?:my|our)\s+(?:keys|wallet|umbrella|lunch|phone|charger|laptop|coat|jacket|bag|headphones)\s+"
+    r"(?:at|on|in)|tripped\s+(?:over|on)|got\s+(?:soaked|drenched|caught\s+in\s+the\s+rain))"
 )
 _JUST_DID = rx(
     r"^(?:i|we)\s+(?:just\s+(?:had|ate|got|finished|woke|came|arrived|left)\b|"
@@ -264,6 +277,9 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
         return None, DROP_EPHEMERAL, None
     if _INCIDENT.match(body) and not (is_change(body) or is_care_fact(body)):
         return None, DROP_EPHEMERAL, None
+    if _OWN_MISHAP.match(body) and not (is_change(body) or is_care_fact(body)) \
+            and (re.search(r"\bstubbed\b", body, re.IGNORECASE) or not re.search(rf"\b(?:{BODY_PART})\b", body, re.I)):
+        return None, DROP_EPHEMERAL, None  # "I spilled coffee on my laptop" (not "I burned my hand")
     whereabouts = _PASSING_WHEREABOUTS.match(body)
     if whereabouts is not None and (_ONLY_FOR_NOW.search(whereabouts.group("rest")) or (
             whereabouts.group("prep").lower() == "at" and _NOW_ONLY_AT.match(whereabouts.group("rest")))):

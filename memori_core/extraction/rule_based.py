@@ -23,6 +23,7 @@ from .slots import content_words, holder, is_negated
 from .supersede import (
     handed_over,
     hangs_on,
+    plain_pregnancy,
     replaces,
     story_of_a_change,
     told_with_what_holds_now,
@@ -30,7 +31,7 @@ from .supersede import (
     with_offered_role,
     with_partner,
 )
-from .trips import trip_taken
+from .trips import trip_called_off, trip_taken
 from .typos import read_as_meant
 from .updates import WEEKS_PREGNANT, read_with
 from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike, as_messages
@@ -138,7 +139,8 @@ class RuleBasedFactExtractor:
     I are going to Japan in March!") is read as "We're going ..." is; who a
     plan names is kept for good ("User's sister is Eva.", not a partner); a
     planned trip told later as taken ("Lisbon was amazing!!") ends the plan
-    (:mod:`.trips`). "I'm
+    (:mod:`.trips`), and so does one called off ("We never made it to Japan", "we called off the trip": "User
+    cancelled their trip to Japan."). "I'm
     Maya, by the way", "Name's Maya", "You can call me Maya", "Maya here
     again" and "It's Maya again" become "User's name is Maya."; "Everyone
     calls me Becky" and "I go by Becky" become "User goes by Becky."; "I'm
@@ -176,7 +178,8 @@ class RuleBasedFactExtractor:
     a correction typed without its comma ("allergic to amoxicillin not
     penicillin") ends the stored fact holding the wrong words, which the fact
     leaves out; "we've been together 2 years" is the relationship's length and
-    "I'm 30 weeks now" a stored pregnancy's week count (:mod:`.updates`). In the
+    "I'm 30 weeks now" a stored pregnancy's week count (:mod:`.updates`), which replaces a plain "User is
+    pregnant." (one core fact for the one state). In the
     slots that hold several things at once (pets, exercise:
     :data:`~memori_core.extraction.slots.ACTIVITY_SLOTS`) only the fact about
     the same animal or activity is replaced, when it ended ("I've stopped
@@ -224,7 +227,9 @@ class RuleBasedFactExtractor:
     "my position got eliminated" -> "User was laid off from <the stored
     employer>.", "officially married" / "the divorce went through" / "not
     with Sam anymore" name the stored partner, "we're settled in Uppsala now"
-    is a move, "30 as of yesterday" the age, "the baby was born. her name is
+    is a move, "30 as of yesterday" the age, "Jake proposed!!" (Jake the stored partner) an engagement, "I'm
+    vegan as of today" a diet begun that day, "Dynatrace withdrew the offer" or, after a stored offer, "I said no
+    to them" the offer's end (never the job's), "vet says kidney failure" after "Luna has been sick" what Luna has, "the baby was born. her name is
     Asha" after a stored pregnancy "User had a baby daughter named Asha."; a
     profile typed as labels ("Name: Priyanka. Job: ER doctor.") gives a fact
     a label (:mod:`.labels`); chat filler ("tbh", "lol", "like 4", emoji) is
@@ -324,6 +329,9 @@ class RuleBasedFactExtractor:
                                          ended_texts)
                 said.append((ExtractedFact(text, supersedes=replaced, core=core, expires_at=expires), verdict))
             said = handed_over(said)  # "Sold the Ninja. Got a used Skoda instead": the Skoda fact ends the Ninja one
+            if any(WEEKS_PREGNANT.match(fact.text) for fact, _ in said):
+                # "I'm pregnant! I'm 12 weeks now": the week count says both, one core fact for the one state
+                said = [(fact, how) for fact, how in said if not plain_pregnancy(fact.text)]
             facts += [fact for fact, verdict in said if not told_with_what_holds_now(fact, verdict, said)
                       and not story_of_a_change(fact, verdict, said)]
         return facts
@@ -356,7 +364,8 @@ class RuleBasedFactExtractor:
         told = list(known)  # the stored facts, and those of this message so far ("I started seeing Leo", "Leo is a nurse")
         for n, clause in enumerate(clauses):
             # "My doctor switched me from warfarin to apixaban.", "I lied about being vegan."
-            restated = as_own_treatment(clause) or as_denial(clause)
+            # "We never made it to Japan" after "User is planning a trip to Japan ...": "I cancelled my trip to Japan"
+            restated = as_own_treatment(clause) or as_denial(clause) or (trip_called_off(clause, told) if told else None)
             verdict = self.judge(clause if restated is None else restated, now=when)
             if restated is not None:
                 verdict = replace(verdict, sentence=clause)

@@ -52,7 +52,7 @@ from .types import ExtractedFact
 from .updates import WEEKS_PREGNANT
 from .verdicts import KEPT_AS_SAID, KEPT_REWRITTEN, SentenceVerdict
 
-__all__ = ["handed_over", "hangs_on", "replaces", "story_of_a_change", "told_with_what_holds_now", "with_employer",
+__all__ = ["handed_over", "hangs_on", "plain_pregnancy", "replaces", "story_of_a_change", "told_with_what_holds_now", "with_employer",
            "with_offered_role", "with_partner"]
 
 # A medical condition is no habit: a habit stated with "only" does not replace it.
@@ -75,6 +75,18 @@ _BIRTH = rx(
     r"welcomed\s+(?:a|our|their|baby)|miscarriage|miscarried|stillbirth|stillborn|"
     r"lost\s+(?:the|our|their|a)\s+(?:baby|pregnancy))\b"
 )
+# The user's pregnancy told with nothing more ("User is pregnant.", "User is expecting again."): a week count of it
+# says all it says (not "User is pregnant with twins.", "User's wife is pregnant.").
+_PLAIN_PREGNANCY = rx(r"^user\s+is\s+(?:now\s+|currently\s+|finally\s+)?(?:pregnant|expecting)(?:\s+(?:again|now))*"
+                      r"\s*[.!]*$")
+
+
+def plain_pregnancy(fact: str) -> bool:
+    """Whether ``fact`` tells only that the user is pregnant ("User is pregnant."): a week count of the pregnancy
+    ("User is 30 weeks pregnant (as of ...).") replaces it."""
+    return bool(_PLAIN_PREGNANCY.match(fact))
+
+
 # The partner the user lives with, and not where: "User lives with their husband Rui." (a move takes the partner
 # along; roommates or parents it leaves behind).
 _LIVES_WITH = rx(
@@ -305,8 +317,11 @@ def _says_more(verdict: SentenceVerdict, text: str) -> bool:
 
 def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: frozenset[str]) -> bool:
     """Whether the new fact of ``verdict`` (content ``words``) replaces the stored fact ``text``."""
-    if verdict.fact is not None and WEEKS_PREGNANT.match(verdict.fact) and WEEKS_PREGNANT.match(text):
-        return True  # "User is 30 weeks pregnant (as of ...)." is how far along the pregnancy is now
+    if verdict.fact is not None and WEEKS_PREGNANT.match(verdict.fact) \
+            and (WEEKS_PREGNANT.match(text) or _PLAIN_PREGNANCY.match(text)):
+        # "User is 30 weeks pregnant (as of ...)." is how far along the pregnancy is now, and says "User is
+        # pregnant." too: one core fact for the one state, not two on every turn
+        return True
     if verdict.expires_in is not None or not old:
         return False
     own = own_part(verdict.fact)

@@ -4,7 +4,9 @@
 "I went to Lisbon last week", said while a stored fact plans a trip there ("User is planning a trip to Lisbon in
 November 2026 with their sister Eva."), tell that the trip happened: the plan ends, and what holds now is that the
 user went ("User went to Lisbon with their sister Eva."). A trip of long ago ("I was in Lisbon in 2019", "as a
-kid"), a denial ("we never made it to Lisbon") or one told of a place no stored plan names ends nothing. Pure:
+kid") or one told of a place no stored plan names ends nothing. A trip that did not happen ("We never made it to
+Japan", "the Japan trip got cancelled", "we called off the trip") ends the plan too: what holds now is that the user
+cancelled it ("User cancelled their trip to Japan."; one postponed or moved ends nothing). Pure:
 patterns, English only.
 """
 
@@ -19,7 +21,7 @@ from .leads import strip_lead
 from .patterns import rx
 from .slots import MONTH_NAMES
 
-__all__ = ["ends_planned_trip", "plan_places", "trip_places", "trip_taken"]
+__all__ = ["ends_planned_trip", "plan_places", "trip_called_off", "trip_places", "trip_taken"]
 
 # A place as a sentence names it: "Lisbon", "New York", "São Paulo" (not a day or a month).
 _NOT_PLACES = frozenset(WEEKDAYS) | frozenset(MONTH_NAMES) | {"user", "i", "christmas", "easter"}
@@ -116,6 +118,62 @@ def trip_taken(clause: str, known: Sequence[str]) -> str | None:
 
 
 def ends_planned_trip(new: str, old: str) -> bool:
-    """Whether the fact ``new`` ("User went to Lisbon with their sister Eva.") tells as taken a trip the stored
-    fact ``old`` plans ("User is planning a trip to Lisbon in November 2026."), both the user's."""
-    return holder(new) == "user" and bool(trip_places(new) & plan_places(old))
+    """Whether the fact ``new`` ("User went to Lisbon with their sister Eva.", "User cancelled their trip to
+    Lisbon.") tells as taken or called off a trip the stored fact ``old`` plans ("User is planning a trip to Lisbon
+    in November 2026."), both the user's."""
+    if holder(new) != "user":
+        return False
+    planned = plan_places(old)
+    return bool(trip_places(new) & planned) or (bool(planned) and trip_called_off(new, [old]) is not None)
+
+
+# A planned trip that will not happen: "We never made it to Japan", "we're not going to japan after all", "the Japan
+# trip got cancelled", "our trip to Japan is off", "we called off the trip", "cancelled Japan". ``where``: the words
+# after "to" or before "trip" (a plan's place starts them); none: the one trip a stored plan names.
+_OFF = r"(?:cancell?ed|called\s+off|scrapped|off)"
+_TRIP_WORD = r"(?:trip|holiday|vacation|getaway|cruise|honeymoon)"
+_CALLED_OFF = (
+    rx(r"\b(?:never|didn't|did\s+not|couldn't|could\s+not|not|won't|will\s+not)\s+(?:\w+\s+){0,2}?"
+       r"(?:make|made|go|going|went|get|got|getting)\s+(?:it\s+)?to\s+(?P<where>[\w'\u00c0-\u00ff -]+)"),
+    rx(rf"\b(?:the|our|my|their)\s+(?P<where>[\w'\u00c0-\u00ff -]+?)\s+{_TRIP_WORD}\s+(?:got|was|has\s+been|is)\s+"
+       rf"(?:now\s+|officially\s+)?{_OFF}\b"),
+    rx(rf"\b{_TRIP_WORD}\s+to\s+(?P<where>[\w'\u00c0-\u00ff -]+?)\s+(?:got|was|has\s+been|is)\s+(?:now\s+|officially\s+)?"
+       rf"{_OFF}\b"),
+    rx(rf"\b(?:cancell?ed|called\s+off|scrapped)\s+(?:(?:the|our|my|their)\s+)?{_TRIP_WORD}\s+to\s+"
+       r"(?P<where>[\w'\u00c0-\u00ff -]+)"),
+    rx(r"\b(?:cancell?ed|called\s+off|scrapped)\s+(?:(?:the|our|my|their)\s+)?(?!(?:the|our|my|their)\b)"
+       rf"(?P<where>[\w'\u00c0-\u00ff -]+?)(?:\s+{_TRIP_WORD})?\s*(?:[.!,]|$)"),
+    rx(rf"\b(?:cancell?ed|called\s+off|scrapped)\s+(?:the|our|my|their)\s+{_TRIP_WORD}\b(?!\s+to\b)"),
+    rx(rf"^(?:the|our|my|their)\s+{_TRIP_WORD}\s+(?:got|was|has\s+been|is)\s+(?:now\s+|officially\s+)?{_OFF}\b"),
+)
+# Put off, not called off: the plan still stands, at another time.
+_PUT_OFF = rx(r"\b(?:postponed|pushed|rescheduled|delayed|moved|until|till|yet|next\s+(?:year|month|time)|later)\b")
+
+
+def trip_called_off(clause: str, known: Sequence[str]) -> str | None:
+    """``clause`` ("We never made it to Japan", "the Japan trip got cancelled", "we called off the trip") as the
+    user's own statement that they cancelled the trip a stored fact (``known``) plans ("I cancelled my trip to
+    Japan"): the place it names, or the one place the stored plans name when it names none. ``None`` when it
+    tells of no planned trip called off (one put off, "postponed until May", ends nothing).
+
+    >>> trip_called_off("we never made it to japan", ["User is planning a trip to Japan in March 2027."])
+    'I cancelled my trip to Japan'
+    """
+    text = strip_lead(clause).strip()
+    if _PUT_OFF.search(text):
+        return None
+    places = sorted({place for fact in known for place in plan_places(fact)})
+    if not places:
+        return None
+    for pattern in _CALLED_OFF:
+        m = pattern.search(text)
+        if m is None:
+            continue
+        where = m.groupdict().get("where")
+        if where is None:
+            return f"I cancelled my trip to {places[0]}" if len(places) == 1 else None
+        said = where.casefold()
+        place = next((p for p in places if said == p.casefold() or said.startswith(p.casefold() + " ")), None)
+        if place is not None:
+            return f"I cancelled my trip to {place}"
+    return None

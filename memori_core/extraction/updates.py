@@ -4,7 +4,8 @@
 "User is allergic to amoxicillin.", and it ends the one it corrects. "we've been together 2 years" is how long
 the user has been with the partner the stored facts name ("User has been in a relationship with Jonas for 2
 years."), a fact of the relationship a breakup ends. "I'm 30 weeks now" is how far along a pregnancy a stored
-fact tells of is, on the day it was said, until the pregnancy must be over. Pure: patterns, English only.
+fact tells of is, on the day it was said, until the pregnancy must be over. "Sam and I have been friends for 10
+years" is the user's friendship with Sam; "we've been friends for 10 years" names no one and is not kept. Pure: patterns, English only.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from datetime import datetime, timedelta
 from .dates import day_label
 from .named import partner_of
 from .slots import bare_correction, content_words, holder, is_negated
-from .verdicts import DROP_UNCLEAR, KEPT_EXPIRING, SentenceVerdict
+from .verdicts import DROP_UNCLEAR, DROP_UNRESOLVED, KEPT_EXPIRING, SentenceVerdict
 
 __all__ = ["WEEKS_PREGNANT", "read_with", "relationship_length"]
 
@@ -63,6 +64,31 @@ def relationship_length(fact: str, told: Sequence[str]) -> str | None:
     return f"User has been in a relationship{f' with {partner}' if partner else ''} {how_long}."
 
 
+# How long the user has been friends with someone: "User and Sam have been friends for 10 years." (from "Sam and I
+# have been ..."), said as the user's; "User has been friends for 10 years." (from "we've been ...") names no one.
+_FRIENDS_WITH = re.compile(
+    r"^User\s+and\s+(?P<who>[^.]+?)\s+have\s+been\s+(?P<kind>(?:(?:best|close|good|great|old)\s+)?friends)"
+    r"(?P<rest>\s+(?:for|since)\b[^.]*?)?\s*[.!]*$"
+)
+_FRIENDS_NO_ONE = re.compile(
+    r"^User\s+(?:has|have)\s+been\s+(?:(?:best|close|good|great|old)\s+)?friends(?!\s+with\b)"
+    r"(?:\s+(?:for|since)\b[^.]*?)?(?:\s+now)?\s*[.!]*$"
+)
+
+
+def _friends(verdict: SentenceVerdict) -> SentenceVerdict:
+    """``verdict`` of "Sam and I have been friends for 10 years" as the user's friendship ("User has been friends
+    with Sam for 10 years."); "we've been friends for 10 years", naming no one, gives no fact (``DROP_UNRESOLVED``).
+    Any other verdict as it is."""
+    assert verdict.fact is not None
+    if _FRIENDS_NO_ONE.match(verdict.fact):
+        return replace(verdict, fact=None, reason=DROP_UNRESOLVED, expires_in=None)
+    m = _FRIENDS_WITH.match(verdict.fact)
+    if m is None:
+        return verdict
+    return replace(verdict, fact=f"User has been {m.group('kind')} with {m.group('who')}{m.group('rest') or ''}.")
+
+
 # "User is 30 weeks now.", "User is 12 weeks pregnant.", "User is 20 weeks along today.": how far along a pregnancy
 # is, on the day it is said.
 _WEEKS_ALONG = re.compile(
@@ -97,10 +123,12 @@ def read_with(verdict: SentenceVerdict, told: Sequence[str], now: datetime) -> S
     """``verdict``, a kept fact, read with the facts the user told before (``told``: the stored ones and those of
     the message so far), said at ``now``: a correction typed without its comma cut from it when a told fact
     holds what it corrects, how long "we" have been together as the relationship's length, a week count of a
-    pregnancy as that pregnancy's (see the module docstring). Any other verdict as it is."""
+    pregnancy as that pregnancy's, a friendship as with whom (see the module docstring). Any other verdict as it is."""
     if verdict.fact is None:
         return verdict
-    verdict = _corrected(verdict, told)
+    verdict = _friends(_corrected(verdict, told))
+    if verdict.fact is None:
+        return verdict
     length = relationship_length(verdict.fact, told) if verdict.fact is not None else None
     if length is not None:
         return replace(verdict, fact=length)
