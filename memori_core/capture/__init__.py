@@ -6,7 +6,8 @@ counts what became of them (:class:`CaptureStats`); see its docstring for failur
 
 The package, one job a module: :mod:`.turn` (:func:`capture_facts`: one turn extracted and stored),
 :mod:`.shown_facts` (the stored facts an extractor is shown besides the best-ranked ones), :mod:`.markup`
-(prompt markup an extracted fact may not carry), :mod:`.background` (:class:`BackgroundCapture`),
+(prompt markup an extracted fact may not carry), :mod:`.secrets` (the passwords, card numbers and keys it may not
+carry either), :mod:`.background` (:class:`BackgroundCapture`),
 :mod:`.outcomes` (what became of the captures, and how an adapter shows it), :mod:`.arguments` (an adapter's
 capture arguments checked) and :mod:`.said_at` (when a framework message says it was said). Every name below is
 importable from ``memori_core.capture``.
@@ -19,6 +20,7 @@ from .background import BackgroundCapture
 from .markup import prompt_markup_in
 from .outcomes import CaptureDropped, CaptureStats, FlushResult, WaitsForCaptures
 from .said_at import SAID_AT_KEY, said_at_in
+from .secrets import secret_in
 from .shown_facts import EXISTING_FACTS_LIMIT, SLOT_FACTS_LIMIT, SLOT_SCAN_LIMIT, same_slot_facts
 from .turn import capture_facts
 
@@ -26,4 +28,5 @@ __all__ = [
     "DEFAULT_MAX_PENDING_CAPTURES", "EXISTING_FACTS_LIMIT", "SAID_AT_KEY", "SLOT_FACTS_LIMIT", "SLOT_SCAN_LIMIT",
     "BackgroundCapture", "CaptureDropped", "CaptureStats", "FlushResult", "WaitsForCaptures", "capture_facts",
     "check_extractor", "check_max_pending", "prompt_markup_in", "said_at_in", "same_slot_facts",
+    "secret_in",
 ]

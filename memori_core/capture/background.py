@@ -241,7 +241,8 @@ class BackgroundCapture:
         self._dropped(entity_id, why)
 
     def _refused(self, n: int) -> None:
-        """Count ``n`` extracted facts a capture refused to store (:func:`~memori_core.capture.prompt_markup_in`)."""
+        """Count ``n`` extracted facts a capture refused to store (:func:`~memori_core.capture.prompt_markup_in`,
+        :func:`~memori_core.capture.secret_in`)."""
         with self._done:
             self._counts["refused_facts"] += n
 

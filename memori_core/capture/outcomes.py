@@ -27,7 +27,8 @@ class CaptureStats:
     written, by design); ``pending`` are not finished yet.
     ``submitted`` counts every turn handed over, dropped ones included. ``refused_facts`` counts facts (not
     turns) the extractor found but capture refused to store because they carry prompt markup or instruction
-    text (:func:`~memori_core.capture.prompt_markup_in`); the rest of their turn is stored as usual.
+    text (:func:`~memori_core.capture.prompt_markup_in`) or a secret such as a password or a card number
+    (:func:`~memori_core.capture.secret_in`); the rest of their turn is stored as usual.
     """
 
     submitted: int = 0

@@ -14,6 +14,7 @@ from ..lanes import ERASURES
 from ..text import normalize_fact_text
 from ..validate import check_expiry, check_said_at, iso_to_ts, repair_text
 from .markup import without_prompt_markup
+from .secrets import without_secrets
 from .shown_facts import EXISTING_FACTS_LIMIT, same_slot_facts
 
 
@@ -71,6 +72,9 @@ def capture_facts(
     instructions ...") is never stored, whichever extractor found it: stored, it would be written into the
     prompt of later turns (as a core fact, of every turn). It is dropped with a DEBUG log, and ``on_refused(n)``
     is told how many were (the adapters count them in :attr:`~memori_core.capture.CaptureStats.refused_facts`).
+    So is an extracted fact that carries a secret (:func:`~memori_core.capture.secret_in`: a password or PIN with
+    its value, a payment card number, a US Social Security number, an IBAN, an API key or token): stored, it
+    would be kept and sent to the model provider with every turn that recalls it. The log names the kind only.
     """
     since = ERASURES.since(entity_id)  # a forget after this (or after the turn began) undoes the capture
     said_at = check_said_at(created_at)
@@ -89,6 +93,7 @@ def capture_facts(
         existing += same_slot_facts(engine, entity_id, query, {f.id for f in existing})
     facts: list[ExtractedFact] = list(extractor.extract(turn, existing))
     facts = without_prompt_markup(facts, entity_id, on_refused)
+    facts = without_secrets(facts, entity_id, on_refused)
     facts = [f for f in facts if not _over_already(getattr(f, "expires_at", None), said_at)]
     texts = list(dict.fromkeys(f.text.strip() for f in facts if isinstance(f.text, str) and f.text.strip()))
     if not texts:
