@@ -325,3 +325,20 @@ def test_a_tag_asking_only_to_agree_keeps_the_statement(told: str, kept: str) ->
 
 def test_a_care_word_typed_one_letter_off_in_a_pregnancy_is_read_as_meant() -> None:
     assert _said(ungated_engine(), "I'm pregant!") == ["User is pregnant."]
+
+
+@pytest.mark.parametrize("history, change, kept", [
+    ("I used to live in Rome.", "I don't live in Lisbon anymore, I moved to Faro.", "User used to live in Rome."),
+    ("I used to work as a chef.", "I got a new job at Google.", "User used to work as a chef."),
+    ("I grew up in Cork.", "I moved to Dublin last month.", "User grew up in Cork."),
+])
+def test_a_change_of_a_slot_leaves_what_held_there_once(history: str, change: str, kept: str) -> None:
+    # tester j3, finding 4: a move to Faro ended "User used to live in Rome.", which stays true as history
+    engine = ungated_engine()
+    assert kept in texts_after(engine, history, change)
+
+
+def test_a_correction_still_ends_what_held_once() -> None:
+    engine = ungated_engine()
+    after = texts_after(engine, "I used to live in Rome.", "Sorry, I meant I used to live in Naples, not Rome.")
+    assert "User used to live in Naples." in after and "User used to live in Rome." not in after

@@ -315,6 +315,13 @@ def _says_more(verdict: SentenceVerdict, text: str) -> bool:
 
 
 
+# What held once and is told as such ("User used to live in Rome.", "User grew up in Cork."): still true after a
+# change of its slot; only a correction ends it, or the user taking it up again ("I play tennis again" ends "User
+# used to play tennis.").
+_RESUMED = rx(r"\b(?:again|back\s+(?:to|on|in)|resumed|once\s+more)\b")
+_HELD_ONCE = rx(r"\b(?:used\s+to|formerly|previously|grew\s+up|was\s+born|as\s+a\s+(?:child|kid|teen(?:ager)?))\b")
+
+
 def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: frozenset[str]) -> bool:
     """Whether the new fact of ``verdict`` (content ``words``) replaces the stored fact ``text``."""
     if verdict.fact is not None and WEEKS_PREGNANT.match(verdict.fact) \
@@ -345,6 +352,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
     if wrong and wrong <= old and not wrong & words and holder(verdict.fact) == holder(text) \
             and (old - wrong <= words or slots_of(verdict.fact) & slots_of(text)):
         return True  # "I live in Porto, not Lisbon" ends "User lives in Lisbon."
+    if _HELD_ONCE.search(text) and not (_RESUMED.search(verdict.fact) and words & old):
+        return False  # "User used to live in Rome.": history, which a move to Faro leaves true
     # a refinement: "has a golden retriever" -> "... called Bo", by the same person ("User's sister is
     # vegetarian." refines nothing of "User is vegetarian.")
     if old < words and verdict.reason != KEPT_AS_SAID and _same_person(verdict.fact, text, old):
