@@ -342,3 +342,14 @@ def test_a_correction_still_ends_what_held_once() -> None:
     engine = ungated_engine()
     after = texts_after(engine, "I used to live in Rome.", "Sorry, I meant I used to live in Naples, not Rome.")
     assert "User used to live in Naples." in after and "User used to live in Rome." not in after
+
+
+@pytest.mark.parametrize("said, kept", [
+    ("I'm going shopping later.", []),  # later today: a passing plan, like "tonight"
+    ("We're going out later on!", []),
+    ("My mum and I are going shopping later.", []),
+    ("I'm moving to Leeds later this year.", ["User is moving to Leeds later this year."]),  # not today
+    ("I got married later in life.", ["User got married later in life."]),
+])
+def test_a_plan_for_later_today_is_a_passing_moment(said: str, kept: list[str]) -> None:
+    assert texts_after(ungated_engine(), said) == kept

@@ -104,7 +104,7 @@ _EPHEMERAL_STATE = rx(
 NOW_WORDS = rx(
     r"\b(?:today|tonight|right\s+now|at\s+the\s+moment|this\s+(?:morning|afternoon|evening|week|weekend)|"
     r"(?:for|over)\s+the\s+(?:weekend|day|night)|for\s+(?:dinner|lunch|breakfast)|"
-    r"just\s+now|later\s+today|in\s+(?:a|an|one|two|three|four|five|ten|twenty|thirty|a\s+few|\d+)\s+"
+    r"just\s+now|later\s+today|later(?:\s+on)?(?=\s*(?:[.!,]|$))|in\s+(?:a|an|one|two|three|four|five|ten|twenty|thirty|a\s+few|\d+)\s+"
     r"(?:minutes?|mins?|hours?|hrs?))\b"
 )
 _MOMENT_VERB = rx(
