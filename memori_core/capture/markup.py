@@ -1,18 +1,12 @@
-"""Prompt markup in an extracted fact: :func:`prompt_markup_in` says what, :func:`without_prompt_markup` drops
-such facts before capture stores a turn (stored, they would be injected into later prompts)."""
+"""Prompt markup in an extracted fact: :func:`prompt_markup_in` says what; capture drops such facts before it stores
+a turn (stored, they would be injected into later prompts)."""
 
 from __future__ import annotations
 
-import logging
 import re
-from collections.abc import Callable
 from functools import lru_cache
 
 from ..context import fold_for_detection, hides_tag_or_token
-from ..extraction.types import ExtractedFact
-
-# The name capture has always logged its refused facts under (the package's, not this module's).
-logger = logging.getLogger("memori_core.capture")
 
 _ROLES = ("system", "assistant", "developer", "human", "ai", "user", "model", "tool")
 _SHOUTED_ROLE = re.compile(r"\b(?:SYSTEM|ASSISTANT|DEVELOPER)\s*:")
@@ -57,18 +51,3 @@ def prompt_markup_in(text: str) -> str | None:
     if instruction.search(folded):
         return "an instruction to the model"
     return None
-
-
-def without_prompt_markup(facts: list[ExtractedFact], entity_id: str,
-                           on_refused: Callable[[int], None] | None) -> list[ExtractedFact]:
-    """``facts`` without those that carry prompt markup or instruction text (:func:`prompt_markup_in`)."""
-    kept = []
-    for fact in facts:
-        why = prompt_markup_in(fact.text) if isinstance(fact.text, str) else None
-        if why is None:
-            kept.append(fact)
-        else:
-            logger.debug("capture for entity %r: an extracted fact was not stored: it carries %s", entity_id, why)
-    if len(kept) < len(facts) and on_refused is not None:
-        on_refused(len(facts) - len(kept))
-    return kept

@@ -1,20 +1,14 @@
-"""Secrets in an extracted fact: :func:`secret_in` says which kind, :func:`without_secrets` drops such facts before
-capture stores a turn (stored, a password or a card number would be kept for good and injected into later prompts,
-so sent to the model provider on every turn that recalls it)."""
+"""Secrets in an extracted fact: :func:`secret_in` says which kind; capture drops such facts before it stores a turn
+(stored, a password or a card number would be kept for good and injected into later prompts, so sent to the model
+provider on every turn that recalls it)."""
 
 from __future__ import annotations
 
-import logging
 import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable
 
-from ..extraction.types import ExtractedFact
-
-# The name capture has always logged its refused facts under (the package's, not this module's).
-logger = logging.getLogger("memori_core.capture")
 
 # A password-like word, then its value: "password is hunter2", "PIN: 4821", "Netflix password for the TV is ...".
 _SECRET_WORD = (r"(?:pass(?:word|code|phrase)s?|passwd|pwd"
@@ -128,19 +122,3 @@ def secret_in(text: str) -> str | None:
             or any(_random_looking(m.group()) for m in _LONG_TOKEN.finditer(text))):
         return "an API key or token"
     return None
-
-
-def without_secrets(facts: list[ExtractedFact], entity_id: str,
-                    on_refused: Callable[[int], None] | None) -> list[ExtractedFact]:
-    """``facts`` without those that carry a secret (:func:`secret_in`); ``on_refused(n)`` is told how many."""
-    kept = []
-    for fact in facts:
-        why = secret_in(fact.text) if isinstance(fact.text, str) else None
-        if why is None:
-            kept.append(fact)
-        else:
-            # The log names the kind only, never the value.
-            logger.debug("capture for entity %r: an extracted fact was not stored: it carries %s", entity_id, why)
-    if len(kept) < len(facts) and on_refused is not None:
-        on_refused(len(facts) - len(kept))
-    return kept

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -13,9 +14,11 @@ from ..extraction.types import ExtractedFact, FactExtractor, MessageLike, as_mes
 from ..lanes import ERASURES
 from ..text import normalize_fact_text
 from ..validate import check_expiry, check_said_at, iso_to_ts, repair_text
-from .markup import without_prompt_markup
-from .secrets import without_secrets
+from .markup import prompt_markup_in
+from .secrets import secret_in
 from .shown_facts import EXISTING_FACTS_LIMIT, same_slot_facts
+
+_logger = logging.getLogger("memori_core.capture")  # the name capture has always logged its refused facts under
 
 
 def _user_text(messages: Sequence[Any]) -> str:
@@ -92,8 +95,7 @@ def capture_facts(
         existing = list(engine.nearest(query, entity_id, existing_limit))
         existing += same_slot_facts(engine, entity_id, query, {f.id for f in existing})
     facts: list[ExtractedFact] = list(extractor.extract(turn, existing))
-    facts = without_prompt_markup(facts, entity_id, on_refused)
-    facts = without_secrets(facts, entity_id, on_refused)
+    facts = _without_refused(facts, entity_id, on_refused)
     facts = [f for f in facts if not _over_already(getattr(f, "expires_at", None), said_at)]
     texts = list(dict.fromkeys(f.text.strip() for f in facts if isinstance(f.text, str) and f.text.strip()))
     if not texts:
@@ -181,3 +183,21 @@ def _stated_after(existing: Sequence[Any], said_at: datetime | None) -> set[str]
         except ValueError:
             continue
     return out
+
+
+def _without_refused(facts: list[ExtractedFact], entity_id: str,
+                     on_refused: Callable[[int], None] | None) -> list[ExtractedFact]:
+    """``facts`` without those capture refuses to store: prompt markup or an instruction to a model
+    (:func:`.markup.prompt_markup_in`), or a secret (:func:`.secrets.secret_in`); ``on_refused(n)`` is told how
+    many. The log names what a refused fact carries, never its text."""
+    kept = []
+    for fact in facts:
+        text = fact.text if isinstance(fact.text, str) else ""
+        why = (prompt_markup_in(text) or secret_in(text)) if text else None
+        if why is None:
+            kept.append(fact)
+        else:
+            _logger.debug("capture for entity %r: an extracted fact was not stored: it carries %s", entity_id, why)
+    if len(kept) < len(facts) and on_refused is not None:
+        on_refused(len(facts) - len(kept))
+    return kept
