@@ -109,6 +109,24 @@ def test_a_malformed_sdk_message_is_a_type_error_naming_what_is_wrong(
     assert ungated.count("ann") == 0
 
 
+@pytest.mark.parametrize(
+    ("messages", "names"),
+    [
+        ("I keep bees.", "messages must be a sequence of messages, got str"),  # a text where messages belong
+        ([("user", "I keep bees."), 5], "messages[1]: expected a Message"),
+        ([("user", None)], "messages[0]: a message's role and text must be str"),
+    ],
+)
+def test_bad_messages_are_a_type_error_naming_the_argument_and_the_item(
+    ungated: RecallEngine, messages: Any, names: str
+) -> None:
+    with pytest.raises(TypeError, match=re.escape(names)):
+        capture_facts(ungated, "ann", messages, RuleBasedFactExtractor())
+    with pytest.raises(TypeError, match=re.escape(names)):
+        BackgroundCapture("test", LOG).submit(ungated, "ann", messages, RuleBasedFactExtractor())
+    assert ungated.count("ann") == 0
+
+
 def test_an_extractor_sees_the_users_similar_facts_and_supersedes_only_those(ungated: RecallEngine) -> None:
     [lisbon] = ungated.add("ann", ["User lives in Lisbon."])
     [bobs] = ungated.add("bob", ["User lives in Oslo."])

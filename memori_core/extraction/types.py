@@ -59,14 +59,18 @@ def _provider_message(item: Mapping[str, Any]) -> tuple[Any, str]:
     return item["role"], content_text(content)
 
 
-def as_messages(items: Iterable[MessageLike]) -> list[Message]:
+def as_messages(items: Iterable[MessageLike], name: str = "messages") -> list[Message]:
     """``items`` as :class:`Message` objects (``(role, text)`` pairs and provider message mappings are converted;
     roles are lower-cased; a ``Message`` keeps its ``created_at``). A text longer than
     :data:`~memori_core.validate.MAX_TURN_CHARS` (8,000) is cut to its first and last 4,000 characters
     (:func:`~memori_core.validate.clip_turn`): capture and every extractor read messages through here, so a
-    pasted megabyte costs no more than a long chat turn."""
+    pasted megabyte costs no more than a long chat turn. A bad item raises a ``TypeError`` naming it as
+    ``name[i]``; a text given where messages belong, one naming ``name``."""
+    if isinstance(items, (str, bytes)):
+        raise TypeError(f"{name} must be a sequence of messages, got {type(items).__name__} "
+                        "(one text is [('user', text)])")
     out: list[Message] = []
-    for item in items:
+    for i, item in enumerate(items):
         said_at = None
         if isinstance(item, Message):
             role, text, said_at = item.role, item.text, item.created_at
@@ -76,11 +80,11 @@ def as_messages(items: Iterable[MessageLike]) -> list[Message]:
             role, text = _provider_message(item)
         else:
             raise TypeError(
-                "expected a Message, a (role, text) pair or a {'role': ..., 'content': ...} mapping, "
+                f"{name}[{i}]: expected a Message, a (role, text) pair or a {{'role': ..., 'content': ...}} mapping, "
                 f"got {type(item).__name__}"
             )
         if not isinstance(role, str) or not isinstance(text, str):
-            raise TypeError("a message's role and text must be str")
+            raise TypeError(f"{name}[{i}]: a message's role and text must be str")
         out.append(Message(role.strip().lower(), clip_turn(text), said_at))
     return out
 
