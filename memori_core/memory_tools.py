@@ -35,6 +35,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from .capture.secrets import secret_in
 from .context import clip_fact, format_timestamp, sanitize_fact
 from .engine import RecallEngine, derived_fact_id, version_of
 from .facts import RecalledFact, StoredFact
@@ -107,8 +108,15 @@ def check_tool_text(text: Any, name: str = "text") -> str:
 def check_fact_text(text: Any, name: str = "text") -> str:
     """``text`` checked as :func:`check_tool_text`, with a leading "The user" written "User", as capture writes
     the user (:func:`~memori_core.text.user_subject`): "The user is vegan." from a model and "User is vegan."
-    from capture are then one fact, stored once."""
-    return user_subject(check_tool_text(text, name))
+    from capture are then one fact, stored once. A text carrying a secret (a password with its value, a card,
+    Social Security or bank account number, an API key: :func:`~memori_core.capture.secret_in`) is refused, as
+    capture refuses it: a model asked to "remember my PIN" must not put it in every later prompt."""
+    text = user_subject(check_tool_text(text, name))
+    kind = secret_in(text)
+    if kind:
+        raise MemoryToolError(f"{name} carries {kind}; passwords, card, account and ID numbers and keys are not kept "
+                              "in memory, so nothing was saved: tell the user it was not remembered")
+    return text
 
 
 def check_tool_id(fact_id: Any) -> str:

@@ -174,6 +174,8 @@ def test_the_model_is_never_shown_an_entity_argument(tools_engine):
     ({"text": "x" * (MAX_TOOL_TEXT + 1)}, f"at most {MAX_TOOL_TEXT} are taken: save one short statement per fact"),
     ({}, "text: Field required"),
     ({"text": "User likes tea.", "colour": "red"}, "unexpected argument(s) colour"),
+    ({"text": "User's password is hunter2."}, "text carries a password or PIN; passwords, card, account and ID"),
+    ({"text": "User's card number is 4111 1111 1111 1111."}, "text carries a payment card number"),
 ])
 def test_bad_input_gets_a_clear_error_and_nothing_is_lost(tools_engine, args, expected):
     tools_engine.add("ann", ["User likes coffee."])
@@ -193,6 +195,25 @@ def test_unknown_fact_id_is_an_error_and_nothing_changes(tools_engine):
                                     config=as_user("ann"))
         assert answer.status == "error" and "no remembered fact with id 'nope'" in answer.content
     assert stored(tools_engine, "ann") == ["User likes coffee."]
+
+
+def test_update_memory_refuses_a_secret_and_the_fact_keeps_its_text(tools_engine):
+    (fid,) = tools_engine.add("ann", ["User's bank is Monzo."])
+    update = {t.name: t for t in memory_tools(tools_engine)}["update_memory"]
+    answer = update.invoke({"name": "update_memory", "args": {"fact_id": fid, "text": "User's PIN is 4821."},
+                            "id": "c", "type": "tool_call"}, config=as_user("ann"))
+    assert answer.status == "error" and "carries a password or PIN" in answer.content
+    assert "4821" not in answer.content
+    assert stored(tools_engine, "ann") == ["User's bank is Monzo."]
+    assert [v.content for v in tools_engine.history("ann", fid)] == ["User's bank is Monzo."]
+
+
+def test_remember_keeps_a_fact_that_only_mentions_a_password(tools_engine):
+    remember = {t.name: t for t in memory_tools(tools_engine)}["remember"]
+    answer = remember.invoke({"name": "remember", "args": {"text": "User forgot their password."}, "id": "c",
+                              "type": "tool_call"}, config=as_user("ann"))
+    assert answer.status == "success"
+    assert stored(tools_engine, "ann") == ["User forgot their password."]
 
 
 async def test_update_and_forget_refuse_the_id_of_an_earlier_version_and_leave_history_alone(tools_engine):

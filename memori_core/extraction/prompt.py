@@ -117,6 +117,7 @@ def build_extraction_prompt(
         "- Only facts the user states about themselves. Never questions, requests or instructions to the "
         "assistant, greetings, thanks, small talk, hypotheticals, or anything the assistant said "
         "(assistant messages are context only).",
+        "- Never a password, PIN, card or bank account number, ID number or key, even when the user gives one.",
         '- One short third-person sentence per fact, starting with "User" '
         '(for example "User is vegetarian." or "User\'s daughter Mia starts school in September.").',
         '- If a new fact updates or contradicts one of the known facts, put that known fact\'s id in "supersedes". '
