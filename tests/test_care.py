@@ -46,6 +46,11 @@ def test_personal_questions_speak_about_the_asker(text, expected):
     ("Plan a week in Rome.", True),
     ("Anything fun to drink with dinner?", True),
     ("What is the best age for kids to start school?", False),  # children in general
+    ("What are some must-try local dishes in Tokyo?", True),  # what a visitor should not miss
+    ("Which sights in Rome are worth visiting?", True),
+    ("What's the best way to get around Lisbon?", True),
+    ("What's the best way to learn Python?", False),  # a way to learn: about the world
+    ("Is the film worth watching?", False),
     ("Can you explain how vaccines work?", False),  # a request, but for an explanation
     ("What's the capital of Peru?", False),
 ])

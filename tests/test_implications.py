@@ -130,6 +130,25 @@ def with_and_without_implications(embedder, facts: list[str]) -> tuple[RecallEng
     ("User took up pottery last spring.", {"pastimes"}),
     ("User is training for a half marathon.", {"pastimes"}),
     ("User runs a small bakery.", {"work"}),  # runs a business, not running
+    # ways of travelling the user avoids or prefers, kinds of outing the user does not enjoy
+    ("I dislike crowded public transportation.", {"transport"}),
+    ("I refuse to use ride-sharing services due to safety concerns.", {"transport"}),
+    ("User prefers trains or flights for long trips.", {"transport"}),
+    ("User takes the train to work.", set()),  # a habit, no preference
+    ("I don't enjoy historical monuments or museums.", {"sights"}),
+    ("User dislikes any form of camping, even glamping.", {"sights"}),
+    ("User works in a museum.", {"work"}),  # no dislike
+    ("I am really uncomfortable with heights.", {"heights"}),
+    ("I have a severe aversion to water activities of any kind.", {"water"}),
+    ("User loves water sports.", set()),
+    # what a person avoids or keeps to as their diet is a care fact
+    ("I avoid caffeine entirely.", {"caffeine"}),
+    ("I strongly avoid foods containing soy products.", {"soy", "meal"}),
+    ("I have a strong aversion to seafood and avoid any kind of fish or shellfish.", {"fish", "shellfish", "meal"}),
+    ("I follow a whole-food, plant-based diet.", {"meal"}),
+    ("I prefer to eat only fermented foods.", {"meal"}),
+    ("User avoids people who gossip.", set()),
+    ("User only eats out on Fridays.", {"schedule"}),
 ])
 def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, concerns):
     assert fact_concerns(fact) == frozenset(concerns)
@@ -171,7 +190,7 @@ def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, conce
     ("Going camping by the lake in June, tent only.", {"power", "sleep", "travel", "water"}),
     ("Client dinner at a really loud hotpot place.", {"hearing", "gut", "meal"}),
     ("Colleagues want to take me to a juwari soba place for lunch.", {"buckwheat", "gluten", "meal", "work"}),
-    ("Should I rent a car for the day?", {"getting around"}),
+    ("Should I rent a car for the day?", {"getting around", "transport"}),
     ("Help me fit everything in next week.", {"schedule"}),
     ("I've been absolutely exhausted for weeks.", {"sleep"}),
     ("Frost is forecast this weekend. What should I do outside?", {"outdoors"}),
@@ -190,7 +209,14 @@ def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, conce
     ("I'm going home for Christmas, can you help me plan it?", {"home"}),
     ("Do I have a dog?", {"pets", "dogs", "renting"}),
     ("What do I do for fun?", {"pastimes", "music", "reading", "listening", "watching", "fandom"}),
-    ("Any fun things to do this weekend?", set()),  # a weekend is no pastime of the user's
+    ("Any fun things to do this weekend?", {"sights"}),  # no pastime of the user's, but an outing
+    ("What are some efficient ways to get around New York City?", {"getting around", "transport"}),
+    ("What are some outdoor activities I can try in Switzerland?", {"heights", "water"}),
+    ("What cultural experiences should I try in Florence?", {"sights"}),
+    ("What local tapas should I try?", {"meal"}),
+    ("Any popular beverages to try in Seattle?", {"alcohol", "blood thinner", "caffeine", "pregnancy"}),
+    ("How do I fix the transport layer in my networking code?", {"transport"}),  # a word, read on its own
+    ("What experiences would make a good birthday present?", {"money"}),  # "experiences" alone is no outing
 ])
 def test_a_question_touches_the_concerns_its_words_name(question, concerns):
     assert question_concerns(question) == frozenset(concerns)

@@ -150,7 +150,17 @@ _CARE_TERMS = re.compile(
     r"|\b(?:low[-\s]carb|keto(?:genic)?\s+diet|low[-\s](?:salt|sodium|sugar)|sugar[-\s]free)\b"
     r"|\b(?:follows?|following|keeps?|keeping|on)\s+(?:a|an|the)\s+(?:strict\s+)?[\w-]+\s+diet\b"
     r"|\b(?:cutting|cuts?)\s+(?:down|back)\s+on\s+(?:sugar|salt|alcohol|carbs|meat|dairy|caffeine)\b"
-    r"|\b(?:do(?:es)?n't|do(?:es)?\s+not|never)\s+drinks?\s*[.!]*$",
+    r"|\b(?:do(?:es)?n't|do(?:es)?\s+not|never)\s+drinks?\s*[.!]*$"
+    # what a person avoids or keeps to as their diet: "avoids caffeine", "only eats fermented foods",
+    # "strongly avoids foods containing soy", "follows a whole-food, plant-based diet"
+    r"|\b(?:avoids?|avoiding|cuts?\s+out|cut\s+out|steers?\s+clear\s+of|gave\s+up|quit|aversion\s+to)\s+"
+    r"(?:all\s+|any\s+)?(?:kinds?\s+of\s+)?(?:foods?\s+(?:containing|with|that\s+contain)\s+)?"
+    r"(?:caffeine|soy|soya|dairy|gluten|wheat|meat|red\s+meat|pork|fish|shellfish|seafood|eggs|nuts|peanuts|"
+    r"sugar|refined\s+sugar|animal\s+products|processed\s+foods?|artificial\s+(?:additives|sweeteners)|additives|"
+    r"preservatives|fried\s+foods?|spicy\s+foods?)\b"
+    r"|\b(?:only\s+(?:eats?|consumes?|drinks?)|(?:eats?|consumes?)\s+only)\s+(?:\w+\s+){0,3}?"
+    r"(?:foods?|produce|meat|fish|vegetables|herbs|dishes)\b"
+    r"|\b(?:plant[\s-]based|whole[\s-]foods?|raw[\s-]food|paleo|mediterranean|carnivore)\s+diet\b",
     re.IGNORECASE,
 )
 _DIET_WORD = frozenset({"vegetarian", "vegan", "pescatarian", "halal", "kosher"})
@@ -197,7 +207,10 @@ _REQUEST = re.compile(
 _OPINION = re.compile(
     r"\b(?:would|do|could|can|will)\s+you\s+(?:suggest|recommend|advise|pick|choose|go\s+for|reckon)\b"
     r"|\bwhat\s+do\s+you\s+(?:think|suggest|recommend)\b|\byour\s+(?:thoughts|take|advice|pick|suggestions?)\b"
-    r"|\bthoughts\s*\?",
+    r"|\bthoughts\s*\?"
+    # what a visitor should not miss is asked for the visitor: "What are the must-try dishes in Tokyo?"
+    r"|\bmust[\s-](?:try|see|do|visit|eat)\b|\bworth\s+(?:trying|seeing|visiting|doing)\b"
+    r"|\b(?:best|good|efficient|easiest|cheapest|quickest)\s+ways?\s+to\s+(?:get|travel|commute|explore)\b",
     re.IGNORECASE,
 )
 

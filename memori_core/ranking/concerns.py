@@ -59,6 +59,7 @@ FACT_CONCERNS: dict[str, str] = {
     "blood thinner": _any("warfarin", "blood thinner", "anticoagulant", "apixaban", "rivaroxaban",
                           "dabigatran", "edoxaban", "heparin", "clopidogrel", "coumadin", "eliquis", "xarelto"),
     "latex": _any("latex"),
+    "meal": _any("diet", "food", "foods", "eat*", "consum*", "dish", "meal"),
     "caffeine": _any("caffeine", "decaf*"),
     "diabetes": _any("diabet*", "prediabet*", "insulin", "metformin", "blood sugar"),
     "exertion": _any("asthma*", "inhaler", "puffer", "epilep*", "heart condition", "angina", "pacemaker", "pregnan*"),
@@ -88,9 +89,13 @@ LIMIT_CONCERNS: dict[str, str] = {
     "flying": r"\b(?:(?:afraid|scared|terrified|fear)\s+of\s+flying|hates?\s+flying|"
               r"(?:rather\s+than|never|won't|doesn't|don't|does\s+not|do\s+not)\s+fly\b|aviophobi\w*)",
     "dogs": r"\b(?:afraid|scared|terrified|fear|phobia)\s+of\s+dogs\b|\bcynophobi\w*",
-    "heights": r"\b(?:vertigo|acrophobi\w*|(?:afraid|scared|terrified|fear)\s+of\s+heights|avoids?\s+heights)\b",
+    "heights": r"\b(?:vertigo|acrophobi\w*|(?:afraid|scared|terrified|fear|phobia)\s+of\s+heights|avoids?\s+heights|"
+               r"(?:aversion|averse)\s+to\s+heights|uncomfortable\s+(?:with|at|around)\s+heights|hates?\s+heights|"
+               r"(?:do(?:es)?n't|do(?:es)?\s+not)\s+(?:like|do|cope\s+with)\s+heights)\b",
     "water": r"\b(?:can't|cannot|can\s+not|doesn't|does\s+not|don't|never\s+learned\s+to)\s+swim\b|"
-             r"\b(?:afraid|scared|terrified|fear|phobia)\s+of\s+(?:the\s+)?(?:water|swimming|the\s+sea|deep\s+water)\b",
+             r"\b(?:afraid|scared|terrified|fear|phobia)\s+of\s+(?:the\s+)?(?:water|swimming|the\s+sea|deep\s+water)\b|"
+             r"\b(?:aversion|averse)\s+to\s+(?:\w+\s+){0,3}?water\b|"
+             r"\b(?:dislikes?|hates?|avoids?)\s+(?:\w+\s+){0,2}?water\s+(?:activities|sports)\b",
     "exertion": _any("bad back", "bad lower back", "lower back pain", "back problem", "back pain", "sciatica",
                      "slipped disc", "herniated disc", "arthritis", "arthritic", "bad knee", "knee replace*",
                      "hip replace*", "knee replaced", "hip replaced", "still recovering", "recovering from", "stitches",
@@ -114,6 +119,13 @@ _CHILD = (r"(?:sons?|daughters?|kids?|children|child|toddlers?|bab(?:y|ies)|twin
           r"grand(?:children|child|kids?|sons?|daughters?)|step(?:sons?|daughters?|kids?))")
 SITUATION_CONCERNS: dict[str, str] = {
     "children": rf"\b{_CHILD}\b(?!')",
+    # a kind of outing the user does not enjoy: "dislikes museums", "doesn't enjoy historical monuments",
+    # "dislikes any form of camping", "dislikes activities that involve animals in captivity"
+    "sights": r"\b(?:dislikes?|hates?|avoids?|can't\s+stand|(?:do(?:es)?n't|do(?:es)?\s+not)\s+(?:like|enjoy|care\s+for)|"
+              r"not\s+(?:a\s+fan\s+of|into)|bored\s+by|finds?)\s+(?:\w+\s+){0,4}?(?:museums?|galleries|art\s+galleries|"
+              r"monuments?|historical\s+sites?|historic\s+sites?|ruins|churches|cathedrals|theme\s+parks?|"
+              r"amusement\s+parks?|zoos?|aquariums?|animals\s+in\s+captivity|tourist\s+traps?|guided\s+tours?|"
+              r"crowds|crowded\s+(?:places|attractions)|camping|glamping|nightclubs?|clubbing|gambling|casinos?)\b",
     "money": r"\b(?:sav(?:ing|es)\s+(?:up\s+)?(?:for|to)|savings|budget\w*|debts?|loans?|skint|broke|pension|"
              r"social\s+security|401\(?k\)?|sends?\s+money|mortgage|overdraft|tight\s+on\s+money|money\s+is\s+tight|"
              r"can(?:'t|not)\s+afford|paying\s+(?:off|back)|credit\s+card|low\s+income|unemployed|on\s+benefits)\b",
@@ -123,6 +135,14 @@ SITUATION_CONCERNS: dict[str, str] = {
                       r"no\s+car|car[\s-]free|without\s+a\s+car|walks?\s+everywhere|gets?\s+around\s+by|"
                       r"commutes?\s+(?:by|on)|cycles?\s+to\s+work|rather\s+than\s+(?:fly|drive)|"
                       r"(?:uses?|takes?|relies\s+on)\s+a\s+wheelchair|wheelchair\s+user)\b",
+    # a way of travelling the user avoids or prefers: "dislikes crowded public transport", "avoids taking
+    # subways", "refuses to use ride-sharing", "prefers trains or flights"
+    "transport": r"\b(?:avoids?|avoiding|dislikes?|hates?|refuses?|can't\s+(?:stand|tolerate)|won't|"
+                 r"(?:do(?:es)?n't|do(?:es)?\s+not)\s+(?:like|use|take|enjoy)|prefers?\s+not\s+to|"
+                 r"(?:afraid|scared|fear|phobia)\s+of|prefers?)\s+(?:\w+\s+){0,4}?"
+                 r"(?:public\s+transport\w*|subways?|metros?|the\s+underground|the\s+tube|buses|coaches|"
+                 r"(?:commuter\s+)?trains|ride[\s-]?shar\w*|uber|lyft|taxis|cabs|chauffeur\w*|driving|"
+                 r"rental\s+cars?|car\s+rentals?|scooters|cycling|bikes)\b",
     "stairs": r"\b(?:walk[\s-]?up|no\s+(?:lift|elevator)|"
               r"(?:lift|elevator)\s+(?:\w+\s+){0,2}(?:breaks|broken|out\s+of\s+order)|"
               r"(?:\w+\s+)?floor\s+(?:flat|apartment)\s+(?:with\s+)?(?:no|without)\s+(?:a\s+)?(?:lift|elevator))",
@@ -224,7 +244,8 @@ _DRINK = ("alcohol*", "booze", "drinks", "a drink", "beer", "ale", "lager", "win
           "mulled wine", "eggnog", "hangover", "drunk", "tipsy", "booze", "bourbon", "brandy", "cognac", "port",
           "sherry", "schnapps", "liqueur", "punch", "piña colada", "pina colada", "toast to", "nightcap", "baijiu",
           "soju", "makgeolli", "shochu", "ouzo", "raki", "rakija", "grappa", "limoncello", "mezcal", "highball",
-          "out for a few", "a few pints", "a few beers", "few drinks", "round of drinks", "drinking")
+          "out for a few", "a few pints", "a few beers", "few drinks", "round of drinks", "drinking", "beverage",
+          "nightlife")
 _SWEET = ("sugar*", "sweets", "candy", "chocolate", "dessert", "cake", "cupcake", "cookie", "biscuit", "pastry",
           "pastries", "doughnut", "donut", "ice cream", "gelato", "soda", "coke", "fizzy drink", "juice", "smoothie",
           "milkshake", "pancake", "waffle", "syrup", "honey", "bread", "pasta", "rice", "potato", "potatoes",
@@ -254,7 +275,8 @@ _CLINIC = ("dentist", "dental", "doctor", "gp", "nurse", "surgeon", "surgery", "
 _MEAL = ("dinner", "lunch", "breakfast", "brunch", "supper", "snack", "meal", "eat", "eating", "cook", "cooking",
          "cookout", "cook out", "braai", "party food",
          "recipe", "restaurant", "takeaway", "takeout", "menu", "dish", "food", "picnic", "packed lunch", "lunchbox",
-         "dessert", "potluck", "buffet", "meal prep", "dinner party", "bake", "baking", "groceries", "grocery")
+         "dessert", "potluck", "buffet", "meal prep", "dinner party", "bake", "baking", "groceries", "grocery",
+         "cuisine", "delicacy", "delicacies", "tapas", "street food", "local food", "foodie", "dishes")
 _EXERTION = ("exercise", "yoga", "hot yoga", "pilates", "workout", "work out", "gym", "run", "running", "jog*",
              "football", "soccer", "rugby", "hockey", "tennis", "squash", "netball", "basketball", "hike", "hiking",
              "climb*", "boulder*", "swim*", "cycling", "bike ride", "marathon", "race", "training", "warm up",
@@ -379,9 +401,14 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "heights": ("climb*", "hike", "hiking", "mountain", "cable car", "gondola", "viewpoint", "tower", "rooftop",
                 "balcony", "ladder", "roof", "skydiv*", "bungee", "zip line", "zipline", "ferris wheel",
                 "glass floor", "cliff", "summit", "observation deck", "snow", "skyscraper", "hot air balloon", "ceiling",
-                "stepladder", "step ladder", "loft", "attic", "gutter", "scaffold", "scaffolding", "treehouse"),
+                "stepladder", "step ladder", "loft", "attic", "gutter", "scaffold", "scaffolding", "treehouse",
+                "outdoor activities", "outdoor adventures", "adventure", "adventurous", "thrill*", "adrenaline"),
     "water": ("swim*", "pool", "beach", "snorkel*", "scuba", "diving", "kayak*", "surf*", "paddleboard*",
-              "water park", "boat", "sailing", "lake"),
+              "water park", "boat", "sailing", "lake", "outdoor activities", "adventure", "adventurous",
+              "island", "resort"),
+    "sights": ("attraction", "attractions", "cultural experience", "cultural experiences", "things to do",
+               "sightseeing", "sights", "must see", "must do", "itinerary", "day trip", "city break", "explore",
+               "exploring", "nightlife", "accommodation", "accommodations"),
     "children": ("kid", "children", "child", "toddler", "the baby", "grandchildren", "grandkid", "family outing",
                  "family day", "family getaway", "family holiday", "family trip", "family friendly", "day out",
                  "school holiday", "half term", "babysitter", "babysitting", "playground", "three of us",
@@ -396,6 +423,10 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                        "car seat", "taxi", "new place", "moving house", "move house", "new flat", "new apartment",
                        "rent a car", "hire a car", "car hire", "rental car", "drive", "driving", "trip", "get around",
                        "getting around"),
+    "transport": ("way to get", "ways to get", "get to", "get there", "getting there", "getting to", "get around",
+                  "getting around", "transport", "transportation", "transit", "route from", "travel from",
+                  "travel between", "airport transfer", "commute", "commuting", "road trip", "long drive", "drive to",
+                  "taxi", "rental car", "rent a car", "hire a car", "car hire"),
     "stairs": ("stroller", "pram", "buggy", "pushchair", "furniture", "sofa", "couch", "mattress", "wardrobe", "piano",
                "carry", "carrying", "heavy", "moving house", "move house", "new place", "wheelchair"),
     "sleep": ("sleep", "sleeping", "can't sleep", "insomnia", "tired", "exhausted", "exhaustion", "fatigue",
@@ -431,7 +462,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "antibiotic": ("antibiotic", "penicillin", "amoxicillin", "amoxil", "augmentin", "prescription", "prescribed",
                    "infection", "chest infection", "strep", "uti", "tooth abscess"),
     "caffeine": ("coffee", "cafe", "café", "coffee shop", "hot drink", "warm drink", "espresso", "latte", "cappuccino",
-                 "tea", "cola", "coke", "energy drink", "red bull", "matcha", "chocolate", "pre-workout"),
+                 "tea", "cola", "coke", "energy drink", "red bull", "matcha", "chocolate", "pre-workout", "beverage"),
 }
 """Everyday words that touch each concern (allergen sources, what rules out alcohol, pregnancy precautions,
 what thins the blood or meets a blood thinner, where latex is, what sugar and salt are in, the painkillers and
