@@ -50,6 +50,7 @@ def test_personal_questions_speak_about_the_asker(text, expected):
     ("Which sights in Rome are worth visiting?", True),
     ("What's the best way to get around Lisbon?", True),
     ("What's the best way to learn Python?", False),  # a way to learn: about the world
+    ("What's the best way to get rust off old garden tools?", False),
     ("Is the film worth watching?", False),
     ("Can you explain how vaccines work?", False),  # a request, but for an explanation
     ("What's the capital of Peru?", False),

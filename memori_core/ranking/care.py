@@ -210,7 +210,8 @@ _OPINION = re.compile(
     r"|\bthoughts\s*\?"
     # what a visitor should not miss is asked for the visitor: "What are the must-try dishes in Tokyo?"
     r"|\bmust[\s-](?:try|see|do|visit|eat)\b|\bworth\s+(?:trying|seeing|visiting|doing)\b"
-    r"|\b(?:best|good|efficient|easiest|cheapest|quickest)\s+ways?\s+to\s+(?:get|travel|commute|explore)\b",
+    r"|\b(?:best|good|efficient|easiest|cheapest|quickest)\s+ways?\s+to\s+(?:get\s+(?:around|to|from|between|into)|"
+    r"travel|commute|explore)\b",
     re.IGNORECASE,
 )
 
