@@ -62,6 +62,7 @@ class MemoriCaptureNode(WaitsForCaptures, RunnableLambda):
             self._captures.drop(lost.entity_id, _DROPPED_UNANSWERED.format(per_user=MISSED_TURNS_DEFAULT,
                                                                            kept=UNANSWERED_KEPT))
 
+
 def memori_capture_node(
     engine: RecallEngine,
     entity_id: str | None = None,

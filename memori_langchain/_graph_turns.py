@@ -60,6 +60,7 @@ def turn_key(
         return None
     return entity, thread_of_run(config), str(human.id)
 
+
 TurnKey = tuple[str, str | None, str, bytes]
 """A turn a capture node knows: (entity, thread id or ``None``, human message id, digest of the turn)."""
 
@@ -76,8 +77,9 @@ class Begun:
     thread: str | None
     began: datetime
 
+
 def latest_turn(entity: str, messages: Sequence[BaseMessage], thread_id: str | None,
-                 ) -> tuple[BaseMessage, list[Message], TurnKey | None] | None:
+                ) -> tuple[BaseMessage, list[Message], TurnKey | None] | None:
     """The turn a capture node captures from ``messages``: the last human message, the messages given to the
     extractor (:func:`turn_to_capture`) and its key (``None`` for a message without an id); ``None`` without a
     human message."""
