@@ -378,6 +378,16 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         for lost in self._unanswered.keep(entity, key, missed, generation):
             self._captures.drop(lost.entity_id, _DROPPED_UNANSWERED.format(kept=UNANSWERED_KEPT))
 
+    def _begin_call(self, request: ModelRequest) -> tuple[RunnableConfig, str, int, datetime]:
+        """A model call begun: its run config and entity (the entity's failed ``strict`` capture raised first),
+        the entity's erase generation and the time now, noted for the turn the call answers."""
+        config = ensure_config()
+        entity = self._entity(request, config)
+        self._captures.raise_failure(entity)
+        since, began = ERASURES.generation(entity), datetime.now(timezone.utc)
+        self._note_began(request, config, entity, since, began)
+        return config, entity, since, began
+
     def _note_began(self, request: ModelRequest, config: RunnableConfig, entity: str, since: int,
                     began: datetime) -> None:
         # When the turn's first model call began: if that call fails, the next turn captures it as of then.
@@ -403,11 +413,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
 
     def wrap_model_call(self, request: ModelRequest, handler: Handler) -> ModelResponse:
         """Inject the block into this call's system message, call the model, then queue the turn's capture."""
-        config = ensure_config()
-        entity = self._entity(request, config)
-        self._captures.raise_failure(entity)
-        since, began = ERASURES.generation(entity), datetime.now(timezone.utc)
-        self._note_began(request, config, entity, since, began)
+        config, entity, since, began = self._begin_call(request)
         try:
             response = handler(self._with_block(request, self._recall(request, config, entity).block()))
         except BaseException:  # no answer: the user's next answered turn captures this one
@@ -418,11 +424,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
 
     async def awrap_model_call(self, request: ModelRequest, handler: AsyncHandler) -> ModelResponse:
         """Async :meth:`wrap_model_call` (``engine.arecall``; the capture is queued the same way)."""
-        config = ensure_config()
-        entity = self._entity(request, config)
-        self._captures.raise_failure(entity)
-        since, began = ERASURES.generation(entity), datetime.now(timezone.utc)
-        self._note_began(request, config, entity, since, began)
+        config, entity, since, began = self._begin_call(request)
         try:
             response = await handler(self._with_block(request, await self._recall(request, config, entity).ablock()))
         except BaseException:  # a raised call, or a stream the client abandoned (cancelled)

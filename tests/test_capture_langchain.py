@@ -467,7 +467,7 @@ def test_graph_capture_node_without_a_thread_captures_another_text_under_a_reuse
 def test_graph_capture_node_remembers_a_bounded_number_of_captured_turns(
     ungated: RecallEngine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import memori_langchain.graph as graph_module
+    import memori_langchain._graph_turns as graph_module
 
     seen: list[str] = []
 

@@ -26,9 +26,9 @@ from ..facts import StoredFact
 from .rows import EntityColumns, EntityRows
 
 __all__ = [
-    "CacheFolder", "CloseCallbacks", "ClosedError", "ClosesWithCallbacks", "EntityColumns", "EntityRows", "FactStore", "PartialDeleteError",
-    "PartialWriteError", "RevisionStore", "RowStore", "join_revision", "refused_once_closed", "settle_failed_delete",
-    "settle_failed_write", "split_revision", "when_open",
+    "CacheFolder", "CloseCallbacks", "ClosedError", "ClosesWithCallbacks", "EntityColumns", "EntityRows", "FactStore",
+    "PartialDeleteError", "PartialWriteError", "RevisionStore", "RowStore", "check_upsert_counts", "join_revision",
+    "refused_once_closed", "settle_failed_delete", "settle_failed_write", "split_revision", "when_open",
 ]
 
 INTENT_MARK = "~"
@@ -117,6 +117,13 @@ class PartialDeleteError(PartialWriteError):
         super().__init__(message, remaining_ids, deleted_ids)
         self.deleted_ids = list(deleted_ids)
         self.remaining_ids = list(remaining_ids)
+
+
+def check_upsert_counts(facts: Sequence[StoredFact], embeddings: np.ndarray) -> None:
+    """Raise ``ValueError`` when an upsert's facts and embeddings differ in number (both stores check it before
+    writing anything)."""
+    if len(facts) != len(embeddings):
+        raise ValueError(f"{len(facts)} facts but {len(embeddings)} embeddings")
 
 
 def settle_failed_write(

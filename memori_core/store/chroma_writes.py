@@ -11,7 +11,7 @@ import numpy as np
 
 from ..facts import StoredFact
 from . import deadline
-from .base import settle_failed_delete, settle_failed_write, when_open
+from .base import check_upsert_counts, settle_failed_delete, settle_failed_write, when_open
 from .chroma_log import scrub_erased
 from .chroma_reads import ChromaReads
 from .chroma_records import ENTITY, chroma_id, inline, pack
@@ -45,8 +45,7 @@ class ChromaWrites(ChromaReads):
         each batch lands. A failure after some batches landed raises
         :class:`PartialWriteError` with the ids that landed.
         """
-        if len(facts) != len(embeddings):
-            raise ValueError(f"{len(facts)} facts but {len(embeddings)} embeddings")
+        check_upsert_counts(facts, embeddings)
         step = self.max_batch_size
 
         def write(start: int) -> int:

@@ -20,7 +20,15 @@ from typing import Any
 import numpy as np
 
 from ..facts import StoredFact, validity_json
-from .base import CloseCallbacks, ClosesWithCallbacks, FactStore, settle_failed_delete, settle_failed_write, when_open
+from .base import (
+    CloseCallbacks,
+    ClosesWithCallbacks,
+    FactStore,
+    check_upsert_counts,
+    settle_failed_delete,
+    settle_failed_write,
+    when_open,
+)
 from .keyed_locks import KeyedLocks
 from .rows import EntityColumns, EntityRows, fact_of_row
 
@@ -171,8 +179,7 @@ class InMemoryFactStore(ClosesWithCallbacks, FactStore):
         Every batch is tried; when one fails, what the store holds is read back
         (see :class:`~memori_core.store.base.RowStore`).
         """
-        if len(facts) != len(embeddings):
-            raise ValueError(f"{len(facts)} facts but {len(embeddings)} embeddings")
+        check_upsert_counts(facts, embeddings)
         if not facts:
             return
         vectors = np.array(embeddings, dtype=np.float32)  # a copy: the caller's array stays the caller's
