@@ -9,6 +9,7 @@ from _helpers import shared_fixture
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.query import recent_turns
 from memori_core.ranking.conversation import (
+    accepts,
     asks_something,
     blend_query,
     conversation_text,
@@ -70,6 +71,26 @@ def test_a_courtesy_turn_has_only_courtesy_words_or_no_word_at_all(query, terms,
     assert is_courtesy(query, terms, frozenset({"thank", "sound", "good"})) is courtesy
 
 
+@pytest.mark.parametrize("turn, accepting", [
+    ("ok", True),
+    ("yes please", True),
+    ("Sounds good, do it!", True),
+    ("perfect, continue", True),
+    ("Ok, go ahead", True),
+    ("\U0001F44D", True),
+    ("Thanks!", False),  # closes the conversation
+    ("ok thanks", False),
+    ("Great, thanks!", False),
+    ("Bye", False),
+    ("no", False),  # turns it down
+    ("Sounds good", False),  # agrees, asks for nothing more
+    ("ok, what's the capital of Peru?", False),  # asks something of its own
+    ("?!", False),
+])
+def test_a_turn_accepts_when_it_only_says_yes_or_go_on(turn, accepting):
+    assert accepts(turn) is accepting
+
+
 def test_a_fact_is_told_in_a_turn_that_holds_all_its_words_but_user():
     turns = [frozenset({"get", "seasick", "boat"}), frozenset({"move", "porto"})]
     assert told_in(["user", "get", "seasick", "boat"], turns, frozenset({"user"}))
@@ -101,6 +122,19 @@ def test_a_follow_up_of_stopwords_only_reads_its_conversation_and_a_thanks_does_
     report = seeded.explain("What about them?", "u1", context=[EARLIER])
     assert report.conversation == f"What about them?\n{EARLIER}"
     assert seeded.explain("Thanks!", "u1", context=[EARLIER]).conversation is None
+
+
+@pytest.mark.parametrize("turn", ["ok", "yes please", "Sounds good, do it.", "\U0001F44D",
+                                  "Sure, write the full menu."])
+def test_a_turn_accepting_what_the_assistant_offered_recalls_what_the_earlier_turn_needed(seeded, turn):
+    # "Shall I plan the menu?" -> "ok": the model is about to act on the earlier turn, allergy and all.
+    assert "User is allergic to shellfish and prawns." in [f.content for f in seeded.recall(turn, "u1",
+                                                                                          context=[EARLIER])]
+
+
+@pytest.mark.parametrize("turn", ["Thanks!", "ok thanks", "Bye"])
+def test_a_turn_closing_the_conversation_recalls_nothing(seeded, turn):
+    assert seeded.recall(turn, "u1", context=[EARLIER]) == []
 
 
 def test_context_costs_one_extra_embedding_and_none_without_context(hash_embedder):

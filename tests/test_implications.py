@@ -455,6 +455,11 @@ def test_a_personal_question_naming_a_pet_recalls_the_pet_fact():
     ("What can I drink at the wedding?", set()),
     ("Can you suggest a good car for a family?", set()),
     ("I work at Meta.", set()),  # a statement
+    ("What's the weather like in my city today?", {"user:residence"}),  # the asker's place, used
+    ("Any good events in my town this weekend?", {"user:residence"}),
+    ("Any decent sushi places near me?", {"user:residence"}),
+    ("My town is so boring.", set()),  # a statement
+    ("What's the weather like in Paris?", set()),
 ])
 def test_asked_slots_are_the_slots_a_question_asks_the_assistant_to_recall_about_the_asker(question, slots):
     assert asked_slots(question) == frozenset(slots)

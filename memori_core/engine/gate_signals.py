@@ -22,6 +22,7 @@ from ..ranking.care import care_share, is_care_fact, named_by
 from ..ranking.care import prototype_texts as domain_texts
 from ..ranking.conversation import (
     COURTESY_WORDS,
+    accepts,
     gate_cosine,
     is_courtesy,
     leans_on_the_conversation,
@@ -89,12 +90,14 @@ class GateSignals:
     _prototypes_failing: bool
     _prototypes_lock: threading.Lock
 
-    def _unasked(self, query: str, q_tokens: Sequence[str]) -> tuple[str | None, str | None]:
+    def _unasked(self, query: str, q_tokens: Sequence[str], read: Sequence[str] = ()) -> tuple[str | None, str | None]:
         """For the relevance gate: why ``query`` asks for nothing a fact could answer (a courtesy turn, "Thanks!",
         "谢谢!"; a turn without a word, "👍"), and the script it is written in when the embedder does not read it
         (:func:`~memori_core.embedders.embedder_scripts`); ``(None, None)`` for an ordinary question. ``q_tokens``:
-        the query as the engine's analyzer reads it."""
-        if is_courtesy(query, q_tokens, _courtesy_terms((self.config.tokenizer, self.config.stemmer))):
+        the query as the engine's analyzer reads it; ``read``: the turns read with it (after one, a turn that
+        accepts, "ok", "yes please", "👍", asks for what it accepts: :func:`~.ranking.conversation.accepts`)."""
+        accepting = bool(read) and accepts(query)
+        if not accepting and is_courtesy(query, q_tokens, _courtesy_terms((self.config.tokenizer, self.config.stemmer))):
             return ("a courtesy turn" if any(ch.isalnum() for ch in query) else "a turn without a word"), None
         scripts = embedder_scripts(self.embedder)
         if scripts is None:
@@ -103,7 +106,10 @@ class GateSignals:
         return None, (script if script is not None and script not in scripts else None)
 
     def _is_courtesy(self, query: str) -> bool:
-        """A courtesy turn ("Thanks!", "ok"): it reads no context (:func:`~.ranking.conversation.is_courtesy`)."""
+        """A courtesy turn ("Thanks!", "ok thanks"): it reads no context (:func:`~.ranking.conversation.is_courtesy`);
+        one that accepts ("ok", "yes please", "👍": :func:`~.ranking.conversation.accepts`) reads it."""
+        if accepts(query):
+            return False
         key = (self.config.tokenizer, self.config.stemmer)
         return is_courtesy(query, analyzer(*key)(query), _courtesy_terms(key))
 

@@ -326,7 +326,7 @@ class ReadPath(Answers, GateSignals, Judging):
             return _Scored(scores, facts, gathered.found.scorable, gathered.core, read_alone)
 
         if gated and cfg.gate == "relevance":
-            nothing, unread = self._unasked(query, q_tokens)
+            nothing, unread = self._unasked(query, q_tokens, read)
             if nothing is not None or unread is not None:
                 return done(replace(scores, nothing_asked=nothing, unread_script=unread))
         if turn.general:

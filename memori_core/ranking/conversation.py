@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["CONVERSATION_WORDS", "COURTESY_WORDS", "SHORT_TURN", "asks_something", "blend_query", "conversation_text",
+__all__ = ["CONVERSATION_WORDS", "COURTESY_WORDS", "SHORT_TURN", "accepts", "asks_something", "blend_query", "conversation_text",
            "conversation_turns", "gate_cosine", "goes_on_from_the_conversation", "is_courtesy", "offers_a_choice", "leans_on_the_conversation", "points_back", "tells_news", "told_in"]
 
 COURTESY_WORDS = frozenset({
@@ -97,6 +97,30 @@ def is_courtesy(query: str, query_terms: Sequence[str], courtesy_terms: frozense
     return all(t in courtesy_terms for t in query_terms)
 
 
+_ACCEPTING = frozenset({"ok", "okay", "k", "yes", "yeah", "yep", "yup", "sure", "please", "go", "ahead", "continue",
+                        "proceed", "alright", "do", "it", "that", "sounds", "good", "great", "perfect", "fine", "lets",
+                        "let's", "let", "us", "one", "then", "works"})
+_ACCEPTS = frozenset({"ok", "okay", "k", "yes", "yeah", "yep", "yup", "sure", "please", "ahead", "continue", "proceed",
+                      "alright", "do"})
+_ACCEPTING_EMOJI = ("\U0001f44d", "\U0001f44c", "\u2705", "\u2714")  # thumbs up, OK hand, check marks
+_WORD = re.compile(r"[\w']+")
+
+
+def accepts(turn: str) -> bool:
+    """Whether a turn only accepts what the conversation was doing ("ok", "yes please", "sounds good, do it",
+    "perfect, continue", "👍"): the model is about to act on the turn it accepts (write the satay recipe), so recall
+    reads the accepted turn. A turn that thanks or says goodbye ("ok thanks", "Great, thanks!") closes the
+    conversation instead, and "no" turns it down.
+
+    >>> accepts("yes please"), accepts("Sounds good, do it!"), accepts("ok thanks"), accepts("Thanks!")
+    (True, True, False, False)
+    """
+    words = _WORD.findall(turn.lower().replace("\u2019", "'"))
+    if not words:
+        return any(e in turn for e in _ACCEPTING_EMOJI)
+    return all(w in _ACCEPTING for w in words) and any(w in _ACCEPTS for w in words)
+
+
 def told_in(fact_terms: Sequence[str], turns_terms: Sequence[frozenset[str]], ignore: frozenset[str]) -> bool:
     """Whether one read turn holds every analysed term of a fact (less ``ignore``, such as "user"): the
     conversation told that fact itself ("I get seasick on boats." and "User gets seasick on boats."), so the
@@ -105,7 +129,9 @@ def told_in(fact_terms: Sequence[str], turns_terms: Sequence[frozenset[str]], ig
     return bool(terms) and any(terms <= turn for turn in turns_terms)
 
 
-_GOES_ON = re.compile(r"^\W*(?:and|but|so|also|then|ok|okay|what\s+about|how\s+about|what\s+if|if)\b", re.IGNORECASE)
+# ... or accepts what the assistant offered and asks for it: "Sure, write the full recipe.", "Yes, add a dessert."
+_GOES_ON = re.compile(r"^\W*(?:and|but|so|also|then|ok|okay|what\s+about|how\s+about|what\s+if|if|yes|yeah|yep|sure|"
+                      r"please|go\s+ahead)\b", re.IGNORECASE)
 _POINTS_BACK = re.compile(
     r"\b(?:it|its|that|this|those|these|them|they|their|there|he|she|him|her|one|ones|same|instead)\b", re.IGNORECASE
 )

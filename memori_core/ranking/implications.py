@@ -220,6 +220,9 @@ _ABOUT_ME = re.compile(
 
 
 _MY_THING = re.compile(r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+", re.IGNORECASE)
+# the asker's own place, used rather than named: "the weather in my city", "events in my town", "near me"
+_MY_PLACE = re.compile(r"\b(?:my|our)\s+(?:city|town|village|neighbou?rhood|area|local\s+area|place|hometown|home\s+town|"
+                       r"suburb|street|region)\b|\bnear\s+(?:me|us)\b|\baround\s+here\b", re.IGNORECASE)
 
 
 def recalls_the_asker(question: str) -> bool:
@@ -277,7 +280,8 @@ def asked_slots(question: str) -> frozenset[str]:
     about the asker: "Where do I work?", "What do I do for a living?", "What's my sister's job?" (``"sister:job"``),
     "Do I have a car?"; or of the asker's own thing it names ("Any tips for my job?", "My car makes a weird noise,
     what should I do?"); empty for a request for advice that names none ("What should I cook?", "Can you suggest a
-    wine?"), where the other signals judge, and for a statement.
+    wine?"), where the other signals judge, and for a statement. A question that uses the asker's place ("the
+    weather in my city", "events near me") asks for where the asker lives.
 
     >>> sorted(asked_slots("Where do I work?")), sorted(asked_slots("What should I drink tonight?"))
     (['user:job'], [])
@@ -288,7 +292,9 @@ def asked_slots(question: str) -> frozenset[str]:
     if not asks_something(text):
         return frozenset()
     # "Any tips for my job?", "My car makes a weird noise, what should I do?": the user's own one, named
-    return frozenset(k for m in _MY_THING.finditer(text) for k in slot_keys(m.group()) if k.startswith("user:"))
+    keys = frozenset(k for m in _MY_THING.finditer(text) for k in slot_keys(m.group()) if k.startswith("user:"))
+    # "What's the weather like in my city today?": where the user lives answers it
+    return keys | {"user:residence"} if _MY_PLACE.search(text) else keys
 
 
 def slot_rows(keys: frozenset[str], facts: Sequence[str],
