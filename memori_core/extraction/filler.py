@@ -1,5 +1,5 @@
 """Chat filler cut from a user message before the rules read it: "tbh", "lol", "I know I know", a "like" before a
-number, "got myself a", drawn-out words ("sooo"), emoji.
+number, "got myself a", a "too" beside the subject ("I too am vegan"), drawn-out words ("sooo"), emoji.
 
 "i'm a big meat eater tbh, steak like 4 times a week" states "I'm a big meat eater, steak 4 times a week"; the
 filler would be kept in the fact, or hide the verb a rule reads ("got myself a used Skoda"). Pure, English only.
@@ -25,6 +25,8 @@ _LIKE_IS_VERB = frozenset(
 # An emoji between words ends what was said before it: "just ate too much cake 🎂 it's my 30th today!".
 _EMOJI_BETWEEN = re.compile(rf"\s*{_EMOJI}+\s+(?=\w)")
 _EMOJI_LEFT = re.compile(rf"\s*{_EMOJI}+")
+# "I too am vegan", "We, too, have a dog": "too" beside the subject only ties it to someone said before.
+_SUBJECT_TOO = re.compile(r"\b(?P<subject>i|we)(?:\s*,\s*too\s*,\s*|\s+too\s+)(?=[a-z])", re.IGNORECASE)
 # "sooo", "yesss": a letter typed three times or more at a word's end, in lower case.
 _DRAWN_OUT = re.compile(r"\b([a-z]+?)([a-z])\2{2,}\b")
 
@@ -48,6 +50,7 @@ def strip_filler(text: str) -> str:
     out = _EMOJI_LEFT.sub("", out)
     out = re.sub(r"\b(got|bought|treated)\s+(?:myself|ourselves)\b(?=\s+(?:a|an|some|the|my|our)\b)", r"\1", out,
                  flags=re.IGNORECASE)
+    out = _SUBJECT_TOO.sub(lambda m: m.group("subject") + " ", out)
     out = _DRAWN_OUT.sub(lambda m: m.group(1) + m.group(2), out)
     out = re.sub(r"^[\s,]+|[\s,]+$|(?<=[,.!?])[\s,]*,", "", out)  # "lol, we moved" -> "we moved"
     out = re.sub(r"\s+(?=[,.!?])", "", out)

@@ -1,0 +1,95 @@
+"""Rule-based capture words a fact plainly and ends what a change ends, through capture_facts into a real embedded
+Chroma store (issue 21, memory that stays true): filler words left out of the fact, invisible characters read
+as the user saw them, a negated old state told beside the new one, sarcasm, the spouse slot, an emoji object, a
+break-up, a pronoun with nothing it points to, a diet constraint beside a diet, and who proposed."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from functools import partial
+
+import pytest
+
+from _capture import RULES, ended_texts, texts_after
+from _helpers import ungated_engine
+
+# A Wednesday; the turns are read as said then.
+SAID = datetime(2026, 5, 20, 9, 0, tzinfo=timezone.utc)
+
+_said = partial(texts_after, at=SAID)  # each turn said at SAID
+
+
+def _facts(text: str) -> list[str]:
+    """The facts the shipped rules take from one user message, with nothing stored."""
+    return [f.text for f in RULES.extract([("user", text)])]
+
+
+# -- 1. filler words ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I'm also allergic to shellfish.", "User is allergic to shellfish."),
+        ("I also have a cat.", "User has a cat."),
+        ("I still live in Paris.", "User lives in Paris."),
+        ("I'm still vegan.", "User is vegan."),
+        ("I'm really allergic to nuts.", "User is allergic to nuts."),
+        ("My sister also lives in Paris.", "User's sister lives in Paris."),
+        ("I have a cat too.", "User has a cat."),
+        ("I have a dog as well.", "User has a dog."),
+        ("I actually live in Oslo.", "User lives in Oslo."),
+        ("I too am vegan.", "User is vegan."),
+        ("I, too, am allergic to nuts.", "User is allergic to nuts."),
+        ("We, too, have a dog.", "User has a dog."),
+    ],
+)
+def test_a_filler_word_beside_the_subject_is_left_out_of_the_fact(said: str, fact: str) -> None:
+    assert _facts(said) == [fact]
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I don't really eat meat.", "User doesn't really eat meat."),  # weaker than "doesn't eat meat"
+        ("I'm too tired to cook tonight.", None),  # "too" measures: a passing state, not filler
+        ("I can't sit still.", "User can't sit still."),  # "still" as a word of its own
+        ("I have a cat as well as a dog.", "User has a cat as well as a dog."),
+    ],
+)
+def test_a_word_that_says_something_stays_in_the_fact(said: str, fact: str | None) -> None:
+    assert _facts(said) == ([fact] if fact else [])
+
+
+@pytest.mark.parametrize(
+    ("first", "again"),
+    [
+        ("I'm allergic to shellfish.", "I'm also allergic to shellfish."),
+        ("I live in Paris.", "I still live in Paris."),
+        ("I'm vegan.", "I too am vegan."),
+        ("I have a cat.", "I also have a cat."),
+    ],
+)
+def test_a_fact_said_again_with_a_filler_word_is_stored_once(first: str, again: str) -> None:
+    engine = ungated_engine()
+    assert len(_said(engine, first, again)) == 1
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("As a vegetarian I love tofu.", ["User is a vegetarian.", "User loves tofu."]),
+        ("Being a nurse, I work nights.", ["User is a nurse.", "User works nights."]),
+        ("As a vegan, I'd love some recipes.", ["User is a vegan."]),
+    ],
+)
+def test_what_the_user_is_said_before_a_statement_is_a_fact_of_its_own(said: str, facts: list[str]) -> None:
+    assert _facts(said) == facts
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["As a kid I lived in Rome.", "As a result I moved to Leeds.", "As a family we eat out on Fridays."],
+)
+def test_as_a_that_names_no_lasting_part_of_life_is_no_fact_of_what_the_user_is(said: str) -> None:
+    assert not any(f.startswith("User is a") for f in _facts(said))
