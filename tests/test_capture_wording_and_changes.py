@@ -93,3 +93,32 @@ def test_what_the_user_is_said_before_a_statement_is_a_fact_of_its_own(said: str
 )
 def test_as_a_that_names_no_lasting_part_of_life_is_no_fact_of_what_the_user_is(said: str) -> None:
     assert not any(f.startswith("User is a") for f in _facts(said))
+
+
+# -- 2. invisible and control characters -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I\u200b live in Bergen.", "User lives in Bergen."),  # zero-width space
+        ("I live in Ber\u00adgen.", "User lives in Bergen."),  # soft hyphen
+        ("\ufeffI'm vegan.", "User is vegan."),  # byte-order mark
+        ("I'm aller\u2060gic to nuts.", "User is allergic to nuts."),  # word joiner
+        ("I have a\x00 cat named Zed.", "User has a cat named Zed."),  # NUL
+        ("I work\x07 as a nurse.", "User works as a nurse."),  # another control character
+    ],
+)
+def test_invisible_and_control_characters_are_read_as_the_user_saw_the_message(said: str, fact: str) -> None:
+    assert _facts(said) == [fact]
+
+
+def test_a_move_typed_with_a_zero_width_space_ends_the_old_home() -> None:
+    engine = ungated_engine()
+    assert _said(engine, "I live in Oslo.", "I\u200b live in Bergen now.") == ["User lives in Bergen."]
+    assert ended_texts(engine) == ["User lives in Oslo."]
+
+
+def test_line_breaks_and_tabs_still_separate_what_is_said() -> None:
+    assert _facts("I live in Oslo.\nI work as a nurse.\tI have a cat.") == [
+        "User lives in Oslo.", "User works as a nurse.", "User has a cat."]
