@@ -122,3 +122,49 @@ def test_a_move_typed_with_a_zero_width_space_ends_the_old_home() -> None:
 def test_line_breaks_and_tabs_still_separate_what_is_said() -> None:
     assert _facts("I live in Oslo.\nI work as a nurse.\tI have a cat.") == [
         "User lives in Oslo.", "User works as a nurse.", "User has a cat."]
+
+
+# -- 4. sarcasm --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Yeah right, I'm a billionaire.",
+        "yeah right I'm a billionaire",
+        "Oh yeah, right, I'm a morning person.",
+        "As if I'd ever eat meat.",
+        "I'm a billionaire, yeah right.",
+        "I'm a billionaire /s",
+        "I'm a billionaire lol jk",
+        "I'm a billionaire, just kidding.",
+    ],
+)
+def test_a_statement_said_in_sarcasm_stores_nothing(said: str) -> None:
+    assert _facts(said) == []
+
+
+def test_sarcasm_changes_no_stored_fact() -> None:
+    engine = ungated_engine()
+    assert _said(engine, "I live in Oslo.", "Yeah right, I moved to Paris.") == ["User lives in Oslo."]
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("Yeah, right now I live in Leeds.", "User lives in Leeds."),
+        ("Yeah, I'm right-handed.", "User is right-handed."),
+        ("Right, I live in Leeds.", "User lives in Leeds."),
+        ("Yeah I live in Leeds.", "User lives in Leeds."),
+        ("I live in Leeds, right by the station.", "User lives in Leeds, right by the station."),
+    ],
+)
+def test_yeah_and_right_that_are_no_sarcasm_leave_the_statement(said: str, fact: str) -> None:
+    assert _facts(said) == [fact]
+
+
+def test_just_kidding_before_a_statement_takes_back_what_was_said_before_it() -> None:
+    # "just kidding" in front corrects the message before; the statement after it is what holds
+    engine = ungated_engine()
+    assert _said(engine, "I live in Lisbon.", "Just kidding, I don't live in Lisbon.") == [
+        "User doesn't live in Lisbon."]
