@@ -168,3 +168,37 @@ def test_just_kidding_before_a_statement_takes_back_what_was_said_before_it() ->
     engine = ungated_engine()
     assert _said(engine, "I live in Lisbon.", "Just kidding, I don't live in Lisbon.") == [
         "User doesn't live in Lisbon."]
+
+
+# -- 6. an emoji object ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I love 🍕 and pasta", "User loves pasta."),
+        ("I love pasta and 🍕", "User loves pasta."),
+        ("I love 🍕, pasta and sushi", "User loves pasta and sushi."),
+        ("I love pasta, 🍕 and sushi", "User loves pasta and sushi."),
+    ],
+)
+def test_an_emoji_in_a_list_leaves_the_rest_of_the_list(said: str, fact: str) -> None:
+    assert _facts(said) == [fact]
+
+
+@pytest.mark.parametrize("said", ["I love 🍕", "I got a 🐱!", "I'm allergic to 🥜", "I love 🍕 so much"])
+def test_a_fact_whose_only_object_was_an_emoji_is_not_stored(said: str) -> None:
+    assert _facts(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I got promoted 🎉 and I'm thrilled", "User got promoted."),  # the emoji ends a clause, no list
+        ("I smoke.", "User smokes."),  # a verb that needs no object
+        ("I gave in.", "User gave in."),
+        ("I have two kids 👶👶", "User has two kids."),
+    ],
+)
+def test_a_fact_with_its_object_or_no_need_of_one_is_kept(said: str, fact: str) -> None:
+    assert _facts(said) == [fact]
