@@ -202,3 +202,29 @@ def test_a_fact_whose_only_object_was_an_emoji_is_not_stored(said: str) -> None:
 )
 def test_a_fact_with_its_object_or_no_need_of_one_is_kept(said: str, fact: str) -> None:
     assert _facts(said) == [fact]
+
+
+# -- 8. a pronoun with nothing it points to ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("said", ["I turned it down.", "I gave them away.", "I finally turned it down!", "I picked it up."])
+def test_a_fact_whose_only_object_is_a_pronoun_with_nothing_before_it_is_not_stored(said: str) -> None:
+    assert _facts(said) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("I got a job offer from Google. I turned it down.", "User turned it down."),  # "it" is said before
+        ("I work in IT.", "User works in IT."),
+        ("I love that city.", "User loves that city."),
+    ],
+)
+def test_a_pronoun_with_something_to_point_to_or_no_pronoun_is_kept(said: str, fact: str) -> None:
+    assert fact in _facts(said)
+
+
+def test_a_pronoun_that_points_to_a_stored_offer_is_read_as_that_offer() -> None:
+    engine = ungated_engine()
+    assert _said(engine, "I got an offer from Dynatrace.", "I turned it down.") == [
+        "User turned down the job offer from Dynatrace."]
