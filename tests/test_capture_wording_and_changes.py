@@ -228,3 +228,63 @@ def test_a_pronoun_that_points_to_a_stored_offer_is_read_as_that_offer() -> None
     engine = ungated_engine()
     assert _said(engine, "I got an offer from Dynatrace.", "I turned it down.") == [
         "User turned down the job offer from Dynatrace."]
+
+
+# -- 3. a negated old state told beside the new one --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("before", "change", "valid"),
+    [
+        ("I live in Lisbon.", "I don't live in Lisbon anymore, I moved to Faro.", ["User lives in Faro."]),
+        ("I live in Lisbon.", "I no longer live in Lisbon, I live in Faro now.", ["User lives in Faro."]),
+        ("I'm vegan.", "I'm not vegan anymore, I'm vegetarian now.", ["User is vegetarian."]),
+        ("I drink coffee.", "I don't drink coffee any more, I drink tea now.", ["User drinks tea."]),
+    ],
+)
+def test_a_state_told_as_over_beside_what_holds_now_only_ends_the_old_one(
+        before: str, change: str, valid: list[str]) -> None:
+    engine = ungated_engine()
+    assert _said(engine, before, change) == valid
+    assert ended_texts(engine) == [_facts(before)[0]]
+
+
+def test_a_state_told_as_over_beside_what_holds_now_with_nothing_stored_keeps_what_holds_now() -> None:
+    assert _facts("I don't live in Lisbon anymore, I live in Faro now.") == ["User lives in Faro."]
+
+
+@pytest.mark.parametrize(
+    ("before", "change", "kept"),
+    [
+        ("I'm vegetarian.", "I'm not vegetarian anymore.", "User is not vegetarian anymore."),
+        ("I'm vegetarian.", "I'm no longer vegetarian.", "User is no longer vegetarian."),
+        ("I live in Lisbon.", "I don't live in Lisbon anymore.", "User doesn't live in Lisbon anymore."),
+    ],
+)
+def test_a_state_told_as_over_with_nothing_in_its_place_is_kept_and_ends_the_old_one(
+        before: str, change: str, kept: str) -> None:
+    engine = ungated_engine()
+    assert _said(engine, before, change) == [kept]
+    assert ended_texts(engine) == [_facts(before)[0]]
+
+
+@pytest.mark.parametrize(
+    ("before", "change", "valid"),
+    [
+        # the new fact leaves the stored diet: the ending stays and ends it
+        ("I'm vegan.", "I'm not vegan anymore but I still don't eat meat.",
+         ["User doesn't eat meat.", "User is not vegan anymore."]),
+        # another slot: both hold
+        ("I smoke.", "I don't smoke anymore and I run every day.", ["User doesn't smoke anymore.", "User runs every day."]),
+    ],
+)
+def test_a_state_told_as_over_beside_a_fact_that_does_not_end_it_is_kept(
+        before: str, change: str, valid: list[str]) -> None:
+    engine = ungated_engine()
+    assert _said(engine, before, change) == valid
+    assert ended_texts(engine) == [_facts(before)[0]]
+
+
+def test_someone_elses_state_told_as_over_beside_the_users_is_kept() -> None:
+    assert _facts("My sister doesn't live in Paris anymore, I live in Paris.") == [
+        "User's sister doesn't live in Paris anymore.", "User lives in Paris."]

@@ -122,6 +122,9 @@ _LEFT = rx(
     r"\b(?:left|quit|resigned|handed\s+in|moved\s+out|sold|gave\s+up|given\s+up|stopped|dropped\s+out|"
     r"(?:done|finished)\s+with)\b"
 )
+# "I don't live in Lisbon anymore", "I'm no longer vegetarian", "I'm not vegan any more": a state told as over, by
+# its negation (not "I never lived in Lisbon", a state that never held).
+_NO_LONGER = rx(r"\bno\s+longer\b|(?:\bnot\b|n't\b).*\b(?:anymore|any\s+more)\b")
 _AND = rx(r"\s(?:and|but)\s|;")
 
 
@@ -232,8 +235,8 @@ def with_partner(fact: str, ended: Sequence[str]) -> str:
 
 def _is_ending(verdict: SentenceVerdict) -> bool:
     """Whether ``verdict``'s sentence tells that a thing was left or stopped ("I quit Google", "I handed in my
-    notice", "I left the lab")."""
-    return bool(_LEFT.search(verdict.sentence))
+    notice", "I left the lab"), or that a state no longer holds ("I don't live in Lisbon anymore")."""
+    return bool(_LEFT.search(verdict.sentence) or _NO_LONGER.search(verdict.sentence))
 
 
 def told_with_what_holds_now(
@@ -241,17 +244,23 @@ def told_with_what_holds_now(
 ) -> bool:
     """Whether ``fact`` only tells what was left or stopped, beside a clean fact of the same message that says
     what holds now in its place ("I quit Google and now I work at a startup": "User quit Google." beside "User
-    works at a startup."): that one replaces every stored fact ``fact`` replaces, or is of the same slot of
-    the same person. Memory keeps what holds now; the ending only marks the stored fact no longer valid."""
+    works at a startup."; "I don't live in Lisbon anymore, I moved to Faro": "User doesn't live in Lisbon
+    anymore." beside "User lives in Faro."): that one replaces every stored fact ``fact`` replaces, or is of the
+    same slot of the same person (a state told as no longer holding: only when it replaces them). Memory keeps what
+    holds now; the ending only marks the stored fact no longer valid. A state told as no longer holding with nothing
+    in its place ("I'm not vegetarian anymore") is stored, and ends the stored state."""
     if not _is_ending(verdict):
         return False
+    # a state told as no longer holding ("I'm not vegan anymore but I still don't eat meat") stays when the new fact
+    # leaves a stored fact it ends
+    negated_only = not _LEFT.search(verdict.sentence) and bool(fact.supersedes)
     slots = slots_of(fact.text)
     for other, how in said:
         if other is fact or how.reason != KEPT_REWRITTEN or _is_ending(how):
             continue
         if fact.supersedes and set(fact.supersedes) <= set(other.supersedes):
             return True
-        if any(holder(fact.text, s) == holder(other.text, s) for s in slots & slots_of(other.text)):
+        if not negated_only and any(holder(fact.text, s) == holder(other.text, s) for s in slots & slots_of(other.text)):
             return True
     return False
 
