@@ -288,3 +288,55 @@ def test_a_state_told_as_over_beside_a_fact_that_does_not_end_it_is_kept(
 def test_someone_elses_state_told_as_over_beside_the_users_is_kept() -> None:
     assert _facts("My sister doesn't live in Paris anymore, I live in Paris.") == [
         "User's sister doesn't live in Paris anymore.", "User lives in Paris."]
+
+
+# -- 5. the spouse slot ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "now"),
+    [
+        ("I'm married to Sam.", "My wife is called Alex.", "User's wife is called Alex."),
+        ("My wife is Sam.", "I'm married to Alex.", "User is married to Alex."),
+        ("My husband's name is Sam.", "Alex is my husband.", "User is married to Alex."),
+        ("I'm married to Sam.", "My wife Alex is a nurse.", "User's wife Alex is a nurse."),
+        ("My husband Sam is a chef.", "Alex is my husband.", "User is married to Alex."),
+    ],
+)
+def test_a_new_spouse_name_ends_the_stored_one(before: str, after: str, now: str) -> None:
+    engine = ungated_engine()
+    assert _said(engine, before, after) == [now]
+    assert ended_texts(engine) == _facts(before)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("I'm married to Sam.", "My wife loves hiking."),  # no name
+        ("I'm married to Sam.", "My wife Sam is a nurse."),  # the same spouse
+        ("I'm married to Sam.", "My sister is called Alex."),  # not the spouse
+        ("I'm married to Sam.", "My ex-wife is called Alex."),
+        ("My boyfriend is Sam.", "My brother is Alex."),
+    ],
+)
+def test_a_fact_that_names_no_other_spouse_leaves_the_stored_one(before: str, after: str) -> None:
+    engine = ungated_engine()
+    assert _facts(before)[0] in _said(engine, before, after)
+    assert ended_texts(engine) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("Alex is my husband.", "User is married to Alex."),
+        ("Tom is my brother.", "User's brother is Tom."),
+        ("Mike's my boss.", "User's boss is Mike."),
+    ],
+)
+def test_who_someone_is_to_the_user_told_name_first_is_a_fact(said: str, fact: str) -> None:
+    assert _facts(said) == [fact]
+
+
+@pytest.mark.parametrize("said", ["This is my wife.", "Tom is my brother's friend.", "He is my husband."])
+def test_no_name_or_someone_elses_one_told_name_first_is_no_such_fact(said: str) -> None:
+    assert not any(f.startswith(("User is married", "User's brother is")) for f in _facts(said))

@@ -331,6 +331,23 @@ _RESUMED = rx(r"\b(?:again|back\s+(?:to|on|in)|resumed|once\s+more)\b")
 _HELD_ONCE = rx(r"\b(?:used\s+to|formerly|previously|grew\s+up|was\s+born|as\s+a\s+(?:child|kid|teen(?:ager)?))\b")
 
 
+# Who the user's spouse is: "User is married to Sam.", "User's wife is called Alex.", "User's husband's name is Rui.";
+# a fact of the spouse by name ("User's wife Alex is a nurse.") names them too.
+_SPOUSE_NAMED = re.compile(
+    r"^User(?:\s+is\s+(?:happily\s+)?married\s+to\s+|'s\s+(?:wife|husband|spouse)(?:'s\s+name\s+is|\s+is\s+"
+    r"(?:called|named)|\s+is)\s+)(?P<name>[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)?\s*[.!]*$"
+)
+_SPOUSE_BY_NAME = re.compile(r"^User's\s+(?:wife|husband|spouse)\s+(?P<name>[A-Z][\w'-]*)\s+(?-i:[a-z])")
+
+
+def _new_spouse(fact: str, text: str) -> bool:
+    """Whether ``fact`` names the user's spouse other than the stored ``text`` does ("User's wife is called Alex."
+    after "User is married to Sam."): one spouse at a time, the newer name holds (a remarriage, or a correction)."""
+    before = _SPOUSE_NAMED.match(text) or _SPOUSE_BY_NAME.match(text)
+    now = _SPOUSE_NAMED.match(fact) or _SPOUSE_BY_NAME.match(fact)
+    return before is not None and now is not None and before.group("name").casefold() != now.group("name").casefold()
+
+
 def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: frozenset[str]) -> bool:
     """Whether the new fact of ``verdict`` (content ``words``) replaces the stored fact ``text``."""
     if verdict.fact is not None and WEEKS_PREGNANT.match(verdict.fact) \
@@ -340,6 +357,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return True
     if verdict.expires_in is not None or not old:
         return False
+    if verdict.fact is not None and _new_spouse(verdict.fact, text):
+        return True  # "User's wife is called Alex." ends "User is married to Sam."
     own = own_part(verdict.fact)
     if own != verdict.fact:  # "User watched a movie about a guy who moved to Paris.": only the user's part
         verdict, words = replace(verdict, fact=own, sentence=own), content_words(own)
