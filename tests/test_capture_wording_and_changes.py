@@ -239,7 +239,6 @@ def test_a_pronoun_that_points_to_a_stored_offer_is_read_as_that_offer() -> None
         ("I live in Lisbon.", "I don't live in Lisbon anymore, I moved to Faro.", ["User lives in Faro."]),
         ("I live in Lisbon.", "I no longer live in Lisbon, I live in Faro now.", ["User lives in Faro."]),
         ("I'm vegan.", "I'm not vegan anymore, I'm vegetarian now.", ["User is vegetarian."]),
-        ("I drink coffee.", "I don't drink coffee any more, I drink tea now.", ["User drinks tea."]),
     ],
 )
 def test_a_state_told_as_over_beside_what_holds_now_only_ends_the_old_one(
@@ -276,6 +275,10 @@ def test_a_state_told_as_over_with_nothing_in_its_place_is_kept_and_ends_the_old
          ["User doesn't eat meat.", "User is not vegan anymore."]),
         # another slot: both hold
         ("I smoke.", "I don't smoke anymore and I run every day.", ["User doesn't smoke anymore.", "User runs every day."]),
+        # a thing done, which says no state in its place
+        ("I drink coffee.", "I don't drink coffee any more, I drink tea now.",
+         ["User doesn't drink coffee any more.", "User drinks tea."]),
+        ("I'm vegetarian.", "I'm no longer vegetarian, I eat fish now.", ["User eats fish.", "User is no longer vegetarian."]),
     ],
 )
 def test_a_state_told_as_over_beside_a_fact_that_does_not_end_it_is_kept(

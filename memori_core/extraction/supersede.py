@@ -253,16 +253,27 @@ def told_with_what_holds_now(
         return False
     # a state told as no longer holding ("I'm not vegan anymore but I still don't eat meat") stays when the new fact
     # leaves a stored fact it ends
-    negated_only = not _LEFT.search(verdict.sentence) and bool(fact.supersedes)
+    negated_only = not _LEFT.search(verdict.sentence)
     slots = slots_of(fact.text)
     for other, how in said:
-        if other is fact or how.reason != KEPT_REWRITTEN or _is_ending(how):
+        if other is fact or how.reason != KEPT_REWRITTEN or _LEFT.search(how.sentence):
+            continue
+        if negated_only and (_NO_LONGER.search(how.sentence) or not _STATES_VALUE.match(other.text)):
+            # two states over ("I don't eat meat anymore, I don't eat fish anymore"), or a thing done that says
+            # no state in its place ("I'm no longer vegetarian, I eat fish now"): both told
             continue
         if fact.supersedes and set(fact.supersedes) <= set(other.supersedes):
             return True
-        if not negated_only and any(holder(fact.text, s) == holder(other.text, s) for s in slots & slots_of(other.text)):
+        if negated_only and fact.supersedes:
+            continue  # the new state leaves a stored fact the ending ends
+        if any(holder(fact.text, s) == holder(other.text, s) for s in slots & slots_of(other.text)):
             return True
     return False
+
+
+# "User lives in Faro.", "User is vegetarian.", "User works at Meta.": a fact that states what a slot holds now
+# (not "User eats fish.", a thing done).
+_STATES_VALUE = re.compile(r"^User\s+(?:is|lives|works)\b")
 
 
 # "Got a used Skoda instead", "... in its place": what came instead of a thing the message says was left or sold.
