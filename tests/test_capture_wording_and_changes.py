@@ -343,3 +343,41 @@ def test_who_someone_is_to_the_user_told_name_first_is_a_fact(said: str, fact: s
 @pytest.mark.parametrize("said", ["This is my wife.", "Tom is my brother's friend.", "He is my husband."])
 def test_no_name_or_someone_elses_one_told_name_first_is_no_such_fact(said: str) -> None:
     assert not any(f.startswith(("User is married", "User's brother is")) for f in _facts(said))
+
+
+# -- 9. a diet constraint beside a diet --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("diet", "constraint"),
+    [
+        ("I'm vegetarian.", "I'm gluten-free now."),
+        ("I'm vegetarian.", "I went gluten-free."),
+        ("I'm vegan.", "I'm nut-free now."),
+        ("I'm gluten-free.", "I'm vegetarian now."),  # the other way round
+        ("I'm gluten-free.", "I'm dairy-free now."),  # two constraints stack
+        ("I'm on keto.", "I'm dairy-free now."),
+        ("I'm vegetarian.", "I eat halal now."),
+    ],
+)
+def test_a_diet_constraint_and_a_diet_hold_together(diet: str, constraint: str) -> None:
+    engine = ungated_engine()
+    valid = _said(engine, diet, constraint)
+    assert _facts(diet)[0] in valid and len(valid) == 2
+    assert ended_texts(engine) == []
+
+
+@pytest.mark.parametrize(
+    ("diet", "change"),
+    [
+        ("I'm vegetarian.", "I'm vegan now."),
+        ("I'm vegetarian.", "I eat meat again."),
+        ("I'm vegan.", "I'm pescatarian now."),
+        ("I'm gluten-free.", "I'm not gluten-free anymore."),  # the same constraint ended
+        ("I'm gluten-free.", "I eat pasta again."),
+    ],
+)
+def test_a_diet_that_contradicts_the_stored_one_still_ends_it(diet: str, change: str) -> None:
+    engine = ungated_engine()
+    _said(engine, diet, change)
+    assert ended_texts(engine) == _facts(diet)

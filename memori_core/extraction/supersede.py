@@ -57,6 +57,26 @@ __all__ = ["handed_over", "hangs_on", "plain_pregnancy", "replaces", "story_of_a
 
 # A medical condition is no habit: a habit stated with "only" does not replace it.
 _CONDITION = rx(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|diabet\w*|anaphyla\w*)")
+# What a diet leaves out besides what kind of eater the user is ("gluten-free", "dairy-free", "halal"): a constraint
+# that stacks with a diet ("User is vegetarian." and "User is gluten-free." both hold), not a diet it replaces.
+_FREE_FROM = rx(
+    r"\b(?P<thing>gluten|dairy|lactose|nut|peanut|sugar|egg|soy|wheat|grain|salt|sodium|fodmap|halal|kosher)"
+    r"(?:[- ]?free\b|(?<=halal)|(?<=kosher))"
+)
+_DIET_WORDS_LEFT = rx(r"\b(?:eat|eats|eating|ate|diet|only|now|again|strictly|fully|went|gone|go|going)\b")
+
+
+def _free_from_beside(fact: str, text: str) -> bool:
+    """Whether ``fact`` and the stored ``text`` hold together in the diet slot: one is only what a diet leaves out
+    ("User is gluten-free.") and the other says nothing of the same thing ("User is vegetarian.", "User is
+    dairy-free."); a change of one leaves the other ("I'm gluten-free now" leaves "User is vegetarian.")."""
+    new = {m.group("thing").lower() for m in _FREE_FROM.finditer(fact)}
+    before = {m.group("thing").lower() for m in _FREE_FROM.finditer(text)}
+    if not (new or before) or new & before:
+        return False
+    # the one that names a constraint names nothing else of the diet ("User is vegan and gluten-free." does)
+    return all("diet" not in slots_of(_DIET_WORDS_LEFT.sub(" ", _FREE_FROM.sub(" ", said)))
+               for said, things in ((fact, new), (text, before)) if things)
 # A goal or plan is no statement of how things are: a change of its slot ends it only when it names what the goal
 # was about ("We moved to Bath" ends "User is planning to move to Bath.", not "User is saving for a house.").
 _GOAL = rx(
@@ -417,6 +437,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
             continue  # several offers stand at once: one ends as _ends_offer says
         if slot != "relationship" and _CONDITION.search(text) and not _CONDITION.search(verdict.fact):
             continue  # a condition is no diet: "I went keto" leaves "User has coeliac disease."
+        if slot == "diet" and _free_from_beside(verdict.fact, text):
+            continue  # "I'm gluten-free now" leaves "User is vegetarian."
         moved_from = _MOVED_FROM.search(verdict.fact) if slot == "residence" else None
         if moved_from is not None and moved_from.group("place").casefold() not in text.casefold():
             continue  # "I moved from London" ends a home in London, not "User lives in Leeds."
