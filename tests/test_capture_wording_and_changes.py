@@ -381,3 +381,33 @@ def test_a_diet_that_contradicts_the_stored_one_still_ends_it(diet: str, change:
     engine = ungated_engine()
     _said(engine, diet, change)
     assert ended_texts(engine) == _facts(diet)
+
+
+# -- 7. a break-up ends the relationship -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("stored", "breakup"),
+    [
+        ("My boyfriend is Jake.", "Jake and I broke up last week"),
+        ("I'm dating Jake.", "Jake and I broke up last week."),
+        ("My boyfriend is Jake.", "me and jake split up last month"),
+        ("My boyfriend Jake is a chef.", "Jake and I broke up."),
+        ("My boyfriend is Jake.", "I broke up with Jake yesterday."),
+    ],
+)
+def test_a_breakup_ends_the_relationship_it_names(stored: str, breakup: str) -> None:
+    engine = ungated_engine()
+    valid = _said(engine, stored, breakup)
+    assert ended_texts(engine) == _facts(stored)
+    assert len(valid) == 1 and "Jake" in valid[0]
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["My sister and her boyfriend broke up last week.", "Jake and I went to a gig last week."],
+)
+def test_someone_elses_breakup_or_no_breakup_leaves_the_relationship(said: str) -> None:
+    engine = ungated_engine()
+    assert "User's boyfriend is Jake." in _said(engine, "My boyfriend is Jake.", said)
+    assert ended_texts(engine) == []
