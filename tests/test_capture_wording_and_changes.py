@@ -411,3 +411,42 @@ def test_someone_elses_breakup_or_no_breakup_leaves_the_relationship(said: str) 
     engine = ungated_engine()
     assert "User's boyfriend is Jake." in _said(engine, "My boyfriend is Jake.", said)
     assert ended_texts(engine) == []
+
+
+# -- 10. who proposed --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("said", ["omg Jake proposed!!", "Jake proposed last night!", "wow Jake just proposed"])
+def test_a_proposal_told_with_no_relationship_stored_is_an_engagement_to_the_one_named(said: str) -> None:
+    assert _facts(said) == ["User is engaged to Jake."]
+
+
+def test_a_proposal_by_the_stored_partner_after_a_greeting_is_the_users_engagement() -> None:
+    engine = ungated_engine()
+    assert _said(engine, "I'm dating Jake.", "omg Jake proposed!!") == ["User is engaged to Jake."]
+    assert ended_texts(engine) == ["User is dating Jake."]
+
+
+@pytest.mark.parametrize(
+    ("stored", "said"),
+    [
+        ("I'm dating Tom.", "omg Jake proposed!!"),  # not the partner stored
+        ("I'm dating Jake.", "omg Jake proposed to Mia!!"),  # to someone else
+        ("I'm dating Jake.", "Jake proposed a toast."),
+    ],
+)
+def test_a_proposal_not_to_the_user_changes_no_relationship(stored: str, said: str) -> None:
+    engine = ungated_engine()
+    assert _said(engine, stored, said) == _facts(stored)
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("Hi Maya, I moved to Leeds.", "User lives in Leeds."),
+        ("Hey Sam I live in Oslo.", "User lives in Oslo."),
+        ("Thanks Maya I'm vegan.", "User is vegan."),
+    ],
+)
+def test_a_name_greeted_before_the_statement_is_still_left_out(said: str, fact: str) -> None:
+    assert _facts(said) == [fact]
