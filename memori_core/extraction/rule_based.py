@@ -242,7 +242,12 @@ class RuleBasedFactExtractor:
     Asha" after a stored pregnancy "User had a baby daughter named Asha."; a
     profile typed as labels ("Name: Priyanka. Job: ER doctor.") gives a fact
     a label (:mod:`.labels`); chat filler ("tbh", "lol", "like 4", emoji) is
-    cut first (:mod:`.filler`). A correction corrects what the same message
+    cut first (:mod:`.filler`), invisible and control characters before it
+    (:func:`~memori_core.extraction.typos.as_seen`), and an "also", "still"
+    or "really" beside the subject is left out of the fact ("I'm also allergic
+    to shellfish" -> "User is allergic to shellfish."). Sarcasm ("Yeah right,
+    I'm a billionaire") is no statement; a fact whose only object is a pronoun
+    with nothing before it in the message ("I turned it down.") is not stored. A correction corrects what the same message
     said before it ("I'm moving to Graz next month... wait sorry, I meant
     Linz not Graz"), "*Katherine" the stored name it respells. A one-off past
     event told around a change ("I watched a documentary and went vegan"),
