@@ -123,7 +123,7 @@ def test_what_is_still_left_out_after_a_diet_is_kept_and_a_diet_taken_up_again_e
     engine = ungated_engine()
     texts_after(engine, "Been vegetarian for about 3 years now",
                 "started eating chicken and fish again, the vegetarian thing wasn't working for me")
-    assert "User still doesn't eat red meat." in texts_after(engine, "still no red meat though")
+    assert "User doesn't eat red meat." in texts_after(engine, "still no red meat though")
     assert texts_after(engine, "I'm vegetarian again, it's just easier") == ["User is vegetarian again."]
     assert core_texts(engine) == ["User is vegetarian again."]
 

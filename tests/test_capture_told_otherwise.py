@@ -52,9 +52,9 @@ def test_a_proposal_of_someone_else_or_of_a_plan_leaves_the_relationship(engine:
     assert not any("engaged to" in fact for fact in valid)
 
 
-def test_a_proposal_with_no_partner_stored_is_no_engagement_of_the_users() -> None:
-    assert _facts("he proposed last night") == []
-    assert _facts("Jake proposed!!") == []
+def test_a_proposal_with_no_partner_stored_is_an_engagement_only_to_the_one_named() -> None:
+    assert _facts("he proposed last night") == []  # who, no fact says
+    assert _facts("Jake proposed!!") == ["User is engaged to Jake."]  # issue 21: the name is kept
 
 
 # -- (b) an offer ended in other words ---------------------------------------------------------------------------------

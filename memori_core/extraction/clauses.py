@@ -13,6 +13,7 @@ import re
 from ..slots import PERSON
 from .filler import strip_filler
 from .grammar import is_bare_present, is_past, is_subjectless_change, is_verb_form
+from .introductions import being_a
 from .leads import strip_lead
 from .moments import NOW_WORDS, SOON
 from .pasted import split_pasted
@@ -112,9 +113,22 @@ _NAME_THEN_ROLE = rx(
 )
 
 
+# "As a vegetarian I love tofu", "Being a nurse, I work nights": what the user is, then a statement of their own.
+_BEING_A_THEN = rx(
+    r"^(?P<being>(?:as|being)\s+(?:a|an)\s+[\w-]+(?:\s+[\w-]+)?)\s*,?\s+"
+    r"(?P<rest>(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|our)\b.*)$"
+)
+
+
 def split_clauses(sentence: str) -> list[str]:
     """``sentence`` cut where a new first-person clause starts ("I live in Rome and I work as a chef" ->
-    two clauses); "My wife and I moved to Berlin" stays whole (the left part is a subject, not a clause)."""
+    two clauses); "My wife and I moved to Berlin" stays whole (the left part is a subject, not a clause); "As a
+    vegetarian I love tofu" -> "I'm a vegetarian", "I love tofu" when what the user is names a lasting part of
+    their life (not "As a kid I lived in Rome")."""
+    m = _BEING_A_THEN.match(sentence.strip())
+    if m is not None and being_a(m.group("being")) is not None:
+        being = re.sub(r"^(?:as|being)\s+", "I'm ", m.group("being"), flags=re.IGNORECASE)
+        return [being, *split_clauses(m.group("rest"))]
     m = _NAME_THEN_FROM.match(sentence.strip())
     if m is not None:  # "I'm Lars, from Oslo" -> "I'm Lars" and "I'm from Oslo"
         return [m.group("intro"), "I'm " + m.group("rest")]

@@ -18,7 +18,7 @@ from .slots import content_words, is_change, is_ended, is_loss, slots_of
 from .tails import plain
 from .verdicts import DROP_SMALL_TALK, DROP_UNCLEAR, DROP_UNRESOLVED, KEPT_REWRITTEN
 
-__all__ = ["judge_rewritten"]
+__all__ = ["judge_rewritten", "object_is_a_pointer"]
 
 # "User got this.", "User won't give up on their dreams.", "User is gonna keep pushing.": encouragement and
 # resolve, read on the rewritten fact; nothing a later conversation needs. "User quit smoking." is a fact.
@@ -70,6 +70,25 @@ def _only_a_pointer(fact: str) -> bool:
     return bool(_POINTER.search(fact)) and len(content_words(fact) - _NOT_ITS_OWN) <= 1
 
 
+# "User turned it down.", "User gave them away.", "User put it off again.": a verb (and its particle) whose only
+# object is a pronoun; lower case only ("User works in IT." names a field).
+_POINTER_OBJECT = re.compile(
+    r"^User\s+(?:(?:just|finally|also|really|already|eventually|politely)\s+)*(?:[a-z']+\s+){1,3}?"
+    r"(?:it|this|that|them|those|these)(?:\s+(?:down|up|off|out|back|over|away|in|on|again|too|anyway|already))*"
+    r"\s*[.!]*$"
+)
+
+
+def object_is_a_pointer(fact: str) -> bool:
+    """Whether the rewritten ``fact``'s only object is a pronoun ("User turned it down."): said with nothing before
+    it in the turn, it points to nothing a later conversation could read.
+
+    >>> object_is_a_pointer("User turned it down."), object_is_a_pointer("User works in IT.")
+    (True, False)
+    """
+    return bool(_POINTER_OBJECT.match(fact))
+
+
 # "User's doctor suggested it.", "User's landlord doesn't allow them.": someone else's view of what was just said.
 _THEIRS_ON_A_POINTER = re.compile(r"^User's\s.*\b(?:it|this|that|them|those|these)\s*[.!]*$")
 _HE_SHE = re.compile(r"\b(?:he|she|him|his|her|hers|himself|herself)\b", re.IGNORECASE)
@@ -118,15 +137,25 @@ _REMARK_OF_NAMED = re.compile(
     r"called|wants|thinks|reckons|got\s+the\s+user|gave\s+the\s+user|bought\s+the\s+user|made\s+the\s+user|"
     r"is\s+being|was\s+being|laughed|loved|hated)\b.*)\.$"
 )
+# "User loves.", "User has a.", "User got a.": a verb that needs an object, or a last word that needs one after it,
+# with none (an emoji object cut: "I love 🍕", "I got a 🐱!"); "User smokes." and "User gave in." say something.
+_NO_OBJECT = rx(
+    r"^User\s+(?:(?:just|also|really|finally|totally|absolutely|still)\s+)*(?:"
+    r"(?:loves|likes|hates|enjoys|adores|prefers|has|owns|wants|needs|misses|uses|dislikes|loathes|detests|fancies|"
+    r"got|bought|ordered|adopted|is\s+allergic\s+to|is\s+into|is\s+obsessed\s+with)"
+    r"|.*\s(?:a|an|the|their|to|of|with|and|or|for|at|from))\s*[.!]*$"
+)
 # "User is taking metformin for it.": a medicine for what was said before, the medicine is the fact.
 _FOR_A_POINTER = rx(r"\s+for\s+(?:it|that|this|them)\s*\.$")
 
 
 def _without_filler(fact: str, body: str) -> str | None:
     """The rewritten ``fact`` of ``body``, or ``None`` when it keeps nothing a later conversation needs: a rating of
-    the user (:data:`_RATED`), a bare past verb that is no change ("User caved."), an outing told with no day
+    the user (:data:`_RATED`), a verb with no object (:data:`_NO_OBJECT`: "User loves."), a bare past verb that is no change ("User caved."), an outing told with no day
     ("User did arthur's seat.", "User went to a gluten free place."). A passing remark about someone named is kept as
     who they are (:data:`_REMARK_OF_NAMED`), a care fact without its pointer ("for it")."""
+    if _NO_OBJECT.match(fact):
+        return None
     lasting = slots_of(fact) or is_care_fact(fact)
     if not lasting and _RATED.match(fact):
         return None

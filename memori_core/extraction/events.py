@@ -161,16 +161,24 @@ def _new_job(clause: str, known: Sequence[str]) -> list[str] | None:
 _Restater = Callable[[str, Sequence[str]], list[str] | None]
 
 
+def _relationship_told(known: Sequence[str]) -> bool:
+    """Whether a stored fact tells of the user's own relationship (a partner, a stage, a breakup)."""
+    return any("relationship" in slots_of(text) and holder(text, "relationship") == "user" for text in known)
+
+
 def _proposed(clause: str, known: Sequence[str]) -> list[str] | None:
-    """ "Jake proposed!!", "he proposed last night" -> "Jake and I got engaged" (the partner a stored fact names; "he"
-    / "she" / "my boyfriend" only when one partner is stored, else "I got engaged" for "my boyfriend"). A name
-    that is not the stored partner's, or a pronoun with no partner stored, tells no engagement of the user's."""
+    """ "Jake proposed!!", "he proposed last night" -> "Jake and I got engaged" (the partner a stored fact names, or
+    the one named when no relationship of the user's is stored; "he" / "she" / "my boyfriend" only when one partner
+    is stored, else "I got engaged" for "my boyfriend"). A name that is not the stored partner's, or a pronoun with
+    no partner stored, tells no engagement of the user's."""
     m = _PROPOSED.match(clause)
     if m is None:
         return None
     partner = partner_of(known, (m.group("pronoun") or "").lower())
     if m.group("name"):
-        return ["{} and I got engaged".format(partner)] if m.group("name") == partner else None
+        if m.group("name") == partner or not _relationship_told(known):  # no partner stored: the one named
+            return [f"{m.group('name')} and I got engaged"]
+        return None
     if partner is not None:
         return [f"{partner} and I got engaged"]
     return ["I got engaged"] if m.group("role") else None

@@ -1,5 +1,5 @@
 """Chat filler cut from a user message before the rules read it: "tbh", "lol", "I know I know", a "like" before a
-number, "got myself a", drawn-out words ("sooo"), emoji.
+number, "got myself a", an emoji in a list ("I love 🍕 and pasta"), a "too" beside the subject ("I too am vegan"), drawn-out words ("sooo"), emoji.
 
 "i'm a big meat eater tbh, steak like 4 times a week" states "I'm a big meat eater, steak 4 times a week"; the
 filler would be kept in the fact, or hide the verb a rule reads ("got myself a used Skoda"). Pure, English only.
@@ -22,9 +22,20 @@ _LIKE_IS_VERB = frozenset(
     """i we you they he she i'd we'd you'd they'd would 'd really also just don't do does didn't still totally kinda
     actually always never to""".split()
 )
+# An emoji as an item of a list ("I love 🍕 and pasta", "I love pasta and 🍕"): the item is left out with its "and",
+# the rest of the list stays what is loved (not "User loves." and a lost "pasta").
+_EMOJI_MIDDLE_ITEM = re.compile(rf"\s*,\s*{_EMOJI}+(?=\s*(?:,|(?:and|or|&)\s))")
+_EMOJI_ITEM = re.compile(
+    rf"{_EMOJI}+\s*(?:,\s*(?:and\s+|or\s+|&\s*)?|\s+(?:and|or|&)\s+)"
+    r"(?!(?:i|i'm|i've|im|we|we're|my|our|it|it's|he|she|they|this|that|so|then)\b)(?=\w)",  # not a clause: "🎉 and I'm"
+    re.IGNORECASE,
+)
+_EMOJI_LAST_ITEM = re.compile(rf"\s*(?:,\s*(?:and\s+|or\s+|&\s*)?|\s+(?:and|or|&)\s+){_EMOJI}+(?=\s*(?:[.!?]|$))")
 # An emoji between words ends what was said before it: "just ate too much cake 🎂 it's my 30th today!".
 _EMOJI_BETWEEN = re.compile(rf"\s*{_EMOJI}+\s+(?=\w)")
 _EMOJI_LEFT = re.compile(rf"\s*{_EMOJI}+")
+# "I too am vegan", "We, too, have a dog": "too" beside the subject only ties it to someone said before.
+_SUBJECT_TOO = re.compile(r"\b(?P<subject>i|we)(?:\s*,\s*too\s*,\s*|\s+too\s+)(?=[a-z])", re.IGNORECASE)
 # "sooo", "yesss": a letter typed three times or more at a word's end, in lower case.
 _DRAWN_OUT = re.compile(r"\b([a-z]+?)([a-z])\2{2,}\b")
 
@@ -41,13 +52,17 @@ def strip_filler(text: str) -> str:
     ("i'm a big meat eater, steak 4 times a week", 'I like 2 sugars')
     >>> strip_filler("we did it 💍 officially married"), strip_filler("Got myself a used Skoda, sooo happy")
     ('we did it. officially married', 'Got a used Skoda, so happy')
+    >>> strip_filler("I love 🍕 and pasta"), strip_filler("I love pasta and 🍕!")
+    ('I love pasta', 'I love pasta!')
     """
     out = _FILLER_WORDS.sub("", text)
     out = _LIKE.sub(_like, out)
+    out = _EMOJI_LAST_ITEM.sub("", _EMOJI_ITEM.sub("", _EMOJI_MIDDLE_ITEM.sub("", out)))
     out = _EMOJI_BETWEEN.sub(". ", out)
     out = _EMOJI_LEFT.sub("", out)
     out = re.sub(r"\b(got|bought|treated)\s+(?:myself|ourselves)\b(?=\s+(?:a|an|some|the|my|our)\b)", r"\1", out,
                  flags=re.IGNORECASE)
+    out = _SUBJECT_TOO.sub(lambda m: m.group("subject") + " ", out)
     out = _DRAWN_OUT.sub(lambda m: m.group(1) + m.group(2), out)
     out = re.sub(r"^[\s,]+|[\s,]+$|(?<=[,.!?])[\s,]*,", "", out)  # "lol, we moved" -> "we moved"
     out = re.sub(r"\s+(?=[,.!?])", "", out)

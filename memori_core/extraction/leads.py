@@ -66,8 +66,11 @@ _REMINDER = words(
     "the doctor says", "the doctor said",
 )
 # "No, I live in Leeds" cuts "No"; "No pets for us" does not: there "no" is a determiner.
+# A name after it is whom the user greets ("Hi Maya, ..."), not one who did something ("omg Jake proposed!!").
 _LEAD_SOCIAL = rx(
-    rf"^(?!no\s+(?!(?:i|i'm|i've|we|we're|my|our)\b)[a-z])(?:{_SOCIAL})\b(?:\s+(?-i:[A-Z][a-z]+))?"
+    rf"^(?!no\s+(?!(?:i|i'm|i've|we|we're|my|our)\b)[a-z])(?:{_SOCIAL})\b"
+    r"(?:\s+(?-i:[A-Z][a-z]+)(?!\s+(?-i:(?:[a-z]+ed|is|was|has|had|got|just|finally|popped|said|says|asked|left|"
+    r"came|went|broke|and\s+i|and\s+me))\b))?"
     r"\s*(?:[,!.:;\u2014\u2013-]+\s*|\s+(?=[a-z])|$)"
 )
 _LEAD_CONNECTIVE = rx(rf"^(?:{_CONNECTIVE})\b(?:\s*,\s*|\s*:\s*|\s+that\b\s*|\s+|$)")

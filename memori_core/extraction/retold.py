@@ -240,6 +240,27 @@ def _with_partner(said: str) -> list[str] | None:
     return [f"I'm married to {name}"] if married else [f"My {role} is {name}"]
 
 
+# "Alex is my husband", "Tom's my brother": who someone is to the user, told name first (not "This is my wife",
+# "Tom is my brother's friend").
+_NAME_IS_MY_ONE = re.compile(
+    rf"^(?!(?:this|that|he|she|it|there|here|who|which)\b)(?P<name>(?-i:[A-Z])[a-z\u00e0-\u00ff'-]+)"
+    rf"(?:\s+is|'s)\s+(?P<one>{_MY_ONE})\s*(?:now)?\s*$",
+    _I,
+)
+
+
+def _name_is_my_one(said: str) -> list[str] | None:
+    """ "Alex is my husband" -> "I'm married to Alex" (as "my husband Alex and I" is read); "Tom is my brother" ->
+    "My brother is Tom"."""
+    m = _NAME_IS_MY_ONE.match(said)
+    if m is None:
+        return None
+    one, name = m.group("one"), m.group("name")
+    if one.split()[-1].lower() in ("wife", "husband", "spouse"):
+        return [f"I'm married to {name}"]
+    return [f"{one[:1].upper()}{one[1:]} is {name}"]
+
+
 def _body_news(said: str) -> list[str] | None:
     """ "knee is much better" -> "My knee is much better", "my ankle's healed" -> "My ankle is healed" (news of its
     health; "back to work" is no knee)."""
@@ -373,7 +394,7 @@ def as_plain_statements(clauses: Sequence[str], split: Callable[[str], list[str]
         subject = _MY_PERSON_SUBJECT.match(plain)
         person = subject.group("who") if subject is not None else None
         for rewrite in (_denied_for, _condition_gone, _medicine_stopped, _diet_dropped, _no_food, _with_partner,
-                        _body_news, _what_was_said):
+                        _name_is_my_one, _body_news, _what_was_said):
             if rewrite is _no_food and re.match(r"\W*so\b", clause, _I):
                 continue  # "I'm vegan, so no dairy": what follows from the diet, no fact of its own
             plain_said = rewrite(plain)

@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from ..text import normalize_fact_text
 from .clauses import own_clauses, plain_clauses
 from .core_facts import CoreRule, check_core_rule, is_core_fact
+from .empty_facts import object_is_a_pointer
 from .events import as_life_events
 from .filler import strip_filler
 from .job_change import as_job_changes
@@ -35,7 +36,15 @@ from .trips import trip_called_off, trip_taken
 from .typos import read_as_meant
 from .updates import WEEKS_PREGNANT, read_with
 from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike, as_messages
-from .verdicts import DROP_EPHEMERAL, DROP_NOT_FIRST_PERSON, DROP_QUESTION, DROP_QUOTED, KEPT_REWRITTEN, SentenceVerdict
+from .verdicts import (
+    DROP_EPHEMERAL,
+    DROP_NOT_FIRST_PERSON,
+    DROP_QUESTION,
+    DROP_QUOTED,
+    DROP_UNRESOLVED,
+    KEPT_REWRITTEN,
+    SentenceVerdict,
+)
 
 __all__ = ["RuleBasedFactExtractor"]
 
@@ -233,7 +242,12 @@ class RuleBasedFactExtractor:
     Asha" after a stored pregnancy "User had a baby daughter named Asha."; a
     profile typed as labels ("Name: Priyanka. Job: ER doctor.") gives a fact
     a label (:mod:`.labels`); chat filler ("tbh", "lol", "like 4", emoji) is
-    cut first (:mod:`.filler`). A correction corrects what the same message
+    cut first (:mod:`.filler`), invisible and control characters before it
+    (:func:`~memori_core.extraction.typos.as_seen`), and an "also", "still"
+    or "really" beside the subject is left out of the fact ("I'm also allergic
+    to shellfish" -> "User is allergic to shellfish."). Sarcasm ("Yeah right,
+    I'm a billionaire") is no statement; a fact whose only object is a pronoun
+    with nothing before it in the message ("I turned it down.") is not stored. A correction corrects what the same message
     said before it ("I'm moving to Graz next month... wait sorry, I meant
     Linz not Graz"), "*Katherine" the stored name it respells. A one-off past
     event told around a change ("I watched a documentary and went vegan"),
@@ -381,6 +395,9 @@ class RuleBasedFactExtractor:
                 users = as_the_users(said, told=told, known=known, before=clauses[:n])
                 if users is not None:
                     verdict = replace(self.judge(users, now=when), sentence=clause)
+            if verdict.fact is not None and n == 0 and object_is_a_pointer(verdict.fact):
+                # "I turned it down." with nothing before it in the message: "it" points to nothing stored
+                verdict = SentenceVerdict(verdict.sentence, None, DROP_UNRESOLVED)
             if verdict.fact is not None and known:  # "at the same firm": the firm a stored fact names
                 verdict = replace(verdict, fact=resolve_same(verdict.fact, known))
             if verdict.fact is None and verdict.reason in (DROP_NOT_FIRST_PERSON, DROP_EPHEMERAL) and told:

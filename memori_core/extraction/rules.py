@@ -35,6 +35,7 @@ from .speech_acts import (
     leans_on_what_was_said,
     not_a_statement,
     not_what_holds,
+    said_in_sarcasm,
     story_or_joke,
 )
 from .tails import REQUEST_TAIL, asks_to_confirm, cut_aside, plain, without_empty_tail, without_tag_question
@@ -42,6 +43,7 @@ from .verdicts import (
     DROP_EMPTY,
     DROP_EPHEMERAL,
     DROP_HYPOTHETICAL,
+    DROP_JOKE,
     DROP_NOT_FIRST_PERSON,
     DROP_OPINION,
     DROP_QUESTION,
@@ -285,6 +287,8 @@ def _judge(text: str, max_chars: int) -> tuple[str | None, str]:
         text = without_empty_tail(amazed)
     if text.rstrip(" )\"'").endswith("?"):
         return _judge_question(text, max_chars)
+    if said_in_sarcasm(text):  # "Yeah right, I'm a billionaire.": the opposite of what it says
+        return None, DROP_JOKE
     body, social = cut_lead(text)
     if not re.search(r"\w", body):
         return None, DROP_SMALL_TALK

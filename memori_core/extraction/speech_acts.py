@@ -38,6 +38,7 @@ __all__ = [
     "QUESTION_TAIL",
     "SECOND_PERSON",
     "SUPPOSED_DUTY",
+    "said_in_sarcasm",
     "leans_on_what_was_said",
     "not_a_statement",
     "not_what_holds",
@@ -215,6 +216,18 @@ _JOKE_TAIL = rx(
     r"(?:^|[\s,.!;-])(?<!not\s)(?<!no\s)(?:april\s+fools?(?:'s)?(?:\s+day)?|jk|j/k|just\s+kidding|kidding|"
     r"(?:only|just)\s+joking|/s)\s*(?:haha+|lol+|lmao|xd)?[\s.!]*$"
 )
+# "Yeah right, I'm a billionaire", "As if I'd ever go vegan": sarcasm in front of the statement, which says the
+# opposite of it (not "Yeah, right now I live in Leeds", "It feels as if ...", "Yeah, I'm right-handed", "As if that
+# wasn't enough, ...").
+_SARCASM_OPENER = rx(
+    r"^(?:oh\s+)?(?:(?:yeah|yea|yeh|ya|yah)\s*,?\s*(?:sure\s*,?\s*)?right\b(?!-|\s+(?:now|after|before|here|there|"
+    r"away|then|when|from|at|on|in|next|by|as|about)\b)|sure\s+(?:thing\s+)?jan\b|"
+    # "As if that wasn't enough, I broke my leg": the idiom, no sarcasm
+    r"as\s+if\b(?!\s+(?:on\s+cue|(?:that|this|things|it|life|work|(?:all\s+)?that)\s+(?:wasn't|weren't|isn't|"
+    r"(?:was|were|is)\s+not)\b)))"
+)
+# "I'm a billionaire, yeah right", "I'll quit sugar... as if": the same said after it.
+_SARCASM_TAIL = rx(r"(?:[,.!;-]|\.\.\.)\s*(?:(?:yeah|yea|ya|yah)\s*,?\s*right|as\s+if)\s*(?:lol+|haha+)?[\s.!]*$")
 # "so i basically have a dog now", "I practically live at the gym": not so, only as good as ("I'm basically vegan",
 # "I basically live on coffee" are so).
 _AS_GOOD_AS = rx(
@@ -286,6 +299,13 @@ def story_or_joke(body: str) -> str | None:
     """Why ``body`` (a sentence, its lead cut) is not the user's own life: a story, a dream or a game told
     (``DROP_STORY``), or said as a joke (``DROP_JOKE``); ``None`` otherwise."""
     return _first_reason(body, _STORY_OR_JOKE)
+
+
+def said_in_sarcasm(text: str) -> bool:
+    """Whether ``text`` (a sentence, its lead not yet cut) is said in sarcasm: "Yeah right, I'm a billionaire.",
+    "As if I'd ever eat meat.", "I'm a morning person, yeah right." (a "/s" or "jk" after it is a joke:
+    :func:`story_or_joke`)."""
+    return bool(_SARCASM_OPENER.match(text) or _SARCASM_TAIL.search(text))
 
 
 def not_a_statement(body: str) -> str | None:

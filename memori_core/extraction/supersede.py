@@ -57,6 +57,26 @@ __all__ = ["handed_over", "hangs_on", "plain_pregnancy", "replaces", "story_of_a
 
 # A medical condition is no habit: a habit stated with "only" does not replace it.
 _CONDITION = rx(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|diabet\w*|anaphyla\w*)")
+# What a diet leaves out besides what kind of eater the user is ("gluten-free", "dairy-free", "halal"): a constraint
+# that stacks with a diet ("User is vegetarian." and "User is gluten-free." both hold), not a diet it replaces.
+_FREE_FROM = rx(
+    r"\b(?P<thing>gluten|dairy|lactose|nut|peanut|sugar|egg|soy|wheat|grain|salt|sodium|fodmap|halal|kosher)"
+    r"(?:[- ]?free\b|(?<=halal)|(?<=kosher))"
+)
+_DIET_WORDS_LEFT = rx(r"\b(?:eat|eats|eating|ate|diet|only|now|again|strictly|fully|went|gone|go|going)\b")
+
+
+def _free_from_beside(fact: str, text: str) -> bool:
+    """Whether ``fact`` and the stored ``text`` hold together in the diet slot: one is only what a diet leaves out
+    ("User is gluten-free.") and the other says nothing of the same thing ("User is vegetarian.", "User is
+    dairy-free."); a change of one leaves the other ("I'm gluten-free now" leaves "User is vegetarian.")."""
+    new = {m.group("thing").lower() for m in _FREE_FROM.finditer(fact)}
+    before = {m.group("thing").lower() for m in _FREE_FROM.finditer(text)}
+    if not (new or before) or new & before:
+        return False
+    # the one that names a constraint names nothing else of the diet ("User is vegan and gluten-free." does)
+    return all("diet" not in slots_of(_DIET_WORDS_LEFT.sub(" ", _FREE_FROM.sub(" ", said)))
+               for said, things in ((fact, new), (text, before)) if things)
 # A goal or plan is no statement of how things are: a change of its slot ends it only when it names what the goal
 # was about ("We moved to Bath" ends "User is planning to move to Bath.", not "User is saving for a house.").
 _GOAL = rx(
@@ -122,6 +142,9 @@ _LEFT = rx(
     r"\b(?:left|quit|resigned|handed\s+in|moved\s+out|sold|gave\s+up|given\s+up|stopped|dropped\s+out|"
     r"(?:done|finished)\s+with)\b"
 )
+# "I don't live in Lisbon anymore", "I'm no longer vegetarian", "I'm not vegan any more": a state told as over, by
+# its negation (not "I never lived in Lisbon", a state that never held).
+_NO_LONGER = rx(r"\bno\s+longer\b|(?:\bnot\b|n't\b).*\b(?:anymore|any\s+more)\b")
 _AND = rx(r"\s(?:and|but)\s|;")
 
 
@@ -232,8 +255,8 @@ def with_partner(fact: str, ended: Sequence[str]) -> str:
 
 def _is_ending(verdict: SentenceVerdict) -> bool:
     """Whether ``verdict``'s sentence tells that a thing was left or stopped ("I quit Google", "I handed in my
-    notice", "I left the lab")."""
-    return bool(_LEFT.search(verdict.sentence))
+    notice", "I left the lab"), or that a state no longer holds ("I don't live in Lisbon anymore")."""
+    return bool(_LEFT.search(verdict.sentence) or _NO_LONGER.search(verdict.sentence))
 
 
 def told_with_what_holds_now(
@@ -241,19 +264,36 @@ def told_with_what_holds_now(
 ) -> bool:
     """Whether ``fact`` only tells what was left or stopped, beside a clean fact of the same message that says
     what holds now in its place ("I quit Google and now I work at a startup": "User quit Google." beside "User
-    works at a startup."): that one replaces every stored fact ``fact`` replaces, or is of the same slot of
-    the same person. Memory keeps what holds now; the ending only marks the stored fact no longer valid."""
+    works at a startup."; "I don't live in Lisbon anymore, I moved to Faro": "User doesn't live in Lisbon
+    anymore." beside "User lives in Faro."): that one replaces every stored fact ``fact`` replaces, or is of the
+    same slot of the same person (a state told as no longer holding: only when it replaces them). Memory keeps what
+    holds now; the ending only marks the stored fact no longer valid. A state told as no longer holding with nothing
+    in its place ("I'm not vegetarian anymore") is stored, and ends the stored state."""
     if not _is_ending(verdict):
         return False
+    # a state told as no longer holding ("I'm not vegan anymore but I still don't eat meat") stays when the new fact
+    # leaves a stored fact it ends
+    negated_only = not _LEFT.search(verdict.sentence)
     slots = slots_of(fact.text)
     for other, how in said:
-        if other is fact or how.reason != KEPT_REWRITTEN or _is_ending(how):
+        if other is fact or how.reason != KEPT_REWRITTEN or _LEFT.search(how.sentence):
+            continue
+        if negated_only and (_NO_LONGER.search(how.sentence) or not _STATES_VALUE.match(other.text)):
+            # two states over ("I don't eat meat anymore, I don't eat fish anymore"), or a thing done that says
+            # no state in its place ("I'm no longer vegetarian, I eat fish now"): both told
             continue
         if fact.supersedes and set(fact.supersedes) <= set(other.supersedes):
             return True
+        if negated_only and fact.supersedes:
+            continue  # the new state leaves a stored fact the ending ends
         if any(holder(fact.text, s) == holder(other.text, s) for s in slots & slots_of(other.text)):
             return True
     return False
+
+
+# "User lives in Faro.", "User is vegetarian.", "User works at Meta.": a fact that states what a slot holds now
+# (not "User eats fish.", a thing done).
+_STATES_VALUE = re.compile(r"^User\s+(?:is|lives|works)\b")
 
 
 # "Got a used Skoda instead", "... in its place": what came instead of a thing the message says was left or sold.
@@ -322,6 +362,23 @@ _RESUMED = rx(r"\b(?:again|back\s+(?:to|on|in)|resumed|once\s+more)\b")
 _HELD_ONCE = rx(r"\b(?:used\s+to|formerly|previously|grew\s+up|was\s+born|as\s+a\s+(?:child|kid|teen(?:ager)?))\b")
 
 
+# Who the user's spouse is: "User is married to Sam.", "User's wife is called Alex.", "User's husband's name is Rui.";
+# a fact of the spouse by name ("User's wife Alex is a nurse.") names them too.
+_SPOUSE_NAMED = re.compile(
+    r"^User(?:\s+is\s+(?:happily\s+)?married\s+to\s+|'s\s+(?:wife|husband|spouse)(?:'s\s+name\s+is|\s+is\s+"
+    r"(?:called|named)|\s+is)\s+)(?P<name>[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*)?\s*[.!]*$"
+)
+_SPOUSE_BY_NAME = re.compile(r"^User's\s+(?:wife|husband|spouse)\s+(?P<name>[A-Z][\w'-]*)\s+(?-i:[a-z])")
+
+
+def _new_spouse(fact: str, text: str) -> bool:
+    """Whether ``fact`` names the user's spouse other than the stored ``text`` does ("User's wife is called Alex."
+    after "User is married to Sam."): one spouse at a time, the newer name holds (a remarriage, or a correction)."""
+    before = _SPOUSE_NAMED.match(text) or _SPOUSE_BY_NAME.match(text)
+    now = _SPOUSE_NAMED.match(fact) or _SPOUSE_BY_NAME.match(fact)
+    return before is not None and now is not None and before.group("name").casefold() != now.group("name").casefold()
+
+
 def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: frozenset[str]) -> bool:
     """Whether the new fact of ``verdict`` (content ``words``) replaces the stored fact ``text``."""
     if verdict.fact is not None and WEEKS_PREGNANT.match(verdict.fact) \
@@ -331,6 +388,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return True
     if verdict.expires_in is not None or not old:
         return False
+    if verdict.fact is not None and _new_spouse(verdict.fact, text):
+        return True  # "User's wife is called Alex." ends "User is married to Sam."
     own = own_part(verdict.fact)
     if own != verdict.fact:  # "User watched a movie about a guy who moved to Paris.": only the user's part
         verdict, words = replace(verdict, fact=own, sentence=own), content_words(own)
@@ -378,6 +437,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
             continue  # several offers stand at once: one ends as _ends_offer says
         if slot != "relationship" and _CONDITION.search(text) and not _CONDITION.search(verdict.fact):
             continue  # a condition is no diet: "I went keto" leaves "User has coeliac disease."
+        if slot == "diet" and _free_from_beside(verdict.fact, text):
+            continue  # "I'm gluten-free now" leaves "User is vegetarian."
         moved_from = _MOVED_FROM.search(verdict.fact) if slot == "residence" else None
         if moved_from is not None and moved_from.group("place").casefold() not in text.casefold():
             continue  # "I moved from London" ends a home in London, not "User lives in Leeds."

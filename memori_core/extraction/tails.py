@@ -7,6 +7,8 @@ statement says nothing the fact needs. Pure: patterns, English only.
 
 from __future__ import annotations
 
+import re
+
 from ..ranking.care import is_care_fact
 from .grammar import is_subjectless_change, is_verb_form
 from .leads import CLINICIAN
@@ -143,9 +145,30 @@ _EMPHASIS = rx(
 )
 
 
+# "User is also allergic to shellfish.", "User still lives in Paris.", "User's sister really loves jazz.": a word
+# after the subject (or its auxiliary) that ties the fact to what was said before, or stresses it; left in, the fact
+# neither repeats nor replaces the same fact said plainly. Not "really" after a negation ("User doesn't really eat
+# meat" is weaker than "doesn't eat"), nor "too" before what it measures ("User is too tired").
+_SUBJECT_THEN_FILLER = re.compile(
+    r"^(?P<head>User(?:'s\s+[a-z][\w-]*(?:\s+[A-Z][\w-]*)?)?"
+    r"(?:\s+(?P<aux>is|are|has|have|had|was|were|does|do|did|can|will|would|could|"
+    r"isn't|aren't|hasn't|haven't|doesn't|don't|didn't|wasn't|weren't|can't|won't|(?:is|are|does|do|has|have)\s+not))?)"
+    r"\s+(?P<filler>also|still|really)(?=\s+[\w'])"
+)
+
+
+def _without_filler_adverb(m: re.Match[str]) -> str:
+    aux = m.group("aux") or ""
+    if m.group("filler") == "really" and ("n't" in aux or aux.endswith("not")):
+        return m.group(0)
+    return m.group("head")
+
+
 def plain(fact: str) -> str:
-    """The rewritten ``fact`` without words of emphasis ("User is officially retired." -> "User is retired.")."""
-    return _EMPHASIS.sub("", fact)
+    """The rewritten ``fact`` without words of emphasis ("User is officially retired." -> "User is retired.") and
+    without an "also", "still" or "really" after its subject ("User is also allergic to shellfish." -> "User is
+    allergic to shellfish.", "User still lives in Paris." -> "User lives in Paris.")."""
+    return _SUBJECT_THEN_FILLER.sub(_without_filler_adverb, _EMPHASIS.sub("", fact))
 
 
 # "..., funny right?", "..., crazy, isn't it?", "..., you know?", "..., huh?": a tag after a statement, asking only to

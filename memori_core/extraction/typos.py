@@ -10,8 +10,9 @@ spelt right, so the sentence is read with the words restored before any rule see
 from __future__ import annotations
 
 import re
+import unicodedata
 
-__all__ = ["CARE_WORDS", "calm_shouting", "capitalise_names", "expand_shorthand", "read_as_meant", "restore_apostrophes",
+__all__ = ["CARE_WORDS", "as_seen", "calm_shouting", "capitalise_names", "expand_shorthand", "read_as_meant", "restore_apostrophes",
            "respell_care_words"]
 
 # A contraction typed without its apostrophe, and what it is: "dont" -> "don't", "im" -> "i'm". Only forms that
@@ -189,8 +190,20 @@ def capitalise_names(text: str) -> str:
     return _LOWER_NAME.sub(cap, text)
 
 
+def as_seen(text: str) -> str:
+    r"""``text`` as the user saw it: without the invisible characters a paste or a keyboard slips in (a zero-width
+    space or joiner, a word joiner, a byte-order mark, a soft hyphen, direction marks: Unicode format characters)
+    and without control characters (a NUL) other than whitespace. "I\u200b live in Bergen" is "I live in Bergen",
+    and a NUL never reaches a stored fact.
+
+    >>> as_seen("I\u200b live in Ber\u00adgen now."), as_seen("I have a\x00 cat.")
+    ('I live in Bergen now.', 'I have a cat.')
+    """
+    return "".join(c for c in text if c.isspace() or unicodedata.category(c) not in ("Cf", "Cc"))
+
+
 def read_as_meant(text: str) -> str:
-    """``text`` with shouting calmed (:func:`calm_shouting`), its apostrophes restored
+    """``text`` as seen (:func:`as_seen`), with shouting calmed (:func:`calm_shouting`), its apostrophes restored
     (:func:`restore_apostrophes`), its shorthand written out (:func:`expand_shorthand`), a name after a role
     capitalised (:func:`capitalise_names`) and its care words spelt right (:func:`respell_care_words`)."""
-    return respell_care_words(capitalise_names(expand_shorthand(restore_apostrophes(calm_shouting(text)))))
+    return respell_care_words(capitalise_names(expand_shorthand(restore_apostrophes(calm_shouting(as_seen(text))))))
