@@ -34,19 +34,20 @@ def cmd_add(args: argparse.Namespace) -> int:
 def cmd_recall(args: argparse.Namespace) -> int:
     """``memori recall``: the context block recalled for a query (``--explain``: every candidate's scores)."""
     engine = open_engine(args, embeds=True, say_config=True)
-    if not args.json and engine.count(args.entity) == 0:
+    # As of a past time, facts superseded since count too.
+    if not args.json and engine.count(args.entity, include_invalid=args.as_of is not None) == 0:
         # The engine answers an unknown entity without loading the model; a person is told why it is empty.
         print(f"memori: entity {args.entity!r} has no facts: nothing to recall", file=sys.stderr)
         return 0
     if args.explain:
-        report = engine.explain(args.query, entity_id=args.entity, limit=args.limit)
+        report = engine.explain(args.query, entity_id=args.entity, limit=args.limit, as_of=args.as_of)
         if args.json:
             print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
             return 0
         print(report.table())
         facts = report.facts
     else:
-        facts = engine.recall(args.query, entity_id=args.entity, limit=args.limit)
+        facts = engine.recall(args.query, entity_id=args.entity, limit=args.limit, as_of=args.as_of)
         if args.json:
             print(json.dumps([f.__dict__ for f in facts], ensure_ascii=False, indent=2))
             return 0

@@ -33,7 +33,7 @@ from .fact_commands import (
 )
 from .mcp_command import cmd_mcp
 from .transfer import cmd_export, cmd_import
-from .values import int_at_least, non_blank, seconds, server_address, where_json
+from .values import int_at_least, non_blank, seconds, server_address, timestamp, where_json
 
 
 class _Parser(argparse.ArgumentParser):
@@ -108,6 +108,9 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
         arg("query", type=non_blank, help="what to recall facts for, e.g. the user's message (not blank)"),
         arg("--limit", "-k", type=int_at_least(1), default=None, metavar="K",
             help="recall at most K facts, besides core facts (K >= 1; default $MEMORI_RECALL_LIMIT, else 5)"),
+        arg("--as-of", type=timestamp, default=None, metavar="WHEN",
+            help="recall the facts valid at WHEN instead of now (ISO 8601: 2024-05-01, 2024-05-01T12:00:00Z; "
+            "no zone: UTC; a date alone: its start, 00:00 UTC): created by then, not yet superseded or expired"),
         flag("--explain", help="show every candidate's scores"),
         flag("--json", help="machine-readable output"),
         _MEMORI_COMPAT,

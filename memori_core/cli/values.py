@@ -6,9 +6,11 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from ..filters import check_where
+from ..validate import parse_utc
 
 
 def server_address(value: str) -> tuple[str, int]:
@@ -66,3 +68,13 @@ def non_blank(value: str) -> str:
     if not value.strip():
         raise argparse.ArgumentTypeError("must not be blank")
     return value
+
+
+def timestamp(value: str) -> datetime:
+    """An ISO 8601 date or time (``2024-05-01``, ``2024-05-01T12:00``, ``...Z``, ``...+02:00``) as an aware UTC
+    datetime: a time without a zone is UTC, a date alone its start (00:00 UTC), as the Python API reads them."""
+    try:
+        return parse_utc(value)
+    except (ValueError, OverflowError):
+        raise argparse.ArgumentTypeError(
+            f"expected an ISO 8601 date or time, e.g. 2024-05-01 or 2024-05-01T12:00:00Z, got {value!r}") from None
