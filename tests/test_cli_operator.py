@@ -96,3 +96,160 @@ def test_recall_as_of_refuses_a_value_that_is_not_iso_8601_naming_the_option(val
     err = usage_error(["recall", "-e", "alice", "q", "--as-of", value, "--path", str(tmp_path)], capsys)
     assert f"memori: error: argument --as-of: expected an ISO 8601 date or time, e.g. 2024-05-01 or " \
            f"2024-05-01T12:00:00Z, got {value!r}" in err
+
+
+# -- memori add --supersedes / --created-at / --expires / --metadata -----------------------
+
+
+def exported(folder: Path, entity: str, capsys) -> dict[str, dict]:
+    """The entity's records (`memori export`), by text."""
+    code, out, err = run(["export", "-e", entity, "--path", str(folder)], capsys)
+    assert code == 0, err
+    return {r["text"]: r for r in map(json.loads, out.splitlines())}
+
+
+def added_id(out: str) -> str:
+    return out.split("  ", 1)[0]
+
+
+def test_add_supersedes_a_stored_fact_which_becomes_history(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "mem"
+    lyon = added_id(run(["add", "-e", "alice", "User lives in Lyon.", "--path", str(folder)], capsys)[1])
+    code, out, err = run(["add", "-e", "alice", "User lives in Paris.", "--supersedes", lyon, "--path", str(folder)],
+                         capsys)
+    assert code == 0, err
+    paris = added_id(out)
+    assert run(["count", "-e", "alice", "--path", str(folder)], capsys)[1] == "1\n"
+    records = exported(folder, "alice", capsys)
+    assert records["User lives in Lyon."]["superseded_by"] == paris
+    assert records["User lives in Paris."]["supersedes"] == [lyon]
+
+
+def test_add_with_an_unknown_supersedes_id_adds_nothing_and_names_the_option(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "mem"
+    run(["add", "-e", "alice", "User lives in Lyon.", "--path", str(folder)], capsys)
+    code, out, err = run(["add", "-e", "alice", "User lives in Paris.", "--supersedes", "nope", "--path",
+                          str(folder)], capsys)
+    assert (code, out) == (2, "")
+    assert err.startswith("memori: error: --supersedes: ") and "'nope'" in err and "nothing was added" in err
+    assert list(exported(folder, "alice", capsys)) == ["User lives in Lyon."]
+
+
+def test_add_sets_created_at_expiry_and_metadata(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "mem"
+    code, _, err = run(["add", "-e", "alice", "User is in Rome this week.", "--created-at", "2024-05-01T09:00:00+02:00",
+                        "--expires", "2024-05-08", "--metadata", "topic=travel", "--metadata", "priority=2",
+                        "--metadata", 'code="007"', "--path", str(folder)], capsys)
+    assert code == 0, err
+    record = exported(folder, "alice", capsys)["User is in Rome this week."]
+    assert record["created_at"].startswith("2024-05-01T07:00:00")
+    assert record["expires_at"].startswith("2024-05-08T00:00:00")
+    assert record["metadata"] == {"topic": "travel", "priority": 2, "code": "007"}
+    code, out, _ = run(["list", "-e", "alice", "--where", '{"priority": 2}', "--path", str(folder)], capsys)
+    assert code == 0 and "User is in Rome this week.  [expired]" in out
+
+
+def test_add_expires_after_a_duration_from_now(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "mem"
+    assert run(["add", "-e", "alice", "User is on call.", "--expires", "12h", "--path", str(folder)], capsys)[0] == 0
+    record = exported(folder, "alice", capsys)["User is on call."]
+    from memori_core.validate import iso_to_ts
+    assert iso_to_ts(record["expires_at"]) - iso_to_ts(record["created_at"]) == pytest.approx(12 * 3600, abs=60)
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    (["--created-at", "last week"], "argument --created-at: expected an ISO 8601 date or time"),
+    (["--created-at", "2999-01-01"], "argument --created-at: '2999-01-01' is in the future (more than a day"),
+    (["--expires", "soon"], "argument --expires: expected an ISO 8601 date or time (2024-05-01, "
+                            "2024-05-01T12:00:00Z) or a duration from now (90m, 12h, 30d, 2w), got 'soon'"),
+    (["--expires", "0d"], "argument --expires: a duration must be more than 0, got '0d'"),
+    (["--metadata", "topic"], "argument --metadata: expected KEY=VALUE, e.g. topic=food, got 'topic'"),
+    (["--metadata", "=food"], "argument --metadata: expected a metadata key, got ''"),
+    (["--metadata", "created_at=2024"], "argument --metadata: key 'created_at' is reserved"),
+    (["--metadata", "topic=null"], "argument --metadata: 'topic=null': a metadata value may not be null"),
+])
+def test_add_refuses_bad_option_values_naming_the_option(options: list[str], message: str, tmp_path: Path,
+                                                         capsys) -> None:
+    err = usage_error(["add", "-e", "alice", "User lives in Oslo.", *options, "--path", str(tmp_path)], capsys)
+    assert f"memori: error: {message}" in err
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    (["--expires", "2020-01-01"], "--expires 2020-01-01T00:00:00Z is not after now"),
+    (["--created-at", "2024-05-01", "--expires", "2024-04-01"],
+     "--expires 2024-04-01T00:00:00Z is not after --created-at 2024-05-01T00:00:00Z"),
+    (["--metadata", "topic=food", "--metadata", "topic=travel"], "--metadata: key 'topic' given twice"),
+])
+def test_add_refuses_options_that_contradict_each_other_and_writes_nothing(options: list[str], message: str,
+                                                                          tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "mem"
+    code, out, err = run(["add", "-e", "alice", "User lives in Oslo.", *options, "--path", str(folder)], capsys)
+    assert (code, out) == (2, "") and err.startswith(f"memori: error: {message}")
+    assert not folder.exists()
+
+
+# -- memori update -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def one_fact(tmp_path: Path) -> tuple[Path, str]:
+    """A store where alice has one fact with metadata {"topic": "home", "room": "kitchen"}: (folder, its id)."""
+    folder = tmp_path / "mem"
+    folder.mkdir()
+    [fid] = engine_call(folder, "add", "alice", ["User lives in Lyon."], metadata={"topic": "home", "room": "kitchen"})
+    return folder, fid
+
+
+def test_update_text_keeps_the_id_and_the_old_text_as_a_version(one_fact: tuple[Path, str], capsys) -> None:
+    folder, fid = one_fact
+    code, out, err = run(["update", "-e", "alice", fid, "--text", "User lives in Paris.", "--path", str(folder)],
+                         capsys)
+    assert code == 0, err
+    assert out.startswith(f"{fid}  ") and "User lives in Paris." in out
+    code, out, _ = run(["history", "-e", "alice", fid, "--path", str(folder)], capsys)
+    assert [line.split("  ")[2] for line in out.splitlines()] == ["User lives in Lyon.", "User lives in Paris."]
+
+
+def test_update_sets_and_drops_metadata_keys_keeping_the_others(one_fact: tuple[Path, str], capsys) -> None:
+    folder, fid = one_fact
+    code, out, err = run(["update", "-e", "alice", fid, "--metadata", "topic=moves", "--metadata", "year=2024",
+                          "--drop-metadata", "room", "--json", "--path", str(folder)], capsys)
+    assert code == 0, err
+    [record] = json.loads(out)
+    assert record["metadata"] == {"topic": "moves", "year": 2024}
+    assert record["text"] == "User lives in Lyon."
+
+
+def test_update_sets_and_clears_the_expiry_and_the_core_mark(one_fact: tuple[Path, str], capsys) -> None:
+    folder, fid = one_fact
+    code, out, err = run(["update", "-e", "alice", fid, "--expires", "2020-01-01", "--core", "--path", str(folder)],
+                         capsys)
+    assert code == 0, err
+    assert out.rstrip().endswith("User lives in Lyon.  [core]  [expired]")
+    code, out, _ = run(["update", "-e", "alice", fid, "--no-expiry", "--not-core", "--json", "--path", str(folder)],
+                       capsys)
+    [record] = json.loads(out)
+    assert record["expires_at"] is None and "core" not in record["metadata"]
+
+
+def test_update_of_an_unknown_id_says_so_with_exit_1(one_fact: tuple[Path, str], capsys) -> None:
+    folder, _ = one_fact
+    for change in (["--text", "User lives in Paris."], ["--metadata", "topic=x"], ["--core"]):
+        code, out, err = run(["update", "-e", "alice", "nope", *change, "--path", str(folder)], capsys)
+        assert (code, out, err) == (1, "", "memori: entity 'alice' has no fact with id 'nope'\n")
+
+
+def test_update_without_a_change_is_a_usage_error(one_fact: tuple[Path, str], capsys) -> None:
+    folder, fid = one_fact
+    code, out, err = run(["update", "-e", "alice", fid, "--path", str(folder)], capsys)
+    assert (code, out) == (2, "") and err.startswith("memori: error: nothing to update: give --text")
+
+
+def test_update_refuses_a_version_id_and_both_expiry_options(one_fact: tuple[Path, str], capsys) -> None:
+    folder, fid = one_fact
+    run(["update", "-e", "alice", fid, "--text", "User lives in Paris.", "--path", str(folder)], capsys)
+    code, _, err = run(["update", "-e", "alice", f"{fid}@v1", "--text", "User lives in Nice.", "--path", str(folder)],
+                       capsys)
+    assert code == 2 and err.startswith("memori: error: ") and f"{fid}@v1" in err
+    err = usage_error(["update", "-e", "alice", fid, "--expires", "1d", "--no-expiry", "--path", str(folder)], capsys)
+    assert "argument --no-expiry: not allowed with argument --expires" in err

@@ -1,6 +1,6 @@
-"""The ``memori`` commands over one entity's facts: ``add``, ``recall``, ``forget``, ``list``, ``get``, ``delete``,
-``count``, ``history``, ``restore``, and ``entities`` over the whole store; and how a fact is printed for people
-(``ID  CREATED_AT  TEXT`` and its marks) or as JSON records."""
+"""The ``memori`` commands over one entity's facts: ``add``, ``recall``, ``forget``, ``list``, ``get``, ``update``,
+``delete``, ``count``, ``history``, ``restore``, and ``entities`` over the whole store; and how a fact is printed
+for people (``ID  CREATED_AT  TEXT`` and its marks) or as JSON records."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta, timezone
+from typing import Any
 
 from ..context import format_context
 from ..facts import StoredFact, is_searchable
@@ -25,10 +27,44 @@ def cmd_add(args: argparse.Namespace) -> int:
         facts = [line.strip() for line in sys.stdin if line.strip()]
     if not facts:
         raise CliError("no facts to add: give them as arguments, or one per line on standard input")
-    ids = open_engine(args, embeds=True).add(args.entity, facts, progress=write_progress(args), core=args.core)
+    _check_expiry_after(args.expires, args.created_at)
+    metadata = _metadata(args.metadata)
+    engine = open_engine(args, embeds=True)
+    try:
+        ids = engine.add(args.entity, facts, progress=write_progress(args), core=args.core,
+                         created_at=args.created_at, expires_at=args.expires, metadata=metadata,
+                         supersedes=args.supersedes)
+    except KeyError as exc:  # a --supersedes id the entity has no fact with: nothing was written
+        raise CliError(f"--supersedes: {exc.args[0]}; nothing was added (`memori list -e ENTITY` shows the ids)") \
+            from None
     for fid, fact in zip(ids, facts):
         print(f"{fid}  {fact}")
     return 0
+
+
+def _metadata(pairs: Sequence[tuple[str, Any]] | None) -> dict[str, Any] | None:
+    """The ``--metadata KEY=VALUE`` pairs as one dict (``None`` when none was given); a key given twice with two
+    values is an error (which one was meant?)."""
+    if not pairs:
+        return None
+    metadata: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in metadata and metadata[key] != value:
+            raise CliError(f"--metadata: key {key!r} given twice, {metadata[key]!r} and {value!r}")
+        metadata[key] = value
+    return metadata
+
+
+def _check_expiry_after(expires: datetime | timedelta | None, created_at: datetime | None) -> None:
+    """``--expires`` must come after the facts' creation (``--created-at``, else now): such a fact would never be
+    valid."""
+    if expires is None or isinstance(expires, timedelta):
+        return
+    start = created_at or datetime.now(timezone.utc)
+    if expires <= start:
+        since = f"--created-at {_when(start.isoformat())}" if created_at else "now"
+        raise CliError(f"--expires {_when(expires.isoformat())} is not after {since}: the facts would never be "
+                       "valid; give a later --expires" + ("" if created_at else " or an earlier --created-at"))
 
 
 def cmd_recall(args: argparse.Namespace) -> int:
@@ -180,6 +216,32 @@ def cmd_count(args: argparse.Namespace) -> int:
     n = open_engine(args, embeds=False).count(args.entity, include_invalid=args.all)
     print(json.dumps({"entity_id": args.entity, "count": n}, ensure_ascii=False) if args.json else n)
     return 0
+
+
+def cmd_update(args: argparse.Namespace) -> int:
+    """``memori update -e ENTITY ID``: edit one fact (its text, metadata keys, expiry, core mark) and print it
+    (exit 1 when the id is unknown)."""
+    drop = set(args.drop_metadata or ())
+    changes_metadata = bool(args.metadata or drop)
+    if args.text is None and not changes_metadata and args.expires is None and not args.no_expiry \
+            and args.core is None:
+        raise CliError("nothing to update: give --text, --metadata, --drop-metadata, --expires, --no-expiry, --core "
+                       "or --not-core")
+    new_metadata = _metadata(args.metadata) or {}
+    engine = open_engine(args, embeds=args.text is not None)
+    changes: dict[str, Any] = {}
+    if changes_metadata:
+        found = engine.get(args.entity, [args.id])
+        if not found:
+            _unknown_ids(args.entity, [args.id], set())
+            return 1
+        metadata = {k: v for k, v in found[0].metadata.items() if k not in drop}
+        metadata.update(new_metadata)
+        changes["metadata"] = metadata
+    if args.expires is not None or args.no_expiry:
+        changes["expires_at"] = None if args.no_expiry else args.expires
+    return _print_for_id(args, lambda: [engine.update(args.entity, args.id, text=args.text, core=args.core,
+                                                      **changes)])
 
 
 def cmd_history(args: argparse.Namespace) -> int:

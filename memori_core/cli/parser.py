@@ -30,10 +30,22 @@ from .fact_commands import (
     cmd_list,
     cmd_recall,
     cmd_restore,
+    cmd_update,
 )
 from .mcp_command import cmd_mcp
 from .transfer import cmd_export, cmd_import
-from .values import int_at_least, non_blank, seconds, server_address, timestamp, where_json
+from .values import (
+    created_time,
+    expiry,
+    int_at_least,
+    metadata_key,
+    metadata_pair,
+    non_blank,
+    seconds,
+    server_address,
+    timestamp,
+    where_json,
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -74,7 +86,8 @@ class _OverStore:
 
 
 def _entity_command(
-    name: str, handler: Callable[[argparse.Namespace], int], help: str, *, arguments: tuple[Argument, ...] = (),
+    name: str, handler: Callable[[argparse.Namespace], int], help: str, *,
+    arguments: tuple[Argument | OneOf, ...] = (),
     description: str | None = None, creates: bool = False, described: bool = True,
 ) -> _OverStore:
     """A subcommand over one entity's facts: ``--entity`` / ``-e`` first (``described``: with its help text), then
@@ -91,6 +104,16 @@ _IDS = arg("ids", nargs="+", metavar="ID", help="fact ids (from `memori add` or 
 
 _MEMORI_COMPAT = flag("--memori-compat", help="upstream Memori's exact ranking")
 
+_EXPIRES = arg("--expires", type=expiry, default=None, metavar="WHEN",
+               help="when the facts stop being recalled: an ISO 8601 date or time (no zone: UTC), or a duration "
+               "from now (90m, 12h, 30d, 2w)")
+"""``--expires`` of ``add`` and ``update``."""
+
+_METADATA = arg("--metadata", type=metadata_pair, action="append", default=None, metavar="KEY=VALUE",
+                help="a metadata key and value (repeatable; VALUE is JSON when it parses as JSON: 2, true, "
+                '\'"2"\', else text), e.g. --metadata topic=food; `memori list --where` filters on it')
+"""``--metadata`` of ``add`` and ``update``."""
+
 
 def _one_id(help: str, *, json: str) -> tuple[Argument, ...]:
     """The arguments of ``history`` and ``restore``: one fact id, and ``--json`` for the facts printed."""
@@ -103,6 +126,13 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
         _QUIET,
         flag("--core",
              help="mark the facts core (allergies, medication, diet): recall appends them on every query"),
+        arg("--supersedes", action="append", default=None, metavar="ID",
+            help="a stored fact of the entity the new facts replace (repeatable): kept as history, no longer "
+            "recalled (`memori history` shows it, `memori restore` undoes it); an unknown ID adds nothing"),
+        arg("--created-at", type=created_time, default=None, metavar="WHEN",
+            help="when the facts were said (ISO 8601; no zone: UTC; default now; at most a day ahead)"),
+        _EXPIRES,
+        _METADATA,
     )),
     _entity_command("recall", cmd_recall, "recall an entity's facts for a query", described=False, arguments=(
         arg("query", type=non_blank, help="what to recall facts for, e.g. the user's message (not blank)"),
@@ -168,6 +198,29 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
         ),
         description="Print the number of valid facts stored for an entity (expired ones included, superseded ones "
         "not: --all counts them; 0 for an entity without facts). --json prints {\"entity_id\": ..., \"count\": N}.",
+    ),
+    _entity_command(
+        "update", cmd_update, "edit one fact: its text, metadata, expiry or core mark",
+        arguments=(
+            arg("id", metavar="ID", help="the fact's id (from `memori add` or `memori list`)"),
+            arg("--text", type=non_blank, default=None, help="the fact's new text (re-embedded; the old text is kept "
+                "as a version ID@vN: `memori history` shows it, `memori restore` undoes the update)"),
+            _METADATA,
+            arg("--drop-metadata", type=metadata_key, action="append", default=None, metavar="KEY",
+                help="remove this metadata key (repeatable)"),
+            OneOf((_EXPIRES, flag("--no-expiry", help="the fact never expires"))),
+            OneOf((
+                arg("--core", action="store_const", const=True, default=None,
+                    help="mark the fact core (recalled on every query)"),
+                arg("--not-core", dest="core", action="store_const", const=False, help="unmark it"),
+            )),
+            flag("--json", help="the updated fact as a JSON array of one record"),
+        ),
+        description="Edit one fact of an entity in place and print it in the format of `memori list`: --text "
+        "replaces its text (its id stays; the old text is kept as a version, and `memori restore ID@vN` brings it "
+        "back), --metadata KEY=VALUE sets keys and --drop-metadata KEY removes them (the other keys are kept), "
+        "--expires / --no-expiry sets or clears the expiry, --core / --not-core marks or unmarks it. An unknown "
+        "id is reported on standard error (exit 1); the id of an earlier version (ID@vN) is a usage error (exit 2).",
     ),
     _entity_command(
         "history", cmd_history, "show a fact's versions, oldest first",

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import re
+import time
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from ..filters import check_where
-from ..validate import parse_utc
+from ..validate import FACT_FIELD_KEYS, FUTURE_SKEW_SECONDS, RESERVED_METADATA_KEYS, parse_utc
 
 
 def server_address(value: str) -> tuple[str, int]:
@@ -78,3 +81,64 @@ def timestamp(value: str) -> datetime:
     except (ValueError, OverflowError):
         raise argparse.ArgumentTypeError(
             f"expected an ISO 8601 date or time, e.g. 2024-05-01 or 2024-05-01T12:00:00Z, got {value!r}") from None
+
+
+def created_time(value: str) -> datetime:
+    """``--created-at WHEN``: :func:`timestamp`, refused more than a day ahead (a typo, as the engine refuses it)."""
+    when = timestamp(value)
+    if when.timestamp() > time.time() + FUTURE_SKEW_SECONDS:
+        raise argparse.ArgumentTypeError(f"{value!r} is in the future (more than a day from now)")
+    return when
+
+
+_DURATION = re.compile(r"(\d+)\s*([smhdw])", re.ASCII)
+_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+
+
+def expiry(value: str) -> datetime | timedelta:
+    """``--expires WHEN``: an ISO 8601 date or time (:func:`timestamp`), or a duration from now: a whole number
+    and a unit, ``s`` ``m`` ``h`` ``d`` ``w`` (``90m``, ``30d``, ``2w``)."""
+    duration = _DURATION.fullmatch(value.strip())
+    if duration is None:
+        try:
+            return parse_utc(value)
+        except (ValueError, OverflowError):
+            raise argparse.ArgumentTypeError(
+                f"expected an ISO 8601 date or time (2024-05-01, 2024-05-01T12:00:00Z) or a duration from now "
+                f"(90m, 12h, 30d, 2w), got {value!r}") from None
+    amount = int(duration.group(1)) * _UNIT_SECONDS[duration.group(2)]
+    if amount <= 0:
+        raise argparse.ArgumentTypeError(f"a duration must be more than 0, got {value!r}")
+    try:
+        return timedelta(seconds=amount)
+    except OverflowError:
+        raise argparse.ArgumentTypeError(f"duration {value!r} is too long") from None
+
+
+def metadata_key(value: str) -> str:
+    """A user metadata key: not blank, not one a fact's own field or recall uses."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError(f"expected a metadata key, got {value!r}")
+    if value in RESERVED_METADATA_KEYS or value in FACT_FIELD_KEYS:
+        raise argparse.ArgumentTypeError(
+            f"key {value!r} is reserved: the fact has a field of that name, which recall reports; use another key")
+    return value
+
+
+def metadata_pair(value: str) -> tuple[str, Any]:
+    """``--metadata KEY=VALUE``: VALUE is read as JSON when it is JSON other than null (``2``, ``true``, ``"2"``,
+    ``["a", "b"]``), else taken as text (``topic=food``)."""
+    key, sep, text = value.partition("=")
+    if not sep:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, e.g. topic=food, got {value!r}")
+    key = metadata_key(key)
+    try:
+        parsed: Any = json.loads(text)
+    except ValueError:
+        return key, text
+    if parsed is None:
+        raise argparse.ArgumentTypeError(f"{value!r}: a metadata value may not be null (`memori update "
+                                         "--drop-metadata KEY` removes a key)")
+    if isinstance(parsed, float) and not math.isfinite(parsed):
+        return key, text  # NaN or an infinity: JSON metadata cannot carry it, the text can
+    return key, parsed
