@@ -253,3 +253,43 @@ def test_update_refuses_a_version_id_and_both_expiry_options(one_fact: tuple[Pat
     assert code == 2 and err.startswith("memori: error: ") and f"{fid}@v1" in err
     err = usage_error(["update", "-e", "alice", fid, "--expires", "1d", "--no-expiry", "--path", str(folder)], capsys)
     assert "argument --no-expiry: not allowed with argument --expires" in err
+
+
+# -- memori stats, memori count --all ------------------------------------------------------
+
+
+@pytest.fixture
+def mixed(moved: tuple[Path, str, str]) -> Path:
+    """``moved`` (alice: Lyon superseded by Paris), and alice's core fact, her expired fact, her fact updated once
+    (one version row), and bob's one fact."""
+    folder, _, _ = moved
+    engine_call(folder, "add", "alice", ["User is allergic to peanuts."], core=True)
+    engine_call(folder, "add", "alice", ["User was in Rome."], created_at="2024-01-01", expires_at="2024-01-08")
+    [fid] = engine_call(folder, "add", "alice", ["User plays chess."])
+    engine_call(folder, "update", "alice", fid, text="User plays go.")
+    engine_call(folder, "add", "bob", ["User is vegetarian."])
+    return folder
+
+
+def test_stats_counts_entities_and_rows_by_state_plainly_and_as_json(mixed: Path, capsys) -> None:
+    code, out, err = run(["stats", "--path", str(mixed)], capsys)
+    assert (code, err) == (0, "")
+    assert [line.split() for line in out.splitlines()] == [
+        ["entities", "2"], ["rows", "7"], ["valid", "4"], ["expired", "1"], ["superseded", "2"], ["core", "1"]]
+    code, out, _ = run(["stats", "--json", "--path", str(mixed)], capsys)
+    assert json.loads(out) == {"entities": 2, "rows": 7, "valid": 4, "expired": 1, "superseded": 2, "core": 1}
+
+
+def test_stats_of_one_entity_and_of_an_unknown_one(mixed: Path, capsys) -> None:
+    code, out, _ = run(["stats", "-e", "alice", "--json", "--path", str(mixed)], capsys)
+    assert json.loads(out) == {"entity_id": "alice", "rows": 6, "valid": 3, "expired": 1, "superseded": 2,
+                               "core": 1}
+    code, out, _ = run(["stats", "-e", "bob", "--path", str(mixed)], capsys)
+    assert out.splitlines()[:3] == ["entity_id   bob", "rows        1", "valid       1"]
+    code, out, _ = run(["stats", "-e", "nobody", "--json", "--path", str(mixed)], capsys)
+    assert json.loads(out) == {"entity_id": "nobody", "rows": 0, "valid": 0, "expired": 0, "superseded": 0, "core": 0}
+
+
+def test_count_all_counts_superseded_rows_and_versions_too(mixed: Path, capsys) -> None:
+    assert run(["count", "-e", "alice", "--path", str(mixed)], capsys) == (0, "4\n", "")  # expired ones included
+    assert run(["count", "-e", "alice", "--all", "--path", str(mixed)], capsys) == (0, "6\n", "")

@@ -1,5 +1,5 @@
-"""The ``memori`` command: add, recall, list, get, update, count, delete, forget, export, import, entities, mcp,
-eval, demo.
+"""The ``memori`` command: add, recall, list, get, update, count, delete, forget, export, import, entities, stats,
+mcp, eval, demo.
 
 Every mistake is reported as ``memori: error: ...`` with exit code 2, after the
 usage of the (sub)command that was given when argparse finds it. Where the

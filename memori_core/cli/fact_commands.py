@@ -13,6 +13,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from ..context import format_context
+from ..engine import RecallEngine
 from ..facts import StoredFact, is_searchable
 from ..ranking.core import is_core
 from ..records import to_record
@@ -208,6 +209,48 @@ def cmd_entities(args: argparse.Namespace) -> int:
             print(entity)
     if not entities and not args.json:
         print("memori: the store holds no facts", file=sys.stderr)
+    return 0
+
+
+_STATS = ("valid", "expired", "superseded", "core")
+"""What ``memori stats`` counts besides entities and rows, in its order."""
+
+
+def _entity_stats(engine: RecallEngine, entity: str, now: float) -> dict[str, int]:
+    """The stored rows of ``entity`` by state: ``rows`` in all, each ``valid`` (recall may return it),
+    ``expired`` (valid but past its expiry) or ``superseded`` (no longer valid: superseded, or an earlier version
+    an update kept); ``core``: the valid ones marked core."""
+    rows = engine.count(entity, include_invalid=True)
+    counts = dict.fromkeys(("rows", *_STATS), 0)
+    counts["rows"] = rows
+    for fact in engine.list(entity, limit=rows, include_invalid=True) if rows else []:
+        if not fact.is_valid(now):
+            counts["superseded"] += 1
+        elif fact.is_expired(now):
+            counts["expired"] += 1
+        else:
+            counts["valid"] += 1
+            counts["core"] += is_core(fact.metadata)
+    return counts
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    """``memori stats``: how many entities a store holds and its rows by state (``-e``: one entity's)."""
+    engine = open_engine(args, embeds=False)
+    now = time.time()
+    if args.entity is not None:
+        stats: dict[str, Any] = {"entity_id": args.entity, **_entity_stats(engine, args.entity, now)}
+    else:
+        entities = engine.entities()
+        stats = {"entities": len(entities), **dict.fromkeys(("rows", *_STATS), 0)}
+        for entity in entities:
+            for key, n in _entity_stats(engine, entity, now).items():
+                stats[key] += n
+    if args.json:
+        print(json.dumps(stats, ensure_ascii=False))
+    else:
+        for key, value in stats.items():
+            print(f"{key:<11} {_one_line(value) if isinstance(value, str) else value}")
     return 0
 
 

@@ -30,6 +30,7 @@ from .fact_commands import (
     cmd_list,
     cmd_recall,
     cmd_restore,
+    cmd_stats,
     cmd_update,
 )
 from .mcp_command import cmd_mcp
@@ -293,6 +294,20 @@ _ENTITIES = _OverStore(Command(
     arguments=(flag("--json", help="a JSON array of entity ids"),),
 ))
 
+_STATS = _OverStore(Command(
+    "stats", cmd_stats, "count a store's entities and facts by state (or one entity's)",
+    description="Print how many entities the store holds and its stored facts by state, one `KEY VALUE` per "
+    "line: rows (every stored row), valid (recall may return them), expired (past their expires_at, stored "
+    "until deleted), superseded (no longer valid: superseded, or earlier versions an update kept; valid + "
+    "expired + superseded = rows) and core (the valid facts marked core). With -e, one entity's (entity_id "
+    "instead of entities; 0 everywhere for an entity without facts). --json prints one JSON object of the same "
+    "keys. Reads every row of every entity: an operator's command, not one for a request path.",
+    arguments=(
+        arg("--entity", "-e", default=None, help="only this entity's facts"),
+        flag("--json", help="one JSON object"),
+    ),
+))
+
 _MCP = _OverStore(Command(
     "mcp", cmd_mcp, "serve an entity's memory to MCP clients (stdio, or streamable HTTP with --http)",
     description=f"Run an MCP server (needs memori-recall[mcp]) whose tools {describe_tools()} "
@@ -325,7 +340,7 @@ _DEMO = Command(
 )
 
 _COMMANDS: tuple[Callable[[Subparsers], object], ...] = (
-    *(command.add_to for command in _ENTITY_COMMANDS), _ENTITIES.add_to, _MCP.add_to, add_eval_command, _DEMO.add_to,
+    *(command.add_to for command in _ENTITY_COMMANDS), _ENTITIES.add_to, _STATS.add_to, _MCP.add_to, add_eval_command, _DEMO.add_to,
 )
 """The subcommands, in the order ``memori --help`` lists them."""
 
