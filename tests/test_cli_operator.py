@@ -293,3 +293,31 @@ def test_stats_of_one_entity_and_of_an_unknown_one(mixed: Path, capsys) -> None:
 def test_count_all_counts_superseded_rows_and_versions_too(mixed: Path, capsys) -> None:
     assert run(["count", "-e", "alice", "--path", str(mixed)], capsys) == (0, "4\n", "")  # expired ones included
     assert run(["count", "-e", "alice", "--all", "--path", str(mixed)], capsys) == (0, "6\n", "")
+
+
+# -- memori forget -------------------------------------------------------------------------
+
+
+def test_forget_of_an_unknown_entity_deletes_nothing_exits_1_and_suggests_close_names(mixed: Path, capsys) -> None:
+    code, out, err = run(["forget", "-e", "alcie", "--path", str(mixed)], capsys)
+    assert (code, out) == (1, "")
+    assert err == "memori: entity 'alcie' has no facts in this store: nothing to forget (did you mean 'alice'?)\n"
+    code, _, err = run(["forget", "-e", "zed", "--path", str(mixed)], capsys)
+    assert code == 1 and err == "memori: entity 'zed' has no facts in this store: nothing to forget\n"
+    assert run(["count", "-e", "alice", "--all", "--path", str(mixed)], capsys)[1] == "6\n"
+
+
+def test_forget_dry_run_says_how_many_facts_would_go_and_deletes_nothing(mixed: Path, capsys) -> None:
+    code, out, err = run(["forget", "-e", "alice", "--dry-run", "--path", str(mixed)], capsys)
+    assert (code, err) == (0, "")
+    assert out == ("would forget 4 fact(s) and 2 superseded fact(s) or earlier version(s) of 'alice' "
+                   "(dry run: nothing deleted)\n")
+    assert run(["count", "-e", "alice", "--all", "--path", str(mixed)], capsys)[1] == "6\n"
+    code, _, err = run(["forget", "-e", "alcie", "--dry-run", "--path", str(mixed)], capsys)
+    assert code == 1 and "did you mean 'alice'?" in err
+
+
+def test_forget_of_a_known_entity_deletes_at_once_its_history_too(mixed: Path, capsys) -> None:
+    assert run(["forget", "-e", "alice", "--path", str(mixed)], capsys) == (0, "forgot 4 fact(s) of 'alice'\n", "")
+    assert run(["count", "-e", "alice", "--all", "--path", str(mixed)], capsys)[1] == "0\n"
+    assert run(["count", "-e", "bob", "--path", str(mixed)], capsys)[1] == "1\n"

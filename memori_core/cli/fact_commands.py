@@ -5,6 +5,7 @@ for people (``ID  CREATED_AT  TEXT`` and its marks) or as JSON records."""
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import sys
 import time
@@ -94,9 +95,20 @@ def cmd_recall(args: argparse.Namespace) -> int:
 
 
 def cmd_forget(args: argparse.Namespace) -> int:
-    """``memori forget``: delete every fact of an entity."""
+    """``memori forget``: delete every fact of an entity, at once and for good (``--dry-run``: only say how many
+    would go). An entity without facts (a typo?) is reported with the store's entities spelled like it (exit 1)."""
     engine = open_engine(args, embeds=False)
+    rows = engine.count(args.entity, include_invalid=True)
+    if rows == 0:
+        close = difflib.get_close_matches(args.entity, engine.entities(), n=3)
+        hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
+        print(f"memori: entity {args.entity!r} has no facts in this store: nothing to forget{hint}", file=sys.stderr)
+        return 1
     before = engine.count(args.entity)
+    if args.dry_run:
+        history = f" and {rows - before} superseded fact(s) or earlier version(s)" if rows > before else ""
+        print(f"would forget {before} fact(s){history} of {args.entity!r} (dry run: nothing deleted)")
+        return 0
     engine.forget(args.entity)
     print(f"forgot {before} fact(s) of {args.entity!r}")
     return 0

@@ -146,7 +146,15 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
         flag("--json", help="machine-readable output"),
         _MEMORI_COMPAT,
     )),
-    _entity_command("forget", cmd_forget, "delete every fact of an entity", described=False),
+    _entity_command(
+        "forget", cmd_forget, "delete every fact of an entity (no undo)", described=False,
+        arguments=(flag("--dry-run", help="only print how many facts would be deleted"),),
+        description="Delete every fact of an entity, its history (superseded facts, earlier versions) included, "
+        "at once and for good: there is no confirmation and no undo (keep a copy with `memori export` first; "
+        "--dry-run prints how many facts would go and deletes nothing). Prints how many valid facts were "
+        "forgotten. An entity without facts in the store (a typo?) deletes nothing and is reported on standard "
+        "error with the store's entities spelled like it (exit 1).",
+    ),
     _entity_command(
         "list", cmd_list, "list an entity's stored facts, newest first",
         arguments=(
