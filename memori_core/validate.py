@@ -94,7 +94,7 @@ def _invisible_at(text: str) -> int | None:
     return next((i for i, ch in enumerate(text) if unicodedata.category(ch) in _INVISIBLE_CATEGORIES), None)
 
 
-def check_entity_id(entity_id: Any, name: str = "entity_id") -> str:
+def check_entity_id(entity_id: Any, name: str = "entity_id", *, option: str | None = None) -> str:
     """Return ``entity_id`` if it is a non-blank ``str`` without surrounding whitespace, with no invisible
     character, in Unicode NFC form; raise ``TypeError`` / ``ValueError`` naming it (as ``name``: where the id
     came from) otherwise.
@@ -111,30 +111,39 @@ def check_entity_id(entity_id: Any, name: str = "entity_id") -> str:
       (``unicodedata.normalize("NFC", entity_id)``), which is the one to use.
 
     Facts an earlier version stored under such an id are reached, and moved, within
-    :func:`unnormalized_entity_ids`."""
+    :func:`unnormalized_entity_ids`.
+
+    ``option``: the id was typed on a command line after this option (``"-e"``): the messages leave the name out
+    (the command line's parser says which argument) and say what to type instead of what to call."""
+    subject = f"{name} " if option is None else ""  # on a command line, the parser names the argument
     if not isinstance(entity_id, str):
         raise TypeError(f"{name} must be a non-empty str, got {type(entity_id).__name__}")
     if not entity_id.strip():
-        raise ValueError(f"{name} must be a non-empty str, got a blank string")
+        raise ValueError(f"{subject}must be a non-empty str, got a blank string" if option is None
+                         else "must not be blank")
     if entity_id != entity_id.strip():
-        raise ValueError(f"{name} {entity_id!r} begins or ends with whitespace, so it would name another entity "
-                         f"than {entity_id.strip()!r}; strip it first")
+        fix = "strip it first" if option is None else f"use {option} {entity_id.strip()!r}"
+        raise ValueError(f"{subject}{entity_id!r} begins or ends with whitespace, so it would name another entity "
+                         f"than {entity_id.strip()!r}; {fix}")
     check_text(entity_id, name)
     if (entity_id.isascii() and entity_id.isprintable()) or UNNORMALIZED_IDS_ALLOWED.get():
         return entity_id  # printable ASCII: nothing invisible, and NFC already
-    how_to_move = "(facts an earlier version stored under it: see memori_core.unnormalized_entity_ids)"
+    how_to_move = ("(facts an earlier version stored under it: see memori_core.unnormalized_entity_ids)"
+                   if option is None else
+                   "(facts an earlier version stored under it: docs/stores.md, \"Ids an earlier version took as "
+                   "they came\")")
     at = _invisible_at(entity_id)
     if at is not None:
         char = entity_id[at]
         visible = "".join(ch for ch in entity_id if _invisible_at(ch) is None)
-        raise ValueError(f"{name} {entity_id!r} holds an invisible character at position {at}, U+{ord(char):04X} "
+        raise ValueError(f"{subject}{entity_id!r} holds an invisible character at position {at}, U+{ord(char):04X} "
                          f"({unicodedata.name(char, 'a control character')}), so it would name another entity "
                          f"than {visible!r}; remove it {how_to_move}")
     if not unicodedata.is_normalized("NFC", entity_id):
         nfc = unicodedata.normalize("NFC", entity_id)
-        raise ValueError(f"{name} {ascii(entity_id)} is not in Unicode NFC form, so it would name another entity "
-                         f"than the same text in NFC, {ascii(nfc)} ({nfc!r}); pass unicodedata.normalize('NFC', "
-                         f"{name}) {how_to_move}")
+        fix = f"pass unicodedata.normalize('NFC', {name})" if option is None else f"use {option} {nfc!r}"
+        raise ValueError(f"{subject}{ascii(entity_id)} is not in Unicode NFC form, so it would name another entity "
+                         f"than the same text in NFC, {ascii(nfc)} ({nfc!r}); {fix} {how_to_move}")
     return entity_id
 
 

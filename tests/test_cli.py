@@ -90,11 +90,13 @@ def argparse_error(argv: list[str], capsys) -> str:
     return captured.err
 
 
-@pytest.mark.parametrize("server", ["nonsense", "localhost:abc", "localhost:", ":8000", "localhost:70000"])
-def test_server_option_must_be_host_colon_port(server: str, capsys) -> None:
+@pytest.mark.parametrize("server", ["nonsense", "localhost:abc", "localhost:", ":8000", "localhost:70000",
+                                    "ftp://localhost:8000", "http://:8000", "local host:8000"])
+def test_server_option_must_be_host_colon_port_or_a_url(server: str, capsys) -> None:
     err = argparse_error(["recall", "-e", "u", "q", "--server", server], capsys)
     assert err.startswith("usage: memori recall ")
-    assert f"memori: error: argument --server: expected HOST:PORT, e.g. localhost:8000, got {server!r}" in err
+    assert ("memori: error: argument --server: expected HOST:PORT or an http(s) URL, e.g. 127.0.0.1:8000 or "
+            f"http://127.0.0.1:8000, got {server!r}") in err
 
 
 def test_server_and_path_together_are_an_error(tmp_path: Path, capsys) -> None:

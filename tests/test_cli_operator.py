@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from _helpers import HashEmbedder
+from _helpers import HashEmbedder, running_chroma_server
 from memori_core import embedders
 from memori_core.cli import main
 from memori_core.engine import RecallEngine
@@ -321,3 +321,46 @@ def test_forget_of_a_known_entity_deletes_at_once_its_history_too(mixed: Path, c
     assert run(["forget", "-e", "alice", "--path", str(mixed)], capsys) == (0, "forgot 4 fact(s) of 'alice'\n", "")
     assert run(["count", "-e", "alice", "--all", "--path", str(mixed)], capsys)[1] == "0\n"
     assert run(["count", "-e", "bob", "--path", str(mixed)], capsys)[1] == "1\n"
+
+
+# -- --server and --entity mistakes in command-line terms -----------------------------------
+
+
+@pytest.mark.parametrize(("server", "where"), [
+    ("http://127.0.0.1:1", "http://127.0.0.1:1"),
+    ("127.0.0.1:1", "http://127.0.0.1:1"),
+    ("https://127.0.0.1:1/", "https://127.0.0.1:1"),
+    ("[::1]:1", "http://[::1]:1"),
+    ("http://[::1]:1", "http://[::1]:1"),
+])
+def test_server_takes_host_colon_port_or_a_url_with_its_port_and_scheme(server: str, where: str, capsys) -> None:
+    # Nothing listens on port 1: the error names the server the option was read as.
+    code, out, err = run(["count", "-e", "alice", "--server", server, "--timeout", "2"], capsys)
+    assert (code, out) == (2, "")
+    assert err == f"memori: error: no Chroma server answers at {where}: is it running (`chroma run --path DIR " \
+                  "--port PORT`), and does --server name its address?\n"
+
+
+@pytest.mark.server
+def test_server_given_as_a_url_reaches_a_real_chroma_server(tmp_path: Path, capsys) -> None:
+    with running_chroma_server(tmp_path) as (host, port, _):
+        server = ["--server", f"http://{host}:{port}/"]
+        assert run(["add", "-e", "alice", "User lives in Oslo.", *server], capsys)[0] == 0
+        assert run(["count", "-e", "alice", "--server", f"{host}:{port}"], capsys) == (0, "1\n", "")
+
+
+@pytest.mark.parametrize("server", ["http://127.0.0.1:8000/api/v2", "http://user@127.0.0.1:8000",
+                                    "http://127.0.0.1:8000?x=1"])
+def test_server_url_with_a_path_says_which_server_option_to_give(server: str, capsys) -> None:
+    err = usage_error(["count", "-e", "alice", "--server", server], capsys)
+    assert "argument --server: expected HOST:PORT or an http(s) URL" in err
+    assert "use --server http://127.0.0.1:8000)" in err
+
+
+def test_an_nfd_entity_is_refused_saying_which_id_to_type(tmp_path: Path, capsys) -> None:
+    err = usage_error(["count", "-e", "Jose\u0301", "--path", str(tmp_path)], capsys)
+    assert "memori: error: argument --entity/-e: 'Jose\\u0301' is not in Unicode NFC form" in err
+    assert "use -e 'José'" in err and "unicodedata" not in err and "memori_core." not in err
+    err = usage_error(["stats", "-e", " alice", "--path", str(tmp_path)], capsys)
+    assert "argument --entity/-e: ' alice' begins or ends with whitespace, so it would name another entity than " \
+           "'alice'; use -e 'alice'" in err

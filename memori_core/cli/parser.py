@@ -36,7 +36,9 @@ from .fact_commands import (
 from .mcp_command import cmd_mcp
 from .transfer import cmd_export, cmd_import
 from .values import (
+    chroma_server,
     created_time,
+    entity_id,
     expiry,
     int_at_least,
     metadata_key,
@@ -65,8 +67,9 @@ def _store_options(p: argparse.ArgumentParser, *, creates: bool = False) -> None
                        help=f"embedded store folder (default ${PATH_ENV} or {default_store_path(env=False)})"
                        + ("; created if missing and its parent folder exists" if creates else
                           "; must exist"))
-    where.add_argument("--server", default=None, type=server_address, metavar="HOST:PORT",
-                       help="use a `chroma run` server instead of a folder")
+    where.add_argument("--server", default=None, type=chroma_server, metavar="HOST:PORT",
+                       help="use a `chroma run` server instead of a folder (HOST:PORT, or a URL: "
+                       "http://HOST:PORT, https://HOST)")
     p.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
                    help=f"with --server: seconds each request may take before the command gives up "
                    f"(default {DEFAULT_HTTP_TIMEOUT:g})")
@@ -93,7 +96,8 @@ def _entity_command(
 ) -> _OverStore:
     """A subcommand over one entity's facts: ``--entity`` / ``-e`` first (``described``: with its help text), then
     its own ``arguments``, then the store options."""
-    entity = arg("--entity", "-e", required=True, help="whose facts (user, agent, ...)" if described else None)
+    entity = arg("--entity", "-e", type=entity_id, required=True,
+                 help="whose facts (user, agent, ...)" if described else None)
     return _OverStore(Command(name, handler, help, description, (entity, *arguments)), creates=creates)
 
 
@@ -311,7 +315,7 @@ _STATS = _OverStore(Command(
     "instead of entities; 0 everywhere for an entity without facts). --json prints one JSON object of the same "
     "keys. Reads every row of every entity: an operator's command, not one for a request path.",
     arguments=(
-        arg("--entity", "-e", default=None, help="only this entity's facts"),
+        arg("--entity", "-e", type=entity_id, default=None, help="only this entity's facts"),
         flag("--json", help="one JSON object"),
     ),
 ))
@@ -326,7 +330,7 @@ _MCP = _OverStore(Command(
     "--allow-remote is given (the server has no authentication of its own).",
     arguments=(
         OneOf((
-            arg("--entity", "-e", type=non_blank, help="whose facts every call uses"),
+            arg("--entity", "-e", type=entity_id, help="whose facts every call uses"),
             arg("--entity-header", type=non_blank, metavar="NAME",
                 help="with --http: take the entity from this request header (e.g. X-Memori-Entity); a request "
                      "carrying it twice or with a comma-separated value is refused"),

@@ -10,18 +10,63 @@ import re
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
+from urllib.parse import urlsplit
 
 from ..filters import check_where
-from ..validate import FACT_FIELD_KEYS, FUTURE_SKEW_SECONDS, RESERVED_METADATA_KEYS, parse_utc
+from ..store.chroma_client import check_server_address
+from ..validate import FACT_FIELD_KEYS, FUTURE_SKEW_SECONDS, RESERVED_METADATA_KEYS, check_entity_id, parse_utc
 
 
 def server_address(value: str) -> tuple[str, int]:
-    """``--server HOST:PORT`` -> ``(host, port)``; anything else is an argparse error."""
+    """``--http HOST:PORT`` (where ``memori mcp`` listens) -> ``(host, port)``; anything else is an argparse
+    error."""
     host, sep, port = value.strip().rpartition(":")
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise argparse.ArgumentTypeError(f"expected HOST:PORT, e.g. localhost:8000, got {value!r}")
     return host, int(port)
+
+
+class ChromaServer(NamedTuple):
+    """A ``--server``: where the Chroma server listens, and whether it speaks HTTPS."""
+
+    host: str
+    port: int
+    ssl: bool = False
+
+
+def chroma_server(value: str) -> ChromaServer:
+    """``--server HOST:PORT`` or a URL (``http://127.0.0.1:8000``, ``https://chroma.example.com``: its scheme's
+    port when it names none) -> :class:`ChromaServer`; anything else is an argparse error saying what to type."""
+    expected = (f"expected HOST:PORT or an http(s) URL, e.g. 127.0.0.1:8000 or http://127.0.0.1:8000, "
+                f"got {value!r}")
+    text = value.strip()
+    if "://" in text:
+        parts = urlsplit(text)
+        try:
+            port = parts.port
+        except ValueError:  # not a number, or out of range
+            raise argparse.ArgumentTypeError(f"{expected} (its port is not a number from 1 to 65535)") from None
+        scheme = parts.scheme.lower()
+        if scheme not in ("http", "https") or not parts.hostname:
+            raise argparse.ArgumentTypeError(expected)
+        if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username or parts.password:
+            base = f"{scheme}://{parts.netloc.rpartition('@')[2]}"
+            raise argparse.ArgumentTypeError(f"{expected} (a Chroma server is named by its address alone: "
+                                             f"use --server {base})")
+        # An IPv6 address keeps its brackets: chromadb puts the host into a URL as it is.
+        host, ssl = (f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname), scheme == "https"
+        port = port if port is not None else (443 if ssl else 80)
+    else:
+        host, sep, digits = text.rpartition(":")
+        if not sep or not host or not digits.isdigit():
+            raise argparse.ArgumentTypeError(expected)
+        port, ssl = int(digits), False
+    try:
+        host, port = check_server_address(host, port)
+    except (TypeError, ValueError):
+        raise argparse.ArgumentTypeError(expected) from None
+    return ChromaServer(host, port, ssl)
 
 
 def int_at_least(minimum: int) -> Callable[[str], int]:
@@ -142,3 +187,12 @@ def metadata_pair(value: str) -> tuple[str, Any]:
     if isinstance(parsed, float) and not math.isfinite(parsed):
         return key, text  # NaN or an infinity: JSON metadata cannot carry it, the text can
     return key, parsed
+
+
+def entity_id(value: str) -> str:
+    """``--entity`` / ``-e``: an entity id :func:`~memori_core.validate.check_entity_id` accepts; its refusal says
+    what to type instead."""
+    try:
+        return check_entity_id(value, "--entity", option="-e")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
