@@ -364,3 +364,16 @@ def test_an_nfd_entity_is_refused_saying_which_id_to_type(tmp_path: Path, capsys
     err = usage_error(["stats", "-e", " alice", "--path", str(tmp_path)], capsys)
     assert "argument --entity/-e: ' alice' begins or ends with whitespace, so it would name another entity than " \
            "'alice'; use -e 'alice'" in err
+
+
+# -- where the store folder is created ----------------------------------------------------
+
+
+def test_add_without_path_creates_the_default_folder_with_its_parents(tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.delenv("MEMORI_RECALL_PATH", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "missing" / "share"))
+    monkeypatch.setattr("sys.platform", "linux")
+    code, _, err = run(["add", "-e", "alice", "User lives in Oslo."], capsys)
+    assert code == 0, err
+    assert (tmp_path / "missing" / "share" / "memori-recall").is_dir()
+    assert run(["count", "-e", "alice"], capsys) == (0, "1\n", "")

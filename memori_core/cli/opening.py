@@ -57,8 +57,9 @@ def check_store_path(path: str | os.PathLike[str] | None, *, creates: bool) -> P
         if option is None:
             raise CliError(f"no store yet at {folder}: add facts first with `memori add`, or pass --path")
         raise CliError(f"{named} does not exist (check the spelling; `memori add` creates a new store folder)")
-    if option is None:
-        return folder  # the default location: created with its parents
+    if option is None:  # the default location: created with its parents (the store makes the last folder)
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        return folder
     parent = folder.parent
     if not parent.is_dir():
         what = "is a file" if parent.exists() else "does not exist"
