@@ -377,3 +377,13 @@ def test_add_without_path_creates_the_default_folder_with_its_parents(tmp_path: 
     assert code == 0, err
     assert (tmp_path / "missing" / "share" / "memori-recall").is_dir()
     assert run(["count", "-e", "alice"], capsys) == (0, "1\n", "")
+
+
+def test_entity_ids_with_a_shown_joiner_work_and_a_no_break_space_says_what_to_type(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "mem"
+    persian = "می\u200cخواهم"
+    assert run(["add", "-e", persian, "User lives in Tehran.", "--path", str(folder)], capsys)[0] == 0
+    assert run(["entities", "--json", "--path", str(folder)], capsys)[1] == json.dumps([persian], ensure_ascii=False) + "\n"
+    err = usage_error(["count", "-e", "user\u00a0name", "--path", str(folder)], capsys)
+    assert "argument --entity/-e: 'user\\xa0name' holds U+00A0 (NO-BREAK SPACE) at position 4" in err
+    assert "use -e 'user name'" in err
