@@ -76,8 +76,10 @@ def test_path_defaults_to_the_environment_variable(tmp_path: Path, capsys, monke
 
 
 def test_bad_input_gives_a_clear_error_and_exit_code_2(tmp_path: Path, capsys, minilm) -> None:
-    assert main(["add", "-e", "  ", "x", "--path", str(tmp_path)]) == 2
-    assert "entity_id" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as info:
+        main(["add", "-e", "  ", "x", "--path", str(tmp_path)])
+    assert info.value.code == 2
+    assert "memori: error: argument --entity/-e: must not be blank" in capsys.readouterr().err
 
 
 def argparse_error(argv: list[str], capsys) -> str:
