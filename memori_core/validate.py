@@ -71,8 +71,9 @@ captures queued while it is set carry it to the thread that stores them (:data:`
 def unnormalized_entity_ids() -> Iterator[None]:
     """Within the ``with`` block (in this thread or task, and in the background captures an adapter queues in it,
     which are stored on the engine's capture threads later), :func:`check_entity_id` accepts an id that is not in
-    Unicode NFC form or holds an invisible character, as memori-recall did before it refused them: to reach the
-    facts an earlier version stored under such an id, and move them to the id's NFC form.
+    Unicode NFC form, holds an invisible character or a space other than U+0020 (a no-break space), as
+    memori-recall did before it refused them: to reach the facts an earlier version stored under such an id, and
+    move them to the id's NFC form (or the id it should have been).
 
     >>> with unnormalized_entity_ids():
     ...     records = engine.export(old_id)
@@ -87,14 +88,73 @@ def unnormalized_entity_ids() -> Iterator[None]:
         UNNORMALIZED_IDS_ALLOWED.reset(token)
 
 
-def _invisible_at(text: str) -> int | None:
-    """The index of the first character of ``text`` in :data:`_INVISIBLE_CATEGORIES`, or ``None``."""
+def _arabic_joining() -> tuple[frozenset[str], frozenset[str]]:
+    """The letters of the Arabic script that join the letter after them, and those that join the letter before
+    them, read from Unicode's presentation forms (a letter with an initial or medial form joins forward, one with
+    a final or medial form backward); the tatweel joins both ways."""
+    forward, backward = {"\u0640"}, {"\u0640"}
+    for cp in (*range(0xFB50, 0xFE00), *range(0xFE70, 0xFF00)):
+        tag, _, base = unicodedata.decomposition(chr(cp)).partition(" ")
+        if not base or " " in base:  # no decomposition, or a ligature of several letters
+            continue
+        letter = chr(int(base, 16))
+        if tag in ("<initial>", "<medial>"):
+            forward.add(letter)
+        if tag in ("<final>", "<medial>"):
+            backward.add(letter)
+    return frozenset(forward), frozenset(backward)
+
+
+_JOINS_FORWARD, _JOINS_BACKWARD = _arabic_joining()
+_ZWNJ, _ZWJ = "\u200c", "\u200d"
+_VIRAMA = 9
+"""The canonical combining class of a virama (Devanagari U+094D, Sinhala U+0DCA ...): a joiner after it picks
+the form of the consonant cluster (a half form, a conjunct), so it shows."""
+
+_EMOJI_TRAILERS = frozenset({"\ufe0e", "\ufe0f", *map(chr, range(0x1F3FB, 0x1F400))})
+"""What may follow an emoji inside an emoji ZWJ sequence before the joiner: a variation selector, a skin tone."""
+
+
+def _shown_joiner(text: str, i: int) -> bool:
+    """Whether the zero-width (non-)joiner ``text[i]`` changes how ``text`` is shown, so that an id holding it
+    does not look like the id without it: after a virama and before a letter (Indic scripts: ``"क्\u200cष"``,
+    Sinhala ``"ශ්\u200dරී"``); a non-joiner between two Arabic-script letters that would join without it (Persian
+    ``"می\u200cخواهم"``); a joiner between two emoji (``"👩\u200d💻"``, skin tones and variation selectors
+    allowed before it). Anywhere else (``"al\u200dice"``, at either end) it shows nothing."""
+    before, after = text[:i], text[i + 1:]
+    if not before or not after:
+        return False
+    if unicodedata.combining(before[-1]) == _VIRAMA and unicodedata.category(after[0]).startswith("L"):
+        return True
+    if text[i] == _ZWNJ:  # the letters it stands between, past their vowel marks
+        left = next((ch for ch in reversed(before) if unicodedata.category(ch) != "Mn"), "")
+        right = next((ch for ch in after if unicodedata.category(ch) != "Mn"), "")
+        return left in _JOINS_FORWARD and right in _JOINS_BACKWARD
+    emoji = next((ch for ch in reversed(before) if ch not in _EMOJI_TRAILERS), "")
+    return unicodedata.category(emoji or " ") == "So" and unicodedata.category(after[0]) == "So"
+
+
+def _hidden_at(text: str) -> list[int]:
+    """The indexes of the characters of ``text`` in :data:`_INVISIBLE_CATEGORIES` that show nothing (a joiner
+    :func:`_shown_joiner` finds shown is not one of them)."""
     if text.isascii():
-        return next((i for i, ch in enumerate(text) if ch < " " or ch == "\x7f"), None)
-    return next((i for i, ch in enumerate(text) if unicodedata.category(ch) in _INVISIBLE_CATEGORIES), None)
+        return [i for i, ch in enumerate(text) if ch < " " or ch == "\x7f"]
+    return [i for i, ch in enumerate(text) if unicodedata.category(ch) in _INVISIBLE_CATEGORIES
+            and not (ch in (_ZWNJ, _ZWJ) and _shown_joiner(text, i))]
 
 
-def check_entity_id(entity_id: Any, name: str = "entity_id") -> str:
+def _odd_space_at(text: str) -> int | None:
+    """The index of the first space of ``text`` other than U+0020 (a no-break space, an en space, an ideographic
+    space ...: Unicode category ``Zs``, but :data:`_SHOWN_SPACES`), or ``None``."""
+    return next((i for i, ch in enumerate(text) if unicodedata.category(ch) == "Zs" and ch not in _SHOWN_SPACES),
+                None)
+
+
+_SHOWN_SPACES = frozenset({" ", "\u1680"})
+"""Spaces an entity id may hold: the plain one, and the Ogham space mark (a stroke, not a blank)."""
+
+
+def check_entity_id(entity_id: Any, name: str = "entity_id", *, option: str | None = None) -> str:
     """Return ``entity_id`` if it is a non-blank ``str`` without surrounding whitespace, with no invisible
     character, in Unicode NFC form; raise ``TypeError`` / ``ValueError`` naming it (as ``name``: where the id
     came from) otherwise.
@@ -106,35 +166,56 @@ def check_entity_id(entity_id: Any, name: str = "entity_id") -> str:
 
     - ``" alice "`` or ``"alice\n"`` (a form field, a line read from a file): strip it first;
     - ``"alice\u200b"`` (a zero-width space pasted from a chat app, a BOM, a bidi mark, a control character:
-      :data:`_INVISIBLE_CATEGORIES`): the error names the character and its position;
+      :data:`_INVISIBLE_CATEGORIES`): the error names the character and its position. A zero-width non-joiner or
+      joiner is accepted where it changes how the id is shown (:func:`_shown_joiner`: Persian
+      ``"می\u200cخواهم"``, an Indic conjunct, an emoji ZWJ sequence ``"dev-👩\u200d💻"``);
+    - ``"user\u00a0name"`` (a no-break space, a thin or an ideographic space: any space but U+0020 that looks
+      blank): the error gives the id with plain spaces;
     - ``"jose\u0301"`` (NFD, as macOS and some keyboards send "josé"): the error gives the NFC form
       (``unicodedata.normalize("NFC", entity_id)``), which is the one to use.
 
     Facts an earlier version stored under such an id are reached, and moved, within
-    :func:`unnormalized_entity_ids`."""
+    :func:`unnormalized_entity_ids`.
+
+    ``option``: the id was typed on a command line after this option (``"-e"``): the messages leave the name out
+    (the command line's parser says which argument) and say what to type instead of what to call."""
+    subject = f"{name} " if option is None else ""  # on a command line, the parser names the argument
     if not isinstance(entity_id, str):
         raise TypeError(f"{name} must be a non-empty str, got {type(entity_id).__name__}")
     if not entity_id.strip():
-        raise ValueError(f"{name} must be a non-empty str, got a blank string")
+        raise ValueError(f"{subject}must be a non-empty str, got a blank string" if option is None
+                         else "must not be blank")
     if entity_id != entity_id.strip():
-        raise ValueError(f"{name} {entity_id!r} begins or ends with whitespace, so it would name another entity "
-                         f"than {entity_id.strip()!r}; strip it first")
+        fix = "strip it first" if option is None else f"use {option} {entity_id.strip()!r}"
+        raise ValueError(f"{subject}{entity_id!r} begins or ends with whitespace, so it would name another entity "
+                         f"than {entity_id.strip()!r}; {fix}")
     check_text(entity_id, name)
     if (entity_id.isascii() and entity_id.isprintable()) or UNNORMALIZED_IDS_ALLOWED.get():
         return entity_id  # printable ASCII: nothing invisible, and NFC already
-    how_to_move = "(facts an earlier version stored under it: see memori_core.unnormalized_entity_ids)"
-    at = _invisible_at(entity_id)
-    if at is not None:
-        char = entity_id[at]
-        visible = "".join(ch for ch in entity_id if _invisible_at(ch) is None)
-        raise ValueError(f"{name} {entity_id!r} holds an invisible character at position {at}, U+{ord(char):04X} "
+    how_to_move = ("(facts an earlier version stored under it: see memori_core.unnormalized_entity_ids)"
+                   if option is None else
+                   "(facts an earlier version stored under it: docs/stores.md, \"Ids an earlier version took as "
+                   "they came\")")
+    hidden = _hidden_at(entity_id)
+    if hidden:
+        at, char = hidden[0], entity_id[hidden[0]]
+        visible = "".join(ch for i, ch in enumerate(entity_id) if i not in hidden)
+        raise ValueError(f"{subject}{entity_id!r} holds an invisible character at position {at}, U+{ord(char):04X} "
                          f"({unicodedata.name(char, 'a control character')}), so it would name another entity "
                          f"than {visible!r}; remove it {how_to_move}")
+    at = _odd_space_at(entity_id)
+    if at is not None:
+        char = entity_id[at]
+        plain = "".join(" " if unicodedata.category(ch) == "Zs" else ch for ch in entity_id)
+        fix = "use a plain space (U+0020)" if option is None else f"use {option} {plain!r}"
+        raise ValueError(f"{subject}{entity_id!r} holds U+{ord(char):04X} ({unicodedata.name(char)}) at position "
+                         f"{at}, a space that looks like a plain one, so it would name another entity than "
+                         f"{plain!r}; {fix} {how_to_move}")
     if not unicodedata.is_normalized("NFC", entity_id):
         nfc = unicodedata.normalize("NFC", entity_id)
-        raise ValueError(f"{name} {ascii(entity_id)} is not in Unicode NFC form, so it would name another entity "
-                         f"than the same text in NFC, {ascii(nfc)} ({nfc!r}); pass unicodedata.normalize('NFC', "
-                         f"{name}) {how_to_move}")
+        fix = f"pass unicodedata.normalize('NFC', {name})" if option is None else f"use {option} {nfc!r}"
+        raise ValueError(f"{subject}{ascii(entity_id)} is not in Unicode NFC form, so it would name another entity "
+                         f"than the same text in NFC, {ascii(nfc)} ({nfc!r}); {fix} {how_to_move}")
     return entity_id
 
 

@@ -76,8 +76,10 @@ def test_path_defaults_to_the_environment_variable(tmp_path: Path, capsys, monke
 
 
 def test_bad_input_gives_a_clear_error_and_exit_code_2(tmp_path: Path, capsys, minilm) -> None:
-    assert main(["add", "-e", "  ", "x", "--path", str(tmp_path)]) == 2
-    assert "entity_id" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as info:
+        main(["add", "-e", "  ", "x", "--path", str(tmp_path)])
+    assert info.value.code == 2
+    assert "memori: error: argument --entity/-e: must not be blank" in capsys.readouterr().err
 
 
 def argparse_error(argv: list[str], capsys) -> str:
@@ -90,11 +92,13 @@ def argparse_error(argv: list[str], capsys) -> str:
     return captured.err
 
 
-@pytest.mark.parametrize("server", ["nonsense", "localhost:abc", "localhost:", ":8000", "localhost:70000"])
-def test_server_option_must_be_host_colon_port(server: str, capsys) -> None:
+@pytest.mark.parametrize("server", ["nonsense", "localhost:abc", "localhost:", ":8000", "localhost:70000",
+                                    "ftp://localhost:8000", "http://:8000", "local host:8000"])
+def test_server_option_must_be_host_colon_port_or_a_url(server: str, capsys) -> None:
     err = argparse_error(["recall", "-e", "u", "q", "--server", server], capsys)
     assert err.startswith("usage: memori recall ")
-    assert f"memori: error: argument --server: expected HOST:PORT, e.g. localhost:8000, got {server!r}" in err
+    assert ("memori: error: argument --server: expected HOST:PORT or an http(s) URL, e.g. 127.0.0.1:8000 or "
+            f"http://127.0.0.1:8000, got {server!r}") in err
 
 
 def test_server_and_path_together_are_an_error(tmp_path: Path, capsys) -> None:

@@ -300,8 +300,8 @@ def test_count_prints_the_number_plain_and_as_json(store_dir: Path, capsys) -> N
 
 def test_count_and_delete_refuse_a_blank_entity(store_dir: Path, capsys) -> None:
     for argv in (["count", "-e", " "], ["delete", "-e", " ", "x"]):
-        code, out, err = run([*argv, "--path", str(store_dir)], capsys)
-        assert (code, out) == (2, "") and err.startswith("memori: error: entity_id")
+        err = usage_error([*argv, "--path", str(store_dir)], capsys)
+        assert err.rstrip().endswith("memori: error: argument --entity/-e: must not be blank")
 
 
 # -- memori export -------------------------------------------------------------------------

@@ -281,6 +281,62 @@ def test_an_id_with_an_invisible_character_is_refused_naming_the_character(entit
     assert eng.count("alice") == 0
 
 
+@pytest.mark.parametrize("entity_id", [
+    "می\u200cخواهم",  # Persian: the non-joiner keeps می and خواهم apart, as spelled
+    "خانه\u200cها",
+    "\u0915\u094d\u200c\u0937",  # Devanagari: after a virama, a half form instead of the conjunct
+    "\u0dc1\u0dca\u200d\u0dbb\u0dd3",  # Sinhala "shri": the joiner after the al-lakuna makes the conjunct
+    "dev-\U0001f469\u200d\U0001f4bb",  # woman technologist: an emoji ZWJ sequence
+    "\U0001f469\U0001f3fd\u200d\U0001f4bb",  # with a skin tone
+    "\U0001f3f3\ufe0f\u200d\U0001f308",  # rainbow flag: a variation selector before the joiner
+])
+def test_an_id_whose_joiner_changes_how_it_is_shown_is_one_entity_of_its_own(entity_id: str) -> None:
+    eng = ungated_engine()
+    eng.add(entity_id, ["User lives in Oslo."])
+    bare = entity_id.replace("\u200c", "").replace("\u200d", "")
+    assert eng.count(entity_id) == 1 and eng.count(bare) == 0
+    assert eng.entities() == [entity_id]
+
+
+@pytest.mark.parametrize(("entity_id", "named"), [
+    ("ali\u200cce", r"position 3, U\+200C \(ZERO WIDTH NON-JOINER\), so it would name another entity than 'alice'"),
+    ("\u062f\u0627\u200c\u0631", r"position 2, U\+200C"),  # after alef, which never joins the next letter
+    ("\u0645\u06cc\u200c", r"position 2, U\+200C"),  # at the end: nothing to keep apart
+    ("\U0001f469\u200d", r"position 1, U\+200D"),
+    ("a\u200d\U0001f4bb", r"position 1, U\+200D"),
+])
+def test_a_joiner_that_shows_nothing_is_refused_as_invisible(entity_id: str, named: str) -> None:
+    with pytest.raises(ValueError, match=rf"entity_id .* holds an invisible character at {named}"):
+        ungated_engine().add(entity_id, ["User lives in Oslo."])
+
+
+@pytest.mark.parametrize(("entity_id", "named"), [
+    ("user\u00a0name", r"'user\\xa0name' holds U\+00A0 \(NO-BREAK SPACE\) at position 4, a space that looks like a "
+                       r"plain one, so it would name another entity than 'user name'; use a plain space \(U\+0020\)"),
+    ("user\u2009name", r"U\+2009 \(THIN SPACE\) at position 4"),
+    ("ab\u202fc", r"U\+202F \(NARROW NO-BREAK SPACE\) at position 2"),
+    ("\u5c71\u7530\u3000\u592a\u90ce", r"U\+3000 \(IDEOGRAPHIC SPACE\) at position 2"),
+])
+def test_an_id_with_a_space_other_than_the_plain_one_is_refused_naming_it(entity_id: str, named: str) -> None:
+    eng = ungated_engine()
+    with pytest.raises(ValueError, match=rf"entity_id .*{named}"):
+        eng.add(entity_id, ["User lives in Oslo."])
+    assert eng.entities() == []
+
+
+def test_facts_an_earlier_version_stored_under_a_no_break_space_id_are_moved_to_the_plain_one() -> None:
+    eng = ungated_engine()
+    with unnormalized_entity_ids():  # as an earlier version, which accepted the no-break space, stored them
+        eng.add("user\u00a0name", ["User lives in Lisbon."])
+    with pytest.raises(ValueError, match="memori_core.unnormalized_entity_ids"):
+        eng.list("user\u00a0name")
+    with unnormalized_entity_ids():
+        eng.import_("user name", eng.export("user\u00a0name"))
+        eng.forget("user\u00a0name")
+    assert eng.entities() == ["user name"]
+    assert [f.content for f in eng.list("user name")] == ["User lives in Lisbon."]
+
+
 def test_facts_an_earlier_version_stored_under_an_nfd_id_are_moved_to_its_nfc_form_with_their_history() -> None:
     eng = ungated_engine()
     eng.add(JOSE_NFC, ["User is allergic to peanuts."])

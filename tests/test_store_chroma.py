@@ -264,3 +264,66 @@ def test_opening_a_collection_made_with_hnsw_m_4_warns_how_to_move_it(tmp_path: 
         caplog.clear()
         ChromaStore(path=str(tmp_path / "new")).close()  # made by this version: M=16, nothing to say
         assert "hnsw:M" not in caplog.text
+
+
+# -- the folder of an embedded store --------------------------------------------------------
+
+
+def test_a_missing_last_folder_is_created_as_a_new_store_with_a_warning_naming_it(tmp_path: Path, caplog) -> None:
+    folder = tmp_path / "memories"
+    with caplog.at_level("WARNING", logger="memori_core.store.chroma_paths"):
+        store = ChromaStore(path=folder)
+    try:
+        assert folder.is_dir() and store.location == str(folder)
+        assert f"created a new, empty store at {folder}" in caplog.text
+    finally:
+        store.close()
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="memori_core.store.chroma_paths"):
+        ChromaStore(path=folder).close()  # opened again: nothing new, nothing said
+    assert "created" not in caplog.text
+
+
+def test_a_path_whose_parent_is_missing_is_an_error_and_creates_nothing(tmp_path: Path) -> None:
+    typo = tmp_path / "stroe2" / "data"
+    with pytest.raises(FileNotFoundError, match=rf"path '{typo}': its parent folder '{typo.parent}' does not exist, "
+                       r"so no store is created there \(check the spelling"):
+        ChromaStore(path=typo)
+    assert not typo.parent.exists()
+
+
+def test_a_path_that_is_a_file_or_below_a_file_is_an_error_naming_path(tmp_path: Path) -> None:
+    file = tmp_path / "notes.txt"
+    file.write_text("not a store")
+    with pytest.raises(ValueError, match=rf"path '{file}' is a file: an embedded store's path must be a folder"):
+        ChromaStore(path=file)
+    with pytest.raises(FileNotFoundError, match=rf"its parent folder '{file}' is a file"):
+        ChromaStore(path=file / "store")
+    assert file.read_text() == "not a store"
+
+
+def test_the_path_variable_follows_the_same_rule(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("MEMORI_RECALL_PATH", str(tmp_path / "missing" / "store"))
+    with pytest.raises(FileNotFoundError, match=r"\$MEMORI_RECALL_PATH .*its parent folder .* does not exist"):
+        ChromaStore()
+    monkeypatch.setenv("MEMORI_RECALL_PATH", str(tmp_path / "store"))
+    ChromaStore().close()
+    assert (tmp_path / "store").is_dir()
+
+
+def test_an_unwritable_path_is_a_permission_error_naming_path(tmp_path: Path) -> None:
+    if os.name == "posix" and os.geteuid() == 0:
+        folder = Path("/proc/1")  # root writes anywhere but in /proc
+        if not folder.is_dir() or os.access(folder, os.W_OK):
+            pytest.skip("running as root without a read-only folder to test with")
+    else:
+        folder = tmp_path / "read-only"
+        folder.mkdir()
+        folder.chmod(0o500)
+        if os.access(folder, os.W_OK):
+            pytest.skip("this platform ignores folder permissions")
+    with pytest.raises(PermissionError, match=rf"path '{folder}' is not writable"):
+        ChromaStore(path=folder)
+    with pytest.raises(PermissionError, match=rf"path '{folder / 'new'}' cannot be created: its parent folder "
+                       rf"'{folder}' is not writable"):
+        ChromaStore(path=folder / "new")

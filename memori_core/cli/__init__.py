@@ -1,4 +1,5 @@
-"""The ``memori`` command: add, recall, list, get, count, delete, forget, export, import, entities, mcp, eval, demo.
+"""The ``memori`` command: add, recall, list, get, update, count, delete, forget, export, import, entities, stats,
+mcp, eval, demo.
 
 Every mistake is reported as ``memori: error: ...`` with exit code 2, after the
 usage of the (sub)command that was given when argparse finds it. Where the
@@ -10,8 +11,8 @@ refuse a folder that does not exist, so a mistyped path is never silently
 created.
 
 Data goes to standard output, messages to standard error. Exit codes: 0 done,
-1 done but some asked-for fact ids were not found (``get``, ``delete``), 2 a
-mistake (nothing was done). The store a command opened is closed when it ends,
+1 done but some asked-for fact ids were not found (``get``, ``update``, ``delete``) or the entity to ``forget``
+has no facts, 2 a mistake (nothing was done). The store a command opened is closed when it ends,
 so the next process can open the folder.
 A command that embeds texts (``add``, ``recall``, ``restore``, ``import``, ``mcp``, ``demo``) refuses a
 ``MEMORI_EMBED_THREADS`` that is not a positive integer before any work, naming the variable; the others

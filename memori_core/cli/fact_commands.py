@@ -1,16 +1,20 @@
-"""The ``memori`` commands over one entity's facts: ``add``, ``recall``, ``forget``, ``list``, ``get``, ``delete``,
-``count``, ``history``, ``restore``, and ``entities`` over the whole store; and how a fact is printed for people
-(``ID  CREATED_AT  TEXT`` and its marks) or as JSON records."""
+"""The ``memori`` commands over one entity's facts: ``add``, ``recall``, ``forget``, ``list``, ``get``, ``update``,
+``delete``, ``count``, ``history``, ``restore``, and ``entities`` over the whole store; and how a fact is printed
+for people (``ID  CREATED_AT  TEXT`` and its marks) or as JSON records."""
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import sys
 import time
 from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta, timezone
+from typing import Any
 
 from ..context import format_context
+from ..engine import RecallEngine
 from ..facts import StoredFact, is_searchable
 from ..ranking.core import is_core
 from ..records import to_record
@@ -25,28 +29,63 @@ def cmd_add(args: argparse.Namespace) -> int:
         facts = [line.strip() for line in sys.stdin if line.strip()]
     if not facts:
         raise CliError("no facts to add: give them as arguments, or one per line on standard input")
-    ids = open_engine(args, embeds=True).add(args.entity, facts, progress=write_progress(args), core=args.core)
+    _check_expiry_after(args.expires, args.created_at)
+    metadata = _metadata(args.metadata)
+    engine = open_engine(args, embeds=True)
+    try:
+        ids = engine.add(args.entity, facts, progress=write_progress(args), core=args.core,
+                         created_at=args.created_at, expires_at=args.expires, metadata=metadata,
+                         supersedes=args.supersedes)
+    except KeyError as exc:  # a --supersedes id the entity has no fact with: nothing was written
+        raise CliError(f"--supersedes: {exc.args[0]}; nothing was added (`memori list -e ENTITY` shows the ids)") \
+            from None
     for fid, fact in zip(ids, facts):
         print(f"{fid}  {fact}")
     return 0
 
 
+def _metadata(pairs: Sequence[tuple[str, Any]] | None) -> dict[str, Any] | None:
+    """The ``--metadata KEY=VALUE`` pairs as one dict (``None`` when none was given); a key given twice with two
+    values is an error (which one was meant?)."""
+    if not pairs:
+        return None
+    metadata: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in metadata and metadata[key] != value:
+            raise CliError(f"--metadata: key {key!r} given twice, {metadata[key]!r} and {value!r}")
+        metadata[key] = value
+    return metadata
+
+
+def _check_expiry_after(expires: datetime | timedelta | None, created_at: datetime | None) -> None:
+    """``--expires`` must come after the facts' creation (``--created-at``, else now): such a fact would never be
+    valid."""
+    if expires is None or isinstance(expires, timedelta):
+        return
+    start = created_at or datetime.now(timezone.utc)
+    if expires <= start:
+        since = f"--created-at {_when(start.isoformat())}" if created_at else "now"
+        raise CliError(f"--expires {_when(expires.isoformat())} is not after {since}: the facts would never be "
+                       "valid; give a later --expires" + ("" if created_at else " or an earlier --created-at"))
+
+
 def cmd_recall(args: argparse.Namespace) -> int:
     """``memori recall``: the context block recalled for a query (``--explain``: every candidate's scores)."""
     engine = open_engine(args, embeds=True, say_config=True)
-    if not args.json and engine.count(args.entity) == 0:
+    # As of a past time, facts superseded since count too.
+    if not args.json and engine.count(args.entity, include_invalid=args.as_of is not None) == 0:
         # The engine answers an unknown entity without loading the model; a person is told why it is empty.
         print(f"memori: entity {args.entity!r} has no facts: nothing to recall", file=sys.stderr)
         return 0
     if args.explain:
-        report = engine.explain(args.query, entity_id=args.entity, limit=args.limit)
+        report = engine.explain(args.query, entity_id=args.entity, limit=args.limit, as_of=args.as_of)
         if args.json:
             print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
             return 0
         print(report.table())
         facts = report.facts
     else:
-        facts = engine.recall(args.query, entity_id=args.entity, limit=args.limit)
+        facts = engine.recall(args.query, entity_id=args.entity, limit=args.limit, as_of=args.as_of)
         if args.json:
             print(json.dumps([f.__dict__ for f in facts], ensure_ascii=False, indent=2))
             return 0
@@ -56,9 +95,20 @@ def cmd_recall(args: argparse.Namespace) -> int:
 
 
 def cmd_forget(args: argparse.Namespace) -> int:
-    """``memori forget``: delete every fact of an entity."""
+    """``memori forget``: delete every fact of an entity, at once and for good (``--dry-run``: only say how many
+    would go). An entity without facts (a typo?) is reported with the store's entities spelled like it (exit 1)."""
     engine = open_engine(args, embeds=False)
+    rows = engine.count(args.entity, include_invalid=True)
+    if rows == 0:
+        close = difflib.get_close_matches(args.entity, engine.entities(), n=3)
+        hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
+        print(f"memori: entity {args.entity!r} has no facts in this store: nothing to forget{hint}", file=sys.stderr)
+        return 1
     before = engine.count(args.entity)
+    if args.dry_run:
+        history = f" and {rows - before} superseded fact(s) or earlier version(s)" if rows > before else ""
+        print(f"would forget {before} fact(s){history} of {args.entity!r} (dry run: nothing deleted)")
+        return 0
     engine.forget(args.entity)
     print(f"forgot {before} fact(s) of {args.entity!r}")
     return 0
@@ -174,11 +224,79 @@ def cmd_entities(args: argparse.Namespace) -> int:
     return 0
 
 
+_STATS = ("valid", "expired", "superseded", "core")
+"""What ``memori stats`` counts besides entities and rows, in its order."""
+
+
+def _entity_stats(engine: RecallEngine, entity: str, now: float) -> dict[str, int]:
+    """The stored rows of ``entity`` by state: ``rows`` in all, each ``valid`` (recall may return it),
+    ``expired`` (valid but past its expiry) or ``superseded`` (no longer valid: superseded, or an earlier version
+    an update kept); ``core``: the valid ones marked core."""
+    rows = engine.count(entity, include_invalid=True)
+    counts = dict.fromkeys(("rows", *_STATS), 0)
+    counts["rows"] = rows
+    for fact in engine.list(entity, limit=rows, include_invalid=True) if rows else []:
+        if not fact.is_valid(now):
+            counts["superseded"] += 1
+        elif fact.is_expired(now):
+            counts["expired"] += 1
+        else:
+            counts["valid"] += 1
+            counts["core"] += is_core(fact.metadata)
+    return counts
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    """``memori stats``: how many entities a store holds and its rows by state (``-e``: one entity's)."""
+    engine = open_engine(args, embeds=False)
+    now = time.time()
+    if args.entity is not None:
+        stats: dict[str, Any] = {"entity_id": args.entity, **_entity_stats(engine, args.entity, now)}
+    else:
+        entities = engine.entities()
+        stats = {"entities": len(entities), **dict.fromkeys(("rows", *_STATS), 0)}
+        for entity in entities:
+            for key, n in _entity_stats(engine, entity, now).items():
+                stats[key] += n
+    if args.json:
+        print(json.dumps(stats, ensure_ascii=False))
+    else:
+        for key, value in stats.items():
+            print(f"{key:<11} {_one_line(value) if isinstance(value, str) else value}")
+    return 0
+
+
 def cmd_count(args: argparse.Namespace) -> int:
     """``memori count``: how many facts an entity has."""
     n = open_engine(args, embeds=False).count(args.entity, include_invalid=args.all)
     print(json.dumps({"entity_id": args.entity, "count": n}, ensure_ascii=False) if args.json else n)
     return 0
+
+
+def cmd_update(args: argparse.Namespace) -> int:
+    """``memori update -e ENTITY ID``: edit one fact (its text, metadata keys, expiry, core mark) and print it
+    (exit 1 when the id is unknown)."""
+    drop = set(args.drop_metadata or ())
+    changes_metadata = bool(args.metadata or drop)
+    if args.text is None and not changes_metadata and args.expires is None and not args.no_expiry \
+            and args.core is None:
+        raise CliError("nothing to update: give --text, --metadata, --drop-metadata, --expires, --no-expiry, --core "
+                       "or --not-core")
+    new_metadata = _metadata(args.metadata) or {}
+    engine = open_engine(args, embeds=args.text is not None)
+    changes: dict[str, Any] = {}
+    if changes_metadata:
+        found = engine.get(args.entity, [args.id])
+        if not found:
+            _unknown_ids(args.entity, [args.id], set())
+            return 1
+        metadata = {k: v for k, v in found[0].metadata.items() if k not in drop}
+        metadata.update(new_metadata)
+        changes["metadata"] = metadata
+    if args.expires is not None or args.no_expiry:
+        changes["expires_at"] = None if args.no_expiry else args.expires
+    return _print_for_id(args, lambda: [engine.update(args.entity, args.id, text=args.text, core=args.core,
+                                                      **changes)])
 
 
 def cmd_history(args: argparse.Namespace) -> int:

@@ -20,7 +20,7 @@ from ..evaluation.report import progress_bar
 from ..minilm import MODEL_NAME, threads_from_env
 from ..store import chroma_errors
 from ..store.chroma import PATH_ENV, ChromaStore, default_store_path, env_store_path
-from ..store.chroma_client import DEFAULT_HTTP_TIMEOUT, server_url
+from ..store.chroma_client import DEFAULT_HTTP_TIMEOUT, NoServerAnswers, server_url
 
 
 class CliError(ValueError):
@@ -57,8 +57,9 @@ def check_store_path(path: str | os.PathLike[str] | None, *, creates: bool) -> P
         if option is None:
             raise CliError(f"no store yet at {folder}: add facts first with `memori add`, or pass --path")
         raise CliError(f"{named} does not exist (check the spelling; `memori add` creates a new store folder)")
-    if option is None:
-        return folder  # the default location: created with its parents
+    if option is None:  # the default location: created with its parents (the store makes the last folder)
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        return folder
     parent = folder.parent
     if not parent.is_dir():
         what = "is a file" if parent.exists() else "does not exist"
@@ -71,8 +72,12 @@ def check_store_path(path: str | os.PathLike[str] | None, *, creates: bool) -> P
 
 def _store(args: argparse.Namespace) -> ChromaStore:
     if args.server:
-        host, port = args.server
-        store = ChromaStore.http(host=host, port=port, timeout=server_timeout(args))
+        host, port, ssl = args.server
+        try:
+            store = ChromaStore.http(host=host, port=port, ssl=ssl, timeout=server_timeout(args))
+        except NoServerAnswers as exc:
+            raise CliError(f"no Chroma server answers at {exc.url}: is it running (`chroma run --path DIR --port "
+                           "PORT`), and does --server name its address?") from None
     else:
         store = ChromaStore(path=args.store_path)
     args.opened_stores = [*getattr(args, "opened_stores", []), store]  # closed by main() when the command ends
@@ -176,7 +181,7 @@ def server_problem(args: argparse.Namespace, exc: BaseException) -> str:
     """What went wrong with the ``--server`` for a person: which server, and for a timeout the time limit."""
     import httpx
 
-    where = f"the Chroma server at {server_url(*args.server, False)}" if getattr(args, "server", None) else \
+    where = f"the Chroma server at {server_url(*args.server)}" if getattr(args, "server", None) else \
         "the Chroma server"
     if isinstance(exc, httpx.TimeoutException):
         return (f"{where} did not answer within {server_timeout(args):g} s (is it stopped or overloaded?); "

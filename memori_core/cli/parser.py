@@ -30,10 +30,25 @@ from .fact_commands import (
     cmd_list,
     cmd_recall,
     cmd_restore,
+    cmd_stats,
+    cmd_update,
 )
 from .mcp_command import cmd_mcp
 from .transfer import cmd_export, cmd_import
-from .values import int_at_least, non_blank, seconds, server_address, where_json
+from .values import (
+    chroma_server,
+    created_time,
+    entity_id,
+    expiry,
+    int_at_least,
+    metadata_key,
+    metadata_pair,
+    non_blank,
+    seconds,
+    server_address,
+    timestamp,
+    where_json,
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -52,8 +67,9 @@ def _store_options(p: argparse.ArgumentParser, *, creates: bool = False) -> None
                        help=f"embedded store folder (default ${PATH_ENV} or {default_store_path(env=False)})"
                        + ("; created if missing and its parent folder exists" if creates else
                           "; must exist"))
-    where.add_argument("--server", default=None, type=server_address, metavar="HOST:PORT",
-                       help="use a `chroma run` server instead of a folder")
+    where.add_argument("--server", default=None, type=chroma_server, metavar="HOST:PORT",
+                       help="use a `chroma run` server instead of a folder (HOST:PORT, or a URL: "
+                       "http://HOST:PORT, https://HOST)")
     p.add_argument("--timeout", type=seconds, default=None, metavar="SECONDS",
                    help=f"with --server: seconds each request may take before the command gives up "
                    f"(default {DEFAULT_HTTP_TIMEOUT:g})")
@@ -74,12 +90,14 @@ class _OverStore:
 
 
 def _entity_command(
-    name: str, handler: Callable[[argparse.Namespace], int], help: str, *, arguments: tuple[Argument, ...] = (),
+    name: str, handler: Callable[[argparse.Namespace], int], help: str, *,
+    arguments: tuple[Argument | OneOf, ...] = (),
     description: str | None = None, creates: bool = False, described: bool = True,
 ) -> _OverStore:
     """A subcommand over one entity's facts: ``--entity`` / ``-e`` first (``described``: with its help text), then
     its own ``arguments``, then the store options."""
-    entity = arg("--entity", "-e", required=True, help="whose facts (user, agent, ...)" if described else None)
+    entity = arg("--entity", "-e", type=entity_id, required=True,
+                 help="whose facts (user, agent, ...)" if described else None)
     return _OverStore(Command(name, handler, help, description, (entity, *arguments)), creates=creates)
 
 
@@ -90,6 +108,16 @@ _IDS = arg("ids", nargs="+", metavar="ID", help="fact ids (from `memori add` or 
 """The fact ids of ``get`` and ``delete``."""
 
 _MEMORI_COMPAT = flag("--memori-compat", help="upstream Memori's exact ranking")
+
+_EXPIRES = arg("--expires", type=expiry, default=None, metavar="WHEN",
+               help="when the facts stop being recalled: an ISO 8601 date or time (no zone: UTC), or a duration "
+               "from now (90m, 12h, 30d, 2w)")
+"""``--expires`` of ``add`` and ``update``."""
+
+_METADATA = arg("--metadata", type=metadata_pair, action="append", default=None, metavar="KEY=VALUE",
+                help="a metadata key and value (repeatable; VALUE is JSON when it parses as JSON: 2, true, "
+                '\'"2"\', else text), e.g. --metadata topic=food; `memori list --where` filters on it')
+"""``--metadata`` of ``add`` and ``update``."""
 
 
 def _one_id(help: str, *, json: str) -> tuple[Argument, ...]:
@@ -103,16 +131,34 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
         _QUIET,
         flag("--core",
              help="mark the facts core (allergies, medication, diet): recall appends them on every query"),
+        arg("--supersedes", action="append", default=None, metavar="ID",
+            help="a stored fact of the entity the new facts replace (repeatable): kept as history, no longer "
+            "recalled (`memori history` shows it, `memori restore` undoes it); an unknown ID adds nothing"),
+        arg("--created-at", type=created_time, default=None, metavar="WHEN",
+            help="when the facts were said (ISO 8601; no zone: UTC; default now; at most a day ahead)"),
+        _EXPIRES,
+        _METADATA,
     )),
     _entity_command("recall", cmd_recall, "recall an entity's facts for a query", described=False, arguments=(
         arg("query", type=non_blank, help="what to recall facts for, e.g. the user's message (not blank)"),
         arg("--limit", "-k", type=int_at_least(1), default=None, metavar="K",
             help="recall at most K facts, besides core facts (K >= 1; default $MEMORI_RECALL_LIMIT, else 5)"),
+        arg("--as-of", type=timestamp, default=None, metavar="WHEN",
+            help="recall the facts valid at WHEN instead of now (ISO 8601: 2024-05-01, 2024-05-01T12:00:00Z; "
+            "no zone: UTC; a date alone: its start, 00:00 UTC): created by then, not yet superseded or expired"),
         flag("--explain", help="show every candidate's scores"),
         flag("--json", help="machine-readable output"),
         _MEMORI_COMPAT,
     )),
-    _entity_command("forget", cmd_forget, "delete every fact of an entity", described=False),
+    _entity_command(
+        "forget", cmd_forget, "delete every fact of an entity (no undo)", described=False,
+        arguments=(flag("--dry-run", help="only print how many facts would be deleted"),),
+        description="Delete every fact of an entity, its history (superseded facts, earlier versions) included, "
+        "at once and for good: there is no confirmation and no undo (keep a copy with `memori export` first; "
+        "--dry-run prints how many facts would go and deletes nothing). Prints how many valid facts were "
+        "forgotten. An entity without facts in the store (a typo?) deletes nothing and is reported on standard "
+        "error with the store's entities spelled like it (exit 1).",
+    ),
     _entity_command(
         "list", cmd_list, "list an entity's stored facts, newest first",
         arguments=(
@@ -165,6 +211,29 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
         ),
         description="Print the number of valid facts stored for an entity (expired ones included, superseded ones "
         "not: --all counts them; 0 for an entity without facts). --json prints {\"entity_id\": ..., \"count\": N}.",
+    ),
+    _entity_command(
+        "update", cmd_update, "edit one fact: its text, metadata, expiry or core mark",
+        arguments=(
+            arg("id", metavar="ID", help="the fact's id (from `memori add` or `memori list`)"),
+            arg("--text", type=non_blank, default=None, help="the fact's new text (re-embedded; the old text is kept "
+                "as a version ID@vN: `memori history` shows it, `memori restore` undoes the update)"),
+            _METADATA,
+            arg("--drop-metadata", type=metadata_key, action="append", default=None, metavar="KEY",
+                help="remove this metadata key (repeatable)"),
+            OneOf((_EXPIRES, flag("--no-expiry", help="the fact never expires"))),
+            OneOf((
+                arg("--core", action="store_const", const=True, default=None,
+                    help="mark the fact core (recalled on every query)"),
+                arg("--not-core", dest="core", action="store_const", const=False, help="unmark it"),
+            )),
+            flag("--json", help="the updated fact as a JSON array of one record"),
+        ),
+        description="Edit one fact of an entity in place and print it in the format of `memori list`: --text "
+        "replaces its text (its id stays; the old text is kept as a version, and `memori restore ID@vN` brings it "
+        "back), --metadata KEY=VALUE sets keys and --drop-metadata KEY removes them (the other keys are kept), "
+        "--expires / --no-expiry sets or clears the expiry, --core / --not-core marks or unmarks it. An unknown "
+        "id is reported on standard error (exit 1); the id of an earlier version (ID@vN) is a usage error (exit 2).",
     ),
     _entity_command(
         "history", cmd_history, "show a fact's versions, oldest first",
@@ -237,6 +306,20 @@ _ENTITIES = _OverStore(Command(
     arguments=(flag("--json", help="a JSON array of entity ids"),),
 ))
 
+_STATS = _OverStore(Command(
+    "stats", cmd_stats, "count a store's entities and facts by state (or one entity's)",
+    description="Print how many entities the store holds and its stored facts by state, one `KEY VALUE` per "
+    "line: rows (every stored row), valid (recall may return them), expired (past their expires_at, stored "
+    "until deleted), superseded (no longer valid: superseded, or earlier versions an update kept; valid + "
+    "expired + superseded = rows) and core (the valid facts marked core). With -e, one entity's (entity_id "
+    "instead of entities; 0 everywhere for an entity without facts). --json prints one JSON object of the same "
+    "keys. Reads every row of every entity: an operator's command, not one for a request path.",
+    arguments=(
+        arg("--entity", "-e", type=entity_id, default=None, help="only this entity's facts"),
+        flag("--json", help="one JSON object"),
+    ),
+))
+
 _MCP = _OverStore(Command(
     "mcp", cmd_mcp, "serve an entity's memory to MCP clients (stdio, or streamable HTTP with --http)",
     description=f"Run an MCP server (needs memori-recall[mcp]) whose tools {describe_tools()} "
@@ -247,7 +330,7 @@ _MCP = _OverStore(Command(
     "--allow-remote is given (the server has no authentication of its own).",
     arguments=(
         OneOf((
-            arg("--entity", "-e", type=non_blank, help="whose facts every call uses"),
+            arg("--entity", "-e", type=entity_id, help="whose facts every call uses"),
             arg("--entity-header", type=non_blank, metavar="NAME",
                 help="with --http: take the entity from this request header (e.g. X-Memori-Entity); a request "
                      "carrying it twice or with a comma-separated value is refused"),
@@ -269,7 +352,7 @@ _DEMO = Command(
 )
 
 _COMMANDS: tuple[Callable[[Subparsers], object], ...] = (
-    *(command.add_to for command in _ENTITY_COMMANDS), _ENTITIES.add_to, _MCP.add_to, add_eval_command, _DEMO.add_to,
+    *(command.add_to for command in _ENTITY_COMMANDS), _ENTITIES.add_to, _STATS.add_to, _MCP.add_to, add_eval_command, _DEMO.add_to,
 )
 """The subcommands, in the order ``memori --help`` lists them."""
 

@@ -33,7 +33,7 @@ from .chroma_client import (
     server_url,
 )
 from .chroma_collections import ProcessBound, Reopening
-from .chroma_paths import PATH_ENV, SNAPSHOTS, default_store_path, env_store_path
+from .chroma_paths import PATH_ENV, SNAPSHOTS, default_store_path, env_store_path, store_folder
 from .chroma_revisions import ChromaRevisionMethods, ChromaRevisions
 from .chroma_writes import ChromaWrites
 from .folder_lock import FolderHold
@@ -74,7 +74,11 @@ class ChromaStore(ChromaWrites, ChromaRevisionMethods, ClosesWithCallbacks, Fact
         shared: bool | None = None,
         snapshots: bool = True,
     ) -> None:
-        """Open (creating if needed) the embedded store at ``path`` (default: :func:`default_store_path`).
+        """Open the embedded store at ``path`` (default: :func:`default_store_path`).
+
+        A new store is made in a missing folder only when its parent folder exists (a warning names it): a
+        mistyped path is an error, not a new, empty store; a ``path`` that is a file, or that this process
+        cannot write to, is an error naming ``path`` (:func:`~memori_core.store.chroma_paths.store_folder`).
 
         One process per embedded folder: while another live process holds the
         folder, this raises :class:`~memori_core.store.folder_lock.FolderInUseError`
@@ -99,10 +103,7 @@ class ChromaStore(ChromaWrites, ChromaRevisionMethods, ClosesWithCallbacks, Fact
         self._closing = CloseCallbacks()
         self._unused: weakref.finalize[Any, Any] | None = None  # an in-memory store's: marks its collections unused
         if client is None:
-            if isinstance(path, str) and not path.strip():
-                raise ValueError(f"path must name a folder, got {path!r}")
-            resolved = Path(path).expanduser() if path is not None else default_store_path()
-            resolved.mkdir(parents=True, exist_ok=True)
+            resolved = store_folder(path)
             hold = acquire_folder(resolved)  # before Chroma touches the folder
             try:
                 # The real path, so every store object of the process on this folder shares one Chroma system.

@@ -328,13 +328,21 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
+class NoServerAnswers(ConnectionError):
+    """Nothing answered at the Chroma server's address when a client was built (:attr:`url`)."""
+
+    def __init__(self, message: str, url: str) -> None:
+        super().__init__(message)
+        self.url = url
+
+
 def _unreachable(exc: BaseException, url: str) -> BaseException:
     """chromadb's "Could not connect to a Chroma server" (a ``ValueError`` that names no server) as a
-    ``ConnectionError`` naming ``url``; any other error as it is."""
+    :class:`NoServerAnswers` naming ``url``; any other error as it is."""
     if isinstance(exc, ValueError) and "could not connect" in str(exc).lower():
-        error = ConnectionError(
+        error = NoServerAnswers(
             f"no Chroma server answers at {url} (start one with `chroma run --path DIR --port PORT`); "
-            "ChromaStore.http connects when it is built, so build it once the server answers"
+            "ChromaStore.http connects when it is built, so build it once the server answers", url
         )
         error.__cause__ = exc
         return error

@@ -1,0 +1,389 @@
+"""The `memori` commands an operator runs to inspect and fix a store: recall --as-of, update, add's
+--supersedes / --created-at / --expires / --metadata, stats, count --all, forget of an unknown entity and
+--dry-run, and how --server and --entity mistakes are reported.
+
+They run the real CLI (``main(argv)`` in process) over real embedded Chroma folders in ``tmp_path``. The
+embedder is the hashing :class:`HashEmbedder` put in place of the local MiniLM, so no model loads.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from _helpers import HashEmbedder, running_chroma_server
+from memori_core import embedders
+from memori_core.cli import main
+from memori_core.engine import RecallEngine
+from memori_core.store.chroma import ChromaStore
+
+
+@pytest.fixture(autouse=True)
+def hash_embedder_for_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI's engines embed with the hashing embedder (64-d) instead of loading MiniLM."""
+    monkeypatch.setattr(embedders, "_DEFAULT", HashEmbedder())
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """``memori argv`` in process: (exit code, stdout, stderr)."""
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def usage_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """Run ``memori argv``, expect argparse's exit 2 with nothing on stdout; return stderr."""
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    return err
+
+
+def engine_call(folder: Path, call: str, *args: Any, **kwargs: Any) -> Any:
+    """``RecallEngine.<call>(*args, **kwargs)`` over the folder's store, closed afterwards (frees it for the CLI)."""
+    store = ChromaStore(path=folder)
+    try:
+        return getattr(RecallEngine(store=store, embedder=HashEmbedder()), call)(*args, **kwargs)
+    finally:
+        store.close()
+
+
+@pytest.fixture
+def moved(tmp_path: Path) -> tuple[Path, str, str]:
+    """A store where alice lived in Lyon from 2024-01-01 and moved to Paris on 2024-06-01: (folder, lyon, paris)."""
+    folder = tmp_path / "mem"
+    folder.mkdir()
+    [lyon] = engine_call(folder, "add", "alice", ["User lives in Lyon."], created_at="2024-01-01T00:00:00Z")
+    [paris] = engine_call(folder, "add", "alice", ["User lives in Paris."], created_at="2024-06-01T00:00:00Z",
+                          supersedes=[lyon])
+    return folder, lyon, paris
+
+
+def recalled(folder: Path, capsys: pytest.CaptureFixture[str], *options: str) -> list[str]:
+    code, out, err = run(["recall", "-e", "alice", "where does the user live", "--json", "--path", str(folder),
+                          *options], capsys)
+    assert code == 0, err
+    return [f["content"] for f in json.loads(out)]
+
+
+# -- memori recall --as-of -----------------------------------------------------------------
+
+
+def test_recall_as_of_answers_from_the_facts_valid_then(moved: tuple[Path, str, str], capsys) -> None:
+    folder, _, _ = moved
+    assert recalled(folder, capsys) == ["User lives in Paris."]
+    assert recalled(folder, capsys, "--as-of", "2024-03-01") == ["User lives in Lyon."]
+    assert recalled(folder, capsys, "--as-of", "2024-07-01T12:00:00+02:00") == ["User lives in Paris."]
+    assert recalled(folder, capsys, "--as-of", "2023-12-31T23:59:59Z") == []
+
+
+def test_recall_as_of_explains_the_past_too(moved: tuple[Path, str, str], capsys) -> None:
+    folder, _, _ = moved
+    code, out, err = run(["recall", "-e", "alice", "where does the user live", "--explain", "--as-of", "2024-03-01",
+                          "--path", str(folder)], capsys)
+    assert code == 0, err
+    assert "User lives in Lyon." in out.split("\n\n")[-1]  # the block after the table
+
+
+@pytest.mark.parametrize("value", ["yesterday", "2024-13-01", "01/05/2024", ""])
+def test_recall_as_of_refuses_a_value_that_is_not_iso_8601_naming_the_option(value: str, tmp_path: Path,
+                                                                             capsys) -> None:
+    err = usage_error(["recall", "-e", "alice", "q", "--as-of", value, "--path", str(tmp_path)], capsys)
+    assert f"memori: error: argument --as-of: expected an ISO 8601 date or time, e.g. 2024-05-01 or " \
+           f"2024-05-01T12:00:00Z, got {value!r}" in err
+
+
+# -- memori add --supersedes / --created-at / --expires / --metadata -----------------------
+
+
+def exported(folder: Path, entity: str, capsys) -> dict[str, dict]:
+    """The entity's records (`memori export`), by text."""
+    code, out, err = run(["export", "-e", entity, "--path", str(folder)], capsys)
+    assert code == 0, err
+    return {r["text"]: r for r in map(json.loads, out.splitlines())}
+
+
+def added_id(out: str) -> str:
+    return out.split("  ", 1)[0]
+
+
+def test_add_supersedes_a_stored_fact_which_becomes_history(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "mem"
+    lyon = added_id(run(["add", "-e", "alice", "User lives in Lyon.", "--path", str(folder)], capsys)[1])
+    code, out, err = run(["add", "-e", "alice", "User lives in Paris.", "--supersedes", lyon, "--path", str(folder)],
+                         capsys)
+    assert code == 0, err
+    paris = added_id(out)
+    assert run(["count", "-e", "alice", "--path", str(folder)], capsys)[1] == "1\n"
+    records = exported(folder, "alice", capsys)
+    assert records["User lives in Lyon."]["superseded_by"] == paris
+    assert records["User lives in Paris."]["supersedes"] == [lyon]
+
+
+def test_add_with_an_unknown_supersedes_id_adds_nothing_and_names_the_option(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "mem"
+    run(["add", "-e", "alice", "User lives in Lyon.", "--path", str(folder)], capsys)
+    code, out, err = run(["add", "-e", "alice", "User lives in Paris.", "--supersedes", "nope", "--path",
+                          str(folder)], capsys)
+    assert (code, out) == (2, "")
+    assert err.startswith("memori: error: --supersedes: ") and "'nope'" in err and "nothing was added" in err
+    assert list(exported(folder, "alice", capsys)) == ["User lives in Lyon."]
+
+
+def test_add_sets_created_at_expiry_and_metadata(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "mem"
+    code, _, err = run(["add", "-e", "alice", "User is in Rome this week.", "--created-at", "2024-05-01T09:00:00+02:00",
+                        "--expires", "2024-05-08", "--metadata", "topic=travel", "--metadata", "priority=2",
+                        "--metadata", 'code="007"', "--path", str(folder)], capsys)
+    assert code == 0, err
+    record = exported(folder, "alice", capsys)["User is in Rome this week."]
+    assert record["created_at"].startswith("2024-05-01T07:00:00")
+    assert record["expires_at"].startswith("2024-05-08T00:00:00")
+    assert record["metadata"] == {"topic": "travel", "priority": 2, "code": "007"}
+    code, out, _ = run(["list", "-e", "alice", "--where", '{"priority": 2}', "--path", str(folder)], capsys)
+    assert code == 0 and "User is in Rome this week.  [expired]" in out
+
+
+def test_add_expires_after_a_duration_from_now(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "mem"
+    assert run(["add", "-e", "alice", "User is on call.", "--expires", "12h", "--path", str(folder)], capsys)[0] == 0
+    record = exported(folder, "alice", capsys)["User is on call."]
+    from memori_core.validate import iso_to_ts
+    assert iso_to_ts(record["expires_at"]) - iso_to_ts(record["created_at"]) == pytest.approx(12 * 3600, abs=60)
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    (["--created-at", "last week"], "argument --created-at: expected an ISO 8601 date or time"),
+    (["--created-at", "2999-01-01"], "argument --created-at: '2999-01-01' is in the future (more than a day"),
+    (["--expires", "soon"], "argument --expires: expected an ISO 8601 date or time (2024-05-01, "
+                            "2024-05-01T12:00:00Z) or a duration from now (90m, 12h, 30d, 2w), got 'soon'"),
+    (["--expires", "0d"], "argument --expires: a duration must be more than 0, got '0d'"),
+    (["--metadata", "topic"], "argument --metadata: expected KEY=VALUE, e.g. topic=food, got 'topic'"),
+    (["--metadata", "=food"], "argument --metadata: expected a metadata key, got ''"),
+    (["--metadata", "created_at=2024"], "argument --metadata: key 'created_at' is reserved"),
+    (["--metadata", "topic=null"], "argument --metadata: 'topic=null': a metadata value may not be null"),
+])
+def test_add_refuses_bad_option_values_naming_the_option(options: list[str], message: str, tmp_path: Path,
+                                                         capsys) -> None:
+    err = usage_error(["add", "-e", "alice", "User lives in Oslo.", *options, "--path", str(tmp_path)], capsys)
+    assert f"memori: error: {message}" in err
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    (["--expires", "2020-01-01"], "--expires 2020-01-01T00:00:00Z is not after now"),
+    (["--created-at", "2024-05-01", "--expires", "2024-04-01"],
+     "--expires 2024-04-01T00:00:00Z is not after --created-at 2024-05-01T00:00:00Z"),
+    (["--metadata", "topic=food", "--metadata", "topic=travel"], "--metadata: key 'topic' given twice"),
+])
+def test_add_refuses_options_that_contradict_each_other_and_writes_nothing(options: list[str], message: str,
+                                                                          tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "mem"
+    code, out, err = run(["add", "-e", "alice", "User lives in Oslo.", *options, "--path", str(folder)], capsys)
+    assert (code, out) == (2, "") and err.startswith(f"memori: error: {message}")
+    assert not folder.exists()
+
+
+# -- memori update -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def one_fact(tmp_path: Path) -> tuple[Path, str]:
+    """A store where alice has one fact with metadata {"topic": "home", "room": "kitchen"}: (folder, its id)."""
+    folder = tmp_path / "mem"
+    folder.mkdir()
+    [fid] = engine_call(folder, "add", "alice", ["User lives in Lyon."], metadata={"topic": "home", "room": "kitchen"})
+    return folder, fid
+
+
+def test_update_text_keeps_the_id_and_the_old_text_as_a_version(one_fact: tuple[Path, str], capsys) -> None:
+    folder, fid = one_fact
+    code, out, err = run(["update", "-e", "alice", fid, "--text", "User lives in Paris.", "--path", str(folder)],
+                         capsys)
+    assert code == 0, err
+    assert out.startswith(f"{fid}  ") and "User lives in Paris." in out
+    code, out, _ = run(["history", "-e", "alice", fid, "--path", str(folder)], capsys)
+    assert [line.split("  ")[2] for line in out.splitlines()] == ["User lives in Lyon.", "User lives in Paris."]
+
+
+def test_update_sets_and_drops_metadata_keys_keeping_the_others(one_fact: tuple[Path, str], capsys) -> None:
+    folder, fid = one_fact
+    code, out, err = run(["update", "-e", "alice", fid, "--metadata", "topic=moves", "--metadata", "year=2024",
+                          "--drop-metadata", "room", "--json", "--path", str(folder)], capsys)
+    assert code == 0, err
+    [record] = json.loads(out)
+    assert record["metadata"] == {"topic": "moves", "year": 2024}
+    assert record["text"] == "User lives in Lyon."
+
+
+def test_update_sets_and_clears_the_expiry_and_the_core_mark(one_fact: tuple[Path, str], capsys) -> None:
+    folder, fid = one_fact
+    code, out, err = run(["update", "-e", "alice", fid, "--expires", "2020-01-01", "--core", "--path", str(folder)],
+                         capsys)
+    assert code == 0, err
+    assert out.rstrip().endswith("User lives in Lyon.  [core]  [expired]")
+    code, out, _ = run(["update", "-e", "alice", fid, "--no-expiry", "--not-core", "--json", "--path", str(folder)],
+                       capsys)
+    [record] = json.loads(out)
+    assert record["expires_at"] is None and "core" not in record["metadata"]
+
+
+def test_update_of_an_unknown_id_says_so_with_exit_1(one_fact: tuple[Path, str], capsys) -> None:
+    folder, _ = one_fact
+    for change in (["--text", "User lives in Paris."], ["--metadata", "topic=x"], ["--core"]):
+        code, out, err = run(["update", "-e", "alice", "nope", *change, "--path", str(folder)], capsys)
+        assert (code, out, err) == (1, "", "memori: entity 'alice' has no fact with id 'nope'\n")
+
+
+def test_update_without_a_change_is_a_usage_error(one_fact: tuple[Path, str], capsys) -> None:
+    folder, fid = one_fact
+    code, out, err = run(["update", "-e", "alice", fid, "--path", str(folder)], capsys)
+    assert (code, out) == (2, "") and err.startswith("memori: error: nothing to update: give --text")
+
+
+def test_update_refuses_a_version_id_and_both_expiry_options(one_fact: tuple[Path, str], capsys) -> None:
+    folder, fid = one_fact
+    run(["update", "-e", "alice", fid, "--text", "User lives in Paris.", "--path", str(folder)], capsys)
+    code, _, err = run(["update", "-e", "alice", f"{fid}@v1", "--text", "User lives in Nice.", "--path", str(folder)],
+                       capsys)
+    assert code == 2 and err.startswith("memori: error: ") and f"{fid}@v1" in err
+    err = usage_error(["update", "-e", "alice", fid, "--expires", "1d", "--no-expiry", "--path", str(folder)], capsys)
+    assert "argument --no-expiry: not allowed with argument --expires" in err
+
+
+# -- memori stats, memori count --all ------------------------------------------------------
+
+
+@pytest.fixture
+def mixed(moved: tuple[Path, str, str]) -> Path:
+    """``moved`` (alice: Lyon superseded by Paris), and alice's core fact, her expired fact, her fact updated once
+    (one version row), and bob's one fact."""
+    folder, _, _ = moved
+    engine_call(folder, "add", "alice", ["User is allergic to peanuts."], core=True)
+    engine_call(folder, "add", "alice", ["User was in Rome."], created_at="2024-01-01", expires_at="2024-01-08")
+    [fid] = engine_call(folder, "add", "alice", ["User plays chess."])
+    engine_call(folder, "update", "alice", fid, text="User plays go.")
+    engine_call(folder, "add", "bob", ["User is vegetarian."])
+    return folder
+
+
+def test_stats_counts_entities_and_rows_by_state_plainly_and_as_json(mixed: Path, capsys) -> None:
+    code, out, err = run(["stats", "--path", str(mixed)], capsys)
+    assert (code, err) == (0, "")
+    assert [line.split() for line in out.splitlines()] == [
+        ["entities", "2"], ["rows", "7"], ["valid", "4"], ["expired", "1"], ["superseded", "2"], ["core", "1"]]
+    code, out, _ = run(["stats", "--json", "--path", str(mixed)], capsys)
+    assert json.loads(out) == {"entities": 2, "rows": 7, "valid": 4, "expired": 1, "superseded": 2, "core": 1}
+
+
+def test_stats_of_one_entity_and_of_an_unknown_one(mixed: Path, capsys) -> None:
+    code, out, _ = run(["stats", "-e", "alice", "--json", "--path", str(mixed)], capsys)
+    assert json.loads(out) == {"entity_id": "alice", "rows": 6, "valid": 3, "expired": 1, "superseded": 2,
+                               "core": 1}
+    code, out, _ = run(["stats", "-e", "bob", "--path", str(mixed)], capsys)
+    assert out.splitlines()[:3] == ["entity_id   bob", "rows        1", "valid       1"]
+    code, out, _ = run(["stats", "-e", "nobody", "--json", "--path", str(mixed)], capsys)
+    assert json.loads(out) == {"entity_id": "nobody", "rows": 0, "valid": 0, "expired": 0, "superseded": 0, "core": 0}
+
+
+def test_count_all_counts_superseded_rows_and_versions_too(mixed: Path, capsys) -> None:
+    assert run(["count", "-e", "alice", "--path", str(mixed)], capsys) == (0, "4\n", "")  # expired ones included
+    assert run(["count", "-e", "alice", "--all", "--path", str(mixed)], capsys) == (0, "6\n", "")
+
+
+# -- memori forget -------------------------------------------------------------------------
+
+
+def test_forget_of_an_unknown_entity_deletes_nothing_exits_1_and_suggests_close_names(mixed: Path, capsys) -> None:
+    code, out, err = run(["forget", "-e", "alcie", "--path", str(mixed)], capsys)
+    assert (code, out) == (1, "")
+    assert err == "memori: entity 'alcie' has no facts in this store: nothing to forget (did you mean 'alice'?)\n"
+    code, _, err = run(["forget", "-e", "zed", "--path", str(mixed)], capsys)
+    assert code == 1 and err == "memori: entity 'zed' has no facts in this store: nothing to forget\n"
+    assert run(["count", "-e", "alice", "--all", "--path", str(mixed)], capsys)[1] == "6\n"
+
+
+def test_forget_dry_run_says_how_many_facts_would_go_and_deletes_nothing(mixed: Path, capsys) -> None:
+    code, out, err = run(["forget", "-e", "alice", "--dry-run", "--path", str(mixed)], capsys)
+    assert (code, err) == (0, "")
+    assert out == ("would forget 4 fact(s) and 2 superseded fact(s) or earlier version(s) of 'alice' "
+                   "(dry run: nothing deleted)\n")
+    assert run(["count", "-e", "alice", "--all", "--path", str(mixed)], capsys)[1] == "6\n"
+    code, _, err = run(["forget", "-e", "alcie", "--dry-run", "--path", str(mixed)], capsys)
+    assert code == 1 and "did you mean 'alice'?" in err
+
+
+def test_forget_of_a_known_entity_deletes_at_once_its_history_too(mixed: Path, capsys) -> None:
+    assert run(["forget", "-e", "alice", "--path", str(mixed)], capsys) == (0, "forgot 4 fact(s) of 'alice'\n", "")
+    assert run(["count", "-e", "alice", "--all", "--path", str(mixed)], capsys)[1] == "0\n"
+    assert run(["count", "-e", "bob", "--path", str(mixed)], capsys)[1] == "1\n"
+
+
+# -- --server and --entity mistakes in command-line terms -----------------------------------
+
+
+@pytest.mark.parametrize(("server", "where"), [
+    ("http://127.0.0.1:1", "http://127.0.0.1:1"),
+    ("127.0.0.1:1", "http://127.0.0.1:1"),
+    ("https://127.0.0.1:1/", "https://127.0.0.1:1"),
+    ("[::1]:1", "http://[::1]:1"),
+    ("http://[::1]:1", "http://[::1]:1"),
+])
+def test_server_takes_host_colon_port_or_a_url_with_its_port_and_scheme(server: str, where: str, capsys) -> None:
+    # Nothing listens on port 1: the error names the server the option was read as.
+    code, out, err = run(["count", "-e", "alice", "--server", server, "--timeout", "2"], capsys)
+    assert (code, out) == (2, "")
+    assert err == f"memori: error: no Chroma server answers at {where}: is it running (`chroma run --path DIR " \
+                  "--port PORT`), and does --server name its address?\n"
+
+
+@pytest.mark.server
+def test_server_given_as_a_url_reaches_a_real_chroma_server(tmp_path: Path, capsys) -> None:
+    with running_chroma_server(tmp_path) as (host, port, _):
+        server = ["--server", f"http://{host}:{port}/"]
+        assert run(["add", "-e", "alice", "User lives in Oslo.", *server], capsys)[0] == 0
+        assert run(["count", "-e", "alice", "--server", f"{host}:{port}"], capsys) == (0, "1\n", "")
+
+
+@pytest.mark.parametrize("server", ["http://127.0.0.1:8000/api/v2", "http://user@127.0.0.1:8000",
+                                    "http://127.0.0.1:8000?x=1"])
+def test_server_url_with_a_path_says_which_server_option_to_give(server: str, capsys) -> None:
+    err = usage_error(["count", "-e", "alice", "--server", server], capsys)
+    assert "argument --server: expected HOST:PORT or an http(s) URL" in err
+    assert "use --server http://127.0.0.1:8000)" in err
+
+
+def test_an_nfd_entity_is_refused_saying_which_id_to_type(tmp_path: Path, capsys) -> None:
+    err = usage_error(["count", "-e", "Jose\u0301", "--path", str(tmp_path)], capsys)
+    assert "memori: error: argument --entity/-e: 'Jose\\u0301' is not in Unicode NFC form" in err
+    assert "use -e 'José'" in err and "unicodedata" not in err and "memori_core." not in err
+    err = usage_error(["stats", "-e", " alice", "--path", str(tmp_path)], capsys)
+    assert "argument --entity/-e: ' alice' begins or ends with whitespace, so it would name another entity than " \
+           "'alice'; use -e 'alice'" in err
+
+
+# -- where the store folder is created ----------------------------------------------------
+
+
+def test_add_without_path_creates_the_default_folder_with_its_parents(tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.delenv("MEMORI_RECALL_PATH", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "missing" / "share"))
+    monkeypatch.setattr("sys.platform", "linux")
+    code, _, err = run(["add", "-e", "alice", "User lives in Oslo."], capsys)
+    assert code == 0, err
+    assert (tmp_path / "missing" / "share" / "memori-recall").is_dir()
+    assert run(["count", "-e", "alice"], capsys) == (0, "1\n", "")
+
+
+def test_entity_ids_with_a_shown_joiner_work_and_a_no_break_space_says_what_to_type(tmp_path: Path, capsys) -> None:
+    folder = tmp_path / "mem"
+    persian = "می\u200cخواهم"
+    assert run(["add", "-e", persian, "User lives in Tehran.", "--path", str(folder)], capsys)[0] == 0
+    assert run(["entities", "--json", "--path", str(folder)], capsys)[1] == json.dumps([persian], ensure_ascii=False) + "\n"
+    err = usage_error(["count", "-e", "user\u00a0name", "--path", str(folder)], capsys)
+    assert "argument --entity/-e: 'user\\xa0name' holds U+00A0 (NO-BREAK SPACE) at position 4" in err
+    assert "use -e 'user name'" in err
