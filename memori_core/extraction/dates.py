@@ -26,6 +26,7 @@ __all__ = [
     "WEEKDAYS",
     "AnchoredPlan",
     "anchor_plan",
+    "date_said",
     "date_told",
     "day_label",
     "span_days",
@@ -367,3 +368,109 @@ def date_told(fact: str, now: datetime) -> str:
     day = now.date() - timedelta(days=1 if m.group("yesterday") else 0)
     return fact[: m.start()] + f" on {day_label(day)}" + fact[m.end():]
 
+
+
+_COUNT = r"a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2}"
+_COUNTS = {**_SPAN_COUNTS, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+# A past time named from the day it was said: "last month", "this year", "two weeks ago", "last Friday". "this
+# month" and "this year" name the month or year said in, whether the fact is past or present.
+_PAST_WORDS = re.compile(
+    r"\b(?:(?P<prep>in|since|from|during|until|till|by|before|after)\s+)?(?:"
+    r"(?P<rel>this|last)\s+(?P<unit>month|year)"
+    rf"|last\s+(?P<wd>{_WEEKDAY})|last\s+(?P<week>week)(?!end)|last\s+(?P<weekend>weekend)"
+    rf"|(?P<n>{_COUNT})\s+(?P<ago_unit>day|week|month|year)s?\s+ago"
+    r"|(?P<few>a\s+few|a\s+couple\s+of|several)\s+(?P<few_unit>day|week|month|year)s\s+ago"
+    r")\b",
+    re.IGNORECASE,
+)
+# "due next month", "due in September", "due in two weeks": when something is due, counted from the day said.
+_DUE = re.compile(r"\bdue\s+(?=(?:next|this|in|on|by|tomorrow)\b)", re.IGNORECASE)
+
+
+def _months_back(today: date, months: int) -> tuple[int, int]:
+    """The (year, month) ``months`` before ``today``'s month."""
+    index = today.year * 12 + today.month - 1 - months
+    return index // 12, index % 12 + 1
+
+
+def _said_past(m: re.Match[str], today: date) -> str:
+    """The words of a :data:`_PAST_WORDS` match written out from ``today``."""
+    g = m.groupdict()
+    prep = (g["prep"] or "").lower()
+    if g["unit"]:
+        back = 1 if g["rel"].lower() == "last" else 0
+        if g["unit"].lower() == "year":
+            return f"{prep or 'in'} {today.year - back}"
+        year, month = _months_back(today, back)
+        return f"{prep or 'in'} {MONTH_NAMES[month - 1].capitalize()} {year}"
+    if g["wd"]:
+        back = (today.weekday() - WEEKDAYS.index(g["wd"].lower())) % 7 or 7  # the last one before today
+        return _on(prep or None, today - timedelta(days=back))
+    if g["week"]:
+        monday = today - timedelta(days=today.weekday() + 7)
+        return f"{prep or 'in'} the week of {day_label(monday)}"
+    if g["weekend"]:
+        saturday = today - timedelta(days=(today.weekday() - 5) % 7 or 7)
+        return f"{prep or 'on'} the weekend of {day_label(saturday)}"
+    if g["few"]:  # no count to go back by: the words kept, with the day they were said from
+        few = re.sub(r"\s+", " ", g["few"].lower())
+        return f"{prep + ' ' if prep else ''}{few} {g['few_unit'].lower()}s before {day_label(today)}"
+    n = g["n"].lower()
+    count = int(n) if n.isdigit() else _COUNTS[n]
+    unit = g["ago_unit"].lower()
+    if unit == "day":
+        return _on(prep or None, today - timedelta(days=count))
+    if unit == "week":
+        monday = today - timedelta(days=today.weekday() + 7 * count)
+        return f"{prep or 'in'} the week of {day_label(monday)}"
+    if unit == "month":
+        year, month = _months_back(today, count)
+        return f"{prep or 'in'} {MONTH_NAMES[month - 1].capitalize()} {year}"
+    return f"{prep or 'in'} {today.year - count}"
+
+
+def date_said(fact: str, now: datetime, *, zone_known: bool = False) -> AnchoredPlan:
+    """``fact`` (a lasting fact) with the past times it names from the day it was said (``now``) written out, and
+    what it says is due resolved like a plan: read months later, "this month" or "two weeks ago" would name the
+    wrong time, and "due next month" would never be over. "this/last month" and "N months ago" become the month
+    ("in July 2026"), "this/last year" and "N years ago" the year ("in 2025"), "N days ago" and "last Friday" the
+    day, "last week" and "N weeks ago" the week ("in the week of Monday 2026-07-20"), "last weekend" its Saturday;
+    "a few weeks ago" keeps its words, with the day they were said from ("a few weeks before Friday
+    2026-08-07"). A time after "due" ("due next month", "due in September") is resolved as a plan's day
+    (:func:`anchor_plan`), and the fact expires when that day, week or month is over. Words the rules do not
+    resolve ("last summer", "recently") are left as they are. The expiry is ``None`` unless something is due.
+
+    >>> from datetime import timezone
+    >>> said = datetime(2026, 8, 7, 10, 0, tzinfo=timezone.utc)  # a Friday
+    >>> date_said("User got married last year.", said).text
+    'User got married in 2025.'
+    >>> due = date_said("User is pregnant, due next month.", said)
+    >>> due.text, due.expires_at.isoformat()
+    ('User is pregnant, due in September 2026.', '2026-10-01T12:00:00+00:00')
+    """
+    today = now.date()
+    expires: datetime | None = None
+    due = _DUE.search(fact)
+    if due is not None and not re.search(r"\d{4}-\d{2}-\d{2}", fact[due.end():]):  # not one written out already
+        tail = anchor_plan(fact[due.end():], now, zone_known=zone_known)
+        if tail is not None:
+            fact = fact[: due.end()] + tail.text
+            expires = tail.expires_at
+            if expires is None:  # a month or a year: due until it is over
+                month = re.search(rf"\b({_MONTH})\s+(\d{{4}})\b", tail.text, re.IGNORECASE)
+                if month is not None:
+                    number = MONTH_NAMES.index(month.group(1).lower()) + 1
+                    after = date(int(month.group(2)) + (number == 12), number % 12 + 1, 1)
+                else:
+                    year = re.search(r"\bin\s+(\d{4})\b", tail.text)
+                    after = date(int(year.group(1)) + 1, 1, 1) if year is not None else None
+                if after is not None:
+                    expires = _day_end(after - timedelta(days=1), now, zone_known)
+    out, at = [], 0
+    for m in _PAST_WORDS.finditer(fact):
+        said = _said_past(m, today)
+        if m.start() == 0:
+            said = said[:1].upper() + said[1:]
+        out += [fact[at: m.start()], said]
+        at = m.end()
+    return AnchoredPlan("".join(out) + fact[at:], expires)

@@ -207,7 +207,10 @@ _STAGE_UNNAMED = re.compile(r"^User\s+(?:is|got|just\s+got|has\s+got)\s+(?:now\s
 _BREAKUP_UNNAMED = re.compile(
     r"^User\s+(?P<head>(?:just\s+|finally\s+|officially\s+|recently\s+)?(?:broke|split)\s+up)"
     r"(?P<when>\s+(?:last\s+\w+|yesterday|today|recently|this\s+\w+|(?:a\s+(?:few|couple\s+of)|two|three|\d+)\s+"
-    r"(?:days|weeks|months|years)\s+ago|on\s+[A-Z][a-z]+day\s+\d{4}-\d{2}-\d{2}))?\s*[.!]*$"
+    r"(?:days|weeks|months|years)\s+ago|on\s+[A-Z][a-z]+day\s+\d{4}-\d{2}-\d{2}"
+    # the same times as capture writes them out: "in the week of Monday 2026-05-11", "in April 2026", "in 2025"
+    r"|(?:in|on)\s+the\s+week(?:end)?\s+of\s+[A-Z][a-z]+day\s+\d{4}-\d{2}-\d{2}|in\s+(?:[A-Z][a-z]+\s+)?\d{4}))?"
+    r"\s*[.!]*$"
 )
 _PARTNER_ROLE = re.compile(r"\b(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)\b", re.IGNORECASE)
 
