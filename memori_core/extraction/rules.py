@@ -187,7 +187,7 @@ def judge_sentence(
     says the day ("on Monday 2026-12-07"), and expires when that day is over; a plan at a time with no day ("a
     dentist appointment at 4") is today's. A lasting fact's past times ("last month", "two weeks ago") and what
     it says is due ("due next month") are written out too (:func:`~memori_core.extraction.dates.date_said`);
-    a fact with something due expires when that time is over.
+    a fact with something due expires when that time is over (a pregnancy two weeks later: a baby may come late).
     """
     cleaned = without_empty_tail(clean(sentence))
     fact, reason = _judge(cleaned, max_chars)
