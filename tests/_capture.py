@@ -5,14 +5,18 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 
 from memori_core import RecallEngine, RuleBasedFactExtractor, capture_facts
 
-__all__ = ["RULES", "capture_turns", "core_texts", "ended_texts", "texts_after", "valid_texts"]
+__all__ = ["RULES", "SAID_AT", "capture_turns", "core_texts", "ended_texts", "texts_after", "valid_texts"]
 
 RULES = RuleBasedFactExtractor()
 """The shipped rules, the extractor every capture here uses."""
+
+SAID_AT = datetime(2026, 8, 7, 10, 0, tzinfo=timezone.utc)
+"""A pinned time a turn was said at (a Friday), for tests whose facts name a time counted from it ("last week" is
+stored as "in the week of Monday 2026-07-27", "last month" as "in July 2026"): never the wall clock."""
 
 
 def capture_turns(

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from _capture import SAID_AT
 from _extractors import Exploding, Gate
 from _faults import break_store
 from _helpers import stored, ungated_engine
@@ -326,9 +327,10 @@ def test_a_thing_sold_ends_its_fact_and_a_repeated_introduction_is_stored_once(u
     rules = RuleBasedFactExtractor()
     for said in ("Call me Sam.", "I ride an old Lambretta.", "Sam here again, I'm the one with the twins.",
                  "Sold the Lambretta last week, I take the bus now."):
-        capture_facts(ungated, "ann", [("user", said)], rules)
-    assert sorted(f.content for f in ungated.list("ann")) == [
-        "User has twins.", "User sold the Lambretta last week.", "User takes the bus.", "User's name is Sam.",
+        capture_facts(ungated, "ann", [("user", said)], rules, created_at=SAID_AT)
+    assert sorted(f.content for f in ungated.list("ann")) == [  # "last week", counted from the day said
+        "User has twins.", "User sold the Lambretta in the week of Monday 2026-07-27.", "User takes the bus.",
+        "User's name is Sam.",
     ]
     assert [f.content for f in ungated.list("ann", include_invalid=True) if f.valid_to is not None] == [
         "User rides an old Lambretta.",

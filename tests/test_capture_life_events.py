@@ -6,21 +6,24 @@ from __future__ import annotations
 
 import pytest
 
-from _capture import RULES, capture_turns, ended_texts, valid_texts
+from _capture import RULES, SAID_AT, capture_turns, ended_texts, valid_texts
 from memori_core import RecallEngine
+from memori_core.extraction import Message
 from memori_core.extraction.events import restate_event
 from memori_core.extraction.named import resolve_same
 from memori_core.extraction.filler import strip_filler
 
 
 def _captured(engine: RecallEngine, *turns: str) -> tuple[list[str], list[str]]:
-    """The valid and the superseded facts after capturing each of ``turns`` as a user message, with the rules."""
-    capture_turns(engine, *turns, user="ann")
+    """The valid and the superseded facts after capturing each of ``turns`` as a user message said at
+    :data:`SAID_AT`, with the rules."""
+    capture_turns(engine, *turns, user="ann", at=SAID_AT)
     return valid_texts(engine, "ann"), ended_texts(engine, "ann")
 
 
 def _facts(said: str) -> list[str]:
-    return [f.text for f in RULES.extract([("user", said)])]
+    """The facts the rules keep of ``said``, a user message said at :data:`SAID_AT`."""
+    return [f.text for f in RULES.extract([Message("user", said, created_at=SAID_AT)])]
 
 
 @pytest.mark.parametrize(
@@ -126,7 +129,7 @@ def test_a_move_told_as_ending_up_or_settling_somewhere_replaces_the_home(ungate
     ("said", "died"),
     [("Pretzel crossed the rainbow bridge last night 💔", "User's beagle Pretzel died."),
      ("Pretzel was put to sleep yesterday", "User's beagle Pretzel died."),
-     ("Pretzel passed away last week", "User's beagle Pretzel passed away last week.")],
+     ("Pretzel passed away last week", "User's beagle Pretzel passed away in the week of Monday 2026-07-27.")],
 )
 def test_a_pet_that_crossed_the_rainbow_bridge_died(ungated: RecallEngine, said: str, died: str) -> None:
     valid, ended = _captured(ungated, "I have a 14 year old beagle named Pretzel", said)
@@ -233,7 +236,8 @@ def test_a_passing_whereabouts_or_an_opinion_after_a_statement_is_no_fact_of_its
     [
         ("I'm a cop, 11 years on the force this spring", "User is a cop."),
         ("I'm a nurse, 10 years in the NHS", "User is a nurse."),
-        ("Sold the Ninja last weekend, way too cold for another winter.", "User sold the Ninja last weekend."),
+        ("Sold the Ninja last weekend, way too cold for another winter.",
+         "User sold the Ninja on the weekend of Saturday 2026-08-01."),
         ("I'm single, not looking either lol", "User is single."),
         ("I'm an iPhone person, had one since the 4S.", "User is an iPhone person."),
     ],
@@ -358,7 +362,8 @@ def test_a_pregnancy_found_out_is_stored_as_the_users_and_a_birth_ends_it(ungate
     ("before", "said", "now"),
     [
         ("I'm a big meat eater, steak at least twice a week.",
-         "ok so I watched a documentary and went fully vegan three weeks ago", ["User went vegan three weeks ago."]),
+         "ok so I watched a documentary and went fully vegan three weeks ago",
+         ["User went vegan in the week of Monday 2026-07-13."]),
         ("My husband Derek and I run a bakery together.", "the divorce went through in june, I kept the bakery though",
          ["User is divorced from Derek."]),
         ("I work as a paralegal in Leeds.", "I passed the exam and now I'm a solicitor",
@@ -460,7 +465,7 @@ def test_what_came_instead_of_a_thing_sold_replaces_it_and_the_sale_is_not_store
 
 def test_a_thing_sold_with_nothing_instead_is_stored_as_the_sale(ungated: RecallEngine) -> None:
     valid, ended = _captured(ungated, "I ride a Kawasaki Ninja to work every day", "Sold the Ninja last weekend")
-    assert valid == ["User sold the Ninja last weekend."] and len(ended) == 1
+    assert valid == ["User sold the Ninja on the weekend of Saturday 2026-08-01."] and len(ended) == 1
 
 
 # -- tester j2, findings 1, 2 and 6 --------------------------------------------------------------------------------

@@ -178,7 +178,8 @@ _LIFE = ("I live in Graz.", "I work as a barista at Café Sacher.", "I have a ca
         ("We're back from Lisbon!", "User went to Lisbon with their sister Eva."),
         ("The Lisbon trip was great", "User went to Lisbon with their sister Eva."),
         ("We had the best time in Lisbon", "User had the best time in Lisbon."),
-        ("I went to Lisbon last week", "User went to Lisbon last week."),
+        # said on Tuesday 2026-10-20 (the ninth turn, a day apart from SAID)
+        ("I went to Lisbon last week", "User went to Lisbon in the week of Monday 2026-10-12."),
     ],
 )
 def test_a_trip_told_as_taken_ends_its_plan_among_many_stored_facts(told: str, now: str) -> None:

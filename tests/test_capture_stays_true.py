@@ -118,11 +118,12 @@ def test_that_was_my_brother_without_a_denial_before_it_stores_nothing() -> None
     [
         ("My boyfriend Tom is a chef.", "We broke up.", "User broke up with Tom."),
         ("My boyfriend Tom is a chef.", "We split up.", "User split up with Tom."),
-        ("My boyfriend Tom is a chef.", "We broke up last week.", "User broke up with Tom last week."),
+        ("My boyfriend Tom is a chef.", "We broke up last week.",
+         "User broke up with Tom in the week of Monday 2026-05-11."),  # counted from SAID
         ("I'm dating Tom.", "We broke up.", "User broke up with Tom."),
         ("I'm married to Luis.", "We split up.", "User split up with Luis."),
         ("I have a girlfriend.", "We broke up.", "User broke up with their girlfriend."),
-        ("My boyfriend Tom is a chef.", "Tom and I split up last month.", "User and Tom split up last month."),
+        ("My boyfriend Tom is a chef.", "Tom and I split up last month.", "User and Tom split up in April 2026."),
     ],
 )
 def test_a_breakup_ends_the_partners_facts_and_says_with_whom(partner: str, breakup: str, now: str) -> None:

@@ -117,6 +117,17 @@ def test_content_tokens_drop_function_and_time_words_and_fold_negations() -> Non
     assert content_tokens("User doesn't drive anymore.") == content_tokens("User does not drive.")
 
 
+def test_content_tokens_drop_a_time_written_out_as_they_drop_the_relative_time_words() -> None:
+    # capture writes "yesterday", "last week", "last month", "last year" out from the day the turn was said
+    for written in ("User got laid off on Thursday 2026-08-06.", "User got laid off in the week of Monday 2026-07-27.",
+                    "User got laid off in July 2026.", "User got laid off in 2025."):
+        assert content_tokens(written) == content_tokens("User got laid off last week.") == {"got", "laid", "off"}
+    assert facts_match("User went vegan in July 2026.", "User went vegan last month.")
+    # a weekday or a month that is no written-out date is content
+    assert content_tokens("User plays chess every Monday.") == {"play", "chess", "everi", "monday"}
+    assert content_tokens("User moved to Porto in July.") == {"move", "porto", "juli"}
+
+
 def test_match_separates_a_changed_slot_and_a_negation() -> None:
     assert facts_match("User moved to Porto last month.", "User moved to Porto.")
     assert not facts_match("User lives in Porto.", "User lives in Lisbon.")

@@ -9,6 +9,7 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
+from _capture import SAID_AT
 from memori_core import ExtractedFact, FactExtractor, RuleBasedFactExtractor
 from memori_core.extraction import Message
 from memori_core.extraction import (
@@ -38,6 +39,17 @@ RULES = RuleBasedFactExtractor()
 
 def facts_of(text: str) -> list[str]:
     return [f.text for f in RULES.extract([("user", text)])]
+
+
+def said_on(text: str) -> list[Message]:
+    """``text`` as a user message said at :data:`SAID_AT` (Friday 2026-08-07), so that the times its facts name
+    ("last month": "in July 2026") are counted from a pinned day, not the wall clock."""
+    return [Message("user", text, created_at=SAID_AT)]
+
+
+def facts_said(text: str) -> list[str]:
+    """The facts the rules keep of ``text`` said at :data:`SAID_AT` (:func:`said_on`)."""
+    return [f.text for f in RULES.extract(said_on(text))]
 
 
 def _day(ahead: int = 0, *, weekday: int | None = None) -> str:
@@ -91,7 +103,7 @@ def test_first_person_statements_become_user_facts(said: str, fact: str) -> None
     ("said", "fact"),
     [
         ("I had to eat low carb as I am on a diet.", "User had to eat low carb as they are on a diet."),
-        ("Last month I moved to Paris.", "Last month User moved to Paris."),
+        ("Last month I moved to Paris.", "In July 2026 User moved to Paris."),  # said at SAID_AT
         ("When I was young I lived in Spain.", "When User was young they lived in Spain."),
         # a hedged statement about the user stays hedged
         ("I think I'm allergic to cats.", "User thinks they're allergic to cats."),
@@ -103,7 +115,7 @@ def test_first_person_statements_become_user_facts(said: str, fact: str) -> None
 )
 def test_statements_without_a_reliable_rewrite_are_kept_in_their_words_said_of_the_user(said: str, fact: str) -> None:
     # a sentence kept in the user's words is never stored in the first person
-    verdict = RULES.judge(said)
+    verdict = RULES.judge(said, now=SAID_AT)
     assert verdict.reason == KEPT_AS_SAID and verdict.fact == fact
 
 
@@ -442,12 +454,12 @@ class _Stored:
     [
         ("Ana and I broke up in March.", "User and Ana broke up in March."),
         ("My wife and I moved to Berlin.", "User and their wife moved to Berlin."),
-        ("Me and Tom split up last year.", "User and Tom split up last year."),
+        ("Me and Tom split up last year.", "User and Tom split up in 2025."),  # said at SAID_AT
         ("I and my brother run a bakery.", "User and their brother run a bakery."),
     ],
 )
 def test_the_user_and_someone_else_as_subject_is_a_user_fact(said: str, fact: str) -> None:
-    assert [f.text for f in RuleBasedFactExtractor().extract([("user", said)])] == [fact]
+    assert [f.text for f in RuleBasedFactExtractor().extract(said_on(said))] == [fact]
 
 
 def test_the_user_and_someone_else_making_plans_is_not_a_durable_fact() -> None:
@@ -493,14 +505,14 @@ def test_issue21_a_change_of_someone_else_or_in_the_past_leaves_the_users_fact(s
 @pytest.mark.parametrize(
     ("said", "stored"),
     [
-        ("We moved to Slack last month.", "User moved to Slack last month."),
+        ("We moved to Slack last month.", "User moved to Slack in July 2026."),  # said at SAID_AT
         ("I moved to Notion for my notes.", "User moved to Notion for their notes."),
         ("Our team moved to Berlin.", "User's team moved to Berlin."),
         ("We moved to Porto last month.", "User lives in Porto."),  # a town still is a home
     ],
 )
 def test_a_move_to_a_tool_or_a_teams_move_is_not_stored_as_where_the_user_lives(said: str, stored: str) -> None:
-    assert [f.text for f in RuleBasedFactExtractor().extract([("user", said)])] == [stored]
+    assert [f.text for f in RuleBasedFactExtractor().extract(said_on(said))] == [stored]
 
 
 # -- issue 21, rules that generalise (sentences written apart from the capture sets) ------------
@@ -544,12 +556,12 @@ def test_a_change_told_without_its_subject_is_the_users(said: str, facts: list[s
         ("We've got three grandchildren.", "User has got three grandchildren."),
         ("Our son started university in York.", "User's son started university in York."),
         ("We're moving to Canada in the spring.", "User is moving to Canada in the spring."),
-        ("We sold our boat last year.", "User sold their boat last year."),
+        ("We sold our boat last year.", "User sold their boat in 2025."),  # said at SAID_AT
     ],
 )
 def test_we_and_our_statements_are_the_users_household(said: str, fact: str) -> None:
-    assert RULES.judge(said).reason == KEPT_REWRITTEN
-    assert facts_of(said) == [fact]
+    assert RULES.judge(said, now=SAID_AT).reason == KEPT_REWRITTEN
+    assert facts_said(said) == [fact]
 
 
 def test_we_statements_follow_the_mood_appointment_and_plural_rules() -> None:
@@ -600,7 +612,7 @@ def test_events_soon_over_expire_and_passing_moments_and_reactions_are_dropped()
     assert facts_of("I love that suggestion!") == []
     assert facts_of("We did it!") == []
     assert RULES.judge("I quit last year.").reason == DROP_ELLIPTICAL  # says when, not what
-    assert facts_of("I quit smoking last year.") == ["User quit smoking last year."]
+    assert facts_said("I quit smoking last year.") == ["User quit smoking in 2025."]  # the year, from SAID_AT
 
 
 @pytest.mark.parametrize(
@@ -684,10 +696,10 @@ def test_a_medication_switch_is_a_core_fact_that_ends_the_old_medication(said: s
 
 @pytest.mark.parametrize("stored", ["User takes warfarin every evening.", "User is on warfarin."])
 def test_a_medication_a_clinician_stopped_ends_the_stored_one_and_is_no_core_fact(stored: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", "My doctor took me off warfarin last month.")],
+    facts = RuleBasedFactExtractor().extract(said_on("My doctor took me off warfarin last month."),
                                              [_Stored("old", stored)])
     assert [(f.text, f.supersedes, f.core) for f in facts] == [
-        ("User stopped taking warfarin last month.", ("old",), False)
+        ("User stopped taking warfarin in July 2026.", ("old",), False)
     ]
 
 
@@ -1102,8 +1114,8 @@ def test_stopping_one_thing_leaves_a_taste_another_habit_or_another_persons_fact
 def test_a_change_of_someone_the_stored_facts_name_is_the_users_and_replaces_their_fact() -> None:
     stored = [_Stored("dog", "User has a dog called Max."), _Stored("ana", "User's girlfriend Ana lives with them."),
               _Stored("bella", "User's sister has a cat called Bella.")]
-    [max_] = RULES.extract([("user", "Max passed away last week.")], stored)
-    assert max_.text == "User's dog Max passed away last week." and max_.supersedes == ("dog",)
+    [max_] = RULES.extract(said_on("Max passed away last week."), stored)
+    assert max_.text == "User's dog Max passed away in the week of Monday 2026-07-27." and max_.supersedes == ("dog",)
     [moved] = RULES.extract([("user", "Sadly, Ana moved out.")], stored)
     assert moved.text == "User's girlfriend Ana moved out." and moved.supersedes == ("ana",)
     assert RULES.extract([("user", "Ana came over for dinner.")], stored) == []  # no change: not read
@@ -1200,8 +1212,9 @@ def test_work_study_commute_and_habit_changes_in_other_words(said: str, stored: 
 
 
 def test_a_named_partner_who_ended_it_is_the_users_partner() -> None:
-    [fact] = RULES.extract([("user", "Sam dumped me last week.")], [_Stored("sam", "User's boyfriend is called Sam.")])
-    assert fact.text == "User's boyfriend Sam dumped the user last week." and fact.supersedes == ("sam",)
+    [fact] = RULES.extract(said_on("Sam dumped me last week."), [_Stored("sam", "User's boyfriend is called Sam.")])
+    assert fact.text == "User's boyfriend Sam dumped the user in the week of Monday 2026-07-27."
+    assert fact.supersedes == ("sam",)
 
 
 @pytest.mark.parametrize(
@@ -1269,13 +1282,15 @@ def test_encouragement_resolve_and_bare_pointers_are_not_facts(said: str) -> Non
     [
         ("I quit smoking.", "User quit smoking."),
         ("I'll keep pursuing my passion for pottery.", "User will keep pursuing their passion for pottery."),
-        ("Last week I got this great job at a gear company.", "Last week User got this great job at a gear company."),
+        # said at SAID_AT: "last week" is the week it names
+        ("Last week I got this great job at a gear company.",
+         "In the week of Monday 2026-07-27 User got this great job at a gear company."),
         ("I stay motivated by tracking my progress.", "User stays motivated by tracking their progress."),
         ("I named it Pickle.", "User named it Pickle."),
     ],
 )
 def test_a_resolve_or_pointer_word_in_a_real_statement_keeps_it(said: str, fact: str) -> None:
-    assert facts_of(said) == [fact]
+    assert facts_said(said) == [fact]
 
 
 @pytest.mark.parametrize(
@@ -1521,11 +1536,11 @@ def test_a_fact_that_points_to_no_one_named_is_not_stored(said: str, facts: list
         ("I finally passed my driving test.", ["User passed their driving test."]),
         ("Tonight I'm cooking for friends.", []),  # the moment is in the opener
         ("This morning we're painting the fence.", []),
-        ("Since last year I've lived in Porto.", ["Since last year User has lived in Porto."]),
+        ("Since last year I've lived in Porto.", ["Since 2025 User has lived in Porto."]),  # said at SAID_AT
     ],
 )
 def test_words_of_emphasis_are_left_out_and_a_fronted_moment_is_a_moment(said: str, facts: list[str]) -> None:
-    assert facts_of(said) == facts
+    assert facts_said(said) == facts
 
 
 @pytest.mark.parametrize(
@@ -1656,15 +1671,15 @@ def test_stolen_or_written_off_things_and_euphemisms_for_a_pets_death_end_the_st
         # a dated event the user took part in is history: kept in their words (said of the user), up to twenty
         ("On Saturday, we volunteered at the food bank on Carlton Road with the kids.",
          ["On Saturday, User volunteered at the food bank on Carlton Road with the kids."]),
-        ("Two weeks ago I finished my first half marathon in Bath, slow but happy.",
-         ["Two weeks ago User finished their first half marathon in Bath, slow but happy."]),
+        ("Two weeks ago I finished my first half marathon in Bath, slow but happy.",  # said at SAID_AT
+         ["In the week of Monday 2026-07-20 User finished their first half marathon in Bath, slow but happy."]),
         # undated, or not something the user did: still not kept as said
         ("I think about the food bank a lot, it really matters to our neighbourhood.", []),
         ("Last Saturday the weather at the food bank fundraiser was awful for everyone.", []),
     ],
 )
 def test_a_dated_event_the_user_took_part_in_is_kept_as_said(said: str, facts: list[str]) -> None:
-    assert facts_of(said) == facts
+    assert facts_said(said) == facts
 
 
 @pytest.mark.parametrize(
@@ -1735,14 +1750,15 @@ def test_a_birthday_replaces_the_stored_age_of_the_same_person() -> None:
     [
         ("I only read science fiction novels.", ["User only reads science fiction novels."]),
         ("I read the news every morning.", ["User reads the news every morning."]),
-        ("I read a great book last week.", ["User read a great book last week."]),  # dated: the past tense
+        # dated: the past tense, the week counted from SAID_AT
+        ("I read a great book last week.", ["User read a great book in the week of Monday 2026-07-27."]),
         ("I hardly ever drink.", ["User hardly ever drinks."]),
         ("I basically live on coffee.", ["User lives on coffee."]),  # emphasis is no part of the fact
         ("I literally run every day.", ["User runs every day."]),
     ],
 )
 def test_reading_habits_and_emphatic_adverbs_are_rewritten(said: str, facts: list[str]) -> None:
-    assert facts_of(said) == facts
+    assert facts_said(said) == facts
 
 
 @pytest.mark.parametrize(
@@ -1985,14 +2001,14 @@ def test_a_move_ends_the_old_home_and_is_kept_as_the_new_one_without_how_it_went
         ("I switched to oat milk, way better", ["User switched to oat milk."]),
         ("I live in Leeds, west yorkshire", ["User lives in Leeds, west yorkshire."]),  # no change: all of it
         ("I got a new job, nursing assistant.", ["User got a new job, nursing assistant."]),  # a job: kept
-        ("Our team moved last month.", ["User's team moved last month."]),  # no home of the user's
+        ("Our team moved last month.", ["User's team moved in July 2026."]),  # no home of the user's; SAID_AT
         ("I moved on.", ["User moved on."]),
     ],
 )
 def test_a_few_words_without_a_verb_after_a_change_are_left_out_unless_they_say_what_changed(
     said: str, facts: list[str]
 ) -> None:
-    assert facts_of(said) == facts
+    assert facts_said(said) == facts
 
 
 @pytest.mark.parametrize(

@@ -312,11 +312,14 @@ def test_capture_stores_each_user_turn_once_with_thread_metadata(fresh_seeded):
                          middleware=[middleware])
     cfg = {"configurable": {"thread_id": "kitchen-1"}}
     before = fresh_seeded.count("alice")
-    agent.invoke({"messages": [HumanMessage("I became vegetarian last month.")]}, cfg)
+    # said on 2026-08-07 (the message's own created_at): "last month" is stored as the month it names
+    said = HumanMessage("I became vegetarian last month.",
+                        additional_kwargs={"created_at": "2026-08-07T10:00:00+00:00"})
+    agent.invoke({"messages": [said]}, cfg)
     assert middleware.flush()
     assert fresh_seeded.count("alice") == before + 1  # two model calls, one user turn, one fact
     [fact] = [f for f in fresh_seeded.recall("vegetarian last month", "alice") if "vegetarian" in f.content]
-    assert fact.content == "User became vegetarian last month."  # the statement, as a fact about the user
+    assert fact.content == "User became vegetarian in July 2026."  # the statement, as a fact about the user
     assert fact.metadata["thread_id"] == "kitchen-1" and fact.metadata["role"] == "user"
     assert fact.metadata["session_id"] == "kitchen-1"
     assert fact.metadata["message_id"]
@@ -325,7 +328,7 @@ def test_capture_stores_each_user_turn_once_with_thread_metadata(fresh_seeded):
     # ... but the next turn recalls it; that turn is a question, and questions are not stored.
     agent.invoke({"messages": [HumanMessage("What protein should a vegetarian like me cook?")]}, cfg)
     assert middleware.flush()
-    assert "User became vegetarian last month." in model.system_texts()[-1]
+    assert "User became vegetarian in July 2026." in model.system_texts()[-1]
     assert fresh_seeded.count("alice") == before + 1
 
 

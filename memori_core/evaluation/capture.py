@@ -39,7 +39,8 @@ Facts with an ``expires_at`` are counted apart (``expiring``): they stop being
 recalled on their own, so they are not durable facts.
 
 Matching is by content tokens (:func:`content_tokens`: casefolded words, English
-Snowball stems, function words, "User", and time words dropped, negations
+Snowball stems, function words, "User", and time words dropped (so are the times capture writes out from the
+day a turn was said: "on Thursday 2026-08-06", "in July 2026", "in 2025"), negations
 folded to ``not``), not by embeddings: an embedder puts "User lives in Lisbon."
 and "User lives in Porto." close together, which is exactly the difference the
 benchmark must see, and token matching is deterministic, instant and explainable.
@@ -240,13 +241,21 @@ _NEGATIONS = (r"\bno\s+longer\b", r"\bnot\b", r"n't\b", r"\bnever\b", r"\bno\s+m
               r"\bany\s+more\b", r"\bquit\b", r"\bstopped\b")
 _NEGATION = re.compile("|".join(_NEGATIONS))
 _WORD = re.compile(r"\w+")
+# A time written out from the day it was said ("on Thursday 2026-08-06", "in the week of Monday 2026-07-20", "in
+# July 2026", "in 2025"), as capture writes "yesterday", "last week", "last month" or "last year": a time word too.
+_WRITTEN_TIME = re.compile(
+    r"\b(?:(?:the\s+week(?:end)?\s+of\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+"
+    r"\d{4}-\d{2}-\d{2}|(?:(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december)\s+)?(?:19|20)\d{2})\b"
+)
 
 
 def content_tokens(text: str) -> frozenset[str]:
     """The words of ``text`` that carry its content: casefolded, stemmed (English Snowball); function
-    words, "user", time words dropped; every negation ("not", "n't", "no longer", "anymore", "quit") folded to
+    words, "user", time words and times written out ("in the week of Monday 2026-07-20", "in July 2026") dropped; every negation ("not", "n't", "no longer", "anymore", "quit") folded to
     one ``not`` token, so "User is vegetarian." and "User is no longer vegetarian." differ."""
     folded = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
+    folded = _WRITTEN_TIME.sub(" ", folded)
     negated = bool(_NEGATION.search(folded))
     folded = _NEGATION.sub(" ", folded)
     stem = get_stemmer("english")

@@ -12,6 +12,7 @@ known, a day ends when it has ended everywhere on Earth (24:00 at UTC-12, :data:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
@@ -20,12 +21,15 @@ from .slots import MONTH_NAMES
 
 __all__ = [
     "DATED",
+    "DUE_MARGIN",
     "IN_SPAN",
+    "SAID_TIME",
     "UNKNOWN_ZONE_MARGIN",
     "WEEKDAY",
     "WEEKDAYS",
     "AnchoredPlan",
     "anchor_plan",
+    "date_said",
     "date_told",
     "day_label",
     "span_days",
@@ -367,3 +371,191 @@ def date_told(fact: str, now: datetime) -> str:
     day = now.date() - timedelta(days=1 if m.group("yesterday") else 0)
     return fact[: m.start()] + f" on {day_label(day)}" + fact[m.end():]
 
+
+
+_COUNT = r"a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2}"
+_COUNTS = {**_SPAN_COUNTS, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+# A past time named from the day it was said: "last month", "this year", "two weeks ago", "last Friday". "this
+# month", "this week" and "this year" name the month, week or year said in, whether the fact is past or present.
+# Not a time followed by "'s" or "of" ("last year's festival", "last year of college": a thing, not a time).
+_PAST_WORDS = re.compile(
+    r"\b(?:(?P<prep>in|since|from|during|until|till|by|before|after)\s+)?(?:"
+    r"(?P<rel>this|last)\s+(?P<unit>month|year)"
+    rf"|last\s+(?P<wd>{_WEEKDAY})|(?P<week_rel>this|last)\s+(?P<week>week)(?!end)|last\s+(?P<weekend>weekend)"
+    rf"|(?P<n>{_COUNT})\s+(?P<ago_unit>day|week|month|year)s?\s+ago"
+    r"|(?P<few>a\s+few|a\s+couple\s+of|several)\s+(?P<few_unit>day|week|month|year)s\s+ago"
+    r")\b(?!\s*['\u2019]s\b|\s+of\b)",
+    re.IGNORECASE,
+)
+# A word before "last" or "this" that makes the words no time counted from today: "the last week" (the seven days
+# up to now), "their last year of college", "all last week" (kept as said).
+_NOT_FROM_TODAY = re.compile(r"\b(?:the|their|his|her|its|our|your|my|a|an|every|each|that|all)\s+$", re.IGNORECASE)
+# A word before "two weeks ago" that makes the count rough or a bound ("about two weeks ago", "over a year ago"):
+# the words are kept, counted from the day said ("over a year before Friday 2026-08-07").
+_ROUGH = re.compile(
+    r"\b(?:about|around|roughly|approximately|almost|nearly|over|under|some|only|just|maybe|exactly|than|at\s+least"
+    r"|at\s+most)\s+$",
+    re.IGNORECASE,
+)
+# A preposition before the time that the written-out time takes as it is: "the end of last year" -> "the end of
+# 2025", not "the end of in 2025".
+_BARE_AFTER = re.compile(r"\b(?:of|at|around|for|over|through|throughout|across|to|as\s+of)\s+$", re.IGNORECASE)
+# Quoted words ("a band called 'Last Year'", "the film \u201cTwo Weeks Ago\u201d"): a name, never a time. A single
+# quote opens only after a space or the start and closes before a non-letter, so "User's" is no quote.
+_QUOTED = re.compile(
+    r'"[^"]*"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019(?!\w)|(?<![\w\u2019\'])\'[^\']*\'(?!\w)'
+)
+# "due next month", "due in September", "due in two weeks": when something is due, counted from the day said.
+_DUE = re.compile(r"\bdue\s+(?=(?:next|this|in|on|by|tomorrow)\b)", re.IGNORECASE)
+# A baby may come up to two weeks after its due date (births are induced by about 42 weeks): a pregnancy with a
+# due date stays true that much longer than the due day or month.
+_PREGNANCY = re.compile(r"\b(?:pregnan\w*|expecting|baby|babies|twins|triplets)\b", re.IGNORECASE)
+DUE_MARGIN = timedelta(days=14)
+"""How long after the day or month a pregnancy is due its fact expires (:func:`date_said`): a baby may come up to
+two weeks late."""
+SAID_TIME = (
+    r"(?:(?:in|on|since|from|during|until|till|by|before|after)\s+)?(?:(?:the\s+week(?:end)?\s+of\s+)?"
+    rf"(?i:{_WEEKDAY})\s+\d{{4}}-\d{{2}}-\d{{2}}|(?i:{_MONTH})\s+\d{{4}}|\d{{4}}"
+    # "a few weeks before Friday 2026-08-07", "about two weeks before ..."
+    rf"|(?:(?:[a-z]+\s+){{0,2}}?(?:{_COUNT}|a\s+few|a\s+couple\s+of|several)\s+(?:day|week|month|year)s?\s+"
+    rf"before\s+(?i:{_WEEKDAY})\s+\d{{4}}-\d{{2}}-\d{{2}}))"
+)
+"""A past time as :func:`date_said` writes it out ("in the week of Monday 2026-07-20", "in July 2026", "since
+2025", "on Friday 2026-07-31", "a few weeks before Friday 2026-08-07"), as a pattern for the rules that read
+stored facts."""
+
+
+def _months_back(today: date, months: int) -> tuple[int, int]:
+    """The (year, month) ``months`` before ``today``'s month."""
+    index = today.year * 12 + today.month - 1 - months
+    return index // 12, index % 12 + 1
+
+
+def _said_past(m: re.Match[str], today: date, before: str) -> str | None:
+    """The words of a :data:`_PAST_WORDS` match written out from ``today``, ``before`` being the fact's text
+    before it; ``None`` when they are to be kept as said."""
+    g = m.groupdict()
+    prep = (g["prep"] or "").lower()
+    if not prep and (g["rel"] or g["wd"] or g["week_rel"] or g["weekend"]) and _NOT_FROM_TODAY.search(before):
+        return None
+    if g["few"] or ((g["n"]) and _ROUGH.search(before)):
+        # no count to go back by, or a rough one: the words kept, with the day they were said from
+        count = re.sub(r"\s+", " ", (g["few"] or g["n"]).lower())
+        unit = (g["few_unit"] or g["ago_unit"]).lower()
+        plural = "" if count in ("a", "an", "one") else "s"
+        return f"{prep + ' ' if prep else ''}{count} {unit}{plural} before {day_label(today)}"
+    lead = "" if _BARE_AFTER.search(before) else "in"
+    if g["unit"]:
+        back = 1 if g["rel"].lower() == "last" else 0
+        if g["unit"].lower() == "year":
+            said = str(today.year - back)
+        else:
+            year, month = _months_back(today, back)
+            said = f"{MONTH_NAMES[month - 1].capitalize()} {year}"
+    elif g["wd"]:
+        back = (today.weekday() - WEEKDAYS.index(g["wd"].lower())) % 7 or 7  # the last one before today
+        said, lead = day_label(today - timedelta(days=back)), lead and "on"
+    elif g["week"]:
+        monday = today - timedelta(days=today.weekday() + (7 if g["week_rel"].lower() == "last" else 0))
+        said = f"the week of {day_label(monday)}"
+    elif g["weekend"]:
+        saturday = today - timedelta(days=(today.weekday() - 5) % 7 or 7)
+        said, lead = f"the weekend of {day_label(saturday)}", lead and "on"
+    else:
+        n = g["n"].lower()
+        count = int(n) if n.isdigit() else _COUNTS[n]
+        unit = g["ago_unit"].lower()
+        if unit == "day":
+            said, lead = day_label(today - timedelta(days=count)), lead and "on"
+        elif unit == "week":
+            said = f"the week of {day_label(today - timedelta(days=today.weekday() + 7 * count))}"
+        elif unit == "month":
+            year, month = _months_back(today, count)
+            said = f"{MONTH_NAMES[month - 1].capitalize()} {year}"
+        else:
+            said = str(today.year - count)
+    lead = prep or lead
+    return f"{lead} {said}" if lead else said
+
+
+def _quoted(text: str) -> list[tuple[int, int]]:
+    """The spans of ``text`` in quotes (:data:`_QUOTED`)."""
+    return [q.span() for q in _QUOTED.finditer(text)]
+
+
+def _is_name(text: str, m: re.Match[str], quoted: Sequence[tuple[int, int]]) -> bool:
+    """Whether the words of ``m`` are part of a name, not a time: in quotes, or capitalised inside the sentence
+    ("User watches Last Week Tonight.")."""
+    if any(a <= m.start() < b for a, b in quoted):
+        return True
+    return m.group(0)[:1].isupper() and m.start() > 0 and not re.search(r"[.!?:;]\s*$", text[: m.start()])
+
+
+def _due_end(tail: str, expires: datetime | None, now: datetime, zone_known: bool) -> datetime | None:
+    """When a thing due at the time ``tail`` names (resolved by :func:`anchor_plan`, its expiry ``expires``) is
+    over: that day or week, else the month or year it names."""
+    if expires is not None:
+        return expires
+    month = re.search(rf"\b({_MONTH})\s+(\d{{4}})\b", tail, re.IGNORECASE)
+    if month is not None:
+        number = MONTH_NAMES.index(month.group(1).lower()) + 1
+        after = date(int(month.group(2)) + (number == 12), number % 12 + 1, 1)
+    else:
+        year = re.search(r"\bin\s+(\d{4})\b", tail)
+        if year is None:
+            return None
+        after = date(int(year.group(1)) + 1, 1, 1)
+    return _day_end(after - timedelta(days=1), now, zone_known)
+
+
+def date_said(fact: str, now: datetime, *, zone_known: bool = False) -> AnchoredPlan:
+    """``fact`` (a lasting fact) with the past times it names from the day it was said (``now``) written out, and
+    what it says is due resolved like a plan: read months later, "this month" or "two weeks ago" would name the
+    wrong time, and "due next month" would never be over.
+
+    "this/last month" and "N months ago" become the month ("in July 2026"), "this/last year" and "N years ago"
+    the year ("in 2025"), "N days ago" and "last Friday" the day ("on Friday 2026-07-31"), "this/last week" and
+    "N weeks ago" the week ("in the week of Monday 2026-07-20"), "last weekend" its Saturday; a preposition said
+    stays ("since 2025"), and one that takes the time bare drops the "in" ("the end of 2025"). "a few weeks ago"
+    and a rough count ("about two weeks ago", "over a year ago") keep their words, with the day they were said
+    from ("a few weeks before Friday 2026-08-07"). A time after "due" ("due next month", "due in September") is
+    resolved as a plan's day (:func:`anchor_plan`), and the fact expires when that day, week or month is over; a
+    pregnancy's :data:`DUE_MARGIN` later, as a baby may come late.
+
+    Kept as said: words in quotes or capitalised inside the sentence (a name: "a band called 'Last Year'"),
+    "last"/"this" after "the", a possessive, "all" or "every" ("the last week", "their last year of college"),
+    a time followed by "'s" or "of" ("last year's festival"), and what the rules do not resolve ("last
+    summer", "recently"). The expiry is ``None`` unless something is due.
+
+    >>> from datetime import timezone
+    >>> said = datetime(2026, 8, 7, 10, 0, tzinfo=timezone.utc)  # a Friday
+    >>> date_said("User got married last year.", said).text
+    'User got married in 2025.'
+    >>> date_said("User's last name is Novak, at last.", said).text
+    "User's last name is Novak, at last."
+    >>> due = date_said("User is pregnant, due next month.", said)
+    >>> due.text, due.expires_at.isoformat()
+    ('User is pregnant, due in September 2026.', '2026-10-15T12:00:00+00:00')
+    """
+    today = now.date()
+    expires: datetime | None = None
+    due = _DUE.search(fact)
+    if due is not None and not re.search(r"\d{4}-\d{2}-\d{2}", fact[due.end():]) \
+            and not _is_name(fact, due, _quoted(fact)):  # not one written out already, nor a title's
+        tail = anchor_plan(fact[due.end():], now, zone_known=zone_known)
+        if tail is not None:
+            fact = fact[: due.end()] + tail.text
+            expires = _due_end(tail.text, tail.expires_at, now, zone_known)
+            if expires is not None and _PREGNANCY.search(fact):
+                expires += DUE_MARGIN
+    quoted = _quoted(fact)
+    out, at = [], 0
+    for m in _PAST_WORDS.finditer(fact):
+        said = None if _is_name(fact, m, quoted) else _said_past(m, today, fact[: m.start()])
+        if said is None:
+            continue
+        if m.start() == 0:
+            said = said[:1].upper() + said[1:]
+        out += [fact[at: m.start()], said]
+        at = m.end()
+    return AnchoredPlan("".join(out) + fact[at:], expires)

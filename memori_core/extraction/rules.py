@@ -15,7 +15,7 @@ from datetime import datetime, timedelta, timezone
 
 from ..ranking.care import is_care_fact
 from ..slots import PERSON
-from .dates import DATED, anchor_plan, date_told
+from .dates import DATED, anchor_plan, date_said, date_told
 from .empty_facts import judge_rewritten
 from .grammar import is_past, is_past_statement, is_subjectless_change
 from .holds_now import as_holds_now
@@ -187,7 +187,9 @@ def judge_sentence(
     was said, an aware datetime in the user's zone (default: now, UTC); ``zone_known``: whether that zone is the
     user's. A plan's day is resolved against it (:func:`~memori_core.extraction.dates.anchor_plan`): the fact
     says the day ("on Monday 2026-12-07"), and expires when that day is over; a plan at a time with no day ("a
-    dentist appointment at 4") is today's.
+    dentist appointment at 4") is today's. A lasting fact's past times ("last month", "two weeks ago") and what
+    it says is due ("due next month") are written out too (:func:`~memori_core.extraction.dates.date_said`);
+    a fact with something due expires when that time is over (a pregnancy two weeks later: a baby may come late).
     """
     cleaned = without_empty_tail(clean(sentence))
     fact, reason = _judge(cleaned, max_chars)
@@ -196,6 +198,15 @@ def judge_sentence(
     if fact is not None and reason in (KEPT_REWRITTEN, KEPT_AS_SAID) and _TOLD_AS_OVER.search(fact):
         # "User got laid off today.": the day written out, as the turn's day says it
         fact = date_told(fact, now if now is not None else datetime.now(timezone.utc))
+    expires_said: timedelta | None = None
+    if fact is not None and reason != KEPT_EXPIRING:
+        # "User went vegan last month.", "User is pregnant, due next month.": the time written out, as the turn's
+        # day says it (a plan's day is written out below)
+        when = now if now is not None else datetime.now(timezone.utc)
+        dated = date_said(fact, when, zone_known=zone_known)
+        fact = dated.text
+        if dated.expires_at is not None:
+            expires_said = dated.expires_at - when
     if fact is not None and FIRST_PERSON_WORD.search(fact):
         return SentenceVerdict(sentence, None, DROP_UNCLEAR)  # never stored in the first person
     if reason == KEPT_EXPIRING and fact is not None:
@@ -219,7 +230,7 @@ def judge_sentence(
             if today is not None and today.expires_at is not None:
                 fact, expires_in = today.text, today.expires_at - when
         return SentenceVerdict(sentence, fact, reason, expires_in)
-    return SentenceVerdict(sentence, fact, reason)
+    return SentenceVerdict(sentence, fact, reason, expires_said)
 
 
 # An event told as over, by a past verb after its subject ("User got laid off today.", "User's cat Luna passed away

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..ranking.care import is_care_fact
+from .dates import SAID_TIME
 from .grammar import is_past_statement
 from .named import ENDED_STAGES, OWN_PREGNANCY, partner_of
 from .patterns import rx
@@ -133,7 +134,7 @@ _PROMOTED_TO = rx(r"\b(?:promoted|promotion)\s+to\s+\w")
 _PROMOTED_AS = re.compile(
     r"^User\s+(?:just\s+|finally\s+|recently\s+)?(?:got|was|has\s+been)\s+promoted\s+to\s+(?:(?:a|an)\s+)?"
     r"(?P<role>[\w-]+(?:\s+[\w-]+){0,3}?)(?:\s+(?:at|for|with)\s+[^.]+?)?"
-    r"(?:\s+(?:today|yesterday|recently|last\s+\w+|this\s+\w+))?\.$"
+    rf"(?:\s+(?:today|yesterday|recently|last\s+\w+|this\s+\w+|{SAID_TIME}))?\.$"
 )
 _EMPLOYER = re.compile(r"\b(?P<at>at|for)\s+(?P<employer>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*)*)")
 # A clause that tells a thing was left or stopped ("I quit Google", "I'm done with meat"): beside its replacement
@@ -230,7 +231,9 @@ _STAGE_UNNAMED = re.compile(r"^User\s+(?:is|got|just\s+got|has\s+got)\s+(?:now\s
 _BREAKUP_UNNAMED = re.compile(
     r"^User\s+(?P<head>(?:just\s+|finally\s+|officially\s+|recently\s+)?(?:broke|split)\s+up)"
     r"(?P<when>\s+(?:last\s+\w+|yesterday|today|recently|this\s+\w+|(?:a\s+(?:few|couple\s+of)|two|three|\d+)\s+"
-    r"(?:days|weeks|months|years)\s+ago|on\s+[A-Z][a-z]+day\s+\d{4}-\d{2}-\d{2}))?\s*[.!]*$"
+    r"(?:days|weeks|months|years)\s+ago"
+    # the same times as capture writes them out: "in the week of Monday 2026-05-11", "in April 2026", "in 2025"
+    rf"|{SAID_TIME}))?\s*[.!]*$"
 )
 _PARTNER_ROLE = re.compile(r"\b(?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse)\b", re.IGNORECASE)
 
