@@ -102,8 +102,9 @@ class RuleBasedFactExtractor:
     this!", "I won't give up on my dreams"), talk about the conversation ("We
     spoke last week about ..."), dreams, games and stories ("In my dream I
     moved to Tokyo", "My character in the game moved to Paris"), someone
-    else's words pasted or relayed (:func:`~memori_core.extraction.pasted.split_pasted`: "my friend texted
-    me: I moved to Madrid"). A hedged statement about the user ("I
+    else's words pasted, relayed or quoted (:func:`~memori_core.extraction.pasted.split_pasted`: "my friend texted
+    me: I moved to Madrid", a line quoted with ">", '"I'm pregnant" - that's what my sister texted me'). A
+    hedged statement about the user ("I
     think I'm allergic to cats") is kept as said; what a sentence tells of
     someone else after a noun ("a movie about a guy who moved to Paris")
     changes no stored fact.
