@@ -26,7 +26,8 @@ The package is pure: no framework, no engine, no I/O. Its modules:
 protocol), ``sentences`` (a message cut into sentences), ``rule_based``
 (:class:`RuleBasedFactExtractor`) and the English rules it reads a message
 with: ``filler`` (chat filler cut first), ``pasted`` (someone else's words in
-it, pasted, relayed or quoted), ``clauses`` (a sentence cut into clauses), ``retold`` and ``restated``
+it, pasted, relayed or quoted), ``played`` (a role-play the user sets up),
+``clauses`` (a sentence cut into clauses), ``retold`` and ``restated``
 (the user's own words as plain statements), ``job_change``, ``events`` (a
 life event told in other words), ``labels`` (a profile typed as labels),
 ``rules`` (:func:`judge_sentence`: one sentence
