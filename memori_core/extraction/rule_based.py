@@ -271,7 +271,10 @@ class RuleBasedFactExtractor:
     about being sober" ends what it takes back. Someone's view of the user
     ("my mum thinks I'm still vegan"), a joke ("..., april fools", "jk"), a
     craving, a self-rating, a bare "I caved" and an outing with no day are
-    not stored; asides to the listener ("..., just so you know") are left out.
+    not stored; asides to the listener ("..., just so you know") are left out. When in the user's life a
+    statement held is said after it ("As a kid I lived in Rome." -> "User lived in Rome as a kid.", "Growing
+    up, ...", "In high school ..."), and a marker tying it to what was said before ("As a result,",
+    "Consequently") is cut.
 
     The rules are English only: other languages give no fact (never a
     half-understood one).
