@@ -257,6 +257,14 @@ def test_prompt_lists_the_turn_and_the_known_facts_under_short_ids() -> None:
     assert "(none)" in build_extraction_prompt([("user", "hi")])
 
 
+def test_prompt_tells_the_model_that_quoted_forwarded_and_role_played_words_are_not_the_users() -> None:
+    prompt = build_extraction_prompt([("user", "> I'm pregnant\nWhat does my sister mean?")])
+    rule = next(line for line in prompt.splitlines() if line.startswith("- Words the user quotes"))
+    assert "not the user's" in rule
+    assert 'quoted after ">"' in rule and "quotation marks" in rule and "someone else wrote" in rule
+    assert "role-play" in rule
+
+
 def test_an_echoed_prompt_parses_to_no_facts() -> None:
     prompt = build_extraction_prompt([("user", "I moved to Porto.")], [LISBON])
     assert parse_extraction_reply(prompt, [LISBON]) == []

@@ -26,7 +26,8 @@ The package is pure: no framework, no engine, no I/O. Its modules:
 protocol), ``sentences`` (a message cut into sentences), ``rule_based``
 (:class:`RuleBasedFactExtractor`) and the English rules it reads a message
 with: ``filler`` (chat filler cut first), ``pasted`` (someone else's words in
-it), ``clauses`` (a sentence cut into clauses), ``retold`` and ``restated``
+it, pasted, relayed or quoted), ``played`` (a role-play the user sets up),
+``clauses`` (a sentence cut into clauses), ``retold`` and ``restated``
 (the user's own words as plain statements), ``job_change``, ``events`` (a
 life event told in other words), ``labels`` (a profile typed as labels),
 ``rules`` (:func:`judge_sentence`: one sentence
@@ -48,7 +49,7 @@ extractors).
 from . import core_facts, dates, pasted, prompt, prompted, rule_based, rules, sentences, types, verdicts
 from .clauses import split_clauses
 from .core_facts import CoreRule, check_core_rule, is_core_fact
-from .pasted import split_pasted
+from .pasted import split_pasted, split_quoted
 from .prompt import (
     MIN_MAX_FACT_CHARS,
     build_extraction_prompt,

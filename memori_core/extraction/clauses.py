@@ -18,6 +18,7 @@ from .leads import strip_lead
 from .moments import NOW_WORDS, SOON
 from .pasted import split_pasted
 from .patterns import rx
+from .played import split_played
 from .rewrite import article
 from .restated import corrected_in_message
 from .retold import as_plain_statements
@@ -382,6 +383,7 @@ def plain_clauses(sentences: list[str]) -> list[str]:
 
 
 def own_clauses(text: str) -> list[str]:
-    """The user's own clauses of one message (pasted text left out), as the plain statements they mean."""
+    """The user's own clauses of one message (pasted or quoted text and a game set up left out), as the plain
+    statements they mean."""
     own, _ = split_pasted(strip_filler(read_as_meant(text)))
-    return plain_clauses(own)
+    return plain_clauses(split_played(own)[0])

@@ -42,6 +42,10 @@ _CONNECTIVE = words(
     # asides before the statement: "Don't laugh, I've switched to coffee", "Believe it or not, I ..."
     "don't laugh", "don't judge", "don't judge me", "believe it or not", "funnily enough", "funny enough",
     "to be honest", "tbh", "ngl", "not gonna lie", "truth be told",
+    # what ties the statement to what was said before it: "As a result, I moved to Berlin" says "I moved to Berlin"
+    "as a result", "as a consequence", "consequently", "therefore", "thus", "hence", "because of that",
+    "because of this", "for that reason", "due to that", "due to this", "as a matter of fact", "as such",
+    "in the end", "in addition", "additionally", "on top of that",
 )
 # News in front of what happened, cut only before a punctuation mark: "Quick update: ...", "Bad news - ...",
 # "Guess what, ..." ("Guess what I did" is not a statement).

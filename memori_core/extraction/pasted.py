@@ -1,18 +1,20 @@
 """Someone else's words in a user message: a text pasted in for the assistant to work on, a letter, a message relayed.
 
 "Can you summarise this email from my landlord? ...", "Translate into Spanish: ...", "my friend texted me: I moved to
-Madrid": what follows is not the user's, and its "I" is not the user. :func:`split_pasted` tells the user's own
-sentences from those. Pure: patterns, English only.
+Madrid": what follows is not the user's, and its "I" is not the user; nor are words quoted ("> I'm pregnant" on a
+line of its own, an e-mail reply's quote; "\"I'm pregnant\" - that's what my sister texted me"). :func:`split_pasted`
+tells the user's own sentences from those. Pure: patterns, English only.
 """
 
 from __future__ import annotations
 
 import re
 
+from .leads import CLINICIAN
 from .patterns import rx
 from .sentences import split_sentences
 
-__all__ = ["split_pasted"]
+__all__ = ["split_pasted", "split_quoted"]
 
 # A request to work on a text the user pastes after it ("Can you summarise this email from my landlord?", "Please
 # translate the following:", "Here's the message my boss sent:"), or the opening of a letter ("Dear tenant,"): what
@@ -52,9 +54,10 @@ _PASTE_LEAD = rx(
 )
 # Someone else's words relayed, then quoted after a colon or a quote mark: "my friend texted me: I moved to Madrid",
 # "The email says: I have moved", "Mum said \"I'm retiring\"". Their "I" is not the user (the user's own words,
-# "As I said: ...", are read).
+# "As I said: ...", are read; so is what a clinician told the user: "My doctor said: I have type 2 diabetes").
 _RELAYED = rx(
-    r"^\W*(?!.*\b(?:i|we)\b)(?:[\w'-]+\s+){1,4}?(?:just\s+)?(?:texted|messaged|wrote|writes|said|says|told|tells|"
+    rf"^\W*(?!(?:(?:the|my|our)\s+)?(?:new\s+)?(?:{CLINICIAN})\s+(?:says|said|told))"
+    r"(?!.*\b(?:i|we)\b)(?:[\w'-]+\s+){1,4}?(?:just\s+)?(?:texted|messaged|wrote|writes|said|says|told|tells|"
     r"emailed|posted|replied|tweeted|sent|dm'?d|whatsapped|reads|goes)"
     r"(?:\s+(?:me|us|to\s+me|to\s+us|back|this|that|earlier|today|yesterday|last\s+night|just\s+now)){0,2}\s*$"
 )
@@ -63,16 +66,91 @@ _QUOTE_START = re.compile(r"\s*:\s*|\s+[\"\u201c]")
 _LETTER_OPENING = rx(r"^(?:dear(?!\s+diary\b)|to\s+whom\s+it\s+may\s+concern)\b")
 
 
+# A line quoted as markdown or an e-mail reply quotes it ("> I'm pregnant", ">> I take insulin"): someone's words.
+_QUOTED_LINE = re.compile(r"^[ \t]*>.*(?:\n|$)", re.MULTILINE)
+# Words in quotation marks: "...", \u201c...\u201d, \u201e...\u201c, and '...' or \u2018...\u2019 where an apostrophe
+# inside is one only before a letter ("'I'm fine'"; "my parents' house" opens no quote).
+_QUOTED_WORDS = re.compile(
+    r'"[^"\n]{1,500}"|\u201c[^\u201c\u201d\n]{1,500}\u201d|\u201e[^\u201c\u201d\u201e\n]{1,500}[\u201c\u201d]'
+    r"|(?<![\w'\u2019])['\u2018](?=[A-Za-z])(?:[^'\u2018\u2019\n]|['\u2019](?=[A-Za-z])){1,500}['\u2019](?![A-Za-z])"
+)
+# A first-person word: quoted, the speaker's, who need not be the user ("us" in lower case only: "the US").
+_FIRST_PERSON = re.compile(
+    r"(?<![\w'\u2019])(?:(?i:i(?:['\u2019](?:m|ve|ll|d))?|me|my|mine|myself|we|we['\u2019](?:re|ve|ll|d)|our|ours)"
+    r"|us)(?![\w'\u2019])"
+)
+_TITLE_SMALL_WORDS = frozenset("a an the of and or in on at to for by with from as".split())
+_WORD = re.compile(r"[A-Za-z][\w'\u2019-]*")
+# Where a sentence ends, before or after the quoted words.
+_ENDED = re.compile(r"[.!?\u2026]+[\"')\]\u201d\u2019]*\s+|\n")
+_GOES_ON = re.compile(r"[ \t]*[,;:\u2014\u2013-]|[ \t]+[a-z]")
+_ENDS = re.compile(r"[.!?\u2026]+[\"')\]\u201d\u2019]*(?=\s|$)|\n|$")
+
+
+def _is_speech(quoted: str) -> bool:
+    """Whether ``quoted`` (without its quote marks) is someone's words in the first person ("I'm pregnant", "we
+    moved"), not a name or a title ("I Will Survive", "Me Before You") nor a single word ("the letter 'I'")."""
+    found = _WORD.findall(quoted)
+    if len(found) < 2 or not _FIRST_PERSON.search(quoted):
+        return False
+    return not all(w[0].isupper() for w in found if w.lower() not in _TITLE_SMALL_WORDS)
+
+
+def split_quoted(text: str) -> tuple[str, list[str]]:
+    r"""``text`` without the words it quotes, and those words: a line quoted with ">" (markdown, an e-mail reply),
+    and a sentence holding first-person words in quotation marks ('"I'm pregnant" - that's what my sister texted
+    me.', "She wrote: 'I take insulin twice a day'"). The "I" of quoted words is whoever said them, not the user,
+    and nothing says who that is: the sentence is left out whole. Words quoted with no "I" in them ('I'm "fine"')
+    and a title ('My favourite song is "I Will Survive"') stay.
+
+    >>> split_quoted("> I'm pregnant\nWhat does my sister mean?")
+    ('What does my sister mean?', ["> I'm pregnant"])
+    >>> split_quoted('I\'m vegan. Mum always says "I\'m so proud of you". Any tips?')
+    ("I'm vegan.\nAny tips?", ['Mum always says "I\'m so proud of you".'])
+    """
+    quoted = [m.group(0).strip() for m in _QUOTED_LINE.finditer(text) if m.group(0).strip()]
+    text = _QUOTED_LINE.sub("", text)
+    cuts: list[tuple[int, int]] = []
+    for m in _QUOTED_WORDS.finditer(text):
+        if not _is_speech(m.group(0)[1:-1]):
+            continue
+        start = max((b.end() for b in _ENDED.finditer(text, 0, m.start())), default=0)
+        # a quote that ends its own sentence ("She wrote: \"I take insulin.\" I live in Leeds.") takes no more; one
+        # the sentence goes on after ("She texted \"I'm pregnant!\" today.") takes the rest of it
+        ended = re.search(r"[.!?\u2026]\W?$", m.group(0)) and not _GOES_ON.match(text, m.end())
+        end = m.end() if ended else _ENDS.search(text, m.end()).end()
+        if cuts and start <= cuts[-1][1]:
+            cuts[-1] = (cuts[-1][0], max(end, cuts[-1][1]))
+        else:
+            cuts.append((start, end))
+    if not cuts:
+        return text, quoted
+    own, last = [], 0
+    for start, end in cuts:
+        own.append(text[last:start])
+        quoted.append(text[start:end].strip())
+        last = end
+    own.append(text[last:])
+    return "\n".join(piece.strip() for piece in own).strip(), quoted
+
+
 def split_pasted(text: str) -> tuple[list[str], list[str]]:
     """The sentences of one message that are the user's own, and those of someone else's text pasted in for the
     assistant to work on or relayed: after a request to work on a text ("Can you summarise this email?",
     "Translate into Spanish: ...", "Fix the grammar: ..."), from a letter's opening ("Dear tenant,") on, or from
-    someone else's words quoted ("my friend texted me: I moved to Madrid", "The email says: ...") on.
+    someone else's words quoted ("my friend texted me: I moved to Madrid", "The email says: ...", "My sister texted
+    me:" and the lines after it) on; and first of all the words it quotes (:func:`split_quoted`: "> I'm pregnant").
 
     >>> split_pasted("I rent. Can you reply to this email? I am selling the flat.")
     (['I rent.', 'Can you reply to this email?'], ['I am selling the flat.'])
     """
-    sentences = split_sentences(text)
+    text, quoted = split_quoted(text)
+    own, pasted = _split_sentences_pasted(split_sentences(text))
+    return own, quoted + pasted
+
+
+def _split_sentences_pasted(sentences: list[str]) -> tuple[list[str], list[str]]:
+    """:func:`split_pasted` of a message's ``sentences``, its quoted words already left out."""
     for i, sentence in enumerate(sentences):
         if _LETTER_OPENING.match(sentence):
             return sentences[:i], sentences[i:]
@@ -80,6 +158,8 @@ def split_pasted(text: str) -> tuple[list[str], list[str]]:
         head, tail = (sentence[: quote.start()], sentence[quote.end():]) if quote is not None else (sentence, "")
         if tail.strip() and _RELAYED.match(head):
             return sentences[:i], [sentence, *sentences[i + 1 :]]
+        if quote is not None and not tail.strip() and quote.group(0).strip() == ":" and _RELAYED.match(head):
+            return sentences[:i], sentences[i:]  # "My sister texted me:" and, on the next lines, what she wrote
         if tail.strip() and quote.group(0).strip() == ":" and _PASTE_LEAD.match(head):
             return [*sentences[:i], head + ":"], [tail.strip(), *sentences[i + 1 :]]
         if i + 1 < len(sentences) and _PASTE_REQUEST.match(sentence):

@@ -117,6 +117,10 @@ def build_extraction_prompt(
         "- Only facts the user states about themselves. Never questions, requests or instructions to the "
         "assistant, greetings, thanks, small talk, hypotheticals, or anything the assistant said "
         "(assistant messages are context only).",
+        "- Words the user quotes, forwards or pastes are not the user's: text quoted after \">\" (as markdown and "
+        "e-mail replies quote), text in quotation marks, a message, e-mail or post someone else wrote (\"My sister "
+        "texted me: I'm pregnant\"). Their \"I\" is whoever wrote them; never write it as a fact about the user. "
+        "Nor is a role the user plays in a game or role-play (\"Let's pretend I'm a pirate\").",
         "- Never a password, PIN, card or bank account number, ID number or key, even when the user gives one.",
         '- One short third-person sentence per fact, starting with "User" '
         '(for example "User is vegetarian." or "User\'s daughter Mia starts school in September.").',

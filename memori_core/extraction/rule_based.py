@@ -18,6 +18,7 @@ from .job_change import as_job_changes
 from .labels import as_labelled
 from .named import as_the_users, named_someone, resolve_same, who_plans_name
 from .pasted import split_pasted
+from .played import split_played
 from .restated import as_denial, as_own_treatment, meant, respelt
 from .rules import judge_sentence, statement_before_question
 from .slots import content_words, holder, is_negated
@@ -41,6 +42,7 @@ from .verdicts import (
     DROP_NOT_FIRST_PERSON,
     DROP_QUESTION,
     DROP_QUOTED,
+    DROP_STORY,
     DROP_UNRESOLVED,
     KEPT_REWRITTEN,
     SentenceVerdict,
@@ -101,9 +103,11 @@ class RuleBasedFactExtractor:
     the user ("I think it will rain"), encouragement and resolve ("We've got
     this!", "I won't give up on my dreams"), talk about the conversation ("We
     spoke last week about ..."), dreams, games and stories ("In my dream I
-    moved to Tokyo", "My character in the game moved to Paris"), someone
-    else's words pasted or relayed (:func:`~memori_core.extraction.pasted.split_pasted`: "my friend texted
-    me: I moved to Madrid"). A hedged statement about the user ("I
+    moved to Tokyo", "My character in the game moved to Paris"; from where a game is set up on:
+    "Let's play a game: I am Captain Hook", "pretend I'm a pirate": :mod:`.played`), someone
+    else's words pasted, relayed or quoted (:func:`~memori_core.extraction.pasted.split_pasted`: "my friend texted
+    me: I moved to Madrid", a line quoted with ">", '"I'm pregnant" - that's what my sister texted me'). A
+    hedged statement about the user ("I
     think I'm allergic to cats") is kept as said; what a sentence tells of
     someone else after a noun ("a movie about a guy who moved to Paris")
     changes no stored fact.
@@ -267,7 +271,10 @@ class RuleBasedFactExtractor:
     about being sober" ends what it takes back. Someone's view of the user
     ("my mum thinks I'm still vegan"), a joke ("..., april fools", "jk"), a
     craving, a self-rating, a bare "I caved" and an outing with no day are
-    not stored; asides to the listener ("..., just so you know") are left out.
+    not stored; asides to the listener ("..., just so you know") are left out. When in the user's life a
+    statement held is said after it ("As a kid I lived in Rome." -> "User lived in Rome as a kid.", "Growing
+    up, ...", "In high school ..."), and a marker tying it to what was said before ("As a result,",
+    "Consequently") is cut.
 
     The rules are English only: other languages give no fact (never a
     half-understood one).
@@ -370,6 +377,7 @@ class RuleBasedFactExtractor:
             raise ValueError(f"now must be a timezone-aware datetime, got {now!r}")
         verdicts = []
         own, pasted = split_pasted(strip_filler(read_as_meant(text)))
+        own, played = split_played(own)  # "Pretend you are a pirate. I am Captain Hook.": a role, not the user
         # what the user tells in their own words ("wait no, that's my brother", "met someone! his name is Marco"), as
         # the plain statements the rules read (.retold); a change of employer in the user's words too (.job_change),
         # a life event told in other words ("day 40 without a cigarette": .events), a profile typed as labels
@@ -409,8 +417,9 @@ class RuleBasedFactExtractor:
             if verdict.fact is not None:
                 told.append(verdict.fact)
             verdicts.append(verdict)
-        return who_plans_name(named_someone(verdicts)) + [SentenceVerdict(sentence, None, DROP_QUOTED)
-                                                           for sentence in pasted]
+        return (who_plans_name(named_someone(verdicts))
+                + [SentenceVerdict(sentence, None, DROP_STORY) for sentence in played]
+                + [SentenceVerdict(sentence, None, DROP_QUOTED) for sentence in pasted])
 
     def judge(self, sentence: str, *, now: datetime | None = None) -> SentenceVerdict:
         """The decision for one sentence (:func:`~memori_core.extraction.rules.judge_sentence`), said at ``now``

@@ -67,6 +67,15 @@ _OPENER_THEN_FIRST_PERSON = rx(
     r"once|growing up|nowadays|these days|every|each|most|over|during|back|two|three|a few|a couple|"
     r"currently|now|at the moment|right now)\b[^?]{0,60}?,?\s+(?P<subject>(?:i|i'm|i've|my|we|we're|we've|our)\b)"
 )
+# "As a kid I lived in Rome", "Growing up, I had a dog", "In high school I played football": when in the user's life,
+# said after the statement ("User lived in Rome as a kid."), not in front of "User".
+_LIFE_STAGE_OPENER = rx(
+    r"^(?:as\s+an?\s+(?!(?:result|consequence|matter\s+of\s+fact|side\s+note|reminder|heads\s+up)\b)[^,?!.]{1,40}?"
+    r"|growing\s+up|back\s+(?:in|at|then|home)\b[^,?!.]{0,40}?"
+    r"|(?:in|at|during)\s+(?:college|high\s+school|middle\s+school|school|uni|university|grad\s+school|"
+    r"my\s+(?:teens|twenties|thirties|forties|fifties|youth|childhood|student\s+days)))"
+    r",?\s+(?=(?:i|i'm|i've|my|we|we're|we've|our)\b)"
+)
 # "Due to my allergy, I avoid nuts": a short lead-in, a comma, then the user as subject.
 _LEAD_IN_THEN_FIRST_PERSON = rx(r"^[^,?!]{1,60},\s*(?P<subject>(?:i|i'm|i've|i'll|i'd|my|we|we're|we've|our)\b)")
 
@@ -416,4 +425,9 @@ def _judge_after_opener(body: str, lead: re.Match[str], max_chars: int) -> tuple
     passing = moment(_fronted(body, lead))
     if passing is not None and (passing[0] is None or passing[1] == KEPT_EXPIRING):
         return passing[0], passing[1]
+    stage = _LIFE_STAGE_OPENER.match(body)
+    if stage is not None:  # "As a kid I lived in Rome." -> "User lived in Rome as a kid."
+        opener = body[: stage.end()].strip(" ,")
+        return _kept_as_said(f"{_statement(body[stage.end():]).rstrip(' .!')} {opener[:1].lower()}{opener[1:]}",
+                             cut_aside(said))
     return _kept_as_said(_statement(body), cut_aside(said))
