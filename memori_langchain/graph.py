@@ -16,7 +16,7 @@ from langgraph.channels import UntrackedValue
 from langgraph.graph import MessagesState
 from typing_extensions import NotRequired
 
-from memori_core.adapter_args import check_adapter_args
+from memori_core.adapter_args import check_adapter_args, check_flag
 from memori_core.bounded import BoundedRecord
 from memori_core.capture import (
     DEFAULT_MAX_PENDING_CAPTURES,
@@ -196,6 +196,7 @@ def memori_recall_node(
     """
     owner = "memori_recall_node"
     check_adapter_args(owner, engine, entity_id, k)
+    check_flag(strict, owner, "strict")
     seconds = check_timeout(timeout, owner)
     if capture is not None and not isinstance(capture, MemoriCaptureNode):
         raise TypeError(f"{owner}: capture must be the graph's memori_capture_node(...) or None, "
@@ -490,8 +491,9 @@ def memori_capture_node(
     """
     owner = "memori_capture_node"
     check_adapter_args(owner, engine, entity_id)
+    check_flag(strict, owner, "strict")
     chosen = check_extractor(extractor)
-    captures = EntityCaptures(owner, logger, strict=strict, max_pending=check_max_pending(max_pending_captures))
+    captures = EntityCaptures(owner, logger, strict=strict, max_pending=check_max_pending(max_pending_captures, owner))
     captured = _CapturedTurns()
     # A user's turns no model answered, and the one being answered (kept by the recall node until this node runs).
     unanswered: UnansweredTurns[_Key, _Begun] = UnansweredTurns(MISSED_TURNS_DEFAULT + 1, UNANSWERED_KEPT)

@@ -17,7 +17,13 @@ from llama_index.core.memory import BaseMemoryBlock
 
 from memori_core.adapter_args import renamed_k_attribute, resolve_entity_id
 from memori_core.bounded import BoundedRecord
-from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, WaitsForCaptures, check_extractor
+from memori_core.capture import (
+    DEFAULT_MAX_PENDING_CAPTURES,
+    BackgroundCapture,
+    WaitsForCaptures,
+    check_extractor,
+    check_max_pending,
+)
 from memori_core.context import PREAMBLE, format_fact_line
 from memori_core.engine import RecallEngine
 from memori_core.extraction import FactExtractor, Message
@@ -28,7 +34,7 @@ from memori_core.query import context_turns
 from memori_core.unanswered import UNANSWERED_KEPT, Unanswered, UnansweredTurns
 
 from ._common import logger, message_said_at, message_text, user_query_and_context, user_turns
-from ._fields import CountField, RecallFields
+from ._fields import CountField, RecallFields, checked_flag
 
 _OWNER = "MemoriMemoryBlock"
 
@@ -120,7 +126,8 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
     OLD_K_NAME = "limit"
 
     name: str = Field(default=DEFAULT_BLOCK_NAME, description="The name of the memory block.")
-    entity_id: str = Field(description="Whose facts to recall (and to capture into).")
+    entity_id: str = Field(default=None, validate_default=True,  # missing: the same error as None
+                           description="Whose facts to recall (and to capture into).")
     capture: bool = Field(default=False, description="Store the facts the user states, turn by turn.")
     strict: bool = Field(default=STRICT_DEFAULT, description="Raise on recall / capture failure instead of warning.")
     extractor: Any = Field(
@@ -129,7 +136,7 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
         exclude=True,
     )
     max_pending_captures: int = Field(
-        default=DEFAULT_MAX_PENDING_CAPTURES, ge=1, description="Background captures that may wait at a time."
+        default=DEFAULT_MAX_PENDING_CAPTURES, description="Background captures that may wait at a time."
     )
 
     limit = renamed_k_attribute(_OWNER, "limit")
@@ -149,6 +156,13 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
     @classmethod
     def _check_entity(cls, value: Any) -> str:
         return resolve_entity_id(_OWNER, value)
+
+    _check_flags = field_validator("capture", "strict", mode="before")(checked_flag)
+
+    @field_validator("max_pending_captures", mode="before")
+    @classmethod
+    def _check_max_pending(cls, value: Any) -> int:
+        return check_max_pending(value, cls.__name__)
 
     async def _aget(self, messages: list[ChatMessage] | None = None, **block_kwargs: Any) -> str:
         self._captures.raise_failure()

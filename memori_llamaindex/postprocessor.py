@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from llama_index.core.bridge.pydantic import Field
+from llama_index.core.bridge.pydantic import Field, field_validator
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle
 
@@ -13,7 +13,7 @@ from memori_core.failopen import STRICT_DEFAULT, warn_failed
 from memori_core.ranking.rerank import RerankedCandidate, as_cosines, rerank
 
 from ._common import logger
-from ._fields import CountField
+from ._fields import CountField, checked_flag
 from .retriever import SCORE_METADATA_KEYS
 
 _OWNER = "MemoriHybridPostprocessor"
@@ -62,6 +62,8 @@ class MemoriHybridPostprocessor(CountField, BaseNodePostprocessor):
     )
 
     top_n = renamed_k_attribute(_OWNER, "top_n")
+
+    _check_flags = field_validator("attach_scores", "strict", mode="before")(checked_flag)
 
     @classmethod
     def class_name(cls) -> str:

@@ -9,7 +9,13 @@ from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks.base import CallbackManager
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
-from memori_core.adapter_args import check_adapter_args, renamed_k, renamed_k_attribute, resolve_entity_id
+from memori_core.adapter_args import (
+    check_adapter_args,
+    check_flag,
+    renamed_k,
+    renamed_k_attribute,
+    resolve_entity_id,
+)
 from memori_core.engine import RecallEngine
 from memori_core.facts import RecalledFact
 from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty, check_timeout, recall_or_empty
@@ -83,7 +89,7 @@ class MemoriRetriever(BaseRetriever):
         k = renamed_k(_OWNER, k, "similarity_top_k", similarity_top_k)
         self.engine, self.entity_id, self.k = check_adapter_args(_OWNER, engine, entity_id, k)
         super().__init__(callback_manager=callback_manager, verbose=verbose)
-        self.strict = bool(strict)
+        self.strict = check_flag(strict, _OWNER, "strict")
         self.timeout = check_timeout(timeout, _OWNER)
         if excluded_llm_metadata_keys is None:
             excluded_llm_metadata_keys = DEFAULT_EXCLUDED_LLM_METADATA_KEYS

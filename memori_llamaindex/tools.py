@@ -15,7 +15,7 @@ from llama_index.core.tools.tool_spec.base import BaseToolSpec
 from llama_index.core.tools.types import ToolMetadata
 from pydantic import BaseModel, Field
 
-from memori_core.adapter_args import check_adapter_args
+from memori_core.adapter_args import check_adapter_args, check_flag
 from memori_core.engine import RecallEngine
 from memori_core.failopen import STRICT_DEFAULT
 from memori_core.memory_tools import DESCRIPTIONS, MAX_TOOL_TEXT, TOOL_NAMES, MemoryToolError, MemoryTools
@@ -83,6 +83,7 @@ class MemoriToolSpec(BaseToolSpec):
         """``entity_id`` is required: whose memory every tool of this spec reads and writes; ``timeout``: seconds
         one whole recall may take (``None``: no limit but the store's per request)."""
         engine, entity, k = check_adapter_args("MemoriToolSpec", engine, entity_id, k)
+        check_flag(strict, "MemoriToolSpec", "strict")
         if entity is None:
             raise ValueError("MemoriToolSpec needs entity_id=...: whose memory its tools use")
         self.engine, self.entity_id, self.k = engine, entity, k

@@ -371,3 +371,75 @@ def test_the_pydantic_llamaindex_adapters_refuse_a_keyword_that_names_no_field(n
             adapter(engine=engine, entity_id="a", **{name: bad})
     with pytest.warns(DeprecationWarning):  # the old name of k still works
         assert MemoriMemoryBlock(engine=engine, entity_id="a", limit=3).k == 3
+
+
+# -- bad arguments: a plain error naming the adapter and the argument, whatever the adapter is built on ----
+
+BAD_ARGUMENTS: list[tuple[str, Callable[[RecallEngine], Any], type[Exception], str]] = [
+    ("block timeout=-1", lambda e: li.MemoriMemoryBlock(engine=e, entity_id="a", timeout=-1), ValueError,
+     "MemoriMemoryBlock: timeout must be"),
+    ("block timeout='2'", lambda e: li.MemoriMemoryBlock(engine=e, entity_id="a", timeout="2"), TypeError,
+     "MemoriMemoryBlock: timeout must be"),
+    ("block entity_id=None", lambda e: li.MemoriMemoryBlock(engine=e, entity_id=None), ValueError,
+     r"pass entity_id=\.\.\. to MemoriMemoryBlock"),
+    ("block without entity_id", lambda e: li.MemoriMemoryBlock(engine=e), ValueError,
+     r"MemoriMemoryBlock does not know whose memory to use: pass entity_id=\.\.\. to MemoriMemoryBlock"),
+    ("postprocessor without entity_id", lambda e: li.MemoriMemoryPostprocessor(engine=e), ValueError,
+     "MemoriMemoryPostprocessor does not know whose memory to use"),
+    ("block without engine", lambda e: li.MemoriMemoryBlock(entity_id="a"), TypeError,
+     "MemoriMemoryBlock missing required argument: 'engine'"),
+    ("block max_pending_captures=0", lambda e: li.MemoriMemoryBlock(engine=e, entity_id="a", max_pending_captures=0),
+     ValueError, "MemoriMemoryBlock: max_pending_captures must be a positive int"),
+    ("block priority='high'", lambda e: li.MemoriMemoryBlock(engine=e, entity_id="a", priority="high"), TypeError,
+     "MemoriMemoryBlock: priority: "),
+    ("memory postprocessor k=-1", lambda e: li.MemoriMemoryPostprocessor(engine=e, entity_id="a", k=-1), ValueError,
+     "MemoriMemoryPostprocessor: k must be"),
+    ("memory postprocessor k='3'", lambda e: li.MemoriMemoryPostprocessor(engine=e, entity_id="a", k="3"), TypeError,
+     "MemoriMemoryPostprocessor: k must be"),
+    ("hybrid postprocessor k=-1", lambda e: li.MemoriHybridPostprocessor(k=-1), ValueError,
+     "MemoriHybridPostprocessor: k must be"),
+    ("hybrid postprocessor config", lambda e: li.MemoriHybridPostprocessor(config="fast"), TypeError,
+     "MemoriHybridPostprocessor: config: "),
+    ("langchain retriever k=-1", lambda e: lc.MemoriRetriever(engine=e, k=-1), ValueError,
+     "MemoriRetriever: k must be"),
+    ("langchain retriever entity_id=' bob'", lambda e: lc.MemoriRetriever(engine=e, entity_id=" bob"), ValueError,
+     "MemoriRetriever: entity_id ' bob' begins or ends with whitespace"),
+    ("injector timeout=-1", lambda e: lc.MemoriContextInjector(engine=e, timeout=-1), ValueError,
+     "MemoriContextInjector: timeout must be"),
+]
+
+
+@pytest.mark.parametrize("make, error, message", [case[1:] for case in BAD_ARGUMENTS],
+                         ids=[case[0] for case in BAD_ARGUMENTS])
+def test_a_bad_argument_raises_a_plain_error_naming_the_adapter_and_the_argument(
+        make: Callable[[RecallEngine], Any], error: type[Exception], message: str, allergies: RecallEngine) -> None:
+    with pytest.raises(error, match=message) as raised:
+        make(allergies)
+    assert type(raised.value) is error  # not pydantic's ValidationError (a ValueError subclass)
+    assert "pydantic" not in str(raised.value)
+
+
+FLAG_TAKERS: dict[str, Callable[[RecallEngine, Any], Any]] = {
+    "MemoriMemoryBlock: capture": lambda e, v: li.MemoriMemoryBlock(engine=e, entity_id="a", capture=v),
+    "MemoriMemoryBlock: strict": lambda e, v: li.MemoriMemoryBlock(engine=e, entity_id="a", strict=v),
+    "MemoriMemoryPostprocessor: strict": lambda e, v: li.MemoriMemoryPostprocessor(engine=e, entity_id="a", strict=v),
+    "MemoriHybridPostprocessor: strict": lambda e, v: li.MemoriHybridPostprocessor(strict=v),
+    "MemoriHybridPostprocessor: attach_scores": lambda e, v: li.MemoriHybridPostprocessor(attach_scores=v),
+    "MemoriRetriever: strict": lambda e, v: li.MemoriRetriever(e, "a", strict=v),
+    "MemoriToolSpec: strict": lambda e, v: li.MemoriToolSpec(e, "a", strict=v),
+    "MemoriMiddleware: capture": lambda e, v: lc.MemoriMiddleware(e, capture=v),
+    "MemoriMiddleware: strict": lambda e, v: lc.MemoriMiddleware(e, strict=v),
+    "MemoriContextInjector: strict": lambda e, v: lc.MemoriContextInjector(engine=e, strict=v),
+    "memori_recall_node: strict": lambda e, v: lc.memori_recall_node(e, strict=v),
+    "memori_capture_node: strict": lambda e, v: lc.memori_capture_node(e, strict=v),
+    "memory_tools: strict": lambda e, v: lc.memory_tools(e, strict=v),
+}
+
+
+@pytest.mark.parametrize("name", list(FLAG_TAKERS))
+@pytest.mark.parametrize("bad", ["yes", "no", 1, None])
+def test_a_flag_that_is_not_a_bool_is_refused_naming_it(name: str, bad: Any, allergies: RecallEngine) -> None:
+    # capture="no" had been read as True (pydantic's lax bool, or bool("no")): capture on, against the app's wish.
+    with pytest.raises(TypeError, match=f"{name} must be True or False, got {type(bad).__name__}"):
+        FLAG_TAKERS[name](allergies, bad)
+    assert FLAG_TAKERS[name](allergies, False) is not None

@@ -67,7 +67,7 @@ class BackgroundCapture:
         self.owner = owner
         self.logger = logger
         self.strict = strict
-        self.max_pending = check_max_pending(max_pending)
+        self.max_pending = check_max_pending(max_pending, owner)
         self._pending = 0
         self._counts = {"submitted": 0, "completed": 0, "dropped": 0, "failed": 0, "erased": 0, "refused_facts": 0}
         self._flushed = dict(self._counts)  # the counts the previous flush reported from
