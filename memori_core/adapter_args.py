@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar, overload
 
 from .engine import RecallEngine
 from .validate import check_count, check_entity_id
@@ -117,6 +117,41 @@ def argument_error(owner: str, errors: Sequence[Mapping[str, Any]]) -> Exception
     message = f"{owner}: {name}: {first.get('msg', 'invalid value')}, got {first.get('input')!r}"
     wrong_type = kind.endswith(("_type", "_parsing")) or kind.startswith(("is_instance", "is_subclass"))
     return TypeError(message) if wrong_type else ValueError(message)
+
+
+class CheckedAttribute(Generic[_Checked]):
+    """An attribute of a plain (not pydantic) adapter class checked whenever it is set, in ``__init__`` and after:
+    ``retriever.entity_id = " bob"`` raises what ``MemoriRetriever(entity_id=" bob")`` raises, instead of every
+    later call failing as if the store were down. ``check(value, owner)`` returns the value to keep (normalised)
+    or raises naming ``owner``, the class of the instance set.
+
+    >>> class Adapter:
+    ...     entity_id = CheckedAttribute(check_entity_default)
+    """
+
+    def __init__(self, check: Callable[[Any, str], _Checked]) -> None:
+        self.check = check
+        self.slot = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = f"_checked_{name}"
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> CheckedAttribute[_Checked]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> _Checked: ...
+
+    def __get__(self, instance: object | None, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        try:
+            return instance.__dict__[self.slot]
+        except KeyError:
+            raise AttributeError(self.slot.removeprefix("_checked_")) from None
+
+    def __set__(self, instance: object, value: Any) -> None:
+        instance.__dict__[self.slot] = self.check(value, type(instance).__name__)
 
 
 def check_k(k: Any, owner: str) -> int | None:

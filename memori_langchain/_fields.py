@@ -23,9 +23,10 @@ from memori_core.failopen import STRICT_DEFAULT, check_timeout
 class MemoriFields(BaseModel):
     """``engine``, ``entity_id``, ``k``, ``strict`` and ``timeout``, with the checks every adapter makes: a refused
     argument raises the plain ``TypeError`` / ``ValueError`` of its check, not pydantic's ``ValidationError``
-    (:func:`memori_core.adapter_args.argument_error`)."""
+    (:func:`memori_core.adapter_args.argument_error`), when given to the constructor or set later
+    (``retriever.entity_id = "bob"``)."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    model_config = ConfigDict(arbitrary_types_allowed=True, validate_assignment=True)  # a field set later is checked
 
     engine: RecallEngine = Field(exclude=True)
     """The :class:`~memori_core.RecallEngine` to recall from."""
@@ -48,6 +49,12 @@ class MemoriFields(BaseModel):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         try:
             super().__init__(*args, **kwargs)
+        except ValidationError as exc:
+            raise argument_error(type(self).__name__, exc.errors()) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        try:
+            super().__setattr__(name, value)
         except ValidationError as exc:
             raise argument_error(type(self).__name__, exc.errors()) from None
 

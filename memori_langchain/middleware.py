@@ -15,7 +15,7 @@ from langchain_core.runnables import RunnableConfig, ensure_config
 from langgraph.runtime import Runtime
 from typing_extensions import NotRequired
 
-from memori_core.adapter_args import check_adapter_args, check_flag
+from memori_core.adapter_args import CheckedAttribute, check_adapter_args, check_entity_default, check_flag
 from memori_core.bounded import BoundedRecord
 from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, WaitsForCaptures, check_extractor
 from memori_core.capture_failures import EntityCaptures
@@ -225,6 +225,8 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
     """
 
     state_schema = MemoriAgentState
+
+    entity_id = CheckedAttribute(check_entity_default)  # checked whenever set, as by the constructor
 
     def __init__(
         self,

@@ -36,11 +36,21 @@ class KnownFields(BaseModel):
 
     A refused argument raises the plain ``TypeError`` / ``ValueError`` of its check, naming the class and the
     argument, as a plain class raises it, not pydantic's ``ValidationError`` with its link
-    (:func:`memori_core.adapter_args.argument_error`)."""
+    (:func:`memori_core.adapter_args.argument_error`). A field set later (``block.entity_id = "bob"``) is checked
+    the same way: unchecked, ``" bob"`` or ``5`` made every later recall and capture fail as if the store were
+    down."""
+
+    model_config = ConfigDict(validate_assignment=True)
 
     def __init__(self, /, **data: Any) -> None:
         try:
             super().__init__(**data)
+        except ValidationError as exc:
+            raise argument_error(type(self).__name__, exc.errors()) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        try:
+            super().__setattr__(name, value)
         except ValidationError as exc:
             raise argument_error(type(self).__name__, exc.errors()) from None
 

@@ -443,3 +443,77 @@ def test_a_flag_that_is_not_a_bool_is_refused_naming_it(name: str, bad: Any, all
     with pytest.raises(TypeError, match=f"{name} must be True or False, got {type(bad).__name__}"):
         FLAG_TAKERS[name](allergies, bad)
     assert FLAG_TAKERS[name](allergies, False) is not None
+
+
+# -- entity_id set after construction: checked as the constructor checks it ---------------------------------
+
+ENTITY_HOLDERS: dict[str, Callable[[RecallEngine, Any], Any]] = {  # each made strict: usage errors raise anyway
+    "llamaindex.MemoriMemoryBlock": lambda e, who: li.MemoriMemoryBlock(engine=e, entity_id=who, capture=True,
+                                                                        strict=True),
+    "llamaindex.MemoriMemoryPostprocessor": lambda e, who: li.MemoriMemoryPostprocessor(engine=e, entity_id=who,
+                                                                                        strict=True),
+    "llamaindex.MemoriRetriever": lambda e, who: li.MemoriRetriever(e, who, strict=True),
+    "llamaindex.MemoriToolSpec": lambda e, who: li.MemoriToolSpec(e, who, strict=True),
+    "langchain.MemoriRetriever": lambda e, who: lc.MemoriRetriever(engine=e, entity_id=who, strict=True),
+    "langchain.MemoriContextInjector": lambda e, who: lc.MemoriContextInjector(engine=e, entity_id=who, strict=True),
+    "langchain.MemoriMiddleware": lambda e, who: lc.MemoriMiddleware(e, who, strict=True),
+}
+
+
+@pytest.mark.parametrize("name", list(ENTITY_HOLDERS))
+@pytest.mark.parametrize("bad, error, message", [
+    (" bob", ValueError, "entity_id ' bob' begins or ends with whitespace"),
+    ("", ValueError, "entity_id"),
+    (5.0, TypeError, "entity_id must be a non-empty str or an int"),
+    (b"bob", TypeError, "entity_id must be a non-empty str or an int"),
+])
+def test_an_entity_id_set_later_is_refused_as_the_constructor_refuses_it(
+        name: str, bad: Any, error: type[Exception], message: str, allergies: RecallEngine) -> None:
+    make = ENTITY_HOLDERS[name]
+    adapter = make(allergies, "bob")
+    owner = name.split(".")[1]
+    with pytest.raises(error, match=f"{owner}: {message}") as raised:
+        adapter.entity_id = bad
+    assert type(raised.value) is error and "pydantic" not in str(raised.value)
+    assert adapter.entity_id == "bob"  # unchanged
+    with pytest.raises(error) as at_construction:
+        make(allergies, bad)
+    assert str(at_construction.value) == str(raised.value)
+
+
+@pytest.mark.parametrize("name", list(ENTITY_HOLDERS))
+def test_an_int_entity_id_set_later_is_read_as_its_str(name: str, allergies: RecallEngine) -> None:
+    adapter = ENTITY_HOLDERS[name](allergies, "bob")
+    adapter.entity_id = 42
+    assert adapter.entity_id == "42"
+
+
+@pytest.mark.parametrize("name", ["llamaindex.MemoriRetriever", "langchain.MemoriRetriever",
+                                  "langchain.MemoriContextInjector", "langchain.MemoriMiddleware"])
+def test_an_adapter_that_takes_the_entity_per_call_may_have_its_default_entity_set_to_none(
+        name: str, allergies: RecallEngine) -> None:
+    adapter = ENTITY_HOLDERS[name](allergies, "bob")
+    adapter.entity_id = None
+    assert adapter.entity_id is None
+
+
+async def test_a_memory_block_whose_entity_is_set_later_recalls_that_users_facts(allergies: RecallEngine) -> None:
+    block = li.MemoriMemoryBlock(engine=allergies, entity_id="bob")
+    question = [ChatMessage(role="user", content=QUESTION)]
+    assert await block.aget(question) == ""
+    block.entity_id = "alice"
+    assert "User is allergic to peanuts." in _fact_lines(await block.aget(question))
+
+
+def test_other_fields_set_later_are_checked_too(allergies: RecallEngine) -> None:
+    block = li.MemoriMemoryBlock(engine=allergies, entity_id="alice")
+    with pytest.raises(TypeError, match="MemoriMemoryBlock: capture must be True or False, got str 'yes'"):
+        block.capture = "yes"
+    with pytest.raises(ValueError, match="MemoriMemoryBlock: k must be a non-negative int or None, got -1"):
+        block.k = -1
+    retriever = li.MemoriRetriever(allergies, "alice")
+    with pytest.raises(TypeError, match="MemoriRetriever: timeout must be a number of seconds or None, got str"):
+        retriever.timeout = "2"
+    with pytest.raises(TypeError, match="MemoriRetriever: strict must be True or False, got str 'no'"):
+        retriever.strict = "no"
+    assert (block.capture, block.k, retriever.timeout, retriever.strict) == (False, None, None, False)
