@@ -10,9 +10,12 @@ same argument means the same thing, and fails the same way, on every surface:
 - ``entity_id``: whose memory, from the most specific source that names one
   (:func:`resolve_entity_id`, the one precedence every adapter follows); a ``str``, or an
   ``int`` read as its decimal ``str`` (:func:`check_adapter_entity_id`);
-- ``strict``: what a failure does, :mod:`memori_core.failopen`.
+- ``strict``: what a failure does, :mod:`memori_core.failopen`; it and ``capture`` are ``True`` or ``False``,
+  nothing read as one (:func:`check_flag`: ``capture="no"`` is refused, not taken as true).
 
-:func:`check_adapter_args` checks a constructor's ``engine``, ``entity_id`` and ``k`` at once.
+:func:`check_adapter_args` checks a constructor's ``engine``, ``entity_id`` and ``k`` at once. A pydantic
+adapter raises the plain ``TypeError`` / ``ValueError`` of these checks, not pydantic's ``ValidationError``
+(:func:`argument_error`).
 Framework-free: a framework's run config and runtime context come in as a
 mapping / any object.
 """
@@ -21,7 +24,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar, overload
 
 from .engine import RecallEngine
 from .validate import check_count, check_entity_id
@@ -80,10 +83,75 @@ def check_adapter_entity_id(value: Any, source: str = "entity_id") -> str:
     return check_entity_id(value, source)
 
 
-def check_entity_default(entity_id: Any) -> str | None:
+def check_entity_default(entity_id: Any, owner: str | None = None) -> str | None:
     """An adapter's constructor ``entity_id``: ``None`` (named per call), or checked by
-    :func:`check_adapter_entity_id`."""
-    return None if entity_id is None else check_adapter_entity_id(entity_id)
+    :func:`check_adapter_entity_id` (an error names ``owner``, when given, and ``entity_id``)."""
+    if entity_id is None:
+        return None
+    return check_adapter_entity_id(entity_id, "entity_id" if owner is None else f"{owner}: entity_id")
+
+
+def check_flag(value: Any, owner: str, name: str) -> bool:
+    """``value`` if it is a ``bool``; ``TypeError`` naming ``owner`` and the argument ``name`` otherwise (``"no"``
+    or ``1`` is a bug in the caller, not a flag: read as ``bool`` it would turn capture or ``strict`` on)."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{owner}: {name} must be True or False, got {type(value).__name__} {value!r}")
+    return value
+
+
+def argument_error(owner: str, errors: Sequence[Mapping[str, Any]]) -> Exception:
+    """The plain exception a pydantic adapter raises for arguments its model refused, from the refusal's
+    ``ValidationError.errors()``: its first error only, as a plain call raises at the first bad argument.
+
+    An error one of this module's checks raised (they name the owner and the argument) is returned as it is;
+    pydantic's own (a missing required argument, a value of the wrong type or out of a field's bounds) becomes
+    a ``TypeError`` / ``ValueError`` naming ``owner`` and the argument, without pydantic's link."""
+    first: Mapping[str, Any] = errors[0] if errors else {}
+    raised = (first.get("ctx") or {}).get("error")
+    if isinstance(raised, (TypeError, ValueError)):
+        return raised
+    name = ".".join(str(part) for part in first.get("loc", ())) or "arguments"
+    kind = str(first.get("type", ""))
+    if kind == "missing":
+        return TypeError(f"{owner} missing required argument: {name!r}")
+    message = f"{owner}: {name}: {first.get('msg', 'invalid value')}, got {first.get('input')!r}"
+    wrong_type = kind.endswith(("_type", "_parsing")) or kind.startswith(("is_instance", "is_subclass"))
+    return TypeError(message) if wrong_type else ValueError(message)
+
+
+class CheckedAttribute(Generic[_Checked]):
+    """An attribute of a plain (not pydantic) adapter class checked whenever it is set, in ``__init__`` and after:
+    ``retriever.entity_id = " bob"`` raises what ``MemoriRetriever(entity_id=" bob")`` raises, instead of every
+    later call failing as if the store were down. ``check(value, owner)`` returns the value to keep (normalised)
+    or raises naming ``owner``, the class of the instance set.
+
+    >>> class Adapter:
+    ...     entity_id = CheckedAttribute(check_entity_default)
+    """
+
+    def __init__(self, check: Callable[[Any, str], _Checked]) -> None:
+        self.check = check
+        self.slot = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = f"_checked_{name}"
+
+    @overload
+    def __get__(self, instance: None, owner: type | None = None) -> CheckedAttribute[_Checked]: ...
+
+    @overload
+    def __get__(self, instance: object, owner: type | None = None) -> _Checked: ...
+
+    def __get__(self, instance: object | None, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        try:
+            return instance.__dict__[self.slot]
+        except KeyError:
+            raise AttributeError(self.slot.removeprefix("_checked_")) from None
+
+    def __set__(self, instance: object, value: Any) -> None:
+        instance.__dict__[self.slot] = self.check(value, type(instance).__name__)
 
 
 def check_k(k: Any, owner: str) -> int | None:
@@ -134,7 +202,7 @@ def check_adapter_args(
     owner: str, engine: Any, entity_id: Any = None, k: Any = None
 ) -> tuple[RecallEngine, str | None, int | None]:
     """An adapter's constructor arguments, checked: ``(engine, entity_id, k)`` (see the functions above)."""
-    return check_engine(engine, owner), check_entity_default(entity_id), check_k(k, owner)
+    return check_engine(engine, owner), check_entity_default(entity_id, owner), check_k(k, owner)
 
 
 def _named(source: Any, keys: Sequence[str]) -> tuple[Any, str]:

@@ -241,7 +241,8 @@ class FailOpenCall:
                 if ended is not None and ended.lost_captures:
                     self.logger.warning(
                         "%s: the store answers again after %.0f s down; background captures skipped or failed "
-                        "meanwhile: %d (those turns are not stored)", self.owner, ended.seconds, ended.lost_captures)
+                        "meanwhile: %d (not stored; a MemoriMemoryBlock's are captured again on its user's next "
+                        "turn)", self.owner, ended.seconds, ended.lost_captures)
 
     def ended(self) -> None:
         """The call ended without telling whether the store answers (it did not reach it, or raised a usage

@@ -1,21 +1,32 @@
 """The fields ``MemoriRetriever`` and ``MemoriContextInjector`` share, checked by :mod:`memori_core.adapter_args`
-(``timeout`` by :func:`memori_core.time_limit.check_timeout`)."""
+(``timeout`` by :func:`memori_core.time_limit.check_timeout`); a bad argument raises a plain ``TypeError`` /
+``ValueError`` naming the class and the argument."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from memori_core.adapter_args import check_engine, check_entity_default, check_k, named_by_class
+from memori_core.adapter_args import (
+    argument_error,
+    check_engine,
+    check_entity_default,
+    check_flag,
+    check_k,
+    named_by_class,
+)
 from memori_core.engine import RecallEngine
 from memori_core.failopen import STRICT_DEFAULT, check_timeout
 
 
 class MemoriFields(BaseModel):
-    """``engine``, ``entity_id``, ``k``, ``strict`` and ``timeout``, with the checks every adapter makes."""
+    """``engine``, ``entity_id``, ``k``, ``strict`` and ``timeout``, with the checks every adapter makes: a refused
+    argument raises the plain ``TypeError`` / ``ValueError`` of its check, not pydantic's ``ValidationError``
+    (:func:`memori_core.adapter_args.argument_error`), when given to the constructor or set later
+    (``retriever.entity_id = "bob"``)."""
 
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+    model_config = ConfigDict(arbitrary_types_allowed=True, validate_assignment=True)  # a field set later is checked
 
     engine: RecallEngine = Field(exclude=True)
     """The :class:`~memori_core.RecallEngine` to recall from."""
@@ -35,7 +46,24 @@ class MemoriFields(BaseModel):
     _check_k = field_validator("k", mode="before")(named_by_class(check_k))
     _check_timeout = field_validator("timeout", mode="before")(named_by_class(check_timeout))
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        try:
+            super().__init__(*args, **kwargs)
+        except ValidationError as exc:
+            raise argument_error(type(self).__name__, exc.errors()) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        try:
+            super().__setattr__(name, value)
+        except ValidationError as exc:
+            raise argument_error(type(self).__name__, exc.errors()) from None
+
     @field_validator("entity_id", mode="before")
     @classmethod
     def _check_entity(cls, value: Any) -> str | None:
-        return check_entity_default(value)
+        return check_entity_default(value, cls.__name__)
+
+    @field_validator("strict", mode="before")
+    @classmethod
+    def _check_strict(cls, value: Any) -> bool:
+        return check_flag(value, cls.__name__, "strict")

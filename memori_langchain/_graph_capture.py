@@ -12,7 +12,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage, convert_to_messages
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 
-from memori_core.adapter_args import check_adapter_args
+from memori_core.adapter_args import check_adapter_args, check_flag
 from memori_core.capture import (
     DEFAULT_MAX_PENDING_CAPTURES,
     WaitsForCaptures,
@@ -124,8 +124,9 @@ def memori_capture_node(
     """
     owner = "memori_capture_node"
     check_adapter_args(owner, engine, entity_id)
+    check_flag(strict, owner, "strict")
     chosen = check_extractor(extractor)
-    captures = EntityCaptures(owner, logger, strict=strict, max_pending=check_max_pending(max_pending_captures))
+    captures = EntityCaptures(owner, logger, strict=strict, max_pending=check_max_pending(max_pending_captures, owner))
     captured = CapturedTurns()
     # A user's turns no model answered, and the one being answered (kept by the recall node until this node runs).
     unanswered: UnansweredTurns[TurnKey, Begun] = UnansweredTurns(MISSED_TURNS_DEFAULT + 1, UNANSWERED_KEPT)

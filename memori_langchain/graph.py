@@ -12,7 +12,7 @@ from langchain_core.messages import BaseMessage, SystemMessage, convert_to_messa
 from langchain_core.runnables import RunnableConfig, RunnableLambda
 from langgraph.channels import UntrackedValue
 
-from memori_core.adapter_args import check_adapter_args
+from memori_core.adapter_args import check_adapter_args, check_flag
 from memori_core.engine import RecallEngine
 from memori_core.failopen import STRICT_DEFAULT, check_timeout
 from memori_core.placement import SYSTEM, check_placement
@@ -95,6 +95,7 @@ def memori_recall_node(
     """
     owner = "memori_recall_node"
     check_adapter_args(owner, engine, entity_id, k)
+    check_flag(strict, owner, "strict")
     seconds = check_timeout(timeout, owner)
     if capture is not None and not isinstance(capture, MemoriCaptureNode):
         raise TypeError(f"{owner}: capture must be the graph's memori_capture_node(...) or None, "

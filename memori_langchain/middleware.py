@@ -15,7 +15,7 @@ from langchain_core.runnables import RunnableConfig, ensure_config
 from langgraph.runtime import Runtime
 from typing_extensions import NotRequired
 
-from memori_core.adapter_args import check_adapter_args
+from memori_core.adapter_args import CheckedAttribute, check_adapter_args, check_entity_default, check_flag
 from memori_core.bounded import BoundedRecord
 from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, WaitsForCaptures, check_extractor
 from memori_core.capture_failures import EntityCaptures
@@ -226,6 +226,8 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
 
     state_schema = MemoriAgentState
 
+    entity_id = CheckedAttribute(check_entity_default)  # checked whenever set, as by the constructor
+
     def __init__(
         self,
         engine: RecallEngine,
@@ -251,9 +253,9 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         self.engine, self.entity_id, self.k = check_adapter_args("MemoriMiddleware", engine, entity_id, k)
         self.placement = check_placement(placement, "MemoriMiddleware")
         self.timeout = check_timeout(timeout, "MemoriMiddleware")
-        self.capture = capture
+        self.capture = check_flag(capture, "MemoriMiddleware", "capture")
         self.missed_turns = check_missed_turns(missed_turns, "MemoriMiddleware")
-        self.strict = strict
+        self.strict = check_flag(strict, "MemoriMiddleware", "strict")
         self.extractor = check_extractor(extractor)
         self._captures = EntityCaptures(
             "MemoriMiddleware", logger, strict=strict, max_pending=max_pending_captures

@@ -21,7 +21,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from memori_core.adapter_args import check_adapter_args
+from memori_core.adapter_args import check_adapter_args, check_flag
 from memori_core.engine import RecallEngine
 from memori_core.failopen import STRICT_DEFAULT
 from memori_core.memory_tools import (
@@ -190,6 +190,7 @@ def memory_tools(
     background and serves the next call.
     """
     engine, entity_id, k = check_adapter_args("memory_tools", engine, entity_id, k)
+    check_flag(strict, "memory_tools", "strict")
     unknown = [op for op in include if op not in TOOL_NAMES]
     if unknown or not include:
         raise ValueError(f"memory_tools: include must name some of {', '.join(TOOL_NAMES)}, got {list(include)!r}")

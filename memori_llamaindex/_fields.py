@@ -1,22 +1,58 @@
 """The fields the pydantic LlamaIndex adapters share, checked by :mod:`memori_core.adapter_args` and
 :mod:`memori_core.failopen`: ``k`` (the adapter's old name of it still accepted, with a ``DeprecationWarning``),
-and the recalling adapters' ``engine`` and ``timeout``."""
+and the recalling adapters' ``engine`` and ``timeout``; a bad argument raises a plain ``TypeError`` /
+``ValueError`` naming the class and the argument (:class:`KnownFields`)."""
 
 from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from llama_index.core.bridge.pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from llama_index.core.bridge.pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
-from memori_core.adapter_args import check_engine, check_k, move_renamed_k, named_by_class
+from memori_core.adapter_args import argument_error, check_engine, check_flag, check_k, move_renamed_k, named_by_class
 from memori_core.engine import RecallEngine
 from memori_core.failopen import check_timeout
+
+
+def checked_flag(cls: type, value: Any, info: ValidationInfo) -> bool:
+    """A ``bool`` field's check (``capture``, ``strict``): ``True`` or ``False``, nothing read as one
+    (:func:`memori_core.adapter_args.check_flag`); attach it as
+    ``field_validator("capture", "strict", mode="before")(checked_flag)``."""
+    return check_flag(value, cls.__name__, info.field_name or "flag")
 
 
 class KnownFields(BaseModel):
     """Keyword arguments that name no field are refused (``TypeError`` naming them), as a plain class's
     ``__init__`` refuses them: ``MemoriMemoryBlock(captrue=True)`` had left capture off silently, and
-    ``similarity_top_k=2`` had been ignored (LlamaIndex's pydantic models ignore unknown keys)."""
+    ``similarity_top_k=2`` had been ignored (LlamaIndex's pydantic models ignore unknown keys).
+
+    A refused argument raises the plain ``TypeError`` / ``ValueError`` of its check, naming the class and the
+    argument, as a plain class raises it, not pydantic's ``ValidationError`` with its link
+    (:func:`memori_core.adapter_args.argument_error`). A field set later (``block.entity_id = "bob"``) is checked
+    the same way: unchecked, ``" bob"`` or ``5`` made every later recall and capture fail as if the store were
+    down."""
+
+    model_config = ConfigDict(validate_assignment=True)
+
+    def __init__(self, /, **data: Any) -> None:
+        try:
+            super().__init__(**data)
+        except ValidationError as exc:
+            raise argument_error(type(self).__name__, exc.errors()) from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        try:
+            super().__setattr__(name, value)
+        except ValidationError as exc:
+            raise argument_error(type(self).__name__, exc.errors()) from None
 
     @model_validator(mode="before")
     @classmethod

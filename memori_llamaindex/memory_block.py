@@ -7,6 +7,8 @@ import re
 import threading
 import weakref
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
 from typing import Any
 
 from llama_index.core.base.llms.types import ChatMessage, MessageRole
@@ -15,15 +17,24 @@ from llama_index.core.memory import BaseMemoryBlock
 
 from memori_core.adapter_args import renamed_k_attribute, resolve_entity_id
 from memori_core.bounded import BoundedRecord
-from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, BackgroundCapture, WaitsForCaptures, check_extractor
+from memori_core.capture import (
+    DEFAULT_MAX_PENDING_CAPTURES,
+    BackgroundCapture,
+    WaitsForCaptures,
+    check_extractor,
+    check_max_pending,
+)
 from memori_core.context import PREAMBLE, format_fact_line
 from memori_core.engine import RecallEngine
+from memori_core.extraction import FactExtractor, Message
 from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty
 from memori_core.lanes import ERASURES
+from memori_core.outage import outage_breaker
 from memori_core.query import context_turns
+from memori_core.unanswered import UNANSWERED_KEPT, Unanswered, UnansweredTurns
 
 from ._common import logger, message_said_at, message_text, user_query_and_context, user_turns
-from ._fields import CountField, RecallFields
+from ._fields import CountField, RecallFields, checked_flag
 
 _OWNER = "MemoriMemoryBlock"
 
@@ -34,6 +45,15 @@ CAPTURED_TURNS_KEPT = 4096
 """How many captured user messages the blocks over one engine remember in a process (most recent first), so that
 ``Memory``'s later flush of a turn one of them captured (an unanswered one, or one whose capture failed) is
 handled once."""
+
+FAILED_TURNS_KEPT = 8
+"""How many of a user's turns whose capture failed or was dropped the blocks over one engine keep, the most recent,
+to capture again on a later ``get`` once the store answers (and 1024 of all users,
+:data:`memori_core.unanswered.UNANSWERED_KEPT`); a turn the bound forgets is counted as a dropped capture."""
+
+CAPTURE_ATTEMPTS = 3
+"""How many times a turn is handed to capture at most (its first attempt included) before a failing one is given
+up: a turn whose extractor raises every time is not tried on every turn of the chat."""
 
 DEFAULT_BLOCK_NAME = "memori_context"
 """Memory renders a block as ``<name>...</name>``: with this name the system prompt carries memori's usual block."""
@@ -73,7 +93,12 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
     brings back no fact a ``forget`` erased and revives no superseded fact);
     only user messages no answer follows (put without an LLM call) are
     captured then, and turns whose capture failed in this process (unless
-    their user was forgotten since). The blocks over one engine share the
+    their user was forgotten since). A turn whose capture failed or was dropped (a store outage,
+    ``max_pending_captures`` reached) is also captured again by the next ``get`` / ``aget`` of a block over
+    the same engine and user once the store answers (its recall was not skipped by the outage breaker),
+    before that get's own turn, with its session and time: once (a failed attempt whose facts reached the
+    store after all is not written again), the user's last ``FAILED_TURNS_KEPT`` such turns, each
+    handed to capture at most ``CAPTURE_ATTEMPTS`` times. The blocks over one engine share the
     last ``CAPTURED_TURNS_KEPT`` turns they captured, known by their user,
     session, user text and the assistant message before it. The
     facts are stored for ``entity_id`` in order, with the memory's
@@ -84,7 +109,7 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
     (a naive or unreadable time fails that turn's capture with a warning naming it). Extraction
     and storage run in the background (``Memory.get`` / ``put`` never wait for
     them), at most ``max_pending_captures`` at a time (more are dropped with a
-    warning, and may be captured at flush); :meth:`flush` / :meth:`aflush`
+    warning, and captured again like a failed turn); :meth:`flush` / :meth:`aflush`
     wait for them.
 
     ``k`` is the number of facts, as on every memori adapter (``None``: the engine's ``config.limit``, 5
@@ -101,7 +126,8 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
     OLD_K_NAME = "limit"
 
     name: str = Field(default=DEFAULT_BLOCK_NAME, description="The name of the memory block.")
-    entity_id: str = Field(description="Whose facts to recall (and to capture into).")
+    entity_id: str = Field(default=None, validate_default=True,  # missing: the same error as None
+                           description="Whose facts to recall (and to capture into).")
     capture: bool = Field(default=False, description="Store the facts the user states, turn by turn.")
     strict: bool = Field(default=STRICT_DEFAULT, description="Raise on recall / capture failure instead of warning.")
     extractor: Any = Field(
@@ -110,7 +136,7 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
         exclude=True,
     )
     max_pending_captures: int = Field(
-        default=DEFAULT_MAX_PENDING_CAPTURES, ge=1, description="Background captures that may wait at a time."
+        default=DEFAULT_MAX_PENDING_CAPTURES, description="Background captures that may wait at a time."
     )
 
     limit = renamed_k_attribute(_OWNER, "limit")
@@ -131,6 +157,13 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
     def _check_entity(cls, value: Any) -> str:
         return resolve_entity_id(_OWNER, value)
 
+    _check_flags = field_validator("capture", "strict", mode="before")(checked_flag)
+
+    @field_validator("max_pending_captures", mode="before")
+    @classmethod
+    def _check_max_pending(cls, value: Any) -> int:
+        return check_max_pending(value, cls.__name__)
+
     async def _aget(self, messages: list[ChatMessage] | None = None, **block_kwargs: Any) -> str:
         self._captures.raise_failure()
         query, context = user_query_and_context(messages, context_turns(self.engine))
@@ -150,6 +183,7 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
         ]
         self._core_lines = frozenset(line for line, core in rendered if core)
         if self.capture:
+            self._capture_failed_turns()
             self._capture_latest_turn(messages, block_kwargs.get("session_id"))
         if not rendered:
             return ""
@@ -163,7 +197,23 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
             message, turn = turns[-1]
             self._submit_once(message, turn, session_id, answered=id(message) in _answered(messages))
 
-    def _submit_once(self, message: ChatMessage, turn: list[Any], session_id: Any, *, answered: bool) -> None:
+    def _capture_failed_turns(self) -> None:
+        """Hand the user's turns whose capture failed or was dropped to capture again, oldest first, unless the
+        outage breaker is open (the store failed moments ago: they would fail again without reaching it)."""
+        breaker = outage_breaker(self.engine)
+        if breaker is not None and breaker.is_open:
+            return
+        ledger = _captured_turns(self.engine)
+        kept = ledger.failed_turns(self.entity_id)
+        if kept:
+            logger.info("%s: capturing again %d turn(s) of entity %r whose capture failed or was dropped",
+                        _OWNER, len(kept), self.entity_id)
+        for turn in kept:
+            claimed = ledger.claim(turn.turn_key, turn.text_key, whole=turn.whole, answered=True)
+            if claimed is not None:  # (not captured meanwhile by a flush, nor forgotten since)
+                self._submit(turn, *claimed)
+
+    def _submit_once(self, message: ChatMessage, turn: list[Message], session_id: Any, *, answered: bool) -> None:
         """Queue the capture of one user message unless its turn was captured already, or was answered.
 
         A turn is known by the user's text and the assistant message before it (``"Yes."`` to two different
@@ -177,22 +227,39 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
         ledger = _captured_turns(self.engine)
         text_key = (self.entity_id, session, _digest(message_text(message)))
         turn_key = (self.entity_id, session, _digest("\0".join(m.text for m in turn)))
-        if not ledger.claim(turn_key, text_key, whole=len(turn) > 1, answered=answered):
+        claimed = ledger.claim(turn_key, text_key, whole=len(turn) > 1, answered=answered)
+        if claimed is None:
             return
         try:
-            said_at = message_said_at(message)
+            said_at = message_said_at(message) or datetime.now(timezone.utc)
         except (TypeError, ValueError) as exc:  # the app's bad time: the turn is not stored (claimed: once)
             self._captures.refuse(self.entity_id, exc)
             return
+        self._submit(_Turn(self.entity_id, session, tuple(turn), turn_key, text_key, len(turn) > 1, said_at,
+                           self.extractor), *claimed)
 
-        def forget_claim() -> None:  # not stored: a later get or flush of the same turn captures it
-            ledger.release(turn_key, text_key)
+    def _submit(self, turn: _Turn, began: int, again: bool) -> None:
+        """Queue the capture of a claimed turn (``began``: its user's erase generation when it began). Not stored
+        (failed, dropped): released, so that a later get or flush captures it. ``again``: an attempt failed
+        before, whose facts may have reached the store all the same: they are looked for first."""
+        ledger = _captured_turns(self.engine)
+        turn = replace(turn, attempts=turn.attempts + 1)
+        engine, tag = self.engine, turn.tag
 
-        queued = self._captures.submit(self.engine, self.entity_id, turn, self.extractor,
-                                       metadata={"source": "llamaindex", TURN_KEY: _turn_tag(session, turn)},
-                                       session_id=session, on_failure=forget_claim, created_at=said_at)
-        if not queued:  # dropped (too many pending)
-            forget_claim()
+        def not_stored() -> None:
+            for lost in ledger.release(turn, began):
+                self._captures.drop(lost.entity_id, _DROPPED_FAILED.format(kept=FAILED_TURNS_KEPT,
+                                                                           most=UNANSWERED_KEPT))
+
+        def stored() -> bool:
+            return bool(engine.list(turn.entity_id, where={TURN_KEY: tag}, limit=1, include_invalid=True))
+
+        queued = self._captures.submit(engine, turn.entity_id, list(turn.turn), turn.extractor,
+                                       metadata={"source": "llamaindex", TURN_KEY: tag}, session_id=turn.session,
+                                       on_failure=not_stored, since=began, created_at=turn.said_at,
+                                       stored=stored if again else None)
+        if not queued:  # dropped (too many pending, or the engine is closed)
+            not_stored()
 
     def _tag_pattern(self) -> re.Pattern[str]:
         """What in a fact reads like a tag of ``Memory``'s template or of this block (escaped before use)."""
@@ -259,6 +326,29 @@ def _answered(messages: Sequence[ChatMessage]) -> set[int]:
 
 _Key = tuple[str, str | None, bytes]  # (entity id, session, digest of the turn or of the user's text)
 
+_DROPPED_FAILED = ("a turn whose capture failed was forgotten before the store answered again: more than {kept} of "
+                   "the user's turns (or {most} of all users) were waiting to be captured again")
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """One user turn handed to capture, with what capturing it again takes."""
+
+    entity_id: str
+    session: str | None
+    turn: tuple[Message, ...]  # the assistant message before the user's, if any, and the user's
+    turn_key: _Key
+    text_key: _Key
+    whole: bool  # read with the assistant message before it
+    said_at: datetime
+    extractor: FactExtractor
+    attempts: int = 0  # how many times it was handed to capture
+
+    @property
+    def tag(self) -> str:
+        """The :data:`TURN_KEY` metadata of its facts."""
+        return _turn_tag(self.session, self.turn)
+
 
 class _CapturedTurns:
     """The turns the memory blocks over one engine claimed in this process, shared by all of them (a block made
@@ -267,7 +357,8 @@ class _CapturedTurns:
     A turn is captured when it is claimed: not when it was claimed already, nor when it was answered (read by
     the ``Memory.get`` before the answer, which captured it: in this process, or in another one before a
     restart, or before a ``forget`` that erased what it said), unless its capture failed here since; a failed
-    turn that began before a ``forget`` of its entity is never tried again."""
+    turn that began before a ``forget`` of its entity is never tried again. The failed turns are also kept
+    (:class:`~memori_core.unanswered.UnansweredTurns`, by the user's text) for the user's next ``get``."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -275,30 +366,42 @@ class _CapturedTurns:
         self._turns: BoundedRecord[_Key, int] = BoundedRecord(CAPTURED_TURNS_KEPT)
         self._texts: BoundedRecord[_Key, int] = BoundedRecord(CAPTURED_TURNS_KEPT)
         self._failed: BoundedRecord[_Key, int] = BoundedRecord(CAPTURED_TURNS_KEPT)
+        self._kept: UnansweredTurns[_Key, _Turn] = UnansweredTurns(FAILED_TURNS_KEPT, UNANSWERED_KEPT)
 
-    def claim(self, turn_key: _Key, text_key: _Key, *, whole: bool, answered: bool) -> bool:
-        """Whether to capture this turn (then it is claimed: a concurrent claim of it gets ``False``). ``whole``:
-        the turn was read with the assistant message before it (else it is known by the user's text only)."""
+    def claim(self, turn_key: _Key, text_key: _Key, *, whole: bool, answered: bool) -> tuple[int, bool] | None:
+        """Whether to capture this turn: ``(the entity's erase generation when it began, whether an attempt to
+        capture it failed before)`` (then it is claimed: a concurrent claim of it gets ``None``), else ``None``.
+        ``whole``: the turn was read with the assistant message before it (else it is known by the user's text
+        only)."""
         entity = turn_key[0]
         with self._lock:
             if (turn_key in self._turns) if whole else (text_key in self._texts):
-                return False
+                return None
             failed = [g for g in (self._failed.pop(turn_key, None), self._failed.pop(text_key, None)) if g is not None]
             began = min(failed) if failed else ERASURES.generation(entity)
             if (answered and not failed) or ERASURES.erased_since(entity, began):
-                return False
+                return None
             self._turns.remember(turn_key, began)
             self._texts.remember(text_key, began)
-            return True
+        self._kept.discard(entity, text_key)  # captured now: by a flush, or by the get that took it
+        return began, bool(failed)
 
-    def release(self, turn_key: _Key, text_key: _Key) -> None:
-        """The claimed turn was not stored (its capture failed or was dropped): a later get or flush captures it."""
+    def release(self, turn: _Turn, began: int) -> list[Unanswered[_Turn]]:
+        """The claimed ``turn`` was not stored (its capture failed or was dropped): a later flush captures it, and
+        so does the user's next get while it has attempts left. Returns the kept turns the bound forgot."""
         with self._lock:
-            began = self._turns.pop(turn_key, None)
-            self._texts.pop(text_key, None)
-            if began is not None:
-                self._failed.remember(turn_key, began)
-                self._failed.remember(text_key, began)
+            self._turns.pop(turn.turn_key, None)
+            self._texts.pop(turn.text_key, None)
+            self._failed.remember(turn.turn_key, began)
+            self._failed.remember(turn.text_key, began)
+        if turn.attempts >= CAPTURE_ATTEMPTS:
+            return []
+        return self._kept.keep(turn.entity_id, turn.text_key, turn, began)
+
+    def failed_turns(self, entity_id: str) -> list[_Turn]:
+        """The user's kept turns whose capture failed, oldest first, no longer kept (those of a user forgotten
+        since they began left out)."""
+        return [kept.turn for kept in self._kept.take(entity_id)]
 
 
 _LEDGERS: weakref.WeakKeyDictionary[RecallEngine, _CapturedTurns] = weakref.WeakKeyDictionary()

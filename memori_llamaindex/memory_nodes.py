@@ -14,7 +14,7 @@ from memori_core.facts import RecalledFact
 from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty, recall_or_empty
 
 from ._common import logger
-from ._fields import RecallFields
+from ._fields import RecallFields, checked_flag
 from .retriever import fact_node
 
 _OWNER = "MemoriMemoryPostprocessor"
@@ -69,7 +69,7 @@ class MemoriMemoryPostprocessor(RecallFields, BaseNodePostprocessor):
     """
 
     engine: RecallEngine = Field(description="The recall engine holding the user's facts.", exclude=True)
-    entity_id: str = Field(description="Whose facts to add.")
+    entity_id: str = Field(default=None, validate_default=True, description="Whose facts to add.")
     k: int | None = Field(
         default=None, description="At most this many facts; None: the engine's config.limit, 5 unless configured."
     )
@@ -86,6 +86,7 @@ class MemoriMemoryPostprocessor(RecallFields, BaseNodePostprocessor):
         return resolve_entity_id(_OWNER, value, ways=_WAYS)
 
     _check_k = field_validator("k", mode="before")(named_by_class(check_k))
+    _check_strict = field_validator("strict", mode="before")(checked_flag)
 
     def with_entity(self, entity_id: str) -> MemoriMemoryPostprocessor:
         """A postprocessor with the same settings adding ``entity_id``'s facts (e.g. one per request)."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from llama_index.core.bridge.pydantic import Field
+from llama_index.core.bridge.pydantic import Field, field_validator
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle
 
@@ -13,7 +13,7 @@ from memori_core.failopen import STRICT_DEFAULT, warn_failed
 from memori_core.ranking.rerank import RerankedCandidate, as_cosines, rerank
 
 from ._common import logger
-from ._fields import CountField
+from ._fields import CountField, checked_flag
 from .retriever import SCORE_METADATA_KEYS
 
 _OWNER = "MemoriHybridPostprocessor"
@@ -38,6 +38,10 @@ class MemoriHybridPostprocessor(CountField, BaseNodePostprocessor):
       configured); ``top_n=``, its old name here, still works with a ``DeprecationWarning``.
     - A node without a score (``None``, or NaN) counts as cosine ``0.0``: it
       can still rank by its words, never by similarity.
+    - With a query, a node with no text (``get_content(MetadataMode.NONE)`` blank: an empty ``TextNode``, an
+      ``ImageNode`` without text) is dropped: it has no words to judge, and by its score alone it would be
+      ranked above the text the query is about. The ranking (pool, BM25 statistics, gate) is over the text
+      nodes only, as if it had not been there.
     - Without a query (no bundle, or a blank query string) nothing is
       re-scored: the nodes are ordered by their own score (missing = 0.0,
       ties keep input order), cut to ``k``, and no threshold applies.
@@ -63,6 +67,8 @@ class MemoriHybridPostprocessor(CountField, BaseNodePostprocessor):
 
     top_n = renamed_k_attribute(_OWNER, "top_n")
 
+    _check_flags = field_validator("attach_scores", "strict", mode="before")(checked_flag)
+
     @classmethod
     def class_name(cls) -> str:
         """The name LlamaIndex serialises this component under."""
@@ -83,13 +89,18 @@ class MemoriHybridPostprocessor(CountField, BaseNodePostprocessor):
             return self._order_by_score(nodes)
         try:
             contents = [n.node.get_content(metadata_mode=MetadataMode.NONE) for n in nodes]
-            ranked = rerank(query, contents, [n.score for n in nodes], self._limit(), self.config)
+            # A node with no text (an empty TextNode, an ImageNode) has no words to judge: by its score alone it
+            # would outrank the text the query is about, and its cosine would open the relevance gate for text
+            # that cannot pass on its own. Only text is ranked (and returned).
+            text = [i for i, content in enumerate(contents) if content.strip()]
+            ranked = rerank(query, [contents[i] for i in text], [nodes[i].score for i in text], self._limit(),
+                            self.config)
         except Exception as exc:
             if self.strict:
                 raise
             warn_failed(logger, _OWNER, "re-ranking", None, exc, instead="passing the nodes on by their own score")
             return self._order_by_score(nodes)
-        return [self._rescored(nodes[c.index], c) for c in ranked]
+        return [self._rescored(nodes[text[c.index]], c) for c in ranked]
 
     def _order_by_score(self, nodes: list[NodeWithScore]) -> list[NodeWithScore]:
         scores = as_cosines([n.score for n in nodes])

@@ -9,7 +9,16 @@ from llama_index.core.base.base_retriever import BaseRetriever
 from llama_index.core.callbacks.base import CallbackManager
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 
-from memori_core.adapter_args import check_adapter_args, renamed_k, renamed_k_attribute, resolve_entity_id
+from memori_core.adapter_args import (
+    CheckedAttribute,
+    check_adapter_args,
+    check_entity_default,
+    check_flag,
+    check_k,
+    renamed_k,
+    renamed_k_attribute,
+    resolve_entity_id,
+)
 from memori_core.engine import RecallEngine
 from memori_core.facts import RecalledFact
 from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty, check_timeout, recall_or_empty
@@ -83,8 +92,8 @@ class MemoriRetriever(BaseRetriever):
         k = renamed_k(_OWNER, k, "similarity_top_k", similarity_top_k)
         self.engine, self.entity_id, self.k = check_adapter_args(_OWNER, engine, entity_id, k)
         super().__init__(callback_manager=callback_manager, verbose=verbose)
-        self.strict = bool(strict)
-        self.timeout = check_timeout(timeout, _OWNER)
+        self.strict = strict
+        self.timeout = timeout
         if excluded_llm_metadata_keys is None:
             excluded_llm_metadata_keys = DEFAULT_EXCLUDED_LLM_METADATA_KEYS
         if excluded_embed_metadata_keys is None:
@@ -93,6 +102,12 @@ class MemoriRetriever(BaseRetriever):
         self.excluded_embed_metadata_keys = list(excluded_embed_metadata_keys)
 
     similarity_top_k = renamed_k_attribute(_OWNER, "similarity_top_k")
+
+    # Checked whenever set, as by the constructor (``retriever.entity_id = " bob"`` raises).
+    entity_id = CheckedAttribute(check_entity_default)
+    k = CheckedAttribute(check_k)
+    timeout = CheckedAttribute(check_timeout)
+    strict = CheckedAttribute(lambda value, owner: check_flag(value, owner, "strict"))
 
     def with_entity(self, entity_id: str) -> MemoriRetriever:
         """A retriever with the same settings recalling ``entity_id``'s facts (e.g. one per request)."""

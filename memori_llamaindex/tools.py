@@ -15,7 +15,7 @@ from llama_index.core.tools.tool_spec.base import BaseToolSpec
 from llama_index.core.tools.types import ToolMetadata
 from pydantic import BaseModel, Field
 
-from memori_core.adapter_args import check_adapter_args
+from memori_core.adapter_args import CheckedAttribute, check_adapter_args, check_entity_default, check_flag
 from memori_core.engine import RecallEngine
 from memori_core.failopen import STRICT_DEFAULT
 from memori_core.memory_tools import DESCRIPTIONS, MAX_TOOL_TEXT, TOOL_NAMES, MemoryToolError, MemoryTools
@@ -56,6 +56,15 @@ def _refuse(foreign: dict[str, Any]) -> None:
             "application, not by a tool call; call the tool with only its own arguments")
 
 
+def _required_entity(value: Any, owner: str) -> str:
+    """The spec's ``entity_id``: required, checked as every adapter's."""
+    if value is None:
+        raise ValueError(f"{owner} needs entity_id=...: whose memory its tools use")
+    entity = check_entity_default(value, owner)
+    assert entity is not None
+    return entity
+
+
 class MemoriToolSpec(BaseToolSpec):
     """LlamaIndex tools over a :class:`~memori_core.RecallEngine` for one entity: ``remember(text)``,
     ``recall_memory(query)``, ``update_memory(fact_id, text)`` and ``forget_memory(fact_id)`` (one fact,
@@ -78,13 +87,14 @@ class MemoriToolSpec(BaseToolSpec):
     spec_functions = [("remember", "aremember"), ("recall", "arecall"), ("update", "aupdate"),
                       ("forget", "aforget")]
 
+    entity_id = CheckedAttribute(_required_entity)  # checked whenever set, as by the constructor
+
     def __init__(self, engine: RecallEngine, entity_id: str, *, k: int | None = None,
                  strict: bool = STRICT_DEFAULT, timeout: float | None = None) -> None:
         """``entity_id`` is required: whose memory every tool of this spec reads and writes; ``timeout``: seconds
         one whole recall may take (``None``: no limit but the store's per request)."""
         engine, entity, k = check_adapter_args("MemoriToolSpec", engine, entity_id, k)
-        if entity is None:
-            raise ValueError("MemoriToolSpec needs entity_id=...: whose memory its tools use")
+        check_flag(strict, "MemoriToolSpec", "strict")
         self.engine, self.entity_id, self.k = engine, entity, k
         self._ops = MemoryTools(engine, k=k, strict=strict, owner="MemoriToolSpec", log=logger,
                                 timeout=timeout)

@@ -371,3 +371,149 @@ def test_the_pydantic_llamaindex_adapters_refuse_a_keyword_that_names_no_field(n
             adapter(engine=engine, entity_id="a", **{name: bad})
     with pytest.warns(DeprecationWarning):  # the old name of k still works
         assert MemoriMemoryBlock(engine=engine, entity_id="a", limit=3).k == 3
+
+
+# -- bad arguments: a plain error naming the adapter and the argument, whatever the adapter is built on ----
+
+BAD_ARGUMENTS: list[tuple[str, Callable[[RecallEngine], Any], type[Exception], str]] = [
+    ("block timeout=-1", lambda e: li.MemoriMemoryBlock(engine=e, entity_id="a", timeout=-1), ValueError,
+     "MemoriMemoryBlock: timeout must be"),
+    ("block timeout='2'", lambda e: li.MemoriMemoryBlock(engine=e, entity_id="a", timeout="2"), TypeError,
+     "MemoriMemoryBlock: timeout must be"),
+    ("block entity_id=None", lambda e: li.MemoriMemoryBlock(engine=e, entity_id=None), ValueError,
+     r"pass entity_id=\.\.\. to MemoriMemoryBlock"),
+    ("block without entity_id", lambda e: li.MemoriMemoryBlock(engine=e), ValueError,
+     r"MemoriMemoryBlock does not know whose memory to use: pass entity_id=\.\.\. to MemoriMemoryBlock"),
+    ("postprocessor without entity_id", lambda e: li.MemoriMemoryPostprocessor(engine=e), ValueError,
+     "MemoriMemoryPostprocessor does not know whose memory to use"),
+    ("block without engine", lambda e: li.MemoriMemoryBlock(entity_id="a"), TypeError,
+     "MemoriMemoryBlock missing required argument: 'engine'"),
+    ("block max_pending_captures=0", lambda e: li.MemoriMemoryBlock(engine=e, entity_id="a", max_pending_captures=0),
+     ValueError, "MemoriMemoryBlock: max_pending_captures must be a positive int"),
+    ("block priority='high'", lambda e: li.MemoriMemoryBlock(engine=e, entity_id="a", priority="high"), TypeError,
+     "MemoriMemoryBlock: priority: "),
+    ("memory postprocessor k=-1", lambda e: li.MemoriMemoryPostprocessor(engine=e, entity_id="a", k=-1), ValueError,
+     "MemoriMemoryPostprocessor: k must be"),
+    ("memory postprocessor k='3'", lambda e: li.MemoriMemoryPostprocessor(engine=e, entity_id="a", k="3"), TypeError,
+     "MemoriMemoryPostprocessor: k must be"),
+    ("hybrid postprocessor k=-1", lambda e: li.MemoriHybridPostprocessor(k=-1), ValueError,
+     "MemoriHybridPostprocessor: k must be"),
+    ("hybrid postprocessor config", lambda e: li.MemoriHybridPostprocessor(config="fast"), TypeError,
+     "MemoriHybridPostprocessor: config: "),
+    ("langchain retriever k=-1", lambda e: lc.MemoriRetriever(engine=e, k=-1), ValueError,
+     "MemoriRetriever: k must be"),
+    ("langchain retriever entity_id=' bob'", lambda e: lc.MemoriRetriever(engine=e, entity_id=" bob"), ValueError,
+     "MemoriRetriever: entity_id ' bob' begins or ends with whitespace"),
+    ("injector timeout=-1", lambda e: lc.MemoriContextInjector(engine=e, timeout=-1), ValueError,
+     "MemoriContextInjector: timeout must be"),
+]
+
+
+@pytest.mark.parametrize("make, error, message", [case[1:] for case in BAD_ARGUMENTS],
+                         ids=[case[0] for case in BAD_ARGUMENTS])
+def test_a_bad_argument_raises_a_plain_error_naming_the_adapter_and_the_argument(
+        make: Callable[[RecallEngine], Any], error: type[Exception], message: str, allergies: RecallEngine) -> None:
+    with pytest.raises(error, match=message) as raised:
+        make(allergies)
+    assert type(raised.value) is error  # not pydantic's ValidationError (a ValueError subclass)
+    assert "pydantic" not in str(raised.value)
+
+
+FLAG_TAKERS: dict[str, Callable[[RecallEngine, Any], Any]] = {
+    "MemoriMemoryBlock: capture": lambda e, v: li.MemoriMemoryBlock(engine=e, entity_id="a", capture=v),
+    "MemoriMemoryBlock: strict": lambda e, v: li.MemoriMemoryBlock(engine=e, entity_id="a", strict=v),
+    "MemoriMemoryPostprocessor: strict": lambda e, v: li.MemoriMemoryPostprocessor(engine=e, entity_id="a", strict=v),
+    "MemoriHybridPostprocessor: strict": lambda e, v: li.MemoriHybridPostprocessor(strict=v),
+    "MemoriHybridPostprocessor: attach_scores": lambda e, v: li.MemoriHybridPostprocessor(attach_scores=v),
+    "MemoriRetriever: strict": lambda e, v: li.MemoriRetriever(e, "a", strict=v),
+    "MemoriToolSpec: strict": lambda e, v: li.MemoriToolSpec(e, "a", strict=v),
+    "MemoriMiddleware: capture": lambda e, v: lc.MemoriMiddleware(e, capture=v),
+    "MemoriMiddleware: strict": lambda e, v: lc.MemoriMiddleware(e, strict=v),
+    "MemoriContextInjector: strict": lambda e, v: lc.MemoriContextInjector(engine=e, strict=v),
+    "memori_recall_node: strict": lambda e, v: lc.memori_recall_node(e, strict=v),
+    "memori_capture_node: strict": lambda e, v: lc.memori_capture_node(e, strict=v),
+    "memory_tools: strict": lambda e, v: lc.memory_tools(e, strict=v),
+}
+
+
+@pytest.mark.parametrize("name", list(FLAG_TAKERS))
+@pytest.mark.parametrize("bad", ["yes", "no", 1, None])
+def test_a_flag_that_is_not_a_bool_is_refused_naming_it(name: str, bad: Any, allergies: RecallEngine) -> None:
+    # capture="no" had been read as True (pydantic's lax bool, or bool("no")): capture on, against the app's wish.
+    with pytest.raises(TypeError, match=f"{name} must be True or False, got {type(bad).__name__}"):
+        FLAG_TAKERS[name](allergies, bad)
+    assert FLAG_TAKERS[name](allergies, False) is not None
+
+
+# -- entity_id set after construction: checked as the constructor checks it ---------------------------------
+
+ENTITY_HOLDERS: dict[str, Callable[[RecallEngine, Any], Any]] = {  # each made strict: usage errors raise anyway
+    "llamaindex.MemoriMemoryBlock": lambda e, who: li.MemoriMemoryBlock(engine=e, entity_id=who, capture=True,
+                                                                        strict=True),
+    "llamaindex.MemoriMemoryPostprocessor": lambda e, who: li.MemoriMemoryPostprocessor(engine=e, entity_id=who,
+                                                                                        strict=True),
+    "llamaindex.MemoriRetriever": lambda e, who: li.MemoriRetriever(e, who, strict=True),
+    "llamaindex.MemoriToolSpec": lambda e, who: li.MemoriToolSpec(e, who, strict=True),
+    "langchain.MemoriRetriever": lambda e, who: lc.MemoriRetriever(engine=e, entity_id=who, strict=True),
+    "langchain.MemoriContextInjector": lambda e, who: lc.MemoriContextInjector(engine=e, entity_id=who, strict=True),
+    "langchain.MemoriMiddleware": lambda e, who: lc.MemoriMiddleware(e, who, strict=True),
+}
+
+
+@pytest.mark.parametrize("name", list(ENTITY_HOLDERS))
+@pytest.mark.parametrize("bad, error, message", [
+    (" bob", ValueError, "entity_id ' bob' begins or ends with whitespace"),
+    ("", ValueError, "entity_id"),
+    (5.0, TypeError, "entity_id must be a non-empty str or an int"),
+    (b"bob", TypeError, "entity_id must be a non-empty str or an int"),
+])
+def test_an_entity_id_set_later_is_refused_as_the_constructor_refuses_it(
+        name: str, bad: Any, error: type[Exception], message: str, allergies: RecallEngine) -> None:
+    make = ENTITY_HOLDERS[name]
+    adapter = make(allergies, "bob")
+    owner = name.split(".")[1]
+    with pytest.raises(error, match=f"{owner}: {message}") as raised:
+        adapter.entity_id = bad
+    assert type(raised.value) is error and "pydantic" not in str(raised.value)
+    assert adapter.entity_id == "bob"  # unchanged
+    with pytest.raises(error) as at_construction:
+        make(allergies, bad)
+    assert str(at_construction.value) == str(raised.value)
+
+
+@pytest.mark.parametrize("name", list(ENTITY_HOLDERS))
+def test_an_int_entity_id_set_later_is_read_as_its_str(name: str, allergies: RecallEngine) -> None:
+    adapter = ENTITY_HOLDERS[name](allergies, "bob")
+    adapter.entity_id = 42
+    assert adapter.entity_id == "42"
+
+
+@pytest.mark.parametrize("name", ["llamaindex.MemoriRetriever", "langchain.MemoriRetriever",
+                                  "langchain.MemoriContextInjector", "langchain.MemoriMiddleware"])
+def test_an_adapter_that_takes_the_entity_per_call_may_have_its_default_entity_set_to_none(
+        name: str, allergies: RecallEngine) -> None:
+    adapter = ENTITY_HOLDERS[name](allergies, "bob")
+    adapter.entity_id = None
+    assert adapter.entity_id is None
+
+
+async def test_a_memory_block_whose_entity_is_set_later_recalls_that_users_facts(allergies: RecallEngine) -> None:
+    block = li.MemoriMemoryBlock(engine=allergies, entity_id="bob")
+    question = [ChatMessage(role="user", content=QUESTION)]
+    assert await block.aget(question) == ""
+    block.entity_id = "alice"
+    assert "User is allergic to peanuts." in _fact_lines(await block.aget(question))
+
+
+def test_other_fields_set_later_are_checked_too(allergies: RecallEngine) -> None:
+    block = li.MemoriMemoryBlock(engine=allergies, entity_id="alice")
+    with pytest.raises(TypeError, match="MemoriMemoryBlock: capture must be True or False, got str 'yes'"):
+        block.capture = "yes"
+    with pytest.raises(ValueError, match="MemoriMemoryBlock: k must be a non-negative int or None, got -1"):
+        block.k = -1
+    retriever = li.MemoriRetriever(allergies, "alice")
+    with pytest.raises(TypeError, match="MemoriRetriever: timeout must be a number of seconds or None, got str"):
+        retriever.timeout = "2"
+    with pytest.raises(TypeError, match="MemoriRetriever: strict must be True or False, got str 'no'"):
+        retriever.strict = "no"
+    assert (block.capture, block.k, retriever.timeout, retriever.strict) == (False, None, None, False)

@@ -9,7 +9,7 @@ from llama_index.core import VectorStoreIndex
 from llama_index.core.embeddings import MockEmbedding
 from llama_index.core.llms.mock import MockLLM
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
-from llama_index.core.schema import MetadataMode, NodeWithScore, QueryBundle, TextNode
+from llama_index.core.schema import ImageNode, MetadataMode, NodeWithScore, QueryBundle, TextNode
 
 from _helpers import USER_FACTS
 from _llamaindex_fakes import HashLlamaEmbedding
@@ -90,6 +90,36 @@ def test_gate_filters_weak_nodes(config: RecallConfig) -> None:
     assert texts(out) == ["Likes pizza."]
     no_threshold = MemoriHybridPostprocessor(config=config.replace(gate="off"))
     assert len(no_threshold.postprocess_nodes(nodes, query_str="what do I like to eat")) == 2
+
+
+def textless() -> list[NodeWithScore]:
+    """High-scored nodes with no text: an empty ``TextNode``, an ``ImageNode`` without a caption."""
+    return [NodeWithScore(node=TextNode(text="", id_="empty"), score=0.95),
+            NodeWithScore(node=ImageNode(image_url="https://example.com/pizza.png", id_="image"), score=0.9)]
+
+
+@pytest.mark.parametrize("config", [RecallConfig(gate="threshold", relevance_threshold=0.1), RecallConfig(gate="off")],
+                         ids=["threshold-gate", "no-gate"])
+def test_nodes_with_no_text_are_dropped_not_ranked_above_the_text_the_query_is_about(config: RecallConfig) -> None:
+    text = scored([("Likes pizza with extra cheese.", None), ("Lives in Rome.", 0.3)])
+    out = MemoriHybridPostprocessor(k=3, config=config).postprocess_nodes(textless() + text, query_str="pizza")
+    assert texts(out) == ["Likes pizza with extra cheese.", "Lives in Rome."]
+    alone = MemoriHybridPostprocessor(k=3, config=config).postprocess_nodes(text, query_str="pizza")
+    assert [n.score for n in out] == [n.score for n in alone]  # ranked as if they had not been there
+
+
+def test_a_textless_nodes_score_does_not_open_the_relevance_gate_for_text_that_cannot_pass_alone() -> None:
+    text = scored([("Likes pizza with extra cheese.", None), ("Lives in Rome.", 0.3)])
+    assert MemoriHybridPostprocessor(k=3).postprocess_nodes(text, query_str="pizza") == []
+    assert MemoriHybridPostprocessor(k=3).postprocess_nodes(textless() + text, query_str="pizza") == []
+
+
+def test_an_image_node_with_a_caption_is_ranked_by_its_caption() -> None:
+    image = NodeWithScore(node=ImageNode(text="A pizza with extra cheese.", image_url="https://example.com/p.png",
+                                         id_="image"), score=0.5)
+    out = MemoriHybridPostprocessor(k=3, config=RecallConfig(gate="off")).postprocess_nodes(
+        [image, *scored([("Lives in Rome.", 0.6)])], query_str="pizza")
+    assert [n.node.node_id for n in out] == ["image", "n0"]
 
 
 @pytest.mark.parametrize("bundle", [None, QueryBundle(""), QueryBundle("   ")])

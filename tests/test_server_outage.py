@@ -145,3 +145,38 @@ async def test_a_killed_server_opens_the_breaker_and_memory_is_back_after_its_re
         clock.now += 30
         assert "User is allergic to peanuts." in await block.aget(question)
         assert not engine.outage.is_open
+
+
+async def test_facts_told_while_the_server_was_down_are_stored_once_by_the_first_turn_after_its_restart(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    clock, collection = Clock(), f"t_{uuid.uuid4().hex}"
+    llm = Recorder()
+    agent = FunctionAgent(llm=MockFunctionCallingLLM(response_generator=llm), tools=[], system_prompt="SYS")
+    with running_chroma_server(tmp_path) as (host, port, proc):
+        engine = _engine(host, port, collection, clock)
+        engine.outage = OutageBreaker(10.0, clock=clock)  # the default cool-down
+        block = MemoriMemoryBlock(engine=engine, entity_id="alice", capture=True)
+        memory = Memory.from_defaults(session_id="s1", memory_blocks=[block])  # a short chat: never flushed
+        await agent.run("I have a dog called Rex.", memory=memory)
+        assert block.flush(timeout=GIVE_UP)
+        proc.kill()
+        proc.wait()
+        await agent.run("I play the cello.", memory=memory)
+        await agent.run("I live in Lisbon.", memory=memory)
+        assert block.flush(timeout=GIVE_UP)
+        assert block.capture_stats.completed == 1 and engine.outage.is_open  # the dog only
+    with running_chroma_server(tmp_path, port=port):  # back 14 s later, over the same data
+        clock.now += 14
+        with caplog.at_level(logging.INFO, logger="memori_llamaindex"):
+            await agent.run("What should we do this weekend?", memory=memory)
+            assert block.flush(timeout=GIVE_UP)
+        assert any(m.startswith("MemoriMemoryBlock: capturing again 2 turn(s) of entity 'alice'")
+                   for m in _messages(caplog, logging.INFO))
+        await agent.run("Anything about music?", memory=memory)
+        assert block.flush(timeout=GIVE_UP)
+        assert "User plays the cello." in llm.prompts[-1]
+        server = ungated_engine(HashEmbedder(), store=ChromaStore.http(host=host, port=port, collection=collection))
+        assert sorted((f.content, f.times_seen) for f in server.list("alice")) == [
+            ("User has a dog called Rex.", 1), ("User lives in Lisbon.", 1), ("User plays the cello.", 1)]
+        assert block.capture_stats.dropped == 0

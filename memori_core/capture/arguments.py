@@ -20,8 +20,9 @@ def check_extractor(extractor: Any) -> FactExtractor:
     return extractor
 
 
-def check_max_pending(value: Any) -> int:
-    """``value`` checked as a positive int."""
+def check_max_pending(value: Any, owner: str | None = None) -> int:
+    """``value`` checked as a positive int (an error names ``owner``, when given, and ``max_pending_captures``)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"max_pending_captures must be a positive int, got {value!r}")
+        named = "max_pending_captures" if owner is None else f"{owner}: max_pending_captures"
+        raise ValueError(f"{named} must be a positive int, got {value!r}")
     return value

@@ -67,7 +67,7 @@ class BackgroundCapture:
         self.owner = owner
         self.logger = logger
         self.strict = strict
-        self.max_pending = check_max_pending(max_pending)
+        self.max_pending = check_max_pending(max_pending, owner)
         self._pending = 0
         self._counts = {"submitted": 0, "completed": 0, "dropped": 0, "failed": 0, "erased": 0, "refused_facts": 0}
         self._flushed = dict(self._counts)  # the counts the previous flush reported from
@@ -102,6 +102,7 @@ class BackgroundCapture:
         on_failure: Callable[[], None] | None = None,
         since: int | None = None,
         created_at: datetime | str | None = None,
+        stored: Callable[[], bool] | None = None,
     ) -> bool:
         """Queue the capture of one turn; ``False`` when it was dropped (``max_pending`` are pending, or the
         engine is closed). ``on_failure()`` is called when the capture fails (a store outage: the turn was not
@@ -114,7 +115,11 @@ class BackgroundCapture:
         ``created_at`` is when the turn was said (as for :func:`capture_facts`, which checks it the same way,
         here before anything is queued); default: the ``created_at`` of its last user message that has one,
         else the time of this call. The capture runs later, but its facts are dated, and their relative dates
-        read, at the turn's time, not at the time a worker gets to it."""
+        read, at the turn's time, not at the time a worker gets to it.
+
+        ``stored()``, for a turn captured again after a failure, says whether the failed attempt's facts are in the
+        store after all (a write whose reply was lost): asked in the background, where the store work runs; true
+        -> nothing is extracted nor written, and the capture counts as completed."""
         said_at = check_said_at(created_at)
         turn = as_messages(messages)  # copied now: the caller's objects may change after we return
         if said_at is None:
@@ -165,8 +170,9 @@ class BackgroundCapture:
                     # Not sent once another call met the store down meanwhile, nor when the engine is closing
                     # over an unreachable store (it would wait timeout for the same failure).
                     with ERASURES.began(entity_id, generation), call.reaching(timed=False, stop=lanes.stopping):
-                        capture_facts(engine, entity_id, turn, extractor, metadata=meta, session_id=session_id,
-                                      cancelled=erased, created_at=said_at, on_refused=self._refused)
+                        if stored is None or not stored():
+                            capture_facts(engine, entity_id, turn, extractor, metadata=meta, session_id=session_id,
+                                          cancelled=erased, created_at=said_at, on_refused=self._refused)
                     call.succeeded()
                     if erased():  # (capture_facts wrote nothing once it was, or forget erased what it wrote)
                         outcome = "erased"

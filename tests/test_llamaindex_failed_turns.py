@@ -1,0 +1,219 @@
+"""MemoriMemoryBlock(capture=True) captures again the turns whose capture failed, on a later get once the store
+answers: in a short chat, which ``Memory`` never flushes, a fact told while the store was down is not lost. Each
+is stored once (a failed write that landed all the same is not written again), a user's kept turns are bounded,
+and a turn is tried a bounded number of times. Real llama_index ``Memory`` and ``SimpleChatEngine`` with
+LlamaIndex's mock LLM, a real in-memory Chroma store whose calls fail as armed (:class:`_faults.Faults`)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from llama_index.core.base.llms.types import ChatMessage
+from llama_index.core.chat_engine import SimpleChatEngine
+from llama_index.core.llms.mock import MockFunctionCallingLLM
+from llama_index.core.memory import Memory
+
+from _faults import Faults
+from _helpers import ungated_engine
+from memori_core import ExtractedFact, RecallEngine, RuleBasedFactExtractor
+from memori_core.extraction import KnownFact, MessageLike, as_messages
+from memori_core.failopen import OutageBreaker
+from memori_llamaindex import MemoriMemoryBlock
+from memori_llamaindex.memory_block import CAPTURE_ATTEMPTS, FAILED_TURNS_KEPT
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:inspect")
+
+
+class Chat:
+    """A chat over a capturing block: a ``SimpleChatEngine`` over ``Memory`` (default token limit: never
+    flushed in these tests), whose mock LLM keeps the text of every prompt."""
+
+    def __init__(self, engine: RecallEngine, user: str = "ana", extractor: Any = None) -> None:
+        self.prompts: list[str] = []
+        self.block = MemoriMemoryBlock(engine=engine, entity_id=user, capture=True, extractor=extractor)
+        self.memory = Memory.from_defaults(session_id="s1", memory_blocks=[self.block])
+        llm = MockFunctionCallingLLM(response_generator=self._answer)
+        self.engine = SimpleChatEngine.from_defaults(llm=llm, memory=self.memory)
+
+    def _answer(self, messages: list[ChatMessage], **kwargs: Any) -> ChatMessage:
+        self.prompts.append("\n".join(str(m.content or "") for m in messages))
+        return ChatMessage(role="assistant", content="Noted.")
+
+    def say(self, text: str) -> None:
+        self.engine.chat(text)
+        assert self.block.flush(timeout=30)  # the turn's capture (and those it captured again) finished
+
+
+class Clock:
+    """The breaker's clock, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def engine(hash_embedder: Any, clock: Clock) -> RecallEngine:
+    engine = ungated_engine(hash_embedder)
+    engine.outage = OutageBreaker(10.0, clock=clock)
+    return engine
+
+
+def told(engine: RecallEngine, user: str = "ana") -> list[tuple[str, int]]:
+    """Every fact stored for ``user`` with how many times it was seen, sorted."""
+    return sorted((f.content, f.times_seen) for f in engine.list(user, include_invalid=True))
+
+
+def test_facts_told_during_an_outage_are_stored_once_by_the_next_turn_after_it(
+    engine: RecallEngine, clock: Clock, caplog: pytest.LogCaptureFixture
+) -> None:
+    chat = Chat(engine)
+    chat.say("I have a dog called Rex.")
+    faults = Faults(engine.store)
+    faults.arm("upsert", error=ConnectionError, message="the store is down")
+    chat.say("I play the cello.")  # its capture fails and opens the breaker
+    chat.say("I live in Lisbon.")  # skipped: the breaker is open
+    assert engine.outage.is_open and chat.block.capture_stats.failed == 2
+    assert told(engine) == [("User has a dog called Rex.", 1)]
+
+    faults.disarm()
+    clock.now += 14
+    with caplog.at_level(logging.INFO, logger="memori_llamaindex"):
+        chat.say("What should we do this weekend?")  # the store answers: the two turns are captured now
+    assert told(engine) == [("User has a dog called Rex.", 1), ("User lives in Lisbon.", 1),
+                            ("User plays the cello.", 1)]
+    assert ("MemoriMemoryBlock: capturing again 2 turn(s) of entity 'ana' whose capture failed or was dropped"
+            in [r.getMessage() for r in caplog.records])
+    chat.say("Anything about music?")
+    assert "User plays the cello." in chat.prompts[-1]
+    chat.say("Thanks.")
+    assert told(engine)[1:] == [("User lives in Lisbon.", 1), ("User plays the cello.", 1)]  # never again
+    assert chat.block.capture_stats.failed == 2 and chat.block.capture_stats.dropped == 0
+
+
+def test_a_turn_whose_write_landed_before_the_store_raised_is_not_written_again(engine: RecallEngine) -> None:
+    chat = Chat(engine)
+    Faults(engine.store).arm("upsert", "after", times=1)  # stored, then the caller sees an error
+    chat.say("I play the cello.")
+    assert chat.block.capture_stats.failed == 1
+    chat.say("What should I practise?")
+    chat.say("Thanks.")
+    assert told(engine) == [("User plays the cello.", 1)]  # one fact, seen once: the retry found it stored
+    assert chat.block.capture_stats.submitted == 4 and chat.block.capture_stats.completed == 3  # and the retry
+
+
+def test_a_turn_whose_write_raised_before_landing_is_stored_by_the_next_turn(engine: RecallEngine) -> None:
+    chat = Chat(engine)
+    Faults(engine.store).arm("upsert", "before", times=1)
+    chat.say("I play the cello.")
+    assert told(engine) == []
+    chat.say("What should I practise?")
+    chat.say("Thanks.")
+    assert told(engine) == [("User plays the cello.", 1)]
+
+
+def test_only_the_most_recent_failed_turns_of_a_user_are_kept_and_the_others_are_counted_as_dropped(
+    engine: RecallEngine, clock: Clock, caplog: pytest.LogCaptureFixture
+) -> None:
+    chat = Chat(engine)
+    faults = Faults(engine.store)
+    faults.arm("upsert", error=ConnectionError)
+    languages = ["French", "German", "Dutch", "Polish", "Greek", "Czech", "Danish", "Hindi", "Korean", "Swahili"]
+    with caplog.at_level(logging.WARNING, logger="memori_llamaindex"):
+        for language in languages:
+            chat.say(f"I speak {language}.")
+    assert chat.block.capture_stats.dropped == len(languages) - FAILED_TURNS_KEPT
+    assert any("a turn whose capture failed was forgotten before the store answered again" in r.getMessage()
+               for r in caplog.records)
+    faults.disarm()
+    clock.now += 10
+    chat.say("Which languages do I know?")
+    assert told(engine) == sorted((f"User speaks {lang}.", 1) for lang in languages[-FAILED_TURNS_KEPT:])
+
+
+class FailsOn:
+    """The rule-based extractor, but a turn that says ``word`` raises every time; ``calls`` counts those."""
+
+    uses_existing_facts = False
+
+    def __init__(self, word: str) -> None:
+        self.word, self.calls = word, 0
+
+    def extract(self, messages: Sequence[MessageLike], existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
+        if self.word in as_messages(messages)[-1].text:
+            self.calls += 1
+            raise RuntimeError("the extractor's model refused")
+        return RuleBasedFactExtractor().extract(messages)
+
+
+def test_a_turn_that_fails_every_time_is_handed_to_capture_a_bounded_number_of_times(engine: RecallEngine) -> None:
+    extractor = FailsOn("cello")
+    chat = Chat(engine, extractor=extractor)
+    chat.say("I play the cello.")
+    for i in range(CAPTURE_ATTEMPTS + 2):
+        chat.say(f"I have {i + 2} cats.")
+    assert extractor.calls == CAPTURE_ATTEMPTS
+    assert chat.block.capture_stats.failed == CAPTURE_ATTEMPTS
+    assert ("User has 6 cats.", 1) in told(engine)
+
+
+def test_a_failed_turn_of_a_user_forgotten_since_is_not_stored_by_the_next_turn(
+    engine: RecallEngine, clock: Clock
+) -> None:
+    chat = Chat(engine)
+    faults = Faults(engine.store)
+    faults.arm("upsert", error=ConnectionError)
+    chat.say("I play the cello.")
+    faults.disarm()
+    clock.now += 10
+    engine.forget("ana")  # the erase request comes after the turn: capturing it again must not undo it
+    chat.say("What should I practise?")
+    chat.say("Thanks.")
+    assert told(engine) == []
+
+
+def test_another_users_turn_does_not_capture_a_users_failed_turn(engine: RecallEngine, clock: Clock) -> None:
+    ana, bo = Chat(engine, "ana"), Chat(engine, "bo")
+    faults = Faults(engine.store)
+    faults.arm("upsert", error=ConnectionError)
+    ana.say("I play the cello.")
+    faults.disarm()
+    clock.now += 10
+    bo.say("I like hiking.")
+    assert told(engine, "ana") == [] and told(engine, "bo") == [("User likes hiking.", 1)]
+    ana.say("Thanks.")
+    assert told(engine, "ana") == [("User plays the cello.", 1)]
+
+
+def test_a_block_made_per_request_captures_the_failed_turn_of_the_block_before_it(
+    engine: RecallEngine, clock: Clock
+) -> None:
+    faults = Faults(engine.store)
+    faults.arm("upsert", error=ConnectionError)
+    Chat(engine).say("I play the cello.")
+    faults.disarm()
+    clock.now += 10
+    Chat(engine).say("Thanks.")  # a new block and a new chat of the same user
+    assert told(engine) == [("User plays the cello.", 1)]
+
+
+def test_no_failed_turn_is_captured_again_while_the_breaker_is_open(engine: RecallEngine) -> None:
+    chat = Chat(engine)
+    faults = Faults(engine.store)
+    faults.arm("upsert", error=ConnectionError)
+    chat.say("I play the cello.")  # opens the breaker
+    calls = faults.calls["upsert"]
+    chat.say("Thanks.")
+    chat.say("Bye.")
+    assert faults.calls["upsert"] == calls  # nothing was sent to the store that failed moments ago
+    assert chat.block.capture_stats.dropped == 0
