@@ -1,18 +1,20 @@
 """What comes before the user as the subject of a statement: when in their life it held ("As a kid", "Growing up",
 "In high school") is said after the statement ("User lived in Rome as a kid."), never in front of "User"; a
 discourse marker tying it to what was said before ("As a result,", "Consequently") is cut. A time ("Last month I
-moved to Paris.") keeps its place. Through the shipped rules, and real capture into an embedded Chroma store."""
+moved to Paris.") keeps its place, written out from the day said. Through the shipped rules, and real capture into an embedded Chroma store."""
 
 from __future__ import annotations
 
 import pytest
 
 from memori_core import RecallEngine, RuleBasedFactExtractor
-from tests._capture import texts_after
+from memori_core.extraction import Message
+from tests._capture import SAID_AT, texts_after
 
 
 def _facts(said: str) -> list[str]:
-    return [f.text for f in RuleBasedFactExtractor().extract([("user", said)])]
+    # Said on a pinned day: a relative time in a lasting fact is written out from it.
+    return [f.text for f in RuleBasedFactExtractor().extract([Message("user", said, created_at=SAID_AT)])]
 
 
 @pytest.mark.parametrize(
@@ -53,7 +55,7 @@ def test_a_marker_tying_the_statement_to_what_was_said_before_is_cut(said: str, 
     ("said", "fact"),
     [
         # a time or a reason keeps its place; a role said with "as a" is what the user is
-        ("Last month I moved to Paris.", "Last month User moved to Paris."),
+        ("Last month I moved to Paris.", "In July 2026 User moved to Paris."),  # written out from the day said
         ("Due to my allergy, I avoid nuts.", "Due to their allergy, User avoids nuts."),
         ("When I was young I lived in Spain.", "When User was young they lived in Spain."),
         ("As a vegan, I avoid honey.", "User is a vegan."),
