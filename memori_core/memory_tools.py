@@ -35,6 +35,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from .capture.markup import prompt_markup_in
 from .capture.secrets import secret_in
 from .context import clip_fact, format_timestamp, sanitize_fact
 from .engine import RecallEngine, derived_fact_id, version_of
@@ -110,12 +111,18 @@ def check_fact_text(text: Any, name: str = "text") -> str:
     the user (:func:`~memori_core.text.user_subject`): "The user is vegan." from a model and "User is vegan."
     from capture are then one fact, stored once. A text carrying a secret (a password with its value, a card,
     Social Security or bank account number, an API key: :func:`~memori_core.capture.secret_in`) is refused, as
-    capture refuses it: a model asked to "remember my PIN" must not put it in every later prompt."""
+    capture refuses it: a model asked to "remember my PIN" must not put it in every later prompt. So is a text
+    carrying prompt markup or an instruction to a model (a ``</memori_context>`` tag, a "SYSTEM:" label, "ignore
+    previous instructions": :func:`~memori_core.capture.prompt_markup_in`), as capture refuses it."""
     text = user_subject(check_tool_text(text, name))
     kind = secret_in(text)
     if kind:
         raise MemoryToolError(f"{name} carries {kind}; passwords, card, account and ID numbers and keys are not kept "
                               "in memory, so nothing was saved: tell the user it was not remembered")
+    markup = prompt_markup_in(text)
+    if markup:
+        raise MemoryToolError(f"{name} carries {markup}; memory keeps statements about the user, not prompt markup "
+                              "or instructions to a model, so nothing was saved: save the statement alone")
     return text
 
 
