@@ -4,8 +4,9 @@ Runs offline with the local all-MiniLM-L6-v2 and an in-memory Chroma store.
 LlamaIndex's `MockFunctionCallingLLM` plays the part of a real LLM, making the
 tool calls a real one would (scripted below): it saves what Alice says, later
 recalls it to answer, and asks about something memory knows nothing of (the
-recall tool says so plainly). The spec is made for Alice: no tool call can
-reach Bob's memory.
+allergy comes all the same: an allergy is core, recalled whatever the
+question), then what memory holds about her (the recall tool lists her facts).
+The spec is made for Alice: no tool call can reach Bob's memory.
 
     python examples/llamaindex_tools.py
 """
@@ -27,6 +28,7 @@ SCRIPT: dict[str, tuple[str, dict[str, Any]]] = {
     "I'm allergic to peanuts.": ("remember", {"text": "User is allergic to peanuts."}),
     "Which snacks should I avoid?": ("recall_memory", {"query": "Which snacks should I avoid?"}),
     "What's the capital of Australia?": ("recall_memory", {"query": "What's the capital of Australia?"}),
+    "What do you know about me?": ("recall_memory", {"query": "What do you know about me?"}),
 }
 """For each user message, the tool call the scripted LLM makes."""
 

@@ -40,6 +40,7 @@ async def main(folder: str) -> None:
             ClientSession(read, write, read_timeout_seconds=timedelta(seconds=120)) as session:
         await session.initialize()
         print("tools:", sorted(tool.name for tool in (await session.list_tools()).tools))
+        # an allergy is core (recalled whatever the question): add marks allergies, medication and diets so
         ids = (await call(session, "add", facts=["User is allergic to peanuts.", "User lives in Lyon."]))["ids"]
         for query in ["Which snacks should I avoid?", "What's the capital of Australia?"]:
             out = await call(session, "recall", query=query)

@@ -34,11 +34,14 @@ when it is missing.
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import ipaddress
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .engine import RecallEngine
 from .error_log import error_text
@@ -56,11 +59,16 @@ from .memory_tools import (
 from .metadata_keys import STORE_ITEM_KEY, STORE_NAMESPACE_KEY
 from .outage import is_outage
 from .records import to_record
+from .store.base import PartialWriteError
+from .store.deadline import NotReached
 from .time_limit import check_timeout
+from .tool_writes import awrite_facts
 from .validate import check_entity_id
 
 if TYPE_CHECKING:
     from mcp.server.fastmcp import FastMCP
+
+T = TypeVar("T")
 
 SERVER_NAME = "memori"
 """The MCP server's name, as clients list it."""
@@ -75,6 +83,20 @@ DEFAULT_TOOL_TIMEOUT = 30.0
 """Seconds one tool call may take (``build_server(timeout=...)``, ``memori mcp --tool-timeout``): under the 60 s
 MCP clients commonly wait for a request, so the client hears why the call failed rather than timing out itself,
 and well above a large user's first recall over a server (about 11 s at 50,000 facts)."""
+
+TOOL_HINTS: dict[str, dict[str, bool]] = {
+    "recall": {"readOnlyHint": True}, "list": {"readOnlyHint": True}, "get": {"readOnlyHint": True},
+    "history": {"readOnlyHint": True},
+    # a fact added again is found, not stored twice; what add ends or update replaces is kept as history
+    "add": {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": True},
+    "update": {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": True},
+    "restore": {"readOnlyHint": False, "destructiveHint": False},
+    "delete": {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": True},
+    "forget": {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": True},
+}
+"""Each tool's MCP annotations (``ToolAnnotations``; every tool also ``openWorldHint=false``: it touches this
+memory only), for clients that gate approval on them: reads are read-only, ``delete`` and ``forget`` erase for
+good."""
 
 WRITE_TOOLS = frozenset({"add", "update", "delete", "restore", "forget"})
 """The tools that change the user's memory: one that fails for want of an answer may still have been made."""
@@ -207,29 +229,62 @@ def check_arguments(tool: Any, name: str, arguments: dict[str, Any] | None) -> N
         raise MemoryToolError(f"{name}: invalid arguments, nothing was done: {validation_problems(exc)}") from None
 
 
-def _not_done(tool: str) -> str:
-    """What a tool call that got no answer did: a read nothing, a write perhaps all of it."""
-    if tool in WRITE_TOOLS:
+def _not_done(tool: str, sent: bool = True) -> str:
+    """What a tool call that got no answer did: a read nothing, a write perhaps all of it (``sent``: it may have
+    reached the store; a write that never did changed nothing)."""
+    if tool in WRITE_TOOLS and sent:
         return "the change may still have been made: check with list or get before trying again"
     return "nothing was changed; try again later"
 
 
+class NothingWritten(Exception):
+    """A write tool's call that failed before any of its writes reached the store (its ``__cause__`` says why)."""
+
+
+def _could_not_connect(exc: BaseException) -> bool:
+    """Whether ``exc`` is a connection that was never made (refused, no route): no request was sent on it."""
+    if isinstance(exc, (ConnectionRefusedError, NotReached)):
+        return True
+    httpx = sys.modules.get("httpx")
+    return httpx is not None and isinstance(exc, httpx.ConnectError)
+
+
 def unanswered_call(tool: str, exc: BaseException, store: Any) -> str | None:
     """The tool error for a call the store did not answer (:func:`~memori_core.outage.is_outage`: a timeout, a
-    refused or dropped connection, a gateway's 502/503/504), naming the server; ``None`` for another error."""
+    refused or dropped connection, a gateway's 502/503/504), naming the server; ``None`` for another error. A
+    connection that was never made is said so ("could not connect"), not as a store that did not answer; and a
+    write that reached nothing (:class:`NothingWritten`: an ``add`` refused before any fact was stored, or any
+    write given no time to send its first request) is said to have changed nothing."""
     seen: BaseException | None = exc
+    unsent = False
     for _ in range(4):  # the SDK raises its own error from the tool's
         if seen is None or is_outage(seen):
             break
+        unsent = unsent or isinstance(seen, NothingWritten)
         seen = seen.__cause__
     if seen is None or not is_outage(seen):
         return None
     where = getattr(store, "location", None)
     server = f"the Chroma server at {where}" if isinstance(where, str) and "://" in where else "the memory store"
+    sent = not (unsent or isinstance(seen, NotReached))
+    if _could_not_connect(seen):
+        return (f"{tool}: could not connect to {server} ({type(seen).__name__}: {error_text(seen)}); is it "
+                f"running? {_not_done(tool, sent)}")
     limit = getattr(store, "request_timeout", None)
     within = f" within {limit:g} s" if isinstance(limit, (int, float)) and limit > 0 else ""
     return (f"{tool}: {server} did not answer{within} ({type(seen).__name__}: {error_text(seen)}); is it stopped "
-            f"or overloaded? {_not_done(tool)}")
+            f"or overloaded? {_not_done(tool, sent)}")
+
+
+_RUNNING: set[asyncio.Task[Any]] = set()  # writes run to their end after their call was given up on
+
+
+async def _to_its_end(work: Coroutine[Any, Any, T]) -> T:
+    """Await ``work`` as a task of its own that a cancelled caller does not cancel."""
+    task = asyncio.ensure_future(work)
+    _RUNNING.add(task)
+    task.add_done_callback(_RUNNING.discard)
+    return await asyncio.shield(task)
 
 
 def build_server(
@@ -281,7 +336,8 @@ def build_server(
     server = _MemoriMCP(
         name,
         instructions="Long-term memory about the user: recall relevant facts before answering, add what the user "
-        "states about themselves, update or delete facts that changed.",
+        "states about themselves, update or delete facts that changed; list pages through every fact (for 'what "
+        "do you know about me?').",
         host=host, port=port, log_level="WARNING",
     )
     Context = fastmcp.Context
@@ -307,11 +363,27 @@ def build_server(
             out["message"] = NOTHING_RELEVANT
         return {**out, **extra}
 
-    async def add(facts: list[str], core: bool = False, ctx: Context = None) -> dict[str, Any]:
-        """Store facts about the user (short statements, e.g. "User is allergic to peanuts."); returns their ids.
-        `core=true` marks facts recalled on every query (allergies, medication, diet)."""
+    async def add(facts: list[str], core: bool | None = None, ctx: Context = None) -> dict[str, Any]:
+        """Store facts about the user (short statements, e.g. "User is allergic to peanuts."); returns their ids,
+        one per fact. A fact a stored one already says is not stored again: its id is that fact's, listed in
+        `already`. A fact that changes a stored one (a new home, job or diet: "User lives in Porto." over "User
+        lives in Lisbon.") ends it, kept as history: `replaced` lists each ended fact (`id`, `text`, `by`: the
+        new fact's id); `restore` undoes it. Allergies, medication and diets are core (recalled on every query);
+        `core=true` / `false` marks every fact of the call so instead."""
         who, texts = whose(ctx), _texts(facts)
-        return {"ids": await engine.aadd(who, texts, core=core)}
+        # Run to its end even when the call is given up on (the tool timeout): the write may have begun, as
+        # the client is told; what it read first to plan it is part of it.
+        landed: list[str] = []
+        try:
+            written = await _to_its_end(awrite_facts(engine, who, texts, core, landed))
+        except PartialWriteError:
+            raise
+        except Exception as exc:
+            if not landed and _could_not_connect(exc):
+                raise NothingWritten(str(exc)) from exc
+            raise
+        return {"ids": [w.id for w in written], "already": list(dict.fromkeys(w.id for w in written if w.already)),
+                "replaced": [{"id": f.id, "text": f.content, "by": w.id} for w in written for f in w.ended]}
 
     async def list_(limit: int = 20, offset: int = 0, ctx: Context = None) -> dict[str, Any]:
         """A page of the user's stored facts, newest first; `more` says whether another page follows."""
@@ -386,9 +458,12 @@ def build_server(
              "restore": restore, "delete": delete, "forget": forget}
     if list(tools) != list(TOOL_NAMES):  # pragma: no cover - a tool added here must be named in TOOL_NAMES
         raise AssertionError(f"TOOL_NAMES {TOOL_NAMES} does not match the tools built {tuple(tools)}")
+    from mcp.types import ToolAnnotations
+
     for tool_name, fn in tools.items():
         fn.__annotations__["ctx"] = Context  # the SDK injects the request context by this annotation
-        server.add_tool(fn, name=tool_name, description=fn.__doc__)
+        server.add_tool(fn, name=tool_name, description=inspect.cleandoc(fn.__doc__ or ""),
+                        annotations=ToolAnnotations(**TOOL_HINTS[tool_name], openWorldHint=False))
     return server
 
 

@@ -35,6 +35,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from .capture.markup import prompt_markup_in
 from .capture.secrets import secret_in
 from .context import clip_fact, format_timestamp, sanitize_fact
 from .engine import RecallEngine, derived_fact_id, version_of
@@ -42,6 +43,8 @@ from .facts import RecalledFact, StoredFact
 from .failopen import STRICT_DEFAULT, FailOpenCall, arecall_within, awithin, check_timeout, is_outage, within
 from .store.deadline import NotReached
 from .text import normalize_fact_text, user_subject
+from .meta_questions import asks_what_memory_holds
+from .tool_writes import ToolWrite, acopies_of, aplan_write, copies_of, is_core, plan_write
 
 logger = logging.getLogger("memori_core.memory_tools")
 
@@ -70,19 +73,34 @@ READ_BACK_SECONDS = 10.0
 TOOL_NAMES: dict[str, str] = {
     "remember": "remember",
     "recall": "recall_memory",
+    "list": "list_memories",
     "update": "update_memory",
     "forget": "forget_memory",
+    "restore": "restore_memory",
 }
 """Each operation's tool name as the model sees it (the LangChain tools and the LlamaIndex tool spec)."""
 
+DEFAULT_PAGE = 20
+"""How many facts one ``list_memories`` call shows unless told otherwise."""
+
+MAX_PAGE = 200
+"""The most facts one ``list_memories`` call shows."""
+
 DESCRIPTIONS: dict[str, str] = {
     "remember": "Save one fact about the user to long-term memory, written as a short statement "
-    "(e.g. 'User is allergic to peanuts.'). Returns the fact's id.",
+    "(e.g. 'User is allergic to peanuts.'). Returns the fact's id, or the id of the stored fact that already says "
+    "it; a fact that changes a stored one (a new home, job, diet) replaces it, and the answer names the replaced "
+    "fact. Allergies, medication and diets are kept core (recalled on every turn) unless core is given.",
     "recall": "Search the user's long-term memory for facts relevant to a query. Returns the relevant facts "
-    "with their ids, best first, or says plainly that nothing relevant is stored.",
+    "with their ids, best first, or says plainly that nothing relevant is stored. Asked what memory holds about "
+    "the user ('What do you know about me?'), it lists their facts; list_memories pages through all of them.",
+    "list": "List the facts stored about the user, newest first, with their ids, a page at a time (offset, "
+    "limit): for 'what do you remember about me?' or to find every fact to forget.",
     "update": "Replace the text of one remembered fact, by the id that recall or remember returned.",
     "forget": "Delete one remembered fact from the user's long-term memory, by its id, with the earlier versions "
-    "it replaced (e.g. the address the user had before).",
+    "it replaced (e.g. the address the user had before) and any other copy saying the same.",
+    "restore": "Make a fact that a newer one replaced valid again (its id, as remember named it when it "
+    "replaced it), when both hold; the newer fact stays.",
 }
 """What each tool does, as the model reads it (the tool's description)."""
 
@@ -110,12 +128,18 @@ def check_fact_text(text: Any, name: str = "text") -> str:
     the user (:func:`~memori_core.text.user_subject`): "The user is vegan." from a model and "User is vegan."
     from capture are then one fact, stored once. A text carrying a secret (a password with its value, a card,
     Social Security or bank account number, an API key: :func:`~memori_core.capture.secret_in`) is refused, as
-    capture refuses it: a model asked to "remember my PIN" must not put it in every later prompt."""
+    capture refuses it: a model asked to "remember my PIN" must not put it in every later prompt. So is a text
+    carrying prompt markup or an instruction to a model (a ``</memori_context>`` tag, a "SYSTEM:" label, "ignore
+    previous instructions": :func:`~memori_core.capture.prompt_markup_in`), as capture refuses it."""
     text = user_subject(check_tool_text(text, name))
     kind = secret_in(text)
     if kind:
         raise MemoryToolError(f"{name} carries {kind}; passwords, card, account and ID numbers and keys are not kept "
                               "in memory, so nothing was saved: tell the user it was not remembered")
+    markup = prompt_markup_in(text)
+    if markup:
+        raise MemoryToolError(f"{name} carries {markup}; memory keeps statements about the user, not prompt markup "
+                              "or instructions to a model, so nothing was saved: save the statement alone")
     return text
 
 
@@ -262,20 +286,44 @@ class MemoryTools:
         return None if sent else UNAVAILABLE.format(error=type(exc).__name__, done=done)
 
     # -- remember ---------------------------------------------------------------------------------
-    def remember(self, entity_id: str, text: Any) -> str:
+    def remember(self, entity_id: str, text: Any, core: Any = None) -> str:
         """Store ``text`` as one of ``entity_id``'s facts (a leading "The user" written "User", as capture writes
-        it: :func:`check_fact_text`); answers with its id."""
-        text = check_fact_text(text)
-        return self._guard(entity_id, "remember", "saved", lambda _: self.engine.add(entity_id, [text]),
-                           lambda ids: f"Remembered as fact {ids[0]}: {text}",
+        it: :func:`check_fact_text`), as a model's write (:mod:`memori_core.tool_writes`): not again when a valid
+        fact says it already (answered with that fact's id), ending the facts it replaces (named in the answer),
+        core when it is a care fact unless ``core`` (``True`` / ``False``) says otherwise."""
+        text, core = check_fact_text(text), check_core_arg(core)
+        return self._guard(entity_id, "remember", "saved", lambda _: self._write(entity_id, text, core), _remembered,
                            lambda exc: self._remembered_after(entity_id, text, exc))
 
-    async def aremember(self, entity_id: str, text: Any) -> str:
+    async def aremember(self, entity_id: str, text: Any, core: Any = None) -> str:
         """Async :meth:`remember`."""
-        text = check_fact_text(text)
-        return await self._aguard(entity_id, "remember", "saved", lambda _: self.engine.aadd(entity_id, [text]),
-                                  lambda ids: f"Remembered as fact {ids[0]}: {text}",
-                                  lambda exc: self._remembered_after(entity_id, text, exc))
+        text, core = check_fact_text(text), check_core_arg(core)
+        return await self._aguard(entity_id, "remember", "saved", lambda _: self._awrite(entity_id, text, core),
+                                  _remembered, lambda exc: self._remembered_after(entity_id, text, exc))
+
+    def _write(self, entity_id: str, text: str, core: bool | None) -> tuple[ToolWrite, str]:
+        plan = plan_write(self.engine, entity_id, text, core)
+        if plan.same is not None:
+            if _recore(plan, core):
+                self.engine.update(entity_id, plan.same.id, core=plan.core)
+            return plan, plan.same.id
+        try:
+            return plan, self.engine.add(entity_id, [text], core=plan.core, **_ending(plan))[0]
+        except KeyError:  # a fact it ends was deleted meanwhile (by another writer): end those left
+            plan = _still(plan, {f.id for f in self.engine.get(entity_id, [f.id for f in plan.ends])})
+            return plan, self.engine.add(entity_id, [text], core=plan.core, **_ending(plan))[0]
+
+    async def _awrite(self, entity_id: str, text: str, core: bool | None) -> tuple[ToolWrite, str]:
+        plan = await aplan_write(self.engine, entity_id, text, core)
+        if plan.same is not None:
+            if _recore(plan, core):
+                await self.engine.aupdate(entity_id, plan.same.id, core=plan.core)
+            return plan, plan.same.id
+        try:
+            return plan, (await self.engine.aadd(entity_id, [text], core=plan.core, **_ending(plan)))[0]
+        except KeyError:
+            plan = _still(plan, {f.id for f in await self.engine.aget(entity_id, [f.id for f in plan.ends])})
+            return plan, (await self.engine.aadd(entity_id, [text], core=plan.core, **_ending(plan)))[0]
 
     def _remembered_after(self, entity_id: str, text: str, exc: Exception) -> str:
         """After a failed remember: whether the store holds ``text`` now, read under its derived id."""
@@ -287,10 +335,55 @@ class MemoryTools:
             return OUTCOME_UNKNOWN.format(what="remember", error=_name(exc), done="saved")
         return f"Not saved ({_name(exc)}): read back just now, memory does not hold it.{_hint(exc)}"
 
+    # -- list -------------------------------------------------------------------------------------
+    def list(self, entity_id: str, offset: Any = 0, limit: Any = DEFAULT_PAGE) -> str:
+        """A page of ``entity_id``'s valid facts, newest first, with their ids (:func:`format_listed`)."""
+        offset, limit = check_page(offset, limit)
+        return self._guard(entity_id, "list", "listed",
+                           lambda _: self.engine.list(entity_id, limit=limit + 1, offset=offset),
+                           lambda page: format_listed(page, offset, limit))
+
+    async def alist(self, entity_id: str, offset: Any = 0, limit: Any = DEFAULT_PAGE) -> str:
+        """Async :meth:`list`."""
+        offset, limit = check_page(offset, limit)
+        return await self._aguard(entity_id, "list", "listed",
+                                  lambda _: self.engine.alist(entity_id, limit=limit + 1, offset=offset),
+                                  lambda page: format_listed(page, offset, limit))
+
+    # -- restore ----------------------------------------------------------------------------------
+    def restore(self, entity_id: str, fact_id: Any) -> str:
+        """Make ``entity_id``'s fact ``fact_id``, which a newer fact replaced, valid again (``engine.restore``)."""
+        fact_id = check_tool_id(fact_id)
+        try:
+            return self._guard(entity_id, "restore", "restored",
+                               lambda _: _restoring(lambda: self.engine.restore(entity_id, fact_id), entity_id),
+                               _restored)
+        except KeyError:
+            raise _unknown(fact_id) from None
+
+    async def arestore(self, entity_id: str, fact_id: Any) -> str:
+        """Async :meth:`restore`."""
+        fact_id = check_tool_id(fact_id)
+
+        async def run(_: FailOpenCall) -> StoredFact:
+            try:
+                return await self.engine.arestore(entity_id, fact_id)
+            except ValueError as exc:
+                raise _not_restorable(exc, entity_id) from None
+
+        try:
+            return await self._aguard(entity_id, "restore", "restored", run, _restored)
+        except KeyError:
+            raise _unknown(fact_id) from None
+
     # -- recall -----------------------------------------------------------------------------------
     def recall(self, entity_id: str, query: Any) -> str:
-        """``entity_id``'s facts relevant to ``query`` (:func:`format_recalled`), or :data:`NOTHING_RELEVANT`."""
+        """``entity_id``'s facts relevant to ``query`` (:func:`format_recalled`), or :data:`NOTHING_RELEVANT`; for
+        a question about what memory holds ("What do you know about me?":
+        :func:`~memori_core.meta_questions.asks_what_memory_holds`), the first page of :meth:`list`."""
         query = check_tool_text(query, "query")
+        if asks_what_memory_holds(query):
+            return self.list(entity_id, 0, self._meta_page())
         return self._guard(entity_id, "recall", "recalled",
                            lambda attempt: list(within(lambda: self.engine.recall(query, entity_id, self.k),
                                                        self.timeout, attempt.outlived)),
@@ -299,10 +392,17 @@ class MemoryTools:
     async def arecall(self, entity_id: str, query: Any) -> str:
         """Async :meth:`recall`."""
         query = check_tool_text(query, "query")
+        if asks_what_memory_holds(query):
+            return await self.alist(entity_id, 0, self._meta_page())
         return await self._aguard(entity_id, "recall", "recalled",
                                   lambda attempt: arecall_within(self.engine, query, entity_id, self.k, {},
                                                                  self.timeout, attempt.outlived),
                                   format_recalled)
+
+    def _meta_page(self) -> int:
+        """How many facts recall lists for a question about what memory holds: :data:`DEFAULT_PAGE`, or ``k``
+        when larger."""
+        return min(MAX_PAGE, max(DEFAULT_PAGE, self.k or 0))
 
     # -- update -----------------------------------------------------------------------------------
     def update(self, entity_id: str, fact_id: Any, text: Any) -> str:
@@ -339,37 +439,48 @@ class MemoryTools:
 
     # -- forget -----------------------------------------------------------------------------------
     def forget(self, entity_id: str, fact_id: Any) -> str:
-        """Delete ``entity_id``'s fact ``fact_id`` and its earlier versions (:func:`with_earlier_versions`; an unknown
-        id: :class:`MemoryToolError`)."""
+        """Delete ``entity_id``'s fact ``fact_id`` and its earlier versions (:func:`with_earlier_versions`), and the
+        other valid facts that say the same (:func:`~memori_core.tool_writes.copies_of`: recall showed them as
+        one) with theirs (an unknown id: :class:`MemoryToolError`)."""
         fact_id = check_editable_id(fact_id)
         planned: list[str] = []  # the ids the delete was for, once known
+        copies: list[str] = []
 
         def erase(_: FailOpenCall) -> list[str]:
             try:
-                planned[:] = with_earlier_versions(self.engine.history(entity_id, fact_id), fact_id)
+                history = self.engine.history(entity_id, fact_id)
             except KeyError:
                 return []
-            return self.engine.delete(entity_id, planned)
+            copies[:] = copies_of(self.engine, entity_id, fact_id, _current_text(history, fact_id))
+            planned[:] = with_earlier_versions(history, fact_id)
+            for copy in copies:
+                planned.extend(with_earlier_versions(self.engine.history(entity_id, copy), copy))
+            return self.engine.delete(entity_id, list(dict.fromkeys(planned)))
 
-        return self._guard(entity_id, "forget", "deleted", erase, lambda ids: _forgot(ids, fact_id),
+        return self._guard(entity_id, "forget", "deleted", erase, lambda ids: _forgot(ids, fact_id, copies),
                            lambda exc: self._forgotten_after(entity_id, fact_id, planned, exc))
 
     async def aforget(self, entity_id: str, fact_id: Any) -> str:
         """Async :meth:`forget`."""
         fact_id = check_editable_id(fact_id)
         planned: list[str] = []
+        copies: list[str] = []
 
         async def erase(_: FailOpenCall) -> list[str]:
             try:
-                planned[:] = with_earlier_versions(await self.engine.ahistory(entity_id, fact_id), fact_id)
+                history = await self.engine.ahistory(entity_id, fact_id)
             except KeyError:
                 return []
-            return await self.engine.adelete(entity_id, planned)
+            copies[:] = await acopies_of(self.engine, entity_id, fact_id, _current_text(history, fact_id))
+            planned[:] = with_earlier_versions(history, fact_id)
+            for copy in copies:
+                planned.extend(with_earlier_versions(await self.engine.ahistory(entity_id, copy), copy))
+            return await self.engine.adelete(entity_id, list(dict.fromkeys(planned)))
 
-        return await self._aguard(entity_id, "forget", "deleted", erase, lambda ids: _forgot(ids, fact_id),
+        return await self._aguard(entity_id, "forget", "deleted", erase, lambda ids: _forgot(ids, fact_id, copies),
                                   lambda exc: self._forgotten_after(entity_id, fact_id, planned, exc))
 
-    def _forgotten_after(self, entity_id: str, fact_id: str, planned: list[str], exc: Exception) -> str:
+    def _forgotten_after(self, entity_id: str, fact_id: str, planned: Sequence[str], exc: Exception) -> str:
         """After a failed forget: which of the ids it was to delete (``planned``; just ``fact_id`` when its history
         was never read) the store still holds."""
         ids = planned or [fact_id]
@@ -406,8 +517,97 @@ def _updated(fact: StoredFact) -> str:
     return f"Updated fact {fact.id}: {fact.content}"
 
 
-def _forgot(deleted: list[str], fact_id: str) -> str:
+def _forgot(deleted: list[str], fact_id: str, copies: Sequence[str] = ()) -> str:
     if not deleted:
         raise _unknown(fact_id)
-    earlier = len(deleted) - (fact_id in deleted)
-    return f"Forgot fact {fact_id}" + (f" and {earlier} earlier version{'s' * (earlier != 1)} of it." if earlier else ".")
+    gone = set(deleted)
+    erased = [c for c in copies if c in gone]
+    earlier = len(deleted) - (fact_id in gone) - len(erased)
+    said = f"Forgot fact {fact_id}" + (f" and {earlier} earlier version{'s' * (earlier != 1)} of it" if earlier else "")
+    if erased:
+        said += f", and {len(erased)} other fact{'s' * (len(erased) != 1)} saying the same ({', '.join(erased)})"
+    return said + "."
+
+
+def _current_text(history: Sequence[StoredFact], fact_id: str) -> str:
+    """The text fact ``fact_id`` says now, from its ``history`` (oldest first, the fact itself among them)."""
+    return next((f.content for f in reversed(history) if f.id == fact_id), history[-1].content if history else "")
+
+
+def check_core_arg(core: Any) -> bool | None:
+    """``core`` of a remember call: ``None`` (capture's rule decides) or a bool."""
+    if core is not None and not isinstance(core, bool):
+        raise MemoryToolError(f"core must be true or false (or left out), got {type(core).__name__}")
+    return core
+
+
+def check_page(offset: Any, limit: Any) -> tuple[int, int]:
+    """``offset`` (>= 0) and ``limit`` (1 to :data:`MAX_PAGE`) of a list call, as ints."""
+    for name, value, low in (("offset", offset, 0), ("limit", limit, 1)):
+        too_many = name == "limit" and isinstance(value, int) and value > MAX_PAGE
+        if isinstance(value, bool) or not isinstance(value, int) or value < low or too_many:
+            bounds = f"1 to {MAX_PAGE}" if name == "limit" else ">= 0"
+            raise MemoryToolError(f"{name} must be an integer {bounds}, got {value!r}")
+    return offset, limit
+
+
+NOTHING_STORED = "No facts about this user are stored."
+"""The list tool's answer when the user has no (more) facts."""
+
+
+def format_listed(page: Sequence[StoredFact], offset: int, limit: int) -> str:
+    """The list tool's answer: one line per fact, newest first, and how to see the next page. ``page`` is up to
+    ``limit + 1`` facts from ``offset`` (one more than shown: whether another page follows)."""
+    shown = list(page[:limit])
+    if not shown:
+        return NOTHING_STORED if offset == 0 else f"No more facts about this user (offset {offset})."
+    lines = [f"Facts stored about the user, newest first ({offset + 1} to {offset + len(shown)}):"]
+    for fact in shown:
+        when = format_timestamp(fact.stated_at)
+        lines.append(f"- [{fact.id}] {clip_fact(sanitize_fact(fact.content))}" + (f" (stated {when})" if when else ""))
+    if len(page) > limit:
+        lines.append(f"More are stored: call list_memories with offset={offset + len(shown)}.")
+    return "\n".join(lines)
+
+
+def _remembered(done: tuple[ToolWrite, str]) -> str:
+    plan, fid = done
+    if plan.same is not None:
+        return f"Already remembered as fact {fid}: {clip_fact(sanitize_fact(plan.same.content))} (not stored again)"
+    said = f"Remembered as fact {fid}: {plan.text}"
+    for old in plan.ends:
+        said += (f"\nIt replaces fact {old.id}: {clip_fact(sanitize_fact(old.content))} (kept as history; if both "
+                 f"still hold, call restore_memory with fact_id {old.id})")
+    return said
+
+
+def _recore(plan: ToolWrite, core: bool | None) -> bool:
+    """Whether the stored fact that already says a remembered text changes its core mark: to what the call says,
+    or to core when capture's rule makes the text core (a repeat never unmarks on its own)."""
+    assert plan.same is not None
+    now = is_core(plan.same)
+    return now != core if core is not None else plan.core and not now
+
+
+def _ending(plan: ToolWrite) -> dict[str, Any]:
+    return {"supersedes": [f.id for f in plan.ends]} if plan.ends else {}
+
+
+def _still(plan: ToolWrite, present: set[str]) -> ToolWrite:
+    return ToolWrite(plan.text, plan.core, ends=tuple(f for f in plan.ends if f.id in present))
+
+
+def _not_restorable(exc: ValueError, entity_id: str) -> MemoryToolError:
+    """A restore the fact does not need (valid already, or a version whose text it has), said without the entity."""
+    return MemoryToolError(str(exc).replace(f" of entity {entity_id!r}", ""))
+
+
+def _restoring(run: Callable[[], StoredFact], entity_id: str) -> StoredFact:
+    try:
+        return run()
+    except ValueError as exc:
+        raise _not_restorable(exc, entity_id) from None
+
+
+def _restored(fact: StoredFact) -> str:
+    return f"Restored fact {fact.id}, valid again: {clip_fact(sanitize_fact(fact.content))}"

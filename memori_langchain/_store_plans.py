@@ -21,8 +21,11 @@ from langgraph.store.base import (
     TTLConfig,
 )
 
+from memori_core.capture.secrets import secret_in
 from memori_core.engine import is_version_id
+from memori_core.extraction.core_facts import is_core_fact
 from memori_core.facts import SEARCHABLE_KEY
+from memori_core.ranking.core import CORE_KEY
 from memori_core.filters import check_where
 from memori_core.validate import check_text
 
@@ -85,6 +88,31 @@ class ListNamespacesPlan:
 
 Plan = GetPlan | PutPlan | DeletePlan | SearchPlan | ListNamespacesPlan
 """Any checked operation."""
+
+
+def _secret_field(value: Any, path: str) -> tuple[str, str] | None:
+    """The first ``(path, kind)`` of a str in ``value`` (a JSON value) carrying a secret
+    (:func:`~memori_core.capture.secret_in`), or ``None``."""
+    if isinstance(value, str):
+        kind = secret_in(value)
+        return (path, kind) if kind else None
+    children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for name, child in children:
+        found = _secret_field(child, f"{path}[{name!r}]")
+        if found:
+            return found
+    return None
+
+
+def _refuse_secrets(value: dict[str, Any], key: str) -> None:
+    """Refuse a put whose value carries a secret, as an agent's ``remember`` tool refuses one: a LangGraph store
+    is written by model-driven memory tools too, and a stored secret would be put in later prompts. The error
+    names the field and the kind, never the value."""
+    found = _secret_field(value, "value")
+    if found:
+        where, kind = found
+        raise ValueError(f"{where} of {key!r} carries {kind}; passwords, card, account and ID numbers and keys are "
+                         "not kept in memory, so nothing was written")
 
 
 def _check_count(value: Any, name: str) -> int:
@@ -226,6 +254,7 @@ class StorePlanning:
                              f"{self.max_value_bytes} bytes (MemoriStore(max_value_bytes=...)); a memory is "
                              "best kept short: the embedder reads only its first few hundred words")
         value = json.loads(encoded)  # a private copy, as it will be read back
+        _refuse_secrets(value, key)
         index = op.index
         if index is False:
             fields: tuple[str, ...] | None = None
@@ -245,6 +274,8 @@ class StorePlanning:
         metadata = item_metadata(value, now, ttl, text, key=key, namespace=self.template.kind)
         if not searchable:  # kept out of search: store.search lists it unscored, engine.recall never returns it
             metadata[SEARCHABLE_KEY] = False
+        elif is_core_fact(text):  # an allergy, a medication, a diet: recalled on every turn, as capture marks it
+            metadata[CORE_KEY] = True
         return PutPlan(entity, key, text, metadata, now.isoformat(), expires)
 
     def _plan_list(self, op: ListNamespacesOp) -> ListNamespacesPlan:

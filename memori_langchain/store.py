@@ -31,7 +31,12 @@ What goes where:
   ``{"text": ...}`` for ``fields=["text"]``): put back as read, or edited, the fact keeps its text (the
   edited field) and its metadata. A key is a ``str``: ``put`` / ``get`` / ``delete`` take another key's
   ``str()`` (LangGraph's ``BaseStore`` does, for every store), an operation built by hand with one raises
-  ``TypeError`` naming ``key``.
+  ``TypeError`` naming ``key``. A value with a secret in any of its strings
+  (:func:`~memori_core.capture.secret_in`: a password or PIN with its value, a card, SSN, IBAN or ID document
+  number, an API key) is refused with a ``ValueError`` naming the field and the kind, never the value, as an
+  agent's ``remember`` tool refuses it (model-driven memory tools write through a store too). An item whose text
+  is a care fact (:func:`~memori_core.extraction.core_facts.is_core_fact`, the rule capture marks ``core`` by) is
+  stored ``core``: recalled on every turn.
 - **A key follows its fact.** When a newer fact supersedes an item's fact (capture hears "I moved to Porto"
   and replaces the item ``city``, "User lives in Lisbon."), the key reads the newer fact: ``get`` returns the
   item's value with the field its text came from holding the new text (the app's other fields kept), a search

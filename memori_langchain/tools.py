@@ -25,7 +25,9 @@ from memori_core.adapter_args import check_adapter_args, check_flag
 from memori_core.engine import RecallEngine
 from memori_core.failopen import STRICT_DEFAULT
 from memori_core.memory_tools import (
+    DEFAULT_PAGE,
     DESCRIPTIONS,
+    MAX_PAGE,
     MAX_TOOL_TEXT,
     TOOL_NAMES,
     MemoryToolError,
@@ -65,12 +67,15 @@ class _ToolArgs(BaseModel):
 
 
 _TEXT = f"The fact, as one short statement about the user (at most {MAX_TOOL_TEXT} characters)."
+_CORE = ("true: recall this fact on every turn, whatever the question; false: only when relevant. Leave it out: "
+         "allergies, medication and diets are core, other facts are not.")
 
 
 class RememberArgs(_ToolArgs):
     """Arguments of the ``remember`` tool."""
 
     text: str = Field(description=_TEXT)
+    core: bool | None = Field(default=None, description=_CORE)
 
 
 class RecallArgs(_ToolArgs):
@@ -92,8 +97,22 @@ class ForgetArgs(_ToolArgs):
     fact_id: str = Field(description="The id of the fact to delete, as recall_memory or remember returned it.")
 
 
+class ListArgs(_ToolArgs):
+    """Arguments of the ``list_memories`` tool."""
+
+    offset: int = Field(default=0, ge=0, description="How many of the newest facts to skip (0: from the newest).")
+    limit: int = Field(default=DEFAULT_PAGE, ge=1, le=MAX_PAGE, description="How many facts to show.")
+
+
+class RestoreArgs(_ToolArgs):
+    """Arguments of the ``restore_memory`` tool."""
+
+    fact_id: str = Field(description="The id of the replaced fact, as remember named it when it replaced it.")
+
+
 _ARGS: dict[str, type[_ToolArgs]] = {
-    "remember": RememberArgs, "recall": RecallArgs, "update": UpdateArgs, "forget": ForgetArgs,
+    "remember": RememberArgs, "recall": RecallArgs, "list": ListArgs, "update": UpdateArgs, "forget": ForgetArgs,
+    "restore": RestoreArgs,
 }
 
 
@@ -160,18 +179,23 @@ def memory_tools(
     *,
     k: int | None = None,
     strict: bool = STRICT_DEFAULT,
-    include: Sequence[str] = ("remember", "recall", "update", "forget"),
+    include: Sequence[str] = ("remember", "recall", "list", "update", "forget", "restore"),
     timeout: float | None = None,
 ) -> list[BaseTool]:
     """LangChain tools over ``engine`` to remember, recall, update and forget one user's facts.
 
-    The tools, in the order of ``include``: ``remember(text)`` stores a fact and
-    answers with its id; ``recall_memory(query)`` answers with the relevant facts
+    The tools, in the order of ``include``: ``remember(text, core=None)`` stores a fact and
+    answers with its id (a model's write, :mod:`memori_core.tool_writes`: a fact a valid one already says is
+    not stored again, its id is the answer; a change ends the fact it replaces, kept as history and named in
+    the answer; a care fact is core unless ``core`` says otherwise); ``recall_memory(query)`` answers with the relevant facts
     and their ids, best first, at most ``k`` recalled facts (``None``: the engine's ``config.limit``)
     plus up to the engine's ``config.core_limit`` core facts,
     or says plainly that nothing relevant is stored when no fact passes the
-    relevance gate; ``update_memory(fact_id, text)`` replaces a fact's text;
-    ``forget_memory(fact_id)`` deletes one fact (never every fact of the user).
+    relevance gate, and lists the user's facts for a question about what memory holds ("What do you know about
+    me?": :func:`~memori_core.meta_questions.asks_what_memory_holds`); ``list_memories(offset=0, limit=20)``
+    pages through the user's facts, newest first; ``update_memory(fact_id, text)`` replaces a fact's text;
+    ``forget_memory(fact_id)`` deletes one fact (never every fact of the user), its earlier versions and the
+    other facts saying the same; ``restore_memory(fact_id)`` makes a fact a newer one replaced valid again.
 
     The entity is the run's, in order: ``config["configurable"]["entity_id"]`` (else ``["user_id"]``),
     the agent's runtime context (``entity_id``, else ``user_id``), ``entity_id``

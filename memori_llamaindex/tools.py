@@ -18,7 +18,15 @@ from pydantic import BaseModel, Field
 from memori_core.adapter_args import CheckedAttribute, check_adapter_args, check_entity_default, check_flag
 from memori_core.engine import RecallEngine
 from memori_core.failopen import STRICT_DEFAULT
-from memori_core.memory_tools import DESCRIPTIONS, MAX_TOOL_TEXT, TOOL_NAMES, MemoryToolError, MemoryTools
+from memori_core.memory_tools import (
+    DEFAULT_PAGE,
+    DESCRIPTIONS,
+    MAX_PAGE,
+    MAX_TOOL_TEXT,
+    TOOL_NAMES,
+    MemoryToolError,
+    MemoryTools,
+)
 
 from ._common import logger
 
@@ -28,6 +36,8 @@ _ID = "The id of the fact, as recall or remember returned it."
 
 class _RememberArgs(BaseModel):
     text: str = Field(description=_TEXT)
+    core: bool | None = Field(default=None, description="true: recall this fact on every turn; false: only when "
+                              "relevant. Leave it out: allergies, medication and diets are core, others not.")
 
 
 class _RecallArgs(BaseModel):
@@ -43,8 +53,18 @@ class _ForgetArgs(BaseModel):
     fact_id: str = Field(description=_ID)
 
 
+class _ListArgs(BaseModel):
+    offset: int = Field(default=0, ge=0, description="How many of the newest facts to skip (0: from the newest).")
+    limit: int = Field(default=DEFAULT_PAGE, ge=1, le=MAX_PAGE, description="How many facts to show.")
+
+
+class _RestoreArgs(BaseModel):
+    fact_id: str = Field(description="The id of the replaced fact, as remember named it when it replaced it.")
+
+
 _SCHEMAS: dict[str, type[BaseModel]] = {
-    "remember": _RememberArgs, "recall": _RecallArgs, "update": _UpdateArgs, "forget": _ForgetArgs,
+    "remember": _RememberArgs, "recall": _RecallArgs, "list": _ListArgs, "update": _UpdateArgs,
+    "forget": _ForgetArgs, "restore": _RestoreArgs,
 }
 
 
@@ -66,9 +86,11 @@ def _required_entity(value: Any, owner: str) -> str:
 
 
 class MemoriToolSpec(BaseToolSpec):
-    """LlamaIndex tools over a :class:`~memori_core.RecallEngine` for one entity: ``remember(text)``,
-    ``recall_memory(query)``, ``update_memory(fact_id, text)`` and ``forget_memory(fact_id)`` (one fact,
-    never all of them); the spec's methods are ``remember``, ``recall``, ``update`` and ``forget``.
+    """LlamaIndex tools over a :class:`~memori_core.RecallEngine` for one entity: ``remember(text, core=None)``,
+    ``recall_memory(query)``, ``list_memories(offset, limit)``, ``update_memory(fact_id, text)``,
+    ``forget_memory(fact_id)`` (one fact, never all of them) and ``restore_memory(fact_id)``, as the LangChain
+    ``memory_tools`` (:class:`~memori_core.memory_tools.MemoryTools`); the spec's methods are ``remember``,
+    ``recall``, ``list``, ``update``, ``forget`` and ``restore``.
 
     ``recall_memory`` answers with the relevant facts and their ids, best first, at most ``k``
     (``None``: the engine's ``config.limit``), or says plainly that nothing relevant
@@ -84,8 +106,8 @@ class MemoriToolSpec(BaseToolSpec):
     recall finishes in the background and serves the next call.
     """
 
-    spec_functions = [("remember", "aremember"), ("recall", "arecall"), ("update", "aupdate"),
-                      ("forget", "aforget")]
+    spec_functions = [("remember", "aremember"), ("recall", "arecall"), ("list", "alist"), ("update", "aupdate"),
+                      ("forget", "aforget"), ("restore", "arestore")]
 
     entity_id = CheckedAttribute(_required_entity)  # checked whenever set, as by the constructor
 
@@ -106,15 +128,35 @@ class MemoriToolSpec(BaseToolSpec):
             return None
         return ToolMetadata(name=TOOL_NAMES[name], description=DESCRIPTIONS[name], fn_schema=_SCHEMAS[name])
 
-    def remember(self, text: str, **foreign: Any) -> str:
-        """Save one fact about the user; answers with its id."""
+    def remember(self, text: str, core: bool | None = None, **foreign: Any) -> str:
+        """Save one fact about the user; answers with its id (or that of the fact already saying it)."""
         _refuse(foreign)
-        return self._ops.remember(self.entity_id, text)
+        return self._ops.remember(self.entity_id, text, core)
 
-    async def aremember(self, text: str, **foreign: Any) -> str:
+    async def aremember(self, text: str, core: bool | None = None, **foreign: Any) -> str:
         """Async :meth:`remember`."""
         _refuse(foreign)
-        return await self._ops.aremember(self.entity_id, text)
+        return await self._ops.aremember(self.entity_id, text, core)
+
+    def list(self, offset: int = 0, limit: int = DEFAULT_PAGE, **foreign: Any) -> str:
+        """A page of the user's facts, newest first, with their ids."""
+        _refuse(foreign)
+        return self._ops.list(self.entity_id, offset, limit)
+
+    async def alist(self, offset: int = 0, limit: int = DEFAULT_PAGE, **foreign: Any) -> str:
+        """Async :meth:`list`."""
+        _refuse(foreign)
+        return await self._ops.alist(self.entity_id, offset, limit)
+
+    def restore(self, fact_id: str, **foreign: Any) -> str:
+        """Make the user's fact ``fact_id``, which a newer fact replaced, valid again."""
+        _refuse(foreign)
+        return self._ops.restore(self.entity_id, fact_id)
+
+    async def arestore(self, fact_id: str, **foreign: Any) -> str:
+        """Async :meth:`restore`."""
+        _refuse(foreign)
+        return await self._ops.arestore(self.entity_id, fact_id)
 
     def recall(self, query: str, **foreign: Any) -> str:
         """The user's facts relevant to ``query``, with their ids, or a plain "nothing relevant"."""

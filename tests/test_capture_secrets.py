@@ -66,6 +66,11 @@ def test_a_secret_said_in_a_turn_is_not_stored_and_is_counted(turn: str, kind: s
     "User's API key is a8Kd93LmQ2.",
     "User's deploy secret is Zk39fQpL2xW8mNa7Rt5YbVc1.",
     "User's card number is ４１１１ １１１１ １１１１ １１１１.",  # fullwidth digits
+    "User's passport number is X1234567.",
+    "User's driver's license number is D123-4567-8901.",
+    "User's driving licence: MORGA753116SM9IJ.",
+    "User's national ID is 12345678Z.",
+    "User's tax file number is 123 456 782.",
 ])
 def test_secrets_worded_as_a_model_might_are_recognised(text: str) -> None:
     assert secret_in(text) is not None
@@ -90,6 +95,13 @@ def test_secrets_worded_as_a_model_might_are_recognised(text: str) -> None:
     "User's website is https://example.com/blog/my-first-post-2024.",
     "User's company id is 123e4567-e89b-12d3-a456-426614174000.",
     "User lives at 221B Baker Street.",
+    "User's passport expires in May.",
+    "User renewed their passport.",
+    "User's passport expires in May 2027.",
+    "User's passport is 10 years old.",
+    "User's passport number ends in 567.",
+    "User got their driver's licence in 2012.",
+    "User's ID card expires in 2030.",
 ])
 def test_facts_that_only_mention_a_secret_or_carry_ordinary_numbers_are_kept(text: str) -> None:
     assert secret_in(text) is None
@@ -132,3 +144,8 @@ def test_the_llm_extractor_s_secret_facts_are_refused_and_counted_the_rest_store
     assert stored(engine, "ann") == ["User is vegan."]
     stats = middleware.capture_stats
     assert (stats.completed, stats.failed, stats.refused_facts) == (1, 0, 3)
+
+
+@pytest.mark.parametrize("text", ["User's passport number is X1234567.", "User's national ID is 12345678Z."])
+def test_an_id_document_number_is_named_as_such(text: str) -> None:
+    assert secret_in(text) == "an ID document number"

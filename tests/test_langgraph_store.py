@@ -135,7 +135,7 @@ SEQUENCES: dict[str, list[tuple[Any, ...]]] = {
     "items put with index=False come unscored after the scored ones": [
         ("put", "alice", "p", PREFS), ("put", "alice", "x1", HIDDEN, {"index": False}),
         ("put", "alice", "a", ALLERGY), ("put", "alice", "c", CITY),
-        ("put", "alice", "x2", {**HIDDEN, "content": "User's door code is 4321.", "kind": "pref"}, {"index": False}),
+        ("put", "alice", "x2", {**HIDDEN, "content": "User's door code changes monthly.", "kind": "pref"}, {"index": False}),
         ("put", "bob", "x1", HIDDEN, {"index": False}),
         ("search", "alice", {"query": "where does the user live? Rua Augusta", "limit": 50}),
         ("search", "alice", {"query": "Rua Augusta door code", "limit": 4}),  # the page ends with the first one
@@ -587,6 +587,7 @@ def test_gate_on_returns_only_what_passes_the_relevance_gate() -> None:
     ns = ("memories", "alice")
     for i, text in enumerate(["Allergic to peanuts.", "Lives in Lisbon.", "Plays the cello."]):
         store.put(ns, f"k{i}", {"content": text})
+    store.engine.update("alice", "k0", core=False)  # a put allergy is core, appended to every recall: not here
     query = "Which snacks contain peanuts? I am allergic"
     expect = [f.id for f in store.engine.recall(query, "alice", limit=10)]
     assert [i.key for i in store.search(ns, query=query)] == expect == ["k0"]  # the gate dropped the others
@@ -897,6 +898,45 @@ def test_bad_input_raises_clearly_and_loses_nothing() -> None:
     refused(ValueError, "1000 bytes", lambda: asyncio.run(store.abatch(
         [PutOp(ns, "k2", CITY), PutOp(ns, "k3", {"content": "y" * 5000})])))
     assert store.get(ns, "k").value == PREFS
+
+
+@pytest.mark.parametrize(("value", "where", "kind"), [
+    ({"content": "User's wifi password is Tr0ub4dor&3."}, "value['content']", "a password or PIN"),
+    ({"content": "User's card is 4111 1111 1111 1111."}, "value['content']", "a payment card number"),
+    ({"content": "User's SSN is 123-45-6789."}, "value['content']", "a Social Security number"),
+    ({"content": "User's passport number is X1234567."}, "value['content']", "an ID document number"),
+    ({"content": "User has an OpenAI account.", "notes": ["ok", "key: sk-proj-abcdefghijklmnopqrstuvwxyz012345"]},
+     "value['notes'][1]", "an API key or token"),
+])
+def test_a_put_carrying_a_secret_is_refused_naming_the_field_never_the_secret(value: dict[str, Any], where: str,
+                                                                              kind: str) -> None:
+    store = memori_store()
+    ns = ("memories", "alice")
+    store.put(ns, "city", CITY)
+    before = store.engine.export("alice")
+    for put in (lambda: store.put(ns, "k", value), lambda: asyncio.run(store.aput(ns, "k", value))):
+        with pytest.raises(ValueError) as info:
+            put()
+        message = str(info.value)
+        assert message.startswith(f"{where} of 'k' carries {kind}") and "nothing was written" in message
+        assert not any(secret in message for secret in ("Tr0ub4dor", "4111", "6789", "X1234567", "sk-proj"))
+        assert store.engine.export("alice") == before
+    store.put(ns, "k", {"content": "User's passport expires in May."})  # no number given: kept
+    assert store.get(ns, "k").value == {"content": "User's passport expires in May."}
+
+
+def test_a_put_of_a_care_fact_is_core_and_injected_on_every_turn_as_captured_ones_are() -> None:
+    store = memori_store()
+    ns = ("memories", "alice")
+    store.put(ns, "allergy", {"content": "User is allergic to peanuts."})
+    store.put(ns, "city", {"content": "User lives in Lisbon."})
+    store.put(ns, "friend", {"content": "User's friend Tom is allergic to cats."})  # outside the household
+    core = {f.content: f.metadata.get("core", False) for f in store.engine.list("alice")}
+    assert core == {"User is allergic to peanuts.": True, "User lives in Lisbon.": False,
+                    "User's friend Tom is allergic to cats.": False}
+    assert "User is allergic to peanuts." in [f.content for f in store.engine.recall("Sure, write the recipe.",
+                                                                                     "alice")]
+    assert store.get(ns, "allergy").value == {"content": "User is allergic to peanuts."}
 
 
 def test_constructor_arguments_are_checked() -> None:

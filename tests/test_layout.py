@@ -19,7 +19,7 @@ FRAMEWORKS = ("langchain", "langchain_core", "langgraph", "llama_index")
 LAYERS: dict[str, int] = {
     # foundations: values, checks, text analysis, the config and the block
     "_version": 0, "text": 0, "validate": 0, "facts": 0, "filters": 0, "records": 0,
-    "config": 0, "explain": 0, "context": 0, "placement": 0, "query": 0, "judge": 0, "lanes": 0, "slots": 0,
+    "config": 0, "explain": 0, "context": 0, "placement": 0, "query": 0, "judge": 0, "lanes": 0, "slots": 0, "meta_questions": 0,
     "argspec": 0, "bounded": 0,
     # pure ranking functions, the durable store, the embedders
     "ranking": 1, "store": 1, "embedders": 1, "minilm": 1,
@@ -30,7 +30,7 @@ LAYERS: dict[str, int] = {
     # the engine
     "engine": 3,
     # what is built on the engine: capture, extraction, provider SDKs, evaluation
-    "extraction": 4, "capture": 4, "capture_failures": 4, "unanswered": 4, "sdk": 4, "adapter_args": 4, "metadata_keys": 4, "evaluation": 4, "memory_tools": 4,
+    "extraction": 4, "capture": 4, "capture_failures": 4, "unanswered": 4, "sdk": 4, "adapter_args": 4, "metadata_keys": 4, "evaluation": 4, "memory_tools": 4, "tool_writes": 4,
     "mcp_server": 4,
     # the command line and the package's public names
     "cli": 5, "<top>": 5,

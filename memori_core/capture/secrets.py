@@ -43,6 +43,19 @@ _SSN_DASHED = re.compile(r"(?<![\d-])(\d{3})-(\d{2})-(\d{4})(?![\d-])")
 _SSN_NAMED = re.compile(r"\b(?:SSN|social\s+security(?:\s+number)?|SS\s?#)\D{0,20}?(\d{3})[ -]?(\d{2})[ -]?(\d{4})\b",
                         re.IGNORECASE)
 _IBAN = re.compile(r"\b([A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30})\b", re.IGNORECASE)
+# An identity document's number given with its value: "passport number is X1234567", "driver's licence: D123-4567",
+# "national ID 12345678Z" (not "passport expires in May", "renewed their passport": no value with a digit follows).
+_ID_DOCUMENT = (r"(?:passport|(?:driver'?s'?|driving)\s+licen[cs]e|national\s+(?:id|identity|insurance)(?:\s+card)?"
+                r"|(?:id|identity)\s+(?:card|document)|tax\s+(?:id|identification|file)|social\s+insurance"
+                r"|residence\s+permit|aadhaa?r|dni|nie|nif)")
+_ID_NUMBER = re.compile(
+    rf"\b{_ID_DOCUMENT}(?:\s+(?:number|no\.?|num|#))?\s*(?:\bis\b|\bwas\b|:|=|#)?\s*"
+    r"(?P<value>(?=[A-Za-z0-9-]*\d)[A-Za-z0-9][A-Za-z0-9-]*(?:\s\d[\d-]*)*)(?![\w-])", re.IGNORECASE)
+
+
+def _id_number_in(text: str) -> bool:
+    # a number of at least five letters and digits: not "passport is 10 years old"
+    return any(sum(c.isalnum() for c in m.group("value")) >= 5 for m in _ID_NUMBER.finditer(text))
 
 
 def _luhn_valid(digits: str) -> bool:
@@ -106,9 +119,12 @@ def secret_in(text: str) -> str | None:
     """What secret ``text`` (an extracted fact) carries, or ``None``: a password, passcode or PIN with its value
     ("User's password is hunter2."), a payment card number (a Luhn-valid run of 13 to 19 digits, spaces or dashes
     allowed), a US Social Security number, an IBAN (its check digits valid), or an API key or token (a vendor's
-    format such as "sk-..." or "ghp_...", a value named a key or token, or a long random-looking string).
+    format such as "sk-..." or "ghp_...", a value named a key or token, or a long random-looking string), or an
+    identity document's number given with its value (a passport, driver's licence, national ID or tax ID number:
+    "User's passport number is X1234567.").
     Capture refuses such a fact: stored, it would be kept and injected into later prompts. A fact that only
-    mentions one ("User forgot their password.", "User's card number ends in 4242.") is not a secret."""
+    mentions one ("User forgot their password.", "User's card number ends in 4242.", "User's passport expires in
+    May.") is not a secret."""
     text = unicodedata.normalize("NFKC", text)  # fullwidth digits and letters read as ASCII
     if _STATED_SECRET.search(text) or _SECRET_AS.search(text) or _PIN.search(text):
         return "a password or PIN"
@@ -118,6 +134,8 @@ def secret_in(text: str) -> str | None:
         return "a Social Security number"
     if _iban_in(text):
         return "a bank account number (IBAN)"
+    if _id_number_in(text):
+        return "an ID document number"
     if (_KEY_FORMAT.search(text) or _NAMED_KEY.search(text)
             or any(_random_looking(m.group()) for m in _LONG_TOKEN.finditer(text))):
         return "an API key or token"

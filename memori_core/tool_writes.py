@@ -1,0 +1,222 @@
+"""What a model-driven write of a fact does besides storing it: the agent tools' ``remember`` and the MCP server's
+``add`` (:mod:`memori_core.memory_tools`, :mod:`memori_core.mcp_server`).
+
+A model writes what the user told it as it sees fit, often again and in other words, and tells a change as a
+plain new fact ("User lives in Porto." after "User lives in Lisbon.") rather than updating the old one. So a
+model's write, unlike ``engine.add`` (the app's own API, which stores what it is given):
+
+- is not stored again when a valid fact of the user's already says it (:func:`same_fact`: the same normalised
+  text, "I'm allergic to peanuts." and "The user is allergic to peanuts." alike:
+  :func:`~memori_core.text.normalize_fact_text`);
+  the answer names that fact's id;
+- ends the stored facts it replaces (:func:`ended_by`), with capture's rules
+  (:func:`memori_core.extraction.supersede.replaces`): a change told as such ("User works at Meta now.", "User is
+  not vegetarian anymore."), a denial, a refinement; and, since a model writes what holds now, a plain statement of
+  the user's home, job or age ("User lives in Porto.") ends the stored one of the same form ("User lives in
+  Lisbon."), read as capture reads "I live in Porto now". An ended fact is kept as history (``engine.restore``
+  makes it valid again), and the answer names it, so the model can undo a wrong replacement;
+- is ``core`` (recalled on every turn) when it is a care fact, by the rule capture marks core by
+  (:func:`~memori_core.extraction.core_facts.is_core_fact`: an allergy, a medication, a diet), unless the call
+  says ``core`` itself.
+
+The decisions here are pure; :func:`plan_write` / :func:`aplan_write` read the facts they are made over (the
+user's best-ranked facts for the text, and their newest ones), as capture reads the facts it shows an extractor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .capture.shown_facts import SLOT_SCAN_LIMIT
+from .extraction.core_facts import is_core_fact
+from .extraction.grammar import is_past_statement
+from .extraction.slots import content_words, is_change, is_negated, is_planned
+from .extraction.supersede import hangs_on, replaces
+from .extraction.verdicts import KEPT_REWRITTEN, SentenceVerdict
+from .ranking.core import CORE_KEY
+from .slots import slot_keys
+from .text import normalize_fact_text
+
+__all__ = ["NEAREST_LIMIT", "ToolWrite", "Written", "acopies_of", "aplan_write", "awrite_facts", "copies_of",
+           "ended_by", "is_core", "is_core_write", "plan_write", "same_fact"]
+
+NEAREST_LIMIT = 10
+"""How many of the user's best-ranked facts for a written text (``engine.nearest``) a write is checked against,
+besides their :data:`~memori_core.capture.shown_facts.SLOT_SCAN_LIMIT` newest."""
+
+# The slots a plain present statement of the user's changes, when a stored fact says the same of another value:
+# one home, one job, one age at a time ("User lives in Porto." over "User lives in Lisbon."). Diets, drinks,
+# pets and hobbies hold several things ("User eats cheese." leaves "User eats eggs."): only a change told as one
+# ends them.
+_ONE_VALUE_SLOTS = frozenset({"residence", "job", "age"})
+
+
+class _Fact(Protocol):
+    """A stored or recalled fact: its id, text and metadata."""
+
+    id: str
+    content: str
+    metadata: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ToolWrite:
+    """What a model's write of ``text`` does: nothing but answer ``same`` (a valid fact that already says it), or
+    store ``text`` (``core`` or not), ending the facts of ``ends``."""
+
+    text: str
+    core: bool
+    same: _Fact | None = None
+    ends: tuple[_Fact, ...] = ()
+
+
+def is_core_write(text: str, core: bool | None = None) -> bool:
+    """Whether a model's write of ``text`` is core: ``core`` when the call gives it, else capture's rule
+    (:func:`~memori_core.extraction.core_facts.is_core_fact`)."""
+    return is_core_fact(text) if core is None else core
+
+
+def same_fact(text: str, facts: Iterable[_Fact]) -> _Fact | None:
+    """The first of ``facts`` whose text says ``text`` (the same :func:`~memori_core.text.normalize_fact_text`
+    key), or ``None``."""
+    key = normalize_fact_text(text)
+    return next((f for f in facts if normalize_fact_text(f.content) == key), None)
+
+
+_LINKS = frozenset("in at with as a an for from to the on near by".split())
+
+
+def _frame(text: str) -> tuple[str, ...]:
+    """How ``text`` says what it says: its subject and verb, and the word after them when that is a preposition
+    or an article ("user lives in", "user is a", "user is"): "User lives with Rui." is not said as a home is."""
+    words = normalize_fact_text(text).split()
+    return tuple(words[:3]) if len(words) > 2 and words[2] in _LINKS else tuple(words[:2])
+
+
+def _plain_present(text: str) -> bool:
+    """Whether ``text`` states what holds now, without a change word: "User lives in Porto." (not "User lived in
+    Porto.", "User is moving to Porto next month.", "User doesn't live in Porto.", "User moved to Porto.")."""
+    return not (is_past_statement(text) or is_planned(text) or is_negated(text) or is_change(text))
+
+
+def _ends_as_news(text: str, words: frozenset[str], old: str, old_words: frozenset[str]) -> bool:
+    """Whether the plain present ``text`` ends ``old`` read as news ("... now"): only in a one-value slot of the
+    same person, when both say it the same way (:func:`_frame`: "User lives in ..."), and then as capture's rules
+    read the change (a home with whom leaves where, a goal, what held once...)."""
+    shared = {key.split(":", 1)[1] for key in slot_keys(text) & slot_keys(old)}
+    if not shared & _ONE_VALUE_SLOTS or _frame(text) != _frame(old):
+        return False
+    news = SentenceVerdict(sentence=f"{text.rstrip(' .!')} now.", fact=text, reason=KEPT_REWRITTEN)
+    return replaces(news, words, old, old_words)
+
+
+def ended_by(text: str, facts: Iterable[_Fact]) -> list[_Fact]:
+    """The facts of ``facts`` (the user's valid facts) that a model's write of ``text`` ends: those capture's rules
+    say it replaces (:func:`~memori_core.extraction.supersede.replaces`, ``text`` read as said), those of a
+    one-value slot it restates with another value (module docstring), and what hung on a state it ends
+    (:func:`~memori_core.extraction.supersede.hangs_on`). Never one saying the same as ``text``."""
+    key, words = normalize_fact_text(text), content_words(text)
+    said = SentenceVerdict(sentence=text, fact=text, reason=KEPT_REWRITTEN)
+    plain = _plain_present(text)
+    candidates = [f for f in dict((f.id, f) for f in facts).values() if normalize_fact_text(f.content) != key]
+    ended = []
+    for fact in candidates:
+        old = content_words(fact.content)
+        if replaces(said, words, fact.content, old) or (plain and _ends_as_news(text, words, fact.content, old)):
+            ended.append(fact)
+    gone = {f.id for f in ended}
+    ended += [f for f in candidates if f.id not in gone and hangs_on(text, f.content, state_ended=bool(ended))]
+    return ended
+
+
+def _decide(text: str, core: bool | None, facts: Sequence[_Fact]) -> ToolWrite:
+    same = same_fact(text, facts)
+    if same is not None:
+        return ToolWrite(text, is_core_write(text, core), same=same)
+    return ToolWrite(text, is_core_write(text, core), ends=tuple(ended_by(text, facts)))
+
+
+def plan_write(engine: Any, entity_id: str, text: str, core: bool | None = None) -> ToolWrite:
+    """What a model's write of ``text`` for ``entity_id`` does (:class:`ToolWrite`), over the user's
+    :data:`NEAREST_LIMIT` best-ranked facts for it and their newest ones."""
+    facts = [*engine.nearest(text, entity_id, NEAREST_LIMIT), *engine.list(entity_id, limit=SLOT_SCAN_LIMIT)]
+    return _decide(text, core, facts)
+
+
+async def aplan_write(engine: Any, entity_id: str, text: str, core: bool | None = None) -> ToolWrite:
+    """Async :func:`plan_write`."""
+    facts = [*await engine.anearest(text, entity_id, NEAREST_LIMIT),
+             *await engine.alist(entity_id, limit=SLOT_SCAN_LIMIT)]
+    return _decide(text, core, facts)
+
+
+@dataclass(frozen=True)
+class Written:
+    """What :func:`awrite_facts` did for one text: the id that holds it, whether that fact was ``already`` stored,
+    and the facts it ended (``ended``)."""
+
+    id: str
+    already: bool
+    ended: tuple[_Fact, ...] = ()
+
+
+async def awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core: bool | None = None,
+                       landed: list[str] | None = None) -> list[Written]:
+    """Write ``texts`` for ``entity_id`` as a model's writes (module docstring), one :class:`Written` per text, in
+    order: those that end nothing in one ``add``, each that ends stored facts in an ``add`` of its own (a
+    supersede links the facts it ends to the one new fact). Texts saying the same as one before them in
+    ``texts`` are that one. ``landed`` (when given) gets the ids of each write as it lands: a failure part-way
+    leaves in it what was stored before it."""
+    landed = [] if landed is None else landed
+    newest = await engine.alist(entity_id, limit=SLOT_SCAN_LIMIT)
+    plans: dict[str, ToolWrite] = {}  # by normalised text: a repeat in the call is its first
+    for text in texts:
+        key = normalize_fact_text(text)
+        if key not in plans:
+            plans[key] = _decide(text, core, [*await engine.anearest(text, entity_id, NEAREST_LIMIT), *newest])
+    out: dict[str, Written] = {}
+    for key, plan in plans.items():
+        if plan.same is not None:
+            now = is_core(plan.same)
+            if (core is not None and now != core) or (core is None and plan.core and not now):
+                await engine.aupdate(entity_id, plan.same.id, core=plan.core)
+                landed.append(plan.same.id)
+            out[key] = Written(plan.same.id, True)
+    plain = [(key, p) for key, p in plans.items() if key not in out and not p.ends]
+    if plain:
+        ids = await engine.aadd(entity_id, [p.text for _, p in plain], core=[p.core for _, p in plain])
+        landed.extend(ids)
+        out.update({key: Written(fid, False) for (key, _), fid in zip(plain, ids)})
+    for key, plan in plans.items():
+        if key not in out:
+            (fid,) = await engine.aadd(entity_id, [plan.text], core=plan.core, supersedes=[f.id for f in plan.ends])
+            landed.append(fid)
+            out[key] = Written(fid, False, plan.ends)
+    return [out[normalize_fact_text(text)] for text in texts]
+
+
+def _copies(text: str, fact_id: str, facts: Iterable[_Fact]) -> list[str]:
+    key = normalize_fact_text(text)
+    return list(dict.fromkeys(f.id for f in facts if f.id != fact_id and normalize_fact_text(f.content) == key))
+
+
+def copies_of(engine: Any, entity_id: str, fact_id: str, text: str) -> list[str]:
+    """The ids of ``entity_id``'s valid facts other than ``fact_id`` that say ``text`` (its text) too: written
+    twice in other words, or under another id ("I'm allergic to peanuts." and "User is allergic to peanuts."),
+    which recall shows as one (``RecallConfig.one_per_text``), so a model forgetting the one it was shown must
+    erase them all. Read as :func:`plan_write` reads."""
+    return _copies(text, fact_id, [*engine.nearest(text, entity_id, NEAREST_LIMIT),
+                                   *engine.list(entity_id, limit=SLOT_SCAN_LIMIT)])
+
+
+async def acopies_of(engine: Any, entity_id: str, fact_id: str, text: str) -> list[str]:
+    """Async :func:`copies_of`."""
+    return _copies(text, fact_id, [*await engine.anearest(text, entity_id, NEAREST_LIMIT),
+                                   *await engine.alist(entity_id, limit=SLOT_SCAN_LIMIT)])
+
+
+def is_core(fact: _Fact) -> bool:
+    """Whether ``fact`` is marked core."""
+    return fact.metadata.get(CORE_KEY) is True

@@ -1,0 +1,258 @@
+"""A model's writes (memori_core/tool_writes.py) through the agent tools (``create_agent`` with LangChain's fake chat
+model, LlamaIndex's ``MemoriToolSpec``) and the MCP server (the SDK's client, in memory), over real in-memory Chroma:
+a changed home, job or diet ends the old fact (kept as history, restorable, named in the answer); a fact already
+stored in other words is not stored again; ``forget_memory`` erases the copies recall folded into one; care facts
+are core; "What do you know about me?" lists the user's facts."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+from langchain.agents import create_agent
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from mcp.shared.memory import create_connected_server_and_client_session
+
+from memori_core import ChromaStore, RecallEngine
+from memori_core.mcp_server import build_server
+from memori_core.memory_tools import NOTHING_STORED, MemoryTools
+from memori_core.meta_questions import asks_what_memory_holds
+from memori_core.tool_writes import ended_by, same_fact
+from memori_langchain import memory_tools
+from memori_llamaindex import MemoriToolSpec
+from tests._helpers import ungated_engine
+from tests._langchain_fakes import replies
+
+USER = {"configurable": {"entity_id": "ann"}}
+
+
+def call(name: str, call_id: str, **args: object) -> AIMessage:
+    return AIMessage("", tool_calls=[{"name": name, "args": dict(args), "id": call_id, "type": "tool_call"}])
+
+
+def answers(result: dict) -> list[str]:
+    return [m.content for m in result["messages"] if isinstance(m, ToolMessage)]
+
+
+def valid(engine: RecallEngine, entity: str = "ann") -> list[str]:
+    return sorted(f.content for f in engine.list(entity))
+
+
+def fact_id_in(answer: str) -> str:
+    return re.search(r"fact ([0-9a-f]{32})", answer).group(1)  # type: ignore[union-attr]
+
+
+@pytest.fixture
+def engine(hash_embedder) -> RecallEngine:
+    return ungated_engine(hash_embedder)
+
+
+def test_a_remembered_change_of_home_job_and_diet_ends_the_old_fact_and_says_which(engine):
+    model = replies(
+        call("remember", "1", text="User lives in Lisbon."), call("remember", "2", text="User lives in Porto."),
+        call("remember", "3", text="User works at Google."), call("remember", "4", text="User works at Meta now."),
+        call("remember", "5", text="User is vegetarian."),
+        call("remember", "6", text="User is not vegetarian anymore."),
+        AIMessage("Noted."))
+    result = create_agent(model, memory_tools(engine)).invoke({"messages": [HumanMessage("news")]}, config=USER)
+    said = answers(result)
+    assert valid(engine) == ["User is not vegetarian anymore.", "User lives in Porto.", "User works at Meta now."]
+    lisbon = fact_id_in(said[0])
+    assert said[1].startswith("Remembered as fact ")
+    assert f"It replaces fact {lisbon}: User lives in Lisbon. (kept as history; if both still hold, call " \
+           f"restore_memory with fact_id {lisbon})" in said[1]
+    assert "It replaces fact" in said[3] and "It replaces fact" in said[5]
+    porto = fact_id_in(said[1])
+    assert [v.content for v in engine.history("ann", porto)] == ["User lives in Lisbon.", "User lives in Porto."]
+    assert [f.content for f in engine.recall("Where do I live?", "ann")][:1] == ["User lives in Porto."]
+
+
+def test_restore_memory_undoes_a_replacement_the_model_finds_wrong_and_keeps_the_newer_fact(engine):
+    tools = {t.name: t for t in memory_tools(engine)}
+    tools["remember"].invoke({"text": "User lives in Lisbon."}, config=USER)
+    answer = tools["remember"].invoke({"text": "User lives in Porto."}, config=USER)
+    lisbon = answer.split("It replaces fact ")[1].split(":")[0]
+    assert tools["restore_memory"].invoke({"fact_id": lisbon}, config=USER) == \
+        f"Restored fact {lisbon}, valid again: User lives in Lisbon."
+    assert valid(engine) == ["User lives in Lisbon.", "User lives in Porto."]
+    again = tools["restore_memory"].invoke({"name": "restore_memory", "args": {"fact_id": lisbon}, "id": "c",
+                                            "type": "tool_call"}, config=USER)
+    assert again.status == "error" and "ann" not in again.content and "valid" in again.content
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("User has a dog named Rex.", "User has a cat named Tom."),  # pets: several at once
+    ("User is allergic to peanuts.", "User is allergic to shellfish."),  # no slot: both hold
+    ("User likes coffee.", "User likes green tea."),
+    ("User eats eggs.", "User eats cheese."),
+    ("User lives in Lisbon.", "User's sister lives in Porto."),  # another person's home
+    ("User lives in Lisbon.", "User lives with Rui."),  # with whom, not where
+    ("User lives in Lisbon.", "User lived in Rome as a child."),  # the past
+    ("User lives in Lisbon.", "User is planning to move to Bath."),  # a plan
+    ("User works at Google.", "User teaches yoga on weekends."),
+    ("User works at Google.", "User works remotely."),
+])
+def test_a_new_fact_that_can_hold_beside_the_stored_one_ends_nothing(old: str, new: str) -> None:
+    class Fact:
+        id, metadata = "f1", {}
+        content = old
+
+    assert ended_by(new, [Fact()]) == []
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("User lives in Lisbon.", "User lives in Porto."),
+    ("User works at Google.", "User works at Meta."),
+    ("User is 30.", "User is 31."),
+    ("User is vegetarian.", "User is not vegetarian anymore."),
+    ("User has a golden retriever.", "User has a golden retriever called Bo."),  # a refinement
+    ("User lives in Lisbon.", "User doesn't live in Lisbon."),  # a denial
+])
+def test_a_change_ends_the_stored_fact_as_capture_would(old: str, new: str) -> None:
+    class Fact:
+        id, metadata = "f1", {}
+        content = old
+
+    assert [f.id for f in ended_by(new, [Fact()])] == ["f1"]
+
+
+def test_a_fact_said_again_in_other_words_is_not_stored_twice_and_the_answer_names_the_stored_one(engine):
+    tools = {t.name: t for t in memory_tools(engine)}
+    first = tools["remember"].invoke({"text": "I'm allergic to peanuts."}, config=USER)
+    second = tools["remember"].invoke({"text": "The user is allergic to peanuts."}, config=USER)
+    assert second == f"Already remembered as fact {fact_id_in(first)}: I'm allergic to peanuts. (not stored again)"
+    assert engine.count("ann", include_invalid=True) == 1
+    # an updated fact keeps its id: a remember of its new text finds it there
+    (lisbon,) = engine.add("bob", ["User lives in Lisbon."])
+    tools["update_memory"].invoke({"fact_id": lisbon, "text": "User lives in Porto."}, config=as_bob())
+    answer = tools["remember"].invoke({"text": "User lives in Porto."}, config=as_bob())
+    assert answer.startswith(f"Already remembered as fact {lisbon}")
+    assert valid(engine, "bob") == ["User lives in Porto."]
+
+
+def as_bob() -> dict:
+    return {"configurable": {"entity_id": "bob"}}
+
+
+def test_forget_memory_erases_every_valid_copy_so_none_comes_back(engine):
+    # written before remember looked for copies (or by engine.add): two rows recall shows as one
+    (first,) = engine.add("ann", ["I'm allergic to peanuts."])
+    (second,) = engine.add("ann", ["User is allergic to peanuts."])
+    (dog,) = engine.add("ann", ["User has a dog named Rex."])
+    assert first != second
+    tools = {t.name: t for t in memory_tools(engine)}
+    answer = tools["forget_memory"].invoke({"fact_id": second}, config=USER)
+    assert answer == f"Forgot fact {second}, and 1 other fact saying the same ({first})."
+    assert [f.id for f in engine.list("ann", include_invalid=True)] == [dog]
+
+
+def test_care_facts_a_tool_writes_are_core_unless_the_call_says_otherwise(engine):
+    tools = {t.name: t for t in memory_tools(engine)}
+    for text, core in (("User is allergic to peanuts.", None), ("User takes warfarin.", None),
+                       ("User lives in Lisbon.", None), ("User is vegan.", False), ("User hates mornings.", True)):
+        tools["remember"].invoke({"text": text} | ({} if core is None else {"core": core}), config=USER)
+    marks = {f.content: f.metadata.get("core", False) for f in engine.list("ann")}
+    assert marks == {"User is allergic to peanuts.": True, "User takes warfarin.": True,
+                     "User lives in Lisbon.": False, "User is vegan.": False, "User hates mornings.": True}
+    # a repeat with core=true marks the stored fact core, a plain repeat never unmarks it
+    tools["remember"].invoke({"text": "User lives in Lisbon.", "core": True}, config=USER)
+    tools["remember"].invoke({"text": "User hates mornings."}, config=USER)
+    marks = {f.content: f.metadata.get("core", False) for f in engine.list("ann")}
+    assert marks["User lives in Lisbon."] is True and marks["User hates mornings."] is True
+    bad = tools["remember"].invoke({"name": "remember", "args": {"text": "User is tall.", "core": "maybe"},
+                                    "id": "c", "type": "tool_call"}, config=USER)
+    assert bad.status == "error" and "core" in bad.content
+
+
+@pytest.mark.parametrize("question", ["What do you know about me?", "What do you remember about me?",
+                                      "Do you remember anything about me?", "What have I told you so far?",
+                                      "Who am I?", "Tell me everything you know about me.", "everything about me"])
+def test_recall_memory_lists_the_users_facts_for_what_memory_holds(engine, question: str) -> None:
+    engine.add("ann", ["User is allergic to peanuts.", "User has a dog named Rex.", "User lives in Lisbon."])
+    recall = {t.name: t for t in memory_tools(engine)}["recall_memory"]
+    answer = recall.invoke({"query": question}, config=USER)
+    assert answer.startswith("Facts stored about the user, newest first (1 to 3):")
+    assert all(text in answer for text in ("peanuts", "Rex", "Lisbon"))
+    assert recall.invoke({"query": question}, config={"configurable": {"entity_id": "nobody"}}) == NOTHING_STORED
+
+
+@pytest.mark.parametrize("question", ["What do you know about my sister?", "What have I told you about my diet?",
+                                      "Do you know a good pizza place?", "Where do I live?", "Who am I meeting?",
+                                      "What do you remember about our trip to Rome?", "Do you remember my dog's name?"])
+def test_questions_about_a_topic_are_not_taken_for_what_memory_holds(question: str) -> None:
+    assert not asks_what_memory_holds(question)
+
+
+def test_list_memories_pages_newest_first_and_says_how_to_go_on(engine):
+    engine.add("ann", [f"User fact number {i}." for i in range(5)])
+    listing = {t.name: t for t in memory_tools(engine)}["list_memories"]
+    first = listing.invoke({"limit": 2}, config=USER)
+    assert first.splitlines()[0] == "Facts stored about the user, newest first (1 to 2):"
+    assert first.splitlines()[-1] == "More are stored: call list_memories with offset=2."
+    last = listing.invoke({"offset": 4, "limit": 2}, config=USER)
+    assert "(5 to 5)" in last and "More are stored" not in last
+    assert sum(line.startswith("- [") for line in (first + "\n" + last).splitlines()) == 3
+    bad = listing.invoke({"name": "list_memories", "args": {"limit": 0}, "id": "c", "type": "tool_call"},
+                         config=USER)
+    assert bad.status == "error" and "limit" in bad.content
+
+
+def test_the_llamaindex_spec_has_the_same_tools_and_writes(engine):
+    tools = {t.metadata.name: t for t in MemoriToolSpec(engine, "ann").to_tool_list()}
+    assert list(tools) == ["remember", "recall_memory", "list_memories", "update_memory", "forget_memory",
+                           "restore_memory"]
+    tools["remember"].call(text="User lives in Lisbon.")
+    moved = str(tools["remember"].call(text="User lives in Porto."))
+    assert "It replaces fact" in moved and valid(engine) == ["User lives in Porto."]
+    assert "User lives in Porto." in str(tools["list_memories"].call())
+    assert "Porto" in str(tools["recall_memory"].call(query="What do you remember about me?"))
+
+
+def test_the_async_tools_write_as_the_sync_ones(engine):
+    ops = MemoryTools(engine)
+
+    async def run() -> list[str]:
+        return [await ops.aremember("ann", "User lives in Lisbon."), await ops.aremember("ann", "User lives in Porto."),
+                await ops.aremember("ann", "The user lives in Porto."), await ops.arecall("ann", "Who am I?")]
+
+    lisbon, porto, again, listed = asyncio.run(run())
+    assert "It replaces fact" in porto and again.startswith(f"Already remembered as fact {fact_id_in(porto)}")
+    assert "User lives in Porto." in listed and "Lisbon" not in listed
+    assert (asyncio.run(ops.aforget("ann", fact_id_in(porto)))).startswith(f"Forgot fact {fact_id_in(porto)}")
+
+
+def test_mcp_add_ends_a_changed_fact_finds_a_stored_one_and_marks_care_facts_core(engine):
+    async def run() -> tuple[dict, dict]:
+        async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as s:
+            first = (await s.call_tool("add", {"facts": ["User lives in Lisbon.", "I'm allergic to peanuts."]}))
+            second = (await s.call_tool("add", {"facts": ["User lives in Porto.", "The user is allergic to peanuts.",
+                                                          "User plays the cello."]}))
+            return first.structuredContent, second.structuredContent
+
+    first, second = asyncio.run(run())
+    lisbon, peanuts = first["ids"]
+    assert second["ids"][1] == peanuts and second["already"] == [peanuts]
+    assert second["replaced"] == [{"id": lisbon, "text": "User lives in Lisbon.", "by": second["ids"][0]}]
+    assert valid(engine) == ["I'm allergic to peanuts.", "User lives in Porto.", "User plays the cello."]
+    assert {f.content: f.metadata.get("core", False) for f in engine.list("ann")}["I'm allergic to peanuts."]
+
+
+def test_same_fact_reads_the_user_subject_as_capture_does() -> None:
+    class Fact:
+        id, metadata, content = "f1", {}, "User is allergic to peanuts."
+
+    assert same_fact("I'm allergic to peanuts.", [Fact()]) is not None
+    assert same_fact("User is allergic to cats.", [Fact()]) is None
+
+
+def test_an_engine_add_stays_as_it_is(engine):
+    (lisbon,) = engine.add("ann", ["User lives in Lisbon."])
+    engine.add("ann", ["User lives in Porto."])
+    assert valid(engine) == ["User lives in Lisbon.", "User lives in Porto."]
+    assert engine.get("ann", [lisbon])[0].metadata.get("core") is None
+
+
+def test_a_fresh_user_gets_nothing_stored_from_a_real_engine() -> None:
+    engine = RecallEngine(store=ChromaStore.in_memory())
+    assert MemoryTools(engine).list("ann") == NOTHING_STORED
