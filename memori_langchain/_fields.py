@@ -47,10 +47,20 @@ class MemoriFields(BaseModel):
     _check_timeout = field_validator("timeout", mode="before")(named_by_class(check_timeout))
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # ``MemoriRetriever(engine, "alice")``, as the other adapters take them: the engine and the entity by
+        # position, every other argument by name.
+        owner = type(self).__name__
+        if len(args) > 2:
+            raise TypeError(f"{owner}: takes engine and entity_id by position, the other arguments by name "
+                            f"(got {len(args)} positional arguments)")
+        for name, value in zip(("engine", "entity_id"), args):
+            if name in kwargs:
+                raise TypeError(f"{owner}: got {name} both by position and by name")
+            kwargs[name] = value
         try:
-            super().__init__(*args, **kwargs)
+            super().__init__(**kwargs)
         except ValidationError as exc:
-            raise argument_error(type(self).__name__, exc.errors()) from None
+            raise argument_error(owner, exc.errors()) from None
 
     def __setattr__(self, name: str, value: Any) -> None:
         try:

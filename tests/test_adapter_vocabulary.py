@@ -517,3 +517,17 @@ def test_other_fields_set_later_are_checked_too(allergies: RecallEngine) -> None
     with pytest.raises(TypeError, match="MemoriRetriever: strict must be True or False, got str 'no'"):
         retriever.strict = "no"
     assert (block.capture, block.k, retriever.timeout, retriever.strict) == (False, None, None, False)
+
+
+@pytest.mark.parametrize("cls", [lc.MemoriRetriever, lc.MemoriContextInjector])
+def test_the_langchain_retriever_and_injector_take_engine_and_entity_by_position(cls: Any,
+                                                                               allergies: RecallEngine) -> None:
+    # As docs/langchain.md writes them, and as MemoriMiddleware(engine, ...) takes them.
+    made = cls(allergies, "ann", k=2)
+    assert made.engine is allergies and made.entity_id == "ann" and made.k == 2
+    with pytest.raises(TypeError, match=f"{cls.__name__}: takes engine and entity_id by position"):
+        cls(allergies, "ann", 2)
+    with pytest.raises(TypeError, match=f"{cls.__name__}: got engine both by position and by name"):
+        cls(allergies, engine=allergies)
+    with pytest.raises(TypeError, match="engine must be a memori_core.RecallEngine"):
+        cls("not an engine")
