@@ -132,6 +132,14 @@ def test_a_turn_accepting_what_the_assistant_offered_recalls_what_the_earlier_tu
                                                                                           context=[EARLIER])]
 
 
+def test_a_request_opening_with_please_is_no_follow_up_but_yes_and_sure_go_on():
+    from memori_core.ranking.conversation import goes_on_from_the_conversation
+
+    assert not goes_on_from_the_conversation("Please explain how vaccines work.")
+    assert goes_on_from_the_conversation("Sure, write the full recipe.")
+    assert goes_on_from_the_conversation("Yes, add a dessert too.")
+
+
 @pytest.mark.parametrize("turn", ["Thanks!", "ok thanks", "Bye"])
 def test_a_turn_closing_the_conversation_recalls_nothing(seeded, turn):
     assert seeded.recall(turn, "u1", context=[EARLIER]) == []

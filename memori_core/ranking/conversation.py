@@ -130,8 +130,9 @@ def told_in(fact_terms: Sequence[str], turns_terms: Sequence[frozenset[str]], ig
 
 
 # ... or accepts what the assistant offered and asks for it: "Sure, write the full recipe.", "Yes, add a dessert."
+# ("Please explain how vaccines work." opens a request of its own).
 _GOES_ON = re.compile(r"^\W*(?:and|but|so|also|then|ok|okay|what\s+about|how\s+about|what\s+if|if|yes|yeah|yep|sure|"
-                      r"please|go\s+ahead)\b", re.IGNORECASE)
+                      r"go\s+ahead)\b", re.IGNORECASE)
 _POINTS_BACK = re.compile(
     r"\b(?:it|its|that|this|those|these|them|they|their|there|he|she|him|her|one|ones|same|instead)\b", re.IGNORECASE
 )
