@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from _helpers import HashEmbedder
-from memori_core import InMemoryFactStore, RecallConfig, RecallEngine
+from memori_core import ChromaStore, InMemoryFactStore, RecallConfig, RecallEngine
 from memori_core.ranking.fusion import rank_order
 from memori_core.ranking.gate import decide
 from memori_core.ranking.care import for_the_asker
@@ -16,6 +16,7 @@ from memori_core.ranking.concerns import fact_concerns, question_concerns
 from memori_core.ranking.implications import (
     MOST_OF_SLOT,
     asks_about_named,
+    asked_about,
     asked_slots,
     asks_for_advice,
     asks_what_to_do,
@@ -564,3 +565,34 @@ def test_a_question_about_the_users_pets_or_hobbies_recalls_them_whatever_the_wo
     hobbies = [f.content for f in eng.recall("What hobbies do I have?", "ann")]
     assert climbing in hobbies and "User is learning the cello." in hobbies and dog not in hobbies
     assert dog not in [f.content for f in eng.recall("What is the capital of Australia?", "ann")]
+
+
+@pytest.mark.parametrize("question, who", [
+    ("What medication does my dad take?", "dad"),
+    ("Is my wife allergic to anything?", "wife"),
+    ("Where does my older brother live?", "brother"),
+    ("How old is my son?", "son"),
+    ("What is Bob allergic to?", "Bob"),
+    ("Can Bob eat peanuts?", "Bob"),
+    ("What am I allergic to?", None),
+    ("What can my wife and I cook tonight?", None),  # both of them
+    ("What should I get my dad for his birthday?", None),  # the asker's choice
+    ("What's my sister's job?", None),  # a slot question (asked_slots)
+    ("Does Pilates help with back pain?", None),  # a name must be someone who is or does something
+    ("What is Python?", None),
+])
+def test_asked_about_is_the_person_a_question_asks_about_when_not_the_asker(question, who):
+    assert asked_about(question) == who
+
+
+def test_a_question_about_someone_else_is_not_answered_with_the_askers_own_facts():
+    engine = RecallEngine(store=ChromaStore.in_memory())
+    engine.add("ann", ["User takes warfarin.", "User's dad takes statins for his cholesterol.",
+                       "User is allergic to peanuts.", "User lives in Lisbon."])
+    dads = [f.content for f in engine.recall("What medication does my dad take?", "ann")]
+    assert "User's dad takes statins for his cholesterol." in dads and "User takes warfarin." not in dads
+    assert "User is allergic to peanuts." not in [f.content for f in engine.recall("What is Bob allergic to?", "ann")]
+    report = engine.explain("What is Bob allergic to?", "ann")
+    assert "the question asks about Bob" in report.gate_note
+    # The asker's own question still gets the asker's own facts.
+    assert "User is allergic to peanuts." in [f.content for f in engine.recall("What am I allergic to?", "ann")]

@@ -36,7 +36,7 @@ from ..ranking.conversation import (
 )
 from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights
-from ..ranking.implications import asks_about_named
+from ..ranking.implications import asked_about, asks_about_named, not_about_them
 from ..ranking.intent import names_known
 from ..ranking.judged import judged_select
 from ..ranking.lexical import unique_terms
@@ -320,6 +320,10 @@ class ReadPath(Answers, GateSignals, Judging):
         turn = _turn(query, read, general_shape and not names_known(query, facts.texts()))
         gate_cos = self._gate_cosine(gathered, turn)
         scores = self._pool_scores(query, q_tokens, limit, gathered, gate_cos, turn, asker)
+        if gated and cfg.gate == "relevance":
+            who = asked_about(query)  # "What medication does my dad take?": not the asker's own facts
+            if who is not None:
+                scores = replace(scores, not_theirs=not_about_them(who, facts.texts()), asked_about=who)
         read_alone = turn.alone and gate_cos is not None  # what explain says: only a turn with context is read at all
 
         def done(scores: PoolScores) -> _Scored:

@@ -18,13 +18,13 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..slots import slot_keys
+from ..slots import PERSON, slot_keys
 from .care import for_the_asker, named_by
 from .concerns import fact_concerns, question_concerns
 from .conversation import asks_something, goes_on_from_the_conversation, leans_on_the_conversation, points_back
 from .pipeline import PoolScores
 
-__all__ = ["MOST_NAMED", "asked_slots", "asks_about_named", "asks_for_advice", "asks_to_be_reminded", "day_rows",
+__all__ = ["MOST_NAMED", "asked_about", "asked_slots", "not_about_them", "asks_about_named", "asks_for_advice", "asks_to_be_reminded", "day_rows",
            "named_days", "asks_what_to_do", "goes_on", "recalls_the_asker", "thread_of", "implied_rows",
            "named_rows", "named_words", "with_implied"]
 
@@ -262,6 +262,46 @@ def thread_of(read: Sequence[str]) -> list[str]:
         if not goes_on(turn):
             break
     return out
+
+
+# "What medication does my dad take?", "Is my wife allergic to anything?", "What is Bob allergic to?": the question's
+# subject is someone else; a name must be followed by what a person is or does ("Does Pilates help?" is no one).
+_ASKED_ABOUT = re.compile(
+    r"^\W*(?:(?:what|where|who|which|when|how(?:\s+(?:much|many|old|long|often))?)(?:\s+[\w'-]+){0,2}?"
+    r"\s+(?:does|did|is|was|has|had|can|should|will)\s+|(?:does|did|is|was|has|can|should|will)\s+)"
+    rf"(?:(?:my|our)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin)\s+)?(?P<who>{PERSON})\b(?!')"
+    r"|(?P<name>(?-i:[A-Z][a-z]+))\s+(?=(?:allergic|intolerant|take|takes|taking|live|lives|living|work|works|"
+    r"working|eat|eats|drink|drinks|like|likes|love|loves|hate|hates|study|studies|do|play|plays|need|needs)\b))",
+    re.IGNORECASE,
+)
+_ASKER_TOO = re.compile(r"\b(?:i|me|myself|we|us)\b", re.IGNORECASE)  # "What can my wife and I cook?"
+
+
+def asked_about(question: str) -> str | None:
+    """The person a question asks about when it is someone else than the asker ("What medication does my dad
+    take?" -> ``"dad"``, "What is Bob allergic to?" -> ``"Bob"``), else ``None`` ("What can my wife and I cook?"
+    asks for both; "What's my sister's job?" is read by :func:`asked_slots`).
+
+    >>> asked_about("Where does my brother live?"), asked_about("Where do I live?")
+    ('brother', None)
+    """
+    text = question.replace("\u2019", "'")
+    m = _ASKED_ABOUT.match(text)
+    if m is None or _ASKER_TOO.search(text[m.end():]) is not None:
+        return None
+    return m.group("who") or m.group("name")
+
+
+def not_about_them(who: str, facts: Sequence[str]) -> np.ndarray:
+    """For each fact, whether it is the asker's own (written about "User" itself, not "User's ...") and does not
+    name ``who`` (:func:`asked_about`): a question about the asker's dad is not answered by the asker's own
+    medication, whatever its cosine (bool array)."""
+    word = re.compile(rf"\b{re.escape(who)}\b", re.IGNORECASE)
+    return np.fromiter((bool(_USER_ITSELF.match(f)) and word.search(f) is None for f in facts), dtype=bool,
+                       count=len(facts))
+
+
+_USER_ITSELF = re.compile(r"^\s*User\b(?!['\u2019]s\b)")
 
 
 def asks_to_be_reminded(question: str) -> bool:

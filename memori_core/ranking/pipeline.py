@@ -18,7 +18,7 @@ turns them into a ranking is here or in the modules this one calls
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -137,6 +137,12 @@ class PoolScores:
     unread_script: str | None = None
     """The question's script when the embedder does not read it (:func:`~memori_core.embedders.embedder_scripts`):
     the relevance gate then keeps only facts holding the question's words. ``None``: the cosines count."""
+    not_theirs: np.ndarray | None = None
+    """Rows the relevance gate never keeps: the asker's own facts when the question asks about someone else
+    (:func:`~.implications.not_about_them`: "What medication does my dad take?" and "User takes warfarin.").
+    ``None``: none."""
+    asked_about: str | None = None
+    """Who the question asks about when it is someone else (:func:`~.implications.asked_about`), for ``explain``."""
 
 
 # -- 1. the pool --------------------------------------------------------------
@@ -352,6 +358,18 @@ def fates(scores: PoolScores, limit: int, config: RecallConfig | None) -> tuple[
 
 
 def _decide(scores: PoolScores, top: np.ndarray, config: RecallConfig | None) -> GateDecision:
+    decision = _decide_all(scores, top, config)
+    if scores.not_theirs is None or decision.kind != "relevance":
+        return decision
+    left_out = decision.keep & scores.not_theirs[top]
+    if not left_out.any():
+        return decision
+    note = (f"{decision.note}; {int(left_out.sum())} of the asker's own facts left out: the question asks about "
+            f"{scores.asked_about or 'someone else'}")
+    return replace(decision, keep=decision.keep & ~left_out, note=note)
+
+
+def _decide_all(scores: PoolScores, top: np.ndarray, config: RecallConfig | None) -> GateDecision:
     cosine = scores.cosine if scores.gate_cosine is None else scores.gate_cosine
     return decide(cosine[top], scores.rank_score[top], config, scores.lexical[top], scores.bm25[top],
                   pool_size=int(scores.rows.shape[0]), care=None if scores.care is None else scores.care[top],
