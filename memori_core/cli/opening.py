@@ -57,7 +57,7 @@ def check_store_path(path: str | os.PathLike[str] | None, *, creates: bool) -> P
         if option is None:
             raise CliError(f"no store yet at {folder}: add facts first with `memori add`, or pass --path")
         raise CliError(f"{named} does not exist (check the spelling; `memori add` creates a new store folder)")
-    if option is None:  # the default location: created with its parents (the store makes the last folder)
+    if option is None:  # the default location: created with its parents (the last one when it is opened)
         folder.parent.mkdir(parents=True, exist_ok=True)
         return folder
     parent = folder.parent
@@ -79,7 +79,15 @@ def _store(args: argparse.Namespace) -> ChromaStore:
             raise CliError(f"no Chroma server answers at {exc.url}: is it running (`chroma run --path DIR --port "
                            "PORT`), and does --server name its address?") from None
     else:
-        store = ChromaStore(path=args.store_path)
+        # A command that creates a store (`memori add`, checked by check_store_path) makes its folder here, when
+        # it opens it, so the store does not warn that it created a new, empty one: that warning is for an
+        # app's mistyped path, and this folder was asked for.
+        folder = Path(args.store_path).expanduser()
+        try:
+            folder.mkdir(exist_ok=True)
+        except OSError as exc:
+            raise CliError(f"the store folder {folder} cannot be created: {exc.strerror or exc}") from None
+        store = ChromaStore(path=folder)
     args.opened_stores = [*getattr(args, "opened_stores", []), store]  # closed by main() when the command ends
     return store
 
