@@ -38,6 +38,7 @@ import memori_core.outage
 import memori_core.time_limit
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.failopen import STRICT_DEFAULT
+from memori_core.sdk import MemoriRecall
 
 ALLERGIES = ["User is allergic to peanuts.", "User is allergic to cats.", "User is allergic to dust."]
 QUESTION = "Is the user allergic to peanuts?"
@@ -433,6 +434,7 @@ FLAG_TAKERS: dict[str, Callable[[RecallEngine, Any], Any]] = {
     "memori_recall_node: strict": lambda e, v: lc.memori_recall_node(e, strict=v),
     "memori_capture_node: strict": lambda e, v: lc.memori_capture_node(e, strict=v),
     "memory_tools: strict": lambda e, v: lc.memory_tools(e, strict=v),
+    "MemoriRecall: strict": lambda e, v: MemoriRecall(e, "a", strict=v),
 }
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..adapter_args import check_adapter_args, renamed_k, renamed_k_attribute, resolve_entity_id
+from ..adapter_args import check_adapter_args, check_flag, renamed_k, renamed_k_attribute, resolve_entity_id
 from ..context import format_context
 from ..engine import RecallEngine
 from ..facts import RecalledFact
@@ -150,7 +150,7 @@ class MemoriRecall:
         (:mod:`memori_core.adapter_args`, :mod:`memori_core.failopen`, :mod:`memori_core.placement`)."""
         k = renamed_k("MemoriRecall", k, "limit", limit)
         self.engine, self.entity_id, self.k = check_adapter_args("MemoriRecall", engine, entity_id, k)
-        self.strict = bool(strict)
+        self.strict = check_flag(strict, "MemoriRecall", "strict")  # "no" read as bool would turn it on
         self.provider = None if provider is None else normalize_provider(provider)
         self.timeout = check_timeout(timeout, "MemoriRecall")
         self.placement = check_placement(placement, "MemoriRecall")
