@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from _cli import run
 from _helpers import HashEmbedder
 from memori_core import embedders
-from memori_core.cli import main
 from memori_core.engine import RecallEngine
 from memori_core.store.chroma import ChromaStore
 
@@ -42,12 +42,6 @@ def bad_threads(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(embedders, "_DEFAULT", None)
     monkeypatch.setenv("MEMORI_EMBED_THREADS", request.param)
     return str(request.param)
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize("bad_threads", BAD_VALUES, indirect=True)

@@ -14,34 +14,10 @@ from typing import Any
 
 import pytest
 
+from _cli import hash_embedder_for_the_cli, run, usage_error  # noqa: F401  (the fixture is autouse)
 from _helpers import HashEmbedder, running_chroma_server
-from memori_core import embedders
-from memori_core.cli import main
 from memori_core.engine import RecallEngine
 from memori_core.store.chroma import ChromaStore
-
-
-@pytest.fixture(autouse=True)
-def hash_embedder_for_the_cli(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The CLI's engines embed with the hashing embedder (64-d) instead of loading MiniLM."""
-    monkeypatch.setattr(embedders, "_DEFAULT", HashEmbedder())
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """``memori argv`` in process: (exit code, stdout, stderr)."""
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def usage_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    """Run ``memori argv``, expect argparse's exit 2 with nothing on stdout; return stderr."""
-    with pytest.raises(SystemExit) as info:
-        main(argv)
-    assert info.value.code == 2
-    out, err = capsys.readouterr()
-    assert out == ""
-    return err
 
 
 def engine_call(folder: Path, call: str, *args: Any, **kwargs: Any) -> Any:

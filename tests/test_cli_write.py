@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
+from _cli import hash_embedder_for_the_cli, run, usage_error  # noqa: F401  (the fixture is autouse)
 from _helpers import HashEmbedder, running_chroma_server
-from memori_core import embedders
 from memori_core.cli import main
 from memori_core.engine import RecallEngine
 from memori_core.records import RECORD_FIELDS
@@ -30,30 +30,6 @@ from memori_core.store.chroma import ChromaStore
 
 ROOT = Path(__file__).resolve().parent.parent
 LINE = re.compile(r"^(?P<id>[0-9a-f]{32})  (?P<when>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)  (?P<text>.*)$")
-
-
-@pytest.fixture(autouse=True)
-def hash_embedder_for_the_cli(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The CLI's engines embed with the hashing embedder (64-d) instead of loading MiniLM, except in `model` tests."""
-    if request.node.get_closest_marker("model") is None:
-        monkeypatch.setattr(embedders, "_DEFAULT", HashEmbedder())
-
-
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    """``memori argv`` in process: (exit code, stdout, stderr)."""
-    code = main(argv)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def usage_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
-    """Run ``memori argv``, expect argparse's exit 2 with nothing on stdout; return stderr."""
-    with pytest.raises(SystemExit) as info:
-        main(argv)
-    assert info.value.code == 2
-    out, err = capsys.readouterr()
-    assert out == ""
-    return err
 
 
 def seed(folder: Path, entity: str, facts: list[str], **kwargs: Any) -> list[str]:
