@@ -461,9 +461,27 @@ def test_a_personal_question_naming_a_pet_recalls_the_pet_fact():
     ("Any decent sushi places near me?", {"user:residence"}),
     ("My town is so boring.", set()),  # a statement
     ("What's the weather like in Paris?", set()),
+    ("How far is the airport from my place?", {"user:residence"}),  # the place, in a question about the asker
+    ("Where does my brother live?", {"brother:residence"}),  # someone else's slot, asked the way one asks one's own
+    ("Where does my little sister work?", {"sister:job"}),
+    ("Where does my best friend live?", {"best friend:residence"}),
+    ("What does my wife do for work?", {"wife:job", "user:relationship"}),  # a partner's relationship is the user's
+    ("Where does Bob live?", set()),  # a name: not a slot of the asker's
 ])
 def test_asked_slots_are_the_slots_a_question_asks_the_assistant_to_recall_about_the_asker(question, slots):
     assert asked_slots(question) == frozenset(slots)
+
+
+def test_a_question_about_a_relatives_home_recalls_theirs_not_the_askers():
+    home = "User's older brother Tom moved to Leeds after university and rents a flat near the station."
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder())
+    engine.add("kim", ["User lives in Lisbon.", home, "User works as a nurse.", "User likes jazz.",
+                       "User has a dog named Rex.", "User's brother plays the cello.", "User's brother is allergic to cats.",
+                       "User's brother has two kids.", "User drinks green tea.", "User runs on Sundays.",
+                       "User's sister is a pilot.", "User reads crime novels."])
+    got = [f.content for f in engine.recall("Where does my brother live?", "kim")]
+    assert home in got  # opened by its slot (brother:residence) at a cosine below the gate's
+    assert "User lives in Lisbon." not in got
 
 
 def test_a_slot_opens_the_few_facts_that_fill_it_and_the_best_ranked_of_one_many_facts_fill():

@@ -328,12 +328,19 @@ def asked_slots(question: str) -> frozenset[str]:
     """
     text = question.replace("\u2019", "'")
     if _ABOUT_ME.match(text) is not None:
-        return slot_keys(question)
-    if not asks_something(text):
+        keys = slot_keys(question)
+        who = asked_about(text)
+        if who is not None and not who[:1].isupper():
+            # "Where does my brother live?" asks for the brother's home, not the asker's
+            whose = " ".join(who.casefold().split())
+            keys = frozenset(f"{whose}:{k.split(':', 1)[1]}" if k.startswith("user:") and k != "user:relationship"
+                             else k for k in keys)
+    elif not asks_something(text):
         return frozenset()
-    # "Any tips for my job?", "My car makes a weird noise, what should I do?": the user's own one, named
-    keys = frozenset(k for m in _MY_THING.finditer(text) for k in slot_keys(m.group()) if k.startswith("user:"))
-    # "What's the weather like in my city today?": where the user lives answers it
+    else:
+        # "Any tips for my job?", "My car makes a weird noise, what should I do?": the user's own one, named
+        keys = frozenset(k for m in _MY_THING.finditer(text) for k in slot_keys(m.group()) if k.startswith("user:"))
+    # "What's the weather like in my city today?", "How far is the airport from my place?": where the user lives
     return keys | {"user:residence"} if _MY_PLACE.search(text) else keys
 
 
