@@ -54,6 +54,9 @@ def test_personal_questions_speak_about_the_asker(text, expected):
     ("Is the film worth watching?", False),
     ("Can you explain how vaccines work?", False),  # a request, but for an explanation
     ("What's the capital of Peru?", False),
+    ("How long does it take by train from home?", True),  # the asker's home, used rather than named
+    ("Is working from home good for productivity?", False),  # a way of working
+    ("How long do home cooked meals keep?", False),
 ])
 def test_a_question_is_for_the_asker_when_personal_about_the_kids_or_a_request(text, expected):
     assert for_the_asker(text) is expected

@@ -467,6 +467,11 @@ def test_a_personal_question_naming_a_pet_recalls_the_pet_fact():
     ("Where does my best friend live?", {"best friend:residence"}),
     ("What does my wife do for work?", {"wife:job", "user:relationship"}),  # a partner's relationship is the user's
     ("Where does Bob live?", set()),  # a name: not a slot of the asker's
+    ("How long does it take by train from home?", {"user:residence"}),  # the asker's home, used
+    ("How far is the nearest pharmacy to home?", {"user:residence"}),
+    ("Is working from home good for productivity?", set()),  # a way of working
+    ("Tips to work from home?", set()),
+    ("What is the best home page design?", set()),
 ])
 def test_asked_slots_are_the_slots_a_question_asks_the_assistant_to_recall_about_the_asker(question, slots):
     assert asked_slots(question) == frozenset(slots)

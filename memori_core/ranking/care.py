@@ -28,6 +28,7 @@ __all__ = [
     "CARE_DOMAINS",
     "DOMAIN_PROTOTYPES",
     "DOMAIN_TEMPERATURE",
+    "FROM_HOME",
     "OFF_FOODS",
     "care_share",
     "for_the_asker",
@@ -188,7 +189,12 @@ def is_personal(question: str) -> bool:
 
 
 # "the kids", "the baby": in a chat, the asker's own
-_OURS = re.compile(r"\bthe\s+(?:kids|children|baby|twins|grandkids|grandchildren|family)\b", re.IGNORECASE)
+FROM_HOME = re.compile(r"(?<!\bwork\s)(?<!\bworks\s)(?<!\bworking\s)\b(?:from|to|near)\s+home\b(?!\s+(?:page|screen|button|office|"
+                       r"loan|insurance|improvement|decor|made|cooked|baked|school|schooling|assistant|gym)\b)", re.IGNORECASE)
+"""The asker's home used rather than named ("How long by train from home?", "the nearest pharmacy to home"); working
+from home is a way of working, "home page" and "home loan" no place."""
+_OURS = re.compile(rf"\bthe\s+(?:kids|children|baby|twins|grandkids|grandchildren|family)\b|{FROM_HOME.pattern}",
+                   re.IGNORECASE)
 # a request that names no one else ("Any ideas for a family getaway?", "Anything fun to drink?", "Plan a weekend away.")
 _REQUEST = re.compile(
     r"^\W*(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?"

@@ -19,7 +19,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..slots import PERSON, slot_keys
-from .care import for_the_asker, named_by
+from .care import FROM_HOME, for_the_asker, named_by
 from .concerns import fact_concerns, question_concerns
 from .conversation import asks_something, goes_on_from_the_conversation, leans_on_the_conversation, points_back
 from .pipeline import PoolScores
@@ -222,7 +222,8 @@ _ABOUT_ME = re.compile(
 _MY_THING = re.compile(r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+", re.IGNORECASE)
 # the asker's own place, used rather than named: "the weather in my city", "events in my town", "near me"
 _MY_PLACE = re.compile(r"\b(?:my|our)\s+(?:city|town|village|neighbou?rhood|area|local\s+area|place|hometown|home\s+town|"
-                       r"suburb|street|region)\b|\bnear\s+(?:me|us)\b|\baround\s+here\b", re.IGNORECASE)
+                       r"suburb|street|region)\b|\bnear\s+(?:me|us)\b|\baround\s+here\b|"
+                       rf"{FROM_HOME.pattern}", re.IGNORECASE)
 
 
 def recalls_the_asker(question: str) -> bool:
