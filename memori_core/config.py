@@ -73,7 +73,8 @@ class RecallConfig:
     """Facts returned by ``recall`` when the call gives no limit."""
     core_limit: int = 3
     """Core facts (``add(..., core=True)``: allergies, medication, diet) appended after what the ranking and
-    the gate chose, whatever the query: at most this many of those not already recalled, most relevant first
+    the gate chose, on every turn about the user (not on a general question that touches no concern, nor a
+    courtesy turn): at most this many of those not already recalled, most relevant first
     (so a recall returns up to ``limit + core_limit`` facts). 0 turns core injection off (``memori_compat``)."""
     one_per_text: bool = True
     """A fact whose text (normalised) a fact recall returns before it already says is left out, not replaced:

@@ -63,6 +63,23 @@ def test_core_facts_are_appended_to_an_unrelated_query(engine: RecallEngine) -> 
     assert off.recall(OFF_TOPIC, "u") == []
 
 
+def test_a_general_question_gets_core_facts_only_when_its_words_touch_a_concern(engine: RecallEngine) -> None:
+    # an amount in a unit is read as a general question without the embedder's prototypes
+    seed(engine, "u")
+    assert "a general question" in engine.explain("How many ml is 8 fl oz?", "u").gate_note
+    assert engine.recall("How many ml is 8 fl oz?", "u") == []
+    # a drink and a food: the concerns a care fact may meet
+    assert sorted(contents(engine.recall("How many grams of sugar are in a can of cola?", "u"))) == sorted(
+        [ALLERGY, MEDICATION])
+
+
+def test_a_courtesy_turn_gets_no_core_facts(engine: RecallEngine) -> None:
+    seed(engine, "u")
+    for turn in ("Thanks!", "ok great", "¡Gracias!"):
+        assert engine.recall(turn, "u") == [], turn
+    assert sorted(contents(engine.recall(OFF_TOPIC, "u"))) == sorted([ALLERGY, MEDICATION])
+
+
 def test_core_facts_come_after_the_recalled_ones(engine: RecallEngine) -> None:
     seed(engine)
     facts = engine.recall("cello weekends", "u")
@@ -548,7 +565,7 @@ def test_langchain_injector_puts_core_facts_in_the_system_prompt_of_an_unrelated
     prompt = ChatPromptTemplate.from_messages([("system", "You are a travel assistant."), ("human", "{question}")])
     model = replies("Paris is lovely.")
     chain = prompt | MemoriContextInjector(engine=engine, entity_id="alice") | model
-    chain.invoke({"question": "What's the weather like in Paris in spring?"})
+    chain.invoke({"question": "What should I pack for a weekend in Paris in spring?"})
     [system] = model.system_texts()
     assert system.startswith("You are a travel assistant.\n\n<memori_context>")
     assert f"- {ALLERGY}" in system and f"- {MEDICATION}" in system
@@ -592,7 +609,7 @@ async def test_llamaindex_memory_block_injects_core_facts_and_capture_marks_them
 
     seed(engine, "alice")
     block = MemoriMemoryBlock(engine=engine, entity_id="alice")
-    text = await block.aget([ChatMessage(role="user", content="What's the weather like in Paris?")])
+    text = await block.aget([ChatMessage(role="user", content="What should I pack for Paris?")])
     assert ALLERGY in text and MEDICATION in text and CELLO not in text
 
     created: list[Any] = []

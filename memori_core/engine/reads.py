@@ -34,6 +34,7 @@ from ..ranking.conversation import (
     conversation_turns,
     goes_on_from_the_conversation,
 )
+from ..ranking.concerns import question_concerns
 from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights
 from ..ranking.implications import asked_about, asks_about_named, not_about_them
@@ -50,7 +51,7 @@ from .core_rows import _core_added, _core_fact, _core_rows
 from .gate_signals import GateSignals, _Turn, _turn
 from .judging import Judging, _Judgement
 from .report import _report
-from .scored import _fact, _Gathered, _Scored
+from .scored import _CoreRows, _fact, _Gathered, _Scored
 
 logger = logging.getLogger(__name__)
 
@@ -326,15 +327,20 @@ class ReadPath(Answers, GateSignals, Judging):
                 scores = replace(scores, not_theirs=not_about_them(who, facts.texts()), asked_about=who)
         read_alone = turn.alone and gate_cos is not None  # what explain says: only a turn with context is read at all
 
-        def done(scores: PoolScores) -> _Scored:
-            return _Scored(scores, facts, gathered.found.scorable, gathered.core, read_alone)
+        def done(scores: PoolScores, core: _CoreRows | None = gathered.core) -> _Scored:
+            return _Scored(scores, facts, gathered.found.scorable, core, read_alone)
 
         if gated and cfg.gate == "relevance":
             nothing, unread = self._unasked(query, q_tokens, read)
             if nothing is not None or unread is not None:
-                return done(replace(scores, nothing_asked=nothing, unread_script=unread))
+                # a courtesy turn asks for nothing, core facts included
+                return done(replace(scores, nothing_asked=nothing, unread_script=unread),
+                            None if nothing is not None else gathered.core)
         if turn.general:
-            return done(replace(scores, general=True))
+            # A question about the world gets the core facts only when its words touch a concern (a food, a drink,
+            # a medicine, a trip...): "What's in a Caesar salad?" keeps the egg allergy, "What's the capital of
+            # Canada?" shows none.
+            return done(replace(scores, general=True), gathered.core if question_concerns(query) else None)
         if not gated or cfg.gate != "relevance" or not (scores.in_conversation or asker
                                                          or asks_about_named(query, facts.texts)):
             return done(scores)

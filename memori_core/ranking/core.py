@@ -3,7 +3,9 @@
 A fact is core when its own user metadata holds ``"core": True`` (``add(..., core=True)`` sets it,
 ``update(..., core=...)`` sets or clears it, a caller may also set it by hand). After the ranking
 and the gate have chosen what recall returns, up to ``RecallConfig.core_limit`` core facts that
-were not chosen are appended, most relevant first: whatever the question, they reach the prompt.
+were not chosen are appended, most relevant first: whatever the question about the user, they reach the
+prompt. The engine appends none to a courtesy turn, nor to a question about the world whose words touch no
+concern (:func:`~memori_core.ranking.concerns.question_concerns`: "What's the capital of Peru?").
 
 Pure functions over numpy arrays: the engine gathers the core rows that may be recalled (live, not
 expired, matching ``where``) with their cosines to the query and their recency.
