@@ -189,6 +189,9 @@ def test_explain_names_the_care_facts_and_equals_recall(engines):
     ("User's husband is coeliac.", None),
     ("User's daughter Mia is allergic to eggs.", None),
     ("User's doctor told her to cut down on salt.", None),  # a clinician's advice is the user's own
+    ("User's left knee is bad; they are waiting for a knee replacement.", None),  # the user's own body
+    ("User's blood pressure is high.", None),
+    ("User's mother has a bad hip.", "mother"),
 ])
 def test_outside_holder_names_someone_outside_the_users_household(fact, holder):
     assert outside_holder(fact) == holder

@@ -59,7 +59,7 @@ def with_and_without_implications(embedder, facts: list[str]) -> tuple[RecallEng
     ("User is allergic to sesame.", {"sesame", "clinic", "meal"}),  # the EU's fourteen allergens
     ("User is allergic to aspirin and other NSAIDs.", {"painkiller", "clinic"}),  # a drug allergy
     ("User is allergic to penicillin.", {"antibiotic", "clinic"}),
-    ("User has type 2 diabetes and takes metformin.", {"sugar", "diabetes", "clinic", "meal"}),
+    ("User has type 2 diabetes and takes metformin.", {"sugar", "diabetes", "clinic", "meal", "alcohol"}),
     ("User has high blood pressure and takes amlodipine.", {"salt", "alcohol", "clinic", "meal"}),
     ("I have asthma and carry a blue inhaler.", {"exertion", "clinic"}),
     ("User follows a Jain diet: no meat, fish or eggs.", {"meat", "fish", "egg", "meal"}),
@@ -70,7 +70,7 @@ def with_and_without_implications(embedder, facts: list[str]) -> tuple[RecallEng
     ("User takes the train rather than fly whenever she can.", {"flying", "getting around"}),
     ("I'm scared of dogs.", {"dogs"}),
     ("User suffers from vertigo and avoids heights.", {"heights"}),
-    ("User had her right knee replaced last year.", {"exertion"}),
+    ("User had her right knee replaced last year.", {"exertion", "walking"}),
     ("User can't swim.", {"water"}),
     # situations that shape plans, whatever the user's health
     ("User's daughter Mia is 6.", {"children"}),
@@ -150,6 +150,15 @@ def with_and_without_implications(embedder, facts: list[str]) -> tuple[RecallEng
     ("I prefer to eat only fermented foods.", {"meal"}),
     ("User avoids people who gossip.", set()),
     ("User only eats out on Fridays.", {"schedule"}),
+    # alcohol lowers blood sugar: diabetes and its medicines meet a drink
+    ("User has type 2 diabetes.", {"alcohol", "clinic", "diabetes", "meal", "sugar"}),
+    ("User takes gliclazide every morning.", {"alcohol", "clinic", "diabetes", "meal", "sugar"}),
+    # a knee or hip that limits walking meets a trip
+    ("User's left knee is bad; they are waiting for a knee replacement.", {"exertion", "walking"}),
+    ("User has arthritis in both knees.", {"exertion", "walking"}),
+    ("User's hips are stiff in the mornings.", {"walking"}),
+    ("User loves long walks.", set()),  # a liking, no limit
+    ("User walks the dog every morning.", {"pets"}),  # a dog, no limit on walking
 ])
 def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, concerns):
     assert fact_concerns(fact) == frozenset(concerns)
@@ -180,7 +189,7 @@ def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, conce
     ("Can I wear brie-scented perfume while pregnant?", {"pregnancy"}),  # only what eating meets is dropped
     ("Can you plan a fun Saturday for the kids?", {"children"}),
     ("Is it worth trading in my car?", {"money", "vehicle"}),
-    ("Plan me a cheap weekend trip home.", {"money", "getting around", "travel", "mobility", "caring", "home"}),
+    ("Plan me a cheap weekend trip home.", {"money", "getting around", "travel", "mobility", "caring", "home", "walking"}),
     ("Got a small bonus. What's the smartest thing to do with R5,000?", {"money"}),  # an amount is money
     ("Is 300 euros too much for a pram?", {"money", "children", "stairs"}),
     ("What should I send for the baby's first Easter?", {"children"}),  # a possessive is the word
@@ -348,6 +357,19 @@ def test_pad_thai_recalls_the_peanut_allergy_with_minilm(minilm):
     assert "User is allergic to peanuts." not in [f.content for f in plain.recall(question, "ann")]
     assert "User is allergic to peanuts." in [f.content for f in eng.recall(question, "ann")]
     assert eng.recall("What's the capital of Australia?", "ann") == []
+
+
+def test_a_bad_knee_is_implied_by_a_trip_and_diabetes_by_a_pint():
+    eng = ann_with("User's left knee is bad; they are waiting for a knee replacement.")
+    for question in ("Any day trips you'd recommend for us?",
+                     "We fancy a coach holiday to the Scottish Highlands in the spring. Is that a good idea?"):
+        assert "User's left knee is bad; they are waiting for a knee replacement." in [
+            f.content for f in eng.recall(question, "ann")], question
+    eng = ann_with("User takes gliclazide every morning.")
+    assert "User takes gliclazide every morning." in [
+        f.content for f in eng.recall("Can I have a pint at the Christmas do?", "ann")]
+    assert "User takes gliclazide every morning." not in [
+        f.content for f in eng.recall("What's a good book for the flight?", "ann")]
 
 
 def test_a_limitation_that_is_no_care_fact_is_implied_too():

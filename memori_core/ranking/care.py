@@ -105,6 +105,7 @@ _DRUGS = _words(
     "acetaminophen", "escitalopram", "venlafaxine", "bupropion", "mirtazapine", "lamotrigine", "levetiracetam",
     "valproate", "carbamazepine", "clopidogrel", "digoxin", "allopurinol", "hydroxychloroquine", "tamoxifen",
     "letrozole", "finasteride", "tamsulosin", "sildenafil", "tadalafil", "spironolactone", "amiodarone",
+    "gliclazide", "glipizide", "glimepiride", "glibenclamide", "glyburide", "sulfonylurea", "sulphonylurea",
     # Brand names are how most users name what they take.
     "eliquis", "xarelto", "coumadin", "plavix", "brilinta", "pradaxa", "zoloft", "lustral", "prozac", "lexapro",
     "cipralex", "celexa", "paxil", "seroxat", "wellbutrin", "cymbalta", "effexor", "abilify", "seroquel",
@@ -274,7 +275,11 @@ _HOUSEHOLD = re.compile(
     r"bab(?:y|ies)|toddlers?|twins|stepsons?|stepdaughters?|family|household|doctors?|gp|dieti[ct]ian|nurse|"
     r"specialist|allergist|consultant|midwife|cardiologist|endocrinologist|diabetes|allerg\w*|surgeon|physio\w*|"
     r"dentist|therapist|psychiatrist|neurologist|rheumatologist|dermatologist|gastroenterologist|obstetrician|"
-    r"optician|pharmacist)\b",
+    r"optician|pharmacist|"
+    # the user's own body: "User's left knee is bad.", "User's blood pressure is high."
+    r"knees?|hips?|back|lower\s+back|neck|shoulders?|elbows?|wrists?|hands?|fingers?|legs?|ankles?|feet|foot|toes?|"
+    r"eyes?|eyesight|ears?|hearing|teeth|tooth|skin|stomach|gut|heart|lungs?|chest|head|blood\s+pressure|"
+    r"blood\s+sugar|cholesterol|weight|health|joints?|immune\s+system)\b",
     re.IGNORECASE,
 )
 _SOMEONE_ELSE = re.compile(r"^\W*(?:a|one|some|another)\s+(friend|colleague|co-?worker|neighbou?r|guest)\b",

@@ -42,6 +42,10 @@ def _any(*words: str) -> str:
     return r"\b(?:" + "|".join(parts) + r")\b"
 
 
+# the tablets that lower blood sugar by making more insulin: with alcohol or a skipped meal, a hypo
+_SULFONYLUREAS = ("gliclazide", "glipizide", "glimepiride", "glibenclamide", "glyburide", "sulfonylurea*",
+                  "sulphonylurea*")
+
 FACT_CONCERNS: dict[str, str] = {
     "peanut": _any("peanut", "groundnut", "nut", "tree nut"),
     "tree nut": _any("nut", "tree nut", "almond", "walnut", "cashew", "hazelnut", "pecan", "pistachio"),
@@ -52,16 +56,17 @@ FACT_CONCERNS: dict[str, str] = {
     "gluten": _any("gluten", "coeliac*", "celiac*", "wheat"),
     "meat": _any("vegetarian*", "vegan*", "meat", "pescatarian*", "pork", "beef", "halal", "kosher", "gout"),
     "alcohol": _any("alcohol*", "booze", "sober*", "teetotal*", "drink", "wine", "beer", "sobriety", "blood pressure",
-                    "hypertension", "gout"),
+                    "hypertension", "gout", "diabet*", "insulin", "metformin", *_SULFONYLUREAS),
     "pregnancy": _any("pregnan*", "prenatal", "expecting a baby", "breastfeed*", "breast feed*"),
-    "sugar": _any("diabet*", "low carb", "keto*", "sugar*", "carb", "insulin", "metformin", "prediabet*", "gout"),
+    "sugar": _any("diabet*", "low carb", "keto*", "sugar*", "carb", "insulin", "metformin", "prediabet*", "gout",
+                  *_SULFONYLUREAS),
     "salt": _any("salt", "sodium", "blood pressure", "hypertension"),
     "blood thinner": _any("warfarin", "blood thinner", "anticoagulant", "apixaban", "rivaroxaban",
                           "dabigatran", "edoxaban", "heparin", "clopidogrel", "coumadin", "eliquis", "xarelto"),
     "latex": _any("latex"),
     "meal": _any("diet", "food", "foods", "eat*", "consum*", "dish", "meal"),
     "caffeine": _any("caffeine", "decaf*"),
-    "diabetes": _any("diabet*", "prediabet*", "insulin", "metformin", "blood sugar"),
+    "diabetes": _any("diabet*", "prediabet*", "insulin", "metformin", "blood sugar", *_SULFONYLUREAS),
     "exertion": _any("asthma*", "inhaler", "puffer", "epilep*", "heart condition", "angina", "pacemaker", "pregnan*"),
     # the rest of the EU's fourteen food allergens, and the drug allergies a painkiller or a prescription meets
     "sesame": _any("sesame", "tahini"),
@@ -81,7 +86,8 @@ FACT_CONCERNS: dict[str, str] = {
 """What a care fact constrains: a concern is the fact's when the pattern occurs in it. Veganism rules out
 fish, eggs and dairy too; a diabetic or low-carb diet is about sugar and starch; alcohol is limited with high
 blood pressure; gout is managed by limiting alcohol, sugary drinks and red meat; asthma, epilepsy, a heart
-condition and pregnancy are what a coach asks about before exercise. Every food concern also makes the fact
+condition and pregnancy are what a coach asks about before exercise; alcohol lowers blood sugar, so diabetes
+and its medicines (insulin, metformin, the sulfonylureas) meet a drink. Every food concern also makes the fact
 one a **meal** question opens ("What should I cook tonight?")."""
 
 LIMIT_CONCERNS: dict[str, str] = {
@@ -105,10 +111,17 @@ LIMIT_CONCERNS: dict[str, str] = {
                      "paralyz*", "crutches", "mobility scooter", "walking stick", "walking frame", "limited mobility",
                      "pressure sore"),
     "hearing": _any("hearing loss", "hearing aid", "hard of hearing", "deaf*", "tinnitus", "cochlear implant"),
+    "walking": _any("bad knee", "bad hip", "knee replace*", "hip replace*", "knee replaced", "hip replaced",
+                    "knee problem", "hip problem", "dodgy knee", "gammy knee", "arthritic knee", "arthritic hip",
+                    "plantar fasciitis", "walking stick", "walks with a stick", "can't walk far", "cannot walk far",
+                    "short walks", "struggles to walk", "struggles walking")
+               + r"|\b(?:knees?|hips?)\s+(?:is|are)\s+(?:\w+\s+)?(?:bad|painful|sore|dodgy|stiff|playing\s+up)\b"
+               r"|\barthritis\s+in\s+(?:\w+\s+){0,2}(?:knees?|hips?|feet|ankles?)\b",
 }
 """What a fact says the user cannot or will not do, whatever their health: travel sickness, a fear of flying,
 of dogs, of heights or of water, a back or joint or a recent operation that limits exertion, a wheelchair or
-crutches (a place's steps, a trip), hearing loss (a loud room, a call)."""
+crutches (a place's steps, a trip), hearing loss (a loud room, a call), a knee or hip that limits walking (a
+day trip, a holiday, a city's hills)."""
 
 _BREEDS = (r"(?:labradors?|labs|poodles?|spaniels?|terriers?|retrievers?|collies?|huskies|husky|beagles?|"
            r"dachshunds?|pugs?|bulldogs?|corgis?|chihuahuas?|schnauzers?|greyhounds?|whippets?|rottweilers?|"
@@ -338,6 +351,10 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                  "digging", "shovel*", "new hobby"),
     "motion": ("ferry", "boat", "cruise", "sailing", "kayak*", "canoe*", "bus ride", "coach trip", "long drive",
                "road trip", "winding road", "roller coaster", "rollercoaster", "journey", "whale watching"),
+    "walking": ("day trip", "day out", "days out", "sightseeing", "tour", "walking tour", "hike", "hiking", "trail",
+                "walk", "walking", "long walk", "ramble", "stairs", "steps", "trip", "holiday", "vacation", "city break",
+                "coach trip", "coach holiday", "cruise", "excursion", "theme park", "festival", "old town", "cobbled",
+                "cobblestone", "hill", "hills", "hilly", "climb", "explore", "exploring", "on foot"),
     "mobility": ("basement", "upstairs", "downstairs", "steps", "stairs", "step free", "accessible", "venue", "spot",
                  "restaurant", "bar", "pub", "cafe", "café", "hotel", "airbnb", "day trip", "day out", "hike", "hiking",
                  "trail", "beach", "festival", "concert", "gig", "museum", "gallery", "theatre", "theater", "cinema",
