@@ -6,7 +6,6 @@
   :func:`seeded_fixtures` (a seeded engine shared by a module's read-only tests, and one per test), :func:`stored`;
 - stores: :class:`CountingStore`, :func:`store_rows` / :func:`assert_same_rows` / :func:`copy_rows` /
   :func:`left_unchanged`; :func:`running_chroma_server`, :func:`free_port`; :func:`write_json`, :func:`edited`;
-- tables: :func:`cases` (rows in named groups as one parametrized test's cases);
 - evaluation: :func:`run_eval` (``memori eval`` in this process, with its JSON), :func:`report_fixture` (one
   evaluation per module, a copy per test), :data:`USER_FACTS` (facts a re-ranker is checked on).
 
@@ -30,7 +29,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -329,20 +328,6 @@ def seeded_fixtures(seed: Any, config: Any = None) -> tuple[Any, Any]:
                                  config=config if config is not None else RecallConfig()))
 
     return shared_fixture(seed, config), fresh
-
-
-def cases(rows: Sequence[tuple[Any, ...]]) -> list[Any]:
-    """Each of ``rows`` (a group's name -- what its rows check -- then the row's values) as one case of a
-    parametrized test, its id the group's name and the row's number in the group, so that one test checks many
-    groups of the same form and a failure still says which group it is in."""
-    if not rows:
-        raise ValueError("rows must hold at least one row")
-    seen: dict[str, int] = {}
-    params = []
-    for group, *values in rows:
-        seen[group] = seen.get(group, -1) + 1
-        params.append(pytest.param(*values, id=f"{group}-{seen[group]}"))
-    return params
 
 
 def wait_until(predicate: Callable[[], bool], at_most: float = 10.0) -> bool:
