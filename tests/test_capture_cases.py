@@ -6,7 +6,8 @@ what it checks, run by the two tests here so that the check of each form of row 
 - ``[told]``: the user's messages in order, said at ``said_at`` -> their valid facts afterwards and the ended
   ones, each sorted, captured into an engine with every gate off (:func:`~_capture.told`).
 
-A case's id is its book, group and number in the group (``wording_and_changes-a_new_spouse_name_ends_the_stored_one-2``);
+A case's id is its book, group and number in the group
+(``wording_and_changes-a_new_spouse_name_ends_the_stored_one-2``);
 the module a book is named for (``test_capture_<book>.py`` or ``test_<book>.py``) holds that topic's other tests.
 """
 
