@@ -4,7 +4,8 @@ what it checks, run by the two tests here so that the check of each form of row 
 - ``[one_message]``: a user message said at the table's ``said_at`` (none: no time) -> the facts the shipped rules
   keep of it, with nothing stored (:func:`~_capture.facts_of`);
 - ``[told]``: the user's messages in order, said at ``said_at`` -> their valid facts afterwards and the ended
-  ones, each sorted, captured into an engine with every gate off (:func:`~_capture.told`).
+  ones, each sorted, captured into an engine with every gate off (:func:`~_capture.told`);
+- ``[valid_after]``: the same, where a row names only the valid facts afterwards.
 
 A case's id is its book, group and number in the group
 (``wording_and_changes-a_new_spouse_name_ends_the_stored_one-2``);
@@ -41,7 +42,7 @@ def test_every_book_has_rows_of_a_known_kind() -> None:
     assert BOOKS, "no case book in tests/cases"
     for book in BOOKS:
         kinds = set(tomllib.loads(book.read_text(encoding="utf-8")))
-        assert kinds and kinds <= {"one_message", "told"}, f"{book.name}: tables {sorted(kinds)}"
+        assert kinds and kinds <= {"one_message", "told", "valid_after"}, f"{book.name}: tables {sorted(kinds)}"
 
 
 @pytest.mark.parametrize(("said_at", "said", "facts"), _cases("one_message"))
@@ -53,3 +54,9 @@ def test_one_message_gives_the_facts_its_row_names(said_at: datetime | None, sai
 def test_messages_told_in_order_leave_the_facts_their_row_names_valid_and_end_the_rest(
         said_at: datetime | None, turns: list[str], valid: list[str], ended: list[str]) -> None:
     assert told(*turns, at=said_at) == (valid, ended)
+
+
+@pytest.mark.parametrize(("said_at", "turns", "valid"), _cases("valid_after"))
+def test_messages_told_in_order_leave_the_facts_their_row_names_valid(
+        said_at: datetime | None, turns: list[str], valid: list[str]) -> None:
+    assert told(*turns, at=said_at)[0] == valid
