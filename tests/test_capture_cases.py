@@ -5,7 +5,9 @@ what it checks, run by the two tests here so that the check of each form of row 
   keep of it, with nothing stored (:func:`~_capture.facts_of`);
 - ``[told]``: the user's messages in order, said at ``said_at`` -> their valid facts afterwards and the ended
   ones, each sorted, captured into an engine with every gate off (:func:`~_capture.told`);
-- ``[valid_after]``: the same, where a row names only the valid facts afterwards.
+- ``[valid_after]``: the same, where a row names only the valid facts afterwards;
+- ``[replaces]``: a user message and a fact stored before it -> whether a fact the rules keep of the message
+  replaces the stored one (:func:`~_capture.replaces`).
 
 A case's id is its book, group and number in the group
 (``wording_and_changes-a_new_spouse_name_ends_the_stored_one-2``);
@@ -21,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from _capture import facts_of, told
+from _capture import facts_of, replaces, told
 
 BOOKS = sorted((Path(__file__).parent / "cases").glob("*.toml"))
 
@@ -42,7 +44,7 @@ def test_every_book_has_rows_of_a_known_kind() -> None:
     assert BOOKS, "no case book in tests/cases"
     for book in BOOKS:
         kinds = set(tomllib.loads(book.read_text(encoding="utf-8")))
-        assert kinds and kinds <= {"one_message", "told", "valid_after"}, f"{book.name}: tables {sorted(kinds)}"
+        assert kinds and kinds <= {"one_message", "replaces", "told", "valid_after"}, f"{book.name}: tables {sorted(kinds)}"
 
 
 @pytest.mark.parametrize(("said_at", "said", "facts"), _cases("one_message"))
@@ -60,3 +62,10 @@ def test_messages_told_in_order_leave_the_facts_their_row_names_valid_and_end_th
 def test_messages_told_in_order_leave_the_facts_their_row_names_valid(
         said_at: datetime | None, turns: list[str], valid: list[str]) -> None:
     assert told(*turns, at=said_at)[0] == valid
+
+
+@pytest.mark.parametrize(("said_at", "said", "stored", "replaced"), _cases("replaces"))
+def test_a_message_replaces_the_stored_fact_when_its_row_says_so(
+        said_at: datetime | None, said: str, stored: str, replaced: bool) -> None:
+    assert said_at is None, "a [replaces] message is read without a time"
+    assert replaces(said, stored) is replaced

@@ -12,7 +12,7 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from _capture import SAID_AT, facts_of
+from _capture import SAID_AT, Stored, facts_of, replaces
 from memori_core import ExtractedFact, FactExtractor, RuleBasedFactExtractor
 from memori_core.extraction import Message
 from memori_core.extraction import (
@@ -38,8 +38,6 @@ from memori_core.extraction import (
 )
 
 RULES = RuleBasedFactExtractor()
-
-
 
 
 def said_on(text: str) -> list[Message]:
@@ -448,11 +446,6 @@ def test_issue21_rules_supersede_the_same_slot_on_a_change_and_skip_repeats() ->
     assert r.extract([("user", "As I said, I'm vegetarian.")], [Known("b", "User is a strict vegetarian.")]) == []
 
 
-class _Stored:
-    def __init__(self, id: str, content: str) -> None:
-        self.id, self.content = id, content
-
-
 @pytest.mark.parametrize(
     ("said", "fact"),
     [
@@ -485,7 +478,7 @@ def test_the_user_and_someone_else_making_plans_is_not_a_durable_fact() -> None:
     ],
 )
 def test_issue21_relationship_job_and_diet_changes_supersede_the_stored_fact(said: str, replaced: str) -> None:
-    [fact] = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", replaced)])
+    [fact] = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", replaced)])
     assert fact.supersedes == ("old",)
 
 
@@ -502,7 +495,7 @@ def test_issue21_relationship_job_and_diet_changes_supersede_the_stored_fact(sai
     ],
 )
 def test_issue21_a_change_of_someone_else_or_in_the_past_leaves_the_users_fact(said: str, kept: str) -> None:
-    [fact] = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", kept)])
+    [fact] = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", kept)])
     assert fact.supersedes == ()
 
 
@@ -596,7 +589,7 @@ def test_events_soon_over_expire_and_passing_moments_and_reactions_are_dropped()
 def test_changes_of_home_job_diet_habits_relationships_and_pets_supersede_the_stored_fact(
     said: str, replaced: str
 ) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", replaced)])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", replaced)])
     assert [f.supersedes for f in facts] == [("old",)], (said, facts)
 
 
@@ -609,7 +602,7 @@ def test_changes_of_home_job_diet_habits_relationships_and_pets_supersede_the_st
     ],
 )
 def test_a_new_age_does_not_end_an_allergy_or_anything_else_the_stored_fact_says(said: str, stored: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", stored)])
     assert facts and all(f.supersedes == () for f in facts), (said, facts)
 
 
@@ -622,19 +615,19 @@ def test_a_new_age_does_not_end_an_allergy_or_anything_else_the_stored_fact_says
     ],
 )
 def test_a_change_still_to_come_ends_nothing_yet(said: str, stored: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", stored)])
     assert facts and all(f.supersedes == () for f in facts), (said, facts)
 
 
 def test_a_move_told_with_a_plan_after_it_still_ends_the_old_home() -> None:
     facts = RuleBasedFactExtractor().extract([("user", "I moved to Leeds and will start at the hospital next month.")],
-                                             [_Stored("old", "User lives in Bristol.")])
+                                             [Stored("old", "User lives in Bristol.")])
     assert [f.supersedes for f in facts] == [("old",)]
 
 
 @pytest.mark.parametrize("said", ["I've just moved to Bath for Tom's new job.", "We moved to Leeds for my wife's job."])
 def test_a_move_for_someone_elses_job_ends_the_home_and_not_the_users_job(said: str) -> None:
-    stored = [_Stored("home", "User lives in Bristol."), _Stored("job", "User works at Amazon.")]
+    stored = [Stored("home", "User lives in Bristol."), Stored("job", "User works at Amazon.")]
     facts = RuleBasedFactExtractor().extract([("user", said)], stored)
     assert [f.supersedes for f in facts] == [("home",)], (said, facts)
 
@@ -650,14 +643,14 @@ def test_a_move_for_someone_elses_job_ends_the_home_and_not_the_users_job(said: 
     ],
 )
 def test_a_medication_switch_is_a_core_fact_that_ends_the_old_medication(said: str, fact: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", "User takes warfarin every evening.")])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", "User takes warfarin every evening.")])
     assert [(f.text, f.supersedes, f.core) for f in facts] == [(fact, ("old",), True)]
 
 
 @pytest.mark.parametrize("stored", ["User takes warfarin every evening.", "User is on warfarin."])
 def test_a_medication_a_clinician_stopped_ends_the_stored_one_and_is_no_core_fact(stored: str) -> None:
     facts = RuleBasedFactExtractor().extract(said_on("My doctor took me off warfarin last month."),
-                                             [_Stored("old", stored)])
+                                             [Stored("old", stored)])
     assert [(f.text, f.supersedes, f.core) for f in facts] == [
         ("User stopped taking warfarin in July 2026.", ("old",), False)
     ]
@@ -678,19 +671,19 @@ def test_a_medication_named_by_its_brand_or_a_newer_generic_name_is_core(brand: 
     ],
 )
 def test_a_new_diet_leaves_a_condition_that_limits_food(stored: str, said: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("cond", stored)])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("cond", stored)])
     assert facts and all(f.supersedes == () for f in facts), facts
 
 
 def test_a_new_diet_still_ends_the_old_diet() -> None:
-    facts = RuleBasedFactExtractor().extract([("user", "I went keto.")], [_Stored("old", "User is vegetarian.")])
+    facts = RuleBasedFactExtractor().extract([("user", "I went keto.")], [Stored("old", "User is vegetarian.")])
     assert [f.supersedes for f in facts] == [("old",)]
 
 
 @pytest.mark.parametrize("stored", ["User is pregnant with their first baby.", "User's wife is pregnant."])
 def test_a_birth_ends_the_pregnancy(stored: str) -> None:
     facts = RuleBasedFactExtractor().extract([("user", "Our baby girl Maya was born last week!")],
-                                             [_Stored("p", stored)])
+                                             [Stored("p", stored)])
     assert [f.supersedes for f in facts] == [("p",)], facts
 
 
@@ -700,7 +693,7 @@ def test_a_birth_ends_the_pregnancy(stored: str) -> None:
      "Sofia was born on Tuesday, 3.2kg", "The baby arrived early!"],
 )
 def test_a_loss_or_a_birth_told_without_whose_it_is_ends_the_users_pregnancy(said: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("p", "User is pregnant.")])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("p", "User is pregnant.")])
     assert [f.supersedes for f in facts] == [("p",)], facts
 
 
@@ -710,13 +703,13 @@ def test_a_loss_or_a_birth_told_without_whose_it_is_ends_the_users_pregnancy(sai
      ("Sofia was born on Tuesday.", "User lives in Leeds.")],
 )
 def test_someone_elses_loss_or_a_birth_without_a_pregnancy_of_the_users_ends_nothing(said: str, stored: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("p", stored)])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("p", stored)])
     assert all(f.supersedes == () for f in facts), facts
 
 
 def test_a_birth_in_someone_elses_family_ends_no_pregnancy() -> None:
     facts = RuleBasedFactExtractor().extract([("user", "My sister's baby was born last week.")],
-                                             [_Stored("p", "User is pregnant.")])
+                                             [Stored("p", "User is pregnant.")])
     assert all(f.supersedes == () for f in facts), facts
 
 
@@ -729,7 +722,7 @@ def test_a_birth_in_someone_elses_family_ends_no_pregnancy() -> None:
     ],
 )
 def test_a_move_ends_a_goal_only_when_it_names_what_the_goal_was_about(goal: str, said: str, ends: bool) -> None:
-    stored = [_Stored("home", "User lives in Manchester."), _Stored("goal", goal)]
+    stored = [Stored("home", "User lives in Manchester."), Stored("goal", goal)]
     facts = RuleBasedFactExtractor().extract([("user", said)], stored)
     assert [f.supersedes for f in facts] == [("home", "goal") if ends else ("home",)], facts
 
@@ -746,14 +739,14 @@ def test_a_move_ends_a_goal_only_when_it_names_what_the_goal_was_about(goal: str
     ],
 )
 def test_someone_elses_text_pasted_for_the_assistant_is_not_the_users(message: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", message)], [_Stored("home", "User lives in Leeds.")])
+    facts = RuleBasedFactExtractor().extract([("user", message)], [Stored("home", "User lives in Leeds.")])
     assert facts == []
     verdicts = RuleBasedFactExtractor().explain(message)
     assert any(v.reason == DROP_QUOTED for v in verdicts)
 
 
-_LIFE = [_Stored("home", "User lives in Lisbon."), _Stored("job", "User works as a nurse at Santa Maria."),
-         _Stored("marriage", "User is married to Rui."), _Stored("meds", "User takes warfarin.")]
+_LIFE = [Stored("home", "User lives in Lisbon."), Stored("job", "User works as a nurse at Santa Maria."),
+         Stored("marriage", "User is married to Rui."), Stored("meds", "User takes warfarin.")]
 
 
 @pytest.mark.parametrize(
@@ -863,7 +856,7 @@ def test_something_that_happened_in_a_month_never_expires(said: str) -> None:
     ],
 )
 def test_a_care_fact_of_someone_the_memory_names_is_kept_as_theirs_and_core(said: str, fact: str) -> None:
-    stored = [_Stored("w", "User's wife Margaret is a retired teacher."), _Stored("s", "User's son Arjun is 5.")]
+    stored = [Stored("w", "User's wife Margaret is a retired teacher."), Stored("s", "User's son Arjun is 5.")]
     assert [(f.text, f.core, f.supersedes) for f in RuleBasedFactExtractor().extract([("user", said)], stored)] == [
         (fact, True, ())]
     assert RuleBasedFactExtractor().extract([("user", "Paris is lovely.")], stored) == []
@@ -871,7 +864,7 @@ def test_a_care_fact_of_someone_the_memory_names_is_kept_as_theirs_and_core(said
 
 def test_a_new_age_still_replaces_a_stored_age_alone() -> None:
     facts = RuleBasedFactExtractor().extract([("user", "My son Arjun is 5 now.")],
-                                             [_Stored("old", "User's son Arjun is 4.")])
+                                             [Stored("old", "User's son Arjun is 4.")])
     assert [f.supersedes for f in facts] == [("old",)]
 
 
@@ -888,7 +881,7 @@ def test_a_new_age_still_replaces_a_stored_age_alone() -> None:
     ],
 )
 def test_a_change_of_another_thing_or_person_leaves_the_stored_fact(said: str, kept: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", kept)])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", kept)])
     assert facts and all(f.supersedes == () for f in facts), (said, facts)
 
 
@@ -901,159 +894,13 @@ def test_every_name_the_extraction_package_exports_is_importable() -> None:
 # -- issue 21, round 3 (sentences written apart from the capture sets) ---------------------------
 
 
-def _supersedes(said: str, stored: str) -> bool:
-    """Whether a fact of ``said`` replaces ``stored`` (the facts of ``said`` must not be empty)."""
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
-    assert facts, said
-    return any(f.supersedes == ("old",) for f in facts)
-
-
-@pytest.mark.parametrize(
-    ("said", "replaced"),
-    [
-        ("Priya and I divorced in 2022.", "User and their wife Priya have been married since 2015."),
-        ("We're getting divorced.", "User is married to Dev."),
-        ("My wife and I are separating.", "User is married to Ines."),
-        ("Marco and I broke up.", "User has been seeing Marco for a few months."),
-        ("I broke up with the guy I was seeing.", "User is seeing someone from their climbing club."),
-        ("My husband left me in March.", "User is married to Dev."),
-        ("I moved in with my boyfriend.", "User is single."),
-        ("We're not together anymore.", "User has a girlfriend called Ana."),
-        ("We tied the knot in June.", "User is engaged to Ana."),
-        ("I'm not seeing Tom anymore.", "User is seeing Tom."),
-    ],
-)
-def test_relationship_changes_in_other_phrasings_replace_the_relationship_fact(said: str, replaced: str) -> None:
-    assert _supersedes(said, replaced)
-
-
-@pytest.mark.parametrize(
-    ("said", "kept"),
-    [
-        ("My wife and I moved to Berlin.", "User is married to Linda."),  # a move, not a change of the marriage
-        ("My partner and I just bought a house in Leeds.", "User's partner is called Sam."),
-        ("My husband and I went vegan in January.", "User is married to Tom."),
-        ("Now my wife works from home too.", "User is married to Linda."),
-        ("My husband left me a voicemail.", "User is married to Dev."),
-        ("I'm seeing a therapist now.", "User is married to Karim."),  # not "seeing someone"
-        ("I broke up with my boyfriend.", "User is seeing Dr Patel about their back."),  # an appointment
-        ("I'm no longer with Google.", "User is married to Linda."),  # a company, not a partner
-        ("We live together in Leeds now.", "User is married to Linda."),
-    ],
-)
-def test_a_partner_named_in_another_change_leaves_the_relationship_fact(said: str, kept: str) -> None:
-    assert not _supersedes(said, kept)
-
-
 def test_a_move_told_with_the_partner_still_replaces_the_home() -> None:
-    assert _supersedes("My wife and I moved to Berlin.", "User lives in Hamburg.")
-
-
-@pytest.mark.parametrize(
-    ("said", "replaced"),
-    [
-        ("I sold the Miata last weekend.", "User drives a red Mazda Miata."),  # a model no list knows
-        ("We got rid of our old Vespa.", "User rides a Vespa to work."),
-        ("I traded in my Golf for a Tesla.", "User drives a VW Golf."),
-        ("I returned the Pixel.", "User got a Pixel."),
-        ("I got a Pixel.", "User uses an iPhone 12."),
-        ("I upgraded to an iPhone 15.", "User uses an iPhone 11."),
-        ("We bought a Toyota.", "User drives a Ford Focus."),
-        ("I cycle to work now.", "User drives a Skoda Octavia."),
-    ],
-)
-def test_an_owned_thing_sold_or_replaced_by_a_new_one_ends_the_stored_fact(said: str, replaced: str) -> None:
-    assert _supersedes(said, replaced)
-
-
-@pytest.mark.parametrize(
-    ("said", "kept"),
-    [
-        ("My brother sold his Civic.", "User drives a Honda Civic."),  # someone else's car
-        ("I sold the Civic.", "User's son drives a Honda Civic."),
-        ("I sold my old bike.", "User drives a Honda Civic."),  # another thing
-        ("I sold my piano.", "User plays the piano every day."),  # playing is no ownership
-        ("I'm selling my car.", "User drives a Honda Civic."),  # not yet
-        ("I crashed my car.", "User drives a Honda Civic."),
-        ("I got a new phone case.", "User uses an iPhone."),
-        ("I bought a Samsung TV.", "User has a Samsung Galaxy S22."),
-        ("We bought a second car.", "User drives a Honda Civic."),
-        ("I got my son a Pixel.", "User uses an iPhone."),
-        ("My girlfriend got a new phone.", "User uses an iPhone."),
-        ("I bike to work now.", "User works as a nurse at the hospital."),  # a way to work is no job
-        ("I run before work now.", "User is a software engineer at a bank."),
-    ],
-)
-def test_a_thing_of_someone_else_another_thing_or_no_ownership_change_leaves_the_stored_fact(
-    said: str, kept: str
-) -> None:
-    assert not _supersedes(said, kept)
-
-
-@pytest.mark.parametrize(
-    ("said", "replaced"),
-    [
-        ("I only drink green tea now.", "User drinks three lattes a day."),
-        ("These days I mostly drink herbal tea.", "User has two cappuccinos every morning."),
-        ("I only drink decaf.", "User drinks a lot of espresso."),  # "only": no other change cue needed
-        ("I swapped coffee for matcha.", "User drinks coffee every morning."),
-        ("I just have one coffee a day.", "User drinks five coffees a day."),
-        ("I only eat fish and vegetables.", "User is vegan."),
-    ],
-)
-def test_a_drink_or_diet_told_as_the_only_one_or_a_swap_replaces_the_stored_habit(said: str, replaced: str) -> None:
-    assert _supersedes(said, replaced)
-
-
-@pytest.mark.parametrize(
-    ("said", "kept"),
-    [
-        ("I only drink on weekends.", "User drinks green tea every morning."),
-        ("My sister only drinks decaf.", "User drinks two espressos a day."),
-        ("I only eat gluten-free bread.", "User is coeliac."),  # a condition is no habit
-        ("I only work weekends.", "User works as a nurse."),  # "only" changes a habit, not a job
-    ],
-)
-def test_only_in_another_slot_of_another_person_or_against_a_condition_replaces_nothing(said: str, kept: str) -> None:
-    assert not _supersedes(said, kept)
-
-
-@pytest.mark.parametrize(
-    ("said", "replaced"),
-    [
-        ("I finally kicked the habit, three months smoke-free!", "User smokes about ten a day."),
-        ("I've given up caffeine completely.", "User drinks coffee every morning."),
-        ("Leo and I called it quits.", "User and their boyfriend Leo live together."),
-        ("I've been let go from Tesco.", "User works at Tesco."),
-        ("I tore my ACL so no more football for me.", "User plays football on Sundays."),
-        ("I gave up on Spanish and switched to Italian.", "User is learning Spanish."),  # no slot knows Spanish
-        ("I quit the choir last year.", "User sings in a choir."),
-        ("I dropped out of college.", "User studies history at a community college."),
-        ("Finally upgraded, got the new Pixel 8.", "User's phone is an old iPhone 8."),
-    ],
-)
-def test_habits_and_things_stopped_in_everyday_words_replace_the_stored_fact(said: str, replaced: str) -> None:
-    assert _supersedes(said, replaced)
-
-
-@pytest.mark.parametrize(
-    ("said", "kept"),
-    [
-        ("I stopped drinking.", "User drinks coffee every morning."),  # too general a word to tell which habit
-        ("I gave up chocolate for Lent.", "User loves chocolate."),  # a taste is no habit
-        ("I quit the choir.", "User's sister sings in a choir."),
-        ("I tore my ACL so no more football for me.", "User plays tennis on Sundays."),  # another sport
-        ("I switched to a night shift.", "User works as a nurse at the city hospital."),  # a shift is not a job
-        ("I moved to day shifts.", "User lives in Leeds."),  # nor a home
-    ],
-)
-def test_stopping_one_thing_leaves_a_taste_another_habit_or_another_persons_fact(said: str, kept: str) -> None:
-    assert not _supersedes(said, kept)
+    assert replaces("My wife and I moved to Berlin.", "User lives in Hamburg.")
 
 
 def test_a_change_of_someone_the_stored_facts_name_is_the_users_and_replaces_their_fact() -> None:
-    stored = [_Stored("dog", "User has a dog called Max."), _Stored("ana", "User's girlfriend Ana lives with them."),
-              _Stored("bella", "User's sister has a cat called Bella.")]
+    stored = [Stored("dog", "User has a dog called Max."), Stored("ana", "User's girlfriend Ana lives with them."),
+              Stored("bella", "User's sister has a cat called Bella.")]
     [max_] = RULES.extract(said_on("Max passed away last week."), stored)
     assert max_.text == "User's dog Max passed away in the week of Monday 2026-07-27." and max_.supersedes == ("dog",)
     [moved] = RULES.extract([("user", "Sadly, Ana moved out.")], stored)
@@ -1061,7 +908,7 @@ def test_a_change_of_someone_the_stored_facts_name_is_the_users_and_replaces_the
     assert RULES.extract([("user", "Ana came over for dinner.")], stored) == []  # no change: not read
     assert RULES.extract([("user", "Bella died.")], stored) == []  # the sister's cat, not the user's
     assert RULES.extract([("user", "Max passed away last week.")]) == []  # nobody named Max is known
-    [tom] = RULES.extract([("user", "Tom passed away in March.")], [_Stored("tom", "User is married to Tom.")])
+    [tom] = RULES.extract([("user", "Tom passed away in March.")], [Stored("tom", "User is married to Tom.")])
     assert tom.text == "User's partner Tom passed away in March." and tom.supersedes == ("tom",)
 
 
@@ -1074,69 +921,15 @@ def test_an_appointment_at_a_time_today_expires_and_a_weekly_one_does_not() -> N
 
 
 def test_a_sentence_kept_as_said_does_not_replace_the_clean_fact_it_repeats() -> None:
-    stored = [_Stored("old", "User is allergic to cats.")]
+    stored = [Stored("old", "User is allergic to cats.")]
     facts = RULES.extract([("user", "Cats make me sneeze, I'm allergic.")], stored)
     assert [f.supersedes for f in facts] == [()]
 
 
-@pytest.mark.parametrize(
-    ("said", "stored", "replaced"),
-    [
-        ("Paul and I are getting a divorce.", "User is married to Paul.", True),
-        ("We're engaged!", "User's boyfriend is called Dan.", True),  # a new stage, no change word needed
-        ("I'm single.", "User has a girlfriend.", True),
-        ("I was married before.", "User has a girlfriend called Ana.", False),  # a stage of the past
-        ("I've never been married.", "User has a boyfriend.", False),
-        ("My husband is a firefighter.", "User and their husband live in Oslo.", False),  # the same stage
-        ("My ex-wife lives in Leeds.", "User is married to Tom.", False),
-        ("My partner is a teacher.", "User is married to Dev.", False),  # "partner" tells no stage
-    ],
-)
-def test_a_new_stage_of_the_relationship_replaces_the_stored_stage(said: str, stored: str, replaced: bool) -> None:
-    assert _supersedes(said, stored) is replaced
-
-
-@pytest.mark.parametrize(
-    ("said", "stored", "replaced"),
-    [
-        ("I've accepted an offer from Microsoft.", "User is a software engineer at Amazon.", True),
-        ("I'm now a full-time food blogger.", "User works as a chef.", True),
-        ("I've gone back to work part-time.", "User is retired.", True),
-        ("I switched my major to economics.", "User is studying law.", True),
-        ("I'm back in the office full-time now.", "User works from home.", True),
-        ("I started cycling to work.", "User takes the train to work.", True),
-        ("I went fully vegan this year.", "User is pescatarian.", True),
-        ("I cancelled my gym membership.", "User goes to the gym three times a week.", True),
-        ("We accepted an offer on our house.", "User is a nurse.", False),
-        ("I started reading a book about Paris.", "User lives in Leeds.", False),
-        ("I cancelled my car insurance.", "User drives a Honda Civic.", False),
-    ],
-)
-def test_work_study_commute_and_habit_changes_in_other_words(said: str, stored: str, replaced: bool) -> None:
-    assert _supersedes(said, stored) is replaced
-
-
 def test_a_named_partner_who_ended_it_is_the_users_partner() -> None:
-    [fact] = RULES.extract(said_on("Sam dumped me last week."), [_Stored("sam", "User's boyfriend is called Sam.")])
+    [fact] = RULES.extract(said_on("Sam dumped me last week."), [Stored("sam", "User's boyfriend is called Sam.")])
     assert fact.text == "User's boyfriend Sam dumped the user in the week of Monday 2026-07-27."
     assert fact.supersedes == ("sam",)
-
-
-@pytest.mark.parametrize(
-    ("said", "stored", "replaced"),
-    [
-        ("My car broke down again.", "User drives a Honda Civic.", False),  # an event once more, no change
-        ("I lost my keys again.", "User lives in Leeds.", False),
-        ("I eat meat again.", "User is vegetarian.", True),  # a state again is a change back
-        ("I started running again.", "User doesn't exercise.", True),
-        ("I'm planning to quit my job.", "User works as a nurse.", False),
-        ("I retired in May.", "User works as a nurse.", True),  # the month is no "may"
-        ("I stopped by the gym.", "User goes to the gym every morning.", False),  # a visit, not an ending
-        ("Tom and I got back together.", "User is single.", True),
-    ],
-)
-def test_a_repeated_event_a_plan_or_a_visit_is_no_change(said: str, stored: str, replaced: bool) -> None:
-    assert _supersedes(said, stored) is replaced
 
 
 @pytest.mark.parametrize(
@@ -1148,7 +941,7 @@ def test_a_repeated_event_a_plan_or_a_visit_is_no_change(said: str, stored: str,
     ],
 )
 def test_a_change_only_thought_of_is_neither_stored_nor_a_change(said: str, stored: str) -> None:
-    assert RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)]) == []
+    assert RuleBasedFactExtractor().extract([("user", said)], [Stored("old", stored)]) == []
 
 
 @pytest.mark.parametrize(
@@ -1167,45 +960,10 @@ def test_a_resolve_or_pointer_word_in_a_real_statement_keeps_it(said: str, fact:
     assert facts_said(said) == [fact]
 
 
-@pytest.mark.parametrize(
-    ("said", "stored", "replaced"),
-    [
-        ("My son just turned 8!", "User's son is 7.", True),  # an age is a slot of its own
-        ("I turned 40 last week.", "User is 39.", True),
-        ("My brother turned 30.", "User is 28.", False),  # someone else's age
-        ("I'm 5 minutes away.", "User is 28.", False),  # minutes, not years
-        ("We lost Biscuit last week.", "User has a dog called Biscuit.", True),  # a loss of someone named
-        ("We lost Biscuit last week.", "User's sister has a dog called Biscuit.", False),
-        ("I finally got my own place!", "User lives with their parents.", True),
-    ],
-)
-def test_ages_losses_of_someone_named_and_a_home_of_ones_own(said: str, stored: str, replaced: bool) -> None:
-    assert _supersedes(said, stored) is replaced
-
-
 def test_an_interjection_before_our_does_not_keep_a_second_clause_unsplit() -> None:
     assert facts_of("ugh our landlord is selling the flat so we have to move out") == [
         "User's landlord is selling the flat.", "User has to move out.",
     ]
-
-
-@pytest.mark.parametrize(
-    ("said", "stored", "replaced"),
-    [
-        ("I started seeing a therapist.", "User works as a nurse.", False),  # an occupation seen, not held
-        ("I'm seeing a therapist now.", "User works as a nurse.", False),
-        ("I'm married to a doctor now.", "User works as a nurse.", False),
-        ("My wife is a teacher now.", "User works as a nurse.", False),
-        ("I became a paramedic.", "User works as a nurse.", True),
-        ("I'm a paralegal now.", "User is a barista.", True),
-        ("I got a ride in a Tesla.", "User drives a Honda Civic.", False),  # a ride is not a car of one's own
-        ("I stopped going to church.", "User goes to church every Sunday.", True),
-    ],
-)
-def test_an_occupation_is_a_job_only_when_held_and_a_car_only_when_owned(
-    said: str, stored: str, replaced: bool
-) -> None:
-    assert _supersedes(said, stored) is replaced
 
 
 def test_a_habit_told_with_a_moment_verb_is_still_a_fact() -> None:
@@ -1214,20 +972,6 @@ def test_a_habit_told_with_a_moment_verb_is_still_a_fact() -> None:
     assert facts_of("I'm getting ready for a half marathon in May.") == [
         f"User is getting ready for a half marathon in May {today.year + (today.month > 5)}.",
     ]
-
-
-@pytest.mark.parametrize(
-    ("said", "stored", "replaced"),
-    [
-        ("My sister is vegetarian.", "User is vegetarian.", False),  # more words, another person
-        ("My brother lives in Leeds.", "User lives in Leeds.", False),
-        ("My wife is called Ana.", "User has a wife.", True),  # the person the stored fact names
-        ("My dog died.", "User has a dog.", True),  # a short sentence that tells a loss is no fragment
-        ("I live in Leeds with my partner.", "User lives in Leeds.", True),
-    ],
-)
-def test_a_fact_with_more_words_refines_only_the_same_persons_fact(said: str, stored: str, replaced: bool) -> None:
-    assert _supersedes(said, stored) is replaced
 
 
 @pytest.mark.parametrize(
@@ -1241,16 +985,16 @@ def test_a_fact_with_more_words_refines_only_the_same_persons_fact(said: str, st
 def test_a_change_of_one_part_of_a_compound_sentence_leaves_the_other_part(
     compound: str, said: str, kept: list[str]
 ) -> None:
-    stored = [_Stored(str(i), f.text) for i, f in enumerate(RULES.extract([("user", compound)]))]
+    stored = [Stored(str(i), f.text) for i, f in enumerate(RULES.extract([("user", compound)]))]
     replaced = {fid for f in RULES.extract([("user", said)], stored) for fid in f.supersedes}
     assert replaced and [s.content for s in stored if s.id not in replaced] == kept
 
 
 def test_a_change_or_repeat_of_someone_else_neither_ends_nor_stands_for_the_users_fact() -> None:
-    assert not _supersedes("My sister doesn't eat meat anymore.", "User eats meat.")
-    assert not _supersedes("My husband doesn't play tennis anymore.", "User plays tennis on Sundays.")
-    assert _supersedes("I don't play tennis anymore.", "User plays tennis on Sundays.")
-    [mine] = RULES.extract([("user", "I'm vegetarian.")], [_Stored("s", "User's sister is vegetarian.")])
+    assert not replaces("My sister doesn't eat meat anymore.", "User eats meat.")
+    assert not replaces("My husband doesn't play tennis anymore.", "User plays tennis on Sundays.")
+    assert replaces("I don't play tennis anymore.", "User plays tennis on Sundays.")
+    [mine] = RULES.extract([("user", "I'm vegetarian.")], [Stored("s", "User's sister is vegetarian.")])
     assert mine.text == "User is vegetarian."  # not skipped as already stored: the sister's is another fact
 
 
@@ -1312,42 +1056,10 @@ def test_words_of_emphasis_are_left_out_and_a_fronted_moment_is_a_moment(said: s
     assert facts_said(said) == facts
 
 
-@pytest.mark.parametrize(
-    ("said", "stored", "replaced"),
-    [
-        ("I start as a courier on Monday.", "User is a shift supervisor at a call centre.", True),
-        ("I started a master's in history.", "User works as a paralegal.", True),
-        ("I left the agency.", "User is a designer at an ad agency.", True),
-        ("I cut out bread completely.", "User eats toast every morning.", False),  # another word
-        ("I cut out bread completely.", "User eats bread every morning.", True),
-        ("My brother left the bank.", "User works at a bank.", False),  # someone else's
-        ("I started a blog.", "User works as a nurse.", False),  # a new pastime, no job change
-        ("I played tennis at school.", "User used to play tennis.", False),  # the same past, nothing new
-        ("I play tennis again.", "User used to play tennis.", True),
-    ],
-)
-def test_a_job_begun_as_studies_begun_a_workplace_left_and_a_food_cut_out(
-    said: str, stored: str, replaced: bool
-) -> None:
-    assert _supersedes(said, stored) is replaced
-
-
 def test_an_ending_that_the_new_fact_replaces_too_is_not_stored_but_still_ends_the_stored_fact() -> None:
     [fact] = RULES.extract([("user", "I handed in my notice and I start at a design studio on Monday.")],
-                           [_Stored("old", "User works at a bank.")])
+                           [Stored("old", "User works at a bank.")])
     assert fact.text == "User starts at a design studio on Monday." and fact.supersedes == ("old",)
-
-
-@pytest.mark.parametrize(
-    ("said", "stored", "replaced"),
-    [
-        ("I've stopped drinking altogether.", "User has a glass of wine most nights.", True),
-        ("I don't drink anymore.", "User drinks beer with friends on Fridays.", True),
-        ("I stopped drinking coffee.", "User drinks beer with friends on Fridays.", False),  # a drink named
-    ],
-)
-def test_drinking_with_no_drink_named_is_alcohol(said: str, stored: str, replaced: bool) -> None:
-    assert _supersedes(said, stored) is replaced
 
 
 # -- issue 21, after round 4 (sentences written apart from the capture sets) -----------------------------------
@@ -1369,7 +1081,7 @@ def test_drinking_with_no_drink_named_is_alcohol(said: str, stored: str, replace
 def test_stolen_or_written_off_things_and_euphemisms_for_a_pets_death_end_the_stored_fact(
     said: str, stored: str, replaced: bool
 ) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", stored)])
     assert any(f.supersedes == ("old",) for f in facts) is replaced, (said, facts)
 
 
@@ -1392,13 +1104,13 @@ def test_a_dated_event_the_user_took_part_in_is_kept_as_said(said: str, facts: l
 
 def test_a_move_rewritten_as_a_home_still_replaces_the_old_home() -> None:
     [porto] = RuleBasedFactExtractor().extract([("user", "I moved to Porto last month.")],
-                                               [_Stored("lisbon", "User lives in Lisbon."),
-                                                _Stored("sister", "User's sister lives in Dublin.")])
+                                               [Stored("lisbon", "User lives in Lisbon."),
+                                                Stored("sister", "User's sister lives in Dublin.")])
     assert porto == ExtractedFact("User lives in Porto.", ("lisbon",))
 
 
 def test_a_birthday_replaces_the_stored_age_of_the_same_person() -> None:
-    stored = [_Stored("me", "User is 30."), _Stored("son", "User's son is 5.")]
+    stored = [Stored("me", "User is 30."), Stored("son", "User's son is 5.")]
     assert RuleBasedFactExtractor().extract([("user", "I just turned 31.")], stored) == [
         ExtractedFact("User is 31.", ("me",))]
     assert RuleBasedFactExtractor().extract([("user", "My son turned 6 yesterday.")], stored) == [
@@ -1456,7 +1168,7 @@ def test_a_compound_sentence_becomes_one_user_fact_per_clause(said: str, facts: 
 
 def test_a_new_age_of_a_child_ends_the_age_split_from_a_compound_sentence_and_keeps_the_rest() -> None:
     first = RuleBasedFactExtractor().extract([("user", "My daughter Chloe is 16 and she just went vegan.")])
-    stored = [_Stored(f"f{i}", f.text) for i, f in enumerate(first)]
+    stored = [Stored(f"f{i}", f.text) for i, f in enumerate(first)]
     later = RuleBasedFactExtractor().extract([("user", "Chloe turned 17 last Friday.")], stored)
     ended = {i for f in later for i in f.supersedes}
     age = next(s.id for s in stored if s.content == "User's daughter Chloe is 16.")
@@ -1467,39 +1179,8 @@ def test_a_new_age_of_a_child_ends_the_age_split_from_a_compound_sentence_and_ke
                                   "I accepted a permanent position at the council."])
 def test_a_job_got_ends_the_stored_job(said: str) -> None:
     facts = RuleBasedFactExtractor().extract(
-        [("user", said)], [_Stored("old", "User works remotely as a UX designer for a Berlin startup.")])
+        [("user", said)], [Stored("old", "User works remotely as a UX designer for a Berlin startup.")])
     assert [f.supersedes for f in facts][:1] == [("old",)], facts
-
-
-@pytest.mark.parametrize(
-    ("said", "replaced"),
-    [
-        ("I'm not vegan.", "User is vegan."),
-        ("I'm not allergic to peanuts, that was my brother.", "User is allergic to peanuts."),
-        ("I don't have a cat anymore.", "User has a cat named Mochi."),  # the name is a detail of the cat
-        ("Just kidding, I don't live in Lisbon.", "User lives in Lisbon."),
-        ("I lied about being vegan.", "User is vegan."),
-        ("I was only joking about living in Lisbon.", "User lives in Lisbon."),
-        ("I'm not married.", "User is married to Tom."),
-        ("My sister isn't vegan.", "User's sister is vegan."),
-    ],
-)
-def test_a_denial_of_what_a_stored_fact_of_the_same_person_says_ends_it(said: str, replaced: str) -> None:
-    assert _supersedes(said, replaced)
-
-
-@pytest.mark.parametrize(
-    ("said", "kept"),
-    [
-        ("I don't work on Fridays.", "User works on Fridays at the bakery."),  # a part of it only
-        ("I don't live in Lisbon.", "User lives in Porto."),  # another place
-        ("My sister isn't vegan.", "User is vegan."),  # someone else
-        ("I'm not vegan.", "User is not vegetarian."),  # a stored denial is no statement to deny
-        ("I think I'm not vegan.", "User is vegan."),  # a hedge
-    ],
-)
-def test_a_denial_of_a_part_another_thing_or_someone_else_or_a_hedge_ends_nothing(said: str, kept: str) -> None:
-    assert not _supersedes(said, kept)
 
 
 @pytest.mark.parametrize(
@@ -1515,7 +1196,7 @@ def test_a_denial_of_a_part_another_thing_or_someone_else_or_a_hedge_ends_nothin
 def test_a_correction_ends_the_stored_fact_of_what_was_wrong_and_stores_what_is_right(
     said: str, stored: str, fact: str
 ) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", stored)])
     assert [(f.text, f.supersedes) for f in facts] == [(fact, ("old",))]
 
 
@@ -1530,7 +1211,7 @@ def test_a_correction_ends_the_stored_fact_of_what_was_wrong_and_stores_what_is_
 def test_a_correction_of_no_fact_of_the_users_or_a_not_that_corrects_nothing_ends_nothing(
     said: str, stored: str, facts: list[str]
 ) -> None:
-    got = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    got = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", stored)])
     assert [f.text for f in got] == facts and not any(f.supersedes for f in got)
 
 
@@ -1555,7 +1236,7 @@ def test_a_care_word_typed_one_letter_off_and_a_lost_apostrophe_still_give_the_c
 
 def test_a_denial_typed_without_its_apostrophe_ends_the_stored_fact_and_is_rewritten() -> None:
     facts = RuleBasedFactExtractor().extract([("user", "Lol no I dont live in London, I live in Leeds")],
-                                             [_Stored("old", "User lives in London.")])
+                                             [Stored("old", "User lives in London.")])
     assert [(f.text, f.supersedes) for f in facts] == [
         ("User doesn't live in London.", ("old",)), ("User lives in Leeds.", ()),
     ]
@@ -1575,7 +1256,7 @@ def test_a_denial_typed_without_its_apostrophe_ends_the_stored_fact_and_is_rewri
 def test_a_wedding_or_engagement_told_with_the_partner_is_the_users_new_stage_and_ends_the_old_one(
     said: str, stored: str, fact: str
 ) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", stored)])
     assert [(f.text, f.supersedes) for f in facts] == [(fact, ("old",))]
 
 
@@ -1588,7 +1269,7 @@ def test_plans_of_the_user_and_someone_else_for_the_coming_days_are_still_no_fac
     "said", ["I sold my Golf and bought a Tesla", "sold the golf, got a tesla model 3", "Got a Tesla last week!"]
 )
 def test_a_car_swap_keeps_the_new_car_and_ends_the_old_one(said: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", "User drives a Golf.")])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", "User drives a Golf.")])
     assert [f.supersedes for f in facts] == [("old",)] and "tesla" in facts[0].text.lower(), facts
 
 
@@ -1601,7 +1282,7 @@ def test_a_car_swap_keeps_the_new_car_and_ends_the_old_one(said: str) -> None:
     ],
 )
 def test_shopping_a_car_back_from_the_garage_and_the_game_of_golf_end_no_car(said: str, facts: list[str]) -> None:
-    got = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", "User drives a Golf.")])
+    got = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", "User drives a Golf.")])
     assert [f.text for f in got] == facts and not any(f.supersedes for f in got)
 
 
@@ -1614,7 +1295,7 @@ def test_shopping_a_car_back_from_the_garage_and_the_game_of_golf_end_no_car(sai
     ],
 )
 def test_a_move_ends_the_old_home_and_is_kept_as_the_new_one_without_how_it_went(said: str, fact: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", "User lives in Lisbon.")])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", "User lives in Lisbon.")])
     assert [(f.text, f.supersedes) for f in facts] == [(fact, ("old",))]
 
 
@@ -1647,24 +1328,24 @@ def test_a_few_words_without_a_verb_after_a_change_are_left_out_unless_they_say_
 def test_a_promotion_keeps_the_employer_and_a_new_role_is_held_there(
     said: str, facts: list[tuple[str, tuple[str, ...]]]
 ) -> None:
-    got = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", "User works at Google as an engineer.")])
+    got = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", "User works at Google as an engineer.")])
     assert [(f.text, f.supersedes) for f in got] == facts
 
 
 def test_a_promotion_that_names_the_employer_again_keeps_it_once_without_its_period() -> None:
     got = RuleBasedFactExtractor().extract([("user", "I was promoted to engineering manager at Spotify.")],
-                                           [_Stored("old", "User is a software engineer at Spotify.")])
+                                           [Stored("old", "User is a software engineer at Spotify.")])
     assert [(f.text, f.supersedes) for f in got] == [("User works at Spotify as an engineering manager.", ("old",))]
 
 
 def test_a_promotion_to_a_role_ends_a_stored_role_that_names_no_employer() -> None:
     got = RuleBasedFactExtractor().extract([("user", "I got promoted to ward manager")],
-                                           [_Stored("old", "User works as a nurse.")])
+                                           [Stored("old", "User works as a nurse.")])
     assert [(f.text, f.supersedes) for f in got] == [("User got promoted to ward manager.", ("old",))]
 
 
 def test_a_move_or_a_job_start_to_come_expires_and_ends_nothing_yet() -> None:
-    stored = [_Stored("home", "User lives in Leeds."), _Stored("job", "User works at Amazon.")]
+    stored = [Stored("home", "User lives in Leeds."), Stored("job", "User works at Amazon.")]
     for said, days in [("we're moving to Berlin next month", 62), ("I'm starting a new job next week", 15)]:
         [fact] = RuleBasedFactExtractor().extract([("user", said)], stored)
         assert fact.supersedes == () and fact.expires_at is not None, said
@@ -1683,7 +1364,7 @@ def test_a_plan_for_next_year_expires_when_next_year_ends() -> None:
 def test_a_wedding_to_come_is_an_engagement_it_leaves_an_engagement_and_ends_an_earlier_stage(
     stored: str, replaced: bool
 ) -> None:
-    [fact] = RuleBasedFactExtractor().extract([("user", "I'm getting married!")], [_Stored("old", stored)])
+    [fact] = RuleBasedFactExtractor().extract([("user", "I'm getting married!")], [Stored("old", stored)])
     assert (fact.supersedes == ("old",)) is replaced
 
 
@@ -1692,7 +1373,7 @@ def test_the_user_and_a_pronoun_is_not_read_as_someone_named() -> None:
 
 
 def test_a_new_job_keeps_where_it_is_and_a_month_is_when() -> None:
-    stored = [_Stored("job", "User works as a nurse at Leeds General.")]
+    stored = [Stored("job", "User works as a nurse at Leeds General.")]
     got = RuleBasedFactExtractor().extract([("user", "I've just started a new job at a GP surgery in Harrogate.")],
                                            stored)
     assert [f.text for f in got] == ["User works at a GP surgery in Harrogate."]
