@@ -1,15 +1,23 @@
 """Rule-based capture for the capture tests: a user's turns captured one by one with the shipped rules through
 ``capture_facts`` into a real engine (:func:`capture_turns`), and the user's facts read back as sorted texts
-(:func:`valid_texts`, :func:`ended_texts`, :func:`core_texts`; :func:`texts_after` captures, then reads).
+(:func:`valid_texts`, :func:`ended_texts`, :func:`core_texts`; :func:`texts_after` captures, then reads;
+:func:`told` does both in an engine of its own); :func:`facts_of` is what the rules keep of one message, with
+nothing stored, and :func:`replaces` whether it replaces a :class:`Stored` fact.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
+from _helpers import ungated_engine
 from memori_core import RecallEngine, RuleBasedFactExtractor, capture_facts
+from memori_core.extraction import Message
 
-__all__ = ["RULES", "SAID_AT", "capture_turns", "core_texts", "ended_texts", "texts_after", "valid_texts"]
+__all__ = [
+    "RULES", "SAID_AT", "Stored", "capture_turns", "core_texts", "ended_texts", "facts_of", "replaces", "texts_after",
+    "told", "valid_texts",
+]
 
 RULES = RuleBasedFactExtractor()
 """The shipped rules, the extractor every capture here uses."""
@@ -50,3 +58,33 @@ def texts_after(engine: RecallEngine, *turns: str, user: str = "u1", at: datetim
     sorted."""
     capture_turns(engine, *turns, user=user, at=at)
     return valid_texts(engine, user)
+
+
+def told(*turns: str, at: datetime | None = None) -> tuple[list[str], list[str]]:
+    """Capture each of ``turns`` in order (:func:`capture_turns`, said at ``at``) into a new engine with every gate
+    off; the user's valid and ended facts afterwards, as (:func:`valid_texts`, :func:`ended_texts`)."""
+    engine = ungated_engine()
+    capture_turns(engine, *turns, at=at)
+    return valid_texts(engine), ended_texts(engine)
+
+
+def facts_of(said: str, at: datetime | None = None) -> list[str]:
+    """The texts of the facts :data:`RULES` keep of one user message ``said`` (said at ``at``; ``None``: no time),
+    with nothing stored."""
+    return [f.text for f in RULES.extract([Message("user", said, created_at=at)])]
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A fact stored before a message, as an extractor is shown it (an id and a text)."""
+
+    id: str
+    content: str
+
+
+def replaces(said: str, stored: str) -> bool:
+    """Whether a fact :data:`RULES` keep of the user message ``said`` replaces the stored fact ``stored`` (the facts
+    of ``said`` must not be empty)."""
+    facts = RULES.extract([("user", said)], [Stored("old", stored)])
+    assert facts, said
+    return any(f.supersedes == ("old",) for f in facts)

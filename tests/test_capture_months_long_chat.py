@@ -2,7 +2,10 @@
 user says in their own words, casual lower-case texting included, ends what no longer holds and keeps what does
 (tester explore_i3, defects 1-6, 8-13): a denied allergy, someone's opinion, an ended condition and its medicine,
 a diet given up, an allergy said with an aside, a new partner named and told of, corrections, a breakup, a move
-told as "im in exeter now", a retraction, jokes and fillers, a flatmate's dog and a named puppy."""
+told as "im in exeter now", a retraction, jokes and fillers, a flatmate's dog and a named puppy.
+
+Rows of messages -> the facts valid afterwards are in the case book tests/cases/months_long_chat.toml, run by
+test_capture_cases.py."""
 
 from __future__ import annotations
 
@@ -10,9 +13,6 @@ import pytest
 
 from _capture import core_texts, texts_after
 from _helpers import ungated_engine
-
-
-
 
 
 # -- defect 1: a denied allergy ends the user's fact, and may be stored as whose it is -------------------------
@@ -41,20 +41,6 @@ def test_a_denied_allergy_or_diet_ends_the_users_fact_and_is_no_longer_core(said
 
 
 # -- defect 2: someone's view of the user is not the user's fact -----------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "lol my mum thinks im still vegan",
-        "my dad reckons I'm allergic to everything",
-        "My mum thinks I should learn to drive stick, she's obsessed with manual cars.",
-        "everyone thinks I'm a morning person",
-        "my sister keeps saying I'm lactose intolerant",
-    ],
-)
-def test_someone_elses_view_of_the_user_is_not_stored(said: str) -> None:
-    assert texts_after(ungated_engine(), said) == []
 
 
 def test_what_a_clinician_says_of_the_user_is_the_users_fact() -> None:
@@ -266,40 +252,6 @@ def test_a_lie_about_being_sober_ends_the_stored_not_drinking() -> None:
 # -- defect 12: jokes, hypotheticals and fillers are no facts --------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "said",
-    [
-        "haha I'm moving to the moon, april fools",
-        "im moving to mars, april fools haha",
-        "I'm quitting my job jk",
-        "I'm pregnant! April fools!",
-        "if I won the lottery I'd quit and move to Bali honestly",
-        "we're rubbish but it's fun",
-        "ok so I caved.",
-        "I've been craving sushi so bad",
-        "Edinburgh was gorgeous, we did arthur's seat",
-        "I guess I still have to be careful what I eat",
-    ],
-)
-def test_jokes_hypotheticals_and_fillers_are_not_stored(said: str) -> None:
-    assert texts_after(ungated_engine(), said) == []
-
-
-@pytest.mark.parametrize(
-    ("said", "fact"),
-    [
-        ("I'm not kidding, I'm vegan", "User is vegan."),
-        ("I have 8 years of experience in B2B marketing if that helps",
-         "User has 8 years of experience in B2B marketing."),
-        ("my manager is called Graham, seems nice", "User's manager is called Graham."),
-        ("I live in Leeds btw, not sure if I mentioned", "User lives in Leeds."),
-        ("lol my boyfriend Tom would just order pizza", "User's boyfriend is Tom."),
-    ],
-)
-def test_a_fact_said_with_a_filler_is_stored_without_it(said: str, fact: str) -> None:
-    assert texts_after(ungated_engine(), said) == [fact]
-
-
 # -- defect 13: a flatmate's dog is the flatmate's, a named pet keeps its name ---------------------------------
 
 
@@ -337,32 +289,3 @@ def test_a_pronoun_after_someone_of_the_users_is_them_not_the_stored_partner() -
     assert core_texts(engine) == ["User's son is allergic to nuts."]
 
 
-@pytest.mark.parametrize(
-    ("said", "fact"),
-    [
-        ("my son plays games", "User's son plays games."),  # "plays" is no name
-        ("I have a dog, its name is Rex", "User has a dog called Rex."),
-        ("my roommate dev has a severe peanut allergy", "User's roommate Dev has a severe peanut allergy."),
-    ],
-)
-def test_a_name_typed_in_lower_case_is_read_only_where_it_is_one(said: str, fact: str) -> None:
-    assert texts_after(ungated_engine(), said) == [fact]
-
-
-def test_being_in_bed_now_is_no_move() -> None:
-    engine = ungated_engine()
-    assert texts_after(engine, "I live in Leeds.", "I'm in bed now") == ["User lives in Leeds."]
-
-
-@pytest.mark.parametrize(
-    ("said", "facts"),
-    [
-        ("i think my bf is cheating lol", []),  # a suspicion of someone else's doing
-        # a care fact, hedged (said of the user: never stored in the first person)
-        ("I think my son is allergic to nuts", ["User thinks their son is allergic to nuts."]),
-        ("I'm vegan, so no dairy for me.", ["User is vegan."]),  # what follows from the diet adds nothing
-    ],
-)
-def test_a_suspicion_about_someone_and_what_follows_from_a_diet_store_nothing_new(said: str,
-                                                                                  facts: list[str]) -> None:
-    assert texts_after(ungated_engine(), said) == facts

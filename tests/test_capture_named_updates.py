@@ -1,7 +1,10 @@
 """Rule-based capture keeps news of a thing the user's stored facts name (tester j2, finding 9), through capture_facts
 into a real embedded Chroma store: a named pet's or person's health, a part of the body getting better, how often a
 sport is done now, a statement before a question; each replacing the older state of the same thing, never another
-thing's."""
+thing's.
+
+Rows of messages -> the facts valid afterwards are in the case book tests/cases/named_updates.toml, run by
+test_capture_cases.py."""
 
 from __future__ import annotations
 
@@ -20,35 +23,6 @@ _said = partial(texts_after, at=SAID)  # each turn said at SAID
 
 
 # -- the health of a named pet or person --------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("said", "fact"),
-    [
-        ("Luna has kidney failure, the vet said", "User's cat Luna has kidney failure."),
-        ("the vet says Luna has an ear infection", "User's cat Luna has an ear infection."),
-        ("Luna was diagnosed with diabetes 😢", "User's cat Luna was diagnosed with diabetes."),
-        ("Luna's been really sick", "User's cat Luna has been really sick."),
-        ("Luna is much better now", "User's cat Luna is much better."),
-    ],
-)
-def test_news_of_a_named_pets_health_is_kept_as_the_pets(said: str, fact: str) -> None:
-    engine = ungated_engine()
-    assert _said(engine, "I have a cat named Luna, she's 14.", said) == sorted(
-        ["User has a cat named Luna.", fact])
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "Luna is so cute",  # no news of her health
-        "Luna has a new collar",
-        "Bella has kidney failure",  # no stored fact names Bella
-        "Luna has been amazing with the kids",
-    ],
-)
-def test_what_is_no_health_news_or_of_no_one_stored_adds_nothing(said: str) -> None:
-    assert _said(ungated_engine(), "I have a cat named Luna.", said) == ["User has a cat named Luna."]
 
 
 def test_a_persons_health_is_theirs_too() -> None:
@@ -125,18 +99,6 @@ def test_another_part_or_someone_elses_injury_is_not_ended(stored: str, said: st
 
 
 # -- how often a sport is done now --------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("said", "fact"),
-    [
-        ("I boulder 3 times a week now 💪", "User boulders 3 times a week."),
-        ("I climb twice a week these days", "User climbs twice a week these days."),
-        ("i skate every day now", "User skates every day."),
-    ],
-)
-def test_how_often_a_sport_is_done_is_kept(said: str, fact: str) -> None:
-    assert _said(ungated_engine(), said) == [fact]
 
 
 def test_a_new_frequency_replaces_the_old_and_leaves_how_it_started_and_other_sports() -> None:

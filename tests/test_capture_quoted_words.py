@@ -1,7 +1,10 @@
 """Someone else's words quoted in a user turn are not the user's facts: a line quoted with ">" (markdown, an e-mail
 reply), first-person words in quotation marks, the lines after "My sister texted me:". Stored, "User is pregnant."
 would be core and shown on every later turn (tester j4, finding 20). The rule extractor, and real capture into an
-embedded Chroma store."""
+embedded Chroma store.
+
+Rows of one message -> the facts kept of it are in the case book tests/cases/quoted_words.toml, run by
+test_capture_cases.py."""
 
 from __future__ import annotations
 
@@ -10,11 +13,9 @@ import pytest
 from memori_core import RecallEngine, RuleBasedFactExtractor
 from memori_core.extraction import DROP_QUOTED
 from memori_core.extraction.pasted import split_quoted
-from tests._capture import capture_turns, core_texts, valid_texts
+from tests._capture import capture_turns, core_texts, facts_of, valid_texts
 
 
-def _facts(said: str) -> list[str]:
-    return [f.text for f in RuleBasedFactExtractor().extract([("user", said)])]
 
 
 @pytest.mark.parametrize(
@@ -28,51 +29,8 @@ def _facts(said: str) -> list[str]:
     ],
 )
 def test_a_line_quoted_with_a_greater_than_sign_is_not_the_users(said: str) -> None:
-    assert _facts(said) == []
+    assert facts_of(said) == []
     assert any(v.reason == DROP_QUOTED for v in RuleBasedFactExtractor().explain(said))
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "\"I'm pregnant\" - that's what my sister texted me. What should I get her?",
-        "She wrote: 'I take insulin twice a day'",
-        "\u201cI take insulin twice a day,\u201d she told me.",
-        "She said \"I'm allergic to cats\" and left.",
-        "Got a message saying \u2018I\u2019m moving to Berlin\u2019 from Ana.",
-        "She wrote: \"I take insulin. I live in Rome.\"",
-        "My sister texted me:\nI'm pregnant!\nWhat should I get her?",
-        "Mum messaged:\nWe moved to Porto last week.",
-    ],
-)
-def test_first_person_words_in_quotation_marks_or_after_a_relayed_colon_are_not_the_users(said: str) -> None:
-    assert _facts(said) == []
-
-
-@pytest.mark.parametrize(
-    ("said", "facts"),
-    [
-        # the user's own sentences around the quoted one are still read
-        ("I'm vegan. My mom always says \"I'm so proud of you\". Any tips?", ["User is vegan."]),
-        ("She wrote: \"I take insulin.\" I live in Leeds.", ["User lives in Leeds."]),
-        ("> Are you vegan?\nI'm vegan.", ["User is vegan."]),
-        # quoted words without a first person, a title, a single word: not someone's statement
-        ("I work at a \"startup\" in Leeds.", ["User works at a \"startup\" in Leeds."]),
-        ("My son calls me \"mama bear\". I have two kids.",
-         ["User's son calls the user \"mama bear\".", "User has two kids."]),
-        ("I'm a vegan and my kids' school is in Leeds.", ["User is a vegan.", "User's kids' school is in Leeds."]),
-        ("My parents' house is in Leeds.", ["User's parents' house is in Leeds."]),
-        # an arrow or a sign inside a line is no quote
-        ("-> I live in Leeds now", ["User lives in Leeds."]),
-        # what a clinician told the user is the user's, with a colon too
-        ("My doctor said:\nI have type 2 diabetes.", ["User has type 2 diabetes."]),
-        ("My doctor said: I have type 2 diabetes.", ["User has type 2 diabetes."]),
-    ],
-)
-def test_the_users_own_words_beside_a_quote_and_words_quoted_without_a_first_person_are_read(
-    said: str, facts: list[str]
-) -> None:
-    assert _facts(said) == facts
 
 
 def test_a_quoted_title_is_not_someones_words() -> None:

@@ -1,7 +1,10 @@
 """A game the user sets up in a turn (role-play, make-believe, "imagine I'm ...") is no fact of the user's: from where
 it is set up, what the user says of themselves is a role (tester j4, finding 18). A persona asked of the assistant
 ("Act as my nutritionist") is no game: what the user then says of themselves is read. The rule extractor, and real
-capture into an embedded Chroma store."""
+capture into an embedded Chroma store.
+
+Rows of one message -> the facts kept of it are in the case book tests/cases/role_play.toml, run by
+test_capture_cases.py."""
 
 from __future__ import annotations
 
@@ -10,11 +13,9 @@ import pytest
 from memori_core import RecallEngine, RuleBasedFactExtractor
 from memori_core.extraction import DROP_STORY
 from memori_core.extraction.played import split_played
-from tests._capture import texts_after
+from tests._capture import facts_of, texts_after
 
 
-def _facts(said: str) -> list[str]:
-    return [f.text for f in RuleBasedFactExtractor().extract([("user", said)])]
 
 
 @pytest.mark.parametrize(
@@ -35,29 +36,8 @@ def _facts(said: str) -> list[str]:
     ],
 )
 def test_what_the_user_says_of_themselves_in_a_game_they_set_up_is_not_stored(said: str) -> None:
-    assert _facts(said) == []
+    assert facts_of(said) == []
     assert any(v.reason == DROP_STORY for v in RuleBasedFactExtractor().explain(said))
-
-
-@pytest.mark.parametrize(
-    ("said", "facts"),
-    [
-        # what the user says before setting up the game is theirs
-        ("I'm a teacher. Let's role-play: I'm a student and you're my teacher.", ["User is a teacher."]),
-        # no game: a game of chess, a pretence told of, "imagine" not of the user, a persona for the assistant
-        ("Let's play chess. I live in Leeds.", ["User lives in Leeds."]),
-        ("Let's play a game of chess. I live in Leeds.", ["User lives in Leeds."]),
-        ("I pretended to be sick. I live in Leeds.", ["User lives in Leeds."]),
-        ("Imagine my surprise when I got the job! I work at Google now.", ["User works at Google."]),
-        ("Act as my nutritionist. I'm vegan and allergic to nuts.", ["User is vegan.", "User is allergic to nuts."]),
-        ("Imagine you're my personal trainer. I live in Leeds.", ["User lives in Leeds."]),
-        ("My kids love role-play. I have two kids.", ["User's kids love role-play.", "User has two kids."]),
-        ("We played a game last night. I live in Leeds.", ["User lives in Leeds."]),
-        ("Let's plan a trip. I live in Leeds.", ["User lives in Leeds."]),
-    ],
-)
-def test_the_users_own_statements_outside_a_game_are_read(said: str, facts: list[str]) -> None:
-    assert _facts(said) == facts
 
 
 def test_split_played_keeps_the_sentences_before_the_game() -> None:

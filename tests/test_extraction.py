@@ -1,4 +1,7 @@
-"""memori_core.extraction: the rule-based extractor, the LLM prompt and the tolerant reply parser."""
+"""memori_core.extraction: the rule-based extractor, the LLM prompt and the tolerant reply parser.
+
+Rows of one message -> the facts kept of it are in the case book tests/cases/extraction.toml, run by
+test_capture_cases.py."""
 
 from __future__ import annotations
 
@@ -9,36 +12,16 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from _capture import SAID_AT
+from _capture import SAID_AT, Stored, facts_of, replaces
 from memori_core import ExtractedFact, FactExtractor, RuleBasedFactExtractor
-from memori_core.extraction import Message
 from memori_core.extraction import (
-    DROP_ELLIPTICAL,
-    DROP_HYPOTHETICAL,
-    DROP_INSTRUCTION,
-    DROP_QUESTION,
-    DROP_QUOTED,
-    DROP_SECOND_PERSON,
-    DROP_SMALL_TALK,
-    DROP_STORY,
-    DROP_UNCLEAR,
-    DROP_UNRESOLVED,
-    KEPT_AS_SAID,
-    KEPT_EXPIRING,
-    KEPT_INTRODUCTION,
-    KEPT_REWRITTEN,
-    as_messages,
-    build_extraction_prompt,
-    parse_extraction_reply,
-    split_clauses,
+    DROP_ELLIPTICAL, DROP_HYPOTHETICAL, DROP_INSTRUCTION, DROP_QUESTION, DROP_QUOTED, DROP_SECOND_PERSON,
+    DROP_SMALL_TALK, DROP_STORY, DROP_UNCLEAR, DROP_UNRESOLVED, KEPT_AS_SAID, KEPT_EXPIRING, KEPT_INTRODUCTION,
+    KEPT_REWRITTEN, Message, as_messages, build_extraction_prompt, parse_extraction_reply, split_clauses,
     split_sentences,
 )
 
 RULES = RuleBasedFactExtractor()
-
-
-def facts_of(text: str) -> list[str]:
-    return [f.text for f in RULES.extract([("user", text)])]
 
 
 def said_on(text: str) -> list[Message]:
@@ -166,11 +149,6 @@ def test_questions_small_talk_instructions_and_hypotheticals_are_dropped(said: s
     verdict = RULES.judge(said)
     assert verdict.fact is None
     assert verdict.reason == reason
-    assert facts_of(said) == []
-
-
-@pytest.mark.parametrize("said", ["The weather is lovely today.", "That sounds great.", "I think it will rain."])
-def test_sentences_not_about_the_user_are_dropped(said: str) -> None:
     assert facts_of(said) == []
 
 
@@ -452,11 +430,6 @@ def test_issue21_rules_supersede_the_same_slot_on_a_change_and_skip_repeats() ->
     assert r.extract([("user", "As I said, I'm vegetarian.")], [Known("b", "User is a strict vegetarian.")]) == []
 
 
-class _Stored:
-    def __init__(self, id: str, content: str) -> None:
-        self.id, self.content = id, content
-
-
 @pytest.mark.parametrize(
     ("said", "fact"),
     [
@@ -489,7 +462,7 @@ def test_the_user_and_someone_else_making_plans_is_not_a_durable_fact() -> None:
     ],
 )
 def test_issue21_relationship_job_and_diet_changes_supersede_the_stored_fact(said: str, replaced: str) -> None:
-    [fact] = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", replaced)])
+    [fact] = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", replaced)])
     assert fact.supersedes == ("old",)
 
 
@@ -506,7 +479,7 @@ def test_issue21_relationship_job_and_diet_changes_supersede_the_stored_fact(sai
     ],
 )
 def test_issue21_a_change_of_someone_else_or_in_the_past_leaves_the_users_fact(said: str, kept: str) -> None:
-    [fact] = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", kept)])
+    [fact] = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", kept)])
     assert fact.supersedes == ()
 
 
@@ -524,37 +497,6 @@ def test_a_move_to_a_tool_or_a_teams_move_is_not_stored_as_where_the_user_lives(
 
 
 # -- issue 21, rules that generalise (sentences written apart from the capture sets) ------------
-
-
-@pytest.mark.parametrize(
-    ("said", "facts"),
-    [
-        ("Quick update: I moved to Leeds.", ["User lives in Leeds."]),
-        ("Bad news \u2014 I lost my job.", ["User lost their job."]),
-        ("Guess what, I'm pregnant!", ["User is pregnant."]),
-        ("Sad news: my grandad passed away.", ["User's grandad passed away."]),
-        ("Turns out I'm allergic to kiwi.", ["User is allergic to kiwi."]),
-        ("Just a reminder that I'm diabetic.", ["User is diabetic."]),
-        ("Finally, I passed my driving test.", ["User passed their driving test."]),
-        ("Guess what I found!", []),  # no punctuation after "guess what": not a lead-in
-        ("Update: the train is late.", []),  # the news is not about the user
-    ],
-)
-def test_news_and_discourse_lead_ins_are_cut_before_the_statement(said: str, facts: list[str]) -> None:
-    assert facts_of(said) == facts
-
-
-@pytest.mark.parametrize(
-    ("said", "facts"),
-    [
-        ("Just moved to Bristol!", ["User lives in Bristol."]),
-        ("Got promoted to team lead!", ["User got promoted to team lead."]),
-        ("Left my umbrella on the bus again.", []),  # "again" alone does not make it news
-        ("Went to the cinema.", []),  # no change: a subjectless remark stays unread
-    ],
-)
-def test_a_change_told_without_its_subject_is_the_users(said: str, facts: list[str]) -> None:
-    assert facts_of(said) == facts
 
 
 @pytest.mark.parametrize(
@@ -598,19 +540,6 @@ def test_names_and_nicknames_are_name_facts(said: str, facts: list[str]) -> None
     assert all(RULES.judge(c).reason == KEPT_INTRODUCTION for c in split_clauses(said) if facts)
 
 
-@pytest.mark.parametrize(
-    ("said", "facts"),
-    [
-        ("I finished my PhD and now I teach at a college.", ["User finished their PhD.", "User teaches at a college."]),
-        ("I'm a plumber, the hours are long.", ["User is a plumber."]),
-        ("I'm gluten-free, so no bread for me.", ["User is gluten-free."]),
-        ("My partner Sofia and I live in Turin.", ["User and their partner Sofia live in Turin."]),
-    ],
-)
-def test_clauses_split_where_a_new_clause_starts_and_not_inside_a_subject(said: str, facts: list[str]) -> None:
-    assert facts_of(said) == facts
-
-
 def test_events_soon_over_expire_and_passing_moments_and_reactions_are_dropped() -> None:
     assert facts_of("My dentist appointment is in an hour.") == []
     [interview] = RULES.extract([("user", "My interview is on Friday.")])
@@ -644,7 +573,7 @@ def test_events_soon_over_expire_and_passing_moments_and_reactions_are_dropped()
 def test_changes_of_home_job_diet_habits_relationships_and_pets_supersede_the_stored_fact(
     said: str, replaced: str
 ) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", replaced)])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", replaced)])
     assert [f.supersedes for f in facts] == [("old",)], (said, facts)
 
 
@@ -657,7 +586,7 @@ def test_changes_of_home_job_diet_habits_relationships_and_pets_supersede_the_st
     ],
 )
 def test_a_new_age_does_not_end_an_allergy_or_anything_else_the_stored_fact_says(said: str, stored: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", stored)])
     assert facts and all(f.supersedes == () for f in facts), (said, facts)
 
 
@@ -670,19 +599,19 @@ def test_a_new_age_does_not_end_an_allergy_or_anything_else_the_stored_fact_says
     ],
 )
 def test_a_change_still_to_come_ends_nothing_yet(said: str, stored: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", stored)])
     assert facts and all(f.supersedes == () for f in facts), (said, facts)
 
 
 def test_a_move_told_with_a_plan_after_it_still_ends_the_old_home() -> None:
     facts = RuleBasedFactExtractor().extract([("user", "I moved to Leeds and will start at the hospital next month.")],
-                                             [_Stored("old", "User lives in Bristol.")])
+                                             [Stored("old", "User lives in Bristol.")])
     assert [f.supersedes for f in facts] == [("old",)]
 
 
 @pytest.mark.parametrize("said", ["I've just moved to Bath for Tom's new job.", "We moved to Leeds for my wife's job."])
 def test_a_move_for_someone_elses_job_ends_the_home_and_not_the_users_job(said: str) -> None:
-    stored = [_Stored("home", "User lives in Bristol."), _Stored("job", "User works at Amazon.")]
+    stored = [Stored("home", "User lives in Bristol."), Stored("job", "User works at Amazon.")]
     facts = RuleBasedFactExtractor().extract([("user", said)], stored)
     assert [f.supersedes for f in facts] == [("home",)], (said, facts)
 
@@ -698,14 +627,14 @@ def test_a_move_for_someone_elses_job_ends_the_home_and_not_the_users_job(said: 
     ],
 )
 def test_a_medication_switch_is_a_core_fact_that_ends_the_old_medication(said: str, fact: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", "User takes warfarin every evening.")])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", "User takes warfarin every evening.")])
     assert [(f.text, f.supersedes, f.core) for f in facts] == [(fact, ("old",), True)]
 
 
 @pytest.mark.parametrize("stored", ["User takes warfarin every evening.", "User is on warfarin."])
 def test_a_medication_a_clinician_stopped_ends_the_stored_one_and_is_no_core_fact(stored: str) -> None:
     facts = RuleBasedFactExtractor().extract(said_on("My doctor took me off warfarin last month."),
-                                             [_Stored("old", stored)])
+                                             [Stored("old", stored)])
     assert [(f.text, f.supersedes, f.core) for f in facts] == [
         ("User stopped taking warfarin in July 2026.", ("old",), False)
     ]
@@ -726,19 +655,19 @@ def test_a_medication_named_by_its_brand_or_a_newer_generic_name_is_core(brand: 
     ],
 )
 def test_a_new_diet_leaves_a_condition_that_limits_food(stored: str, said: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("cond", stored)])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("cond", stored)])
     assert facts and all(f.supersedes == () for f in facts), facts
 
 
 def test_a_new_diet_still_ends_the_old_diet() -> None:
-    facts = RuleBasedFactExtractor().extract([("user", "I went keto.")], [_Stored("old", "User is vegetarian.")])
+    facts = RuleBasedFactExtractor().extract([("user", "I went keto.")], [Stored("old", "User is vegetarian.")])
     assert [f.supersedes for f in facts] == [("old",)]
 
 
 @pytest.mark.parametrize("stored", ["User is pregnant with their first baby.", "User's wife is pregnant."])
 def test_a_birth_ends_the_pregnancy(stored: str) -> None:
     facts = RuleBasedFactExtractor().extract([("user", "Our baby girl Maya was born last week!")],
-                                             [_Stored("p", stored)])
+                                             [Stored("p", stored)])
     assert [f.supersedes for f in facts] == [("p",)], facts
 
 
@@ -748,7 +677,7 @@ def test_a_birth_ends_the_pregnancy(stored: str) -> None:
      "Sofia was born on Tuesday, 3.2kg", "The baby arrived early!"],
 )
 def test_a_loss_or_a_birth_told_without_whose_it_is_ends_the_users_pregnancy(said: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("p", "User is pregnant.")])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("p", "User is pregnant.")])
     assert [f.supersedes for f in facts] == [("p",)], facts
 
 
@@ -758,13 +687,13 @@ def test_a_loss_or_a_birth_told_without_whose_it_is_ends_the_users_pregnancy(sai
      ("Sofia was born on Tuesday.", "User lives in Leeds.")],
 )
 def test_someone_elses_loss_or_a_birth_without_a_pregnancy_of_the_users_ends_nothing(said: str, stored: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("p", stored)])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("p", stored)])
     assert all(f.supersedes == () for f in facts), facts
 
 
 def test_a_birth_in_someone_elses_family_ends_no_pregnancy() -> None:
     facts = RuleBasedFactExtractor().extract([("user", "My sister's baby was born last week.")],
-                                             [_Stored("p", "User is pregnant.")])
+                                             [Stored("p", "User is pregnant.")])
     assert all(f.supersedes == () for f in facts), facts
 
 
@@ -777,7 +706,7 @@ def test_a_birth_in_someone_elses_family_ends_no_pregnancy() -> None:
     ],
 )
 def test_a_move_ends_a_goal_only_when_it_names_what_the_goal_was_about(goal: str, said: str, ends: bool) -> None:
-    stored = [_Stored("home", "User lives in Manchester."), _Stored("goal", goal)]
+    stored = [Stored("home", "User lives in Manchester."), Stored("goal", goal)]
     facts = RuleBasedFactExtractor().extract([("user", said)], stored)
     assert [f.supersedes for f in facts] == [("home", "goal") if ends else ("home",)], facts
 
@@ -794,14 +723,14 @@ def test_a_move_ends_a_goal_only_when_it_names_what_the_goal_was_about(goal: str
     ],
 )
 def test_someone_elses_text_pasted_for_the_assistant_is_not_the_users(message: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", message)], [_Stored("home", "User lives in Leeds.")])
+    facts = RuleBasedFactExtractor().extract([("user", message)], [Stored("home", "User lives in Leeds.")])
     assert facts == []
     verdicts = RuleBasedFactExtractor().explain(message)
     assert any(v.reason == DROP_QUOTED for v in verdicts)
 
 
-_LIFE = [_Stored("home", "User lives in Lisbon."), _Stored("job", "User works as a nurse at Santa Maria."),
-         _Stored("marriage", "User is married to Rui."), _Stored("meds", "User takes warfarin.")]
+_LIFE = [Stored("home", "User lives in Lisbon."), Stored("job", "User works as a nurse at Santa Maria."),
+         Stored("marriage", "User is married to Rui."), Stored("meds", "User takes warfarin.")]
 
 
 @pytest.mark.parametrize(
@@ -911,7 +840,7 @@ def test_something_that_happened_in_a_month_never_expires(said: str) -> None:
     ],
 )
 def test_a_care_fact_of_someone_the_memory_names_is_kept_as_theirs_and_core(said: str, fact: str) -> None:
-    stored = [_Stored("w", "User's wife Margaret is a retired teacher."), _Stored("s", "User's son Arjun is 5.")]
+    stored = [Stored("w", "User's wife Margaret is a retired teacher."), Stored("s", "User's son Arjun is 5.")]
     assert [(f.text, f.core, f.supersedes) for f in RuleBasedFactExtractor().extract([("user", said)], stored)] == [
         (fact, True, ())]
     assert RuleBasedFactExtractor().extract([("user", "Paris is lovely.")], stored) == []
@@ -919,7 +848,7 @@ def test_a_care_fact_of_someone_the_memory_names_is_kept_as_theirs_and_core(said
 
 def test_a_new_age_still_replaces_a_stored_age_alone() -> None:
     facts = RuleBasedFactExtractor().extract([("user", "My son Arjun is 5 now.")],
-                                             [_Stored("old", "User's son Arjun is 4.")])
+                                             [Stored("old", "User's son Arjun is 4.")])
     assert [f.supersedes for f in facts] == [("old",)]
 
 
@@ -936,7 +865,7 @@ def test_a_new_age_still_replaces_a_stored_age_alone() -> None:
     ],
 )
 def test_a_change_of_another_thing_or_person_leaves_the_stored_fact(said: str, kept: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", kept)])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", kept)])
     assert facts and all(f.supersedes == () for f in facts), (said, facts)
 
 
@@ -949,179 +878,13 @@ def test_every_name_the_extraction_package_exports_is_importable() -> None:
 # -- issue 21, round 3 (sentences written apart from the capture sets) ---------------------------
 
 
-def _supersedes(said: str, stored: str) -> bool:
-    """Whether a fact of ``said`` replaces ``stored`` (the facts of ``said`` must not be empty)."""
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
-    assert facts, said
-    return any(f.supersedes == ("old",) for f in facts)
-
-
-@pytest.mark.parametrize(
-    ("said", "replaced"),
-    [
-        ("Priya and I divorced in 2022.", "User and their wife Priya have been married since 2015."),
-        ("We're getting divorced.", "User is married to Dev."),
-        ("My wife and I are separating.", "User is married to Ines."),
-        ("Marco and I broke up.", "User has been seeing Marco for a few months."),
-        ("I broke up with the guy I was seeing.", "User is seeing someone from their climbing club."),
-        ("My husband left me in March.", "User is married to Dev."),
-        ("I moved in with my boyfriend.", "User is single."),
-        ("We're not together anymore.", "User has a girlfriend called Ana."),
-        ("We tied the knot in June.", "User is engaged to Ana."),
-        ("I'm not seeing Tom anymore.", "User is seeing Tom."),
-    ],
-)
-def test_relationship_changes_in_other_phrasings_replace_the_relationship_fact(said: str, replaced: str) -> None:
-    assert _supersedes(said, replaced)
-
-
-@pytest.mark.parametrize(
-    ("said", "kept"),
-    [
-        ("My wife and I moved to Berlin.", "User is married to Linda."),  # a move, not a change of the marriage
-        ("My partner and I just bought a house in Leeds.", "User's partner is called Sam."),
-        ("My husband and I went vegan in January.", "User is married to Tom."),
-        ("Now my wife works from home too.", "User is married to Linda."),
-        ("My husband left me a voicemail.", "User is married to Dev."),
-        ("I'm seeing a therapist now.", "User is married to Karim."),  # not "seeing someone"
-        ("I broke up with my boyfriend.", "User is seeing Dr Patel about their back."),  # an appointment
-        ("I'm no longer with Google.", "User is married to Linda."),  # a company, not a partner
-        ("We live together in Leeds now.", "User is married to Linda."),
-    ],
-)
-def test_a_partner_named_in_another_change_leaves_the_relationship_fact(said: str, kept: str) -> None:
-    assert not _supersedes(said, kept)
-
-
 def test_a_move_told_with_the_partner_still_replaces_the_home() -> None:
-    assert _supersedes("My wife and I moved to Berlin.", "User lives in Hamburg.")
-
-
-@pytest.mark.parametrize(
-    ("said", "replaced"),
-    [
-        ("I sold the Miata last weekend.", "User drives a red Mazda Miata."),  # a model no list knows
-        ("We got rid of our old Vespa.", "User rides a Vespa to work."),
-        ("I traded in my Golf for a Tesla.", "User drives a VW Golf."),
-        ("I returned the Pixel.", "User got a Pixel."),
-        ("I got a Pixel.", "User uses an iPhone 12."),
-        ("I upgraded to an iPhone 15.", "User uses an iPhone 11."),
-        ("We bought a Toyota.", "User drives a Ford Focus."),
-        ("I cycle to work now.", "User drives a Skoda Octavia."),
-    ],
-)
-def test_an_owned_thing_sold_or_replaced_by_a_new_one_ends_the_stored_fact(said: str, replaced: str) -> None:
-    assert _supersedes(said, replaced)
-
-
-@pytest.mark.parametrize(
-    ("said", "kept"),
-    [
-        ("My brother sold his Civic.", "User drives a Honda Civic."),  # someone else's car
-        ("I sold the Civic.", "User's son drives a Honda Civic."),
-        ("I sold my old bike.", "User drives a Honda Civic."),  # another thing
-        ("I sold my piano.", "User plays the piano every day."),  # playing is no ownership
-        ("I'm selling my car.", "User drives a Honda Civic."),  # not yet
-        ("I crashed my car.", "User drives a Honda Civic."),
-        ("I got a new phone case.", "User uses an iPhone."),
-        ("I bought a Samsung TV.", "User has a Samsung Galaxy S22."),
-        ("We bought a second car.", "User drives a Honda Civic."),
-        ("I got my son a Pixel.", "User uses an iPhone."),
-        ("My girlfriend got a new phone.", "User uses an iPhone."),
-        ("I bike to work now.", "User works as a nurse at the hospital."),  # a way to work is no job
-        ("I run before work now.", "User is a software engineer at a bank."),
-    ],
-)
-def test_a_thing_of_someone_else_another_thing_or_no_ownership_change_leaves_the_stored_fact(
-    said: str, kept: str
-) -> None:
-    assert not _supersedes(said, kept)
-
-
-@pytest.mark.parametrize(
-    ("said", "replaced"),
-    [
-        ("I only drink green tea now.", "User drinks three lattes a day."),
-        ("These days I mostly drink herbal tea.", "User has two cappuccinos every morning."),
-        ("I only drink decaf.", "User drinks a lot of espresso."),  # "only": no other change cue needed
-        ("I swapped coffee for matcha.", "User drinks coffee every morning."),
-        ("I just have one coffee a day.", "User drinks five coffees a day."),
-        ("I only eat fish and vegetables.", "User is vegan."),
-    ],
-)
-def test_a_drink_or_diet_told_as_the_only_one_or_a_swap_replaces_the_stored_habit(said: str, replaced: str) -> None:
-    assert _supersedes(said, replaced)
-
-
-@pytest.mark.parametrize(
-    ("said", "kept"),
-    [
-        ("I only drink on weekends.", "User drinks green tea every morning."),
-        ("My sister only drinks decaf.", "User drinks two espressos a day."),
-        ("I only eat gluten-free bread.", "User is coeliac."),  # a condition is no habit
-        ("I only work weekends.", "User works as a nurse."),  # "only" changes a habit, not a job
-    ],
-)
-def test_only_in_another_slot_of_another_person_or_against_a_condition_replaces_nothing(said: str, kept: str) -> None:
-    assert not _supersedes(said, kept)
-
-
-@pytest.mark.parametrize(
-    ("said", "facts"),
-    [
-        ("Sam here again, I'm the one with the twins.", ["User's name is Sam.", "User has twins."]),
-        ("Tomasz here.", ["User's name is Tomasz."]),
-        ("It's Priya again!", ["User's name is Priya."]),
-        ("Hi, Ines here, I'm the woman who keeps bees.", ["User's name is Ines.", "User keeps bees."]),
-        ("I'm the one with the bad knee.", ["User has a bad knee."]),
-        ("I'm the guy with the three cats.", ["User has three cats."]),
-        ("It's Monday again.", []),
-        ("Everyone here again?", []),
-        ("I'm the one who asked you about Rome.", []),  # about the conversation
-    ],
-)
-def test_a_returning_user_saying_who_they_are_gives_their_name_and_what_they_have(
-    said: str, facts: list[str]
-) -> None:
-    assert facts_of(said) == facts
-
-
-@pytest.mark.parametrize(
-    ("said", "replaced"),
-    [
-        ("I finally kicked the habit, three months smoke-free!", "User smokes about ten a day."),
-        ("I've given up caffeine completely.", "User drinks coffee every morning."),
-        ("Leo and I called it quits.", "User and their boyfriend Leo live together."),
-        ("I've been let go from Tesco.", "User works at Tesco."),
-        ("I tore my ACL so no more football for me.", "User plays football on Sundays."),
-        ("I gave up on Spanish and switched to Italian.", "User is learning Spanish."),  # no slot knows Spanish
-        ("I quit the choir last year.", "User sings in a choir."),
-        ("I dropped out of college.", "User studies history at a community college."),
-        ("Finally upgraded, got the new Pixel 8.", "User's phone is an old iPhone 8."),
-    ],
-)
-def test_habits_and_things_stopped_in_everyday_words_replace_the_stored_fact(said: str, replaced: str) -> None:
-    assert _supersedes(said, replaced)
-
-
-@pytest.mark.parametrize(
-    ("said", "kept"),
-    [
-        ("I stopped drinking.", "User drinks coffee every morning."),  # too general a word to tell which habit
-        ("I gave up chocolate for Lent.", "User loves chocolate."),  # a taste is no habit
-        ("I quit the choir.", "User's sister sings in a choir."),
-        ("I tore my ACL so no more football for me.", "User plays tennis on Sundays."),  # another sport
-        ("I switched to a night shift.", "User works as a nurse at the city hospital."),  # a shift is not a job
-        ("I moved to day shifts.", "User lives in Leeds."),  # nor a home
-    ],
-)
-def test_stopping_one_thing_leaves_a_taste_another_habit_or_another_persons_fact(said: str, kept: str) -> None:
-    assert not _supersedes(said, kept)
+    assert replaces("My wife and I moved to Berlin.", "User lives in Hamburg.")
 
 
 def test_a_change_of_someone_the_stored_facts_name_is_the_users_and_replaces_their_fact() -> None:
-    stored = [_Stored("dog", "User has a dog called Max."), _Stored("ana", "User's girlfriend Ana lives with them."),
-              _Stored("bella", "User's sister has a cat called Bella.")]
+    stored = [Stored("dog", "User has a dog called Max."), Stored("ana", "User's girlfriend Ana lives with them."),
+              Stored("bella", "User's sister has a cat called Bella.")]
     [max_] = RULES.extract(said_on("Max passed away last week."), stored)
     assert max_.text == "User's dog Max passed away in the week of Monday 2026-07-27." and max_.supersedes == ("dog",)
     [moved] = RULES.extract([("user", "Sadly, Ana moved out.")], stored)
@@ -1129,23 +892,8 @@ def test_a_change_of_someone_the_stored_facts_name_is_the_users_and_replaces_the
     assert RULES.extract([("user", "Ana came over for dinner.")], stored) == []  # no change: not read
     assert RULES.extract([("user", "Bella died.")], stored) == []  # the sister's cat, not the user's
     assert RULES.extract([("user", "Max passed away last week.")]) == []  # nobody named Max is known
-    [tom] = RULES.extract([("user", "Tom passed away in March.")], [_Stored("tom", "User is married to Tom.")])
+    [tom] = RULES.extract([("user", "Tom passed away in March.")], [Stored("tom", "User is married to Tom.")])
     assert tom.text == "User's partner Tom passed away in March." and tom.supersedes == ("tom",)
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "I'm knackered after that hike.",
-        "I have a headache.",
-        "I've got a stinking cold.",
-        "I think I'm coming down with the flu.",
-        "We spoke last week about my garden.",  # about the conversation
-        "I'm tired, hungry and cold.",
-    ],
-)
-def test_ailments_tiredness_and_talk_about_the_conversation_are_not_facts(said: str) -> None:
-    assert facts_of(said) == []
 
 
 def test_an_appointment_at_a_time_today_expires_and_a_weekly_one_does_not() -> None:
@@ -1156,104 +904,16 @@ def test_an_appointment_at_a_time_today_expires_and_a_weekly_one_does_not() -> N
     assert facts_of("I get migraines.") == ["User gets migraines."]  # a condition, not a passing ailment
 
 
-@pytest.mark.parametrize(
-    ("said", "facts"),
-    [
-        ("The name's Daniela but my friends call me Dani.", ["User's name is Daniela.", "User goes by Dani."]),
-        ("As I mentioned before, I'm vegan.", ["User is vegan."]),
-        ("Just reminding you I'm lactose intolerant.", ["User is lactose intolerant."]),
-        ("Since I'm vegan, where can I get B12?", ["User is vegan."]),
-        ("I'm 34, married, and I have two kids.", ["User is 34.", "User is married.", "User has two kids."]),
-        ("I'm a nurse, a mum of three and a marathon runner.",
-         ["User is a nurse.", "User is a mum of three.", "User is a marathon runner."]),
-        ("I live in Oslo with my husband and our two dogs.",
-         ["User lives in Oslo with their husband and their two dogs."]),
-        ("My wife is a vet and my daughter studies law.", ["User's wife is a vet.", "User's daughter studies law."]),
-        ("My mum calls me every Sunday.", ["User's mum calls the user every Sunday."]),
-    ],
-)
-def test_lead_ins_lists_and_pronouns_in_everyday_statements(said: str, facts: list[str]) -> None:
-    assert facts_of(said) == facts
-
-
 def test_a_sentence_kept_as_said_does_not_replace_the_clean_fact_it_repeats() -> None:
-    stored = [_Stored("old", "User is allergic to cats.")]
+    stored = [Stored("old", "User is allergic to cats.")]
     facts = RULES.extract([("user", "Cats make me sneeze, I'm allergic.")], stored)
     assert [f.supersedes for f in facts] == [()]
 
 
-@pytest.mark.parametrize(
-    ("said", "stored", "replaced"),
-    [
-        ("Paul and I are getting a divorce.", "User is married to Paul.", True),
-        ("We're engaged!", "User's boyfriend is called Dan.", True),  # a new stage, no change word needed
-        ("I'm single.", "User has a girlfriend.", True),
-        ("I was married before.", "User has a girlfriend called Ana.", False),  # a stage of the past
-        ("I've never been married.", "User has a boyfriend.", False),
-        ("My husband is a firefighter.", "User and their husband live in Oslo.", False),  # the same stage
-        ("My ex-wife lives in Leeds.", "User is married to Tom.", False),
-        ("My partner is a teacher.", "User is married to Dev.", False),  # "partner" tells no stage
-    ],
-)
-def test_a_new_stage_of_the_relationship_replaces_the_stored_stage(said: str, stored: str, replaced: bool) -> None:
-    assert _supersedes(said, stored) is replaced
-
-
-@pytest.mark.parametrize(
-    ("said", "stored", "replaced"),
-    [
-        ("I've accepted an offer from Microsoft.", "User is a software engineer at Amazon.", True),
-        ("I'm now a full-time food blogger.", "User works as a chef.", True),
-        ("I've gone back to work part-time.", "User is retired.", True),
-        ("I switched my major to economics.", "User is studying law.", True),
-        ("I'm back in the office full-time now.", "User works from home.", True),
-        ("I started cycling to work.", "User takes the train to work.", True),
-        ("I went fully vegan this year.", "User is pescatarian.", True),
-        ("I cancelled my gym membership.", "User goes to the gym three times a week.", True),
-        ("We accepted an offer on our house.", "User is a nurse.", False),
-        ("I started reading a book about Paris.", "User lives in Leeds.", False),
-        ("I cancelled my car insurance.", "User drives a Honda Civic.", False),
-    ],
-)
-def test_work_study_commute_and_habit_changes_in_other_words(said: str, stored: str, replaced: bool) -> None:
-    assert _supersedes(said, stored) is replaced
-
-
 def test_a_named_partner_who_ended_it_is_the_users_partner() -> None:
-    [fact] = RULES.extract(said_on("Sam dumped me last week."), [_Stored("sam", "User's boyfriend is called Sam.")])
+    [fact] = RULES.extract(said_on("Sam dumped me last week."), [Stored("sam", "User's boyfriend is called Sam.")])
     assert fact.text == "User's boyfriend Sam dumped the user in the week of Monday 2026-07-27."
     assert fact.supersedes == ("sam",)
-
-
-@pytest.mark.parametrize(
-    ("said", "facts"),
-    [
-        ("Ravi again, the guy with the allotment.", ["User's name is Ravi.", "User has an allotment."]),
-        ("kai here again lol", ["User's name is Kai."]),
-        ("It's Ravi again.", ["User's name is Ravi."]),
-        ("This is Max!", []),  # showing someone, not a name
-        ("I'm allergic to peanuts, remember.", ["User is allergic to peanuts."]),
-    ],
-)
-def test_returning_users_and_reminders_in_other_words(said: str, facts: list[str]) -> None:
-    assert facts_of(said) == facts
-
-
-@pytest.mark.parametrize(
-    ("said", "stored", "replaced"),
-    [
-        ("My car broke down again.", "User drives a Honda Civic.", False),  # an event once more, no change
-        ("I lost my keys again.", "User lives in Leeds.", False),
-        ("I eat meat again.", "User is vegetarian.", True),  # a state again is a change back
-        ("I started running again.", "User doesn't exercise.", True),
-        ("I'm planning to quit my job.", "User works as a nurse.", False),
-        ("I retired in May.", "User works as a nurse.", True),  # the month is no "may"
-        ("I stopped by the gym.", "User goes to the gym every morning.", False),  # a visit, not an ending
-        ("Tom and I got back together.", "User is single.", True),
-    ],
-)
-def test_a_repeated_event_a_plan_or_a_visit_is_no_change(said: str, stored: str, replaced: bool) -> None:
-    assert _supersedes(said, stored) is replaced
 
 
 @pytest.mark.parametrize(
@@ -1265,24 +925,7 @@ def test_a_repeated_event_a_plan_or_a_visit_is_no_change(said: str, stored: str,
     ],
 )
 def test_a_change_only_thought_of_is_neither_stored_nor_a_change(said: str, stored: str) -> None:
-    assert RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)]) == []
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "We've got this!",
-        "I'll try my best.",
-        "I'm not gonna give up on my goals.",
-        "I'm gonna keep pushing, whatever happens.",
-        "We'll get through this together.",
-        "I'm staying positive.",
-        "I'm kind of obsessed with those.",  # a pointer and one word of its own
-        "I might give it a go sometime.",
-    ],
-)
-def test_encouragement_resolve_and_bare_pointers_are_not_facts(said: str) -> None:
-    assert facts_of(said) == []
+    assert RuleBasedFactExtractor().extract([("user", said)], [Stored("old", stored)]) == []
 
 
 @pytest.mark.parametrize(
@@ -1301,78 +944,10 @@ def test_a_resolve_or_pointer_word_in_a_real_statement_keeps_it(said: str, fact:
     assert facts_said(said) == [fact]
 
 
-@pytest.mark.parametrize(
-    ("said", "stored", "replaced"),
-    [
-        ("My son just turned 8!", "User's son is 7.", True),  # an age is a slot of its own
-        ("I turned 40 last week.", "User is 39.", True),
-        ("My brother turned 30.", "User is 28.", False),  # someone else's age
-        ("I'm 5 minutes away.", "User is 28.", False),  # minutes, not years
-        ("We lost Biscuit last week.", "User has a dog called Biscuit.", True),  # a loss of someone named
-        ("We lost Biscuit last week.", "User's sister has a dog called Biscuit.", False),
-        ("I finally got my own place!", "User lives with their parents.", True),
-    ],
-)
-def test_ages_losses_of_someone_named_and_a_home_of_ones_own(said: str, stored: str, replaced: bool) -> None:
-    assert _supersedes(said, stored) is replaced
-
-
 def test_an_interjection_before_our_does_not_keep_a_second_clause_unsplit() -> None:
     assert facts_of("ugh our landlord is selling the flat so we have to move out") == [
         "User's landlord is selling the flat.", "User has to move out.",
     ]
-
-
-@pytest.mark.parametrize(
-    ("said", "stored", "replaced"),
-    [
-        ("I started seeing a therapist.", "User works as a nurse.", False),  # an occupation seen, not held
-        ("I'm seeing a therapist now.", "User works as a nurse.", False),
-        ("I'm married to a doctor now.", "User works as a nurse.", False),
-        ("My wife is a teacher now.", "User works as a nurse.", False),
-        ("I became a paramedic.", "User works as a nurse.", True),
-        ("I'm a paralegal now.", "User is a barista.", True),
-        ("I got a ride in a Tesla.", "User drives a Honda Civic.", False),  # a ride is not a car of one's own
-        ("I stopped going to church.", "User goes to church every Sunday.", True),
-    ],
-)
-def test_an_occupation_is_a_job_only_when_held_and_a_car_only_when_owned(
-    said: str, stored: str, replaced: bool
-) -> None:
-    assert _supersedes(said, stored) is replaced
-
-
-@pytest.mark.parametrize(
-    ("said", "facts"),
-    [
-        ("Allergic to cats, unfortunately.", ["User is allergic to cats."]),  # said without "I'm"
-        ("Not a fan of spicy food.", ["User is not a fan of spicy food."]),
-        ("Big fan of jazz.", ["User is a big fan of jazz."]),
-        ("Vegetarian here.", ["User is vegetarian."]),  # what the user is, not a name
-        ("Nurse here.", ["User is a nurse."]),
-        ("Newbie here!", []),
-        ("Vegan recipes please.", []),
-        ("As a vegan, what protein should I eat?", ["User is a vegan."]),
-        ("As a beginner, what camera should I buy?", []),
-    ],
-)
-def test_what_the_user_is_said_without_i_am(said: str, facts: list[str]) -> None:
-    assert facts_of(said) == facts
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "I'm on vacation until Friday.",
-        "I'm at my mum's for the weekend.",
-        "I'm having a rough day.",
-        "I'm watching the football.",
-        "I'm making pasta for dinner.",
-        "I slept badly last night.",
-    ],
-)
-def test_more_passing_moments_are_not_facts(said: str) -> None:
-    assert facts_of(said) == []
 
 
 def test_a_habit_told_with_a_moment_verb_is_still_a_fact() -> None:
@@ -1381,38 +956,6 @@ def test_a_habit_told_with_a_moment_verb_is_still_a_fact() -> None:
     assert facts_of("I'm getting ready for a half marathon in May.") == [
         f"User is getting ready for a half marathon in May {today.year + (today.month > 5)}.",
     ]
-
-
-@pytest.mark.parametrize(
-    ("said", "facts"),
-    [
-        ("Work in IT.", ["User works in IT."]),  # "IT" is no pointer
-        ("Have two dogs.", ["User has two dogs."]),
-        ("Live in Manchester with my girlfriend.", ["User lives in Manchester with their girlfriend."]),
-        ("Been vegan for 3 years now.", ["User has been vegan for 3 years now."]),
-        ("Married with three kids.", ["User is married with three kids."]),
-        ("Retired teacher here.", ["User is a retired teacher."]),
-        ("Have a nice day!", []),  # a wish, not a statement
-        ("Been a busy week.", []),  # it has been, not the user
-        ("Long time listener here.", []),
-    ],
-)
-def test_statements_typed_without_their_i(said: str, facts: list[str]) -> None:
-    assert facts_of(said) == facts
-
-
-@pytest.mark.parametrize(
-    ("said", "stored", "replaced"),
-    [
-        ("My sister is vegetarian.", "User is vegetarian.", False),  # more words, another person
-        ("My brother lives in Leeds.", "User lives in Leeds.", False),
-        ("My wife is called Ana.", "User has a wife.", True),  # the person the stored fact names
-        ("My dog died.", "User has a dog.", True),  # a short sentence that tells a loss is no fragment
-        ("I live in Leeds with my partner.", "User lives in Leeds.", True),
-    ],
-)
-def test_a_fact_with_more_words_refines_only_the_same_persons_fact(said: str, stored: str, replaced: bool) -> None:
-    assert _supersedes(said, stored) is replaced
 
 
 @pytest.mark.parametrize(
@@ -1426,74 +969,20 @@ def test_a_fact_with_more_words_refines_only_the_same_persons_fact(said: str, st
 def test_a_change_of_one_part_of_a_compound_sentence_leaves_the_other_part(
     compound: str, said: str, kept: list[str]
 ) -> None:
-    stored = [_Stored(str(i), f.text) for i, f in enumerate(RULES.extract([("user", compound)]))]
+    stored = [Stored(str(i), f.text) for i, f in enumerate(RULES.extract([("user", compound)]))]
     replaced = {fid for f in RULES.extract([("user", said)], stored) for fid in f.supersedes}
     assert replaced and [s.content for s in stored if s.id not in replaced] == kept
 
 
 def test_a_change_or_repeat_of_someone_else_neither_ends_nor_stands_for_the_users_fact() -> None:
-    assert not _supersedes("My sister doesn't eat meat anymore.", "User eats meat.")
-    assert not _supersedes("My husband doesn't play tennis anymore.", "User plays tennis on Sundays.")
-    assert _supersedes("I don't play tennis anymore.", "User plays tennis on Sundays.")
-    [mine] = RULES.extract([("user", "I'm vegetarian.")], [_Stored("s", "User's sister is vegetarian.")])
+    assert not replaces("My sister doesn't eat meat anymore.", "User eats meat.")
+    assert not replaces("My husband doesn't play tennis anymore.", "User plays tennis on Sundays.")
+    assert replaces("I don't play tennis anymore.", "User plays tennis on Sundays.")
+    [mine] = RULES.extract([("user", "I'm vegetarian.")], [Stored("s", "User's sister is vegetarian.")])
     assert mine.text == "User is vegetarian."  # not skipped as already stored: the sister's is another fact
 
 
 # -- issue 21, round 4 (sentences written apart from the capture sets) ---------------------------
-
-
-@pytest.mark.parametrize(
-    ("said", "facts"),
-    [
-        ("Fun update: I adopted a greyhound.", ["User adopted a greyhound."]),  # a label and a colon
-        ("Life goal achieved: we bought a cottage in Kent.", ["User bought a cottage in Kent."]),
-        ("Don't judge me, I've started knitting.", ["User has started knitting."]),  # an aside, not a request
-        ("Great news though, I passed my driving test.", ["User passed their driving test."]),
-        ("Not anymore, I teach yoga now.", ["User teaches yoga."]),
-        ("No, I work in Leeds.", ["User works in Leeds."]),
-        ("No kids for me, thanks.", []),  # "no" as a determiner is not cut: "Kids for me" is no statement
-        ("My job: barista.", []),  # a label with no statement after it
-    ],
-)
-def test_labels_asides_and_replies_before_the_statement_are_cut(said: str, facts: list[str]) -> None:
-    assert facts_of(said) == facts
-
-
-@pytest.mark.parametrize(
-    ("said", "facts"),
-    [
-        ("The contract ended, and I'm a freelancer now.", ["User is a freelancer."]),
-        ("Monday was my first day - I'm a barista at a cafe now.", ["User is a barista at a cafe."]),
-        ("fyi I sold the van, I cycle everywhere now.", ["User sold the van.", "User cycles everywhere."]),
-        ("it happened - Sam and I moved in together!", ["User and Sam moved in together."]),
-        ("I left the bakery - started an apprenticeship as an electrician.",
-         ["User left the bakery.", "User started an apprenticeship as an electrician."]),
-        ("I sold my car, moved to Leeds.", ["User sold their car.", "User lives in Leeds."]),
-        # an opener bends what follows: no split
-        ("When I was a student, I lived in Rome.", ["When User was a student, they lived in Rome."]),
-        ("If it snows, I work from home.", []),
-    ],
-)
-def test_a_clause_of_its_own_before_the_users_is_split_off_but_an_opener_is_not(said: str, facts: list[str]) -> None:
-    assert facts_of(said) == facts
-
-
-@pytest.mark.parametrize(
-    ("said", "facts"),
-    [
-        ("I'm a nurse, been doing nights for ten years.", ["User is a nurse."]),
-        ("I'm vegan, have been since 2015.", ["User is vegan."]),
-        ("I'm allergic to latex, it showed up at the dentist.", ["User is allergic to latex."]),
-        ("I'm 52, if that helps.", ["User is 52."]),
-        ("I live with my parents, they're both retired.", ["User lives with their parents."]),
-        ("I moved to Oslo, it's been great.", ["User lives in Oslo."]),
-        ("I work at a bank, the pay is good.", ["User works at a bank."]),
-        # a list goes on, it is no aside
-        ("I'm allergic to peanuts, shellfish and eggs.", ["User is allergic to peanuts, shellfish and eggs."]),
-    ],
-)
-def test_an_aside_after_the_statement_is_left_out_of_the_fact(said: str, facts: list[str]) -> None:
-    assert facts_of(said) == facts
 
 
 @pytest.mark.parametrize(
@@ -1551,106 +1040,13 @@ def test_words_of_emphasis_are_left_out_and_a_fronted_moment_is_a_moment(said: s
     assert facts_said(said) == facts
 
 
-@pytest.mark.parametrize(
-    ("said", "stored", "replaced"),
-    [
-        ("I start as a courier on Monday.", "User is a shift supervisor at a call centre.", True),
-        ("I started a master's in history.", "User works as a paralegal.", True),
-        ("I left the agency.", "User is a designer at an ad agency.", True),
-        ("I cut out bread completely.", "User eats toast every morning.", False),  # another word
-        ("I cut out bread completely.", "User eats bread every morning.", True),
-        ("My brother left the bank.", "User works at a bank.", False),  # someone else's
-        ("I started a blog.", "User works as a nurse.", False),  # a new pastime, no job change
-        ("I played tennis at school.", "User used to play tennis.", False),  # the same past, nothing new
-        ("I play tennis again.", "User used to play tennis.", True),
-    ],
-)
-def test_a_job_begun_as_studies_begun_a_workplace_left_and_a_food_cut_out(
-    said: str, stored: str, replaced: bool
-) -> None:
-    assert _supersedes(said, stored) is replaced
-
-
-@pytest.mark.parametrize(
-    ("said", "facts"),
-    [
-        ("Hi! Marek, 38, dad of two, based in Brno.",
-         ["User's name is Marek.", "User is 38.", "User has two kids.", "User is based in Brno."]),
-        ("I'm Ines, 45.", ["User's name is Ines.", "User is 45."]),
-        ("Bordeaux, 2019, a great trip.", []),  # a bare list says who the user is only with an age
-        ("My brother is a chef and I'm afraid of knives, crazy right?",
-         ["User's brother is a chef.", "User is afraid of knives."]),  # a tag asking to agree, no question
-        ("I'm dating someone new! His name is Ollie.", ["User is dating Ollie."]),
-        ("His name is Ollie.", []),  # no someone before it to name
-    ],
-)
-def test_introductions_with_a_name_tag_questions_and_the_name_of_someone_just_told_of(
-    said: str, facts: list[str]
-) -> None:
-    assert facts_of(said) == facts
-
-
-@pytest.mark.parametrize(
-    ("said", "facts"),
-    [
-        ("My dad retired and now runs a bakery.", ["User's dad retired.", "User's dad now runs a bakery."]),
-        ("I joined a choir and started learning Welsh.", ["User joined a choir.", "User started learning Welsh."]),
-        ("I've quit drinking, eight months sober.", ["User has quit drinking."]),  # how long, said after
-        # an ending beside what holds now in the same slot: only what holds now
-        ("I quit my bank job and now I work as a carpenter.", ["User works as a carpenter."]),
-        ("I sold my car, I don't drive anymore.", ["User doesn't drive anymore."]),
-        # an ending of another slot, or a state said to be over, is kept
-        ("I quit smoking and started running.", ["User quit smoking.", "User started running."]),
-        ("I quit my job and moved to Spain.", ["User quit their job.", "User lives in Spain."]),
-        ("I'm no longer vegetarian, I eat fish now.", ["User is no longer vegetarian.", "User eats fish."]),
-    ],
-)
-def test_a_second_change_of_the_same_subject_is_its_own_fact_and_an_ending_beside_its_replacement_is_not(
-    said: str, facts: list[str]
-) -> None:
-    assert facts_of(said) == facts
-
-
 def test_an_ending_that_the_new_fact_replaces_too_is_not_stored_but_still_ends_the_stored_fact() -> None:
     [fact] = RULES.extract([("user", "I handed in my notice and I start at a design studio on Monday.")],
-                           [_Stored("old", "User works at a bank.")])
+                           [Stored("old", "User works at a bank.")])
     assert fact.text == "User starts at a design studio on Monday." and fact.supersedes == ("old",)
 
 
-@pytest.mark.parametrize(
-    ("said", "stored", "replaced"),
-    [
-        ("I've stopped drinking altogether.", "User has a glass of wine most nights.", True),
-        ("I don't drink anymore.", "User drinks beer with friends on Fridays.", True),
-        ("I stopped drinking coffee.", "User drinks beer with friends on Fridays.", False),  # a drink named
-    ],
-)
-def test_drinking_with_no_drink_named_is_alcohol(said: str, stored: str, replaced: bool) -> None:
-    assert _supersedes(said, stored) is replaced
-
-
 # -- issue 21, after round 4 (sentences written apart from the capture sets) -----------------------------------
-
-
-@pytest.mark.parametrize(
-    ("said", "facts"),
-    [
-        # two present verbs of the same "I", each with its own words
-        ("I coach netball and teach maths at a school in Derby.",
-         ["User coaches netball.", "User teaches maths at a school in Derby."]),
-        ("We rent a cottage in Kendal and keep bees.", ["User rents a cottage in Kendal.", "User keeps bees."]),
-        # not verbs: one thing with "and" in it
-        ("I love rhubarb and custard.", ["User loves rhubarb and custard."]),
-        # when it began, or what follows from it, is no part of the fact
-        ("I've been a Saints fan since I was a little girl.", ["User has been a Saints fan."]),
-        ("I'm a night porter so weekends are quiet for me.", ["User is a night porter."]),
-        ("I'm so tired of my commute.", []),  # "so" as a degree word cuts nothing into a fact
-        # a fact is words, not pictographs
-        ("I keep two hens called Dot and Dash \U0001f414\u2764\ufe0f", ["User keeps two hens called Dot and Dash."]),
-    ],
-)
-def test_shared_verbs_are_split_and_trailing_asides_and_emoji_are_left_out(said: str, facts: list[str]) -> None:
-    assert facts_of(said) == facts
 
 
 @pytest.mark.parametrize(
@@ -1669,7 +1065,7 @@ def test_shared_verbs_are_split_and_trailing_asides_and_emoji_are_left_out(said:
 def test_stolen_or_written_off_things_and_euphemisms_for_a_pets_death_end_the_stored_fact(
     said: str, stored: str, replaced: bool
 ) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", stored)])
     assert any(f.supersedes == ("old",) for f in facts) is replaced, (said, facts)
 
 
@@ -1690,63 +1086,15 @@ def test_a_dated_event_the_user_took_part_in_is_kept_as_said(said: str, facts: l
     assert facts_said(said) == facts
 
 
-@pytest.mark.parametrize(
-    "said, facts",
-    [
-        ("I moved to Porto last month.", ["User lives in Porto."]),  # the time is the fact's created_at
-        ("We relocated to Berlin in 2021.", ["User lives in Berlin."]),
-        ("I just moved to Austin, Texas.", ["User lives in Austin, Texas."]),
-        ("We moved to a house in York.", ["User lives in a house in York."]),
-        ("I moved to Newcastle upon Tyne.", ["User lives in Newcastle upon Tyne."]),
-        ("So, we relocated to Vancouver for my wife's job.", ["User lives in Vancouver (moved there for their wife's job)."]),
-        ("My sister moved to Dublin.", ["User's sister lives in Dublin."]),
-        ("My parents moved to Spain.", ["User's parents live in Spain."]),
-    ],
-)
-def test_a_move_to_a_named_place_is_kept_as_where_the_mover_lives_now(said: str, facts: list[str]) -> None:
-    assert facts_of(said) == facts
-
-
-@pytest.mark.parametrize(
-    "said, facts",
-    [
-        ("I moved to the night shift.", ["User moved to the night shift."]),  # no named place: a job, not a home
-        ("I moved to day shifts.", ["User moved to day shifts."]),
-        ("I moved in May.", ["User moved in May."]),
-        ("I moved to May's team.", ["User moved to May's team."]),
-    ],
-)
-def test_a_move_to_something_that_is_not_a_named_place_keeps_its_words(said: str, facts: list[str]) -> None:
-    assert facts_of(said) == facts
-
-
 def test_a_move_rewritten_as_a_home_still_replaces_the_old_home() -> None:
     [porto] = RuleBasedFactExtractor().extract([("user", "I moved to Porto last month.")],
-                                               [_Stored("lisbon", "User lives in Lisbon."),
-                                                _Stored("sister", "User's sister lives in Dublin.")])
+                                               [Stored("lisbon", "User lives in Lisbon."),
+                                                Stored("sister", "User's sister lives in Dublin.")])
     assert porto == ExtractedFact("User lives in Porto.", ("lisbon",))
 
 
-@pytest.mark.parametrize(
-    "said, facts",
-    [
-        ("I just turned 31.", ["User is 31."]),  # "just" would soon be wrong; the time is the fact's created_at
-        ("I turned 40 last week.", ["User is 40."]),
-        ("My son turned 5 yesterday.", ["User's son is 5."]),
-        ("My twins turned 16 in March.", ["User's twins are 16."]),
-        ("I turned 30 and had a party.", ["User turned 30 and had a party."]),  # more than the age: as it was
-        ("I turned down the offer.", ["User turned down the offer."]),
-        ("just turned 35 today \U0001f382", ["User is 35."]),  # told without its "I", on the day
-        ("Turned 35 last week!", ["User is 35."]),
-        ("Turned the heating off.", []),  # no age: no change of the user's
-    ],
-)
-def test_a_birthday_is_kept_as_the_age_now(said: str, facts: list[str]) -> None:
-    assert facts_of(said) == facts
-
-
 def test_a_birthday_replaces_the_stored_age_of_the_same_person() -> None:
-    stored = [_Stored("me", "User is 30."), _Stored("son", "User's son is 5.")]
+    stored = [Stored("me", "User is 30."), Stored("son", "User's son is 5.")]
     assert RuleBasedFactExtractor().extract([("user", "I just turned 31.")], stored) == [
         ExtractedFact("User is 31.", ("me",))]
     assert RuleBasedFactExtractor().extract([("user", "My son turned 6 yesterday.")], stored) == [
@@ -1804,7 +1152,7 @@ def test_a_compound_sentence_becomes_one_user_fact_per_clause(said: str, facts: 
 
 def test_a_new_age_of_a_child_ends_the_age_split_from_a_compound_sentence_and_keeps_the_rest() -> None:
     first = RuleBasedFactExtractor().extract([("user", "My daughter Chloe is 16 and she just went vegan.")])
-    stored = [_Stored(f"f{i}", f.text) for i, f in enumerate(first)]
+    stored = [Stored(f"f{i}", f.text) for i, f in enumerate(first)]
     later = RuleBasedFactExtractor().extract([("user", "Chloe turned 17 last Friday.")], stored)
     ended = {i for f in later for i in f.supersedes}
     age = next(s.id for s in stored if s.content == "User's daughter Chloe is 16.")
@@ -1815,75 +1163,8 @@ def test_a_new_age_of_a_child_ends_the_age_split_from_a_compound_sentence_and_ke
                                   "I accepted a permanent position at the council."])
 def test_a_job_got_ends_the_stored_job(said: str) -> None:
     facts = RuleBasedFactExtractor().extract(
-        [("user", said)], [_Stored("old", "User works remotely as a UX designer for a Berlin startup.")])
+        [("user", said)], [Stored("old", "User works remotely as a UX designer for a Berlin startup.")])
     assert [f.supersedes for f in facts][:1] == [("old",)], facts
-
-
-@pytest.mark.parametrize(
-    ("said", "facts"),
-    [
-        ("I work at Deloitte as a consultant now, remember that.", ["User works at Deloitte as a consultant."]),
-        ("I work at Deloitte, please remember.", ["User works at Deloitte."]),
-        ("I'm vegan now so please remember that!", ["User is vegan."]),
-        ("I live in Leeds - don't forget that.", ["User lives in Leeds."]),
-        ("I have two cats, keep that in mind.", ["User has two cats."]),
-        ("I'm a nurse, note that down for next time.", ["User is a nurse."]),
-        ("I cycle everywhere now.", ["User cycles everywhere."]),  # "now" only marks the change
-        ("I work from home for now.", ["User works from home for now."]),  # a "now" that says for how long
-        ("Been vegan for 3 years now.", ["User has been vegan for 3 years now."]),
-    ],
-)
-def test_a_request_to_remember_and_a_last_now_are_left_out_of_the_fact(said: str, facts: list[str]) -> None:
-    assert facts_of(said) == facts
-
-
-@pytest.mark.parametrize(
-    ("said", "replaced"),
-    [
-        ("I'm not vegan.", "User is vegan."),
-        ("I'm not allergic to peanuts, that was my brother.", "User is allergic to peanuts."),
-        ("I don't have a cat anymore.", "User has a cat named Mochi."),  # the name is a detail of the cat
-        ("Just kidding, I don't live in Lisbon.", "User lives in Lisbon."),
-        ("I lied about being vegan.", "User is vegan."),
-        ("I was only joking about living in Lisbon.", "User lives in Lisbon."),
-        ("I'm not married.", "User is married to Tom."),
-        ("My sister isn't vegan.", "User's sister is vegan."),
-    ],
-)
-def test_a_denial_of_what_a_stored_fact_of_the_same_person_says_ends_it(said: str, replaced: str) -> None:
-    assert _supersedes(said, replaced)
-
-
-@pytest.mark.parametrize(
-    ("said", "kept"),
-    [
-        ("I don't work on Fridays.", "User works on Fridays at the bakery."),  # a part of it only
-        ("I don't live in Lisbon.", "User lives in Porto."),  # another place
-        ("My sister isn't vegan.", "User is vegan."),  # someone else
-        ("I'm not vegan.", "User is not vegetarian."),  # a stored denial is no statement to deny
-        ("I think I'm not vegan.", "User is vegan."),  # a hedge
-    ],
-)
-def test_a_denial_of_a_part_another_thing_or_someone_else_or_a_hedge_ends_nothing(said: str, kept: str) -> None:
-    assert not _supersedes(said, kept)
-
-
-@pytest.mark.parametrize(
-    ("said", "facts"),
-    [
-        ("I lied about being vegan.", ["User is not vegan."]),
-        ("I was kidding about having a dog.", ["User doesn't have a dog."]),
-        ("I was joking about running marathons.", ["User doesn't run marathons."]),
-        ("Just kidding, I don't live in Lisbon.", ["User doesn't live in Lisbon."]),
-        ("Scratch that: I work at Google.", ["User works at Google."]),
-        ("Just kidding!", []),
-        ("My bad habit is smoking.", ["User's bad habit is smoking."]),  # "my bad" is a lead only before a comma
-    ],
-)
-def test_a_statement_taken_back_is_stored_as_its_denial_and_a_correction_lead_in_is_cut(
-    said: str, facts: list[str]
-) -> None:
-    assert facts_of(said) == facts
 
 
 @pytest.mark.parametrize(
@@ -1899,7 +1180,7 @@ def test_a_statement_taken_back_is_stored_as_its_denial_and_a_correction_lead_in
 def test_a_correction_ends_the_stored_fact_of_what_was_wrong_and_stores_what_is_right(
     said: str, stored: str, fact: str
 ) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", stored)])
     assert [(f.text, f.supersedes) for f in facts] == [(fact, ("old",))]
 
 
@@ -1914,7 +1195,7 @@ def test_a_correction_ends_the_stored_fact_of_what_was_wrong_and_stores_what_is_
 def test_a_correction_of_no_fact_of_the_users_or_a_not_that_corrects_nothing_ends_nothing(
     said: str, stored: str, facts: list[str]
 ) -> None:
-    got = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    got = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", stored)])
     assert [f.text for f in got] == facts and not any(f.supersedes for f in got)
 
 
@@ -1939,7 +1220,7 @@ def test_a_care_word_typed_one_letter_off_and_a_lost_apostrophe_still_give_the_c
 
 def test_a_denial_typed_without_its_apostrophe_ends_the_stored_fact_and_is_rewritten() -> None:
     facts = RuleBasedFactExtractor().extract([("user", "Lol no I dont live in London, I live in Leeds")],
-                                             [_Stored("old", "User lives in London.")])
+                                             [Stored("old", "User lives in London.")])
     assert [(f.text, f.supersedes) for f in facts] == [
         ("User doesn't live in London.", ("old",)), ("User lives in Leeds.", ()),
     ]
@@ -1959,7 +1240,7 @@ def test_a_denial_typed_without_its_apostrophe_ends_the_stored_fact_and_is_rewri
 def test_a_wedding_or_engagement_told_with_the_partner_is_the_users_new_stage_and_ends_the_old_one(
     said: str, stored: str, fact: str
 ) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", stored)])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", stored)])
     assert [(f.text, f.supersedes) for f in facts] == [(fact, ("old",))]
 
 
@@ -1972,7 +1253,7 @@ def test_plans_of_the_user_and_someone_else_for_the_coming_days_are_still_no_fac
     "said", ["I sold my Golf and bought a Tesla", "sold the golf, got a tesla model 3", "Got a Tesla last week!"]
 )
 def test_a_car_swap_keeps_the_new_car_and_ends_the_old_one(said: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", "User drives a Golf.")])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", "User drives a Golf.")])
     assert [f.supersedes for f in facts] == [("old",)] and "tesla" in facts[0].text.lower(), facts
 
 
@@ -1985,7 +1266,7 @@ def test_a_car_swap_keeps_the_new_car_and_ends_the_old_one(said: str) -> None:
     ],
 )
 def test_shopping_a_car_back_from_the_garage_and_the_game_of_golf_end_no_car(said: str, facts: list[str]) -> None:
-    got = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", "User drives a Golf.")])
+    got = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", "User drives a Golf.")])
     assert [f.text for f in got] == facts and not any(f.supersedes for f in got)
 
 
@@ -1998,7 +1279,7 @@ def test_shopping_a_car_back_from_the_garage_and_the_game_of_golf_end_no_car(sai
     ],
 )
 def test_a_move_ends_the_old_home_and_is_kept_as_the_new_one_without_how_it_went(said: str, fact: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", "User lives in Lisbon.")])
+    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", "User lives in Lisbon.")])
     assert [(f.text, f.supersedes) for f in facts] == [(fact, ("old",))]
 
 
@@ -2031,24 +1312,24 @@ def test_a_few_words_without_a_verb_after_a_change_are_left_out_unless_they_say_
 def test_a_promotion_keeps_the_employer_and_a_new_role_is_held_there(
     said: str, facts: list[tuple[str, tuple[str, ...]]]
 ) -> None:
-    got = RuleBasedFactExtractor().extract([("user", said)], [_Stored("old", "User works at Google as an engineer.")])
+    got = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", "User works at Google as an engineer.")])
     assert [(f.text, f.supersedes) for f in got] == facts
 
 
 def test_a_promotion_that_names_the_employer_again_keeps_it_once_without_its_period() -> None:
     got = RuleBasedFactExtractor().extract([("user", "I was promoted to engineering manager at Spotify.")],
-                                           [_Stored("old", "User is a software engineer at Spotify.")])
+                                           [Stored("old", "User is a software engineer at Spotify.")])
     assert [(f.text, f.supersedes) for f in got] == [("User works at Spotify as an engineering manager.", ("old",))]
 
 
 def test_a_promotion_to_a_role_ends_a_stored_role_that_names_no_employer() -> None:
     got = RuleBasedFactExtractor().extract([("user", "I got promoted to ward manager")],
-                                           [_Stored("old", "User works as a nurse.")])
+                                           [Stored("old", "User works as a nurse.")])
     assert [(f.text, f.supersedes) for f in got] == [("User got promoted to ward manager.", ("old",))]
 
 
 def test_a_move_or_a_job_start_to_come_expires_and_ends_nothing_yet() -> None:
-    stored = [_Stored("home", "User lives in Leeds."), _Stored("job", "User works at Amazon.")]
+    stored = [Stored("home", "User lives in Leeds."), Stored("job", "User works at Amazon.")]
     for said, days in [("we're moving to Berlin next month", 62), ("I'm starting a new job next week", 15)]:
         [fact] = RuleBasedFactExtractor().extract([("user", said)], stored)
         assert fact.supersedes == () and fact.expires_at is not None, said
@@ -2067,35 +1348,8 @@ def test_a_plan_for_next_year_expires_when_next_year_ends() -> None:
 def test_a_wedding_to_come_is_an_engagement_it_leaves_an_engagement_and_ends_an_earlier_stage(
     stored: str, replaced: bool
 ) -> None:
-    [fact] = RuleBasedFactExtractor().extract([("user", "I'm getting married!")], [_Stored("old", stored)])
+    [fact] = RuleBasedFactExtractor().extract([("user", "I'm getting married!")], [Stored("old", stored)])
     assert (fact.supersedes == ("old",)) is replaced
-
-
-@pytest.mark.parametrize(
-    ("said", "facts"),
-    [
-        ("I live in Porto now any good cafes?", ["User lives in Porto."]),  # a question typed on without a comma
-        ("I'm vegan what should I cook tonight?", ["User is vegan."]),
-        ("my friend Tom is vegan so what should I cook for him", ["User's friend Tom is vegan."]),  # no "?" typed
-        ("I'm vegan, so what can I eat here", ["User is vegan."]),
-        ("I live in Leeds and what I love most is the canal.",  # no question: kept as it was, said of the user
-         ["User lives in Leeds and what they love most is the canal."]),
-    ],
-)
-def test_a_question_glued_to_a_statement_is_left_out_of_the_fact(said: str, facts: list[str]) -> None:
-    assert facts_of(said) == facts
-
-
-@pytest.mark.parametrize(
-    ("said", "fact"),
-    [
-        ("me and sarah broke up", "User and Sarah broke up."),
-        ("sarah and i broke up", "User and Sarah broke up."),
-        ("me and mum moved to Leeds", "User and their mum moved to Leeds."),  # a relative, not a name
-    ],
-)
-def test_the_user_and_someone_typed_in_lower_case_is_a_user_fact(said: str, fact: str) -> None:
-    assert facts_of(said) == [fact]
 
 
 def test_the_user_and_a_pronoun_is_not_read_as_someone_named() -> None:
@@ -2103,7 +1357,7 @@ def test_the_user_and_a_pronoun_is_not_read_as_someone_named() -> None:
 
 
 def test_a_new_job_keeps_where_it_is_and_a_month_is_when() -> None:
-    stored = [_Stored("job", "User works as a nurse at Leeds General.")]
+    stored = [Stored("job", "User works as a nurse at Leeds General.")]
     got = RuleBasedFactExtractor().extract([("user", "I've just started a new job at a GP surgery in Harrogate.")],
                                            stored)
     assert [f.text for f in got] == ["User works at a GP surgery in Harrogate."]
