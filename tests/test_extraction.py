@@ -14,10 +14,26 @@ import pytest
 
 from _capture import SAID_AT, Stored, facts_of, replaces
 from memori_core import ExtractedFact, FactExtractor, RuleBasedFactExtractor
+from memori_core.extraction import Message
 from memori_core.extraction import (
-    DROP_ELLIPTICAL, DROP_HYPOTHETICAL, DROP_INSTRUCTION, DROP_QUESTION, DROP_QUOTED, DROP_SECOND_PERSON,
-    DROP_SMALL_TALK, DROP_STORY, DROP_UNCLEAR, DROP_UNRESOLVED, KEPT_AS_SAID, KEPT_EXPIRING, KEPT_INTRODUCTION,
-    KEPT_REWRITTEN, Message, as_messages, build_extraction_prompt, parse_extraction_reply, split_clauses,
+    DROP_ELLIPTICAL,
+    DROP_HYPOTHETICAL,
+    DROP_INSTRUCTION,
+    DROP_QUESTION,
+    DROP_QUOTED,
+    DROP_SECOND_PERSON,
+    DROP_SMALL_TALK,
+    DROP_STORY,
+    DROP_UNCLEAR,
+    DROP_UNRESOLVED,
+    KEPT_AS_SAID,
+    KEPT_EXPIRING,
+    KEPT_INTRODUCTION,
+    KEPT_REWRITTEN,
+    as_messages,
+    build_extraction_prompt,
+    parse_extraction_reply,
+    split_clauses,
     split_sentences,
 )
 

@@ -8,8 +8,23 @@ import pytest
 from memori_core import RecallConfig
 from memori_core.ranking.lexical import bm25_pool
 from memori_core.ranking.pipeline import (
-    BELOW_GATE, BELOW_THRESHOLD, BEYOND_LIMIT, GATE_CLOSED, KEPT, SOURCE_DENSE, SOURCE_LEXICAL, SOURCE_NEIGHBOUR,
-    assemble_pool, dense_top, fates, neighbour_hops, score_pool, select, session_best, smoothing_bonus, source_label,
+    BELOW_GATE,
+    BELOW_THRESHOLD,
+    BEYOND_LIMIT,
+    GATE_CLOSED,
+    KEPT,
+    SOURCE_DENSE,
+    SOURCE_LEXICAL,
+    SOURCE_NEIGHBOUR,
+    assemble_pool,
+    dense_top,
+    fates,
+    neighbour_hops,
+    score_pool,
+    select,
+    session_best,
+    smoothing_bonus,
+    source_label,
 )
 
 
