@@ -37,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import ipaddress
+import logging
 import sys
 import time
 from collections.abc import Coroutine, Sequence
@@ -102,6 +103,32 @@ WRITE_TOOLS = frozenset({"add", "update", "delete", "restore", "forget"})
 """The tools that change the user's memory: one that fails for want of an answer may still have been made."""
 
 _LOOPBACK_NAMES = ("localhost",)
+
+TRANSPORT_LOGGER = "mcp.server.streamable_http"
+"""The MCP SDK's streamable-HTTP transport logger, which :class:`ClientGoneFilter` quiets."""
+
+
+class ClientGoneFilter(logging.Filter):
+    """Drops the MCP SDK's error for a client that went away: its streamable-HTTP transport logs every ordinary
+    disconnect (a client closing its session while the server's event stream to it is open) as "Error in
+    standalone SSE writer" with a ``ClosedResourceError`` / ``BrokenResourceError`` traceback, which is no error
+    of the server's. Every other record passes. :func:`build_server` adds one to :data:`TRANSPORT_LOGGER`."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """False for a record whose exception is a stream closed because its client left."""
+        exc = record.exc_info[1] if record.exc_info else None
+        if exc is None:
+            return True
+        import anyio
+
+        return not isinstance(exc, (anyio.ClosedResourceError, anyio.BrokenResourceError))
+
+
+def quiet_client_disconnects() -> None:
+    """Add a :class:`ClientGoneFilter` to :data:`TRANSPORT_LOGGER` once per process."""
+    transport = logging.getLogger(TRANSPORT_LOGGER)
+    if not any(isinstance(f, ClientGoneFilter) for f in transport.filters):
+        transport.addFilter(ClientGoneFilter())
 
 
 def _require_mcp() -> Any:
@@ -304,9 +331,11 @@ def build_server(
     SDK turns on its DNS-rebinding protection for a loopback host). Run it with
     ``server.run()`` (stdio) or ``server.run("streamable-http")``. ``timeout``: seconds one tool call may take
     (``None``: no limit but the store's per request); past it the client gets a tool error saying so, as it
-    does, naming the server, when the store does not answer (module docstring).
+    does, naming the server, when the store does not answer (module docstring). The SDK's error log for an
+    ordinary client disconnect is dropped (:class:`ClientGoneFilter`).
     """
     fastmcp = _require_mcp()
+    quiet_client_disconnects()
     source = EntitySource(entity, entity_header)
     limit = check_timeout(timeout, "build_server")
     import anyio

@@ -5,6 +5,7 @@ free port) and stdio (the ``memori mcp`` command in a subprocess: ``slow``), and
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 import threading
@@ -30,6 +31,7 @@ from memori_core import ChromaStore, RecallConfig, RecallEngine  # noqa: E402
 from memori_core.cli import main  # noqa: E402
 from memori_core.mcp_server import (  # noqa: E402
     TOOL_NAMES,
+    TRANSPORT_LOGGER,
     EntitySource,
     build_server,
     check_http_host,
@@ -120,6 +122,34 @@ async def test_http_client_lists_the_tools_and_none_takes_an_entity(http_server)
     assert {t.name for t in tools} == TOOLS
     for tool in tools:
         assert not any("entit" in p or "user" in p or p == "ctx" for p in tool.inputSchema.get("properties", {}))
+
+
+async def test_http_an_ordinary_client_disconnect_logs_no_error(http_server, caplog):
+    # The SDK's transport logged "Error in standalone SSE writer" with a ClosedResourceError traceback for every
+    # client that closed its session (tester j4, finding 13).
+    caplog.set_level("DEBUG", logger=TRANSPORT_LOGGER)
+    async with http_session(http_server, "ann") as session:
+        await call(session, "list")
+    closed = await anyio.to_thread.run_sync(
+        lambda: wait_until(lambda: "Closing standalone SSE writer" in caplog.text, CALL_LIMIT))
+    assert closed  # the server saw the client go
+    errors = [r for r in caplog.records if r.name == TRANSPORT_LOGGER and r.levelno >= 30]
+    assert errors == []
+
+
+def test_the_transport_logger_still_logs_other_errors_after_a_server_is_built(mcp_engine, caplog):
+    build_server(mcp_engine, entity="ann")
+    transport = logging.getLogger(TRANSPORT_LOGGER)
+    send, receive = anyio.create_memory_object_stream[int](1)
+    receive.close()
+    send.close()
+    for failing in (lambda: send.send_nowait(1), lambda: int("x")):
+        try:
+            failing()
+        except Exception:
+            transport.exception("Error in standalone SSE writer")
+    logged = [r.exc_info[0].__name__ for r in caplog.records if r.name == TRANSPORT_LOGGER and r.exc_info]
+    assert logged == ["ValueError"]  # the closed stream (a client gone) is dropped, any other error kept
 
 
 async def test_http_add_recall_explain_list_get_update_delete_forget(http_server, mcp_engine):
