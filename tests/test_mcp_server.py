@@ -28,6 +28,7 @@ from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 from mcp.shared.memory import create_connected_server_and_client_session  # noqa: E402
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine  # noqa: E402
+from memori_core.cache.snapshot_files import snapshot_files_for  # noqa: E402
 from memori_core.cli import main  # noqa: E402
 from memori_core.mcp_server import (  # noqa: E402
     TOOL_NAMES,
@@ -519,6 +520,24 @@ async def test_a_client_sees_read_tools_as_read_only_delete_and_forget_as_destru
     assert hints["add"] == (False, False, True) and hints["restore"][2] is None
     assert all(t.annotations.openWorldHint is False for t in listed.values())
     assert all("  " not in t.description and not t.description.startswith(" ") for t in listed.values())
+
+
+async def test_every_tool_call_after_the_store_folder_was_deleted_is_an_error_naming_the_folder(tmp_path) -> None:
+    import shutil
+
+    folder = tmp_path / "db"
+    store = ChromaStore(path=folder)
+    engine = ungated_engine(store=store)
+    async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as s:
+        assert not (await s.call_tool("add", {"facts": ["User is allergic to peanuts."]})).isError
+        assert not (await s.call_tool("recall", {"query": "peanuts"})).isError
+        await anyio.to_thread.run_sync(snapshot_files_for(store).wait)  # its writer is done with the folder
+        shutil.rmtree(folder)
+        for tool, args in [("recall", {"query": "peanuts"}), ("list", {}), ("add", {"facts": ["User has a cat."]})]:
+            result = await s.call_tool(tool, args)
+            text = result.content[0].text
+            assert result.isError and f"{folder.resolve()} was deleted" in text, (tool, text)
+    store.close()
 
 
 async def test_mcp_help_lists_every_tool_the_server_registers(capsys) -> None:
