@@ -63,6 +63,7 @@ from .records import to_record
 from .store.base import PartialWriteError
 from .store.deadline import NotReached
 from .time_limit import check_timeout
+from .tool_queries import as_the_user_asks
 from .tool_writes import awrite_facts
 from .validate import check_entity_id
 
@@ -378,8 +379,8 @@ def build_server(
     async def recall(query: str, limit: int | None = None, explain: bool = False, ctx: Context = None) -> dict[str, Any]:
         """The user's stored facts relevant to `query`, best first (at most `limit`; default the server's).
         `explain=true` adds every candidate's score parts and fate. When no fact passes the relevance gate,
-        `facts` is empty and `message` says so."""
-        who, query = whose(ctx), check_tool_text(query, "query")
+        `facts` is empty and `message` says so. Ask as the user would ("my allergies"; "the user" is read so)."""
+        who, query = whose(ctx), as_the_user_asks(check_tool_text(query, "query"))  # "user allergies": "my ..."
         if limit is not None and not 1 <= limit <= MAX_PAGE:
             raise MemoryToolError(f"limit must be 1..{MAX_PAGE}")
         if explain:
