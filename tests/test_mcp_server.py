@@ -540,6 +540,52 @@ async def test_every_tool_call_after_the_store_folder_was_deleted_is_an_error_na
     store.close()
 
 
+async def test_a_server_whose_folder_another_process_holds_answers_each_call_with_the_fix_then_serves_once_free(
+        tmp_path) -> None:
+    # Tester j4, finding 21: a second MCP client's `memori mcp` on the same folder exited at start, and the
+    # client saw only a closed connection.
+    import subprocess
+
+    folder = tmp_path / "db"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from memori_core import ChromaStore; s = ChromaStore(path=sys.argv[1]); "
+         "print('held', flush=True); sys.stdin.readline(); s.close()", str(folder)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=str(ROOT),
+        env=dict(os.environ, PYTHONPATH=str(ROOT), ANONYMIZED_TELEMETRY="False"))
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        opened: list[ChromaStore] = []
+
+        def open_engine() -> RecallEngine:
+            opened.append(ChromaStore(path=folder))
+            return ungated_engine(store=opened[-1])
+
+        server = build_server(None, open_engine=open_engine, entity="ann")
+        async with create_connected_server_and_client_session(server) as s:
+            assert {t.name for t in (await s.list_tools()).tools} == TOOLS  # the server is up
+            refused = await s.call_tool("add", {"facts": ["User is allergic to peanuts."]})
+            text = refused.content[0].text
+            assert refused.isError and str(folder.resolve()) in text and f"pid {holder.pid}" in text
+            assert "chroma run" in text and "tries again at each call" in text
+            holder.communicate("\n", timeout=CALL_LIMIT)  # the other client quits
+            done = await s.call_tool("add", {"facts": ["User is allergic to peanuts."]})
+            assert not done.isError
+            assert not (await s.call_tool("list", {})).isError
+        for store in opened:
+            store.close()
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+            holder.wait(CALL_LIMIT)
+
+
+def test_build_server_takes_an_engine_or_an_opener() -> None:
+    with pytest.raises(TypeError, match="takes an engine, or engine=None and open_engine="):
+        build_server(None, entity="ann")
+    with pytest.raises(TypeError, match="engine must be a memori_core.RecallEngine"):
+        build_server("engine", entity="ann")  # type: ignore[arg-type]
+
+
 async def test_mcp_help_lists_every_tool_the_server_registers(capsys) -> None:
     registered = [t.name for t in await build_server(ungated_engine(), entity="ann").list_tools()]
     assert set(registered) == TOOLS and tuple(registered) == TOOL_NAMES
