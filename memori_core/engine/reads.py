@@ -61,8 +61,11 @@ def query_terms(query: str, tokenizer: str, stemmer: str | None) -> list[str]:
     (:data:`~memori_core.ranking.gate.USER_WORD`). Every fact about the user starts with "User" ("User lives in
     Porto.", "User's partner ..."), so in a query ("user allergies", "user's city", as a model writes a memory
     search) it means "my": it matched every fact, and normalised BM25 made that a near-perfect lexical match for
-    all of them. The facts keep the term; only the query drops it."""
+    all of them. The facts keep the term; only the query drops it. Upstream Memori's tokenizer (``"memori"``,
+    :meth:`RecallConfig.memori_compat`) keeps it, as upstream does."""
     analyze = analyzer(tokenizer, stemmer)
+    if tokenizer == "memori":
+        return analyze(query)
     subject = frozenset(analyze(USER_WORD))
     return [t for t in analyze(query) if t not in subject]
 
