@@ -62,7 +62,8 @@ from .time_limit import Late, RecallTimedOut, answer_by, awithin, check_timeout,
 from .validate import check_context, check_query, repair_turns
 
 __all__ = [
-    "DEFAULT_OUTAGE_COOLDOWN", "ERROR_CHARS", "STRICT_DEFAULT", "FailOpenCall", "OutageBreaker", "RecallTimedOut",
+    "DEFAULT_OUTAGE_COOLDOWN", "ERROR_CHARS", "STRICT_DEFAULT", "FailOpenCall", "MemorySkipped", "OutageBreaker",
+    "RecallTimedOut",
     "Verdict", "answer_by", "arecall_or_empty", "arecall_within", "awithin", "check_timeout", "error_text",
     "is_outage", "recall_call", "recall_or_empty", "warn_briefly", "warn_failed", "within",
 ]
@@ -149,6 +150,11 @@ async def arecall_within(
     if timeout is None:
         return list(await engine.arecall(query, entity_id, limit, **kwargs))
     return list(await awithin(lambda: engine.recall(query, entity_id, limit, **kwargs), timeout, late))
+
+
+class MemorySkipped(ConnectionError):
+    """A call the outage breaker kept from the store (it failed moments ago), raised by a surface that does not
+    fail open (:meth:`FailOpenCall.skipped_error`): nothing was sent."""
 
 
 class FailOpenCall:
@@ -243,6 +249,26 @@ class FailOpenCall:
                         "%s: the store answers again after %.0f s down; background captures skipped or failed "
                         "meanwhile: %d (not stored; a MemoriMemoryBlock's are captured again on its user's next "
                         "turn)", self.owner, ended.seconds, ended.lost_captures)
+
+    def raised(self, exc: BaseException) -> None:
+        """The call failed and its caller raises ``exc`` itself (a surface that never fails open, such as a
+        LangGraph store's writes): the breaker learns from it as from a fail-open call's error (an outage opens
+        it for the other calls), and nothing is logged here."""
+        if self.admission is None or self.breaker is None:
+            return
+        if isinstance(exc, (RecallTimedOut, NotReached)):
+            self.breaker.release(self.admission)  # says nothing of the store
+        else:
+            self.breaker.settle(self.admission, exc)
+
+    def skipped_error(self, done: str) -> MemorySkipped:
+        """For a skipped call whose caller raises rather than fails open: the error saying so (``done``: what
+        did not happen, "written", "read")."""
+        assert self.breaker is not None
+        return MemorySkipped(
+            f"{self.owner}: {self.what} for entity {self.entity_id!r} not sent: the memory store failed "
+            f"{self.breaker.down_for():.1f} s ago ({self.breaker.error}) and is tried again in "
+            f"{self.breaker.retry_in():.1f} s (RecallEngine(outage_cooldown=...)); nothing was {done}")
 
     def ended(self) -> None:
         """The call ended without telling whether the store answers (it did not reach it, or raised a usage

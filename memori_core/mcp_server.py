@@ -37,9 +37,10 @@ from __future__ import annotations
 import asyncio
 import inspect
 import ipaddress
+import logging
 import sys
 import time
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -62,6 +63,7 @@ from .records import to_record
 from .store.base import PartialWriteError
 from .store.deadline import NotReached
 from .time_limit import check_timeout
+from .tool_queries import as_the_user_asks
 from .tool_writes import awrite_facts
 from .validate import check_entity_id
 
@@ -102,6 +104,32 @@ WRITE_TOOLS = frozenset({"add", "update", "delete", "restore", "forget"})
 """The tools that change the user's memory: one that fails for want of an answer may still have been made."""
 
 _LOOPBACK_NAMES = ("localhost",)
+
+TRANSPORT_LOGGER = "mcp.server.streamable_http"
+"""The MCP SDK's streamable-HTTP transport logger, which :class:`ClientGoneFilter` quiets."""
+
+
+class ClientGoneFilter(logging.Filter):
+    """Drops the MCP SDK's error for a client that went away: its streamable-HTTP transport logs every ordinary
+    disconnect (a client closing its session while the server's event stream to it is open) as "Error in
+    standalone SSE writer" with a ``ClosedResourceError`` / ``BrokenResourceError`` traceback, which is no error
+    of the server's. Every other record passes. :func:`build_server` adds one to :data:`TRANSPORT_LOGGER`."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """False for a record whose exception is a stream closed because its client left."""
+        exc = record.exc_info[1] if record.exc_info else None
+        if exc is None:
+            return True
+        import anyio
+
+        return not isinstance(exc, (anyio.ClosedResourceError, anyio.BrokenResourceError))
+
+
+def quiet_client_disconnects() -> None:
+    """Add a :class:`ClientGoneFilter` to :data:`TRANSPORT_LOGGER` once per process."""
+    transport = logging.getLogger(TRANSPORT_LOGGER)
+    if not any(isinstance(f, ClientGoneFilter) for f in transport.filters):
+        transport.addFilter(ClientGoneFilter())
 
 
 def _require_mcp() -> Any:
@@ -288,8 +316,9 @@ async def _to_its_end(work: Coroutine[Any, Any, T]) -> T:
 
 
 def build_server(
-    engine: RecallEngine,
+    engine: RecallEngine | None,
     *,
+    open_engine: Callable[[], RecallEngine] | None = None,
     entity: str | None = None,
     entity_header: str | None = None,
     host: str = "127.0.0.1",
@@ -304,13 +333,39 @@ def build_server(
     SDK turns on its DNS-rebinding protection for a loopback host). Run it with
     ``server.run()`` (stdio) or ``server.run("streamable-http")``. ``timeout``: seconds one tool call may take
     (``None``: no limit but the store's per request); past it the client gets a tool error saying so, as it
-    does, naming the server, when the store does not answer (module docstring).
+    does, naming the server, when the store does not answer (module docstring). The SDK's error log for an
+    ordinary client disconnect is dropped (:class:`ClientGoneFilter`).
+
+    ``open_engine`` (with ``engine=None``): the server starts without an engine and opens it at the first tool
+    call, and again at each later call until it succeeds; until then every tool call answers the error it
+    raised (``memori mcp`` uses it for a folder another process holds: the client shows the reason, and the
+    server works once the folder is free, without a restart).
     """
+    if (engine is None) == (open_engine is None):
+        raise TypeError("build_server takes an engine, or engine=None and open_engine=")
+    if engine is not None and not isinstance(engine, RecallEngine):
+        raise TypeError(f"build_server: engine must be a memori_core.RecallEngine, got {type(engine).__name__}")
     fastmcp = _require_mcp()
+    quiet_client_disconnects()
     source = EntitySource(entity, entity_header)
     limit = check_timeout(timeout, "build_server")
     import anyio
     from mcp.server.fastmcp.exceptions import ToolError
+
+    opening = asyncio.Lock()
+
+    async def opened() -> RecallEngine:
+        """The engine, opened now by ``open_engine`` when it is not yet (one call at a time)."""
+        nonlocal engine
+        async with opening:
+            if engine is None:
+                assert open_engine is not None
+                try:
+                    engine = await anyio.to_thread.run_sync(open_engine)
+                except Exception as exc:  # noqa: BLE001 - said to the client; tried again at the next call
+                    raise ToolError(f"memory is not available: {exc} (this server tries again at each call)"
+                                    ) from None
+            return engine
 
     class _MemoriMCP(fastmcp.FastMCP):  # type: ignore[misc, name-defined]
         async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
@@ -320,13 +375,14 @@ def build_server(
                     check_arguments(tool, name, arguments)
                 except MemoryToolError as exc:
                     raise ToolError(str(exc)) from None
+                await opened()
             # A write cancelled here runs to its end on the engine's threads (engine/workers.py); a read
             # still waiting for a thread is not run.
             with anyio.move_on_after(limit):
                 try:
                     return await super().call_tool(name, arguments)
                 except ToolError as exc:
-                    unanswered = unanswered_call(name, exc, engine.store)
+                    unanswered = unanswered_call(name, exc, engine.store if engine is not None else None)
                     if unanswered is None:
                         raise
                     raise ToolError(unanswered) from None
@@ -342,6 +398,11 @@ def build_server(
     )
     Context = fastmcp.Context
 
+    def live() -> RecallEngine:
+        """The engine (opened before any tool runs: ``call_tool``)."""
+        assert engine is not None
+        return engine
+
     def whose(ctx: Any) -> str:
         request = getattr(ctx.request_context, "request", None) if ctx is not None else None
         return source.of(request)
@@ -349,15 +410,15 @@ def build_server(
     async def recall(query: str, limit: int | None = None, explain: bool = False, ctx: Context = None) -> dict[str, Any]:
         """The user's stored facts relevant to `query`, best first (at most `limit`; default the server's).
         `explain=true` adds every candidate's score parts and fate. When no fact passes the relevance gate,
-        `facts` is empty and `message` says so."""
-        who, query = whose(ctx), check_tool_text(query, "query")
+        `facts` is empty and `message` says so. Ask as the user would ("my allergies"; "the user" is read so)."""
+        who, query = whose(ctx), as_the_user_asks(check_tool_text(query, "query"))  # "user allergies": "my ..."
         if limit is not None and not 1 <= limit <= MAX_PAGE:
             raise MemoryToolError(f"limit must be 1..{MAX_PAGE}")
         if explain:
-            report = await engine.aexplain(query, who, limit)
+            report = await live().aexplain(query, who, limit)
             facts, extra = list(report.facts), {"explain": report.to_dict()}
         else:
-            facts, extra = list(await engine.arecall(query, who, limit)), {}
+            facts, extra = list(await live().arecall(query, who, limit)), {}
         out: dict[str, Any] = {"facts": [_fact(f) for f in facts]}
         if not facts:
             out["message"] = NOTHING_RELEVANT
@@ -375,7 +436,7 @@ def build_server(
         # the client is told; what it read first to plan it is part of it.
         landed: list[str] = []
         try:
-            written = await _to_its_end(awrite_facts(engine, who, texts, core, landed))
+            written = await _to_its_end(awrite_facts(live(), who, texts, core, landed))
         except PartialWriteError:
             raise
         except Exception as exc:
@@ -390,13 +451,13 @@ def build_server(
         who = whose(ctx)
         if not 1 <= limit <= MAX_PAGE or offset < 0:
             raise MemoryToolError(f"limit must be 1..{MAX_PAGE} and offset >= 0")
-        page = await engine.alist(who, limit=limit + 1, offset=offset)
+        page = await live().alist(who, limit=limit + 1, offset=offset)
         return {"facts": _records(page[:limit]), "more": len(page) > limit}
 
     async def get(ids: list[str], ctx: Context = None) -> dict[str, Any]:
         """The user's stored facts with these ids; ids this user has no fact with are listed in `unknown`."""
         who, wanted = whose(ctx), _ids(ids)
-        found = await engine.aget(who, wanted)
+        found = await live().aget(who, wanted)
         have = {f.id for f in found}
         return {"facts": _records(found), "unknown": [i for i in wanted if i not in have]}
 
@@ -405,7 +466,7 @@ def build_server(
         `<id>@v<n>`, which cannot be updated itself); returns the fact."""
         who, fid, new = whose(ctx), check_editable_id(fact_id), check_fact_text(text)
         try:
-            return {"fact": _records([await engine.aupdate(who, fid, text=new)])[0]}
+            return {"fact": _records([await live().aupdate(who, fid, text=new)])[0]}
         except KeyError:
             raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
 
@@ -417,10 +478,10 @@ def build_server(
         every: list[str] = []
         for fid in wanted:
             try:
-                every += with_earlier_versions(await engine.ahistory(who, fid), fid)
+                every += with_earlier_versions(await live().ahistory(who, fid), fid)
             except KeyError:
                 every.append(fid)  # reported as unknown below
-        deleted = await engine.adelete(who, list(dict.fromkeys(every)))
+        deleted = await live().adelete(who, list(dict.fromkeys(every)))
         return {"deleted": deleted, "unknown": [i for i in wanted if i not in set(deleted)]}
 
     async def history(fact_id: str, ctx: Context = None) -> dict[str, Any]:
@@ -428,7 +489,7 @@ def build_server(
         versions, no longer valid: `valid_to`, `superseded_by`); the valid one is last."""
         who, fid = whose(ctx), check_tool_id(fact_id)
         try:
-            return {"versions": _records(await engine.ahistory(who, fid))}
+            return {"versions": _records(await live().ahistory(who, fid))}
         except KeyError:
             raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
 
@@ -439,7 +500,7 @@ def build_server(
         history)."""
         who, fid = whose(ctx), check_tool_id(fact_id)
         try:
-            return {"fact": _records([await engine.arestore(who, fid)])[0]}
+            return {"fact": _records([await live().arestore(who, fid)])[0]}
         except KeyError:
             raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
         except ValueError as exc:  # valid already, or a version whose text the fact has: said without the entity
@@ -450,8 +511,8 @@ def build_server(
         `forgot`, the user's current facts, and `older_versions`, the stored rows no longer valid that went with
         them (earlier texts of updated facts, superseded facts)."""
         who = whose(ctx)
-        current, stored = await engine.acount(who), await engine.acount(who, include_invalid=True)
-        await engine.aforget(who)
+        current, stored = await live().acount(who), await live().acount(who, include_invalid=True)
+        await live().aforget(who)
         return {"forgot": current, "older_versions": max(0, stored - current)}
 
     tools = {"recall": recall, "add": add, "list": list_, "get": get, "update": update, "history": history,

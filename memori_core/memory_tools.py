@@ -44,6 +44,7 @@ from .failopen import STRICT_DEFAULT, FailOpenCall, arecall_within, awithin, che
 from .store.deadline import NotReached
 from .text import normalize_fact_text, user_subject
 from .meta_questions import asks_what_memory_holds
+from .tool_queries import as_the_user_asks
 from .tool_writes import ToolWrite, acopies_of, aplan_write, copies_of, is_core, plan_write
 
 logger = logging.getLogger("memori_core.memory_tools")
@@ -380,8 +381,10 @@ class MemoryTools:
     def recall(self, entity_id: str, query: Any) -> str:
         """``entity_id``'s facts relevant to ``query`` (:func:`format_recalled`), or :data:`NOTHING_RELEVANT`; for
         a question about what memory holds ("What do you know about me?":
-        :func:`~memori_core.meta_questions.asks_what_memory_holds`), the first page of :meth:`list`."""
-        query = check_tool_text(query, "query")
+        :func:`~memori_core.meta_questions.asks_what_memory_holds`), the first page of :meth:`list`. A query that
+        names "the user" (a model's "user allergies") is read as the user would ask it ("my allergies":
+        :func:`~memori_core.tool_queries.as_the_user_asks`)."""
+        query = as_the_user_asks(check_tool_text(query, "query"))
         if asks_what_memory_holds(query):
             return self.list(entity_id, 0, self._meta_page())
         return self._guard(entity_id, "recall", "recalled",
@@ -391,7 +394,7 @@ class MemoryTools:
 
     async def arecall(self, entity_id: str, query: Any) -> str:
         """Async :meth:`recall`."""
-        query = check_tool_text(query, "query")
+        query = as_the_user_asks(check_tool_text(query, "query"))
         if asks_what_memory_holds(query):
             return await self.alist(entity_id, 0, self._meta_page())
         return await self._aguard(entity_id, "recall", "recalled",

@@ -38,6 +38,9 @@ _META = re.compile(
         # "What's in your memory (about me)?", "What is stored about me?", "What are my memories?"
         rf"^what(?:'s|\s+is)\s+(?:in\s+(?:your\s+)?memory|stored|saved|remembered)(?:\s+(?:about|on)\s+{_ME})?$",
         r"^what\s+(?:are|is)\s+(?:my|the\s+user's)\s+(?:memories|stored\s+facts|profile)$",
+        # a memory search's keywords for the whole user: "my information", "user profile" (read as "my profile")
+        r"^(?:my|the\s+user's)\s+(?:(?:personal\s+)?(?:information|info|details|data)|profile|preferences|memories"
+        r"|facts)$",
         # "Summarize what you know about me", "summarise my profile"
         rf"^summari[sz]e\s+(?:what\s+you\s+{_KNOW}\s+about\s+{_ME}|my\s+(?:profile|memories))$",
     ]))

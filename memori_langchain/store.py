@@ -76,6 +76,7 @@ then run them in order; ``abatch`` awaits the engine's async methods, running co
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -84,12 +85,22 @@ from langgraph.store.base import BaseStore, Op, Result, TTLConfig
 
 from memori_core.adapter_args import check_engine
 from memori_core.engine import RecallEngine
-from memori_core.failopen import check_timeout
+from memori_core.failopen import STRICT_DEFAULT, FailOpenCall, check_timeout
 
 from ._store_calls import adrive, drive
 from ._store_namespaces import DEFAULT_NAMESPACE, NamespaceTemplate
 from ._store_operations import StoreOperations
-from ._store_plans import DeletePlan, PutPlan, StorePlanning, check_fields, check_ttl_config
+from ._store_plans import (
+    DeletePlan,
+    GetPlan,
+    ListNamespacesPlan,
+    Plan,
+    PutPlan,
+    SearchPlan,
+    StorePlanning,
+    check_fields,
+    check_ttl_config,
+)
 from ._store_values import ITEM_KEY, NAMESPACE_KEY, REFRESH_AFTER, item_metadata, item_text
 
 __all__ = [
@@ -107,6 +118,10 @@ __all__ = [
 DEFAULT_MAX_VALUE_BYTES = 16384
 
 _SIMPLE_PATH = re.compile(r"^[^.\[\]{}*$]+(\.[^.\[\]{}*$]+)*$")
+
+_NOT_DONE: dict[type, str] = {GetPlan: "read", SearchPlan: "read", ListNamespacesPlan: "read", PutPlan: "written",
+                              DeletePlan: "deleted"}
+logger = logging.getLogger(__name__)
 
 
 class MemoriStore(StorePlanning, StoreOperations, BaseStore):
@@ -131,15 +146,20 @@ class MemoriStore(StorePlanning, StoreOperations, BaseStore):
     - ``max_value_bytes``: the largest value (as JSON) a put accepts; a larger one raises ``ValueError``
       and nothing is written.
     - ``timeout``: seconds the recall of a search with a query may take in all (default ``None``: no limit but
-      the store's per request), as an adapter's ``timeout=``: past it the search raises
-      :class:`~memori_core.time_limit.RecallTimedOut` (a ``TimeoutError``), as the store raises any failure, while
-      the recall finishes in the background and serves the next search. Gets, puts and listings are not bounded
-      by it.
+      the store's per request), as an adapter's ``timeout=``: past it the search fails open (below), while the
+      recall finishes in the background and serves the next search. Gets, puts and listings are not bounded by it.
+    - ``strict``: ``False`` (default): a search with a query fails open as recall does on every adapter (it
+      feeds a prompt): when memory fails it returns no items, with the adapters' one warning, and while the
+      engine's outage breaker is open it returns none at once. Every other operation raises, as a store must
+      (a lost write must not pass silently, and a get answering ``None`` would read as "no such item"), but
+      while the breaker is open it raises :class:`~memori_core.failopen.MemorySkipped` (a ``ConnectionError``)
+      at once, without waiting for the store again; its outage errors open the breaker for the other surfaces.
+      ``True``: every operation goes to the store and raises its error, as ``strict=True`` adapters do.
     """
 
     supports_ttl = True
-    __slots__ = ("engine", "template", "fields", "gate", "ttl_config", "max_value_bytes", "timeout", "_ungated",
-                 "_scope", "_text_field")
+    __slots__ = ("engine", "template", "fields", "gate", "ttl_config", "max_value_bytes", "timeout", "strict",
+                 "_ungated", "_scope", "_text_field")
 
     def __init__(
         self,
@@ -152,8 +172,12 @@ class MemoriStore(StorePlanning, StoreOperations, BaseStore):
         ttl: TTLConfig | None = None,
         max_value_bytes: int = DEFAULT_MAX_VALUE_BYTES,
         timeout: float | None = None,
+        strict: bool = STRICT_DEFAULT,
     ) -> None:
         self.engine = check_engine(engine, "MemoriStore")
+        if not isinstance(strict, bool):
+            raise TypeError(f"MemoriStore: strict must be True or False, got {strict!r}")
+        self.strict = strict
         self.timeout = check_timeout(timeout, "MemoriStore")
         self.template = NamespaceTemplate.parse(namespace, entity)
         self.fields = check_fields(fields, "fields")
@@ -193,7 +217,7 @@ class MemoriStore(StorePlanning, StoreOperations, BaseStore):
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         """Run ``ops`` in order (each sees the writes of those before it), after checking them all."""
         plans = [self._plan(op) for op in ops]
-        return [drive(self._operation(plan)) for plan in plans]
+        return [self._run(plan) for plan in plans]
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         """Run ``ops`` in order over the engine's async methods; consecutive reads run together."""
@@ -202,12 +226,53 @@ class MemoriStore(StorePlanning, StoreOperations, BaseStore):
         i = 0
         while i < len(plans):
             if isinstance(plans[i], (PutPlan, DeletePlan)):
-                results[i] = await adrive(self._operation(plans[i]))
+                results[i] = await self._arun(plans[i])
                 i += 1
                 continue
             j = i
             while j < len(plans) and not isinstance(plans[j], (PutPlan, DeletePlan)):
                 j += 1
-            results[i:j] = await asyncio.gather(*(adrive(self._operation(p)) for p in plans[i:j]))
+            results[i:j] = await asyncio.gather(*(self._arun(p) for p in plans[i:j]))
             i = j
         return results
+
+    # -- failures: a search with a query fails open, every other operation raises (module docstring) ---------
+
+    def _failopen(self, plan: Plan) -> FailOpenCall:
+        what = type(plan).__name__.removesuffix("Plan").lower()
+        if isinstance(plan, SearchPlan):
+            what = "search" if plan.query is not None else "listing"
+        return FailOpenCall(self.engine, strict=self.strict, owner="MemoriStore", logger=logger, what=what,
+                            entity_id=getattr(plan, "entity", None))
+
+    def _run(self, plan: Plan) -> Result:
+        call = self._failopen(plan)
+        if isinstance(plan, SearchPlan) and plan.query is not None:
+            if call.skipped:
+                return []
+            return call.run(lambda: drive(self._operation(plan)), [], instead="returning no items")
+        if call.skipped:
+            raise call.skipped_error(_NOT_DONE[type(plan)])
+        try:
+            result = drive(self._operation(plan))
+        except Exception as exc:
+            call.raised(exc)
+            raise
+        call.succeeded()
+        return result
+
+    async def _arun(self, plan: Plan) -> Result:
+        call = self._failopen(plan)
+        if isinstance(plan, SearchPlan) and plan.query is not None:
+            if call.skipped:
+                return []
+            return await call.arun(lambda: adrive(self._operation(plan)), [], instead="returning no items")
+        if call.skipped:
+            raise call.skipped_error(_NOT_DONE[type(plan)])
+        try:
+            result = await adrive(self._operation(plan))
+        except Exception as exc:
+            call.raised(exc)
+            raise
+        call.succeeded()
+        return result

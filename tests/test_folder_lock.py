@@ -21,6 +21,7 @@ import pytest
 
 from _helpers import ungated_engine
 from memori_core import ChromaStore, FolderInUseError, RecallEngine, StoredFact
+from memori_core.cache.snapshot_files import snapshot_files_for
 from memori_core.store import FolderInUseError as StoreFolderInUseError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -264,3 +265,57 @@ def test_a_forked_child_using_the_parents_embedded_store_gets_a_clear_error_not_
     assert [f.content for f in engine.list("u")] == ["User lives in Lisbon."]  # the parent's store is intact
     engine.add("u", "User has a cat.")
     assert engine.count("u") == 2
+
+
+# -- the folder deleted under a running process (tester j4, finding 10) ---------------------------------------------
+
+
+def test_a_folder_deleted_under_the_store_fails_every_read_and_write_naming_it_and_closes_quietly(
+    tmp_path: Path,
+) -> None:
+    import shutil
+
+    from memori_core.store import StoreFolderGoneError
+
+    folder = tmp_path / "db"
+    store = ChromaStore(path=folder)
+    engine = ungated_engine(store=store)
+    engine.add("alice", ["User is allergic to peanuts."])
+    assert [f.content for f in engine.recall("peanuts", "alice")] == ["User is allergic to peanuts."]
+    snapshot_files_for(store).wait()  # type: ignore[union-attr]  # (its writer is done with the folder)
+    shutil.rmtree(folder)
+    calls = {
+        "recall": lambda: engine.recall("peanuts", "alice"),  # the copy in memory is not served
+        "list": lambda: engine.list("alice"),
+        "count": lambda: engine.count("alice"),
+        "add": lambda: engine.add("alice", ["User has a cat."]),
+        "forget": lambda: engine.forget("alice"),
+    }
+    for name, call in calls.items():
+        with pytest.raises(StoreFolderGoneError, match="was deleted, moved or unmounted") as caught:
+            call()
+        assert str(folder.resolve()) in str(caught.value), name
+        assert "restart this process" in str(caught.value), name
+    store.close()  # the failure was said: closing does not raise it again
+    assert not folder.exists()  # nothing wrote a new, empty store in its place
+
+
+def test_a_folder_deleted_and_made_again_under_the_store_is_not_written_to(tmp_path: Path) -> None:
+    import shutil
+
+    from memori_core.store import StoreFolderGoneError
+
+    folder = tmp_path / "db"
+    store = ChromaStore(path=folder)
+    engine = ungated_engine(store=store)
+    engine.add("alice", ["User is allergic to peanuts."])
+    engine.recall("peanuts", "alice")
+    snapshot_files_for(store).wait()  # type: ignore[union-attr]
+    shutil.rmtree(folder)
+    folder.mkdir()  # a deploy script that cleans the folder
+    with pytest.raises(StoreFolderGoneError, match="replaced by another folder"):
+        engine.recall("peanuts", "alice")
+    with pytest.raises(StoreFolderGoneError, match="replaced by another folder"):
+        engine.add("alice", ["User has a cat."])
+    store.close()
+    assert list(folder.iterdir()) == []

@@ -5,6 +5,7 @@ free port) and stdio (the ``memori mcp`` command in a subprocess: ``slow``), and
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 import threading
@@ -27,9 +28,11 @@ from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 from mcp.shared.memory import create_connected_server_and_client_session  # noqa: E402
 
 from memori_core import ChromaStore, RecallConfig, RecallEngine  # noqa: E402
+from memori_core.cache.snapshot_files import snapshot_files_for  # noqa: E402
 from memori_core.cli import main  # noqa: E402
 from memori_core.mcp_server import (  # noqa: E402
     TOOL_NAMES,
+    TRANSPORT_LOGGER,
     EntitySource,
     build_server,
     check_http_host,
@@ -120,6 +123,34 @@ async def test_http_client_lists_the_tools_and_none_takes_an_entity(http_server)
     assert {t.name for t in tools} == TOOLS
     for tool in tools:
         assert not any("entit" in p or "user" in p or p == "ctx" for p in tool.inputSchema.get("properties", {}))
+
+
+async def test_http_an_ordinary_client_disconnect_logs_no_error(http_server, caplog):
+    # The SDK's transport logged "Error in standalone SSE writer" with a ClosedResourceError traceback for every
+    # client that closed its session (tester j4, finding 13).
+    caplog.set_level("DEBUG", logger=TRANSPORT_LOGGER)
+    async with http_session(http_server, "ann") as session:
+        await call(session, "list")
+    closed = await anyio.to_thread.run_sync(
+        lambda: wait_until(lambda: "Closing standalone SSE writer" in caplog.text, CALL_LIMIT))
+    assert closed  # the server saw the client go
+    errors = [r for r in caplog.records if r.name == TRANSPORT_LOGGER and r.levelno >= 30]
+    assert errors == []
+
+
+def test_the_transport_logger_still_logs_other_errors_after_a_server_is_built(mcp_engine, caplog):
+    build_server(mcp_engine, entity="ann")
+    transport = logging.getLogger(TRANSPORT_LOGGER)
+    send, receive = anyio.create_memory_object_stream[int](1)
+    receive.close()
+    send.close()
+    for failing in (lambda: send.send_nowait(1), lambda: int("x")):
+        try:
+            failing()
+        except Exception:
+            transport.exception("Error in standalone SSE writer")
+    logged = [r.exc_info[0].__name__ for r in caplog.records if r.name == TRANSPORT_LOGGER and r.exc_info]
+    assert logged == ["ValueError"]  # the closed stream (a client gone) is dropped, any other error kept
 
 
 async def test_http_add_recall_explain_list_get_update_delete_forget(http_server, mcp_engine):
@@ -489,6 +520,70 @@ async def test_a_client_sees_read_tools_as_read_only_delete_and_forget_as_destru
     assert hints["add"] == (False, False, True) and hints["restore"][2] is None
     assert all(t.annotations.openWorldHint is False for t in listed.values())
     assert all("  " not in t.description and not t.description.startswith(" ") for t in listed.values())
+
+
+async def test_every_tool_call_after_the_store_folder_was_deleted_is_an_error_naming_the_folder(tmp_path) -> None:
+    import shutil
+
+    folder = tmp_path / "db"
+    store = ChromaStore(path=folder)
+    engine = ungated_engine(store=store)
+    async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as s:
+        assert not (await s.call_tool("add", {"facts": ["User is allergic to peanuts."]})).isError
+        assert not (await s.call_tool("recall", {"query": "peanuts"})).isError
+        await anyio.to_thread.run_sync(snapshot_files_for(store).wait)  # its writer is done with the folder
+        shutil.rmtree(folder)
+        for tool, args in [("recall", {"query": "peanuts"}), ("list", {}), ("add", {"facts": ["User has a cat."]})]:
+            result = await s.call_tool(tool, args)
+            text = result.content[0].text
+            assert result.isError and f"{folder.resolve()} was deleted" in text, (tool, text)
+    store.close()
+
+
+async def test_a_server_whose_folder_another_process_holds_answers_each_call_with_the_fix_then_serves_once_free(
+        tmp_path) -> None:
+    # Tester j4, finding 21: a second MCP client's `memori mcp` on the same folder exited at start, and the
+    # client saw only a closed connection.
+    import subprocess
+
+    folder = tmp_path / "db"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from memori_core import ChromaStore; s = ChromaStore(path=sys.argv[1]); "
+         "print('held', flush=True); sys.stdin.readline(); s.close()", str(folder)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=str(ROOT),
+        env=dict(os.environ, PYTHONPATH=str(ROOT), ANONYMIZED_TELEMETRY="False"))
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        opened: list[ChromaStore] = []
+
+        def open_engine() -> RecallEngine:
+            opened.append(ChromaStore(path=folder))
+            return ungated_engine(store=opened[-1])
+
+        server = build_server(None, open_engine=open_engine, entity="ann")
+        async with create_connected_server_and_client_session(server) as s:
+            assert {t.name for t in (await s.list_tools()).tools} == TOOLS  # the server is up
+            refused = await s.call_tool("add", {"facts": ["User is allergic to peanuts."]})
+            text = refused.content[0].text
+            assert refused.isError and str(folder.resolve()) in text and f"pid {holder.pid}" in text
+            assert "chroma run" in text and "tries again at each call" in text
+            holder.communicate("\n", timeout=CALL_LIMIT)  # the other client quits
+            done = await s.call_tool("add", {"facts": ["User is allergic to peanuts."]})
+            assert not done.isError
+            assert not (await s.call_tool("list", {})).isError
+        for store in opened:
+            store.close()
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+            holder.wait(CALL_LIMIT)
+
+
+def test_build_server_takes_an_engine_or_an_opener() -> None:
+    with pytest.raises(TypeError, match="takes an engine, or engine=None and open_engine="):
+        build_server(None, entity="ann")
+    with pytest.raises(TypeError, match="engine must be a memori_core.RecallEngine"):
+        build_server("engine", entity="ann")  # type: ignore[arg-type]
 
 
 async def test_mcp_help_lists_every_tool_the_server_registers(capsys) -> None:

@@ -417,3 +417,82 @@ def test_an_outage_logs_one_line_warnings_and_keeps_each_traceback_at_debug(
         for user in ("alice", "bob", "carol")]
     assert all(isinstance(r.exc_info[1], ConnectionError) for r in tracebacks)
 
+
+
+# -- LangGraph's MemoriStore (tester j4, finding 17) ----------------------------------------------------------------
+
+
+def test_memori_store_search_fails_open_through_the_breaker_and_its_other_operations_raise_at_once(
+        outage_engine: RecallEngine, clock: Clock, caplog: pytest.LogCaptureFixture) -> None:
+    from memori_core.failopen import MemorySkipped
+    from memori_langchain import MemoriStore
+
+    store = MemoriStore(outage_engine)
+    ns = ("memories", "alice")
+    assert [i.value["content"] for i in store.search(ns, query="morning drink")][:1] == [
+        "User drinks green tea in the morning."]
+    outage_engine.clear_cache()
+    faults = revision_fails(outage_engine, error=httpx.ReadTimeout, message="timed out")
+    with caplog.at_level(logging.WARNING):
+        assert store.search(ns, query="morning drink") == []  # the search that met the outage: no items, a warning
+    assert outage_engine.outage.is_open and "MemoriStore: search failed for entity 'alice'" in caplog.text
+    sent = faults.calls["revision"]
+    assert store.search(ns, query="morning drink") == []  # skipped at once: the store is not asked again
+    with pytest.raises(MemorySkipped, match=r"MemoriStore: put for entity 'alice' not sent: .*nothing was written"):
+        store.put(ns, "city", {"content": "User lives in Porto."})
+    with pytest.raises(MemorySkipped, match="nothing was read"):
+        store.get(ns, "city")
+    assert faults.calls["revision"] == sent
+    with pytest.raises(ConnectionError):  # MemorySkipped is one: an app catching outages catches it
+        store.delete(ns, "city")
+    # The other surfaces over the engine skip too: the store's outage is the engine's.
+    assert MemoriContextInjector(engine=outage_engine, entity_id="alice").invoke(
+        [HumanMessage("what do I drink in the morning?")])[0].type == "human"
+    faults.disarm()
+    clock.advance(10)
+    assert [i.value["content"] for i in store.search(ns, query="morning drink")][:1] == [
+        "User drinks green tea in the morning."]  # the probe: memory is back
+    assert not outage_engine.outage.is_open
+
+
+def test_a_memori_store_write_that_meets_an_outage_raises_it_and_opens_the_breaker(outage_engine: RecallEngine) -> None:
+    from memori_langchain import MemoriStore
+
+    store = MemoriStore(outage_engine)
+    outage_engine.clear_cache()
+    revision_fails(outage_engine, error=httpx.ConnectError, message="refused")
+    with pytest.raises(httpx.ConnectError):  # a lost write is never silent
+        store.put(("memories", "alice"), "city", {"content": "User lives in Porto."})
+    assert outage_engine.outage.is_open
+    assert MemoryTools(outage_engine).recall("alice", "What do I drink?").startswith("Memory is unavailable")
+
+
+def test_a_strict_memori_store_search_raises_the_outage_and_never_consults_the_breaker(
+        outage_engine: RecallEngine) -> None:
+    from memori_langchain import MemoriStore
+
+    store = MemoriStore(outage_engine, strict=True)
+    outage_engine.clear_cache()
+    revision_fails(outage_engine, error=httpx.ReadTimeout, message="timed out")
+    for _ in range(2):
+        with pytest.raises(httpx.ReadTimeout):
+            store.search(("memories", "alice"), query="morning drink")
+    assert not outage_engine.outage.is_open
+    with pytest.raises(TypeError, match="strict must be True or False"):
+        MemoriStore(outage_engine, strict="no")  # type: ignore[arg-type]
+
+
+async def test_memori_store_async_search_skips_and_async_put_raises_while_the_breaker_is_open(
+        outage_engine: RecallEngine) -> None:
+    from memori_core.failopen import MemorySkipped
+    from memori_langchain import MemoriStore
+
+    store = MemoriStore(outage_engine)
+    outage_engine.clear_cache()
+    faults = revision_fails(outage_engine, error=httpx.ReadTimeout, message="timed out")
+    assert await store.asearch(("memories", "alice"), query="morning drink") == []
+    sent = faults.calls["revision"]
+    assert await store.asearch(("memories", "alice"), query="morning drink") == []
+    with pytest.raises(MemorySkipped, match="nothing was written"):
+        await store.aput(("memories", "alice"), "city", {"content": "User lives in Porto."})
+    assert faults.calls["revision"] == sent

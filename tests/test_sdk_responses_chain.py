@@ -180,3 +180,53 @@ async def test_query_and_context_of_another_type_raise_naming_the_argument(
     with pytest.raises(error, match=names):
         await memory.aapply({"input": TURN_2}, **arguments)
     assert engine.recalls == []
+
+
+def test_a_follow_up_after_previous_response_id_is_read_with_the_conversations_earlier_question(
+    openai_client: Any, endpoint: Recorder
+) -> None:
+    # Tester j4, finding 15: "What should I order there?" after previous_response_id reached the model without
+    # the allergy unless the app passed context=.
+    engine = recording_engine()
+    memory = MemoriRecall(engine, entity_id="u1", provider="openai-responses")
+    base = {"model": "gpt-test", "tools": TOOLS}
+    first = openai_client.responses.create(**memory.apply({**base, "input": TURN_1}))
+    follow_up = {**base, "previous_response_id": first.id, "input": [{"role": "user", "content": TURN_2}]}
+    openai_client.responses.create(**memory.apply(follow_up))
+    assert SHELLFISH in _instructions(endpoint)
+    assert engine.recalls[1] == {"query": TURN_2, "entity_id": "u1", "context": [TURN_1]}
+
+
+def test_a_follow_up_reads_at_most_context_turns_remembered_turns_and_none_with_zero() -> None:
+    from memori_core import RecallConfig
+
+    engine = recording_engine()
+    memory = MemoriRecall(engine, entity_id="u1", provider="openai-responses")
+    for i in range(5):
+        memory.recall_for({"previous_response_id": f"resp_{i}" if i else None, "input": f"question {i}"})
+    assert engine.recalls[-1]["context"] == ["question 1", "question 2", "question 3"]  # context_turns 3
+    engine.config = RecallConfig(gate="off", context_turns=0)
+    memory.recall_for({"previous_response_id": "resp_9", "input": "question 9"})
+    assert not engine.recalls[-1].get("context")
+
+
+def test_a_stateless_follow_up_reads_its_own_input_and_nothing_remembered() -> None:
+    engine = recording_engine()
+    memory = MemoriRecall(engine, entity_id="u1", provider="openai-responses")
+    memory.recall_for({"input": "Where do I live?"})
+    memory.recall_for({"input": [{"role": "user", "content": TURN_1}, {"role": "assistant", "content": "Nice."},
+                                 {"role": "user", "content": TURN_2}]})
+    assert engine.recalls[-1] == {"query": TURN_2, "entity_id": "u1", "context": [TURN_1]}
+
+
+def test_a_continuing_tool_call_with_no_question_seen_is_warned_once(caplog: pytest.LogCaptureFixture) -> None:
+    engine = recording_engine()
+    memory = MemoriRecall(engine, entity_id="u1", provider="openai-responses")
+    tool_only = {"previous_response_id": "resp_x", "input": [{"type": "function_call_output", "call_id": "c",
+                                                             "output": "done"}]}
+    with caplog.at_level("DEBUG", logger="memori_core.sdk.memori_recall"):
+        assert memory.apply(tool_only) == tool_only  # sent without memory
+        memory.apply(tool_only)
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1 and "pass apply(..., query=the user's question)" in warnings[0]
+    assert engine.recalls == []

@@ -467,6 +467,40 @@ def test_leftover_temporary_files_are_removed_on_open(tmp_path: Path, snapshotte
     store.close()
 
 
+def test_a_second_store_opened_on_the_folder_keeps_the_file_the_first_is_writing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A notebook cell that builds the engine again opens a second store object on the folder while the first
+    # one's writer has its temporary file in it: the second one's clean-up of leftovers used to delete that
+    # file, and the rename failed with FileNotFoundError ("could not write its snapshot").
+    store, engine = loaded_store(tmp_path / "db")
+    fill(engine, n=20)
+    files = snapshot_files_for(store)
+    assert files is not None
+    files.background = False
+    files.wait()
+    cache = engine._cache_for("u")
+    real = snapshots_mod.write_snapshot
+    opened: list[ChromaStore] = []
+
+    def reopened_meanwhile(path: Path, c: Any, collection_id: str) -> int:
+        size = real(path, c, collection_id)
+        assert path.exists()
+        other = ChromaStore(path=tmp_path / "db")  # the cell run again
+        snapshot_files_for(other)  # its snapshot files are made: leftovers are removed
+        opened.append(other)
+        return size
+
+    monkeypatch.setattr(snapshots_mod, "write_snapshot", reopened_meanwhile)
+    with caplog.at_level("WARNING", logger=snapshots_mod.__name__):
+        assert files.write(cache) is True
+    assert opened and not [r for r in caplog.records if "snapshot" in r.getMessage()]
+    assert [p.name for p in files.directory.iterdir()] == [snapshot_name("u")]
+    monkeypatch.setattr(snapshots_mod, "write_snapshot", real)
+    opened[0].close()
+    store.close()
+
+
 def test_an_evicted_cache_with_writes_gets_its_snapshot(tmp_path: Path) -> None:
     store = CountingStore(path=tmp_path / "db")
     engine = RecallEngine(store=store, embedder=gaussian_embedder, config=OPEN, max_cached_entities=1)

@@ -37,6 +37,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import hashlib
+import itertools
 import logging
 import os
 import threading
@@ -66,6 +67,14 @@ _OPEN: weakref.WeakSet[SnapshotFiles] = weakref.WeakSet()
 # ways: a store's files live as long as the store does, through the close callback the store holds.
 _ATTACHED: dict[int, tuple[weakref.ref[Any], weakref.ref[SnapshotFiles]]] = {}
 _ATTACH_LOCK = threading.Lock()
+
+# The names of the temporary files this process is writing now, in any folder (unique: pid, thread, counter).
+# Two store objects of one process may share a folder (a notebook cell that builds the engine again): the second
+# one's clean-up of leftovers must not delete the file the first one's writer is about to rename into place.
+# Guarded by _IN_FLIGHT_LOCK, which is also held while a leftover is checked and deleted.
+_IN_FLIGHT: set[str] = set()
+_IN_FLIGHT_LOCK = threading.Lock()
+_TMP_COUNTER = itertools.count()
 
 
 def snapshot_name(entity_id: str) -> str:
@@ -108,12 +117,14 @@ class SnapshotFiles:
         _OPEN.add(self)
 
     def _remove_leftovers(self) -> None:
-        """Delete temporary files a killed process left (this process holds the folder: none is in use)."""
+        """Delete temporary files a killed process left. This process holds the folder, so no other process
+        writes one; another store object of this process may be writing one now, and that one is kept."""
         with contextlib.suppress(OSError):
             for entry in os.scandir(self.directory):
                 if ".tmp" in entry.name and entry.name.split(".tmp")[0].endswith(SUFFIX):
-                    with contextlib.suppress(OSError):
-                        os.unlink(entry.path)
+                    with _IN_FLIGHT_LOCK, contextlib.suppress(OSError):
+                        if entry.name not in _IN_FLIGHT:
+                            os.unlink(entry.path)
 
     def __repr__(self) -> str:
         return f"SnapshotFiles({str(self.directory)!r})"
@@ -222,7 +233,10 @@ class SnapshotFiles:
         if revision is None or self._closed or os.getpid() != self._pid:
             return False
         path = self.path(entity_id)
-        tmp = path.with_name(f"{path.name}.tmp{os.getpid()}-{threading.get_ident()}")
+        # Unique per write (two store objects of this process may write the same entity's file at once).
+        tmp = path.with_name(f"{path.name}.tmp{os.getpid()}-{threading.get_ident()}-{next(_TMP_COUNTER)}")
+        with _IN_FLIGHT_LOCK:
+            _IN_FLIGHT.add(tmp.name)
         try:
             if self._revision(entity_id) != revision:
                 return False  # a write changed the entity since this copy was loaded
@@ -246,6 +260,8 @@ class SnapshotFiles:
         finally:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+            with _IN_FLIGHT_LOCK:
+                _IN_FLIGHT.discard(tmp.name)
 
     def wait(self) -> None:
         """Wait until the background thread has written what was queued."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..engine import RecallEngine
+from ..store.folder_lock import FolderInUseError
 from .opening import CliError, open_engine
 
 
@@ -18,9 +20,18 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     host, port = args.http if args.http is not None else ("127.0.0.1", 8000)
     if args.http is not None:
         check_http_host(host, args.allow_remote)
-    engine = open_engine(args, embeds=True, say_config=True)
-    server = build_server(engine, entity=args.entity, entity_header=args.entity_header, host=host, port=port,
-                          timeout=args.tool_timeout)
+    opener = None
+    try:
+        engine: RecallEngine | None = open_engine(args, embeds=True, say_config=True)
+    except FolderInUseError as exc:
+        # Another process holds the folder (most often a second MCP client started its own `memori mcp` on the
+        # default folder). Exiting would show the client only a closed connection; serving shows every tool
+        # call the reason and the fix, and the memory works once the folder is free, without a restart.
+        print(f"memori mcp: {exc} Serving anyway: every tool call answers this until the folder is free.",
+              file=sys.stderr)
+        engine, opener = None, (lambda: open_engine(args, embeds=True))
+    server = build_server(engine, open_engine=opener, entity=args.entity, entity_header=args.entity_header,
+                          host=host, port=port, timeout=args.tool_timeout)
     if args.http is None:
         server.run("stdio")
     else:

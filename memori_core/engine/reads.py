@@ -37,6 +37,7 @@ from ..ranking.conversation import (
 from ..ranking.concerns import question_concerns
 from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights
+from ..ranking.gate import USER_WORD
 from ..ranking.implications import asked_about, asks_about_named, not_about_them
 from ..ranking.intent import names_known
 from ..ranking.judged import judged_select
@@ -54,6 +55,20 @@ from .report import _report
 from .scored import _CoreRows, _fact, _Gathered, _Scored
 
 logger = logging.getLogger(__name__)
+
+
+def query_terms(query: str, tokenizer: str, stemmer: str | None) -> list[str]:
+    """The lexical terms of ``query``: the analyzer's, without the word facts name the user by
+    (:data:`~memori_core.ranking.gate.USER_WORD`). Every fact about the user starts with "User" ("User lives in
+    Porto.", "User's partner ..."), so in a query ("user allergies", "user's city", as a model writes a memory
+    search) it means "my": it matched every fact, and normalised BM25 made that a near-perfect lexical match for
+    all of them. The facts keep the term; only the query drops it. Upstream Memori's tokenizer (``"memori"``,
+    :meth:`RecallConfig.memori_compat`) keeps it, as upstream does."""
+    analyze = analyzer(tokenizer, stemmer)
+    if tokenizer == "memori":
+        return analyze(query)
+    subject = frozenset(analyze(USER_WORD))
+    return [t for t in analyze(query) if t not in subject]
 
 
 @dataclass(frozen=True)
@@ -243,7 +258,7 @@ class ReadPath(Answers, GateSignals, Judging):
                                                        request.conversation)
         cfg = self.config
         turns_read = len(conversation_turns(read)) if conversation else 0
-        q_tokens = analyzer(cfg.tokenizer, cfg.stemmer)(query)
+        q_tokens = query_terms(query, cfg.tokenizer, cfg.stemmer)
         w_cos, w_lex = fusion_weights(len(q_tokens), cfg)
 
         def empty(note: str) -> RecallReport:
@@ -308,7 +323,7 @@ class ReadPath(Answers, GateSignals, Judging):
         q, question, conv = self._query_vectors(query, request.query_vector, conversation)
         own = question if question is not None else q  # the question's own direction
         cfg = self.config
-        q_tokens = analyzer(cfg.tokenizer, cfg.stemmer)(query)
+        q_tokens = query_terms(query, cfg.tokenizer, cfg.stemmer)
         asker = for_the_asker(query)  # read by the general-question rule, the follow-up rule and the personal rules
         # Measured before the lock: the first such question embeds the prototypes, which must not hold it.
         general_shape = (gated and not (read and goes_on_from_the_conversation(query))

@@ -117,7 +117,9 @@ class MemoriRecall:
     ``previous_response_id`` alone, the user's last Responses call), read with
     the same earlier turns: the last :data:`CONVERSATIONS_KEPT`, in this
     process only. OpenAI does not carry ``instructions`` over to the next
-    response, so without it that call would reach the model without memory.
+    response, so without it that call would reach the model without memory. A continuing call with user text
+    (a follow-up) is read with that conversation's remembered questions as ``context`` unless its input holds
+    earlier user turns or ``context=`` is given.
 
     ``placement="last_user"`` writes the block into the latest user turn instead of the system prompt, so the
     system prompt and the earlier conversation stay a cacheable prefix (:mod:`memori_core.placement`,
@@ -155,6 +157,7 @@ class MemoriRecall:
         self.timeout = check_timeout(timeout, "MemoriRecall")
         self.placement = check_placement(placement, "MemoriRecall")
         self._questions = _LastQuestions()
+        self._unknown_told = False  # a continuing call with no remembered question was warned about
 
     # -- resolution ---------------------------------------------------------
 
@@ -182,12 +185,29 @@ class MemoriRecall:
         question = found if given_query is None else given_query
         turns = found_context if given_context is None else given_context
         key = (entity, _conversation_of(kwargs)) if _is_responses_call(kwargs) else None
-        if key is not None and given_query is None and not found and _continues_on_server(kwargs):
-            last = self._questions.last(key)
+        continues = key is not None and _continues_on_server(kwargs)
+        if continues and given_query is None and not found:
+            last = self._questions.last(key)  # type: ignore[arg-type]
             if last is not None:  # a tool-loop call: its question is the one the conversation last asked
                 question = last[0]
                 turns = last[1] if given_context is None else turns
                 logger.debug("no user text in a continuing Responses call; recalling for its last question")
+            elif not self._unknown_told:
+                self._unknown_told = True
+                logger.warning(
+                    "MemoriRecall: a Responses call continuing a conversation (previous_response_id / conversation) "
+                    "holds no user text, and no question of entity %r was seen for it in this process (another "
+                    "worker asked it, or the process restarted): it is sent without memory; pass apply(..., "
+                    "query=the user's question) (warned once per MemoriRecall; later ones at DEBUG)", entity)
+            else:
+                logger.debug("no question remembered for a continuing Responses call of entity %r", entity)
+        elif continues and found and given_context is None and not found_context:
+            # A follow-up whose earlier turns live on OpenAI's server: read it with the turns this process saw
+            # in that conversation (its question and the turns read with it), as a stateless call's input holds.
+            last = self._questions.last(key)  # type: ignore[arg-type]
+            keep = context_turns(self.engine)
+            if last is not None and keep > 0:
+                turns = [*last[1], last[0]][-keep:]
         if not question.strip():
             logger.debug("no user query in the call's kwargs; nothing to recall")
             return None

@@ -24,11 +24,12 @@ from .base import (
 from .chroma import ChromaStore, default_store_path
 from .chroma_client import chroma_errors
 from .deadline import DeadlineExceeded
-from .folder_lock import FolderInUseError
+from .folder_lock import FolderInUseError, StoreFolderGoneError
 from .in_memory import InMemoryFactStore
 
 __all__ = [
     "CacheFolder", "ChromaStore", "ClosedError", "DeadlineExceeded", "EntityRows", "FactStore", "FolderInUseError",
     "InMemoryFactStore",
-    "PartialDeleteError", "PartialWriteError", "RevisionStore", "RowStore", "chroma_errors", "default_store_path",
+    "PartialDeleteError", "PartialWriteError", "RevisionStore", "RowStore", "StoreFolderGoneError", "chroma_errors",
+    "default_store_path",
 ]

@@ -100,6 +100,7 @@ class ChromaStore(ChromaWrites, ChromaRevisionMethods, ClosesWithCallbacks, Fact
         In-memory, HTTP and ``client=`` stores never do.
         """
         self._folder_hold: FolderHold | None = None
+        self._folder_guard: FolderHold | None = None  # kept after close: checks the folder is still there
         self._closing = CloseCallbacks()
         self._unused: weakref.finalize[Any, Any] | None = None  # an in-memory store's: marks its collections unused
         if client is None:
@@ -111,7 +112,7 @@ class ChromaStore(ChromaWrites, ChromaRevisionMethods, ClosesWithCallbacks, Fact
             except BaseException:
                 hold.release()
                 raise
-            self._folder_hold = hold
+            self._folder_hold = self._folder_guard = hold
             self.location = str(resolved)
         else:
             self.location = getattr(client, "_identifier", None) or type(client).__name__
@@ -134,7 +135,9 @@ class ChromaStore(ChromaWrites, ChromaRevisionMethods, ClosesWithCallbacks, Fact
             raise
         if not served:  # an embedded system: the process that opened it is the only one that can use it
             where = "in memory" if self.location == "ephemeral" else f"at {self.location}"
-            self._facts, revisions = ProcessBound(self._facts, where), ProcessBound(revisions, where)
+            check = self._folder_guard.check_present if self._folder_guard is not None else None
+            self._facts = ProcessBound(self._facts, where, check)
+            revisions = ProcessBound(revisions, where, check)
         else:  # a server restarted over an empty folder has lost them: opened again (see Reopening)
             self._facts, revisions = Reopening(self._facts, self._reopen), Reopening(revisions, self._reopen)
         self._reopen_lock = threading.Lock()

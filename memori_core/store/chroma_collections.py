@@ -56,18 +56,25 @@ def collection_gone(exc: BaseException) -> bool:
     return errors is not None and isinstance(exc, errors.NotFoundError) and "does not exist" in str(exc)
 
 
+_DATA_CALLS = frozenset({"get", "query", "add", "upsert", "update", "delete", "count", "peek", "modify"})
+"""The collection methods that read or write its data (a name or an id is read from the open collection)."""
+
+
 class ProcessBound:
     """A collection of an embedded (or in-memory) store, refused in a process forked after the store was opened:
     chromadb's embedded system does not survive a fork (the child's first read blocks for ever), so every use in
     the child, reads included, gets a clear error instead (gunicorn ``--preload``, a ``fork`` multiprocessing
-    pool, Celery's prefork workers). ``where`` says which store: ``"at <folder>"`` or ``"in memory"``."""
+    pool, Celery's prefork workers). ``where`` says which store: ``"at <folder>"`` or ``"in memory"``; ``check``,
+called first on every read or write of its data, raises when the store cannot be used (an embedded folder deleted under it)."""
 
-    __slots__ = ("_target", "_pid", "_where")
+    __slots__ = ("_target", "_pid", "_where", "_check")
 
-    def __init__(self, target: Any, where: str) -> None:
-        self._target, self._pid, self._where = target, os.getpid(), where
+    def __init__(self, target: Any, where: str, check: Callable[[], None] | None = None) -> None:
+        self._target, self._pid, self._where, self._check = target, os.getpid(), where, check
 
     def __getattr__(self, name: str) -> Any:
+        if self._check is not None and name in _DATA_CALLS:
+            self._check()  # an embedded store's folder is still there (StoreFolderGoneError)
         if os.getpid() != self._pid:
             raise RuntimeError(
                 f"the embedded Chroma store {self._where} was opened in process {self._pid} and cannot be used "

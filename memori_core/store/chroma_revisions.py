@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from .base import join_revision, split_revision, when_open
 from .chroma_client import retry_read
 from .chroma_records import ENTITY, chroma_id
+from .folder_lock import FolderHold
 from .keyed_locks import KeyedLocks
 
 MAX_CLAIMS = 1000
@@ -304,6 +305,7 @@ class ChromaRevisionMethods:
     here): each one is its :class:`ChromaRevisions`' (``_revision_tokens``), once the store is open."""
 
     _revision_tokens: ChromaRevisions
+    _folder_guard: FolderHold | None
     closed: bool
 
     @property
@@ -316,8 +318,12 @@ class ChromaRevisionMethods:
         """Token that changes whenever ``entity_id``'s facts change (read by id: one cheap lookup).
 
         For a store only this process writes to, the token is kept in process
-        memory after the first read, so a recall costs no store round trip.
+        memory after the first read, so a recall costs no store round trip; an embedded store checks its folder
+        is still there (one ``stat``: :class:`~memori_core.store.folder_lock.StoreFolderGoneError`), so that no
+        recall answers from a copy of a store that is gone.
         """
+        if self._folder_guard is not None:
+            self._folder_guard.check_present()
         return self._revision_tokens.revision(entity_id)
 
     @when_open

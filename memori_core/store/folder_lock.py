@@ -84,6 +84,20 @@ class FolderInUseError(RuntimeError):
         )
 
 
+class StoreFolderGoneError(RuntimeError):
+    """The embedded Chroma folder a store holds was deleted, moved or replaced while the store was open: its facts
+    are no longer there, so nothing is read from it or written to it (reads would answer from what Chroma still
+    had open, and the next start would find none of it)."""
+
+    def __init__(self, folder: str, how: str) -> None:
+        self.folder = folder
+        super().__init__(
+            f"the embedded Chroma folder {folder} {how} while this process had it open: the store's facts are not "
+            "there any more, so nothing is read from it or written to it. Put the folder back (from a backup, or "
+            "`memori import` of an export into a new folder) and restart this process, or open another folder"
+        )
+
+
 class _Lock:
     """One locked lock file of this process: an open descriptor and how many holds use it."""
 
@@ -102,6 +116,20 @@ class FolderHold:
     def __init__(self, lock: _Lock) -> None:
         self._lock: _Lock | None = lock
         self.folder = lock.folder
+        self._key = lock.key
+
+    def check_present(self) -> None:
+        """Raise :class:`StoreFolderGoneError` when the folder is no longer at its path (deleted, moved or
+        unmounted) or the path holds another folder now (deleted and made again). One ``stat``; a folder that
+        cannot be examined for another reason (permissions) is left to Chroma to report."""
+        try:
+            st = os.stat(self.folder)
+        except FileNotFoundError:
+            raise StoreFolderGoneError(self.folder, "was deleted, moved or unmounted") from None
+        except OSError:
+            return
+        if isinstance(self._key, tuple) and st.st_ino and (st.st_dev, st.st_ino) != self._key:
+            raise StoreFolderGoneError(self.folder, "was replaced by another folder (deleted and made again)")
 
     @property
     def locked(self) -> bool:
