@@ -22,7 +22,10 @@ from .played import split_played
 from .rewrite import article
 from .restated import corrected_in_message
 from .retold import as_plain_statements
-from .slots import PETS, acquired_slots, is_change, slots_of
+from .activities import PETS
+from .cues import is_change
+from .endings import acquired_slots
+from .slots import slots_of
 from .speech_acts import CONDITIONAL, own_part
 from .typos import read_as_meant
 

@@ -19,11 +19,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from ..slots import PERSON
+from ..slots import PERSON, holder
 from .leads import CLINICIAN, strip_lead
 from .named import OWN_PREGNANCY, partner_of
 from .patterns import rx
-from .slots import BODY_PART, PETS, holder, is_job_offer, is_negated, slots_of
+from .activities import PETS
+from .cues import is_negated
+from .health import BODY_PART
+from .slots import is_job_offer, slots_of
 
 __all__ = ["as_life_events", "restate_event"]
 

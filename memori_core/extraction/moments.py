@@ -18,7 +18,10 @@ from ..slots import PERSON
 from .dates import IN_SPAN, WEEKDAY, span_days
 from .patterns import rx
 from .rewrite import as_fact
-from .slots import BODY_PART, MONTH_NAMES, PETS, is_change, slots_of
+from .activities import PETS
+from .cues import MONTH_NAMES, is_change
+from .health import BODY_PART
+from .slots import slots_of
 from .tails import REQUEST_TAIL
 from .verdicts import DROP_EPHEMERAL, KEPT_EXPIRING
 

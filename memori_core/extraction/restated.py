@@ -14,7 +14,8 @@ from difflib import SequenceMatcher
 from .grammar import is_bare_present
 from .leads import strip_lead
 from .patterns import rx
-from .slots import content_words, holder, is_negated
+from ..slots import holder
+from .cues import content_words, is_negated
 
 __all__ = ["as_denial", "as_own_treatment", "corrected_in_message", "meant", "respelt", "takes_back"]
 

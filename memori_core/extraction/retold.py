@@ -20,7 +20,9 @@ from collections.abc import Callable, Sequence
 from ..ranking.care import is_care_fact
 from ..slots import PERSON
 from .leads import CLINICIAN, strip_lead
-from .slots import BODY_PART, PETS, health_news, slots_of
+from .activities import PETS
+from .health import BODY_PART, health_news
+from .slots import slots_of
 
 __all__ = ["as_plain_statements", "is_joke_marker"]
 

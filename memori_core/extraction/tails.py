@@ -13,7 +13,8 @@ from ..ranking.care import is_care_fact
 from .grammar import is_subjectless_change, is_verb_form
 from .leads import CLINICIAN
 from .patterns import rx
-from .slots import is_change, slots_of
+from .cues import is_change
+from .slots import slots_of
 from .speech_acts import QUESTION_TAIL
 
 __all__ = ["REQUEST_TAIL", "asks_to_confirm", "cut_aside", "plain", "without_empty_tail", "without_tag_question"]
