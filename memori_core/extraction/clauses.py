@@ -81,7 +81,7 @@ _PROFILE = rx(r"^(?P<subject>i'm|i\s+am)\s+(?P<items>[^,]+(?:(?:\s*,\s*|\s+and\s
 _PROFILE_ITEM = rx(
     r"^(?:\d{1,3}(?:\s+years\s+old)?|(?:a|an)\s+[\w-]+(?:\s+[\w-]+){0,3}|married|single|divorced|engaged|widowed|"
     r"separated|retired|unemployed|pregnant|vegan|vegetarian|pescatarian|gluten-free|diabetic|coeliac|celiac|"
-    r"left-handed|self-employed|bilingual|(?:from|based\s+in)\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?|"
+    r"left-handed|self-employed|bilingual|(?:(?:originally\s+)?from|based\s+in)\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?|"
     # "married with three kids", "lactose intolerant", "allergic to nuts"
     r"(?:married|single|divorced|separated|widowed)\s+with\s+(?:two|three|four|five|six|\d)\s+(?:kids|children)|"
     r"(?:lactose|gluten)[\s-]intolerant|allergic\s+to\s+[\w\s-]+)$"
@@ -305,8 +305,15 @@ def _as_verb(item: str) -> str:
 def _verb_item(item: str) -> bool:
     """Whether a listed ``item`` starts with a present verb the rules rewrite ("hate cilantro", "work at a firm") or
     a past of news ("just got my first paycheck"): a clause of the user's told without its "I"."""
+    if _FILLER_LIKE.match(item):
+        return False
     words = re.sub(r"^(?:just|also|really|still|recently)\s+", "", item, flags=re.IGNORECASE).split(maxsplit=1)
     return len(words) == 2 and (is_bare_present(words[0]) or words[0].lower() in _PAST_ITEM)
+
+
+# "I'm vegan, like properly vegan": the filler "like" before how much, not the verb ("..., like dogs" is one).
+_FILLER_LIKE = rx(r"^like\s+(?:properly|proper|seriously|really|badly|severely|literally|totally|super|very|so|"
+                  r"actually|genuinely|fully|completely|100%)\b")
 
 
 _PAST_ITEM = frozenset("got started moved bought became".split())  # "I'm 24 and just got my first paycheck"

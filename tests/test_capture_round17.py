@@ -1,0 +1,75 @@
+"""Round 17 of the capture rules, from the misses of dev6 (the blind heldout4, read once promoted): general patterns
+of how people type, each with phrasings that must be read and phrasings that must not. Through the shipped rules
+(``RuleBasedFactExtractor``), and real capture into an embedded Chroma store where a stored fact must end."""
+
+from __future__ import annotations
+
+import pytest
+
+from memori_core import RecallEngine, RuleBasedFactExtractor
+from memori_core.extraction import Message
+from tests._capture import SAID_AT, texts_after
+
+
+def _facts(said: str) -> list[str]:
+    return [f.text for f in RuleBasedFactExtractor().extract([Message("user", said, created_at=SAID_AT)])]
+
+
+# -- a news lead-in typed without its punctuation; a vague tail after the fact --------------------------------------
+
+
+@pytest.mark.parametrize(("said", "fact"), [
+    ("heads up I'm allergic to peanuts", "User is allergic to peanuts."),
+    ("Heads up I am allergic to penicillin", "User is allergic to penicillin."),
+    ("plot twist my sister moved to Leeds", "User's sister lives in Leeds."),
+    ("quick update I've switched to decaf", "User has switched to decaf."),
+    ("For background, I have type 2 diabetes.", "User has type 2 diabetes."),
+    ("some background: I work nights as a nurse", "User works nights as a nurse."),
+])
+def test_a_news_lead_in_without_punctuation_is_cut_before_a_first_person_subject(said: str, fact: str) -> None:
+    assert _facts(said) == [fact]
+
+
+@pytest.mark.parametrize("said", [
+    "guess what I did last night",  # a riddle: the bare "I" may be the object of "guess what"
+    "heads up",
+    "plot twist",
+    "update my address book please",  # "update" and "correction" are verbs too: a request, not news
+    "correction my last message had a typo",
+])
+def test_a_news_lead_in_before_a_bare_i_an_imperative_or_nothing_gives_no_fact(said: str) -> None:
+    assert _facts(said) == []
+
+
+@pytest.mark.parametrize(("said", "fact"), [
+    ("I'm allergic to peanuts, like properly, epipen and everything", "User is allergic to peanuts."),
+    ("I have a peanut allergy, like really bad", "User has a peanut allergy."),
+    ("I'm vegan, like properly vegan", "User is vegan."),
+    ("I love Italian food, pasta and all that", "User loves Italian food."),
+    ("I like rock and stuff", "User likes rock."),
+])
+def test_a_vague_tail_of_how_much_or_what_else_is_cut(said: str, fact: str) -> None:
+    assert _facts(said) == [fact]
+
+
+@pytest.mark.parametrize(("said", "fact"), [
+    ("I love cats and dogs and everything", "User loves cats and dogs."),  # only the vague end is cut
+    ("I eat fish, like salmon and tuna", "User eats fish, like salmon and tuna."),  # "like" as "such as" stays
+])
+def test_what_the_vague_tail_rule_leaves_alone(said: str, fact: str) -> None:
+    assert _facts(said) == [fact]
+
+
+def test_a_listed_like_before_a_noun_is_still_a_verb_of_the_user() -> None:
+    assert _facts("I'm Tom, 34, like dogs") == ["User's name is Tom.", "User is 34.", "User likes dogs."]
+
+
+@pytest.mark.parametrize(("said", "facts"), [
+    ("i'm Oluwaseun, 29, originally from Ibadan",
+     ["User's name is Oluwaseun.", "User is 29.", "User is originally from Ibadan."]),
+    ("I'm Ana, 40, originally from Porto", ["User's name is Ana.", "User is 40.", "User is originally from Porto."]),
+    ("I'm 52, from Dunedin", ["User is 52.", "User is from Dunedin."]),
+])
+def test_where_the_user_is_originally_from_is_an_item_of_a_listed_introduction(said: str, facts: list[str]) -> None:
+    assert _facts(said) == facts
+
