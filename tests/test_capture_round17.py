@@ -73,3 +73,48 @@ def test_a_listed_like_before_a_noun_is_still_a_verb_of_the_user() -> None:
 def test_where_the_user_is_originally_from_is_an_item_of_a_listed_introduction(said: str, facts: list[str]) -> None:
     assert _facts(said) == facts
 
+
+
+# -- a correction followed by a remark; "we split" ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("said", [
+    "it's Bristol not Bath, office is right by the station.",
+    "wait no sorry it's Bristol not Bath lol, office is right by temple meads",
+    "Bristol not Bath, the commute is easier",
+])
+def test_a_correction_followed_by_a_remark_after_a_comma_corrects_the_stored_fact(engine: RecallEngine, said: str) -> None:
+    assert texts_after(engine, "I just started at an architecture firm in Bath.", said, at=SAID_AT) == [
+        "User works at an architecture firm in Bristol."]
+
+
+@pytest.mark.parametrize("said", [
+    "I like Bristol, not Bath, we visit often",  # what the user likes, no correction of a stored fact
+    "the office is in Bath, not far from the station, parking is awful",  # "not far": no wrong words
+    "Bath not Bristol, office is right by the station",  # what it names as wrong is not what is stored
+])
+def test_a_not_before_a_remark_that_corrects_no_stored_fact_keeps_it(engine: RecallEngine, said: str) -> None:
+    assert "User works at an architecture firm in Bath." in texts_after(
+        engine, "I work at an architecture firm in Bath.", said, at=SAID_AT)
+
+
+@pytest.mark.parametrize(("partner", "said"), [
+    ("I'm dating Leo.", "we split last week"),
+    ("I'm dating Leo.", "we split."),
+    ("My boyfriend is Leo.", "we've split for good"),
+    ("I'm dating Leo.", "Leo and I split last month"),
+])
+def test_we_split_ends_the_relationship(engine: RecallEngine, partner: str, said: str) -> None:
+    facts = texts_after(engine, partner, said, at=SAID_AT)
+    assert not any("dating" in f or "boyfriend" in f for f in facts)
+    assert any("split up" in f for f in facts)
+
+
+@pytest.mark.parametrize("said", [
+    "we split the bill at dinner",
+    "we split it three ways",
+    "we split into two teams at the quiz",
+    "they split last week",  # someone else's couple
+])
+def test_split_with_an_object_or_of_others_ends_no_relationship(engine: RecallEngine, said: str) -> None:
+    assert "User is dating Leo." in texts_after(engine, "I'm dating Leo.", said, at=SAID_AT)
