@@ -118,3 +118,44 @@ def test_we_split_ends_the_relationship(engine: RecallEngine, partner: str, said
 ])
 def test_split_with_an_object_or_of_others_ends_no_relationship(engine: RecallEngine, said: str) -> None:
     assert "User is dating Leo." in texts_after(engine, "I'm dating Leo.", said, at=SAID_AT)
+
+
+# -- a role begun "as of today"; "long story" as a lead-in -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("said", "fact"), [
+    ("officially a registered nurse as of this morning!!!", "User is a registered nurse."),
+    ("I'm officially a registered nurse as of this morning", "User is a registered nurse."),
+    ("as of today I'm a qualified plumber", "User is a qualified plumber."),
+    ("I'm a teacher from today", "User is a teacher."),
+])
+def test_a_job_begun_as_of_today_is_the_users_job_not_a_passing_moment(said: str, fact: str) -> None:
+    assert _facts(said) == [fact]
+
+
+@pytest.mark.parametrize("said", [
+    "I'm a mess as of this morning",  # no job: a passing state stays one
+    "I'm a bit tired as of this morning",
+    "a nurse told me as of this morning the ward is closed",
+])
+def test_what_is_no_role_as_of_today_stays_no_lasting_fact(said: str) -> None:
+    assert _facts(said) == []
+
+
+def test_a_role_begun_today_ends_the_role_before_it(engine: RecallEngine) -> None:
+    facts = texts_after(engine, "I'm a nursing student on placement.", "officially a registered nurse as of this morning!",
+                        at=SAID_AT)
+    assert "User is a registered nurse." in facts
+
+
+@pytest.mark.parametrize(("said", "facts"), [
+    ("long story but basically i quit my job at the bank, sold the flat",
+     ["User quit their job at the bank.", "User sold the flat."]),
+    ("long story, we moved to Leeds", ["User lives in Leeds."]),
+])
+def test_long_story_is_a_lead_in(said: str, facts: list[str]) -> None:
+    assert _facts(said) == facts
+
+
+def test_a_long_story_as_the_statement_itself_gives_no_fact() -> None:
+    assert _facts("it's a long story") == [] and _facts("long story") == []

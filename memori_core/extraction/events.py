@@ -278,9 +278,13 @@ def _moved(clause: str, known: Sequence[str]) -> list[str] | None:
 # "I'm vegan as of today", "vegetarian from today", "starting today I'm off dairy", "from today on I'm gluten-free": a
 # diet begun today, which lasts (not a passing "today").
 _FROM_TODAY = r"(?:as\s+of|from|starting|since|beginning)\s+(?:today|this\s+morning|now)(?:\s+on(?:wards?)?)?"
+# "officially a registered nurse as of this morning": what the user is from now on, a role named with its article
+_AS_ROLE = r"(?:a|an)\s+[a-z-]+(?:\s+[a-z-]+){0,2}"
 _DIET_TODAY = rx(
-    rf"^(?:{_IM}\s+)?(?:now\s+|officially\s+|fully\s+)?(?P<state>off\s+[a-z-]+|[a-z-]+)\s*,?\s+{_FROM_TODAY}\b[\s.!]*$"
-    rf"|^{_FROM_TODAY}\s*,?\s+{_IM}\s+(?:now\s+|officially\s+|fully\s+)?(?P<state2>off\s+[a-z-]+|[a-z-]+)[\s.!]*$"
+    rf"^(?:{_IM}\s+)?(?:now\s+|officially\s+|fully\s+)?(?P<state>off\s+[a-z-]+|{_AS_ROLE}|[a-z-]+)\s*,?\s+"
+    rf"{_FROM_TODAY}\b[\s.!]*$"
+    rf"|^{_FROM_TODAY}\s*,?\s+{_IM}\s+(?:now\s+|officially\s+|fully\s+)?(?P<state2>off\s+[a-z-]+|{_AS_ROLE}|[a-z-]+)"
+    r"[\s.!]*$"
 )
 
 
@@ -293,6 +297,8 @@ def _diet_today(clause: str, known: Sequence[str]) -> list[str] | None:
         return None
     state = (m.group("state") or m.group("state2")).lower()
     slots = slots_of(f"User is {state}.")
+    if re.match(r"(?:a|an)\s", state):  # a role begun today: the user's job now, when it names one
+        return [f"I'm {state}"] if "job" in slots else None
     if "diet" in slots:
         return [f"I went {state} today"]
     return [f"I'm {state} now"] if slots and not state.startswith("off ") else None

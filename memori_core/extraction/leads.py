@@ -38,7 +38,7 @@ _CONNECTIVE = words(
     "as i said", "as i mentioned", "like i said", "like i mentioned", "as mentioned", "as i said before",
     "for background", "some background", "as background", "background", "for some background",
     "as i mentioned before", "like i said before", "as mentioned before", "as i mentioned earlier",
-    "as i said earlier", "in other news", "long story short", "now", "finally",
+    "as i said earlier", "in other news", "long story short", "long story", "now", "finally",
     "sadly", "unfortunately", "fortunately", "luckily", "thankfully", "basically", "plus",
     # asides before the statement: "Don't laugh, I've switched to coffee", "Believe it or not, I ..."
     "don't laugh", "don't judge", "don't judge me", "believe it or not", "funnily enough", "funny enough",
