@@ -159,3 +159,54 @@ def test_long_story_is_a_lead_in(said: str, facts: list[str]) -> None:
 
 def test_a_long_story_as_the_statement_itself_gives_no_fact() -> None:
     assert _facts("it's a long story") == [] and _facts("long story") == []
+
+
+# -- "no more X" ends the stored habit that names X; "I keep doing X" is a remark on the moment ---------------------
+
+
+@pytest.mark.parametrize(("habit", "said", "now"), [
+    ("i wear glasses, like -6 in both eyes", "had laser eye surgery a month ago and no more glasses!!!",
+     "User stopped wearing glasses."),
+    ("I drink coffee every morning.", "no more coffee for me", "User stopped drinking coffee."),
+    ("I wear glasses, can't see a thing without them", "no more glasses!", "User stopped wearing glasses."),
+    ("I smoke cigars at weekends.", "no more cigars now", "User stopped smoking cigars."),
+    ("I use an inhaler for my asthma.", "new meds and no more inhaler!", "User stopped using inhaler."),
+])
+def test_no_more_a_thing_ends_the_stored_habit_that_names_it(engine: RecallEngine, habit: str, said: str,
+                                                           now: str) -> None:
+    facts = texts_after(engine, habit, said, at=SAID_AT)
+    assert now in facts and habit.rstrip(".") not in " ".join(facts)
+
+
+@pytest.mark.parametrize(("habit", "said"), [
+    ("I drink coffee every morning.", "no more excuses, I'm going to the gym"),  # names nothing stored
+    ("I drink coffee every morning.", "no more than two coffees a day though"),  # a limit, not an end
+    ("My sister wears glasses.", "no more glasses!"),  # the stored habit is someone else's
+    ("I drink coffee every morning.", "no more tea for me"),  # another thing
+    ("I don't drink coffee.", "no more coffee for me"),  # a habit not held
+])
+def test_no_more_what_no_stored_habit_of_the_users_names_ends_nothing(engine: RecallEngine, habit: str,
+                                                                     said: str) -> None:
+    stored = texts_after(engine, habit)
+    assert set(stored) <= set(texts_after(engine, said, at=SAID_AT))
+
+
+@pytest.mark.parametrize("said", [
+    "i keep reaching for my face lol",
+    "I keep forgetting my keys",
+    "we keep losing the remote",
+    "I keep running into my ex",
+])
+def test_what_the_user_keeps_doing_is_a_remark_on_the_moment(said: str) -> None:
+    assert _facts(said) == []
+
+
+@pytest.mark.parametrize(("said", "fact"), [
+    ("I keep bees", "User keeps bees."),  # no "-ing": what the user keeps
+    ("I keep a journal", "User keeps a journal."),
+    ("I keep kosher", "User keeps kosher."),
+    ("I keep getting migraines", "User keeps getting migraines."),  # a condition that recurs
+    ("I keep going to the gym every morning", "User keeps going to the gym every morning."),  # a habit, said so
+])
+def test_what_the_user_keeps_or_keeps_getting_stays_a_fact(said: str, fact: str) -> None:
+    assert _facts(said) == [fact]

@@ -12,7 +12,7 @@ from ..slots import PERSON, holder
 from ..slots import fold as _fold
 from ..slots import slots_of as _single_value_slots_of
 from .activities import PETS
-from .cues import content_words, is_change, is_ended
+from .cues import content_words, is_change, is_ended, is_negated
 from .subjects import named_subject
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "ends_ownership",
     "is_loss",
     "named_change",
+    "stopped_habit",
     "stopped_words",
 ]
 
@@ -67,7 +68,7 @@ _HABIT = re.compile(
     r"^(?:user|i)\s+(?:\w+\s+)?(?:(?:started|began|has\s+started|took\s+up|has\s+taken\s+up)\s+(?:learning|playing|"
     r"practi[cs]ing|taking|doing|studying|attending|going\s+to)|"
     r"is\s+learning|am\s+learning|learns?|stud(?:y|ies)|is\s+studying|plays?|goes|go|"
-    r"does|do|practi[cs]es?|attends?|takes?|eats?|drinks?|smokes?|vapes?|uses?|sings?|volunteers?|trains?|"
+    r"does|do|practi[cs]es?|attends?|takes?|eats?|drinks?|smokes?|vapes?|uses?|sings?|volunteers?|trains?|wears?|"
     r"is\s+training|coach(?:es)?|collects?|teach(?:es)?|works?|is\s+taking|is\s+doing|belongs?|is\s+a\s+member|"
     r"is\s+on|am\s+on|'m\s+on)\b"
 )
@@ -158,3 +159,41 @@ def named_change(clause: str) -> tuple[str, str] | None:
 def is_loss(text: str) -> bool:
     """Whether ``text`` says someone died ("passed away", "died", "lost my husband", "we lost Mochi")."""
     return bool(_LOSS.search(_fold(text)) or _LOST_NAMED.search(text))
+
+
+# A stored habit told with its own present verb: "User wears glasses.", "User drinks coffee every morning.".
+_HABIT_VERB = re.compile(r"^User\s+(?:\w+ly\s+)?(?P<verb>[a-z]+)\s")
+
+
+def _gerund(verb: str) -> str | None:
+    """The "-ing" form of a present "-s" ``verb`` ("wears" -> "wearing", "uses" -> "using", "runs" -> "running");
+    ``None`` for a verb not in that form ("is", "has")."""
+    if verb in ("is", "has", "was", "does", "goes") or not verb.endswith("s") or verb.endswith("ss"):
+        return None
+    base = verb[:-3] + "y" if verb.endswith("ies") else verb[:-2] if verb.endswith(("shes", "ches", "xes")) else verb[:-1]
+    if base.endswith("ie"):
+        return base[:-2] + "ying"
+    if base.endswith("e") and not base.endswith("ee"):
+        return base[:-1] + "ing"
+    if len(base) <= 4 and re.search(r"[^aeiou][aeiou][bdgmnprt]$", base):
+        return base + base[-1] + "ing"
+    return base + "ing"
+
+
+def stopped_habit(thing: str, stored: str) -> str | None:
+    """What "no more ``thing``" says of the stored habit ``stored`` of the user's that holds a word of it, in the
+    habit's own verb ("glasses" of "User wears glasses." -> "I stopped wearing glasses"); ``None`` when ``stored``
+    is no such habit (another person's, a negated one, one without a word of ``thing``, or told with no verb of its
+    own: "User is learning Spanish.").
+
+    >>> stopped_habit("coffee", "User drinks coffee every morning."), stopped_habit("coffee", "User likes tea.")
+    ('I stopped drinking coffee', None)
+    """
+    words = content_words(thing) - _GENERAL
+    head = stored.split(",", 1)[0]  # "User wears glasses, can't see without them.": the habit itself is not negated
+    if not words or holder(stored) != "user" or is_negated(head) or not _HABIT.match(_fold(stored).strip()) \
+            or not words & content_words(stored):
+        return None
+    m = _HABIT_VERB.match(stored)
+    gerund = _gerund(m.group("verb")) if m is not None else None
+    return f"I stopped {gerund} {thing}" if gerund is not None else None

@@ -25,6 +25,7 @@ from .named import OWN_PREGNANCY, partner_of
 from .patterns import rx
 from .activities import PETS
 from .cues import is_negated
+from .endings import stopped_habit
 from .health import BODY_PART
 from .slots import is_job_offer, slots_of
 
@@ -371,8 +372,29 @@ def _born(clause: str, known: Sequence[str]) -> list[str] | None:
     return [f"I had a baby{kind} named {m.group('name')}" if m.group("name") else f"I had a baby{kind}"]
 
 
+# "no more glasses!!!", "had laser eye surgery and no more glasses", "no more coffee for me": a habit over, told
+# without "I" or a verb: the stored habit of the user's that names the thing ends (nothing is read without one: "no
+# more excuses", "no more than two coffees").
+_NO_MORE = rx(
+    r"^(?:(?P<head>.+?)\s*,?\s+(?:and|so|but)\s+)?no\s+more\s+(?!than\b)(?P<thing>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+    r"(?:\s+(?:for\s+me|for\s+us|now|ever|either|anymore|at\s+all))*[\s.!]*$"
+)
+
+
+def _no_more(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "had laser eye surgery and no more glasses" (after "User wears glasses.") -> "had laser eye surgery", "I
+    stopped wearing glasses"; ``None`` when no stored habit of the user's names the thing."""
+    m = _NO_MORE.match(clause)
+    if m is None:
+        return None
+    said = next((out for text in reversed(known) if (out := stopped_habit(m.group("thing"), text)) is not None), None)
+    if said is None:
+        return None
+    return [m.group("head"), said] if m.group("head") else [said]
+
+
 _RESTATERS: tuple[_Restater, ...] = (
-    _quit_habit, _retired, _laid_off, _new_job, _offer_ended, _divorced, _married, _proposed, _broke_up, _moved,
+    _no_more, _quit_habit, _retired, _laid_off, _new_job, _offer_ended, _divorced, _married, _proposed, _broke_up, _moved,
     _diet_today, _state_since, _without_i,
     _age, _born,
 )

@@ -159,6 +159,10 @@ _JUST_DID = rx(
     r"^(?:i|we)\s+(?:just\s+(?:had|ate|got|finished|woke|came|arrived|left)\b|"
     r"(?:slept|stayed\s+up|went\s+to\s+bed|woke\s+up)\b.*\b(?:last\s+night|this\s+morning)\b)"
 )
+# "I keep reaching for my face", "I keep forgetting my keys": what keeps happening to the user lately, a remark on the
+# moment, not a lasting fact ("I keep bees", "I keep a journal" have no "-ing"; "I keep getting migraines" tells a
+# condition and stays).
+_KEEP_DOING = rx(r"^(?:i|we)\s+(?:just\s+|still\s+)?keep\s+(?:on\s+)?(?!getting\b|having\b)[a-z]+ing\b")
 # The events a plan is for: "appointment", "exam", "recital", "wedding".
 _EVENT_WORDS = (
     r"appointment|meeting|interview|exam|test|date|gig|concert|show|party|flight|class|lesson|shift|session|"
@@ -289,6 +293,8 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
         return None, DROP_EPHEMERAL, None  # "I'm at Starbucks now", "I'm in London now for a conference"
     if _JUST_DID.match(body) and not is_change(body):
         return None, DROP_EPHEMERAL, None
+    if _KEEP_DOING.match(body) and not (is_change(body) or is_care_fact(body) or _RECURRING.search(body)):
+        return None, DROP_EPHEMERAL, None  # "I keep reaching for my glasses lol"
     if _OUTING.match(body) and _LAST_DAY.search(body) and not (
             is_change(body) or is_care_fact(body) or slots_of(body) or re.search(r"\bfirst\b", body, re.I)):
         return None, DROP_EPHEMERAL, None  # "I went to a gig last night"
