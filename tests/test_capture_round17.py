@@ -210,3 +210,85 @@ def test_what_the_user_keeps_doing_is_a_remark_on_the_moment(said: str) -> None:
 ])
 def test_what_the_user_keeps_or_keeps_getting_stays_a_fact(said: str, fact: str) -> None:
     assert _facts(said) == [fact]
+
+
+# -- "Name here, 19, ..."; "I've been in Cork ten years"; "working at X now, and happier"; "guess who ..." ----------
+
+
+@pytest.mark.parametrize(("said", "facts"), [
+    ("hiya, Ren here, 19, studying game design at Abertay",
+     ["User's name is Ren.", "User is 19.", "User studies game design at Abertay."]),
+    ("Maya here, 34, based in Leeds", ["User's name is Maya.", "User is 34.", "User is based in Leeds."]),
+])
+def test_a_name_here_then_an_age_is_a_listed_introduction(said: str, facts: list[str]) -> None:
+    assert _facts(said) == facts
+
+
+@pytest.mark.parametrize("said", [
+    "Ren here, thanks for the help",  # no age: no list of who the user is
+    "hi, Paris, 19 days left",
+])
+def test_a_name_here_without_an_age_is_no_listed_introduction(said: str) -> None:
+    assert not any(f.startswith("User's name is") for f in _facts(said))
+
+
+@pytest.mark.parametrize(("said", "fact"), [
+    ("I've been in Cork about ten years now", "User has lived in Cork for about ten years."),
+    ("we've been in Leeds for six months", "User has lived in Leeds for six months."),
+    ("I have been in Porto for 3 years", "User has lived in Porto for 3 years."),
+])
+def test_years_in_a_named_place_are_how_long_the_user_has_lived_there(said: str, fact: str) -> None:
+    assert _facts(said) == [fact]
+
+
+def test_years_in_a_named_place_end_with_a_move(engine: RecallEngine) -> None:
+    facts = texts_after(engine, "I've been in Cork about ten years now", "I moved to Limerick last week", at=SAID_AT)
+    assert facts == ["User lives in Limerick."]
+
+
+@pytest.mark.parametrize("said", [
+    "I've been in Rome for a week",  # a stay
+    "I've been in hospital for two weeks",  # no named place
+    "I've been in Paris a few months",  # too short to say
+    "my sister has been in Cork for ten years",
+])
+def test_a_stay_or_someone_elses_years_are_not_where_the_user_has_lived(said: str) -> None:
+    assert not any(f.startswith("User has lived in") for f in _facts(said))
+
+
+@pytest.mark.parametrize(("said", "fact"), [
+    ("working full time at the national aquarium now and weirdly happier",
+     "User is working full time at the national aquarium."),
+    ("doing deliveries for a florist in Old Town now, way less soul destroying",
+     "User is doing deliveries for a florist in Old Town."),
+])
+def test_what_the_user_does_now_told_without_i_keeps_its_fact_before_a_remark(said: str, fact: str) -> None:
+    assert _facts(said) == [fact]
+
+
+@pytest.mark.parametrize("said", [
+    "working from home now and my boss said no",  # a statement of its own after "and", not a remark to cut
+    "working from home now, my wife isn't happy",
+])
+def test_a_statement_after_what_the_user_does_now_is_not_cut_as_a_remark(said: str) -> None:
+    assert "User is working from home." not in _facts(said)
+
+
+@pytest.mark.parametrize(("said", "fact"), [
+    ("guess who turned 20 on saturday", "User is 20."),
+    ("guess who got promoted!", "User got promoted."),
+    ("guess who just got engaged?", "User just got engaged."),
+    ("guess who quit smoking", "User quit smoking."),
+])
+def test_guess_who_with_news_of_a_life_is_the_users_news(said: str, fact: str) -> None:
+    assert _facts(said) == [fact]
+
+
+@pytest.mark.parametrize("said", [
+    "guess who I saw today",  # the user is the one who saw
+    "guess who called me today",
+    "guess who came to dinner",  # no news of the user's life
+    "guess who won the match",
+])
+def test_guess_who_of_someone_else_gives_no_fact_of_the_users(said: str) -> None:
+    assert _facts(said) == []

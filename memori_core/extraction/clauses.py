@@ -90,7 +90,7 @@ _PROFILE_ITEM = rx(
 _WITH_KIDS = rx(r"^(?P<status>\w+)\s+with\s+(?P<n>\w+)\s+(?:kids|children)$")
 # "I'm Greta, 29", "Jonas, 41, dad of three, based in Aarhus": a name first, then what the user is.
 _NAME_ITEM = re.compile(r"^[A-Z][a-z\u00e0-\u00ff]+$")
-_BARE_PROFILE = re.compile(r"^(?P<name>[A-Z][a-z\u00e0-\u00ff]+)\s*,\s*(?P<items>.+)$")
+_BARE_PROFILE = re.compile(r"^(?P<name>[A-Z][a-z\u00e0-\u00ff]+)(?:\s+here)?\s*,\s*(?P<items>.+)$")
 _AGE_ITEM = re.compile(r"^\d{1,3}(?:\s+years\s+old)?$")
 # "dad of three", "a mum of two": the user's children.
 _PARENT_OF = rx(
@@ -236,7 +236,7 @@ def _profile(clause: str) -> list[str]:
     29" and "Jonas, 41, dad of three, based in Aarhus" (with an age) give the name first; any other clause as
     it is."""
     m = _PROFILE.match(clause)
-    bare = _BARE_PROFILE.match(clause.rstrip(" .!")) if m is None else None
+    bare = _BARE_PROFILE.match(strip_lead(clause).rstrip(" .!")) if m is None else None  # "hiya, Ren here, 19, ..."
     if m is None and bare is None:
         return [clause]
     subject = m.group("subject") if m is not None else "I'm"

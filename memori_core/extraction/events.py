@@ -322,6 +322,29 @@ _WHEN_END = (r"(?:\s+(?:this\s+(?:week|month|morning|year)|today|yesterday|last\
 _PROMOTED_TO = rx(r"^(?:just\s+|finally\s+|officially\s+)?promoted\s+to\s+(?P<role>\S.*?)" + _WHEN_END)
 # "doing carpentry full time now", "working from home now": what the user does now.
 _DOING_NOW = rx(r"^(?P<said>(?:doing|working|studying|teaching|living)\s+\S.*?\bnow)" + _WHEN_END)
+# "working full time at the aquarium now and weirdly happier", "doing deliveries now, way less soul destroying": how
+# it feels, said after it (not another statement of the user's: "... now and I love it" is cut into clauses first).
+_DOING_NOW_REMARK = rx(r"^(?P<said>(?:doing|working|studying|teaching|living)\s+\S.*?\bnow)"
+                       r"(?:\s*,\s*|\s+and\s+)(?!(?:i|i'm|we|my|our)\b)(?:[\w'-]+\s+){0,4}[\w'-]+[\s.!]*$")
+# "I've been in Cork about ten years now", "we've been in Leeds for six months": how long the user has lived there.
+_BEEN_IN = rx(
+    r"^(?P<who>i've|i\s+have|we've|we\s+have)\s+been\s+in\s+(?P<place>(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)"
+    r"\s+(?:for\s+)?(?P<span>(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+|roughly\s+)?"
+    r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|many)\s+"
+    r"(?:years?|months?))(?:\s+now)?[\s.!]*$"
+)
+# Too short a time in a place to say the user lives there: "a week", "a few months".
+_SHORT_STAY = rx(r"^(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+|roughly\s+)?(?:a|an|one|two|three|four|five|a\s+few|"
+                 r"a\s+couple\s+of|several)\s+months?$")
+
+
+def _been_in(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "I've been in Cork about ten years now" -> "I've lived in Cork for about ten years"; ``None`` for any other
+    clause ("I've been in hospital for two weeks" names no place; "I've been in Rome for a week" is a stay)."""
+    m = _BEEN_IN.match(clause)
+    if m is None or _SHORT_STAY.match(m.group("span")) or re.search(r"\bweeks?\b", m.group("span")):
+        return None
+    return [f"{m.group('who')} lived in {m.group('place')} for {m.group('span')}"]
 
 
 def _without_i(clause: str, known: Sequence[str]) -> list[str] | None:
@@ -330,7 +353,7 @@ def _without_i(clause: str, known: Sequence[str]) -> list[str] | None:
     m = _PROMOTED_TO.match(clause)
     if m is not None:
         return [f"I got promoted to {m.group('role')}"]
-    m = _DOING_NOW.match(clause)
+    m = _DOING_NOW.match(clause) or _DOING_NOW_REMARK.match(clause)
     return [f"I'm {m.group('said')}"] if m is not None else None
 
 
@@ -395,7 +418,7 @@ def _no_more(clause: str, known: Sequence[str]) -> list[str] | None:
 
 _RESTATERS: tuple[_Restater, ...] = (
     _no_more, _quit_habit, _retired, _laid_off, _new_job, _offer_ended, _divorced, _married, _proposed, _broke_up, _moved,
-    _diet_today, _state_since, _without_i,
+    _diet_today, _state_since, _without_i, _been_in,
     _age, _born,
 )
 # Not the user's own event: someone else's ("my brother moved to Halifax"), a plan or a wish ("might move to
