@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
@@ -25,6 +25,7 @@ from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from memori_core.evaluation.capture import (
     CaptureConversation,
     CaptureSet,
+    DEFAULT_SAID_AT,
     ScriptedFactExtractor,
     evaluate_capture,
     load_capture,
@@ -33,8 +34,9 @@ from memori_core.evaluation.embedding import load_embedder
 from memori_core.evaluation.report import capture_table
 from memori_langchain import LLMFactExtractor
 
-SAID_AT = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
-"""When both runs say their turns were said (a Monday): the prompts, which name the turn's day, are the same."""
+SAID_AT = DEFAULT_SAID_AT
+"""When both runs say their turns were said (``memori eval capture``'s default, a Monday): the prompts, which name
+the turn's day, are the same."""
 
 
 class PromptKeepingFake(FakeListChatModel):

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 from .capture.shown_facts import SLOT_SCAN_LIMIT
 from .extraction.core_facts import is_core_fact
 from .extraction.grammar import is_past_statement
-from .extraction.slots import content_words, is_change, is_negated, is_planned
+from .extraction.cues import content_words, is_change, is_negated, is_planned
 from .extraction.supersede import hangs_on, replaces
 from .extraction.verdicts import KEPT_REWRITTEN, SentenceVerdict
 from .ranking.core import CORE_KEY

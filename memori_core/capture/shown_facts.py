@@ -9,10 +9,11 @@ from typing import Any
 from ..extraction.named import told_of
 from ..extraction.rule_based import plain_reading
 from ..extraction.sentences import split_sentences
-from ..extraction.slots import (
-    JOB_OFFER, content_words, corrected_words, disposed_words, is_ended, is_negated, named_change, names_in,
-    slots_of, stopped_words,
-)
+from ..extraction.corrections import corrected_words
+from ..extraction.cues import content_words, is_ended, is_negated
+from ..extraction.endings import disposed_words, named_change, stopped_words
+from ..extraction.slots import JOB_OFFER, slots_of
+from ..extraction.subjects import names_in
 from ..extraction.supersede import hangs_on
 
 EXISTING_FACTS_LIMIT = 5

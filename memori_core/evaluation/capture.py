@@ -57,7 +57,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +76,7 @@ from .runner import Progress
 __all__ = [
     "CATEGORIES",
     "COVER_CUTOFF",
+    "DEFAULT_SAID_AT",
     "MATCH_CUTOFF",
     "CaptureConversation",
     "CaptureSet",
@@ -99,6 +100,10 @@ MATCH_CUTOFF = 0.6
 """A stored fact matches a gold (or stale) fact when each holds at least this share of the other's tokens."""
 COVER_CUTOFF = 0.75
 """A stored fact covers a gold fact (for recall) when it holds at least this share of the gold's tokens."""
+DEFAULT_SAID_AT = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
+"""When ``memori eval capture`` says the first user turn of each conversation was said unless ``--said-at`` says
+otherwise (a Monday, 09:00 UTC): the rules read "tonight", "on Friday" and "tomorrow" from the day said, so a run
+at the wall clock's time would score differently by the time of day and the day of the week."""
 
 # -- the data ---------------------------------------------------------------------
 

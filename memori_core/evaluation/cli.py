@@ -12,13 +12,14 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from ..argspec import Argument, Command, Subparsers, arg, flag
 from ..config import RecallConfig
 from .app_memory import evaluate_app_memory, load_app_memory
-from .capture import evaluate_capture, load_capture, rules_extractor, scripted_llm_extractor
+from .capture import DEFAULT_SAID_AT, evaluate_capture, load_capture, rules_extractor, scripted_llm_extractor
 from .capture_locomo import COSINE_CUTOFF, DEFAULT_CONVERSATIONS, evaluate_capture_locomo
 from .data import Memory, count
 from .embedding import load_embedder
@@ -150,14 +151,31 @@ _CAPTURE_EXTRACTORS = {"rules": rules_extractor, "scripted-llm": scripted_llm_ex
 """``memori eval capture --extractor``: the default rules, or the LLM extractor's pipeline over a scripted model."""
 
 
+def _said_at(value: str | None) -> datetime:
+    """``--said-at``: an ISO 8601 time with its zone ("2026-01-05T09:00:00+00:00", "...Z"), by default
+    :data:`~memori_core.evaluation.capture.DEFAULT_SAID_AT`."""
+    if value is None:
+        return DEFAULT_SAID_AT
+    try:
+        when = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise ValueError(f"--said-at must be an ISO 8601 time such as 2026-01-05T09:00:00+00:00, got {value!r}") \
+            from None
+    if when.tzinfo is None or when.utcoffset() is None:
+        raise ValueError(f"--said-at must name its time zone (e.g. 2026-01-05T09:00:00+00:00 or ...Z), got {value!r}")
+    return when
+
+
 def cmd_eval_capture(args: argparse.Namespace) -> int:
     """``memori eval capture FILE``: which facts capture leaves valid at the end of scripted conversations."""
+    said_at = _said_at(args.said_at)
     data = load_capture(args.file)
     n = data.count()
     print(f"capture: {n['conversations']} conversations, {n['user_turns']} user turns, {n['gold']} gold facts, "
-          f"{n['stale']} stale facts; extractor {args.extractor}", file=sys.stderr)
-    result = {"task": "capture", "extractor": args.extractor, **evaluate_capture(
-        data, _CAPTURE_EXTRACTORS[args.extractor], embedder=_embedder(args), progress=_progress(args))}
+          f"{n['stale']} stale facts; extractor {args.extractor}; said at {said_at.isoformat()}", file=sys.stderr)
+    result = {"task": "capture", "extractor": args.extractor, "said_at": said_at.isoformat(), **evaluate_capture(
+        data, _CAPTURE_EXTRACTORS[args.extractor], embedder=_embedder(args), progress=_progress(args),
+        said_at=said_at)}
     print(capture_table(result))
     if args.json:
         _write_json(args.json, result, ensure_ascii=False, lead="\n")
@@ -257,6 +275,10 @@ _TASKS: tuple[Command, ...] = (
             arg("--extractor", choices=sorted(_CAPTURE_EXTRACTORS), default="rules",
                 help="'rules' (the default RuleBasedFactExtractor) or 'scripted-llm' (the LLM extractor's "
                 "prompt and parser over a model answering each turn's script)"),
+            arg("--said-at", default=None, metavar="ISO",
+                help="when the first user turn of each conversation was said, an ISO 8601 time with its zone "
+                f"(default {DEFAULT_SAID_AT.isoformat()}, a Monday; the n-th turn is n seconds later): the rules "
+                "read 'tonight' and weekdays from it, so the numbers do not move with the time of day"),
             _JSON, _EMBEDDER, _QUIET,
         ),
     ),

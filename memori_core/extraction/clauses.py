@@ -22,7 +22,10 @@ from .played import split_played
 from .rewrite import article
 from .restated import corrected_in_message
 from .retold import as_plain_statements
-from .slots import PETS, acquired_slots, is_change, slots_of
+from .activities import PETS
+from .cues import is_change
+from .endings import acquired_slots
+from .slots import slots_of
 from .speech_acts import CONDITIONAL, own_part
 from .typos import read_as_meant
 
@@ -78,7 +81,7 @@ _PROFILE = rx(r"^(?P<subject>i'm|i\s+am)\s+(?P<items>[^,]+(?:(?:\s*,\s*|\s+and\s
 _PROFILE_ITEM = rx(
     r"^(?:\d{1,3}(?:\s+years\s+old)?|(?:a|an)\s+[\w-]+(?:\s+[\w-]+){0,3}|married|single|divorced|engaged|widowed|"
     r"separated|retired|unemployed|pregnant|vegan|vegetarian|pescatarian|gluten-free|diabetic|coeliac|celiac|"
-    r"left-handed|self-employed|bilingual|(?:from|based\s+in)\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?|"
+    r"left-handed|self-employed|bilingual|(?:(?:originally\s+)?from|based\s+in)\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?|"
     # "married with three kids", "lactose intolerant", "allergic to nuts"
     r"(?:married|single|divorced|separated|widowed)\s+with\s+(?:two|three|four|five|six|\d)\s+(?:kids|children)|"
     r"(?:lactose|gluten)[\s-]intolerant|allergic\s+to\s+[\w\s-]+)$"
@@ -87,7 +90,7 @@ _PROFILE_ITEM = rx(
 _WITH_KIDS = rx(r"^(?P<status>\w+)\s+with\s+(?P<n>\w+)\s+(?:kids|children)$")
 # "I'm Greta, 29", "Jonas, 41, dad of three, based in Aarhus": a name first, then what the user is.
 _NAME_ITEM = re.compile(r"^[A-Z][a-z\u00e0-\u00ff]+$")
-_BARE_PROFILE = re.compile(r"^(?P<name>[A-Z][a-z\u00e0-\u00ff]+)\s*,\s*(?P<items>.+)$")
+_BARE_PROFILE = re.compile(r"^(?P<name>[A-Z][a-z\u00e0-\u00ff]+)(?:\s+here)?\s*,\s*(?P<items>.+)$")
 _AGE_ITEM = re.compile(r"^\d{1,3}(?:\s+years\s+old)?$")
 # "dad of three", "a mum of two": the user's children.
 _PARENT_OF = rx(
@@ -233,7 +236,7 @@ def _profile(clause: str) -> list[str]:
     29" and "Jonas, 41, dad of three, based in Aarhus" (with an age) give the name first; any other clause as
     it is."""
     m = _PROFILE.match(clause)
-    bare = _BARE_PROFILE.match(clause.rstrip(" .!")) if m is None else None
+    bare = _BARE_PROFILE.match(strip_lead(clause).rstrip(" .!")) if m is None else None  # "hiya, Ren here, 19, ..."
     if m is None and bare is None:
         return [clause]
     subject = m.group("subject") if m is not None else "I'm"
@@ -302,8 +305,15 @@ def _as_verb(item: str) -> str:
 def _verb_item(item: str) -> bool:
     """Whether a listed ``item`` starts with a present verb the rules rewrite ("hate cilantro", "work at a firm") or
     a past of news ("just got my first paycheck"): a clause of the user's told without its "I"."""
+    if _FILLER_LIKE.match(item):
+        return False
     words = re.sub(r"^(?:just|also|really|still|recently)\s+", "", item, flags=re.IGNORECASE).split(maxsplit=1)
     return len(words) == 2 and (is_bare_present(words[0]) or words[0].lower() in _PAST_ITEM)
+
+
+# "I'm vegan, like properly vegan": the filler "like" before how much, not the verb ("..., like dogs" is one).
+_FILLER_LIKE = rx(r"^like\s+(?:properly|proper|seriously|really|badly|severely|literally|totally|super|very|so|"
+                  r"actually|genuinely|fully|completely|100%)\b")
 
 
 _PAST_ITEM = frozenset("got started moved bought became".split())  # "I'm 24 and just got my first paycheck"

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
 from .patterns import rx
-from .slots import MONTH_NAMES
+from .cues import MONTH_NAMES
 
 __all__ = [
     "DATED",

@@ -14,7 +14,9 @@ from ..slots import PERSON
 from .dates import DATED
 from .grammar import is_past
 from .patterns import rx
-from .slots import content_words, is_change, is_ended, is_loss, slots_of
+from .cues import content_words, is_change, is_ended
+from .endings import is_loss
+from .slots import slots_of
 from .tails import plain
 from .verdicts import DROP_SMALL_TALK, DROP_UNCLEAR, DROP_UNRESOLVED, KEPT_REWRITTEN
 

@@ -19,11 +19,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from ..slots import PERSON
+from ..slots import PERSON, holder
 from .leads import CLINICIAN, strip_lead
 from .named import OWN_PREGNANCY, partner_of
 from .patterns import rx
-from .slots import BODY_PART, PETS, holder, is_job_offer, is_negated, slots_of
+from .activities import PETS
+from .cues import is_negated
+from .endings import stopped_habit
+from .health import BODY_PART
+from .slots import is_job_offer, slots_of
 
 __all__ = ["as_life_events", "restate_event"]
 
@@ -275,9 +279,13 @@ def _moved(clause: str, known: Sequence[str]) -> list[str] | None:
 # "I'm vegan as of today", "vegetarian from today", "starting today I'm off dairy", "from today on I'm gluten-free": a
 # diet begun today, which lasts (not a passing "today").
 _FROM_TODAY = r"(?:as\s+of|from|starting|since|beginning)\s+(?:today|this\s+morning|now)(?:\s+on(?:wards?)?)?"
+# "officially a registered nurse as of this morning": what the user is from now on, a role named with its article
+_AS_ROLE = r"(?:a|an)\s+[a-z-]+(?:\s+[a-z-]+){0,2}"
 _DIET_TODAY = rx(
-    rf"^(?:{_IM}\s+)?(?:now\s+|officially\s+|fully\s+)?(?P<state>off\s+[a-z-]+|[a-z-]+)\s*,?\s+{_FROM_TODAY}\b[\s.!]*$"
-    rf"|^{_FROM_TODAY}\s*,?\s+{_IM}\s+(?:now\s+|officially\s+|fully\s+)?(?P<state2>off\s+[a-z-]+|[a-z-]+)[\s.!]*$"
+    rf"^(?:{_IM}\s+)?(?:now\s+|officially\s+|fully\s+)?(?P<state>off\s+[a-z-]+|{_AS_ROLE}|[a-z-]+)\s*,?\s+"
+    rf"{_FROM_TODAY}\b[\s.!]*$"
+    rf"|^{_FROM_TODAY}\s*,?\s+{_IM}\s+(?:now\s+|officially\s+|fully\s+)?(?P<state2>off\s+[a-z-]+|{_AS_ROLE}|[a-z-]+)"
+    r"[\s.!]*$"
 )
 
 
@@ -290,6 +298,8 @@ def _diet_today(clause: str, known: Sequence[str]) -> list[str] | None:
         return None
     state = (m.group("state") or m.group("state2")).lower()
     slots = slots_of(f"User is {state}.")
+    if re.match(r"(?:a|an)\s", state):  # a role begun today: the user's job now, when it names one
+        return [f"I'm {state}"] if "job" in slots else None
     if "diet" in slots:
         return [f"I went {state} today"]
     return [f"I'm {state} now"] if slots and not state.startswith("off ") else None
@@ -312,6 +322,29 @@ _WHEN_END = (r"(?:\s+(?:this\s+(?:week|month|morning|year)|today|yesterday|last\
 _PROMOTED_TO = rx(r"^(?:just\s+|finally\s+|officially\s+)?promoted\s+to\s+(?P<role>\S.*?)" + _WHEN_END)
 # "doing carpentry full time now", "working from home now": what the user does now.
 _DOING_NOW = rx(r"^(?P<said>(?:doing|working|studying|teaching|living)\s+\S.*?\bnow)" + _WHEN_END)
+# "working full time at the aquarium now and weirdly happier", "doing deliveries now, way less soul destroying": how
+# it feels, said after it (not another statement of the user's: "... now and I love it" is cut into clauses first).
+_DOING_NOW_REMARK = rx(r"^(?P<said>(?:doing|working|studying|teaching|living)\s+\S.*?\bnow)"
+                       r"(?:\s*,\s*|\s+and\s+)(?!(?:i|i'm|we|my|our)\b)(?:[\w'-]+\s+){0,4}[\w'-]+[\s.!]*$")
+# "I've been in Cork about ten years now", "we've been in Leeds for six months": how long the user has lived there.
+_BEEN_IN = rx(
+    r"^(?P<who>i've|i\s+have|we've|we\s+have)\s+been\s+in\s+(?P<place>(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)"
+    r"\s+(?:for\s+)?(?P<span>(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+|roughly\s+)?"
+    r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+few|a\s+couple\s+of|several|many)\s+"
+    r"(?:years?|months?))(?:\s+now)?[\s.!]*$"
+)
+# Too short a time in a place to say the user lives there: "a week", "a few months".
+_SHORT_STAY = rx(r"^(?:about\s+|around\s+|nearly\s+|almost\s+|over\s+|roughly\s+)?(?:a|an|one|two|three|four|five|a\s+few|"
+                 r"a\s+couple\s+of|several)\s+months?$")
+
+
+def _been_in(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "I've been in Cork about ten years now" -> "I've lived in Cork for about ten years"; ``None`` for any other
+    clause ("I've been in hospital for two weeks" names no place; "I've been in Rome for a week" is a stay)."""
+    m = _BEEN_IN.match(clause)
+    if m is None or _SHORT_STAY.match(m.group("span")) or re.search(r"\bweeks?\b", m.group("span")):
+        return None
+    return [f"{m.group('who')} lived in {m.group('place')} for {m.group('span')}"]
 
 
 def _without_i(clause: str, known: Sequence[str]) -> list[str] | None:
@@ -320,7 +353,7 @@ def _without_i(clause: str, known: Sequence[str]) -> list[str] | None:
     m = _PROMOTED_TO.match(clause)
     if m is not None:
         return [f"I got promoted to {m.group('role')}"]
-    m = _DOING_NOW.match(clause)
+    m = _DOING_NOW.match(clause) or _DOING_NOW_REMARK.match(clause)
     return [f"I'm {m.group('said')}"] if m is not None else None
 
 
@@ -362,9 +395,30 @@ def _born(clause: str, known: Sequence[str]) -> list[str] | None:
     return [f"I had a baby{kind} named {m.group('name')}" if m.group("name") else f"I had a baby{kind}"]
 
 
+# "no more glasses!!!", "had laser eye surgery and no more glasses", "no more coffee for me": a habit over, told
+# without "I" or a verb: the stored habit of the user's that names the thing ends (nothing is read without one: "no
+# more excuses", "no more than two coffees").
+_NO_MORE = rx(
+    r"^(?:(?P<head>.+?)\s*,?\s+(?:and|so|but)\s+)?no\s+more\s+(?!than\b)(?P<thing>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+    r"(?:\s+(?:for\s+me|for\s+us|now|ever|either|anymore|at\s+all))*[\s.!]*$"
+)
+
+
+def _no_more(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "had laser eye surgery and no more glasses" (after "User wears glasses.") -> "had laser eye surgery", "I
+    stopped wearing glasses"; ``None`` when no stored habit of the user's names the thing."""
+    m = _NO_MORE.match(clause)
+    if m is None:
+        return None
+    said = next((out for text in reversed(known) if (out := stopped_habit(m.group("thing"), text)) is not None), None)
+    if said is None:
+        return None
+    return [m.group("head"), said] if m.group("head") else [said]
+
+
 _RESTATERS: tuple[_Restater, ...] = (
-    _quit_habit, _retired, _laid_off, _new_job, _offer_ended, _divorced, _married, _proposed, _broke_up, _moved,
-    _diet_today, _state_since, _without_i,
+    _no_more, _quit_habit, _retired, _laid_off, _new_job, _offer_ended, _divorced, _married, _proposed, _broke_up, _moved,
+    _diet_today, _state_since, _without_i, _been_in,
     _age, _born,
 )
 # Not the user's own event: someone else's ("my brother moved to Halifax"), a plan or a wish ("might move to

@@ -6,7 +6,8 @@ Pure: word lists and patterns, English only.
 from __future__ import annotations
 
 from .patterns import rx
-from .slots import acquired_slots, is_change
+from .cues import is_change
+from .endings import acquired_slots
 
 __all__ = [
     "ADVERBS",

@@ -13,7 +13,8 @@ import re
 from ..slots import TOOLS, speaks_of_a_group
 from .dates import DATED, WEEKDAY
 from .patterns import rx
-from .slots import MONTH_NAMES, without_correction
+from .corrections import without_correction
+from .cues import MONTH_NAMES
 
 __all__ = ["as_holds_now", "holds_now"]
 

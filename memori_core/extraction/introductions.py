@@ -12,7 +12,8 @@ from ..ranking.care import is_care_fact
 from .dates import WEEKDAYS
 from .patterns import rx
 from .rewrite import OTHER_FIRST_PERSON, article, end_sentence
-from .slots import MONTH_NAMES, slots_of
+from .cues import MONTH_NAMES
+from .slots import slots_of
 from .speech_acts import SECOND_PERSON
 from .verdicts import DROP_SMALL_TALK, KEPT_INTRODUCTION, KEPT_REWRITTEN
 

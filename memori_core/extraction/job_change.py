@@ -16,7 +16,8 @@ from collections.abc import Sequence
 
 from ..slots import holder
 from .leads import strip_lead
-from .slots import is_negated, is_planned, slots_of
+from .cues import is_negated, is_planned
+from .slots import slots_of
 
 __all__ = ["as_job_changes", "says_where_now", "stored_employers"]
 

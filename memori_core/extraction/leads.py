@@ -36,8 +36,9 @@ _CONNECTIVE = words(
     "so", "and", "but", "also", "actually", "anyway", "anyways", "btw", "by the way", "honestly", "fyi",
     "for context", "for the record", "fun fact", "just so you know", "so you know", "just to let you know",
     "as i said", "as i mentioned", "like i said", "like i mentioned", "as mentioned", "as i said before",
+    "for background", "some background", "as background", "background", "for some background",
     "as i mentioned before", "like i said before", "as mentioned before", "as i mentioned earlier",
-    "as i said earlier", "in other news", "long story short", "now", "finally",
+    "as i said earlier", "in other news", "long story short", "long story", "now", "finally",
     "sadly", "unfortunately", "fortunately", "luckily", "thankfully", "basically", "plus",
     # asides before the statement: "Don't laugh, I've switched to coffee", "Believe it or not, I ..."
     "don't laugh", "don't judge", "don't judge me", "believe it or not", "funnily enough", "funny enough",
@@ -79,6 +80,15 @@ _LEAD_SOCIAL = rx(
 )
 _LEAD_CONNECTIVE = rx(rf"^(?:{_CONNECTIVE})\b(?:\s*,\s*|\s*:\s*|\s+that\b\s*|\s+|$)")
 _LEAD_NEWS = rx(rf"^(?:{_NEWS})(?:\s+(?:though|tho))?(?:\s*[,:!\u2014\u2013]+\s*|\s+-+\s+|\s*\.\.\.\s*|$)")
+# "heads up I'm allergic to peanuts", "plot twist my sister moved in": typed without the punctuation, the news lead-in
+# is cut before a subject that cannot be the object of its verb ("guess what I did" keeps its bare "I"); only the
+# lead-ins that are no imperative ("update my address book" asks for something).
+_NEWS_UNMARKED = words(
+    "heads up", "plot twist", "quick update", "small update", "little update", "big update", "life update",
+    "big news", "good news", "bad news", "sad news", "great news", "exciting news", "news flash", "newsflash",
+    "side note", "guess what", "fun fact",
+)
+_LEAD_NEWS_UNMARKED = rx(rf"^(?:{_NEWS_UNMARKED})\s+(?=(?:i'm|i\s+am|i've|i\s+have|i'd|we're|we've|my|our)\b)")
 # "New habit: I cycle to work", "Big news in the family: my brother ...": a short label, a colon, then the
 # statement (never "My job: nurse", where no subject follows).
 _LEAD_LABEL = rx(r"^[^:?!.]{1,40}:\s+(?=(?:i|i'm|i've|i'll|i'd|we|we're|we've|my|our)\b)")
@@ -131,6 +141,7 @@ def cut_lead(text: str) -> tuple[str, bool]:
             text, social = text[m.end():].lstrip(" ,!.-"), True
             continue
         m = (_LEAD_CORRECTION.match(text) or _LEAD_CONNECTIVE.match(text) or _LEAD_NEWS.match(text)
+             or _LEAD_NEWS_UNMARKED.match(text)
              or _LEAD_REMINDER.match(text) or _LEAD_CLINICIAN.match(text) or _LEAD_LABEL.match(text))
         if m and m.end() > 0:
             text = text[m.end():].lstrip(" ,:-")

@@ -18,7 +18,10 @@ from ..slots import PERSON
 from .dates import IN_SPAN, WEEKDAY, span_days
 from .patterns import rx
 from .rewrite import as_fact
-from .slots import BODY_PART, MONTH_NAMES, PETS, is_change, slots_of
+from .activities import PETS
+from .cues import MONTH_NAMES, is_change
+from .health import BODY_PART
+from .slots import slots_of
 from .tails import REQUEST_TAIL
 from .verdicts import DROP_EPHEMERAL, KEPT_EXPIRING
 
@@ -156,6 +159,10 @@ _JUST_DID = rx(
     r"^(?:i|we)\s+(?:just\s+(?:had|ate|got|finished|woke|came|arrived|left)\b|"
     r"(?:slept|stayed\s+up|went\s+to\s+bed|woke\s+up)\b.*\b(?:last\s+night|this\s+morning)\b)"
 )
+# "I keep reaching for my face", "I keep forgetting my keys": what keeps happening to the user lately, a remark on the
+# moment, not a lasting fact ("I keep bees", "I keep a journal" have no "-ing"; "I keep getting migraines" tells a
+# condition and stays).
+_KEEP_DOING = rx(r"^(?:i|we)\s+(?:just\s+|still\s+)?keep\s+(?:on\s+)?(?!getting\b|having\b)[a-z]+ing\b")
 # The events a plan is for: "appointment", "exam", "recital", "wedding".
 _EVENT_WORDS = (
     r"appointment|meeting|interview|exam|test|date|gig|concert|show|party|flight|class|lesson|shift|session|"
@@ -286,6 +293,8 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
         return None, DROP_EPHEMERAL, None  # "I'm at Starbucks now", "I'm in London now for a conference"
     if _JUST_DID.match(body) and not is_change(body):
         return None, DROP_EPHEMERAL, None
+    if _KEEP_DOING.match(body) and not (is_change(body) or is_care_fact(body) or _RECURRING.search(body)):
+        return None, DROP_EPHEMERAL, None  # "I keep reaching for my glasses lol"
     if _OUTING.match(body) and _LAST_DAY.search(body) and not (
             is_change(body) or is_care_fact(body) or slots_of(body) or re.search(r"\bfirst\b", body, re.I)):
         return None, DROP_EPHEMERAL, None  # "I went to a gig last night"

@@ -13,27 +13,20 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..ranking.care import is_care_fact
-from ..slots import PERSON
+from ..slots import PERSON, holder
 from .clauses import own_clauses
 from .job_change import says_where_now
 from .leads import clean, strip_lead
 from .tails import without_empty_tail
 from .patterns import rx
-from .slots import (
-    PETS,
-    disposed_thing,
-    ends_ownership,
-    health_news,
-    holder,
-    is_loss,
-    is_negated,
-    named_change,
-    named_subject,
-    names_in,
-    relationship_stage,
-    slots_of,
-    taken_back,
-)
+from .activities import PETS
+from .cues import is_negated
+from .diets import taken_back
+from .endings import disposed_thing, ends_ownership, is_loss, named_change
+from .health import health_news
+from .relationships import relationship_stage
+from .slots import slots_of
+from .subjects import named_subject, names_in
 from .trips import trip_places
 from .verdicts import KEPT_REWRITTEN, SentenceVerdict
 

@@ -14,7 +14,8 @@ from difflib import SequenceMatcher
 from .grammar import is_bare_present
 from .leads import strip_lead
 from .patterns import rx
-from .slots import content_words, holder, is_negated
+from ..slots import holder
+from .cues import content_words, is_negated
 
 __all__ = ["as_denial", "as_own_treatment", "corrected_in_message", "meant", "respelt", "takes_back"]
 
@@ -77,7 +78,9 @@ def as_denial(clause: str) -> str | None:
 # "I meant Porto, not Lisbon", "Porto, not Lisbon": a correction naming only what is right and what was wrong.
 _MEANT = rx(
     r"^(?:i\s+(?:meant|mean|meant\s+to\s+say|said)\s+|(?:it's|its|it\s+is|it\s+was|make\s+that)\s+)?"
-    r"(?P<right>[\w'-]+(?:\s+[\w'-]+){0,2}?),?\s+not\s+(?P<wrong>[\w'-]+(?:\s+[\w'-]+){0,2}?)[.!]*$"
+    r"(?P<right>[\w'-]+(?:\s+[\w'-]+){0,2}?),?\s+not\s+(?P<wrong>[\w'-]+(?:\s+[\w'-]+){0,2}?)"
+    # the end, or a remark of another subject after a comma ("it's Bristol not Bath, office is by the station")
+    r"(?:[.!]*$|\s*,\s+(?!(?:and|but|so|or|i|i'm|i've|we|we're|my|our|not)\b)[^,]*$)"
 )
 
 

@@ -19,8 +19,12 @@ from collections.abc import Callable, Sequence
 
 from ..ranking.care import is_care_fact
 from ..slots import PERSON
+from .cues import is_change
+from .grammar import is_past
 from .leads import CLINICIAN, strip_lead
-from .slots import BODY_PART, PETS, health_news, slots_of
+from .activities import PETS
+from .health import BODY_PART, health_news
+from .slots import slots_of
 
 __all__ = ["as_plain_statements", "is_joke_marker"]
 
@@ -328,6 +332,42 @@ def _pet_named(clause: str, name: str, kind: str | None) -> str | None:
     return clause[: m.start()] + f"{pet} called {_capital(name)}" + clause[m.end():].rstrip(" !.")
 
 
+# "we split.", "we split last month", "we've split for good": a couple split up, said without its "up" (never "we split
+# the bill", "we split it", "we split into teams": there "split" has an object).
+_WE_SPLIT = re.compile(
+    r"^(?P<who>we|we've|we\s+have|me\s+and\s+\w+|\w+\s+and\s+i)\s+(?P<how>(?:(?:just|finally|officially|have|"
+    r"recently|actually)\s+)*)split(?P<when>\s+(?:last|this|on|in|after|before|yesterday|recently|a\s+(?:few|couple)|"
+    r"two|three|\d+|over|for\s+good|for\s+real|months?|weeks?)\b.*)?$",
+    _I,
+)
+
+
+def _we_split(plain: str) -> list[str] | None:
+    """ "we split" -> ["we split up"]; ``None`` for any other clause."""
+    m = _WE_SPLIT.match(plain)
+    if m is None:
+        return None
+    return [f"{m.group('who')} {m.group('how')}split up{m.group('when') or ''}"]
+
+
+# "guess who turned 20 on saturday", "guess who got promoted!", "guess who's moving to Berlin": the riddle's answer is
+# the user (not "guess who I saw", "guess who called me": there the user is someone else's object).
+_GUESS_WHO = re.compile(
+    r"^guess\s+who(?P<be>'s|\s+is)?\s+(?P<rest>(?P<verb>[a-z]+)\b(?:(?!\b(?:i|me|my|we|us|our)\b)[^?])*)\?*$", _I)
+
+
+def _guess_who(plain: str) -> list[str] | None:
+    """ "guess who got promoted" -> ["I got promoted"], "guess who's moving to Berlin" -> ["I'm moving to Berlin"];
+    ``None`` for any other clause."""
+    m = _GUESS_WHO.match(plain)
+    if m is None or not (is_change(m.group("rest")) or slots_of(m.group("rest"))):
+        return None  # only news of the user's life: "guess who came to dinner" is someone else
+    if m.group("be"):
+        return [f"I'm {m.group('rest')}"]
+    verb = m.group("verb").lower()
+    return [f"I {m.group('rest')}"] if is_past(verb) or verb in ("got", "just", "finally") else None
+
+
 def as_plain_statements(clauses: Sequence[str], split: Callable[[str], list[str]] | None = None) -> list[str]:
     """``clauses`` (one user message, split) with each that tells something in the user's own words replaced by
     the plain statements it means (see the module docstring); any other clause as it is. A "he" / "she" that
@@ -394,7 +434,7 @@ def as_plain_statements(clauses: Sequence[str], split: Callable[[str], list[str]
         subject = _MY_PERSON_SUBJECT.match(plain)
         person = subject.group("who") if subject is not None else None
         for rewrite in (_denied_for, _condition_gone, _medicine_stopped, _diet_dropped, _no_food, _with_partner,
-                        _name_is_my_one, _body_news, _what_was_said):
+                        _name_is_my_one, _body_news, _what_was_said, _we_split, _guess_who):
             if rewrite is _no_food and re.match(r"\W*so\b", clause, _I):
                 continue  # "I'm vegan, so no dairy": what follows from the diet, no fact of its own
             plain_said = rewrite(plain)

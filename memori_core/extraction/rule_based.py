@@ -21,7 +21,8 @@ from .pasted import split_pasted
 from .played import split_played
 from .restated import as_denial, as_own_treatment, meant, respelt
 from .rules import judge_sentence, statement_before_question
-from .slots import content_words, holder, is_negated
+from ..slots import holder
+from .cues import content_words, is_negated
 from .supersede import (
     handed_over,
     hangs_on,
@@ -163,7 +164,7 @@ class RuleBasedFactExtractor:
     a fact that announces a change ("moved", "switched", "quit", "no longer",
     "not ... anymore", "now", "broke up", "got laid off", "made redundant",
     "started at", "retired", "graduated", "went keto", "bought a house",
-    "again" of a state, :func:`~memori_core.extraction.slots.is_change`; not
+    "again" of a state, :func:`~memori_core.extraction.cues.is_change`; not
     a change only thought of, "I'm thinking of switching")
     supersedes the stored facts of the same slot (where the user lives, their
     job, diet, relationship, smoking, coffee/tea, alcohol, commute, phone,
@@ -185,7 +186,7 @@ class RuleBasedFactExtractor:
     of their health ("Luna has kidney failure, the vet said" -> "User's cat
     Luna has kidney failure.", also said before a question) or of a part of
     the user's body ("knee is much better"), which replaces the older state
-    of the same one (:func:`~memori_core.extraction.slots.health_state`);
+    of the same one (:func:`~memori_core.extraction.health.health_state`);
     what hung on a state that ended ends with it ("I gave up on guitar" ends
     "User bought a Yamaha acoustic.": :func:`~memori_core.extraction.supersede.hangs_on`);
     a correction typed without its comma ("allergic to amoxicillin not
@@ -194,13 +195,13 @@ class RuleBasedFactExtractor:
     "I'm 30 weeks now" a stored pregnancy's week count (:mod:`.updates`), which replaces a plain "User is
     pregnant." (one core fact for the one state). In the
     slots that hold several things at once (pets, exercise:
-    :data:`~memori_core.extraction.slots.ACTIVITY_SLOTS`) only the fact about
+    :data:`~memori_core.extraction.activities.ACTIVITY_SLOTS`) only the fact about
     the same animal or activity is replaced, when it ended ("I've stopped
     running", "our cat Mochi passed away"), and a stored "none" ("User has no
     pets.") when one is named. A negated or ended fact ("I don't play tennis
     anymore", "I used to live in Lisbon") also replaces those holding its
     words, and a plain denial the stored fact of the same person it denies
-    (:func:`~memori_core.extraction.slots.denies`: "I'm not vegan", "I lied
+    (:func:`~memori_core.extraction.corrections.denies`: "I'm not vegan", "I lied
     about being vegan", "Just kidding, I don't live in Lisbon"). A correction
     ("I live in Porto, not Lisbon", "I meant Porto, not Lisbon": the one stored
     fact of the user's holding "Lisbon", with "Porto" in its place) replaces

@@ -24,7 +24,8 @@ from .leads import clean, cut_lead
 from .moments import CLOCK, NOW_WORDS, SOON, moment
 from .patterns import rx
 from .rewrite import FIRST_PERSON_WORD, OTHER_FIRST_PERSON, end_sentence, in_third_person, rewrite
-from .slots import is_change, slots_of
+from .cues import is_change
+from .slots import slots_of
 from .speech_acts import (
     BECAUSE,
     HEDGE,

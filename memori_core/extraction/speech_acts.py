@@ -15,7 +15,9 @@ from .dates import WEEKDAY
 from .grammar import ADVERBS
 from .leads import CLINICIAN
 from .patterns import rx
-from .slots import BODY_PART, health_news, is_change, is_ended, is_loss
+from .cues import is_change, is_ended
+from .endings import is_loss
+from .health import BODY_PART, health_news
 from .verdicts import (
     DROP_ELLIPTICAL,
     DROP_EPHEMERAL,

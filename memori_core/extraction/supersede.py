@@ -19,34 +19,16 @@ from .named import ENDED_STAGES, OWN_PREGNANCY, partner_of
 from .patterns import rx
 from .restated import takes_back
 from .rewrite import article
-from .slots import (
-    ACTIVITY_SLOTS,
-    CONSUMPTION_SLOTS,
-    JOB_OFFER,
-    acquired_slots,
-    content_words,
-    corrected_words,
-    denies,
-    ends_habit,
-    ends_health,
-    ends_ownership,
-    holder,
-    is_change,
-    is_ended,
-    is_exclusive,
-    is_job_offer,
-    is_loss,
-    is_negated,
-    is_relationship_status,
-    left_out,
-    names_in,
-    relationship_stage,
-    same_activity,
-    says_how_often,
-    slots_of,
-    stopped_words,
-    taken_back,
-)
+from ..slots import holder
+from .activities import ACTIVITY_SLOTS, same_activity, says_how_often
+from .corrections import corrected_words, denies
+from .cues import content_words, is_change, is_ended, is_negated
+from .diets import CONSUMPTION_SLOTS, is_exclusive, left_out, taken_back
+from .endings import acquired_slots, ends_habit, ends_ownership, is_loss, stopped_words
+from .health import ends_health
+from .relationships import is_relationship_status, relationship_stage
+from .slots import JOB_OFFER, is_job_offer, slots_of
+from .subjects import names_in
 from .speech_acts import own_part
 from .trips import ends_planned_trip
 from .types import ExtractedFact

@@ -13,7 +13,8 @@ from ..ranking.care import is_care_fact
 from .grammar import is_subjectless_change, is_verb_form
 from .leads import CLINICIAN
 from .patterns import rx
-from .slots import is_change, slots_of
+from .cues import is_change
+from .slots import slots_of
 from .speech_acts import QUESTION_TAIL
 
 __all__ = ["REQUEST_TAIL", "asks_to_confirm", "cut_aside", "plain", "without_empty_tail", "without_tag_question"]
@@ -40,7 +41,12 @@ _EMPTY_TAIL = rx(r"(?:(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s
                  r"not\s+sure\s+if\s+i\s+(?:mentioned|said|told\s+you)(?:\s+(?:it|that|this))?(?:\s+before)?|"
                  r"(?:in\s+case|if)\s+i\s+(?:didn't|haven't|never)\s+(?:mention(?:ed)?|say|said|tell\s+you|told\s+you)"
                  r"(?:\s+(?:it|that|this))?(?:\s+before)?|"
-                 r"remember|if\s+you\s+remember|you\s+remember)"
+                 r"remember|if\s+you\s+remember|you\s+remember|"
+                 # how much, said vaguely after the fact: "..., like properly", "... and stuff"
+                 r"like\s+(?:properly|proper|seriously|really|badly|severely|literally|totally|super|very|so|big\s+time)"
+                 r"(?:\s+\w+)?(?=\s*(?:,|[.!]*$))|and\s+(?:everything|stuff|all\s+that|the\s+works)(?=[\s.!]*$))"
+                 # "..., epipen and everything": a vague list after a comma
+                 r"|\s*,\s*(?:[\w'-]+\s+){1,2}?and\s+(?:everything|stuff|all\s+that|the\s+works)(?=[\s.!]*$)"
                  r"|(?:\s*,\s*|\s+-\s+|\s*[\u2014\u2013]\s*|\s+(?:so|and)\s+)(?:(?:so|and|please|pls)\s+)*"
                  r"(?:remember|note|don't\s+forget|do\s+not\s+forget|(?:keep|bear)\s+(?:(?:that|this|it)\s+)?in\s+mind|"
                  r"make\s+a\s+note(?:\s+of)?|note\s+(?:that|this|it)\s+down)"

@@ -19,7 +19,7 @@ from ..slots import holder
 from .dates import WEEKDAYS
 from .leads import strip_lead
 from .patterns import rx
-from .slots import MONTH_NAMES
+from .cues import MONTH_NAMES
 
 __all__ = ["ends_planned_trip", "plan_places", "trip_called_off", "trip_places", "trip_taken"]
 

@@ -17,7 +17,9 @@ from datetime import datetime, timedelta
 
 from .dates import day_label
 from .named import partner_of
-from .slots import bare_correction, content_words, holder, is_negated
+from ..slots import holder
+from .corrections import bare_correction
+from .cues import content_words, is_negated
 from .verdicts import DROP_UNCLEAR, DROP_UNRESOLVED, KEPT_EXPIRING, SentenceVerdict
 
 __all__ = ["WEEKS_PREGNANT", "read_with", "relationship_length"]
