@@ -27,7 +27,7 @@ from memori_llamaindex import MemoriToolSpec
 SCRIPT: dict[str, tuple[str, dict[str, Any]]] = {
     "I'm allergic to peanuts.": ("remember", {"text": "User is allergic to peanuts."}),
     "Which snacks should I avoid?": ("recall_memory", {"query": "Which snacks should I avoid?"}),
-    "What's the capital of Australia?": ("recall_memory", {"query": "What's the capital of Australia?"}),
+    "What should I do this weekend?": ("recall_memory", {"query": "What should I do this weekend?"}),
     "What do you know about me?": ("recall_memory", {"query": "What do you know about me?"}),
 }
 """For each user message, the tool call the scripted LLM makes."""

@@ -40,9 +40,10 @@ async def main(folder: str) -> None:
             ClientSession(read, write, read_timeout_seconds=timedelta(seconds=120)) as session:
         await session.initialize()
         print("tools:", sorted(tool.name for tool in (await session.list_tools()).tools))
-        # an allergy is core (recalled whatever the question): add marks allergies, medication and diets so
+        # an allergy is core (recalled whatever the question about the user; a question about the world gets
+        # none): add marks allergies, medication and diets so
         ids = (await call(session, "add", facts=["User is allergic to peanuts.", "User lives in Lyon."]))["ids"]
-        for query in ["Which snacks should I avoid?", "What's the capital of Australia?"]:
+        for query in ["Which snacks should I avoid?", "What should I do this weekend?", "What's the capital of Australia?"]:
             out = await call(session, "recall", query=query)
             print(f"{query} -> {[f['text'] for f in out['facts']] or out['message']}")
         await call(session, "update", fact_id=ids[1], text="User lives in Paris.")
