@@ -41,8 +41,9 @@ _CLAUSE_BREAK = rx(
     r"|\s*,?\s+(?:but|and)\s+(?=(?:everyone|everybody|people|most\s+people|my\s+friends|friends|they)\s+"
     r"(?:just\s+|all\s+)?(?:call|says?\b))"
     r"|\s*,\s+(?=(?!(?:i|we|my|our|short|from)\b)[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|was|were|'s|'re)\b)"
-    # "my friend Hannah is coming on saturday, she's allergic to shellfish": "she's" starts a clause too
-    r"|\s*,\s+(?=(?:he|she|they)(?:'s|'re)\s)"
+    # "my friend Hannah is coming on saturday, she's allergic to shellfish", "my mum is coming to stay, she has
+    # coeliac disease": "she's", "she has" start a clause too
+    r"|\s*,\s+(?=(?:he|she|they)(?:'s|'re)\s|(?:he|she)\s+(?:has|is|can't|cannot|doesn't)\s)"
     # "we did it - Rahul and I got married": a dash before the user and someone else as subject
     r"|\s+-\s+(?=(?:(?:my|our)\s+\w+(?:\s+(?-i:[A-Z])[\w-]+)?|(?-i:[A-Z])[\w-]+)\s+and\s+(?:i|me)\b)"
     # "I left the lab - started a PhD", "I sold the car, got a bike": a change told without its "I"
