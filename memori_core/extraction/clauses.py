@@ -262,6 +262,8 @@ def _profile(clause: str) -> list[str]:
         kids = _WITH_KIDS.match(item)
         if kids is not None:  # "married with three kids": the status, and the children
             said += [f"{subject} {kids.group('status')}", f"I have {kids.group('n')} kids"]
+        elif _HOURS_WORKED.match(item):  # "I'm a teacher, part-time": how the user works, not what they are
+            said.append(f"I work {item}")
         elif _verb_item(item):  # "I'm lactose intolerant, hate cilantro": the item has its own verb
             said.append(f"I {item}")
         elif _PARTICIPLE_ITEM.match(item):  # "I'm Raj, software dev at Shopify, living in Toronto"
@@ -273,6 +275,7 @@ def _profile(clause: str) -> list[str]:
     return said
 
 
+_HOURS_WORKED = rx(r"^(?:part|full)[\s-]time$")
 # "software dev at Shopify", "nurse": an occupation told without its article (a job word: slots.SLOTS).
 _ROLE_ITEM = rx(
     r"^(?!(?:not|no|never|a|an|the|my|our|so|very|really|just|also|too|still|now)\b)(?-i:[a-z])[\w-]+(?:\s+[\w-]+){0,2}"
