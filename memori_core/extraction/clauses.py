@@ -278,7 +278,9 @@ def _profile(clause: str) -> list[str]:
 _HOURS_WORKED = rx(r"^(?:part|full)[\s-]time$")
 # "software dev at Shopify", "nurse": an occupation told without its article (a job word: slots.SLOTS).
 _ROLE_ITEM = rx(
-    r"^(?!(?:not|no|never|a|an|the|my|our|so|very|really|just|also|too|still|now)\b)(?-i:[a-z])[\w-]+(?:\s+[\w-]+){0,2}"
+    r"^(?!(?:not|no|never|a|an|the|my|our|so|very|really|just|also|too|still|now)\b)"
+    # "3rd year architecture student": the year of a course first
+    r"(?:(?:\d(?:st|nd|rd|th)|first|second|third|fourth|final)[\s-]year\s+)?(?-i:[a-z])[\w-]+(?:\s+[\w-]+){0,2}"
     r"(?:\s+(?:at|for|with|in)\s+\S.{0,40})?$"
 )
 # "living in Toronto", "working as a nurse": a participle of the user's life, listed.
@@ -296,7 +298,8 @@ def _role(item: str) -> bool:
 def _lower_name(items: list[str]) -> bool:
     """Whether a list after "I'm" starts with a name typed in lower case, then an age ("im sam, 34")."""
     first = items[0]
-    return (len(items) > 1 and bool(_AGE_ITEM.match(items[1])) and re.fullmatch(r"[a-z]{2,12}", first) is not None
+    return (len(items) > 1 and bool(_AGE_ITEM.match(items[1]) or _role(items[1]))
+            and re.fullmatch(r"[a-z]{2,12}", first) is not None
             and first not in _NOT_NAMES and not _PROFILE_ITEM.match(first) and not slots_of(f"User is {first}."))
 
 
@@ -353,6 +356,10 @@ def _participle(clause: str) -> list[str]:
     return [f"I live in {place.group('place')}" if place else m.group("head"), second]
 
 
+# "retired electrician", "retired teacher": what the user is, not "retired" told as a change.
+_RETIRED_ROLE = rx(r"^(?P<role>retired\s+[\w-]+)(?:\s*[,.!]|\s*$)")
+
+
 def _can_split(left: str, right: str) -> bool:
     """Whether a sentence may be cut between ``left`` and ``right`` where :data:`_CLAUSE_BREAK` found a break:
     ``left`` is a clause of the user's own, not a subject ("My wife and I ...") and ``right`` no bare object ("...
@@ -360,6 +367,8 @@ def _can_split(left: str, right: str) -> bool:
     left = left.strip()
     if not left or _BARE_POSSESSIVE.match(left) or _BARE_PRONOUN.match(left) or _bare_object(right):
         return False
+    if _RETIRED_ROLE.match(right) and _role(_RETIRED_ROLE.match(right).group("role")):
+        return False  # "I'm Frank, 71, retired electrician, ...": what the user is, listed, no change
     if _STARTS_FIRST_PERSON.match(left) or _STARTS_FIRST_PERSON.match(strip_lead(left)):  # "fyi I quit ..., I ..."
         return True
     if is_subjectless_change(left):  # "Sold the car, I ..."
