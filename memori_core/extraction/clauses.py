@@ -152,7 +152,7 @@ def split_clauses(sentence: str) -> list[str]:
         m = next((b for b in _CLAUSE_BREAK.finditer(rest) if _can_split(rest[: b.start()], rest[b.end():])), None)
         if m is None:
             pieces.append(rest)
-            return [q for p in pieces for s in _shared_subject(p.strip()) for o in _one_fact_each(s)
+            return [q for p in pieces for s in _shared_subject(_as_retired_role(p).strip()) for o in _one_fact_each(s)
                     for c in _profile(o) for q in _participle(c) if q]
         pieces.append(rest[: m.start()])
         rest = rest[m.end():]
@@ -356,8 +356,19 @@ def _participle(clause: str) -> list[str]:
     return [f"I live in {place.group('place')}" if place else m.group("head"), second]
 
 
-# "retired electrician", "retired teacher": what the user is, not "retired" told as a change.
-_RETIRED_ROLE = rx(r"^(?P<role>retired\s+[\w-]+)(?:\s*[,.!]|\s*$)")
+# "retired electrician, live in Norwich": what the user is, cut from a list as if told as a change ("retired").
+_RETIRED_ROLE = rx(r"^(?P<role>retired\s+[\w-]+)(?=\s*[,.!]|\s*$)")
+
+
+def _as_retired_role(piece: str) -> str:
+    """A piece of a list cut at "retired" that says what the user is ("retired electrician, live in Norwich") as
+    the user's own list ("I'm retired electrician, live in Norwich"), read item by item; any other piece as it is
+    ("retired early")."""
+    m = _RETIRED_ROLE.match(piece.strip())
+    if m is None or not _role(m.group("role")):
+        return piece
+    alone = not piece.strip()[m.end():].strip(" .!")  # "I'm Jo, retired teacher.": the one item
+    return f"I'm a {piece.strip()}" if alone else f"I'm {piece.strip()}"
 
 
 def _can_split(left: str, right: str) -> bool:
@@ -367,8 +378,6 @@ def _can_split(left: str, right: str) -> bool:
     left = left.strip()
     if not left or _BARE_POSSESSIVE.match(left) or _BARE_PRONOUN.match(left) or _bare_object(right):
         return False
-    if _RETIRED_ROLE.match(right) and _role(_RETIRED_ROLE.match(right).group("role")):
-        return False  # "I'm Frank, 71, retired electrician, ...": what the user is, listed, no change
     if _STARTS_FIRST_PERSON.match(left) or _STARTS_FIRST_PERSON.match(strip_lead(left)):  # "fyi I quit ..., I ..."
         return True
     if is_subjectless_change(left):  # "Sold the car, I ..."
