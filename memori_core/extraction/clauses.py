@@ -41,8 +41,9 @@ _CLAUSE_BREAK = rx(
     r"|\s*,?\s+(?:but|and)\s+(?=(?:everyone|everybody|people|most\s+people|my\s+friends|friends|they)\s+"
     r"(?:just\s+|all\s+)?(?:call|says?\b))"
     r"|\s*,\s+(?=(?!(?:i|we|my|our|short|from)\b)[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|was|were|'s|'re)\b)"
-    # "my friend Hannah is coming on saturday, she's allergic to shellfish": "she's" starts a clause too
-    r"|\s*,\s+(?=(?:he|she|they)(?:'s|'re)\s)"
+    # "my friend Hannah is coming on saturday, she's allergic to shellfish", "my mum is coming to stay, she has
+    # coeliac disease": "she's", "she has" start a clause too
+    r"|\s*,\s+(?=(?:he|she|they)(?:'s|'re)\s|(?:he|she)\s+(?:has|is|can't|cannot|doesn't)\s)"
     # "we did it - Rahul and I got married": a dash before the user and someone else as subject
     r"|\s+-\s+(?=(?:(?:my|our)\s+\w+(?:\s+(?-i:[A-Z])[\w-]+)?|(?-i:[A-Z])[\w-]+)\s+and\s+(?:i|me)\b)"
     # "I left the lab - started a PhD", "I sold the car, got a bike": a change told without its "I"
@@ -151,7 +152,7 @@ def split_clauses(sentence: str) -> list[str]:
         m = next((b for b in _CLAUSE_BREAK.finditer(rest) if _can_split(rest[: b.start()], rest[b.end():])), None)
         if m is None:
             pieces.append(rest)
-            return [q for p in pieces for s in _shared_subject(p.strip()) for o in _one_fact_each(s)
+            return [q for p in pieces for s in _shared_subject(_as_retired_role(p).strip()) for o in _one_fact_each(s)
                     for c in _profile(o) for q in _participle(c) if q]
         pieces.append(rest[: m.start()])
         rest = rest[m.end():]
@@ -261,6 +262,8 @@ def _profile(clause: str) -> list[str]:
         kids = _WITH_KIDS.match(item)
         if kids is not None:  # "married with three kids": the status, and the children
             said += [f"{subject} {kids.group('status')}", f"I have {kids.group('n')} kids"]
+        elif _HOURS_WORKED.match(item):  # "I'm a teacher, part-time": how the user works, not what they are
+            said.append(f"I work {item}")
         elif _verb_item(item):  # "I'm lactose intolerant, hate cilantro": the item has its own verb
             said.append(f"I {item}")
         elif _PARTICIPLE_ITEM.match(item):  # "I'm Raj, software dev at Shopify, living in Toronto"
@@ -272,9 +275,12 @@ def _profile(clause: str) -> list[str]:
     return said
 
 
+_HOURS_WORKED = rx(r"^(?:part|full)[\s-]time$")
 # "software dev at Shopify", "nurse": an occupation told without its article (a job word: slots.SLOTS).
 _ROLE_ITEM = rx(
-    r"^(?!(?:not|no|never|a|an|the|my|our|so|very|really|just|also|too|still|now)\b)(?-i:[a-z])[\w-]+(?:\s+[\w-]+){0,2}"
+    r"^(?!(?:not|no|never|a|an|the|my|our|so|very|really|just|also|too|still|now)\b)"
+    # "3rd year architecture student": the year of a course first
+    r"(?:(?:\d(?:st|nd|rd|th)|first|second|third|fourth|final)[\s-]year\s+)?(?-i:[a-z])[\w-]+(?:\s+[\w-]+){0,2}"
     r"(?:\s+(?:at|for|with|in)\s+\S.{0,40})?$"
 )
 # "living in Toronto", "working as a nurse": a participle of the user's life, listed.
@@ -292,7 +298,8 @@ def _role(item: str) -> bool:
 def _lower_name(items: list[str]) -> bool:
     """Whether a list after "I'm" starts with a name typed in lower case, then an age ("im sam, 34")."""
     first = items[0]
-    return (len(items) > 1 and bool(_AGE_ITEM.match(items[1])) and re.fullmatch(r"[a-z]{2,12}", first) is not None
+    return (len(items) > 1 and bool(_AGE_ITEM.match(items[1]) or _role(items[1]))
+            and re.fullmatch(r"[a-z]{2,12}", first) is not None
             and first not in _NOT_NAMES and not _PROFILE_ITEM.match(first) and not slots_of(f"User is {first}."))
 
 
@@ -347,6 +354,21 @@ def _participle(clause: str) -> list[str]:
     if place is not None and (NOW_WORDS.search(rest) or SOON.search(rest)):
         return [clause]
     return [f"I live in {place.group('place')}" if place else m.group("head"), second]
+
+
+# "retired electrician, live in Norwich": what the user is, cut from a list as if told as a change ("retired").
+_RETIRED_ROLE = rx(r"^(?P<role>retired\s+[\w-]+)(?=\s*[,.!]|\s*$)")
+
+
+def _as_retired_role(piece: str) -> str:
+    """A piece of a list cut at "retired" that says what the user is ("retired electrician, live in Norwich") as
+    the user's own list ("I'm retired electrician, live in Norwich"), read item by item; any other piece as it is
+    ("retired early")."""
+    m = _RETIRED_ROLE.match(piece.strip())
+    if m is None or not _role(m.group("role")):
+        return piece
+    alone = not piece.strip()[m.end():].strip(" .!")  # "I'm Jo, retired teacher.": the one item
+    return f"I'm a {piece.strip()}" if alone else f"I'm {piece.strip()}"
 
 
 def _can_split(left: str, right: str) -> bool:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..ranking.care import is_care_fact, outside_holder
+from .diagnoses import is_medicine
 from .patterns import rx
 
 __all__ = ["CoreRule", "check_core_rule", "is_core_fact"]
@@ -26,6 +27,17 @@ _WAS = rx(
 _TAKEN_BACK = rx(r"\b(?:lied|lying|kidding|joking)\s+about\b")
 # Said to rule the matter out: "User is allergic to nothing.", "User has no known allergies."
 _NONE = rx(r"\ballergic\s+to\s+(?:nothing|none|no\b)|\bno\s+(?:known\s+)?(?:food\s+)?allergies\b")
+# A medicine the care rule does not know by name, told as taken: "User takes ferrous sulphate.", "User is on iron
+# tablets." (by its form, salt or kind: :func:`~memori_core.extraction.diagnoses.is_medicine`).
+_TAKES = rx(r"^\W*user\s+(?:(?:also|now|still)\s+)?(?:takes|is\s+(?:on|taking)|has\s+been\s+(?:put\s+on|prescribed))\s+"
+            r"(?!(?:no|not|any)\b)(?P<what>[^,.;]{2,40})")
+# A condition that limits food, drink or activity beyond those the care rule knows: "User is anaemic.", "User has
+# high cholesterol."
+_LIMITING_CONDITION = rx(
+    r"^\W*user\s+(?:is|has|has\s+got|has\s+been\s+diagnosed\s+with|was\s+diagnosed\s+with)\s+(?:(?:mildly|severely|"
+    r"quite|slightly|very)\s+)?(?:ana?emi(?:a|c)|iron[\s-]deficien(?:t|cy)|high\s+cholesterol|(?:chronic\s+)?kidney\s+"
+    r"disease|ckd|fatty\s+liver|heart\s+failure|atrial\s+fibrillation|pre-?eclampsia)\b"
+)
 
 
 def is_core_fact(text: str) -> bool:
@@ -54,7 +66,10 @@ def is_core_fact(text: str) -> bool:
     if outside_holder(text) is not None or _PAST.search(text) or _WAS.search(text) or _NONE.search(text) \
             or _TAKEN_BACK.search(text):
         return False  # "User's friend...", "User's sister...", "User's dog..."
-    return is_care_fact(text)
+    if _LIMITING_CONDITION.match(text):
+        return True
+    taken = _TAKES.match(text)
+    return is_care_fact(text) or (taken is not None and is_medicine(taken.group("what")))
 
 
 CoreRule = Callable[[str], bool]

@@ -17,7 +17,7 @@ from .slots import slots_of
 from .speech_acts import SECOND_PERSON
 from .verdicts import DROP_SMALL_TALK, KEPT_INTRODUCTION, KEPT_REWRITTEN
 
-__all__ = ["being_a", "introduction", "name_given", "role_here", "the_one"]
+__all__ = ["being_a", "introduction", "name_given", "role_here", "the_one", "work_pattern"]
 
 # "I'm Maya, by the way", "My name is Tom", "Name's Dmitri", "You can call me Kai": the user's name.
 _NAME = r"(?P<name>[A-Z][a-z\u00e0-\u00ff]+(?:\s+[A-Z][a-z\u00e0-\u00ff]+)?)[.!]*$"
@@ -148,3 +148,46 @@ def the_one(body: str) -> str | None:
 
 
 _COUNTS = frozenset("two three four five six seven eight nine ten twin twins".split())
+
+
+# "I'm an ICU nurse at Manchester Royal, mostly on nights at the moment, three 12-hour shifts a week": what the user
+# works as, then how they work it, each a fact of its own.
+_JOB_THEN_PATTERN = rx(
+    r"^(?P<job>(?:i'm|i\s+am|im)\s+(?:a|an)\s+[^,]+?|i\s+work\s+(?:as|at|for|in)\s+[^,]+?)\s*,\s*(?P<items>[^,].*?)[.!]*$"
+)
+_SHIFT_ITEM = rx(
+    r"^(?P<how>(?:(?:mostly|mainly|usually|currently|now|still|often|always|only)\s+)?)(?:on|doing|working)\s+"
+    r"(?P<what>(?:nights?|night\s+shifts?|days|day\s+shifts?|earlies|lates|weekends|nights\s+and\s+weekends|"
+    r"earlies\s+and\s+lates)(?:\s+and\s+(?:weekends|nights|days|earlies|lates))?"
+    r"(?:\s+(?:at\s+the\s+moment|right\s+now|for\s+now|these\s+days|mostly))?)$"
+)
+_HOURS_ITEM = rx(
+    r"^(?:(?:usually|mostly|about|around|roughly)\s+)?(?:(?:one|two|three|four|five|six|seven|\d{1,2})\s+"
+    r"(?:(?:\d{1,2}|eight|ten|twelve)[\s-]hour\s+|long\s+|night\s+|day\s+)?(?:shifts|days|nights)\s+(?:a|per)\s+week|"
+    r"\d{1,2}\s+hours\s+(?:a|per)\s+week|part[\s-]time|full[\s-]time)$"
+)
+
+
+def work_pattern(clause: str) -> list[str] | None:
+    """ "I'm an ICU nurse at Manchester Royal, mostly on nights, three 12-hour shifts a week" -> "I'm an ICU nurse at
+    Manchester Royal", "I mostly work nights, three 12-hour shifts a week": what the user works as, then how
+    (nights, shifts, hours: every item after the job must be one); ``None`` for any other clause."""
+    m = _JOB_THEN_PATTERN.match(clause.strip())
+    if m is None:
+        return None
+    told = re.sub(r"^i\s+work\b", "User works", re.sub(r"^(?:i'm|i\s+am|im)\b", "User is", m.group("job"), flags=re.I),
+                  flags=re.I)
+    if "job" not in slots_of(end_sentence(told)):  # "I'm a mum, on nights with the baby": no job
+        return None
+    items = [item.strip() for item in re.split(r"\s*,\s*|\s+and\s+(?=\w+\s+(?:\d|\w+-hour))", m.group("items"))]
+    said, how = [], ""
+    for item in items:
+        shift = _SHIFT_ITEM.match(item)
+        if shift is not None:
+            how = how or shift.group("how").strip()
+            said.append(shift.group("what"))
+        elif _HOURS_ITEM.match(item):
+            said.append(item)
+        else:
+            return None
+    return [m.group("job"), f"I {how + ' ' if how else ''}work {', '.join(said)}"]
