@@ -231,7 +231,9 @@ class RuleBasedFactExtractor:
     promotion is a change within the job: "I got promoted" ends no job fact,
     "I got promoted to senior engineer" ends the stored role and is held at
     the employer that fact names ("User works at Google as a senior
-    engineer."). A job offer is not the job: it ends no job fact, and a job
+    engineer."). A side job is held beside what the user does (:mod:`.side_jobs`): "I got a part-time job at a
+    cafe" leaves "User is a 3rd-year architecture student.", "a second job at a bar" the stored job. A job offer is
+    not the job: it ends no job fact, and a job
     begun where it was offered ends it and keeps its role ("I started at
     Dynatrace today!" -> "User works at Dynatrace in Linz as a junior UX
     designer.").
