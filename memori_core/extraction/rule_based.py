@@ -9,9 +9,10 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..text import normalize_fact_text
+from .bare_plans import as_plain_plans
 from .clauses import own_clauses, plain_clauses
 from .core_facts import CoreRule, check_core_rule, is_core_fact
-from .empty_facts import object_is_a_pointer
+from .empty_facts import moves_to_no_place, object_is_a_pointer
 from .events import as_life_events
 from .filler import strip_filler
 from .job_change import as_job_changes
@@ -385,7 +386,7 @@ class RuleBasedFactExtractor:
         # the plain statements the rules read (.retold); a change of employer in the user's words too (.job_change),
         # a life event told in other words ("day 40 without a cigarette": .events), a profile typed as labels
         # ("Name: Priyanka. Job: ER doctor": .labels)
-        clauses = as_labelled(as_life_events(as_job_changes(plain_clauses(own), known), known))
+        clauses = as_labelled(as_life_events(as_job_changes(as_plain_plans(plain_clauses(own)), known), known))
         told = list(known)  # the stored facts, and those of this message so far ("I started seeing Leo", "Leo is a nurse")
         for n, clause in enumerate(clauses):
             # "My doctor switched me from warfarin to apixaban.", "I lied about being vegan."
@@ -406,8 +407,10 @@ class RuleBasedFactExtractor:
                 users = as_the_users(said, told=told, known=known, before=clauses[:n])
                 if users is not None:
                     verdict = replace(self.judge(users, now=when), sentence=clause)
-            if verdict.fact is not None and n == 0 and object_is_a_pointer(verdict.fact):
-                # "I turned it down." with nothing before it in the message: "it" points to nothing stored
+            if verdict.fact is not None and ((n == 0 and object_is_a_pointer(verdict.fact))
+                                             or moves_to_no_place(verdict.fact)):
+                # "I turned it down." with nothing before it in the message: "it" points to nothing stored; "moving
+                # there in january" with no place named before it
                 verdict = SentenceVerdict(verdict.sentence, None, DROP_UNRESOLVED)
             if verdict.fact is not None and known:  # "at the same firm": the firm a stored fact names
                 verdict = replace(verdict, fact=resolve_same(verdict.fact, known))
