@@ -118,7 +118,7 @@ def as_plain_plans(clauses: Sequence[str]) -> list[str]:
     >>> as_plain_plans(["got into the masters at glasgow school of art!!", "moving up there in january"])
     ['I got into the masters at glasgow school of art!!', "I'm moving to Glasgow in january"]
     >>> as_plain_plans(["handed in my notice at the cafe", "last shift is dec 20"])
-    ['I handed in my notice at the cafe', "I'm leaving my job at the cafe on december 20"]
+    ['handed in my notice at the cafe', "I'm leaving my job at the cafe on december 20"]
     """
     out: list[str] = []
     notice_at: str | None = None

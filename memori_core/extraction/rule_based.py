@@ -263,7 +263,10 @@ class RuleBasedFactExtractor:
     instead": the Skoda fact ends the Ninja one), leave only the change.
 
     What the user tells in their own words is read as the plain statements it
-    means (:mod:`.retold`): "wait no, I'm not allergic to shellfish, that's my
+    means (:mod:`.retold`), and so is a plan typed the short way (:mod:`.bare_plans`: "got into the masters at
+    glasgow school of art!! moving up there in january" -> "User is moving to Glasgow in January 2027."; a move
+    "there" to no place named is not stored; "handed in my notice at the cafe, last shift is dec 20" ends the stored
+    job and keeps "User is leaving their job at the cafe on Sunday 2026-12-20." until that day): "wait no, I'm not allergic to shellfish, that's my
     brother Sam" (or "..., that was my brother") denies the user's allergy and
     stores the brother's; "doctor
     says the gestational diabetes is gone", "I can stop the metformin", "the
