@@ -126,7 +126,8 @@ class RuleBasedFactExtractor:
     Passing moments are dropped ("I'm tired today", "I'm at the airport at
     the moment", "I just had lunch", "My train leaves in 20 minutes", "I have
     a headache", "I'm on vacation until Friday"), and so are moods ("I can't
-    stop crying", "I'm all over the place"), someone's passing incident ("my
+    stop crying", "I'm all over the place"), asides of the moment (:mod:`.asides`: "I went blank", "I can't
+    sleep", "I need to fill in a form", "we only told family last weekend"), someone's passing incident ("my
     coworker spilled coffee on my laptop"), passing states
     and whereabouts ("I'm drunk", "I'm on my period", "I'm stressed out", "I'm
     on the bus", "I'm stuck in traffic", "I'm at work", "I'm at Starbucks now",
