@@ -10,6 +10,9 @@
 - The last day or shift told after the notice was handed in ("handed in my notice at the cafe, last shift is dec 20")
   is when the user leaves the job ("I'm leaving my job at the cafe on december 20"), which the rules keep with its
   day written out until it has passed; the notice itself ends the stored job.
+- The first day or week at a job to come told as done ("First week at the surgery done!") is the job begun: "I work
+  as a practice nurse at a GP surgery in Didsbury now", in the words of the stored fact it then ends
+  (:func:`as_job_begun`).
 
 Pure: patterns, English only.
 """
@@ -23,7 +26,7 @@ from .cues import MONTH_NAMES
 from .dates import WEEKDAY
 from .patterns import rx
 
-__all__ = ["as_plain_plans"]
+__all__ = ["as_job_begun", "as_plain_plans"]
 
 _MONTHS = "|".join(MONTH_NAMES)
 # When a plan is for: "next month", "in january", "in two weeks", "on Friday", "tomorrow", "soon".
@@ -149,4 +152,46 @@ def as_plain_plans(clauses: Sequence[str]) -> list[str]:
         if notice is not None:
             notice_at = notice.group("at") or ""
         out.append(said)
+    return out
+
+
+# "First week at the surgery done!", "survived my first day at the new job", "first shift at Tesco over": a job to
+# come, begun.
+_FIRST_AT = rx(
+    r"^(?:(?:so|and|well|phew|whew)\s+)*(?:(?:survived|finished|done|did|completed)\s+(?:with\s+)?(?:my\s+)?|(?:my\s+)?)"
+    r"first\s+(?:day|week|shift|month|fortnight)\s+(?:at|in|of)\s+(?:the\s+|my\s+)?(?:new\s+)?(?P<place>[\w'-]+(?:\s+[\w'-]+){0,3}?)"
+    r"(?:\s+(?:done|over|finished|complete|completed|survived|down)\b.*|\s*[.!]*$)"
+)
+# A job the user got, still to start: "User got a job as a practice nurse at a GP surgery in Didsbury, starting in
+# December." (as the rules stored it).
+_JOB_TO_COME = rx(
+    r"^user\s+(?:just\s+|finally\s+)?(?:got|landed|accepted|has|was\s+offered|took)\s+(?:a|an|the)\s+(?:new\s+)?"
+    r"(?:job|position|role|post)\s+(?P<what>(?:as|at|with)\s+[^,]+?)\s*,?\s+(?:starting|from|beginning)\b[^.]*\.?$"
+)
+
+
+def as_job_begun(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
+    """``clauses`` with the first day or week at a job to come told as done ("First week at the surgery done!") read
+    as the user working there now, in the words of the stored fact of that job ("I work as a practice nurse at a GP
+    surgery in Didsbury now", of "User got a job as a practice nurse at a GP surgery in Didsbury, starting in
+    December."), which it then ends; any other clause, or one naming no stored job to come, as it is.
+
+    >>> as_job_begun(["First week at the surgery done!"],
+    ...              ["User got a job as a practice nurse at a GP surgery in Didsbury, starting in December."])
+    ['I work as a practice nurse at a GP surgery in Didsbury now']
+    """
+    jobs = [m.group("what") for text in known for m in [_JOB_TO_COME.match(text.strip())] if m is not None]
+    if not jobs:
+        return list(clauses)
+    out = []
+    for clause in clauses:
+        first = _FIRST_AT.match(clause.strip())
+        place = {w.lower() for w in first.group("place").split()} - {"job", "place", "work"} if first else set()
+        named = [what for what in jobs if place and place <= {w.lower() for w in re.findall(r"[\w'-]+", what)}]
+        if first is not None and (len(named) == 1 or (len(jobs) == 1 and re.fullmatch(
+                r"(?:new\s+)?(?:job|place|work)", first.group("place"), re.IGNORECASE))):
+            what = named[0] if named else jobs[0]
+            out.append(f"I work {what} now")
+        else:
+            out.append(clause)
     return out

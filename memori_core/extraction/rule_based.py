@@ -9,7 +9,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..text import normalize_fact_text
-from .bare_plans import as_plain_plans
+from .bare_plans import as_job_begun, as_plain_plans
 from .clauses import own_clauses, plain_clauses
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .empty_facts import moves_to_no_place, object_is_a_pointer
@@ -391,7 +391,8 @@ class RuleBasedFactExtractor:
         # the plain statements the rules read (.retold); a change of employer in the user's words too (.job_change),
         # a life event told in other words ("day 40 without a cigarette": .events), a profile typed as labels
         # ("Name: Priyanka. Job: ER doctor": .labels)
-        clauses = as_labelled(as_life_events(as_job_changes(as_plain_plans(plain_clauses(own)), known), known))
+        clauses = as_labelled(as_life_events(as_job_changes(
+            as_job_begun(as_plain_plans(plain_clauses(own)), known), known), known))
         told = list(known)  # the stored facts, and those of this message so far ("I started seeing Leo", "Leo is a nurse")
         for n, clause in enumerate(clauses):
             # "My doctor switched me from warfarin to apixaban.", "I lied about being vegan."
