@@ -268,7 +268,10 @@ class RuleBasedFactExtractor:
     means (:mod:`.retold`), and so is a plan typed the short way (:mod:`.bare_plans`: "got into the masters at
     glasgow school of art!! moving up there in january" -> "User is moving to Glasgow in January 2027."; a move
     "there" to no place named is not stored; "handed in my notice at the cafe, last shift is dec 20" ends the stored
-    job and keeps "User is leaving their job at the cafe on Sunday 2026-12-20." until that day): "wait no, I'm not allergic to shellfish, that's my
+    job and keeps "User is leaving their job at the cafe on Sunday 2026-12-20." until that day; "First week at
+    the surgery done!" after "User got a job as a practice nurse at a GP surgery in Didsbury, starting in
+    December." -> "User works as a practice nurse at a GP surgery in Didsbury.", which ends it):
+    "wait no, I'm not allergic to shellfish, that's my
     brother Sam" (or "..., that was my brother") denies the user's allergy and
     stores the brother's; "doctor
     says the gestational diabetes is gone", "I can stop the metformin", "the
