@@ -97,6 +97,19 @@ _HE_SHE = re.compile(r"\b(?:he|she|him|his|her|hers|himself|herself)\b", re.IGNO
 _SOMEONE = re.compile(rf"\b(?:{PERSON}|(?<!^)(?-i:[A-Z])[a-z\u00e0-\u00ff]+)\b", re.IGNORECASE)
 # "User met at a friend's wedding." ("We met at a wedding"): a meeting with no one it names.
 _MET_NO_ONE = rx(r"^user\s+(?:first\s+|just\s+)?met\s+(?:at|in|on|through|via|online|when|while|during|back|years|last)\b")
+# "User is moving up there in January 2027.": a move to a place the message did not name (.bare_plans names it).
+_MOVE_THERE = rx(r"^user\s+(?:is\s+|has\s+|just\s+)*(?:moving|moved|relocating|relocated|emigrating)\s+"
+                 r"(?:(?:up|down|over|out|back)\s+)?there\b")
+
+
+def moves_to_no_place(fact: str) -> bool:
+    """Whether ``fact`` tells of a move "there" to a place its message did not name ("User is moving there in
+    January 2027."): a fact that leans on what was said before (:mod:`.bare_plans` names the place when it can).
+
+    >>> moves_to_no_place("User is moving up there in January 2027."), moves_to_no_place("User lives there.")
+    (True, False)
+    """
+    return bool(_MOVE_THERE.match(fact))
 
 
 def _unresolved(fact: str) -> bool:

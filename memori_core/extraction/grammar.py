@@ -58,7 +58,8 @@ _WEAK_CHANGE = rx(r"\b(?:again|now|instead|these\s+days|nowadays)\b")
 _IMPLIED_I = rx(
     r"^(?:just\s+|finally\s+|recently\s+|officially\s+)?(?:moved|relocated|switched|upgraded|swapped|quit|retired|"
     r"started|joined|"
-    r"graduated|adopted|bought|sold|got|became|went|gave\s+up|stopped|broke\s+up|split\s+up|left|lost|turned)\b"
+    r"graduated|adopted|bought|sold|got|became|went|gave\s+up|stopped|broke\s+up|split\s+up|left|lost|turned|"
+    r"(?:handed|gave|put)\s+in)\b"
 )
 
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from ..slots import holder
 from .leads import strip_lead
+from .side_jobs import is_side_job
 from .cues import is_negated, is_planned
 from .slots import slots_of
 
@@ -154,7 +155,8 @@ def as_job_changes(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
             place = " ".join(w[:1].upper() + w[1:] for w in now_in.group("place").split())
             out.append(f"I moved to {place}")
             continue
-        new = None if is_planned(s) else _NEW_JOB.match(s)
+        # a side job is told as said: a stored job or studies may hold beside it (.side_jobs)
+        new = None if is_planned(s) or is_side_job(s) else _NEW_JOB.match(s)
         joined = _JOINED.match(s) if new is None and not is_planned(s) else None
         if joined is not None and (ended or joined.group("role")):
             new = joined

@@ -19,6 +19,7 @@ from .dates import IN_SPAN, WEEKDAY, span_days
 from .patterns import rx
 from .rewrite import as_fact
 from .activities import PETS
+from .asides import passing_aside
 from .cues import MONTH_NAMES, is_change
 from .health import BODY_PART
 from .slots import slots_of
@@ -213,7 +214,27 @@ _DAY_NAMED = rx(
     r"(?:on|for)\s+the\s+\d{1,2}(?:st|nd|rd|th)|"
     rf"(?:on|for)\s+(?:{'|'.join(MONTH_NAMES)})\s+\d{{1,2}}(?:st|nd|rd|th)?|"
     rf"(?:on|for)\s+\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{'|'.join(MONTH_NAMES)}))\b"
+    # a weekday typed bare after the plan: "Jess is coming over saturday" (not "on saturdays", "saturday's match")
+    rf"|(?<=\s)(?<!every\s)(?<!each\s){WEEKDAY}(?=\s*(?:[.!,;?]|$|(?:morning|afternoon|evening|night|at)\b))"
 )
+# "for two weeks", "for a few days", "for the weekend": how long a visit told now lasts.
+_STAY_FOR = rx(
+    r"\bfor\s+(?:(?P<n>a|an|one|two|three|four|five|six|seven|eight|nine|ten|a\s+couple\s+of|a\s+few|\d{1,2})\s+"
+    r"(?P<unit>days?|nights?|weeks?)|(?P<fortnight>a\s+fortnight)|the\s+(?P<the>weekend|week))\b"
+)
+_STAY_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                "eight": 8, "nine": 9, "ten": 10, "a couple of": 2, "a few": 3}
+
+
+def _stay_length(m: re.Match[str]) -> timedelta:
+    """How long a :data:`_STAY_FOR` match says a visit lasts ("for two weeks": 14 days; "for the weekend": 3)."""
+    if m.group("fortnight"):
+        return timedelta(days=14)
+    if m.group("the"):
+        return timedelta(days=3 if m.group("the").lower() == "weekend" else 7)
+    n = re.sub(r"\s+", " ", m.group("n").lower())
+    count = int(n) if n.isdigit() else _STAY_COUNTS[n]
+    return timedelta(days=count * (7 if m.group("unit").lower().startswith("week") else 1))
 _APPOINTMENT = rx(
     r"^(?:i\s+have\s+(?:a|an|my)|i've\s+got\s+(?:a|an|my)|i'm\s+going\s+to\s+the|i\s+am\s+going\s+to\s+the|"
     r"i'm\s+seeing|i'm\s+meeting|i\s+need\s+to\s+go\s+to|we\s+have\s+(?:a|an|our)|we've\s+got\s+(?:a|an|our)|"
@@ -282,6 +303,8 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
         return as_fact(body), KEPT_EXPIRING, MOOD_LIFETIME  # "I'm so stressed these days"
     if _PASSING_HAVE.match(body) or _FEELING_NOW.match(body):
         return None, DROP_EPHEMERAL, None
+    if passing_aside(body) and not (is_change(body) or is_care_fact(body)):
+        return None, DROP_EPHEMERAL, None  # "I went blank", "I need to fill in a form", "we only told family"
     if _INCIDENT.match(body) and not (is_change(body) or is_care_fact(body)):
         return None, DROP_EPHEMERAL, None
     if _OWN_MISHAP.match(body) and not (is_change(body) or is_care_fact(body)) \
@@ -323,6 +346,12 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
     span = IN_SPAN.search(body)
     if span is not None and planned and not _RECURRING.search(body):  # "We're flying to Lisbon in two weeks"
         return as_fact(body), KEPT_EXPIRING, span_days(span) + timedelta(days=2)
+    stay = _STAY_FOR.search(body)
+    if stay is not None and planned and not (_RECURRING.search(body) or _PLAN_MONTH.search(body)
+                                             or _PLAN_SEASON.search(body) or _CALENDAR_DAY.search(body)):
+        # "My mum is coming to stay for two weeks": a visit begun about now, over when its time is (what is said of
+        # the visitor after it is another fact: "..., she has coeliac disease")
+        return as_fact(body[:stay.end()]), KEPT_EXPIRING, _stay_length(stay) + timedelta(days=2)
     if CLOCK.search(body) and not _RECURRING.search(body) and (_APPOINTMENT.match(body) or _MY_EVENT.match(body)):
         return as_fact(body), KEPT_EXPIRING, timedelta(days=1)  # today, at that time
     month = _PLAN_MONTH.search(body) or _PLAN_SEASON.search(body)

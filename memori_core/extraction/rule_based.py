@@ -9,9 +9,10 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..text import normalize_fact_text
+from .bare_plans import as_job_begun, as_plain_plans
 from .clauses import own_clauses, plain_clauses
 from .core_facts import CoreRule, check_core_rule, is_core_fact
-from .empty_facts import object_is_a_pointer
+from .empty_facts import moves_to_no_place, object_is_a_pointer
 from .events import as_life_events
 from .filler import strip_filler
 from .job_change import as_job_changes
@@ -125,7 +126,8 @@ class RuleBasedFactExtractor:
     Passing moments are dropped ("I'm tired today", "I'm at the airport at
     the moment", "I just had lunch", "My train leaves in 20 minutes", "I have
     a headache", "I'm on vacation until Friday"), and so are moods ("I can't
-    stop crying", "I'm all over the place"), someone's passing incident ("my
+    stop crying", "I'm all over the place"), asides of the moment (:mod:`.asides`: "I went blank", "I can't
+    sleep", "I need to fill in a form", "we only told family last weekend"), someone's passing incident ("my
     coworker spilled coffee on my laptop"), passing states
     and whereabouts ("I'm drunk", "I'm on my period", "I'm stressed out", "I'm
     on the bus", "I'm stuck in traffic", "I'm at work", "I'm at Starbucks now",
@@ -149,7 +151,8 @@ class RuleBasedFactExtractor:
     when said and is dropped; "The recital is on the 18th" is kept as said,
     with its day; "I'm busy this month with exams" until the month ends, "I'm
     planning a trip to Lisbon in November" when November does (written out
-    "in November 2026"). A plan shared with someone ("My girlfriend Anika and
+    "in November 2026"); a visit told for a while ("My mum is coming to stay for two weeks") two days after that
+    while, one told by a bare weekday ("Jess is coming over saturday") when that day is over. A plan shared with someone ("My girlfriend Anika and
     I are going to Japan in March!") is read as "We're going ..." is; who a
     plan names is kept for good ("User's sister is Eva.", not a partner); a
     planned trip told later as taken ("Lisbon was amazing!!") ends the plan
@@ -231,7 +234,9 @@ class RuleBasedFactExtractor:
     promotion is a change within the job: "I got promoted" ends no job fact,
     "I got promoted to senior engineer" ends the stored role and is held at
     the employer that fact names ("User works at Google as a senior
-    engineer."). A job offer is not the job: it ends no job fact, and a job
+    engineer."). A side job is held beside what the user does (:mod:`.side_jobs`): "I got a part-time job at a
+    cafe" leaves "User is a 3rd-year architecture student.", "a second job at a bar" the stored job. A job offer is
+    not the job: it ends no job fact, and a job
     begun where it was offered ends it and keeps its role ("I started at
     Dynatrace today!" -> "User works at Dynatrace in Linz as a junior UX
     designer.").
@@ -260,7 +265,13 @@ class RuleBasedFactExtractor:
     instead": the Skoda fact ends the Ninja one), leave only the change.
 
     What the user tells in their own words is read as the plain statements it
-    means (:mod:`.retold`): "wait no, I'm not allergic to shellfish, that's my
+    means (:mod:`.retold`), and so is a plan typed the short way (:mod:`.bare_plans`: "got into the masters at
+    glasgow school of art!! moving up there in january" -> "User is moving to Glasgow in January 2027."; a move
+    "there" to no place named is not stored; "handed in my notice at the cafe, last shift is dec 20" ends the stored
+    job and keeps "User is leaving their job at the cafe on Sunday 2026-12-20." until that day; "First week at
+    the surgery done!" after "User got a job as a practice nurse at a GP surgery in Didsbury, starting in
+    December." -> "User works as a practice nurse at a GP surgery in Didsbury.", which ends it):
+    "wait no, I'm not allergic to shellfish, that's my
     brother Sam" (or "..., that was my brother") denies the user's allergy and
     stores the brother's; "doctor
     says the gestational diabetes is gone", "I can stop the metformin", "the
@@ -383,7 +394,8 @@ class RuleBasedFactExtractor:
         # the plain statements the rules read (.retold); a change of employer in the user's words too (.job_change),
         # a life event told in other words ("day 40 without a cigarette": .events), a profile typed as labels
         # ("Name: Priyanka. Job: ER doctor": .labels)
-        clauses = as_labelled(as_life_events(as_job_changes(plain_clauses(own), known), known))
+        clauses = as_labelled(as_life_events(as_job_changes(
+            as_job_begun(as_plain_plans(plain_clauses(own)), known), known), known))
         told = list(known)  # the stored facts, and those of this message so far ("I started seeing Leo", "Leo is a nurse")
         for n, clause in enumerate(clauses):
             # "My doctor switched me from warfarin to apixaban.", "I lied about being vegan."
@@ -404,8 +416,10 @@ class RuleBasedFactExtractor:
                 users = as_the_users(said, told=told, known=known, before=clauses[:n])
                 if users is not None:
                     verdict = replace(self.judge(users, now=when), sentence=clause)
-            if verdict.fact is not None and n == 0 and object_is_a_pointer(verdict.fact):
-                # "I turned it down." with nothing before it in the message: "it" points to nothing stored
+            if verdict.fact is not None and ((n == 0 and object_is_a_pointer(verdict.fact))
+                                             or moves_to_no_place(verdict.fact)):
+                # "I turned it down." with nothing before it in the message: "it" points to nothing stored; "moving
+                # there in january" with no place named before it
                 verdict = SentenceVerdict(verdict.sentence, None, DROP_UNRESOLVED)
             if verdict.fact is not None and known:  # "at the same firm": the firm a stored fact names
                 verdict = replace(verdict, fact=resolve_same(verdict.fact, known))

@@ -27,6 +27,7 @@ from .diets import CONSUMPTION_SLOTS, is_exclusive, left_out, taken_back
 from .endings import acquired_slots, ends_habit, ends_ownership, is_loss, stopped_words
 from .health import ends_health
 from .relationships import is_relationship_status, relationship_stage
+from .side_jobs import beside_the_job
 from .slots import JOB_OFFER, is_job_offer, slots_of
 from .subjects import names_in
 from .speech_acts import own_part
@@ -434,6 +435,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
             continue  # "I live alone now" says with whom: "User lives in Toronto." still holds
         if _GOAL.search(text) and not _GOAL.search(verdict.fact) and not words & old:
             continue  # "We moved to Bristol" leaves "User is saving for a deposit on a house."
+        if slot == "job" and beside_the_job(verdict.fact, said, text):
+            continue  # "I got a part-time job at a cafe" leaves "User is a 3rd-year architecture student."
         if slot == "job" and _PROMOTED.search(said) and not _PROMOTED_TO.search(said):
             continue  # "I got promoted" leaves "User works at Google."; "promoted to manager" is a new role
         if slot in ACTIVITY_SLOTS:
