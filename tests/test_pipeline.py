@@ -227,3 +227,24 @@ def test_neighbour_hops_follow_the_smoothing_weights() -> None:
     assert neighbour_hops(RecallConfig(second_neighbour_weight=0.0)) == 1
     assert neighbour_hops(RecallConfig(second_neighbour_weight=0.0, neighbour_weight=0.0)) == 1  # session prior
     assert neighbour_hops(RecallConfig.memori_compat()) == 0
+
+
+def test_the_gates_bm25_leaves_out_the_words_of_asking_and_the_ranking_keeps_them() -> None:
+    from memori_core.ranking.asking import gate_columns
+    from memori_core.ranking.pipeline import select
+
+    cfg = RecallConfig()
+    terms = ["suggest", "podcast", "tri"]  # "Can you suggest a podcast to try?", stemmed
+    assert gate_columns(terms, cfg.tokenizer, cfg.stemmer).tolist() == [False, True, False]
+    assert gate_columns(["podcast", "jazz"], cfg.tokenizer, cfg.stemmer) is None
+    # fact 0 holds "try" twice ("I try to ... and try again"), fact 1 "podcast", the rest neither
+    tf = np.zeros((8, 3))
+    tf[0, 2], tf[1, 1] = 2.0, 1.0
+    dl = np.full(8, 6.0)
+    pool = assemble_pool(np.arange(8))
+    cosine = np.full(8, 0.27)  # above the words rule's cosine guard, below gate_keep
+    s = score_pool(pool, cosine, tf, dl, terms, cfg)
+    assert s.bm25[0] > s.bm25[1] > 0 and s.lexical[0] == 1.0  # the ranking reads "try"
+    assert s.gate_bm25 is not None and s.gate_lexical is not None
+    assert s.gate_bm25[0] == 0.0 and s.gate_lexical[1] == 1.0  # the gate does not
+    assert select(s, 5, cfg).tolist() == [1]  # only the fact holding the question's topic opens the gate

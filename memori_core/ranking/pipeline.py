@@ -24,10 +24,11 @@ import numpy as np
 
 from ..config import RecallConfig
 from ..text import normalize_fact_text
+from .asking import gate_columns
 from .dense import top_k
 from .fusion import fuse, fusion_weights, rank_order, with_included
 from .gate import BELOW_GATE, BELOW_THRESHOLD, GATE_CLOSED, KEPT, GateDecision, decide
-from .lexical import bm25_from_tf
+from .lexical import bm25_from_tf, unique_terms
 
 __all__ = [
     "BELOW_THRESHOLD",
@@ -108,6 +109,10 @@ class PoolScores:
     query_tokens: list[str]
     w_cos: float
     w_lex: float
+    gate_bm25: np.ndarray | None = None
+    """Raw BM25 without the query's words of asking (:mod:`.asking`), which the gate's words rule reads; with
+    ``gate_lexical`` its normalised form. ``None``: the query holds none, and the rule reads ``bm25``."""
+    gate_lexical: np.ndarray | None = None
     gate_cosine: np.ndarray | None = None
     """What the relevance gate reads as each row's cosine when it differs from ``cosine``: with
     conversation context, ``max(cosine to the question, cosine to the conversation)``
@@ -254,6 +259,9 @@ def score_pool(
     """
     cosine = cosine.astype(np.float64, copy=False)
     lex = bm25_from_tf(tf, dl, k1=config.k1, b=config.b, floor=config.lexical_floor)
+    read = gate_columns(unique_terms(query_tokens), config.tokenizer, config.stemmer) if has_text else None
+    gate_lex = None if read is None else bm25_from_tf(tf[:, read], dl, k1=config.k1, b=config.b,
+                                                        floor=config.lexical_floor)
     if has_text:
         w_cos, w_lex = fusion_weights(len(query_tokens), config)
         fused = fuse(cosine, lex.normalised, w_cos, w_lex)
@@ -277,6 +285,8 @@ def score_pool(
         query_tokens=list(query_tokens),
         w_cos=w_cos,
         w_lex=w_lex,
+        gate_bm25=None if gate_lex is None else gate_lex.raw,
+        gate_lexical=None if gate_lex is None else gate_lex.normalised,
     )
 
 
@@ -371,7 +381,9 @@ def _decide(scores: PoolScores, top: np.ndarray, config: RecallConfig | None) ->
 
 def _decide_all(scores: PoolScores, top: np.ndarray, config: RecallConfig | None) -> GateDecision:
     cosine = scores.cosine if scores.gate_cosine is None else scores.gate_cosine
-    return decide(cosine[top], scores.rank_score[top], config, scores.lexical[top], scores.bm25[top],
+    lexical = scores.lexical if scores.gate_lexical is None else scores.gate_lexical
+    bm25 = scores.bm25 if scores.gate_bm25 is None else scores.gate_bm25
+    return decide(cosine[top], scores.rank_score[top], config, lexical[top], bm25[top],
                   pool_size=int(scores.rows.shape[0]), care=None if scores.care is None else scores.care[top],
                   general=scores.general, followup=scores.in_conversation and not scores.general,
                   lift=None if scores.lift is None else scores.lift[top],
