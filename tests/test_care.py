@@ -192,6 +192,7 @@ def test_explain_names_the_care_facts_and_equals_recall(engines):
     ("User's left knee is bad; they are waiting for a knee replacement.", None),  # the user's own body
     ("User's blood pressure is high.", None),
     ("User's mother has a bad hip.", "mother"),
+    ("User's head of department is allergic to nuts.", "head of department"),  # a person, not the user's head
 ])
 def test_outside_holder_names_someone_outside_the_users_household(fact, holder):
     assert outside_holder(fact) == holder

@@ -359,6 +359,11 @@ def test_pad_thai_recalls_the_peanut_allergy_with_minilm(minilm):
     assert eng.recall("What's the capital of Australia?", "ann") == []
 
 
+def test_walking_is_met_by_going_somewhere_on_foot_not_by_exploring_an_idea():
+    assert "walking" in question_concerns("Any day trips you'd recommend for us?")
+    assert "walking" not in question_concerns("What steps should I take to explore a career change?")
+
+
 def test_a_bad_knee_is_implied_by_a_trip_and_diabetes_by_a_pint():
     eng = ann_with("User's left knee is bad; they are waiting for a knee replacement.")
     for question in ("Any day trips you'd recommend for us?",

@@ -278,7 +278,8 @@ _HOUSEHOLD = re.compile(
     r"optician|pharmacist|"
     # the user's own body: "User's left knee is bad.", "User's blood pressure is high."
     r"knees?|hips?|back|lower\s+back|neck|shoulders?|elbows?|wrists?|hands?|fingers?|legs?|ankles?|feet|foot|toes?|"
-    r"eyes?|eyesight|ears?|hearing|teeth|tooth|skin|stomach|gut|heart|lungs?|chest|head|blood\s+pressure|"
+    r"eyes?|eyesight|ears?|hearing|teeth|tooth|skin|stomach|gut|heart|lungs?|chest|"
+    r"head(?!\s+(?:of|teacher|chef|coach|nurse|office|gardener))|blood\s+pressure|"
     r"blood\s+sugar|cholesterol|weight|health|joints?|immune\s+system)\b",
     re.IGNORECASE,
 )
