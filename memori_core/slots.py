@@ -88,7 +88,10 @@ to Notion for my notes"): a move to one is no change of residence."""
 SLOTS: dict[str, re.Pattern[str]] = {
     "residence": re.compile(
         # "moved to Leeds", not "moved to day shifts" / "moved on" / "moved up to manager" (a job's changes)
-        r"\b(?:live|lives|(?<!a\s)living|lived|(?:moved|move|moving)\b(?!\s+(?:on|up|over|across|(?:in)?to\s+(?:a\s+|the\s+|"
+        # "lives on a teacher's pension", "living off savings" is what the user lives by, not where
+        r"\b(?:(?:live|lives|(?<!a\s)living|lived)\b(?!\s+(?:on|off)\s+(?:(?:a|an|the|my|his|her|their|our|one)\s+)?"
+        r"(?:[\w'-]+\s+){0,2}?(?:pensions?|benefits|income|salary|wages?|savings|budget|allowance|loans?|"
+        r"social\s+security|disability|stipend)\b)|(?:moved|move|moving)\b(?!\s+(?:on|up|over|across|(?:in)?to\s+(?:a\s+|the\s+|"
         r"another\s+|new\s+|different\s+)*(?:[\w-]+\s+)?(?:team|department|role|position|job|shifts?|days|nights|"
         r"part-time|full-time|management|sales|marketing|branch|project|office|site|ward|unit)\b"
         r"|(?:in)?to\s+(?:" + "|".join(sorted(TOOLS)) + r")\b))|"

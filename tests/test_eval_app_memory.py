@@ -15,7 +15,8 @@ from memori_core import RecallEngine
 from memori_core.cli import main
 from memori_core.evaluation import KINDS, OFFTOPIC_KINDS, evaluate_app_memory, load_app_memory
 from memori_core.evaluation.app_memory import accepts_keyword
-from memori_core.ranking.implications import asks_what_to_do, implied_rows, named_rows, named_words
+from memori_core.ranking.implications import (asked_slots, asks_what_to_do, implied_rows, named_rows, named_words,
+                                              slot_rows)
 
 DEV = Path(__file__).resolve().parents[1] / "evals" / "app_memory" / "dev.json"
 
@@ -354,7 +355,7 @@ def test_cli_names_the_bad_turn(tmp_path: Path, capsys) -> None:
 @pytest.mark.model
 def test_the_dev_set_with_minilm(minilm) -> None:
     """The shipped set through the real embedder: every number is a share, and the gate only removes, except
-    the facts a question's words or names imply (ranking/implications.py), or those of the turn a follow-up
+    the facts a question's words, names or slots imply (ranking/implications.py), or those of the turn a follow-up
     goes on with, which it ranks in."""
     users = load_app_memory(DEV)
     result = evaluate_app_memory(users, embedder=minilm, limit=5)
@@ -373,6 +374,7 @@ def test_the_dev_set_with_minilm(minilm) -> None:
         if previous is not None and asks_what_to_do(previous):  # a follow-up goes on with the turn before
             asked = f"{asked}\n{previous}"
         named, _ = named_rows(named_words(turn["text"]), ranked_in)
-        assert (implied_rows(asked, ranked_in) | named).all(), turn["text"]
+        slotted, _ = slot_rows(asked_slots(turn["text"]), ranked_in)  # "a route near home": where the user lives
+        assert (implied_rows(asked, ranked_in) | named | slotted).all(), turn["text"]
         assert len(turn["no_gate"]) == 5
     assert o["needed_hit"] > 0.3  # far above chance (a random fact of ~23 per turn)

@@ -23,6 +23,10 @@ def test_slot_keys_name_the_person_and_the_slot() -> None:
     assert slot_keys(PORTO) == {"user:residence"}
     assert slot_keys("User's sister lives in Porto.") == {"sister:residence"}
     assert slot_keys("User has a cat.") == frozenset()
+    # what the user lives on or off is no place ("a route near home" must not open it as where they live)
+    assert slot_keys("User lives on a teacher's pension and Social Security.") == frozenset()
+    assert slot_keys("User is living off savings.") == frozenset()
+    assert slot_keys("User lives on a farm.") == {"user:residence"}
 
 
 def test_the_newest_of_each_shared_slot_gets_the_weight_and_nothing_else_does() -> None:
