@@ -34,17 +34,16 @@ from ..ranking.conversation import (
     conversation_turns,
     goes_on_from_the_conversation,
 )
+from ..ranking.asking import query_terms
 from ..ranking.concerns import question_concerns
 from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights
-from ..ranking.gate import USER_WORD
 from ..ranking.implications import asked_about, asks_about_named, not_about_them
 from ..ranking.intent import names_known
 from ..ranking.judged import judged_select
 from ..ranking.lexical import unique_terms
 from ..ranking.pipeline import PoolScores, first_of_each_text, score_pool, select
 from ..ranking.recency import asks_when, with_restatements, with_slot_recency
-from ..text import analyzer
 from ..validate import check_as_of, check_context, check_entity_id, check_limit, check_query
 from .answers import Answers, _Answer, _answered, _Asked, _copies, _remember_answer
 from .closing import when_open
@@ -55,20 +54,6 @@ from .report import _report
 from .scored import _CoreRows, _fact, _Gathered, _Scored
 
 logger = logging.getLogger(__name__)
-
-
-def query_terms(query: str, tokenizer: str, stemmer: str | None) -> list[str]:
-    """The lexical terms of ``query``: the analyzer's, without the word facts name the user by
-    (:data:`~memori_core.ranking.gate.USER_WORD`). Every fact about the user starts with "User" ("User lives in
-    Porto.", "User's partner ..."), so in a query ("user allergies", "user's city", as a model writes a memory
-    search) it means "my": it matched every fact, and normalised BM25 made that a near-perfect lexical match for
-    all of them. The facts keep the term; only the query drops it. Upstream Memori's tokenizer (``"memori"``,
-    :meth:`RecallConfig.memori_compat`) keeps it, as upstream does."""
-    analyze = analyzer(tokenizer, stemmer)
-    if tokenizer == "memori":
-        return analyze(query)
-    subject = frozenset(analyze(USER_WORD))
-    return [t for t in analyze(query) if t not in subject]
 
 
 @dataclass(frozen=True)
