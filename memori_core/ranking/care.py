@@ -30,6 +30,7 @@ __all__ = [
     "DOMAIN_TEMPERATURE",
     "FROM_HOME",
     "OFF_FOODS",
+    "SULFONYLUREAS",
     "care_share",
     "for_the_asker",
     "is_care_fact",
@@ -97,6 +98,10 @@ def _words(*items: str) -> str:
     return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(items, key=len, reverse=True))
 
 
+SULFONYLUREAS = ("gliclazide", "glipizide", "glimepiride", "glibenclamide", "glyburide", "sulfonylurea", "sulphonylurea")
+"""The tablets that lower blood sugar by making more insulin (with alcohol or a skipped meal, a hypo): care facts
+here, and what meets a drink or a meal in :mod:`.concerns`."""
+
 _DRUGS = _words(
     "metformin", "insulin", "warfarin", "levothyroxine", "lisinopril", "atorvastatin", "simvastatin", "statin",
     "statins", "sertraline", "fluoxetine", "citalopram", "lithium", "methotrexate", "prednisone", "antidepressant",
@@ -105,7 +110,7 @@ _DRUGS = _words(
     "acetaminophen", "escitalopram", "venlafaxine", "bupropion", "mirtazapine", "lamotrigine", "levetiracetam",
     "valproate", "carbamazepine", "clopidogrel", "digoxin", "allopurinol", "hydroxychloroquine", "tamoxifen",
     "letrozole", "finasteride", "tamsulosin", "sildenafil", "tadalafil", "spironolactone", "amiodarone",
-    "gliclazide", "glipizide", "glimepiride", "glibenclamide", "glyburide", "sulfonylurea", "sulphonylurea",
+    *SULFONYLUREAS,
     # Brand names are how most users name what they take.
     "eliquis", "xarelto", "coumadin", "plavix", "brilinta", "pradaxa", "zoloft", "lustral", "prozac", "lexapro",
     "cipralex", "celexa", "paxil", "seroxat", "wellbutrin", "cymbalta", "effexor", "abilify", "seroquel",

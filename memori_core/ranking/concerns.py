@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import re
 
-from .care import NOT_FOOD, is_care_fact
+from .care import NOT_FOOD, SULFONYLUREAS, is_care_fact
 
 __all__ = ["FACT_CONCERNS", "LIMIT_CONCERNS", "QUESTION_CONCERNS", "SITUATION_CONCERNS", "fact_concerns",
            "question_concerns"]
@@ -42,10 +42,6 @@ def _any(*words: str) -> str:
     return r"\b(?:" + "|".join(parts) + r")\b"
 
 
-# the tablets that lower blood sugar by making more insulin: with alcohol or a skipped meal, a hypo
-_SULFONYLUREAS = ("gliclazide", "glipizide", "glimepiride", "glibenclamide", "glyburide", "sulfonylurea*",
-                  "sulphonylurea*")
-
 FACT_CONCERNS: dict[str, str] = {
     "peanut": _any("peanut", "groundnut", "nut", "tree nut"),
     "tree nut": _any("nut", "tree nut", "almond", "walnut", "cashew", "hazelnut", "pecan", "pistachio"),
@@ -56,17 +52,17 @@ FACT_CONCERNS: dict[str, str] = {
     "gluten": _any("gluten", "coeliac*", "celiac*", "wheat"),
     "meat": _any("vegetarian*", "vegan*", "meat", "pescatarian*", "pork", "beef", "halal", "kosher", "gout"),
     "alcohol": _any("alcohol*", "booze", "sober*", "teetotal*", "drink", "wine", "beer", "sobriety", "blood pressure",
-                    "hypertension", "gout", "diabet*", "insulin", "metformin", *_SULFONYLUREAS),
+                    "hypertension", "gout", "diabet*", "insulin", "metformin", *SULFONYLUREAS),
     "pregnancy": _any("pregnan*", "prenatal", "expecting a baby", "breastfeed*", "breast feed*"),
     "sugar": _any("diabet*", "low carb", "keto*", "sugar*", "carb", "insulin", "metformin", "prediabet*", "gout",
-                  *_SULFONYLUREAS),
+                  *SULFONYLUREAS),
     "salt": _any("salt", "sodium", "blood pressure", "hypertension"),
     "blood thinner": _any("warfarin", "blood thinner", "anticoagulant", "apixaban", "rivaroxaban",
                           "dabigatran", "edoxaban", "heparin", "clopidogrel", "coumadin", "eliquis", "xarelto"),
     "latex": _any("latex"),
     "meal": _any("diet", "food", "foods", "eat*", "consum*", "dish", "meal"),
     "caffeine": _any("caffeine", "decaf*"),
-    "diabetes": _any("diabet*", "prediabet*", "insulin", "metformin", "blood sugar", *_SULFONYLUREAS),
+    "diabetes": _any("diabet*", "prediabet*", "insulin", "metformin", "blood sugar", *SULFONYLUREAS),
     "exertion": _any("asthma*", "inhaler", "puffer", "epilep*", "heart condition", "angina", "pacemaker", "pregnan*"),
     # the rest of the EU's fourteen food allergens, and the drug allergies a painkiller or a prescription meets
     "sesame": _any("sesame", "tahini"),
