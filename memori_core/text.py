@@ -251,13 +251,43 @@ def get_stemmer(language: str) -> Callable[[str], str]:
     return stem
 
 
+# Snowball stems some English word families apart where a user's question and a stored fact say the same thing in
+# two forms: "my allergies" (allergi) / "User is allergic" (allerg), "pregnancy" / "pregnant", "dietary" / "diet",
+# "anxiety" / "anxious", "children" / "child". Each stem on the left is read as the one on the right (British and
+# American spellings too). Only the English stemmer folds; changing this table changes every BM25 index, so
+# :data:`STEM_FOLDS_VERSION` is part of what a cache snapshot is valid for.
+STEM_FOLDS: dict[str, dict[str, str]] = {
+    "english": {
+        # allergy, allergies, allergic
+        "allergi": "allerg",
+        # pregnancy, pregnancies, pregnant
+        "pregnanc": "pregnant",
+        # anaemia, anaemic, anemia, anemic
+        "anaemia": "anaem", "anemia": "anaem", "anem": "anaem",
+        # asthmatic, epileptic, arthritic, diabetic, coeliac
+        "asthmat": "asthma", "epilept": "epilepsi", "arthrit": "arthriti", "celiac": "coeliac",
+        # injury, injured; anxiety, anxious; surgery, surgical; dietary, diet; sobriety, sober
+        "injur": "injuri", "anxious": "anxieti", "surgic": "surgeri", "dietari": "diet", "sobrieti": "sober",
+        # irregular plurals the stemmer leaves alone
+        "children": "child", "women": "woman", "men": "man", "teeth": "tooth", "feet": "foot", "mice": "mous",
+        "grandchildren": "grandchild", "wive": "wife", "knive": "knife",
+    },
+}
+STEM_FOLDS_VERSION = "1"
+"""Bumped whenever :data:`STEM_FOLDS` changes (snapshots written with another table are rebuilt)."""
+
+
 @lru_cache(maxsize=None)
 def analyzer(tokenizer: str, stemmer: str | None) -> Tokenizer:
-    """Tokenizer ``tokenizer`` followed by stemming of Latin-script tokens (no stemming for ``None``)."""
+    """Tokenizer ``tokenizer`` followed by stemming of Latin-script tokens (no stemming for ``None``).
+
+    Stems of one word family that the stemmer leaves apart are folded together (:data:`STEM_FOLDS`).
+    """
     tok = get_tokenizer(tokenizer)
     if stemmer is None:
         return tok
     stem = get_stemmer(stemmer)
+    folds = STEM_FOLDS.get(stemmer, {})
     cache: dict[str, str] = {}
 
     def run(text: str) -> list[str]:
@@ -266,6 +296,7 @@ def analyzer(tokenizer: str, stemmer: str | None) -> Tokenizer:
             s = cache.get(t)
             if s is None:
                 s = stem(t) if _LATIN.match(t) else t
+                s = folds.get(s, s)
                 if len(cache) < 200_000:
                     cache[t] = s
             out.append(s)

@@ -621,3 +621,21 @@ def test_a_fifo_at_the_snapshot_path_is_never_opened_for_reading(tmp_path: Path,
     assert store.loads == 1 and files.loaded == 0  # answered from the store
     assert_same_answers(result[0], snapshotted.answers)
     store.close()
+
+
+def test_a_snapshot_written_with_other_stem_folds_is_not_used(
+    tmp_path: Path, snapshotted: Snapshotted, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Folding stems changes the postings: a snapshot made under another table is rebuilt from the store."""
+    path = snapshotted.copy(tmp_path / "db")
+    assert snapshot_format.read_header(path)[0]["versions"]["stem_folds"] == snapshot_format.versions()["stem_folds"]
+    other = dict(snapshot_format.versions(), stem_folds="another table")
+    monkeypatch.setattr(snapshot_format, "versions", lambda: other)
+    store = CountingStore(path=tmp_path / "db")
+    files = snapshot_files_for(store)
+    assert files is not None
+    files.background = False
+    got = answers(RecallEngine(store=store, embedder=gaussian_embedder, config=OPEN))
+    assert store.loads == 1 and files.loaded == 0
+    assert_same_answers(got, snapshotted.answers)
+    store.close()

@@ -94,3 +94,51 @@ def test_stemmer_gives_serial_results_under_concurrent_use() -> None:
     with ThreadPoolExecutor(8) as pool:
         parallel = list(pool.map(stem, words))
     assert parallel == serial
+
+
+@pytest.mark.parametrize(
+    "family",
+    [
+        ("allergy", "allergies", "allergic"),
+        ("pregnant", "pregnancy", "pregnancies"),
+        ("anaemia", "anaemic", "anemia", "anemic"),
+        ("asthma", "asthmatic"),
+        ("epilepsy", "epileptic"),
+        ("coeliac", "celiac"),
+        ("injury", "injured", "injuries"),
+        ("anxiety", "anxious"),
+        ("diet", "dietary"),
+        ("child", "children"),
+        ("grandchild", "grandchildren"),
+        ("wife", "wives"),
+        ("tooth", "teeth"),
+    ],
+    ids=lambda f: f[0],
+)
+def test_english_word_families_the_stemmer_splits_are_folded_into_one_term(family: tuple[str, ...]) -> None:
+    run = analyzer("unicode", "english")
+    assert len({tuple(run(word)) for word in family}) == 1, [run(w) for w in family]
+
+
+def test_folds_join_no_unrelated_words() -> None:
+    run = analyzer("unicode", "english")
+    assert run("allergic") != run("allegory")
+    assert run("children") != run("chill")
+    assert run("dietary") != run("dietitian") or run("dietitian") == run("diet")  # a dietitian is about diet anyway
+    assert run("men") != run("menu")
+
+
+def test_only_the_english_stemmer_folds_and_no_stemmer_means_no_folds() -> None:
+    assert analyzer("unicode", None)("allergies allergic") == ["allergies", "allergic"]
+    assert analyzer("unicode", "english")("children") == ["child"]
+    assert analyzer("unicode", "french")("children") != ["child"]  # the table is English's
+
+
+def test_a_question_about_my_allergies_matches_an_allergic_fact_lexically(engine: RecallEngine) -> None:
+    engine.add("u1", ["User is allergic to peanuts.", "User's children are called Mia and Leo."])
+    report = engine.explain("Do I have any allergies?", entity_id="u1")
+    allergic = next(c for c in report.candidates if "allergic" in c.content)
+    assert allergic.bm25 > 0
+    report = engine.explain("What should I get my child for her birthday?", entity_id="u1")
+    children = next(c for c in report.candidates if "children" in c.content)
+    assert children.bm25 > 0

@@ -12,7 +12,7 @@ The header names what the rows are valid for and where each array is:
 ``schema``, ``entity_id``, ``revision`` (the store's revision token the rows
 belong to), ``collection_id`` (Chroma's collection UUID), ``analyzer`` (the
 tokenizer and stemmer of the postings), ``versions`` (memori_core, PyStemmer,
-the Unicode database: what tokenising depends on), ``n``, ``dim``,
+the Unicode database, the stem folds' version: what tokenising depends on), ``n``, ``dim``,
 ``n_expiring``, ``skipped_dims``, ``vocab_size``, ``data_size``, ``crc32``
 (of the whole data region) and ``arrays``: name -> [dtype, shape, offset, nbytes].
 
@@ -64,6 +64,7 @@ from .columns import NUMERIC_FIELDS, STRING_FIELDS, Columns, LoadedColumns
 from .entity import EntityCache
 from .postings import AnalyzerKey, CSRIndex
 from .._version import __version__
+from ..text import STEM_FOLDS_VERSION
 from ..config import RecallConfig
 from .quantized import QuantizedMatrix
 from .strings import StrColumn
@@ -99,6 +100,7 @@ def versions() -> dict[str, str | None]:
         "memori_core": __version__,
         "pystemmer": version("PyStemmer"),
         "unicode": unicodedata.unidata_version,
+        "stem_folds": STEM_FOLDS_VERSION,
     }
 
 
