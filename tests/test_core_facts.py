@@ -28,7 +28,7 @@ DIET = "User keeps kosher at home."
 CELLO = "User plays the cello on weekends."
 LEEDS = "User lives in Leeds near the canal."
 DOG = "User has a golden retriever named Biscuit."
-OFF_TOPIC = "zebra xylophone quartz"
+OFF_TOPIC = "Should I buy a zebra xylophone?"  # the asker's own question, unrelated to every fact
 
 
 def contents(facts: list[Any]) -> list[str]:
@@ -68,9 +68,26 @@ def test_a_general_question_gets_core_facts_only_when_its_words_touch_a_concern(
     seed(engine, "u")
     assert "a general question" in engine.explain("How many ml is 8 fl oz?", "u").gate_note
     assert engine.recall("How many ml is 8 fl oz?", "u") == []
-    # a drink and a food: the concerns a care fact may meet
-    assert sorted(contents(engine.recall("How many grams of sugar are in a can of cola?", "u"))) == sorted(
-        [ALLERGY, MEDICATION])
+    # a sugary drink meets metformin's concern (sugar), not the peanut allergy's
+    assert contents(engine.recall("How many grams of sugar are in a can of cola?", "u")) == [MEDICATION]
+    assert contents(engine.recall("How much protein is in 100g of peanut butter?", "u")) == [ALLERGY]
+
+
+def test_an_impersonal_question_or_a_turn_asking_nothing_gets_only_the_core_facts_it_touches(
+    engine: RecallEngine,
+) -> None:
+    seed(engine, "u")
+    assert engine.recall("zebra xylophone quartz", "u") == []  # no asker, no concern
+    assert engine.recall("Big news, I got the job at the zebra sanctuary!", "u") == []  # asks nothing
+    assert contents(engine.recall("Off to the pub for a few pints with the zebra keepers.", "u")) == [MEDICATION]
+    assert sorted(contents(engine.recall(OFF_TOPIC, "u"))) == sorted([ALLERGY, MEDICATION])  # the asker's own
+
+
+def test_a_question_about_someone_else_gets_none_of_the_askers_core_facts(engine: RecallEngine) -> None:
+    seed(engine, "u")
+    assert engine.recall("What does my husband like for breakfast?", "u") == []
+    assert engine.recall("Is my wife allergic to anything?", "u") == []
+    assert sorted(contents(engine.recall("What can my wife and I cook tonight?", "u"))) == sorted([ALLERGY, MEDICATION])
 
 
 def test_a_courtesy_turn_gets_no_core_facts(engine: RecallEngine) -> None:
@@ -82,7 +99,7 @@ def test_a_courtesy_turn_gets_no_core_facts(engine: RecallEngine) -> None:
 
 def test_core_facts_come_after_the_recalled_ones(engine: RecallEngine) -> None:
     seed(engine)
-    facts = engine.recall("cello weekends", "u")
+    facts = engine.recall("my cello weekends", "u")
     assert contents(facts)[0] == CELLO
     assert "core" not in facts[0].metadata
     assert sorted(contents(facts[1:])) == sorted([ALLERGY, MEDICATION])
@@ -91,7 +108,7 @@ def test_core_facts_come_after_the_recalled_ones(engine: RecallEngine) -> None:
 
 def test_a_recalled_core_fact_is_not_repeated(engine: RecallEngine) -> None:
     seed(engine)
-    facts = engine.recall("peanuts", "u")
+    facts = engine.recall("my peanuts", "u")
     assert contents(facts)[0] == ALLERGY  # chosen by the ranking (its words)
     assert facts[0].rank_score > 0 and facts[0].lexical > 0
     assert contents(facts).count(ALLERGY) == 1
@@ -102,7 +119,7 @@ def test_at_most_core_limit_most_relevant_first(engine: RecallEngine, hash_embed
     core = [f"User's core fact number {i} about {w}." for i, w in enumerate(["tea", "cats", "rain", "jazz", "chess"])]
     engine.add("u", [CELLO])
     engine.add("u", core, core=True)
-    query = "zebra chess jazz"
+    query = "my zebra xylophone quartz"
     for limit_core in (0, 1, 2, 3, 5, 10):
         eng = RecallEngine(store=engine.store, embedder=hash_embedder, config=RecallConfig(core_limit=limit_core))
         facts = eng.recall(query, "u", limit=1)
@@ -224,8 +241,8 @@ def test_explain_of_a_core_fact_outside_the_pool() -> None:
     # A pool of 1 (candidate_floor 0, multiplier 1): the other core fact is scored outside the pool.
     config = RecallConfig(candidate_floor=0, candidate_multiplier=1, pool="dense")
     engine = seed(RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=config))
-    recalled = engine.recall("cello weekends", "u", limit=1)
-    report = engine.explain("cello weekends", "u", limit=1)
+    recalled = engine.recall("my cello weekends", "u", limit=1)
+    report = engine.explain("my cello weekends", "u", limit=1)
     assert report.facts == recalled and report.pool_size == 1
     outside = [c for c in report.candidates if c.source == "core"]
     assert len(outside) == 2 and all(c.reason == CORE and c.kept for c in outside)
@@ -577,7 +594,7 @@ def test_langchain_skipping_recall_keeps_the_core_facts_after_the_limit(engine: 
 
     engine.add("u", [f"User grows tomatoes in garden bed {i}." for i in range(8)])
     engine.add("u", [ALLERGY], core=True)
-    block = BlockRecall(engine, "tomatoes garden bed", "u", 2, strict=True, owner="test",
+    block = BlockRecall(engine, "my garden tomatoes", "u", 2, strict=True, owner="test",
                         skip_text="I grow tomatoes.").block()
     lines = [line for line in block.splitlines() if line.startswith("- ")]
     assert len(lines) == 3 and ALLERGY in lines[-1]

@@ -294,7 +294,7 @@ async def test_truncation_drops_the_lowest_ranked_facts_first(filled: RecallEngi
 async def test_truncation_drops_core_facts_only_after_every_other_fact(fresh_filled: RecallEngine) -> None:
     fresh_filled.add("alice", ["Alice takes warfarin every evening."], core=True)
     block = MemoriMemoryBlock(engine=fresh_filled, entity_id="alice", priority=1)
-    content = await block.aget([ChatMessage(role="user", content="allergic to peanuts, spicy food")])
+    content = await block.aget([ChatMessage(role="user", content="Am I allergic to peanuts or spicy food?")])
     lines = content.splitlines()
     assert lines[-1].startswith("- Alice takes warfarin every evening.")  # the core fact, appended last
     shorter = await block.atruncate(content, tokens_to_truncate=2)  # one line's worth

@@ -12,7 +12,7 @@ import numpy as np
 from ..cache import EntityCache
 from ..explain import CandidateScore
 from ..facts import RecalledFact
-from ..ranking.core import CORE, core_picks
+from ..ranking.core import CORE, core_picks, core_touched
 from ..ranking.dense import cosine_scores
 from ..ranking.judged import JUDGED_RELEVANT
 from ..ranking.pipeline import KEPT
@@ -29,6 +29,20 @@ def _core_rows(cache: EntityCache, rows: np.ndarray, allowed: np.ndarray | None,
         return None
     cosine = cosine_scores(cache.matrix[rows], q)
     return _CoreRows(rows, cosine, cache.recency[rows].copy(), cache.pool_facts(rows))
+
+
+def _core_for_concerns(core: _CoreRows | None, concerns: frozenset[str]) -> _CoreRows | None:
+    """The core facts of ``core`` a question about the world keeps (:func:`~memori_core.ranking.core.core_touched`:
+    those whose concerns its words touch); ``None`` when none is kept."""
+    if core is None:
+        return None
+    keep = core_touched([f.content for f in core.facts], concerns)
+    if not keep.any():
+        return None
+    if keep.all():
+        return core
+    at = np.flatnonzero(keep)
+    return _CoreRows(core.rows[at], core.cosine[at], core.recency[at], [core.facts[i] for i in at.tolist()])
 
 
 def _core_added(scored: _Scored, chosen: np.ndarray, core_limit: int) -> list[tuple[int, int]]:

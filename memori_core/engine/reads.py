@@ -33,6 +33,7 @@ from ..ranking.conversation import (
     conversation_text,
     conversation_turns,
     goes_on_from_the_conversation,
+    tells_something,
 )
 from ..ranking.asking import query_terms
 from ..ranking.concerns import question_concerns
@@ -47,7 +48,7 @@ from ..ranking.recency import asks_when, with_restatements, with_slot_recency
 from ..validate import check_as_of, check_context, check_entity_id, check_limit, check_query
 from .answers import Answers, _Answer, _answered, _Asked, _copies, _remember_answer
 from .closing import when_open
-from .core_rows import _core_added, _core_fact, _core_rows
+from .core_rows import _core_added, _core_fact, _core_for_concerns, _core_rows
 from .gate_signals import GateSignals, _Turn, _turn
 from .judging import Judging, _Judgement
 from .report import _report
@@ -326,8 +327,14 @@ class ReadPath(Answers, GateSignals, Judging):
             if who is not None:
                 scores = replace(scores, not_theirs=not_about_them(who, facts.texts()), asked_about=who)
         read_alone = turn.alone and gate_cos is not None  # what explain says: only a turn with context is read at all
+        # A question about someone else ("What does my husband like for breakfast?") gets none of the asker's core
+        # facts; a turn that asks nothing ("Big news, I got the job!") only those whose concerns its words touch.
+        own_core = gathered.core if scores.asked_about is None else None
+        relevance = gated and cfg.gate == "relevance"
+        if own_core is not None and relevance and tells_something(query):
+            own_core = _core_for_concerns(own_core, question_concerns(query))
 
-        def done(scores: PoolScores, core: _CoreRows | None = gathered.core) -> _Scored:
+        def done(scores: PoolScores, core: _CoreRows | None = own_core) -> _Scored:
             return _Scored(scores, facts, gathered.found.scorable, core, read_alone)
 
         if gated and cfg.gate == "relevance":
@@ -335,15 +342,18 @@ class ReadPath(Answers, GateSignals, Judging):
             if nothing is not None or unread is not None:
                 # a courtesy turn asks for nothing, core facts included
                 return done(replace(scores, nothing_asked=nothing, unread_script=unread),
-                            None if nothing is not None else gathered.core)
+                            None if nothing is not None else own_core)
         if turn.general:
-            # A question about the world gets the core facts only when its words touch a concern (a food, a drink,
-            # a medicine, a trip...): "What's in a Caesar salad?" keeps the egg allergy, "What's the capital of
-            # Canada?" shows none.
-            return done(replace(scores, general=True), gathered.core if question_concerns(query) else None)
-        if not gated or cfg.gate != "relevance" or not (scores.in_conversation or asker
-                                                         or asks_about_named(query, facts.texts)):
+            # A question about the world gets only the core facts whose concerns its words touch (a food, a drink,
+            # a medicine, a trip...): "What's in a Caesar salad?" keeps the egg allergy, not coeliac disease; "What's
+            # the capital of Canada?" shows none.
+            return done(replace(scores, general=True), _core_for_concerns(own_core, question_concerns(query)))
+        if not gated or cfg.gate != "relevance":
             return done(scores)
+        if not (scores.in_conversation or asker or asks_about_named(query, facts.texts)):
+            # An impersonal question ("How much protein is in tofu?") is treated as one about the world for the core
+            # facts: only those whose concerns its words touch.
+            return done(scores, _core_for_concerns(own_core, question_concerns(query)))
         # A personal question, or a turn that leans on its conversation: the third-person lift, the care signal
         # and the implications, read among the rows the gate reads.
         return done(self._personal(query, scores, gathered, turn, limit, own, conv))

@@ -99,7 +99,8 @@ LIMIT_CONCERNS: dict[str, str] = {
              r"\b(?:aversion|averse)\s+to\s+(?:\w+\s+){0,3}?water\b|"
              r"\b(?:dislikes?|hates?|avoids?)\s+(?:\w+\s+){0,2}?water\s+(?:activities|sports)\b",
     "exertion": _any("bad back", "bad lower back", "lower back pain", "back problem", "back pain", "sciatica",
-                     "slipped disc", "herniated disc", "arthritis", "arthritic", "bad knee", "knee replace*",
+                     "slipped disc", "herniated disc", "bulging disc", "prolapsed disc", "ruptured disc", "disc prolapse",
+                     "degenerative disc", "spinal stenosis", "back injury", "injured back", "neck injury", "arthritis", "arthritic", "bad knee", "knee replace*",
                      "hip replace*", "knee replaced", "hip replaced", "still recovering", "recovering from", "stitches",
                      "keyhole surgery", "no heavy lifting", "hernia")
                 + r"|\bnot\s+(?:to\s+)?lift\w*|\b(?:had|has\s+had)\s+(?:\w+\s+){0,3}(?:surgery|operation|removed)\b",
@@ -307,7 +308,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                       "squid", "octopus", "sushi", "tempura", "jambalaya", "ceviche", "fish market"),
     "fish": ("fish", "salmon", "tuna", "cod", "haddock", "sushi", "sashimi", "anchov*", "caesar", "sardine",
                  "mackerel", "trout", "seafood", "fish and chips", "fish sauce", "poke", "ceviche", "kedgeree"),
-    "egg": ("egg", "omelette", "omelet", "quiche", "mayonnaise", "mayo", "meringue", "custard", "carbonara",
+    "egg": ("egg", "omelette", "omelet", "quiche", "mayonnaise", "mayo", "meringue", "custard", "carbonara", "caesar",
                 "aioli", "frittata", "pavlova", "brioche", "eggs benedict", "french toast", "pancake", "cake",
                 "cupcake", "brownie", "hollandaise", "souffle", "soufflé", "mousse", "eggnog", "scrambled",
                 "fried rice", "tiramisu", "muffin", "waffle", "bake*", "baking"),

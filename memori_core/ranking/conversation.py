@@ -22,12 +22,15 @@ from collections.abc import Sequence
 import numpy as np
 
 __all__ = ["CONVERSATION_WORDS", "COURTESY_WORDS", "SHORT_TURN", "accepts", "asks_something", "blend_query", "conversation_text",
-           "conversation_turns", "gate_cosine", "goes_on_from_the_conversation", "is_courtesy", "offers_a_choice", "leans_on_the_conversation", "points_back", "tells_news", "told_in"]
+           "conversation_turns", "gate_cosine", "goes_on_from_the_conversation", "is_courtesy", "offers_a_choice", "leans_on_the_conversation", "points_back", "tells_news", "tells_something", "told_in"]
 
 COURTESY_WORDS = frozenset({
     "thanks", "thank", "thx", "ty", "cheers", "ok", "okay", "k", "great", "cool", "nice", "perfect", "awesome",
     "good", "sounds", "got", "bye", "goodbye", "hi", "hello", "hey", "lol", "yes", "yeah", "yep", "no", "nope",
     "please", "much", "lot", "one", "right", "sure", "fine", "alright", "wonderful", "brilliant", "amazing",
+    # who the thanks go to, and the British and Irish ways of saying it ("Cheers pal", "ta very much")
+    "pal", "mate", "buddy", "bud", "dude", "ta", "appreciate", "appreciated", "legend", "lovely", "ace", "tnx", "thnx",
+    "thankyou", "cya", "later",
     # the same in the languages most chats are in besides English
     "gracias", "merci", "danke", "grazie", "obrigado", "obrigada", "dank", "bedankt", "tack", "takk", "kiitos",
     "dziękuję", "спасибо", "спс", "谢谢", "謝謝", "多谢", "ありがとう", "ありがと", "どうも", "감사합니다", "고마워",
@@ -226,3 +229,14 @@ def tells_news(turn: str) -> bool:
     (True, False, False)
     """
     return not asks_something(turn) and not leans_on_the_conversation(turn)
+
+
+def tells_something(turn: str) -> bool:
+    """Whether a turn tells rather than asks: more than :data:`SHORT_TURN` words ("my cello weekends" is a search),
+    no question or request (:func:`asks_something`), and no acceptance of what the conversation offered
+    (:func:`accepts`). "Big news, I got the job at Monzo!!" tells; "Can I take my iron with coffee?" asks.
+
+    >>> tells_something("Big news, I got the job at Monzo!!"), tells_something("my cello weekends")
+    (True, False)
+    """
+    return len(turn.split()) > SHORT_TURN and not asks_something(turn) and not accepts(turn)

@@ -4,8 +4,11 @@ A fact is core when its own user metadata holds ``"core": True`` (``add(..., cor
 ``update(..., core=...)`` sets or clears it, a caller may also set it by hand). After the ranking
 and the gate have chosen what recall returns, up to ``RecallConfig.core_limit`` core facts that
 were not chosen are appended, most relevant first: whatever the question about the user, they reach the
-prompt. The engine appends none to a courtesy turn, nor to a question about the world whose words touch no
-concern (:func:`~memori_core.ranking.concerns.question_concerns`: "What's the capital of Peru?").
+prompt. The engine appends none to a courtesy turn, nor to a question about someone else ("What does my husband
+like for breakfast?": :func:`~memori_core.ranking.implications.asked_about`); to a question about the world, an
+impersonal one, or a turn that asks nothing ("Big news, I got the job!") only those whose concerns its words touch
+(:func:`core_touched`: "What's in a Caesar salad?" keeps the egg allergy, "How much protein is in tofu?" no coeliac
+disease, "What's the capital of Peru?" nothing).
 
 Pure functions over numpy arrays: the engine gathers the core rows that may be recalled (live, not
 expired, matching ``where``) with their cosines to the query and their recency.
@@ -13,11 +16,14 @@ expired, matching ``where``) with their cosines to the query and their recency.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-__all__ = ["CORE", "CORE_KEY", "core_picks", "is_core"]
+from .concerns import fact_concerns
+
+__all__ = ["CORE", "CORE_KEY", "core_picks", "core_touched", "is_core"]
 
 CORE = "core (injected)"
 """Fate (``explain``) of a core fact appended after the recalled ones (``kept`` is true)."""
@@ -46,3 +52,15 @@ def core_picks(cosine: np.ndarray, recency: np.ndarray, chosen: np.ndarray, limi
     # lexsort: last key first; stable, so equal keys keep position order.
     order = np.lexsort((-np.asarray(recency, dtype=np.float64)[free], -np.asarray(cosine, dtype=np.float64)[free]))
     return free[order[:limit]].astype(np.int64)
+
+
+def core_touched(texts: Sequence[str], concerns: frozenset[str]) -> np.ndarray:
+    """Which core facts (``texts``) a question about the world keeps: those whose own concerns
+    (:func:`~memori_core.ranking.concerns.fact_concerns`) meet the question's ``concerns`` (bool per fact).
+
+    >>> core_touched(["User is allergic to eggs.", "User has coeliac disease."], frozenset({"egg"})).tolist()
+    [True, False]
+    """
+    if not concerns:
+        return np.zeros(len(texts), dtype=bool)
+    return np.fromiter((not fact_concerns(t).isdisjoint(concerns) for t in texts), dtype=bool, count=len(texts))
