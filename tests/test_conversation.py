@@ -71,6 +71,15 @@ def test_a_courtesy_turn_has_only_courtesy_words_or_no_word_at_all(query, terms,
     assert is_courtesy(query, terms, frozenset({"thank", "sound", "good"})) is courtesy
 
 
+@pytest.mark.parametrize("turn, courtesy", [
+    ("Cheers pal", True), ("Cheers mate!", True), ("ta very much", True), ("Much appreciated, buddy", True),
+    ("Thanks mate, what wine goes with lamb?", False), ("Is my mate allergic to anything?", False),
+    ("Can my pal come too?", False),
+])
+def test_the_thanks_of_everyday_british_and_irish_chat_are_courtesy_turns(engine, turn, courtesy):
+    assert engine._is_courtesy(turn) is courtesy
+
+
 @pytest.mark.parametrize("turn, accepting", [
     ("ok", True),
     ("yes please", True),

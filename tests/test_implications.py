@@ -153,6 +153,11 @@ def with_and_without_implications(embedder, facts: list[str]) -> tuple[RecallEng
     # alcohol lowers blood sugar: diabetes and its medicines meet a drink
     ("User has type 2 diabetes.", {"alcohol", "clinic", "diabetes", "meal", "sugar"}),
     ("User takes gliclazide every morning.", {"alcohol", "clinic", "diabetes", "meal", "sugar"}),
+    # a damaged spinal disc limits lifting and carrying, however it is named
+    ("User has got a bulging disc at L4/L5 from 20 years of this job.", {"exertion", "work"}),
+    ("User has a prolapsed disc in his lower back.", {"exertion"}),
+    ("User's neck injury from the crash still hurts.", {"exertion"}),
+    ("User collects vinyl discs from the 70s.", {"listening"}),  # a disc that is no spine
     # a knee or hip that limits walking meets a trip
     ("User's left knee is bad; they are waiting for a knee replacement.", {"exertion", "walking"}),
     ("User has arthritis in both knees.", {"exertion", "walking"}),
