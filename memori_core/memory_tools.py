@@ -104,6 +104,16 @@ DESCRIPTIONS: dict[str, str] = {
 }
 """What each tool does, as the model reads it (the tool's description)."""
 
+ARGUMENT_DESCRIPTIONS: dict[str, str] = {
+    "text": f"The fact, as one short statement about the user (at most {MAX_TOOL_TEXT} characters).",
+    "query": "What to look for in the user's memory, e.g. the user's question.",
+    "offset": "How many of the newest facts to skip (0: from the newest).",
+    "limit": "How many facts to show.",
+    "restored_id": "The id of the replaced fact, as remember named it when it replaced it.",
+}
+"""What the model reads about the tool arguments every surface words alike (the LangChain tools' and the
+LlamaIndex spec's argument schemas; ``restored_id`` is ``restore_memory``'s ``fact_id``)."""
+
 
 class MemoryToolError(ValueError):
     """A tool was called with input it cannot take; the message says why, and nothing was written."""
