@@ -35,8 +35,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from .capture.markup import prompt_markup_in
-from .capture.secrets import secret_in
+from .capture.refusal import SECRET, refused_because
 from .context import clip_fact, format_timestamp, sanitize_fact
 from .engine import RecallEngine, derived_fact_id, version_of
 from .facts import RecalledFact, StoredFact
@@ -105,6 +104,16 @@ DESCRIPTIONS: dict[str, str] = {
 }
 """What each tool does, as the model reads it (the tool's description)."""
 
+ARGUMENT_DESCRIPTIONS: dict[str, str] = {
+    "text": f"The fact, as one short statement about the user (at most {MAX_TOOL_TEXT} characters).",
+    "query": "What to look for in the user's memory, e.g. the user's question.",
+    "offset": "How many of the newest facts to skip (0: from the newest).",
+    "limit": "How many facts to show.",
+    "restored_id": "The id of the replaced fact, as remember named it when it replaced it.",
+}
+"""What the model reads about the tool arguments every surface words alike (the LangChain tools' and the
+LlamaIndex spec's argument schemas; ``restored_id`` is ``restore_memory``'s ``fact_id``)."""
+
 
 class MemoryToolError(ValueError):
     """A tool was called with input it cannot take; the message says why, and nothing was written."""
@@ -131,16 +140,13 @@ def check_fact_text(text: Any, name: str = "text") -> str:
     Social Security or bank account number, an API key: :func:`~memori_core.capture.secret_in`) is refused, as
     capture refuses it: a model asked to "remember my PIN" must not put it in every later prompt. So is a text
     carrying prompt markup or an instruction to a model (a ``</memori_context>`` tag, a "SYSTEM:" label, "ignore
-    previous instructions": :func:`~memori_core.capture.prompt_markup_in`), as capture refuses it."""
+    previous instructions": :func:`~memori_core.capture.prompt_markup_in`), as capture refuses it: both checks are
+    :func:`~memori_core.capture.refused_because`, the one check capture refuses by."""
     text = user_subject(check_tool_text(text, name))
-    kind = secret_in(text)
-    if kind:
-        raise MemoryToolError(f"{name} carries {kind}; passwords, card, account and ID numbers and keys are not kept "
-                              "in memory, so nothing was saved: tell the user it was not remembered")
-    markup = prompt_markup_in(text)
-    if markup:
-        raise MemoryToolError(f"{name} carries {markup}; memory keeps statements about the user, not prompt markup "
-                              "or instructions to a model, so nothing was saved: save the statement alone")
+    refusal = refused_because(text)
+    if refusal is not None:
+        advice = "tell the user it was not remembered" if refusal.kind == SECRET else "save the statement alone"
+        raise MemoryToolError(f"{name} carries {refusal.carries}; {refusal.not_kept}, so nothing was saved: {advice}")
     return text
 
 

@@ -21,7 +21,7 @@ from langgraph.store.base import (
     TTLConfig,
 )
 
-from memori_core.capture.secrets import secret_in
+from memori_core.capture.refusal import Refusal, refused_because
 from memori_core.engine import is_version_id
 from memori_core.extraction.core_facts import is_core_fact
 from memori_core.facts import SEARCHABLE_KEY
@@ -90,12 +90,12 @@ Plan = GetPlan | PutPlan | DeletePlan | SearchPlan | ListNamespacesPlan
 """Any checked operation."""
 
 
-def _secret_field(value: Any, path: str) -> tuple[str, str] | None:
-    """The first ``(path, kind)`` of a str in ``value`` (a JSON value) carrying a secret
-    (:func:`~memori_core.capture.secret_in`), or ``None``."""
+def _secret_field(value: Any, path: str) -> tuple[str, Refusal] | None:
+    """The first ``(path, refusal)`` of a str in ``value`` (a JSON value) carrying a secret
+    (:func:`~memori_core.capture.refusal.refused_because` with ``markup=False``), or ``None``."""
     if isinstance(value, str):
-        kind = secret_in(value)
-        return (path, kind) if kind else None
+        refusal = refused_because(value, markup=False)
+        return (path, refusal) if refusal else None
     children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
     for name, child in children:
         found = _secret_field(child, f"{path}[{name!r}]")
@@ -110,9 +110,8 @@ def _refuse_secrets(value: dict[str, Any], key: str) -> None:
     names the field and the kind, never the value."""
     found = _secret_field(value, "value")
     if found:
-        where, kind = found
-        raise ValueError(f"{where} of {key!r} carries {kind}; passwords, card, account and ID numbers and keys are "
-                         "not kept in memory, so nothing was written")
+        where, refusal = found
+        raise ValueError(f"{where} of {key!r} carries {refusal.carries}; {refusal.not_kept}, so nothing was written")
 
 
 def _check_count(value: Any, name: str) -> int:

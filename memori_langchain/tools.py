@@ -25,10 +25,10 @@ from memori_core.adapter_args import check_adapter_args, check_flag
 from memori_core.engine import RecallEngine
 from memori_core.failopen import STRICT_DEFAULT
 from memori_core.memory_tools import (
+    ARGUMENT_DESCRIPTIONS,
     DEFAULT_PAGE,
     DESCRIPTIONS,
     MAX_PAGE,
-    MAX_TOOL_TEXT,
     TOOL_NAMES,
     MemoryToolError,
     MemoryTools,
@@ -66,7 +66,7 @@ class _ToolArgs(BaseModel):
         return {k: v for k, v in data.items() if k not in _INJECTED}
 
 
-_TEXT = f"The fact, as one short statement about the user (at most {MAX_TOOL_TEXT} characters)."
+_TEXT = ARGUMENT_DESCRIPTIONS["text"]
 _CORE = ("true: recall this fact on every turn, whatever the question; false: only when relevant. Leave it out: "
          "allergies, medication and diets are core, other facts are not.")
 
@@ -81,7 +81,7 @@ class RememberArgs(_ToolArgs):
 class RecallArgs(_ToolArgs):
     """Arguments of the ``recall_memory`` tool."""
 
-    query: str = Field(description="What to look for in the user's memory, e.g. the user's question.")
+    query: str = Field(description=ARGUMENT_DESCRIPTIONS["query"])
 
 
 class UpdateArgs(_ToolArgs):
@@ -100,14 +100,14 @@ class ForgetArgs(_ToolArgs):
 class ListArgs(_ToolArgs):
     """Arguments of the ``list_memories`` tool."""
 
-    offset: int = Field(default=0, ge=0, description="How many of the newest facts to skip (0: from the newest).")
-    limit: int = Field(default=DEFAULT_PAGE, ge=1, le=MAX_PAGE, description="How many facts to show.")
+    offset: int = Field(default=0, ge=0, description=ARGUMENT_DESCRIPTIONS["offset"])
+    limit: int = Field(default=DEFAULT_PAGE, ge=1, le=MAX_PAGE, description=ARGUMENT_DESCRIPTIONS["limit"])
 
 
 class RestoreArgs(_ToolArgs):
     """Arguments of the ``restore_memory`` tool."""
 
-    fact_id: str = Field(description="The id of the replaced fact, as remember named it when it replaced it.")
+    fact_id: str = Field(description=ARGUMENT_DESCRIPTIONS["restored_id"])
 
 
 _ARGS: dict[str, type[_ToolArgs]] = {

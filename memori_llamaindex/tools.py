@@ -19,10 +19,10 @@ from memori_core.adapter_args import CheckedAttribute, check_adapter_args, check
 from memori_core.engine import RecallEngine
 from memori_core.failopen import STRICT_DEFAULT
 from memori_core.memory_tools import (
+    ARGUMENT_DESCRIPTIONS,
     DEFAULT_PAGE,
     DESCRIPTIONS,
     MAX_PAGE,
-    MAX_TOOL_TEXT,
     TOOL_NAMES,
     MemoryToolError,
     MemoryTools,
@@ -30,7 +30,7 @@ from memori_core.memory_tools import (
 
 from ._common import logger
 
-_TEXT = f"The fact, as one short statement about the user (at most {MAX_TOOL_TEXT} characters)."
+_TEXT = ARGUMENT_DESCRIPTIONS["text"]
 _ID = "The id of the fact, as recall or remember returned it."
 
 
@@ -41,7 +41,7 @@ class _RememberArgs(BaseModel):
 
 
 class _RecallArgs(BaseModel):
-    query: str = Field(description="What to look for in the user's memory, e.g. the user's question.")
+    query: str = Field(description=ARGUMENT_DESCRIPTIONS["query"])
 
 
 class _UpdateArgs(BaseModel):
@@ -54,12 +54,12 @@ class _ForgetArgs(BaseModel):
 
 
 class _ListArgs(BaseModel):
-    offset: int = Field(default=0, ge=0, description="How many of the newest facts to skip (0: from the newest).")
-    limit: int = Field(default=DEFAULT_PAGE, ge=1, le=MAX_PAGE, description="How many facts to show.")
+    offset: int = Field(default=0, ge=0, description=ARGUMENT_DESCRIPTIONS["offset"])
+    limit: int = Field(default=DEFAULT_PAGE, ge=1, le=MAX_PAGE, description=ARGUMENT_DESCRIPTIONS["limit"])
 
 
 class _RestoreArgs(BaseModel):
-    fact_id: str = Field(description="The id of the replaced fact, as remember named it when it replaced it.")
+    fact_id: str = Field(description=ARGUMENT_DESCRIPTIONS["restored_id"])
 
 
 _SCHEMAS: dict[str, type[BaseModel]] = {

@@ -8,7 +8,8 @@ The package, one job a module: :mod:`.turn` (:func:`capture_facts`: one turn ext
 :mod:`.shown_facts` (the stored facts an extractor is shown besides the best-ranked ones), :mod:`.markup`
 (prompt markup an extracted fact may not carry), :mod:`.secrets` (the passwords, card numbers and keys it may not
 carry either), :mod:`.background` (:class:`BackgroundCapture`),
-:mod:`.outcomes` (what became of the captures, and how an adapter shows it), :mod:`.arguments` (an adapter's
+:mod:`.refusal` (:func:`refused_because`: both checks as one refusal, which the memory tools and the LangGraph
+store's ``put`` refuse by too), :mod:`.outcomes` (what became of the captures, and how an adapter shows it), :mod:`.arguments` (an adapter's
 capture arguments checked) and :mod:`.said_at` (when a framework message says it was said). Every name below is
 importable from ``memori_core.capture``.
 """
@@ -19,6 +20,7 @@ from .arguments import DEFAULT_MAX_PENDING_CAPTURES, check_extractor, check_max_
 from .background import BackgroundCapture
 from .markup import prompt_markup_in
 from .outcomes import CaptureDropped, CaptureStats, FlushResult, WaitsForCaptures
+from .refusal import Refusal, refused_because
 from .said_at import SAID_AT_KEY, said_at_in
 from .secrets import secret_in
 from .shown_facts import EXISTING_FACTS_LIMIT, SLOT_FACTS_LIMIT, SLOT_SCAN_LIMIT, same_slot_facts
@@ -26,7 +28,7 @@ from .turn import capture_facts
 
 __all__ = [
     "DEFAULT_MAX_PENDING_CAPTURES", "EXISTING_FACTS_LIMIT", "SAID_AT_KEY", "SLOT_FACTS_LIMIT", "SLOT_SCAN_LIMIT",
-    "BackgroundCapture", "CaptureDropped", "CaptureStats", "FlushResult", "WaitsForCaptures", "capture_facts",
-    "check_extractor", "check_max_pending", "prompt_markup_in", "said_at_in", "same_slot_facts",
-    "secret_in",
+    "BackgroundCapture", "CaptureDropped", "CaptureStats", "FlushResult", "Refusal", "WaitsForCaptures",
+    "capture_facts", "check_extractor", "check_max_pending", "prompt_markup_in", "refused_because", "said_at_in",
+    "same_slot_facts", "secret_in",
 ]

@@ -15,8 +15,7 @@ from ..extraction.types import ExtractedFact, FactExtractor, MessageLike, as_mes
 from ..lanes import ERASURES
 from ..text import normalize_fact_text
 from ..validate import check_expiry, check_said_at, iso_to_ts, repair_text
-from .markup import prompt_markup_in
-from .secrets import secret_in
+from .refusal import refused_because
 from .shown_facts import EXISTING_FACTS_LIMIT, same_slot_facts
 
 _logger = logging.getLogger("memori_core.capture")  # the name capture has always logged its refused facts under
@@ -207,17 +206,18 @@ def _stated_after(existing: Sequence[Any], said_at: datetime | None) -> set[str]
 
 def _without_refused(facts: list[ExtractedFact], entity_id: str,
                      on_refused: Callable[[int], None] | None) -> list[ExtractedFact]:
-    """``facts`` without those capture refuses to store: prompt markup or an instruction to a model
-    (:func:`.markup.prompt_markup_in`), or a secret (:func:`.secrets.secret_in`); ``on_refused(n)`` is told how
-    many. The log names what a refused fact carries, never its text."""
+    """``facts`` without those capture refuses to store (:func:`.refusal.refused_because`: a secret, prompt
+    markup or an instruction to a model); ``on_refused(n)`` is told how many. The log names what a refused fact
+    carries, never its text."""
     kept = []
     for fact in facts:
         text = fact.text if isinstance(fact.text, str) else ""
-        why = (prompt_markup_in(text) or secret_in(text)) if text else None
-        if why is None:
+        refusal = refused_because(text) if text else None
+        if refusal is None:
             kept.append(fact)
         else:
-            _logger.debug("capture for entity %r: an extracted fact was not stored: it carries %s", entity_id, why)
+            _logger.debug("capture for entity %r: an extracted fact was not stored: it carries %s", entity_id,
+                          refusal.carries)
     if len(kept) < len(facts) and on_refused is not None:
         on_refused(len(facts) - len(kept))
     return kept
