@@ -32,22 +32,24 @@ __all__ = ["as_plain_statements", "is_joke_marker"]
 
 _I = re.IGNORECASE
 _MY_ONE = rf"(?:my|our)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin|best)\s+)?(?:{PERSON})"
+# "my brother", "my sister Ana": one of the user's, with their name when it follows.
+_MY_ONE_NAMED = rf"{_MY_ONE}(?:\s+(?-i:[A-Z])[\w-]+)?"
+# "that's", "it was", "that would be": what points back at a fact just said, before whose it is.
+_THAT_IS = r"(?:that's|that\s+is|that\s+was|that'd\s+be|that\s+would\s+be|it's|it\s+is|it\s+was)"
 
 # "I'm not allergic to shellfish, that's my brother Sam", "I'm not vegan - that was my sister", "I'm not
 # allergic to shellfish, my brother is": a denial, and whose the fact is.
 _DENIED_FOR = re.compile(
     r"^(?:i'm|i\s+am)\s+not\s+(?P<what>[^,\u2014\u2013]+?)\s*(?:,|\s+-|\s*[\u2014\u2013])\s*"
-    rf"(?:(?:that's|that\s+is|that\s+was|that'd\s+be|that\s+would\s+be|it's|it\s+is|it\s+was)\s+"
-    rf"(?P<who>{_MY_ONE}(?:\s+(?-i:[A-Z])[\w-]+)?)(?:'s)?(?:\s+(?:who|that)\b.*)?"
-    rf"|(?P<who2>{_MY_ONE}(?:\s+(?-i:[A-Z])[\w-]+)?)\s+(?:is|was))\s*[.!]*$",
+    rf"(?:{_THAT_IS}\s+(?P<who>{_MY_ONE_NAMED})(?:'s)?(?:\s+(?:who|that)\b.*)?"
+    rf"|(?P<who2>{_MY_ONE_NAMED})\s+(?:is|was))\s*[.!]*$",
     _I,
 )
 # "my sister is", "that was my brother", after "I'm not allergic to peanuts": whose the denied fact is, said on
 # its own (a clause is cut before ", that was ...", not before ", that's ...", which _DENIED_FOR reads whole).
 _ELLIPTICAL_OWNER = re.compile(
-    rf"^(?:(?P<who>{_MY_ONE}(?:\s+(?-i:[A-Z])[\w-]+)?)\s+(?:is|was)"
-    rf"|(?:that's|that\s+is|that\s+was|that'd\s+be|that\s+would\s+be|it's|it\s+is|it\s+was)\s+"
-    rf"(?P<whose>{_MY_ONE}(?:\s+(?-i:[A-Z])[\w-]+)?)(?:'s)?(?:\s+(?:who|that)\b.*)?)\s*[.!]*$",
+    rf"^(?:(?P<who>{_MY_ONE_NAMED})\s+(?:is|was)"
+    rf"|{_THAT_IS}\s+(?P<whose>{_MY_ONE_NAMED})(?:'s)?(?:\s+(?:who|that)\b.*)?)\s*[.!]*$",
     _I,
 )
 _DENIAL = re.compile(r"^(?:i'm|i\s+am)\s+not\s+(?P<what>[^,]+?)\s*[.!]*$", _I)
@@ -122,7 +124,7 @@ _NOT_A_NAME = frozenset(
     again already today yesterday weird idk brb tbh""".split()
 )
 # "my son is 5", "My sister Ana moved": someone of the user's as a clause's subject, whom a "he" / "she" after it is.
-_MY_PERSON_SUBJECT = re.compile(rf"^(?P<who>{_MY_ONE}(?:\s+(?-i:[A-Z])[\w-]+)?)\s+(?-i:[a-z'])", _I)
+_MY_PERSON_SUBJECT = re.compile(rf"^(?P<who>{_MY_ONE_NAMED})\s+(?-i:[a-z'])", _I)
 # What is kept of one of the user's told of by "he" / "she": their job, home, age, relationship (and care facts).
 _THEIR_LIFE = frozenset({"job", "residence", "age", "relationship"})
 # "he's a nurse", "she has coeliac", "hes coeliac": what is told of the one just named.
