@@ -73,11 +73,9 @@ def test_a_general_question_gets_core_facts_only_when_its_words_touch_a_concern(
     assert contents(engine.recall("How much protein is in 100g of peanut butter?", "u")) == [ALLERGY]
 
 
-def test_an_impersonal_question_or_a_turn_asking_nothing_gets_only_the_core_facts_it_touches(
-    engine: RecallEngine,
-) -> None:
+def test_a_turn_telling_rather_than_asking_gets_only_the_core_facts_it_touches(engine: RecallEngine) -> None:
     seed(engine, "u")
-    assert engine.recall("zebra xylophone quartz", "u") == []  # no asker, no concern
+    assert sorted(contents(engine.recall("zebra xylophone quartz", "u"))) == sorted([ALLERGY, MEDICATION])  # a search
     assert engine.recall("Big news, I got the job at the zebra sanctuary!", "u") == []  # asks nothing
     assert contents(engine.recall("Off to the pub for a few pints with the zebra keepers.", "u")) == [MEDICATION]
     assert sorted(contents(engine.recall(OFF_TOPIC, "u"))) == sorted([ALLERGY, MEDICATION])  # the asker's own

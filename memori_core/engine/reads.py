@@ -348,12 +348,9 @@ class ReadPath(Answers, GateSignals, Judging):
             # a medicine, a trip...): "What's in a Caesar salad?" keeps the egg allergy, not coeliac disease; "What's
             # the capital of Canada?" shows none.
             return done(replace(scores, general=True), _core_for_concerns(own_core, question_concerns(query)))
-        if not gated or cfg.gate != "relevance":
+        if not gated or cfg.gate != "relevance" or not (scores.in_conversation or asker
+                                                         or asks_about_named(query, facts.texts)):
             return done(scores)
-        if not (scores.in_conversation or asker or asks_about_named(query, facts.texts)):
-            # An impersonal question ("How much protein is in tofu?") is treated as one about the world for the core
-            # facts: only those whose concerns its words touch.
-            return done(scores, _core_for_concerns(own_core, question_concerns(query)))
         # A personal question, or a turn that leans on its conversation: the third-person lift, the care signal
         # and the implications, read among the rows the gate reads.
         return done(self._personal(query, scores, gathered, turn, limit, own, conv))

@@ -299,10 +299,12 @@ _EXERTION = ("exercise", "yoga", "hot yoga", "pilates", "workout", "work out", "
 
 QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "peanut": ("peanut", "satay", "pad thai", "kung pao", "gado gado", "trail mix", "snickers", "reese*",
-                   "pb&j", "groundnut", "nut", "nutty", "thai", "praline", "granola"),
+                   "pb&j", "groundnut", "nut", "nutty", "thai", "praline", "granola", "protein bar", "energy bar",
+                   "cereal bar", "snack bar", "flapjack", "muesli"),
     "tree nut": ("nut", "nutty", "almond", "walnut", "cashew", "pecan", "pistachio", "hazelnut", "nutella",
                      "pesto", "marzipan", "praline", "baklava", "nougat", "macaron", "frangipane", "granola",
-                     "trail mix", "brazil nut", "macadamia"),
+                     "trail mix", "brazil nut", "macadamia", "protein bar", "energy bar", "cereal bar", "snack bar",
+                     "muesli"),
     "shellfish": ("shellfish", "shrimp", "prawn", "crab", "lobster", "scallop", "mussel", "oyster", "clam",
                       "paella", "seafood", "scampi", "crayfish", "crawfish", "gumbo", "bouillabaisse", "calamari",
                       "squid", "octopus", "sushi", "tempura", "jambalaya", "ceviche", "fish market"),

@@ -5,10 +5,10 @@ A fact is core when its own user metadata holds ``"core": True`` (``add(..., cor
 and the gate have chosen what recall returns, up to ``RecallConfig.core_limit`` core facts that
 were not chosen are appended, most relevant first: whatever the question about the user, they reach the
 prompt. The engine appends none to a courtesy turn, nor to a question about someone else ("What does my husband
-like for breakfast?": :func:`~memori_core.ranking.implications.asked_about`); to a question about the world, an
-impersonal one, or a turn that asks nothing ("Big news, I got the job!") only those whose concerns its words touch
-(:func:`core_touched`: "What's in a Caesar salad?" keeps the egg allergy, "How much protein is in tofu?" no coeliac
-disease, "What's the capital of Peru?" nothing).
+like for breakfast?": :func:`~memori_core.ranking.implications.asked_about`); to a question about the world or a
+turn that tells rather than asks ("Big news, I got the job!") only those whose concerns its words touch
+(:func:`core_touched`: "What's in a Caesar salad?" keeps the egg allergy, "How many grams of sugar are in a can
+of cola?" metformin and not the peanut allergy, "What's the capital of Peru?" nothing).
 
 Pure functions over numpy arrays: the engine gathers the core rows that may be recalled (live, not
 expired, matching ``where``) with their cosines to the query and their recency.
