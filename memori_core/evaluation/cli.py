@@ -19,7 +19,14 @@ from typing import Any
 from ..argspec import Argument, Command, Subparsers, arg, flag
 from ..config import RecallConfig
 from .app_memory import evaluate_app_memory, load_app_memory
-from .capture import DEFAULT_SAID_AT, evaluate_capture, load_capture, rules_extractor, scripted_llm_extractor
+from .capture import (
+    DEFAULT_SAID_AT,
+    evaluate_capture,
+    load_capture,
+    path_table,
+    rules_extractor,
+    scripted_llm_extractor,
+)
 from .capture_locomo import COSINE_CUTOFF, DEFAULT_CONVERSATIONS, evaluate_capture_locomo
 from .data import Memory, count
 from .embedding import load_embedder
@@ -177,6 +184,8 @@ def cmd_eval_capture(args: argparse.Namespace) -> int:
         data, _CAPTURE_EXTRACTORS[args.extractor], embedder=_embedder(args), progress=_progress(args),
         said_at=said_at)}
     print(capture_table(result))
+    if args.by_path:
+        print("\nby rule path (durable valid facts at the end)\n\n" + path_table(result))
     if args.json:
         _write_json(args.json, result, ensure_ascii=False, lead="\n")
     return 0
@@ -275,6 +284,7 @@ _TASKS: tuple[Command, ...] = (
             arg("--extractor", choices=sorted(_CAPTURE_EXTRACTORS), default="rules",
                 help="'rules' (the default RuleBasedFactExtractor) or 'scripted-llm' (the LLM extractor's "
                 "prompt and parser over a model answering each turn's script)"),
+            flag("--by-path", help="also print the stored facts' precision by the rule path that found them"),
             arg("--said-at", default=None, metavar="ISO",
                 help="when the first user turn of each conversation was said, an ISO 8601 time with its zone "
                 f"(default {DEFAULT_SAID_AT.isoformat()}, a Monday; the n-th turn is n seconds later): the rules "
