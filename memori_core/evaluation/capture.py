@@ -65,7 +65,7 @@ from ..capture import capture_facts
 from ..embedders import default_embedder
 from ..engine import RecallEngine
 from ..extraction.prompted import PromptedFactExtractor
-from ..extraction.provenance import FACT_PATHS, FACT_TOPICS, fact_topic
+from ..extraction.provenance import FACT_PATHS, FACT_TOPICS, CapturePolicy, check_policy, fact_topic
 from ..extraction.rule_based import RuleBasedFactExtractor
 from ..extraction.types import ExtractedFact, FactExtractor, KnownFact, Message, MessageLike
 from ..store.chroma import ChromaStore
@@ -90,6 +90,7 @@ __all__ = [
     "facts_match",
     "load_capture",
     "path_table",
+    "rules_extractor_with",
     "score_conversation",
     "scripted_reply",
 ]
@@ -402,6 +403,13 @@ ExtractorFactory = Callable[[CaptureConversation], FactExtractor]
 def rules_extractor(conversation: CaptureConversation) -> FactExtractor:
     """The default :class:`RuleBasedFactExtractor` (the same for every conversation)."""
     return RuleBasedFactExtractor()
+
+
+def rules_extractor_with(policy: CapturePolicy) -> ExtractorFactory:
+    """Makes a :class:`RuleBasedFactExtractor` storing by ``policy`` (``"broad"`` or ``"strict"``; ``ValueError``
+    naming ``policy`` otherwise) for every conversation."""
+    chosen = check_policy(policy)
+    return lambda conversation: RuleBasedFactExtractor(policy=chosen)
 
 
 class _PathsSeen:

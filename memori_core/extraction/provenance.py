@@ -1,20 +1,36 @@
-"""Which rule path of :class:`~memori_core.extraction.RuleBasedFactExtractor` produced a fact, and what part of
-the user's life it speaks of.
+"""Which rule path of :class:`~memori_core.extraction.RuleBasedFactExtractor` produced a fact, what part of the
+user's life it speaks of, and the storing policy that reads both.
 
 Every fact the rules keep carries its :data:`FactPath` (:attr:`~memori_core.extraction.ExtractedFact.path`), so
-capture can be measured path by path (``memori eval capture --by-path``). Pure: no model, no I/O.
+capture can be measured path by path (``memori eval capture --by-path``). The ``"strict"`` :data:`CapturePolicy`
+keeps only the paths whose facts held up on chats the rules were not written for; ``"broad"`` (the default) keeps
+every fact the rules find. Pure: no model, no I/O.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from ..ranking.care import is_care_fact
 from ..slots import PERSON
 from .slots import slots_of
+from .types import ExtractedFact
 
-__all__ = ["FACT_PATHS", "FACT_TOPICS", "FactPath", "FactTopic", "fact_topic"]
+__all__ = [
+    "CAPTURE_POLICIES",
+    "DEFAULT_CAPTURE_POLICY",
+    "FACT_PATHS",
+    "FACT_TOPICS",
+    "GENERIC_PATHS",
+    "STRICT_TOPICS",
+    "CapturePolicy",
+    "FactPath",
+    "FactTopic",
+    "check_policy",
+    "fact_topic",
+    "policy_keeps",
+]
 
 FactPath = Literal[
     "rewrite", "as_said", "name", "plan", "retold", "bare_plan", "job_change", "life_event", "label", "restated",
@@ -49,6 +65,24 @@ FactTopic = Literal["name", "care", "slot", "person", "someone", "other"]
 FACT_TOPICS: tuple[FactTopic, ...] = get_args(FactTopic)
 """Every :data:`FactTopic`."""
 
+CapturePolicy = Literal["broad", "strict"]
+"""Which of the facts the rules find are stored (:func:`policy_keeps`): ``"broad"`` all of them; ``"strict"``
+those of a recognised path (a name, a plan, a life event, a change read against a stored fact...), and of the
+generic rewrite of a first-person sentence (``"rewrite"``, ``"as_said"``) only a fact that lands in a
+recognised slot (:data:`STRICT_TOPICS`) or ends a stored fact it replaces."""
+CAPTURE_POLICIES: tuple[CapturePolicy, ...] = get_args(CapturePolicy)
+"""Every :data:`CapturePolicy`."""
+DEFAULT_CAPTURE_POLICY: CapturePolicy = "broad"
+"""The policy :class:`~memori_core.extraction.RuleBasedFactExtractor` stores by unless told otherwise."""
+
+GENERIC_PATHS: frozenset[FactPath] = frozenset({"rewrite", "as_said"})
+"""The paths that keep any first-person sentence the rules can say of the user: ``"strict"`` keeps their facts
+only in a :data:`STRICT_TOPICS` topic. On the capture sets written blind (``evals/capture/dev6.json``) they stored
+the facts that were wrong: a passing state ("User is sleeping like a baby."), someone else's doings ("User's
+sister Dana's over in Regina."), an aside kept with the fact."""
+STRICT_TOPICS: frozenset[FactTopic] = frozenset({"name", "care", "slot", "person"})
+"""The topics a fact of a :data:`GENERIC_PATHS` path must speak of for ``"strict"`` to keep it."""
+
 _ROLE = rf"(?:(?:older|younger|little|big|best|late|twin|eldest|youngest)\s+)?{PERSON}"
 # "User's sister is Eva.", "User's husband is called Rui.": who someone in the user's life is.
 _WHO_IS = re.compile(rf"^User's\s+{_ROLE}\s+(?:is|'s)\s+(?:called\s+|named\s+)?[A-Z][\w'-]*\.?$")
@@ -79,3 +113,30 @@ def fact_topic(text: str) -> FactTopic:
     if _SOMEONE.match(text):
         return "someone"
     return "other"
+
+
+def check_policy(value: Any, name: str = "policy") -> CapturePolicy:
+    """``value`` checked as a :data:`CapturePolicy` (``ValueError`` naming ``name`` otherwise)."""
+    if isinstance(value, str) and value in CAPTURE_POLICIES:
+        return value  # type: ignore[return-value]
+    raise ValueError(f"{name} must be one of {', '.join(repr(p) for p in CAPTURE_POLICIES)}, got {value!r}")
+
+
+def policy_keeps(policy: CapturePolicy, fact: ExtractedFact) -> bool:
+    """Whether ``policy`` stores ``fact``, one the rules kept: ``"broad"`` stores every fact; ``"strict"`` a fact
+    of a recognised path (any but :data:`GENERIC_PATHS`), and of a generic one a fact in a :data:`STRICT_TOPICS`
+    topic (:func:`fact_topic`) or a rewrite that ends stored facts it replaces (``supersedes``: the rules read it
+    as a change of what they held). A fact no path is given for (``path`` ``None``) is stored by ``"broad"``
+    only.
+
+    >>> strict = [ExtractedFact("User lives in Porto.", path="rewrite"), ExtractedFact("User is a bus person.", path="rewrite")]
+    >>> [f.text for f in strict if policy_keeps("strict", f)]
+    ['User lives in Porto.']
+    """
+    if policy == "broad":
+        return True
+    if fact.path is None:
+        return False
+    if fact.path not in GENERIC_PATHS:
+        return True
+    return fact_topic(fact.text) in STRICT_TOPICS or (fact.path == "rewrite" and bool(fact.supersedes))

@@ -20,7 +20,7 @@ from .labels import as_labelled
 from .named import as_the_users, named_someone, resolve_same, who_plans_name
 from .pasted import split_pasted
 from .played import split_played
-from .provenance import FactPath
+from .provenance import DEFAULT_CAPTURE_POLICY, CapturePolicy, FactPath, check_policy, policy_keeps
 from .restated import as_denial, as_own_treatment, meant, respelt
 from .rules import judge_sentence, statement_before_question
 from ..slots import holder
@@ -324,17 +324,22 @@ class RuleBasedFactExtractor:
         max_chars: int = DEFAULT_MAX_FACT_CHARS,
         core_rule: CoreRule | None = is_core_fact,
         time_zone: tzinfo | str | None = None,
+        policy: CapturePolicy = DEFAULT_CAPTURE_POLICY,
     ) -> None:
         """``max_chars``: a longer sentence is not a fact (a paste, a story) and is dropped. ``core_rule``:
         which kept facts are core (``None``: none). ``time_zone``: the users' zone (a ``tzinfo`` or an IANA name
         such as ``"Europe/Lisbon"``), in which a plan's "tomorrow" or "on Monday" is read and its day ends;
         ``None`` (default): not known, read in UTC (in the offset of a message's ``created_at`` when it has
-        one), and a plan expires when its day has ended everywhere."""
+        one), and a plan expires when its day has ended everywhere. ``policy``: which of the facts the rules find
+        are returned (:data:`~memori_core.extraction.provenance.CapturePolicy`): ``"broad"`` (default) all of
+        them, ``"strict"`` only those of the paths that held up on chats the rules were not written for
+        (:func:`~memori_core.extraction.provenance.policy_keeps`)."""
         if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 1:
             raise ValueError(f"max_chars must be a positive int, got {max_chars!r}")
         self.max_chars = max_chars
         self.core_rule = check_core_rule(core_rule)
         self.time_zone = _check_time_zone(time_zone)
+        self.policy: CapturePolicy = check_policy(policy)
 
     def extract(self, messages: Sequence[MessageLike], existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
         """The kept facts of the user messages in ``messages``, in order, without repeats. A plan's day is read
@@ -384,7 +389,8 @@ class RuleBasedFactExtractor:
                 # "I'm pregnant! I'm 12 weeks now": the week count says both, one core fact for the one state
                 said = [(fact, how) for fact, how in said if not plain_pregnancy(fact.text)]
             facts += [fact for fact, verdict in said if not told_with_what_holds_now(fact, verdict, said)
-                      and not story_of_a_change(fact, verdict, said)]
+                      and not story_of_a_change(fact, verdict, said)
+                      and policy_keeps(self.policy, fact)]
         return facts
 
     def _said_at(self, when: datetime | None) -> datetime | None:
@@ -401,7 +407,7 @@ class RuleBasedFactExtractor:
         ``known``: the user's stored facts. A change told of someone or something they name ("Max passed
         away", after "User has a dog called Max.") is read as the user's ("My dog Max passed away").
         ``now``: when the message was said (default: now, in ``time_zone``); a plan's day is resolved against it.
-        :meth:`explain_paths` says which path each fact came by.
+        The rules' decision, whatever the ``policy``: :meth:`explain_paths` says which path each fact came by.
         """
         return [verdict for verdict, _ in self.explain_paths(text, known=known, now=now)]
 
@@ -410,7 +416,8 @@ class RuleBasedFactExtractor:
     ) -> list[tuple[SentenceVerdict, FactPath | None]]:
         """:meth:`explain`, each verdict with the rule path its fact came by
         (:data:`~memori_core.extraction.provenance.FactPath`; ``None`` for a verdict that keeps no fact): the
-        ``path`` :meth:`extract` gives the fact.
+        ``path`` :meth:`extract` gives the fact, which ``policy`` reads
+        (:func:`~memori_core.extraction.provenance.policy_keeps`).
 
         >>> [(v.fact, path) for v, path in RuleBasedFactExtractor().explain_paths("I live in Porto. Hi!")]
         [('User lives in Porto.', 'rewrite'), (None, None)]
