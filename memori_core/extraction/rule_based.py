@@ -308,6 +308,11 @@ class RuleBasedFactExtractor:
     The rules are English only: other languages give no fact (never a
     half-understood one).
 
+    Every kept fact says the rule path that found it (``path``: :data:`~memori_core.extraction.provenance.FactPath`).
+    ``policy="strict"`` stores the generic rewrite of a first-person sentence only in a recognised part of the
+    user's life (their name, a care fact, a slot, who someone of theirs is) or when it ends a stored fact
+    (:func:`~memori_core.extraction.provenance.policy_keeps`); ``"broad"``, the default, stores every kept fact.
+
     A kept fact is ``core`` when ``core_rule(fact_text)`` says so (default
     :func:`is_core_fact`: allergies, intolerances, medication, dietary
     restrictions); capture then stores it with ``core=True`` and recall
