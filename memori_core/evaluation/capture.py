@@ -65,10 +65,11 @@ from ..capture import capture_facts
 from ..embedders import default_embedder
 from ..engine import RecallEngine
 from ..extraction.prompted import PromptedFactExtractor
+from ..extraction.provenance import FACT_PATHS, FACT_TOPICS, CapturePolicy, check_policy, fact_topic
 from ..extraction.rule_based import RuleBasedFactExtractor
-from ..extraction.types import FactExtractor, Message
+from ..extraction.types import ExtractedFact, FactExtractor, KnownFact, Message, MessageLike
 from ..store.chroma import ChromaStore
-from ..text import get_stemmer
+from ..text import get_stemmer, normalize_fact_text
 from .data import expect_list, expect_object, expect_text, read_named_file, unique_ids
 from .embedding import CachingEmbedder
 from .runner import Progress
@@ -88,6 +89,8 @@ __all__ = [
     "evaluate_capture",
     "facts_match",
     "load_capture",
+    "path_table",
+    "rules_extractor_with",
     "score_conversation",
     "scripted_reply",
 ]
@@ -402,6 +405,30 @@ def rules_extractor(conversation: CaptureConversation) -> FactExtractor:
     return RuleBasedFactExtractor()
 
 
+def rules_extractor_with(policy: CapturePolicy) -> ExtractorFactory:
+    """Makes a :class:`RuleBasedFactExtractor` storing by ``policy`` (``"broad"`` or ``"strict"``; ``ValueError``
+    naming ``policy`` otherwise) for every conversation."""
+    chosen = check_policy(policy)
+    return lambda conversation: RuleBasedFactExtractor(policy=chosen)
+
+
+class _PathsSeen:
+    """``extractor`` as it is, remembering the path of each fact it returns (by its text's key), when it says."""
+
+    def __init__(self, extractor: FactExtractor, paths: dict[str, str]) -> None:
+        self._extractor = extractor
+        self._paths = paths
+        self.uses_existing_facts = extractor.uses_existing_facts
+
+    def extract(self, messages: Sequence[MessageLike], existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
+        facts = self._extractor.extract(messages, existing)
+        for fact in facts:
+            path = getattr(fact, "path", None)
+            if isinstance(path, str) and isinstance(fact.text, str):
+                self._paths[normalize_fact_text(" ".join(fact.text.split()))] = path
+        return facts
+
+
 def scripted_llm_extractor(conversation: CaptureConversation) -> FactExtractor:
     """A :class:`ScriptedFactExtractor` answering ``conversation``'s scripts."""
     return ScriptedFactExtractor(conversation.scripts())
@@ -445,9 +472,11 @@ def evaluate_capture(
     overall = dict.fromkeys(keys, 0)
     per_category = {k: dict.fromkeys(keys, 0) for k in CATEGORIES}
     details: list[dict[str, Any]] = []
+    by_path: dict[tuple[str, str], dict[str, int]] = {}
     for n, conversation in enumerate(conversations):
         entity = f"capture-{n}-{conversation.id}"
-        chosen = extractor(conversation)
+        seen: dict[str, str] = {}
+        chosen = _PathsSeen(extractor(conversation), seen)
         for i, turn in enumerate(conversation.user_turns()):
             when = said_at + timedelta(seconds=i) if said_at is not None else None
             capture_facts(engine, entity, turn, chosen, created_at=when)
@@ -460,8 +489,14 @@ def evaluate_capture(
             tally["expiring"] += len(expiring)
             for k in ("stored", "correct", "gold", "found", "stale", "stale_valid", "stale_held"):
                 tally[k] += score[k]
+        wrong = set(score["wrong"])
+        paths = {text: seen.get(normalize_fact_text(text), "?") for text in durable}
+        for text in durable:
+            tally = by_path.setdefault((paths[text], fact_topic(text)), {"stored": 0, "correct": 0})
+            tally["stored"] += 1
+            tally["correct"] += text not in wrong
         details.append({"id": conversation.id, "category": conversation.category, "valid": durable,
-                        "expiring": expiring, **score})
+                        "expiring": expiring, "paths": paths, **score})
         if progress is not None:
             progress(n + 1, len(conversations), "conversations")
     return {
@@ -470,5 +505,35 @@ def evaluate_capture(
         "match": {"method": "content tokens", "match_cutoff": MATCH_CUTOFF, "cover_cutoff": COVER_CUTOFF},
         "overall": _rates(overall),
         "categories": {k: _rates(v) for k, v in per_category.items() if v["conversations"]},
+        "paths": [{"path": path, "topic": topic, **t,
+                   "precision": t["correct"] / t["stored"] if t["stored"] else None}
+                  for (path, topic), t in sorted(by_path.items(), key=lambda kv: _path_order(*kv[0]))],
         "conversations": details,
     }
+
+
+def _path_order(path: str, topic: str) -> tuple[int, int]:
+    order = {p: i for i, p in enumerate(FACT_PATHS)}
+    return order.get(path, len(order)), FACT_TOPICS.index(topic) if topic in FACT_TOPICS else len(FACT_TOPICS)
+
+
+def path_table(result: dict[str, Any]) -> str:
+    """The durable valid facts of an :func:`evaluate_capture` result by the rule path that stored them
+    (:attr:`~memori_core.extraction.ExtractedFact.path`; ``?``: the extractor did not say) and the topic they
+    speak of (:func:`~memori_core.extraction.provenance.fact_topic`): stored, correct (as the benchmark judges
+    them: matching a gold fact and keeping no stale one) and precision, with a total per path."""
+    rows = ["| path | topic | stored | correct | precision |", "|---|---|---|---|---|"]
+
+    def line(path: str, topic: str, stored: int, correct: int) -> str:
+        share = f"{correct / stored:.3f}" if stored else "n/a"
+        return f"| {path} | {topic} | {stored} | {correct} | {share} |"
+
+    totals: dict[str, list[int]] = {}
+    for row in result.get("paths", []):
+        rows.append(line(row["path"], row["topic"], row["stored"], row["correct"]))
+        total = totals.setdefault(row["path"], [0, 0])
+        total[0] += row["stored"]
+        total[1] += row["correct"]
+    for path, (stored, correct) in totals.items():
+        rows.append(line(path, "all", stored, correct))
+    return "\n".join(rows)

@@ -18,8 +18,16 @@ from typing import Any
 
 from ..argspec import Argument, Command, Subparsers, arg, flag
 from ..config import RecallConfig
+from ..extraction.provenance import CAPTURE_POLICIES, DEFAULT_CAPTURE_POLICY
 from .app_memory import evaluate_app_memory, load_app_memory
-from .capture import DEFAULT_SAID_AT, evaluate_capture, load_capture, rules_extractor, scripted_llm_extractor
+from .capture import (
+    DEFAULT_SAID_AT,
+    evaluate_capture,
+    load_capture,
+    path_table,
+    rules_extractor_with,
+    scripted_llm_extractor,
+)
 from .capture_locomo import COSINE_CUTOFF, DEFAULT_CONVERSATIONS, evaluate_capture_locomo
 from .data import Memory, count
 from .embedding import load_embedder
@@ -147,7 +155,7 @@ def cmd_eval_app(args: argparse.Namespace) -> int:
     return 0
 
 
-_CAPTURE_EXTRACTORS = {"rules": rules_extractor, "scripted-llm": scripted_llm_extractor}
+_CAPTURE_EXTRACTORS = ("rules", "scripted-llm")
 """``memori eval capture --extractor``: the default rules, or the LLM extractor's pipeline over a scripted model."""
 
 
@@ -169,14 +177,21 @@ def _said_at(value: str | None) -> datetime:
 def cmd_eval_capture(args: argparse.Namespace) -> int:
     """``memori eval capture FILE``: which facts capture leaves valid at the end of scripted conversations."""
     said_at = _said_at(args.said_at)
+    if args.extractor != "rules" and args.policy != DEFAULT_CAPTURE_POLICY:
+        raise ValueError("--policy applies to --extractor rules only")
     data = load_capture(args.file)
     n = data.count()
+    policy = args.policy if args.extractor == "rules" else None
     print(f"capture: {n['conversations']} conversations, {n['user_turns']} user turns, {n['gold']} gold facts, "
-          f"{n['stale']} stale facts; extractor {args.extractor}; said at {said_at.isoformat()}", file=sys.stderr)
-    result = {"task": "capture", "extractor": args.extractor, "said_at": said_at.isoformat(), **evaluate_capture(
-        data, _CAPTURE_EXTRACTORS[args.extractor], embedder=_embedder(args), progress=_progress(args),
-        said_at=said_at)}
+          f"{n['stale']} stale facts; extractor {args.extractor}" + (f", policy {policy}" if policy else "")
+          + f"; said at {said_at.isoformat()}", file=sys.stderr)
+    factory = rules_extractor_with(args.policy) if args.extractor == "rules" else scripted_llm_extractor
+    result = {"task": "capture", "extractor": args.extractor, "policy": policy, "said_at": said_at.isoformat(),
+              **evaluate_capture(data, factory, embedder=_embedder(args), progress=_progress(args),
+                                 said_at=said_at)}
     print(capture_table(result))
+    if args.by_path:
+        print("\nby rule path (durable valid facts at the end)\n\n" + path_table(result))
     if args.json:
         _write_json(args.json, result, ensure_ascii=False, lead="\n")
     return 0
@@ -275,6 +290,11 @@ _TASKS: tuple[Command, ...] = (
             arg("--extractor", choices=sorted(_CAPTURE_EXTRACTORS), default="rules",
                 help="'rules' (the default RuleBasedFactExtractor) or 'scripted-llm' (the LLM extractor's "
                 "prompt and parser over a model answering each turn's script)"),
+            arg("--policy", choices=CAPTURE_POLICIES, default=DEFAULT_CAPTURE_POLICY,
+                help=f"the rules' storing policy, RuleBasedFactExtractor(policy=...) (default "
+                f"{DEFAULT_CAPTURE_POLICY}): 'broad' stores every fact the rules find, 'strict' only those of the "
+                "rule paths that held up on chats the rules were not written for"),
+            flag("--by-path", help="also print the stored facts' precision by the rule path that found them"),
             arg("--said-at", default=None, metavar="ISO",
                 help="when the first user turn of each conversation was said, an ISO 8601 time with its zone "
                 f"(default {DEFAULT_SAID_AT.isoformat()}, a Monday; the n-th turn is n seconds later): the rules "

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..text import normalize_fact_text
 from .bare_plans import as_job_begun, as_plain_plans
-from .clauses import own_clauses, plain_clauses
+from .clauses import own_clauses, plain_clauses, split_clauses
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .empty_facts import moves_to_no_place, object_is_a_pointer
 from .events import as_life_events
@@ -20,6 +20,7 @@ from .labels import as_labelled
 from .named import as_the_users, named_someone, resolve_same, who_plans_name
 from .pasted import split_pasted
 from .played import split_played
+from .provenance import DEFAULT_CAPTURE_POLICY, CapturePolicy, FactPath, check_policy, policy_keeps
 from .restated import as_denial, as_own_treatment, meant, respelt
 from .rules import judge_sentence, statement_before_question
 from ..slots import holder
@@ -46,6 +47,9 @@ from .verdicts import (
     DROP_QUOTED,
     DROP_STORY,
     DROP_UNRESOLVED,
+    KEPT_AS_SAID,
+    KEPT_EXPIRING,
+    KEPT_INTRODUCTION,
     KEPT_REWRITTEN,
     SentenceVerdict,
 )
@@ -74,6 +78,19 @@ def plain_reading(text: str) -> str:
     'I stopped taking metformin'
     """
     return ". ".join(as_labelled(as_life_events(own_clauses(text), ())))
+
+
+_REASON_PATHS: dict[str, FactPath] = {
+    KEPT_REWRITTEN: "rewrite", KEPT_AS_SAID: "as_said", KEPT_INTRODUCTION: "name", KEPT_EXPIRING: "plan",
+}
+
+
+def _path_of(verdict: SentenceVerdict, step: FactPath | None) -> FactPath | None:
+    """The path of ``verdict``'s fact: the step that rewrote its clause (``step``), else the judge's reason
+    (``None`` when no fact is kept)."""
+    if verdict.fact is None:
+        return None
+    return step if step is not None else _REASON_PATHS.get(verdict.reason, "rewrite")
 
 
 class RuleBasedFactExtractor:
@@ -291,6 +308,11 @@ class RuleBasedFactExtractor:
     The rules are English only: other languages give no fact (never a
     half-understood one).
 
+    Every kept fact says the rule path that found it (``path``: :data:`~memori_core.extraction.provenance.FactPath`).
+    ``policy="strict"`` stores the generic rewrite of a first-person sentence only in a recognised part of the
+    user's life (their name, a care fact, a slot, who someone of theirs is) or when it ends a stored fact
+    (:func:`~memori_core.extraction.provenance.policy_keeps`); ``"broad"``, the default, stores every kept fact.
+
     A kept fact is ``core`` when ``core_rule(fact_text)`` says so (default
     :func:`is_core_fact`: allergies, intolerances, medication, dietary
     restrictions); capture then stores it with ``core=True`` and recall
@@ -307,17 +329,22 @@ class RuleBasedFactExtractor:
         max_chars: int = DEFAULT_MAX_FACT_CHARS,
         core_rule: CoreRule | None = is_core_fact,
         time_zone: tzinfo | str | None = None,
+        policy: CapturePolicy = DEFAULT_CAPTURE_POLICY,
     ) -> None:
         """``max_chars``: a longer sentence is not a fact (a paste, a story) and is dropped. ``core_rule``:
         which kept facts are core (``None``: none). ``time_zone``: the users' zone (a ``tzinfo`` or an IANA name
         such as ``"Europe/Lisbon"``), in which a plan's "tomorrow" or "on Monday" is read and its day ends;
         ``None`` (default): not known, read in UTC (in the offset of a message's ``created_at`` when it has
-        one), and a plan expires when its day has ended everywhere."""
+        one), and a plan expires when its day has ended everywhere. ``policy``: which of the facts the rules find
+        are returned (:data:`~memori_core.extraction.provenance.CapturePolicy`): ``"broad"`` (default) all of
+        them, ``"strict"`` only those of the paths that held up on chats the rules were not written for
+        (:func:`~memori_core.extraction.provenance.policy_keeps`)."""
         if isinstance(max_chars, bool) or not isinstance(max_chars, int) or max_chars < 1:
             raise ValueError(f"max_chars must be a positive int, got {max_chars!r}")
         self.max_chars = max_chars
         self.core_rule = check_core_rule(core_rule)
         self.time_zone = _check_time_zone(time_zone)
+        self.policy: CapturePolicy = check_policy(policy)
 
     def extract(self, messages: Sequence[MessageLike], existing: Sequence[KnownFact] = ()) -> list[ExtractedFact]:
         """The kept facts of the user messages in ``messages``, in order, without repeats. A plan's day is read
@@ -332,7 +359,7 @@ class RuleBasedFactExtractor:
                 continue
             now = self._said_at(message.created_at) or default_now
             said: list[tuple[ExtractedFact, SentenceVerdict]] = []
-            for verdict in self.explain(message.text, known=[text for _, text, _ in known], now=now):
+            for verdict, path in self.explain_paths(message.text, known=[text for _, text, _ in known], now=now):
                 if verdict.fact is None:
                     continue
                 key = normalize_fact_text(verdict.fact)
@@ -360,13 +387,15 @@ class RuleBasedFactExtractor:
                 replaced = tuple(fid for fid, _ in ended)
                 text = with_offered_role(with_partner(with_employer(verdict.fact, ended_texts), ended_texts),
                                          ended_texts)
-                said.append((ExtractedFact(text, supersedes=replaced, core=core, expires_at=expires), verdict))
+                said.append((ExtractedFact(text, supersedes=replaced, core=core, expires_at=expires, path=path),
+                             verdict))
             said = handed_over(said)  # "Sold the Ninja. Got a used Skoda instead": the Skoda fact ends the Ninja one
             if any(WEEKS_PREGNANT.match(fact.text) for fact, _ in said):
                 # "I'm pregnant! I'm 12 weeks now": the week count says both, one core fact for the one state
                 said = [(fact, how) for fact, how in said if not plain_pregnancy(fact.text)]
             facts += [fact for fact, verdict in said if not told_with_what_holds_now(fact, verdict, said)
-                      and not story_of_a_change(fact, verdict, said)]
+                      and not story_of_a_change(fact, verdict, said)
+                      and policy_keeps(self.policy, fact)]
         return facts
 
     def _said_at(self, when: datetime | None) -> datetime | None:
@@ -383,6 +412,20 @@ class RuleBasedFactExtractor:
         ``known``: the user's stored facts. A change told of someone or something they name ("Max passed
         away", after "User has a dog called Max.") is read as the user's ("My dog Max passed away").
         ``now``: when the message was said (default: now, in ``time_zone``); a plan's day is resolved against it.
+        The rules' decision, whatever the ``policy``: :meth:`explain_paths` says which path each fact came by.
+        """
+        return [verdict for verdict, _ in self.explain_paths(text, known=known, now=now)]
+
+    def explain_paths(
+        self, text: str, *, known: Sequence[str] = (), now: datetime | None = None
+    ) -> list[tuple[SentenceVerdict, FactPath | None]]:
+        """:meth:`explain`, each verdict with the rule path its fact came by
+        (:data:`~memori_core.extraction.provenance.FactPath`; ``None`` for a verdict that keeps no fact): the
+        ``path`` :meth:`extract` gives the fact, which ``policy`` reads
+        (:func:`~memori_core.extraction.provenance.policy_keeps`).
+
+        >>> [(v.fact, path) for v, path in RuleBasedFactExtractor().explain_paths("I live in Porto. Hi!")]
+        [('User lives in Porto.', 'rewrite'), (None, None)]
         """
         when = self._now(now)
         if when.tzinfo is None:
@@ -394,20 +437,30 @@ class RuleBasedFactExtractor:
         # the plain statements the rules read (.retold); a change of employer in the user's words too (.job_change),
         # a life event told in other words ("day 40 without a cigarette": .events), a profile typed as labels
         # ("Name: Priyanka. Job: ER doctor": .labels)
-        clauses = as_labelled(as_life_events(as_job_changes(
-            as_job_begun(as_plain_plans(plain_clauses(own)), known), known), known))
+        stages: list[tuple[FactPath | None, list[str]]] = [(None, [c for s in own for c in split_clauses(s)])]
+        stages.append(("retold", plain_clauses(own)))
+        stages.append(("bare_plan", as_job_begun(as_plain_plans(stages[-1][1]), known)))
+        stages.append(("job_change", as_job_changes(stages[-1][1], known)))
+        stages.append(("life_event", as_life_events(stages[-1][1], known)))
+        stages.append(("label", as_labelled(stages[-1][1])))
+        clauses = stages[-1][1]
         told = list(known)  # the stored facts, and those of this message so far ("I started seeing Leo", "Leo is a nurse")
+        paths: list[FactPath | None] = []
         for n, clause in enumerate(clauses):
+            # the step that first wrote the clause (None: the user's own, split into clauses)
+            path: FactPath | None = next((step for step, out in stages if clause in out), None)
             # "My doctor switched me from warfarin to apixaban.", "I lied about being vegan."
             # "We never made it to Japan" after "User is planning a trip to Japan ...": "I cancelled my trip to Japan"
             restated = as_own_treatment(clause) or as_denial(clause) or (trip_called_off(clause, told) if told else None)
             verdict = self.judge(clause if restated is None else restated, now=when)
             if restated is not None:
                 verdict = replace(verdict, sentence=clause)
+                path = "restated"
             if verdict.fact is None and known:
                 corrected = meant(clause, known) or respelt(clause, known)
                 if corrected is not None:  # "Actually I meant Porto, not Lisbon.", "*Katherine"
                     verdict = SentenceVerdict(corrected[1], corrected[0], KEPT_REWRITTEN)
+                    path = "correction"
             said = clause if verdict.reason == DROP_NOT_FIRST_PERSON else \
                 statement_before_question(clause) if verdict.reason == DROP_QUESTION else None
             if verdict.fact is None and said is not None and told:
@@ -416,6 +469,7 @@ class RuleBasedFactExtractor:
                 users = as_the_users(said, told=told, known=known, before=clauses[:n])
                 if users is not None:
                     verdict = replace(self.judge(users, now=when), sentence=clause)
+                    path = "named"
             if verdict.fact is not None and ((n == 0 and object_is_a_pointer(verdict.fact))
                                              or moves_to_no_place(verdict.fact)):
                 # "I turned it down." with nothing before it in the message: "it" points to nothing stored; "moving
@@ -427,14 +481,29 @@ class RuleBasedFactExtractor:
                 taken = trip_taken(clause, told)
                 if taken is not None:  # "Lisbon was amazing!!" after "User is planning a trip to Lisbon ..."
                     verdict = replace(self.judge(taken, now=when), sentence=clause)
+                    path = "trip_taken"
             if verdict.fact is not None:
-                verdict = read_with(verdict, told, when)  # "..., not penicillin", "we've been together 2 years"
+                read = read_with(verdict, told, when)  # "..., not penicillin", "we've been together 2 years"
+                if read.fact != verdict.fact:
+                    path = "update"
+                verdict = read
             if verdict.fact is not None:
                 told.append(verdict.fact)
             verdicts.append(verdict)
-        return (who_plans_name(named_someone(verdicts))
-                + [SentenceVerdict(sentence, None, DROP_STORY) for sentence in played]
-                + [SentenceVerdict(sentence, None, DROP_QUOTED) for sentence in pasted])
+            paths.append(_path_of(verdict, path))
+        # who a plan names is added after the plan ("User's sister is Eva."): the verdicts kept are the same objects
+        named = named_someone(verdicts)
+        pathed: list[tuple[SentenceVerdict, FactPath | None]] = []
+        k = 0
+        for verdict in who_plans_name(named):
+            if k < len(named) and verdict is named[k]:
+                pathed.append((verdict, paths[k]))
+                k += 1
+            else:
+                pathed.append((verdict, "plan_names"))
+        return (pathed
+                + [(SentenceVerdict(sentence, None, DROP_STORY), None) for sentence in played]
+                + [(SentenceVerdict(sentence, None, DROP_QUOTED), None) for sentence in pasted])
 
     def judge(self, sentence: str, *, now: datetime | None = None) -> SentenceVerdict:
         """The decision for one sentence (:func:`~memori_core.extraction.rules.judge_sentence`), said at ``now``

@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..query import check_message_content, content_text
 from ..validate import check_said_at, clip_turn
+
+if TYPE_CHECKING:  # the rules' paths; importing them here would load the rules with every extractor
+    from .provenance import FactPath
 
 __all__ = [
     "DEFAULT_MAX_FACT_CHARS",
@@ -108,6 +111,10 @@ class ExtractedFact:
     core: bool = False
     expires_at: datetime | None = field(default=None, repr=False)
     """When the fact stops being true (an appointment: "a meeting tomorrow at 3pm"); ``None``: durable."""
+    path: FactPath | None = field(default=None, repr=False, compare=False)
+    """Which rule path found the fact, when the extractor says (:class:`~memori_core.extraction.RuleBasedFactExtractor`:
+    a :data:`~memori_core.extraction.provenance.FactPath` such as ``"rewrite"`` or ``"life_event"``); ``None``:
+    not said (a model's fact). Provenance only: it is not stored, and two facts differing only here are equal."""
 
 
 class KnownFact(Protocol):
