@@ -54,14 +54,14 @@ def with_and_without_implications(embedder, facts: list[str]) -> tuple[RecallEng
     ("User is vegan.", {"meat", "fish", "egg", "dairy", "meal"}),
     ("User doesn't drink alcohol.", {"alcohol"}),  # what to drink, not what to eat
     ("User is 26 weeks pregnant.", {"pregnancy", "clinic", "meal", "exertion", "sleep", "travel"}),
-    ("User takes warfarin for atrial fibrillation.", {"blood thinner", "clinic"}),
+    ("User takes warfarin for atrial fibrillation.", {"packing", "blood thinner", "clinic"}),
     ("User is allergic to latex.", {"latex", "clinic"}),
     ("User is allergic to sesame.", {"sesame", "clinic", "meal"}),  # the EU's fourteen allergens
     ("User is allergic to aspirin and other NSAIDs.", {"painkiller", "clinic"}),  # a drug allergy
     ("User is allergic to penicillin.", {"antibiotic", "clinic"}),
-    ("User has type 2 diabetes and takes metformin.", {"sugar", "diabetes", "clinic", "meal", "alcohol"}),
-    ("User has high blood pressure and takes amlodipine.", {"salt", "alcohol", "clinic", "meal"}),
-    ("I have asthma and carry a blue inhaler.", {"exertion", "clinic"}),
+    ("User has type 2 diabetes and takes metformin.", {"packing", "sugar", "diabetes", "clinic", "meal", "alcohol"}),
+    ("User has high blood pressure and takes amlodipine.", {"packing", "salt", "alcohol", "clinic", "meal"}),
+    ("I have asthma and carry a blue inhaler.", {"packing", "exertion", "clinic"}),
     ("User follows a Jain diet: no meat, fish or eggs.", {"meat", "fish", "egg", "meal"}),
     ("User has prediabetes and is cutting down on sugar.", {"sugar", "diabetes", "clinic", "meal"}),
     ("User has gout.", {"alcohol", "sugar", "meat", "clinic", "meal"}),
@@ -91,7 +91,7 @@ def with_and_without_implications(embedder, facts: list[str]) -> tuple[RecallEng
     ("User's landlord doesn't allow pets.", {"renting", "pets"}),  # "Do I have any pets?"
     ("User rents a small flat in Leith.", {"renting"}),
     ("User's house has an inverter but no generator.", {"power"}),
-    ("User has sleep apnoea and uses a CPAP machine.", {"sleep", "power"}),
+    ("User has sleep apnoea and uses a CPAP machine.", {"packing", "sleep", "power"}),
     ("User plays basketball on Wednesday evenings and Saturday mornings.", {"schedule", "pastimes"}),
     ("User's commute is 70 minutes each way.", {"schedule"}),
     ("User has IBS and follows a low-FODMAP diet.", {"gut", "meal", "clinic"}),
@@ -151,8 +151,8 @@ def with_and_without_implications(embedder, facts: list[str]) -> tuple[RecallEng
     ("User avoids people who gossip.", set()),
     ("User only eats out on Fridays.", {"schedule"}),
     # alcohol lowers blood sugar: diabetes and its medicines meet a drink
-    ("User has type 2 diabetes.", {"alcohol", "clinic", "diabetes", "meal", "sugar"}),
-    ("User takes gliclazide every morning.", {"alcohol", "clinic", "diabetes", "meal", "sugar"}),
+    ("User has type 2 diabetes.", {"packing", "alcohol", "clinic", "diabetes", "meal", "sugar"}),
+    ("User takes gliclazide every morning.", {"packing", "alcohol", "clinic", "diabetes", "meal", "sugar"}),
     # a damaged spinal disc limits lifting and carrying, however it is named
     ("User has got a bulging disc at L4/L5 from 20 years of this job.", {"exertion", "work"}),
     ("User has a prolapsed disc in his lower back.", {"exertion"}),

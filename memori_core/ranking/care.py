@@ -134,6 +134,15 @@ _DRUG_STEMS = (
     r"glutide|gliflozin|tirzepatide|umab|imab|alopram|faxine|pramine|trigine|racetam|dronate|fibrate|steride|"
     r"afil|tadine|fenadine|tirizine|azosin|ulosin)"
 )
+CARRIED_MEDICINE = (
+    r"\b(?:insulin|inhalers?|puffers?|epi-?pens?|adrenaline\s+pens?|cpap|glucose\s+(?:monitor|sensor)s?|"
+    r"libre\s+sensors?|dexcom|pill\s+organi[sz]ers?|medications?|medicines?|meds|prescriptions?|diabet\w*|"
+    r"asthma\w*|epilep\w*|anaphyla\w*)\b"
+    rf"|\b(?:takes?|taking|on)\s+(?:(?:daily|a|an|some|their|her|his)\s+)?(?:{_DRUGS}|{_DRUG_STEMS})\b"
+)
+"""A medicine or a medical device the user takes or relies on (insulin, an inhaler, an EpiPen, a CPAP machine,
+"takes levothyroxine"), or a condition that needs one at hand (diabetes, asthma, epilepsy, anaphylaxis): what
+they must pack for a trip (a regex)."""
 OFF_FOODS = r"dairy|gluten|wheat|meat|red\s+meat|pork|sugar|alcohol|booze|the\s+booze|caffeine|carbs|eggs|nuts"
 """What a user can be "off" as a diet ("I'm off dairy now"): a regex alternation."""
 _CARE_TERMS = re.compile(

@@ -26,9 +26,9 @@ from __future__ import annotations
 import functools
 import re
 
-from .care import NOT_FOOD, SULFONYLUREAS, is_care_fact
+from .care import CARRIED_MEDICINE, NOT_FOOD, SULFONYLUREAS, is_care_fact
 
-__all__ = ["FACT_CONCERNS", "LIMIT_CONCERNS", "QUESTION_CONCERNS", "SITUATION_CONCERNS", "fact_concerns",
+__all__ = ["ADDED_CONCERNS", "FACT_CONCERNS", "LIMIT_CONCERNS", "QUESTION_CONCERNS", "SITUATION_CONCERNS", "fact_concerns",
            "question_concerns"]
 
 
@@ -129,6 +129,8 @@ _CHILD = (r"(?:sons?|daughters?|kids?|children|child|toddlers?|bab(?:y|ies)|twin
           r"grand(?:children|child|kids?|sons?|daughters?)|step(?:sons?|daughters?|kids?))")
 SITUATION_CONCERNS: dict[str, str] = {
     "children": rf"\b{_CHILD}\b(?!')",
+    # a medicine or device the user cannot travel without: what to pack, what to carry through security
+    "packing": CARRIED_MEDICINE,
     # a kind of outing the user does not enjoy: "dislikes museums", "doesn't enjoy historical monuments",
     # "dislikes any form of camping", "dislikes activities that involve animals in captivity"
     "sights": r"\b(?:dislikes?|hates?|avoids?|can't\s+stand|(?:do(?:es)?n't|do(?:es)?\s+not)\s+(?:like|enjoy|care\s+for)|"
@@ -298,6 +300,9 @@ _EXERTION = ("exercise", "yoga", "hot yoga", "pilates", "workout", "work out", "
              "diving")
 
 QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
+    "packing": ("packing", "pack for", "to pack", "i pack", "pack my", "we pack", "packing list", "hand luggage", "carry-on", "carry on bag", "cabin bag", "suitcase",
+                "luggage", "overnight bag", "weekend bag", "what to bring", "bring with me", "take with me",
+                "airport security", "security check", "long-haul flight", "long haul flight"),
     "peanut": ("peanut", "satay", "pad thai", "kung pao", "gado gado", "trail mix", "snickers", "reese*",
                    "pb&j", "groundnut", "nut", "nutty", "thai", "praline", "granola", "protein bar", "energy bar",
                    "cereal bar", "snack bar", "flapjack", "muesli"),
@@ -487,7 +492,13 @@ exercise)."""
 
 _FACT_RE = {name: re.compile(p, re.IGNORECASE) for name, p in FACT_CONCERNS.items()}
 _LIMIT_RE = {name: re.compile(p, re.IGNORECASE) for name, p in LIMIT_CONCERNS.items()}
+ADDED_CONCERNS = frozenset({"packing"})
+"""Concerns a follow-up adds to the topic it goes on with rather than changing it: "And what could I pack for my
+break?" after a question about what to eat on a night shift is still about food (what to pack goes with any trip
+or outing)."""
+
 _SITUATION_RE = {name: re.compile(p, re.IGNORECASE) for name, p in SITUATION_CONCERNS.items()}
+_PACKED_FOOD = re.compile(r"\b(?:lunch\w*|snacks?|sandwich\w*|picnic|food|meals?|breakfast|dinner)\b", re.IGNORECASE)
 
 
 def _fold(text: str) -> str:
@@ -585,4 +596,6 @@ def question_concerns(text: str) -> frozenset[str]:
                     found |= concerns
     if not found.isdisjoint(_EATEN) and NOT_FOOD.search(folded):
         found -= _EATEN  # "What should I wear to the dinner?": not a question about what to eat
+    if "packing" in found and _PACKED_FOOD.search(folded):
+        found.discard("packing")  # "What should I pack for her lunch?": food, not a trip's bags
     return frozenset(found)

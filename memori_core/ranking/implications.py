@@ -20,7 +20,7 @@ import numpy as np
 
 from ..slots import PERSON, slot_keys
 from .care import FROM_HOME, for_the_asker, named_by
-from .concerns import fact_concerns, question_concerns
+from .concerns import ADDED_CONCERNS, fact_concerns, question_concerns
 from .conversation import asks_something, goes_on_from_the_conversation, leans_on_the_conversation, points_back
 from .pipeline import PoolScores
 
@@ -54,11 +54,14 @@ def asks_for_advice(turn: str) -> bool:
     return asks_something(turn) and asks_what_to_do(turn)
 
 
-def implied_rows(question: str, facts: Sequence[str], conversation: str | None = None) -> np.ndarray:
+def implied_rows(question: str, facts: Sequence[str], conversation: str | None = None,
+                 asked: frozenset[str] | None = None) -> np.ndarray:
     """For each fact (in order), whether the question touches a concern it constrains, for the one the fact is
     about (:func:`~.care.named_by`: the user's household, or someone the question or its ``conversation`` names)
-    (bool array); all ``False`` without a concern in the question, which is the common case and reads no fact."""
-    asked = question_concerns(question)
+    (bool array); all ``False`` without a concern in the question, which is the common case and reads no fact.
+    ``asked``: the concerns to read (default: the question's)."""
+    if asked is None:
+        asked = question_concerns(question)
     if not asked:
         return np.zeros(len(facts), dtype=bool)
     said = question if conversation is None else f"{question}\n{conversation}"
@@ -86,14 +89,19 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
     statement = None
     # A follow-up goes on from the turns before when it names no concern of its own, or when it is no question of
     # what to do by itself ("How about the satay skewers?" after "What should I order?").
-    if (before is not None and not slots and (question is None or not question_concerns(query))
+    if (before is not None and not slots and (question is None or not question_concerns(query) - ADDED_CONCERNS)
             and asks_what_to_do(before)):
         question = f"{query}\n{before}"
         statement = None if asks_for_advice(before) else before
     subject = _NAME_ASKED.match(query) if question is None else None
     if question is None and not slots and subject is None:
         return scores
-    asked = question_concerns(question) if question is not None else frozenset()
+    asked: frozenset[str] = frozenset()
+    if question is not None:
+        # a follow-up goes on with the topic of the turn before, not with what that turn added to it (what to pack)
+        asked = question_concerns(question)
+        if question != query:
+            asked -= (question_concerns(before or "") & ADDED_CONCERNS) - question_concerns(query)
     if question is not None:
         names = named_words(query)
     else:
@@ -102,7 +110,7 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
     if not asked and not names and not slots and not days:
         return scores
     facts = texts()
-    rows = implied_rows(question, facts, conversation) if asked else np.zeros(len(facts), dtype=bool)
+    rows = implied_rows(question, facts, conversation, asked) if asked else np.zeros(len(facts), dtype=bool)
     if statement is not None and told is not None:
         for i in np.flatnonzero(rows).tolist():
             if told(facts[i], statement):
