@@ -3,7 +3,8 @@ into a real embedded Chroma store: a clean fact in its slot, the stale one super
 left out.
 
 Rows of one message -> the facts kept of it are in the case book tests/cases/life_events.toml, run by
-test_capture_cases.py."""
+test_capture_cases.py; rows of what the filler rule leaves of a turn are in the rule book tests/rules/life_events.toml,
+run by test_rule_books.py."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from _capture import RULES, SAID_AT, capture_turns, ended_texts, facts_of, valid
 from memori_core import RecallEngine
 from memori_core.extraction.events import restate_event
 from memori_core.extraction.named import resolve_same
-from memori_core.extraction.filler import strip_filler
 
 
 def _captured(engine: RecallEngine, *turns: str) -> tuple[list[str], list[str]]:
@@ -169,25 +169,6 @@ def test_plans_and_someone_elses_events_are_not_restated() -> None:
     assert restate_event("my brother ended up moving to Halifax") is None
     assert restate_event("the kids are settled in school now") is None
     assert restate_event("did you end up moving to Bristol?") is None
-
-
-@pytest.mark.parametrize(
-    ("said", "clean"),
-    [
-        ("i'm a big meat eater tbh, steak like 4 times a week", "i'm a big meat eater, steak 4 times a week"),
-        ("been here like 6 yrs", "been here 6 yrs"),
-        ("I like 2 sugars in my tea", "I like 2 sugars in my tea"),
-        ("I'd like a few tips", "I'd like a few tips"),
-        ("I smoke about a pack a day, I know I know", "I smoke about a pack a day"),
-        ("lol, we moved 🏡", "we moved"),
-        ("Got myself a used Skoda", "Got a used Skoda"),
-        ("I taught myself Spanish", "I taught myself Spanish"),
-        ("sooo good", "so good"),
-        ("we did it 💍 officially married", "we did it. officially married"),
-    ],
-)
-def test_chat_filler_is_cut_before_the_rules_read_a_turn(said: str, clean: str) -> None:
-    assert strip_filler(said) == clean
 
 
 def test_a_fact_said_again_as_the_change_it_is_replaces_the_stored_one(ungated: RecallEngine) -> None:

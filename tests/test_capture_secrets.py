@@ -1,7 +1,8 @@
 """Capture never stores secrets (memori_core.capture.secret_in): a password, PIN, card number, SSN, IBAN or API key
 said in chat is refused whichever extractor found it, counted in ``capture_stats.refused_facts``, and so never
 injected into a later prompt. Through the rule extractor into a real in-memory Chroma store, through LlamaIndex's
-``Memory`` with ``MockLLM`` and through ``LLMFactExtractor`` over LangChain's fake chat model."""
+``Memory`` with ``MockLLM`` and through ``LLMFactExtractor`` over LangChain's fake chat model. Facts in which the
+rule finds no secret are rows of the rule book tests/rules/secrets.toml, run by test_rule_books.py."""
 
 from __future__ import annotations
 
@@ -74,37 +75,6 @@ def test_a_secret_said_in_a_turn_is_not_stored_and_is_counted(turn: str, kind: s
 ])
 def test_secrets_worded_as_a_model_might_are_recognised(text: str) -> None:
     assert secret_in(text) is not None
-
-
-@pytest.mark.parametrize("text", [
-    "User forgot their password.",
-    "User's password is too weak.",
-    "User's password was reset yesterday.",
-    "User's password manager is 1Password.",
-    "User has a PIN for their card.",
-    "User has a lapel pin from 2019.",
-    "User was born in 2024.",
-    "User ran 10 km in 2023 and 2024.",
-    "User's card number ends in 4242.",
-    "User's order number is A-10293847.",
-    "User's order 1234567890123 shipped Friday.",  # 13 digits, not Luhn-valid: no card
-    "User's phone number is +1 555 123 4567.",
-    "User's flight is LH 1234 on 2026-08-07.",
-    "User's favorite token is the thimble.",
-    "User's secret is that they love opera.",
-    "User's website is https://example.com/blog/my-first-post-2024.",
-    "User's company id is 123e4567-e89b-12d3-a456-426614174000.",
-    "User lives at 221B Baker Street.",
-    "User's passport expires in May.",
-    "User renewed their passport.",
-    "User's passport expires in May 2027.",
-    "User's passport is 10 years old.",
-    "User's passport number ends in 567.",
-    "User got their driver's licence in 2012.",
-    "User's ID card expires in 2030.",
-])
-def test_facts_that_only_mention_a_secret_or_carry_ordinary_numbers_are_kept(text: str) -> None:
-    assert secret_in(text) is None
 
 
 def test_i_forgot_my_password_is_stored_as_no_secret_value() -> None:
