@@ -9,19 +9,15 @@ from __future__ import annotations
 import logging
 
 import pytest
-from langchain.agents import create_agent
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import HumanMessage
 from llama_index.core.chat_engine import SimpleChatEngine
 from llama_index.core.llms.mock import MockLLM
 from llama_index.core.memory import Memory
 
 from memori_core import RuleBasedFactExtractor, capture_facts
 from memori_core.capture import secret_in
-from memori_langchain import LLMFactExtractor, MemoriMiddleware
 from memori_llamaindex import MemoriMemoryBlock
 from tests._helpers import stored, ungated_engine
-from tests._langchain_fakes import replies
+from tests._langchain_fakes import turn_captured_by_a_model
 
 SECRET_TURNS = [
     ("My password is hunter2.", "a password or PIN"),
@@ -103,14 +99,9 @@ def test_a_llamaindex_chat_never_injects_a_password_card_or_ssn_said_earlier() -
 
 def test_the_llm_extractor_s_secret_facts_are_refused_and_counted_the_rest_stored() -> None:
     engine = ungated_engine()
-    extractor_model = GenericFakeChatModel(messages=iter([
-        '["User is vegan.", "User\'s bank PIN is 9931.", "User\'s Visa card is 4012 8888 8888 1881.", '
-        '"User\'s Anthropic key is sk-ant-api03-Zx81KqLm29PpQr7TvW0yNs."]']))
-    middleware = MemoriMiddleware(engine=engine, entity_id="ann", capture=True,
-                                  extractor=LLMFactExtractor(extractor_model))
-    agent = create_agent(replies("Noted."), [], middleware=[middleware])
-    agent.invoke({"messages": [HumanMessage("I'm vegan; my PIN, card and key are below.")]})
-    assert middleware.flush(timeout=30)
+    facts = ["User is vegan.", "User's bank PIN is 9931.", "User's Visa card is 4012 8888 8888 1881.",
+             "User's Anthropic key is sk-ant-api03-Zx81KqLm29PpQr7TvW0yNs."]
+    middleware = turn_captured_by_a_model(engine, "ann", "I'm vegan; my PIN, card and key are below.", facts)
     assert stored(engine, "ann") == ["User is vegan."]
     stats = middleware.capture_stats
     assert (stats.completed, stats.failed, stats.refused_facts) == (1, 0, 3)
