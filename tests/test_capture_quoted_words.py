@@ -3,8 +3,8 @@ reply), first-person words in quotation marks, the lines after "My sister texted
 would be core and shown on every later turn (tester j4, finding 20). The rule extractor, and real capture into an
 embedded Chroma store.
 
-Rows of one message -> the facts kept of it (or the reason none is) are in the case book tests/cases/quoted_words.toml, run by
-test_capture_cases.py."""
+Rows of one message -> the facts kept of it (or the reason none is) are in the case book
+tests/cases/quoted_words.toml, run by test_capture_cases.py."""
 
 from __future__ import annotations
 

@@ -3,8 +3,8 @@ it is set up, what the user says of themselves is a role (tester j4, finding 18)
 ("Act as my nutritionist") is no game: what the user then says of themselves is read. The rule extractor, and real
 capture into an embedded Chroma store.
 
-Rows of one message -> the facts kept of it (or the reason none is) are in the case book tests/cases/role_play.toml, run by
-test_capture_cases.py."""
+Rows of one message -> the facts kept of it (or the reason none is) are in the case book tests/cases/role_play.toml,
+run by test_capture_cases.py."""
 
 from __future__ import annotations
 
