@@ -6,6 +6,7 @@
   :func:`seeded_fixtures` (a seeded engine shared by a module's read-only tests, and one per test), :func:`stored`;
 - stores: :class:`CountingStore`, :func:`store_rows` / :func:`assert_same_rows` / :func:`copy_rows` /
   :func:`left_unchanged`; :func:`running_chroma_server`, :func:`free_port`; :func:`write_json`, :func:`edited`;
+- time: :class:`Clock` (a breaker's clock the test moves by hand), :func:`wait_until`;
 - evaluation: :func:`run_eval` (``memori eval`` in this process, with its JSON), :func:`report_fixture` (one
   evaluation per module, a copy per test), :data:`USER_FACTS` (facts a re-ranker is checked on).
 
@@ -76,6 +77,19 @@ class HashEmbedder:
     def embed_query(self, text: str) -> np.ndarray:
         self.calls += 1
         return self._vec(text)
+
+
+class Clock:
+    """A clock the test moves by hand (``now``, or :meth:`advance`), for a breaker's ``clock=``: no wall clock."""
+
+    def __init__(self, now: float = 0.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
 
 
 class WordHashEmbedder:

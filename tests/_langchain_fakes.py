@@ -1,15 +1,21 @@
-"""LangChain's own fake chat model, extended to record what it was sent and to accept tools."""
+"""LangChain's own fake chat model, extended to record what it was sent and to accept tools; an agent turn captured
+by ``LLMFactExtractor`` over it (:func:`turn_captured_by_a_model`)."""
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, BaseMessage, SystemMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.tools import tool
 from pydantic import Field, PrivateAttr
+
+from memori_core import RecallEngine
+from memori_langchain import LLMFactExtractor, MemoriMiddleware
 
 
 class RecordingChatModel(GenericFakeChatModel):
@@ -61,6 +67,16 @@ def system_text(messages: Iterable[BaseMessage]) -> str:
 
 def replies(*items: AIMessage | str) -> RecordingChatModel:
     return RecordingChatModel(messages=iter(items))
+
+
+def turn_captured_by_a_model(engine: RecallEngine, entity_id: str, said: str, facts: Sequence[str]) -> MemoriMiddleware:
+    """One agent turn of ``entity_id``'s (the user says ``said``) through a capturing ``MemoriMiddleware`` whose
+    ``LLMFactExtractor`` model replies with ``facts``; returns the middleware once its capture has run."""
+    model = GenericFakeChatModel(messages=iter([json.dumps(list(facts))]))
+    middleware = MemoriMiddleware(engine=engine, entity_id=entity_id, capture=True, extractor=LLMFactExtractor(model))
+    create_agent(replies("Noted."), [], middleware=[middleware]).invoke({"messages": [HumanMessage(said)]})
+    assert middleware.flush(timeout=30)
+    return middleware
 
 
 class FailingEmbedder:

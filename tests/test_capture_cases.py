@@ -7,7 +7,9 @@ what it checks, run by the two tests here so that the check of each form of row 
   ones, each sorted, captured into an engine with every gate off (:func:`~_capture.told`);
 - ``[valid_after]``: the same, where a row names only the valid facts afterwards;
 - ``[replaces]``: a user message and a fact stored before it -> whether a fact the rules keep of the message
-  replaces the stored one (:func:`~_capture.replaces`).
+  replaces the stored one (:func:`~_capture.replaces`);
+- ``[dropped]``: a user message -> the rules keep nothing of it, and their explanation gives the reason the row
+  names (a ``DROP_*`` name of ``memori_core.extraction``).
 
 A case's id is its book, group and number in the group
 (``wording_and_changes-a_new_spouse_name_ends_the_stored_one-2``);
@@ -23,7 +25,8 @@ from typing import Any
 
 import pytest
 
-from _capture import facts_of, replaces, told
+from _capture import RULES, facts_of, replaces, told
+from memori_core import extraction
 
 BOOKS = sorted((Path(__file__).parent / "cases").glob("*.toml"))
 
@@ -44,7 +47,8 @@ def test_every_book_has_rows_of_a_known_kind() -> None:
     assert BOOKS, "no case book in tests/cases"
     for book in BOOKS:
         kinds = set(tomllib.loads(book.read_text(encoding="utf-8")))
-        assert kinds and kinds <= {"one_message", "replaces", "told", "valid_after"}, f"{book.name}: tables {sorted(kinds)}"
+        known = {"dropped", "one_message", "replaces", "told", "valid_after"}
+        assert kinds and kinds <= known, f"{book.name}: tables {sorted(kinds)}"
 
 
 @pytest.mark.parametrize(("said_at", "said", "facts"), _cases("one_message"))
@@ -69,3 +73,10 @@ def test_a_message_replaces_the_stored_fact_when_its_row_says_so(
         said_at: datetime | None, said: str, stored: str, replaced: bool) -> None:
     assert said_at is None, "a [replaces] message is read without a time"
     assert replaces(said, stored) is replaced
+
+
+@pytest.mark.parametrize(("said_at", "said", "reason"), _cases("dropped"))
+def test_a_message_gives_no_fact_for_the_reason_its_row_names(said_at: datetime | None, said: str, reason: str) -> None:
+    assert said_at is None, "a [dropped] message is read without a time"
+    assert facts_of(said) == []
+    assert any(v.reason == getattr(extraction, reason) for v in RULES.explain(said))

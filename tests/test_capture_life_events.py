@@ -2,8 +2,9 @@
 into a real embedded Chroma store: a clean fact in its slot, the stale one superseded, chat filler and side remarks
 left out.
 
-Rows of one message -> the facts kept of it are in the case book tests/cases/life_events.toml, run by
-test_capture_cases.py."""
+Rows of one message -> the facts kept of it, and of messages -> the facts valid and ended afterwards, are in
+the case book tests/cases/life_events.toml, run by test_capture_cases.py; rows of what the filler rule leaves of a
+turn are in the rule book tests/rules/life_events.toml, run by test_rule_books.py."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from _capture import RULES, SAID_AT, capture_turns, ended_texts, facts_of, valid
 from memori_core import RecallEngine
 from memori_core.extraction.events import restate_event
 from memori_core.extraction.named import resolve_same
-from memori_core.extraction.filler import strip_filler
 
 
 def _captured(engine: RecallEngine, *turns: str) -> tuple[list[str], list[str]]:
@@ -25,25 +25,6 @@ def _captured(engine: RecallEngine, *turns: str) -> tuple[list[str], list[str]]:
 
 
 _facts = partial(facts_of, at=SAID_AT)  # what the rules keep of one user message said at SAID_AT
-
-
-@pytest.mark.parametrize(
-    ("before", "said", "now"),
-    [
-        ("I smoke about a pack a day.", "day 40 without a cigarette!!! the patches worked", "User quit smoking."),
-        ("I smoke about a pack a day.", "three weeks without a smoke", "User quit smoking."),
-        ("I'm a smoker.", "haven't smoked in a year, can you believe it", "User quit smoking."),
-        ("I need 3 flat whites a day to function.", "I haven't had coffee in a month", "User quit coffee."),
-        ("I have a glass of red wine with dinner every night.", "6 months sober", "User is sober."),
-        ("I drink a beer most nights.", "haven't touched alcohol since february", "User stopped drinking alcohol."),
-        ("I drink a beer most nights.", "two months off the booze now", "User stopped drinking alcohol."),
-    ],
-)
-def test_a_habit_stopped_told_by_how_long_without_it_ends_the_habit(
-    ungated: RecallEngine, before: str, said: str, now: str
-) -> None:
-    valid, ended = _captured(ungated, before, said)
-    assert valid == [now] and len(ended) == 1
 
 
 @pytest.mark.parametrize(
@@ -88,26 +69,6 @@ def test_an_offer_signed_is_a_new_job_that_ends_the_old_one(ungated: RecallEngin
 @pytest.mark.parametrize("said", ["I got an offer from Spotify", "thinking of accepting the offer from Spotify"])
 def test_an_offer_not_yet_accepted_is_no_new_job(said: str) -> None:
     assert restate_event(said, ["User works as a nurse at St Mary's."]) is None
-
-
-@pytest.mark.parametrize(
-    ("before", "said", "now"),
-    [
-        ("my fiancé Tomás and I are getting married in october!!", "we did it, officially married as of saturday",
-         "User is married to Tomás."),
-        ("I'm engaged to Rahul.", "we finally tied the knot!", "User is married to Rahul."),
-        ("My husband Derek and I run a bakery together.", "the divorce went through in june",
-         "User is divorced from Derek."),
-        ("My husband Derek and I run a bakery together.", "my divorce is final", "User is divorced from Derek."),
-        ("My boyfriend Sam and I live in Leeds.", "not with Sam anymore, it's been rough", "User and Sam broke up."),
-        ("I live with my boyfriend Kofi in Peckham.", "no longer with Kofi.", "User and Kofi broke up."),
-    ],
-)
-def test_a_change_of_relationship_in_other_words_names_the_partner_and_ends_the_stage(
-    ungated: RecallEngine, before: str, said: str, now: str
-) -> None:
-    valid, ended = _captured(ungated, before, said)
-    assert now in valid and len(ended) == 1
 
 
 @pytest.mark.parametrize("said", ["I'm no longer with Google.", "not with Sam anymore"])
@@ -169,25 +130,6 @@ def test_plans_and_someone_elses_events_are_not_restated() -> None:
     assert restate_event("my brother ended up moving to Halifax") is None
     assert restate_event("the kids are settled in school now") is None
     assert restate_event("did you end up moving to Bristol?") is None
-
-
-@pytest.mark.parametrize(
-    ("said", "clean"),
-    [
-        ("i'm a big meat eater tbh, steak like 4 times a week", "i'm a big meat eater, steak 4 times a week"),
-        ("been here like 6 yrs", "been here 6 yrs"),
-        ("I like 2 sugars in my tea", "I like 2 sugars in my tea"),
-        ("I'd like a few tips", "I'd like a few tips"),
-        ("I smoke about a pack a day, I know I know", "I smoke about a pack a day"),
-        ("lol, we moved 🏡", "we moved"),
-        ("Got myself a used Skoda", "Got a used Skoda"),
-        ("I taught myself Spanish", "I taught myself Spanish"),
-        ("sooo good", "so good"),
-        ("we did it 💍 officially married", "we did it. officially married"),
-    ],
-)
-def test_chat_filler_is_cut_before_the_rules_read_a_turn(said: str, clean: str) -> None:
-    assert strip_filler(said) == clean
 
 
 def test_a_fact_said_again_as_the_change_it_is_replaces_the_stored_one(ungated: RecallEngine) -> None:

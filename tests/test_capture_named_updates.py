@@ -3,8 +3,8 @@ into a real embedded Chroma store: a named pet's or person's health, a part of t
 sport is done now, a statement before a question; each replacing the older state of the same thing, never another
 thing's.
 
-Rows of messages -> the facts valid afterwards are in the case book tests/cases/named_updates.toml, run by
-test_capture_cases.py."""
+Rows of messages -> the facts valid (and ended) afterwards are in the case book tests/cases/named_updates.toml,
+run by test_capture_cases.py."""
 
 from __future__ import annotations
 
@@ -61,22 +61,6 @@ def test_a_named_pets_death_ends_its_health_and_it() -> None:
 # -- a part of the body getting better ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("injury", "said", "now"),
-    [
-        ("I twisted my knee at the park, doctor says it's a sprained ACL", "knee is much better",
-         "User's knee is much better."),
-        ("I sprained my ankle playing football", "my ankle's healed", "User's ankle is healed."),
-        ("I have a bad back", "back is fine now, thanks", "User's back is fine."),
-        ("I broke my wrist", "The wrist is fully healed!", "User's wrist is healed."),
-    ],
-)
-def test_a_body_part_getting_better_ends_its_injury(injury: str, said: str, now: str) -> None:
-    engine = ungated_engine()
-    assert _said(engine, injury, said) == [now]
-    assert len(ended_texts(engine)) == 1
-
-
 def test_what_a_clinician_said_after_the_news_is_a_fact_of_its_own() -> None:
     engine = ungated_engine()
     valid = _said(engine, "I twisted my knee at the park", "knee is much better, physio says I can walk again normally")
@@ -110,19 +94,6 @@ def test_a_new_frequency_replaces_the_old_and_leaves_how_it_started_and_other_sp
 
 
 # -- a statement about someone named, before a question ---------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("stored", "said", "fact"),
-    [
-        ("I met someone at the climbing gym, his name is Felix.", "Felix is vegan, any dinner ideas for both of us?",
-         "User's partner Felix is vegan."),
-        ("I have a cat named Luna.", "Luna has kidney failure, what can she eat?", "User's cat Luna has kidney failure."),
-        ("My husband Tom is a chef.", "Tom is coeliac - what cake can I bake for him?", "User's husband Tom is coeliac."),
-    ],
-)
-def test_a_statement_about_someone_stored_before_a_question_is_kept(stored: str, said: str, fact: str) -> None:
-    assert fact in _said(ungated_engine(), stored, said)
 
 
 @pytest.mark.parametrize(

@@ -4,8 +4,8 @@ left out of the fact, "today" / "yesterday" of a told event is written out as th
 years" is the relationship's length, a pregnancy's week count is dated, a correction's wording is not kept, and a
 fact is never stored in the first person.
 
-Rows of messages -> the facts valid afterwards are in the case book tests/cases/passing_and_dated.toml, run by
-test_capture_cases.py."""
+Rows of messages -> the facts valid (and ended) afterwards are in the case book tests/cases/passing_and_dated.toml,
+run by test_capture_cases.py."""
 
 from __future__ import annotations
 
@@ -58,24 +58,6 @@ def test_an_apology_that_is_the_statement_itself_is_not_cut() -> None:
 
 
 # -- a correction typed without its comma ------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("before", "correction", "now"),
-    [
-        ("I'm allergic to penicillin.", "btw I'm actually allergic to amoxicillin not penicillin, sorry",
-         "User is allergic to amoxicillin."),
-        ("I live in Graz.", "I actually live in Linz not Graz", "User lives in Linz."),
-        ("My daughter is 8.", "my daughter is 7 not 8 oops", "User's daughter is 7."),
-        ("I work at Aldi.", "I work at Lidl not Aldi lol", "User works at Lidl."),
-    ],
-)
-def test_a_correction_without_its_comma_keeps_what_is_right_and_ends_what_was_wrong(
-    before: str, correction: str, now: str
-) -> None:
-    engine = ungated_engine()
-    assert _said(engine, before, correction) == [now]
-    assert len(ended_texts(engine)) == 1
 
 
 def test_a_corrected_allergy_stays_core_without_the_correction_in_it() -> None:
@@ -137,19 +119,6 @@ def test_how_long_we_have_been_together_is_the_relationships_and_a_breakup_ends_
     assert _said(engine, "Jonas and I broke up. it's for the best I think") == ["User and Jonas broke up."]
     assert ended_texts(engine) == ["User has been in a relationship with Jonas for 2 years.",
                               "User's boyfriend Jonas is a nurse."]
-
-
-@pytest.mark.parametrize(
-    ("before", "said", "fact"),
-    [
-        ("I'm married to Priya.", "we've been married 10 years", "User has been married to Priya for 10 years."),
-        ("I'm seeing Felix.", "we've been dating for 6 months now", "User has been in a relationship with Felix for 6 months."),
-        ("I live in Leeds.", "we've been together since uni", "User has been in a relationship since uni."),
-        ("I live in Leeds.", "We've been together for three years.", "User has been in a relationship for three years."),
-    ],
-)
-def test_a_relationships_length_names_the_partner_a_stored_fact_names(before: str, said: str, fact: str) -> None:
-    assert fact in _said(ungated_engine(), before, said)
 
 
 def test_a_length_with_no_partner_stored_says_none_and_an_ex_is_not_named() -> None:

@@ -3,34 +3,14 @@ reply), first-person words in quotation marks, the lines after "My sister texted
 would be core and shown on every later turn (tester j4, finding 20). The rule extractor, and real capture into an
 embedded Chroma store.
 
-Rows of one message -> the facts kept of it are in the case book tests/cases/quoted_words.toml, run by
-test_capture_cases.py."""
+Rows of one message -> the facts kept of it (or the reason none is) are in the case book
+tests/cases/quoted_words.toml, run by test_capture_cases.py."""
 
 from __future__ import annotations
 
-import pytest
-
-from memori_core import RecallEngine, RuleBasedFactExtractor
-from memori_core.extraction import DROP_QUOTED
+from memori_core import RecallEngine
 from memori_core.extraction.pasted import split_quoted
-from tests._capture import capture_turns, core_texts, facts_of, valid_texts
-
-
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "> I'm pregnant and live in Rome\nWhat does this quote from my sister mean for our trip?",
-        "Bob wrote:\n> I'm allergic to cats and I take insulin.\nHow should I answer him?",
-        ">> I take insulin twice a day\n> ok noted\nWhat does he mean?",
-        "  > I moved to Madrid last week.\nIs that far from Lisbon?",
-        "On Mon, 3 Jun 2024, Ana <ana@example.com> wrote:\n> I'm vegan now and I live in Oslo.\n\nWhat should I reply?",
-    ],
-)
-def test_a_line_quoted_with_a_greater_than_sign_is_not_the_users(said: str) -> None:
-    assert facts_of(said) == []
-    assert any(v.reason == DROP_QUOTED for v in RuleBasedFactExtractor().explain(said))
+from tests._capture import capture_turns, core_texts, valid_texts
 
 
 def test_a_quoted_title_is_not_someones_words() -> None:

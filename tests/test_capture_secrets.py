@@ -1,16 +1,14 @@
 """Capture never stores secrets (memori_core.capture.secret_in): a password, PIN, card number, SSN, IBAN or API key
 said in chat is refused whichever extractor found it, counted in ``capture_stats.refused_facts``, and so never
 injected into a later prompt. Through the rule extractor into a real in-memory Chroma store, through LlamaIndex's
-``Memory`` with ``MockLLM`` and through ``LLMFactExtractor`` over LangChain's fake chat model."""
+``Memory`` with ``MockLLM`` and through ``LLMFactExtractor`` over LangChain's fake chat model. Facts in which the
+rule finds no secret are rows of the rule book tests/rules/secrets.toml, run by test_rule_books.py."""
 
 from __future__ import annotations
 
 import logging
 
 import pytest
-from langchain.agents import create_agent
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import HumanMessage
 from llama_index.core.chat_engine import SimpleChatEngine
 from llama_index.core.llms.mock import MockLLM
 from llama_index.core.memory import Memory
@@ -18,10 +16,9 @@ from llama_index.core.memory import Memory
 from memori_core import RuleBasedFactExtractor, capture_facts
 from memori_core.capture import Refusal, refused_because, secret_in
 from memori_core.capture.refusal import MARKUP, SECRET
-from memori_langchain import LLMFactExtractor, MemoriMiddleware
 from memori_llamaindex import MemoriMemoryBlock
 from tests._helpers import stored, ungated_engine
-from tests._langchain_fakes import replies
+from tests._langchain_fakes import turn_captured_by_a_model
 
 SECRET_TURNS = [
     ("My password is hunter2.", "a password or PIN"),
@@ -77,37 +74,6 @@ def test_secrets_worded_as_a_model_might_are_recognised(text: str) -> None:
     assert secret_in(text) is not None
 
 
-@pytest.mark.parametrize("text", [
-    "User forgot their password.",
-    "User's password is too weak.",
-    "User's password was reset yesterday.",
-    "User's password manager is 1Password.",
-    "User has a PIN for their card.",
-    "User has a lapel pin from 2019.",
-    "User was born in 2024.",
-    "User ran 10 km in 2023 and 2024.",
-    "User's card number ends in 4242.",
-    "User's order number is A-10293847.",
-    "User's order 1234567890123 shipped Friday.",  # 13 digits, not Luhn-valid: no card
-    "User's phone number is +1 555 123 4567.",
-    "User's flight is LH 1234 on 2026-08-07.",
-    "User's favorite token is the thimble.",
-    "User's secret is that they love opera.",
-    "User's website is https://example.com/blog/my-first-post-2024.",
-    "User's company id is 123e4567-e89b-12d3-a456-426614174000.",
-    "User lives at 221B Baker Street.",
-    "User's passport expires in May.",
-    "User renewed their passport.",
-    "User's passport expires in May 2027.",
-    "User's passport is 10 years old.",
-    "User's passport number ends in 567.",
-    "User got their driver's licence in 2012.",
-    "User's ID card expires in 2030.",
-])
-def test_facts_that_only_mention_a_secret_or_carry_ordinary_numbers_are_kept(text: str) -> None:
-    assert secret_in(text) is None
-
-
 def test_i_forgot_my_password_is_stored_as_no_secret_value() -> None:
     engine = ungated_engine()
     refused: list[int] = []
@@ -134,14 +100,9 @@ def test_a_llamaindex_chat_never_injects_a_password_card_or_ssn_said_earlier() -
 
 def test_the_llm_extractor_s_secret_facts_are_refused_and_counted_the_rest_stored() -> None:
     engine = ungated_engine()
-    extractor_model = GenericFakeChatModel(messages=iter([
-        '["User is vegan.", "User\'s bank PIN is 9931.", "User\'s Visa card is 4012 8888 8888 1881.", '
-        '"User\'s Anthropic key is sk-ant-api03-Zx81KqLm29PpQr7TvW0yNs."]']))
-    middleware = MemoriMiddleware(engine=engine, entity_id="ann", capture=True,
-                                  extractor=LLMFactExtractor(extractor_model))
-    agent = create_agent(replies("Noted."), [], middleware=[middleware])
-    agent.invoke({"messages": [HumanMessage("I'm vegan; my PIN, card and key are below.")]})
-    assert middleware.flush(timeout=30)
+    facts = ["User is vegan.", "User's bank PIN is 9931.", "User's Visa card is 4012 8888 8888 1881.",
+             "User's Anthropic key is sk-ant-api03-Zx81KqLm29PpQr7TvW0yNs."]
+    middleware = turn_captured_by_a_model(engine, "ann", "I'm vegan; my PIN, card and key are below.", facts)
     assert stored(engine, "ann") == ["User is vegan."]
     stats = middleware.capture_stats
     assert (stats.completed, stats.failed, stats.refused_facts) == (1, 0, 3)

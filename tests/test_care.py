@@ -1,4 +1,7 @@
-"""The gate's second signal: personal food / health questions open the user's care facts (ranking/care.py)."""
+"""The gate's second signal: personal food / health questions open the user's care facts (ranking/care.py).
+
+Rows of what the care rules say of one question or fact are in the rule book tests/rules/care.toml, run by
+test_rule_books.py."""
 
 from __future__ import annotations
 
@@ -13,100 +16,11 @@ from memori_core.ranking.care import (
     CARE_DOMAINS,
     DOMAIN_PROTOTYPES,
     care_share,
-    for_the_asker,
-    is_care_fact,
-    is_personal,
-    named_by,
     outside_holder,
     prototype_texts,
 )
 
 FACTS = ["User lives in Lyon.", "User is vegetarian.", "User is allergic to peanuts."]
-
-
-@pytest.mark.parametrize("text, expected", [
-    ("Is a ham sandwich OK for me?", True),
-    ("What should we cook tonight?", True),
-    ("I’m hungry", True),  # typographic apostrophe
-    ("What's the capital of Peru?", False),
-    ("Is it okay to have a second coffee this afternoon?", True),  # asked in a chat: the asker's own case
-    ("Is it true that glass is a liquid?", False),
-    ("Imagine a mime", False),  # "i" inside words does not count
-])
-def test_personal_questions_speak_about_the_asker(text, expected):
-    assert is_personal(text) is expected
-
-
-@pytest.mark.parametrize("text, expected", [
-    ("Is a ham sandwich OK for me?", True),  # personal
-    ("How do I keep the kids cool in a heatwave?", True),
-    ("Can you plan a fun Saturday for the kids?", True),  # "the kids": the asker's own
-    ("Any ideas for a family getaway in the school holidays?", True),  # a request naming no one
-    ("Could you suggest a cheap weekend away?", True),
-    ("Plan a week in Rome.", True),
-    ("Anything fun to drink with dinner?", True),
-    ("What is the best age for kids to start school?", False),  # children in general
-    ("What are some must-try local dishes in Tokyo?", True),  # what a visitor should not miss
-    ("Which sights in Rome are worth visiting?", True),
-    ("What's the best way to get around Lisbon?", True),
-    ("What's the best way to learn Python?", False),  # a way to learn: about the world
-    ("What's the best way to get rust off old garden tools?", False),
-    ("Is the film worth watching?", False),
-    ("Can you explain how vaccines work?", False),  # a request, but for an explanation
-    ("What's the capital of Peru?", False),
-    ("How long does it take by train from home?", True),  # the asker's home, used rather than named
-    ("Is working from home good for productivity?", False),  # a way of working
-    ("How long do home cooked meals keep?", False),
-])
-def test_a_question_is_for_the_asker_when_personal_about_the_kids_or_a_request(text, expected):
-    assert for_the_asker(text) is expected
-
-
-@pytest.mark.parametrize("text, expected", [
-    ("User is allergic to peanuts.", True),
-    ("User takes metformin daily.", True),
-    ("User is vegetarian.", True),
-    ("User doesn't drink alcohol.", True),
-    ("User doesn't eat red meat.", True),  # a dietary restriction said with "doesn't eat"
-    ("User is following a low-carb diet.", True),
-    ("User eats meat.", False),
-    ("User loves keto recipes.", False),  # a taste, not a diet
-    ("User is not vegan.", False),
-    ("User has no allergies.", False),
-    ("User lives in Leeds.", False),
-    ("User loves Thai food.", False),
-    ("I only use vegan makeup and beauty products.", False),  # a diet word about what is bought, not eaten
-    ("I refuse to buy clothing made from animal products like leather.", False),
-    ("User is vegan and allergic to wool.", True),  # the allergy is still one
-])
-def test_care_facts_are_allergies_medications_and_diets(text, expected):
-    assert is_care_fact(text) is expected
-
-
-@pytest.mark.parametrize("text, expected", [
-    # medications named by their drug-name stems, not by a list of names
-    ("User takes losartan every evening.", True),
-    ("I'm on pantoprazole for reflux.", True),
-    ("User takes pregabalin for back pain.", True),
-    ("My mum is taking apixaban since her stroke.", True),
-    ("User takes salbutamol before running.", True),
-    # conditions that constrain food or activity, and a doctor's dietary advice
-    ("User is diabetic.", True),
-    ("User has epilepsy.", True),
-    ("User is eight weeks pregnant.", True),
-    ("User's son has asthma and uses a puffer.", True),
-    ("User's GP advised him to avoid grapefruit.", True),
-    # and what they must not catch
-    ("User is not diabetic.", False),
-    ("User is no longer pregnant.", False),
-    ("User takes the tram to work.", False),
-    ("User takes photos of lighthouses.", False),
-    ("User is on holiday in Crete.", False),
-    ("User's doctor wants him to sleep more.", False),
-    ("User's brother is a pharmacist.", False),
-])
-def test_care_facts_know_drug_stems_conditions_and_medical_advice(text, expected):
-    assert is_care_fact(text) is expected
 
 
 def test_prototypes_cover_every_domain_once_in_order():
@@ -196,26 +110,6 @@ def test_explain_names_the_care_facts_and_equals_recall(engines):
 ])
 def test_outside_holder_names_someone_outside_the_users_household(fact, holder):
     assert outside_holder(fact) == holder
-
-
-@pytest.mark.parametrize("fact, said, expected", [
-    ("User's neighbour is vegan.", "What should I cook tonight?", False),
-    ("User's neighbour is vegan.", "What should I bake for my neighbors?", True),  # plural, American spelling
-    ("User's best friend Nora is allergic to cats.", "Is ibuprofen ok for my headache?", False),
-    ("User's best friend Nora is allergic to cats.", "What can I cook when Nora comes over?", True),
-    ("User's best friend Nora is allergic to cats.", "My friends are coming for dinner, ideas?", True),
-    ("User's mother is diabetic.", "What dessert should I make for my parents?", True),
-    ("User's mother is diabetic.", "Is cake OK for my mum?", True),
-    ("User's brother is coeliac.", "Christmas dinner with the family, any ideas?", True),
-    ("User's brother is coeliac.", "What pasta should I make tonight?", False),
-    ("User's flatmate is vegan.", "What should we cook tonight?", True),  # "we": those the user lives with
-    ("User's grandson Leo is allergic to nuts.", "The grandkids are visiting, what snacks?", True),
-    ("User's best friend Nora is vegan.", "I have guests for dinner, what should I cook?", True),
-    ("User's dog Rex is allergic to chicken.", "What treats can I buy?", True),  # a pet lives with the user
-    ("User's husband is coeliac.", "What pasta should I make tonight?", True),  # the household, always
-])
-def test_named_by_reads_someone_elses_fact_only_when_the_asker_names_them(fact, said, expected):
-    assert named_by(fact, said) is expected
 
 
 def test_someone_elses_care_fact_is_no_answer_to_the_users_own_food_or_health_question(minilm):

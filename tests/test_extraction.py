@@ -593,32 +593,6 @@ def test_changes_of_home_job_diet_habits_relationships_and_pets_supersede_the_st
     assert [f.supersedes for f in facts] == [("old",)], (said, facts)
 
 
-@pytest.mark.parametrize(
-    ("said", "stored"),
-    [
-        ("Arjun turned 5 last week.", "User's son Arjun is 4 and he's allergic to peanuts and tree nuts."),
-        ("My son Arjun is 5 now.", "User's son Arjun is 4 and uses an inhaler for his asthma."),
-        ("Leela turned 8 on Sunday.", "User's daughter Leela is 7 and obsessed with dinosaurs."),
-    ],
-)
-def test_a_new_age_does_not_end_an_allergy_or_anything_else_the_stored_fact_says(said: str, stored: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", stored)])
-    assert facts and all(f.supersedes == () for f in facts), (said, facts)
-
-
-@pytest.mark.parametrize(
-    ("said", "stored"),
-    [
-        ("Actually we're moving to Bath next month for Tom's new job.", "User lives in Bristol, near the harbourside."),
-        ("I'm starting a new job at Google next week.", "User works at Amazon."),
-        ("I'll switch to decaf.", "User drinks three espressos a day."),
-    ],
-)
-def test_a_change_still_to_come_ends_nothing_yet(said: str, stored: str) -> None:
-    facts = RuleBasedFactExtractor().extract([("user", said)], [Stored("old", stored)])
-    assert facts and all(f.supersedes == () for f in facts), (said, facts)
-
-
 def test_a_move_told_with_a_plan_after_it_still_ends_the_old_home() -> None:
     facts = RuleBasedFactExtractor().extract([("user", "I moved to Leeds and will start at the hospital next month.")],
                                              [Stored("old", "User lives in Bristol.")])

@@ -1,7 +1,8 @@
 """Follow-ups that go on from a conversation keep its concerns; questions of their own do not inherit them.
 
-The rules are pure functions over the turn's words (fast tier); the conversations are recalled with the real
-MiniLM (model tier), as an app would send them through an adapter.
+The rules are pure functions over the turn's words (fast tier; rows of what one rule says of one turn are in the
+rule book tests/rules/followup_threads.toml, run by test_rule_books.py); the conversations are recalled with the
+real MiniLM (model tier), as an app would send them through an adapter.
 """
 
 from __future__ import annotations
@@ -11,44 +12,8 @@ import logging
 import pytest
 
 from memori_core import ChromaStore, RecallEngine
-from memori_core.ranking.care import for_the_asker
-from memori_core.ranking.conversation import goes_on_from_the_conversation, offers_a_choice, points_back
-from memori_core.ranking.implications import asks_to_be_reminded, goes_on, recalls_the_asker, thread_of
-
-
-@pytest.mark.parametrize("turn, choice", [
-    ("Pad thai or green curry?", True),
-    ("Train or coach?", True),
-    ("Is a tomato a fruit or a vegetable?", False),  # a question word first: asks about the world
-    ("Should I take the train or fly to Marseille next weekend?", False),
-    ("Pad thai?", False),
-])
-def test_a_bare_choice_between_two_things_offers_a_choice(turn, choice):
-    assert offers_a_choice(turn) is choice
-
-
-@pytest.mark.parametrize("turn, expected", [
-    ("How about the satay skewers?", True),
-    ("And a main course?", True),
-    ("What if it rains?", True),
-    ("Pad thai or green curry?", True),
-    ("How long does it take?", False),  # points back, yet may ask about the world
-    ("Who won the Cup?", False),
-])
-def test_a_turn_goes_on_from_the_conversation_by_its_opening_or_as_a_choice(turn, expected):
-    assert goes_on_from_the_conversation(turn) is expected
-
-
-@pytest.mark.parametrize("turn, expected", [
-    ("How about the satay?", True),
-    ("Pad thai or green curry?", True),
-    ("What's the cheapest way to get there?", True),
-    ("What starter would you suggest?", True),  # a request for advice
-    ("What instrument do I play?", False),  # about the asker's own things: a question of its own
-    ("Where's my passport?", False),
-])
-def test_a_turn_shares_the_concerns_before_it_unless_it_asks_about_the_asker(turn, expected):
-    assert goes_on(turn) is expected
+from memori_core.ranking.conversation import points_back
+from memori_core.ranking.implications import asks_to_be_reminded, recalls_the_asker, thread_of
 
 
 def test_the_thread_runs_back_to_the_turn_that_opened_the_topic():
@@ -68,18 +33,6 @@ def test_the_thread_runs_back_to_the_turn_that_opened_the_topic():
 def test_questions_about_the_asker_and_reminders(question, recalls, reminded):
     assert recalls_the_asker(question) is recalls
     assert asks_to_be_reminded(question) is reminded
-
-
-@pytest.mark.parametrize("question, expected", [
-    ("What starter would you suggest?", True),
-    ("The satay looks great, thoughts?", True),
-    ("What's your take on the green curry?", True),
-    ("What do you think of the ending?", True),
-    ("What is the capital of Australia?", False),
-    ("Do you know who wrote Dune?", False),
-])
-def test_asking_the_assistant_for_its_suggestion_or_opinion_is_for_the_asker(question, expected):
-    assert for_the_asker(question) is expected
 
 
 def test_points_back():

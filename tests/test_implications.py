@@ -1,4 +1,7 @@
-"""The gate's fourth signal: a question that touches what a care fact rules out (ranking/implications.py)."""
+"""The gate's fourth signal: a question that touches what a care fact rules out (ranking/implications.py).
+
+Rows of what the rules read in one fact or question are in the rule book tests/rules/implications.toml, run by
+test_rule_books.py."""
 
 from __future__ import annotations
 
@@ -12,19 +15,15 @@ from memori_core import ChromaStore, InMemoryFactStore, RecallConfig, RecallEngi
 from memori_core.ranking.fusion import rank_order
 from memori_core.ranking.gate import decide
 from memori_core.ranking.care import for_the_asker
-from memori_core.ranking.concerns import fact_concerns, question_concerns
+from memori_core.ranking.concerns import question_concerns
 from memori_core.ranking.implications import (
     MOST_OF_SLOT,
     asks_about_named,
     asked_about,
-    asked_slots,
-    asks_for_advice,
-    asks_what_to_do,
     day_rows,
     implied_rows,
     named_days,
     named_rows,
-    named_words,
     slot_rows,
 )
 
@@ -46,224 +45,6 @@ def with_and_without_implications(embedder, facts: list[str]) -> tuple[RecallEng
     for eng in engines:
         eng.add("ann", facts)
     return engines
-
-
-@pytest.mark.parametrize("fact, concerns", [
-    (COELIAC, {"gluten", "clinic", "meal"}),  # any food concern makes it a fact a meal question opens
-    ("User is allergic to peanuts.", {"peanut", "clinic", "meal"}),
-    ("User is vegan.", {"meat", "fish", "egg", "dairy", "meal"}),
-    ("User doesn't drink alcohol.", {"alcohol"}),  # what to drink, not what to eat
-    ("User is 26 weeks pregnant.", {"pregnancy", "clinic", "meal", "exertion", "sleep", "travel"}),
-    ("User takes warfarin for atrial fibrillation.", {"packing", "blood thinner", "clinic"}),
-    ("User is allergic to latex.", {"latex", "clinic"}),
-    ("User is allergic to sesame.", {"sesame", "clinic", "meal"}),  # the EU's fourteen allergens
-    ("User is allergic to aspirin and other NSAIDs.", {"painkiller", "clinic"}),  # a drug allergy
-    ("User is allergic to penicillin.", {"antibiotic", "clinic"}),
-    ("User has type 2 diabetes and takes metformin.", {"packing", "sugar", "diabetes", "clinic", "meal", "alcohol"}),
-    ("User has high blood pressure and takes amlodipine.", {"packing", "salt", "alcohol", "clinic", "meal"}),
-    ("I have asthma and carry a blue inhaler.", {"packing", "exertion", "clinic"}),
-    ("User follows a Jain diet: no meat, fish or eggs.", {"meat", "fish", "egg", "meal"}),
-    ("User has prediabetes and is cutting down on sugar.", {"sugar", "diabetes", "clinic", "meal"}),
-    ("User has gout.", {"alcohol", "sugar", "meat", "clinic", "meal"}),
-    ("User gets seasick on boats.", {"motion"}),  # a limitation, care fact or not
-    ("User is afraid of flying.", {"flying"}),
-    ("User takes the train rather than fly whenever she can.", {"flying", "getting around"}),
-    ("I'm scared of dogs.", {"dogs"}),
-    ("User suffers from vertigo and avoids heights.", {"heights"}),
-    ("User had her right knee replaced last year.", {"exertion", "walking"}),
-    ("User can't swim.", {"water"}),
-    # situations that shape plans, whatever the user's health
-    ("User's daughter Mia is 6.", {"children"}),
-    ("User has four grandchildren; the youngest just turned 3.", {"children"}),
-    ("User is a children's author.", set()),  # a possessive: not the user's own children
-    ("User lives on a teacher's pension.", {"money"}),
-    ("My student loan runs out by week 8 and I'm usually skint.", {"money"}),
-    ("We don't have a car.", {"getting around"}),
-    ("User uses a wheelchair.", {"getting around", "mobility"}),  # how to get there, and a place's steps
-    ("I'm a wheelchair user; I have a spinal cord injury.", {"getting around", "mobility"}),
-    ("User has never had a driving licence.", {"getting around"}),
-    ("User has a bad lower back from years of desk work.", {"exertion"}),
-    ("User's surgeon told her not to lift anything heavier than 5 kg.", {"exertion"}),
-    ("User had her gallbladder removed three weeks ago and is still recovering.", {"exertion"}),
-    ("User wears hearing aids.", {"hearing"}),
-    ("User's mother has dementia and shouldn't be left alone for long.", {"caring"}),
-    ("My cat is 12 and needs a pill twice a day.", {"caring", "pets"}),
-    ("User's landlord doesn't allow pets.", {"renting", "pets"}),  # "Do I have any pets?"
-    ("User rents a small flat in Leith.", {"renting"}),
-    ("User's house has an inverter but no generator.", {"power"}),
-    ("User has sleep apnoea and uses a CPAP machine.", {"packing", "sleep", "power"}),
-    ("User plays basketball on Wednesday evenings and Saturday mornings.", {"schedule", "pastimes"}),
-    ("User's commute is 70 minutes each way.", {"schedule"}),
-    ("User has IBS and follows a low-FODMAP diet.", {"gut", "meal", "clinic"}),
-    ("User is allergic to buckwheat.", {"buckwheat", "meal", "clinic"}),
-    ("User is breastfeeding her three-month-old.", {"pregnancy", "clinic", "meal"}),  # wine, coffee, pills
-    ("User drives a city bus in Kraków.", {"work"}),
-    ("User sends her sister money towards her rent.", set()),  # someone else's rent: not a rented home
-    ("User lives in a fourth-floor walk-up.", {"stairs"}),
-    ("User works night shifts as a nurse.", {"sleep"}),
-    ("User grows tomatoes in raised beds.", {"outdoors"}),
-    ("User keeps two beehives.", {"outdoors"}),
-    ("I work as a backend developer for a fintech startup.", {"work"}),
-    ("User runs a small online candle business from home.", {"work"}),
-    ("User only buys vegan cosmetics.", set()),  # a diet word about what is bought, not eaten
-    ("User is not vegan.", set()),  # negated: no care fact
-    ("User has no allergies.", set()),
-    ("User loves sushi.", set()),  # a taste, not a constraint
-    ("User is a big Cleveland Guardians fan.", {"fandom"}),
-    ("I support Man City.", {"fandom"}),
-    ("User is not a fan of spicy food.", set()),  # a dislike, no team
-    ("User is learning the cello.", {"music"}),
-    ("User gave up on guitar.", {"music"}),  # "Do I play any instruments?" is answered by it
-    ("User sings in a community choir.", {"music"}),
-    ("User drives a Nissan Leaf.", {"vehicle"}),
-    ("User drives a 2009 Škoda Octavia estate.", {"vehicle"}),
-    ("User plays basketball on Wednesday evenings.", {"schedule", "pastimes"}),  # a sport, no instrument
-    ("User mostly reads Civil War history.", {"reading"}),
-    ("User loves old jazz records.", {"listening"}),
-    ("User likes dry comedy movies.", {"watching"}),
-    ("I'm originally from Toronto.", {"home"}),
-    ("My parents still live in Toronto.", {"home"}),
-    ("User lives in Leeds.", set()),
-    ("User's retriever Biscuit died yesterday.", {"pets"}),  # a breed is a dog
-    ("User has two guinea pigs.", {"pets"}),
-    ("User is afraid of dogs.", {"dogs"}),  # a fear, no pet
-    ("User goes bouldering with friends.", {"pastimes"}),
-    ("User took up pottery last spring.", {"pastimes"}),
-    ("User is training for a half marathon.", {"pastimes"}),
-    ("User runs a small bakery.", {"work"}),  # runs a business, not running
-    # ways of travelling the user avoids or prefers, kinds of outing the user does not enjoy
-    ("I dislike crowded public transportation.", {"transport"}),
-    ("I refuse to use ride-sharing services due to safety concerns.", {"transport"}),
-    ("User prefers trains or flights for long trips.", {"transport"}),
-    ("User takes the train to work.", set()),  # a habit, no preference
-    ("I don't enjoy historical monuments or museums.", {"sights"}),
-    ("User dislikes any form of camping, even glamping.", {"sights"}),
-    ("User works in a museum.", {"work"}),  # no dislike
-    ("I am really uncomfortable with heights.", {"heights"}),
-    ("I have a severe aversion to water activities of any kind.", {"water"}),
-    ("User loves water sports.", set()),
-    # what a person avoids or keeps to as their diet is a care fact
-    ("I avoid caffeine entirely.", {"caffeine"}),
-    ("I strongly avoid foods containing soy products.", {"soy", "meal"}),
-    ("I have a strong aversion to seafood and avoid any kind of fish or shellfish.", {"fish", "shellfish", "meal"}),
-    ("I follow a whole-food, plant-based diet.", {"meal"}),
-    ("I prefer to eat only fermented foods.", {"meal"}),
-    ("User avoids people who gossip.", set()),
-    ("User only eats out on Fridays.", {"schedule"}),
-    # alcohol lowers blood sugar: diabetes and its medicines meet a drink
-    ("User has type 2 diabetes.", {"packing", "alcohol", "clinic", "diabetes", "meal", "sugar"}),
-    ("User takes gliclazide every morning.", {"packing", "alcohol", "clinic", "diabetes", "meal", "sugar"}),
-    # a damaged spinal disc limits lifting and carrying, however it is named
-    ("User has got a bulging disc at L4/L5 from 20 years of this job.", {"exertion", "work"}),
-    ("User has a prolapsed disc in his lower back.", {"exertion"}),
-    ("User's neck injury from the crash still hurts.", {"exertion"}),
-    ("User collects vinyl discs from the 70s.", {"listening"}),  # a disc that is no spine
-    # a knee or hip that limits walking meets a trip
-    ("User's left knee is bad; they are waiting for a knee replacement.", {"exertion", "walking"}),
-    ("User has arthritis in both knees.", {"exertion", "walking"}),
-    ("User's hips are stiff in the mornings.", {"walking"}),
-    ("User loves long walks.", set()),  # a liking, no limit
-    ("User walks the dog every morning.", {"pets"}),  # a dog, no limit on walking
-])
-def test_a_care_fact_constrains_its_concerns_and_any_other_fact_none(fact, concerns):
-    assert fact_concerns(fact) == frozenset(concerns)
-
-
-@pytest.mark.parametrize("question, concerns", [
-    ("Can I have a beer at the pub on Friday night?", {"alcohol", "gluten", "pregnancy", "blood thinner", "sulphite",
-                                                       "mobility", "hearing"}),  # a pub: its steps, its noise
-    ("Is pad thai safe for me to order?", {"peanut"}),  # a phrase
-    ("Can I order PAD-THAI?", {"peanut"}),  # case and hyphens do not matter
-    ("Are anchovies okay on my pizza?", {"fish", "salt", "gluten", "dairy", "sugar", "gut"}),  # a word prefix, a plural
-    ("Do I need to tell the dentist anything?", {"clinic", "blood thinner", "latex"}),
-    ("Any x-ray risks for me?", {"pregnancy"}),
-    ("Is hummus OK for me?", {"sesame", "gut"}),  # chickpeas: what a low-FODMAP diet leaves out
-    ("Can I take ibuprofen for my headache?", {"painkiller", "blood thinner", "pregnancy", "clinic"}),
-    ("Where do I live?", set()),
-    ("Should I take the nutty professor to the cinema?", {"peanut", "tree nut", "mobility", "hearing", "watching"}),  # words, not meaning
-    ("What should I cook for dinner tonight?", {"meal"}),  # any meal opens every food concern
-    ("I'm feeling shaky and sweaty all of a sudden.", {"clinic", "diabetes"}),  # symptoms
-    ("My feet are really swollen.", {"clinic", "diabetes"}),
-    ("Is it okay to still play football tonight?", {"exertion"}),
-    ("My friends want to do bottomless brunch.", {"alcohol", "meal", "blood thinner", "pregnancy"}),
-    ("Can I give her paracetamol?", {"clinic"}),  # a medicine: what a pharmacist asks about
-    ("Would taking the ferry be a good idea?", {"motion", "mobility"}),
-    ("My flatmate wants to get a puppy.", {"dogs", "renting", "pets"}),  # what a landlord may forbid
-    ("What should I wear to the dinner?", set()),  # worn, not eaten
-    ("Any body lotions or creams you would suggest?", set()),
-    ("Can I wear brie-scented perfume while pregnant?", {"pregnancy"}),  # only what eating meets is dropped
-    ("Can you plan a fun Saturday for the kids?", {"children"}),
-    ("Is it worth trading in my car?", {"money", "vehicle"}),
-    ("Plan me a cheap weekend trip home.", {"money", "getting around", "travel", "mobility", "caring", "home", "walking"}),
-    ("Got a small bonus. What's the smartest thing to do with R5,000?", {"money"}),  # an amount is money
-    ("Is 300 euros too much for a pram?", {"money", "children", "stairs"}),
-    ("What should I send for the baby's first Easter?", {"children"}),  # a possessive is the word
-    ("They'll push baijiu on me all night.", {"alcohol", "blood thinner", "pregnancy"}),
-    ("Need to paint the hallway ceiling this weekend.", {"heights", "pregnancy", "renting"}),
-    ("My neighbour asked me to look after his shiba for a week.", {"dogs", "caring"}),
-    ("Stage 6 load-shedding all weekend. What do I do about food?", {"power", "meal"}),
-    ("Going camping by the lake in June, tent only.", {"power", "sleep", "travel", "water"}),
-    ("Client dinner at a really loud hotpot place.", {"hearing", "gut", "meal"}),
-    ("Colleagues want to take me to a juwari soba place for lunch.", {"buckwheat", "gluten", "meal", "work"}),
-    ("Should I rent a car for the day?", {"getting around", "transport"}),
-    ("Help me fit everything in next week.", {"schedule"}),
-    ("I've been absolutely exhausted for weeks.", {"sleep"}),
-    ("Frost is forecast this weekend. What should I do outside?", {"outdoors"}),
-    ("Any plant-based dinner ideas?", {"meal"}),  # a diet, not a garden
-    ("Should I buy a stroller that folds small?", {"children", "stairs"}),
-    ("A stray cat bit me and the wound is red.", {"clinic", "pets"}),
-    ("Can you help me write a cover letter?", {"work"}),
-    ("How do I get more orders in before Christmas?", {"work"}),
-    ("Should I get tickets for the home opener?", {"fandom"}),
-    ("What pieces should I practise this month?", {"music"}),
-    ("How far can I get on a single charge on the highway?", {"vehicle"}),
-    ("The car's grinding again when I change gear. Worth fixing?", {"vehicle"}),
-    ("Any good book recommendations?", {"reading"}),
-    ("Something relaxing to put on tonight?", {"listening", "watching"}),
-    ("Can you recommend some pieces to go with my jeans?", set()),  # clothes, not music
-    ("I'm going home for Christmas, can you help me plan it?", {"home"}),
-    ("Do I have a dog?", {"pets", "dogs", "renting"}),
-    ("What do I do for fun?", {"pastimes", "music", "reading", "listening", "watching", "fandom"}),
-    ("Any fun things to do this weekend?", {"sights"}),  # no pastime of the user's, but an outing
-    ("What are some efficient ways to get around New York City?", {"getting around", "transport"}),
-    ("What are some outdoor activities I can try in Switzerland?", {"heights", "water"}),
-    ("What cultural experiences should I try in Florence?", {"sights"}),
-    ("What local tapas should I try?", {"meal"}),
-    ("Any popular beverages to try in Seattle?", {"alcohol", "blood thinner", "caffeine", "pregnancy"}),
-    ("How do I fix the transport layer in my networking code?", {"transport"}),  # a word, read on its own
-    ("What experiences would make a good birthday present?", {"money"}),  # "experiences" alone is no outing
-])
-def test_a_question_touches_the_concerns_its_words_name(question, concerns):
-    assert question_concerns(question) == frozenset(concerns)
-
-
-@pytest.mark.parametrize("question, expected", [
-    ("Can I have a beer at the pub?", True),
-    ("What should I order there?", True),
-    ("What was the date on which I attended the first BBQ event in June?", False),  # what happened
-    ("Did I tell you about the pub quiz?", False),
-    ("What is satay sauce made of?", False),  # about the world
-    ("Is it okay to eat a big bowl of kale every day?", True),  # asked in a chat: the asker's own case
-    ("Would taking the ferry be a good idea?", True),
-    ("Is Pluto a planet?", False),
-    ("Can you plan a fun Saturday for the kids?", True),  # "the kids": in a chat, the asker's own
-    ("Any ideas for a family getaway in the school holidays?", True),  # a request asks for the asker
-    ("Plan a cheap week in Rome.", True),
-    ("What is the best age for kids to start school?", False),  # about children in general
-])
-def test_only_a_personal_question_about_what_to_do_reads_the_implications(question, expected):
-    assert asks_what_to_do(question) is expected
-
-
-@pytest.mark.parametrize("turn, expected", [
-    ("Stopping for lunch. What should I grab?", True),
-    ("can I have a beer at the pub", True),  # no question mark, a question's first words
-    ("I get seasick on boats.", False),  # a statement
-    ("What was the name of that pub we went to?", False),  # what happened
-    ("Plan me a cheap weekend trip home.", True),  # a request is a question about what to do
-])
-def test_a_follow_up_goes_on_only_with_a_question_about_what_to_do(turn, expected):
-    assert asks_for_advice(turn) is expected
 
 
 def test_implied_rows_marks_the_facts_whose_concerns_the_question_touches():
@@ -444,16 +225,6 @@ def test_a_pregnancy_is_recalled_for_a_trip_and_a_sleepless_night_with_minilm(mi
     assert eng.recall("What's the capital of Australia?", "ann") == []
 
 
-@pytest.mark.parametrize("question, names", [
-    ("Is it okay to take Dash on a long hike in this heat?", {"Dash"}),
-    ("Can Rosie eat grapes?", {"Rosie"}),
-    ("I'm visiting my dad in Annecy on Saturday. Any ideas?", {"Annecy"}),  # no day, no sentence's first word
-    ("What should I cook tonight?", set()),
-])
-def test_named_words_are_capitalised_words_past_a_sentences_first(question, names):
-    assert named_words(question) == frozenset(names)
-
-
 def test_a_name_opens_the_few_facts_that_hold_it_and_not_one_every_fact_holds():
     facts = ["User has a rescue greyhound called Dash.", "User lives in Portland.", "Dash hates the rain."]
     rows, held = named_rows(frozenset({"Dash"}), facts)
@@ -471,42 +242,6 @@ def test_a_personal_question_naming_a_pet_recalls_the_pet_fact():
     assert "name Dash" in eng.explain(question, "ann").gate_note
     plain = ann_with(dash, config=RecallConfig(gate_implied=False))
     assert dash not in [f.content for f in plain.recall(question, "ann")]
-
-
-@pytest.mark.parametrize("question, slots", [
-    ("Where do I work?", {"user:job"}),
-    ("What's my job?", {"user:job"}),  # "what's" is no one's possessive
-    ("What do I do for a living?", {"user:job"}),
-    ("What car do I drive?", {"user:car"}),
-    ("Do I have a car?", {"user:car"}),
-    ("Where did I live before Porto?", {"user:residence"}),
-    ("What's my sister's job?", {"sister:job"}),
-    ("Any tips for my job?", {"user:job"}),  # the user's own one, named in a question
-    ("My car makes a weird noise, what should I do?", {"user:car"}),
-    ("My car makes a weird noise.", set()),  # a statement
-    ("What should I cook tonight?", set()),  # a request for advice: the other signals judge it
-    ("What can I drink at the wedding?", set()),
-    ("Can you suggest a good car for a family?", set()),
-    ("I work at Meta.", set()),  # a statement
-    ("What's the weather like in my city today?", {"user:residence"}),  # the asker's place, used
-    ("Any good events in my town this weekend?", {"user:residence"}),
-    ("Any decent sushi places near me?", {"user:residence"}),
-    ("My town is so boring.", set()),  # a statement
-    ("What's the weather like in Paris?", set()),
-    ("How far is the airport from my place?", {"user:residence"}),  # the place, in a question about the asker
-    ("Where does my brother live?", {"brother:residence"}),  # someone else's slot, asked the way one asks one's own
-    ("Where does my little sister work?", {"sister:job"}),
-    ("Where does my best friend live?", {"best friend:residence"}),
-    ("What does my wife do for work?", {"wife:job", "user:relationship"}),  # a partner's relationship is the user's
-    ("Where does Bob live?", set()),  # a name: not a slot of the asker's
-    ("How long does it take by train from home?", {"user:residence"}),  # the asker's home, used
-    ("How far is the nearest pharmacy to home?", {"user:residence"}),
-    ("Is working from home good for productivity?", set()),  # a way of working
-    ("Tips to work from home?", set()),
-    ("What is the best home page design?", set()),
-])
-def test_asked_slots_are_the_slots_a_question_asks_the_assistant_to_recall_about_the_asker(question, slots):
-    assert asked_slots(question) == frozenset(slots)
 
 
 def test_a_question_about_a_relatives_home_recalls_theirs_not_the_askers():

@@ -57,6 +57,11 @@ def test_block_fixture_is_a_memori_context_block() -> None:
     assert BLOCK.startswith("<memori_context>\n") and BLOCK.endswith("</memori_context>")
 
 
+def chat(*turns: tuple[str, str]) -> dict[str, Any]:
+    """Chat kwargs (OpenAI chat / Anthropic messages) whose ``messages`` are ``turns``, each a (role, content)."""
+    return {"messages": [{"role": role, "content": content} for role, content in turns]}
+
+
 def injected_unchanged(kwargs: dict[str, Any], provider: str) -> dict[str, Any]:
     """Inject BLOCK and check the caller's kwargs came out exactly as they went in."""
     before = copy.deepcopy(kwargs)
@@ -70,14 +75,8 @@ def injected_unchanged(kwargs: dict[str, Any], provider: str) -> dict[str, Any]:
 
 
 def test_extract_takes_the_last_user_turn_of_a_chat() -> None:
-    kwargs = {
-        "messages": [
-            {"role": "system", "content": "Be brief."},
-            {"role": "user", "content": "Hi there"},
-            {"role": "assistant", "content": "Hello!"},
-            {"role": "user", "content": "  What should I cook tonight?  "},
-        ]
-    }
+    kwargs = chat(("system", "Be brief."), ("user", "Hi there"), ("assistant", "Hello!"),
+                  ("user", "  What should I cook tonight?  "))
     assert extract_user_query(kwargs) == "What should I cook tonight?"
 
 
@@ -236,17 +235,9 @@ ORDER = "What should I order there?"
 
 
 def test_context_is_the_earlier_user_turns_of_a_chat_oldest_first() -> None:
-    kwargs = {
-        "messages": [
-            {"role": "system", "content": "Be brief."},
-            {"role": "developer", "content": "Never mention prices."},
-            {"role": "user", "content": "Hi!"},
-            {"role": "assistant", "content": "Hello, how can I help?"},
-            {"role": "user", "content": f"  {SEAFOOD}  "},
-            {"role": "assistant", "content": "Enjoy your evening!"},
-            {"role": "user", "content": ORDER},
-        ]
-    }
+    kwargs = chat(("system", "Be brief."), ("developer", "Never mention prices."), ("user", "Hi!"),
+                  ("assistant", "Hello, how can I help?"), ("user", f"  {SEAFOOD}  "),
+                  ("assistant", "Enjoy your evening!"), ("user", ORDER))
     assert extract_query_and_context(kwargs) == (ORDER, ["Hi!", SEAFOOD])
     assert extract_query_and_context(kwargs)[0] == extract_user_query(kwargs)
 

@@ -17,7 +17,7 @@ from llama_index.core.llms.mock import MockFunctionCallingLLM
 from llama_index.core.memory import Memory
 
 from _faults import Faults
-from _helpers import ungated_engine
+from _helpers import Clock, ungated_engine
 from memori_core import ExtractedFact, RecallEngine, RuleBasedFactExtractor
 from memori_core.extraction import KnownFact, MessageLike, as_messages
 from memori_core.failopen import OutageBreaker
@@ -45,16 +45,6 @@ class Chat:
     def say(self, text: str) -> None:
         self.engine.chat(text)
         assert self.block.flush(timeout=30)  # the turn's capture (and those it captured again) finished
-
-
-class Clock:
-    """The breaker's clock, moved by the test."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

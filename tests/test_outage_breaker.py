@@ -18,7 +18,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from llama_index.core.base.llms.types import ChatMessage
 
 from _faults import Faults, InjectedFault
-from _helpers import ungated_engine
+from _helpers import Clock, ungated_engine
 from memori_core import MemoriRecall, RecallEngine
 from memori_core.failopen import DEFAULT_OUTAGE_COOLDOWN, OutageBreaker, Verdict, is_outage
 from memori_core.memory_tools import MemoryTools
@@ -31,22 +31,9 @@ pytestmark = pytest.mark.usefixtures("close_chat_stores")
 QUESTION = [ChatMessage(role="user", content="what do I drink in the morning?")]
 
 
-class Clock:
-    """The breaker's monotonic clock, moved by hand."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(1000.0)
 
 
 @pytest.fixture

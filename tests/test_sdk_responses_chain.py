@@ -27,18 +27,27 @@ def _instructions(endpoint: Recorder) -> str:
     return endpoint.last("/responses")["instructions"]
 
 
+def _memory() -> tuple[Any, MemoriRecall]:
+    """A recording engine, and u1's ``MemoriRecall`` for the Responses API over it."""
+    engine = recording_engine()
+    return engine, MemoriRecall(engine, entity_id="u1", provider="openai-responses")
+
+
+def _send(client: Any, memory: MemoriRecall, context: list[str] | None = None, **call: Any) -> Any:
+    """The Responses call ``call`` (with the test model and tools) sent through ``client`` with ``memory``
+    applied (read with ``context``); the model's response."""
+    return client.responses.create(**memory.apply({"model": "gpt-test", "tools": TOOLS, **call}, context=context))
+
+
 def test_tool_loop_call_after_previous_response_id_gets_the_questions_block(
     openai_client: Any, endpoint: Recorder
 ) -> None:
-    engine = recording_engine()
-    memory = MemoriRecall(engine, entity_id="u1", provider="openai-responses")
-    base = {"model": "gpt-test", "instructions": "Be brief.", "tools": TOOLS}
-    first = openai_client.responses.create(**memory.apply({**base, "input": TURN_2}))
+    engine, memory = _memory()
+    first = _send(openai_client, memory, instructions="Be brief.", input=TURN_2)
     asked = _instructions(endpoint)
     assert SHELLFISH in asked
     # The call that reads the tool's result: its input is the tool output only, its question lives on the server.
-    after_tool = {**base, "previous_response_id": first.id, "input": [_tool_output(first)]}
-    openai_client.responses.create(**memory.apply(after_tool))
+    _send(openai_client, memory, instructions="Be brief.", previous_response_id=first.id, input=[_tool_output(first)])
     assert _instructions(endpoint) == asked  # OpenAI does not carry instructions over: the block is sent again
     assert [r["query"] for r in engine.recalls] == [TURN_2, TURN_2]
 
@@ -46,18 +55,14 @@ def test_tool_loop_call_after_previous_response_id_gets_the_questions_block(
 def test_follow_up_after_previous_response_id_reads_the_context_the_app_passes(
     openai_client: Any, endpoint: Recorder
 ) -> None:
-    engine = recording_engine()
-    memory = MemoriRecall(engine, entity_id="u1", provider="openai-responses")
-    base = {"model": "gpt-test", "tools": TOOLS}
-    first = openai_client.responses.create(**memory.apply({**base, "input": TURN_1}))
-    second = openai_client.responses.create(**memory.apply(
-        {**base, "previous_response_id": first.id, "input": [_tool_output(first, "booked")]}))
-    follow_up = {**base, "previous_response_id": second.id, "input": [{"role": "user", "content": TURN_2}]}
-    third = openai_client.responses.create(**memory.apply(follow_up, context=[TURN_1]))
+    engine, memory = _memory()
+    first = _send(openai_client, memory, input=TURN_1)
+    second = _send(openai_client, memory, previous_response_id=first.id, input=[_tool_output(first, "booked")])
+    third = _send(openai_client, memory, context=[TURN_1], previous_response_id=second.id,
+                  input=[{"role": "user", "content": TURN_2}])
     assert SHELLFISH in _instructions(endpoint)
     # ... and the tool loop of that turn keeps the question and the context it was read with.
-    openai_client.responses.create(**memory.apply(
-        {**base, "previous_response_id": third.id, "input": [_tool_output(third)]}))
+    _send(openai_client, memory, previous_response_id=third.id, input=[_tool_output(third)])
     assert SHELLFISH in _instructions(endpoint)
     assert engine.recalls[2:] == [{"query": TURN_2, "entity_id": "u1", "context": [TURN_1]}] * 2
 
@@ -65,8 +70,7 @@ def test_follow_up_after_previous_response_id_reads_the_context_the_app_passes(
 async def test_aapply_reuses_the_question_for_a_tool_loop_call(endpoint: Recorder) -> None:
     import openai
 
-    engine = recording_engine()
-    memory = MemoriRecall(engine, entity_id="u1", provider="openai-responses")
+    engine, memory = _memory()
     client = openai.AsyncOpenAI(api_key="test-key", base_url=endpoint.url + "/v1", max_retries=0)
     first = await client.responses.create(**await memory.aapply({"model": "gpt-test", "tools": TOOLS,
                                                                  "input": TURN_2}))
@@ -93,8 +97,7 @@ def test_remembered_question_is_never_another_users() -> None:
 
 
 def test_conversation_id_keeps_each_conversations_question() -> None:
-    engine = recording_engine()
-    memory = MemoriRecall(engine, entity_id="u1", provider="openai-responses")
+    engine, memory = _memory()
     for conversation, question in (("conv_a", TURN_2), ("conv_b", "Where do I live?")):
         memory.recall_for({"conversation": conversation, "input": question})
     engine.recalls.clear()
@@ -105,8 +108,7 @@ def test_conversation_id_keeps_each_conversations_question() -> None:
 
 
 def test_input_without_a_question_is_not_recalled_unless_it_continues_a_conversation() -> None:
-    engine = recording_engine()
-    memory = MemoriRecall(engine, entity_id="u1", provider="openai-responses")
+    engine, memory = _memory()
     memory.recall_for({"input": TURN_2})
     engine.recalls.clear()
     tool_only = [{"type": "function_call_output", "call_id": "c", "output": "done"}]
@@ -148,8 +150,7 @@ def test_query_and_context_replace_what_the_kwargs_hold() -> None:
 def test_explicit_query_recalls_for_a_call_whose_kwargs_hold_no_question(
     openai_client: Any, endpoint: Recorder
 ) -> None:
-    engine = recording_engine()
-    memory = MemoriRecall(engine, entity_id="u1", provider="openai-responses")
+    engine, memory = _memory()
     tool_only = {"model": "gpt-test", "previous_response_id": "resp_elsewhere",
                  "input": [{"type": "function_call_output", "call_id": "c", "output": "oysters"}]}
     assert memory.apply(tool_only) == tool_only  # another process saw the question: nothing to reuse here
@@ -187,12 +188,9 @@ def test_a_follow_up_after_previous_response_id_is_read_with_the_conversations_e
 ) -> None:
     # Tester j4, finding 15: "What should I order there?" after previous_response_id reached the model without
     # the allergy unless the app passed context=.
-    engine = recording_engine()
-    memory = MemoriRecall(engine, entity_id="u1", provider="openai-responses")
-    base = {"model": "gpt-test", "tools": TOOLS}
-    first = openai_client.responses.create(**memory.apply({**base, "input": TURN_1}))
-    follow_up = {**base, "previous_response_id": first.id, "input": [{"role": "user", "content": TURN_2}]}
-    openai_client.responses.create(**memory.apply(follow_up))
+    engine, memory = _memory()
+    first = _send(openai_client, memory, input=TURN_1)
+    _send(openai_client, memory, previous_response_id=first.id, input=[{"role": "user", "content": TURN_2}])
     assert SHELLFISH in _instructions(endpoint)
     assert engine.recalls[1] == {"query": TURN_2, "entity_id": "u1", "context": [TURN_1]}
 
@@ -200,8 +198,7 @@ def test_a_follow_up_after_previous_response_id_is_read_with_the_conversations_e
 def test_a_follow_up_reads_at_most_context_turns_remembered_turns_and_none_with_zero() -> None:
     from memori_core import RecallConfig
 
-    engine = recording_engine()
-    memory = MemoriRecall(engine, entity_id="u1", provider="openai-responses")
+    engine, memory = _memory()
     for i in range(5):
         memory.recall_for({"previous_response_id": f"resp_{i}" if i else None, "input": f"question {i}"})
     assert engine.recalls[-1]["context"] == ["question 1", "question 2", "question 3"]  # context_turns 3
@@ -211,8 +208,7 @@ def test_a_follow_up_reads_at_most_context_turns_remembered_turns_and_none_with_
 
 
 def test_a_stateless_follow_up_reads_its_own_input_and_nothing_remembered() -> None:
-    engine = recording_engine()
-    memory = MemoriRecall(engine, entity_id="u1", provider="openai-responses")
+    engine, memory = _memory()
     memory.recall_for({"input": "Where do I live?"})
     memory.recall_for({"input": [{"role": "user", "content": TURN_1}, {"role": "assistant", "content": "Nice."},
                                  {"role": "user", "content": TURN_2}]})
@@ -220,8 +216,7 @@ def test_a_stateless_follow_up_reads_its_own_input_and_nothing_remembered() -> N
 
 
 def test_a_continuing_tool_call_with_no_question_seen_is_warned_once(caplog: pytest.LogCaptureFixture) -> None:
-    engine = recording_engine()
-    memory = MemoriRecall(engine, entity_id="u1", provider="openai-responses")
+    engine, memory = _memory()
     tool_only = {"previous_response_id": "resp_x", "input": [{"type": "function_call_output", "call_id": "c",
                                                              "output": "done"}]}
     with caplog.at_level("DEBUG", logger="memori_core.sdk.memori_recall"):

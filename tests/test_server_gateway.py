@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from _helpers import HashEmbedder, ungated_engine
+from _helpers import Clock, HashEmbedder, ungated_engine
 from memori_core import ChromaStore, MemoriRecall
 from memori_core.failopen import OutageBreaker
 from memori_core.store.chroma_client import ServerUnavailable
@@ -75,14 +75,6 @@ class Proxy:
         self.server.shutdown()
         self.server.server_close()
         self._client.close()
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

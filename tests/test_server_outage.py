@@ -23,7 +23,7 @@ from llama_index.core.base.llms.types import ChatMessage
 from llama_index.core.llms.mock import MockFunctionCallingLLM
 from llama_index.core.memory import Memory
 
-from _helpers import HashEmbedder, running_chroma_server, ungated_engine
+from _helpers import Clock, HashEmbedder, running_chroma_server, ungated_engine
 from memori_core import ChromaStore, RecallEngine
 from memori_core.failopen import OutageBreaker
 from memori_langchain import MemoriContextInjector
@@ -33,16 +33,6 @@ pytestmark = [pytest.mark.server, pytest.mark.skipif(os.name != "posix", reason=
               pytest.mark.usefixtures("close_chat_stores")]
 
 GIVE_UP = 60.0  # seconds: a flush still waiting by then is stuck (no timing is asserted below it)
-
-
-class Clock:
-    """The breaker's clock, moved by the test."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Recorder:

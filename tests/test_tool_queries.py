@@ -1,6 +1,7 @@
 """Memory searches a model writes about "the user" (tester j4, finding 19): the word "user" matches no fact by
 itself, and the tools read "user allergies", "user's city" or bare keywords ("hobbies", "where live") as the
-user asking ("my allergies", "my city", "my hobbies")."""
+user asking ("my allergies", "my city", "my hobbies"); rows of how one query is read are in the rule book
+tests/rules/tool_queries.toml, run by test_rule_books.py."""
 
 from __future__ import annotations
 
@@ -16,23 +17,6 @@ from memori_core.tool_queries import as_the_user_asks
 
 FACTS = ["User is allergic to peanuts.", "User lives in Lisbon.", "User has a dog named Rex.", "User works as a nurse.",
          "User's partner is called Sam.", "User is vegetarian.", "User plays the cello."]
-
-
-@pytest.mark.parametrize(("query", "asked"), [
-    ("user allergies", "my allergies"),
-    ("user's city", "my city"),
-    ("The user\u2019s diet", "my diet"),
-    ("users' preferences", "my preferences"),
-    ("allergies of the user", "allergies of me"),
-    ("information about the user", "information about me"),
-    ("does the user have pets", "does I have pets"),
-    ("What do you know about the user?", "What do you know about me?"),
-    ("hobbies", "my hobbies"),
-    ("diet restrictions", "my diet restrictions"),
-    ("where live", "my where live"),
-])
-def test_a_query_about_the_user_is_read_as_the_user_asks(query: str, asked: str) -> None:
-    assert as_the_user_asks(query) == asked
 
 
 @pytest.mark.parametrize("query", [
