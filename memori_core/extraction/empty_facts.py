@@ -148,15 +148,23 @@ _VAGUE_CAUTION = rx(
     r"everything|things|it\s+all)\s*[.!]*$"
 )
 
+# "User starts in three weeks.", "User starts on Monday.": a start told with no what, leaning on what was said before
+# ("User starts work on Monday." and "User starts at Monzo in May." say what).
+_BARE_START = rx(
+    r"^User\s+(?:(?:only|just|finally|actually)\s+)?(?:starts|begins|is\s+starting|will\s+start)\s+"
+    r"(?:in|on|next|tomorrow|this|after|from|at\s+the\s+(?:start|beginning|end))\b[^.]*\.$"
+)
+
 
 def is_vague_remark(fact: str) -> bool:
-    """Whether the "User ..." ``fact`` is a mood said in a figure ("User doesn't know what to do with themselves.")
-    or a vague caution ("User is careful about what they eat."): nothing a later conversation needs.
+    """Whether the "User ..." ``fact`` is a mood said in a figure ("User doesn't know what to do with themselves."),
+    a vague caution ("User is careful about what they eat.") or a start with no what ("User starts in three
+    weeks."): nothing a later conversation needs.
 
     >>> is_vague_remark("User is careful about food."), is_vague_remark("User is careful with money.")
     (True, False)
     """
-    return bool(_AT_A_LOOSE_END.match(fact) or _VAGUE_CAUTION.match(fact))
+    return bool(_AT_A_LOOSE_END.match(fact) or _VAGUE_CAUTION.match(fact) or _BARE_START.match(fact))
 
 
 # "User caved.", "User panicked.": a bare past verb, told of nothing the rules keep ("User retired." is a change).
