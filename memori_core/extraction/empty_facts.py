@@ -148,11 +148,15 @@ _VAGUE_CAUTION = rx(
     r"everything|things|it\s+all)\s*[.!]*$"
 )
 
-# "User starts in three weeks.", "User starts on Monday.": a start told with no what, leaning on what was said before
-# ("User starts work on Monday." and "User starts at Monzo in May." say what).
+# "User starts in three weeks.", "User starts on Monday.": a start told with no what but when, leaning on what was
+# said before ("User starts work on Monday.", "User is starting on insulin next week." and "User starts at Monzo in
+# May." say what).
+_DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _BARE_START = rx(
-    r"^User\s+(?:(?:only|just|finally|actually)\s+)?(?:starts|begins|is\s+starting|will\s+start)\s+"
-    r"(?:in|on|next|tomorrow|this|after|from|at\s+the\s+(?:start|beginning|end))\b[^.]*\.$"
+    r"^User\s+(?:(?:only|just|finally|actually)\s+)?(?:starts|begins|is\s+starting|will\s+start)\s+(?:"
+    r"in\s+(?:a|an|one|two|three|four|five|six|\d+|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|months?)|"
+    rf"on\s+(?:{_DAYS}|the\s+\d{{1,2}}(?:st|nd|rd|th))|next\s+(?:week|month|{_DAYS})|tomorrow|"
+    rf"this\s+(?:week|month|{_DAYS}))\s*[.!]*$"
 )
 
 
