@@ -143,7 +143,7 @@ def test_a_partner_met_and_named_is_kept_with_what_is_said_of_them_later() -> No
                         "Marco is lactose intolerant so no cheese boards for us", "Marco's birthday is April 19th")
     assert {"User's partner Marco is a chef.", "User's partner Marco is lactose intolerant.",
             "User's partner Marco's birthday is April 19th."} <= set(valid)
-    assert core_texts(engine) == ["User's partner Marco is lactose intolerant."]  # the household's care fact
+    assert core_texts(engine) == []  # core is the user's own, not the partner's
     assert "User lives with their partner Marco." in texts_after(engine, "Marco moved in with me last weekend!")
     assert "User's partner Marco's birthday is April 19th." in texts_after(engine)  # moving in ends no birthday
 
@@ -154,7 +154,7 @@ def test_a_partner_named_in_texting_style_and_told_of_by_pronoun_is_kept() -> No
         "User started seeing Leo.", "User's partner Leo is a nurse."]
     valid = texts_after(engine, "hes coeliac so we went to a gluten free place", "leos bday is april 20th")
     assert {"User's partner Leo is coeliac.", "User's partner Leo's birthday is april 20th."} <= set(valid)
-    assert core_texts(engine) == ["User's partner Leo is coeliac."]  # not the gluten-free place they went to
+    assert core_texts(engine) == []  # the partner's is not core, nor the gluten-free place they went to
 
 
 def test_a_husband_named_beside_the_home_and_his_family_are_kept_and_an_in_laws_diet_is_not_core() -> None:
@@ -172,7 +172,7 @@ def test_a_husband_named_beside_the_home_and_his_family_are_kept_and_an_in_laws_
 def test_the_boyfriend_example_of_the_brief_and_a_pronoun_with_no_partner_stored() -> None:
     engine = ungated_engine()
     assert texts_after(engine, "my boyfriend Tom is coeliac") == ["User's boyfriend Tom is coeliac."]
-    assert core_texts(engine) == ["User's boyfriend Tom is coeliac."]
+    assert core_texts(engine) == []  # core is the user's own
     assert texts_after(ungated_engine(), "hes a nurse") == []  # no one stored "he" could be
 
 
@@ -285,7 +285,7 @@ def test_a_pronoun_after_someone_of_the_users_is_them_not_the_stored_partner() -
                         "my best friend Hannah is coming for dinner on saturday, she's allergic to shellfish")
     assert {"User's son is allergic to nuts.", "User's best friend Hannah is allergic to shellfish."} <= set(valid)
     assert not any("Luis is allergic" in fact for fact in valid)
-    # A child's allergy is the household's; a friend's not.
-    assert core_texts(engine) == ["User's son is allergic to nuts."]
+    # Core is the user's own: neither a child's allergy nor a friend's.
+    assert core_texts(engine) == []
 
 

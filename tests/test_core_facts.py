@@ -432,10 +432,11 @@ def test_rule_based_extractor_marks_allergies_and_diet_core() -> None:
     assert facts == [ExtractedFact(ALLERGY, core=True), ExtractedFact("User lives in Leeds.", core=False)]
     for said in ["I'm vegetarian.", "I am lactose intolerant.", "I take insulin twice a day.", "I'm coeliac.",
                  "I don't drink alcohol.", "I keep kosher.", "I eat halal food only.", "I'm on blood thinners.",
-                 "My son has a nut allergy.", "I follow a gluten-free diet.", "I take medication for my thyroid."]:
+                 "I follow a gluten-free diet.", "I take medication for my thyroid."]:
         [fact] = RuleBasedFactExtractor().extract([("user", said)])
         assert fact.core, said
     for said in ["I live in Leeds.", "I'm not vegan.", "I have no allergies.", "I don't drink coffee.",
+                 "My son has a nut allergy.",  # core is the user's own
                  "I play the cello."]:
         [fact] = RuleBasedFactExtractor().extract([("user", said)])
         assert not fact.core, said
@@ -443,10 +444,10 @@ def test_rule_based_extractor_marks_allergies_and_diet_core() -> None:
 
 
 @pytest.mark.parametrize("text, core", [
-    ("User's daughter is allergic to tree nuts.", True),  # the household's: it shapes the user's meals
+    ("User's daughter is allergic to tree nuts.", False),  # someone else's, even the household's
     ("User's doctor told her to cut down on salt.", True),  # advice to the user
     ("User was diagnosed with type 2 diabetes in 2019.", True),  # told in the past, still true
-    ("User's youngest son has a nut allergy.", True),
+    ("User's youngest son has a nut allergy.", False),
     ("User's peanut allergy is severe.", True),  # the user's own, named as a thing
     ("User's friend is allergic to cats.", False),  # someone outside the household
     ("User's sister is vegan.", False),

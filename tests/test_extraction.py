@@ -829,10 +829,10 @@ def test_something_that_happened_in_a_month_never_expires(said: str) -> None:
         ("Arjun has a peanut allergy.", "User's son Arjun has a peanut allergy."),
     ],
 )
-def test_a_care_fact_of_someone_the_memory_names_is_kept_as_theirs_and_core(said: str, fact: str) -> None:
+def test_a_care_fact_of_someone_the_memory_names_is_kept_as_theirs_and_not_core(said: str, fact: str) -> None:
     stored = [Stored("w", "User's wife Margaret is a retired teacher."), Stored("s", "User's son Arjun is 5.")]
     assert [(f.text, f.core, f.supersedes) for f in RuleBasedFactExtractor().extract([("user", said)], stored)] == [
-        (fact, True, ())]
+        (fact, False, ())]  # core is the user's own
     assert RuleBasedFactExtractor().extract([("user", "Paris is lovely.")], stored) == []
 
 

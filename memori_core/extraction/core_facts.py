@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..ranking.care import is_care_fact, outside_holder
+from ..slots import PERSON
 from .diagnoses import is_medicine
 from .patterns import rx
 
@@ -22,6 +23,14 @@ _WAS = rx(
     r"^\W*(?:user(?:'s\s+[\w-]+)?|i|my\s+[\w-]+)\s+(?:(?:also|once|only|still)\s+)?(?:was|were)\s+"
     r"(?!(?:(?:just|recently|first|finally|officially|newly)\s+)?(?:diagnosed|told|prescribed|advised|put|found|"
     r"started|switched|given|born|made|asked|recommended|warned|referred|tested|confirmed|identified)\b)"
+)
+# Someone else the fact is about, even of the household: "User's boyfriend Tom is vegan.", "User's son has a nut
+# allergy." Core is the user's own: on every turn, someone else's diet reads as the user's (a model cooks vegan for
+# them); the care gate still brings it to a question that names that person. "User's doctor told them to cut down
+# on salt." is advice to the user.
+_SOMEONE_ELSES = rx(
+    rf"^\W*(?:i\s+(?:think|guess|believe|reckon)\s+)?(?:user's|my|our)\s+(?:[\w-]+\s+){{0,2}}?"
+    rf"(?:{PERSON}|sons|daughters|twins|toddlers?|grandchildren|grandkids?|grandsons?|granddaughters?)\b"
 )
 # Taken back: "User lied about being vegan.", "User was joking about the peanut allergy."
 _TAKEN_BACK = rx(r"\b(?:lied|lying|kidding|joking)\s+about\b")
@@ -41,8 +50,7 @@ _LIMITING_CONDITION = rx(
 
 
 def is_core_fact(text: str) -> bool:
-    """Whether a fact is worth injecting on every turn: the user's own (or their partner's or children's) allergy or
-    intolerance, medication (named, or by its drug-name stem), condition that limits food or activity
+    """Whether a fact is worth injecting on every turn: the user's own allergy or intolerance, medication (named, or by its drug-name stem), condition that limits food or activity
     (pregnancy, diabetes, asthma, epilepsy, high blood pressure, a doctor's dietary advice), or dietary
     restriction (vegetarian, vegan, halal, kosher, gluten-free, coeliac, lactose-free, no alcohol...).
 
@@ -52,19 +60,20 @@ def is_core_fact(text: str) -> bool:
     A term right after a negation does not count ("User is not vegan.", "User has no allergies.", "User is
     allergic to nothing."), nor what held only in the past ("User used to be vegetarian.", "User was pregnant
     last year.", "User was on metformin until March."; "User was diagnosed with ..." still holds), nor what the
-    user took back ("User lied about being vegan."), nor someone outside the household (a friend's, a sibling's, a pet's: only the user's, their partner's and their
-    children's count): each would be injected on every turn.
+    user took back ("User lied about being vegan."), nor someone else's, even of the household (a partner's, a
+    child's, a friend's, a pet's: only the user's own count): each would be injected on every turn, and someone
+    else's diet would read as the user's.
 
-    >>> is_core_fact("User's friend is allergic to cats."), is_core_fact("User's daughter is allergic to nuts.")
-    (False, True)
+    >>> is_core_fact("User's friend is allergic to cats."), is_core_fact("User's boyfriend Tom is vegan.")
+    (False, False)
 
     The rule reads words, not meaning: pass your own ``core_rule`` to an extractor to change it. Its terms are
     the relevance gate's care-fact rule (:func:`memori_core.ranking.care.is_care_fact`), and who is outside the
     household is the gate's rule too (:func:`memori_core.ranking.care.outside_holder`): the gate reads such a
     fact of someone else only when the question names them (:func:`memori_core.ranking.care.named_by`).
     """
-    if outside_holder(text) is not None or _PAST.search(text) or _WAS.search(text) or _NONE.search(text) \
-            or _TAKEN_BACK.search(text):
+    if outside_holder(text) is not None or _SOMEONE_ELSES.match(text) or _PAST.search(text) or _WAS.search(text) \
+            or _NONE.search(text) or _TAKEN_BACK.search(text):
         return False  # "User's friend...", "User's sister...", "User's dog..."
     if _LIMITING_CONDITION.match(text):
         return True

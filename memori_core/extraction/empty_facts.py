@@ -20,7 +20,7 @@ from .slots import slots_of
 from .tails import plain
 from .verdicts import DROP_SMALL_TALK, DROP_UNCLEAR, DROP_UNRESOLVED, KEPT_REWRITTEN
 
-__all__ = ["judge_rewritten", "object_is_a_pointer"]
+__all__ = ["is_vague_remark", "judge_rewritten", "object_is_a_pointer"]
 
 # "User got this.", "User won't give up on their dreams.", "User is gonna keep pushing.": encouragement and
 # resolve, read on the rewritten fact; nothing a later conversation needs. "User quit smoking." is a fact.
@@ -129,6 +129,48 @@ _RATED = rx(
     r"the\s+worst|the\s+best|a\s+disaster|a\s+joke|trash)"
     r"(?:\s*,?\s+(?:but|and|though|lol|haha)\b.*)?\.$"
 )
+# "User doesn't know what to do with themselves.", "User is at a loose end.": a mood of the moment, said in a figure.
+_AT_A_LOOSE_END = rx(
+    r"^User\s+(?:(?:just|really|honestly|literally|kind\s+of|kinda)\s+)*(?:"
+    r"(?:doesn't|does\s+not|didn't|did\s+not)\s+know\s+what\s+to\s+do(?:\s+with\s+(?:themselves|their\s+time)|"
+    r"(?=\s*[.!]*$))|"
+    r"(?:is|was|has\s+been)\s+(?:a\s+bit\s+)?at\s+(?:a\s+loose\s+end|sixes\s+and\s+sevens)|"
+    r"(?:is|was|has\s+been)\s+(?:bored\s+out\s+of\s+their\s+(?:mind|skull)|twiddling\s+their\s+thumbs|"
+    r"climbing\s+the\s+walls|rattling\s+around))\b"
+)
+# "User is careful about food.", "User is really careful with what they eat.": a vague caution told beside what it
+# comes of ("I have coeliac disease so I'm really careful about food"): that condition is the fact; "User is careful
+# with money." and "User has to be careful with dairy." name what they are careful of.
+_VAGUE_CAUTION = rx(
+    r"^User\s+(?:is|was|has\s+to\s+be|tries\s+to\s+be)\s+(?:(?:really|very|extra|super|so|quite|pretty|always|"
+    r"always\s+really)\s+)*(?:careful|cautious|mindful|wary)\s+(?:about|with|of)\s+(?:"
+    r"food|foods|eating(?:\s+out)?|what\s+(?:they|the\s+user)\s+eats?|their\s+(?:food|diet|eating)|"
+    r"everything|things|it\s+all)\s*[.!]*$"
+)
+
+# "User starts in three weeks.", "User starts on Monday.": a start told with no what but when, leaning on what was
+# said before ("User starts work on Monday.", "User is starting on insulin next week." and "User starts at Monzo in
+# May." say what).
+_DAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_BARE_START = rx(
+    r"^User\s+(?:(?:only|just|finally|actually)\s+)?(?:starts|begins|is\s+starting|will\s+start)\s+(?:"
+    r"in\s+(?:a|an|one|two|three|four|five|six|\d+|a\s+few|a\s+couple\s+of)\s+(?:days?|weeks?|months?)|"
+    rf"on\s+(?:{_DAYS}|the\s+\d{{1,2}}(?:st|nd|rd|th))|next\s+(?:week|month|{_DAYS})|tomorrow|"
+    rf"this\s+(?:week|month|{_DAYS}))\s*[.!]*$"
+)
+
+
+def is_vague_remark(fact: str) -> bool:
+    """Whether the "User ..." ``fact`` is a mood said in a figure ("User doesn't know what to do with themselves."),
+    a vague caution ("User is careful about what they eat.") or a start with no what ("User starts in three
+    weeks."): nothing a later conversation needs.
+
+    >>> is_vague_remark("User is careful about food."), is_vague_remark("User is careful with money.")
+    (True, False)
+    """
+    return bool(_AT_A_LOOSE_END.match(fact) or _VAGUE_CAUTION.match(fact) or _BARE_START.match(fact))
+
+
 # "User caved.", "User panicked.": a bare past verb, told of nothing the rules keep ("User retired." is a change).
 _BARE_PAST = rx(r"^User\s+(?:(?:just|finally|totally|kinda|kind\s+of|basically|literally)\s+)*(?P<verb>[a-z]+)\.$")
 # "we did arthur's seat" -> "User did arthur's seat.": the household's outing, without a day or a part of the user's
@@ -166,10 +208,11 @@ _FOR_A_POINTER = rx(r"\s+for\s+(?:it|that|this|them)\s*\.$")
 
 def _without_filler(fact: str, body: str) -> str | None:
     """The rewritten ``fact`` of ``body``, or ``None`` when it keeps nothing a later conversation needs: a rating of
-    the user (:data:`_RATED`), a verb with no object (:data:`_NO_OBJECT`: "User loves."), a bare past verb that is no change ("User caved."), an outing told with no day
+    the user (:data:`_RATED`), a verb with no object (:data:`_NO_OBJECT`: "User loves."), a mood said in a figure
+    (:data:`_AT_A_LOOSE_END`), a vague caution (:data:`_VAGUE_CAUTION`: "User is careful about food."), a bare past verb that is no change ("User caved."), an outing told with no day
     ("User did arthur's seat.", "User went to a gluten free place."). A passing remark about someone named is kept as
     who they are (:data:`_REMARK_OF_NAMED`), a care fact without its pointer ("for it")."""
-    if _NO_OBJECT.match(fact):
+    if _NO_OBJECT.match(fact) or is_vague_remark(fact):
         return None
     lasting = slots_of(fact) or is_care_fact(fact)
     if not lasting and _RATED.match(fact):

@@ -18,7 +18,7 @@ from ..slots import holder
 from .leads import strip_lead
 from .side_jobs import is_side_job
 from .cues import is_negated, is_planned
-from .slots import slots_of
+from .slots import is_job_offer, slots_of
 
 __all__ = ["as_job_changes", "says_where_now", "stored_employers"]
 
@@ -85,6 +85,59 @@ _HOME = re.compile(rf"\b(?:lives|living|based)\s+in\s+(?P<place>{_NAME})")
 _EMPLOYER = re.compile(rf"\b(?:at|for|with)\s+(?P<org>{_NAME})")
 
 
+# An offer taken, told without naming it, as an answer: "Yes! Accepted it this morning", "I said yes to them", "I'm
+# taking it", "signed the contract": the one stored offer of the user's that still stands.
+_TOOK_IT = re.compile(
+    r"^(?:(?:yes|yeah|yep|yay|so|well|and|reader)\W+)*(?:i(?:'ve|\s+have)?\s+|i'm\s+|i\s+am\s+)?"
+    r"(?:(?:just|finally|officially|already|gladly)\s+)?(?:"
+    r"(?:accepted|took|signed|taking|accepting|signing)\s+(?:it|them|that|their\s+(?:offer|contract|job\s+offer)|"
+    r"the\s+(?:job|offer|role|position|contract|job\s+offer))"
+    r"|accepted|(?:said|saying)\s+yes(?:\s+to\s+(?:it|them|that|the\s+(?:job|offer)))?)"
+    r"(?:\s+(?:today|yesterday|this\s+(?:morning|afternoon|evening)|last\s+night|in\s+the\s+end|"
+    r"on\s+the\s+spot))?"
+    r"(?:\s*[,;].*)?\s*[.!]*$",
+    re.IGNORECASE,
+)
+# A stored offer, who made it and for what role: "User got an offer from Monzo as a senior QA engineer."
+_OFFER_BY = re.compile(rf"\b(?:at|from|with|by)\s+(?P<org>{_NAME})")
+_AS_ROLE = re.compile(r"\s+as\s+(?:a|an|the)\s+[\w-]+(?:\s+[\w-]+){0,3}?(?=\s+(?:at|in|with|from|for)\b|\s*[.,!]|$)")
+# A stored offer that no longer stands: "User turned down the job offer from Dynatrace."
+_OFFER_OVER = re.compile(r"\b(?:turned\s+down|declined|rejected|withdrawn|rescinded|fell\s+through|pulled)\b")
+# An accepted job told as taken up: "First week at Monzo done", "survived my first day at Monzo".
+_FIRST_AT = re.compile(
+    r"^(?:(?:so|and|well|phew)\W+)*(?:(?:survived|finished|done|did|completed)\s+(?:with\s+)?(?:my\s+)?|(?:my\s+)?)"
+    rf"first\s+(?:day|week|shift|month|fortnight)\s+(?:at|with)\s+(?P<org>{_NAME})"
+    r"(?:\s+(?:done|over|finished|complete|completed|survived|down)\b.*|\s*[.!]*$)",
+    re.IGNORECASE,
+)
+# A job stored as accepted, not yet begun: "User accepted a new job at Monzo."
+_ACCEPTED_JOB = re.compile(
+    rf"^User\s+(?:has\s+)?accepted\s+(?:a|an|the)\s+(?:new\s+)?job\s+(?:at|with)\s+(?P<org>{_NAME})(?P<role>\s+as\s+"
+    r"(?:a|an|the)\s+[^.,!]+)?"
+)
+
+
+def _standing_offer(known: Sequence[str]) -> str | None:
+    """Who made the one stored offer of the user's that still stands, with the role it names ("Monzo as a senior QA
+    engineer"); ``None`` for none, or several."""
+    found = {m.group("org") + (role.group(0) if role else "") for text in known
+             if is_job_offer(text) and holder(text) == "user" and not _OFFER_OVER.search(text)
+             for m in [_OFFER_BY.search(text)] if m is not None for role in [_AS_ROLE.search(text)]}
+    return found.pop() if len(found) == 1 else None
+
+
+def _taken_up(clause: str, known: Sequence[str]) -> str | None:
+    """ "First week at Monzo done" -> "I work at Monzo as a senior QA engineer now", of a stored "User accepted a new
+    job at Monzo as a senior QA engineer."."""
+    first = _FIRST_AT.match(clause)
+    if first is None:
+        return None
+    org = first.group("org").casefold()
+    accepted = [m for text in known for m in [_ACCEPTED_JOB.match(text)] if m is not None]
+    return next((f"I work at {m.group('org')}{m.group('role') or ''} now" for m in accepted
+                 if m.group("org").casefold() == org), None)
+
+
 def says_where_now(clause: str) -> bool:
     """Whether ``clause`` says where the user is now ("im in exeter now"): a move when a home is stored, so capture
     shows the stored home."""
@@ -117,8 +170,10 @@ def as_job_changes(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
     work at <new> now" for the new one (with a role when said). A new employer is read from "got a job at",
     "started at" always, from "joined" beside an ending of the old job (stored, or named in the same message
     as left or quit) or with a role, from "I'm now at" when a job is stored. "I left <home> for <place>" of a
-    stored home is "I moved to <place>", and so is "I'm in <place> now" when a home is stored. A change still to come ("I'm leaving Google next month") and any
-    other clause are left as they are.
+    stored home is "I moved to <place>", and so is "I'm in <place> now" when a home is stored. An offer taken told
+    as an answer ("Yes! Accepted it this morning", "I said yes to them") is "I accepted the offer from <who made the
+    one stored offer>", and a job accepted told as taken up ("First week at Monzo done") "I work at <it> now". A
+    change still to come ("I'm leaving Google next month") and any other clause are left as they are.
 
     >>> as_job_changes(["I left Google", "I joined Meta last week"], ["User works at Google as a designer."])
     ['I left my job at Google', 'I work at Meta now']
@@ -134,8 +189,16 @@ def as_job_changes(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
     joined_too = any(_JOINED.match(s) for s in said)
     ended = any(m is not None and (m.group("old").casefold() in employers or (joined_too and m.group("new") is None))
                 for m in lefts)
+    offer = _standing_offer(known)
     out: list[str] = []
     for clause, s, left in zip(clauses, said, lefts):
+        if offer is not None and _TOOK_IT.match(s):  # "Yes! Accepted it this morning, I start in ...", of the offer
+            out.append(f"I accepted the offer from {offer}")  # what follows the comma is left out: "I start ..."
+            continue
+        begun = _taken_up(s, known)
+        if begun is not None:  # "First week at Monzo done", of a job accepted
+            out.append(begun)
+            continue
         if left is not None:
             old = left.group("old")
             if old.casefold() in homes and left.group("new") and not left.group("role"):

@@ -105,6 +105,24 @@ _EPHEMERAL_STATE = rx(
     rf"(?:so\s+|really\s+|very\s+|a\s+bit\s+|"
     rf"kind\s+of\s+|pretty\s+|super\s+|quite\s+)?{_STATE}\b"
 )
+# "I've been shattered lately", "I've been feeling rubbish": a mood or tiredness told in the perfect, read as
+# "I'm shattered" is (not "I've been vegan", "I've been married for years", "I've been back in Leeds since May").
+_MOOD_SO_FAR = rx(
+    r"^(?:i|we)(?:'ve|\s+have)\s+been\s+(?:feeling\s+)?(?:so\s+|really\s+|very\s+|a\s+bit\s+|pretty\s+|super\s+|"
+    r"quite\s+|absolutely\s+|totally\s+|utterly\s+)?(?:tired|exhausted|shattered|knackered|drained|wiped\s+out|"
+    r"worn\s+out|run\s+down|rubbish|awful|terrible|rough|crap|crappy|low|down|flat|meh|stressed(?:\s+out)?|anxious|"
+    r"overwhelmed|sad|lonely|miserable|grumpy|irritable|cranky|moody|off|under\s+the\s+weather|out\s+of\s+sorts|"
+    r"not\s+myself|sleepy|bored|restless|fed\s+up|frazzled|snowed\s+under|swamped|flat\s+out|on\s+edge)"
+    r"(?=\s*(?:[.!,;]|$|lately|recently|these\s+days|at\s+the\s+moment|this\s+(?:week|month)|for\s+(?:a\s+)?"
+    r"(?:while|few|couple|weeks|days)|all\s+(?:week|month)|since|and|but|with|about|because))"
+)
+# "My back's flared up again", "My knee has been playing up": a flare of a part of the body or a condition, news for
+# a couple of weeks (not "My asthma flares up in winter", which recurs, nor "My back is bad", the lasting state).
+_FLARE_UP = rx(
+    r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:[\w-]+)(?:'s|\s+has|\s+is|\s+have|\s+are)\s+(?:been\s+)?"
+    r"(?:(?:really|properly|badly|totally)\s+)?(?:flared\s+up|flaring(?:\s+up)?|playing\s+up|acting\s+up|"
+    r"giving\s+me\s+(?:grief|gyp|jip|hell|trouble))\b"
+)
 NOW_WORDS = rx(
     r"\b(?:today|tonight|right\s+now|at\s+the\s+moment|this\s+(?:morning|afternoon|evening|week|weekend)|"
     r"(?:for|over)\s+the\s+(?:weekend|day|night)|for\s+(?:dinner|lunch|breakfast)|"
@@ -291,14 +309,17 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
         until = _until_month_end(MONTH_NAMES[when.month - 1], when) if this_span.group("span") == "month" \
             else timedelta(days=7 - when.weekday())
         return as_fact(body), KEPT_EXPIRING, until
+    if _FLARE_UP.match(body) and not _RECURRING.search(body):
+        return as_fact(body), KEPT_EXPIRING, MOOD_LIFETIME  # "My back's flared up again"
+    mood = _EPHEMERAL_STATE.match(body) or _MOOD_SO_FAR.match(body)
     # "I just got engaged", "I'm back on cigarettes": news, not a passing moment.
-    if _EPHEMERAL_STATE.match(body) and not re.search(
+    if mood and not re.search(
         r"\bback\s+(?:on|to|in\s+the\s+office|at\s+(?:work|the\s+office|uni|university|college|school))\b"
         r"|\b(?:these\s+days|lately|nowadays|anymore|usually|every|always|a\s+lot\s+of)\b",  # a habit, not a moment
         body, re.IGNORECASE,
     ):
         return None, DROP_EPHEMERAL, None
-    if _EPHEMERAL_STATE.match(body) and _MOOD_FOR_A_WHILE.search(body) and not re.search(
+    if mood and _MOOD_FOR_A_WHILE.search(body) and not re.search(
             r"\b(?:back|nowadays|anymore|usually|every|always|a\s+lot\s+of)\b", body, re.IGNORECASE):
         return as_fact(body), KEPT_EXPIRING, MOOD_LIFETIME  # "I'm so stressed these days"
     if _PASSING_HAVE.match(body) or _FEELING_NOW.match(body):

@@ -20,6 +20,7 @@ from .leads import clean, strip_lead
 from .tails import without_empty_tail
 from .patterns import rx
 from .activities import PETS
+from .births import birth_of_someone_named
 from .cues import is_negated
 from .diets import taken_back
 from .endings import disposed_thing, ends_ownership, is_loss, named_change
@@ -276,7 +277,8 @@ def as_the_users(clause: str, *, told: Sequence[str], known: Sequence[str], befo
     the stored facts or those of the message so far (``told``) name (:func:`_named`), of a thing a stored fact
     (``known``) says the user has, or of a birth while a stored fact says the user is expecting; ``None``
     otherwise. ``before``: the message's clauses before it."""
-    return _named(clause, told, before) or _disposed_own(clause, known) or _born_own(clause, known)
+    return _named(clause, told, before) or _disposed_own(clause, known) or _born_own(clause, known) \
+        or birth_of_someone_named(clause, known)  # "Claire's baby arrived" of a stored "... Claire is expecting"
 
 
 def _born_own(clause: str, known: Sequence[str]) -> str | None:

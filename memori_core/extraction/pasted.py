@@ -14,7 +14,7 @@ from .leads import CLINICIAN
 from .patterns import rx
 from .sentences import split_sentences
 
-__all__ = ["split_pasted", "split_quoted"]
+__all__ = ["split_letters", "split_pasted", "split_quoted"]
 
 # A request to work on a text the user pastes after it ("Can you summarise this email from my landlord?", "Please
 # translate the following:", "Here's the message my boss sent:"), or the opening of a letter ("Dear tenant,"): what
@@ -134,19 +134,121 @@ def split_quoted(text: str) -> tuple[str, list[str]]:
     return "\n".join(piece.strip() for piece in own).strip(), quoted
 
 
+# A letter or message pasted whole, told by its lines: a fence ("---", "```", "-----Original Message-----"), an
+# e-mail header ("Subject: ...", "From: ..."), a greeting to someone by name on a line of its own ("Hello Margaret,",
+# "Hi all,"), a sign-off ("Best wishes,") with the sender's name on the line after, and a line telling where the
+# text came from ("This came from the local beekeepers, what do you make of it?", "My landlord sent me this:").
+_FENCE = rx(
+    r"^\s*(?:[-=*_~]{3,}|`{3,}[\w+-]*|-{2,}\s*(?:original\s+message|forwarded\s+message)\s*-{2,}"
+    r"|begin\s+forwarded\s+message\s*:?)\s*$"
+)
+_HEADER = rx(r"^\s*(?:subject|from|fwd?)\s*:\s*\S")
+_GREETING = re.compile(
+    r"^\s*(?i:dear|hello|hi|hiya|hey|good\s+(?:morning|afternoon|evening)|greetings)\s+"
+    r"(?:(?i:all|everyone|everybody|team|folks|both)|[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2})\s*[,!:]?\s*$"
+)
+_SIGN_OFF = rx(
+    r"^\s*(?:best(?:\s+wishes|\s+regards)?|(?:kind|kindest|warm|warmest|best)\s+(?:regards|wishes)|regards|"
+    r"many\s+thanks|thanks(?:\s+(?:again|so\s+much|in\s+advance))?|thank\s+you|cheers|(?:lots\s+of\s+)?love|"
+    r"all\s+the\s+best|yours(?:\s+(?:sincerely|faithfully|truly|ever))?|sincerely|take\s+care|speak\s+soon)"
+    r"\s*[,.!]?\s*$"
+)
+# The sender's name under a sign-off: a short line that starts with a capital ("Pauline (Secretary)", "Dr A. Shah").
+_SENDER = re.compile(
+    r"^\s*(?!(?:I|I'm|I've|I'll|We|My|Our|It|This|That|The|So|Just)\b)[A-Z][\w'.-]*(?:[ \t]+[\w'().&-]+){0,5}\s*$"
+)
+_CAME_FROM = rx(
+    r"^\W*(?:(?:so|ok|okay|look|hi|hey)\b\W*)?(?:"
+    r"(?:this|the\s+following|below|it)\s+(?:just\s+)?(?:came|arrived|landed|turned\s+up)\s+(?:in\s+)?from\b"
+    rf"|(?:i\s+)?(?:just\s+)?got\s+this\s+(?:(?:{_TEXTS})\s+)?from\b"
+    r"|(?!i\b|we\b)(?:[\w'-]+\s+){1,4}(?:just\s+)?(?:sent|forwarded|emailed|texted|messaged|wrote)\s+(?:me|us)\s+"
+    rf"this(?:\s+(?:{_TEXTS}))?(?:\s+(?:today|earlier|yesterday|last\s+night|just\s+now|this\s+morning))?\s*(?:[:,.!?-]|$))"
+)
+
+
+def _letter_end(lines: list[str], start: int) -> int | None:
+    """Where the letter whose first line is ``lines[start]`` ends: the line after its sender's name under a
+    sign-off, or after a fence (``None``: nothing says it ends)."""
+    for n in range(start + 1, len(lines)):
+        if _FENCE.match(lines[n]):
+            return n + 1
+        if _SIGN_OFF.match(lines[n]) and n + 1 < len(lines) and _SENDER.match(lines[n + 1]):
+            return n + 2
+    return None
+
+
+def _is_letter(lines: list[str]) -> bool:
+    """Whether ``lines`` hold a letter's marks: an e-mail header, a greeting by name or a signed sign-off."""
+    return any(_HEADER.match(line) or _GREETING.match(line) for line in lines) or any(
+        _SIGN_OFF.match(line) and _SENDER.match(after) for line, after in zip(lines, lines[1:]))
+
+
+def split_letters(text: str) -> tuple[str, list[str]]:
+    r"""``text`` without the letters and messages pasted whole in it, and those: what lies between two fences
+    ("---", "```"); after one fence, a letter (an e-mail header, a greeting by name, a signed sign-off); from an
+    e-mail header ("Subject: ..."), or from a greeting by name on a line of its own ("Hello Margaret,") to a signed
+    sign-off ("Best wishes,\nPauline"); and a line telling where the text came from ("This came from the
+    beekeepers, what do you make of it?", "My landlord sent me this:") with the lines after it, to a fence or a
+    sign-off. Their "I" is their sender's. The user's lines before and after stay; "Hi Sam,\nI moved to Leeds." with no sign-off is read.
+
+    >>> split_letters("Should I go?\n---\nHello Margaret,\nI'm vegan myself.\n---\nThoughts?")
+    ('Should I go?\nThoughts?', ["Hello Margaret,\nI'm vegan myself."])
+    """
+    lines = text.split("\n")
+    cut: list[tuple[int, int]] = []
+    announced: int | None = None  # the line telling where the text after it came from, cut with it
+    n = 0
+    while n < len(lines):
+        line = lines[n]
+        end = None
+        if not line.strip():
+            n += 1
+            continue
+        start = n if announced is None else announced
+        if _FENCE.match(line):
+            close = next((m for m in range(n + 1, len(lines)) if _FENCE.match(lines[m])), None)
+            if close is not None:
+                end = close + 1
+            elif announced or _is_letter(lines[n + 1:]):
+                end = len(lines)
+        elif announced is not None or _HEADER.match(line):
+            end = _letter_end(lines, n) or len(lines)
+        elif _GREETING.match(line):
+            end = _letter_end(lines, n)
+        announced = n if end is None and _CAME_FROM.match(line) else None
+        if end is None:
+            n += 1
+            continue
+        cut.append((start, end))
+        n = end
+    if not cut:
+        return text, []
+    own, pasted, last = [], [], 0
+    for start, end in cut:
+        own += lines[last:start]
+        block = "\n".join(line for line in lines[start:end] if not _FENCE.match(line)).strip()
+        if block:
+            pasted.append(block)
+        last = end
+    own += lines[last:]
+    return "\n".join(line for line in own if line.strip()), pasted
+
+
 def split_pasted(text: str) -> tuple[list[str], list[str]]:
     """The sentences of one message that are the user's own, and those of someone else's text pasted in for the
     assistant to work on or relayed: after a request to work on a text ("Can you summarise this email?",
     "Translate into Spanish: ...", "Fix the grammar: ..."), from a letter's opening ("Dear tenant,") on, or from
     someone else's words quoted ("my friend texted me: I moved to Madrid", "The email says: ...", "My sister texted
-    me:" and the lines after it) on; and first of all the words it quotes (:func:`split_quoted`: "> I'm pregnant").
+    me:" and the lines after it) on; and first of all a letter pasted whole (:func:`split_letters`: "Hello
+    Margaret, ... Best wishes, Pauline") and the words it quotes (:func:`split_quoted`: "> I'm pregnant").
 
     >>> split_pasted("I rent. Can you reply to this email? I am selling the flat.")
     (['I rent.', 'Can you reply to this email?'], ['I am selling the flat.'])
     """
+    text, letters = split_letters(text)
     text, quoted = split_quoted(text)
     own, pasted = _split_sentences_pasted(split_sentences(text))
-    return own, quoted + pasted
+    return own, letters + quoted + pasted
 
 
 def _split_sentences_pasted(sentences: list[str]) -> tuple[list[str], list[str]]:

@@ -135,7 +135,8 @@ def build_extraction_prompt(
             "allergies and intolerances, medications, conditions that limit what the user can eat, drink or do "
             "(pregnancy, diabetes, asthma, epilepsy, high blood pressure, a doctor's dietary advice), and dietary "
             "restrictions (vegetarian, vegan, halal, kosher, gluten-free, coeliac, lactose-free, does not drink "
-            "alcohol). Set it to false for every other fact."
+            "alcohol), the user's own only. Set it to false for every other fact, someone else's too (a partner's, "
+            "a child's, a friend's)."
         )
     lines.append(
         '- Set "expires_at" on a fact that stops being true at a known time: an appointment, a visit, a trip, an '

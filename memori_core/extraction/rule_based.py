@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..text import normalize_fact_text
 from .bare_plans import as_job_begun, as_plain_plans
+from .births import ends_pregnancy
 from .clauses import own_clauses, plain_clauses, split_clauses
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .empty_facts import moves_to_no_place, object_is_a_pointer
@@ -372,13 +373,13 @@ class RuleBasedFactExtractor:
                 if not WEEKS_PREGNANT.match(verdict.fact) and any(
                         words and words <= old and normalize_fact_text(text) != key
                         and is_negated(text) == is_negated(verdict.fact) and holder(verdict.fact) == holder(text)
-                        and not replaces(verdict, words, text, old)
+                        and not replaces(verdict, words, text, old) and not ends_pregnancy(verdict.fact, text)
                         for _, text, old in known):
                     continue  # a stored fact already says it (of the same person: not "User's sister is vegan.")
                 core = self.core_rule is not None and bool(self.core_rule(verdict.fact))
                 expires = now + verdict.expires_in if verdict.expires_in is not None else None
-                ended = [(fid, text) for fid, text, old in known
-                         if normalize_fact_text(text) != key and replaces(verdict, words, text, old)]
+                ended = [(fid, text) for fid, text, old in known if normalize_fact_text(text) != key and (
+                    replaces(verdict, words, text, old) or ends_pregnancy(verdict.fact, text))]  # .births
                 ended_texts = [text for _, text in ended]
                 # what hung on the state that ended ends with it ("User has to check their blood sugar ...")
                 gone = {fid for fid, _ in ended}

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta, timezone
 from ..ranking.care import is_care_fact
 from ..slots import PERSON
 from .dates import DATED, anchor_plan, date_said, date_told
-from .empty_facts import judge_rewritten
+from .empty_facts import is_vague_remark, judge_rewritten
 from .grammar import is_past, is_past_statement, is_subjectless_change
 from .holds_now import as_holds_now
 from .introductions import being_a, introduction, name_given, role_here, the_one
@@ -153,7 +153,7 @@ def _of_the_user(text: str) -> tuple[str | None, str]:
     allergic to cats." -> "User thinks they're allergic to cats."): a fact is never stored in the first person;
     dropped (``DROP_UNCLEAR``) when it cannot be said so."""
     fact = in_third_person(text)
-    return (fact, KEPT_AS_SAID) if fact is not None else (None, DROP_UNCLEAR)
+    return (fact, KEPT_AS_SAID) if fact is not None and not is_vague_remark(fact) else (None, DROP_UNCLEAR)
 
 
 def _as_we(body: str) -> str | None:
