@@ -148,6 +148,12 @@ _VAGUE_CAUTION = rx(
     r"everything|things|it\s+all)\s*[.!]*$"
 )
 
+# "User has no idea what to cook.", "User isn't sure which to pick.": not knowing, said of the moment.
+_NOT_KNOWING = rx(
+    r"^User\s+(?:has\s+(?:absolutely\s+)?no\s+(?:idea|clue)|(?:is|was)\s+not\s+sure|isn't\s+sure|"
+    r"(?:does\s+not|doesn't)\s+know)\s+(?:what|which|where|when|whether|if|who)\b"  # not "how": an ability
+)
+
 # "User starts in three weeks.", "User starts on Monday.": a start told with no what but when, leaning on what was
 # said before ("User starts work on Monday.", "User is starting on insulin next week." and "User starts at Monzo in
 # May." say what).
@@ -162,13 +168,15 @@ _BARE_START = rx(
 
 def is_vague_remark(fact: str) -> bool:
     """Whether the "User ..." ``fact`` is a mood said in a figure ("User doesn't know what to do with themselves."),
-    a vague caution ("User is careful about what they eat.") or a start with no what ("User starts in three
-    weeks."): nothing a later conversation needs.
+    a vague caution ("User is careful about what they eat."), a start with no what ("User starts in three
+    weeks.") or not knowing something of the moment ("User has no idea what to cook."): nothing a later
+    conversation needs.
 
     >>> is_vague_remark("User is careful about food."), is_vague_remark("User is careful with money.")
     (True, False)
     """
-    return bool(_AT_A_LOOSE_END.match(fact) or _VAGUE_CAUTION.match(fact) or _BARE_START.match(fact))
+    return bool(_AT_A_LOOSE_END.match(fact) or _VAGUE_CAUTION.match(fact) or _BARE_START.match(fact)
+                or _NOT_KNOWING.match(fact))
 
 
 # "User caved.", "User panicked.": a bare past verb, told of nothing the rules keep ("User retired." is a change).

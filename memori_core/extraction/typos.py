@@ -107,13 +107,24 @@ _PARTNER_SHORTHAND = re.compile(r"\b(?P<whose>my|our|his|her|their|your|a|the|ne
                                 re.IGNORECASE)
 
 
+# "I've a dentist appointment on Thursday", "we've two kids": British and Irish "have" as the main verb,
+# contracted before what is had (a determiner or a number), which the rules read in its plain form.
+_HAVE_MAIN = re.compile(
+    r"\b(?P<who>I|we|they)['\u2019]ve\s+(?=(?:a|an|no|two|three|four|five|six|some|loads|lots|plenty|my|our|their)\b)",
+    re.IGNORECASE,
+)
+
+
 def expand_shorthand(text: str) -> str:
     """``text`` with texting shorthand written out ("my gf" -> "my girlfriend", "bday" -> "birthday", "rn" ->
-    "right now").
+    "right now"), and "I've a ..." (have as the main verb) as "I have a ...".
 
     >>> expand_shorthand("my gf ana says hi, her bday is rn"), expand_shorthand("gf bread")
     ('my girlfriend ana says hi, her birthday is right now', 'gf bread')
+    >>> expand_shorthand("I've a dentist appointment on Thursday"), expand_shorthand("I've been to Rome")
+    ('I have a dentist appointment on Thursday', "I've been to Rome")
     """
+    text = _HAVE_MAIN.sub(lambda m: f"{m.group('who')} have ", text)
     text = _PARTNER_SHORTHAND.sub(
         lambda m: f"{m.group('whose')} {'girlfriend' if m.group('word').lower() == 'gf' else 'boyfriend'}", text)
     return _BARE_SHORTHAND.sub(lambda m: _SHORTHAND[m.group(0).lower()], text)
