@@ -36,10 +36,8 @@ from _helpers import ungated_engine
 from memori_core import RecallEngine, extraction
 
 BOOKS = sorted((Path(__file__).parent / "cases").glob("*.toml"))
-
-
 KINDS = {"dropped", "one_message", "replaces", "steps", "supersedes", "told", "valid_after"}
-STEP_KEYS = {"said", "user", "apart_days", "valid", "has", "lacks", "ended", "core", "expires", "recall"}
+STEP_KEYS = {"said", "user", "apart_days", "valid", "ended", "core", "expires", "recall"}
 
 
 def _cases(kind: str, *, whole: bool = False) -> list[Any]:
@@ -59,19 +57,16 @@ def _cases(kind: str, *, whole: bool = False) -> list[Any]:
 def _check_step(engine: RecallEngine, step: dict[str, Any], said_at: datetime | None) -> None:
     """Capture ``step["said"]`` (:func:`~_capture.capture_turns`), then check each of the step's other keys
     against the step's user's facts: ``valid``, ``ended`` (each of which must also have a ``valid_to``) and
-    ``core``, the sorted texts exactly; ``has`` and ``lacks``, texts among the valid ones and not; ``expires``,
-    the sorted ``[text, ISO expiry]`` of exactly the valid facts that expire; ``recall``, a table of ``query``, optional
-    ``as_of``, and ``texts`` (exactly what is recalled, in order) or ``has``/``lacks`` (among it and not)."""
+    ``core``, the sorted texts exactly; ``expires``, the sorted ``[text, ISO expiry]`` of exactly the valid facts
+    that expire; ``recall``, a table of ``query``, optional ``as_of``, and ``texts`` (exactly what is recalled, in
+    order) or ``has``/``lacks`` (texts among it and not)."""
     unknown = set(step) - STEP_KEYS
     assert not unknown, f"a step has unknown keys {sorted(unknown)}"
     assert set(step) - {"said", "user", "apart_days"}, f"a step checks nothing: {step}"
     user = step.get("user", "u1")
     capture_turns(engine, *step["said"], user=user, at=said_at, apart=timedelta(days=step.get("apart_days", 0)))
-    valid = valid_texts(engine, user)
     if "valid" in step:
-        assert valid == step["valid"]
-    assert [t for t in step.get("has", []) if t not in valid] == []
-    assert [t for t in step.get("lacks", []) if t in valid] == []
+        assert valid_texts(engine, user) == step["valid"]
     if "ended" in step:
         assert ended_texts(engine, user) == step["ended"]
         valid_ids = {f.id for f in engine.list(user)}
