@@ -9,7 +9,13 @@ what it checks, run by the two tests here so that the check of each form of row 
 - ``[replaces]``: a user message and a fact stored before it -> whether a fact the rules keep of the message
   replaces the stored one (:func:`~_capture.replaces`);
 - ``[dropped]``: a user message -> the rules keep nothing of it, and their explanation gives the reason the row
-  names (a ``DROP_*`` name of ``memori_core.extraction``).
+  names (a ``DROP_*`` name of ``memori_core.extraction``);
+- ``[supersedes]``: a user message and a fact stored before it (id ``"old"``) -> every fact the rules keep of the
+  message, in order, with the ids it supersedes;
+- ``[steps]``: each group an array of tables (``[[steps.<group>]]``), a row a step and the steps under its
+  ``[[steps.<group>.then]]``, captured one after another into one engine with every gate off; a step captures its
+  ``said`` turns as one user's messages (``user``, default ``"u1"``; said at ``said_at``, each ``apart_days``
+  after the one before) and then checks what its other keys name (:func:`_check_step`).
 
 A case's id is its book, group and number in the group
 (``wording_and_changes-a_new_spouse_name_ends_the_stored_one-2``);
@@ -19,36 +25,72 @@ the module a book is named for (``test_capture_<book>.py`` or ``test_<book>.py``
 from __future__ import annotations
 
 import tomllib
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from _capture import RULES, facts_of, replaces, told
-from memori_core import extraction
+from _capture import RULES, Stored, capture_turns, core_texts, ended_texts, facts_of, replaces, told, valid_texts
+from _helpers import ungated_engine
+from memori_core import RecallEngine, extraction
 
 BOOKS = sorted((Path(__file__).parent / "cases").glob("*.toml"))
+KINDS = {"dropped", "one_message", "replaces", "steps", "supersedes", "told", "valid_after"}
+STEP_KEYS = {"said", "user", "apart_days", "valid", "ended", "core", "expires", "recall"}
 
 
-def _cases(kind: str) -> list[Any]:
-    """Every row of every book's ``kind`` table, with the table's ``said_at`` first."""
+def _cases(kind: str, *, whole: bool = False) -> list[Any]:
+    """Every row of every book's ``kind`` table, with the table's ``said_at`` first; the row's items after it, or
+    the row as one value (``whole``)."""
     params = []
     for book in BOOKS:
         table = tomllib.loads(book.read_text(encoding="utf-8")).get(kind, {})
         said_at = table.get("said_at")
         for group, rows in table.items():
             if group != "said_at":
-                params += [pytest.param(said_at, *row, id=f"{book.stem}-{group}-{n}") for n, row in enumerate(rows)]
+                params += [pytest.param(said_at, *([row] if whole else row), id=f"{book.stem}-{group}-{n}")
+                           for n, row in enumerate(rows)]
     return params
+
+
+def _check_step(engine: RecallEngine, step: dict[str, Any], said_at: datetime | None) -> None:
+    """Capture ``step["said"]`` (:func:`~_capture.capture_turns`), then check each of the step's other keys
+    against the step's user's facts: ``valid``, ``ended`` (each of which must also have a ``valid_to``) and
+    ``core``, the sorted texts exactly; ``expires``, the sorted ``[text, ISO expiry]`` of exactly the valid facts
+    that expire; ``recall``, a table of ``query``, optional ``as_of``, and ``texts`` (exactly what is recalled, in
+    order) or ``has``/``lacks`` (texts among it and not)."""
+    unknown = set(step) - STEP_KEYS
+    assert not unknown, f"a step has unknown keys {sorted(unknown)}"
+    assert set(step) - {"said", "user", "apart_days"}, f"a step checks nothing: {step}"
+    user = step.get("user", "u1")
+    capture_turns(engine, *step["said"], user=user, at=said_at, apart=timedelta(days=step.get("apart_days", 0)))
+    if "valid" in step:
+        assert valid_texts(engine, user) == step["valid"]
+    if "ended" in step:
+        assert ended_texts(engine, user) == step["ended"]
+        valid_ids = {f.id for f in engine.list(user)}
+        assert all(f.valid_to is not None for f in engine.list(user, include_invalid=True) if f.id not in valid_ids)
+    if "core" in step:
+        assert core_texts(engine, user) == step["core"]
+    if "expires" in step:
+        expiring = sorted([f.content, f.expires_at] for f in engine.list(user) if f.expires_at is not None)
+        assert expiring == step["expires"]
+    if "recall" in step:
+        asked = step["recall"]
+        assert set(asked) <= {"query", "as_of", "texts", "has", "lacks"}, f"unknown recall keys {sorted(asked)}"
+        recalled = [f.content for f in engine.recall(asked["query"], user, as_of=asked.get("as_of"))]
+        if "texts" in asked:
+            assert recalled == asked["texts"]
+        assert [t for t in asked.get("has", []) if t not in recalled] == []
+        assert [t for t in asked.get("lacks", []) if t in recalled] == []
 
 
 def test_every_book_has_rows_of_a_known_kind() -> None:
     assert BOOKS, "no case book in tests/cases"
     for book in BOOKS:
         kinds = set(tomllib.loads(book.read_text(encoding="utf-8")))
-        known = {"dropped", "one_message", "replaces", "told", "valid_after"}
-        assert kinds and kinds <= known, f"{book.name}: tables {sorted(kinds)}"
+        assert kinds and kinds <= KINDS, f"{book.name}: tables {sorted(kinds)}"
 
 
 @pytest.mark.parametrize(("said_at", "said", "facts"), _cases("one_message"))
@@ -80,3 +122,19 @@ def test_a_message_gives_no_fact_for_the_reason_its_row_names(said_at: datetime 
     assert said_at is None, "a [dropped] message is read without a time"
     assert facts_of(said) == []
     assert any(v.reason == getattr(extraction, reason) for v in RULES.explain(said))
+
+
+@pytest.mark.parametrize(("said_at", "said", "stored", "facts"), _cases("supersedes"))
+def test_a_message_gives_the_facts_and_the_ids_they_supersede_its_row_names(
+        said_at: datetime | None, said: str, stored: str, facts: list[list[Any]]) -> None:
+    assert said_at is None, "a [supersedes] message is read without a time"
+    kept = RULES.extract([("user", said)], [Stored("old", stored)])
+    assert [[f.text, list(f.supersedes)] for f in kept] == facts
+
+
+@pytest.mark.parametrize(("said_at", "row"), _cases("steps", whole=True))
+def test_each_step_of_messages_leaves_the_facts_its_row_names(said_at: datetime | None, row: dict[str, Any]) -> None:
+    engine = ungated_engine()
+    first = {key: value for key, value in row.items() if key != "then"}
+    for step in [first, *row.get("then", [])]:
+        _check_step(engine, step, said_at)

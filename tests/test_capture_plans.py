@@ -2,7 +2,10 @@
 findings 3 and 8): a plan for a month named, in the user's words ("I'm planning a trip to Lisbon in November"),
 is written out with its year and expires when that month ends; a plan shared with someone named ("My girlfriend
 Anika and I are going to Japan in March!") is a plan, not a wish; what a plan tells for good of who someone is
-outlives it."""
+outlives it.
+
+Rows of steps (messages, then the valid facts, their expiries and a recall they leave) are in the case book
+tests/cases/plans.toml, run by test_capture_cases.py."""
 
 from __future__ import annotations
 
@@ -140,22 +143,6 @@ def test_a_wedding_planned_with_the_partner_leaves_the_engagement() -> None:
 
 
 # -- who a plan names, for good ------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("said", "who"),
-    [
-        ("I'm planning a trip to Lisbon in November with my sister Eva", "User's sister is Eva."),
-        ("My brother Sam and I are flying to Oslo next month", "User's brother is Sam."),
-        ("My son Leo has a football match on Saturday", "User's son is Leo."),
-    ],
-)
-def test_who_a_plan_names_outlives_the_plan(said: str, who: str) -> None:
-    engine = ungated_engine()
-    facts = _said(engine, said)
-    assert facts[who] is None and len(facts) == 2  # the plan, expiring, and who they are
-    later = [f.content for f in engine.recall("Who is that?", "u1", as_of=datetime(2027, 12, 31, tzinfo=timezone.utc))]
-    assert later == [who]
 
 
 def test_a_plan_with_a_partner_names_them_only_in_the_plan() -> None:

@@ -23,20 +23,6 @@ SAID = datetime(2026, 5, 20, 9, 0, tzinfo=timezone.utc)
 
 
 @pytest.mark.parametrize(
-    ("first", "again"),
-    [
-        ("I'm allergic to shellfish.", "I'm also allergic to shellfish."),
-        ("I live in Paris.", "I still live in Paris."),
-        ("I'm vegan.", "I too am vegan."),
-        ("I have a cat.", "I also have a cat."),
-    ],
-)
-def test_a_fact_said_again_with_a_filler_word_is_stored_once(first: str, again: str) -> None:
-    valid, _ = told(first, again, at=SAID)
-    assert len(valid) == 1
-
-
-@pytest.mark.parametrize(
     ("said", "not_begun"),
     [
         ("As a kid I lived in Rome.", "User is a"),
