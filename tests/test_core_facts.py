@@ -81,6 +81,16 @@ def test_a_turn_telling_rather_than_asking_gets_only_the_core_facts_it_touches(e
     assert sorted(contents(engine.recall(OFF_TOPIC, "u"))) == sorted([ALLERGY, MEDICATION])  # the asker's own
 
 
+def test_a_turn_qualifying_a_request_just_made_keeps_the_core_facts(engine: RecallEngine) -> None:
+    seed(engine, "u")
+    qualifier = "Something cheap though, payday is only next week."
+    assert engine.recall(qualifier, "u") == []  # on its own it tells, and touches no concern of theirs
+    after_a_request = engine.recall(qualifier, "u", context=["What should I get my sister for her birthday?"])
+    assert sorted(contents(after_a_request)) == sorted([ALLERGY, MEDICATION])
+    after_news = engine.recall(qualifier, "u", context=["We finally moved into the new flat."])
+    assert after_news == []  # news after news: still a turn that tells
+
+
 def test_a_question_about_someone_else_gets_none_of_the_askers_core_facts(engine: RecallEngine) -> None:
     seed(engine, "u")
     assert engine.recall("What does my husband like for breakfast?", "u") == []

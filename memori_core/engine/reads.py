@@ -29,6 +29,7 @@ from ..query import recent_turns
 from ..ranking.candidates import gather
 from ..ranking.care import for_the_asker
 from ..ranking.conversation import (
+    asks_something,
     blend_query,
     conversation_text,
     conversation_turns,
@@ -328,10 +329,11 @@ class ReadPath(Answers, GateSignals, Judging):
                 scores = replace(scores, not_theirs=not_about_them(who, facts.texts()), asked_about=who)
         read_alone = turn.alone and gate_cos is not None  # what explain says: only a turn with context is read at all
         # A question about someone else ("What does my husband like for breakfast?") gets none of the asker's core
-        # facts; a turn that asks nothing ("Big news, I got the job!") only those whose concerns its words touch.
+        # facts; a turn that tells rather than asks ("Big news, I got the job!") only those whose concerns its words
+        # touch, unless it qualifies a request just made ("Something cheap though, payday is next week.").
         own_core = gathered.core if scores.asked_about is None else None
         relevance = gated and cfg.gate == "relevance"
-        if own_core is not None and relevance and tells_something(query):
+        if own_core is not None and relevance and tells_something(query) and not (read and asks_something(read[-1])):
             own_core = _core_for_concerns(own_core, question_concerns(query))
 
         def done(scores: PoolScores, core: _CoreRows | None = own_core) -> _Scored:
