@@ -32,8 +32,9 @@ def _core_rows(cache: EntityCache, rows: np.ndarray, allowed: np.ndarray | None,
 
 
 def _core_for_concerns(core: _CoreRows | None, concerns: frozenset[str]) -> _CoreRows | None:
-    """The core facts of ``core`` a question about the world keeps (:func:`~memori_core.ranking.core.core_touched`:
-    those whose concerns its words touch); ``None`` when none is kept."""
+    """The core facts of ``core`` that a question about the world, or a turn that tells rather than asks, keeps
+    (:func:`~memori_core.ranking.core.core_touched`: those whose concerns its words, ``concerns``, touch); ``None``
+    when none is kept."""
     if core is None:
         return None
     keep = core_touched([f.content for f in core.facts], concerns)

@@ -50,7 +50,8 @@ _LIMITING_CONDITION = rx(
 
 
 def is_core_fact(text: str) -> bool:
-    """Whether a fact is worth injecting on every turn: the user's own allergy or intolerance, medication (named, or by its drug-name stem), condition that limits food or activity
+    """Whether a fact is worth injecting on every turn: the user's own allergy or intolerance, medication (named,
+    or by its drug-name stem), condition that limits food or activity
     (pregnancy, diabetes, asthma, epilepsy, high blood pressure, a doctor's dietary advice), or dietary
     restriction (vegetarian, vegan, halal, kosher, gluten-free, coeliac, lactose-free, no alcohol...).
 

@@ -6,9 +6,9 @@ and the gate have chosen what recall returns, up to ``RecallConfig.core_limit`` 
 were not chosen are appended, most relevant first: whatever the question about the user, they reach the
 prompt. The engine appends none to a courtesy turn, nor to a question about someone else ("What does my husband
 like for breakfast?": :func:`~memori_core.ranking.implications.asked_about`); to a question about the world or a
-turn that tells rather than asks ("Big news, I got the job!") only those whose concerns its words touch
-(:func:`core_touched`: "What's in a Caesar salad?" keeps the egg allergy, "How many grams of sugar are in a can
-of cola?" metformin and not the peanut allergy, "What's the capital of Peru?" nothing).
+turn that tells rather than asks ("Big news, I got the job!"; not one qualifying the request just made) only those
+whose concerns its words touch (:func:`core_touched`: "What's in a Caesar salad?" keeps the egg allergy, "How many
+grams of sugar are in a can of cola?" metformin and not the peanut allergy, "What's the capital of Peru?" nothing).
 
 Pure functions over numpy arrays: the engine gathers the core rows that may be recalled (live, not
 expired, matching ``where``) with their cosines to the query and their recency.

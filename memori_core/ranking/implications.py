@@ -102,7 +102,6 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
         asked = question_concerns(question)
         if question != query:
             asked -= (question_concerns(before or "") & ADDED_CONCERNS) - question_concerns(query)
-    if question is not None:
         names = named_words(query)
     else:
         names = frozenset(subject.groups()) - _NOT_A_NAME if subject is not None else frozenset()
