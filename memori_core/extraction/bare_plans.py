@@ -13,6 +13,9 @@
 - The first day or week at a job to come told as done ("First week at the surgery done!") is the job begun: "I work
   as a practice nurse at a GP surgery in Didsbury now", in the words of the stored fact it then ends
   (:func:`as_job_begun`).
+- A move to come told as made ("We're in Whitby now!", "We've finally moved in", "settled in Whitby at last"), said
+  while a stored fact plans the move there, is the move: "I moved to Whitby", which the rules keep as where the user
+  lives and which ends the plan and the old home (:func:`as_move_made`).
 
 Pure: patterns, English only.
 """
@@ -26,7 +29,7 @@ from .cues import MONTH_NAMES
 from .dates import WEEKDAY
 from .patterns import rx
 
-__all__ = ["as_job_begun", "as_plain_plans"]
+__all__ = ["as_job_begun", "as_move_made", "as_plain_plans"]
 
 _MONTHS = "|".join(MONTH_NAMES)
 # When a plan is for: "next month", "in january", "in two weeks", "on Friday", "tomorrow", "soon".
@@ -194,4 +197,56 @@ def as_job_begun(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
             out.append(f"I work {what} now")
         else:
             out.append(clause)
+    return out
+
+
+_PLACE = r"(?-i:[A-Z])[\w'\u00c0-\u00ff-]+(?:\s+(?-i:[A-Z])[\w'\u00c0-\u00ff-]+){0,2}"
+# "User and Ken are moving to Whitby.", "User is moving to Glasgow in January 2027 for a master's.", "User plans to
+# move to Leeds.": a move to come, and where to.
+# The user's own: "User's sister is moving to Leeds." plans no move of the user's.
+_MOVE_TO_COME = rx(
+    r"^User\s+(?:and\s+(?:their\s+)?[\w' -]+?\s+)?(?:(?:is|are)\s+(?:(?:soon|finally)\s+)?(?:moving|relocating)|"
+    r"(?:plans?|is\s+planning|are\s+planning|is\s+going|are\s+going)\s+to\s+(?:move|relocate))\s+"
+    rf"(?:(?:up|down|over|back|out)\s+)?to\s+(?P<place>{_PLACE})"
+)
+_MADE_LEAD = r"^\W*(?:(?:well|so|ok|okay|yay|woohoo|and|finally|officially)\W+)*(?:we|i)\s*"
+# "We're in Whitby now", "I'm finally living in Leeds", "we are all settled in Whitby at last": the place the move
+# was to, then nothing but "now", "at last", "for good" or the end of the clause (not "in Whitby for the weekend").
+_IN_THE_PLACE = rx(
+    _MADE_LEAD + r"(?:'re|\u2019re|'m|\u2019m|\s+are|\s+am)\s+(?:(?:now|finally|all|officially|properly)\s+)*"
+    rf"(?:in|living\s+in|settled\s+in|based\s+in)\s+(?P<place>{_PLACE})"
+    r"(?:\s+(?:now|at\s+last|for\s+good))?\s*(?:[.!,;]|$|\s+and\b)"
+)
+# "We've finally moved in!", "we've settled in", "I've moved in at last": the move done, the place left unsaid.
+_MOVED_IN = rx(
+    _MADE_LEAD + r"(?:'ve|\u2019ve|\s+have)\s+(?:(?:now|finally|officially|properly|all)\s+)*(?:moved|settled)\s+in"
+    r"(?:\s+(?:now|at\s+last|properly))?\s*(?:[.!,;]|$|\s+and\b)"
+)
+
+
+def as_move_made(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
+    """``clauses`` with a move to come told as made ("We're in Whitby now", "We've finally moved in!") read as the
+    user's move there ("I moved to Whitby"), when a stored fact (``known``) plans the move to that place (one naming
+    no place needs exactly one planned move); any other clause as it is ("We're in Whitby for the weekend", or
+    "We're in Whitby now" with no move there planned).
+
+    >>> as_move_made(["We're in Whitby now and the sea view is glorious"], ["User and Ken are moving to Whitby."])
+    ['I moved to Whitby']
+    >>> as_move_made(["We're in Whitby for the weekend"], ["User and Ken are moving to Whitby."])
+    ["We're in Whitby for the weekend"]
+    """
+    places = [m.group("place") for text in known for m in [_MOVE_TO_COME.match(text.strip())] if m is not None]
+    if not places:
+        return list(clauses)
+    out = []
+    for clause in clauses:
+        there = _IN_THE_PLACE.match(clause)
+        if there is not None:
+            said = there.group("place").lower()
+            place = next((p for p in places if p.lower() == said), None)
+        elif _MOVED_IN.match(clause) is not None and len(set(places)) == 1:
+            place = places[0]
+        else:
+            place = None
+        out.append(f"I moved to {place}" if place is not None else clause)
     return out

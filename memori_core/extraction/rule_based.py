@@ -9,7 +9,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..text import normalize_fact_text
-from .bare_plans import as_job_begun, as_plain_plans
+from .bare_plans import as_job_begun, as_move_made, as_plain_plans
 from .births import ends_pregnancy
 from .clauses import own_clauses, plain_clauses, split_clauses
 from .core_facts import CoreRule, check_core_rule, is_core_fact
@@ -440,7 +440,7 @@ class RuleBasedFactExtractor:
         # ("Name: Priyanka. Job: ER doctor": .labels)
         stages: list[tuple[FactPath | None, list[str]]] = [(None, [c for s in own for c in split_clauses(s)])]
         stages.append(("retold", plain_clauses(own)))
-        stages.append(("bare_plan", as_job_begun(as_plain_plans(stages[-1][1]), known)))
+        stages.append(("bare_plan", as_move_made(as_job_begun(as_plain_plans(stages[-1][1]), known), known)))
         stages.append(("job_change", as_job_changes(stages[-1][1], known)))
         stages.append(("life_event", as_life_events(stages[-1][1], known)))
         stages.append(("label", as_labelled(stages[-1][1])))
