@@ -323,7 +323,8 @@ class ReadPath(Answers, GateSignals, Judging):
         turn = _turn(query, read, general_shape and not names_known(query, facts.texts()))
         gate_cos = self._gate_cosine(gathered, turn)
         scores = self._pool_scores(query, q_tokens, limit, gathered, gate_cos, turn, asker)
-        if gated and cfg.gate == "relevance":
+        relevance = gated and cfg.gate == "relevance"  # the relevance gate's signals apply
+        if relevance:
             who = asked_about(query)  # "What medication does my dad take?": not the asker's own facts
             if who is not None:
                 scores = replace(scores, not_theirs=not_about_them(who, facts.texts()), asked_about=who)
@@ -332,14 +333,13 @@ class ReadPath(Answers, GateSignals, Judging):
         # facts; a turn that tells rather than asks ("Big news, I got the job!") only those whose concerns its words
         # touch, unless it qualifies a request just made ("Something cheap though, payday is next week.").
         own_core = gathered.core if scores.asked_about is None else None
-        relevance = gated and cfg.gate == "relevance"
         if own_core is not None and relevance and tells_something(query) and not (read and asks_something(read[-1])):
             own_core = _core_for_concerns(own_core, question_concerns(query))
 
         def done(scores: PoolScores, core: _CoreRows | None = own_core) -> _Scored:
             return _Scored(scores, facts, gathered.found.scorable, core, read_alone)
 
-        if gated and cfg.gate == "relevance":
+        if relevance:
             nothing, unread = self._unasked(query, q_tokens, read)
             if nothing is not None or unread is not None:
                 # a courtesy turn asks for nothing, core facts included
@@ -350,8 +350,7 @@ class ReadPath(Answers, GateSignals, Judging):
             # a medicine, a trip...): "What's in a Caesar salad?" keeps the egg allergy, not coeliac disease; "What's
             # the capital of Canada?" shows none.
             return done(replace(scores, general=True), _core_for_concerns(own_core, question_concerns(query)))
-        if not gated or cfg.gate != "relevance" or not (scores.in_conversation or asker
-                                                         or asks_about_named(query, facts.texts)):
+        if not relevance or not (scores.in_conversation or asker or asks_about_named(query, facts.texts)):
             return done(scores)
         # A personal question, or a turn that leans on its conversation: the third-person lift, the care signal
         # and the implications, read among the rows the gate reads.
