@@ -134,11 +134,13 @@ _DRUG_STEMS = (
     r"glutide|gliflozin|tirzepatide|umab|imab|alopram|faxine|pramine|trigine|racetam|dronate|fibrate|steride|"
     r"afil|tadine|fenadine|tirizine|azosin|ulosin)"
 )
+# A drug as a fact names it after "takes" or "on": "takes metformin", "on daily warfarin", "taking her amlodipine".
+_A_DRUG = rf"\s+(?:(?:daily|a|an|some|their|her|his)\s+)?(?:{_DRUGS}|{_DRUG_STEMS})\b"
 CARRIED_MEDICINE = (
     r"\b(?:insulin|inhalers?|puffers?|epi-?pens?|adrenaline\s+pens?|cpap|glucose\s+(?:monitor|sensor)s?|"
     r"libre\s+sensors?|dexcom|pill\s+organi[sz]ers?|medications?|medicines?|meds|prescriptions?|diabet\w*|"
     r"asthma\w*|epilep\w*|anaphyla\w*)\b"
-    rf"|\b(?:takes?|taking|on)\s+(?:(?:daily|a|an|some|their|her|his)\s+)?(?:{_DRUGS}|{_DRUG_STEMS})\b"
+    rf"|\b(?:takes?|taking|on){_A_DRUG}"
 )
 """A medicine or a medical device the user takes or relies on (insulin, an inhaler, an EpiPen, a CPAP machine,
 "takes levothyroxine"), or a condition that needs one at hand (diabetes, asthma, epilepsy, anaphylaxis): what
@@ -152,7 +154,7 @@ _CARE_TERMS = re.compile(
     r"high\s+blood\s+pressure|gout|ibs|irritable\s+bowel|crohn'?s|colitis|low[-\s]fat\s+(?:meals|diet|food)|"
     r"vegetarian|vegan|pescatarian|halal|kosher|teetotal(?:l?er)?|"
     r"(?:gluten|lactose|dairy|nut|peanut|alcohol)[-\s]free)\b"
-    rf"|\b(?:takes?|taking|took|on)\s+(?:(?:daily|a|an|some|their|her|his)\s+)?(?:{_DRUGS}|{_DRUG_STEMS})\b"
+    rf"|\b(?:takes?|taking|took|on){_A_DRUG}"
     rf"|\b(?:switched|changed|moved)\b[^.]{{0,40}}\bto\s+(?:{_DRUGS}|{_DRUG_STEMS})\b"
     rf"|\boff\s+(?:{OFF_FOODS})\b"
     r"|\b(?:doctor|gp|dietitian|dietician)\b[^.]{0,30}\b(?:told|advised|wants|said)\b[^.]{0,30}"
