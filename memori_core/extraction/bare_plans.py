@@ -27,7 +27,7 @@ from collections.abc import Sequence
 
 from .cues import MONTH_NAMES
 from .dates import WEEKDAY
-from .patterns import rx
+from .patterns import PLACE_NAME, rx
 
 __all__ = ["as_job_begun", "as_move_made", "as_plain_plans"]
 
@@ -200,21 +200,20 @@ def as_job_begun(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
     return out
 
 
-_PLACE = r"(?-i:[A-Z])[\w'\u00c0-\u00ff-]+(?:\s+(?-i:[A-Z])[\w'\u00c0-\u00ff-]+){0,2}"
 # "User and Ken are moving to Whitby.", "User is moving to Glasgow in January 2027 for a master's.", "User plans to
 # move to Leeds.": a move to come, and where to.
 # The user's own: "User's sister is moving to Leeds." plans no move of the user's.
 _MOVE_TO_COME = rx(
     r"^User\s+(?:and\s+(?:their\s+)?[\w' -]+?\s+)?(?:(?:is|are)\s+(?:(?:soon|finally)\s+)?(?:moving|relocating)|"
     r"(?:plans?|is\s+planning|are\s+planning|is\s+going|are\s+going)\s+to\s+(?:move|relocate))\s+"
-    rf"(?:(?:up|down|over|back|out)\s+)?to\s+(?P<place>{_PLACE})"
+    rf"(?:(?:up|down|over|back|out)\s+)?to\s+(?P<place>{PLACE_NAME})"
 )
 _MADE_LEAD = r"^\W*(?:(?:well|so|ok|okay|yay|woohoo|and|finally|officially)\W+)*(?:we|i)\s*"
 # "We're in Whitby now", "I'm finally living in Leeds", "we are all settled in Whitby at last": the place the move
 # was to, then nothing but "now", "at last", "for good" or the end of the clause (not "in Whitby for the weekend").
 _IN_THE_PLACE = rx(
     _MADE_LEAD + r"(?:'re|\u2019re|'m|\u2019m|\s+are|\s+am)\s+(?:(?:now|finally|all|officially|properly)\s+)*"
-    rf"(?:in|living\s+in|settled\s+in|based\s+in)\s+(?P<place>{_PLACE})"
+    rf"(?:in|living\s+in|settled\s+in|based\s+in)\s+(?P<place>{PLACE_NAME})"
     r"(?:\s+(?:now|at\s+last|for\s+good))?\s*(?:[.!,;]|$|\s+and\b)"
 )
 # "We've finally moved in!", "we've settled in", "I've moved in at last": the move done, the place left unsaid.

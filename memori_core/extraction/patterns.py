@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["rx", "words"]
+__all__ = ["PLACE_NAME", "rx", "words"]
+
+PLACE_NAME = r"(?-i:[A-Z])[\w'\u00c0-\u00ff-]+(?:\s+(?-i:[A-Z])[\w'\u00c0-\u00ff-]+){0,2}"
+"""A place as a sentence names it, capitalised whatever the case of the rest: "Lisbon", "New York", "São Paulo"."""
 
 
 def rx(pattern: str) -> re.Pattern[str]:

@@ -18,14 +18,14 @@ from collections.abc import Iterable, Sequence
 from ..slots import holder
 from .dates import WEEKDAYS
 from .leads import strip_lead
-from .patterns import rx
+from .patterns import PLACE_NAME, rx
 from .cues import MONTH_NAMES
 
 __all__ = ["ends_planned_trip", "plan_places", "trip_called_off", "trip_places", "trip_taken"]
 
 # A place as a sentence names it: "Lisbon", "New York", "São Paulo" (not a day or a month).
 _NOT_PLACES = frozenset(WEEKDAYS) | frozenset(MONTH_NAMES) | {"user", "i", "christmas", "easter"}
-_PLACE = r"(?P<place>(?-i:[A-Z])[\w'\u00c0-\u00ff-]+(?:\s+(?-i:[A-Z])[\w'\u00c0-\u00ff-]+){0,2})"
+_PLACE = rf"(?P<place>{PLACE_NAME})"
 _TRIP = r"(?:trip|holiday|vacation|getaway|break|cruise|honeymoon|visit|weekend|week)"
 
 # What tells a trip as over, each naming its place.
