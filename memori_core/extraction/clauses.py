@@ -29,7 +29,7 @@ from .slots import slots_of
 from .speech_acts import CONDITIONAL, own_part
 from .typos import read_as_meant
 
-__all__ = ["is_clause", "own_clauses", "plain_clauses", "split_clauses"]
+__all__ = ["as_plain", "is_clause", "own_clauses", "plain_clauses", "split_clauses"]
 
 _SUBJECT = r"(?:i|i'm|i've|i'll|i'd|my|we|we're|we've|our)\b"
 # "I'm vegetarian and my daughter Mia is 7", "I sold my car, I don't drive anymore", "vegetarian — I eat fish",
@@ -408,10 +408,15 @@ def is_clause(text: str) -> bool:
 
 def plain_clauses(sentences: list[str]) -> list[str]:
     """The clauses of the user's ``sentences`` (:func:`split_clauses`), as the plain statements they mean
+    (:func:`as_plain`)."""
+    return as_plain([c for sentence in sentences for c in split_clauses(sentence)])
+
+
+def as_plain(clauses: list[str]) -> list[str]:
+    """The user's ``clauses`` (already split: :func:`split_clauses`) as the plain statements they mean
     (:func:`~memori_core.extraction.retold.as_plain_statements`), a correction of one of them applied to it
     (:func:`~memori_core.extraction.restated.corrected_in_message`)."""
-    return corrected_in_message(
-        as_plain_statements([c for sentence in sentences for c in split_clauses(sentence)], split_clauses))
+    return corrected_in_message(as_plain_statements(clauses, split_clauses))
 
 
 def own_clauses(text: str) -> list[str]:

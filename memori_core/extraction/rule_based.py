@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from ..text import normalize_fact_text
 from .bare_plans import as_job_begun, as_move_made, as_plain_plans
 from .births import ends_pregnancy
-from .clauses import own_clauses, plain_clauses, split_clauses
+from .clauses import as_plain, own_clauses, split_clauses
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .empty_facts import moves_to_no_place, object_is_a_pointer
 from .events import as_life_events
@@ -438,8 +438,8 @@ class RuleBasedFactExtractor:
         # the plain statements the rules read (.retold); a change of employer in the user's words too (.job_change),
         # a life event told in other words ("day 40 without a cigarette": .events), a profile typed as labels
         # ("Name: Priyanka. Job: ER doctor": .labels)
-        stages: list[tuple[FactPath | None, list[str]]] = [(None, [c for s in own for c in split_clauses(s)])]
-        stages.append(("retold", plain_clauses(own)))
+        split = [c for s in own for c in split_clauses(s)]
+        stages: list[tuple[FactPath | None, list[str]]] = [(None, split), ("retold", as_plain(split))]
         stages.append(("bare_plan", as_move_made(as_job_begun(as_plain_plans(stages[-1][1]), known), known)))
         stages.append(("job_change", as_job_changes(stages[-1][1], known)))
         stages.append(("life_event", as_life_events(stages[-1][1], known)))
