@@ -235,17 +235,18 @@ def as_move_made(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
     ["We're in Whitby for the weekend"]
     """
     places = [m.group("place") for text in known for m in [_MOVE_TO_COME.match(text.strip())] if m is not None]
-    if not places:
-        return list(clauses)
-    out = []
-    for clause in clauses:
-        there = _IN_THE_PLACE.match(clause)
-        if there is not None:
-            said = there.group("place").lower()
-            place = next((p for p in places if p.lower() == said), None)
-        elif _MOVED_IN.match(clause) is not None and len(set(places)) == 1:
-            place = places[0]
-        else:
-            place = None
-        out.append(f"I moved to {place}" if place is not None else clause)
-    return out
+    return [_as_moved(clause, places) for clause in clauses] if places else list(clauses)
+
+
+def _as_moved(clause: str, places: Sequence[str]) -> str:
+    """``clause`` as "I moved to <place>" when it tells the move to one of the planned ``places`` as made (a clause
+    naming no place, of the only one), else as it is."""
+    there = _IN_THE_PLACE.match(clause)
+    if there is not None:
+        said = there.group("place").lower()
+        place = next((p for p in places if p.lower() == said), None)
+    elif _MOVED_IN.match(clause) is not None and len(set(places)) == 1:
+        place = places[0]
+    else:
+        place = None
+    return f"I moved to {place}" if place is not None else clause
