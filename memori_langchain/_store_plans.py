@@ -21,7 +21,8 @@ from langgraph.store.base import (
     TTLConfig,
 )
 
-from memori_core.capture.refusal import Refusal, refused_because
+from memori_core.capture.markup import prompt_markup_in
+from memori_core.capture.refusal import MARKUP, Refusal, refused_because
 from memori_core.engine import is_version_id
 from memori_core.extraction.core_facts import is_core_fact
 from memori_core.facts import SEARCHABLE_KEY
@@ -90,25 +91,34 @@ Plan = GetPlan | PutPlan | DeletePlan | SearchPlan | ListNamespacesPlan
 """Any checked operation."""
 
 
-def _secret_field(value: Any, path: str) -> tuple[str, Refusal] | None:
-    """The first ``(path, refusal)`` of a str in ``value`` (a JSON value) carrying a secret
-    (:func:`~memori_core.capture.refusal.refused_because` with ``markup=False``), or ``None``."""
+def _refused_field(value: Any, path: str) -> tuple[str, Refusal] | None:
+    """The first ``(where, refusal)`` in ``value`` (a JSON value), or ``None``: a str carrying a secret or prompt
+    markup (:func:`~memori_core.capture.refusal.refused_because`), or an object key carrying prompt markup (a
+    value's keys are in its text when the text is its JSON). Keys are not read for secrets: a hash or an id as a
+    key would be taken for a token."""
     if isinstance(value, str):
-        refusal = refused_because(value, markup=False)
+        refusal = refused_because(value)
         return (path, refusal) if refusal else None
+    if isinstance(value, dict):
+        for name in value:
+            markup = prompt_markup_in(name)
+            if markup:
+                return f"a key in {path}", Refusal(MARKUP, markup)
     children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
     for name, child in children:
-        found = _secret_field(child, f"{path}[{name!r}]")
+        found = _refused_field(child, f"{path}[{name!r}]")
         if found:
             return found
     return None
 
 
-def _refuse_secrets(value: dict[str, Any], key: str) -> None:
-    """Refuse a put whose value carries a secret, as an agent's ``remember`` tool refuses one: a LangGraph store
-    is written by model-driven memory tools too, and a stored secret would be put in later prompts. The error
-    names the field and the kind, never the value."""
-    found = _secret_field(value, "value")
+def _refuse_unkeepable(value: dict[str, Any], key: str) -> None:
+    """Refuse a put whose value carries a secret or prompt markup, as an agent's ``remember`` tool refuses one: a
+    LangGraph store is written by model-driven memory tools too, and an item's text is recalled into later
+    prompts, where a secret would be sent on every turn and a ``</memori_context>`` tag, a "SYSTEM:" label or
+    "ignore previous instructions" would speak as the prompt. The error names the field and what it carries,
+    never the value."""
+    found = _refused_field(value, "value")
     if found:
         where, refusal = found
         raise ValueError(f"{where} of {key!r} carries {refusal.carries}; {refusal.not_kept}, so nothing was written")
@@ -253,7 +263,7 @@ class StorePlanning:
                              f"{self.max_value_bytes} bytes (MemoriStore(max_value_bytes=...)); a memory is "
                              "best kept short: the embedder reads only its first few hundred words")
         value = json.loads(encoded)  # a private copy, as it will be read back
-        _refuse_secrets(value, key)
+        _refuse_unkeepable(value, key)
         index = op.index
         if index is False:
             fields: tuple[str, ...] | None = None

@@ -33,8 +33,11 @@ What goes where:
   ``str()`` (LangGraph's ``BaseStore`` does, for every store), an operation built by hand with one raises
   ``TypeError`` naming ``key``. A value with a secret in any of its strings
   (:func:`~memori_core.capture.secret_in`: a password or PIN with its value, a card, SSN, IBAN or ID document
-  number, an API key) is refused with a ``ValueError`` naming the field and the kind, never the value, as an
-  agent's ``remember`` tool refuses it (model-driven memory tools write through a store too). An item whose text
+  number, an API key) or prompt markup in any of its strings or keys (:func:`~memori_core.capture.prompt_markup_in`:
+  a ``<memori_context>`` tag or a chat-template token, a role label such as "SYSTEM:", an instruction to the
+  model) is refused with a ``ValueError`` naming the field and what it carries, never the value, as an agent's
+  ``remember`` tool refuses it (model-driven memory tools write through a store too, and an item's text is
+  recalled into later prompts); other angle brackets (``<b>``, ``a < b``) are stored as they are. An item whose text
   is a care fact (:func:`~memori_core.extraction.core_facts.is_core_fact`, the rule capture marks ``core`` by) is
   stored ``core``: recalled on every turn.
 - **A key follows its fact.** When a newer fact supersedes an item's fact (capture hears "I moved to Porto"

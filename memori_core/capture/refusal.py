@@ -41,12 +41,11 @@ class Refusal:
         return _NOT_KEPT[self.kind]
 
 
-def refused_because(text: str, *, markup: bool = True) -> Refusal | None:
+def refused_because(text: str) -> Refusal | None:
     """Why ``text`` may not be stored, or ``None``: a secret (checked first), else prompt markup or an
-    instruction to a model. ``markup=False`` checks for a secret only, as the LangGraph store's ``put`` refuses
-    an app's values."""
+    instruction to a model."""
     kind = secret_in(text)
     if kind:
         return Refusal(SECRET, kind)
-    found = prompt_markup_in(text) if markup else None
+    found = prompt_markup_in(text)
     return Refusal(MARKUP, found) if found else None
