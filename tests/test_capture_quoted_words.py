@@ -8,9 +8,9 @@ tests/cases/quoted_words.toml, run by test_capture_cases.py."""
 
 from __future__ import annotations
 
+from _capture import capture_turns, core_texts, valid_texts
 from memori_core import RecallEngine
 from memori_core.extraction.pasted import split_quoted
-from tests._capture import capture_turns, core_texts, valid_texts
 
 
 def test_a_quoted_title_is_not_someones_words() -> None:

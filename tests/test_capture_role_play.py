@@ -8,9 +8,9 @@ run by test_capture_cases.py."""
 
 from __future__ import annotations
 
+from _capture import texts_after
 from memori_core import RecallEngine
 from memori_core.extraction.played import split_played
-from tests._capture import texts_after
 
 
 def test_split_played_keeps_the_sentences_before_the_game() -> None:

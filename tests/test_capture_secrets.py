@@ -13,12 +13,12 @@ from llama_index.core.chat_engine import SimpleChatEngine
 from llama_index.core.llms.mock import MockLLM
 from llama_index.core.memory import Memory
 
+from _helpers import stored, ungated_engine
+from _langchain_fakes import turn_captured_by_a_model
 from memori_core import RuleBasedFactExtractor, capture_facts
 from memori_core.capture import Refusal, refused_because, secret_in
 from memori_core.capture.refusal import MARKUP, SECRET
 from memori_llamaindex import MemoriMemoryBlock
-from tests._helpers import stored, ungated_engine
-from tests._langchain_fakes import turn_captured_by_a_model
 
 SECRET_TURNS = [
     ("My password is hunter2.", "a password or PIN"),

@@ -11,8 +11,8 @@ from __future__ import annotations
 from functools import partial
 import pytest
 
+from _capture import SAID_AT, facts_of, texts_after
 from memori_core import RecallEngine
-from tests._capture import SAID_AT, facts_of, texts_after
 
 
 _facts = partial(facts_of, at=SAID_AT)  # what the rules keep of one user message said at SAID_AT

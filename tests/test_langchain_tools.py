@@ -11,12 +11,12 @@ from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import ToolException
 
+from _faults import break_store
+from _helpers import stored, ungated_engine
+from _langchain_fakes import replies
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.memory_tools import MAX_TOOL_TEXT, NOTHING_RELEVANT, MemoryToolError
 from memori_langchain import memory_tools
-from tests._faults import break_store
-from tests._helpers import stored, ungated_engine
-from tests._langchain_fakes import replies
 
 
 @dataclass

@@ -148,3 +148,14 @@ def test_chroma_is_imported_only_by_the_store() -> None:
 @pytest.mark.parametrize("package", PACKAGES)
 def test_each_package_ships_its_type_marker(package: str) -> None:
     assert (ROOT / package / "py.typed").is_file()
+
+
+def test_tests_import_their_helpers_by_their_bare_names() -> None:
+    """``from tests._helpers import ...`` beside ``from _helpers import ...`` loads one file as two modules, each
+    with its own state: every test imports the helpers one way, by the bare name (``tests/`` is on pytest's
+    ``pythonpath``)."""
+    dotted = sorted(
+        f"{path.name} imports {t}" for path in sorted((ROOT / "tests").glob("*.py"))
+        for t in _imports(path.stem, path) if t == "tests" or t.startswith("tests.")
+    )
+    assert dotted == []

@@ -1,4 +1,4 @@
-"""``MemoriToolSpec``: LlamaIndex tools in a real ``ReActAgent`` (scripted through ``tests._llamaindex_fakes.FixedLLM``;
+"""``MemoriToolSpec``: LlamaIndex tools in a real ``ReActAgent`` (scripted through ``_llamaindex_fakes.FixedLLM``;
 LlamaIndex ships no scripted LLM) and called as an agent calls them, over a real in-memory Chroma store."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from llama_index.core.agent.workflow import ReActAgent
 
+from _helpers import stored, ungated_engine
+from _llamaindex_fakes import FixedLLM
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.memory_tools import MAX_TOOL_TEXT, NOTHING_RELEVANT, MemoryToolError
 from memori_llamaindex import MemoriToolSpec
-from tests._helpers import stored, ungated_engine
-from tests._llamaindex_fakes import FixedLLM
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -11,11 +11,11 @@ import pytest
 from langchain.agents import create_agent
 from langchain_core.messages import HumanMessage
 
+from _helpers import stored, ungated_engine
+from _langchain_fakes import replies
 from memori_core import MemoriRecall
 from memori_core.validate import repair_text
 from memori_langchain import MemoriMiddleware
-from tests._helpers import stored, ungated_engine
-from tests._langchain_fakes import replies
 
 CUT = json.loads('"Is there anything in the pad thai I should avoid? \\ud83d"')  # what a web client's JSON gives
 

@@ -27,6 +27,14 @@ from mcp.client.stdio import stdio_client  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 from mcp.shared.memory import create_connected_server_and_client_session  # noqa: E402
 
+from _helpers import (  # noqa: E402
+    HashEmbedder,
+    free_port,
+    running_chroma_server,
+    stored,
+    ungated_engine,
+    wait_until,
+)
 from memori_core import ChromaStore, RecallConfig, RecallEngine  # noqa: E402
 from memori_core.cache.snapshot_files import snapshot_files_for  # noqa: E402
 from memori_core.cli import main  # noqa: E402
@@ -40,14 +48,6 @@ from memori_core.mcp_server import (  # noqa: E402
     is_loopback,
 )
 from memori_core.memory_tools import NOTHING_RELEVANT  # noqa: E402
-from tests._helpers import (  # noqa: E402
-    HashEmbedder,
-    free_port,
-    running_chroma_server,
-    stored,
-    ungated_engine,
-    wait_until,
-)
 
 ROOT = Path(__file__).resolve().parent.parent
 CALL_LIMIT = 20.0
@@ -398,7 +398,7 @@ async def test_langchain_agent_uses_the_server_through_langchain_mcp_adapters(ht
     from langchain.agents import create_agent
     from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
-    from tests._langchain_fakes import replies
+    from _langchain_fakes import replies
 
     client = adapters.MultiServerMCPClient({"memori": {
         "transport": "streamable_http", "url": http_server, "headers": {HEADER: "ann"},

@@ -14,12 +14,12 @@ import pytest
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
+from _helpers import HashEmbedder, stored
+from _langchain_fakes import replies
 from memori_core import ChromaStore, RecallEngine
 from memori_core.memory_tools import OUTCOME_UNKNOWN, MemoryTools
 from memori_langchain import memory_tools
 from memori_llamaindex import MemoriToolSpec
-from tests._helpers import HashEmbedder, stored
-from tests._langchain_fakes import replies
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

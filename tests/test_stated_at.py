@@ -13,6 +13,8 @@ from langchain_core.messages import AIMessage, HumanMessage
 from llama_index.core.base.llms.types import ChatMessage
 from llama_index.core.schema import MetadataMode
 
+from _helpers import HashEmbedder, ungated_engine
+from _langchain_fakes import replies
 from memori_core import ChromaStore, RecallConfig, RecallEngine, RecalledFact, format_context
 from memori_core.context import format_fact_line, format_timestamp
 from memori_core.facts import stated_at
@@ -21,8 +23,6 @@ from memori_core.memory_tools import MemoryTools
 from memori_langchain import MemoriMiddleware, MemoriRetriever, memory_tools
 from memori_llamaindex import MemoriMemoryBlock
 from memori_llamaindex import MemoriRetriever as LlamaRetriever
-from tests._helpers import HashEmbedder, ungated_engine
-from tests._langchain_fakes import replies
 
 JANUARY = "2026-01-05T10:00:00+00:00"
 QUESTION = "Where does the user live?"

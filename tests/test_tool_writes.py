@@ -14,6 +14,8 @@ from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from mcp.shared.memory import create_connected_server_and_client_session
 
+from _helpers import ungated_engine
+from _langchain_fakes import replies
 from memori_core import ChromaStore, RecallEngine
 from memori_core.mcp_server import build_server
 from memori_core.memory_tools import NOTHING_STORED, MemoryTools
@@ -21,8 +23,6 @@ from memori_core.meta_questions import asks_what_memory_holds
 from memori_core.tool_writes import ended_by, same_fact
 from memori_langchain import memory_tools
 from memori_llamaindex import MemoriToolSpec
-from tests._helpers import ungated_engine
-from tests._langchain_fakes import replies
 
 USER = {"configurable": {"entity_id": "ann"}}
 
