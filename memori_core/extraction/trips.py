@@ -130,21 +130,23 @@ def ends_planned_trip(new: str, old: str) -> bool:
 # A planned trip that will not happen: "We never made it to Japan", "we're not going to japan after all", "the Japan
 # trip got cancelled", "our trip to Japan is off", "we called off the trip", "cancelled Japan". ``where``: the words
 # after "to" or before "trip" (a plan's place starts them); none: the one trip a stored plan names.
-_OFF = r"(?:cancell?ed|called\s+off|scrapped|off)"
 _TRIP_WORD = r"(?:trip|holiday|vacation|getaway|cruise|honeymoon)"
+_OURS = r"(?:the|our|my|their)"
+# Calling a trip off ("we cancelled the trip"), a bare alternation: each pattern groups it, _IS_OFF with "off".
+_CALL_OFF = r"cancell?ed|called\s+off|scrapped"
+# What a trip called off is: "got cancelled", "is off", "has been officially scrapped".
+_IS_OFF = rf"(?:got|was|has\s+been|is)\s+(?:now\s+|officially\s+)?(?:{_CALL_OFF}|off)\b"
+_WHERE_CHAR = r"[\w'\u00c0-\u00ff -]"  # of the words after "to" or before "trip"
 _CALLED_OFF = (
     rx(r"\b(?:never|didn't|did\s+not|couldn't|could\s+not|not|won't|will\s+not)\s+(?:\w+\s+){0,2}?"
-       r"(?:make|made|go|going|went|get|got|getting)\s+(?:it\s+)?to\s+(?P<where>[\w'\u00c0-\u00ff -]+)"),
-    rx(rf"\b(?:the|our|my|their)\s+(?P<where>[\w'\u00c0-\u00ff -]+?)\s+{_TRIP_WORD}\s+(?:got|was|has\s+been|is)\s+"
-       rf"(?:now\s+|officially\s+)?{_OFF}\b"),
-    rx(rf"\b{_TRIP_WORD}\s+to\s+(?P<where>[\w'\u00c0-\u00ff -]+?)\s+(?:got|was|has\s+been|is)\s+(?:now\s+|officially\s+)?"
-       rf"{_OFF}\b"),
-    rx(rf"\b(?:cancell?ed|called\s+off|scrapped)\s+(?:(?:the|our|my|their)\s+)?{_TRIP_WORD}\s+to\s+"
-       r"(?P<where>[\w'\u00c0-\u00ff -]+)"),
-    rx(r"\b(?:cancell?ed|called\s+off|scrapped)\s+(?:(?:the|our|my|their)\s+)?(?!(?:the|our|my|their)\b)"
-       rf"(?P<where>[\w'\u00c0-\u00ff -]+?)(?:\s+{_TRIP_WORD})?\s*(?:[.!,]|$)"),
-    rx(rf"\b(?:cancell?ed|called\s+off|scrapped)\s+(?:the|our|my|their)\s+{_TRIP_WORD}\b(?!\s+to\b)"),
-    rx(rf"^(?:the|our|my|their)\s+{_TRIP_WORD}\s+(?:got|was|has\s+been|is)\s+(?:now\s+|officially\s+)?{_OFF}\b"),
+       rf"(?:make|made|go|going|went|get|got|getting)\s+(?:it\s+)?to\s+(?P<where>{_WHERE_CHAR}+)"),
+    rx(rf"\b{_OURS}\s+(?P<where>{_WHERE_CHAR}+?)\s+{_TRIP_WORD}\s+{_IS_OFF}"),
+    rx(rf"\b{_TRIP_WORD}\s+to\s+(?P<where>{_WHERE_CHAR}+?)\s+{_IS_OFF}"),
+    rx(rf"\b(?:{_CALL_OFF})\s+(?:{_OURS}\s+)?{_TRIP_WORD}\s+to\s+(?P<where>{_WHERE_CHAR}+)"),
+    rx(rf"\b(?:{_CALL_OFF})\s+(?:{_OURS}\s+)?(?!{_OURS}\b)(?P<where>{_WHERE_CHAR}+?)(?:\s+{_TRIP_WORD})?"
+       r"\s*(?:[.!,]|$)"),
+    rx(rf"\b(?:{_CALL_OFF})\s+{_OURS}\s+{_TRIP_WORD}\b(?!\s+to\b)"),
+    rx(rf"^{_OURS}\s+{_TRIP_WORD}\s+{_IS_OFF}"),
 )
 # Put off, not called off: the plan still stands, at another time.
 _PUT_OFF = rx(r"\b(?:postponed|pushed|rescheduled|delayed|moved|until|till|yet|next\s+(?:year|month|time)|later)\b")
