@@ -105,6 +105,36 @@ def test_a_courtesy_turn_gets_no_core_facts(engine: RecallEngine) -> None:
     assert sorted(contents(engine.recall(OFF_TOPIC, "u"))) == sorted([ALLERGY, MEDICATION])
 
 
+def appended(engine: RecallEngine, query: str, context: list[str] | None = None) -> list[str]:
+    """The core facts recall appends after what it chose (explain's fate :data:`CORE`)."""
+    report = engine.explain(query, "u", context=context)
+    return sorted(c.content for c in report.candidates if c.reason == CORE)
+
+
+def test_a_how_to_question_gets_core_facts_only_when_its_words_touch_a_concern(engine: RecallEngine) -> None:
+    seed(engine, "u")
+    assert appended(engine, "How do I reverse a list in Python?") == []  # anyone's "I"
+    assert appended(engine, "How do you make peanut brittle?") == [ALLERGY]
+    # a word of the asker's own makes it their case: every core fact
+    assert appended(engine, "How do I keep my zebra xylophone in tune?") == sorted([ALLERGY, MEDICATION])
+
+
+def test_a_request_for_a_gift_for_someone_else_gets_no_core_facts(engine: RecallEngine) -> None:
+    seed(engine, "u")
+    for turn in ("What's a good gift for my grandson? He loves dinosaurs.", "Any present ideas for Sam?"):
+        assert appended(engine, turn) == [], turn
+    assert appended(engine, "Any gift ideas?") == sorted([ALLERGY, MEDICATION])
+
+
+def test_a_turn_after_a_question_about_the_world_is_not_read_as_qualifying_a_request(engine: RecallEngine) -> None:
+    seed(engine, "u")
+    # "Write me a limerick" tells (no question, no request word); after a question about the world it qualifies
+    # no request of the asker's, so it gets only the core facts its words touch: none
+    assert appended(engine, "Write me a limerick about snow.", ["What's 2 to the power of 10?"]) == []
+    assert appended(engine, "Write me a limerick about snow.", ["Can you help me with my speech?"]) == sorted(
+        [ALLERGY, MEDICATION])
+
+
 def test_core_facts_come_after_the_recalled_ones(engine: RecallEngine) -> None:
     seed(engine)
     facts = engine.recall("my cello weekends", "u")

@@ -30,6 +30,8 @@ GENERAL = [
     "What is photosynthesis?", "How tall is the Eiffel Tower?", "Who wrote Pride and Prejudice?",
     "What's the currency of Japan?", "How do vaccines work?", "What causes thunder?",
     "How many players are on a rugby team?", "What does GDP stand for?", "What's the fastest land animal?",
+    "How long does opened hummus keep in the fridge?", "Where does the custom of Christmas crackers come from?",
+    "How do Norwegians celebrate midsummer?",
 ]
 ADVICE = [
     "Can you suggest a dinner recipe for tonight?", "Is it safe to go for a run with this cold?",
@@ -202,3 +204,14 @@ def test_a_question_about_someone_a_fact_speaks_for_is_not_general(minilm):
     question = "What inspired John to join the marching event for veterans' rights?"
     assert said in [f.content for f in eng.recall(question, "conv")]
     assert "general question" not in eng.explain(question, "conv").gate_note
+
+
+def test_a_general_question_naming_a_place_a_fact_holds_gets_no_unrelated_core_fact(minilm):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    engine.add("raj", ["User's daughter Anjali lives in Toronto with her husband.", "User is 71."])
+    engine.add("raj", ["User has type 2 diabetes.", "User takes metformin 500mg twice a day."], core=True)
+    # the place makes the gate read the question as about someone known, but its shape is a general one
+    recalled = engine.recall("How far is Toronto from Niagara Falls?", "raj")
+    assert not [f.content for f in recalled if f.metadata.get("core") is True]
+    asked = engine.recall("What should I eat before my flight to Toronto?", "raj")
+    assert "User has type 2 diabetes." in [f.content for f in asked]

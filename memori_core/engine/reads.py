@@ -27,7 +27,7 @@ from ..facts import RecalledFact
 from ..filters import Where, check_where
 from ..query import recent_turns
 from ..ranking.candidates import gather
-from ..ranking.care import for_the_asker
+from ..ranking.care import for_the_asker, is_personal
 from ..ranking.conversation import (
     asks_something,
     blend_query,
@@ -40,8 +40,8 @@ from ..ranking.asking import query_terms
 from ..ranking.concerns import question_concerns
 from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights
-from ..ranking.implications import asked_about, asks_about_named, not_about_them
-from ..ranking.intent import names_known
+from ..ranking.implications import asked_about, asks_about_named, gift_for, not_about_them
+from ..ranking.intent import asks_how_to, names_known
 from ..ranking.judged import judged_select
 from ..ranking.lexical import unique_terms
 from ..ranking.pipeline import PoolScores, first_of_each_text, score_pool, select
@@ -329,12 +329,18 @@ class ReadPath(Answers, GateSignals, Judging):
             if who is not None:
                 scores = replace(scores, not_theirs=not_about_them(who, facts.texts()), asked_about=who)
         read_alone = turn.alone and gate_cos is not None  # what explain says: only a turn with context is read at all
-        # A question about someone else ("What does my husband like for breakfast?") gets none of the asker's core
-        # facts; a turn that tells rather than asks ("Big news, I got the job!") only those whose concerns its words
-        # touch, unless it qualifies a request just made ("Something cheap though, payday is next week.").
+        # A question about someone else ("What does my husband like for breakfast?", "A gift for my grandson?") gets
+        # none of the asker's core facts; a question about the world (by its shape, even when it names a place a
+        # fact holds), a how-to ("How do I reverse a list in Python?") and a turn that tells rather than asks ("Big
+        # news, I got the job!") only those whose concerns its words touch, unless the turn qualifies the asker's
+        # own request just made ("Something cheap though, payday is next week.").
         own_core = gathered.core if scores.asked_about is None else None
-        if own_core is not None and relevance and tells_something(query) and not (read and asks_something(read[-1])):
-            own_core = _core_for_concerns(own_core, question_concerns(query))
+        if own_core is not None and relevance:
+            if gift_for(query) is not None:
+                own_core = None
+            elif general_shape or asks_how_to(query) or (
+                    tells_something(query) and not (read and asks_something(read[-1]) and is_personal(read[-1]))):
+                own_core = _core_for_concerns(own_core, question_concerns(query))
 
         def done(scores: PoolScores, core: _CoreRows | None = own_core) -> _Scored:
             return _Scored(scores, facts, gathered.found.scorable, core, read_alone)
@@ -346,10 +352,9 @@ class ReadPath(Answers, GateSignals, Judging):
                 return done(replace(scores, nothing_asked=nothing, unread_script=unread),
                             None if nothing is not None else own_core)
         if turn.general:
-            # A question about the world gets only the core facts whose concerns its words touch (a food, a drink,
-            # a medicine, a trip...): "What's in a Caesar salad?" keeps the egg allergy, not coeliac disease; "What's
-            # the capital of Canada?" shows none.
-            return done(replace(scores, general=True), _core_for_concerns(own_core, question_concerns(query)))
+            # With only the core facts whose concerns its words touch (a food, a drink, a medicine, a trip...): "What's
+            # in a Caesar salad?" keeps the egg allergy, not coeliac disease; "What's the capital of Canada?" none.
+            return done(replace(scores, general=True))
         if not relevance or not (scores.in_conversation or asker or asks_about_named(query, facts.texts)):
             return done(scores)
         # A personal question, or a turn that leans on its conversation: the third-person lift, the care signal

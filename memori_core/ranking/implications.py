@@ -24,7 +24,7 @@ from .concerns import ADDED_CONCERNS, fact_concerns, question_concerns
 from .conversation import asks_something, goes_on_from_the_conversation, leans_on_the_conversation, points_back
 from .pipeline import PoolScores
 
-__all__ = ["MOST_NAMED", "asked_about", "asked_slots", "not_about_them", "asks_about_named", "asks_for_advice", "asks_to_be_reminded", "day_rows",
+__all__ = ["MOST_NAMED", "asked_about", "asked_slots", "gift_for", "not_about_them", "asks_about_named", "asks_for_advice", "asks_to_be_reminded", "day_rows",
            "named_days", "asks_what_to_do", "goes_on", "recalls_the_asker", "thread_of", "implied_rows",
            "named_rows", "named_words", "with_implied"]
 
@@ -298,6 +298,24 @@ def asked_about(question: str) -> str | None:
     if m is None or _ASKER_TOO.search(text[m.end():]) is not None:
         return None
     return m.group("who") or m.group("name")
+
+
+_GIFT_FOR = re.compile(
+    r"\b(?:gifts?|presents?)\b(?:\s+ideas?)?\s+for\s+(?:(?:my|our)\s+(?:[\w-]+\s+)?(?P<who>[\w-]+)"
+    r"|(?P<name>(?-i:[A-Z][a-z]+))\b)",
+    re.IGNORECASE,
+)
+
+
+def gift_for(question: str) -> str | None:
+    """The person a request for a gift is for ("What's a good gift for my grandson?" -> ``"grandson"``, "Any
+    present ideas for Sam?" -> ``"Sam"``), else ``None``: the asker's allergies and medicines do not bear on it.
+
+    >>> gift_for("What's a good gift for my grandson? He loves dinosaurs."), gift_for("Any gift ideas?")
+    ('grandson', None)
+    """
+    m = _GIFT_FOR.search(question.replace("\u2019", "'"))
+    return None if m is None else (m.group("who") or m.group("name"))
 
 
 def not_about_them(who: str, facts: Sequence[str]) -> np.ndarray:
