@@ -29,8 +29,8 @@ could not send its first request in time) is answered :data:`UNAVAILABLE` withou
 from __future__ import annotations
 
 import functools
-
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -571,9 +571,14 @@ def format_listed(page: Sequence[StoredFact], offset: int, limit: int) -> str:
     if not shown:
         return NOTHING_STORED if offset == 0 else f"No more facts about this user (offset {offset})."
     lines = [f"Facts stored about the user, newest first ({offset + 1} to {offset + len(shown)}):"]
+    now = time.time()
     for fact in shown:
-        when = format_timestamp(fact.stated_at)
-        lines.append(f"- [{fact.id}] {clip_fact(sanitize_fact(fact.content))}" + (f" (stated {when})" if when else ""))
+        # an expired fact is still stored (and listed, so it can be forgotten), but no longer holds: a trip that
+        # ended reads as history, not as a plan
+        notes = [f"stated {when}"] if (when := format_timestamp(fact.stated_at)) else []
+        if fact.is_expired(now):
+            notes.append(f"expired {format_timestamp(fact.expires_at)}, no longer current")
+        lines.append(f"- [{fact.id}] {clip_fact(sanitize_fact(fact.content))}" + (f" ({'; '.join(notes)})" if notes else ""))
     if len(page) > limit:
         lines.append(f"More are stored: call list_memories with offset={offset + len(shown)}.")
     return "\n".join(lines)
