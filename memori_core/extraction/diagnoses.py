@@ -90,20 +90,6 @@ _RESULTS_BACK = rx(
     r"(?:\s*[-:,\u2014\u2013]+\s*|\s+and\s+)(?:(?:it's|its|it\s+is|it\s+was|they\s+(?:show|showed|say|said))\s+)?"
     r"(?P<what>\S.*)$"
 )
-# A remark on the diagnosis after it: "... which explains a lot", "..., that explains the tiredness".
-_REMARK = rx(r"\s*,?\s+(?:which|that|this)\s+(?:explains|would\s+explain|makes\s+sense|is\s+why)\b.*$")
-# The condition a medicine is for, said after it: "... because I'm anaemic", "... for iron deficiency anaemia", ",
-# turns out I'm anaemic".
-_REASON = rx(
-    r"\s*,?\s+(?:because|as|since|cos|'cause)\s+(?=(?:i'm|i\s+am|im|i\s+have|i've\s+got|it's)\s)"
-    rf"|\s+for\s+(?=(?:an?\s+|my\s+|the\s+)?(?:{LASTING_CONDITION})\s*[.!]*$)"
-    r"|\s*,\s*(?:it\s+)?turns\s+out\s+(?=(?:i'm|i\s+am|im|i\s+have|i've\s+got|it's)\s)"
-)
-# A medicine told in the part before the reason: "the GP has put me on ferrous sulphate", "I've been put on
-# levothyroxine", "I'm on metformin".
-_ON_MEDICINE = rx(r"\b(?:put|started)\s+(?:me\s+)?on\s+(?P<drug>.+)$|\bprescribed\s+(?:me\s+)?(?P<drug2>.+)$"
-                  r"|^(?:i'm|i\s+am|im|i've\s+been)\s+on\s+(?P<drug3>.+)$|^i\s+take\s+(?P<drug4>.+)$")
-_NO_DRUG_NAMED = rx(r"^(?:(?:some|a|my|the|new)\s+)*(?:medication|meds|medicine|tablets|pills|treatment|something)\b")
 # The user's statement of a condition: "I have X", "I've got X", "I'm X", "I am X", "it's X" (of a test).
 _HAS = rx(r"^(?:i\s+(?:have|am|definitely\s+have)|i've\s+got|i'm|i\s+have\s+got|i've|it's|it\s+is|its)\s+"
           r"(?P<what>.+?)\s*[.!]*$")
@@ -171,6 +157,20 @@ def _medicine(said: str) -> tuple[str, int] | None:
 _NOT_A_MEDICINE = rx(r"\b(?:list|rota|diet|plan|course|programme|program|scheme|register)\b")
 
 
+# The condition a medicine is for, said after it: "... because I'm anaemic", "... for iron deficiency anaemia", ",
+# turns out I'm anaemic".
+_REASON = rx(
+    r"\s*,?\s+(?:because|as|since|cos|'cause)\s+(?=(?:i'm|i\s+am|im|i\s+have|i've\s+got|it's)\s)"
+    rf"|\s+for\s+(?=(?:an?\s+|my\s+|the\s+)?(?:{LASTING_CONDITION})\s*[.!]*$)"
+    r"|\s*,\s*(?:it\s+)?turns\s+out\s+(?=(?:i'm|i\s+am|im|i\s+have|i've\s+got|it's)\s)"
+)
+# A medicine told in the part before the reason: "the GP has put me on ferrous sulphate", "I've been put on
+# levothyroxine", "I'm on metformin".
+_ON_MEDICINE = rx(r"\b(?:put|started)\s+(?:me\s+)?on\s+(?P<drug>.+)$|\bprescribed\s+(?:me\s+)?(?P<drug2>.+)$"
+                  r"|^(?:i'm|i\s+am|im|i've\s+been)\s+on\s+(?P<drug3>.+)$|^i\s+take\s+(?P<drug4>.+)$")
+_NO_DRUG_NAMED = rx(r"^(?:(?:some|a|my|the|new)\s+)*(?:medication|meds|medicine|tablets|pills|treatment|something)\b")
+
+
 def _for_a_condition(text: str) -> list[str] | None:
     """``text`` when it tells a medicine and then the lasting condition it is for ("the GP has put me on ferrous
     sulphate because I'm anaemic", "they've started me on iron tablets for iron deficiency anaemia") as the
@@ -189,6 +189,9 @@ def _for_a_condition(text: str) -> list[str] | None:
         return None
     return [condition[0], *(as_diagnosis(head) or [as_own_treatment(head) or head])]
 
+
+# A remark on the diagnosis after it: "... which explains a lot", "..., that explains the tiredness".
+_REMARK = rx(r"\s*,?\s+(?:which|that|this)\s+(?:explains|would\s+explain|makes\s+sense|is\s+why)\b.*$")
 
 def as_diagnosis(said: str) -> list[str] | None:
     """``said`` (one clause, its lead cut) as the plain statements of the diagnosis and the medicine it tells of
