@@ -56,8 +56,8 @@ _LOST = rx(
 _LOST_FACT = re.compile(rf"^User\s+(?:(?:just|recently|sadly)\s+)?lost\s+(?P<lost>{_NUMBER})\s+{_THING}\b",
                         re.IGNORECASE)
 # "User is down to one.": a count left, the thing not named.
-_DOWN_BARE = re.compile(rf"^User\s+is\s+(?:now\s+)?down\s+to\s+(?:just\s+|only\s+)?(?P<left>{_NUMBER})(?:\s+now)?\s*[.!]*$",
-                        re.IGNORECASE)
+_DOWN_BARE = re.compile(
+    rf"^User\s+is\s+(?:now\s+)?down\s+to\s+(?:just\s+|only\s+)?(?P<left>{_NUMBER})(?:\s+now)?\s*[.!]*$", re.IGNORECASE)
 
 
 def _value(number: str) -> int:

@@ -24,7 +24,8 @@ _RIDE = (r"(?:took|caught|got|grabbed|hopped\s+on|jumped\s+on|rode)\s+" + _THE
 # "I did the laundry", "we walked the dog", "I took out the bins": a chore.
 _CHORE = (r"(?:did|finished)\s+" + _THE + r"(?:laundry|washing(?:\s+up)?|dishes|ironing|hoovering|vacuuming|"
           r"shopping|food\s+shop|big\s+shop|cleaning|gardening|weeding|school\s+run|recycling)"
-          r"|(?:walked|fed)\s+the\s+(?:dog|dogs|cat|cats)|(?:took|put)\s+(?:out\s+the\s+(?:bins|trash|rubbish|recycling)|"
+          r"|(?:walked|fed)\s+the\s+(?:dog|dogs|cat|cats)"
+          r"|(?:took|put)\s+(?:out\s+the\s+(?:bins|trash|rubbish|recycling)|"
           r"the\s+(?:bins|trash|rubbish|recycling)\s+out)|mowed\s+the\s+(?:lawn|grass)"
           r"|(?:cleaned|tidied|hoovered|vacuumed)\s+(?:up\s+)?(?:the|my|our)\s+(?:house|flat|kitchen|bathroom|room|"
           r"bedroom|car|fridge|oven)")

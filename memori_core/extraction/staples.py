@@ -16,7 +16,8 @@ from .patterns import rx
 __all__ = ["as_staple"]
 
 _DRINK = (
-    r"(?:iced\s+|black\s+|instant\s+|strong\s+|filter\s+)?coffee|tea|espresso(?:s|es)?|lattes?|cappuccinos?|flat\s+whites?|"
+    r"(?:iced\s+|black\s+|instant\s+|strong\s+|filter\s+)?coffee|tea|espresso(?:s|es)?|lattes?|cappuccinos?|"
+    r"flat\s+whites?|"
     r"caffeine|energy\s+drinks?|red\s+bull|monster|coke|diet\s+coke|coke\s+zero|pepsi|cola|fizzy\s+drinks?|soda|"
     r"diet\s+soda|pop|protein\s+shakes?|smoothies|matcha"
 )
