@@ -1083,7 +1083,8 @@ def test_a_birthday_replaces_the_stored_age_of_the_same_person() -> None:
         # dated: the past tense, the week counted from SAID_AT
         ("I read a great book last week.", ["User read a great book in the week of Monday 2026-07-27."]),
         ("I hardly ever drink.", ["User hardly ever drinks."]),
-        ("I basically live on coffee.", ["User lives on coffee."]),  # emphasis is no part of the fact
+        # emphasis is no part of the fact; what the user lives on is how much of it they have (.staples)
+        ("I basically live on coffee.", ["User drinks a lot of coffee."]),
         ("I literally run every day.", ["User runs every day."]),
     ],
 )

@@ -19,12 +19,14 @@ __all__ = ["birth_of_someone_named", "ends_pregnancy"]
 
 _NAME = r"(?-i:[A-Z])[a-z\u00e0-\u00ff'-]+"
 # "Claire's baby arrived early", "Claire's baby is here", "Claire had her baby", "Claire has had the baby", "Claire
-# gave birth to a little girl": a birth told of someone by name; what follows a comma ("a little girl called Rosie")
-# is kept.
+# gave birth to a little girl": a birth told of someone by name; the child it names ("a little girl", "a boy called
+# Sam") and what follows a comma ("a little girl called Rosie") are kept.
+_CHILD = (rf"(?:a|an)\s+(?:(?:little|baby|healthy|beautiful|gorgeous|tiny)\s+)?(?:boy|girl|son|daughter)"
+          rf"(?:\s+(?:called|named)\s+{_NAME})?")
 _BIRTH_NAMED = rx(
-    rf"^(?P<name>{_NAME})(?:'s\s+(?:baby|little\s+one|(?:baby\s+)?(?:boy|girl))\s+(?:(?:has\s+)?arrived|was\s+born|"
-    r"is\s+(?:here|born)|came)|(?:'s|\s+has)?\s+(?:just\s+|finally\s+)?(?:had|given\s+birth|gave\s+birth)"
-    r"(?:\s+(?:to\s+)?(?:the|her|their|a|a\s+little|a\s+baby)\s+(?:baby|boy|girl|son|daughter))?"
+    rf"^(?P<name>{_NAME})(?:'s\s+(?:baby|little\s+one|(?P<kind>(?:baby\s+)?(?:boy|girl)))\s+(?:(?:has\s+)?arrived|"
+    r"was\s+born|is\s+(?:here|born)|came)|(?:'s|\s+has)?\s+(?:just\s+|finally\s+)?(?:had|given\s+birth|gave\s+birth)"
+    rf"(?:\s+(?:to\s+)?(?:(?P<child>{_CHILD})|(?:the|her|their)\s+(?:baby|boy|girl|son|daughter)|a\s+baby))?"
     r"(?=\s*(?:[,.!]|$|early|late|on|last|this|yesterday|today)))"
     r"[^,]*?(?P<rest>,\s*.+?)?\s*[.!]*$"
 )
@@ -58,7 +60,8 @@ def birth_of_someone_named(clause: str, known: Sequence[str]) -> str | None:
                 if e is not None and e.group("name") == m.group("name")), None)
     if who is None:
         return None
-    return f"My {who} had her baby{(m.group('rest') or '').rstrip(' .!')}"
+    child = m.group("child") or (f"a {m.group('kind')}" if m.group("kind") else None)
+    return f"My {who} had her baby{f', {child}' if child else ''}{(m.group('rest') or '').rstrip(' .!')}"
 
 
 def ends_pregnancy(fact: str, stored: str) -> bool:

@@ -81,6 +81,15 @@ _FOUND = rx(
     rf"|(?P<test>{_TEST})\s+(?:(?:have|has)\s+)?(?:shows?|showed|say|says|said|confirmed|"
     r"came\s+back\s+(?:and\s+)?(?:says?|said|showing)))(?:\s+that)?\s+(?P<said>.+)$"
 )
+# "Got the blood results back - iron deficiency anaemia", "my results came back and it's coeliac disease", "Results
+# are back, it's type 2 diabetes": a test's results back, then what they found.
+_RESULTS_BACK = rx(
+    r"^(?:(?:i|we)\s+)?(?:(?:just|finally)\s+)?(?:(?:got|had|have\s+got|have)\s+)?(?:(?:the|my|our)\s+)?"
+    r"(?:blood\s+|test\s+|scan\s+|biopsy\s+)?(?:tests?|bloods|results|blood\s*work|scan|biopsy)(?:\s+results)?\s+"
+    r"(?:(?:are|is|have|has)\s+)?(?:(?:came|come)\s+)?back(?:\s+(?:today|yesterday|now|finally))?"
+    r"(?:\s*[-:,\u2014\u2013]+\s*|\s+and\s+)(?:(?:it's|its|it\s+is|it\s+was|they\s+(?:show|showed|say|said))\s+)?"
+    r"(?P<what>\S.*)$"
+)
 # The user's statement of a condition: "I have X", "I've got X", "I'm X", "I am X", "it's X" (of a test).
 _HAS = rx(r"^(?:i\s+(?:have|am|definitely\s+have)|i've\s+got|i'm|i\s+have\s+got|i've|it's|it\s+is|its)\s+"
           r"(?P<what>.+?)\s*[.!]*$")
@@ -148,6 +157,42 @@ def _medicine(said: str) -> tuple[str, int] | None:
 _NOT_A_MEDICINE = rx(r"\b(?:list|rota|diet|plan|course|programme|program|scheme|register)\b")
 
 
+# The condition a medicine is for, said after it: "... because I'm anaemic", "... for iron deficiency anaemia", ",
+# turns out I'm anaemic".
+_REASON = rx(
+    r"\s*,?\s+(?:because|as|since|cos|'cause)\s+(?=(?:i'm|i\s+am|im|i\s+have|i've\s+got|it's)\s)"
+    rf"|\s+for\s+(?=(?:an?\s+|my\s+|the\s+)?(?:{LASTING_CONDITION})\s*[.!]*$)"
+    r"|\s*,\s*(?:it\s+)?turns\s+out\s+(?=(?:i'm|i\s+am|im|i\s+have|i've\s+got|it's)\s)"
+)
+# A medicine told in the part before the reason: "the GP has put me on ferrous sulphate", "I've been put on
+# levothyroxine", "I'm on metformin".
+_ON_MEDICINE = rx(r"\b(?:put|started)\s+(?:me\s+)?on\s+(?P<drug>.+)$|\bprescribed\s+(?:me\s+)?(?P<drug2>.+)$"
+                  r"|^(?:i'm|i\s+am|im|i've\s+been)\s+on\s+(?P<drug3>.+)$|^i\s+take\s+(?P<drug4>.+)$")
+_NO_DRUG_NAMED = rx(r"^(?:(?:some|a|my|the|new)\s+)*(?:medication|meds|medicine|tablets|pills|treatment|something)\b")
+
+
+def _for_a_condition(text: str) -> list[str] | None:
+    """``text`` when it tells a medicine and then the lasting condition it is for ("the GP has put me on ferrous
+    sulphate because I'm anaemic", "they've started me on iron tablets for iron deficiency anaemia") as the
+    condition and the medicine, in that order (``["I'm anaemic", "I take ferrous sulphate"]``); ``None`` otherwise."""
+    reason = _REASON.search(text)
+    if reason is None:
+        return None
+    head, why = text[: reason.start()].strip(" ,"), re.sub(r"^(?:my|the)\s+", "", text[reason.end():].strip(),
+                                                             flags=re.IGNORECASE)
+    on = _ON_MEDICINE.search(head)
+    drug = next((d for d in on.groups() if d is not None), "") if on is not None else ""
+    if not is_medicine(drug) or _NO_DRUG_NAMED.match(drug):
+        return None  # "I'm on medication for high blood pressure" says it whole
+    condition = _condition(why if _HAS.match(why) else f"it's {why}")
+    if condition is None or condition[1]:
+        return None
+    return [condition[0], *(as_diagnosis(head) or [as_own_treatment(head) or head])]
+
+
+# A remark on the diagnosis after it: "... which explains a lot", "..., that explains the tiredness".
+_REMARK = rx(r"\s*,?\s+(?:which|that|this)\s+(?:explains|would\s+explain|makes\s+sense|is\s+why)\b.*$")
+
 def as_diagnosis(said: str) -> list[str] | None:
     """``said`` (one clause, its lead cut) as the plain statements of the diagnosis and the medicine it tells of
     ("they say I have gestational diabetes" -> ``["I have gestational diabetes"]``, "GP says I'm anaemic, she put
@@ -159,7 +204,10 @@ def as_diagnosis(said: str) -> list[str] | None:
     >>> as_diagnosis("they say I have a good chance") is None
     True
     """
-    text = said.strip().rstrip(" .!")
+    text = _REMARK.sub("", said.strip()).rstrip(" .!")  # "it's coeliac disease which explains a lot"
+    reasoned = _for_a_condition(text)
+    if reasoned is not None:
+        return reasoned
     medicine = _medicine(text)
     head = text[: medicine[1]] if medicine is not None else text
     told: list[str] = []
@@ -169,6 +217,11 @@ def as_diagnosis(said: str) -> list[str] | None:
             condition = _condition(f"I have {found.group('said')}")
         else:
             condition = _condition(found.group("said"))
+        if condition is not None:
+            told += [condition[0], *([condition[1]] if condition[1] else [])]
+    results = _RESULTS_BACK.match(head.strip(" ,"))
+    if not told and results is not None:  # "Got the blood results back - iron deficiency anaemia"
+        condition = _condition(f"it's {results.group('what')}")
         if condition is not None:
             told += [condition[0], *([condition[1]] if condition[1] else [])]
     diagnosed = _DIAGNOSED.match(head.strip(" ,"))

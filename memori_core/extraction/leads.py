@@ -31,6 +31,10 @@ _SOCIAL = words(
     "absolutely", "definitely", "indeed", "agreed", "congrats", "congratulations", "welcome", "sorry", "please",
     "hello again", "hi again", "hey again", "not anymore", "not any more",
     "ugh", "argh", "meh", "phew", "yay", "woohoo", "yikes", "damn", "dang", "gosh", "oops", "whoa", "hooray",
+    # whom a greeting is for: "Hello there, I'm a nurse" ("there" is no part of what the user says)
+    *(f"{greeting} {whom}" for greeting in ("hi", "hello", "hey", "heya", "hiya", "good morning", "good afternoon",
+                                            "good evening")
+      for whom in ("there", "all", "everyone", "everybody", "folks", "guys", "y'all")),
 )
 _CONNECTIVE = words(
     "so", "and", "but", "also", "actually", "anyway", "anyways", "btw", "by the way", "honestly", "fyi",

@@ -20,6 +20,7 @@ from .patterns import rx
 from .rewrite import as_fact
 from .activities import PETS
 from .asides import passing_aside
+from .one_offs import one_off_act
 from .cues import MONTH_NAMES, is_change
 from .health import BODY_PART
 from .slots import slots_of
@@ -324,8 +325,8 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
         return as_fact(body), KEPT_EXPIRING, MOOD_LIFETIME  # "I'm so stressed these days"
     if _PASSING_HAVE.match(body) or _FEELING_NOW.match(body):
         return None, DROP_EPHEMERAL, None
-    if passing_aside(body) and not (is_change(body) or is_care_fact(body)):
-        return None, DROP_EPHEMERAL, None  # "I went blank", "I need to fill in a form", "we only told family"
+    if (passing_aside(body) or one_off_act(body)) and not (is_change(body) or is_care_fact(body)):
+        return None, DROP_EPHEMERAL, None  # "I went blank", "we only told family", "I took the bus"
     if _INCIDENT.match(body) and not (is_change(body) or is_care_fact(body)):
         return None, DROP_EPHEMERAL, None
     if _OWN_MISHAP.match(body) and not (is_change(body) or is_care_fact(body)) \

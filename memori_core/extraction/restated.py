@@ -32,8 +32,8 @@ _PRESCRIBED = rx(
 def as_own_treatment(clause: str) -> str | None:
     """A clinician's change of the user's treatment told as the user's own: "... put me on statins" -> "I'm on
     statins", "... switched me from X to Y" -> "I switched from X to Y", "... took me off X" -> "I stopped taking
-    X"; ``None`` for any other clause."""
-    prescribed = _PRESCRIBED.match(clause)
+    X"; ``None`` for any other clause. A lead before it is cut ("so the GP has put me on ...")."""
+    prescribed = _PRESCRIBED.match(strip_lead(clause))
     if prescribed is None:
         return None
     verb, rest = prescribed.group("verb").lower(), prescribed.group("rest")

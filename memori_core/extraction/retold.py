@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from ..ranking.care import is_care_fact
 from ..slots import PERSON
 from .cues import is_change
+from .counts import as_count_now
 from .diagnoses import as_diagnosis
 from .introductions import work_pattern
 from .grammar import is_past
@@ -27,6 +28,7 @@ from .leads import CLINICIAN, strip_lead
 from .activities import PETS
 from .health import BODY_PART, health_news
 from .slots import slots_of
+from .staples import as_staple
 
 __all__ = ["as_plain_statements", "is_joke_marker"]
 
@@ -439,7 +441,7 @@ def as_plain_statements(clauses: Sequence[str], split: Callable[[str], list[str]
         person = subject.group("who") if subject is not None else None
         for rewrite in (_denied_for, _condition_gone, _medicine_stopped, as_diagnosis, _diet_dropped, _no_food,
                         _with_partner, _name_is_my_one, _body_news, _what_was_said, _we_split, _guess_who,
-                        work_pattern):
+                        work_pattern, as_staple, as_count_now):
             if rewrite is _no_food and re.match(r"\W*so\b", clause, _I):
                 continue  # "I'm vegan, so no dairy": what follows from the diet, no fact of its own
             plain_said = rewrite(plain)

@@ -22,6 +22,7 @@ from .rewrite import article
 from ..slots import holder
 from .activities import ACTIVITY_SLOTS, same_activity, says_how_often
 from .corrections import corrected_words, denies
+from .counts import recounts
 from .cues import content_words, is_change, is_ended, is_negated
 from .diets import CONSUMPTION_SLOTS, is_exclusive, left_out, taken_back
 from .endings import acquired_slots, ends_habit, ends_ownership, is_loss, stopped_words
@@ -386,6 +387,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return True  # "User went to Lisbon." ends "User is planning a trip to Lisbon in November 2026."
     if _ends_offer(verdict, text):
         return True  # "User works at Dynatrace." ends "User got a job offer ... at Dynatrace in Linz."
+    if recounts(verdict.fact, text):
+        return True  # "User has one hive." ends "User has got three hives at the bottom of the garden."
     back = taken_back(verdict.fact)
     kept_out = left_out(text) if back and not _CONDITION.search(text) else None
     if kept_out is not None and holder(verdict.fact) == holder(text):

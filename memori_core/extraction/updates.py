@@ -5,7 +5,9 @@
 the user has been with the partner the stored facts name ("User has been in a relationship with Jonas for 2
 years."), a fact of the relationship a breakup ends. "I'm 30 weeks now" is how far along a pregnancy a stored
 fact tells of is, on the day it was said, until the pregnancy must be over. "Sam and I have been friends for 10
-years" is the user's friendship with Sam; "we've been friends for 10 years" names no one and is not kept. Pure: patterns, English only.
+years" is the user's friendship with Sam; "we've been friends for 10 years" names no one and is not kept. "I lost two
+hives" or "I'm down to one" after "User has three hives." is the count left ("User has one hive.": :mod:`.counts`).
+Pure: patterns, English only.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from .dates import day_label
 from .named import partner_of
 from ..slots import holder
 from .corrections import bare_correction
+from .counts import count_left
 from .cues import content_words, is_negated
 from .verdicts import DROP_UNCLEAR, DROP_UNRESOLVED, KEPT_EXPIRING, SentenceVerdict
 
@@ -125,7 +128,8 @@ def read_with(verdict: SentenceVerdict, told: Sequence[str], now: datetime) -> S
     """``verdict``, a kept fact, read with the facts the user told before (``told``: the stored ones and those of
     the message so far), said at ``now``: a correction typed without its comma cut from it when a told fact
     holds what it corrects, how long "we" have been together as the relationship's length, a week count of a
-    pregnancy as that pregnancy's, a friendship as with whom (see the module docstring). Any other verdict as it is."""
+    pregnancy as that pregnancy's, a friendship as with whom, a loss as the count it leaves (see the module
+    docstring). Any other verdict as it is."""
     if verdict.fact is None:
         return verdict
     verdict = _friends(_corrected(verdict, told))
@@ -134,4 +138,7 @@ def read_with(verdict: SentenceVerdict, told: Sequence[str], now: datetime) -> S
     length = relationship_length(verdict.fact, told) if verdict.fact is not None else None
     if length is not None:
         return replace(verdict, fact=length)
+    left = count_left(verdict.fact, told)
+    if left is not None:  # "User lost two hives." after "User has three hives.": "User has one hive."
+        return replace(verdict, fact=left)
     return _weeks_along(verdict, told, now)
