@@ -215,3 +215,12 @@ def test_a_general_question_naming_a_place_a_fact_holds_gets_no_unrelated_core_f
     assert not [f.content for f in recalled if f.metadata.get("core") is True]
     asked = engine.recall("What should I eat before my flight to Toronto?", "raj")
     assert "User has type 2 diabetes." in [f.content for f in asked]
+
+
+def test_a_follow_up_that_speaks_of_someone_by_a_pronoun_is_not_read_as_general(minilm):
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    son = "User's son Tom rents a flat in Glasgow's West End."
+    engine.add("u", [son, "User works as a dental nurse.", "User is learning the ukulele."])
+    turn, before = "What's the easiest way from the station to his flat?", ["My son's just moved, I'm visiting in May."]
+    assert "a general question" not in engine.explain(turn, "u", context=before).gate_note
+    assert son in [f.content for f in engine.recall(turn, "u", context=before)]
