@@ -26,6 +26,7 @@ from .cues import content_words, is_change, is_ended, is_negated
 from .diets import CONSUMPTION_SLOTS, is_exclusive, left_out, taken_back
 from .endings import acquired_slots, ends_habit, ends_ownership, is_loss, stopped_words
 from .health import ends_health
+from .moves import sells_the_home
 from .relationships import is_relationship_status, relationship_stage
 from .side_jobs import beside_the_job
 from .slots import JOB_OFFER, is_job_offer, slots_of
@@ -431,6 +432,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         if slot == "residence" and bool(_LIVES_WITH.match(text)) != bool(_LIVES_WITH.match(verdict.fact)):
             continue  # a move changes where, not with whom: "I moved to Porto" leaves "User lives with Rui.",
             # "Marco moved in with me" leaves "User lives in Leeds."
+        if slot == "residence" and sells_the_home(verdict.fact):
+            continue  # "We sold the house!": the user lives there until the move is told as made
         if slot == "residence" and _LIVES_WITH_ONLY.match(verdict.fact) and _LIVES_IN.match(text):
             continue  # "I live alone now" says with whom: "User lives in Toronto." still holds
         if _GOAL.search(text) and not _GOAL.search(verdict.fact) and not words & old:
