@@ -20,7 +20,7 @@ __all__ = ["as_new_home", "sells_the_home"]
 _LEAD = r"^\W*(?:(?:ok|okay|so|well|and|yay|finally|anyway|update)\W+)*"
 _HOME = r"(?:place|flat|house|home|apartment|flatshare|room|digs|pad)"
 # A place typed in lower case: one or two words, then the end of the clause, "now", "at last" or "!".
-_PLACE = r"(?P<place>[a-z][\w'-]+(?:\s+[a-z][\w'-]+)?)"
+_PLACE = r"(?P<place>[a-z][\w'-]+(?:\s+(?!(?:now|at|finally)\b)[a-z][\w'-]+)?)"
 _PLACE_END = r"(?:\s+(?:now|at\s+last|finally))?\s*(?:[.!,;]|$)"
 # "new place is in levenshulme", "my new flat's in Didsbury", "the new house is in chorlton now".
 _NEW_HOME_IN = rx(_LEAD + rf"(?:(?:my|our|the)\s+)?new\s+{_HOME}\s*(?:is|'s|\u2019s)\s+(?:now\s+)?in\s+{_PLACE}"
@@ -46,7 +46,7 @@ def _new_home(clause: str) -> str | None:
     if m is None:
         return None
     place = m.group("place").split()
-    if place[0].lower() in _NO_PLACE or place[-1].lower() in _NO_PLACE | {"now"}:
+    if place[0].lower() in _NO_PLACE or place[-1].lower() in _NO_PLACE:
         return None
     return " ".join(w[:1].upper() + w[1:] for w in place)
 
