@@ -27,6 +27,7 @@ from .diets import CONSUMPTION_SLOTS, is_exclusive, left_out, taken_back
 from .endings import acquired_slots, ends_habit, ends_ownership, is_loss, stopped_words
 from .health import ends_health
 from .moves import sells_the_home
+from .quit_job import quits_the_job
 from .shifts import changes_shift
 from .relationships import is_relationship_status, relationship_stage
 from .side_jobs import beside_the_job
@@ -414,6 +415,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
     if ends_health(verdict.fact, text):  # "knee is much better": "User twisted their knee at the park." ends
         return True
     if changes_shift(verdict.fact, text):  # "I'm on day shifts now": "User works night shifts." ends
+        return True
+    if quits_the_job(verdict.fact, text):  # "i quit the café": "User works as a barista at Ancoats Coffee." ends
         return True
     if is_loss(said) and names_in(verdict.fact) & names_in(text) and holder(verdict.fact) == holder(text):
         return True  # "We lost Mochi": "User has a cat called Mochi." ends
