@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .patterns import rx
 
-__all__ = ["passing_aside"]
+__all__ = ["lost_track", "passing_aside"]
 
 _ADVERBS = r"(?:(?:just|totally|completely|literally|only|also|still|finally|already|honestly|kind\s+of|sort\s+of)\s+)*"
 # "I went blank", "my mind went blank", "I froze", "I panicked", "I lost my train of thought": a reaction of the
@@ -54,6 +54,27 @@ _SET_UP_THIS = rx(
     r"put\s+(?:this|it)\s+on\s+my\s+(?:phone|tablet|computer|laptop)|installed\s+(?:this|it))"
     r"(?:\s+for\s+(?:me|us))?(?:\s+(?:last\s+\w+|yesterday|today|this\s+(?:morning|week)))?\W*$"
 )
+
+# "i've moved so much i forget", "I've had so many jobs I lose track", "I forget": why the user asks again, a joke
+# about memory; what it tells in passing ("moved so much") is no change, so it ends nothing either.
+_LOST_TRACK = rx(
+    r"^(?:(?:i|we)\b[^,;]*?\b(?:so\s+(?:much|often|many\s+(?:times|\w+))|too\s+(?:much|often|many\s+(?:times|\w+))|"
+    r"that\s+(?:much|often))\s+(?:that\s+)?)?"
+    rf"(?:i|we)\s+{_ADVERBS}(?:forget|forgot|can't\s+remember|cant\s+remember|can't\s+keep\s+track|lose\s+track|"
+    r"lost\s+track|lose\s+count|lost\s+count|get\s+(?:them\s+)?(?:confused|mixed\s+up))"
+    r"(?:\s+(?:lol|haha|sometimes|now|again|already|where|which|what))*\W*$"
+)
+
+
+def lost_track(body: str) -> bool:
+    """Whether ``body`` (a clause of the user's) only says the user forgets or lost track ("i've moved so much i
+    forget"): an aside to a question asked again, which keeps nothing and, whatever change it mentions, ends
+    nothing.
+
+    >>> lost_track("i've moved so much i forget"), lost_track("I've moved to Leeds")
+    (True, False)
+    """
+    return bool(_LOST_TRACK.match(body.strip()))
 
 
 def passing_aside(body: str) -> bool:

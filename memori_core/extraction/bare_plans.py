@@ -143,7 +143,9 @@ def as_plain_plans(clauses: Sequence[str]) -> list[str]:
             if place is not None:
                 said = f"{said[:there.start()]}{there.group('verb')} to {place}{said[there.end():]}"
         if _BARE_MOVE.match(said) or _BARE_ADMISSION.match(said):
-            said = ("I'm " if _BARE_MOVE.match(said) else "I ") + re.sub(_LEAD, "", said, flags=re.IGNORECASE)
+            rest = re.sub(_LEAD, "", said, flags=re.IGNORECASE)
+            # the verb after "I" in lower case: "Moving to ..." -> "I'm moving to ..."
+            said = ("I'm " if _BARE_MOVE.match(said) else "I ") + rest[:1].lower() + rest[1:]
         last = _LAST_DAY.match(said) if notice_at is not None else None
         if last is not None:
             at = last.group("at") or notice_at
@@ -201,12 +203,14 @@ def as_job_begun(clauses: Sequence[str], known: Sequence[str]) -> list[str]:
 
 
 # "User and Ken are moving to Whitby.", "User is moving to Glasgow in January 2027 for a master's.", "User plans to
-# move to Leeds.": a move to come, and where to.
+# move to Leeds.", "User is moving to the flat in Oadby on Friday 2027-01-15.": a move to come, and where to.
 # The user's own: "User's sister is moving to Leeds." plans no move of the user's.
 _MOVE_TO_COME = rx(
     r"^User\s+(?:and\s+(?:their\s+)?[\w' -]+?\s+)?(?:(?:is|are)\s+(?:(?:soon|finally)\s+)?(?:moving|relocating)|"
     r"(?:plans?|is\s+planning|are\s+planning|is\s+going|are\s+going)\s+to\s+(?:move|relocate))\s+"
-    rf"(?:(?:up|down|over|back|out)\s+)?to\s+(?P<place>{PLACE_NAME})"
+    # "to the flat in Oadby": the place the home to come is in
+    rf"(?:(?:up|down|over|back|out)\s+)?to\s+(?:(?:the|a|an|their|our)\s+(?:new\s+)?(?:[\w'-]+\s+){{0,2}}?"
+    rf"(?:flat|house|home|apartment|bungalow|cottage|place|condo)\s+(?:in|at|near)\s+)?(?P<place>{PLACE_NAME})"
 )
 _MADE_LEAD = r"^\W*(?:(?:well|so|ok|okay|yay|woohoo|and|finally|officially)\W+)*(?:we|i)\s*"
 # "We're in Whitby now", "I'm finally living in Leeds", "we are all settled in Whitby at last": the place the move

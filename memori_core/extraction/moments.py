@@ -19,7 +19,7 @@ from .dates import IN_SPAN, WEEKDAY, span_days
 from .patterns import rx
 from .rewrite import as_fact
 from .activities import PETS
-from .asides import passing_aside
+from .asides import lost_track, passing_aside
 from .one_offs import one_off_act
 from .cues import MONTH_NAMES, is_change
 from .health import BODY_PART
@@ -325,8 +325,8 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
         return as_fact(body), KEPT_EXPIRING, MOOD_LIFETIME  # "I'm so stressed these days"
     if _PASSING_HAVE.match(body) or _FEELING_NOW.match(body):
         return None, DROP_EPHEMERAL, None
-    if (passing_aside(body) or one_off_act(body)) and not (is_change(body) or is_care_fact(body)):
-        return None, DROP_EPHEMERAL, None  # "I went blank", "we only told family", "I took the bus"
+    if ((passing_aside(body) or one_off_act(body)) and not (is_change(body) or is_care_fact(body))) or lost_track(body):
+        return None, DROP_EPHEMERAL, None  # "I went blank", "we only told family", "I took the bus", "i forget"
     if _INCIDENT.match(body) and not (is_change(body) or is_care_fact(body)):
         return None, DROP_EPHEMERAL, None
     if _OWN_MISHAP.match(body) and not (is_change(body) or is_care_fact(body)) \

@@ -28,6 +28,8 @@ _PRESCRIBED = rx(
     r"\s+me\s+(?:(?P<off>off)(?=\s)\s*|on(?=\s)\s*)?(?P<rest>.+)$"
 )
 
+_STARTED_WHEN = rx(r"\b(?:yesterday|today|this\s+morning|last\s+\w+|\w+\s+(?:days?|weeks?)\s+ago|on\s+\w+day)\W*$")
+
 
 def as_own_treatment(clause: str) -> str | None:
     """A clinician's change of the user's treatment told as the user's own: "... put me on statins" -> "I'm on
@@ -39,6 +41,8 @@ def as_own_treatment(clause: str) -> str | None:
     verb, rest = prescribed.group("verb").lower(), prescribed.group("rest")
     if prescribed.group("off"):
         return f"I stopped taking {rest}" if verb in ("took", "taken", "has taken") else f"I'm off {rest}"
+    if verb == "started" and _STARTED_WHEN.search(rest):  # "... started me on sertraline yesterday": when, not "is on"
+        return f"I started taking {rest}"
     if verb in ("put", "started", "took", "taken", "has taken"):
         return f"I'm on {rest}"
     return f"I {verb} {rest}"

@@ -18,6 +18,8 @@ from .events import as_life_events
 from .filler import strip_filler
 from .job_change import as_job_changes
 from .labels import as_labelled
+from .injuries import as_own_injury
+from .moves import as_new_home
 from .named import as_the_users, named_someone, resolve_same, who_plans_name
 from .pasted import split_pasted
 from .played import split_played
@@ -440,7 +442,8 @@ class RuleBasedFactExtractor:
         # ("Name: Priyanka. Job: ER doctor": .labels)
         split = [c for s in own for c in split_clauses(s)]
         stages: list[tuple[FactPath | None, list[str]]] = [(None, split), ("retold", as_plain(split))]
-        stages.append(("bare_plan", as_move_made(as_job_begun(as_plain_plans(stages[-1][1]), known), known)))
+        stages.append(("bare_plan", as_own_injury(as_new_home(as_move_made(
+            as_job_begun(as_plain_plans(stages[-1][1]), known), known)))))
         stages.append(("job_change", as_job_changes(stages[-1][1], known)))
         stages.append(("life_event", as_life_events(stages[-1][1], known)))
         stages.append(("label", as_labelled(stages[-1][1])))

@@ -27,6 +27,9 @@ from .cues import content_words, is_change, is_ended, is_negated
 from .diets import CONSUMPTION_SLOTS, is_exclusive, left_out, taken_back
 from .endings import acquired_slots, ends_habit, ends_ownership, is_loss, stopped_words
 from .health import ends_health
+from .moves import sells_the_home
+from .quit_job import quits_the_job
+from .shifts import changes_shift
 from .relationships import is_relationship_status, relationship_stage
 from .side_jobs import beside_the_job
 from .slots import JOB_OFFER, is_job_offer, slots_of
@@ -414,6 +417,10 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return True
     if ends_health(verdict.fact, text):  # "knee is much better": "User twisted their knee at the park." ends
         return True
+    if changes_shift(verdict.fact, text):  # "I'm on day shifts now": "User works night shifts." ends
+        return True
+    if quits_the_job(verdict.fact, text):  # "i quit the café": "User works as a barista at Ancoats Coffee." ends
+        return True
     if is_loss(said) and names_in(verdict.fact) & names_in(text) and holder(verdict.fact) == holder(text):
         return True  # "We lost Mochi": "User has a cat called Mochi." ends
     # A change replaces the same slot of the same person only: "My sister moved" leaves the user's home.
@@ -434,6 +441,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         if slot == "residence" and bool(_LIVES_WITH.match(text)) != bool(_LIVES_WITH.match(verdict.fact)):
             continue  # a move changes where, not with whom: "I moved to Porto" leaves "User lives with Rui.",
             # "Marco moved in with me" leaves "User lives in Leeds."
+        if slot == "residence" and sells_the_home(verdict.fact):
+            continue  # "We sold the house!": the user lives there until the move is told as made
         if slot == "residence" and _LIVES_WITH_ONLY.match(verdict.fact) and _LIVES_IN.match(text):
             continue  # "I live alone now" says with whom: "User lives in Toronto." still holds
         if _GOAL.search(text) and not _GOAL.search(verdict.fact) and not words & old:

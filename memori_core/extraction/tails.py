@@ -13,6 +13,7 @@ from ..ranking.care import is_care_fact
 from .grammar import is_subjectless_change, is_verb_form
 from .leads import CLINICIAN
 from .patterns import rx
+from .afterthoughts import without_afterthought
 from .cues import is_change
 from .slots import slots_of
 from .speech_acts import QUESTION_TAIL
@@ -74,7 +75,7 @@ def without_empty_tail(text: str) -> str:
     """``text`` without the tails that add nothing to a fact (:data:`_EMPTY_TAIL`), one after the other ("I live in
     Leeds btw, not sure if I mentioned" -> "I live in Leeds"); ``text`` itself when nothing would be left."""
     while True:
-        cut = _EMPTY_TAIL.sub("", text)
+        cut = _EMPTY_TAIL.sub("", without_afterthought(text))
         if cut == text or len(cut.split()) < 2:  # "Me too!" is small talk, not "Me"
             return text
         text = cut

@@ -1,0 +1,77 @@
+"""A move of the user's home told the way people type it in chat, and what ends a home.
+
+- The new home of a move, its place typed in lower case ("new place is in levenshulme", "ok all moved into chorlton
+  now"), is where the user lives now: "I live in Levenshulme now" (:func:`as_new_home`). Only the move's own
+  wording is read so: a lower-case word elsewhere is never taken for a place.
+- Selling the home ("We sold the house!") is no move: the user lives there until the move is told as made
+  (:func:`sells_the_home`), so the sale ends no stored home.
+
+Pure: patterns, English only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .patterns import rx
+
+__all__ = ["as_new_home", "sells_the_home"]
+
+_LEAD = r"^\W*(?:(?:ok|okay|so|well|and|yay|finally|anyway|update)\W+)*"
+_HOME = r"(?:place|flat|house|home|apartment|flatshare|room|digs|pad)"
+# A place typed in lower case: one or two words, then the end of the clause, "now", "at last" or "!".
+_PLACE = r"(?P<place>[a-z][\w'-]+(?:\s+(?!(?:now|at|finally)\b)[a-z][\w'-]+)?)"
+_PLACE_END = r"(?:\s+(?:now|at\s+last|finally))?\s*(?:[.!,;]|$)"
+# "new place is in levenshulme", "my new flat's in Didsbury", "the new house is in chorlton now".
+_NEW_HOME_IN = rx(_LEAD + rf"(?:(?:my|our|the)\s+)?new\s+{_HOME}\s*(?:is|'s|\u2019s)\s+(?:now\s+)?in\s+{_PLACE}"
+                  + _PLACE_END)
+# "all moved into chorlton now", "we're all moved in to chorlton", "finally moved into didsbury".
+_MOVED_INTO = rx(
+    _LEAD + r"(?:(?:i|we)(?:'ve|\u2019ve|'re|\u2019re|'m|\u2019m|\s+have|\s+are|\s+am)?\s+)?"
+    rf"(?:(?:all|finally|now|officially|properly|just)\s+)*moved\s+in(?:\s*to)\s+{_PLACE}" + _PLACE_END
+)
+# What follows "in" or "into" that is no place: "moved into a flat", "new place is in walking distance".
+_NO_PLACE = frozenset("""a an the my our their his her its this that these those it there here town halls
+    walking good great bad decent better perfect progress shape order need such much one two some new old
+    together with""".split())
+# "We sold the house", "we've sold our flat", "just sold the place": the home sold, not left.
+_HOME_SOLD = rx(rf"^user\s+(?:and\s+[\w' ]+?\s+)?(?:have\s+|has\s+|just\s+|finally\s+)*sold\s+(?:the|their|our|my)\s+"
+                rf"(?:old\s+)?{_HOME}\b")
+
+
+def _new_home(clause: str) -> str | None:
+    """The place ``clause`` names as the new home of a move, capitalised, or ``None``."""
+    said = clause.strip()
+    m = _NEW_HOME_IN.match(said) or _MOVED_INTO.match(said)
+    if m is None:
+        return None
+    place = m.group("place").split()
+    if place[0].lower() in _NO_PLACE or place[-1].lower() in _NO_PLACE:
+        return None
+    return " ".join(w[:1].upper() + w[1:] for w in place)
+
+
+def as_new_home(clauses: Sequence[str]) -> list[str]:
+    """``clauses`` with the new home of a move ("new place is in levenshulme", "all moved into chorlton now") as
+    where the user lives now; any other clause as it is.
+
+    >>> as_new_home(["moved out of the fallowfield flat today", "new place is in levenshulme"])
+    ['moved out of the fallowfield flat today', 'I live in Levenshulme now']
+    >>> as_new_home(["ok all moved into chorlton now"]), as_new_home(["moved into a flat"])
+    (['I live in Chorlton now'], ['moved into a flat'])
+    """
+    out = []
+    for clause in clauses:
+        place = _new_home(clause)
+        out.append(clause if place is None else f"I live in {place} now")
+    return out
+
+
+def sells_the_home(fact: str) -> bool:
+    """Whether ``fact`` tells the user's home sold ("User sold the house."), which ends no home: the user lives there
+    until they move.
+
+    >>> sells_the_home("User sold the house."), sells_the_home("User sold the car.")
+    (True, False)
+    """
+    return bool(_HOME_SOLD.match(fact.strip()))

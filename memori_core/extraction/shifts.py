@@ -1,0 +1,54 @@
+"""The user's shift pattern at work, one thing at a time: "I'm on day shifts now" after "User works night shifts."
+ends the night shifts, though neither fact names the job (:func:`changes_shift`). Pure: patterns, English only.
+"""
+
+from __future__ import annotations
+
+from ..slots import holder
+from .cues import is_negated
+from .patterns import rx
+
+__all__ = ["changes_shift", "shift_kind"]
+
+# A pattern of shifts, not one shift ("covering a day shift tomorrow"): "night shifts", "on nights", "working
+# earlies", "switched to the early shift".
+_KINDS = r"(?:day|night|early|late|evening|morning|afternoon|graveyard|swing|weekend)"
+_SHIFT = rx(
+    rf"\b(?P<kind>{_KINDS})\s*-?\s*shifts\b"
+    rf"|\b(?:to|onto|on|work|works|working)\s+(?:the\s+)?(?P<moved>{_KINDS})\s*-?\s*shift\b"
+    r"|\b(?:on|work|works|working|doing|do|does)\s+(?:(?:the|permanent|mostly|only)\s+)?(?P<bare>days|nights|earlies|"
+    r"lates)\b"
+)
+_SAME = {"days": "day", "nights": "night", "graveyard": "night", "earlies": "early", "lates": "late"}
+# What no longer holds, only held once or holds for a day: "User used to work nights." says no shift of now.
+_ONCE = rx(r"\b(?:used\s+to|no\s+longer|anymore|any\s+more|stopped|quit|today|tonight|tomorrow|this\s+week)\b")
+
+
+def shift_kind(fact: str) -> str | None:
+    """The shift pattern ``fact`` says the user works ("day", "night", "early" ...), or ``None``.
+
+    >>> shift_kind("User works night shifts, three 12s a week."), shift_kind("User is on days now.")
+    ('night', 'day')
+    """
+    m = _SHIFT.search(fact)
+    if m is None:
+        return None
+    kind = (m.group("kind") or m.group("moved") or m.group("bare")).lower()
+    return _SAME.get(kind, kind)
+
+
+def changes_shift(new: str, old: str) -> bool:
+    """Whether the new fact ``new`` tells the user's shift pattern now, another than the stored fact ``old`` tells
+    ("User is on day shifts now." after "User works night shifts."): one pattern at a time, so it ends the old one.
+
+    >>> changes_shift("User switched to day shifts.", "User works night shifts, three 12s a week.")
+    True
+    >>> changes_shift("User's husband works night shifts.", "User works day shifts.")
+    False
+    """
+    kind, before = shift_kind(new), shift_kind(old)
+    if kind is None or before is None or kind == before:
+        return False
+    if is_negated(new) or _ONCE.search(new) or _ONCE.search(old) or is_negated(old):
+        return False
+    return holder(new) == holder(old) == "user"
