@@ -105,6 +105,11 @@ _EPHEMERAL_STATE = rx(
     rf"(?:so\s+|really\s+|very\s+|a\s+bit\s+|"
     rf"kind\s+of\s+|pretty\s+|super\s+|quite\s+)?{_STATE}\b"
 )
+# "my mum is freaking out", "My dad is furious": the passing state of someone of the user's.
+_THEIR_STATE = rx(
+    rf"^(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})(?:\s+(?-i:[A-Z])[\w-]+)?\s+(?:is|are|seems|looks)\s+"
+    rf"(?:so\s+|really\s+|very\s+|a\s+bit\s+|pretty\s+|super\s+|quite\s+|absolutely\s+|totally\s+)?{_STATE}\b"
+)
 # "I've been shattered lately", "I've been feeling rubbish": a mood or tiredness told in the perfect, read as
 # "I'm shattered" is (not "I've been vegan", "I've been married for years", "I've been back in Leeds since May").
 _MOOD_SO_FAR = rx(
@@ -324,6 +329,8 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
         return as_fact(body), KEPT_EXPIRING, MOOD_LIFETIME  # "I'm so stressed these days"
     if _PASSING_HAVE.match(body) or _FEELING_NOW.match(body):
         return None, DROP_EPHEMERAL, None
+    if _THEIR_STATE.match(body) and not (is_change(body) or is_care_fact(body)):
+        return None, DROP_EPHEMERAL, None  # "my mum is freaking out"
     if passing_aside(body) and not (is_change(body) or is_care_fact(body)):
         return None, DROP_EPHEMERAL, None  # "I went blank", "I need to fill in a form", "we only told family"
     if _INCIDENT.match(body) and not (is_change(body) or is_care_fact(body)):

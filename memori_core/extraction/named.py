@@ -240,7 +240,7 @@ def _named(clause: str, known: Sequence[str], before: Sequence[str] = ()) -> str
         partner = rf"\b(?:married|engaged|dating|seeing|together)\s+(?:to\s+|with\s+)?{re.escape(name)}\b"
         whose = None
         # the user's own (a dog of the user's, their girlfriend Ana), not a sister's dog called Max
-        if role is not None and holder(text) in ("user", role.group("role").lower()):
+        if role is not None and holder(text) in ("user", holder(f"User's {role.group('role')}")):
             whose = role.group("role").lower()
         elif holder(text) == "user" and re.search(partner, text, re.IGNORECASE):
             whose = "partner"

@@ -15,6 +15,7 @@ from .clauses import as_plain, own_clauses, split_clauses
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .empty_facts import moves_to_no_place, object_is_a_pointer
 from .events import as_life_events
+from .family import as_family_said
 from .filler import strip_filler
 from .job_change import as_job_changes
 from .labels import as_labelled
@@ -434,12 +435,14 @@ class RuleBasedFactExtractor:
         verdicts = []
         own, pasted = split_pasted(strip_filler(read_as_meant(text)))
         own, played = split_played(own)  # "Pretend you are a pirate. I am Captain Hook.": a role, not the user
-        # what the user tells in their own words ("wait no, that's my brother", "met someone! his name is Marco"), as
-        # the plain statements the rules read (.retold); a change of employer in the user's words too (.job_change),
+        # what the user tells of their family the way people say it ("Mum's settled into Oakwood care home": .family)
+        # and in their own words ("wait no, that's my brother", "met someone! his name is Marco"), as the plain
+        # statements the rules read (.retold); a change of employer in the user's words too (.job_change),
         # a life event told in other words ("day 40 without a cigarette": .events), a profile typed as labels
         # ("Name: Priyanka. Job: ER doctor": .labels)
         split = [c for s in own for c in split_clauses(s)]
-        stages: list[tuple[FactPath | None, list[str]]] = [(None, split), ("retold", as_plain(split))]
+        stages: list[tuple[FactPath | None, list[str]]] = [(None, split), ("family", as_family_said(split))]
+        stages.append(("retold", as_plain(stages[-1][1])))
         stages.append(("bare_plan", as_move_made(as_job_begun(as_plain_plans(stages[-1][1]), known), known)))
         stages.append(("job_change", as_job_changes(stages[-1][1], known)))
         stages.append(("life_event", as_life_events(stages[-1][1], known)))

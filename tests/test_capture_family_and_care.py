@@ -1,0 +1,42 @@
+"""Rule-based capture of what a user tells of their family and its care (tester j6, three British users over eight
+weeks): a parent moved into a care home is their new home, which ends the one stored for them and never the user's
+own; "Mum" and "my mother" are one person; a parent named without "my" ("Mum's settled in") is the user's.
+
+Rows (messages -> the facts valid and ended afterwards; how a clause is read; whose a fact is) are in the case book
+tests/cases/family_and_care.toml, run by test_capture_cases.py, and the rule book tests/rules/family.toml, run by
+test_rule_books.py."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from _capture import Stored, capture_turns, ended_texts, valid_texts
+from _helpers import ungated_engine
+from memori_core import RuleBasedFactExtractor
+
+SAID = datetime(2026, 8, 7, 10, 0, tzinfo=timezone.utc)  # a Friday
+RULES = RuleBasedFactExtractor()
+
+
+def test_a_care_home_move_ends_the_parents_stored_home_even_when_recall_would_not_show_it() -> None:
+    engine = ungated_engine()
+    # more stored facts than capture shows by rank: the mother's home must be shown as the same slot's fact
+    capture_turns(engine, "My mum lives with us since dad died.", "I work as a paramedic.", "I'm vegetarian.",
+                  "I have two cats.", "I play the cello.", "I drive a Honda Civic.", "I'm allergic to penicillin.",
+                  at=SAID)
+    capture_turns(engine, "Mum's settled into Oakwood care home", at=SAID)
+    assert "User's mum lives in Oakwood care home." in valid_texts(engine)
+    assert ended_texts(engine) == ["User's mum lives with them since dad died."]
+
+
+def test_a_care_home_move_of_someone_else_leaves_the_users_home() -> None:
+    said = "We finally moved mum into a care home last weekend."
+    facts = RULES.extract([("user", said)], [Stored("home", "User lives in Leeds."),
+                                             Stored("mum", "User's mother lives with the user.")])
+    assert [(f.text, f.supersedes, f.path) for f in facts] == [("User's mum lives in a care home.", ("mum",), "family")]
+
+
+def test_a_sisters_home_is_no_parents_home() -> None:
+    facts = RULES.extract([("user", "Mum's moved into a nursing home now.")],
+                          [Stored("sister", "User's sister lives in York.")])
+    assert [(f.text, f.supersedes) for f in facts] == [("User's mum lives in a nursing home.", ())]
