@@ -1,6 +1,8 @@
 """Rule-based capture of what a user tells of their family and its care (tester j6, three British users over eight
 weeks): a parent moved into a care home is their new home, which ends the one stored for them and never the user's
-own; "Mum" and "my mother" are one person; a parent named without "my" ("Mum's settled in") is the user's.
+own; "Mum" and "my mother" are one person, named as the stored facts name them; a parent named without "my"
+("Mum's settled in") is the user's; a relative's lasting condition told by the way ("my mum's dementia is getting
+worse") is kept as theirs, never core.
 
 Rows (messages -> the facts valid and ended afterwards; how a clause is read; whose a fact is) are in the case book
 tests/cases/family_and_care.toml, run by test_capture_cases.py, and the rule book tests/rules/family.toml, run by
@@ -33,7 +35,8 @@ def test_a_care_home_move_of_someone_else_leaves_the_users_home() -> None:
     said = "We finally moved mum into a care home last weekend."
     facts = RULES.extract([("user", said)], [Stored("home", "User lives in Leeds."),
                                              Stored("mum", "User's mother lives with the user.")])
-    assert [(f.text, f.supersedes, f.path) for f in facts] == [("User's mum lives in a care home.", ("mum",), "family")]
+    assert [(f.text, f.supersedes, f.path) for f in facts] == [
+        ("User's mother lives in a care home.", ("mum",), "family")]
 
 
 def test_a_sisters_home_is_no_parents_home() -> None:

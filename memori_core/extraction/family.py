@@ -4,6 +4,10 @@
   has dementia"), is the user's: "My mum has settled in", "my dad died last year", "My nan has dementia".
 - "'s" after someone of the user's is "is" or "has" when a verb or a place follows ("my sister's coming to stay",
   "my dad's got Parkinson's", "my mum's in a care home"), not a possessive ("my sister's house").
+- A relative's lasting condition told by the way ("my mum's dementia is getting worse", "My mother has dementia and
+  it's getting harder to cope", "My mum lives with us, she has Alzheimer's", "I look after my dad, who has
+  Parkinson's") is the plain fact a careful person keeps: "My mum has dementia" (the rules keep it as the relative's,
+  never core: core is the user's own).
 - A parent moved into a care home ("We finally moved mum into a care home", "Mum's settled into Oakwood care
   home", "my dad is in a nursing home now") is that person's move: "My mum moved into a care home", which the
   rules keep as where they live now and which ends the home a stored fact gave them ("User's mum lives with
@@ -17,7 +21,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..slots import PERSON
+from ..slots import PERSON, holder
+from .diagnoses import LASTING_CONDITION
 from .leads import strip_lead
 from .patterns import rx, words
 
@@ -75,6 +80,24 @@ _LIVES_IN = rx(
 )
 
 
+_CONDITION_WORDS = rf"(?:(?:early|late|mild|severe|advanced)[\s-](?:stage\s+)?)?(?:{LASTING_CONDITION})"
+_CONDITION = rf"(?P<cond>{_CONDITION_WORDS})"
+# A relative's lasting condition told by the way, each read as "<who> has <condition>": "my mum's dementia is getting
+# worse" (theirs: not "my dad's diabetes test", a test for it); "My mother has dementia and it's getting harder to
+# cope" (how it goes, cut off) or "my dad has got Parkinson's"; "I look after my dad, who has Parkinson's" (someone
+# the clause names, searched for); "she has Alzheimer's" after a clause naming them.
+_THEIR_CONDITION = rx(rf"^(?P<who>{_MY_ONE})'s\s+{_CONDITION}\s+(?:is|has|'s|was|seems|keeps|got|progressed|came)\b")
+_HAS_CONDITION = rx(
+    rf"^(?P<who>{_MY_ONE})\s+has(?:\s+got\s+{_CONDITION}\s*$|(?:\s+got)?\s+(?P<cond2>{_CONDITION_WORDS})"
+    r"\s*(?:[,;]\s*|\s+-\s+|\s+(?:and|but|so)\s+)(?:it|it's|that|that's|this|things|life|everything|we|we're)\b)"
+)
+_WHO_HAS = rx(rf"\b(?P<who>{_MY_ONE}),?\s+who\s+(?:has|has\s+got|'s\s+got|was\s+diagnosed\s+with)\s+{_CONDITION}\b")
+_PRONOUN_HAS = rx(rf"^(?P<p>he|she)(?:\s+has|\s+has\s+got|'s\s+got)\s+{_CONDITION}\s*[.!]*$")
+_SHE = frozenset("mother grandmother sister daughter wife girlfriend aunt niece fiancée fiancee".split())
+_HE = frozenset("father grandfather brother son husband boyfriend uncle nephew fiancé fiance".split())
+_MY_ONE_IN = rx(rf"\b(?P<who>{_MY_ONE})\b")
+
+
 def _my_kin(said: str) -> str:
     """``said`` with a bare parent or grandparent first said as the user's ("Mum's settled in" -> "My mum's
     settled in"); any other ``said`` as it is."""
@@ -114,23 +137,79 @@ def _into_care(said: str) -> str | None:
     return f"{who} {verb} {place}{m.group('rest')}".rstrip(" .!")
 
 
-def _plain(clause: str) -> str:
-    """One clause as the plain statement it means (the module docstring), or as it is when it tells of none of it."""
+def _condition(said: str, before: str | None) -> list[str] | None:
+    """The plain statements of a relative's lasting condition ``said`` tells ("my mum's dementia is getting worse"
+    -> ``["My mum has dementia"]``; "I look after my dad, who has Parkinson's" -> the clause, and "My dad has
+    Parkinson's"); ``before``: the one of the user's the clause before named, whom a "she" / "he" first is.
+    ``None`` when it tells of none."""
+    m = _THEIR_CONDITION.match(said) or _HAS_CONDITION.match(said)
+    if m is not None:
+        return [f"{_capital(m.group('who'))} has {m.group('cond') or m.group('cond2')}"]
+    m = _WHO_HAS.search(said)
+    if m is not None:
+        return [said[: m.end("who")], f"{_capital(m.group('who'))} has {m.group('cond')}"]
+    m = _PRONOUN_HAS.match(said)
+    if m is None or before is None:
+        return None
+    whose = holder(f"User's {before.split(maxsplit=1)[1]}")
+    if whose in (_HE if m.group("p").lower() == "she" else _SHE):
+        return None
+    return [f"{_capital(before)} has {m.group('cond')}"]
+
+
+def _capital(who: str) -> str:
+    """``who`` ("my mum", "our dad") as the subject of a plain statement ("My mum")."""
+    return re.sub(r"^(?:my|our)\b", "My", who, flags=re.IGNORECASE)
+
+
+def _as_stored(said: str, known: Sequence[str]) -> str:
+    """``said`` ("My mum has dementia") with the one of the user's it names first in the word the stored facts
+    call them by ("My mother has dementia" after "User's mother lives with the user."): one person, one name."""
+    m = re.match(rf"^(?:my|our)\s+(?P<kin>{PERSON})\b", said, re.IGNORECASE)
+    if m is None:
+        return said
+    whose = holder(f"User's {m.group('kin')}")
+    for text in reversed(known):
+        stored = re.match(rf"^User's\s+(?P<kin>{PERSON})\b", text, re.IGNORECASE)
+        if stored is not None and holder(text) == whose:
+            return f"My {stored.group('kin')}{said[m.end():]}"
+    return said
+
+
+def _plain(clause: str, before: str | None) -> list[str]:
+    """One clause as the plain statements it means (the module docstring), or as it is when it tells of none of
+    it; ``before``: the one of the user's the clause before named."""
     said = strip_lead(clause).rstrip(" .!")
     told = _uncontracted(_my_kin(said))
     care = _into_care(told)
     if care is not None:
-        return care
-    return told if told != said else clause
+        return [care]
+    condition = _condition(told, before)
+    if condition is not None:
+        return condition
+    return [told] if told != said else [clause]
 
 
-def as_family_said(clauses: Sequence[str]) -> list[str]:
+def _named_one(said: str) -> str | None:
+    """The one of the user's ``said`` names, when it names one only ("my mum" in "I'm my mum's carer")."""
+    found = {m.group("who").lower() for m in _MY_ONE_IN.finditer(said)}
+    return found.pop() if len(found) == 1 else None
+
+
+def as_family_said(clauses: Sequence[str], known: Sequence[str] = ()) -> list[str]:
     """The user's ``clauses`` (one message, split) with each that tells of their family the way people say it
-    replaced by the plain statement it means (see the module docstring); any other clause as it is.
+    replaced by the plain statements it means (see the module docstring), someone of theirs named in the word the
+    stored facts (``known``) call them by; any other clause as it is.
 
     >>> as_family_said(["Mum's settled into Oakwood care home", "I live in Leeds"])
     ['My mum moved into Oakwood care home', 'I live in Leeds']
-    >>> as_family_said(["We finally moved mum into a care home last weekend."])
-    ['My mum moved into a care home last weekend']
+    >>> as_family_said(["my mum's dementia is getting worse"], ["User's mother lives with the user."])
+    ['My mother has dementia']
     """
-    return [_plain(clause) for clause in clauses]
+    out: list[str] = []
+    before: str | None = None
+    for clause in clauses:
+        plain = _plain(clause, before)
+        out += [_as_stored(said, known) if said is not clause else said for said in plain]
+        before = _named_one(strip_lead(plain[-1]))
+    return out

@@ -441,7 +441,7 @@ class RuleBasedFactExtractor:
         # a life event told in other words ("day 40 without a cigarette": .events), a profile typed as labels
         # ("Name: Priyanka. Job: ER doctor": .labels)
         split = [c for s in own for c in split_clauses(s)]
-        stages: list[tuple[FactPath | None, list[str]]] = [(None, split), ("family", as_family_said(split))]
+        stages: list[tuple[FactPath | None, list[str]]] = [(None, split), ("family", as_family_said(split, known))]
         stages.append(("retold", as_plain(stages[-1][1])))
         stages.append(("bare_plan", as_move_made(as_job_begun(as_plain_plans(stages[-1][1]), known), known)))
         stages.append(("job_change", as_job_changes(stages[-1][1], known)))
