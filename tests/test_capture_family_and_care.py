@@ -2,7 +2,8 @@
 weeks): a parent moved into a care home is their new home, which ends the one stored for them and never the user's
 own; "Mum" and "my mother" are one person, named as the stored facts name them; a parent named without "my"
 ("Mum's settled in") is the user's; a relative's lasting condition told by the way ("my mum's dementia is getting
-worse") is kept as theirs, never core.
+worse") is kept as theirs, never core; the user's children named without "my" ("Josh is 14 and Ellie is 12" after
+"I have two kids") refine the stored count, and names with ages alone invent no children.
 
 Rows (messages -> the facts valid and ended afterwards; how a clause is read; whose a fact is) are in the case book
 tests/cases/family_and_care.toml, run by test_capture_cases.py, and the rule book tests/rules/family.toml, run by
@@ -43,3 +44,12 @@ def test_a_sisters_home_is_no_parents_home() -> None:
     facts = RULES.extract([("user", "Mum's moved into a nursing home now.")],
                           [Stored("sister", "User's sister lives in York.")])
     assert [(f.text, f.supersedes) for f in facts] == [("User's mum lives in a nursing home.", ())]
+
+
+def test_names_with_ages_refine_the_stored_children_even_when_recall_would_not_show_them() -> None:
+    engine = ungated_engine()
+    capture_turns(engine, "I have two kids.", "I work as a paramedic.", "I'm vegetarian.", "I have two cats.",
+                  "I play the cello.", "I drive a Honda Civic.", "I'm allergic to penicillin.", at=SAID)
+    capture_turns(engine, "Josh is 14 and Ellie is 12", at=SAID)
+    assert "User has two kids, Josh (14) and Ellie (12)." in valid_texts(engine)
+    assert ended_texts(engine) == ["User has two kids."]

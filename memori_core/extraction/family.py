@@ -8,6 +8,7 @@
   it's getting harder to cope", "My mum lives with us, she has Alzheimer's", "I look after my dad, who has
   Parkinson's") is the plain fact a careful person keeps: "My mum has dementia" (the rules keep it as the relative's,
   never core: core is the user's own).
+- The user's children named without "my" ("Josh is 14 and Ellie is 12" after "I have two kids"): :mod:`.children`.
 - A parent moved into a care home ("We finally moved mum into a care home", "Mum's settled into Oakwood care
   home", "my dad is in a nursing home now") is that person's move: "My mum moved into a care home", which the
   rules keep as where they live now and which ends the home a stored fact gave them ("User's mum lives with
@@ -22,6 +23,7 @@ import re
 from collections.abc import Sequence
 
 from ..slots import PERSON, holder
+from .children import as_children_named
 from .diagnoses import LASTING_CONDITION
 from .leads import strip_lead
 from .patterns import rx, words
@@ -212,4 +214,4 @@ def as_family_said(clauses: Sequence[str], known: Sequence[str] = ()) -> list[st
         plain = _plain(clause, before)
         out += [_as_stored(said, known) if said is not clause else said for said in plain]
         before = _named_one(strip_lead(plain[-1]))
-    return out
+    return as_children_named(out, known)
