@@ -170,8 +170,10 @@ class RuleBasedFactExtractor:
     when said and is dropped; "The recital is on the 18th" is kept as said,
     with its day; "I'm busy this month with exams" until the month ends, "I'm
     planning a trip to Lisbon in November" when November does (written out
-    "in November 2026"); a visit told for a while ("My mum is coming to stay for two weeks") two days after that
-    while, one told by a bare weekday ("Jess is coming over saturday") when that day is over. A plan shared with someone ("My girlfriend Anika and
+    "in November 2026"), "we're going to Cornwall at the end of the month"
+    when the month does ("at the end of August 2026"), "Mum is coming for
+    Christmas" after Boxing Day; a visit told for a while ("My mum is coming
+    to stay for two weeks") two days after that while, one told by a bare weekday ("Jess is coming over saturday") when that day is over. A plan shared with someone ("My girlfriend Anika and
     I are going to Japan in March!") is read as "We're going ..." is; who a
     plan names is kept for good ("User's sister is Eva.", not a partner); a
     planned trip told later as taken ("Lisbon was amazing!!") ends the plan
