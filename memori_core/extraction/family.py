@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from ..slots import PERSON, holder
 from .children import as_children_named
 from .diagnoses import LASTING_CONDITION
+from .grammar import is_verb_form
 from .leads import strip_lead
 from .patterns import rx, words
 
@@ -35,10 +36,17 @@ _BARE_KIN = {"mum": "mum", "mom": "mom", "mummy": "mum", "mommy": "mom", "mam": 
              "daddy": "dad", "nan": "nan", "nana": "nan", "nanna": "nan", "gran": "gran", "granny": "gran",
              "grandma": "grandma", "grandad": "grandad", "granddad": "grandad", "grandpa": "grandpa"}
 # "Mum's settled in", "dad died last year", "Mum and I ...": the bare word as the subject, a verb or "and I" after it
-# (not "Mum, can you ...": a name called; not "Mum and Dad": two subjects the rules read as one).
+# (not "Mum, can you ...": a name called; not "Mum and Dad": two subjects the rules read as one; not "Mum's the
+# word", "Dad joke", "Mom jeans": the word in a phrase).
 _KIN_FIRST = rx(
-    rf"^(?P<kin>{words(*_BARE_KIN)})(?P<rest>'s\s+\S.*|\s+and\s+(?:i|me)\b.*|\s+(?!and\b|or\b)(?-i:[a-z])[\w']*\b.*)$"
+    rf"^(?P<kin>{words(*_BARE_KIN)})"
+    r"(?P<rest>'s\s+(?!the\b)\S.*|\s+and\s+(?:i|me)\b.*|\s+(?P<next>(?-i:[a-z])[\w']*)\b.*)$"
 )
+# What may stand between the bare word and its verb: "Mum always says ...", "Dad finally retired".
+_BEFORE_VERB = frozenset("always never still just finally recently now really also actually already".split())
+# "Mum always says I work too hard", "dad wants me to call": their words or wishes, no fact of theirs or the user's.
+_SAYS = rx(r"^\s+(?:(?:always|still|just|really|never|also|actually)\s+)*"
+           r"(?:says|said|thinks|thought|reckons|tells|told|keeps\s+saying|asks|asked|wants|wanted)\b")
 _MY_ONE = rf"(?:my|our)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin|best|late)\s+)?(?:{PERSON})"
 # "'s" after someone of the user's: "has" before what has been done, "is" before a place, a state or a doing.
 _HAS_NEXT = frozenset(
@@ -75,10 +83,12 @@ _WENT_IN = rx(
     rf"^(?P<who>{_MY_ONE})\s+(?:has\s+|have\s+)?(?:(?:finally|just|recently|now)\s+)*"
     rf"(?:moved|gone|went|settled)\s+(?:in|into)\s+(?P<place>{CARE_HOME})(?P<rest>.*)$"
 )
-# "my dad is in a nursing home now", "Nan lives in sheltered housing": where they live.
+# "my dad is in a nursing home now", "Nan lives in sheltered housing": where they live (not "is at the care home
+# today", a visit; nor "in a care home for respite this week", a stay).
 _LIVES_IN = rx(
-    rf"^(?P<who>{_MY_ONE})\s+(?:is|lives|has\s+been|is\s+living)\s+(?:(?:now|still)\s+)?(?:in|at)\s+"
-    rf"(?P<place>{CARE_HOME})(?P<rest>.*)$"
+    rf"^(?P<who>{_MY_ONE})\s+(?:(?:is|has\s+been|is\s+living)\s+(?:(?:now|still)\s+)?in|lives\s+(?:in|at))\s+"
+    rf"(?P<place>{CARE_HOME})(?P<rest>(?!.*\b(?:respite|today|tonight|this\s+week(?:end)?|"
+    r"for\s+(?:a|an|one|two|three|a\s+few|\d+)\s+(?:days?|weeks?|nights?))\b).*)$"
 )
 
 
@@ -104,7 +114,9 @@ def _my_kin(said: str) -> str:
     """``said`` with a bare parent or grandparent first said as the user's ("Mum's settled in" -> "My mum's
     settled in"); any other ``said`` as it is."""
     m = _KIN_FIRST.match(said)
-    if m is None:
+    nxt = m.group("next") if m is not None else None
+    if m is None or (nxt is not None and not is_verb_form(nxt) and nxt.lower() not in _BEFORE_VERB) \
+            or _SAYS.match(m.group("rest")):
         return said
     return f"My {_BARE_KIN[m.group('kin').lower()]}{m.group('rest')}"
 
