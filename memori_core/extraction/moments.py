@@ -105,10 +105,12 @@ _EPHEMERAL_STATE = rx(
     rf"(?:so\s+|really\s+|very\s+|a\s+bit\s+|"
     rf"kind\s+of\s+|pretty\s+|super\s+|quite\s+)?{_STATE}\b"
 )
-# "my mum is freaking out", "My dad is furious": the passing state of someone of the user's.
+# "my mum is freaking out", "My dad is furious": the passing state of someone of the user's, said with nothing more
+# ("My kids are so excited about summer break" says what about).
 _THEIR_STATE = rx(
     rf"^(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})(?:\s+(?-i:[A-Z])[\w-]+)?\s+(?:is|are|seems|looks)\s+"
-    rf"(?:so\s+|really\s+|very\s+|a\s+bit\s+|pretty\s+|super\s+|quite\s+|absolutely\s+|totally\s+)?{_STATE}\b"
+    rf"(?:so\s+|really\s+|very\s+|a\s+bit\s+|pretty\s+|super\s+|quite\s+|absolutely\s+|totally\s+)?{_STATE}"
+    r"\s*(?:[.!,]|$|today\b|tonight\b|right\s+now\b|at\s+the\s+moment\b)"
 )
 # "I've been shattered lately", "I've been feeling rubbish": a mood or tiredness told in the perfect, read as
 # "I'm shattered" is (not "I've been vegan", "I've been married for years", "I've been back in Leeds since May").
