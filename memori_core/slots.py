@@ -188,12 +188,17 @@ PERSON = (
     r"(?:sister|brother|mother|mom|mum|father|dad|parents?|son|daughter|kids?|children|child|baby|wife|husband|"
     r"partner|girlfriend|boyfriend|fianc[ée]e?|spouse|friend|best\s+friend|boss|colleague|coworker|co-worker|"
     r"roommate|flatmate|housemate|neighbou?r|grandma|grandpa|grandmother|grandfather|grandparents|aunt|uncle|"
+    r"nan|nana|nanna|gran|granny|grandad|granddad|"
     r"cousin|niece|nephew|in-laws|step\w+|ex)"
 )
 """A regex alternation of the words that name a person in the user's life (sister, wife, boss...)."""
 _OTHER_HOLDER = re.compile(rf"^(?:user's|my|our)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin)\s+)?"
                            rf"(?P<who>{PERSON})\b")
 _PARTNERS = frozenset("wife husband partner girlfriend boyfriend fiance fiancé fiancee fiancée spouse ex".split())
+# One parent or grandparent, whatever the word: "User's mum" and "User's mother" are the same person's facts.
+_SAME_KIN = {"mum": "mother", "mom": "mother", "dad": "father", "grandma": "grandmother", "nan": "grandmother",
+             "nana": "grandmother", "nanna": "grandmother", "gran": "grandmother", "granny": "grandmother",
+             "grandpa": "grandfather", "grandad": "grandfather", "granddad": "grandfather"}
 
 
 def fold(text: str) -> str:
@@ -224,7 +229,8 @@ def slots_of(text: str) -> frozenset[str]:
 
 def holder(text: str, slot: str | None = None) -> str:
     """Whose fact ``text`` is: ``"user"``, or the person a leading possessive names ("sister" for "User's
-    sister moved to Paris."). In the ``relationship`` slot a partner's fact is the user's relationship."""
+    sister moved to Paris."; a parent or grandparent by one word whatever the user calls them: "mother" for
+    "User's mum ..."). In the ``relationship`` slot a partner's fact is the user's relationship."""
     folded = fold(text).strip()
     m = _OTHER_HOLDER.match(folded)
     if m is None:
@@ -232,7 +238,7 @@ def holder(text: str, slot: str | None = None) -> str:
     who = m.group("who")
     if slot == "relationship" and who in _PARTNERS:
         return "user"
-    return re.sub(r"\s+", " ", who)
+    return _SAME_KIN.get(who, re.sub(r"\s+", " ", who))
 
 
 _OWNER_BEFORE = re.compile(rf"(?:\b(?:user's|my|our)\s+(?P<who>{PERSON})'s|"

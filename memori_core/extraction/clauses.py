@@ -25,6 +25,7 @@ from .retold import as_plain_statements
 from .activities import PETS
 from .cues import is_change
 from .endings import acquired_slots
+from .family import as_family_said
 from .slots import slots_of
 from .speech_acts import CONDITIONAL, own_part
 from .typos import read_as_meant
@@ -408,8 +409,9 @@ def is_clause(text: str) -> bool:
 
 def plain_clauses(sentences: list[str]) -> list[str]:
     """The clauses of the user's ``sentences`` (:func:`split_clauses`), as the plain statements they mean
-    (:func:`as_plain`)."""
-    return as_plain([c for sentence in sentences for c in split_clauses(sentence)])
+    (:func:`as_plain`), what they tell of the user's family the way people say it read first
+    (:func:`~memori_core.extraction.family.as_family_said`)."""
+    return as_plain(as_family_said([c for sentence in sentences for c in split_clauses(sentence)]))
 
 
 def as_plain(clauses: list[str]) -> list[str]:

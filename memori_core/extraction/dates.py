@@ -89,6 +89,14 @@ _PHRASE = re.compile(
     r"|\b(?P<weekend>(?:(?P<we_rel>this|next|the\s+coming|this\s+coming)\s+|(?:at|on|over)\s+the\s+)weekend)\b"
     r"|\b(?P<span>in\s+(?:(?:a|an|one|two|three|four|five|six|seven|eight|a\s+couple\s+of|a\s+few|\d{1,2})\s+"
     r"(?:days?|weeks?)|a\s+fortnight))\b"
+    # "for Christmas", "over Christmas", "on Boxing Day", "at New Year": a holiday of a fixed day
+    r"|\b(?P<holiday_prep>for|at|over|on|until|till|by|before|after)\s+(?P<holiday>christmas(?:\s+(?:day|eve))?|xmas|"
+    r"boxing\s+day|new\s+year(?:'s)?(?:\s+(?:eve|day))?)(?!\s*(?:party|parties|dinner|lunch|do|jumper|tree|card|"
+    r"present|shopping|market|show|concert|play|break|holidays?)\b)"
+    # "at the end of the month", "the start of next month", "by the end of May", "end of next week"
+    rf"|\b(?:(?P<part_prep>at|by|towards|around|for|in|until|till)\s+)?(?:the\s+)?(?:very\s+)?"
+    rf"(?P<part>end|start|beginning|middle)\s+of\s+(?:the\s+|this\s+)?(?P<part_of>month|week|next\s+month|next\s+week|"
+    rf"{_MONTH})\b(?!\s*\d)"
     r"|\b(?:(?P<month_prep>in|for|by|until)\s+)?(?P<next_month>next\s+month)\b"
     r"|\b(?:(?P<this_month_prep>in|for|by|until)\s+)?(?P<this_month>this\s+month)\b"
     r"|\b(?:(?P<year_prep>in|for|by|until)\s+)?(?P<next_year>next\s+year)\b"
@@ -194,7 +202,10 @@ def anchor_plan(fact: str, now: datetime, *, zone_known: bool = False, past: boo
 
     "tomorrow", "the day after tomorrow", "tonight", "today", "this evening", a weekday ("on Monday": the next
     one, a week ahead on that day itself; "this Monday": today on a Monday), "this weekend", "this week", "next
-    week", "the 14th", "March 3", "3 March", "in 3 days" are resolved to a day; a span of days ("May 15-17",
+    week", "the 14th", "March 3", "3 March", "in 3 days" are resolved to a day; the start, middle or end of a month
+    or a week ("at the end of the month", "the start of next week") to that part, expiring when it is over
+    (:func:`_month_part`); a holiday of a fixed day ("for Christmas", "at New Year") to it with its year, expiring
+    after it; a span of days ("May 15-17",
     "the 15th to the 17th") to its first and last ("from Friday 2026-05-15 to Sunday 2026-05-17"), expiring
     after the last; "in two weeks" to about a day ("around ..."); "this month" to the month ("in May 2026"),
     expiring when it ends; "next month", a month named ("in November", "in early March": the next one, this
@@ -315,6 +326,10 @@ def anchor_plan(fact: str, now: datetime, *, zone_known: bool = False, past: boo
         else:
             text = _on(None, target)
         last = target
+    elif g["holiday"]:
+        return _holiday(fact, m, now, zone_known)
+    elif g["part"]:
+        return None if past else _month_part(fact, m, now, zone_known)
     elif g["next_month"]:
         month = today.month % 12 + 1
         year = today.year + (today.month == 12)
@@ -339,6 +354,59 @@ def anchor_plan(fact: str, now: datetime, *, zone_known: bool = False, past: boo
     else:  # pragma: no cover - every alternative of _PHRASE is read above
         return None
     return AnchoredPlan(_replace(fact, m, text), _day_end(last, now, zone_known) + margin)
+
+
+# A holiday's day (month, day), and how many days a visit or a plan for it may run on after it: Christmas runs to
+# Boxing Day; New Year's Eve into the new year.
+_HOLIDAYS = {"christmas": ((12, 25), 1), "xmas": ((12, 25), 1), "christmas day": ((12, 25), 1),
+             "christmas eve": ((12, 24), 2), "boxing day": ((12, 26), 0), "new year's eve": ((12, 31), 1),
+             "new years eve": ((12, 31), 1), "new year": ((1, 1), 0), "new year's": ((1, 1), 0),
+             "new years": ((1, 1), 0), "new year's day": ((1, 1), 0), "new years day": ((1, 1), 0)}
+
+
+def _holiday(fact: str, m: re.Match[str], now: datetime, zone_known: bool) -> AnchoredPlan:
+    """``fact`` with the holiday ``m`` names ("for Christmas", "at New Year") written out with its year from
+    ``now`` ("for Christmas 2026": the next one, today's included), expiring when it is over (Christmas after
+    Boxing Day)."""
+    name = re.sub(r"\s+", " ", m.group("holiday").lower())
+    (month, day), after = _HOLIDAYS[name]
+    today = now.date()
+    when = date(today.year, month, day)
+    if when + timedelta(days=after) < today:
+        when = date(today.year + 1, month, day)
+    said = f"{m.group('holiday_prep').lower()} {m.group('holiday')} {when.year}"
+    return AnchoredPlan(_replace(fact, m, said), _day_end(when + timedelta(days=after), now, zone_known))
+
+
+# How many days after the first of a month, and of a week, its start and its middle run; the rest is its end.
+_PART_DAYS = {"start": (9, 2), "beginning": (9, 2), "middle": (19, 4)}
+
+
+def _month_part(fact: str, m: re.Match[str], now: datetime, zone_known: bool) -> AnchoredPlan:
+    """``fact`` with the part of a month or a week ``m`` names ("at the end of the month", "the start of next
+    week") written out from ``now`` ("at the end of August 2026", "at the start of the week of Monday
+    2026-08-10"), expiring when that part is over (a start: the 10th of the month, a week's Wednesday; a middle:
+    the 20th, its Friday; an end: the month's last day, the week's Sunday). "the start of the month" said after
+    its start is the next month's; a month named is its next one, this month included."""
+    part, of = m.group("part").lower(), re.sub(r"\s+", " ", m.group("part_of").lower())
+    today = now.date()
+    prep = (m.group("part_prep") or "at").lower()
+    month_days, week_days = _PART_DAYS.get(part, (None, 6))
+    if of.endswith("week"):
+        monday = today - timedelta(days=today.weekday()) + timedelta(days=7 if of == "next week" else 0)
+        return AnchoredPlan(_replace(fact, m, f"{prep} the {part} of the week of {day_label(monday)}"),
+                            _day_end(monday + timedelta(days=week_days), now, zone_known))
+    if of == "next month" or (of == "month" and month_days is not None and today.day > month_days + 1):
+        first = date(today.year + (today.month == 12), today.month % 12 + 1, 1)
+    elif of == "month":
+        first = today.replace(day=1)
+    else:
+        number = MONTH_NAMES.index(of) + 1
+        first = date(today.year + (number < today.month), number, 1)
+    after = date(first.year + (first.month == 12), first.month % 12 + 1, 1)
+    last = first + timedelta(days=month_days) if month_days is not None else after - timedelta(days=1)
+    said = f"{prep} the {part} of {MONTH_NAMES[first.month - 1].capitalize()} {first.year}"
+    return AnchoredPlan(_replace(fact, m, said), _day_end(last, now, zone_known))
 
 
 def _replace(fact: str, m: re.Match[str], said: str) -> str:

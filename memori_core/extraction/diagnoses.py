@@ -37,7 +37,9 @@ LASTING_CONDITION = (
     r"(?:sleep\s+)?apno?ea|adhd|autism|autistic|dyslexi(?:a|c)|depression|anxiety|bipolar(?:\s+disorder)?|"
     r"long\s+covid|psoriasis|eczema|migraines|glaucoma|cataracts|tinnitus|pre-?eclampsia|obstetric\s+cholestasis|"
     r"lactose\s+intoleran(?:t|ce)|gluten\s+intoleran(?:t|ce)|allergic\s+to\s+[\w\s-]{2,30}|(?:an?\s+)?\w+\s+allergy|"
-    r"(?:a\s+)?hiatus\s+hernia|cancer|(?:breast|prostate|bowel|skin|lung)\s+cancer|leuka?emia|lymphoma|dementia|copd"
+    r"(?:a\s+)?hiatus\s+hernia|cancer|(?:breast|prostate|bowel|skin|lung)\s+cancer|leuka?emia|lymphoma|copd|"
+    r"(?:(?:early|young)[\s-]onset\s+|vascular\s+|frontotemporal\s+|lewy\s+body\s+|mixed\s+)?(?:dementia|"
+    r"alzheimer'?s(?:\s+disease)?)|motor\s+neurone?\s+disease|mnd|macular\s+degeneration|huntington'?s(?:\s+disease)?"
 )
 """A regex alternation of lasting conditions a diagnosis names ("gestational diabetes", "anaemic", "an underactive
 thyroid"); no passing illness ("a cold", "flu", "a chest infection")."""

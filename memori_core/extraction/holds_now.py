@@ -15,6 +15,7 @@ from .dates import DATED, WEEKDAY
 from .patterns import rx
 from .corrections import without_correction
 from .cues import MONTH_NAMES
+from .family import CARE_HOME
 
 __all__ = ["as_holds_now", "holds_now"]
 
@@ -38,6 +39,11 @@ _MOVED_SOMEWHERE = re.compile(
     _CHANGED + r"(?:has\s+|have\s+)?(?:moved|relocated)(?:\s+(?:house|home|flats?|apartments?|away))?"
     r"(?P<rest>(?:\s+[^,;]*)?)\.$"
 )
+# "User's mum moved into a care home last weekend.": where they live now.
+_MOVED_INTO_CARE = re.compile(
+    _CHANGED + rf"(?:has\s+|have\s+)?(?:moved|gone|went|settled)\s+into\s+(?P<place>{CARE_HOME})(?P<rest>(?:\s+[^,;]*)?)\.$"
+)
+_WHERE = rx(r"(?:in|near|at|by|outside|close\s+to)\b")
 _TURNED = re.compile(_CHANGED + r"(?:has\s+)?turned\s+(?P<age>\d{1,3})(?P<rest>(?:\s+[^,;]*)?)\.$")
 # "User and Lily got married on Saturday.": the user's news told with their partner as a second subject, as the stage
 # the user's relationship is at now, with whom ("User is married to Lily."). Not "User got married last summer."
@@ -92,6 +98,8 @@ def holds_now(fact: str) -> str:
     ('User is married to Lily.', 'User is 35.')
     >>> holds_now("User moved last week."), holds_now("User moved on.")
     ('User moved to a new home.', 'User moved on.')
+    >>> holds_now("User's mum moved into a care home last weekend.")
+    "User's mum lives in a care home."
     """
     m = _MOVED_TO.match(fact)
     if (m is not None and not _NOT_A_PLACE.match(m.group("place").split()[-1])
@@ -99,6 +107,13 @@ def holds_now(fact: str) -> str:
         who, place, rest = m.group("who"), m.group("place"), m.group("rest").strip()
         lives = "live" if _is_plural(who) else "lives"
         return f"{who} {lives} in {place}" + (f" (moved there {rest})" if rest and not _only_a_time(rest) else "") + "."
+    m = _MOVED_INTO_CARE.match(fact)
+    if m is not None:
+        when = _RECENTLY.sub("", _YEAR.sub("", DATED.sub("", m.group("rest"))))
+        who, rest = m.group("who"), re.sub(r"\b(?:now|at\s+last)\b", "", when).strip(" ,")
+        lives = "live" if _is_plural(who) else "lives"
+        where = f" {rest}" if _WHERE.match(rest) else f" (moved there {rest})" if rest else ""
+        return f"{who} {lives} in {m.group('place')}{where}."
     m = _MOVED_SOMEWHERE.match(fact)
     # news of the last days only: "User moved in May." keeps its month
     if m is not None and _only_recent(m.group("rest")) and not speaks_of_a_group(fact):

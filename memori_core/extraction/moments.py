@@ -106,6 +106,13 @@ _EPHEMERAL_STATE = rx(
     rf"(?:so\s+|really\s+|very\s+|a\s+bit\s+|"
     rf"kind\s+of\s+|pretty\s+|super\s+|quite\s+)?{_STATE}\b"
 )
+# "my mum is freaking out", "My dad is furious": the passing state of someone of the user's, said with nothing more
+# ("My kids are so excited about summer break" says what about).
+_THEIR_STATE = rx(
+    rf"^(?:my|our)\s+(?:[\w-]+\s+)?(?:{PERSON})(?:\s+(?-i:[A-Z])[\w-]+)?\s+(?:is|are|seems|looks)\s+"
+    rf"(?:so\s+|really\s+|very\s+|a\s+bit\s+|pretty\s+|super\s+|quite\s+|absolutely\s+|totally\s+)?{_STATE}"
+    r"\s*(?:[.!,]|$|today\b|tonight\b|right\s+now\b|at\s+the\s+moment\b)"
+)
 # "I've been shattered lately", "I've been feeling rubbish": a mood or tiredness told in the perfect, read as
 # "I'm shattered" is (not "I've been vegan", "I've been married for years", "I've been back in Leeds since May").
 _MOOD_SO_FAR = rx(
@@ -196,11 +203,15 @@ _MY_EVENT = rx(rf"^(?:my|our)\s+(?:[\w'-]+\s+){{0,2}}?(?:{_EVENT_WORDS}|train|bu
 _THE_EVENT = rx(rf"^the\s+(?:[\w'-]+\s+){{0,2}}?(?:{_EVENT_WORDS})s?\s+(?:is|'s|are|'re)\b")
 # "My friends are going to a bar on Friday", "My sister is visiting next week", "My son Leo has a football match on
 # Saturday": someone's plan, soon over.
+_THEIRS = r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:and\s+(?:his|her|their|my|our)\s+[\w-]+\s+)?"
 _THEIR_PLAN = rx(
-    r"^(?:my|our)\s+(?:[\w-]+\s+){0,2}?(?:(?:is|are|'s|'re)\s+(?:going|coming|visiting|flying|driving|heading|"
+    _THEIRS + r"(?:(?:is|are|'s|'re)\s+(?:going|coming|visiting|flying|driving|heading|"
     r"staying|having|hosting|throwing|arriving|leaving)\b"
     rf"|(?:has|have|'s\s+got|has\s+got)\s+(?:a|an|his|her|their)\s+(?:[\w'-]+\s+){{0,2}}?(?:{_EVENT_WORDS})\b)"
 )
+# "My in-laws are coming to stay at the end of the month": a visit, over when its month is (not "My kids are going to
+# a new school in September", which lasts).
+_THEIR_VISIT = rx(_THEIRS + r"(?:is|are|'s|'re)\s+(?:coming|visiting|staying|arriving|over)\b")
 # "My kids are driving me nuts today", "my boss is being weird today": what someone of the user's is doing now (not
 # a change of their life told with its day: "my sister is moving to Leeds today").
 _THEIR_MOMENT = rx(
@@ -226,10 +237,13 @@ _RECURRING = rx(r"\b(?:every|each|weekly|daily|usually|always|on\s+(?:mondays|tu
 # "I have a meeting at 3pm tomorrow": true until it has happened.
 SOON = rx(rf"\b(?:tomorrow|the\s+day\s+after\s+tomorrow|next\s+(?:week|weekend|{WEEKDAY})|"
           rf"(?:on|this)\s+{WEEKDAY}|this\s+weekend)\b")
+# "the end of", "start of", "the very beginning of": a part of a month or a week.
+_MONTH_PART = r"(?:the\s+)?(?:very\s+)?(?:end|start|beginning|middle)\s+of\s+"
 # A day a plan is for, beyond the coming days: "is Thursday", "at the weekend", "on the 14th", "on 3 March".
 _DAY_NAMED = rx(
     rf"\b(?:(?:is|'s|are|'re)\s+(?:this\s+coming\s+|coming\s+)?{WEEKDAY}(?!s)|(?:at|on)\s+the\s+weekend|"
-    rf"this\s+coming\s+(?:week|{WEEKDAY})|the\s+week\s+after\s+next|"
+    rf"this\s+coming\s+(?:week|{WEEKDAY})|the\s+week\s+after\s+next|{_MONTH_PART}(?:the\s+|this\s+|next\s+)week\b|"
+    r"(?:for|at|over|on)\s+(?:christmas|xmas|boxing\s+day|new\s+year)|"
     r"(?:on|for)\s+the\s+\d{1,2}(?:st|nd|rd|th)|"
     rf"(?:on|for)\s+(?:{'|'.join(MONTH_NAMES)})\s+\d{{1,2}}(?:st|nd|rd|th)?|"
     rf"(?:on|for)\s+\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{'|'.join(MONTH_NAMES)}))\b"
@@ -325,6 +339,8 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
         return as_fact(body), KEPT_EXPIRING, MOOD_LIFETIME  # "I'm so stressed these days"
     if _PASSING_HAVE.match(body) or _FEELING_NOW.match(body):
         return None, DROP_EPHEMERAL, None
+    if _THEIR_STATE.match(body) and not (is_change(body) or is_care_fact(body)):
+        return None, DROP_EPHEMERAL, None  # "my mum is freaking out"
     if ((passing_aside(body) or one_off_act(body)) and not (is_change(body) or is_care_fact(body))) or lost_track(body):
         return None, DROP_EPHEMERAL, None  # "I went blank", "we only told family", "I took the bus", "i forget"
     if _INCIDENT.match(body) and not (is_change(body) or is_care_fact(body)):
@@ -377,7 +393,7 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
     if CLOCK.search(body) and not _RECURRING.search(body) and (_APPOINTMENT.match(body) or _MY_EVENT.match(body)):
         return as_fact(body), KEPT_EXPIRING, timedelta(days=1)  # today, at that time
     month = _PLAN_MONTH.search(body) or _PLAN_SEASON.search(body)
-    if month is not None and _PLANNED.match(body):
+    if month is not None and (_PLANNED.match(body) or _THEIR_VISIT.match(body) and _PLAN_MONTH.search(body)):
         plan = REQUEST_TAIL.sub("", body) or body  # "... next month and would love some tips"
         return as_fact(plan), KEPT_EXPIRING, _until_month_end(month.group("month"), now)
     return None
@@ -414,8 +430,10 @@ _PLANNED = rx(
     r"getaway|cruise|flight|road\s+trip|honeymoon|wedding)\b)"
 )
 _PLAN_MONTH = rx(
-    rf"(?:\b(?:in|for|on|until|till)\s+(?:the\s+\w+\s+of\s+|early\s+|mid-?\s*|late\s+)?|\b(?=next\s+month))"
-    rf"(?P<month>{'|'.join(MONTH_NAMES)}|next\s+month)\b"
+    rf"(?:\b(?:in|for|on|until|till)\s+(?:the\s+\w+\s+of\s+|early\s+|mid-?\s*|late\s+)?|\b(?=next\s+month)"
+    # "at the end of the month", "end of next month", "the start of May"
+    rf"|\b{_MONTH_PART}(?:the\s+|this\s+)?(?=(?:month|next\s+month|{'|'.join(MONTH_NAMES)})\b))"
+    rf"(?P<month>{'|'.join(MONTH_NAMES)}|next\s+month|month)\b"
 )
 
 
@@ -430,6 +448,7 @@ def _until_month_end(month: str, now: datetime | None = None) -> timedelta:
     month stays news."""
     now = now or datetime.now(timezone.utc)
     name = _SEASON_END.get(month.lower(), month.lower())
+    name = MONTH_NAMES[now.month - 1] if name == "month" else name  # "the end of the month": this one
     if name == "year":
         return datetime(now.year + 2, 1, 1, tzinfo=timezone.utc) - now
     if name.startswith("next"):

@@ -21,6 +21,7 @@ from .tails import without_empty_tail
 from .patterns import rx
 from .activities import PETS
 from .births import birth_of_someone_named
+from .children import CHILD_WORDS, lists_ages
 from .cues import is_negated
 from .diets import taken_back
 from .endings import disposed_thing, ends_ownership, is_loss, named_change
@@ -240,7 +241,7 @@ def _named(clause: str, known: Sequence[str], before: Sequence[str] = ()) -> str
         partner = rf"\b(?:married|engaged|dating|seeing|together)\s+(?:to\s+|with\s+)?{re.escape(name)}\b"
         whose = None
         # the user's own (a dog of the user's, their girlfriend Ana), not a sister's dog called Max
-        if role is not None and holder(text) in ("user", role.group("role").lower()):
+        if role is not None and holder(text) in ("user", holder(f"User's {role.group('role')}")):
             whose = role.group("role").lower()
         elif holder(text) == "user" and re.search(partner, text, re.IGNORECASE):
             whose = "partner"
@@ -339,8 +340,9 @@ def told_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """The slots and names a user message speaks of that its words alone do not show: someone named first, of whom
     it tells what the extractor keeps of the user's people ("Marco is lactose intolerant", "Marco's birthday is
     ...": ``"Marco"``; not "Nibbles is so cute"; a first word typed in lower case, "leos bday is ...", may be a
-    name too: ``"Leos"``, ``"Leo"``, which capture looks for with its capital), the partner a "he" / "she" first
-    may be (the ``"relationship"`` slot), where the user is now ("im in exeter now": ``"residence"``), the diet a
+    name too: ``"Leos"``, ``"Leo"``, which capture looks for with its capital), the user's children when it names
+    people with their ages ("Josh is 14 and Ellie is 12": ``"kids"``, ``"children"``...), the partner a "he" / "she"
+    first may be (the ``"relationship"`` slot), where the user is now ("im in exeter now": ``"residence"``), the diet a
     food taken back may end ("I'm back on carbs": ``"diet"``). Capture shows the stored facts of these, which the
     rules read the message with."""
     slots: set[str] = set()
@@ -361,4 +363,6 @@ def told_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
         if taken_back(said):  # "I'm back on carbs": the stored diet that left them out
             slots.add("diet")
         names |= trip_places(said)  # "Lisbon was amazing!!": the stored plan of a trip there
+        if lists_ages(said):  # "Josh is 14 and Ellie is 12": the stored "User has two kids."
+            names |= CHILD_WORDS
     return frozenset(slots), frozenset(names)

@@ -33,7 +33,7 @@ __all__ = [
 ]
 
 FactPath = Literal[
-    "rewrite", "as_said", "name", "plan", "retold", "bare_plan", "job_change", "life_event", "label", "restated",
+    "rewrite", "as_said", "name", "plan", "family", "retold", "bare_plan", "job_change", "life_event", "label", "restated",
     "correction", "named", "trip_taken", "update", "plan_names",
 ]
 """The rule path a kept fact came through:
@@ -44,6 +44,8 @@ FactPath = Literal[
   thinks they're allergic to cats."): a short sentence of a known slot, a care fact or a dated event;
 - ``"name"``: the user's name ("I'm Maya, by the way" -> "User's name is Maya.");
 - ``"plan"``: a plan or a passing mood, kept with an expiry ("I have a dentist appointment on Friday");
+- ``"family"``: what the user tells of their family the way people say it, read as the plain statement it means
+  (:mod:`.family`: "Mum's settled into Oakwood care home" -> "User's mum lives in Oakwood care home.");
 - ``"retold"``: a sentence told in the user's own words, read as the plain statement it means
   (:mod:`.retold`: "met someone! his name is Marco" -> "User is seeing Marco.");
 - ``"bare_plan"``: a plan or a job begun typed the short way (:mod:`.bare_plans`);
@@ -75,9 +77,9 @@ CAPTURE_POLICIES: tuple[CapturePolicy, ...] = get_args(CapturePolicy)
 DEFAULT_CAPTURE_POLICY: CapturePolicy = "broad"
 """The policy :class:`~memori_core.extraction.RuleBasedFactExtractor` stores by unless told otherwise."""
 
-GENERIC_PATHS: frozenset[FactPath] = frozenset({"rewrite", "as_said"})
-"""The paths that keep any first-person sentence the rules can say of the user: ``"strict"`` keeps their facts
-only in a :data:`STRICT_TOPICS` topic. On the capture sets written blind (``evals/capture/dev6.json``) they stored
+GENERIC_PATHS: frozenset[FactPath] = frozenset({"rewrite", "as_said", "family"})
+"""The paths that keep any first-person sentence the rules can say of the user (``"family"``: the same sentences,
+of a relative named the way people say it): ``"strict"`` keeps their facts only in a :data:`STRICT_TOPICS` topic. On the capture sets written blind (``evals/capture/dev6.json``) they stored
 the facts that were wrong: a passing state ("User is sleeping like a baby."), someone else's doings ("User's
 sister Dana's over in Regina."), an aside kept with the fact."""
 STRICT_TOPICS: frozenset[FactTopic] = frozenset({"name", "care", "slot", "person"})

@@ -15,6 +15,7 @@ from .clauses import as_plain, own_clauses, split_clauses
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .empty_facts import moves_to_no_place, object_is_a_pointer
 from .events import as_life_events
+from .family import as_family_said
 from .filler import strip_filler
 from .job_change import as_job_changes
 from .labels import as_labelled
@@ -171,8 +172,10 @@ class RuleBasedFactExtractor:
     when said and is dropped; "The recital is on the 18th" is kept as said,
     with its day; "I'm busy this month with exams" until the month ends, "I'm
     planning a trip to Lisbon in November" when November does (written out
-    "in November 2026"); a visit told for a while ("My mum is coming to stay for two weeks") two days after that
-    while, one told by a bare weekday ("Jess is coming over saturday") when that day is over. A plan shared with someone ("My girlfriend Anika and
+    "in November 2026"), "we're going to Cornwall at the end of the month"
+    when the month does ("at the end of August 2026"), "Mum is coming for
+    Christmas" after Boxing Day; a visit told for a while ("My mum is coming
+    to stay for two weeks") two days after that while, one told by a bare weekday ("Jess is coming over saturday") when that day is over. A plan shared with someone ("My girlfriend Anika and
     I are going to Japan in March!") is read as "We're going ..." is; who a
     plan names is kept for good ("User's sister is Eva.", not a partner); a
     planned trip told later as taken ("Lisbon was amazing!!") ends the plan
@@ -436,12 +439,14 @@ class RuleBasedFactExtractor:
         verdicts = []
         own, pasted = split_pasted(strip_filler(read_as_meant(text)))
         own, played = split_played(own)  # "Pretend you are a pirate. I am Captain Hook.": a role, not the user
-        # what the user tells in their own words ("wait no, that's my brother", "met someone! his name is Marco"), as
-        # the plain statements the rules read (.retold); a change of employer in the user's words too (.job_change),
+        # what the user tells of their family the way people say it ("Mum's settled into Oakwood care home": .family)
+        # and in their own words ("wait no, that's my brother", "met someone! his name is Marco"), as the plain
+        # statements the rules read (.retold); a change of employer in the user's words too (.job_change),
         # a life event told in other words ("day 40 without a cigarette": .events), a profile typed as labels
         # ("Name: Priyanka. Job: ER doctor": .labels)
         split = [c for s in own for c in split_clauses(s)]
-        stages: list[tuple[FactPath | None, list[str]]] = [(None, split), ("retold", as_plain(split))]
+        stages: list[tuple[FactPath | None, list[str]]] = [(None, split), ("family", as_family_said(split, known))]
+        stages.append(("retold", as_plain(stages[-1][1])))
         stages.append(("bare_plan", as_own_injury(as_new_home(as_move_made(
             as_job_begun(as_plain_plans(stages[-1][1]), known), known)))))
         stages.append(("job_change", as_job_changes(stages[-1][1], known)))

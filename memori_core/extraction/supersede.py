@@ -21,6 +21,7 @@ from .restated import takes_back
 from .rewrite import article
 from ..slots import holder
 from .activities import ACTIVITY_SLOTS, same_activity, says_how_often
+from .children import same_children
 from .corrections import corrected_words, denies
 from .counts import recounts
 from .cues import content_words, is_change, is_ended, is_negated
@@ -380,6 +381,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return False
     if verdict.fact is not None and _new_spouse(verdict.fact, text):
         return True  # "User's wife is called Alex." ends "User is married to Sam."
+    if verdict.fact is not None and same_children(verdict.fact, text):
+        return True  # "User has two kids, Josh (15) and Ellie (12)." ends "... Josh (14) and Ellie (12)."
     own = own_part(verdict.fact)
     if own != verdict.fact:  # "User watched a movie about a guy who moved to Paris.": only the user's part
         verdict, words = replace(verdict, fact=own, sentence=own), content_words(own)

@@ -1,0 +1,172 @@
+"""The user's children named without "my", read as the plain statement of who they are.
+
+After "I have two kids", a parent says "Josh is 14 and Ellie is 12", or "The kids, Josh (14) and Ellie (12), are
+with me every other weekend". Both name the user's children: "I have two kids, Josh (14) and Ellie (12)", which the
+rules keep as one fact that refines the stored "User has two kids." (:func:`as_children_named`), and when the user
+has them holds for good ("I have the kids every other weekend"); a child's new age
+("Josh turned 15") is that fact again with it (:func:`same_children` says the new one ends the old). Names with
+ages and nothing that says they are the user's children ("Josh is 14" alone, "The kids, Josh and Ellie, loved
+it") invent no family. Pure: patterns, English only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .patterns import rx
+
+__all__ = ["CHILD_WORDS", "as_children_named", "lists_ages", "same_children"]
+
+CHILD_WORDS = frozenset("kids kid children child sons son daughters daughter boys boy girls girl".split())
+"""The words the stored facts call the user's children by ("User has two kids.")."""
+_CHILDREN = r"(?:kids|children|sons|daughters|boys|girls)"
+_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_COUNT = r"(?P<n>a|an|one|two|three|four|five|six|[1-6])"
+_COUNTED = (rf"{_COUNT}\s+(?:(?:young|little|grown-up|teenage|adult)\s+)?"
+            r"(?P<noun>kids?|children|child|sons?|daughters?|boys?|girls?)\b")
+# "User has two kids.", "User has three children, ...": the user's children as a stored fact counts them.
+_STORED = re.compile(rf"^User\s+has\s+(?:got\s+)?{_COUNTED}")
+# "I have two kids", "we've got 3 children", "mum of two": the same, told earlier in the message.
+_TOLD = rx(
+    rf"^(?:(?:i|we)(?:'ve|\s+have)?\s+(?:have|got)\s+(?:got\s+)?{_COUNTED}"
+    r"|(?:i'm\s+|i\s+am\s+)?(?:a\s+)?(?:mum|mom|mother|dad|father|parent)\s+of\s+"
+    r"(?P<n2>two|three|four|five|six|[2-6])\b)"
+)
+_NAME = r"(?!(?:I|It|He|She|They|We|This|That|Mum|Mom|Dad|Nan|Gran)\b)(?-i:[A-Z])[a-z\u00e0-\u00ff]+"
+_AGE = r"(?:[1-9]|[1-4]\d)"
+_AND = r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)"
+# "Josh is 14 and Ellie is 12", "Josh's 14, Ellie's 12", "Sam is 6": names, each with an age.
+_NAME_IS = rf"{_NAME}(?:\s+is|'s)\s+{_AGE}"
+_NAMES_ARE = rx(rf"^(?P<list>{_NAME_IS}(?:{_AND}{_NAME_IS})*)\s*[.!]*$")
+# "The kids, Josh (14) and Ellie (12), are with me every other weekend": the children, named with their ages.
+_NAME_AGED = rf"{_NAME}\s*\({_AGE}\)"
+_THE_CHILDREN_NAMED = rx(rf"^(?P<whose>the|my|our)\s+(?P<noun>{_CHILDREN}),?\s+"
+                         rf"(?P<list>{_NAME_AGED}(?:{_AND}{_NAME_AGED})+),?\s+(?P<rest>(?:are|were|stay|live|come)\b.*)$")
+# "... with me", "... to us": the user's. When the user has them holds for good: "every other weekend".
+_TO_ME = r"(?:with|to|at)\s+(?:me|us|mine|ours)\b"
+_MINE = rx(rf"\b{_TO_ME}")
+_CUSTODY_TIMES = (r"every\s+other\s+(?:weekend|week)|(?:at|on)\s+weekends|every\s+weekend|half\s+the\s+(?:week|time)|"
+                  r"during\s+the\s+week|(?:two|three|four|\d)\s+nights\s+a\s+week|"
+                  r"(?:in|during)\s+the\s+(?:school\s+)?holidays")
+_WITH_ME = rx(rf"^(?:the|my|our)\s+(?P<noun>{_CHILDREN})\s+(?:are|stay|live|come)\s+{_TO_ME}\s+"
+              rf"(?P<when>{_CUSTODY_TIMES})\s*[.!]*$")
+_PAIR = re.compile(rf"(?P<name>{_NAME})(?:\s+is\s+|'s\s+|\s*\()(?P<age>{_AGE})\b")
+# "Josh turned 15", "Ellie is 13 now": a new age of one child named.
+_NEW_AGE = rx(rf"^(?P<name>{_NAME})\s+(?:just\s+)?(?:turned|is\s+now|is|'s)\s+(?P<age>{_AGE})(?:\s+(?:now|today))?"
+              r"\s*[.!]*$")
+# "User has two kids, Josh (14) and Ellie (12).": the stored fact that names them.
+_NAMED_FACT = re.compile(rf"^User\s+has\s+(?:got\s+)?\w+\s+(?:[a-z-]+\s+)?{_CHILDREN},\s+(?P<list>.+?)\.$")
+_WORDS = {1: "a", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def _pairs(text: str) -> list[tuple[str, str]]:
+    """The (name, age) pairs ``text`` lists ("Josh is 14 and Ellie is 12", "Josh (14) and Ellie (12)")."""
+    return [(m.group("name"), m.group("age")) for m in _PAIR.finditer(text)]
+
+
+def _listed(pairs: Sequence[tuple[str, str]]) -> str:
+    """``pairs`` as a fact lists them: "Josh (14) and Ellie (12)"; "A (9), B (6) and C (3)"."""
+    said = [f"{name} ({age})" for name, age in pairs]
+    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+
+
+def _children_told(known: Sequence[str], before: Sequence[str]) -> tuple[int, str, int | None] | None:
+    """How many children the user has, the word they are called by, and which clause of the message ``before``
+    this one said so (``None``: a stored fact, of ``known``, did); the latest first; ``None`` when nothing says the
+    user has any."""
+    for i in range(len(before) - 1, -1, -1):
+        m = _TOLD.match(before[i].strip())
+        if m is not None:
+            n = m.group("n") or m.group("n2")
+            return (int(n) if n.isdigit() else _COUNTS[n.lower()]), (m.group("noun") or "children").lower(), i
+    for text in reversed(known):
+        m = _STORED.match(text)
+        if m is not None:
+            n = m.group("n")
+            return (int(n) if n.isdigit() else _COUNTS[n.lower()]), m.group("noun"), None
+    return None
+
+
+def _named_again(said: str, known: Sequence[str]) -> str | None:
+    """A stored fact naming the user's children with their ages, told again with the new age of one ("Josh
+    turned 15" after "User has two kids, Josh (14) and Ellie (12)." -> "I have two kids, Josh (15) and Ellie
+    (12)"); ``None`` when ``said`` tells no such age."""
+    m = _NEW_AGE.match(said)
+    if m is None:
+        return None
+    for text in reversed(known):
+        named = _NAMED_FACT.match(text)
+        pairs = _pairs(named.group("list")) if named is not None else []
+        if any(name == m.group("name") for name, _ in pairs):
+            new = [(name, m.group("age") if name == m.group("name") else age) for name, age in pairs]
+            return re.sub(r"^User\s+has", "I have", text[: named.start("list")]) + _listed(new)
+    return None
+
+
+def _plain(said: str, known: Sequence[str], before: Sequence[str]) -> tuple[list[str], int | None] | None:
+    """The plain statements of the user's children named in ``said`` (the module docstring), and the clause
+    ``before`` it that only counted them, which they say again (``None``: none); ``None`` when it names none."""
+    again = _named_again(said, known)
+    if again is not None:
+        return [again], None
+    custody = _WITH_ME.match(said)
+    if custody is not None:
+        return [f"I have the {custody.group('noun').lower()} {custody.group('when')}"], None
+    told = _children_told(known, before)
+    m = _THE_CHILDREN_NAMED.match(said)
+    if m is not None:
+        pairs = _pairs(m.group("list"))
+        if told is None and m.group("whose").lower() == "the" and not _MINE.search(m.group("rest")):
+            return None  # "The kids, Josh (9) and Ellie (7), loved it": maybe not the user's
+        if told is not None and told[0] != len(pairs):
+            return None
+        noun = told[1] if told is not None else m.group("noun").lower()
+        rest = _plain(f"The {noun} {m.group('rest')}", known, before)  # "..., are with me every other weekend"
+        return [f"I have {_WORDS[len(pairs)]} {noun}, {_listed(pairs)}", *(rest[0] if rest else [])], \
+            told[2] if told is not None else None
+    m = _NAMES_ARE.match(said)
+    if m is None or told is None or told[0] != len(_pairs(said)):
+        return None
+    return [f"I have {_WORDS[told[0]]} {told[1]}, {_listed(_pairs(said))}"], told[2]
+
+
+def as_children_named(clauses: Sequence[str], known: Sequence[str] = ()) -> list[str]:
+    """``clauses`` (one user message, split; each read as :mod:`.family` reads it) with each that names the
+    user's children replaced by the plain statement of who they are, when a stored fact (``known``) or an earlier
+    clause says the user has that many children (which the statement then says again, so it goes), or the clause
+    says they are with the user; any other clause as it is.
+
+    >>> as_children_named(["Josh is 14 and Ellie is 12"], ["User has two kids."])
+    ['I have two kids, Josh (14) and Ellie (12)']
+    >>> as_children_named(["I have two kids", "Josh is 14 and Ellie is 12"])
+    ['I have two kids, Josh (14) and Ellie (12)']
+    >>> as_children_named(["Josh is 14"])
+    ['Josh is 14']
+    """
+    out: list[list[str]] = []
+    for n, clause in enumerate(clauses):
+        read = _plain(clause.strip().rstrip(" .!"), known, clauses[:n])
+        if read is not None and read[1] is not None:
+            out[read[1]] = []  # "I have two kids. Josh is 14 and Ellie is 12": the count is said again
+        out.append(read[0] if read is not None else [clause])
+    return [said for plain in out for said in plain]
+
+
+def lists_ages(said: str) -> bool:
+    """Whether ``said`` (a clause) names people with their ages ("Josh is 14 and Ellie is 12", "The kids, Josh (14)
+    and Ellie (12), ..."): the user's children, when a stored fact says the user has that many, which capture then
+    shows the rules (:data:`CHILD_WORDS`)."""
+    said = said.strip().rstrip(" .!")
+    named = bool(_pairs(said)) and re.search(rf"\b{_CHILDREN}\b", said, re.IGNORECASE) is not None
+    return bool(named or _NAMES_ARE.match(said))
+
+
+def same_children(new: str, old: str) -> bool:
+    """Whether the fact ``new`` names the same children of the user's as the stored ``old``, with another age
+    ("User has two kids, Josh (15) and Ellie (12)." after "... Josh (14) and Ellie (12)."): it ends ``old``."""
+    now, before = _NAMED_FACT.match(new), _NAMED_FACT.match(old)
+    if now is None or before is None:
+        return False
+    names, old_names = [n for n, _ in _pairs(now.group("list"))], [n for n, _ in _pairs(before.group("list"))]
+    return bool(names) and sorted(names) == sorted(old_names) and new != old
