@@ -39,6 +39,7 @@ ADVICE = [
     "Is it a good idea to get a second dog?", "Recommend a film for movie night.",
     "Could you plan a workout for Thursday?", "Is coffee okay before bed?", "Is this weekend good for a hike?",
     "Any ideas for a cheap date night?", "Suggest a snack for the drive.", "What should we cook for the dinner party?",
+    "Would a cruise round the Greek islands be a good holiday?",  # a request for the asker, not how people celebrate
 ]
 
 
