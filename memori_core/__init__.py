@@ -10,7 +10,7 @@ are importable from their modules (docs/architecture.md lists them).
 """
 
 from ._version import __version__
-from .capture import capture_facts
+from .capture import capture_facts, newest_turn
 from .config import RecallConfig
 from .context import format_context
 from .embedders import Embedder, LocalMiniLM, default_embedder
@@ -57,6 +57,7 @@ __all__ = [
     "StoredFact",
     "__version__",
     "capture_facts",
+    "newest_turn",
     "default_embedder",
     "format_context",
     "inject_context",

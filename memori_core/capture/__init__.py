@@ -4,7 +4,8 @@
 on its engine's capture pool (``RecallEngine(capture_workers=...)``), with a bound on pending captures, and
 counts what became of them (:class:`CaptureStats`); see its docstring for failures, ``strict`` and ``flush``.
 
-The package, one job a module: :mod:`.turn` (:func:`capture_facts`: one turn extracted and stored),
+The package, one job a module: :mod:`.turn` (:func:`capture_facts`: one turn extracted and stored), :mod:`.turns` (where a conversation's turns
+begin and end: :func:`newest_turn`),
 :mod:`.shown_facts` (the stored facts an extractor is shown besides the best-ranked ones), :mod:`.markup`
 (prompt markup an extracted fact may not carry), :mod:`.secrets` (the passwords, card numbers and keys it may not
 carry either), :mod:`.background` (:class:`BackgroundCapture`),
@@ -25,10 +26,11 @@ from .said_at import SAID_AT_KEY, said_at_in
 from .secrets import secret_in
 from .shown_facts import EXISTING_FACTS_LIMIT, SLOT_FACTS_LIMIT, SLOT_SCAN_LIMIT, same_slot_facts
 from .turn import capture_facts
+from .turns import newest_turn, turn_spans
 
 __all__ = [
     "DEFAULT_MAX_PENDING_CAPTURES", "EXISTING_FACTS_LIMIT", "SAID_AT_KEY", "SLOT_FACTS_LIMIT", "SLOT_SCAN_LIMIT",
     "BackgroundCapture", "CaptureDropped", "CaptureStats", "FlushResult", "Refusal", "WaitsForCaptures",
-    "capture_facts", "check_extractor", "check_max_pending", "prompt_markup_in", "refused_because", "said_at_in",
-    "same_slot_facts", "secret_in",
+    "capture_facts", "check_extractor", "check_max_pending", "newest_turn", "prompt_markup_in", "refused_because",
+    "said_at_in", "same_slot_facts", "secret_in", "turn_spans",
 ]

@@ -11,12 +11,13 @@ from typing import Any
 
 from ..engine.fact_ids import derived_fact_id
 from ..extraction.typos import as_seen
-from ..extraction.types import ExtractedFact, FactExtractor, MessageLike, as_messages, last_said_at
+from ..extraction.types import ExtractedFact, FactExtractor, Message, MessageLike, as_messages, last_said_at
 from ..lanes import ERASURES
 from ..text import normalize_fact_text
 from ..validate import check_expiry, check_said_at, iso_to_ts, repair_text
 from .refusal import refused_because
 from .shown_facts import EXISTING_FACTS_LIMIT, same_slot_facts
+from .turns import turn_spans
 
 _logger = logging.getLogger("memori_core.capture")  # the name capture has always logged its refused facts under
 
@@ -39,6 +40,12 @@ def capture_facts(
     on_refused: Callable[[int], None] | None = None,
 ) -> list[str]:
     """Extract the facts of one turn and store them for ``entity_id``; returns the stored ids. Errors propagate.
+
+    A turn is the user's messages with the assistant message they answer. ``messages`` holding several turns (a
+    whole conversation, an imported chat) are captured turn by turn, in order, so a later turn ends what an earlier
+    one said ("I live in Lisbon." ... "I just moved to Porto."); an app that sends the whole conversation to its model
+    on every call captures its newest turn after each (:func:`~memori_core.capture.newest_turn`), not the whole list
+    again.
 
     ``created_at`` is when the turn was said: a timezone-aware ``datetime`` or an ISO 8601 string with a UTC
     offset (a naive time raises ``ValueError``, another type ``TypeError``, both naming ``created_at``; so does
@@ -86,6 +93,26 @@ def capture_facts(
     said_at = check_said_at(created_at)
     # End-user text: half an emoji (a lone surrogate) is replaced, so the turn is still captured.
     turn = [replace(m, text=repair_text(m.text)) for m in as_messages(messages)]
+    spans = turn_spans(turn)
+    if len(spans) <= 1:
+        return _capture_turn(engine, entity_id, turn, extractor, said_at, since, metadata, session_id,
+                             existing_limit, cancelled, on_refused)
+    # Several turns (an imported chat): one after the other, so a later turn ends what an earlier one said.
+    ids: list[str] = []
+    for start, end in spans:
+        if cancelled is not None and cancelled():
+            break
+        ids += _capture_turn(engine, entity_id, turn[start:end], extractor, said_at, since, metadata, session_id,
+                             existing_limit, cancelled, on_refused)
+    return list(dict.fromkeys(ids))
+
+
+def _capture_turn(
+    engine: Any, entity_id: str, turn: list[Message], extractor: FactExtractor, said_at: datetime | None,
+    since: Any, metadata: Mapping[str, Any] | None, session_id: str | None, existing_limit: int,
+    cancelled: Callable[[], bool] | None, on_refused: Callable[[int], None] | None,
+) -> list[str]:
+    """:func:`capture_facts` of one turn (its messages already read and repaired)."""
     query = _user_text(turn)
     if not query:
         return []
