@@ -698,3 +698,15 @@ async def test_llamaindex_memory_block_injects_core_facts_and_capture_marks_them
         for async_engine in created:
             await async_engine.dispose()
         await asyncio.sleep(0)
+
+
+def test_a_question_about_what_memory_holds_gets_the_limit_best_facts(engine: RecallEngine) -> None:
+    seed(engine, "u")
+    report = engine.explain("What do you know about me?", "u", 2)
+    assert "asks what memory holds" in report.gate_note
+    recalled = [c for c in report.candidates if c.kept and c.reason != CORE]
+    assert len(recalled) == 2  # the limit best, whatever their cosine
+    everything = contents(engine.recall("What do you know about me?", "u"))
+    assert sorted(everything) == sorted([CELLO, LEEDS, DOG, ALLERGY, MEDICATION])  # five facts, limit 5
+    # a question about one part of the user's life is not a question about all of memory
+    assert "asks what memory holds" not in engine.explain("What do you know about my sister?", "u").gate_note

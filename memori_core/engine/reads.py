@@ -25,6 +25,7 @@ from ..embedders import check_matrix
 from ..explain import RecallReport
 from ..facts import RecalledFact
 from ..filters import Where, check_where
+from ..meta_questions import asks_what_memory_holds
 from ..query import recent_turns
 from ..ranking.candidates import gather
 from ..ranking.care import for_the_asker, is_personal
@@ -351,6 +352,9 @@ class ReadPath(Answers, GateSignals, Judging):
                 # a courtesy turn asks for nothing, core facts included
                 return done(replace(scores, nothing_asked=nothing, unread_script=unread),
                             None if nothing is not None else own_core)
+            if asks_what_memory_holds(query):
+                # "What do you know about me?" is near no fact in meaning, yet asks for them all
+                return done(replace(scores, everything_asked=True))
         if turn.general:
             # With only the core facts whose concerns its words touch (a food, a drink, a medicine, a trip...): "What's
             # in a Caesar salad?" keeps the egg allergy, not coeliac disease; "What's the capital of Canada?" none.

@@ -99,6 +99,7 @@ def decide(
     concerns: Sequence[str] = (),
     nothing_asked: str | None = None,
     unread_script: str | None = None,
+    everything_asked: bool = False,
 ) -> GateDecision:
     """Apply the configured gate to the ``limit`` best facts (``cosine``, ``rank_score``, normalised
     ``lexical`` and raw ``bm25``, all in rank order; without the lexical arrays words do not count).
@@ -112,7 +113,8 @@ def decide(
     ``gate_confident`` and ``gate_words_cosine`` read it; the care, follow-up and general rules read ``cosine``.
     ``implied`` marks facts whose ``concerns`` the question touches (:mod:`.implications`: care facts and
     limitations): kept, and opening the gate, whatever their cosine. ``nothing_asked`` (a courtesy turn, a turn
-    without a word) keeps the relevance gate closed; ``unread_script`` (a question in a script the embedder does
+    without a word) keeps the relevance gate closed; ``everything_asked`` (a question about what memory holds, "What
+    do you know about me?") opens it on every fact of the ``limit`` best; ``unread_script`` (a question in a script the embedder does
     not read) makes it keep only the facts holding most of the question's words, whatever their cosine."""
     n = cosine.shape[0]
     best = float(cosine.max()) if n else float("nan")
@@ -125,6 +127,9 @@ def decide(
     if nothing_asked is not None:
         return GateDecision("relevance", np.zeros(n, dtype=bool), False, best, False,
                             f"relevance gate closed: {nothing_asked} asks for nothing a fact could answer")
+    if everything_asked:
+        return GateDecision("relevance", np.ones(n, dtype=bool), bool(n), best, False,
+                            f"relevance gate open: the question asks what memory holds: the {n} best are kept")
     if unread_script is not None:
         return _unread(cosine, config, lexical, bm25, pool_size, unread_script)
     if lift is not None and not general:

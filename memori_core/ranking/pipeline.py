@@ -139,6 +139,9 @@ class PoolScores:
     nothing_asked: str | None = None
     """Why the turn asks for nothing a fact could answer ("a courtesy turn", "no words"): the relevance gate stays
     closed. ``None``: it may ask something."""
+    everything_asked: bool = False
+    """The question asks what memory holds ("What do you know about me?",
+    :func:`~memori_core.meta_questions.asks_what_memory_holds`): the relevance gate keeps the ``limit`` best."""
     unread_script: str | None = None
     """The question's script when the embedder does not read it (:func:`~memori_core.embedders.embedder_scripts`):
     the relevance gate then keeps only facts holding the question's words. ``None``: the cosines count."""
@@ -388,7 +391,8 @@ def _decide_all(scores: PoolScores, top: np.ndarray, config: RecallConfig | None
                   general=scores.general, followup=scores.in_conversation and not scores.general,
                   lift=None if scores.lift is None else scores.lift[top],
                   implied=None if scores.implied is None else scores.implied[top], concerns=scores.concerns,
-                  nothing_asked=scores.nothing_asked, unread_script=scores.unread_script)
+                  nothing_asked=scores.nothing_asked, unread_script=scores.unread_script,
+                  everything_asked=scores.everything_asked)
 
 
 def first_of_each_text(texts: Sequence[str]) -> np.ndarray:
