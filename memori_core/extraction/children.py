@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from .patterns import rx
 
-__all__ = ["CHILD_WORDS", "as_children_named", "lists_ages", "same_children"]
+__all__ = ["CHILD_WORDS", "as_children_named", "child_called", "lists_ages", "same_children"]
 
 CHILD_WORDS = frozenset("kids kid children child sons son daughters daughter boys boy girls girl grandchildren grandkids "
                         "grandsons granddaughters".split())
@@ -60,7 +60,11 @@ _PAIR = re.compile(rf"(?P<name>{_NAME})(?:\s+(?:who\s+)?is\s+|'s\s+|\s*\()(?P<ag
 _NEW_AGE = rx(rf"^(?P<name>{_NAME})\s+(?:just\s+)?(?:turned|is\s+now|is|'s)\s+(?P<age>{_AGE})(?:\s+(?:now|today))?"
               r"\s*[.!]*$")
 # "User has two kids, Josh (14) and Ellie (12).": the stored fact that names them.
-_NAMED_FACT = re.compile(rf"^User\s+has\s+(?:got\s+)?\w+\s+(?:[a-z-]+\s+)?{_CHILDREN},\s+(?P<list>.+?)\.$")
+_NAMED_FACT = re.compile(rf"^User\s+has\s+(?:got\s+)?\w+\s+(?:[a-z-]+\s+)?(?P<noun>{_CHILDREN}),\s+(?P<list>.+?)\.$")
+# One of them, by the word that counts them: "kids" -> "child".
+_ONE = {"kids": "child", "children": "child", "sons": "son", "daughters": "daughter", "boys": "son", "girls": "daughter",
+        "grandchildren": "grandchild", "grandkids": "grandchild", "grandsons": "grandson",
+        "granddaughters": "granddaughter"}
 _WORDS = {1: "a", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
@@ -164,6 +168,16 @@ def lists_ages(said: str) -> bool:
     said = said.strip().rstrip(" .!")
     named = bool(_pairs(said)) and re.search(rf"\b{_CHILDREN}\b", said, re.IGNORECASE) is not None
     return bool(named or _NAMES_ARE.match(said))
+
+
+def child_called(name: str, known: Sequence[str]) -> str | None:
+    """The word for one of the user's children or grandchildren a stored fact lists by ``name`` ("grandchild" for
+    "Meera" after "User has two grandchildren, Arjun (8) and Meera (5)."); ``None`` when none lists them."""
+    for text in reversed(known):
+        m = _NAMED_FACT.match(text)
+        if m is not None and any(listed == name for listed, _ in _pairs(m.group("list"))):
+            return _ONE[m.group("noun").lower()]
+    return None
 
 
 def same_children(new: str, old: str) -> bool:

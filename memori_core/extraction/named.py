@@ -21,7 +21,7 @@ from .tails import without_empty_tail
 from .patterns import rx
 from .activities import PETS
 from .births import birth_of_someone_named
-from .children import CHILD_WORDS, lists_ages
+from .children import CHILD_WORDS, child_called, lists_ages
 from .cues import is_negated
 from .diets import taken_back
 from .endings import disposed_thing, ends_ownership, is_loss, named_change
@@ -242,6 +242,9 @@ def _named(clause: str, known: Sequence[str], before: Sequence[str] = ()) -> str
         return None
     name, rest = said
     gap = "" if rest.startswith("'s ") else " "
+    listed = child_called(name, known)  # "Meera ..." after "User has two grandchildren, Arjun (8) and Meera (5)."
+    if listed is not None:
+        return f"My {listed} {name}{gap}{_died(rest)}"
     for text in known:
         role = re.search(rf"\b(?P<role>{_ROLE})(?:\s+(?:is\s+|'s\s+)?(?:called|named)|,|'s\s+name\s+is|\s+is)?\s+"
                          rf"{re.escape(name)}\b", text, re.IGNORECASE)
