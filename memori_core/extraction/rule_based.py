@@ -28,7 +28,7 @@ from .provenance import DEFAULT_CAPTURE_POLICY, CapturePolicy, FactPath, check_p
 from .restated import as_denial, as_own_treatment, meant, respelt
 from .rules import judge_sentence, statement_before_question
 from ..slots import holder
-from .cues import content_words, is_negated
+from .cues import content_words, is_negated, words_within
 from .supersede import (
     handed_over,
     hangs_on,
@@ -376,7 +376,7 @@ class RuleBasedFactExtractor:
                 # not when it replaces that fact: "User is married to Tomás." after "User and their fiancé Tomás
                 # are getting married in october."
                 if not WEEKS_PREGNANT.match(verdict.fact) and any(
-                        words and words <= old and normalize_fact_text(text) != key
+                        words and words_within(words, old) and normalize_fact_text(text) != key
                         and is_negated(text) == is_negated(verdict.fact) and holder(verdict.fact) == holder(text)
                         and not replaces(verdict, words, text, old) and not ends_pregnancy(verdict.fact, text)
                         for _, text, old in known):
