@@ -188,7 +188,7 @@ PERSON = (
     r"(?:sister|brother|mother|mom|mum|father|dad|parents?|son|daughter|kids?|children|child|baby|wife|husband|"
     r"partner|girlfriend|boyfriend|fianc[ée]e?|spouse|friend|best\s+friend|boss|colleague|coworker|co-worker|"
     r"roommate|flatmate|housemate|neighbou?r|grandma|grandpa|grandmother|grandfather|grandparents|aunt|uncle|"
-    r"nan|nana|nanna|gran|granny|grandad|granddad|"
+    r"nan|nana|nanna|gran|granny|grandad|granddad|grandsons?|granddaughters?|grandchild(?:ren)?|grandkids?|"
     r"cousin|niece|nephew|in-laws|step\w+|ex)"
 )
 """A regex alternation of the words that name a person in the user's life (sister, wife, boss...)."""

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 from .capture.shown_facts import SLOT_SCAN_LIMIT
 from .extraction.core_facts import is_core_fact
 from .extraction.grammar import is_past_statement
-from .extraction.cues import content_words, is_change, is_negated, is_planned
+from .extraction.cues import content_words, is_change, is_negated, is_planned, words_within
 from .extraction.supersede import hangs_on, replaces
 from .extraction.verdicts import KEPT_REWRITTEN, SentenceVerdict
 from .ranking.core import CORE_KEY
@@ -80,9 +80,16 @@ def is_core_write(text: str, core: bool | None = None) -> bool:
 
 def same_fact(text: str, facts: Iterable[_Fact]) -> _Fact | None:
     """The first of ``facts`` whose text says ``text`` (the same :func:`~memori_core.text.normalize_fact_text`
-    key), or ``None``."""
+    key; else told the same way, :func:`_frame`, with the same content words, an hour bare or with its "pm":
+    "User's band rehearses every tuesday at 7." for "... every Tuesday at 7pm."), or ``None``."""
     key = normalize_fact_text(text)
-    return next((f for f in facts if normalize_fact_text(f.content) == key), None)
+    facts = list(facts)
+    exact = next((f for f in facts if normalize_fact_text(f.content) == key), None)
+    if exact is not None:
+        return exact
+    words, frame, negated = content_words(text), _frame(text), is_negated(text)
+    return next((f for f in facts if _frame(f.content) == frame and is_negated(f.content) == negated
+                 and words_within(words, old := content_words(f.content)) and words_within(old, words)), None)
 
 
 _LINKS = frozenset("in at with as a an for from to the on near by".split())

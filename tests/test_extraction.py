@@ -808,8 +808,8 @@ def test_something_that_happened_in_a_month_never_expires(said: str) -> None:
 @pytest.mark.parametrize(
     ("said", "fact"),
     [
-        ("Margaret is coeliac, so restaurants can be tricky.",
-         "User's wife Margaret is coeliac, so restaurants can be tricky."),
+        # what follows from it is no part of the fact
+        ("Margaret is coeliac, so restaurants can be tricky.", "User's wife Margaret is coeliac."),
         ("Arjun has a peanut allergy.", "User's son Arjun has a peanut allergy."),
     ],
 )

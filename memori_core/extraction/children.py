@@ -16,15 +16,17 @@ from collections.abc import Sequence
 
 from .patterns import rx
 
-__all__ = ["CHILD_WORDS", "as_children_named", "lists_ages", "same_children"]
+__all__ = ["CHILD_WORDS", "as_children_named", "child_called", "lists_ages", "same_children"]
 
-CHILD_WORDS = frozenset("kids kid children child sons son daughters daughter boys boy girls girl".split())
+CHILD_WORDS = frozenset("kids kid children child sons son daughters daughter boys boy girls girl grandchildren grandkids "
+                        "grandsons granddaughters".split())
 """The words the stored facts call the user's children by ("User has two kids.")."""
-_CHILDREN = r"(?:kids|children|sons|daughters|boys|girls)"
+_CHILDREN = r"(?:kids|children|sons|daughters|boys|girls|grandchildren|grandkids|grandsons|granddaughters)"
 _COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _COUNT = r"(?P<n>a|an|one|two|three|four|five|six|[1-6])"
 _COUNTED = (rf"{_COUNT}\s+(?:(?:young|little|grown-up|teenage|adult)\s+)?"
-            r"(?P<noun>kids?|children|child|sons?|daughters?|boys?|girls?)\b")
+            r"(?P<noun>kids?|children|child|sons?|daughters?|boys?|girls?|grandchild(?:ren)?|grandkids?|grandsons?|"
+            r"granddaughters?)\b")
 # "User has two kids.", "User has three children, ...": the user's children as a stored fact counts them.
 _STORED = re.compile(rf"^User\s+has\s+(?:got\s+)?{_COUNTED}")
 # "I have two kids", "we've got 3 children", "mum of two": the same, told earlier in the message.
@@ -33,11 +35,13 @@ _TOLD = rx(
     r"|(?:i'm\s+|i\s+am\s+)?(?:a\s+)?(?:mum|mom|mother|dad|father|parent)\s+of\s+"
     r"(?P<n2>two|three|four|five|six|[2-6])\b)"
 )
+# "... with her husband and our two grandchildren, Arjun who is 8 and ...": the count alone, as a clause of its own.
+_COUNT_ALONE = rx(rf"^(?:(?:and|with)\s+)?(?:my|our)\s+{_COUNTED}\s*[,.!]*$")
 _NAME = r"(?!(?:I|It|He|She|They|We|This|That|Mum|Mom|Dad|Nan|Gran)\b)(?-i:[A-Z])[a-z\u00e0-\u00ff]+"
 _AGE = r"(?:[1-9]|[1-4]\d)"
 _AND = r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)"
 # "Josh is 14 and Ellie is 12", "Josh's 14, Ellie's 12", "Sam is 6": names, each with an age.
-_NAME_IS = rf"{_NAME}(?:\s+is|'s)\s+{_AGE}"
+_NAME_IS = rf"{_NAME}(?:\s+(?:who\s+)?is|'s)\s+{_AGE}"
 _NAMES_ARE = rx(rf"^(?P<list>{_NAME_IS}(?:{_AND}{_NAME_IS})*)\s*[.!]*$")
 # "The kids, Josh (14) and Ellie (12), are with me every other weekend": the children, named with their ages.
 _NAME_AGED = rf"{_NAME}\s*\({_AGE}\)"
@@ -51,12 +55,16 @@ _CUSTODY_TIMES = (r"every\s+other\s+(?:weekend|week)|(?:at|on)\s+weekends|every\
                   r"(?:in|during)\s+the\s+(?:school\s+)?holidays")
 _WITH_ME = rx(rf"^(?:the|my|our)\s+(?P<noun>{_CHILDREN})\s+(?:are|stay|live|come)\s+{_TO_ME}\s+"
               rf"(?P<when>{_CUSTODY_TIMES})\s*[.!]*$")
-_PAIR = re.compile(rf"(?P<name>{_NAME})(?:\s+is\s+|'s\s+|\s*\()(?P<age>{_AGE})\b")
+_PAIR = re.compile(rf"(?P<name>{_NAME})(?:\s+(?:who\s+)?is\s+|'s\s+|\s*\()(?P<age>{_AGE})\b")
 # "Josh turned 15", "Ellie is 13 now": a new age of one child named.
 _NEW_AGE = rx(rf"^(?P<name>{_NAME})\s+(?:just\s+)?(?:turned|is\s+now|is|'s)\s+(?P<age>{_AGE})(?:\s+(?:now|today))?"
               r"\s*[.!]*$")
 # "User has two kids, Josh (14) and Ellie (12).": the stored fact that names them.
-_NAMED_FACT = re.compile(rf"^User\s+has\s+(?:got\s+)?\w+\s+(?:[a-z-]+\s+)?{_CHILDREN},\s+(?P<list>.+?)\.$")
+_NAMED_FACT = re.compile(rf"^User\s+has\s+(?:got\s+)?\w+\s+(?:[a-z-]+\s+)?(?P<noun>{_CHILDREN}),\s+(?P<list>.+?)\.$")
+# One of them, by the word that counts them: "kids" -> "child".
+_ONE = {"kids": "child", "children": "child", "sons": "son", "daughters": "daughter", "boys": "son", "girls": "daughter",
+        "grandchildren": "grandchild", "grandkids": "grandchild", "grandsons": "grandson",
+        "granddaughters": "granddaughter"}
 _WORDS = {1: "a", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
@@ -76,9 +84,9 @@ def _children_told(known: Sequence[str], before: Sequence[str]) -> tuple[int, st
     this one said so (``None``: a stored fact, of ``known``, did); the latest first; ``None`` when nothing says the
     user has any."""
     for i in range(len(before) - 1, -1, -1):
-        m = _TOLD.match(before[i].strip())
+        m = _TOLD.match(before[i].strip()) or _COUNT_ALONE.match(before[i].strip())
         if m is not None:
-            n = m.group("n") or m.group("n2")
+            n = m.group("n") or m.groupdict().get("n2")
             return (int(n) if n.isdigit() else _COUNTS[n.lower()]), (m.group("noun") or "children").lower(), i
     for text in reversed(known):
         m = _STORED.match(text)
@@ -160,6 +168,16 @@ def lists_ages(said: str) -> bool:
     said = said.strip().rstrip(" .!")
     named = bool(_pairs(said)) and re.search(rf"\b{_CHILDREN}\b", said, re.IGNORECASE) is not None
     return bool(named or _NAMES_ARE.match(said))
+
+
+def child_called(name: str, known: Sequence[str]) -> str | None:
+    """The word for one of the user's children or grandchildren a stored fact lists by ``name`` ("grandchild" for
+    "Meera" after "User has two grandchildren, Arjun (8) and Meera (5)."); ``None`` when none lists them."""
+    for text in reversed(known):
+        m = _NAMED_FACT.match(text)
+        if m is not None and any(listed == name for listed, _ in _pairs(m.group("list"))):
+            return _ONE[m.group("noun").lower()]
+    return None
 
 
 def same_children(new: str, old: str) -> bool:

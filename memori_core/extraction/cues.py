@@ -17,6 +17,7 @@ __all__ = [
     "is_ended",
     "is_negated",
     "is_planned",
+    "words_within",
 ]
 
 _CHANGE = re.compile(
@@ -125,6 +126,29 @@ def is_ended(text: str) -> bool:
     not only thought of ("I'm planning to quit")."""
     folded = _fold(text)
     return bool(_ENDED.search(folded)) and not _INTENT.search(folded)
+
+
+_CLOCK_WORD = re.compile(r"^(?P<hour>\d{1,2})(?P<half>am|pm)?$")
+
+
+def _same_hour(word: str, other: str) -> bool:
+    """Whether ``word`` and ``other`` name the same hour, one with its "am" / "pm" and one bare ("7", "7pm"; not
+    "7am" and "7pm")."""
+    a, b = _CLOCK_WORD.match(word), _CLOCK_WORD.match(other)
+    return a is not None and b is not None and a.group("hour") == b.group("hour") \
+        and (a.group("half") is None) != (b.group("half") is None)
+
+
+def words_within(words: frozenset[str], old: frozenset[str]) -> bool:
+    """Whether every one of ``words`` (:func:`content_words`) is in ``old``, an hour told bare matching the same
+    hour with its "am" / "pm" ("every tuesday at 7" is within "every Tuesday at 7pm", as a model writes it down).
+
+    >>> words_within(frozenset({"tuesday", "7"}), frozenset({"tuesday", "7pm"}))
+    True
+    >>> words_within(frozenset({"7am"}), frozenset({"7pm"}))
+    False
+    """
+    return all(word in old or any(_same_hour(word, other) for other in old) for word in words)
 
 
 def content_words(text: str) -> frozenset[str]:

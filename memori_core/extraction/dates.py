@@ -90,7 +90,9 @@ _PHRASE = re.compile(
     r"|\b(?P<span>in\s+(?:(?:a|an|one|two|three|four|five|six|seven|eight|a\s+couple\s+of|a\s+few|\d{1,2})\s+"
     r"(?:days?|weeks?)|a\s+fortnight))\b"
     # "for Christmas", "over Christmas", "on Boxing Day", "at New Year": a holiday of a fixed day
-    r"|\b(?P<holiday_prep>for|at|over|on|until|till|by|before|after)\s+(?P<holiday>christmas(?:\s+(?:day|eve))?|xmas|"
+    # "doing Thanksgiving at my mom's": the holiday as what is planned
+    r"|\b(?P<holiday_prep>for|at|over|on|until|till|by|before|after|doing|having|hosting|spending)\s+"
+    r"(?P<holiday>christmas(?:\s+(?:day|eve))?|xmas|thanksgiving|"
     r"boxing\s+day|new\s+year(?:'s)?(?:\s+(?:eve|day))?)(?!\s*(?:party|parties|dinner|lunch|do|jumper|tree|card|"
     r"present|shopping|market|show|concert|play|break|holidays?)\b)"
     # "at the end of the month", "the start of next month", "by the end of May", "end of next week"
@@ -364,16 +366,29 @@ _HOLIDAYS = {"christmas": ((12, 25), 1), "xmas": ((12, 25), 1), "christmas day":
              "new years": ((1, 1), 0), "new year's day": ((1, 1), 0), "new years day": ((1, 1), 0)}
 
 
-def _holiday(fact: str, m: re.Match[str], now: datetime, zone_known: bool) -> AnchoredPlan:
-    """``fact`` with the holiday ``m`` names ("for Christmas", "at New Year") written out with its year from
-    ``now`` ("for Christmas 2026": the next one, today's included), expiring when it is over (Christmas after
-    Boxing Day)."""
-    name = re.sub(r"\s+", " ", m.group("holiday").lower())
+def _thanksgiving(year: int) -> date:
+    """Thanksgiving of ``year`` as the US keeps it: the fourth Thursday of November."""
+    first = date(year, 11, 1)
+    return first + timedelta(days=(3 - first.weekday()) % 7 + 21)
+
+
+def _holiday_day(name: str, year: int) -> tuple[date, int]:
+    """The day of the holiday ``name`` in ``year``, and how many days a plan for it runs on after it."""
+    if name == "thanksgiving":
+        return _thanksgiving(year), 0
     (month, day), after = _HOLIDAYS[name]
+    return date(year, month, day), after
+
+
+def _holiday(fact: str, m: re.Match[str], now: datetime, zone_known: bool) -> AnchoredPlan:
+    """``fact`` with the holiday ``m`` names ("for Christmas", "at New Year", "doing Thanksgiving") written out
+    with its year from ``now`` ("for Christmas 2026": the next one, today's included), expiring when it is over
+    (Christmas after Boxing Day)."""
+    name = re.sub(r"\s+", " ", m.group("holiday").lower())
     today = now.date()
-    when = date(today.year, month, day)
+    when, after = _holiday_day(name, today.year)
     if when + timedelta(days=after) < today:
-        when = date(today.year + 1, month, day)
+        when, after = _holiday_day(name, today.year + 1)
     said = f"{m.group('holiday_prep').lower()} {m.group('holiday')} {when.year}"
     return AnchoredPlan(_replace(fact, m, said), _day_end(when + timedelta(days=after), now, zone_known))
 

@@ -36,7 +36,7 @@ _VAGUE_ILL = (
 )
 _BETTER = (
     r"(?:(?:so\s+|much\s+|a\s+lot\s+|way\s+|loads\s+|a\s+bit\s+|slightly\s+|far\s+)*better|improving|on\s+the\s+mend|"
-    r"mending|getting\s+there|recovering|fine)"
+    r"mending|getting\s+there|recovering|fine|out\s+of\s+(?:the|its|a)\s+(?:cast|sling|splint|boot|brace))"
 )
 _RECOVERED = (
     r"(?:(?:fully|completely|totally|all)\s+)?(?:healed|recovered|cured|clear)|back\s+to\s+normal|good\s+as\s+new|"
@@ -65,7 +65,8 @@ def health_news(rest: str) -> bool:
 _NAMED_ONE = re.compile(r"^User's\s+(?:[\w-]+\s+){0,2}?(?P<name>[A-Z][a-z\u00e0-\u00ff]+)\s+(?P<rest>(?-i:[a-z']).*)$")
 _BODY_OF_USER = re.compile(
     rf"^User(?:'s\s+(?P<part>{BODY_PART})\b"
-    rf"|\s+(?:\w+\s+){{0,2}}?(?:their|a|an)\s+(?:[\w-]+\s+)?(?P<part2>{BODY_PART})\b)",
+    # "User fell off their bike and broke their left wrist.": the part hurt after what happened
+    rf"|\s+(?:(?:\w+\s+){{1,4}}?and\s+)?(?:\w+\s+){{0,2}}?(?:their|a|an)\s+(?:[\w-]+\s+)?(?P<part2>{BODY_PART})\b)",
     re.IGNORECASE,
 )
 _KINDS = (

@@ -118,6 +118,20 @@ _LEAD_CLINICIAN = rx(
     r"reckons|has\s+said)(?:\s+that)?\s+(?=(?:i|i'm|i've|i'll|we|we're|we've|my|our)\b|(?-i:[A-Z])[a-z]+(?:'s)?\s)"
 )
 
+# "Daycare says Eli has a mild egg allergy", "his teacher said Leo needs glasses": who looks after a child said it
+# of them; what follows, of someone named, is the statement.
+_LEAD_CARER = rx(
+    r"^(?:(?:the|my|our|her|his|their)\s+)?(?:daycare|day\s+care|nursery|pre-?school|school|childminder|nanny|"
+    r"teacher|school\s+nurse)\s+(?:says|said|told\s+(?:me|us)|called\s+to\s+say|thinks|reckons)(?:\s+that)?\s+"
+    r"(?=(?-i:[A-Z])[a-z]+\s)"
+)
+
+
+def carer_cut(text: str) -> str:
+    """``text`` without who looks after a child saying it first ("Daycare says Eli has ..." -> "Eli has ...")."""
+    m = _LEAD_CARER.match(text.strip())
+    return text.strip()[m.end():] if m is not None else text
+
 
 def _no_symbols(text: str) -> str:
     """``text`` without emoji and other pictographs ("last night 💔"): a fact is words."""
@@ -146,7 +160,8 @@ def cut_lead(text: str) -> tuple[str, bool]:
             continue
         m = (_LEAD_CORRECTION.match(text) or _LEAD_CONNECTIVE.match(text) or _LEAD_NEWS.match(text)
              or _LEAD_NEWS_UNMARKED.match(text)
-             or _LEAD_REMINDER.match(text) or _LEAD_CLINICIAN.match(text) or _LEAD_LABEL.match(text))
+             or _LEAD_REMINDER.match(text) or _LEAD_CLINICIAN.match(text) or _LEAD_CARER.match(text)
+             or _LEAD_LABEL.match(text))
         if m and m.end() > 0:
             text = text[m.end():].lstrip(" ,:-")
             continue

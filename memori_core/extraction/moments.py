@@ -24,7 +24,7 @@ from .one_offs import one_off_act
 from .cues import MONTH_NAMES, is_change
 from .health import BODY_PART
 from .slots import slots_of
-from .tails import REQUEST_TAIL
+from .tails import REQUEST_TAIL, cut_aside
 from .verdicts import DROP_EPHEMERAL, KEPT_EXPIRING
 
 __all__ = ["CLOCK", "MOOD_LIFETIME", "NOW_WORDS", "SOON", "moment"]
@@ -243,7 +243,9 @@ _MONTH_PART = r"(?:the\s+)?(?:very\s+)?(?:end|start|beginning|middle)\s+of\s+"
 _DAY_NAMED = rx(
     rf"\b(?:(?:is|'s|are|'re)\s+(?:this\s+coming\s+|coming\s+)?{WEEKDAY}(?!s)|(?:at|on)\s+the\s+weekend|"
     rf"this\s+coming\s+(?:week|{WEEKDAY})|the\s+week\s+after\s+next|{_MONTH_PART}(?:the\s+|this\s+|next\s+)week\b|"
-    r"(?:for|at|over|on)\s+(?:christmas|xmas|boxing\s+day|new\s+year)|"
+    r"(?:for|at|over|on)\s+(?:christmas|xmas|boxing\s+day|new\s+year|thanksgiving)|"
+    # "We're doing Thanksgiving at my mom's": the holiday as what is planned
+    r"(?:doing|having|hosting|spending)\s+(?:christmas|xmas|thanksgiving)\b(?!\s+(?:dinner|lunch|party))|"
     r"(?:on|for)\s+the\s+\d{1,2}(?:st|nd|rd|th)|"
     rf"(?:on|for)\s+(?:{'|'.join(MONTH_NAMES)})\s+\d{{1,2}}(?:st|nd|rd|th)?|"
     rf"(?:on|for)\s+\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{'|'.join(MONTH_NAMES)}))\b"
@@ -268,6 +270,15 @@ def _stay_length(m: re.Match[str]) -> timedelta:
     n = re.sub(r"\s+", " ", m.group("n").lower())
     count = int(n) if n.isdigit() else _STAY_COUNTS[n]
     return timedelta(days=count * (7 if m.group("unit").lower().startswith("week") else 1))
+
+
+def stay_after_day(plan: str) -> timedelta:
+    """How long ``plan`` says a stay lasts after the day it starts ("flying to Toronto on Monday 2026-11-02 to stay
+    for three weeks": 21 days), which its expiry runs on by; none (zero) when it says no length or recurs."""
+    m = _STAY_FOR.search(plan)
+    return _stay_length(m) if m is not None and not _RECURRING.search(plan) else timedelta(0)
+
+
 _APPOINTMENT = rx(
     r"^(?:i\s+have\s+(?:a|an|my)|i've\s+got\s+(?:a|an|my)|i'm\s+going\s+to\s+the|i\s+am\s+going\s+to\s+the|"
     r"i'm\s+seeing|i'm\s+meeting|i\s+need\s+to\s+go\s+to|we\s+have\s+(?:a|an|our)|we've\s+got\s+(?:a|an|our)|"
@@ -370,6 +381,9 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
     if _LATER_TODAY.search(body) and _EVENT.search(body) and (_APPOINTMENT.match(body) or _MY_EVENT.match(body)) \
             and not _NOW_ONLY.search(body) and not _RECURRING.search(body):
         return as_fact(body), KEPT_EXPIRING, timedelta(days=1)  # "I have a date tonight"
+    if _LATER_TODAY.search(body) and _THEIR_VISIT.match(body) and not (_NOW_ONLY.search(body)
+                                                                      or _RECURRING.search(body)):
+        return as_fact(body), KEPT_EXPIRING, timedelta(days=1)  # "my girlfriend priya is coming over tonight"
     their_moment = _THEIR_MOMENT.match(body) and not _THEIR_PLAN.match(body) and not is_change(body)
     if NOW_WORDS.search(body) and (_MOMENT_VERB.match(body) or _MY_EVENT.match(body) or their_moment):
         return None, DROP_EPHEMERAL, None
@@ -380,7 +394,8 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
     soon = SOON.search(body) or _DAY_NAMED.search(body)
     if soon is not None and planned:
         days = 2 if soon.group(0).lower().startswith(("tomorrow", "the day")) else 8
-        return as_fact(body), KEPT_EXPIRING, timedelta(days=days)
+        # "..., she always makes a seafood chowder": an aside after the plan is no part of it
+        return as_fact(cut_aside(body)), KEPT_EXPIRING, timedelta(days=days)
     span = IN_SPAN.search(body)
     if span is not None and planned and not _RECURRING.search(body):  # "We're flying to Lisbon in two weeks"
         return as_fact(body), KEPT_EXPIRING, span_days(span) + timedelta(days=2)

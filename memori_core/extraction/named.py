@@ -16,12 +16,12 @@ from ..ranking.care import is_care_fact
 from ..slots import PERSON, holder
 from .clauses import own_clauses
 from .job_change import says_where_now
-from .leads import clean, strip_lead
+from .leads import carer_cut, clean, strip_lead
 from .tails import without_empty_tail
 from .patterns import rx
 from .activities import PETS
 from .births import birth_of_someone_named
-from .children import CHILD_WORDS, lists_ages
+from .children import CHILD_WORDS, child_called, lists_ages
 from .cues import is_negated
 from .diets import taken_back
 from .endings import disposed_thing, ends_ownership, is_loss, named_change
@@ -163,6 +163,14 @@ def _named_about(clause: str) -> tuple[str, str] | None:
     return None
 
 
+def _told_of_named(clause: str) -> tuple[str, str] | None:
+    """``(name, the rest)`` when ``clause`` tells of someone it names first what the user's own facts keep of them
+    (a change, a care fact, their job, home, age or birthday, news of their health), with who told the user cut
+    first ("Daycare says Eli has a mild egg allergy"); ``None`` otherwise."""
+    told = carer_cut(clause)
+    return named_change(told) or _named_care(told) or _named_about(told) or _named_health(told)
+
+
 def partner_of(known: Sequence[str], pronoun: str) -> str | None:
     """The name of the user's one partner a stored fact names ("User is seeing Leo.", "User's husband is Luis."),
     who ``pronoun`` ("he", "she") may be; ``None`` when there is none, or more than one."""
@@ -229,11 +237,14 @@ def _named(clause: str, known: Sequence[str], before: Sequence[str] = ()) -> str
             return None
         be = " is" if pronoun.group("be") else ""
         clause = f"{partner}{be} {pronoun.group('rest')}"
-    said = named_change(clause) or _named_care(clause) or _named_about(clause) or _named_health(clause)
+    said = _told_of_named(clause)
     if said is None:
         return None
     name, rest = said
     gap = "" if rest.startswith("'s ") else " "
+    listed = child_called(name, known)  # "Meera ..." after "User has two grandchildren, Arjun (8) and Meera (5)."
+    if listed is not None:
+        return f"My {listed} {name}{gap}{_died(rest)}"
     for text in known:
         role = re.search(rf"\b(?P<role>{_ROLE})(?:\s+(?:is\s+|'s\s+)?(?:called|named)|,|'s\s+name\s+is|\s+is)?\s+"
                          rf"{re.escape(name)}\b", text, re.IGNORECASE)
@@ -349,7 +360,7 @@ def told_of(text: str) -> tuple[frozenset[str], frozenset[str]]:
     names: set[str] = set()
     for clause in own_clauses(text):
         said = strip_lead(clause)
-        subject = named_change(said) or _named_care(said) or _named_about(said) or _named_health(said)
+        subject = _told_of_named(said)
         if subject is not None:  # what the extractor reads with the stored facts naming them
             names.add(subject[0])
         first = _FIRST_WORD.match(said)

@@ -19,7 +19,7 @@ from .family import as_family_said
 from .filler import strip_filler
 from .job_change import as_job_changes
 from .labels import as_labelled
-from .injuries import as_own_injury
+from .injuries import as_out_of_cast, as_own_injury
 from .moves import as_new_home
 from .named import as_the_users, named_someone, resolve_same, who_plans_name
 from .pasted import split_pasted
@@ -28,7 +28,7 @@ from .provenance import DEFAULT_CAPTURE_POLICY, CapturePolicy, FactPath, check_p
 from .restated import as_denial, as_own_treatment, meant, respelt
 from .rules import judge_sentence, statement_before_question
 from ..slots import holder
-from .cues import content_words, is_negated
+from .cues import content_words, is_negated, words_within
 from .supersede import (
     handed_over,
     hangs_on,
@@ -376,7 +376,7 @@ class RuleBasedFactExtractor:
                 # not when it replaces that fact: "User is married to Tomás." after "User and their fiancé Tomás
                 # are getting married in october."
                 if not WEEKS_PREGNANT.match(verdict.fact) and any(
-                        words and words <= old and normalize_fact_text(text) != key
+                        words and words_within(words, old) and normalize_fact_text(text) != key
                         and is_negated(text) == is_negated(verdict.fact) and holder(verdict.fact) == holder(text)
                         and not replaces(verdict, words, text, old) and not ends_pregnancy(verdict.fact, text)
                         for _, text, old in known):
@@ -450,7 +450,7 @@ class RuleBasedFactExtractor:
         stages.append(("bare_plan", as_own_injury(as_new_home(as_move_made(
             as_job_begun(as_plain_plans(stages[-1][1]), known), known)))))
         stages.append(("job_change", as_job_changes(stages[-1][1], known)))
-        stages.append(("life_event", as_life_events(stages[-1][1], known)))
+        stages.append(("life_event", as_life_events(as_out_of_cast(stages[-1][1], known), known)))
         stages.append(("label", as_labelled(stages[-1][1])))
         clauses = stages[-1][1]
         told = list(known)  # the stored facts, and those of this message so far ("I started seeing Leo", "Leo is a nurse")

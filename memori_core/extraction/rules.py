@@ -21,7 +21,7 @@ from .grammar import is_past, is_past_statement, is_subjectless_change
 from .holds_now import as_holds_now
 from .introductions import being_a, introduction, name_given, role_here, the_one
 from .leads import clean, cut_lead
-from .moments import CLOCK, NOW_WORDS, SOON, moment
+from .moments import CLOCK, NOW_WORDS, SOON, moment, stay_after_day
 from .patterns import rx
 from .rewrite import FIRST_PERSON_WORD, OTHER_FIRST_PERSON, end_sentence, in_third_person, rewrite
 from .cues import is_change
@@ -231,8 +231,8 @@ def judge_sentence(
         anchored = anchor_plan(fact, when, zone_known=zone_known, past=_told_as_past(fact))
         if anchored is not None:
             fact = anchored.text
-            if anchored.expires_at is not None:
-                expires_in = anchored.expires_at - when
+            if anchored.expires_at is not None:  # a stay after the day ends when it does
+                expires_in = anchored.expires_at - when + stay_after_day(fact)
             if expires_in is not None and expires_in <= timedelta(0):  # "I had my cousin's wedding May 15-17"
                 return SentenceVerdict(sentence, None, DROP_EPHEMERAL)
         elif expires_in is not None and expires_in <= timedelta(days=1) and CLOCK.search(fact):

@@ -111,9 +111,9 @@ _TRAILING_ASIDE = rx(
 )
 
 
-# "... so no cheese boards for us": what a care fact rules out, after it (what follows a care fact only: "I tore
-# my ACL so no more football" says what stopped).
-_SO_NO = rx(r"\s+so\s+no\b.*$")
+# "... so no cheese boards for us", "..., so Anjali keeps a nut-free house": what follows from a care fact, after
+# it (after a care fact only: "I tore my ACL so no more football" says what stopped).
+_SO_NO = rx(r"(?:\s+so\s+no\b|\s*,\s*(?:and\s+)?so\s+(?=\S)).*$")
 
 
 # "..., boxes everywhere", "..., so much cheaper": a few words without a verb after a change, saying how it went.
