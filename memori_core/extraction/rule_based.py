@@ -14,6 +14,7 @@ from .births import ends_pregnancy
 from .clauses import as_plain, own_clauses, split_clauses
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .empty_facts import moves_to_no_place, object_is_a_pointer
+from .documents import as_document_renewed
 from .events import as_life_events
 from .family import as_family_said
 from .filler import strip_filler
@@ -449,8 +450,8 @@ class RuleBasedFactExtractor:
         split = [c for s in own for c in split_clauses(s)]
         stages: list[tuple[FactPath | None, list[str]]] = [(None, split), ("family", as_family_said(split, known))]
         stages.append(("retold", as_plain(stages[-1][1])))
-        stages.append(("bare_plan", as_own_injury(as_new_home(as_move_made(
-            as_job_begun(as_plain_plans(stages[-1][1]), known), known)))))
+        stages.append(("bare_plan", as_document_renewed(as_own_injury(as_new_home(as_move_made(
+            as_job_begun(as_plain_plans(stages[-1][1]), known), known))))))
         # "Starting Monday I'm driving ... for Red River Grocers": the job from that day (.job_start)
         stages.append(("job_change", as_job_changes(as_route_moved(as_job_started(stages[-1][1], when)), known)))
         stages.append(("life_event", as_life_events(stages[-1][1], known)))
