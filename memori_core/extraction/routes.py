@@ -10,10 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..slots import holder
-from .cues import is_negated
 from .leads import strip_lead
 from .patterns import rx
+from .shifts import one_at_a_time
 
 __all__ = ["as_route_moved", "changes_route", "route_of", "with_route"]
 
@@ -56,12 +55,7 @@ def changes_route(new: str, old: str) -> bool:
     >>> changes_route("User's brother is on the Thunder Bay run.", "User does the Winnipeg to Calgary run.")
     False
     """
-    route, before = route_of(new), route_of(old)
-    if route is None or before is None or route == before:
-        return False
-    if is_negated(new) or _ONCE.search(new) or _ONCE.search(old):
-        return False
-    return holder(new) == holder(old) == "user"
+    return one_at_a_time(new, old, route_of, _ONCE)
 
 
 def with_route(fact: str, ended: Sequence[str]) -> str:
