@@ -111,6 +111,10 @@ SLOTS: dict[str, re.Pattern[str]] = {
         r"back\s+to\s+work|(?:for|makes?|making|earns?|earning)\s+a\s+living|majoring|(?:my|their|his|her)\s+major|"
         r"at\s+(?:uni|university|college|med\s+school|law\s+school)|"
         r"self-employed|notice|studying|studies|degree|graduated|internship|phd|doctorate|apprenticeship|master's|"
+        # driving as the work itself: "drives long-haul for Prairie Freight", "driving local delivery", not "drives
+        # a Civic" (a car) nor "drives to work" (a commute)
+        r"(?:drive|drives|driving|drove)\s+(?:long-haul|long\s+haul|(?:local\s+)?deliver(?:y|ies)|trucks|lorries|taxis|"
+        r"cabs|buses|for\s+(?:uber|lyft|deliveroo|ups|fedex|dhl|amazon|a\s+living))|"
         r"left\s+(?:my|the|our)\s+(?:lab|bank|agency|hospital|clinic|practice|studio|startup|start-up)|"
         # an occupation the user is or works as ("is a nurse", "works as a paralegal"), not one they see
         # ("seeing a therapist", "my dentist")

@@ -25,6 +25,7 @@ user's best-ranked facts for the text, and their newest ones), as capture reads 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -95,11 +96,36 @@ def same_fact(text: str, facts: Iterable[_Fact]) -> _Fact | None:
 _LINKS = frozenset("in at with as a an for from to the on near by".split())
 
 
+# A job stated the usual ways: "works as/at/for", "drives ... for <employer>", "is a <role> at/for <employer>".
+# Studies are no job said this way: "User is a PhD student at TU Berlin." holds beside a job at a café.
+_JOB_SAID = re.compile(
+    r"^user (?:works (?:as|at|for)\b|drives \S.* for \S"
+    r"|is (?:a|an) (?!.*\b(?:student|undergrad\w*|phd|postdoc|intern|volunteer)\b)\S.* (?:at|for) \S)"
+)
+_JOB_FRAME = ("user", "<job>")
+
+
 def _frame(text: str) -> tuple[str, ...]:
     """How ``text`` says what it says: its subject and verb, and the word after them when that is a preposition
-    or an article ("user lives in", "user is a", "user is"): "User lives with Rui." is not said as a home is."""
-    words = normalize_fact_text(text).split()
+    or an article ("user lives in", "user is a", "user is"): "User lives with Rui." is not said as a home is. A
+    job said the usual ways is one frame ("User works as a driver for X." and "User drives long-haul for Y.")."""
+    said = normalize_fact_text(text)
+    if _JOB_SAID.match(said):
+        return _JOB_FRAME
+    words = said.split()
     return tuple(words[:3]) if len(words) > 2 and words[2] in _LINKS else tuple(words[:2])
+
+
+# A state decided on and then told as held: "User has decided to go vegan." then "User is vegan.".
+_DECIDED = re.compile(r"^user (?:has )?(?:decided|chosen) to (?:go|become|be) (?:a |an )?(?P<state>[\w-]+)$")
+_HOLDS = re.compile(r"^user is (?:now )?(?:a |an )?(?P<state>[\w-]+)$")
+
+
+def _carries_out(text: str, old: str) -> bool:
+    """Whether ``text`` ("User is vegan.") is the decision ``old`` told ("User has decided to go vegan.") carried
+    out: the state held now says what the decision did, and ends it."""
+    now, decided = _HOLDS.match(normalize_fact_text(text)), _DECIDED.match(normalize_fact_text(old))
+    return now is not None and decided is not None and now.group("state") == decided.group("state")
 
 
 def _plain_present(text: str) -> bool:
@@ -131,7 +157,8 @@ def ended_by(text: str, facts: Iterable[_Fact]) -> list[_Fact]:
     ended = []
     for fact in candidates:
         old = content_words(fact.content)
-        if replaces(said, words, fact.content, old) or (plain and _ends_as_news(text, words, fact.content, old)):
+        if replaces(said, words, fact.content, old) or (plain and _ends_as_news(text, words, fact.content, old)) \
+                or _carries_out(text, fact.content):
             ended.append(fact)
     gone = {f.id for f in ended}
     ended += [f for f in candidates if f.id not in gone and hangs_on(text, f.content, state_ended=bool(ended))]

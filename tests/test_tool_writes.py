@@ -92,6 +92,10 @@ def test_restore_memory_undoes_a_replacement_the_model_finds_wrong_and_keeps_the
     ("User lives in Lisbon.", "User is planning to move to Bath."),  # a plan
     ("User works at Google.", "User teaches yoga on weekends."),
     ("User works at Google.", "User works remotely."),
+    ("User is a PhD student at TU Berlin.", "User works at a café."),  # studies beside a job
+    ("User works at Google.", "User drives a Ford Ranger."),  # a car, not the work
+    ("User has decided to go vegan.", "User is vegetarian."),  # another state than the one decided on
+    ("User's sister has decided to go vegan.", "User is vegan."),
 ])
 def test_a_new_fact_that_can_hold_beside_the_stored_one_ends_nothing(old: str, new: str) -> None:
     class Fact:
@@ -108,6 +112,12 @@ def test_a_new_fact_that_can_hold_beside_the_stored_one_ends_nothing(old: str, n
     ("User is vegetarian.", "User is not vegetarian anymore."),
     ("User has a golden retriever.", "User has a golden retriever called Bo."),  # a refinement
     ("User lives in Lisbon.", "User doesn't live in Lisbon."),  # a denial
+    # a job said the usual ways is one slot: "drives ... for", "works as ... for", "is a ... at"
+    ("User drives long-haul for Prairie Freight out of Winnipeg.",
+     "User works as a delivery driver for Red River Grocers."),
+    ("User drives long-haul for Prairie Freight out of Winnipeg.", "User drives local delivery for Red River Grocers."),
+    ("User is a nurse at St Mary's.", "User works at Google."),
+    ("User has decided to go vegan.", "User is vegan."),  # the decision carried out
 ])
 def test_a_change_ends_the_stored_fact_as_capture_would(old: str, new: str) -> None:
     class Fact:

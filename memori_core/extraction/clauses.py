@@ -251,8 +251,12 @@ def _profile(clause: str) -> list[str]:
     is_item = lambda i: bool(_PROFILE_ITEM.match(i) or _PARENT_OF.match(i) or _verb_item(i)  # noqa: E731
                              or _role(i) or _PARTICIPLE_ITEM.match(i))
     if m is not None and name is not None and items and not is_item(items[0]) and not slots_of(f"User is {name}."):
+        rest = m.group("items").split(",", 1)[1].strip()
+        if _APPOSITION.match(rest) and "job" in slots_of(f"User is {rest}"):
+            # "I'm Inês, a Portuguese PhD student at TU Berlin": the name, and what the user is
+            return [f"My name is {name}", f"{subject} {rest}"]
         # "I'm Kathryn, first time using this": the name, then a remark of its own
-        return [f"My name is {name}", m.group("items").split(",", 1)[1].strip()]
+        return [f"My name is {name}", rest]
     if len(items) < (1 if name else 2) or not all(map(is_item, items)) or _verb_item(items[0]):
         return [clause]
     if bare is not None and (len(items) < 2 or not any(_AGE_ITEM.match(i) for i in items)):
@@ -277,6 +281,8 @@ def _profile(clause: str) -> list[str]:
 
 
 _HOURS_WORKED = rx(r"^(?:part|full)[\s-]time$")
+# "a Portuguese PhD student at TU Berlin": what the user is, told after their name.
+_APPOSITION = rx(r"^(?:a|an)\s+\w")
 # "software dev at Shopify", "nurse": an occupation told without its article (a job word: slots.SLOTS).
 _ROLE_ITEM = rx(
     r"^(?!(?:not|no|never|a|an|the|my|our|so|very|really|just|also|too|still|now)\b)"

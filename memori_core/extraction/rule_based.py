@@ -14,10 +14,12 @@ from .births import ends_pregnancy
 from .clauses import as_plain, own_clauses, split_clauses
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .empty_facts import moves_to_no_place, object_is_a_pointer
+from .documents import as_document_renewed
 from .events import as_life_events
 from .family import as_family_said
 from .filler import strip_filler
 from .job_change import as_job_changes
+from .job_start import as_job_started
 from .labels import as_labelled
 from .injuries import as_out_of_cast, as_own_injury
 from .moves import as_new_home
@@ -25,6 +27,7 @@ from .named import as_the_users, named_someone, resolve_same, who_plans_name
 from .pasted import split_pasted
 from .played import split_played
 from .provenance import DEFAULT_CAPTURE_POLICY, CapturePolicy, FactPath, check_policy, policy_keeps
+from .routes import as_route_moved, with_route
 from .restated import as_denial, as_own_treatment, meant, respelt
 from .rules import judge_sentence, statement_before_question
 from ..slots import holder
@@ -391,8 +394,8 @@ class RuleBasedFactExtractor:
                 ended += [(fid, text) for fid, text, _ in known if fid not in gone and normalize_fact_text(text) != key
                           and verdict.expires_in is None and hangs_on(verdict.fact, text, state_ended=bool(ended))]
                 replaced = tuple(fid for fid, _ in ended)
-                text = with_offered_role(with_partner(with_employer(verdict.fact, ended_texts), ended_texts),
-                                         ended_texts)
+                text = with_route(with_offered_role(with_partner(with_employer(verdict.fact, ended_texts), ended_texts),
+                                                    ended_texts), ended_texts)
                 said.append((ExtractedFact(text, supersedes=replaced, core=core, expires_at=expires, path=path),
                              verdict))
             said = handed_over(said)  # "Sold the Ninja. Got a used Skoda instead": the Skoda fact ends the Ninja one
@@ -447,9 +450,10 @@ class RuleBasedFactExtractor:
         split = [c for s in own for c in split_clauses(s)]
         stages: list[tuple[FactPath | None, list[str]]] = [(None, split), ("family", as_family_said(split, known))]
         stages.append(("retold", as_plain(stages[-1][1])))
-        stages.append(("bare_plan", as_own_injury(as_new_home(as_move_made(
-            as_job_begun(as_plain_plans(stages[-1][1]), known), known)))))
-        stages.append(("job_change", as_job_changes(stages[-1][1], known)))
+        stages.append(("bare_plan", as_document_renewed(as_own_injury(as_new_home(as_move_made(
+            as_job_begun(as_plain_plans(stages[-1][1]), known), known))))))
+        # "Starting Monday I'm driving ... for Red River Grocers": the job from that day (.job_start)
+        stages.append(("job_change", as_job_changes(as_route_moved(as_job_started(stages[-1][1], when)), known)))
         stages.append(("life_event", as_life_events(as_out_of_cast(stages[-1][1], known), known)))
         stages.append(("label", as_labelled(stages[-1][1])))
         clauses = stages[-1][1]

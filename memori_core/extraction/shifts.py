@@ -4,11 +4,14 @@ ends the night shifts, though neither fact names the job (:func:`changes_shift`)
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+
 from ..slots import holder
 from .cues import is_negated
 from .patterns import rx
 
-__all__ = ["changes_shift", "shift_kind"]
+__all__ = ["changes_shift", "one_at_a_time", "shift_kind"]
 
 # A pattern of shifts, not one shift ("covering a day shift tomorrow"): "night shifts", "on nights", "working
 # earlies", "switched to the early shift".
@@ -46,9 +49,16 @@ def changes_shift(new: str, old: str) -> bool:
     >>> changes_shift("User's husband works night shifts.", "User works day shifts.")
     False
     """
-    kind, before = shift_kind(new), shift_kind(old)
-    if kind is None or before is None or kind == before:
+    return one_at_a_time(new, old, shift_kind, _ONCE)
+
+
+def one_at_a_time(new: str, old: str, value_of: Callable[[str], str | None], once: re.Pattern[str]) -> bool:
+    """Whether ``new`` tells another value than ``old`` of a thing the user has one of at a time (``value_of``
+    reads it: a shift pattern, a route), neither fact told as over nor as holding once (``once``), both the
+    user's."""
+    value, before = value_of(new), value_of(old)
+    if value is None or before is None or value == before:
         return False
-    if is_negated(new) or _ONCE.search(new) or _ONCE.search(old) or is_negated(old):
+    if is_negated(new) or once.search(new) or once.search(old) or is_negated(old):
         return False
     return holder(new) == holder(old) == "user"

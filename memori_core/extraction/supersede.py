@@ -30,6 +30,8 @@ from .endings import acquired_slots, ends_habit, ends_ownership, is_loss, stoppe
 from .health import ends_health
 from .moves import sells_the_home
 from .quit_job import quits_the_job
+from .documents import renews_document
+from .routes import changes_route
 from .shifts import changes_shift
 from .relationships import is_relationship_status, relationship_stage
 from .side_jobs import beside_the_job
@@ -421,6 +423,10 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
     if ends_health(verdict.fact, text):  # "knee is much better": "User twisted their knee at the park." ends
         return True
     if changes_shift(verdict.fact, text):  # "I'm on day shifts now": "User works night shifts." ends
+        return True
+    if changes_route(verdict.fact, text):  # "I'm on the Thunder Bay run now": "... the Winnipeg to Calgary run." ends
+        return True
+    if renews_document(verdict.fact, text):  # "permit renewed until 2028": "... permit expires on October 30." ends
         return True
     if quits_the_job(verdict.fact, text):  # "i quit the café": "User works as a barista at Ancoats Coffee." ends
         return True

@@ -1,0 +1,50 @@
+"""A job told from the day it starts: "Starting Monday I'm driving local delivery for Red River Grocers" is the
+user's job from that day, read as "I drive local delivery for Red River Grocers from Monday 2026-10-12 now"
+(:func:`as_job_started`). Told as a plan it would expire when Monday is over; told as what holds from then on, it
+is the job, and it ends the job it replaces. Pure: patterns, English only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from .dates import WEEKDAYS, anchor_plan
+from .leads import strip_lead
+from .patterns import rx
+
+__all__ = ["as_job_started"]
+
+# The work the user does, said as going on: "driving", "working", "teaching" -> "drive", "work", "teach".
+_DOING = {"working": "work", "driving": "drive", "teaching": "teach", "cooking": "cook", "cleaning": "clean",
+          "nursing": "nurse", "delivering": "deliver", "managing": "manage", "coding": "code", "serving": "serve",
+          "tutoring": "tutor", "waiting": "wait", "bartending": "bartend", "temping": "temp"}
+_DAY = rf"(?:next\s+)?(?:{'|'.join(WEEKDAYS)})|tomorrow|next\s+week"
+# "Starting Monday I'm driving local delivery for Red River Grocers, home every night.": the work and the employer
+# it is for (a name), then an aside after a comma, which is left out.
+_STARTING = rx(
+    rf"^(?:starting|from|as\s+of|beginning)\s+(?P<when>{_DAY})\s*,?\s+(?:i'm|i\s+am|i'll\s+be|i\s+will\s+be)\s+"
+    rf"(?P<doing>{'|'.join(_DOING)})\s+(?P<what>(?:[\w-]+\s+){{0,4}}?(?:for|at|with)\s+"
+    r"(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)\s*(?:,.*)?[.!]*$"
+)
+
+
+def as_job_started(clauses: Sequence[str], now: datetime) -> list[str]:
+    """``clauses`` with each that tells work for a named employer from a day to come ("Starting Monday I'm
+    driving local delivery for Red River Grocers") as the job it is from that day, the day written out from
+    ``now``; any other clause as it is.
+
+    >>> from datetime import timezone
+    >>> said = datetime(2026, 10, 5, 18, 0, tzinfo=timezone.utc)  # a Monday
+    >>> as_job_started(["Starting Monday I'm driving local delivery for Red River Grocers, home every night."], said)
+    ['I drive local delivery for Red River Grocers from Monday 2026-10-12 now']
+    """
+    out: list[str] = []
+    for clause in clauses:
+        m = _STARTING.match(strip_lead(clause).strip())
+        day = anchor_plan(f"from {m.group('when')}", now) if m is not None else None
+        if m is None or day is None:
+            out.append(clause)
+            continue
+        out.append(f"I {_DOING[m.group('doing').lower()]} {m.group('what')} {day.text} now")
+    return out
