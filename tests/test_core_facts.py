@@ -111,12 +111,11 @@ def appended(engine: RecallEngine, query: str, context: list[str] | None = None)
     return sorted(c.content for c in report.candidates if c.reason == CORE)
 
 
-def test_a_how_to_question_gets_core_facts_only_when_its_words_touch_a_concern(engine: RecallEngine) -> None:
+def test_a_how_to_for_the_asker_keeps_the_core_facts(engine: RecallEngine) -> None:
+    # "How can I lose weight?" is the asker's own case (a diabetic's medicine bears on it), though its words touch
+    # no concern and the gate passes nothing: a how-to is not read as a question about the world
     seed(engine, "u")
-    assert appended(engine, "How do I reverse a list in Python?") == []  # anyone's "I"
-    assert appended(engine, "How do you make peanut brittle?") == [ALLERGY]
-    # a word of the asker's own makes it their case: every core fact
-    assert appended(engine, "How do I keep my zebra xylophone in tune?") == sorted([ALLERGY, MEDICATION])
+    assert appended(engine, "How can I lose weight?") == sorted([ALLERGY, MEDICATION])
 
 
 def test_a_request_for_a_gift_for_someone_else_gets_no_core_facts(engine: RecallEngine) -> None:

@@ -42,7 +42,7 @@ from ..ranking.concerns import question_concerns
 from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights
 from ..ranking.implications import asked_about, asks_about_named, gift_for, not_about_them
-from ..ranking.intent import asks_how_to, names_known
+from ..ranking.intent import names_known
 from ..ranking.judged import judged_select
 from ..ranking.lexical import unique_terms
 from ..ranking.pipeline import PoolScores, first_of_each_text, score_pool, select
@@ -332,14 +332,14 @@ class ReadPath(Answers, GateSignals, Judging):
         read_alone = turn.alone and gate_cos is not None  # what explain says: only a turn with context is read at all
         # A question about someone else ("What does my husband like for breakfast?", "A gift for my grandson?") gets
         # none of the asker's core facts; a question about the world (by its shape, even when it names a place a
-        # fact holds), a how-to ("How do I reverse a list in Python?") and a turn that tells rather than asks ("Big
-        # news, I got the job!") only those whose concerns its words touch, unless the turn qualifies the asker's
-        # own request just made ("Something cheap though, payday is next week.").
+        # fact holds) and a turn that tells rather than asks ("Big news, I got the job!") only those whose concerns
+        # its words touch, unless the turn qualifies the asker's own request just made ("Something cheap though,
+        # payday is next week.").
         own_core = gathered.core if scores.asked_about is None else None
         if own_core is not None and relevance:
             if gift_for(query) is not None:
                 own_core = None
-            elif general_shape or asks_how_to(query) or (
+            elif general_shape or (
                     tells_something(query) and not (read and asks_something(read[-1]) and is_personal(read[-1]))):
                 own_core = _core_for_concerns(own_core, question_concerns(query))
 

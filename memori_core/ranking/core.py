@@ -6,10 +6,9 @@ and the gate have chosen what recall returns, up to ``RecallConfig.core_limit`` 
 were not chosen are appended, most relevant first: whatever the question about the user, they reach the
 prompt. The engine appends none to a courtesy turn, nor to a question about someone else ("What does my husband
 like for breakfast?": :func:`~memori_core.ranking.implications.asked_about`; "A gift for my grandson?":
-:func:`~memori_core.ranking.implications.gift_for`); to a question about the world (by its shape), a how-to with no
-word of the asker's own (:func:`~memori_core.ranking.intent.asks_how_to`) or a turn that tells rather than asks
-("Big news, I got the job!"; not one qualifying the asker's request just made) only those whose concerns its words
-touch (:func:`core_touched`: "What's in a Caesar salad?" keeps the egg allergy, "How many
+:func:`~memori_core.ranking.implications.gift_for`); to a question about the world (by its shape) or a turn that
+tells rather than asks ("Big news, I got the job!"; not one qualifying the asker's request just made) only those
+whose concerns its words touch (:func:`core_touched`: "What's in a Caesar salad?" keeps the egg allergy, "How many
 grams of sugar are in a can of cola?" metformin and not the peanut allergy, "What's the capital of Peru?" nothing).
 
 Pure functions over numpy arrays: the engine gathers the core rows that may be recalled (live, not

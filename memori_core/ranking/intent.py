@@ -35,7 +35,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-__all__ = ["ADVICE_PROTOTYPES", "GENERAL_MARGIN", "GENERAL_PROTOTYPES", "asks_an_amount_in_a_unit", "asks_how_to",
+__all__ = ["ADVICE_PROTOTYPES", "GENERAL_MARGIN", "GENERAL_PROTOTYPES", "asks_an_amount_in_a_unit",
            "general_margin", "is_general", "names_known", "reads_as_a_question", "speaks_of_the_user",
            "subject_names"]
 
@@ -96,21 +96,6 @@ def asks_an_amount_in_a_unit(question: str) -> bool:
     (True, False)
     """
     return _AMOUNT_IN.match(question) is not None
-
-
-_HOW_TO = re.compile(r"^\W*how\s+(?:do|can|would|could|should)\s+(?:i|you|we|one)\s+(?!feel\b)[a-z]", re.IGNORECASE)
-_OWN = re.compile(r"\b(?:my|mine|me|myself|our|ours|us)\b", re.IGNORECASE)
-
-
-def asks_how_to(question: str) -> bool:
-    """Whether the question asks how a thing is done, with no word of the asker's own ("How do I reverse a list in
-    Python?", "How do you get red wine out of a tablecloth?"): the "I" is anyone's, so the asker's allergies and
-    medicines bear on it only through its words; "How do I keep my back from hurting?" is the asker's own case.
-
-    >>> asks_how_to("How do I reverse a list in Python?"), asks_how_to("How can I lower my blood pressure?")
-    (True, False)
-    """
-    return _HOW_TO.match(question) is not None and _OWN.search(question) is None
 
 
 _THE_USER = re.compile(
