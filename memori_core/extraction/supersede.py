@@ -47,6 +47,9 @@ __all__ = ["handed_over", "hangs_on", "plain_pregnancy", "replaces", "story_of_a
            "with_offered_role", "with_partner"]
 
 # A medical condition is no habit: a habit stated with "only" does not replace it.
+_ENDED_BY = (ends_ownership, ends_habit, ends_health, changes_shift, changes_route, renews_document, quits_the_job)
+"""The rules that read one thing told ended or changed (``(new fact, stored fact) -> bool``), in the order tried."""
+
 _CONDITION = rx(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|diabet\w*|anaphyla\w*)")
 # What a diet leaves out besides what kind of eater the user is ("gluten-free", "dairy-free", "halal"): a constraint
 # that stacks with a diet ("User is vegetarian." and "User is gluten-free." both hold), not a diet it replaces.
@@ -416,19 +419,12 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return True
     said = verdict.sentence
     changed, ended = is_change(said), is_ended(said)
-    if ends_ownership(verdict.fact, text):  # "I sold the Civic": "User drives an old Honda Civic." ends
-        return True
-    if ends_habit(verdict.fact, text):  # "I gave up on Spanish": "User is learning Spanish." ends
-        return True
-    if ends_health(verdict.fact, text):  # "knee is much better": "User twisted their knee at the park." ends
-        return True
-    if changes_shift(verdict.fact, text):  # "I'm on day shifts now": "User works night shifts." ends
-        return True
-    if changes_route(verdict.fact, text):  # "I'm on the Thunder Bay run now": "... the Winnipeg to Calgary run." ends
-        return True
-    if renews_document(verdict.fact, text):  # "permit renewed until 2028": "... permit expires on October 30." ends
-        return True
-    if quits_the_job(verdict.fact, text):  # "i quit the café": "User works as a barista at Ancoats Coffee." ends
+    # One thing told ended or changed, each read by its own rule: "I sold the Civic" ends "User drives an old Honda
+    # Civic."; "I gave up on Spanish" "User is learning Spanish."; "knee is much better" "User twisted their knee
+    # at the park."; "I'm on day shifts now" "User works night shifts."; "I'm on the Thunder Bay run now" "... the
+    # Winnipeg to Calgary run."; "permit renewed until 2028" "... permit expires on October 30."; "i quit the
+    # café" "User works as a barista at Ancoats Coffee."
+    if any(ends(verdict.fact, text) for ends in _ENDED_BY):
         return True
     if is_loss(said) and names_in(verdict.fact) & names_in(text) and holder(verdict.fact) == holder(text):
         return True  # "We lost Mochi": "User has a cat called Mochi." ends
