@@ -129,7 +129,8 @@ def check_tool_text(text: Any, name: str = "text") -> str:
     if len(text) > MAX_TOOL_TEXT:
         hint = ("search with a short query, such as the user's question" if name == "query"
                 else "save one short statement per fact")
-        raise MemoryToolError(f"{name} is {len(text)} characters long; at most {MAX_TOOL_TEXT} are taken: {hint}")
+        raise MemoryToolError(f"{name} is {len(text)} characters long, over the limit of {MAX_TOOL_TEXT}, so nothing "
+                              f"was done: {hint}")
     return text
 
 
@@ -578,7 +579,8 @@ def format_listed(page: Sequence[StoredFact], offset: int, limit: int) -> str:
         notes = [f"stated {when}"] if (when := format_timestamp(fact.stated_at)) else []
         if fact.is_expired(now):
             notes.append(f"expired {format_timestamp(fact.expires_at)}, no longer current")
-        lines.append(f"- [{fact.id}] {clip_fact(sanitize_fact(fact.content))}" + (f" ({'; '.join(notes)})" if notes else ""))
+        said = f" ({'; '.join(notes)})" if notes else ""
+        lines.append(f"- [{fact.id}] {clip_fact(sanitize_fact(fact.content))}{said}")
     if len(page) > limit:
         lines.append(f"More are stored: call list_memories with offset={offset + len(shown)}.")
     return "\n".join(lines)

@@ -171,7 +171,8 @@ def test_the_model_is_never_shown_an_entity_argument(tools_engine):
 
 @pytest.mark.parametrize(("args", "expected"), [
     ({"text": "   "}, "text must not be blank"),
-    ({"text": "x" * (MAX_TOOL_TEXT + 1)}, f"at most {MAX_TOOL_TEXT} are taken: save one short statement per fact"),
+    ({"text": "x" * (MAX_TOOL_TEXT + 1)},
+     f"over the limit of {MAX_TOOL_TEXT}, so nothing was done: save one short statement per fact"),
     ({}, "text: Field required"),
     ({"text": "User likes tea.", "colour": "red"}, "unexpected argument(s) colour"),
     ({"text": "User's password is hunter2."}, "text carries a password or PIN; passwords, card, account and ID"),
@@ -283,5 +284,5 @@ def test_an_over_long_query_is_refused_with_advice_about_queries_not_facts(tools
     answer = recall.invoke({"name": "recall_memory", "args": {"query": "where " * 500}, "id": "c1",
                             "type": "tool_call"}, config=as_user("ann"))
     assert answer.status == "error"
-    assert f"query is 2999 characters long; at most {MAX_TOOL_TEXT} are taken" in answer.content
+    assert f"query is 2999 characters long, over the limit of {MAX_TOOL_TEXT}, so nothing was done" in answer.content
     assert "short query" in answer.content and "fact" not in answer.content

@@ -95,7 +95,7 @@ def test_recall_says_plainly_when_nothing_passes_the_gate(hash_embedder):
 
 @pytest.mark.parametrize(("name", "args", "expected"), [
     ("remember", {"text": " "}, "text must not be blank"),
-    ("remember", {"text": "x" * (MAX_TOOL_TEXT + 1)}, f"at most {MAX_TOOL_TEXT} are taken"),
+    ("remember", {"text": "x" * (MAX_TOOL_TEXT + 1)}, f"over the limit of {MAX_TOOL_TEXT}, so nothing was done"),
     ("remember", {"text": "User likes tea.", "user_id": "bob"}, "set by the application"),
     ("update_memory", {"fact_id": "nope", "text": "User likes tea."}, "no remembered fact with id 'nope'"),
     ("forget_memory", {"fact_id": ""}, "fact_id must be the non-blank id"),

@@ -266,7 +266,7 @@ async def test_http_fixed_entity_ignores_any_header(http_server, mcp_engine):
     ("add", {"facts": [f"User likes tea number {i}." for i in range(201)]}, "facts must be a list of 1 to 200"),
     ("recall", {"query": "tea", "limit": 0}, "limit must be 1..200"),
     ("add", {"facts": ["  "]}, "each fact must not be blank"),
-    ("add", {"facts": ["x" * 2001]}, "at most 2000 are taken"),
+    ("add", {"facts": ["x" * 2001]}, "over the limit of 2000, so nothing was done"),
     ("recall", {"query": ""}, "query must not be blank"),
     ("list", {"limit": 0}, "limit must be 1..200"),
     ("update", {"fact_id": "nope", "text": "User likes tea."}, "no fact with id 'nope'"),
