@@ -11,7 +11,7 @@ from typing import Any
 
 from ..engine.fact_ids import derived_fact_id
 from ..extraction.typos import as_seen
-from ..extraction.types import ExtractedFact, FactExtractor, Message, MessageLike, as_messages, last_said_at
+from ..extraction.types import USER_ROLES, ExtractedFact, FactExtractor, Message, MessageLike, as_messages, last_said_at
 from ..lanes import ERASURES
 from ..text import normalize_fact_text
 from ..validate import check_expiry, check_said_at, iso_to_ts, repair_text
@@ -23,7 +23,7 @@ _logger = logging.getLogger("memori_core.capture")  # the name capture has alway
 
 
 def _user_text(messages: Sequence[Any]) -> str:
-    return "\n".join(m.text for m in messages if m.role in ("user", "human") and m.text.strip())
+    return "\n".join(m.text for m in messages if m.role in USER_ROLES and m.text.strip())
 
 
 def capture_facts(

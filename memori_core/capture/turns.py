@@ -12,11 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from ..extraction.types import Message, as_messages
+from ..extraction.types import USER_ROLES, Message, as_messages
 
 __all__ = ["newest_turn", "turn_spans"]
 
-_USER_ROLES = ("user", "human")
 T = TypeVar("T")
 
 
@@ -31,7 +30,7 @@ def turn_spans(messages: Sequence[Message]) -> list[tuple[int, int]]:
     """
     starts: list[int] = []
     for i, message in enumerate(messages):
-        if message.role in _USER_ROLES and (i == 0 or messages[i - 1].role not in _USER_ROLES):
+        if message.role in USER_ROLES and (i == 0 or messages[i - 1].role not in USER_ROLES):
             before = i - 1 if i > 0 and messages[i - 1].role == "assistant" else i
             starts.append(before)
     if not starts:
@@ -42,8 +41,8 @@ def turn_spans(messages: Sequence[Message]) -> list[tuple[int, int]]:
 
 def _run_end(messages: Sequence[Message], start: int) -> int:
     """The end of the run of user messages of the turn starting at ``start``."""
-    i = start + (1 if messages[start].role not in _USER_ROLES else 0)
-    while i < len(messages) and messages[i].role in _USER_ROLES:
+    i = start + (1 if messages[start].role not in USER_ROLES else 0)
+    while i < len(messages) and messages[i].role in USER_ROLES:
         i += 1
     return i
 

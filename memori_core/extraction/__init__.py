@@ -64,6 +64,7 @@ from .rules import judge_sentence
 from .sentences import split_sentences
 from .types import (
     DEFAULT_MAX_FACT_CHARS,
+    USER_ROLES,
     ExtractedFact,
     FactExtractor,
     KnownFact,

@@ -17,7 +17,16 @@ from typing import Any
 
 from ..text import normalize_fact_text
 from .dates import UNKNOWN_ZONE_MARGIN, day_label
-from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, Message, MessageLike, as_messages, last_said_at
+from .types import (
+    DEFAULT_MAX_FACT_CHARS,
+    USER_ROLES,
+    ExtractedFact,
+    KnownFact,
+    Message,
+    MessageLike,
+    as_messages,
+    last_said_at,
+)
 
 __all__ = [
     "MIN_MAX_FACT_CHARS", "build_extraction_prompt", "check_max_chars", "check_max_facts", "parse_extraction_reply",
@@ -153,7 +162,7 @@ def build_extraction_prompt(
     lines += ["</known_facts>", "", "<conversation>"]
     for message in turn:
         if message.role in ("user", "human", "assistant", "ai") and message.text.strip():
-            role = "user" if message.role in ("user", "human") else "assistant"
+            role = "user" if message.role in USER_ROLES else "assistant"
             lines.append(f"{role}: {_one_line(message.text)}")
     lines += [
         "</conversation>",

@@ -46,7 +46,7 @@ from .supersede import (
 from .trips import trip_called_off, trip_taken
 from .typos import read_as_meant
 from .updates import WEEKS_PREGNANT, read_with
-from .types import DEFAULT_MAX_FACT_CHARS, ExtractedFact, KnownFact, MessageLike, as_messages
+from .types import DEFAULT_MAX_FACT_CHARS, USER_ROLES, ExtractedFact, KnownFact, MessageLike, as_messages
 from .verdicts import (
     DROP_EPHEMERAL,
     DROP_NOT_FIRST_PERSON,
@@ -364,7 +364,7 @@ class RuleBasedFactExtractor:
         known = [(f.id, f.content, content_words(f.content)) for f in existing]
         default_now = self._now(None)
         for message in as_messages(messages):
-            if message.role not in ("user", "human"):
+            if message.role not in USER_ROLES:
                 continue
             now = self._said_at(message.created_at) or default_now
             said: list[tuple[ExtractedFact, SentenceVerdict]] = []

@@ -20,6 +20,7 @@ __all__ = [
     "KnownFact",
     "Message",
     "MessageLike",
+    "USER_ROLES",
     "as_messages",
     "last_said_at",
 ]
@@ -62,6 +63,10 @@ def _provider_message(item: Mapping[str, Any]) -> tuple[Any, str]:
     return item["role"], content_text(content)
 
 
+USER_ROLES = ("user", "human")
+"""The roles of the user's own messages (:func:`as_messages` lower-cases a role): what capture reads facts from."""
+
+
 def as_messages(items: Iterable[MessageLike], name: str = "messages") -> list[Message]:
     """``items`` as :class:`Message` objects (``(role, text)`` pairs and provider message mappings are converted;
     roles are lower-cased; a ``Message`` keeps its ``created_at``). A text longer than
@@ -96,7 +101,7 @@ def last_said_at(messages: Sequence[Message]) -> datetime | None:
     """The ``created_at`` of the last user message of ``messages`` that has one: when the turn was said
     (``None`` when no user message says)."""
     for message in reversed(messages):
-        if message.role in ("user", "human") and message.created_at is not None:
+        if message.role in USER_ROLES and message.created_at is not None:
             return message.created_at
     return None
 
