@@ -4,14 +4,13 @@
 on its engine's capture pool (``RecallEngine(capture_workers=...)``), with a bound on pending captures, and
 counts what became of them (:class:`CaptureStats`); see its docstring for failures, ``strict`` and ``flush``.
 
-The package, one job a module: :mod:`.turn` (:func:`capture_facts`: one turn extracted and stored), :mod:`.turns` (where a conversation's turns
-begin and end: :func:`newest_turn`),
-:mod:`.shown_facts` (the stored facts an extractor is shown besides the best-ranked ones), :mod:`.markup`
+The package, one job a module: :mod:`.turn` (:func:`capture_facts`: one turn extracted and stored),
+:mod:`.turns` (where a conversation's turns begin and end: :func:`newest_turn`), :mod:`.shown_facts` (the stored facts an extractor is shown besides the best-ranked ones), :mod:`.markup`
 (prompt markup an extracted fact may not carry), :mod:`.secrets` (the passwords, card numbers and keys it may not
 carry either), :mod:`.background` (:class:`BackgroundCapture`),
 :mod:`.refusal` (:func:`refused_because`: both checks as one refusal, which the memory tools and the LangGraph
-store's ``put`` refuse by too), :mod:`.outcomes` (what became of the captures, and how an adapter shows it), :mod:`.arguments` (an adapter's
-capture arguments checked) and :mod:`.said_at` (when a framework message says it was said). Every name below is
+store's ``put`` refuse by too), :mod:`.outcomes` (what became of the captures, and how an adapter shows it),
+:mod:`.arguments` (an adapter's capture arguments checked) and :mod:`.said_at` (when a framework message says it was said). Every name below is
 importable from ``memori_core.capture``.
 """
 

@@ -46,10 +46,10 @@ from .verdicts import KEPT_AS_SAID, KEPT_REWRITTEN, SentenceVerdict
 __all__ = ["handed_over", "hangs_on", "plain_pregnancy", "replaces", "story_of_a_change", "told_with_what_holds_now", "with_employer",
            "with_offered_role", "with_partner"]
 
-# A medical condition is no habit: a habit stated with "only" does not replace it.
 _ENDED_BY = (ends_ownership, ends_habit, ends_health, changes_shift, changes_route, renews_document, quits_the_job)
 """The rules that read one thing told ended or changed (``(new fact, stored fact) -> bool``), in the order tried."""
 
+# A medical condition is no habit: a habit stated with "only" does not replace it.
 _CONDITION = rx(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|diabet\w*|anaphyla\w*)")
 # What a diet leaves out besides what kind of eater the user is ("gluten-free", "dairy-free", "halal"): a constraint
 # that stacks with a diet ("User is vegetarian." and "User is gluten-free." both hold), not a diet it replaces.

@@ -28,8 +28,8 @@ import re
 
 from .care import CARRIED_MEDICINE, NOT_FOOD, SULFONYLUREAS, is_care_fact
 
-__all__ = ["ADDED_CONCERNS", "FACT_CONCERNS", "LIMIT_CONCERNS", "QUESTION_CONCERNS", "SITUATION_CONCERNS", "fact_concerns",
-           "question_concerns"]
+__all__ = ["ADDED_CONCERNS", "FACT_CONCERNS", "LIMIT_CONCERNS", "QUESTION_CONCERNS", "SITUATION_CONCERNS",
+           "fact_concerns", "question_concerns"]
 
 
 def _any(*words: str) -> str:
@@ -99,8 +99,9 @@ LIMIT_CONCERNS: dict[str, str] = {
              r"\b(?:aversion|averse)\s+to\s+(?:\w+\s+){0,3}?water\b|"
              r"\b(?:dislikes?|hates?|avoids?)\s+(?:\w+\s+){0,2}?water\s+(?:activities|sports)\b",
     "exertion": _any("bad back", "bad lower back", "lower back pain", "back problem", "back pain", "sciatica",
-                     "slipped disc", "herniated disc", "bulging disc", "prolapsed disc", "ruptured disc", "disc prolapse",
-                     "degenerative disc", "spinal stenosis", "back injury", "injured back", "neck injury", "arthritis", "arthritic", "bad knee", "knee replace*",
+                     "slipped disc", "herniated disc", "bulging disc", "prolapsed disc", "ruptured disc",
+                     "disc prolapse", "degenerative disc", "spinal stenosis", "back injury", "injured back",
+                     "neck injury", "arthritis", "arthritic", "bad knee", "knee replace*",
                      "hip replace*", "knee replaced", "hip replaced", "still recovering", "recovering from", "stitches",
                      "keyhole surgery", "no heavy lifting", "hernia")
                 + r"|\bnot\s+(?:to\s+)?lift\w*|\b(?:had|has\s+had)\s+(?:\w+\s+){0,3}(?:surgery|operation|removed)\b",
@@ -300,8 +301,8 @@ _EXERTION = ("exercise", "yoga", "hot yoga", "pilates", "workout", "work out", "
              "diving")
 
 QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
-    "packing": ("packing", "pack for", "to pack", "i pack", "pack my", "we pack", "packing list", "hand luggage", "carry-on", "carry on bag", "cabin bag", "suitcase",
-                "luggage", "overnight bag", "weekend bag", "what to bring", "bring with me", "take with me",
+    "packing": ("packing", "pack for", "to pack", "i pack", "pack my", "we pack", "packing list", "hand luggage",
+                "carry-on", "carry on bag", "cabin bag", "suitcase", "luggage", "overnight bag", "weekend bag", "what to bring", "bring with me", "take with me",
                 "airport security", "security check", "long-haul flight", "long haul flight"),
     "peanut": ("peanut", "satay", "pad thai", "kung pao", "gado gado", "trail mix", "snickers", "reese*",
                    "pb&j", "groundnut", "nut", "nutty", "thai", "praline", "granola", "protein bar", "energy bar",

@@ -186,8 +186,8 @@ def offers_a_choice(turn: str) -> bool:
 def goes_on_from_the_conversation(turn: str) -> bool:
     """Whether a turn can only be read as going on from the turns before it: it opens with "and", "how about",
     "what about", "what if"... ("How about the satay skewers?", "And a main course?"), it is a short choice
-    between two things ("Pad thai or green curry?"), or it speaks of someone as "he" or "her". Such a turn is never a general-knowledge question, whatever
-    its shape: it asks about what the conversation is about. Narrower than :func:`leans_on_the_conversation`
+    between two things ("Pad thai or green curry?"), or it speaks of someone as "he" or "her". Such a turn is
+    never a general-knowledge question, whatever its shape: it asks about what the conversation is about. Narrower than :func:`leans_on_the_conversation`
     ("How long does it take?" points back, yet may ask about the world).
 
     >>> goes_on_from_the_conversation("How about the satay?"), goes_on_from_the_conversation("Who won the Cup?")

@@ -114,8 +114,9 @@ def decide(
     ``implied`` marks facts whose ``concerns`` the question touches (:mod:`.implications`: care facts and
     limitations): kept, and opening the gate, whatever their cosine. ``nothing_asked`` (a courtesy turn, a turn
     without a word) keeps the relevance gate closed; ``everything_asked`` (a question about what memory holds, "What
-    do you know about me?") opens it on every fact of the ``limit`` best; ``unread_script`` (a question in a script the embedder does
-    not read) makes it keep only the facts holding most of the question's words, whatever their cosine."""
+    do you know about me?") opens it on every fact of the ``limit`` best; ``unread_script`` (a question in a script
+    the embedder does not read) makes it keep only the facts holding most of the question's words, whatever their
+    cosine."""
     n = cosine.shape[0]
     best = float(cosine.max()) if n else float("nan")
     if config is None or config.gate == "off":

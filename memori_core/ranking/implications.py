@@ -24,8 +24,8 @@ from .concerns import ADDED_CONCERNS, fact_concerns, question_concerns
 from .conversation import asks_something, goes_on_from_the_conversation, leans_on_the_conversation, points_back
 from .pipeline import PoolScores
 
-__all__ = ["MOST_NAMED", "asked_about", "asked_slots", "gift_for", "not_about_them", "asks_about_named", "asks_for_advice", "asks_to_be_reminded", "day_rows",
-           "named_days", "asks_what_to_do", "goes_on", "recalls_the_asker", "thread_of", "implied_rows",
+__all__ = ["MOST_NAMED", "asked_about", "asked_slots", "gift_for", "not_about_them", "asks_about_named",
+           "asks_for_advice", "asks_to_be_reminded", "day_rows", "named_days", "asks_what_to_do", "goes_on", "recalls_the_asker", "thread_of", "implied_rows",
            "named_rows", "named_words", "with_implied"]
 
 
