@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ..slots import holder
@@ -42,8 +43,11 @@ def document_of(fact: str) -> tuple[str | None, str] | None:
     True
     """
     m = _DATED.search(fact)
-    if m is None:
-        return None
+    return None if m is None else _named(m)
+
+
+def _named(m: re.Match[str]) -> tuple[str | None, str]:
+    """The kind and head noun of the document a :data:`_DATED` match tells of."""
     kind = m.group("kind")
     kind = None if kind is None else _SAME_HEAD.get(kind.lower(), kind.lower())
     head = " ".join(m.group("head").lower().split())
@@ -61,10 +65,12 @@ def renews_document(new: str, old: str) -> bool:
     False
     """
     m = _DATED.search(new)
-    now, before = document_of(new), document_of(old)
-    if m is None or now is None or before is None or not _RENEWED.match(m.group("how")):
+    if m is None or not _RENEWED.match(m.group("how")):
         return False
-    (kind, head), (kind_before, head_before) = now, before
+    before = document_of(old)
+    if before is None:
+        return False
+    (kind, head), (kind_before, head_before) = _named(m), before
     if head != head_before or (kind is not None and kind_before is not None and kind != kind_before):
         return False
     return holder(new) == holder(old)
