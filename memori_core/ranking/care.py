@@ -80,7 +80,7 @@ _PERSONAL = re.compile(
 _DROPPED_I = re.compile(
     r"(?:^|[.!?]\s+)\W*(?:got|need|needing|going|gonna|thinking|planning|heading|want|wanna|trying|looking|hoping|"
     r"been|just\s+(?:got|had|found|started|booked|bought)|off\s+to|feeling|starting|gotta|found|bought|booked|"
-    r"stuck|craving|fancy|fancying|finally|managed)\b",
+    r"stuck|craving|fancy|fancying|finally|managed|saw)\b",
     re.IGNORECASE,
 )
 # "Is it okay to eat kale every day?", "Would the ferry be a good idea?": asked in a chat, the asker's own case
@@ -153,6 +153,9 @@ _CARE_TERMS = re.compile(
     r"pregnan(?:t|cy)|prenatal|breast[\s-]?feed(?:ing|s)?|(?:pre-?)?diabet(?:es|ic)|asthma(?:tic)?|epilep(?:sy|tic)|hypertension|"
     r"high\s+blood\s+pressure|gout|ibs|irritable\s+bowel|crohn'?s|colitis|low[-\s]fat\s+(?:meals|diet|food)|"
     r"vegetarian|vegan|pescatarian|halal|kosher|teetotal(?:l?er)?|"
+    # staying off alcohol after an addiction is a restriction like "alcohol-free"
+    r"sober|sobriety|recovering\s+alcoholic|alcoholism|alcohol\s+(?:addiction|dependence)|"
+    r"(?:aa|alcoholics\s+anonymous)\s+meetings?|"
     r"(?:gluten|lactose|dairy|nut|peanut|alcohol)[-\s]free)\b"
     rf"|\b(?:takes?|taking|took|on){_A_DRUG}"
     rf"|\b(?:switched|changed|moved)\b[^.]{{0,40}}\bto\s+(?:{_DRUGS}|{_DRUG_STEMS})\b"
@@ -216,11 +219,13 @@ _OURS = re.compile(rf"\bthe\s+(?:kids|children|baby|twins|grandkids|grandchildre
 _REQUEST = re.compile(
     r"^\W*(?:(?:can|could|would|will)\s+you\s+)?(?:please\s+)?"
     r"(?:plan|suggest|recommend|help\s+(?:me|us)|give\s+me|find\s+(?:me|us)|any\s+(?:ideas|suggestions|tips)|"
-    r"ideas\s+for|anything|something|any\s+(?:good|nice|decent|fun|cheap)\b|"
+    r"ideas\s+for|anything|something|any\s+(?:good|nice|decent|fun|cheap|big|great)\b|"
     r"any\s+(?:\w+\s+){1,2}?(?:recommendations|suggestions|ideas|tips)\b)\b"
     # a closing request after the situation is told: "Client dinner at a loud place next week. Any advice?"
     r"|(?:^|[.!?]\s+)(?:any\s+(?:advice|ideas|tips|suggestions|recommendations|thoughts)|advice|ideas|"
-    r"suggestions|tips)\s*\??\s*$",
+    r"suggestions|tips)\s*\??\s*$"
+    # the request after the plan it is for: "Movie night on Friday, anything good on?"
+    r"|[,;]\s*(?:anything|any)\s+(?:good|fun|nice|decent|worth)\b",
     re.IGNORECASE,
 )
 
@@ -232,7 +237,7 @@ _OPINION = re.compile(
     r"|\bwhat\s+do\s+you\s+(?:think|suggest|recommend)\b|\byour\s+(?:thoughts|take|advice|pick|suggestions?)\b"
     r"|\bthoughts\s*\?"
     # what a visitor should not miss is asked for the visitor: "What are the must-try dishes in Tokyo?"
-    r"|\bmust[\s-](?:try|see|do|visit|eat)\b|\bworth\s+(?:trying|seeing|visiting|doing)\b"
+    r"|\bmust[\s-](?:try|see|do|visit|eat)\b|\bworth\s+(?:trying|seeing|visiting|doing|going|buying|getting|it)\b"
     r"|\b(?:best|good|efficient|easiest|cheapest|quickest)\s+ways?\s+to\s+(?:get\s+(?:around|to|from|between|into)|"
     r"travel|commute|explore)\b",
     re.IGNORECASE,

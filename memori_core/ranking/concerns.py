@@ -75,7 +75,8 @@ FACT_CONCERNS: dict[str, str] = {
     "buckwheat": _any("buckwheat"),
     "gut": _any("ibs", "irritable bowel", "fodmap", "crohn*", "colitis", "low fat", "fatty food", "gallbladder",
                 "diverticul*"),
-    "painkiller": _any("aspirin", "ibuprofen", "nsaid", "naproxen", "anti-inflammator*", "diclofenac"),
+    "painkiller": _any("aspirin", "ibuprofen", "nsaid", "naproxen", "anti-inflammator*", "diclofenac", "codeine",
+                       "opioid*", "tramadol", "morphine", "dipyrone", "metamizole"),
     "antibiotic": _any("penicillin", "amoxicillin", "antibiotic", "sulfa", "sulphonamide*", "sulfonamide*",
                        "cephalosporin*", "erythromycin"),
 }
@@ -89,7 +90,9 @@ one a **meal** question opens ("What should I cook tonight?")."""
 LIMIT_CONCERNS: dict[str, str] = {
     "motion": _any("seasick*", "sea sick*", "motion sick*", "travel sick*", "car sick*", "carsick*", "airsick*"),
     "flying": r"\b(?:(?:afraid|scared|terrified|fear)\s+of\s+flying|hates?\s+flying|"
-              r"(?:rather\s+than|never|won't|doesn't|don't|does\s+not|do\s+not)\s+fly\b|aviophobi\w*)",
+              r"(?:rather\s+than|never|won't|doesn't|don't|does\s+not|do\s+not)\s+fly\b|aviophobi\w*|"
+              r"(?:hasn't|has\s+not|haven't|have\s+not)\s+flown|(?:dislikes?|avoids?)\s+flying|"
+              r"(?:doesn't|don't|does\s+not|do\s+not)\s+like\s+flying|prefers?\s+to\s+drive)",
     "dogs": r"\b(?:afraid|scared|terrified|fear|phobia)\s+of\s+dogs\b|\bcynophobi\w*",
     "heights": r"\b(?:vertigo|acrophobi\w*|(?:afraid|scared|terrified|fear|phobia)\s+of\s+heights|avoids?\s+heights|"
                r"(?:aversion|averse)\s+to\s+heights|uncomfortable\s+(?:with|at|around)\s+heights|hates?\s+heights|"
@@ -104,7 +107,10 @@ LIMIT_CONCERNS: dict[str, str] = {
                      "neck injury", "arthritis", "arthritic", "bad knee", "knee replace*",
                      "hip replace*", "knee replaced", "hip replaced", "still recovering", "recovering from", "stitches",
                      "keyhole surgery", "no heavy lifting", "hernia")
-                + r"|\bnot\s+(?:to\s+)?lift\w*|\b(?:had|has\s+had)\s+(?:\w+\s+){0,3}(?:surgery|operation|removed)\b",
+                + r"|\bnot\s+(?:to\s+)?lift\w*|\b(?:had|has\s+had)\s+(?:\w+\s+){0,3}(?:surgery|operation|removed)\b"
+                r"|\b(?:can't|cannot|can\s+not|unable\s+to)\s+lift\b|\brotator\s+cuff\b|\bfrozen\s+shoulder\b"
+                r"|\btorn\s+(?:\w+\s+)?(?:meniscus|ligament|acl|cartilage|tendon|muscle)\b"
+                r"|\bwaiting\s+(?:for|on)\s+(?:\w+\s+){0,3}(?:surgery|operation)\b",
     "mobility": _any("wheelchair*", "spinal cord injury", "paraplegi*", "tetraplegi*", "quadriplegi*", "paralys*",
                      "paralyz*", "crutches", "mobility scooter", "walking stick", "walking frame", "limited mobility",
                      "pressure sore"),
@@ -155,11 +161,13 @@ SITUATION_CONCERNS: dict[str, str] = {
                  r"(?:afraid|scared|fear|phobia)\s+of|prefers?)\s+(?:\w+\s+){0,4}?"
                  r"(?:public\s+transport\w*|subways?|metros?|the\s+underground|the\s+tube|buses|coaches|"
                  r"(?:commuter\s+)?trains|ride[\s-]?shar\w*|uber|lyft|taxis|cabs|chauffeur\w*|driving|"
-                 r"rental\s+cars?|car\s+rentals?|scooters|cycling|bikes)\b",
+                 r"rental\s+cars?|car\s+rentals?|scooters|cycling|bikes)\b"
+                 # panic in a crowded train or bus shapes the way to get anywhere
+                 r"|\bpanic\s+attacks?\b|\bclaustrophob\w*|\bagoraphob\w*",
     "stairs": r"\b(?:walk[\s-]?up|no\s+(?:lift|elevator)|"
               r"(?:lift|elevator)\s+(?:\w+\s+){0,2}(?:breaks|broken|out\s+of\s+order)|"
               r"(?:\w+\s+)?floor\s+(?:flat|apartment)\s+(?:with\s+)?(?:no|without)\s+(?:a\s+)?(?:lift|elevator))",
-    "sleep": r"\b(?:night\s+shifts?|works?\s+nights|shift\s+work|insomnia|sleep\s+apno?ea|cpap|pregnan\w*|"
+    "sleep": r"\b(?:night\s+shifts?|works?\s+nights|shift\s+work|insomnia|sleep\s+apno?ea|cpap|pregnan\w*|jet[\s-]?lag|"
              r"(?:poor|bad|lack\s+of|too\s+little|not\s+enough)\s+sleep|sleep\s+deprivation)\b",
     "travel": r"\bpregnan\w*",
     "outdoors": r"\b(?:grows?|growing|garden\w*|allotment|raised\s+beds?|greenhouse|beehives?|bees|backyard|"
@@ -185,7 +193,10 @@ SITUATION_CONCERNS: dict[str, str] = {
             r"(?:parents|mum|mom|dad|father|mother|family|folks)\s+(?:still\s+)?(?:lives?|live)\s+in)\b",
     "fandom": r"\b(?:supports?|supporter\s+of|season[\s-]tickets?)\s+(?:\w+\s+){0,2}?(?-i:[A-Z])\w*|"
               r"(?<!not\s)(?<!not\sa\s)(?<!not\sthe\s)\b(?:big|huge|massive|lifelong|die[\s-]hard|devoted|mad|keen)?\s*"
-              r"(?-i:[A-Z])[\w.']*(?:\s+(?-i:[A-Z])[\w.']*){0,2}\s+(?:fan|supporter)s?\b|\bseason[\s-]ticket\s+holder\b",
+              r"(?-i:[A-Z])[\w.']*(?:\s+(?-i:[A-Z])[\w.']*){0,2}"
+              # the sport between the team and the word: "a lifelong Galway hurling supporter"
+              r"(?:\s+(?:football|soccer|hurling|gaelic\s+football|rugby|hockey|ice\s+hockey|baseball|basketball|"
+              r"cricket|netball|volleyball|racing))?\s+(?:fan|supporter)s?\b|\bseason[\s-]ticket\s+holder\b",
     "music": r"\b(?:plays?|playing|learning|learns|learnt|learned|lessons?\s+(?:in|on|for)|practis\w*|practic\w*|"
              r"(?:gave|given|giving)\s+up(?:\s+on)?|quit|stopped\s+(?:playing|learning))\s+"
              r"(?:the\s+|a\s+|an\s+|(?:\w+\s+)?lessons?\s+(?:in|on|for)\s+(?:the\s+)?)?(?:piano|keys|keyboard|guitar|"
@@ -195,7 +206,7 @@ SITUATION_CONCERNS: dict[str, str] = {
                r"(?:car|van|motorbike|motorcycle|scooter|ev|electric\s+car|camper(?:van)?|rv|pickup|pick-up|truck|estate|"
                r"saloon|hatchback|sedan|suv|4x4|"
                r"(?-i:[A-Z])[\w-]+\s+(?:\w+\s+)?(?-i:[A-Z0-9])[\w-]*)\b(?!\s+(?:bus|taxi|cab|tram|for\s+a\s+living))",
-    "reading": r"\b(?:reads|reading|books|novels|audiobooks|comics|graphic\s+novels|manga|poetry|"
+    "reading": r"\b(?:reads|reading|(?:likes|loves|prefers|tries)\s+to\s+read|books|novels|audiobooks|comics|graphic\s+novels|manga|poetry|"
                r"(?:sci[\s-]?fi|crime|fantasy|romance|history|historical)\s+(?:fiction|novels|books))\b",
     "listening": r"\b(?:music|jazz|blues|records|vinyl|albums?|podcasts?|audiobooks|opera|classical\s+music|"
                  r"hip[\s-]hop|folk\s+music|k[\s-]?pop|punk|metal|country\s+music|bands?)\b",
@@ -276,7 +287,7 @@ _CLINIC = ("dentist", "dental", "doctor", "gp", "nurse", "surgeon", "surgery", "
            # a medicine to take: a pharmacist asks about conditions, other medication, allergies, pregnancy
            "paracetamol", "acetaminophen", "tylenol", "calpol", "antihistamine", "antacid", "cough syrup",
            "cough medicine", "tablets", "pill", "medicine", "medication", "supplement", "remedy", "over the counter",
-           "painkiller", "sleeping pill",
+           "painkiller", "sleeping pill", "can i take", "take for", "take something",
            # symptoms: what a clinician would weigh against the user's conditions and medication
            "symptom", "shaky", "sweaty", "dizzy", "dizziness", "light headed", "lightheaded", "faint", "swollen",
            "swelling", "wheez*", "breathless", "short of breath", "chest pain", "palpitation", "rash", "hives",
@@ -298,7 +309,8 @@ _EXERTION = ("exercise", "yoga", "hot yoga", "pilates", "workout", "work out", "
              "football", "soccer", "rugby", "hockey", "tennis", "squash", "netball", "basketball", "hike", "hiking",
              "climb*", "boulder*", "swim*", "cycling", "bike ride", "marathon", "race", "training", "warm up",
              "warm-up", "hiit", "crossfit", "spin class", "sport", "sprint", "ski", "skiing", "altitude", "scuba",
-             "diving")
+             "diving", "get fit", "get fitter", "fitness", "keep fit", "in shape", "10k", "5k", "half marathon",
+             "train for")
 
 QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "packing": ("packing", "pack for", "to pack", "i pack", "pack my", "we pack", "packing list", "hand luggage",
@@ -368,7 +380,9 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                  "sitting", "seat"),
     "hearing": ("loud", "noisy", "noise", "call", "video call", "phone call", "conference call", "zoom", "teams call",
                 "meeting", "concert", "gig", "nightclub", "club", "party", "lecture", "theatre", "cinema", "hear",
-                "hearing", "restaurant", "bar", "pub", "accent"),
+                "hearing", "restaurant", "bar", "pub", "accent", "talk", "a talk", "movie", "film", "show", "musical",
+                "stand-up", "comedy", "quiz", "baby monitor", "doorbell", "smoke alarm", "alarm", "intercom", "interview",
+                "guided tour", "tour guide"),
     "caring": ("go away", "be away", "away for", "time away", "weekend away", "weekend in", "trip", "holiday", "vacation", "travel",
                "abroad", "transfer", "relocat*", "move abroad", "overnight", "stay over", "sleepover", "conference",
                "business trip", "getaway", "for a week", "for two weeks", "for the week", "all day", "long weekend", "we all", "all of us",
@@ -411,7 +425,8 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                 "book to read", "read next", "reading list", "a book", "books", "novel", "beach read", "kindle"),
     "listening": (*_LEISURE, "podcast*", "audiobook*", "playlist", "album", "put on", "listen*", "record shop", "vinyl",
                   "spotify", "concert", "gig", "festival", "radio"),
-    "watching": (*_LEISURE, "something to watch", "watch tonight", "a film", "a movie", "movie night", "film night", "tv",
+    "watching": (*_LEISURE, "something to watch", "watch tonight", "a film", "a movie", "films", "movies", "movie night",
+                 "film night", "tv",
                  "series", "documentary", "netflix", "binge*", "box set", "put on", "cinema", "streaming"),
     "buckwheat": ("buckwheat", "soba", "juwari", "galette", "kasha", "blini", "blinis", "crepe", "crêpe"),
     "gut": ("onion", "garlic", "bean", "lentil*", "chickpea*", "hummus", "hotpot", "hot pot", "curry", "spicy",
@@ -443,23 +458,29 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
               "cost", "cost much", "worth buying", "worth it", "worth the money", "splurge", "bonus", "save money",
               "saving money", "birthday present", "christmas present", "trade in", "trading in", "upgrade",
               "lend", "loan", "invest*", "savings", "overtime", "extra shift", "side hustle", "second job",
-              "pay cut", "salary", "payday", "pay day", "windfall", "inheritance", "tax refund"),
+              "pay cut", "salary", "payday", "pay day", "windfall", "inheritance", "tax refund", "fair amount",
+              "how much to give", "how much should i give", "how much to spend", "how much should i spend", "spend",
+              "installment", "instalment", "promo", "on sale", "good deal"),
     "getting around": (*_GETTING_THERE, "get home", "travel down", "travel up", "trip home", "day trip", "car seat",
                        "new place", "moving house", "move house", "new flat", "new apartment", "drive", "driving",
                        "trip"),
     "transport": (*_GETTING_THERE, "ways to get", "transport", "transportation", "transit", "route from", "travel from",
                   "travel between", "airport transfer", "long drive"),
     "stairs": ("stroller", "pram", "buggy", "pushchair", "furniture", "sofa", "couch", "mattress", "wardrobe", "piano",
-               "carry", "carrying", "heavy", "moving house", "move house", "new place", "wheelchair"),
+               "carry", "carrying", "heavy", "moving house", "move house", "new place", "wheelchair", "washing machine",
+               "tumble dryer", "dishwasher", "fridge", "freezer", "appliance", "delivered"),
     "sleep": ("sleep", "sleeping", "can't sleep", "insomnia", "tired", "exhausted", "exhaustion", "fatigue",
               "knackered", "nap", "jet lag", "bedtime", "no energy", "low energy", "camping", "tent", "stay up",
               "staying up", "up late", "late night", "all nighter", "midnight", "1am", "2am", "3am", "4am", "overnight",
-              "red eye", "sleeper train", "night bus", "campsite"),
+              "red eye", "sleeper train", "night bus", "campsite", "zombie", "time difference", "time zone",
+              "stay awake", "body clock"),
     "work": ("cover letter", "cv", "resume", "résumé", "job interview", "interview", "job application", "boss",
              "manager", "colleague", "coworker", "co-worker", "out of office", "out-of-office", "pay rise", "raise",
              "promotion", "day off", "days off", "annual leave", "sick day", "sick note", "shift", "rota", "overtime",
              "clients", "customers", "orders", "linkedin", "work email", "my team", "performance review",
-             "appraisal", "career", "employer", "hr", "occupational health"),
+             "appraisal", "career", "employer", "hr", "occupational health",
+             # the week's plans meet the job's hours: "Would it clash with work?", "with my schedule"
+             "clash with work", "around work", "before work", "after work", "miss work", "time off", "my schedule"),
     "outdoors": ("frost", "freeze", "freezing", "heatwave", "heat wave", "hot weather", "degrees", "storm", "hail",
                  "drought", "hosepipe ban", "outside", "outdoors", "yard", "garden", "gardening", "planting", "hive",
                  "bee suit", "swarm"),

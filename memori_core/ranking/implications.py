@@ -30,18 +30,21 @@ __all__ = ["MOST_NAMED", "asked_about", "asked_slots", "gift_for", "not_about_th
 
 
 _TOLD_PAST = re.compile(r"\b(?:did|was|were|had|went|attended|created|visited)\b", re.IGNORECASE)
+# what the asker may do now, whatever the story before it: "My back is sore since I was digging, what can I take?"
+_ASKS_NOW = re.compile(r"\b(?:can|could|should|shall)\s+(?:i|we)\b(?!\s+have\s+\w+(?:ed|en)\b)", re.IGNORECASE)
 
 
 def asks_what_to_do(question: str) -> bool:
     """Whether the question asks, in the first person, about what the asker may or should do ("Can I have a
     beer at the pub?", "What should I order?"), not about what happened ("What was the date of the first BBQ I
-    went to?", where the user's diet would only push the answer out) or about the world ("What is satay
-    made of?").
+    went to?", where the user's diet would only push the answer out; a question of what the asker can or should
+    do now still is, after a story told in the past: "My back is sore since I was digging, what can I take?") or
+    about the world ("What is satay made of?").
 
     >>> asks_what_to_do("Is pad thai safe for me?"), asks_what_to_do("When did I go to the BBQ?")
     (True, False)
     """
-    return for_the_asker(question) and _TOLD_PAST.search(question) is None
+    return for_the_asker(question) and (_TOLD_PAST.search(question) is None or _ASKS_NOW.search(question) is not None)
 
 
 def asks_for_advice(turn: str) -> bool:
