@@ -24,8 +24,10 @@ from .job_start import as_job_started
 from .labels import as_labelled
 from .injuries import as_out_of_cast, as_own_injury
 from .moves import as_new_home
+from .named_news import birthday_of_named
 from .named import as_the_users, named_someone, resolve_same, who_plans_name
 from .pasted import split_pasted
+from .people_pronouns import as_people_named
 from .played import split_played
 from .provenance import DEFAULT_CAPTURE_POLICY, CapturePolicy, FactPath, check_policy, policy_keeps
 from .routes import as_route_moved, with_route
@@ -453,7 +455,7 @@ class RuleBasedFactExtractor:
         stages: list[tuple[FactPath | None, list[str]]] = [(None, split), ("family", as_family_said(split, known))]
         stages.append(("retold", as_plain(stages[-1][1])))
         stages.append(("bare_plan", as_document_renewed(as_own_injury(as_new_home(as_move_made(
-            as_job_begun(as_plain_plans(as_told_plans(stages[-1][1], known)), known), known))))))
+            as_job_begun(as_plain_plans(as_told_plans(as_people_named(stages[-1][1]), known)), known), known))))))
         # "Starting Monday I'm driving ... for Red River Grocers": the job from that day (.job_start)
         stages.append(("job_change", as_job_changes(as_route_moved(as_job_started(stages[-1][1], when)), known)))
         stages.append(("life_event", as_life_events(as_out_of_cast(stages[-1][1], known), known)))
@@ -485,6 +487,9 @@ class RuleBasedFactExtractor:
                 if users is not None:
                     verdict = replace(self.judge(users, now=when), sentence=clause)
                     path = "named"
+            birthday = birthday_of_named(said) if verdict.fact is None and said is not None else None
+            if birthday is not None:  # "Kayla's birthday is September 19th, what's a good gift?" of no one stored
+                verdict, path = SentenceVerdict(clause, birthday, KEPT_AS_SAID), "named"
             if verdict.fact is not None and ((n == 0 and object_is_a_pointer(verdict.fact))
                                              or moves_to_no_place(verdict.fact)):
                 # "I turned it down." with nothing before it in the message: "it" points to nothing stored; "moving

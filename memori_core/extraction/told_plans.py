@@ -13,8 +13,8 @@
 - A home found, with the day the user moves in ("found a cheaper room in chorlton, moving on saturday", "I found a
   new flat in Wedding, moving in on October 1st") is the move planned for that day: "I'm moving to a cheaper room in
   Chorlton on saturday" (kept until that day is over; it ends no home before then).
-- Who a home is shared with after a move ("just me and a cat", "just me and one flatmate"): "I have a cat", "I live
-  with one flatmate".
+- A pet a home is shared with ("just me and a cat"): "I have a cat" (a person, "just me and one flatmate", is left
+  as said).
 - A pet named without "my" ("the cat is called Pastel"): "my cat is called Pastel".
 - A move told as done without a place ("ok all moved in"), read while a stored fact names the home found or the
   move planned: "I moved to Wedding" (:mod:`.bare_plans` reads a planned move the same way).
@@ -91,9 +91,8 @@ _MOVING_ON = rx(
     rf"^(?:(?:and|so)\s+)?(?:(?:i'm|we're|i\s+am|we\s+are)\s+)?(?:moving|move|moves)(?:\s+in)?\s+(?P<when>{_DAY}){_END}"
 )
 # "just me and a cat", "just me and one flatmate", "only me and my dog": who the home is shared with.
-_JUST_ME_AND = rx(rf"^(?:just|only)\s+(?:me|us)\s+and\s+(?P<who>(?:a|an|one|two|my|the)\s+(?:[\w'-]+\s+)?"
-                  rf"(?P<head>{PETS}|{PERSON}|flatmates?|housemates?|roommates?))\s*[.!]*$")
-_PET = rx(rf"^(?:{PETS})$")
+_JUST_ME_AND = rx(rf"^(?:just|only)\s+(?:me|us)\s+and\s+(?P<who>(?:a|an|one|two|my|the)\s+(?:[\w'-]+\s+)?(?:{PETS}))"
+                  r"\s*[.!]*$")
 # "the cat is called Pastel", "the dog's name is Rex": the user's pet, named.
 _PET_NAMED = rx(
     rf"^the\s+(?P<pet>{PETS})(?:\s+is\s+called|\s+is\s+named|'s\s+called|'s\s+name\s+is|\s+name\s+is)\s+"
@@ -109,6 +108,10 @@ _HOME_TO_COME = re.compile(
     rf"(?:[\w'-]+\s+){{0,2}}?{_HOME}\s+(?:in|near)\s+)?)"
     r"(?P<place>(?-i:[A-Z])[\w'\u00c0-\u017f-]+(?:\s+(?-i:[A-Z])[\w'\u00c0-\u017f-]+)?)\b"
 )
+# "I'm nervous", "so proud": a mood after news, a clause of its own.
+_MOOD = rx(r"^(?:(?:i'm|i\s+am|im)\s+)?(?:so\s+|really\s+|a\s+bit\s+|kinda\s+|super\s+)?(?:nervous|excited|proud|"
+           r"scared|worried|thrilled|stoked|terrified|anxious|relieved|emotional|gutted|chuffed)\s*[.!]*$")
+_FIRST_PERSON = rx(r"^(?:i|i'm|i've|i'd|i'll|im|my|we|we're|we've|our|me)\b")
 _TIME_WORD = rx(r"^(?:tomorrow|tonight|today|this|next)\b")
 
 
@@ -156,8 +159,7 @@ def _part(part: str, parts: Sequence[str], known: Sequence[str]) -> list[str]:
         return [f"I found {m.group('home')} in {_capitalised(m.group('place'))}"]
     m = _JUST_ME_AND.match(said)
     if m is not None:
-        who = m.group("who")
-        return [f"I have {who}" if _PET.match(m.group("head")) else f"I live with {who}"]
+        return [f"I have {m.group('who')}"]
     m = _PET_NAMED.match(said)
     if m is not None:
         return [f"my {m.group('pet').lower()} is called {_capitalised(m.group('name'))}"]
@@ -195,6 +197,10 @@ def as_told_plans(clauses: Sequence[str], known: Sequence[str] = ()) -> list[str
             out.append(f"I'm {_CHANGES[m.group('change').lower()]} {m.group('to')} {_when(m.group('when'))}")
             continue
         parts = [p for p in re.split(r"\s*,\s*", said) if p.strip()]
+        if len(parts) > 1 and _MOOD.match(parts[-1]) and not _FIRST_PERSON.match(parts[0]):
+            # "Eli starts daycare next week, I'm nervous": the news, and a mood of its own (which passes)
+            out += [", ".join(parts[:-1]), parts[-1]]
+            continue
         read: list[str] = []
         for n, part in enumerate(parts):
             read += _part(strip_lead(part), parts[:n], known)
