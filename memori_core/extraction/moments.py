@@ -58,6 +58,9 @@ _STATE = (
     r"bloated|nauseous|dizzy|constipated|sunburn(?:t|ed)|jet\s+lagged|sleep[\s-]deprived|dehydrated|achy|"
     r"in\s+(?:(?:so\s+much|a\s+lot\s+of)\s+)?pain|in\s+labou?r|"
     r"having\s+a\s+(?:panic\s+attack|anxiety\s+attack|meltdown)|"
+    # "I'm so behind on the chapter": work running late, not a debt ("behind on my rent" is kept)
+    r"(?:way\s+|a\s+bit\s+|really\s+)?behind(?=\s+(?:on|with)\b|\s*(?:[.!,]|$))(?!\s+(?:on|with)\s+(?:my\s+|the\s+|our\s+)?"
+    r"(?:rent|mortgage|bills?|payments?|taxes|council\s+tax|child\s+support)\b)|"
     # where the user is, or what they are doing, right now: "I'm on the bus", "I'm stuck in traffic", "I'm at work"
     r"at\s+(?:work|home|the\s+(?:pub|bar|park|beach|shops?|store|cinema|movies|hospital|pharmacy|library|"
     r"restaurant|cafe|hairdresser's|barber's|vet's?|club|party|game|match|concert|pool|zoo|museum))|"

@@ -26,6 +26,7 @@ from .cues import is_negated
 from .diets import taken_back
 from .endings import disposed_thing, ends_ownership, is_loss, named_change
 from .health import health_news
+from .named_news import listed_child, named_news
 from .relationships import relationship_stage
 from .slots import slots_of
 from .subjects import named_subject, names_in
@@ -168,7 +169,7 @@ def _told_of_named(clause: str) -> tuple[str, str] | None:
     (a change, a care fact, their job, home, age or birthday, news of their health), with who told the user cut
     first ("Daycare says Eli has a mild egg allergy"); ``None`` otherwise."""
     told = carer_cut(clause)
-    return named_change(told) or _named_care(told) or _named_about(told) or _named_health(told)
+    return named_change(told) or _named_care(told) or _named_about(told) or _named_health(told) or named_news(told)
 
 
 def partner_of(known: Sequence[str], pronoun: str) -> str | None:
@@ -242,7 +243,9 @@ def _named(clause: str, known: Sequence[str], before: Sequence[str] = ()) -> str
         return None
     name, rest = said
     gap = "" if rest.startswith("'s ") else " "
-    listed = child_called(name, known)  # "Meera ..." after "User has two grandchildren, Arjun (8) and Meera (5)."
+    # "Meera ..." after "User has two grandchildren, Arjun (8) and Meera (5).", "Brooke ..." after "User's two girls
+    # Kayla and Brooke are 16 and 14."
+    listed = child_called(name, known) or listed_child(name, known)
     if listed is not None:
         return f"My {listed} {name}{gap}{_died(rest)}"
     for text in known:

@@ -14,6 +14,7 @@ from .births import ends_pregnancy
 from .clauses import as_plain, own_clauses, split_clauses
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .empty_facts import moves_to_no_place, object_is_a_pointer
+from .deadlines import with_day_due
 from .documents import as_document_renewed
 from .events import as_life_events
 from .family import as_family_said
@@ -23,8 +24,10 @@ from .job_start import as_job_started
 from .labels import as_labelled
 from .injuries import as_out_of_cast, as_own_injury
 from .moves import as_new_home
+from .named_news import birthday_of_named
 from .named import as_the_users, named_someone, resolve_same, who_plans_name
 from .pasted import split_pasted
+from .people_pronouns import as_people_named
 from .played import split_played
 from .provenance import DEFAULT_CAPTURE_POLICY, CapturePolicy, FactPath, check_policy, policy_keeps
 from .routes import as_route_moved, with_route
@@ -43,6 +46,7 @@ from .supersede import (
     with_offered_role,
     with_partner,
 )
+from .told_plans import as_told_plans
 from .trips import trip_called_off, trip_taken
 from .typos import read_as_meant
 from .updates import WEEKS_PREGNANT, read_with
@@ -451,7 +455,7 @@ class RuleBasedFactExtractor:
         stages: list[tuple[FactPath | None, list[str]]] = [(None, split), ("family", as_family_said(split, known))]
         stages.append(("retold", as_plain(stages[-1][1])))
         stages.append(("bare_plan", as_document_renewed(as_own_injury(as_new_home(as_move_made(
-            as_job_begun(as_plain_plans(stages[-1][1]), known), known))))))
+            as_job_begun(as_plain_plans(as_told_plans(as_people_named(stages[-1][1]), known)), known), known))))))
         # "Starting Monday I'm driving ... for Red River Grocers": the job from that day (.job_start)
         stages.append(("job_change", as_job_changes(as_route_moved(as_job_started(stages[-1][1], when)), known)))
         stages.append(("life_event", as_life_events(as_out_of_cast(stages[-1][1], known), known)))
@@ -483,6 +487,9 @@ class RuleBasedFactExtractor:
                 if users is not None:
                     verdict = replace(self.judge(users, now=when), sentence=clause)
                     path = "named"
+            birthday = birthday_of_named(said) if verdict.fact is None and said is not None else None
+            if birthday is not None:  # "Kayla's birthday is September 19th, what's a good gift?" of no one stored
+                verdict, path = SentenceVerdict(clause, birthday, KEPT_AS_SAID), "named"
             if verdict.fact is not None and ((n == 0 and object_is_a_pointer(verdict.fact))
                                              or moves_to_no_place(verdict.fact)):
                 # "I turned it down." with nothing before it in the message: "it" points to nothing stored; "moving
@@ -500,6 +507,8 @@ class RuleBasedFactExtractor:
                 if read.fact != verdict.fact:
                     path = "update"
                 verdict = read
+            # "by October 9", "expires on October 30": the day written out, the fact kept until it has passed
+            verdict = with_day_due(verdict, when, zone_known=self.time_zone is not None)
             if verdict.fact is not None:
                 told.append(verdict.fact)
             verdicts.append(verdict)

@@ -21,6 +21,7 @@ from .restated import takes_back
 from .rewrite import article
 from ..slots import holder
 from .activities import ACTIVITY_SLOTS, same_activity, says_how_often
+from .appointments import books_what_was_needed
 from .children import same_children
 from .corrections import corrected_words, denies
 from .counts import recounts
@@ -382,6 +383,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         # "User is 30 weeks pregnant (as of ...)." is how far along the pregnancy is now, and says "User is
         # pregnant." too: one core fact for the one state, not two on every turn
         return True
+    if verdict.fact is not None and books_what_was_needed(verdict.fact, text):
+        return True  # "User has an Ausländerbehörde appointment on ..." ends "User needs to book an appointment ..."
     if verdict.expires_in is not None or not old:
         return False
     if verdict.fact is not None and _new_spouse(verdict.fact, text):
