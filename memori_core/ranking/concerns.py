@@ -478,9 +478,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
              "manager", "colleague", "coworker", "co-worker", "out of office", "out-of-office", "pay rise", "raise",
              "promotion", "day off", "days off", "annual leave", "sick day", "sick note", "shift", "rota", "overtime",
              "clients", "customers", "orders", "linkedin", "work email", "my team", "performance review",
-             "appraisal", "career", "employer", "hr", "occupational health",
-             # the week's plans meet the job's hours: "Would it clash with work?", "with my schedule"
-             "clash with work", "around work", "before work", "after work", "miss work", "time off", "my schedule"),
+             "appraisal", "career", "employer", "hr", "occupational health"),
     "outdoors": ("frost", "freeze", "freezing", "heatwave", "heat wave", "hot weather", "degrees", "storm", "hail",
                  "drought", "hosepipe ban", "outside", "outdoors", "yard", "garden", "gardening", "planting", "hive",
                  "bee suit", "swarm"),
