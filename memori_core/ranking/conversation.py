@@ -93,11 +93,17 @@ def is_courtesy(query: str, query_terms: Sequence[str], courtesy_terms: frozense
     ("Thanks!", "ok", "Sounds good"), or it has no word at all ("👍", "?!").
 
     A turn whose words are all stopwords is no courtesy: "Should I let them?" or "What about him?" has no
-    analysed term, and is the turn that most needs its conversation.
+    analysed term, and is the turn that most needs its conversation; nor is a question about the asker
+    ("And me? I have one too lol" after what someone else can take for a headache).
     """
     if not query_terms:
         return not any(ch.isalnum() for ch in query)
+    if "?" in query and _THE_ASKER.search(query) is not None:
+        return False
     return all(t in courtesy_terms for t in query_terms)
+
+
+_THE_ASKER = re.compile(r"\b(?:me|i|my|mine|myself)\b", re.IGNORECASE)
 
 
 _ACCEPTING = frozenset({"ok", "okay", "k", "yes", "yeah", "yep", "yup", "sure", "please", "go", "ahead", "continue",
