@@ -39,6 +39,7 @@ from ._messages import (
     messages_with_block,
     system_with_block,
     turn_to_capture,
+    turn_zone,
 )
 from ._captured import CAPTURED_KEY
 from ._recall import BlockRecall, entity_of_run, logger, thread_of_run
@@ -275,7 +276,8 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         query, context = human_query_and_context(request.messages, context_turns(self.engine))
         return BlockRecall(self.engine, query, entity, self.k, self.strict, self.name, context,
                            skip_text=self._skip(request), skip_message_id=self._skip_message(request),
-                           skip_thread_id=self._thread(request, config), timeout=self.timeout)
+                           skip_thread_id=self._thread(request, config), timeout=self.timeout,
+                           tz=turn_zone(request.messages))
 
     def _with_block(self, request: ModelRequest, block: str) -> ModelRequest:
         if not block:
