@@ -213,9 +213,10 @@ def _told_already(engine: Any, entity_id: str, facts: Sequence[ExtractedFact], t
     candidates = [t for t in texts if t not in ending]
     if not candidates:
         return set()
+    lister = getattr(engine, "list", None)  # (an engine without one: the shown facts only)
+    newest = lister(entity_id, limit=TOLD_CHECK_LIMIT) if callable(lister) else []
     now = time.time()
-    stored = [f for f in [*existing, *engine.list(entity_id, limit=TOLD_CHECK_LIMIT)]
-              if not _expired(getattr(f, "expires_at", None), now)]
+    stored = [f for f in [*existing, *newest] if not _expired(getattr(f, "expires_at", None), now)]
     told = set()
     for text in candidates:
         same = same_fact(text, stored)
