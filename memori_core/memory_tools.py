@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from .capture.refusal import SECRET, refused_because
+from .capture.statements import STATEMENTS
 from .context import clip_fact, format_timestamp, sanitize_fact
 from .engine import RecallEngine, derived_fact_id, version_of
 from .facts import RecalledFact, StoredFact
@@ -44,7 +45,6 @@ from .store.deadline import NotReached
 from .text import normalize_fact_text, user_subject
 from .meta_questions import asks_what_memory_holds
 from .tool_queries import as_the_user_asks
-from .capture.statements import STATEMENTS
 from .tool_writes import ToolWrite, acopies_of, aplan_write, copies_of, is_core, plan_write
 
 logger = logging.getLogger("memori_core.memory_tools")

@@ -27,6 +27,7 @@ from memori_core.placement import LAST_USER, SYSTEM, check_placement
 from memori_core.query import context_turns
 from memori_core.unanswered import MISSED_TURNS_DEFAULT, UNANSWERED_KEPT, UnansweredTurns
 
+from ._after_tools import AfterTools, Waiting, asks_for_tools
 from ._messages import (
     capture_metadata,
     human_query_and_context,
@@ -41,7 +42,6 @@ from ._messages import (
     turn_to_capture,
     turn_zone,
 )
-from ._after_tools import AfterTools, Waiting, asks_for_tools
 from ._captured import CAPTURED_KEY
 from ._recall import BlockRecall, entity_of_run, logger, thread_of_run
 

@@ -10,8 +10,9 @@ The package, one job a module: :mod:`.turn` (:func:`capture_facts`: one turn ext
 carry either), :mod:`.background` (:class:`BackgroundCapture`),
 :mod:`.refusal` (:func:`refused_because`: both checks as one refusal, which the memory tools and the LangGraph
 store's ``put`` refuse by too), :mod:`.outcomes` (what became of the captures, and how an adapter shows it),
-:mod:`.arguments` (an adapter's capture arguments checked) and :mod:`.said_at` (when a framework message says it
-was said, and in which zone). Every name below is importable from ``memori_core.capture``.
+:mod:`.arguments` (an adapter's capture arguments checked), :mod:`.said_at` (when a framework message says it
+was said, and in which zone) and :mod:`.statements` (one writer of a user's statements at a time: capture and a
+model's ``remember``). Every name below is importable from ``memori_core.capture``.
 """
 
 from __future__ import annotations

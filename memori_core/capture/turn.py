@@ -10,12 +10,12 @@ from datetime import datetime
 from typing import Any
 
 from ..engine.fact_ids import derived_fact_id
+from ..extraction.same_statement import same_fact
 from ..extraction.typos import as_seen
 from ..extraction.types import USER_ROLES, ExtractedFact, FactExtractor, Message, MessageLike, as_messages, last_said_at
 from ..lanes import ERASURES
 from ..text import normalize_fact_text
 from ..validate import check_expiry, check_said_at, iso_to_ts, repair_text
-from ..extraction.same_statement import same_fact
 from .refusal import refused_because
 from .shown_facts import EXISTING_FACTS_LIMIT, same_slot_facts
 from .statements import STATEMENTS
