@@ -81,8 +81,9 @@ class RecallConfig:
     the same fact stored under two ids (a LangGraph store key and a captured turn) reaches the prompt once.
     ``False`` returns every copy (what :meth:`memori_compat` does)."""
     time_zone_label: bool = True
-    """The block's ``Stated at`` times are UTC; ``True`` says so (``2026-05-01 09:30 UTC``),
-    ``False`` prints upstream Memori's ``2026-05-01 09:30`` (what :meth:`memori_compat` uses)."""
+    """The block's ``Stated at`` times are UTC; ``True`` says so (``2026-05-01 09:30 UTC``), or writes them in the
+    zone of the turn being answered with its offset when the adapter knows it (``2026-11-09 21:00 -05:00``);
+    ``False`` prints upstream Memori's ``2026-05-01 09:30``, in UTC (what :meth:`memori_compat` uses)."""
 
     # -- formula: which facts are candidates and how they are scored (docs/ranking.md) ----------------
     pool: PoolName = "union"

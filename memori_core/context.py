@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import datetime, timedelta, timezone, tzinfo
 from functools import lru_cache
 from typing import Any
 
@@ -123,16 +123,43 @@ def sanitize_fact(content: str) -> str:
     return "".join(_ESCAPES.get(table.get(ch, ch), ch) for ch in _visible(one_line))
 
 
-def format_timestamp(created_at: Any, *, zone: bool = True) -> str | None:
+def format_timestamp(created_at: Any, *, zone: bool = True, tz: tzinfo | None = None) -> str | None:
     """``YYYY-MM-DD HH:MM UTC`` for a datetime or ISO 8601 string (``zone=False``: without the
-    ``UTC``, upstream Memori's format); ``None`` if absent or unreadable."""
+    ``UTC``, upstream Memori's format); ``None`` if absent or unreadable.
+
+    ``tz`` (the conversation's zone: the ``tzinfo`` of the turn's time, a fixed offset or a ``ZoneInfo``) writes
+    the time in that zone with its offset, ``2026-11-09 21:00 -05:00``, so that it reads in the calendar the
+    user's days are written in; a time whose offset there is zero keeps the ``UTC`` label. ``zone=False`` prints
+    UTC whatever ``tz`` says (upstream Memori's line, exactly).
+
+    >>> format_timestamp("2026-11-10T02:00:00Z", tz=timezone(timedelta(hours=-5)))
+    '2026-11-09 21:00 -05:00'
+    """
     if created_at is None or created_at == "":
         return None
     try:
         dt = parse_utc(created_at if isinstance(created_at, datetime) else str(created_at))
     except ValueError:
         return None
-    return dt.strftime("%Y-%m-%d %H:%M UTC" if zone else "%Y-%m-%d %H:%M")
+    if not zone:
+        return dt.strftime("%Y-%m-%d %H:%M")
+    if tz is not None:
+        try:
+            local = dt.astimezone(tz)
+        except (OverflowError, ValueError):  # the first or last hours of the calendar: UTC, as without a zone
+            local = dt
+        offset = local.utcoffset()
+        if offset:
+            return f"{local.strftime('%Y-%m-%d %H:%M')} {_offset_text(offset)}"
+    return dt.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _offset_text(offset: timedelta) -> str:
+    """``-05:00`` for five hours west of UTC (``+05:30`` ...; seconds of an old local mean time dropped)."""
+    minutes = int(offset.total_seconds()) // 60
+    sign = "-" if minutes < 0 else "+"
+    hours, rest = divmod(abs(minutes), 60)
+    return f"{sign}{hours:02d}:{rest:02d}"
 
 
 def clip_fact(text: str, max_chars: int | None = MAX_SHOWN_FACT_CHARS) -> str:
@@ -148,18 +175,19 @@ def clip_fact(text: str, max_chars: int | None = MAX_SHOWN_FACT_CHARS) -> str:
 
 
 def format_fact_line(content: str, created_at: Any = None, *, valid_from: Any = None, zone: bool = True,
-                     max_chars: int | None = MAX_SHOWN_FACT_CHARS) -> str:
+                     max_chars: int | None = MAX_SHOWN_FACT_CHARS, tz: tzinfo | None = None) -> str:
     """``- {content}. Stated at {YYYY-MM-DD HH:MM} UTC``; no timestamp gives ``- {content}``.
 
     The time is when the current text was stated: ``valid_from`` when it is later than ``created_at`` (an
     updated text, a fact said again after it was superseded, a restored version), else ``created_at``
     (:func:`~memori_core.facts.stated_at`).
     ``zone=False`` leaves out the ``UTC`` (upstream Memori's line, what
-    ``RecallConfig.memori_compat()`` asks for through ``time_zone_label``).
+    ``RecallConfig.memori_compat()`` asks for through ``time_zone_label``); ``tz`` writes the time in the
+    conversation's zone (:func:`format_timestamp`).
     A fact longer than ``max_chars`` is cut, ending in " …" (:func:`clip_fact`).
     """
     text = clip_fact(sanitize_fact(content), max_chars)
-    stamp = format_timestamp(stated_at(created_at, valid_from), zone=zone)
+    stamp = format_timestamp(stated_at(created_at, valid_from), zone=zone, tz=tz)
     if stamp is None:
         return f"- {text}"
     end = "" if text.endswith((".", "!", "?", "\u2026", "\u3002", "\uff01", "\uff1f")) else "."
@@ -167,14 +195,17 @@ def format_fact_line(content: str, created_at: Any = None, *, valid_from: Any = 
 
 
 def format_context(facts: Iterable[Any], *, zone: bool = True,
-                   max_fact_chars: int | None = MAX_SHOWN_FACT_CHARS) -> str:
+                   max_fact_chars: int | None = MAX_SHOWN_FACT_CHARS, tz: tzinfo | None = None) -> str:
     """The ``<memori_context>`` block for recalled facts, or ``""`` when there are none.
 
     Accepts :class:`~memori_core.RecalledFact` objects or anything with
     ``content`` and ``created_at`` attributes, and optionally ``valid_from``
     (or such mapping keys). Each line's time is when the fact's current text was
     stated (:func:`format_fact_line`). Times are
-    UTC and say so (``zone=False``: Memori's format, without the label). Each
+    UTC and say so (``zone=False``: Memori's format, without the label); with ``tz``, the conversation's zone
+    (the ``tzinfo`` of the turn being answered, which the adapters read from its ``created_at``), they are written
+    in it with their offset (``Stated at 2026-11-09 21:00 -05:00``), the calendar capture wrote the facts' days
+    in (:func:`format_timestamp`). Each
     fact shows at most ``max_fact_chars`` characters (:data:`MAX_SHOWN_FACT_CHARS`;
     a longer one ends in " …"; ``None``: whole).
     """
@@ -187,7 +218,8 @@ def format_context(facts: Iterable[Any], *, zone: bool = True,
             since = getattr(fact, "valid_from", None)
         if not isinstance(content, str) or not content.strip():
             continue
-        lines.append(format_fact_line(content, created, valid_from=since, zone=zone, max_chars=max_fact_chars))
+        lines.append(format_fact_line(content, created, valid_from=since, zone=zone, max_chars=max_fact_chars,
+                                      tz=tz))
     if not lines:
         return ""
     return "\n".join([OPEN_TAG, PREAMBLE, *lines, CLOSE_TAG])

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from .capture.refusal import SECRET, refused_because
+from .capture.statements import STATEMENTS
 from .context import clip_fact, format_timestamp, sanitize_fact
 from .engine import RecallEngine, derived_fact_id, version_of
 from .facts import RecalledFact, StoredFact
@@ -310,28 +311,32 @@ class MemoryTools:
                                   _remembered, lambda exc: self._remembered_after(entity_id, text, exc))
 
     def _write(self, entity_id: str, text: str, core: bool | None) -> tuple[ToolWrite, str]:
-        plan = plan_write(self.engine, entity_id, text, core)
-        if plan.same is not None:
-            if _recore(plan, core):
-                self.engine.update(entity_id, plan.same.id, core=plan.core)
-            return plan, plan.same.id
-        try:
-            return plan, self.engine.add(entity_id, [text], core=plan.core, **_ending(plan))[0]
-        except KeyError:  # a fact it ends was deleted meanwhile (by another writer): end those left
-            plan = _still(plan, {f.id for f in self.engine.get(entity_id, [f.id for f in plan.ends])})
-            return plan, self.engine.add(entity_id, [text], core=plan.core, **_ending(plan))[0]
+        # One writer of the user's statements at a time: a capture of the same fact, running meanwhile, is seen
+        # by the plan or sees this write (memori_core.capture.statements).
+        with STATEMENTS.held(entity_id):
+            plan = plan_write(self.engine, entity_id, text, core)
+            if plan.same is not None:
+                if _recore(plan, core):
+                    self.engine.update(entity_id, plan.same.id, core=plan.core)
+                return plan, plan.same.id
+            try:
+                return plan, self.engine.add(entity_id, [text], core=plan.core, **_ending(plan))[0]
+            except KeyError:  # a fact it ends was deleted meanwhile (by another writer): end those left
+                plan = _still(plan, {f.id for f in self.engine.get(entity_id, [f.id for f in plan.ends])})
+                return plan, self.engine.add(entity_id, [text], core=plan.core, **_ending(plan))[0]
 
     async def _awrite(self, entity_id: str, text: str, core: bool | None) -> tuple[ToolWrite, str]:
-        plan = await aplan_write(self.engine, entity_id, text, core)
-        if plan.same is not None:
-            if _recore(plan, core):
-                await self.engine.aupdate(entity_id, plan.same.id, core=plan.core)
-            return plan, plan.same.id
-        try:
-            return plan, (await self.engine.aadd(entity_id, [text], core=plan.core, **_ending(plan)))[0]
-        except KeyError:
-            plan = _still(plan, {f.id for f in await self.engine.aget(entity_id, [f.id for f in plan.ends])})
-            return plan, (await self.engine.aadd(entity_id, [text], core=plan.core, **_ending(plan)))[0]
+        async with STATEMENTS.aheld(entity_id):
+            plan = await aplan_write(self.engine, entity_id, text, core)
+            if plan.same is not None:
+                if _recore(plan, core):
+                    await self.engine.aupdate(entity_id, plan.same.id, core=plan.core)
+                return plan, plan.same.id
+            try:
+                return plan, (await self.engine.aadd(entity_id, [text], core=plan.core, **_ending(plan)))[0]
+            except KeyError:
+                plan = _still(plan, {f.id for f in await self.engine.aget(entity_id, [f.id for f in plan.ends])})
+                return plan, (await self.engine.aadd(entity_id, [text], core=plan.core, **_ending(plan)))[0]
 
     def _remembered_after(self, entity_id: str, text: str, exc: Exception) -> str:
         """After a failed remember: whether the store holds ``text`` now, read under its derived id."""

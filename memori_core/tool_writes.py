@@ -31,9 +31,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .capture.shown_facts import SLOT_SCAN_LIMIT
+from .capture.statements import STATEMENTS
 from .extraction.core_facts import is_core_fact
 from .extraction.grammar import is_past_statement
-from .extraction.cues import content_words, is_change, is_negated, is_planned, words_within
+from .extraction.cues import content_words, is_change, is_negated, is_planned
+from .extraction.same_statement import same_fact, statement_frame
 from .extraction.supersede import hangs_on, replaces
 from .extraction.verdicts import KEPT_REWRITTEN, SentenceVerdict
 from .ranking.core import CORE_KEY
@@ -79,43 +81,6 @@ def is_core_write(text: str, core: bool | None = None) -> bool:
     return is_core_fact(text) if core is None else core
 
 
-def same_fact(text: str, facts: Iterable[_Fact]) -> _Fact | None:
-    """The first of ``facts`` whose text says ``text`` (the same :func:`~memori_core.text.normalize_fact_text`
-    key; else told the same way, :func:`_frame`, with the same content words, an hour bare or with its "pm":
-    "User's band rehearses every tuesday at 7." for "... every Tuesday at 7pm."), or ``None``."""
-    key = normalize_fact_text(text)
-    facts = list(facts)
-    exact = next((f for f in facts if normalize_fact_text(f.content) == key), None)
-    if exact is not None:
-        return exact
-    words, frame, negated = content_words(text), _frame(text), is_negated(text)
-    return next((f for f in facts if _frame(f.content) == frame and is_negated(f.content) == negated
-                 and words_within(words, old := content_words(f.content)) and words_within(old, words)), None)
-
-
-_LINKS = frozenset("in at with as a an for from to the on near by".split())
-
-
-# A job stated the usual ways: "works as/at/for", "drives ... for <employer>", "is a <role> at/for <employer>".
-# Studies are no job said this way: "User is a PhD student at TU Berlin." holds beside a job at a café.
-_JOB_SAID = re.compile(
-    r"^user (?:works (?:as|at|for)\b|drives \S.* for \S"
-    r"|is (?:a|an) (?!.*\b(?:student|undergrad\w*|phd|postdoc|intern|volunteer)\b)\S.* (?:at|for) \S)"
-)
-_JOB_FRAME = ("user", "<job>")
-
-
-def _frame(text: str) -> tuple[str, ...]:
-    """How ``text`` says what it says: its subject and verb, and the word after them when that is a preposition
-    or an article ("user lives in", "user is a", "user is"): "User lives with Rui." is not said as a home is. A
-    job said the usual ways is one frame ("User works as a driver for X." and "User drives long-haul for Y.")."""
-    said = normalize_fact_text(text)
-    if _JOB_SAID.match(said):
-        return _JOB_FRAME
-    words = said.split()
-    return tuple(words[:3]) if len(words) > 2 and words[2] in _LINKS else tuple(words[:2])
-
-
 # A state decided on and then told as held: "User has decided to go vegan." then "User is vegan.".
 _DECIDED = re.compile(r"^user (?:has )?(?:decided|chosen) to (?:go|become|be) (?:a |an )?(?P<state>[\w-]+)$")
 _HOLDS = re.compile(r"^user is (?:now )?(?:a |an )?(?P<state>[\w-]+)$")
@@ -136,10 +101,10 @@ def _plain_present(text: str) -> bool:
 
 def _ends_as_news(text: str, words: frozenset[str], old: str, old_words: frozenset[str]) -> bool:
     """Whether the plain present ``text`` ends ``old`` read as news ("... now"): only in a one-value slot of the
-    same person, when both say it the same way (:func:`_frame`: "User lives in ..."), and then as capture's rules
-    read the change (a home with whom leaves where, a goal, what held once...)."""
+    same person, when both say it the same way (:func:`statement_frame`: "User lives in ..."), and then as
+    capture's rules read the change (a home with whom leaves where, a goal, what held once...)."""
     shared = {key.split(":", 1)[1] for key in slot_keys(text) & slot_keys(old)}
-    if not shared & _ONE_VALUE_SLOTS or _frame(text) != _frame(old):
+    if not shared & _ONE_VALUE_SLOTS or statement_frame(text) != statement_frame(old):
         return False
     news = SentenceVerdict(sentence=f"{text.rstrip(' .!')} now.", fact=text, reason=KEPT_REWRITTEN)
     return replaces(news, words, old, old_words)
@@ -202,8 +167,14 @@ async def awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core: 
     order: those that end nothing in one ``add``, each that ends stored facts in an ``add`` of its own (a
     supersede links the facts it ends to the one new fact). Texts saying the same as one before them in
     ``texts`` are that one. ``landed`` (when given) gets the ids of each write as it lands: a failure part-way
-    leaves in it what was stored before it."""
-    landed = [] if landed is None else landed
+    leaves in it what was stored before it. One writer of the user's statements at a time: a capture of the same
+    fact, running meanwhile, is seen by the plans or sees these writes (:mod:`memori_core.capture.statements`)."""
+    async with STATEMENTS.aheld(entity_id):
+        return await _awrite_facts(engine, entity_id, texts, core, [] if landed is None else landed)
+
+
+async def _awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core: bool | None,
+                        landed: list[str]) -> list[Written]:
     newest = await engine.alist(entity_id, limit=SLOT_SCAN_LIMIT)
     plans: dict[str, ToolWrite] = {}  # by normalised text: a repeat in the call is its first
     for text in texts:

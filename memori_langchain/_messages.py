@@ -4,12 +4,12 @@ its system prompt."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, ChatMessage, HumanMessage, SystemMessage
 
-from memori_core.capture import said_at_in
+from memori_core.capture import said_at_in, said_zone
 from memori_core.extraction import Message
 from memori_core.placement import SYSTEM, place_in_turns
 from memori_core.query import DEFAULT_CONTEXT_TURNS, content_text, query_and_context
@@ -85,6 +85,16 @@ def message_said_at(message: BaseMessage) -> datetime | None:
         if said_at is not None:
             return said_at
     return None
+
+
+def turn_zone(messages: Sequence[BaseMessage]) -> tzinfo | None:
+    """The conversation's zone: that of the time the last human message says it was said (its
+    ``additional_kwargs``, else ``response_metadata``: :func:`~memori_core.capture.said_zone`), which the block
+    writes its "Stated at" times in; ``None`` when it says none."""
+    message = last_human_message(messages)
+    if message is None:
+        return None
+    return said_zone(getattr(message, "additional_kwargs", None), getattr(message, "response_metadata", None))
 
 
 def capture_metadata(source: str, message: BaseMessage, thread_id: Any) -> dict[str, Any]:

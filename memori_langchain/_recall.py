@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import tzinfo
 from typing import Any
 
 from memori_core.adapter_args import VIA_CONFIG, VIA_CONTEXT, resolve_entity_id
@@ -82,7 +83,8 @@ class BlockRecall:
     ``metadata["thread_id"]``, ``None`` when the run names no thread), is left out of those facts (its slot
     is not refilled): another thread's message with the same id is another turn.
     ``timeout`` (seconds, ``None``: no limit but the store's per request) bounds the whole recall: past it the
-    block is "" (:func:`~memori_core.failopen.recall_or_empty`).
+    block is "" (:func:`~memori_core.failopen.recall_or_empty`). ``tz`` (the zone of the turn being answered,
+    ``None``: unknown) writes the block's times in it (:func:`~memori_core.context.format_context`).
     """
 
     engine: RecallEngine
@@ -96,6 +98,7 @@ class BlockRecall:
     skip_message_id: str | None = None
     skip_thread_id: str | None = None
     timeout: float | None = None
+    tz: tzinfo | None = None
 
     def _skipping(self) -> bool:
         return self.skip_text is not None or self.skip_message_id is not None
@@ -121,7 +124,7 @@ class BlockRecall:
                 if (key is None or normalize_fact_text(f.content) != key)
                 and not self._captured_from_this_turn(f)
             ]
-        return format_context(facts, zone=self.engine.config.time_zone_label)
+        return format_context(facts, zone=self.engine.config.time_zone_label, tz=self.tz)
 
     def _captured_from_this_turn(self, fact: RecalledFact) -> bool:
         return (self.skip_message_id is not None and fact.metadata.get("message_id") == self.skip_message_id

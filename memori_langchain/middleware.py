@@ -17,7 +17,7 @@ from typing_extensions import NotRequired
 
 from memori_core.adapter_args import CheckedAttribute, check_adapter_args, check_entity_default, check_flag
 from memori_core.bounded import BoundedRecord
-from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, WaitsForCaptures, check_extractor
+from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, FlushResult, WaitsForCaptures, check_extractor
 from memori_core.capture_failures import EntityCaptures
 from memori_core.lanes import ERASURES
 from memori_core.engine import RecallEngine
@@ -27,6 +27,7 @@ from memori_core.placement import LAST_USER, SYSTEM, check_placement
 from memori_core.query import context_turns
 from memori_core.unanswered import MISSED_TURNS_DEFAULT, UNANSWERED_KEPT, UnansweredTurns
 
+from ._after_tools import AfterTools, Waiting, asks_for_tools
 from ._messages import (
     capture_metadata,
     human_query_and_context,
@@ -39,6 +40,7 @@ from ._messages import (
     messages_with_block,
     system_with_block,
     turn_to_capture,
+    turn_zone,
 )
 from ._captured import CAPTURED_KEY
 from ._recall import BlockRecall, entity_of_run, logger, thread_of_run
@@ -152,7 +154,10 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
 
     With ``capture=True``, once the model call that answers a user turn has
     succeeded (the call whose last input message is that human message;
-    tool-loop calls capture nothing), the turn is handed to ``extractor``
+    tool-loop calls capture nothing), or, when that answer calls tools, once they have run (at the thread's next
+    model call, or at the end of the run; a run a tool ended by raising, at the user's next turn or :meth:`flush`:
+    capture then reads what the agent's own ``remember`` stored, and stores the fact once, in the agent's
+    words), the turn is handed to ``extractor``
     (default :class:`~memori_core.extraction.RuleBasedFactExtractor`: only
     the user's statements about themselves, as "User ..." facts; questions,
     greetings and instructions are never stored) and what it returns is
@@ -262,6 +267,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         )
         self.tools = []
         self._turns = _Turns()
+        self._after_tools = AfterTools()
         self._unanswered: UnansweredTurns[TurnKey, _Missed] | None = (
             UnansweredTurns(self.missed_turns, UNANSWERED_KEPT) if self.missed_turns else None)
 
@@ -275,7 +281,8 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         query, context = human_query_and_context(request.messages, context_turns(self.engine))
         return BlockRecall(self.engine, query, entity, self.k, self.strict, self.name, context,
                            skip_text=self._skip(request), skip_message_id=self._skip_message(request),
-                           skip_thread_id=self._thread(request, config), timeout=self.timeout)
+                           skip_thread_id=self._thread(request, config), timeout=self.timeout,
+                           tz=turn_zone(request.messages))
 
     def _with_block(self, request: ModelRequest, block: str) -> ModelRequest:
         if not block:
@@ -309,7 +316,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         return thread_of_run(config, getattr(request, "runtime", None))
 
     def _capture(self, request: ModelRequest, config: RunnableConfig, entity: str, since: int,
-                 began: datetime) -> None:
+                 began: datetime, response: Any) -> None:
         # ``since``: the entity's erase generation before the model was called, so that a forget while the
         # model answered makes the turn's capture write nothing (memori_core.lanes). ``began``: when that call
         # began, the turn's time unless its message says when it was said.
@@ -319,6 +326,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         if not turn_to_capture(messages):
             return
         thread = self._thread(request, config)
+        self._after_tools_ran(entity)  # another thread's turn whose run a tool ended by raising
         if self._unanswered is not None:
             # The user's turns no model answered, in any thread (this one's too): the oldest first.
             self._unanswered.discard(entity, _turn_key(entity, thread, messages[-1]))
@@ -330,7 +338,18 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
             # from when its own call began when this process saw it (a forget since then erases it too).
             noted = self._turns.began(_turn_key(entity, thread, messages[index]))
             self._submit(messages[: index + 1], entity, thread, *(noted or (since, began)))
-        self._submit(messages, entity, thread, since, began)
+        if not asks_for_tools(response):
+            self._submit(messages, entity, thread, since, began)
+            return
+        # The agent runs the tools the answer calls before its run goes on: the turn is captured once they have run,
+        # so capture reads what they stored (a ``remember`` of the same fact in the model's words).
+        for other, turn in self._after_tools.keep(entity, Waiting(tuple(messages), thread, since, began)):
+            self._submit(turn.messages, other, turn.thread, turn.since, turn.began)
+
+    def _after_tools_ran(self, entity: str, threads: Sequence[str | None] | None = None) -> None:
+        """Queue the captures of ``entity``'s turns that waited for their tools, in ``threads`` (``None``: all)."""
+        for turn in self._after_tools.take(entity, threads):
+            self._submit(turn.messages, entity, turn.thread, turn.since, turn.began)
 
     def _missed(self, messages: Sequence[BaseMessage], state: Mapping[str, Any] | None, entity: str,
                 thread: str | None) -> list[int]:
@@ -386,6 +405,8 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         config = ensure_config()
         entity = self._entity(request, config)
         self._captures.raise_failure(entity)
+        if self.capture:  # a call of a thread whose last answer called tools comes after they ran
+            self._after_tools_ran(entity, [self._thread(request, config)])
         since, began = ERASURES.generation(entity), datetime.now(timezone.utc)
         self._note_began(request, config, entity, since, began)
         return config, entity, since, began
@@ -397,8 +418,10 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
             key = _turn_key(entity, self._thread(request, config), request.messages[-1])
             self._turns.note_began(key, since, began)
 
-    def _captured_mark(self, state: Mapping[str, Any], runtime: Runtime[Any]) -> dict[str, Any] | None:
-        """The state update marking the thread's latest human turn when this middleware captured it."""
+    def _captured_mark(self, state: Mapping[str, Any], runtime: Runtime[Any],
+                       run_ended: bool = False) -> dict[str, Any] | None:
+        """The state update marking the thread's latest human turn when this middleware captured it; at the end of
+        the run (``run_ended``), the run's turns that waited for their tools are queued first."""
         if not self.capture:
             return None
         last = next((m for m in reversed(state.get("messages") or []) if is_human(m)), None)
@@ -406,7 +429,10 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
             return None
         config = ensure_config()
         entity = entity_of_run("MemoriMiddleware", self.entity_id, config, getattr(runtime, "context", None))
-        key = _turn_key(entity, thread_of_run(config, runtime), last)
+        thread = thread_of_run(config, runtime)
+        if run_ended:
+            self._after_tools_ran(entity, [thread])
+        key = _turn_key(entity, thread, last)
         if not self._turns.captured(key) or state.get(CAPTURED_KEY) == _mark(key):
             return None
         return {CAPTURED_KEY: _mark(key)}
@@ -421,7 +447,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         except BaseException:  # no answer: the user's next answered turn captures this one
             self._keep_unanswered(request, config, entity, since, began)
             raise
-        self._capture(request, config, entity, since, began)
+        self._capture(request, config, entity, since, began, response)
         return response
 
     async def awrap_model_call(self, request: ModelRequest, handler: AsyncHandler) -> ModelResponse:
@@ -432,7 +458,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         except BaseException:  # a raised call, or a stream the client abandoned (cancelled)
             self._keep_unanswered(request, config, entity, since, began)
             raise
-        self._capture(request, config, entity, since, began)
+        self._capture(request, config, entity, since, began, response)
         return response
 
     def after_model(self, state: MemoriAgentState, runtime: Runtime[Any]) -> dict[str, Any] | None:
@@ -442,6 +468,30 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
     async def aafter_model(self, state: MemoriAgentState, runtime: Runtime[Any]) -> dict[str, Any] | None:
         """Async :meth:`after_model`."""
         return self._captured_mark(state, runtime)
+
+    def after_agent(self, state: MemoriAgentState, runtime: Runtime[Any]) -> dict[str, Any] | None:
+        """At the end of the run: queue the capture of its turn if it waited for tools the run ended after (a tool
+        that returns directly, structured output), and mark it in the state."""
+        return self._captured_mark(state, runtime, run_ended=True)
+
+    async def aafter_agent(self, state: MemoriAgentState, runtime: Runtime[Any]) -> dict[str, Any] | None:
+        """Async :meth:`after_agent`."""
+        return self._captured_mark(state, runtime, run_ended=True)
+
+    def flush(self, timeout: float | None = None) -> FlushResult:
+        """Queue the captures of turns still waiting for their tools (a run a tool ended by raising), then wait until
+        every capture submitted so far has finished (:meth:`WaitsForCaptures.flush`)."""
+        self._all_tools_ran()
+        return super().flush(timeout)
+
+    async def aflush(self, timeout: float | None = None) -> FlushResult:
+        """Async :meth:`flush`."""
+        self._all_tools_ran()
+        return await super().aflush(timeout)
+
+    def _all_tools_ran(self) -> None:
+        for entity, turn in self._after_tools.take_all():
+            self._submit(turn.messages, entity, turn.thread, turn.since, turn.began)
 
 
 def _summary(message: BaseMessage) -> bool:

@@ -1,14 +1,15 @@
-"""The logger, message text, the recall query and the turns to capture, shared by the LlamaIndex adapters."""
+"""The logger, message text, the recall query, the turns to capture and the zone they were said in, shared by the
+LlamaIndex adapters."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, tzinfo
 
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, TextBlock
 
-from memori_core.capture import said_at_in
+from memori_core.capture import said_at_in, said_zone
 from memori_core.extraction import Message
 from memori_core.query import DEFAULT_CONTEXT_TURNS, query_and_context, recent_turns
 
@@ -56,6 +57,14 @@ def message_said_at(message: ChatMessage) -> datetime | None:
     back), or ``None``. A naive or unreadable time raises ``ValueError`` (another type ``TypeError``) naming it."""
     role = str(getattr(message.role, "value", message.role))
     return said_at_in(message.additional_kwargs, f"the {role} message's additional_kwargs")
+
+
+def turn_zone(messages: Sequence[ChatMessage] | None) -> tzinfo | None:
+    """The conversation's zone: that of the time the last user message says it was said
+    (:func:`~memori_core.capture.said_zone`), which the block writes its "Stated at" times in; ``None`` when it
+    says none."""
+    users = [m for m in (messages or []) if m.role == MessageRole.USER]
+    return said_zone(users[-1].additional_kwargs) if users else None
 
 
 def user_turns(messages: Sequence[ChatMessage]) -> list[tuple[ChatMessage, list[Message]]]:

@@ -33,7 +33,7 @@ from memori_core.outage import outage_breaker
 from memori_core.query import context_turns
 from memori_core.unanswered import UNANSWERED_KEPT, Unanswered, UnansweredTurns
 
-from ._common import logger, message_said_at, message_text, user_query_and_context, user_turns
+from ._common import logger, message_said_at, message_text, turn_zone, user_query_and_context, user_turns
 from ._fields import CountField, RecallFields, checked_flag
 
 _OWNER = "MemoriMemoryBlock"
@@ -72,7 +72,8 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
     user messages of the chat history before it, so a follow-up recalls what an
     earlier turn named; assistant, system and tool messages are not read) and
     returns memori's preamble followed by one line per fact
-    (``- {content}. Stated at {YYYY-MM-DD HH:MM}``). ``Memory`` wraps it in
+    (``- {content}. Stated at {YYYY-MM-DD HH:MM} UTC``; in the zone of the latest user message's
+    ``additional_kwargs["created_at"]`` when it has one: ``Stated at 2026-11-09 21:00 -05:00``). ``Memory`` wraps it in
     ``<memori_context>...</memori_context>`` (the block's ``name``) inside its ``<memory>`` section of the system message, so the
     model reads the same block as with memori's other adapters. Nothing
     passes the threshold -> the block is empty and ``Memory`` leaves it out.
@@ -173,10 +174,10 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
             this_turn = _latest_turn_tag(messages, block_kwargs.get("session_id"))
             facts = [f for f in facts if this_turn is None or f.metadata.get(TURN_KEY) != this_turn]
         tag = self._tag_pattern()
-        zone = self.engine.config.time_zone_label
+        zone, tz = self.engine.config.time_zone_label, turn_zone(messages)
         rendered = [
             (tag.sub(lambda m: f"&lt;{m.group(1)}&gt;",
-                     format_fact_line(f.content, f.created_at, valid_from=f.valid_from, zone=zone)),
+                     format_fact_line(f.content, f.created_at, valid_from=f.valid_from, zone=zone, tz=tz)),
              f.metadata.get("core") is True)
             for f in facts
             if f.content.strip()

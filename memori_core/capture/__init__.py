@@ -10,8 +10,9 @@ The package, one job a module: :mod:`.turn` (:func:`capture_facts`: one turn ext
 carry either), :mod:`.background` (:class:`BackgroundCapture`),
 :mod:`.refusal` (:func:`refused_because`: both checks as one refusal, which the memory tools and the LangGraph
 store's ``put`` refuse by too), :mod:`.outcomes` (what became of the captures, and how an adapter shows it),
-:mod:`.arguments` (an adapter's capture arguments checked) and :mod:`.said_at` (when a framework message says it was said). Every name below is
-importable from ``memori_core.capture``.
+:mod:`.arguments` (an adapter's capture arguments checked), :mod:`.said_at` (when a framework message says it
+was said, and in which zone) and :mod:`.statements` (one writer of a user's statements at a time: capture and a
+model's ``remember``). Every name below is importable from ``memori_core.capture``.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from .background import BackgroundCapture
 from .markup import prompt_markup_in
 from .outcomes import CaptureDropped, CaptureStats, FlushResult, WaitsForCaptures
 from .refusal import Refusal, refused_because
-from .said_at import SAID_AT_KEY, said_at_in
+from .said_at import SAID_AT_KEY, said_at_in, said_zone
 from .secrets import secret_in
 from .shown_facts import EXISTING_FACTS_LIMIT, SLOT_FACTS_LIMIT, SLOT_SCAN_LIMIT, same_slot_facts
 from .turn import capture_facts
@@ -31,5 +32,5 @@ __all__ = [
     "DEFAULT_MAX_PENDING_CAPTURES", "EXISTING_FACTS_LIMIT", "SAID_AT_KEY", "SLOT_FACTS_LIMIT", "SLOT_SCAN_LIMIT",
     "BackgroundCapture", "CaptureDropped", "CaptureStats", "FlushResult", "Refusal", "WaitsForCaptures",
     "capture_facts", "check_extractor", "check_max_pending", "newest_turn", "prompt_markup_in", "refused_because",
-    "said_at_in", "same_slot_facts", "secret_in", "turn_spans",
+    "said_at_in", "said_zone", "same_slot_facts", "secret_in", "turn_spans",
 ]

@@ -1,9 +1,10 @@
-"""When a framework message says it was said: :data:`SAID_AT_KEY` in its metadata, read by :func:`said_at_in`."""
+"""When a framework message says it was said: :data:`SAID_AT_KEY` in its metadata, read by :func:`said_at_in`; the
+zone it was said in, which the ``<memori_context>`` block writes its times in (:func:`said_zone`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import Any
 
 from ..validate import check_said_at
@@ -21,3 +22,18 @@ def said_at_in(metadata: Any, where: str) -> datetime | None:
     if not isinstance(metadata, Mapping) or metadata.get(SAID_AT_KEY) is None:
         return None
     return check_said_at(metadata[SAID_AT_KEY], f'{where}["{SAID_AT_KEY}"]')
+
+
+def said_zone(*metadata: Any) -> tzinfo | None:
+    """The zone of the first readable time under :data:`SAID_AT_KEY` in these metadata mappings (a message's, in the
+    order its adapter reads them): the ``tzinfo`` the block's "Stated at" times are written in
+    (:func:`~memori_core.context.format_context`); ``None`` when none holds one. A time capture refuses is passed
+    over here (the block is then in UTC): capture reports it."""
+    for mapping in metadata:
+        try:
+            said_at = said_at_in(mapping, "a message's metadata")
+        except (TypeError, ValueError):
+            continue
+        if said_at is not None:
+            return said_at.tzinfo
+    return None

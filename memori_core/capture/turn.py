@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from ..engine.fact_ids import derived_fact_id
+from ..extraction.same_statement import same_fact
 from ..extraction.typos import as_seen
 from ..extraction.types import USER_ROLES, ExtractedFact, FactExtractor, Message, MessageLike, as_messages, last_said_at
 from ..lanes import ERASURES
@@ -17,6 +18,7 @@ from ..text import normalize_fact_text
 from ..validate import check_expiry, check_said_at, iso_to_ts, repair_text
 from .refusal import refused_because
 from .shown_facts import EXISTING_FACTS_LIMIT, same_slot_facts
+from .statements import STATEMENTS
 from .turns import turn_spans
 
 _logger = logging.getLogger("memori_core.capture")  # the name capture has always logged its refused facts under
@@ -130,6 +132,24 @@ def _capture_turn(
     texts = list(dict.fromkeys(f.text.strip() for f in facts if isinstance(f.text, str) and f.text.strip()))
     if not texts:
         return []
+    # From the last look at what is stored to the end of the write, one writer of the user's statements at a time:
+    # an agent's remember of the same fact, running meanwhile, is seen here or sees this write.
+    with STATEMENTS.held(entity_id):
+        told = _told_already(engine, entity_id, facts, texts, existing)
+        facts = [f for f in facts if not (isinstance(f.text, str) and f.text.strip() in told)]
+        texts = [t for t in texts if t not in told]
+        if not texts:
+            return []
+        return _store(engine, entity_id, facts, texts, existing, said_at, since, metadata, session_id, cancelled)
+
+
+def _store(
+    engine: Any, entity_id: str, facts: list[ExtractedFact], texts: list[str], existing: list[Any],
+    said_at: datetime | None, since: Any, metadata: Mapping[str, Any] | None, session_id: str | None,
+    cancelled: Callable[[], bool] | None,
+) -> list[str]:
+    """The write of :func:`_capture_turn`: ``texts`` (of ``facts``) added, superseding those of the facts the
+    extractor was shown (``existing``) that they end."""
     shown = {f.id: normalize_fact_text(f.content) for f in existing}
     # A fact already stored under an id of its own (a LangGraph store key, an app's id) is not stored again
     # under its derived id; a repeat of a derived-id fact is counted as a sighting by add itself.
@@ -175,6 +195,41 @@ def _capture_turn(
         return []
     with ERASURES.began(entity_id, since):
         return list(engine.add(entity_id, texts, **kwargs))
+
+
+TOLD_CHECK_LIMIT = 20
+"""How many of the user's newest facts capture looks at, right before it writes, for a fact a writer stored while
+the turn was extracted (an agent's ``remember``; :func:`_told_already`)."""
+
+
+def _told_already(engine: Any, entity_id: str, facts: Sequence[ExtractedFact], texts: Sequence[str],
+                  existing: Sequence[Any]) -> set[str]:
+    """The ``texts`` a valid, unexpired fact of the user's says already in other words
+    (:func:`~memori_core.extraction.same_statement.same_fact`: "User's band rehearses every tuesday at 7." after the
+    agent remembered "... every Tuesday at 7pm."), among the facts the extractor was shown and the user's
+    :data:`TOLD_CHECK_LIMIT` newest, which hold what was stored while the turn was extracted. The stored wording
+    stays. Not a text said the same way (``add`` counts it as a sighting), nor one that ends stored facts."""
+    ending = {f.text.strip() for f in facts if f.supersedes and isinstance(f.text, str)}
+    candidates = [t for t in texts if t not in ending]
+    if not candidates:
+        return set()
+    lister = getattr(engine, "list", None)  # (an engine without one: the shown facts only)
+    newest = lister(entity_id, limit=TOLD_CHECK_LIMIT) if callable(lister) else []
+    now = time.time()
+    stored = [f for f in [*existing, *newest] if not _expired(getattr(f, "expires_at", None), now)]
+    told = set()
+    for text in candidates:
+        same = same_fact(text, stored)
+        if same is not None and normalize_fact_text(same.content) != normalize_fact_text(text):
+            told.add(text)
+    return told
+
+
+def _expired(expires_at: Any, now: float) -> bool:
+    try:
+        return bool(expires_at) and iso_to_ts(expires_at) <= now
+    except ValueError:
+        return False
 
 
 def _as_seen(fact: ExtractedFact) -> ExtractedFact:

@@ -7,6 +7,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime, tzinfo
 from typing import Any
 
 from ..adapter_args import check_adapter_args, check_flag, renamed_k, renamed_k_attribute, resolve_entity_id
@@ -16,7 +17,7 @@ from ..facts import RecalledFact
 from ..failopen import STRICT_DEFAULT, FailOpenCall, arecall_within, check_timeout, within
 from ..placement import SYSTEM, check_placement
 from ..query import context_turns, extract_query_and_context, field_of
-from ..validate import check_context, check_query, repair_text, repair_turns
+from ..validate import check_context, check_query, check_said_at, repair_text, repair_turns
 from .system_prompt import check_injectable, inject_context, normalize_provider
 
 __all__ = ["MemoriRecall"]
@@ -34,6 +35,12 @@ def _per_call(value: str | None, default: str | None, check: Callable[[str], str
     if default is None:
         raise ValueError(missing)
     return default
+
+
+def _zone_of(said_at: datetime | str | None) -> tzinfo | None:
+    """The zone of a call's ``said_at`` (checked as capture checks a turn's time), ``None`` when not given."""
+    when = check_said_at(said_at, "said_at")
+    return when.tzinfo if when is not None else None
 
 
 CONVERSATIONS_KEPT = 1024
@@ -230,8 +237,9 @@ class MemoriRecall:
                             entity_id=request.entity_id)
         return None if call.skipped else (request, call)
 
-    def _inject(self, kwargs: Mapping[str, Any], facts: list[RecalledFact], provider: str) -> dict[str, Any]:
-        block = format_context(facts, zone=self.engine.config.time_zone_label)
+    def _inject(self, kwargs: Mapping[str, Any], facts: list[RecalledFact], provider: str,
+                tz: tzinfo | None = None) -> dict[str, Any]:
+        block = format_context(facts, zone=self.engine.config.time_zone_label, tz=tz)
         return inject_context(kwargs, block, provider, placement=self.placement)
 
     # -- sync ---------------------------------------------------------------
@@ -267,6 +275,7 @@ class MemoriRecall:
         entity_id: str | None = None,
         query: str | None = None,
         context: Sequence[str] | None = None,
+        said_at: datetime | str | None = None,
     ) -> dict[str, Any]:
         """A copy of ``kwargs`` with the user's recalled facts in the system prompt (or the latest user turn,
         ``placement="last_user"``).
@@ -275,11 +284,16 @@ class MemoriRecall:
         the relevance threshold, or recall fails without ``strict``. Malformed
         messages raise ``TypeError`` (:meth:`recall_for`), as capture does.
         ``query`` and ``context`` replace the question and the earlier turns read from ``kwargs``
-        (:meth:`recall_for`).
+        (:meth:`recall_for`). ``said_at`` is when the user's turn was said (a timezone-aware ``datetime`` or an
+        ISO 8601 string with a UTC offset, what ``capture_facts(created_at=...)`` takes; provider messages carry
+        no time): the block's "Stated at" times are written in its zone (``2026-11-09 21:00 -05:00``), the
+        calendar capture wrote the facts' days in; without it they are UTC. A naive or unreadable one raises
+        ``ValueError`` (another type ``TypeError``) naming ``said_at``.
         """
+        tz = _zone_of(said_at)
         name = check_injectable(kwargs, self._provider(provider), self.placement)
         facts = self.recall_for(kwargs, entity_id=entity_id, query=query, context=context)
-        return self._inject(kwargs, facts, name)
+        return self._inject(kwargs, facts, name, tz)
 
     # -- async --------------------------------------------------------------
 
@@ -308,8 +322,10 @@ class MemoriRecall:
         entity_id: str | None = None,
         query: str | None = None,
         context: Sequence[str] | None = None,
+        said_at: datetime | str | None = None,
     ) -> dict[str, Any]:
         """Async :meth:`apply` (the recall runs in a worker thread)."""
+        tz = _zone_of(said_at)
         name = check_injectable(kwargs, self._provider(provider), self.placement)
         facts = await self.arecall_for(kwargs, entity_id=entity_id, query=query, context=context)
-        return self._inject(kwargs, facts, name)
+        return self._inject(kwargs, facts, name, tz)

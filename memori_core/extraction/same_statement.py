@@ -1,0 +1,58 @@
+"""Whether a fact says what a stored one says, in other words: the same normalised text, or the same statement told
+the same way ("User's band rehearses every tuesday at 7." and "... every Tuesday at 7pm."). A model's write is not
+stored again over such a fact (:mod:`memori_core.tool_writes`), nor is a fact capture extracted
+(:func:`~memori_core.capture.capture_facts`); a related fact is no such statement ("User has two cats." and "User has
+three cats.", "User lives in Porto." and "User lived in Porto.")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any, TypeVar
+
+from ..text import normalize_fact_text
+from .cues import content_words, is_negated, words_within
+
+__all__ = ["same_fact", "statement_frame"]
+
+F = TypeVar("F")
+
+_LINKS = frozenset("in at with as a an for from to the on near by".split())
+
+# A job stated the usual ways: "works as/at/for", "drives ... for <employer>", "is a <role> at/for <employer>".
+# Studies are no job said this way: "User is a PhD student at TU Berlin." holds beside a job at a café.
+_JOB_SAID = re.compile(
+    r"^user (?:works (?:as|at|for)\b|drives \S.* for \S"
+    r"|is (?:a|an) (?!.*\b(?:student|undergrad\w*|phd|postdoc|intern|volunteer)\b)\S.* (?:at|for) \S)"
+)
+_JOB_FRAME = ("user", "<job>")
+
+
+def statement_frame(text: str) -> tuple[str, ...]:
+    """How ``text`` says what it says: its subject and verb, and the word after them when that is a preposition
+    or an article ("user lives in", "user is a", "user is"): "User lives with Rui." is not said as a home is. A
+    job said the usual ways is one frame ("User works as a driver for X." and "User drives long-haul for Y.")."""
+    said = normalize_fact_text(text)
+    if _JOB_SAID.match(said):
+        return _JOB_FRAME
+    words = said.split()
+    return tuple(words[:3]) if len(words) > 2 and words[2] in _LINKS else tuple(words[:2])
+
+
+def same_fact(text: str, facts: Iterable[F]) -> F | None:
+    """The first of ``facts`` (anything with a ``content``) whose text says ``text``: the same
+    :func:`~memori_core.text.normalize_fact_text` key; else told the same way (:func:`statement_frame`), negated
+    alike, with the same content words, an hour bare or with its "pm" ("User's band rehearses every tuesday at 7."
+    for "... every Tuesday at 7pm."); ``None`` when none does."""
+    key = normalize_fact_text(text)
+    facts = list(facts)
+    exact = next((f for f in facts if normalize_fact_text(_content(f)) == key), None)
+    if exact is not None:
+        return exact
+    words, frame, negated = content_words(text), statement_frame(text), is_negated(text)
+    return next((f for f in facts if statement_frame(_content(f)) == frame and is_negated(_content(f)) == negated
+                 and words_within(words, old := content_words(_content(f))) and words_within(old, words)), None)
+
+
+def _content(fact: Any) -> str:
+    return fact.content

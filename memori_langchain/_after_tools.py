@@ -1,0 +1,81 @@
+"""The turns whose capture waits for the agent's tools: a ``create_agent`` turn whose answer calls tools is captured
+once they have run, so capture reads what the agent's own ``remember`` stored for it (j7 finding 19)."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage
+
+__all__ = ["WAITING_KEPT", "AfterTools", "Waiting", "asks_for_tools"]
+
+WAITING_KEPT = 4096
+"""How many turns may wait for their tools in one middleware at a time; past it the oldest is handed over at once."""
+
+
+def asks_for_tools(response: Any) -> bool:
+    """Whether a model call's answer (a ``ModelResponse``, an ``ExtendedModelResponse`` around one, or an
+    ``AIMessage``) calls tools: the agent runs them before its run goes on."""
+    response = getattr(response, "model_response", response)
+    messages = getattr(response, "result", None)
+    if not isinstance(messages, list):
+        messages = [response]
+    return any(isinstance(m, AIMessage) and m.tool_calls for m in messages)
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """One turn's capture, as the model call that answered it would have queued it."""
+
+    messages: tuple[BaseMessage, ...]  # up to its human message, the last
+    thread: str | None
+    since: int  # its entity's erase generation when the turn began
+    began: datetime
+
+
+class AfterTools:
+    """The turns of each (entity, thread) whose answer called tools, kept until the agent's tools for them have run:
+    until the next model call of that thread (a tool-loop call comes after the tools), the end of the run
+    (``after_agent``), the entity's next turn in any thread (a run a tool ended by raising), or a ``flush``.
+    Thread-safe; past :data:`WAITING_KEPT` turns the oldest is handed back to be captured at once."""
+
+    def __init__(self, kept: int = WAITING_KEPT) -> None:
+        self._kept = kept
+        self._lock = threading.Lock()
+        self._waiting: OrderedDict[tuple[str, str | None], list[Waiting]] = OrderedDict()
+        self._count = 0
+
+    def keep(self, entity_id: str, turn: Waiting) -> list[tuple[str, Waiting]]:
+        """Keep ``turn``; returns the (entity, turn) pairs the bound let go of, to be captured now."""
+        out: list[tuple[str, Waiting]] = []
+        with self._lock:
+            self._waiting.setdefault((entity_id, turn.thread), []).append(turn)
+            self._count += 1
+            while self._count > self._kept:
+                (entity, thread), turns = next(iter(self._waiting.items()))
+                out.append((entity, turns.pop(0)))
+                self._count -= 1
+                if not turns:
+                    del self._waiting[(entity, thread)]
+        return out
+
+    def take(self, entity_id: str, threads: Sequence[str | None] | None = None) -> list[Waiting]:
+        """The turns of ``entity_id`` kept for ``threads`` (``None``: every thread), oldest first, no longer kept."""
+        with self._lock:
+            keys = [key for key in self._waiting if key[0] == entity_id and (threads is None or key[1] in threads)]
+            out = [turn for key in keys for turn in self._waiting.pop(key)]
+            self._count -= len(out)
+        return out
+
+    def take_all(self) -> list[tuple[str, Waiting]]:
+        """Every kept turn with its entity, oldest thread first, no longer kept."""
+        with self._lock:
+            out = [(entity, turn) for (entity, _), turns in self._waiting.items() for turn in turns]
+            self._waiting.clear()
+            self._count = 0
+        return out
