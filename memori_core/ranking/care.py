@@ -36,8 +36,10 @@ __all__ = [
     "is_care_fact",
     "is_personal",
     "named_by",
+    "negated_at",
     "outside_holder",
     "prototype_texts",
+    "speaks_of_the_asker",
 ]
 
 DOMAIN_PROTOTYPES: dict[str, tuple[str, ...]] = {
@@ -152,6 +154,7 @@ _CARE_TERMS = re.compile(
     r"medications?|medicines?|meds|prescri(?:bed|ption|ptions)|inhalers?|puffers?|"
     r"pregnan(?:t|cy)|prenatal|breast[\s-]?feed(?:ing|s)?|(?:pre-?)?diabet(?:es|ic)|asthma(?:tic)?|epilep(?:sy|tic)|hypertension|"
     r"high\s+blood\s+pressure|gout|ibs|irritable\s+bowel|crohn'?s|colitis|low[-\s]fat\s+(?:meals|diet|food)|"
+    r"sickle[\s-]cell|"
     r"vegetarian|vegan|pescatarian|halal|kosher|teetotal(?:l?er)?|"
     # staying off alcohol after an addiction is a restriction like "alcohol-free"
     r"sober|sobriety|recovering\s+alcoholic|alcoholism|alcohol\s+(?:addiction|dependence)|"
@@ -195,7 +198,13 @@ NOT_FOOD = re.compile(
 """Words about what is worn, bought or put on the skin: a diet word in a fact beside them is not about food
 ("User only buys vegan cosmetics."), nor is a food word in a question ("What should I wear to the dinner?",
 "body lotions or creams")."""
-_NEGATED = re.compile(r"\b(?:not|no|no\s+longer|isn't|aren't|wasn't|never|without)\s+(?:\w+\s+)?$", re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:not|no|no\s+longer|isn't|aren't|wasn't|never|without)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+
+
+def negated_at(text: str, start: int) -> bool:
+    """Whether the words just before ``start`` negate what follows ("User no longer has gestational diabetes.",
+    "User does not take any medication.")."""
+    return _NEGATED.search(text[max(0, start - 30) : start]) is not None
 
 
 def is_personal(question: str) -> bool:
@@ -206,6 +215,21 @@ def is_personal(question: str) -> bool:
     text = question.replace("\u2019", "'")
     return (_PERSONAL.search(text) is not None or _ADVICE.search(text) is not None
             or _DROPPED_I.search(text) is not None)
+
+
+# "me" as the one a request is made to, not the one it is about: "Tell me a joke.", "Give me a word for happy."
+_ASKED_OF_ME = re.compile(r"\b(?:tell|give|show|write|send|teach|read)\s+me\s+(?=(?:a|an|the|some|something|one|"
+                          r"about|how|why|who|when|where|\d+)\b)", re.IGNORECASE)
+
+
+def speaks_of_the_asker(turn: str) -> bool:
+    """Whether a turn is about the asker (:func:`is_personal`) once the "me" a request is addressed by is left
+    out: "Tell me a joke." and "Can you recommend a good podcast?" are not, "Tell me what I can eat." is.
+
+    >>> [speaks_of_the_asker(t) for t in ("Tell me a joke.", "Tell me what to cook.", "Give me a plan for my week.")]
+    [False, True, True]
+    """
+    return is_personal(_ASKED_OF_ME.sub(" ", turn))
 
 
 # "the kids", "the baby": in a chat, the asker's own
@@ -253,8 +277,8 @@ def for_the_asker(question: str) -> bool:
     >>> for_the_asker("Any ideas for a weekend away?"), for_the_asker("What is the best age for kids to start school?")
     (True, False)
     """
-    return (is_personal(question) or _OURS.search(question) is not None or _REQUEST.search(question) is not None
-            or _OPINION.search(question) is not None)
+    return (speaks_of_the_asker(question) or _OURS.search(question) is not None
+            or _REQUEST.search(question) is not None or _OPINION.search(question) is not None)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -271,7 +295,7 @@ def is_care_fact(text: str) -> bool:
     """
     not_food = None
     for m in _CARE_TERMS.finditer(text):
-        if _NEGATED.search(text[max(0, m.start() - 30) : m.start()]):
+        if negated_at(text, m.start()):
             continue
         if m.group().lower() in _DIET_WORD:
             if not_food is None:

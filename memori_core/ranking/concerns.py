@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 import re
 
-from .care import CARRIED_MEDICINE, NOT_FOOD, SULFONYLUREAS, is_care_fact
+from .care import CARRIED_MEDICINE, NOT_FOOD, SULFONYLUREAS, is_care_fact, negated_at
 
 __all__ = ["ADDED_CONCERNS", "FACT_CONCERNS", "LIMIT_CONCERNS", "QUESTION_CONCERNS", "SITUATION_CONCERNS",
            "fact_concerns", "question_concerns"]
@@ -63,7 +63,8 @@ FACT_CONCERNS: dict[str, str] = {
     "meal": _any("diet", "food", "foods", "eat*", "consum*", "dish", "meal"),
     "caffeine": _any("caffeine", "decaf*"),
     "diabetes": _any("diabet*", "prediabet*", "insulin", "metformin", "blood sugar", *SULFONYLUREAS),
-    "exertion": _any("asthma*", "inhaler", "puffer", "epilep*", "heart condition", "angina", "pacemaker", "pregnan*"),
+    "exertion": _any("asthma*", "inhaler", "puffer", "epilep*", "heart condition", "angina", "pacemaker", "pregnan*",
+                     "sickle cell"),
     # the rest of the EU's fourteen food allergens, and the drug allergies a painkiller or a prescription meets
     "sesame": _any("sesame", "tahini"),
     "soy": _any("soy", "soya", "soybean"),
@@ -169,7 +170,7 @@ SITUATION_CONCERNS: dict[str, str] = {
               r"(?:\w+\s+)?floor\s+(?:flat|apartment)\s+(?:with\s+)?(?:no|without)\s+(?:a\s+)?(?:lift|elevator))",
     "sleep": r"\b(?:night\s+shifts?|works?\s+nights|shift\s+work|insomnia|sleep\s+apno?ea|cpap|pregnan\w*|jet[\s-]?lag|"
              r"(?:poor|bad|lack\s+of|too\s+little|not\s+enough)\s+sleep|sleep\s+deprivation)\b",
-    "travel": r"\bpregnan\w*",
+    "travel": r"\bpregnan\w*|\bsickle[\s-]cell\b",
     "outdoors": r"\b(?:grows?|growing|garden\w*|allotment|raised\s+beds?|greenhouse|beehives?|bees|backyard|"
                 r"(?:swimming\s+)?pool|chickens|hens|vegetable\s+patch|orchard|lawn)\b",
     "work": r"\b(?:works?\s+(?:as|at|for|in)|working\s+(?:as|at|for)|job|employer|employed|self[\s-]employed|"
@@ -578,6 +579,8 @@ def fact_concerns(text: str) -> frozenset[str]:
     (['clinic', 'gluten', 'meal'], frozenset())
     """
     limits = {name for name, rx in (*_LIMIT_RE.items(), *_SITUATION_RE.items()) if rx.search(text)}
+    if "packing" in limits and all(negated_at(text, m.start()) for m in _SITUATION_RE["packing"].finditer(text)):
+        limits.discard("packing")  # "User does not take any medication.": nothing to pack
     if not is_care_fact(text):
         return frozenset(limits)
     found = limits | {name for name, rx in _FACT_RE.items() if rx.search(text)}

@@ -230,9 +230,10 @@ _ABOUT_ME = re.compile(
 
 
 _MY_THING = re.compile(r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+", re.IGNORECASE)
-# the asker's own place, used rather than named: "the weather in my city", "events in my town", "near me"
+# the asker's own place, used rather than named: "the weather in my city", "events in my town", "near me", "Do I need
+# a licence to fish here?"
 _MY_PLACE = re.compile(r"\b(?:my|our)\s+(?:city|town|village|neighbou?rhood|area|local\s+area|place|hometown|home\s+town|"
-                       r"suburb|street|region)\b|\bnear\s+(?:me|us)\b|\baround\s+here\b|"
+                       r"suburb|street|region)\b|\bnear\s+(?:me|us)\b|\b(?:around\s+|over\s+|out\s+)?here\b|\blocally\b|"
                        rf"{FROM_HOME.pattern}", re.IGNORECASE)
 
 
@@ -304,8 +305,8 @@ def asked_about(question: str) -> str | None:
 
 
 _GIFT_FOR = re.compile(
-    r"\b(?:gifts?|presents?)\b(?:\s+ideas?)?\s+for\s+(?:(?:my|our)\s+(?:[\w-]+\s+)?(?P<who>[\w-]+)"
-    r"|(?P<name>(?-i:[A-Z][a-z]+))\b)",
+    r"\b(?:gifts?|presents?)\b(?:\s+ideas?)?\s+(?:for|(?:should|could|can|shall|do)\s+(?:i|we)\s+(?:get|buy|give))"
+    r"\s+(?:(?:my|our)\s+(?:[\w-]+\s+)?(?P<who>[\w-]+)|(?P<name>(?-i:[A-Z][a-z]+))\b)",
     re.IGNORECASE,
 )
 
@@ -316,6 +317,8 @@ def gift_for(question: str) -> str | None:
 
     >>> gift_for("What's a good gift for my grandson? He loves dinosaurs."), gift_for("Any gift ideas?")
     ('grandson', None)
+    >>> gift_for("What gift should I get Kuba?")
+    'Kuba'
     """
     m = _GIFT_FOR.search(question.replace("\u2019", "'"))
     return None if m is None else (m.group("who") or m.group("name"))
