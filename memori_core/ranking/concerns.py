@@ -426,7 +426,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                 "book to read", "read next", "reading list", "a book", "books", "novel", "beach read", "kindle"),
     "listening": (*_LEISURE, "podcast*", "audiobook*", "playlist", "album", "put on", "listen*", "record shop", "vinyl",
                   "spotify", "concert", "gig", "festival", "radio"),
-    "watching": (*_LEISURE, "something to watch", "watch tonight", "a film", "a movie", "films", "movies", "movie night",
+    "watching": (*_LEISURE, "something to watch", "watch tonight", "a film", "a movie", "movie night",
                  "film night", "tv",
                  "series", "documentary", "netflix", "binge*", "box set", "put on", "cinema", "streaming"),
     "buckwheat": ("buckwheat", "soba", "juwari", "galette", "kasha", "blini", "blinis", "crepe", "crêpe"),
