@@ -41,6 +41,28 @@ def user_query_and_context(
     return query, recent_turns(earlier, turns)
 
 
+def without_input_echo(messages: Sequence[ChatMessage] | None) -> list[ChatMessage]:
+    """``messages`` without the copy of the latest user message that ``Memory.aget(input=...)`` appends to a history
+    already holding it: an agent reads its memory so after each tool result, and that copy carries neither the
+    assistant message the user answered nor the message's ``additional_kwargs`` (its time and zone). The turn
+    being answered is the original one.
+
+    A trailing user message is such a copy when it repeats the previous user message's text with no assistant
+    text between them (only tool calls and tool results, or nothing): the same words said again after an answer
+    are a turn of their own ("Yes." to another question).
+    """
+    messages = list(messages or [])
+    if len(messages) < 2 or messages[-1].role != MessageRole.USER:
+        return messages
+    text = message_text(messages[-1])
+    for earlier in reversed(messages[:-1]):
+        if earlier.role == MessageRole.USER:
+            return messages[:-1] if text and message_text(earlier) == text else messages
+        if earlier.role == MessageRole.ASSISTANT and message_text(earlier):
+            return messages
+    return messages
+
+
 _ROLES = {MessageRole.USER: "user", MessageRole.ASSISTANT: "assistant", MessageRole.SYSTEM: "system",
           MessageRole.TOOL: "tool"}
 

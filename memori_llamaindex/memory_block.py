@@ -33,7 +33,15 @@ from memori_core.outage import outage_breaker
 from memori_core.query import context_turns
 from memori_core.unanswered import UNANSWERED_KEPT, Unanswered, UnansweredTurns
 
-from ._common import logger, message_said_at, message_text, turn_zone, user_query_and_context, user_turns
+from ._common import (
+    logger,
+    message_said_at,
+    message_text,
+    turn_zone,
+    user_query_and_context,
+    user_turns,
+    without_input_echo,
+)
 from ._fields import CountField, RecallFields, checked_flag
 
 _OWNER = "MemoriMemoryBlock"
@@ -167,6 +175,7 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
 
     async def _aget(self, messages: list[ChatMessage] | None = None, **block_kwargs: Any) -> str:
         self._captures.raise_failure()
+        messages = without_input_echo(messages)  # an agent's read after a tool result: the turn it answers
         query, context = user_query_and_context(messages, context_turns(self.engine))
         facts = await arecall_or_empty(self.engine, query, self.entity_id, self.k, strict=self.strict, owner=_OWNER,
                                        logger=logger, context=context, timeout=self.timeout)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -163,15 +164,14 @@ def test_an_agents_call_after_a_tool_is_not_shown_what_its_own_turn_became(ungat
     assert "User lives in Leeds." in str(second.get()[0].content)  # the next turn is shown it
 
 
-def _weather_agent(weather: Any, city: str, answer: str, seen: Any = None) -> FunctionAgent:
-    """A FunctionAgent over LlamaIndex's MockFunctionCallingLLM that calls the tool ``weather(city)`` once, then
-    answers ``answer``; ``seen(messages)`` is called with what each model call receives."""
-    replies = iter([
-        ChatMessage(role="assistant", content="Checking.",
-                    additional_kwargs={"tool_calls": [ToolSelection(tool_id="t1", tool_name="weather",
-                                                                    tool_kwargs={"city": city})]}),
-        ChatMessage(role="assistant", content=answer),
-    ])
+def _weather_agent(weather: Any, city: str | None, answer: str, seen: Any = None) -> FunctionAgent:
+    """A FunctionAgent over LlamaIndex's MockFunctionCallingLLM that calls the tool ``weather(city)`` once (not
+    when ``city`` is None), then answers ``answer``; ``seen(messages)`` is called with what each model call
+    receives."""
+    call = ChatMessage(role="assistant", content="Checking.",
+                       additional_kwargs={"tool_calls": [ToolSelection(tool_id="t1", tool_name="weather",
+                                                                       tool_kwargs={"city": city})]})
+    replies = iter([*([call] if city is not None else []), ChatMessage(role="assistant", content=answer)])
 
     def respond(messages, **kwargs):  # noqa: ANN001, ANN003, ANN202 (MockFunctionCallingLLM's callback)
         if seen is not None:
@@ -182,8 +182,80 @@ def _weather_agent(weather: Any, city: str, answer: str, seen: Any = None) -> Fu
                          tools=[FunctionTool.from_defaults(weather)])
 
 
-async def _run(agent: FunctionAgent, text: str, memory: Memory) -> str:
+async def _run(agent: FunctionAgent, text: str | ChatMessage, memory: Memory) -> str:
     return str(await agent.run(text, memory=memory))
+
+
+# A chat with an agent: (what the user says, the city the agent looks the weather up for, or None for no tool
+# call, the fact the turn stores).
+AGENT_CHAT = [
+    ("I am vegetarian.", None, "User is vegetarian."),
+    ("I live in Leeds and I cycle to work. Do I need a coat today?", "Leeds", "User lives in Leeds."),
+    ("I have a dog called Bruno. Is it too wet to walk him in Leeds?", "Leeds", "User has a dog called Bruno."),
+    ("I play the cello in an orchestra. Will my rehearsal in Leeds be rained off?", "Leeds",
+     "User plays the cello in an orchestra."),
+]
+AUCKLAND = timezone(timedelta(hours=13))
+
+
+async def _agent_chat(engine: RecallEngine, entity: str) -> list[list[str]]:
+    """``AGENT_CHAT`` through one ``Memory`` and a FunctionAgent per turn, each message dated in Auckland's zone;
+    the tool waits for the turn's capture, so it has landed before the model's call after the tool result. Returns
+    each turn's system messages, one string per model call."""
+    block = MemoriMemoryBlock(engine=engine, entity_id=entity, capture=True)
+    memory = Memory.from_defaults(session_id="chat-agent", memory_blocks=[block])
+    turns: list[list[str]] = []
+
+    def weather(city: str) -> str:
+        """The weather in a city."""
+        assert block.flush(timeout=30)
+        return "rain"
+
+    def seen(messages: list[ChatMessage]) -> None:
+        turns[-1].append("\n".join(str(m.content) for m in messages if m.role == MessageRole.SYSTEM))
+
+    for day, (text, city, _) in enumerate(AGENT_CHAT, start=1):
+        turns.append([])
+        said = ChatMessage(role="user", content=text,
+                           additional_kwargs={"created_at": datetime(2026, 11, day, 9, 0, tzinfo=AUCKLAND)})
+        await _run(_weather_agent(weather, city, "Noted.", seen=seen), said, memory)
+        assert await block.aflush(timeout=30)
+    return turns
+
+
+async def test_an_agents_calls_after_a_tool_are_not_shown_their_own_turns_facts_on_any_turn(
+        ungated: RecallEngine) -> None:
+    # Tester j9: from the second turn of a chat on, the call after the tool result was shown what that very turn
+    # had just stored (Memory reads the memory again with the user's text appended as a new message, without the
+    # assistant message before it, so the turn was not recognised).
+    turns = await _agent_chat(ungated, "una")
+    assert [len(calls) for calls in turns] == [1 if city is None else 2 for _, city, _ in AGENT_CHAT]
+    for n, calls in enumerate(turns):
+        own, earlier = AGENT_CHAT[n][2], [fact for _, _, fact in AGENT_CHAT[:n]]
+        assert all(own not in system for system in calls), (n, calls)
+        assert all(fact in system for system in calls for fact in earlier), (n, calls)  # the memory is still shown
+    assert {fact for _, _, fact in AGENT_CHAT} <= set(stored(ungated, "una"))
+
+
+async def test_an_agents_calls_after_a_tool_state_times_in_the_users_zone(ungated: RecallEngine) -> None:
+    turns = await _agent_chat(ungated, "vic")
+    stated = [line for calls in turns for system in calls for line in system.splitlines() if "Stated at" in line]
+    assert stated and all(line.endswith("+13:00") for line in stated), stated
+
+
+def test_a_memory_read_again_with_the_turn_as_input_leaves_out_that_turns_facts(ungated: RecallEngine) -> None:
+    """The sync twin of an agent's turn: ``Memory.get()`` before the model call, then ``Memory.get(input=...)``
+    (what an agent calls after a tool result) once the turn's capture has landed."""
+    block = MemoriMemoryBlock(engine=ungated, entity_id="wes", capture=True)
+    memory = Memory.from_defaults(session_id="chat-sync", memory_blocks=[block])
+    for text, _, fact in AGENT_CHAT:
+        memory.put(ChatMessage(role="user", content=text))
+        memory.get()
+        assert block.flush(timeout=30) and fact in stored(ungated, "wes")
+        again = "\n".join(str(m.content) for m in memory.get(input=text) if m.role == MessageRole.SYSTEM)
+        assert fact not in again
+        memory.put(ChatMessage(role="assistant", content="Noted."))
+    assert "User is vegetarian." in again  # an earlier turn's fact is shown
 
 
 async def test_memory_get_does_not_wait_for_the_capture(ungated: RecallEngine) -> None:
