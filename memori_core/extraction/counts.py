@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from .grammar import third_person
 from .patterns import rx
 
-__all__ = ["as_count_now", "count_held", "count_left", "recounts"]
+__all__ = ["as_count_now", "count_held", "count_left", "recounts", "singular"]
 
 _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
                  "twelve")
@@ -70,7 +70,7 @@ def _said(value: int) -> str:
     return _NUMBER_WORDS[value] if value < len(_NUMBER_WORDS) else str(value)
 
 
-def _singular(thing: str) -> str:
+def singular(thing: str) -> str:
     """A counted noun in the singular ("hives" -> "hive", "puppies" -> "puppy", "children" -> "child")."""
     word = thing.lower()
     if word in _IRREGULAR:
@@ -84,7 +84,7 @@ def _singular(thing: str) -> str:
 
 def _counted(value: int, thing: str) -> str:
     """``value`` of ``thing`` as a fact says them ("one hive", "three hives", "no hives")."""
-    one = _singular(thing)
+    one = singular(thing)
     plural = next((many for many, single in _IRREGULAR.items() if single == one), None) or third_person(one)
     return f"{_said(value)} {one if value == 1 else plural}"  # a noun's plural is spelt as a verb's third person
 
@@ -96,7 +96,7 @@ def count_held(fact: str) -> tuple[str, int] | None:
     m = _HELD.match(fact.strip())
     if m is None:
         return None
-    return _singular(m.group("thing") or m.group("left_thing")), _value(m.group("n") or m.group("left"))
+    return singular(m.group("thing") or m.group("left_thing")), _value(m.group("n") or m.group("left"))
 
 
 def recounts(fact: str, stored: str) -> bool:
@@ -144,7 +144,7 @@ def count_left(fact: str, told: Sequence[str]) -> str | None:
     if bare is not None:
         things = {thing for thing, _ in counts}
         return f"User has {_counted(_value(bare.group('left')), things.pop())}." if len(things) == 1 else None
-    thing = _singular(lost.group("thing"))
+    thing = singular(lost.group("thing"))
     had = next((n for counted, n in reversed(counts) if counted == thing), None)
     if had is None or had < _value(lost.group("lost")):
         return None

@@ -8,7 +8,7 @@ from ..slots import holder
 from .patterns import rx
 from .slots import slots_of
 
-__all__ = ["quits_the_job"]
+__all__ = ["quits_a_job", "quits_the_job"]
 
 # The roles a kind of workplace is known by: "the café" is where a barista works.
 _WORKPLACES: dict[str, str] = {
@@ -48,3 +48,13 @@ def quits_the_job(new: str, old: str) -> bool:
     if place in ("job", "work"):
         return True
     return any(place in noun.split("|") and roles.search(old) for noun, roles in _ROLES.items())
+
+
+def quits_a_job(fact: str) -> bool:
+    """Whether ``fact`` tells the user quit a job named generically ("User quit the café.", "User has quit their
+    job."): of the job slot, though no job word is in it.
+
+    >>> quits_a_job("User quit the café."), quits_a_job("User quit the choir.")
+    (True, False)
+    """
+    return _QUIT.match(fact.strip()) is not None

@@ -406,8 +406,9 @@ class RuleBasedFactExtractor:
             if any(WEEKS_PREGNANT.match(fact.text) for fact, _ in said):
                 # "I'm pregnant! I'm 12 weeks now": the week count says both, one core fact for the one state
                 said = [(fact, how) for fact, how in said if not plain_pregnancy(fact.text)]
-            facts += [fact for fact, verdict in said if not told_with_what_holds_now(fact, verdict, said)
-                      and not story_of_a_change(fact, verdict, said)
+            # "I quit the café, I'm going to teach guitar full time": the ending's stored facts handed to the new job
+            facts += [fact for fact, verdict in told_with_what_holds_now(said)
+                      if not story_of_a_change(fact, verdict, said)
                       and policy_keeps(self.policy, fact)]
         return facts
 

@@ -86,7 +86,10 @@ _IMPLIED_IM = rx(
     r"(?:severely\s+|very\s+|mildly\s+)?allergic\s+to|(?:lactose|gluten)\s+intolerant|intolerant\s+to|"
     r"(?:strict\s+|full-time\s+)?(?:vegan|vegetarian|pescatarian)|diabetic|coeliac|celiac|pregnant|"
     r"happily\s+married|recently\s+(?:married|divorced|retired|engaged)|newly\s+(?:married|single|engaged)|"
-    r"married\s+(?:with|for|to|since)|originally\s+from)\b"
+    r"married\s+(?:with|for|to|since)|originally\s+from|"
+    # "down to 5 cigarettes a day": a habit's rate now
+    r"(?:now\s+)?down\s+to\s+(?:just\s+|only\s+|about\s+)?(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a|"
+    r"half\s+a)\s+(?:[a-z-]+\s+)?[a-z-]+\s+(?:a|per)\s+(?:day|night|week))\b"
     r"(?!\s+(?:food|recipes?|options?|restaurants?|dishes|meals?|places?|here)\b)"
 )
 # "Work in IT.", "Live in Leeds.", "Have two dogs.": a statement typed without its "I" (not "Have a nice day").

@@ -11,7 +11,7 @@ from ..slots import holder
 from .cues import is_negated
 from .patterns import rx
 
-__all__ = ["changes_shift", "one_at_a_time", "shift_kind"]
+__all__ = ["changes_shift", "is_only_a_shift", "one_at_a_time", "shift_kind"]
 
 # A pattern of shifts, not one shift ("covering a day shift tomorrow"): "night shifts", "on nights", "working
 # earlies", "switched to the early shift".
@@ -38,6 +38,29 @@ def shift_kind(fact: str) -> str | None:
         return None
     kind = (m.group("kind") or m.group("moved") or m.group("bare")).lower()
     return _SAME.get(kind, kind)
+
+
+# A fact that says the shift pattern and nothing of the job: "User works the early shift now.", "User switched to
+# day shifts.", "User is on nights now, 7am to 7pm." (a time of day or a count of shifts may follow).
+_ONLY_SHIFT = rx(
+    r"^user\s+(?:(?:is|has|just|now|also|finally|mostly|only|been|got|gone|went|moved|switched|changed|"
+    r"back|working|works|work|doing|does|on|onto|to|the|permanent|permanently)\s+)*"
+    rf"(?:{_KINDS}\s*-?\s*shifts?|days|nights|earlies|lates)"
+    r"(?:\s+(?:now|again|instead|permanently|from\s+now\s+on))*"
+    r"(?:\s*,?\s*(?:\d{1,2}(?::\d\d)?\s*(?:am|pm)?\s*(?:to|-|–)\s*\d{1,2}(?::\d\d)?\s*(?:am|pm)?"
+    r"|(?:three|four|five|two|\d)\s+(?:12s|shifts|nights|days)(?:\s+a\s+week)?))*"
+    r"\s*\.?$"
+)
+
+
+def is_only_a_shift(fact: str) -> bool:
+    """Whether ``fact`` tells the user's shift pattern and nothing of the job itself ("User works the early shift
+    now."): a change of shifts, which leaves the job ("User works as an ER nurse.") as it is.
+
+    >>> is_only_a_shift("User works the early shift now."), is_only_a_shift("User works nights as a security guard.")
+    (True, False)
+    """
+    return _ONLY_SHIFT.match(fact.strip()) is not None
 
 
 def changes_shift(new: str, old: str) -> bool:

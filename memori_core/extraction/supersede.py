@@ -24,16 +24,17 @@ from .activities import ACTIVITY_SLOTS, same_activity, says_how_often
 from .appointments import books_what_was_needed
 from .children import same_children
 from .corrections import corrected_words, denies
-from .counts import recounts
+from .counts import count_held, recounts
 from .cues import content_words, is_change, is_ended, is_negated
 from .diets import CONSUMPTION_SLOTS, is_exclusive, left_out, taken_back
 from .endings import acquired_slots, ends_habit, ends_ownership, is_loss, stopped_words
 from .health import ends_health
 from .moves import sells_the_home
-from .quit_job import quits_the_job
+from .quit_job import quits_a_job, quits_the_job
+from .rates import rerates
 from .documents import renews_document
 from .routes import changes_route
-from .shifts import changes_shift
+from .shifts import changes_shift, is_only_a_shift
 from .relationships import is_relationship_status, relationship_stage
 from .side_jobs import beside_the_job
 from .slots import JOB_OFFER, is_job_offer, slots_of
@@ -47,7 +48,8 @@ from .verdicts import KEPT_AS_SAID, KEPT_REWRITTEN, SentenceVerdict
 __all__ = ["handed_over", "hangs_on", "plain_pregnancy", "replaces", "story_of_a_change", "told_with_what_holds_now", "with_employer",
            "with_offered_role", "with_partner"]
 
-_ENDED_BY = (ends_ownership, ends_habit, ends_health, changes_shift, changes_route, renews_document, quits_the_job)
+_ENDED_BY = (ends_ownership, ends_habit, ends_health, changes_shift, changes_route, renews_document, quits_the_job,
+             rerates)
 """The rules that read one thing told ended or changed (``(new fact, stored fact) -> bool``), in the order tried."""
 
 # A medical condition is no habit: a habit stated with "only" does not replace it.
@@ -257,21 +259,45 @@ def _is_ending(verdict: SentenceVerdict) -> bool:
 
 
 def told_with_what_holds_now(
+    said: list[tuple[ExtractedFact, SentenceVerdict]],
+) -> list[tuple[ExtractedFact, SentenceVerdict]]:
+    """``said`` (one message's facts) without each fact that only tells what was left or stopped, beside a clean fact
+    of the same message that says what holds now in its place ("I quit Google and now I work at a startup": "User
+    quit Google." beside "User works at a startup."; "I don't live in Lisbon anymore, I moved to Faro": "User
+    doesn't live in Lisbon anymore." beside "User lives in Faro."), that one replacing every stored fact the ending
+    replaced. Memory keeps what holds now; the ending only marks the stored fact no longer valid. A state told as no
+    longer holding with nothing in its place ("I'm not vegetarian anymore") is stored, and ends the stored state."""
+    handed: dict[int, tuple[str, ...]] = {}
+    kept = []
+    for fact, verdict in said:
+        instead = _in_its_place(fact, verdict, said)
+        if instead is None:
+            kept.append((fact, verdict))
+        else:
+            handed[id(instead)] = handed.get(id(instead), ()) + fact.supersedes
+    return [(_superseding(fact, handed.get(id(fact), ())), verdict) for fact, verdict in kept]
+
+
+def _superseding(fact: ExtractedFact, more: Sequence[str]) -> ExtractedFact:
+    """``fact``, superseding the ids ``more`` too (each once)."""
+    if not more:
+        return fact
+    return replace(fact, supersedes=tuple(dict.fromkeys(fact.supersedes + tuple(more))))
+
+
+def _in_its_place(
     fact: ExtractedFact, verdict: SentenceVerdict, said: list[tuple[ExtractedFact, SentenceVerdict]]
-) -> bool:
-    """Whether ``fact`` only tells what was left or stopped, beside a clean fact of the same message that says
-    what holds now in its place ("I quit Google and now I work at a startup": "User quit Google." beside "User
-    works at a startup."; "I don't live in Lisbon anymore, I moved to Faro": "User doesn't live in Lisbon
-    anymore." beside "User lives in Faro."): that one replaces every stored fact ``fact`` replaces, or is of the
-    same slot of the same person (a state told as no longer holding: only when it replaces them). Memory keeps what
-    holds now; the ending only marks the stored fact no longer valid. A state told as no longer holding with nothing
-    in its place ("I'm not vegetarian anymore") is stored, and ends the stored state."""
+) -> ExtractedFact | None:
+    """The fact of ``said`` that says what holds now in place of the ending ``fact`` tells: one that replaces every
+    stored fact ``fact`` replaces, or is of the same slot of the same person (a state told as no longer holding: only
+    when it replaces them); ``None`` when ``fact`` tells no ending or nothing holds in its place."""
     if not _is_ending(verdict):
-        return False
+        return None
     # a state told as no longer holding ("I'm not vegan anymore but I still don't eat meat") stays when the new fact
     # leaves a stored fact it ends
     negated_only = not _LEFT.search(verdict.sentence)
-    slots = slots_of(fact.text)
+    # "User quit the café." names no job word, but beside "User teaches guitar full time." it is the job's change
+    slots = slots_of(fact.text) | ({"job"} if quits_a_job(fact.text) else frozenset())
     for other, how in said:
         if other is fact or how.reason != KEPT_REWRITTEN or _LEFT.search(how.sentence):
             continue
@@ -280,12 +306,12 @@ def told_with_what_holds_now(
             # no state in its place ("I'm no longer vegetarian, I eat fish now"): both told
             continue
         if fact.supersedes and set(fact.supersedes) <= set(other.supersedes):
-            return True
+            return other
         if negated_only and fact.supersedes:
             continue  # the new state leaves a stored fact the ending ends
         if any(holder(fact.text, s) == holder(other.text, s) for s in slots & slots_of(other.text)):
-            return True
-    return False
+            return other
+    return None
 
 
 # "User lives in Faro.", "User is vegetarian.", "User works at Meta.": a fact that states what a slot holds now
@@ -307,8 +333,7 @@ def handed_over(said: list[tuple[ExtractedFact, SentenceVerdict]]) -> list[tuple
     if new is None or not ended:
         return said
     fact, how = said[new]
-    merged = replace(fact, supersedes=tuple(dict.fromkeys(fact.supersedes + tuple(i for f in ended
-                                                                                 for i in f.supersedes))))
+    merged = _superseding(fact, [i for f in ended for i in f.supersedes])
     return [(merged, how) if i == new else (f, v) for i, (f, v) in enumerate(said) if not any(f is e for e in ended)]
 
 
@@ -327,9 +352,12 @@ def story_of_a_change(
 
 def _same_person(new: str, old: str, old_words: frozenset[str]) -> bool:
     """Whether the fact ``new`` speaks of the person ``old`` does: the same holder, or one ``old`` names ("User's
-    wife is called Ana." of "User has a wife.")."""
+    wife is called Ana." of "User has a wife."), not one of several ``old`` counts ("User has two sisters.")."""
     who = holder(new)
-    return who == holder(old) or bool(content_words(who) & old_words)
+    if who == holder(old):
+        return True
+    # "User's sister has two kids." speaks of one of "User has two sisters.", whose count it leaves
+    return bool(content_words(who) & old_words) and count_held(old) is None
 
 
 def _says_more(verdict: SentenceVerdict, text: str) -> bool:
@@ -457,6 +485,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
             continue  # "We moved to Bristol" leaves "User is saving for a deposit on a house."
         if slot == "job" and beside_the_job(verdict.fact, said, text):
             continue  # "I got a part-time job at a cafe" leaves "User is a 3rd-year architecture student."
+        if slot == "job" and is_only_a_shift(verdict.fact):
+            continue  # "I work the early shift now" leaves "User works as an ER nurse."
         if slot == "job" and _PROMOTED.search(said) and not _PROMOTED_TO.search(said):
             continue  # "I got promoted" leaves "User works at Google."; "promoted to manager" is a new role
         if slot in ACTIVITY_SLOTS:
