@@ -20,7 +20,7 @@ from .patterns import rx
 from .rewrite import as_fact
 from .activities import PETS
 from .asides import lost_track, passing_aside
-from .one_offs import one_off_act
+from .one_offs import moved_about_the_home, one_off_act
 from .cues import MONTH_NAMES, is_change
 from .health import BODY_PART
 from .slots import slots_of
@@ -221,6 +221,14 @@ _THEIR_MOMENT = rx(
     r"^(?:my|our)\s+(?:[\w-]+\s+){1,6}?(?:is|are|'s|'re)\s+(?:being|(?!going\s+to\b|moving\b|starting\b|leaving\b|"
     r"retiring\b|graduating\b|getting\s+married\b)\w+ing)\b"
 )
+# "I'm covering a day shift tomorrow", "I'm working a double shift on Friday": one event the user is doing, which a
+# day said with it makes a plan (not "I'm working night shifts", a pattern: no event word in the singular; not
+# "I'm on the early shift from Monday", a change).
+_DOING_AN_EVENT = rx(
+    r"^(?:i'm|i\s+am|im|we're|we\s+are)\s+(?:(?:also|just|still)\s+)?(?:[a-z]+ing\s+(?:up\s+)?|on\s+)"
+    rf"(?:a|an|the|one|my|our)\s+(?:[\w'-]+\s+){{0,2}}?(?:{_EVENT_WORDS})\b(?!s\b)"
+    r"(?!.*\b(?:from|starting|as\s+of|onwards|permanently|for\s+good)\b)"  # a change from that day on
+)
 # "I've got a dentist appointment at 4": today, at a time (not "every Monday at 9").
 CLOCK = rx(
     r"\bat\s+(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)?|noon|midday|lunchtime|"
@@ -357,6 +365,8 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
         return None, DROP_EPHEMERAL, None  # "my mum is freaking out"
     if ((passing_aside(body) or one_off_act(body)) and not (is_change(body) or is_care_fact(body))) or lost_track(body):
         return None, DROP_EPHEMERAL, None  # "I went blank", "we only told family", "I took the bus", "i forget"
+    if moved_about_the_home(body):
+        return None, DROP_EPHEMERAL, None  # "moved the sofa into the lounge now"
     if _INCIDENT.match(body) and not (is_change(body) or is_care_fact(body)):
         return None, DROP_EPHEMERAL, None
     if _OWN_MISHAP.match(body) and not (is_change(body) or is_care_fact(body)) \
@@ -380,7 +390,7 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
         month = re.search(rf"\b(?:{'|'.join(MONTH_NAMES)})\b", day.group(0), re.IGNORECASE)
         return as_fact(body), KEPT_EXPIRING, _until_month_end(month.group(0), now) if month else timedelta(days=31)
     planned = _APPOINTMENT.match(body) or _MY_EVENT.match(body) or _THEIR_PLAN.match(body) or _PLANNED.match(body) \
-        or _THE_EVENT.match(body)
+        or _THE_EVENT.match(body) or _DOING_AN_EVENT.match(body)
     if _LATER_TODAY.search(body) and _EVENT.search(body) and (_APPOINTMENT.match(body) or _MY_EVENT.match(body)) \
             and not _NOW_ONLY.search(body) and not _RECURRING.search(body):
         return as_fact(body), KEPT_EXPIRING, timedelta(days=1)  # "I have a date tonight"

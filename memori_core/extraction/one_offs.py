@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .patterns import rx
 
-__all__ = ["one_off_act"]
+__all__ = ["moved_about_the_home", "one_off_act"]
 
 _ADVERBS = r"(?:(?:just|finally|also|then|only|quickly|eventually)\s+)*"
 _THE = r"(?:(?:the|a|an|my|our|some)\s+)?"
@@ -34,7 +34,12 @@ _BREAK = (r"(?:had|took)\s+(?:a|an)\s+(?:quick\s+|long\s+|hot\s+|short\s+)?(?:sh
           r"break|breather|coffee|cup\s+of\s+(?:tea|coffee)|cuppa|snack)"
           r"|went\s+for\s+(?:a|an)\s+(?:quick\s+|long\s+|short\s+|little\s+)?(?:walk|stroll|wander|drive|coffee|"
           r"drink|pint|bite|ride)")
-_ONE_OFF = rx(rf"^(?:i|we)\s+{_ADVERBS}(?:{_RIDE}|{_CHORE}|{_BREAK}){_AFTER}")
+# "i was in levenshulme today", "we were at the Trafford Centre earlier": a place passed through that day (not
+# "in hospital": care news).
+_PASSED = (r"(?:was|were)\s+(?:(?:over|down|up|out|round)\s+)?(?:in|at)\s+(?!(?:the\s+)?(?:hospital|a&e|er|icu|"
+           r"hospice|court|jail|prison)\b)(?:[\w'&-]+\s+){1,4}?(?:today|this\s+(?:morning|afternoon)|"
+           r"earlier(?:\s+today)?|yesterday|last\s+night)")
+_ONE_OFF = rx(rf"^(?:i|we)\s+{_ADVERBS}(?:{_RIDE}|{_CHORE}|{_BREAK}|{_PASSED}){_AFTER}")
 # A habit or a first makes it worth keeping: "every day", "usually", "for the first time", "these days".
 _NOT_ONCE = rx(r"\b(?:every|each|always|usually|normally|often|daily|nightly|weekly|most\s+days|these\s+days|"
                r"nowadays|now\s+(?:that|i|we)|first|anymore|any\s+more)\b")
@@ -42,7 +47,8 @@ _NOT_ONCE = rx(r"\b(?:every|each|always|usually|normally|often|daily|nightly|wee
 
 def one_off_act(body: str) -> bool:
     """Whether ``body`` (a clause of the user's) tells a one-off act of their everyday: a ride ("I took the bus"), a
-    chore ("I did the laundry") or a break ("I had a shower"), with no habit or first said of it.
+    chore ("I did the laundry"), a break ("I had a shower") or a place passed through that day ("i was in
+    levenshulme today"), with no habit or first said of it.
 
     >>> one_off_act("I took the bus."), one_off_act("We walked the dog this morning")
     (True, True)
@@ -51,3 +57,22 @@ def one_off_act(body: str) -> bool:
     """
     said = body.strip()
     return bool(_ONE_OFF.match(said)) and not _NOT_ONCE.search(said)
+
+
+# Furniture, and furniture moved about the home: "moved the sofa into the lounge now", "we put the desk in the spare
+# room", a chore though "moved" and "now" read as a change (not "moved into the flat", "moved the business to Leeds").
+_FURNITURE = (r"(?:sofa|couch|settee|bed|table|desk|wardrobe|chairs?|armchair|bookcase|shelves|telly|tv|boxes|"
+              r"furniture|rug|mattress|dresser|drawers|piano)")
+_FURNITURE_MOVED = rx(rf"^(?:(?:i|we)\s+)?{_ADVERBS}(?:moved|shifted|carried|dragged|lugged|put|got)\s+"
+                      rf"(?:the|my|our|a|an|all\s+the)\s+(?:[\w-]+\s+)?{_FURNITURE}\s+(?:(?:up|down|back|over|out)\s+)?"
+                      r"(?:in|into|to|upstairs|downstairs|round|through)\b")
+
+
+def moved_about_the_home(body: str) -> bool:
+    """Whether ``body`` tells furniture moved about the home ("moved the sofa into the lounge now"): a chore done,
+    though its "moved" and "now" read as a change.
+
+    >>> moved_about_the_home("moved the sofa into the lounge now"), moved_about_the_home("moved into the flat now")
+    (True, False)
+    """
+    return bool(_FURNITURE_MOVED.match(body.strip())) and not _NOT_ONCE.search(body)
