@@ -10,6 +10,7 @@ from ..extraction.named import told_of
 from ..extraction.rule_based import plain_reading
 from ..extraction.sentences import split_sentences
 from ..extraction.corrections import corrected_words
+from ..extraction.retimed import times_corrected
 from ..extraction.cues import content_words, is_ended, is_negated
 from ..extraction.endings import disposed_words, named_change, stopped_words
 from ..extraction.slots import JOB_OFFER, slots_of
@@ -54,6 +55,7 @@ def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limi
     disposed = disposed_words(text) | stopped_words(text) | stopped_words(plain)
     named = {said[0] for said in map(named_change, split_sentences(text)) if said is not None} | subjects
     corrected = [wrong for wrong in map(corrected_words, split_sentences(text)) if wrong]
+    corrected += [content_words(time) for time in times_corrected(text)]  # "sorry, 7am": the facts holding "7pm"
     # "I left Google for Meta", "I left Lisbon for Porto": the stored job or home naming a name the turn says
     proper = names_in(text)
     # "I gave up on guitar": what hung on it ("User bought a Yamaha acoustic."), which ends with it

@@ -100,8 +100,8 @@ def meant(clause: str, known: Sequence[str]) -> tuple[str, str] | None:
     right, wrong_said = m.group("right"), m.group("wrong")
     wrong = rx(rf"\b{re.escape(wrong_said)}\b")
     held = [text for text in known if holder(text) == "user" and not is_negated(text) and wrong.search(text)]
-    if len(held) != 1:
-        return None
+    if len(held) != 1 or rx(rf"\b{re.escape(right)}\b").search(held[0]):
+        return None  # "7am not 7pm" of "... 7am to 7pm": which one is meant cannot be told
     said = f"I meant {right}, not {wrong_said}"
     # "march 3rd" for "may" in "may 3rd": the words of the right one that follow the wrong one are replaced too
     words = right.split()

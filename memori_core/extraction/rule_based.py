@@ -32,6 +32,7 @@ from .played import split_played
 from .provenance import DEFAULT_CAPTURE_POLICY, CapturePolicy, FactPath, check_policy, policy_keeps
 from .routes import as_route_moved, with_route
 from .restated import as_denial, as_own_treatment, meant, respelt
+from .retimed import retimed
 from .rules import judge_sentence, statement_before_question
 from ..slots import holder
 from .cues import content_words, is_negated, words_within
@@ -366,6 +367,9 @@ class RuleBasedFactExtractor:
         facts: list[ExtractedFact] = []
         seen: set[str] = set()
         known = [(f.id, f.content, content_words(f.content)) for f in existing]
+        # when each shown fact expires (a StoredFact's own field, a RecalledFact's metadata)
+        until = {f.id: _expiry(getattr(f, "expires_at", None) or (getattr(f, "metadata", None) or {}).get("expires_at"))
+                 for f in existing}
         default_now = self._now(None)
         for message in as_messages(messages):
             if message.role not in USER_ROLES:
@@ -397,6 +401,8 @@ class RuleBasedFactExtractor:
                 gone = {fid for fid, _ in ended}
                 ended += [(fid, text) for fid, text, _ in known if fid not in gone and normalize_fact_text(text) != key
                           and verdict.expires_in is None and hangs_on(verdict.fact, text, state_ended=bool(ended))]
+                if expires is None and path == "correction":  # "sorry, 7am" of a plan: over when the plan is
+                    expires = next((until[fid] for fid, _ in ended if until.get(fid) is not None), None)
                 replaced = tuple(fid for fid, _ in ended)
                 text = with_route(with_offered_role(with_partner(with_employer(verdict.fact, ended_texts), ended_texts),
                                                     ended_texts), ended_texts)
@@ -475,8 +481,8 @@ class RuleBasedFactExtractor:
                 verdict = replace(verdict, sentence=clause)
                 path = "restated"
             if verdict.fact is None and known:
-                corrected = meant(clause, known) or respelt(clause, known)
-                if corrected is not None:  # "Actually I meant Porto, not Lisbon.", "*Katherine"
+                corrected = retimed(clause, known) or meant(clause, known) or respelt(clause, known)
+                if corrected is not None:  # "Actually I meant Porto, not Lisbon.", "*Katherine", "sorry, 7am"
                     verdict = SentenceVerdict(corrected[1], corrected[0], KEPT_REWRITTEN)
                     path = "correction"
             said = clause if verdict.reason == DROP_NOT_FIRST_PERSON else \
@@ -536,3 +542,15 @@ class RuleBasedFactExtractor:
     def _now(self, now: datetime | None) -> datetime:
         """``now``, or when it is ``None`` the time now in ``time_zone`` (UTC when not set)."""
         return now if now is not None else datetime.now(self.time_zone or timezone.utc)
+
+
+def _expiry(value: object) -> datetime | None:
+    """A shown fact's ``expires_at`` (an ISO 8601 text or a datetime) as a datetime; ``None`` when it has none."""
+    if isinstance(value, datetime):
+        return value
+    if isinstance(value, str):
+        try:
+            return datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    return None
