@@ -1,7 +1,7 @@
 """Capture's rules for issue 21's faults of slots, counts, fragments and relatives beyond the rows of
-``tests/cases/shifts_counts_and_fragments.toml`` and ``tests/rules/shifts_counts_and_fragments.toml``: a time said
-again corrects the one fact holding the wrong one; a plan's time corrected keeps the plan's end, read from the fact
-recall showed the extractor; a habit's rate read as its thing, its amount and its span."""
+``tests/cases/shifts_counts_and_fragments.toml`` and ``tests/rules/shifts_counts_and_fragments.toml``: a plan's time
+corrected keeps the plan's end, read from the fact recall showed the extractor; a verbless fragment is dropped for a
+reason the rules' explanation names."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from _capture import RULES, capture_turns
 from _helpers import ungated_engine
-from memori_core.extraction import Message
+from memori_core.extraction import DROP_UNCLEAR, Message
 from memori_core.extraction.rates import rate_of
 from memori_core.extraction.retimed import retimed
 
@@ -66,3 +66,9 @@ def test_a_correction_of_a_plan_shown_with_its_end_in_metadata_ends_when_the_pla
     assert fact.text == "User's shift starts at 7am on Wednesday 2026-11-04."
     assert fact.supersedes == ("plan",)
     assert fact.expires_at == datetime(2026, 11, 5, 12, tzinfo=timezone.utc)
+
+
+def test_a_verbless_fragment_is_dropped_as_keeping_nothing_clear() -> None:
+    verdicts = RULES.explain("My wife and our two grandchildren, who we adore.")
+    assert [v.fact for v in verdicts] == [None]
+    assert verdicts[0].reason == DROP_UNCLEAR

@@ -108,6 +108,13 @@ _PRONOUN_HAS = rx(rf"^(?P<p>he|she)(?:\s+has|\s+has\s+got|'s\s+got)\s+{_CONDITIO
 _SHE = frozenset("mother grandmother sister daughter wife girlfriend aunt niece fiancée fiancee".split())
 _HE = frozenset("father grandfather brother son husband boyfriend uncle nephew fiancé fiance".split())
 _MY_ONE_IN = rx(rf"\b(?P<who>{_MY_ONE})\b")
+# "Mum is 70 and Dad is 72", "my sister lives in Leeds and my brother is in Hull": two of the user's, each with a
+# verb of their own, one statement each (the second subject is as much the user's as the first).
+_ONE_OF_MINE = rf"(?:{_MY_ONE}|{words(*_BARE_KIN)})"
+_TWO_OF_MINE = rx(
+    rf"^(?P<first>{_ONE_OF_MINE}(?:'s)?\s+\S.*?)\s*,?\s+and\s+"
+    rf"(?P<second>{_ONE_OF_MINE}(?P<s>'s)?\s+(?P<verb>[\w']+)\b.*)$"
+)
 
 
 def _my_kin(said: str) -> str:
@@ -129,7 +136,7 @@ def _uncontracted(said: str) -> str:
     if m is None or _THING_AFTER.match(m.group("rest")):
         return said
     nxt = m.group("next").lower()
-    verb = "has" if nxt in _HAS_NEXT else "is" if nxt in _IS_NEXT else None
+    verb = "has" if nxt in _HAS_NEXT else "is" if nxt in _IS_NEXT or nxt.isdigit() else None  # "mum's 70"
     return said if verb is None else f"{m.group('who')} {verb} {m.group('next')}{m.group('rest')}"
 
 
@@ -190,6 +197,15 @@ def _as_stored(said: str, known: Sequence[str]) -> str:
     return said
 
 
+def _each_of_two(clause: str) -> list[str]:
+    """``clause`` as one statement for each of two of the user's it tells of with a verb each ("Mum is 70 and Dad is
+    72" -> ``["Mum is 70", "Dad is 72"]``); ``[clause]`` for any other clause ("Mum and Dad are 70": one verb)."""
+    m = _TWO_OF_MINE.match(strip_lead(clause).rstrip(" .!"))
+    if m is None or not (m.group("s") or is_verb_form(m.group("verb"))):
+        return [clause]
+    return [m.group("first"), m.group("second")]
+
+
 def _plain(clause: str, before: str | None) -> list[str]:
     """One clause as the plain statements it means (the module docstring), or as it is when it tells of none of
     it; ``before``: the one of the user's the clause before named."""
@@ -222,7 +238,7 @@ def as_family_said(clauses: Sequence[str], known: Sequence[str] = ()) -> list[st
     """
     out: list[str] = []
     before: str | None = None
-    for clause in clauses:
+    for clause in (part for whole in clauses for part in _each_of_two(whole)):
         plain = _plain(clause, before)
         out += [_as_stored(said, known) if said is not clause else said for said in plain]
         before = _named_one(strip_lead(plain[-1]))

@@ -17,6 +17,7 @@ from ..ranking.care import is_care_fact
 from ..slots import PERSON
 from .dates import DATED, anchor_plan, date_said, date_told
 from .empty_facts import is_vague_remark, judge_rewritten
+from .fragments import is_fragment
 from .grammar import is_past, is_past_statement, is_subjectless_change
 from .holds_now import as_holds_now
 from .introductions import being_a, introduction, name_given, role_here, the_one
@@ -222,6 +223,8 @@ def judge_sentence(
             expires_said = dated.expires_at - when
     if fact is not None and FIRST_PERSON_WORD.search(fact):
         return SentenceVerdict(sentence, None, DROP_UNCLEAR)  # never stored in the first person
+    if fact is not None and is_fragment(fact):
+        return SentenceVerdict(sentence, None, DROP_UNCLEAR)  # "User's two grandchildren.": no statement
     if reason == KEPT_EXPIRING and fact is not None:
         when = now if now is not None else datetime.now(timezone.utc)
         body = cut_lead(cleaned)[0]

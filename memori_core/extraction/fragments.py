@@ -1,0 +1,44 @@
+"""A fact with no verb of its own: "User's two grandchildren.", "Their wife and their two grandchildren, who User
+adores.", "User's two lovely boys, who keep the user busy." A noun phrase, at most with a clause about it, tells
+nothing memory can hold (:func:`is_fragment`); the rules drop it. Pure: patterns, English only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .grammar import is_verb_form
+from .patterns import rx
+
+__all__ = ["is_fragment"]
+
+# A noun phrase of someone's, then a clause about it to the end: "User's two grandchildren, who User adores."
+_ABOUT_IT = rx(
+    r"^(?P<phrase>(?:User's|Their|His|Her)\s+[^,]+?)\s*,\s*(?:who|whom|whose|which|that)\b[^,]*[.!]*$"
+)
+# A count of someone's and nothing else: "User's two grandchildren.", "Their three kids."
+_COUNTED = rx(
+    r"^(?P<phrase>(?:User's|Their)\s+(?:two|three|four|five|six|seven|eight|nine|ten|\d+|both|lovely|little|"
+    r"beautiful|wonderful)\s+(?:[\w'-]+\s+){0,2}[\w'-]+)\s*[.!]*$"
+)
+
+
+def _has_verb(phrase: str) -> bool:
+    """Whether a word of ``phrase`` (its holder left out) is a verb form the rules know, or reads as one ("-ing")."""
+    words = re.findall(r"[\w'-]+", phrase)[1:]
+    return any(is_verb_form(w) or w.lower().endswith("ing") for w in words)
+
+
+def is_fragment(fact: str) -> bool:
+    """Whether ``fact`` is only a noun phrase of someone's, with at most a clause about it: no statement.
+
+    >>> is_fragment("User's two grandchildren."), is_fragment("Their wife and their two grandchildren, who User adores.")
+    (True, True)
+    >>> is_fragment("User has two grandchildren."), is_fragment("User's two grandchildren live nearby.")
+    (False, False)
+    >>> is_fragment("User's sister, who lives in Leeds, is a nurse.")
+    False
+    """
+    said = fact.strip()
+    m = _ABOUT_IT.match(said) or _COUNTED.match(said)
+    return m is not None and not _has_verb(m.group("phrase"))
