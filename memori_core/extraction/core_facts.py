@@ -40,19 +40,27 @@ _NONE = rx(r"\ballergic\s+to\s+(?:nothing|none|no\b)|\bno\s+(?:known\s+)?(?:food
 # tablets." (by its form, salt or kind: :func:`~memori_core.extraction.diagnoses.is_medicine`).
 _TAKES = rx(r"^\W*user\s+(?:(?:also|now|still)\s+)?(?:takes|is\s+(?:on|taking)|has\s+been\s+(?:put\s+on|prescribed))\s+"
             r"(?!(?:no|not|any)\b)(?P<what>[^,.;]{2,40})")
-# A condition that limits food, drink or activity beyond those the care rule knows: "User is anaemic.", "User has
-# high cholesterol."
-_LIMITING_CONDITION = rx(
-    r"^\W*user\s+(?:is|has|has\s+got|has\s+been\s+diagnosed\s+with|was\s+diagnosed\s+with)\s+(?:(?:mildly|severely|"
-    r"quite|slightly|very)\s+)?(?:ana?emi(?:a|c)|iron[\s-]deficien(?:t|cy)|high\s+cholesterol|(?:chronic\s+)?kidney\s+"
-    r"disease|ckd|fatty\s+liver|heart\s+failure|atrial\s+fibrillation|pre-?eclampsia)\b"
+# A named chronic condition of the user's, beyond those the care rule knows, that limits food, drink or activity or is
+# managed every day (a daily tablet, a diet, a device): "User is anaemic.", "User has high cholesterol.", "User has an
+# underactive thyroid.", "User has hypothyroidism.", "User lives with COPD." Not what is treated and over, nor a
+# condition that asks nothing of each day's food or plans (eczema, tinnitus), nor the mind's (kept, never core).
+_MANAGED_CONDITION = rx(
+    r"^\W*user\s+(?:(?:also|now|still)\s+)?(?:is|has|has\s+got|has\s+been\s+diagnosed\s+with|"
+    r"was\s+(?:just\s+|recently\s+)?diagnosed\s+with|lives\s+with|suffers\s+from|manages)\s+"
+    r"(?:(?:an?|mild|severe|mildly|severely|quite|slightly|very)\s+)*"
+    r"(?:ana?emi(?:a|c)|iron[\s-]deficien(?:t|cy)|high\s+cholesterol|(?:chronic\s+)?kidney\s+disease|ckd|fatty\s+liver|"
+    r"heart\s+failure|atrial\s+fibrillation|pre-?eclampsia|"
+    r"(?:under|over)active\s+thyroid|hypo-?thyroid(?:ism)?|hyper-?thyroid(?:ism)?|hashimoto'?s|graves'?\s+disease|"
+    r"angina|copd|parkinson'?s|multiple\s+sclerosis|lupus|rheumatoid\s+arthritis|osteoporosis|(?:sleep\s+)?apno?ea|"
+    r"pcos|polycystic\s+ovar(?:y|ies)|addison'?s|cystic\s+fibrosis|ha?emophilia)\b"
 )
 
 
 def is_core_fact(text: str) -> bool:
     """Whether a fact is worth injecting on every turn: the user's own allergy or intolerance, medication (named,
-    or by its drug-name stem), condition that limits food or activity
-    (pregnancy, diabetes, asthma, epilepsy, high blood pressure, a doctor's dietary advice), or dietary
+    or by its drug-name stem), condition that limits food or activity or is managed every day
+    (pregnancy, diabetes, asthma, epilepsy, high blood pressure, an underactive thyroid, a doctor's dietary
+    advice), or dietary
     restriction (vegetarian, vegan, halal, kosher, gluten-free, coeliac, lactose-free, no alcohol...).
 
     >>> is_core_fact("User is allergic to peanuts."), is_core_fact("User lives in Leeds.")
@@ -76,7 +84,7 @@ def is_core_fact(text: str) -> bool:
     if outside_holder(text) is not None or _SOMEONE_ELSES.match(text) or _PAST.search(text) or _WAS.search(text) \
             or _NONE.search(text) or _TAKEN_BACK.search(text):
         return False  # "User's friend...", "User's sister...", "User's dog..."
-    if _LIMITING_CONDITION.match(text):
+    if _MANAGED_CONDITION.match(text):
         return True
     taken = _TAKES.match(text)
     return is_care_fact(text) or (taken is not None and is_medicine(taken.group("what")))
