@@ -515,7 +515,8 @@ class RuleBasedFactExtractor:
                     path = "update"
                 verdict = read
             # "by October 9", "expires on October 30": the day written out, the fact kept until it has passed
-            verdict = with_day_due(verdict, when, zone_known=self.time_zone is not None)
+            if path != "correction":  # a stored fact said again with the right words has its days written out already
+                verdict = with_day_due(verdict, when, zone_known=self.time_zone is not None)
             if verdict.fact is not None:
                 told.append(verdict.fact)
             verdicts.append(verdict)
