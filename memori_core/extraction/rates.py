@@ -13,6 +13,9 @@ __all__ = ["rate_of", "rerates"]
 
 _NUMBER = (r"(?:\d{1,3}(?:\s*-\s*\d{1,3})?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
            r"twenty|thirty|forty|a\s+couple\s+of|a\s+few|a|an|half\s+a)")
+# Words the same habit is counted by: "a pack a day" is cigarettes, "cigs" and "fags" too.
+_SAME = {"pack": "cigarette", "packet": "cigarette", "cig": "cigarette", "ciggie": "cigarette", "fag": "cigarette",
+         "cup": "coffee", "espresso": "coffee"}
 # "User smokes 20 cigarettes a day.", "User is down to 5 cigarettes a day.", "User drinks 3 coffees a day now.",
 # "User smokes a pack a day.": a habit's amount in a span of time.
 _RATE = rx(
@@ -22,9 +25,6 @@ _RATE = rx(
     rf"(?P<n>{_NUMBER})\s+(?:[a-z-]+\s+)?(?P<thing>(?-i:[a-z])[a-z'-]+)\s+(?:a|per|each|every)\s+(?P<per>day|night|week|"
     r"month)\b"
 )
-# Words the same habit is counted by: "a pack a day" is cigarettes, "cigs" and "fags" too.
-_SAME = {"pack": "cigarette", "packet": "cigarette", "cig": "cigarette", "ciggie": "cigarette", "fag": "cigarette",
-         "cup": "coffee", "espresso": "coffee"}
 
 
 def rate_of(fact: str) -> tuple[str, str, str] | None:
