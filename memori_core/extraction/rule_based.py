@@ -23,7 +23,7 @@ from .job_change import as_job_changes
 from .job_start import as_job_started
 from .labels import as_labelled
 from .injuries import as_out_of_cast, as_own_injury
-from .moves import as_new_home
+from .moves import as_new_home, placeless_move_beside
 from .named_news import birthday_of_named
 from .named import as_the_users, named_someone, resolve_same, who_plans_name
 from .pasted import split_pasted
@@ -47,6 +47,7 @@ from .supersede import (
     with_partner,
 )
 from .told_plans import as_told_plans
+from .time_frames import says_outside_time_frames
 from .trips import trip_called_off, trip_taken
 from .typos import read_as_meant
 from .updates import WEEKS_PREGNANT, read_with
@@ -383,7 +384,8 @@ class RuleBasedFactExtractor:
                 # not when it replaces that fact: "User is married to Tomás." after "User and their fiancé Tomás
                 # are getting married in october."
                 if not WEEKS_PREGNANT.match(verdict.fact) and any(
-                        words and words_within(words, old) and normalize_fact_text(text) != key
+                        words and words_within(words, old) and says_outside_time_frames(words, text)
+                        and normalize_fact_text(text) != key
                         and is_negated(text) == is_negated(verdict.fact) and holder(verdict.fact) == holder(text)
                         and not replaces(verdict, words, text, old) and not ends_pregnancy(verdict.fact, text)
                         for _, text, old in known):
@@ -406,8 +408,9 @@ class RuleBasedFactExtractor:
             if any(WEEKS_PREGNANT.match(fact.text) for fact, _ in said):
                 # "I'm pregnant! I'm 12 weeks now": the week count says both, one core fact for the one state
                 said = [(fact, how) for fact, how in said if not plain_pregnancy(fact.text)]
+            texts = [fact.text for fact, _ in said]
             facts += [fact for fact, verdict in said if not told_with_what_holds_now(fact, verdict, said)
-                      and not story_of_a_change(fact, verdict, said)
+                      and not story_of_a_change(fact, verdict, said) and not placeless_move_beside(fact.text, texts)
                       and policy_keeps(self.policy, fact)]
         return facts
 
