@@ -1,13 +1,13 @@
-"""The day a lasting fact names by its weekday, or the week or month to come, written out from the day it was said.
+"""The day a lasting fact names by its weekday, or the month to come, written out from the day it was said.
 
 A fact kept as lasting may still name a day relative to the turn: "User's last day at school before maternity leave
 is this Friday.", "User's baby girl Manaia was born on Tuesday.", "User's mum is moving in with them next month."
 Read weeks later, "this Friday" names the wrong day and the baby's age cannot be told. :func:`with_lasting_day`
 writes the day out ("on Friday 2026-10-30", "on Tuesday 2026-11-17", "in November 2026"): a day to come with the
-end of that day, week or month as the fact's expiry (it is over then), unless what it tells starts then (a job, a
-move: what starts holds after it); a day gone by with none (it stays true of that day). Only "this" / "next" / "coming" before a weekday, "next week" and "next month" are read as to come, and
-"on <weekday>" only in a fact told as over: "User plays football on Saturday." is a habit, kept as said. Pure: no
-I/O.
+end of that day or month as the fact's expiry (it is over then), unless what it tells starts then (a job, a move:
+what starts holds after it); a day gone by with none (it stays true of that day). Only "this" / "next" / "coming"
+before a weekday and "next month" are read as to come, and "on <weekday>" only in a fact told as over: "User plays
+football on Saturday." is a habit, kept as said. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from .dates import WEEKDAY, WEEKDAYS, AnchoredPlan, anchor_plan, day_label, said
 
 __all__ = ["with_lasting_day"]
 
-# "this Friday", "next Tuesday", "this coming Monday", "next week", "next month": a time to come (not "next
-# Fridays", nor a day already written out: "Friday 2026-10-30").
+# "this Friday", "next Tuesday", "this coming Monday", "next month": a time to come (not "next Fridays", nor a day
+# already written out: "Friday 2026-10-30"; "next week" is read as a plan's or a start's week by the other rules).
 _TO_COME = re.compile(
-    rf"\b(?:(?:this\s+coming|this|next|coming)\s+{WEEKDAY}(?!s\b)(?!\s+\d{{4}}-)|next\s+(?:week|month)\b(?!end))",
+    rf"\b(?:(?:this\s+coming|this|next|coming)\s+{WEEKDAY}(?!s\b)(?!\s+\d{{4}}-)|next\s+month\b)",
     re.IGNORECASE,
 )
 # The start of what lasts: "starts as a dispatcher ... next week", "is moving in with them next month".
@@ -32,7 +32,7 @@ _ON_WEEKDAY = re.compile(rf"\bon\s+(?P<wd>{WEEKDAY})\b(?!s\b)(?!\s+\d{{4}}-)", r
 
 
 def with_lasting_day(fact: str, now: datetime, *, past: bool, zone_known: bool = False) -> AnchoredPlan | None:
-    """``fact`` (a lasting fact said at ``now``) with the weekday, week or month it names from the turn written out,
+    """``fact`` (a lasting fact said at ``now``) with the weekday or month it names from the turn written out,
     and its expiry (``None``: it stays true); ``None`` when it names none of them. ``past``: ``fact`` is told as
     over ("... was born on Tuesday."): "on <weekday>" is the last such day before ``now``.
 
@@ -52,7 +52,9 @@ def with_lasting_day(fact: str, now: datetime, *, past: bool, zone_known: bool =
             return None
         today = now.date()
         back = (today.weekday() - WEEKDAYS.index(m.group("wd").lower())) % 7 or 7
-        return AnchoredPlan(fact[: m.start()] + f"on {day_label(today - timedelta(days=back))}" + fact[m.end():], None)
+        on = "On" if m.group(0)[0] == "O" else "on"  # "On Saturday, User volunteered ..."
+        return AnchoredPlan(fact[: m.start()] + f"{on} {day_label(today - timedelta(days=back))}" + fact[m.end():],
+                            None)
     m = _TO_COME.search(fact)
     if m is None:
         return None
