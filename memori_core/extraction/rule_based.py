@@ -29,6 +29,7 @@ from .named import as_the_users, named_someone, resolve_same, who_plans_name
 from .pasted import split_pasted
 from .people_pronouns import as_people_named
 from .played import split_played
+from .pronoun_referents import newest_told, with_opening_pronoun_resolved
 from .provenance import DEFAULT_CAPTURE_POLICY, CapturePolicy, FactPath, check_policy, policy_keeps
 from .routes import as_route_moved, with_route
 from .restated import as_denial, as_own_treatment, meant, respelt
@@ -367,13 +368,15 @@ class RuleBasedFactExtractor:
         facts: list[ExtractedFact] = []
         seen: set[str] = set()
         known = [(f.id, f.content, content_words(f.content)) for f in existing]
+        recent = newest_told(existing)
         default_now = self._now(None)
         for message in as_messages(messages):
             if message.role not in USER_ROLES:
                 continue
             now = self._said_at(message.created_at) or default_now
             said: list[tuple[ExtractedFact, SentenceVerdict]] = []
-            for verdict, path in self.explain_paths(message.text, known=[text for _, text, _ in known], now=now):
+            for verdict, path in self.explain_paths(message.text, known=[text for _, text, _ in known], now=now,
+                                                    recent=recent):
                 if verdict.fact is None:
                     continue
                 key = normalize_fact_text(verdict.fact)
@@ -421,19 +424,21 @@ class RuleBasedFactExtractor:
         return when.astimezone(self.time_zone)
 
     def explain(
-        self, text: str, *, known: Sequence[str] = (), now: datetime | None = None
+        self, text: str, *, known: Sequence[str] = (), now: datetime | None = None, recent: Sequence[str] = ()
     ) -> list[SentenceVerdict]:
         """The decision for every clause of one user message: the fact kept (or ``None``) and the reason.
 
         ``known``: the user's stored facts. A change told of someone or something they name ("Max passed
         away", after "User has a dog called Max.") is read as the user's ("My dog Max passed away").
         ``now``: when the message was said (default: now, in ``time_zone``); a plan's day is resolved against it.
+        ``recent``: the stored facts told last (the user's previous turn): a "he" / "she" opening the message is the
+        one person of that gender they name (:mod:`~memori_core.extraction.pronoun_referents`).
         The rules' decision, whatever the ``policy``: :meth:`explain_paths` says which path each fact came by.
         """
-        return [verdict for verdict, _ in self.explain_paths(text, known=known, now=now)]
+        return [verdict for verdict, _ in self.explain_paths(text, known=known, now=now, recent=recent)]
 
     def explain_paths(
-        self, text: str, *, known: Sequence[str] = (), now: datetime | None = None
+        self, text: str, *, known: Sequence[str] = (), now: datetime | None = None, recent: Sequence[str] = ()
     ) -> list[tuple[SentenceVerdict, FactPath | None]]:
         """:meth:`explain`, each verdict with the rule path its fact came by
         (:data:`~memori_core.extraction.provenance.FactPath`; ``None`` for a verdict that keeps no fact): the
@@ -447,6 +452,8 @@ class RuleBasedFactExtractor:
         if when.tzinfo is None:
             raise ValueError(f"now must be a timezone-aware datetime, got {now!r}")
         verdicts = []
+        # "She has high blood pressure." after "User's mum is moving in ...": the mum's (.pronoun_referents)
+        text = with_opening_pronoun_resolved(text, recent) if recent else text
         own, pasted = split_pasted(strip_filler(read_as_meant(text)))
         own, played = split_played(own)  # "Pretend you are a pirate. I am Captain Hook.": a role, not the user
         # what the user tells of their family the way people say it ("Mum's settled into Oakwood care home": .family)
