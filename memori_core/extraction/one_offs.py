@@ -34,7 +34,11 @@ _BREAK = (r"(?:had|took)\s+(?:a|an)\s+(?:quick\s+|long\s+|hot\s+|short\s+)?(?:sh
           r"break|breather|coffee|cup\s+of\s+(?:tea|coffee)|cuppa|snack)"
           r"|went\s+for\s+(?:a|an)\s+(?:quick\s+|long\s+|short\s+|little\s+)?(?:walk|stroll|wander|drive|coffee|"
           r"drink|pint|bite|ride)")
-_ONE_OFF = rx(rf"^(?:i|we)\s+{_ADVERBS}(?:{_RIDE}|{_CHORE}|{_BREAK}){_AFTER}")
+# "I stayed inside", "we stayed in all day": a day spent indoors (not "stayed in Lisbon", "stayed home with the kids
+# for five years": a place, or a span that says more).
+_STAYED_IN = (r"(?:stayed|stopped)\s+(?:in|inside|indoors|home|at\s+home|in\s+bed)(?:\s+all\s+(?:day|evening|night))?"
+              r"(?=\s*(?:[.!,;]|$|(?:today|tonight|yesterday|this|because|as|and|but|so|instead|again|lol)\b))")
+_ONE_OFF = rx(rf"^(?:i|we)\s+{_ADVERBS}(?:(?:{_RIDE}|{_CHORE}|{_BREAK}){_AFTER}|{_STAYED_IN})")
 # A habit or a first makes it worth keeping: "every day", "usually", "for the first time", "these days".
 _NOT_ONCE = rx(r"\b(?:every|each|always|usually|normally|often|daily|nightly|weekly|most\s+days|these\s+days|"
                r"nowadays|now\s+(?:that|i|we)|first|anymore|any\s+more)\b")
@@ -42,7 +46,8 @@ _NOT_ONCE = rx(r"\b(?:every|each|always|usually|normally|often|daily|nightly|wee
 
 def one_off_act(body: str) -> bool:
     """Whether ``body`` (a clause of the user's) tells a one-off act of their everyday: a ride ("I took the bus"), a
-    chore ("I did the laundry") or a break ("I had a shower"), with no habit or first said of it.
+    chore ("I did the laundry"), a break ("I had a shower") or a day indoors ("I stayed inside"), with no habit or
+    first said of it.
 
     >>> one_off_act("I took the bus."), one_off_act("We walked the dog this morning")
     (True, True)
