@@ -709,3 +709,13 @@ def test_a_question_about_what_memory_holds_gets_the_limit_best_facts(engine: Re
     assert sorted(everything) == sorted([CELLO, LEEDS, DOG, ALLERGY, MEDICATION])  # five facts, limit 5
     # a question about one part of the user's life is not a question about all of memory
     assert "asks what memory holds" not in engine.explain("What do you know about my sister?", "u").gate_note
+
+
+def test_a_request_whose_only_me_is_the_one_it_is_addressed_to_gets_no_core_facts(engine: RecallEngine) -> None:
+    # "Tell me a joke." asks nothing about the asker; "Tell me what I can eat tonight." does, and an impersonal
+    # question a chat asks for the asker ("Any peanuts in pad thai?") keeps the core facts as before
+    seed(engine, "u")
+    assert appended(engine, "Tell me a joke.") == []
+    assert appended(engine, "Write me a limerick about snow.") == []
+    assert {ALLERGY, MEDICATION} <= set(contents(engine.recall("Tell me what I can eat tonight.", "u")))
+    assert {ALLERGY, MEDICATION} <= set(contents(engine.recall("Any good podcasts?", "u")))

@@ -1048,7 +1048,7 @@ def test_stolen_or_written_off_things_and_euphemisms_for_a_pets_death_end_the_st
     [
         # a dated event the user took part in is history: kept in their words (said of the user), up to twenty
         ("On Saturday, we volunteered at the food bank on Carlton Road with the kids.",
-         ["On Saturday, User volunteered at the food bank on Carlton Road with the kids."]),
+         ["On Saturday 2026-08-01, User volunteered at the food bank on Carlton Road with the kids."]),
         ("Two weeks ago I finished my first half marathon in Bath, slow but happy.",  # said at SAID_AT
          ["In the week of Monday 2026-07-20 User finished their first half marathon in Bath, slow but happy."]),
         # undated, or not something the user did: still not kept as said

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from ..extraction.named import told_of
+from ..extraction.pronoun_referents import opens_with_pronoun
 from ..extraction.rule_based import plain_reading
 from ..extraction.sentences import split_sentences
 from ..extraction.corrections import corrected_words
@@ -47,7 +48,9 @@ def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limi
     (:func:`~memori_core.extraction.rule_based.plain_reading`: "I can stop the metformin" shows "User is taking
     metformin."), with what it speaks of without saying (:func:`~memori_core.extraction.named.told_of`:
     "Marco's birthday is ..." shows the facts naming Marco, "hes coeliac" the user's partner, "im in exeter now"
-    the stored home). ``[]`` for an engine without ``list``."""
+    the stored home), and for a turn opening with "he" / "she" the facts stored last, first (the previous turn's,
+    which may name who that is: :mod:`~memori_core.extraction.pronoun_referents`). ``[]`` for an engine without
+    ``list``."""
     plain = plain_reading(text)
     implied, subjects = told_of(text)
     slots = slots_of(text) | slots_of(plain) | implied | ({JOB_OFFER} if _OFFER_WORD.search(text) else set())
@@ -61,7 +64,8 @@ def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limi
     # "I gave up on guitar": what hung on it ("User bought a Yamaha acoustic."), which ends with it
     endings = [clause for clause in plain.split(". ") if is_negated(clause) or is_ended(clause)]
     lister = getattr(engine, "list", None)
-    if not (slots or negated or disposed or named or corrected or proper) or not callable(lister):
+    opening = opens_with_pronoun(text)  # "She has ...": what the previous turn stored names who she is
+    if not (slots or negated or disposed or named or corrected or proper or opening) or not callable(lister):
         return []
     words = content_words(text) | content_words(plain)
 
@@ -80,5 +84,8 @@ def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limi
             return True
         return negated and bool(old) and len(words & old) >= min(2, len(old))
 
-    found = [f for f in lister(entity_id, limit=SLOT_SCAN_LIMIT) if f.id not in skip and wanted(f.content)]
-    return found[:limit]
+    listed = lister(entity_id, limit=SLOT_SCAN_LIMIT)
+    last = [f for f in listed if f.id not in skip and listed and f.created_at == listed[0].created_at] \
+        if opening else []
+    found = [f for f in listed if f.id not in skip and wanted(f.content) and f not in last]
+    return last[:limit] + found[: max(0, limit - len(last[:limit]))]

@@ -28,7 +28,7 @@ from ..filters import Where, check_where
 from ..meta_questions import asks_what_memory_holds
 from ..query import recent_turns
 from ..ranking.candidates import gather
-from ..ranking.care import for_the_asker, is_personal
+from ..ranking.care import for_the_asker, is_personal, speaks_of_the_asker
 from ..ranking.conversation import (
     asks_something,
     blend_query,
@@ -42,7 +42,7 @@ from ..ranking.concerns import question_concerns
 from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights
 from ..ranking.implications import asked_about, asks_about_named, gift_for, not_about_them
-from ..ranking.intent import names_known, reads_as_a_question
+from ..ranking.intent import names_known
 from ..ranking.judged import judged_select
 from ..ranking.lexical import unique_terms
 from ..ranking.pipeline import PoolScores, first_of_each_text, score_pool, select
@@ -334,14 +334,15 @@ class ReadPath(Answers, GateSignals, Judging):
         # none of the asker's core facts; a question about the world (by its shape, even when it names a place a
         # fact holds) and a turn that tells rather than asks ("Big news, I got the job!") only those whose concerns
         # its words touch, unless the turn qualifies the asker's own request just made ("Something cheap though,
-        # payday is next week."); so does a question or request that is not for the asker and does not go on from
-        # the conversation ("Tell me a joke.").
+        # payday is next week."); so does a request whose only "me" is the one it is addressed to, when it does not
+        # go on from the conversation ("Tell me a joke.", "Write me a limerick about snow.").
         own_core = gathered.core if scores.asked_about is None else None
         if own_core is not None and relevance:
             if gift_for(query) is not None:
                 own_core = None
             elif general_shape or (
-                    (tells_something(query) or (not asker and not turn.leans and reads_as_a_question(query)))
+                    (tells_something(query)
+                     or (is_personal(query) and not speaks_of_the_asker(query) and not turn.leans))
                     and not (read and asks_something(read[-1]) and is_personal(read[-1]))):
                 own_core = _core_for_concerns(own_core, question_concerns(query))
 

@@ -54,6 +54,17 @@ _SET_UP_THIS = rx(
     r"put\s+(?:this|it)\s+on\s+my\s+(?:phone|tablet|computer|laptop)|installed\s+(?:this|it))"
     r"(?:\s+for\s+(?:me|us))?(?:\s+(?:last\s+\w+|yesterday|today|this\s+(?:morning|week)))?\W*$"
 )
+# "I've got about 20 minutes", "I only have an hour before work": the time the user has for what they ask, a
+# moment's budget (not "I have 30 minutes a day for exercise", a habit).
+_TIME_BUDGET = rx(
+    rf"^(?:i|we)\s*(?:'ve|\s+have|\s+'ve)?\s+{_ADVERBS}(?:got|have|had)\s+(?:only\s+|just\s+)?"
+    r"(?:(?:about|around|roughly|maybe|max|at\s+most|like|less\s+than|under|barely|only|just)\s+)?"
+    r"(?:(?:a|an|one|two|three|four|five|ten|fifteen|twenty|thirty|forty|forty-five|sixty|ninety|half\s+an?|"
+    r"a\s+couple\s+of|a\s+few|\d+)\s+(?:minutes?|mins?|hours?|hrs?)|half\s+an\s+hour|an\s+hour\s+or\s+so)"
+    r"(?!.*\b(?:a|per|each|every)\s+(?:day|night|week|weekday|morning|evening)\b)"
+    r"(?:\s+(?:left|spare|free|tops|max|or\s+so|tonight|today|now|before\s+[\w' -]+|to\s+[\w' -]+|"
+    r"for\s+[\w' -]+|until\s+[\w' -]+|lol|haha))*\W*$"
+)
 
 # "i've moved so much i forget", "I've had so many jobs I lose track", "I forget": why the user asks again, a joke
 # about memory; what it tells in passing ("moved so much") is no change, so it ends nothing either.
@@ -80,7 +91,8 @@ def lost_track(body: str) -> bool:
 def passing_aside(body: str) -> bool:
     """Whether ``body`` (a clause of the user's) is an aside of the moment: a reaction ("I went blank"), a night
     without sleep ("I can't sleep"), an errand ("I need to fill in a form"), the act of telling someone ("we only
-    told family last weekend") or how the assistant was set up ("My granddaughter set this up for me").
+    told family last weekend"), how the assistant was set up ("My granddaughter set this up for me") or the time the
+    user has for what they ask ("I've got about 20 minutes").
 
     >>> passing_aside("I went blank"), passing_aside("I need to fill in a form lol"), passing_aside("I can't sleep")
     (True, True, True)
@@ -88,4 +100,5 @@ def passing_aside(body: str) -> bool:
     (False, False)
     """
     said = body.strip()
-    return any(p.match(said) for p in (_REACTION, _NO_SLEEP_NOW, _ERRAND, _TOLD_SOMEONE, _SET_UP_THIS))
+    return any(p.match(said) for p in (_REACTION, _NO_SLEEP_NOW, _ERRAND, _TOLD_SOMEONE, _SET_UP_THIS,
+                                          _TIME_BUDGET))

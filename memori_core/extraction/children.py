@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 
 from .patterns import rx
+from .rewrite import article
 
 __all__ = ["CHILD_WORDS", "as_children_named", "child_called", "lists_ages", "same_children"]
 
@@ -29,9 +30,11 @@ _COUNTED = (rf"{_COUNT}\s+(?:(?:young|little|grown-up|teenage|adult)\s+)?"
             r"granddaughters?)\b")
 # "User has two kids.", "User has three children, ...": the user's children as a stored fact counts them.
 _STORED = re.compile(rf"^User\s+has\s+(?:got\s+)?{_COUNTED}")
-# "I have two kids", "we've got 3 children", "mum of two": the same, told earlier in the message.
+# "I have two kids", "we've got 3 children", "My husband Emeka and I have two kids", "mum of two": the same, told
+# earlier in the message.
 _TOLD = rx(
-    rf"^(?:(?:i|we)(?:'ve|\s+have)?\s+(?:have|got)\s+(?:got\s+)?{_COUNTED}"
+    r"^(?:(?:i|we|(?:my|our)\s+[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?\s+and\s+i)(?:'ve|\s+have)?\s+(?:have|got)\s+(?:got\s+)?"
+    rf"{_COUNTED}"
     r"|(?:i'm\s+|i\s+am\s+)?(?:a\s+)?(?:mum|mom|mother|dad|father|parent)\s+of\s+"
     r"(?P<n2>two|three|four|five|six|[2-6])\b)"
 )
@@ -131,12 +134,28 @@ def _plain(said: str, known: Sequence[str], before: Sequence[str]) -> tuple[list
             return None
         noun = told[1] if told is not None else m.group("noun").lower()
         rest = _plain(f"The {noun} {m.group('rest')}", known, before)  # "..., are with me every other weekend"
-        return [f"I have {_WORDS[len(pairs)]} {noun}, {_listed(pairs)}", *(rest[0] if rest else [])], \
-            told[2] if told is not None else None
+        return [f"I have {_WORDS[len(pairs)]} {noun}, {_listed(pairs)}", *(rest[0] if rest else []),
+                *_co_parent(before, told[2] if told is not None else None)], told[2] if told is not None else None
     m = _NAMES_ARE.match(said)
     if m is None or told is None or told[0] != len(_pairs(said)):
         return None
-    return [f"I have {_WORDS[told[0]]} {told[1]}, {_listed(_pairs(said))}"], told[2]
+    return [f"I have {_WORDS[told[0]]} {told[1]}, {_listed(_pairs(said))}", *_co_parent(before, told[2])], told[2]
+
+
+# "My husband Emeka and I have two kids": the other parent named in the clause that counted the children.
+_CO_PARENT = rx(r"^(?:my|our)\s+(?P<who>[\w-]+)(?:\s+(?P<name>(?-i:[A-Z])[\w-]+))?\s+and\s+i\b")
+
+
+def _co_parent(before: Sequence[str], told: int | None) -> list[str]:
+    """Who the clause of ``before`` that counted the children (``told``) names with the user, as a statement of its
+    own ("My husband Emeka and I have two kids" -> ``["My husband is Emeka"]``, "My wife and I ..." -> ``["I have a
+    wife"]``), so they are not lost when the children's names take that clause's place; ``[]`` when it names no one.
+    """
+    m = _CO_PARENT.match(before[told].strip()) if told is not None else None
+    if m is None:
+        return []
+    who = m.group("who").lower()
+    return [f"My {who} is {m.group('name')}" if m.group("name") else f"I have {article(who)} {who}"]
 
 
 def as_children_named(clauses: Sequence[str], known: Sequence[str] = ()) -> list[str]:

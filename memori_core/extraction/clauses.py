@@ -364,7 +364,11 @@ def _participle(clause: str) -> list[str]:
 
 
 # "retired electrician, live in Norwich": what the user is, cut from a list as if told as a change ("retired").
-_RETIRED_ROLE = rx(r"^(?P<role>retired\s+[\w-]+)(?=\s*[,.!]|\s*$)")
+# Not a word of when or how ("retired now", "retired early", "retired last year"): those say no role.
+_RETIRED_ROLE = rx(
+    r"^(?P<role>retired\s+(?!(?:now|already|early|recently|finally|officially|today|yesterday|last|this|since|in|at|"
+    r"from|for|and|but|too|again|happily|properly|fully)\b)[\w-]+)(?=\s*[,.!]|\s*$)"
+)
 
 
 def _as_retired_role(piece: str) -> str:

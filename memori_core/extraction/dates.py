@@ -32,6 +32,7 @@ __all__ = [
     "date_said",
     "date_told",
     "day_label",
+    "said_time_end",
     "span_days",
 ]
 
@@ -574,7 +575,7 @@ def _is_name(text: str, m: re.Match[str], quoted: Sequence[tuple[int, int]]) -> 
     return m.group(0)[:1].isupper() and m.start() > 0 and not re.search(r"[.!?:;]\s*$", text[: m.start()])
 
 
-def _due_end(tail: str, expires: datetime | None, now: datetime, zone_known: bool) -> datetime | None:
+def said_time_end(tail: str, expires: datetime | None, now: datetime, zone_known: bool) -> datetime | None:
     """When a thing due at the time ``tail`` names (resolved by :func:`anchor_plan`, its expiry ``expires``) is
     over: that day or week, else the month or year it names."""
     if expires is not None:
@@ -628,7 +629,7 @@ def date_said(fact: str, now: datetime, *, zone_known: bool = False) -> Anchored
         tail = anchor_plan(fact[due.end():], now, zone_known=zone_known)
         if tail is not None:
             fact = fact[: due.end()] + tail.text
-            expires = _due_end(tail.text, tail.expires_at, now, zone_known)
+            expires = said_time_end(tail.text, tail.expires_at, now, zone_known)
             if expires is not None and _PREGNANCY.search(fact):
                 expires += DUE_MARGIN
     quoted = _quoted(fact)

@@ -5,6 +5,8 @@
   wording is read so: a lower-case word elsewhere is never taken for a place.
 - Selling the home ("We sold the house!") is no move: the user lives there until the move is told as made
   (:func:`sells_the_home`), so the sale ends no stored home.
+- A move told without its place ("We moved!") beside the new home in the same message ("I'm in the new flat in
+  Norwood Park now") says nothing that home does not: one home fact is kept (:func:`placeless_move_beside`).
 
 Pure: patterns, English only.
 """
@@ -13,9 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..slots import holder, slots_of
 from .patterns import rx
 
-__all__ = ["as_new_home", "sells_the_home"]
+__all__ = ["as_new_home", "placeless_move_beside", "sells_the_home"]
 
 _LEAD = r"^\W*(?:(?:ok|okay|so|well|and|yay|finally|anyway|update)\W+)*"
 _HOME = r"(?:place|flat|house|home|apartment|flatshare|room|digs|pad)"
@@ -75,3 +78,24 @@ def sells_the_home(fact: str) -> bool:
     (True, False)
     """
     return bool(_HOME_SOLD.match(fact.strip()))
+
+
+# "User moved to a new home.": a move whose place was not said (:mod:`.holds_now` writes it so).
+_PLACELESS_MOVE = rx(r"^(?P<who>user|user's\s+[\w' -]+?)\s+moved\s+to\s+a\s+new\s+home\.$")
+
+
+def placeless_move_beside(fact: str, others: Sequence[str]) -> bool:
+    """Whether ``fact`` tells a move without its place ("User moved to a new home.") while another fact of the same
+    message (``others``) says where the same person lives now ("User is in the new flat in Norwood Park."): that
+    fact holds all the move says.
+
+    >>> placeless_move_beside("User moved to a new home.", ["User is in the new flat in Norwood Park."])
+    True
+    >>> placeless_move_beside("User moved to a new home.", ["User's sister lives in Leeds."])
+    False
+    """
+    if _PLACELESS_MOVE.match(fact.strip()) is None:
+        return False
+    who = holder(fact, "residence")
+    return any(other != fact and "residence" in slots_of(other) and holder(other, "residence") == who
+               and _PLACELESS_MOVE.match(other.strip()) is None for other in others)

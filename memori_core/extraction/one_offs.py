@@ -39,7 +39,11 @@ _BREAK = (r"(?:had|took)\s+(?:a|an)\s+(?:quick\s+|long\s+|hot\s+|short\s+)?(?:sh
 _PASSED = (r"(?:was|were)\s+(?:(?:over|down|up|out|round)\s+)?(?:in|at)\s+(?!(?:the\s+)?(?:hospital|a&e|er|icu|"
            r"hospice|court|jail|prison)\b)(?:[\w'&-]+\s+){1,4}?(?:today|this\s+(?:morning|afternoon)|"
            r"earlier(?:\s+today)?|yesterday|last\s+night)")
-_ONE_OFF = rx(rf"^(?:i|we)\s+{_ADVERBS}(?:{_RIDE}|{_CHORE}|{_BREAK}|{_PASSED}){_AFTER}")
+# "I stayed inside", "we stayed in all day": a day spent indoors (not "stayed in Lisbon", "stayed home with the kids
+# for five years": a place, or a span that says more).
+_STAYED_IN = (r"(?:stayed|stopped)\s+(?:in|inside|indoors|home|at\s+home|in\s+bed)(?:\s+all\s+(?:day|evening|night))?"
+              r"(?=\s*(?:[.!,;]|$|(?:today|tonight|yesterday|this|because|as|and|but|so|instead|again|lol)\b))")
+_ONE_OFF = rx(rf"^(?:i|we)\s+{_ADVERBS}(?:(?:{_RIDE}|{_CHORE}|{_BREAK}|{_PASSED}){_AFTER}|{_STAYED_IN})")
 # A habit or a first makes it worth keeping: "every day", "usually", "for the first time", "these days".
 _NOT_ONCE = rx(r"\b(?:every|each|always|usually|normally|often|daily|nightly|weekly|most\s+days|these\s+days|"
                r"nowadays|now\s+(?:that|i|we)|first|anymore|any\s+more)\b")
@@ -47,8 +51,8 @@ _NOT_ONCE = rx(r"\b(?:every|each|always|usually|normally|often|daily|nightly|wee
 
 def one_off_act(body: str) -> bool:
     """Whether ``body`` (a clause of the user's) tells a one-off act of their everyday: a ride ("I took the bus"), a
-    chore ("I did the laundry"), a break ("I had a shower") or a place passed through that day ("i was in
-    levenshulme today"), with no habit or first said of it.
+    chore ("I did the laundry"), a break ("I had a shower"), a day indoors ("I stayed inside") or a place passed
+    through that day ("i was in levenshulme today"), with no habit or first said of it.
 
     >>> one_off_act("I took the bus."), one_off_act("We walked the dog this morning")
     (True, True)

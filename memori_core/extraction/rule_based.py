@@ -23,12 +23,13 @@ from .job_change import as_job_changes
 from .job_start import as_job_started
 from .labels import as_labelled
 from .injuries import as_out_of_cast, as_own_injury
-from .moves import as_new_home
+from .moves import as_new_home, placeless_move_beside
 from .named_news import birthday_of_named
 from .named import as_the_users, named_someone, resolve_same, who_plans_name
 from .pasted import split_pasted
 from .people_pronouns import as_people_named
 from .played import split_played
+from .pronoun_referents import newest_told, with_opening_pronoun_resolved
 from .provenance import DEFAULT_CAPTURE_POLICY, CapturePolicy, FactPath, check_policy, policy_keeps
 from .routes import as_route_moved, with_route
 from .restated import as_denial, as_own_treatment, meant, respelt
@@ -48,6 +49,7 @@ from .supersede import (
     with_partner,
 )
 from .told_plans import as_told_plans
+from .time_frames import says_outside_time_frames
 from .trips import trip_called_off, trip_taken
 from .typos import read_as_meant
 from .updates import WEEKS_PREGNANT, read_with
@@ -370,13 +372,15 @@ class RuleBasedFactExtractor:
         # when each shown fact expires (a StoredFact's own field, a RecalledFact's metadata)
         until = {f.id: _expiry(getattr(f, "expires_at", None) or (getattr(f, "metadata", None) or {}).get("expires_at"))
                  for f in existing}
+        recent = newest_told(existing)
         default_now = self._now(None)
         for message in as_messages(messages):
             if message.role not in USER_ROLES:
                 continue
             now = self._said_at(message.created_at) or default_now
             said: list[tuple[ExtractedFact, SentenceVerdict]] = []
-            for verdict, path in self.explain_paths(message.text, known=[text for _, text, _ in known], now=now):
+            for verdict, path in self.explain_paths(message.text, known=[text for _, text, _ in known], now=now,
+                                                    recent=recent):
                 if verdict.fact is None:
                     continue
                 key = normalize_fact_text(verdict.fact)
@@ -387,7 +391,8 @@ class RuleBasedFactExtractor:
                 # not when it replaces that fact: "User is married to Tomás." after "User and their fiancé Tomás
                 # are getting married in october."
                 if not WEEKS_PREGNANT.match(verdict.fact) and any(
-                        words and words_within(words, old) and normalize_fact_text(text) != key
+                        words and words_within(words, old) and says_outside_time_frames(words, text)
+                        and normalize_fact_text(text) != key
                         and is_negated(text) == is_negated(verdict.fact) and holder(verdict.fact) == holder(text)
                         and not replaces(verdict, words, text, old) and not ends_pregnancy(verdict.fact, text)
                         for _, text, old in known):
@@ -413,8 +418,9 @@ class RuleBasedFactExtractor:
                 # "I'm pregnant! I'm 12 weeks now": the week count says both, one core fact for the one state
                 said = [(fact, how) for fact, how in said if not plain_pregnancy(fact.text)]
             # "I quit the café, I'm going to teach guitar full time": the ending's stored facts handed to the new job
+            texts = [fact.text for fact, _ in said]
             facts += [fact for fact, verdict in told_with_what_holds_now(said)
-                      if not story_of_a_change(fact, verdict, said)
+                      if not story_of_a_change(fact, verdict, said) and not placeless_move_beside(fact.text, texts)
                       and policy_keeps(self.policy, fact)]
         return facts
 
@@ -425,19 +431,21 @@ class RuleBasedFactExtractor:
         return when.astimezone(self.time_zone)
 
     def explain(
-        self, text: str, *, known: Sequence[str] = (), now: datetime | None = None
+        self, text: str, *, known: Sequence[str] = (), now: datetime | None = None, recent: Sequence[str] = ()
     ) -> list[SentenceVerdict]:
         """The decision for every clause of one user message: the fact kept (or ``None``) and the reason.
 
         ``known``: the user's stored facts. A change told of someone or something they name ("Max passed
         away", after "User has a dog called Max.") is read as the user's ("My dog Max passed away").
         ``now``: when the message was said (default: now, in ``time_zone``); a plan's day is resolved against it.
+        ``recent``: the stored facts told last (the user's previous turn): a "he" / "she" opening the message is the
+        one person of that gender they name (:mod:`~memori_core.extraction.pronoun_referents`).
         The rules' decision, whatever the ``policy``: :meth:`explain_paths` says which path each fact came by.
         """
-        return [verdict for verdict, _ in self.explain_paths(text, known=known, now=now)]
+        return [verdict for verdict, _ in self.explain_paths(text, known=known, now=now, recent=recent)]
 
     def explain_paths(
-        self, text: str, *, known: Sequence[str] = (), now: datetime | None = None
+        self, text: str, *, known: Sequence[str] = (), now: datetime | None = None, recent: Sequence[str] = ()
     ) -> list[tuple[SentenceVerdict, FactPath | None]]:
         """:meth:`explain`, each verdict with the rule path its fact came by
         (:data:`~memori_core.extraction.provenance.FactPath`; ``None`` for a verdict that keeps no fact): the
@@ -451,6 +459,8 @@ class RuleBasedFactExtractor:
         if when.tzinfo is None:
             raise ValueError(f"now must be a timezone-aware datetime, got {now!r}")
         verdicts = []
+        # "She has high blood pressure." after "User's mum is moving in ...": the mum's (.pronoun_referents)
+        text = with_opening_pronoun_resolved(text, recent) if recent else text
         own, pasted = split_pasted(strip_filler(read_as_meant(text)))
         own, played = split_played(own)  # "Pretend you are a pirate. I am Captain Hook.": a role, not the user
         # what the user tells of their family the way people say it ("Mum's settled into Oakwood care home": .family)

@@ -25,6 +25,7 @@ from .appointments import books_what_was_needed
 from .children import same_children
 from .corrections import corrected_words, denies
 from .counts import count_held, recounts
+from .back_to_work import back_to_work, ends_leave
 from .cues import content_words, is_change, is_ended, is_negated
 from .diets import CONSUMPTION_SLOTS, is_exclusive, left_out, taken_back
 from .endings import acquired_slots, ends_habit, ends_ownership, is_loss, stopped_words
@@ -132,7 +133,13 @@ _PROMOTED_AS = re.compile(
     r"(?P<role>[\w-]+(?:\s+[\w-]+){0,3}?)(?:\s+(?:at|for|with)\s+[^.]+?)?"
     rf"(?:\s+(?:today|yesterday|recently|last\s+\w+|this\s+\w+|{SAID_TIME}))?\.$"
 )
-_EMPLOYER = re.compile(r"\b(?P<at>at|for)\s+(?P<employer>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*)*)")
+# or a workplace said in lower case: "at a mid-size firm downtown", "for the local council"
+_EMPLOYER = re.compile(
+    r"\b(?P<at>at|for)\s+(?P<employer>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*)*"
+    r"|(?:a|an|the)\s+(?:[\w-]+\s+){0,3}?(?:firm|company|practice|hospital|clinic|school|college|university|bank|"
+    r"agency|startup|shop|store|restaurant|caf[eé]|hotel|factory|warehouse|office|council|charity|studio|lab|bakery|"
+    r"garage|salon|pharmacy|supermarket|nursery|department)\b(?:\s+(?:downtown|nearby|in\s+(?-i:[A-Z])[\w-]+))?)"
+)
 # A clause that tells a thing was left or stopped ("I quit Google", "I'm done with meat"): beside its replacement
 # it adds nothing to memory. Not a state said to be over ("I'm no longer vegetarian"): that is what the user is now.
 _LEFT = rx(
@@ -147,14 +154,17 @@ _AND = rx(r"\s(?:and|but)\s|;")
 
 def with_employer(fact: str, ended: Sequence[str]) -> str:
     """``fact`` ("User got promoted to senior engineer.") as the job it gives at the employer the job fact it
-    ends names ("User works at Google as a senior engineer."): a promotion keeps the employer. Any other fact,
-    or one ending no fact that names an employer, as it is."""
+    ends names ("User works at Google as a senior engineer."): a promotion keeps the employer. A workplace the job
+    fact names in lower case stays with the promotion ("User got promoted to senior manager at a mid-size firm
+    downtown."). Any other fact, or one ending no fact that names an employer, as it is."""
     m = _PROMOTED_AS.match(fact)
     employers = {e.group(0).rstrip(".") for text in ended for e in [_EMPLOYER.search(text)] if e is not None}
     if m is None or len(employers) != 1:
         return fact
-    role = m.group("role")
-    return f"User works {employers.pop()} as {article(role)} {role}."
+    role, employer = m.group("role"), employers.pop()
+    if employer.split(maxsplit=1)[1][:1].islower():  # "at a mid-size firm downtown": no name to work at
+        return f"{fact[: m.end('role')]} {employer}{fact[m.end('role'):]}" if employer not in fact else fact
+    return f"User works {employer} as {article(role)} {role}."
 
 
 # The employer a job fact or an offer names: "at Dynatrace", "an offer from Stripe", "with Google".
@@ -415,6 +425,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return True  # "User has an Ausländerbehörde appointment on ..." ends "User needs to book an appointment ..."
     if verdict.expires_in is not None or not old:
         return False
+    if verdict.fact is not None and ends_leave(verdict.fact, text):
+        return True  # "I went back to work today" ends "User is on maternity leave."
     if verdict.fact is not None and _new_spouse(verdict.fact, text):
         return True  # "User's wife is called Alex." ends "User is married to Sam."
     if verdict.fact is not None and same_children(verdict.fact, text):
@@ -489,6 +501,10 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
             continue  # "I work the early shift now" leaves "User works as an ER nurse."
         if slot == "job" and _PROMOTED.search(said) and not _PROMOTED_TO.search(said):
             continue  # "I got promoted" leaves "User works at Google."; "promoted to manager" is a new role
+        if slot == "job" and _PROMOTED_TO.search(said) and _WORKS_AT.match(text) and " as " not in text:
+            continue  # a new role at the same place: "promoted to senior accountant" leaves "User works at a firm."
+        if slot == "job" and back_to_work(verdict.fact):
+            continue  # "Tane went back to work" leaves "User's husband Tane is a builder."
         if slot in ACTIVITY_SLOTS:
             # "We adopted a dog" after "User has no pets.": the "none" no longer holds; "I played rugby
             # at uni" after "User used to play rugby." tells the same past, nothing new

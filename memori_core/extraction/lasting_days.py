@@ -1,0 +1,66 @@
+"""The day a lasting fact names by its weekday, or the month to come, written out from the day it was said.
+
+A fact kept as lasting may still name a day relative to the turn: "User's last day at school before maternity leave
+is this Friday.", "User's baby girl Manaia was born on Tuesday.", "User's mum is moving in with them next month."
+Read weeks later, "this Friday" names the wrong day and the baby's age cannot be told. :func:`with_lasting_day`
+writes the day out ("on Friday 2026-10-30", "on Tuesday 2026-11-17", "in November 2026"): a day to come with the
+end of that day or month as the fact's expiry (it is over then), unless what it tells starts then (a job, a move:
+what starts holds after it); a day gone by with none (it stays true of that day). Only "this" / "next" / "coming"
+before a weekday and "next month" are read as to come, and "on <weekday>" only in a fact told as over: "User plays
+football on Saturday." is a habit, kept as said. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from .dates import WEEKDAY, WEEKDAYS, AnchoredPlan, anchor_plan, day_label, said_time_end
+
+__all__ = ["with_lasting_day"]
+
+# "this Friday", "next Tuesday", "this coming Monday", "next month": a time to come (not "next Fridays", nor a day
+# already written out: "Friday 2026-10-30"; "next week" is read as a plan's or a start's week by the other rules).
+_TO_COME = re.compile(
+    rf"\b(?:(?:this\s+coming|this|next|coming)\s+{WEEKDAY}(?!s\b)(?!\s+\d{{4}}-)|next\s+month\b)",
+    re.IGNORECASE,
+)
+# The start of what lasts: "starts as a dispatcher ... next week", "is moving in with them next month".
+_STARTS = re.compile(r"\b(?:start|begin|join|move|moving\s+in|relocat)\w*\b", re.IGNORECASE)
+# "on Tuesday" in a fact told as over: the last such day before the turn.
+_ON_WEEKDAY = re.compile(rf"\bon\s+(?P<wd>{WEEKDAY})\b(?!s\b)(?!\s+\d{{4}}-)", re.IGNORECASE)
+
+
+def with_lasting_day(fact: str, now: datetime, *, past: bool, zone_known: bool = False) -> AnchoredPlan | None:
+    """``fact`` (a lasting fact said at ``now``) with the weekday or month it names from the turn written out,
+    and its expiry (``None``: it stays true); ``None`` when it names none of them. ``past``: ``fact`` is told as
+    over ("... was born on Tuesday."): "on <weekday>" is the last such day before ``now``.
+
+    >>> from datetime import timezone
+    >>> said = datetime(2026, 11, 19, 14, 0, tzinfo=timezone.utc)  # a Thursday
+    >>> with_lasting_day("User's baby girl Manaia was born on Tuesday.", said, past=True).text
+    "User's baby girl Manaia was born on Tuesday 2026-11-17."
+    >>> plan = with_lasting_day("User's last day at work is this Friday.", said, past=False, zone_known=True)
+    >>> plan.text, plan.expires_at.isoformat()
+    ("User's last day at work is on Friday 2026-11-20.", '2026-11-21T00:00:00+00:00')
+    >>> with_lasting_day("User plays football on Saturday.", said, past=False) is None
+    True
+    """
+    if past:
+        m = _ON_WEEKDAY.search(fact)
+        if m is None:
+            return None
+        today = now.date()
+        back = (today.weekday() - WEEKDAYS.index(m.group("wd").lower())) % 7 or 7
+        on = "On" if m.group(0)[0] == "O" else "on"  # "On Saturday, User volunteered ..."
+        return AnchoredPlan(fact[: m.start()] + f"{on} {day_label(today - timedelta(days=back))}" + fact[m.end():],
+                            None)
+    m = _TO_COME.search(fact)
+    if m is None:
+        return None
+    plan = anchor_plan(fact, now, zone_known=zone_known)
+    if plan is None or plan.text == fact:
+        return None  # another day named first, or "next Friday" kept with its words: left to the other rules
+    if _STARTS.search(fact):  # what begins then holds after it: the day written out, the fact kept
+        return AnchoredPlan(plan.text, None)
+    return AnchoredPlan(plan.text, said_time_end(plan.text, plan.expires_at, now, zone_known))

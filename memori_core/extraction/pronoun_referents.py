@@ -1,0 +1,102 @@
+"""Whom a "he" / "she" that opens a message is, from what the user told just before: "She has high blood pressure
+and takes amlodipine." right after "My mum is moving in with us next month." is the mum's fact.
+
+A message read alone has no one for its first "she"; capture shows the rules the stored facts, among them those of
+the user's previous turn. When those facts name exactly one person of the user's of that gender ("User's mum ...",
+"User's son Obi is 6."), the pronoun is that person (:func:`with_opening_pronoun_resolved`: "My mum has high blood
+pressure ..."); when they name none, or more than one ("User's mum and sister are visiting."), the sentence is left
+as it is, and the rules keep nothing of it rather than guess. A partner counts among them, but one named alone is
+left to :func:`~memori_core.extraction.named.partner_of` and the partner rules, as before. Pure: English patterns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from ..slots import holder
+
+__all__ = ["newest_told", "opens_with_pronoun", "referent", "with_opening_pronoun_resolved"]
+
+_SHE = ("mother|mum|mom|sister|daughter|wife|girlfriend|aunt|auntie|niece|grandmother|grandma|nan|nana|nanna|gran|"
+        "granny|fianc[ée]e|stepmother|stepmum|stepmom|stepdaughter|stepsister|mother-in-law|sister-in-law|"
+        "granddaughter")
+_HE = ("father|dad|brother|son|husband|boyfriend|uncle|nephew|grandfather|grandpa|grandad|granddad|fianc[ée]|"
+       "stepfather|stepdad|stepson|stepbrother|father-in-law|brother-in-law|grandson")
+# Someone of the user's a stored fact names: "User's mum", "User's older sister Ana", "their husband Emeka".
+_KIN = r"(?:user's|their)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin|late|baby)\s+)?"
+_NAME = r"(?:\s+(?P<name>(?-i:[A-Z])[a-z\u00e0-\u00ff'-]+))?"
+_PEOPLE = {
+    "she": re.compile(rf"\b{_KIN}(?P<kin>{_SHE})\b(?!'s\s+(?:{_SHE}|{_HE})\b){_NAME}", re.IGNORECASE),
+    "he": re.compile(rf"\b{_KIN}(?P<kin>{_HE})\b(?!'s\s+(?:{_SHE}|{_HE})\b){_NAME}", re.IGNORECASE),
+}
+# A partner counts as someone a pronoun may be, but is read by the partner rules (.named.partner_of, .events).
+_PARTNERS = frozenset("wife husband girlfriend boyfriend fiance fiancé fiancee fiancée".split())
+# A message opening with "he" / "she": "She has ...", "she's on ...", "He is ...".
+_OPENING = re.compile(r"^(?P<lead>\W*)(?P<p>he|she)(?P<rest>(?:'s|\u2019s)?\s+\S.*)$", re.IGNORECASE | re.DOTALL)
+# Not a name: a word after the kin word that is a verb or a function word ("User's mum Is", "User's son Arjun").
+_NOT_A_NAME = frozenset("is was has had and but who lives works".split())
+
+
+def referent(pronoun: str, facts: Sequence[str]) -> str | None:
+    """The one person of the user's of ``pronoun``'s gender ("he", "she") ``facts`` name, as the user says them
+    ("my mum", "my husband Emeka"); ``None`` when they name none, or more than one.
+
+    >>> referent("she", ["User's mum is moving in with them in November 2026 from Lagos."])
+    'my mum'
+    >>> referent("she", ["User's mum and User's sister Ana are visiting."]) is None
+    True
+    >>> referent("he", ["User and their husband Emeka have two kids.", "User's son Obi is 6."]) is None
+    True
+    >>> referent("he", ["User's son Obi is 6."])
+    'my son Obi'
+    """
+    people = _PEOPLE.get(pronoun.lower())
+    if people is None:
+        return None
+    found: dict[str, str] = {}
+    for text in facts:
+        for m in people.finditer(text):
+            kin, name = m.group("kin").lower(), m.group("name")
+            name = name if name is not None and name.lower() not in _NOT_A_NAME else None
+            who = holder(f"User's {kin}")
+            said = found.get(who)
+            found[who] = f"my {kin} {name}" if name else said or f"my {kin}"
+    if len(found) != 1 or next(iter(found)) in _PARTNERS:
+        return None  # none, more than one, or the partner, whom the partner rules read ("SHE SAID YES!!!")
+    return next(iter(found.values()))
+
+
+def with_opening_pronoun_resolved(text: str, facts: Sequence[str]) -> str:
+    """``text`` (a user message) with a "he" / "she" that opens it said as the one person of the user's of that
+    gender ``facts`` name (:func:`referent`); ``text`` as it is otherwise.
+
+    >>> with_opening_pronoun_resolved("She has high blood pressure.", ["User's mum lives with the user."])
+    'My mum has high blood pressure.'
+    >>> with_opening_pronoun_resolved("She has high blood pressure.", ["User's dad lives with the user."])
+    'She has high blood pressure.'
+    """
+    m = _OPENING.match(text)
+    if m is None:
+        return text
+    who = referent(m.group("p"), facts)
+    if who is None:
+        return text
+    return f"{m.group('lead')}{who[:1].upper()}{who[1:]}{m.group('rest')}"
+
+
+def newest_told(facts: Sequence[Any]) -> list[str]:
+    """The texts of the ``facts`` shown to an extractor that were stated last (the same ``stated_at``, else
+    ``created_at``: what the user's previous turn stored); all of them when none says when it was stated."""
+    when = [getattr(f, "stated_at", None) or getattr(f, "created_at", None) for f in facts]
+    stamps = [w for w in when if isinstance(w, str) and w]
+    if not stamps:
+        return [f.content for f in facts]
+    last = max(stamps)
+    return [f.content for f, w in zip(facts, when) if w == last]
+
+
+def opens_with_pronoun(text: str) -> bool:
+    """Whether the user message ``text`` opens with "he" / "she" ("She has high blood pressure.")."""
+    return _OPENING.match(text) is not None
