@@ -148,18 +148,21 @@ def format_timestamp(created_at: Any, *, zone: bool = True, tz: tzinfo | None = 
             local = dt.astimezone(tz)
         except (OverflowError, ValueError):  # the first or last hours of the calendar: UTC, as without a zone
             local = dt
-        offset = local.utcoffset()
-        if offset:
-            return f"{local.strftime('%Y-%m-%d %H:%M')} {_offset_text(offset)}"
+        offset = utc_offset_text(local.utcoffset())
+        if offset is not None:
+            return f"{local.strftime('%Y-%m-%d %H:%M')} {offset}"
     return dt.strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _offset_text(offset: timedelta) -> str:
-    """``-05:00`` for five hours west of UTC (``+05:30`` ...; seconds of an old local mean time dropped)."""
-    minutes = int(offset.total_seconds()) // 60
-    sign = "-" if minutes < 0 else "+"
-    hours, rest = divmod(abs(minutes), 60)
-    return f"{sign}{hours:02d}:{rest:02d}"
+def utc_offset_text(offset: timedelta | None) -> str | None:
+    """``-05:00`` for five hours west of UTC (``+05:30`` ...; seconds of an old local mean time dropped);
+    ``None`` for no offset or one under a minute: such a time is written as UTC. The block's "Stated at" and the
+    extraction prompt's said-at line both write a zone with it."""
+    minutes = abs(int(offset.total_seconds())) // 60 if offset is not None else 0
+    if not minutes:
+        return None
+    sign = "-" if offset is not None and offset < timedelta(0) else "+"
+    return f"{sign}{minutes // 60:02d}:{minutes % 60:02d}"
 
 
 def clip_fact(text: str, max_chars: int | None = MAX_SHOWN_FACT_CHARS) -> str:

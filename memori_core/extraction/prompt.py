@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 
+from ..context import utc_offset_text
 from ..text import normalize_fact_text
 from .dates import UNKNOWN_ZONE_MARGIN, day_label
 from .types import (
@@ -72,10 +73,8 @@ def turn_said_at(messages: Sequence[Message], now: datetime | None = None) -> da
 def _zone_name(when: datetime) -> str:
     """``when``'s zone as the prompt writes it: ``"UTC"``, ``"UTC+01:00"``, or its zone name
     (``"Europe/Lisbon, UTC+00:00"``)."""
-    offset = when.utcoffset() or timedelta(0)
-    sign = "-" if offset < timedelta(0) else "+"
-    minutes = abs(int(offset.total_seconds())) // 60
-    written = "UTC" if not minutes else f"UTC{sign}{minutes // 60:02d}:{minutes % 60:02d}"
+    offset = utc_offset_text(when.utcoffset())
+    written = "UTC" if offset is None else f"UTC{offset}"
     key = getattr(when.tzinfo, "key", None)  # a ZoneInfo's IANA name
     return f"{key}, {written}" if isinstance(key, str) and key not in ("UTC", "Etc/UTC") else written
 
