@@ -386,3 +386,19 @@ def test_a_question_about_someone_else_is_not_answered_with_the_askers_own_facts
     assert "the question asks about Bob" in report.gate_note
     # The asker's own question still gets the asker's own facts.
     assert "User is allergic to peanuts." in [f.content for f in engine.recall("What am I allergic to?", "ann")]
+
+
+def test_a_visa_worry_recalls_the_residence_permit_and_the_girls_are_the_users_daughters(minilm):
+    # Tester j8: "Do I still need to worry about my visa?" got the diet and no permit fact (the user's word is
+    # not the fact's); "The girls are with me this weekend..." kept the job by the place name it repeats and hid
+    # the daughters' ages. "With the girls" (friends) names no child.
+    permit = "User's residence permit expires on October 30."
+    girls = "User's two girls Kayla and Brooke are 16 and 14."
+    facts = [permit, girls, "User is vegan.", "User drives long-haul for Prairie Freight out of Winnipeg.",
+             "User moved to Berlin in 2021.", "User plays bass in a band.", "User's migraines come with red wine."]
+    eng = RecallEngine(store=InMemoryFactStore(), embedder=minilm)
+    eng.add("u", facts)
+    assert permit in [f.content for f in eng.recall("Do I still need to worry about my visa?", "u")]
+    assert "(papers)" in eng.explain("Do I still need to worry about my visa?", "u").gate_note
+    assert girls in [f.content for f in eng.recall("The girls are with me this weekend, what can we do?", "u")]
+    assert "children" not in eng.explain("Booking a wine tasting with the girls, good idea?", "u").gate_note
