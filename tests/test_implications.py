@@ -402,3 +402,16 @@ def test_a_visa_worry_recalls_the_residence_permit_and_the_girls_are_the_users_d
     assert "(papers)" in eng.explain("Do I still need to worry about my visa?", "u").gate_note
     assert girls in [f.content for f in eng.recall("The girls are with me this weekend, what can we do?", "u")]
     assert "children" not in eng.explain("Booking a wine tasting with the girls, good idea?", "u").gate_note
+
+
+def test_a_partners_diet_is_no_care_fact_of_the_users_own_state_unless_the_turn_names_her(minilm):
+    # Tester j7: "im so hungover" got "User's girlfriend Priya is coeliac." (the care rule read the turn as a food
+    # or health question and kept every care fact of the household). Her diet shapes a meal cooked for her.
+    priya = "User's girlfriend Priya is coeliac."
+    eng = RecallEngine(store=InMemoryFactStore(), embedder=minilm)
+    eng.add("zoe", [priya, "User is 23.", "User plays bass in a band."])
+    eng.add("zoe", ["User is vegan."], core=True)
+    hungover = [f.content for f in eng.recall("im so hungover", "zoe")]
+    assert priya not in hungover and "User is vegan." in hungover
+    assert priya in [f.content for f in eng.recall("What can I make for Priya tonight?", "zoe")]
+    assert priya in [f.content for f in eng.recall("What should we cook tonight?", "zoe")]
