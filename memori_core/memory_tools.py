@@ -37,6 +37,7 @@ from datetime import tzinfo
 from typing import Any, TypeVar
 
 from .capture.refusal import SECRET, refused_because
+from .capture.repeats import asettle_repeats, settle_repeats
 from .capture.statements import STATEMENTS
 from .context import clip_fact, format_timestamp, sanitize_fact
 from .engine import RecallEngine, derived_fact_id, version_of
@@ -321,11 +322,13 @@ class MemoryTools:
                 if _recore(plan, core):
                     self.engine.update(entity_id, plan.same.id, core=plan.core)
                 return plan, plan.same.id
+            began = time.time_ns()
             try:
-                return plan, self.engine.add(entity_id, [text], core=plan.core, **_ending(plan))[0]
+                fid = self.engine.add(entity_id, [text], core=plan.core, **_ending(plan))[0]
             except KeyError:  # a fact it ends was deleted meanwhile (by another writer): end those left
                 plan = _still(plan, {f.id for f in self.engine.get(entity_id, [f.id for f in plan.ends])})
-                return plan, self.engine.add(entity_id, [text], core=plan.core, **_ending(plan))[0]
+                fid = self.engine.add(entity_id, [text], core=plan.core, **_ending(plan))[0]
+            return _settled(plan, fid, settle_repeats(self.engine, entity_id, [fid], began))
 
     async def _awrite(self, entity_id: str, text: str, core: bool | None) -> tuple[ToolWrite, str]:
         async with STATEMENTS.aheld(entity_id):
@@ -334,11 +337,13 @@ class MemoryTools:
                 if _recore(plan, core):
                     await self.engine.aupdate(entity_id, plan.same.id, core=plan.core)
                 return plan, plan.same.id
+            began = time.time_ns()
             try:
-                return plan, (await self.engine.aadd(entity_id, [text], core=plan.core, **_ending(plan)))[0]
+                fid = (await self.engine.aadd(entity_id, [text], core=plan.core, **_ending(plan)))[0]
             except KeyError:
                 plan = _still(plan, {f.id for f in await self.engine.aget(entity_id, [f.id for f in plan.ends])})
-                return plan, (await self.engine.aadd(entity_id, [text], core=plan.core, **_ending(plan)))[0]
+                fid = (await self.engine.aadd(entity_id, [text], core=plan.core, **_ending(plan)))[0]
+            return _settled(plan, fid, await asettle_repeats(self.engine, entity_id, [fid], began))
 
     def _remembered_after(self, entity_id: str, text: str, exc: Exception) -> str:
         """After a failed remember: whether the store holds ``text`` now, read under its derived id."""
@@ -617,6 +622,14 @@ def _recore(plan: ToolWrite, core: bool | None) -> bool:
 
 def _ending(plan: ToolWrite) -> dict[str, Any]:
     return {"supersedes": [f.id for f in plan.ends]} if plan.ends else {}
+
+
+def _settled(plan: ToolWrite, fid: str, gone: dict[str, StoredFact]) -> tuple[ToolWrite, str]:
+    """The write of ``plan`` as fact ``fid``, or, when another process stored the statement in other words at the
+    same moment and that fact stayed (``gone``: :func:`~memori_core.capture.repeats.settle_repeats`), the stored
+    fact that already says it."""
+    keeper = gone.get(fid)
+    return (plan, fid) if keeper is None else (ToolWrite(plan.text, plan.core, same=keeper), keeper.id)
 
 
 def _still(plan: ToolWrite, present: set[str]) -> ToolWrite:
