@@ -81,6 +81,11 @@ def _looked_at(new: Sequence[StoredFact], newest: Sequence[Any], nearest: Iterab
                               if o.id != f.id and same_fact(f.content, [o]) is not None))
 
 
+def _shared(engine: Any) -> bool:
+    """Whether other processes write to ``engine``'s store (an engine-like object without one: no)."""
+    return bool(getattr(getattr(engine, "store", None), "shared", False))
+
+
 def _unsettled(entity_id: str, exc: Exception) -> dict[str, StoredFact]:
     # The write itself landed: a store failure of the second look leaves a repeat, as before it, not a failed write.
     warn_briefly(_logger, exc, "looking again for a statement another process stored for entity %r failed; a "
@@ -93,7 +98,7 @@ def settle_repeats(engine: Any, entity_id: str, ids: Sequence[str], since: int) 
     the writer's statement lock: the repeats of its new facts another process stored meanwhile deleted (module
     docstring); returns each deleted id with the fact that stays. Nothing on a store only this process writes; a
     store failure is logged, and nothing is deleted."""
-    if not ids or not getattr(engine.store, "shared", False):
+    if not ids or not _shared(engine):
         return {}
     try:
         return _settle(engine, entity_id, ids, since)
@@ -103,7 +108,7 @@ def settle_repeats(engine: Any, entity_id: str, ids: Sequence[str], since: int) 
 
 async def asettle_repeats(engine: Any, entity_id: str, ids: Sequence[str], since: int) -> dict[str, StoredFact]:
     """Async :func:`settle_repeats`."""
-    if not ids or not getattr(engine.store, "shared", False):
+    if not ids or not _shared(engine):
         return {}
     try:
         return await _asettle(engine, entity_id, ids, since)
