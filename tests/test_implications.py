@@ -415,3 +415,20 @@ def test_a_partners_diet_is_no_care_fact_of_the_users_own_state_unless_the_turn_
     assert priya not in hungover and "User is vegan." in hungover
     assert priya in [f.content for f in eng.recall("What can I make for Priya tonight?", "zoe")]
     assert priya in [f.content for f in eng.recall("What should we cook tonight?", "zoe")]
+
+
+@pytest.mark.parametrize(("told", "changed", "now"), [
+    ("I'm vegetarian.", "I'm no longer vegetarian, I eat fish now.", "User eats fish."),
+    ("I'm vegan.", "I went keto, no more vegan for me.", "User went keto."),
+])
+def test_a_meal_question_after_a_change_of_diet_shows_the_diet_now(minilm, told, changed, now):
+    # Tester j10: the change superseded the core restriction with facts no rule read as a diet, so "What should I
+    # cook tonight?" showed no diet at all.
+    from memori_core import RuleBasedFactExtractor, capture_facts
+
+    eng, rules = RecallEngine(store=InMemoryFactStore(), embedder=minilm), RuleBasedFactExtractor()
+    capture_facts(eng, "u", [("user", "I live in Leeds.")], rules, created_at="2026-10-01T09:00:00Z")
+    capture_facts(eng, "u", [("user", told)], rules, created_at="2026-10-02T09:00:00Z")
+    capture_facts(eng, "u", [("user", changed)], rules, created_at="2026-11-16T09:00:00Z")
+    assert now in [f.content for f in eng.list("u")]
+    assert now in [f.content for f in eng.recall("What should I cook tonight?", "u")]

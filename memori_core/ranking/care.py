@@ -186,7 +186,10 @@ _CARE_TERMS = re.compile(
     r"preservatives|fried\s+foods?|spicy\s+foods?)\b"
     r"|\b(?:only\s+(?:eats?|consumes?|drinks?)|(?:eats?|consumes?)\s+only)\s+(?:\w+\s+){0,3}?"
     r"(?:foods?|produce|meat|fish|vegetables|herbs|dishes)\b"
-    r"|\b(?:plant[\s-]based|whole[\s-]foods?|raw[\s-]food|paleo|mediterranean|carnivore)\s+diet\b",
+    r"|\b(?:plant[\s-]based|whole[\s-]foods?|raw[\s-]food|paleo|mediterranean|carnivore)\s+diet\b"
+    # a diet told as what the user went or keeps to: "User went keto.", "User is doing keto.", "User is on keto."
+    r"|\b(?:went|gone|going|goes|doing|does|started|starting|on)\s+(?:full\s+|strict(?:ly)?\s+)?"
+    r"(?:keto(?:genic)?|paleo|plant[\s-]based|carnivore|whole30)\b(?![\s-](?:bars?|snacks?|recipes?|cookbooks?))",
     re.IGNORECASE,
 )
 _DIET_WORD = frozenset({"vegetarian", "vegan", "pescatarian", "halal", "kosher"})

@@ -233,6 +233,14 @@ SITUATION_CONCERNS: dict[str, str] = {
     "papers": r"\b(?:visas?|residen(?:ce|cy)\s+(?:permit|card|status)s?|work\s+permits?|green\s+card|blue\s+card|"
               r"iqama|permanent\s+residen\w*|citizenship|naturali[sz]\w*|asylum|refugee\s+status|immigration\s+status|"
               r"ausl[aä]nderbeh[oö]rde|leave\s+to\s+remain|settled\s+status)\b",
+    # what the user eats now, told as a change of diet: "User is no longer vegetarian.", "User eats fish again."
+    # (no restriction, and so no care fact; a meal question still needs it)
+    "meal": r"\b(?:no\s+longer|stopped\s+being|quit\s+being|gave\s+up\s+being)\s+(?:a\s+)?"
+            r"(?:strict\s+)?(?:vegetarian|vegan|pescatarian|keto|paleo|plant[\s-]based)\b|"
+            r"\bnot\s+(?:a\s+)?(?:vegetarian|vegan|pescatarian|keto|paleo|plant[\s-]based)\s+any\s?more\b|"
+            r"\b(?:eats?|eating)\s+(?:\w+\s+)?(?:meat|fish|seafood|chicken|pork|beef|dairy|eggs)\s+(?:again|now)\b|"
+            r"^\W*(?:user|i)\s+(?:now\s+|also\s+)?(?:eats?|has\s+started\s+eating|started\s+eating)\s+"
+            r"(?:meat|fish|seafood|chicken|dairy|eggs)(?:\s+again)?\W*$",
     "schedule": r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|every\s+(?:other\s+)?(?:(?:mon|tues|wednes|thurs|fri|"
                 r"satur|sun)day|week|weekend)|on\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
                 r"(?:\s+and\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day))?\s+(?:mornings|evenings|nights|afternoons)|"
