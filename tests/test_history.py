@@ -265,14 +265,17 @@ def test_a_change_made_again_and_again_keeps_every_period_in_order(eng: RecallEn
     assert [f.times_seen for f in eng.get("u", [veg, fish])] == [3, 2]
 
 
-def test_a_superseded_fact_said_again_with_an_earlier_date_is_valid_only_after_its_period(
+def test_a_superseded_fact_said_again_dated_inside_its_period_is_a_sighting_and_stays_superseded(
     eng: RecallEngine,
 ) -> None:
     [lisbon] = eng.add("u", "User lives in Lisbon.", created_at=_at(1))
-    eng.add("u", "User lives in Porto.", supersedes=[lisbon], created_at=_at(3))
+    [porto] = eng.add("u", "User lives in Porto.", supersedes=[lisbon], created_at=_at(3))
     eng.add("u", "User lives in Lisbon.", created_at=_at(2))  # a late sighting, dated inside the first period
-    assert eng.get("u", [lisbon])[0].valid_from == _at(3).isoformat()  # periods of one fact never overlap
-    assert _home_then(eng, 2) == ["User lives in Lisbon."]
+    (now,) = eng.get("u", [lisbon])
+    assert (now.times_seen, now.valid_from, now.valid_to, now.superseded_by) == (2, None, _at(3).isoformat(), porto)
+    assert texts(eng.recall(LIVE, "u", 10)) == ["User lives in Porto."]  # not two homes now
+    assert _home_then(eng, 2) == ["User lives in Lisbon."] and _home_then(eng, 4) == ["User lives in Porto."]
+    assert eng.count("u", include_invalid=True) == 2  # no period kept: it never ended
 
 
 class _FailsMarkingSeen(ChromaStore):
