@@ -15,8 +15,8 @@ A key's condition is one of:
   LangGraph's stores read a filter on a nested value).
 
 Three keys name the fact's own times, not its metadata: ``created_at`` (when it was stated),
-``valid_from`` (when it became valid: its ``created_at``, or the time of the update that gave it its
-text) and ``valid_to`` (when it stopped being valid; a fact still valid has none, which orders after
+``valid_from`` (when its current period of validity began: its ``created_at``, or the time of the update
+that gave it its text, of its saying again or of the restore that made it valid again) and ``valid_to`` (when it stopped being valid; a fact still valid has none, which orders after
 every time: ``{"valid_to": {"$gt": t}}`` keeps the facts still valid at ``t``, ``{"valid_to": None}``
 the facts valid now). Their conditions are a time (equality) or ``$eq`` ``$ne`` ``$gt`` ``$gte`` ``$lt``
 ``$lte`` on times: a ``datetime`` (naive: UTC, as ``add``'s ``created_at``) or an ISO 8601 str, compared

@@ -4,8 +4,9 @@ A record holds everything recall depends on, so importing an export reproduces
 the same recall: ``id``, ``text``, ``created_at``, ``last_seen``,
 ``times_seen``, ``session_id``, ``seq`` (order within the entity, which orders
 a session's facts), ``metadata``, ``updated_at``, ``expires_at``, the fact's
-validity and history links ``valid_from``, ``valid_to``, ``superseded_by`` and
-``supersedes`` (``null``, ``null``, ``null``, ``[]`` for a valid fact with no history: see
+validity and history links ``valid_from``, ``valid_to``, ``superseded_by``,
+``supersedes`` and ``restored_at`` (``null``, ``null``, ``null``, ``[]``,
+``null`` for a valid fact with no history: see
 :meth:`~memori_core.RecallEngine.history`; older records without them import
 as valid) and, optionally,
 ``vector`` (the stored embedding). Records carry no entity: they
@@ -26,7 +27,8 @@ from .validate import check_created_at, check_fact_length, check_metadata, check
 
 RECORD_FIELDS = (
     "id", "text", "created_at", "last_seen", "times_seen", "session_id", "seq",
-    "metadata", "updated_at", "expires_at", "valid_from", "valid_to", "superseded_by", "supersedes", "vector",
+    "metadata", "updated_at", "expires_at", "valid_from", "valid_to", "superseded_by", "supersedes", "restored_at",
+    "vector",
 )
 
 
@@ -47,6 +49,7 @@ def to_record(fact: StoredFact, vector: np.ndarray | None = None) -> dict[str, A
         "valid_to": fact.valid_to,
         "superseded_by": fact.superseded_by,
         "supersedes": list(fact.supersedes),
+        "restored_at": fact.restored_at,
     }
     if vector is not None:
         record["vector"] = [float(x) for x in np.asarray(vector, dtype=np.float32)]
@@ -99,6 +102,7 @@ def from_record(entity_id: str, record: Any, i: int, *, default_id: str, default
         valid_to=to_iso_utc(record.get("valid_to"), f"records[{i}]['valid_to']"),
         superseded_by=_opt_id(record, "superseded_by", i),
         supersedes=_id_list(record, i),
+        restored_at=to_iso_utc(record.get("restored_at"), f"records[{i}]['restored_at']"),
     )
     if fact.superseded_by == fact.id or fact.id in fact.supersedes:
         raise ValueError(f"records[{i}] (id {fact.id!r}) supersedes itself: a fact cannot replace itself")

@@ -129,12 +129,14 @@ def test_a_dated_turn_ends_the_fact_it_replaces_at_its_own_time(ungated: RecallE
     assert iso_to_ts(facts["User lives in Lisbon."].valid_to) == MONDAY.timestamp()
 
 
-def test_a_turn_captured_late_never_ends_a_fact_stated_after_it(ungated: RecallEngine) -> None:
-    ungated.add("ann", ["User lives in Lisbon."])  # stated now
+def test_a_turn_captured_late_never_ends_a_fact_stated_after_it_but_lands_before_it(ungated: RecallEngine) -> None:
+    [lisbon] = ungated.add("ann", ["User lives in Lisbon."])  # stated now
     extractor = _Fixed([ExtractedFact("User lives in Porto.")])  # would supersede every fact it is shown
     capture_facts(ungated, "ann", [("user", "I live in Porto")], extractor, created_at=MONDAY - timedelta(days=30))
     facts = _lived_in(ungated, "ann")
-    assert facts["User lives in Lisbon."].valid_to is None and facts["User lives in Porto."].valid_to is None
+    assert facts["User lives in Lisbon."].valid_to is None  # the fact stated after the turn stays valid...
+    porto = facts["User lives in Porto."]  # ...and the turn's fact was valid until it began
+    assert (porto.valid_to, porto.superseded_by) == (facts["User lives in Lisbon."].created_at, lisbon)
     assert [m.created_at for m in extractor.seen[0]] == [MONDAY - timedelta(days=30)]
 
 

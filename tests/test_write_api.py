@@ -183,11 +183,12 @@ def test_a_fact_to_supersede_deleted_meanwhile_by_another_writer_raises_and_writ
     assert eng.count("u", include_invalid=True) == 0
 
 
-def test_a_supersede_dated_before_the_fact_it_replaces_is_refused_naming_created_at(eng: RecallEngine) -> None:
+def test_a_supersede_dated_before_the_fact_it_replaces_lands_in_that_facts_past(eng: RecallEngine) -> None:
     (google,) = eng.add("u", "User works at Google.", created_at="2026-05-01T00:00:00Z")
-    with pytest.raises(ValueError, match=rf"created_at '2026-03-01T00:00:00\+00:00' is before fact '{google}'"):
-        eng.add("u", "User works at Meta.", supersedes=[google], created_at="2026-03-01T00:00:00Z")
-    assert [(f.content, f.valid_to) for f in eng.list("u", include_invalid=True)] == [("User works at Google.", None)]
+    (meta,) = eng.add("u", "User works at Meta.", supersedes=[google], created_at="2026-03-01T00:00:00Z")
+    assert [(f.content, f.valid_to, f.superseded_by, f.supersedes) for f in eng.history("u", google)] == [
+        ("User works at Meta.", "2026-05-01T00:00:00+00:00", google, ()), ("User works at Google.", None, None, (meta,))]
+    assert texts(eng.list("u")) == ["User works at Google."]
 
 
 def test_expired_facts_are_not_recalled_but_are_listed(eng: RecallEngine) -> None:

@@ -143,13 +143,13 @@ def _one_line(text: str) -> str:
 
 def _fact_line(fact: StoredFact, now: float) -> str:
     """``ID  CREATED_AT  TEXT`` (then ``[core]`` for a core fact, ``[not searchable]`` for one recall never
-    returns, ``[valid from TIME]`` for one whose text became valid after ``created_at`` (an update), ``[expired]``
-    for one past its ``expires_at``, ``[superseded by ID at TIME]`` for one no longer valid)."""
+    returns, ``[valid from TIME]`` for one valid since later than ``created_at`` (an update, a restore, said again),
+    ``[expired]`` for one past its ``expires_at``, ``[superseded by ID at TIME]`` for one no longer valid)."""
     marks = "  [core]" if is_core(fact.metadata) else ""
     if not is_searchable(fact.metadata):
         marks += "  [not searchable]"
-    if fact.stated_at != fact.created_at:
-        marks += f"  [valid from {_when(fact.valid_from)}]"
+    if fact.valid_since != fact.created_at:
+        marks += f"  [valid from {_when(fact.valid_since)}]"
     if fact.is_expired(now):
         marks += "  [expired]"
     if not fact.is_valid(now):
@@ -268,7 +268,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def cmd_count(args: argparse.Namespace) -> int:
     """``memori count``: how many facts an entity has."""
-    n = open_engine(args, embeds=False).count(args.entity, include_invalid=args.all)
+    n = open_engine(args, embeds=False).count(args.entity, include_invalid=args.all,
+                                              include_expired=not args.unexpired)
     print(json.dumps({"entity_id": args.entity, "count": n}, ensure_ascii=False) if args.json else n)
     return 0
 

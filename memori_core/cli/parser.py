@@ -179,8 +179,8 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
         "one per line: ID, CREATED_AT (UTC, to the second) and TEXT (line breaks shown as \\n); facts past "
         "their expires_at are listed, marked [expired] (recall skips them); core facts are marked [core], facts kept "
         'out of search (metadata "searchable": false, as MemoriStore.put(..., index=False) stores) [not '
-        "searchable]; a fact whose text became valid after CREATED_AT (an update, a restore) is marked [valid from "
-        "TIME]; facts no longer valid (superseded, earlier versions of an updated fact) only with --all. "
+        "searchable]; a fact valid since a time later than CREATED_AT (an update, a restore, said again) is marked "
+        "[valid from TIME]; facts no longer valid (superseded, earlier versions of an updated fact) only with --all. "
         "When more facts follow the page, "
         "standard error says which --offset shows them; an entity without facts lists nothing (exit 0, a "
         "note on standard error). --json prints a JSON array of records (the fields of `memori export`, "
@@ -207,10 +207,12 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
         arguments=(
             flag("--all",
                  help="count every stored row, facts no longer valid (superseded, earlier versions) included"),
+            flag("--unexpired", help="leave out facts past their expiry: count what recall could return now"),
             flag("--json", help="a JSON object {entity_id, count}"),
         ),
-        description="Print the number of valid facts stored for an entity (expired ones included, superseded ones "
-        "not: --all counts them; 0 for an entity without facts). --json prints {\"entity_id\": ..., \"count\": N}.",
+        description="Print the number of valid facts stored for an entity, as `memori list` lists them (expired "
+        "ones included: --unexpired leaves them out; superseded ones not: --all counts them; 0 for an entity "
+        "without facts). --json prints {\"entity_id\": ..., \"count\": N}.",
     ),
     _entity_command(
         "update", cmd_update, "edit one fact: its text, metadata, expiry or core mark",
