@@ -19,7 +19,7 @@ Three keys name the fact's own times, not its metadata: ``created_at`` (when it 
 text) and ``valid_to`` (when it stopped being valid; a fact still valid has none, which orders after
 every time: ``{"valid_to": {"$gt": t}}`` keeps the facts still valid at ``t``, ``{"valid_to": None}``
 the facts valid now). Their conditions are a time (equality) or ``$eq`` ``$ne`` ``$gt`` ``$gte`` ``$lt``
-``$lte`` on times: a ``datetime`` (naive: UTC, as ``add``'s ``created_at``) or an ISO 8601 str, compared
+``$lte`` on times: a ``datetime`` or an ISO 8601 str (without a zone: UTC, with a warning), compared
 as instants in UTC (``None`` with ``$eq`` / ``$ne`` only). A metadata key of one of these names is
 stored and returned, but ``where`` cannot reach it.
 

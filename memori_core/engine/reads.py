@@ -137,7 +137,7 @@ class ReadPath(Answers, GateSignals, Judging):
         more than a long turn.
         Facts no longer valid (superseded, or replaced by an update) are not recalled, nor a fact whose text
         (normalised) one returned before it says (``config.one_per_text``: the same fact under two ids). ``as_of`` (a
-        datetime, naive meaning UTC, or an ISO 8601 str) answers from the facts valid at that time instead:
+        datetime or an ISO 8601 str; without a zone, UTC, with a :class:`~memori_core.NaiveTimeWarning`) answers from the facts valid at that time instead:
         created at or before it, and not yet superseded or expired then.
 
         A question asked again (the same query, limit, ``where`` and earlier turns read; no ``query_vector``
