@@ -24,7 +24,7 @@ from ..cache.coordinator import Coordinator
 from ..embedders import check_matrix
 from ..explain import RecallReport
 from ..facts import RecalledFact
-from ..filters import Where, check_where
+from ..filters import Where, check_reaches_valid, check_where
 from ..meta_questions import asks_what_memory_holds
 from ..query import recent_turns
 from ..ranking.candidates import gather
@@ -273,6 +273,9 @@ class ReadPath(Answers, GateSignals, Judging):
         limit = check_limit(limit, self.config.limit)
         where = check_where(where) if where is not None else None  # (no filter: the filter module is not run)
         at = check_as_of(as_of)
+        if at is None:
+            check_reaches_valid(where, "recall", "pass as_of= a time they were valid, or list them with "
+                                "include_invalid=True")
         read, conversation = self._conversation(query, context)
         return _Request(query, entity_id, limit, query_vector, where, at, read, conversation)
 
