@@ -31,7 +31,7 @@ from .store import (
     PartialDeleteError,
     PartialWriteError,
 )
-from .validate import unnormalized_entity_ids
+from .validate import NaiveTimeWarning, unnormalized_entity_ids
 
 __all__ = [
     "CandidateScore",
@@ -47,6 +47,7 @@ __all__ = [
     "Judge",
     "LocalMiniLM",
     "MemoriRecall",
+    "NaiveTimeWarning",
     "PartialDeleteError",
     "PartialWriteError",
     "RecallConfig",

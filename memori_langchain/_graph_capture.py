@@ -104,8 +104,9 @@ def memori_capture_node(
     ``message_id`` when known, and the thread id as ``session_id``; they are
     dated when the turn was said, the human message's ``additional_kwargs["created_at"]`` (else
     ``response_metadata["created_at"]``: a timezone-aware datetime or an ISO 8601 string with a UTC offset),
-    else when the node runs, which is also the "now" the extractor reads "on Thursday" against (a naive or
-    unreadable time fails that turn's capture with a warning naming the field). The
+    else when the node runs, which is also the "now" the extractor reads "on Thursday" against (a time
+    without a zone is UTC, with a ``NaiveTimeWarning``; an unreadable one fails that turn's capture with a
+    warning naming the field). The
     model node failing stops the graph before this node; given to the graph's
     recall node (``memori_recall_node(engine, capture=node)``), the node keeps
     each turn the recall node saw until it runs on it, and on the user's next

@@ -79,8 +79,8 @@ def turn_to_capture(messages: Sequence[BaseMessage]) -> list[Message]:
 def message_said_at(message: BaseMessage) -> datetime | None:
     """When ``message`` was said, from its own metadata: ``additional_kwargs["created_at"]``, else
     ``response_metadata["created_at"]`` (:data:`memori_core.capture.SAID_AT_KEY`; a timezone-aware datetime or an
-    ISO 8601 string with a UTC offset); ``None`` when neither holds one. A naive or unreadable time raises
-    ``ValueError`` (another type ``TypeError``) naming the field."""
+    ISO 8601 string with a UTC offset; without one, UTC, with a ``NaiveTimeWarning``); ``None`` when neither
+    holds one. An unreadable time raises ``ValueError`` (another type ``TypeError``) naming the field."""
     for field in ("additional_kwargs", "response_metadata"):
         said_at = said_at_in(getattr(message, field, None), f"the {message.type} message's {field}")
         if said_at is not None:

@@ -175,8 +175,9 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
     captured. The facts are dated when the turn was said: the human message's
     ``additional_kwargs["created_at"]`` (else ``response_metadata["created_at"]``; a timezone-aware
     datetime or an ISO 8601 string with a UTC offset), else when the model call answering it began; that
-    time is also the "now" the extractor reads "on Thursday" against. A naive or unreadable time fails that
-    turn's capture (a warning naming the field, or under ``strict`` the next call raises it). Facts'
+    time is also the "now" the extractor reads "on Thursday" against. A time without a zone is
+    UTC (with a ``NaiveTimeWarning``); an unreadable one fails that turn's capture (a warning naming the
+    field, or under ``strict`` the next call raises it). Facts'
     metadata records ``source``, ``role``, and ``thread_id`` / ``message_id``
     when known; the thread id is also their ``session_id``, so the turns of
     one conversation are kept in order as a session by the engine. An

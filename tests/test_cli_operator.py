@@ -240,7 +240,8 @@ def mixed(moved: tuple[Path, str, str]) -> Path:
     (one version row), and bob's one fact."""
     folder, _, _ = moved
     engine_call(folder, "add", "alice", ["User is allergic to peanuts."], core=True)
-    engine_call(folder, "add", "alice", ["User was in Rome."], created_at="2024-01-01", expires_at="2024-01-08")
+    engine_call(folder, "add", "alice", ["User was in Rome."], created_at="2024-01-01T00:00:00Z",
+                expires_at="2024-01-08T00:00:00Z")
     [fid] = engine_call(folder, "add", "alice", ["User plays chess."])
     engine_call(folder, "update", "alice", fid, text="User plays go.")
     engine_call(folder, "add", "bob", ["User is vegetarian."])

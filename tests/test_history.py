@@ -20,7 +20,14 @@ from langchain_core.messages import HumanMessage
 
 from _helpers import HashEmbedder, running_chroma_server
 from _langchain_fakes import replies
-from memori_core import ChromaStore, RecallConfig, RecallEngine, RuleBasedFactExtractor, capture_facts
+from memori_core import (
+    ChromaStore,
+    NaiveTimeWarning,
+    RecallConfig,
+    RecallEngine,
+    RuleBasedFactExtractor,
+    capture_facts,
+)
 from memori_core.cache.snapshot_files import snapshot_files_for
 from memori_core.store import InMemoryFactStore, chroma_log
 from memori_core.store.chroma_client import chroma_settings
@@ -488,7 +495,8 @@ def test_recall_as_of_answers_from_the_facts_valid_then(eng: RecallEngine) -> No
     assert set(middle) == {"User moved to Porto.", "User is vegetarian.", "User has two cats."}
     late = texts(eng.recall(DIET, "ann", 10, as_of=T0 + timedelta(days=90)))
     assert set(late) == {"User moved to Porto.", "User eats fish again since January.", "User has two cats."}
-    naive = texts(eng.recall(LIVE, "ann", 10, as_of=(T0 + timedelta(days=1)).replace(tzinfo=None)))
+    with pytest.warns(NaiveTimeWarning, match="^as_of has no time zone"):
+        naive = texts(eng.recall(LIVE, "ann", 10, as_of=(T0 + timedelta(days=1)).replace(tzinfo=None)))
     assert naive == early  # a naive datetime is UTC
     report = eng.explain(LIVE, "ann", 10, as_of=T0 - timedelta(days=1))
     assert report.candidates == [] and "valid then" in report.note

@@ -394,8 +394,8 @@ def test_import_refuses_different_records_of_one_id_naming_both_and_the_field(re
                {"id": "a", "text": "User has two cats."}]
     with pytest.raises(ValueError, match=r"records\[2\] has the same id 'a' as records\[0\], with a different text"):
         rejecting_eng.import_("u", records)
-    same_text = [{"text": "User likes tea.", "created_at": "2024-01-01"},
-                 {"text": "User likes tea.", "created_at": "2024-02-01"}]
+    same_text = [{"text": "User likes tea.", "created_at": "2024-01-01T00:00:00Z"},
+                 {"text": "User likes tea.", "created_at": "2024-02-01T00:00:00Z"}]
     with pytest.raises(ValueError, match=r"records\[1\] has the same fact as records\[0\] \('User likes tea.'; a "
                                          r"record without an \"id\" is identified by its normalised text\), with a "
                                          r"different created_at"):

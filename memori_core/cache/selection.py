@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..facts import SEARCHABLE_KEY, StoredFact, is_searchable
-from ..filters import Where, matches, split_times, time_mask, where_key
+from ..filters import Where, matches, metadata_keys, split_times, time_mask, where_key
 from ..ranking.core import CORE_KEY
 from ..ranking.dense import top_k
 from ..validate import iso_to_ts
@@ -153,7 +153,7 @@ class RowSelection:
             if meta is None:
                 rows = self.live_rows()
             else:
-                keys = list(meta)
+                keys = metadata_keys(meta)
                 values = [self._metadata_values(k) for k in keys]
                 # A filter on a flag the cache tracks reads only the flagged rows (MemoriStore lists its
                 # index=False items so on each search whose ranked items do not fill the page).

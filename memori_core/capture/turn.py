@@ -51,8 +51,9 @@ def capture_facts(
     again.
 
     ``created_at`` is when the turn was said: a timezone-aware ``datetime`` or an ISO 8601 string with a UTC
-    offset (a naive time raises ``ValueError``, another type ``TypeError``, both naming ``created_at``; so does
-    a time more than a day ahead). It is the stored facts' ``created_at`` (the "Stated at" recall shows) and
+    offset (a time without one is read as UTC, as when none is given, with a
+    :class:`~memori_core.NaiveTimeWarning`; another type raises ``TypeError``, a time more than a day ahead
+    ``ValueError``, both naming ``created_at``). It is the stored facts' ``created_at`` (the "Stated at" recall shows) and
     the "now" the extractor reads the turn's relative dates against ("on Thursday", "next month": the facts'
     day and expiry), in its offset; messages given as :class:`~memori_core.extraction.Message` with a
     ``created_at`` of their own keep it. Default: the ``created_at`` of the turn's last user message that has

@@ -27,8 +27,10 @@ opened and closed, the errors reported), :mod:`.fact_commands` (the commands ove
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 
 from .demo import DEMO_MEMORIES, DEMO_QUESTIONS
@@ -41,6 +43,7 @@ from .opening import (
     server_errors,
     server_problem,
 )
+from ..validate import NaiveTimeWarning
 from .parser import build_parser
 
 __all__ = ["DEMO_MEMORIES", "DEMO_QUESTIONS", "CliError", "build_parser", "check_store_path", "main",
@@ -49,10 +52,18 @@ __all__ = ["DEMO_MEMORIES", "DEMO_QUESTIONS", "CliError", "build_parser", "check
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``memori`` console script."""
-    parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
-    if extra:
-        getattr(args, "_subparser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
+    # Its options document a time without a zone as UTC (and so do its --where and import lines): no warning.
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=NaiveTimeWarning)
+        parser = build_parser()
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            getattr(args, "_subparser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the command ``args`` names; a mistake is reported as ``memori: error: ...`` (exit code 2)."""
     try:
         if hasattr(args, "creates_store"):  # a command over a store: check the folder before any work
             if args.timeout is not None and not args.server:

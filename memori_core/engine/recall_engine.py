@@ -27,7 +27,7 @@ from ..config import RecallConfig
 from ..embedders import Embedder, as_embedder, default_embedder
 from ..explain import RecallReport
 from ..facts import RecalledFact, StoredFact
-from ..filters import check_where
+from ..filters import check_reaches_valid, check_where
 from ..judge import Judge
 from ..lanes import DEFAULT_CAPTURE_WORKERS, Lanes
 from ..minilm import threads_from_env
@@ -245,6 +245,8 @@ class RecallEngine(ReadPath, WritePath):
             session_id = check_session_id(session_id, 0)
         where = check_where(where)
         _check_flag(include_invalid, "include_invalid")
+        if not include_invalid:
+            check_reaches_valid(where, "list", "pass include_invalid=True (memori list --all)")
         with self._entity_lock(entity_id):
             cache = self._cache_for(entity_id)
             rows = cache.matching_rows(where) if where is not None else cache.live_rows()
