@@ -49,7 +49,8 @@ __all__ = ["DEMO_MEMORIES", "DEMO_QUESTIONS", "CliError", "build_parser", "check
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``memori`` console script."""
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv)
     args, extra = parser.parse_known_args(argv)
     if extra:
         getattr(args, "_subparser", parser).error(f"unrecognized arguments: {' '.join(extra)}")

@@ -1,21 +1,22 @@
 """The parser of the ``memori`` command: the subcommands over one entity's facts are rows of one table
-(:data:`_ENTITY_COMMANDS`), then ``entities``, ``mcp``, ``eval`` (:mod:`memori_core.evaluation.cli`) and ``demo``;
-every subcommand is a :class:`~memori_core.argspec.Command`, and one over a store takes ``--path`` or
+(:data:`_ENTITY_COMMANDS`), then ``entities``, ``stats``, ``mcp``, ``eval`` (:mod:`memori_core.evaluation.cli`) and
+``demo``; every subcommand is a :class:`~memori_core.argspec.Command`, and one over a store takes ``--path`` or
 ``--server`` (:func:`_store_options`). Every mistake argparse finds is reported as ``memori: error: ...``
-after the usage of the (sub)command given."""
+after the usage of the (sub)command given.
+
+``mcp`` and ``eval`` are declared in full only for a command line that names them (:class:`_DeclaredWhenNamed`):
+their declarations import the MCP tools and the capture code, which the other commands do not run."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NoReturn
 
 from .._version import __version__
 from ..argspec import Argument, Command, OneOf, Subparsers, arg, flag
-from ..evaluation.cli import add_eval_command
-from ..mcp_server import DEFAULT_TOOL_TIMEOUT, describe_tools  # the MCP SDK itself is imported only by cmd_mcp
 from ..store.chroma_paths import PATH_ENV, default_store_path
 from ..store.chroma_client import DEFAULT_HTTP_TIMEOUT
 from .demo import cmd_demo
@@ -320,30 +321,60 @@ _STATS = _OverStore(Command(
     ),
 ))
 
-_MCP = _OverStore(Command(
-    "mcp", cmd_mcp, "serve an entity's memory to MCP clients (stdio, or streamable HTTP with --http)",
-    description=f"Run an MCP server (needs memori-recall[mcp]) whose tools {describe_tools()} "
-    "the facts of one entity: --entity, or over HTTP the value of the "
-    "request header --entity-header names (set by a gateway that authenticates the user). No tool takes "
-    "an entity: a tool call cannot reach another one. Over stdio by default (for a client that starts "
-    "the server); --http HOST:PORT serves streamable HTTP at /mcp, on a loopback address unless "
-    "--allow-remote is given (the server has no authentication of its own).",
-    arguments=(
-        OneOf((
-            arg("--entity", "-e", type=entity_id, help="whose facts every call uses"),
-            arg("--entity-header", type=non_blank, metavar="NAME",
-                help="with --http: take the entity from this request header (e.g. X-Memori-Entity); a request "
-                     "carrying it twice or with a comma-separated value is refused"),
-        ), required=True),
-        arg("--http", type=server_address, default=None, metavar="HOST:PORT",
-            help="serve streamable HTTP here instead of stdio, e.g. 127.0.0.1:8765"),
-        flag("--allow-remote", help="let --http listen on an address other than loopback"),
-        arg("--tool-timeout", type=seconds, default=DEFAULT_TOOL_TIMEOUT, metavar="SECONDS",
-            help=f"seconds one tool call may take before the client gets an error saying so (default "
-                 f"{DEFAULT_TOOL_TIMEOUT:g}; --timeout limits each request to a --server)"),
-        _MEMORI_COMPAT,
-    ),
-), creates=True)
+
+def _add_mcp(commands: Subparsers, help: str) -> None:
+    """Add ``memori mcp`` in full (its description names the MCP tools)."""
+    from ..mcp_server import DEFAULT_TOOL_TIMEOUT, describe_tools  # the MCP SDK itself is imported only by cmd_mcp
+
+    _OverStore(Command(
+        "mcp", cmd_mcp, help,
+        description=f"Run an MCP server (needs memori-recall[mcp]) whose tools {describe_tools()} "
+        "the facts of one entity: --entity, or over HTTP the value of the "
+        "request header --entity-header names (set by a gateway that authenticates the user). No tool takes "
+        "an entity: a tool call cannot reach another one. Over stdio by default (for a client that starts "
+        "the server); --http HOST:PORT serves streamable HTTP at /mcp, on a loopback address unless "
+        "--allow-remote is given (the server has no authentication of its own).",
+        arguments=(
+            OneOf((
+                arg("--entity", "-e", type=entity_id, help="whose facts every call uses"),
+                arg("--entity-header", type=non_blank, metavar="NAME",
+                    help="with --http: take the entity from this request header (e.g. X-Memori-Entity); a request "
+                         "carrying it twice or with a comma-separated value is refused"),
+            ), required=True),
+            arg("--http", type=server_address, default=None, metavar="HOST:PORT",
+                help="serve streamable HTTP here instead of stdio, e.g. 127.0.0.1:8765"),
+            flag("--allow-remote", help="let --http listen on an address other than loopback"),
+            arg("--tool-timeout", type=seconds, default=DEFAULT_TOOL_TIMEOUT, metavar="SECONDS",
+                help=f"seconds one tool call may take before the client gets an error saying so (default "
+                     f"{DEFAULT_TOOL_TIMEOUT:g}; --timeout limits each request to a --server)"),
+            _MEMORI_COMPAT,
+        ),
+    ), creates=True).add_to(commands)
+
+
+def _add_eval(commands: Subparsers, help: str) -> None:
+    """Add ``memori eval`` in full: its tasks (:mod:`memori_core.evaluation.cli`)."""
+    from ..evaluation.cli import add_eval_tasks
+
+    add_eval_tasks(commands.add_parser("eval", help=help))
+
+
+@dataclass(frozen=True)
+class _DeclaredWhenNamed:
+    """A subcommand whose declaration imports code the other subcommands do not run: declared in full (``declare``,
+    given the subparsers and ``help``) for a command line that names it, else as its ``name`` and one-line ``help``
+    alone, which is all ``memori --help`` shows of it."""
+
+    name: str
+    help: str
+    declare: Callable[[Subparsers, str], None]
+
+    def add_to(self, commands: Subparsers, named: str | None) -> None:
+        """Add this subcommand to ``commands``, in full when ``named`` is its name or ``None``."""
+        if named is None or named == self.name:
+            self.declare(commands, self.help)
+        else:
+            commands.add_parser(self.name, help=self.help)
 
 _DEMO = Command(
     "demo", cmd_demo, "seed two users, recall, explain (temporary embedded store)",
@@ -351,19 +382,29 @@ _DEMO = Command(
                    help="keep the demo store in this folder (created if missing and its parent folder exists)"),),
 )
 
-_COMMANDS: tuple[Callable[[Subparsers], object], ...] = (
-    *(command.add_to for command in _ENTITY_COMMANDS), _ENTITIES.add_to, _STATS.add_to, _MCP.add_to, add_eval_command, _DEMO.add_to,
+_COMMANDS: tuple[_OverStore | Command | _DeclaredWhenNamed, ...] = (
+    *_ENTITY_COMMANDS, _ENTITIES, _STATS,
+    _DeclaredWhenNamed(
+        "mcp", "serve an entity's memory to MCP clients (stdio, or streamable HTTP with --http)", _add_mcp),
+    _DeclaredWhenNamed("eval", "measure recall quality on a benchmark file", _add_eval),
+    _DEMO,
 )
 """The subcommands, in the order ``memori --help`` lists them."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``memori`` command."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser of the ``memori`` command. ``argv``: the command line it will parse, when known; a
+    subcommand it does not name whose declaration is costly to import (``mcp``, ``eval``) is then declared by its
+    name and help alone."""
+    named = None if argv is None else next((a for a in argv if not a.startswith("-")), "")
     parser = _Parser(prog="memori", description="Long-term memory recall over Chroma.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
-    for add_command in _COMMANDS:
-        add_command(commands)
+    for command in _COMMANDS:
+        if isinstance(command, _DeclaredWhenNamed):
+            command.add_to(commands, named)
+        else:
+            command.add_to(commands)
     for command in _subcommands(parser):
         command.set_defaults(_subparser=command)  # leftover arguments are reported with this command's usage
     return parser
