@@ -635,7 +635,7 @@ def test_memori_history_list_all_count_all_and_restore(tmp_path: Path, capsys: p
     assert code == 0 and [(r["id"], r["valid_to"]) for r in json.loads(out)] == [(ids["lisbon"], None)]
     assert "User lives in Lisbon." in run("list", "-e", "ann")[1]
     code, _, err = run("restore", "-e", "ann", ids["lisbon"])  # valid again: nothing to restore
-    assert code == 2 and "nothing to restore" in err
+    assert code == 1 and "nothing to restore" in err
     assert run("count", "-e", "ann", "--all")[1].strip() == "5"
 
 

@@ -52,6 +52,20 @@ from .values import (
 )
 
 
+EXIT_CODES = (
+    "Exit codes, one convention for every command: 0 done (a list, export or recall of an entity without facts is "
+    "done too: it shows nothing and says so on standard error; count prints 0); 1 the store does not hold what the "
+    "command names, or holds it as asked already: an unknown fact ID (get, update, delete, history, restore, add "
+    "--supersedes), an entity without facts to forget, nothing to restore (standard error says which, and names the "
+    "store's entities spelled like an entity without facts; get and delete still handle the IDs found, the others "
+    "change nothing), and also a reader of standard output that went away (`memori list | head -1`); 2 a mistake in "
+    "the command line (an unknown option, a bad value, options that contradict each other, an earlier version's ID@vN "
+    "given to update) or a store that could not be used (a missing, unwritable or busy folder, a server that does not "
+    "answer): nothing was done."
+)
+"""The epilog of ``memori --help``: what each exit code means."""
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse with one error prefix, ``memori: error:``, for the command and every subcommand."""
 
@@ -121,6 +135,13 @@ _METADATA = arg("--metadata", type=metadata_pair, action="append", default=None,
 """``--metadata`` of ``add`` and ``update``."""
 
 
+_WHERE = arg("--where", type=where_json, default=None, metavar="JSON",
+              help='only facts whose metadata or times match a JSON filter, the API\'s where=, e.g. '
+              '\'{"topic": "food"}\', \'{"topic": {"$in": ["food", "health"]}}\' or '
+              '\'{"created_at": {"$gte": "2026-03-01"}}\' (keys are ANDed)')
+"""``--where`` of ``list`` and ``recall``: checked as the engine checks ``where=``."""
+
+
 def _one_id(help: str, *, json: str) -> tuple[Argument, ...]:
     """The arguments of ``history`` and ``restore``: one fact id, and ``--json`` for the facts printed."""
     return arg("id", metavar="ID", help=help), flag("--json", help=json)
@@ -134,7 +155,7 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
              help="mark the facts core (allergies, medication, diet): recall appends them on every query"),
         arg("--supersedes", action="append", default=None, metavar="ID",
             help="a stored fact of the entity the new facts replace (repeatable): kept as history, no longer "
-            "recalled (`memori history` shows it, `memori restore` undoes it); an unknown ID adds nothing"),
+            "recalled (`memori history` shows it, `memori restore` undoes it); an unknown ID adds nothing (exit 1)"),
         arg("--created-at", type=created_time, default=None, metavar="WHEN",
             help="when the facts were said (ISO 8601; no zone: UTC; default now; at most a day ahead)"),
         _EXPIRES,
@@ -147,6 +168,7 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
         arg("--as-of", type=timestamp, default=None, metavar="WHEN",
             help="recall the facts valid at WHEN instead of now (ISO 8601: 2024-05-01, 2024-05-01T12:00:00Z; "
             "no zone: UTC; a date alone: its start, 00:00 UTC): created by then, not yet superseded or expired"),
+        _WHERE,
         flag("--explain", help="show every candidate's scores"),
         flag("--json", help="machine-readable output"),
         _MEMORI_COMPAT,
@@ -157,8 +179,9 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
         description="Delete every fact of an entity, its history (superseded facts, earlier versions) included, "
         "at once and for good: there is no confirmation and no undo (keep a copy with `memori export` first; "
         "--dry-run prints how many facts would go and deletes nothing). Prints how many valid facts were "
-        "forgotten. An entity without facts in the store (a typo?) deletes nothing and is reported on standard "
-        "error with the store's entities spelled like it (exit 1).",
+        "forgotten, and how many superseded facts or earlier versions went with them. An entity without facts in "
+        "the store (a typo?) deletes nothing and is reported on standard error with the store's entities spelled "
+        "like it (exit 1).",
     ),
     _entity_command(
         "list", cmd_list, "list an entity's stored facts, newest first",
@@ -167,9 +190,7 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
             arg("--offset", type=int_at_least(0), default=0, metavar="N",
                 help="skip the first N facts of the order (default 0)"),
             arg("--session", type=non_blank, default=None, metavar="S", help="only the facts of this session_id"),
-            arg("--where", type=where_json, default=None, metavar="JSON",
-                help='only facts whose metadata matches, e.g. \'{"topic": "food"}\' or '
-                '\'{"topic": {"$in": ["food", "health"]}}\' (keys are ANDed)'),
+            _WHERE,
             flag("--oldest-first", help="oldest first instead"),
             flag("--all",
                  help="also the facts no longer valid (superseded, or earlier versions of an updated fact), "
@@ -184,8 +205,8 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
         "TIME]; facts no longer valid (superseded, earlier versions of an updated fact) only with --all. "
         "When more facts follow the page, "
         "standard error says which --offset shows them; an entity without facts lists nothing (exit 0, a "
-        "note on standard error). --json prints a JSON array of records (the fields of `memori export`, "
-        "without vectors) and nothing on standard error.",
+        "note on standard error naming the store's entities spelled like it). --json prints a JSON array of "
+        "records (the fields of `memori export`, without vectors) and nothing on standard error.",
     ),
     _entity_command(
         "get", cmd_get, "show an entity's facts by id",
@@ -250,8 +271,8 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
                           json="the restored fact as a JSON array of one record"),
         description="Make a superseded fact valid again (the fact that superseded it stays), or give a fact the "
         "text of an earlier version ID@vN (its current text is kept as a version); prints the restored fact in "
-        "the format of `memori list`. `memori history` shows the ids. An unknown id is reported on standard "
-        "error (exit 1); a fact that is valid already is a usage error (exit 2).",
+        "the format of `memori list`. `memori history` shows the ids. An unknown id, or nothing to restore (a fact "
+        "that is valid already, a version whose text the fact has), is reported on standard error (exit 1).",
     ),
     _entity_command(
         "export", cmd_export, "write an entity's facts as JSON Lines",
@@ -397,7 +418,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     subcommand it does not name whose declaration is costly to import (``mcp``, ``eval``) is then declared by its
     name and help alone."""
     named = None if argv is None else next((a for a in argv if not a.startswith("-")), "")
-    parser = _Parser(prog="memori", description="Long-term memory recall over Chroma.")
+    parser = _Parser(prog="memori", description="Long-term memory recall over Chroma.", epilog=EXIT_CODES)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     for command in _COMMANDS:

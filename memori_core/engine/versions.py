@@ -17,6 +17,11 @@ from .fact_ids import _is_version_of, _one_id, version_id
 from .storing import Storing, _bounded
 
 
+class NothingToRestoreError(ValueError):
+    """:meth:`~Versions.restore` of a fact that is valid already, or of a version whose text its fact has now: the
+    state asked for holds already (a ``ValueError``, so callers that catch that go on catching it)."""
+
+
 class Versions(Embedding, Storing):
     """The history methods of :class:`~memori_core.engine.RecallEngine`'s writes (a mixin: the state is the
     engine's)."""
@@ -78,8 +83,8 @@ class Versions(Embedding, Storing):
         ``recall(as_of=...)`` one text at any time. (A fact superseded since
         stays superseded, with the restored text.) When the newer fact was
         deleted, the fact is made valid under its own id. Restoring a valid
-        fact, or a version whose text the fact has now, raises ``ValueError``,
-        an unknown id ``KeyError``.
+        fact, or a version whose text the fact has now, raises
+        :class:`NothingToRestoreError` (a ``ValueError``), an unknown id ``KeyError``.
         """
         entity_id = check_entity_id(entity_id)
         fid = _one_id(id, "id")
@@ -92,7 +97,8 @@ class Versions(Embedding, Storing):
                 raise KeyError(f"entity {entity_id!r} has no fact with id {fid!r}")
             old = got[0]
             if old.valid_to is None:
-                raise ValueError(f"fact {fid!r} of entity {entity_id!r} is valid: there is nothing to restore")
+                raise NothingToRestoreError(
+                    f"fact {fid!r} of entity {entity_id!r} is valid: there is nothing to restore")
             newer = self.store.get(entity_id, [old.superseded_by]) if old.superseded_by else []
             # Only a version row of an update (``<newer id>@v<n>``) becomes its fact again; any other fact is a
             # superseded one, made valid again even when the newer fact was rewritten since (upsert by id, or
@@ -109,9 +115,9 @@ class Versions(Embedding, Storing):
             # A version row: the fact becomes this version again, from now on; its current text a new version.
             current = newer[0]
             if old.content == current.content:
-                raise ValueError(f"fact {current.id!r} of entity {entity_id!r} already says what its version {fid!r} "
-                                 f"said: there is nothing to restore (restore {current.id!r} itself to undo a "
-                                 f"supersede of it)")
+                raise NothingToRestoreError(
+                    f"fact {current.id!r} of entity {entity_id!r} already says what its version {fid!r} said: there "
+                    f"is nothing to restore (restore {current.id!r} itself to undo a supersede of it)")
             missing = [t for t in (old.content, current.content) if t not in vec_of]
             if missing:  # changed meanwhile (rare): embed now
                 vec_of.update(self._embed_texts(missing))
