@@ -149,7 +149,7 @@ def test_list_filters_by_session_and_by_where(store_dir: Path, capsys) -> None:
 def test_list_of_an_unknown_entity_is_empty_with_exit_0(store_dir: Path, capsys) -> None:
     code, out, err = run(["list", "-e", "nobody", "--path", str(store_dir)], capsys)
     assert (code, out) == (0, "")
-    assert "no facts of 'nobody'" in err
+    assert err.startswith("memori: entity 'nobody' has no facts in this store: nothing to list")
     code, out, err = run(["list", "-e", "nobody", "--json", "--path", str(store_dir)], capsys)
     assert code == 0 and json.loads(out) == [] and err == ""
 

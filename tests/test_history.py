@@ -6,7 +6,10 @@ restart from a snapshot, and a ``chroma run`` server), two users, lookalike ids,
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
+import subprocess
+import sys
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -453,6 +456,23 @@ def test_a_folder_memori_does_not_reach_is_scrubbed_by_the_chroma_log_command(
     assert texts(eng.recall("what does the user drink", "bob", 10)) == ["User likes green tea."]
 
 
+@pytest.mark.slow
+def test_the_documented_scrub_command_runs_without_a_python_warning(tmp_path: Path) -> None:
+    # docs/stores.md's erasure step typed as written printed Python's RuntimeWarning of a module "found in
+    # sys.modules ... unpredictable behaviour" before its count (tester j10).
+    folder = tmp_path / "server-data"
+    client = chromadb.PersistentClient(path=str(folder), settings=chroma_settings())
+    eng = RecallEngine(store=ChromaStore(client=client), embedder=HashEmbedder(), config=OPEN)
+    eng.add("alice", ["User was diagnosed with ZQXJ-illness."])
+    eng.forget("alice")
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.run([sys.executable, "-m", "memori_core.store.chroma_log", str(folder)], env=env,
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert (proc.returncode, proc.stderr, proc.stdout) == (0, "", "scrubbed 1 log entries of deleted rows\n")
+    assert _rows_holding(folder, "ZQXJ") == []
+
+
 def test_export_and_import_carry_validity_and_history(eng: RecallEngine) -> None:
     _seed_moves(eng)
     eng.update("ann", eng.list("ann")[0].id, text="User eats fish and seafood since January.")
@@ -715,7 +735,7 @@ def test_memori_history_list_all_count_all_and_restore(tmp_path: Path, capsys: p
     assert code == 0 and [(r["id"], r["valid_to"]) for r in json.loads(out)] == [(ids["lisbon"], None)]
     assert "User lives in Lisbon." in run("list", "-e", "ann")[1]
     code, _, err = run("restore", "-e", "ann", ids["lisbon"])  # valid again: nothing to restore
-    assert code == 2 and "nothing to restore" in err
+    assert code == 1 and "nothing to restore" in err
     assert run("count", "-e", "ann", "--all")[1].strip() == "6"  # the superseded period of Lisbon kept
 
 

@@ -13,16 +13,18 @@ from typing import Any
 from ..engine import derived_fact_id
 from ..facts import StoredFact
 from ..records import from_record, repeat_difference, repeat_problem
+from .not_found import entity_without_facts
 from .opening import CliError, open_engine, write_progress
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     """``memori export``: every fact of an entity as JSON Lines."""
-    records = open_engine(args, embeds=False).export(args.entity, include_vectors=args.vectors)
+    engine = open_engine(args, embeds=False)
+    records = engine.export(args.entity, include_vectors=args.vectors)
     # ASCII JSON (non-ASCII escaped): the same bytes whatever the terminal's or the platform's encoding.
     text = "".join(json.dumps(r, ensure_ascii=True, allow_nan=False) + "\n" for r in records)
     if not records:
-        print(f"memori: warning: entity {args.entity!r} has no facts: the export is empty", file=sys.stderr)
+        print(f"memori: warning: {entity_without_facts(engine, args.entity, 'the export is empty')}", file=sys.stderr)
     if args.output in (None, "-"):
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -19,6 +19,11 @@ from .fact_ids import _is_version_of, _one_id, version_id
 from .storing import Storing, _bounded
 
 
+class NothingToRestoreError(ValueError):
+    """:meth:`~Versions.restore` of a fact that is valid already, or of a version whose text its fact has now: the
+    state asked for holds already (a ``ValueError``, so callers that catch that go on catching it)."""
+
+
 class Versions(Embedding, Storing):
     """The history methods of :class:`~memori_core.engine.RecallEngine`'s writes (a mixin: the state is the
     engine's)."""
@@ -81,7 +86,7 @@ class Versions(Embedding, Storing):
         restored text.) Either way the text keeps the time it was stated (``stated_at``, the block's "Stated
         at"): restoring it is not saying it again. When the newer fact was deleted, the fact is made valid
         under its own id. Restoring a valid fact, or a version whose text the fact has now, raises
-        ``ValueError``, an unknown id ``KeyError``.
+        :class:`NothingToRestoreError` (a ``ValueError``), an unknown id ``KeyError``.
         """
         entity_id = check_entity_id(entity_id)
         fid = _one_id(id, "id")
@@ -94,7 +99,8 @@ class Versions(Embedding, Storing):
                 raise KeyError(f"entity {entity_id!r} has no fact with id {fid!r}")
             old = got[0]
             if old.valid_to is None:
-                raise ValueError(f"fact {fid!r} of entity {entity_id!r} is valid: there is nothing to restore")
+                raise NothingToRestoreError(
+                    f"fact {fid!r} of entity {entity_id!r} is valid: there is nothing to restore")
             newer = self.store.get(entity_id, [old.superseded_by]) if old.superseded_by else []
             now = datetime.now(timezone.utc).isoformat()
             # Only a version row of an update (``<newer id>@v<n>``) becomes its fact again; any other fact is a
@@ -105,9 +111,9 @@ class Versions(Embedding, Storing):
             # A version row: the fact becomes this version again, from now on; its current text a new version.
             current = newer[0]
             if old.content == current.content:
-                raise ValueError(f"fact {current.id!r} of entity {entity_id!r} already says what its version {fid!r} "
-                                 f"said: there is nothing to restore (restore {current.id!r} itself to undo a "
-                                 f"supersede of it)")
+                raise NothingToRestoreError(
+                    f"fact {current.id!r} of entity {entity_id!r} already says what its version {fid!r} said: there "
+                    f"is nothing to restore (restore {current.id!r} itself to undo a supersede of it)")
             self._embed_missing(vec_of, [old.content, current.content])
             # Only the update is undone: a fact superseded since stays superseded, now with its old text. The
             # switch back is kept: the version row stays, the current text ends and the restored one starts now
