@@ -73,7 +73,7 @@ def _store(args: argparse.Namespace) -> ChromaStore:
     if args.server:
         host, port, ssl = args.server
         try:
-            store = ChromaStore.http(host=host, port=port, ssl=ssl, timeout=server_timeout(args))
+            store = ChromaStore.http(host=host, port=port, ssl=ssl, timeout=server_timeout(args), lazy=False)
         except NoServerAnswers as exc:
             raise CliError(f"no Chroma server answers at {exc.url}: is it running (`chroma run --path DIR --port "
                            "PORT`), and does --server name its address?") from None
