@@ -27,7 +27,7 @@ from .corrections import corrected_words, denies
 from .counts import count_held, recounts
 from .back_to_work import back_to_work, ends_leave
 from .cues import content_words, is_change, is_ended, is_negated
-from .diets import CONSUMPTION_SLOTS, is_exclusive, left_out, taken_back
+from .diets import CONSUMPTION_SLOTS, consumed, is_exclusive, left_out, taken_back
 from .endings import acquired_slots, ends_habit, ends_ownership, is_loss, stopped_words
 from .health import ends_health
 from .moves import sells_the_home
@@ -479,6 +479,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
     for slot in slots_of(verdict.fact) & slots_of(text):
         if holder(verdict.fact, slot) != holder(text, slot) or slot == JOB_OFFER:
             continue  # several offers stand at once: one ends as _ends_offer says
+        if slot in CONSUMPTION_SLOTS and slot not in consumed(text):
+            continue  # a drink in a workplace's name: "I switched to decaf" leaves "User works at Costa Coffee."
         if slot != "relationship" and _CONDITION.search(text) and not _CONDITION.search(verdict.fact):
             continue  # a condition is no diet: "I went keto" leaves "User has coeliac disease."
         if slot == "diet" and _free_from_beside(verdict.fact, text):
