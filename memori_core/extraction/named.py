@@ -266,11 +266,13 @@ def _named(clause: str, known: Sequence[str], before: Sequence[str] = ()) -> str
             if _MOVED_IN.match(rest):
                 return f"I live with my {whose} {name}"
             return f"My {whose} {name}{gap}{_died(rest)}"
-        # "User has a 14 year old beagle named Pretzel.": the word before the name says what Pretzel is
+        # "User has a 14 year old beagle named Pretzel.", "User's old tabby Biscuit is 17.": the word before the name
+        # says what Pretzel is
         kind = re.search(rf"^User\s+(?:has|owns|adopted|got)\b.*?\b(?P<kind>[a-z]+)\s+(?:called|named)\s+"
-                         rf"{re.escape(name)}\b", text)
+                         rf"{re.escape(name)}\b|^User's\s+(?:(?:old|little|beloved|sweet|lovely)\s+)*"
+                         rf"(?P<kind2>[a-z]+)\s+{re.escape(name)}\b", text)
         if kind is not None and is_loss(clause):
-            return f"My {kind.group('kind')} {name} {_died(rest)}"
+            return f"My {kind.group('kind') or kind.group('kind2')} {name} {_died(rest)}"
     return None
 
 

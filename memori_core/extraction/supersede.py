@@ -39,6 +39,7 @@ from .shifts import changes_shift, is_only_a_shift
 from .relationships import is_relationship_status, relationship_stage
 from .side_jobs import beside_the_job
 from .slots import JOB_OFFER, is_job_offer, slots_of
+from .state_enders import ends_state
 from .subjects import names_in
 from .speech_acts import own_part
 from .trips import ends_planned_trip
@@ -50,7 +51,7 @@ __all__ = ["handed_over", "hangs_on", "plain_pregnancy", "replaces", "story_of_a
            "with_offered_role", "with_partner"]
 
 _ENDED_BY = (ends_ownership, ends_habit, ends_health, changes_shift, changes_route, renews_document, quits_the_job,
-             rerates)
+             rerates, ends_state)
 """The rules that read one thing told ended or changed (``(new fact, stored fact) -> bool``), in the order tried."""
 
 # A medical condition is no habit: a habit stated with "only" does not replace it.
@@ -466,7 +467,7 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
     # Civic."; "I gave up on Spanish" "User is learning Spanish."; "knee is much better" "User twisted their knee
     # at the park."; "I'm on day shifts now" "User works night shifts."; "I'm on the Thunder Bay run now" "... the
     # Winnipeg to Calgary run."; "permit renewed until 2028" "... permit expires on October 30."; "i quit the
-    # café" "User works as a barista at Ancoats Coffee."
+    # café" "User works as a barista at Ancoats Coffee."; "bike got nicked" "User cycles to the office."
     if any(ends(verdict.fact, text) for ends in _ENDED_BY):
         return True
     if is_loss(said) and names_in(verdict.fact) & names_in(text) and holder(verdict.fact) == holder(text):

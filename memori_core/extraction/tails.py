@@ -99,6 +99,8 @@ _ASIDE_TAIL = rx(
     r"(?:on|in|at|with|into)\b"
     # "..., way too cold for another winter": why
     r"|(?:way\s+|far\s+|much\s+)?too\s+\w+\b"
+    # "..., mostly staring at plankton": what it mostly comes to
+    r"|(?:mostly|mainly|basically)\s+\w+ing\b"
     r").*)$"
 )
 

@@ -39,6 +39,8 @@ _WHEN_DIED = (
     r"\w+day)|yesterday|today|overnight|peacefully|suddenly|unexpectedly|recently|earlier|quietly|at\s+home|"
     r"(?:a|one|two|three|\d+)\s+(?:days?|weeks?|months?|years?)\s+ago"
 )
+_STUDIES = (r"a[- ]levels|gcses|finals|degree|master's|masters|msc|phd|thesis|dissertation|apprenticeship|"
+            r"sixth\s+form")
 _GEAR = (r"apron|scrubs|badge|name\s+badge|stethoscope|uniform|whistle|hard\s+hat|chef's\s+whites|whites|tool\s*belt|"
          r"lanyard|hi-vis|clipboard")
 
@@ -58,6 +60,15 @@ _SAID_PLAINLY: tuple[tuple[re.Pattern[str], str], ...] = (
         rf"\s+(?:my|the)\s+(?:{_GEAR})(?:\s+(?:for\s+good|for\s+the\s+last\s+time))?"
         r"(?P<rest>(?:\s+(?:at|in|on|last|this|yesterday|today)\b.*)?)[\s.!]*$"),
      "I quit my job{rest}"),
+    # "bike got nicked outside the station", "the car got written off": the user's vehicle gone (where is no part)
+    (rx(r"^(?:the\s+)?(?P<thing>bike|bicycle|e-?bike|car|motorbike|scooter|moped)\s+(?:got|was|has\s+been)\s+"
+        r"(?:just\s+)?(?:nicked|stolen|pinched)\b"), "my {thing} was stolen"),
+    (rx(r"^(?:the\s+)?(?P<thing>bike|bicycle|e-?bike|car|motorbike|scooter|moped)\s+(?:got|was|has\s+been)\s+"
+        r"(?:just\s+)?(?P<how>written\s+off|totall?ed|scrapped)\b"), "my {thing} was {how}"),
+    # "A levels DONE and I got into Sheffield": studies over, and what the user tells after "and"
+    (rx(rf"^(?:my\s+)?(?P<what>{_STUDIES})\s+(?:are\s+|is\s+|'s\s+)?(?:all\s+|finally\s+|officially\s+)?"
+        r"(?:done|finished|over|complete|completed)\b[\s.!]*(?:,?\s*and\s+(?P<then>\S.*))?$"),
+     "I finished my {what}|{then}"),
     # "new contract is fully remote", "my job's remote now": the user works from home
     (rx(r"^(?:(?:my|the)\s+)?(?:new\s+)?(?:job|contract|role|position)(?:'s|\s+is)\s+(?:now\s+)?"
         r"(?P<how>(?:fully|completely|totally|100%)\s+)?remote\b"),
@@ -89,6 +100,7 @@ _TEST_NAMED = rx(r"^(?:my\s+|the\s+)?(?P<test>(?:[\w'-]+\s+){0,2}?(?:test|exam|f
 # "scrapped it and picked up a used Kia Niro", "cancelled the bouldering membership": an ending or a new car or phone
 # typed without its "I" (.grammar reads the common verbs of a change so), a second change after "and" its own clause.
 _ENDED_BARE = rx(r"^(?:just\s+|finally\s+|officially\s+)?(?:scrapped|ditched|binned|wrote\s+off|"
+                 rf"(?:finished|completed|defended|submitted|handed\s+in)\s+my\s+(?:\w+\s+)?(?:{_STUDIES})|"
                  r"cancell?ed\s+(?:my|the|our)\s+(?:[\w-]+\s+)?"
                  r"(?:membership|subscription|contract|lessons|classes|plan))\b")
 _GOT_BARE = rx(r"^(?:just\s+|finally\s+)?picked\s+up\s+(?:a|an)\s")
@@ -101,8 +113,9 @@ def _said_plainly(clause: str, known: Sequence[str]) -> list[str] | None:
     for pattern, plain in _SAID_PLAINLY:
         m = pattern.match(clause)
         if m is not None:
-            return [plain.format(**{name: (value or "").lower() if name == "how" else value or ""
-                                    for name, value in m.groupdict().items()})]
+            said = plain.format(**{name: (value or "").lower() if name == "how" else value or ""
+                                   for name, value in m.groupdict().items()})
+            return [part for part in said.split("|") if part]
     return None
 
 
