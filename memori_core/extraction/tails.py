@@ -56,6 +56,8 @@ _EMPTY_TAIL = rx(r"(?:(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s
                  # not sorry" says something)
                  r"|(?:\s*,\s*|\s+-\s+|\s*[\u2014\u2013]\s*)(?:(?:so|really)\s+)?(?:sorry|my\s+bad|my\s+mistake|oops|"
                  r"whoops|apologies)(?:\s+(?:about\s+that|for\s+the\s+confusion|for\s+the\s+mix-?up))?"
+                 # a hedge typed after the statement with no comma: "job hunting I guess" (not "what I think")
+                 r"|(?<!\bwhat)(?<!\bhow)\s+i\s+(?:guess|think|suppose|reckon)"
                  # an aside on how plain it is: "I stopped running obviously", "I'm vegan, of course"
                  r"|(?:\s*,\s*|\s+)(?:obviously|of\s+course|ofc|apparently|naturally|clearly|lol\s+obviously)"
                  # sympathy or hope after news: "Mia has the flu, poor thing", "..., fingers crossed"
