@@ -40,3 +40,9 @@ def test_a_death_told_the_chat_way_ends_the_shop_run_with_the_partner_through_a_
                   user="ann", at=SAID_AT)
     assert valid_texts(ungated, "ann") == ["User's husband Arjun passed away in March."]
     assert ended_texts(ungated, "ann") == ["User and their husband Arjun run a little stationery shop together."]
+
+
+def test_a_remission_with_no_condition_or_two_stored_names_none() -> None:
+    assert told_ending("it's in remission") is None
+    assert told_ending("it's in remission", ["User has asthma.", "User has high blood pressure."]) is None
+    assert told_ending("it's in remission", ["User's mum has breast cancer."]) is None

@@ -1,13 +1,13 @@
 """An event that ends a state of the user's the stored fact never names: "User's bike was stolen." ends "User cycles
 to the office."; "User passed their driving test." ends "User doesn't have a driving licence."; "User finished their
-A levels." ends "User is in year 12 at a sixth form college." (:func:`ends_state`). Pure: patterns over the two
-facts, English only.
+A levels." ends "User is in year 12 at a sixth form college."; "User's type 2 diabetes is in remission." ends "User is
+type 2 diabetic." (:func:`ends_state`). Pure: patterns over the two facts, English only.
 """
 
 from __future__ import annotations
 
 from ..slots import holder
-from .cues import is_negated
+from .cues import content_words, is_negated
 from .patterns import rx
 
 __all__ = ["ends_state"]
@@ -40,6 +40,18 @@ _STUDYING = rx(rf"^user\s+(?:is|'s)\s+(?:now\s+|currently\s+|still\s+)?(?:in\s+(
                r"student\b)")
 
 
+# A condition of the user's in remission ("User's type 2 diabetes is in remission."), which ends having it.
+_IN_REMISSION = rx(r"^user's\s+(?P<condition>.+?)\s+is\s+(?:now\s+)?in\s+(?:full\s+)?remission\b")
+
+
+def _in_remission(new: str, old: str) -> bool:
+    """Whether ``new`` tells the user's condition in remission and ``old`` that the user has it (every word of the
+    condition, "diabetic" as "diabetes")."""
+    m = _IN_REMISSION.match(new.strip())
+    return m is not None and not is_negated(old) and not _IN_REMISSION.match(old.strip()) \
+        and content_words(m.group("condition")) <= content_words(old)
+
+
 def _kinds(text: str) -> set[str]:
     """The kinds of study ``text`` names (``"school"``, ``"university"``)."""
     return {kind for m in _STUDIES.finditer(text) for kind, said in m.groupdict().items() if said}
@@ -67,7 +79,8 @@ def _studies_done(new: str, old: str) -> bool:
 
 def ends_state(new: str, old: str) -> bool:
     """Whether the user's new fact ``new`` ends the user's stored state ``old`` it never names: a vehicle gone ends
-    its use, a driving test passed ends having no licence, studies finished end those studies.
+    its use, a driving test passed ends having no licence, studies finished end those studies, a condition in
+    remission ends having it.
 
     >>> ends_state("User's bike was stolen.", "User cycles to the office, rain or shine.")
     True
@@ -76,4 +89,4 @@ def ends_state(new: str, old: str) -> bool:
     """
     if holder(new) != "user" or holder(old) != "user":
         return False
-    return _vehicle_gone(new, old) or _licence_got(new, old) or _studies_done(new, old)
+    return _vehicle_gone(new, old) or _licence_got(new, old) or _studies_done(new, old) or _in_remission(new, old)

@@ -5,7 +5,8 @@
 banned caffeine" -> "I gave up caffeine"; "surgeon says no running for 9 months" -> "I stopped running"; "keto's
 over for me" -> "I'm not on keto anymore"; "PASSED!!! driving test on the fourth go" -> "I passed my driving test on
 the fourth go"; "scrapped it and picked up a used Kia Niro" -> "I scrapped it", "I picked up a used Kia Niro"; "new
-contract is fully remote" -> "I work fully remotely now"; "it's rooibos from here on" -> "I drink rooibos now". Each
+contract is fully remote" -> "I work fully remotely now"; "it's rooibos from here on" -> "I drink rooibos now"; "she's
+calling it remission" -> "My type 2 diabetes is in remission" (the condition stored). Each
 restatement carries a word of change or ending, so it ends the stored fact of its slot or the one naming what ended,
 as the user's own words would (:mod:`.supersede`). Pure: patterns over a clause, English only.
 """
@@ -19,6 +20,7 @@ from ..slots import PERSON, holder
 from .activities import PETS
 from .clauses import split_clauses
 from .cues import MONTH_NAMES, content_words, is_negated
+from .diagnoses import LASTING_CONDITION
 from .endings import acquired_slots
 from .leads import CLINICIAN, strip_lead
 from .patterns import rx
@@ -119,6 +121,30 @@ def _said_plainly(clause: str, known: Sequence[str]) -> list[str] | None:
     return None
 
 
+# "she's calling it remission", "it's in remission", "I'm officially in remission": the user's condition, in remission.
+_REMISSION = rx(rf"^(?:(?:she|he|they|(?:the\s+|my\s+)?(?:{CLINICIAN}))(?:'s|'re|\s+is|\s+are)\s+(?:now\s+)?"
+                r"calling\s+it|(?:it's|it\s+is|i'm|i\s+am)\s+(?:now\s+|officially\s+)*in)\s+(?:full\s+)?remission\b")
+_CONDITION = rx(rf"\b(?P<condition>{LASTING_CONDITION})\b")
+# A condition as the user is said to have it ("type 2 diabetic") and as it is named ("type 2 diabetes").
+_NAMED_AS = (("diabetic", "diabetes"), ("asthmatic", "asthma"), ("epileptic", "epilepsy"), ("anaemic", "anaemia"),
+             ("anemic", "anemia"))
+
+
+def _remission(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "she's calling it remission" -> "My type 2 diabetes is in remission", of the one lasting condition a stored
+    fact of the user's names; ``None`` with none, or more than one."""
+    if not _REMISSION.match(clause):
+        return None
+    found = {m.group("condition").lower() for text in known if holder(text) == "user" and not is_negated(text)
+             for m in [_CONDITION.search(text)] if m is not None}
+    if len(found) != 1:
+        return None
+    condition = found.pop()
+    for said, named in _NAMED_AS:
+        condition = condition.replace(said, named)
+    return [f"My {condition} is in remission"]
+
+
 def _forbidden(clause: str, known: Sequence[str]) -> list[str] | None:
     """ "cardiologist banned caffeine" -> "I gave up caffeine"; "surgeon says no running for 9 months at least so
     it's the pool for me now" -> "I stopped running", "it's the pool for me now"."""
@@ -162,7 +188,7 @@ def _bare_ending(clause: str, known: Sequence[str]) -> list[str] | None:
 
 
 _RESTATERS: tuple[Callable[[str, Sequence[str]], list[str] | None], ...] = (_said_plainly, _forbidden, _over,
-                                                                          _bare_ending)
+                                                                          _bare_ending, _remission)
 
 
 def told_ending(clause: str, known: Sequence[str] = ()) -> list[str] | None:
