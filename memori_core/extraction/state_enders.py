@@ -6,6 +6,8 @@ type 2 diabetic." (:func:`ends_state`). Pure: patterns over the two facts, Engli
 
 from __future__ import annotations
 
+import re
+
 from ..slots import holder
 from .cues import content_words, is_negated
 from .patterns import rx
@@ -16,12 +18,15 @@ __all__ = ["ends_state"]
 # and the use of it a stored fact tells ("User cycles to the office.", "User drives to work.").
 _GONE = r"(?:stolen|nicked|scrapped|sold|written\s+off|totall?ed|wrote\s+off|got\s+rid\s+of)"
 _VEHICLES = {
-    "bike": (r"(?:bike|bicycle|e-?bike)", r"\b(?:cycles?|cycling|bikes?\s+to|biking|rides?\s+(?:a|their|my)\s+bike)\b"),
-    "car": (r"(?:car|motor)", r"\b(?:drives?|driving)\b"),
-    "motorbike": (r"(?:motorbike|motorcycle|scooter|moped)", r"\b(?:rides?|riding)\b"),
+    "bike": (r"(?:bike|bicycle|e-?bike)", r"cycles?|cycling|bikes?\s+to|biking"),
+    "car": (r"(?:car|motor)", r"drives?|driving"),
+    "motorbike": (r"(?:motorbike|motorcycle|scooter|moped)", r"rides?\s+(?:to|into)"),
 }
+# ... or the vehicle named with a use: "User commutes on a 2009 Peugeot moped.", "User rides a bike to work."
+_USE = r"commutes?|commuting|rides?|riding|uses?|gets\s+around|travels?|goes\s+to\s+work"
 _USES = {kind: (rx(rf"\b{thing}\b(?:\s+\w+){{0,2}}?\s+(?:was|got|has\s+been|is)\s+(?:just\s+)?{_GONE}\b|"
-                   rf"\b{_GONE}\s+(?:the|their|my|our)\s+(?:old\s+)?{thing}\b"), rx(use))
+                   rf"\b{_GONE}\s+(?:the|their|my|our)\s+(?:old\s+)?{thing}\b"),
+                rx(rf"\b(?:{use})\b|\b(?:{_USE})\b.*\b{thing}\b"))
          for kind, (thing, use) in _VEHICLES.items()}
 # A driving test passed (not the theory test alone), and what it ends: no licence, lessons, a test failed.
 _TEST_PASSED = rx(r"\bpassed\s+(?:their|my|the|a)\s+(?!theory\b)(?:driving|driver's|drivers|road)\s+test\b")
@@ -31,7 +36,7 @@ _FAILED = rx(r"\b(?:learning\s+to\s+drive|driving\s+lessons|failed)\b")
 # Studies finished ("User finished their A levels.", "User defended their thesis.", "User graduated.") and the
 # studies a stored fact says go on ("User is in year 12 ...", "User is doing a master's ...", "User is a PhD student.");
 # each of school or university, so one of them ends only the same kind.
-_FINISHED = rx(r"\b(?:finished|completed|defended|graduated|done\s+with|handed\s+in)\b")
+_FINISHED = rx(r"\b(?:finished|completed|defended|graduated|done\s+with|handed\s+in|dropped\s+out)\b")
 _SCHOOL = r"a[- ]levels?|gcses?|sixth\s+form|high\s+school|year\s+1[0-3]|secondary\s+school"
 _UNIVERSITY = r"degree|master's|masters|msc|phd|doctorate|thesis|dissertation|uni|university|finals|undergrad\w*"
 _STUDIES = rx(rf"\b(?P<school>{_SCHOOL})\b|\b(?P<university>{_UNIVERSITY})\b")
@@ -71,7 +76,7 @@ def _licence_got(new: str, old: str) -> bool:
 def _studies_done(new: str, old: str) -> bool:
     """Whether ``new`` tells studies finished and ``old`` the same kind of studies going on."""
     done = _kinds(new) if _FINISHED.search(new) else set()
-    if not done and _FINISHED.search(new) and "graduated" in new.lower():
+    if not done and re.search(r"\b(?:graduated|dropped\s+out)\b", new, re.IGNORECASE):
         done = {"school", "university"}
     going = _kinds(old) or {"school", "university"}
     return bool(done & going) and bool(_STUDYING.match(old.strip())) and not is_negated(old)

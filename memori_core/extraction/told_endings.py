@@ -4,11 +4,12 @@
 "Biscuit died on sunday"; "hung up my apron at the tapas place" -> "I quit my job at the tapas place"; "cardiologist
 banned caffeine" -> "I gave up caffeine"; "surgeon says no running for 9 months" -> "I stopped running"; "keto's
 over for me" -> "I'm not on keto anymore"; "PASSED!!! driving test on the fourth go" -> "I passed my driving test on
-the fourth go"; "scrapped it and picked up a used Kia Niro" -> "I scrapped it", "I picked up a used Kia Niro"; "new
-contract is fully remote" -> "I work fully remotely now"; "it's rooibos from here on" -> "I drink rooibos now"; "she's
-calling it remission" -> "My type 2 diabetes is in remission" (the condition stored). Each
+the fourth go"; "scrapped it and picked up a used Kia Niro" -> "I scrapped it", "I picked up a used Kia Niro"; "bike
+got nicked" -> "my bike was stolen"; "A levels DONE" -> "I finished my A levels"; "packed up and went to Tromsø" -> "I
+moved to Tromsø"; "new contract is fully remote" -> "I work fully remotely now"; "it's rooibos from here on" -> "I
+drink rooibos now"; "she's calling it remission" -> "My type 2 diabetes is in remission" (the condition stored). Each
 restatement carries a word of change or ending, so it ends the stored fact of its slot or the one naming what ended,
-as the user's own words would (:mod:`.supersede`). Pure: patterns over a clause, English only.
+as the user's own words would (:mod:`.supersede`, :mod:`.state_enders`). Pure: patterns over a clause, English only.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from .cues import MONTH_NAMES, content_words, is_negated
 from .diagnoses import LASTING_CONDITION
 from .endings import acquired_slots
 from .leads import CLINICIAN, strip_lead
-from .patterns import rx
+from .patterns import PLACE_NAME, rx
 from .slots import slots_of
 
 __all__ = ["as_told_endings", "told_ending"]
@@ -56,10 +57,12 @@ _SAID_PLAINLY: tuple[tuple[re.Pattern[str], str], ...] = (
     (rx(rf"^{_WHO}\s+(?:went\s+to\s+sleep|fell\s+asleep|went\s+to\s+bed)(?P<when>(?:\s+(?!and\b)[\w'-]+){{0,4}}?)"
         r"\s*,?\s+and\s+(?:just\s+)?(?:didn't|didnt|did\s+not|never)\s+(?:wake|woke)(?:\s+up)?(?:\s+again)?\s*[.!]*$"),
      "{who} died{when}"),
-    # "hung up my apron at the tapas place", "handed in my badge": the gear of a job given up, the job left (not
-    # "hung up my coat", "handed in my keys", "hung up my apron to dry")
-    (rx(rf"^(?:i\s+)?(?:(?:finally|officially|just|have|'ve)\s+)*(?:hung\s+up|handed\s+in|turned\s+in|handed\s+back)"
-        rf"\s+(?:my|the)\s+(?:{_GEAR})(?:\s+(?:for\s+good|for\s+the\s+last\s+time))?"
+    # "hung up my apron at the tapas place", "handed in my badge", "I'm out of that place, handed my badge in": the
+    # gear of a job given up, the job left (not "hung up my coat", "handed in my keys", "hung up my apron to dry")
+    (rx(rf"^(?:[^,]*,\s*)?(?:i\s+)?(?:(?:finally|officially|just|have|'ve)\s+)*(?:(?:hung\s+up|handed\s+in|"
+        rf"turned\s+in|handed\s+back)\s+(?:my|the)\s+(?:{_GEAR})|(?:hung|handed|turned)\s+(?:my|the)\s+(?:{_GEAR})"
+        r"\s+(?:up|in|back))"
+        r"(?:\s+(?:for\s+good|for\s+the\s+last\s+time))?"
         r"(?P<rest>(?:\s+(?:at|in|on|last|this|yesterday|today)\b.*)?)[\s.!]*$"),
      "I quit my job{rest}"),
     # "bike got nicked outside the station", "the car got written off": the user's vehicle gone (where is no part)
@@ -71,6 +74,9 @@ _SAID_PLAINLY: tuple[tuple[re.Pattern[str], str], ...] = (
     (rx(rf"^(?:my\s+)?(?P<what>{_STUDIES})\s+(?:are\s+|is\s+|'s\s+)?(?:all\s+|finally\s+|officially\s+)?"
         r"(?:done|finished|over|complete|completed)\b[\s.!]*(?:,?\s*and\s+(?P<then>\S.*))?$"),
      "I finished my {what}|{then}"),
+    # "too late for that, packed up and went to Tromsø last week": a move, told as the leaving
+    (rx(rf"^(?:[^,]*,\s*)?(?:(?:i|we)\s+)?(?:(?:just|finally|basically)\s+)?packed\s+up\s+and\s+(?:went|moved|headed|"
+        rf"relocated)\s+(?:back\s+)?to\s+(?P<place>{PLACE_NAME})"), "I moved to {place}"),
     # "new contract is fully remote", "my job's remote now": the user works from home
     (rx(r"^(?:(?:my|the)\s+)?(?:new\s+)?(?:job|contract|role|position)(?:'s|\s+is)\s+(?:now\s+)?"
         r"(?P<how>(?:fully|completely|totally|100%)\s+)?remote\b"),
@@ -99,10 +105,12 @@ _DIET_STATE = rx(r"^(?:vegan|vegetarian|veggie|pescatarian|pescetarian|carnivore
 _BARE_PASSED = rx(r"^(?:i\s+)?(?:finally\s+|just\s+)?passed[\s.!]*$")
 _TEST_NAMED = rx(r"^(?:my\s+|the\s+)?(?P<test>(?:[\w'-]+\s+){0,2}?(?:test|exam|finals|boards|bar|viva|mot))\b"
                  r"(?P<rest>.*)$")
-# "scrapped it and picked up a used Kia Niro", "cancelled the bouldering membership": an ending or a new car or phone
-# typed without its "I" (.grammar reads the common verbs of a change so), a second change after "and" its own clause.
-_ENDED_BARE = rx(r"^(?:just\s+|finally\s+|officially\s+)?(?:scrapped|ditched|binned|wrote\s+off|"
-                 rf"(?:finished|completed|defended|submitted|handed\s+in)\s+my\s+(?:\w+\s+)?(?:{_STUDIES})|"
+# "scrapped it and picked up a used Kia Niro", "cancelled the bouldering membership", "dropped out in march", "PASSED MY
+# DRIVING TEST": an ending, a test passed or a new car or phone typed without its "I" (.grammar reads the common verbs
+# of a change so), a second change after "and" its own clause.
+_ENDED_BARE = rx(r"^(?:just\s+|finally\s+|officially\s+)?(?:scrapped|ditched|binned|wrote\s+off|dropped\s+out\b|"
+                 rf"(?:finished|completed|defended|submitted|handed\s+in|passed)\s+my\s+(?:[\w']+\s+)?"
+                 rf"(?:{_STUDIES}|test)|"
                  r"cancell?ed\s+(?:my|the|our)\s+(?:[\w-]+\s+)?"
                  r"(?:membership|subscription|contract|lessons|classes|plan))\b")
 _GOT_BARE = rx(r"^(?:just\s+|finally\s+)?picked\s+up\s+(?:a|an)\s")
