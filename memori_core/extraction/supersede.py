@@ -144,7 +144,7 @@ _EMPLOYER = re.compile(
 # A clause that tells a thing was left or stopped ("I quit Google", "I'm done with meat"): beside its replacement
 # it adds nothing to memory. Not a state said to be over ("I'm no longer vegetarian"): that is what the user is now.
 _LEFT = rx(
-    r"\b(?:left|quit|resigned|handed\s+in|moved\s+out|sold|gave\s+up|given\s+up|stopped|dropped\s+out|"
+    r"\b(?:left|quit|resigned|handed\s+in|moved\s+out|sold|gave\s+up|given\s+up|stopped|dropped\s+out|cancell?ed|"
     r"(?:done|finished)\s+with)\b"
 )
 # "I don't live in Lisbon anymore", "I'm no longer vegetarian", "I'm not vegan any more": a state told as over, by

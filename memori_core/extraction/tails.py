@@ -107,10 +107,10 @@ _ASIDE_TAIL = rx(
 )
 
 
-# "... since I was a kid", "... so it hurt", "... so mondays are chaos": when the fact began, or what follows
-# from it, told after it without a comma.
+# "... since I was a kid", "... so it hurt", "... so mondays are chaos", "... and still begging lifts off my brother":
+# when the fact began, what follows from it or how it still goes, told after it without a comma.
 _TRAILING_ASIDE = rx(
-    r"\s+(?:(?:ever\s+)?since\s+(?:i|we)\s+(?:was|were)\b"
+    r"\s+(?:(?:ever\s+)?since\s+(?:i|we)\s+(?:was|were)\b|and\s+still\s+\w+ing\b"
     r"|so\s+(?:(?:i|we|it|that|there|the|my|our)\b|(?:\w+\s+){1,2}(?:are|is|was|were|gets?)\b)).*$"
 )
 
