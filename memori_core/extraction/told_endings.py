@@ -21,7 +21,7 @@ from ..slots import PERSON, holder
 from .activities import PETS
 from .clauses import split_clauses
 from .cues import MONTH_NAMES, content_words, is_negated
-from .diagnoses import LASTING_CONDITION
+from .diagnoses import LASTING_CONDITION, is_medicine
 from .endings import acquired_slots
 from .leads import CLINICIAN, strip_lead
 from .patterns import PLACE_NAME, rx
@@ -164,6 +164,19 @@ def _forbidden(clause: str, known: Sequence[str]) -> list[str] | None:
     return [said, m.group("then")] if m.group("then") else [said]
 
 
+# "HbA1c is down enough that they've taken me off metformin": a medicine a clinician stopped, told after the reason.
+_TAKEN_OFF = rx(rf"\b(?:they|she|he|the\s+clinic|(?:the|my|our)\s+(?:{CLINICIAN}))(?:'ve|'s|\s+have|\s+has)?\s+"
+                r"(?:(?:just|finally|now)\s+)?(?:taken|took)\s+me\s+off\s+(?:the\s+|my\s+)?"
+                r"(?P<drug>[\w-]+(?:\s+(?!(?:for|because|since|after|and|but|now)\b)[\w-]+)?)")
+
+
+def _taken_off(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "HbA1c is down enough that they've taken me off metformin" -> "I stopped taking metformin": a medicine only
+    ("they took me off the rota" is none)."""
+    m = _TAKEN_OFF.search(clause)
+    return [f"I stopped taking {m.group('drug')}"] if m is not None and is_medicine(m.group("drug")) else None
+
+
 def _habit_named(thing: str, known: Sequence[str]) -> bool:
     """Whether ``thing`` is a habit of the user's: a diet, smoking, a drink, or a stored habit of theirs naming it."""
     words = content_words(thing)
@@ -196,7 +209,7 @@ def _bare_ending(clause: str, known: Sequence[str]) -> list[str] | None:
 
 
 _RESTATERS: tuple[Callable[[str, Sequence[str]], list[str] | None], ...] = (_said_plainly, _forbidden, _over,
-                                                                          _bare_ending, _remission)
+                                                                          _bare_ending, _remission, _taken_off)
 
 
 def told_ending(clause: str, known: Sequence[str] = ()) -> list[str] | None:
