@@ -33,9 +33,11 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import tzinfo
 from typing import Any, TypeVar
 
 from .capture.refusal import SECRET, refused_because
+from .capture.repeats import asettle_repeats, settle_repeats
 from .capture.statements import STATEMENTS
 from .context import clip_fact, format_timestamp, sanitize_fact
 from .engine import RecallEngine, derived_fact_id, version_of
@@ -185,14 +187,15 @@ def _unknown(fact_id: str) -> MemoryToolError:
     return MemoryToolError(f"this user has no remembered fact with id {fact_id!r}: call recall to find the id")
 
 
-def format_recalled(facts: list[RecalledFact]) -> str:
+def format_recalled(facts: list[RecalledFact], tz: tzinfo | None = None) -> str:
     """The recall tool's answer: one line per fact, ``- [id] text (stated TIME)``, best first (TIME: when the
-    current text was stated, :attr:`~memori_core.RecalledFact.stated_at`)."""
+    current text was stated, :attr:`~memori_core.RecalledFact.stated_at`, in UTC, or in the turn's zone ``tz``
+    as the ``<memori_context>`` block writes it: :func:`~memori_core.context.format_timestamp`)."""
     if not facts:
         return NOTHING_RELEVANT
     lines = ["Relevant memories about the user, best first:"]
     for fact in facts:
-        when = format_timestamp(fact.stated_at)
+        when = format_timestamp(fact.stated_at, tz=tz)
         lines.append(f"- [{fact.id}] {clip_fact(sanitize_fact(fact.content))}" + (f" (stated {when})" if when else ""))
     return "\n".join(lines)
 
@@ -319,11 +322,13 @@ class MemoryTools:
                 if _recore(plan, core):
                     self.engine.update(entity_id, plan.same.id, core=plan.core)
                 return plan, plan.same.id
+            began = time.time_ns()
             try:
-                return plan, self.engine.add(entity_id, [text], core=plan.core, **_ending(plan))[0]
+                fid = self.engine.add(entity_id, [text], core=plan.core, **_ending(plan))[0]
             except KeyError:  # a fact it ends was deleted meanwhile (by another writer): end those left
                 plan = _still(plan, {f.id for f in self.engine.get(entity_id, [f.id for f in plan.ends])})
-                return plan, self.engine.add(entity_id, [text], core=plan.core, **_ending(plan))[0]
+                fid = self.engine.add(entity_id, [text], core=plan.core, **_ending(plan))[0]
+            return _settled(plan, fid, settle_repeats(self.engine, entity_id, [fid], began))
 
     async def _awrite(self, entity_id: str, text: str, core: bool | None) -> tuple[ToolWrite, str]:
         async with STATEMENTS.aheld(entity_id):
@@ -332,11 +337,13 @@ class MemoryTools:
                 if _recore(plan, core):
                     await self.engine.aupdate(entity_id, plan.same.id, core=plan.core)
                 return plan, plan.same.id
+            began = time.time_ns()
             try:
-                return plan, (await self.engine.aadd(entity_id, [text], core=plan.core, **_ending(plan)))[0]
+                fid = (await self.engine.aadd(entity_id, [text], core=plan.core, **_ending(plan)))[0]
             except KeyError:
                 plan = _still(plan, {f.id for f in await self.engine.aget(entity_id, [f.id for f in plan.ends])})
-                return plan, (await self.engine.aadd(entity_id, [text], core=plan.core, **_ending(plan)))[0]
+                fid = (await self.engine.aadd(entity_id, [text], core=plan.core, **_ending(plan)))[0]
+            return _settled(plan, fid, await asettle_repeats(self.engine, entity_id, [fid], began))
 
     def _remembered_after(self, entity_id: str, text: str, exc: Exception) -> str:
         """After a failed remember: whether the store holds ``text`` now, read under its derived id."""
@@ -349,19 +356,21 @@ class MemoryTools:
         return f"Not saved ({_name(exc)}): read back just now, memory does not hold it.{_hint(exc)}"
 
     # -- list -------------------------------------------------------------------------------------
-    def list(self, entity_id: str, offset: Any = 0, limit: Any = DEFAULT_PAGE) -> str:
-        """A page of ``entity_id``'s valid facts, newest first, with their ids (:func:`format_listed`)."""
+    def list(self, entity_id: str, offset: Any = 0, limit: Any = DEFAULT_PAGE, *, tz: tzinfo | None = None) -> str:
+        """A page of ``entity_id``'s valid facts, newest first, with their ids (:func:`format_listed`; ``tz``: the
+        zone of the turn the tool answers, its times' zone, ``None``: UTC)."""
         offset, limit = check_page(offset, limit)
         return self._guard(entity_id, "list", "listed",
                            lambda _: self.engine.list(entity_id, limit=limit + 1, offset=offset),
-                           lambda page: format_listed(page, offset, limit))
+                           lambda page: format_listed(page, offset, limit, tz))
 
-    async def alist(self, entity_id: str, offset: Any = 0, limit: Any = DEFAULT_PAGE) -> str:
+    async def alist(self, entity_id: str, offset: Any = 0, limit: Any = DEFAULT_PAGE, *,
+                    tz: tzinfo | None = None) -> str:
         """Async :meth:`list`."""
         offset, limit = check_page(offset, limit)
         return await self._aguard(entity_id, "list", "listed",
                                   lambda _: self.engine.alist(entity_id, limit=limit + 1, offset=offset),
-                                  lambda page: format_listed(page, offset, limit))
+                                  lambda page: format_listed(page, offset, limit, tz))
 
     # -- restore ----------------------------------------------------------------------------------
     def restore(self, entity_id: str, fact_id: Any) -> str:
@@ -390,29 +399,29 @@ class MemoryTools:
             raise _unknown(fact_id) from None
 
     # -- recall -----------------------------------------------------------------------------------
-    def recall(self, entity_id: str, query: Any) -> str:
-        """``entity_id``'s facts relevant to ``query`` (:func:`format_recalled`), or :data:`NOTHING_RELEVANT`; for
-        a question about what memory holds ("What do you know about me?":
+    def recall(self, entity_id: str, query: Any, *, tz: tzinfo | None = None) -> str:
+        """``entity_id``'s facts relevant to ``query`` (:func:`format_recalled`; ``tz`` as :meth:`list`), or
+        :data:`NOTHING_RELEVANT`; for a question about what memory holds ("What do you know about me?":
         :func:`~memori_core.meta_questions.asks_what_memory_holds`), the first page of :meth:`list`. A query that
         names "the user" (a model's "user allergies") is read as the user would ask it ("my allergies":
         :func:`~memori_core.tool_queries.as_the_user_asks`)."""
         query = as_the_user_asks(check_tool_text(query, "query"))
         if asks_what_memory_holds(query):
-            return self.list(entity_id, 0, self._meta_page())
+            return self.list(entity_id, 0, self._meta_page(), tz=tz)
         return self._guard(entity_id, "recall", "recalled",
                            lambda attempt: list(within(lambda: self.engine.recall(query, entity_id, self.k),
                                                        self.timeout, attempt.outlived)),
-                           format_recalled)
+                           lambda facts: format_recalled(facts, tz))
 
-    async def arecall(self, entity_id: str, query: Any) -> str:
+    async def arecall(self, entity_id: str, query: Any, *, tz: tzinfo | None = None) -> str:
         """Async :meth:`recall`."""
         query = as_the_user_asks(check_tool_text(query, "query"))
         if asks_what_memory_holds(query):
-            return await self.alist(entity_id, 0, self._meta_page())
+            return await self.alist(entity_id, 0, self._meta_page(), tz=tz)
         return await self._aguard(entity_id, "recall", "recalled",
                                   lambda attempt: arecall_within(self.engine, query, entity_id, self.k, {},
                                                                  self.timeout, attempt.outlived),
-                                  format_recalled)
+                                  lambda facts: format_recalled(facts, tz))
 
     def _meta_page(self) -> int:
         """How many facts recall lists for a question about what memory holds: :data:`DEFAULT_PAGE`, or ``k``
@@ -570,9 +579,10 @@ NOTHING_STORED = "No facts about this user are stored."
 """The list tool's answer when the user has no (more) facts."""
 
 
-def format_listed(page: Sequence[StoredFact], offset: int, limit: int) -> str:
+def format_listed(page: Sequence[StoredFact], offset: int, limit: int, tz: tzinfo | None = None) -> str:
     """The list tool's answer: one line per fact, newest first, and how to see the next page. ``page`` is up to
-    ``limit + 1`` facts from ``offset`` (one more than shown: whether another page follows)."""
+    ``limit + 1`` facts from ``offset`` (one more than shown: whether another page follows). Times are in UTC, or
+    in the turn's zone ``tz`` (:func:`format_recalled`)."""
     shown = list(page[:limit])
     if not shown:
         return NOTHING_STORED if offset == 0 else f"No more facts about this user (offset {offset})."
@@ -581,9 +591,9 @@ def format_listed(page: Sequence[StoredFact], offset: int, limit: int) -> str:
     for fact in shown:
         # an expired fact is still stored (and listed, so it can be forgotten), but no longer holds: a trip that
         # ended reads as history, not as a plan
-        notes = [f"stated {when}"] if (when := format_timestamp(fact.stated_at)) else []
+        notes = [f"stated {when}"] if (when := format_timestamp(fact.stated_at, tz=tz)) else []
         if fact.is_expired(now):
-            notes.append(f"expired {format_timestamp(fact.expires_at)}, no longer current")
+            notes.append(f"expired {format_timestamp(fact.expires_at, tz=tz)}, no longer current")
         said = f" ({'; '.join(notes)})" if notes else ""
         lines.append(f"- [{fact.id}] {clip_fact(sanitize_fact(fact.content))}{said}")
     if len(page) > limit:
@@ -612,6 +622,14 @@ def _recore(plan: ToolWrite, core: bool | None) -> bool:
 
 def _ending(plan: ToolWrite) -> dict[str, Any]:
     return {"supersedes": [f.id for f in plan.ends]} if plan.ends else {}
+
+
+def _settled(plan: ToolWrite, fid: str, gone: dict[str, StoredFact]) -> tuple[ToolWrite, str]:
+    """The write of ``plan`` as fact ``fid``, or, when another process stored the statement in other words at the
+    same moment and that fact stayed (``gone``: :func:`~memori_core.capture.repeats.settle_repeats`), the stored
+    fact that already says it."""
+    keeper = gone.get(fid)
+    return (plan, fid) if keeper is None else (ToolWrite(plan.text, plan.core, same=keeper), keeper.id)
 
 
 def _still(plan: ToolWrite, present: set[str]) -> ToolWrite:

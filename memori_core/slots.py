@@ -135,7 +135,7 @@ SLOTS: dict[str, re.Pattern[str]] = {
         r"partner|broke\s+up|dating|separated|separating|split\s+up|wife|husband|spouse|widowed|widow|widower|ex|"
         r"ex-\w+|relationship|tied\s+the\s+knot|other\s+half|significant\s+other|"
         # "I'm seeing someone", "we've been seeing each other" (not "seeing a doctor": only these objects)
-        r"seeing\s+(?:someone|somebody|each\s+other|a\s+(?:guy|girl|man|woman|boy|lady))"
+        r"seeing\s+(?:someone|somebody|anyone|anybody|each\s+other|a\s+(?:guy|girl|man|woman|boy|lady))"
         r"(?!\s+(?:about|for|at|regarding|tomorrow|today|tonight|on|this|next)\b)|"
         r"(?:stopped|stop)\s+seeing\s+(?:him|her|them)|(?:not|no\s+longer|back)\s+together|called\s+it\s+(?:quits|off)|"
         # "User and Idris have been together 4 years."

@@ -26,10 +26,12 @@ user's best-ranked facts for the text, and their newest ones), as capture reads 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from .capture.repeats import asettle_repeats
 from .capture.shown_facts import SLOT_SCAN_LIMIT
 from .capture.statements import STATEMENTS
 from .extraction.core_facts import is_core_fact
@@ -170,7 +172,11 @@ async def awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core: 
     leaves in it what was stored before it. One writer of the user's statements at a time: a capture of the same
     fact, running meanwhile, is seen by the plans or sees these writes (:mod:`memori_core.capture.statements`)."""
     async with STATEMENTS.aheld(entity_id):
-        return await _awrite_facts(engine, entity_id, texts, core, [] if landed is None else landed)
+        began = time.time_ns()
+        written = await _awrite_facts(engine, entity_id, texts, core, [] if landed is None else landed)
+        # Another process's writer may have stored one of these in other words meanwhile: one of them stays.
+        gone = await asettle_repeats(engine, entity_id, [w.id for w in written if not w.already], began)
+        return [Written(gone[w.id].id, True) if w.id in gone else w for w in written]
 
 
 async def _awrite_facts(engine: Any, entity_id: str, texts: Sequence[str], core: bool | None,

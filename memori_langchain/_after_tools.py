@@ -41,7 +41,8 @@ class Waiting:
 class AfterTools:
     """The turns of each (entity, thread) whose answer called tools, kept until the agent's tools for them have run:
     until the next model call of that thread (a tool-loop call comes after the tools), the end of the run
-    (``after_agent``), the entity's next turn in any thread (a run a tool ended by raising), or a ``flush``.
+    (``after_agent``), a tool of that thread raising (``wrap_tool_call``: the exception may end the run), or, for a
+    run that ended otherwise before them, the entity's next turn in any thread or a ``flush``.
     Thread-safe; past :data:`WAITING_KEPT` turns the oldest is handed back to be captured at once."""
 
     def __init__(self, kept: int = WAITING_KEPT) -> None:

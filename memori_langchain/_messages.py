@@ -3,11 +3,12 @@ its system prompt."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, tzinfo
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, ChatMessage, HumanMessage, SystemMessage
+from langchain_core.messages import (AIMessage, BaseMessage, ChatMessage, HumanMessage, SystemMessage,
+                                     convert_to_messages)
 
 from memori_core.capture import said_at_in, said_zone
 from memori_core.extraction import Message
@@ -95,6 +96,18 @@ def turn_zone(messages: Sequence[BaseMessage]) -> tzinfo | None:
     if message is None:
         return None
     return said_zone(getattr(message, "additional_kwargs", None), getattr(message, "response_metadata", None))
+
+
+def state_zone(state: Any) -> tzinfo | None:
+    """The zone of the turn a graph's ``state`` is at (its ``messages``, a mapping's key or an attribute:
+    :func:`turn_zone`); ``None`` without a state, messages or a time."""
+    messages = state.get("messages") if isinstance(state, Mapping) else getattr(state, "messages", None)
+    if not isinstance(messages, Sequence) or isinstance(messages, str):
+        return None
+    try:
+        return turn_zone(convert_to_messages(messages))
+    except (TypeError, ValueError, NotImplementedError):  # not messages LangChain reads: no zone, as without a time
+        return None
 
 
 def capture_metadata(source: str, message: BaseMessage, thread_id: Any) -> dict[str, Any]:

@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest, ModelResponse
-from langchain_core.messages import BaseMessage, SystemMessage
+from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest, ModelResponse, ToolCallRequest
+from langchain_core.messages import BaseMessage, SystemMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig, ensure_config
+from langgraph.errors import GraphBubbleUp
 from langgraph.runtime import Runtime
+from langgraph.types import Command
 from typing_extensions import NotRequired
 
 from memori_core.adapter_args import CheckedAttribute, check_adapter_args, check_entity_default, check_flag
@@ -21,6 +23,7 @@ from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, FlushResult, Waits
 from memori_core.capture_failures import EntityCaptures
 from memori_core.lanes import ERASURES
 from memori_core.engine import RecallEngine
+from memori_core.error_log import warn_failed
 from memori_core.extraction import FactExtractor
 from memori_core.failopen import STRICT_DEFAULT, check_timeout
 from memori_core.placement import LAST_USER, SYSTEM, check_placement
@@ -47,6 +50,8 @@ from ._recall import BlockRecall, entity_of_run, logger, thread_of_run
 
 Handler = Callable[[ModelRequest], ModelResponse]
 AsyncHandler = Callable[[ModelRequest], Awaitable[ModelResponse]]
+ToolHandler = Callable[[ToolCallRequest], ToolMessage | Command[Any]]
+AsyncToolHandler = Callable[[ToolCallRequest], Awaitable[ToolMessage | Command[Any]]]
 
 TURNS_KEPT = 4096
 """How many turns a :class:`MemoriMiddleware` remembers in the process (captured ones, and when each began)."""
@@ -155,7 +160,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
     With ``capture=True``, once the model call that answers a user turn has
     succeeded (the call whose last input message is that human message;
     tool-loop calls capture nothing), or, when that answer calls tools, once they have run (at the thread's next
-    model call, or at the end of the run; a run a tool ended by raising, at the user's next turn or :meth:`flush`:
+    model call, or at the end of the run; when a tool raises, at once, since the exception may end the run:
     capture then reads what the agent's own ``remember`` stored, and stores the fact once, in the agent's
     words), the turn is handed to ``extractor``
     (default :class:`~memori_core.extraction.RuleBasedFactExtractor`: only
@@ -326,7 +331,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         if not turn_to_capture(messages):
             return
         thread = self._thread(request, config)
-        self._after_tools_ran(entity)  # another thread's turn whose run a tool ended by raising
+        self._after_tools_ran(entity)  # another thread's turn whose run ended before its tools did (a fallback)
         if self._unanswered is not None:
             # The user's turns no model answered, in any thread (this one's too): the oldest first.
             self._unanswered.discard(entity, _turn_key(entity, thread, messages[-1]))
@@ -418,6 +423,20 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
             key = _turn_key(entity, self._thread(request, config), request.messages[-1])
             self._turns.note_began(key, since, began)
 
+    def _tool_raised(self, request: ToolCallRequest) -> None:
+        """Queue the capture of the turns of the tool call's thread that waited for their tools; a failure to find
+        them is logged, never raised over the tool's own exception."""
+        if not self.capture:
+            return
+        runtime = request.runtime
+        config = getattr(runtime, "config", None)
+        try:
+            entity = entity_of_run("MemoriMiddleware", self.entity_id, config, getattr(runtime, "context", None))
+            self._after_tools_ran(entity, [thread_of_run(config, runtime)])
+        except Exception as exc:  # noqa: BLE001 - the tool's exception is the one the app must see
+            warn_failed(logger, "MemoriMiddleware", "capture after a tool raised", None, exc,
+                        instead="the turn is captured at the user's next turn or flush()")
+
     def _captured_mark(self, state: Mapping[str, Any], runtime: Runtime[Any],
                        run_ended: bool = False) -> dict[str, Any] | None:
         """The state update marking the thread's latest human turn when this middleware captured it; at the end of
@@ -461,6 +480,27 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         self._capture(request, config, entity, since, began, response)
         return response
 
+    def wrap_tool_call(self, request: ToolCallRequest, handler: ToolHandler) -> ToolMessage | Command[Any]:
+        """Run the tool; when it raises, the turn whose answer called it is captured at once: the exception may end
+        the run, with no model call or ``after_agent`` after it."""
+        try:
+            return handler(request)
+        except GraphBubbleUp:  # an interrupt pauses the run: its resumed run captures the turn
+            raise
+        except BaseException:
+            self._tool_raised(request)
+            raise
+
+    async def awrap_tool_call(self, request: ToolCallRequest, handler: AsyncToolHandler) -> ToolMessage | Command[Any]:
+        """Async :meth:`wrap_tool_call`."""
+        try:
+            return await handler(request)
+        except GraphBubbleUp:
+            raise
+        except BaseException:
+            self._tool_raised(request)
+            raise
+
     def after_model(self, state: MemoriAgentState, runtime: Runtime[Any]) -> dict[str, Any] | None:
         """Mark the turn just captured in the state (:data:`CAPTURED_KEY`, checkpointed with the thread)."""
         return self._captured_mark(state, runtime)
@@ -479,7 +519,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         return self._captured_mark(state, runtime, run_ended=True)
 
     def flush(self, timeout: float | None = None) -> FlushResult:
-        """Queue the captures of turns still waiting for their tools (a run a tool ended by raising), then wait until
+        """Queue the captures of turns still waiting for their tools (a run that ended before them), then wait until
         every capture submitted so far has finished (:meth:`WaitsForCaptures.flush`)."""
         self._all_tools_ran()
         return super().flush(timeout)

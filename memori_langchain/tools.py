@@ -35,12 +35,16 @@ from memori_core.memory_tools import (
     validation_problems,
 )
 
+from ._messages import state_zone
 from ._recall import entity_of_run, logger
 
 _INJECTED = frozenset({"runtime"})
 """Arguments LangChain itself puts into a tool call's input (in an agent its ``ToolRuntime`` replaces one the
 model wrote). ``config`` is not one of them: LangChain hands the run config to the function outside the
 input, so a ``config`` argument always comes from the model and is refused."""
+
+_LISTINGS = frozenset({"recall", "list"})
+"""The operations whose answers list facts with when each was stated."""
 
 _ENTITY_WORDS = frozenset({"entity_id", "entity", "user_id", "user", "namespace", "thread_id", "config"})
 
@@ -131,13 +135,19 @@ class _Bound:
         context = runtime.context if runtime is not None else None
         return entity_of_run("memory_tools", self.entity_id, config, context)
 
+    @staticmethod
+    def zoned(op: str, runtime: ToolRuntime | None, kwargs: dict[str, Any]) -> dict[str, Any]:
+        """``kwargs``, and for a listing (recall, list) the zone of the turn the agent answers (its state's last
+        human message), which the ``<memori_context>`` block writes its times in too; UTC without one."""
+        return {**kwargs, "tz": state_zone(getattr(runtime, "state", None))} if op in _LISTINGS else kwargs
+
     def sync(self, op: str) -> Callable[..., str]:
         method = getattr(self.ops, op)
 
         def run(config: RunnableConfig, runtime: ToolRuntime = None, **kwargs: Any) -> str:  # type: ignore[assignment]
             entity = self.entity(config, runtime)
             try:
-                return method(entity, **kwargs)
+                return method(entity, **self.zoned(op, runtime, kwargs))
             except MemoryToolError as exc:
                 raise ToolException(str(exc)) from exc
 
@@ -149,7 +159,7 @@ class _Bound:
         async def run(config: RunnableConfig, runtime: ToolRuntime = None, **kwargs: Any) -> str:  # type: ignore[assignment]
             entity = self.entity(config, runtime)
             try:
-                return await method(entity, **kwargs)
+                return await method(entity, **self.zoned(op, runtime, kwargs))
             except MemoryToolError as exc:
                 raise ToolException(str(exc)) from exc
 

@@ -386,3 +386,49 @@ def test_a_question_about_someone_else_is_not_answered_with_the_askers_own_facts
     assert "the question asks about Bob" in report.gate_note
     # The asker's own question still gets the asker's own facts.
     assert "User is allergic to peanuts." in [f.content for f in engine.recall("What am I allergic to?", "ann")]
+
+
+def test_a_visa_worry_recalls_the_residence_permit_and_the_girls_are_the_users_daughters(minilm):
+    # Tester j8: "Do I still need to worry about my visa?" got the diet and no permit fact (the user's word is
+    # not the fact's); "The girls are with me this weekend..." kept the job by the place name it repeats and hid
+    # the daughters' ages. "With the girls" (friends) names no child.
+    permit = "User's residence permit expires on October 30."
+    girls = "User's two girls Kayla and Brooke are 16 and 14."
+    facts = [permit, girls, "User is vegan.", "User drives long-haul for Prairie Freight out of Winnipeg.",
+             "User moved to Berlin in 2021.", "User plays bass in a band.", "User's migraines come with red wine."]
+    eng = RecallEngine(store=InMemoryFactStore(), embedder=minilm)
+    eng.add("u", facts)
+    assert permit in [f.content for f in eng.recall("Do I still need to worry about my visa?", "u")]
+    assert "(papers)" in eng.explain("Do I still need to worry about my visa?", "u").gate_note
+    assert girls in [f.content for f in eng.recall("The girls are with me this weekend, what can we do?", "u")]
+    assert "children" not in eng.explain("Booking a wine tasting with the girls, good idea?", "u").gate_note
+
+
+def test_a_partners_diet_is_no_care_fact_of_the_users_own_state_unless_the_turn_names_her(minilm):
+    # Tester j7: "im so hungover" got "User's girlfriend Priya is coeliac." (the care rule read the turn as a food
+    # or health question and kept every care fact of the household). Her diet shapes a meal cooked for her.
+    priya = "User's girlfriend Priya is coeliac."
+    eng = RecallEngine(store=InMemoryFactStore(), embedder=minilm)
+    eng.add("zoe", [priya, "User is 23.", "User plays bass in a band."])
+    eng.add("zoe", ["User is vegan."], core=True)
+    hungover = [f.content for f in eng.recall("im so hungover", "zoe")]
+    assert priya not in hungover and "User is vegan." in hungover
+    assert priya in [f.content for f in eng.recall("What can I make for Priya tonight?", "zoe")]
+    assert priya in [f.content for f in eng.recall("What should we cook tonight?", "zoe")]
+
+
+@pytest.mark.parametrize(("told", "changed", "now"), [
+    ("I'm vegetarian.", "I'm no longer vegetarian, I eat fish now.", "User eats fish."),
+    ("I'm vegan.", "I went keto, no more vegan for me.", "User went keto."),
+])
+def test_a_meal_question_after_a_change_of_diet_shows_the_diet_now(minilm, told, changed, now):
+    # Tester j10: the change superseded the core restriction with facts no rule read as a diet, so "What should I
+    # cook tonight?" showed no diet at all.
+    from memori_core import RuleBasedFactExtractor, capture_facts
+
+    eng, rules = RecallEngine(store=InMemoryFactStore(), embedder=minilm), RuleBasedFactExtractor()
+    capture_facts(eng, "u", [("user", "I live in Leeds.")], rules, created_at="2026-10-01T09:00:00Z")
+    capture_facts(eng, "u", [("user", told)], rules, created_at="2026-10-02T09:00:00Z")
+    capture_facts(eng, "u", [("user", changed)], rules, created_at="2026-11-16T09:00:00Z")
+    assert now in [f.content for f in eng.list("u")]
+    assert now in [f.content for f in eng.recall("What should I cook tonight?", "u")]

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from langchain.agents import create_agent
-from langchain_core.messages import HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.prompts import ChatPromptTemplate
 from llama_index.core.base.llms.types import ChatMessage
 
@@ -20,7 +20,8 @@ from _langchain_fakes import recall_model_capture_graph, replies
 from memori_core import (ChromaStore, MemoriRecall, RecallConfig, RecallEngine, RuleBasedFactExtractor,
                          capture_facts, format_context)
 from memori_core.context import format_timestamp
-from memori_langchain import MemoriContextInjector, MemoriMiddleware, memori_capture_node
+from memori_core.memory_tools import MemoryTools
+from memori_langchain import MemoriContextInjector, MemoriMiddleware, memori_capture_node, memory_tools
 from memori_llamaindex import MemoriMemoryBlock
 
 COLUMBUS = timezone(timedelta(hours=-5))
@@ -124,6 +125,52 @@ def test_graph_recall_node_writes_the_block_in_the_zone_of_the_human_message():
     graph = recall_model_capture_graph(engine, model, memori_capture_node(engine, entity_id="dana"), entity_id="dana")
     graph.invoke({"messages": [_asked()]}, {"configurable": {"thread_id": "t1"}})
     assert _lines(model.system_texts()[0]) == [CAT]
+
+
+# -- the memory tools ------------------------------------------------------------------------------------------------
+
+
+def _tool_call(name: str, args: dict[str, object]) -> AIMessage:
+    return AIMessage("", tool_calls=[{"name": name, "args": args, "id": f"call-{name}", "type": "tool_call"}])
+
+
+def _tool_answers(result: dict[str, object]) -> list[str]:
+    return [str(m.content) for m in result["messages"] if isinstance(m, ToolMessage)]  # type: ignore[attr-defined]
+
+
+def _memory_agent(engine: RecallEngine):
+    model = replies(_tool_call("recall_memory", {"query": QUESTION}), _tool_call("list_memories", {}), "On Sunday.")
+    return create_agent(model, memory_tools(engine, "dana"))
+
+
+def test_an_agents_memory_tools_list_when_facts_were_stated_in_the_zone_of_the_turn_they_answer():
+    recalled, listed = _tool_answers(_memory_agent(_dana()).invoke({"messages": [_asked()]}))
+    assert recalled.endswith("] User adopted a cat on Sunday 2026-11-08. (stated 2026-11-09 21:00 -05:00)")
+    assert listed.endswith("] User adopted a cat on Sunday 2026-11-08. (stated 2026-11-09 21:00 -05:00)")
+
+
+async def test_an_async_agents_memory_tools_list_in_the_turns_zone_and_in_utc_when_it_says_no_time():
+    engine = _dana()
+    dated = _tool_answers(await _memory_agent(engine).ainvoke({"messages": [_asked()]}))
+    plain = _tool_answers(await _memory_agent(engine).ainvoke({"messages": [HumanMessage(QUESTION)]}))
+    assert all(a.endswith("(stated 2026-11-09 21:00 -05:00)") for a in dated) and len(dated) == 2
+    assert all(a.endswith("(stated 2026-11-10 02:00 UTC)") for a in plain) and len(plain) == 2
+
+
+def test_a_memory_tool_called_outside_an_agent_lists_in_utc():
+    recall = {t.name: t for t in memory_tools(_dana(), "dana")}["recall_memory"]
+    assert recall.invoke({"query": QUESTION}).endswith("(stated 2026-11-10 02:00 UTC)")
+
+
+def test_the_listings_write_an_expiry_in_the_turns_zone_with_the_block_s_formatter():
+    engine = ungated_engine(HashEmbedder())
+    engine.add("dana", ["User is flying to Toronto on 2026-11-02 for three weeks."],
+               created_at="2026-10-13T10:00:00Z", expires_at="2026-11-03T11:00:00Z")
+    listed = MemoryTools(engine).list("dana", tz=COLUMBUS)
+    stated, expired = (format_timestamp(t, tz=COLUMBUS) for t in ("2026-10-13T10:00:00Z", "2026-11-03T11:00:00Z"))
+    assert listed.endswith(f"(stated {stated}; expired {expired}, no longer current)")
+    assert (stated, expired) == ("2026-10-13 05:00 -05:00", "2026-11-03 06:00 -05:00")
+    assert MemoryTools(engine).recall("dana", "What do you know about me?", tz=COLUMBUS) == listed
 
 
 # -- LlamaIndex ------------------------------------------------------------------------------------------------------

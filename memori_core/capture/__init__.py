@@ -11,8 +11,8 @@ carry either), :mod:`.background` (:class:`BackgroundCapture`),
 :mod:`.refusal` (:func:`refused_because`: both checks as one refusal, which the memory tools and the LangGraph
 store's ``put`` refuse by too), :mod:`.outcomes` (what became of the captures, and how an adapter shows it),
 :mod:`.arguments` (an adapter's capture arguments checked), :mod:`.said_at` (when a framework message says it
-was said, and in which zone) and :mod:`.statements` (one writer of a user's statements at a time: capture and a
-model's ``remember``). Every name below is importable from ``memori_core.capture``.
+was said, and in which zone), :mod:`.statements` (one writer of a user's statements at a time: capture and a
+model's ``remember``) and :mod:`.repeats` (a statement two processes stored at once kept once). Every name below is importable from ``memori_core.capture``.
 """
 
 from __future__ import annotations

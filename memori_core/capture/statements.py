@@ -8,8 +8,9 @@ from its last look at what is stored to the end of its write: capture around its
 ``remember``, MCP ``add``); whichever comes second sees the fact the first stored.
 
 The lock is taken before every lock of the engine (the lock order, :mod:`memori_core.cache.coordinator`) and
-never while one is held; nothing that holds it takes it again. It is the process's only: writers in two processes
-can still store a fact twice.
+never while one is held; nothing that holds it takes it again. It is the process's only: over a store other
+processes write to (a Chroma server), each writer also looks again right after its write, still holding it, and
+a statement two processes stored at once in other words is kept once (:mod:`.repeats`).
 """
 
 from __future__ import annotations

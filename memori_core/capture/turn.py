@@ -17,6 +17,7 @@ from ..lanes import ERASURES
 from ..text import normalize_fact_text
 from ..validate import check_expiry, check_said_at, iso_to_ts, repair_text
 from .refusal import refused_because
+from .repeats import settle_repeats
 from .shown_facts import EXISTING_FACTS_LIMIT, same_slot_facts
 from .statements import STATEMENTS
 from .turns import turn_spans
@@ -140,7 +141,11 @@ def _capture_turn(
         texts = [t for t in texts if t not in told]
         if not texts:
             return []
-        return _store(engine, entity_id, facts, texts, existing, said_at, since, metadata, session_id, cancelled)
+        began = time.time_ns()
+        ids = _store(engine, entity_id, facts, texts, existing, said_at, since, metadata, session_id, cancelled)
+        # Another process's writer may have stored one of these in other words meanwhile: one of them stays.
+        gone = settle_repeats(engine, entity_id, ids, began)
+        return [fid for fid in ids if fid not in gone]
 
 
 def _store(

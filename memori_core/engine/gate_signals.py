@@ -18,7 +18,7 @@ from ..cache.columns import PoolFacts
 from ..config import RecallConfig
 from ..embedders import Embedder, embedder_scripts
 from ..facts import StoredFact
-from ..ranking.care import care_share, is_care_fact, named_by
+from ..ranking.care import care_share, is_care_fact, kin_holder, named_by, names_them
 from ..ranking.care import prototype_texts as domain_texts
 from ..ranking.conversation import (
     COURTESY_WORDS,
@@ -211,7 +211,11 @@ class GateSignals:
             return None
         cosine = scores.cosine if scores.gate_cosine is None else scores.gate_cosine
         top = top[(cosine[top] < cfg.gate_keep) & (cosine[top] >= cfg.gate_care_cosine)]
-        rows = [i for i in top.tolist() if is_care_fact(facts[i].content) and named_by(facts[i].content, asked)]
+        # A partner's or child's diet shapes the meals the user cooks for them (the implications open it for a
+        # meal), not the user's own food or health: "I'm so hungover" is no question for "User's girlfriend Priya
+        # is coeliac." unless it names her or "we".
+        rows = [i for i in top.tolist() if is_care_fact(text := facts[i].content) and named_by(text, asked)
+                and ((kin := kin_holder(text)) is None or names_them(kin, asked))]
         if not rows:
             return None
         prototypes = self._prototype_vectors(question.shape[0])

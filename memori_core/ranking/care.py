@@ -35,6 +35,8 @@ __all__ = [
     "for_the_asker",
     "is_care_fact",
     "is_personal",
+    "kin_holder",
+    "names_them",
     "named_by",
     "negated_at",
     "outside_holder",
@@ -184,7 +186,10 @@ _CARE_TERMS = re.compile(
     r"preservatives|fried\s+foods?|spicy\s+foods?)\b"
     r"|\b(?:only\s+(?:eats?|consumes?|drinks?)|(?:eats?|consumes?)\s+only)\s+(?:\w+\s+){0,3}?"
     r"(?:foods?|produce|meat|fish|vegetables|herbs|dishes)\b"
-    r"|\b(?:plant[\s-]based|whole[\s-]foods?|raw[\s-]food|paleo|mediterranean|carnivore)\s+diet\b",
+    r"|\b(?:plant[\s-]based|whole[\s-]foods?|raw[\s-]food|paleo|mediterranean|carnivore)\s+diet\b"
+    # a diet told as what the user went or keeps to: "User went keto.", "User is doing keto.", "User is on keto."
+    r"|\b(?:went|gone|going|goes|doing|does|started|starting|on)\s+(?:full\s+|strict(?:ly)?\s+)?"
+    r"(?:keto(?:genic)?|paleo|plant[\s-]based|carnivore|whole30)\b(?![\s-](?:bars?|snacks?|recipes?|cookbooks?))",
     re.IGNORECASE,
 )
 _DIET_WORD = frozenset({"vegetarian", "vegan", "pescatarian", "halal", "kosher"})
@@ -332,6 +337,39 @@ _SOMEONE_ELSE = re.compile(r"^\W*(?:a|one|some|another)\s+(friend|colleague|co-?
                            re.IGNORECASE)
 
 
+# A member of the user's household by kin, not a clinician nor a part of the user's own body.
+_KIN_HOLDER = re.compile(
+    r"\b(?:partner|wife|husband|spouse|boyfriend|girlfriend|fianc[eé]e?|sons?|daughters?|child|children|kids?|"
+    r"bab(?:y|ies)|toddlers?|twins|stepsons?|stepdaughters?)\b",
+    re.IGNORECASE,
+)
+
+
+def kin_holder(fact: str) -> str | None:
+    """Who a fact is about, when that is a partner or a child of the user's household: ``"girlfriend Priya"`` for
+    "User's girlfriend Priya is coeliac."; ``None`` for the user's own facts, a clinician's advice and anyone
+    outside the household (:func:`outside_holder`).
+
+    >>> kin_holder("User's girlfriend Priya is coeliac."), kin_holder("User's doctor told her to cut salt.")
+    ('girlfriend Priya', None)
+    """
+    owner = _POSSESSOR.match(fact)
+    if owner is None or not _KIN_HOLDER.search(owner.group(1)):
+        return None
+    return owner.group(1)
+
+
+def names_them(holder: str, text: str) -> bool:
+    """Whether ``text`` names ``holder`` (a relation or a name, as :func:`kin_holder` gives it) or speaks of "we"
+    (those the user lives with)."""
+    named = _relations(text)
+    return bool(named & _WE) or not (_relations(holder) - _NOT_RELATIONS).isdisjoint(named)
+
+
+_NOT_RELATIONS = frozenset({"best", "close", "old", "older", "oldest", "eldest", "younger", "youngest", "little", "big",
+                            "new", "good", "dear", "late"})
+
+
 def outside_holder(fact: str) -> str | None:
     """Who a fact is about, when that is someone outside the user's household: ``"colleague Tim"`` for "User's
     colleague Tim is allergic to penicillin.", ``"friend"`` for "A friend of mine is vegan."; ``None`` for the
@@ -408,9 +446,7 @@ def named_by(fact: str, text: str) -> bool:
         return True
     if not _PETS.isdisjoint(_relations(holder)):
         return True  # the user's pet lives with them: its diet is the household's, though not core on every turn
-    wanted = _relations(holder) - {"best", "close", "old", "older", "oldest", "eldest", "younger", "youngest",
-                                   "little", "big", "new", "good", "dear", "late"}
-    return not wanted.isdisjoint(_relations(text))
+    return not (_relations(holder) - _NOT_RELATIONS).isdisjoint(_relations(text))
 
 
 def prototype_texts() -> tuple[list[str], np.ndarray]:

@@ -136,7 +136,8 @@ _BREEDS = (r"(?:labradors?|labs|poodles?|spaniels?|terriers?|retrievers?|collies
 _CHILD = (r"(?:sons?|daughters?|kids?|children|child|toddlers?|bab(?:y|ies)|twins|eldest|youngest|"
           r"grand(?:children|child|kids?|sons?|daughters?)|step(?:sons?|daughters?|kids?))")
 SITUATION_CONCERNS: dict[str, str] = {
-    "children": rf"\b{_CHILD}\b(?!')",
+    "children": rf"\b{_CHILD}\b(?!')|\b(?:user's|my|our|his|her|their|two|three|four)\s+(?:little\s+|young\s+|teenage\s+)?"
+                r"(?:girls|boys)\b",
     # a medicine or device the user cannot travel without: what to pack, what to carry through security
     "packing": CARRIED_MEDICINE,
     # a kind of outing the user does not enjoy: "dislikes museums", "doesn't enjoy historical monuments",
@@ -227,6 +228,19 @@ SITUATION_CONCERNS: dict[str, str] = {
                 r"sails|rows|dances|gardens)\b(?!\s+(?:a|an|the|his|her|their|to|into|out|over|at)\b)|"
                 r"member\s+of\s+(?:a|an|the)\s+(?:\w+\s+){0,2}(?:club|team|league|society|group)|"
                 r"training\s+for\s+(?:a|an|the)\s+(?:\w+\s+)?(?:marathon|half|triathlon|race|10k|5k|ultra))",
+    # the right to stay or work in a country: "User is in Germany on a Blue Card tied to her employer", "User's
+    # residence permit runs out in March" (a job change, a trip abroad or a new address asks for it)
+    "papers": r"\b(?:visas?|residen(?:ce|cy)\s+(?:permit|card|status)s?|work\s+permits?|green\s+card|blue\s+card|"
+              r"iqama|permanent\s+residen\w*|citizenship|naturali[sz]\w*|asylum|refugee\s+status|immigration\s+status|"
+              r"ausl[aä]nderbeh[oö]rde|leave\s+to\s+remain|settled\s+status)\b",
+    # what the user eats now, told as a change of diet: "User is no longer vegetarian.", "User eats fish again."
+    # (no restriction, and so no care fact; a meal question still needs it)
+    "meal": r"\b(?:no\s+longer|stopped\s+being|quit\s+being|gave\s+up\s+being)\s+(?:a\s+)?"
+            r"(?:strict\s+)?(?:vegetarian|vegan|pescatarian|keto|paleo|plant[\s-]based)\b|"
+            r"\bnot\s+(?:a\s+)?(?:vegetarian|vegan|pescatarian|keto|paleo|plant[\s-]based)\s+any\s?more\b|"
+            r"\b(?:eats?|eating)\s+(?:\w+\s+)?(?:meat|fish|seafood|chicken|pork|beef|dairy|eggs)\s+(?:again|now)\b|"
+            r"^\W*(?:user|i)\s+(?:now\s+|also\s+)?(?:eats?|has\s+started\s+eating|started\s+eating)\s+"
+            r"(?:meat|fish|seafood|chicken|dairy|eggs)(?:\s+again)?\W*$",
     "schedule": r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|every\s+(?:other\s+)?(?:(?:mon|tues|wednes|thurs|fri|"
                 r"satur|sun)day|week|weekend)|on\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
                 r"(?:\s+and\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day))?\s+(?:mornings|evenings|nights|afternoons)|"
@@ -452,7 +466,8 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "sights": ("attraction", "attractions", "cultural experience", "cultural experiences", "things to do",
                "sightseeing", "sights", "must see", "must do", "itinerary", "day trip", "city break", "explore",
                "exploring", "nightlife", "accommodation", "accommodations"),
-    "children": ("kid", "children", "child", "toddler", "the baby", "grandchildren", "grandkid", "family outing",
+    "children": ("kid", "children", "child", "toddler", "the baby", "my girls", "my boys", "the girls are", "the boys are",
+                 "the little ones", "the little one", "the wee ones", "grandchildren", "grandkid", "family outing",
                  "family day", "family getaway", "family holiday", "family trip", "family friendly", "day out",
                  "school holiday", "half term", "babysitter", "babysitting", "playground", "three of us",
                  "four of us", "five of us", "whole family", "stroller", "pram", "buggy", "pushchair", "car seat"),
@@ -486,6 +501,10 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                  "bee suit", "swarm"),
     "travel": ("trip", "holiday", "vacation", "getaway", "go away", "weekend away", "travel", "flight", "fly",
                "flying", "abroad", "babymoon", "hotel", "airbnb", "camping", "cruise", "road trip"),
+    "papers": ("visa", "permit", "residence", "residency", "immigration", "citizenship", "naturalisation",
+               "naturalization", "green card", "blue card", "passport", "register my address", "anmeldung",
+               "change jobs", "switch jobs", "new job", "quit my job", "leave my job", "lose my job", "laid off",
+               "travel abroad", "trip abroad", "leave the country", "out of the country", "re enter", "re-enter"),
     "sesame": ("sesame", "tahini", "hummus", "houmous", "halva", "halwa", "falafel", "baba ganoush", "bagel",
                "burger bun", "sushi", "stir fry", "stir-fry", "bibimbap", "dan dan", "furikake", "za'atar"),
     "soy": ("soy", "soya", "tofu", "edamame", "miso", "tempeh", "soy sauce", "teriyaki", "stir fry", "stir-fry",

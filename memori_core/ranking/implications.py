@@ -233,7 +233,9 @@ _MY_THING = re.compile(r"\b(?:my|our)\s+(?:[\w'-]+\s+){0,2}?[\w'-]+", re.IGNOREC
 # the asker's own place, used rather than named: "the weather in my city", "events in my town", "near me", "Do I need
 # a licence to fish here?"
 _MY_PLACE = re.compile(r"\b(?:my|our)\s+(?:city|town|village|neighbou?rhood|area|local\s+area|place|hometown|home\s+town|"
-                       r"suburb|street|region)\b|\bnear\s+(?:me|us)\b|\b(?:around\s+|over\s+|out\s+)?here\b|\blocally\b|"
+                       r"suburb|street|region)\b|\bnear\s+(?:me|us)\b|"
+                       r"\b(?:near|around|close\s+to)\s+where\s+(?:i|we)(?:'m|\s+am|'re|\s+are)?\s+(?:live|living|staying|based)\b|"
+                       r"\b(?:a)?round\s+(?:me|us)\b|\b(?:around\s+|over\s+|out\s+)?here\b|\blocally\b|"
                        rf"{FROM_HOME.pattern}", re.IGNORECASE)
 
 

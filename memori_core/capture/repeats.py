@@ -1,0 +1,140 @@
+"""A statement two processes stored at once, in other words, kept once: :func:`settle_repeats`.
+
+The statement lock (:mod:`.statements`) is the process's only. Writers in two processes over one shared store (a
+Chroma server) can each look at the user's facts before the other writes, and both store the statement: capture's
+"User's band rehearses every tuesday at 7." beside a ``remember("User's band rehearses every Tuesday at 7pm.")``
+of another process. (The same words need nothing more: their id is derived from the normalised text, so the second
+write lands on the first's row.) So on a shared store every writer of statements looks again right after its
+write, still under its statement lock: its new facts that say what another valid fact says
+(:func:`~memori_core.extraction.same_statement.same_fact`), among the user's newest facts and those ranked nearest
+to each, are settled by one rule every process applies alike: the first written (the smaller ``seq``, then id)
+stays; the others of the group that end no fact, written no earlier than the writer's own, are deleted.
+
+Why that is enough for two writers: each looks after its own write has finished, and a read sees every write
+finished before it began (the store's revision record), so whichever looks second sees both facts, and both
+writers would delete the same one. A fact that ended others is never deleted (its links would be lost): two such
+stay. What it costs: on a shared store, after each write that stored a new fact, three small requests (the
+written rows read by id, and the user's revision record before the newest facts and before each new fact's
+ranking, both over the process's copy, which is reloaded only when another process wrote), one more read when a
+fact says the same, and a ``delete`` when a repeat is found; nothing on a store only this process writes to (an
+embedded folder, memory), where the statement lock suffices. A store failure of that second look is logged and
+leaves the repeat: the write itself stands. The deleted fact's writer may have answered with its id (a ``remember``
+in the other process): that id is then unknown, as for a fact deleted since.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..engine.fact_ids import is_version_id
+from ..error_log import warn_briefly
+from ..extraction.same_statement import same_fact
+from ..facts import StoredFact
+
+__all__ = ["NEAREST_CHECKED", "NEWEST_CHECKED", "asettle_repeats", "repeats", "settle_repeats"]
+
+_logger = logging.getLogger("memori_core.capture")
+
+NEWEST_CHECKED = 20
+"""How many of the user's newest facts a writer looks at again after its write (a racing write is among them)."""
+
+NEAREST_CHECKED = 10
+"""How many of the user's facts ranked nearest to each new fact it looks at too (a racer dated long ago)."""
+
+
+def _order(fact: StoredFact) -> tuple[int, str]:
+    """The order facts were written in, the same in every process: ``seq`` (when its ``add`` began), then id."""
+    return fact.seq, fact.id
+
+
+def _plain(fact: StoredFact) -> bool:
+    """A valid fact that ends no other: one a repeat may be settled by deleting."""
+    return fact.valid_to is None and not fact.supersedes and not is_version_id(fact.id)
+
+
+def repeats(new: Sequence[StoredFact], others: Iterable[StoredFact]) -> dict[str, StoredFact]:
+    """Which facts to delete, each with the fact that stays: for each of ``new`` (the facts a write just stored)
+    saying what some valid ``others`` say, the first written of them all stays; the writer's own fact goes when it
+    is not that one, and so does each other one written no earlier than it (a racer, never an older fact)."""
+    valid = [f for f in others if f.valid_to is None]
+    out: dict[str, StoredFact] = {}
+    for fact in new:
+        group = [fact, *(o for o in valid if o.id != fact.id and same_fact(fact.content, [o]) is not None)]
+        keeper = min(group, key=_order)
+        if keeper.id in out:
+            continue
+        out.update((f.id, keeper) for f in group
+                   if f is not keeper and _plain(f) and (f is fact or _order(f) > _order(fact)))
+    return out
+
+
+def _new_facts(facts: Sequence[StoredFact], since: int) -> list[StoredFact]:
+    """The facts a write stored anew (``seq`` from its ``add``, begun at ``since``, time.time_ns), not sightings."""
+    return [f for f in facts if f.seq >= since and _plain(f)]
+
+
+def _looked_at(new: Sequence[StoredFact], newest: Sequence[Any], nearest: Iterable[Any]) -> list[str]:
+    """The ids of the facts read again that say what one of ``new`` says."""
+    return list(dict.fromkeys(o.id for o in [*newest, *nearest] for f in new
+                              if o.id != f.id and same_fact(f.content, [o]) is not None))
+
+
+def _shared(engine: Any) -> bool:
+    """Whether other processes write to ``engine``'s store (an engine-like object without one: no)."""
+    return bool(getattr(getattr(engine, "store", None), "shared", False))
+
+
+def _unsettled(entity_id: str, exc: Exception) -> dict[str, StoredFact]:
+    # The write itself landed: a store failure of the second look leaves a repeat, as before it, not a failed write.
+    warn_briefly(_logger, exc, "looking again for a statement another process stored for entity %r failed; a "
+                 "repeat in other words may stay", entity_id)
+    return {}
+
+
+def settle_repeats(engine: Any, entity_id: str, ids: Sequence[str], since: int) -> dict[str, StoredFact]:
+    """After a write of ``ids`` for ``entity_id`` begun at ``since`` (``time.time_ns()`` before its ``add``), under
+    the writer's statement lock: the repeats of its new facts another process stored meanwhile deleted (module
+    docstring); returns each deleted id with the fact that stays. Nothing on a store only this process writes; a
+    store failure is logged, and nothing is deleted."""
+    if not ids or not _shared(engine):
+        return {}
+    try:
+        return _settle(engine, entity_id, ids, since)
+    except Exception as exc:  # noqa: BLE001 - see _unsettled
+        return _unsettled(entity_id, exc)
+
+
+async def asettle_repeats(engine: Any, entity_id: str, ids: Sequence[str], since: int) -> dict[str, StoredFact]:
+    """Async :func:`settle_repeats`."""
+    if not ids or not _shared(engine):
+        return {}
+    try:
+        return await _asettle(engine, entity_id, ids, since)
+    except Exception as exc:  # noqa: BLE001 - see _unsettled
+        return _unsettled(entity_id, exc)
+
+
+def _settle(engine: Any, entity_id: str, ids: Sequence[str], since: int) -> dict[str, StoredFact]:
+    new = _new_facts(engine.get(entity_id, list(ids)), since)
+    if not new:
+        return {}
+    nearest = [hit for f in new for hit in engine.nearest(f.content, entity_id, NEAREST_CHECKED)]
+    same = _looked_at(new, engine.list(entity_id, limit=NEWEST_CHECKED), nearest)
+    gone = repeats(new, engine.get(entity_id, same)) if same else {}
+    if gone:
+        engine.delete(entity_id, list(gone))
+    return gone
+
+
+async def _asettle(engine: Any, entity_id: str, ids: Sequence[str], since: int) -> dict[str, StoredFact]:
+    new = _new_facts(await engine.aget(entity_id, list(ids)), since)
+    if not new:
+        return {}
+    nearest = [hit for f in new for hit in await engine.anearest(f.content, entity_id, NEAREST_CHECKED)]
+    same = _looked_at(new, await engine.alist(entity_id, limit=NEWEST_CHECKED), nearest)
+    gone = repeats(new, await engine.aget(entity_id, same)) if same else {}
+    if gone:
+        await engine.adelete(entity_id, list(gone))
+    return gone
