@@ -167,14 +167,18 @@ def _forbidden(clause: str, known: Sequence[str]) -> list[str] | None:
 # "HbA1c is down enough that they've taken me off metformin": a medicine a clinician stopped, told after the reason.
 _TAKEN_OFF = rx(rf"\b(?:they|she|he|the\s+clinic|(?:the|my|our)\s+(?:{CLINICIAN}))(?:'ve|'s|\s+have|\s+has)?\s+"
                 r"(?:(?:just|finally|now)\s+)?(?:taken|took)\s+me\s+off\s+(?:the\s+|my\s+)?"
-                r"(?P<drug>[\w-]+(?:\s+(?!(?:for|because|since|after|and|but|now)\b)[\w-]+)?)")
+                r"(?P<drug>[\w-]+(?:\s+(?!(?:for|because|since|after|and|but|now|last|this|in|on|at|a|an|the|yesterday|"
+                r"today|two|three|few)\b)[\w-]+)?)")
 
 
 def _taken_off(clause: str, known: Sequence[str]) -> list[str] | None:
-    """ "HbA1c is down enough that they've taken me off metformin" -> "I stopped taking metformin": a medicine only
-    ("they took me off the rota" is none)."""
+    """ "HbA1c is down enough that they've taken me off metformin" -> "I stopped taking metformin", and what follows
+    it ("my doctor took me off warfarin last month" -> "I stopped taking warfarin last month"): a medicine only ("they
+    took me off the rota" is none)."""
     m = _TAKEN_OFF.search(clause)
-    return [f"I stopped taking {m.group('drug')}"] if m is not None and is_medicine(m.group("drug")) else None
+    if m is None or not is_medicine(m.group("drug")):
+        return None
+    return [f"I stopped taking {m.group('drug')}{clause[m.end():]}"]  # when, after it: "... last month"
 
 
 def _habit_named(thing: str, known: Sequence[str]) -> bool:
