@@ -9,14 +9,15 @@ The names below are the public API; lower-level pieces (tokenizers, the ranking 
 are importable from their modules (docs/architecture.md lists them).
 """
 
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from ._version import __version__
-from .capture import capture_facts, newest_turn
 from .config import RecallConfig
 from .context import format_context
 from .embedders import Embedder, LocalMiniLM, default_embedder
 from .engine import RecallEngine
 from .explain import CandidateScore, RecallReport
-from .extraction import ExtractedFact, FactExtractor, RuleBasedFactExtractor
 from .facts import RecalledFact, StoredFact
 from .judge import Judge
 from .lanes import ForgottenError
@@ -31,7 +32,11 @@ from .store import (
     PartialDeleteError,
     PartialWriteError,
 )
-from .validate import unnormalized_entity_ids
+from .validate import NaiveTimeWarning, unnormalized_entity_ids
+
+if TYPE_CHECKING:
+    from .capture import capture_facts, newest_turn
+    from .extraction import ExtractedFact, FactExtractor, RuleBasedFactExtractor
 
 __all__ = [
     "CandidateScore",
@@ -47,6 +52,7 @@ __all__ = [
     "Judge",
     "LocalMiniLM",
     "MemoriRecall",
+    "NaiveTimeWarning",
     "PartialDeleteError",
     "PartialWriteError",
     "RecallConfig",
@@ -64,3 +70,25 @@ __all__ = [
     "rerank",
     "unnormalized_entity_ids",
 ]
+
+_LATER = {
+    "capture_facts": "capture", "newest_turn": "capture",
+    "ExtractedFact": "extraction", "FactExtractor": "extraction", "RuleBasedFactExtractor": "extraction",
+}
+"""The public names of capture and extraction, by their subpackage: imported when first used, as the rules take about
+a second to import, which a program that only reads memory (`memori list`, an app's recall) need not pay."""
+
+
+def __getattr__(name: str) -> Any:
+    """A public name of :data:`_LATER`, imported from its subpackage when first asked for."""
+    part = _LATER.get(name)
+    if part is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{part}", __name__), name)
+    globals()[name] = value  # later lookups do not come here
+    return value
+
+
+def __dir__() -> list[str]:
+    """The module's names, those imported when first used included."""
+    return sorted({*globals(), *_LATER})

@@ -182,8 +182,8 @@ def format_fact_line(content: str, created_at: Any = None, *, valid_from: Any = 
     """``- {content}. Stated at {YYYY-MM-DD HH:MM} UTC``; no timestamp gives ``- {content}``.
 
     The time is when the current text was stated: ``valid_from`` when it is later than ``created_at`` (an
-    updated text, a fact said again after it was superseded, a restored version), else ``created_at``
-    (:func:`~memori_core.facts.stated_at`).
+    updated text, a fact said again after it was superseded), else ``created_at``
+    (:func:`~memori_core.facts.stated_at`); a restored fact or version keeps the time it was stated.
     ``zone=False`` leaves out the ``UTC`` (upstream Memori's line, what
     ``RecallConfig.memori_compat()`` asks for through ``time_zone_label``); ``tz`` writes the time in the
     conversation's zone (:func:`format_timestamp`).

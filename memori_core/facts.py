@@ -48,8 +48,7 @@ class StoredFact:
     """When the fact stops being recalled (``None``: never)."""
     valid_from: str | None = None
     """When the fact's current text became true, when later than ``created_at`` (set by an update of its text,
-    by saying a superseded fact again, or by a restore of an earlier version; ``None``: since ``created_at``).
-    ``recall(as_of=...)`` reads it."""
+    or by saying a superseded fact again; ``None``: since ``created_at``). ``recall(as_of=...)`` reads it."""
     valid_to: str | None = None
     """When the fact stopped being true (superseded or replaced by an update; ``None``: still valid). An
     invalid fact stays stored, as history: recall skips it unless asked ``as_of`` a time it was valid."""
@@ -57,6 +56,10 @@ class StoredFact:
     """The id of the fact that replaced this one (``None``: not replaced)."""
     supersedes: tuple[str, ...] = ()
     """Ids of the facts this one replaced (``add(..., supersedes=[...])``)."""
+    restored_at: str | None = None
+    """When :meth:`~memori_core.RecallEngine.restore` last made the fact valid again (``None``: never). Its
+    current period of validity began then (:attr:`valid_since`), but its text keeps the time it was stated
+    (:attr:`stated_at`): a restore is not the user saying it again."""
     embedding: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def is_valid(self, at: float | None = None) -> bool:
@@ -75,8 +78,14 @@ class StoredFact:
 
     @property
     def stated_at(self) -> str | None:
-        """When the fact's current text was stated or became valid again (:func:`stated_at`)."""
+        """When the fact's current text was stated, or said again after it was superseded (:func:`stated_at`)."""
         return stated_at(self.created_at, self.valid_from)
+
+    @property
+    def valid_since(self) -> str | None:
+        """When the fact's current period of validity began: :attr:`stated_at`, or :attr:`restored_at` when
+        later. ``recall(as_of=...)`` sees the fact from then on."""
+        return stated_at(self.stated_at, self.restored_at)
 
 
 @dataclass(frozen=True)
@@ -98,20 +107,20 @@ class RecalledFact:
     metadata: dict[str, Any] = field(default_factory=dict)
     valid_from: str | None = None
     """When the fact's current text became valid, when later than ``created_at``: an update of its text, a
-    superseded fact said again, a restore of an earlier version (:attr:`StoredFact.valid_from`; ``None``: since
-    ``created_at``)."""
+    superseded fact said again (:attr:`StoredFact.valid_from`; ``None``: since ``created_at``). A restore leaves
+    it as it was: the text keeps the time it was stated."""
 
     @property
     def stated_at(self) -> str | None:
-        """When the fact's current text was stated or became valid again (:func:`stated_at`): the time the
-        ``<memori_context>`` block shows as "Stated at"."""
+        """When the fact's current text was stated, or said again after it was superseded (:func:`stated_at`):
+        the time the ``<memori_context>`` block shows as "Stated at"."""
         return stated_at(self.created_at, self.valid_from)
 
 
 def stated_at(created_at: str | None, valid_from: str | None) -> str | None:
     """When a fact's current text was stated: the later of its ``created_at`` and ``valid_from`` (an update of its
-    text, a superseded fact said again or a restored version make the current text valid later than the fact
-    was first stored); ``None`` when it has neither. An unreadable time is passed over for the other one."""
+    text, or a superseded fact said again, makes the current text valid later than the fact was first stored);
+    ``None`` when it has neither. An unreadable time is passed over for the other one."""
     if not valid_from:
         return created_at
     start = _epoch(valid_from)
@@ -131,8 +140,10 @@ def _epoch(value: Any) -> float | None:
 
 def validity_json(fact: StoredFact) -> str | None:
     """A fact's validity and history links as one JSON text (``None`` when it has none): how stores and the
-    recall cache keep ``valid_from``, ``valid_to``, ``superseded_by`` and ``supersedes`` in one column."""
-    if fact.valid_to is None and fact.superseded_by is None and not fact.supersedes and fact.valid_from is None:
+    recall cache keep ``valid_from``, ``valid_to``, ``superseded_by``, ``supersedes`` and ``restored_at`` in one
+    column."""
+    if fact.valid_to is None and fact.superseded_by is None and not fact.supersedes and fact.valid_from is None \
+            and fact.restored_at is None:
         return None
     rec: dict[str, Any] = {}
     if fact.valid_from is not None:
@@ -143,12 +154,14 @@ def validity_json(fact: StoredFact) -> str | None:
         rec["superseded_by"] = fact.superseded_by
     if fact.supersedes:
         rec["supersedes"] = list(fact.supersedes)
+    if fact.restored_at is not None:
+        rec["restored_at"] = fact.restored_at
     return json.dumps(rec, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 def validity_fields(text: str | None) -> dict[str, Any]:
-    """The :class:`StoredFact` fields ``valid_to``, ``superseded_by``, ``supersedes`` of a :func:`validity_json`
-    text (all unset for ``None`` or ``""``)."""
+    """The :class:`StoredFact` fields ``valid_from``, ``valid_to``, ``superseded_by``, ``supersedes`` and
+    ``restored_at`` of a :func:`validity_json` text (all unset for ``None`` or ``""``)."""
     if not text:
         return {}
     rec = json.loads(text)
@@ -161,6 +174,8 @@ def validity_fields(text: str | None) -> dict[str, Any]:
         out["superseded_by"] = str(rec["superseded_by"])
     if rec.get("supersedes"):
         out["supersedes"] = tuple(str(i) for i in rec["supersedes"])
+    if rec.get("restored_at"):
+        out["restored_at"] = str(rec["restored_at"])
     return out
 
 

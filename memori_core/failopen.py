@@ -23,7 +23,9 @@ once a store call of a fail-open surface timed out or could not connect, every f
 skips memory for ``RecallEngine(outage_cooldown=...)`` seconds. The error that starts
 an outage is logged as a warning, once; the calls it skips log at DEBUG, but for background captures: a turn
 not stored is lost without anyone seeing it, so the first capture an outage skips or fails (over the engine, of
-any adapter) is warned, once per outage, and when the store answers again a warning says how many were lost.
+any adapter) is warned, once per outage, and when the store answers again (or at interpreter exit, if it never
+did) a warning says how many were kept from it. The capturing adapters hold those turns and capture them again
+once the store answers (:mod:`memori_core.capture.held`).
 :class:`FailOpenCall` is one call through this policy.
 
 Waiting before the store (:meth:`FailOpenCall.reaching`): a fail-open call must send its first store request
@@ -55,7 +57,7 @@ from typing import Any, TypeVar
 
 from .error_log import ERROR_CHARS, error_text, warn_briefly, warn_failed
 from .facts import RecalledFact
-from .outage import DEFAULT_OUTAGE_COOLDOWN, OutageBreaker, Verdict, is_outage, outage_breaker
+from .outage import DEFAULT_OUTAGE_COOLDOWN, HELD_TURNS_NOTE, OutageBreaker, Verdict, is_outage, outage_breaker
 from .store import deadline
 from .store.deadline import NotReached
 from .time_limit import Late, RecallTimedOut, answer_by, awithin, check_timeout, within
@@ -174,14 +176,16 @@ class FailOpenCall:
     A ``strict`` call never skips and never touches the breaker: it goes to the store and its error is raised.
     """
 
-    __slots__ = ("breaker", "admission", "strict", "owner", "logger", "what", "entity_id", "limit", "background")
+    __slots__ = ("breaker", "admission", "strict", "owner", "logger", "what", "entity_id", "limit", "background",
+                 "held")
 
     def __init__(self, engine: Any, *, strict: bool, owner: str, logger: logging.Logger, what: str,
-                 entity_id: str | None, background: bool = False) -> None:
-        """``background``: a background capture, whose turn is lost when the call skips or fails during an outage
-        without the app seeing it: the first of each outage is warned (:meth:`OutageBreaker.capture_lost`)."""
+                 entity_id: str | None, background: bool = False, held: bool = False) -> None:
+        """``background``: a background capture, whose turn is not stored when the call skips or fails during an
+        outage without the app seeing it: the first of each outage is warned (:meth:`OutageBreaker.capture_lost`);
+        ``held``: its adapter holds such turns to capture them again once the store answers (the warning says so)."""
         self.strict, self.owner, self.logger, self.what, self.entity_id = strict, owner, logger, what, entity_id
-        self.background = background
+        self.background, self.held = background, held
         limit = getattr(getattr(engine, "store", None), "request_timeout", None)
         self.limit: float | None = (float(limit) if isinstance(limit, (int, float)) and not isinstance(limit, bool)
                                     and limit > 0 else None)
@@ -227,11 +231,16 @@ class FailOpenCall:
         here (``True``), the others are left to the caller's DEBUG line (``False``)."""
         if not self.background or self.breaker is None or not self.breaker.capture_lost():
             return False
-        self.logger.warning(
-            "%s: %s for entity %r not stored: %s; the turns captured until the store answers again are not "
-            "stored either (warned once per outage; how many is logged when it answers)", self.owner, self.what,
-            self.entity_id, why)
+        self.logger.warning("%s: %s for entity %r not stored: %s; %s (warned once per outage; how many is logged "
+                            "when it answers)", self.owner, self.what, self.entity_id, why, self._lost_turns())
         return True
+
+    def _lost_turns(self) -> str:
+        """What becomes of the turns an outage keeps from the store, for this call's adapter."""
+        if self.held:
+            return ("it and the turns captured until the store answers again are held, and captured again once it "
+                    "answers (capture_stats.held)")
+        return "the turns captured until the store answers again are not stored either"
 
     @property
     def error(self) -> str:
@@ -247,8 +256,7 @@ class FailOpenCall:
                 if ended is not None and ended.lost_captures:
                     self.logger.warning(
                         "%s: the store answers again after %.0f s down; background captures skipped or failed "
-                        "meanwhile: %d (not stored; a MemoriMemoryBlock's are captured again on its user's next "
-                        "turn)", self.owner, ended.seconds, ended.lost_captures)
+                        "meanwhile: %d (%s)", self.owner, ended.seconds, ended.lost_captures, HELD_TURNS_NOTE)
 
     def raised(self, exc: BaseException) -> None:
         """The call failed and its caller raises ``exc`` itself (a surface that never fails open, such as a
@@ -352,8 +360,9 @@ class FailOpenCall:
             lost = ""
             if self.background:  # this warning tells the outage's captures are lost: it is the first one's
                 self.breaker.capture_lost()
-                lost = ("; the turns captured until the store answers again are not stored either (how many is "
-                        "logged when it answers)")
+                fate = "held too" if self.held else "not stored either"
+                lost = (f"; the turns captured until the store answers again are {fate} (how many is logged when it "
+                        "answers)")
             warn_failed(self.logger, self.owner, self.what, self.entity_id, exc,
                         instead=f"{instead}; memory is skipped for {self.breaker.cooldown:g} s, then the "
                                 f"store is tried again (RecallEngine(outage_cooldown=...)){lost}")

@@ -15,11 +15,11 @@ A key's condition is one of:
   LangGraph's stores read a filter on a nested value).
 
 Three keys name the fact's own times, not its metadata: ``created_at`` (when it was stated),
-``valid_from`` (when it became valid: its ``created_at``, or the time of the update that gave it its
-text) and ``valid_to`` (when it stopped being valid; a fact still valid has none, which orders after
+``valid_from`` (when its current period of validity began: its ``created_at``, or the time of the update
+that gave it its text, of its saying again or of the restore that made it valid again) and ``valid_to`` (when it stopped being valid; a fact still valid has none, which orders after
 every time: ``{"valid_to": {"$gt": t}}`` keeps the facts still valid at ``t``, ``{"valid_to": None}``
 the facts valid now). Their conditions are a time (equality) or ``$eq`` ``$ne`` ``$gt`` ``$gte`` ``$lt``
-``$lte`` on times: a ``datetime`` (naive: UTC, as ``add``'s ``created_at``) or an ISO 8601 str, compared
+``$lte`` on times: a ``datetime`` or an ISO 8601 str (without a zone: UTC, with a warning), compared
 as instants in UTC (``None`` with ``$eq`` / ``$ne`` only). A metadata key of one of these names is
 stored and returned, but ``where`` cannot reach it.
 
@@ -29,6 +29,21 @@ stored and returned, but ``where`` cannot reach it.
 A bare list is refused (``{"$in": [...]}`` is any of, ``{"$eq": [...]}`` an equal list), as are unknown
 operators and comparisons mixing a number and a str, so a filter never silently means something else.
 
+So is a filter that would match nothing, silently, for a reason it can tell: a key naming a field of the fact
+``where`` does not filter on (``expires_at``, ``last_seen``, ``updated_at``, ``times_seen``, ``session_id``: no
+metadata holds them); a key that looks like one of the fact's times without being one (``create_at``,
+``createdAt``, ``valid-to``: the same letters in another case or with other separators, or one letter missing or
+added, or two swapped), with the time meant; equality of a time with a date alone (``{"created_at":
+"2026-10-26"}`` is one instant, that day's 00:00 UTC: give the day's range). A metadata key of the user's own
+that looks like a fact's time is filtered under ``$metadata``, whose conditions are on the metadata keys as they
+are named:
+
+>>> check_where({"$metadata": {"createdAt": {"$gte": "2026-01-01"}}})
+{'$metadata': {'createdAt': {'$gte': '2026-01-01'}}}
+
+``list`` without ``include_invalid`` and ``recall`` without ``as_of`` read only valid facts, so they also refuse
+a ``valid_to`` condition no valid fact meets (:func:`check_reaches_valid`).
+
 A filter only ever narrows one entity's facts: it is applied to rows that were
 already read for that entity, so no filter can reach another entity's facts.
 """
@@ -37,18 +52,26 @@ from __future__ import annotations
 
 import json
 import math
-from datetime import datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 import numpy as np
 
-from .validate import iso_to_ts, to_iso_utc
+from .validate import RESERVED_METADATA_KEYS, iso_to_ts, to_iso_utc
 
 Where = dict[str, Any]
 
 TIME_KEYS = ("created_at", "valid_from", "valid_to")
 """``where`` keys that name the fact's own times (not metadata)."""
 _TIME_OPERATORS = ("$eq", "$ne", "$gt", "$gte", "$lt", "$lte")
+
+METADATA_KEY = "$metadata"
+"""A top-level ``where`` key whose conditions are on the user's own metadata keys, read as they are: for a key of
+the user's that looks like a fact's time (``{"$metadata": {"createdAt": ...}}``), which is refused at the top level
+(:func:`check_where`)."""
+
+_OTHER_TIMES = ("expires_at", "last_seen", "updated_at")
+"""The fact's times ``where`` does not filter on (reported by recall: user metadata cannot hold them)."""
 
 _SCALARS = (str, int, float, bool)
 _ORDER = ("$gt", "$gte", "$lt", "$lte")
@@ -151,11 +174,46 @@ def _check_time(where: str, cond: Any) -> dict[str, str | None]:
             raise ValueError(f"{at}: a fact's time takes {', '.join(_TIME_OPERATORS)} (got {op!r})")
         if operand is None and op in ("$eq", "$ne"):
             out[op] = None
+        elif op in ("$eq", "$ne") and isinstance(operand, str) and _is_a_date(operand):
+            day = date.fromisoformat(operand.strip())
+            raise ValueError(f"{at} is the date {operand!r}: equality compares one instant (its 00:00 UTC), which a "
+                             f"fact stated later that day is not; for that day in UTC use {{'$gte': "
+                             f"'{day}T00:00:00Z', '$lt': '{day + timedelta(days=1)}T00:00:00Z'}} (with your offset "
+                             "for your day)")
         elif isinstance(operand, (str, datetime)):
             out[op] = to_iso_utc(operand, at)
         else:
             raise TypeError(f"{at} must be a datetime or an ISO 8601 str, got {type(operand).__name__} {operand!r}")
     return out
+
+
+def _is_a_date(text: str) -> bool:
+    """Whether ``text`` is an ISO 8601 date with no time of day (``"2026-10-26"``)."""
+    try:
+        date.fromisoformat(text.strip())
+    except ValueError:
+        return False
+    return True
+
+
+def history_only(where: Where | None) -> bool:
+    """Whether a checked filter's ``valid_to`` condition leaves out every fact still valid (one with no
+    ``valid_to``, which orders after every time): it can match only facts no longer valid."""
+    cond = where.get("valid_to") if where else None
+    if cond is None:
+        return False
+    at = {op: (None if v is None else iso_to_ts(v)) for op, v in cond.items()}
+    return not bool(time_mask(np.array([np.inf]), at)[0])
+
+
+def check_reaches_valid(where: Where | None, call: str, fix: str) -> None:
+    """Refuse a filter :func:`history_only` finds in a ``call`` that reads only valid facts (``list`` without
+    ``include_invalid``, ``recall`` without ``as_of``), which would match nothing, silently; ``fix`` says what
+    reads the facts no longer valid."""
+    if history_only(where):
+        assert where is not None
+        raise ValueError(f"where['valid_to'] {where['valid_to']} keeps only facts no longer valid (a valid fact has "
+                         f"no valid_to), which {call} leaves out: {fix}")
 
 
 def split_times(where: Where) -> tuple[Where | None, dict[str, dict[str, float | None]]]:
@@ -201,13 +259,76 @@ def check_where(where: Any, name: str = "where", *, fact_times: bool = True) -> 
     for key, value in where.items():
         if not isinstance(key, str) or not key:
             raise TypeError(f"{name} keys must be non-empty str, got {key!r}")
-        if key.startswith("$"):
-            raise ValueError(f"{name}: operator {key!r} is not supported at the top level (keys are ANDed)")
-        if fact_times and key in TIME_KEYS:
+        if fact_times and key == METADATA_KEY:
+            out[key] = _check_own_keys(f"{name}[{key!r}]", value)
+        elif key.startswith("$"):
+            raise ValueError(f"{name}: operator {key!r} is not supported at the top level (keys are ANDed"
+                             + (f"; {METADATA_KEY!r} holds conditions on metadata keys)" if fact_times else ")"))
+        elif fact_times and key in TIME_KEYS:
             out[key] = _check_time(f"{name}[{key!r}]", value)
+        elif fact_times:
+            _check_not_a_fact_field(f"{name}[{key!r}]", key)
+            out[key] = _check_condition(f"{name}[{key!r}]", value)
         else:
             out[key] = _check_condition(f"{name}[{key!r}]", value)
     return out or None
+
+
+def _check_own_keys(where: str, conditions: Any) -> dict[str, Any]:
+    """The conditions of :data:`METADATA_KEY`: on the user's metadata keys, whatever they are called."""
+    if not isinstance(conditions, dict) or not conditions:
+        raise TypeError(f"{where} must be a non-empty dict of your metadata key -> condition, got {conditions!r}")
+    for key in conditions:
+        if not isinstance(key, str) or not key:
+            raise TypeError(f"{where} keys must be non-empty str, got {key!r}")
+    return {k: _check_condition(f"{where}[{k!r}]", v) for k, v in conditions.items()}
+
+
+_KNOWN_KEYS = f"where filters on the fact's {', '.join(TIME_KEYS)}, and on your own metadata keys"
+
+
+def _check_not_a_fact_field(where: str, key: str) -> None:
+    """Refuse a top-level key that names a field of the fact ``where`` does not filter on (user metadata cannot
+    hold it: ``add`` refuses it), or looks like one of the fact's times without being one (``create_at``,
+    ``createdAt``, ``valid-to``): either filter would match nothing, silently."""
+    if key in RESERVED_METADATA_KEYS:
+        also = "; list(..., session_id=...) narrows to one session" if key == "session_id" else ""
+        raise ValueError(f"{where}: {key!r} is a field of the fact that where does not filter on (recall reports "
+                         f"it; no metadata holds it){also}; {_KNOWN_KEYS}")
+    meant = _fact_time_like(key)
+    if meant is not None:
+        raise ValueError(f"{where}: no fact time is called {key!r}; did you mean {meant!r}? {_KNOWN_KEYS} (one "
+                         f"of yours called {key!r}: {{{METADATA_KEY!r}: {{{key!r}: ...}}}})")
+
+
+def _squashed(key: str) -> str:
+    return "".join(ch for ch in key.lower() if ch.isalnum())
+
+
+def _fact_time_like(key: str) -> str | None:
+    """The fact's time ``key`` looks like, when it is not one: the same letters in another case or with other
+    separators (``createdAt``, ``Valid-To``), or with one letter missing or added or two neighbours swapped
+    (``create_at``, ``valid_too``, ``cretaed_at``); ``None`` for any other key. A changed letter is not counted:
+    ``treated_at`` or ``rated_at`` are words of their own."""
+    squashed = _squashed(key)
+    for name in (*TIME_KEYS, *_OTHER_TIMES):
+        if key != name and _one_slip_apart(squashed, _squashed(name)):
+            return name
+    return None
+
+
+def _one_slip_apart(a: str, b: str) -> bool:
+    """Whether ``a`` equals ``b``, or is ``b`` with one letter missing or added, or two neighbours swapped."""
+    if len(a) > len(b):
+        a, b = b, a
+    if len(b) - len(a) > 1:
+        return False
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    if len(a) < len(b):
+        return a[i:] == b[i + 1:]
+    return a[i:] == b[i:] or (a[i:i + 2] == b[i:i + 2][::-1] and a[i + 2:] == b[i + 2:])
 
 
 def where_key(where: Where) -> str:
@@ -263,9 +384,17 @@ def _satisfies(have: Any, cond: Any) -> bool:
     return True
 
 
+def metadata_keys(where: Where) -> list[str]:
+    """The user metadata keys a checked filter's metadata part reads (those under :data:`METADATA_KEY` too)."""
+    return list(dict.fromkeys([*(k for k in where if k != METADATA_KEY), *where.get(METADATA_KEY, ())]))
+
+
 def matches(metadata: dict[str, Any], where: Where) -> bool:
     """True when ``metadata`` satisfies every condition of ``where`` (a checked filter)."""
     for key, want in where.items():
-        if not _satisfies(metadata.get(key), want):
+        if key == METADATA_KEY:
+            if not matches(metadata, want):
+                return False
+        elif not _satisfies(metadata.get(key), want):
             return False
     return True

@@ -11,11 +11,14 @@ to the store again. How the adapters log an outage, and count the background cap
 from __future__ import annotations
 
 import asyncio
+import atexit
 import concurrent.futures
 import enum
+import logging
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +32,13 @@ DEFAULT_OUTAGE_COOLDOWN = 10.0
 "When the server stops answering"): with the default 4 s ``timeout``, an outage costs one call in every
 10 s the full timeout instead of every call paying it twice, and memory is back at most 10 s after the
 server is."""
+
+
+HELD_TURNS_NOTE = ("MemoriMiddleware, memori_capture_node and MemoriMemoryBlock hold theirs and capture them again on "
+                   "a next turn or flush(); other background captures are not stored")
+"""What becomes of the background captures an outage kept from the store, as the warnings counting them say."""
+
+logger = logging.getLogger(__name__)
 
 
 def is_outage(exc: BaseException) -> bool:
@@ -106,6 +116,7 @@ class OutageBreaker:
         self._lost_told = False  # whether the first of them was warned about
         self._timeouts = 0  # whole calls' time limits passed since a call last got its answer in time
         self._ended: OutageEnd | None = None
+        _BREAKERS.add(self)
 
     @property
     def cooldown(self) -> float:
@@ -215,6 +226,14 @@ class OutageBreaker:
             first, self._lost_told = not self._lost_told, True
             return first
 
+    def unanswered_at_exit(self) -> OutageEnd | None:
+        """The outage still open, when it kept background captures from the store: how many, and for how long
+        (what its recovery would have logged), else ``None``."""
+        with self._lock:
+            if self._until is None or not self._lost:
+                return None
+            return OutageEnd(self._lost, self._clock() - self._since)
+
     @property
     def last_outage(self) -> OutageEnd | None:
         """How the most recent outage that ended went (``None`` before one did)."""
@@ -247,3 +266,20 @@ def outage_breaker(engine: Any) -> OutageBreaker | None:
     """The engine's breaker (``engine.outage``), or ``None`` for an object that has none."""
     breaker = getattr(engine, "outage", None)
     return breaker if isinstance(breaker, OutageBreaker) else None
+
+
+_BREAKERS: weakref.WeakSet[OutageBreaker] = weakref.WeakSet()
+
+
+def _tell_at_exit() -> None:
+    """Interpreter exit: an outage that never ended says how many background captures it kept from the store, as
+    its recovery would have."""
+    for breaker in list(_BREAKERS):
+        open_outage = breaker.unanswered_at_exit()
+        if open_outage is not None:
+            logger.warning("at interpreter exit: the store had not answered again after %.0f s down (%s); background "
+                           "captures skipped or failed meanwhile: %d (not stored; the adapters that held some say "
+                           "how many they still hold)", open_outage.seconds, breaker.error, open_outage.lost_captures)
+
+
+atexit.register(_tell_at_exit)

@@ -4,12 +4,18 @@ A record holds everything recall depends on, so importing an export reproduces
 the same recall: ``id``, ``text``, ``created_at``, ``last_seen``,
 ``times_seen``, ``session_id``, ``seq`` (order within the entity, which orders
 a session's facts), ``metadata``, ``updated_at``, ``expires_at``, the fact's
-validity and history links ``valid_from``, ``valid_to``, ``superseded_by`` and
-``supersedes`` (``null``, ``null``, ``null``, ``[]`` for a valid fact with no history: see
+validity and history links ``valid_from``, ``valid_to``, ``superseded_by``,
+``supersedes`` and ``restored_at`` (``null``, ``null``, ``null``, ``[]``,
+``null`` for a valid fact with no history: see
 :meth:`~memori_core.RecallEngine.history`; older records without them import
 as valid) and, optionally,
 ``vector`` (the stored embedding). Records carry no entity: they
 are imported into the entity the caller names.
+
+:func:`from_record` checks one record before anything is written: every field's type and format, and its period
+of validity (``valid_from`` not before ``created_at``, ``valid_to`` not before the period began, no
+``superseded_by`` without a ``valid_to``). Links to facts neither the records nor the store hold are kept:
+``delete`` of one side of a supersede leaves them.
 """
 
 from __future__ import annotations
@@ -22,11 +28,20 @@ from typing import Any
 import numpy as np
 
 from .facts import StoredFact
-from .validate import check_created_at, check_fact_length, check_metadata, check_session_id, check_text, to_iso_utc
+from .validate import (
+    check_created_at,
+    check_fact_length,
+    check_metadata,
+    check_session_id,
+    check_text,
+    iso_to_ts,
+    to_iso_utc,
+)
 
 RECORD_FIELDS = (
     "id", "text", "created_at", "last_seen", "times_seen", "session_id", "seq",
-    "metadata", "updated_at", "expires_at", "valid_from", "valid_to", "superseded_by", "supersedes", "vector",
+    "metadata", "updated_at", "expires_at", "valid_from", "valid_to", "superseded_by", "supersedes", "restored_at",
+    "vector",
 )
 
 
@@ -47,6 +62,7 @@ def to_record(fact: StoredFact, vector: np.ndarray | None = None) -> dict[str, A
         "valid_to": fact.valid_to,
         "superseded_by": fact.superseded_by,
         "supersedes": list(fact.supersedes),
+        "restored_at": fact.restored_at,
     }
     if vector is not None:
         record["vector"] = [float(x) for x in np.asarray(vector, dtype=np.float32)]
@@ -99,10 +115,34 @@ def from_record(entity_id: str, record: Any, i: int, *, default_id: str, default
         valid_to=to_iso_utc(record.get("valid_to"), f"records[{i}]['valid_to']"),
         superseded_by=_opt_id(record, "superseded_by", i),
         supersedes=_id_list(record, i),
+        restored_at=to_iso_utc(record.get("restored_at"), f"records[{i}]['restored_at']"),
     )
     if fact.superseded_by == fact.id or fact.id in fact.supersedes:
         raise ValueError(f"records[{i}] (id {fact.id!r}) supersedes itself: a fact cannot replace itself")
+    _check_period(fact, i, stated=record.get("created_at") is not None)
     return fact, vec
+
+
+def _check_period(fact: StoredFact, i: int, *, stated: bool) -> None:
+    """Refuse record ``i`` when its period of validity is empty or contradicts itself, as ``add`` refuses the like
+    (each error names the record and the field): ``valid_from`` before ``created_at``, ``valid_to`` before the
+    period began, ``superseded_by`` on a fact still valid. ``stated``: the record gave its ``created_at`` (else it
+    is the import's time, which a period that ended earlier is before). A ``valid_to`` equal to the start is
+    kept (a fact replaced by one stated at the same time), and so is an ``expires_at`` at or before
+    ``created_at``, which ``update`` may have set (an item expired at once)."""
+    created = fact.created_at if stated else f"{fact.created_at}: none given, so the time of the import"
+    of = f"of fact {fact.id!r}"
+    if fact.valid_from is not None and iso_to_ts(fact.valid_from) < iso_to_ts(fact.created_at):
+        raise ValueError(f"records[{i}]['valid_from'] ({fact.valid_from}) {of} is before its created_at "
+                         f"({created}): a text cannot become valid before the fact was stated")
+    if fact.valid_to is not None and iso_to_ts(fact.valid_to) < iso_to_ts(fact.valid_from or fact.created_at):
+        start = f"valid_from ({fact.valid_from})" if fact.valid_from else f"created_at ({created})"
+        raise ValueError(f"records[{i}]['valid_to'] ({fact.valid_to}) {of} is before its {start}: the fact would "
+                         "be valid at no time; give the time it stopped being valid, after it began")
+    if fact.superseded_by is not None and fact.valid_to is None:
+        raise ValueError(f"records[{i}]['superseded_by'] {of} names {fact.superseded_by!r}, but the record has no "
+                         "valid_to: a replaced fact stopped being valid when it was replaced, and this one would be "
+                         "recalled beside the fact that replaced it; give its valid_to, or clear superseded_by too")
 
 
 def _opt_id(record: Mapping[str, Any], key: str, i: int) -> str | None:

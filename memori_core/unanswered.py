@@ -65,11 +65,11 @@ class UnansweredTurns(Generic[K, T]):
         with self._lock:
             return len(self._all)
 
-    def keep(self, entity_id: str, key: K, turn: T, since: int) -> list[Unanswered[T]]:
+    def keep(self, entity_id: str, key: K, turn: T, since: int, *, erased: bool = False) -> list[Unanswered[T]]:
         """Keep ``turn`` (``key``: the adapter's key of it) until the user's next answered turn :meth:`take`s it; a
         turn kept already (a retried call, a recall node run again in a tool loop) keeps what it was kept with
         first (when it began), renewed as the most recent. Returns the turns forgotten to stay within the bounds (never this one), but
-        those of users forgotten since they began: the adapter counts them as dropped captures."""
+        those of users forgotten since they began (unless ``erased``): the adapter counts them as dropped captures."""
         forgotten: list[Unanswered[T]] = []
         with self._lock:
             keys = self._of.get(entity_id)
@@ -81,14 +81,23 @@ class UnansweredTurns(Generic[K, T]):
             for (whose, old), entry in self._all.remember((entity_id, key), kept):
                 forgotten.append(entry)
                 self._forget_key(whose, old)
-        return [entry for entry in forgotten if not entry.erased]
+        return forgotten if erased else [entry for entry in forgotten if not entry.erased]
 
-    def take(self, entity_id: str) -> list[Unanswered[T]]:
-        """The user's kept turns, oldest first, no longer kept; those of a forgotten user left out."""
+    def take(self, entity_id: str, *, erased: bool = False) -> list[Unanswered[T]]:
+        """The user's kept turns, oldest first, no longer kept; those of a forgotten user left out (but with
+        ``erased``: the caller counts them)."""
         with self._lock:
             keys = self._of.pop(entity_id, None)
             taken = [self._all.pop((entity_id, key)) for key in keys or ()]
-        return [entry for entry in taken if not entry.erased]
+        return taken if erased else [entry for entry in taken if not entry.erased]
+
+    def take_all(self, *, erased: bool = False) -> list[Unanswered[T]]:
+        """Every user's kept turns, oldest first, no longer kept; as :meth:`take` for ``erased``."""
+        with self._lock:
+            taken = list(self._all.values())
+            self._all.clear()
+            self._of.clear()
+        return taken if erased else [entry for entry in taken if not entry.erased]
 
     def discard(self, entity_id: str, key: K) -> None:
         """Stop keeping the turn ``key`` (it is being captured: its model answered it after all)."""

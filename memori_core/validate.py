@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import sys
 import time
 import unicodedata
+import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -369,8 +372,62 @@ class OutOfRangeError(ValueError):
     """A valid timestamp that has no UTC equivalent in the years 1-9999."""
 
 
+class NaiveTimeWarning(UserWarning):
+    """A time memori was given without a zone (a naive ``datetime``, an ISO 8601 string without an offset, a
+    date alone) was read as UTC (:func:`check_time`)."""
+
+
+_OWN_CODE = tuple(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), package, "")
+                  for package in ("memori_core", "memori_langchain", "memori_llamaindex"))
+
+
+def _warn_naive(name: str) -> None:
+    """Warn that ``name`` was read as UTC, at the first line outside memori's packages (the app's call), once
+    per such line under Python's default filter: the text names the argument but not the value."""
+    frame, level = sys._getframe(1), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_OWN_CODE):
+        frame, level = frame.f_back, level + 1
+    label = re.sub(r"\[\d+\]", "[i]", name)  # one warning for all the records of an import
+    warnings.warn(f"{label} has no time zone, so it is read as UTC; give a timezone-aware datetime or an ISO 8601 "
+                  "str with an offset ('...Z', '...+01:00') to mean another zone", NaiveTimeWarning, stacklevel=level)
+
+
+def check_time(value: Any, name: str, *, warns: bool = True) -> datetime | None:
+    """The one reading of a time memori is given: a fact's ``created_at`` and ``expires_at``, ``as_of``, a
+    ``where`` time, an imported record's times, the time a turn was said (``capture_facts(created_at=...)``, a
+    message's ``created_at``). ``None``, or a ``datetime`` / ISO 8601 ``str``, as an aware ``datetime`` that
+    keeps its own offset (a turn's "tomorrow" is read in it).
+
+    A time without a zone (``datetime(2026, 10, 20)``, ``"2026-10-20T10:00"``, ``"2026-10-20"``) is read as
+    UTC everywhere, and warns :class:`NaiveTimeWarning` naming ``name``: an app's local clock read as UTC
+    would shift every time by the user's offset without a word (``warns=False``: a second reading of a time
+    already read, warned about there). Another type raises ``TypeError``, a str that is no ISO 8601 time or a
+    time outside the years 1-9999 in UTC ``ValueError``, each naming ``name``."""
+    if value is None:
+        return None
+    if not isinstance(value, (str, datetime)):
+        raise TypeError(f"{name} must be a datetime or ISO 8601 str, got {type(value).__name__}")
+    when = value
+    if isinstance(when, str):
+        try:
+            when = datetime.fromisoformat(when.strip().replace("Z", "+00:00").replace("z", "+00:00"))
+        except ValueError:
+            raise ValueError(f"{name} {value!r} is not an ISO 8601 timestamp") from None
+    if when.tzinfo is None or when.utcoffset() is None:
+        if warns:
+            _warn_naive(name)
+        when = when.replace(tzinfo=timezone.utc)
+    try:
+        when.astimezone(timezone.utc)
+    except OverflowError:
+        raise ValueError(f"{name} {value!r}: {when.isoformat()} is outside the years 1-9999 in UTC") from None
+    return when
+
+
 def parse_utc(value: datetime | str) -> datetime:
-    """An aware UTC datetime from a ``datetime`` or ISO 8601 string (naive times are taken as UTC).
+    """An aware UTC datetime from a ``datetime`` or ISO 8601 string, for times memori wrote itself (a stored
+    fact's) and the command line's, which documents a time without a zone as UTC: such a time is taken as UTC
+    without a warning (a time an app gives is read by :func:`check_time`).
 
     Raises ``ValueError`` for a string that is not ISO 8601.
     """
@@ -390,17 +447,9 @@ def iso_to_ts(value: str | None) -> float:
 
 
 def to_iso_utc(value: Any, name: str = "created_at") -> str | None:
-    """A ``datetime`` or ISO 8601 string as a UTC ISO string (naive times are taken as UTC)."""
-    if value is None:
-        return None
-    if not isinstance(value, (str, datetime)):
-        raise TypeError(f"{name} must be a datetime or ISO 8601 str, got {type(value).__name__}")
-    try:
-        return parse_utc(value).isoformat()
-    except OutOfRangeError as exc:
-        raise ValueError(f"{name} {value!r}: {exc}") from None
-    except ValueError:
-        raise ValueError(f"{name} {value!r} is not an ISO 8601 timestamp") from None
+    """A given time (:func:`check_time`: a time without a zone is UTC, with a warning) as a UTC ISO string."""
+    when = check_time(value, name)
+    return None if when is None else when.astimezone(timezone.utc).isoformat()
 
 
 FUTURE_SKEW_SECONDS = 86_400.0
@@ -408,57 +457,29 @@ FUTURE_SKEW_SECONDS = 86_400.0
 
 
 def check_created_at(value: Any, name: str = "created_at") -> str | None:
-    """A fact's ``created_at`` (:func:`to_iso_utc`), refused more than :data:`FUTURE_SKEW_SECONDS` in the future:
-    a fact said in the year 2999 is a typo, and recall (now) and ``recall(as_of=now)`` would disagree on it."""
-    iso = to_iso_utc(value, name)
-    if iso is not None and iso_to_ts(iso) > time.time() + FUTURE_SKEW_SECONDS:
-        raise ValueError(f"{name} {value!r} is in the future (more than a day from now)")
-    return iso
+    """A fact's ``created_at`` as a UTC ISO string, read as :func:`check_said_at` reads a turn's time (refused
+    more than :data:`FUTURE_SKEW_SECONDS` in the future: a fact said in the year 2999 is a typo, and recall (now)
+    and ``recall(as_of=now)`` would disagree on it)."""
+    when = check_said_at(value, name)
+    return None if when is None else when.astimezone(timezone.utc).isoformat()
 
 
-def check_said_at(value: Any, name: str = "created_at") -> datetime | None:
-    """When a conversation turn was said: ``None``, a timezone-aware ``datetime`` or an ISO 8601 string with a
-    UTC offset (``"2026-01-12T09:30:00+01:00"``, ``"...Z"``), as an aware ``datetime`` keeping its own offset (the
-    day "tomorrow" means is read in it). Unlike a fact's ``created_at`` (:func:`check_created_at`), a time
-    without a zone is refused: it would fix the wrong day for the turn's "tomorrow" or "on Thursday" wherever
-    the user is not in UTC. ``TypeError`` / ``ValueError`` name ``name``; a time more than
+def check_said_at(value: Any, name: str = "created_at", *, warns: bool = True) -> datetime | None:
+    """When a conversation turn was said: ``None``, a ``datetime`` or an ISO 8601 string, read by
+    :func:`check_time` (with a UTC offset, ``"2026-01-12T09:30:00+01:00"`` or ``"...Z"``, the turn's day is read
+    in it; without one, in UTC, with a :class:`NaiveTimeWarning`, as when no time is given), as an aware
+    ``datetime`` keeping its own offset. ``TypeError`` / ``ValueError`` name ``name``; a time more than
     :data:`FUTURE_SKEW_SECONDS` ahead is refused too (a typo, as for ``created_at``)."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        try:
-            when = datetime.fromisoformat(value.strip().replace("Z", "+00:00").replace("z", "+00:00"))
-        except ValueError:
-            raise ValueError(f"{name} {value!r} is not an ISO 8601 timestamp") from None
-        if when.tzinfo is None or when.utcoffset() is None:
-            raise ValueError(f"{name} {value!r} has no UTC offset: write it with one ('2026-01-12T09:30:00+01:00' "
-                             "or '...Z'), so the turn's day is read in the user's zone")
-    elif isinstance(value, datetime):
-        when = value
-        if when.tzinfo is None or when.utcoffset() is None:
-            raise ValueError(f"{name} {value!r} is a naive datetime: give a timezone-aware one "
-                             "(datetime.now(timezone.utc), or with the user's ZoneInfo)")
-    else:
-        raise TypeError(f"{name} must be a timezone-aware datetime or an ISO 8601 str with a UTC offset, "
-                        f"got {type(value).__name__}")
-    try:
-        stamp = when.timestamp()
-    except (OverflowError, ValueError, OSError):
-        raise ValueError(f"{name} {value!r} is outside the years 1-9999 in UTC") from None
-    if stamp > time.time() + FUTURE_SKEW_SECONDS:
+    when = check_time(value, name, warns=warns)
+    if when is not None and when.timestamp() > time.time() + FUTURE_SKEW_SECONDS:
         raise ValueError(f"{name} {value!r} is in the future (more than a day from now)")
     return when
 
 
 def check_as_of(value: Any) -> float | None:
-    """``as_of`` of recall: ``None``, or a datetime (naive: UTC) / ISO 8601 str, as epoch seconds."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (str, datetime)):
-        raise TypeError(f"as_of must be a datetime or ISO 8601 str, got {type(value).__name__}")
-    iso = to_iso_utc(value, "as_of")
-    assert iso is not None
-    return iso_to_ts(iso)
+    """``as_of`` of recall: ``None``, or a datetime / ISO 8601 str (:func:`check_time`), as epoch seconds."""
+    when = check_time(value, "as_of")
+    return None if when is None else when.timestamp()
 
 
 def check_metadata(value: Any, i: int, *, restoring: bool = False) -> dict[str, Any]:

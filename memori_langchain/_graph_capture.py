@@ -15,6 +15,7 @@ from langchain_core.runnables import RunnableConfig, RunnableLambda
 from memori_core.adapter_args import check_adapter_args, check_flag
 from memori_core.capture import (
     DEFAULT_MAX_PENDING_CAPTURES,
+    OUTAGE_TURNS_KEPT,
     WaitsForCaptures,
     check_extractor,
     check_max_pending,
@@ -29,7 +30,7 @@ from memori_core.unanswered import MISSED_TURNS_DEFAULT, UNANSWERED_KEPT, Unansw
 from ._captured import CAPTURED_KEY
 from ._graph_state import graph_channels, run_has_checkpointer
 from ._graph_turns import TURN_STARTS, Begun, CapturedTurns, TurnKey, latest_turn
-from ._messages import capture_metadata, message_said_at
+from ._messages import capture_metadata, captured_from, message_said_at
 from ._recall import entity_of_run, logger, thread_of_run
 
 _DROPPED_UNANSWERED = ("a turn no model answered was forgotten before the user's next answered turn could capture "
@@ -85,7 +86,9 @@ def memori_capture_node(
     greetings and instructions are never stored). Extraction and storage run
     in the background, at most ``max_pending_captures`` at a time (more are
     dropped with a warning): the node returns at once, and changes no state but
-    the capture mark below.
+    the capture mark below. A turn whose capture a store outage kept from the store is held and captured
+    once the store answers, in order with its own time, at the node's next capture or ``flush()``
+    (:mod:`memori_core.capture.held`: ``OUTAGE_TURNS_KEPT`` of each user, the oldest dropped with a warning).
     A turn is captured once however often the node runs on it (a tool loop
     through the node, a replayed checkpoint): the node remembers the last
     ``CAPTURED_TURNS_KEPT`` turns it captured by their entity, thread id,
@@ -104,8 +107,9 @@ def memori_capture_node(
     ``message_id`` when known, and the thread id as ``session_id``; they are
     dated when the turn was said, the human message's ``additional_kwargs["created_at"]`` (else
     ``response_metadata["created_at"]``: a timezone-aware datetime or an ISO 8601 string with a UTC offset),
-    else when the node runs, which is also the "now" the extractor reads "on Thursday" against (a naive or
-    unreadable time fails that turn's capture with a warning naming the field). The
+    else when the node runs, which is also the "now" the extractor reads "on Thursday" against (a time
+    without a zone is UTC, with a ``NaiveTimeWarning``; an unreadable one fails that turn's capture with a
+    warning naming the field). The
     model node failing stops the graph before this node; given to the graph's
     recall node (``memori_recall_node(engine, capture=node)``), the node keeps
     each turn the recall node saw until it runs on it, and on the user's next
@@ -126,7 +130,8 @@ def memori_capture_node(
     check_adapter_args(owner, engine, entity_id)
     check_flag(strict, owner, "strict")
     chosen = check_extractor(extractor)
-    captures = EntityCaptures(owner, logger, strict=strict, max_pending=check_max_pending(max_pending_captures, owner))
+    captures = EntityCaptures(owner, logger, strict=strict, max_pending=check_max_pending(max_pending_captures, owner),
+                              hold=OUTAGE_TURNS_KEPT)
     captured = CapturedTurns()
     # A user's turns no model answered, and the one being answered (kept by the recall node until this node runs).
     unanswered: UnansweredTurns[TurnKey, Begun] = UnansweredTurns(MISSED_TURNS_DEFAULT + 1, UNANSWERED_KEPT)
@@ -165,7 +170,8 @@ def memori_capture_node(
         metadata = capture_metadata("langgraph", message, thread_id)
         release = partial(captured.release, key) if key is not None else None  # not stored: capture it again later
         queued = captures.submit(engine, entity, turn, chosen, metadata=metadata, session_id=thread_id,
-                                 on_failure=release, since=since, created_at=said_at or began)
+                                 on_failure=release, since=since, created_at=said_at or began,
+                                 landed=captured_from(engine, entity, metadata))
         if not queued and release is not None:
             release()
         return queued

@@ -3,7 +3,7 @@ its system prompt."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, tzinfo
 from typing import Any
 
@@ -79,8 +79,8 @@ def turn_to_capture(messages: Sequence[BaseMessage]) -> list[Message]:
 def message_said_at(message: BaseMessage) -> datetime | None:
     """When ``message`` was said, from its own metadata: ``additional_kwargs["created_at"]``, else
     ``response_metadata["created_at"]`` (:data:`memori_core.capture.SAID_AT_KEY`; a timezone-aware datetime or an
-    ISO 8601 string with a UTC offset); ``None`` when neither holds one. A naive or unreadable time raises
-    ``ValueError`` (another type ``TypeError``) naming the field."""
+    ISO 8601 string with a UTC offset; without one, UTC, with a ``NaiveTimeWarning``); ``None`` when neither
+    holds one. An unreadable time raises ``ValueError`` (another type ``TypeError``) naming the field."""
     for field in ("additional_kwargs", "response_metadata"):
         said_at = said_at_in(getattr(message, field, None), f"the {message.type} message's {field}")
         if said_at is not None:
@@ -119,6 +119,17 @@ def capture_metadata(source: str, message: BaseMessage, thread_id: Any) -> dict[
     if message.id:
         metadata["message_id"] = str(message.id)
     return metadata
+
+
+def captured_from(engine: Any, entity_id: str, metadata: Mapping[str, Any]) -> Callable[[], bool] | None:
+    """Whether the store holds a fact captured from the turn whose capture ``metadata`` this is (by its
+    ``message_id``, superseded facts included): asked before a turn held after an outage is captured again,
+    when an attempt reached the store and may have stored it. ``None`` for a message without an id."""
+    message_id = metadata.get("message_id")
+    if not message_id:
+        return None
+    where = {"message_id": message_id}
+    return lambda: bool(engine.list(entity_id, where=where, limit=1, include_invalid=True))
 
 
 def system_with_block(system: SystemMessage | None, block: str) -> SystemMessage:

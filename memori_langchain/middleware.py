@@ -19,7 +19,13 @@ from typing_extensions import NotRequired
 
 from memori_core.adapter_args import CheckedAttribute, check_adapter_args, check_entity_default, check_flag
 from memori_core.bounded import BoundedRecord
-from memori_core.capture import DEFAULT_MAX_PENDING_CAPTURES, FlushResult, WaitsForCaptures, check_extractor
+from memori_core.capture import (
+    DEFAULT_MAX_PENDING_CAPTURES,
+    OUTAGE_TURNS_KEPT,
+    FlushResult,
+    WaitsForCaptures,
+    check_extractor,
+)
 from memori_core.capture_failures import EntityCaptures
 from memori_core.lanes import ERASURES
 from memori_core.engine import RecallEngine
@@ -33,6 +39,7 @@ from memori_core.unanswered import MISSED_TURNS_DEFAULT, UNANSWERED_KEPT, Unansw
 from ._after_tools import AfterTools, Waiting, asks_for_tools
 from ._messages import (
     capture_metadata,
+    captured_from,
     human_query_and_context,
     human_turns_with_block,
     is_ai,
@@ -168,15 +175,24 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
     greetings and instructions are never stored) and what it returns is
     stored, in the background: the answer never waits for extraction or
     storage. At most ``max_pending_captures`` captures wait at a time; more
-    are dropped with a warning, and counted (:attr:`capture_stats`). Call
+    are dropped with a warning, and counted (:attr:`capture_stats`). A turn
+    whose capture a store outage kept from the store (skipped by the engine's outage breaker, or failed with a
+    timeout or a refused connection) is held in the process and captured once the store answers: at the next
+    capture this middleware queues while the breaker is closed (any user's turn), or at :meth:`flush`; in
+    order, with its own said-at time, once (an attempt that reached the store and may have stored it is
+    looked for first, by its message id). It holds the latest
+    :data:`~memori_core.capture.OUTAGE_TURNS_KEPT` of each user (1024 in all): the oldest is dropped with a
+    warning and counted; ``capture_stats.held`` says how many wait, and what is still held at interpreter
+    exit is logged. Call
     :meth:`flush` / :meth:`aflush` to wait for them (before reading what was
     captured; ``engine.close()`` waits for them at shutdown). A turn the
     model is answering when its user is forgotten (``engine.forget``) is not
     captured. The facts are dated when the turn was said: the human message's
     ``additional_kwargs["created_at"]`` (else ``response_metadata["created_at"]``; a timezone-aware
     datetime or an ISO 8601 string with a UTC offset), else when the model call answering it began; that
-    time is also the "now" the extractor reads "on Thursday" against. A naive or unreadable time fails that
-    turn's capture (a warning naming the field, or under ``strict`` the next call raises it). Facts'
+    time is also the "now" the extractor reads "on Thursday" against. A time without a zone is
+    UTC (with a ``NaiveTimeWarning``); an unreadable one fails that turn's capture (a warning naming the
+    field, or under ``strict`` the next call raises it). Facts'
     metadata records ``source``, ``role``, and ``thread_id`` / ``message_id``
     when known; the thread id is also their ``session_id``, so the turns of
     one conversation are kept in order as a session by the engine. An
@@ -268,7 +284,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         self.strict = check_flag(strict, "MemoriMiddleware", "strict")
         self.extractor = check_extractor(extractor)
         self._captures = EntityCaptures(
-            "MemoriMiddleware", logger, strict=strict, max_pending=max_pending_captures
+            "MemoriMiddleware", logger, strict=strict, max_pending=max_pending_captures, hold=OUTAGE_TURNS_KEPT
         )
         self.tools = []
         self._turns = _Turns()
@@ -386,7 +402,8 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
             return
         metadata = capture_metadata("langchain", message, thread)
         self._captures.submit(self.engine, entity, turn_to_capture(messages), self.extractor, metadata=metadata,
-                              session_id=metadata.get("thread_id"), since=since, created_at=said_at or began)
+                              session_id=metadata.get("thread_id"), since=since, created_at=said_at or began,
+                              landed=captured_from(self.engine, entity, metadata))
 
     def _keep_unanswered(self, request: ModelRequest, config: RunnableConfig, entity: str, since: int,
                          began: datetime) -> None:

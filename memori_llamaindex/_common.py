@@ -76,7 +76,8 @@ def to_core_message(message: ChatMessage) -> Message:
 def message_said_at(message: ChatMessage) -> datetime | None:
     """When ``message`` was said: its ``additional_kwargs["created_at"]`` (:data:`memori_core.capture.SAID_AT_KEY`; a
     timezone-aware datetime or an ISO 8601 string with a UTC offset, as ``Memory``'s chat store writes a datetime
-    back), or ``None``. A naive or unreadable time raises ``ValueError`` (another type ``TypeError``) naming it."""
+    back; without a zone, UTC, with a ``NaiveTimeWarning``), or ``None``. An unreadable time raises ``ValueError``
+    (another type ``TypeError``) naming it."""
     role = str(getattr(message.role, "value", message.role))
     return said_at_in(message.additional_kwargs, f"the {role} message's additional_kwargs")
 

@@ -115,7 +115,8 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
     the conversation) and metadata ``{"source": "llamaindex"}``, dated when the user message was said: its
     ``additional_kwargs["created_at"]`` (a timezone-aware datetime or an ISO 8601 string with a UTC offset),
     else when the block hands it over; that time is also the "now" the extractor reads "on Thursday" against
-    (a naive or unreadable time fails that turn's capture with a warning naming it). Extraction
+    (a time without a zone is UTC, with a ``NaiveTimeWarning``; an unreadable one fails that turn's capture
+    with a warning naming it). Extraction
     and storage run in the background (``Memory.get`` / ``put`` never wait for
     them), at most ``max_pending_captures`` at a time (more are dropped with a
     warning, and captured again like a failed turn); :meth:`flush` / :meth:`aflush`

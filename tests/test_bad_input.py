@@ -307,8 +307,12 @@ def test_a_chroma_server_that_is_not_running_is_a_connection_error_naming_it(tim
     with socket.socket() as probe:  # a port nothing listens on once the probe is closed
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    with pytest.raises(ConnectionError, match=rf"no Chroma server answers at http://127\.0\.0\.1:{port}.*chroma run"):
-        ChromaStore.http(host="127.0.0.1", port=port, timeout=timeout)
+    named = rf"no Chroma server answers at http://127\.0\.0\.1:{port}.*chroma run"
+    with pytest.raises(ConnectionError, match=named):
+        ChromaStore.http(host="127.0.0.1", port=port, timeout=timeout, lazy=False)
+    store = ChromaStore.http(host="127.0.0.1", port=port, timeout=timeout)  # built: its calls say the same
+    with pytest.raises(ConnectionError, match=named):
+        store.count("u")
 
 
 @pytest.mark.parametrize("key", ["entity_id", "created_at", "rank_score", "id", "content", "valid_to", "supersedes"])

@@ -14,8 +14,8 @@ what it checks, run by the two tests here so that the check of each form of row 
   message, in order, with the ids it supersedes;
 - ``[steps]``: each group an array of tables (``[[steps.<group>]]``), a row a step and the steps under its
   ``[[steps.<group>.then]]``, captured one after another into one engine with every gate off; a step captures its
-  ``said`` turns as one user's messages (``user``, default ``"u1"``; said at ``said_at``, each ``apart_days``
-  after the one before) and then checks what its other keys name (:func:`_check_step`).
+  ``said`` turns as one user's messages (``user``, default ``"u1"``; said at ``said_at``, or ``after_days`` after
+  it, each ``apart_days`` after the one before) and then checks what its other keys name (:func:`_check_step`).
 
 A case's id is its book, group and number in the group
 (``wording_and_changes-a_new_spouse_name_ends_the_stored_one-2``);
@@ -37,7 +37,7 @@ from memori_core import RecallEngine, extraction
 
 BOOKS = sorted((Path(__file__).parent / "cases").glob("*.toml"))
 KINDS = {"dropped", "one_message", "replaces", "steps", "supersedes", "told", "valid_after"}
-STEP_KEYS = {"said", "user", "apart_days", "valid", "ended", "core", "expires", "recall"}
+STEP_KEYS = {"said", "user", "apart_days", "after_days", "valid", "ended", "core", "expires", "recall"}
 
 
 def _cases(kind: str, *, whole: bool = False) -> list[Any]:
@@ -62,8 +62,11 @@ def _check_step(engine: RecallEngine, step: dict[str, Any], said_at: datetime | 
     order) or ``has``/``lacks`` (texts among it and not)."""
     unknown = set(step) - STEP_KEYS
     assert not unknown, f"a step has unknown keys {sorted(unknown)}"
-    assert set(step) - {"said", "user", "apart_days"}, f"a step checks nothing: {step}"
+    assert set(step) - {"said", "user", "apart_days", "after_days"}, f"a step checks nothing: {step}"
     user = step.get("user", "u1")
+    if "after_days" in step:  # a turn said later, or earlier (a turn captured late), than the table's time
+        assert said_at is not None, "after_days needs the table's said_at"
+        said_at += timedelta(days=step["after_days"])
     capture_turns(engine, *step["said"], user=user, at=said_at, apart=timedelta(days=step.get("apart_days", 0)))
     if "valid" in step:
         assert valid_texts(engine, user) == step["valid"]

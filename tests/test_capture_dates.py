@@ -22,7 +22,7 @@ from llama_index.core.memory import Memory
 from _extractors import Gate
 from _langchain_fakes import recall_model_capture_graph, replies
 from _llamaindex_fakes import FixedLLM
-from memori_core import RecallEngine, RuleBasedFactExtractor, capture_facts
+from memori_core import NaiveTimeWarning, RecallEngine, RuleBasedFactExtractor, capture_facts
 from memori_core.capture import BackgroundCapture
 from memori_core.extraction import ExtractedFact, Message, build_extraction_prompt, parse_extraction_reply
 from memori_core.validate import iso_to_ts
@@ -129,20 +129,20 @@ def test_a_dated_turn_ends_the_fact_it_replaces_at_its_own_time(ungated: RecallE
     assert iso_to_ts(facts["User lives in Lisbon."].valid_to) == MONDAY.timestamp()
 
 
-def test_a_turn_captured_late_never_ends_a_fact_stated_after_it(ungated: RecallEngine) -> None:
-    ungated.add("ann", ["User lives in Lisbon."])  # stated now
+def test_a_turn_captured_late_never_ends_a_fact_stated_after_it_but_lands_before_it(ungated: RecallEngine) -> None:
+    [lisbon] = ungated.add("ann", ["User lives in Lisbon."])  # stated now
     extractor = _Fixed([ExtractedFact("User lives in Porto.")])  # would supersede every fact it is shown
     capture_facts(ungated, "ann", [("user", "I live in Porto")], extractor, created_at=MONDAY - timedelta(days=30))
     facts = _lived_in(ungated, "ann")
-    assert facts["User lives in Lisbon."].valid_to is None and facts["User lives in Porto."].valid_to is None
+    assert facts["User lives in Lisbon."].valid_to is None  # the fact stated after the turn stays valid...
+    porto = facts["User lives in Porto."]  # ...and the turn's fact was valid until it began
+    assert (porto.valid_to, porto.superseded_by) == (facts["User lives in Lisbon."].created_at, lisbon)
     assert [m.created_at for m in extractor.seen[0]] == [MONDAY - timedelta(days=30)]
 
 
 @pytest.mark.parametrize(("value", "error", "says"), [
-    (datetime(2026, 1, 12, 9, 30), ValueError, "naive datetime"),
-    ("2026-01-12T09:30:00", ValueError, "no UTC offset"),
     ("last monday", ValueError, "not an ISO 8601"),
-    (1768210200, TypeError, "must be a timezone-aware datetime"),
+    (1768210200, TypeError, "a datetime or ISO 8601 str"),
     (datetime.now(timezone.utc) + timedelta(days=3), ValueError, "in the future"),
 ])
 def test_a_bad_turn_time_is_refused_naming_created_at(
@@ -153,9 +153,21 @@ def test_a_bad_turn_time_is_refused_naming_created_at(
     assert ungated.count("ann") == 0
 
 
-def test_a_message_with_a_naive_time_is_refused_naming_it() -> None:
-    with pytest.raises(ValueError, match="Message created_at .* naive"):
-        Message("user", "I'm vegan", datetime(2026, 1, 12, 9, 30))
+@pytest.mark.parametrize("naive", [datetime(2026, 1, 12, 9, 30), "2026-01-12T09:30:00"])
+def test_a_turn_time_without_a_zone_is_read_as_utc_with_a_warning_naming_created_at(
+    ungated: RecallEngine, naive: Any
+) -> None:
+    with pytest.warns(NaiveTimeWarning, match="^created_at has no time zone, so it is read as UTC"):
+        capture_facts(ungated, "ann", [("user", "My exam is on Thursday")], RuleBasedFactExtractor(),
+                      created_at=naive)
+    fact = _only(ungated, "ann")  # stored, dated and read in UTC, as a turn given no time at all
+    assert (fact.content, iso_to_ts(fact.created_at)) == ("User's exam is on Thursday 2026-01-15.", MONDAY.timestamp())
+
+
+def test_a_message_with_a_naive_time_is_read_as_utc_with_a_warning_naming_it() -> None:
+    with pytest.warns(NaiveTimeWarning, match="^Message created_at has no time zone"):
+        message = Message("user", "I'm vegan", datetime(2026, 1, 12, 9, 30))
+    assert message.created_at == MONDAY
 
 
 # -- a queued capture ------------------------------------------------------------------------------------
@@ -185,12 +197,20 @@ def test_a_queued_capture_keeps_the_time_it_was_given(ungated: RecallEngine) -> 
     assert iso_to_ts(fact.created_at) == MONDAY.timestamp()
 
 
-def test_submit_refuses_a_naive_time_before_queueing_anything(ungated: RecallEngine) -> None:
+def test_submit_refuses_an_unreadable_time_before_queueing_anything(ungated: RecallEngine) -> None:
     captures = BackgroundCapture("test", logging.getLogger("test"))
-    with pytest.raises(ValueError, match="created_at"):
-        captures.submit(ungated, "ann", [("user", "I'm vegan")], RuleBasedFactExtractor(),
-                        created_at=datetime(2026, 1, 12))
+    with pytest.raises(ValueError, match="created_at 'last monday' is not an ISO 8601"):
+        captures.submit(ungated, "ann", [("user", "I'm vegan")], RuleBasedFactExtractor(), created_at="last monday")
     assert captures.stats.submitted == 0
+
+
+def test_submit_takes_a_naive_time_as_utc_with_a_warning(ungated: RecallEngine) -> None:
+    captures = BackgroundCapture("test", logging.getLogger("test"))
+    with pytest.warns(NaiveTimeWarning, match="^created_at has no time zone"):
+        assert captures.submit(ungated, "ann", [("user", "I'm vegan")], RuleBasedFactExtractor(),
+                               created_at=datetime(2026, 1, 12, 9, 30))
+    assert captures.flush(30)
+    assert iso_to_ts(_only(ungated, "ann").created_at) == MONDAY.timestamp()
 
 
 # -- the LLM prompt and its expiry ---------------------------------------------------------------------------
@@ -275,29 +295,33 @@ def test_the_agent_reads_a_time_in_response_metadata_written_as_iso_text(ungated
     assert (fact.content, iso_to_ts(fact.created_at)) == ("User's exam is on Thursday 2026-01-15.", MONDAY.timestamp())
 
 
-def test_a_naive_message_time_fails_only_that_capture_with_a_warning_naming_it(
+def test_an_unreadable_message_time_fails_only_that_capture_with_a_warning_naming_it(
     ungated: RecallEngine, caplog: pytest.LogCaptureFixture
 ) -> None:
     middleware = MemoriMiddleware(engine=ungated, entity_id="ann", capture=True)
     agent = create_agent(replies("Noted!", "Noted!"), [], middleware=[middleware])
     with caplog.at_level(logging.WARNING):
-        state = agent.invoke({"messages": [HumanMessage("I'm vegan", additional_kwargs={
-            "created_at": datetime(2026, 1, 12).isoformat()})]})
+        state = agent.invoke({"messages": [HumanMessage("I'm vegan", additional_kwargs={"created_at": "monday"})]})
     assert state["messages"][-1].content == "Noted!"  # the answer is unaffected
     result = middleware.flush()
     assert result.failed == 1 and ungated.count("ann") == 0
     [warning] = [r.getMessage() for r in caplog.records if r.name.startswith("memori")]
-    assert 'additional_kwargs["created_at"]' in warning and "no UTC offset" in warning
+    assert 'additional_kwargs["created_at"]' in warning and "not an ISO 8601" in warning
     agent.invoke({"messages": [HumanMessage("I'm vegan")]})  # the next turn is captured as usual
     assert middleware.flush().completed == 1 and ungated.count("ann") == 1
 
 
-def test_a_naive_message_time_is_raised_by_the_next_flush_under_strict(ungated: RecallEngine) -> None:
+@pytest.mark.parametrize("naive", [datetime(2026, 1, 12, 9, 30), "2026-01-12T09:30:00"])
+def test_a_naive_message_time_is_captured_as_utc_with_a_warning_naming_the_field(
+    ungated: RecallEngine, naive: Any
+) -> None:
     middleware = MemoriMiddleware(engine=ungated, entity_id="ann", capture=True, strict=True)
-    agent = create_agent(replies("Noted!"), [], middleware=[middleware])
-    agent.invoke({"messages": [HumanMessage("I'm vegan", additional_kwargs={"created_at": datetime(2026, 1, 12)})]})
-    with pytest.raises(ValueError, match=r'additional_kwargs\["created_at"\].*naive'):
-        middleware.flush()
+    agent = create_agent(replies("Good luck!"), [], middleware=[middleware])
+    with pytest.warns(NaiveTimeWarning, match=r'additional_kwargs\["created_at"\] has no time zone'):
+        agent.invoke({"messages": [HumanMessage("My exam is on Thursday", additional_kwargs={"created_at": naive})]})
+        assert middleware.flush().completed == 1  # strict: a refused time would raise here
+    fact = _only(ungated, "ann")
+    assert (fact.content, iso_to_ts(fact.created_at)) == ("User's exam is on Thursday 2026-01-15.", MONDAY.timestamp())
 
 
 def test_the_graph_capture_node_dates_a_turn_from_its_checkpointed_message(ungated: RecallEngine) -> None:
@@ -323,8 +347,11 @@ def test_the_langchain_extractor_reads_the_time_of_a_langchain_message() -> None
     LLMFactExtractor(llm).extract([HumanMessage("My exam is on Thursday",
                                                 additional_kwargs={"created_at": TOKYO_TUESDAY.isoformat()})])
     assert "was said on Tuesday 2026-01-13 at 07:00 (UTC+09:00)" in llm.prompts[0]
-    with pytest.raises(ValueError, match=r"human message's additional_kwargs\[\"created_at\"\]"):
-        LLMFactExtractor(llm).extract([HumanMessage("hi", additional_kwargs={"created_at": "2026-01-12"})])
+    with pytest.raises(ValueError, match=r"human message's additional_kwargs\[\"created_at\"\] 'monday' is not"):
+        LLMFactExtractor(llm).extract([HumanMessage("hi", additional_kwargs={"created_at": "monday"})])
+    with pytest.warns(NaiveTimeWarning, match=r"human message's additional_kwargs\[\"created_at\"\] has no time zone"):
+        LLMFactExtractor(llm).extract([HumanMessage("hi", additional_kwargs={"created_at": "2026-01-13T07:00"})])
+    assert "was said on Tuesday 2026-01-13 at 07:00 (UTC)" in llm.prompts[-1]
 
 
 # -- LlamaIndex: the memory block and LLMFactExtractor -------------------------------------------------------------

@@ -1,6 +1,7 @@
-"""The `memori` commands an operator runs to inspect and fix a store: recall --as-of, update, add's
+"""The `memori` commands an operator runs to inspect and fix a store: recall --as-of and --where, update, add's
 --supersedes / --created-at / --expires / --metadata, stats, count --all, forget of an unknown entity and
---dry-run, and how --server and --entity mistakes are reported.
+--dry-run, what every command says of an entity or a fact id the store does not hold and the one exit-code
+convention, and how --server and --entity mistakes are reported.
 
 They run the real CLI (``main(argv)`` in process) over real embedded Chroma folders in ``tmp_path``. The
 embedder is the hashing :class:`HashEmbedder` put in place of the local MiniLM, so no model loads.
@@ -16,6 +17,7 @@ import pytest
 
 from _cli import hash_embedder_for_the_cli, run, usage_error  # noqa: F401  (the fixture is autouse)
 from _helpers import HashEmbedder, running_chroma_server
+from memori_core.cli import main
 from memori_core.engine import RecallEngine
 from memori_core.store.chroma import ChromaStore
 
@@ -74,6 +76,43 @@ def test_recall_as_of_refuses_a_value_that_is_not_iso_8601_naming_the_option(val
            f"2024-05-01T12:00:00Z, got {value!r}" in err
 
 
+# -- memori recall --where -------------------------------------------------------------------
+
+
+def test_recall_where_keeps_the_facts_the_filter_matches_as_the_api_does(moved: tuple[Path, str, str],
+                                                                       capsys) -> None:
+    folder, _, _ = moved
+    since_may = '{"created_at": {"$gte": "2024-05-01"}}'
+    assert recalled(folder, capsys, "--where", since_may) == ["User lives in Paris."]
+    assert recalled(folder, capsys, "--where", '{"created_at": {"$lt": "2024-05-01"}}') == []  # Lyon is history
+    assert recalled(folder, capsys, "--as-of", "2024-03-01", "--where", since_may) == []
+    replaced_by_june = '{"valid_to": {"$lte": "2024-06-02"}}'
+    assert recalled(folder, capsys, "--as-of", "2024-03-01", "--where", replaced_by_june) == ["User lives in Lyon."]
+    engine_call(folder, "add", "alice", ["User lives near the river."], metadata={"topic": "home"})
+    assert recalled(folder, capsys, "--where", '{"topic": "home"}') == ["User lives near the river."]
+
+
+def test_recall_where_explains_and_says_when_the_filter_left_nothing(moved: tuple[Path, str, str], capsys) -> None:
+    folder, _, _ = moved
+    where = ["--where", '{"created_at": {"$lt": "2024-05-01"}}', "--path", str(folder)]
+    code, out, err = run(["recall", "-e", "alice", "where does the user live", "--explain", "--as-of", "2024-03-01",
+                          *where], capsys)
+    assert code == 0, err
+    assert "User lives in Lyon." in out.split("\n\n")[-1] and "User lives in Paris." not in out
+    code, out, _ = run(["recall", "-e", "alice", "where does the user live", *where], capsys)
+    assert (code, out) == (0, "(nothing recalled: no fact matching --where passed the relevance threshold)\n")
+
+
+@pytest.mark.parametrize("where", ['{"created_at": {"$gte": "yesterday"}}', '{"topic": {"$near": 1}}', "[1]",
+                                   "{topic: 1}"])
+def test_recall_where_is_checked_as_list_checks_it(where: str, moved: tuple[Path, str, str], capsys) -> None:
+    folder, _, _ = moved
+    refused = [usage_error([command, "-e", "alice", *query, "--where", where, "--path", str(folder)], capsys)
+               for command, query in (("recall", ["where do I live"]), ("list", []))]
+    problems = [err.splitlines()[-1] for err in refused]
+    assert problems[0] == problems[1] and problems[0].startswith("memori: error: argument --where: ")
+
+
 # -- memori add --supersedes / --created-at / --expires / --metadata -----------------------
 
 
@@ -101,13 +140,14 @@ def test_add_supersedes_a_stored_fact_which_becomes_history(tmp_path: Path, caps
     assert records["User lives in Paris."]["supersedes"] == [lyon]
 
 
-def test_add_with_an_unknown_supersedes_id_adds_nothing_and_names_the_option(tmp_path: Path, capsys) -> None:
+def test_add_with_an_unknown_supersedes_id_adds_nothing_names_the_option_and_exits_1(tmp_path: Path,
+                                                                                       capsys) -> None:
     folder = tmp_path / "mem"
     run(["add", "-e", "alice", "User lives in Lyon.", "--path", str(folder)], capsys)
     code, out, err = run(["add", "-e", "alice", "User lives in Paris.", "--supersedes", "nope", "--path",
                           str(folder)], capsys)
-    assert (code, out) == (2, "")
-    assert err.startswith("memori: error: --supersedes: ") and "'nope'" in err and "nothing was added" in err
+    assert (code, out) == (1, "")  # an id the store does not hold, as for get, history or restore
+    assert err.startswith("memori: --supersedes: ") and "'nope'" in err and "nothing was added" in err
     assert list(exported(folder, "alice", capsys)) == ["User lives in Lyon."]
 
 
@@ -240,7 +280,8 @@ def mixed(moved: tuple[Path, str, str]) -> Path:
     (one version row), and bob's one fact."""
     folder, _, _ = moved
     engine_call(folder, "add", "alice", ["User is allergic to peanuts."], core=True)
-    engine_call(folder, "add", "alice", ["User was in Rome."], created_at="2024-01-01", expires_at="2024-01-08")
+    engine_call(folder, "add", "alice", ["User was in Rome."], created_at="2024-01-01T00:00:00Z",
+                expires_at="2024-01-08T00:00:00Z")
     [fid] = engine_call(folder, "add", "alice", ["User plays chess."])
     engine_call(folder, "update", "alice", fid, text="User plays go.")
     engine_call(folder, "add", "bob", ["User is vegetarian."])
@@ -293,10 +334,71 @@ def test_forget_dry_run_says_how_many_facts_would_go_and_deletes_nothing(mixed: 
     assert code == 1 and "did you mean 'alice'?" in err
 
 
-def test_forget_of_a_known_entity_deletes_at_once_its_history_too(mixed: Path, capsys) -> None:
-    assert run(["forget", "-e", "alice", "--path", str(mixed)], capsys) == (0, "forgot 4 fact(s) of 'alice'\n", "")
+def test_forget_of_a_known_entity_deletes_at_once_its_history_too_and_says_so(mixed: Path, capsys) -> None:
+    # It said "forgot 4 fact(s)" when it erased 6 rows: an admin doing an erasure may think the history stayed.
+    assert run(["forget", "-e", "alice", "--path", str(mixed)], capsys) == (
+        0, "forgot 4 fact(s) and 2 superseded fact(s) or earlier version(s) of 'alice'\n", "")
     assert run(["count", "-e", "alice", "--all", "--path", str(mixed)], capsys)[1] == "0\n"
     assert run(["count", "-e", "bob", "--path", str(mixed)], capsys)[1] == "1\n"
+
+
+# -- what the store does not hold, and the exit codes ----------------------------------------
+
+
+@pytest.mark.parametrize(("argv", "code", "said"), [
+    (["list"], 0, "nothing to list"),
+    (["history", "ID"], 1, "no fact with id 'ID'"),
+    (["restore", "ID"], 1, "no fact with id 'ID'"),
+    (["get", "ID", "ID2"], 1, "no fact with id 'ID', 'ID2'"),
+    (["update", "ID", "--core"], 1, "no fact with id 'ID'"),
+    (["delete", "ID"], 1, "no fact with id 'ID'"),
+    (["forget"], 1, "nothing to forget"),
+])
+def test_a_mistyped_entity_is_named_with_the_stores_entities_spelled_like_it(argv: list[str], code: int, said: str,
+                                                                             mixed: Path, capsys) -> None:
+    command, *rest = argv
+    got, out, err = run([command, "-e", "Alice", *rest, "--path", str(mixed)], capsys)
+    assert got == code and out in ("", "deleted 0 fact(s) of 'Alice'\n")
+    assert err == f"memori: entity 'Alice' has no facts in this store: {said} (did you mean 'alice'?)\n"
+    assert run(["count", "-e", "alice", "--all", "--path", str(mixed)], capsys)[1] == "6\n"
+
+
+def test_an_unknown_entity_with_no_name_like_it_gets_no_suggestion(mixed: Path, capsys) -> None:
+    assert run(["list", "-e", "zed", "--path", str(mixed)], capsys) == (
+        0, "", "memori: entity 'zed' has no facts in this store: nothing to list\n")
+    code, out, err = run(["export", "-e", "alcie", "--path", str(mixed)], capsys)
+    assert (code, out) == (0, "")
+    assert err == ("memori: warning: entity 'alcie' has no facts in this store: the export is empty "
+                   "(did you mean 'alice'?)\n")
+
+
+def test_an_unknown_id_of_a_known_entity_is_named_alone(mixed: Path, capsys) -> None:
+    assert run(["history", "-e", "alice", "nope", "--path", str(mixed)], capsys) == (
+        1, "", "memori: entity 'alice' has no fact with id 'nope'\n")
+
+
+def test_restore_with_nothing_to_restore_exits_1_as_an_unknown_id_does(moved: tuple[Path, str, str],
+                                                                       capsys) -> None:
+    folder, lyon, paris = moved
+    code, out, err = run(["restore", "-e", "alice", paris, "--path", str(folder)], capsys)  # valid: nothing to undo
+    assert (code, out) == (1, "") and err == (f"memori: fact {paris!r} of entity 'alice' is valid: there is nothing "
+                                              "to restore\n")
+    assert run(["restore", "-e", "alice", "nope", "--path", str(folder)], capsys)[0] == 1
+    [fid] = engine_call(folder, "add", "alice", ["User plays chess."])
+    engine_call(folder, "update", "alice", fid, text="User plays go.")
+    engine_call(folder, "update", "alice", fid, text="User plays chess.")
+    code, _, err = run(["restore", "-e", "alice", f"{fid}@v1", "--path", str(folder)], capsys)  # its text already
+    assert code == 1 and "there is nothing to restore" in err and not err.startswith("memori: error:")
+    assert run(["restore", "-e", "alice", lyon, "--path", str(folder)], capsys)[0] == 0
+
+
+def test_memori_help_ends_with_the_exit_code_convention(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    epilog = " ".join(capsys.readouterr().out.split("\n\n")[-1].split())
+    assert epilog.startswith("Exit codes, one convention for every command: 0 done")
+    assert "; 1 the store does not hold what the command names" in epilog and "; 2 a mistake in the command line" \
+        in epilog
 
 
 # -- --server and --entity mistakes in command-line terms -----------------------------------

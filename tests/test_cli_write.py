@@ -149,7 +149,7 @@ def test_list_filters_by_session_and_by_where(store_dir: Path, capsys) -> None:
 def test_list_of_an_unknown_entity_is_empty_with_exit_0(store_dir: Path, capsys) -> None:
     code, out, err = run(["list", "-e", "nobody", "--path", str(store_dir)], capsys)
     assert (code, out) == (0, "")
-    assert "no facts of 'nobody'" in err
+    assert err.startswith("memori: entity 'nobody' has no facts in this store: nothing to list")
     code, out, err = run(["list", "-e", "nobody", "--json", "--path", str(store_dir)], capsys)
     assert code == 0 and json.loads(out) == [] and err == ""
 
@@ -460,6 +460,12 @@ def tea_store_template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, 
         ('{"text": "x", "vector": [1.0, NaN]}', "line 2: field 'vector' must be a non-empty list of finite numbers"),
         ('{"text": "x", "metadata": {"times_seen": 3}}', "line 2: field 'metadata' uses reserved key(s)"),
         ('{"text": "x", "session_id": 7}', "line 2: field 'session_id' must be a non-empty str or None"),
+        ('{"text": "x", "created_at": "2026-10-05T08:00:00Z", "valid_to": "2026-01-01T00:00:00Z"}',
+         "line 2: field 'valid_to' (2026-01-01T00:00:00+00:00) of fact "),
+        ('{"text": "x", "valid_to": "2026-10-26T18:00:00Z", "superseded_by": "y"}',  # created_at deleted
+         "line 2: field 'valid_to' (2026-10-26T18:00:00+00:00) of fact "),
+        ('{"text": "x", "created_at": "2026-10-05T08:00:00Z", "superseded_by": "y"}',  # valid_to cleared
+         "line 2: field 'superseded_by' of fact "),
     ],
 )
 def test_import_reports_the_first_bad_line_and_writes_nothing(line2: str, message: str, tmp_path: Path,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import nullcontext
 from datetime import datetime, timedelta, timezone
 
 import numpy as np
@@ -12,7 +13,7 @@ from memori_core.text import analyzer
 
 from _faults import held_loads_engine
 from _helpers import HashEmbedder, left_unchanged, ungated_engine
-from memori_core import ChromaStore, RecallConfig, RecallEngine, format_context
+from memori_core import ChromaStore, NaiveTimeWarning, RecallConfig, RecallEngine, format_context
 from memori_core.engine import derived_fact_id
 from memori_core.store.chroma import default_store_path
 
@@ -143,7 +144,8 @@ def test_caller_id_upsert_replaces_content_and_metadata(engine: RecallEngine) ->
     ],
 )
 def test_created_at_is_stored_as_utc_iso(engine: RecallEngine, value: object, expected: str) -> None:
-    engine.add("u1", ["User likes tea.", "User likes jazz."], created_at=value)
+    with pytest.warns(NaiveTimeWarning) if isinstance(value, datetime) and value.tzinfo is None else nullcontext():
+        engine.add("u1", ["User likes tea.", "User likes jazz."], created_at=value)
     facts = engine.recall("likes", "u1", limit=5)
     assert len(facts) == 2
     assert {f.created_at for f in facts} == {expected}

@@ -97,7 +97,7 @@ def test_load_memory_reads_pools_sessions_dates_roles_and_queries(memory_file: P
     a = pools[0]
     assert len(a.facts) == 6 + 2 * len(FILLER)
     assert a.facts[0] == Fact("s1:1", "user: I adopted a golden retriever puppy named Biscuit",
-                              "2023-01-05T10:00:00", "s1", {"role": "user"})
+                              "2023-01-05T10:00:00+00:00", "s1", {"role": "user"})  # the file's times are UTC
     assert a.facts[1].metadata == {"role": "assistant"}
     assert [f.session_id for f in a.facts[:6]] == ["s1", "s1", "s2", "s2", "s3", "s3"]
     assert [q.category for q in a.answerable] == ["single-session-user", "single-session-user", "temporal-reasoning"]

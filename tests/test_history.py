@@ -6,7 +6,10 @@ restart from a snapshot, and a ``chroma run`` server), two users, lookalike ids,
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
+import subprocess
+import sys
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -20,10 +23,18 @@ from langchain_core.messages import HumanMessage
 
 from _helpers import HashEmbedder, running_chroma_server
 from _langchain_fakes import replies
-from memori_core import ChromaStore, RecallConfig, RecallEngine, RuleBasedFactExtractor, capture_facts
+from memori_core import (
+    ChromaStore,
+    NaiveTimeWarning,
+    RecallConfig,
+    RecallEngine,
+    RuleBasedFactExtractor,
+    capture_facts,
+)
 from memori_core.cache.snapshot_files import snapshot_files_for
 from memori_core.store import InMemoryFactStore, chroma_log
 from memori_core.store.chroma_client import chroma_settings
+from memori_core.validate import iso_to_ts
 from memori_langchain import LLMFactExtractor, MemoriMiddleware
 
 OPEN = RecallConfig(gate="off")
@@ -104,7 +115,7 @@ def test_history_lists_a_facts_versions_oldest_first_from_either_end(eng: Recall
     assert texts(eng.history("ann", ids["cats"])) == ["User has two cats."]  # no history: the fact alone
 
 
-def test_restore_undoes_a_supersede_exactly_and_keeps_the_newer_fact(eng: RecallEngine) -> None:
+def test_restore_undoes_a_supersede_from_now_and_keeps_the_newer_fact(eng: RecallEngine) -> None:
     (mother,) = eng.add("ann", "User's mother lives in Porto.", created_at=T0, metadata={"source": "chat"},
                         session_id="s1")
     before = eng.get("ann", mother)[0]
@@ -112,11 +123,14 @@ def test_restore_undoes_a_supersede_exactly_and_keeps_the_newer_fact(eng: Recall
     # a careless model "replaces" the mother's city by the user's own
     (own,) = eng.add("ann", "User lives in Porto.", created_at=T0 + timedelta(days=2), supersedes=[mother])
     assert texts(eng.recall("where does the user's mother live", "ann", 10)) == ["User lives in Porto."]
+    called = datetime.now(timezone.utc)
     restored = eng.restore("ann", mother)
-    assert restored == before and eng.get("ann", mother) == [before]  # every field, byte for byte
+    assert restored.restored_at is not None and iso_to_ts(restored.restored_at) >= called.timestamp()
+    assert replace(restored, restored_at=None) == before and eng.get("ann", mother) == [restored]  # every field
+    assert restored.stated_at == before.stated_at  # restoring it is not saying it again
     (record,) = [r for r in eng.export("ann", include_vectors=True) if r["id"] == mother]
-    assert record == before_export[0]  # the vector too
-    assert eng.get("ann", own)[0].supersedes == ()  # the link is cleared; the newer fact stays valid
+    assert {**record, "restored_at": None} == before_export[0]  # the vector too
+    assert eng.get("ann", own)[0].supersedes == (f"{mother}@v1",)  # it replaced that period; it stays valid
     assert set(texts(eng.recall("where does the user's mother live", "ann", 10))) == {
         "User's mother lives in Porto.", "User lives in Porto."}
     with pytest.raises(ValueError, match="is valid"):
@@ -139,8 +153,8 @@ def test_an_update_keeps_the_old_text_as_a_version_and_restore_brings_it_back(en
     eng.update("ann", fid, metadata={"checked": True})  # a metadata edit is in place: no version
     assert eng.count("ann", include_invalid=True) == 2
     restored = eng.restore("ann", version.id)
-    assert restored.valid_from is not None  # the old text is true again from the restore on...
-    assert replace(restored, valid_from=None) == before and eng.get("ann", fid) == [restored]  # ...as it was
+    assert restored.restored_at is not None  # the old text is true again from the restore on...
+    assert replace(restored, restored_at=None) == before and eng.get("ann", fid) == [restored]  # ...as it was
     assert texts(eng.history("ann", fid)) == ["User works at Acme.", "User works at Globex.", "User works at Acme."]
     assert eng.get("ann", version.id) == [version]  # the restored version stays, as history
     assert texts(eng.recall("where does the user work", "ann", 10)) == ["User works at Acme."]
@@ -155,10 +169,10 @@ def test_restoring_an_earlier_version_keeps_the_switch_back_and_one_text_at_ever
     chain = eng.history("u", drug)
     assert [(h.id, h.content) for h in chain] == [
         (f"{drug}@v1", "User takes warfarin."), (f"{drug}@v2", "User takes apixaban."), (drug, "User takes warfarin.")]
-    assert chain[0].valid_to == chain[1].valid_from and chain[1].valid_to == chain[2].valid_from  # no gap, no overlap
+    assert chain[0].valid_to == chain[1].valid_since and chain[1].valid_to == chain[2].valid_since  # no gap or overlap
     drugs = "what medication does the user take"
     for h in chain:  # each version alone, at any moment of its own period
-        assert texts(eng.recall(drugs, "u", 10, as_of=h.valid_from or h.created_at)) == [h.content]
+        assert texts(eng.recall(drugs, "u", 10, as_of=h.valid_since)) == [h.content]
     assert texts(eng.recall(drugs, "u", 10, as_of=T0 - timedelta(days=1))) == []
     assert texts(eng.recall(drugs, "u", 10)) == ["User takes warfarin."]
     assert eng.count("u") == 1 and eng.count("u", include_invalid=True) == 3
@@ -181,7 +195,9 @@ def test_restore_of_a_fact_whose_newer_fact_was_rewritten_leaves_the_newer_fact_
     valid = sorted(f.content for f in eng.list("u"))
     assert valid == sorted(["User lives in Lisbon.", "User lives in Porto, Portugal." if rewrite.startswith("up")
                             else "User lives in Porto."])
-    assert all(f.valid_to is None for f in eng.list("u", include_invalid=True))  # nothing archived
+    # Lisbon's superseded period is kept; the rewritten newer fact, which no longer names Lisbon, is left alone
+    assert [f.id for f in eng.list("u", include_invalid=True) if f.valid_to] == [f"{lisbon}@v1"]
+    assert all(f.supersedes == () for f in eng.list("u"))
 
 
 @pytest.mark.parametrize("link", [{"superseded_by": "s", "valid_to": "2026-01-02T00:00:00Z"}, {"supersedes": ["s"]}])
@@ -259,14 +275,17 @@ def test_a_change_made_again_and_again_keeps_every_period_in_order(eng: RecallEn
     assert [f.times_seen for f in eng.get("u", [veg, fish])] == [3, 2]
 
 
-def test_a_superseded_fact_said_again_with_an_earlier_date_is_valid_only_after_its_period(
+def test_a_superseded_fact_said_again_dated_inside_its_period_is_a_sighting_and_stays_superseded(
     eng: RecallEngine,
 ) -> None:
     [lisbon] = eng.add("u", "User lives in Lisbon.", created_at=_at(1))
-    eng.add("u", "User lives in Porto.", supersedes=[lisbon], created_at=_at(3))
+    [porto] = eng.add("u", "User lives in Porto.", supersedes=[lisbon], created_at=_at(3))
     eng.add("u", "User lives in Lisbon.", created_at=_at(2))  # a late sighting, dated inside the first period
-    assert eng.get("u", [lisbon])[0].valid_from == _at(3).isoformat()  # periods of one fact never overlap
-    assert _home_then(eng, 2) == ["User lives in Lisbon."]
+    (now,) = eng.get("u", [lisbon])
+    assert (now.times_seen, now.valid_from, now.valid_to, now.superseded_by) == (2, None, _at(3).isoformat(), porto)
+    assert texts(eng.recall(LIVE, "u", 10)) == ["User lives in Porto."]  # not two homes now
+    assert _home_then(eng, 2) == ["User lives in Lisbon."] and _home_then(eng, 4) == ["User lives in Porto."]
+    assert eng.count("u", include_invalid=True) == 2  # no period kept: it never ended
 
 
 class _FailsMarkingSeen(ChromaStore):
@@ -291,6 +310,82 @@ def test_an_add_retried_after_a_failure_keeps_a_past_period_once() -> None:
         eng.add("u", "User lives in Lisbon.", supersedes=[porto], created_at=_at(6))
     eng.add("u", "User lives in Lisbon.", supersedes=[porto], created_at=_at(6))
     assert texts(eng.history("u", lisbon)) == ["User lives in Lisbon.", "User lives in Porto.", "User lives in Lisbon."]
+
+
+# -- a restore is a new event (tester j10's finding 9) ------------------------------------------------------------
+
+CAR = "what car does the user drive"
+
+
+def _car_swap(engine: RecallEngine) -> tuple[str, str]:
+    [civic] = engine.add("b", "User drives a Honda Civic.", created_at=_at(10, 8))
+    [tesla] = engine.add("b", "User bought a Tesla.", supersedes=[civic], created_at=_at(11, 18))
+    return civic, tesla
+
+
+def test_a_restore_keeps_the_supersede_and_the_past_answers_as_before_it(eng: RecallEngine) -> None:
+    civic, tesla = _car_swap(eng)
+    inside, before_it = _at(11, 25), _at(10, 20)
+    asked = {at: texts(eng.recall(CAR, "b", 10, as_of=at)) for at in (inside, before_it)}
+    assert asked == {inside: ["User bought a Tesla."], before_it: ["User drives a Honda Civic."]}
+    restored = eng.restore("b", civic)
+    assert {at: texts(eng.recall(CAR, "b", 10, as_of=at)) for at in (inside, before_it)} == asked
+    assert sorted(texts(eng.recall(CAR, "b", 10))) == ["User bought a Tesla.", "User drives a Honda Civic."]
+    for fid in (civic, tesla):  # the supersede, then the restore: an audit trail of both
+        assert [(h.id, h.valid_to, h.restored_at) for h in eng.history("b", fid)] == [
+            (f"{civic}@v1", _at(11, 18).isoformat(), None), (tesla, None, None), (civic, None, restored.restored_at)]
+    assert eng.get("b", [f"{civic}@v1"])[0].superseded_by == civic and eng.get("b", [tesla])[0].supersedes == (
+        f"{civic}@v1",)
+    assert texts(eng.list("b", where={"valid_from": {"$gte": restored.restored_at}})) == ["User drives a Honda Civic."]
+
+
+def test_a_fact_superseded_and_restored_twice_keeps_each_period(eng: RecallEngine) -> None:
+    civic, tesla = _car_swap(eng)
+    eng.restore("b", civic)
+    [kia] = eng.add("b", "User drives a Kia.", supersedes=[civic])
+    eng.restore("b", civic)
+    # ordered by when each stopped being valid, the valid ones last by when each became valid
+    assert [h.id for h in eng.history("b", civic)] == [f"{civic}@v1", f"{civic}@v2", tesla, kia, civic]
+    assert texts(eng.recall(CAR, "b", 10, as_of=_at(11, 25))) == ["User bought a Tesla."]
+    assert eng.count("b") == 3 and eng.count("b", include_invalid=True) == 5
+
+
+def test_a_restore_retried_after_a_failure_keeps_the_period_once() -> None:
+    store = _FailsMarkingSeen.in_memory()
+    eng = RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN)
+    civic, _ = _car_swap(eng)
+    store.fail = True
+    with pytest.raises(ConnectionError):  # the period was kept, then making the Civic valid again failed
+        eng.restore("b", civic)
+    eng.restore("b", civic)
+    assert [f.id for f in eng.list("b", include_invalid=True) if "@v" in f.id] == [f"{civic}@v1"]
+    assert texts(eng.recall(CAR, "b", 10, as_of=_at(11, 25))) == ["User bought a Tesla."]
+
+
+def test_export_and_import_carry_a_restore(eng: RecallEngine) -> None:
+    civic, _ = _car_swap(eng)
+    eng.restore("b", civic)
+    records = eng.export("b", include_vectors=True)
+    assert [r["restored_at"] is not None for r in records if r["id"] == civic] == [True]
+    other = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=OPEN)
+    other.import_("b", records)
+    assert other.export("b", include_vectors=True) == records
+    assert texts(other.recall(CAR, "b", 10, as_of=_at(11, 25))) == ["User bought a Tesla."]
+
+
+def test_count_counts_what_list_lists_and_without_expired_facts_what_recall_could_return(eng: RecallEngine) -> None:
+    civic, _ = _car_swap(eng)
+    past = datetime.now(timezone.utc) - timedelta(hours=1)
+    eng.add("b", "User is in Rome this week.", created_at=past - timedelta(days=2), expires_at=past)
+    assert texts(eng.recall("where is the user this week", "b", 10)) == ["User bought a Tesla."]  # not Rome
+    assert eng.count("b") == len(eng.list("b")) == 2  # Tesla and the expired trip; not the superseded Civic
+    assert eng.count("b", include_expired=False) == 1
+    assert eng.count("b", include_invalid=True) == 3 and eng.count("b", include_invalid=True, include_expired=False) == 2
+    eng.restore("b", civic)
+    assert (eng.count("b"), eng.count("b", include_expired=False), eng.count("b", include_invalid=True)) == (3, 2, 4)
+    assert asyncio.run(eng.acount("b", include_expired=False)) == 2
+    with pytest.raises(TypeError, match="include_expired"):
+        eng.count("b", include_expired="no")  # type: ignore[arg-type]
 
 
 def test_delete_and_forget_erase_history_for_real(eng: RecallEngine) -> None:
@@ -361,6 +456,23 @@ def test_a_folder_memori_does_not_reach_is_scrubbed_by_the_chroma_log_command(
     assert texts(eng.recall("what does the user drink", "bob", 10)) == ["User likes green tea."]
 
 
+@pytest.mark.slow
+def test_the_documented_scrub_command_runs_without_a_python_warning(tmp_path: Path) -> None:
+    # docs/stores.md's erasure step typed as written printed Python's RuntimeWarning of a module "found in
+    # sys.modules ... unpredictable behaviour" before its count (tester j10).
+    folder = tmp_path / "server-data"
+    client = chromadb.PersistentClient(path=str(folder), settings=chroma_settings())
+    eng = RecallEngine(store=ChromaStore(client=client), embedder=HashEmbedder(), config=OPEN)
+    eng.add("alice", ["User was diagnosed with ZQXJ-illness."])
+    eng.forget("alice")
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.run([sys.executable, "-m", "memori_core.store.chroma_log", str(folder)], env=env,
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert (proc.returncode, proc.stderr, proc.stdout) == (0, "", "scrubbed 1 log entries of deleted rows\n")
+    assert _rows_holding(folder, "ZQXJ") == []
+
+
 def test_export_and_import_carry_validity_and_history(eng: RecallEngine) -> None:
     _seed_moves(eng)
     eng.update("ann", eng.list("ann")[0].id, text="User eats fish and seafood since January.")
@@ -403,7 +515,8 @@ def test_recall_as_of_answers_from_the_facts_valid_then(eng: RecallEngine) -> No
     assert set(middle) == {"User moved to Porto.", "User is vegetarian.", "User has two cats."}
     late = texts(eng.recall(DIET, "ann", 10, as_of=T0 + timedelta(days=90)))
     assert set(late) == {"User moved to Porto.", "User eats fish again since January.", "User has two cats."}
-    naive = texts(eng.recall(LIVE, "ann", 10, as_of=(T0 + timedelta(days=1)).replace(tzinfo=None)))
+    with pytest.warns(NaiveTimeWarning, match="^as_of has no time zone"):
+        naive = texts(eng.recall(LIVE, "ann", 10, as_of=(T0 + timedelta(days=1)).replace(tzinfo=None)))
     assert naive == early  # a naive datetime is UTC
     report = eng.explain(LIVE, "ann", 10, as_of=T0 - timedelta(days=1))
     assert report.candidates == [] and "valid then" in report.note
@@ -526,7 +639,9 @@ def test_history_and_as_of_survive_a_restart_from_a_snapshot(tmp_path: Path) -> 
     store = ChromaStore(path=path, snapshots=False)  # and from the rows themselves
     engine = RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN)
     assert "User lives in Lisbon." in texts(engine.recall(LIVE, "ann", 10))
-    assert texts(engine.history("ann", ids["porto"])) == ["User moved to Porto."]
+    assert texts(engine.history("ann", ids["porto"])) == ["User lives in Lisbon.", "User moved to Porto.",
+                                                         "User lives in Lisbon."]  # the supersede, then the restore
+    assert "User lives in Lisbon." not in texts(engine.recall(LIVE, "ann", 10, as_of=T0 + timedelta(days=45)))
     store.close()
 
 
@@ -566,7 +681,12 @@ def test_history_as_of_and_restore_through_a_chroma_server(tmp_path: Path) -> No
         assert "User lives in Lisbon." in texts(reader.recall(LIVE, "ann", 10, as_of=T0 + timedelta(days=1)))
         writer.restore("ann", ids["lisbon"])
         assert "User lives in Lisbon." in texts(reader.recall(LIVE, "ann", 10))
-        assert reader.get("ann", ids["porto"])[0].supersedes == ()
+        assert reader.get("ann", ids["porto"])[0].supersedes == (f"{ids['lisbon']}@v1",)
+        # the restore is an event of its own: inside the superseded period the other process still sees Porto
+        assert sorted(texts(reader.recall(LIVE, "ann", 10, as_of=T0 + timedelta(days=45)))) == [
+            "User has two cats.", "User is vegetarian.", "User moved to Porto."]
+        assert texts(reader.history("ann", ids["lisbon"])) == ["User lives in Lisbon.", "User moved to Porto.",
+                                                               "User lives in Lisbon."]
         assert _answers(reader) == _answers(RecallEngine(store=ChromaStore.http(host=host, port=port),
                                                          embedder=HashEmbedder(), config=OPEN))
 
@@ -615,8 +735,28 @@ def test_memori_history_list_all_count_all_and_restore(tmp_path: Path, capsys: p
     assert code == 0 and [(r["id"], r["valid_to"]) for r in json.loads(out)] == [(ids["lisbon"], None)]
     assert "User lives in Lisbon." in run("list", "-e", "ann")[1]
     code, _, err = run("restore", "-e", "ann", ids["lisbon"])  # valid again: nothing to restore
-    assert code == 2 and "nothing to restore" in err
-    assert run("count", "-e", "ann", "--all")[1].strip() == "5"
+    assert code == 1 and "nothing to restore" in err
+    assert run("count", "-e", "ann", "--all")[1].strip() == "6"  # the superseded period of Lisbon kept
+
+
+def test_memori_count_unexpired_leaves_out_what_recall_skips(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from memori_core import embedders
+    from memori_core.cli import main
+
+    monkeypatch.setattr(embedders, "_DEFAULT", HashEmbedder())
+    path = tmp_path / "mem"
+    store = ChromaStore(path=path)
+    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=OPEN)
+    past = datetime.now(timezone.utc) - timedelta(hours=1)
+    engine.add("ann", ["User is in Rome this week.", "User likes Rome."], created_at=past - timedelta(days=2),
+               expires_at=[past, None])
+    store.close()
+    counts = []
+    for flags in ((), ("--unexpired",), ("--all", "--unexpired", "--json")):
+        assert main(["count", "-e", "ann", *flags, "--path", str(path)]) == 0
+        counts.append(capsys.readouterr().out.strip())
+    assert counts == ["2", "1", '{"entity_id": "ann", "count": 1}']
 
 
 @pytest.mark.model

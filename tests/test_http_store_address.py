@@ -92,6 +92,11 @@ def test_a_server_that_is_not_chroma_is_a_connection_error_saying_what_answered(
 @pytest.mark.parametrize("site", [(503, b"<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>")],
                          indirect=True)
 def test_a_proxy_answering_503_at_connect_is_server_unavailable(site: _Site) -> None:
-    with pytest.raises(ServerUnavailable, match=r"could not be reached .* HTTP 503 Service Unavailable, text/html "
-                                                r"from nginx: '503 Service Temporarily Unavailable'"):
-        ChromaStore.http(host="127.0.0.1", port=site.port, timeout=5.0)
+    unavailable = (r"could not be reached .* HTTP 503 Service Unavailable, text/html from nginx: '503 Service "
+                   r"Temporarily Unavailable'")
+    with pytest.raises(ServerUnavailable, match=unavailable):
+        ChromaStore.http(host="127.0.0.1", port=site.port, timeout=5.0, lazy=False)
+    store = ChromaStore.http(host="127.0.0.1", port=site.port, timeout=5.0)  # a Chroma still starting behind it
+    assert not store.connected
+    with pytest.raises(ServerUnavailable, match=unavailable):
+        store.count("ana")  # each call tries to connect, and fails as an outage does

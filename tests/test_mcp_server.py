@@ -346,7 +346,7 @@ async def test_http_restore_undoes_a_wrong_supersede_and_keeps_the_newer_fact(ht
     assert (restored["id"], restored["valid_to"], restored["superseded_by"]) == (home, None, None)
     assert restored["expired"] is False
     assert listed == ["User lives in Lisbon.", "User's mother lives in Porto."]
-    assert mcp_engine.get("ann", [mother])[0].supersedes == ()
+    assert mcp_engine.get("ann", [mother])[0].supersedes == (f"{home}@v1",)  # the period it ended, kept
 
 
 async def test_http_restore_of_an_earlier_version_gives_the_fact_that_text_again(http_server, mcp_engine):
@@ -356,7 +356,7 @@ async def test_http_restore_of_an_earlier_version_gives_the_fact_that_text_again
         restored = (await call(s, "restore", fact_id=f"{fid}@v1"))["fact"]
         versions = (await call(s, "history", fact_id=fid))["versions"]
         recalled = [f["text"] for f in (await call(s, "recall", query="medication warfarin apixaban"))["facts"]]
-    assert (restored["id"], restored["text"]) == (fid, "User takes warfarin.") and restored["valid_from"]
+    assert (restored["id"], restored["text"]) == (fid, "User takes warfarin.") and restored["restored_at"]
     assert [v["text"] for v in versions] == ["User takes warfarin.", "User takes apixaban.", "User takes warfarin."]
     assert recalled == ["User takes warfarin."]
 

@@ -274,7 +274,8 @@ async def test_a_capture_skipped_during_an_outage_is_stored_once_the_store_answe
     assert not outage_engine.outage.is_open
     assert [r.getMessage() for r in caplog.records] == [
         "MemoriMemoryBlock: the store answers again after 10 s down; background captures skipped or failed "
-        "meanwhile: 2 (not stored; a MemoriMemoryBlock's are captured again on its user's next turn)"]
+        "meanwhile: 2 (MemoriMiddleware, memori_capture_node and MemoriMemoryBlock hold theirs and capture them "
+        "again on a next turn or flush(); other background captures are not stored)"]
     # (the question's turn, capture=True captures on get, and this one)
 
 
@@ -307,7 +308,8 @@ async def test_captures_an_outage_skips_are_warned_once_per_outage_and_counted_w
         assert "green tea" in injector.invoke(prompt)[0].content  # the probe: the store answers
     assert [r.getMessage() for r in caplog.records] == [
         "MemoriContextInjector: the store answers again after 10 s down; background captures skipped or failed "
-        "meanwhile: 3 (not stored; a MemoriMemoryBlock's are captured again on its user's next turn)"]
+        "meanwhile: 3 (MemoriMiddleware, memori_capture_node and MemoriMemoryBlock hold theirs and capture them "
+        "again on a next turn or flush(); other background captures are not stored)"]
 
     caplog.clear()  # a second outage: warned again, and counted on its own
     faults.arm("revision", error=httpx.ReadTimeout, times=1)
@@ -321,8 +323,9 @@ async def test_captures_an_outage_skips_are_warned_once_per_outage_and_counted_w
     messages = [r.getMessage() for r in caplog.records]
     assert len(messages) == 3 and "capture for entity 'alice' not stored" in messages[1]
     assert messages[2] == ("memori_capture_node: the store answers again after 10 s down; background captures "
-                           "skipped or failed meanwhile: 1 (not stored; a MemoriMemoryBlock's are captured again "
-                           "on its user's next turn)")
+                           "skipped or failed meanwhile: 1 (MemoriMiddleware, memori_capture_node and "
+                           "MemoriMemoryBlock hold theirs and capture them again on a next turn or flush(); other "
+                           "background captures are not stored)")
     assert "User has 5 cats." in [f.content for f in outage_engine.list("alice")]
 
 

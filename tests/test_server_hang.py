@@ -100,12 +100,17 @@ def test_connecting_to_a_stopped_server_raises_a_timeout_naming_it(stoppable_ser
     host, port, proc = stoppable_server
     proc.send_signal(signal.SIGSTOP)
     try:
-        done, value = _finishes(lambda: ChromaStore.http(host=host, port=port, timeout=1.0))
+        done, value = _finishes(lambda: ChromaStore.http(host=host, port=port, timeout=1.0, lazy=False))
+        assert done, "connecting hung on a stopped server"
+        assert isinstance(value, httpx.TimeoutException), value
+        assert f"{host}:{port}" in str(value) and "did not answer" in str(value)
+        # By default the store is built all the same, and its first call meets the same bounded timeout.
+        done, lazy = _finishes(lambda: ChromaStore.http(host=host, port=port, timeout=1.0))
+        assert done and isinstance(lazy, ChromaStore) and not lazy.connected
+        done, value = _finishes(lambda: lazy.count("u"))
+        assert done and isinstance(value, httpx.TimeoutException), value
     finally:
         proc.send_signal(signal.SIGCONT)
-    assert done, "connecting hung on a stopped server"
-    assert isinstance(value, httpx.TimeoutException), value
-    assert f"{host}:{port}" in str(value) and "did not answer" in str(value)
     # Once it answers again, connecting works.
     store = ChromaStore.http(host=host, port=port, collection=f"t_{uuid.uuid4().hex}", timeout=5.0)
     assert store.count("u") == 0

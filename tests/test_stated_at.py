@@ -1,6 +1,7 @@
-"""When a fact's current text was stated: an update, a restored version or a fact said again after a supersede makes
-its text valid later than its ``created_at`` (``valid_from``), and the ``<memori_context>`` block, the recall tool,
-explain, the adapters' documents and nodes and the CLI show that time, not when the first text was stored."""
+"""When a fact's current text was stated: an update or a fact said again after a supersede makes its text valid
+later than its ``created_at`` (``valid_from``), and the ``<memori_context>`` block, the recall tool, explain, the
+adapters' documents and nodes and the CLI show that time, not when the first text was stored. A restore makes a
+fact valid again without the text being said again: it keeps its time."""
 
 from __future__ import annotations
 
@@ -98,12 +99,15 @@ def test_block_after_moving_back_states_when_the_old_text_became_valid_again(ung
     assert format_context(facts).splitlines()[2] == "- User lives in Lisbon. Stated at 2026-06-01 10:00 UTC"
 
 
-def test_block_after_restoring_a_version_states_the_restore_time(ungated):
+def test_block_after_restoring_a_version_states_when_its_text_was_said_not_the_restore(ungated):
     fid, _ = _updated(ungated)
-    restored = ungated.restore("ann", f"{fid}@v1")
+    restored = ungated.restore("ann", f"{fid}@v1")  # an admin's edit undone: the user never said it again
+    assert restored.restored_at is not None and restored.valid_since == restored.restored_at
     (fact,) = ungated.recall(QUESTION, "ann")
-    assert fact.content == "User lives in Lisbon." and fact.valid_from == restored.valid_from
-    assert f"Stated at {format_timestamp(restored.valid_from)}" in format_context([fact])
+    assert fact.content == "User lives in Lisbon." and fact.stated_at == JANUARY
+    assert "- User lives in Lisbon. Stated at 2026-01-05 10:00 UTC" in format_context([fact]).splitlines()
+    assert f"- [{fid}] User lives in Lisbon. (stated {format_timestamp(JANUARY)})" in MemoryTools(ungated).recall(
+        "ann", QUESTION)
 
 
 def test_block_after_undoing_a_supersede_keeps_the_facts_own_time(ungated):
@@ -140,6 +144,19 @@ def test_agent_prompt_after_update_memory_does_not_date_the_new_text_in_january(
     prompt = model.system_texts()[-1]
     assert f"- User lives in Porto. Stated at {format_timestamp(fact.valid_from)}" in prompt
     assert "2026-01-05" not in prompt
+
+
+def test_agent_prompt_after_an_edit_is_undone_states_when_the_user_said_it_not_the_restore(ungated):
+    (fid,) = ungated.add("ann", ["User works at Aviva as a claims analyst."], created_at="2026-11-02T09:00:00Z")
+    ungated.update("ann", fid, text="User works at Aviva as a senior claims analyst.")  # an admin's mistaken edit
+    ungated.restore("ann", f"{fid}@v1")  # undone
+    model = replies(AIMessage("At Aviva."))
+    agent = create_agent(model, [], middleware=[MemoriMiddleware(engine=ungated, entity_id="ann")])
+    turn = HumanMessage("Where do I work?", additional_kwargs={"created_at": "2026-12-05T09:00:00+00:00"})
+    agent.invoke({"messages": [turn]})
+    prompt = model.system_texts()[-1]
+    assert "- User works at Aviva as a claims analyst. Stated at 2026-11-02 09:00 UTC" in prompt
+    assert "senior" not in prompt
 
 
 def test_langchain_documents_carry_valid_from(ungated):
@@ -188,3 +205,20 @@ def test_memori_history_marks_when_the_updated_text_became_valid(tmp_path: Path,
     assert new == f"{fid}  2026-01-05T10:00:00Z  User lives in Porto.  [valid from {since}]"
     assert main(["list", "-e", "ann", "--path", str(path), "--json"]) == 0
     assert [r["valid_from"] for r in json.loads(capsys.readouterr().out)] == [updated]
+
+
+def test_memori_list_marks_a_restored_fact_valid_from_the_restore(tmp_path: Path, capsys, monkeypatch):
+    from memori_core import embedders
+    from memori_core.cli import main
+
+    monkeypatch.setattr(embedders, "_DEFAULT", HashEmbedder())
+    path = tmp_path / "mem"
+    engine = ungated_engine(HashEmbedder(), store=ChromaStore(path=path))
+    (lisbon,) = engine.add("ann", ["User lives in Lisbon."], created_at=JANUARY)
+    engine.add("ann", ["User's mother lives in Porto."], supersedes=[lisbon], created_at="2026-03-01T10:00:00Z")
+    restored = engine.restore("ann", lisbon)
+    engine.store.close()
+    assert main(["list", "-e", "ann", "--path", str(path)]) == 0
+    [line] = [x for x in capsys.readouterr().out.splitlines() if "Lisbon" in x]
+    since = parse_utc(restored.restored_at).strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert line == f"{lisbon}  2026-01-05T10:00:00Z  User lives in Lisbon.  [valid from {since}]"

@@ -17,8 +17,8 @@ from llama_index.core.base.llms.types import ChatMessage
 
 from _helpers import HashEmbedder, ungated_engine
 from _langchain_fakes import recall_model_capture_graph, replies
-from memori_core import (ChromaStore, MemoriRecall, RecallConfig, RecallEngine, RuleBasedFactExtractor,
-                         capture_facts, format_context)
+from memori_core import (ChromaStore, MemoriRecall, NaiveTimeWarning, RecallConfig, RecallEngine,
+                         RuleBasedFactExtractor, capture_facts, format_context)
 from memori_core.context import format_timestamp
 from memori_core.memory_tools import MemoryTools
 from memori_langchain import MemoriContextInjector, MemoriMiddleware, memori_capture_node, memory_tools
@@ -196,5 +196,7 @@ async def test_memori_recall_writes_the_block_in_the_zone_of_said_at():
     assert _lines((await memory.aapply(kwargs, said_at=asked))["messages"][0]["content"]) == [
         "- User adopted a cat on Sunday 2026-11-08. Stated at 2026-11-09 20:00 -06:00"]
     assert _lines(memory.apply(kwargs)["messages"][0]["content"]) == [CAT_UTC]
-    with pytest.raises(ValueError, match="said_at"):
-        memory.apply(kwargs, said_at="2026-11-10T08:30:00")  # no offset: its zone would be a guess
+    with pytest.warns(NaiveTimeWarning, match="^said_at has no time zone"):  # no offset: UTC, as without one
+        assert _lines(memory.apply(kwargs, said_at="2026-11-10T08:30:00")["messages"][0]["content"]) == [CAT_UTC]
+    with pytest.raises(ValueError, match="^said_at 'tuesday' is not an ISO 8601"):
+        memory.apply(kwargs, said_at="tuesday")

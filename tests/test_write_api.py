@@ -183,11 +183,12 @@ def test_a_fact_to_supersede_deleted_meanwhile_by_another_writer_raises_and_writ
     assert eng.count("u", include_invalid=True) == 0
 
 
-def test_a_supersede_dated_before_the_fact_it_replaces_is_refused_naming_created_at(eng: RecallEngine) -> None:
+def test_a_supersede_dated_before_the_fact_it_replaces_lands_in_that_facts_past(eng: RecallEngine) -> None:
     (google,) = eng.add("u", "User works at Google.", created_at="2026-05-01T00:00:00Z")
-    with pytest.raises(ValueError, match=rf"created_at '2026-03-01T00:00:00\+00:00' is before fact '{google}'"):
-        eng.add("u", "User works at Meta.", supersedes=[google], created_at="2026-03-01T00:00:00Z")
-    assert [(f.content, f.valid_to) for f in eng.list("u", include_invalid=True)] == [("User works at Google.", None)]
+    (meta,) = eng.add("u", "User works at Meta.", supersedes=[google], created_at="2026-03-01T00:00:00Z")
+    assert [(f.content, f.valid_to, f.superseded_by, f.supersedes) for f in eng.history("u", google)] == [
+        ("User works at Meta.", "2026-05-01T00:00:00+00:00", google, ()), ("User works at Google.", None, None, (meta,))]
+    assert texts(eng.list("u")) == ["User works at Google."]
 
 
 def test_expired_facts_are_not_recalled_but_are_listed(eng: RecallEngine) -> None:
@@ -393,8 +394,8 @@ def test_import_refuses_different_records_of_one_id_naming_both_and_the_field(re
                {"id": "a", "text": "User has two cats."}]
     with pytest.raises(ValueError, match=r"records\[2\] has the same id 'a' as records\[0\], with a different text"):
         rejecting_eng.import_("u", records)
-    same_text = [{"text": "User likes tea.", "created_at": "2024-01-01"},
-                 {"text": "User likes tea.", "created_at": "2024-02-01"}]
+    same_text = [{"text": "User likes tea.", "created_at": "2024-01-01T00:00:00Z"},
+                 {"text": "User likes tea.", "created_at": "2024-02-01T00:00:00Z"}]
     with pytest.raises(ValueError, match=r"records\[1\] has the same fact as records\[0\] \('User likes tea.'; a "
                                          r"record without an \"id\" is identified by its normalised text\), with a "
                                          r"different created_at"):

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..facts import SEARCHABLE_KEY, StoredFact, is_searchable
-from ..filters import Where, matches, split_times, time_mask, where_key
+from ..filters import Where, matches, metadata_keys, split_times, time_mask, where_key
 from ..ranking.core import CORE_KEY
 from ..ranking.dense import top_k
 from ..validate import iso_to_ts
@@ -89,6 +89,18 @@ class RowSelection:
         n = self._n
         return np.flatnonzero((self.c.expires[:n] <= now) & self._alive[:n])
 
+    def expired_by_own_expiry(self, now: float) -> np.ndarray:
+        """Live rows whose fact is past its own ``expires_at`` at ``now`` (epoch seconds), ascending: the expiry
+        column, less the rows no longer valid whose column holds their ``valid_to`` but which never expire (only
+        rows with history are read one by one)."""
+        rows = self.expired_rows(now)
+        if rows.size == 0:
+            return rows
+        history = set(self.history_rows().tolist())
+        kept = [r for r in rows.tolist()
+                if r not in history or (f := self.fact(r)) is None or f.is_expired(now)]
+        return np.asarray(kept, dtype=np.int64)
+
     def next_expiry(self, now: float) -> float:
         """The earliest expiry (epoch seconds) of a live row still valid at ``now``; ``inf`` when none expires."""
         if not self.n_expiring:
@@ -105,7 +117,8 @@ class RowSelection:
         over = self._overrides
         if over:  # rows rewritten in place: their fact, not the column, says
             found.difference_update(over)
-            found.update(r for r, f in over.items() if f.valid_to or f.superseded_by or f.supersedes or f.valid_from)
+            found.update(r for r, f in over.items()
+                         if f.valid_to or f.superseded_by or f.supersedes or f.valid_from or f.restored_at)
         n = self._n
         alive = self._alive
         return np.asarray(sorted(r for r in found if r < n and alive[r]), dtype=np.int64)
@@ -120,14 +133,15 @@ class RowSelection:
 
     def valid_at_rows(self, at: float, rows: np.ndarray | None = None) -> np.ndarray:
         """Those of ``rows`` (default: the live rows) whose fact was recallable at ``at`` (epoch seconds):
-        created (and, for an updated text, made valid) at or before it, not yet superseded or expired then
-        (vectorised over the columns; only rows with history are read one by one)."""
+        created (and, for an updated text or a restored fact, made valid) at or before it, not yet superseded or
+        expired then (vectorised over the columns; only rows with history are read one by one)."""
         if rows is None:
             rows = self.live_rows()
         c = self.c
         rows = rows[(c.created_ts[rows] <= at) & (c.expires[rows] > at)]
         later = [r for r in self.history_rows().tolist()
-                 if (f := self.fact(r)) is not None and f.valid_from is not None and iso_to_ts(f.valid_from) > at]
+                 if (f := self.fact(r)) is not None and (f.valid_from or f.restored_at)
+                 and iso_to_ts(f.valid_since) > at]  # type: ignore[arg-type]
         return rows[~np.isin(rows, later)] if later else rows
 
     def matching_rows(self, where: Where) -> np.ndarray:
@@ -139,7 +153,7 @@ class RowSelection:
             if meta is None:
                 rows = self.live_rows()
             else:
-                keys = list(meta)
+                keys = metadata_keys(meta)
                 values = [self._metadata_values(k) for k in keys]
                 # A filter on a flag the cache tracks reads only the flagged rows (MemoriStore lists its
                 # index=False items so on each search whose ranked items do not fill the page).
@@ -161,8 +175,9 @@ class RowSelection:
 
     def _time_values(self, name: str, rows: np.ndarray) -> np.ndarray:
         """Per row of ``rows``, the fact's ``created_at``, ``valid_from`` or ``valid_to`` in epoch seconds
-        (``valid_to``: ``inf`` while valid; ``valid_from``: ``created_at`` unless an update set it). The
-        column gives ``created_at``; only the rows with history are read one by one."""
+        (``valid_to``: ``inf`` while valid; ``valid_from``: when its current period of validity began,
+        ``created_at`` unless an update, a restatement or a restore set it). The column gives ``created_at``; only
+        the rows with history are read one by one."""
         if name == "created_at":
             return self.c.created_ts[rows].astype(np.float64)
         out = (self.c.created_ts[rows].astype(np.float64) if name == "valid_from"
@@ -171,7 +186,7 @@ class RowSelection:
         at = np.flatnonzero(np.isin(rows, history))
         for i in at.tolist():
             fact = self.fact(int(rows[i]))
-            value = getattr(fact, name, None) if fact is not None else None
+            value = None if fact is None else fact.valid_since if name == "valid_from" else fact.valid_to
             if value:
                 out[i] = iso_to_ts(value)
         return out

@@ -7,7 +7,8 @@ counts what became of them (:class:`CaptureStats`); see its docstring for failur
 The package, one job a module: :mod:`.turn` (:func:`capture_facts`: one turn extracted and stored),
 :mod:`.turns` (where a conversation's turns begin and end: :func:`newest_turn`), :mod:`.shown_facts` (the stored facts an extractor is shown besides the best-ranked ones), :mod:`.markup`
 (prompt markup an extracted fact may not carry), :mod:`.secrets` (the passwords, card numbers and keys it may not
-carry either), :mod:`.background` (:class:`BackgroundCapture`),
+carry either), :mod:`.background` (:class:`BackgroundCapture`), :mod:`.held` (the turns an outage kept from the
+store, held to be captured again once it answers),
 :mod:`.refusal` (:func:`refused_because`: both checks as one refusal, which the memory tools and the LangGraph
 store's ``put`` refuse by too), :mod:`.outcomes` (what became of the captures, and how an adapter shows it),
 :mod:`.arguments` (an adapter's capture arguments checked), :mod:`.said_at` (when a framework message says it
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 from .arguments import DEFAULT_MAX_PENDING_CAPTURES, check_extractor, check_max_pending
 from .background import BackgroundCapture
+from .held import OUTAGE_TURNS_KEPT
 from .markup import prompt_markup_in
 from .outcomes import CaptureDropped, CaptureStats, FlushResult, WaitsForCaptures
 from .refusal import Refusal, refused_because
@@ -29,7 +31,8 @@ from .turn import capture_facts
 from .turns import newest_turn, turn_spans
 
 __all__ = [
-    "DEFAULT_MAX_PENDING_CAPTURES", "EXISTING_FACTS_LIMIT", "SAID_AT_KEY", "SLOT_FACTS_LIMIT", "SLOT_SCAN_LIMIT",
+    "DEFAULT_MAX_PENDING_CAPTURES", "EXISTING_FACTS_LIMIT", "OUTAGE_TURNS_KEPT", "SAID_AT_KEY", "SLOT_FACTS_LIMIT",
+    "SLOT_SCAN_LIMIT",
     "BackgroundCapture", "CaptureDropped", "CaptureStats", "FlushResult", "Refusal", "WaitsForCaptures",
     "capture_facts", "check_extractor", "check_max_pending", "newest_turn", "prompt_markup_in", "refused_because",
     "said_at_in", "said_zone", "same_slot_facts", "secret_in", "turn_spans",

@@ -35,3 +35,11 @@ def check_max_pending(value: Any, owner: str | None = None) -> int:
         named = "max_pending_captures" if owner is None else f"{owner}: max_pending_captures"
         raise ValueError(f"{named} must be a positive int, got {value!r}")
     return value
+
+
+def check_hold(value: Any, owner: str | None = None) -> int:
+    """``value`` checked as an int >= 0: how many of a user's turns an outage kept from the store are held."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        named = "hold" if owner is None else f"{owner}: hold"
+        raise ValueError(f"{named} must be an int >= 0, got {value!r}")
+    return value

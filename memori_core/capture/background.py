@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
@@ -12,12 +13,17 @@ from typing import Any
 from ..extraction.types import FactExtractor, MessageLike, as_messages, last_said_at
 from ..failopen import FailOpenCall, is_outage, warn_failed
 from ..lanes import ERASURES, ForgottenError
+from ..outage import outage_breaker
 from ..store.base import ClosedError
 from ..store.deadline import NotReached
 from ..validate import check_said_at
-from .arguments import DEFAULT_MAX_PENDING_CAPTURES, check_max_pending
+from .arguments import DEFAULT_MAX_PENDING_CAPTURES, check_hold, check_max_pending
+from .held import OUTAGE_ATTEMPTS, Held, HeldTurns
 from .outcomes import CaptureDropped, CaptureStats, FlushResult
 from .turn import capture_facts
+
+
+_HELD = "the turn is held and captured again once the store answers"
 
 
 class BackgroundCapture:
@@ -38,7 +44,10 @@ class BackgroundCapture:
     outage cool-down are skipped, as failed ones (``on_failure``), without
     reaching the store (:class:`~memori_core.outage.OutageBreaker`): the first
     capture an outage keeps from being stored is warned, once per outage, and how
-    many it kept is warned when the store answers again. With
+    many it kept is warned when the store answers again (or at interpreter exit). With ``hold`` (the
+    LangChain middleware and capture node), such a turn is held instead and queued again once the store
+    answers, at the next :meth:`submit` while the breaker is closed or at :meth:`flush`
+    (:mod:`memori_core.capture.held`); ``on_failure`` is then called only if it is given up. With
     ``strict=True`` nothing is logged: the first failure (or dropped capture,
     as :class:`CaptureDropped`) is kept and raised by the next :meth:`flush` /
     :meth:`aflush`, or by the adapter's next call (:meth:`raise_failure`),
@@ -62,8 +71,11 @@ class BackgroundCapture:
         *,
         strict: bool = False,
         max_pending: int = DEFAULT_MAX_PENDING_CAPTURES,
+        hold: int = 0,
     ) -> None:
-        """``owner`` names the adapter in warnings; ``logger`` is the adapter's logger."""
+        """``owner`` names the adapter in warnings; ``logger`` is the adapter's logger; ``hold``: how many of each
+        user's turns an outage kept from the store are held to be captured again once it answers (0: none; the
+        adapters that capture give :data:`~memori_core.capture.held.OUTAGE_TURNS_KEPT`)."""
         self.owner = owner
         self.logger = logger
         self.strict = strict
@@ -73,6 +85,8 @@ class BackgroundCapture:
         self._flushed = dict(self._counts)  # the counts the previous flush reported from
         self._failure: BaseException | None = None
         self._done = threading.Condition()
+        self._held = HeldTurns(owner, logger, check_hold(hold, owner)) if hold else None
+        self._engine: Any = None  # the engine of the last capture submitted (an adapter has one): flush's
         self._set_up()
 
     def _set_up(self) -> None:
@@ -85,10 +99,16 @@ class BackgroundCapture:
             return self._pending
 
     @property
+    def held(self) -> int:
+        """Turns an outage kept from the store, held to be captured again once it answers (``hold``)."""
+        return len(self._held) if self._held is not None else 0
+
+    @property
     def stats(self) -> CaptureStats:
         """What became of the captures submitted since this object was made (:class:`CaptureStats`)."""
+        held = self.held
         with self._done:
-            return CaptureStats(**self._counts, pending=self._pending)
+            return CaptureStats(**self._counts, pending=self._pending, held=held)
 
     def submit(
         self,
@@ -103,10 +123,13 @@ class BackgroundCapture:
         since: int | None = None,
         created_at: datetime | str | None = None,
         stored: Callable[[], bool] | None = None,
+        landed: Callable[[], bool] | None = None,
     ) -> bool:
         """Queue the capture of one turn; ``False`` when it was dropped (``max_pending`` are pending, or the
         engine is closed). ``on_failure()`` is called when the capture fails (a store outage: the turn was not
-        stored), so an adapter that remembers which turns it captured can let a later call capture it again.
+        stored), so an adapter that remembers which turns it captured can let a later call capture it again;
+        with ``hold``, a turn held to be captured again after an outage is not failed (yet): ``on_failure`` is
+        called if it is given up.
 
         ``since`` is the entity's erase generation (``ERASURES.generation(entity_id)``, :mod:`memori_core.lanes`)
         noted when the turn began, before the model answered it; default: now. A ``forget`` of the entity after
@@ -119,14 +142,52 @@ class BackgroundCapture:
 
         ``stored()``, for a turn captured again after a failure, says whether the failed attempt's facts are in the
         store after all (a write whose reply was lost): asked in the background, where the store work runs; true
-        -> nothing is extracted nor written, and the capture counts as completed."""
+        -> nothing is extracted nor written, and the capture counts as completed. ``landed()`` is the same
+        question for a held turn (``hold``), asked only before an attempt that follows one that reached the store.
+
+        With ``hold``, the turns held after an outage are queued first, once the store answers (the engine's
+        outage breaker is closed)."""
         said_at = check_said_at(created_at)
         turn = as_messages(messages)  # copied now: the caller's objects may change after we return
         if said_at is None:
             said_at = last_said_at(turn) or datetime.now(timezone.utc)
         generation = ERASURES.generation(entity_id) if since is None else since
+        self._engine = engine
+        self._hand_back(engine)
+        held = Held(engine, tuple(turn), extractor, dict(metadata or {}), session_id, said_at, on_failure, landed)
+        return self._queue(entity_id, held, generation, stored, again=False)
+
+    def _hand_back(self, engine: Any, *, due: bool = False) -> int:
+        """Queue the held turns again, oldest first, when the store answers: the breaker is closed (or, ``due``, a
+        call may probe it now: a flush). Those of users forgotten since are counted as erased. Returns how many
+        were taken."""
+        if self._held is None or not len(self._held):
+            return 0
+        breaker = outage_breaker(engine)
+        if breaker is not None and breaker.is_open and (not due or breaker.retry_in() > 0):
+            return 0
+        taken = self._held.take()
+        if taken:
+            self.logger.info("%s: capturing again %d turn(s) a store outage kept from the store", self.owner,
+                             len(taken))
+        for entry in taken:
+            if entry.erased:
+                with self._done:
+                    self._counts["erased"] += 1
+                    self._done.notify_all()
+                continue
+            turn = entry.turn
+            self._queue(entry.entity_id, turn, entry.since, turn.landed if turn.may_have_landed else None,
+                        again=True)
+        return len(taken)
+
+    def _queue(self, entity_id: str, held: Held, generation: int, stored: Callable[[], bool] | None, *,
+               again: bool) -> bool:
+        """Queue one turn's capture (``again``: a held turn, counted as submitted already)."""
+        engine, on_failure = held.engine, held.on_failure
         with self._done:
-            self._counts["submitted"] += 1
+            if not again:
+                self._counts["submitted"] += 1
             if self._pending >= self.max_pending:
                 full = self._pending
                 self._counts["dropped"] += 1
@@ -135,33 +196,34 @@ class BackgroundCapture:
                 self._pending += 1
         if full:
             self._dropped(entity_id, f"{full} captures already pending (max_pending_captures)")
+            _call(on_failure)
             return False
         if engine.closed:
             self._finished("dropped")
             self._dropped(entity_id, "the engine is closed")
+            _call(on_failure)
             return False
-        meta = dict(metadata or {})
+        turn, meta = list(held.turn), dict(held.metadata)
 
         def erased() -> bool:  # a forget since this turn began: what it said is erased too
             return ERASURES.erased_since(entity_id, generation)
 
-        def not_stored() -> None:
-            if on_failure is not None:
-                try:
-                    on_failure()
-                except Exception:  # noqa: BLE001 - an adapter's bookkeeping must not hide the failure
-                    pass
+        def lost(outage: bool = False, reached: bool = False) -> str:
+            """The outcome of an attempt that stored nothing: held when an outage kept it from the store."""
+            if outage and self._hold(entity_id, held.attempted(reached), generation):
+                return "held"
+            _call(on_failure)
+            return "failed"
 
         lanes = engine.capture_lanes
 
         def job() -> None:
             call = FailOpenCall(engine, strict=self.strict, owner=self.owner, logger=self.logger, what="capture",
-                                entity_id=entity_id, background=True)
+                                entity_id=entity_id, background=True, held=self._held is not None)
             outcome = "completed"
             try:
                 if call.skipped:  # the store failed moments ago: not stored, as when it fails now
-                    outcome = "failed"
-                    not_stored()
+                    outcome = lost(outage=True)
                     lanes.unreachable(call.error)
                 elif erased():
                     outcome = "erased"
@@ -171,8 +233,9 @@ class BackgroundCapture:
                     # over an unreachable store (it would wait timeout for the same failure).
                     with ERASURES.began(entity_id, generation), call.reaching(timed=False, stop=lanes.stopping):
                         if stored is None or not stored():
-                            capture_facts(engine, entity_id, turn, extractor, metadata=meta, session_id=session_id,
-                                          cancelled=erased, created_at=said_at, on_refused=self._refused)
+                            capture_facts(engine, entity_id, turn, held.extractor, metadata=meta,
+                                          session_id=held.session_id, cancelled=erased, created_at=held.said_at,
+                                          on_refused=self._refused)
                     call.succeeded()
                     if erased():  # (capture_facts wrote nothing once it was, or forget erased what it wrote)
                         outcome = "erased"
@@ -191,15 +254,14 @@ class BackgroundCapture:
                     lanes.count_drop()
                     self._dropped(entity_id, f"the engine closed ({why})", quiet=True)
                 else:  # the store failed for another call meanwhile: not stored, as if skipped
-                    outcome = "failed"
-                    not_stored()
-                    self._failed(entity_id, exc, call)
+                    outcome = lost(outage=True)
+                    self._failed(entity_id, exc, call, held=outcome == "held")
             except Exception as exc:
-                outcome = "failed"
-                not_stored()
-                if is_outage(exc):
+                outage = is_outage(exc)
+                outcome = lost(outage=outage, reached=True)
+                if outage:
                     lanes.unreachable(type(exc).__name__)  # an engine closing drops the captures not started
-                self._failed(entity_id, exc, call)
+                self._failed(entity_id, exc, call, held=outcome == "held")
             finally:
                 if outcome == "erased":
                     self.logger.info("%s: capture skipped for entity %r: it was forgotten after the turn began",
@@ -220,6 +282,20 @@ class BackgroundCapture:
                 self._finished("failed")
                 self._failed(entity_id, exc)
             return False
+        return True
+
+    def _hold(self, entity_id: str, held: Held, generation: int) -> bool:
+        """Hold a turn an outage kept from the store, unless this adapter holds none or its attempts that reached
+        the store are used up; the turns the bounds let go of are counted as dropped (or erased) and warned."""
+        if self._held is None or held.reached >= OUTAGE_ATTEMPTS:
+            return False
+        for gone in self._held.hold(entity_id, held, generation):
+            with self._done:
+                self._counts["erased" if gone.erased else "dropped"] += 1
+                self._done.notify_all()
+            if not gone.erased:
+                self._dropped(gone.entity_id, self._held.dropped_message())
+                _call(gone.turn.on_failure)
         return True
 
     def refuse(self, entity_id: str, exc: BaseException) -> None:
@@ -253,10 +329,12 @@ class BackgroundCapture:
             self._counts["refused_facts"] += n
 
     def _finished(self, outcome: str) -> None:
-        """One submitted capture is done (``outcome``: a key of the counts): wake the waiting :meth:`flush`."""
+        """One submitted capture is done (``outcome``: a key of the counts, or ``"held"``: held to be captured again
+        after an outage, counted by the record of held turns): wake the waiting :meth:`flush`."""
         with self._done:
             self._pending -= 1
-            self._counts[outcome] += 1
+            if outcome != "held":
+                self._counts[outcome] += 1
             self._done.notify_all()
 
     def _dropped(self, entity_id: str, why: str, *, quiet: bool = False) -> None:
@@ -268,11 +346,13 @@ class BackgroundCapture:
         else:
             self.logger.log(logging.DEBUG if quiet else logging.WARNING, message)
 
-    def _failed(self, entity_id: str, exc: BaseException, call: FailOpenCall | None = None) -> None:
+    def _failed(self, entity_id: str, exc: BaseException, call: FailOpenCall | None = None, *,
+                held: bool = False) -> None:
+        """Report a failed capture (``held``: its turn is held to be captured again once the store answers)."""
         if self.strict:
             self._keep(exc, entity_id)
         elif call is not None:
-            call.failed(exc)
+            call.failed(exc, instead=_HELD if held else "continuing without memory")
         else:
             warn_failed(self.logger, self.owner, "capture", entity_id, exc)
 
@@ -309,10 +389,29 @@ class BackgroundCapture:
         return result
 
     def _wait(self, timeout: float | None) -> FlushResult:
+        ends = None if timeout is None else time.monotonic() + timeout
+        handed = self._hand_back(self._engine, due=True) if self._engine is not None else 0
         with self._done:
             finished = self._done.wait_for(lambda: self._pending == 0, timeout)
+        if handed and finished and self.held:
+            # The first of them probed the store; others of other users, run meanwhile, were skipped while it did
+            # and held again: once it answered, they go too.
+            self._hand_back(self._engine)
+            with self._done:
+                finished = self._done.wait_for(lambda: self._pending == 0,
+                                               None if ends is None else max(0.0, ends - time.monotonic()))
+        with self._done:
             since = {k: v - self._flushed[k] for k, v in self._counts.items()}
             self._flushed = dict(self._counts)
             pending = self._pending
         return FlushResult(finished=finished, pending=pending, completed=since["completed"],
-                           dropped=since["dropped"], failed=since["failed"], erased=since["erased"])
+                           dropped=since["dropped"], failed=since["failed"], erased=since["erased"], held=self.held)
+
+
+def _call(callback: Callable[[], None] | None) -> None:
+    """An adapter's bookkeeping callback, whose failure must not hide the capture's own outcome."""
+    if callback is not None:
+        try:
+            callback()
+        except Exception:  # noqa: BLE001
+            pass

@@ -29,6 +29,9 @@ class CaptureStats:
     turns) the extractor found but capture refused to store because they carry prompt markup or instruction
     text (:func:`~memori_core.capture.prompt_markup_in`) or a secret such as a password or a card number
     (:func:`~memori_core.capture.secret_in`); the rest of their turn is stored as usual.
+    ``held`` are the turns a store outage kept from the store, held now to be captured again once it answers
+    (the adapters' ``hold``, :mod:`memori_core.capture.held`): neither pending nor finished; an attempt that
+    held its turn is not counted as failed, and a held turn captured again is not submitted again.
     """
 
     submitted: int = 0
@@ -38,6 +41,7 @@ class CaptureStats:
     erased: int = 0
     pending: int = 0
     refused_facts: int = 0
+    held: int = 0
 
 
 @dataclass(frozen=True)
@@ -46,7 +50,8 @@ class FlushResult:
     what became of the captures that ended since the previous flush (or since the adapter was made).
 
     It is true when ``finished``, so ``assert adapter.flush()`` and ``if not adapter.flush(timeout=5):`` read
-    as before; check ``dropped`` and ``failed`` to see turns that were not stored.
+    as before; check ``dropped`` and ``failed`` to see turns that were not stored, and ``held`` for those a
+    store outage kept from it, held now to be captured again once it answers (:class:`CaptureStats`).
     """
 
     finished: bool
@@ -55,6 +60,7 @@ class FlushResult:
     dropped: int
     failed: int
     erased: int
+    held: int = 0
 
     def __bool__(self) -> bool:
         return self.finished

@@ -12,26 +12,27 @@ from ..validate import check_said_at
 SAID_AT_KEY = "created_at"
 """The key of a framework message's own metadata that says when it was said, read by the adapters' capture:
 LangChain's ``additional_kwargs`` (else ``response_metadata``), LlamaIndex's ``ChatMessage.additional_kwargs``.
-Its value is a timezone-aware ``datetime`` or an ISO 8601 string with a UTC offset
-(:func:`~memori_core.validate.check_said_at`)."""
+Its value is a timezone-aware ``datetime`` or an ISO 8601 string with a UTC offset (one without is read as UTC,
+with a warning: :func:`~memori_core.validate.check_said_at`)."""
 
 
-def said_at_in(metadata: Any, where: str) -> datetime | None:
+def said_at_in(metadata: Any, where: str, *, warns: bool = True) -> datetime | None:
     """The time under :data:`SAID_AT_KEY` in a message's ``metadata`` mapping (``None`` when there is none),
-    checked by :func:`~memori_core.validate.check_said_at`; its errors name ``where``, then the key."""
+    checked by :func:`~memori_core.validate.check_said_at` (``warns``: of a time without a zone); its errors
+    name ``where``, then the key."""
     if not isinstance(metadata, Mapping) or metadata.get(SAID_AT_KEY) is None:
         return None
-    return check_said_at(metadata[SAID_AT_KEY], f'{where}["{SAID_AT_KEY}"]')
+    return check_said_at(metadata[SAID_AT_KEY], f'{where}["{SAID_AT_KEY}"]', warns=warns)
 
 
 def said_zone(*metadata: Any) -> tzinfo | None:
     """The zone of the first readable time under :data:`SAID_AT_KEY` in these metadata mappings (a message's, in the
     order its adapter reads them): the ``tzinfo`` the block's "Stated at" times are written in
     (:func:`~memori_core.context.format_context`); ``None`` when none holds one. A time capture refuses is passed
-    over here (the block is then in UTC): capture reports it."""
+    over here (the block is then in UTC), and one without a zone is UTC: capture reports either."""
     for mapping in metadata:
         try:
-            said_at = said_at_in(mapping, "a message's metadata")
+            said_at = said_at_in(mapping, "a message's metadata", warns=False)  # capture warns of it
         except (TypeError, ValueError):
             continue
         if said_at is not None:

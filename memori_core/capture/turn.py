@@ -51,15 +51,19 @@ def capture_facts(
     again.
 
     ``created_at`` is when the turn was said: a timezone-aware ``datetime`` or an ISO 8601 string with a UTC
-    offset (a naive time raises ``ValueError``, another type ``TypeError``, both naming ``created_at``; so does
-    a time more than a day ahead). It is the stored facts' ``created_at`` (the "Stated at" recall shows) and
+    offset (a time without one is read as UTC, as when none is given, with a
+    :class:`~memori_core.NaiveTimeWarning`; another type raises ``TypeError``, a time more than a day ahead
+    ``ValueError``, both naming ``created_at``). It is the stored facts' ``created_at`` (the "Stated at" recall shows) and
     the "now" the extractor reads the turn's relative dates against ("on Thursday", "next month": the facts'
     day and expiry), in its offset; messages given as :class:`~memori_core.extraction.Message` with a
     ``created_at`` of their own keep it. Default: the ``created_at`` of the turn's last user message that has
     one, else now. A fact whose expiry is at or before the turn's time is not stored (it was never valid); one
     expiring between then and now is stored expired, as history (an imported chat's past appointment). Facts
-    shown to the extractor that were stated after the turn are never superseded by it (a turn captured late
-    or out of order does not end what was said after it).
+    shown to the extractor that became valid after the turn are never ended by it (a turn captured late or out
+    of order does not end what was said after it): a fact of the turn that replaces one lands in its past,
+    stored already superseded by it and ending, at the turn's time, the fact it had replaced
+    (``engine.add``: "I moved to Hull." said before, but captured after, "I moved to York."), while the turn's
+    other facts are added as usual.
 
     An extractor with ``uses_existing_facts`` first sees the user's
     ``existing_limit`` stored facts that rank best for the turn's user text
@@ -154,7 +158,8 @@ def _store(
     cancelled: Callable[[], bool] | None,
 ) -> list[str]:
     """The write of :func:`_capture_turn`: ``texts`` (of ``facts``) added, superseding those of the facts the
-    extractor was shown (``existing``) that they end."""
+    extractor was shown (``existing``) that they end. Texts that end a fact stated after the turn are added on
+    their own: they land in that fact's past (``engine.add``), while the turn's other facts stay valid."""
     shown = {f.id: normalize_fact_text(f.content) for f in existing}
     # A fact already stored under an id of its own (a LangGraph store key, an app's id) is not stored again
     # under its derived id; a repeat of a derived-id fact is counted as a sighting by add itself.
@@ -165,23 +170,37 @@ def _store(
         if not texts:
             return []
     new_keys = {normalize_fact_text(t) for t in texts}
+    ends: dict[str, list[str]] = {t: [] for t in texts}
+    for f in facts:
+        if isinstance(f.text, str) and f.text.strip() in ends:
+            ends[f.text.strip()] += [fid for fid in f.supersedes if fid in shown and shown[fid] not in new_keys]
     later = _stated_after(existing, said_at)
-    replaced = [
-        fid for f in facts for fid in f.supersedes
-        if fid in shown and shown[fid] not in new_keys and fid not in later
-    ]
+    told_late = [t for t in texts if later.intersection(ends[t])]
     kwargs: dict[str, Any] = {"metadata": dict(metadata or {}), "session_id": session_id}
     if said_at is not None:
         kwargs["created_at"] = said_at
-    if replaced:
-        kwargs["supersedes"] = list(dict.fromkeys(replaced))
     core = {f.text.strip() for f in facts if getattr(f, "core", False) is True and isinstance(f.text, str)}
-    if core:
-        kwargs["core"] = [t in core for t in texts]
     expiry = {f.text.strip(): f.expires_at for f in facts
               if getattr(f, "expires_at", None) is not None and isinstance(f.text, str)}
-    if expiry:
-        kwargs["expires_at"] = [expiry.get(t) for t in texts]
+    ids: list[str] = []
+    for group in ([t for t in texts if t not in told_late], told_late):
+        if group:
+            call = {**kwargs, "supersedes": list(dict.fromkeys(fid for t in group for fid in ends[t]))}
+            if core:
+                call["core"] = [t in core for t in group]
+            if expiry:
+                call["expires_at"] = [expiry.get(t) for t in group]
+            ids += _add(engine, entity_id, group, call, since, cancelled)
+    return ids
+
+
+def _add(engine: Any, entity_id: str, texts: list[str], kwargs: dict[str, Any], since: Any,
+         cancelled: Callable[[], bool] | None) -> list[str]:
+    """``engine.add(entity_id, texts, **kwargs)`` (``supersedes`` passed only when it names some), unless
+    ``cancelled()``. When a fact it replaces was deleted since the extractor saw it (another writer: add names it
+    and writes nothing), the facts are still stored, superseding those that are left."""
+    if not kwargs["supersedes"]:
+        del kwargs["supersedes"]
     if cancelled is not None and cancelled():
         return []
     try:
@@ -190,8 +209,6 @@ def _store(
     except KeyError:
         if "supersedes" not in kwargs:
             raise
-    # A fact it replaces was deleted since the extractor saw it (another writer: add names it and writes
-    # nothing): the turn is still stored, superseding those of its facts that are left.
     still = {f.id for f in engine.get(entity_id, kwargs["supersedes"])}
     kwargs["supersedes"] = [fid for fid in kwargs["supersedes"] if fid in still]
     if not kwargs["supersedes"]:
@@ -275,14 +292,14 @@ def _over_already(expires_at: Any, said_at: datetime | None = None) -> bool:
 
 
 def _stated_after(existing: Sequence[Any], said_at: datetime | None) -> set[str]:
-    """The ids of the shown facts whose current text was stated after ``said_at``: a turn said before them
-    does not end them (``add`` would refuse such a supersede of a dated fact)."""
+    """The ids of the shown facts valid since after ``said_at``: a turn said before them does not end them, but
+    lands in their past (``engine.add``)."""
     if said_at is None:
         return set()
     limit = said_at.timestamp()
     out: set[str] = set()
     for fact in existing:
-        stated = getattr(fact, "stated_at", None)
+        stated = getattr(fact, "valid_since", None) or getattr(fact, "stated_at", None)
         try:
             if stated and iso_to_ts(stated) > limit:
                 out.add(fact.id)

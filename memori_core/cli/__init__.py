@@ -10,10 +10,10 @@ folder exists (the default location is created with its parents); the others
 refuse a folder that does not exist, so a mistyped path is never silently
 created.
 
-Data goes to standard output, messages to standard error. Exit codes: 0 done,
-1 done but some asked-for fact ids were not found (``get``, ``update``, ``delete``) or the entity to ``forget``
-has no facts, 2 a mistake (nothing was done). The store a command opened is closed when it ends,
-so the next process can open the folder.
+Data goes to standard output, messages to standard error. Exit codes: 0 done, 1 the store does not hold what the
+command names (an unknown fact id, an entity without facts to ``forget``) or nothing to restore, 2 a mistake
+(nothing was done): :data:`.parser.EXIT_CODES`, the epilog of ``memori --help``, says it in full. The store a command
+opened is closed when it ends, so the next process can open the folder.
 A command that embeds texts (``add``, ``recall``, ``restore``, ``import``, ``mcp``, ``demo``) refuses a
 ``MEMORI_EMBED_THREADS`` that is not a positive integer before any work, naming the variable; the others
 (``count``, ``list``, ``export`` ...) embed nothing and run whatever it holds.
@@ -27,8 +27,10 @@ opened and closed, the errors reported), :mod:`.fact_commands` (the commands ove
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 
 from .demo import DEMO_MEMORIES, DEMO_QUESTIONS
@@ -41,6 +43,7 @@ from .opening import (
     server_errors,
     server_problem,
 )
+from ..validate import NaiveTimeWarning
 from .parser import build_parser
 
 __all__ = ["DEMO_MEMORIES", "DEMO_QUESTIONS", "CliError", "build_parser", "check_store_path", "main",
@@ -49,10 +52,19 @@ __all__ = ["DEMO_MEMORIES", "DEMO_QUESTIONS", "CliError", "build_parser", "check
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``memori`` console script."""
-    parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
-    if extra:
-        getattr(args, "_subparser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
+    argv = sys.argv[1:] if argv is None else argv
+    # Its options document a time without a zone as UTC (and so do its --where and import lines): no warning.
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=NaiveTimeWarning)
+        parser = build_parser(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            getattr(args, "_subparser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the command ``args`` names; a mistake is reported as ``memori: error: ...`` (exit code 2)."""
     try:
         if hasattr(args, "creates_store"):  # a command over a store: check the folder before any work
             if args.timeout is not None and not args.server:

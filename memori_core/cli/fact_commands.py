@@ -5,7 +5,6 @@ for people (``ID  CREATED_AT  TEXT`` and its marks) or as JSON records."""
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 import sys
 import time
@@ -14,11 +13,12 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from ..context import format_context
-from ..engine import RecallEngine
+from ..engine import NothingToRestoreError, RecallEngine
 from ..facts import StoredFact, is_searchable
 from ..ranking.core import is_core
 from ..records import to_record
 from ..validate import parse_utc
+from .not_found import entity_without_facts, report_unknown_ids
 from .opening import CliError, open_engine, write_progress
 
 
@@ -37,8 +37,9 @@ def cmd_add(args: argparse.Namespace) -> int:
                          created_at=args.created_at, expires_at=args.expires, metadata=metadata,
                          supersedes=args.supersedes)
     except KeyError as exc:  # a --supersedes id the entity has no fact with: nothing was written
-        raise CliError(f"--supersedes: {exc.args[0]}; nothing was added (`memori list -e ENTITY` shows the ids)") \
-            from None
+        print(f"memori: --supersedes: {exc.args[0]}; nothing was added (`memori list -e ENTITY` shows the ids)",
+              file=sys.stderr)
+        return 1
     for fid, fact in zip(ids, facts):
         print(f"{fid}  {fact}")
     return 0
@@ -78,19 +79,22 @@ def cmd_recall(args: argparse.Namespace) -> int:
         print(f"memori: entity {args.entity!r} has no facts: nothing to recall", file=sys.stderr)
         return 0
     if args.explain:
-        report = engine.explain(args.query, entity_id=args.entity, limit=args.limit, as_of=args.as_of)
+        report = engine.explain(args.query, entity_id=args.entity, limit=args.limit, as_of=args.as_of,
+                                where=args.where)
         if args.json:
             print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
             return 0
         print(report.table())
         facts = report.facts
     else:
-        facts = engine.recall(args.query, entity_id=args.entity, limit=args.limit, as_of=args.as_of)
+        facts = engine.recall(args.query, entity_id=args.entity, limit=args.limit, as_of=args.as_of,
+                              where=args.where)
         if args.json:
             print(json.dumps([f.__dict__ for f in facts], ensure_ascii=False, indent=2))
             return 0
     block = format_context(facts)
-    print(block if block else "(nothing recalled: no fact passed the relevance threshold)")
+    matching = " matching --where" if args.where is not None else ""
+    print(block if block else f"(nothing recalled: no fact{matching} passed the relevance threshold)")
     return 0
 
 
@@ -100,17 +104,15 @@ def cmd_forget(args: argparse.Namespace) -> int:
     engine = open_engine(args, embeds=False)
     rows = engine.count(args.entity, include_invalid=True)
     if rows == 0:
-        close = difflib.get_close_matches(args.entity, engine.entities(), n=3)
-        hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
-        print(f"memori: entity {args.entity!r} has no facts in this store: nothing to forget{hint}", file=sys.stderr)
+        print(f"memori: {entity_without_facts(engine, args.entity, 'nothing to forget')}", file=sys.stderr)
         return 1
-    before = engine.count(args.entity)
+    valid = engine.count(args.entity)
+    history = f" and {rows - valid} superseded fact(s) or earlier version(s)" if rows > valid else ""
     if args.dry_run:
-        history = f" and {rows - before} superseded fact(s) or earlier version(s)" if rows > before else ""
-        print(f"would forget {before} fact(s){history} of {args.entity!r} (dry run: nothing deleted)")
+        print(f"would forget {valid} fact(s){history} of {args.entity!r} (dry run: nothing deleted)")
         return 0
     engine.forget(args.entity)
-    print(f"forgot {before} fact(s) of {args.entity!r}")
+    print(f"forgot {valid} fact(s){history} of {args.entity!r}")
     return 0
 
 
@@ -143,13 +145,13 @@ def _one_line(text: str) -> str:
 
 def _fact_line(fact: StoredFact, now: float) -> str:
     """``ID  CREATED_AT  TEXT`` (then ``[core]`` for a core fact, ``[not searchable]`` for one recall never
-    returns, ``[valid from TIME]`` for one whose text became valid after ``created_at`` (an update), ``[expired]``
-    for one past its ``expires_at``, ``[superseded by ID at TIME]`` for one no longer valid)."""
+    returns, ``[valid from TIME]`` for one valid since later than ``created_at`` (an update, a restore, said again),
+    ``[expired]`` for one past its ``expires_at``, ``[superseded by ID at TIME]`` for one no longer valid)."""
     marks = "  [core]" if is_core(fact.metadata) else ""
     if not is_searchable(fact.metadata):
         marks += "  [not searchable]"
-    if fact.stated_at != fact.created_at:
-        marks += f"  [valid from {_when(fact.valid_from)}]"
+    if fact.valid_since != fact.created_at:
+        marks += f"  [valid from {_when(fact.valid_since)}]"
     if fact.is_expired(now):
         marks += "  [expired]"
     if not fact.is_valid(now):
@@ -176,7 +178,9 @@ def cmd_list(args: argparse.Namespace) -> int:
     page, more = facts[: args.limit], len(facts) > args.limit
     _print_facts(page, args.json)
     if not args.json:
-        if not page:
+        if not page and engine.count(args.entity, include_invalid=True) == 0:
+            print(f"memori: {entity_without_facts(engine, args.entity, 'nothing to list')}", file=sys.stderr)
+        elif not page:
             what = "matching facts" if args.where is not None or args.session is not None else "facts"
             where = f" from offset {args.offset}" if args.offset else ""
             print(f"memori: no {what} of {args.entity!r}{where}", file=sys.stderr)
@@ -186,19 +190,13 @@ def cmd_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _unknown_ids(entity: str, ids: Sequence[str], found: set[str]) -> list[str]:
-    unknown = [i for i in ids if i not in found]
-    for fid in unknown:
-        print(f"memori: entity {entity!r} has no fact with id {fid!r}", file=sys.stderr)
-    return unknown
-
-
 def cmd_get(args: argparse.Namespace) -> int:
     """``memori get``: an entity's facts by id (exit 1 when an id is unknown)."""
     ids = list(dict.fromkeys(args.ids))  # an id asked twice is shown once
-    facts = open_engine(args, embeds=False).get(args.entity, ids)
+    engine = open_engine(args, embeds=False)
+    facts = engine.get(args.entity, ids)
     _print_facts(facts, args.json)
-    return 1 if _unknown_ids(args.entity, ids, {f.id for f in facts}) else 0
+    return 1 if report_unknown_ids(engine, args.entity, ids, {f.id for f in facts}) else 0
 
 
 def cmd_delete(args: argparse.Namespace) -> int:
@@ -206,7 +204,7 @@ def cmd_delete(args: argparse.Namespace) -> int:
     engine = open_engine(args, embeds=False)
     ids = list(dict.fromkeys(args.ids))
     deleted = engine.delete(args.entity, ids)  # the ids that were stored
-    unknown = _unknown_ids(args.entity, ids, set(deleted))
+    unknown = report_unknown_ids(engine, args.entity, ids, set(deleted))
     print(f"deleted {len(deleted)} fact(s) of {args.entity!r}")
     return 1 if unknown else 0
 
@@ -268,7 +266,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def cmd_count(args: argparse.Namespace) -> int:
     """``memori count``: how many facts an entity has."""
-    n = open_engine(args, embeds=False).count(args.entity, include_invalid=args.all)
+    n = open_engine(args, embeds=False).count(args.entity, include_invalid=args.all,
+                                              include_expired=not args.unexpired)
     print(json.dumps({"entity_id": args.entity, "count": n}, ensure_ascii=False) if args.json else n)
     return 0
 
@@ -288,34 +287,40 @@ def cmd_update(args: argparse.Namespace) -> int:
     if changes_metadata:
         found = engine.get(args.entity, [args.id])
         if not found:
-            _unknown_ids(args.entity, [args.id], set())
+            report_unknown_ids(engine, args.entity, [args.id], set())
             return 1
         metadata = {k: v for k, v in found[0].metadata.items() if k not in drop}
         metadata.update(new_metadata)
         changes["metadata"] = metadata
     if args.expires is not None or args.no_expiry:
         changes["expires_at"] = None if args.no_expiry else args.expires
-    return _print_for_id(args, lambda: [engine.update(args.entity, args.id, text=args.text, core=args.core,
-                                                      **changes)])
+    return _print_for_id(args, engine, lambda: [engine.update(args.entity, args.id, text=args.text, core=args.core,
+                                                              **changes)])
 
 
 def cmd_history(args: argparse.Namespace) -> int:
     """``memori history -e ENTITY ID``: a fact's versions, oldest first (exit 1 when the id is unknown)."""
-    return _print_for_id(args, lambda: open_engine(args, embeds=False).history(args.entity, args.id))
+    engine = open_engine(args, embeds=False)
+    return _print_for_id(args, engine, lambda: engine.history(args.entity, args.id))
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
-    """``memori restore -e ENTITY ID``: undo a supersede or an update (exit 1 when the id is unknown; a fact that is
-    valid already, or a version whose text the fact has, is a usage error)."""
-    return _print_for_id(args, lambda: [open_engine(args, embeds=True).restore(args.entity, args.id)])
+    """``memori restore -e ENTITY ID``: undo a supersede or an update (exit 1 when the id is unknown, or when there is
+    nothing to restore: the fact is valid already, or the version's text is the fact's)."""
+    engine = open_engine(args, embeds=True)
+    try:
+        return _print_for_id(args, engine, lambda: [engine.restore(args.entity, args.id)])
+    except NothingToRestoreError as exc:
+        print(f"memori: {exc}", file=sys.stderr)
+        return 1
 
 
-def _print_for_id(args: argparse.Namespace, read: Callable[[], list[StoredFact]]) -> int:
+def _print_for_id(args: argparse.Namespace, engine: RecallEngine, read: Callable[[], list[StoredFact]]) -> int:
     """Print the facts ``read()`` gives for ``args.id`` (exit 0), or say the entity has no such fact (exit 1)."""
     try:
         facts = read()
     except KeyError:
-        _unknown_ids(args.entity, [args.id], set())
+        report_unknown_ids(engine, args.entity, [args.id], set())
         return 1
     _print_facts(facts, args.json)
     return 0

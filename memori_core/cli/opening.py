@@ -16,7 +16,6 @@ import numpy as np
 from ..config import RecallConfig
 from ..embedders import LocalMiniLM, default_embedder
 from ..engine import RecallEngine
-from ..evaluation.report import progress_bar
 from ..minilm import MODEL_NAME, threads_from_env
 from ..store import chroma_errors
 from ..store.chroma import PATH_ENV, ChromaStore, default_store_path, env_store_path
@@ -74,7 +73,7 @@ def _store(args: argparse.Namespace) -> ChromaStore:
     if args.server:
         host, port, ssl = args.server
         try:
-            store = ChromaStore.http(host=host, port=port, ssl=ssl, timeout=server_timeout(args))
+            store = ChromaStore.http(host=host, port=port, ssl=ssl, timeout=server_timeout(args), lazy=False)
         except NoServerAnswers as exc:
             raise CliError(f"no Chroma server answers at {exc.url}: is it running (`chroma run --path DIR --port "
                            "PORT`), and does --server name its address?") from None
@@ -168,6 +167,8 @@ def write_progress(args: argparse.Namespace) -> Callable[[str, int, int], None] 
     """A progress bar on standard error for a bulk write, when that is a terminal and ``--quiet`` is not given."""
     if getattr(args, "quiet", False) or not sys.stderr.isatty():
         return None
+
+    from ..evaluation.report import progress_bar  # here: the evaluation package is not loaded for other commands
 
     def show(stage: str, done: int, total: int) -> None:
         progress_bar(done, total, _STAGE_WORDS.get(stage, stage))

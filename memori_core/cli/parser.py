@@ -1,21 +1,22 @@
 """The parser of the ``memori`` command: the subcommands over one entity's facts are rows of one table
-(:data:`_ENTITY_COMMANDS`), then ``entities``, ``mcp``, ``eval`` (:mod:`memori_core.evaluation.cli`) and ``demo``;
-every subcommand is a :class:`~memori_core.argspec.Command`, and one over a store takes ``--path`` or
+(:data:`_ENTITY_COMMANDS`), then ``entities``, ``stats``, ``mcp``, ``eval`` (:mod:`memori_core.evaluation.cli`) and
+``demo``; every subcommand is a :class:`~memori_core.argspec.Command`, and one over a store takes ``--path`` or
 ``--server`` (:func:`_store_options`). Every mistake argparse finds is reported as ``memori: error: ...``
-after the usage of the (sub)command given."""
+after the usage of the (sub)command given.
+
+``mcp`` and ``eval`` are declared in full only for a command line that names them (:class:`_DeclaredWhenNamed`):
+their declarations import the MCP tools and the capture code, which the other commands do not run."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NoReturn
 
 from .._version import __version__
 from ..argspec import Argument, Command, OneOf, Subparsers, arg, flag
-from ..evaluation.cli import add_eval_command
-from ..mcp_server import DEFAULT_TOOL_TIMEOUT, describe_tools  # the MCP SDK itself is imported only by cmd_mcp
 from ..store.chroma_paths import PATH_ENV, default_store_path
 from ..store.chroma_client import DEFAULT_HTTP_TIMEOUT
 from .demo import cmd_demo
@@ -49,6 +50,20 @@ from .values import (
     timestamp,
     where_json,
 )
+
+
+EXIT_CODES = (
+    "Exit codes, one convention for every command: 0 done (a list, export or recall of an entity without facts is "
+    "done too: it shows nothing and says so on standard error; count prints 0); 1 the store does not hold what the "
+    "command names, or holds it as asked already: an unknown fact ID (get, update, delete, history, restore, add "
+    "--supersedes), an entity without facts to forget, nothing to restore (standard error says which, and names the "
+    "store's entities spelled like an entity without facts; get and delete still handle the IDs found, the others "
+    "change nothing), and also a reader of standard output that went away (`memori list | head -1`); 2 a mistake in "
+    "the command line (an unknown option, a bad value, options that contradict each other, an earlier version's ID@vN "
+    "given to update) or a store that could not be used (a missing, unwritable or busy folder, a server that does not "
+    "answer): nothing was done."
+)
+"""The epilog of ``memori --help``: what each exit code means."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -120,6 +135,13 @@ _METADATA = arg("--metadata", type=metadata_pair, action="append", default=None,
 """``--metadata`` of ``add`` and ``update``."""
 
 
+_WHERE = arg("--where", type=where_json, default=None, metavar="JSON",
+              help='only facts whose metadata or times match a JSON filter, the API\'s where=, e.g. '
+              '\'{"topic": "food"}\', \'{"topic": {"$in": ["food", "health"]}}\' or '
+              '\'{"created_at": {"$gte": "2026-03-01"}}\' (keys are ANDed)')
+"""``--where`` of ``list`` and ``recall``: checked as the engine checks ``where=``."""
+
+
 def _one_id(help: str, *, json: str) -> tuple[Argument, ...]:
     """The arguments of ``history`` and ``restore``: one fact id, and ``--json`` for the facts printed."""
     return arg("id", metavar="ID", help=help), flag("--json", help=json)
@@ -133,7 +155,7 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
              help="mark the facts core (allergies, medication, diet): recall appends them on every query"),
         arg("--supersedes", action="append", default=None, metavar="ID",
             help="a stored fact of the entity the new facts replace (repeatable): kept as history, no longer "
-            "recalled (`memori history` shows it, `memori restore` undoes it); an unknown ID adds nothing"),
+            "recalled (`memori history` shows it, `memori restore` undoes it); an unknown ID adds nothing (exit 1)"),
         arg("--created-at", type=created_time, default=None, metavar="WHEN",
             help="when the facts were said (ISO 8601; no zone: UTC; default now; at most a day ahead)"),
         _EXPIRES,
@@ -146,6 +168,7 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
         arg("--as-of", type=timestamp, default=None, metavar="WHEN",
             help="recall the facts valid at WHEN instead of now (ISO 8601: 2024-05-01, 2024-05-01T12:00:00Z; "
             "no zone: UTC; a date alone: its start, 00:00 UTC): created by then, not yet superseded or expired"),
+        _WHERE,
         flag("--explain", help="show every candidate's scores"),
         flag("--json", help="machine-readable output"),
         _MEMORI_COMPAT,
@@ -156,8 +179,9 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
         description="Delete every fact of an entity, its history (superseded facts, earlier versions) included, "
         "at once and for good: there is no confirmation and no undo (keep a copy with `memori export` first; "
         "--dry-run prints how many facts would go and deletes nothing). Prints how many valid facts were "
-        "forgotten. An entity without facts in the store (a typo?) deletes nothing and is reported on standard "
-        "error with the store's entities spelled like it (exit 1).",
+        "forgotten, and how many superseded facts or earlier versions went with them. An entity without facts in "
+        "the store (a typo?) deletes nothing and is reported on standard error with the store's entities spelled "
+        "like it (exit 1).",
     ),
     _entity_command(
         "list", cmd_list, "list an entity's stored facts, newest first",
@@ -166,9 +190,7 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
             arg("--offset", type=int_at_least(0), default=0, metavar="N",
                 help="skip the first N facts of the order (default 0)"),
             arg("--session", type=non_blank, default=None, metavar="S", help="only the facts of this session_id"),
-            arg("--where", type=where_json, default=None, metavar="JSON",
-                help='only facts whose metadata matches, e.g. \'{"topic": "food"}\' or '
-                '\'{"topic": {"$in": ["food", "health"]}}\' (keys are ANDed)'),
+            _WHERE,
             flag("--oldest-first", help="oldest first instead"),
             flag("--all",
                  help="also the facts no longer valid (superseded, or earlier versions of an updated fact), "
@@ -179,12 +201,12 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
         "one per line: ID, CREATED_AT (UTC, to the second) and TEXT (line breaks shown as \\n); facts past "
         "their expires_at are listed, marked [expired] (recall skips them); core facts are marked [core], facts kept "
         'out of search (metadata "searchable": false, as MemoriStore.put(..., index=False) stores) [not '
-        "searchable]; a fact whose text became valid after CREATED_AT (an update, a restore) is marked [valid from "
-        "TIME]; facts no longer valid (superseded, earlier versions of an updated fact) only with --all. "
+        "searchable]; a fact valid since a time later than CREATED_AT (an update, a restore, said again) is marked "
+        "[valid from TIME]; facts no longer valid (superseded, earlier versions of an updated fact) only with --all. "
         "When more facts follow the page, "
         "standard error says which --offset shows them; an entity without facts lists nothing (exit 0, a "
-        "note on standard error). --json prints a JSON array of records (the fields of `memori export`, "
-        "without vectors) and nothing on standard error.",
+        "note on standard error naming the store's entities spelled like it). --json prints a JSON array of "
+        "records (the fields of `memori export`, without vectors) and nothing on standard error.",
     ),
     _entity_command(
         "get", cmd_get, "show an entity's facts by id",
@@ -207,10 +229,12 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
         arguments=(
             flag("--all",
                  help="count every stored row, facts no longer valid (superseded, earlier versions) included"),
+            flag("--unexpired", help="leave out facts past their expiry: count what recall could return now"),
             flag("--json", help="a JSON object {entity_id, count}"),
         ),
-        description="Print the number of valid facts stored for an entity (expired ones included, superseded ones "
-        "not: --all counts them; 0 for an entity without facts). --json prints {\"entity_id\": ..., \"count\": N}.",
+        description="Print the number of valid facts stored for an entity, as `memori list` lists them (expired "
+        "ones included: --unexpired leaves them out; superseded ones not: --all counts them; 0 for an entity "
+        "without facts). --json prints {\"entity_id\": ..., \"count\": N}.",
     ),
     _entity_command(
         "update", cmd_update, "edit one fact: its text, metadata, expiry or core mark",
@@ -249,8 +273,8 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
                           json="the restored fact as a JSON array of one record"),
         description="Make a superseded fact valid again (the fact that superseded it stays), or give a fact the "
         "text of an earlier version ID@vN (its current text is kept as a version); prints the restored fact in "
-        "the format of `memori list`. `memori history` shows the ids. An unknown id is reported on standard "
-        "error (exit 1); a fact that is valid already is a usage error (exit 2).",
+        "the format of `memori list`. `memori history` shows the ids. An unknown id, or nothing to restore (a fact "
+        "that is valid already, a version whose text the fact has), is reported on standard error (exit 1).",
     ),
     _entity_command(
         "export", cmd_export, "write an entity's facts as JSON Lines",
@@ -320,30 +344,60 @@ _STATS = _OverStore(Command(
     ),
 ))
 
-_MCP = _OverStore(Command(
-    "mcp", cmd_mcp, "serve an entity's memory to MCP clients (stdio, or streamable HTTP with --http)",
-    description=f"Run an MCP server (needs memori-recall[mcp]) whose tools {describe_tools()} "
-    "the facts of one entity: --entity, or over HTTP the value of the "
-    "request header --entity-header names (set by a gateway that authenticates the user). No tool takes "
-    "an entity: a tool call cannot reach another one. Over stdio by default (for a client that starts "
-    "the server); --http HOST:PORT serves streamable HTTP at /mcp, on a loopback address unless "
-    "--allow-remote is given (the server has no authentication of its own).",
-    arguments=(
-        OneOf((
-            arg("--entity", "-e", type=entity_id, help="whose facts every call uses"),
-            arg("--entity-header", type=non_blank, metavar="NAME",
-                help="with --http: take the entity from this request header (e.g. X-Memori-Entity); a request "
-                     "carrying it twice or with a comma-separated value is refused"),
-        ), required=True),
-        arg("--http", type=server_address, default=None, metavar="HOST:PORT",
-            help="serve streamable HTTP here instead of stdio, e.g. 127.0.0.1:8765"),
-        flag("--allow-remote", help="let --http listen on an address other than loopback"),
-        arg("--tool-timeout", type=seconds, default=DEFAULT_TOOL_TIMEOUT, metavar="SECONDS",
-            help=f"seconds one tool call may take before the client gets an error saying so (default "
-                 f"{DEFAULT_TOOL_TIMEOUT:g}; --timeout limits each request to a --server)"),
-        _MEMORI_COMPAT,
-    ),
-), creates=True)
+
+def _add_mcp(commands: Subparsers, help: str) -> None:
+    """Add ``memori mcp`` in full (its description names the MCP tools)."""
+    from ..mcp_server import DEFAULT_TOOL_TIMEOUT, describe_tools  # the MCP SDK itself is imported only by cmd_mcp
+
+    _OverStore(Command(
+        "mcp", cmd_mcp, help,
+        description=f"Run an MCP server (needs memori-recall[mcp]) whose tools {describe_tools()} "
+        "the facts of one entity: --entity, or over HTTP the value of the "
+        "request header --entity-header names (set by a gateway that authenticates the user). No tool takes "
+        "an entity: a tool call cannot reach another one. Over stdio by default (for a client that starts "
+        "the server); --http HOST:PORT serves streamable HTTP at /mcp, on a loopback address unless "
+        "--allow-remote is given (the server has no authentication of its own).",
+        arguments=(
+            OneOf((
+                arg("--entity", "-e", type=entity_id, help="whose facts every call uses"),
+                arg("--entity-header", type=non_blank, metavar="NAME",
+                    help="with --http: take the entity from this request header (e.g. X-Memori-Entity); a request "
+                         "carrying it twice or with a comma-separated value is refused"),
+            ), required=True),
+            arg("--http", type=server_address, default=None, metavar="HOST:PORT",
+                help="serve streamable HTTP here instead of stdio, e.g. 127.0.0.1:8765"),
+            flag("--allow-remote", help="let --http listen on an address other than loopback"),
+            arg("--tool-timeout", type=seconds, default=DEFAULT_TOOL_TIMEOUT, metavar="SECONDS",
+                help=f"seconds one tool call may take before the client gets an error saying so (default "
+                     f"{DEFAULT_TOOL_TIMEOUT:g}; --timeout limits each request to a --server)"),
+            _MEMORI_COMPAT,
+        ),
+    ), creates=True).add_to(commands)
+
+
+def _add_eval(commands: Subparsers, help: str) -> None:
+    """Add ``memori eval`` in full: its tasks (:mod:`memori_core.evaluation.cli`)."""
+    from ..evaluation.cli import add_eval_tasks
+
+    add_eval_tasks(commands.add_parser("eval", help=help))
+
+
+@dataclass(frozen=True)
+class _DeclaredWhenNamed:
+    """A subcommand whose declaration imports code the other subcommands do not run: declared in full (``declare``,
+    given the subparsers and ``help``) for a command line that names it, else as its ``name`` and one-line ``help``
+    alone, which is all ``memori --help`` shows of it."""
+
+    name: str
+    help: str
+    declare: Callable[[Subparsers, str], None]
+
+    def add_to(self, commands: Subparsers, named: str | None) -> None:
+        """Add this subcommand to ``commands``, in full when ``named`` is its name or ``None``."""
+        if named is None or named == self.name:
+            self.declare(commands, self.help)
+        else:
+            commands.add_parser(self.name, help=self.help)
 
 _DEMO = Command(
     "demo", cmd_demo, "seed two users, recall, explain (temporary embedded store)",
@@ -351,19 +405,29 @@ _DEMO = Command(
                    help="keep the demo store in this folder (created if missing and its parent folder exists)"),),
 )
 
-_COMMANDS: tuple[Callable[[Subparsers], object], ...] = (
-    *(command.add_to for command in _ENTITY_COMMANDS), _ENTITIES.add_to, _STATS.add_to, _MCP.add_to, add_eval_command, _DEMO.add_to,
+_COMMANDS: tuple[_OverStore | Command | _DeclaredWhenNamed, ...] = (
+    *_ENTITY_COMMANDS, _ENTITIES, _STATS,
+    _DeclaredWhenNamed(
+        "mcp", "serve an entity's memory to MCP clients (stdio, or streamable HTTP with --http)", _add_mcp),
+    _DeclaredWhenNamed("eval", "measure recall quality on a benchmark file", _add_eval),
+    _DEMO,
 )
 """The subcommands, in the order ``memori --help`` lists them."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``memori`` command."""
-    parser = _Parser(prog="memori", description="Long-term memory recall over Chroma.")
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser of the ``memori`` command. ``argv``: the command line it will parse, when known; a
+    subcommand it does not name whose declaration is costly to import (``mcp``, ``eval``) is then declared by its
+    name and help alone."""
+    named = None if argv is None else next((a for a in argv if not a.startswith("-")), "")
+    parser = _Parser(prog="memori", description="Long-term memory recall over Chroma.", epilog=EXIT_CODES)
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
-    for add_command in _COMMANDS:
-        add_command(commands)
+    for command in _COMMANDS:
+        if isinstance(command, _DeclaredWhenNamed):
+            command.add_to(commands, named)
+        else:
+            command.add_to(commands)
     for command in _subcommands(parser):
         command.set_defaults(_subparser=command)  # leftover arguments are reported with this command's usage
     return parser

@@ -7,21 +7,24 @@ import argparse
 import json
 import re
 import sys
+from datetime import datetime, timezone
 from typing import Any
 
 from ..engine import derived_fact_id
 from ..facts import StoredFact
 from ..records import from_record, repeat_difference, repeat_problem
+from .not_found import entity_without_facts
 from .opening import CliError, open_engine, write_progress
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     """``memori export``: every fact of an entity as JSON Lines."""
-    records = open_engine(args, embeds=False).export(args.entity, include_vectors=args.vectors)
+    engine = open_engine(args, embeds=False)
+    records = engine.export(args.entity, include_vectors=args.vectors)
     # ASCII JSON (non-ASCII escaped): the same bytes whatever the terminal's or the platform's encoding.
     text = "".join(json.dumps(r, ensure_ascii=True, allow_nan=False) + "\n" for r in records)
     if not records:
-        print(f"memori: warning: entity {args.entity!r} has no facts: the export is empty", file=sys.stderr)
+        print(f"memori: warning: {entity_without_facts(engine, args.entity, 'the export is empty')}", file=sys.stderr)
     if args.output in (None, "-"):
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -72,6 +75,7 @@ def _parse_records(entity: str, text: str) -> tuple[list[dict[str, Any]], list[A
     vectors: list[Any] = []
     seen: dict[str, tuple[int, StoredFact, Any, dict[str, Any]]] = {}  # fact id -> its first line, fact, vector, record
     repeats = 0
+    now = datetime.now(timezone.utc).isoformat()  # a record's created_at when it gives none, as import_ reads it
     # Split on "\n" only: str.splitlines() would also split inside strings holding U+2028 or U+0085.
     for n, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
@@ -85,7 +89,7 @@ def _parse_records(entity: str, text: str) -> tuple[list[dict[str, Any]], list[A
         text_field = record.get("text")
         default_id = derived_fact_id(text_field) if isinstance(text_field, str) and text_field.strip() else ""
         try:
-            fact, vector = from_record(entity, record, len(records), default_id=default_id, default_seq=0, now="")
+            fact, vector = from_record(entity, record, len(records), default_id=default_id, default_seq=0, now=now)
         except (TypeError, ValueError) as exc:
             raise CliError(f"line {n}: {_record_problem(exc)}") from None
         if fact.id in seen:

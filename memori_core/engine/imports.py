@@ -40,7 +40,11 @@ class ImportPath(Embedding, Storing):
         (same id, text and every other field; without an ``id``, the id is derived from the normalised text) is
         imported once, so the ids returned are one per fact stored; two records with the same id that differ
         in any field are refused (``ValueError`` naming both and the fields), as ``add(ids=...)`` refuses
-        repeated ids: which one was meant cannot be told. Ids, timestamps, sightings, sessions and their order are
+        repeated ids: which one was meant cannot be told. A record whose validity is empty or contradictory
+        (``valid_to`` before its ``created_at`` or ``valid_from``, ``valid_from`` before ``created_at``,
+        ``superseded_by`` without ``valid_to``; a record without ``created_at`` is stated now) raises
+        ``ValueError`` naming it and the field (:func:`~memori_core.records.from_record`).
+        Ids, timestamps, sightings, sessions and their order are
         kept, so recall over the imported facts is the recall of the export.
         Everything is validated before anything is written; a failure part-way
         raises :class:`~memori_core.PartialWriteError` like :meth:`add`, and a

@@ -24,7 +24,7 @@ from ..cache.coordinator import Coordinator
 from ..embedders import check_matrix
 from ..explain import RecallReport
 from ..facts import RecalledFact
-from ..filters import Where, check_where
+from ..filters import Where, check_reaches_valid, check_where
 from ..meta_questions import asks_what_memory_holds
 from ..query import recent_turns
 from ..ranking.candidates import gather
@@ -137,7 +137,7 @@ class ReadPath(Answers, GateSignals, Judging):
         more than a long turn.
         Facts no longer valid (superseded, or replaced by an update) are not recalled, nor a fact whose text
         (normalised) one returned before it says (``config.one_per_text``: the same fact under two ids). ``as_of`` (a
-        datetime, naive meaning UTC, or an ISO 8601 str) answers from the facts valid at that time instead:
+        datetime or an ISO 8601 str; without a zone, UTC, with a :class:`~memori_core.NaiveTimeWarning`) answers from the facts valid at that time instead:
         created at or before it, and not yet superseded or expired then.
 
         A question asked again (the same query, limit, ``where`` and earlier turns read; no ``query_vector``
@@ -273,6 +273,9 @@ class ReadPath(Answers, GateSignals, Judging):
         limit = check_limit(limit, self.config.limit)
         where = check_where(where) if where is not None else None  # (no filter: the filter module is not run)
         at = check_as_of(as_of)
+        if at is None:
+            check_reaches_valid(where, "recall", "pass as_of= a time they were valid, or list them with "
+                                "include_invalid=True")
         read, conversation = self._conversation(query, context)
         return _Request(query, entity_id, limit, query_vector, where, at, read, conversation)
 

@@ -27,7 +27,7 @@ from ..config import RecallConfig
 from ..embedders import Embedder, as_embedder, default_embedder
 from ..explain import RecallReport
 from ..facts import RecalledFact, StoredFact
-from ..filters import check_where
+from ..filters import check_reaches_valid, check_where
 from ..judge import Judge
 from ..lanes import DEFAULT_CAPTURE_WORKERS, Lanes
 from ..minilm import threads_from_env
@@ -186,17 +186,25 @@ class RecallEngine(ReadPath, WritePath):
         return self._embedder
 
     @when_open
-    def count(self, entity_id: str, *, include_invalid: bool = False) -> int:
-        """Number of ``entity_id``'s valid facts: stored and not superseded (expired facts count: they are
-        stored until deleted). ``include_invalid=True`` counts every stored row, superseded facts and the
-        versions :meth:`update` kept included (read from the store alone)."""
+    def count(self, entity_id: str, *, include_invalid: bool = False, include_expired: bool = True) -> int:
+        """Number of ``entity_id``'s valid facts: stored and not superseded. It counts what :meth:`list` lists, so
+        facts past their ``expires_at`` count by default (they are stored, listed and exported until deleted,
+        though recall skips them); ``include_expired=False`` leaves them out: the facts recall could return now
+        (``searchable: False`` ones aside). ``include_invalid=True`` counts every stored row, superseded facts
+        and the versions :meth:`update` and :meth:`restore` kept included (read from the store alone, unless
+        ``include_expired=False``)."""
         entity_id = check_entity_id(entity_id)
         _check_flag(include_invalid, "include_invalid")
-        if include_invalid:
+        _check_flag(include_expired, "include_expired")
+        if include_invalid and include_expired:
             return self.store.count(entity_id)
         with self._entity_lock(entity_id):
-            n_invalid = int(self._cache_for(entity_id).invalid_rows(time.time()).size)
-            return self.store.count(entity_id) - n_invalid
+            cache = self._cache_for(entity_id)
+            now = time.time()
+            left_out = set() if include_invalid else set(cache.invalid_rows(now).tolist())
+            if not include_expired:
+                left_out.update(cache.expired_by_own_expiry(now).tolist())
+            return self.store.count(entity_id) - len(left_out)
 
     @when_open
     def entities(self) -> list[str]:
@@ -237,6 +245,8 @@ class RecallEngine(ReadPath, WritePath):
             session_id = check_session_id(session_id, 0)
         where = check_where(where)
         _check_flag(include_invalid, "include_invalid")
+        if not include_invalid:
+            check_reaches_valid(where, "list", "pass include_invalid=True (memori list --all)")
         with self._entity_lock(entity_id):
             cache = self._cache_for(entity_id)
             rows = cache.matching_rows(where) if where is not None else cache.live_rows()
@@ -257,7 +267,8 @@ class RecallEngine(ReadPath, WritePath):
         (``superseded_by`` / ``supersedes``) or an update (the ``<id>@v<n>`` rows it kept; a superseded fact
         said again keeps its earlier period so too), followed both ways. The last one is the valid fact when
         there is one (a fact with no history: ``[fact]``). Ordered by ``valid_to`` (the valid ones last), then
-        ``valid_from``, then by order of addition. An unknown id raises ``KeyError``."""
+        by when each became valid (``valid_since``: a restored fact after the fact that superseded it), then by
+        order of addition. An unknown id raises ``KeyError``."""
         entity_id = check_entity_id(entity_id)
         id_list = check_id_list(id, "id")
         if not isinstance(id, str) or len(id_list) != 1:
@@ -282,7 +293,7 @@ class RecallEngine(ReadPath, WritePath):
             rows = [cache.pos[i] for i in seen if i in cache.pos]
             facts = [f for f in map(cache.fact, rows) if f is not None]
         return sorted(facts, key=lambda f: (f.valid_to is None, iso_to_ts(f.valid_to),
-                                            iso_to_ts(f.valid_from or f.created_at), f.seq, f.id))
+                                            iso_to_ts(f.valid_since), f.seq, f.id))
 
     @when_open
     def get(self, entity_id: str, ids: Sequence[str] | str) -> list[StoredFact]:
@@ -436,9 +447,10 @@ class RecallEngine(ReadPath, WritePath):
         """Async :meth:`restore`."""
         return await self._write(self.restore, entity_id, id)
 
-    async def acount(self, entity_id: str, *, include_invalid: bool = False) -> int:
+    async def acount(self, entity_id: str, *, include_invalid: bool = False, include_expired: bool = True) -> int:
         """Async :meth:`count`."""
-        return await self._read(self.count, entity_id, include_invalid=include_invalid)
+        return await self._read(self.count, entity_id, include_invalid=include_invalid,
+                                include_expired=include_expired)
 
     async def aentities(self) -> list[str]:
         """Async :meth:`entities`."""

@@ -1,6 +1,7 @@
 """What replaces what in an add, as pure functions over :class:`~memori_core.facts.StoredFact` (no store, no
 locks): repeats within one call collapsed, new facts told from stored facts seen again (their sightings, metadata
-and expiry merged), the facts ``supersedes`` names checked, ended and linked to the facts that replace them."""
+and expiry merged), the facts ``supersedes`` names checked, ended and linked to the facts that replace them. A new
+fact dated before a fact it replaces became valid lands in that fact's past: :mod:`.late_facts`."""
 
 from __future__ import annotations
 
@@ -25,27 +26,37 @@ def _longer_life(old: str | None, new: str | None) -> str | None:
 
 def _split_new_and_seen(
     batch: dict[str, StoredFact], existing: dict[str, StoredFact]
-) -> tuple[list[StoredFact], list[StoredFact]]:
-    """Facts to store, and stored facts seen again (their sightings and metadata merged in; one no longer valid
-    gets the ``valid_from`` it is valid again from, :func:`_valid_again_from`)."""
+) -> tuple[list[StoredFact], list[StoredFact], list[StoredFact]]:
+    """Facts to store, stored facts seen again, and superseded facts said again after they ended (each with its
+    sightings and metadata merged in). A superseded fact said again gets the ``valid_from`` it is valid again
+    from (:func:`_valid_again_from`); one said at a time it was valid anyway (a turn captured late, dated inside
+    its period) only counts the sighting and stays superseded, so it never stands beside the fact that ended it."""
     new: list[StoredFact] = []
     seen: list[StoredFact] = []
+    again: list[StoredFact] = []
     for fid, fact in batch.items():
         old = existing.get(fid)
         if old is None:
             new.append(fact)
+            continue
+        sighted = replace(
+            old,
+            times_seen=old.times_seen + fact.times_seen,
+            last_seen=max(old.last_seen or "", fact.last_seen or ""),
+            metadata={**old.metadata, **fact.metadata},
+            expires_at=_longer_life(old.expires_at, fact.expires_at),
+        )
+        if old.valid_to is None or _said_before_it_ended(old, fact):
+            seen.append(sighted)
         else:
-            seen.append(
-                replace(
-                    old,
-                    times_seen=old.times_seen + fact.times_seen,
-                    last_seen=max(old.last_seen or "", fact.last_seen or ""),
-                    metadata={**old.metadata, **fact.metadata},
-                    expires_at=_longer_life(old.expires_at, fact.expires_at),
-                    valid_from=old.valid_from if old.valid_to is None else _valid_again_from(old, fact),
-                )
-            )
-    return new, seen
+            again.append(replace(sighted, valid_from=_valid_again_from(old, fact)))
+    return new, seen, again
+
+
+def _said_before_it_ended(old: StoredFact, sighting: StoredFact) -> bool:
+    """Whether ``sighting`` (one fact of an add) of the superseded fact ``old`` is dated before ``old`` ended."""
+    return sighting.created_at is not None and old.valid_to is not None \
+        and iso_to_ts(sighting.created_at) < iso_to_ts(old.valid_to)
 
 
 def _valid_again_from(old: StoredFact, sighting: StoredFact) -> str:
@@ -54,7 +65,6 @@ def _valid_again_from(old: StoredFact, sighting: StoredFact) -> str:
     now = datetime.now(timezone.utc).isoformat()
     said = min((now, sighting.created_at or now), key=iso_to_ts)
     return max((said, old.valid_to or said), key=iso_to_ts)
-
 
 
 def _collapse(
@@ -94,26 +104,19 @@ def _check_known(entity_id: str, replaced: list[str], found: list[StoredFact]) -
                        "deleted meanwhile); nothing was written")
 
 
-def _superseded(olds: list[StoredFact], first: StoredFact, *, dated: bool) -> list[StoredFact]:
+def _superseded(olds: list[StoredFact], first: StoredFact) -> list[StoredFact]:
     """``olds`` (valid facts) marked superseded by ``first``, the first fact of the add that replaces them:
     ``valid_to`` is the earlier of now and ``first.created_at``.
 
-    A ``created_at`` the caller gave (``dated``) before an old fact became valid raises ``ValueError`` naming
-    ``created_at``: a fact cannot stop being valid before it was stated (an app's dating bug, or facts
-    added out of order). Without one (``created_at`` is now) the old fact ends now, even when it is dated
-    later: another writer whose clock runs ahead may date a fact up to a day ahead (:func:`check_created_at`),
-    and a fact replaced now must stop being recalled now (an end moved to its start would keep it valid until
-    then); no ``as_of`` ever sees such a fact, as none is both after its start and before its end."""
+    Without a ``created_at`` given (it is now) an old fact ends now, even one dated later: another writer whose
+    clock runs ahead may date a fact up to a day ahead (:func:`check_created_at`), and a fact replaced now must
+    stop being recalled now (an end moved to its start would keep it valid until then); no ``as_of`` ever sees
+    such a fact, as none is both after its start and before its end. A given ``created_at`` before an old fact
+    became valid never reaches here: the new fact lands in that fact's past (:mod:`.late_facts`)."""
     if not olds:
         return []
     now = datetime.now(timezone.utc).isoformat()
     end = min((now, first.created_at or now), key=iso_to_ts)
-    for o in olds:
-        start = o.stated_at
-        if dated and start and iso_to_ts(end) < iso_to_ts(start):
-            raise ValueError(
-                f"created_at {first.created_at!r} is before fact {o.id!r}, which supersedes names, became valid "
-                f"({start}): a fact cannot be replaced before it was stated; nothing was written")
     return [replace(o, valid_to=end, superseded_by=first.id) for o in olds]
 
 

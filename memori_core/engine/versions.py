@@ -1,6 +1,7 @@
 """A fact's earlier versions in the store (the ``<id>@v<n>`` rows an update, or a superseded fact said again,
-keeps): the next free version id, a period kept as a version row, the version rows of some facts, and
-``restore``, which undoes the supersede or update that made a fact invalid."""
+keeps, and a restore keeps of the period a supersede ended): the next free version id, a period kept as a version
+row, the version rows of some facts, and ``restore``, which undoes the supersede or update that made a fact invalid,
+as a new event of its history."""
 
 from __future__ import annotations
 
@@ -9,12 +10,18 @@ from datetime import datetime, timezone
 
 import numpy as np
 
+from ..cache.cache_update import CacheUpdate
 from ..facts import StoredFact
 from ..validate import check_entity_id, iso_to_ts
 from .closing import when_open
 from .embedding import Embedding
 from .fact_ids import _is_version_of, _one_id, version_id
 from .storing import Storing, _bounded
+
+
+class NothingToRestoreError(ValueError):
+    """:meth:`~Versions.restore` of a fact that is valid already, or of a version whose text its fact has now: the
+    state asked for holds already (a ``ValueError``, so callers that catch that go on catching it)."""
 
 
 class Versions(Embedding, Storing):
@@ -34,9 +41,9 @@ class Versions(Embedding, Storing):
 
     def _past_periods(self, entity_id: str, olds: list[StoredFact]) -> list[StoredFact]:
         """Version rows keeping the validity periods of ``olds`` (stored facts no longer valid, about to be valid
-        again because they were said again): each as it is, under ``<id>@v<n>``, ``superseded_by`` its fact, as
-        :meth:`update` keeps an old text. A version row already holding that period (a retry of an add that
-        failed after writing it) is reused, so a period is kept once (under the write lock)."""
+        again because they were said again or restored): each as it is, under ``<id>@v<n>``, ``superseded_by``
+        its fact, as :meth:`update` keeps an old text. A version row already holding that period (a retry of a
+        write that failed after writing it) is reused, so a period is kept once (under the write lock)."""
         out: list[StoredFact] = []
         for old in olds:
             kept = self._stored(entity_id, self._versions_of(entity_id, [old.id])).values()
@@ -64,63 +71,55 @@ class Versions(Embedding, Storing):
     def restore(self, entity_id: str, id: str) -> StoredFact:
         """Undo the supersede or update that made fact ``id`` invalid; returns the restored fact.
 
-        For a fact superseded by :meth:`add` (``supersedes=[...]``, or capture),
-        the fact becomes valid again exactly as it was before (every field,
-        its vector untouched), and the id is taken out of the newer fact's
-        ``supersedes``; the newer fact stays valid. (A wrong supersede is
-        usually two true facts, "User's mother lives in Porto." replaced by
-        "User lives in Porto.": undoing it must not lose the newer one; delete
-        that one yourself if it is wrong.) For a version row ``<x>@v<n>`` left
-        by :meth:`update`, fact ``x`` becomes that version again (every field
-        but its validity) from now on (``valid_from``), the text it had is kept
-        as a new version row valid until now, and the restored version row
-        stays as history: :meth:`history` shows the switch back, and
-        ``recall(as_of=...)`` one text at any time. (A fact superseded since
-        stays superseded, with the restored text.) When the newer fact was
-        deleted, the fact is made valid under its own id. Restoring a valid
-        fact, or a version whose text the fact has now, raises ``ValueError``,
-        an unknown id ``KeyError``.
+        A restore is a new event, kept in the history beside what it undoes. For a fact superseded by
+        :meth:`add` (``supersedes=[...]``, or capture), the fact becomes valid again from now
+        (``restored_at``), every other field as it was (its vector untouched); the period the supersede ended
+        is kept as a version row ``<id>@v<n>``, which the newer fact's ``supersedes`` names instead of the
+        fact. So :meth:`history` shows the fact, the newer one and the fact again, and ``recall(as_of=...)``
+        inside the superseded period answers as it did before the restore. The newer fact stays valid. (A
+        wrong supersede is usually two true facts, "User's mother lives in Porto." replaced by "User lives in
+        Porto.": undoing it must not lose the newer one; delete that one yourself if it is wrong.) For a
+        version row ``<x>@v<n>`` left by :meth:`update`, fact ``x`` becomes that version again (every field
+        but its validity) from now on (``restored_at``), the text it had is kept as a new version row valid
+        until now, and the restored version row stays as history: :meth:`history` shows the switch back, and
+        ``recall(as_of=...)`` one text at any time. (A fact superseded since stays superseded, with the
+        restored text.) Either way the text keeps the time it was stated (``stated_at``, the block's "Stated
+        at"): restoring it is not saying it again. When the newer fact was deleted, the fact is made valid
+        under its own id. Restoring a valid fact, or a version whose text the fact has now, raises
+        :class:`NothingToRestoreError` (a ``ValueError``), an unknown id ``KeyError``.
         """
         entity_id = check_entity_id(entity_id)
         fid = _one_id(id, "id")
         got = self.store.get(entity_id, [fid])
         newer = self.store.get(entity_id, [got[0].superseded_by]) if got and got[0].superseded_by else []
-        vec_of = self._embed_texts([got[0].content, newer[0].content]) if got and newer else {}
+        vec_of = self._embed_texts([got[0].content, *(f.content for f in newer)]) if got and got[0].valid_to else {}
         with self._coord.writing(entity_id) as done:
             got = self.store.get(entity_id, [fid])
             if not got:
                 raise KeyError(f"entity {entity_id!r} has no fact with id {fid!r}")
             old = got[0]
             if old.valid_to is None:
-                raise ValueError(f"fact {fid!r} of entity {entity_id!r} is valid: there is nothing to restore")
+                raise NothingToRestoreError(
+                    f"fact {fid!r} of entity {entity_id!r} is valid: there is nothing to restore")
             newer = self.store.get(entity_id, [old.superseded_by]) if old.superseded_by else []
+            now = datetime.now(timezone.utc).isoformat()
             # Only a version row of an update (``<newer id>@v<n>``) becomes its fact again; any other fact is a
             # superseded one, made valid again even when the newer fact was rewritten since (upsert by id, or
             # deleted and said again) and no longer lists it.
             if not newer or fid in newer[0].supersedes or not _is_version_of(fid, newer[0].id):
-                restored = replace(old, valid_to=None, superseded_by=None)
-                changed = [restored]
-                if newer:
-                    changed.append(replace(newer[0], supersedes=tuple(i for i in newer[0].supersedes if i != fid)))
-                done.begin()
-                self.store.update_seen(entity_id, changed)
-                done.update_seen(changed)
-                return restored
+                return self._restore_superseded(entity_id, old, newer[0] if newer else None, now, vec_of, done)
             # A version row: the fact becomes this version again, from now on; its current text a new version.
             current = newer[0]
             if old.content == current.content:
-                raise ValueError(f"fact {current.id!r} of entity {entity_id!r} already says what its version {fid!r} "
-                                 f"said: there is nothing to restore (restore {current.id!r} itself to undo a "
-                                 f"supersede of it)")
-            missing = [t for t in (old.content, current.content) if t not in vec_of]
-            if missing:  # changed meanwhile (rare): embed now
-                vec_of.update(self._embed_texts(missing))
-            now = datetime.now(timezone.utc).isoformat()
+                raise NothingToRestoreError(
+                    f"fact {current.id!r} of entity {entity_id!r} already says what its version {fid!r} said: there "
+                    f"is nothing to restore (restore {current.id!r} itself to undo a supersede of it)")
+            self._embed_missing(vec_of, [old.content, current.content])
             # Only the update is undone: a fact superseded since stays superseded, now with its old text. The
             # switch back is kept: the version row stays, the current text ends and the restored one starts now
             # (at the supersede, if earlier), so exactly one text is valid at any time.
             switch = min((now, current.valid_to or now), key=iso_to_ts)
-            restored = replace(old, id=current.id, valid_from=switch, valid_to=current.valid_to,
+            restored = replace(old, id=current.id, restored_at=switch, valid_to=current.valid_to,
                                superseded_by=current.superseded_by)
             archived = replace(current, id=self._next_version_id(entity_id, current.id), valid_to=switch,
                                superseded_by=current.id)
@@ -130,3 +129,31 @@ class Versions(Embedding, Storing):
             self.store.upsert(entity_id, rows, vectors)
             done.upsert(rows, vectors)
             return restored
+
+    def _restore_superseded(self, entity_id: str, old: StoredFact, newer: StoredFact | None, now: str,
+                            vec_of: dict[str, np.ndarray], done: CacheUpdate) -> StoredFact:
+        """:meth:`restore` of ``old``, a fact ``newer`` superseded (``None``: deleted since): its superseded
+        period kept as a version row (once, even when a restore that failed part-way is run again), which
+        ``newer`` names in its ``supersedes`` instead of ``old``; ``old`` valid again from now (under the write
+        lock)."""
+        [period] = self._past_periods(entity_id, [old])
+        restored = replace(old, valid_to=None, superseded_by=None,
+                           restored_at=max((now, old.valid_to or now), key=iso_to_ts))
+        changed = [restored]
+        if newer is not None and old.id in newer.supersedes:
+            changed.append(replace(newer, supersedes=tuple(period.id if i == old.id else i for i in newer.supersedes)))
+        self._embed_missing(vec_of, [old.content])
+        vectors = vec_of[old.content][None, :]
+        done.begin()
+        self.store.upsert(entity_id, [period], vectors)
+        done.upsert([period], vectors)
+        self.store.update_seen(entity_id, changed)
+        done.update_seen(changed)
+        return restored
+
+    def _embed_missing(self, vec_of: dict[str, np.ndarray], texts: list[str]) -> None:
+        """Embed those of ``texts`` that ``vec_of`` lacks, into it: texts changed since they were embedded before
+        the write lock (rare)."""
+        missing = [t for t in texts if t not in vec_of]
+        if missing:
+            vec_of.update(self._embed_texts(missing))

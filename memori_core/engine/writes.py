@@ -45,6 +45,7 @@ from .failures import _add_failure, _root_cause
 from .imports import ImportPath
 from .progress import Progress, _safe_progress
 from .storing import _bounded
+from .late_facts import PastPlace, landed, place_in_past, relinked, split_by_start
 from .supersede import _check_known, _collapse, _linked, _split_new_and_seen, _superseded
 from .versions import Versions
 
@@ -97,13 +98,16 @@ class WritePath(Versions, ImportPath):
         another writer deleted after you read it) raises ``KeyError`` naming
         ``supersedes`` and the id, and nothing is written: the caller decides
         whether to add the facts without it. A ``created_at`` given before a
-        replaced fact became valid raises ``ValueError`` naming it (the fact
-        would end before it began; nothing is written); without ``created_at``
+        replaced fact became valid (a turn told late, or out of order) does not end it: the new facts land in
+        its past (:mod:`~memori_core.engine.late_facts`), stored already superseded by it (valid from their
+        ``created_at`` until it began), and what it had replaced that was still valid at their
+        ``created_at`` ends then, superseded by them; without ``created_at``
         the replaced fact ends now, even one a writer whose clock runs ahead
         dated later. A superseded fact whose text is added again (derived ids: moving back to Lisbon) is valid
-        again from its ``created_at`` here (``valid_from``; never before it stopped being valid), and its
+        again from its ``created_at`` here (``valid_from``), and its
         earlier period is kept first as a version row ``<id>@v<n>``, as :meth:`update` keeps an old text: so
-        ``history`` shows each period and ``recall(as_of=...)`` one of them at any time. ``expires_at``
+        ``history`` shows each period and ``recall(as_of=...)`` one of them at any time; one added with a
+        ``created_at`` inside its own period only counts a sighting and stays superseded. ``expires_at``
         (datetime, ISO 8601, or a ``timedelta`` from now; one or one per fact) is when a fact stops
         being recalled: one at or before the fact's ``created_at`` raises
         ``ValueError`` naming it (the fact would never be valid); one already
@@ -198,21 +202,20 @@ class WritePath(Versions, ImportPath):
                      dated: bool = False, since: int | None = None) -> None:
         """Store ``batch`` (derived ids: facts already stored count as seen again; ``stored``: those facts, if
         read already) and mark ``replaced`` superseded by it (``dated``: the caller gave ``created_at``; see
-        :func:`_superseded`). An id of ``replaced`` not stored (any more) raises before anything is written, and
+        :meth:`_ended_by`). An id of ``replaced`` not stored (any more) raises before anything is written, and
         so does a ``forget`` of the entity after erase generation ``since``
         (:class:`~memori_core.lanes.ForgottenError`)."""
         # Embed (slow) before taking the locks, only what is not stored yet...
         if derived and stored is None:
             stored = self._stored(entity_id, batch)
-        new, seen = _split_new_and_seen(batch, stored if derived and stored is not None else {})
+        new, _, again = _split_new_and_seen(batch, stored if derived and stored is not None else {})
         vec_of = self._embed_new(new, report)
-        vec_of.update(self._embed_new([f for f in seen if f.valid_to is not None]))  # their periods' archives
+        vec_of.update(self._embed_new(again))  # their periods' archives
 
         with self._coord.writing(entity_id, since=since) as done:
             # ...and decide under them, so that concurrent adds of one fact count every sighting.
             existing = self._stored(entity_id, batch) if derived else {}
-            new, seen = _split_new_and_seen(batch, existing)
-            again = [f for f in seen if f.valid_to is not None]  # superseded facts said again
+            new, seen, again = _split_new_and_seen(batch, existing)  # again: superseded facts said again
             periods = self._past_periods(entity_id, [existing[f.id] for f in again])
             late = [f for f in [*new, *again] if f.id not in vec_of]
             if late:  # deleted, or superseded, meanwhile: embed now (rare)
@@ -220,8 +223,15 @@ class WritePath(Versions, ImportPath):
             found = self.store.get(entity_id, replaced) if replaced else []
             _check_known(entity_id, replaced, found)  # deleted since the check before embedding: nothing written
             olds = [f for f in found if f.valid_to is None]
-            superseded = _superseded(olds, next(iter(batch.values())), dated=dated)
-            new, seen = _linked(new, superseded), _linked(seen, superseded)
+            superseded, place = self._ended_by(entity_id, olds, batch, dated=dated, lands=bool(new or again))
+            new, again = _linked(new, superseded), _linked(again, superseded)
+            seen = [*_linked([f for f in seen if f.valid_to is None], superseded),
+                    *(f for f in seen if f.valid_to is not None)]  # (a sighting dated before it ended: as it was)
+            relinks: list[StoredFact] = []
+            if place is not None:
+                new, again = landed(new, place), landed(again, place)
+                relinks = relinked(place, [f.id for f in [*new, *again]])
+            seen += again
             written: list[str] = []  # facts whose write landed, step by step
             done.begin()
             if periods:  # first the past period of each superseded fact said again, kept as a version row
@@ -246,17 +256,33 @@ class WritePath(Versions, ImportPath):
                 if failure is exc:
                     raise
                 raise failure from _root_cause(exc)
-            if superseded:
+            if superseded or relinks:
                 try:
-                    self.store.update_seen(entity_id, superseded)
+                    self.store.update_seen(entity_id, [*superseded, *relinks])
                 except Exception as exc:
                     cause = _root_cause(exc)
                     raise PartialWriteError(
                         f"stored every fact for entity {entity_id!r}, but marking the superseded facts "
-                        f"({', '.join(f.id for f in superseded)}) as superseded failed: {cause}",
+                        f"({', '.join(f.id for f in [*superseded, *relinks])}) as superseded failed: {cause}",
                         [f.id for f in [*new, *seen]], [],
                     ) from cause
-                done.update_seen(superseded)
+                done.update_seen([*superseded, *relinks])
+
+    def _ended_by(self, entity_id: str, olds: list[StoredFact], batch: dict[str, StoredFact], *, dated: bool,
+                  lands: bool) -> tuple[list[StoredFact], PastPlace | None]:
+        """The facts an add of ``batch`` ends (``olds``: the valid facts it supersedes, marked superseded by its
+        first fact), and where its facts land when it is dated (``dated``) before some of them became valid
+        (:mod:`.late_facts`; ``lands``: the add makes a fact valid). Those stay valid; it ends what they had
+        replaced that was valid when it was said. An add that makes no fact valid (sightings only) leaves them
+        alone (under the write lock)."""
+        first = next(iter(batch.values()))
+        if not dated or first.created_at is None:
+            return _superseded(olds, first), None
+        earlier, later = split_by_start(olds, first.created_at)
+        place = None
+        if later and lands:
+            place = place_in_past(later, first.created_at, lambda ids: self.store.get(entity_id, ids), batch)
+        return _superseded([*earlier, *(place.ended if place else ())], first), place
 
     @when_open
     @_bounded

@@ -1,8 +1,9 @@
 """``memori eval``: the benchmark subcommands of the ``memori`` command (locomo, memory, prefeval, app, capture, capture-locomo).
 
-:func:`add_eval_command` adds ``eval`` and its tasks to the command's subparsers; each task's handler
-loads its file, evaluates the shipped config (``RecallConfig.from_env()``), prints the tables on
-standard output (progress and counts on standard error) and, with ``--json``, writes the metrics.
+:func:`add_eval_tasks` adds the tasks to the ``eval`` parser (the ``memori`` command imports this module, which
+imports the capture code, only for a command line that names ``eval``); each task's handler loads its file,
+evaluates the shipped config (``RecallConfig.from_env()``), prints the tables on standard output (progress and
+counts on standard error) and, with ``--json``, writes the metrics.
 A mistake raises ``ValueError``, which the ``memori`` command reports as ``memori: error: ...``.
 """
 
@@ -16,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..argspec import Argument, Command, Subparsers, arg, flag
+from ..argspec import Argument, Command, arg, flag
 from ..config import RecallConfig
 from ..extraction.provenance import CAPTURE_POLICIES, DEFAULT_CAPTURE_POLICY
 from .app_memory import evaluate_app_memory, load_app_memory
@@ -37,7 +38,7 @@ from .prefeval import as_captured, load_prefeval
 from .report import app_memory_table, capture_locomo_table, capture_table, format_table, progress_bar
 from .runner import Progress, evaluate
 
-__all__ = ["add_eval_command"]
+__all__ = ["add_eval_tasks"]
 
 _SHIPPED = ("The shipped config is RecallConfig.from_env(): MEMORI_RECALL_* variables "
             "(e.g. MEMORI_RECALL_NEIGHBOUR_WEIGHT=0.5) let you measure other settings.")
@@ -321,9 +322,8 @@ _TASKS: tuple[Command, ...] = (
 """The tasks of ``memori eval``, in the order its ``--help`` lists them."""
 
 
-def add_eval_command(commands: Subparsers) -> None:
-    """Add ``memori eval`` and its tasks (locomo, memory, prefeval, app, capture, capture-locomo) to the command's subparsers."""
-    p = commands.add_parser("eval", help="measure recall quality on a benchmark file")
-    tasks = p.add_subparsers(dest="benchmark", required=True)
+def add_eval_tasks(eval_parser: argparse.ArgumentParser) -> None:
+    """Add the tasks of ``memori eval`` (locomo, memory, prefeval, app, capture, capture-locomo) to its parser."""
+    tasks = eval_parser.add_subparsers(dest="benchmark", required=True)
     for task in _TASKS:
         task.add_to(tasks)

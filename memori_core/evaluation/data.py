@@ -9,6 +9,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ..validate import parse_utc
+
 
 @dataclass(frozen=True)
 class Fact:
@@ -111,6 +113,18 @@ def read_fact(item: Any, where: str, **fields: Any) -> Fact:
     ``fields`` (``session_id``, ``created_at``, ``metadata``) read by the task; ``ValueError`` naming ``where``."""
     obj = expect_object(item, where)
     return Fact(id=expect_text(obj, "id", where), text=expect_text(obj, "text", where), **fields)
+
+
+def optional_time(obj: dict[str, Any], key: str, where: str) -> str | None:
+    """``obj[key]`` when present and not null: an ISO 8601 time as a UTC ISO string. A task file's time without a
+    zone is UTC (the data sets' dates carry none), read so without the warning the engine gives an app."""
+    value = optional_text(obj, key, where)
+    if not value:
+        return None
+    try:
+        return parse_utc(value).isoformat()
+    except ValueError:
+        raise ValueError(f"{where}: '{key}' is not an ISO 8601 time: {value!r}") from None
 
 
 def optional_text(obj: dict[str, Any], key: str, where: str) -> str | None:

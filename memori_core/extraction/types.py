@@ -34,8 +34,8 @@ class Message:
     """One conversation message: ``role`` is ``"user"``, ``"assistant"``, ``"system"`` or ``"tool"``; ``created_at``
     is when it was said, when known.
 
-    ``created_at`` (a timezone-aware ``datetime``, or an ISO 8601 string with a UTC offset, kept as a datetime;
-    a naive time raises ``ValueError`` naming it) is the "now" an extractor reads the message's relative dates
+    ``created_at`` (a ``datetime`` or an ISO 8601 string, kept as a datetime; without a zone it is UTC, with a
+    :class:`~memori_core.NaiveTimeWarning` naming it) is the "now" an extractor reads the message's relative dates
     against ("on Thursday", "next month"), in its own offset. ``None``: not known; capture then gives the turn's
     time (:func:`~memori_core.capture.capture_facts`), and an extractor called directly reads them against now.
     """

@@ -287,8 +287,9 @@ class MemoriRecall:
         (:meth:`recall_for`). ``said_at`` is when the user's turn was said (a timezone-aware ``datetime`` or an
         ISO 8601 string with a UTC offset, what ``capture_facts(created_at=...)`` takes; provider messages carry
         no time): the block's "Stated at" times are written in its zone (``2026-11-09 21:00 -05:00``), the
-        calendar capture wrote the facts' days in; without it they are UTC. A naive or unreadable one raises
-        ``ValueError`` (another type ``TypeError``) naming ``said_at``.
+        calendar capture wrote the facts' days in; without it they are UTC. One without a zone is UTC (with a
+        :class:`~memori_core.NaiveTimeWarning`); an unreadable one raises ``ValueError`` (another type
+        ``TypeError``) naming ``said_at``.
         """
         tz = _zone_of(said_at)
         name = check_injectable(kwargs, self._provider(provider), self.placement)

@@ -33,6 +33,7 @@ from .chroma_client import (
     server_url,
 )
 from .chroma_collections import ProcessBound, Reopening
+from .chroma_later import LaterConnection, not_answering
 from .chroma_paths import PATH_ENV, SNAPSHOTS, default_store_path, env_store_path, store_folder
 from .chroma_revisions import ChromaRevisionMethods, ChromaRevisions
 from .chroma_writes import ChromaWrites
@@ -99,10 +100,7 @@ class ChromaStore(ChromaWrites, ChromaRevisionMethods, ClosesWithCallbacks, Fact
         while it matches the entity's revision. ``snapshots=False`` offers none.
         In-memory, HTTP and ``client=`` stores never do.
         """
-        self._folder_hold: FolderHold | None = None
-        self._folder_guard: FolderHold | None = None  # kept after close: checks the folder is still there
-        self._closing = CloseCallbacks()
-        self._unused: weakref.finalize[Any, Any] | None = None  # an in-memory store's: marks its collections unused
+        self._set_up(collection)
         if client is None:
             resolved = store_folder(path)
             hold = acquire_folder(resolved)  # before Chroma touches the folder
@@ -116,37 +114,68 @@ class ChromaStore(ChromaWrites, ChromaRevisionMethods, ClosesWithCallbacks, Fact
             self.location = str(resolved)
         else:
             self.location = getattr(client, "_identifier", None) or type(client).__name__
+        self._open(client, collection, shared, snapshots)
+
+    def _set_up(self, collection: str) -> None:
+        """What every store holds before it opens its collections."""
+        self._folder_hold: FolderHold | None = None
+        self._folder_guard: FolderHold | None = None  # kept after close: checks the folder is still there
+        self._closing = CloseCallbacks()
+        self._unused: weakref.finalize[Any, Any] | None = None  # an in-memory store's: marks its collections unused
+        self._collection_name = collection
+        self._later: LaterConnection | None = None  # a server's store built while the server did not answer
+        self.request_timeout: float | None = None
+        """The time limit of each request to a server (set by :meth:`http`); ``None``: none or in process."""
+        self.cache_folder: CacheFolder | None = None
+        self._dimension: int | None = None  # the collection's, once known (it never changes)
+        self._batch: int | None = None
+
+    @property
+    def max_batch_size(self) -> int:
+        """The most records one request may carry (the server's, once connected)."""
+        if self._batch is None:
+            self._connect_now()
+        assert self._batch is not None
+        return self._batch
+
+    @max_batch_size.setter
+    def max_batch_size(self, value: int) -> None:
+        self._batch = value
+
+    @property
+    def connected(self) -> bool:
+        """Whether the store holds its collections: false only for a server's store built while the server did not
+        answer (:meth:`http`) and not used successfully since."""
+        return self._later is None
+
+    def _open(self, client: Any, collection: str, shared: bool | None, snapshots: bool) -> None:
+        """Open the store's collections through ``client``."""
         self._client = client
         served = is_http_client(client)
         self.shared = bool(shared) if shared is not None else served
         if served:
             serve_in_this_process(client)  # a forked child gets connections of its own (idempotent)
-        self.request_timeout: float | None = None
-        """The time limit of each request to a server (set by :meth:`http`); ``None``: none or in process."""
-        self.cache_folder: CacheFolder | None = None
-        self._dimension: int | None = None  # the collection's, once known (it never changes)
         try:
-            self._facts = client.get_or_create_collection(
-                collection, embedding_function=None, metadata=dict(_HNSW)
-            )
+            facts = client.get_or_create_collection(collection, embedding_function=None, metadata=dict(_HNSW))
             revisions = client.get_or_create_collection(f"{collection}_revisions", embedding_function=None)
         except BaseException:
-            self.close()  # a store that failed to open does not keep the folder
+            if self._later is None:  # (a connection made later is tried again by the next call)
+                self.close()  # a store that failed to open does not keep the folder
             raise
         if not served:  # an embedded system: the process that opened it is the only one that can use it
             where = "in memory" if self.location == "ephemeral" else f"at {self.location}"
             check = self._folder_guard.check_present if self._folder_guard is not None else None
-            self._facts = ProcessBound(self._facts, where, check)
+            self._facts = ProcessBound(facts, where, check)
             revisions = ProcessBound(revisions, where, check)
         else:  # a server restarted over an empty folder has lost them: opened again (see Reopening)
-            self._facts, revisions = Reopening(self._facts, self._reopen), Reopening(revisions, self._reopen)
+            self._facts, revisions = Reopening(facts, self._reopen), Reopening(revisions, self._reopen)
         self._reopen_lock = threading.Lock()
         self._warn_if_old_hnsw()
         self._revision_tokens = ChromaRevisions(revisions, str(self._facts.id), self)
         try:
-            self.max_batch_size = int(client.get_max_batch_size())
+            self._batch = int(client.get_max_batch_size())
         except Exception:  # noqa: BLE001 - older servers do not report it
-            self.max_batch_size = 5461
+            self._batch = 5461
         if snapshots and self._folder_hold is not None:
             collection_id = str(self._facts.id)
             self.cache_folder = CacheFolder(Path(self._folder_hold.folder) / SNAPSHOTS / collection_id, collection_id)
@@ -239,8 +268,19 @@ class ChromaStore(ChromaWrites, ChromaRevisionMethods, ClosesWithCallbacks, Fact
         headers: dict[str, str] | None = None,
         collection: str = DEFAULT_COLLECTION,
         timeout: float | None = DEFAULT_HTTP_TIMEOUT,
+        lazy: bool = True,
     ) -> ChromaStore:
         """Connect to a Chroma server (``chroma run --path DIR --port PORT``) shared by several processes.
+
+        A server that does not answer yet (nothing listens at the address, it does not answer within ``timeout``,
+        or a proxy in front of it answers 502/503/504) does not stop the store from being built: a service may
+        start before its Chroma (a compose start order, a replica restarted during an outage). One warning says
+        so, and the store connects on its first call instead, within the time that call has (``timeout``, or
+        less inside a write's deadline); until a call connects, each call raises the connection's error, which
+        the adapters take for an outage (they go on without memory and capture their turns once the store
+        answers; :attr:`connected` says whether it has). ``lazy=False`` raises at once instead
+        (:class:`~memori_core.store.chroma_client.NoServerAnswers`, ``httpx.ConnectTimeout``,
+        :class:`~memori_core.store.chroma_client.ServerUnavailable`), as the ``memori`` command does.
 
         Every request to the server is bounded by ``timeout`` seconds (default
         4): a server that stops answering makes the call raise
@@ -250,17 +290,47 @@ class ChromaStore(ChromaWrites, ChromaRevisionMethods, ClosesWithCallbacks, Fact
         connection, so they share the last timeout set.
 
         ``host`` is a host name or IP address (a URL, or one with a port, is a ``ValueError`` saying what to
-        pass), ``port`` an int from 1 to 65535. A server that answers but is not Chroma (a web page, a 404, a
-        proxy's 502/503/504) is a ``ConnectionError`` saying what answered.
+        pass), ``port`` an int from 1 to 65535, or a string of its digits as an environment variable holds it
+        (``port="8000"``; anything else is a ``TypeError`` / ``ValueError`` naming ``port``). A server that
+        answers but is not Chroma (a web page, a 404) is a ``ConnectionError`` saying what answered, whatever
+        ``lazy`` says: that is a wrong address, not a server still starting.
         """
         if timeout is not None and not (isinstance(timeout, (int, float)) and 0 < timeout < float("inf")):
             raise ValueError(f"timeout must be a positive number of seconds or None, got {timeout!r}")
+        if not isinstance(lazy, bool):
+            raise TypeError(f"lazy must be a bool, got {type(lazy).__name__}")
         host, port = check_server_address(host, port)
-        client = http_client(host, port, ssl=ssl, headers=headers, timeout=timeout)
-        store = cls(client=client, collection=collection, shared=True)
+        url = server_url(host, port, ssl)
+
+        def connect(within: float | None) -> Any:  # within: the time the connecting call has left, if bounded
+            bound = timeout if within is None else within if timeout is None else min(timeout, within)
+            return http_client(host, port, ssl=ssl, headers=headers, timeout=timeout, connect_within=bound)
+
+        try:
+            client = connect(None)
+        except not_answering() as exc:
+            if not lazy:
+                raise
+            store = cls.__new__(cls)
+            store._set_up(collection)
+            store._later = LaterConnection(store, url, connect, exc)
+            store.shared = True
+        else:
+            store = cls(client=client, collection=collection, shared=True)
         store.request_timeout = timeout
-        store.location = server_url(host, port, ssl)
+        store.location = url
         return store
 
+    def _connect_now(self) -> None:
+        """Connect a store built while its server did not answer (:meth:`http`), once; nothing when connected."""
+        later = self._later
+        if later is not None:
+            later.connect()
+
+    def _connected_with(self, client: Any) -> None:
+        """The first call reached the server (:class:`LaterConnection`): open the collections through ``client``."""
+        self._open(client, self._collection_name, True, False)
+        self._later = None
+
     def __repr__(self) -> str:
-        return f"ChromaStore({self.location!r}, collection={self._facts.name!r})"
+        return f"ChromaStore({self.location!r}, collection={self._collection_name!r})"

@@ -162,6 +162,8 @@ def check_server_address(host: Any, port: Any) -> tuple[str, int]:
         raise ValueError(f"host must not hold a port: got {host!r}; pass host={bare!r}, port={given}")
     if isinstance(port, str) and port.strip().isdigit():
         port = int(port.strip())
+    if isinstance(port, str):
+        raise TypeError(f"port must be an int, or a string of its digits, got {port!r}")
     if isinstance(port, bool) or not isinstance(port, int):
         raise TypeError(f"port must be an int, got {type(port).__name__}")
     if not 1 <= port <= 65535:
@@ -170,12 +172,13 @@ def check_server_address(host: Any, port: Any) -> tuple[str, int]:
 
 
 def http_client(
-    host: str, port: int, *, ssl: bool, headers: dict[str, str] | None, timeout: float | None
+    host: str, port: int, *, ssl: bool, headers: dict[str, str] | None, timeout: float | None,
+    connect_within: float | None = None,
 ) -> Any:
-    """A client of the Chroma server at ``host:port`` whose every request (the connect included) is bounded by
-    ``timeout`` seconds (``None``: no limit). A server that answers, but not as Chroma does (a web page, a 404,
-    a proxy's 502/503/504), is a ``ConnectionError`` saying what answered (:class:`ServerUnavailable` for a
-    gateway status)."""
+    """A client of the Chroma server at ``host:port`` whose every request is bounded by ``timeout`` seconds
+    (``None``: no limit), the connect by ``connect_within`` (default: ``timeout``). A server that answers, but
+    not as Chroma does (a web page, a 404, a proxy's 502/503/504), is a ``ConnectionError`` saying what answered
+    (:class:`ServerUnavailable` for a gateway status)."""
     import chromadb
     import httpx
 
@@ -184,7 +187,7 @@ def http_client(
         client = _connect(
             lambda: chromadb.HttpClient(host=host, port=port, ssl=ssl, headers=headers, settings=chroma_settings()),
             url,
-            timeout,
+            timeout if connect_within is None else connect_within,
         )
     except (ConnectionError, httpx.TransportError):  # nothing answers, or not in time: said as it is
         raise
@@ -341,8 +344,7 @@ def _unreachable(exc: BaseException, url: str) -> BaseException:
     :class:`NoServerAnswers` naming ``url``; any other error as it is."""
     if isinstance(exc, ValueError) and "could not connect" in str(exc).lower():
         error = NoServerAnswers(
-            f"no Chroma server answers at {url} (start one with `chroma run --path DIR --port PORT`); "
-            "ChromaStore.http connects when it is built, so build it once the server answers", url
+            f"no Chroma server answers at {url} (start one with `chroma run --path DIR --port PORT`)", url
         )
         error.__cause__ = exc
         return error

@@ -4,7 +4,8 @@ Chroma filters on ``ENTITY`` only; everything else the store keeps about a
 fact travels as one JSON object under ``FACT_KEY`` (written by :func:`pack`,
 read by :func:`read_row`): the fact's id, text, sightings, order, session,
 times and expiry, its validity and history links
-(``valid_from``, ``valid_to``, ``superseded_by``, ``supersedes``; absent when unset), and the user's ``metadata``. The text sits in the record
+(``valid_from``, ``valid_to``, ``superseded_by``, ``supersedes``, ``restored_at``; absent when unset), and the
+user's ``metadata``. The text sits in the record
 rather than in the Chroma document because a document also feeds Chroma's
 full-text index, which the engine never queries and which costs more than
 every other part of a write (10k facts: 4.8 s with documents, 2.3 s without;
@@ -60,6 +61,8 @@ def pack(fact: StoredFact) -> dict[str, Any]:
         rec["superseded_by"] = fact.superseded_by
     if fact.supersedes:
         rec["supersedes"] = list(fact.supersedes)
+    if fact.restored_at:
+        rec["restored_at"] = fact.restored_at
     return {ENTITY: fact.entity_id, FACT_KEY: _ENCODE(rec)}
 
 
@@ -110,12 +113,13 @@ def read_row(meta: dict[str, Any], document: str | None) -> Row:
 
 def _validity(rec: dict[str, Any]) -> str | None:
     """The row's validity and history links as :func:`~memori_core.facts.validity_json` text."""
-    if not any(k in rec for k in ("valid_from", "valid_to", "superseded_by", "supersedes")):
+    if not any(k in rec for k in ("valid_from", "valid_to", "superseded_by", "supersedes", "restored_at")):
         return None
     return validity_json(StoredFact("", "", "", None, valid_from=rec.get("valid_from") or None,
                                     valid_to=rec.get("valid_to") or None,
                                     superseded_by=rec.get("superseded_by") or None,
-                                    supersedes=tuple(rec.get("supersedes") or ())))
+                                    supersedes=tuple(rec.get("supersedes") or ()),
+                                    restored_at=rec.get("restored_at") or None))
 
 
 def read_fact(entity_id: str, document: str | None, meta: dict[str, Any] | None) -> StoredFact | None:

@@ -68,7 +68,3 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{args.folder} holds no {SQLITE_FILE}")
     print(f"scrubbed {scrub_erased(args.folder, None)} log entries of deleted rows")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

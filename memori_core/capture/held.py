@@ -1,0 +1,108 @@
+"""Turns whose capture a store outage kept from the store, held to be captured again once it answers
+(:class:`HeldTurns`, a :class:`~memori_core.capture.BackgroundCapture`'s with ``hold=``).
+
+A capture skipped while the engine's outage breaker was open, or failed with an outage error (a timeout, a refused
+connection), stored nothing though the turn said something: "Sam and I broke up." lost that way leaves the partner
+fact valid for good. An adapter that holds such turns hands them to capture again, in order and with their own
+said-at times, once the store answers: at the next capture it queues (any user's) while the breaker is closed, or
+at its ``flush()``. The record is bounded per user and in all (the oldest dropped, with a warning), lives in the
+process only, and what it still holds at interpreter exit is logged.
+"""
+
+from __future__ import annotations
+
+import atexit
+import itertools
+import logging
+import weakref
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from ..extraction.types import FactExtractor, Message
+from ..unanswered import UNANSWERED_KEPT, Unanswered, UnansweredTurns
+
+__all__ = ["OUTAGE_ATTEMPTS", "OUTAGE_TURNS_KEPT", "Held", "HeldTurns"]
+
+OUTAGE_TURNS_KEPT = 8
+"""How many of a user's turns an outage kept from the store an adapter holds (the most recent), to capture again
+once the store answers; an adapter holds :data:`~memori_core.unanswered.UNANSWERED_KEPT` (1024) in all."""
+
+OUTAGE_ATTEMPTS = 3
+"""How many attempts of one turn may reach the store and fail with an outage error before the turn is given up
+(attempts skipped by the breaker, or never sent, are not counted): a write that times out on its own, however
+often it is tried, is not tried on every turn for ever."""
+
+
+@dataclass(frozen=True)
+class Held:
+    """One turn's capture, as it was queued, held after an outage kept it from the store."""
+
+    engine: Any
+    turn: tuple[Message, ...]
+    extractor: FactExtractor
+    metadata: Mapping[str, Any]
+    session_id: str | None
+    said_at: datetime
+    on_failure: Callable[[], None] | None  # the adapter's: called when the turn is given up
+    landed: Callable[[], bool] | None  # whether an attempt that failed after reaching the store stored it after all
+    reached: int = 0  # attempts that reached the store and failed with an outage error
+
+    def attempted(self, reached: bool) -> Held:
+        """This turn after one more failed attempt (``reached``: it reached the store)."""
+        return replace(self, reached=self.reached + 1) if reached else self
+
+    @property
+    def may_have_landed(self) -> bool:
+        """Whether a failed attempt reached the store: its facts may be there (a reply lost on its way back)."""
+        return self.reached > 0
+
+
+_ALL: weakref.WeakSet[HeldTurns] = weakref.WeakSet()
+
+
+class HeldTurns:
+    """The held turns of one adapter: the most recent ``per_entity`` of each user, :data:`UNANSWERED_KEPT` in all,
+    oldest first (:class:`~memori_core.unanswered.UnansweredTurns`, keyed by arrival). Thread-safe."""
+
+    def __init__(self, owner: str, logger: logging.Logger, per_entity: int) -> None:
+        self.owner = owner
+        self.logger = logger
+        self.per_entity = per_entity
+        self._turns: UnansweredTurns[int, Held] = UnansweredTurns(per_entity, UNANSWERED_KEPT)
+        self._arrivals = itertools.count()
+        _ALL.add(self)
+
+    def __len__(self) -> int:
+        return len(self._turns)
+
+    def hold(self, entity_id: str, turn: Held, since: int) -> list[Unanswered[Held]]:
+        """Hold ``turn`` (``since``: its user's erase generation when it began); returns the turns the bounds let
+        go of, those of users forgotten since included (``Unanswered.erased``)."""
+        return self._turns.keep(entity_id, next(self._arrivals), turn, since, erased=True)
+
+    def take(self, entity_id: str | None = None) -> list[Unanswered[Held]]:
+        """The held turns of ``entity_id`` (``None``: of every user), oldest first, no longer held; those of users
+        forgotten since they began included (``Unanswered.erased``)."""
+        if entity_id is None:
+            return self._turns.take_all(erased=True)
+        return self._turns.take(entity_id, erased=True)
+
+    def dropped_message(self) -> str:
+        """Why a turn the bounds let go of was not stored."""
+        return (f"a turn whose capture met a store outage was forgotten before the store answered again: more than "
+                f"{self.per_entity} of the user's turns (or {UNANSWERED_KEPT} in all) were held")
+
+
+def _tell_at_exit() -> None:
+    """Interpreter exit (after the capture pools drained): each adapter still holding turns says how many."""
+    for held in list(_ALL):
+        count = len(held)
+        if count:
+            held.logger.warning(
+                "%s: at interpreter exit, %d turn(s) whose capture met a store outage were never stored: the store "
+                "had not answered again (held in this process only, they end with it)", held.owner, count)
+
+
+atexit.register(_tell_at_exit)  # runs after threading's exit hooks, so after the capture pools drained

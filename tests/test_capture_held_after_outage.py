@@ -1,0 +1,234 @@
+"""Turns whose capture a store outage kept from the store are held and captured once it answers (tester j10, finding
+10): "Sam and I broke up." said while Chroma was down was lost for good, and the partner fact stayed valid.
+
+A real ``create_agent`` driven by LangChain's fake chat model, with ``MemoriMiddleware(capture=True)`` over a real
+in-memory Chroma store whose calls fail as a stopped server makes them fail (httpx's own errors, before their work,
+or after it: the write landed and its reply was lost); the breaker's clock is moved by the test.
+tests/test_server_held_captures.py does the same over a real ``chroma run`` killed and started again."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+import textwrap
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from langchain.agents import create_agent
+from langchain_core.messages import HumanMessage
+
+from _faults import Faults
+from _helpers import Clock, HashEmbedder, ungated_engine
+from _langchain_fakes import RecordingChatModel
+from memori_core import RecallEngine
+from memori_core.capture import OUTAGE_TURNS_KEPT
+from memori_core.failopen import OutageBreaker
+from memori_langchain import MemoriMiddleware, memori_capture_node
+
+WAIT = 30.0
+ANA = {"configurable": {"entity_id": "ana", "thread_id": "chat-1"}}
+
+
+class Service:
+    """One agent with a capturing middleware over an engine whose breaker (``cooldown`` seconds) runs on
+    ``clock``; :meth:`say` is one user turn, said at ``at``."""
+
+    def __init__(self, cooldown: float) -> None:
+        self.clock = Clock(1000.0)
+        self.engine = engine = _engine(cooldown, self.clock)
+        self.memori = MemoriMiddleware(engine=engine, capture=True)
+        model = RecordingChatModel(messages=iter(["Noted."] * 100))
+        self.agent = create_agent(model, tools=[], middleware=[self.memori])
+
+    def say(self, text: str, at: str, config: dict[str, Any] = ANA) -> None:
+        self.agent.invoke({"messages": [HumanMessage(text, additional_kwargs={"created_at": at})]}, config)
+
+    async def asay(self, text: str, at: str) -> None:
+        await self.agent.ainvoke({"messages": [HumanMessage(text, additional_kwargs={"created_at": at})]}, ANA)
+
+
+def _engine(cooldown: float, clock: Clock) -> RecallEngine:
+    engine = ungated_engine(HashEmbedder())
+    engine.outage = OutageBreaker(cooldown, clock=clock)
+    return engine
+
+
+def _store_down(engine: RecallEngine) -> Faults:
+    """Every recall and capture meets a refused connection (their first request, the revision read) until disarmed."""
+    faults = Faults(engine.store)
+    faults.arm("revision", error=httpx.ConnectError, message="[Errno 111] Connection refused")
+    return faults
+
+
+def _valid(engine: RecallEngine, entity: str = "ana") -> list[str]:
+    return [f.content for f in engine.list(entity, newest_first=False)]
+
+
+def test_a_breakup_told_during_an_outage_is_stored_once_the_store_answers_and_ends_the_partner_fact(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    service = Service(10.0)
+    engine, memori, clock = service.engine, service.memori, service.clock
+    service.say("My partner is called Sam.", "2026-11-01T09:00:00+00:00")
+    assert memori.flush(WAIT).completed == 1
+    faults = _store_down(engine)
+    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
+        service.say("Sam and I broke up.", "2026-11-02T21:30:00+00:00")  # the recall opens the breaker
+        during = memori.flush(WAIT)
+    assert (during.completed, during.failed, during.held) == (0, 0, 1)
+    assert memori.capture_stats.held == 1
+    assert any("it and the turns captured until the store answers again are held" in r.getMessage()
+               for r in caplog.records)
+    faults.disarm()
+    clock.advance(10)  # the cool-down is over: the next turn's recall finds the store answering
+    service.say("I live in York.", "2026-11-03T08:00:00+00:00")
+    after = memori.flush(WAIT)
+    assert (after.completed, after.failed, after.held) == (2, 0, 0)
+    stats = memori.capture_stats
+    assert (stats.submitted, stats.completed, stats.failed, stats.held) == (3, 3, 0, 0)
+    assert _valid(engine) == ["User and Sam broke up.", "User lives in York."]  # in order; Sam's fact ended
+    breakup = next(f for f in engine.list("ana") if f.content == "User and Sam broke up.")
+    assert datetime.fromisoformat(breakup.created_at) == datetime(2026, 11, 2, 21, 30, tzinfo=timezone.utc)
+    partner = next(f for f in engine.list("ana", include_invalid=True) if f.content == "User's partner is called Sam.")
+    assert partner.superseded_by == breakup.id
+    assert [f.content for f in engine.list("ana", include_invalid=True)].count("User and Sam broke up.") == 1
+
+
+def test_a_capture_whose_write_landed_before_its_reply_was_lost_is_not_written_again() -> None:
+    service = Service(0)  # the breaker off: the capture reaches the store and fails there
+    engine, memori = service.engine, service.memori
+    faults = Faults(engine.store)
+    faults.arm("upsert", "after", error=httpx.ReadTimeout, message="timed out", times=1)  # stored, reply lost
+    faults.arm("present", error=httpx.ReadTimeout, message="timed out", times=1)  # and the read-back fails too
+    service.say("I play the cello.", "2026-11-02T10:00:00+00:00")
+    assert memori.flush(WAIT).held == 1
+    assert _valid(engine) == ["User plays the cello."]  # it landed all the same
+    service.say("I live in York.", "2026-11-03T10:00:00+00:00")
+    assert memori.flush(WAIT).completed == 2  # the held turn found its fact stored: nothing written again
+    cello = next(f for f in engine.list("ana") if f.content == "User plays the cello.")
+    assert cello.times_seen == 1
+    assert faults.calls["upsert"] == 2  # the cello's write and York's, not the cello's again
+
+
+def test_held_turns_are_bounded_per_user_and_the_oldest_is_dropped_with_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    service = Service(10.0)
+    engine, memori, clock = service.engine, service.memori, service.clock
+    faults = _store_down(engine)
+    towns = [f"Town{chr(ord('a') + n)}" for n in range(OUTAGE_TURNS_KEPT + 1)]
+    with caplog.at_level(logging.WARNING, logger="memori_langchain"):
+        for n, town in enumerate(towns):
+            service.say(f"I have a friend in {town}.", f"2026-11-02T10:{n:02d}:00+00:00")
+        assert memori.flush(WAIT)
+    stats = memori.capture_stats
+    assert (stats.held, stats.dropped) == (OUTAGE_TURNS_KEPT, 1)
+    assert [r.getMessage() for r in caplog.records if "forgotten" in r.getMessage()] == [
+        "MemoriMiddleware: capture dropped for entity 'ana': a turn whose capture met a store outage was forgotten "
+        f"before the store answered again: more than {OUTAGE_TURNS_KEPT} of the user's turns (or 1024 in all) were "
+        "held; the answer is unaffected"]
+    faults.disarm()
+    clock.advance(10)
+    assert memori.flush(WAIT).completed == OUTAGE_TURNS_KEPT  # flush probes the store, and hands them over
+    assert _valid(engine) == [f"User has a friend in {town}." for town in towns[1:]]  # the oldest was dropped
+
+
+def test_flush_captures_the_held_turns_of_every_user_once_the_cooldown_is_over() -> None:
+    service = Service(10.0)
+    engine, memori, clock = service.engine, service.memori, service.clock
+    faults = _store_down(engine)
+    service.say("I play the cello.", "2026-11-02T10:00:00+00:00")
+    service.say("I play chess.", "2026-11-02T10:05:00+00:00", {"configurable": {"entity_id": "ben"}})
+    faults.disarm()
+    assert memori.flush(WAIT).held == 2  # the store answers, but it failed moments ago: not asked yet
+    clock.advance(10)
+    assert memori.flush(WAIT).completed == 2
+    assert (_valid(engine), _valid(engine, "ben")) == (["User plays the cello."], ["User plays chess."])
+    assert memori.capture_stats.held == 0
+
+
+def test_a_user_forgotten_while_their_turn_was_held_gets_nothing_back() -> None:
+    service = Service(0)
+    engine, memori = service.engine, service.memori
+    faults = _store_down(engine)
+    service.say("I play the cello.", "2026-11-02T10:00:00+00:00")
+    assert memori.flush(WAIT).held == 1
+    faults.disarm()
+    engine.forget("ana")
+    service.say("Hello!", "2026-11-03T10:00:00+00:00")
+    result = memori.flush(WAIT)
+    assert (result.erased, result.held) == (1, 0)
+    assert _valid(engine) == []
+
+
+async def test_an_async_agent_stores_the_held_turn_at_its_next_turn() -> None:
+    service = Service(10.0)
+    engine, memori, clock = service.engine, service.memori, service.clock
+    faults = _store_down(engine)
+    await service.asay("I moved to Porto.", "2026-11-02T10:00:00+00:00")
+    assert (await memori.aflush(WAIT)).held == 1
+    faults.disarm()
+    clock.advance(10)
+    await service.asay("What's the weather like?", "2026-11-03T10:00:00+00:00")
+    assert (await memori.aflush(WAIT)).held == 0
+    assert _valid(engine) == ["User lives in Porto."]
+
+
+def test_the_langgraph_capture_node_holds_its_turns_too() -> None:
+    clock = Clock(1000.0)
+    engine = _engine(10.0, clock)
+    node = memori_capture_node(engine, entity_id="ana")
+    faults = _store_down(engine)
+    engine.outage.settle(engine.outage.admit(), httpx.ConnectError("refused"))  # another call met the outage
+    node.invoke({"messages": [HumanMessage("I play the cello.", id="m-1")]})
+    assert node.flush(WAIT).held == 1
+    faults.disarm()
+    clock.advance(10)
+    node.invoke({"messages": [HumanMessage("I live in York.", id="m-2")]})  # this capture probes the store
+    node.invoke({"messages": [HumanMessage("I play chess.", id="m-3")]})  # the store answers: handed back first
+    assert node.flush(WAIT).held == 0
+    assert _valid(engine) == ["User plays the cello.", "User lives in York.", "User plays chess."]  # by said-at
+
+
+_EXITING = """
+    import logging, sys
+    sys.path.insert(0, {tests!r})
+    logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
+    import httpx
+    from langchain.agents import create_agent
+    from langchain_core.messages import HumanMessage
+    from _faults import Faults
+    from _helpers import HashEmbedder, ungated_engine
+    from _langchain_fakes import RecordingChatModel
+    from memori_langchain import MemoriMiddleware
+
+    engine = ungated_engine(HashEmbedder())
+    memori = MemoriMiddleware(engine=engine, capture=True)
+    agent = create_agent(RecordingChatModel(messages=iter(["Noted."] * 3)), tools=[], middleware=[memori])
+    Faults(engine.store).arm("revision", error=httpx.ConnectError, message="refused")
+    for said in ("Sam and I broke up.", "I live in York."):
+        agent.invoke({{"messages": [HumanMessage(said)]}}, {{"configurable": {{"entity_id": "ana"}}}})
+    print("the script ends", memori.flush(30).held, flush=True)
+"""
+
+
+def test_turns_still_held_when_the_process_ends_are_counted_in_the_log(tmp_path: Path) -> None:
+    script = tmp_path / "exiting.py"
+    script.write_text(textwrap.dedent(_EXITING.format(tests=str(Path(__file__).parent))))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.splitlines() == ["the script ends 2"]
+    lines = run.stderr.splitlines()
+    assert ("memori_langchain WARNING MemoriMiddleware: at interpreter exit, 2 turn(s) whose capture met a store "
+            "outage were never stored: the store had not answered again (held in this process only, they end with "
+            "it)") in lines
+    outage = [line for line in lines if line.startswith("memori_core.outage WARNING at interpreter exit")]
+    assert len(outage) == 1 and outage[0].endswith(
+        "(ConnectError); background captures skipped or failed meanwhile: 2 (not stored; the adapters that held "
+        "some say how many they still hold)")
