@@ -138,6 +138,8 @@ SLOTS: dict[str, re.Pattern[str]] = {
         r"seeing\s+(?:someone|somebody|anyone|anybody|each\s+other|a\s+(?:guy|girl|man|woman|boy|lady))"
         r"(?!\s+(?:about|for|at|regarding|tomorrow|today|tonight|on|this|next)\b)|"
         r"(?:stopped|stop)\s+seeing\s+(?:him|her|them)|(?:not|no\s+longer|back)\s+together|called\s+it\s+(?:quits|off)|"
+        # "User and Idris have been together 4 years."
+        r"(?:have|has|'ve)\s+been\s+together|"
         r"broke\s+it\s+off|parted\s+ways|went\s+(?:our|their)\s+separate\s+ways|met\s+(?:someone|somebody))\b"
     ),
     "smoking": re.compile(r"\b(?:smoke|smokes|smoking|smoked|smoker|cigarettes?|cigars?|vape|vapes|vaping|nicotine)\b"),

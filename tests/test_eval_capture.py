@@ -33,7 +33,7 @@ DEV2 = DEV.with_name("dev2.json")
 DEV4 = DEV.with_name("dev4.json")
 DEV5 = DEV.with_name("dev5.json")
 DEV6 = DEV.with_name("dev6.json")
-HELDOUT5 = DEV.with_name("heldout5.json")
+DEV7 = DEV.with_name("dev7.json")
 HELDOUT6 = DEV.with_name("heldout6.json")
 HELDOUT7 = DEV.with_name("heldout7.json")
 
@@ -63,8 +63,7 @@ def _tiny() -> dict:
 
 SETS = [(DEV, "capture-dev", 40), (DEV2, "capture-dev2", 35), (DEV3, "capture-dev3", 20),
         (DEV4, "capture-dev4", 60), (DEV5, "capture-dev5", 60), (DEV6, "capture-dev6", 60),
-        (HELDOUT5, "capture-heldout5", 60), (HELDOUT6, "capture-heldout6", 40),
-        (HELDOUT7, "capture-heldout7", 60)]
+        (DEV7, "capture-dev7", 60), (HELDOUT6, "capture-heldout6", 40), (HELDOUT7, "capture-heldout7", 60)]
 
 
 @pytest.mark.parametrize(("path", "name", "at_least"), SETS, ids=[p.name for p, _, _ in SETS])

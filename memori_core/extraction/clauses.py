@@ -333,10 +333,11 @@ _FILLER_LIKE = rx(r"^like\s+(?:properly|proper|seriously|really|badly|severely|l
 _PAST_ITEM = frozenset("got started moved bought became".split())  # "I'm 24 and just got my first paycheck"
 
 
-# "I'm a data analyst living in Graz", "I'm in Rotterdam, working as a planner": what the user is, then a participle
-# of a verb of their life, each a fact of its own.
+# "I'm a data analyst living in Graz", "I'm in Rotterdam, working as a planner", "I'm a nurse and still studying part
+# time": what the user is, then a participle of a verb of their life, each a fact of its own.
 _PARTICIPLE = rx(
-    r"^(?P<head>(?:i'm|i\s+am|im)\s+(?:a|an|in)\s+.+?)(?:\s*,\s*|\s+)(?P<verb>living|working|renting|studying|"
+    r"^(?P<head>(?:i'm|i\s+am|im)\s+(?:a|an|in)\s+.+?)(?:\s*,\s*|\s+)(?:and\s+)?(?:(?:still|also)\s+)?"
+    r"(?P<verb>living|working|renting|studying|"
     r"teaching|raising|running\s+(?:a|an|my|our)|based)\s+(?P<rest>\S.*)$"
 )
 _BASE = {"living": "live", "working": "work", "renting": "rent", "studying": "study", "teaching": "teach",

@@ -8,10 +8,12 @@ from __future__ import annotations
 import re
 
 from ..slots import fold as _fold
+from ..slots import slots_of
 from .cues import is_negated
 
 __all__ = [
     "CONSUMPTION_SLOTS",
+    "consumed",
     "is_exclusive",
     "left_out",
     "taken_back",
@@ -25,6 +27,17 @@ _EXCLUSIVE = re.compile(
 )
 CONSUMPTION_SLOTS = frozenset({"diet", "hot_drink", "alcohol", "smoking"})
 """The slots of what the user eats, drinks or smokes, where an exclusive habit ("only") is a change."""
+
+
+# "at Costa Coffee", "for Brewdog Beer": a drink in the name of where someone works or goes, which is no habit.
+_AT_A_NAME = re.compile(r"\b(?:at|for|with|from)\s+(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*)*")
+
+
+def consumed(text: str) -> frozenset[str]:
+    """The slots of what ``text`` says is eaten, drunk or smoked (:data:`CONSUMPTION_SLOTS`), a drink in a
+    workplace's name left out ("User works at Costa Coffee." has none; "User drinks coffee at Costa." has
+    ``{"hot_drink"}``)."""
+    return slots_of(_AT_A_NAME.sub(" ", text)) & CONSUMPTION_SLOTS
 
 
 def is_exclusive(text: str) -> bool:

@@ -243,13 +243,28 @@ def _without_filler(fact: str, body: str) -> str | None:
 
 
 
+# "User is the chaos.", "User is the planner.": a part the user plays among people the fact does not name (said beside
+# "she's the planner"); not a job ("User is the manager."), a place among siblings ("User is the eldest.") or a part
+# told with what it is of ("User is the treasurer of the PTA.").
+_THE_PART = rx(r"^User\s+is\s+(?:(?:just|always|basically|definitely|totally|literally|clearly|obviously)\s+)*"
+               r"the\s+(?P<part>[a-z-]+)\s*[.!]*$")
+_RANK = rx(r"^(?:\w+est|first|second|third|fourth|fifth|last|middle|only|one)$")
+
+
+def _part_of_nothing(fact: str) -> bool:
+    """Whether ``fact`` gives the user a part among people it does not name ("User is the chaos."): it leans on what
+    was said before it."""
+    m = _THE_PART.match(fact)
+    return m is not None and not _RANK.match(m.group("part")) and not slots_of(fact)
+
+
 def judge_rewritten(rewritten: str, body: str) -> tuple[str | None, str]:
     """The verdict for ``rewritten``, the "User ..." fact of the first-person statement ``body``: dropped when it is
     only encouragement or a pointer (``DROP_SMALL_TALK``), leans on what was said before (``DROP_UNRESOLVED``)
     or keeps nothing (``DROP_UNCLEAR``); else kept without its words of emphasis and fillers."""
     if _is_resolve(rewritten) or _only_a_pointer(rewritten):
         return None, DROP_SMALL_TALK
-    if _unresolved(rewritten):
+    if _unresolved(rewritten) or _part_of_nothing(rewritten):
         return None, DROP_UNRESOLVED
     kept = _without_filler(plain(rewritten), body)
     return (kept, KEPT_REWRITTEN) if kept is not None else (None, DROP_UNCLEAR)

@@ -24,6 +24,7 @@ from .leads import CLINICIAN, strip_lead
 from .named import OWN_PREGNANCY, partner_of
 from .patterns import rx
 from .activities import PETS
+from .relationships import relationship_stage
 from .cues import is_negated
 from .endings import stopped_habit
 from .health import BODY_PART
@@ -46,7 +47,8 @@ _HABIT_OF = (
 # "day 40 without a cigarette", "three weeks without booze", "a month off alcohol", "haven't had coffee in a
 # month", "haven't touched alcohol since february", "haven't smoked in a year".
 _WITHOUT = rx(
-    rf"^(?:day\s+\d+|{_SPAN})\s+(?:without|with\s+no|free\s+of|off(?:\s+the)?)\s+(?:a\s+|any\s+)?(?P<thing>[a-z]+)"
+    rf"^(?:day\s+\d+|{_SPAN})\s+(?:without|with\s+no|free\s+of|off(?:\s+the)?)\s+(?:a\s+(?:single\s+)?|any\s+|one\s+)?"
+    r"(?P<thing>[a-z]+)"
     rf"|^(?:(?:i|we)\s+)?(?:actually\s+|still\s+)?(?:haven't|have\s+not)\s+(?P<verb>had|touched|drunk|smoked|vaped)"
     r"\s+(?:a\s+|any\s+)?(?P<thing2>[a-z]+)?\s*(?:in|since|for)\b"
 )
@@ -54,15 +56,18 @@ _VERB_HABIT = {"smoked": "smoking", "vaped": "smoking", "drunk": "drinking"}
 # "6 months sober", "I'm sober since March": not drinking (a habit of the user's own, not "sober tonight").
 _SOBER = rx(rf"^(?:{_SPAN}\s+sober\b|{_IM}\s+(?:now\s+|officially\s+)?sober\s+(?:now|since)\b)")
 
-# "I'm officially a retiree", "my last day of work ever": retired (a plain "I retired" the rules read).
+# "I'm officially a retiree", "officially a pensioner!", "my last day of work ever": retired (a plain "I retired" the
+# rules read).
 _RETIRED = rx(
-    rf"\b(?:{_IM}\s+(?:now\s+|officially\s+|finally\s+)*a\s+retiree|(?:my\s+)?last\s+day\s+(?:at|of)\s+work\s+"
-    r"(?:ever|forever))\b"
+    rf"(?:\b{_IM}\s+(?:now\s+|officially\s+|finally\s+)*|^(?:now\s+|officially\s+|finally\s+)+)a\s+"
+    r"(?:retiree|pensioner|oap)\b|\b(?:my\s+)?last\s+day\s+(?:at|of)\s+work\s+(?:ever|forever)\b"
 )
-# "my position got eliminated", "my role was made redundant", "I got let go": laid off.
+# "my position got eliminated", "my role was made redundant", "I got let go", "the whole research team got cut in the
+# restructure": laid off (not "our team got cut from the league").
 _LAID_OFF = rx(
-    r"^(?:my\s+(?:position|role|job|post)\s+(?:got|was|has\s+been|is\s+being)\s+(?:eliminated|cut|axed|"
-    r"made\s+redundant)|i\s+(?:got|was|have\s+been|'ve\s+been)\s+let\s+go)\b"
+    r"^(?:(?:my\s+(?:position|role|job|post)|(?:my|our|the)\s+(?:whole\s+|entire\s+)?(?:[\w-]+\s+)?(?:team|department|"
+    r"dept|unit|division))\s+(?:got|was|has\s+been|is\s+being)\s+(?:eliminated|cut|axed|disbanded|"
+    r"made\s+redundant)(?!\s+from\b)|i\s+(?:got|was|have\s+been|'ve\s+been)\s+let\s+go)\b"
 )
 # "signed an offer w/ a design agency", "accepted the offer from Spotify": a new job (an offer only got is none).
 _ORG = (r"(?P<org>(?:(?:a|an|the)\s+)?[\w&.'-]+(?:\s+(?!starting\b|from\b|on\b|next\b|this\b|in\s+(?:the\s+)?"
@@ -74,7 +79,7 @@ _OFFER = rx(
 # "officially married as of saturday", "tied the knot", "I'm married now": the user married.
 _MARRIED = rx(
     r"^(?:(?:we|i)\s+did\s+it|it's\s+official)?[\s,!.-]*(?:(?:i|we)\s+)?(?:(?:are|'re|am|'m)\s+)?"
-    r"(?:(?:just|finally|officially)\s+)*(?:(?:officially|finally|now)\s+married|tied\s+the\s+knot)\b"
+    r"(?:(?:just|finally|officially)\s+)*(?:(?:officially|finally|now)\s+married|tied\s+the\s+knot|got\s+hitched)\b"
     rf"|^{_IM}\s+married\s+now\b"
 )
 # "the divorce went through in june", "my divorce is final", "I'm officially divorced".
@@ -104,10 +109,12 @@ _MOVED = rx(
     r"(?:(?:^|\b(?:i|we)\s+)(?:(?:ended\s+up|wound\s+up)\s+(?:moving|relocating)|(?:finally\s+)?made\s+the\s+move)"
     rf"\s+(?:back\s+)?to\s+|(?:^|\b){_IM}\s+(?:all\s+|finally\s+|now\s+)?settled\s+in\s+)" + _PLACE
 )
-# "pescatarian since new years", "I'm vegan as of january": a state said with when it began is what the user is now.
+# "pescatarian since new years", "I'm vegan as of january": a state said with when it began is what the user is now;
+# "doing keto since jan": a diet the user is on since then.
 _STATE_SINCE = rx(
-    rf"^(?:{_IM}\s+)?(?:now\s+|officially\s+|fully\s+)?(?P<state>[a-z-]+)\s+(?:since|as\s+of)\s+(?:the\s+)?(?:last\s+)?"
-    rf"(?:{_MONTH}|new\s+years?|new\s+year's|christmas|spring|summer|autumn|fall|winter|(?:19|20)\d\d|"
+    rf"^(?:{_IM}\s+)?(?:now\s+|officially\s+|fully\s+)?(?P<on>(?:doing|on)\s+)?(?P<state>[a-z-]+)\s+"
+    rf"(?:since|as\s+of)\s+(?:the\s+)?(?:last\s+)?(?:{_MONTH}|(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b\.?|"
+    r"new\s+years?|new\s+year's|christmas|spring|summer|autumn|fall|winter|(?:19|20)\d\d|"
     r"(?:last\s+)?(?:week|month|year))\b"
 )
 
@@ -254,6 +261,29 @@ def _with_partner(event: re.Pattern[str], done: str) -> _Restater:
 # "officially married as of saturday" -> "Tomás and I got married"; "the divorce went through in june" -> "Derek
 # and I got divorced".
 _married = _with_partner(_MARRIED, "got married")
+# "ok wedding's done", "the wedding is over": the user's own, while a stored fact says they are engaged.
+_WEDDING_DONE = rx(r"^(?:the\s+|our\s+|my\s+)?wedding(?:'s|\s+is)\s+(?:done|over|done\s+and\s+dusted)\b")
+
+
+# "I'm officially Mrs Nowak-Reyes", "I'm now Mrs Patel": the name taken with a marriage (not "Mrs Patel is my
+# neighbour", a plain "I'm Mrs Patel", a name given).
+_MARRIED_NAME = rx(rf"^{_IM}\s+(?:(?:now|officially|finally)\s+)+mrs\.?\s+(?P<name>{_NAME})")
+
+
+def _married_name(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "I'm officially Mrs Nowak-Reyes lol, still practising the signature" -> "My surname is Nowak-Reyes"."""
+    m = _MARRIED_NAME.match(clause)
+    return [f"My surname is {m.group('name')}"] if m is not None else None
+
+
+def _wedding_done(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "ok wedding's done" (a stored "User is engaged to Tomasz.") -> "Tomasz and I got married"; ``None`` with no
+    engagement of the user's stored (a friend's wedding is over too)."""
+    if not _WEDDING_DONE.match(clause) or not any(
+            relationship_stage(text) == "engaged" and holder(text, "relationship") == "user" for text in known):
+        return None
+    name = partner_of(known, "")
+    return [f"{name} and I got married" if name else "I got married"]
 _divorced = _with_partner(_DIVORCED, "got divorced")
 
 
@@ -312,6 +342,8 @@ def _state_since(clause: str, known: Sequence[str]) -> list[str] | None:
     if m is None:
         return None
     state = m.group("state").lower()
+    if m.group("on"):  # "doing keto since jan" -> "I'm on keto now": a diet only
+        return [f"I'm on {state} now"] if "diet" in slots_of(f"User is on {state}.") else None
     return [f"I'm {state} now"] if slots_of(f"User is {state}.") else None
 
 
@@ -417,7 +449,8 @@ def _no_more(clause: str, known: Sequence[str]) -> list[str] | None:
 
 
 _RESTATERS: tuple[_Restater, ...] = (
-    _no_more, _quit_habit, _retired, _laid_off, _new_job, _offer_ended, _divorced, _married, _proposed, _broke_up, _moved,
+    _no_more, _quit_habit, _retired, _laid_off, _new_job, _offer_ended, _divorced, _married, _wedding_done,
+    _married_name, _proposed, _broke_up, _moved,
     _diet_today, _state_since, _without_i, _been_in,
     _age, _born,
 )

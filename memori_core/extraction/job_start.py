@@ -9,9 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from ..slots import slots_of
+from .cues import MONTH_NAMES
 from .dates import WEEKDAYS, anchor_plan
 from .leads import strip_lead
 from .patterns import rx
+from .rewrite import article
 
 __all__ = ["as_job_started"]
 
@@ -29,10 +32,31 @@ _STARTING = rx(
 )
 
 
+# "starting as sous chef in a hotel kitchen on the 3rd", "I'm starting as a dispatcher at DHL on Monday": a role taken
+# from a day to come, where it is said or not (an occupation the slots know: not "starting as a volunteer").
+_STARTING_AS = rx(
+    r"^(?:(?:i'm|i\s+am|im)\s+)?(?:starting|beginning)\s+as\s+(?:(?:a|an)\s+)?(?P<role>[\w-]+(?:\s+[\w-]+){0,2}?)"
+    r"(?P<where>\s+(?:at|in|with|for)\s+[^,.!]+?)?\s+(?:on|from)\s+"
+    rf"(?P<when>the\s+\d{{1,2}}(?:st|nd|rd|th)|{_DAY}|(?:{'|'.join(MONTH_NAMES)})\s+\d{{1,2}}(?:st|nd|rd|th)?)[\s.!]*$"
+)
+
+
+def _role_from(clause: str, now: datetime) -> str | None:
+    """ "starting as sous chef in a hotel kitchen on the 3rd" -> "I work as a sous chef in a hotel kitchen from
+    Tuesday 2026-02-03 now"; ``None`` for any other clause."""
+    m = _STARTING_AS.match(clause)
+    role = m.group("role") if m is not None else ""
+    day = anchor_plan(f"from {m.group('when')}", now) if m is not None else None
+    if day is None or "job" not in slots_of(f"User is a {role}."):
+        return None
+    return f"I work as {article(role)} {role}{m.group('where') or ''} {day.text} now"
+
+
 def as_job_started(clauses: Sequence[str], now: datetime) -> list[str]:
     """``clauses`` with each that tells work for a named employer from a day to come ("Starting Monday I'm
-    driving local delivery for Red River Grocers") as the job it is from that day, the day written out from
-    ``now``; any other clause as it is.
+    driving local delivery for Red River Grocers"), or a role taken from a day to come ("starting as sous chef in a
+    hotel kitchen on the 3rd"), as the job it is from that day, the day written out from ``now``; any other clause
+    as it is.
 
     >>> from datetime import timezone
     >>> said = datetime(2026, 10, 5, 18, 0, tzinfo=timezone.utc)  # a Monday
@@ -41,6 +65,10 @@ def as_job_started(clauses: Sequence[str], now: datetime) -> list[str]:
     """
     out: list[str] = []
     for clause in clauses:
+        role = _role_from(strip_lead(clause).strip(), now)
+        if role is not None:
+            out.append(role)
+            continue
         m = _STARTING.match(strip_lead(clause).strip())
         day = anchor_plan(f"from {m.group('when')}", now) if m is not None else None
         if m is None or day is None:

@@ -49,7 +49,7 @@ _STATE = (
     # a mood said in a figure: "I'm all over the place", "I'm a wreck", "I'm over the moon", "I'm in bits"
     r"all\s+over\s+the\s+place|(?:a|such\s+a)\s+(?:bit\s+of\s+a\s+)?(?:mess|wreck|nervous\s+wreck)|"
     r"(?:a|such\s+a)\s+state(?=\s*(?:[.!,]|$))|"
-    r"in\s+(?:bits|pieces|tears|shock|a\s+state(?=\s*(?:[.!,]|$|of\s+(?:shock|panic)))|a\s+daze|a\s+funk|"
+    r"in\s+(?:bits|pieces|tears|shock|denial|a\s+state(?=\s*(?:[.!,]|$|of\s+(?:shock|panic)))|a\s+daze|a\s+funk|"
     r"a\s+rut)|falling\s+apart|over\s+the\s+moon|"
     r"on\s+cloud\s+nine|beside\s+myself|losing\s+(?:my\s+mind|it)|going\s+(?:crazy|insane|mad)|"
     r"out\s+of\s+it|not\s+(?:ok|okay|doing\s+(?:well|great|good))|"

@@ -172,6 +172,10 @@ def _told_of_named(clause: str) -> tuple[str, str] | None:
     return named_change(told) or _named_care(told) or _named_about(told) or _named_health(told) or named_news(told)
 
 
+# "User and Idris have been together 4 years.": Idris is the partner.
+_TOGETHER = re.compile(r"^User\s+and\s+(?P<name>(?-i:[A-Z])[a-z\u00e0-\u00ff]+)\s+(?:have|'ve)\s+been\s+together\b")
+
+
 def partner_of(known: Sequence[str], pronoun: str) -> str | None:
     """The name of the user's one partner a stored fact names ("User is seeing Leo.", "User's husband is Luis."),
     who ``pronoun`` ("he", "she") may be; ``None`` when there is none, or more than one."""
@@ -182,10 +186,10 @@ def partner_of(known: Sequence[str], pronoun: str) -> str | None:
             continue
         m = re.search(r"\b(?:(?P<role>wife|husband|partner|girlfriend|boyfriend|fianc\w*)(?:\s+is)?|married\s+to|"
                       r"engaged\s+to|dating|seeing|together\s+with)\s+(?P<name>(?-i:[A-Z])[a-z\u00e0-\u00ff]+)\b",
-                      text, re.IGNORECASE)
+                      text, re.IGNORECASE) or _TOGETHER.match(text)
         if m is None:
             continue
-        role = (m.group("role") or "").lower()
+        role = (m.groupdict().get("role") or "").lower()
         if (pronoun == "he" and role in ("wife", "girlfriend")) or (pronoun == "she" and role in ("husband",
                                                                                                "boyfriend")):
             continue
@@ -266,11 +270,13 @@ def _named(clause: str, known: Sequence[str], before: Sequence[str] = ()) -> str
             if _MOVED_IN.match(rest):
                 return f"I live with my {whose} {name}"
             return f"My {whose} {name}{gap}{_died(rest)}"
-        # "User has a 14 year old beagle named Pretzel.": the word before the name says what Pretzel is
+        # "User has a 14 year old beagle named Pretzel.", "User's old tabby Biscuit is 17.": the word before the name
+        # says what Pretzel is
         kind = re.search(rf"^User\s+(?:has|owns|adopted|got)\b.*?\b(?P<kind>[a-z]+)\s+(?:called|named)\s+"
-                         rf"{re.escape(name)}\b", text)
+                         rf"{re.escape(name)}\b|^User's\s+(?:(?:old|little|beloved|sweet|lovely)\s+)*"
+                         rf"(?P<kind2>[a-z]+)\s+{re.escape(name)}\b", text)
         if kind is not None and is_loss(clause):
-            return f"My {kind.group('kind')} {name} {_died(rest)}"
+            return f"My {kind.group('kind') or kind.group('kind2')} {name} {_died(rest)}"
     return None
 
 

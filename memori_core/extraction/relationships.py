@@ -34,7 +34,8 @@ _STAGES = (
                           r"parted\s+ways|dumped)\b")),
     ("engaged", re.compile(r"\b(?:engaged|fianc[ée]e?)\b")),
     ("married", re.compile(r"\b(?:married|wife|husband|spouse|tied\s+the\s+knot)\b")),
-    ("dating", re.compile(r"\b(?:dating|girlfriend|boyfriend|back\s+together|seeing\s+(?:someone|somebody|each\s+other|"
+    ("dating", re.compile(r"\b(?:dating|girlfriend|boyfriend|back\s+together|(?:have|has|'ve)\s+been\s+together|"
+                          r"seeing\s+(?:someone|somebody|each\s+other|"
                           r"a\s+(?:guy|girl|man|woman|boy|lady))|in\s+a\s+relationship|met\s+(?:someone|somebody))\b")),
 )
 # A wedding still to come: "I'm getting married next summer", "we'll be married in June". Who says so is engaged now.

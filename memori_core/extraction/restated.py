@@ -22,7 +22,7 @@ __all__ = ["as_denial", "as_own_treatment", "corrected_in_message", "meant", "re
 # A clinician's change of the user's treatment, told with the user as object: "The doctor switched me from
 # warfarin to apixaban.", "My GP put me on statins." -> "I switched from ...", "I'm on statins."
 _PRESCRIBED = rx(
-    r"^\W*(?:the|my|our)\s+(?:doctor|gp|consultant|specialist|cardiologist|diabetologist|nurse|dietitian|"
+    r"^\W*(?:the|my|our)\s+(?:doctor|doc|gp|consultant|specialist|cardiologist|diabetologist|nurse|dietitian|"
     r"dietician|psychiatrist|pharmacist)\s+(?:has\s+|just\s+|has\s+just\s+)?"
     r"(?P<verb>switched|changed|put|started|took|taken|has\s+taken)"
     r"\s+me\s+(?:(?P<off>off)(?=\s)\s*|on(?=\s)\s*)?(?P<rest>.+)$"

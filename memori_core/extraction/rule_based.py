@@ -48,6 +48,7 @@ from .supersede import (
     with_offered_role,
     with_partner,
 )
+from .told_endings import as_told_endings
 from .told_plans import as_told_plans
 from .time_frames import says_outside_time_frames
 from .trips import trip_called_off, trip_taken
@@ -91,7 +92,7 @@ def plain_reading(text: str) -> str:
     >>> plain_reading("I can stop the metformin")
     'I stopped taking metformin'
     """
-    return ". ".join(as_labelled(as_life_events(own_clauses(text), ())))
+    return ". ".join(as_labelled(as_life_events(as_told_endings(own_clauses(text), ()), ())))
 
 
 _REASON_PATHS: dict[str, FactPath] = {
@@ -469,7 +470,10 @@ class RuleBasedFactExtractor:
         # a life event told in other words ("day 40 without a cigarette": .events), a profile typed as labels
         # ("Name: Priyanka. Job: ER doctor": .labels)
         split = [c for s in own for c in split_clauses(s)]
-        stages: list[tuple[FactPath | None, list[str]]] = [(None, split), ("family", as_family_said(split, known))]
+        stages: list[tuple[FactPath | None, list[str]]] = [(None, split)]
+        # an ending told the chat way ("Arjun passed in March", "hung up my apron", "keto's over for me": .told_endings)
+        stages.append(("life_event", as_told_endings(split, known)))
+        stages.append(("family", as_family_said(stages[-1][1], known)))
         stages.append(("retold", as_plain(stages[-1][1])))
         stages.append(("bare_plan", as_document_renewed(as_own_injury(as_new_home(as_move_made(
             as_job_begun(as_plain_plans(as_told_plans(as_people_named(stages[-1][1]), known)), known), known))))))

@@ -89,6 +89,9 @@ _IMPLIED_IM = rx(
     r"(?:strict\s+|full-time\s+)?(?:vegan|vegetarian|pescatarian)|diabetic|coeliac|celiac|pregnant|"
     r"happily\s+married|recently\s+(?:married|divorced|retired|engaged)|newly\s+(?:married|single|engaged)|"
     r"married\s+(?:with|for|to|since)|originally\s+from|"
+    # "doing my master's in marine biology at Bergen": studies the user is in; "job hunting": what they look for
+    r"(?:job|house|flat)[\s-]hunting|"
+    r"doing\s+(?:a|an|my)\s+(?:[\w-]+\s+)?(?:master's|masters|phd|degree|a[- ]levels|gcses|apprenticeship|msc|mba)|"
     # "down to 5 cigarettes a day": a habit's rate now
     r"(?:now\s+)?down\s+to\s+(?:just\s+|only\s+|about\s+)?(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a|"
     r"half\s+a)\s+(?:[a-z-]+\s+)?[a-z-]+\s+(?:a|per)\s+(?:day|night|week))\b"

@@ -27,7 +27,7 @@ from .corrections import corrected_words, denies
 from .counts import count_held, recounts
 from .back_to_work import back_to_work, ends_leave
 from .cues import content_words, is_change, is_ended, is_negated
-from .diets import CONSUMPTION_SLOTS, is_exclusive, left_out, taken_back
+from .diets import CONSUMPTION_SLOTS, consumed, is_exclusive, left_out, taken_back
 from .endings import acquired_slots, ends_habit, ends_ownership, is_loss, stopped_words
 from .health import ends_health
 from .moves import sells_the_home
@@ -39,6 +39,7 @@ from .shifts import changes_shift, is_only_a_shift
 from .relationships import is_relationship_status, relationship_stage
 from .side_jobs import beside_the_job
 from .slots import JOB_OFFER, is_job_offer, slots_of
+from .state_enders import ends_state
 from .subjects import names_in
 from .speech_acts import own_part
 from .trips import ends_planned_trip
@@ -50,7 +51,7 @@ __all__ = ["handed_over", "hangs_on", "plain_pregnancy", "replaces", "story_of_a
            "with_offered_role", "with_partner"]
 
 _ENDED_BY = (ends_ownership, ends_habit, ends_health, changes_shift, changes_route, renews_document, quits_the_job,
-             rerates)
+             rerates, ends_state)
 """The rules that read one thing told ended or changed (``(new fact, stored fact) -> bool``), in the order tried."""
 
 # A medical condition is no habit: a habit stated with "only" does not replace it.
@@ -143,7 +144,7 @@ _EMPLOYER = re.compile(
 # A clause that tells a thing was left or stopped ("I quit Google", "I'm done with meat"): beside its replacement
 # it adds nothing to memory. Not a state said to be over ("I'm no longer vegetarian"): that is what the user is now.
 _LEFT = rx(
-    r"\b(?:left|quit|resigned|handed\s+in|moved\s+out|sold|gave\s+up|given\s+up|stopped|dropped\s+out|"
+    r"\b(?:left|quit|resigned|handed\s+in|moved\s+out|sold|gave\s+up|given\s+up|stopped|dropped\s+out|cancell?ed|"
     r"(?:done|finished)\s+with)\b"
 )
 # "I don't live in Lisbon anymore", "I'm no longer vegetarian", "I'm not vegan any more": a state told as over, by
@@ -466,7 +467,7 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
     # Civic."; "I gave up on Spanish" "User is learning Spanish."; "knee is much better" "User twisted their knee
     # at the park."; "I'm on day shifts now" "User works night shifts."; "I'm on the Thunder Bay run now" "... the
     # Winnipeg to Calgary run."; "permit renewed until 2028" "... permit expires on October 30."; "i quit the
-    # café" "User works as a barista at Ancoats Coffee."
+    # café" "User works as a barista at Ancoats Coffee."; "bike got nicked" "User cycles to the office."
     if any(ends(verdict.fact, text) for ends in _ENDED_BY):
         return True
     if is_loss(said) and names_in(verdict.fact) & names_in(text) and holder(verdict.fact) == holder(text):
@@ -479,6 +480,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
     for slot in slots_of(verdict.fact) & slots_of(text):
         if holder(verdict.fact, slot) != holder(text, slot) or slot == JOB_OFFER:
             continue  # several offers stand at once: one ends as _ends_offer says
+        if slot in CONSUMPTION_SLOTS and slot not in consumed(text):
+            continue  # a drink in a workplace's name: "I switched to decaf" leaves "User works at Costa Coffee."
         if slot != "relationship" and _CONDITION.search(text) and not _CONDITION.search(verdict.fact):
             continue  # a condition is no diet: "I went keto" leaves "User has coeliac disease."
         if slot == "diet" and _free_from_beside(verdict.fact, text):

@@ -56,6 +56,8 @@ _EMPTY_TAIL = rx(r"(?:(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s
                  # not sorry" says something)
                  r"|(?:\s*,\s*|\s+-\s+|\s*[\u2014\u2013]\s*)(?:(?:so|really)\s+)?(?:sorry|my\s+bad|my\s+mistake|oops|"
                  r"whoops|apologies)(?:\s+(?:about\s+that|for\s+the\s+confusion|for\s+the\s+mix-?up))?"
+                 # a hedge typed after the statement with no comma: "job hunting I guess" (not "what I think")
+                 r"|(?<!\bwhat)(?<!\bhow)\s+i\s+(?:guess|think|suppose|reckon)"
                  # an aside on how plain it is: "I stopped running obviously", "I'm vegan, of course"
                  r"|(?:\s*,\s*|\s+)(?:obviously|of\s+course|ofc|apparently|naturally|clearly|lol\s+obviously)"
                  # sympathy or hope after news: "Mia has the flu, poor thing", "..., fingers crossed"
@@ -99,14 +101,16 @@ _ASIDE_TAIL = rx(
     r"(?:on|in|at|with|into)\b"
     # "..., way too cold for another winter": why
     r"|(?:way\s+|far\s+|much\s+)?too\s+\w+\b"
+    # "..., mostly staring at plankton": what it mostly comes to
+    r"|(?:mostly|mainly|basically)\s+\w+ing\b"
     r").*)$"
 )
 
 
-# "... since I was a kid", "... so it hurt", "... so mondays are chaos": when the fact began, or what follows
-# from it, told after it without a comma.
+# "... since I was a kid", "... so it hurt", "... so mondays are chaos", "... and still begging lifts off my brother":
+# when the fact began, what follows from it or how it still goes, told after it without a comma.
 _TRAILING_ASIDE = rx(
-    r"\s+(?:(?:ever\s+)?since\s+(?:i|we)\s+(?:was|were)\b"
+    r"\s+(?:(?:ever\s+)?since\s+(?:i|we)\s+(?:was|were)\b|and\s+still\s+\w+ing\b"
     r"|so\s+(?:(?:i|we|it|that|there|the|my|our)\b|(?:\w+\s+){1,2}(?:are|is|was|were|gets?)\b)).*$"
 )
 

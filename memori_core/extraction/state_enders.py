@@ -1,0 +1,97 @@
+"""An event that ends a state of the user's the stored fact never names: "User's bike was stolen." ends "User cycles
+to the office."; "User passed their driving test." ends "User doesn't have a driving licence."; "User finished their
+A levels." ends "User is in year 12 at a sixth form college."; "User's type 2 diabetes is in remission." ends "User is
+type 2 diabetic." (:func:`ends_state`). Pure: patterns over the two facts, English only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..slots import holder
+from .cues import content_words, is_negated
+from .patterns import rx
+
+__all__ = ["ends_state"]
+
+# A vehicle of the user's gone ("User's bike was stolen.", "User scrapped the car.", "User sold their motorbike."),
+# and the use of it a stored fact tells ("User cycles to the office.", "User drives to work.").
+_GONE = r"(?:stolen|nicked|scrapped|sold|written\s+off|totall?ed|wrote\s+off|got\s+rid\s+of)"
+_VEHICLES = {
+    "bike": (r"(?:bike|bicycle|e-?bike)", r"cycles?|cycling|bikes?\s+to|biking"),
+    "car": (r"(?:car|motor)", r"drives?|driving"),
+    "motorbike": (r"(?:motorbike|motorcycle|scooter|moped)", r"rides?\s+(?:to|into)"),
+}
+# ... or the vehicle named with a use: "User commutes on a 2009 Peugeot moped.", "User rides a bike to work."
+_USE = r"commutes?|commuting|rides?|riding|uses?|gets\s+around|travels?|goes\s+to\s+work"
+_USES = {kind: (rx(rf"\b{thing}\b(?:\s+\w+){{0,2}}?\s+(?:was|got|has\s+been|is)\s+(?:just\s+)?{_GONE}\b|"
+                   rf"\b{_GONE}\s+(?:the|their|my|our)\s+(?:old\s+)?{thing}\b"),
+                rx(rf"\b(?:{use})\b|\b(?:{_USE})\b.*\b{thing}\b"))
+         for kind, (thing, use) in _VEHICLES.items()}
+# A driving test passed (not the theory test alone), and what it ends: no licence, lessons, a test failed.
+_TEST_PASSED = rx(r"\bpassed\s+(?:their|my|the|a)\s+(?!theory\b)(?:driving|driver's|drivers|road)\s+test\b")
+_NO_LICENCE = rx(r"\b(?:licen[cs]e|learning\s+to\s+drive|driving\s+lessons|failed\s+(?:their|my|the)\s+(?:\w+\s+)?"
+                 r"driving\s+test|can't\s+drive|cannot\s+drive|doesn't\s+drive)\b")
+_FAILED = rx(r"\b(?:learning\s+to\s+drive|driving\s+lessons|failed)\b")
+# Studies finished ("User finished their A levels.", "User defended their thesis.", "User graduated.") and the
+# studies a stored fact says go on ("User is in year 12 ...", "User is doing a master's ...", "User is a PhD student.");
+# each of school or university, so one of them ends only the same kind.
+_FINISHED = rx(r"\b(?:finished|completed|defended|graduated|done\s+with|handed\s+in|dropped\s+out)\b")
+_SCHOOL = r"a[- ]levels?|gcses?|sixth\s+form|high\s+school|year\s+1[0-3]|secondary\s+school"
+_UNIVERSITY = r"degree|master's|masters|msc|phd|doctorate|thesis|dissertation|uni|university|finals|undergrad\w*"
+_STUDIES = rx(rf"\b(?P<school>{_SCHOOL})\b|\b(?P<university>{_UNIVERSITY})\b")
+_STUDYING = rx(rf"^user\s+(?:is|'s)\s+(?:now\s+|currently\s+|still\s+)?(?:in\s+(?:{_SCHOOL})|studying\b|doing\s+"
+               rf"(?:a|an|their|my|her|his)\s+(?:\w+\s+)?(?:{_SCHOOL}|{_UNIVERSITY})\b|(?:a|an)\s+(?:[\w-]+\s+){{0,2}}?"
+               r"student\b)")
+
+
+# A condition of the user's in remission ("User's type 2 diabetes is in remission."), which ends having it.
+_IN_REMISSION = rx(r"^user's\s+(?P<condition>.+?)\s+is\s+(?:now\s+)?in\s+(?:full\s+)?remission\b")
+
+
+def _in_remission(new: str, old: str) -> bool:
+    """Whether ``new`` tells the user's condition in remission and ``old`` that the user has it (every word of the
+    condition, "diabetic" as "diabetes")."""
+    m = _IN_REMISSION.match(new.strip())
+    return m is not None and not is_negated(old) and not _IN_REMISSION.match(old.strip()) \
+        and content_words(m.group("condition")) <= content_words(old)
+
+
+def _kinds(text: str) -> set[str]:
+    """The kinds of study ``text`` names (``"school"``, ``"university"``)."""
+    return {kind for m in _STUDIES.finditer(text) for kind, said in m.groupdict().items() if said}
+
+
+def _vehicle_gone(new: str, old: str) -> bool:
+    """Whether ``new`` tells the user's vehicle gone and ``old`` the use of that kind of vehicle."""
+    return any(gone.search(new) and use.search(old) for gone, use in _USES.values())
+
+
+def _licence_got(new: str, old: str) -> bool:
+    """Whether ``new`` tells a driving test passed and ``old`` the user without a licence, learning or failing."""
+    return bool(_TEST_PASSED.search(new)) and bool(_NO_LICENCE.search(old)) \
+        and (is_negated(old) or bool(_FAILED.search(old)))
+
+
+def _studies_done(new: str, old: str) -> bool:
+    """Whether ``new`` tells studies finished and ``old`` the same kind of studies going on."""
+    done = _kinds(new) if _FINISHED.search(new) else set()
+    if not done and re.search(r"\b(?:graduated|dropped\s+out)\b", new, re.IGNORECASE):
+        done = {"school", "university"}
+    going = _kinds(old) or {"school", "university"}
+    return bool(done & going) and bool(_STUDYING.match(old.strip())) and not is_negated(old)
+
+
+def ends_state(new: str, old: str) -> bool:
+    """Whether the user's new fact ``new`` ends the user's stored state ``old`` it never names: a vehicle gone ends
+    its use, a driving test passed ends having no licence, studies finished end those studies, a condition in
+    remission ends having it.
+
+    >>> ends_state("User's bike was stolen.", "User cycles to the office, rain or shine.")
+    True
+    >>> ends_state("User's bike was stolen.", "User drives to work.")
+    False
+    """
+    if holder(new) != "user" or holder(old) != "user":
+        return False
+    return _vehicle_gone(new, old) or _licence_got(new, old) or _studies_done(new, old) or _in_remission(new, old)
