@@ -501,7 +501,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                  "bee suit", "swarm"),
     "travel": ("trip", "holiday", "vacation", "getaway", "go away", "weekend away", "travel", "flight", "fly",
                "flying", "abroad", "babymoon", "hotel", "airbnb", "camping", "cruise", "road trip"),
-    "papers": ("visa", "permit", "residence", "residency", "immigration", "citizenship", "naturalisation",
+    "papers": ("visa", "work permit", "residence permit", "my permit", "renew my permit", "residence", "residency", "immigration", "citizenship", "naturalisation",
                "naturalization", "green card", "blue card", "passport", "register my address", "anmeldung",
                "change jobs", "switch jobs", "new job", "quit my job", "leave my job", "lose my job", "laid off",
                "travel abroad", "trip abroad", "leave the country", "out of the country", "re enter", "re-enter"),
