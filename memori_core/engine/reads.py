@@ -273,7 +273,7 @@ class ReadPath(Answers, GateSignals, Judging):
         limit = check_limit(limit, self.config.limit)
         where = check_where(where) if where is not None else None  # (no filter: the filter module is not run)
         at = check_as_of(as_of)
-        if at is None:
+        if at is None and where is not None:
             check_reaches_valid(where, "recall", "pass as_of= a time they were valid, or list them with "
                                 "include_invalid=True")
         read, conversation = self._conversation(query, context)
