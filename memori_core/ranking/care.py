@@ -320,9 +320,11 @@ _POSSESSOR = re.compile(
 )
 # The user's household: a partner's or a child's diet shapes the user's own meals; a clinician's advice is the
 # user's own ("User's doctor told her to..."), as is "User's allergy ...".
+# A partner or a child: the user's household by kin.
+_KIN = (r"partner|wife|husband|spouse|boyfriend|girlfriend|fianc[eé]e?|sons?|daughters?|child|children|kids?|"
+        r"bab(?:y|ies)|toddlers?|twins|stepsons?|stepdaughters?")
 _HOUSEHOLD = re.compile(
-    r"\b(?:partner|wife|husband|spouse|boyfriend|girlfriend|fianc[eé]e?|sons?|daughters?|child|children|kids?|"
-    r"bab(?:y|ies)|toddlers?|twins|stepsons?|stepdaughters?|family|household|doctors?|gp|dieti[ct]ian|nurse|"
+    rf"\b(?:{_KIN}|family|household|doctors?|gp|dieti[ct]ian|nurse|"
     r"specialist|allergist|consultant|midwife|cardiologist|endocrinologist|diabetes|allerg\w*|surgeon|physio\w*|"
     r"dentist|therapist|psychiatrist|neurologist|rheumatologist|dermatologist|gastroenterologist|obstetrician|"
     r"optician|pharmacist|"
@@ -338,11 +340,7 @@ _SOMEONE_ELSE = re.compile(r"^\W*(?:a|one|some|another)\s+(friend|colleague|co-?
 
 
 # A member of the user's household by kin, not a clinician nor a part of the user's own body.
-_KIN_HOLDER = re.compile(
-    r"\b(?:partner|wife|husband|spouse|boyfriend|girlfriend|fianc[eé]e?|sons?|daughters?|child|children|kids?|"
-    r"bab(?:y|ies)|toddlers?|twins|stepsons?|stepdaughters?)\b",
-    re.IGNORECASE,
-)
+_KIN_HOLDER = re.compile(rf"\b(?:{_KIN})\b", re.IGNORECASE)
 
 
 def kin_holder(fact: str) -> str | None:
@@ -363,11 +361,7 @@ def names_them(holder: str, text: str) -> bool:
     """Whether ``text`` names ``holder`` (a relation or a name, as :func:`kin_holder` gives it) or speaks of "we"
     (those the user lives with)."""
     named = _relations(text)
-    return bool(named & _WE) or not (_relations(holder) - _NOT_RELATIONS).isdisjoint(named)
-
-
-_NOT_RELATIONS = frozenset({"best", "close", "old", "older", "oldest", "eldest", "younger", "youngest", "little", "big",
-                            "new", "good", "dear", "late"})
+    return bool(named & _WE) or _names(holder, named)
 
 
 def outside_holder(fact: str) -> str | None:
@@ -413,6 +407,16 @@ _WE = frozenset({"we", "us", "our", "we're", "we've", "we'll"})
 _HOLDER_WORD = re.compile(r"[\w'-]+")
 
 
+_NOT_RELATIONS = frozenset({"best", "close", "old", "older", "oldest", "eldest", "younger", "youngest", "little", "big",
+                            "new", "good", "dear", "late"})
+"""Words of a holder that name no one ("best friend Nora": "friend" and "Nora" do)."""
+
+
+def _names(holder: str, named: set[str]) -> bool:
+    """Whether the relations and names ``named`` (:func:`_relations` of a text) include one of ``holder``'s."""
+    return not (_relations(holder) - _NOT_RELATIONS).isdisjoint(named)
+
+
 def _relations(text: str) -> set[str]:
     """The relations and names a text's words name, in the words facts use (plural and possessive endings off)."""
     found: set[str] = set()
@@ -446,7 +450,7 @@ def named_by(fact: str, text: str) -> bool:
         return True
     if not _PETS.isdisjoint(_relations(holder)):
         return True  # the user's pet lives with them: its diet is the household's, though not core on every turn
-    return not (_relations(holder) - _NOT_RELATIONS).isdisjoint(_relations(text))
+    return _names(holder, _relations(text))
 
 
 def prototype_texts() -> tuple[list[str], np.ndarray]:
