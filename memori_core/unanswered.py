@@ -83,21 +83,21 @@ class UnansweredTurns(Generic[K, T]):
                 self._forget_key(whose, old)
         return forgotten if erased else [entry for entry in forgotten if not entry.erased]
 
-    def take(self, entity_id: str, *, erased: bool = False) -> list[Unanswered[T]]:
-        """The user's kept turns, oldest first, no longer kept; those of a forgotten user left out (but with
-        ``erased``: the caller counts them)."""
+    def take(self, entity_id: str) -> list[Unanswered[T]]:
+        """The user's kept turns, oldest first, no longer kept; those of a forgotten user left out."""
         with self._lock:
             keys = self._of.pop(entity_id, None)
             taken = [self._all.pop((entity_id, key)) for key in keys or ()]
-        return taken if erased else [entry for entry in taken if not entry.erased]
+        return [entry for entry in taken if not entry.erased]
 
-    def take_all(self, *, erased: bool = False) -> list[Unanswered[T]]:
-        """Every user's kept turns, oldest first, no longer kept; as :meth:`take` for ``erased``."""
+    def take_all(self) -> list[Unanswered[T]]:
+        """Every user's kept turns, oldest first, no longer kept, those of users forgotten since they began
+        included (``Unanswered.erased``: the caller counts them)."""
         with self._lock:
             taken = list(self._all.values())
             self._all.clear()
             self._of.clear()
-        return taken if erased else [entry for entry in taken if not entry.erased]
+        return taken
 
     def discard(self, entity_id: str, key: K) -> None:
         """Stop keeping the turn ``key`` (it is being captured: its model answered it after all)."""

@@ -82,12 +82,10 @@ class HeldTurns:
         go of, those of users forgotten since included (``Unanswered.erased``)."""
         return self._turns.keep(entity_id, next(self._arrivals), turn, since, erased=True)
 
-    def take(self, entity_id: str | None = None) -> list[Unanswered[Held]]:
-        """The held turns of ``entity_id`` (``None``: of every user), oldest first, no longer held; those of users
-        forgotten since they began included (``Unanswered.erased``)."""
-        if entity_id is None:
-            return self._turns.take_all(erased=True)
-        return self._turns.take(entity_id, erased=True)
+    def take(self) -> list[Unanswered[Held]]:
+        """Every user's held turns, oldest first, no longer held; those of users forgotten since they began
+        included (``Unanswered.erased``)."""
+        return self._turns.take_all()
 
     def dropped_message(self) -> str:
         """Why a turn the bounds let go of was not stored."""
