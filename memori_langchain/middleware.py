@@ -294,7 +294,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
 
     # -- helpers ------------------------------------------------------------
 
-    def _entity(self, request: ModelRequest, config: RunnableConfig) -> str:
+    def _entity(self, request: ModelRequest | ToolCallRequest, config: RunnableConfig) -> str:
         context = getattr(getattr(request, "runtime", None), "context", None)
         return entity_of_run("MemoriMiddleware", self.entity_id, config, context)
 
@@ -333,7 +333,7 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
                 return str(message.id) if message.id else None
         return None
 
-    def _thread(self, request: ModelRequest, config: RunnableConfig) -> str | None:
+    def _thread(self, request: ModelRequest | ToolCallRequest, config: RunnableConfig) -> str | None:
         return thread_of_run(config, getattr(request, "runtime", None))
 
     def _capture(self, request: ModelRequest, config: RunnableConfig, entity: str, since: int,
@@ -445,11 +445,9 @@ class MemoriMiddleware(WaitsForCaptures, AgentMiddleware[MemoriAgentState, Any])
         them is logged, never raised over the tool's own exception."""
         if not self.capture:
             return
-        runtime = request.runtime
-        config = getattr(runtime, "config", None)
+        config = getattr(request.runtime, "config", None)
         try:
-            entity = entity_of_run("MemoriMiddleware", self.entity_id, config, getattr(runtime, "context", None))
-            self._after_tools_ran(entity, [thread_of_run(config, runtime)])
+            self._after_tools_ran(self._entity(request, config), [self._thread(request, config)])
         except Exception as exc:  # noqa: BLE001 - the tool's exception is the one the app must see
             warn_failed(logger, "MemoriMiddleware", "capture after a tool raised", None, exc,
                         instead="the turn is captured at the user's next turn or flush()")
