@@ -85,7 +85,7 @@ def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limi
         return negated and bool(old) and len(words & old) >= min(2, len(old))
 
     listed = lister(entity_id, limit=SLOT_SCAN_LIMIT)
-    last = [f for f in listed if f.id not in skip and listed and f.created_at == listed[0].created_at] \
-        if opening else []
-    found = [f for f in listed if f.id not in skip and wanted(f.content) and f not in last]
-    return last[:limit] + found[: max(0, limit - len(last[:limit]))]
+    last = [f for f in listed if f.id not in skip and f.created_at == listed[0].created_at] if opening else []
+    told_last = {f.id for f in last}
+    found = [f for f in listed if f.id not in skip and f.id not in told_last and wanted(f.content)]
+    return (last + found)[:limit]
