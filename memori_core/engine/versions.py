@@ -92,7 +92,10 @@ class Versions(Embedding, Storing):
         fid = _one_id(id, "id")
         got = self.store.get(entity_id, [fid])
         newer = self.store.get(entity_id, [got[0].superseded_by]) if got and got[0].superseded_by else []
-        vec_of = self._embed_texts([got[0].content, *(f.content for f in newer)]) if got and got[0].valid_to else {}
+        # Embedded before the lock: the fact's text, and the newer text only for a version row, the one case that
+        # stores it again (texts changed meanwhile are embedded under the lock).
+        texts = [got[0].content, *(f.content for f in newer if _restores_version(fid, f))] if got else []
+        vec_of = self._embed_texts(texts) if got and got[0].valid_to else {}
         with self._coord.writing(entity_id) as done:
             got = self.store.get(entity_id, [fid])
             if not got:
@@ -106,7 +109,7 @@ class Versions(Embedding, Storing):
             # Only a version row of an update (``<newer id>@v<n>``) becomes its fact again; any other fact is a
             # superseded one, made valid again even when the newer fact was rewritten since (upsert by id, or
             # deleted and said again) and no longer lists it.
-            if not newer or fid in newer[0].supersedes or not _is_version_of(fid, newer[0].id):
+            if not newer or not _restores_version(fid, newer[0]):
                 return self._restore_superseded(entity_id, old, newer[0] if newer else None, now, vec_of, done)
             # A version row: the fact becomes this version again, from now on; its current text a new version.
             current = newer[0]
@@ -157,3 +160,9 @@ class Versions(Embedding, Storing):
         missing = [t for t in texts if t not in vec_of]
         if missing:
             vec_of.update(self._embed_texts(missing))
+
+
+def _restores_version(fid: str, newer: StoredFact) -> bool:
+    """Whether restoring ``fid``, which ``newer`` replaced, makes ``newer`` that version again: ``fid`` is a version
+    row an update of ``newer`` left (``<newer id>@v<n>``), not a fact ``newer`` superseded."""
+    return fid not in newer.supersedes and _is_version_of(fid, newer.id)
