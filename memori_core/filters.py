@@ -199,11 +199,9 @@ def _is_a_date(text: str) -> bool:
 def history_only(where: Where | None) -> bool:
     """Whether a checked filter's ``valid_to`` condition leaves out every fact still valid (one with no
     ``valid_to``, which orders after every time): it can match only facts no longer valid."""
-    cond = where.get("valid_to") if where else None
-    if cond is None:
+    if not where or where.get("valid_to") is None:
         return False
-    at = {op: (None if v is None else iso_to_ts(v)) for op, v in cond.items()}
-    return not bool(time_mask(np.array([np.inf]), at)[0])
+    return not bool(time_mask(np.array([np.inf]), _epoch(where["valid_to"]))[0])
 
 
 def check_reaches_valid(where: Where | None, call: str, fix: str) -> None:
@@ -220,9 +218,13 @@ def split_times(where: Where) -> tuple[Where | None, dict[str, dict[str, float |
     """A checked filter as its metadata part (``None`` when empty) and its time conditions, with operands in
     epoch seconds."""
     meta = {k: v for k, v in where.items() if k not in TIME_KEYS}
-    times = {k: {op: (None if v is None else iso_to_ts(v)) for op, v in where[k].items()}
-             for k in TIME_KEYS if k in where}
+    times = {k: _epoch(where[k]) for k in TIME_KEYS if k in where}
     return meta or None, times
+
+
+def _epoch(cond: dict[str, Any]) -> dict[str, float | None]:
+    """A checked time condition with its operands in epoch seconds."""
+    return {op: (None if v is None else iso_to_ts(v)) for op, v in cond.items()}
 
 
 def time_mask(values: np.ndarray, cond: dict[str, float | None]) -> np.ndarray:
