@@ -28,13 +28,13 @@ def _parts(time: str) -> tuple[str, str]:
     return folded[:-2], folded[-2:]
 
 
-def _wrong_ones(right: str, wrong: str | None, times: list[str]) -> list[str]:
-    """The times of a stored fact the correction replaces: those it names as wrong, or, when it names none, the
-    same hour in the other half of the day ("7am" of "7pm")."""
-    digits, half = _parts(right)
-    if wrong is not None:
-        return [t for t in times if _parts(t) == _parts(wrong)]
-    return [t for t in times if _parts(t) == (digits, "pm" if half == "am" else "am")]
+def _replaced(m: re.Match[str]) -> str:
+    """The time a correction replaces: the one it names as wrong, or, when it names none, the same hour in the
+    other half of the day ("7pm" of "sorry, 7am")."""
+    if m.group("wrong"):
+        return m.group("wrong")
+    digits, half = _parts(m.group("right"))
+    return digits + ("pm" if half == "am" else "am")
 
 
 def times_corrected(clause: str) -> list[str]:
@@ -45,12 +45,7 @@ def times_corrected(clause: str) -> list[str]:
     (['7pm'], [])
     """
     m = _RETIMED.match(clause.strip())
-    if m is None:
-        return []
-    if m.group("wrong"):
-        return [m.group("wrong")]
-    digits, half = _parts(m.group("right"))
-    return [digits + ("pm" if half == "am" else "am")]
+    return [] if m is None else [_replaced(m)]
 
 
 def retimed(clause: str, known: Sequence[str]) -> tuple[str, str] | None:
@@ -67,13 +62,13 @@ def retimed(clause: str, known: Sequence[str]) -> tuple[str, str] | None:
     m = _RETIMED.match(clause.strip())
     if m is None:
         return None
-    right = m.group("right")
+    right, replaced = m.group("right"), _parts(_replaced(m))
     held = []
     for text in known:
         if holder(text) != "user" or is_negated(text):
             continue
         times = _CLOCK.findall(text)
-        wrong = _wrong_ones(right, m.group("wrong"), times)
+        wrong = [t for t in times if _parts(t) == replaced]
         if wrong:
             held.append((text, wrong, times))
     if len(held) != 1:
