@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -138,45 +139,38 @@ def _epoch(value: Any) -> float | None:
         return None
 
 
+VALIDITY_FIELDS = ("valid_from", "valid_to", "superseded_by", "supersedes", "restored_at")
+"""The :class:`StoredFact` fields of a fact's validity and history links, in the order a store writes them: the
+one list every store, the recall cache and the export read and write them by (unset ones are left out)."""
+
+
+def validity_record(fact: StoredFact) -> dict[str, Any]:
+    """The validity fields ``fact`` sets (:data:`VALIDITY_FIELDS`), as JSON values (``supersedes`` a list)."""
+    return {name: list(value) if isinstance(value, tuple) else value
+            for name in VALIDITY_FIELDS if (value := getattr(fact, name))}
+
+
 def validity_json(fact: StoredFact) -> str | None:
     """A fact's validity and history links as one JSON text (``None`` when it has none): how stores and the
-    recall cache keep ``valid_from``, ``valid_to``, ``superseded_by``, ``supersedes`` and ``restored_at`` in one
-    column."""
-    if fact.valid_to is None and fact.superseded_by is None and not fact.supersedes and fact.valid_from is None \
-            and fact.restored_at is None:
-        return None
-    rec: dict[str, Any] = {}
-    if fact.valid_from is not None:
-        rec["valid_from"] = fact.valid_from
-    if fact.valid_to is not None:
-        rec["valid_to"] = fact.valid_to
-    if fact.superseded_by is not None:
-        rec["superseded_by"] = fact.superseded_by
-    if fact.supersedes:
-        rec["supersedes"] = list(fact.supersedes)
-    if fact.restored_at is not None:
-        rec["restored_at"] = fact.restored_at
-    return json.dumps(rec, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    recall cache keep :data:`VALIDITY_FIELDS` in one column."""
+    return record_validity_json(validity_record(fact))
+
+
+def record_validity_json(record: Mapping[str, Any]) -> str | None:
+    """The :data:`VALIDITY_FIELDS` a stored record holds by name (among other keys) as :func:`validity_json`
+    text; ``None`` when it sets none."""
+    kept = {name: record[name] for name in VALIDITY_FIELDS if record.get(name)}
+    return json.dumps(kept, sort_keys=True, ensure_ascii=False, separators=(",", ":")) if kept else None
 
 
 def validity_fields(text: str | None) -> dict[str, Any]:
-    """The :class:`StoredFact` fields ``valid_from``, ``valid_to``, ``superseded_by``, ``supersedes`` and
-    ``restored_at`` of a :func:`validity_json` text (all unset for ``None`` or ``""``)."""
+    """The :class:`StoredFact` fields of a :func:`validity_json` text, as keyword arguments (the
+    :data:`VALIDITY_FIELDS` it sets; none for ``None`` or ``""``)."""
     if not text:
         return {}
     rec = json.loads(text)
-    out: dict[str, Any] = {}
-    if rec.get("valid_from"):
-        out["valid_from"] = str(rec["valid_from"])
-    if rec.get("valid_to"):
-        out["valid_to"] = str(rec["valid_to"])
-    if rec.get("superseded_by"):
-        out["superseded_by"] = str(rec["superseded_by"])
-    if rec.get("supersedes"):
-        out["supersedes"] = tuple(str(i) for i in rec["supersedes"])
-    if rec.get("restored_at"):
-        out["restored_at"] = str(rec["restored_at"])
-    return out
+    return {name: tuple(str(i) for i in value) if name == "supersedes" else str(value)
+            for name in VALIDITY_FIELDS if (value := rec.get(name))}
 
 
 def valid_to_of(text: str | None) -> str | None:

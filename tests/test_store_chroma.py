@@ -327,3 +327,25 @@ def test_an_unwritable_path_is_a_permission_error_naming_path(tmp_path: Path) ->
     with pytest.raises(PermissionError, match=rf"path '{folder / 'new'}' cannot be created: its parent folder "
                        rf"'{folder}' is not writable"):
         ChromaStore(path=folder / "new")
+
+
+
+def test_every_validity_field_lands_in_the_record_and_reads_back_through_the_store_and_the_cache() -> None:
+    from memori_core.facts import VALIDITY_FIELDS
+
+    store = ChromaStore.in_memory()
+    engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig())
+    [old] = engine.add("u1", ["User lives in Lisbon."], created_at="2026-01-02T00:00:00+00:00")
+    [new] = engine.add("u1", ["User lives in Porto."], supersedes=[old], created_at="2026-02-02T00:00:00+00:00")
+    engine.update("u1", new, text="User lives in Porto, near the river.")  # valid_from; a version row
+    restored = engine.restore("u1", old)  # valid again: restored_at
+    rows = {f.id: f for f in engine.list("u1", include_invalid=True)}  # read from the cache's columns
+    assert all(any(getattr(f, name) for f in rows.values()) for name in VALIDITY_FIELDS), rows
+    assert rows[old] == restored
+    assert {f.id: f for f in store.get("u1", list(rows))} == rows  # the store's own read agrees
+    for meta in store._facts.get(include=["metadatas"])["metadatas"]:  # noqa: SLF001 - the layout is the subject
+        record = json.loads(meta["memori_fact"])
+        fact = rows[record["id"]]
+        assert {k: record[k] for k in VALIDITY_FIELDS if k in record} == {
+            name: list(value) if isinstance(value, tuple) else value
+            for name in VALIDITY_FIELDS if (value := getattr(fact, name))}

@@ -28,7 +28,7 @@ STRING_FIELDS: dict[str, str] = {
     "meta_json": "metadata",
     "updated": "updated_at",
     "expiry": "expires_at",
-    "validity": "validity",  # valid_to, superseded_by and supersedes as one JSON text (None: valid, no links)
+    "validity": "validity",  # facts.VALIDITY_FIELDS as one JSON text (None: valid, no links)
 }
 # Numeric columns: dtype and the value of a row that holds nothing (spare capacity, dead rows).
 NUMERIC_FIELDS: dict[str, tuple[Any, float]] = {

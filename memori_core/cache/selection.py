@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..facts import SEARCHABLE_KEY, StoredFact, is_searchable
+from ..facts import SEARCHABLE_KEY, StoredFact, is_searchable, validity_record
 from ..filters import Where, matches, metadata_keys, split_times, time_mask, where_key
 from ..ranking.core import CORE_KEY
 from ..ranking.dense import top_k
@@ -111,14 +111,13 @@ class RowSelection:
         return float(ends.min()) if ends.size else float("inf")
 
     def history_rows(self) -> np.ndarray:
-        """Live rows whose fact has validity or history links (``valid_to``, ``superseded_by``, ``supersedes``),
+        """Live rows whose fact has validity or history links (:data:`~memori_core.facts.VALIDITY_FIELDS`),
         ascending: found by one search of the validity column, not a read per row."""
         found = set(self.c.validity.rows_containing("{").tolist())
         over = self._overrides
         if over:  # rows rewritten in place: their fact, not the column, says
             found.difference_update(over)
-            found.update(r for r, f in over.items()
-                         if f.valid_to or f.superseded_by or f.supersedes or f.valid_from or f.restored_at)
+            found.update(r for r, f in over.items() if validity_record(f))
         n = self._n
         alive = self._alive
         return np.asarray(sorted(r for r in found if r < n and alive[r]), dtype=np.int64)

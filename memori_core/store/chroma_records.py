@@ -4,7 +4,7 @@ Chroma filters on ``ENTITY`` only; everything else the store keeps about a
 fact travels as one JSON object under ``FACT_KEY`` (written by :func:`pack`,
 read by :func:`read_row`): the fact's id, text, sightings, order, session,
 times and expiry, its validity and history links
-(``valid_from``, ``valid_to``, ``superseded_by``, ``supersedes``, ``restored_at``; absent when unset), and the
+(:data:`~memori_core.facts.VALIDITY_FIELDS`, by name; absent when unset), and the
 user's ``metadata``. The text sits in the record
 rather than in the Chroma document because a document also feeds Chroma's
 full-text index, which the engine never queries and which costs more than
@@ -21,7 +21,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..facts import StoredFact, validity_json
+from ..facts import StoredFact, record_validity_json, validity_record
 from .chroma_old_layout import old_row_fields
 from .rows import fact_of_row
 
@@ -53,16 +53,7 @@ def pack(fact: StoredFact) -> dict[str, Any]:
             rec[name] = value
     if fact.metadata:
         rec["metadata"] = fact.metadata
-    if fact.valid_from:
-        rec["valid_from"] = fact.valid_from
-    if fact.valid_to:
-        rec["valid_to"] = fact.valid_to
-    if fact.superseded_by:
-        rec["superseded_by"] = fact.superseded_by
-    if fact.supersedes:
-        rec["supersedes"] = list(fact.supersedes)
-    if fact.restored_at:
-        rec["restored_at"] = fact.restored_at
+    rec.update(validity_record(fact))
     return {ENTITY: fact.entity_id, FACT_KEY: _ENCODE(rec)}
 
 
@@ -107,19 +98,8 @@ def read_row(meta: dict[str, Any], document: str | None) -> Row:
         updated_at=rec.get("updated_at") or None,
         expires_at=rec.get("expires_at") or None,
         metadata_json=json.dumps(user, sort_keys=True, ensure_ascii=False) if user else "",
-        validity_json=_validity(rec),
+        validity_json=record_validity_json(rec),
     )
-
-
-def _validity(rec: dict[str, Any]) -> str | None:
-    """The row's validity and history links as :func:`~memori_core.facts.validity_json` text."""
-    if not any(k in rec for k in ("valid_from", "valid_to", "superseded_by", "supersedes", "restored_at")):
-        return None
-    return validity_json(StoredFact("", "", "", None, valid_from=rec.get("valid_from") or None,
-                                    valid_to=rec.get("valid_to") or None,
-                                    superseded_by=rec.get("superseded_by") or None,
-                                    supersedes=tuple(rec.get("supersedes") or ()),
-                                    restored_at=rec.get("restored_at") or None))
 
 
 def read_fact(entity_id: str, document: str | None, meta: dict[str, Any] | None) -> StoredFact | None:
