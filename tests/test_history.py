@@ -388,6 +388,21 @@ def test_count_counts_what_list_lists_and_without_expired_facts_what_recall_coul
         eng.count("b", include_expired="no")  # type: ignore[arg-type]
 
 
+def test_a_count_without_expired_facts_searches_the_rows_with_history_once(
+    eng: RecallEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _car_swap(eng)
+    past = datetime.now(timezone.utc) - timedelta(hours=1)
+    eng.add("b", "User is in Rome this week.", created_at=past - timedelta(days=2), expires_at=past)
+    cache = eng._cache_for("b")  # the copy count reads (kept: nothing writes meanwhile)
+    searches = []
+    search = cache.history_rows
+    monkeypatch.setattr(cache, "history_rows", lambda: searches.append(1) or search())
+    assert eng.count("b", include_expired=False) == 1  # neither the superseded Civic nor the trip
+    assert len(searches) == 1  # it was searched once for the invalid rows and once more for the expired ones
+    assert eng.count("b", include_invalid=True, include_expired=False) == 2 and len(searches) == 2
+
+
 def test_delete_and_forget_erase_history_for_real(eng: RecallEngine) -> None:
     ids = _seed_moves(eng)
     eng.update("ann", ids["porto"], text="User moved to Porto in December.")

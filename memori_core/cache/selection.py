@@ -89,17 +89,26 @@ class RowSelection:
         n = self._n
         return np.flatnonzero((self.c.expires[:n] <= now) & self._alive[:n])
 
-    def expired_by_own_expiry(self, now: float) -> np.ndarray:
+    def expired_by_own_expiry(self, now: float, history: np.ndarray | None = None) -> np.ndarray:
         """Live rows whose fact is past its own ``expires_at`` at ``now`` (epoch seconds), ascending: the expiry
         column, less the rows no longer valid whose column holds their ``valid_to`` but which never expire (only
-        rows with history are read one by one)."""
+        rows with history are read one by one; ``history``: :meth:`history_rows`, when the caller has them)."""
         rows = self.expired_rows(now)
         if rows.size == 0:
             return rows
-        history = set(self.history_rows().tolist())
+        linked = set((self.history_rows() if history is None else history).tolist())
         kept = [r for r in rows.tolist()
-                if r not in history or (f := self.fact(r)) is None or f.is_expired(now)]
+                if r not in linked or (f := self.fact(r)) is None or f.is_expired(now)]
         return np.asarray(kept, dtype=np.int64)
+
+    def uncounted_rows(self, now: float, *, invalid: bool, expired: bool) -> np.ndarray:
+        """The live rows a count leaves out at ``now`` (epoch seconds), ascending: those no longer valid
+        (``invalid``) and those past their own expiry (``expired``), the rows with history searched for once."""
+        history = self.history_rows() if invalid or (expired and self.n_expiring) else np.zeros(0, dtype=np.int64)
+        parts = [self.invalid_rows(now, history)] if invalid else []
+        if expired:
+            parts.append(self.expired_by_own_expiry(now, history))
+        return np.unique(np.concatenate(parts)) if parts else np.zeros(0, dtype=np.int64)
 
     def next_expiry(self, now: float) -> float:
         """The earliest expiry (epoch seconds) of a live row still valid at ``now``; ``inf`` when none expires."""
@@ -122,9 +131,10 @@ class RowSelection:
         alive = self._alive
         return np.asarray(sorted(r for r in found if r < n and alive[r]), dtype=np.int64)
 
-    def invalid_rows(self, now: float) -> np.ndarray:
-        """Live rows whose fact is no longer valid at ``now`` (epoch seconds): ``valid_to`` at or before it."""
-        rows = self.history_rows()
+    def invalid_rows(self, now: float, history: np.ndarray | None = None) -> np.ndarray:
+        """Live rows whose fact is no longer valid at ``now`` (epoch seconds): ``valid_to`` at or before it
+        (``history``: :meth:`history_rows`, when the caller has them)."""
+        rows = self.history_rows() if history is None else history
         if rows.size == 0:
             return rows
         keep = [r for r in rows.tolist() if not self.fact(r).is_valid(now)]  # type: ignore[union-attr]

@@ -200,10 +200,7 @@ class RecallEngine(ReadPath, WritePath):
             return self.store.count(entity_id)
         with self._entity_lock(entity_id):
             cache = self._cache_for(entity_id)
-            now = time.time()
-            left_out = set() if include_invalid else set(cache.invalid_rows(now).tolist())
-            if not include_expired:
-                left_out.update(cache.expired_by_own_expiry(now).tolist())
+            left_out = cache.uncounted_rows(time.time(), invalid=not include_invalid, expired=not include_expired)
             return self.store.count(entity_id) - len(left_out)
 
     @when_open
