@@ -369,7 +369,9 @@ def check_ids(ids: Any, n: int) -> list[str] | None:
 
 
 class OutOfRangeError(ValueError):
-    """A valid timestamp that has no UTC equivalent in the years 1-9999."""
+    """A valid ISO 8601 time that has no UTC equivalent in the years 1-9999 (``0001-01-01T00:00+05:00``): raised by
+    :func:`check_time`, naming the argument, and by :func:`parse_utc`, whose callers name it (the ``memori``
+    command's time options, a task file's times), told apart from text that is no time at all."""
 
 
 class NaiveTimeWarning(UserWarning):
@@ -420,7 +422,7 @@ def check_time(value: Any, name: str, *, warns: bool = True) -> datetime | None:
     try:
         when.astimezone(timezone.utc)
     except OverflowError:
-        raise ValueError(f"{name} {value!r}: {when.isoformat()} is outside the years 1-9999 in UTC") from None
+        raise OutOfRangeError(f"{name} {value!r}: {when.isoformat()} is outside the years 1-9999 in UTC") from None
     return when
 
 

@@ -76,6 +76,17 @@ def test_recall_as_of_refuses_a_value_that_is_not_iso_8601_naming_the_option(val
            f"2024-05-01T12:00:00Z, got {value!r}" in err
 
 
+@pytest.mark.parametrize(("option", "value"), [("--as-of", "0001-01-01T00:00:00+05:00"),
+                                               ("--expires", "9999-12-31T23:00:00-05:00")])
+def test_a_time_with_no_utc_time_in_the_years_1_to_9999_is_refused_as_such_naming_the_option(
+    option: str, value: str, tmp_path: Path, capsys
+) -> None:
+    # It was told it was no ISO 8601 time, which it is: the offset takes it past year 1 or 9999 in UTC.
+    command = ["recall", "-e", "alice", "q"] if option == "--as-of" else ["add", "-e", "alice", "User is on call."]
+    err = usage_error([*command, option, value, "--path", str(tmp_path)], capsys)
+    assert f"memori: error: argument {option}: {value} is outside the years 1-9999 in UTC\n" in err
+
+
 # -- memori recall --where -------------------------------------------------------------------
 
 

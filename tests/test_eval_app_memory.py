@@ -130,12 +130,14 @@ def _turn(data: dict, dialogue: int, turn: int) -> dict:
         (_broken(lambda d: d["users"][0]["facts"][1].update(id="a1")), r"\(alice\): fact id 'a1' appears twice"),
         (_broken(lambda d: d["users"][0]["facts"][0].update(created_at="yesterday")),
          r"fact #0: 'created_at' is not an ISO 8601 time"),
+        (_broken(lambda d: d["users"][0]["facts"][0].update(created_at="0001-01-01T00:00:00+05:00")),
+         r"fact #0: 'created_at' 0001-01-01T00:00:00\+05:00 is outside the years 1-9999 in UTC"),
         (_broken(lambda d: d["users"][0].update(dialogues={"id": "d1"})), r"expected a list of dialogues"),
         (_broken(lambda d: d["users"].append(copy.deepcopy(d["users"][0]))), r"user 'alice' appears twice"),
         ([1, 2], r"expected an object, got list"),
     ],
     ids=["bad-kind", "unknown-fact-id", "empty-text", "offtopic-with-needs", "no-needs", "multi-with-one",
-         "followup-first", "duplicate-fact-id", "bad-created-at", "dialogues-not-a-list", "duplicate-user",
+         "followup-first", "duplicate-fact-id", "bad-created-at", "created-at-out-of-range", "dialogues-not-a-list", "duplicate-user",
          "not-an-object"],
 )
 def test_load_rejects_malformed_files_naming_the_file(tmp_path: Path, data: object, message: str) -> None:

@@ -15,7 +15,14 @@ from urllib.parse import urlsplit
 
 from ..filters import check_where
 from ..store.chroma_client import check_server_address
-from ..validate import FACT_FIELD_KEYS, FUTURE_SKEW_SECONDS, RESERVED_METADATA_KEYS, check_entity_id, parse_utc
+from ..validate import (
+    FACT_FIELD_KEYS,
+    FUTURE_SKEW_SECONDS,
+    RESERVED_METADATA_KEYS,
+    OutOfRangeError,
+    check_entity_id,
+    parse_utc,
+)
 
 
 def server_address(value: str) -> tuple[str, int]:
@@ -121,11 +128,18 @@ def non_blank(value: str) -> str:
 def timestamp(value: str) -> datetime:
     """An ISO 8601 date or time (``2024-05-01``, ``2024-05-01T12:00``, ``...Z``, ``...+02:00``) as an aware UTC
     datetime: a time without a zone is UTC, a date alone its start (00:00 UTC), as the Python API reads them."""
+    return _utc(value, "an ISO 8601 date or time, e.g. 2024-05-01 or 2024-05-01T12:00:00Z")
+
+
+def _utc(value: str, expected: str) -> datetime:
+    """``value`` read by :func:`~memori_core.validate.parse_utc`; an argparse error saying ``expected`` for text
+    that is no ISO 8601 time, and for one that is, that it has no UTC time in the years 1-9999."""
     try:
         return parse_utc(value)
+    except OutOfRangeError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
     except (ValueError, OverflowError):
-        raise argparse.ArgumentTypeError(
-            f"expected an ISO 8601 date or time, e.g. 2024-05-01 or 2024-05-01T12:00:00Z, got {value!r}") from None
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {value!r}") from None
 
 
 def created_time(value: str) -> datetime:
@@ -145,12 +159,8 @@ def expiry(value: str) -> datetime | timedelta:
     and a unit, ``s`` ``m`` ``h`` ``d`` ``w`` (``90m``, ``30d``, ``2w``)."""
     duration = _DURATION.fullmatch(value.strip())
     if duration is None:
-        try:
-            return parse_utc(value)
-        except (ValueError, OverflowError):
-            raise argparse.ArgumentTypeError(
-                f"expected an ISO 8601 date or time (2024-05-01, 2024-05-01T12:00:00Z) or a duration from now "
-                f"(90m, 12h, 30d, 2w), got {value!r}") from None
+        return _utc(value, "an ISO 8601 date or time (2024-05-01, 2024-05-01T12:00:00Z) or a duration from now "
+                           "(90m, 12h, 30d, 2w)")
     amount = int(duration.group(1)) * _UNIT_SECONDS[duration.group(2)]
     if amount <= 0:
         raise argparse.ArgumentTypeError(f"a duration must be more than 0, got {value!r}")

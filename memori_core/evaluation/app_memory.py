@@ -32,7 +32,6 @@ import numpy as np
 from ..config import RecallConfig
 from ..embedders import default_embedder
 from ..engine import RecallEngine
-from ..validate import parse_utc
 from .configs import describe_gate
 from .data import (
     expect_flag,
@@ -41,6 +40,7 @@ from .data import (
     expect_object,
     expect_text,
     optional_text,
+    optional_time,
     read_named_file,
     unique_ids,
 )
@@ -132,11 +132,7 @@ class AppMemory:
 def _fact(item: Any, where: str) -> AppFact:
     obj = expect_object(item, where)
     created_at = optional_text(obj, "created_at", where)
-    if created_at is not None:
-        try:
-            parse_utc(created_at)
-        except ValueError:
-            raise ValueError(f"{where}: 'created_at' is not an ISO 8601 time: {created_at!r}") from None
+    optional_time(obj, "created_at", where)  # checked; kept as the file has it
     return AppFact(
         id=expect_text(obj, "id", where),
         text=expect_text(obj, "text", where),

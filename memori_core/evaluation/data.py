@@ -9,7 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..validate import parse_utc
+from ..validate import OutOfRangeError, parse_utc
 
 
 @dataclass(frozen=True)
@@ -123,6 +123,8 @@ def optional_time(obj: dict[str, Any], key: str, where: str) -> str | None:
         return None
     try:
         return parse_utc(value).isoformat()
+    except OutOfRangeError as exc:
+        raise ValueError(f"{where}: '{key}' {exc}") from None
     except ValueError:
         raise ValueError(f"{where}: '{key}' is not an ISO 8601 time: {value!r}") from None
 
