@@ -129,7 +129,7 @@ def _check_period(fact: StoredFact, i: int, *, stated: bool) -> None:
     period began, ``superseded_by`` on a fact still valid. ``stated``: the record gave its ``created_at`` (else it
     is the import's time, which a period that ended earlier is before). A ``valid_to`` equal to the start is
     kept (a fact replaced by one stated at the same time), and so is an ``expires_at`` at or before
-    ``created_at``, which ``update`` may have set (an item expired at once)."""
+    ``created_at``, which ``expire`` sets on a fact dated ahead, and earlier versions' ``update`` set."""
     created = fact.created_at if stated else f"{fact.created_at}: none given, so the time of the import"
     of = f"of fact {fact.id!r}"
     if fact.valid_from is not None and iso_to_ts(fact.valid_from) < iso_to_ts(fact.created_at):

@@ -550,13 +550,17 @@ def check_expiry(value: Any) -> str | None:
     return to_iso_utc(value, "expires_at")
 
 
-def check_expiry_after(expiry: str | None, created_at: str, i: int) -> str | None:
-    """``expiry`` of fact ``#i``, refused (``ValueError`` naming ``expires_at``) at or before its ``created_at``:
-    such a fact was never valid (a negative ``timedelta``, a stale date). An expiry in the past but after
-    ``created_at`` is kept (a fact backfilled with its history: listed, exported, recalled by ``as_of``)."""
-    if expiry is not None and iso_to_ts(expiry) <= iso_to_ts(created_at):
-        raise ValueError(f"expires_at #{i} ({expiry}) is not after the fact's created_at ({created_at}): the fact "
-                         "would never be valid; give a later expires_at (or an earlier created_at)")
+def check_expiry_after(expiry: str | None, created_at: str | None, i: int | None = None) -> str | None:
+    """``expiry`` of fact ``#i`` of an ``add`` (``None``: the fact an ``update`` edits), refused (``ValueError``
+    naming ``expires_at``) at or before its ``created_at``: such a fact was never valid (a negative ``timedelta``,
+    a stale date), and an update would unmake its past (``recall(as_of=...)`` would no longer see it when it was
+    valid). An expiry in the past but after ``created_at`` is kept (a fact backfilled with its history: listed,
+    exported, recalled by ``as_of``)."""
+    if expiry is not None and created_at and iso_to_ts(expiry) <= iso_to_ts(created_at):
+        named, fix = ("expires_at", "; to stop recalling it from now on, expire it (RecallEngine.expire)") \
+            if i is None else (f"expires_at #{i}", " (or an earlier created_at)")
+        raise ValueError(f"{named} ({expiry}) is not after the fact's created_at ({created_at}): the fact "
+                         f"would never be valid; give a later expires_at{fix}")
     return expiry
 
 

@@ -697,7 +697,7 @@ def test_an_expired_item_is_gone_from_every_read_and_a_put_makes_it_new() -> Non
     ns = ("memories", "alice")
     store.put(ns, "old", {"content": "User was in Rome last week."})
     store.put(ns, "keep", {"content": "User lives in Rome."})
-    store.engine.update("alice", "old", expires_at=datetime.now(timezone.utc) - timedelta(seconds=1))
+    store.engine.expire("alice", "old")
     assert store.get(ns, "old") is None
     assert [i.key for i in store.search(ns)] == ["keep"]
     assert [i.key for i in store.search(ns, query="Rome week")] == ["keep"]

@@ -6,6 +6,7 @@ over a real `chroma run` server.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import uuid
 from datetime import datetime, timedelta, timezone
@@ -212,6 +213,36 @@ def test_an_expiry_at_or_before_the_facts_created_at_is_refused_naming_expires_a
     with pytest.raises(ValueError, match=r"expires_at #1 \(.*\) is not after the fact's created_at"):
         rejecting_eng.add("u", ["User has a call.", "User has a meeting."], created_at=["2026-01-01T00:00:00Z", None],
                           expires_at=[None, expires_at])
+
+
+@pytest.mark.parametrize("expires_at", ["2026-01-01T00:00:00Z", "2025-12-31T00:00:00Z"])
+def test_update_refuses_an_expiry_at_or_before_the_facts_created_at_as_add_does(eng: RecallEngine,
+                                                                                expires_at: Any) -> None:
+    # update took it: the fact vanished from recall(as_of=...) at the times it had been valid.
+    [call] = eng.add("u", "User has a call with Ana.", created_at="2026-01-01T00:00:00Z")
+    before = eng.get("u", [call])
+    with pytest.raises(ValueError, match=r"^expires_at \(.*\) is not after the fact's created_at \(2026-01-01T00:00:00"
+                                         r"\+00:00\): .*expire it \(RecallEngine.expire\)$"):
+        eng.update("u", call, expires_at=expires_at)
+    assert eng.get("u", [call]) == before
+    assert texts(eng.recall("call", "u", as_of="2026-01-02T00:00:00Z")) == ["User has a call with Ana."]
+
+
+def test_expire_ends_a_fact_now_and_keeps_its_past_and_an_earlier_expiry(eng: RecallEngine) -> None:
+    [call, trip] = eng.add("u", ["User has a call with Ana.", "User was in Rome."],
+                           created_at=datetime.now(timezone.utc) - timedelta(days=2),
+                           expires_at=[None, datetime.now(timezone.utc) - timedelta(days=1)])
+    called = datetime.now(timezone.utc)
+    expired = eng.expire("u", call)
+    assert called.isoformat() <= expired.expires_at <= datetime.now(timezone.utc).isoformat()
+    assert expired.updated_at == expired.expires_at and eng.get("u", [call]) == [expired]
+    assert eng.recall("call with Ana", "u") == [] and {f.id for f in eng.list("u")} == {call, trip}  # still listed
+    assert texts(eng.recall("call with Ana", "u", as_of=called - timedelta(hours=1))) == ["User has a call with Ana."]
+    [kept] = eng.get("u", [trip])
+    assert eng.expire("u", trip).expires_at == kept.expires_at  # expired already: not made valid until now
+    assert asyncio.run(eng.aexpire("u", call)).expires_at == expired.expires_at
+    with pytest.raises(KeyError, match="no fact with id 'nope'"):
+        eng.expire("u", "nope")
 
 
 def test_a_repeat_never_shortens_a_facts_life(eng: RecallEngine) -> None:

@@ -105,10 +105,10 @@ class RecallEngine(ReadPath, WritePath):
         The async methods run on threads of the engine's own (not the event loop's default executor), in two
         pools so that a write never holds up a read: reads (``arecall``, ``anearest``, ``aexplain``, ``aentities``,
         ``acount``, ``alist``, ``aget``, ``ahistory``) on at most ``async_workers`` threads (default 8), writes
-        and whole-user transfers (``aadd``, ``aupdate``, ``adelete``, ``arestore``, ``aforget``, ``aimport_``,
-        ``aexport``) on at most ``async_write_workers`` (default 4); calls beyond that wait for a thread of
-        their pool. So eight bulk ``aadd`` calls delay other writes, never another user's ``arecall``
-        (:mod:`memori_core.engine.workers`). A write once called (``aadd``, ``aupdate``, ``adelete``,
+        and whole-user transfers (``aadd``, ``aupdate``, ``aexpire``, ``adelete``, ``arestore``, ``aforget``,
+        ``aimport_``, ``aexport``) on at most ``async_write_workers`` (default 4); calls beyond that wait for a
+        thread of their pool. So eight bulk ``aadd`` calls delay other writes, never another user's ``arecall``
+        (:mod:`memori_core.engine.workers`). A write once called (``aadd``, ``aupdate``, ``aexpire``, ``adelete``,
         ``arestore``, ``aforget``, ``aimport_``) runs to its end even if the awaiting task is cancelled
         (``asyncio.wait_for``, a client disconnect): the caller gets ``CancelledError`` at once, the write lands
         (or fails, logged as a warning) afterwards; read the store to learn which.
@@ -478,6 +478,10 @@ class RecallEngine(ReadPath, WritePath):
         """Async :meth:`update`."""
         return await self._write(self.update, entity_id, id, text=text, metadata=metadata,
                                      expires_at=expires_at, core=core)
+
+    async def aexpire(self, entity_id: str, id: str) -> StoredFact:
+        """Async :meth:`expire`."""
+        return await self._write(self.expire, entity_id, id)
 
     async def aexport(self, entity_id: str, *, include_vectors: bool = False) -> list[dict[str, Any]]:
         """Async :meth:`export` (on a write thread: a whole user's rows, which a recall must not wait behind; a

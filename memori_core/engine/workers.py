@@ -6,7 +6,7 @@ wait for a free thread. Each engine therefore has two pools, made on first use:
 
 * **reads** (``arecall``, ``anearest``, ``aexplain``, ``acount``, ``alist``, ``aget``, ``ahistory``): at most
   ``read_workers`` threads, never taken by a write;
-* **writes and whole-user transfers** (``aadd``, ``aupdate``, ``adelete``, ``arestore``, ``aforget``,
+* **writes and whole-user transfers** (``aadd``, ``aupdate``, ``aexpire``, ``adelete``, ``arestore``, ``aforget``,
   ``aimport_``, ``aexport``): at most ``write_workers`` threads; more wait for one of them.
 
 So an engine runs at most ``read_workers + write_workers`` threads for its async methods, none of them the

@@ -1,7 +1,8 @@
-"""The write path of :class:`~memori_core.engine.RecallEngine`: ``add``, ``update``, ``delete`` and ``forget``, in
-one :class:`WritePath`. Its bases hold the rest: :mod:`.versions` (a fact's earlier versions, ``restore``) and
-:mod:`.imports` (``import_``), over :mod:`.embedding` and :mod:`.storing` (the steps every write takes); what
-replaces what in an add is worked out by :mod:`.supersede`, and what a failure part-way raises by :mod:`.failures`.
+"""The write path of :class:`~memori_core.engine.RecallEngine`: ``add``, ``update`` (and ``expire``), ``delete`` and
+``forget``, in one :class:`WritePath`. Its bases hold the rest: :mod:`.versions` (a fact's earlier versions,
+``restore``) and :mod:`.imports` (``import_``), over :mod:`.embedding` and :mod:`.storing` (the steps every write
+takes); what replaces what in an add is worked out by :mod:`.supersede`, and what a failure part-way raises by
+:mod:`.failures`.
 
 Everything is validated and embedded before the entity's write lock is taken (the coordinator's
 ``writing()``); under it the store is written and the cached copy brought up to date, or dropped when the
@@ -37,6 +38,7 @@ from ..validate import (
     check_ids,
     check_metadata,
     check_session_id,
+    iso_to_ts,
     per_fact,
 )
 from .closing import when_open
@@ -51,6 +53,7 @@ from .versions import Versions
 
 
 _UNSET: Any = object()
+_NOW: Any = object()  # expire's expiry: the time of the edit
 
 
 class WritePath(Versions, ImportPath):
@@ -361,7 +364,9 @@ class WritePath(Versions, ImportPath):
 
         A new ``text`` is re-embedded; ``metadata`` replaces the user metadata
         (pass the whole dict); ``expires_at`` sets (``None`` clears) the
-        expiry; ``core=True`` / ``False`` marks / unmarks the fact core (its
+        expiry, which must come after the fact's ``created_at``, as :meth:`add` requires (one at or before it
+        would unmake the fact's past, ``recall(as_of=...)``, and raises ``ValueError`` naming ``expires_at``:
+        :meth:`expire` ends a fact now); ``core=True`` / ``False`` marks / unmarks the fact core (its
         ``"core"`` metadata key, applied after ``metadata``; ``None`` leaves it
         as the metadata says). ``updated_at`` records when. An unknown id raises ``KeyError``; the id of a
         version row (``<id>@v<n>``, superseded by ``<id>``; a fact of your own whose id only looks like one
@@ -377,11 +382,26 @@ class WritePath(Versions, ImportPath):
         the old text again stores it anew (under ``<id>-<n>``), not as a
         sighting of the new text.
         """
+        return self._edit(entity_id, id, text=text, metadata=metadata, expires_at=expires_at, core=core)
+
+    @when_open
+    @_bounded
+    def expire(self, entity_id: str, id: str) -> StoredFact:
+        """Make fact ``id`` expire now and return it: its ``expires_at`` becomes the time of the call (an earlier
+        one is kept), so recall no longer returns it; :meth:`list`, :meth:`get` and :meth:`export` still show it
+        until it is deleted, and ``recall(as_of=...)`` before now still sees it. An edit in place, as
+        :meth:`update` of the expiry (``updated_at`` records when), with its errors: ``KeyError`` for an unknown
+        id, ``ValueError`` for a version row's."""
+        return self._edit(entity_id, id, expires_at=_NOW)
+
+    def _edit(self, entity_id: str, id: str, *, text: str | None = None, metadata: dict[str, Any] | None = None,
+              expires_at: Any = _UNSET, core: bool | None = None) -> StoredFact:
+        """:meth:`update`, and :meth:`expire` (``expires_at=_NOW``)."""
         entity_id = check_entity_id(entity_id)
         fid_s = _one_id(id, "id")
         new_text = check_facts(text)[0] if text is not None else None
         new_meta = check_metadata(metadata, 0) if metadata is not None else None
-        new_expiry = check_expiry(expires_at) if expires_at is not _UNSET else None
+        new_expiry = None if expires_at is _UNSET or expires_at is _NOW else check_expiry(expires_at)
         new_core = check_core_flag(core)
         before = self.store.get(entity_id, [fid_s]) if new_text is not None else []
         if before and _is_version_row(before[0]):  # (checked again under the locks)
@@ -400,11 +420,17 @@ class WritePath(Versions, ImportPath):
             elif new_core is False:
                 meta.pop(CORE_KEY, None)
             now = datetime.now(timezone.utc).isoformat()
+            if expires_at is _UNSET:
+                expiry = old[0].expires_at
+            elif expires_at is _NOW:
+                expiry = min((now, old[0].expires_at or now), key=iso_to_ts)
+            else:
+                expiry = check_expiry_after(new_expiry, old[0].created_at)
             fact = replace(
                 old[0],
                 content=new_text if new_text is not None else old[0].content,
                 metadata=meta,
-                expires_at=new_expiry if expires_at is not _UNSET else old[0].expires_at,
+                expires_at=expiry,
                 updated_at=now,
             )
             if fact.content == old[0].content:
