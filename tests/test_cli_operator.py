@@ -20,6 +20,7 @@ from _helpers import HashEmbedder, running_chroma_server
 from memori_core.cli import main
 from memori_core.engine import RecallEngine
 from memori_core.store.chroma import ChromaStore
+from memori_core.validate import parse_utc
 
 
 def engine_call(folder: Path, call: str, *args: Any, **kwargs: Any) -> Any:
@@ -227,6 +228,19 @@ def one_fact(tmp_path: Path) -> tuple[Path, str]:
     return folder, fid
 
 
+def test_update_refuses_an_expiry_before_the_fact_was_created_and_offers_expire_now(one_fact: tuple[Path, str],
+                                                                                    capsys) -> None:
+    # It took it: the fact had then never been valid, not even in `memori recall --as-of` of its past.
+    folder, fid = one_fact
+    [record] = json.loads(run(["get", "-e", "alice", fid, "--json", "--path", str(folder)], capsys)[1])
+    code, out, err = run(["update", "-e", "alice", fid, "--expires", "2020-01-01", "--path", str(folder)], capsys)
+    created = parse_utc(record["created_at"]).strftime("%Y-%m-%dT%H:%M:%SZ")
+    assert (code, out) == (2, "")
+    assert err == (f"memori: error: --expires 2020-01-01T00:00:00Z is not after its created_at {created}: the fact "
+                   "would never be valid; give a later --expires or --expire-now to stop recalling it from now on\n")
+    assert json.loads(run(["get", "-e", "alice", fid, "--json", "--path", str(folder)], capsys)[1]) == [record]
+
+
 def test_update_text_keeps_the_id_and_the_old_text_as_a_version(one_fact: tuple[Path, str], capsys) -> None:
     folder, fid = one_fact
     code, out, err = run(["update", "-e", "alice", fid, "--text", "User lives in Paris.", "--path", str(folder)],
@@ -249,8 +263,10 @@ def test_update_sets_and_drops_metadata_keys_keeping_the_others(one_fact: tuple[
 
 def test_update_sets_and_clears_the_expiry_and_the_core_mark(one_fact: tuple[Path, str], capsys) -> None:
     folder, fid = one_fact
-    code, out, err = run(["update", "-e", "alice", fid, "--expires", "2020-01-01", "--core", "--path", str(folder)],
-                         capsys)
+    code, out, err = run(["update", "-e", "alice", fid, "--expires", "30d", "--core", "--path", str(folder)], capsys)
+    assert code == 0, err
+    assert out.rstrip().endswith("User lives in Lyon.  [core]")
+    code, out, err = run(["update", "-e", "alice", fid, "--expire-now", "--path", str(folder)], capsys)
     assert code == 0, err
     assert out.rstrip().endswith("User lives in Lyon.  [core]  [expired]")
     code, out, _ = run(["update", "-e", "alice", fid, "--no-expiry", "--not-core", "--json", "--path", str(folder)],

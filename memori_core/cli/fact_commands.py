@@ -29,7 +29,9 @@ def cmd_add(args: argparse.Namespace) -> int:
         facts = [line.strip() for line in sys.stdin if line.strip()]
     if not facts:
         raise CliError("no facts to add: give them as arguments, or one per line on standard input")
-    _check_expiry_after(args.expires, args.created_at)
+    _check_expiry_after(args.expires, args.created_at,
+                        f"--created-at {_when(args.created_at.isoformat())}" if args.created_at else "now",
+                        "" if args.created_at else "an earlier --created-at")
     metadata = _metadata(args.metadata)
     engine = open_engine(args, embeds=True)
     try:
@@ -58,16 +60,15 @@ def _metadata(pairs: Sequence[tuple[str, Any]] | None) -> dict[str, Any] | None:
     return metadata
 
 
-def _check_expiry_after(expires: datetime | timedelta | None, created_at: datetime | None) -> None:
-    """``--expires`` must come after the facts' creation (``--created-at``, else now): such a fact would never be
-    valid."""
+def _check_expiry_after(expires: datetime | timedelta | None, created_at: datetime | None, since: str,
+                        instead: str, what: str = "the facts") -> None:
+    """``--expires`` must come after the creation of ``what`` (``created_at``, else now; ``since`` names it): such a
+    fact would never be valid (the error offers ``instead`` too)."""
     if expires is None or isinstance(expires, timedelta):
         return
-    start = created_at or datetime.now(timezone.utc)
-    if expires <= start:
-        since = f"--created-at {_when(start.isoformat())}" if created_at else "now"
-        raise CliError(f"--expires {_when(expires.isoformat())} is not after {since}: the facts would never be "
-                       "valid; give a later --expires" + ("" if created_at else " or an earlier --created-at"))
+    if expires <= (created_at or datetime.now(timezone.utc)):
+        raise CliError(f"--expires {_when(expires.isoformat())} is not after {since}: {what} would never be valid; "
+                       "give a later --expires" + (f" or {instead}" if instead else ""))
 
 
 def cmd_recall(args: argparse.Namespace) -> int:
@@ -277,25 +278,35 @@ def cmd_update(args: argparse.Namespace) -> int:
     (exit 1 when the id is unknown)."""
     drop = set(args.drop_metadata or ())
     changes_metadata = bool(args.metadata or drop)
-    if args.text is None and not changes_metadata and args.expires is None and not args.no_expiry \
-            and args.core is None:
-        raise CliError("nothing to update: give --text, --metadata, --drop-metadata, --expires, --no-expiry, --core "
-                       "or --not-core")
+    edits = args.text is not None or changes_metadata or args.core is not None
+    if not edits and args.expires is None and not args.no_expiry and not args.expire_now:
+        raise CliError("nothing to update: give --text, --metadata, --drop-metadata, --expires, --no-expiry, "
+                       "--expire-now, --core or --not-core")
     new_metadata = _metadata(args.metadata) or {}
     engine = open_engine(args, embeds=args.text is not None)
     changes: dict[str, Any] = {}
-    if changes_metadata:
+    if changes_metadata or isinstance(args.expires, datetime):
         found = engine.get(args.entity, [args.id])
         if not found:
             report_unknown_ids(engine, args.entity, [args.id], set())
             return 1
+        created = found[0].created_at
+        if created:
+            _check_expiry_after(args.expires, parse_utc(created), f"its created_at {_when(created)}",
+                                "--expire-now to stop recalling it from now on", "the fact")
+    if changes_metadata:
         metadata = {k: v for k, v in found[0].metadata.items() if k not in drop}
         metadata.update(new_metadata)
         changes["metadata"] = metadata
     if args.expires is not None or args.no_expiry:
         changes["expires_at"] = None if args.no_expiry else args.expires
-    return _print_for_id(args, engine, lambda: [engine.update(args.entity, args.id, text=args.text, core=args.core,
-                                                              **changes)])
+
+    def edit() -> list[StoredFact]:
+        edited = engine.update(args.entity, args.id, text=args.text, core=args.core, **changes) \
+            if edits or changes else None
+        return [engine.expire(args.entity, args.id) if args.expire_now else edited]
+
+    return _print_for_id(args, engine, edit)
 
 
 def cmd_history(args: argparse.Namespace) -> int:

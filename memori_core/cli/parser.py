@@ -245,7 +245,9 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
             _METADATA,
             arg("--drop-metadata", type=metadata_key, action="append", default=None, metavar="KEY",
                 help="remove this metadata key (repeatable)"),
-            OneOf((_EXPIRES, flag("--no-expiry", help="the fact never expires"))),
+            OneOf((_EXPIRES, flag("--no-expiry", help="the fact never expires"),
+                   flag("--expire-now", help="the fact expires now: recall no longer returns it, it stays listed "
+                        "(an earlier expiry is kept)"))),
             OneOf((
                 arg("--core", action="store_const", const=True, default=None,
                     help="mark the fact core (recalled on every query)"),
@@ -256,7 +258,8 @@ _ENTITY_COMMANDS: tuple[_OverStore, ...] = (
         description="Edit one fact of an entity in place and print it in the format of `memori list`: --text "
         "replaces its text (its id stays; the old text is kept as a version, and `memori restore ID@vN` brings it "
         "back), --metadata KEY=VALUE sets keys and --drop-metadata KEY removes them (the other keys are kept), "
-        "--expires / --no-expiry sets or clears the expiry, --core / --not-core marks or unmarks it. An unknown "
+        "--expires / --no-expiry sets or clears the expiry (--expires must come after the fact's creation: "
+        "--expire-now ends it at once), --core / --not-core marks or unmarks it. An unknown "
         "id is reported on standard error (exit 1); the id of an earlier version (ID@vN) is a usage error (exit 2).",
     ),
     _entity_command(
