@@ -61,6 +61,7 @@ from .metadata_keys import STORE_ITEM_KEY, STORE_NAMESPACE_KEY
 from .outage import is_outage
 from .records import to_record
 from .store.base import PartialWriteError
+from .store.chroma_client import NoServerAnswers
 from .store.deadline import NotReached
 from .time_limit import check_timeout
 from .tool_queries import as_the_user_asks
@@ -270,8 +271,9 @@ class NothingWritten(Exception):
 
 
 def _could_not_connect(exc: BaseException) -> bool:
-    """Whether ``exc`` is a connection that was never made (refused, no route): no request was sent on it."""
-    if isinstance(exc, (ConnectionRefusedError, NotReached)):
+    """Whether ``exc`` is a connection that was never made (refused, no route; a server that did not answer yet
+    when the store was built, at its first call): no request was sent on it."""
+    if isinstance(exc, (ConnectionRefusedError, NotReached, NoServerAnswers)):
         return True
     httpx = sys.modules.get("httpx")
     return httpx is not None and isinstance(exc, httpx.ConnectError)

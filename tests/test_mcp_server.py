@@ -455,6 +455,29 @@ async def test_stdio_memori_mcp_command_serves_one_entity(tmp_path):
         engine.store.close()
 
 
+
+@pytest.mark.slow
+@pytest.mark.server
+async def test_memori_mcp_over_a_chroma_server_not_answering_yet_serves_and_connects_once_it_answers(tmp_path):
+    # It exited at start ("no Chroma server answers"): a client that starts it before the server gets nothing.
+    port = free_port()
+    launch = _LAUNCH.format(root=str(ROOT), tests=str(ROOT / "tests"))
+    params = StdioServerParameters(command=sys.executable,
+                                   args=["-c", launch, "mcp", "--entity", "ann", "--server", f"127.0.0.1:{port}",
+                                         "--timeout", "2"],
+                                   env={**os.environ, "PYTHONPATH": str(ROOT)})
+    with anyio.fail_after(CALL_LIMIT * 6):
+        async with stdio_client(params) as (read, write), \
+                ClientSession(read, write, read_timeout_seconds=timedelta(seconds=CALL_LIMIT)) as s:
+            await s.initialize()
+            with pytest.raises(ToolFailed, match=rf"^list: could not connect to the Chroma server at "
+                                                 rf"http://127.0.0.1:{port} .*is it running\?"):
+                await call(s, "list")
+            with running_chroma_server(tmp_path, port):
+                (fid,) = (await call(s, "add", facts=["User plays the cello."]))["ids"]
+                assert [f["id"] for f in (await call(s, "list"))["facts"]] == [fid]
+
+
 def test_entity_source_takes_exactly_one_way():
     with pytest.raises(ValueError, match="exactly one"):
         EntitySource()

@@ -22,7 +22,9 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         check_http_host(host, args.allow_remote)
     opener = None
     try:
-        engine: RecallEngine | None = open_engine(args, embeds=True, say_config=True)
+        # A --server that does not answer yet (started after this one, restarting) is connected to by the first
+        # tool call that needs it; until then each call is a tool error naming it, as once it stops.
+        engine: RecallEngine | None = open_engine(args, embeds=True, say_config=True, lazy=True)
     except FolderInUseError as exc:
         # Another process holds the folder (most often a second MCP client started its own `memori mcp` on the
         # default folder). Exiting would show the client only a closed connection; serving shows every tool

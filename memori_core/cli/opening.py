@@ -69,11 +69,13 @@ def check_store_path(path: str | os.PathLike[str] | None, *, creates: bool) -> P
     return folder
 
 
-def _store(args: argparse.Namespace) -> ChromaStore:
+def _store(args: argparse.Namespace, *, lazy: bool = False) -> ChromaStore:
+    """The store ``--path`` or ``--server`` names; ``lazy``: a server that does not answer yet is connected to on
+    the first call (``ChromaStore.http(lazy=True)``) instead of stopping the command."""
     if args.server:
         host, port, ssl = args.server
         try:
-            store = ChromaStore.http(host=host, port=port, ssl=ssl, timeout=server_timeout(args), lazy=False)
+            store = ChromaStore.http(host=host, port=port, ssl=ssl, timeout=server_timeout(args), lazy=lazy)
         except NoServerAnswers as exc:
             raise CliError(f"no Chroma server answers at {exc.url}: is it running (`chroma run --path DIR --port "
                            "PORT`), and does --server name its address?") from None
@@ -131,12 +133,15 @@ def check_embed_threads() -> None:
     threads_from_env()
 
 
-def open_engine(args: argparse.Namespace, *, embeds: bool, say_config: bool = False) -> RecallEngine:
+def open_engine(args: argparse.Namespace, *, embeds: bool, say_config: bool = False, lazy: bool = False
+                ) -> RecallEngine:
     """The command's engine over its store, configured by ``RecallConfig.from_env()``.
 
     ``embeds``: the command may embed texts (``add``, ``recall`` ...), so a bad ``MEMORI_EMBED_THREADS`` stops
     it here; a command that embeds nothing is not stopped by it. With ``say_config`` (commands that rank:
-    ``recall``, ``mcp``), the ``MEMORI_RECALL_*`` variables applied are named on standard error."""
+    ``recall``, ``mcp``), the ``MEMORI_RECALL_*`` variables applied are named on standard error. ``lazy`` (a
+    server that runs on, ``mcp``): a ``--server`` that does not answer yet is connected to by the first call
+    that needs it; a one-shot command stops at once instead."""
     if embeds:
         check_embed_threads()
     if getattr(args, "memori_compat", False):
@@ -146,7 +151,7 @@ def open_engine(args: argparse.Namespace, *, embeds: bool, say_config: bool = Fa
         if say_config:
             say_env_config()
     embedder = None if embeds else _MiniLMWhenUsed()
-    return RecallEngine(store=_store(args), config=config, embedder=embedder)
+    return RecallEngine(store=_store(args, lazy=lazy), config=config, embedder=embedder)
 
 
 def say_env_config() -> None:
