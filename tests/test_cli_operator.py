@@ -61,6 +61,17 @@ def test_recall_as_of_answers_from_the_facts_valid_then(moved: tuple[Path, str, 
     assert recalled(folder, capsys, "--as-of", "2023-12-31T23:59:59Z") == []
 
 
+def test_recall_of_an_entity_whose_facts_are_all_superseded_says_so_and_reads_them_as_of_then(
+    moved: tuple[Path, str, str], capsys
+) -> None:
+    folder, _, paris = moved
+    engine_call(folder, "delete", "alice", [paris])  # Lyon stays, superseded by a fact no longer stored
+    assert run(["recall", "-e", "alice", "where does the user live", "--path", str(folder)], capsys) == (
+        0, "", "memori: entity 'alice' has no valid facts (only superseded ones: `memori list --all` lists them, "
+               "`memori recall --as-of` reads them): nothing to recall\n")
+    assert recalled(folder, capsys, "--as-of", "2024-03-01") == ["User lives in Lyon."]
+
+
 def test_recall_as_of_explains_the_past_too(moved: tuple[Path, str, str], capsys) -> None:
     folder, _, _ = moved
     code, out, err = run(["recall", "-e", "alice", "where does the user live", "--explain", "--as-of", "2024-03-01",
@@ -380,6 +391,7 @@ def test_forget_of_a_known_entity_deletes_at_once_its_history_too_and_says_so(mi
     (["update", "ID", "--core"], 1, "no fact with id 'ID'"),
     (["delete", "ID"], 1, "no fact with id 'ID'"),
     (["forget"], 1, "nothing to forget"),
+    (["recall", "where do I live"], 0, "nothing to recall"),
 ])
 def test_a_mistyped_entity_is_named_with_the_stores_entities_spelled_like_it(argv: list[str], code: int, said: str,
                                                                              mixed: Path, capsys) -> None:

@@ -74,10 +74,14 @@ def _check_expiry_after(expires: datetime | timedelta | None, created_at: dateti
 def cmd_recall(args: argparse.Namespace) -> int:
     """``memori recall``: the context block recalled for a query (``--explain``: every candidate's scores)."""
     engine = open_engine(args, embeds=True, say_config=True)
-    # As of a past time, facts superseded since count too.
-    if not args.json and engine.count(args.entity, include_invalid=args.as_of is not None) == 0:
-        # The engine answers an unknown entity without loading the model; a person is told why it is empty.
-        print(f"memori: entity {args.entity!r} has no facts: nothing to recall", file=sys.stderr)
+    # The engine answers an entity without facts without loading the model; a person is told why it is empty (a
+    # typo, with the entities spelled like it). As of a past time, facts superseded since count too.
+    if not args.json and engine.count(args.entity, include_invalid=True) == 0:
+        print(f"memori: {entity_without_facts(engine, args.entity, 'nothing to recall')}", file=sys.stderr)
+        return 0
+    if not args.json and args.as_of is None and engine.count(args.entity) == 0:
+        print(f"memori: entity {args.entity!r} has no valid facts (only superseded ones: `memori list --all` "
+              "lists them, `memori recall --as-of` reads them): nothing to recall", file=sys.stderr)
         return 0
     if args.explain:
         report = engine.explain(args.query, entity_id=args.entity, limit=args.limit, as_of=args.as_of,
