@@ -512,10 +512,8 @@ def build_server(
         """Delete every fact of the user, with its history (there is no undo). Returns what was erased:
         `forgot`, the user's current facts, and `older_versions`, the stored rows no longer valid that went with
         them (earlier texts of updated facts, superseded facts)."""
-        who = whose(ctx)
-        current, stored = await live().acount(who), await live().acount(who, include_invalid=True)
-        await live().aforget(who)
-        return {"forgot": current, "older_versions": max(0, stored - current)}
+        erased = await live().aforget(whose(ctx))
+        return {"forgot": erased.facts, "older_versions": erased.older_versions}
 
     tools = {"recall": recall, "add": add, "list": list_, "get": get, "update": update, "history": history,
              "restore": restore, "delete": delete, "forget": forget}

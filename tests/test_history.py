@@ -32,6 +32,7 @@ from memori_core import (
     capture_facts,
 )
 from memori_core.cache.snapshot_files import snapshot_files_for
+from memori_core.engine import Forgotten
 from memori_core.store import InMemoryFactStore, chroma_log
 from memori_core.store.chroma_client import chroma_settings
 from memori_core.validate import iso_to_ts
@@ -411,8 +412,28 @@ def test_delete_and_forget_erase_history_for_real(eng: RecallEngine) -> None:
     assert eng.get("ann", [ids["porto"], f"{ids['porto']}@v1"]) == []  # its earlier version is gone too
     assert "User moved to Porto." not in texts(eng.list("ann", include_invalid=True))
     assert eng.get("ann", ids["lisbon"])[0].valid_to is not None  # another fact: stays (restore it if wanted)
-    eng.forget("ann")
+    assert eng.forget("ann") == Forgotten(facts=2, older_versions=2)  # cats and fish; Lisbon and vegetarian
     assert eng.count("ann", include_invalid=True) == 0 and eng.export("ann") == []
+    assert eng.forget("ann") == Forgotten(0, 0)
+
+
+def test_forget_counts_a_fact_written_after_it_began_and_before_it_erased(
+    eng: RecallEngine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The command line and MCP counted, then forgot: a write in between was erased and not said.
+    _car_swap(eng)
+    other = RecallEngine(store=eng.store, embedder=HashEmbedder(), config=OPEN)  # another writer of the store
+    count = eng.count
+
+    def count_then_write(entity_id: str, **flags: Any) -> int:
+        n = count(entity_id, **flags)
+        if not other.list("b", where={"source": "late"}):  # once, before forget takes the write lock
+            other.add("b", "User bought a bike.", metadata={"source": "late"})
+        return n
+
+    monkeypatch.setattr(eng, "count", count_then_write)
+    assert eng.forget("b") == Forgotten(facts=2, older_versions=1)  # the Tesla and the bike; the Civic
+    assert eng.store.count("b") == 0
 
 
 def _rows_holding(folder: Path, secret: str) -> list[str]:

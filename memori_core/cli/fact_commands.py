@@ -13,7 +13,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from ..context import format_context
-from ..engine import NothingToRestoreError, RecallEngine
+from ..engine import Forgotten, NothingToRestoreError, RecallEngine
 from ..facts import StoredFact, is_searchable
 from ..ranking.core import is_core
 from ..records import to_record
@@ -111,14 +111,20 @@ def cmd_forget(args: argparse.Namespace) -> int:
     if rows == 0:
         print(f"memori: {entity_without_facts(engine, args.entity, 'nothing to forget')}", file=sys.stderr)
         return 1
-    valid = engine.count(args.entity)
-    history = f" and {rows - valid} superseded fact(s) or earlier version(s)" if rows > valid else ""
     if args.dry_run:
-        print(f"would forget {valid} fact(s){history} of {args.entity!r} (dry run: nothing deleted)")
+        valid = engine.count(args.entity)
+        print(f"would forget {_forgotten(Forgotten(valid, rows - valid))} of {args.entity!r} (dry run: nothing "
+              "deleted)")
         return 0
-    engine.forget(args.entity)
-    print(f"forgot {valid} fact(s){history} of {args.entity!r}")
+    # What it erased, counted as it erased it (a write between a count here and the erase would not be said).
+    print(f"forgot {_forgotten(engine.forget(args.entity))} of {args.entity!r}")
     return 0
+
+
+def _forgotten(erased: Forgotten) -> str:
+    """``4 fact(s) and 2 superseded fact(s) or earlier version(s)`` (the second part only when there are any)."""
+    older = erased.older_versions
+    return f"{erased.facts} fact(s)" + (f" and {older} superseded fact(s) or earlier version(s)" if older else "")
 
 
 def _when(stamp: str | None) -> str:

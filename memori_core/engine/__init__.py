@@ -5,6 +5,7 @@ from .judging import MAX_JUDGE_CALLS
 from .progress import Progress
 from .recall_engine import RecallEngine
 from .versions import NothingToRestoreError
+from .writes import Forgotten
 
-__all__ = ["MAX_JUDGE_CALLS", "NothingToRestoreError", "Progress", "RecallEngine", "derived_fact_id", "is_version_id",
-           "version_of"]
+__all__ = ["MAX_JUDGE_CALLS", "Forgotten", "NothingToRestoreError", "Progress", "RecallEngine", "derived_fact_id",
+           "is_version_id", "version_of"]

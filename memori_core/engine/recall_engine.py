@@ -40,7 +40,7 @@ from .progress import Progress
 from .judging import MAX_JUDGE_CALLS, _check_judge
 from .reads import ReadPath, _Scoring
 from .workers import READ, WRITE, AsyncWorkers
-from .writes import _UNSET, WritePath
+from .writes import _UNSET, Forgotten, WritePath
 
 
 logger = logging.getLogger(__name__)
@@ -457,9 +457,9 @@ class RecallEngine(ReadPath, WritePath):
         """Async :meth:`delete`."""
         return await self._write(self.delete, entity_id, ids)
 
-    async def aforget(self, entity_id: str) -> None:
+    async def aforget(self, entity_id: str) -> Forgotten:
         """Async :meth:`forget`."""
-        await self._write(self.forget, entity_id)
+        return await self._write(self.forget, entity_id)
 
     async def alist(self, entity_id: str, *, limit: int = 100, offset: int = 0, session_id: str | None = None,
                     where: dict[str, Any] | None = None, newest_first: bool = True,

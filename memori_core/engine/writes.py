@@ -14,7 +14,7 @@ intent there), and runs within the coordinator's deadline (twice the store's req
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -24,6 +24,7 @@ from ..cache.cache_update import CacheUpdate
 from ..facts import StoredFact
 from ..lanes import ERASURES
 from ..ranking.core import CORE_KEY
+from ..store import deadline
 from ..store.base import PartialWriteError
 from ..text import normalize_fact_text
 from ..validate import (
@@ -53,6 +54,17 @@ from .versions import Versions
 
 
 _UNSET: Any = object()
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    """What :meth:`~memori_core.RecallEngine.forget` erased: ``facts``, the entity's valid facts (expired ones
+    included, as :meth:`~memori_core.RecallEngine.count` counts them), and ``older_versions``, the rows no longer
+    valid that went with them (superseded facts, the earlier texts ``update`` kept)."""
+
+    facts: int
+    older_versions: int
+
 _NOW: Any = object()  # expire's expiry: the time of the edit
 
 
@@ -329,8 +341,9 @@ class WritePath(Versions, ImportPath):
 
     @when_open
     @_bounded
-    def forget(self, entity_id: str) -> None:
-        """Delete every fact of ``entity_id``, history included (and nothing of any other entity).
+    def forget(self, entity_id: str) -> Forgotten:
+        """Delete every fact of ``entity_id``, history included (and nothing of any other entity); returns what it
+        erased (:class:`Forgotten`), counted under the entity's write lock right before each delete.
 
         Writes of this process that began before the call write nothing after it returns
         (:mod:`memori_core.lanes`): an ``add`` or ``import_`` of the entity still embedding raises
@@ -340,13 +353,20 @@ class WritePath(Versions, ImportPath):
         does not wait for them."""
         entity_id = check_entity_id(entity_id)
         ERASURES.erase(entity_id)  # before the delete takes the entity's write lock: see memori_core.lanes
+        with deadline.paused():  # the copy the count reads, loaded outside the erase's time (a large user's)
+            self.count(entity_id)
+        erased: list[Forgotten] = []
 
         def erase(done: CacheUpdate) -> None:
+            rows = self.store.count(entity_id)
+            valid = self.count(entity_id) if rows else 0  # the copy loaded above, unless a write came between
             done.begin()
             self.store.forget(entity_id)
             done.drop()
+            erased.append(Forgotten(valid, rows - valid))
 
-        self._coord.erase(entity_id, erase)
+        self._coord.erase(entity_id, erase)  # (run again after writes that raced it: their rows counted too)
+        return Forgotten(sum(f.facts for f in erased), sum(f.older_versions for f in erased))
 
     @when_open
     @_bounded
