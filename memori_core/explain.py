@@ -50,6 +50,8 @@ class CandidateScore:
     valid_from: str | None = None
     """When the fact's current text became valid, when later than ``created_at`` (:attr:`RecalledFact.valid_from`;
     ``None``: since ``created_at``)."""
+    restored_at: str | None = None
+    """When a restore last made the fact valid again (:attr:`RecalledFact.restored_at`; ``None``: never)."""
 
     @classmethod
     def of(
@@ -61,13 +63,13 @@ class CandidateScore:
         return cls(rank=rank, id=fact.id, content=fact.content, created_at=fact.created_at, cosine=fact.cosine,
                    bm25=bm25, lexical=fact.lexical, rank_score=fact.rank_score, kept=kept, reason=reason,
                    metadata=fact.metadata, source=source, fused=fused, neighbour_bonus=neighbour_bonus,
-                   gate_cosine=gate_cosine, valid_from=fact.valid_from)
+                   gate_cosine=gate_cosine, valid_from=fact.valid_from, restored_at=fact.restored_at)
 
     def fact(self, entity_id: str) -> RecalledFact:
         """This candidate as ``recall`` returns it for ``entity_id`` (:meth:`of` read back)."""
         return RecalledFact(id=self.id, entity_id=entity_id, content=self.content, created_at=self.created_at,
                             cosine=self.cosine, lexical=self.lexical, rank_score=self.rank_score,
-                            metadata=self.metadata, valid_from=self.valid_from)
+                            metadata=self.metadata, valid_from=self.valid_from, restored_at=self.restored_at)
 
 
 @dataclass(frozen=True)

@@ -110,6 +110,9 @@ class RecalledFact:
     """When the fact's current text became valid, when later than ``created_at``: an update of its text, a
     superseded fact said again (:attr:`StoredFact.valid_from`; ``None``: since ``created_at``). A restore leaves
     it as it was: the text keeps the time it was stated."""
+    restored_at: str | None = None
+    """When :meth:`~memori_core.RecallEngine.restore` last made the fact valid again (:attr:`StoredFact.restored_at`;
+    ``None``: never): its current period of validity began then."""
 
     @property
     def stated_at(self) -> str | None:

@@ -38,8 +38,9 @@ RECALL_METADATA_KEYS: tuple[str, ...] = tuple(sorted(RESERVED_METADATA_KEYS))
 
 FACT_FIELD_METADATA_KEYS: tuple[str, ...] = tuple(sorted(FACT_FIELD_KEYS))
 """A fact's own fields (``id``, ``entity_id``, ``content``, ``created_at``, ``valid_from``, ``valid_to``,
-``superseded_by``, ``supersedes``, ``cosine``, ``lexical``, ``rank_score``), which the adapters write into a
-Document's or node's metadata beside the fact's own metadata; user metadata may not use these keys either."""
+``superseded_by``, ``supersedes``, ``restored_at``, ``cosine``, ``lexical``, ``rank_score``), which the adapters
+write into a Document's or node's metadata beside the fact's own metadata; user metadata may not use these keys
+either."""
 
 USER_RESERVED_METADATA_KEYS: tuple[str, ...] = tuple(sorted(RESERVED_METADATA_KEYS | FACT_FIELD_KEYS))
 """Every key user metadata may not use (``add``, ``update``, ``import_`` refuse it naming the key:

@@ -191,6 +191,17 @@ async def test_http_forget_reply_counts_the_current_facts_and_the_older_versions
     assert mcp_engine.count("ann", include_invalid=True) == 0
 
 
+async def test_recall_answers_when_a_restore_made_a_fact_valid_again_beside_its_other_times(mcp_engine):
+    (lisbon,) = mcp_engine.add("ann", ["User lives in Lisbon."], created_at="2026-01-05T10:00:00Z")
+    mcp_engine.add("ann", ["User's mother lives in Porto."], supersedes=[lisbon])
+    restored = mcp_engine.restore("ann", lisbon)
+    async with create_connected_server_and_client_session(build_server(mcp_engine, entity="ann")) as s:
+        facts = (await call(s, "recall", query="Where does the user live?"))["facts"]
+    [fact] = [f for f in facts if f["id"] == lisbon]
+    assert (fact["created_at"], fact["valid_from"], fact["restored_at"]) == (restored.created_at, None,
+                                                                            restored.restored_at)
+
+
 async def test_http_recall_says_plainly_when_nothing_passes_the_gate(hash_embedder):
     engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig())
     engine.add("ann", ["User is allergic to peanuts."])

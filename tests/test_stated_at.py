@@ -179,6 +179,33 @@ def test_llamaindex_node_shows_the_llm_valid_from_and_keeps_it_out_of_the_embedd
     assert "valid_from" not in never.node.metadata
 
 
+def _restored(engine: RecallEngine) -> tuple[str, str]:
+    """Ann's January fact, superseded by mistake and restored now: its id and the restore's time."""
+    (lisbon,) = engine.add("ann", ["User lives in Lisbon."], created_at=JANUARY)
+    engine.add("ann", ["User's mother lives in Porto."], supersedes=[lisbon], created_at="2026-03-01T10:00:00Z")
+    restored = engine.restore("ann", lisbon)
+    assert restored.restored_at is not None
+    return lisbon, restored.restored_at
+
+
+def test_recall_explain_and_the_adapters_documents_and_nodes_carry_restored_at_as_they_carry_valid_from(ungated):
+    # They carried created_at and valid_from, not when a restore made the fact valid again.
+    ungated.add("bob", ["User lives in Rome."], created_at=JANUARY)
+    lisbon, restored_at = _restored(ungated)
+    [fact] = [f for f in ungated.recall(QUESTION, "ann", 5) if f.id == lisbon]
+    assert (fact.created_at, fact.valid_from, fact.restored_at) == (JANUARY, None, restored_at)
+    [candidate] = [c for c in ungated.explain(QUESTION, "ann", 5).to_dict()["candidates"] if c["id"] == lisbon]
+    assert candidate["restored_at"] == restored_at
+    [doc] = [d for d in MemoriRetriever(engine=ungated, entity_id="ann").invoke(QUESTION) if d.id == lisbon]
+    assert (doc.metadata["created_at"], doc.metadata["restored_at"]) == (JANUARY, restored_at)
+    [node] = [n for n in LlamaRetriever(ungated, entity_id="ann").retrieve(QUESTION) if n.node.id_ == lisbon]
+    assert f"restored_at: {restored_at}" in node.node.get_content(metadata_mode=MetadataMode.LLM)
+    assert "restored_at" not in node.node.get_content(metadata_mode=MetadataMode.EMBED)
+    (never,) = MemoriRetriever(engine=ungated, entity_id="bob").invoke(QUESTION)
+    (never_node,) = LlamaRetriever(ungated, entity_id="bob").retrieve(QUESTION)
+    assert never.metadata["restored_at"] is None and "restored_at" not in never_node.node.metadata
+
+
 async def test_llamaindex_memory_block_states_the_update_time(ungated):
     _, updated = _updated(ungated)
     text = await MemoriMemoryBlock(engine=ungated, entity_id="ann").aget([ChatMessage(role="user", content=QUESTION)])

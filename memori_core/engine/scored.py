@@ -78,4 +78,5 @@ def _recalled(f: StoredFact, cosine: float, lexical: float, rank_score: float) -
         rank_score=rank_score,
         metadata=meta,
         valid_from=f.valid_from,
+        restored_at=f.restored_at,
     )
