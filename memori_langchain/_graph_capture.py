@@ -160,8 +160,8 @@ def memori_capture_node(
     def hand_over(entity: str, key: TurnKey | None, message: BaseMessage, turn: Sequence[Message],
                   thread_id: str | None, since: int | None, began: datetime | None) -> bool:
         """Queue the capture of a turn claimed under ``key`` (``None``: a message without an id); ``False`` when
-        it was not queued (dropped: the claim is released, a later run may capture it). ``began``: its time
-        unless its message says when it was said (``None``: now)."""
+        it was not queued (dropped: the capture released the claim, a later run may capture it). ``began``: its
+        time unless its message says when it was said (``None``: now)."""
         try:
             said_at = message_said_at(message)
         except (TypeError, ValueError) as exc:  # the app's bad time: this turn is not stored (claimed: once)
@@ -169,12 +169,9 @@ def memori_capture_node(
             return True
         metadata = capture_metadata("langgraph", message, thread_id)
         release = partial(captured.release, key) if key is not None else None  # not stored: capture it again later
-        queued = captures.submit(engine, entity, turn, chosen, metadata=metadata, session_id=thread_id,
-                                 on_failure=release, since=since, created_at=said_at or began,
-                                 landed=captured_from(engine, entity, metadata))
-        if not queued and release is not None:
-            release()
-        return queued
+        return captures.submit(engine, entity, turn, chosen, metadata=metadata, session_id=thread_id,
+                               on_failure=release, since=since, created_at=said_at or began,
+                               landed=captured_from(engine, entity, metadata))
 
     def memori_capture(state: Mapping[str, Any], config: RunnableConfig) -> dict[str, Any]:
         entity = entity_of_run(owner, entity_id, config)

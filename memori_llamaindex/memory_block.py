@@ -265,12 +265,10 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
         def stored() -> bool:
             return bool(engine.list(turn.entity_id, where={TURN_KEY: tag}, limit=1, include_invalid=True))
 
-        queued = self._captures.submit(engine, turn.entity_id, list(turn.turn), turn.extractor,
-                                       metadata={"source": "llamaindex", TURN_KEY: tag}, session_id=turn.session,
-                                       on_failure=not_stored, since=began, created_at=turn.said_at,
-                                       stored=stored if again else None)
-        if not queued:  # dropped (too many pending, or the engine is closed)
-            not_stored()
+        self._captures.submit(engine, turn.entity_id, list(turn.turn), turn.extractor,
+                              metadata={"source": "llamaindex", TURN_KEY: tag}, session_id=turn.session,
+                              on_failure=not_stored, since=began, created_at=turn.said_at,
+                              stored=stored if again else None)  # (a turn not stored: not_stored, once)
 
     def _tag_pattern(self) -> re.Pattern[str]:
         """What in a fact reads like a tag of ``Memory``'s template or of this block (escaped before use)."""

@@ -280,6 +280,31 @@ def test_strict_reports_a_dropped_capture(ungated: RecallEngine) -> None:
     assert captures.flush()
 
 
+def test_a_turn_not_stored_calls_on_failure_once_whatever_the_path(ungated: RecallEngine, hash_embedder: Any,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # A dropped turn's on_failure was called by the capture and again by the adapter, for the same False.
+    calls: list[str] = []
+    gate, captures = Gate(), BackgroundCapture("test", LOG, max_pending=1)
+    assert captures.submit(ungated, "ann", [("user", "I have a dog.")], gate, on_failure=lambda: calls.append("ran"))
+    assert not captures.submit(ungated, "ann", [("user", "I have a cat.")], gate,
+                               on_failure=lambda: calls.append("full"))  # max_pending reached
+    gate.opened.set()
+    assert captures.flush()
+    captures.submit(ungated, "ann", [("user", "I play golf.")], Exploding(), on_failure=lambda: calls.append("raised"))
+    assert captures.flush()
+
+    def no_thread(*args: Any) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(ungated.capture_lanes, "submit", no_thread)  # the pool cannot take it (at shutdown)
+    assert not captures.submit(ungated, "ann", [("user", "I swim.")], gate, on_failure=lambda: calls.append("pool"))
+    closed = ungated_engine(hash_embedder)
+    closed.close()
+    assert not captures.submit(closed, "ann", [("user", "I ski.")], gate, on_failure=lambda: calls.append("closed"))
+    assert calls == ["full", "raised", "pool", "closed"]  # each once; the stored turn never
+    assert (captures.stats.dropped, captures.stats.failed) == (2, 2)
+
+
 def test_extractor_and_bound_are_checked() -> None:
     assert isinstance(check_extractor(None), RuleBasedFactExtractor)
     with pytest.raises(TypeError, match="extract"):

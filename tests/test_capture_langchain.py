@@ -503,6 +503,21 @@ def test_graph_capture_node_captures_a_turn_whose_capture_was_dropped_when_it_ru
     assert stored(ungated, "ann") == ["User has two cats.", "User lives in Porto."]
 
 
+def test_graph_capture_node_releases_a_dropped_turns_claim_once(ungated: RecallEngine,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    # The capture released it (on_failure) and the node again for the same dropped capture.
+    gate = Gate()
+    capture = memori_capture_node(ungated, entity_id="ann", extractor=gate, max_pending_captures=1)
+    released: list[Any] = []
+    release = capture._captured.release
+    monkeypatch.setattr(capture._captured, "release", lambda key: released.append(key) or release(key))
+    capture.invoke({"messages": [HumanMessage("I have two cats.", id="m-1")]})
+    capture.invoke({"messages": [HumanMessage("I live in Porto.", id="m-2")]})  # dropped: one pending already
+    gate.opened.set()
+    assert capture.flush()
+    assert len(released) == 1 and capture.capture_stats.dropped == 1
+
+
 RUN_FACTS = ["User commutes by bike.", "User is training for a half marathon.", "User plays the cello.",
              "User likes running in the park.", "User runs 5k every morning.", "User ran the Leeds 10k.",
              "User's running shoes are Asics.", "User lives in Leeds."]

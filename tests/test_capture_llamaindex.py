@@ -16,6 +16,7 @@ from _helpers import stored
 from _llamaindex_fakes import FixedLLM
 from memori_core import ExtractedFact, RecallEngine
 from memori_llamaindex import LLMFactExtractor, MemoriMemoryBlock
+from memori_llamaindex.memory_block import _captured_turns
 
 pytestmark = [pytest.mark.filterwarnings("ignore::DeprecationWarning:inspect"),
               pytest.mark.usefixtures("close_chat_stores")]
@@ -135,6 +136,21 @@ async def test_the_bound_drops_with_a_warning(ungated: RecallEngine, caplog: pyt
         MemoriMemoryBlock(engine=ungated, entity_id="hal", max_pending_captures=0)
     with pytest.raises(TypeError, match="extract"):
         MemoriMemoryBlock(engine=ungated, entity_id="hal", extractor=object())
+
+
+async def test_a_dropped_capture_releases_its_turn_once(ungated: RecallEngine, monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    # The capture released it (on_failure) and the block again for the same dropped capture.
+    gate = Gate()
+    block = MemoriMemoryBlock(engine=ungated, entity_id="hal", capture=True, extractor=gate, max_pending_captures=1)
+    ledger, released = _captured_turns(ungated), []
+    release = ledger.release
+    monkeypatch.setattr(ledger, "release", lambda turn, began: released.append(turn.turn[-1].text) or
+                        release(turn, began))
+    await block.aput([ChatMessage(role="user", content=f"I have {n} bikes.") for n in ("two", "three")])
+    gate.opened.set()
+    assert await block.aflush()
+    assert released == ["I have three bikes."] and block.capture_stats.dropped == 1
 
 
 # -- LLMFactExtractor -----------------------------------------------------------------

@@ -125,11 +125,13 @@ class BackgroundCapture:
         stored: Callable[[], bool] | None = None,
         landed: Callable[[], bool] | None = None,
     ) -> bool:
-        """Queue the capture of one turn; ``False`` when it was dropped (``max_pending`` are pending, or the
-        engine is closed). ``on_failure()`` is called when the capture fails (a store outage: the turn was not
-        stored), so an adapter that remembers which turns it captured can let a later call capture it again;
-        with ``hold``, a turn held to be captured again after an outage is not failed (yet): ``on_failure`` is
-        called if it is given up.
+        """Queue the capture of one turn; ``False`` when it was dropped (``max_pending`` are pending, the engine
+        is closed, or its capture pool could not take it). ``on_failure()`` is called once when the turn is not
+        stored: its capture failed (a store outage), or it was dropped, here or later (the engine closed before
+        it ran); so an adapter that remembers which turns it captured can let a later call capture it again. This
+        object makes that call, on every path: an adapter never calls it for a ``False``. Not for a turn whose
+        user was forgotten since (erased); with ``hold``, a turn held to be captured again after an outage is
+        not failed (yet): ``on_failure`` is called if it is given up.
 
         ``since`` is the entity's erase generation (``ERASURES.generation(entity_id)``, :mod:`memori_core.lanes`)
         noted when the turn began, before the model answered it; default: now. A ``forget`` of the entity after
@@ -199,9 +201,9 @@ class BackgroundCapture:
             _call(on_failure)
             return False
         if engine.closed:
+            _call(on_failure)
             self._finished("dropped")
             self._dropped(entity_id, "the engine is closed")
-            _call(on_failure)
             return False
         turn, meta = list(held.turn), dict(held.metadata)
 
@@ -212,7 +214,6 @@ class BackgroundCapture:
             """The outcome of an attempt that stored nothing: held when an outage kept it from the store."""
             if outage and self._hold(entity_id, held.attempted(reached), generation):
                 return "held"
-            _call(on_failure)
             return "failed"
 
         lanes = engine.capture_lanes
@@ -266,15 +267,19 @@ class BackgroundCapture:
                 if outcome == "erased":
                     self.logger.info("%s: capture skipped for entity %r: it was forgotten after the turn began",
                                      self.owner, entity_id)
+                elif outcome in ("failed", "dropped"):
+                    _call(on_failure)  # before flush can see it finished
                 self._finished(outcome)
 
         def dropped_at_close(reason: str) -> None:  # never ran: the engine closed (its log counts them)
+            _call(on_failure)
             self._finished("dropped")
             self._dropped(entity_id, f"the engine closed ({reason})", quiet=True)
 
         try:
             lanes.submit(entity_id, job, dropped_at_close)
         except Exception as exc:
+            _call(on_failure)
             if engine.closed:  # closed since the check above
                 self._finished("dropped")
                 self._dropped(entity_id, "the engine is closed")
