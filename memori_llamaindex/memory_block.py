@@ -7,8 +7,9 @@ import re
 import threading
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timezone
+from functools import partial
 from typing import Any
 
 from llama_index.core.base.llms.types import ChatMessage, MessageRole
@@ -19,19 +20,19 @@ from memori_core.adapter_args import renamed_k_attribute, resolve_entity_id
 from memori_core.bounded import BoundedRecord
 from memori_core.capture import (
     DEFAULT_MAX_PENDING_CAPTURES,
+    OUTAGE_TURNS_KEPT,
     BackgroundCapture,
     WaitsForCaptures,
     check_extractor,
     check_max_pending,
 )
+from memori_core.capture.held import HeldTurns
 from memori_core.context import PREAMBLE, format_fact_line
 from memori_core.engine import RecallEngine
 from memori_core.extraction import FactExtractor, Message
 from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty
 from memori_core.lanes import ERASURES
-from memori_core.outage import outage_breaker
 from memori_core.query import context_turns
-from memori_core.unanswered import UNANSWERED_KEPT, Unanswered, UnansweredTurns
 
 from ._common import (
     logger,
@@ -53,15 +54,6 @@ CAPTURED_TURNS_KEPT = 4096
 """How many captured user messages the blocks over one engine remember in a process (most recent first), so that
 ``Memory``'s later flush of a turn one of them captured (an unanswered one, or one whose capture failed) is
 handled once."""
-
-FAILED_TURNS_KEPT = 8
-"""How many of a user's turns whose capture failed or was dropped the blocks over one engine keep, the most recent,
-to capture again on a later ``get`` once the store answers (and 1024 of all users,
-:data:`memori_core.unanswered.UNANSWERED_KEPT`); a turn the bound forgets is counted as a dropped capture."""
-
-CAPTURE_ATTEMPTS = 3
-"""How many times a turn is handed to capture at most (its first attempt included) before a failing one is given
-up: a turn whose extractor raises every time is not tried on every turn of the chat."""
 
 DEFAULT_BLOCK_NAME = "memori_context"
 """Memory renders a block as ``<name>...</name>``: with this name the system prompt carries memori's usual block."""
@@ -102,13 +94,14 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
     brings back no fact a ``forget`` erased and revives no superseded fact);
     only user messages no answer follows (put without an LLM call) are
     captured then, and turns whose capture failed in this process (unless
-    their user was forgotten since). A turn whose capture failed or was dropped (a store outage,
-    ``max_pending_captures`` reached) is also captured again by the next ``get`` / ``aget`` of a block over
-    the same engine and user once the store answers (its recall was not skipped by the outage breaker),
-    before that get's own turn, with its session and time: once (a failed attempt whose facts reached the
-    store after all is not written again), the user's last ``FAILED_TURNS_KEPT`` such turns, each
-    handed to capture at most ``CAPTURE_ATTEMPTS`` times. The blocks over one engine share the
-    last ``CAPTURED_TURNS_KEPT`` turns they captured, known by their user,
+    their user was forgotten since). A turn a store outage keeps from the store is held and captured
+    again once it answers, as the LangChain adapters hold theirs (:mod:`memori_core.capture.held`): by
+    the next ``get`` / ``put`` of a block over the same engine (any user's) whose recall or capture finds
+    the store answering, before that turn's own capture, or by :meth:`flush`, with its session and time;
+    once (an attempt whose facts reached the store after all is not written again), the user's last
+    :data:`~memori_core.capture.OUTAGE_TURNS_KEPT` such turns (the blocks over one engine share what
+    they hold, so a block made per request captures what the one before it held). The blocks over one
+    engine share the last ``CAPTURED_TURNS_KEPT`` turns they captured, known by their user,
     session, user text and the assistant message before it. The
     facts are stored for ``entity_id`` in order, with the memory's
     ``session_id`` as their session (so recall can use a fact's neighbours in
@@ -119,8 +112,8 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
     with a warning naming it). Extraction
     and storage run in the background (``Memory.get`` / ``put`` never wait for
     them), at most ``max_pending_captures`` at a time (more are dropped with a
-    warning, and captured again like a failed turn); :meth:`flush` / :meth:`aflush`
-    wait for them.
+    warning and counted, as a capture that fails otherwise: ``Memory``'s flush of such a turn captures it);
+    :meth:`flush` / :meth:`aflush` wait for them.
 
     ``k`` is the number of facts, as on every memori adapter (``None``: the engine's ``config.limit``, 5
     unless configured; ``limit=``, its old name here, still works with a ``DeprecationWarning``).
@@ -158,9 +151,8 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
         """Set up the background captures (and the default extractor)."""
         super().model_post_init(context)
         self.extractor = check_extractor(self.extractor)
-        self._captures = BackgroundCapture(
-            _OWNER, logger, strict=self.strict, max_pending=self.max_pending_captures
-        )
+        self._captures = BackgroundCapture(_OWNER, logger, strict=self.strict, max_pending=self.max_pending_captures,
+                                           hold=_captured_turns(self.engine).held)
 
     @field_validator("entity_id", mode="before")
     @classmethod
@@ -194,7 +186,6 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
         ]
         self._core_lines = frozenset(line for line, core in rendered if core)
         if self.capture:
-            self._capture_failed_turns()
             self._capture_latest_turn(messages, block_kwargs.get("session_id"))
         if not rendered:
             return ""
@@ -207,22 +198,6 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
         if turns:
             message, turn = turns[-1]
             self._submit_once(message, turn, session_id, answered=id(message) in _answered(messages))
-
-    def _capture_failed_turns(self) -> None:
-        """Hand the user's turns whose capture failed or was dropped to capture again, oldest first, unless the
-        outage breaker is open (the store failed moments ago: they would fail again without reaching it)."""
-        breaker = outage_breaker(self.engine)
-        if breaker is not None and breaker.is_open:
-            return
-        ledger = _captured_turns(self.engine)
-        kept = ledger.failed_turns(self.entity_id)
-        if kept:
-            logger.info("%s: capturing again %d turn(s) of entity %r whose capture failed or was dropped",
-                        _OWNER, len(kept), self.entity_id)
-        for turn in kept:
-            claimed = ledger.claim(turn.turn_key, turn.text_key, whole=turn.whole, answered=True)
-            if claimed is not None:  # (not captured meanwhile by a flush, nor forgotten since)
-                self._submit(turn, *claimed)
 
     def _submit_once(self, message: ChatMessage, turn: list[Message], session_id: Any, *, answered: bool) -> None:
         """Queue the capture of one user message unless its turn was captured already, or was answered.
@@ -250,25 +225,20 @@ class MemoriMemoryBlock(WaitsForCaptures, RecallFields, CountField, BaseMemoryBl
                            self.extractor), *claimed)
 
     def _submit(self, turn: _Turn, began: int, again: bool) -> None:
-        """Queue the capture of a claimed turn (``began``: its user's erase generation when it began). Not stored
-        (failed, dropped): released, so that a later get or flush captures it. ``again``: an attempt failed
-        before, whose facts may have reached the store all the same: they are looked for first."""
-        ledger = _captured_turns(self.engine)
-        turn = replace(turn, attempts=turn.attempts + 1)
+        """Queue the capture of a claimed turn (``began``: its user's erase generation when it began). One an
+        outage keeps from the store is held by the capture and captured again once it answers; one not stored
+        otherwise (failed, dropped, given up) is released, so that ``Memory``'s flush of it captures it. Before
+        an attempt that follows one that may have reached the store (``again``: a released turn claimed anew; a
+        held one), the store is asked whether its facts landed all the same."""
         engine, tag = self.engine, turn.tag
-
-        def not_stored() -> None:
-            for lost in ledger.release(turn, began):
-                self._captures.drop(lost.entity_id, _DROPPED_FAILED.format(kept=FAILED_TURNS_KEPT,
-                                                                           most=UNANSWERED_KEPT))
 
         def stored() -> bool:
             return bool(engine.list(turn.entity_id, where={TURN_KEY: tag}, limit=1, include_invalid=True))
 
         self._captures.submit(engine, turn.entity_id, list(turn.turn), turn.extractor,
                               metadata={"source": "llamaindex", TURN_KEY: tag}, session_id=turn.session,
-                              on_failure=not_stored, since=began, created_at=turn.said_at,
-                              stored=stored if again else None)  # (a turn not stored: not_stored, once)
+                              on_failure=partial(_captured_turns(engine).release, turn, began), since=began,
+                              created_at=turn.said_at, stored=stored if again else None, landed=stored)
 
     def _tag_pattern(self) -> re.Pattern[str]:
         """What in a fact reads like a tag of ``Memory``'s template or of this block (escaped before use)."""
@@ -335,9 +305,6 @@ def _answered(messages: Sequence[ChatMessage]) -> set[int]:
 
 _Key = tuple[str, str | None, bytes]  # (entity id, session, digest of the turn or of the user's text)
 
-_DROPPED_FAILED = ("a turn whose capture failed was forgotten before the store answered again: more than {kept} of "
-                   "the user's turns (or {most} of all users) were waiting to be captured again")
-
 
 @dataclass(frozen=True)
 class _Turn:
@@ -351,7 +318,6 @@ class _Turn:
     whole: bool  # read with the assistant message before it
     said_at: datetime
     extractor: FactExtractor
-    attempts: int = 0  # how many times it was handed to capture
 
     @property
     def tag(self) -> str:
@@ -361,13 +327,13 @@ class _Turn:
 
 class _CapturedTurns:
     """The turns the memory blocks over one engine claimed in this process, shared by all of them (a block made
-    per request knows what the one before it captured), and the turns whose capture failed or was dropped.
+    per request knows what the one before it captured), the turns whose capture failed or was dropped, and the
+    turns an outage kept from the store (:attr:`held`, which every block's capture holds them in).
 
     A turn is captured when it is claimed: not when it was claimed already, nor when it was answered (read by
     the ``Memory.get`` before the answer, which captured it: in this process, or in another one before a
     restart, or before a ``forget`` that erased what it said), unless its capture failed here since; a failed
-    turn that began before a ``forget`` of its entity is never tried again. The failed turns are also kept
-    (:class:`~memori_core.unanswered.UnansweredTurns`, by the user's text) for the user's next ``get``."""
+    turn that began before a ``forget`` of its entity is never tried again."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -375,7 +341,9 @@ class _CapturedTurns:
         self._turns: BoundedRecord[_Key, int] = BoundedRecord(CAPTURED_TURNS_KEPT)
         self._texts: BoundedRecord[_Key, int] = BoundedRecord(CAPTURED_TURNS_KEPT)
         self._failed: BoundedRecord[_Key, int] = BoundedRecord(CAPTURED_TURNS_KEPT)
-        self._kept: UnansweredTurns[_Key, _Turn] = UnansweredTurns(FAILED_TURNS_KEPT, UNANSWERED_KEPT)
+        # Held turns keep their engine (and so this record's key) alive until the store answers or the process
+        # ends: a bounded wait for the store, as for the LangChain adapters' held turns.
+        self.held = HeldTurns(_OWNER, logger, OUTAGE_TURNS_KEPT)
 
     def claim(self, turn_key: _Key, text_key: _Key, *, whole: bool, answered: bool) -> tuple[int, bool] | None:
         """Whether to capture this turn: ``(the entity's erase generation when it began, whether an attempt to
@@ -392,25 +360,16 @@ class _CapturedTurns:
                 return None
             self._turns.remember(turn_key, began)
             self._texts.remember(text_key, began)
-        self._kept.discard(entity, text_key)  # captured now: by a flush, or by the get that took it
         return began, bool(failed)
 
-    def release(self, turn: _Turn, began: int) -> list[Unanswered[_Turn]]:
-        """The claimed ``turn`` was not stored (its capture failed or was dropped): a later flush captures it, and
-        so does the user's next get while it has attempts left. Returns the kept turns the bound forgot."""
+    def release(self, turn: _Turn, began: int) -> None:
+        """The claimed ``turn`` was not stored (its capture failed, was dropped or given up): ``Memory``'s flush of
+        it captures it."""
         with self._lock:
             self._turns.pop(turn.turn_key, None)
             self._texts.pop(turn.text_key, None)
             self._failed.remember(turn.turn_key, began)
             self._failed.remember(turn.text_key, began)
-        if turn.attempts >= CAPTURE_ATTEMPTS:
-            return []
-        return self._kept.keep(turn.entity_id, turn.text_key, turn, began)
-
-    def failed_turns(self, entity_id: str) -> list[_Turn]:
-        """The user's kept turns whose capture failed, oldest first, no longer kept (those of a user forgotten
-        since they began left out)."""
-        return [kept.turn for kept in self._kept.take(entity_id)]
 
 
 _LEDGERS: weakref.WeakKeyDictionary[RecallEngine, _CapturedTurns] = weakref.WeakKeyDictionary()

@@ -128,7 +128,7 @@ def test_a_message_put_without_an_answer_is_captured_once_by_per_request_blocks(
     engine.close()
 
 
-def test_a_turn_whose_capture_failed_is_not_stored_at_flush_after_a_forget(hash_embedder: Any) -> None:
+def test_a_turn_an_outage_kept_from_the_store_is_not_stored_after_a_forget(hash_embedder: Any) -> None:
     engine = ungated_engine(hash_embedder)
     now = [0.0]
     engine.outage = OutageBreaker(10.0, clock=lambda: now[0])
@@ -138,7 +138,7 @@ def test_a_turn_whose_capture_failed_is_not_stored_at_flush_after_a_forget(hash_
     faults = Faults(engine.store)
     faults.arm("upsert", error=ConnectionError, message="the store is down")
     chat.chat("I have a dog called Rex.")
-    assert block.flush(timeout=30) and block.capture_stats.failed == 1
+    assert block.flush(timeout=30) and block.capture_stats.held == 1
     faults.disarm()
     now[0] += 10
     engine.forget("rex")  # the erase request comes after the turn: its retry must not store it
@@ -147,3 +147,4 @@ def test_a_turn_whose_capture_failed_is_not_stored_at_flush_after_a_forget(hash_
     assert block.flush(timeout=30)
     assert any(m.content == "I have a dog called Rex." for m in memory.get_all(status=MessageStatus.ARCHIVED))
     assert engine.count("rex", include_invalid=True) == 0
+    assert (block.capture_stats.held, block.capture_stats.erased) == (0, 1)

@@ -45,7 +45,7 @@ class BackgroundCapture:
     reaching the store (:class:`~memori_core.outage.OutageBreaker`): the first
     capture an outage keeps from being stored is warned, once per outage, and how
     many it kept is warned when the store answers again (or at interpreter exit). With ``hold`` (the
-    LangChain middleware and capture node), such a turn is held instead and queued again once the store
+    LangChain middleware and capture node, the LlamaIndex memory block), such a turn is held instead and queued again once the store
     answers, at the next :meth:`submit` while the breaker is closed or at :meth:`flush`
     (:mod:`memori_core.capture.held`); ``on_failure`` is then called only if it is given up. With
     ``strict=True`` nothing is logged: the first failure (or dropped capture,
@@ -71,11 +71,13 @@ class BackgroundCapture:
         *,
         strict: bool = False,
         max_pending: int = DEFAULT_MAX_PENDING_CAPTURES,
-        hold: int = 0,
+        hold: int | HeldTurns = 0,
     ) -> None:
         """``owner`` names the adapter in warnings; ``logger`` is the adapter's logger; ``hold``: how many of each
         user's turns an outage kept from the store are held to be captured again once it answers (0: none; the
-        adapters that capture give :data:`~memori_core.capture.held.OUTAGE_TURNS_KEPT`)."""
+        adapters that capture give :data:`~memori_core.capture.held.OUTAGE_TURNS_KEPT`), or the
+        :class:`~memori_core.capture.held.HeldTurns` several such objects share (the LlamaIndex memory blocks
+        over one engine: what one holds, the next one's captures hand back; :attr:`held` counts them all)."""
         self.owner = owner
         self.logger = logger
         self.strict = strict
@@ -85,7 +87,10 @@ class BackgroundCapture:
         self._flushed = dict(self._counts)  # the counts the previous flush reported from
         self._failure: BaseException | None = None
         self._done = threading.Condition()
-        self._held = HeldTurns(owner, logger, check_hold(hold, owner)) if hold else None
+        if isinstance(hold, HeldTurns):
+            self._held: HeldTurns | None = hold
+        else:
+            self._held = HeldTurns(owner, logger, check_hold(hold, owner)) if hold else None
         self._engine: Any = None  # the engine of the last capture submitted (an adapter has one): flush's
         self._set_up()
 
