@@ -6,6 +6,7 @@ restart from a snapshot, and a ``chroma run`` server), two users, lookalike ids,
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sqlite3
 import subprocess
@@ -21,6 +22,7 @@ from langchain.agents import create_agent
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.messages import HumanMessage
 
+from _faults import Faults
 from _helpers import HashEmbedder, running_chroma_server
 from _langchain_fakes import replies
 from memori_core import (
@@ -433,6 +435,21 @@ def test_forget_counts_a_fact_written_after_it_began_and_before_it_erased(
 
     monkeypatch.setattr(eng, "count", count_then_write)
     assert eng.forget("b") == Forgotten(facts=2, older_versions=1)  # the Tesla and the bike; the Civic
+    assert eng.store.count("b") == 0
+
+
+def test_a_forget_whose_count_cannot_read_the_store_erases_all_the_same_and_says_it_could_not_count(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=OPEN)
+    _car_swap(eng)
+    faults = Faults(eng.store._facts)  # noqa: SLF001 - the collection's reads fail, its delete works
+    faults.arm("get", error=TimeoutError, message="the read timed out")
+    with caplog.at_level(logging.WARNING, logger="memori_core.engine.writes"):
+        assert eng.forget("b") == Forgotten(None, None)
+    assert "forget of entity 'b': its facts could not be counted; erasing them all the same (TimeoutError" \
+        in caplog.text
+    faults.disarm()
     assert eng.store.count("b") == 0
 
 

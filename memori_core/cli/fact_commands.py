@@ -124,6 +124,8 @@ def cmd_forget(args: argparse.Namespace) -> int:
 def _forgotten(erased: Forgotten) -> str:
     """``4 fact(s) and 2 superseded fact(s) or earlier version(s)`` (the second part only when there are any)."""
     older = erased.older_versions
+    if erased.facts is None:
+        return "every fact (the store could not be read to count them)"
     return f"{erased.facts} fact(s)" + (f" and {older} superseded fact(s) or earlier version(s)" if older else "")
 
 

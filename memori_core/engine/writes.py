@@ -13,6 +13,9 @@ intent there), and runs within the coordinator's deadline (twice the store's req
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
@@ -21,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..cache.cache_update import CacheUpdate
+from ..error_log import warn_briefly
 from ..facts import StoredFact
 from ..lanes import ERASURES
 from ..ranking.core import CORE_KEY
@@ -53,6 +57,8 @@ from .supersede import _check_known, _collapse, _linked, _split_new_and_seen, _s
 from .versions import Versions
 
 
+logger = logging.getLogger(__name__)
+
 _UNSET: Any = object()
 
 
@@ -60,10 +66,17 @@ _UNSET: Any = object()
 class Forgotten:
     """What :meth:`~memori_core.RecallEngine.forget` erased: ``facts``, the entity's valid facts (expired ones
     included, as :meth:`~memori_core.RecallEngine.count` counts them), and ``older_versions``, the rows no longer
-    valid that went with them (superseded facts, the earlier texts ``update`` kept)."""
+    valid that went with them (superseded facts, the earlier texts ``update`` kept). Both ``None`` when the store
+    could not be read to count them: the erase went ahead all the same."""
 
-    facts: int
-    older_versions: int
+    facts: int | None
+    older_versions: int | None
+
+    def __add__(self, other: Forgotten) -> Forgotten:
+        """Both erases' counts (``None`` when either could not count)."""
+        if self.facts is None or other.facts is None or self.older_versions is None or other.older_versions is None:
+            return Forgotten(None, None)
+        return Forgotten(self.facts + other.facts, self.older_versions + other.older_versions)
 
 _NOW: Any = object()  # expire's expiry: the time of the edit
 
@@ -343,7 +356,8 @@ class WritePath(Versions, ImportPath):
     @_bounded
     def forget(self, entity_id: str) -> Forgotten:
         """Delete every fact of ``entity_id``, history included (and nothing of any other entity); returns what it
-        erased (:class:`Forgotten`), counted under the entity's write lock right before each delete.
+        erased (:class:`Forgotten`), counted under the entity's write lock right before each delete (from the
+        entity's facts, read first: an erase is not held up by a count that cannot read them).
 
         Writes of this process that began before the call write nothing after it returns
         (:mod:`memori_core.lanes`): an ``add`` or ``import_`` of the entity still embedding raises
@@ -353,20 +367,38 @@ class WritePath(Versions, ImportPath):
         does not wait for them."""
         entity_id = check_entity_id(entity_id)
         ERASURES.erase(entity_id)  # before the delete takes the entity's write lock: see memori_core.lanes
-        with deadline.paused():  # the copy the count reads, loaded outside the erase's time (a large user's)
-            self.count(entity_id)
+        with deadline.paused(), contextlib.suppress(Exception):  # the copy the erase counts from, read outside its
+            self.count(entity_id)  # time (a large user's); a failure is the count's below, never the erase's
         erased: list[Forgotten] = []
 
         def erase(done: CacheUpdate) -> None:
-            rows = self.store.count(entity_id)
-            valid = self.count(entity_id) if rows else 0  # the copy loaded above, unless a write came between
+            erased.append(self._erasing(entity_id))
             done.begin()
             self.store.forget(entity_id)
             done.drop()
-            erased.append(Forgotten(valid, rows - valid))
 
         self._coord.erase(entity_id, erase)  # (run again after writes that raced it: their rows counted too)
-        return Forgotten(sum(f.facts for f in erased), sum(f.older_versions for f in erased))
+        return sum(erased[1:], erased[0])
+
+    def _erasing(self, entity_id: str) -> Forgotten:
+        """What a ``forget`` under the entity's write lock is about to erase: the store's rows, those no longer
+        valid read off the cached copy (this process's writes keep it current; loaded again only when one
+        dropped it). A store that cannot be read is warned and counts nothing: an erase never fails for its
+        count."""
+        try:
+            rows = self.store.count(entity_id)
+            if not rows:
+                return Forgotten(0, 0)
+            with self._coord.entity_lock(entity_id):
+                cache = self._coord.caches.get(entity_id)
+                older = None if cache is None else int(cache.invalid_rows(time.time()).size)
+            if older is None:
+                older = rows - self.count(entity_id)
+        except Exception as exc:  # noqa: BLE001 - the erase goes on, and fails on its own if the store is down
+            warn_briefly(logger, exc, "forget of entity %r: its facts could not be counted; erasing them all the "
+                                      "same", entity_id)
+            return Forgotten(None, None)
+        return Forgotten(rows - older, older)
 
     @when_open
     @_bounded
