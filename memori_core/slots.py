@@ -10,7 +10,7 @@ import functools
 import re
 import unicodedata
 
-__all__ = ["PERSON", "SEEING_NAME", "SLOTS", "TOOLS", "fold", "holder", "slot_keys", "slots_of",
+__all__ = ["PARTNERS", "PERSON", "SEEING_NAME", "SLOTS", "TOOLS", "fold", "holder", "slot_keys", "slots_of",
            "speaks_of_a_group"]
 
 # Occupations and workplaces: "User is a paralegal.", "User is a junior designer at an ad agency.".
@@ -200,7 +200,9 @@ PERSON = (
 """A regex alternation of the words that name a person in the user's life (sister, wife, boss...)."""
 _OTHER_HOLDER = re.compile(rf"^(?:user's|my|our)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin)\s+)?"
                            rf"(?P<who>{PERSON})\b")
-_PARTNERS = frozenset("wife husband partner girlfriend boyfriend fiance fiancé fiancee fiancée spouse ex".split())
+PARTNERS: frozenset[str] = frozenset(
+    "wife husband partner girlfriend boyfriend fiance fiancé fiancee fiancée spouse ex".split())
+"""The words (lower case) that name the user's partner: in the ``relationship`` slot their fact is the user's."""
 # One parent or grandparent, whatever the word: "User's mum" and "User's mother" are the same person's facts.
 _SAME_KIN = {"mum": "mother", "mom": "mother", "dad": "father", "grandma": "grandmother", "nan": "grandmother",
              "nana": "grandmother", "nanna": "grandmother", "gran": "grandmother", "granny": "grandmother",
@@ -242,7 +244,7 @@ def holder(text: str, slot: str | None = None) -> str:
     if m is None:
         return _owner_before(folded, slot) or "user"
     who = m.group("who")
-    if slot == "relationship" and who in _PARTNERS:
+    if slot == "relationship" and who in PARTNERS:
         return "user"
     return _SAME_KIN.get(who, re.sub(r"\s+", " ", who))
 

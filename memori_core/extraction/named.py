@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..ranking.care import is_care_fact
-from ..slots import PERSON, holder
+from ..slots import PARTNERS, PERSON, holder
 from .clauses import own_clauses
 from .job_change import says_where_now
 from .leads import carer_cut, clean, strip_lead
@@ -84,10 +84,6 @@ _ROLE_AND_NAME = re.compile(
 )
 
 
-# Roles a plan does not tell for good: a partner, an ex.
-_NOT_FOR_GOOD = rx(r"(?:ex|girlfriend|boyfriend|partner|wife|husband|spouse|fianc[ée]e?)")
-
-
 def who_plans_name(verdicts: list[SentenceVerdict]) -> list[SentenceVerdict]:
     """``verdicts`` with, after each plan kept until it is over ("User is planning a trip to Lisbon in November
     2026 with their sister Eva."), what it tells for good of who someone it names is ("User's sister is Eva."),
@@ -102,7 +98,7 @@ def who_plans_name(verdicts: list[SentenceVerdict]) -> list[SentenceVerdict]:
             continue
         for m in _ROLE_AND_NAME.finditer(fact):
             role = " ".join(m.group("role").split())
-            if not _NOT_FOR_GOOD.fullmatch(role):
+            if role.casefold() not in PARTNERS:  # a partner, an ex: a plan does not tell them for good
                 said = f"My {role} is {m.group('name')}"
                 out.append(SentenceVerdict(said, f"User's {role} is {m.group('name')}.", KEPT_REWRITTEN))
     return out

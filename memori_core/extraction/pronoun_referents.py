@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..slots import holder
+from ..slots import PARTNERS, holder
 
 __all__ = ["newest_told", "opens_with_pronoun", "referent", "with_opening_pronoun_resolved"]
 
@@ -31,8 +31,6 @@ _PEOPLE = {
     "she": re.compile(rf"\b{_KIN}(?P<kin>{_SHE})\b(?!'s\s+(?:{_SHE}|{_HE})\b){_NAME}", re.IGNORECASE),
     "he": re.compile(rf"\b{_KIN}(?P<kin>{_HE})\b(?!'s\s+(?:{_SHE}|{_HE})\b){_NAME}", re.IGNORECASE),
 }
-# A partner counts as someone a pronoun may be, but is read by the partner rules (.named.partner_of, .events).
-_PARTNERS = frozenset("wife husband girlfriend boyfriend fiance fiancé fiancee fiancée".split())
 # A message opening with "he" / "she": "She has ...", "she's on ...", "He is ...".
 _OPENING = re.compile(r"^(?P<lead>\W*)(?P<p>he|she)(?P<rest>(?:'s|\u2019s)?\s+\S.*)$", re.IGNORECASE | re.DOTALL)
 # Not a name: a word after the kin word that is a verb or a function word ("User's mum Is", "User's son Arjun").
@@ -63,7 +61,8 @@ def referent(pronoun: str, facts: Sequence[str]) -> str | None:
             who = holder(f"User's {kin}")
             said = found.get(who)
             found[who] = f"my {kin} {name}" if name else said or f"my {kin}"
-    if len(found) != 1 or next(iter(found)) in _PARTNERS:
+    # a partner counts as someone a pronoun may be, but is read by the partner rules (.named.partner_of, .events)
+    if len(found) != 1 or next(iter(found)) in PARTNERS:
         return None  # none, more than one, or the partner, whom the partner rules read ("SHE SAID YES!!!")
     return next(iter(found.values()))
 
