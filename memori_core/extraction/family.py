@@ -187,7 +187,7 @@ def _as_stored(said: str, known: Sequence[str]) -> str:
     m = re.match(rf"^(?:my|our)\s+(?P<kin>{PERSON})\b", said, re.IGNORECASE)
     if m is None:
         return said
-    whose = holder(f"User's {m.group('kin')}")
+    whose = holder(said)  # the whole word: "my mother-in-law" is not "my mum"
     for text in reversed(known):
         stored = re.match(rf"^User's\s+(?P<kin>{PERSON})\b", text, re.IGNORECASE)
         if stored is not None and holder(text) == whose:
