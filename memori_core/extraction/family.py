@@ -100,13 +100,13 @@ _CONDITION = rf"(?P<cond>{_CONDITION_WORDS})"
 # cope" (how it goes, cut off) or "my dad has got Parkinson's"; "I look after my dad, who has Parkinson's" (someone
 # the clause names, searched for); "she has Alzheimer's" after a clause naming them.
 _THEIR_CONDITION = rx(rf"^(?P<who>{_MY_ONE})'s\s+{_CONDITION}\s+(?:is|has|'s|was|seems|keeps|got|progressed|came)\b")
+_PRONOUN_HAS = rx(rf"^(?P<p>he|she)(?:\s+has|\s+has\s+got|'s\s+got)\s+{_CONDITION}\s*[.!]*$")
+_MY_ONE_IN = rx(rf"\b(?P<who>{_MY_ONE})\b")
 _HAS_CONDITION = rx(
     rf"^(?P<who>{_MY_ONE})\s+has(?:\s+got\s+{_CONDITION}\s*$|(?:\s+got)?\s+(?P<cond2>{_CONDITION_WORDS})"
     r"\s*(?:[,;]\s*|\s+-\s+|\s+(?:and|but|so)\s+)(?:it|it's|that|that's|this|things|life|everything|we|we're)\b)"
 )
 _WHO_HAS = rx(rf"\b(?P<who>{_MY_ONE}),?\s+who\s+(?:has|has\s+got|'s\s+got|was\s+diagnosed\s+with)\s+{_CONDITION}\b")
-_PRONOUN_HAS = rx(rf"^(?P<p>he|she)(?:\s+has|\s+has\s+got|'s\s+got)\s+{_CONDITION}\s*[.!]*$")
-_MY_ONE_IN = rx(rf"\b(?P<who>{_MY_ONE})\b")
 # "Mum is 70 and Dad is 72", "my sister lives in Leeds and my brother is in Hull": two of the user's, each with a
 # verb of their own, one statement each (the second subject is as much the user's as the first).
 _ONE_OF_MINE = rf"(?:{_MY_ONE}|{words(*_BARE_KIN)})"
