@@ -10,7 +10,7 @@ import functools
 import re
 import unicodedata
 
-__all__ = ["PERSON", "SEEING_NAME", "SLOTS", "TOOLS", "fold", "holder", "slot_keys", "slots_of",
+__all__ = ["PARTNERS", "PERSON", "SEEING_NAME", "SLOTS", "TOOLS", "fold", "holder", "slot_keys", "slots_of",
            "speaks_of_a_group"]
 
 # Occupations and workplaces: "User is a paralegal.", "User is a junior designer at an ad agency.".
@@ -198,13 +198,20 @@ PERSON = (
     r"cousin|niece|nephew|in-laws|step\w+|ex)"
 )
 """A regex alternation of the words that name a person in the user's life (sister, wife, boss...)."""
+# Someone of the user's a leading possessive names, kept apart from whom the word is built on: an in-law from the
+# parent or sibling ("mother-in-law"), a generation further back from the one before ("great-grandmother"), and an
+# auntie from the user.
 _OTHER_HOLDER = re.compile(rf"^(?:user's|my|our)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin)\s+)?"
-                           rf"(?P<who>{PERSON})\b")
-_PARTNERS = frozenset("wife husband partner girlfriend boyfriend fiance fiancé fiancee fiancée spouse ex".split())
+                           rf"(?P<great>(?:great[\s-]+(?=great|gran|nan|aunt|uncle))*)(?P<who>{PERSON}|aunt(?:ie|y))"
+                           rf"(?P<law>-in-law)?\b")
+PARTNERS: frozenset[str] = frozenset(
+    "wife husband partner girlfriend boyfriend fiance fiancé fiancee fiancée spouse ex".split())
+"""The words (lower case) that name the user's partner: in the ``relationship`` slot their fact is the user's."""
 # One parent or grandparent, whatever the word: "User's mum" and "User's mother" are the same person's facts.
 _SAME_KIN = {"mum": "mother", "mom": "mother", "dad": "father", "grandma": "grandmother", "nan": "grandmother",
              "nana": "grandmother", "nanna": "grandmother", "gran": "grandmother", "granny": "grandmother",
-             "grandpa": "grandfather", "grandad": "grandfather", "granddad": "grandfather"}
+             "grandpa": "grandfather", "grandad": "grandfather", "granddad": "grandfather", "auntie": "aunt",
+             "aunty": "aunt"}
 
 
 def fold(text: str) -> str:
@@ -236,15 +243,16 @@ def slots_of(text: str) -> frozenset[str]:
 def holder(text: str, slot: str | None = None) -> str:
     """Whose fact ``text`` is: ``"user"``, or the person a leading possessive names ("sister" for "User's
     sister moved to Paris."; a parent or grandparent by one word whatever the user calls them: "mother" for
-    "User's mum ..."). In the ``relationship`` slot a partner's fact is the user's relationship."""
+    "User's mum ...", "mother-in-law" for "User's mum-in-law ...", "great-grandmother" for "User's great gran ...").
+    In the ``relationship`` slot a partner's fact is the user's relationship."""
     folded = fold(text).strip()
     m = _OTHER_HOLDER.match(folded)
     if m is None:
         return _owner_before(folded, slot) or "user"
-    who = m.group("who")
-    if slot == "relationship" and who in _PARTNERS:
+    who, great, law = m.group("who"), m.group("great").count("great"), m.group("law") or ""
+    if slot == "relationship" and who in PARTNERS and not (great or law):
         return "user"
-    return _SAME_KIN.get(who, re.sub(r"\s+", " ", who))
+    return "great-" * great + _SAME_KIN.get(who, re.sub(r"\s+", " ", who)) + law
 
 
 _OWNER_BEFORE = re.compile(rf"(?:\b(?:user's|my|our)\s+(?P<who>{PERSON})'s|"
