@@ -14,7 +14,8 @@ are imported into the entity the caller names.
 
 :func:`from_record` checks one record before anything is written: every field's type and format, and its period
 of validity (``valid_from`` not before ``created_at``, ``valid_to`` not before the period began, no
-``superseded_by`` without a ``valid_to``). Links to facts neither the records nor the store hold are kept:
+``superseded_by`` without a ``valid_to``); the one inconsistent record earlier versions of the engine wrote (an
+update of a replaced fact) is repaired, with a :class:`RepairedRecordWarning` naming it. Links to facts neither the records nor the store hold are kept:
 ``delete`` of one side of a supersede leaves them.
 """
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -119,8 +121,32 @@ def from_record(entity_id: str, record: Any, i: int, *, default_id: str, default
     )
     if fact.superseded_by == fact.id or fact.id in fact.supersedes:
         raise ValueError(f"records[{i}] (id {fact.id!r}) supersedes itself: a fact cannot replace itself")
+    fact = _repaired(fact, i)
     _check_period(fact, i, stated=record.get("created_at") is not None)
     return fact, vec
+
+
+class RepairedRecordWarning(UserWarning):
+    """:func:`from_record` imported a record that an earlier version of the engine wrote inconsistent, repaired as
+    recall had treated it; the message names the record and what was changed."""
+
+
+def _repaired(fact: StoredFact, i: int) -> StoredFact:
+    """Record ``i`` as recall treated it, when it is what an ``update`` of a replaced fact wrote before ``update``
+    refused that (:class:`~memori_core.engine.ReplacedFactError`): the new text stamped valid from the update
+    (``valid_from``, the same instant as ``updated_at``) but still ended when the fact was replaced (``valid_to``,
+    earlier), so it was never recalled. It is kept valid at no time (``valid_to`` moved to its ``valid_from``),
+    with a :class:`RepairedRecordWarning`; the text it replaced is the record's version row ``<id>@v<n>``. Any
+    other record is returned as it is (and a period that ends before it begins is refused)."""
+    if (fact.superseded_by is None or fact.valid_to is None or fact.valid_from is None
+            or fact.valid_from != fact.updated_at or iso_to_ts(fact.valid_to) >= iso_to_ts(fact.valid_from)):
+        return fact
+    warnings.warn(
+        f"records[{i}] (fact {fact.id!r}) is the text an update gave a fact already replaced by "
+        f"{fact.superseded_by!r}, which earlier versions stored valid from {fact.valid_from} but ended at "
+        f"{fact.valid_to}, so it was never recalled: imported valid at no time (valid_to set to its valid_from), "
+        "as recall treated it", RepairedRecordWarning, stacklevel=4)
+    return dataclasses.replace(fact, valid_to=fact.valid_from)
 
 
 def _check_period(fact: StoredFact, i: int, *, stated: bool) -> None:

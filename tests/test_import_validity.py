@@ -7,12 +7,14 @@ restores, and a ``superseded_by`` whose fact was deleted. Real Chroma (in memory
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from memori_core import RecallEngine
+from memori_core.records import RepairedRecordWarning
 
 LEEDS, YORK = "User lives in Leeds.", "User lives in York."
 
@@ -88,3 +90,31 @@ def test_a_superseded_by_whose_fact_was_deleted_is_kept_as_the_engine_leaves_it(
     assert ungated.export("dst") == records
     assert ungated.list("dst") == [] and [f.content for f in ungated.recall("home", "dst", as_of="2026-10-20T00:00Z")
                                           ] == [LEEDS]
+
+
+def test_the_record_an_update_of_a_replaced_fact_wrote_before_is_repaired_and_named(ungated: RecallEngine) -> None:
+    # What `export` gave for tester j11's bob (finding 5) after the engine let update_memory rewrite a replaced fact:
+    # the new text valid from the update, after the record ended, and the old text kept as its version row.
+    berlin, munich = "c98e1bcc00ba63529c0f85df320886f4", "0b418a032368013bc85e2be74285c2a8"
+    ended, updated = "2026-10-26T18:00:00+00:00", "2026-11-02T09:00:00+00:00"
+    records = [
+        {"id": berlin, "text": "User lives in Hamburg.", "created_at": "2026-10-05T08:00:00+00:00",
+         "updated_at": updated, "valid_from": updated, "valid_to": ended, "superseded_by": munich},
+        {"id": f"{berlin}@v1", "text": "User lives in Berlin.", "created_at": "2026-10-05T08:00:00+00:00",
+         "valid_to": ended, "superseded_by": berlin},
+        {"id": munich, "text": "User moved to Munich.", "created_at": ended, "supersedes": [berlin]},
+    ]
+    with pytest.warns(RepairedRecordWarning, match=rf"records\[0\] \(fact '{berlin}'\) .* never recalled: imported "
+                      "valid at no time"):
+        ungated.import_("dst", records)
+    [hamburg] = ungated.get("dst", [berlin])
+    assert hamburg.valid_to == hamburg.valid_from == updated  # valid at no time, as recall treated it
+    where = "where does the user live"
+    assert [f.content for f in ungated.recall(where, "dst")] == ["User moved to Munich."]
+    assert [f.content for f in ungated.recall(where, "dst", as_of="2026-10-10T00:00:00Z")] == ["User lives in Berlin."]
+    assert [f.content for f in ungated.recall(where, "dst", as_of="2026-11-10T00:00:00Z")] == ["User moved to Munich."]
+    again = ungated.export("dst")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # repaired once: its export imports without a repair
+        ungated.import_("copy", again)
+    assert ungated.export("copy") == again
