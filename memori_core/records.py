@@ -31,6 +31,7 @@ import numpy as np
 
 from .facts import StoredFact
 from .validate import (
+    FUTURE_SKEW_SECONDS,
     check_created_at,
     check_fact_length,
     check_metadata,
@@ -155,13 +156,17 @@ def _check_period(fact: StoredFact, i: int, *, stated: bool) -> None:
     period began, ``superseded_by`` on a fact still valid. ``stated``: the record gave its ``created_at`` (else it
     is the import's time, which a period that ended earlier is before). A ``valid_to`` equal to the start is
     kept (a fact replaced by one stated at the same time), and so is an ``expires_at`` at or before
-    ``created_at``, which ``update`` may have set (an item expired at once)."""
+    ``created_at``, which ``update`` may have set (an item expired at once). So is a ``valid_to`` at most
+    :data:`~memori_core.validate.FUTURE_SKEW_SECONDS` before a stated ``created_at`` the period began at: a fact
+    dated ahead of the writer's clock (as far as ``add`` allows) and replaced or updated before that time came
+    ends when it was replaced, so that recall stops showing it then; it was valid at no time."""
     created = fact.created_at if stated else f"{fact.created_at}: none given, so the time of the import"
     of = f"of fact {fact.id!r}"
     if fact.valid_from is not None and iso_to_ts(fact.valid_from) < iso_to_ts(fact.created_at):
         raise ValueError(f"records[{i}]['valid_from'] ({fact.valid_from}) {of} is before its created_at "
                          f"({created}): a text cannot become valid before the fact was stated")
-    if fact.valid_to is not None and iso_to_ts(fact.valid_to) < iso_to_ts(fact.valid_from or fact.created_at):
+    if fact.valid_to is not None and iso_to_ts(fact.valid_to) < iso_to_ts(fact.valid_from or fact.created_at) \
+            and not (stated and _ended_before_its_time(fact)):
         start = f"valid_from ({fact.valid_from})" if fact.valid_from else f"created_at ({created})"
         raise ValueError(f"records[{i}]['valid_to'] ({fact.valid_to}) {of} is before its {start}: the fact would "
                          "be valid at no time; give the time it stopped being valid, after it began")
@@ -169,6 +174,16 @@ def _check_period(fact: StoredFact, i: int, *, stated: bool) -> None:
         raise ValueError(f"records[{i}]['superseded_by'] {of} names {fact.superseded_by!r}, but the record has no "
                          "valid_to: a replaced fact stopped being valid when it was replaced, and this one would be "
                          "recalled beside the fact that replaced it; give its valid_to, or clear superseded_by too")
+
+
+def _ended_before_its_time(fact: StoredFact) -> bool:
+    """Whether ``fact`` (its ``valid_to`` set) is a fact dated ahead of a writer's clock that was ended before its
+    time came (:func:`_check_period`): its period began at its ``created_at`` and ended at most
+    :data:`~memori_core.validate.FUTURE_SKEW_SECONDS` before it."""
+    assert fact.valid_to is not None
+    start = iso_to_ts(fact.created_at)
+    began_stated = fact.valid_from is None or iso_to_ts(fact.valid_from) == start
+    return began_stated and start - iso_to_ts(fact.valid_to) <= FUTURE_SKEW_SECONDS
 
 
 def _opt_id(record: Mapping[str, Any], key: str, i: int) -> str | None:

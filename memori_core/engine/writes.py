@@ -37,6 +37,7 @@ from ..validate import (
     check_ids,
     check_metadata,
     check_session_id,
+    iso_to_ts,
     per_fact,
 )
 from .closing import when_open
@@ -425,7 +426,9 @@ class WritePath(Versions, ImportPath):
                 done.update_seen([fact])
                 return fact
             self._check_valid(entity_id, old[0], now)
-            fact = replace(fact, valid_from=now)  # the new text is true from now on (``as_of`` reads it)
+            # The new text is true from now on (``as_of`` reads it), or, for a fact dated ahead of this clock, from
+            # its own time: never before it was stated.
+            fact = replace(fact, valid_from=max((now, old[0].created_at), key=iso_to_ts))
             missing = [t for t in (fact.content, old[0].content) if t not in vec_of]
             if missing:  # the text changed meanwhile (rare): embed now
                 vec_of.update(self._embed_texts(missing))
