@@ -44,7 +44,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .engine import RecallEngine
+from .engine import RecallEngine, ReplacedFactError
 from .error_log import error_text
 from .facts import RecalledFact, StoredFact
 from .memory_tools import (
@@ -54,6 +54,7 @@ from .memory_tools import (
     check_fact_text,
     check_tool_id,
     check_tool_text,
+    replaced_error,
     validation_problems,
     with_earlier_versions,
 )
@@ -77,6 +78,9 @@ SERVER_NAME = "memori"
 
 TOOL_NAMES: tuple[str, ...] = ("recall", "add", "list", "get", "update", "history", "restore", "delete", "forget")
 """The tools :func:`build_server` registers, in this order (``memori mcp --help`` lists them from here)."""
+
+MCP_NAMES = {"remember": "add", "update": "update", "restore": "restore"}
+"""The tools a model is told to call, by the operation of :data:`~memori_core.memory_tools.TOOL_NAMES` they do."""
 
 MAX_PAGE = 200
 """The most facts one ``list`` or ``recall`` call returns, and one ``add``, ``get`` or ``delete`` call takes."""
@@ -463,12 +467,16 @@ def build_server(
 
     async def update(fact_id: str, text: str, ctx: Context = None) -> dict[str, Any]:
         """Replace the text of one of the user's facts (its id stays; its old text is kept as history under
-        `<id>@v<n>`, which cannot be updated itself); returns the fact."""
+        `<id>@v<n>`, which cannot be updated itself); returns the fact. A fact a newer one replaced is history too:
+        nothing is changed, and the error names the fact that holds now (update that one, or `restore` the old
+        one first)."""
         who, fid, new = whose(ctx), check_editable_id(fact_id), check_fact_text(text)
         try:
             return {"fact": _records([await live().aupdate(who, fid, text=new)])[0]}
         except KeyError:
             raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
+        except ReplacedFactError as exc:
+            raise replaced_error(exc, MCP_NAMES) from None
 
     async def delete(ids: list[str], ctx: Context = None) -> dict[str, Any]:
         """Delete some of the user's facts by id, with their history (the earlier versions each replaced: the

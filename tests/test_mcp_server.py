@@ -511,6 +511,25 @@ def test_the_mcp_example_serves_alice_over_stdio_and_refuses_bob() -> None:
     assert "refused: add: unexpected argument(s) entity_id" in out
 
 
+async def test_update_of_a_replaced_fact_is_an_error_naming_the_fact_that_holds_now() -> None:
+    # Tester j11 (finding 6): MCP `update` returned the fact, valid_to and superseded_by set, and no error.
+    engine = ungated_engine()
+    async with create_connected_server_and_client_session(build_server(engine, entity="ann")) as s:
+        await call(s, "add", facts=["User lives in Berlin."])
+        added = await call(s, "add", facts=["User moved to Munich."])
+        [[berlin, munich]] = [[r["id"], r["by"]] for r in added["replaced"]]
+        before = engine.export("ann")
+        with pytest.raises(ToolFailed) as failed:
+            await call(s, "update", fact_id=berlin, text="User lives in Hamburg.")
+        assert (await call(s, "get", ids=[berlin]))["facts"][0]["text"] == "User lives in Berlin."
+    said = str(failed.value)
+    assert f"fact_id '{berlin}' is no longer valid: fact {munich} replaced it on " in said
+    assert f"call update with fact_id '{munich}'; if the old fact holds again too, call restore with fact_id " \
+        f"'{berlin}' first" in said
+    assert "'ann'" not in said  # the server's entity is not the client's to see
+    assert engine.export("ann") == before
+
+
 async def test_a_client_sees_read_tools_as_read_only_delete_and_forget_as_destructive_and_dedented_text() -> None:
     async with create_connected_server_and_client_session(build_server(ungated_engine(), entity="ann")) as s:
         listed = {t.name: t for t in (await s.list_tools()).tools}
