@@ -155,17 +155,17 @@ def check_fact_text(text: Any, name: str = "text") -> str:
     return text
 
 
-def check_tool_id(fact_id: Any) -> str:
-    """``fact_id`` stripped, if it is a non-blank ``str``."""
+def check_tool_id(fact_id: Any, name: str = "fact_id") -> str:
+    """``fact_id`` stripped, if it is a non-blank ``str`` (``name``: the argument, as the error names it)."""
     if not isinstance(fact_id, str) or not fact_id.strip():
-        raise MemoryToolError("fact_id must be the non-blank id of a remembered fact (from recall or remember)")
+        raise MemoryToolError(f"{name} must be the non-blank id of a remembered fact (from recall or remember)")
     return fact_id.strip()
 
 
 def check_editable_id(fact_id: Any, name: str = "fact_id") -> str:
     """``fact_id`` (:func:`check_tool_id`), unless it is the id of an earlier version of a fact (``<id>@v<n>``,
     :func:`~memori_core.engine.is_version_id`): history the model reads but neither edits nor deletes."""
-    fact_id = check_tool_id(fact_id)
+    fact_id = check_tool_id(fact_id, name)
     current = version_of(fact_id)
     if current is not None:
         raise MemoryToolError(f"{name} {fact_id!r} is an earlier version of fact {current!r}, kept as its history, "
@@ -178,7 +178,8 @@ def validation_problems(exc: Exception) -> str:
     without pydantic's links, input echoes or ``Value error,`` prefixes (the LangChain tools, the MCP server)."""
     problems = []
     for error in exc.errors(include_url=False, include_input=False):  # type: ignore[attr-defined]
-        where = ".".join(str(p) for p in error.get("loc", ()))
+        # a list item as the tools' own checks name it: facts[1], not pydantic's facts.1
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.get("loc", ())).lstrip(".")
         message = str(error.get("msg", "")).removeprefix("Value error, ")
         problems.append(f"{where}: {message}" if where else message)
     return "; ".join(problems)
