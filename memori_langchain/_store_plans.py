@@ -318,7 +318,10 @@ class StorePlanning:
         if open_slots:
             raise InvalidNamespaceError(
                 f"listing namespaces across users is not supported ({', '.join(open_slots)} not given): the store "
-                f"reads one user's memory per call; pass a prefix or suffix that names the user")
+                "reads one user's memory per call, so that a call made for one user (an agent's tool) never learns "
+                "of the others; pass a prefix or suffix that names the user. To list the users themselves (an admin "
+                "page, a store browser), call engine.entities() on the store's engine, then list_namespaces with a "
+                "prefix naming each")
         entity, ns = self.template.resolve(tuple(want.get(i, label) for i, label in enumerate(labels)))
         return ListNamespacesPlan(entity, ns, max_depth, limit, offset)
 

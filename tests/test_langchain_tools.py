@@ -78,6 +78,34 @@ def test_agent_updates_and_forgets_by_the_id_recall_gave(tools_engine):
     assert tools_engine.count("ann", include_invalid=True) == 0
 
 
+async def test_update_memory_of_a_replaced_fact_says_which_fact_holds_now_and_changes_nothing(tools_engine):
+    # Tester j11 (finding 6): the model still held Berlin's id from an earlier turn; the tool answered "Updated
+    # fact ...", stored the text as history and recall kept answering Munich.
+    model = replies(
+        call("remember", "c1", text="User lives in Berlin."), call("remember", "c2", text="User moved to Munich."),
+        AIMessage("Noted."),
+    )
+    agent = create_agent(model, memory_tools(tools_engine))
+    agent.invoke({"messages": [HumanMessage("I live in Berlin. Oh, I moved to Munich.")]}, config=as_user("ann"))
+    [munich] = tools_engine.list("ann")
+    [berlin] = [f.id for f in tools_engine.list("ann", include_invalid=True) if f.id != munich.id]
+    before = tools_engine.export("ann")
+    model = replies(call("update_memory", "c3", fact_id=berlin, text="User lives in Hamburg."), AIMessage("Done."))
+    result = await create_agent(model, memory_tools(tools_engine)).ainvoke(
+        {"messages": [HumanMessage("I live in Hamburg now")]}, config=as_user("ann"))
+    for answered in (tool_results(result)[0],
+                     {t.name: t for t in memory_tools(tools_engine)}["update_memory"].invoke(
+                         {"name": "update_memory", "args": {"fact_id": berlin, "text": "User lives in Hamburg."},
+                          "id": "c4", "type": "tool_call"}, config=as_user("ann"))):
+        assert answered.status == "error"
+        assert answered.content.startswith(f"Error: fact_id '{berlin}' is no longer valid: fact {munich.id} replaced "
+                                           "it on ")
+        assert "holds now: User moved to Munich. Nothing was updated" in answered.content
+        assert f"call update_memory with fact_id '{munich.id}'" in answered.content
+        assert f"call restore_memory with fact_id '{berlin}' first" in answered.content
+    assert tools_engine.export("ann") == before  # nothing written
+
+
 def test_forget_memory_erases_the_earlier_values_a_fact_replaced(tools_engine):
     # A tester's agent: "forget where I live" deleted "User lives in Madrid." and left "User lives in Lisbon.",
     # which recall never shows a model, stored and exported.

@@ -818,6 +818,20 @@ def test_a_prefix_that_spans_users_is_refused_never_merged() -> None:
         flipped.search(())
 
 
+
+def test_listing_every_namespace_says_how_to_list_the_users_and_that_way_works() -> None:
+    # Tester j11 (finding 4): store browsers call list_namespaces() with no prefix; the error did not say how to
+    # list the users. The store still never lists them itself: a store handed to one user's tools must not.
+    store = memori_store(("memories", "{user_id}"))
+    store.put(("memories", "alice"), "k", PREFS)
+    store.put(("memories", "bob"), "k", ALLERGY)
+    with pytest.raises(InvalidNamespaceError, match=r"\{user_id\} not given.* call engine.entities\(\) on the store's "
+                       "engine, then list_namespaces with a prefix naming each"):
+        store.list_namespaces()
+    assert [ns for user in store.engine.entities() for ns in store.list_namespaces(prefix=("memories", user))] \
+        == [("memories", "alice"), ("memories", "bob")]
+
+
 def test_several_placeholders_name_one_entity_each() -> None:
     store = memori_store(("orgs", "{org_id}", "users", "{user_id}"))
     store.put(("orgs", "acme", "users", "ann"), "k", {"content": "Ann works at Acme."})
