@@ -14,7 +14,7 @@ from typing import Any
 from langgraph.store.base import Item, Result, SearchItem
 
 from memori_core.engine import RecallEngine, version_of
-from memori_core.facts import SEARCHABLE_KEY, StoredFact
+from memori_core.facts import StoredFact
 
 from ._store_calls import BoundedRecall, EngineCall, Program
 from ._store_namespaces import NamespaceTemplate
@@ -192,26 +192,23 @@ class StoreOperations:
         if plan.limit == 0:
             return []
         found: list[tuple[Any, float | None]] = []
-        listed: SearchPlan | None = plan  # without a query, the listing is the search
         if plan.query is not None:
             # A page is a slice of one recall of offset + limit (module docstring); core facts recall appends
-            # after the ranked ones may fill it.
+            # after the ranked ones may fill it. Items kept out of search never come (recall leaves them out).
             ranker: Any = self._ranker()
             if self.timeout is not None:
                 ranker = BoundedRecall(ranker, self.timeout)
             hits = yield EngineCall(ranker, "recall", (plan.query, plan.entity, plan.offset + plan.limit),
                                     {"where": plan.where})
-            page = hits[plan.offset : plan.offset + plan.limit]
-            found = [(h, float(h.rank_score)) for h in page]
-            listed = _unscored_plan(plan, len(hits), len(page))
-        if listed is not None:
-            listing = _Listing(listed)
+            found = [(h, float(h.rank_score)) for h in hits[plan.offset : plan.offset + plan.limit]]
+        else:  # without a query, the listing is the search
+            listing = _Listing(plan)
             while True:
-                facts = yield self._call("list", listed.entity, limit=listing.size, offset=listing.start,
-                                         where=listed.where, newest_first=False)
+                facts = yield self._call("list", plan.entity, limit=listing.size, offset=listing.start,
+                                         where=plan.where, newest_first=False)
                 if listing.take(facts):
                     break
-            found += [(f, None) for f in listing.facts]
+            found = [(f, None) for f in listing.facts]
         bases = yield from self._bases(plan.entity, [f for f, _ in found])
         items = []
         for fact, score in found:
@@ -278,19 +275,6 @@ class StoreOperations:
             copy.config = replace(base, gate="off")
             twin = self._ungated = (base, copy)
         return twin[1]
-
-
-def _unscored_plan(plan: SearchPlan, n_hits: int, n_page: int) -> SearchPlan | None:
-    """The listing that ends a search page with a query once the ranked items run out: the items put with
-    ``index=False`` (never ranked: recall leaves them out) that match the filter, oldest first, unscored, as
-    LangGraph's ``InMemoryStore`` returns them after its scored items. The page is a slice of the ranked items
-    (``n_hits`` of them, ``n_page`` on this page) followed by these, so no page repeats one. ``None``: the
-    ranked items fill the page."""
-    room = plan.limit - n_page
-    if room <= 0 or n_hits >= plan.offset + plan.limit:
-        return None
-    where = {**plan.where, SEARCHABLE_KEY: False}
-    return replace(plan, query=None, where=where, offset=max(0, plan.offset - n_hits), limit=room)
 
 
 class _Listing:

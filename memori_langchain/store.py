@@ -50,18 +50,20 @@ What goes where:
 - **``index=False`` is kept out of search**, as LangGraph means it: the fact (its text the whole value) is
   marked ``"searchable": False`` (:data:`memori_core.facts.SEARCHABLE_KEY`), so ``engine.recall``, and with
   it the middleware, the graph node, the retriever and the tools, never returns it nor puts it in a prompt.
-  ``get`` reads it, a search without a query lists it, and a search with one returns it unscored
-  (``score=None``) after the ranked items, oldest first, as LangGraph's ``InMemoryStore`` does. A value with
-  no text at its indexed fields (each missing, ``None`` or blank; a whole value with no text in it) is stored
-  the same way, as LangGraph's own stores embed nothing for it. A later put with text, and without
+  ``get`` reads it and a search without a query lists it, but a search with a query never returns it, as
+  LangGraph's ``PostgresStore`` does (its semantic search reads only items with a vector): an item kept out of
+  prompts is not handed to a tool that feeds one. (LangGraph's ``InMemoryStore`` fills a page it cannot fill
+  with scored items with such items, unscored; with the relevance gate that would hand them to every
+  off-topic search, so this store does not.) A value with no text at its indexed fields (each missing,
+  ``None`` or blank; a whole value with no text in it) is stored the same way, as LangGraph's own stores embed
+  nothing for it. A later put with text, and without
   ``index=False``, makes it searchable again.
 - **Search is recall.** With a query, the engine ranks (dense + BM25, the relevance gate; ``gate=False``
   returns the best ``limit`` whatever their relevance, as the engine with ``gate="off"`` would) and each
   ``SearchItem``'s ``score`` is the fact's ``rank_score``; without one, the items are listed oldest first.
   A page is a slice of one recall: ``search(ns, query=q, offset=o, limit=n)`` is items ``o`` to ``o + n`` of
-  ``engine.recall(q, entity, o + n)`` followed by the unscored items (the recall reads the facts the store
-  reads: a user with items of another namespace has them left out). The gate judges the top ``o + n``
-  candidates together, so the ranked items of the first page (``offset=0``) are exactly
+  ``engine.recall(q, entity, o + n)`` (the recall reads the facts the store reads: a user with items of
+  another namespace has them left out). The gate judges the top ``o + n`` candidates together, so the ranked items of the first page (``offset=0``) are exactly
   ``engine.recall(q, entity, n)``, but a later page is not always the continuation of an earlier one: with a
   larger ``o + n`` the gate may keep a fact that a smaller request dropped (or the reverse), so pages may
   overlap or skip an item. To read a ranked list whole, search once with the ``limit`` you need.

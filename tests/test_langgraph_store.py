@@ -74,7 +74,9 @@ def as_lc_embed(embedder: Any) -> Any:
 # (InMemoryStore resets created_at on every put), and so does ranking (a search with a query is compared as the
 # set of scored items, with a limit above the number of items, then the unscored ones in order, and where each
 # came; MemoriStore runs with gate=False so that it returns them all). Items put with index=False are never
-# scored: both stores return them after the scored ones, oldest first, with score None.
+# scored: both stores list them, oldest first, but a search with a query never returns them from MemoriStore, as
+# from LangGraph's PostgresStore; InMemoryStore's unscored ones after its scored ones are left out of the
+# comparison (test_an_unindexed_item_is_never_found_by_a_search_with_a_query).
 
 PREFS = {"content": "User prefers window seats.", "kind": "pref", "rating": 4, "meta": {"source": "chat"}}
 ALLERGY = {"content": "User is allergic to peanuts.", "kind": "health", "rating": 5, "meta": {"source": "form"}}
@@ -132,13 +134,13 @@ SEQUENCES: dict[str, list[tuple[Any, ...]]] = {
         ("search", "alice", {"query": "where does the user live", "limit": 50}),
         ("get", "alice", "n"), ("get", "alice", "x"),
     ],
-    "items put with index=False come unscored after the scored ones": [
+    "items put with index=False are listed, never searched": [
         ("put", "alice", "p", PREFS), ("put", "alice", "x1", HIDDEN, {"index": False}),
         ("put", "alice", "a", ALLERGY), ("put", "alice", "c", CITY),
         ("put", "alice", "x2", {**HIDDEN, "content": "User's door code changes monthly.", "kind": "pref"}, {"index": False}),
         ("put", "bob", "x1", HIDDEN, {"index": False}),
         ("search", "alice", {"query": "where does the user live? Rua Augusta", "limit": 50}),
-        ("search", "alice", {"query": "Rua Augusta door code", "limit": 4}),  # the page ends with the first one
+        ("search", "alice", {"query": "Rua Augusta door code", "limit": 4}),
         ("search", "alice", {"query": "Rua Augusta door code", "limit": 2, "offset": 3}),  # past the scored ones
         ("search", "alice", {"query": "window seats", "filter": {"kind": "pref"}, "limit": 50}),
         ("search", "alice", {"query": "peanuts", "filter": {"kind": "home"}, "limit": 50}),
@@ -150,7 +152,7 @@ SEQUENCES: dict[str, list[tuple[Any, ...]]] = {
         ("search", "alice", {"query": "door code", "limit": 50}),
         ("search", "bob", {"query": "where does the user live? Rua Augusta", "limit": 50}),
     ],
-    "an item without text at its indexed field is stored and comes unscored": [
+    "an item without text at its indexed field is stored and listed, never searched": [
         ("put", "alice", "p", PREFS), ("put", "alice", "d", {"content": None, "kind": "draft"}, {"index": ["content"]}),
         ("put", "alice", "e", {"kind": "draft"}, {"index": ["content"]}), ("put", "alice", "c", CITY),
         ("search", "alice", {"query": "window seats draft", "limit": 50}),
@@ -201,8 +203,8 @@ class Runner:
             found = await self.call(s.search, s.asearch, self.prefix(user), **kw)
             if not kw.get("query"):
                 return [norm(i) for i in found]
-            scored = sorted((norm(i) for i in found if i.score is not None), key=repr)
-            return scored, [norm(i) for i in found if i.score is None], [i.score is None for i in found]
+            scored = [norm(i) for i in found if i.score is not None]  # unscored: InMemoryStore's alone (above)
+            return sorted(scored, key=repr), len(scored) == len(found) or isinstance(s, InMemoryStore)
         if kind == "list_namespaces":
             return await self.call(s.list_namespaces, s.alist_namespaces, prefix=self.prefix(user), **op[2])
         raise AssertionError(kind)
@@ -492,7 +494,7 @@ def test_items_a_store_wrote_before_it_recorded_namespaces_read_as_before_and_a_
 def test_a_value_without_text_at_its_indexed_fields_is_stored_but_never_searched(fields: Any,
                                                                                 value: dict[str, Any]) -> None:
     """As LangGraph's own stores embed nothing for such an item: no junk fact ('{"content": null}') is ranked,
-    recalled or injected; the item is read by key, listed, and returned unscored after the ranked items."""
+    recalled or injected; the item is read by key and listed, never returned by a search with a query."""
     store = MemoriStore(new_engine(gate="off"), fields=fields)
     ns = ("memories", "alice")
     store.put(ns, "tea", {"content": "User likes tea."})
@@ -500,8 +502,8 @@ def test_a_value_without_text_at_its_indexed_fields_is_stored_but_never_searched
     [fact] = store.engine.get("alice", ["draft"])
     assert not is_searchable(fact.metadata)
     assert store.get(ns, "draft").value == value
-    assert [(i.key, i.score is None) for i in store.search(ns, query="content tea draft")] == [
-        ("tea", False), ("draft", True)]
+    assert [(i.key, i.score is None) for i in store.search(ns, query="content tea draft")] == [("tea", False)]
+    assert [i.key for i in store.search(ns)] == ["tea", "draft"]
     assert [f.id for f in store.engine.recall("content tea draft", "alice")] == ["tea"]
     store.put(ns, "draft", {"content": "User drafts a novel."})  # text at last: searched from now on
     assert is_searchable(store.engine.get("alice", ["draft"])[0].metadata)
@@ -528,10 +530,10 @@ def test_an_item_put_with_index_false_is_never_recalled_nor_injected_into_the_pr
         agent.invoke(message, context={"user_id": "alice"})
     [prompt] = model.system_texts()
     assert "User is vegetarian." in prompt and "Rua Augusta" not in prompt
-    # the store still holds it: read by key, listed, and searched unscored after the ranked items
+    # the store still holds it: read by key and listed, never found by a search with a query
     assert store.get(ns, "home").value == HIDDEN
     assert [i.key for i in store.search(ns)] == ["diet", "home"]
-    assert [(i.key, i.score is None) for i in store.search(ns, query=question)] == [("diet", False), ("home", True)]
+    assert [(i.key, i.score is None) for i in store.search(ns, query=question)] == [("diet", False)]
 
 
 def test_a_put_again_moves_an_item_in_and_out_of_search() -> None:
@@ -542,26 +544,38 @@ def test_a_put_again_moves_an_item_in_and_out_of_search() -> None:
     ranked = lambda: [(i.key, i.score is None) for i in store.search(ns, query="Rua Augusta Lisbon")]  # noqa: E731
     assert ranked() == [("home", False), ("diet", False)]
     store.put(ns, "home", HIDDEN, index=False)  # the same value, kept out of search from now on
-    assert ranked() == [("diet", False), ("home", True)]
+    assert ranked() == [("diet", False)]
     assert store.engine.recall("Rua Augusta Lisbon", "alice")[0].id == "diet"
     store.put(ns, "home", HIDDEN, index=["content"])
     assert ranked() == [("home", False), ("diet", False)]
     assert [f.id for f in store.engine.recall("Rua Augusta Lisbon", "alice")] == ["home", "diet"]
 
 
-def test_pages_past_the_scored_items_go_on_through_the_unscored_ones_without_repeating_one() -> None:
-    store = memori_store(gate=False, fields=["content"])
+@pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
+def test_an_unindexed_item_is_never_found_by_a_search_with_a_query(is_async: bool) -> None:
+    """j11 finding 2: behind the gate, an off-topic question found nothing ranked, and the page was filled with the
+    items put with index=False (the home address, handed to the model). LangGraph's PostgresStore searches only
+    items with a vector; InMemoryStore fills a short page with unindexed ones, which this store does not copy."""
+    store = MemoriStore(new_engine(), fields=["content"])  # the gate on, as by default
     ns = ("memories", "alice")
-    store.put(ns, "a", ALLERGY)
-    store.put(ns, "c", CITY)
+    store.put(ns, "city", CITY)
+    store.put(ns, "address", {"content": "User's home address is Rua Augusta 12, Lisbon."}, index=False)
     for i in range(3):
         store.put(ns, f"x{i}", {"content": f"Hidden note {i}."}, index=False)
-    whole = [(i.key, i.score is None) for i in store.search(ns, query="peanuts Lisbon", limit=10)]
-    assert [k for k, _ in whole[2:]] == ["x0", "x1", "x2"] and [u for _, u in whole] == [False] * 2 + [True] * 3
-    pages = [[(i.key, i.score is None) for i in store.search(ns, query="peanuts Lisbon", limit=2, offset=o)]
-             for o in (0, 2, 4)]
-    assert [item for page in pages for item in page] == whole  # (InMemoryStore repeats x0 on every page)
-    assert store.search(ns, query="peanuts Lisbon", limit=2, offset=5) == []
+
+    def search(**kwargs: Any) -> list[SearchItem]:
+        return asyncio.run(store.asearch(ns, **kwargs)) if is_async else store.search(ns, **kwargs)
+
+    assert search(query="What is the capital of Mongolia?", limit=3) == []  # the gate says nothing: nothing
+    for query in ("Tell me a joke.", "Where does the user live? Rua Augusta 12, Lisbon", "Hidden note 1"):
+        assert [i.key for i in search(query=query, limit=10)] in ([], ["city"])
+    assert search(query="Where does the user live? Lisbon", limit=10, offset=1) == []
+    reference = InMemoryStore(index={"dims": HashEmbedder().dim, "embed": as_lc_embed(HashEmbedder())})
+    reference.put(ns, "city", CITY)
+    reference.put(ns, "address", {"content": "User's home address is Rua Augusta 12, Lisbon."}, index=False)
+    assert [i.key for i in reference.search(ns, query="Tell me a joke.")] == ["city", "address"]  # (not copied)
+    assert [i.key for i in search()] == ["city", "address", "x0", "x1", "x2"]  # listed, as every store lists them
+    assert [i.key for i in search(limit=2, offset=3)] == ["x1", "x2"]
 
 
 def test_an_overwrite_keeps_created_at_and_moves_updated_at() -> None:
