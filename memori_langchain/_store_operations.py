@@ -13,8 +13,11 @@ from typing import Any
 
 from langgraph.store.base import Item, Result, SearchItem
 
+from memori_core.capture.shown_facts import SLOT_SCAN_LIMIT
 from memori_core.engine import RecallEngine, version_of
-from memori_core.facts import StoredFact
+from memori_core.facts import StoredFact, is_searchable
+from memori_core.slots import slot_keys
+from memori_core.tool_writes import NEAREST_LIMIT, ended_by
 
 from ._store_calls import BoundedRecall, EngineCall, Program
 from ._store_namespaces import NamespaceTemplate
@@ -46,6 +49,7 @@ class StoreOperations:
     engine: RecallEngine
     template: NamespaceTemplate
     gate: bool
+    supersede: bool
     timeout: float | None
     _ungated: tuple[Any, RecallEngine] | None
     _scope: dict[str, Any]
@@ -165,9 +169,26 @@ class StoreOperations:
                 return None
             except KeyError:
                 pass  # deleted meanwhile: stored anew
+        ends = yield from self._ended_by(plan)
         yield self._call("add", plan.entity, [plan.text], ids=[fid], created_at=plan.now, metadata=plan.metadata,
-                         expires_at=plan.expires_at)
+                         expires_at=plan.expires_at, supersedes=ends or None)
         return None
+
+    def _ended_by(self, plan: PutPlan) -> Program[list[str]]:
+        """The ids of the facts a put of a new item ends (module docstring: a put that states a change): the
+        change rules of the agent's ``remember`` (:func:`~memori_core.tool_writes.ended_by`) over the searchable
+        facts this store reads that rank nearest the put's text, and the newest that speak of one of its slots
+        of the same person (:func:`~memori_core.slots.slot_keys`). None with ``supersede=False`` or for an item
+        kept out of search."""
+        if not self.supersede or not is_searchable(plan.metadata):
+            return []
+        facts = list((yield self._call("nearest", plan.text, plan.entity, NEAREST_LIMIT, where=self._scope)))
+        keys = slot_keys(plan.text)
+        if keys:  # a bulk of puts scans the slots' facts only: the rules cost a millisecond or so a fact
+            now = datetime.now(timezone.utc)
+            newest = yield self._call("list", plan.entity, limit=SLOT_SCAN_LIMIT, where=self._scope)
+            facts += [f for f in newest if keys & slot_keys(f.content) and not expired(f.expires_at, now)]
+        return [f.id for f in ended_by(plan.text, [f for f in facts if is_searchable(f.metadata)])]
 
     @staticmethod
     def _edit(plan: PutPlan, fact: StoredFact) -> dict[str, Any]:

@@ -439,6 +439,88 @@ def test_a_key_reads_the_fact_that_superseded_its_item_with_the_apps_other_field
     assert [f.content for f in engine.list("alice", include_invalid=True)] == ["User is vegetarian."]
 
 
+# -- a put of a new key that states a change ------------------------------------------------------------------
+
+
+def remember_graph(store: Any, is_async: bool) -> Any:
+    """START -> remember (the user's message put under a new key, as LangMem's manage_memory "create") -> END;
+    the node async (``store.aput``) or not."""
+    import uuid
+
+    from langchain_core.runnables import RunnableConfig
+    from langgraph.graph import END, START, MessagesState, StateGraph
+    from langgraph.store.base import BaseStore
+
+    def remember(state: MessagesState, config: RunnableConfig, *, store: BaseStore) -> dict[str, Any]:
+        store.put(("memories", config["configurable"]["user_id"]), str(uuid.uuid4()),
+                  {"content": state["messages"][-1].content})
+        return {}
+
+    async def aremember(state: MessagesState, config: RunnableConfig, *, store: BaseStore) -> dict[str, Any]:
+        await store.aput(("memories", config["configurable"]["user_id"]), str(uuid.uuid4()),
+                         {"content": state["messages"][-1].content})
+        return {}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("remember", aremember if is_async else remember)
+    builder.add_edge(START, "remember")
+    builder.add_edge("remember", END)
+    return builder.compile(store=store)
+
+
+@pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
+def test_a_put_of_a_new_key_stating_a_change_ends_the_fact_it_replaces_keeping_history(is_async: bool) -> None:
+    """j11 finding 1: LangMem's "create" (a put under a new uuid) of "User moved to Porto." left "User lives in
+    Lisbon." valid and ranked first, and the stale core diet was injected on every turn. A put of a new key reads
+    the change as the agent's remember tool does: the old fact ends, kept as history, and its key reads nothing."""
+    store = MemoriStore(new_engine(), fields=["content"])
+    engine, graph = store.engine, remember_graph(store, is_async)
+    for text in ["User lives in Lisbon.", "User is vegetarian.", "User moved to Porto.",
+                 "User eats fish now, no longer vegetarian."]:
+        turn = {"messages": [HumanMessage(text)]}
+        config = {"configurable": {"user_id": "alice"}}
+        asyncio.run(graph.ainvoke(turn, config)) if is_async else graph.invoke(turn, config)
+    assert sorted(f.content for f in engine.list("alice")) == ["User eats fish now, no longer vegetarian.",
+                                                               "User moved to Porto."]
+    ns = ("memories", "alice")
+    keys = {i.value["content"]: i.key for i in store.search(ns)}
+    assert sorted(keys) == ["User eats fish now, no longer vegetarian.", "User moved to Porto."]
+    for query in ("Where does the user live?", "What does the user eat?", "Lisbon vegetarian"):
+        assert {i.value["content"] for i in store.search(ns, query=query)} <= set(keys)
+    assert "User is vegetarian." not in [f.content for f in engine.recall("Sure, write the recipe.", "alice")]
+    [lisbon, porto] = engine.history("alice", keys["User moved to Porto."])  # the ended fact kept as history
+    assert (lisbon.content, lisbon.superseded_by, tuple(porto.supersedes)) == ("User lives in Lisbon.", porto.id,
+                                                                               (lisbon.id,))
+    assert store.get(ns, lisbon.id) is None  # the item ended: gone from every read of the store
+    engine.restore("alice", lisbon.id)  # a wrong reading is undone as the tools' is
+    assert store.get(ns, lisbon.id).value == {"content": "User lives in Lisbon."}
+
+
+def test_a_put_ends_only_the_same_persons_searchable_facts_of_its_namespace_and_an_existing_key_is_an_update(
+) -> None:
+    engine = new_engine()
+    store = MemoriStore(engine, fields=["content"])
+    profile = MemoriStore(engine, namespace=("profile", "{user_id}"), fields=["content"])
+    ns = ("memories", "alice")
+    store.put(ns, "home", {"content": "User lives in Lisbon."})
+    store.put(ns, "address", {"content": "User lives in Rua Augusta, Lisbon."}, index=False)
+    store.put(ns, "sister", {"content": "User's sister moved to Porto."})  # her move, not the user's
+    store.put(ns, "note", {"content": "User moved to Porto."}, index=False)  # kept out of search: ends nothing
+    profile.put(("profile", "alice"), "city", {"content": "User moved to Porto."})  # another namespace's
+    store.put(ns, "home", {"content": "User lives in Braga."})  # the key put again: its fact edited
+    assert sorted(f.content for f in engine.list("alice")) == [
+        "User lives in Braga.", "User lives in Rua Augusta, Lisbon.", "User moved to Porto.", "User moved to Porto.",
+        "User's sister moved to Porto."]
+    assert [f.content for f in engine.history("alice", "home")] == ["User lives in Lisbon.", "User lives in Braga."]
+    # supersede=False: every key holds until it is put again or deleted
+    keep = MemoriStore(new_engine(), fields=["content"], supersede=False)
+    keep.put(ns, "a", {"content": "User lives in Lisbon."})
+    keep.put(ns, "b", {"content": "User moved to Porto."})
+    assert [i.key for i in keep.search(ns)] == ["a", "b"]
+    with pytest.raises(TypeError, match="supersede must be a bool"):
+        MemoriStore(engine, supersede="no")  # type: ignore[arg-type]
+
+
 def test_two_stores_of_other_namespaces_over_one_engine_keep_items_of_one_key_apart() -> None:
     engine = new_engine(gate="off")
     profile = MemoriStore(engine, namespace=("profile", "{user_id}"), fields=["content"])
