@@ -90,6 +90,25 @@ def test_forget_memory_erases_the_earlier_values_a_fact_replaced(tools_engine):
     assert [f.id for f in tools_engine.list("ann", include_invalid=True)] == [cello]
 
 
+def test_remember_of_a_new_job_said_as_is_a_title_ends_the_stored_job_but_not_near_misses(tools_engine):
+    # j11 finding 7: "User is a school principal." left "User is a teacher at a primary school." valid, and
+    # recall for "What's my job?" answered with the teacher fact alone.
+    model = replies(
+        call("remember", "c1", text="User is a teacher at a primary school."),
+        call("remember", "c2", text="User is a teacher's assistant's friend."),
+        call("remember", "c3", text="User is a fan of the school choir."),
+        call("remember", "c4", text="User is a school principal."), AIMessage("Noted."),
+    )
+    agent = create_agent(model, memory_tools(tools_engine))
+    result = agent.invoke({"messages": [HumanMessage("I got promoted: I'm the principal now.")]},
+                          config=as_user("ann"))
+    teacher, friend, fan, principal = tool_results(result)
+    assert "It replaces" not in friend.content + fan.content
+    assert "It replaces fact" in principal.content and "User is a teacher at a primary school." in principal.content
+    assert stored(tools_engine, "ann") == ["User is a fan of the school choir.", "User is a school principal.",
+                                           "User is a teacher's assistant's friend."]
+
+
 def test_entity_comes_from_the_agents_runtime_context(tools_engine):
     model = replies(call("remember", "c1", text="User plays the cello."), AIMessage("Noted."))
     agent = create_agent(model, memory_tools(tools_engine), context_schema=UserContext)
