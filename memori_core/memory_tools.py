@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -41,6 +42,7 @@ from .capture.repeats import asettle_repeats, settle_repeats
 from .capture.statements import STATEMENTS
 from .context import clip_fact, format_timestamp, sanitize_fact
 from .engine import RecallEngine, ReplacedFactError, derived_fact_id, version_of
+from .extraction.rewrite import rewrite
 from .facts import RecalledFact, StoredFact
 from .failopen import STRICT_DEFAULT, FailOpenCall, arecall_within, awithin, check_timeout, is_outage, within
 from .store.deadline import NotReached
@@ -141,18 +143,27 @@ def check_tool_text(text: Any, name: str = "text") -> str:
 def check_fact_text(text: Any, name: str = "text") -> str:
     """``text`` checked as :func:`check_tool_text`, with a leading "The user" written "User", as capture writes
     the user (:func:`~memori_core.text.user_subject`): "The user is vegan." from a model and "User is vegan."
-    from capture are then one fact, stored once. A text carrying a secret (a password with its value, a card,
+    from capture are then one fact, stored once. A plain first-person statement (a model passing on the user's
+    words) is written of the user as capture's extractor writes it (:func:`~memori_core.extraction.rewrite.rewrite`:
+    "I am vegan." -> "User is vegan.", "My sister lives in Rome." -> "User's sister lives in Rome."), or else kept
+    as given: its "I" may be the model's ("I promised the user ..."), or another clause may need it ("I think I'm
+    allergic"). A text carrying a secret (a password with its value, a card,
     Social Security or bank account number, an API key: :func:`~memori_core.capture.secret_in`) is refused, as
     capture refuses it: a model asked to "remember my PIN" must not put it in every later prompt. So is a text
     carrying prompt markup or an instruction to a model (a ``</memori_context>`` tag, a "SYSTEM:" label, "ignore
     previous instructions": :func:`~memori_core.capture.prompt_markup_in`), as capture refuses it: both checks are
     :func:`~memori_core.capture.refused_because`, the one check capture refuses by."""
     text = user_subject(check_tool_text(text, name))
+    if not _NAMES_THE_USER.search(text):
+        text = rewrite(text) or text
     refusal = refused_because(text)
     if refusal is not None:
         advice = "tell the user it was not remembered" if refusal.kind == SECRET else "save the statement alone"
         raise MemoryToolError(f"{name} carries {refusal.carries}; {refusal.not_kept}, so nothing was saved: {advice}")
     return text
+
+
+_NAMES_THE_USER = re.compile(r"\buser\b", re.IGNORECASE)  # a text naming the user whose "I" is someone else
 
 
 def check_tool_id(fact_id: Any, name: str = "fact_id") -> str:

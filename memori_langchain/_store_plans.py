@@ -281,7 +281,7 @@ class StorePlanning:
         if text is None:
             text = whole_text(value)
         metadata = item_metadata(value, now, ttl, text, key=key, namespace=self.template.kind)
-        if not searchable:  # kept out of search: store.search lists it unscored, engine.recall never returns it
+        if not searchable:  # kept out of search: listed by store.search without a query, never recalled
             metadata[SEARCHABLE_KEY] = False
         elif is_core_fact(text):  # an allergy, a medication, a diet: recalled on every turn, as capture marks it
             metadata[CORE_KEY] = True
