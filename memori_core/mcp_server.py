@@ -18,7 +18,8 @@ deletes facts, not their history; ``restore`` undoes a supersede or an update
 The facts ``list``, ``get`` and ``history`` return are export records
 (:mod:`memori_core.records`) with ``expired``: whether the fact is past its
 ``expires_at`` (recall skips it; ``memori list`` marks it ``[expired]``).
-Errors name the argument and say what to do, without pydantic's links.
+Errors name the argument (an item of a list by its place: ``add: facts[1] must not be blank``) and say what to
+do, without pydantic's links; every error a call's input caused reads ``<tool>: ...``.
 
 Every tool call is bounded by the server's ``timeout`` (:data:`DEFAULT_TOOL_TIMEOUT`; ``memori mcp --tool-timeout``):
 the store's request time limit bounds each request, but not a call made of many (a user's first recall loads all
@@ -44,7 +45,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .engine import RecallEngine
+from .engine import RecallEngine, ReplacedFactError
 from .error_log import error_text
 from .facts import RecalledFact, StoredFact
 from .memory_tools import (
@@ -54,6 +55,7 @@ from .memory_tools import (
     check_fact_text,
     check_tool_id,
     check_tool_text,
+    replaced_error,
     validation_problems,
     with_earlier_versions,
 )
@@ -78,6 +80,9 @@ SERVER_NAME = "memori"
 
 TOOL_NAMES: tuple[str, ...] = ("recall", "add", "list", "get", "update", "history", "restore", "delete", "forget")
 """The tools :func:`build_server` registers, in this order (``memori mcp --help`` lists them from here)."""
+
+MCP_NAMES = {"remember": "add", "update": "update", "restore": "restore"}
+"""The tools a model is told to call, by the operation of :data:`~memori_core.memory_tools.TOOL_NAMES` they do."""
 
 MAX_PAGE = 200
 """The most facts one ``list`` or ``recall`` call returns, and one ``add``, ``get`` or ``delete`` call takes."""
@@ -218,21 +223,24 @@ def _records(facts: Sequence[StoredFact]) -> list[dict[str, Any]]:
 
 
 def _texts(facts: Any) -> list[str]:
+    """The facts of an ``add``, each checked; a bad one is named by its place (``facts[1]``), so that a client can
+    drop or fix it and send the rest again (nothing of the call is stored)."""
     if isinstance(facts, str):
         facts = [facts]
     if not isinstance(facts, Sequence) or not facts or len(facts) > MAX_PAGE:
         raise MemoryToolError(f"facts must be a list of 1 to {MAX_PAGE} short statements")
-    return [check_fact_text(f, "each fact") for f in facts]
+    return [check_fact_text(f, f"facts[{i}]") for i, f in enumerate(facts)]
 
 
 def _ids(ids: Any, *, editable: bool = False) -> list[str]:
-    """The ids of a ``get`` (any, version ids included) or a ``delete`` (``editable``: no version ids)."""
+    """The ids of a ``get`` (any, version ids included) or a ``delete`` (``editable``: no version ids), a bad one
+    named by its place (``ids[0]``)."""
     if isinstance(ids, str):
         ids = [ids]
     if not isinstance(ids, Sequence) or not ids or len(ids) > MAX_PAGE:
         raise MemoryToolError(f"ids must be a list of 1 to {MAX_PAGE} fact ids")
-    check = (lambda i: check_editable_id(i, "ids")) if editable else check_tool_id
-    return list(dict.fromkeys(check(i) for i in ids))
+    check = check_editable_id if editable else check_tool_id
+    return list(dict.fromkeys(check(fid, f"ids[{i}]") for i, fid in enumerate(ids)))
 
 
 def check_arguments(tool: Any, name: str, arguments: dict[str, Any] | None) -> None:
@@ -384,6 +392,8 @@ def build_server(
                 try:
                     return await super().call_tool(name, arguments)
                 except ToolError as exc:
+                    if isinstance(exc.__cause__, MemoryToolError):  # the client's mistake: "add: facts[1] ...", as
+                        raise ToolError(f"{name}: {exc.__cause__}") from None  # check_arguments words its own
                     unanswered = unanswered_call(name, exc, engine.store if engine is not None else None)
                     if unanswered is None:
                         raise
@@ -432,7 +442,9 @@ def build_server(
         `already`. A fact that changes a stored one (a new home, job or diet: "User lives in Porto." over "User
         lives in Lisbon.") ends it, kept as history: `replaced` lists each ended fact (`id`, `text`, `by`: the
         new fact's id); `restore` undoes it. Allergies, medication and diets are core (recalled on every query);
-        `core=true` / `false` marks every fact of the call so instead."""
+        `core=true` / `false` marks every fact of the call so instead. A fact that cannot be stored (blank, too long,
+        a password) is named by its place (`facts[1]`) and nothing of the call is stored: drop or fix it and send
+        the facts again."""
         who, texts = whose(ctx), _texts(facts)
         # Run to its end even when the call is given up on (the tool timeout): the write may have begun, as
         # the client is told; what it read first to plan it is part of it.
@@ -465,12 +477,16 @@ def build_server(
 
     async def update(fact_id: str, text: str, ctx: Context = None) -> dict[str, Any]:
         """Replace the text of one of the user's facts (its id stays; its old text is kept as history under
-        `<id>@v<n>`, which cannot be updated itself); returns the fact."""
+        `<id>@v<n>`, which cannot be updated itself); returns the fact. A fact a newer one replaced is history too:
+        nothing is changed, and the error names the fact that holds now (update that one, or `restore` the old
+        one first)."""
         who, fid, new = whose(ctx), check_editable_id(fact_id), check_fact_text(text)
         try:
             return {"fact": _records([await live().aupdate(who, fid, text=new)])[0]}
         except KeyError:
             raise MemoryToolError(f"this user has no fact with id {fid!r}") from None
+        except ReplacedFactError as exc:
+            raise replaced_error(exc, MCP_NAMES) from None
 
     async def delete(ids: list[str], ctx: Context = None) -> dict[str, Any]:
         """Delete some of the user's facts by id, with their history (the earlier versions each replaced: the

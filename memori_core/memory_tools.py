@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -40,7 +41,8 @@ from .capture.refusal import SECRET, refused_because
 from .capture.repeats import asettle_repeats, settle_repeats
 from .capture.statements import STATEMENTS
 from .context import clip_fact, format_timestamp, sanitize_fact
-from .engine import RecallEngine, derived_fact_id, version_of
+from .engine import RecallEngine, ReplacedFactError, derived_fact_id, version_of
+from .extraction.rewrite import rewrite
 from .facts import RecalledFact, StoredFact
 from .failopen import STRICT_DEFAULT, FailOpenCall, arecall_within, awithin, check_timeout, is_outage, within
 from .store.deadline import NotReached
@@ -99,7 +101,8 @@ DESCRIPTIONS: dict[str, str] = {
     "the user ('What do you know about me?'), it lists their facts; list_memories pages through all of them.",
     "list": "List the facts stored about the user, newest first, with their ids, a page at a time (offset, "
     "limit): for 'what do you remember about me?' or to find every fact to forget.",
-    "update": "Replace the text of one remembered fact, by the id that recall or remember returned.",
+    "update": "Replace the text of one remembered fact, by the id that recall or remember returned. A fact a "
+    "newer one replaced is history and is not changed: the answer names the fact that holds now.",
     "forget": "Delete one remembered fact from the user's long-term memory, by its id, with the earlier versions "
     "it replaced (e.g. the address the user had before) and any other copy saying the same.",
     "restore": "Make a fact that a newer one replaced valid again (its id, as remember named it when it "
@@ -140,13 +143,19 @@ def check_tool_text(text: Any, name: str = "text") -> str:
 def check_fact_text(text: Any, name: str = "text") -> str:
     """``text`` checked as :func:`check_tool_text`, with a leading "The user" written "User", as capture writes
     the user (:func:`~memori_core.text.user_subject`): "The user is vegan." from a model and "User is vegan."
-    from capture are then one fact, stored once. A text carrying a secret (a password with its value, a card,
+    from capture are then one fact, stored once. A plain first-person statement (a model passing on the user's
+    words) is written of the user as capture's extractor writes it (:func:`~memori_core.extraction.rewrite.rewrite`:
+    "I am vegan." -> "User is vegan.", "My sister lives in Rome." -> "User's sister lives in Rome."), or else kept
+    as given: its "I" may be the model's ("I promised the user ..."), or another clause may need it ("I think I'm
+    allergic"). A text carrying a secret (a password with its value, a card,
     Social Security or bank account number, an API key: :func:`~memori_core.capture.secret_in`) is refused, as
     capture refuses it: a model asked to "remember my PIN" must not put it in every later prompt. So is a text
     carrying prompt markup or an instruction to a model (a ``</memori_context>`` tag, a "SYSTEM:" label, "ignore
     previous instructions": :func:`~memori_core.capture.prompt_markup_in`), as capture refuses it: both checks are
     :func:`~memori_core.capture.refused_because`, the one check capture refuses by."""
     text = user_subject(check_tool_text(text, name))
+    if not _NAMES_THE_USER.search(text):
+        text = rewrite(text) or text
     refusal = refused_because(text)
     if refusal is not None:
         advice = "tell the user it was not remembered" if refusal.kind == SECRET else "save the statement alone"
@@ -154,17 +163,20 @@ def check_fact_text(text: Any, name: str = "text") -> str:
     return text
 
 
-def check_tool_id(fact_id: Any) -> str:
-    """``fact_id`` stripped, if it is a non-blank ``str``."""
+_NAMES_THE_USER = re.compile(r"\buser\b", re.IGNORECASE)  # a text naming the user whose "I" is someone else
+
+
+def check_tool_id(fact_id: Any, name: str = "fact_id") -> str:
+    """``fact_id`` stripped, if it is a non-blank ``str`` (``name``: the argument, as the error names it)."""
     if not isinstance(fact_id, str) or not fact_id.strip():
-        raise MemoryToolError("fact_id must be the non-blank id of a remembered fact (from recall or remember)")
+        raise MemoryToolError(f"{name} must be the non-blank id of a remembered fact (from recall or remember)")
     return fact_id.strip()
 
 
 def check_editable_id(fact_id: Any, name: str = "fact_id") -> str:
     """``fact_id`` (:func:`check_tool_id`), unless it is the id of an earlier version of a fact (``<id>@v<n>``,
     :func:`~memori_core.engine.is_version_id`): history the model reads but neither edits nor deletes."""
-    fact_id = check_tool_id(fact_id)
+    fact_id = check_tool_id(fact_id, name)
     current = version_of(fact_id)
     if current is not None:
         raise MemoryToolError(f"{name} {fact_id!r} is an earlier version of fact {current!r}, kept as its history, "
@@ -177,10 +189,29 @@ def validation_problems(exc: Exception) -> str:
     without pydantic's links, input echoes or ``Value error,`` prefixes (the LangChain tools, the MCP server)."""
     problems = []
     for error in exc.errors(include_url=False, include_input=False):  # type: ignore[attr-defined]
-        where = ".".join(str(p) for p in error.get("loc", ()))
+        # a list item as the tools' own checks name it: facts[1], not pydantic's facts.1
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.get("loc", ())).lstrip(".")
         message = str(error.get("msg", "")).removeprefix("Value error, ")
         problems.append(f"{where}: {message}" if where else message)
     return "; ".join(problems)
+
+
+def replaced_error(exc: ReplacedFactError, names: dict[str, str] = TOOL_NAMES) -> MemoryToolError:
+    """What a model reads when it gave a new text to a fact a newer one replaced (``engine.update`` raised ``exc``):
+    nothing was changed, the fact that holds now (its id and text), and which tool to call (``names``: the
+    surface's tool names by operation, :data:`TOOL_NAMES` or the MCP server's)."""
+    when = format_timestamp(exc.ended_at) or exc.ended_at
+    old, current = exc.fact_id, exc.current
+    if current is None:
+        return MemoryToolError(
+            f"fact_id {old!r} is no longer valid: it was replaced on {when} by a fact deleted since. Nothing was "
+            f"updated (a replaced fact is history). Call {names['remember']} with the new text, or "
+            f"{names['restore']} with fact_id {old!r} to make it valid again first.")
+    return MemoryToolError(
+        f"fact_id {old!r} is no longer valid: fact {current.id} replaced it on {when} and holds now: "
+        f"{clip_fact(sanitize_fact(current.content))} Nothing was updated (a replaced fact is history). To change "
+        f"what holds now, call {names['update']} with fact_id {current.id!r}; if the old fact holds again too, "
+        f"call {names['restore']} with fact_id {old!r} first.")
 
 
 def _unknown(fact_id: str) -> MemoryToolError:
@@ -430,11 +461,18 @@ class MemoryTools:
 
     # -- update -----------------------------------------------------------------------------------
     def update(self, entity_id: str, fact_id: Any, text: Any) -> str:
-        """Replace the text of ``entity_id``'s fact ``fact_id`` (an unknown id: :class:`MemoryToolError`)."""
+        """Replace the text of ``entity_id``'s fact ``fact_id`` (an unknown id, or a fact a newer one replaced:
+        :class:`MemoryToolError`, the latter naming the fact that holds now: :func:`replaced_error`)."""
         fact_id, text = check_editable_id(fact_id), check_fact_text(text)
+
+        def run(_: FailOpenCall) -> StoredFact:
+            try:
+                return self.engine.update(entity_id, fact_id, text=text)
+            except ReplacedFactError as exc:
+                raise replaced_error(exc) from None
+
         try:
-            return self._guard(entity_id, "update", "changed",
-                               lambda _: self.engine.update(entity_id, fact_id, text=text), _updated,
+            return self._guard(entity_id, "update", "changed", run, _updated,
                                lambda exc: self._updated_after(entity_id, fact_id, text, exc))
         except KeyError:
             raise _unknown(fact_id) from None
@@ -442,9 +480,15 @@ class MemoryTools:
     async def aupdate(self, entity_id: str, fact_id: Any, text: Any) -> str:
         """Async :meth:`update`."""
         fact_id, text = check_editable_id(fact_id), check_fact_text(text)
+
+        async def run(_: FailOpenCall) -> StoredFact:
+            try:
+                return await self.engine.aupdate(entity_id, fact_id, text=text)
+            except ReplacedFactError as exc:
+                raise replaced_error(exc) from None
+
         try:
-            return await self._aguard(entity_id, "update", "changed",
-                                      lambda _: self.engine.aupdate(entity_id, fact_id, text=text), _updated,
+            return await self._aguard(entity_id, "update", "changed", run, _updated,
                                       lambda exc: self._updated_after(entity_id, fact_id, text, exc))
         except KeyError:
             raise _unknown(fact_id) from None

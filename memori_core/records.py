@@ -14,7 +14,8 @@ are imported into the entity the caller names.
 
 :func:`from_record` checks one record before anything is written: every field's type and format, and its period
 of validity (``valid_from`` not before ``created_at``, ``valid_to`` not before the period began, no
-``superseded_by`` without a ``valid_to``). Links to facts neither the records nor the store hold are kept:
+``superseded_by`` without a ``valid_to``); the one inconsistent record earlier versions of the engine wrote (an
+update of a replaced fact) is repaired, with a :class:`RepairedRecordWarning` naming it. Links to facts neither the records nor the store hold are kept:
 ``delete`` of one side of a supersede leaves them.
 """
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,6 +31,7 @@ import numpy as np
 
 from .facts import StoredFact
 from .validate import (
+    FUTURE_SKEW_SECONDS,
     check_created_at,
     check_fact_length,
     check_metadata,
@@ -119,8 +122,32 @@ def from_record(entity_id: str, record: Any, i: int, *, default_id: str, default
     )
     if fact.superseded_by == fact.id or fact.id in fact.supersedes:
         raise ValueError(f"records[{i}] (id {fact.id!r}) supersedes itself: a fact cannot replace itself")
+    fact = _repaired(fact, i)
     _check_period(fact, i, stated=record.get("created_at") is not None)
     return fact, vec
+
+
+class RepairedRecordWarning(UserWarning):
+    """:func:`from_record` imported a record that an earlier version of the engine wrote inconsistent, repaired as
+    recall had treated it; the message names the record and what was changed."""
+
+
+def _repaired(fact: StoredFact, i: int) -> StoredFact:
+    """Record ``i`` as recall treated it, when it is what an ``update`` of a replaced fact wrote before ``update``
+    refused that (:class:`~memori_core.engine.ReplacedFactError`): the new text stamped valid from the update
+    (``valid_from``, the same instant as ``updated_at``) but still ended when the fact was replaced (``valid_to``,
+    earlier), so it was never recalled. It is kept valid at no time (``valid_to`` moved to its ``valid_from``),
+    with a :class:`RepairedRecordWarning`; the text it replaced is the record's version row ``<id>@v<n>``. Any
+    other record is returned as it is (and a period that ends before it begins is refused)."""
+    if (fact.superseded_by is None or fact.valid_to is None or fact.valid_from is None
+            or fact.valid_from != fact.updated_at or iso_to_ts(fact.valid_to) >= iso_to_ts(fact.valid_from)):
+        return fact
+    warnings.warn(
+        f"records[{i}] (fact {fact.id!r}) is the text an update gave a fact already replaced by "
+        f"{fact.superseded_by!r}, which earlier versions stored valid from {fact.valid_from} but ended at "
+        f"{fact.valid_to}, so it was never recalled: imported valid at no time (valid_to set to its valid_from), "
+        "as recall treated it", RepairedRecordWarning, stacklevel=4)
+    return dataclasses.replace(fact, valid_to=fact.valid_from)
 
 
 def _check_period(fact: StoredFact, i: int, *, stated: bool) -> None:
@@ -129,13 +156,17 @@ def _check_period(fact: StoredFact, i: int, *, stated: bool) -> None:
     period began, ``superseded_by`` on a fact still valid. ``stated``: the record gave its ``created_at`` (else it
     is the import's time, which a period that ended earlier is before). A ``valid_to`` equal to the start is
     kept (a fact replaced by one stated at the same time), and so is an ``expires_at`` at or before
-    ``created_at``, which ``expire`` sets on a fact dated ahead, and earlier versions' ``update`` set."""
+    ``created_at``, which ``expire`` sets on a fact dated ahead, and earlier versions' ``update`` set. So is a
+    ``valid_to`` at most :data:`~memori_core.validate.FUTURE_SKEW_SECONDS` before a stated ``created_at`` the period
+    began at: a fact dated ahead of the writer's clock (as far as ``add`` allows) and replaced or updated before
+    that time came ends when it was replaced, so that recall stops showing it then; it was valid at no time."""
     created = fact.created_at if stated else f"{fact.created_at}: none given, so the time of the import"
     of = f"of fact {fact.id!r}"
     if fact.valid_from is not None and iso_to_ts(fact.valid_from) < iso_to_ts(fact.created_at):
         raise ValueError(f"records[{i}]['valid_from'] ({fact.valid_from}) {of} is before its created_at "
                          f"({created}): a text cannot become valid before the fact was stated")
-    if fact.valid_to is not None and iso_to_ts(fact.valid_to) < iso_to_ts(fact.valid_from or fact.created_at):
+    if fact.valid_to is not None and iso_to_ts(fact.valid_to) < iso_to_ts(fact.valid_from or fact.created_at) \
+            and not (stated and _ended_before_its_time(fact)):
         start = f"valid_from ({fact.valid_from})" if fact.valid_from else f"created_at ({created})"
         raise ValueError(f"records[{i}]['valid_to'] ({fact.valid_to}) {of} is before its {start}: the fact would "
                          "be valid at no time; give the time it stopped being valid, after it began")
@@ -143,6 +174,16 @@ def _check_period(fact: StoredFact, i: int, *, stated: bool) -> None:
         raise ValueError(f"records[{i}]['superseded_by'] {of} names {fact.superseded_by!r}, but the record has no "
                          "valid_to: a replaced fact stopped being valid when it was replaced, and this one would be "
                          "recalled beside the fact that replaced it; give its valid_to, or clear superseded_by too")
+
+
+def _ended_before_its_time(fact: StoredFact) -> bool:
+    """Whether ``fact`` (its ``valid_to`` set) is a fact dated ahead of a writer's clock that was ended before its
+    time came (:func:`_check_period`): its period began at its ``created_at`` and ended at most
+    :data:`~memori_core.validate.FUTURE_SKEW_SECONDS` before it."""
+    assert fact.valid_to is not None
+    start = iso_to_ts(fact.created_at)
+    began_stated = fact.valid_from is None or iso_to_ts(fact.valid_from) == start
+    return began_stated and start - iso_to_ts(fact.valid_to) <= FUTURE_SKEW_SECONDS
 
 
 def _opt_id(record: Mapping[str, Any], key: str, i: int) -> str | None:

@@ -10,7 +10,7 @@ import functools
 import re
 import unicodedata
 
-__all__ = ["PERSON", "SEEING_NAME", "SLOTS", "TOOLS", "fold", "holder", "slot_keys", "slots_of",
+__all__ = ["PARTNERS", "PERSON", "SEEING_NAME", "SLOTS", "TOOLS", "fold", "holder", "slot_keys", "slots_of",
            "speaks_of_a_group"]
 
 # Occupations and workplaces: "User is a paralegal.", "User is a junior designer at an ad agency.".
@@ -34,13 +34,18 @@ _OCCUPATIONS = (
     r"product\s+owner|sysadmin|coder|surveyor|optometrist|paramedic|chiropractor|osteopath|podiatrist|"
     r"contractor|handyman|decorator|locksmith|roofer|security\s+guard|bouncer|chauffeur|mortgage\s+advisor|"
     r"financial\s+advisor|insurance\s+broker|broker|real\s+estate\s+agent|supervisor|dispatcher|hygienist|"
-    r"foreman|warehouse\s+worker|porter|paralegal|dev|software\s+dev|web\s+dev|cop"
+    r"foreman|warehouse\s+worker|porter|paralegal|dev|software\s+dev|web\s+dev|cop|"
+    r"principal|vice-principal|headteacher|headmaster|headmistress|deputy\s+head|dean|superintendent|coordinator|"
+    r"specialist"
 )
 _WORKPLACES = (
     r"company|firm|agency|startup|start-up|bank|hospital|clinic|school|factory|warehouse|restaurant|cafe|"
     r"café|shop|store|office|studio|lab|laboratory|charity|ngo|council|ministry|university|practice|"
     r"(?:fulfil?ment|call|distribution|data|leisure|garden|care)\s+cent(?:re|er)|depot"
 )
+
+# The words between "is" and the job it names: "is now a nurse", "'s also the manager".
+_IS_WORDS = r"(?:(?:now|also|still|currently|actually|finally|officially|just|already|a|an|the)\s+)"
 
 # Owned things named by brand or model ("a Pixel", "my old Honda Civic", "the Corolla"): a word of these
 # lists names a phone or a car only after an article, a possessive or an age, and not before a word that
@@ -116,12 +121,14 @@ SLOTS: dict[str, re.Pattern[str]] = {
         r"(?:drive|drives|driving|drove)\s+(?:long-haul|long\s+haul|(?:local\s+)?deliver(?:y|ies)|trucks|lorries|taxis|"
         r"cabs|buses|for\s+(?:uber|lyft|deliveroo|ups|fedex|dhl|amazon|a\s+living))|"
         r"left\s+(?:my|the|our)\s+(?:lab|bank|agency|hospital|clinic|practice|studio|startup|start-up)|"
-        # an occupation the user is or works as ("is a nurse", "works as a paralegal"), not one they see
-        # ("seeing a therapist", "my dentist")
-        r"(?:am|is|are|was|were|be|been|being|'m|'s|'re|became|become|becoming|as|trained\s+to\s+be)\s+"
-        r"(?:(?:now|also|still|currently|actually|finally|officially|just|already|a|an|the)\s+)*"
+        # an occupation the user is or works as ("is a nurse", "is a school principal", "works as a paralegal",
+        # "is a teacher's assistant"), not one they see ("seeing a therapist", "my dentist", "User's doctor": an
+        # "'s" is a verb only before its article or adverb, "User's a nurse") nor someone's ("is a nurse's
+        # daughter", "is a teacher's assistant's friend")
+        r"(?:(?:am|is|are|was|were|be|been|being|'m|'re|became|become|becoming|as|trained\s+to\s+be)\s+"
+        rf"{_IS_WORDS}*|'s\s+{_IS_WORDS}+)"
         r"(?:(?!(?:seeing|visiting|meeting|dating|marrying|married|engaged|with|to|at|for|from|by|and|or|of|my|your)\b)"
-        rf"[\w-]+\s+){{0,3}}?(?:{_OCCUPATIONS})(?:e?s\b)?|^(?:{_OCCUPATIONS})|"
+        rf"[\w'-]+\s+){{0,3}}?(?:{_OCCUPATIONS})(?:e?s\b)?(?!'s\b)|^(?:{_OCCUPATIONS})(?!'s\b)|"
         rf"(?:start|starts|started|starting)\s+at|(?:at|for)\s+(?:a|an|the)\s+(?:[\w-]+\s+)?"
         rf"(?:{_WORKPLACES}))\b"
     ),
@@ -198,13 +205,20 @@ PERSON = (
     r"cousin|niece|nephew|in-laws|step\w+|ex)"
 )
 """A regex alternation of the words that name a person in the user's life (sister, wife, boss...)."""
+# Someone of the user's a leading possessive names, kept apart from whom the word is built on: an in-law from the
+# parent or sibling ("mother-in-law"), a generation further back from the one before ("great-grandmother"), and an
+# auntie from the user.
 _OTHER_HOLDER = re.compile(rf"^(?:user's|my|our)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin)\s+)?"
-                           rf"(?P<who>{PERSON})\b")
-_PARTNERS = frozenset("wife husband partner girlfriend boyfriend fiance fiancé fiancee fiancée spouse ex".split())
+                           rf"(?P<great>(?:great[\s-]+(?=great|gran|nan|aunt|uncle))*)(?P<who>{PERSON}|aunt(?:ie|y))"
+                           rf"(?P<law>-in-law)?\b")
+PARTNERS: frozenset[str] = frozenset(
+    "wife husband partner girlfriend boyfriend fiance fiancé fiancee fiancée spouse ex".split())
+"""The words (lower case) that name the user's partner: in the ``relationship`` slot their fact is the user's."""
 # One parent or grandparent, whatever the word: "User's mum" and "User's mother" are the same person's facts.
 _SAME_KIN = {"mum": "mother", "mom": "mother", "dad": "father", "grandma": "grandmother", "nan": "grandmother",
              "nana": "grandmother", "nanna": "grandmother", "gran": "grandmother", "granny": "grandmother",
-             "grandpa": "grandfather", "grandad": "grandfather", "granddad": "grandfather"}
+             "grandpa": "grandfather", "grandad": "grandfather", "granddad": "grandfather", "auntie": "aunt",
+             "aunty": "aunt"}
 
 
 def fold(text: str) -> str:
@@ -236,15 +250,16 @@ def slots_of(text: str) -> frozenset[str]:
 def holder(text: str, slot: str | None = None) -> str:
     """Whose fact ``text`` is: ``"user"``, or the person a leading possessive names ("sister" for "User's
     sister moved to Paris."; a parent or grandparent by one word whatever the user calls them: "mother" for
-    "User's mum ..."). In the ``relationship`` slot a partner's fact is the user's relationship."""
+    "User's mum ...", "mother-in-law" for "User's mum-in-law ...", "great-grandmother" for "User's great gran ...").
+    In the ``relationship`` slot a partner's fact is the user's relationship."""
     folded = fold(text).strip()
     m = _OTHER_HOLDER.match(folded)
     if m is None:
         return _owner_before(folded, slot) or "user"
-    who = m.group("who")
-    if slot == "relationship" and who in _PARTNERS:
+    who, great, law = m.group("who"), m.group("great").count("great"), m.group("law") or ""
+    if slot == "relationship" and who in PARTNERS and not (great or law):
         return "user"
-    return _SAME_KIN.get(who, re.sub(r"\s+", " ", who))
+    return "great-" * great + _SAME_KIN.get(who, re.sub(r"\s+", " ", who)) + law
 
 
 _OWNER_BEFORE = re.compile(rf"(?:\b(?:user's|my|our)\s+(?P<who>{PERSON})'s|"
@@ -253,12 +268,17 @@ _OWNER_BEFORE = re.compile(rf"(?:\b(?:user's|my|our)\s+(?P<who>{PERSON})'s|"
                            r"\s+(?:[\w-]+\s+)?$")
 
 
+# Slot words that open with a verb or "as" say what the clause's subject is or does, never what a possessive owns:
+# "User has been at St James's as a trainee sonographer." is the user's job, at a place called St James's.
+_SAID_OF_THE_SUBJECT = re.compile(r"(?:am|is|are|was|were|be|been|being|became|become|becoming|as|trained)\b")
+
+
 def _owner_before(folded: str, slot: str | None) -> str | None:
     """Whose the words of ``slot`` are when a possessive of someone else stands right before them ("User moved
     to Bath for Tom's new job.": Tom's job, not the user's; "...for my wife's job": the wife's)."""
     rx = SLOTS.get(slot) if slot is not None else None
     hit = rx.search(folded) if rx is not None else None
-    if hit is None:
+    if hit is None or _SAID_OF_THE_SUBJECT.match(hit.group()):
         return None
     m = _OWNER_BEFORE.search(folded[: hit.start()])
     if m is None:

@@ -5,9 +5,10 @@ user in the third person, often as keywords: "user allergies", "user's city", "t
 about the user". Stored facts name the user the same way ("User is allergic to peanuts.", "User's partner is
 called Sam."), so the word "user" brings every fact closer in meaning by the same amount: the relevance gate
 then keeps unrelated facts next to the one asked for. The user asking themselves would say "my allergies",
-"my city", which reach the fact that answers and no other. Bare keywords ("hobbies", "where live") name no
-one, and the gate reads them as a general question; "my hobbies" is the user's. :func:`as_the_user_asks`
-rewrites the query so.
+"where do I work", which reach the fact that answers and no other. Bare keywords ("hobbies", "where live") name
+no one, and the gate reads them as a general question; "my hobbies" is the user's. And a few keywords are a
+question, which the gate reads for the slot it names ("my job?"), where "my job" asks nothing.
+:func:`as_the_user_asks` rewrites the query so.
 
 Only the tool surfaces rewrite (a model's query is about the user by construction); a user's own message is
 recalled as written ("How do I add a user in Django?" keeps its word). English rules, pure.
@@ -19,8 +20,8 @@ import re
 
 __all__ = ["as_the_user_asks"]
 
-# Words after "user" that make it the subject of a verb ("the user lives in ...", "does the user like ..."):
-# "user" then becomes "I", not "my".
+# Words after "user" that make it the subject of a verb ("the user lives in ...", "the user is vegan"): "user"
+# then becomes "I", and the verb the first person's ("I live in ...", "I am vegan").
 _VERBS = (
     "is|was|has|had|have|does|did|do|can|could|will|would|should|might|may|must|likes|liked|loves|loved|"
     "lives|lived|works|worked|prefers|preferred|eats|ate|drinks|wants|wanted|needs|needed|owns|owned|plays|"
@@ -28,18 +29,45 @@ _VERBS = (
     "hates|dislikes|enjoys|avoids|speaks|drives|cooks|like|live|work|prefer|eat|drink|want|need|own|play|"
     "study|take|go|use|know|hate|dislike|enjoy|avoid|speak|drive|cook|mean|means|said|feel|feels|am|are"
 )
+_BASE_VERBS = frozenset(v for v in _VERBS.split("|") if not v.endswith(("s", "ed")) and v not in {
+    "had", "did", "can", "could", "will", "would", "should", "might", "may", "must", "ate", "told", "took", "went",
+    "am", "are"})
+# The first person of the verbs above that is not their third person without its "s".
+_FIRST_PERSON = {"is": "am", "was": "was", "has": "have", "does": "do", "goes": "go"}
+# An auxiliary before "the user" ("does the user have pets", "is the user vegan"): the first person's.
+_AUXILIARIES = {"does": "do", "doesn't": "don't", "is": "am", "isn't": "aren't", "has": "have", "hasn't": "haven't"}
 # A word before "user" that makes it some user, not this one ("add a user", "every user", "the admin user").
 _SOME = r"(?<!\ba )(?<!\ban )(?<!\bany )(?<!\bone )(?<!\bper )(?<!\bnew )(?<!\bthis )(?<!\bthat )(?<!\beach )" \
         r"(?<!\bevery )(?<!\bother )(?<!\badmin )(?<!\banother )"
 _POSSESSIVE = re.compile(rf"{_SOME}\b(?:the\s+)?users?['\u2019]s?(?![\w'\u2019])", re.IGNORECASE)
-_SUBJECT = re.compile(rf"{_SOME}\b(?:the\s+)?user\b(?=\s+(?:{_VERBS})\b)", re.IGNORECASE)
+_ASKED = re.compile(rf"\b(?P<aux>{'|'.join(_AUXILIARIES)})\s+{_SOME}(?:the\s+)?user\b(?!['\u2019])",
+                    re.IGNORECASE)
+_SUBJECT = re.compile(rf"{_SOME}\b(?:the\s+)?user\s+(?P<verb>{_VERBS})\b", re.IGNORECASE)
 _MODIFIER = re.compile(rf"{_SOME}\b(?:the\s+)?user\b(?=\s+[^\W\d_])(?!\s+(?:and|or|to|of|in|on|about|for|with|"
                        rf"from|at|by|as)\b)", re.IGNORECASE)
 _OBJECT = re.compile(rf"{_SOME}\b(?:the\s+)?user\b(?!['\u2019])", re.IGNORECASE)
+_WH = frozenset("where what when who which how".split())
+
+
+def _first_person(verb: str) -> str:
+    """``verb`` (a word of the subject's verbs) as said after "I": "lives" -> "live", "is" -> "am", "studies" ->
+    "study"; a past or a base form as it is."""
+    low = verb.casefold()
+    if low in _FIRST_PERSON:
+        return _FIRST_PERSON[low]
+    if low.endswith("ies"):
+        return low[:-3] + "y"
+    if low.endswith("s") and not low.endswith("ss"):
+        return low[:-1]
+    return low
+
+
+def _capitalized(word: str, like: str) -> str:
+    return word[:1].upper() + word[1:] if like[:1].isupper() else word
 
 
 KEYWORDS = 4
-"""A query of at most this many words, without a question mark or a person, is read as keywords about the user."""
+"""A query of at most this many words, without a question mark, is read as keywords: a question about the user."""
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)?")
 _PERSONS = frozenset(
     "i me my mine myself i'm i've i'd i'll we us our ours you your yours he him his she her hers they them their "
@@ -49,31 +77,40 @@ _PERSONS = frozenset(
 
 def as_the_user_asks(query: str) -> str:
     """``query`` with "the user" written as the user asking would say it: "user's" / "the user's" -> "my",
-    "user" before a noun -> "my" ("user allergies" -> "my allergies"), "the user" as a verb's subject -> "I"
-    ("does the user like sushi" -> "does I like sushi": read for its words, not its grammar), any other
-    "(the) user" -> "me" ("allergies of the user" -> "allergies of me"). "a user", "every user", "users" and
-    other users are left alone. A few keywords naming no one are the user's ("hobbies", "diet restrictions",
-    "where live": "my hobbies" ...; at most :data:`KEYWORDS` words in lower case, no question mark, no person).
+    "the user" as a verb's subject -> "I", with the verb (or the auxiliary before it) the first person's ("where
+    does the user work" -> "where do I work", "the user lives in" -> "I live in", "is the user vegan" -> "am I
+    vegan"), "user" before a noun -> "my" ("user allergies" -> "my allergies"), any other "(the) user" -> "me"
+    ("allergies of the user" -> "allergies of me"). "a user", "every user", "users" and other users are left
+    alone. A few keywords (at most :data:`KEYWORDS` words, no question mark, no capital but "I") are a question
+    about the user, as a model's memory search is: asked as one ("my job?": the relevance gate reads a question
+    for the slot it names, where the bare "my job" read as nothing asked); those naming no one are the user's
+    ("hobbies" -> "my hobbies?", a verb after a question word "where live" -> "where do I live?").
 
     >>> as_the_user_asks("user allergies"), as_the_user_asks("The user's city"), as_the_user_asks("hobbies")
-    ('my allergies', 'my city', 'my hobbies')
-    >>> as_the_user_asks("How do I add a user in Django?")
-    'How do I add a user in Django?'
+    ('my allergies?', 'my city?', 'my hobbies?')
+    >>> as_the_user_asks("where does the user work"), as_the_user_asks("How do I add a user in Django?")
+    ('where do I work?', 'How do I add a user in Django?')
     """
     if not isinstance(query, str):
         raise TypeError(f"query must be a str, got {type(query).__name__}")
     out = query
     if "user" in query.casefold():
         out = _POSSESSIVE.sub("my", out)
-        out = _SUBJECT.sub("I", out)
+        out = _ASKED.sub(lambda m: _capitalized(_AUXILIARIES[m["aux"].casefold()], m["aux"]) + " I", out)
+        out = _SUBJECT.sub(lambda m: "I " + _first_person(m["verb"]), out)
         out = _MODIFIER.sub("my", out)
         out = _OBJECT.sub("me", out)
     words = _WORD.findall(out)
-    named = any(not w.islower() for w in words[1:]) or (len(words) > 1 and not words[0].islower())
-    if 0 < len(words) <= KEYWORDS and "?" not in out and not named and not any(w.casefold() in _PERSONS
-                                                                                for w in words):
-        # Keywords naming no one ("hobbies", "diet restrictions", "where live"): what the user's own
-        # memory holds on them, as "my hobbies" asks (the gate reads a subjectless phrase as a general question).
-        # A capital may be a name ("Bob allergies", "weather Paris"): those are left as written.
-        out = "my " + out.strip()
-    return out
+    named = any(not w.islower() for w in words[1:] if w != "I") or (
+        len(words) > 1 and words[0] != "I" and not words[0].islower())
+    if not 0 < len(words) <= KEYWORDS or "?" in out or named:
+        return out
+    # Keywords: what the user's own memory holds on them, asked. A capital may be a name ("Bob allergies",
+    # "weather Paris"): those are left as written.
+    out = out.strip()
+    if not any(w.casefold() in _PERSONS for w in words):  # naming no one ("hobbies", "where live"): the user's
+        if words[0].casefold() in _WH and words[1:2] and words[1].casefold() in _BASE_VERBS:
+            out = re.sub(r"^(\W*\w+)\s+", r"\1 do I ", out, count=1)
+        else:
+            out = "my " + out
+    return out.rstrip(" .!") + "?"

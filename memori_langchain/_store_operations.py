@@ -13,8 +13,11 @@ from typing import Any
 
 from langgraph.store.base import Item, Result, SearchItem
 
+from memori_core.capture.shown_facts import SLOT_SCAN_LIMIT
 from memori_core.engine import RecallEngine, version_of
-from memori_core.facts import SEARCHABLE_KEY, StoredFact
+from memori_core.facts import StoredFact, is_searchable
+from memori_core.slots import slot_keys
+from memori_core.tool_writes import NEAREST_LIMIT, ended_by
 
 from ._store_calls import BoundedRecall, EngineCall, Program
 from ._store_namespaces import NamespaceTemplate
@@ -46,6 +49,7 @@ class StoreOperations:
     engine: RecallEngine
     template: NamespaceTemplate
     gate: bool
+    supersede: bool
     timeout: float | None
     _ungated: tuple[Any, RecallEngine] | None
     _scope: dict[str, Any]
@@ -165,9 +169,26 @@ class StoreOperations:
                 return None
             except KeyError:
                 pass  # deleted meanwhile: stored anew
+        ends = yield from self._ended_by(plan)
         yield self._call("add", plan.entity, [plan.text], ids=[fid], created_at=plan.now, metadata=plan.metadata,
-                         expires_at=plan.expires_at)
+                         expires_at=plan.expires_at, supersedes=ends or None)
         return None
+
+    def _ended_by(self, plan: PutPlan) -> Program[list[str]]:
+        """The ids of the facts a put of a new item ends (module docstring: a put that states a change): the
+        change rules of the agent's ``remember`` (:func:`~memori_core.tool_writes.ended_by`) over the searchable
+        facts this store reads that rank nearest the put's text, and the newest that speak of one of its slots
+        of the same person (:func:`~memori_core.slots.slot_keys`). None with ``supersede=False`` or for an item
+        kept out of search."""
+        if not self.supersede or not is_searchable(plan.metadata):
+            return []
+        facts = list((yield self._call("nearest", plan.text, plan.entity, NEAREST_LIMIT, where=self._scope)))
+        keys = slot_keys(plan.text)
+        if keys:  # a bulk of puts scans the slots' facts only: the rules cost a millisecond or so a fact
+            now = datetime.now(timezone.utc)
+            newest = yield self._call("list", plan.entity, limit=SLOT_SCAN_LIMIT, where=self._scope)
+            facts += [f for f in newest if keys & slot_keys(f.content) and not expired(f.expires_at, now)]
+        return [f.id for f in ended_by(plan.text, [f for f in facts if is_searchable(f.metadata)])]
 
     @staticmethod
     def _edit(plan: PutPlan, fact: StoredFact) -> dict[str, Any]:
@@ -192,26 +213,23 @@ class StoreOperations:
         if plan.limit == 0:
             return []
         found: list[tuple[Any, float | None]] = []
-        listed: SearchPlan | None = plan  # without a query, the listing is the search
         if plan.query is not None:
             # A page is a slice of one recall of offset + limit (module docstring); core facts recall appends
-            # after the ranked ones may fill it.
+            # after the ranked ones may fill it. Items kept out of search never come (recall leaves them out).
             ranker: Any = self._ranker()
             if self.timeout is not None:
                 ranker = BoundedRecall(ranker, self.timeout)
             hits = yield EngineCall(ranker, "recall", (plan.query, plan.entity, plan.offset + plan.limit),
                                     {"where": plan.where})
-            page = hits[plan.offset : plan.offset + plan.limit]
-            found = [(h, float(h.rank_score)) for h in page]
-            listed = _unscored_plan(plan, len(hits), len(page))
-        if listed is not None:
-            listing = _Listing(listed)
+            found = [(h, float(h.rank_score)) for h in hits[plan.offset : plan.offset + plan.limit]]
+        else:  # without a query, the listing is the search
+            listing = _Listing(plan)
             while True:
-                facts = yield self._call("list", listed.entity, limit=listing.size, offset=listing.start,
-                                         where=listed.where, newest_first=False)
+                facts = yield self._call("list", plan.entity, limit=listing.size, offset=listing.start,
+                                         where=plan.where, newest_first=False)
                 if listing.take(facts):
                     break
-            found += [(f, None) for f in listing.facts]
+            found = [(f, None) for f in listing.facts]
         bases = yield from self._bases(plan.entity, [f for f, _ in found])
         items = []
         for fact, score in found:
@@ -278,19 +296,6 @@ class StoreOperations:
             copy.config = replace(base, gate="off")
             twin = self._ungated = (base, copy)
         return twin[1]
-
-
-def _unscored_plan(plan: SearchPlan, n_hits: int, n_page: int) -> SearchPlan | None:
-    """The listing that ends a search page with a query once the ranked items run out: the items put with
-    ``index=False`` (never ranked: recall leaves them out) that match the filter, oldest first, unscored, as
-    LangGraph's ``InMemoryStore`` returns them after its scored items. The page is a slice of the ranked items
-    (``n_hits`` of them, ``n_page`` on this page) followed by these, so no page repeats one. ``None``: the
-    ranked items fill the page."""
-    room = plan.limit - n_page
-    if room <= 0 or n_hits >= plan.offset + plan.limit:
-        return None
-    where = {**plan.where, SEARCHABLE_KEY: False}
-    return replace(plan, query=None, where=where, offset=max(0, plan.offset - n_hits), limit=room)
 
 
 class _Listing:

@@ -281,7 +281,7 @@ class StorePlanning:
         if text is None:
             text = whole_text(value)
         metadata = item_metadata(value, now, ttl, text, key=key, namespace=self.template.kind)
-        if not searchable:  # kept out of search: store.search lists it unscored, engine.recall never returns it
+        if not searchable:  # kept out of search: listed by store.search without a query, never recalled
             metadata[SEARCHABLE_KEY] = False
         elif is_core_fact(text):  # an allergy, a medication, a diet: recalled on every turn, as capture marks it
             metadata[CORE_KEY] = True
@@ -318,7 +318,10 @@ class StorePlanning:
         if open_slots:
             raise InvalidNamespaceError(
                 f"listing namespaces across users is not supported ({', '.join(open_slots)} not given): the store "
-                f"reads one user's memory per call; pass a prefix or suffix that names the user")
+                "reads one user's memory per call, so that a call made for one user (an agent's tool) never learns "
+                "of the others; pass a prefix or suffix that names the user. To list the users themselves (an admin "
+                "page, a store browser), call engine.entities() on the store's engine, then list_namespaces with a "
+                "prefix naming each")
         entity, ns = self.template.resolve(tuple(want.get(i, label) for i, label in enumerate(labels)))
         return ListNamespacesPlan(entity, ns, max_depth, limit, offset)
 

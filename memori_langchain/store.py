@@ -47,21 +47,32 @@ What goes where:
   superseded facts). The same holds for a text edited outside the store (``engine.update``, the agent's
   ``update_memory`` tool, MCP ``update``); a value whose text was several fields or its JSON, which the new
   text no longer matches, reads back as ``{"content": text}``.
+- **A put of a new key that states a change ends the fact it replaces.** LangMem's ``manage_memory`` "create",
+  and any app that keeps one memory per key, puts "User moved to Porto." under a new key after "User lives in
+  Lisbon.": the put's text is read by the change rules of the agent's ``remember`` tool
+  (:func:`memori_core.tool_writes.ended_by`: a change or an ending told as such, a denial, a plain statement of a
+  home, job or age said the way the stored one is), over the searchable facts this store reads that rank
+  nearest the text and the newest of its slots of the same person. What it ends is superseded, kept as history
+  (``engine.history``, ``engine.restore``), and its key reads nothing. A put of an existing key is an update of
+  that fact and ends nothing else; a put with ``index=False`` ends nothing and is never ended; nothing is judged
+  (a put stores its text as given, without capture's filters). ``supersede=False`` turns this off.
 - **``index=False`` is kept out of search**, as LangGraph means it: the fact (its text the whole value) is
   marked ``"searchable": False`` (:data:`memori_core.facts.SEARCHABLE_KEY`), so ``engine.recall``, and with
   it the middleware, the graph node, the retriever and the tools, never returns it nor puts it in a prompt.
-  ``get`` reads it, a search without a query lists it, and a search with one returns it unscored
-  (``score=None``) after the ranked items, oldest first, as LangGraph's ``InMemoryStore`` does. A value with
-  no text at its indexed fields (each missing, ``None`` or blank; a whole value with no text in it) is stored
-  the same way, as LangGraph's own stores embed nothing for it. A later put with text, and without
+  ``get`` reads it and a search without a query lists it, but a search with a query never returns it, as
+  LangGraph's ``PostgresStore`` does (its semantic search reads only items with a vector): an item kept out of
+  prompts is not handed to a tool that feeds one. (LangGraph's ``InMemoryStore`` fills a page it cannot fill
+  with scored items with such items, unscored; with the relevance gate that would hand them to every
+  off-topic search, so this store does not.) A value with no text at its indexed fields (each missing,
+  ``None`` or blank; a whole value with no text in it) is stored the same way, as LangGraph's own stores embed
+  nothing for it. A later put with text, and without
   ``index=False``, makes it searchable again.
 - **Search is recall.** With a query, the engine ranks (dense + BM25, the relevance gate; ``gate=False``
   returns the best ``limit`` whatever their relevance, as the engine with ``gate="off"`` would) and each
   ``SearchItem``'s ``score`` is the fact's ``rank_score``; without one, the items are listed oldest first.
   A page is a slice of one recall: ``search(ns, query=q, offset=o, limit=n)`` is items ``o`` to ``o + n`` of
-  ``engine.recall(q, entity, o + n)`` followed by the unscored items (the recall reads the facts the store
-  reads: a user with items of another namespace has them left out). The gate judges the top ``o + n``
-  candidates together, so the ranked items of the first page (``offset=0``) are exactly
+  ``engine.recall(q, entity, o + n)`` (the recall reads the facts the store reads: a user with items of
+  another namespace has them left out). The gate judges the top ``o + n`` candidates together, so the ranked items of the first page (``offset=0``) are exactly
   ``engine.recall(q, entity, n)``, but a later page is not always the continuation of an earlier one: with a
   larger ``o + n`` the gate may keep a fact that a smaller request dropped (or the reverse), so pages may
   overlap or skip an item. To read a ranked list whole, search once with the ``limit`` you need.
@@ -142,6 +153,9 @@ class MemoriStore(StorePlanning, StoreOperations, BaseStore):
     - ``gate``: ``True`` (default) ranks as ``engine.recall`` does, relevance gate (or judge) and all, so a
       search may return fewer than ``limit`` items, or none; ``False`` returns the ``limit`` best whatever their
       relevance, as the same engine with ``RecallConfig(gate="off")`` (no judge is asked).
+    - ``supersede``: ``True`` (default): a put of a new key that states a change of a fact this store reads ends
+      that fact, as the agent's ``remember`` tool does (module docstring); ``False``: a put never ends another
+      item's fact, each key holds until it is put again or deleted.
     - ``ttl``: LangGraph's ``TTLConfig``: ``default_ttl`` (minutes) for puts without ``ttl=``, and
       ``refresh_on_read`` (default ``True``: a get that returns an item with a TTL starts its TTL again, once
       :data:`REFRESH_AFTER` of it has passed; a search never does). Expired items are never returned; like every
@@ -161,8 +175,8 @@ class MemoriStore(StorePlanning, StoreOperations, BaseStore):
     """
 
     supports_ttl = True
-    __slots__ = ("engine", "template", "fields", "gate", "ttl_config", "max_value_bytes", "timeout", "strict",
-                 "_ungated", "_scope", "_text_field")
+    __slots__ = ("engine", "template", "fields", "gate", "supersede", "ttl_config", "max_value_bytes", "timeout",
+                 "strict", "_ungated", "_scope", "_text_field")
 
     def __init__(
         self,
@@ -172,6 +186,7 @@ class MemoriStore(StorePlanning, StoreOperations, BaseStore):
         entity: str | None = None,
         fields: Sequence[str] | None = None,
         gate: bool = True,
+        supersede: bool = True,
         ttl: TTLConfig | None = None,
         max_value_bytes: int = DEFAULT_MAX_VALUE_BYTES,
         timeout: float | None = None,
@@ -187,6 +202,9 @@ class MemoriStore(StorePlanning, StoreOperations, BaseStore):
         if not isinstance(gate, bool):
             raise TypeError(f"MemoriStore: gate must be a bool, got {type(gate).__name__}")
         self.gate = gate
+        if not isinstance(supersede, bool):
+            raise TypeError(f"MemoriStore: supersede must be a bool, got {type(supersede).__name__}")
+        self.supersede = supersede
         self.ttl_config = check_ttl_config(ttl)
         if isinstance(max_value_bytes, bool) or not isinstance(max_value_bytes, int) or max_value_bytes < 1:
             raise ValueError(f"MemoriStore: max_value_bytes must be an int >= 1, got {max_value_bytes!r}")

@@ -19,7 +19,7 @@ from typing import Any
 from langchain.tools import ToolRuntime
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, model_validator
 
 from memori_core.adapter_args import check_adapter_args, check_flag
 from memori_core.engine import RecallEngine
@@ -79,7 +79,9 @@ class RememberArgs(_ToolArgs):
     """Arguments of the ``remember`` tool."""
 
     text: str = Field(description=_TEXT)
-    core: bool | None = Field(default=None, description=_CORE)
+    # Strict: "yes" or 1 for core is refused, as MemoriToolSpec and the MCP server refuse it (a core fact is in every
+    # prompt from then on, so a sloppy argument must not make one).
+    core: StrictBool | None = Field(default=None, description=_CORE)
 
 
 class RecallArgs(_ToolArgs):

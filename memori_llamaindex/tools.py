@@ -13,7 +13,7 @@ from typing import Any
 
 from llama_index.core.tools.tool_spec.base import BaseToolSpec
 from llama_index.core.tools.types import ToolMetadata
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 
 from memori_core.adapter_args import CheckedAttribute, check_adapter_args, check_entity_default, check_flag
 from memori_core.engine import RecallEngine
@@ -36,8 +36,8 @@ _ID = "The id of the fact, as recall or remember returned it."
 
 class _RememberArgs(BaseModel):
     text: str = Field(description=_TEXT)
-    core: bool | None = Field(default=None, description="true: recall this fact on every turn; false: only when "
-                              "relevant. Leave it out: allergies, medication and diets are core, others not.")
+    core: StrictBool | None = Field(default=None, description="true: recall this fact on every turn; false: only "
+                                    "when relevant. Leave it out: allergies, medication and diets are core, others not.")
 
 
 class _RecallArgs(BaseModel):

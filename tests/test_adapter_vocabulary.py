@@ -535,3 +535,39 @@ def test_the_langchain_retriever_and_injector_take_engine_and_entity_by_position
         cls(allergies, engine=allergies)
     with pytest.raises(TypeError, match="engine must be a memori_core.RecallEngine"):
         cls("not an engine")
+
+
+# -- the agent tools' core flag: a real boolean on every surface ----------------------------------------------
+
+
+@pytest.mark.parametrize("bad", ["yes", "true", "1", 1, 0])
+async def test_core_takes_a_real_boolean_on_every_tool_surface_and_refuses_anything_else_naming_it(bad: Any) -> None:
+    # Tester j11 (finding 10): LangChain's remember read core="yes" or "1" as True (pydantic's lax bool) and stored a
+    # core fact, injected on every turn, where MemoriToolSpec and the MCP server refused the same call.
+    from mcp.shared.memory import create_connected_server_and_client_session
+
+    from memori_core.mcp_server import build_server
+
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder())
+    [lc_remember] = lc.memory_tools(engine, "lc", include=["remember"])
+    [li_remember] = [t for t in li.MemoriToolSpec(engine, "li").to_tool_list() if t.metadata.name == "remember"]
+
+    async def answers(core: Any) -> dict[str, tuple[bool, str]]:
+        """Each surface's remember of one fact with ``core``: (refused, what the model reads)."""
+        lc_answer = lc_remember.invoke({"name": "remember", "args": {"text": "User likes tea.", "core": core},
+                                        "id": "c", "type": "tool_call"})
+        try:
+            li_answer = (False, li_remember.call(text="User likes tea.", core=core).content)
+        except memori_core.memory_tools.MemoryToolError as exc:  # an agent hands it to the model
+            li_answer = (True, str(exc))
+        async with create_connected_server_and_client_session(build_server(engine, entity="mcp")) as session:
+            mcp = await session.call_tool("add", {"facts": ["User likes tea."], "core": core})
+        return {"langchain": (lc_answer.status == "error", lc_answer.content), "llamaindex": li_answer,
+                "mcp": (mcp.isError, mcp.content[0].text)}
+
+    for surface, (refused, text) in (await answers(bad)).items():
+        assert refused and "core" in text, (surface, text)
+    assert [engine.count(who) for who in ("lc", "li", "mcp")] == [0, 0, 0]  # nothing stored
+    for surface, (refused, text) in (await answers(True)).items():
+        assert not refused, (surface, text)
+    assert [engine.list(who)[0].metadata.get("core") for who in ("lc", "li", "mcp")] == [True, True, True]

@@ -68,6 +68,41 @@ def test_a_correction_of_a_plan_shown_with_its_end_in_metadata_ends_when_the_pla
     assert fact.expires_at == datetime(2026, 11, 5, 12, tzinfo=timezone.utc)
 
 
+@pytest.mark.parametrize("shown_end", ["2026-11-05T12:00:00", "2026-11-05T13:00:00+01:00",
+                                       datetime(2026, 11, 5, 12)])
+def test_a_corrected_plans_end_shown_without_a_zone_or_in_another_is_the_same_time_in_utc(
+        shown_end: str | datetime) -> None:
+    class Shown:  # a stored time without a zone is UTC, as memori writes it (validate.parse_utc)
+        id = "plan"
+        content = "User's shift starts at 7pm on Wednesday 2026-11-04."
+        expires_at = shown_end
+
+    said = datetime(2026, 11, 3, 18, 30, tzinfo=timezone.utc)
+    [fact] = RULES.extract([Message("user", "7am", created_at=said)], [Shown()])
+    assert fact.supersedes == ("plan",)
+    assert fact.expires_at == datetime(2026, 11, 5, 12, tzinfo=timezone.utc) and fact.expires_at.tzinfo == timezone.utc
+
+
+def test_the_shown_facts_expiries_are_read_only_for_a_correction_that_ends_one() -> None:
+    read: list[str] = []
+
+    class Shown:
+        def __init__(self, id: str, content: str) -> None:
+            self.id, self.content = id, content
+
+        @property
+        def expires_at(self) -> str:
+            read.append(self.id)
+            return "2026-11-05T12:00:00+00:00"
+
+    shown = [Shown("plan", "User's shift starts at 7pm on Wednesday 2026-11-04."), Shown("home", "User lives in Leeds.")]
+    said = datetime(2026, 11, 3, 18, 30, tzinfo=timezone.utc)
+    RULES.extract([Message("user", "I'm vegetarian.", created_at=said)], shown)
+    assert read == []
+    RULES.extract([Message("user", "7am", created_at=said)], shown)
+    assert read == ["plan"]
+
+
 def test_a_verbless_fragment_is_dropped_as_keeping_nothing_clear() -> None:
     verdicts = RULES.explain("My wife and our two grandchildren, who we adore.")
     assert [v.fact for v in verdicts] == [None]

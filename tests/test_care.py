@@ -107,6 +107,10 @@ def test_explain_names_the_care_facts_and_equals_recall(engines):
     ("User's blood pressure is high.", None),
     ("User's mother has a bad hip.", "mother"),
     ("User's head of department is allergic to nuts.", "head of department"),  # a person, not the user's head
+    ("My shift is 9pm to 6am, Monday to Friday.", None),  # the user's own things, not someone
+    ("User's income is irregular.", None),
+    ("User's favourite cuisine is Thai.", None),
+    ("User's team lead Sarah is vegan.", "team lead Sarah"),
 ])
 def test_outside_holder_names_someone_outside_the_users_household(fact, holder):
     assert outside_holder(fact) == holder

@@ -352,6 +352,29 @@ def test_import_names_the_entity_and_reads_standard_input(store_dir: Path, tmp_p
                                                                       _records(store_dir, "alice", capsys)]
 
 
+def test_import_repairs_an_older_update_of_a_replaced_fact_and_says_which_line_once(tmp_path: Path, capsys) -> None:
+    # The record an update of a replaced fact left before update refused it (tester j11, finding 5): its text valid
+    # from after it ended. `memori export | memori import` had failed on it.
+    dump = tmp_path / "old.jsonl"
+    records = [
+        {"id": "munich", "text": "User moved to Munich.", "created_at": "2026-10-26T18:00:00+00:00",
+         "supersedes": ["berlin"]},
+        {"id": "berlin", "text": "User lives in Hamburg.", "created_at": "2026-10-05T08:00:00+00:00",
+         "updated_at": "2026-11-02T09:00:00+00:00", "valid_from": "2026-11-02T09:00:00+00:00",
+         "valid_to": "2026-10-26T18:00:00+00:00", "superseded_by": "munich"},
+    ]
+    dump.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    code, out, err = run(["import", "-e", "u", "-i", str(dump), "--path", str(tmp_path / "mem")], capsys)
+    assert code == 0, err
+    assert out == "imported 2 fact(s) into 'u' (texts embedded)\n"
+    assert err.count("memori: warning:") == 1  # once, by its line, not again by import_
+    assert err.startswith("memori: warning: line 2: the record (fact 'berlin') is the text an update gave a fact "
+                          "already replaced by 'munich'")
+    code, exported, err = run(["export", "-e", "u", "--path", str(tmp_path / "mem")], capsys)
+    [berlin] = [r for r in map(json.loads, exported.splitlines()) if r["id"] == "berlin"]
+    assert berlin["valid_to"] == berlin["valid_from"] == "2026-11-02T09:00:00+00:00"
+
+
 def test_import_keeps_vectors_of_the_stores_dimension(tmp_path: Path, capsys) -> None:
     seed(tmp_path, "other", ["User likes tea."])  # the store holds 64-d vectors
     unusual = [0.0] * 63 + [1.0]  # not what the hashing embedder gives the text

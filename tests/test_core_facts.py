@@ -112,10 +112,13 @@ def appended(engine: RecallEngine, query: str, context: list[str] | None = None)
 
 
 def test_a_how_to_for_the_asker_keeps_the_core_facts(engine: RecallEngine) -> None:
-    # "How can I lose weight?" is the asker's own case (a diabetic's medicine bears on it), though its words touch
-    # no concern and the gate passes nothing: a how-to is not read as a question about the world
+    # "How can I stop procrastinating?" is the asker's own case, though its words touch no concern and the gate
+    # passes nothing: a how-to is not read as a question about the world
     seed(engine, "u")
-    assert appended(engine, "How can I lose weight?") == sorted([ALLERGY, MEDICATION])
+    assert appended(engine, "How can I stop procrastinating?") == sorted([ALLERGY, MEDICATION])
+    # "How can I lose weight?" touches a clinician's concerns: the gate itself keeps the medication and the allergy
+    kept = [c.content for c in engine.explain("How can I lose weight?", "u").candidates if c.kept]
+    assert MEDICATION in kept
 
 
 def test_a_request_for_a_gift_for_someone_else_gets_no_core_facts(engine: RecallEngine) -> None:

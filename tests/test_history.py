@@ -34,7 +34,7 @@ from memori_core import (
     capture_facts,
 )
 from memori_core.cache.snapshot_files import snapshot_files_for
-from memori_core.engine import Forgotten
+from memori_core.engine import Forgotten, ReplacedFactError
 from memori_core.store import InMemoryFactStore, chroma_log
 from memori_core.store.chroma_client import chroma_settings
 from memori_core.validate import iso_to_ts
@@ -837,3 +837,31 @@ def test_a_users_own_id_that_looks_like_a_version_is_updated_like_any_fact(eng: 
     eng.update("ann", "home", text="User lives in Porto.")  # its version is home@v2: home@v1 is taken
     with pytest.raises(ValueError, match="earlier version"):
         eng.update("ann", "home@v2", text="User lives in Faro.")
+
+
+def test_a_new_text_for_a_replaced_fact_is_refused_naming_the_fact_that_holds_now(eng: RecallEngine) -> None:
+    # Tester j11 (finding 5): the update was stored as a record valid from after it ended, recalled never, and the
+    # user's export was then refused by import_.
+    [berlin] = eng.add("u", "User lives in Berlin.", created_at=T0)
+    [munich] = eng.add("u", "User moved to Munich.", supersedes=[berlin], created_at=T0 + timedelta(days=30))
+    [rome] = eng.add("u", "User moved to Rome.", supersedes=[munich], created_at=T0 + timedelta(days=60))
+    before = eng.export("u")
+    for replaced in (berlin, munich):  # the fact named at the end of the chain, however far back the id is
+        with pytest.raises(ReplacedFactError, match=rf"fact '{replaced}' of entity 'u' is no longer valid.* fact "
+                           rf"'{rome}' \('User moved to Rome.'\) replaced it on .* update '{rome}'.* restore "
+                           rf"'{replaced}' first") as refused:
+            eng.update("u", replaced, text="User lives in Hamburg.")
+        assert refused.value.fact_id == replaced and refused.value.current is not None
+        assert refused.value.current.id == rome
+    assert isinstance(refused.value, ValueError)
+    assert eng.export("u") == before  # nothing written
+    eng.update("u", berlin, metadata={"source": "form"})  # an edit in place of a replaced fact is still made
+    assert eng.get("u", berlin)[0].metadata == {"source": "form"}
+    eng.delete("u", [rome])
+    with pytest.raises(ReplacedFactError, match=f"the fact that replaced it was deleted .* restore '{munich}'"):
+        eng.update("u", munich, text="User lives in Hamburg.")
+    eng.restore("u", munich)  # valid again: its text can be changed
+    assert eng.update("u", munich, text="User lives in Hamburg.").content == "User lives in Hamburg."
+    records = eng.export("u")
+    eng.import_("copy", records)
+    assert eng.export("copy") == records

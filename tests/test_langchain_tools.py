@@ -16,7 +16,7 @@ from _helpers import stored, ungated_engine
 from _langchain_fakes import replies
 from memori_core import ChromaStore, RecallConfig, RecallEngine
 from memori_core.memory_tools import MAX_TOOL_TEXT, NOTHING_RELEVANT, MemoryToolError
-from memori_langchain import memory_tools
+from memori_langchain import MemoriMiddleware, memory_tools
 
 
 @dataclass
@@ -78,6 +78,34 @@ def test_agent_updates_and_forgets_by_the_id_recall_gave(tools_engine):
     assert tools_engine.count("ann", include_invalid=True) == 0
 
 
+async def test_update_memory_of_a_replaced_fact_says_which_fact_holds_now_and_changes_nothing(tools_engine):
+    # Tester j11 (finding 6): the model still held Berlin's id from an earlier turn; the tool answered "Updated
+    # fact ...", stored the text as history and recall kept answering Munich.
+    model = replies(
+        call("remember", "c1", text="User lives in Berlin."), call("remember", "c2", text="User moved to Munich."),
+        AIMessage("Noted."),
+    )
+    agent = create_agent(model, memory_tools(tools_engine))
+    agent.invoke({"messages": [HumanMessage("I live in Berlin. Oh, I moved to Munich.")]}, config=as_user("ann"))
+    [munich] = tools_engine.list("ann")
+    [berlin] = [f.id for f in tools_engine.list("ann", include_invalid=True) if f.id != munich.id]
+    before = tools_engine.export("ann")
+    model = replies(call("update_memory", "c3", fact_id=berlin, text="User lives in Hamburg."), AIMessage("Done."))
+    result = await create_agent(model, memory_tools(tools_engine)).ainvoke(
+        {"messages": [HumanMessage("I live in Hamburg now")]}, config=as_user("ann"))
+    for answered in (tool_results(result)[0],
+                     {t.name: t for t in memory_tools(tools_engine)}["update_memory"].invoke(
+                         {"name": "update_memory", "args": {"fact_id": berlin, "text": "User lives in Hamburg."},
+                          "id": "c4", "type": "tool_call"}, config=as_user("ann"))):
+        assert answered.status == "error"
+        assert answered.content.startswith(f"Error: fact_id '{berlin}' is no longer valid: fact {munich.id} replaced "
+                                           "it on ")
+        assert "holds now: User moved to Munich. Nothing was updated" in answered.content
+        assert f"call update_memory with fact_id '{munich.id}'" in answered.content
+        assert f"call restore_memory with fact_id '{berlin}' first" in answered.content
+    assert tools_engine.export("ann") == before  # nothing written
+
+
 def test_forget_memory_erases_the_earlier_values_a_fact_replaced(tools_engine):
     # A tester's agent: "forget where I live" deleted "User lives in Madrid." and left "User lives in Lisbon.",
     # which recall never shows a model, stored and exported.
@@ -88,6 +116,51 @@ def test_forget_memory_erases_the_earlier_values_a_fact_replaced(tools_engine):
     answer = forget.invoke({"fact_id": madrid}, config=as_user("ann"))
     assert answer == f"Forgot fact {madrid} and 1 earlier version of it."
     assert [f.id for f in tools_engine.list("ann", include_invalid=True)] == [cello]
+
+
+def test_remember_of_a_new_job_said_as_is_a_title_ends_the_stored_job_but_not_near_misses(tools_engine):
+    # j11 finding 7: "User is a school principal." left "User is a teacher at a primary school." valid, and
+    # recall for "What's my job?" answered with the teacher fact alone.
+    model = replies(
+        call("remember", "c1", text="User is a teacher at a primary school."),
+        call("remember", "c2", text="User is a teacher's assistant's friend."),
+        call("remember", "c3", text="User is a fan of the school choir."),
+        call("remember", "c4", text="User is a school principal."), AIMessage("Noted."),
+    )
+    agent = create_agent(model, memory_tools(tools_engine))
+    result = agent.invoke({"messages": [HumanMessage("I got promoted: I'm the principal now.")]},
+                          config=as_user("ann"))
+    teacher, friend, fan, principal = tool_results(result)
+    assert "It replaces" not in friend.content + fan.content
+    assert "It replaces fact" in principal.content and "User is a teacher at a primary school." in principal.content
+    assert stored(tools_engine, "ann") == ["User is a fan of the school choir.", "User is a school principal.",
+                                           "User is a teacher's assistant's friend."]
+
+
+def test_a_first_person_statement_is_remembered_of_the_user_and_the_prompt_shows_it_so(tools_engine):
+    # j11 finding 9: remember("I am vegan.") was stored as said, and every prompt showed "- I am vegan.", where
+    # "I" reads as the assistant.
+    model = replies(
+        call("remember", "c1", text="I am vegan."),
+        call("remember", "c2", text="My sister lives in Rome."),
+        call("remember", "c3", text="I promised the user a recipe for Friday."),  # the model's own "I": as given
+        call("remember", "c4", text="I think I'm allergic to cats."),  # no reliable rewrite: as given
+        AIMessage("Noted."),
+        AIMessage("Here is a vegan recipe."),
+    )
+    agent = create_agent(model, memory_tools(tools_engine), middleware=[MemoriMiddleware(engine=tools_engine)])
+    first = agent.invoke({"messages": [HumanMessage("I am vegan, and my sister lives in Rome.")]},
+                         config=as_user("ann"))
+    assert [m.content.split(": ", 1)[1] for m in tool_results(first)] == [
+        "User is vegan.", "User's sister lives in Rome.", "I promised the user a recipe for Friday.",
+        "I think I'm allergic to cats."]
+    agent.invoke({"messages": [HumanMessage("What should I cook tonight?")]}, config=as_user("ann"))
+    prompt = model.system_texts()[-1]
+    assert "- User is vegan." in prompt and "I am vegan" not in prompt
+    (vegan,) = [f.id for f in tools_engine.list("ann") if f.content == "User is vegan."]
+    update = {t.name: t for t in memory_tools(tools_engine)}["update_memory"]
+    assert update.invoke({"fact_id": vegan, "text": "I am vegetarian."}, config=as_user("ann")) == (
+        f"Updated fact {vegan}: User is vegetarian.")
 
 
 def test_entity_comes_from_the_agents_runtime_context(tools_engine):

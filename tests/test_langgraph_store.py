@@ -74,7 +74,9 @@ def as_lc_embed(embedder: Any) -> Any:
 # (InMemoryStore resets created_at on every put), and so does ranking (a search with a query is compared as the
 # set of scored items, with a limit above the number of items, then the unscored ones in order, and where each
 # came; MemoriStore runs with gate=False so that it returns them all). Items put with index=False are never
-# scored: both stores return them after the scored ones, oldest first, with score None.
+# scored: both stores list them, oldest first, but a search with a query never returns them from MemoriStore, as
+# from LangGraph's PostgresStore; InMemoryStore's unscored ones after its scored ones are left out of the
+# comparison (test_an_unindexed_item_is_never_found_by_a_search_with_a_query).
 
 PREFS = {"content": "User prefers window seats.", "kind": "pref", "rating": 4, "meta": {"source": "chat"}}
 ALLERGY = {"content": "User is allergic to peanuts.", "kind": "health", "rating": 5, "meta": {"source": "form"}}
@@ -132,13 +134,13 @@ SEQUENCES: dict[str, list[tuple[Any, ...]]] = {
         ("search", "alice", {"query": "where does the user live", "limit": 50}),
         ("get", "alice", "n"), ("get", "alice", "x"),
     ],
-    "items put with index=False come unscored after the scored ones": [
+    "items put with index=False are listed, never searched": [
         ("put", "alice", "p", PREFS), ("put", "alice", "x1", HIDDEN, {"index": False}),
         ("put", "alice", "a", ALLERGY), ("put", "alice", "c", CITY),
         ("put", "alice", "x2", {**HIDDEN, "content": "User's door code changes monthly.", "kind": "pref"}, {"index": False}),
         ("put", "bob", "x1", HIDDEN, {"index": False}),
         ("search", "alice", {"query": "where does the user live? Rua Augusta", "limit": 50}),
-        ("search", "alice", {"query": "Rua Augusta door code", "limit": 4}),  # the page ends with the first one
+        ("search", "alice", {"query": "Rua Augusta door code", "limit": 4}),
         ("search", "alice", {"query": "Rua Augusta door code", "limit": 2, "offset": 3}),  # past the scored ones
         ("search", "alice", {"query": "window seats", "filter": {"kind": "pref"}, "limit": 50}),
         ("search", "alice", {"query": "peanuts", "filter": {"kind": "home"}, "limit": 50}),
@@ -150,7 +152,7 @@ SEQUENCES: dict[str, list[tuple[Any, ...]]] = {
         ("search", "alice", {"query": "door code", "limit": 50}),
         ("search", "bob", {"query": "where does the user live? Rua Augusta", "limit": 50}),
     ],
-    "an item without text at its indexed field is stored and comes unscored": [
+    "an item without text at its indexed field is stored and listed, never searched": [
         ("put", "alice", "p", PREFS), ("put", "alice", "d", {"content": None, "kind": "draft"}, {"index": ["content"]}),
         ("put", "alice", "e", {"kind": "draft"}, {"index": ["content"]}), ("put", "alice", "c", CITY),
         ("search", "alice", {"query": "window seats draft", "limit": 50}),
@@ -201,8 +203,8 @@ class Runner:
             found = await self.call(s.search, s.asearch, self.prefix(user), **kw)
             if not kw.get("query"):
                 return [norm(i) for i in found]
-            scored = sorted((norm(i) for i in found if i.score is not None), key=repr)
-            return scored, [norm(i) for i in found if i.score is None], [i.score is None for i in found]
+            scored = [norm(i) for i in found if i.score is not None]  # unscored: InMemoryStore's alone (above)
+            return sorted(scored, key=repr), len(scored) == len(found) or isinstance(s, InMemoryStore)
         if kind == "list_namespaces":
             return await self.call(s.list_namespaces, s.alist_namespaces, prefix=self.prefix(user), **op[2])
         raise AssertionError(kind)
@@ -437,6 +439,88 @@ def test_a_key_reads_the_fact_that_superseded_its_item_with_the_apps_other_field
     assert [f.content for f in engine.list("alice", include_invalid=True)] == ["User is vegetarian."]
 
 
+# -- a put of a new key that states a change ------------------------------------------------------------------
+
+
+def remember_graph(store: Any, is_async: bool) -> Any:
+    """START -> remember (the user's message put under a new key, as LangMem's manage_memory "create") -> END;
+    the node async (``store.aput``) or not."""
+    import uuid
+
+    from langchain_core.runnables import RunnableConfig
+    from langgraph.graph import END, START, MessagesState, StateGraph
+    from langgraph.store.base import BaseStore
+
+    def remember(state: MessagesState, config: RunnableConfig, *, store: BaseStore) -> dict[str, Any]:
+        store.put(("memories", config["configurable"]["user_id"]), str(uuid.uuid4()),
+                  {"content": state["messages"][-1].content})
+        return {}
+
+    async def aremember(state: MessagesState, config: RunnableConfig, *, store: BaseStore) -> dict[str, Any]:
+        await store.aput(("memories", config["configurable"]["user_id"]), str(uuid.uuid4()),
+                         {"content": state["messages"][-1].content})
+        return {}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("remember", aremember if is_async else remember)
+    builder.add_edge(START, "remember")
+    builder.add_edge("remember", END)
+    return builder.compile(store=store)
+
+
+@pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
+def test_a_put_of_a_new_key_stating_a_change_ends_the_fact_it_replaces_keeping_history(is_async: bool) -> None:
+    """j11 finding 1: LangMem's "create" (a put under a new uuid) of "User moved to Porto." left "User lives in
+    Lisbon." valid and ranked first, and the stale core diet was injected on every turn. A put of a new key reads
+    the change as the agent's remember tool does: the old fact ends, kept as history, and its key reads nothing."""
+    store = MemoriStore(new_engine(), fields=["content"])
+    engine, graph = store.engine, remember_graph(store, is_async)
+    for text in ["User lives in Lisbon.", "User is vegetarian.", "User moved to Porto.",
+                 "User eats fish now, no longer vegetarian."]:
+        turn = {"messages": [HumanMessage(text)]}
+        config = {"configurable": {"user_id": "alice"}}
+        asyncio.run(graph.ainvoke(turn, config)) if is_async else graph.invoke(turn, config)
+    assert sorted(f.content for f in engine.list("alice")) == ["User eats fish now, no longer vegetarian.",
+                                                               "User moved to Porto."]
+    ns = ("memories", "alice")
+    keys = {i.value["content"]: i.key for i in store.search(ns)}
+    assert sorted(keys) == ["User eats fish now, no longer vegetarian.", "User moved to Porto."]
+    for query in ("Where does the user live?", "What does the user eat?", "Lisbon vegetarian"):
+        assert {i.value["content"] for i in store.search(ns, query=query)} <= set(keys)
+    assert "User is vegetarian." not in [f.content for f in engine.recall("Sure, write the recipe.", "alice")]
+    [lisbon, porto] = engine.history("alice", keys["User moved to Porto."])  # the ended fact kept as history
+    assert (lisbon.content, lisbon.superseded_by, tuple(porto.supersedes)) == ("User lives in Lisbon.", porto.id,
+                                                                               (lisbon.id,))
+    assert store.get(ns, lisbon.id) is None  # the item ended: gone from every read of the store
+    engine.restore("alice", lisbon.id)  # a wrong reading is undone as the tools' is
+    assert store.get(ns, lisbon.id).value == {"content": "User lives in Lisbon."}
+
+
+def test_a_put_ends_only_the_same_persons_searchable_facts_of_its_namespace_and_an_existing_key_is_an_update(
+) -> None:
+    engine = new_engine()
+    store = MemoriStore(engine, fields=["content"])
+    profile = MemoriStore(engine, namespace=("profile", "{user_id}"), fields=["content"])
+    ns = ("memories", "alice")
+    store.put(ns, "home", {"content": "User lives in Lisbon."})
+    store.put(ns, "address", {"content": "User lives in Rua Augusta, Lisbon."}, index=False)
+    store.put(ns, "sister", {"content": "User's sister moved to Porto."})  # her move, not the user's
+    store.put(ns, "note", {"content": "User moved to Porto."}, index=False)  # kept out of search: ends nothing
+    profile.put(("profile", "alice"), "city", {"content": "User moved to Porto."})  # another namespace's
+    store.put(ns, "home", {"content": "User lives in Braga."})  # the key put again: its fact edited
+    assert sorted(f.content for f in engine.list("alice")) == [
+        "User lives in Braga.", "User lives in Rua Augusta, Lisbon.", "User moved to Porto.", "User moved to Porto.",
+        "User's sister moved to Porto."]
+    assert [f.content for f in engine.history("alice", "home")] == ["User lives in Lisbon.", "User lives in Braga."]
+    # supersede=False: every key holds until it is put again or deleted
+    keep = MemoriStore(new_engine(), fields=["content"], supersede=False)
+    keep.put(ns, "a", {"content": "User lives in Lisbon."})
+    keep.put(ns, "b", {"content": "User moved to Porto."})
+    assert [i.key for i in keep.search(ns)] == ["a", "b"]
+    with pytest.raises(TypeError, match="supersede must be a bool"):
+        MemoriStore(engine, supersede="no")  # type: ignore[arg-type]
+
+
 def test_two_stores_of_other_namespaces_over_one_engine_keep_items_of_one_key_apart() -> None:
     engine = new_engine(gate="off")
     profile = MemoriStore(engine, namespace=("profile", "{user_id}"), fields=["content"])
@@ -492,7 +576,7 @@ def test_items_a_store_wrote_before_it_recorded_namespaces_read_as_before_and_a_
 def test_a_value_without_text_at_its_indexed_fields_is_stored_but_never_searched(fields: Any,
                                                                                 value: dict[str, Any]) -> None:
     """As LangGraph's own stores embed nothing for such an item: no junk fact ('{"content": null}') is ranked,
-    recalled or injected; the item is read by key, listed, and returned unscored after the ranked items."""
+    recalled or injected; the item is read by key and listed, never returned by a search with a query."""
     store = MemoriStore(new_engine(gate="off"), fields=fields)
     ns = ("memories", "alice")
     store.put(ns, "tea", {"content": "User likes tea."})
@@ -500,8 +584,8 @@ def test_a_value_without_text_at_its_indexed_fields_is_stored_but_never_searched
     [fact] = store.engine.get("alice", ["draft"])
     assert not is_searchable(fact.metadata)
     assert store.get(ns, "draft").value == value
-    assert [(i.key, i.score is None) for i in store.search(ns, query="content tea draft")] == [
-        ("tea", False), ("draft", True)]
+    assert [(i.key, i.score is None) for i in store.search(ns, query="content tea draft")] == [("tea", False)]
+    assert [i.key for i in store.search(ns)] == ["tea", "draft"]
     assert [f.id for f in store.engine.recall("content tea draft", "alice")] == ["tea"]
     store.put(ns, "draft", {"content": "User drafts a novel."})  # text at last: searched from now on
     assert is_searchable(store.engine.get("alice", ["draft"])[0].metadata)
@@ -528,10 +612,10 @@ def test_an_item_put_with_index_false_is_never_recalled_nor_injected_into_the_pr
         agent.invoke(message, context={"user_id": "alice"})
     [prompt] = model.system_texts()
     assert "User is vegetarian." in prompt and "Rua Augusta" not in prompt
-    # the store still holds it: read by key, listed, and searched unscored after the ranked items
+    # the store still holds it: read by key and listed, never found by a search with a query
     assert store.get(ns, "home").value == HIDDEN
     assert [i.key for i in store.search(ns)] == ["diet", "home"]
-    assert [(i.key, i.score is None) for i in store.search(ns, query=question)] == [("diet", False), ("home", True)]
+    assert [(i.key, i.score is None) for i in store.search(ns, query=question)] == [("diet", False)]
 
 
 def test_a_put_again_moves_an_item_in_and_out_of_search() -> None:
@@ -542,26 +626,38 @@ def test_a_put_again_moves_an_item_in_and_out_of_search() -> None:
     ranked = lambda: [(i.key, i.score is None) for i in store.search(ns, query="Rua Augusta Lisbon")]  # noqa: E731
     assert ranked() == [("home", False), ("diet", False)]
     store.put(ns, "home", HIDDEN, index=False)  # the same value, kept out of search from now on
-    assert ranked() == [("diet", False), ("home", True)]
+    assert ranked() == [("diet", False)]
     assert store.engine.recall("Rua Augusta Lisbon", "alice")[0].id == "diet"
     store.put(ns, "home", HIDDEN, index=["content"])
     assert ranked() == [("home", False), ("diet", False)]
     assert [f.id for f in store.engine.recall("Rua Augusta Lisbon", "alice")] == ["home", "diet"]
 
 
-def test_pages_past_the_scored_items_go_on_through_the_unscored_ones_without_repeating_one() -> None:
-    store = memori_store(gate=False, fields=["content"])
+@pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
+def test_an_unindexed_item_is_never_found_by_a_search_with_a_query(is_async: bool) -> None:
+    """j11 finding 2: behind the gate, an off-topic question found nothing ranked, and the page was filled with the
+    items put with index=False (the home address, handed to the model). LangGraph's PostgresStore searches only
+    items with a vector; InMemoryStore fills a short page with unindexed ones, which this store does not copy."""
+    store = MemoriStore(new_engine(), fields=["content"])  # the gate on, as by default
     ns = ("memories", "alice")
-    store.put(ns, "a", ALLERGY)
-    store.put(ns, "c", CITY)
+    store.put(ns, "city", CITY)
+    store.put(ns, "address", {"content": "User's home address is Rua Augusta 12, Lisbon."}, index=False)
     for i in range(3):
         store.put(ns, f"x{i}", {"content": f"Hidden note {i}."}, index=False)
-    whole = [(i.key, i.score is None) for i in store.search(ns, query="peanuts Lisbon", limit=10)]
-    assert [k for k, _ in whole[2:]] == ["x0", "x1", "x2"] and [u for _, u in whole] == [False] * 2 + [True] * 3
-    pages = [[(i.key, i.score is None) for i in store.search(ns, query="peanuts Lisbon", limit=2, offset=o)]
-             for o in (0, 2, 4)]
-    assert [item for page in pages for item in page] == whole  # (InMemoryStore repeats x0 on every page)
-    assert store.search(ns, query="peanuts Lisbon", limit=2, offset=5) == []
+
+    def search(**kwargs: Any) -> list[SearchItem]:
+        return asyncio.run(store.asearch(ns, **kwargs)) if is_async else store.search(ns, **kwargs)
+
+    assert search(query="What is the capital of Mongolia?", limit=3) == []  # the gate says nothing: nothing
+    for query in ("Tell me a joke.", "Where does the user live? Rua Augusta 12, Lisbon", "Hidden note 1"):
+        assert [i.key for i in search(query=query, limit=10)] in ([], ["city"])
+    assert search(query="Where does the user live? Lisbon", limit=10, offset=1) == []
+    reference = InMemoryStore(index={"dims": HashEmbedder().dim, "embed": as_lc_embed(HashEmbedder())})
+    reference.put(ns, "city", CITY)
+    reference.put(ns, "address", {"content": "User's home address is Rua Augusta 12, Lisbon."}, index=False)
+    assert [i.key for i in reference.search(ns, query="Tell me a joke.")] == ["city", "address"]  # (not copied)
+    assert [i.key for i in search()] == ["city", "address", "x0", "x1", "x2"]  # listed, as every store lists them
+    assert [i.key for i in search(limit=2, offset=3)] == ["x1", "x2"]
 
 
 def test_an_overwrite_keeps_created_at_and_moves_updated_at() -> None:
@@ -816,6 +912,20 @@ def test_a_prefix_that_spans_users_is_refused_never_merged() -> None:
     assert flipped.list_namespaces(prefix=("alice",), max_depth=1) == [("alice",)]
     with pytest.raises(InvalidNamespaceError, match="would span several users"):
         flipped.search(())
+
+
+
+def test_listing_every_namespace_says_how_to_list_the_users_and_that_way_works() -> None:
+    # Tester j11 (finding 4): store browsers call list_namespaces() with no prefix; the error did not say how to
+    # list the users. The store still never lists them itself: a store handed to one user's tools must not.
+    store = memori_store(("memories", "{user_id}"))
+    store.put(("memories", "alice"), "k", PREFS)
+    store.put(("memories", "bob"), "k", ALLERGY)
+    with pytest.raises(InvalidNamespaceError, match=r"\{user_id\} not given.* call engine.entities\(\) on the store's "
+                       "engine, then list_namespaces with a prefix naming each"):
+        store.list_namespaces()
+    assert [ns for user in store.engine.entities() for ns in store.list_namespaces(prefix=("memories", user))] \
+        == [("memories", "alice"), ("memories", "bob")]
 
 
 def test_several_placeholders_name_one_entity_each() -> None:

@@ -86,6 +86,25 @@ def test_update_and_forget_by_id(tools_engine):
     assert tools_engine.count("ann", include_invalid=True) == 0
 
 
+async def test_react_agent_updating_a_replaced_fact_reads_which_fact_holds_now(tools_engine):
+    # Tester j11 (finding 6): "Updated fact ..." while the text went to history and recall kept the replacement.
+    tools = tools_of(tools_engine, "ann")
+    tools["remember"].call(text="User lives in Berlin.")
+    tools["remember"].call(text="User moved to Munich.")
+    [munich] = tools_engine.list("ann")
+    [berlin] = [f.id for f in tools_engine.list("ann", include_invalid=True) if f.id != munich.id]
+    before = tools_engine.export("ann")
+    llm = FixedLLM(script=[act("update_memory", fact_id=berlin, text="User lives in Hamburg."), answer("Sorry.")])
+    result = await ReActAgent(llm=llm, tools=MemoriToolSpec(tools_engine, "ann").to_tool_list()).run("I'm in Hamburg")
+    (update,) = result.tool_calls
+    assert update.tool_output.is_error
+    said = update.tool_output.content
+    assert f"fact_id '{berlin}' is no longer valid: fact {munich.id} replaced it on " in said
+    assert f"call update_memory with fact_id '{munich.id}'" in said and "Nothing was updated" in said
+    assert said in llm.prompts[-1]  # the model read it
+    assert tools_engine.export("ann") == before
+
+
 def test_recall_says_plainly_when_nothing_passes_the_gate(hash_embedder):
     engine = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=RecallConfig())
     engine.add("ann", ["User is allergic to peanuts."])

@@ -131,7 +131,8 @@ def test_a_fact_said_again_in_other_words_is_not_stored_twice_and_the_answer_nam
     tools = {t.name: t for t in memory_tools(engine)}
     first = tools["remember"].invoke({"text": "I'm allergic to peanuts."}, config=USER)
     second = tools["remember"].invoke({"text": "The user is allergic to peanuts."}, config=USER)
-    assert second == f"Already remembered as fact {fact_id_in(first)}: I'm allergic to peanuts. (not stored again)"
+    # (the first person is stored of the user, as capture writes it)
+    assert second == f"Already remembered as fact {fact_id_in(first)}: User is allergic to peanuts. (not stored again)"
     assert engine.count("ann", include_invalid=True) == 1
     # an updated fact keeps its id: a remember of its new text finds it there
     (lisbon,) = engine.add("bob", ["User lives in Lisbon."])
@@ -259,8 +260,8 @@ def test_mcp_add_ends_a_changed_fact_finds_a_stored_one_and_marks_care_facts_cor
     lisbon, peanuts = first["ids"]
     assert second["ids"][1] == peanuts and second["already"] == [peanuts]
     assert second["replaced"] == [{"id": lisbon, "text": "User lives in Lisbon.", "by": second["ids"][0]}]
-    assert valid(engine) == ["I'm allergic to peanuts.", "User lives in Porto.", "User plays the cello."]
-    assert {f.content: f.metadata.get("core", False) for f in engine.list("ann")}["I'm allergic to peanuts."]
+    assert valid(engine) == ["User is allergic to peanuts.", "User lives in Porto.", "User plays the cello."]
+    assert {f.content: f.metadata.get("core", False) for f in engine.list("ann")}["User is allergic to peanuts."]
 
 
 def test_same_fact_reads_the_user_subject_as_capture_does() -> None:

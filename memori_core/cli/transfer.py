@@ -7,12 +7,13 @@ import argparse
 import json
 import re
 import sys
+import warnings
 from datetime import datetime, timezone
 from typing import Any
 
 from ..engine import derived_fact_id
 from ..facts import StoredFact
-from ..records import from_record, repeat_difference, repeat_problem
+from ..records import RepairedRecordWarning, from_record, repeat_difference, repeat_problem
 from .not_found import entity_without_facts
 from .opening import CliError, open_engine, write_progress
 
@@ -89,9 +90,13 @@ def _parse_records(entity: str, text: str) -> tuple[list[dict[str, Any]], list[A
         text_field = record.get("text")
         default_id = derived_fact_id(text_field) if isinstance(text_field, str) and text_field.strip() else ""
         try:
-            fact, vector = from_record(entity, record, len(records), default_id=default_id, default_seq=0, now=now)
+            with warnings.catch_warnings(record=True) as repairs:
+                warnings.simplefilter("always", RepairedRecordWarning)
+                fact, vector = from_record(entity, record, len(records), default_id=default_id, default_seq=0, now=now)
         except (TypeError, ValueError) as exc:
             raise CliError(f"line {n}: {_record_problem(exc)}") from None
+        for repair in repairs:  # said once, by line (import_ repairs it again, quietly)
+            print(f"memori: warning: line {n}: {_record_problem(repair.message)}", file=sys.stderr)
         if fact.id in seen:
             line, first, first_vector, first_record = seen[fact.id]
             differs = repeat_difference((first, first_vector, first_record), (fact, vector, record))
@@ -117,7 +122,9 @@ def cmd_import(args: argparse.Namespace) -> int:
             reembed = True  # what import_ does anyway: said here so that the summary is right
         else:
             reembed = dims != {engine.vector_dimension()}
-    ids = engine.import_(args.entity, records, reembed=reembed, progress=write_progress(args))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RepairedRecordWarning)  # each said by its line already
+        ids = engine.import_(args.entity, records, reembed=reembed, progress=write_progress(args))
     notes = ["texts embedded" if reembed else "vectors kept"] if ids else []
     if repeats:
         notes.append(f"{repeats} repeated line(s) imported once")

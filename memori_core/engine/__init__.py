@@ -4,8 +4,9 @@ from .fact_ids import derived_fact_id, is_version_id, version_of
 from .judging import MAX_JUDGE_CALLS
 from .progress import Progress
 from .recall_engine import RecallEngine
+from .replaced import ReplacedFactError
 from .versions import NothingToRestoreError
 from .writes import Forgotten
 
-__all__ = ["MAX_JUDGE_CALLS", "Forgotten", "NothingToRestoreError", "Progress", "RecallEngine", "derived_fact_id",
-           "is_version_id", "version_of"]
+__all__ = ["MAX_JUDGE_CALLS", "Forgotten", "NothingToRestoreError", "Progress", "RecallEngine", "ReplacedFactError",
+           "derived_fact_id", "is_version_id", "version_of"]

@@ -43,7 +43,10 @@ class ImportPath(Embedding, Storing):
         repeated ids: which one was meant cannot be told. A record whose validity is empty or contradictory
         (``valid_to`` before its ``created_at`` or ``valid_from``, ``valid_from`` before ``created_at``,
         ``superseded_by`` without ``valid_to``; a record without ``created_at`` is stated now) raises
-        ``ValueError`` naming it and the field (:func:`~memori_core.records.from_record`).
+        ``ValueError`` naming it and the field (:func:`~memori_core.records.from_record`), but for the record an
+        update of a replaced fact wrote before :meth:`update` refused it (its new text valid from after it ended,
+        never recalled): that one is imported as recall treated it, valid at no time, with a
+        :class:`~memori_core.records.RepairedRecordWarning` naming it, so an older export still imports.
         Ids, timestamps, sightings, sessions and their order are
         kept, so recall over the imported facts is the recall of the export.
         Everything is validated before anything is written; a failure part-way

@@ -61,10 +61,11 @@ def _said_before_it_ended(old: StoredFact, sighting: StoredFact) -> bool:
 
 def _valid_again_from(old: StoredFact, sighting: StoredFact) -> str:
     """When a superseded fact ``old`` said again (``sighting``, one fact of an add) is valid again: the sighting's
-    ``created_at`` (at most now), never before ``old`` stopped being valid, so that its periods never overlap."""
+    ``created_at`` (at most now), never before ``old`` stopped being valid, so that its periods never overlap, nor
+    before it was first stated (a fact dated ahead of this clock, replaced and said again before its time came)."""
     now = datetime.now(timezone.utc).isoformat()
     said = min((now, sighting.created_at or now), key=iso_to_ts)
-    return max((said, old.valid_to or said), key=iso_to_ts)
+    return max((said, old.valid_to or said, old.created_at or said), key=iso_to_ts)
 
 
 def _collapse(

@@ -51,6 +51,7 @@ from .fact_ids import _is_version_row, _one_id, check_not_version, derived_fact_
 from .failures import _add_failure, _root_cause
 from .imports import ImportPath
 from .progress import Progress, _safe_progress
+from .replaced import ReplacedFactError, current_of, is_ended
 from .storing import _bounded
 from .late_facts import PastPlace, landed, place_in_past, relinked, split_by_start
 from .supersede import _check_known, _collapse, _linked, _split_new_and_seen, _superseded
@@ -77,6 +78,7 @@ class Forgotten:
         if self.facts is None or other.facts is None or self.older_versions is None or other.older_versions is None:
             return Forgotten(None, None)
         return Forgotten(self.facts + other.facts, self.older_versions + other.older_versions)
+
 
 _NOW: Any = object()  # expire's expiry: the time of the edit
 
@@ -433,6 +435,15 @@ class WritePath(Versions, ImportPath):
         new text later without ``ids`` stores it as a second fact, and adding
         the old text again stores it anew (under ``<id>-<n>``), not as a
         sighting of the new text.
+
+        A new text for a fact that is no longer valid (a newer fact replaced it, as ``add(supersedes=...)`` or a
+        model's ``remember`` of a change does) raises :class:`~memori_core.engine.ReplacedFactError` (a
+        ``ValueError``) naming the fact that holds in its place now, and nothing is written. Its text is what held
+        until it was replaced: rewriting it would change the past and leave what holds now as it was, and the
+        update is not moved to the newer fact either, which may say something else altogether (a wrong supersede
+        joins two true facts: "User's mother lives in Porto." ended by "User lives in Porto."). So the caller
+        updates the fact the error names, or restores the old one first (:meth:`restore`). Metadata, expiry and
+        core edits of such a fact are made in place, as of any fact.
         """
         return self._edit(entity_id, id, text=text, metadata=metadata, expires_at=expires_at, core=core)
 
@@ -459,6 +470,8 @@ class WritePath(Versions, ImportPath):
         if before and _is_version_row(before[0]):  # (checked again under the locks)
             check_not_version(fid_s)
         changes_text = bool(before) and new_text != before[0].content
+        if changes_text:  # (checked again under the locks)
+            self._check_valid(entity_id, before[0], datetime.now(timezone.utc).isoformat())
         vec_of = self._embed_texts([new_text, before[0].content]) if changes_text and new_text is not None else {}
         with self._coord.writing(entity_id) as done:
             old = self.store.get(entity_id, [fid_s])
@@ -490,15 +503,24 @@ class WritePath(Versions, ImportPath):
                 self.store.update_seen(entity_id, [fact])  # the same text: edited in place, no version
                 done.update_seen([fact])
                 return fact
-            fact = replace(fact, valid_from=now)  # the new text is true from now on (``as_of`` reads it)
+            self._check_valid(entity_id, old[0], now)
+            # The new text is true from now on (``as_of`` reads it), or, for a fact dated ahead of this clock, from
+            # its own time: never before it was stated.
+            fact = replace(fact, valid_from=max((now, old[0].created_at), key=iso_to_ts))
             missing = [t for t in (fact.content, old[0].content) if t not in vec_of]
             if missing:  # the text changed meanwhile (rare): embed now
                 vec_of.update(self._embed_texts(missing))
             version = replace(old[0], id=self._next_version_id(entity_id, fid_s),
-                              valid_to=old[0].valid_to or now, superseded_by=fid_s)
+                              valid_to=now, superseded_by=fid_s)
             rows = [version, fact]
             vectors = np.stack([vec_of[old[0].content], vec_of[fact.content]])
             done.begin()
             self.store.upsert(entity_id, rows, vectors)
             done.upsert(rows, vectors)
         return fact
+
+    def _check_valid(self, entity_id: str, fact: StoredFact, now: str) -> None:
+        """Refuse a new text for ``fact`` when it is no longer valid at ``now``: :class:`.ReplacedFactError` names
+        the fact that holds in its place."""
+        if is_ended(fact, now):
+            raise ReplacedFactError(entity_id, fact, current_of(fact, lambda ids: self.store.get(entity_id, ids), now))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..slots import holder
 from .patterns import rx
+from .slots import JOB_SEARCH
 
 __all__ = ["back_to_work", "ends_leave"]
 
@@ -37,8 +38,7 @@ def back_to_work(text: str) -> bool:
 
 # A time without work: "is on maternity leave", "is off sick", "is signed off", "is retired", "is job hunting".
 _ON_LEAVE = rx(r"\b(?:on\s+(?:[\w-]+\s+){0,2}?leave|off\s+(?:work|sick)|signed\s+off|retired|unemployed|"
-               r"out\s+of\s+work|between\s+jobs|job[\s-]hunting|looking\s+for\s+(?:a\s+)?(?:job|work)|"
-               r"stay[\s-]at[\s-]home|not\s+working)\b")
+               rf"out\s+of\s+work|between\s+jobs|{JOB_SEARCH}|stay[\s-]at[\s-]home|not\s+working)\b")
 
 
 def ends_leave(fact: str, stored: str) -> bool:

@@ -30,10 +30,12 @@ _COUNTED = (rf"{_COUNT}\s+(?:(?:young|little|grown-up|teenage|adult)\s+)?"
             r"granddaughters?)\b")
 # "User has two kids.", "User has three children, ...": the user's children as a stored fact counts them.
 _STORED = re.compile(rf"^User\s+has\s+(?:got\s+)?{_COUNTED}")
+# "My husband Emeka and I ...", "my wife and I ...": the other parent, maybe named, with the user.
+_SOMEONE_AND_I = r"(?:my|our)\s+(?P<who>[\w-]+)(?:\s+(?P<name>(?-i:[A-Z])[\w-]+))?\s+and\s+i"
 # "I have two kids", "we've got 3 children", "My husband Emeka and I have two kids", "mum of two": the same, told
 # earlier in the message.
 _TOLD = rx(
-    r"^(?:(?:i|we|(?:my|our)\s+[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?\s+and\s+i)(?:'ve|\s+have)?\s+(?:have|got)\s+(?:got\s+)?"
+    rf"^(?:(?:i|we|{_SOMEONE_AND_I})(?:'ve|\s+have)?\s+(?:have|got)\s+(?:got\s+)?"
     rf"{_COUNTED}"
     r"|(?:i'm\s+|i\s+am\s+)?(?:a\s+)?(?:mum|mom|mother|dad|father|parent)\s+of\s+"
     r"(?P<n2>two|three|four|five|six|[2-6])\b)"
@@ -143,7 +145,7 @@ def _plain(said: str, known: Sequence[str], before: Sequence[str]) -> tuple[list
 
 
 # "My husband Emeka and I have two kids": the other parent named in the clause that counted the children.
-_CO_PARENT = rx(r"^(?:my|our)\s+(?P<who>[\w-]+)(?:\s+(?P<name>(?-i:[A-Z])[\w-]+))?\s+and\s+i\b")
+_CO_PARENT = rx(rf"^{_SOMEONE_AND_I}\b")
 
 
 def _co_parent(before: Sequence[str], told: int | None) -> list[str]:

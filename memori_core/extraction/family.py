@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from ..slots import PERSON, holder
 from .children import as_children_named
 from .diagnoses import LASTING_CONDITION
+from .genders import may_be
 from .grammar import is_verb_form
 from .leads import strip_lead
 from .patterns import rx, words
@@ -99,15 +100,13 @@ _CONDITION = rf"(?P<cond>{_CONDITION_WORDS})"
 # cope" (how it goes, cut off) or "my dad has got Parkinson's"; "I look after my dad, who has Parkinson's" (someone
 # the clause names, searched for); "she has Alzheimer's" after a clause naming them.
 _THEIR_CONDITION = rx(rf"^(?P<who>{_MY_ONE})'s\s+{_CONDITION}\s+(?:is|has|'s|was|seems|keeps|got|progressed|came)\b")
+_PRONOUN_HAS = rx(rf"^(?P<p>he|she)(?:\s+has|\s+has\s+got|'s\s+got)\s+{_CONDITION}\s*[.!]*$")
+_MY_ONE_IN = rx(rf"\b(?P<who>{_MY_ONE})\b")
 _HAS_CONDITION = rx(
     rf"^(?P<who>{_MY_ONE})\s+has(?:\s+got\s+{_CONDITION}\s*$|(?:\s+got)?\s+(?P<cond2>{_CONDITION_WORDS})"
     r"\s*(?:[,;]\s*|\s+-\s+|\s+(?:and|but|so)\s+)(?:it|it's|that|that's|this|things|life|everything|we|we're)\b)"
 )
 _WHO_HAS = rx(rf"\b(?P<who>{_MY_ONE}),?\s+who\s+(?:has|has\s+got|'s\s+got|was\s+diagnosed\s+with)\s+{_CONDITION}\b")
-_PRONOUN_HAS = rx(rf"^(?P<p>he|she)(?:\s+has|\s+has\s+got|'s\s+got)\s+{_CONDITION}\s*[.!]*$")
-_SHE = frozenset("mother grandmother sister daughter wife girlfriend aunt niece fiancée fiancee".split())
-_HE = frozenset("father grandfather brother son husband boyfriend uncle nephew fiancé fiance".split())
-_MY_ONE_IN = rx(rf"\b(?P<who>{_MY_ONE})\b")
 # "Mum is 70 and Dad is 72", "my sister lives in Leeds and my brother is in Hull": two of the user's, each with a
 # verb of their own, one statement each (the second subject is as much the user's as the first).
 _ONE_OF_MINE = rf"(?:{_MY_ONE}|{words(*_BARE_KIN)})"
@@ -172,9 +171,8 @@ def _condition(said: str, before: str | None) -> list[str] | None:
     m = _PRONOUN_HAS.match(said)
     if m is None or before is None:
         return None
-    whose = holder(f"User's {before.split(maxsplit=1)[1]}")
-    if whose in (_HE if m.group("p").lower() == "she" else _SHE):
-        return None
+    if not may_be(m.group("p"), holder(f"User's {before.split(maxsplit=1)[1]}"), ungendered=True):
+        return None  # "My dad lives with us, she has dementia": not him; "my friend ..., she ..." may be
     return [f"{_capital(before)} has {m.group('cond')}"]
 
 
@@ -189,7 +187,7 @@ def _as_stored(said: str, known: Sequence[str]) -> str:
     m = re.match(rf"^(?:my|our)\s+(?P<kin>{PERSON})\b", said, re.IGNORECASE)
     if m is None:
         return said
-    whose = holder(f"User's {m.group('kin')}")
+    whose = holder(said)  # the whole word: "my mother-in-law" is not "my mum"
     for text in reversed(known):
         stored = re.match(rf"^User's\s+(?P<kin>{PERSON})\b", text, re.IGNORECASE)
         if stored is not None and holder(text) == whose:

@@ -13,12 +13,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..ranking.care import is_care_fact
-from ..slots import PERSON, holder
+from ..slots import PARTNERS, PERSON, holder
 from .clauses import own_clauses
 from .job_change import says_where_now
 from .leads import carer_cut, clean, strip_lead
 from .tails import without_empty_tail
-from .patterns import rx
+from .genders import gendered_words, may_be
+from .patterns import rx, words
 from .activities import PETS
 from .births import birth_of_someone_named
 from .children import CHILD_WORDS, child_called, lists_ages
@@ -84,10 +85,6 @@ _ROLE_AND_NAME = re.compile(
 )
 
 
-# Roles a plan does not tell for good: a partner, an ex.
-_NOT_FOR_GOOD = rx(r"(?:ex|girlfriend|boyfriend|partner|wife|husband|spouse|fianc[ée]e?)")
-
-
 def who_plans_name(verdicts: list[SentenceVerdict]) -> list[SentenceVerdict]:
     """``verdicts`` with, after each plan kept until it is over ("User is planning a trip to Lisbon in November
     2026 with their sister Eva."), what it tells for good of who someone it names is ("User's sister is Eva."),
@@ -102,7 +99,7 @@ def who_plans_name(verdicts: list[SentenceVerdict]) -> list[SentenceVerdict]:
             continue
         for m in _ROLE_AND_NAME.finditer(fact):
             role = " ".join(m.group("role").split())
-            if not _NOT_FOR_GOOD.fullmatch(role):
+            if role.casefold() not in PARTNERS:  # a partner, an ex: a plan does not tell them for good
                 said = f"My {role} is {m.group('name')}"
                 out.append(SentenceVerdict(said, f"User's {role} is {m.group('name')}.", KEPT_REWRITTEN))
     return out
@@ -189,10 +186,9 @@ def partner_of(known: Sequence[str], pronoun: str) -> str | None:
                       text, re.IGNORECASE) or _TOGETHER.match(text)
         if m is None:
             continue
-        role = (m.groupdict().get("role") or "").lower()
-        if (pronoun == "he" and role in ("wife", "girlfriend")) or (pronoun == "she" and role in ("husband",
-                                                                                               "boyfriend")):
-            continue
+        role = m.groupdict().get("role") or ""
+        if pronoun and not may_be(pronoun, role, ungendered=True):
+            continue  # "he" is no wife, no fiancée
         names.add(m.group("name"))
     return names.pop() if len(names) == 1 else None
 
@@ -218,9 +214,8 @@ def _as_named(clause: str, known: Sequence[str]) -> str:
 
 # Someone of the user's other than a partner, named in a message: a "he" / "she" after it may be them.
 _SOMEONE_ELSE = rx(
-    r"\b(?:my|our)\s+(?:[\w-]+\s+)?(?:sister|brother|mother|mom|mum|father|dad|parents?|son|daughter|kids?|children|"
-    r"child|baby|friend|boss|colleague|coworker|co-worker|roommate|flatmate|housemate|neighbou?r|grandma|grandpa|"
-    r"grandmother|grandfather|aunt|uncle|cousin|niece|nephew|mate|manager|teacher|doctor)\b|\b(?:someone|somebody)\b"
+    rf"\b(?:my|our)\s+(?:[\w-]+\s+)?(?!(?:{words(*PARTNERS)})\b)(?:{PERSON}|{gendered_words()}|mate|manager|teacher|"
+    r"doctor)\b|\b(?:someone|somebody)\b"
 )
 
 

@@ -15,24 +15,16 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..slots import holder
+from ..slots import PARTNERS, holder
+from .genders import gendered_words, may_be
 
 __all__ = ["newest_told", "opens_with_pronoun", "referent", "with_opening_pronoun_resolved"]
 
-_SHE = ("mother|mum|mom|sister|daughter|wife|girlfriend|aunt|auntie|niece|grandmother|grandma|nan|nana|nanna|gran|"
-        "granny|fianc[ée]e|stepmother|stepmum|stepmom|stepdaughter|stepsister|mother-in-law|sister-in-law|"
-        "granddaughter")
-_HE = ("father|dad|brother|son|husband|boyfriend|uncle|nephew|grandfather|grandpa|grandad|granddad|fianc[ée]|"
-       "stepfather|stepdad|stepson|stepbrother|father-in-law|brother-in-law|grandson")
 # Someone of the user's a stored fact names: "User's mum", "User's older sister Ana", "their husband Emeka".
 _KIN = r"(?:user's|their)\s+(?:(?:older|younger|little|big|eldest|oldest|youngest|twin|late|baby)\s+)?"
 _NAME = r"(?:\s+(?P<name>(?-i:[A-Z])[a-z\u00e0-\u00ff'-]+))?"
-_PEOPLE = {
-    "she": re.compile(rf"\b{_KIN}(?P<kin>{_SHE})\b(?!'s\s+(?:{_SHE}|{_HE})\b){_NAME}", re.IGNORECASE),
-    "he": re.compile(rf"\b{_KIN}(?P<kin>{_HE})\b(?!'s\s+(?:{_SHE}|{_HE})\b){_NAME}", re.IGNORECASE),
-}
-# A partner counts as someone a pronoun may be, but is read by the partner rules (.named.partner_of, .events).
-_PARTNERS = frozenset("wife husband girlfriend boyfriend fiance fiancé fiancee fiancée".split())
+_GENDERED = gendered_words()
+_PEOPLE = re.compile(rf"\b{_KIN}(?P<kin>{_GENDERED})\b(?!'s\s+(?:{_GENDERED})\b){_NAME}", re.IGNORECASE)
 # A message opening with "he" / "she": "She has ...", "she's on ...", "He is ...".
 _OPENING = re.compile(r"^(?P<lead>\W*)(?P<p>he|she)(?P<rest>(?:'s|\u2019s)?\s+\S.*)$", re.IGNORECASE | re.DOTALL)
 # Not a name: a word after the kin word that is a verb or a function word ("User's mum Is", "User's son Arjun").
@@ -52,18 +44,18 @@ def referent(pronoun: str, facts: Sequence[str]) -> str | None:
     >>> referent("he", ["User's son Obi is 6."])
     'my son Obi'
     """
-    people = _PEOPLE.get(pronoun.lower())
-    if people is None:
-        return None
     found: dict[str, str] = {}
     for text in facts:
-        for m in people.finditer(text):
+        for m in _PEOPLE.finditer(text):
             kin, name = m.group("kin").lower(), m.group("name")
+            if not may_be(pronoun, kin, ungendered=False):
+                continue
             name = name if name is not None and name.lower() not in _NOT_A_NAME else None
             who = holder(f"User's {kin}")
             said = found.get(who)
             found[who] = f"my {kin} {name}" if name else said or f"my {kin}"
-    if len(found) != 1 or next(iter(found)) in _PARTNERS:
+    # a partner counts as someone a pronoun may be, but is read by the partner rules (.named.partner_of, .events)
+    if len(found) != 1 or next(iter(found)) in PARTNERS:
         return None  # none, more than one, or the partner, whom the partner rules read ("SHE SAID YES!!!")
     return next(iter(found.values()))
 

@@ -9,6 +9,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..text import normalize_fact_text
+from ..validate import parse_utc
 from .bare_plans import as_job_begun, as_move_made, as_plain_plans
 from .births import ends_pregnancy
 from .clauses import as_plain, own_clauses, split_clauses
@@ -370,9 +371,7 @@ class RuleBasedFactExtractor:
         facts: list[ExtractedFact] = []
         seen: set[str] = set()
         known = [(f.id, f.content, content_words(f.content)) for f in existing]
-        # when each shown fact expires (a StoredFact's own field, a RecalledFact's metadata)
-        until = {f.id: _expiry(getattr(f, "expires_at", None) or (getattr(f, "metadata", None) or {}).get("expires_at"))
-                 for f in existing}
+        shown = {f.id: f for f in existing}
         recent = newest_told(existing)
         default_now = self._now(None)
         for message in as_messages(messages):
@@ -408,7 +407,7 @@ class RuleBasedFactExtractor:
                 ended += [(fid, text) for fid, text, _ in known if fid not in gone and normalize_fact_text(text) != key
                           and verdict.expires_in is None and hangs_on(verdict.fact, text, state_ended=bool(ended))]
                 if expires is None and path == "correction":  # "sorry, 7am" of a plan: over when the plan is
-                    expires = next((until[fid] for fid, _ in ended if until.get(fid) is not None), None)
+                    expires = next((e for e in (_expiry(shown[fid]) for fid, _ in ended) if e is not None), None)
                 replaced = tuple(fid for fid, _ in ended)
                 text = with_route(with_offered_role(with_partner(with_employer(verdict.fact, ended_texts), ended_texts),
                                                     ended_texts), ended_texts)
@@ -559,13 +558,13 @@ class RuleBasedFactExtractor:
         return now if now is not None else datetime.now(self.time_zone or timezone.utc)
 
 
-def _expiry(value: object) -> datetime | None:
-    """A shown fact's ``expires_at`` (an ISO 8601 text or a datetime) as a datetime; ``None`` when it has none."""
-    if isinstance(value, datetime):
-        return value
-    if isinstance(value, str):
-        try:
-            return datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
-            return None
-    return None
+def _expiry(fact: KnownFact) -> datetime | None:
+    """When the shown ``fact`` expires (a StoredFact's own ``expires_at``, a RecalledFact's metadata: an ISO 8601
+    text or a datetime), in UTC; ``None`` when it has none or it is not a time."""
+    value = getattr(fact, "expires_at", None) or (getattr(fact, "metadata", None) or {}).get("expires_at")
+    if not isinstance(value, (str, datetime)):
+        return None
+    try:
+        return parse_utc(value)
+    except ValueError:
+        return None

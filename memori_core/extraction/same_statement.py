@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
+from ..slots import slot_keys
 from ..text import normalize_fact_text
 from .cues import content_words, is_negated, words_within
 
@@ -19,21 +20,23 @@ F = TypeVar("F")
 
 _LINKS = frozenset("in at with as a an for from to the on near by".split())
 
-# A job stated the usual ways: "works as/at/for", "drives ... for <employer>", "is a <role> at/for <employer>".
-# Studies are no job said this way: "User is a PhD student at TU Berlin." holds beside a job at a café.
+# A job stated the usual ways: "works as/at/for", "drives ... for <employer>", "is a <role> at/for <employer>",
+# and "is a <role>" when the role is a job the slot rules know ("User is a school principal."). Studies are no
+# job said this way: "User is a PhD student at TU Berlin." holds beside a job at a café.
+_NOT_STUDIES = r"(?!.*\b(?:student|undergrad\w*|phd|postdoc|intern|volunteer)\b)"
 _JOB_SAID = re.compile(
-    r"^user (?:works (?:as|at|for)\b|drives \S.* for \S"
-    r"|is (?:a|an) (?!.*\b(?:student|undergrad\w*|phd|postdoc|intern|volunteer)\b)\S.* (?:at|for) \S)"
-)
+    rf"^user (?:works (?:as|at|for)\b|drives \S.* for \S|is (?:a|an) {_NOT_STUDIES}\S.* (?:at|for) \S)")
+_IS_A_ROLE = re.compile(rf"^user is (?:now |also |still |currently )?(?:a|an) {_NOT_STUDIES}")
 _JOB_FRAME = ("user", "<job>")
 
 
 def statement_frame(text: str) -> tuple[str, ...]:
     """How ``text`` says what it says: its subject and verb, and the word after them when that is a preposition
     or an article ("user lives in", "user is a", "user is"): "User lives with Rui." is not said as a home is. A
-    job said the usual ways is one frame ("User works as a driver for X." and "User drives long-haul for Y.")."""
+    job said the usual ways is one frame ("User works as a driver for X.", "User drives long-haul for Y." and
+    "User is a school principal.")."""
     said = normalize_fact_text(text)
-    if _JOB_SAID.match(said):
+    if _JOB_SAID.match(said) or (_IS_A_ROLE.match(said) and "user:job" in slot_keys(text)):
         return _JOB_FRAME
     words = said.split()
     return tuple(words[:3]) if len(words) > 2 and words[2] in _LINKS else tuple(words[:2])

@@ -10,7 +10,8 @@ hold several at once (a cat and a dog, running and yoga): a change there replace
 about the same animal or activity (:func:`same_activity`), or a stored "none" ("User has no pets.").
 Capture alone uses the activity slots; the ranking's newest-of-a-slot tie-break does not.
 
-This module keeps the slots themselves (:func:`slots_of`, and a job offered, which is not the job) and, so that
+This module keeps the slots themselves (:func:`slots_of`, a job offered and a job looked for, neither of which is the
+job) and, so that
 ``from .slots import ...`` keeps working, re-exports what the rules of a change live in: :mod:`.cues` (a change,
 an ending, a plan, a negation), :mod:`.activities` (pets and exercise), :mod:`.relationships`, :mod:`.diets`,
 :mod:`.endings` (a thing sold, a habit stopped, a death), :mod:`.corrections` and :mod:`.health`.
@@ -47,6 +48,7 @@ __all__ = [
     "BODY_PART",
     "CONSUMPTION_SLOTS",
     "JOB_OFFER",
+    "JOB_SEARCH",
     "MONTH_NAMES",
     "PETS",
     "POSSESSION_SLOTS",
@@ -76,6 +78,7 @@ __all__ = [
     "named_change",
     "named_subject",
     "names_in",
+    "only_looks_for_work",
     "relationship_stage",
     "same_activity",
     "says_how_often",
@@ -111,6 +114,24 @@ def is_job_offer(text: str) -> bool:
     if _OFFER_TAKEN.search(folded):
         return False
     return bool(_OFFER.search(folded)) or bool(_AN_OFFER.search(folded) and "job" in _single_value_slots_of(text))
+
+
+JOB_SEARCH = (r"job[\s-]hunting|job[\s-]searching|looking\s+for\s+(?:a\s+)?(?:new\s+)?(?:job|work)|"
+              r"applying\s+for\s+(?:jobs|roles|positions)")
+"""A regex of looking for work ("job hunting", "looking for a new job", "applying for jobs")."""
+_JOB_SEARCH = re.compile(rf"\b(?:{JOB_SEARCH})\b")
+
+
+def only_looks_for_work(text: str) -> bool:
+    """Whether ``text`` tells the user looking for work and of no job besides ("I'm job hunting again", "User is
+    looking for a new job."; not "User was laid off and is job hunting."): many look while they have a job, so it
+    ends none.
+
+    >>> only_looks_for_work("I'm job hunting again"), only_looks_for_work("I was laid off, job hunting now")
+    (True, False)
+    """
+    folded = _fold(text)
+    return bool(_JOB_SEARCH.search(folded)) and "job" not in _single_value_slots_of(_JOB_SEARCH.sub(" ", folded))
 
 
 def slots_of(text: str) -> frozenset[str]:

@@ -1,7 +1,8 @@
-"""An event that ends a state of the user's the stored fact never names: "User's bike was stolen." ends "User cycles
-to the office."; "User passed their driving test." ends "User doesn't have a driving licence."; "User finished their
-A levels." ends "User is in year 12 at a sixth form college."; "User's type 2 diabetes is in remission." ends "User is
-type 2 diabetic." (:func:`ends_state`). Pure: patterns over the two facts, English only.
+"""An event that ends a state the stored fact never names: "User's bike was stolen." ends "User cycles to the
+office."; "User passed their driving test." ends "User doesn't have a driving licence."; "User finished their A
+levels." ends "User is in year 12 at a sixth form college."; "User's type 2 diabetes is in remission." ends "User is
+type 2 diabetic."; "User's dad passed away." ends "User's dad lives in Leeds." (:func:`ends_state`). Pure: patterns
+over the two facts, English only.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import re
 
 from ..slots import holder
 from .cues import content_words, is_negated
+from .grammar import is_past, is_verb_form
 from .patterns import rx
 
 __all__ = ["ends_state"]
@@ -82,16 +84,41 @@ def _studies_done(new: str, old: str) -> bool:
     return bool(done & going) and bool(_STUDYING.match(old.strip())) and not is_negated(old)
 
 
+# Someone of the user's died, told as the fact's own verb: "User's dad passed away.", "User's husband Arjun died in
+# March." (not "User's dad's dog died.", "User's dad passed his driving test").
+_DIED = rx(
+    r"^user's\s+(?:[\w-]+\s+){1,3}?(?:(?:has|had|sadly|suddenly|peacefully|just|recently|finally)\s+)*"
+    r"(?:passed\s+away|died|passed(?=\s+(?:in|on|last|this|yesterday|earlier|recently)\b|\s*[.!]*$))"
+)
+# Who someone is, which their death leaves true: "User's dad is called Tom.", "User's mum's birthday is May 3.".
+_WHO_THEY_ARE = rx(r"\b(?:called|named|name|birthday|born)\b")
+_PAST_AUX = frozenset("was were had did used".split())
+
+
+def _died(new: str, old: str) -> bool:
+    """Whether ``new`` tells the death of someone of the user's and ``old`` what was stated of them as holding now
+    (their home, their work, their age or health: its verb in the present), not a past event of theirs ("User's dad
+    retired in 2019.") nor who they are."""
+    who = holder(new)
+    if who == "user" or holder(old) != who or not _DIED.match(new.strip()) or _DIED.match(old.strip()) \
+            or _WHO_THEY_ARE.search(old):
+        return False
+    verb = next((word for word in old.split()[2:] if is_verb_form(word)), None)  # after "User's <who>"
+    return verb is not None and verb.lower() not in _PAST_AUX and not is_past(verb)
+
+
 def ends_state(new: str, old: str) -> bool:
-    """Whether the user's new fact ``new`` ends the user's stored state ``old`` it never names: a vehicle gone ends
+    """Whether the new fact ``new`` ends the stored state ``old`` it never names: of the user's, a vehicle gone ends
     its use, a driving test passed ends having no licence, studies finished end those studies, a condition in
-    remission ends having it.
+    remission ends having it; a death of someone of the user's ends what was stated of them as holding now.
 
     >>> ends_state("User's bike was stolen.", "User cycles to the office, rain or shine.")
     True
     >>> ends_state("User's bike was stolen.", "User drives to work.")
     False
     """
+    if _died(new, old):
+        return True
     if holder(new) != "user" or holder(old) != "user":
         return False
     return _vehicle_gone(new, old) or _licence_got(new, old) or _studies_done(new, old) or _in_remission(new, old)

@@ -376,9 +376,19 @@ def outside_holder(fact: str) -> str | None:
     if other is not None:
         return other.group(1)
     owner = _POSSESSOR.match(fact)
-    if owner is not None and not _HOUSEHOLD.search(owner.group(1)):
+    if owner is not None and not _HOUSEHOLD.search(owner.group(1)) and not _OWN_THING.search(owner.group(1)):
         return owner.group(1)
     return None
+
+
+# What the user has or does, not someone: "My shift is 9pm to 6am", "User's income is irregular", "User's flat is
+# on the fifth floor", "User's favourite cuisine is Thai" (the word the possessive ends on, or a favourite).
+_OWN_THING = re.compile(
+    r"(?:^favou?rite\b.*|\b(?:shifts?|income|salary|pay|wages?|job|commute|flat|apartment|house|home|car|van|laptop|"
+    r"computer|phone|budget|pension|savings|debts?|rent|mortgage|schedule|routine|week|weekends?|diet|hobb(?:y|ies)|"
+    r"hours|contract|visa|passport|permit|wedding|plans?|birthday|business|shop|degree|exam|course|name|age)$)",
+    re.IGNORECASE,
+)
 
 
 _KIN = {"mum": "mother", "mom": "mother", "mam": "mother", "mummy": "mother", "mommy": "mother", "mama": "mother",

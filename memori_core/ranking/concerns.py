@@ -107,7 +107,7 @@ LIMIT_CONCERNS: dict[str, str] = {
                      "disc prolapse", "degenerative disc", "spinal stenosis", "back injury", "injured back",
                      "neck injury", "arthritis", "arthritic", "bad knee", "knee replace*",
                      "hip replace*", "knee replaced", "hip replaced", "still recovering", "recovering from", "stitches",
-                     "keyhole surgery", "no heavy lifting", "hernia")
+                     "keyhole surgery", "no heavy lifting", "hernia", "osteoporosis")
                 + r"|\bnot\s+(?:to\s+)?lift\w*|\b(?:had|has\s+had)\s+(?:\w+\s+){0,3}(?:surgery|operation|removed)\b"
                 r"|\b(?:can't|cannot|can\s+not|unable\s+to)\s+lift\b|\brotator\s+cuff\b|\bfrozen\s+shoulder\b"
                 r"|\btorn\s+(?:\w+\s+)?(?:meniscus|ligament|acl|cartilage|tendon|muscle)\b"
@@ -116,10 +116,25 @@ LIMIT_CONCERNS: dict[str, str] = {
                      "paralyz*", "crutches", "mobility scooter", "walking stick", "walking frame", "limited mobility",
                      "pressure sore"),
     "hearing": _any("hearing loss", "hearing aid", "hard of hearing", "deaf*", "tinnitus", "cochlear implant"),
+    "g6pd": _any("g6pd", "favism"),
+    "spicy": r"\b(?:can't|cannot|can\s+not|don't|doesn't|do\s+not|does\s+not|never)\s+(?:like|eat|handle|take|tolerate|"
+             r"stand|do|cope\s+with)\s+(?:\w+\s+){0,2}?(?:spicy|spice|chill?i(?:es)?|hot\s+food)\b|"
+             r"\b(?:hates?|dislikes?|avoids?|no)\s+(?:\w+\s+){0,2}?(?:spicy|chill?i)\b",
+    "colour": r"\bcolou?r[\s-]?blind\w*|\bcolou?r\s+vision\s+(?:deficiency|problems?)|\bdaltonism\b",
+    "sight": r"\b(?:macular\s+degeneration|glaucoma|cataracts?|(?:partially|visually)\s+(?:sighted|impaired)|"
+             r"(?:low|poor|failing|bad)\s+(?:eye)?sight|low\s+vision|legally\s+blind|registered\s+blind|"
+             r"(?:can't|cannot|can\s+no\s+longer|no\s+longer)\s+(?:read|see)\s+(?:small\s+print|well|far|at\s+night))\b",
+    "cold": r"\b(?:insulin|sickle[\s-]cell\s+(?:disease|an(?:a)?emia)|hbss|raynaud\w*|avoids?\s+(?:getting\s+)?(?:cold|the\s+cold)|copd)\b",
+    "fluids": r"\b(?:(?:fluid|water)\s+intake|(?:stay|keep)\s+(?:well\s+)?hydrated|dehydrat\w*|lithium|sickle[\s-]cell\s+(?:disease|an(?:a)?emia)|hbss|"
+              r"kidney\s+(?:disease|failure|stones?)|dialysis|heart\s+failure|copd)\b",
+    "language": r"\b(?:(?:no|little|limited|basic|broken|poor)\s+english|(?:doesn't|does\s+not|don't|do\s+not|can't|cannot)"
+                r"\s+speak\s+(?:\w+\s+)?english|not\s+fluent\s+in\s+english)\b",
     "walking": _any("bad knee", "bad hip", "knee replace*", "hip replace*", "knee replaced", "hip replaced",
                     "knee problem", "hip problem", "dodgy knee", "gammy knee", "arthritic knee", "arthritic hip",
                     "plantar fasciitis", "walking stick", "walks with a stick", "can't walk far", "cannot walk far",
-                    "short walks", "struggles to walk", "struggles walking")
+                    "short walks", "struggles to walk", "struggles walking", "cane", "walking cane", "rollator",
+                    "zimmer frame", "osteoporosis", "unsteady on her feet", "unsteady on his feet", "fall risk",
+                    "cannot kneel", "can't kneel", "cannot squat", "can't squat", "gets dizzy")
                + r"|\b(?:knees?|hips?)\s+(?:is|are)\s+(?:\w+\s+)?(?:bad|painful|sore|dodgy|stiff|playing\s+up)\b"
                r"|\barthritis\s+in\s+(?:\w+\s+){0,2}(?:knees?|hips?|feet|ankles?)\b",
 }
@@ -147,10 +162,14 @@ SITUATION_CONCERNS: dict[str, str] = {
               r"monuments?|historical\s+sites?|historic\s+sites?|ruins|churches|cathedrals|theme\s+parks?|"
               r"amusement\s+parks?|zoos?|aquariums?|animals\s+in\s+captivity|tourist\s+traps?|guided\s+tours?|"
               r"crowds|crowded\s+(?:places|attractions)|camping|glamping|nightclubs?|clubbing|gambling|casinos?)\b",
-    "money": r"\b(?:sav(?:ing|es)\s+(?:up\s+)?(?:for|to)|savings|budget\w*|debts?|loans?|skint|broke|pension|"
+    "money": r"\b(?:sav(?:ing|es)\s+(?:up\s+)?(?:for|to)|savings|budget\w*|debts?|loans?|skint|pension|"
+             # broke, but not a bone or a thing: "broke her wrist", "broke down"
+             r"broke(?!\s+(?:his|her|my|their|its|a|an|the|both|down|up|into|off|out|through|in|free|away)\b)|"
+             r"income|take[\s-]home\s+pay|salary|wages?|money\s+(?:has\s+been|is|was)\s+(?:\w+\s+)?tight|costs?\s+down|"
              r"social\s+security|401\(?k\)?|sends?\s+money|mortgage|overdraft|tight\s+on\s+money|money\s+is\s+tight|"
              r"can(?:'t|not)\s+afford|paying\s+(?:off|back)|credit\s+card|low\s+income|unemployed|on\s+benefits)\b",
     "getting around": r"\b(?:(?:don't|doesn't|do\s+not|does\s+not|never|can't|cannot)\s+(?:drive|have\s+a\s+car|own\s+a\s+car)|"
+                      r"no\s+longer\s+drives?|(?:stopped|gave\s+up)\s+driving|(?:doesn't|does\s+not|don't|do\s+not)\s+drive\s+any\s?more|"
                       r"(?:never\s+had|has\s+no|have\s+no|no|without|doesn't\s+have|don't\s+have)\s+(?:a\s+)?"
                       r"(?:driving|driver'?s)\s+licen[cs]e|never\s+(?:learned|learnt)\s+to\s+drive|"
                       r"no\s+car|car[\s-]free|without\s+a\s+car|walks?\s+everywhere|gets?\s+around\s+by|"
@@ -187,7 +206,7 @@ SITUATION_CONCERNS: dict[str, str] = {
               r"(?:pill|tablet|medication|medicine|insulin|injection|eye\s+drops?)s?\s+(?:\w+\s+)?"
               r"(?:twice|three\s+times|every\s+\w+\s+hours)(?:\s+a\s+day)?)\b",
     "renting": r"\b(?:landlord|landlady|letting\s+agent|tenan(?:t|ts|cy)|(?:rents?|renting)\s+(?:a|an|the|our|my|his|her|"
-               r"their)\s+(?:\w+\s+){0,2}(?:flat|house|apartment|home|place|room|studio|condo)|"
+               r"their)\s+(?:[\w²-]+\s+){0,4}?(?:flat|house|apartment|home|place|room|studio|condo)|"
                r"(?:no|doesn't\s+allow|don't\s+allow|does\s+not\s+allow|not\s+allowed)\s+(?:any\s+)?(?:more\s+)?pets)\b",
     "power": r"\b(?:inverter|generator|load[\s-]?shedding|power\s+cuts?|cpap|oxygen\s+concentrator|"
              r"electric\s+wheelchair|fridge\s+goes\s+off)\b",
@@ -230,7 +249,8 @@ SITUATION_CONCERNS: dict[str, str] = {
                 r"training\s+for\s+(?:a|an|the)\s+(?:\w+\s+)?(?:marathon|half|triathlon|race|10k|5k|ultra))",
     # the right to stay or work in a country: "User is in Germany on a Blue Card tied to her employer", "User's
     # residence permit runs out in March" (a job change, a trip abroad or a new address asks for it)
-    "papers": r"\b(?:visas?|residen(?:ce|cy)\s+(?:permit|card|status)s?|work\s+permits?|green\s+card|blue\s+card|"
+    "papers": r"\b(?:(?:no|(?:doesn't|does\s+not|don't|do\s+not)\s+have\s+a|without\s+a)\s+passport|"
+              r"passport\s+(?:expired|expires|runs\s+out)|never\s+been\s+abroad|visas?|residen(?:ce|cy)\s+(?:permit|card|status)s?|work\s+permits?|green\s+card|blue\s+card|"
               r"iqama|permanent\s+residen\w*|citizenship|naturali[sz]\w*|asylum|refugee\s+status|immigration\s+status|"
               r"ausl[aä]nderbeh[oö]rde|leave\s+to\s+remain|settled\s+status)\b",
     # what the user eats now, told as a change of diet: "User is no longer vegetarian.", "User eats fish again."
@@ -244,7 +264,19 @@ SITUATION_CONCERNS: dict[str, str] = {
     "schedule": r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|every\s+(?:other\s+)?(?:(?:mon|tues|wednes|thurs|fri|"
                 r"satur|sun)day|week|weekend)|on\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
                 r"(?:\s+and\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day))?\s+(?:mornings|evenings|nights|afternoons)|"
-                r"commute\s+is|commutes?\s+(?:\w+\s+){0,3}(?:minutes|hours?)|(?:minutes|hours?)\s+each\s+way)\b",
+                r"commute\s+is|commutes?\s+(?:\w+\s+){0,3}(?:minutes|hours?)|(?:minutes|hours?)\s+each\s+way|"
+                # fixed hours: "My shift is 9pm to 6am, Monday to Friday", "I leave home at 6am"
+                r"(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+(?:to|through|till|until)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+                r"shifts?\s+(?:is|are|runs?)|\d{1,2}(?::\d\d)?\s*(?:am|pm)\s+(?:to|till|until)\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)|"
+                r"leaves?\s+home\s+at)\b",
+    # the way to work: a new job's place or hours, an early meeting
+    "commute": r"\b(?:commut\w*|leaves?\s+home\s+at|(?:drives?|cycles?|walks?|takes?\s+the\s+\w+)\s+to\s+work)\b",
+    # an exam or a degree the user is working towards
+    "studies": r"\b(?:ielts|toefl|gre|gmat|gcses?|a[\s-]levels?|bar\s+exam|exams?|thesis|dissertation|"
+               r"studying\s+for|revising\s+for)\b",
+    # a computer or phone the user relies on, or is not at ease with
+    "devices": r"\b(?:laptops?|computers?|pcs?|macbook|chromebook|ipad|smartphones?|wi[\s-]?fi|broadband|"
+               r"internet\s+connection|data\s+plan)\b",
 }
 """What a fact says about the user's situation that shapes plans, whatever their health: children (a family
 outing, a holiday for the three of us), money (a cheap dinner, whether a purchase is worth it), getting around
@@ -318,6 +350,8 @@ _MEAL = ("dinner", "lunch", "breakfast", "brunch", "supper", "snack", "meal", "e
          "cuisine", "delicacy", "delicacies", "tapas", "street food", "local food", "foodie", "dishes")
 # how to get somewhere: met by a fact about not driving (getting around) and one about ways of travelling (transport)
 _GETTING_THERE = ("way to get", "get to", "get there", "getting there", "getting to", "get around", "getting around",
+                  "get up there", "get down there", "get over there", "get out there", "get home", "getting home",
+                  "way home", "get back home",
                   "commute", "commuting", "road trip", "drive to", "taxi", "rental car", "rent a car", "hire a car",
                   "car hire")
 _EXERTION = ("exercise", "yoga", "hot yoga", "pilates", "workout", "work out", "gym", "run", "running", "jog*",
@@ -325,7 +359,8 @@ _EXERTION = ("exercise", "yoga", "hot yoga", "pilates", "workout", "work out", "
              "climb*", "boulder*", "swim*", "cycling", "bike ride", "marathon", "race", "training", "warm up",
              "warm-up", "hiit", "crossfit", "spin class", "sport", "sprint", "ski", "skiing", "altitude", "scuba",
              "diving", "get fit", "get fitter", "fitness", "keep fit", "in shape", "10k", "5k", "half marathon",
-             "train for")
+             "train for", "lose weight", "lose some weight", "losing weight", "weight loss", "put on weight",
+             "gain weight")
 
 QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "packing": ("packing", "pack for", "to pack", "i pack", "pack my", "we pack", "packing list", "hand luggage",
@@ -371,7 +406,33 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "latex": ("glove", "balloon", "condom", "rubber", "bandage", "plaster", "band-aid", "band aid",
                   "blood drawn", "blood test", "dentist", "dental", "surgery", "operation", "catheter", "swim cap",
                   "elastic", "waistband", "yoga mat", "hot water bottle"),
-    "clinic": _CLINIC,
+    "clinic": (*_CLINIC, "st john wort", "st johns wort", "herbal", "ginkgo", "ginseng", "kava", "melatonin",
+               "cbd", "out of breath", "lose weight", "lose some weight", "losing weight", "weight loss", "fasting",
+               "dry fast"),
+    "g6pd": ("fava*", "broad bean", "mothball", "naphthalene", "henna", "primaquine", "dapsone", "quinine",
+             "tonic water"),
+    "spicy": ("spicy", "spice", "chilli", "chili", "hot sauce", "fire noodle", "buldak", "vindaloo", "phaal",
+              "jalapeno", "jalapeño", "habanero", "sriracha", "wasabi", "hot wings", "curry", "sichuan", "szechuan",
+              "peri peri", "piri piri", "kimchi", "tom yum", "tteokbokki", "harissa", "nduja", "scotch bonnet",
+              "pepper soup"),
+    "colour": ("colour*", "color*", "tone", "palette", "shade", "hue", "monitor", "grading", "paint", "matching"),
+    "sight": ("small print", "read", "reading", "sign", "airport", "menu", "drive at night", "driving at night",
+              "night driving", "subtitles", "screen", "seats", "forms", "fill in", "instructions", "label"),
+    "cold": ("minus", "below zero", "sub zero", "freezing", "cold weather", "the cold", "snow*", "ski",
+             "skiing", "ski tour", "icy", "arctic", "polar", "cold water", "cold plunge", "ice bath", "winter swim*",
+             "wild swim*", "northern lights", "blizzard"),
+    "fluids": ("fasting", "a fast", "dry fast", "water fast", "to fast", "ramadan", "heatwave", "heat wave",
+               "hot weather", "degrees", "the heat", "too hot", "sauna", "hot yoga", "hangover", "stay cool",
+               "marathon", "dehydrat*", "diuretic"),
+    "language": ("english", "tourist", "foreigner", "translate", "translation", "in english"),
+    "commute": ("job offer", "offered me", "new job", "new office", "the office", "in the office", "at the office",
+                "5am", "6am", "7am", "8am", "early meeting", "early start", "commute", "commuting", "work from home",
+                "remote", "hybrid", "rush hour"),
+    "studies": ("exam", "my exam", "the exam", "revision", "revise", "revising", "study plan", "studying", "band score",
+                "mock test", "practice test", "essay", "spelling"),
+    "devices": ("online class", "online course", "online lesson", "live session", "zoom", "video call", "my setup",
+                "livestream", "live stream", "sell online", "online shop", "instagram", "tiktok", "website",
+                "software", "webinar", "work from home"),
     "meal": _MEAL,
     "diabetes": ("feet", "foot", "toe", "blister", "shaky", "sweaty", "thirsty", "hypo", "blood sugar", "fasting",
                  "ramadan"),
@@ -386,7 +447,9 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "walking": ("day trip", "day out", "days out", "sightseeing", "tour", "walking tour", "hike", "hiking", "trail",
                 "walk", "walking", "long walk", "ramble", "stairs", "trip", "holiday", "vacation", "city break",
                 "coach trip", "coach holiday", "cruise", "excursion", "theme park", "festival", "old town", "cobbled",
-                "cobblestone", "hill", "hills", "hilly", "climb", "on foot"),
+                "cobblestone", "hill", "hills", "hilly", "climb", "on foot", "airport", "kneel*", "squat*", "on the floor",
+                "floors", "scrub*", "the market", "groceries", "somewhere nice", "outing", "exercise",
+                "lose weight", "weight loss"),
     "mobility": ("basement", "upstairs", "downstairs", "steps", "stairs", "step free", "accessible", "venue", "spot",
                  "restaurant", "bar", "pub", "cafe", "café", "hotel", "airbnb", "day trip", "day out", "hike", "hiking",
                  "trail", "beach", "festival", "concert", "gig", "museum", "gallery", "theatre", "theater", "cinema",
@@ -405,13 +468,14 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                "do together", "whole family", "night out", "date night", "look after", "pet sit", "house sit"),
     "renting": ("puppy", "puppies", "kitten", "a dog", "a cat", "pet", "get a dog", "get a cat", "paint the", "repaint",
                 "wallpaper", "renovat*", "knock through", "put up shelves", "shelves", "drill", "hot tub",
-                "trampoline", "shed", "extension", "move out", "deposit", "notice period", "buy a house",
+                "trampoline", "shed", "extension", "move out", "deposit", "notice period", "buy a house", "home charger", "solar", "solar panel", "satellite dish", "air con", "heat pump",
                 "buy a flat", "first home", "mortgage"),
     "power": ("load shedding", "load-shedding", "power cut", "power outage", "blackout", "outage", "no power",
-              "no electricity", "no mains", "off grid", "camping", "tent", "generator", "inverter", "campsite"),
+              "no electricity", "no mains", "off grid", "camping", "tent", "generator", "inverter", "campsite",
+              "power keeps", "power goes", "power going", "power went", "electricity", "lights go", "lights going"),
     "pets": ("pet", "pets", "dog", "dogs", "cat", "cats", "puppy", "kitten", "the vet", "vet", "vets", "walkies",
              "dog food", "cat food", "pet food", "kennel", "cattery", "pet sitter", "dog walker", "pet insurance",
-             "flea*", "worming", "litter", "litter box", "lead", "leash", "groomer", "grooming", "chew toy",
+             "flea*", "worming", "litter", "litter box", "dog lead", "on a lead", "off lead", "off the lead", "leash", "groomer", "grooming", "chew toy",
              "animal", "animals"),
     "pastimes": (*_LEISURE, "into these days", "new sport"),
     "schedule": ("my week", "next week is", "this week is", "fit everything in", "fit it all in", "fit it in",
@@ -450,7 +514,9 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
             "burger", "chips", "fries", "cream", "creamy", "cheese", "pizza", "bloat*", "loose stool", "stomach",
             "tummy", "constipat*", "diarrhoea", "diarrhea", "wind", "gassy", "fish and chips", "fry up", "fry-up"),
     "flying": ("fly", "flying", "flight", "plane", "airport", "airline", "layover", "stopover", "long haul",
-               "way to get", "get there", "get to", "travel to"),
+               "way to get", "get there", "get to", "travel to", "get up there", "get down there", "get over there",
+               "holiday abroad", "somewhere warm", "somewhere sunny",
+               "somewhere hot", "beach holiday", "sun holiday", "winter sun"),
     "dogs": ("dog", "puppy", "puppies", "kennel", "dog friendly", "dog walker", "dog sitting", "shiba", "labrador",
              "poodle", "spaniel", "terrier", "retriever", "collie", "husky", "beagle", "dachshund", "pug", "bulldog",
              "corgi", "chihuahua", "schnauzer", "greyhound", "whippet", "rottweiler", "doberman", "alsatian",
@@ -459,7 +525,8 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                 "balcony", "ladder", "roof", "skydiv*", "bungee", "zip line", "zipline", "ferris wheel",
                 "glass floor", "cliff", "summit", "observation deck", "snow", "skyscraper", "hot air balloon", "ceiling",
                 "stepladder", "step ladder", "loft", "attic", "gutter", "scaffold", "scaffolding", "treehouse",
-                "outdoor activities", "outdoor adventures", "adventure", "adventurous", "thrill*", "adrenaline"),
+                "outdoor activities", "outdoor adventures", "adventure", "adventurous", "thrill*", "adrenaline",
+                "balloon ride", "paraglid*"),
     "water": ("swim*", "pool", "beach", "snorkel*", "scuba", "diving", "kayak*", "surf*", "paddleboard*",
               "water park", "boat", "sailing", "lake", "outdoor activities", "adventure", "adventurous",
               "island", "resort"),
@@ -470,7 +537,10 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                  "the little ones", "the little one", "the wee ones", "grandchildren", "grandkid", "family outing",
                  "family day", "family getaway", "family holiday", "family trip", "family friendly", "day out",
                  "school holiday", "half term", "babysitter", "babysitting", "playground", "three of us",
-                 "four of us", "five of us", "whole family", "stroller", "pram", "buggy", "pushchair", "car seat"),
+                 "four of us", "five of us", "whole family", "stroller", "pram", "buggy", "pushchair", "car seat",
+                 "my son", "my daughter", "my kids", "my children", "our son", "our daughter", "our kids", "booster seat",
+                 "for all of us", "bigger car", "family car", "seven seater", "7 seater", "bigger house", "bigger place",
+                 "bigger flat", "duplex", "bungalow", "bedrooms"),
     "money": ("cheap", "cheaper", "cheapest", "cheaply", "afford", "affordable", "budget", "expensive", "pricey",
               "cost", "cost much", "worth buying", "worth it", "worth the money", "splurge", "bonus", "save money",
               "saving money", "birthday present", "christmas present", "trade in", "trading in", "upgrade",
@@ -484,6 +554,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "transport": (*_GETTING_THERE, "ways to get", "transport", "transportation", "transit", "route from", "travel from",
                   "travel between", "airport transfer", "long drive"),
     "stairs": ("stroller", "pram", "buggy", "pushchair", "furniture", "sofa", "couch", "mattress", "wardrobe", "piano",
+               "the market", "groceries", "duplex", "bungalow", "two storey", "two story", "bigger house",
                "carry", "carrying", "heavy", "moving house", "move house", "new place", "wheelchair", "washing machine",
                "tumble dryer", "dishwasher", "fridge", "freezer", "appliance", "delivered"),
     "sleep": ("sleep", "sleeping", "can't sleep", "insomnia", "tired", "exhausted", "exhaustion", "fatigue",
@@ -504,7 +575,8 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "papers": ("visa", "work permit", "residence permit", "my permit", "renew my permit", "residence", "residency", "immigration", "citizenship", "naturalisation",
                "naturalization", "green card", "blue card", "passport", "register my address", "anmeldung",
                "change jobs", "switch jobs", "new job", "quit my job", "leave my job", "lose my job", "laid off",
-               "travel abroad", "trip abroad", "leave the country", "out of the country", "re enter", "re-enter"),
+               "travel abroad", "trip abroad", "leave the country", "flight to", "flights to", "fly to", "book a flight",
+               "abroad", "overseas", "out of the country", "re enter", "re-enter"),
     "sesame": ("sesame", "tahini", "hummus", "houmous", "halva", "halwa", "falafel", "baba ganoush", "bagel",
                "burger bun", "sushi", "stir fry", "stir-fry", "bibimbap", "dan dan", "furikake", "za'atar"),
     "soy": ("soy", "soya", "tofu", "edamame", "miso", "tempeh", "soy sauce", "teriyaki", "stir fry", "stir-fry",
