@@ -147,7 +147,9 @@ def _plain(e: RecallEngine) -> None:
 def _updates(e: RecallEngine) -> None:
     [job] = e.add("src", "User works at Acme.", created_at=NOW - timedelta(days=5))
     e.update("src", job, text="User works at Globex.")
-    e.update("src", job, metadata={"checked": True}, core=True, expires_at=NOW - timedelta(days=9))
+    e.update("src", job, metadata={"checked": True}, core=True, expires_at=NOW - timedelta(days=1))  # expired
+    [trip] = e.add("src", "User is in Rome.", created_at=NOW + timedelta(hours=2))  # dated ahead (clock skew)
+    e.expire("src", trip)  # now: before it was stated (update refuses such an expiry, expire sets it)
     e.add("src", "User works at Acme.")  # the old text again: stored anew, under <id>-1
 
 
