@@ -88,6 +88,16 @@ def test_the_question_before_asked_again_for_the_asker_is_no_courtesy_turn(engin
     assert engine._is_courtesy(turn) is courtesy
 
 
+@pytest.mark.parametrize("turn, courtesy", [
+    # tester j12: a goodbye after a question had opened the gate on the question's facts and the core ones
+    ("Gracias, hasta luego", True), ("Thanks, see you later", True), ("ok see you soon", True),
+    ("night night, ttyl", True), ("Danke, tschüss!", True),
+    ("See you at the clinic later?", False), ("Can I see a doctor soon?", False),
+])
+def test_a_goodbye_is_a_courtesy_turn(engine, turn, courtesy):
+    assert engine._is_courtesy(turn) is courtesy
+
+
 @pytest.mark.parametrize("turn, accepting", [
     ("ok", True),
     ("yes please", True),

@@ -135,6 +135,7 @@ LIMIT_CONCERNS: dict[str, str] = {
                     "short walks", "struggles to walk", "struggles walking", "cane", "walking cane", "rollator",
                     "zimmer frame", "osteoporosis", "unsteady on her feet", "unsteady on his feet", "fall risk",
                     "cannot kneel", "can't kneel", "cannot squat", "can't squat", "gets dizzy")
+               + r"|\b(?:uses?|use|with|needs?)\s+a\s+walker\b"
                + r"|\b(?:knees?|hips?)\s+(?:is|are)\s+(?:\w+\s+)?(?:bad|painful|sore|dodgy|stiff|playing\s+up)\b"
                r"|\barthritis\s+in\s+(?:\w+\s+){0,2}(?:knees?|hips?|feet|ankles?)\b",
 }
@@ -270,7 +271,14 @@ SITUATION_CONCERNS: dict[str, str] = {
                 r"shifts?\s+(?:is|are|runs?)|\d{1,2}(?::\d\d)?\s*(?:am|pm)\s+(?:to|till|until)\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)|"
                 r"leaves?\s+home\s+at)\b",
     # the way to work: a new job's place or hours, an early meeting
-    "commute": r"\b(?:commut\w*|leaves?\s+home\s+at|(?:drives?|cycles?|walks?|takes?\s+the\s+\w+)\s+to\s+work)\b",
+    "commute": r"\b(?:commut\w*|leaves?\s+home\s+at|(?:drives?|cycles?|walks?|takes?\s+the\s+\w+)\s+to\s+work|"
+               r"(?:taking|riding)\s+the\s+(?:ttc|mta|bus|buses|train|trains|tram|metro|subway|tube|"
+               r"underground|streetcar|luas|dart|ferry)\b)",
+    # a change of what the user drinks: "User has switched to tea.", "User gave up coffee." (no care fact, but a
+    # latte before bed needs it)
+    "caffeine": r"\b(?:(?:switched|moved|gone|went|changed)\s+(?:over\s+)?to\s+(?:decaf\w*|(?:herbal\s+|green\s+)?tea)|"
+                r"(?:no\s+longer|stopped|quit|gave\s+up|given\s+up|cut\s+out|cutting\s+(?:out|down\s+on))\s+"
+                r"(?:drinking\s+)?(?:coffee|caffeine)|no\s+(?:more\s+)?(?:coffee|caffeine)|decaf)\b",
     # an exam or a degree the user is working towards
     "studies": r"\b(?:ielts|toefl|gre|gmat|gcses?|a[\s-]levels?|bar\s+exam|exams?|thesis|dissertation|"
                r"studying\s+for|revising\s+for)\b",
@@ -426,7 +434,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                "marathon", "dehydrat*", "diuretic"),
     "language": ("english", "tourist", "foreigner", "translate", "translation", "in english"),
     "commute": ("job offer", "offered me", "new job", "new office", "the office", "in the office", "at the office",
-                "5am", "6am", "7am", "8am", "early meeting", "early start", "commute", "commuting", "work from home",
+                "5am", "6am", "7am", "8am", "get to work", "way to work", "early meeting", "early start", "commute", "commuting", "work from home",
                 "remote", "hybrid", "rush hour"),
     "studies": ("exam", "my exam", "the exam", "revision", "revise", "revising", "study plan", "studying", "band score",
                 "mock test", "practice test", "essay", "spelling"),
@@ -449,7 +457,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                 "coach trip", "coach holiday", "cruise", "excursion", "theme park", "festival", "old town", "cobbled",
                 "cobblestone", "hill", "hills", "hilly", "climb", "on foot", "airport", "kneel*", "squat*", "on the floor",
                 "floors", "scrub*", "the market", "groceries", "somewhere nice", "outing", "exercise",
-                "lose weight", "weight loss"),
+                "lose weight", "weight loss", "stand long", "stand for long", "standing long", "on my feet"),
     "mobility": ("basement", "upstairs", "downstairs", "steps", "stairs", "step free", "accessible", "venue", "spot",
                  "restaurant", "bar", "pub", "cafe", "café", "hotel", "airbnb", "day trip", "day out", "hike", "hiking",
                  "trail", "beach", "festival", "concert", "gig", "museum", "gallery", "theatre", "theater", "cinema",

@@ -30,12 +30,13 @@ COURTESY_WORDS = frozenset({
     "please", "much", "lot", "one", "right", "sure", "fine", "alright", "wonderful", "brilliant", "amazing",
     # who the thanks go to, and the British and Irish ways of saying it ("Cheers pal", "ta very much")
     "pal", "mate", "buddy", "bud", "dude", "ta", "appreciate", "appreciated", "legend", "lovely", "ace", "tnx", "thnx",
-    "thankyou", "cya", "later",
+    "thankyou", "cya", "later", "see", "soon", "ttyl", "goodnight", "night",
     # the same in the languages most chats are in besides English
     "gracias", "merci", "danke", "grazie", "obrigado", "obrigada", "dank", "bedankt", "tack", "takk", "kiitos",
     "dziękuję", "спасибо", "спс", "谢谢", "謝謝", "多谢", "ありがとう", "ありがと", "どうも", "감사합니다", "고마워",
     "고맙습니다", "شكرا", "תודה", "hola", "bonjour", "salut", "ciao", "hallo", "adiós", "adios", "привет", "пока",
     "你好", "こんにちは", "안녕하세요", "vale", "oui", "sí", "si", "ja", "да", "好的", "好",
+    "hasta", "luego", "pronto", "tschüss", "tschuss", "arrivederci", "revoir", "tchau", "chau", "doei", "hej",
 })
 """Words of a courtesy turn ("Thanks!", "Okay, great", "Bye", "¡Gracias!", "谢谢!"): such a turn reads no context,
 and the relevance gate keeps nothing for it, since it

@@ -236,6 +236,9 @@ _MY_PLACE = re.compile(r"\b(?:my|our)\s+(?:city|town|village|neighbou?rhood|area
                        r"suburb|street|region)\b|\bnear\s+(?:me|us)\b|"
                        r"\b(?:near|around|close\s+to)\s+where\s+(?:i|we)(?:'m|\s+am|'re|\s+are)?\s+(?:live|living|staying|based)\b|"
                        r"\b(?:around\s+|over\s+|out\s+)?here\b|\blocally\b|"
+                       # the way to work or a drive starts at home: "how do I get to work?", "how long is the drive?"
+                       r"\bget\s+to\s+(?:work|the\s+office)\b|\bmy\s+commute\b|\bcommute\s+to\s+work\b|"
+                       r"\bhow\s+long\s+(?:is|will\s+be|would\s+be)\s+the\s+drive\b|"
                        rf"{FROM_HOME.pattern}", re.IGNORECASE)
 
 
