@@ -23,6 +23,7 @@ from .filler import strip_filler
 from .job_change import as_job_changes
 from .job_start import as_job_started
 from .labels import as_labelled
+from .in_passing import as_told_in_passing
 from .injuries import as_out_of_cast, as_own_injury
 from .moves import as_new_home, placeless_move_beside
 from .named_news import birthday_of_named
@@ -54,6 +55,7 @@ from .told_plans import as_told_plans
 from .time_frames import says_outside_time_frames
 from .trips import trip_called_off, trip_taken
 from .typos import read_as_meant
+from .unmarked_questions import with_question_marked
 from .updates import WEEKS_PREGNANT, read_with
 from .types import DEFAULT_MAX_FACT_CHARS, USER_ROLES, ExtractedFact, KnownFact, MessageLike, as_messages
 from .verdicts import (
@@ -468,10 +470,13 @@ class RuleBasedFactExtractor:
         # statements the rules read (.retold); a change of employer in the user's words too (.job_change),
         # a life event told in other words ("day 40 without a cigarette": .events), a profile typed as labels
         # ("Name: Priyanka. Job: ER doctor": .labels)
-        split = [c for s in own for c in split_clauses(s)]
+        # "my hypothyroidism is acting up, what can I eat": the question marked, kept apart from the statement
+        split = [c for s in own for c in split_clauses(with_question_marked(s))]
         stages: list[tuple[FactPath | None, list[str]]] = [(None, split)]
+        # a lasting fact told in passing ("my hypothyroidism is acting up, what can I eat?": .in_passing)
+        stages.append(("retold", as_told_in_passing(split)))
         # an ending told the chat way ("Arjun passed in March", "hung up my apron", "keto's over for me": .told_endings)
-        stages.append(("life_event", as_told_endings(split, known)))
+        stages.append(("life_event", as_told_endings(stages[-1][1], known)))
         stages.append(("family", as_family_said(stages[-1][1], known)))
         stages.append(("retold", as_plain(stages[-1][1])))
         stages.append(("bare_plan", as_document_renewed(as_own_injury(as_new_home(as_move_made(
