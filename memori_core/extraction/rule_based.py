@@ -26,6 +26,7 @@ from .labels import as_labelled
 from .in_passing import as_told_in_passing
 from .injuries import as_out_of_cast, as_own_injury
 from .moves import as_new_home, placeless_move_beside
+from .new_jobs import as_new_jobs
 from .named_news import birthday_of_named
 from .named import as_the_users, named_someone, resolve_same, who_plans_name
 from .pasted import split_pasted
@@ -480,7 +481,8 @@ class RuleBasedFactExtractor:
         stages.append(("family", as_family_said(stages[-1][1], known)))
         stages.append(("retold", as_plain(stages[-1][1])))
         stages.append(("bare_plan", as_document_renewed(as_own_injury(as_new_home(as_move_made(
-            as_job_begun(as_plain_plans(as_told_plans(as_people_named(stages[-1][1]), known)), known), known))))))
+            as_job_begun(as_plain_plans(as_told_plans(as_people_named(as_new_jobs(stages[-1][1], known)), known)), known),
+            known))))))
         # "Starting Monday I'm driving ... for Red River Grocers": the job from that day (.job_start)
         stages.append(("job_change", as_job_changes(as_route_moved(as_job_started(stages[-1][1], when)), known)))
         stages.append(("life_event", as_life_events(as_out_of_cast(stages[-1][1], known), known)))
