@@ -27,13 +27,15 @@ _ASKING = rx(
 
 
 # "..., can you believe it", "..., who knew": said in wonder, asking nothing.
-_RHETORICAL = rx(r"^(?:(?:can|could|would)\s+you\s+believe|who\s+(?:knew|would\s+have\s+thought|cares)|"
-                 r"how\s+(?:cool|crazy|mad|wild|amazing|great|sad)\s+is\s+that)\b")
+_IN_WONDER = ("can you believe", "could you believe", "would you believe", "who knew", "who would have thought",
+              "who cares", "how cool is that", "how crazy is that", "how mad is that", "how wild is that")
 
 
 def _asks(tail: str) -> bool:
     """Whether ``tail`` is a question typed without its "?" (not one said in wonder)."""
-    return not _RHETORICAL.match(tail) and bool(QUESTION_OPENER.match(tail) or _ASKING.match(tail))
+    if " ".join(tail.lower().split()).startswith(_IN_WONDER):
+        return False
+    return bool(QUESTION_OPENER.match(tail) or _ASKING.match(tail))
 
 
 def with_question_marked(sentence: str) -> str:
