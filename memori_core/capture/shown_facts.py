@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from ..extraction.named import told_of
+from ..extraction.new_jobs import takes_an_offer
 from ..extraction.pronoun_referents import opens_with_pronoun
 from ..extraction.rule_based import plain_reading
 from ..extraction.sentences import split_sentences
@@ -42,7 +43,7 @@ def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limi
     or a habit stopped ("I gave up on Spanish") those naming it, and for a change of someone named ("Max
     passed away") those naming them, and for a correction ("I meant Porto, not Lisbon") those holding what it
     says was wrong, and the job or home facts naming a name ``text`` says ("I left Google for Meta" shows "User
-    works at Google as a designer.", "I started at Dynatrace" the offer from there; "I turned down the offer" the
+    works at Google as a designer.", "I started at Dynatrace" the offer from there; "I turned down the offer" and "accepted it" the
     stored offers): the fact a change replaces is shown to the extractor even when recall's
     gate does not pass it. ``text`` is read as said and as the rules read it
     (:func:`~memori_core.extraction.rule_based.plain_reading`: "I can stop the metformin" shows "User is taking
@@ -53,7 +54,7 @@ def same_slot_facts(engine: Any, entity_id: str, text: str, skip: set[str], limi
     ``list``."""
     plain = plain_reading(text)
     implied, subjects = told_of(text)
-    slots = slots_of(text) | slots_of(plain) | implied | ({JOB_OFFER} if _OFFER_WORD.search(text) else set())
+    slots = slots_of(text) | slots_of(plain) | implied | ({JOB_OFFER} if _OFFER_WORD.search(text) or takes_an_offer(text) else set())
     negated = is_negated(text) or is_negated(plain)
     disposed = disposed_words(text) | stopped_words(text) | stopped_words(plain)
     named = {said[0] for said in map(named_change, split_sentences(text)) if said is not None} | subjects

@@ -168,10 +168,10 @@ _FIRST_AT = rx(
     r"(?:\s+(?:done|over|finished|complete|completed|survived|down)\b.*|\s*[.!]*$)"
 )
 # A job the user got, still to start: "User got a job as a practice nurse at a GP surgery in Didsbury, starting in
-# December." (as the rules stored it).
+# December." (as the rules stored it; "User got a job as a data analyst at Shopify." of an offer accepted).
 _JOB_TO_COME = rx(
     r"^user\s+(?:just\s+|finally\s+)?(?:got|landed|accepted|has|was\s+offered|took)\s+(?:a|an|the)\s+(?:new\s+)?"
-    r"(?:job|position|role|post)\s+(?P<what>(?:as|at|with)\s+[^,]+?)\s*,?\s+(?:starting|from|beginning)\b[^.]*\.?$"
+    r"(?:job|position|role|post)\s+(?P<what>(?:as|at|with)\s+[^,]+?)(?:\s*,?\s+(?:starting|from|beginning)\b[^.]*)?\.?$"
 )
 
 

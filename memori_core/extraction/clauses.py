@@ -29,6 +29,7 @@ from .family import as_family_said
 from .slots import slots_of
 from .speech_acts import CONDITIONAL, own_part
 from .typos import read_as_meant
+from .unmarked_questions import with_question_marked
 
 __all__ = ["as_plain", "is_clause", "own_clauses", "plain_clauses", "split_clauses"]
 
@@ -422,7 +423,8 @@ def plain_clauses(sentences: list[str]) -> list[str]:
     """The clauses of the user's ``sentences`` (:func:`split_clauses`), as the plain statements they mean
     (:func:`as_plain`), what they tell of the user's family the way people say it read first
     (:func:`~memori_core.extraction.family.as_family_said`)."""
-    return as_plain(as_family_said([c for sentence in sentences for c in split_clauses(sentence)]))
+    return as_plain(as_family_said([c for sentence in sentences
+                                    for c in split_clauses(with_question_marked(sentence))]))
 
 
 def as_plain(clauses: list[str]) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from .passing_remarks import is_passing_remark
 from ..ranking.care import is_care_fact
 from ..slots import PERSON
 from .dates import DATED
@@ -220,7 +221,7 @@ def _without_filler(fact: str, body: str) -> str | None:
     (:data:`_AT_A_LOOSE_END`), a vague caution (:data:`_VAGUE_CAUTION`: "User is careful about food."), a bare past verb that is no change ("User caved."), an outing told with no day
     ("User did arthur's seat.", "User went to a gluten free place."). A passing remark about someone named is kept as
     who they are (:data:`_REMARK_OF_NAMED`), a care fact without its pointer ("for it")."""
-    if _NO_OBJECT.match(fact) or is_vague_remark(fact):
+    if _NO_OBJECT.match(fact) or is_vague_remark(fact) or is_passing_remark(fact):  # .passing_remarks
         return None
     lasting = slots_of(fact) or is_care_fact(fact)
     if not lasting and _RATED.match(fact):

@@ -23,8 +23,10 @@ from .filler import strip_filler
 from .job_change import as_job_changes
 from .job_start import as_job_started
 from .labels import as_labelled
+from .in_passing import as_told_in_passing
 from .injuries import as_out_of_cast, as_own_injury
 from .moves import as_new_home, placeless_move_beside
+from .new_jobs import as_new_jobs
 from .named_news import birthday_of_named
 from .named import as_the_users, named_someone, resolve_same, who_plans_name
 from .pasted import split_pasted
@@ -54,6 +56,7 @@ from .told_plans import as_told_plans
 from .time_frames import says_outside_time_frames
 from .trips import trip_called_off, trip_taken
 from .typos import read_as_meant
+from .unmarked_questions import with_question_marked
 from .updates import WEEKS_PREGNANT, read_with
 from .types import DEFAULT_MAX_FACT_CHARS, USER_ROLES, ExtractedFact, KnownFact, MessageLike, as_messages
 from .verdicts import (
@@ -468,14 +471,18 @@ class RuleBasedFactExtractor:
         # statements the rules read (.retold); a change of employer in the user's words too (.job_change),
         # a life event told in other words ("day 40 without a cigarette": .events), a profile typed as labels
         # ("Name: Priyanka. Job: ER doctor": .labels)
-        split = [c for s in own for c in split_clauses(s)]
+        # "my hypothyroidism is acting up, what can I eat": the question marked, kept apart from the statement
+        split = [c for s in own for c in split_clauses(with_question_marked(s))]
         stages: list[tuple[FactPath | None, list[str]]] = [(None, split)]
+        # a lasting fact told in passing ("my hypothyroidism is acting up, what can I eat?": .in_passing)
+        stages.append(("retold", as_told_in_passing(split)))
         # an ending told the chat way ("Arjun passed in March", "hung up my apron", "keto's over for me": .told_endings)
-        stages.append(("life_event", as_told_endings(split, known)))
+        stages.append(("life_event", as_told_endings(stages[-1][1], known)))
         stages.append(("family", as_family_said(stages[-1][1], known)))
         stages.append(("retold", as_plain(stages[-1][1])))
         stages.append(("bare_plan", as_document_renewed(as_own_injury(as_new_home(as_move_made(
-            as_job_begun(as_plain_plans(as_told_plans(as_people_named(stages[-1][1]), known)), known), known))))))
+            as_job_begun(as_plain_plans(as_told_plans(as_people_named(as_new_jobs(stages[-1][1], known)), known)), known),
+            known))))))
         # "Starting Monday I'm driving ... for Red River Grocers": the job from that day (.job_start)
         stages.append(("job_change", as_job_changes(as_route_moved(as_job_started(stages[-1][1], when)), known)))
         stages.append(("life_event", as_life_events(as_out_of_cast(stages[-1][1], known), known)))
