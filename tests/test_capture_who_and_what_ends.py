@@ -1,0 +1,16 @@
+"""Rule-based capture of whom a statement is about and what a change ends (tester j12, three users over four
+months): a "she" after an animal or a name given in the same message is never read as the partner (nothing is
+stored of a named person rather than a guess).
+
+Rows (messages -> the facts valid and ended afterwards) are in the case book tests/cases/who_and_what_ends.toml, run
+by test_capture_cases.py, and the rule book tests/rules/who_and_what_ends.toml, run by test_rule_books.py."""
+
+from __future__ import annotations
+
+from _capture import RULES, Stored
+
+
+def test_a_cats_age_is_not_written_onto_the_wife_nor_ends_her_fact() -> None:
+    facts = RULES.extract([("user", "We adopted a cat from the shelter! Her name is Mishi, she is 3 years old")],
+                          [Stored("wife", "User's wife is Carmen.")])
+    assert [(f.text, f.supersedes) for f in facts] == [("User adopted a cat called Mishi from the shelter.", ())]
