@@ -1,6 +1,8 @@
 """Rule-based capture of whom a statement is about and what a change ends (tester j12, three users over four
 months): a "she" after an animal or a name given in the same message is never read as the partner (nothing is
-stored of a named person rather than a guess).
+stored of a named person rather than a guess); a break-up told with the partner as its subject ("sam broke up with
+me") ends the relationship stored, and a request typed without its "?" after a statement ("..., what's a cute cheap
+date idea") is no part of the fact.
 
 Rows (messages -> the facts valid and ended afterwards) are in the case book tests/cases/who_and_what_ends.toml, run
 by test_capture_cases.py, and the rule book tests/rules/who_and_what_ends.toml, run by test_rule_books.py."""
@@ -14,3 +16,9 @@ def test_a_cats_age_is_not_written_onto_the_wife_nor_ends_her_fact() -> None:
     facts = RULES.extract([("user", "We adopted a cat from the shelter! Her name is Mishi, she is 3 years old")],
                           [Stored("wife", "User's wife is Carmen.")])
     assert [(f.text, f.supersedes) for f in facts] == [("User adopted a cat called Mishi from the shelter.", ())]
+
+
+def test_someone_elses_break_up_with_the_user_leaves_the_stored_partner() -> None:
+    # "Sam" is not the stored partner: whoever Sam is, Jordan's relationship does not end
+    facts = RULES.extract([("user", "Sam broke up with me")], [Stored("jordan", "User is dating Jordan.")])
+    assert all("jordan" not in f.supersedes for f in facts)
