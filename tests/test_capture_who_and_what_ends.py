@@ -2,7 +2,8 @@
 months): a "she" after an animal or a name given in the same message is never read as the partner (nothing is
 stored of a named person rather than a guess); a break-up told with the partner as its subject ("sam broke up with
 me") ends the relationship stored, and a request typed without its "?" after a statement ("..., what's a cute cheap
-date idea") is no part of the fact.
+date idea") is no part of the fact; a new dose of a medicine ("my doctor upped the sertraline to 100mg") is the
+core fact of the dose taken now and ends the old dose.
 
 Rows (messages -> the facts valid and ended afterwards) are in the case book tests/cases/who_and_what_ends.toml, run
 by test_capture_cases.py, and the rule book tests/rules/who_and_what_ends.toml, run by test_rule_books.py."""
@@ -22,3 +23,9 @@ def test_someone_elses_break_up_with_the_user_leaves_the_stored_partner() -> Non
     # "Sam" is not the stored partner: whoever Sam is, Jordan's relationship does not end
     facts = RULES.extract([("user", "Sam broke up with me")], [Stored("jordan", "User is dating Jordan.")])
     assert all("jordan" not in f.supersedes for f in facts)
+
+
+def test_a_raised_dose_is_core_and_ends_the_old_dose_of_the_same_medicine_only() -> None:
+    stored = [Stored("sertraline", "User takes sertraline, 50mg."), Stored("thyroid", "User takes levothyroxine, 50mcg.")]
+    facts = RULES.extract([("user", "my doctor upped the sertraline to 100mg")], stored)
+    assert [(f.text, f.supersedes, f.core) for f in facts] == [("User takes sertraline, 100mg.", ("sertraline",), True)]

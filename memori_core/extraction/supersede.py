@@ -32,6 +32,7 @@ from .endings import acquired_slots, ends_habit, ends_ownership, is_loss, stoppe
 from .health import ends_health
 from .moves import sells_the_home
 from .quit_job import quits_a_job, quits_the_job
+from .doses import redoses
 from .rates import rerates
 from .documents import renews_document
 from .routes import changes_route
@@ -51,7 +52,7 @@ __all__ = ["handed_over", "hangs_on", "plain_pregnancy", "replaces", "story_of_a
            "with_offered_role", "with_partner"]
 
 _ENDED_BY = (ends_ownership, ends_habit, ends_health, changes_shift, changes_route, renews_document, quits_the_job,
-             rerates, ends_state)
+             rerates, redoses, ends_state)
 """The rules that read one thing told ended or changed (``(new fact, stored fact) -> bool``), in the order tried."""
 
 # A medical condition is no habit: a habit stated with "only" does not replace it.

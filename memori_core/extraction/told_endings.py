@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from ..slots import PERSON, holder
 from .activities import PETS
 from .break_ups import as_break_up
+from .doses import as_new_dose
 from .clauses import split_clauses
 from .cues import MONTH_NAMES, content_words, is_negated
 from .diagnoses import LASTING_CONDITION, is_medicine
@@ -215,7 +216,7 @@ def _bare_ending(clause: str, known: Sequence[str]) -> list[str] | None:
 
 _RESTATERS: tuple[Callable[[str, Sequence[str]], list[str] | None], ...] = (_said_plainly, _forbidden, _over,
                                                                           _bare_ending, _remission, _taken_off,
-                                                                          as_break_up)
+                                                                          as_break_up, as_new_dose)
 
 
 def told_ending(clause: str, known: Sequence[str] = ()) -> list[str] | None:
