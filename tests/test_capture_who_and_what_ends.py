@@ -3,7 +3,8 @@ months): a "she" after an animal or a name given in the same message is never re
 stored of a named person rather than a guess); a break-up told with the partner as its subject ("sam broke up with
 me") ends the relationship stored, and a request typed without its "?" after a statement ("..., what's a cute cheap
 date idea") is no part of the fact; a new dose of a medicine ("my doctor upped the sertraline to 100mg") is the
-core fact of the dose taken now and ends the old dose.
+core fact of the dose taken now and ends the old dose; a change only thought of ("I think I'm going vegan") is
+not stored and ends nothing.
 
 Rows (messages -> the facts valid and ended afterwards) are in the case book tests/cases/who_and_what_ends.toml, run
 by test_capture_cases.py, and the rule book tests/rules/who_and_what_ends.toml, run by test_rule_books.py."""
@@ -29,3 +30,8 @@ def test_a_raised_dose_is_core_and_ends_the_old_dose_of_the_same_medicine_only()
     stored = [Stored("sertraline", "User takes sertraline, 50mg."), Stored("thyroid", "User takes levothyroxine, 50mcg.")]
     facts = RULES.extract([("user", "my doctor upped the sertraline to 100mg")], stored)
     assert [(f.text, f.supersedes, f.core) for f in facts] == [("User takes sertraline, 100mg.", ("sertraline",), True)]
+
+
+def test_a_change_only_thought_of_is_no_core_fact_and_leaves_the_diet() -> None:
+    facts = RULES.extract([("user", "I think I'm going vegan")], [Stored("diet", "User is vegetarian.")])
+    assert facts == []
