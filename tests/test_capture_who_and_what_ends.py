@@ -4,7 +4,8 @@ stored of a named person rather than a guess); a break-up told with the partner 
 me") ends the relationship stored, and a request typed without its "?" after a statement ("..., what's a cute cheap
 date idea") is no part of the fact; a new dose of a medicine ("my doctor upped the sertraline to 100mg") is the
 core fact of the dose taken now and ends the old dose; a change only thought of ("I think I'm going vegan") is
-not stored and ends nothing.
+not stored and ends nothing; a job and a home told in one phrase ("retired civil engineer from Valencia") are two
+facts, and a change of the job does not end a stored fact that also holds the home.
 
 Rows (messages -> the facts valid and ended afterwards) are in the case book tests/cases/who_and_what_ends.toml, run
 by test_capture_cases.py, and the rule book tests/rules/who_and_what_ends.toml, run by test_rule_books.py."""
@@ -35,3 +36,9 @@ def test_a_raised_dose_is_core_and_ends_the_old_dose_of_the_same_medicine_only()
 def test_a_change_only_thought_of_is_no_core_fact_and_leaves_the_diet() -> None:
     facts = RULES.extract([("user", "I think I'm going vegan")], [Stored("diet", "User is vegetarian.")])
     assert facts == []
+
+
+def test_retiring_again_leaves_a_stored_job_and_home_fact() -> None:
+    facts = RULES.extract([("user", "I have a lot of time now I am retired.")],
+                          [Stored("intro", "User retired civil engineer from Valencia.")])
+    assert facts and all(f.supersedes == () for f in facts)

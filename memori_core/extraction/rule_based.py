@@ -20,6 +20,7 @@ from .documents import as_document_renewed
 from .events import as_life_events
 from .family import as_family_said
 from .filler import strip_filler
+from .job_and_home import as_job_and_home
 from .job_change import as_job_changes
 from .job_start import as_job_started
 from .labels import as_labelled
@@ -473,7 +474,7 @@ class RuleBasedFactExtractor:
         # an ending told the chat way ("Arjun passed in March", "hung up my apron", "keto's over for me": .told_endings)
         stages.append(("life_event", as_told_endings(split, known)))
         stages.append(("family", as_family_said(stages[-1][1], known)))
-        stages.append(("retold", as_plain(stages[-1][1])))
+        stages.append(("retold", as_job_and_home(as_plain(stages[-1][1]))))  # "nurse from Leeds": .job_and_home
         stages.append(("bare_plan", as_document_renewed(as_own_injury(as_new_home(as_move_made(
             as_job_begun(as_plain_plans(as_told_plans(as_people_named(stages[-1][1]), known)), known), known))))))
         # "Starting Monday I'm driving ... for Red River Grocers": the job from that day (.job_start)
