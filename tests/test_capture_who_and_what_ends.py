@@ -5,7 +5,8 @@ me") ends the relationship stored, and a request typed without its "?" after a s
 date idea") is no part of the fact; a new dose of a medicine ("my doctor upped the sertraline to 100mg") is the
 core fact of the dose taken now and ends the old dose; a change only thought of ("I think I'm going vegan") is
 not stored and ends nothing; a job and a home told in one phrase ("retired civil engineer from Valencia") are two
-facts, and a change of the job does not end a stored fact that also holds the home.
+facts, and a change of the job does not end a stored fact that also holds the home; an operation told as done ("had
+my knee replaced", "New knee.") ends the stored need of it.
 
 Rows (messages -> the facts valid and ended afterwards) are in the case book tests/cases/who_and_what_ends.toml, run
 by test_capture_cases.py, and the rule book tests/rules/who_and_what_ends.toml, run by test_rule_books.py."""
@@ -42,3 +43,9 @@ def test_retiring_again_leaves_a_stored_job_and_home_fact() -> None:
     facts = RULES.extract([("user", "I have a lot of time now I am retired.")],
                           [Stored("intro", "User retired civil engineer from Valencia.")])
     assert facts and all(f.supersedes == () for f in facts)
+
+
+def test_an_operation_had_ends_the_need_of_it() -> None:
+    facts = RULES.extract([("user", "had my knee replaced last week")], [Stored("need", "User needs a knee replacement.")])
+    assert [f.supersedes for f in facts] == [("need",)]
+    assert facts[0].text.startswith("User had their knee replaced")

@@ -34,6 +34,7 @@ from .moves import sells_the_home
 from .quit_job import quits_a_job, quits_the_job
 from .doses import redoses
 from .job_and_home import holds_a_home_beside
+from .operations import operation_done
 from .rates import rerates
 from .documents import renews_document
 from .routes import changes_route
@@ -53,7 +54,7 @@ __all__ = ["handed_over", "hangs_on", "plain_pregnancy", "replaces", "story_of_a
            "with_offered_role", "with_partner"]
 
 _ENDED_BY = (ends_ownership, ends_habit, ends_health, changes_shift, changes_route, renews_document, quits_the_job,
-             rerates, redoses, ends_state)
+             rerates, redoses, operation_done, ends_state)
 """The rules that read one thing told ended or changed (``(new fact, stored fact) -> bool``), in the order tried."""
 
 _RETIRED = rx(r"\bretired\b")
