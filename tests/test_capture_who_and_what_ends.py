@@ -6,7 +6,8 @@ date idea") is no part of the fact; a new dose of a medicine ("my doctor upped t
 core fact of the dose taken now and ends the old dose; a change only thought of ("I think I'm going vegan") is
 not stored and ends nothing; a job and a home told in one phrase ("retired civil engineer from Valencia") are two
 facts, and a change of the job does not end a stored fact that also holds the home; an operation told as done ("had
-my knee replaced", "New knee.") ends the stored need of it.
+my knee replaced", "New knee.") ends the stored need of it; a name and an age told together ("I'm kez, 22") are the
+name and the age.
 
 Rows (messages -> the facts valid and ended afterwards) are in the case book tests/cases/who_and_what_ends.toml, run
 by test_capture_cases.py, and the rule book tests/rules/who_and_what_ends.toml, run by test_rule_books.py."""
@@ -29,7 +30,8 @@ def test_someone_elses_break_up_with_the_user_leaves_the_stored_partner() -> Non
 
 
 def test_a_raised_dose_is_core_and_ends_the_old_dose_of_the_same_medicine_only() -> None:
-    stored = [Stored("sertraline", "User takes sertraline, 50mg."), Stored("thyroid", "User takes levothyroxine, 50mcg.")]
+    stored = [Stored("sertraline", "User takes sertraline, 50mg."),
+              Stored("thyroid", "User takes levothyroxine, 50mcg.")]
     facts = RULES.extract([("user", "my doctor upped the sertraline to 100mg")], stored)
     assert [(f.text, f.supersedes, f.core) for f in facts] == [("User takes sertraline, 100mg.", ("sertraline",), True)]
 
@@ -46,6 +48,12 @@ def test_retiring_again_leaves_a_stored_job_and_home_fact() -> None:
 
 
 def test_an_operation_had_ends_the_need_of_it() -> None:
-    facts = RULES.extract([("user", "had my knee replaced last week")], [Stored("need", "User needs a knee replacement.")])
+    facts = RULES.extract([("user", "had my knee replaced last week")],
+                          [Stored("need", "User needs a knee replacement.")])
     assert [f.supersedes for f in facts] == [("need",)]
     assert facts[0].text.startswith("User had their knee replaced")
+
+
+def test_a_name_and_an_age_told_together_are_the_name_and_the_age() -> None:
+    facts = RULES.extract([("user", "I'm kez, 22")])
+    assert [f.text for f in facts] == ["User's name is Kez.", "User is 22."]

@@ -26,6 +26,7 @@ from .job_start import as_job_started
 from .labels import as_labelled
 from .injuries import as_out_of_cast, as_own_injury
 from .moves import as_new_home, placeless_move_beside
+from .name_and_age import as_name_and_age
 from .named_news import birthday_of_named
 from .named import as_the_users, named_someone, resolve_same, who_plans_name
 from .pasted import split_pasted
@@ -474,7 +475,8 @@ class RuleBasedFactExtractor:
         # an ending told the chat way ("Arjun passed in March", "hung up my apron", "keto's over for me": .told_endings)
         stages.append(("life_event", as_told_endings(split, known)))
         stages.append(("family", as_family_said(stages[-1][1], known)))
-        stages.append(("retold", as_job_and_home(as_plain(stages[-1][1]))))  # "nurse from Leeds": .job_and_home
+        # "nurse from Leeds" (.job_and_home), "I'm kez, 22" (.name_and_age): two statements each
+        stages.append(("retold", as_name_and_age(as_job_and_home(as_plain(stages[-1][1])))))
         stages.append(("bare_plan", as_document_renewed(as_own_injury(as_new_home(as_move_made(
             as_job_begun(as_plain_plans(as_told_plans(as_people_named(stages[-1][1]), known)), known), known))))))
         # "Starting Monday I'm driving ... for Red River Grocers": the job from that day (.job_start)
