@@ -24,6 +24,8 @@ _DOSE = r"\d+(?:\.\d+)?\s*(?:mg|mcg|µg|ug|g|ml|units?|iu)\b"
 _CHANGED = (r"(?:upped|raised|increased|bumped\s+up|put\s+up|doubled|lowered|reduced|decreased|cut|dropped|halved|"
             r"changed|adjusted|moved|went\s+up|gone\s+up|went\s+down|gone\s+down)")
 _WHO = rf"(?:(?:my|the|our)\s+)?(?:new\s+)?(?:{CLINICIAN})|she|he|they|i"
+# What may follow the dose: nothing, a time word, or a question / aside after a comma ("..., anything to watch for").
+_REST = rx(r"^(?:\s+(?:now|today|yesterday|last\s+\w+|this\s+\w+|a\s+day|daily|once\s+a\s+day))?\s*(?:[,;.!-].*)?$")
 # "my doctor upped the sertraline to 100mg", "upped my sertraline to 100mg", "GP's increased my metformin to 1000mg"
 _SOMEONE_CHANGED = rx(
     rf"^(?:(?P<who>{_WHO})(?:'s|\s+has|\s+have|'ve)?\s+)?(?:(?:just|finally|now|also)\s+)?{_CHANGED}\s+"
@@ -36,8 +38,6 @@ _DRUG_CHANGED = rx(
     rf"(?:'s|\s+(?:got|was|has\s+been|'s\s+been|is\s+being|just|finally))*\s+{_CHANGED}\s+(?:up\s+|down\s+)?to\s+"
     rf"(?P<dose>{_DOSE})(?P<rest>.*)$"
 )
-# What may follow the dose: nothing, a time word, or a question / aside after a comma ("..., anything to watch for").
-_REST = rx(r"^(?:\s+(?:now|today|yesterday|last\s+\w+|this\s+\w+|a\s+day|daily|once\s+a\s+day))?\s*(?:[,;.!-].*)?$")
 
 
 def as_new_dose(clause: str, known: Sequence[str] = ()) -> list[str] | None:

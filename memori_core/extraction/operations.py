@@ -32,9 +32,8 @@ _NEED = rx(
     r"is\s+booked\s+(?:in\s+)?for|is\s+going\s+to\s+have|will\s+have)\b(?P<what>.*)$"
     rf"|^User's\s+(?P<what2>(?:{_PART})\s+(?:{_OPERATION})\s+is\s+(?:booked|scheduled|planned)\b.*)$"
 )
+# What the user had: "User had their knee replaced.", "User has a new hip."
 _HAD = rx(r"^User\s+(?:had|has\s+had|got)\s+(?P<what>.*)$|^User\s+has\s+a\s+(?:brand\s+)?new\s+(?P<what2>.*)$")
-_ON_PART = rx(rf"\b(?P<part>{_PART})\b")
-_AN_OPERATION = rx(rf"\b(?:{_OPERATION})\b")
 
 
 def as_operation_done(clause: str, known: Sequence[str] = ()) -> list[str] | None:
@@ -55,8 +54,13 @@ def as_operation_done(clause: str, known: Sequence[str] = ()) -> list[str] | Non
 
 def _part(text: str) -> str | None:
     """The part of the body ``text`` names, singular and lower case ("knees" -> "knee"); ``None``."""
-    m = _ON_PART.search(text)
+    m = re.search(rf"\b(?P<part>{_PART})\b", text, re.IGNORECASE)
     return re.sub(r"s$", "", m.group("part").lower()) if m is not None else None
+
+
+def _names_an_operation(text: str) -> bool:
+    """Whether ``text`` names an operation ("a knee replacement", "hip surgery", "their gallbladder out")."""
+    return re.search(rf"\b(?:{_OPERATION})\b", text, re.IGNORECASE) is not None
 
 
 def operation_done(new: str, old: str) -> bool:
@@ -71,7 +75,7 @@ def operation_done(new: str, old: str) -> bool:
     if had is None or need is None or is_negated(new) or is_negated(old):
         return False
     done, needed = had.group("what") or had.group("what2"), need.group("what") or need.group("what2")
-    if not _AN_OPERATION.search(done) and had.group("what2") is None or not _AN_OPERATION.search(needed):
+    if not _names_an_operation(done) and had.group("what2") is None or not _names_an_operation(needed):
         return False
     part = _part(done)
     return part is not None and part == _part(needed) and holder(new) == holder(old) == "user"
