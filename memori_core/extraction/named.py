@@ -18,8 +18,8 @@ from .clauses import own_clauses
 from .job_change import says_where_now
 from .leads import carer_cut, clean, strip_lead
 from .tails import without_empty_tail
-from .genders import gendered_words, may_be
-from .patterns import rx, words
+from .genders import may_be
+from .patterns import rx
 from .activities import PETS
 from .births import birth_of_someone_named
 from .children import CHILD_WORDS, child_called, lists_ages
@@ -28,6 +28,7 @@ from .diets import taken_back
 from .endings import disposed_thing, ends_ownership, is_loss, named_change
 from .health import health_news
 from .named_news import listed_child, named_news
+from .other_referents import names_someone_else
 from .relationships import relationship_stage
 from .slots import slots_of
 from .subjects import named_subject, names_in
@@ -212,13 +213,6 @@ def _as_named(clause: str, known: Sequence[str]) -> str:
     return clause
 
 
-# Someone of the user's other than a partner, named in a message: a "he" / "she" after it may be them.
-_SOMEONE_ELSE = rx(
-    rf"\b(?:my|our)\s+(?:[\w-]+\s+)?(?!(?:{words(*PARTNERS)})\b)(?:{PERSON}|{gendered_words()}|mate|manager|teacher|"
-    r"doctor)\b|\b(?:someone|somebody)\b"
-)
-
-
 def _named(clause: str, known: Sequence[str], before: Sequence[str] = ()) -> str | None:
     """``clause`` ("Max passed away last week.") told of someone a stored fact names as the user's ("User has a
     dog called Max.") as the user's own statement ("My dog Max passed away last week."), when it tells a change
@@ -230,7 +224,7 @@ def _named(clause: str, known: Sequence[str], before: Sequence[str] = ()) -> str
     clause = _as_named(clause, known)
     pronoun = re.match(r"^(?P<p>he|she)(?P<be>'s|\s+is)?\s+(?P<rest>\S.*)$", strip_lead(clause), re.IGNORECASE)
     if pronoun is not None:
-        if any(_SOMEONE_ELSE.search(said) for said in before):
+        if any(names_someone_else(said) for said in before):
             return None
         partner = partner_of(known, pronoun.group("p").lower())
         if partner is None:

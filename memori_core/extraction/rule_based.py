@@ -20,12 +20,14 @@ from .documents import as_document_renewed
 from .events import as_life_events
 from .family import as_family_said
 from .filler import strip_filler
+from .job_and_home import as_job_and_home
 from .job_change import as_job_changes
 from .job_start import as_job_started
 from .labels import as_labelled
 from .in_passing import as_told_in_passing
 from .injuries import as_out_of_cast, as_own_injury
 from .moves import as_new_home, placeless_move_beside
+from .name_and_age import as_name_and_age
 from .new_jobs import as_new_jobs
 from .named_news import birthday_of_named
 from .named import as_the_users, named_someone, resolve_same, who_plans_name
@@ -479,7 +481,8 @@ class RuleBasedFactExtractor:
         # an ending told the chat way ("Arjun passed in March", "hung up my apron", "keto's over for me": .told_endings)
         stages.append(("life_event", as_told_endings(stages[-1][1], known)))
         stages.append(("family", as_family_said(stages[-1][1], known)))
-        stages.append(("retold", as_plain(stages[-1][1])))
+        # "nurse from Leeds" (.job_and_home), "I'm kez, 22" (.name_and_age): two statements each
+        stages.append(("retold", as_name_and_age(as_job_and_home(as_plain(stages[-1][1])))))
         stages.append(("bare_plan", as_document_renewed(as_own_injury(as_new_home(as_move_made(
             as_job_begun(as_plain_plans(as_told_plans(as_people_named(as_new_jobs(stages[-1][1], known)), known)), known),
             known))))))

@@ -42,6 +42,7 @@ from .speech_acts import (
     story_or_joke,
 )
 from .tails import REQUEST_TAIL, asks_to_confirm, cut_aside, plain, without_empty_tail, without_tag_question
+from .thought_changes import is_thought_of_change
 from .verdicts import (
     DROP_EMPTY,
     DROP_EPHEMERAL,
@@ -416,6 +417,8 @@ def _hedged(body: str, rest: str) -> tuple[str | None, str]:
     about_user = _FIRST_PERSON_START.match(rest) or rest.lower().startswith("to ")
     if re.match(r"(?:my|our)\b", rest, re.IGNORECASE) and not is_care_fact(rest):
         about_user = None  # "I think my boyfriend is cheating": a suspicion of someone else's doing
+    if about_user and is_thought_of_change(rest):
+        return None, DROP_HYPOTHETICAL  # "I think I'm going vegan": a change only thought of (.thought_changes)
     if about_user and not HYPOTHETICAL.match(rest) and not SUPPOSED_DUTY.match(rest):
         passing = moment(rest)  # "I think I'm getting a cold": a passing state still
         if passing is not None and passing[0] is None:

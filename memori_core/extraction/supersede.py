@@ -32,6 +32,9 @@ from .endings import acquired_slots, ends_habit, ends_ownership, is_loss, stoppe
 from .health import ends_health
 from .moves import sells_the_home
 from .quit_job import quits_a_job, quits_the_job
+from .doses import redoses
+from .job_and_home import holds_a_home_beside
+from .operations import operation_done
 from .rates import rerates
 from .documents import renews_document
 from .routes import changes_route
@@ -51,9 +54,10 @@ __all__ = ["handed_over", "hangs_on", "plain_pregnancy", "replaces", "story_of_a
            "with_offered_role", "with_partner"]
 
 _ENDED_BY = (ends_ownership, ends_habit, ends_health, changes_shift, changes_route, renews_document, quits_the_job,
-             rerates, ends_state)
+             rerates, redoses, operation_done, ends_state)
 """The rules that read one thing told ended or changed (``(new fact, stored fact) -> bool``), in the order tried."""
 
+_RETIRED = rx(r"\bretired\b")
 # A medical condition is no habit: a habit stated with "only" does not replace it.
 _CONDITION = rx(r"\b(?:allerg\w*|intoleran\w*|coeliac|celiac|diabet\w*|anaphyla\w*)")
 # What a diet leaves out besides what kind of eater the user is ("gluten-free", "dairy-free", "halal"): a constraint
@@ -500,6 +504,10 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
             continue  # "We moved to Bristol" leaves "User is saving for a deposit on a house."
         if slot == "job" and beside_the_job(verdict.fact, said, text):
             continue  # "I got a part-time job at a cafe" leaves "User is a 3rd-year architecture student."
+        if holds_a_home_beside(verdict.fact, text):
+            continue  # "now I am retired" leaves "User retired civil engineer from Valencia.": the home with the job
+        if slot == "job" and _RETIRED.search(text) and _RETIRED.search(verdict.fact):
+            continue  # "now I am retired" leaves "User is a retired civil engineer.": no change
         if slot == "job" and is_only_a_shift(verdict.fact):
             continue  # "I work the early shift now" leaves "User works as an ER nurse."
         if slot == "job" and _PROMOTED.search(said) and not _PROMOTED_TO.search(said):

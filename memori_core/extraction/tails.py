@@ -216,10 +216,13 @@ def asks_to_confirm(text: str) -> bool:
     return QUESTION_TAIL.match(text[: tag.start()]) is None
 
 
-# "..., so what should I cook for him", "... but how do I start": a question typed without its "?".
+# "..., so what should I cook for him", "... but how do I start": a question typed without its "?"; after a comma
+# also "what's a cute cheap date idea", "any tips": a request, never part of the fact.
 _UNMARKED_QUESTION = rx(
     r"(?:\s*,\s*|\s+)(?:so|but|and)\s+(?:what|how|where|which|who|when)\s+(?:should|can|could|would|shall|do)\s+"
     r"(?:i|we)\b[^.!]*[.!]*$"
+    r"|\s*,\s*(?:what(?:'s|s|\s+is|\s+are)\s+(?:a|an|the|some|good|any)\b|any\s+(?:good\s+)?"
+    r"(?:ideas?|tips|suggestions|recommendations|advice)\b)[^.!?]*[.!]*$"
 )
 
 

@@ -19,6 +19,9 @@ from collections.abc import Callable, Sequence
 
 from ..slots import PERSON, holder
 from .activities import PETS
+from .break_ups import as_break_up
+from .doses import as_new_dose
+from .operations import as_operation_done
 from .clauses import split_clauses
 from .cues import MONTH_NAMES, content_words, is_negated
 from .diagnoses import LASTING_CONDITION, is_medicine
@@ -212,8 +215,8 @@ def _bare_ending(clause: str, known: Sequence[str]) -> list[str] | None:
     return [said for part in _AND_THEN.split(clause) for said in split_clauses(f"I {part}")]
 
 
-_RESTATERS: tuple[Callable[[str, Sequence[str]], list[str] | None], ...] = (_said_plainly, _forbidden, _over,
-                                                                          _bare_ending, _remission, _taken_off)
+_RESTATERS: tuple[Callable[[str, Sequence[str]], list[str] | None], ...] = (
+    _said_plainly, _forbidden, _over, _bare_ending, _remission, _taken_off, as_break_up, as_new_dose, as_operation_done)
 
 
 def told_ending(clause: str, known: Sequence[str] = ()) -> list[str] | None:

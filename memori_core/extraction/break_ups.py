@@ -1,0 +1,69 @@
+"""A break-up told with the partner as its subject, as the plain statement the rules read.
+
+"sam broke up with me. over text" -> "Sam and I broke up"; "she dumped me" -> "We broke up"; "my boyfriend ended
+things with me" -> "My boyfriend and I broke up". Told this way the user is the object, so no first-person rule
+reads it, and the relationship stored stayed valid beside the next partner. Not "Sam left me a voicemail", "my
+girlfriend left me alone for the weekend", nor a break-up of other people ("Sam broke up with Alex"). Pure:
+patterns over one clause, English only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..slots import PARTNERS
+from .named import partner_of
+from .patterns import rx, words
+
+__all__ = ["as_break_up"]
+
+_PARTNER = rf"(?:my|our)\s+(?:ex-?)?(?:{words(*PARTNERS - {'ex'})})(?:\s+(?-i:[A-Z])[\w\u00c0-\u017f'-]+)?"
+_BROKE_UP = rx(
+    rf"^(?P<who>{_PARTNER}|he|she|they|[a-z\u00c0-\u017f][\w\u00c0-\u017f'-]*)\s+"
+    r"(?:(?:just|finally|officially|basically|literally)\s+)?"
+    r"(?P<verb>broke\s+up\s+with|split\s+up\s+with|dumped|ditched|ended\s+(?:it|things)\s+with|left)\s+me\b"
+    # "left me a voicemail", "dumped me with the bill", "left me alone": not a break-up
+    r"(?!\s+(?:a|an|the|some|with|to|alone|behind|hanging|in|out|on\s+read)\b)"
+    r"(?P<rest>[^?]*?)[.!\s]*$"
+)
+# "left me" is a break-up only said alone or "for" someone else: "Sam left me", "he left me for his coworker".
+_LEFT_ALONE = rx(r"^(?:\s*$|\s+for\b)")
+# Not a partner however spelt: "it", "everything", "work", "life", "mum".
+_NOT_SOMEONE = frozenset("""
+    i you we it this that there here everything everyone everybody nobody someone somebody something life work job
+    mum mom dad mother father sister brother boss friend he's she's they're
+""".split())
+
+
+def as_break_up(clause: str, known: Sequence[str] = ()) -> list[str] | None:
+    """``clause`` (stripped of its lead) restated as the user's own break-up ("Sam and I broke up"), when it tells
+    one with the partner as its subject; ``None`` otherwise. A name typed in lower case is a name only when a stored
+    fact in ``known`` names it with its capital ("sam" after "User and Sam have been dating 6 months.").
+
+    >>> as_break_up("sam broke up with me", ["User and Sam have been dating 6 months."])
+    ['Sam and I broke up']
+    >>> as_break_up("Sam left me a voicemail") is None
+    True
+    """
+    m = _BROKE_UP.match(clause.strip())
+    if m is None:
+        return None
+    who, rest = m.group("who"), m.group("rest").rstrip(" ,")
+    if m.group("verb").lower() == "left":
+        if not _LEFT_ALONE.match(rest):
+            return None
+        rest = ""  # "for his coworker": whom for is no part of the break-up
+    if who.lower() in ("he", "she", "they"):
+        return [f"We broke up{rest}"]
+    if re.match(r"(?:my|our)\s", who, re.IGNORECASE):
+        return [f"My {who.split(None, 1)[1]} and I broke up{rest}"]
+    if who.lower() in _NOT_SOMEONE:
+        return None
+    name = who[:1].upper() + who[1:]
+    if who != name and not any(re.search(rf"\b{re.escape(name)}\b", text) for text in known):
+        return None  # a lower-case word no stored fact names as someone
+    partner = partner_of(known, "")
+    if partner is not None and partner != name:
+        return None  # "Sam broke up with me" while the stored partner is Jordan: not Jordan's ending
+    return [f"{name} and I broke up{rest}"]

@@ -1,0 +1,48 @@
+"""A name and an age told together, "I'm kez, 22", as the two statements they are: "My name is Kez", "I'm 22".
+
+Read as one, "User is kez, 22." filled neither the name nor the age: a birthday later ("I turned 23 today!") did not
+end it, and "what's my name?" found nothing. A word the rules know as a state ("I'm vegan, 22", "I'm single, 30") is
+no name. Pure: patterns, English only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..ranking.care import is_care_fact
+from .leads import strip_lead
+from .patterns import rx
+from .slots import slots_of
+
+__all__ = ["as_name_and_age"]
+
+_NAME_AGE = rx(
+    r"^(?:(?:hi|hey|hello|hiii*|ok|okay|so|well)\W+)*(?:i'm|im|i\s+am)\s+"
+    r"(?P<name>[a-z\u00c0-\u017f][\w\u00c0-\u017f'-]{1,20}),?"
+    r"\s+(?P<age>\d{1,2})(?:\s*(?:years?\s+old|yrs?\s+old|yo|y/o|years?\s+young))?\s*[.!]*$"
+)
+# Words after "I'm" that say how or what the user is, never who: "I'm fine, 22" says no name.
+_NOT_A_NAME = frozenset("""
+    fine good ok okay great new back here done tired sick single married divorced engaged pregnant vegan vegetarian
+    retired unemployed broke free only just also still almost nearly about turning
+""".split())
+
+
+def _name_and_age(clause: str) -> list[str] | None:
+    """``clause`` as "My name is <Name>" and "I'm <age>" when it tells a name and an age together; ``None``."""
+    m = _NAME_AGE.match(strip_lead(clause).strip())
+    if m is None:
+        return None
+    name = m.group("name")
+    if name.lower() in _NOT_A_NAME or slots_of(f"User is {name}.") or is_care_fact(f"User is {name}."):
+        return None
+    return [f"My name is {name[:1].upper()}{name[1:]}", f"I'm {m.group('age')}"]
+
+
+def as_name_and_age(clauses: Sequence[str]) -> list[str]:
+    """``clauses`` with each that tells a name and an age together said as the two statements; any other as it is.
+
+    >>> as_name_and_age(["I'm kez, 22"])
+    ['My name is Kez', "I'm 22"]
+    """
+    return [said for clause in clauses for said in (_name_and_age(clause) or [clause])]
