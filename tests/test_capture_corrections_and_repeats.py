@@ -1,7 +1,9 @@
 """A correction of what the user said before keeps the corrected fact, never the words said wrong (tester j12's
-finding 8), through the extractor and a real engine. Rows of the rules: tests/rules/corrections_and_repeats.toml."""
+finding 8), and a joke about oneself told with it is no fact (finding 9), through the extractor and a real engine. Rows of the rules: tests/rules/corrections_and_repeats.toml."""
 
 from __future__ import annotations
+
+import pytest
 
 from _capture import RULES, Stored, facts_of, told
 
@@ -27,3 +29,27 @@ def test_a_correction_of_words_said_earlier_in_the_same_message_corrects_that_cl
 def test_what_the_user_said_before_is_no_fact_when_nothing_stored_holds_it() -> None:
     assert facts_of("oh and i said the half marathon is in april, it's actually may. typo") == []
     assert facts_of("I said yes to the job offer") == ["User said yes to the job offer."]  # no correction: a fact
+
+
+def test_an_age_corrected_of_someone_named_replaces_their_stored_age_and_the_joke_beside_it_is_dropped() -> None:
+    facts = RULES.extract([("user", "Sorry, Lucía is 9 not 8. My wife corrected me, I am a bad grandfather ha ha")],
+                          [Stored("old", "User's granddaughter Lucía is 8.")])
+    assert [(f.text, f.supersedes) for f in facts] == [("User's granddaughter Lucía is 9.", ("old",))]
+
+
+def test_an_age_corrected_of_someone_no_stored_fact_names_changes_nothing() -> None:
+    assert RULES.extract([("user", "Tom is 9 not 8")], [Stored("old", "User's granddaughter Lucía is 8.")]) == []
+
+
+@pytest.mark.parametrize("said", [
+    "Sorry, Lucía is 9 not 8. My wife corrected me, I am a bad grandfather ha ha",
+    "I'm the worst mum ever lol",
+    "my son reminded me, I'm such a forgetful dad",
+])
+def test_a_rating_of_oneself_as_someones_and_being_put_right_keep_nothing(said: str) -> None:
+    assert facts_of(said) == []
+
+
+def test_a_skill_rated_and_a_family_told_with_pride_are_still_kept() -> None:
+    assert facts_of("I'm a terrible cook lol") == ["User is a terrible cook."]
+    assert facts_of("I'm a proud grandfather of three") == ["User is a proud grandfather of three."]

@@ -91,6 +91,18 @@ _MEANT = rx(
 )
 
 
+_NAME_FIRST = re.compile(r"^[A-Z][\w\u00c0-\u017f-]+(?=\s+\S)")
+
+
+def _said_already(right: str, fact: str) -> str:
+    """``right`` without the words it opens with that ``fact`` says already ("Lucía is 9" of "User's granddaughter
+    Lucía is 8." -> "9"): the words that replace the wrong ones."""
+    words = right.split()
+    while len(words) > 1 and rx(rf"\b{re.escape(words[0])}\b").search(fact):
+        words.pop(0)
+    return " ".join(words)
+
+
 def meant(clause: str, known: Sequence[str]) -> tuple[str, str] | None:
     """``clause`` ("Actually I meant Porto, not Lisbon") as the stored fact it corrects with the right words in
     place of the wrong ones ("User lives in Porto." of "User lives in Lisbon."; "its march 3rd not may" of
@@ -102,7 +114,12 @@ def meant(clause: str, known: Sequence[str]) -> tuple[str, str] | None:
         return None
     right, wrong_said = m.group("right"), m.group("wrong")
     wrong = rx(rf"\b{re.escape(wrong_said)}\b")
-    held = [text for text in known if holder(text) == "user" and not is_negated(text) and wrong.search(text)]
+    # "Lucía is 9 not 8": someone the stored fact names, said with what is right of them
+    named = _NAME_FIRST.match(right)
+    held = [text for text in known if not is_negated(text) and wrong.search(text) and (
+        holder(text) == "user" or (named is not None and rx(rf"\b{re.escape(named.group(0))}\b").search(text)))]
+    if len(held) == 1 and named is not None:
+        right = _said_already(right, held[0])
     if len(held) != 1 or rx(rf"\b{re.escape(right)}\b").search(held[0]):
         return None  # "7am not 7pm" of "... 7am to 7pm": which one is meant cannot be told
     said = f"I meant {right}, not {wrong_said}"
