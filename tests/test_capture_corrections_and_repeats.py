@@ -1,11 +1,13 @@
 """A correction of what the user said before keeps the corrected fact, never the words said wrong (tester j12's
-finding 8), and a joke about oneself told with it is no fact (finding 9), through the extractor and a real engine. Rows of the rules: tests/rules/corrections_and_repeats.toml."""
+finding 8), and a joke about oneself told with it is no fact (finding 9); the same fact told again with a request
+is stored once, with no request in it (finding 17): through the extractor and a real engine. Rows of the rules: tests/rules/corrections_and_repeats.toml."""
 
 from __future__ import annotations
 
 import pytest
 
-from _capture import RULES, Stored, facts_of, told
+from _capture import RULES, Stored, core_texts, facts_of, texts_after, told
+from _helpers import ungated_engine
 
 
 def test_a_plan_said_with_the_wrong_month_is_corrected_and_the_wrong_month_kept_nowhere() -> None:
@@ -53,3 +55,17 @@ def test_a_rating_of_oneself_as_someones_and_being_put_right_keep_nothing(said: 
 def test_a_skill_rated_and_a_family_told_with_pride_are_still_kept() -> None:
     assert facts_of("I'm a terrible cook lol") == ["User is a terrible cook."]
     assert facts_of("I'm a proud grandfather of three") == ["User is a proud grandfather of three."]
+
+
+def test_an_allergy_told_again_in_other_words_with_a_request_is_stored_once_without_it() -> None:
+    engine = ungated_engine()
+    valid = texts_after(engine, "oh and i'm deathly allergic to peanuts so nothing with that",
+                        "sorry i keep saying it but i'm super allergic to peanuts, make sure any recipes are safe")
+    assert valid == ["User is deathly allergic to peanuts."]
+    assert core_texts(engine) == valid
+
+
+def test_an_allergy_told_with_another_strength_or_of_another_food_is_no_repeat() -> None:
+    valid = texts_after(ungated_engine(), "I'm mildly allergic to cats", "I'm super allergic to peanuts",
+                        "I'm very allergic to cats")
+    assert {"User is super allergic to peanuts.", "User is very allergic to cats."} <= set(valid)

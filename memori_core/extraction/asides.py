@@ -98,8 +98,9 @@ def lost_track(body: str) -> bool:
 def passing_aside(body: str) -> bool:
     """Whether ``body`` (a clause of the user's) is an aside of the moment: a reaction ("I went blank"), a night
     without sleep ("I can't sleep"), an errand ("I need to fill in a form"), the act of telling someone ("we only
-    told family last weekend"), someone putting the user right ("My wife corrected me"), how the assistant was set up ("My granddaughter set this up for me") or the time the
-    user has for what they ask ("I've got about 20 minutes").
+    told family last weekend"), someone putting the user right ("My wife corrected me"), how the assistant was set
+    up ("My granddaughter set this up for me") or the time the user has for what they ask ("I've got about 20
+    minutes").
 
     >>> passing_aside("I went blank"), passing_aside("I need to fill in a form lol"), passing_aside("I can't sleep")
     (True, True, True)
