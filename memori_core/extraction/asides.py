@@ -54,6 +54,13 @@ _SET_UP_THIS = rx(
     r"put\s+(?:this|it)\s+on\s+my\s+(?:phone|tablet|computer|laptop)|installed\s+(?:this|it))"
     r"(?:\s+for\s+(?:me|us))?(?:\s+(?:last\s+\w+|yesterday|today|this\s+(?:morning|week)))?\W*$"
 )
+# "My wife corrected me", "my son reminded me": someone put the user right, a moment of the conversation's story
+# (what was right is read by the other rules when it is said).
+_PUT_RIGHT = rx(
+    r"^(?:(?:my|our)\s+(?:[\w'-]+\s+){0,1}?[\w'-]+|he|she|they)\s+(?:just\s+|already\s+|also\s+)?"
+    r"(?:corrected|reminded|put\s+me\s+right|pointed\s+(?:it|that)\s+out|caught\s+(?:it|that|the\s+mistake))"
+    r"(?:\s+me)?(?:\s+(?:on\s+(?:it|that)|about\s+(?:it|that)|just\s+now|again))*\W*$"
+)
 # "I've got about 20 minutes", "I only have an hour before work": the time the user has for what they ask, a
 # moment's budget (not "I have 30 minutes a day for exercise", a habit).
 _TIME_BUDGET = rx(
@@ -91,8 +98,9 @@ def lost_track(body: str) -> bool:
 def passing_aside(body: str) -> bool:
     """Whether ``body`` (a clause of the user's) is an aside of the moment: a reaction ("I went blank"), a night
     without sleep ("I can't sleep"), an errand ("I need to fill in a form"), the act of telling someone ("we only
-    told family last weekend"), how the assistant was set up ("My granddaughter set this up for me") or the time the
-    user has for what they ask ("I've got about 20 minutes").
+    told family last weekend"), someone putting the user right ("My wife corrected me"), how the assistant was set
+    up ("My granddaughter set this up for me") or the time the user has for what they ask ("I've got about 20
+    minutes").
 
     >>> passing_aside("I went blank"), passing_aside("I need to fill in a form lol"), passing_aside("I can't sleep")
     (True, True, True)
@@ -101,4 +109,4 @@ def passing_aside(body: str) -> bool:
     """
     said = body.strip()
     return any(p.match(said) for p in (_REACTION, _NO_SLEEP_NOW, _ERRAND, _TOLD_SOMEONE, _SET_UP_THIS,
-                                          _TIME_BUDGET))
+                                          _TIME_BUDGET, _PUT_RIGHT))

@@ -130,6 +130,15 @@ _RATED = rx(
     r"the\s+worst|the\s+best|a\s+disaster|a\s+joke|trash)"
     r"(?:\s*,?\s+(?:but|and|though|lol|haha)\b.*)?\.$"
 )
+# "User is a bad grandfather.", "User is the worst friend ever.": how the user rates themselves as someone's, a
+# joke or a sigh, never what memory needs (that they are a grandfather is told apart, plainly).
+_RATED_AS_KIN = rx(
+    r"^User\s+(?:is|are)\s+(?:(?:such|so|really|honestly|officially|clearly|just)\s+)*(?:a|an|the)\s+"
+    r"(?:(?:world's|really|very|total|complete|bit\s+of\s+a)\s+)*"
+    r"(?:bad|terrible|awful|useless|rubbish|hopeless|lousy|crap|crappy|shit|horrible|worst|best|great|good|"
+    r"shocking|dreadful|forgetful|neglectful|appalling)\s+"
+    rf"(?:{PERSON})(?:\s+ever|\s+in\s+the\s+world)?\s*[.!]*$"
+)
 # "User doesn't know what to do with themselves.", "User is at a loose end.": a mood of the moment, said in a figure.
 _AT_A_LOOSE_END = rx(
     r"^User\s+(?:(?:just|really|honestly|literally|kind\s+of|kinda)\s+)*(?:"
@@ -224,7 +233,7 @@ def _without_filler(fact: str, body: str) -> str | None:
     if _NO_OBJECT.match(fact) or is_vague_remark(fact) or is_passing_remark(fact):  # .passing_remarks
         return None
     lasting = slots_of(fact) or is_care_fact(fact)
-    if not lasting and _RATED.match(fact):
+    if _RATED_AS_KIN.match(fact) or (not lasting and _RATED.match(fact)):
         return None
     bare = _BARE_PAST.match(fact)
     if bare is not None and is_past(bare.group("verb")) and bare.group("verb").lower() not in _LIFE_EVENTS \

@@ -15,7 +15,7 @@ __all__ = ["strip_filler"]
 
 _EMOJI = r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]"
 # Words that say nothing of the user: "tbh", "lol", "I know I know".
-_FILLER_WORDS = rx(r"\s*\b(?:tbh|tbf|lol|lmao|haha+|ngl|imo|fwiw|i\s+know\s+i\s+know)\b")
+_FILLER_WORDS = rx(r"\s*\b(?:tbh|tbf|lol|lmao|haha+|ha(?:\s+ha)+|ngl|imo|fwiw|i\s+know\s+i\s+know)\b")
 # "like" before an amount ("steak like 4 times a week", "been here like 6 yrs"); not the verb ("I like 2 sugars").
 _LIKE = rx(r"(?P<before>\b[\w']+)\s+like\s+(?=\d|(?:a\s+)?(?:few|couple|dozen)\b|a\s+pack\b)")
 _LIKE_IS_VERB = frozenset(

@@ -24,7 +24,7 @@ from .one_offs import moved_about_the_home, one_off_act
 from .cues import MONTH_NAMES, is_change
 from .health import BODY_PART
 from .slots import slots_of
-from .tails import REQUEST_TAIL, cut_aside
+from .tails import cut_aside, without_request
 from .verdicts import DROP_EPHEMERAL, KEPT_EXPIRING
 
 __all__ = ["CLOCK", "MOOD_LIFETIME", "NOW_WORDS", "SOON", "moment"]
@@ -422,7 +422,7 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
         return as_fact(body), KEPT_EXPIRING, timedelta(days=1)  # today, at that time
     month = _PLAN_MONTH.search(body) or _PLAN_SEASON.search(body)
     if month is not None and (_PLANNED.match(body) or _THEIR_VISIT.match(body) and _PLAN_MONTH.search(body)):
-        plan = REQUEST_TAIL.sub("", body) or body  # "... next month and would love some tips"
+        plan = without_request(body)  # "... next month and would love some tips"
         return as_fact(plan), KEPT_EXPIRING, _until_month_end(month.group("month"), now)
     return None
 

@@ -15,9 +15,12 @@ from .grammar import is_bare_present
 from .leads import strip_lead
 from .patterns import rx
 from ..slots import holder
-from .cues import content_words, is_negated
+from .cues import MONTH_NAMES, content_words, is_negated
+from .dates import WEEKDAYS
 
-__all__ = ["as_denial", "as_own_treatment", "corrected_in_message", "meant", "respelt", "takes_back"]
+__all__ = [
+    "as_denial", "as_own_treatment", "corrected_in_message", "meant", "respelt", "said_then_corrected", "takes_back",
+]
 
 # A clinician's change of the user's treatment, told with the user as object: "The doctor switched me from
 # warfarin to apixaban.", "My GP put me on statins." -> "I switched from ...", "I'm on statins."
@@ -88,6 +91,18 @@ _MEANT = rx(
 )
 
 
+_NAME_FIRST = re.compile(r"^[A-Z][\w\u00c0-\u017f-]+(?=\s+\S)")
+
+
+def _said_already(right: str, fact: str) -> str:
+    """``right`` without the words it opens with that ``fact`` says already ("Lucía is 9" of "User's granddaughter
+    Lucía is 8." -> "9"): the words that replace the wrong ones."""
+    words = right.split()
+    while len(words) > 1 and rx(rf"\b{re.escape(words[0])}\b").search(fact):
+        words.pop(0)
+    return " ".join(words)
+
+
 def meant(clause: str, known: Sequence[str]) -> tuple[str, str] | None:
     """``clause`` ("Actually I meant Porto, not Lisbon") as the stored fact it corrects with the right words in
     place of the wrong ones ("User lives in Porto." of "User lives in Lisbon."; "its march 3rd not may" of
@@ -99,7 +114,12 @@ def meant(clause: str, known: Sequence[str]) -> tuple[str, str] | None:
         return None
     right, wrong_said = m.group("right"), m.group("wrong")
     wrong = rx(rf"\b{re.escape(wrong_said)}\b")
-    held = [text for text in known if holder(text) == "user" and not is_negated(text) and wrong.search(text)]
+    # "Lucía is 9 not 8": someone the stored fact names, said with what is right of them
+    named = _NAME_FIRST.match(right)
+    held = [text for text in known if not is_negated(text) and wrong.search(text) and (
+        holder(text) == "user" or (named is not None and rx(rf"\b{re.escape(named.group(0))}\b").search(text)))]
+    if len(held) == 1 and named is not None:
+        right = _said_already(right, held[0])
     if len(held) != 1 or rx(rf"\b{re.escape(right)}\b").search(held[0]):
         return None  # "7am not 7pm" of "... 7am to 7pm": which one is meant cannot be told
     said = f"I meant {right}, not {wrong_said}"
@@ -146,13 +166,64 @@ _STATEMENT = rx(r"^(?:i|i'm|im|i've|we|we're|we've|my|our)\b")
 _CORRECTION_TAIL = rx(r"\s*[,.;]+\s*(?=(?:oh\s+)?(?:no\s+)?(?:wait|sorry|oops|i\s+mean|i\s+meant)\b)")
 
 
+# "i said the half marathon is in april, it's actually may", "when I said Leeds I meant York", "I told you I'm 34 but
+# I'm 35": what the user said before, then what is right. What they said is no fact; the right words are.
+_SAID_THEN_RIGHT = rx(
+    r"^(?:when\s+)?i(?:'ve|\s+have)?\s+(?:just\s+)?(?:said|told\s+you|wrote|typed|put|mentioned)\s+(?:that\s+)?"
+    r"(?P<said>\S.*?)\s*(?:[,;]|\s-|\.\.\.)?\s+(?:but\s+|and\s+|oops\s+|sorry\s+|actually\s+)*"
+    r"(?:(?:it's|its|it\s+is|it\s+was|that's|that\s+is)\s+(?:actually\s+|really\s+)?"
+    r"|(?:it|that)\s+should\s+(?:have\s+been|be)\s+|i\s+(?:actually\s+)?meant\s+(?:to\s+say\s+)?"
+    r"|(?:i\s+)?should\s+have\s+said\s+)"
+    r"(?P<right>[\w'-]+(?:\s+[\w'-]+){0,2}?)(?:\s*,?\s+not\s+[\w'-]+(?:\s+[\w'-]+){0,2}?)?\s*[.!]*$"
+)
+# The kinds of words a correction swaps one for another: a month, a weekday, a clock time, a number.
+_SWAPPED_KINDS = tuple(rx(p) for p in (
+    rf"\b(?:{'|'.join(MONTH_NAMES)})\b", rf"\b(?:{'|'.join(WEEKDAYS)})\b",
+    r"\b\d{1,2}(?::\d\d)?\s*(?:am|pm)\b", r"\b\d+(?:st|nd|rd|th)?\b",
+))
+_OWN = rx(r"^(?:i|i'm|im|i've|i'd|my|we|we're|we've|our)\b")
+
+
+def _swapped(said: str, right: str) -> str | None:
+    """The words of ``said`` that ``right`` replaces: the last word of the same kind (a month for a month, a number
+    for a number), else as many last words as ``right`` has; ``None`` when they are ``right`` itself."""
+    kind = next((k for k in _SWAPPED_KINDS if k.fullmatch(right)), None)
+    if kind is not None:
+        found = kind.findall(said)
+        wrong = found[-1] if found else None
+    else:
+        words = said.rstrip(" .!").split()
+        wrong = " ".join(words[-len(right.split()):]) if len(words) >= len(right.split()) else None
+    if wrong is None or content_words(wrong) & content_words(right) or not content_words(wrong):
+        return None
+    return wrong
+
+
+def said_then_corrected(clause: str) -> str | None:
+    """``clause`` when it tells what the user said before and then what is right ("i said the half marathon is in
+    april, it's actually may"), as the correction the rules read: a statement of the user's said again right with
+    what it corrects ("I told you I'm 34 but I'm 35" -> "I'm 35, not 34"), else "I meant may, not april", for
+    the clause before it or the stored fact that holds the wrong words; "I meant may" when the words replaced
+    cannot be told (what was said is no fact either way). ``None`` for any other clause."""
+    m = _SAID_THEN_RIGHT.match(strip_lead(clause))
+    if m is None:
+        return None
+    said, right = m.group("said"), m.group("right")
+    wrong = _swapped(said, right)
+    if wrong is None:
+        return f"I meant {right}"
+    if _OWN.match(said):
+        return rx(rf"\b{re.escape(wrong)}\b(?!.*\b{re.escape(wrong)}\b)").sub(right, said) + f", not {wrong}"
+    return f"I meant {right}, not {wrong}"
+
+
 def corrected_in_message(clauses: Sequence[str]) -> list[str]:
     """``clauses`` (one user message, split) with a correction ("wait sorry, I meant Linz not Graz", "Linz, not Graz")
     applied to the latest clause before it that holds the wrong words ("I'm moving to Graz next month" -> "I'm moving
     to Linz next month"), and left out: what the user just said is what they corrected, not a stored fact. A
     correction that no clause before it holds is left for the stored facts (:func:`meant`)."""
     out: list[str] = []
-    for clause in clauses:
+    for clause in (said_then_corrected(c) or c for c in clauses):
         parts = _CORRECTION_TAIL.split(clause, maxsplit=1)
         if len(parts) == 2 and _MEANT.match(strip_lead(parts[1])):  # "..., no wait, Lisbon not Porto"
             out.append(parts[0])

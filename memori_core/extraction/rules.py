@@ -41,7 +41,9 @@ from .speech_acts import (
     said_in_sarcasm,
     story_or_joke,
 )
-from .tails import REQUEST_TAIL, asks_to_confirm, cut_aside, plain, without_empty_tail, without_tag_question
+from .tails import (
+    asks_to_confirm, cut_aside, plain, without_empty_tail, without_request, without_tag_question,
+)
 from .thought_changes import is_thought_of_change
 from .verdicts import (
     DROP_EMPTY,
@@ -289,7 +291,7 @@ def _fronted(body: str, lead: re.Match[str]) -> str:
 
 def _statement(body: str) -> str:
     """``body`` without a request or an aside after the statement."""
-    return cut_aside(REQUEST_TAIL.sub("", body) or body)
+    return cut_aside(without_request(body))
 
 
 def _with_implied_subject(body: str) -> str:

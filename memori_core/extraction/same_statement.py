@@ -42,19 +42,35 @@ def statement_frame(text: str) -> tuple[str, ...]:
     return tuple(words[:3]) if len(words) > 2 and words[2] in _LINKS else tuple(words[:2])
 
 
+# How strongly, said in any of these words: "super allergic" and "deathly allergic" say one allergy ("mildly" says
+# another, and no such word says less).
+_STRONGLY = frozenset(content_words(
+    "very super really so extremely severely seriously deathly highly incredibly massively crazy insanely "
+    "dangerously badly terribly properly majorly hugely wildly mega"))
+_STRONG = "<strongly>"
+
+
+def _graded(words: frozenset[str]) -> frozenset[str]:
+    """``words`` with every word of how strongly as one."""
+    strong = words & _STRONGLY
+    return words - strong | {_STRONG} if strong else words
+
+
 def same_fact(text: str, facts: Iterable[F]) -> F | None:
     """The first of ``facts`` (anything with a ``content``) whose text says ``text``: the same
     :func:`~memori_core.text.normalize_fact_text` key; else told the same way (:func:`statement_frame`), negated
-    alike, with the same content words, an hour bare or with its "pm" ("User's band rehearses every tuesday at 7."
-    for "... every Tuesday at 7pm."); ``None`` when none does."""
+    alike, with the same content words (any word of how strongly as one: "super allergic", "deathly allergic"), an
+    hour bare or with its "pm" ("User's band rehearses every tuesday at 7." for "... every Tuesday at 7pm.");
+    ``None`` when none does."""
     key = normalize_fact_text(text)
     facts = list(facts)
     exact = next((f for f in facts if normalize_fact_text(_content(f)) == key), None)
     if exact is not None:
         return exact
-    words, frame, negated = content_words(text), statement_frame(text), is_negated(text)
+    words, frame, negated = _graded(content_words(text)), statement_frame(text), is_negated(text)
     return next((f for f in facts if statement_frame(_content(f)) == frame and is_negated(_content(f)) == negated
-                 and words_within(words, old := content_words(_content(f))) and words_within(old, words)), None)
+                 and words_within(words, old := _graded(content_words(_content(f)))) and words_within(old, words)),
+                None)
 
 
 def _content(fact: Any) -> str:

@@ -18,7 +18,10 @@ from .cues import is_change
 from .slots import slots_of
 from .speech_acts import QUESTION_TAIL
 
-__all__ = ["REQUEST_TAIL", "asks_to_confirm", "cut_aside", "plain", "without_empty_tail", "without_tag_question"]
+__all__ = [
+    "REQUEST_TAIL", "asks_to_confirm", "cut_aside", "plain", "without_empty_tail", "without_request",
+    "without_tag_question",
+]
 
 # "I'm visiting Rome next month and would love some tips": the request after the statement is cut off.
 REQUEST_TAIL = rx(
@@ -27,7 +30,20 @@ REQUEST_TAIL = rx(
     r"(?:ideas|suggestions|recommendations|advice|tips|help|options|recipes)\b"
     r"|(?:am\s+|'m\s+)?(?:looking\s+for|wondering)\b)"
     r".*$"
+    # "..., make sure any recipes are safe", "... so nothing with that", "..., no nuts please": what the assistant is
+    # asked to do with the fact
+    r"|(?:\s*,\s*(?:so\s+)?|\s+-\s+|\s+so\s+)(?:(?:please|pls|just)\s+)?(?:make\s+sure|ensure|nothing\s+with|"
+    r"no\s+[\w'-]+(?:\s+[\w'-]+)?\s+(?:please|pls|thanks)|(?:don't|do\s+not)\s+(?:give|suggest|include|add|put|"
+    r"use|recommend|send)\s+me|keep\s+(?:it|them|everything|things|(?:the|any|all|my)\s+[\w'-]+)\s+[\w'-]+-free)\b"
+    r".*$"
 )
+
+
+def without_request(text: str) -> str:
+    """``text`` without the request after its statement (:data:`REQUEST_TAIL`: "I'm super allergic to peanuts, make
+    sure any recipes are safe" -> "I'm super allergic to peanuts"); ``text`` itself when nothing would be left."""
+    return REQUEST_TAIL.sub("", text) or text
+
 
 # "..., by the way." / "..., as I said.": a tail that adds nothing to the fact; "..., remember that.", "... - please
 # keep that in mind": a request to the assistant, never part of the fact.
