@@ -60,7 +60,9 @@ def _is_resolve(fact: str) -> bool:
 
 # "User is obsessed with those.", "User just did it yesterday.": a pointer to something said before, and at
 # most one word of its own.
-_POINTER = re.compile(r"\b(?:it|this|that|those|these|them)\b")  # lower case: "User works in IT." points nowhere
+# lower case: "User works in IT." points nowhere; "this week" is a time, not a pointer ("User is in Rome this week.")
+_POINTER = re.compile(
+    r"\b(?:it|this(?!\s+(?:week|weekend|month|year|morning|afternoon|evening|term|semester)\b)|that|those|these|them)\b")
 _NOT_ITS_OWN = content_words(
     """it this that those these them sometime someday soon later yesterday tomorrow ago today tonight once twice
     again ever never just really definitely totally so too also very much might could would will may must should

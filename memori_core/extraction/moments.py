@@ -4,7 +4,8 @@
 and "I went to a gig last night" pass and are dropped; "I'm so stressed these days" is kept for a couple of weeks,
 "I have a dentist appointment at 4" until the day is over, "I have my cousin's wedding May 25-27" until its last
 day is over (told as over, "I had my cousin's wedding May 15-17", it was over when said), "I'm busy this month with
-exams" and "We're flying to Lisbon next month" until that month ends. :func:`moment` gives the verdict. Pure:
+exams" and "We're flying to Lisbon next month" until that month ends; "I'm in Rome this week" is no moment, but a
+stay kept until its end (:mod:`.stays`). :func:`moment` gives the verdict. Pure:
 patterns, English only.
 """
 
@@ -24,6 +25,7 @@ from .one_offs import moved_about_the_home, one_off_act
 from .cues import MONTH_NAMES, is_change
 from .health import BODY_PART
 from .slots import slots_of
+from .stays import away_until
 from .tails import cut_aside, without_request
 from .verdicts import DROP_EPHEMERAL, KEPT_EXPIRING
 
@@ -338,8 +340,8 @@ _WEEKS_ALONG = rx(r"^(?:i'm|i\s+am|im|we're|we\s+are)\s+(?:now\s+)?\d{1,2}\s+wee
 def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, timedelta | None] | None:
     """The verdict for a passing state or an appointment, ``None`` for anything else (``now``: when it was said,
     for a plan's month; default: now)."""
-    if _WEEKS_ALONG.match(body):
-        return None
+    if _WEEKS_ALONG.match(body) or away_until(body):
+        return None  # "I'm 30 weeks now"; "I'm in Rome this week": kept until then (.stays)
     this_span = _THIS_SPAN.search(body)
     if this_span is not None and _BUSY.match(body) and _ABOUT.search(body):  # "I'm busy this month with exams"
         when = now or datetime.now(timezone.utc)

@@ -163,7 +163,7 @@ class RuleBasedFactExtractor:
 
     Passing moments are dropped ("I'm tired today", "I'm at the airport at
     the moment", "I just had lunch", "My train leaves in 20 minutes", "I have
-    a headache", "I'm on vacation until Friday"), and so are moods ("I can't
+    a headache"), and so are moods ("I can't
     stop crying", "I'm all over the place"), asides of the moment (:mod:`.asides`: "I went blank", "I can't
     sleep", "I need to fill in a form", "we only told family last weekend"), someone's passing incident ("my
     coworker spilled coffee on my laptop"), passing states
@@ -174,7 +174,10 @@ class RuleBasedFactExtractor:
     morning", "yesterday" or "last night" has that day written out ("User got
     laid off from Shopify on Wednesday 2026-10-21."); a mood of the weeks
     ("I'm stressed about work these days") is kept for two weeks
-    (:data:`~memori_core.extraction.moments.MOOD_LIFETIME`). What holds for good
+    (:data:`~memori_core.extraction.moments.MOOD_LIFETIME`); a whereabouts, a time off or a state told
+    with an end the turn names ("I'm in Rome this week", "I'm on vacation until Friday", "my oven's broken till
+    tuesday", "staying with my sister for the next two weeks") is kept until that end, written out ("User is in
+    Rome in the week of Monday 2026-01-05.": :mod:`.stays`). What holds for good
     is kept ("I'm diabetic", "I'm pregnant", "I'm on medication for ...", and
     "I'm sober", read as not drinking: "sober tonight" is a moment). An
     appointment ("I have a meeting at 3pm tomorrow", "My exam is on

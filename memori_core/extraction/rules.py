@@ -17,6 +17,7 @@ from ..ranking.care import is_care_fact
 from ..slots import PERSON
 from .dates import DATED, anchor_plan, date_said, date_told
 from .lasting_days import with_lasting_day
+from .stays import held_until
 from .empty_facts import is_vague_remark, judge_rewritten
 from .fragments import is_fragment
 from .grammar import is_past, is_past_statement, is_subjectless_change
@@ -224,7 +225,8 @@ def judge_sentence(
         # "User went vegan last month.", "User is pregnant, due next month.": the time written out, as the turn's
         # day says it (a plan's day is written out below)
         when = now if now is not None else datetime.now(timezone.utc)
-        dated = date_said(fact, when, zone_known=zone_known)
+        # "User is in Rome this week.", "... until Friday": true until the end the turn names (.stays)
+        dated = held_until(fact, when, zone_known=zone_known) or date_said(fact, when, zone_known=zone_known)
         if dated.expires_at is None:  # "is this Friday", "was born on Tuesday", "next month": the day written out
             dated = with_lasting_day(dated.text, when, zone_known=zone_known,
                                      past=_told_as_past(dated.text) or bool(_TOLD_AS_OVER.search(dated.text))) or dated

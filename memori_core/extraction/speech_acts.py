@@ -120,8 +120,9 @@ _REACTION = rx(
     r"(?:,?\s+(?:to\s+(?:hear|see|know|read|help|go|bed)|too|now|then|thanks|thank\s+you|"
     r"(?:about|of|with)\s+(?:that|it|this|you|him|her|them)|"
     r"for\s+(?:that|it|this|him|her|them|you))\b.*)?\s*[.!]*$"
-    # "I'm off" is leave-taking, "I'm off dairy" a diet (or a habit dropped: "off cigarettes")
-    rf"|^i(?:'m|\s+am)\s+(?:just\s+|now\s+)?(?:off(?!\s+(?:(?:{OFF_FOODS}|coffee|bread|cigarettes|smoking|"
+    # "I'm off" is leave-taking, "I'm off dairy" a diet (or a habit dropped: "off cigarettes"), "I'm off work until
+    # the 20th" a time off
+    rf"|^i(?:'m|\s+am)\s+(?:just\s+|now\s+)?(?:off(?!\s+(?:(?:{OFF_FOODS}|coffee|bread|cigarettes|smoking|work|sick|"
     # "I'm off to Japan in March" is a plan; "I'm leaving" takes leave, "I'm leaving Google next month" is a plan
     r"the\s+cigarettes)\b|to\s+(?-i:[A-Z])))|heading\s+out|"
     r"leaving(?!\s+(?:(?-i:[A-Z])|(?:my|our|the)\s+(?:job|company|firm|role|position)\b)))\b"
