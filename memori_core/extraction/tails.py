@@ -123,12 +123,27 @@ _ASIDE_TAIL = rx(
 )
 
 
-# "... since I was a kid", "... so it hurt", "... so mondays are chaos", "... and still begging lifts off my brother":
-# when the fact began, what follows from it or how it still goes, told after it without a comma.
+# "... since I was a kid", "... so it hurt", "... so mondays are chaos", "... and still begging lifts off my brother",
+# "... and getting really picky": when the fact began, what follows from it or how it still goes, told after it
+# without a comma (not "... and getting married").
 _TRAILING_ASIDE = rx(
     r"\s+(?:(?:ever\s+)?since\s+(?:i|we)\s+(?:was|were)\b|and\s+still\s+\w+ing\b"
+    r"|and\s+(?:still\s+)?getting\s+(?:(?:really|very|so|a\s+bit|more|quite|pretty|super)\s+)?"
+    r"(?!(?:married|engaged|divorced|ready|better|a|an|the|my|our)\b)[a-z]+\s*[.!]*$"
     r"|so\s+(?:(?:i|we|it|that|there|the|my|our)\b|(?:\w+\s+){1,2}(?:are|is|was|were|gets?)\b)).*$"
 )
+
+
+# "... so any protein shake has to be plant-based", "... so please don't deliver then", "... so anything with a direct
+# flight from DEN works", "... so stovetop only": what follows from the fact, told after it without a comma; not a "so"
+# of degree or of "or so" (:data:`_NOT_A_CONSEQUENCE` before it: "User is so tired", "for a year or so").
+_SO_THEN = rx(
+    r"\s+so\s+(?:(?:any|anything|everything|nothing|please|pls|he|she|they|his|her|their|this|these|those|you)\b"
+    r"|(?:[\w'-]+\s+){1,3}?(?:has|have|had|can|can't|cannot|must|needs?|works?|will|won't|should)\b"
+    r"|[\w-]+(?:\s+[\w-]+)?\s+only\b).*$"
+)
+_NOT_A_CONSEQUENCE = rx(r"\b(?:is|are|am|was|were|be|been|'m|'re|'s|feel|feels|felt|get|gets|got|look|looks|seem|"
+                        r"seems|not|it|that|or|and|just|even|do|did|does)$")
 
 
 # "... so no cheese boards for us", "..., so Anjali keeps a nut-free house": what follows from a care fact, after
@@ -141,12 +156,15 @@ _BARE_TAIL = rx(r"\s*,\s+(?P<tail>(?-i:[a-z])[\w'-]*(?:\s+[\w'-]+){0,2})\s*[.!]*
 
 
 def cut_aside(statement: str) -> str:
-    """``statement`` without an aside after it (:data:`_ASIDE_TAIL`, :data:`_TRAILING_ASIDE`, a verbless
+    """``statement`` without an aside after it (:data:`_ASIDE_TAIL`, :data:`_TRAILING_ASIDE`, :data:`_SO_THEN`, a verbless
     :data:`_BARE_TAIL` after a change); a change told after the comma without its "I" ("..., got promoted") is no
     aside."""
     m = _TRAILING_ASIDE.search(statement)
     if m is not None and m.start() > 0:
         statement = statement[: m.start()]
+    m = _SO_THEN.search(statement)
+    if m is not None and m.start() > 0 and not _NOT_A_CONSEQUENCE.search(statement[: m.start()]):
+        statement = statement[: m.start()]  # "I live in Denver so anything with a direct flight works"
     m = _SO_NO.search(statement)
     if m is not None and m.start() > 0 and is_care_fact(statement[: m.start()]):
         statement = statement[: m.start()]  # "Marco is lactose intolerant so no cheese boards for us"
