@@ -467,7 +467,7 @@ _PAST_WORDS = re.compile(
     r"(?P<rel>this|last)\s+(?P<unit>month|year)"
     rf"|last\s+(?P<wd>{_WEEKDAY})|(?P<week_rel>this|last)\s+(?P<week>week)(?!end)|last\s+(?P<weekend>weekend)"
     rf"|(?P<n>{_COUNT})\s+(?P<ago_unit>day|week|month|year)s?\s+ago"
-    r"|(?P<few>a\s+few|a\s+couple\s+of|several)\s+(?P<few_unit>day|week|month|year)s\s+ago"
+    r"|(?P<few>a\s+few|a\s+couple(?:\s+of)?|several)\s+(?P<few_unit>day|week|month|year)s\s+ago"
     r")\b(?!\s*['\u2019]s\b|\s+of\b)",
     re.IGNORECASE,
 )
@@ -525,6 +525,7 @@ def _said_past(m: re.Match[str], today: date, before: str) -> str | None:
     if g["few"] or ((g["n"]) and _ROUGH.search(before)):
         # no count to go back by, or a rough one: the words kept, with the day they were said from
         count = re.sub(r"\s+", " ", (g["few"] or g["n"]).lower())
+        count = "a couple of" if count == "a couple" else count  # "a couple months ago", typed without "of"
         unit = (g["few_unit"] or g["ago_unit"]).lower()
         plural = "" if count in ("a", "an", "one") else "s"
         return f"{prep + ' ' if prep else ''}{count} {unit}{plural} before {day_label(today)}"

@@ -71,9 +71,14 @@ def _only_recent(rest: str) -> bool:
     return not _RECENTLY.sub("", rest).strip(" ,")
 
 
+# "back in March", "back in 2019": a time gone by, "back" saying only that it has.
+_BACK = rx(r"\bback\b")
+
+
 def _only_a_time(rest: str) -> bool:
-    """Whether ``rest``, what a fact says after its change, names nothing but a time."""
-    return not _RECENTLY.sub("", _YEAR.sub("", DATED.sub("", rest))).strip(" ,")
+    """Whether ``rest``, what a fact says after its change, names nothing but a time ("last month", "back in
+    March")."""
+    return not _BACK.sub("", _RECENTLY.sub("", _YEAR.sub("", DATED.sub("", rest)))).strip(" ,")
 
 
 def _is_plural(who: str) -> bool:
