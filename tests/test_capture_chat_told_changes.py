@@ -46,3 +46,18 @@ def test_a_remission_with_no_condition_or_two_stored_names_none() -> None:
     assert told_ending("it's in remission") is None
     assert told_ending("it's in remission", ["User has asthma.", "User has high blood pressure."]) is None
     assert told_ending("it's in remission", ["User's mum has breast cancer."]) is None
+
+
+def test_a_farewell_to_a_stored_person_or_someone_let_go_is_no_death() -> None:
+    friend, colleague = ["User's friend Sam lives in Oslo."], ["User's colleague Tom is a chef."]
+    assert told_ending("we had to say goodbye to Sam at the airport", friend) is None
+    assert told_ending("we had to say goodbye to Sam", friend) is None
+    assert told_ending("we had to let Tom go", colleague) is None
+
+
+def test_a_pets_farewell_ends_what_was_stored_of_the_pet_through_a_real_store(ungated: RecallEngine) -> None:
+    capture_turns(ungated, "what food for a picky senior dog? my beagle Biscuit is 13 and getting really picky",
+                  "forget the dog food. we had to say goodbye to Biscuit yesterday. house is so quiet",
+                  user="ann", at=SAID_AT)
+    assert valid_texts(ungated, "ann") == ["User's beagle Biscuit died on Thursday 2026-08-06."]
+    assert ended_texts(ungated, "ann") == ["User's beagle Biscuit is 13."]

@@ -45,10 +45,13 @@ _HABIT_OF = (
     (rx(r"^(?:coffee|caffeine|espresso)$"), "I quit coffee"),
 )
 # "day 40 without a cigarette", "three weeks without booze", "a month off alcohol", "haven't had coffee in a
-# month", "haven't touched alcohol since february", "haven't smoked in a year".
+# month", "haven't touched alcohol since february", "haven't smoked in a year", "it's been 3 weeks since my last
+# cigarette".
 _WITHOUT = rx(
     rf"^(?:day\s+\d+|{_SPAN})\s+(?:without|with\s+no|free\s+of|off(?:\s+the)?)\s+(?:a\s+(?:single\s+)?|any\s+|one\s+)?"
     r"(?P<thing>[a-z]+)"
+    rf"|^(?:(?:it's|its|it\s+is|it\s+has)\s+been\s+)?(?:over\s+|almost\s+|nearly\s+)?{_SPAN}\s+since\s+(?:my|the|a)\s+"
+    r"last\s+(?P<thing3>[a-z]+)"
     rf"|^(?:(?:i|we)\s+)?(?:actually\s+|still\s+)?(?:haven't|have\s+not)\s+(?P<verb>had|touched|drunk|smoked|vaped)"
     r"\s+(?:a\s+|any\s+)?(?P<thing2>[a-z]+)?\s*(?:in|since|for)\b"
 )
@@ -131,7 +134,7 @@ def _quit_habit(clause: str, known: Sequence[str]) -> list[str] | None:
     "I'm sober now"."""
     m = _WITHOUT.match(clause)
     if m is not None:
-        said = _habit(m.group("thing") or m.group("thing2"), m.group("verb"))
+        said = _habit(m.group("thing") or m.group("thing2") or m.group("thing3"), m.group("verb"))
         if said is not None:
             return [said]
     return ["I'm sober now"] if _SOBER.match(clause) else None

@@ -16,8 +16,9 @@ __all__ = ["strip_filler"]
 _EMOJI = r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]"
 # Words that say nothing of the user: "tbh", "lol", "I know I know".
 _FILLER_WORDS = rx(r"\s*\b(?:tbh|tbf|lol|lmao|haha+|ha(?:\s+ha)+|ngl|imo|fwiw|i\s+know\s+i\s+know)\b")
-# "like" before an amount ("steak like 4 times a week", "been here like 6 yrs"); not the verb ("I like 2 sugars").
-_LIKE = rx(r"(?P<before>\b[\w']+)\s+like\s+(?=\d|(?:a\s+)?(?:few|couple|dozen)\b|a\s+pack\b)")
+# "like" before an amount ("steak like 4 times a week", "been here like 6 yrs", "smoke like half a pack a day"); not
+# the verb ("I like 2 sugars").
+_LIKE = rx(r"(?P<before>\b[\w']+)\s+like\s+(?=\d|(?:a\s+)?(?:few|couple|dozen)\b|(?:half\s+)?a\s+pack\b)")
 _LIKE_IS_VERB = frozenset(
     """i we you they he she i'd we'd you'd they'd would 'd really also just don't do does didn't still totally kinda
     actually always never to""".split()

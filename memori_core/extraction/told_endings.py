@@ -7,7 +7,8 @@ over for me" -> "I'm not on keto anymore"; "PASSED!!! driving test on the fourth
 the fourth go"; "scrapped it and picked up a used Kia Niro" -> "I scrapped it", "I picked up a used Kia Niro"; "bike
 got nicked" -> "my bike was stolen"; "A levels DONE" -> "I finished my A levels"; "packed up and went to Tromsø" -> "I
 moved to Tromsø"; "new contract is fully remote" -> "I work fully remotely now"; "it's rooibos from here on" -> "I
-drink rooibos now"; "she's calling it remission" -> "My type 2 diabetes is in remission" (the condition stored). Each
+drink rooibos now"; "she's calling it remission" -> "My type 2 diabetes is in remission" (the condition stored); "we
+had to say goodbye to Biscuit yesterday" -> "Biscuit died yesterday" (a pet's farewell: :mod:`.farewells`). Each
 restatement carries a word of change or ending, so it ends the stored fact of its slot or the one naming what ended,
 as the user's own words would (:mod:`.supersede`, :mod:`.state_enders`). Pure: patterns over a clause, English only.
 """
@@ -26,6 +27,7 @@ from .clauses import split_clauses
 from .cues import MONTH_NAMES, content_words, is_negated
 from .diagnoses import LASTING_CONDITION, is_medicine
 from .endings import acquired_slots
+from .farewells import farewell
 from .leads import CLINICIAN, strip_lead
 from .patterns import PLACE_NAME, rx
 from .slots import slots_of
@@ -215,8 +217,10 @@ def _bare_ending(clause: str, known: Sequence[str]) -> list[str] | None:
     return [said for part in _AND_THEN.split(clause) for said in split_clauses(f"I {part}")]
 
 
+# a pet's death told as the farewell made ("we had to say goodbye to Biscuit yesterday": .farewells)
 _RESTATERS: tuple[Callable[[str, Sequence[str]], list[str] | None], ...] = (
-    _said_plainly, _forbidden, _over, _bare_ending, _remission, _taken_off, as_break_up, as_new_dose, as_operation_done)
+    _said_plainly, _forbidden, _over, _bare_ending, _remission, _taken_off, as_break_up, as_new_dose, as_operation_done,
+    farewell)
 
 
 def told_ending(clause: str, known: Sequence[str] = ()) -> list[str] | None:
