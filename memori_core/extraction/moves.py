@@ -2,8 +2,8 @@
 
 - The new home of a move, its place typed in lower case ("new place is in levenshulme", "ok all moved into chorlton
   now", "just got the keys to our new place in leicester!!"), is where the user lives now: "I live in Levenshulme
-  now" (:func:`as_new_home`). Only the move's own wording is read so: a lower-case word elsewhere is never taken
-  for a place.
+  now" (:func:`as_new_home`); so is the home the user is back in now ("back home in Ottawa now"). Only the move's own
+  wording is read so: a lower-case word elsewhere is never taken for a place.
 - Selling the home ("We sold the house!") is no move: the user lives there until the move is told as made
   (:func:`sells_the_home`), so the sale ends no stored home.
 - A move told without its place ("We moved!") beside the new home in the same message ("I'm in the new flat in
@@ -37,6 +37,13 @@ _MOVED_INTO = rx(
 # "just got the keys to our new place in leicester!!": a home moved into (the keys alone say no place: .events).
 _KEYS_TO = rx(_LEAD + r"(?:(?:i|we)(?:'ve|\u2019ve|\s+have)?\s+)?(?:(?:just|finally|officially)\s+)*got\s+"
               rf"(?:the\s+)?keys\s+(?:to|for)\s+(?:(?:my|our|the)\s+)?new\s+{_HOME}\s+in\s+{_PLACE}" + _PLACE_END)
+# "back home in Ottawa now", "I'm back home in leeds now": where the user lives, told on coming back to it (not "Back
+# home in India, we ...", where they come from, nor "I'm back home in Boulder!", which may be a visit to where they
+# grew up: without "now" it says no home).
+_BACK_HOME = rx(
+    _LEAD + r"(?:(?:(?:i|we)(?:'m|\u2019m|'re|\u2019re|\s+am|\s+are)|im)\s+)?(?:just\s+|finally\s+|safely\s+)?"
+    rf"back\s+home\s+(?:in|to)\s+{_PLACE}\s+now\s*(?:[.!,;]|\s+-\s|$)"
+)
 # What follows "in" or "into" that is no place: "moved into a flat", "new place is in walking distance".
 _NO_PLACE = frozenset("""a an the my our their his her its this that these those it there here town halls
     walking good great bad decent better perfect progress shape order need such much one two some new old
@@ -49,7 +56,7 @@ _HOME_SOLD = rx(rf"^user\s+(?:and\s+[\w' ]+?\s+)?(?:have\s+|has\s+|just\s+|final
 def _new_home(clause: str) -> str | None:
     """The place ``clause`` names as the new home of a move, capitalised, or ``None``."""
     said = clause.strip()
-    m = _NEW_HOME_IN.match(said) or _MOVED_INTO.match(said) or _KEYS_TO.match(said)
+    m = _NEW_HOME_IN.match(said) or _MOVED_INTO.match(said) or _KEYS_TO.match(said) or _BACK_HOME.match(said)
     if m is None:
         return None
     place = m.group("place").split()
