@@ -241,7 +241,7 @@ def _profile(clause: str) -> list[str]:
     """ "I'm 34, married and a mother of two" -> "I'm 34", "I'm married", "I'm a mother of two"; "I'm Greta,
     29" and "Jonas, 41, dad of three, based in Aarhus" (with an age) give the name first; any other clause as
     it is."""
-    m = _PROFILE.match(clause)
+    m = _PROFILE.match(strip_lead(clause))  # "Hi, I'm Tomás, 28, nurse on night shifts"
     bare = _BARE_PROFILE.match(strip_lead(clause).rstrip(" .!")) if m is None else None  # "hiya, Ren here, 19, ..."
     if m is None and bare is None:
         return [clause]
@@ -292,7 +292,7 @@ _ROLE_ITEM = rx(
     r"^(?!(?:not|no|never|a|an|the|my|our|so|very|really|just|also|too|still|now)\b)"
     # "3rd year architecture student": the year of a course first
     r"(?:(?:\d(?:st|nd|rd|th)|first|second|third|fourth|final)[\s-]year\s+)?(?-i:[a-z])[\w-]+(?:\s+[\w-]+){0,2}"
-    r"(?:\s+(?:at|for|with|in)\s+\S.{0,40})?$"
+    r"(?:\s+(?:at|for|with|in|on)\s+\S.{0,40})?$"  # "nurse on night shifts"
 )
 # "living in Toronto", "working as a nurse": a participle of the user's life, listed.
 _PARTICIPLE_ITEM = rx(r"^(?:living|working|renting|studying|teaching|raising|based)\s+\S")
