@@ -124,10 +124,11 @@ _ASIDE_TAIL = rx(
 
 
 # "... since I was a kid", "... so it hurt", "... so mondays are chaos", "... and still begging lifts off my brother",
-# "... and getting really picky": when the fact began, what follows from it or how it still goes, told after it
-# without a comma (not "... and getting married").
+# "... and getting really picky", "got an iphone 15 as the replacement": when the fact began, what follows from it,
+# how it still goes or what it stands in for, told after it without a comma (not "... and getting married").
 _TRAILING_ASIDE = rx(
     r"\s+(?:(?:ever\s+)?since\s+(?:i|we)\s+(?:was|were)\b|and\s+still\s+\w+ing\b"
+    r"|as\s+(?:a|the|my|our)\s+replacement(?=\s*(?:[.!,;]|$)|\s+(?:for|so|and)\s)"
     r"|and\s+(?:still\s+)?getting\s+(?:(?:really|very|so|a\s+bit|more|quite|pretty|super)\s+)?"
     r"(?!(?:married|engaged|divorced|ready|better|a|an|the|my|our)\b)[a-z]+\s*[.!]*$"
     r"|so\s+(?:(?:i|we|it|that|there|the|my|our)\b|(?:\w+\s+){1,2}(?:are|is|was|were|gets?)\b)).*$"
