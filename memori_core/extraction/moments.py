@@ -174,6 +174,14 @@ _INCIDENT = rx(
     r"annoyed|ignored|woke|interrupted|sneezed|coughed|teased|roasted|blamed|tricked|splashed|knocked|tripped|"
     r"stepped|sat|threw|hid|borrowed|forgot)\b.*\b(?:me|my|us|our)\b"
 )
+# "my cat has already knocked it off the desk twice this morning", "the dog chewed my charger again": a pet's mischief
+# of the day, an anecdote (news of its health is none: "the dog ate chocolate", "my dog broke his leg today").
+_PET_MISCHIEF = rx(
+    rf"^(?:my|our|the)\s+(?:[\w-]+\s+)?(?:{PETS})(?:\s+(?-i:[A-Z])[\w-]+)?\s+(?:(?:has|have|just|already|literally|"
+    r"totally|completely|once|also)\s+)*(?:knocked|pushed|stole|nicked|chewed|shredded|destroyed|scratched|dragged|hid|"
+    r"tipped|spilled|spilt|woke)\b"
+    r"(?=.*\b(?:today|tonight|this\s+(?:morning|afternoon|evening)|last\s+night|again|twice|already)\b)"
+)
 # "lol I spilled coffee on my laptop", "I locked myself out again", "I missed my bus": the user's own passing mishap,
 # an anecdote (an injury, "I broke my wrist", "I burned my hand", is health news; "I dropped out", "I lost my job"
 # are changes: neither is matched).
@@ -369,7 +377,7 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
         return None, DROP_EPHEMERAL, None  # "I went blank", "we only told family", "I took the bus", "i forget"
     if moved_about_the_home(body):
         return None, DROP_EPHEMERAL, None  # "moved the sofa into the lounge now"
-    if _INCIDENT.match(body) and not (is_change(body) or is_care_fact(body)):
+    if (_INCIDENT.match(body) or _PET_MISCHIEF.match(body)) and not (is_change(body) or is_care_fact(body)):
         return None, DROP_EPHEMERAL, None
     if _OWN_MISHAP.match(body) and not (is_change(body) or is_care_fact(body)) \
             and (re.search(r"\bstubbed\b", body, re.IGNORECASE) or not re.search(rf"\b(?:{BODY_PART})\b", body, re.I)):
