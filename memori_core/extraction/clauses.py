@@ -154,7 +154,8 @@ def split_clauses(sentence: str) -> list[str]:
     pieces: list[str] = []
     rest = sentence
     while True:
-        m = next((b for b in _CLAUSE_BREAK.finditer(rest) if _can_split(rest[: b.start()], rest[b.end():])), None)
+        m = next((b for b in _CLAUSE_BREAK.finditer(rest)
+                  if _can_split(rest[: b.start()], rest[b.end():], spliced=b.group(0).strip() == ",")), None)
         if m is None:
             pieces.append(rest)
             return [q for p in pieces for s in _shared_subject(_as_retired_role(p).strip()) for o in _one_fact_each(s)
@@ -387,16 +388,21 @@ def _as_retired_role(piece: str) -> str:
     return f"I'm a {piece.strip()}" if alone else f"I'm {piece.strip()}"
 
 
-def _can_split(left: str, right: str) -> bool:
+def _can_split(left: str, right: str, *, spliced: bool = False) -> bool:
     """Whether a sentence may be cut between ``left`` and ``right`` where :data:`_CLAUSE_BREAK` found a break:
     ``left`` is a clause of the user's own, not a subject ("My wife and I ...") and ``right`` no bare object ("...
-    and our two dogs")."""
+    and our two dogs"). ``spliced``: the break is a bare comma."""
     left = left.strip()
     if not left or _BARE_POSSESSIVE.match(left) or _BARE_PRONOUN.match(left) or _bare_object(right):
         return False
     if _STARTS_FIRST_PERSON.match(left) or _STARTS_FIRST_PERSON.match(strip_lead(left)):  # "fyi I quit ..., I ..."
         return True
     if is_subjectless_change(left):  # "Sold the car, I ..."
+        return True
+    # "Jumped ship to an in-house role, I'm the finance manager now": what the user did, typed without its "I", and a
+    # comma (not "met someone at the gym and we're official now", read whole)
+    said = strip_lead(left).split(maxsplit=1)
+    if spliced and len(said) == 2 and is_past(said[0]) and _RIGHT_SUBJECT.match(right):
         return True
     # "Friday was my last day - I'm retired", "the lease ended and I'm back home": a clause of its own, then one
     # of the user's (not an opener that bends it: "When I was young, I lived in Spain")
