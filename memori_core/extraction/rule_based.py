@@ -38,6 +38,7 @@ from .pronoun_referents import newest_told, with_opening_pronoun_resolved
 from .provenance import DEFAULT_CAPTURE_POLICY, CapturePolicy, FactPath, check_policy, policy_keeps
 from .routes import as_route_moved, with_route
 from .restated import as_denial, as_own_treatment, meant, respelt
+from .reminders import restates_stored
 from .retimed import retimed
 from .rules import judge_sentence, statement_before_question
 from ..slots import holder
@@ -258,7 +259,9 @@ class RuleBasedFactExtractor:
     refines a stored one of the same person ("User has a golden retriever
     called Bo." after "User has a golden retriever.") replaces it; a fact
     whose words a stored fact of the same person already holds ("I'm an
-    architect" after "User works as an architect.") is not stored again.
+    architect" after "User works as an architect.") is not stored again, nor is
+    one told as a reminder of a slot a stored fact fills ("we don't eat meat
+    remember" after "User and their wife are both vegetarian.": :mod:`.reminders`).
 
     When no clean fact can be said, nothing is stored: a sentence that would be
     kept as said must be short and of a known slot of the user's life or a care
@@ -405,6 +408,8 @@ class RuleBasedFactExtractor:
                         and not replaces(verdict, words, text, old) and not ends_pregnancy(verdict.fact, text)
                         for _, text, old in known):
                     continue  # a stored fact already says it (of the same person: not "User's sister is vegan.")
+                if restates_stored(verdict.sentence, verdict.fact, [text for _, text, _ in known]):
+                    continue  # "we don't eat meat remember": what a stored fact of that slot holds (.reminders)
                 core = self.core_rule is not None and bool(self.core_rule(verdict.fact))
                 expires = now + verdict.expires_in if verdict.expires_in is not None else None
                 ended = [(fid, text) for fid, text, old in known if normalize_fact_text(text) != key and (
