@@ -2,8 +2,8 @@
 
 "Arjun passed in March" -> "Arjun passed away in March"; "Biscuit went to sleep on sunday and didn't wake up" ->
 "Biscuit died on sunday"; "hung up my apron at the tapas place" -> "I quit my job at the tapas place"; "cardiologist
-banned caffeine" -> "I gave up caffeine"; "surgeon says no running for 9 months" -> "I stopped running"; "keto's
-over for me" -> "I'm not on keto anymore"; "PASSED!!! driving test on the fourth go" -> "I passed my driving test on
+banned caffeine" -> "I gave up caffeine"; "surgeon says no running for 9 months" and "(physio says) my knee can't handle
+running" -> "I stopped running"; "keto's over for me" -> "I'm not on keto anymore"; "PASSED!!! driving test on the fourth go" -> "I passed my driving test on
 the fourth go"; "scrapped it and picked up a used Kia Niro" -> "I scrapped it", "I picked up a used Kia Niro"; "bike
 got nicked" -> "my bike was stolen"; "A levels DONE" -> "I finished my A levels"; "packed up and went to Tromsø" -> "I
 moved to Tromsø"; "new contract is fully remote" -> "I work fully remotely now"; "it's rooibos from here on" -> "I
@@ -26,6 +26,7 @@ from .operations import as_operation_done
 from .clauses import split_clauses
 from .cues import MONTH_NAMES, content_words, is_negated
 from .diagnoses import LASTING_CONDITION, is_medicine
+from .health import BODY_PART
 from .endings import acquired_slots
 from .farewells import farewell
 from .leads import CLINICIAN, strip_lead
@@ -96,6 +97,10 @@ _FORBIDDEN = rx(
     r"(?P<thing>[a-z][\w-]*(?:\s+(?!(?:for|until|till|so|because|after|and|but|full|at|now|from|completely|"
     r"entirely|altogether)\b)[a-z][\w-]*)?)(?:.*?\bso\s+(?P<then>\S.*))?.*$"
 )
+# "(physio says) my knee can't handle running for a while": an activity the user's body stops them doing (not a food:
+# "my stomach can't handle spicy food" is a care fact as said).
+_CANT_HANDLE = rx(rf"^my\s+(?:{BODY_PART})\s+(?:can't|cannot|can\s+not|won't)\s+(?:handle|take|cope\s+with)\s+"
+                  r"(?P<thing>[a-z]+ing)\b")
 # "keto's over for me", "smoking is over for us": a habit told as over; "so it's rooibos from here on": the one
 # drink the user has from now on.
 _OVER = rx(r"^(?:(?:nah|nope|yeah|yep|well|ok|okay|so|and|but)\s*,?\s+)?(?P<thing>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
@@ -193,6 +198,12 @@ def _habit_named(thing: str, known: Sequence[str]) -> bool:
         holder(text) == "user" and not is_negated(text) and words and words <= content_words(text) for text in known)
 
 
+def _cant_handle(clause: str, known: Sequence[str]) -> list[str] | None:
+    """ "my knee can't handle running for a while" -> "I stopped running"."""
+    m = _CANT_HANDLE.match(clause)
+    return [f"I stopped {m.group('thing')}"] if m is not None else None
+
+
 def _over(clause: str, known: Sequence[str]) -> list[str] | None:
     """ "keto's over for me" -> "I'm not on keto anymore"; "smoking's over for me" -> "I stopped smoking"; nothing
     of what is no habit of the user's ("the match is over for me"); "so it's rooibos from here on" -> "I drink
@@ -219,8 +230,8 @@ def _bare_ending(clause: str, known: Sequence[str]) -> list[str] | None:
 
 # a pet's death told as the farewell made ("we had to say goodbye to Biscuit yesterday": .farewells)
 _RESTATERS: tuple[Callable[[str, Sequence[str]], list[str] | None], ...] = (
-    _said_plainly, _forbidden, _over, _bare_ending, _remission, _taken_off, as_break_up, as_new_dose, as_operation_done,
-    farewell)
+    _said_plainly, _forbidden, _cant_handle, _over, _bare_ending, _remission, _taken_off, as_break_up, as_new_dose,
+    as_operation_done, farewell)
 
 
 def told_ending(clause: str, known: Sequence[str] = ()) -> list[str] | None:
