@@ -18,7 +18,7 @@ from ..ranking.care import is_care_fact
 from ..slots import PERSON
 from .dates import IN_SPAN, WEEKDAY, span_days
 from .patterns import rx
-from .rewrite import as_fact
+from .rewrite import article, as_fact
 from .activities import PETS
 from .asides import lost_track, passing_aside
 from .one_offs import moved_about_the_home, one_off_act
@@ -27,7 +27,7 @@ from .health import BODY_PART
 from .slots import slots_of
 from .stays import away_until
 from .tails import cut_aside, without_request
-from .verdicts import DROP_EPHEMERAL, KEPT_EXPIRING
+from .verdicts import DROP_EPHEMERAL, KEPT_EXPIRING, KEPT_REWRITTEN
 
 __all__ = ["CLOCK", "MOOD_LIFETIME", "NOW_WORDS", "SOON", "moment"]
 
@@ -177,11 +177,24 @@ _INCIDENT = rx(
 # "my cat has already knocked it off the desk twice this morning", "the dog chewed my charger again": a pet's mischief
 # of the day, an anecdote (news of its health is none: "the dog ate chocolate", "my dog broke his leg today").
 _PET_MISCHIEF = rx(
-    rf"^(?:my|our|the)\s+(?:[\w-]+\s+)?(?:{PETS})(?:\s+(?-i:[A-Z])[\w-]+)?\s+(?:(?:has|have|just|already|literally|"
+    rf"^(?P<whose>my|our|the)\s+(?P<pet>(?:[\w-]+\s+)?(?:{PETS}))(?:\s+(?P<name>(?-i:[A-Z])[\w-]+))?\s+"
+    r"(?:(?:has|have|just|already|literally|"
     r"totally|completely|once|also)\s+)*(?:knocked|pushed|stole|nicked|chewed|shredded|destroyed|scratched|dragged|hid|"
     r"tipped|spilled|spilt|woke)\b"
     r"(?=.*\b(?:today|tonight|this\s+(?:morning|afternoon|evening)|last\s+night|again|twice|already)\b)"
 )
+
+
+def _pet_owned(mischief: re.Match[str]) -> str | None:
+    """What a pet's mischief of the day tells for good: that the user has that pet ("my cat has knocked it off the
+    desk twice this morning" -> "User has a cat."); ``None`` of "the dog", whose it is not said."""
+    if mischief.group("whose").lower() == "the":
+        return None
+    pet = " ".join(mischief.group("pet").split()).lower()
+    named = f" called {mischief.group('name')}" if mischief.group("name") else ""
+    return f"User has {pet}{named}." if pet.endswith("s") else f"User has {article(pet)} {pet}{named}."
+
+
 # "lol I spilled coffee on my laptop", "I locked myself out again", "I missed my bus": the user's own passing mishap,
 # an anecdote (an injury, "I broke my wrist", "I burned my hand", is health news; "I dropped out", "I lost my job"
 # are changes: neither is matched).
@@ -377,8 +390,12 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
         return None, DROP_EPHEMERAL, None  # "I went blank", "we only told family", "I took the bus", "i forget"
     if moved_about_the_home(body):
         return None, DROP_EPHEMERAL, None  # "moved the sofa into the lounge now"
-    if (_INCIDENT.match(body) or _PET_MISCHIEF.match(body)) and not (is_change(body) or is_care_fact(body)):
+    if _INCIDENT.match(body) and not (is_change(body) or is_care_fact(body)):
         return None, DROP_EPHEMERAL, None
+    mischief = _PET_MISCHIEF.match(body)
+    if mischief is not None and not (is_change(body) or is_care_fact(body)):
+        owned = _pet_owned(mischief)  # the anecdote passes; that the user has the pet stays
+        return (None, DROP_EPHEMERAL, None) if owned is None else (owned, KEPT_REWRITTEN, None)
     if _OWN_MISHAP.match(body) and not (is_change(body) or is_care_fact(body)) \
             and (re.search(r"\bstubbed\b", body, re.IGNORECASE) or not re.search(rf"\b(?:{BODY_PART})\b", body, re.I)):
         return None, DROP_EPHEMERAL, None  # "I spilled coffee on my laptop" (not "I burned my hand")
