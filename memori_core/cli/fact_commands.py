@@ -116,7 +116,9 @@ def cmd_forget(args: argparse.Namespace) -> int:
         print(f"would forget {_forgotten(Forgotten(valid, rows - valid))} of {args.entity!r} (dry run: nothing "
               "deleted)")
         return 0
-    # What it erased, counted as it erased it (a write between a count here and the erase would not be said).
+    # What it erased, counted as it erased it (a write between a count here and the erase would not be said); the
+    # count of the valid facts reads the entity's copy, which forget counts the older versions from.
+    engine.count(args.entity)
     print(f"forgot {_forgotten(engine.forget(args.entity))} of {args.entity!r}")
     return 0
 
@@ -125,7 +127,7 @@ def _forgotten(erased: Forgotten) -> str:
     """``4 fact(s) and 2 superseded fact(s) or earlier version(s)`` (the second part only when there are any)."""
     older = erased.older_versions
     if erased.facts is None:
-        return "every fact (the store could not be read to count them)"
+        return "every fact (not counted: the store could not be read for it)"
     return f"{erased.facts} fact(s)" + (f" and {older} superseded fact(s) or earlier version(s)" if older else "")
 
 

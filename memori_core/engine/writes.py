@@ -13,7 +13,6 @@ intent there), and runs within the coordinator's deadline (twice the store's req
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import time
 from collections.abc import Sequence
@@ -28,7 +27,6 @@ from ..error_log import warn_briefly
 from ..facts import StoredFact
 from ..lanes import ERASURES
 from ..ranking.core import CORE_KEY
-from ..store import deadline
 from ..store.base import PartialWriteError
 from ..text import normalize_fact_text
 from ..validate import (
@@ -358,8 +356,10 @@ class WritePath(Versions, ImportPath):
     @_bounded
     def forget(self, entity_id: str) -> Forgotten:
         """Delete every fact of ``entity_id``, history included (and nothing of any other entity); returns what it
-        erased (:class:`Forgotten`), counted under the entity's write lock right before each delete (from the
-        entity's facts, read first: an erase is not held up by a count that cannot read them).
+        erased (:class:`Forgotten`), counted under the entity's write lock right before each delete: the rows by
+        one request, the older versions off the copy of the entity this process holds (read by an earlier
+        ``count``, ``list`` or recall). Without such a copy the counts are ``None``: loading one would spend the
+        erase's time limit, and an erase is never held up by its count.
 
         Writes of this process that began before the call write nothing after it returns
         (:mod:`memori_core.lanes`): an ``add`` or ``import_`` of the entity still embedding raises
@@ -369,8 +369,6 @@ class WritePath(Versions, ImportPath):
         does not wait for them."""
         entity_id = check_entity_id(entity_id)
         ERASURES.erase(entity_id)  # before the delete takes the entity's write lock: see memori_core.lanes
-        with deadline.paused(), contextlib.suppress(Exception):  # the copy the erase counts from, read outside its
-            self.count(entity_id)  # time (a large user's); a failure is the count's below, never the erase's
         erased: list[Forgotten] = []
 
         def erase(done: CacheUpdate) -> None:
@@ -395,7 +393,7 @@ class WritePath(Versions, ImportPath):
                 cache = self._coord.caches.get(entity_id)
                 older = None if cache is None else int(cache.invalid_rows(time.time()).size)
             if older is None:
-                older = rows - self.count(entity_id)
+                return Forgotten(None, None)
         except Exception as exc:  # noqa: BLE001 - the erase goes on, and fails on its own if the store is down
             warn_briefly(logger, exc, "forget of entity %r: its facts could not be counted; erasing them all the "
                                       "same", entity_id)
