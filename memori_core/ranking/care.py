@@ -321,10 +321,10 @@ _POSSESSOR = re.compile(
 # The user's household: a partner's or a child's diet shapes the user's own meals; a clinician's advice is the
 # user's own ("User's doctor told her to..."), as is "User's allergy ...".
 # A partner or a child: the user's household by kin.
-_KIN = (r"partner|wife|husband|spouse|boyfriend|girlfriend|fianc[eé]e?|sons?|daughters?|child|children|kids?|"
+_HOUSEHOLD_KIN = (r"partner|wife|husband|spouse|boyfriend|girlfriend|fianc[eé]e?|sons?|daughters?|child|children|kids?|"
         r"bab(?:y|ies)|toddlers?|twins|stepsons?|stepdaughters?")
 _HOUSEHOLD = re.compile(
-    rf"\b(?:{_KIN}|family|household|doctors?|gp|dieti[ct]ian|nurse|"
+    rf"\b(?:{_HOUSEHOLD_KIN}|family|household|doctors?|gp|dieti[ct]ian|nurse|"
     r"specialist|allergist|consultant|midwife|cardiologist|endocrinologist|diabetes|allerg\w*|surgeon|physio\w*|"
     r"dentist|therapist|psychiatrist|neurologist|rheumatologist|dermatologist|gastroenterologist|obstetrician|"
     r"optician|pharmacist|"
@@ -340,7 +340,7 @@ _SOMEONE_ELSE = re.compile(r"^\W*(?:a|one|some|another)\s+(friend|colleague|co-?
 
 
 # A member of the user's household by kin, not a clinician nor a part of the user's own body.
-_KIN_HOLDER = re.compile(rf"\b(?:{_KIN})\b", re.IGNORECASE)
+_KIN_HOLDER = re.compile(rf"\b(?:{_HOUSEHOLD_KIN})\b", re.IGNORECASE)
 
 
 def kin_holder(fact: str) -> str | None:
