@@ -88,6 +88,7 @@ condition and pregnancy are what a coach asks about before exercise; alcohol low
 and its medicines (insulin, metformin, the sulfonylureas) meet a drink. Every food concern also makes the fact
 one a **meal** question opens ("What should I cook tonight?")."""
 
+_SICKLE_CELL = r"sickle[\s-]cell\s+(?:disease|ana?emia)|hbss"  # the disease (the trait is in "exertion")
 LIMIT_CONCERNS: dict[str, str] = {
     "motion": _any("seasick*", "sea sick*", "motion sick*", "travel sick*", "car sick*", "carsick*", "airsick*"),
     "flying": r"\b(?:(?:afraid|scared|terrified|fear)\s+of\s+flying|hates?\s+flying|"
@@ -124,8 +125,8 @@ LIMIT_CONCERNS: dict[str, str] = {
     "sight": r"\b(?:macular\s+degeneration|glaucoma|cataracts?|(?:partially|visually)\s+(?:sighted|impaired)|"
              r"(?:low|poor|failing|bad)\s+(?:eye)?sight|low\s+vision|legally\s+blind|registered\s+blind|"
              r"(?:can't|cannot|can\s+no\s+longer|no\s+longer)\s+(?:read|see)\s+(?:small\s+print|well|far|at\s+night))\b",
-    "cold": r"\b(?:insulin|sickle[\s-]cell\s+(?:disease|an(?:a)?emia)|hbss|raynaud\w*|avoids?\s+(?:getting\s+)?(?:cold|the\s+cold)|copd)\b",
-    "fluids": r"\b(?:(?:fluid|water)\s+intake|(?:stay|keep)\s+(?:well\s+)?hydrated|dehydrat\w*|lithium|sickle[\s-]cell\s+(?:disease|an(?:a)?emia)|hbss|"
+    "cold": rf"\b(?:insulin|{_SICKLE_CELL}|raynaud\w*|avoids?\s+(?:getting\s+)?(?:cold|the\s+cold)|copd)\b",
+    "fluids": rf"\b(?:(?:fluid|water)\s+intake|(?:stay|keep)\s+(?:well\s+)?hydrated|dehydrat\w*|lithium|{_SICKLE_CELL}|"
               r"kidney\s+(?:disease|failure|stones?)|dialysis|heart\s+failure|copd)\b",
     "language": r"\b(?:(?:no|little|limited|basic|broken|poor)\s+english|(?:doesn't|does\s+not|don't|do\s+not|can't|cannot)"
                 r"\s+speak\s+(?:\w+\s+)?english|not\s+fluent\s+in\s+english)\b",
@@ -151,6 +152,7 @@ _BREEDS = (r"(?:labradors?|labs|poodles?|spaniels?|terriers?|retrievers?|collies
            r"tabb(?:y|ies)|bengals?|sphynx)")
 _CHILD = (r"(?:sons?|daughters?|kids?|children|child|toddlers?|bab(?:y|ies)|twins|eldest|youngest|"
           r"grand(?:children|child|kids?|sons?|daughters?)|step(?:sons?|daughters?|kids?))")
+_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 SITUATION_CONCERNS: dict[str, str] = {
     "children": rf"\b{_CHILD}\b(?!')|\b(?:user's|my|our|his|her|their|two|three|four)\s+(?:little\s+|young\s+|teenage\s+)?"
                 r"(?:girls|boys)\b",
@@ -262,12 +264,11 @@ SITUATION_CONCERNS: dict[str, str] = {
             r"\b(?:eats?|eating)\s+(?:\w+\s+)?(?:meat|fish|seafood|chicken|pork|beef|dairy|eggs)\s+(?:again|now)\b|"
             r"^\W*(?:user|i)\s+(?:now\s+|also\s+)?(?:eats?|has\s+started\s+eating|started\s+eating)\s+"
             r"(?:meat|fish|seafood|chicken|dairy|eggs)(?:\s+again)?\W*$",
-    "schedule": r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days|every\s+(?:other\s+)?(?:(?:mon|tues|wednes|thurs|fri|"
-                r"satur|sun)day|week|weekend)|on\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
-                r"(?:\s+and\s+(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day))?\s+(?:mornings|evenings|nights|afternoons)|"
+    "schedule": rf"\b(?:{_DAY}s|every\s+(?:other\s+)?(?:{_DAY}|week|weekend)|on\s+{_DAY}"
+                rf"(?:\s+and\s+{_DAY})?\s+(?:mornings|evenings|nights|afternoons)|"
                 r"commute\s+is|commutes?\s+(?:\w+\s+){0,3}(?:minutes|hours?)|(?:minutes|hours?)\s+each\s+way|"
                 # fixed hours: "My shift is 9pm to 6am, Monday to Friday", "I leave home at 6am"
-                r"(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+(?:to|through|till|until)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+                rf"{_DAY}\s+(?:to|through|till|until)\s+{_DAY}|"
                 r"shifts?\s+(?:is|are|runs?)|\d{1,2}(?::\d\d)?\s*(?:am|pm)\s+(?:to|till|until)\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)|"
                 r"leaves?\s+home\s+at)\b",
     # the way to work: a new job's place or hours, an early meeting
@@ -357,18 +358,19 @@ _MEAL = ("dinner", "lunch", "breakfast", "brunch", "supper", "snack", "meal", "e
          "dessert", "potluck", "buffet", "meal prep", "dinner party", "bake", "baking", "groceries", "grocery",
          "cuisine", "delicacy", "delicacies", "tapas", "street food", "local food", "foodie", "dishes")
 # how to get somewhere: met by a fact about not driving (getting around) and one about ways of travelling (transport)
+_UP_THERE = ("get up there", "get down there", "get over there")  # a trip to where someone lives
 _GETTING_THERE = ("way to get", "get to", "get there", "getting there", "getting to", "get around", "getting around",
-                  "get up there", "get down there", "get over there", "get out there", "get home", "getting home",
+                  *_UP_THERE, "get out there", "get home", "getting home",
                   "way home", "get back home",
                   "commute", "commuting", "road trip", "drive to", "taxi", "rental car", "rent a car", "hire a car",
                   "car hire")
+_WEIGHT_LOSS = ("lose weight", "lose some weight", "losing weight", "weight loss")
 _EXERTION = ("exercise", "yoga", "hot yoga", "pilates", "workout", "work out", "gym", "run", "running", "jog*",
              "football", "soccer", "rugby", "hockey", "tennis", "squash", "netball", "basketball", "hike", "hiking",
              "climb*", "boulder*", "swim*", "cycling", "bike ride", "marathon", "race", "training", "warm up",
              "warm-up", "hiit", "crossfit", "spin class", "sport", "sprint", "ski", "skiing", "altitude", "scuba",
              "diving", "get fit", "get fitter", "fitness", "keep fit", "in shape", "10k", "5k", "half marathon",
-             "train for", "lose weight", "lose some weight", "losing weight", "weight loss", "put on weight",
-             "gain weight")
+             "train for", *_WEIGHT_LOSS, "put on weight", "gain weight")
 
 QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "packing": ("packing", "pack for", "to pack", "i pack", "pack my", "we pack", "packing list", "hand luggage",
@@ -415,7 +417,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                   "blood drawn", "blood test", "dentist", "dental", "surgery", "operation", "catheter", "swim cap",
                   "elastic", "waistband", "yoga mat", "hot water bottle"),
     "clinic": (*_CLINIC, "st john wort", "st johns wort", "herbal", "ginkgo", "ginseng", "kava", "melatonin",
-               "cbd", "out of breath", "lose weight", "lose some weight", "losing weight", "weight loss", "fasting",
+               "cbd", "out of breath", *_WEIGHT_LOSS, "fasting",
                "dry fast"),
     "g6pd": ("fava*", "broad bean", "mothball", "naphthalene", "henna", "primaquine", "dapsone", "quinine",
              "tonic water"),
@@ -522,7 +524,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
             "burger", "chips", "fries", "cream", "creamy", "cheese", "pizza", "bloat*", "loose stool", "stomach",
             "tummy", "constipat*", "diarrhoea", "diarrhea", "wind", "gassy", "fish and chips", "fry up", "fry-up"),
     "flying": ("fly", "flying", "flight", "plane", "airport", "airline", "layover", "stopover", "long haul",
-               "way to get", "get there", "get to", "travel to", "get up there", "get down there", "get over there",
+               "way to get", "get there", "get to", "travel to", *_UP_THERE,
                "holiday abroad", "somewhere warm", "somewhere sunny",
                "somewhere hot", "beach holiday", "sun holiday", "winter sun"),
     "dogs": ("dog", "puppy", "puppies", "kennel", "dog friendly", "dog walker", "dog sitting", "shiba", "labrador",
