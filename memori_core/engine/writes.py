@@ -381,10 +381,10 @@ class WritePath(Versions, ImportPath):
         return sum(erased[1:], erased[0])
 
     def _erasing(self, entity_id: str) -> Forgotten:
-        """What a ``forget`` under the entity's write lock is about to erase: the store's rows, those no longer
-        valid read off the cached copy (this process's writes keep it current; loaded again only when one
-        dropped it). A store that cannot be read is warned and counts nothing: an erase never fails for its
-        count."""
+        """What a ``forget`` under the entity's write lock is about to erase: the store's rows (one request), those
+        no longer valid read off the copy this process holds (its writes keep it current); ``None`` for both
+        without that copy, which is not loaded here (it would spend the erase's time limit). A store that cannot
+        be read is warned and counts nothing: an erase never fails for its count."""
         try:
             rows = self.store.count(entity_id)
             if not rows:
