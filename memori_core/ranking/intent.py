@@ -35,7 +35,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-__all__ = ["ADVICE_PROTOTYPES", "GENERAL_MARGIN", "GENERAL_PROTOTYPES", "asks_an_amount_in_a_unit",
+__all__ = ["ADVICE_PROTOTYPES", "GENERAL_MARGIN", "GENERAL_PROTOTYPES", "asks_an_amount_in_a_unit", "asks_what_was_told",
            "general_margin", "is_general", "names_known", "reads_as_a_question", "speaks_of_the_user",
            "subject_names"]
 
@@ -96,6 +96,24 @@ def asks_an_amount_in_a_unit(question: str) -> bool:
     (True, False)
     """
     return _AMOUNT_IN.match(question) is not None
+
+
+_TOLD_BEFORE = re.compile(
+    r"\bagain\W*$|\bremind\s+(?:me|us)\b|\bdid\s+(?:i|we)\s+(?:tell|mention|say)\b|"
+    r"\bwhat\s+did\s+(?:i|we)\s+(?:tell|say)\b|\b(?:i|we)\s+(?:told|mentioned)\s+you\b",
+    re.IGNORECASE,
+)
+
+
+def asks_what_was_told(question: str) -> bool:
+    """Whether the question asks the assistant to recall what the asker told it ("When is that conference
+    again?", "Remind me what the vet said.", "Did I mention the date?"): it is about the asker's memory, never a
+    general question, whatever its shape ("What time is the dentist again?" has the shape of "What time is it?").
+
+    >>> [asks_what_was_told(q) for q in ("When is the Kigali conference again?", "When was Kigali founded?")]
+    [True, False]
+    """
+    return _TOLD_BEFORE.search(question.replace("\u2019", "'")) is not None
 
 
 _THE_USER = re.compile(
