@@ -60,7 +60,7 @@ def test_a_general_question_keeps_only_facts_at_the_general_bar_or_with_many_of_
     cfg = RecallConfig()
     cosine = np.array([cfg.gate_general + 0.05, 0.40, 0.30, 0.35])  # only the first reaches the general bar
     lexical = np.array([0.0, 0.0, 1.0, 1.0])
-    bm25 = np.array([0.0, 0.0, 4.0, 2.0])  # the last holds one rare word only
+    bm25 = np.array([0.0, 0.0, cfg.gate_general_bm25 + 0.5, 2.0])  # the last holds one rare word only
     care = np.array([False, True, False, False])
     score = cosine.copy()
     usual = decide(cosine, score, cfg, lexical, bm25, care=care)
@@ -225,3 +225,29 @@ def test_a_follow_up_that_speaks_of_someone_by_a_pronoun_is_not_read_as_general(
     turn, before = "What's the easiest way from the station to his flat?", ["My son's just moved, I'm visiting in May."]
     assert "a general question" not in engine.explain(turn, "u", context=before).gate_note
     assert son in [f.content for f in engine.recall(turn, "u", context=before)]
+
+
+VALENCIA = ["User's cardiology appointment is on 14 May at 9:30.", "User has a 12-year-old tortoise named Gus.",
+            "User pays 1,250 euros rent a month for a flat in Valencia.", "User sings bass in the Valencia city choir.",
+            "User takes bisoprolol for atrial fibrillation."]
+
+
+@pytest.mark.model
+def test_a_general_question_sharing_a_rare_number_with_a_fact_injects_nothing(minilm):
+    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    eng.add("ann", VALENCIA)
+    old = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm,
+                       config=RecallConfig(gate_general=0.6, gate_general_bm25=3.5))
+    old.add("ann", VALENCIA)
+    assert old.recall("What's 8% of 1,250 euros?", "ann") != []  # the old bar kept it by its words
+    assert eng.recall("What's 8% of 1,250 euros?", "ann") == []
+    assert eng.recall("How long do tortoises live?", "ann") == []
+
+
+@pytest.mark.model
+def test_a_question_asking_what_the_asker_told_is_read_as_about_the_asker(minilm):
+    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    eng.add("ann", VALENCIA)
+    report = eng.explain("When is the cardiology appointment again?", "ann")
+    assert "general question" not in report.gate_note
+    assert [f.content for f in report.facts][:1] == ["User's cardiology appointment is on 14 May at 9:30."]

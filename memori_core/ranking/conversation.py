@@ -193,16 +193,21 @@ def offers_a_choice(turn: str) -> bool:
 def goes_on_from_the_conversation(turn: str) -> bool:
     """Whether a turn can only be read as going on from the turns before it: it opens with "and", "how about",
     "what about", "what if"... ("How about the satay skewers?", "And a main course?"), it is a short choice
-    between two things ("Pad thai or green curry?"), or it speaks of someone as "he" or "her". Such a turn is
-    never a general-knowledge question, whatever its shape: it asks about what the conversation is about. Narrower than :func:`leans_on_the_conversation`
-    ("How long does it take?" points back, yet may ask about the world).
+    between two things ("Pad thai or green curry?"), it speaks of someone as "he" or "her", it ends on "then"
+    ("What kind of breed would fit then?") or picks among "the ones" named ("Which ones are easiest to carry?").
+    Such a turn is never a general-knowledge question, whatever its shape: it asks about what the conversation
+    is about. Narrower than :func:`leans_on_the_conversation` ("How long does it take?" points back, yet may ask
+    about the world).
 
     >>> goes_on_from_the_conversation("How about the satay?"), goes_on_from_the_conversation("Who won the Cup?")
     (True, False)
     """
-    return _GOES_ON.search(turn) is not None or offers_a_choice(turn) or _SOMEONE_NAMED.search(turn) is not None
+    return (_GOES_ON.search(turn) is not None or offers_a_choice(turn) or _SOMEONE_NAMED.search(turn) is not None
+            or _DRAWS_ON.search(turn) is not None)
 
 
+_DRAWS_ON = re.compile(r"\bthen\W*$|\b(?:which|the|these|those)\s+ones\b", re.IGNORECASE)
+"""A turn that draws on what was just said: "... then?" (given that), "which ones" (of those named)."""
 _SOMEONE_NAMED = re.compile(r"\b(?:he|she|him|her|his|hers)\b", re.IGNORECASE)
 """A person spoken of by a pronoun: the one the conversation named ("Where is she going to sleep?", "the simplest way
 from the airport to her place?"); "they" and "their" are as often anyone ("What currency do they use in Turkey?")."""
