@@ -251,3 +251,14 @@ def test_a_question_asking_what_the_asker_told_is_read_as_about_the_asker(minilm
     report = eng.explain("When is the cardiology appointment again?", "ann")
     assert "general question" not in report.gate_note
     assert [f.content for f in report.facts][:1] == ["User's cardiology appointment is on 14 May at 9:30."]
+
+
+@pytest.mark.model
+def test_a_how_to_question_sharing_words_with_a_fact_injects_nothing_while_ones_own_how_to_reads_as_usual(minilm):
+    facts = ["User plays bass guitar in a pub covers band.", "User keeps her insulin pens in the fridge.",
+             "User lives in a third-floor flat in Porto.", "User is vegetarian."]
+    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    eng.add("ann", facts)
+    assert eng.recall("How do I change the strings on a guitar?", "ann") == []  # its "I" is anyone
+    kept = [f.content for f in eng.recall("How do I keep my insulin cold on a long flight?", "ann")]
+    assert "User keeps her insulin pens in the fridge." in kept

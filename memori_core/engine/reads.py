@@ -42,7 +42,7 @@ from ..ranking.concerns import question_concerns
 from ..ranking.dense import cosine_scores, l2_normalise
 from ..ranking.fusion import fusion_weights
 from ..ranking.implications import asked_about, asks_about_named, gift_for, not_about_them
-from ..ranking.intent import names_known
+from ..ranking.intent import asks_how_to, names_known
 from ..ranking.judged import judged_select
 from ..ranking.lexical import unique_terms
 from ..ranking.pipeline import PoolScores, first_of_each_text, score_pool, select
@@ -318,7 +318,7 @@ class ReadPath(Answers, GateSignals, Judging):
         asker = for_the_asker(query)  # read by the general-question rule, the follow-up rule and the personal rules
         # Measured before the lock: the first such question embeds the prototypes, which must not hold it.
         general_shape = (gated and not (read and goes_on_from_the_conversation(query))
-                         and self._general_shape(query, own, asker))
+                         and self._general_shape(query, own, asker and not asks_how_to(query)))
         gathered = self._gathered(cache, entity_id, query, unique_terms(q_tokens), limit, where, at, gated,
                                   q, question, conv)
         if isinstance(gathered, str):

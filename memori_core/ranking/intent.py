@@ -35,7 +35,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-__all__ = ["ADVICE_PROTOTYPES", "GENERAL_MARGIN", "GENERAL_PROTOTYPES", "asks_an_amount_in_a_unit", "asks_what_was_told",
+__all__ = ["ADVICE_PROTOTYPES", "GENERAL_MARGIN", "GENERAL_PROTOTYPES", "asks_an_amount_in_a_unit", "asks_how_to", "asks_what_was_told",
            "general_margin", "is_general", "names_known", "reads_as_a_question", "speaks_of_the_user",
            "subject_names"]
 
@@ -122,6 +122,23 @@ def asks_what_was_told(question: str) -> bool:
     [True, False]
     """
     return _TOLD_BEFORE.search(question.replace("\u2019", "'")) is not None
+
+
+_HOW_DO_I = re.compile(r"^\W*how\s+(?:do|can|could|should|would)\s+i\s+\w+", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours|i'm|im|i've|i'd|i'll)\b", re.IGNORECASE)
+
+
+def asks_how_to(question: str) -> bool:
+    """Whether the question asks how a thing is done, its "I" anyone's ("How do I convert gallons per acre to
+    litres per hectare?", "How can I get candle wax out of wool?"): after "How do I <verb>" no word speaks of the
+    asker again. "How do I keep my injections cold?" speaks of the asker's own things and is no such question.
+
+    >>> asks_how_to("How do I calculate compound annual growth rate?"), asks_how_to("How do I get to my office?")
+    (True, False)
+    """
+    text = question.replace("\u2019", "'")
+    found = _HOW_DO_I.match(text)
+    return found is not None and _FIRST_PERSON.search(text, found.end()) is None
 
 
 _THE_USER = re.compile(
