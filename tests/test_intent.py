@@ -31,7 +31,8 @@ GENERAL = [
     "What's the currency of Japan?", "How do vaccines work?", "What causes thunder?",
     "How many players are on a rugby team?", "What does GDP stand for?", "What's the fastest land animal?",
     "How long does opened hummus keep in the fridge?", "Where does the custom of Christmas crackers come from?",
-    "How do Norwegians celebrate midsummer?",
+    "How do Norwegians celebrate midsummer?", "Is it true that goldfish only remember three seconds?",
+    "Is it true you lose most body heat through your head?",
 ]
 ADVICE = [
     "Can you suggest a dinner recipe for tonight?", "Is it safe to go for a run with this cold?",

@@ -25,7 +25,9 @@ further app sets showed them read as requests: how long a thing keeps or lasts (
 keep in the fridge?") and where a custom comes from ("How do the Dutch celebrate Easter?" is near it too). A
 third, how people somewhere celebrate something, was tried and left out: it made "Would a ferry to Corsica be a
 good holiday?", a request for the asker, a general question. The tests keep questions of these shapes, written
-apart from the sets.
+apart from the sets. A fourth, whether a saying is true ("Is it true you can't wash a cat?", "Does camomile tea
+really help you sleep?" is near it too), was added after the sixth set's off-topic turns; "Does this really
+work?" beside it cost turns that need a fact ("is lactose-free milk really lactose free?") and was left out.
 """
 
 from __future__ import annotations
@@ -74,6 +76,7 @@ GENERAL_PROTOTYPES: tuple[str, ...] = (
     "How far is one city from the other?",
     "How long does this keep before it goes off?",
     "Where does this tradition come from?",
+    "Is it true that this is so?",
 )
 """Shapes of general-knowledge questions: amounts, definitions, history, science, geography, language."""
 
