@@ -46,11 +46,12 @@ class Block:
     code: str
     expected: str | None  # the text block that follows, if any
     skip: str | None  # the reason, for a block marked skip
+    page: str = "README.md"
 
     @property
     def name(self) -> str:
         slug = re.sub(r"[^a-z0-9]+", "-", self.section.lower()).strip("-")[:40]
-        return f"README.md:{self.line}-{slug}"
+        return f"{self.page}:{self.line}-{slug}"
 
 
 def readme_blocks(path: Path = README) -> list[Block]:
@@ -88,7 +89,7 @@ def readme_blocks(path: Path = README) -> list[Block]:
             if nlang == "text" and all(not lines[k].strip() for k in range(end + 1, nstart)):
                 expected = "\n".join(lines[nstart + 1 : nend])
         blocks.append(Block(start + 1, section, "\n".join(lines[start + 1 : end]) + "\n", expected,
-                            skip.group("why") if skip else None))
+                            skip.group("why") if skip else None, path.name))
     return blocks
 
 
