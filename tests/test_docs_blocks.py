@@ -10,6 +10,7 @@ line says where it runs).
 from __future__ import annotations
 
 import ast
+import inspect
 import ipaddress
 import re
 from pathlib import Path
@@ -63,3 +64,30 @@ def test_a_complete_block_runs_as_copied(block: Block, block_results: dict[str, 
     if block.expected is not None:
         problem = output_mismatch(block.expected, result["stdout"])
         assert problem is None, f"{block.name}: {problem}"
+
+
+_SIGNATURE_HEADING = re.compile(r"^#+ .*`(?P<name>\w+)\((?P<params>.*)\)`$")
+_RUNNABLE_FIELDS = {"name", "tags", "metadata"}  # LangChain's own fields of a retriever / runnable
+
+
+def _signature_headings() -> list[object]:
+    return [pytest.param(m["name"], m["params"], id=m["name"]) for page in DOCS
+            for line in page.read_text(encoding="utf-8").splitlines() if (m := _SIGNATURE_HEADING.match(line))]
+
+
+@pytest.mark.parametrize(("name", "params"), _signature_headings())
+def test_a_heading_signature_names_the_parameters_the_code_takes(name: str, params: str) -> None:
+    # A tester found docs/langchain.md's MemoriStore(...) heading without its supersede=True.
+    import memori_langchain
+    import memori_llamaindex
+
+    target = getattr(memori_langchain, name, None) or getattr(memori_llamaindex, name)
+    args = ast.parse(f"def {name}({params}): pass").body[0].args  # type: ignore[attr-defined]
+    documented = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    fields = getattr(target, "model_fields", None)
+    if fields is not None:
+        real = [n for n in fields if n not in _RUNNABLE_FIELDS]
+    else:
+        real = [p.name for p in inspect.signature(target).parameters.values()
+                if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
+    assert sorted(documented) == sorted(real)
