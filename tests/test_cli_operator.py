@@ -327,6 +327,16 @@ def test_update_sets_and_drops_metadata_keys_keeping_the_others(one_fact: tuple[
     assert record["text"] == "User lives in Lyon."
 
 
+def test_update_says_when_drop_metadata_names_a_key_the_fact_lacks(one_fact: tuple[Path, str], capsys) -> None:
+    # A tester's --drop-metadata with a misspelled key succeeded without a word.
+    folder, fid = one_fact
+    code, out, err = run(["update", "-e", "alice", fid, "--drop-metadata", "rooms", "--drop-metadata", "topic",
+                          "--json", "--path", str(folder)], capsys)
+    assert code == 0
+    assert err == "memori: --drop-metadata: the fact has no key 'rooms' (its keys: 'room', 'topic')\n"
+    assert json.loads(out)[0]["metadata"] == {"room": "kitchen"}
+
+
 def test_update_sets_and_clears_the_expiry_and_the_core_mark(one_fact: tuple[Path, str], capsys) -> None:
     folder, fid = one_fact
     code, out, err = run(["update", "-e", "alice", fid, "--expires", "30d", "--core", "--path", str(folder)], capsys)

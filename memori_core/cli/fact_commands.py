@@ -308,9 +308,11 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def cmd_count(args: argparse.Namespace) -> int:
     """``memori count``: how many facts an entity has."""
-    n = open_engine(args, embeds=False).count(args.entity, include_invalid=args.all,
-                                              include_expired=not args.unexpired)
+    engine = open_engine(args, embeds=False)
+    n = engine.count(args.entity, include_invalid=args.all, include_expired=not args.unexpired)
     print(json.dumps({"entity_id": args.entity, "count": n}, ensure_ascii=False) if args.json else n)
+    if n == 0 and not args.json and engine.count(args.entity, include_invalid=True) == 0:
+        print(f"memori: {entity_without_facts(engine, args.entity, 'nothing to count')}", file=sys.stderr)
     return 0
 
 
@@ -336,6 +338,10 @@ def cmd_update(args: argparse.Namespace) -> int:
             _check_expiry_after(args.expires, parse_utc(created), f"its created_at {_when(created)}",
                                 "--expire-now to stop recalling it from now on", "the fact")
     if changes_metadata:
+        missing = sorted(drop - found[0].metadata.keys() - new_metadata.keys())
+        if missing:
+            print(f"memori: --drop-metadata: the fact has no key {', '.join(map(repr, missing))} (its keys: "
+                  f"{', '.join(map(repr, sorted(found[0].metadata))) or 'none'})", file=sys.stderr)
         metadata = {k: v for k, v in found[0].metadata.items() if k not in drop}
         metadata.update(new_metadata)
         changes["metadata"] = metadata
