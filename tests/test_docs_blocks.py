@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from test_readme import Block, output_mismatch, readme_blocks, run_blocks
+from test_readme import Block, assert_ran_as_shown, readme_blocks, run_blocks
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = sorted((ROOT / "docs").glob("*.md"))
@@ -50,20 +50,16 @@ def test_the_docs_have_complete_blocks_and_no_python_block_names_a_remote_addres
         assert ipaddress.ip_address(found).is_loopback, f"{found} in a copyable block: use localhost"
 
 
-@pytest.fixture(scope="module")
-def block_results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
-    return run_blocks(RUNNABLE, tmp_path_factory.mktemp("docs"))
+_RESULTS: dict[str, dict] = {}  # every complete block's result, from one subprocess run on first use
 
 
 @pytest.mark.model
 @pytest.mark.slow
 @pytest.mark.parametrize("block", RUNNABLE, ids=lambda b: b.name)
-def test_a_complete_block_runs_as_copied(block: Block, block_results: dict[str, dict]) -> None:
-    result = block_results[block.name]
-    assert result["error"] is None, f"{block.name} failed:\n{result['error']}\nstderr:\n{result['stderr'][-2000:]}"
-    if block.expected is not None:
-        problem = output_mismatch(block.expected, result["stdout"])
-        assert problem is None, f"{block.name}: {problem}"
+def test_a_complete_block_runs_as_copied(block: Block, tmp_path_factory: pytest.TempPathFactory) -> None:
+    if not _RESULTS:
+        _RESULTS.update(run_blocks(RUNNABLE, tmp_path_factory.mktemp("docs")))
+    assert_ran_as_shown(block, _RESULTS[block.name])
 
 
 _SIGNATURE_HEADING = re.compile(r"^#+ .*`(?P<name>\w+)\((?P<params>.*)\)`$")

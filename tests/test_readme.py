@@ -242,7 +242,11 @@ def block_results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
 @pytest.mark.slow
 @pytest.mark.parametrize("block", RUNNABLE, ids=lambda b: b.name)
 def test_block_runs_and_prints_what_the_readme_shows(block: Block, block_results: dict[str, dict]) -> None:
-    result = block_results[block.name]
+    assert_ran_as_shown(block, block_results[block.name])
+
+
+def assert_ran_as_shown(block: Block, result: dict) -> None:
+    """``block`` ran without an error or an adapter failing open, and printed its text block (when it has one)."""
     assert result["error"] is None, f"{block.name} failed:\n{result['error']}\nstderr:\n{result['stderr'][-2000:]}"
     assert "continuing without memory" not in result["stderr"], result["stderr"][-2000:]  # an adapter failed open
     if block.expected is not None:
