@@ -33,9 +33,10 @@ def warn_if_swapped(call: str, query: str | None, entity_id: str, has_facts: Cal
         why = f"the query {query!r} is the id of an entity with facts"
     else:
         return
-    order = "the query first, then the entity id" if query is not None else "the entity id"
-    warnings.warn(f"{call}: entity {entity_id!r} has no facts and {why}: are the arguments swapped? ({call} takes "
-                  f"{order}; add takes the entity id first)", SwappedArgumentsWarning, stacklevel=stacklevel + 1)
+    ask = ("are the arguments swapped? ({call} takes the query first, then the entity id; add takes the entity id "
+           "first)" if query is not None else "is it a query meant for recall? ({call} takes the entity id alone)")
+    warnings.warn(f"{call}: entity {entity_id!r} has no facts and {why}: {ask.format(call=call)}",
+                  SwappedArgumentsWarning, stacklevel=stacklevel + 1)
 
 
 def _has_facts(has_facts: Callable[[str], bool], entity_id: str) -> bool:
