@@ -17,6 +17,7 @@ from .config import RecallConfig
 from .context import format_context
 from .embedders import Embedder, LocalMiniLM, default_embedder
 from .engine import RecallEngine
+from .engine.swapped import SwappedArgumentsWarning
 from .explain import CandidateScore, RecallReport
 from .facts import RecalledFact, StoredFact
 from .judge import Judge
@@ -61,6 +62,7 @@ __all__ = [
     "RecalledFact",
     "RuleBasedFactExtractor",
     "StoredFact",
+    "SwappedArgumentsWarning",
     "__version__",
     "capture_facts",
     "newest_turn",

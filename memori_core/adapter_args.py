@@ -22,8 +22,9 @@ mapping / any object.
 
 from __future__ import annotations
 
+import difflib
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, Generic, TypeVar, overload
 
 from .engine import RecallEngine
@@ -97,6 +98,26 @@ def check_flag(value: Any, owner: str, name: str) -> bool:
     if not isinstance(value, bool):
         raise TypeError(f"{owner}: {name} must be True or False, got {type(value).__name__} {value!r}")
     return value
+
+
+_COUNT_HABITS = frozenset({"top_k", "similarity_top_k", "search_kwargs", "limit", "n"})
+"""Other libraries' names of a result count: memori's adapters call it ``k``."""
+
+
+def check_known_keywords(owner: str, given: Iterable[str], known: Collection[str]) -> None:
+    """``TypeError`` naming the keyword arguments of ``given`` that are not in ``known``, with the known name
+    meant when one is near (``entity`` -> ``entity_id``; ``top_k`` or ``search_kwargs`` -> ``k``): a pydantic
+    adapter refuses them as a plain class refuses an unknown keyword, instead of ignoring them."""
+    unknown = [key for key in given if key not in known]
+    if not unknown:
+        return
+    hints = []
+    for key in unknown:
+        near = ["k"] if key in _COUNT_HABITS and "k" in known else difflib.get_close_matches(key, known, n=1)
+        if near:
+            hints.append(f"{key!r}: did you mean {near[0]!r}?")
+    raise TypeError(f"{owner} got unexpected keyword argument{'s' * (len(unknown) > 1)} "
+                    f"{', '.join(map(repr, unknown))}" + (f" ({'; '.join(hints)})" if hints else ""))
 
 
 def argument_error(owner: str, errors: Sequence[Mapping[str, Any]]) -> Exception:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import logging
 import os
 from dataclasses import dataclass
@@ -35,6 +36,11 @@ ENV_FIELDS: dict[str, str] = {
     "MEMORI_RECALL_GATE_IMPLIED": "gate_implied",
 }
 
+OTHER_ENV_VARIABLES: tuple[str, ...] = ("MEMORI_RECALL_PATH",)
+"""The other ``MEMORI_RECALL_*`` variables memori reads (the default store folder: ``store/chroma_paths.py``)."""
+
+_ENV_PREFIX = "MEMORI_RECALL_"
+_unknown_warned: set[str] = set()  # the unknown variable names warned about in this process
 
 _DEFAULT_THRESHOLD = 0.19
 _GATE_OFF = object()  # what MEMORI_RECALL_RELEVANCE_THRESHOLD=none parses to
@@ -375,6 +381,8 @@ def _read_env(cls: type[RecallConfig], *, warn: bool) -> tuple[dict[str, Any], d
     values: dict[str, Any] = {}
     applied: dict[str, str] = {}
     off = False
+    if warn:
+        _warn_unknown_variables()
     for var, name in ENV_FIELDS.items():
         raw = os.environ.get(var)
         if raw is None or raw.strip() == "":
@@ -398,6 +406,20 @@ def _read_env(cls: type[RecallConfig], *, warn: bool) -> tuple[dict[str, Any], d
         # A number in MEMORI_RECALL_RELEVANCE_THRESHOLD means upstream's rank-score rule.
         values["gate"] = "threshold"
     return values, applied
+
+
+def _warn_unknown_variables() -> None:
+    """Warn, once per name in a process, of a ``MEMORI_RECALL_*`` variable memori does not read (a misspelling,
+    ``..._LIMT`` for ``..._LIMIT``, is otherwise ignored without a word), naming the known one nearest to it."""
+    known = (*ENV_FIELDS, *OTHER_ENV_VARIABLES)
+    for var in sorted(os.environ):
+        if var.startswith(_ENV_PREFIX) and var not in known and var not in _unknown_warned:
+            _unknown_warned.add(var)
+            # compared without the prefix, which every name shares, in upper case as they are spelled
+            near = difflib.get_close_matches(var.removeprefix(_ENV_PREFIX).upper(),
+                                             [k.removeprefix(_ENV_PREFIX) for k in known], n=1)
+            logger.warning("ignoring %s: memori reads no such variable%s", var,
+                           f" (did you mean {_ENV_PREFIX}{near[0]}?)" if near else "")
 
 
 def _parse_env_value(name: str, raw: str) -> Any:

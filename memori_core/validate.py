@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import reprlib
 import sys
 import time
 import unicodedata
@@ -351,7 +352,10 @@ def per_fact(value: Any, n: int, name: str, scalar_types: tuple[type, ...]) -> l
         if len(value) != n:
             raise ValueError(f"{name} has {len(value)} entries for {n} facts")
         return list(value)
-    raise TypeError(f"{name} must be one value or a list with one per fact, got {type(value).__name__}")
+    # "one value" would read as "chat" being one: name the kind of value meant
+    one = " or ".join(t.__name__ for t in scalar_types)
+    raise TypeError(f"{name} must be {f'a {one} (for every fact) or ' if one else ''}a list with one per fact, got "
+                    f"{type(value).__name__} {reprlib.repr(value)}")
 
 
 def check_ids(ids: Any, n: int) -> list[str] | None:

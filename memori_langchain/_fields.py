@@ -14,6 +14,7 @@ from memori_core.adapter_args import (
     check_entity_default,
     check_flag,
     check_k,
+    check_known_keywords,
     named_by_class,
 )
 from memori_core.engine import RecallEngine
@@ -57,6 +58,9 @@ class MemoriFields(BaseModel):
             if name in kwargs:
                 raise TypeError(f"{owner}: got {name} both by position and by name")
             kwargs[name] = value
+        # pydantic would ignore an unknown keyword (``top_k=1``, ``entity="alice"``): refused as every adapter does.
+        fields = type(self).model_fields
+        check_known_keywords(owner, kwargs, {*fields, *(f.alias for f in fields.values() if f.alias)})
         try:
             super().__init__(**kwargs)
         except ValidationError as exc:

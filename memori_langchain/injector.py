@@ -25,12 +25,17 @@ def _is_message_list(value: Any) -> bool:
     return isinstance(value, Sequence) and not isinstance(value, (str, bytes))
 
 
+_PLACE = "; in a chain it goes between the prompt and the model: prompt | MemoriContextInjector(...) | model"
+"""Said when the input looks like a chain's input (a dict of the prompt's variables) or a model's reply."""
+
+
 def _messages_of(value: Any) -> list[BaseMessage]:
     if isinstance(value, ChatPromptValue):
         return list(value.messages)
     if isinstance(value, Mapping):
         if "messages" not in value:
-            raise TypeError("MemoriContextInjector got a dict without a 'messages' key")
+            raise TypeError("MemoriContextInjector got a dict without a 'messages' key (a prompt's variables?)"
+                            + _PLACE)
         if not _is_message_list(value["messages"]):
             raise TypeError("MemoriContextInjector: the dict's 'messages' must be a list of messages, "
                             f"got {type(value['messages']).__name__}")
@@ -39,7 +44,7 @@ def _messages_of(value: Any) -> list[BaseMessage]:
         return convert_to_messages(value)
     raise TypeError(
         "MemoriContextInjector takes a ChatPromptValue, a list of messages or a dict with 'messages'; "
-        f"got {type(value).__name__}"
+        f"got {type(value).__name__}" + (" (a model's reply?)" + _PLACE if isinstance(value, BaseMessage) else "")
     )
 
 

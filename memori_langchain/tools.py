@@ -146,10 +146,11 @@ class _Bound:
     def sync(self, op: str) -> Callable[..., str]:
         method = getattr(self.ops, op)
 
-        def run(config: RunnableConfig, runtime: ToolRuntime = None, **kwargs: Any) -> str:  # type: ignore[assignment]
+        def run(*given: str, config: RunnableConfig, runtime: ToolRuntime = None,  # type: ignore[assignment]
+                **kwargs: Any) -> str:
             entity = self.entity(config, runtime)
             try:
-                return method(entity, **self.zoned(op, runtime, kwargs))
+                return method(entity, **self.zoned(op, runtime, _by_name(op, given, kwargs)))
             except MemoryToolError as exc:
                 raise ToolException(str(exc)) from exc
 
@@ -158,14 +159,23 @@ class _Bound:
     def asynchronous(self, op: str) -> Callable[..., Awaitable[str]]:
         method = getattr(self.ops, "a" + op)
 
-        async def run(config: RunnableConfig, runtime: ToolRuntime = None, **kwargs: Any) -> str:  # type: ignore[assignment]
+        async def run(*given: str, config: RunnableConfig, runtime: ToolRuntime = None,  # type: ignore[assignment]
+                      **kwargs: Any) -> str:
             entity = self.entity(config, runtime)
             try:
-                return await method(entity, **self.zoned(op, runtime, kwargs))
+                return await method(entity, **self.zoned(op, runtime, _by_name(op, given, kwargs)))
             except MemoryToolError as exc:
                 raise ToolException(str(exc)) from exc
 
         return _signed(run, op)
+
+
+def _by_name(op: str, given: tuple[str, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """The tool's arguments by name: LangChain hands a tool invoked with a plain string (``tool.invoke("snacks")``)
+    that string by position, once its schema has checked it as the tool's first argument."""
+    if not given:
+        return kwargs
+    return {next(iter(_ARGS[op].model_fields)): given[0], **kwargs}
 
 
 def _signed(fn: Any, op: str) -> Any:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime, tzinfo
 
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, TextBlock
+from llama_index.core.schema import NodeWithScore
 
 from memori_core.capture import said_at_in, said_zone
 from memori_core.extraction import Message
@@ -103,3 +104,13 @@ def user_turns(messages: Sequence[ChatMessage]) -> list[tuple[ChatMessage, list[
             out.append((message, turn))
         previous = message
     return out
+
+
+def check_nodes(nodes: Sequence[object], owner: str) -> None:
+    """``TypeError`` naming ``owner`` and the first item of ``nodes`` that is not a ``NodeWithScore`` (what a
+    retriever returns): a caller's mistake, raised whatever ``strict`` says, as every adapter raises for one,
+    where the fail-open policy would only have hidden it behind a warning."""
+    for i, node in enumerate(nodes):
+        if not isinstance(node, NodeWithScore):
+            raise TypeError(f"{owner} takes a list of NodeWithScore (what a retriever returns), got "
+                            f"{type(node).__name__} at #{i}")

@@ -17,7 +17,15 @@ from llama_index.core.bridge.pydantic import (
     model_validator,
 )
 
-from memori_core.adapter_args import argument_error, check_engine, check_flag, check_k, move_renamed_k, named_by_class
+from memori_core.adapter_args import (
+    argument_error,
+    check_engine,
+    check_flag,
+    check_k,
+    check_known_keywords,
+    move_renamed_k,
+    named_by_class,
+)
 from memori_core.engine import RecallEngine
 from memori_core.failopen import check_timeout
 
@@ -60,10 +68,7 @@ class KnownFields(BaseModel):
         if isinstance(data, dict):
             known = {*cls.model_fields, *(f.alias for f in cls.model_fields.values() if f.alias), "class_name",
                      getattr(cls, "OLD_K_NAME", "")}
-            unknown = [key for key in data if key not in known]
-            if unknown:
-                raise TypeError(f"{cls.__name__} got unexpected keyword argument{'s' * (len(unknown) > 1)} "
-                                f"{', '.join(map(repr, unknown))}")
+            check_known_keywords(cls.__name__, data, known)
         return data
 
 

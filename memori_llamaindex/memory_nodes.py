@@ -13,7 +13,7 @@ from memori_core.engine import RecallEngine
 from memori_core.facts import RecalledFact
 from memori_core.failopen import STRICT_DEFAULT, arecall_or_empty, recall_or_empty
 
-from ._common import logger
+from ._common import check_nodes, logger
 from ._fields import RecallFields, checked_flag
 from .retriever import fact_node
 
@@ -99,6 +99,7 @@ class MemoriMemoryPostprocessor(RecallFields, BaseNodePostprocessor):
     def _postprocess_nodes(
         self, nodes: list[NodeWithScore], query_bundle: QueryBundle | None = None
     ) -> list[NodeWithScore]:
+        check_nodes(nodes, _OWNER)
         facts = recall_or_empty(self.engine, self._query(query_bundle), self.entity_id, self.k,
                                 strict=self.strict, owner=_OWNER, logger=logger, timeout=self.timeout)
         return self._with_memory(nodes, facts)
@@ -106,6 +107,7 @@ class MemoriMemoryPostprocessor(RecallFields, BaseNodePostprocessor):
     async def _apostprocess_nodes(
         self, nodes: list[NodeWithScore], query_bundle: QueryBundle | None = None
     ) -> list[NodeWithScore]:
+        check_nodes(nodes, _OWNER)
         facts = await arecall_or_empty(self.engine, self._query(query_bundle), self.entity_id, self.k,
                                        strict=self.strict, owner=_OWNER, logger=logger, timeout=self.timeout)
         return self._with_memory(nodes, facts)

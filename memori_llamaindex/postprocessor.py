@@ -12,7 +12,7 @@ from memori_core.config import RecallConfig
 from memori_core.failopen import STRICT_DEFAULT, warn_failed
 from memori_core.ranking.rerank import RerankedCandidate, as_cosines, rerank
 
-from ._common import logger
+from ._common import check_nodes, logger
 from ._fields import CountField, checked_flag
 from .retriever import SCORE_METADATA_KEYS
 
@@ -82,6 +82,7 @@ class MemoriHybridPostprocessor(CountField, BaseNodePostprocessor):
         nodes: list[NodeWithScore],
         query_bundle: QueryBundle | None = None,
     ) -> list[NodeWithScore]:
+        check_nodes(nodes, _OWNER)
         if not nodes:
             return []
         query = query_bundle.query_str if query_bundle is not None else ""

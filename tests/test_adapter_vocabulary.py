@@ -376,6 +376,23 @@ def test_the_pydantic_llamaindex_adapters_refuse_a_keyword_that_names_no_field(n
         assert MemoriMemoryBlock(engine=engine, entity_id="a", limit=3).k == 3
 
 
+@pytest.mark.parametrize("name, bad, meant", [("top_k", 1, "k"), ("search_kwargs", {"k": 1}, "k"),
+                                               ("entity", "alice", "entity_id")])
+def test_the_pydantic_langchain_adapters_refuse_a_keyword_that_names_no_field(name: str, bad: Any, meant: str) -> None:
+    # A tester's MemoriRetriever(top_k=1) returned 3 documents, and entity="alice" failed only at invoke.
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder())
+    for adapter in (lc.MemoriRetriever, lc.MemoriContextInjector):
+        with pytest.raises(TypeError, match=rf"{adapter.__name__} got unexpected keyword argument '{name}' "
+                                            rf"\('{name}': did you mean '{meant}'\?\)"):
+            adapter(engine=engine, entity_id="alice", **{name: bad})
+    engine.add("alice", ["User is allergic to peanuts.", "User is vegan.", "User lives in Lyon."])
+    # LangChain's own fields still work
+    retriever = lc.MemoriRetriever(engine=engine, entity_id="alice", k=1, tags=["memory"], metadata={"app": "x"},
+                                   name="memories")
+    assert (retriever.tags, retriever.metadata, retriever.name) == (["memory"], {"app": "x"}, "memories")
+    assert len(retriever.invoke("Can I eat peanut butter?")) == 1
+
+
 # -- bad arguments: a plain error naming the adapter and the argument, whatever the adapter is built on ----
 
 BAD_ARGUMENTS: list[tuple[str, Callable[[RecallEngine], Any], type[Exception], str]] = [

@@ -213,6 +213,22 @@ def test_bad_ids_timestamps_and_metadata_write_nothing(rejecting_engine: RecallE
     assert rejecting_engine.count("u1") == 0
 
 
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"metadata": "chat"}, "metadata must be a dict (for every fact) or a list with one per fact, got str 'chat'"),
+    ({"core": "yes"}, "core must be a bool (for every fact) or a list with one per fact, got str 'yes'"),
+    ({"session_id": 7}, "session_id must be a str (for every fact) or a list with one per fact, got int 7"),
+    ({"created_at": 1.5}, "created_at must be a str or datetime (for every fact) or a list with one per fact, got "
+                          "float 1.5"),
+])
+def test_a_value_of_the_wrong_kind_is_refused_naming_the_kind_meant(rejecting_engine: RecallEngine, kwargs: dict,
+                                                                   message: str) -> None:
+    # A tester's metadata="chat" was told "must be one value or a list": "chat" is one value.
+    with pytest.raises(TypeError) as raised:
+        rejecting_engine.add("u1", ["User likes tea."], **kwargs)
+    assert str(raised.value) == message
+    assert rejecting_engine.count("u1") == 0
+
+
 @pytest.mark.parametrize(
     "metadata",
     [{"when": datetime(2024, 1, 1)}, {"obj": object()}, {"s": {1, 2}}, {1: "int key"}, [{"a": 1}, {"b": b"x"}]],

@@ -10,6 +10,7 @@ embedder is the hashing :class:`HashEmbedder` put in place of the local MiniLM, 
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -163,6 +164,60 @@ def test_add_supersedes_a_stored_fact_which_becomes_history(tmp_path: Path, caps
     assert records["User lives in Paris."]["supersedes"] == [lyon]
 
 
+@pytest.mark.parametrize("word", ["false", "Yes", "no."])
+def test_add_core_refuses_a_value_that_would_be_stored_as_a_core_fact(word: str, tmp_path: Path, capsys) -> None:
+    # A tester's `memori add --core false "User lives in Lyon."` stored 'false' as a core fact (recalled on every
+    # query) and marked Lyon core: the opposite of what was meant.
+    folder = tmp_path / "mem"
+    code, out, err = run(["add", "-e", "alice", "--core", word, "User lives in Lyon.", "--path", str(folder)], capsys)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"memori: error: --core takes no value: {word!r} would be stored as a core fact")
+    assert not folder.exists()
+    assert run(["add", "-e", "alice", "--core", "User is allergic to peanuts.", "--path", str(folder)], capsys)[0] == 0
+
+
+def test_add_dated_before_the_fact_it_supersedes_says_it_was_stored_as_that_facts_past(tmp_path: Path,
+                                                                                      capsys) -> None:
+    # A tester copied `add --supersedes ID --created-at 2024-06-01` after a fact stated now: Paris was stored
+    # already superseded by Zürich, and the command said nothing.
+    folder = tmp_path / "mem"
+    zurich = added_id(run(["add", "-e", "alice", "User lives in Zürich.", "--path", str(folder)], capsys)[1])
+    code, out, err = run(["add", "-e", "alice", "User moved to Paris.", "--supersedes", zurich, "--created-at",
+                          "2024-06-01", "--path", str(folder)], capsys)
+    assert code == 0 and out.endswith("  User moved to Paris.\n")
+    assert err == (f"memori: note: 'User moved to Paris.' is dated 2024-06-01T00:00:00Z, before {zurich} was stated, "
+                   "so it was stored as that fact's past, superseded by it (`memori list --all` shows it); to "
+                   "replace that fact, add it without --created-at or with a later one\n")
+    assert exported(folder, "alice", capsys)["User moved to Paris."]["superseded_by"] == zurich
+    # a supersede that replaces the fact says nothing more than the id
+    code, out, err = run(["add", "-e", "alice", "User moved to Rome.", "--supersedes", zurich, "--path",
+                          str(folder)], capsys)
+    assert (code, err) == (0, "")
+
+
+def test_the_readme_add_lines_run_in_order_replace_zurich_by_paris(tmp_path: Path, capsys) -> None:
+    # The README's `memori` block, its add lines copied in order (ID: what the first printed).
+    folder, block = tmp_path / "mem", _readme_cli_block()
+    first: str | None = None
+    for line in (line for line in block if line.startswith("memori add ")):
+        argv = [first if word == "ID" else word for word in shlex.split(line.split("   #")[0])[1:]]
+        code, out, err = run([*argv, "--path", str(folder)], capsys)
+        assert (code, err) == (0, ""), line
+        first = first or added_id(out)
+    records = exported(folder, "alice", capsys)
+    paris = records["User moved to Paris."]
+    assert records["User lives in Zürich."]["superseded_by"] == paris["id"] and paris["superseded_by"] is None
+    assert records["User is allergic to peanuts."]["metadata"]["topic"] == "food"  # what the --where line asks for
+    as_of = next(line for line in block if "--as-of" in line)
+    assert records["User lives in Zürich."]["created_at"] < as_of.split("--as-of ")[1][:10]
+
+
+def _readme_cli_block() -> list[str]:
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    block = text.split("## The `memori` command", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
+    return block.splitlines()
+
+
 def test_add_with_an_unknown_supersedes_id_adds_nothing_names_the_option_and_exits_1(tmp_path: Path,
                                                                                        capsys) -> None:
     folder = tmp_path / "mem"
@@ -270,6 +325,16 @@ def test_update_sets_and_drops_metadata_keys_keeping_the_others(one_fact: tuple[
     [record] = json.loads(out)
     assert record["metadata"] == {"topic": "moves", "year": 2024}
     assert record["text"] == "User lives in Lyon."
+
+
+def test_update_says_when_drop_metadata_names_a_key_the_fact_lacks(one_fact: tuple[Path, str], capsys) -> None:
+    # A tester's --drop-metadata with a misspelled key succeeded without a word.
+    folder, fid = one_fact
+    code, out, err = run(["update", "-e", "alice", fid, "--drop-metadata", "rooms", "--drop-metadata", "topic",
+                          "--json", "--path", str(folder)], capsys)
+    assert code == 0
+    assert err == "memori: --drop-metadata: the fact has no key 'rooms' (its keys: 'room', 'topic')\n"
+    assert json.loads(out)[0]["metadata"] == {"room": "kitchen"}
 
 
 def test_update_sets_and_clears_the_expiry_and_the_core_mark(one_fact: tuple[Path, str], capsys) -> None:

@@ -271,7 +271,15 @@ def test_count_prints_the_number_plain_and_as_json(store_dir: Path, capsys) -> N
     assert run(["count", "-e", "alice", "--path", str(store_dir)], capsys) == (0, "3\n", "")
     code, out, _ = run(["count", "-e", "bob", "--json", "--path", str(store_dir)], capsys)
     assert code == 0 and json.loads(out) == {"entity_id": "bob", "count": 1}
-    assert run(["count", "-e", "nobody", "--path", str(store_dir)], capsys) == (0, "0\n", "")
+    assert run(["count", "-e", "nobody", "--path", str(store_dir)], capsys) == (
+        0, "0\n", "memori: entity 'nobody' has no facts in this store: nothing to count\n")
+
+
+def test_count_of_a_misspelled_entity_says_which_one_was_meant(store_dir: Path, capsys) -> None:
+    # A tester's `memori count -e alicee` printed 0 with none of the hints list, recall and export give.
+    assert run(["count", "-e", "alicee", "--path", str(store_dir)], capsys) == (
+        0, "0\n", "memori: entity 'alicee' has no facts in this store: nothing to count (did you mean 'alice'?)\n")
+    assert run(["count", "-e", "alicee", "--json", "--path", str(store_dir)], capsys)[2] == ""  # for programs
 
 
 def test_count_and_delete_refuse_a_blank_entity(store_dir: Path, capsys) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 import warnings
 from pathlib import Path
 
@@ -11,7 +12,8 @@ import pytest
 
 from _helpers import HashEmbedder
 from memori_core import ChromaStore, RecallEngine
-from memori_core.config import ENV_FIELDS, RecallConfig
+import memori_core.config as config_module
+from memori_core.config import ENV_FIELDS, OTHER_ENV_VARIABLES, RecallConfig
 
 # The product defaults, as docs/ranking.md explains them: the Unicode tokenizer
 # with Snowball stemming (section 1), the union pool (2), BM25 k1 = 1.2, b = 0.4,
@@ -209,6 +211,29 @@ def test_env_variables_names_what_from_env_applies_and_warns_of_nothing(monkeypa
                        "MEMORI_RECALL_GATE": "OFF"}
     assert caplog.text == ""
     assert RecallConfig.from_env() == RecallConfig(gate="off", limit=1)
+
+
+def test_from_env_warns_once_of_an_unknown_variable_naming_the_one_meant(monkeypatch, caplog):
+    # A tester's MEMORI_RECALL_LIMT=1 MEMORI_RECALL_GAT=off left limit 5 and the relevance gate, without a word.
+    monkeypatch.setattr(config_module, "_unknown_warned", set())
+    monkeypatch.setenv("MEMORI_RECALL_LIMT", "1")
+    monkeypatch.setenv("MEMORI_RECALL_gate", "off")
+    monkeypatch.setenv("MEMORI_RECALL_ZZZ", "1")
+    monkeypatch.setenv("MEMORI_RECALL_PATH", "/tmp/elsewhere")  # read by the store: known, no warning
+    with caplog.at_level(logging.WARNING, logger="memori_core.config"):
+        assert RecallConfig.from_env().limit == 5
+        RecallConfig.from_env()  # once per name
+    assert caplog.messages == [
+        "ignoring MEMORI_RECALL_LIMT: memori reads no such variable (did you mean MEMORI_RECALL_LIMIT?)",
+        "ignoring MEMORI_RECALL_ZZZ: memori reads no such variable",
+        "ignoring MEMORI_RECALL_gate: memori reads no such variable (did you mean MEMORI_RECALL_GATE?)",
+    ]
+
+
+def test_every_memori_recall_variable_the_code_reads_is_known_to_the_unknown_name_warning():
+    root = Path(config_module.__file__).resolve().parent
+    named = {m for path in root.rglob("*.py") for m in re.findall(r"MEMORI_RECALL_[A-Z_]+[A-Z]", path.read_text())}
+    assert named == {*ENV_FIELDS, *OTHER_ENV_VARIABLES}
 
 
 def test_an_engine_without_config_ignores_memori_recall_variables(monkeypatch):

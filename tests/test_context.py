@@ -45,6 +45,19 @@ def test_no_facts_gives_an_empty_string(facts):
     assert format_context(facts) == ""
 
 
+@pytest.mark.parametrize(("facts", "message"), [
+    (["User is allergic to peanuts."], "fact #0 is a str without content"),
+    ([_fact("User likes tea"), {"text": "User likes tea"}], "fact #1 is a dict without content"),
+    ("User is allergic to peanuts.", "got str$"),
+    (_fact("User likes tea"), "got RecalledFact: pass \\[fact\\]"),
+])
+def test_strings_or_one_fact_raise_naming_recalled_fact_instead_of_an_empty_block(facts, message):
+    # A tester's format_context([f.content for f in facts]) returned "", which reads as "nothing relevant".
+    with pytest.raises(TypeError, match=f"^format_context takes a list of RecalledFact \\(what recall returns\\).*"
+                                        f"{message}"):
+        format_context(facts)
+
+
 def test_blank_facts_are_left_out_of_the_block():
     block = format_context([_fact(" "), _fact("User likes tea", None, "f2")])
     assert block.splitlines()[2:] == ["- User likes tea", CLOSE_TAG]

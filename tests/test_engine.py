@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 from contextlib import nullcontext
 from datetime import datetime, timedelta, timezone
@@ -13,7 +14,14 @@ from memori_core.text import analyzer
 
 from _faults import held_loads_engine
 from _helpers import HashEmbedder, left_unchanged, ungated_engine
-from memori_core import ChromaStore, NaiveTimeWarning, RecallConfig, RecallEngine, format_context
+from memori_core import (
+    ChromaStore,
+    NaiveTimeWarning,
+    RecallConfig,
+    RecallEngine,
+    SwappedArgumentsWarning,
+    format_context,
+)
 from memori_core.engine import derived_fact_id
 from memori_core.store.chroma import default_store_path
 
@@ -69,6 +77,29 @@ def test_recall_limit_caps_the_result(engine: RecallEngine) -> None:
 def test_recall_for_unknown_entity_is_empty(engine: RecallEngine) -> None:
     engine.add("u1", FACTS)
     assert engine.recall("peanuts", entity_id="nobody") == []
+
+
+def test_a_read_with_its_arguments_swapped_warns_and_a_new_users_first_question_does_not(engine: RecallEngine) -> None:
+    # A tester wrote recall("user-1", "Which snacks...?") in add's order and got [] without a word.
+    engine.add("user-1", FACTS)
+    question = "Which snacks should I avoid?"
+    with pytest.warns(SwappedArgumentsWarning, match=r"recall: entity 'Which snacks should I avoid\?' has no facts "
+                      r"and entity_id .* reads as a question: are the arguments swapped\?") as seen:
+        assert engine.recall("user-1", question) == []
+    assert seen[0].filename == __file__  # pointed at the call
+    with pytest.warns(SwappedArgumentsWarning, match=r"recall: entity 'bob' has no facts and the query 'user-1' is "
+                      r"the id of an entity with facts"):
+        assert engine.recall("user-1", "bob") == []
+    with pytest.warns(SwappedArgumentsWarning, match="explain: entity 'bob'"):
+        engine.explain("user-1", "bob")
+    with pytest.warns(SwappedArgumentsWarning, match="count: entity 'Which snacks"):
+        assert engine.count(question) == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no false alarm: a new user, a one-word query, an entity with facts
+        assert engine.recall(question, "new-user") == []
+        assert engine.recall("hello", "new-user") == []
+        assert engine.count("new-user") == 0
+        engine.recall("user-1", "user-1")  # the user's own id as the query: the entity has facts, no warning
 
 
 # -- ids ----------------------------------------------------------------------

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from memori_core import format_context, inject_context
+from _helpers import HashEmbedder
+from memori_core import ChromaStore, MemoriRecall, RecallEngine, format_context, inject_context
 from memori_core.query import extract_query_and_context, extract_user_query
 from memori_core.sdk import PROVIDERS, check_injectable
 
@@ -567,10 +568,31 @@ def test_google_unknown_shapes_are_errors() -> None:
 
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_empty_block_returns_an_equal_copy(provider: str) -> None:
-    kwargs = {"messages": [{"role": "user", "content": "hi"}], "system": "s"}
+    kwargs = {"messages": [{"role": "user", "content": "hi"}], **({} if provider == "openai" else {"system": "s"})}
     for block in ("", "  \n"):
         out = inject_context(kwargs, block, provider=provider)
         assert out == kwargs and out is not kwargs
+
+
+@pytest.mark.parametrize(("kwargs", "provider", "message"), [
+    ({"system": "You are a cook.", "messages": [{"role": "user", "content": "Peanuts?"}]}, "openai",
+     "kwargs has a top-level 'system', the Anthropic / Bedrock shape, which provider 'openai' does not take"),
+    ({"messages": [{"role": "system", "content": "You are a cook."}, {"role": "user", "content": "Peanuts?"}]},
+     "anthropic", "kwargs\\['messages'\\] holds a 'system' message, the OpenAI shape, which provider 'anthropic' "
+     "does not take"),
+    ({"messages": [{"role": "developer", "content": "Be terse."}, {"role": "user", "content": [{"text": "Hi"}]}]},
+     "bedrock-converse", "holds a 'developer' message, the OpenAI shape, which provider 'bedrock-converse'"),
+])
+def test_kwargs_shaped_for_another_provider_are_refused_naming_the_provider(kwargs: dict, provider: str,
+                                                                            message: str) -> None:
+    # A tester's OpenAI-shaped kwargs with provider="anthropic" got a top-level system beside the system message:
+    # a request the API rejects, the app's own system prompt not merged with the block.
+    with pytest.raises(ValueError, match=message):
+        inject_context(kwargs, BLOCK, provider=provider)
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder())
+    engine.add("alice", ["User is allergic to peanuts."])
+    with pytest.raises(ValueError, match=message):  # before any recall
+        MemoriRecall(engine, entity_id="alice").apply(kwargs, provider=provider)
 
 
 def test_unknown_provider_is_an_error_naming_it() -> None:

@@ -49,6 +49,17 @@ def test_chain_model_sees_fact_in_its_system_prompt(seeded, prompt):
     assert sent[-1] == HumanMessage("Can I cook with peanuts?")
 
 
+@pytest.mark.parametrize(("order", "got"), [("memory first", r"a dict without a 'messages' key \(a prompt's variables\?\)"),
+                                           ("memory last", r"got AIMessage \(a model's reply\?\)")])
+def test_an_injector_out_of_place_in_a_chain_says_where_it_goes(seeded, prompt, order, got):
+    # A tester's `memory | prompt | model` and `prompt | model | memory` failed without saying where it belongs.
+    memory = MemoriContextInjector(engine=seeded, entity_id="alice")
+    chain = memory | prompt | replies("ok") if order == "memory first" else prompt | replies("ok") | memory
+    with pytest.raises(TypeError, match=got + r"; in a chain it goes between the prompt and the model: "
+                                          r"prompt \| MemoriContextInjector\(\.\.\.\) \| model"):
+        chain.invoke({"question": "Can I cook with peanuts?"})
+
+
 def test_other_users_facts_never_appear(seeded, prompt):
     model = replies("ok", "ok")
     injector = MemoriContextInjector(engine=seeded)

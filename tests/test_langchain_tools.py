@@ -359,3 +359,17 @@ def test_an_over_long_query_is_refused_with_advice_about_queries_not_facts(tools
     assert answer.status == "error"
     assert f"query is 2999 characters long, over the limit of {MAX_TOOL_TEXT}, so nothing was done" in answer.content
     assert "short query" in answer.content and "fact" not in answer.content
+
+
+async def test_a_one_argument_tool_invoked_with_a_plain_string_reads_it_as_that_argument(tools_engine):
+    # A tester's recall_memory.invoke("snacks") raised "run() got multiple values for argument 'config'".
+    (fid,) = tools_engine.add("ann", ["User is allergic to peanuts."])
+    tools = {t.name: t for t in memory_tools(tools_engine, entity_id="ann")}
+    assert f"[{fid}] User is allergic to peanuts." in tools["recall_memory"].invoke("what am I allergic to")
+    assert f"[{fid}] User is allergic to peanuts." in await tools["recall_memory"].ainvoke("what am I allergic to")
+    assert tools["remember"].invoke("User is vegan.").startswith("Remembered as fact ")
+    assert tools["forget_memory"].invoke(fid).startswith(f"Forgot fact {fid}")
+    assert stored(tools_engine, "ann") == ["User is vegan."]
+    # A tool of two arguments given one string: its schema's refusal, which the model (or person) reads.
+    refused = tools["update_memory"].invoke("User lives in Paris.")
+    assert refused.startswith("Error: invalid arguments, nothing was done:") and "text" in refused

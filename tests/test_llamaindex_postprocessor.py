@@ -11,7 +11,7 @@ from llama_index.core.llms.mock import MockLLM
 from llama_index.core.postprocessor.types import BaseNodePostprocessor
 from llama_index.core.schema import ImageNode, MetadataMode, NodeWithScore, QueryBundle, TextNode
 
-from _helpers import USER_FACTS
+from _helpers import USER_FACTS, HashEmbedder
 from _llamaindex_fakes import HashLlamaEmbedding
 from memori_core import RecallConfig, RecallEngine
 from memori_core.ranking.fusion import fusion_weights
@@ -232,3 +232,21 @@ def test_behind_a_vector_index_it_reproduces_the_engines_ranking(engine: RecallE
         expected = engine.recall(query, "u", limit=3)
         assert texts(out) == [f.content for f in expected], query
         assert [n.score for n in out] == pytest.approx([f.rank_score for f in expected], abs=1e-5)
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_plain_strings_instead_of_nodes_raise_naming_node_with_score_strict_or_not(strict: bool, caplog) -> None:
+    # A tester's postprocess_nodes(["Lives in Lisbon.", ...]) logged "passing the nodes on by their own score",
+    # then raised AttributeError: a caller's mistake is raised at once, with no promise of a fallback.
+    from memori_core import ChromaStore
+    from memori_llamaindex import MemoriMemoryPostprocessor
+
+    with pytest.raises(TypeError, match=r"^MemoriHybridPostprocessor takes a list of NodeWithScore \(what a "
+                                        r"retriever returns\), got str at #1$"):
+        MemoriHybridPostprocessor(k=2, strict=strict).postprocess_nodes(
+            [*scored([("Likes blue.", 0.5)]), "Lives in Lisbon."], query_str="blue")
+    assert "passing the nodes on" not in caplog.text
+    engine = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder())
+    with pytest.raises(TypeError, match=r"^MemoriMemoryPostprocessor takes a list of NodeWithScore .* got str at #0"):
+        MemoriMemoryPostprocessor(engine=engine, entity_id="alice", strict=strict).postprocess_nodes(
+            ["Lives in Lisbon."], query_str="where do I live?")

@@ -19,7 +19,7 @@ from typing import Any
 import anyio
 import pytest
 
-mcp = pytest.importorskip("mcp", reason="the MCP SDK is the mcp extra: pip install 'memori-recall[mcp]'")
+mcp = pytest.importorskip("mcp", reason="the MCP SDK is the mcp extra: pip install '.[mcp]'")
 import httpx  # noqa: E402
 import uvicorn  # noqa: E402
 from mcp import ClientSession, StdioServerParameters  # noqa: E402

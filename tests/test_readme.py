@@ -46,11 +46,12 @@ class Block:
     code: str
     expected: str | None  # the text block that follows, if any
     skip: str | None  # the reason, for a block marked skip
+    page: str = "README.md"
 
     @property
     def name(self) -> str:
         slug = re.sub(r"[^a-z0-9]+", "-", self.section.lower()).strip("-")[:40]
-        return f"README.md:{self.line}-{slug}"
+        return f"{self.page}:{self.line}-{slug}"
 
 
 def readme_blocks(path: Path = README) -> list[Block]:
@@ -88,7 +89,7 @@ def readme_blocks(path: Path = README) -> list[Block]:
             if nlang == "text" and all(not lines[k].strip() for k in range(end + 1, nstart)):
                 expected = "\n".join(lines[nstart + 1 : nend])
         blocks.append(Block(start + 1, section, "\n".join(lines[start + 1 : end]) + "\n", expected,
-                            skip.group("why") if skip else None))
+                            skip.group("why") if skip else None, path.name))
     return blocks
 
 
@@ -241,7 +242,11 @@ def block_results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
 @pytest.mark.slow
 @pytest.mark.parametrize("block", RUNNABLE, ids=lambda b: b.name)
 def test_block_runs_and_prints_what_the_readme_shows(block: Block, block_results: dict[str, dict]) -> None:
-    result = block_results[block.name]
+    assert_ran_as_shown(block, block_results[block.name])
+
+
+def assert_ran_as_shown(block: Block, result: dict) -> None:
+    """``block`` ran without an error or an adapter failing open, and printed its text block (when it has one)."""
     assert result["error"] is None, f"{block.name} failed:\n{result['error']}\nstderr:\n{result['stderr'][-2000:]}"
     assert "continuing without memory" not in result["stderr"], result["stderr"][-2000:]  # an adapter failed open
     if block.expected is not None:

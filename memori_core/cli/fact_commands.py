@@ -29,6 +29,8 @@ def cmd_add(args: argparse.Namespace) -> int:
         facts = [line.strip() for line in sys.stdin if line.strip()]
     if not facts:
         raise CliError("no facts to add: give them as arguments, or one per line on standard input")
+    if args.core:
+        _check_core_takes_no_value(facts)
     _check_expiry_after(args.expires, args.created_at,
                         f"--created-at {_when(args.created_at.isoformat())}" if args.created_at else "now",
                         "" if args.created_at else "an earlier --created-at")
@@ -44,7 +46,32 @@ def cmd_add(args: argparse.Namespace) -> int:
         return 1
     for fid, fact in zip(ids, facts):
         print(f"{fid}  {fact}")
+    if args.supersedes:
+        _say_which_landed_in_the_past(engine, args.entity, ids)
     return 0
+
+
+def _say_which_landed_in_the_past(engine: RecallEngine, entity: str, ids: Sequence[str]) -> None:
+    """A fact dated (``--created-at``) before a fact it supersedes was stated is stored as that fact's past,
+    already superseded by it (a fact told late): the person meant it to replace that fact, so say what it did."""
+    for fact in engine.get(entity, list(dict.fromkeys(ids))):
+        if fact.superseded_by is not None:
+            print(f"memori: note: {fact.content!r} is dated {_when(fact.created_at)}, before {fact.superseded_by} "
+                  "was stated, so it was stored as that fact's past, superseded by it (`memori list --all` shows "
+                  "it); to replace that fact, add it without --created-at or with a later one", file=sys.stderr)
+
+
+_FLAG_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "y", "n", "1", "0"})
+
+
+def _check_core_takes_no_value(facts: Sequence[str]) -> None:
+    """``--core`` is a flag: ``memori add --core false "..."`` would store ``false`` as a core fact (recalled on
+    every query) and mark the real fact core, the opposite of what was meant. A fact that is only such a word
+    beside ``--core`` is refused, naming it."""
+    for fact in facts:
+        if fact.strip().strip(".!").lower() in _FLAG_WORDS:
+            raise CliError(f"--core takes no value: {fact!r} would be stored as a core fact; write --core alone "
+                           "to mark the facts core, and leave it out for facts that are not")
 
 
 def _metadata(pairs: Sequence[tuple[str, Any]] | None) -> dict[str, Any] | None:
@@ -281,9 +308,11 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def cmd_count(args: argparse.Namespace) -> int:
     """``memori count``: how many facts an entity has."""
-    n = open_engine(args, embeds=False).count(args.entity, include_invalid=args.all,
-                                              include_expired=not args.unexpired)
+    engine = open_engine(args, embeds=False)
+    n = engine.count(args.entity, include_invalid=args.all, include_expired=not args.unexpired)
     print(json.dumps({"entity_id": args.entity, "count": n}, ensure_ascii=False) if args.json else n)
+    if n == 0 and not args.json and engine.count(args.entity, include_invalid=True) == 0:
+        print(f"memori: {entity_without_facts(engine, args.entity, 'nothing to count')}", file=sys.stderr)
     return 0
 
 
@@ -309,6 +338,10 @@ def cmd_update(args: argparse.Namespace) -> int:
             _check_expiry_after(args.expires, parse_utc(created), f"its created_at {_when(created)}",
                                 "--expire-now to stop recalling it from now on", "the fact")
     if changes_metadata:
+        missing = sorted(drop - found[0].metadata.keys() - new_metadata.keys())
+        if missing:
+            print(f"memori: --drop-metadata: the fact has no key {', '.join(map(repr, missing))} (its keys: "
+                  f"{', '.join(map(repr, sorted(found[0].metadata))) or 'none'})", file=sys.stderr)
         metadata = {k: v for k, v in found[0].metadata.items() if k not in drop}
         metadata.update(new_metadata)
         changes["metadata"] = metadata

@@ -55,6 +55,10 @@ from .gate_signals import GateSignals, _Turn, _turn
 from .judging import Judging, _Judgement
 from .report import _report
 from .scored import _CoreRows, _fact, _Gathered, _Scored
+from .swapped import warn_if_swapped
+
+NO_FACTS = "no facts stored for this entity"
+"""Why a read of an entity without facts scored nothing."""
 
 logger = logging.getLogger(__name__)
 
@@ -166,14 +170,17 @@ class ReadPath(Answers, GateSignals, Judging):
         horizon = float("inf")
         with self._entity_lock(entity_id):
             cache = self._cache_for(entity_id)
-            if len(cache) == 0:  # said before the query is embedded: an unknown entity never loads the model
-                return []
-            revision, now = cache.revision, time.time()
-            if asked is not None:
-                answer = _answered(cache, asked, self._answer_inputs(), now)
-                if answer is not None:
-                    return _copies(answer)
-                horizon = cache.next_expiry(now)
+            empty = len(cache) == 0
+            if not empty:
+                revision, now = cache.revision, time.time()
+                if asked is not None:
+                    answer = _answered(cache, asked, self._answer_inputs(), now)
+                    if answer is not None:
+                        return _copies(answer)
+                    horizon = cache.next_expiry(now)
+        if empty:  # said before the query is embedded: an unknown entity never loads the model
+            self._warn_if_swapped("recall", query, entity_id, stacklevel=4)  # recall's caller (past when_open)
+            return []
         scored = self._score(request, cache=cache)
         if isinstance(scored, str):
             return []
@@ -202,6 +209,11 @@ class ReadPath(Answers, GateSignals, Judging):
                     _remember_answer(cache, asked,
                                      _Answer(revision, begun.horizon, self._answer_inputs(), tuple(_copies(facts))))
         return facts
+
+    def _warn_if_swapped(self, call: str, query: str, entity_id: str, stacklevel: int) -> None:
+        """:func:`.swapped.warn_if_swapped` for a read of ``entity_id``, which has no facts."""
+        warn_if_swapped(call, query, entity_id, lambda other: self.store.count(check_entity_id(other)) > 0,
+                        stacklevel + 1)
 
     @when_open
     def nearest(
@@ -260,6 +272,8 @@ class ReadPath(Answers, GateSignals, Judging):
             return empty("limit 0: nothing is recalled")
         scored = self._score(request)
         if isinstance(scored, str):
+            if scored == NO_FACTS:
+                self._warn_if_swapped("explain", query, entity_id, stacklevel=3)
             return empty(scored)
         judged = None if self.judge is None else self._judgement(query, scored, limit, read)
         return _report(query, entity_id, limit, scored, judged, cfg, conversation, turns_read)
@@ -310,7 +324,7 @@ class ReadPath(Answers, GateSignals, Judging):
                 cache = self._cache_for(entity_id)
                 if len(cache) == 0:
                     # Said before the query is embedded: an unknown entity never loads the model.
-                    return "no facts stored for this entity"
+                    return NO_FACTS
         q, question, conv = self._query_vectors(query, request.query_vector, conversation)
         own = question if question is not None else q  # the question's own direction
         cfg = self.config

@@ -39,6 +39,7 @@ from .closing import CLOSE_TIMEOUT, engine_closed_error, when_open
 from .progress import Progress
 from .judging import MAX_JUDGE_CALLS, _check_judge
 from .reads import ReadPath, _Scoring
+from .swapped import warn_if_swapped
 from .workers import READ, WRITE, AsyncWorkers
 from .writes import _UNSET, Forgotten, WritePath
 
@@ -197,11 +198,16 @@ class RecallEngine(ReadPath, WritePath):
         _check_flag(include_invalid, "include_invalid")
         _check_flag(include_expired, "include_expired")
         if include_invalid and include_expired:
-            return self.store.count(entity_id)
-        with self._entity_lock(entity_id):
-            cache = self._cache_for(entity_id)
-            left_out = cache.uncounted_rows(time.time(), invalid=not include_invalid, expired=not include_expired)
-            return self.store.count(entity_id) - len(left_out)
+            counted = self.store.count(entity_id)
+        else:
+            with self._entity_lock(entity_id):
+                cache = self._cache_for(entity_id)
+                left_out = cache.uncounted_rows(time.time(), invalid=not include_invalid,
+                                                expired=not include_expired)
+                counted = self.store.count(entity_id) - len(left_out)
+        if counted == 0:
+            warn_if_swapped("count", None, entity_id, lambda _: False, stacklevel=3)
+        return counted
 
     @when_open
     def entities(self) -> list[str]:

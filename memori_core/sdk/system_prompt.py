@@ -182,6 +182,26 @@ def _unchanged_or(original: Any, new: list[Any]) -> Any:
     return new
 
 
+def _refuse_another_providers_system(kwargs: Mapping[str, Any], provider: str) -> None:
+    """``ValueError`` naming ``provider`` for kwargs that carry the other family's system prompt: a top-level
+    ``system`` (Anthropic, Bedrock) for ``"openai"``, whose SDK refuses it, or a ``system`` / ``developer``
+    message for ``"anthropic"`` / ``"bedrock"``, whose API refuses one. Written into as they are, the block
+    would land beside the app's own system prompt instead of after it, in a request the API rejects."""
+    if provider == "openai":
+        if kwargs.get("system") is not None:
+            raise ValueError("kwargs has a top-level 'system', the Anthropic / Bedrock shape, which provider "
+                             "'openai' does not take: pass provider='anthropic' (or 'bedrock'), or put the system "
+                             "prompt in a leading system message")
+        return
+    messages = kwargs.get("messages")
+    roles = [field_of(m, "role") for m in messages] if _is_list(messages) else []
+    found = next((role for role in roles if role in _SYSTEM_ROLES), None)
+    if found is not None:
+        raise ValueError(f"kwargs['messages'] holds a {found!r} message, the OpenAI shape, which provider "
+                         f"{provider!r} does not take (its system prompt is kwargs['system']): pass "
+                         "provider='openai', or move that message's text to system=...")
+
+
 def _inject_openai(kwargs: dict[str, Any], block: str, placement: str = SYSTEM) -> dict[str, Any]:
     messages = kwargs.get("messages")
     if messages is None:
@@ -497,6 +517,8 @@ def inject_context(
         raise TypeError(f"block must be a str, got {_kind(block)}")
     name = normalize_provider(provider)
     placement = check_placement(placement)
+    if name in ("openai", "anthropic", "bedrock", "bedrock-converse"):
+        _refuse_another_providers_system(kwargs, name)
     return _INJECTORS[name](dict(kwargs), block if block.strip() else "", placement)
 
 
