@@ -23,6 +23,7 @@ from .rewrite import article
 from .restated import corrected_in_message
 from .retold import as_plain_statements
 from .activities import PETS
+from .consequences import is_consequence
 from .cues import is_change
 from .endings import acquired_slots
 from .family import as_family_said
@@ -154,14 +155,22 @@ def split_clauses(sentence: str) -> list[str]:
     pieces: list[str] = []
     rest = sentence
     while True:
-        m = next((b for b in _CLAUSE_BREAK.finditer(rest)
-                  if _can_split(rest[: b.start()], rest[b.end():], spliced=b.group(0).strip() == ",")), None)
+        m = _next_break(rest)
         if m is None:
             pieces.append(rest)
             return [q for p in pieces for s in _shared_subject(_as_retired_role(p).strip()) for o in _one_fact_each(s)
                     for c in _profile(o) for q in _participle(c) if q]
         pieces.append(rest[: m.start()])
         rest = rest[m.end():]
+        after = _next_break(rest)
+        if is_consequence(rest[: after.start()] if after is not None else rest, m.group(0)):
+            rest = rest[after.end():] if after is not None else ""  # "... so my sleep is all over the place": not kept
+
+
+def _next_break(rest: str) -> re.Match[str] | None:
+    """The first :data:`_CLAUSE_BREAK` in ``rest`` where :func:`_can_split` lets a new clause start."""
+    return next((b for b in _CLAUSE_BREAK.finditer(rest)
+                 if _can_split(rest[: b.start()], rest[b.end():], spliced=b.group(0).strip() == ",")), None)
 
 
 # "I watched a documentary and went vegan", "my brother quit his job and now works as a carpenter", "I sold my Golf
