@@ -79,12 +79,20 @@ def _bare_object(text: str) -> bool:
     return m is not None and not any(is_verb_form(w) for w in m.group("words").split())
 
 
-# "I'm Lars, from Oslo": a name, then where the user is from.
-_NAME_THEN_FROM = rx(r"^(?P<intro>(?:i'm|i am)\s+[A-Z]\w+),\s+(?P<rest>from\s+.+)$")
+# "I'm Lars, from Oslo", "Hello, I am Yuki from Osaka": a name, then where the user is from (without the comma, a
+# capitalised name and place, and no word of a people: "I'm Irish from Cork" says no name).
+_NAME_THEN_FROM = rx(
+    r"^(?:(?:hi|hey|hello|hiya)\W+)?(?P<intro>(?:i'm|i\s+am|im)\s+(?P<name>[A-Z]\w+))"
+    r"(?:,\s+|(?P<bare>\s+)(?=from\s+(?-i:[A-Z])))(?P<rest>from\s+.+)$"
+)
+_PEOPLE_WORD = rx(
+    r"^(?:\w+(?:ish|ese|ic|ian|can|ean)|thai|greek|dutch|french|swiss|czech|kiwi|aussie|brit|yank|scot|welsh|"
+    r"german|korean|kenyan|ugandan|filipino|filipina|latina|latino|local|new|home|back|here|fresh|away)$"
+)
 # Between the items of a list: "a cat, a dog and a rabbit", "34, married, a nurse".
 _LIST_SEPARATOR = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 # "I'm 34, married, a nurse": a list of what the user is, each item a fact of its own.
-_PROFILE = rx(r"^(?P<subject>i'm|i\s+am)\s+(?P<items>[^,]+(?:(?:\s*,\s*|\s+and\s+)[^,]+)+)$")
+_PROFILE = rx(r"^(?P<subject>i'm|i\s+am|im)\s+(?P<items>[^,]+(?:(?:\s*,\s*|\s+and\s+)[^,]+)+)$")
 _PROFILE_ITEM = rx(
     r"^(?:\d{1,3}(?:\s+years\s+old)?|(?:a|an)\s+[\w-]+(?:\s+[\w-]+){0,3}|married|single|divorced|engaged|widowed|"
     r"separated|retired|unemployed|pregnant|vegan|vegetarian|pescatarian|gluten-free|diabetic|coeliac|celiac|"
@@ -141,8 +149,9 @@ def split_clauses(sentence: str) -> list[str]:
         being = re.sub(r"^(?:as|being)\s+", "I'm ", m.group("being"), flags=re.IGNORECASE)
         return [being, *split_clauses(m.group("rest"))]
     m = _NAME_THEN_FROM.match(sentence.strip())
-    if m is not None:  # "I'm Lars, from Oslo" -> "I'm Lars" and "I'm from Oslo"
-        return [m.group("intro"), "I'm " + m.group("rest")]
+    if m is not None and not (m.group("bare") and (m.group("name")[0].islower() or _PEOPLE_WORD.match(m.group("name")))):
+        # "I'm Lars, from Oslo" -> "I'm Lars" and "I'm from Oslo"
+        return [m.group("intro"), *split_clauses("I'm " + m.group("rest"))]  # what follows the place is read too
     m = _NAME_THEN_THE_ONE.match(sentence.strip())
     if m is not None:  # "Ravi again, the guy with the allotment" -> "Ravi again" and "I'm the guy with ..."
         return [m.group("intro"), "I'm " + m.group("rest")]
@@ -255,7 +264,7 @@ def _profile(clause: str) -> list[str]:
     bare = _BARE_PROFILE.match(strip_lead(clause).rstrip(" .!")) if m is None else None  # "hiya, Ren here, 19, ..."
     if m is None and bare is None:
         return [clause]
-    subject = m.group("subject") if m is not None else "I'm"
+    subject = m.group("subject") if m is not None and m.group("subject").lower() != "im" else "I'm"
     items = _LIST_SEPARATOR.split((m or bare).group("items").rstrip(" .!"))
     name = bare.group("name") if bare is not None else None
     if name is None and _NAME_ITEM.match(items[0]) and not _PROFILE_ITEM.match(items[0]):
@@ -271,6 +280,10 @@ def _profile(clause: str) -> list[str]:
             return [f"My name is {name}", f"{subject} {rest}"]
         # "I'm Kathryn, first time using this": the name, then a remark of its own
         return [f"My name is {name}", rest]
+    if name and len(items) > 1 and _AGE_ITEM.match(items[0]) and not all(map(is_item, items[1:])):
+        # "hi im jake, 19, 2nd yr comp sci at waterloo": a name and an age open it, each a fact, whatever follows
+        be = "I am" if subject.lower().startswith("i am") else "I'm"
+        return [f"My name is {name}", *(f"{be} {item}" for item in items)]
     if len(items) < (1 if name else 2) or not all(map(is_item, items)) or _verb_item(items[0]):
         return [clause]
     if bare is not None and (len(items) < 2 or not any(_AGE_ITEM.match(i) for i in items)):
