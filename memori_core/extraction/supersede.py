@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..ranking.care import is_care_fact
+from .break_ups import broken_up_with
 from .dates import SAID_TIME
 from .grammar import is_past_statement
 from .named import ENDED_STAGES, OWN_PREGNANCY, partner_of
@@ -535,6 +536,9 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
             # seeing Marco.", not "User's partner Marco's birthday is April 19th.")
             ends = is_loss(said) or relationship_stage(verdict.fact) in ENDED_STAGES \
                 or relationship_stage(said) in ENDED_STAGES
+            now_with, before_with = broken_up_with(verdict.fact), partner_of([text], "")
+            if now_with is not None and before_with is not None and now_with != before_with:
+                continue  # "Sam and I broke up" ends what names Sam, not "User is dating Alex."
             stands = relationship_stage(text) is not None or is_relationship_status(text)
             if (is_loss(said) or (changed and is_relationship_status(said))) and (ends or stands):
                 return True
