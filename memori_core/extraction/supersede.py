@@ -420,6 +420,14 @@ def _new_spouse(fact: str, text: str) -> bool:
     return before is not None and now is not None and before.group("name").casefold() != now.group("name").casefold()
 
 
+def _corrects(verdict: SentenceVerdict, words: frozenset[str], text: str, old: frozenset[str]) -> bool:
+    """Whether the new fact of ``verdict`` corrects the stored fact ``text``: the words it says were wrong are
+    ``text``'s and not its own, of the same person, the rest of ``text`` said again or of the same slot."""
+    wrong = corrected_words(verdict.sentence) or verdict.corrects
+    return bool(wrong) and wrong <= old and not wrong & words and holder(verdict.fact) == holder(text) \
+        and bool(old - wrong <= words or slots_of(verdict.fact) & slots_of(text))
+
+
 def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: frozenset[str]) -> bool:
     """Whether the new fact of ``verdict`` (content ``words``) replaces the stored fact ``text``."""
     if verdict.fact is not None and WEEKS_PREGNANT.match(verdict.fact) \
@@ -429,6 +437,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return True
     if verdict.fact is not None and books_what_was_needed(verdict.fact, text):
         return True  # "User has an Ausländerbehörde appointment on ..." ends "User needs to book an appointment ..."
+    if verdict.expires_in is not None and _corrects(verdict, words, text, old):
+        return True  # "oh wait I meant May" ends "User is moving to Berlin in April 2026.", both dated
     if verdict.expires_in is not None or not old:
         return False
     if verdict.fact is not None and ends_leave(verdict.fact, text):
@@ -456,9 +466,7 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return bool(back & kept_out)
     if _says_more(verdict, text):
         return False
-    wrong = corrected_words(verdict.sentence) or verdict.corrects
-    if wrong and wrong <= old and not wrong & words and holder(verdict.fact) == holder(text) \
-            and (old - wrong <= words or slots_of(verdict.fact) & slots_of(text)):
+    if _corrects(verdict, words, text, old):
         return True  # "I live in Porto, not Lisbon" ends "User lives in Lisbon."
     if _HELD_ONCE.search(text) and not (_RESUMED.search(verdict.fact) and words & old):
         return False  # "User used to live in Rome.": history, which a move to Faro leaves true
