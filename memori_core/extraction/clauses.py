@@ -14,6 +14,7 @@ from ..slots import PERSON
 from .filler import strip_filler
 from .grammar import is_bare_present, is_past, is_subjectless_change, is_verb_form
 from .introductions import being_a
+from .leading_clauses import split_leading
 from .leads import strip_lead
 from .moments import NOW_WORDS, SOON
 from .pasted import split_pasted
@@ -144,6 +145,9 @@ def split_clauses(sentence: str) -> list[str]:
     two clauses); "My wife and I moved to Berlin" stays whole (the left part is a subject, not a clause); "As a
     vegetarian I love tofu" -> "I'm a vegetarian", "I love tofu" when what the user is names a lasting part of
     their life (not "As a kid I lived in Rome")."""
+    leading = split_leading(sentence)
+    if leading is not None:  # "Since I quit Tesco I've been freelancing": two statements, the lead's "since" gone
+        return [c for part in leading for c in split_clauses(part)]
     m = _BEING_A_THEN.match(sentence.strip())
     if m is not None and being_a(m.group("being")) is not None:
         being = re.sub(r"^(?:as|being)\s+", "I'm ", m.group("being"), flags=re.IGNORECASE)

@@ -420,6 +420,16 @@ def _new_spouse(fact: str, text: str) -> bool:
     return before is not None and now is not None and before.group("name").casefold() != now.group("name").casefold()
 
 
+# "User is 41.", "User's son Leo is 8 years old.": an age, and nothing more.
+_PLAIN_AGE = re.compile(r"^User(?:'s\s+[\w' -]+?)?\s+is\s+(?P<age>\d{1,3})(?:\s+years?\s+old)?\s*[.!]*$")
+
+
+def _another_age(fact: str, text: str) -> bool:
+    """Whether ``fact`` and the stored ``text`` each tell an age and nothing more, and not the same one."""
+    now, before = _PLAIN_AGE.match(fact), _PLAIN_AGE.match(text)
+    return now is not None and before is not None and now.group("age") != before.group("age")
+
+
 def _corrects(verdict: SentenceVerdict, words: frozenset[str], text: str, old: frozenset[str]) -> bool:
     """Whether the new fact of ``verdict`` corrects the stored fact ``text``: the words it says were wrong are
     ``text``'s and not its own, of the same person, the rest of ``text`` said again or of the same slot."""
@@ -554,8 +564,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
             stage, before = relationship_stage(verdict.fact), relationship_stage(text)
             if stage is not None and before is not None and stage != before:
                 return True
-        elif changed:
-            return True
+        elif changed or (slot == "age" and _another_age(verdict.fact, text)):
+            return True  # "Correction: I am 41." ends "User is 44 years old.": one age at a time
         elif slot in CONSUMPTION_SLOTS and is_exclusive(said) and not is_negated(said) \
                 and not _CONDITION.search(text):  # "I only eat rice" leaves "User is coeliac."
             return True
