@@ -37,10 +37,11 @@ __all__ = ["as_plain", "is_clause", "own_clauses", "plain_clauses", "split_claus
 
 _SUBJECT = r"(?:i|i'm|i've|i'll|i'd|my|we|we're|we've|our)\b"
 # "I'm vegetarian and my daughter Mia is 7", "I sold my car, I don't drive anymore", "vegetarian — I eat fish",
-# "I graduated and now I'm a nurse", "I'm vegan, so no dairy", "I'm an accountant, numbers are my thing",
+# "I graduated and now I'm a nurse", "I'm vegan, so no dairy", "I'm an accountant, numbers are my thing", "I'm
+# learning Portuguese because my partner's family is from Lisbon" (a reason told of the user's own is a fact too),
 # "My name's Rebecca, but everyone calls me Becky": a new clause starts a new fact.
 _CLAUSE_BREAK = rx(
-    rf"\s*,?\s+(?:and|but|so)\s+(?=(?:now\s+|then\s+|also\s+)?{_SUBJECT})|\s*,\s+(?={_SUBJECT})"
+    rf"\s*,?\s+(?:and|but|so|because)\s+(?=(?:now\s+|then\s+|also\s+)?{_SUBJECT})|\s*,\s+(?={_SUBJECT})"
     rf"|\s*,\s+(?=(?:no\s+more|so)\b)|\s*[\u2014\u2013]\s*|\s+-\s+(?={_SUBJECT})"
     # "i started eating fish again so pescatarian now": the diet a change leads to, typed without "I'm"
     r"|\s*,?\s+so\s+(?=(?:vegan|vegetarian|veggie|pescatarian|pescetarian|plant-based)\s+now"
@@ -183,7 +184,9 @@ def split_clauses(sentence: str) -> list[str]:
 def _next_break(rest: str) -> re.Match[str] | None:
     """The first :data:`_CLAUSE_BREAK` in ``rest`` where :func:`_can_split` lets a new clause start."""
     return next((b for b in _CLAUSE_BREAK.finditer(rest)
-                 if _can_split(rest[: b.start()], rest[b.end():], spliced=b.group(0).strip() == ",")), None)
+                 if _can_split(rest[: b.start()], rest[b.end():], spliced=b.group(0).strip() == ",")
+                 # the reason for a moment is of that moment: "I took the bus today because my car broke down"
+                 and not (b.group(0).strip().lower() == "because" and NOW_WORDS.search(rest[: b.start()]))), None)
 
 
 # "I watched a documentary and went vegan", "my brother quit his job and now works as a carpenter", "I sold my Golf
