@@ -154,7 +154,8 @@ def split_clauses(sentence: str) -> list[str]:
         being = re.sub(r"^(?:as|being)\s+", "I'm ", m.group("being"), flags=re.IGNORECASE)
         return [being, *split_clauses(m.group("rest"))]
     m = _NAME_THEN_FROM.match(sentence.strip())
-    if m is not None and not (m.group("bare") and (m.group("name")[0].islower() or _PEOPLE_WORD.match(m.group("name")))):
+    if m is not None and not (m.group("bare")
+                              and (m.group("name")[0].islower() or _PEOPLE_WORD.match(m.group("name")))):
         # "I'm Lars, from Oslo" -> "I'm Lars" and "I'm from Oslo"
         return [m.group("intro"), *split_clauses("I'm " + m.group("rest"))]  # what follows the place is read too
     m = _NAME_THEN_THE_ONE.match(sentence.strip())

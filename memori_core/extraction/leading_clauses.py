@@ -8,6 +8,7 @@ what it ends); a lead phrase without "I" only says when or why, and is left out.
 
 from __future__ import annotations
 
+from .grammar import is_past
 from .patterns import rx
 
 __all__ = ["split_leading"]
@@ -17,8 +18,8 @@ _MAIN = r"(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've)\b"
 _QUESTION = r"(?:what|what's|whats|how|where|which|who|why|when|any|anything|can|could|should|would|is|are|do|does)\s"
 # "Since I resigned from the bank in November I have been ...": the user's own past, then what holds since.
 _SINCE_I = rx(
-    r"^(?:ever\s+)?since\s+(?P<lead>(?:i|we)\s+(?!(?:was|were|am|have|had|can|could|would|do|did|don't|didn't|"
-    r"'m|'ve)\b)[a-z]+(?:ed|t)\b.*?)\s*,?\s+(?P<main>(?:" + _MAIN + "|" + _QUESTION + r").+)$"
+    r"^(?:ever\s+)?since\s+(?P<lead>(?:i|we)\s+(?P<verb>[a-z]+)\b.*?)\s*,?\s+(?P<main>(?:" + _MAIN + "|" + _QUESTION
+    + r").+)$"
 )
 # "After the GP appointment", "Following my divorce,", "For the purposes of the pension projection,": when or why.
 _LEAD_PHRASE = rx(
@@ -41,7 +42,7 @@ def split_leading(sentence: str) -> list[str] | None:
     """
     text = sentence.strip()
     m = _SINCE_I.match(text)
-    if m is not None:
+    if m is not None and is_past(m.group("verb")):  # "since I moved", not "since we last spoke", "since I was 12"
         return [m.group("lead"), m.group("main")]
     m = _LEAD_PHRASE.match(text)
     return None if m is None else [m.group("main")]
