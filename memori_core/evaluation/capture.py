@@ -258,16 +258,24 @@ _WRITTEN_TIME = re.compile(
 )
 
 
+# Two words of one meaning that gold and the rules both use, folded to one token (after stemming): "User has three
+# kids." says what "User has three children." says. Kept to plain synonyms of everyday English, so the matching stays
+# strict ("is on ramipril" / "takes ramipril" and "seeing" / "dating" are not folded).
+_SAME_WORD = {"kid": "child", "children": "child", "grandkid": "grandchild", "grandchildren": "grandchild"}
+
+
 def content_tokens(text: str) -> frozenset[str]:
     """The words of ``text`` that carry its content: casefolded, stemmed (English Snowball); function
     words, "user", time words and times written out ("in the week of Monday 2026-07-20", "in July 2026") dropped; every negation ("not", "n't", "no longer", "anymore", "quit") folded to
-    one ``not`` token, so "User is vegetarian." and "User is no longer vegetarian." differ."""
+    one ``not`` token, so "User is vegetarian." and "User is no longer vegetarian." differ; "kids" and "children" are one
+    token (:data:`_SAME_WORD`)."""
     folded = unicodedata.normalize("NFKC", text).casefold().replace("\u2019", "'")
     folded = _WRITTEN_TIME.sub(" ", folded)
     negated = bool(_NEGATION.search(folded))
     folded = _NEGATION.sub(" ", folded)
     stem = get_stemmer("english")
     tokens = {stem(w) for w in _WORD.findall(folded.replace("'", " ")) if w not in _STOP}
+    tokens = {_SAME_WORD.get(t, t) for t in tokens}
     tokens.discard("")
     if negated:
         tokens.add("not")

@@ -65,15 +65,24 @@ def says_how_often(text: str) -> bool:
     return bool(_HOW_OFTEN.search(text))
 
 
+# "two cats", "3 dogs", "several hens": a fact of more than one animal.
+_SEVERAL = re.compile(r"\b(?:two|three|four|five|six|several|\d+)\s+(?:[\w-]+\s+)?[a-z]+s\b", re.IGNORECASE)
+
+
 def same_activity(new: str, old: str, slot: str) -> bool:
     """Whether the facts ``new`` and ``old`` of the activity slot ``slot`` are about the same animal or
     activity: they share a word of the slot ("running" / "runs"), and a name ``old`` gives ("Mochi") is in
-    ``new`` too; or ``old`` says the user has none of the slot's kind ("User has no pets.") and ``new``
-    says otherwise."""
+    ``new`` too when ``new`` names one; or ``old`` says the user has none of the slot's kind ("User has no pets.")
+    and ``new`` says otherwise."""
     old_words = _activity_words(old, slot)
     if is_negated(old) and not is_negated(new) and old_words & _WHOLE_SLOT:
         return True
     if not _activity_words(new, slot) & old_words:
         return False
-    names = names_in(old)
-    return not names or bool(names & names_in(new))
+    # a name only ``old`` gives is the one told of when ``new`` names someone too ("Rex died" leaves "User has a
+    # dog called Max."); told by its kind alone ("our old cat died"), it is the animal stored of that kind, unless
+    # that fact counts several ("User has two cats, Tom and Jerry.")
+    names, named_now = names_in(old), names_in(new)
+    if names and not named_now:
+        return _SEVERAL.search(old) is None
+    return not names or bool(names & named_now)

@@ -16,7 +16,7 @@ from ..slots import PARTNERS
 from .named import partner_of
 from .patterns import rx, words
 
-__all__ = ["as_break_up"]
+__all__ = ["as_break_up", "broken_up_with"]
 
 _PARTNER = rf"(?:my|our)\s+(?:ex-?)?(?:{words(*PARTNERS - {'ex'})})(?:\s+(?-i:[A-Z])[\w\u00c0-\u017f'-]+)?"
 _BROKE_UP = rx(
@@ -67,3 +67,19 @@ def as_break_up(clause: str, known: Sequence[str] = ()) -> list[str] | None:
     if partner is not None and partner != name:
         return None  # "Sam broke up with me" while the stored partner is Jordan: not Jordan's ending
     return [f"{name} and I broke up{rest}"]
+
+
+# "User and Sam broke up.", "User broke up with Sam.", "User split up with Sam last week.", "User and Sam are
+# separating.": the partner a break-up fact names.
+_BROKEN_UP_WITH = re.compile(
+    r"^User\s+(?:and\s+(?P<name>[A-Z][\w\u00c0-\u017f'-]*)\s+(?:have\s+|are\s+|got\s+)?"
+    r"(?:broke(?:n)?\s+up|split(?:\s+up)?|separated|separating|divorced|divorcing|called\s+it\s+(?:quits|a\s+day))"
+    r"|(?:is\s+)?(?:broke\s+up|split\s+up|separated|divorced)\s+(?:with|from)\s+(?P<name2>[A-Z][\w\u00c0-\u017f'-]*))\b"
+)
+
+
+def broken_up_with(fact: str) -> str | None:
+    """The partner the break-up ``fact`` names ("User and Sam broke up." -> ``"Sam"``), ``None`` when it names none
+    ("User broke up with their girlfriend.") or tells no break-up."""
+    m = _BROKEN_UP_WITH.match(fact.strip())
+    return None if m is None else m.group("name") or m.group("name2")

@@ -14,6 +14,7 @@ from ..slots import PERSON
 from .filler import strip_filler
 from .grammar import is_bare_present, is_past, is_subjectless_change, is_verb_form
 from .introductions import being_a
+from .leading_clauses import split_leading
 from .leads import strip_lead
 from .moments import NOW_WORDS, SOON
 from .pasted import split_pasted
@@ -23,6 +24,7 @@ from .rewrite import article
 from .restated import corrected_in_message
 from .retold import as_plain_statements
 from .activities import PETS
+from .consequences import is_consequence
 from .cues import is_change
 from .endings import acquired_slots
 from .family import as_family_said
@@ -35,10 +37,11 @@ __all__ = ["as_plain", "is_clause", "own_clauses", "plain_clauses", "split_claus
 
 _SUBJECT = r"(?:i|i'm|i've|i'll|i'd|my|we|we're|we've|our)\b"
 # "I'm vegetarian and my daughter Mia is 7", "I sold my car, I don't drive anymore", "vegetarian — I eat fish",
-# "I graduated and now I'm a nurse", "I'm vegan, so no dairy", "I'm an accountant, numbers are my thing",
+# "I graduated and now I'm a nurse", "I'm vegan, so no dairy", "I'm an accountant, numbers are my thing", "I'm
+# learning Portuguese because my partner's family is from Lisbon" (a reason told of the user's own is a fact too),
 # "My name's Rebecca, but everyone calls me Becky": a new clause starts a new fact.
 _CLAUSE_BREAK = rx(
-    rf"\s*,?\s+(?:and|but|so)\s+(?=(?:now\s+|then\s+|also\s+)?{_SUBJECT})|\s*,\s+(?={_SUBJECT})"
+    rf"\s*,?\s+(?:and|but|so|because)\s+(?=(?:now\s+|then\s+|also\s+)?{_SUBJECT})|\s*,\s+(?={_SUBJECT})"
     rf"|\s*,\s+(?=(?:no\s+more|so)\b)|\s*[\u2014\u2013]\s*|\s+-\s+(?={_SUBJECT})"
     # "i started eating fish again so pescatarian now": the diet a change leads to, typed without "I'm"
     r"|\s*,?\s+so\s+(?=(?:vegan|vegetarian|veggie|pescatarian|pescetarian|plant-based)\s+now"
@@ -78,12 +81,20 @@ def _bare_object(text: str) -> bool:
     return m is not None and not any(is_verb_form(w) for w in m.group("words").split())
 
 
-# "I'm Lars, from Oslo": a name, then where the user is from.
-_NAME_THEN_FROM = rx(r"^(?P<intro>(?:i'm|i am)\s+[A-Z]\w+),\s+(?P<rest>from\s+.+)$")
+# "I'm Lars, from Oslo", "Hello, I am Yuki from Osaka": a name, then where the user is from (without the comma, a
+# capitalised name and place, and no word of a people: "I'm Irish from Cork" says no name).
+_NAME_THEN_FROM = rx(
+    r"^(?:(?:hi|hey|hello|hiya)\W+)?(?P<intro>(?:i'm|i\s+am|im)\s+(?P<name>[A-Z]\w+))"
+    r"(?:,\s+|(?P<bare>\s+)(?=from\s+(?-i:[A-Z])))(?P<rest>from\s+.+)$"
+)
+_PEOPLE_WORD = rx(
+    r"^(?:\w+(?:ish|ese|ic|ian|can|ean)|thai|greek|dutch|french|swiss|czech|kiwi|aussie|brit|yank|scot|welsh|"
+    r"german|korean|kenyan|ugandan|filipino|filipina|latina|latino|local|new|home|back|here|fresh|away)$"
+)
 # Between the items of a list: "a cat, a dog and a rabbit", "34, married, a nurse".
 _LIST_SEPARATOR = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 # "I'm 34, married, a nurse": a list of what the user is, each item a fact of its own.
-_PROFILE = rx(r"^(?P<subject>i'm|i\s+am)\s+(?P<items>[^,]+(?:(?:\s*,\s*|\s+and\s+)[^,]+)+)$")
+_PROFILE = rx(r"^(?P<subject>i'm|i\s+am|im)\s+(?P<items>[^,]+(?:(?:\s*,\s*|\s+and\s+)[^,]+)+)$")
 _PROFILE_ITEM = rx(
     r"^(?:\d{1,3}(?:\s+years\s+old)?|(?:a|an)\s+[\w-]+(?:\s+[\w-]+){0,3}|married|single|divorced|engaged|widowed|"
     r"separated|retired|unemployed|pregnant|vegan|vegetarian|pescatarian|gluten-free|diabetic|coeliac|celiac|"
@@ -135,13 +146,18 @@ def split_clauses(sentence: str) -> list[str]:
     two clauses); "My wife and I moved to Berlin" stays whole (the left part is a subject, not a clause); "As a
     vegetarian I love tofu" -> "I'm a vegetarian", "I love tofu" when what the user is names a lasting part of
     their life (not "As a kid I lived in Rome")."""
+    leading = split_leading(sentence)
+    if leading is not None:  # "Since I quit Tesco I've been freelancing": two statements, the lead's "since" gone
+        return [c for part in leading for c in split_clauses(part)]
     m = _BEING_A_THEN.match(sentence.strip())
     if m is not None and being_a(m.group("being")) is not None:
         being = re.sub(r"^(?:as|being)\s+", "I'm ", m.group("being"), flags=re.IGNORECASE)
         return [being, *split_clauses(m.group("rest"))]
     m = _NAME_THEN_FROM.match(sentence.strip())
-    if m is not None:  # "I'm Lars, from Oslo" -> "I'm Lars" and "I'm from Oslo"
-        return [m.group("intro"), "I'm " + m.group("rest")]
+    if m is not None and not (m.group("bare")
+                              and (m.group("name")[0].islower() or _PEOPLE_WORD.match(m.group("name")))):
+        # "I'm Lars, from Oslo" -> "I'm Lars" and "I'm from Oslo"
+        return [m.group("intro"), *split_clauses("I'm " + m.group("rest"))]  # what follows the place is read too
     m = _NAME_THEN_THE_ONE.match(sentence.strip())
     if m is not None:  # "Ravi again, the guy with the allotment" -> "Ravi again" and "I'm the guy with ..."
         return [m.group("intro"), "I'm " + m.group("rest")]
@@ -154,14 +170,24 @@ def split_clauses(sentence: str) -> list[str]:
     pieces: list[str] = []
     rest = sentence
     while True:
-        m = next((b for b in _CLAUSE_BREAK.finditer(rest)
-                  if _can_split(rest[: b.start()], rest[b.end():], spliced=b.group(0).strip() == ",")), None)
+        m = _next_break(rest)
         if m is None:
             pieces.append(rest)
             return [q for p in pieces for s in _shared_subject(_as_retired_role(p).strip()) for o in _one_fact_each(s)
                     for c in _profile(o) for q in _participle(c) if q]
         pieces.append(rest[: m.start()])
         rest = rest[m.end():]
+        after = _next_break(rest)
+        if is_consequence(rest[: after.start()] if after is not None else rest, m.group(0)):
+            rest = rest[after.end():] if after is not None else ""  # "... so my sleep is all over the place": not kept
+
+
+def _next_break(rest: str) -> re.Match[str] | None:
+    """The first :data:`_CLAUSE_BREAK` in ``rest`` where :func:`_can_split` lets a new clause start."""
+    return next((b for b in _CLAUSE_BREAK.finditer(rest)
+                 if _can_split(rest[: b.start()], rest[b.end():], spliced=b.group(0).strip() == ",")
+                 # the reason for a moment is of that moment: "I took the bus today because my car broke down"
+                 and not (b.group(0).strip().lower() == "because" and NOW_WORDS.search(rest[: b.start()]))), None)
 
 
 # "I watched a documentary and went vegan", "my brother quit his job and now works as a carpenter", "I sold my Golf
@@ -246,7 +272,7 @@ def _profile(clause: str) -> list[str]:
     bare = _BARE_PROFILE.match(strip_lead(clause).rstrip(" .!")) if m is None else None  # "hiya, Ren here, 19, ..."
     if m is None and bare is None:
         return [clause]
-    subject = m.group("subject") if m is not None else "I'm"
+    subject = m.group("subject") if m is not None and m.group("subject").lower() != "im" else "I'm"
     items = _LIST_SEPARATOR.split((m or bare).group("items").rstrip(" .!"))
     name = bare.group("name") if bare is not None else None
     if name is None and _NAME_ITEM.match(items[0]) and not _PROFILE_ITEM.match(items[0]):
@@ -262,6 +288,10 @@ def _profile(clause: str) -> list[str]:
             return [f"My name is {name}", f"{subject} {rest}"]
         # "I'm Kathryn, first time using this": the name, then a remark of its own
         return [f"My name is {name}", rest]
+    if name and len(items) > 1 and _AGE_ITEM.match(items[0]) and not all(map(is_item, items[1:])):
+        # "hi im jake, 19, 2nd yr comp sci at waterloo": a name and an age open it, each a fact, whatever follows
+        be = "I am" if subject.lower().startswith("i am") else "I'm"
+        return [f"My name is {name}", *(f"{be} {item}" for item in items)]
     if len(items) < (1 if name else 2) or not all(map(is_item, items)) or _verb_item(items[0]):
         return [clause]
     if bare is not None and (len(items) < 2 or not any(_AGE_ITEM.match(i) for i in items)):

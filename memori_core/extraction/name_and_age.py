@@ -39,10 +39,35 @@ def _name_and_age(clause: str) -> list[str] | None:
     return [f"My name is {name[:1].upper()}{name[1:]}", f"I'm {m.group('age')}"]
 
 
+# "hey im kasia", "hi, I'm jake.": a greeting, then one word typed in lower case after "I'm", ending the clause: the
+# name (a greeting opens an introduction); a word of how the user is ("hi im tired", "hey im back", "hi im lost")
+# is none: :data:`_NOT_A_NAME`, :data:`_STATE_WORDS`, :data:`_STATE_ENDING`, or a word of a slot or of care.
+_GREETED_NAME = rx(
+    r"^(?:hi|hey|hello|hiya|heya|hii+)\W+(?:i'm|im|i\s+am)\s+(?P<name>(?-i:[a-z])[a-z\u00e0-\u00ff]{1,14})\s*[.!]*$"
+)
+_STATE_ENDING = rx(r"^(?:a\w+e|\w+(?:ed|ing|ful|ous|ive|ble|less|ish|y|ic|al|ent|ant|ry|st|ow))$")
+_STATE_WORDS = frozenset("""
+    lost stuck late sick ill sad mad hot cold home alone in out off on up down over fit well bad low high ready sorry
+    sure glad keen fab gay straight trans deaf blind mum mom dad new old young
+""".split())
+
+
+def _greeted_name(clause: str) -> list[str] | None:
+    """``clause`` as "My name is <Name>" when a greeting, then "I'm" and one lower-case word that names nobody's
+    state, is all it says ("hey im kasia"); ``None``."""
+    m = _GREETED_NAME.match(clause.strip())
+    if m is None:
+        return None
+    name = m.group("name")
+    says_how = name in _NOT_A_NAME or name in _STATE_WORDS or _STATE_ENDING.match(name) is not None
+    return None if says_how or slots_of(f"User is {name}.") or is_care_fact(f"User is {name}.") \
+        else [f"My name is {name.capitalize()}"]
+
+
 def as_name_and_age(clauses: Sequence[str]) -> list[str]:
     """``clauses`` with each that tells a name and an age together said as the two statements; any other as it is.
 
     >>> as_name_and_age(["I'm kez, 22"])
     ['My name is Kez', "I'm 22"]
     """
-    return [said for clause in clauses for said in (_name_and_age(clause) or [clause])]
+    return [said for clause in clauses for said in (_name_and_age(clause) or _greeted_name(clause) or [clause])]

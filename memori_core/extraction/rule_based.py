@@ -12,6 +12,7 @@ from ..text import normalize_fact_text
 from ..validate import parse_utc
 from .bare_plans import as_job_begun, as_move_made, as_plain_plans
 from .births import ends_pregnancy
+from .bookings import as_bookings
 from .clauses import as_plain, own_clauses, split_clauses
 from .core_facts import CoreRule, check_core_rule, is_core_fact
 from .empty_facts import moves_to_no_place, object_is_a_pointer
@@ -39,6 +40,7 @@ from .provenance import DEFAULT_CAPTURE_POLICY, CapturePolicy, FactPath, check_p
 from .routes import as_route_moved, with_route
 from .restated import as_denial, as_own_treatment, meant, respelt
 from .reminders import restates_stored
+from .remonthed import month_end, remonthed
 from .retimed import retimed
 from .rules import judge_sentence, statement_before_question
 from ..slots import holder
@@ -491,9 +493,10 @@ class RuleBasedFactExtractor:
         stages.append(("family", as_family_said(stages[-1][1], known)))
         # "nurse from Leeds" (.job_and_home), "I'm kez, 22" (.name_and_age): two statements each
         stages.append(("retold", as_name_and_age(as_job_and_home(as_plain(stages[-1][1])))))
+        # "I booked a flight to Rome on the 4th": the plan it is (.bookings)
+        named = as_bookings(as_people_named(as_new_jobs(stages[-1][1], known)))
         stages.append(("bare_plan", as_document_renewed(as_own_injury(as_new_home(as_move_made(
-            as_job_begun(as_plain_plans(as_told_plans(as_people_named(as_new_jobs(stages[-1][1], known)), known)), known),
-            known))))))
+            as_job_begun(as_plain_plans(as_told_plans(named, known)), known), known))))))
         # "Starting Monday I'm driving ... for Red River Grocers": the job from that day (.job_start)
         stages.append(("job_change", as_job_changes(as_route_moved(as_job_started(stages[-1][1], when)), known)))
         stages.append(("life_event", as_life_events(as_out_of_cast(stages[-1][1], known), known)))
@@ -512,9 +515,12 @@ class RuleBasedFactExtractor:
                 verdict = replace(verdict, sentence=clause)
                 path = "restated"
             if verdict.fact is None and known:
-                corrected = retimed(clause, known) or meant(clause, known) or respelt(clause, known)
+                corrected = retimed(clause, known) or meant(clause, known) or respelt(clause, known) \
+                    or remonthed(clause, known)
                 if corrected is not None:  # "Actually I meant Porto, not Lisbon.", "*Katherine", "sorry, 7am"
-                    verdict = SentenceVerdict(corrected[1], corrected[0], KEPT_REWRITTEN)
+                    # a plan's month corrected ("oh wait I meant May") is over with the month meant
+                    verdict = SentenceVerdict(corrected[1], corrected[0], KEPT_REWRITTEN,
+                                              expires_in=month_end(corrected[0], when) if when else None)
                     path = "correction"
             said = clause if verdict.reason == DROP_NOT_FIRST_PERSON else \
                 statement_before_question(clause) if verdict.reason == DROP_QUESTION else None

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from ..ranking.care import is_care_fact
+from .break_ups import broken_up_with
 from .dates import SAID_TIME
 from .grammar import is_past_statement
 from .named import ENDED_STAGES, OWN_PREGNANCY, partner_of
@@ -419,6 +420,24 @@ def _new_spouse(fact: str, text: str) -> bool:
     return before is not None and now is not None and before.group("name").casefold() != now.group("name").casefold()
 
 
+# "User is 41.", "User's son Leo is 8 years old.": an age, and nothing more.
+_PLAIN_AGE = re.compile(r"^User(?:'s\s+[\w' -]+?)?\s+is\s+(?P<age>\d{1,3})(?:\s+years?\s+old)?\s*[.!]*$")
+
+
+def _another_age(fact: str, text: str) -> bool:
+    """Whether ``fact`` and the stored ``text`` each tell an age and nothing more, and not the same one."""
+    now, before = _PLAIN_AGE.match(fact), _PLAIN_AGE.match(text)
+    return now is not None and before is not None and now.group("age") != before.group("age")
+
+
+def _corrects(verdict: SentenceVerdict, words: frozenset[str], text: str, old: frozenset[str]) -> bool:
+    """Whether the new fact of ``verdict`` corrects the stored fact ``text``: the words it says were wrong are
+    ``text``'s and not its own, of the same person, the rest of ``text`` said again or of the same slot."""
+    wrong = corrected_words(verdict.sentence) or verdict.corrects
+    return bool(wrong) and wrong <= old and not wrong & words and holder(verdict.fact) == holder(text) \
+        and bool(old - wrong <= words or slots_of(verdict.fact) & slots_of(text))
+
+
 def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: frozenset[str]) -> bool:
     """Whether the new fact of ``verdict`` (content ``words``) replaces the stored fact ``text``."""
     if verdict.fact is not None and WEEKS_PREGNANT.match(verdict.fact) \
@@ -428,6 +447,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return True
     if verdict.fact is not None and books_what_was_needed(verdict.fact, text):
         return True  # "User has an Ausländerbehörde appointment on ..." ends "User needs to book an appointment ..."
+    if verdict.expires_in is not None and _corrects(verdict, words, text, old):
+        return True  # "oh wait I meant May" ends "User is moving to Berlin in April 2026.", both dated
     if verdict.expires_in is not None or not old:
         return False
     if verdict.fact is not None and ends_leave(verdict.fact, text):
@@ -455,9 +476,7 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return bool(back & kept_out)
     if _says_more(verdict, text):
         return False
-    wrong = corrected_words(verdict.sentence) or verdict.corrects
-    if wrong and wrong <= old and not wrong & words and holder(verdict.fact) == holder(text) \
-            and (old - wrong <= words or slots_of(verdict.fact) & slots_of(text)):
+    if _corrects(verdict, words, text, old):
         return True  # "I live in Porto, not Lisbon" ends "User lives in Lisbon."
     if _HELD_ONCE.search(text) and not (_RESUMED.search(verdict.fact) and words & old):
         return False  # "User used to live in Rome.": history, which a move to Faro leaves true
@@ -535,6 +554,9 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
             # seeing Marco.", not "User's partner Marco's birthday is April 19th.")
             ends = is_loss(said) or relationship_stage(verdict.fact) in ENDED_STAGES \
                 or relationship_stage(said) in ENDED_STAGES
+            now_with, before_with = broken_up_with(verdict.fact), partner_of([text], "")
+            if now_with is not None and before_with is not None and now_with != before_with:
+                continue  # "Sam and I broke up" ends what names Sam, not "User is dating Alex."
             stands = relationship_stage(text) is not None or is_relationship_status(text)
             if (is_loss(said) or (changed and is_relationship_status(said))) and (ends or stands):
                 return True
@@ -542,8 +564,8 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
             stage, before = relationship_stage(verdict.fact), relationship_stage(text)
             if stage is not None and before is not None and stage != before:
                 return True
-        elif changed:
-            return True
+        elif changed or (slot == "age" and _another_age(verdict.fact, text)):
+            return True  # "Correction: I am 41." ends "User is 44 years old.": one age at a time
         elif slot in CONSUMPTION_SLOTS and is_exclusive(said) and not is_negated(said) \
                 and not _CONDITION.search(text):  # "I only eat rice" leaves "User is coeliac."
             return True

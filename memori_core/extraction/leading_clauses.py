@@ -1,0 +1,48 @@
+"""A statement told behind a clause or phrase of when: "Since I resigned from the bank in November I have been
+putting everything into my farm", "ever since I moved to York I've been cycling more", "After the GP appointment
+I've ditched dairy", "For the purposes of the projection, I am 44". Read whole, the sentence was kept as said or
+rewritten with its lead ("For the purposes of the pension projection, User is 44 years old ..."), and the change in
+the "since" clause ended nothing. A "since" clause of the user's is a statement of its own (the change it tells ends
+what it ends); a lead phrase without "I" only says when or why, and is left out. Pure: patterns, English only.
+"""
+
+from __future__ import annotations
+
+from .grammar import is_past
+from .patterns import rx
+
+__all__ = ["split_leading"]
+
+_MAIN = r"(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've)\b"
+# "since i moved in with my boyfriend in glasgow whats the cheapest way to heat ...": a question after the lead.
+_QUESTION = r"(?:what|what's|whats|how|where|which|who|why|when|any|anything|can|could|should|would|is|are|do|does)\s"
+# "Since I resigned from the bank in November I have been ...": the user's own past, then what holds since.
+_SINCE_I = rx(
+    r"^(?:ever\s+)?since\s+(?P<lead>(?:i|we)\s+(?P<verb>[a-z]+)\b.*?)\s*,?\s+(?P<main>(?:" + _MAIN + "|" + _QUESTION
+    + r").+)$"
+)
+# "After the GP appointment", "Following my divorce,", "For the purposes of the pension projection,": when or why.
+_LEAD_PHRASE = rx(
+    r"^(?:after|following|for\s+the\s+purposes?\s+of|for\s+the\s+sake\s+of)\s+"
+    r"(?:the|my|our|a|an|this|that|his|her|their)\s+[^,]{1,50}?\s*,?\s+(?P<main>" + _MAIN + r".+)$"
+)
+
+
+def split_leading(sentence: str) -> list[str] | None:
+    """``sentence`` without its lead of when: the user's "since" clause and the statement after it as two
+    (``["I resigned from the bank in November", "I have been putting ..."]``), a lead phrase left out
+    (``["I've ditched dairy"]``); ``None`` when it has no such lead.
+
+    >>> split_leading("ever since I moved to York I've been cycling more")
+    ['I moved to York', "I've been cycling more"]
+    >>> split_leading("After the GP appointment I've ditched dairy")
+    ["I've ditched dairy"]
+    >>> split_leading("Since I was a kid I've loved jazz") is None
+    True
+    """
+    text = sentence.strip()
+    m = _SINCE_I.match(text)
+    if m is not None and is_past(m.group("verb")):  # "since I moved", not "since we last spoke", "since I was 12"
+        return [m.group("lead"), m.group("main")]
+    m = _LEAD_PHRASE.match(text)
+    return None if m is None else [m.group("main")]
