@@ -110,6 +110,8 @@ def test_explain_names_the_care_facts_and_equals_recall(engines):
     ("My shift is 9pm to 6am, Monday to Friday.", None),  # the user's own things, not someone
     ("User's income is irregular.", None),
     ("User's favourite cuisine is Thai.", None),
+    ("User's bungalow is wooden with a tin roof.", None),  # the user's home, which a storm reaches
+    ("User's days off are Sunday and Monday.", None),
     ("User's team lead Sarah is vegan.", "team lead Sarah"),
 ])
 def test_outside_holder_names_someone_outside_the_users_household(fact, holder):

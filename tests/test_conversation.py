@@ -28,7 +28,7 @@ FACTS = [
     "User's partner is called Sam.",
 ]
 EARLIER = "Tonight we go to a seafood restaurant: shellfish prawns lobster oysters."
-FOLLOW_UP = "What should I order there?"
+FOLLOW_UP = "What do you recommend there?"  # names no concern ("What should I order?" is a meal question)
 
 
 # -- the pure functions -----------------------------------------------------

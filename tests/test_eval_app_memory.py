@@ -70,7 +70,8 @@ def tiny() -> dict:
             {"id": "d5", "turns": [turn("What should we do this weekend?", ["a2"], "implicit")]},  # nothing
             {"id": "d6", "turns": [
                 turn("We're off to a satay place tonight.", ["a1"], "explicit"),  # hit
-                turn("What should I order there?", ["a1"], "followup"),  # nothing, unless the context counts
+                # nothing, unless the context counts ("What should I order?" would be a meal question of its own)
+                turn("What do you recommend there?", ["a1"], "followup"),
             ]},
             {"id": "d7", "turns": [turn("What is the capital of Australia?", [], "offtopic")]},  # clean
             {"id": "d8", "turns": [
@@ -213,7 +214,7 @@ def test_context_is_passed_only_where_recall_takes_it(monkeypatch: pytest.Monkey
     result = evaluate_app_memory(data, embedder=TopicEmbedder(), limit=5)
     assert result["context"] == {"requested": True, "supported": True, "used": True}
     asked = dict(seen)
-    assert asked["What should I order there?"] == ["We're off to a satay place tonight."]
+    assert asked["What do you recommend there?"] == ["We're off to a satay place tonight."]
     assert asked["How many ounces are in a pound?"] == ["Is my cat Biscuit okay home alone?"]
     assert asked["What am I allergic to, peanuts?"] is None
     o = result["overall"]

@@ -432,3 +432,45 @@ def test_a_meal_question_after_a_change_of_diet_shows_the_diet_now(minilm, told,
     capture_facts(eng, "u", [("user", changed)], rules, created_at="2026-11-16T09:00:00Z")
     assert now in [f.content for f in eng.list("u")]
     assert now in [f.content for f in eng.recall("What should I cook tonight?", "u")]
+
+
+def test_a_weekday_inside_a_span_or_weekdays_opens_the_fact_that_covers_it():
+    # blind6: "A friend invited me to her book club, Wednesdays at 8 pm. Can I do it?" never saw the shifts fact
+    # "... Tuesday to Saturday ...", which names no Wednesday.
+    shifts = "User works in a hotel kitchen, Tuesday to Saturday, until about 11 pm."
+    office = "User's partner Kim works weekdays at a bank."
+    eng = ann_with(shifts, office, "User swims on Sunday mornings.")
+    recalled = [f.content for f in eng.recall("My cousin runs a pottery class on Thursday evenings. Can I join?", "ann")]
+    assert shifts in recalled and office in recalled
+    assert shifts not in [f.content for f in eng.recall("My cousin runs a pottery class on Monday evenings. Can I join?",
+                                                        "ann")]
+    rows, held = day_rows(frozenset({"sunday"}), ["From Friday sunset to Sunday noon User rests.", "Gym on Monday."])
+    assert rows.tolist() == [True, False] and held == ["sunday"]  # a span past the week's end wraps round
+
+
+def test_a_gift_for_a_relative_opens_the_few_facts_naming_them():
+    niece = "User's niece Lola is 7 and mad about horses."
+    eng = ann_with(niece, "User is allergic to penicillin.")
+    assert niece in [f.content for f in eng.recall("What's a good present for my niece?", "ann")]
+    assert niece not in [f.content for f in eng.recall("What's a good present for my boss?", "ann")]
+
+
+@pytest.mark.parametrize(("question", "needed"), [
+    ("There's a free bar at my cousin's christening party. How do I handle it?", "User gave up drinking two years ago."),
+    ("My niece wants me to bake her birthday cake. Which one should I make?", "User's flat has a microwave but no oven."),
+    ("Our bedroom might have to move to the top floor when the baby comes. Thoughts?",
+     "User has osteoarthritis in her knees and finds stairs hard."),
+    ("My in-laws are visiting us for a week. Where will they sleep?", "User and Jo rent a 32 m² studio."),
+    ("A storm is forecast for tonight. What should we do to get ready?", "User's bungalow is wooden with a tin roof."),
+    ("We're invited to a ski chalet in the Alps in February. Good idea?", "User had a heart attack last year."),
+])
+def test_the_eighth_rounds_concerns_recall_what_minilm_scores_low(minilm, question, needed):
+    facts = [needed, "User works as an accountant in Bristol.", "User plays five-a-side football on Tuesdays.",
+             "User's sister lives in Cardiff.", "User loves Thai food.", "User is learning the ukulele.",
+             "User has a cat called Mochi.", "User is saving for a new bike."]
+    eng = RecallEngine(store=InMemoryFactStore(), embedder=minilm)
+    eng.add("u", facts)
+    assert needed in [f.content for f in eng.recall(question, "u")]
+    off = RecallEngine(store=InMemoryFactStore(), embedder=minilm, config=RecallConfig(gate_implied=False))
+    off.add("u", facts)
+    assert needed not in [f.content for f in off.recall(question, "u")]  # the cosine alone does not keep it

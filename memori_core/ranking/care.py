@@ -265,6 +265,9 @@ _OPINION = re.compile(
     r"\b(?:would|do|could|can|will)\s+you\s+(?:suggest|recommend|advise|pick|choose|go\s+for|reckon)\b"
     r"|\bwhat\s+do\s+you\s+(?:think|suggest|recommend)\b|\byour\s+(?:thoughts|take|advice|pick|suggestions?)\b"
     r"|\bthoughts\s*\?"
+    # a closing check of a plan told before it: "The exam is on a Saturday morning. Any problem with that date?"
+    r"|(?:^|[.!?]\s+)any\s+(?:problems?|issues?|clash(?:es)?|conflicts?)"
+    r"(?:\s+with\s+(?:that|this|it|those)(?:\s+\w+)?)?\s*\?\s*$"
     # what a visitor should not miss is asked for the visitor: "What are the must-try dishes in Tokyo?"
     r"|\bmust[\s-](?:try|see|do|visit|eat)\b|\bworth\s+(?:trying|seeing|visiting|doing|going|buying|getting|it)\b"
     r"|\b(?:best|good|efficient|easiest|cheapest|quickest)\s+ways?\s+to\s+(?:get\s+(?:around|to|from|between|into)|"
@@ -386,7 +389,8 @@ def outside_holder(fact: str) -> str | None:
 _OWN_THING = re.compile(
     r"(?:^favou?rite\b.*|\b(?:shifts?|income|salary|pay|wages?|job|commute|flat|apartment|house|home|car|van|laptop|"
     r"computer|phone|budget|pension|savings|debts?|rent|mortgage|schedule|routine|week|weekends?|diet|hobb(?:y|ies)|"
-    r"hours|contract|visa|passport|permit|wedding|plans?|birthday|business|shop|degree|exam|course|name|age)$)",
+    r"hours|contract|visa|passport|permit|wedding|plans?|birthday|business|shop|degree|exam|course|name|age|"
+    r"bungalow|cottage|cabin|studio|kitchen|garden|roof|room|bedroom|place|bike|days?\s+off)$)",
     re.IGNORECASE,
 )
 

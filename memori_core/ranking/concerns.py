@@ -52,7 +52,8 @@ FACT_CONCERNS: dict[str, str] = {
     "gluten": _any("gluten", "coeliac*", "celiac*", "wheat"),
     "meat": _any("vegetarian*", "vegan*", "meat", "pescatarian*", "pork", "beef", "halal", "kosher", "gout"),
     "alcohol": _any("alcohol*", "booze", "sober*", "teetotal*", "drink", "wine", "beer", "sobriety", "blood pressure",
-                    "hypertension", "gout", "diabet*", "insulin", "metformin", *SULFONYLUREAS),
+                    "hypertension", "gout", "diabet*", "insulin", "metformin", *SULFONYLUREAS, "ulcer",
+                    "epilep*", "seizure*", "lamotrigine", "levetiracetam", "liver disease", "cirrhosis", "pancreatitis"),
     "pregnancy": _any("pregnan*", "prenatal", "expecting a baby", "breastfeed*", "breast feed*"),
     "sugar": _any("diabet*", "low carb", "keto*", "sugar*", "carb", "insulin", "metformin", "prediabet*", "gout",
                   *SULFONYLUREAS),
@@ -89,7 +90,28 @@ and its medicines (insulin, metformin, the sulfonylureas) meet a drink. Every fo
 one a **meal** question opens ("What should I cook tonight?")."""
 
 _SICKLE_CELL = r"sickle[\s-]cell\s+(?:disease|ana?emia)|hbss"  # the disease (the trait is in "exertion")
+# a heart that was damaged or mended: the cold, heat and a long still journey strain it
+_HEART = r"heart\s+attack|stents?|angina|heart\s+(?:condition|disease|surgery)|coronary|cardiac\s+rehab|bypass\s+surgery"
+# stairs that are hard: "finds stairs hard", "struggles with the stairs"
+_STAIRS_HARD = (r"\b(?:finds?|found)\s+(?:the\s+)?stairs\s+(?:hard|difficult|tough|tiring|a\s+struggle)|"
+                r"\bstruggles?\s+(?:with|on)\s+(?:the\s+)?stairs|"
+                r"\b(?:can't|cannot|can\s+no\s+longer)\s+(?:manage|climb|do)\s+(?:the\s+)?stairs")
 LIMIT_CONCERNS: dict[str, str] = {
+    # a drink the user gave up or must not have, care fact or not: "I stopped drinking alcohol because of the ulcer."
+    "alcohol": r"\b(?:stopped|quit|gave\s+up|given\s+up|giving\s+up|cut\s+out|doesn't|does\s+not|don't|do\s+not|no\s+longer|"
+               r"never|can't|cannot|mustn't|must\s+not|shouldn't|(?:isn't|is\s+not|not)\s+allowed\s+to)\s+(?:\w+\s+)?"
+               r"(?:drink(?:s|ing)?|alcohol|booze)\b(?!\s+(?:coffee|tea|milk|water|juice|soda|cola|caffeine|enough|much\s+water))"
+               r"|\boff\s+(?:the\s+)?(?:booze|alcohol|drink)\b|\bon\s+the\s+wagon\b",
+    # sweet food the user does not like: "I don't like very sweet food", "no sweet tooth"
+    "sugar": r"\b(?:(?:don't|doesn't|do\s+not|does\s+not|never)\s+(?:like|eat|enjoy|care\s+for)|dislikes?|hates?|avoids?)\s+"
+             r"(?:\w+\s+){0,2}?(?:sweet|sugary)\b(?!\s+(?:potato\w*|corn|peppers?|chill?i|and\s+sour|peas?)\b)|"
+             r"\b(?:no|not\s+(?:a|much\s+of\s+a)|hasn't\s+got\s+a|doesn't\s+have\s+a)\s+sweet\s+tooth\b",
+    # a fear of creatures met outdoors: a field visit, a safari, a hike
+    "wildlife": r"\b(?:afraid|scared|terrified|fear|phobia)\s+of\s+(?:snakes?|spiders?|insects?|bugs?|bees?|wasps?|"
+                r"mosquito\w*|rats?|mice|bats?|sharks?|jellyfish|crocodiles?|wild\s+animals)\b|"
+                r"\b(?:ophidiophob|arachnophob|entomophob)\w*",
+    # a long still journey: a heart condition, a clot
+    "long journey": rf"\b(?:{_HEART}|dvt|deep\s+vein\s+thrombosis|blood\s+clots?|pulmonary\s+embol\w*)\b",
     "motion": _any("seasick*", "sea sick*", "motion sick*", "travel sick*", "car sick*", "carsick*", "airsick*"),
     "flying": r"\b(?:(?:afraid|scared|terrified|fear)\s+of\s+flying|hates?\s+flying|"
               r"(?:rather\s+than|never|won't|doesn't|don't|does\s+not|do\s+not)\s+fly\b|aviophobi\w*|"
@@ -108,7 +130,9 @@ LIMIT_CONCERNS: dict[str, str] = {
                      "disc prolapse", "degenerative disc", "spinal stenosis", "back injury", "injured back",
                      "neck injury", "arthritis", "arthritic", "bad knee", "knee replace*",
                      "hip replace*", "knee replaced", "hip replaced", "still recovering", "recovering from", "stitches",
-                     "keyhole surgery", "no heavy lifting", "hernia", "osteoporosis")
+                     "keyhole surgery", "no heavy lifting", "hernia", "osteoporosis",
+                     "osteoarthritis")
+                + rf"|\b(?:{_HEART})\b"
                 + r"|\bnot\s+(?:to\s+)?lift\w*|\b(?:had|has\s+had)\s+(?:\w+\s+){0,3}(?:surgery|operation|removed)\b"
                 r"|\b(?:can't|cannot|can\s+not|unable\s+to)\s+lift\b|\brotator\s+cuff\b|\bfrozen\s+shoulder\b"
                 r"|\btorn\s+(?:\w+\s+)?(?:meniscus|ligament|acl|cartilage|tendon|muscle)\b"
@@ -125,17 +149,19 @@ LIMIT_CONCERNS: dict[str, str] = {
     "sight": r"\b(?:macular\s+degeneration|glaucoma|cataracts?|(?:partially|visually)\s+(?:sighted|impaired)|"
              r"(?:low|poor|failing|bad)\s+(?:eye)?sight|low\s+vision|legally\s+blind|registered\s+blind|"
              r"(?:can't|cannot|can\s+no\s+longer|no\s+longer)\s+(?:read|see)\s+(?:small\s+print|well|far|at\s+night))\b",
-    "cold": rf"\b(?:insulin|{_SICKLE_CELL}|raynaud\w*|avoids?\s+(?:getting\s+)?(?:cold|the\s+cold)|copd)\b",
+    "cold": rf"\b(?:insulin|{_SICKLE_CELL}|raynaud\w*|avoids?\s+(?:getting\s+)?(?:cold|the\s+cold)|copd|{_HEART})\b",
     "fluids": rf"\b(?:(?:fluid|water)\s+intake|(?:stay|keep)\s+(?:well\s+)?hydrated|dehydrat\w*|lithium|{_SICKLE_CELL}|"
-              r"kidney\s+(?:disease|failure|stones?)|dialysis|heart\s+failure|copd)\b",
-    "language": r"\b(?:(?:no|little|limited|basic|broken|poor)\s+english|(?:doesn't|does\s+not|don't|do\s+not|can't|cannot)"
+              rf"kidney\s+(?:disease|failure|stones?)|dialysis|heart\s+failure|copd|{_HEART})\b",
+    "language": r"\b(?:(?:no|little|limited|basic|broken|poor)\s+english|(?:is\s+|am\s+|still\s+)?learning\s+english|"
+                r"english\s+(?:lessons|classes|course)|(?:doesn't|does\s+not|don't|do\s+not|can't|cannot)"
                 r"\s+speak\s+(?:\w+\s+)?english|not\s+fluent\s+in\s+english)\b",
     "walking": _any("bad knee", "bad hip", "knee replace*", "hip replace*", "knee replaced", "hip replaced",
                     "knee problem", "hip problem", "dodgy knee", "gammy knee", "arthritic knee", "arthritic hip",
                     "plantar fasciitis", "walking stick", "walks with a stick", "can't walk far", "cannot walk far",
                     "short walks", "struggles to walk", "struggles walking", "cane", "walking cane", "rollator",
                     "zimmer frame", "osteoporosis", "unsteady on her feet", "unsteady on his feet", "fall risk",
-                    "cannot kneel", "can't kneel", "cannot squat", "can't squat", "gets dizzy")
+                    "cannot kneel", "can't kneel", "cannot squat", "can't squat", "gets dizzy", "osteoarthritis")
+               + "|" + _STAIRS_HARD
                + r"|\b(?:uses?|use|with|needs?)\s+a\s+walker\b"
                + r"|\b(?:knees?|hips?)\s+(?:is|are)\s+(?:\w+\s+)?(?:bad|painful|sore|dodgy|stiff|playing\s+up)\b"
                r"|\barthritis\s+in\s+(?:\w+\s+){0,2}(?:knees?|hips?|feet|ankles?)\b",
@@ -143,7 +169,8 @@ LIMIT_CONCERNS: dict[str, str] = {
 """What a fact says the user cannot or will not do, whatever their health: travel sickness, a fear of flying,
 of dogs, of heights or of water, a back or joint or a recent operation that limits exertion, a wheelchair or
 crutches (a place's steps, a trip), hearing loss (a loud room, a call), a knee or hip that limits walking (a
-day trip, a holiday, a city's hills)."""
+day trip, a holiday, a city's hills), a drink given up (an open bar), sweet food not liked (a cake), a fear of
+snakes or spiders (a field visit, a safari), a heart attack or a clot (a long drive, the cold, the heat)."""
 
 _BREEDS = (r"(?:labradors?|labs|poodles?|spaniels?|terriers?|retrievers?|collies?|huskies|husky|beagles?|"
            r"dachshunds?|pugs?|bulldogs?|corgis?|chihuahuas?|schnauzers?|greyhounds?|whippets?|rottweilers?|"
@@ -153,6 +180,9 @@ _BREEDS = (r"(?:labradors?|labs|poodles?|spaniels?|terriers?|retrievers?|collies
 _CHILD = (r"(?:sons?|daughters?|kids?|children|child|toddlers?|bab(?:y|ies)|twins|eldest|youngest|"
           r"grand(?:children|child|kids?|sons?|daughters?)|step(?:sons?|daughters?|kids?))")
 _DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+_MONTH = "(?:" + "|".join(_MONTHS) + ")"
 SITUATION_CONCERNS: dict[str, str] = {
     "children": rf"\b{_CHILD}\b(?!')|\b(?:user's|my|our|his|her|their|two|three|four)\s+(?:little\s+|young\s+|teenage\s+)?"
                 r"(?:girls|boys)\b",
@@ -168,7 +198,8 @@ SITUATION_CONCERNS: dict[str, str] = {
     "money": r"\b(?:sav(?:ing|es)\s+(?:up\s+)?(?:for|to)|savings|budget\w*|debts?|loans?|skint|pension|"
              # broke, but not a bone or a thing: "broke her wrist", "broke down"
              r"broke(?!\s+(?:his|her|my|their|its|a|an|the|both|down|up|into|off|out|through|in|free|away)\b)|"
-             r"income|take[\s-]home\s+pay|salary|wages?|money\s+(?:has\s+been|is|was)\s+(?:\w+\s+)?tight|costs?\s+down|"
+             r"income|take[\s-]home\s+pay|salary|wages?|earns?|earning|after\s+tax|(?:promised|has)\s+to\s+pay|"
+             r"pay(?:s|ing)?\s+for|money\s+(?:has\s+been|is|was)\s+(?:\w+\s+)?tight|costs?\s+down|"
              r"social\s+security|401\(?k\)?|sends?\s+money|mortgage|overdraft|tight\s+on\s+money|money\s+is\s+tight|"
              r"can(?:'t|not)\s+afford|paying\s+(?:off|back)|credit\s+card|low\s+income|unemployed|on\s+benefits)\b",
     "getting around": r"\b(?:(?:don't|doesn't|do\s+not|does\s+not|never|can't|cannot)\s+(?:drive|have\s+a\s+car|own\s+a\s+car)|"
@@ -177,7 +208,12 @@ SITUATION_CONCERNS: dict[str, str] = {
                       r"(?:driving|driver'?s)\s+licen[cs]e|never\s+(?:learned|learnt)\s+to\s+drive|"
                       r"no\s+car|car[\s-]free|without\s+a\s+car|walks?\s+everywhere|gets?\s+around\s+by|"
                       r"commutes?\s+(?:by|on)|cycles?\s+to\s+work|rather\s+than\s+(?:fly|drive)|"
-                      r"(?:uses?|takes?|relies\s+on)\s+a\s+wheelchair|wheelchair\s+user)\b",
+                      r"(?:uses?|takes?|relies\s+on)\s+a\s+wheelchair|wheelchair\s+user|"
+                      # not allowed to drive, or the one car is someone else's: "The family has one car, which Josefa uses"
+                      r"(?:not|isn't|is\s+not|mustn't|must\s+not|may\s+not)\s+(?:allowed\s+to\s+)?drive|banned\s+from\s+driving|"
+                      r"lost\s+(?:his|her|my|their)\s+(?:driving\s+)?licen[cs]e|unable\s+to\s+drive|"
+                      r"(?:has|have|owns?|with)\s+(?:only\s+)?one\s+car|shares?\s+(?:a|the|one)\s+car|"
+                      r"(?:takes?|gets?|rides?)\s+the\s+bus)\b",
     # a way of travelling the user avoids or prefers: "dislikes crowded public transport", "avoids taking
     # subways", "refuses to use ride-sharing", "prefers trains or flights"
     "transport": r"\b(?:avoids?|avoiding|dislikes?|hates?|refuses?|can't\s+(?:stand|tolerate)|won't|"
@@ -188,11 +224,14 @@ SITUATION_CONCERNS: dict[str, str] = {
                  r"rental\s+cars?|car\s+rentals?|scooters|cycling|bikes)\b"
                  # panic in a crowded train or bus shapes the way to get anywhere
                  r"|\bpanic\s+attacks?\b|\bclaustrophob\w*|\bagoraphob\w*",
-    "stairs": r"\b(?:walk[\s-]?up|no\s+(?:lift|elevator)|"
+    "stairs": _STAIRS_HARD + r"|\b(?:walk[\s-]?up|no\s+(?:lift|elevator)|"
               r"(?:lift|elevator)\s+(?:\w+\s+){0,2}(?:breaks|broken|out\s+of\s+order)|"
               r"(?:\w+\s+)?floor\s+(?:flat|apartment)\s+(?:with\s+)?(?:no|without)\s+(?:a\s+)?(?:lift|elevator))",
     "sleep": r"\b(?:night\s+shifts?|works?\s+nights|shift\s+work|insomnia|sleep\s+apno?ea|cpap|pregnan\w*|jet[\s-]?lag|"
-             r"(?:poor|bad|lack\s+of|too\s+little|not\s+enough)\s+sleep|sleep\s+deprivation)\b",
+             r"(?:poor|bad|lack\s+of|too\s+little|not\s+enough)\s+sleep|sleep\s+deprivation|"
+             # lost sleep is a seizure trigger; an early start sets the bedtime
+             r"(?:losing|lost|missed|missing)\s+sleep|sleep\s+loss|epilep\w*|seizures?|"
+             r"(?:starts?|starting)\s+work\s+at\s+\d|(?:gets?|getting|wakes?|waking)\s+up\s+at\s+\d|up\s+at\s+\d)\b",
     "travel": r"\bpregnan\w*",
     "outdoors": r"\b(?:grows?|growing|garden\w*|allotment|raised\s+beds?|greenhouse|beehives?|bees|backyard|"
                 r"(?:swimming\s+)?pool|chickens|hens|vegetable\s+patch|orchard|lawn)\b",
@@ -202,12 +241,17 @@ SITUATION_CONCERNS: dict[str, str] = {
             r"owns?\s+(?:a|an)\s+(?:\w+\s+){0,3}(?:business|shop|company|firm|nursery|bakery)|"
             r"I'm\s+a\s+\w+\s+(?:at|for)|drives?\s+(?:a|an)\s+(?:\w+\s+){0,2}(?:bus|taxi|cab|truck|lorry|van|tram)|(?:is|am)\s+a\s+(?:\w+\s+){0,2}(?:nurse|teacher|developer|engineer|lawyer|"
             r"accountant|driver|manager|designer|translator|doctor|student|chef|analyst|consultant|tester|courier|"
-            r"farmer|attendant|cleaner|carer|electrician|plumber|mechanic|pharmacist|paramedic|officer|writer))\b",
+            r"farmer|attendant|cleaner|carer|electrician|plumber|mechanic|pharmacist|paramedic|officer|writer|teller|cashier|"
+            r"clerk|receptionist|secretary|waiter|waitress|bartender|barista|baker|hairdresser|pilot|midwife|lecturer|"
+            r"professor|librarian|journalist|architect|programmer|researcher|scientist|social\s+worker|builder|"
+            r"labourer|fisherman|tailor|banker|agronomist|skipper|firefighter|soldier|police\s+officer))\b",
     "caring": r"\b(?:(?:shouldn't|should\s+not|can't|cannot|can\s+not|mustn't|must\s+not)\s+be\s+left\s+alone|"
               r"dementia|alzheimer'?s|(?:is|am|are)\s+(?:a|the|her|his|their)\s+(?:main\s+|full[\s-]time\s+)?"
               r"carer|caregiver|cares\s+for\s+(?:his|her|their|my)|"
               r"(?:pill|tablet|medication|medicine|insulin|injection|eye\s+drops?)s?\s+(?:\w+\s+)?"
-              r"(?:twice|three\s+times|every\s+\w+\s+hours)(?:\s+a\s+day)?)\b",
+              r"(?:twice|three\s+times|every\s+\w+\s+hours)(?:\s+a\s+day)?|"
+              # a partner often away: no one else at home while the user goes too
+              r"(?:is|are)\s+(?:often\s+)?away\s+(?:\w+\s+){0,2}(?:nights?|overnight|weeks?)|works?\s+away)\b",
     "renting": r"\b(?:landlord|landlady|letting\s+agent|tenan(?:t|ts|cy)|(?:rents?|renting)\s+(?:a|an|the|our|my|his|her|"
                r"their)\s+(?:[\w²-]+\s+){0,4}?(?:flat|house|apartment|home|place|room|studio|condo)|"
                r"(?:no|doesn't\s+allow|don't\s+allow|does\s+not\s+allow|not\s+allowed)\s+(?:any\s+)?(?:more\s+)?pets)\b",
@@ -237,7 +281,8 @@ SITUATION_CONCERNS: dict[str, str] = {
     "watching": r"\b(?:films|movies|cinema|documentar\w+|tv\s+(?:shows|series|dramas)|sitcoms|anime|"
                 r"(?:crime|period|costume|medical)\s+dramas|reality\s+(?:tv|shows)|box\s+sets)\b",
     "pets": r"\b(?<!afraid\sof\s)(?<!scared\sof\s)(?:dogs?|cats?|pupp(?:y|ies)|kittens?|pets?|hamsters?|rabbits?|bunn(?:y|ies)|"
-            r"guinea\s+pigs?|parrots?|budgies?|tortoises?|turtles?|goldfish|ferrets?|" + _BREEDS + r")\b",
+            r"guinea\s+pigs?|parrots?|budgies?|tortoises?|turtles?|goldfish|ferrets?|geckos?|lizards?|doves|canar(?:y|ies)|"
+            r"cockatiels?|" + _BREEDS + r")\b",
     "pastimes": r"\b(?:hobb(?:y|ies)|(?:goes|go|went)\s+(?:\w+\s+)?(?:bouldering|climbing|running|hiking|swimming|"
                 r"cycling|surfing|skiing|snowboarding|sailing|fishing|kayaking|skating|dancing|bowling|camping|"
                 r"birdwatching|bird\s+watching)|(?:plays?|playing)\s+(?:\w+\s+)?(?:tennis|football|soccer|golf|chess|"
@@ -263,14 +308,22 @@ SITUATION_CONCERNS: dict[str, str] = {
             r"\bnot\s+(?:a\s+)?(?:vegetarian|vegan|pescatarian|keto|paleo|plant[\s-]based)\s+any\s?more\b|"
             r"\b(?:eats?|eating)\s+(?:\w+\s+)?(?:meat|fish|seafood|chicken|pork|beef|dairy|eggs)\s+(?:again|now)\b|"
             r"^\W*(?:user|i)\s+(?:now\s+|also\s+)?(?:eats?|has\s+started\s+eating|started\s+eating)\s+"
-            r"(?:meat|fish|seafood|chicken|dairy|eggs)(?:\s+again)?\W*$",
+            r"(?:meat|fish|seafood|chicken|dairy|eggs)(?:\s+again)?\W*$|"
+            r"\bno\s+(?:oven|stove|cooker|hob|kitchen|freezer)\b",
     "schedule": rf"\b(?:{_DAY}s|every\s+(?:other\s+)?(?:{_DAY}|week|weekend)|on\s+{_DAY}"
                 rf"(?:\s+and\s+{_DAY})?\s+(?:mornings|evenings|nights|afternoons)|"
                 r"commute\s+is|commutes?\s+(?:\w+\s+){0,3}(?:minutes|hours?)|(?:minutes|hours?)\s+each\s+way|"
                 # fixed hours: "My shift is 9pm to 6am, Monday to Friday", "I leave home at 6am"
                 rf"{_DAY}\s+(?:to|through|till|until)\s+{_DAY}|"
                 r"shifts?\s+(?:is|are|runs?)|\d{1,2}(?::\d\d)?\s*(?:am|pm)\s+(?:to|till|until)\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)|"
-                r"leaves?\s+home\s+at)\b",
+                r"leaves?\s+home\s+at|"
+                # a day off, an early start, a daily habit at a set hour, a day kept free, a monthly duty
+                rf"days?\s+off|(?:starts?|starting)\s+work\s+at|weekdays|{_DAY}\s+(?:mornings|evenings|nights|afternoons)|"
+                r"at\s+\d{1,2}(?::\d\d)?(?:\s*(?:am|pm|a\.m\.|p\.m\.))?\s+(?:every|each)\s+(?:morning|evening|afternoon|day)|"
+                r"(?:every|each)\s+(?:morning|evening|afternoon|day)\s+at\s+\d|sabbath|shabbat|friday\s+prayers|"
+                # a rotation away and home: "two weeks on, one week off", fly-in fly-out
+                r"weeks?\s+on,?\s+(?:\w+\s+)?weeks?\s+off|fly[\s-]in[\s-]fly[\s-]out|fifo|"
+                r"(?:morning|evening|afternoon|night)s?\s+of\s+(?:every|each|the)\s+month|of\s+every\s+(?:lunar\s+)?month)\b",
     # the way to work: a new job's place or hours, an early meeting
     "commute": r"\b(?:commut\w*|leaves?\s+home\s+at|(?:drives?|cycles?|walks?|takes?\s+the\s+\w+)\s+to\s+work|"
                r"(?:taking|riding)\s+the\s+(?:ttc|mta|bus|buses|train|trains|tram|metro|subway|tube|"
@@ -282,10 +335,26 @@ SITUATION_CONCERNS: dict[str, str] = {
                 r"(?:drinking\s+)?(?:coffee|caffeine)|no\s+(?:more\s+)?(?:coffee|caffeine)|decaf)\b",
     # an exam or a degree the user is working towards
     "studies": r"\b(?:ielts|toefl|gre|gmat|gcses?|a[\s-]levels?|bar\s+exam|exams?|thesis|dissertation|"
-               r"studying\s+for|revising\s+for)\b",
+               r"studying\s+for|revising\s+for|master'?s|phd|doctorate|"
+               r"(?:accepted|admitted|a\s+place)\s+(?:for|onto|on|into|to|at)\s+(?:a|an|the)\s+(?:\w+\s+){0,3}?"
+               r"(?:course|degree|programme|program|university|college))\b",
     # a computer or phone the user relies on, or is not at ease with
     "devices": r"\b(?:laptops?|computers?|pcs?|macbook|chromebook|ipad|smartphones?|wi[\s-]?fi|broadband|"
                r"internet\s+connection|data\s+plan)\b",
+    # a small home: where guests sleep, what fits
+    "space": r"\b(?:studio\s+(?:flat|apartment)?|bedsit|one[\s-]bed(?:room)?|1[\s-]bed(?:room)?|"
+             r"(?:[1-3]?\d|4[0-5])\s*(?:m²|m2|sq\s*m|square\s+met(?:re|er)s?)|[1-4]\d\d\s*(?:sq\s*ft|square\s+feet)|(?:tiny|small|little|cramped)\s+(?:flat|apartment|house|place|room)|"
+             r"flat[\s-]?share|shared\s+(?:flat|house|apartment))(?!\w)",
+    # a home the weather reaches: a cyclone, a flood
+    "shelter": r"\b(?:wooden|timber|thatched|tin[\s-]roof\w*|mobile\s+home|caravan|trailer|houseboat|flat\s+roof|"
+               r"floods?|flooding|flood[\s-]?prone|tin\s+roof|no\s+air\s+conditioning|air[\s-]conditioning\s+bills?)\b",
+    # a wedding in the family to come
+    "wedding": r"\b(?:wedding|getting\s+married|(?:will|to)\s+marry|engaged\s+to|fianc[eé]e?)\b",
+    # a commitment on a date to come or a season of the year: "... starting in September", "visa expires next March",
+    # "due at the end of April", "harvest runs from late September"
+    "calendar": r"\b(?:next|this\s+coming|starting(?:\s+in)?|from|until|till|by|due\s+(?:in|at\s+the\s+end\s+of)|"
+                r"(?:expires?|ends?|runs\s+out)(?:\s+(?:in|on|next))?|planned\s+for(?:\s+next)?)\s+(?:(?:early|mid|late)[\s-]+)?"
+                rf"{_MONTH}\b",
 }
 """What a fact says about the user's situation that shapes plans, whatever their health: children (a family
 outing, a holiday for the three of us), money (a cheap dinner, whether a purchase is worth it), getting around
@@ -293,8 +362,10 @@ without a car or in a wheelchair (the way to get somewhere), stairs without a li
 sleep (night shifts, insomnia, a CPAP machine, a pregnancy: tiredness, a sleepless night, a night in a tent), what
 a trip must allow for (a pregnancy), what the weather means for a garden, bees or a pool, the user's job or
 business (a cover letter, a day off, more orders), someone or a pet who cannot be left alone (a weekend away), a
-rented home (a puppy, painting the walls), what needs mains power (a power cut, camping) and the week's fixed
-hours (a class, a game, a long commute: "Help me fit everything in next week")."""
+rented home (a puppy, painting the walls), what needs mains power (a power cut, camping), the week's fixed
+hours (a class, a game, a long commute, a day off, a sabbath: "Help me fit everything in next week"), a small
+home (where visitors sleep), a home the weather reaches (a cyclone), a wedding to come, and a commitment on a date
+or a season of the year (a visa's end, a course that starts in September, a busy season: a trip in May)."""
 
 _FOOD_CONCERNS = frozenset({"peanut", "tree nut", "shellfish", "fish", "egg", "dairy", "gluten", "meat", "sugar",
                             "salt", "sesame", "soy", "mustard", "celery", "lupin", "mollusc", "pregnancy",
@@ -356,7 +427,9 @@ _MEAL = ("dinner", "lunch", "breakfast", "brunch", "supper", "snack", "meal", "e
          "cookout", "cook out", "braai", "party food",
          "recipe", "restaurant", "takeaway", "takeout", "menu", "dish", "food", "picnic", "packed lunch", "lunchbox",
          "dessert", "potluck", "buffet", "meal prep", "dinner party", "bake", "baking", "groceries", "grocery",
-         "cuisine", "delicacy", "delicacies", "tapas", "street food", "local food", "foodie", "dishes")
+         "cuisine", "delicacy", "delicacies", "tapas", "street food", "local food", "foodie", "dishes",
+         "serve", "to serve", "i serve", "we serve", "coming over", "nibbles", "finger food",
+         "canapes", "should i order", "should we order", "what to order", "order food")
 # how to get somewhere: met by a fact about not driving (getting around) and one about ways of travelling (transport)
 _UP_THERE = ("get up there", "get down there", "get over there")  # a trip to where someone lives
 _GETTING_THERE = ("way to get", "get to", "get there", "getting there", "getting to", "get around", "getting around",
@@ -433,13 +506,17 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
              "wild swim*", "northern lights", "blizzard"),
     "fluids": ("fasting", "a fast", "dry fast", "water fast", "to fast", "ramadan", "heatwave", "heat wave",
                "hot weather", "degrees", "the heat", "too hot", "sauna", "hot yoga", "hangover", "stay cool",
-               "marathon", "dehydrat*", "diuretic"),
-    "language": ("english", "tourist", "foreigner", "translate", "translation", "in english"),
+               "marathon", "dehydrat*", "diuretic", "and hot", "so hot", "very hot",
+               "be hot", "hot day", "humid", "humidity", "in the sun", "scorching", "sweltering"),
+    "language": ("english", "tourist", "foreigner", "translate", "translation", "in english", "americans",
+                 "brits", "english speakers", "english speaking", "small talk", "useful phrases"),
     "commute": ("job offer", "offered me", "new job", "new office", "the office", "in the office", "at the office",
                 "5am", "6am", "7am", "8am", "get to work", "way to work", "early meeting", "early start", "commute", "commuting", "work from home",
-                "remote", "hybrid", "rush hour"),
+                "remote", "hybrid", "rush hour", "be at work", "late for work",
+                "at work by", "at work at", "flooded", "bus stop"),
     "studies": ("exam", "my exam", "the exam", "revision", "revise", "revising", "study plan", "studying", "band score",
-                "mock test", "practice test", "essay", "spelling"),
+                "mock test", "practice test", "essay", "spelling",
+                "job offer", "offered a job", "take the job", "while i'm abroad", "move abroad", "relocat*"),
     "devices": ("online class", "online course", "online lesson", "live session", "zoom", "video call", "my setup",
                 "livestream", "live stream", "sell online", "online shop", "instagram", "tiktok", "website",
                 "software", "webinar", "work from home"),
@@ -451,7 +528,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                  "rowing", "surfing", "martial arts", "karate", "judo", "padel", "pickleball", "skating", "get moving",
                  "moving more", "more active", "big shop", "weekly shop", "food shop", "shopping bags", "carry",
                  "carrying", "duvet", "hang out the washing", "housework", "spring clean", "hoover", "vacuum",
-                 "digging", "shovel*", "new hobby"),
+                 "digging", "shovel*", "new hobby", "at my age", "hunting"),
     "motion": ("ferry", "boat", "cruise", "sailing", "kayak*", "canoe*", "bus ride", "coach trip", "long drive",
                "road trip", "winding road", "roller coaster", "rollercoaster", "journey", "whale watching"),
     "walking": ("day trip", "day out", "days out", "sightseeing", "tour", "walking tour", "hike", "hiking", "trail",
@@ -459,7 +536,9 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                 "coach trip", "coach holiday", "cruise", "excursion", "theme park", "festival", "old town", "cobbled",
                 "cobblestone", "hill", "hills", "hilly", "climb", "on foot", "airport", "kneel*", "squat*", "on the floor",
                 "floors", "scrub*", "the market", "groceries", "somewhere nice", "outing", "exercise",
-                "lose weight", "weight loss", "stand long", "stand for long", "standing long", "on my feet"),
+                "lose weight", "weight loss", "stand long", "stand for long", "standing long", "on my feet",
+                "walk far", "too far", "further away", "far away", "long way", "at my age", "my knee", "my knees",
+                "knee pain", "sore knee", "my hip", "hip pain", "upstairs", "downstairs"),
     "mobility": ("basement", "upstairs", "downstairs", "steps", "stairs", "step free", "accessible", "venue", "spot",
                  "restaurant", "bar", "pub", "cafe", "café", "hotel", "airbnb", "day trip", "day out", "hike", "hiking",
                  "trail", "beach", "festival", "concert", "gig", "museum", "gallery", "theatre", "theater", "cinema",
@@ -475,7 +554,9 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "caring": ("go away", "be away", "away for", "time away", "weekend away", "weekend in", "trip", "holiday", "vacation", "travel",
                "abroad", "transfer", "relocat*", "move abroad", "overnight", "stay over", "sleepover", "conference",
                "business trip", "getaway", "for a week", "for two weeks", "for the week", "all day", "long weekend", "we all", "all of us",
-               "do together", "whole family", "night out", "date night", "look after", "pet sit", "house sit"),
+               "do together", "whole family", "night out", "date night", "look after", "pet sit", "house sit",
+               "before i go", "before we go", "before i leave", "while i'm away", "while we're away", "while i'm gone",
+               "while we're gone", "while i'm abroad", "nights away", "to visit", "go visit", "going to visit"),
     "renting": ("puppy", "puppies", "kitten", "a dog", "a cat", "pet", "get a dog", "get a cat", "paint the", "repaint",
                 "wallpaper", "renovat*", "knock through", "put up shelves", "shelves", "drill", "hot tub",
                 "trampoline", "shed", "extension", "move out", "deposit", "notice period", "buy a house", "home charger", "solar", "solar panel", "satellite dish", "air con", "heat pump",
@@ -490,7 +571,10 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "pastimes": (*_LEISURE, "into these days", "new sport"),
     "schedule": ("my week", "next week is", "this week is", "fit everything in", "fit it all in", "fit it in",
                  "schedule", "calendar", "timetable", "free time", "spare time", "which night", "which day",
-                 "what night", "what day", "free evening", "no time", "never have time", "busy week"),
+                 "what night", "what day", "free evening", "no time", "never have time", "busy week", "free day",
+                 "day off", "days off", "rest day", "am i free", "i'm free", "be free", "appointment",
+                 "every week", "each week", "that date", "the date", "that day", "best time to go",
+                 "when to go", "when should we go", "when should i go"),
     "home": ("going home", "go home", "head home", "heading home", "trip home", "back home", "home for christmas",
              "home for the holidays", "home for thanksgiving", "home for easter", "home for eid", "home for diwali",
              "hometown", "visit my parents", "visiting my parents", "see my parents", "seeing my parents",
@@ -559,6 +643,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
               "how much to give", "how much should i give", "how much to spend", "how much should i spend",
               "installment", "instalment", "promo", "on sale", "good deal"),
     "getting around": (*_GETTING_THERE, "get home", "travel down", "travel up", "trip home", "day trip", "car seat",
+                       "pram", "stroller", "buggy", "pushchair", "be at work", "late for work",
                        "new place", "moving house", "move house", "new flat", "new apartment", "drive", "driving",
                        "trip"),
     "transport": (*_GETTING_THERE, "ways to get", "transport", "transportation", "transit", "route from", "travel from",
@@ -566,13 +651,17 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "stairs": ("stroller", "pram", "buggy", "pushchair", "furniture", "sofa", "couch", "mattress", "wardrobe", "piano",
                "the market", "groceries", "duplex", "bungalow", "two storey", "two story", "bigger house",
                "carry", "carrying", "heavy", "moving house", "move house", "new place", "wheelchair", "washing machine",
-               "tumble dryer", "dishwasher", "fridge", "freezer", "appliance", "delivered"),
+               "tumble dryer", "dishwasher", "fridge", "freezer", "appliance", "delivered", "upstairs", "downstairs",
+               "top floor", "my bedroom"),
     "sleep": ("sleep", "sleeping", "can't sleep", "insomnia", "tired", "exhausted", "exhaustion", "fatigue",
               "knackered", "nap", "jet lag", "bedtime", "no energy", "low energy", "camping", "tent", "stay up",
               "staying up", "up late", "late night", "all nighter", "midnight", "1am", "2am", "3am", "4am", "overnight",
               "red eye", "sleeper train", "night bus", "campsite", "zombie", "time difference", "time zone",
-              "stay awake", "body clock"),
+              "stay awake", "body clock", "go to bed", "early night", "night out", "out late",
+              "stay out", "all night", "till late", "until late", "night shift", "work nights",
+              "night work"),
     "work": ("cover letter", "cv", "resume", "résumé", "job interview", "interview", "job application", "boss",
+             "job offer", "offered a job", "take the job", "my business", "my stall",
              "manager", "colleague", "coworker", "co-worker", "out of office", "out-of-office", "pay rise", "raise",
              "promotion", "day off", "days off", "annual leave", "sick day", "sick note", "shift", "rota", "overtime",
              "clients", "customers", "orders", "linkedin", "work email", "my team", "performance review",
@@ -586,7 +675,8 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                "naturalization", "green card", "blue card", "passport", "register my address", "anmeldung",
                "change jobs", "switch jobs", "new job", "quit my job", "leave my job", "lose my job", "laid off",
                "travel abroad", "trip abroad", "leave the country", "flight to", "flights to", "fly to", "book a flight",
-               "abroad", "overseas", "out of the country", "re enter", "re-enter"),
+               "abroad", "overseas", "out of the country", "re enter", "re-enter", "trip", "holiday", "vacation", "to visit",
+               "go visit", "going to visit"),
     "sesame": ("sesame", "tahini", "hummus", "houmous", "halva", "halwa", "falafel", "baba ganoush", "bagel",
                "burger bun", "sushi", "stir fry", "stir-fry", "bibimbap", "dan dan", "furikake", "za'atar"),
     "soy": ("soy", "soya", "tofu", "edamame", "miso", "tempeh", "soy sauce", "teriyaki", "stir fry", "stir-fry",
@@ -605,6 +695,24 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                    "voltaren", "cold and flu", "headache tablet", "period pain", "migraine tablet"),
     "antibiotic": ("antibiotic", "penicillin", "amoxicillin", "amoxil", "augmentin", "prescription", "prescribed",
                    "infection", "chest infection", "strep", "uti", "tooth abscess"),
+    "wildlife": ("safari", "national park", "game drive", "jungle", "rainforest", "the bush", "bushwalk*", "forest",
+                 "hike", "hiking", "trek*", "camping", "campsite", "field trip", "field visit", "site visit", "farm",
+                 "countryside", "wildlife", "nature reserve", "reptile", "paddy", "paddies", "rice field", "swamp",
+                 "wetland", "marsh", "cave"),
+    "long journey": ("long flight", "long haul", "long drive", "hours by road", "hours on the road", "hours in the car",
+                     "hour drive", "hours drive", "drive or fly", "road trip", "overnight bus", "long journey",
+                     "long train", "coach trip", "long bus"),
+    "space": ("stay with us", "stay with me", "staying with us", "staying with me", "stay over", "put them up",
+              "put him up", "put her up", "guest room", "spare room", "sofa bed", "air mattress", "visit us",
+              "visiting us", "come to stay", "come and stay", "dinner party",
+              "big tv", "new sofa", "new furniture", "a piano"),
+    "shelter": ("cyclone", "hurricane", "typhoon", "storm", "flood*", "tornado", "high winds", "gale", "wildfire",
+                "bushfire", "earthquake", "heavy rain", "rainy season", "monsoon", "heatwave", "heat wave",
+                "get the house ready", "prepare the house", "storm proof"),
+    "wedding": ("wedding", "bride", "groom", "best man", "bridesmaid", "maid of honour", "engagement party",
+                "honeymoon", "the reception", "marry", "married"),
+    "calendar": ("this year", "next year", "best time to go", "when to go", "which month", "what month", "that date",
+                 "those dates", "the dates", "months"),
     "caffeine": ("coffee", "cafe", "café", "coffee shop", "hot drink", "warm drink", "espresso", "latte", "cappuccino",
                  "tea", "cola", "coke", "energy drink", "red bull", "matcha", "chocolate", "pre-workout", "beverage"),
 }
@@ -657,8 +765,20 @@ def _phrase_table() -> tuple[dict[str, frozenset[str]], tuple[tuple[str, frozens
 _PHRASES, _PREFIXES = _phrase_table()
 _STARTS = frozenset(k.split(" ", 1)[0] for k in _PHRASES if " " in k)  # first words of the phrases
 # an amount of money: "What's the smartest thing to do with R5,000?", "Is 300 euros too much for a pram?"
-_AMOUNT = re.compile(r"[$£€¥₹]\s?\d|\b[Rr]\s?\d[\d,]{2,}\b|\b\d[\d,.]*\s*(?:k\s+)?(?:dollars|pounds|euros|quid|bucks|rand|"
-                     r"yen|rupees|francs|zloty|pesos)\b", re.IGNORECASE)
+_AMOUNT = re.compile(r"[$£€¥₹]\s?\d|\b[Rr]\s?\d[\d,]{2,}\b|\b\d[\d,.]*\s*(?:k\s+)?(?:(?:us|fiji|fijian)\s+)?(?:dollars|pounds|euros|"
+                     r"quid|bucks|rand|yen|rupees|francs|zloty|pesos|lei|ringgit|baht|naira|shillings|cedis|reais|rupiah|"
+                     r"kronor|krona|forint|lira|dirhams|riyals|yuan)\b|\b(?:fjd|rm|usd|eur|gbp|aud|nzd|cad)\s?\d", re.IGNORECASE)
+# the words of a question no table row can list: a weekday's habit or "am I free" (the week's fixed hours), a
+# distance (walking), where visitors will sleep (a small home), a month to come (a commitment on a date), nights away
+_QUESTION_PATTERNS = {
+    "schedule": re.compile(rf"\b(?:every|each)\s+{_DAY}\b|\b{_DAY}s\b|\bam\s+i\s+(?:\w+\s+)?free\b", re.IGNORECASE),
+    "walking": re.compile(r"\b\d[\d,.]*\s*(?:m|km|metres|meters|miles|yards)\b(?!\s*(?:²|2\b))", re.IGNORECASE),
+    "space": re.compile(r"\bwhere\s+(?:will|would|are|can|do|should|is)\s+(?:\w+\s+){1,3}?(?:sleep|stay)\b", re.IGNORECASE),
+    # a month's name past a sentence's first word, capitalised ("in May", not "may I")
+    "calendar": re.compile(r"(?<=\s)(?:" + "|".join(m.capitalize() for m in _MONTHS) + r")\b"),
+    "caring": re.compile(r"\bfor\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|a\s+couple\s+of)\s+"
+                         r"(?:nights|weeks)\b", re.IGNORECASE),
+}
 _PREFIX_RE = re.compile(r"\b(?:" + "|".join(re.escape(p) for p, _ in _PREFIXES) + r")")
 _MEDICAL = re.compile(
     r"\b(?:allerg\w*|intoleran\w*|anaphyla\w*|medication\w*|medicine\w*|takes?|taking|prescri\w*|pregnan\w*|"
@@ -704,6 +824,7 @@ def question_concerns(text: str) -> frozenset[str]:
     folded = _fold(text)
     tokens = [t.removesuffix("'s") for t in _TOKEN.findall(folded)]  # "the baby's first Easter": the baby
     found: set[str] = set(("money",) if _AMOUNT.search(text) else ())
+    found.update(concern for concern, rx in _QUESTION_PATTERNS.items() if rx.search(text))
     get = _PHRASES.get
     for i, token in enumerate(tokens):
         hit = get(token)

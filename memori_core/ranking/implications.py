@@ -105,7 +105,7 @@ def with_implied(query: str, scores: PoolScores, texts: Callable[[], Sequence[st
         asked = question_concerns(question)
         if question != query:
             asked -= (question_concerns(before or "") & ADDED_CONCERNS) - question_concerns(query)
-        names = named_words(query)
+        names = named_words(query) | _gift_kin(query)
     else:
         names = frozenset(subject.groups()) - _NOT_A_NAME if subject is not None else frozenset()
     days = named_days(query) if question is not None else frozenset()
@@ -152,6 +152,13 @@ MOST_NAMED = 2
 "User has a Labrador called Rosie."; a name in every fact (a speaker's) says nothing about which matters."""
 
 
+def _gift_kin(question: str) -> frozenset[str]:
+    """The kin word of a gift's receiver ("a good present for my brother" -> ``{"brother"}``): the few facts naming
+    them say their age and tastes. A name is among :func:`named_words` already."""
+    who = gift_for(question)
+    return frozenset((who,)) if who is not None and who.islower() else frozenset()
+
+
 def named_words(question: str) -> frozenset[str]:
     """Capitalised words past a sentence's first that may name a person, a pet or a place ("Dash", "Annecy");
     days, months, pronouns and titles are left out."""
@@ -175,10 +182,30 @@ def _day_re(day: str) -> re.Pattern[str]:
     return re.compile(rf"\b{day.capitalize()}\b")
 
 
+_DAY_ALT = "|".join(_WEEKDAYS)
+# a span of the week: "Tuesday to Saturday", "from Friday sunset to Saturday sunset", "Monday through Thursday"
+_DAY_SPAN = re.compile(rf"\b({_DAY_ALT})s?(?:\s+\w+)?\s+(?:to|through|till|until|thru)\s+({_DAY_ALT})s?\b", re.IGNORECASE)
+_WEEKDAYS_WORD = re.compile(r"\bweekdays\b", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=4096)
+def _spanned(text: str) -> frozenset[str]:
+    """The weekdays a fact covers without naming them: those inside a span ("Tuesday to Saturday" covers Wednesday)
+    and Monday to Friday for "weekdays"."""
+    out: set[str] = set(_WEEKDAYS[:5]) if _WEEKDAYS_WORD.search(text) else set()
+    for first, last in _DAY_SPAN.findall(text):
+        i, j = _WEEKDAYS.index(first.lower()), _WEEKDAYS.index(last.lower())
+        out.update(_WEEKDAYS[(i + k) % 7] for k in range((j - i) % 7 + 1))
+    return frozenset(out)
+
+
 def day_rows(days: frozenset[str], facts: Sequence[str]) -> tuple[np.ndarray, list[str]]:
     """The facts naming one of ``days`` (bool array: "User's daughter plays netball on Saturday mornings." for a
-    question about Saturday), for each day named by at most :data:`MOST_NAMED` facts, and those days."""
-    holding: dict[str, list[int]] = {d: [i for i, text in enumerate(facts) if _day_re(d).search(text)] for d in days}
+    question about Saturday), or covering a weekday inside a span or as "weekdays" ("shifts are Tuesday to
+    Saturday" for a question about Wednesday), for each day named by at most :data:`MOST_NAMED` facts, and those
+    days."""
+    holding: dict[str, list[int]] = {d: [i for i, text in enumerate(facts)
+                                         if _day_re(d).search(text) or d in _spanned(text)] for d in days}
     return _held_by_few(holding, len(facts), MOST_NAMED)
 
 
