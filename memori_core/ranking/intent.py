@@ -37,8 +37,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
-__all__ = ["ADVICE_PROTOTYPES", "GENERAL_MARGIN", "GENERAL_PROTOTYPES", "asks_an_amount_in_a_unit", "asks_how_to", "asks_what_was_told",
-           "general_margin", "is_general", "names_known", "reads_as_a_question", "speaks_of_the_user",
+__all__ = ["ADVICE_PROTOTYPES", "GENERAL_MARGIN", "GENERAL_PROTOTYPES", "asks_an_amount_in_a_unit", "asks_how_to",
+           "asks_what_was_told", "general_margin", "is_general", "names_known", "reads_as_a_question", "speaks_of_the_user",
            "subject_names"]
 
 ADVICE_PROTOTYPES: tuple[str, ...] = (
