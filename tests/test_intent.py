@@ -263,3 +263,10 @@ def test_a_how_to_question_sharing_words_with_a_fact_injects_nothing_while_ones_
     assert eng.recall("How do I change the strings on a guitar?", "ann") == []  # its "I" is anyone
     kept = [f.content for f in eng.recall("How do I keep my insulin cold on a long flight?", "ann")]
     assert "User keeps her insulin pens in the fridge." in kept
+
+
+def test_a_how_to_question_that_leans_on_its_conversation_stays_the_askers():
+    before = ["My parents want to visit the aquarium on Sunday."]
+    assert RecallEngine._how_to("How would I get them there?", ())  # alone: anyone's "I"
+    assert not RecallEngine._how_to("How would I get them there?", before)  # "them", "there": what was named
+    assert RecallEngine._how_to("How do I convert gallons to litres?", before)  # a new question, not leaning

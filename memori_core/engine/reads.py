@@ -35,6 +35,7 @@ from ..ranking.conversation import (
     conversation_text,
     conversation_turns,
     goes_on_from_the_conversation,
+    leans_on_the_conversation,
     tells_something,
 )
 from ..ranking.asking import query_terms
@@ -210,6 +211,13 @@ class ReadPath(Answers, GateSignals, Judging):
                                      _Answer(revision, begun.horizon, self._answer_inputs(), tuple(_copies(facts))))
         return facts
 
+    @staticmethod
+    def _how_to(query: str, read: Sequence[str]) -> bool:
+        """Whether ``query`` asks how a thing is done (:func:`~.ranking.intent.asks_how_to`), its "I" anyone's;
+        after turns read with it, only when it does not lean on them ("How would I get them there?" is about
+        what they named)."""
+        return asks_how_to(query) and not (bool(read) and leans_on_the_conversation(query))
+
     def _warn_if_swapped(self, call: str, query: str, entity_id: str, stacklevel: int) -> None:
         """:func:`.swapped.warn_if_swapped` for a read of ``entity_id``, which has no facts."""
         warn_if_swapped(call, query, entity_id, lambda other: self.store.count(check_entity_id(other)) > 0,
@@ -332,7 +340,7 @@ class ReadPath(Answers, GateSignals, Judging):
         asker = for_the_asker(query)  # read by the general-question rule, the follow-up rule and the personal rules
         # Measured before the lock: the first such question embeds the prototypes, which must not hold it.
         general_shape = (gated and not (read and goes_on_from_the_conversation(query))
-                         and self._general_shape(query, own, asker and not asks_how_to(query)))
+                         and self._general_shape(query, own, asker and not self._how_to(query, read)))
         gathered = self._gathered(cache, entity_id, query, unique_terms(q_tokens), limit, where, at, gated,
                                   q, question, conv)
         if isinstance(gathered, str):
