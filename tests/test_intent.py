@@ -270,3 +270,14 @@ def test_a_how_to_question_that_leans_on_its_conversation_stays_the_askers():
     assert RecallEngine._how_to("How would I get them there?", ())  # alone: anyone's "I"
     assert not RecallEngine._how_to("How would I get them there?", before)  # "them", "there": what was named
     assert RecallEngine._how_to("How do I convert gallons to litres?", before)  # a new question, not leaning
+
+
+@pytest.mark.model
+def test_a_how_to_question_about_cooking_or_getting_somewhere_still_gets_the_users_limits(minilm):
+    eng = RecallEngine(store=ChromaStore.in_memory(), embedder=minilm)
+    eng.add("ann", ["User is allergic to eggs.", "User uses a wheelchair.", "User lives in Leeds.",
+                    "User doesn't drink alcohol.", "User plays the cello."])
+    for question, need in (("How do I make pancakes?", "User is allergic to eggs."),
+                           ("How do I get to the airport?", "User uses a wheelchair."),
+                           ("How do I make mulled wine?", "User doesn't drink alcohol.")):
+        assert need in [f.content for f in eng.recall(question, "ann")], question
