@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
 import sys
 import textwrap
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +16,7 @@ import pytest
 
 from _helpers import HashEmbedder
 from memori_core import ChromaStore, RecallConfig, RecallEngine, StoredFact
+from memori_core.store.chroma_client import release_unused_ephemeral
 from memori_core.store.chroma_records import chroma_id
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -114,6 +117,24 @@ def test_revision_changes_on_every_write() -> None:
     r4 = store.revision("u")
     assert None not in (r1, r2, r3, r4) and len({r1, r2, r3, r4}) == 4
     assert store.revision("other") is None
+
+
+def test_a_dropped_engine_frees_its_in_memory_store_without_waiting_for_the_garbage_collector() -> None:
+    """An engine and its in-memory store hold no reference cycle: the moment the last user drops the engine, both
+    are freed and the store's Chroma collections handed to ``release_unused_ephemeral`` (a program or a test suite
+    that makes one per request or per test stays the size of one, instead of growing until a full collection)."""
+    release_unused_ephemeral()  # stores dropped before this test
+    gc.disable()
+    try:
+        eng = RecallEngine(store=ChromaStore.in_memory(), embedder=HashEmbedder(), config=RecallConfig(gate="off"))
+        eng.add("u", ["User lives in Lisbon.", "User likes jazz."])
+        assert [f.content for f in eng.recall("Lisbon", "u", limit=1)] == ["User lives in Lisbon."]
+        engine_ref, store_ref = weakref.ref(eng), weakref.ref(eng.store)
+        del eng
+        assert engine_ref() is None and store_ref() is None
+        assert release_unused_ephemeral() == 1
+    finally:
+        gc.enable()
 
 
 # -- persistence across processes -----------------------------------------------------

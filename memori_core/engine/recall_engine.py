@@ -54,6 +54,15 @@ def _close_with_store(ref: weakref.ref[RecallEngine]) -> None:
         engine._shut(CLOSE_TIMEOUT, f"its store {engine.store!r} was closed")
 
 
+def _analysis_settings(ref: weakref.ref[RecallEngine]) -> tuple[Any, Any]:
+    """The engine's ``(tokenizer, stemmer)``, read at each call (its config may be replaced). Through a weak
+    reference, so that the engine is no cycle and is freed, with its store, as soon as its last user drops it."""
+    engine = ref()
+    if engine is None:
+        raise ClosedError("RecallEngine: the engine is gone")
+    return engine.config.tokenizer, engine.config.stemmer
+
+
 def _store_down(ref: weakref.ref[RecallEngine]) -> str | None:
     """The error the engine's store is failing with while its outage breaker is open, else ``None`` (its capture
     pool drops the captures not started when it closes then: :meth:`~memori_core.lanes.Lanes.close_down`)."""
@@ -176,7 +185,7 @@ class RecallEngine(ReadPath, WritePath):
                               "open a new store for the engine") from None
         # Caches, locks and the write protocol; the lock order is written down there.
         self._coord = Coordinator(
-            self.store, max_cached_entities, max_cached_bytes, lambda: (self.config.tokenizer, self.config.stemmer)
+            self.store, max_cached_entities, max_cached_bytes, functools.partial(_analysis_settings, weakref.ref(self))
         )
 
     @property

@@ -171,7 +171,9 @@ class ChromaStore(ChromaWrites, ChromaRevisionMethods, ClosesWithCallbacks, Fact
             self._facts, revisions = Reopening(facts, self._reopen), Reopening(revisions, self._reopen)
         self._reopen_lock = threading.Lock()
         self._warn_if_old_hnsw()
-        self._revision_tokens = ChromaRevisions(revisions, str(self._facts.id), self)
+        # A proxy: the store and its revisions are no reference cycle, so an in-memory store dropped by its last
+        # user is freed at once (and its Chroma memory with it: release_unused_ephemeral), not at the next gc.
+        self._revision_tokens = ChromaRevisions(revisions, str(self._facts.id), weakref.proxy(self))
         try:
             self._batch = int(client.get_max_batch_size())
         except Exception:  # noqa: BLE001 - older servers do not report it
