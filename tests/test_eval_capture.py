@@ -36,7 +36,7 @@ DEV6 = DEV.with_name("dev6.json")
 DEV7 = DEV.with_name("dev7.json")
 DEV8 = DEV.with_name("dev8.json")
 DEV9 = DEV.with_name("dev9.json")
-HELDOUT8 = DEV.with_name("heldout8.json")
+DEV10 = DEV.with_name("dev10.json")
 HELDOUT9 = DEV.with_name("heldout9.json")
 
 
@@ -66,7 +66,7 @@ def _tiny() -> dict:
 SETS = [(DEV, "capture-dev", 40), (DEV2, "capture-dev2", 35), (DEV3, "capture-dev3", 20),
         (DEV4, "capture-dev4", 60), (DEV5, "capture-dev5", 60), (DEV6, "capture-dev6", 60),
         (DEV7, "capture-dev7", 60), (DEV8, "capture-dev8", 40), (DEV9, "capture-dev9", 60),
-        (HELDOUT8, "capture-heldout8", 60), (HELDOUT9, "capture-heldout9", 60)]
+        (DEV10, "capture-dev10", 60), (HELDOUT9, "capture-heldout9", 60)]
 
 
 @pytest.mark.parametrize(("path", "name", "at_least"), SETS, ids=[p.name for p, _, _ in SETS])

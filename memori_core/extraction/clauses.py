@@ -46,6 +46,9 @@ _CLAUSE_BREAK = rx(
     # "i started eating fish again so pescatarian now": the diet a change leads to, typed without "I'm"
     r"|\s*,?\s+so\s+(?=(?:vegan|vegetarian|veggie|pescatarian|pescetarian|plant-based)\s+now"
     r"(?:\s+i\s+(?:guess|think|suppose|reckon))?\s*(?:[.!,;]|$))"
+    # "I've been on sertraline for a year and it's been fine", "my dad's on lisinopril and his knee is killing him":
+    # a remark about the fact, or news of a part of someone, after "and" is a clause of its own
+    r"|\s*,?\s+and\s+(?=it(?:'s|\s+(?:is|was|has|had)\b)|(?:his|her|their)\s+(?!name\b)[a-z]+\s+(?:is|are|was|were|'s|has)\b)"
     r"|\s*,?\s+(?:but|and)\s+(?=(?:everyone|everybody|people|most\s+people|my\s+friends|friends|they)\s+"
     r"(?:just\s+|all\s+)?(?:call|says?\b))"
     r"|\s*,\s+(?=(?!(?:i|we|my|our|short|from)\b)[a-z]+(?:\s+[a-z]+)?\s+(?:is|are|was|were|'s|'re)\b)"

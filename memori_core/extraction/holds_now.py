@@ -89,12 +89,12 @@ def _is_plural(who: str) -> bool:
 
 def holds_now(fact: str) -> str:
     """A rewritten fact that tells of a move, of a birthday or of the user's wedding told with their partner, as
-    what holds now: where the holder lives (what else it says of the move kept in brackets, except its time: the
-    fact's ``created_at`` holds it; a new home when no place is said), how old they are, to whom the user is
+    what holds now: where the holder lives (only the place: why, how and when the move was made are left out, the
+    fact's ``created_at`` holds the time; a new home when no place is said), how old they are, to whom the user is
     married. Any other fact is returned unchanged.
 
     >>> holds_now("User moved to Porto last month."), holds_now("User relocated to Oslo for their job.")
-    ('User lives in Porto.', 'User lives in Oslo (moved there for their job).')
+    ('User lives in Porto.', 'User lives in Oslo.')
     >>> holds_now("User just turned 31."), holds_now("User moved to the night shift.")
     ('User is 31.', 'User moved to the night shift.')
     >>> holds_now("User moved to Slack last month."), holds_now("User's team moved to Berlin.")
@@ -111,7 +111,9 @@ def holds_now(fact: str) -> str:
             and m.group("place").split()[0].lower() not in TOOLS and not speaks_of_a_group(fact)):
         who, place, rest = m.group("who"), m.group("place"), m.group("rest").strip()
         lives = "live" if _is_plural(who) else "lives"
-        return f"{who} {lives} in {place}" + (f" (moved there {rest})" if rest and not _only_a_time(rest) else "") + "."
+        # why or how the move was made ("for their wife's job in December") is left out: kept in brackets, it made
+        # the home a fact no one would word so (four of the development sets' wrong facts)
+        return f"{who} {lives} in {place}."
     m = _MOVED_INTO_CARE.match(fact)
     if m is not None:
         when = _RECENTLY.sub("", _YEAR.sub("", DATED.sub("", m.group("rest"))))

@@ -22,6 +22,7 @@ from .rewrite import article, as_fact
 from .activities import PETS
 from .asides import lost_track, passing_aside
 from .one_offs import moved_about_the_home, one_off_act
+from .recent_states import recent_state
 from .cues import MONTH_NAMES, is_change
 from .health import BODY_PART
 from .slots import slots_of
@@ -388,6 +389,8 @@ def moment(body: str, now: datetime | None = None) -> tuple[str | None, str, tim
         return None, DROP_EPHEMERAL, None  # "my mum is freaking out"
     if ((passing_aside(body) or one_off_act(body)) and not (is_change(body) or is_care_fact(body))) or lost_track(body):
         return None, DROP_EPHEMERAL, None  # "I went blank", "we only told family", "I took the bus", "i forget"
+    if recent_state(body):
+        return None, DROP_EPHEMERAL, None  # "my dog has been scratching his ears since Sunday"
     if moved_about_the_home(body):
         return None, DROP_EPHEMERAL, None  # "moved the sofa into the lounge now"
     if _INCIDENT.match(body) and not (is_change(body) or is_care_fact(body)):
