@@ -28,6 +28,7 @@ __all__ = [
     "CARE_DOMAINS",
     "DOMAIN_PROTOTYPES",
     "DOMAIN_TEMPERATURE",
+    "FIRST_PERSON",
     "FROM_HOME",
     "OFF_FOODS",
     "SULFONYLUREAS",
@@ -75,10 +76,11 @@ CARE_DOMAINS: tuple[str, ...] = ("food", "health")
 DOMAIN_TEMPERATURE = 0.05
 """Softmax temperature over the domains' best prototype cosines (MiniLM cosines differ by a few hundredths)."""
 
-_PERSONAL = re.compile(
+FIRST_PERSON = re.compile(
     r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|myself|we|we're|we've|we'd|we'll|us|our|ours|ourselves)\b",
     re.IGNORECASE,
 )
+"""A word by which the asker speaks of themselves, singular or plural."""
 # a sentence that drops its "I", as chat does: "Got a small bonus from work.", "Need to paint the ceiling.",
 # "Thinking of heading out to Hakone on Sunday."
 _DROPPED_I = re.compile(
@@ -218,7 +220,7 @@ def is_personal(question: str) -> bool:
     whether something is okay, safe or a good idea ("Is it okay to eat kale every day?"), which in a chat is
     asked for the asker's own case."""
     text = question.replace("\u2019", "'")
-    return (_PERSONAL.search(text) is not None or _ADVICE.search(text) is not None
+    return (FIRST_PERSON.search(text) is not None or _ADVICE.search(text) is not None
             or _DROPPED_I.search(text) is not None)
 
 

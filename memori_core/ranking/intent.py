@@ -37,6 +37,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from .care import FIRST_PERSON
+
 __all__ = ["ADVICE_PROTOTYPES", "GENERAL_MARGIN", "GENERAL_PROTOTYPES", "asks_an_amount_in_a_unit", "asks_how_to",
            "asks_what_was_told", "general_margin", "is_general", "names_known", "reads_as_a_question", "speaks_of_the_user",
            "subject_names"]
@@ -128,7 +130,6 @@ def asks_what_was_told(question: str) -> bool:
 
 
 _HOW_DO_I = re.compile(r"^\W*how\s+(?:do|can|could|should|would)\s+i\s+\w+", re.IGNORECASE)
-_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|we|us|our|ours|i'm|im|i've|i'd|i'll)\b", re.IGNORECASE)
 
 
 def asks_how_to(question: str) -> bool:
@@ -141,7 +142,7 @@ def asks_how_to(question: str) -> bool:
     """
     text = question.replace("\u2019", "'")
     found = _HOW_DO_I.match(text)
-    return found is not None and _FIRST_PERSON.search(text, found.end()) is None
+    return found is not None and FIRST_PERSON.search(text, found.end()) is None
 
 
 _THE_USER = re.compile(
