@@ -99,6 +99,12 @@ _ADVICE = re.compile(
 )
 
 
+# where the asker is, said from there: "How long is the drive from here?", "What can we do round here?", "I want to
+# run a 10k here in Tampere" (not "Here's my code", "What does 'here' mean here?")
+_HERE = re.compile(r"\b(?:from|round|around|near|out|up|down|over)\s+here\b|\bhere\s+in\s+(?-i:[A-Z])",
+                   re.IGNORECASE)
+
+
 def _words(*items: str) -> str:
     """An alternation of words/phrases, longest first (spaces match any run of spaces)."""
     return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(items, key=len, reverse=True))
@@ -216,12 +222,13 @@ def negated_at(text: str, start: int) -> bool:
 
 def is_personal(question: str) -> bool:
     """Whether the question speaks about the asker: in the first person (singular or plural, or with the "I"
-    dropped as chat does: "Got a bonus, what should I do with it?"), or asking
+    dropped as chat does: "Got a bonus, what should I do with it?"), from where the asker is ("How long is the
+    drive from here?"), or asking
     whether something is okay, safe or a good idea ("Is it okay to eat kale every day?"), which in a chat is
     asked for the asker's own case."""
     text = question.replace("\u2019", "'")
     return (FIRST_PERSON.search(text) is not None or _ADVICE.search(text) is not None
-            or _DROPPED_I.search(text) is not None)
+            or _DROPPED_I.search(text) is not None or _HERE.search(text) is not None)
 
 
 # "me" as the one a request is made to, not the one it is about: "Tell me a joke.", "Give me a word for happy."
