@@ -40,6 +40,7 @@ import numpy as np
 from .care import FIRST_PERSON
 
 __all__ = ["ADVICE_PROTOTYPES", "GENERAL_MARGIN", "GENERAL_PROTOTYPES", "asks_an_amount_in_a_unit", "asks_how_to",
+           "asks_the_way_there",
            "asks_what_was_told", "general_margin", "is_general", "names_known", "reads_as_a_question", "speaks_of_the_user",
            "subject_names"]
 
@@ -127,6 +128,25 @@ def asks_what_was_told(question: str) -> bool:
     [True, False]
     """
     return _TOLD_BEFORE.search(question.replace("\u2019", "'")) is not None
+
+
+_WAY_THERE = re.compile(
+    r"(?<!\bit )\b(?:get|getting|go|going|drive|driving|fly|flying|travel|travelling|traveling|walk|walking|cycle|"
+    r"cycling|ride|riding|head|heading|commute|come|coming|reach)\s+(?:back\s+|over\s+|out\s+|up\s+|down\s+)?there\b",
+    re.IGNORECASE,
+)
+
+
+def asks_the_way_there(question: str) -> bool:
+    """Whether the question asks about a journey to a place named before ("How long will it take to get there?",
+    "What's the cheapest way to get there?", "how many days would it take to drive there"): the answer depends on
+    where the asker sets out from and how they travel, so it is never a general question ("How cold does it get
+    there in April?" asks about the place).
+
+    >>> asks_the_way_there("What's the best way to get there?"), asks_the_way_there("How cold does it get there?")
+    (True, False)
+    """
+    return _WAY_THERE.search(question) is not None
 
 
 _HOW_DO_I = re.compile(r"^\W*how\s+(?:do|can|could|should|would)\s+i\s+\w+", re.IGNORECASE)
