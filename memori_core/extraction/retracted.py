@@ -13,19 +13,15 @@ from .patterns import rx
 __all__ = ["retracts", "without_retracted"]
 
 # "wait no", "no wait", "hang on, no", "sorry no", "actually no", "scratch that": what was just said is taken back
-# (one "wait" or "sorry" alone is not: "sorry, I'm 43" corrects a value, read elsewhere).
-_RETRACTION = rx(
-    r"^(?:oh\s+|ah\s+|hmm\s+|ugh\s+)?(?:(?:wait|hang\s+on|hold\s+on|sorry|actually|oops)\W*no|no\W*(?:wait|sorry)"
-    r"|scratch\s+that|no\W+no)\b\W*"
-)
-# Said again as a statement of its own (a subject, then the rest), not a bare value ("wait no, Lisbon not Porto").
+# (one "wait" or "sorry" alone is not: "sorry, I'm 43" corrects a value, read elsewhere). Said again as a statement
+# of its own (a subject, then the rest), not a bare value ("wait no, Lisbon not Porto"); typed inside the clause it
+# takes back too ("my son is 4 - no wait, he's 5").
+_TAKING_BACK = (r"(?:wait|hang\s+on|hold\s+on|sorry|actually|oops)\W*no", r"no\W*(?:wait|sorry)", r"scratch\s+that",
+                r"no\W+no")
+_RETRACTION = rx(r"^(?:oh\s+|ah\s+|hmm\s+|ugh\s+)?(?:" + "|".join(_TAKING_BACK) + r")\b\W*")
 _STATEMENT = rx(r"^(?:i|i'm|i've|i'd|we|we're|we've|my|our|he|she|he's|she's|they|they're|they've)\s+\S")
-# "she turned 10 months" after "our daughter Emmy is 9 months": the pronoun is the one the taken-back clause named first
-_PRONOUN = rx(r"^(?:he|she|they)(?P<be>'s|'re)?\b")
-# "my son is 4 - no wait, he's 5": a taking back typed inside the clause it takes back
 _INSIDE = rx(r"\s*(?:[,;]|\s-+|[\u2014\u2013]|\.\.\.)\s*(?=(?:oh\s+)?(?:wait|no|sorry|actually|hang\s+on|hold\s+on)\W*"
              r"(?:no|wait|sorry)\b)")
-_SUBJECT = rx(r"^(?P<who>(?:my|our)(?:\s+(?!(?:is|was|are|were|has|had|just|\w+ed|\w+s)\b)[\w'-]+){1,3})\s+\w")
 
 
 def retracts(clause: str) -> bool:
@@ -34,6 +30,13 @@ def retracts(clause: str) -> bool:
     text = clean(clause)
     m = _RETRACTION.match(text)
     return m is not None and _STATEMENT.match(text[m.end():]) is not None
+
+
+# "she turned 10 months" after "our daughter Emmy is 9 months": the pronoun is whom the taken-back clause named first
+_PRONOUN, _SUBJECT = (
+    rx(r"^(?:he|she|they)(?P<be>'s|'re)?\b"),
+    rx(r"^(?P<who>(?:my|our)(?:\s+(?!(?:is|was|are|were|has|had|just|\w+ed|\w+s)\b)[\w'-]+){1,3})\s+\w"),
+)
 
 
 def without_retracted(clauses: Sequence[str]) -> list[str]:
