@@ -88,7 +88,7 @@ _IMPERATIVE = rx(
 _ASKED_FOR = (
     r"(?:(?:a|an|some|the|more|any|few|couple\s+of|a\s+few|bit\s+of|little|new|good|quick|simple|short|detailed|"
     r"polite|fun|realistic|easy|formal|professional|proper|better|nice)\s+)*"
-    r"(?:[a-z-]+\s+)?"  # what it is for: "a retirement plan", "a cover letter"
+    r"(?:(?!to\b)[a-z-]+\s+)?"  # what it is for: "a retirement plan", "a cover letter" (not "to help")
     r"(?:help|advice|tips?|ideas?|suggestions?|recommendations?|recipes?|options?|list|plan|summary|poem|story|"
     r"email|e-mail|mail|letter|essay|answer|explanation|examples?|information|info|guidance|feedback|overview|outline|"
     r"assistance|something|anything|request|message|draft|template|lesson|activities|exercises|worksheet|script|"
