@@ -37,7 +37,7 @@ DEV7 = DEV.with_name("dev7.json")
 DEV8 = DEV.with_name("dev8.json")
 DEV9 = DEV.with_name("dev9.json")
 DEV10 = DEV.with_name("dev10.json")
-HELDOUT9 = DEV.with_name("heldout9.json")
+DEV11 = DEV.with_name("dev11.json")
 HELDOUT10 = DEV.with_name("heldout10.json")
 
 
@@ -67,7 +67,7 @@ def _tiny() -> dict:
 SETS = [(DEV, "capture-dev", 40), (DEV2, "capture-dev2", 35), (DEV3, "capture-dev3", 20),
         (DEV4, "capture-dev4", 60), (DEV5, "capture-dev5", 60), (DEV6, "capture-dev6", 60),
         (DEV7, "capture-dev7", 60), (DEV8, "capture-dev8", 40), (DEV9, "capture-dev9", 60),
-        (DEV10, "capture-dev10", 60), (HELDOUT9, "capture-heldout9", 60),
+        (DEV10, "capture-dev10", 60), (DEV11, "capture-dev11", 60),
         (HELDOUT10, "capture-heldout10", 60)]
 
 

@@ -2,7 +2,9 @@
 on the 4th", "I've got the dentist on 12 March" -> "I have a dentist appointment on 12 March". Read as said, the
 first was dropped as a passing act and the second kept for good ("User has got the dentist on 12 March."); as a plan
 with its day the rules write the day out and let it expire when the day is over. A booking with no day ("I booked
-a flight to Rome") is left as it is. Pure: patterns, English only.
+a flight to Rome") is left as it is. A trip told in the present tense with its day ("We fly on the 20th", "I leave
+for Lisbon on Friday") is the plan it is too ("We're flying on the 20th"), not a habit kept for good. Pure:
+patterns, English only.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ _DAY = (
 )
 _BOOKED = rx(
     r"^(?:i\s+|i've\s+|i\s+have\s+|we\s+|we've\s+)?(?:just\s+|finally\s+)?(?:booked|got|scheduled)\s+"
-    r"(?P<what>(?:a|an|the|my|our)\s+(?:[\w'-]+\s+){0,4}?)"
+    r"(?P<what>(?:a|an|the|my|our)\s+(?:[\w'-]+\s+){0,6}?)"
     rf"(?:on|for)\s+(?P<day>{_DAY})\b(?P<rest>[^?]*?)[\s.!]*$"
 )
 _CLINICIAN_ONLY = rx(rf"^(?:a|an|the|my|our)\s+(?P<who>{CLINICIAN})\s*$")
@@ -53,13 +55,37 @@ def _as_booking(clause: str) -> str | None:
     return f"I have {thing} on {m.group('day')}{m.group('rest')}"
 
 
+# "We fly on the 20th", "I leave for Lisbon on Friday", "we fly out tomorrow": a trip's day, told in the present tense
+# (not "I fly on Fridays", a habit: a weekday's plural is no day).
+_TRIP_ON_DAY = rx(
+    r"^(?P<who>i|we)\s+(?P<verb>fly|leave|travel|drive|sail|depart|head|go)"
+    r"(?P<out>(?:\s+(?:out|off|back|home|up|down)){0,2})"
+    rf"(?P<where>(?:\s+(?:to|for|from)\s+[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]*)*)?)\s+(?P<day>(?:on\s+)?{_DAY})\b(?!s)"
+    r"(?P<rest>[^?]*?)[\s.!]*$"
+)
+_ING = {"fly": "flying", "leave": "leaving", "travel": "travelling", "drive": "driving", "sail": "sailing",
+        "depart": "departing", "head": "heading", "go": "going"}
+
+
+def _as_trip_on_day(clause: str) -> str | None:
+    """``clause`` as the plan "We're flying <...> on <day>" when it tells a trip's day in the present tense; ``None``
+    otherwise."""
+    m = _TRIP_ON_DAY.match(clause.strip())
+    if m is None:
+        return None
+    who = "I'm" if m.group("who").lower() == "i" else "We're"
+    return (f"{who} {_ING[m.group('verb').lower()]}{m.group('out') or ''}{m.group('where')} {m.group('day')}"
+            f"{m.group('rest')}")
+
+
 def as_bookings(clauses: Sequence[str]) -> list[str]:
-    """``clauses`` with each that tells a thing booked for a day ("I booked a flight to Rome on the 4th") said as the
-    plan it is ("I have a flight to Rome on the 4th"); any other as it is.
+    """``clauses`` with each that tells a thing booked for a day ("I booked a flight to Rome on the 4th"), or a trip's
+    day in the present tense ("We fly on the 20th"), said as the plan it is ("I have a flight to Rome on the 4th",
+    "We're flying on the 20th"); any other as it is.
 
     >>> as_bookings(["I booked a flight to Rome on the 4th", "I booked a flight to Rome"])
     ['I have a flight to Rome on the 4th', 'I booked a flight to Rome']
-    >>> as_bookings(["I've got the dentist on 12 March"])
-    ['I have a dentist appointment on 12 March']
+    >>> as_bookings(["I've got the dentist on 12 March", "We fly on the 20th", "I fly on Fridays"])
+    ['I have a dentist appointment on 12 March', "We're flying on the 20th", 'I fly on Fridays']
     """
-    return [_as_booking(c) or c for c in clauses]
+    return [_as_booking(c) or _as_trip_on_day(c) or c for c in clauses]

@@ -22,6 +22,7 @@ from .patterns import rx
 from .played import split_played
 from .rewrite import article
 from .restated import corrected_in_message
+from .retracted import without_retracted
 from .retold import as_plain_statements
 from .activities import PETS
 from .consequences import is_consequence
@@ -472,8 +473,9 @@ def plain_clauses(sentences: list[str]) -> list[str]:
 def as_plain(clauses: list[str]) -> list[str]:
     """The user's ``clauses`` (already split: :func:`split_clauses`) as the plain statements they mean
     (:func:`~memori_core.extraction.retold.as_plain_statements`), a correction of one of them applied to it
-    (:func:`~memori_core.extraction.restated.corrected_in_message`)."""
-    return corrected_in_message(as_plain_statements(clauses, split_clauses))
+    (:func:`~memori_core.extraction.restated.corrected_in_message`), one the user takes back left out
+    (:func:`~memori_core.extraction.retracted.without_retracted`)."""
+    return corrected_in_message(as_plain_statements(without_retracted(clauses), split_clauses))
 
 
 def own_clauses(text: str) -> list[str]:

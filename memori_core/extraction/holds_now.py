@@ -44,7 +44,9 @@ _MOVED_INTO_CARE = re.compile(
     _CHANGED + rf"(?:has\s+|have\s+)?(?:moved|gone|went|settled)\s+into\s+(?P<place>{CARE_HOME})(?P<rest>(?:\s+[^,;]*)?)\.$"
 )
 _WHERE = rx(r"(?:in|near|at|by|outside|close\s+to)\b")
-_TURNED = re.compile(_CHANGED + r"(?:has\s+)?turned\s+(?P<age>\d{1,3})(?P<rest>(?:\s+[^,;]*)?)\.$")
+# "User's daughter Emmy turned 10 months on Saturday.": a baby's age in months or weeks says its unit
+_TURNED = re.compile(_CHANGED + r"(?:has\s+)?turned\s+(?P<age>\d{1,3})(?:\s+(?P<unit>months?|weeks?)(?:\s+old)?)?"
+                     r"(?P<rest>(?:\s+[^,;]*)?)\.$")
 # "User and Lily got married on Saturday.": the user's news told with their partner as a second subject, as the stage
 # the user's relationship is at now, with whom ("User is married to Lily."). Not "User got married last summer."
 # (a User fact already, its time kept), nor a partner unnamed ("User and their wife got divorced.").
@@ -128,7 +130,8 @@ def holds_now(fact: str) -> str:
     m = _TURNED.match(fact)
     if m is not None and _only_a_time(m.group("rest")):
         who = m.group("who")
-        return f"{who} {'are' if _is_plural(who) else 'is'} {m.group('age')}."
+        unit = f" {m.group('unit')} old" if m.group("unit") else ""
+        return f"{who} {'are' if _is_plural(who) else 'is'} {m.group('age')}{unit}."
     m = _GOT_STAGE_WITH.match(fact)
     if m is not None and _only_recent(m.group("rest")):  # news of the last days only
         stage = m.group("stage")

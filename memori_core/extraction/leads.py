@@ -60,7 +60,7 @@ _NEWS = words(
     "news flash", "newsflash", "guess what", "heads up", "side note", "on a side note", "plot twist",
     # a correction of what was said before: "Just kidding, I don't live in Lisbon", "Scratch that: ..."
     "just kidding", "kidding", "jk", "just joking", "only joking", "scratch that", "my bad", "my mistake",
-    "correction", "wait", "oh wait",
+    "correction", "wait", "oh wait", "typo",
 )
 # "Remember that I'm vegan", "I forgot to mention: my son is 4": what follows is the statement.
 _REMINDER = words(
@@ -99,11 +99,11 @@ _LEAD_LABEL = rx(r"^[^:?!.]{1,40}:\s+(?=(?:i|i'm|i've|i'll|i'd|we|we're|we've|my
 _LEAD_REMINDER = rx(
     rf"^(?:{_REMINDER})(?:\s*[,:]\s*|\s+that\s+|\s+)(?=(?:i|i'm|i've|i'll|we|we're|we've|my|our)\b)"
 )
-# "wait no, I'm not allergic", "no wait its march", "oh wait no", "sorry no": a correction of what was said before,
-# typed with or without a comma (two such words together; "No, I live in Leeds" is read by _LEAD_SOCIAL).
+# "wait no, I'm not allergic", "no wait its march", "oh wait no", "sorry no", "typo sorry": a correction of what was
+# said before, typed with or without a comma (two such words together; "No, I live in Leeds" is read by _LEAD_SOCIAL).
 _LEAD_CORRECTION = rx(
-    r"^(?:oh\s+|ah\s+|hmm\s+)?(?:wait|no|sorry|actually|hang\s+on|hold\s+on|oops)"
-    r"(?:\s*[,.!]?\s*(?:no|wait|sorry|actually|my\s+bad|scratch\s+that))+\b\s*[,.!:;\u2014\u2013-]*\s*"
+    r"^(?:oh\s+|ah\s+|hmm\s+)?(?:wait|no|sorry|actually|hang\s+on|hold\s+on|oops|typo)"
+    r"(?:\s*[,.!]?\s*(?:no|wait|sorry|actually|typo|my\s+bad|scratch\s+that))+\b\s*[,.!:;\u2014\u2013-]*\s*"
 )
 # "doctor says ...", "the midwife said ...", "my GP told me ...": what a clinician said of the user is the user's
 # fact ("doctor says I have gestational diabetes").

@@ -83,16 +83,28 @@ _IMPERATIVE = rx(
     r"remember|note|tell me|give me|show me|walk me|guide me|can you|could you|would you|will you|"
     r"i want you to|i need you to|i'd like you to|i would like you to)\b"
 )
+# What the chat is asked to make, wanted in the user's words: "I need a recipe", "I want a polite request to HR",
+# "I'm after a bit of advice", "I want to prepare a lesson on fractions" (the chat's task, no fact of the user's).
+_ASKED_FOR = (
+    r"(?:(?:a|an|some|the|more|any|few|couple\s+of|a\s+few|bit\s+of|little|new|good|quick|simple|short|detailed|"
+    r"polite|fun|realistic|easy|formal|professional|proper|better|nice)\s+)*"
+    r"(?:(?!to\b)[a-z-]+\s+)?"  # what it is for: "a retirement plan", "a cover letter" (not "to help")
+    r"(?:help|advice|tips?|ideas?|suggestions?|recommendations?|recipes?|options?|list|plan|summary|poem|story|"
+    r"email|e-mail|mail|letter|essay|answer|explanation|examples?|information|info|guidance|feedback|overview|outline|"
+    r"assistance|something|anything|request|message|draft|template|lesson|activities|exercises|worksheet|script|"
+    r"speech|caption|reply|checklist|way\s+to)\b"
+)
 _FIRST_PERSON_REQUEST = rx(
     r"^(?:i\s+(?:really\s+|just\s+|also\s+)?(?:need|want|would\s+like|'d\s+like|would\s+love|'d\s+love)\s+"
-    r"(?:(?:a|an|some|the|more|any|few|couple\s+of|a\s+few|new|good|quick|simple|short|detailed)\s+)*"
-    r"(?:help|advice|tips?|ideas?|suggestions?|recommendations?|recipes?|options?|list|plan|summary|poem|story|"
-    r"email|letter|essay|answer|explanation|examples?|information|info|guidance|feedback|overview|outline|"
-    r"assistance|something|anything)\b"
+    + _ASKED_FOR +
+    r"|i(?:'m|\s+am)\s+(?:just\s+|really\s+)?after\s+" + _ASKED_FOR +
+    r"|i\s+(?:really\s+|just\s+|also\s+)?(?:want|need|would\s+like|'d\s+like)\s+to\s+"
+    r"(?:prepare|write|draft|make|create|put\s+together|compose|design)\s+" + _ASKED_FOR +
     r"|i\s+(?:want|need|would\s+like|'d\s+like)\s+to\s+"
     r"(?:know|ask|learn\s+about|find\s+out|understand|see|get\s+some)\b"
     r"|i(?:'m|\s+am)\s+(?:looking\s+for|searching\s+for|wondering|asking|curious\s+(?:about|whether|if|what|how|which)|"
     r"not\s+sure\s+(?:whether|if|what|how|which|where|when|about)|"
+    r"weighing\s+up|torn\s+between|debating\s+(?:whether|between)|"
     r"trying\s+to\s+(?:decide|figure\s+out|find|choose|pick|"
     r"think\s+of|come\s+up\s+with|understand|learn\s+about))\b"
     r"|i\s+(?:was\s+)?wonder(?:ing|ed)?\b"

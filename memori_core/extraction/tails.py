@@ -79,7 +79,7 @@ _EMPTY_TAIL = rx(r"(?:(?:,\s*|\s+)(?:by\s+the\s+way|btw|as\s+i\s+said|like\s+i\s
                  # sympathy or hope after news: "Mia has the flu, poor thing", "..., fingers crossed"
                  r"|(?:\s*,\s*|\s+-\s+)(?:poor\s+(?:thing|baby|girl|boy|guy|kitty|pup|doggo|love)|"
                  r"bless\s+(?:her|him|them)|"
-                 r"fingers\s+crossed|touch\s+wood|knock\s+on\s+wood)"
+                 r"fingers\s+crossed|touch\s+wood|knock\s+on\s+wood|(?:how\s+)?time\s+flies|can\s+you\s+believe\s+it)"
                  # thanks after the statement: "my back is fine, thanks"
                  r"|(?:\s*,\s*|\s+-\s+)(?:thanks|thank\s+you|thx|ty|cheers)(?:\s+(?:so\s+much|a\s+lot|for\s+asking))?"
                  # who said it, after what they said: "Luna has kidney failure, the vet said"
