@@ -16,6 +16,7 @@ from .grammar import is_bare_present, is_past, is_subjectless_change, is_verb_fo
 from .introductions import being_a
 from .leading_clauses import split_leading
 from .leads import strip_lead
+from .lists import AGE_ITEM as _AGE_ITEM, PROFILE_ITEM as _PROFILE_ITEM, split_list, verb_item as _verb_item
 from .moments import NOW_WORDS, SOON
 from .pasted import split_pasted
 from .patterns import rx
@@ -99,20 +100,11 @@ _PEOPLE_WORD = rx(
 _LIST_SEPARATOR = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+")
 # "I'm 34, married, a nurse": a list of what the user is, each item a fact of its own.
 _PROFILE = rx(r"^(?P<subject>i'm|i\s+am|im)\s+(?P<items>[^,]+(?:(?:\s*,\s*|\s+and\s+)[^,]+)+)$")
-_PROFILE_ITEM = rx(
-    r"^(?:\d{1,3}(?:\s+years\s+old)?|(?:a|an)\s+[\w-]+(?:\s+[\w-]+){0,3}|married|single|divorced|engaged|widowed|"
-    r"separated|retired|unemployed|pregnant|vegan|vegetarian|pescatarian|gluten-free|diabetic|coeliac|celiac|"
-    r"left-handed|self-employed|bilingual|(?:(?:originally\s+)?from|based\s+in)\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?|"
-    # "married with three kids", "lactose intolerant", "allergic to nuts"
-    r"(?:married|single|divorced|separated|widowed)\s+with\s+(?:two|three|four|five|six|\d)\s+(?:kids|children)|"
-    r"(?:lactose|gluten)[\s-]intolerant|allergic\s+to\s+[\w\s-]+)$"
-)
 # "married with three kids": the status, and the children.
 _WITH_KIDS = rx(r"^(?P<status>\w+)\s+with\s+(?P<n>\w+)\s+(?:kids|children)$")
 # "I'm Greta, 29", "Jonas, 41, dad of three, based in Aarhus": a name first, then what the user is.
 _NAME_ITEM = re.compile(r"^[A-Z][a-z\u00e0-\u00ff]+$")
 _BARE_PROFILE = re.compile(r"^(?P<name>[A-Z][a-z\u00e0-\u00ff]+)(?:\s+here)?\s*,\s*(?P<items>.+)$")
-_AGE_ITEM = re.compile(r"^\d{1,3}(?:\s+years\s+old)?$")
 # "dad of three", "a mum of two": the user's children.
 _PARENT_OF = rx(
     r"^(?:a\s+)?(?:proud\s+)?(?:mum|mom|mother|dad|father|parent)\s+of\s+(?P<n>two|three|four|five|six|\d)$"
@@ -153,6 +145,9 @@ def split_clauses(sentence: str) -> list[str]:
     leading = split_leading(sentence)
     if leading is not None:  # "Since I quit Tesco I've been freelancing": two statements, the lead's "since" gone
         return [c for part in leading for c in split_clauses(part)]
+    listed = split_list(sentence)
+    if listed is not None:  # "about me: 41, two kids, I work in logistics": one statement an item (.lists)
+        return [c for item in listed for c in split_clauses(item)]
     m = _BEING_A_THEN.match(sentence.strip())
     if m is not None and being_a(m.group("being")) is not None:
         being = re.sub(r"^(?:as|being)\s+", "I'm ", m.group("being"), flags=re.IGNORECASE)
@@ -353,23 +348,6 @@ def _as_verb(item: str) -> str:
     """A listed participle ("living in Toronto") as the user's statement ("I live in Toronto")."""
     verb, rest = item.split(maxsplit=1)
     return f"I'm {item}" if verb.lower() == "based" else f"I {_BASE[verb.lower()]} {rest}"
-
-
-def _verb_item(item: str) -> bool:
-    """Whether a listed ``item`` starts with a present verb the rules rewrite ("hate cilantro", "work at a firm") or
-    a past of news ("just got my first paycheck"): a clause of the user's told without its "I"."""
-    if _FILLER_LIKE.match(item):
-        return False
-    words = re.sub(r"^(?:just|also|really|still|recently)\s+", "", item, flags=re.IGNORECASE).split(maxsplit=1)
-    return len(words) == 2 and (is_bare_present(words[0]) or words[0].lower() in _PAST_ITEM)
-
-
-# "I'm vegan, like properly vegan": the filler "like" before how much, not the verb ("..., like dogs" is one).
-_FILLER_LIKE = rx(r"^like\s+(?:properly|proper|seriously|really|badly|severely|literally|totally|super|very|so|"
-                  r"actually|genuinely|fully|completely|100%)\b")
-
-
-_PAST_ITEM = frozenset("got started moved bought became".split())  # "I'm 24 and just got my first paycheck"
 
 
 # "I'm a data analyst living in Graz", "I'm in Rotterdam, working as a planner", "I'm a nurse and still studying part

@@ -69,6 +69,11 @@ _THE_ONE = rx(
 )
 # "As a vegan", "Being a nurse": what the user is, said before a question.
 _AS_A = rx(r"^(?:as|being)\s+(?P<article>a|an)\s+(?P<what>[\w-]+(?:\s+[\w-]+)?)$")
+# "As someone with a severe peanut allergy", "as a person with coeliac disease": what the user has, the same way.
+_AS_SOMEONE_WITH = rx(
+    r"^as\s+(?:someone|somebody|a\s+person|a\s+guy|a\s+woman|a\s+man|one)\s+(?:with|who\s+has)\s+"
+    r"(?P<what>(?!(?:you|him|her|them|it|kids|children|no)\b)(?:[\w-]+\s+){0,3}[\w-]+)$"
+)
 
 
 def _what_here(word: str) -> str | None:
@@ -119,8 +124,11 @@ def role_here(body: str) -> str | None:
 
 
 def being_a(head: str) -> str | None:
-    """The fact of "As a vegan" or "Being a nurse", said before a question ("User is a vegan."), ``None`` for any
-    other words."""
+    """The fact of "As a vegan", "Being a nurse" or "As someone with coeliac disease", said before a question ("User
+    is a vegan.", "User has coeliac disease."), ``None`` for any other words."""
+    having = _AS_SOMEONE_WITH.match(head.strip())
+    if having is not None:  # "As someone with a severe peanut allergy, is satay ...?"
+        return end_sentence(f"User has {having.group('what')}")
     being = _AS_A.match(head)
     if being is None or not _what_here(being.group("what").split()[-1]):
         return None

@@ -26,6 +26,7 @@ from .job_change import as_job_changes
 from .job_start import as_job_started
 from .labels import as_labelled
 from .in_passing import as_told_in_passing
+from .homes import as_home_said
 from .injuries import as_out_of_cast, as_own_injury
 from .moves import as_new_home, placeless_move_beside
 from .name_and_age import as_name_and_age
@@ -491,8 +492,8 @@ class RuleBasedFactExtractor:
         # an ending told the chat way ("Arjun passed in March", "hung up my apron", "keto's over for me": .told_endings)
         stages.append(("life_event", as_told_endings(stages[-1][1], known)))
         stages.append(("family", as_family_said(stages[-1][1], known)))
-        # "nurse from Leeds" (.job_and_home), "I'm kez, 22" (.name_and_age): two statements each
-        stages.append(("retold", as_name_and_age(as_job_and_home(as_plain(stages[-1][1])))))
+        # "nurse from Leeds" (.job_and_home), "I'm kez, 22" (.name_and_age): two statements each; "I'm in Leeds" (.homes)
+        stages.append(("retold", as_home_said(as_name_and_age(as_job_and_home(as_plain(stages[-1][1]))))))
         # "I booked a flight to Rome on the 4th": the plan it is (.bookings)
         named = as_bookings(as_people_named(as_new_jobs(stages[-1][1], known)))
         stages.append(("bare_plan", as_document_renewed(as_own_injury(as_new_home(as_move_made(

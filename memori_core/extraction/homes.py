@@ -1,0 +1,66 @@
+"""Where the user lives, told as where they are: "I'm in Winnipeg", "we're in Leeds these days", "I'm in Bedminster,
+no car", "i'm in austin if that matters for ingredients".
+
+Said without a time, a stay or a reason ("I'm in Rome this week", "I'm in London for a conference": :mod:`.stays`,
+:mod:`.moments`), "I'm in <place>" is the user's home. Kept as said it was "User is in Winnipeg.", which no slot reads
+as the home: a move told that way ended nothing, and the fact matched no gold words. "I'm in Oadby now" is left to the rules of a move. Not a state ("I'm in pain",
+"I'm in love", "I'm in hospital"), a team or a school year ("I'm in IT", "I'm in Year 10"), a vehicle or a room ("I'm
+in the car"). Pure: patterns, English only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .leads import strip_lead
+from .moments import NOW_WORDS, SOON
+from .patterns import rx
+
+__all__ = ["as_home_said"]
+
+_WORD = r"[\w\u00c0-\u017f'-]+"
+# "Winnipeg", "Puerto Montt", "Gachibowli"; typed in lower case when the whole clause is ("i'm in austin").
+_PLACE = rf"(?P<place>(?-i:[A-Z]){_WORD}(?:\s+(?-i:[A-Z]){_WORD}){{0,2}}|(?-i:[a-z]){_WORD})"
+_IN_PLACE = rx(
+    rf"^(?:i'm|im|i\s+am|we're|we\s+are)\s+in\s+{_PLACE}(?:\s+(?:these\s+days|nowadays))?\s*"
+    r"(?P<rest>(?:,\s*|\s+(?:so|and|but)\s+)(?P<after>.+?)|\s+if\s+that\s+(?:matters|helps)\b.*)?[.!]*$"
+)
+# What follows "in" and is no place (checked in lower case, the first word).
+_NOT_PLACES = frozenset(
+    """a an the my our his her their this that some no pain love trouble shock agony tears bed hospital charge shape
+    debt school class college uni university work town office therapy labour labor recovery rehab remission denial
+    luck touch line traffic lockdown isolation quarantine meetings meeting year grade form group team sales marketing
+    finance accounts accounting engineering it hr aa management tech retail construction banking law medicine
+    nursing care treatment favour favor despair heaven hell bits pieces stitches debt danger doubt need chat
+    between""".split()
+)
+# ", for a conference", ", visiting my mum", ", until Friday": a stay, not a home.
+_STAY_AFTER = rx(r"^(?:for|until|till|visiting|on|at|staying|with|from|over|this|today|tonight|right|just)\b")
+
+
+def _home_said(clause: str) -> list[str] | None:
+    """``clause`` as "I live in <place>" and what followed it, or ``None`` when it is no home told as where the
+    user is."""
+    text = strip_lead(clause).strip()
+    m = _IN_PLACE.match(text)
+    if m is None:
+        return None
+    place = m.group("place")
+    if place.split()[0].lower() in _NOT_PLACES or place.isupper() or (place.islower() and not text.islower()):
+        return None  # "I'm in IT", "I'm in pain"; a lower-case word counts only in a clause typed all in lower case
+    after = m.group("after")
+    if NOW_WORDS.search(text) or SOON.search(text) or (after is not None and _STAY_AFTER.match(after)):
+        return None  # "I'm in Leeds, until Friday", "I'm in Rome and it's sunny today": a stay of the moment
+    return [f"I live in {place}"] + ([after] if after else [])
+
+
+def as_home_said(clauses: Sequence[str]) -> list[str]:
+    """``clauses`` (one user message, split) with a home told as where the user is as "I live in <place>" (see the
+    module's doc); any other clause as it is.
+
+    >>> as_home_said(["I'm in Bedminster, no car."])
+    ['I live in Bedminster', 'no car']
+    >>> as_home_said(["I'm in London for a conference"])
+    ["I'm in London for a conference"]
+    """
+    return [said for clause in clauses for said in (_home_said(clause) or [clause])]
