@@ -111,3 +111,5 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
         _close(_owned.pop(item, []))
         if nextitem is None or nextitem.path != item.path:
             release_unused_ephemeral()
+            for gone in [n for n, ref in _made.items() if ref() is None]:  # made where no one owns them
+                del _made[gone]
