@@ -23,6 +23,9 @@ from memori_core import ChromaStore, RecallConfig, RecallEngine
 
 __all__ = ["HashEmbedder", "_chroma_cli", "free_port", "running_chroma_server"]
 
+# Every store a test or fixture makes is closed when its owner is done (the tests' in-memory Chroma stays small).
+pytest_plugins = ["_closing_stores", "pytester"]
+
 # Fixtures whose use puts a test in a tier, whatever the test file says.
 FIXTURE_MARKERS = {"minilm": "model", "chroma_server": "server"}
 

@@ -497,16 +497,16 @@ def test_a_folder_memori_does_not_reach_is_scrubbed_by_the_chroma_log_command(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     folder = tmp_path / "server-data"  # as a server's --path: written by a client the store does not own
-    client = chromadb.PersistentClient(path=str(folder), settings=chroma_settings())
-    eng = RecallEngine(store=ChromaStore(client=client), embedder=HashEmbedder(), config=OPEN)
-    eng.add("alice", ["User was diagnosed with ZQXJ-illness.", "User lives in Lisbon."])
-    eng.add("bob", "User likes green tea.")
-    eng.forget("alice")
-    assert _rows_holding(folder, "ZQXJ") == ["embeddings_queue"]  # what a server keeps
-    assert chroma_log.main([str(folder)]) == 0
-    assert "scrubbed 2 log entries" in capsys.readouterr().out
-    assert _rows_holding(folder, "ZQXJ") == [] and _rows_holding(folder, "green tea") != []
-    assert texts(eng.recall("what does the user drink", "bob", 10)) == ["User likes green tea."]
+    with chromadb.PersistentClient(path=str(folder), settings=chroma_settings()) as client:  # closed: its system ends
+        eng = RecallEngine(store=ChromaStore(client=client), embedder=HashEmbedder(), config=OPEN)
+        eng.add("alice", ["User was diagnosed with ZQXJ-illness.", "User lives in Lisbon."])
+        eng.add("bob", "User likes green tea.")
+        eng.forget("alice")
+        assert _rows_holding(folder, "ZQXJ") == ["embeddings_queue"]  # what a server keeps
+        assert chroma_log.main([str(folder)]) == 0
+        assert "scrubbed 2 log entries" in capsys.readouterr().out
+        assert _rows_holding(folder, "ZQXJ") == [] and _rows_holding(folder, "green tea") != []
+        assert texts(eng.recall("what does the user drink", "bob", 10)) == ["User likes green tea."]
 
 
 @pytest.mark.slow
