@@ -509,6 +509,8 @@ def test_write_api_over_a_chroma_server(chroma_server: tuple[str, int], hash_emb
     embedded = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=OPEN)
     embedded.import_("u", records)
     assert [h.id for h in embedded.recall("Paris", "u")] == [h.id for h in eng.recall("Paris", "u")]
+    assert other.add("u", "User moved to Paris in May.") == [paris]  # the new text, said in another process
+    assert [f.id for f in eng.list("u") if "Paris" in f.content] == [paris]
 
 
 # -- progress ------------------------------------------------------------------
