@@ -3,6 +3,7 @@ Latin-script tokens (PyStemmer), and :func:`analyzer`, a tokenizer followed by s
 
 from __future__ import annotations
 
+import hashlib
 import re
 import sys
 import threading
@@ -194,6 +195,13 @@ def fact_id_key(text: str) -> str:
     single spaces, no trailing period. Kept as it was when ids were first derived, so that adding a fact again
     finds the row an earlier version stored; sameness is :func:`normalize_fact_text`'s."""
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split()).rstrip(". ")
+
+
+def text_fact_id(text: str) -> str:
+    """The id a fact without a caller's id takes: a hash of :func:`fact_id_key` (re-exported by the engine as
+    :func:`~memori_core.engine.fact_ids.derived_fact_id`). Here so that a store can index a row by the id its
+    text derives, whatever id the row has."""
+    return hashlib.sha256(fact_id_key(text).encode("utf-8")).hexdigest()[:32]
 
 
 def normalize_fact_text(text: str) -> str:

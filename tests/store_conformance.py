@@ -27,6 +27,7 @@ import pytest
 from memori_core import PartialDeleteError, PartialWriteError, StoredFact
 from memori_core.store import CacheFolder, FactStore
 from memori_core.store.base import ClosedError, split_revision
+from memori_core.text import text_fact_id
 
 DIM = 8
 CREATED = "2024-05-01T09:30:00+00:00"
@@ -155,6 +156,18 @@ class StoreConformance:
         store.upsert("u", [fact("a"), fact("b"), fact("c")], vectors(3))
         assert store.present("u", ["c", "x", "a", "c"]) == ["c", "a"]
         assert store.present("u", []) == [] and store.present("other", ["a"]) == []
+
+    def test_holding_texts_finds_facts_by_the_id_their_text_derives_whatever_their_own_id(
+            self, store: FactStore) -> None:
+        store.upsert("u", [fact("own", content="User works at Globex."), fact("other", content="User is vegan."),
+                           fact("later", content="User works at Acme.")], vectors(3))
+        store.upsert("b", [fact("own", "b", content="User works at Globex.")], vectors(1, seed=1))
+        globex, acme = text_fact_id("user works at globex"), text_fact_id("User works at Acme.")
+        assert sorted(f.id for f in store.holding_texts("u", [globex, acme, "nothing"])) == ["later", "own"]
+        store.upsert("u", [fact("later", content="User works at Initech.")], vectors(1))  # its text changed
+        assert [f.id for f in store.holding_texts("u", [acme])] == []
+        assert [(f.id, f.content) for f in store.holding_texts("u", [globex])] == [("own", "User works at Globex.")]
+        assert store.holding_texts("u", []) == [] and store.holding_texts("nobody", [globex]) == []
 
     def test_count_counts_one_entitys_facts(self, store: FactStore) -> None:
         assert store.count("u") == 0
@@ -395,6 +408,7 @@ class StoreConformance:
         calls: dict[str, Any] = {
             "load_entity": lambda: store.load_entity("u"), "get": lambda: store.get("u", ["a"]),
             "present": lambda: store.present("u", ["a"]), "count": lambda: store.count("u"),
+            "holding_texts": lambda: store.holding_texts("u", ["a"]),
             "entity_ids": store.entity_ids,
             "dimension": store.dimension, "upsert": lambda: store.upsert("u", [fact("b")], vectors(1)),
             "update_seen": lambda: store.update_seen("u", [fact("a")]), "delete": lambda: store.delete("u", ["a"]),

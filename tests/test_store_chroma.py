@@ -16,6 +16,7 @@ import pytest
 
 from _helpers import HashEmbedder
 from memori_core import ChromaStore, RecallConfig, RecallEngine, StoredFact
+from memori_core.engine import derived_fact_id
 from memori_core.store.chroma_client import release_unused_ephemeral
 from memori_core.store.chroma_records import chroma_id
 
@@ -193,7 +194,7 @@ def _legacy_meta(entity: str, fact_id: str, **fields: object) -> dict[str, objec
     return meta
 
 
-def test_a_fact_is_stored_as_its_entity_and_one_json_record_holding_its_text() -> None:
+def test_a_fact_is_stored_as_its_entity_its_texts_key_and_one_json_record_holding_its_text() -> None:
     store = ChromaStore.in_memory()
     engine = RecallEngine(store=store, embedder=HashEmbedder(), config=RecallConfig())
     engine.add("u1", ["User likes tea."], ids=["t"], metadata={"source": "chat"},
@@ -201,8 +202,9 @@ def test_a_fact_is_stored_as_its_entity_and_one_json_record_holding_its_text() -
     raw = store._facts.get(include=["metadatas", "documents"])  # noqa: SLF001 - the layout on disk is the subject
     assert raw["documents"] == [None], "a short text stays out of Chroma's full-text index"
     meta = raw["metadatas"][0]
-    assert set(meta) == {"entity_id", "memori_fact"}
+    assert set(meta) == {"entity_id", "memori_text", "memori_fact"}
     assert meta["entity_id"] == "u1"
+    assert meta["memori_text"] == f"2:u1:{derived_fact_id('User likes tea.')}"  # whatever the fact's own id
     record = json.loads(meta["memori_fact"])
     assert record["id"] == "t" and record["session_id"] == "s1" and record["text"] == "User likes tea."
     assert record["created_at"] == "2026-01-02T03:04:05+00:00"

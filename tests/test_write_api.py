@@ -278,6 +278,40 @@ def test_saying_a_facts_old_text_again_after_an_update_stores_it(eng: RecallEngi
     assert eng.get("u", [again])[0].times_seen == 2
 
 
+def test_saying_an_updated_facts_new_text_again_is_a_sighting_and_deleting_it_leaves_no_copy(
+        eng: RecallEngine) -> None:
+    [job] = eng.add("u", "User works at Acme.")
+    eng.update("u", job, text="User works at Globex.")  # keeps the id derived from "Acme"
+    assert eng.add("u", ["user works at globex", "User is vegan."])[0] == job  # said again: found by its text
+    assert eng.add("u", "User works at Globex.") == [job]
+    assert [(f.id, f.times_seen) for f in eng.list("u") if "Globex" in f.content] == [(job, 3)]
+    [shown] = eng.recall("Where do I work?", "u", limit=1)
+    eng.delete("u", [shown.id])  # "delete that memory": nothing of it is left to recall
+    assert shown.id == job and all("Globex" not in f.content for f in eng.list("u", include_invalid=True))
+    assert [f.content for f in eng.recall("Where do I work?", "u")] == ["User is vegan."]
+
+
+def test_a_text_an_update_moved_twice_is_found_under_its_moved_id_but_a_callers_id_is_kept_apart(
+        eng: RecallEngine) -> None:
+    [diet] = eng.add("u", "User is vegetarian.")
+    eng.update("u", diet, text="User is vegan.")
+    [back] = eng.add("u", "User is vegetarian.")  # the old text again: stored under <diet>-1
+    eng.update("u", back, text="User is pescatarian.")
+    assert eng.add("u", "User is pescatarian.") == [back]  # found under the moved id
+    eng.add("u", "User likes chess.", ids=["hobby"])
+    eng.update("u", "hobby", text="User likes go.")
+    assert eng.add("u", "User likes go.") != ["hobby"]  # a caller's id names a fact the caller keeps apart
+    assert sorted(f.content for f in eng.list("u")) == ["User is pescatarian.", "User is vegan.", "User likes go.",
+                                                        "User likes go."]
+
+
+def test_importing_an_updated_facts_new_text_without_an_id_lands_on_that_fact(eng: RecallEngine) -> None:
+    [job] = eng.add("u", "User works at Acme.")
+    eng.update("u", job, text="User works at Globex.")
+    assert eng.import_("u", [{"text": "User works at Globex."}, {"text": "User is vegan."}])[0] == job
+    assert sorted(f.content for f in eng.list("u")) == ["User is vegan.", "User works at Globex."]
+
+
 def test_a_created_at_more_than_a_day_ahead_is_refused_naming_it(eng: RecallEngine) -> None:
     with pytest.raises(ValueError, match="created_at .* in the future"):
         eng.add("u", "User lives on Mars.", created_at="2999-01-01T00:00:00Z")
@@ -475,6 +509,8 @@ def test_write_api_over_a_chroma_server(chroma_server: tuple[str, int], hash_emb
     embedded = RecallEngine(store=ChromaStore.in_memory(), embedder=hash_embedder, config=OPEN)
     embedded.import_("u", records)
     assert [h.id for h in embedded.recall("Paris", "u")] == [h.id for h in eng.recall("Paris", "u")]
+    assert other.add("u", "User moved to Paris in May.") == [paris]  # the new text, said in another process
+    assert [f.id for f in eng.list("u") if "Paris" in f.content] == [paris]
 
 
 # -- progress ------------------------------------------------------------------

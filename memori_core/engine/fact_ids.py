@@ -3,11 +3,10 @@ check that an argument names one fact."""
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from ..facts import StoredFact
-from ..text import fact_id_key
+from ..text import text_fact_id
 from ..validate import check_id_list
 
 
@@ -64,4 +63,4 @@ def _is_version_of(fid: str, fact_id: str) -> bool:
 def derived_fact_id(text: str) -> str:
     """Stable id of a fact from its text (:func:`~memori_core.text.fact_id_key`; ids are scoped per entity): the
     same in every version, so that adding a fact again finds the row stored before."""
-    return hashlib.sha256(fact_id_key(text).encode("utf-8")).hexdigest()[:32]
+    return text_fact_id(text)

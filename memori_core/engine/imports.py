@@ -19,6 +19,7 @@ from .embedding import Embedding
 from .fact_ids import derived_fact_id
 from .progress import Progress, _safe_progress
 from .storing import Storing, _bounded
+from .text_owners import owners_of
 
 
 class ImportPath(Embedding, Storing):
@@ -64,10 +65,9 @@ class ImportPath(Embedding, Storing):
         seq0 = time.time_ns()
         batch: dict[str, tuple[StoredFact, np.ndarray | None]] = {}
         first: dict[str, int] = {}
+        default_ids = self._default_ids(entity_id, records)
         for i, record in enumerate(records):
-            text = record.get("text") if isinstance(record, dict) else None
-            default_id = derived_fact_id(text) if isinstance(text, str) and text.strip() else ""
-            fact, vec = from_record(entity_id, record, i, default_id=default_id, default_seq=seq0 + i, now=now)
+            fact, vec = from_record(entity_id, record, i, default_id=default_ids[i], default_seq=seq0 + i, now=now)
             if fact.id in first:
                 j = first[fact.id]
                 differs = repeat_difference((*batch[fact.id], records[j]), (fact, vec, record))
@@ -96,3 +96,17 @@ class ImportPath(Embedding, Storing):
             done.upsert(facts, vectors)  # kept as the whole copy when it is the entity's first write...
             done.drop()  # ...else a bulk write: the next recall loads it whole
         return list(batch)
+
+    def _default_ids(self, entity_id: str, records: Sequence[Any]) -> list[str]:
+        """The id each record without one is imported under: the id its text derives, or the fact an update gave
+        that text (:func:`.text_owners.owners_of`), which the record then replaces as a record of its derived id
+        would (``""`` for a record with an id, or without a text: :func:`~memori_core.records.from_record` says
+        what is wrong)."""
+        texts = [r.get("text") if isinstance(r, dict) and not r.get("id") else None for r in records]
+        derived = [derived_fact_id(t) if isinstance(t, str) and t.strip() else "" for t in texts]
+        asked = [d for d in dict.fromkeys(derived) if d]
+        if not asked:
+            return derived
+        stored = self.store.present(entity_id, asked)
+        owners = owners_of(self.store, entity_id, [d for d in asked if d not in stored])
+        return [owners[d].id if d in owners else d for d in derived]

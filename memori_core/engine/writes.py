@@ -53,6 +53,7 @@ from .replaced import ReplacedFactError, current_of, is_ended
 from .storing import _bounded
 from .late_facts import PastPlace, landed, place_in_past, relinked, split_by_start
 from .supersede import _check_known, _collapse, _linked, _split_new_and_seen, _superseded
+from .text_owners import owners_of
 from .versions import Versions
 
 
@@ -190,6 +191,7 @@ class WritePath(Versions, ImportPath):
         if given_ids is None:
             stored = self._stored(entity_id, dict.fromkeys(out_ids))
             out_ids = self._past_updates(entity_id, out_ids, texts, stored)
+            out_ids = self._said_under_other_ids(entity_id, out_ids, texts, stored)
         batch = _collapse(entity_id, out_ids, texts, stamps, metas, sessions, expiries, by_id=given_ids is not None)
         replaced = [fid for fid in replaced if fid not in batch]
         if replaced:  # a typo fails here, before anything is embedded (checked again under the locks)
@@ -212,6 +214,16 @@ class WritePath(Versions, ImportPath):
             if old is not None and fid not in moved and normalize_fact_text(old.content) != key:
                 moved[fid] = self._id_for_text(entity_id, fid, key, stored)
         return [moved.get(fid, fid) for fid in ids]
+
+    def _said_under_other_ids(self, entity_id: str, ids: list[str], texts: list[str],
+                              stored: dict[str, StoredFact]) -> list[str]:
+        """``ids`` with each that no fact is stored under but another fact's text derives (an update gave it that
+        text: :func:`.text_owners.owners_of`) replaced by that fact's id, which ``stored`` gains: the text said
+        again is a sighting of it, not a second fact."""
+        missing = [fid for fid, text in zip(ids, texts) if fid not in stored and fid == derived_fact_id(text)]
+        owners = owners_of(self.store, entity_id, missing)
+        stored.update({f.id: f for f in owners.values()})
+        return [owners[fid].id if fid in owners else fid for fid in ids]
 
     def _id_for_text(self, entity_id: str, fid: str, key: str, stored: dict[str, StoredFact]) -> str:
         """The first ``<fid>-<n>`` (n = 1, 2, ...) that holds the normalised text ``key`` or is free."""
@@ -430,7 +442,8 @@ class WritePath(Versions, ImportPath):
         update). Metadata, expiry and core edits change the fact in place (no
         version, nothing re-embedded).
         Note that the id stays the one derived from the old text: adding the
-        new text later without ``ids`` stores it as a second fact, and adding
+        new text later without ``ids`` counts a sighting of this fact (found by
+        its text, :mod:`~memori_core.engine.text_owners`), not a second fact, and adding
         the old text again stores it anew (under ``<id>-<n>``), not as a
         sighting of the new text.
 

@@ -199,6 +199,13 @@ class RowStore(Protocol):
         """Those of ``ids`` that are stored for ``entity_id``, in the order given, each once."""
         ...
 
+    def holding_texts(self, entity_id: str, text_ids: Sequence[str]) -> list[StoredFact]:
+        """The stored facts of ``entity_id`` whose text derives one of ``text_ids``
+        (:func:`~memori_core.text.text_fact_id`), whatever id each is stored under, in no particular order: how
+        an add finds a fact whose text :meth:`~memori_core.RecallEngine.update` changed. One request (Chroma: a
+        metadata key each row carries; rows an older version wrote carry none and are not found)."""
+        ...
+
     def count(self, entity_id: str) -> int:
         """How many facts ``entity_id`` has stored."""
         ...

@@ -12,7 +12,7 @@ import numpy as np
 from ..facts import StoredFact
 from .base import when_open
 from .chroma_client import READ_ATTEMPTS, retry_read
-from .chroma_records import ENTITY, chroma_id, read_fact, read_row
+from .chroma_records import ENTITY, TEXT_KEY, chroma_id, read_fact, read_row, text_key
 from .rows import EntityColumns, EntityRows
 
 __all__ = ["ChromaReads"]
@@ -93,6 +93,18 @@ class ChromaReads:
         unique = list(dict.fromkeys(ids))
         have = self._records(entity_id, unique)
         return [i for i in unique if i in have]
+
+    @when_open
+    def holding_texts(self, entity_id: str, text_ids: Sequence[str]) -> list[StoredFact]:
+        """The stored facts of ``entity_id`` whose text derives one of ``text_ids``: one read filtered on
+        ``TEXT_KEY``, whose value names the entity too."""
+        keys = list(dict.fromkeys(text_key(entity_id, t) for t in text_ids))
+        if not keys:
+            return []
+        where = {TEXT_KEY: keys[0]} if len(keys) == 1 else {TEXT_KEY: {"$in": keys}}
+        page = retry_read(lambda: self._facts.get(where=where, include=["documents", "metadatas"]))
+        facts = (read_fact(entity_id, doc, meta) for doc, meta in zip(page["documents"], page["metadatas"]))
+        return [f for f in facts if f is not None]
 
     def _records(self, entity_id: str, ids: Sequence[str]) -> dict[str, Any]:
         """The stored Chroma metadata of those of ``ids`` that are stored (fact id -> metadata)."""

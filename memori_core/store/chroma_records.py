@@ -1,6 +1,8 @@
 """How a fact is laid out in a Chroma row: its id, its metadata record, and reading a row back.
 
-Chroma filters on ``ENTITY`` only; everything else the store keeps about a
+Chroma filters on ``ENTITY`` and on ``TEXT_KEY`` (the entity and the id the fact's text derives,
+:func:`~memori_core.text.text_fact_id`, as one value: how an add finds a fact an update gave that text, whatever
+its id); everything else the store keeps about a
 fact travels as one JSON object under ``FACT_KEY`` (written by :func:`pack`,
 read by :func:`read_row`): the fact's id, text, sightings, order, session,
 times and expiry, its validity and history links
@@ -22,10 +24,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..facts import StoredFact, record_validity_json, validity_record
+from ..text import text_fact_id
 from .chroma_old_layout import old_row_fields
 from .rows import fact_of_row
 
-ENTITY, FACT_KEY = "entity_id", "memori_fact"
+ENTITY, FACT_KEY, TEXT_KEY = "entity_id", "memori_fact", "memori_text"
 INLINE_TEXT_BYTES = 2048
 
 _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode  # one encoder for every row
@@ -42,8 +45,13 @@ def inline(text: str) -> bool:
     return len(text) * 4 <= INLINE_TEXT_BYTES or len(text.encode("utf-8")) <= INLINE_TEXT_BYTES
 
 
+def text_key(entity_id: str, text_id: str) -> str:
+    """The ``TEXT_KEY`` value of ``entity_id``'s facts whose text derives ``text_id``."""
+    return chroma_id(entity_id, text_id)
+
+
 def pack(fact: StoredFact) -> dict[str, Any]:
-    """A fact's Chroma metadata: its entity (filtered on) and the rest as one JSON object."""
+    """A fact's Chroma metadata: its entity and its text's key (filtered on), and the rest as one JSON object."""
     rec: dict[str, Any] = {"id": fact.id, "times_seen": int(fact.times_seen), "seq": int(fact.seq)}
     if inline(fact.content):
         rec["text"] = fact.content
@@ -54,7 +62,8 @@ def pack(fact: StoredFact) -> dict[str, Any]:
     if fact.metadata:
         rec["metadata"] = fact.metadata
     rec.update(validity_record(fact))
-    return {ENTITY: fact.entity_id, FACT_KEY: _ENCODE(rec)}
+    return {ENTITY: fact.entity_id, TEXT_KEY: text_key(fact.entity_id, text_fact_id(fact.content)),
+            FACT_KEY: _ENCODE(rec)}
 
 
 @dataclass(slots=True)

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from ..facts import StoredFact, validity_json
+from ..text import text_fact_id
 from .base import (
     CloseCallbacks,
     ClosesWithCallbacks,
@@ -55,6 +56,7 @@ class _Record:
     expires_at: str | None
     metadata_json: str  # "" for none
     validity_json: str | None = None  # validity and history links (None: valid, no links)
+    text_id: str = ""  # the id the text derives (text_fact_id), which holding_texts looks up
 
     @classmethod
     def of(cls, entity_id: str, fact: StoredFact) -> _Record:
@@ -72,6 +74,7 @@ class _Record:
             expires_at=fact.expires_at or None,
             metadata_json=_json_form(fact.metadata) if fact.metadata else "",
             validity_json=validity_json(fact),
+            text_id=text_fact_id(fact.content),
         )
 
     def fact(self, entity_id: str) -> StoredFact:
@@ -145,6 +148,14 @@ class InMemoryFactStore(ClosesWithCallbacks, FactStore):
         with self._lock:
             stored = self._entities.get(entity_id, {})
             return [i for i in dict.fromkeys(ids) if i in stored]
+
+    @when_open
+    def holding_texts(self, entity_id: str, text_ids: Sequence[str]) -> list[StoredFact]:
+        """The stored facts of ``entity_id`` whose text derives one of ``text_ids``, in write order."""
+        wanted = set(text_ids)
+        with self._lock:
+            records = [r for r, _ in self._entities.get(entity_id, {}).values() if r.text_id in wanted]
+        return [r.fact(entity_id) for r in records]
 
     @when_open
     def count(self, entity_id: str) -> int:
