@@ -119,6 +119,7 @@ def _as_statement(item: str, *, after_i: bool) -> str | None:
 
 
 _ASIDE = re.compile(r"\s*\([^)]*\)$")
+_ARTICLE = rx(r"^(?:a|an)\s")
 
 
 def _lifelong(item: str, *, after_i: bool) -> bool:
@@ -156,6 +157,8 @@ def split_list(sentence: str) -> list[str] | None:
     if len(items) < 2 or not all(items):
         return None
     after_i = bool(_I_VERB.match(items[0]))
+    if after_i and any(_ARTICLE.match(item) for item in items[1:]):
+        return None  # "I got a new phone, a Pixel": a name for what was just said, not what the user is
     if lead is None and not after_i and _FIRST_PERSON.match(items[0]):
         return None  # "I'm 34, married, a nurse", "my sister ...": read by .clauses as before
     said = [_as_statement(item, after_i=after_i) for item in items]
