@@ -455,6 +455,19 @@ def test_a_gift_for_a_relative_opens_the_few_facts_naming_them():
     assert niece not in [f.content for f in eng.recall("What's a good present for my boss?", "ann")]
 
 
+def _recalled_only_by_the_implications(minilm, question: str, needed: str) -> None:
+    """``needed`` among seven everyday facts is recalled for ``question``, and not with the implications off."""
+    facts = [needed, "User works as an accountant in Bristol.", "User plays five-a-side football on Tuesdays.",
+             "User's sister lives in Cardiff.", "User loves Thai food.", "User is learning the ukulele.",
+             "User has a cat called Mochi.", "User is saving for a new bike."]
+    eng = RecallEngine(store=InMemoryFactStore(), embedder=minilm)
+    eng.add("u", facts)
+    assert needed in [f.content for f in eng.recall(question, "u")]
+    off = RecallEngine(store=InMemoryFactStore(), embedder=minilm, config=RecallConfig(gate_implied=False))
+    off.add("u", facts)
+    assert needed not in [f.content for f in off.recall(question, "u")]  # the cosine alone does not keep it
+
+
 @pytest.mark.parametrize(("question", "needed"), [
     ("There's a free bar at my cousin's christening party. How do I handle it?", "User gave up drinking two years ago."),
     ("My niece wants me to bake her birthday cake. Which one should I make?", "User's flat has a microwave but no oven."),
@@ -465,12 +478,26 @@ def test_a_gift_for_a_relative_opens_the_few_facts_naming_them():
     ("We're invited to a ski chalet in the Alps in February. Good idea?", "User had a heart attack last year."),
 ])
 def test_the_eighth_rounds_concerns_recall_what_minilm_scores_low(minilm, question, needed):
-    facts = [needed, "User works as an accountant in Bristol.", "User plays five-a-side football on Tuesdays.",
-             "User's sister lives in Cardiff.", "User loves Thai food.", "User is learning the ukulele.",
-             "User has a cat called Mochi.", "User is saving for a new bike."]
-    eng = RecallEngine(store=InMemoryFactStore(), embedder=minilm)
-    eng.add("u", facts)
-    assert needed in [f.content for f in eng.recall(question, "u")]
-    off = RecallEngine(store=InMemoryFactStore(), embedder=minilm, config=RecallConfig(gate_implied=False))
-    off.add("u", facts)
-    assert needed not in [f.content for f in off.recall(question, "u")]  # the cosine alone does not keep it
+    _recalled_only_by_the_implications(minilm, question, needed)
+
+
+@pytest.mark.parametrize(("question", "needed"), [
+    ("We're off to the beach for the whole afternoon tomorrow. Anything to keep in mind?",
+     "User has lupus, and strong sunlight brings on her flares."),
+    ("I'm going to Singapore next week, what should I sort out before the flight?",
+     "User takes two tablets of tacrolimus twice a day since his kidney transplant."),
+    ("Which drill should I buy to put up a few shelves?", "User has a tremor in both hands and struggles with fiddly jobs."),
+    ("A friend wants us to go into business raising pigs. Should I?", "User is a Seventh-day Adventist."),
+    ("I want to lose 4 kg before my holiday, can you give me a plan?",
+     "User goes to aqua aerobics at the leisure centre two evenings a week."),
+    ("Friends are coming over on Saturday, what should I serve?", "User is allergic to kiwi."),  # a food no table names
+])
+def test_the_ninth_rounds_concerns_recall_what_minilm_scores_low(minilm, question, needed):
+    _recalled_only_by_the_implications(minilm, question, needed)
+
+
+def test_a_plural_in_ies_reads_as_its_word_and_an_investor_is_work_not_money():
+    assert "motion" in question_concerns("Should we take the ferries between the islands?")
+    assert "meal" in question_concerns("What food should we bring to the parties?")
+    assert "money" not in question_concerns("Lunch with an investor tomorrow, where should we go?")
+    assert "money" in question_concerns("Should I invest my bonus?")

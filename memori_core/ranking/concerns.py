@@ -42,6 +42,12 @@ def _any(*words: str) -> str:
     return r"\b(?:" + "|".join(parts) + r")\b"
 
 
+# an allergy to something not eaten: a medicine, a sting, an animal, what touches the skin or is breathed in
+_NOT_EATEN_ALLERGY = (
+    r"|\ballergic\s+to\s+(?!(?:\w+\s+){0,2}?(?:penicillin|amoxicillin|antibiotics?|latex|aspirin|ibuprofen|nsaids?|codeine|"
+    r"morphine|opioids?|sulf\w+|sulph\w+|co-\w+|metamizol\w*|dipyrone|contrast|iodine|anaesthetic|anesthetic|bees?|wasps?|"
+    r"stings?|insect\w*|cats?|dogs?|horses?|pets?|animals?|pollen|grass|hay|dust|mites?|mould|mold|nickel|plasters?|"
+    r"adhesive|perfumes?|fragrances?|hair\s+dye|feathers?|sun|cold|medicines?|medications?|drugs?|painkillers?)\b)")
 FACT_CONCERNS: dict[str, str] = {
     "peanut": _any("peanut", "groundnut", "nut", "tree nut"),
     "tree nut": _any("nut", "tree nut", "almond", "walnut", "cashew", "hazelnut", "pecan", "pistachio"),
@@ -61,7 +67,7 @@ FACT_CONCERNS: dict[str, str] = {
     "blood thinner": _any("warfarin", "blood thinner", "anticoagulant", "apixaban", "rivaroxaban",
                           "dabigatran", "edoxaban", "heparin", "clopidogrel", "coumadin", "eliquis", "xarelto"),
     "latex": _any("latex"),
-    "meal": _any("diet", "food", "foods", "eat*", "consum*", "dish", "meal"),
+    "meal": _any("diet", "food", "foods", "eat*", "consum*", "dish", "meal") + _NOT_EATEN_ALLERGY,
     "caffeine": _any("caffeine", "decaf*"),
     "diabetes": _any("diabet*", "prediabet*", "insulin", "metformin", "blood sugar", *SULFONYLUREAS),
     "exertion": _any("asthma*", "inhaler", "puffer", "epilep*", "heart condition", "angina", "pacemaker", "pregnan*",
@@ -75,6 +81,7 @@ FACT_CONCERNS: dict[str, str] = {
     "mollusc": _any("mollusc", "mollusk", "squid", "octopus", "mussel", "oyster", "clam", "scallop", "snail"),
     "sulphite": _any("sulphite", "sulfite", "sulphur dioxide", "sulfur dioxide"),
     "buckwheat": _any("buckwheat"),
+    "legume": _any("chickpea", "garbanzo", "lentil", "legume", "pulse", "pea", "split pea"),
     "gut": _any("ibs", "irritable bowel", "fodmap", "crohn*", "colitis", "low fat", "fatty food", "gallbladder",
                 "diverticul*"),
     "painkiller": _any("aspirin", "ibuprofen", "nsaid", "naproxen", "anti-inflammator*", "diclofenac", "codeine",
@@ -87,7 +94,8 @@ fish, eggs and dairy too; a diabetic or low-carb diet is about sugar and starch;
 blood pressure; gout is managed by limiting alcohol, sugary drinks and red meat; asthma, epilepsy, a heart
 condition and pregnancy are what a coach asks about before exercise; alcohol lowers blood sugar, so diabetes
 and its medicines (insulin, metformin, the sulfonylureas) meet a drink. Every food concern also makes the fact
-one a **meal** question opens ("What should I cook tonight?")."""
+one a **meal** question opens ("What should I cook tonight?"), and so does an allergy to a food no table names
+("allergic to mango"; not one to a medicine, a sting, an animal or what touches the skin)."""
 
 _SICKLE_CELL = r"sickle[\s-]cell\s+(?:disease|ana?emia)|hbss"  # the disease (the trait is in "exertion")
 # a heart that was damaged or mended: the cold, heat and a long still journey strain it
@@ -96,16 +104,25 @@ _HEART = r"heart\s+attack|stents?|angina|heart\s+(?:condition|disease|surgery)|c
 _STAIRS_HARD = (r"\b(?:finds?|found)\s+(?:the\s+)?stairs\s+(?:hard|difficult|tough|tiring|a\s+struggle)|"
                 r"\bstruggles?\s+(?:with|on)\s+(?:the\s+)?stairs|"
                 r"\b(?:can't|cannot|can\s+no\s+longer)\s+(?:manage|climb|do)\s+(?:the\s+)?stairs")
+# a medicine by its name, dose or form, and the set times it is taken at ("takes co-careldopa four times a day",
+# "levetiracetam twice a day, at 8 in the morning", "5 mg of prednisolone every day", a cream twice a day)
+_DOSED = (CARRIED_MEDICINE + r"|\b\d+\s*(?:mg|mcg|µg|ml|units)\b|\b(?:tablets?|pills?|capsules?|creams?|ointments?|"
+          r"emollients?|drops|injections?|patch(?:es)?|co-\w+|\w+(?:dopa|tegravir|vir|olone|racetam))\b")
+_TIMED = (r"\b(?:(?:once|twice|three\s+times|four\s+times|\d\s+times)\s+(?:a|per|each)\s+day|"
+          r"every\s+(?:morning|evening|night|day|\d+\s+hours)|at\s+\d{1,2}(?::\d\d)?\s*(?:am|pm|a\.m\.|p\.m\.|in\s+the\s+"
+          r"(?:morning|evening)|at\s+night))")
 LIMIT_CONCERNS: dict[str, str] = {
     # a drink the user gave up or must not have, care fact or not: "I stopped drinking alcohol because of the ulcer."
     "alcohol": r"\b(?:stopped|quit|gave\s+up|given\s+up|giving\s+up|cut\s+out|doesn't|does\s+not|don't|do\s+not|no\s+longer|"
                r"never|can't|cannot|mustn't|must\s+not|shouldn't|(?:isn't|is\s+not|not)\s+allowed\s+to)\s+(?:\w+\s+)?"
                r"(?:drink(?:s|ing)?|alcohol|booze)\b(?!\s+(?:coffee|tea|milk|water|juice|soda|cola|caffeine|enough|much\s+water))"
-               r"|\boff\s+(?:the\s+)?(?:booze|alcohol|drink)\b|\bon\s+the\s+wagon\b",
+               r"|\boff\s+(?:the\s+)?(?:booze|alcohol|drink)\b|\bon\s+the\s+wagon\b"
+               r"|\bdrinks?\s+no\s+(?:alcohol|booze)\b|\b(?:seventh[\s-]day\s+)?adventist\b",
     # sweet food the user does not like: "I don't like very sweet food", "no sweet tooth"
     "sugar": r"\b(?:(?:don't|doesn't|do\s+not|does\s+not|never)\s+(?:like|eat|enjoy|care\s+for)|dislikes?|hates?|avoids?)\s+"
              r"(?:\w+\s+){0,2}?(?:sweet|sugary)\b(?!\s+(?:potato\w*|corn|peppers?|chill?i|and\s+sour|peas?)\b)|"
-             r"\b(?:no|not\s+(?:a|much\s+of\s+a)|hasn't\s+got\s+a|doesn't\s+have\s+a)\s+sweet\s+tooth\b",
+             r"\b(?:no|not\s+(?:a|much\s+of\s+a)|hasn't\s+got\s+a|doesn't\s+have\s+a)\s+sweet\s+tooth\b|"
+             r"\b(?:eat|drink|have)\s+(?:fewer|less)\s+(?:\w+\s+){0,4}?(?:sugar\w*|sweets|carbs|tortillas|bread|rice|soda|fizzy)\b",
     # a fear of creatures met outdoors: a field visit, a safari, a hike
     "wildlife": r"\b(?:afraid|scared|terrified|fear|phobia)\s+of\s+(?:snakes?|spiders?|insects?|bugs?|bees?|wasps?|"
                 r"mosquito\w*|rats?|mice|bats?|sharks?|jellyfish|crocodiles?|wild\s+animals)\b|"
@@ -118,6 +135,29 @@ LIMIT_CONCERNS: dict[str, str] = {
               r"(?:hasn't|has\s+not|haven't|have\s+not)\s+flown|(?:dislikes?|avoids?)\s+flying|"
               r"(?:doesn't|don't|does\s+not|do\s+not)\s+like\s+flying|prefers?\s+to\s+drive)",
     "dogs": r"\b(?:afraid|scared|terrified|fear|phobia)\s+of\s+dogs\b|\bcynophobi\w*",
+    # skin the sun harms: lupus, a photosensitising medicine, "burns easily" (a beach day, a desert trip, a fun run)
+    "sun": r"\b(?:lupus|photosensitiv\w*|sun\s+(?:sets\s+off|triggers|brings\s+on|makes)|(?:strong|direct)\s+sun(?:light)?\s+"
+           r"(?:sets\s+off|triggers|brings\s+on)|sensitive\s+to\s+(?:the\s+)?sun(?:light)?|(?:sun)?burns\s+(?:very\s+)?easily|"
+           r"avoids?\s+(?:the\s+|direct\s+)?sun(?:light)?|melanoma|isotretinoin|accutane|roaccutane)\b",
+    # a medicine taken at set times: a flight across time zones, a long day out, a night away move the doses
+    "dosing": rf"(?:{_DOSED})[^.;]{{0,80}}?{_TIMED}|{_TIMED}[^.;]{{0,40}}?(?:{_DOSED})",
+    # a condition or treatment a clinician weighs, told without the words of a care fact
+    "clinic": r"\b(?:parkinson'?s|hiv|lupus|pcos|polycystic\s+ovar\w*|multiple\s+sclerosis|prednisolone|steroids?|"
+              r"antiretroviral\w*|\w+tegravir|tenofovir|immunosuppress\w*|transplant|dialysis|"
+              r"(?:eyes?|blood|bloods|kidneys?|liver|levels?)\s+(?:(?:are|is|get|gets)\s+)?(?:checked|tested|monitored)|regular\s+(?:blood\s+)?tests?|"
+              # blood pressure that drops; no health insurance (where to go when ill)
+              r"blood\s+pressure\s+(?:drops|falls|dips)|low\s+blood\s+pressure|"
+              r"(?:health|medical)\s+insurance|insurance\s+(?:won't|doesn't|does\s+not)\s+cover)\b",
+    # seizures or migraines that flashing light sets off: a laser show, a disco, strobes
+    "flashing": r"\b(?:flashing\s+lights?|strob(?:e|es|ing)(?:\s+lights?)?|flickering\s+lights?|photosensitive\s+epilep\w*|"
+                r"light[\s-]sensitive)\b",
+    # hands that shake or will not grip: drilling, typing, small buttons, sewing
+    "dexterity": r"\b(?:(?:hands?|fingers?)\s+(?:shakes?|shake|shaking|trembles?|tremble|are\s+stiff|is\s+stiff)|tremors?|"
+                 r"fiddly|arthritis\s+in\s+(?:\w+\s+){0,2}(?:hands?|fingers?|wrists?|thumbs?)|carpal\s+tunnel|"
+                 r"(?:weak|poor)\s+grip|(?:can't|cannot)\s+grip)\b",
+    # a faith or a rule that leaves out pork or shellfish and drink: "User is a Seventh-day Adventist"
+    "meat": r"\b(?:eats?\s+no\s+(?:pork|meat|beef|red\s+meat)|(?:seventh[\s-]day\s+)?adventist)\b",
+    "shellfish": r"\b(?:seventh[\s-]day\s+)?adventist\b",
     "heights": r"\b(?:vertigo|acrophobi\w*|(?:afraid|scared|terrified|fear|phobia)\s+of\s+heights|avoids?\s+heights|"
                r"(?:aversion|averse)\s+to\s+heights|uncomfortable\s+(?:with|at|around)\s+heights|hates?\s+heights|"
                r"(?:do(?:es)?n't|do(?:es)?\s+not)\s+(?:like|do|cope\s+with)\s+heights)\b",
@@ -151,7 +191,10 @@ LIMIT_CONCERNS: dict[str, str] = {
              r"(?:can't|cannot|can\s+no\s+longer|no\s+longer)\s+(?:read|see)\s+(?:small\s+print|well|far|at\s+night))\b",
     "cold": rf"\b(?:insulin|{_SICKLE_CELL}|raynaud\w*|avoids?\s+(?:getting\s+)?(?:cold|the\s+cold)|copd|{_HEART})\b",
     "fluids": rf"\b(?:(?:fluid|water)\s+intake|(?:stay|keep)\s+(?:well\s+)?hydrated|dehydrat\w*|lithium|{_SICKLE_CELL}|"
-              rf"kidney\s+(?:disease|failure|stones?)|dialysis|heart\s+failure|copd|{_HEART})\b",
+              rf"kidney\s+(?:disease|failure|stones?)|dialysis|heart\s+failure|copd|{_HEART}|"
+              r"worse\s+in\s+(?:the\s+)?(?:heat|hot\s+weather|summer)|(?:after|in)\s+a\s+hot\s+bath|heat\s+intoleran\w*|"
+              r"(?:can't|cannot|doesn't|does\s+not|struggles?\s+to)\s+(?:cope\s+with|tolerate|handle|take)\s+(?:the\s+)?heat|"
+              r"overheats?|overheating)\b",
     "language": r"\b(?:(?:no|little|limited|basic|broken|poor)\s+english|(?:is\s+|am\s+|still\s+)?learning\s+english|"
                 r"english\s+(?:lessons|classes|course)|(?:doesn't|does\s+not|don't|do\s+not|can't|cannot)"
                 r"\s+speak\s+(?:\w+\s+)?english|not\s+fluent\s+in\s+english)\b",
@@ -170,7 +213,10 @@ LIMIT_CONCERNS: dict[str, str] = {
 of dogs, of heights or of water, a back or joint or a recent operation that limits exertion, a wheelchair or
 crutches (a place's steps, a trip), hearing loss (a loud room, a call), a knee or hip that limits walking (a
 day trip, a holiday, a city's hills), a drink given up (an open bar), sweet food not liked (a cake), a fear of
-snakes or spiders (a field visit, a safari), a heart attack or a clot (a long drive, the cold, the heat)."""
+snakes or spiders (a field visit, a safari), a heart attack or a clot (a long drive, the cold, the heat), skin the sun
+harms (a beach day), a medicine taken at set times (a long flight, a sleepover), a condition told without a care
+fact's words (Parkinson's, HIV, a steroid: what a clinician weighs), flashing lights that set off seizures (a laser
+show), hands that shake (a drill, typing), a faith that leaves out pork and drink (a pig farm, a toast)."""
 
 _BREEDS = (r"(?:labradors?|labs|poodles?|spaniels?|terriers?|retrievers?|collies?|huskies|husky|beagles?|"
            r"dachshunds?|pugs?|bulldogs?|corgis?|chihuahuas?|schnauzers?|greyhounds?|whippets?|rottweilers?|"
@@ -185,7 +231,8 @@ _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augu
 _MONTH = "(?:" + "|".join(_MONTHS) + ")"
 SITUATION_CONCERNS: dict[str, str] = {
     "children": rf"\b{_CHILD}\b(?!')|\b(?:user's|my|our|his|her|their|two|three|four)\s+(?:little\s+|young\s+|teenage\s+)?"
-                r"(?:girls|boys)\b",
+                r"(?:girls|boys)\b|\b(?:looks?\s+after|helps?\s+(?:out\s+)?with|minds?|babysits?)\s+(?-i:[A-Z])\w+|"
+                r"\bchild\s?care\b",
     # a medicine or device the user cannot travel without: what to pack, what to carry through security
     "packing": CARRIED_MEDICINE,
     # a kind of outing the user does not enjoy: "dislikes museums", "doesn't enjoy historical monuments",
@@ -201,7 +248,8 @@ SITUATION_CONCERNS: dict[str, str] = {
              r"income|take[\s-]home\s+pay|salary|wages?|earns?|earning|after\s+tax|(?:promised|has)\s+to\s+pay|"
              r"pay(?:s|ing)?\s+for|money\s+(?:has\s+been|is|was)\s+(?:\w+\s+)?tight|costs?\s+down|"
              r"social\s+security|401\(?k\)?|sends?\s+money|mortgage|overdraft|tight\s+on\s+money|money\s+is\s+tight|"
-             r"can(?:'t|not)\s+afford|paying\s+(?:off|back)|credit\s+card|low\s+income|unemployed|on\s+benefits)\b",
+             r"can(?:'t|not)\s+afford|paying\s+(?:off|back)|credit\s+card|low\s+income|unemployed|on\s+benefits|"
+             r"(?:pays|paid)\s+(?:\w+\s+)?(?:monthly|weekly|every\s+(?:month|week))|bonus|repaying|repayments?)\b",
     "getting around": r"\b(?:(?:don't|doesn't|do\s+not|does\s+not|never|can't|cannot)\s+(?:drive|have\s+a\s+car|own\s+a\s+car)|"
                       r"no\s+longer\s+drives?|(?:stopped|gave\s+up)\s+driving|(?:doesn't|does\s+not|don't|do\s+not)\s+drive\s+any\s?more|"
                       r"(?:never\s+had|has\s+no|have\s+no|no|without|doesn't\s+have|don't\s+have)\s+(?:a\s+)?"
@@ -213,7 +261,10 @@ SITUATION_CONCERNS: dict[str, str] = {
                       r"(?:not|isn't|is\s+not|mustn't|must\s+not|may\s+not)\s+(?:allowed\s+to\s+)?drive|banned\s+from\s+driving|"
                       r"lost\s+(?:his|her|my|their)\s+(?:driving\s+)?licen[cs]e|unable\s+to\s+drive|"
                       r"(?:has|have|owns?|with)\s+(?:only\s+)?one\s+car|shares?\s+(?:a|the|one)\s+car|"
-                      r"(?:takes?|gets?|rides?)\s+the\s+bus)\b",
+                      r"(?:takes?|gets?|rides?)\s+the\s+bus|"
+                      r"only\s+(?:\w+\s+){0,3}?(?:in\s+daylight|by\s+day|during\s+the\s+day|short\s+(?:trips|distances|journeys|drives))|"
+                      r"(?:doesn't|does\s+not|don't|do\s+not|never|no\s+longer|can't|cannot|won't)\s+drive\s+"
+                      r"(?:at\s+night|after\s+dark|in\s+the\s+dark|far|long\s+distances|on\s+(?:the\s+)?motorways?))\b",
     # a way of travelling the user avoids or prefers: "dislikes crowded public transport", "avoids taking
     # subways", "refuses to use ride-sharing", "prefers trains or flights"
     "transport": r"\b(?:avoids?|avoiding|dislikes?|hates?|refuses?|can't\s+(?:stand|tolerate)|won't|"
@@ -231,7 +282,11 @@ SITUATION_CONCERNS: dict[str, str] = {
              r"(?:poor|bad|lack\s+of|too\s+little|not\s+enough)\s+sleep|sleep\s+deprivation|"
              # lost sleep is a seizure trigger; an early start sets the bedtime
              r"(?:losing|lost|missed|missing)\s+sleep|sleep\s+loss|epilep\w*|seizures?|"
-             r"(?:starts?|starting)\s+work\s+at\s+\d|(?:gets?|getting|wakes?|waking)\s+up\s+at\s+\d|up\s+at\s+\d)\b",
+             r"(?:starts?|starting)\s+work\s+at\s+\d|(?:gets?|getting|wakes?|waking)\s+up\s+at\s+\d|up\s+at\s+\d|"
+             # work until the small hours, a room shared with people who keep other hours
+             r"(?:to|till|until)\s+[1-5]\s*(?:am|a\.m\.)|night\s+weeks|"
+             r"shares?\s+(?:a|an|the|her|his|their|my)\s+(?:\w+\s+){0,2}?(?:flat|room|house|apartment|bedroom|dorm)|"
+             r"(?:flat|house|room)[\s-]?mates?|sleeps?\s+at\s+different\s+(?:hours|times)|noisy\s+neighbou?rs?|thin\s+walls)\b",
     "travel": r"\bpregnan\w*",
     "outdoors": r"\b(?:grows?|growing|garden\w*|allotment|raised\s+beds?|greenhouse|beehives?|bees|backyard|"
                 r"(?:swimming\s+)?pool|chickens|hens|vegetable\s+patch|orchard|lawn)\b",
@@ -239,7 +294,8 @@ SITUATION_CONCERNS: dict[str, str] = {
             r"freelanc\w*|runs?\s+(?:a|an|the|his|her|their|my|our)\s+(?:\w+\s+){0,3}(?:business|shop|company|firm|"
             r"practice|nursery|bakery|caf[eé]|restaurant|studio)|"
             r"owns?\s+(?:a|an)\s+(?:\w+\s+){0,3}(?:business|shop|company|firm|nursery|bakery)|"
-            r"I'm\s+a\s+\w+\s+(?:at|for)|drives?\s+(?:a|an)\s+(?:\w+\s+){0,2}(?:bus|taxi|cab|truck|lorry|van|tram)|(?:is|am)\s+a\s+(?:\w+\s+){0,2}(?:nurse|teacher|developer|engineer|lawyer|"
+            r"I'm\s+a\s+\w+\s+(?:at|for)|co-?founder|founder\s+of|start-?ups?|\d+\s+(?:employees|staff)|"
+            r"(?:the\s+)?(?:ceo|cto|coo|cfo|managing\s+director)\s+(?:of|at)|drives?\s+(?:a|an)\s+(?:\w+\s+){0,2}(?:bus|taxi|cab|truck|lorry|van|tram)|(?:is|am)\s+a\s+(?:\w+\s+){0,2}(?:nurse|teacher|developer|engineer|lawyer|"
             r"accountant|driver|manager|designer|translator|doctor|student|chef|analyst|consultant|tester|courier|"
             r"farmer|attendant|cleaner|carer|electrician|plumber|mechanic|pharmacist|paramedic|officer|writer|teller|cashier|"
             r"clerk|receptionist|secretary|waiter|waitress|bartender|barista|baker|hairdresser|pilot|midwife|lecturer|"
@@ -309,14 +365,17 @@ SITUATION_CONCERNS: dict[str, str] = {
             r"\b(?:eats?|eating)\s+(?:\w+\s+)?(?:meat|fish|seafood|chicken|pork|beef|dairy|eggs)\s+(?:again|now)\b|"
             r"^\W*(?:user|i)\s+(?:now\s+|also\s+)?(?:eats?|has\s+started\s+eating|started\s+eating)\s+"
             r"(?:meat|fish|seafood|chicken|dairy|eggs)(?:\s+again)?\W*$|"
-            r"\bno\s+(?:oven|stove|cooker|hob|kitchen|freezer)\b",
+            r"\bno\s+(?:oven|stove|cooker|hob|kitchen|freezer)\b|"
+            r"\beats?\s+no\s+(?:pork|meat|beef|red\s+meat|fish|shellfish|seafood|dairy|eggs)\b|\b(?:seventh[\s-]day\s+)?adventist\b|"
+            r"\b(?:eat|drink|have)\s+(?:fewer|less)\s+(?:\w+\s+){0,4}?(?:sugar\w*|sweets|carbs|tortillas|bread|rice|meat|salt|fat)\b|"
+            r"\bmeal\s+close\s+to\s+(?:a|the|his|her|my)\s+dose\b",
     "schedule": rf"\b(?:{_DAY}s|every\s+(?:other\s+)?(?:{_DAY}|week|weekend)|on\s+{_DAY}"
                 rf"(?:\s+and\s+{_DAY})?\s+(?:mornings|evenings|nights|afternoons)|"
                 r"commute\s+is|commutes?\s+(?:\w+\s+){0,3}(?:minutes|hours?)|(?:minutes|hours?)\s+each\s+way|"
                 # fixed hours: "My shift is 9pm to 6am, Monday to Friday", "I leave home at 6am"
                 rf"{_DAY}\s+(?:to|through|till|until)\s+{_DAY}|"
                 r"shifts?\s+(?:is|are|runs?)|\d{1,2}(?::\d\d)?\s*(?:am|pm)\s+(?:to|till|until)\s+\d{1,2}(?::\d\d)?\s*(?:am|pm)|"
-                r"leaves?\s+home\s+at|"
+                r"leaves?\s+home\s+at|\d+[\s-]hour\s+shifts|day\s+weeks\s+and\s+night\s+weeks|"
                 # a day off, an early start, a daily habit at a set hour, a day kept free, a monthly duty
                 rf"days?\s+off|(?:starts?|starting)\s+work\s+at|weekdays|{_DAY}\s+(?:mornings|evenings|nights|afternoons)|"
                 r"at\s+\d{1,2}(?::\d\d)?(?:\s*(?:am|pm|a\.m\.|p\.m\.))?\s+(?:every|each)\s+(?:morning|evening|afternoon|day)|"
@@ -354,7 +413,11 @@ SITUATION_CONCERNS: dict[str, str] = {
     # "due at the end of April", "harvest runs from late September"
     "calendar": r"\b(?:next|this\s+coming|starting(?:\s+in)?|from|until|till|by|due\s+(?:in|at\s+the\s+end\s+of)|"
                 r"(?:expires?|ends?|runs\s+out)(?:\s+(?:in|on|next))?|planned\s+for(?:\s+next)?)\s+(?:(?:early|mid|late)[\s-]+)?"
-                rf"{_MONTH}\b",
+                rf"{_MONTH}\b|\bdue\s+(?:on\s+)?(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b",
+    # an exercise habit of the week: a weight-loss or fitness plan builds on it
+    "fitness": r"\b(?:zumba|aerobics|spin\s+class\w*|gym|pilates|yoga|crossfit|swims?|swimming|running|jogs?|jogging|"
+               r"cycles?|cycling|parkrun|works?\s+out)\b[^.;]{0,40}?\b(?:(?:times|mornings|evenings|days|nights)\s+a\s+week|"
+               rf"every\s+(?:morning|day|evening|weekend|week|{_DAY}))",
 }
 """What a fact says about the user's situation that shapes plans, whatever their health: children (a family
 outing, a holiday for the three of us), money (a cheap dinner, whether a purchase is worth it), getting around
@@ -364,12 +427,13 @@ a trip must allow for (a pregnancy), what the weather means for a garden, bees o
 business (a cover letter, a day off, more orders), someone or a pet who cannot be left alone (a weekend away), a
 rented home (a puppy, painting the walls), what needs mains power (a power cut, camping), the week's fixed
 hours (a class, a game, a long commute, a day off, a sabbath: "Help me fit everything in next week"), a small
-home (where visitors sleep), a home the weather reaches (a cyclone), a wedding to come, and a commitment on a date
-or a season of the year (a visa's end, a course that starts in September, a busy season: a trip in May)."""
+home (where visitors sleep), a home the weather reaches (a cyclone), a wedding to come, a commitment on a date
+or a season of the year (a visa's end, a course that starts in September, a due date: a trip in May, an offsite in
+the summer), and an exercise habit of the week (a plan to lose weight)."""
 
 _FOOD_CONCERNS = frozenset({"peanut", "tree nut", "shellfish", "fish", "egg", "dairy", "gluten", "meat", "sugar",
                             "salt", "sesame", "soy", "mustard", "celery", "lupin", "mollusc", "pregnancy",
-                            "buckwheat", "gut"})
+                            "buckwheat", "gut", "legume"})
 _EATEN = (_FOOD_CONCERNS - {"pregnancy"}) | {"meal"}  # what only eating meets
 
 # asking about the user's pastimes: any interest answers it
@@ -386,7 +450,7 @@ _FOOD_MEAT = ("meat", "burger", "steak", "ham", "bacon", "sausage", "hot dog", "
               "meatball", "rib", "brisket", "pho", "carnitas", "jerky", "pate", "pâté", "deli", "cold cut",
               "sunday roast", "carvery", "bolognese", "ragu", "chilli con carne", "chili con carne", "venison",
               "haggis", "gelatin", "gelatine", "nugget", "wing", "shawarma", "gyro", "taco", "biltong", "meat pie",
-              "cheeseburger", "pulled pork", "roast dinner", "goulash", "stew")
+              "cheeseburger", "pulled pork", "roast dinner", "goulash", "stew", "pig", "piggery", "pig farm", "piglet")
 _DRINK = ("alcohol*", "booze", "drinks", "a drink", "beer", "ale", "lager", "wine", "prosecco", "champagne", "cava",
           "cocktail", "pub", "bar", "happy hour", "sangria", "whisky", "whiskey", "vodka", "gin",
           "rum", "tequila", "pastis", "sake", "cider", "spritz", "mimosa", "margarita", "mojito", "negroni",
@@ -402,7 +466,8 @@ _SWEET = ("sugar*", "sweets", "candy", "chocolate", "dessert", "cake", "cupcake"
           "milkshake", "pancake", "waffle", "syrup", "honey", "bread", "pasta", "rice", "potato", "potatoes",
           "fries", "chips", "pizza", "cereal", "bagel", "muffin", "brownie", "pie", "tart", "pudding", "crumble",
           "jam", "carbs", "carbohydrate", "noodle", "sandwich", "porridge", "fruit juice", "energy drink",
-          "birthday cake", "trifle", "cheesecake", "fudge", "toffee", "marshmallow", "churro")
+          "birthday cake", "trifle", "cheesecake", "fudge", "toffee", "marshmallow", "churro", "cola", "coca cola",
+          "pepsi", "soft drink", "sugary drink", "fizzy", "sprite", "fanta", "tortilla")
 _BLEEDING = ("dentist", "dental", "tooth extraction", "surgery", "operation", "tattoo", "piercing", "nosebleed",
              "bruise", "bruising", "bleeding", "ibuprofen", "aspirin", "nsaid", "naproxen", "painkiller",
              "fish oil", "turmeric", "ginkgo", "kale", "spinach", "broccoli", "leafy greens", "greens",
@@ -443,7 +508,7 @@ _EXERTION = ("exercise", "yoga", "hot yoga", "pilates", "workout", "work out", "
              "climb*", "boulder*", "swim*", "cycling", "bike ride", "marathon", "race", "training", "warm up",
              "warm-up", "hiit", "crossfit", "spin class", "sport", "sprint", "ski", "skiing", "altitude", "scuba",
              "diving", "get fit", "get fitter", "fitness", "keep fit", "in shape", "10k", "5k", "half marathon",
-             "train for", *_WEIGHT_LOSS, "put on weight", "gain weight")
+             "train for", *_WEIGHT_LOSS, "put on weight", "gain weight", "surf", "surfboard", "paddle out", "longboard", "fun run")
 
 QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "packing": ("packing", "pack for", "to pack", "i pack", "pack my", "we pack", "packing list", "hand luggage",
@@ -480,6 +545,9 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                       "espresso", "energy drink", "scuba", "bungee", "hair dye", "morning sickness", "maternity",
                       "midwife", "antenatal", "prenatal", "oyster", "liver", "cheese", "cheese board", "cheeseboard",
                       "paint", "painting", "decorating", "cafe", "café", "coffee shop", "hot drink", "warm drink",
+                      "glucose test", "anomaly scan", "ultrasound", "due date", "parental leave", "maternity leave",
+                      "surf", "surfing", "surfboard", "paddle out", "longboard", "ebike", "e bike", "horse riding", "contact sport", "trampoline",
+                      "fell over", "a fall", "tripped",
                       *_DRINK),
     "sugar": _SWEET,
     "salt": ("salt", "salty", "soy sauce", "crisps", "chips", "bacon", "ramen", "instant noodle", "pickle",
@@ -500,6 +568,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
               "pepper soup"),
     "colour": ("colour*", "color*", "tone", "palette", "shade", "hue", "monitor", "grading", "paint", "matching"),
     "sight": ("small print", "read", "reading", "sign", "airport", "menu", "drive at night", "driving at night",
+              "drive", "driving", "drive myself", "after dark",
               "night driving", "subtitles", "screen", "seats", "forms", "fill in", "instructions", "label"),
     "cold": ("minus", "below zero", "sub zero", "freezing", "cold weather", "the cold", "snow*", "ski",
              "skiing", "ski tour", "icy", "arctic", "polar", "cold water", "cold plunge", "ice bath", "winter swim*",
@@ -507,7 +576,8 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "fluids": ("fasting", "a fast", "dry fast", "water fast", "to fast", "ramadan", "heatwave", "heat wave",
                "hot weather", "degrees", "the heat", "too hot", "sauna", "hot yoga", "hangover", "stay cool",
                "marathon", "dehydrat*", "diuretic", "and hot", "so hot", "very hot",
-               "be hot", "hot day", "humid", "humidity", "in the sun", "scorching", "sweltering"),
+               "be hot", "hot day", "humid", "humidity", "in the sun", "scorching", "sweltering", "hot bath", "hot tub",
+               "jacuzzi", "steam room", "somewhere warm", "somewhere hot", "tropical", "winter sun"),
     "language": ("english", "tourist", "foreigner", "translate", "translation", "in english", "americans",
                  "brits", "english speakers", "english speaking", "small talk", "useful phrases"),
     "commute": ("job offer", "offered me", "new job", "new office", "the office", "in the office", "at the office",
@@ -633,19 +703,23 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                  "school holiday", "half term", "babysitter", "babysitting", "playground", "three of us",
                  "four of us", "five of us", "whole family", "stroller", "pram", "buggy", "pushchair", "car seat",
                  "my son", "my daughter", "my kids", "my children", "our son", "our daughter", "our kids", "booster seat",
-                 "for all of us", "bigger car", "family car", "seven seater", "7 seater", "bigger house", "bigger place",
+                 "for all of us", "for everyone", "everyone at home", "bigger car", "family car", "seven seater", "7 seater", "bigger house", "bigger place",
                  "bigger flat", "duplex", "bungalow", "bedrooms"),
     "money": ("cheap", "cheaper", "cheapest", "cheaply", "afford", "affordable", "budget", "expensive", "pricey",
               "cost", "cost much", "worth buying", "worth it", "worth the money", "splurge", "bonus", "save money",
               "saving money", "birthday present", "christmas present", "trade in", "trading in", "upgrade",
-              "lend", "loan", "invest*", "savings", "overtime", "extra shift", "side hustle", "second job",
+              "lend", "loan", "invest", "investing", "investment", "savings", "overtime", "extra shift", "side hustle", "second job",
               "pay cut", "salary", "payday", "pay day", "windfall", "inheritance", "tax refund", "fair amount",
               "how much to give", "how much should i give", "how much to spend", "how much should i spend",
-              "installment", "instalment", "promo", "on sale", "good deal"),
+              "installment", "instalment", "promo", "on sale", "good deal", "fees", "school fees", "tuition", "rent money",
+              "bills", "a quote", "the quote", "grant", "financial help", "help with the cost", "help paying", "quit my",
+              "quit the", "quitting my", "quitting the", "give up my job", "give up work", "cut my hours", "fewer hours",
+              "reduce my hours", "go part time", "going part time", "stop working"),
     "getting around": (*_GETTING_THERE, "get home", "travel down", "travel up", "trip home", "day trip", "car seat",
                        "pram", "stroller", "buggy", "pushchair", "be at work", "late for work",
                        "new place", "moving house", "move house", "new flat", "new apartment", "drive", "driving",
-                       "trip"),
+                       "trip", "buy a car", "get a car", "new car", "used car", "second hand car", "her car", "his car",
+                       "at night", "after dark", "out tonight", "too far", "not too far", "nearby", "drive myself"),
     "transport": (*_GETTING_THERE, "ways to get", "transport", "transportation", "transit", "route from", "travel from",
                   "travel between", "airport transfer", "long drive"),
     "stairs": ("stroller", "pram", "buggy", "pushchair", "furniture", "sofa", "couch", "mattress", "wardrobe", "piano",
@@ -653,7 +727,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                "carry", "carrying", "heavy", "moving house", "move house", "new place", "wheelchair", "washing machine",
                "tumble dryer", "dishwasher", "fridge", "freezer", "appliance", "delivered", "upstairs", "downstairs",
                "top floor", "my bedroom"),
-    "sleep": ("sleep", "sleeping", "can't sleep", "insomnia", "tired", "exhausted", "exhaustion", "fatigue",
+    "sleep": ("sleep", "sleeping", "sleepy", "can't sleep", "insomnia", "tired", "exhausted", "exhaustion", "fatigue",
               "knackered", "nap", "jet lag", "bedtime", "no energy", "low energy", "camping", "tent", "stay up",
               "staying up", "up late", "late night", "all nighter", "midnight", "1am", "2am", "3am", "4am", "overnight",
               "red eye", "sleeper train", "night bus", "campsite", "zombie", "time difference", "time zone",
@@ -665,7 +739,10 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
              "manager", "colleague", "coworker", "co-worker", "out of office", "out-of-office", "pay rise", "raise",
              "promotion", "day off", "days off", "annual leave", "sick day", "sick note", "shift", "rota", "overtime",
              "clients", "customers", "orders", "linkedin", "work email", "my team", "performance review",
-             "appraisal", "career", "employer", "hr", "occupational health"),
+             "appraisal", "career", "employer", "hr", "occupational health", "investor", "series a", "seed round",
+             "funding round", "fundraising", "pitch deck", "board meeting", "the team", "our team", "offsite",
+             "all hands", "parental leave", "maternity leave", "paternity leave", "leave policy", "hiring", "payroll",
+             "employees", "my staff"),
     "outdoors": ("frost", "freeze", "freezing", "heatwave", "heat wave", "hot weather", "degrees", "storm", "hail",
                  "drought", "hosepipe ban", "outside", "outdoors", "yard", "garden", "gardening", "planting", "hive",
                  "bee suit", "swarm"),
@@ -680,6 +757,7 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
     "sesame": ("sesame", "tahini", "hummus", "houmous", "halva", "halwa", "falafel", "baba ganoush", "bagel",
                "burger bun", "sushi", "stir fry", "stir-fry", "bibimbap", "dan dan", "furikake", "za'atar"),
     "soy": ("soy", "soya", "tofu", "edamame", "miso", "tempeh", "soy sauce", "teriyaki", "stir fry", "stir-fry",
+            "biscuit", "rusk", "baby food", "baby formula", "cereal bar",
             "sushi", "ramen", "veggie burger", "soy milk", "natto", "hoisin"),
     "mustard": ("mustard", "dijon", "vinaigrette", "honey mustard", "hot dog", "piccalilli", "curry", "mayonnaise",
                 "pretzel", "sandwich", "ham"),
@@ -711,8 +789,24 @@ QUESTION_CONCERNS: dict[str, tuple[str, ...]] = {
                 "get the house ready", "prepare the house", "storm proof"),
     "wedding": ("wedding", "bride", "groom", "best man", "bridesmaid", "maid of honour", "engagement party",
                 "honeymoon", "the reception", "marry", "married"),
-    "calendar": ("this year", "next year", "best time to go", "when to go", "which month", "what month", "that date",
+    "calendar": ("this summer", "next summer", "in summer", "this winter", "next winter",
+                 "this autumn", "this spring", "in the spring", "pick a date", "choose a date", "set a date", "a date for", "this year", "next year", "best time to go", "when to go", "which month", "what month", "that date",
                  "those dates", "the dates", "months"),
+    "legume": ("hummus", "houmous", "falafel", "chickpea*", "lentil*", "dal", "dhal", "daal", "chana", "pea", "split pea",
+               "mezze", "meze", "middle eastern", "lebanese", "pea protein"),
+    "sun": ("beach", "beach day", "sand", "desert", "dune*", "sun", "sunny", "sunshine", "sunbath*", "sunbed", "tanning",
+            "in the sun", "fun run", "picnic", "pool day", "pool party", "festival", "somewhere warm", "somewhere sunny",
+            "somewhere hot", "winter sun", "tropical", "heatwave", "heat wave", "outdoors", "camping", "safari",
+            "boat trip"),
+    "dosing": ("my tablets", "my pills", "my meds", "my medication", "my medicine", "my dose", "my doses", "doses",
+               "time difference", "time zone", "jet lag", "long flight", "long haul", "before the flight",
+               "on the flight", "sleepover", "fasting", "ramadan", "calcium", "antacid", "iron tablets"),
+    "flashing": ("laser", "laser show", "strobe*", "flashing", "light show", "disco", "fireworks", "rave", "nightclub",
+                 "video game", "arcade"),
+    "dexterity": ("drill", "diy", "shelves", "screwdriver", "screws", "flat pack", "flatpack", "assemble", "sewing",
+                  "knitting", "crochet", "typing", "buttons", "fiddly", "jar", "chopping", "power tool", "tools"),
+    "fitness": (*_WEIGHT_LOSS, "get fit", "fitness plan", "workout plan", "exercise plan", "training plan", "tone up",
+                "build muscle", "get in shape", "exercise routine"),
     "caffeine": ("coffee", "cafe", "café", "coffee shop", "hot drink", "warm drink", "espresso", "latte", "cappuccino",
                  "tea", "cola", "coke", "energy drink", "red bull", "matcha", "chocolate", "pre-workout", "beverage"),
 }
@@ -742,6 +836,7 @@ def _phrase_key(text: str) -> str:
 
 
 _TOKEN = re.compile(r"[\w&']+")
+_Y_PLURAL = re.compile(r"[^aeiou\s]y$")  # "ferry" -> "ferries", "party" -> "parties"; not "day", "toy"
 _LONGEST = 3
 
 
@@ -756,7 +851,7 @@ def _phrase_table() -> tuple[dict[str, frozenset[str]], tuple[tuple[str, frozens
                 prefixes.setdefault(_phrase_key(item[:-1]), set()).add(concern)
                 continue
             key = _phrase_key(item)
-            for form in (key, key + "s", key + "es"):
+            for form in (key, key + "s", key + "es", *((key[:-1] + "ies",) if _Y_PLURAL.search(key) else ())):
                 words.setdefault(form, set()).add(concern)
     return ({k: frozenset(v) for k, v in words.items()},
             tuple((k, frozenset(v)) for k, v in sorted(prefixes.items())))
@@ -767,7 +862,8 @@ _STARTS = frozenset(k.split(" ", 1)[0] for k in _PHRASES if " " in k)  # first w
 # an amount of money: "What's the smartest thing to do with R5,000?", "Is 300 euros too much for a pram?"
 _AMOUNT = re.compile(r"[$£€¥₹]\s?\d|\b[Rr]\s?\d[\d,]{2,}\b|\b\d[\d,.]*\s*(?:k\s+)?(?:(?:us|fiji|fijian)\s+)?(?:dollars|pounds|euros|"
                      r"quid|bucks|rand|yen|rupees|francs|zloty|pesos|lei|ringgit|baht|naira|shillings|cedis|reais|rupiah|"
-                     r"kronor|krona|forint|lira|dirhams|riyals|yuan)\b|\b(?:fjd|rm|usd|eur|gbp|aud|nzd|cad)\s?\d", re.IGNORECASE)
+                     r"kronor|krona|forint|lira|dirhams|riyals|yuan|shekels)\b|\b(?:hundred|thousand|million)\s+(?:pounds|dollars|euros|"
+                     r"quid|bucks|rand|pesos|shillings|rupees|naira|shekels|riyals|dirhams)\b|\b(?:a|\d+)\s+grand\b|\b(?:fjd|rm|usd|eur|gbp|aud|nzd|cad)\s?\d", re.IGNORECASE)
 # the words of a question no table row can list: a weekday's habit or "am I free" (the week's fixed hours), a
 # distance (walking), where visitors will sleep (a small home), a month to come (a commitment on a date), nights away
 _QUESTION_PATTERNS = {
@@ -776,6 +872,11 @@ _QUESTION_PATTERNS = {
     "space": re.compile(r"\bwhere\s+(?:will|would|are|can|do|should|is)\s+(?:\w+\s+){1,3}?(?:sleep|stay)\b", re.IGNORECASE),
     # a month's name past a sentence's first word, capitalised ("in May", not "may I")
     "calendar": re.compile(r"(?<=\s)(?:" + "|".join(m.capitalize() for m in _MONTHS) + r")\b"),
+    # a trip of some days: "plan us 5 days", "four nights in Porto"
+    "travel": re.compile(r"\bplan\s+(?:us|me)\s+(?:a\s+)?(?:\d+|two|three|four|five|six|seven|ten)[\s-](?:days?|nights?)\b|"
+                         r"\b(?:\d+|two|three|four|five|six|seven|ten)\s+(?:days|nights)\s+(?:in|on|at|around)\s+(?-i:[A-Z])",
+                         re.IGNORECASE),
+    "fitness": re.compile(r"\blose\s+(?:\d+|a\s+few|some)\s*(?:kg|kgs|kilos?|lbs?|pounds|stone)\b", re.IGNORECASE),
     "caring": re.compile(r"\bfor\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten|a\s+few|several|a\s+couple\s+of)\s+"
                          r"(?:nights|weeks)\b", re.IGNORECASE),
 }
