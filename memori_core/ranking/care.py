@@ -89,6 +89,21 @@ _DROPPED_I = re.compile(
     r"stuck|craving|fancy|fancying|finally|managed|saw)\b",
     re.IGNORECASE,
 )
+# a dropped "I" after a comma: "Sewin are running on the Dyfi, thinking of going out tonight"
+_DROPPED_I_AFTER = re.compile(
+    r",\s+(?:thinking|thinkin|planning|hoping|heading|feeling|feelin|gonna|wanna|trying|been\s+up)\b", re.IGNORECASE)
+# the asker in Scots and other dialect spellings: "ma period pain", "what can a take", "so a can go out", "a've
+# reported it twice", "am bricking it" ("ma" as "Ma" too, a mother; not "MA", a degree, nor "Ma Rainey")
+_DIALECT_I = re.compile(
+    r"\b(?-i:ma|Ma(?!\s+[A-Z]))\b|\b(?:masel|a've|a'm|a'll|a'd)(?!\w)"
+    r"|\b(?:can|could|should|shall|will|would|do|did|might|must|cannae|canny|dinnae|widnae|shouldnae)\s+a\s+"
+    r"(?:take|try|use|get|make|go|have|eat|drink|give|do|be|buy|bring|wear|ask|see|call|book|stop|start|keep|put|"
+    r"cook|feed|let|leave|say|tell|send|pay|find|sleep|walk|drive|run|fly|mix|skip|add)\b"
+    r"|\b(?:so|and|but|if|when|till|until|before|then)\s+a\s+(?:can(?!\s+of\b)|could|should|might|cannae|canny|"
+    r"dinnae|need\s+to|want\s+to|have\s+to)\b"
+    r"|(?:^|[,.!?;]\s*)am\s+\w+(?:ing|in)\b",
+    re.IGNORECASE,
+)
 # "Is it okay to eat kale every day?", "Would the ferry be a good idea?": asked in a chat, the asker's own case
 _ADVICE = re.compile(
     r"\b(?:is|are|would|will)\s+(?:it|that|this|they|[\w-]+)\s+(?:be\s+)?(?:still\s+)?"
@@ -223,12 +238,13 @@ def negated_at(text: str, start: int) -> bool:
 def is_personal(question: str) -> bool:
     """Whether the question speaks about the asker: in the first person (singular or plural, or with the "I"
     dropped as chat does: "Got a bonus, what should I do with it?"), from where the asker is ("How long is the
-    drive from here?"), or asking
+    drive from here?"), in a dialect's spelling ("what can a take", "ma mum"), or asking
     whether something is okay, safe or a good idea ("Is it okay to eat kale every day?"), which in a chat is
     asked for the asker's own case."""
     text = question.replace("\u2019", "'")
     return (FIRST_PERSON.search(text) is not None or _ADVICE.search(text) is not None
-            or _DROPPED_I.search(text) is not None or _HERE.search(text) is not None)
+            or _DROPPED_I.search(text) is not None or _HERE.search(text) is not None
+            or _DROPPED_I_AFTER.search(text) is not None or _DIALECT_I.search(text) is not None)
 
 
 # "me" as the one a request is made to, not the one it is about: "Tell me a joke.", "Give me a word for happy."
