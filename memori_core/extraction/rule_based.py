@@ -28,6 +28,7 @@ from .labels import as_labelled
 from .in_passing import as_told_in_passing
 from .homes import as_home_said
 from .injuries import as_out_of_cast, as_own_injury
+from .medicine_switches import as_medicine_switched
 from .moves import as_new_home, placeless_move_beside
 from .name_and_age import as_name_and_age
 from .new_jobs import as_new_jobs
@@ -510,7 +511,9 @@ class RuleBasedFactExtractor:
             path: FactPath | None = next((step for step, out in stages if clause in out), None)
             # "My doctor switched me from warfarin to apixaban.", "I lied about being vegan."
             # "We never made it to Japan" after "User is planning a trip to Japan ...": "I cancelled my trip to Japan"
-            restated = as_own_treatment(clause) or as_denial(clause) or (trip_called_off(clause, told) if told else None)
+            # "my doctor swapped it for amlodipine 5 mg": what the user takes now (.medicine_switches)
+            restated = as_medicine_switched(clause) or as_own_treatment(clause) or as_denial(clause) \
+                or (trip_called_off(clause, told) if told else None)
             verdict = self.judge(clause if restated is None else restated, now=when)
             if restated is not None:
                 verdict = replace(verdict, sentence=clause)
