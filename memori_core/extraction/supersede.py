@@ -422,6 +422,13 @@ def _new_spouse(fact: str, text: str) -> bool:
     return before is not None and now is not None and before.group("name").casefold() != now.group("name").casefold()
 
 
+def _new_partner(fact: str, text: str) -> bool:
+    """Whether ``fact`` names the user's partner by another name than the stored ``text`` does ("User's boyfriend
+    Luke is a chef." after "User is dating Tom."): one partner at a time, a new one told where the old one was."""
+    now, before = partner_of([fact], ""), partner_of([text], "")
+    return now is not None and before is not None and now.casefold() != before.casefold()
+
+
 # "User is 41.", "User's son Leo is 8 years old.": an age, and nothing more.
 _PLAIN_AGE = re.compile(r"^User(?:'s\s+[\w' -]+?)?\s+is\s+(?P<age>\d{1,3})(?:\s+years?\s+old)?\s*[.!]*$")
 
@@ -457,7 +464,7 @@ def replaces(verdict: SentenceVerdict, words: frozenset[str], text: str, old: fr
         return True  # "my doctor swapped it for amlodipine" ends "User takes lisinopril 20 mg."
     if verdict.fact is not None and ends_leave(verdict.fact, text):
         return True  # "I went back to work today" ends "User is on maternity leave."
-    if verdict.fact is not None and _new_spouse(verdict.fact, text):
+    if verdict.fact is not None and (_new_spouse(verdict.fact, text) or _new_partner(verdict.fact, text)):
         return True  # "User's wife is called Alex." ends "User is married to Sam."
     if verdict.fact is not None and same_children(verdict.fact, text):
         return True  # "User has two kids, Josh (15) and Ellie (12)." ends "... Josh (14) and Ellie (12)."
