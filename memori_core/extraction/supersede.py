@@ -30,7 +30,7 @@ from .counts import count_held, recounts
 from .back_to_work import back_to_work, ends_leave
 from .cues import content_words, is_change, is_ended, is_negated
 from .diets import CONSUMPTION_SLOTS, consumed, is_exclusive, left_out, taken_back
-from .endings import acquired_slots, ends_habit, ends_ownership, is_loss, stopped_words
+from .endings import acquired_slots, ends_habit, ends_ownership, is_loss, lives_elsewhere, stopped_words
 from .health import ends_health
 from .medicine_switches import ends_switched_medicine
 from .moves import sells_the_home
@@ -57,7 +57,7 @@ __all__ = ["handed_over", "hangs_on", "plain_pregnancy", "replaces", "story_of_a
            "with_offered_role", "with_partner"]
 
 _ENDED_BY = (ends_ownership, ends_habit, ends_health, changes_shift, changes_route, renews_document, quits_the_job,
-             rerates, redoses, operation_done, ends_state, changes_commute)
+             rerates, redoses, operation_done, ends_state, changes_commute, lives_elsewhere)
 """The rules that read one thing told ended or changed (``(new fact, stored fact) -> bool``), in the order tried."""
 
 _RETIRED = rx(r"\bretired\b")
